@@ -1,0 +1,5 @@
+import sys
+
+from tpkit.cli import main
+
+sys.exit(main())

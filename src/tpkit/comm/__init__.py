@@ -1,0 +1,1 @@
+"""All-reduce: pure dispatch (``comm.dispatch``) over backends (``comm.backends``)."""

@@ -1,0 +1,1 @@
+"""All-reduce backends (torch/triton)."""

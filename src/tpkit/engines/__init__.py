@@ -1,0 +1,1 @@
+"""Engine memory policies (SGLang, vLLM), one module each (pure)."""

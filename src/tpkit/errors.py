@@ -1,0 +1,58 @@
+"""Errors tpkit raises for user mistakes.
+
+    TpkitError                 base: a user-facing problem; the CLI prints it and exits 2
+    ├── UnitError              (tpkit.units) a size string without or with a wrong unit
+    ├── ConfigError            a model config is missing, malformed or lacks a field
+    ├── UnknownModelError      a model id found nowhere (path, HF cache, catalog)
+    ├── UnknownGpuError        a GPU name not in the catalog (lists close matches)
+    ├── PlanInputError         a flag value that cannot be planned (fraction ≤ 0, TP ∤ heads …)
+    └── RuntimeSetupError      a runtime problem at start-up (imbalance, a rank died, no GPU …)
+
+Every message says what was wrong, what was received and how to fix it. Internal
+invariants use ``assert``; they are bugs, not user errors.
+"""
+
+from __future__ import annotations
+
+from tpkit.units import UnitError
+
+__all__ = [
+    "TpkitError",
+    "UnitError",
+    "ConfigError",
+    "UnknownModelError",
+    "UnknownGpuError",
+    "PlanInputError",
+    "RuntimeSetupError",
+]
+
+
+class TpkitError(Exception):
+    """A problem with what the user asked for; printed without a traceback, exit code 2."""
+
+
+
+
+class ConfigError(TpkitError):
+    """A model config is missing, unreadable, or lacks a field tpkit needs."""
+
+
+class UnknownModelError(TpkitError):
+    """A model id that is neither a path, nor in the local HF cache, nor in the catalog."""
+
+
+class UnknownGpuError(TpkitError):
+    """A GPU name that the catalog does not know."""
+
+
+class PlanInputError(TpkitError):
+    """A flag value that cannot be planned."""
+
+
+class RuntimeSetupError(TpkitError):
+    """A start-up problem on a real machine (memory imbalance, a rank that died, no GPU)."""
+
+
+def is_user_error(exc: BaseException) -> bool:
+    """True for errors that the CLI reports as a message with exit code 2."""
+    return isinstance(exc, (TpkitError, UnitError))

@@ -1,0 +1,38 @@
+"""``GpuSpec``: one GPU model's facts (pure value type)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.units import Bytes
+
+__all__ = ["GpuSpec"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GpuSpec:
+    name: str
+    """canonical catalog name, e.g. ``"H100-SXM-80GB"``"""
+    total_bytes: Bytes
+    """device memory as CUDA reports it (cudaMemGetInfo total)"""
+    total_source: str
+    """where total_bytes came from (measured, OOM messages, derived, --gpu-memory)"""
+    nvidia_smi_total_mib: int | None = None
+    """what nvidia-smi prints as total (MiB); SGLang's default fraction uses it"""
+    compute_capability: tuple[int, int] | None = None
+    sm_count: int | None = None
+    memory_bandwidth_tbps: float | None = None
+    """HBM/GDDR bandwidth (TB/s, decimal)"""
+    bf16_dense_tflops: float | None = None
+    nvlink_gbps_per_direction: float | None = None
+    """NVLink bandwidth per direction per GPU (GB/s, decimal); None if no NVLink"""
+    pcie_gbps_per_direction: float | None = None
+    vendor: str = "NVIDIA"
+    aliases: tuple[str, ...] = ()
+
+    def summary(self) -> dict:
+        return {
+            "name": self.name, "total_bytes": self.total_bytes.bytes,
+            "total_source": self.total_source, "nvidia_smi_total_mib": self.nvidia_smi_total_mib,
+            "compute_capability": ".".join(map(str, self.compute_capability)) if self.compute_capability else None,
+        }

@@ -1,0 +1,96 @@
+"""The answer of a planner: one frozen value both engines return, with a stable JSON form.
+
+JSON schema (``PlanResult.to_json_dict``), version ``SCHEMA_VERSION``:
+
+===================== ============================================================
+key                   meaning
+===================== ============================================================
+schema_version        int, bumped on incompatible change
+engine                ``"sglang"`` or ``"vllm"``
+engine_version        the rule set used (e.g. ``"0.5.23"``)
+model                 {name, source, architecture, ...}
+gpu                   {name, total_bytes, ...}
+parallel              {tp, pp, dp, ep}
+ledger                list of {item, bytes, source, kind} for the limiting GPU
+kv_tokens             int, KV token capacity per rank as the engine prints it
+kv_pool               the KVPoolPlan (buffers, shapes) or null when it does not fit
+max_running_requests  int or null
+max_concurrency       float: requests of ``context_length`` tokens that fit at once
+context_length        int, tokens per request used for max_concurrency
+verdict               {fits: bool, message: str, knob: str|null}
+warnings              list of str
+engine_log            list of str: the lines the engine itself would print
+(engine extras)        engine-specific top-level keys (vLLM adds kv_blocks, block_size)
+===================== ============================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tpkit.memory.kvpool import KVPoolPlan
+from tpkit.memory.ledger import Ledger
+from tpkit.parallel import ParallelSpec
+
+__all__ = ["Verdict", "PlanResult", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Verdict:
+    """Does it fit, and if not, what to change and by how much."""
+
+    fits: bool
+    message: str
+    knob: str | None = None
+    """the flag to turn (e.g. ``"--mem-fraction-static"``), when it does not fit"""
+
+    def to_dict(self) -> dict:
+        return {"fits": self.fits, "message": self.message, "knob": self.knob}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlanResult:
+    engine: str
+    engine_version: str
+    model: dict[str, Any]
+    gpu: dict[str, Any]
+    parallel: ParallelSpec
+    ledger: Ledger
+    kv_tokens: int
+    """KV token capacity per rank, as the engine prints it"""
+    kv_pool: KVPoolPlan | None
+    max_running_requests: int | None
+    max_concurrency: float
+    """requests of ``context_length`` tokens that fit in the pool at once"""
+    context_length: int
+    """tokens per request (context length / max_model_len)"""
+    verdict: Verdict
+    warnings: tuple[str, ...] = ()
+    engine_log: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        from tpkit.memory.result import SCHEMA_VERSION
+
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "engine": self.engine,
+            "engine_version": self.engine_version,
+            "model": self.model,
+            "gpu": self.gpu,
+            "parallel": self.parallel.to_dict(),
+            "ledger": self.ledger.to_list(),
+            "ledger_rank": self.ledger.rank_label,
+            "kv_tokens": self.kv_tokens,
+            "kv_pool": self.kv_pool.to_dict() if self.kv_pool else None,
+            "max_running_requests": self.max_running_requests,
+            "max_concurrency": self.max_concurrency,
+            "context_length": self.context_length,
+            "verdict": self.verdict.to_dict(),
+            "warnings": list(self.warnings),
+            "engine_log": list(self.engine_log),
+            **self.extra,
+        }

@@ -1,0 +1,1 @@
+"""Model configs → ModelSpec (pure)."""

@@ -1,0 +1,169 @@
+"""``ModelSpec``: the architecture facts tpkit needs, read from an HF config (pure value types).
+
+Loading (``tpkit.models.load``) turns a config.json — from a path, a checkpoint directory, the
+local HF cache or the embedded catalog — into one ``ModelSpec``.  Everything downstream
+(KV bytes per token, weight bytes per rank, engine policies) reads only this type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tpkit.units import Bytes
+
+__all__ = ["MlaSpec", "MoeSpec", "QuantSpec", "LinearAttnSpec", "ModelSpec", "LAYER_KINDS"]
+
+LAYER_KINDS = ("full", "sliding", "linear")
+"""attention kind of one decoder layer: full attention, sliding-window, linear/mamba-like"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MlaSpec:
+    """Multi-head latent attention (DeepSeek-V2/V3, Kimi-K2)."""
+
+    kv_lora_rank: int
+    """latent width (elements) cached per token per layer"""
+    qk_rope_head_dim: int
+    """rope part cached per token per layer (elements)"""
+    qk_nope_head_dim: int
+    v_head_dim: int
+    q_lora_rank: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MoeSpec:
+    """Mixture-of-experts facts."""
+
+    num_experts: int
+    """routed experts per MoE layer (count)"""
+    experts_per_token: int
+    moe_intermediate_size: int
+    """FFN width of one routed expert (elements)"""
+    num_shared_experts: int = 0
+    shared_intermediate_size: int | None = None
+    """FFN width of the shared expert(s) when it differs from num_shared × moe_intermediate"""
+    num_dense_layers: int = 0
+    """leading layers with a dense MLP instead of experts (DeepSeek first_k_dense_replace)"""
+    moe_layer_freq: int = 1
+    """every n-th layer is MoE (after the dense ones)"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LinearAttnSpec:
+    """Linear-attention / mamba-like layers whose state is per request, not per token."""
+
+    state_bytes_per_layer: Bytes | None = None
+    """recurrent state bytes per request per layer at TP 1, when derivable"""
+    description: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class QuantSpec:
+    """Weight quantisation of a checkpoint (from ``quantization_config``) or a flag."""
+
+    method: str
+    """normalised: ``fp8``, ``mxfp4``, ``int4`` (awq/gptq/compressed-tensors), ``int8``, ``fbgemm_fp8`` …"""
+    weight_bits: int
+    """bits per quantised weight element"""
+    group_size: int | None = None
+    """elements sharing one scale (None: per-channel or block)"""
+    block_size: tuple[int, int] | None = None
+    """fp8 block-scale tile (e.g. (128, 128)) when scales are per block"""
+    scale_bytes: int = 2
+    """bytes per scale element (bf16 2, fp32 4, e8m0 1)"""
+    has_zero_point: bool = False
+    """asymmetric quantisation stores a zero point per group"""
+    ignored: tuple[str, ...] = ()
+    """module name patterns left unquantised (as written in the config)"""
+    scope: str = "all_linear"
+    """which weights are quantised: ``all_linear``, ``experts_only``, ``mlp_only``"""
+    kv_cache_fp8: bool = False
+    """the checkpoint asks for an fp8 KV cache (``kv_cache_quant_algo == "FP8"``)"""
+    raw_method: str = ""
+    """``quant_method`` exactly as written in the config"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ModelSpec:
+    """Architecture of the language model (the text part of multimodal wrappers)."""
+
+    name: str
+    """model id or path the user gave"""
+    source: str
+    """where the config was read from (file path, HF cache path, ``catalog``)"""
+    architecture: str
+    """``architectures[0]`` of the config (wrapper's, for multimodal)"""
+    model_type: str
+    """``model_type`` of the text config"""
+    hidden_size: int
+    intermediate_size: int
+    """dense MLP width (elements)"""
+    num_layers: int
+    """decoder layers (``num_hidden_layers``), excluding MTP/nextn layers"""
+    num_attention_heads: int
+    num_kv_heads: int
+    """total KV heads (1 value shared by all layers; MLA: equals attention heads)"""
+    head_dim: int
+    """K head dim (elements)"""
+    v_head_dim: int
+    """V head dim (elements); equals head_dim except for MLA and a few models"""
+    vocab_size: int
+    max_position_embeddings: int
+    """the model's context limit (tokens)"""
+    torch_dtype: str = "bfloat16"
+    """checkpoint dtype of unquantised weights (torch spelling)"""
+    tie_word_embeddings: bool = False
+    layer_kinds: tuple[str, ...] = ()
+    """per decoder layer, one of ``LAYER_KINDS``; empty means all ``"full"``"""
+    sliding_window: int | None = None
+    """window (tokens) of the sliding layers"""
+    mla: MlaSpec | None = None
+    moe: MoeSpec | None = None
+    linear_attn: LinearAttnSpec | None = None
+    quant: QuantSpec | None = None
+    num_nextn_layers: int = 0
+    """MTP / nextn predict layers stored in the checkpoint (not part of num_layers)"""
+    is_multimodal: bool = False
+    """a vision/audio tower wraps the language model (``text_config``)"""
+    vision_params: int | None = None
+    """parameter count of the vision tower when known"""
+    attention_bias: bool = False
+    extra: dict = field(default_factory=dict)
+    """other raw facts a policy may need (kept verbatim from the config)"""
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Per-layer attention kinds (``"full"`` for every layer when not hybrid)."""
+        return self.layer_kinds or ("full",) * self.num_layers
+
+    @property
+    def num_full_layers(self) -> int:
+        return sum(1 for k in self.kinds if k == "full")
+
+    @property
+    def num_sliding_layers(self) -> int:
+        return sum(1 for k in self.kinds if k == "sliding")
+
+    @property
+    def num_linear_layers(self) -> int:
+        return sum(1 for k in self.kinds if k == "linear")
+
+    @property
+    def is_mla(self) -> bool:
+        return self.mla is not None
+
+    @property
+    def is_moe(self) -> bool:
+        return self.moe is not None
+
+    def summary(self) -> dict:
+        """Short JSON-able description for plan output."""
+        return {
+            "name": self.name, "source": self.source, "architecture": self.architecture,
+            "model_type": self.model_type, "num_layers": self.num_layers,
+            "hidden_size": self.hidden_size, "num_attention_heads": self.num_attention_heads,
+            "num_kv_heads": self.num_kv_heads, "head_dim": self.head_dim,
+            "attention": "mla" if self.mla else ("hybrid" if set(self.kinds) != {"full"} else "full"),
+            "moe": bool(self.moe), "quantization": self.quant.method if self.quant else None,
+            "max_position_embeddings": self.max_position_embeddings,
+        }

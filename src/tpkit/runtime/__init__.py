@@ -1,0 +1,1 @@
+"""Runtime layer: probes, process groups, KV pool allocation (torch)."""
