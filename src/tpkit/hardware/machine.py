@@ -1,0 +1,55 @@
+"""``MachineProfile``: what ``tpkit probe`` measured on a real machine (pure value type, JSON I/O).
+
+``tpkit probe --out machine.json`` writes it; ``tpkit plan --machine machine.json`` plans from
+the real free memory of every GPU instead of catalog totals (the minimum decides).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tpkit.units import Bytes
+
+__all__ = ["GpuState", "MachineProfile", "PROFILE_VERSION"]
+
+PROFILE_VERSION = 1
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GpuState:
+    """One GPU as probed."""
+
+    index: int
+    """CUDA device index (after CUDA_VISIBLE_DEVICES)"""
+    name: str
+    """device name as the driver reports it, e.g. ``"NVIDIA H200"``"""
+    total_bytes: Bytes
+    """cudaMemGetInfo total"""
+    free_bytes: Bytes
+    """cudaMemGetInfo free at probe time"""
+    used_by_this_process_bytes: Bytes = Bytes(0)
+    used_by_others_bytes: Bytes = Bytes(0)
+    compute_capability: tuple[int, int] | None = None
+    processes: tuple[dict, ...] = ()
+    """other processes holding memory: {pid, name, used_bytes}"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MachineProfile:
+    """All GPUs of one machine plus their links (filled by the runtime probe)."""
+
+    gpus: tuple[GpuState, ...]
+    nvlink_links: tuple[tuple[int, ...], ...] = ()
+    """[i][j] NVLink link count between GPU i and j (0 = none)"""
+    p2p_access: tuple[tuple[bool, ...], ...] = ()
+    """[i][j] CUDA peer access possible"""
+    pcie_path: tuple[tuple[str, ...], ...] = ()
+    """[i][j] nvidia-smi topo style path: X, NV#, PIX, PXB, PHB, NODE, SYS"""
+    hostname: str = ""
+    driver_version: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def min_free(self) -> GpuState:
+        """The GPU with the least free memory (it decides the plan)."""
+        return min(self.gpus, key=lambda g: g.free_bytes)
