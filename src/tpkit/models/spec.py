@@ -46,6 +46,9 @@ class MoeSpec:
     """leading layers with a dense MLP instead of experts (DeepSeek first_k_dense_replace)"""
     moe_layer_freq: int = 1
     """every n-th layer is MoE (after the dense ones)"""
+    moe_layer_ids: tuple[int, ...] = ()
+    """0-based decoder layers that hold routed experts, resolved from the config (first_k_dense_replace,
+    moe_layer_freq, decoder_sparse_step, mlp_only_layers, interleave_moe_layer_step); empty = not resolved"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

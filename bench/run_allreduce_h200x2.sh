@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Full all-reduce check + bench on 2×H200 (device tool, kind nvidia-h200-x2). Writes into ${OUT:-out}/.
+set -u
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
+export PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH}
+OUT=${OUT:-out}; mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/machine.txt"
+nvidia-smi topo -m >> "$OUT/machine.txt" 2>&1
+python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)' | tee -a "$OUT/machine.txt"
+timeout -s KILL ${CORRECT_TIMEOUT:-200} torchrun --nproc-per-node 2 bench/allreduce_correctness.py \
+  --cases ${CASES:-1200} 2>&1 | tee "$OUT/correctness.log"
+timeout -s KILL ${BENCH_TIMEOUT:-300} torchrun --nproc-per-node 2 bench/allreduce.py --explain \
+  --json "$OUT/h200x2_allreduce_profile.json" --plot "$OUT/allreduce_h200x2.png" ${BENCH_ARGS:-} 2>&1 \
+  | tee "$OUT/bench.log"

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Build ``src/tpkit/models/data/catalog.json`` from the research catalog ``models.json``.
+
+Each catalog entry becomes an **HF-style config dict** (real transformers key names; multimodal
+wrappers keep the language model in ``text_config``) so that the embedded catalog is read by the
+same ``tpkit.models.from_config_dict`` as a real config.json.  Everything else the research
+catalog knows (parameter counts, checkpoint bytes, provenance) is kept verbatim under ``facts``.
+
+    python scripts/build_catalog.py [--src /work/shared/catalog/models.json] [--out src/tpkit/models/data/catalog.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SRC = Path("/work/shared/catalog/models.json")
+DEFAULT_OUT = ROOT / "src/tpkit/models/data/catalog.json"
+
+_COPY = ("architectures", "model_type", "hidden_size", "intermediate_size", "num_hidden_layers",
+         "num_attention_heads", "num_key_value_heads", "head_dim", "vocab_size", "tie_word_embeddings",
+         "max_position_embeddings", "torch_dtype", "rope_theta", "rope_scaling", "partial_rotary_factor",
+         "use_qk_norm", "rope_local_base_freq", "intermediate_size_mlp")
+_MOE_HF_KEYS = ("n_routed_experts", "num_experts", "num_local_experts", "num_experts_per_tok",
+                "experts_per_token", "n_shared_experts", "first_k_dense_replace", "moe_layer_freq",
+                "decoder_sparse_step", "mlp_only_layers", "n_group", "topk_group", "topk_method",
+                "scoring_func", "routed_scaling_factor", "norm_topk_prob", "interleave_moe_layer_step",
+                "swiglu_limit", "router_aux_loss_coef")
+_NO_MOE_WIDTH_KEY = {"gpt_oss", "mixtral", "llama4"}  # expert width lives in intermediate_size
+_FACT_KEYS = ("params_total", "params_total_source", "params_active", "params_active_derived",
+              "params_total_derived_main", "params_total_derived_text",
+              "params_total_incl_mtp_unique_derived", "kv_cache_bytes_per_token_bf16", "notes", "source")
+# Gemma 3 SigLIP tower, as in the HF gemma-3 config.json vision_config (recalled; the parameter count it
+# gives, 423,060,336, plus the text decoder matches on_disk_bytes_reported / 2 to 0.0003 %).
+_GEMMA3_VISION = {"model_type": "siglip_vision_model", "hidden_size": 1152, "intermediate_size": 4304,
+                  "num_hidden_layers": 27, "num_attention_heads": 16, "patch_size": 14, "image_size": 896,
+                  "vision_use_head": False}
+# Kimi-K2-Thinking / K2.5 style: dense MLP (layer 0) also left in BF16 (UNVERIFIED, see facts).
+_KIMI_INT4_IGNORE = ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*", r"re:.*mlp\.(gate|up|gate_up|down)_proj.*"]
+
+
+def _expand(text: str) -> list:
+    """``"['a','b'] * 12"`` or ``"[1,1,1,0]*12"`` → the list it describes."""
+    m = re.fullmatch(r"\s*(\[.*\])\s*\*\s*(\d+)\s*(?:\(.*\))?\s*", text)
+    if not m:
+        raise ValueError(f"cannot expand {text!r}")
+    return ast.literal_eval(m.group(1)) * int(m.group(2))
+
+
+def _attention_keys(entry: dict) -> dict:
+    pat = entry.get("attention_pattern") or {}
+    out: dict = {}
+    for key in ("use_sliding_window", "max_window_layers", "sliding_window_pattern", "attention_chunk_size"):
+        if key in pat:
+            out[key] = pat[key]
+    if "use_sliding_window" in pat or entry["model_type"] in ("mistral", "mixtral", "gpt_oss", "gemma3"):
+        out["sliding_window"] = pat.get("sliding_window")
+    if isinstance(pat.get("layer_types"), str):
+        out["layer_types"] = _expand(pat["layer_types"])
+    if isinstance(pat.get("no_rope_layers"), str):
+        out["no_rope_layers"] = _expand(pat["no_rope_layers"].split("(")[0])
+    return out
+
+
+def _moe_keys(entry: dict) -> dict:
+    moe = entry.get("moe") or {}
+    out = {k: moe[k] for k in _MOE_HF_KEYS if k in moe}
+    if out.get("n_shared_experts") == 0 or entry["model_type"] == "llama4":
+        out.pop("n_shared_experts", None)  # llama4: the shared expert is architecture, not a config key
+    if entry.get("moe_intermediate_size") and entry["model_type"] not in _NO_MOE_WIDTH_KEY:
+        out["moe_intermediate_size"] = entry["moe_intermediate_size"]
+    return out
+
+
+def _quant(entry: dict) -> dict | None:
+    qc = entry.get("quantization_config")
+    if not qc:
+        return None
+    method = qc["quant_method"]
+    if method == "fp8":
+        return {k: qc[k] for k in ("quant_method", "fmt", "activation_scheme", "weight_block_size") if k in qc}
+    if method == "mxfp4":
+        return {"quant_method": "mxfp4", "modules_to_not_convert": qc["modules_to_not_convert"]}
+    if method == "fbgemm_fp8":
+        last = entry["num_hidden_layers"] - 1
+        return {"quant_method": "fbgemm_fp8", "activation_scale_ub": qc["activation_scale_ub"],
+                "modules_to_not_convert": ["lm_head", "model.embed_tokens", "model.layers.*.self_attn",
+                                           "model.layers.0.mlp", f"model.layers.{last}.mlp"]}
+    if method == "compressed-tensors":
+        w = dict(qc["weights"], strategy="group")
+        return {"quant_method": "compressed-tensors", "format": qc["format"],
+                "config_groups": {"group_0": {"targets": ["Linear"], "weights": w, "input_activations": None}},
+                "ignore": _KIMI_INT4_IGNORE}
+    raise ValueError(f"{entry['model']}: no HF form for quant_method {method!r}")
+
+
+def hf_config(entry: dict) -> dict:
+    """The HF-style config.json of one research-catalog entry."""
+    text = {k: entry[k] for k in _COPY if entry.get(k) is not None}
+    for key in ("rope_theta", "rope_scaling"):  # research notes ("UNVERIFIED …") are not config values
+        if isinstance(text.get(key), str):
+            del text[key]
+    if isinstance(entry.get("attention_bias"), bool):
+        text["attention_bias"] = entry["attention_bias"]
+    text.update({k: v for k, v in (entry.get("mla") or {}).items() if k in (
+        "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim")})
+    text.update(_moe_keys(entry))
+    text.update(_attention_keys(entry))
+    if "mtp" in entry:
+        text["num_nextn_predict_layers"] = entry["mtp"]["num_nextn_predict_layers"]
+    quant = _quant(entry)
+    wrapper = entry.get("text_config_model_type")
+    if not wrapper:
+        return {**text, **({"quantization_config": quant} if quant else {})}
+    if entry["model_type"] == "gemma3":  # released config.json omits these (library defaults apply)
+        text.pop("vocab_size", None)
+        text.pop("max_position_embeddings", None)
+    text["model_type"] = wrapper
+    top = {"architectures": text.pop("architectures"), "model_type": entry["model_type"],
+           "torch_dtype": text["torch_dtype"], "text_config": text}
+    if entry["model_type"] == "gemma3":
+        top["vision_config"] = _GEMMA3_VISION
+    if quant:
+        top["quantization_config"] = quant
+    return top
+
+
+def facts(entry: dict) -> dict:
+    """What the research catalog knows besides the config (kept verbatim for checks and provenance)."""
+    out = {k: entry[k] for k in _FACT_KEYS if k in entry}
+    out["checkpoint"] = {k: v for k, v in (entry.get("checkpoint") or {}).items()}
+    out.update({f"{k}_note": entry[k] for k in ("rope_theta", "rope_scaling") if isinstance(entry.get(k), str)})
+    if entry["model_type"] == "kimi_k25":
+        out["assumptions"] = ["quantization ignore list extended with dense-MLP pattern "
+                              r"'re:.*mlp\.(gate|up|gate_up|down)_proj.*' (K2-Thinking style; UNVERIFIED)"]
+    if entry["model_type"] == "gemma3":
+        out["assumptions"] = ["vision_config (SigLIP 27 layers × 1152) recalled from the HF gemma-3 config"]
+    return out
+
+
+def build(src: Path) -> dict:
+    """The whole embedded catalog (schema 1) from the research catalog at ``src``."""
+    entries = json.loads(src.read_text())
+    models = [{"id": e["hf_repo"], "short_name": e["model"], "verification_status": e["verification_status"],
+               "config": hf_config(e), "facts": facts(e)} for e in entries]
+    return {"schema": 1, "generated_from": str(src), "generator": "scripts/build_catalog.py", "models": models}
+
+
+def main() -> None:
+    """CLI entry: write the catalog file."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", type=Path, default=DEFAULT_SRC)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args()
+    catalog = build(args.src)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(catalog, indent=1) + "\n")
+    print(f"wrote {len(catalog['models'])} models to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

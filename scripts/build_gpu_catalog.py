@@ -1,0 +1,131 @@
+"""Build ``src/tpkit/hardware/data/gpus.json`` from the shared research catalog.
+
+Usage::
+
+    python scripts/build_gpu_catalog.py [/work/shared/catalog/gpus.json]
+
+The packaged file is what ``tpkit.hardware.catalog`` reads at run time, so the package works without
+the research tree.  Each entry keeps ``total_source``: where the CUDA-reported total came from.
+GPUs that the validation cases need but the research catalog lacks are added from ``EXTRA`` below,
+each with its own source.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+GIB = 2**30
+MIB = 2**20
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "src" / "tpkit" / "hardware" / "data" / "gpus.json"
+DEFAULT_SRC = Path("/work/shared/catalog/gpus.json")
+
+HOPPER_RESERVED_MIB = 616
+"""nvidia-smi total − CUDA total measured on H200 SXM (143771 MiB − 143155.9 MiB)."""
+
+# research-catalog "gpu" name → (canonical tpkit name, aliases)
+NAMES = {
+    "H100 SXM5 80GB": ("H100-SXM-80GB", ("H100", "H100-SXM", "H100-SXM5", "H100-80GB", "H100-SXM5-80GB")),
+    "H100 PCIe 80GB": ("H100-PCIe-80GB", ("H100-PCIe", "H100-PCIE-80GB")),
+    "H200 SXM 141GB": ("H200-SXM-141GB", ("H200", "H200-SXM", "H200-141GB")),
+    "H20": ("H20-96GB", ("H20",)),
+    "A100 SXM4 40GB": ("A100-SXM-40GB", ("A100-40GB", "A100-SXM4-40GB")),
+    "A100 SXM4 80GB": ("A100-SXM-80GB", ("A100", "A100-80GB", "A100-SXM4-80GB", "A100-SXM")),
+    "L40S": ("L40S", ("L40S-48GB",)),
+    "L4": ("L4", ("L4-24GB",)),
+    "GeForce RTX 4090": ("RTX-4090", ("4090", "GeForce-RTX-4090")),
+    "GeForce RTX 5090": ("RTX-5090", ("5090", "GeForce-RTX-5090")),
+    "RTX PRO 6000 Blackwell (96GB)": ("RTX-PRO-6000", (
+        "RTX-PRO-6000-Blackwell", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+        "NVIDIA RTX PRO 6000 Blackwell Server Edition", "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition",
+        "RTX-PRO-6000-96GB")),
+    "B200 (HGX B200, SXM)": ("B200", ("B200-180GB", "HGX-B200")),
+    "GB200 (per Blackwell GPU, NVL72)": ("GB200", ("GB200-NVL72",)),
+    "Instinct MI300X": ("MI300X", ("AMD Instinct MI300X",)),
+    "Instinct MI325X": ("MI325X", ("AMD Instinct MI325X",)),
+}
+
+EXTRA = [
+    {
+        "name": "RTX-3090", "vendor": "NVIDIA", "aliases": ["3090", "RTX3090", "GeForce-RTX-3090",
+                                                            "NVIDIA GeForce RTX 3090", "RTX-3090-24GB"],
+        "total_bytes": 25318832210,
+        "total_source": "vLLM log 'total_gpu_memory=23.58GiB' (vllm-project/vllm#10517), 23.58 GiB in bytes "
+                        "(2-decimal rounding: ±5 MiB)",
+        "nvidia_smi_total_mib": 24576, "compute_capability": [8, 6], "sm_count": 82,
+        "memory_bandwidth_tbps": 0.936, "bf16_dense_tflops": 71.0, "nvlink_gbps_per_direction": None,
+        "pcie_gbps_per_direction": 32.0,
+    },
+    {
+        "name": "H20-141GB", "vendor": "NVIDIA", "aliases": ["H20-3e", "H20-141G", "H20-HBM3e"],
+        "total_bytes": 150109880320,
+        "total_source": "assumed equal to the measured H200 SXM total (same 141 GB HBM3e stack); consistent with "
+                        "vllm-project/recipes#12 (6.99 GiB / 0.05 utilisation = 139.8 GiB)",
+        "nvidia_smi_total_mib": 143771, "compute_capability": [9, 0], "sm_count": 78,
+        "memory_bandwidth_tbps": 4.8, "bf16_dense_tflops": 148.0, "nvlink_gbps_per_direction": 450.0,
+        "pcie_gbps_per_direction": 64.0,
+    },
+]
+
+
+def _number(value) -> float | None:
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        m = re.match(r"\s*~?([0-9.]+)", value)
+        return float(m.group(1)) if m else None
+    return None
+
+
+def _total(mem: dict) -> tuple[int, str]:
+    """CUDA-reported total in bytes, and where it came from."""
+    if mem.get("cuda_total_memory_bytes"):
+        return int(mem["cuda_total_memory_bytes"]), "measured cudaMemGetInfo total (H200 SXM, driver 580)"
+    if mem.get("cuda_reported_total_GiB"):
+        gib = mem["cuda_reported_total_GiB"]
+        return round(gib * GIB), (f"{gib} GiB as CUDA reports it, rounded to 2 decimals (±5 MiB); "
+                                  f"evidence: {mem.get('source', '')}")
+    smi = mem["nvidia_smi_total_MiB"]
+    return (smi - HOPPER_RESERVED_MIB) * MIB, (
+        f"derived: nvidia-smi {smi} MiB − {HOPPER_RESERVED_MIB} MiB driver reservation measured on H200 "
+        "(no CUDA-reported total published)")
+
+
+def _entry(raw: dict) -> dict:
+    name, aliases = NAMES[raw["gpu"]]
+    mem = raw["memory"]
+    total, source = _total(mem)
+    cc = re.match(r"(\d+)\.(\d+)", str(raw.get("compute_capability", "")))
+    link = raw.get("interconnect") or {}
+    has_nvlink = bool(link.get("nvlink")) and "optional" not in str(link.get("nvlink"))
+    nvlink_bidir = _number(link.get("nvlink_GBps_bidirectional")) if has_nvlink else None
+    pcie_bidir = _number(link.get("pcie_GBps_bidirectional"))
+    smi_name = raw.get("nvidia_smi_name")
+    extra_aliases = [a.strip() for a in smi_name.split("/")] if smi_name else []
+    return {
+        "name": name, "vendor": raw.get("vendor", "NVIDIA"),
+        "aliases": sorted(set(aliases) | set(extra_aliases) | {raw["gpu"]}),
+        "total_bytes": total, "total_source": source,
+        "nvidia_smi_total_mib": mem.get("nvidia_smi_total_MiB"),
+        "compute_capability": [int(cc.group(1)), int(cc.group(2))] if cc else None,
+        "sm_count": int(_number(raw.get("sm_count"))) if _number(raw.get("sm_count")) else None,
+        "memory_bandwidth_tbps": _number(raw.get("memory_bandwidth_TBps")),
+        "bf16_dense_tflops": _number(raw["compute_tflops"].get("bf16_dense")),
+        "nvlink_gbps_per_direction": nvlink_bidir / 2 if nvlink_bidir else None,
+        "pcie_gbps_per_direction": pcie_bidir / 2 if pcie_bidir else None,
+    }
+
+
+def main(argv: list[str]) -> int:
+    src = Path(argv[1]) if len(argv) > 1 else DEFAULT_SRC
+    entries = [_entry(raw) for raw in json.loads(src.read_text())] + EXTRA
+    OUT.write_text(json.dumps({"source": str(src.name), "gpus": entries}, indent=1) + "\n")
+    print(f"wrote {len(entries)} GPUs to {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,95 @@
+"""``tpkit probe``: every visible GPU's memory, who uses it, and the links between GPUs.
+
+``--out machine.json`` writes a machine profile that ``tpkit plan --machine`` reads.  On a machine
+without a GPU (or without torch) it says so and exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tpkit.hardware.machine import MachineProfile
+from tpkit.hardware.topology import all_peer_access, is_full_nvlink
+from tpkit.units import format_bytes
+
+__all__ = ["register", "run_probe", "format_profile"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "probe",
+        help="measure each GPU's free memory, its users, NVLink/PCIe topology and peer access",
+        description="Probe the visible GPUs (torch + NVML). Memory is shown in GiB (2^30 bytes); "
+        "--json and --out give exact byte counts.",
+    )
+    p.add_argument("--json", action="store_true", help="print the machine profile as JSON")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="write the machine profile to FILE (atomically) for `tpkit plan --machine FILE`")
+    p.add_argument("--no-nvml", action="store_true", help="do not use NVML (torch numbers only)")
+    p.set_defaults(func=run_probe)
+
+
+def run_probe(args) -> int:
+    """Probe, print, optionally write; exit 0 also when there is no GPU."""
+    from tpkit.runtime.machine_probe import no_gpu_reason, probe_machine
+    from tpkit.runtime.profile_io import profile_to_dict, save_machine_profile
+
+    reason = no_gpu_reason()
+    if reason:
+        if args.json:
+            print(json.dumps({"gpus": [], "reason": reason}))
+        else:
+            print(f"tpkit probe: no GPU to probe: {reason}. Nothing written.")
+        return 0
+    profile = probe_machine(use_nvml=not args.no_nvml)
+    if args.out:
+        save_machine_profile(profile, args.out)
+    if args.json:
+        print(json.dumps(profile_to_dict(profile), indent=2))
+    else:
+        print(format_profile(profile))
+        if args.out:
+            print(f"machine profile written to {args.out}")
+    return 0
+
+
+def format_profile(profile: MachineProfile) -> str:
+    """Plain text: the memory table, the users, the topology and P2P matrices, notes."""
+    lines = [f"host {profile.hostname or '?'}  driver {profile.driver_version or '?'}  GPUs {len(profile.gpus)}", ""]
+    lines.append(f"{'gpu':>3}  {'name':<24} {'cc':>4} {'total GiB':>10} {'free GiB':>10} {'used GiB':>10} {'others GiB':>10}")
+    for g in profile.gpus:
+        cc = ".".join(map(str, g.compute_capability)) if g.compute_capability else "?"
+        lines.append(
+            f"{g.index:>3}  {g.name[:24]:<24} {cc:>4} {g.total_bytes.gib:>10.2f} {g.free_bytes.gib:>10.2f} "
+            f"{(g.total_bytes - g.free_bytes).gib:>10.2f} {g.used_by_others_bytes.gib:>10.2f}"
+        )
+    low = profile.min_free
+    lines.append(f"min free: GPU {low.index}, {format_bytes(low.free_bytes)} ({low.free_bytes.bytes:,} B)")
+    lines += ["", "memory users:"] + [f"  GPU {g.index}: {_users(g.processes)}" for g in profile.gpus]
+    if profile.pcie_path:
+        lines += ["", "topology (nvidia-smi topo style):"] + _matrix(profile.pcie_path)
+    if profile.p2p_access:
+        lines += ["", "peer access (P2P):"] + _matrix(tuple(tuple("X" if i == j else ("yes" if v else "no")
+                                                                 for j, v in enumerate(r)) for i, r in enumerate(profile.p2p_access)))
+    if profile.nvlink_links and len(profile.gpus) > 1:
+        lines.append(f"\nfull NVLink mesh: {'yes' if is_full_nvlink(profile.nvlink_links) else 'no'}; "
+                     f"P2P between all pairs: {'yes' if all_peer_access(profile.p2p_access) else 'no'}")
+    notes = profile.extra.get("notes") or []
+    lines += ["", "notes:"] + [f"  {n}" for n in notes] if notes else []
+    return "\n".join(lines)
+
+
+def _users(processes) -> str:
+    if not processes:
+        return "none listed"
+    parts = []
+    for p in processes:
+        used = p.get("used_bytes")
+        parts.append(f"pid {p['pid']} ({p.get('name', '?')}) " + (f"{used / 2**30:.2f} GiB" if used is not None else "?"))
+    return ", ".join(parts)
+
+
+def _matrix(cells) -> list[str]:
+    n = len(cells)
+    head = "      " + "".join(f"{'GPU' + str(j):>7}" for j in range(n))
+    return [head] + [f"  GPU{i}" + "".join(f"{c:>7}" for c in row) for i, row in enumerate(cells)]

@@ -1,0 +1,47 @@
+"""torch's built-in symmetric-memory all-reduce (``torch.ops.symm_mem``), multicast off.
+
+One-shot: ``one_shot_all_reduce_copy_out`` (copy-in fused).  Two-shot: copy into the buffer, then
+``two_shot_all_reduce_out`` (world sizes 2, 4, 8).  bf16/fp32 only; bf16 is summed in bf16.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.distributed as dist
+
+from tpkit.comm.backends import BackendUnavailable
+from tpkit.comm.backends._symm import SymmBuffer
+
+__all__ = ["SymmMemBackend", "start"]
+
+
+class SymmMemBackend:
+    """torch symm-mem one-shot or two-shot over one staging buffer."""
+
+    def __init__(self, name: str, buf: SymmBuffer) -> None:
+        self.name = name
+        self.buf = buf
+        self.capacity = buf.capacity
+        self.gname = buf.group_name
+
+    def run(self, x: torch.Tensor, out: torch.Tensor) -> None:
+        """Sum ``x`` over the group into ``out`` (which may be ``x``)."""
+        staged = self.buf.raw[: x.numel() * x.element_size()].view(x.dtype)
+        if self.name == "symm_mem_one_shot":
+            torch.ops.symm_mem.one_shot_all_reduce_copy_out(staged, x, "sum", self.gname, out)
+        else:
+            staged.copy_(x)
+            torch.ops.symm_mem.two_shot_all_reduce_out(staged, "sum", self.gname, out)
+
+    def ledger_lines(self) -> tuple:
+        return self.buf.ledger_lines()
+
+
+def start(name: str, group, *, max_bytes: int, device, **_options) -> SymmMemBackend:
+    """Allocate and rendezvous the staging buffer (collective)."""
+    ws = dist.get_world_size(group)
+    if name == "symm_mem_two_shot" and ws not in (2, 4, 8):
+        raise BackendUnavailable(f"two_shot_all_reduce_out is compiled for world sizes 2, 4, 8 (got {ws})")
+    if not hasattr(torch.ops, "symm_mem") or not hasattr(torch.ops.symm_mem, "one_shot_all_reduce_copy_out"):
+        raise BackendUnavailable("torch.ops.symm_mem.one_shot_all_reduce_copy_out is missing in this torch")
+    return SymmMemBackend(name, SymmBuffer(name, group, max_bytes=max_bytes, device=device, world_size=ws))

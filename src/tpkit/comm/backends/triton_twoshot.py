@@ -1,0 +1,13 @@
+"""tpkit two-shot all-reduce: reduce-scatter + all-gather in one Triton kernel over symmetric memory."""
+
+from __future__ import annotations
+
+from tpkit.comm.backends.triton_oneshot import TritonSymmBackend, start_triton
+
+__all__ = ["start", "TritonSymmBackend"]
+
+
+def start(name: str, group, *, max_bytes: int, device, **options) -> TritonSymmBackend:
+    """Two-shot backend (collective)."""
+    return start_triton(name, group, max_bytes=max_bytes, device=device, kernel_name="two_shot_kernel",
+                        regions=2, **options)

@@ -1,0 +1,142 @@
+"""Launch and report ``tpkit bench allreduce``: torchrun ranks, or ``--nproc N`` spawned processes."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import socket
+import sys
+from dataclasses import asdict
+
+from tpkit.comm.benchrun import BenchConfig, env_rank, worker
+from tpkit.comm.profile import profile_to_dict
+from tpkit.errors import RuntimeSetupError
+from tpkit.units import Bytes, format_bytes
+
+__all__ = ["run_bench"]
+
+
+def run_bench(opts: dict) -> int:
+    """Run the bench as described by ``opts`` (the CLI's parsed flags as a dict)."""
+    ranks = env_rank()
+    if ranks is not None:
+        _rank_main(ranks[0], ranks[1], opts, "env://")
+        return 0
+    nproc = opts["nproc"]
+    if nproc <= 1:
+        _rank_main(0, 1, opts, f"tcp://127.0.0.1:{_free_port()}")
+        return 0
+    import torch.multiprocessing as mp
+
+    mp.spawn(_spawned, args=(nproc, opts, f"tcp://127.0.0.1:{_free_port()}"), nprocs=nproc, join=True)
+    return 0
+
+
+def _spawned(rank: int, world: int, opts: dict, init: str) -> None:
+    _rank_main(rank, world, opts, init)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _device_for(rank: int, world: int, opts: dict):
+    import torch
+
+    want = opts["device"]
+    only_gloo = opts["backends"] == ("gloo",)
+    if want == "cpu" or only_gloo or (want == "auto" and not torch.cuda.is_available()):
+        return torch.device("cpu")
+    if torch.cuda.device_count() < world:
+        raise RuntimeSetupError(f"{world} ranks need {world} GPUs, found {torch.cuda.device_count()}; "
+                                "lower --nproc or use --device cpu --backend gloo")
+    local = int(os.environ.get("LOCAL_RANK", rank))
+    torch.cuda.set_device(local)
+    return torch.device("cuda", local)
+
+
+def _rank_main(rank: int, world: int, opts: dict, init: str) -> None:
+    import torch
+    import torch.distributed as dist
+
+    from tpkit.comm.allreduce import AllReduce
+
+    os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
+    os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
+    device = _device_for(rank, world, opts)
+    kwargs = {"device_id": device} if device.type == "cuda" else {}
+    dist.init_process_group("nccl" if device.type == "cuda" else "gloo", init_method=init, rank=rank,
+                            world_size=world, **kwargs)
+    try:
+        cfg = BenchConfig(sizes=opts["sizes"], backends=opts["backends"], modes=opts["modes"], dtype=opts["dtype"],
+                          max_bytes=opts["max_bytes"] or max(opts["sizes"]), iters=opts["iters"],
+                          graph_calls=opts["graph_calls"], repeats=opts["repeats"],
+                          backend_options=opts.get("backend_options") or {})
+        ar = AllReduce.create(dist.group.WORLD, max_bytes=cfg.max_bytes, backends=cfg.backends, device=device,
+                              **cfg.backend_options)
+        _report(rank, world, opts, cfg, ar, device)
+    finally:
+        dist.barrier()
+        dist.destroy_process_group()
+
+
+def _report(rank, world, opts, cfg, ar, device) -> None:
+    import torch
+
+    from tpkit.comm import benchreport as rep
+
+    name = torch.cuda.get_device_name(device) if device.type == "cuda" else "CPU"
+    ceiling = rep.link_ceiling_gbps(name) if device.type == "cuda" else None
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    source = (f"tpkit {' '.join(opts.get('argv', []))} | {world}× {name} | torch {torch.__version__}"
+              f" | {stamp}")
+    say = (lambda *a: print(*a, flush=True)) if rank == 0 else (lambda *a: None)
+    say(f"# {source}\n# topology: {ar.topology.describe()}; buffers {format_bytes(Bytes(cfg.max_bytes))}")
+    for n, why in ar.skipped.items():
+        say(f"# skipped {n}: {why}")
+    rows = worker(cfg, ar, sorted(ar.backends))
+    mode = "graph" if "graph" in cfg.modes and device.type == "cuda" else "eager"
+    profile = rep.build_profile(rows, world, source=source, mode=mode, dtype=cfg.dtype, ceiling=ceiling)
+    if world > 1 and not opts.get("keep_profile"):
+        ar.profile = profile
+        ar._decisions.clear()
+    rows += worker(cfg, ar, ["auto"]) if world > 1 else []
+    say(rep.format_table(rows, world, ceiling))
+    if world > 1:
+        say(f"\n# auto vs best of NCCL / torch symm-mem ({mode} mode, same run):\n" + rep.speed_summary(rows, world, mode))
+    if opts.get("explain"):
+        say(_explain_text(ar, cfg))
+    if rank == 0:
+        _write_outputs(opts, rows, profile, ar, cfg, world, mode)
+
+
+def _explain_text(ar, cfg) -> str:
+    from tpkit.comm.explain import explain_backends, format_explain
+
+    lines = [f"\n# dispatch ({cfg.dtype}, world size {ar.world_size}, {ar.topology.describe()}):"]
+    for n in cfg.sizes:
+        d = ar.decide_bytes(n, cfg.dtype)
+        lines.append(f"  {format_bytes(Bytes(n)):>10} → {d.backend:<18} {d.reason}")
+    uses = explain_backends(world_size=ar.world_size, dtype=cfg.dtype, topology=ar.topology,
+                            compute_capability=ar.compute_capability, profile=ar.profile, env=ar.env,
+                            available=ar.available, skipped_at_init=ar.skipped, sizes=cfg.sizes)
+    return "\n".join(lines) + "\n# backends:\n" + format_explain(uses)
+
+
+def _write_outputs(opts, rows, profile, ar, cfg, world, mode) -> None:
+    from tpkit.comm import benchreport as rep
+
+    if opts.get("json"):
+        with open(opts["json"], "w") as fh:
+            json.dump(profile_to_dict(profile), fh, indent=1)
+        with open(os.path.splitext(opts["json"])[0] + ".rows.json", "w") as fh:
+            json.dump([asdict(r) for r in rows], fh, indent=1)
+        print(f"# wrote {opts['json']}", file=sys.stderr)
+    if opts.get("plot") and world > 1:
+        chosen = {n: ar.decide_bytes(n, cfg.dtype).backend for n in cfg.sizes}
+        rep.plot_rows(rows, opts["plot"], world=world, chosen=chosen, mode=mode,
+                      title=f"{cfg.dtype} all-reduce, {world} ranks ({mode} mode)")
+        print(f"# wrote {opts['plot']}", file=sys.stderr)

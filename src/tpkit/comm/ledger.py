@@ -1,0 +1,70 @@
+"""Memory the all-reduce backends allocate per GPU, as ledger lines (pure: the planner can use it).
+
+torch's CUDA symmetric memory maps ``buffer + signal pad`` rounded up to the VMM allocation
+granularity (2 MiB on H100/H200); measured on 2×H200: an 8 MiB buffer took 10 MiB of free memory
+(`shared/measurements/h200x2-startup-memory-and-graph-allreduce.json`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tpkit.memory.ledger import LineItem
+from tpkit.units import Bytes, MiB, format_bytes
+
+__all__ = ["allreduce_buffer_lines", "symm_allocation_bytes", "buffer_bytes", "round_capacity",
+           "SIGNAL_PAD_BYTES", "VMM_GRANULARITY", "DEFAULT_MAX_BLOCKS"]
+
+SIGNAL_PAD_BYTES = Bytes(9216)
+"""torch 2.11 default signal pad: 32 blocks × 72 ranks × 4 B"""
+VMM_GRANULARITY = MiB(2)
+"""cuMemCreate granularity on H100/H200"""
+DEFAULT_MAX_BLOCKS = 64
+"""blocks of tpkit's Triton kernels (each keeps a 4-byte call counter)"""
+_SLOTS = {"one_shot": 2, "two_shot": 4, "symm_mem_one_shot": 1, "symm_mem_two_shot": 1}
+"""message-sized regions per symmetric buffer: one-shot 2 slots; two-shot 2 slots × (in, out)"""
+_WHAT = {
+    "one_shot": "tpkit one-shot: 2 slots × capacity (double-buffered, one barrier per call)",
+    "two_shot": "tpkit two-shot: 2 slots × (input + output) × capacity",
+    "symm_mem_one_shot": "torch symm-mem one-shot staging buffer: 1 × capacity",
+    "symm_mem_two_shot": "torch symm-mem two-shot staging buffer: 1 × capacity",
+}
+
+
+def round_capacity(max_bytes: int | Bytes) -> Bytes:
+    """Capacity actually used: ``max_bytes`` rounded up to 256 bytes (keeps slots 16-element aligned)."""
+    n = int(max_bytes)
+    return Bytes(-(-n // 256) * 256)
+
+
+def buffer_bytes(backend: str, max_bytes: int | Bytes) -> Bytes:
+    """Bytes of the symmetric tensor ``backend`` asks for (0 for nccl/gloo)."""
+    return round_capacity(max_bytes) * _SLOTS.get(backend, 0)
+
+
+def symm_allocation_bytes(buffer: Bytes) -> Bytes:
+    """Device memory one ``symm_mem.empty(buffer)`` takes: buffer + signal pad, rounded up to 2 MiB."""
+    raw = (buffer + SIGNAL_PAD_BYTES).bytes
+    gran = VMM_GRANULARITY.bytes
+    return Bytes(-(-raw // gran) * gran)
+
+
+def allreduce_buffer_lines(world_size: int, max_bytes: int | Bytes, backends: Iterable[str], *,
+                           max_blocks: int = DEFAULT_MAX_BLOCKS) -> tuple[LineItem, ...]:
+    """One "use" line per backend that allocates memory on each GPU of a ``world_size`` group."""
+    if world_size <= 1:
+        return ()
+    lines = []
+    for name in backends:
+        buf = buffer_bytes(name, max_bytes)
+        if not buf:
+            continue
+        total = symm_allocation_bytes(buf)
+        source = (f"{_WHAT[name]} = {format_bytes(buf)} + {SIGNAL_PAD_BYTES.bytes:,} B signal pad, rounded up to "
+                  f"{format_bytes(VMM_GRANULARITY)} (torch CUDA symmetric memory, capacity "
+                  f"{format_bytes(round_capacity(max_bytes))})")
+        if name in ("one_shot", "two_shot"):
+            total = total + Bytes(4 * max_blocks)
+            source += f"; + {max_blocks} × 4 B call counters"
+        lines.append(LineItem(item=f"all-reduce {name} buffers", bytes=total, source=source, kind="use"))
+    return tuple(lines)

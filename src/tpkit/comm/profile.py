@@ -1,0 +1,152 @@
+"""Measured all-reduce profiles: what ``tpkit bench allreduce --json`` writes and the dispatcher reads.
+
+A profile holds, per world size, rows of (message bytes → per-backend time in µs), measured in one
+mode (CUDA graph by default).  The dispatcher orders backends by measured time in the row that
+covers a message (the smallest measured size ≥ the message; the largest row beyond it), so the
+crossovers are the measured ones.  ``crossovers`` turns the rows into readable ranges.
+
+Shipped defaults: ``comm/data/h200_nvlink_defaults.json`` (2×H200 SXM, NVLink, measured by the bench).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from tpkit.errors import ConfigError
+from tpkit.units import Bytes, format_bytes
+
+__all__ = ["ProfileRow", "BenchProfile", "load_profile", "default_profile", "profile_to_dict", "crossovers",
+           "PROFILE_VERSION", "DEFAULT_PROFILE_FILE", "format_crossovers", "profile_from_dict"]
+
+PROFILE_VERSION = 1
+DEFAULT_PROFILE_FILE = "h200_nvlink_defaults.json"
+_TOP_KEYS = {"version", "source", "mode", "dtype", "world_sizes", "link_ceiling_gbps"}
+_ROW_KEYS = {"bytes", "time_us"}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ProfileRow:
+    """One measured message size."""
+
+    nbytes: Bytes
+    """message size"""
+    time_us: tuple[tuple[str, float], ...]
+    """(backend, median µs per call), fastest first"""
+
+    def order(self) -> tuple[str, ...]:
+        """Backend names, fastest first."""
+        return tuple(name for name, _ in self.time_us)
+
+    def time_of(self, name: str) -> float | None:
+        """Measured µs of ``name`` in this row (None if not measured)."""
+        return dict(self.time_us).get(name)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BenchProfile:
+    """Per-world-size measurements of every backend."""
+
+    source: str
+    """what measured it: command, machine, date"""
+    mode: str = "graph"
+    """``graph`` (CUDA-graph replay) or ``eager``"""
+    dtype: str = "bf16"
+    """dtype of the measured messages"""
+    world_sizes: tuple[tuple[int, tuple[ProfileRow, ...]], ...] = ()
+    """(world size, rows sorted by bytes)"""
+    link_ceiling_gbps: float | None = None
+    """per-direction link ceiling in GB/s (10^9 B/s) the bench printed, if any"""
+
+    def rows(self, world_size: int) -> tuple[ProfileRow, ...]:
+        """Rows for ``world_size`` (empty when not measured)."""
+        return dict(self.world_sizes).get(world_size, ())
+
+    def row_for(self, world_size: int, nbytes: int) -> ProfileRow | None:
+        """The row covering ``nbytes``: smallest measured size ≥ nbytes, else the largest row."""
+        rows = self.rows(world_size)
+        for row in rows:
+            if row.nbytes.bytes >= nbytes:
+                return row
+        return rows[-1] if rows else None
+
+
+def _row_from_dict(raw: dict, where: str) -> ProfileRow:
+    unknown = set(raw) - _ROW_KEYS
+    if unknown or not _ROW_KEYS <= set(raw):
+        raise ConfigError(f"{where}: a row needs exactly the keys {sorted(_ROW_KEYS)}, got {sorted(raw)}")
+    times = sorted(((str(k), float(v)) for k, v in raw["time_us"].items()), key=lambda kv: kv[1])
+    return ProfileRow(nbytes=Bytes(int(raw["bytes"])), time_us=tuple(times))
+
+
+def profile_from_dict(raw: dict, *, where: str = "profile") -> BenchProfile:
+    """Validate and convert the JSON form; unknown keys raise ConfigError."""
+    unknown = set(raw) - _TOP_KEYS
+    if unknown:
+        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; allowed: {sorted(_TOP_KEYS)}")
+    if raw.get("version") != PROFILE_VERSION:
+        raise ConfigError(f"{where}: version {raw.get('version')!r} is not {PROFILE_VERSION}; re-run the bench")
+    sizes = []
+    for ws, body in raw.get("world_sizes", {}).items():
+        if set(body) - {"rows"}:
+            raise ConfigError(f"{where}: world size {ws}: unknown keys {sorted(set(body) - {'rows'})}")
+        rows = tuple(sorted((_row_from_dict(r, f"{where} ws={ws}") for r in body["rows"]),
+                            key=lambda r: r.nbytes.bytes))
+        sizes.append((int(ws), rows))
+    return BenchProfile(source=str(raw.get("source", "")), mode=str(raw.get("mode", "graph")),
+                        dtype=str(raw.get("dtype", "bf16")), world_sizes=tuple(sorted(sizes)),
+                        link_ceiling_gbps=raw.get("link_ceiling_gbps"))
+
+
+def profile_to_dict(profile: BenchProfile) -> dict:
+    """The JSON form (inverse of ``profile_from_dict``)."""
+    return {
+        "version": PROFILE_VERSION,
+        "source": profile.source,
+        "mode": profile.mode,
+        "dtype": profile.dtype,
+        "link_ceiling_gbps": profile.link_ceiling_gbps,
+        "world_sizes": {
+            str(ws): {"rows": [{"bytes": r.nbytes.bytes, "time_us": dict(r.time_us)} for r in rows]}
+            for ws, rows in profile.world_sizes
+        },
+    }
+
+
+def load_profile(path: str | Path) -> BenchProfile:
+    """Read a profile JSON written by ``tpkit bench allreduce --json``."""
+    p = Path(path)
+    try:
+        raw = json.loads(p.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"all-reduce profile {str(p)!r} does not exist; write one with "
+                          "`tpkit bench allreduce --json FILE`") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"all-reduce profile {str(p)!r} is not valid JSON: {exc}") from None
+    return profile_from_dict(raw, where=str(p))
+
+
+def default_profile() -> BenchProfile:
+    """The shipped H100/H200-class NVLink defaults."""
+    text = resources.files("tpkit.comm").joinpath("data", DEFAULT_PROFILE_FILE).read_text()
+    return profile_from_dict(json.loads(text), where=DEFAULT_PROFILE_FILE)
+
+
+def crossovers(profile: BenchProfile, world_size: int) -> tuple[tuple[Bytes, Bytes, str], ...]:
+    """Ranges ``(from, to, fastest backend)`` merging consecutive rows with the same winner."""
+    out: list[tuple[Bytes, Bytes, str]] = []
+    for row in profile.rows(world_size):
+        best = row.order()[0]
+        if out and out[-1][2] == best:
+            out[-1] = (out[-1][0], row.nbytes, best)
+        else:
+            out.append((row.nbytes, row.nbytes, best))
+    return tuple(out)
+
+
+def format_crossovers(profile: BenchProfile, world_size: int) -> str:
+    """Human lines such as ``"1.00 KiB – 64.00 KiB: one_shot"``."""
+    return "\n".join(f"{format_bytes(a)} – {format_bytes(b)}: {name}"
+                     for a, b, name in crossovers(profile, world_size))

@@ -1,0 +1,50 @@
+"""The memory lines SGLang prints at start-up, as tpkit predicts them.
+
+SGLang labels these numbers "GB" but divides by 2**30: they are GiB.  tpkit keeps SGLang's text
+verbatim (so a user can grep a real log for the same line) and says so in the plan.
+"""
+
+from __future__ import annotations
+
+from tpkit.memory.kvpool import KVPoolPlan
+from tpkit.units import Bytes
+
+__all__ = ["engine_log_lines", "GB_IS_GIB_NOTE"]
+
+GB_IS_GIB_NOTE = "SGLang prints 'GB' but divides by 2**30: these values are GiB"
+
+
+def _g(amount: Bytes) -> str:
+    return f"{amount.bytes / 2**30:.2f} GB"
+
+
+def _kv_line(pool: KVPoolPlan, tokens: int, names: tuple[str, str]) -> str:
+    sizes = {b.name: b.total_bytes for b in pool.buffers}
+    return f"KV Cache is allocated. #tokens: {tokens}, K size: {_g(sizes[names[0]])}, V size: {_g(sizes[names[1]])}"
+
+
+def engine_log_lines(*, pool: KVPoolPlan, swa_tokens: int, free_before_weights: Bytes, weights: Bytes,
+                     pool_end_free: Bytes, model_class: str, quant_method: str | None) -> tuple[str, ...]:
+    """Predicted SGLang log lines: weight load, KV allocation (per pool) and the pool-end free memory.
+
+    The real "Load weight end." line also starts with ``elapsed=… s``, which tpkit cannot predict.
+    """
+    quant = f"quant={quant_method}, " if quant_method else ""
+    lines = [f"Load weight end. type={model_class}, {quant}avail mem={_g(free_before_weights - weights)}, "
+             f"mem usage={_g(weights)}."]
+    names = {b.name for b in pool.buffers}
+    if "kv_latent" in names:
+        latent = next(b for b in pool.buffers if b.name == "kv_latent")
+        lines.append(f"KV Cache is allocated. #tokens: {pool.num_tokens}, KV size: {_g(latent.total_bytes)}")
+    elif "swa_k" in names and "k" in names:
+        lines.append(f"Use sliding window memory pool. full_layer_tokens={pool.num_tokens}, "
+                     f"swa_layer_tokens={swa_tokens}")
+        lines.append(_kv_line(pool, swa_tokens, ("swa_k", "swa_v")))
+        lines.append(_kv_line(pool, pool.num_tokens, ("k", "v")))
+        lines.append(f"SWAKVPool mem usage: {_g(pool.total_bytes)}")
+    elif "swa_k" in names:
+        lines.append(_kv_line(pool, pool.num_tokens, ("swa_k", "swa_v")))
+    else:
+        lines.append(_kv_line(pool, pool.num_tokens, ("k", "v")))
+    lines.append(f"Memory pool end. avail mem={_g(pool_end_free)}")
+    return tuple(lines)

@@ -1,0 +1,65 @@
+"""``SglangOptions``: the SGLang launch flags that change memory sizing (frozen value type)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.engines.sglang.versions import LATEST, parse_version
+from tpkit.errors import PlanInputError
+
+__all__ = ["SglangOptions", "KV_CACHE_DTYPES"]
+
+KV_CACHE_DTYPES = {
+    "auto": None, "bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16",
+    "fp8": "fp8_e4m3", "fp8_e4m3": "fp8_e4m3", "fp8_e5m2": "fp8_e5m2",
+}
+"""accepted ``--kv-cache-dtype`` spellings → canonical dtype (None: follow the model)"""
+
+_POSITIVE_INTS = ("context_length", "page_size", "max_total_tokens", "cuda_graph_max_bs", "max_running_requests")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SglangOptions:
+    """SGLang server arguments that size memory; ``None`` means "the engine's default"."""
+
+    engine_version: str = LATEST
+    """SGLang release whose rules apply (e.g. ``"0.5.23"``, ``"0.4.10"``)"""
+    mem_fraction_static: float | None = None
+    """fraction (0, 1] of the free memory before weight load kept for weights + KV; None = engine default rule"""
+    context_length: int | None = None
+    """tokens per request; None = the model's ``max_position_embeddings``"""
+    page_size: int | None = None
+    """tokens per KV page; None = 1 (the default of most attention backends)"""
+    kv_cache_dtype: str = "auto"
+    """``auto`` | ``bf16`` | ``fp16`` | ``fp8_e4m3`` | ``fp8_e5m2`` (``fp8`` = ``fp8_e4m3``)"""
+    dtype: str | None = None
+    """weight/activation dtype override (``bfloat16``, ``float16``); None = the checkpoint's"""
+    quantization: str | None = None
+    """weight quantisation override (e.g. ``fp8``); None = the checkpoint's"""
+    max_total_tokens: int | None = None
+    """cap on the KV token pool (tokens per rank)"""
+    chunked_prefill_size: int | None = None
+    """tokens per prefill chunk; None = capacity default; ≤ 0 disables chunking"""
+    cuda_graph_max_bs: int | None = None
+    """largest decode batch captured in a CUDA graph; None = capacity default"""
+    max_running_requests: int | None = None
+    """cap on concurrently running requests"""
+    checkpoint_dir: str | None = None
+    """local checkpoint directory (exact weight bytes from safetensors headers)"""
+
+    def __post_init__(self) -> None:
+        parse_version(self.engine_version)
+        f = self.mem_fraction_static
+        if f is not None and (isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 < f <= 1):
+            raise PlanInputError(
+                f"--mem-fraction-static must be in the range (0, 1], got {f!r}; SGLang keeps this fraction of the "
+                "free memory before weight load for weights + KV cache (e.g. 0.88)")
+        for name in _POSITIVE_INTS:
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value!r}")
+        if self.chunked_prefill_size is not None and not isinstance(self.chunked_prefill_size, int):
+            raise PlanInputError(f"--chunked-prefill-size must be a whole number, got {self.chunked_prefill_size!r}")
+        if self.kv_cache_dtype not in KV_CACHE_DTYPES:
+            raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
+                                 f"use one of {', '.join(KV_CACHE_DTYPES)}")

@@ -1,0 +1,169 @@
+"""``plan_sglang``: SGLang's start-up memory sizing as a pure function (spec: sglang-memory-and-allreduce.md).
+
+Read top to bottom next to the spec:  baseline (§2) → weights → slack and KV budget (§3.2) →
+cell size (§3.3) → tokens (§3.4) → request slots and req_to_token (§3.5) → ledger, log lines, verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines
+from tpkit.engines.sglang.options import SglangOptions
+from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, resolve_kv_dtype, size_sglang
+from tpkit.engines.sglang.verdict import make_verdict
+from tpkit.engines.sglang.versions import LATEST, is_newer_than_latest
+from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.machine import MachineProfile
+from tpkit.memory.ledger import Ledger, LineItem
+from tpkit.memory.result import PlanResult
+from tpkit.models.spec import ModelSpec
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes, format_bytes
+
+__all__ = ["plan_sglang"]
+
+
+_WEIGHTS_CACHE: dict[tuple, tuple[ModelSpec, object]] = {}
+_WEIGHTS_CACHE_SIZE = 256
+
+
+def _planned_weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions):
+    """``plan_weights`` memoised per (model object, layout, dtype, quantisation, checkpoint).
+
+    Sweeps re-plan one model at many fractions and GPUs; weights depend on none of those.  The
+    cache keeps the model object itself, so an ``id`` is never reused while its entry lives.
+    """
+    key = (id(model), parallel.tp, parallel.pp, parallel.ep, options.dtype, options.quantization,
+           options.checkpoint_dir)
+    hit = _WEIGHTS_CACHE.get(key)
+    if hit is not None and hit[0] is model:
+        return hit[1]
+    from tpkit.models.weights import plan_weights
+
+    plan = plan_weights(model, parallel, dtype=options.dtype, quantization=options.quantization,
+                        checkpoint_dir=options.checkpoint_dir)
+    if len(_WEIGHTS_CACHE) >= _WEIGHTS_CACHE_SIZE:
+        _WEIGHTS_CACHE.pop(next(iter(_WEIGHTS_CACHE)))
+    _WEIGHTS_CACHE[key] = (model, plan)
+    return plan
+
+
+def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights) -> tuple[Bytes, str]:
+    """Weight bytes per rank and their source (``tpkit.models.weights`` unless given)."""
+    if isinstance(weights, Bytes):
+        return weights, "weights per rank, given by the caller"
+    if weights is None:
+        weights = _planned_weights(model, parallel, options)
+    return weights.bytes_per_rank, f"weights per rank ({getattr(weights, 'method', 'given')})"
+
+
+def _sizing(model, gpu, parallel, options, machine, weights) -> SglangSizing:
+    w_bytes, w_source = _weights(model, parallel, options, weights)
+    return size_sglang(model, gpu, parallel, options, machine=machine, weights_bytes=w_bytes, weights_source=w_source)
+
+
+def _pool_lines(s: SglangSizing) -> list[LineItem]:
+    rows = s.pool.padded_tokens
+    if s.cell.layout == "swa" and s.cell.full_layers and s.cell.swa_layers:
+        full = sum((b.total_bytes for b in s.pool.buffers if b.name in ("k", "v")), Bytes(0))
+        swa = s.kv_bytes - full
+        return [LineItem(item="KV pool, full-attention layers", bytes=full,
+                         source=f"{s.cell.full_layers} layers × K,V × ({s.pool.num_tokens:,} + {s.page_size}) rows"),
+                LineItem(item="KV pool, sliding-window layers", bytes=swa,
+                         source=f"{s.cell.swa_layers} layers × K,V × ({s.swa_tokens:,} + {s.page_size}) rows "
+                                f"(swa_full_tokens_ratio 0.8)")]
+    return [LineItem(item="KV pool", bytes=s.kv_bytes,
+                     source=f"{s.pool.num_tokens:,} tokens + {s.page_size} padding = {rows:,} rows × cell "
+                            f"{s.cell.bytes_per_token:,.0f} B ({s.cell.source})")]
+
+
+def build_ledger(s: SglangSizing) -> Ledger:
+    """capacity → baseline uses → weights → slack reserve → KV pool → remaining, plus info lines."""
+    f = s.fraction.value
+    lines = [s.baseline.capacity, *s.baseline.uses,
+             LineItem(item="free before weights (pre_model_load_memory)", bytes=s.pre, kind="info",
+                      source="capacity − the uses above; SGLang measures it (min over ranks)"),
+             LineItem(item="weights", bytes=s.weights, source=s.weights_source),
+             LineItem(item=f"slack (1 − {f:.3f}) × free before weights", bytes=s.slack, kind="reserve",
+                      source=f"mem_fraction_static {f:.3f}: {s.fraction.source}"),
+             LineItem(item="KV budget (rest)", bytes=s.rest, kind="info",
+                      source="free before weights − weights − slack (spec §3.2)"),
+             *_pool_lines(s),
+             LineItem(item="req_to_token pool (from the slack)", bytes=s.req_to_token, kind="info",
+                      source=f"int32 [{s.req_to_token_rows:,} × ({s.context_len:,} + 4)]; "
+                             f"max_running_requests {s.max_running_requests:,} ({s.running_rule})"),
+             LineItem(item="left for activations + CUDA graphs (Memory pool end)", bytes=s.pool_end_free,
+                      kind="info", source="slack + unused KV budget − req_to_token "
+                                          "(= free before weights − weights − KV pool − req_to_token)")]
+    return Ledger(items=tuple(lines), rank_label=s.baseline.rank_label)
+
+
+def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tuple[str, ...]:
+    out = list(s.baseline.warnings)
+    if is_newer_than_latest(options.engine_version):
+        out.append(f"SGLang {options.engine_version} is newer than the latest examined release {LATEST}; "
+                   "its rules are assumed unchanged")
+    if 0 < s.pool.num_tokens < s.context_len:
+        out.append(f"the KV pool holds {s.pool.num_tokens:,} tokens per rank, less than one "
+                   f"{s.context_len:,}-token request; lower --context-length or add memory")
+    need = graph_slack_need(s)
+    if s.pool.num_tokens > 0 and s.pool_end_free < need:
+        out.append(f"slack left for activations and CUDA graphs is {format_bytes(s.pool_end_free)}; SGLang's own "
+                   f"graph reserve for --cuda-graph-max-bs {s.capacity.cuda_graph_max_bs} is ≈ {format_bytes(need)} "
+                   "(512 MiB + 2 MiB × max bs + prefill-graph term, spec §4.1): lower --mem-fraction-static or "
+                   "--cuda-graph-max-bs")
+    if model.is_mla and options.page_size is None:
+        out.append("MLA: the attention backend may force a larger page size (FlashMLA 64); pass --page-size to plan it")
+    if model.is_multimodal:
+        out.append("multimodal: the vision-tower cache reservation (SGLANG_VLM_CACHE_SIZE_MB) is not subtracted")
+    return tuple(out)
+
+
+def _extra(s: SglangSizing, kv_source: str) -> dict:
+    return {"sglang": {
+        "rule_era": s.era, "mem_fraction_static": s.fraction.value, "mem_fraction_source": s.fraction.source,
+        "reserved_mib": s.fraction.reserved_mib, "gpu_mem_mib": s.gpu_mem_mib,
+        "chunked_prefill_size": s.capacity.chunked_prefill_size, "cuda_graph_max_bs": s.capacity.cuda_graph_max_bs,
+        "kv_cache_dtype": s.cell.kv_dtype, "kv_cache_dtype_source": kv_source, "cell_layout": s.cell.layout,
+        "cell_bytes_per_token": s.cell.bytes_per_token, "swa_tokens": s.swa_tokens,
+        "pre_model_load_bytes": s.pre.bytes, "kv_budget_bytes": s.rest.bytes,
+        "req_to_token_bytes": s.req_to_token.bytes, "log_units_note": GB_IS_GIB_NOTE,
+    }}
+
+
+def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
+                machine: MachineProfile | None = None, weights: "WeightsPlan | Bytes | None" = None) -> PlanResult:
+    """Predict what SGLang allocates on the tightest rank: ledger, KV pool buffers, log lines, verdict.
+
+    ``weights`` (a ``WeightsPlan``, or the bytes per rank) overrides ``tpkit.models.weights.plan_weights``.
+    """
+    s = _sizing(model, gpu, parallel, options, machine, weights)
+
+    def retry(*, tp: int, quantization: str | None = None) -> SglangSizing | None:
+        """The same plan with a larger TP and/or another weight quantisation."""
+        bigger = ParallelSpec(tp=tp, pp=parallel.pp, dp=parallel.dp, ep=parallel.ep)
+        opts = replace(options, quantization=quantization) if quantization else options
+        if weights is None:
+            return _sizing(model, gpu, bigger, opts, machine, None)
+        if quantization:
+            return None  # weights were given for one quantisation only
+        scaled = s.weights * (parallel.tp / tp)  # given weights: assume they shard with TP
+        return size_sglang(model, gpu, bigger, opts, machine=machine, weights_bytes=scaled, weights_source="scaled")
+
+    ledger = build_ledger(s)
+    problems = ledger.check(s.rest - s.kv_bytes)
+    assert not problems, problems
+    _, kv_source = resolve_kv_dtype(model, options)
+    return PlanResult(
+        engine="sglang", engine_version=options.engine_version, model=model.summary(), gpu=gpu.summary(),
+        parallel=parallel, ledger=ledger, kv_tokens=s.pool.num_tokens, kv_pool=s.pool,
+        max_running_requests=s.max_running_requests, max_concurrency=s.pool.num_tokens / s.context_len,
+        context_length=s.context_len,
+        verdict=make_verdict(s, model, parallel.tp, retry, s.baseline.warnings),
+        warnings=_warnings(s, model, options),
+        engine_log=engine_log_lines(pool=s.pool, swa_tokens=s.swa_tokens, free_before_weights=s.pre,
+                                    weights=s.weights, pool_end_free=s.pool_end_free, model_class=model.architecture,
+                                    quant_method=model.quant.raw_method if model.quant else None)
+        if s.pool.num_tokens else (),
+        extra=_extra(s, kv_source))

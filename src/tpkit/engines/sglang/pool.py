@@ -1,0 +1,156 @@
+"""SGLang's KV pool sizing: cell size, token count, buffers, request slots (spec §3.3–§3.5).
+
+    cell (MHA/GQA)   n_kv × (head_dim + v_head_dim) × layers × kv_bytes      n_kv = max(1, kv_heads // tp)
+    cell (MLA)       (kv_lora_rank + qk_rope_head_dim) × layers × kv_bytes   (not divided by TP)
+    cell (SWA)       F × full_layers + r × S × swa_layers                    r = 0.8
+    tokens           floor_page(min(budget // cell, --max-total-tokens))
+    buffers          per layer (tokens + page_size) rows: row block 0 is the padding page
+    req_to_token     int32 [(max_running_requests + 1) × (context_len + 4)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.engines.sglang.versions import era_at_least
+from tpkit.errors import PlanInputError
+from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
+from tpkit.models.spec import ModelSpec
+from tpkit.units import Bytes
+
+__all__ = ["CellSize", "SWA_FULL_TOKENS_RATIO", "kv_heads_per_rank", "compute_cell", "size_tokens",
+           "pool_buffers", "max_running_requests", "req_to_token_bytes", "stage_layer_kinds"]
+
+SWA_FULL_TOKENS_RATIO = 0.8
+"""``swa_full_tokens_ratio`` default (python/sglang/srt/arg_groups/fields/schedule.py)"""
+_ELEMENT_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "fp8_e4m3": 1, "fp8_e5m2": 1}
+REQ_TO_TOKEN_EXTRA = 4
+"""extra columns per req_to_token row without speculative decoding"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CellSize:
+    """KV bytes per token on one rank, with the facts it was built from."""
+
+    layout: str
+    """``mha`` (GQA/MHA K and V), ``mla`` (one latent), ``swa`` (full + sliding pools)"""
+    bytes_per_token: float
+    """the engine's cell size (bytes/token); fractional only for SWA (ratio-weighted)"""
+    kv_dtype: str
+    element_bytes: int
+    n_kv_heads: int
+    """KV heads per rank (1 for MLA's latent)"""
+    k_dim: int
+    """elements per head in K (MLA: latent + rope)"""
+    v_dim: int
+    """elements per head in V (0 for MLA)"""
+    full_layers: int
+    swa_layers: int = 0
+    source: str = ""
+
+    @property
+    def full_layer_token_bytes(self) -> int:
+        """bytes one token takes in one full-attention layer (K + V, or the latent)"""
+        return self.n_kv_heads * (self.k_dim + self.v_dim) * self.element_bytes
+
+
+def kv_heads_per_rank(model: ModelSpec, attn_tp: int) -> int:
+    """SGLang's ``get_num_kv_heads``: ``max(1, kv_heads // attn_tp)`` (replicated when tp > kv heads)."""
+    return max(1, model.num_kv_heads // attn_tp)
+
+
+def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
+    """Layer kinds of the largest pipeline stage (SGLang gives the last ``layers % pp`` stages one more)."""
+    kinds = model.kinds
+    if pp == 1:
+        return kinds
+    per_stage = -(-len(kinds) // pp)
+    return kinds[len(kinds) - per_stage:]
+
+
+def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_dim: bool = True) -> CellSize:
+    """The cell size SGLang profiles with (per rank, all layers of the stage).
+
+    ``split_v_dim=False`` reproduces releases ≤ 0.5.5, which assumed ``v_head_dim == head_dim``.
+    """
+    element = _ELEMENT_BYTES[kv_dtype]
+    kinds = stage_layer_kinds(model, pp)
+    if "linear" in kinds:
+        raise PlanInputError(
+            f"{model.name}: linear-attention / mamba layers ({model.num_linear_layers} of {model.num_layers}) are "
+            "not supported yet by the SGLang planner (their per-request state pool is not modelled)")
+    if model.mla is not None:
+        dim = model.mla.kv_lora_rank + model.mla.qk_rope_head_dim
+        layers = len(kinds)
+        return CellSize(layout="mla", bytes_per_token=dim * layers * element, kv_dtype=kv_dtype,
+                        element_bytes=element, n_kv_heads=1, k_dim=dim, v_dim=0, full_layers=layers,
+                        source=f"MLA ({model.mla.kv_lora_rank} + {model.mla.qk_rope_head_dim}) × {layers} layers × "
+                               f"{element} B, not divided by TP (spec §3.3.3)")
+    n_kv = kv_heads_per_rank(model, tp)
+    v_dim = model.v_head_dim if split_v_dim else model.head_dim
+    per_layer = n_kv * (model.head_dim + v_dim) * element
+    full, swa = kinds.count("full"), kinds.count("sliding")
+    common = dict(kv_dtype=kv_dtype, element_bytes=element, n_kv_heads=n_kv, k_dim=model.head_dim, v_dim=v_dim)
+    head_text = f"{n_kv} KV heads/rank × ({model.head_dim} + {v_dim}) × {element} B"
+    if swa == 0:
+        return CellSize(layout="mha", bytes_per_token=per_layer * full, full_layers=full, **common,
+                        source=f"{head_text} × {full} layers (spec §3.3.1)")
+    if full == 0:
+        return CellSize(layout="swa", bytes_per_token=per_layer * swa, full_layers=0, swa_layers=swa, **common,
+                        source=f"{head_text} × {swa} sliding layers (all-SWA model, spec §3.3.4)")
+    cell = per_layer * full + SWA_FULL_TOKENS_RATIO * per_layer * swa
+    return CellSize(layout="swa", bytes_per_token=cell, full_layers=full, swa_layers=swa, **common,
+                    source=f"{head_text} × ({full} full + {SWA_FULL_TOKENS_RATIO} × {swa} sliding) layers "
+                           "(hybrid SWA, spec §3.3.4)")
+
+
+def size_tokens(budget: Bytes, cell: CellSize, *, page_size: int, max_total_tokens: int | None) -> tuple[int, int]:
+    """(full-pool tokens, SWA-pool tokens) per rank from the KV budget (spec §3.4)."""
+    tokens = int(max(budget.bytes, 0) // cell.bytes_per_token) if cell.bytes_per_token else 0
+    tokens = tokens // page_size * page_size
+    if max_total_tokens is not None and max_total_tokens < tokens:
+        tokens = max_total_tokens // page_size * page_size
+    if cell.layout != "swa":
+        return tokens, 0
+    if cell.full_layers == 0:
+        return tokens, tokens
+    swa = int(tokens * SWA_FULL_TOKENS_RATIO) // page_size * page_size
+    return tokens, swa
+
+
+def pool_buffers(cell: CellSize, tokens: int, swa_tokens: int, page_size: int) -> KVPoolPlan:
+    """Every buffer SGLang allocates for the KV pool of one rank (rows = tokens + page_size)."""
+    e, n, rows = cell.element_bytes, cell.n_kv_heads, tokens + page_size
+    if cell.layout == "mla":
+        buffers = (KVBuffer(name="kv_latent", count=cell.full_layers, shape=(rows, 1, cell.k_dim), element_bytes=e),)
+    else:
+        buffers = ()
+        if cell.full_layers:
+            buffers += (KVBuffer(name="k", count=cell.full_layers, shape=(rows, n, cell.k_dim), element_bytes=e),
+                        KVBuffer(name="v", count=cell.full_layers, shape=(rows, n, cell.v_dim), element_bytes=e))
+        if cell.swa_layers:
+            swa_rows = (swa_tokens if cell.full_layers else tokens) + page_size
+            buffers += (KVBuffer(name="swa_k", count=cell.swa_layers, shape=(swa_rows, n, cell.k_dim), element_bytes=e),
+                        KVBuffer(name="swa_v", count=cell.swa_layers, shape=(swa_rows, n, cell.v_dim), element_bytes=e))
+    cell_bytes = Bytes(round(cell.bytes_per_token))
+    return KVPoolPlan(num_tokens=tokens, padded_tokens=rows, cell_bytes=cell_bytes, buffers=buffers,
+                      page_size=page_size, dtype=cell.kv_dtype)
+
+
+def max_running_requests(era: str, *, tokens: int, context_len: int, user: int | None, dp: int) -> tuple[int, int, str]:
+    """(max_running_requests, req_to_token rows, rule) per release era (spec §3.5)."""
+    est = min(max(int(tokens / context_len * 512), 2048), 4096)
+    if era_at_least(era, "0.5.15"):
+        value = min(max(1, user // dp), tokens // 2) if user is not None else min(est, tokens // 2)
+        return value, value + 1, "min(user or clamp(tokens/context×512, 2048, 4096), tokens//2); +1 padding row"
+    if era_at_least(era, "0.5.3"):
+        value = min(user // dp, est) if user is not None else min(est, tokens // 2)
+        return value, value, "user: min(user, est); unset: min(clamp(tokens/context×512, 2048, 4096), tokens//2)"
+    rows = user if user is not None else est
+    value = min(user // dp if user is not None else tokens // 2, rows)
+    return value, rows, "pool = user or clamp(tokens/context×512, 2048, 4096); running = min(user or tokens//2, pool)"
+
+
+def req_to_token_bytes(rows: int, context_len: int) -> Bytes:
+    """int32 req_to_token table: rows × (context_len + 4) × 4 bytes."""
+    return Bytes(rows * (context_len + REQ_TO_TOKEN_EXTRA) * 4)

@@ -1,0 +1,160 @@
+"""All SGLang sizing numbers for one configuration (pure; the ledger and verdict read this).
+
+    pre        = capacity − context − NCCL − custom AR − cuBLAS       (pre_model_load_memory)
+    available  = pre − weights                                          (after weight load)
+    slack      = pre × (1 − f)                                          (activations, graphs, req_to_token)
+    rest       = available − slack                                      (KV budget, spec §3.2)
+    tokens     = floor_page(min(rest // cell, --max-total-tokens))      (spec §3.4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.engines.sglang.baseline import Baseline, plan_baseline
+from tpkit.engines.sglang.defaults import (CapacityDefaults, FractionChoice, capacity_defaults,
+                                           default_mem_fraction, graph_reserve_mib)
+from tpkit.engines.sglang.options import KV_CACHE_DTYPES, SglangOptions
+from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, pool_buffers,
+                                       req_to_token_bytes, size_tokens)
+from tpkit.engines.sglang.versions import parse_version, rule_era
+from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.machine import MachineProfile
+from tpkit.memory.kvpool import KVPoolPlan
+from tpkit.models.spec import ModelSpec
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes, MiB
+
+__all__ = ["SglangSizing", "size_sglang", "resolve_kv_dtype", "validate_layout", "graph_slack_need"]
+
+_DTYPES = {"auto": None, "bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16",
+           "half": "float16", "float32": "bfloat16", "float": "bfloat16"}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SglangSizing:
+    """Every number of an SGLang plan for the tightest rank (bytes unless the name says otherwise)."""
+
+    version: str
+    era: str
+    context_len: int
+    """tokens per request"""
+    page_size: int
+    gpu_mem_mib: float
+    """capacity SGLang's defaults read (nvidia-smi MiB)"""
+    capacity: CapacityDefaults
+    fraction: FractionChoice
+    baseline: Baseline
+    weights: Bytes
+    weights_source: str
+    cell: CellSize
+    slack: Bytes
+    rest: Bytes
+    """KV budget: available after weights − slack"""
+    pool: KVPoolPlan
+    kv_bytes: Bytes
+    """bytes of every KV buffer together (= pool.total_bytes)"""
+    swa_tokens: int
+    max_running_requests: int
+    req_to_token_rows: int
+    req_to_token: Bytes
+    running_rule: str
+    pre: Bytes
+    """predicted pre_model_load_memory (free before weights)"""
+    pool_end_free: Bytes
+    """free memory after the KV and req_to_token pools ("Memory pool end. avail mem")"""
+
+
+def resolve_kv_dtype(model: ModelSpec, options: SglangOptions) -> tuple[str, str]:
+    """(KV element dtype, why): explicit flag, checkpoint fp8 KV, or the model dtype (spec §3.3)."""
+    explicit = KV_CACHE_DTYPES[options.kv_cache_dtype]
+    if explicit is not None:
+        return explicit, f"--kv-cache-dtype {options.kv_cache_dtype}"
+    if model.quant is not None and model.quant.kv_cache_fp8:
+        return "fp8_e4m3", "checkpoint kv_cache_quant_algo FP8"
+    raw = options.dtype or model.torch_dtype or "bfloat16"
+    dtype = _DTYPES.get(str(raw).lower().replace("torch.", ""))
+    if str(raw).lower() == "auto" or dtype is None:
+        dtype = _DTYPES.get(str(model.torch_dtype).lower(), "bfloat16") or "bfloat16"
+    return dtype, f"model dtype {raw}"
+
+
+def validate_layout(model: ModelSpec, parallel: ParallelSpec) -> None:
+    """Refuse layouts SGLang refuses: TP must divide the heads; PP must not exceed the layers."""
+    tp, heads, kv = parallel.tp, model.num_attention_heads, model.num_kv_heads
+    if heads % tp:
+        ok = [t for t in (1, 2, 4, 8, 16, 32) if heads % t == 0]
+        raise PlanInputError(f"--tp {tp} does not divide the {heads} attention heads of {model.name}; "
+                             f"use a TP size that divides {heads}: {', '.join(map(str, ok))}")
+    if model.mla is None and kv and (kv % tp if kv >= tp else tp % kv):
+        raise PlanInputError(f"--tp {tp} and the {kv} KV heads of {model.name} do not split evenly (one must "
+                             f"divide the other); use --tp dividing {kv} or a multiple of it")
+    if parallel.pp > model.num_layers:
+        raise PlanInputError(f"--pp {parallel.pp} exceeds the {model.num_layers} layers of {model.name}")
+
+
+def _context_len(model: ModelSpec, options: SglangOptions) -> int:
+    limit = model.max_position_embeddings
+    if options.context_length is None:
+        return limit
+    if options.context_length > limit:
+        raise PlanInputError(
+            f"--context-length {options.context_length} exceeds the model limit {limit} of {model.name}; SGLang "
+            f"refuses it unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set; use ≤ {limit}")
+    return options.context_length
+
+
+def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: ParallelSpec,
+              cap: CapacityDefaults, model: ModelSpec) -> FractionChoice:
+    if options.mem_fraction_static is not None:
+        return FractionChoice(value=float(options.mem_fraction_static), reserved_mib=None,
+                              source="--mem-fraction-static")
+    choice = default_mem_fraction(era, gpu_mem_mib=gpu_mem_mib, tp=parallel.tp, pp=parallel.pp,
+                                  cpp=cap.chunked_prefill_size, max_bs=cap.cuda_graph_max_bs, is_mla=model.is_mla)
+    if model.is_multimodal and choice.reserved_mib is not None:
+        value = round(choice.value * 0.95, 3)
+        return FractionChoice(value=value, reserved_mib=choice.reserved_mib,
+                              source=choice.source + " × 0.95 multimodal (vision-size factor assumed 1)")
+    return choice
+
+
+def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
+                machine: MachineProfile | None, weights_bytes: Bytes, weights_source: str) -> SglangSizing:
+    """Compute every sizing number (no ledger, no text)."""
+    validate_layout(model, parallel)
+    era = rule_era(options.engine_version)
+    context_len = _context_len(model, options)
+    page = options.page_size or 1
+    gpu_mem_mib = gpu.nvidia_smi_total_mib or gpu.total_bytes.bytes / 2**20
+    cap = capacity_defaults(gpu_mem_mib, parallel.tp, era, chunked_prefill_size=options.chunked_prefill_size,
+                            cuda_graph_max_bs=options.cuda_graph_max_bs,
+                            max_running_requests=options.max_running_requests)
+    fraction = _fraction(options, era, gpu_mem_mib, parallel, cap, model)
+    baseline = plan_baseline(gpu, parallel, era, machine)
+    kv_dtype, _ = resolve_kv_dtype(model, options)
+    split_v = parse_version(options.engine_version) >= (0, 5, 8)
+    cell = compute_cell(model, parallel.tp, parallel.pp, kv_dtype, split_v_dim=split_v)
+    pre = baseline.free_before_weights
+    slack = pre * (1.0 - fraction.value)
+    rest = pre - weights_bytes - slack
+    tokens, swa_tokens = size_tokens(rest, cell, page_size=page, max_total_tokens=options.max_total_tokens)
+    pool = pool_buffers(cell, tokens, swa_tokens, page)
+    running, rows, rule = max_running_requests(era, tokens=tokens, context_len=context_len,
+                                               user=options.max_running_requests, dp=1)
+    running, rows = max(running, 0), max(rows, 0)
+    kv_bytes = pool.total_bytes
+    req = req_to_token_bytes(rows, context_len) if tokens > 0 else Bytes(0)
+    return SglangSizing(
+        version=options.engine_version, era=era, context_len=context_len, page_size=page, gpu_mem_mib=gpu_mem_mib,
+        capacity=cap, fraction=fraction, baseline=baseline, weights=weights_bytes, weights_source=weights_source,
+        cell=cell, slack=slack, rest=rest, pool=pool, kv_bytes=kv_bytes, swa_tokens=swa_tokens,
+        max_running_requests=running, req_to_token_rows=rows, req_to_token=req, running_rule=rule, pre=pre,
+        pool_end_free=pre - weights_bytes - kv_bytes - req)
+
+
+def graph_slack_need(s: SglangSizing) -> Bytes:
+    """Slack SGLang's own heuristic sets aside for CUDA graphs + base overhead (spec §4.1 graph term + 512 MiB)."""
+    mib = 512 + graph_reserve_mib(s.era, max_bs=s.capacity.cuda_graph_max_bs,
+                                   cpp=s.capacity.chunked_prefill_size, is_mla=s.cell.layout == "mla")
+    return MiB(mib)

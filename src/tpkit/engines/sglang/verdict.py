@@ -1,0 +1,87 @@
+"""Does the SGLang plan fit, and if not, which knob fixes it and by how much."""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from tpkit.engines.sglang.sizing import SglangSizing
+from tpkit.errors import PlanInputError
+from tpkit.memory.result import Verdict
+from tpkit.models.spec import ModelSpec
+from tpkit.units import Bytes, format_bytes
+
+__all__ = ["make_verdict", "min_fraction"]
+
+TP_CANDIDATES = (2, 4, 8, 16, 32)
+
+
+def min_fraction(s: SglangSizing) -> float:
+    """Smallest ``mem_fraction_static`` (3 decimals) that leaves one page of KV after the weights."""
+    need = s.weights.bytes + math.ceil(s.cell.bytes_per_token * s.page_size)
+    return math.ceil(need / s.pre.bytes * 1000) / 1000 if s.pre.bytes > 0 else math.inf
+
+
+Retry = Callable[..., "SglangSizing | None"]
+"""retry(tp=…, quantization=…) → the sizing of the same plan with one knob changed (None: unknown)"""
+
+
+def _fits(retry: Retry, **change) -> bool:
+    try:
+        sizing = retry(**change)
+    except PlanInputError:
+        return False
+    return sizing is not None and sizing.pool.num_tokens > 0
+
+
+def next_tp(tp: int, retry: Retry) -> int | None:
+    """The smallest larger TP size (power of two) at which the KV pool gets at least one page."""
+    return next((t for t in TP_CANDIDATES if t > tp and _fits(retry, tp=t)), None)
+
+
+def _fixes(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry) -> list[str]:
+    fixes = []
+    better_tp = next_tp(tp, retry)
+    if better_tp is not None:
+        fixes.append(f"--tp {better_tp}")
+    unquantised = model.quant is None or model.quant.weight_bits >= 16
+    if unquantised and _fits(retry, tp=tp, quantization="fp8"):
+        fixes.append("fp8 weights (--quantization fp8)")
+    f_min = min_fraction(s)
+    if f_min <= 1.0:
+        fixes.append(f"--mem-fraction-static ≥ {f_min:.3f}")
+    return fixes
+
+
+def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
+                 imbalance: tuple[str, ...] = ()) -> Verdict:
+    """Fits, or the reason it does not with the knob to turn."""
+    if imbalance:
+        return Verdict(fits=False, message=imbalance[0], knob="SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK")
+    f = s.fraction.value
+    static = s.pre * f
+    if s.pool.num_tokens > 0 and s.pool_end_free < Bytes(0):
+        return Verdict(fits=False, knob="--context-length", message=(
+            f"the req_to_token pool ({s.req_to_token_rows:,} requests × ({s.context_len:,} + 4) tokens × 4 B = "
+            f"{format_bytes(s.req_to_token)}) does not fit in the {format_bytes(s.slack)} slack left after the "
+            f"KV pool: lower --context-length or --max-running-requests"))
+    if s.pool.num_tokens > 0:
+        return Verdict(fits=True, message=(
+            f"fits: {s.pool.num_tokens:,} KV tokens per rank ({format_bytes(s.kv_bytes)}), "
+            f"{s.pool.num_tokens / s.context_len:.2f}× a {s.context_len:,}-token context; "
+            f"weights {format_bytes(s.weights)} of the {format_bytes(static)} static budget"))
+    capped = s.rest > Bytes(math.ceil(s.cell.bytes_per_token * s.page_size))
+    if capped:
+        return Verdict(fits=False, knob="--max-total-tokens", message=(
+            f"--max-total-tokens leaves no whole page of {s.page_size} token(s); raise it to ≥ {s.page_size}"))
+    fixes = _fixes(s, model, tp, retry)
+    how = ("use " + ", ".join(fixes[:-1]) + (" or " if len(fixes) > 1 else "") + fixes[-1]) if fixes else \
+        "this model does not fit on these GPUs"
+    knob = "--tp" if fixes and fixes[0].startswith("--tp") else "--mem-fraction-static"
+    if s.rest <= Bytes(0):
+        what = (f"weights {format_bytes(s.weights)} exceed the {format_bytes(static)} static budget "
+                f"({f:.3f} × {format_bytes(s.pre)} free before weights)")
+    else:
+        what = (f"after weights {format_bytes(s.weights)} the KV budget {format_bytes(s.rest)} holds less than one "
+                f"page ({s.page_size} token(s) × {s.cell.bytes_per_token:,.0f} B)")
+    return Verdict(fits=False, message=f"{what}: {how}", knob=knob)

@@ -1,0 +1,70 @@
+"""SGLang releases whose memory rules tpkit models, and how a version string maps to a rule era.
+
+Rules change only at a few releases (spec §4.2, §3.5, §6.2); a version selects the newest era that
+starts at or before it.  Anything newer than the latest examined release uses the latest rules (and
+the plan says so in a warning).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from tpkit.errors import PlanInputError
+
+__all__ = ["LATEST", "ERAS", "parse_version", "rule_era", "is_newer_than_latest"]
+
+LATEST = "0.5.23"
+"""the newest SGLang release whose rules were examined"""
+
+ERAS: tuple[tuple[tuple[int, int, int], str], ...] = (
+    ((0, 2, 15), "0.2.15"),
+    ((0, 3, 6), "0.3.6"),
+    ((0, 4, 3), "0.4.3"),
+    ((0, 4, 6), "0.4.6"),
+    ((0, 4, 10), "0.4.10"),
+    ((0, 5, 3), "0.5.3"),
+    ((0, 5, 10), "0.5.10"),
+    ((0, 5, 15), "0.5.15"),
+    ((0, 5, 20), "0.5.20"),
+)
+"""(first release, era name): each era keeps its rules until the next one starts"""
+
+_VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?(?:[.\-+]?(?:rc|post|dev|a|b)?\d*.*)?$")
+
+
+@lru_cache(maxsize=256)
+def parse_version(text: str) -> tuple[int, int, int]:
+    """``"0.5.23"`` → ``(0, 5, 23)``; ``"0.5.0rc0"`` → ``(0, 5, 0)``; ``"0.4.9.post2"`` → ``(0, 4, 9)``."""
+    m = _VERSION_RE.match(str(text))
+    if not m:
+        raise PlanInputError(f"--engine-version: cannot read {text!r} as an SGLang version; "
+                             f"write it like {LATEST!r} or '0.4.10'")
+    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+
+
+@lru_cache(maxsize=256)
+def rule_era(version: str) -> str:
+    """The era name (first release of the era) whose rules apply to ``version``."""
+    parsed = parse_version(version)
+    era = None
+    for first, name in ERAS:
+        if parsed >= first:
+            era = name
+    if era is None:
+        raise PlanInputError(
+            f"--engine-version {version}: SGLang releases before {ERAS[0][1]} are not modelled; "
+            f"use {ERAS[0][1]} or later (latest examined: {LATEST})"
+        )
+    return era
+
+
+@lru_cache(maxsize=1024)
+def era_at_least(era: str, first: str) -> bool:
+    """True when ``era`` starts at or after release ``first``."""
+    return parse_version(era) >= parse_version(first)
+
+
+def is_newer_than_latest(version: str) -> bool:
+    """True for versions after the newest examined release (their rules may differ)."""
+    return parse_version(version) > parse_version(LATEST)

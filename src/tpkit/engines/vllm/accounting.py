@@ -1,0 +1,110 @@
+"""Available KV memory and the per-GPU ledger, per era (spec §1.6, §1.7).
+
+    V1 (0.11, 0.33)   available = requested − (weights + profile peak + non-torch growth) − CUDA-graph estimate
+                      baseline (context, NCCL, custom AR, cuBLAS) sits outside the budget
+    V0                available = total × util − (torch peak + non-torch memory), where non-torch memory is
+                      everything outside torch's allocator (CUDA context, NCCL, cuBLAS, other processes)
+    override          available = --kv-cache-memory-bytes (V1; the profile still runs, the budget is ignored)
+
+The ledger adds up exactly: capacity − uses − reserves = the shortfall (0 when the KV pool fits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.engines.vllm.budget import Baseline, requested_bytes
+from tpkit.engines.vllm.versions import VllmRules
+from tpkit.memory.ledger import Ledger, LineItem
+from tpkit.units import Bytes
+
+__all__ = ["Budget", "compute_budget", "build_ledger"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Budget:
+    """The numbers vLLM computes before sizing the KV cache (limiting rank)."""
+
+    requested: Bytes
+    """requested_memory (total × utilisation)"""
+    free_at_snapshot: Bytes
+    """init_snapshot.free_memory"""
+    weights: Bytes
+    """"Model loading took": weights + vLLM's persistent buffers (rotary cache)"""
+    activation: Bytes
+    """profile-run peak above what stays allocated (estimate)"""
+    non_torch: Bytes
+    """V0: all non-torch memory; V1: growth during profiling"""
+    graphs: Bytes
+    """CUDA-graph estimate subtracted (0 when not applied)"""
+    available: Bytes
+    """bytes the KV cache may take"""
+    override: bool = False
+    """available came from --kv-cache-memory-bytes"""
+
+    @property
+    def non_kv(self) -> Bytes:
+        return self.weights + self.activation + self.non_torch
+
+
+def compute_budget(baseline: Baseline, rules: VllmRules, *, utilization: float, weights: Bytes,
+                   activation: Bytes, graphs: Bytes, override: Bytes | None) -> Budget:
+    """Requested and available KV bytes for the era."""
+    requested = requested_bytes(baseline.total_bytes, utilization, rules)
+    free = baseline.free_at_snapshot
+    if rules.engine == "V0":
+        non_torch = baseline.capacity.bytes - free
+        graphs = Bytes(0)
+    else:
+        non_torch = Bytes(0)
+    if override is not None and rules.engine == "V1":
+        return Budget(requested=requested, free_at_snapshot=free, weights=weights, activation=activation,
+                      non_torch=non_torch, graphs=Bytes(0), available=override, override=True)
+    available = requested - weights - activation - non_torch - graphs
+    return Budget(requested=requested, free_at_snapshot=free, weights=weights, activation=activation,
+                  non_torch=non_torch, graphs=graphs, available=available)
+
+
+def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilization: float) -> list[LineItem]:
+    lines = [baseline.capacity]
+    if baseline.pre_existing is not None:
+        lines.append(baseline.pre_existing)
+    if rules.engine == "V0":
+        lines.append(LineItem(item="outside the utilisation budget", kind="reserve",
+                              bytes=baseline.capacity.bytes - budget.requested,
+                              source=f"total × (1 − gpu_memory_utilization {utilization})"))
+        return lines + [LineItem(item=u.item, bytes=u.bytes, kind=u.kind,
+                                 source=u.source + "; V0 counts it as non_torch_memory inside the budget")
+                        for u in baseline.uses]
+    lines += list(baseline.uses)
+    if budget.override:
+        return lines
+    return lines + [LineItem(item="outside the utilisation budget", kind="reserve",
+                             bytes=budget.free_at_snapshot - budget.requested,
+                             source=f"free at vLLM's snapshot − requested (total × {utilization}"
+                                    f"{', ceil' if rules.ceil_requested else ''})")]
+
+
+def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utilization: float,
+                 weight_lines: list[LineItem], activation_line: LineItem, graph_line: LineItem | None,
+                 kv_bytes: Bytes, kv_source: str, info: list[LineItem]) -> tuple[Ledger, Bytes]:
+    """The ledger of the limiting rank and the remaining bytes it must add up to."""
+    lines = _budget_lines(baseline, budget, rules, utilization) + weight_lines + [activation_line]
+    if rules.engine == "V1" and not budget.override:
+        lines.append(LineItem(item="non-torch growth during profiling", bytes=budget.non_torch,
+                              source="assumed 0: NCCL and custom all-reduce buffers exist before the snapshot"))
+    if graph_line is not None:
+        lines.append(graph_line)
+    lines.append(LineItem(item="KV cache", bytes=kv_bytes, source=kv_source))
+    if budget.override:
+        left = budget.free_at_snapshot - budget.weights - budget.activation - kv_bytes
+    else:
+        left = budget.available - kv_bytes
+    expected = min(left, Bytes(0))
+    if left > Bytes(0):
+        lines.append(LineItem(item="unused (rounding to whole blocks)" if not budget.override else
+                              "left free (outside --kv-cache-memory-bytes)", kind="reserve", bytes=left,
+                              source="available − num_blocks × bytes_per_block" if not budget.override
+                              else "free at snapshot − weights − activation peak − KV override"))
+    ledger = Ledger(items=tuple(lines + info), rank_label=baseline.rank_label)
+    return ledger, expected

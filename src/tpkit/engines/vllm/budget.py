@@ -1,0 +1,119 @@
+"""vLLM's start-up budget: baseline memory before the snapshot, the requested memory and the start-up check
+(spec §1.1–§1.3, §5.3).
+
+    requested     = ceil(total × gpu_memory_utilization)          (0.33; ≤ 0.11: the float product)
+    start-up      : free at the snapshot ≥ requested, else "Free memory on device … is less than desired
+                    GPU memory utilization"
+    baseline      = CUDA context + NCCL communicators (+ first all-reduce) + custom all-reduce + cuBLAS,
+                    all created before the snapshot; V1 does not charge it to the budget, V0 does (its
+                    "non_torch_memory" counts everything outside torch's allocator)
+
+Baseline terms are cudaMemGetInfo deltas measured on an H200 (measurements/README.md); on other GPUs they
+are estimates.  With a ``MachineProfile`` the tightest GPU's measured free memory replaces the catalog total.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tpkit.engines.vllm.versions import VllmRules
+from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.machine import MachineProfile
+from tpkit.memory.ledger import LineItem
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes, MiB
+
+__all__ = ["Baseline", "plan_baseline", "requested_bytes", "custom_allreduce_bytes", "MEASURED_H200"]
+
+_SRC = "measured on H200 (measurements/h200x2-startup-memory-and-graph-allreduce.json)"
+MEASURED_H200 = {
+    "CUDA context": Bytes(150_109_880_320 - 149_460_942_848),
+    "NCCL communicator init": Bytes(149_460_942_848 - 149_077_164_032),
+    "NCCL first all-reduce buffers": Bytes(149_077_164_032 - 148_578_041_856),
+    "cuBLAS/cuBLASLt handles": Bytes(148_578_041_856 - 148_475_281_408),
+}
+"""start-up costs measured step by step on one H200 rank (free-memory drops, bytes)"""
+_CUSTOM_AR_MAX_SIZE = MiB(8)
+"""custom all-reduce ``max_size`` default, 8192 × 1024 bytes (spec §5.2)"""
+_RANK_DATA = MiB(8)
+"""custom all-reduce rank_data tensor (spec §5.3)"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Baseline:
+    """Device capacity and the memory in use when vLLM takes its init snapshot (limiting rank)."""
+
+    capacity: LineItem
+    """device total (catalog or measured)"""
+    pre_existing: LineItem | None
+    """memory other processes hold (machine profile only)"""
+    uses: tuple[LineItem, ...]
+    """CUDA context, NCCL, custom all-reduce, cuBLAS"""
+    total_bytes: Bytes
+    """``init_snapshot.total_memory`` (what the utilisation multiplies)"""
+    rank_label: str
+
+    @property
+    def free_at_snapshot(self) -> Bytes:
+        """``init_snapshot.free_memory``: capacity − what others hold − baseline uses."""
+        held = self.pre_existing.bytes if self.pre_existing else Bytes(0)
+        return self.capacity.bytes - held - sum((u.bytes for u in self.uses), Bytes(0))
+
+
+def requested_bytes(total: Bytes, utilization: float, rules: VllmRules) -> Bytes:
+    """``requested_memory`` (0.33: ceil of total × util; earlier: the float product, floored here because
+    the available bytes are truncated to int afterwards)."""
+    product = total.bytes * utilization
+    return Bytes(math.ceil(product) if rules.ceil_requested else math.floor(product))
+
+
+def custom_allreduce_bytes(parallel: ParallelSpec, rules: VllmRules) -> Bytes:
+    """Per-rank buffers of vLLM's custom all-reduce on the TP group, 0 when it does not initialise."""
+    if parallel.tp not in rules.custom_ar_world_sizes or parallel.tp > 8:
+        return Bytes(0)
+    meta = Bytes(rules.custom_ar_signal_bytes) + _CUSTOM_AR_MAX_SIZE
+    return meta + MiB(rules.custom_ar_buffer_mib) + _RANK_DATA
+
+
+def _context(machine: MachineProfile | None) -> LineItem:
+    own = machine.min_free.used_by_this_process_bytes if machine is not None else Bytes(0)
+    if own > Bytes(0):
+        return LineItem(item="CUDA context", bytes=own,
+                        source=f"measured by tpkit probe on GPU {machine.min_free.index} (the probe's own context)")
+    return LineItem(item="CUDA context", bytes=MEASURED_H200["CUDA context"], source=_SRC)
+
+
+def _uses(parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None) -> tuple[LineItem, ...]:
+    lines = [_context(machine)]
+    if parallel.num_gpus > 1:
+        for name in ("NCCL communicator init", "NCCL first all-reduce buffers"):
+            lines.append(LineItem(item=name, bytes=MEASURED_H200[name], source=_SRC))
+    car = custom_allreduce_bytes(parallel, rules)
+    if car:
+        lines.append(LineItem(
+            item="custom all-reduce buffers", bytes=car,
+            source=f"Signal {rules.custom_ar_signal_bytes:,} B + max_size 8 MiB (meta) + "
+                   f"{rules.custom_ar_buffer_mib} MiB staging + 8 MiB rank_data (spec §5.3), TP {parallel.tp}"))
+    lines.append(LineItem(item="cuBLAS/cuBLASLt handles", bytes=MEASURED_H200["cuBLAS/cuBLASLt handles"],
+                          source=_SRC))
+    return tuple(lines)
+
+
+def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules,
+                  machine: MachineProfile | None = None) -> Baseline:
+    """Capacity and pre-snapshot uses of the limiting rank."""
+    uses = _uses(parallel, rules, machine)
+    if machine is None:
+        cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
+                       source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")
+        return Baseline(capacity=cap, pre_existing=None, uses=uses, total_bytes=gpu.total_bytes,
+                        rank_label="per GPU (every rank alike)")
+    state = machine.min_free
+    free = state.free_bytes + state.used_by_this_process_bytes
+    cap = LineItem(item="device memory", bytes=state.total_bytes, kind="capacity",
+                   source=f"GPU {state.index} ({state.name}) total, measured by tpkit probe")
+    held = LineItem(item="held by other processes", bytes=state.total_bytes - free,
+                    source=f"GPU {state.index}: total − measured free (tpkit probe)")
+    return Baseline(capacity=cap, pre_existing=held, uses=uses, total_bytes=state.total_bytes,
+                    rank_label=f"GPU {state.index} (least free memory)")

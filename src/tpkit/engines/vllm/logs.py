@@ -1,0 +1,82 @@
+"""The lines vLLM prints about memory, formatted as each era prints them (spec §1.8, §3.6, §3.7).
+
+0.33 writes sizes with ``format_gib`` (``str(round(b / 2**30, 2))``: ``52.3``, not ``52.30``); 0.11 uses
+``%.2f``; V0 printed ``Loading model weights took %.4f GB`` (dividing by 2**30) and one "Memory profiling
+results" line.  Token counts and lengths carry thousands separators in V1.
+"""
+
+from __future__ import annotations
+
+from tpkit.engines.vllm.versions import VllmRules
+from tpkit.units import Bytes
+
+__all__ = ["gib_text", "weights_line", "available_line", "capacity_lines", "v0_profile_line",
+           "too_long_message", "startup_message", "no_memory_message"]
+
+
+def gib_text(amount: Bytes, rules: VllmRules) -> str:
+    """A GiB figure as the era prints it."""
+    value = amount.bytes / 2**30
+    return str(round(value, 2)) if rules.era == "0.33" else f"{value:.2f}"
+
+
+def weights_line(weights: Bytes, rules: VllmRules) -> str:
+    """"Model loading took …" (load time is not predicted and is left as "…")."""
+    if rules.era == "0.33":
+        return f"Model loading took {gib_text(weights, rules)} GiB memory and … seconds"
+    if rules.era == "0.11":
+        return f"Model loading took {weights.bytes / 2**30:.4f} GiB and … seconds"
+    return f"Loading model weights took {weights.bytes / 2**30:.4f} GB"
+
+
+def available_line(available: Bytes, rules: VllmRules) -> str:
+    return f"Available KV cache memory: {gib_text(available, rules)} GiB"
+
+
+def capacity_lines(*, tokens: int, blocks: int, cpu_blocks: int, max_model_len: int, concurrency: float,
+                   rules: VllmRules) -> list[str]:
+    """The KV capacity line(s) of the era."""
+    conc = f"Maximum concurrency for {max_model_len:,} tokens per request: {concurrency:.2f}x"
+    if rules.era == "0.33":
+        return [f"GPU KV cache size: {tokens:,} tokens, {conc}"]
+    if rules.era == "0.11":
+        return [f"GPU KV cache size: {tokens:,} tokens", conc]
+    return [f"# GPU blocks: {blocks}, # CPU blocks: {cpu_blocks}",
+            f"Maximum concurrency for {max_model_len} tokens per request: {concurrency:.2f}x"]
+
+
+def v0_profile_line(*, total: Bytes, initial: Bytes, peak_torch: Bytes, post_profile: Bytes,
+                    non_torch: Bytes, kv: Bytes, utilization: float) -> str:
+    """V0's "Memory profiling results" line (late 2024 layout)."""
+    g = lambda b: b.bytes / 2**30  # noqa: E731
+    return (f"Memory profiling results: total_gpu_memory={g(total):.2f}GiB initial_memory_usage={g(initial):.2f}GiB "
+            f"peak_torch_memory={g(peak_torch):.2f}GiB memory_usage_post_profile={g(post_profile):.2f}GiB "
+            f"non_torch_memory={g(non_torch):.2f}GiB kv_cache_size={g(kv):.2f}GiB "
+            f"gpu_memory_utilization={utilization:.2f}")
+
+
+def too_long_message(*, max_model_len: int, needed: Bytes, available: Bytes, estimated: int,
+                     tokens: int, rules: VllmRules) -> str:
+    """vLLM's error when one request of max_model_len does not fit."""
+    if rules.engine == "V0":
+        return (f"The model's max seq len ({max_model_len}) is larger than the maximum number of tokens that can "
+                f"be stored in KV cache ({tokens}). Try increasing `gpu_memory_utilization` or decreasing "
+                "`max_model_len` when initializing the engine.")
+    estimate = (f" Based on the available memory, the estimated maximum model length is {estimated}."
+                if estimated > 0 else "")
+    return (f"To serve at least one request with the models's max seq len ({max_model_len}), "
+            f"({needed.bytes / 2**30:.2f} GiB KV cache is needed, which is larger than the available KV cache "
+            f"memory ({available.bytes / 2**30:.2f} GiB).{estimate} Try increasing `gpu_memory_utilization` or "
+            "decreasing `max_model_len` when initializing the engine.")
+
+
+def startup_message(*, free: Bytes, total: Bytes, utilization: float, requested: Bytes) -> str:
+    """V1's start-up check failure."""
+    return (f"Free memory on device ({free.bytes / 2**30:.2f}/{total.bytes / 2**30:.2f} GiB) on startup is less than desired GPU memory "
+            f"utilization ({utilization}, {requested.bytes / 2**30:.2f} GiB). Decrease GPU memory utilization or "
+            "reduce GPU memory used by other processes.")
+
+
+def no_memory_message() -> str:
+    return ("No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+            "initializing the engine.")

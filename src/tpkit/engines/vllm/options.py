@@ -1,0 +1,67 @@
+"""``VllmOptions``: the vLLM launch flags that change memory sizing (frozen value type)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.engines.vllm.versions import resolve_rules
+from tpkit.errors import PlanInputError
+from tpkit.units import Bytes
+
+__all__ = ["VllmOptions", "KV_CACHE_DTYPE_BYTES"]
+
+KV_CACHE_DTYPE_BYTES: dict[str, int | None] = {
+    "auto": None, "bf16": 2, "bfloat16": 2, "fp16": 2, "float16": 2, "half": 2,
+    "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "fp8_inc": 1,
+}
+"""accepted ``--kv-cache-dtype`` spellings → bytes per element (None: the model dtype), spec §4"""
+
+_POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class VllmOptions:
+    """vLLM engine arguments that size memory; ``None`` means "the engine's default for the version"."""
+
+    engine_version: str = "current"
+    """rule set: ``"current"`` (= 0.33), ``"0.11"`` (V1 before the CUDA-graph estimate), ``"v0"``, or a release"""
+    gpu_memory_utilization: float | None = None
+    """fraction (0, 1] of the device total this instance may use; None = 0.92 (current) / 0.9 (≤ 0.11)"""
+    max_model_len: int | None = None
+    """tokens per request; None = the model's ``max_position_embeddings``"""
+    block_size: int | None = None
+    """tokens per KV block; None = the attention backend's default (16; FlashMLA 64; CUTLASS-MLA 128)"""
+    max_num_batched_tokens: int | None = None
+    """tokens per scheduler step (= the profile-run size); None = the version's default"""
+    max_num_seqs: int | None = None
+    """requests per step (= sampler rows in the profile run); None = the version's default"""
+    kv_cache_memory_bytes: Bytes | None = None
+    """per-GPU KV bytes that replace the profiled budget (``--kv-cache-memory-bytes``)"""
+    enforce_eager: bool = False
+    """no CUDA graphs (no CUDA-graph memory estimate)"""
+    kv_cache_dtype: str = "auto"
+    """``auto`` (model dtype) | ``bf16`` | ``fp16`` | ``fp8`` | ``fp8_e4m3`` | ``fp8_e5m2``"""
+    dtype: str | None = None
+    """activation/weight dtype override (``bfloat16``, ``float16``); None = the checkpoint's"""
+    quantization: str | None = None
+    """weight quantisation override (e.g. ``fp8``); None = the checkpoint's"""
+    checkpoint_dir: str | None = None
+    """local checkpoint directory (exact weight bytes from safetensors headers)"""
+
+    def __post_init__(self) -> None:
+        resolve_rules(self.engine_version)
+        u = self.gpu_memory_utilization
+        if u is not None and (isinstance(u, bool) or not isinstance(u, (int, float)) or not 0 < u <= 1):
+            raise PlanInputError(
+                f"--gpu-memory-utilization must be in the range (0, 1], got {u!r}; it is the fraction of the "
+                "device total this vLLM instance may use (e.g. 0.9)")
+        for name in _POSITIVE_INTS:
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value!r}")
+        kv = self.kv_cache_memory_bytes
+        if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
+            raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
+        if self.kv_cache_dtype not in KV_CACHE_DTYPE_BYTES:
+            raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
+                                 f"use one of {', '.join(KV_CACHE_DTYPE_BYTES)}")

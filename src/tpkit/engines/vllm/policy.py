@@ -1,0 +1,183 @@
+"""``plan_vllm``: vLLM's start-up memory sizing for one serving instance, predicted before launch.
+
+Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's own order:
+
+1. baseline before the init snapshot and ``requested = total × util`` (budget.py, start-up check)
+2. weights as the torch-allocated delta of loading (+ vLLM's rotary cos/sin cache)
+3. the profile run's activation peak (profile.py, an estimate) and, in ≥ 0.21, the CUDA-graph estimate
+4. available KV bytes (accounting.py) → blocks, printed tokens, concurrency, fit check (capacity.py)
+5. the per-layer pages and groups (pages.py) → the KV buffers vLLM allocates
+"""
+
+from __future__ import annotations
+
+from tpkit.engines.vllm.accounting import Budget, build_ledger, compute_budget
+from tpkit.engines.vllm.budget import plan_baseline
+from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
+from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
+from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
+from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
+from tpkit.engines.vllm.options import VllmOptions
+from tpkit.engines.vllm.pages import KvLayout, build_layout
+from tpkit.engines.vllm.profile import estimate_profile_peak
+from tpkit.engines.vllm.verdict import decide
+from tpkit.engines.vllm.versions import CURRENT, VllmRules, resolve_rules
+from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.machine import MachineProfile
+from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
+from tpkit.memory.ledger import LineItem
+from tpkit.memory.result import PlanResult
+from tpkit.models.spec import ModelSpec
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes, GiB
+
+__all__ = ["plan_vllm", "rotary_cache_bytes"]
+
+_SWAP_SPACE = GiB(4)
+"""V0 default swap_space per GPU (CPU blocks in its log)"""
+
+
+def rotary_cache_bytes(model: ModelSpec, act_bytes: int) -> Bytes:
+    """vLLM's shared rotary cos/sin cache: max_position × rotary_dim × dtype bytes (built at model init,
+    so "Model loading took" includes it)."""
+    rotary_dim = model.mla.qk_rope_head_dim if model.mla is not None else model.head_dim
+    return Bytes(model.max_position_embeddings * rotary_dim * act_bytes)
+
+
+def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
+    if weights is None:
+        try:
+            from tpkit.models.weights import plan_weights
+        except ModuleNotFoundError:
+            raise PlanInputError("weight bytes per rank are needed: pass weights=plan_weights(...) "
+                                 "(tpkit.models.weights is not available in this build)") from None
+        weights = plan_weights(model, parallel, dtype=r.act_dtype, quantization=options.quantization,
+                               checkpoint_dir=options.checkpoint_dir)
+    method = getattr(weights, "method", "given")
+    return LineItem(item="model weights", bytes=weights.bytes_per_rank,
+                    source=f"torch-allocated delta of loading, per rank ({method})")
+
+
+def _kv_pool(layout: KvLayout, cap: KvCapacity, model: ModelSpec) -> KVPoolPlan | None:
+    if cap.num_blocks <= 0:
+        return None
+    buffers = []
+    if not layout.is_hybrid:
+        g = layout.groups[0]
+        per_tok = g.page_bytes.bytes // (g.block_size * layout.dtype_bytes)
+        shape = ((cap.num_blocks, g.block_size, per_tok) if g.kind == "mla"
+                 else (2, cap.num_blocks, g.block_size, per_tok // 2))
+        buffers.append(KVBuffer(name="latent" if g.kind == "mla" else "kv", count=g.num_layers, shape=shape,
+                                element_bytes=layout.dtype_bytes))
+    else:
+        buffers.append(KVBuffer(name="shared_slot", count=layout.group_size,
+                                shape=(cap.num_blocks, layout.bytes_per_block.bytes // layout.group_size),
+                                element_bytes=1))
+    return KVPoolPlan(num_tokens=cap.tokens, padded_tokens=cap.num_blocks * layout.block_size,
+                      cell_bytes=layout.bytes_per_block / layout.block_size, buffers=tuple(buffers),
+                      page_size=layout.block_size, dtype=layout.element_dtype)
+
+
+def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules,
+                total: Bytes, graphs: Bytes) -> tuple[str, ...]:
+    log = [weights_line(budget.weights, rules)]
+    if rules.engine == "V0":
+        peak = budget.weights + budget.activation
+        log.append(v0_profile_line(total=total, initial=budget.weights + budget.non_torch, peak_torch=peak,
+                                   post_profile=budget.weights + budget.non_torch, non_torch=budget.non_torch,
+                                   kv=budget.available, utilization=r.utilization))
+    else:
+        log.append(available_line(budget.available, rules))
+        if graphs:
+            u = r.utilization
+            log.append(f"CUDA graph memory profiling is enabled (default since v0.21.0). The current "
+                       f"--gpu-memory-utilization={u:.4f} is equivalent to --gpu-memory-utilization="
+                       f"{u - graphs / total:.4f} without it; to keep the same KV cache, raise it to "
+                       f"{min(u + graphs / total, 1.0):.4f}")
+    log += list(layout.warnings)
+    cpu_blocks = _SWAP_SPACE // layout.bytes_per_block
+    log += capacity_lines(tokens=cap.tokens, blocks=cap.num_blocks, cpu_blocks=cpu_blocks,
+                          max_model_len=r.max_model_len, concurrency=cap.max_concurrency, rules=rules)
+    return tuple(log)
+
+
+def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+            rules: VllmRules) -> LineItem | None:
+    if not rules.cudagraph_estimate or options.enforce_eager or options.kv_cache_memory_bytes is not None:
+        return None
+    est = estimate_cudagraph_memory(model, parallel, max_num_seqs=r.max_num_seqs,
+                                    max_num_batched_tokens=r.max_num_batched_tokens,
+                                    compute_capability=r.compute_capability, act_bytes=r.act_bytes)
+    return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
+
+
+def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules) -> KvLayout:
+    return build_layout(model, parallel, block_size=r.block_size, era=rules.era, dtype_bytes=r.kv_bytes,
+                        dtype_name=r.kv_dtype, act_bytes=r.act_bytes)
+
+
+def _kv_source(layout: KvLayout, cap: KvCapacity) -> str:
+    kinds = ", ".join(f"{g.kind} {g.num_layers} layers × {g.page_bytes.bytes:,} B/page" for g in layout.groups)
+    return (f"num_blocks {cap.num_blocks:,} = available // bytes_per_block {layout.bytes_per_block.bytes:,} "
+            f"(block {layout.block_size} tokens; groups: {kinds})")
+
+
+def _extra(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules) -> dict:
+    return {
+        "kv_blocks": cap.num_blocks, "block_size": layout.block_size,
+        "bytes_per_block": layout.bytes_per_block.bytes, "null_block": rules.null_block,
+        "usable_blocks": cap.num_blocks - (1 if rules.null_block and cap.num_blocks else 0),
+        "available_kv_bytes": budget.available.bytes, "requested_bytes": budget.requested.bytes,
+        "gpu_memory_utilization": r.utilization, "max_num_batched_tokens": r.max_num_batched_tokens,
+        "max_num_seqs": r.max_num_seqs, "estimated_max_model_len": cap.estimated_max_model_len,
+        "kv_groups": [{"kind": g.kind, "layers": g.num_layers, "page_bytes": g.page_bytes.bytes,
+                       "block_size": g.block_size} for g in layout.groups],
+        "padding_layers": layout.padding_layers, "cuda_graph_bytes": budget.graphs.bytes,
+        "rule_era": rules.era, "engine_generation": rules.engine,
+    }
+
+
+def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions, *,
+              machine: MachineProfile | None = None, weights=None) -> PlanResult:
+    """Predict vLLM's per-GPU memory ledger, KV blocks/tokens and start-up verdict (pure; no torch).
+
+    ``weights`` is a ``tpkit.models.weights.WeightsPlan`` (anything with ``bytes_per_rank: Bytes``);
+    when None it is planned from the model.  With ``machine`` the GPU with the least free memory decides.
+    """
+    rules = resolve_rules(options.engine_version)
+    r = resolve_inputs(model, gpu, options, rules)
+    layout = _layout(model, parallel, r, rules)
+    baseline = plan_baseline(gpu, parallel, rules, machine)
+    w_line = _weights(model, parallel, options, r, weights)
+    rope = LineItem(item="rotary cos/sin cache", bytes=rotary_cache_bytes(model, r.act_bytes),
+                    source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)")
+    act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
+                                act_bytes=r.act_bytes)
+    act_line = LineItem(item="activation peak (profile run, estimate)", bytes=act.peak,
+                        source=f"max of the profile phases below ({act.limiting_phase}); "
+                               f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")
+    g_line = _graphs(model, parallel, options, r, rules)
+    budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes,
+                            activation=act.peak, graphs=g_line.bytes if g_line else Bytes(0),
+                            override=options.kv_cache_memory_bytes)
+    cap = plan_capacity(layout, budget.available, max_model_len=r.max_model_len,
+                        max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules)
+    kv_bytes = layout.bytes_per_block * cap.num_blocks
+    ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization, weight_lines=[w_line, rope],
+                                    activation_line=act_line, graph_line=g_line, kv_bytes=kv_bytes,
+                                    kv_source=_kv_source(layout, cap), info=list(act.parts))
+    problems = ledger.check(expected)
+    assert not problems, problems
+    verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes)
+    log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs)
+    if error_line:
+        log += (error_line,)
+    warnings = tuple(layout.warnings) + ((f"rules of vLLM {CURRENT} assumed for 'current'",)
+                                          if options.engine_version in ("current", "latest") else ())
+    return PlanResult(
+        engine="vllm", engine_version=rules.era if options.engine_version in ("current", "latest")
+        else options.engine_version, model=model.summary(), gpu=gpu.summary(), parallel=parallel, ledger=ledger,
+        kv_tokens=cap.tokens, kv_pool=_kv_pool(layout, cap, model), max_running_requests=r.max_num_seqs,
+        max_concurrency=cap.max_concurrency, context_length=r.max_model_len, verdict=verdict,
+        warnings=warnings, engine_log=log, extra=_extra(budget, cap, layout, r, rules))

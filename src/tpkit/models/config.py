@@ -1,0 +1,248 @@
+"""An HF ``config.json`` (dict or file) → ``ModelSpec``.
+
+    in:  the config dict as transformers writes it (multimodal wrappers keep the LM in ``text_config``)
+    out: ``ModelSpec``; defaults taken for missing optional keys are listed in ``extra["assumptions"]``
+
+Key names read (real HF spellings): hidden_size, num_hidden_layers, num_attention_heads,
+num_key_value_heads, head_dim, intermediate_size / intermediate_size_mlp, vocab_size,
+max_position_embeddings, torch_dtype / dtype, tie_word_embeddings, attention_bias,
+kv_lora_rank, q_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim,
+n_routed_experts / num_experts / num_local_experts, num_experts_per_tok / experts_per_token,
+moe_intermediate_size, n_shared_experts / num_shared_experts, first_k_dense_replace,
+layer_types, sliding_window(_pattern), linear_attn_config, num_nextn_predict_layers,
+quantization_config.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tpkit.errors import ConfigError
+from tpkit.models.layers import layer_kinds, moe_layer_ids
+from tpkit.models.quant import parse_quant_config
+from tpkit.models.spec import LinearAttnSpec, MlaSpec, ModelSpec, MoeSpec
+from tpkit.models.vision import vision_params
+from tpkit.units import Bytes
+
+__all__ = ["from_config_dict", "read_config_file"]
+
+_LIBRARY_DEFAULTS = {
+    # transformers config-class defaults for keys that released config.json files omit
+    "gemma3_text": {"vocab_size": 262208, "max_position_embeddings": 131072, "tie_word_embeddings": True},
+}
+_TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "llama4": "llama4_text", "kimi_k25": "kimi_k2"}
+_QKV_BIAS_ARCH = {"qwen2", "qwen2_moe"}
+_NO_O_BIAS = {"glm4_moe", "glm4", "qwen2", "qwen2_moe"}
+_QK_NORM_ARCH = {"qwen3", "qwen3_moe", "gemma3_text"}  # glm4_moe follows its use_qk_norm key
+_SHARED_EXPERT_ARCH = {"llama4_text"}
+_DTYPES = {"bfloat16", "float16", "float32"}
+
+
+def read_config_file(path: str | Path) -> dict:
+    """Read a config.json; malformed JSON raises ``ConfigError`` with file, line and column."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read model config {path}: {exc.strerror}") from None
+    try:
+        cfg = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}; "
+            "fix the file or pass another config.json"
+        ) from None
+    if not isinstance(cfg, dict):
+        raise ConfigError(f"{path}: a config.json holds a JSON object, got {type(cfg).__name__}")
+    return cfg
+
+
+def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
+    """Build a ``ModelSpec`` from an HF config dict (``source`` names the file for messages)."""
+    if not isinstance(cfg, dict):
+        raise ConfigError(f"{source}: a model config is a JSON object, got {type(cfg).__name__}")
+    assumptions: list[str] = []
+    text = _text_config(cfg, source, assumptions)
+    r = _Reader(text, source, assumptions)
+    num_layers = r.int("num_hidden_layers")
+    hidden, heads = r.int("hidden_size"), r.int("num_attention_heads")
+    mla = _mla(text, r)
+    head_dim, v_head_dim = _head_dims(text, r, mla, hidden, heads)
+    kinds, window = layer_kinds(text, num_layers, source, assumptions)
+    moe = _moe(text, r, num_layers)
+    mt = text["model_type"]
+    return ModelSpec(
+        name=name, source=source,
+        architecture=(cfg.get("architectures") or [mt])[0], model_type=mt,
+        hidden_size=hidden, intermediate_size=_dense_width(text, r, moe),
+        num_layers=num_layers, num_attention_heads=heads,
+        num_kv_heads=heads if mla else r.int("num_key_value_heads", default=heads),
+        head_dim=head_dim, v_head_dim=v_head_dim,
+        vocab_size=r.int("vocab_size"), max_position_embeddings=_max_positions(text, r),
+        torch_dtype=_dtype(text, source, assumptions),
+        tie_word_embeddings=bool(text.get("tie_word_embeddings", False)),
+        layer_kinds=kinds, sliding_window=window, mla=mla, moe=moe,
+        linear_attn=_linear_attn(text),
+        quant=parse_quant_config(text.get("quantization_config"), where=source),
+        num_nextn_layers=int(text.get("num_nextn_predict_layers") or 0),
+        is_multimodal="text_config" in cfg, attention_bias=_qkv_bias(text),
+        vision_params=vision_params(cfg.get("vision_config"), hidden, cfg.get("model_type")),
+        extra=_extra(cfg, text, assumptions),
+    )
+
+
+class _Reader:
+    """Reads required positive ints from a config, with messages that name the field and file."""
+
+    def __init__(self, text: dict, where: str, assumptions: list[str]) -> None:
+        self.text, self.where, self.assumptions = text, where, assumptions
+
+    def int(self, key: str, *, default: int | None = None) -> int:
+        """``text[key]`` as a whole number ≥ 1; ``default`` (recorded as an assumption) when absent."""
+        value = self.text.get(key)
+        if value is None:
+            if default is None:
+                raise ConfigError(
+                    f"{self.where}: required field {key!r} is missing (or null); "
+                    f"add it to the config.json (model_type {self.text.get('model_type')!r})"
+                )
+            self.assumptions.append(f"{key} absent: defaulted to {default}")
+            return default
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"{self.where}: {key} must be a whole number ≥ 1, got {value!r}")
+        return value
+
+
+def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
+    """The language-model part: ``text_config`` merged over inherited wrapper keys, plus library defaults."""
+    text = dict(cfg)
+    if isinstance(cfg.get("text_config"), dict):
+        text = dict(cfg["text_config"])
+        for key in ("quantization_config", "torch_dtype", "dtype", "tie_word_embeddings"):
+            if key not in text and key in cfg:
+                text[key] = cfg[key]
+        if "model_type" not in text:
+            text["model_type"] = _TEXT_MODEL_TYPE.get(cfg.get("model_type"), cfg.get("model_type"))
+    if not text.get("model_type"):
+        raise ConfigError(f"{where}: required field 'model_type' is missing; is this an HF config.json?")
+    for key, value in _LIBRARY_DEFAULTS.get(text["model_type"], {}).items():
+        if key not in text:
+            text[key] = value
+            assumptions.append(f"{key} absent: {text['model_type']} library default {value}")
+    return text
+
+
+def _mla(text: dict, r: _Reader) -> MlaSpec | None:
+    if not text.get("kv_lora_rank"):
+        return None
+    return MlaSpec(kv_lora_rank=r.int("kv_lora_rank"), qk_rope_head_dim=r.int("qk_rope_head_dim"),
+                   qk_nope_head_dim=r.int("qk_nope_head_dim"), v_head_dim=r.int("v_head_dim"),
+                   q_lora_rank=text.get("q_lora_rank") or None)
+
+
+def _head_dims(text: dict, r: _Reader, mla: MlaSpec | None, hidden: int, heads: int) -> tuple[int, int]:
+    if mla:
+        return mla.qk_nope_head_dim + mla.qk_rope_head_dim, mla.v_head_dim
+    if text.get("head_dim") is not None:
+        hd = r.int("head_dim")
+    else:
+        if hidden % heads:
+            raise ConfigError(f"{r.where}: no head_dim and hidden_size {hidden} is not divisible by "
+                              f"num_attention_heads {heads}; add head_dim to the config")
+        hd = hidden // heads
+    return hd, hd
+
+
+def _moe(text: dict, r: _Reader, num_layers: int) -> MoeSpec | None:
+    key = next((k for k in ("n_routed_experts", "num_experts", "num_local_experts") if text.get(k)), None)
+    if key is None:
+        return None
+    mt = text["model_type"]
+    width_key = "moe_intermediate_size" if text.get("moe_intermediate_size") else "intermediate_size"
+    width = r.int(width_key)
+    shared = int(text.get("n_shared_experts") or text.get("num_shared_experts") or 0)
+    shared_width = text.get("shared_expert_intermediate_size") or None
+    if mt in _SHARED_EXPERT_ARCH:
+        shared, shared_width = 1, width
+    elif shared_width and not shared:
+        shared = 1
+    num_dense = int(text.get("first_k_dense_replace") or 0)
+    topk = next((text[k] for k in ("num_experts_per_tok", "experts_per_token", "num_experts_per_token")
+                 if text.get(k)), None)
+    if topk is None:
+        raise ConfigError(f"{r.where}: MoE config ({key}={text[key]}) lacks num_experts_per_tok")
+    return MoeSpec(num_experts=r.int(key), experts_per_token=int(topk), moe_intermediate_size=width,
+                   num_shared_experts=shared, shared_intermediate_size=shared_width,
+                   num_dense_layers=num_dense, moe_layer_freq=int(text.get("moe_layer_freq") or 1),
+                   moe_layer_ids=moe_layer_ids(text, num_layers, num_dense))
+
+
+def _dense_width(text: dict, r: _Reader, moe: MoeSpec | None) -> int:
+    """Width of the dense MLP (Llama 4 keeps it in intermediate_size_mlp); 0 when no layer is dense."""
+    if text.get("intermediate_size_mlp"):
+        return r.int("intermediate_size_mlp")
+    if moe and len(moe.moe_layer_ids) == r.int("num_hidden_layers") and not text.get("intermediate_size"):
+        return 0
+    return r.int("intermediate_size")
+
+
+def _max_positions(text: dict, r: _Reader) -> int:
+    for key in ("max_position_embeddings", "model_max_length", "max_sequence_length", "seq_length"):
+        if text.get(key):
+            if key != "max_position_embeddings":
+                r.assumptions.append(f"max_position_embeddings absent: took {key} = {text[key]}")
+            return r.int(key)
+    return r.int("max_position_embeddings")
+
+
+def _dtype(text: dict, where: str, assumptions: list[str]) -> str:
+    value = text.get("torch_dtype") or text.get("dtype")
+    if value is None:
+        assumptions.append("torch_dtype absent: assumed bfloat16 (2 bytes per unquantised weight)")
+        return "bfloat16"
+    value = str(value).removeprefix("torch.")
+    if value not in _DTYPES:
+        raise ConfigError(f"{where}: torch_dtype {value!r} is not one of {sorted(_DTYPES)}")
+    return value
+
+
+def _linear_attn(text: dict) -> LinearAttnSpec | None:
+    """Kimi Delta Attention: recurrent state heads·K·V in fp32 + q/k/v short-conv state (kernel−1) in bf16."""
+    lac = text.get("linear_attn_config")
+    if not isinstance(lac, dict):
+        return None
+    heads, dim, kernel = int(lac["num_heads"]), int(lac["head_dim"]), int(lac.get("short_conv_kernel_size", 4))
+    recurrent, conv = heads * dim * dim * 4, 3 * heads * dim * (kernel - 1) * 2
+    return LinearAttnSpec(
+        state_bytes_per_layer=Bytes(recurrent + conv),
+        description=f"Kimi Delta Attention per request per layer at TP 1: recurrent {heads}×{dim}×{dim} fp32 = "
+                    f"{recurrent:,} B + short conv 3×{heads * dim}×({kernel}−1) bf16 = {conv:,} B "
+                    "(state dtypes assumed: fp32 recurrent, bf16 conv)")
+
+
+def _qkv_bias(text: dict) -> bool:
+    value = text.get("attention_bias")
+    if isinstance(value, bool):
+        return value
+    return text["model_type"] in _QKV_BIAS_ARCH
+
+
+def _extra(cfg: dict, text: dict, assumptions: list[str]) -> dict:
+    mt = text["model_type"]
+    extra = {
+        "assumptions": assumptions,
+        "qkv_bias": _qkv_bias(text),
+        "o_bias": _qkv_bias(text) and mt not in _NO_O_BIAS,
+        "qk_norm": mt in _QK_NORM_ARCH or (bool(text.get("use_qk_norm")) and mt != "llama4_text"),
+        "attention_sinks": mt == "gpt_oss",
+        "norms_per_layer": 4 if mt.startswith("gemma") else 2,
+        "router_bias": mt == "gpt_oss",
+        "expert_bias": mt == "gpt_oss",
+        "score_correction_bias": text.get("topk_method") == "noaux_tc" or mt in ("glm4_moe", "kimi_linear"),
+        "wrapper_model_type": cfg.get("model_type"),
+    }
+    for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config"):
+        if cfg.get(key) is not None or text.get(key) is not None:
+            extra[key] = text.get(key, cfg.get(key))
+    return extra

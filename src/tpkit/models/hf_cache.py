@@ -1,0 +1,41 @@
+"""Find a model's config.json in the local Hugging Face cache, offline only.
+
+    in:  an HF repo id and an optional cache dir
+    out: ``(path to config.json or None, a sentence saying where it looked)``
+
+``huggingface_hub`` is imported lazily and only its cache API is used (``try_to_load_from_cache``);
+nothing here touches the network.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+__all__ = ["find_cached_config", "looks_like_repo_id"]
+
+_REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+def looks_like_repo_id(name: str) -> bool:
+    """``org/name`` with HF's allowed characters."""
+    return bool(_REPO_ID.match(name))
+
+
+def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None, str]:
+    """Path of ``config.json`` of ``repo_id`` in the HF cache (newest cached revision), and a note."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+        from huggingface_hub.constants import HF_HUB_CACHE
+    except ImportError:
+        return None, "HF cache: skipped (huggingface_hub is not installed; pip install 'tpkit[hf]')"
+    where = cache_dir or HF_HUB_CACHE
+    if not looks_like_repo_id(repo_id):
+        return None, f"HF cache {where}: skipped ({repo_id!r} is not an org/name repo id)"
+    try:
+        found = try_to_load_from_cache(repo_id, "config.json", cache_dir=cache_dir)
+    except ValueError as exc:  # HFValidationError: a name the hub would refuse
+        return None, f"HF cache {where}: skipped ({repo_id!r} is not a valid repo id: {exc})"
+    if isinstance(found, str):
+        return Path(found), f"HF cache {where}: found {found}"
+    return None, f"HF cache {where}: no cached config.json for {repo_id}"

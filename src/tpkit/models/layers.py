@@ -1,0 +1,93 @@
+"""Per-layer facts of an HF text config: attention kind of each layer and which layers are MoE.
+
+    in:  the text config dict, num_hidden_layers, a ``where`` for messages, an assumptions list
+    out: ``(layer_kinds, sliding_window)`` and ``moe_layer_ids``
+
+Attention kinds, from the first rule that applies:
+
+    layer_types                 "full_attention" / "sliding_attention" / "chunked_attention" / "linear_attention"
+    linear_attn_config          Kimi-Linear: 1-based ``kda_layers`` → "linear", ``full_attn_layers`` → "full"
+    sliding_window_pattern = n  Gemma 2/3: layer i is full when (i+1) % n == 0, else sliding
+    attention_chunk_size        Llama 4: ``no_rope_layers[i] == 0`` → full (NoPE global), else chunked ("sliding")
+    use_sliding_window          Qwen2/3: sliding from ``max_window_layers`` on when true, else all full
+    sliding_window = w          Mistral/gpt-oss without layer_types: every layer sliding (null/absent → full)
+"""
+
+from __future__ import annotations
+
+from tpkit.errors import ConfigError
+
+__all__ = ["layer_kinds", "moe_layer_ids"]
+
+_TYPE_NAMES = {"full_attention": "full", "sliding_attention": "sliding", "chunked_attention": "sliding",
+               "linear_attention": "linear", "full": "full", "sliding": "sliding", "linear": "linear"}
+
+
+def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str]) -> tuple[tuple[str, ...], int | None]:
+    """Per-layer attention kinds (empty tuple = all full) and the sliding window in tokens."""
+    window = text.get("sliding_window")
+    if text.get("layer_types") is not None:
+        return _from_layer_types(text["layer_types"], num_layers, where), window
+    if isinstance(text.get("linear_attn_config"), dict):
+        return _from_linear_attn(text["linear_attn_config"], num_layers, where), None
+    if text.get("sliding_window_pattern") and window:
+        n = int(text["sliding_window_pattern"])
+        return tuple("full" if (i + 1) % n == 0 else "sliding" for i in range(num_layers)), window
+    if text.get("attention_chunk_size"):
+        return _llama4_chunked(text, num_layers, assumptions), int(text["attention_chunk_size"])
+    if "use_sliding_window" in text:
+        if not text["use_sliding_window"] or not window:
+            return (), None
+        first = int(text.get("max_window_layers", num_layers))
+        return tuple("sliding" if i >= first else "full" for i in range(num_layers)), window
+    if window:
+        if text.get("model_type") == "gpt_oss":
+            assumptions.append("gpt-oss config without layer_types: assumed alternating sliding/full from layer 0")
+            return tuple("sliding" if i % 2 == 0 else "full" for i in range(num_layers)), window
+        return ("sliding",) * num_layers, window
+    return (), None
+
+
+def _from_layer_types(types, num_layers: int, where: str) -> tuple[str, ...]:
+    if not isinstance(types, list) or len(types) != num_layers:
+        got = len(types) if isinstance(types, list) else type(types).__name__
+        raise ConfigError(f"{where}: layer_types must list one entry per layer ({num_layers}), got {got}")
+    unknown = sorted({t for t in types if t not in _TYPE_NAMES})
+    if unknown:
+        raise ConfigError(f"{where}: unknown layer_types {unknown}; expected one of {sorted(_TYPE_NAMES)}")
+    kinds = tuple(_TYPE_NAMES[t] for t in types)
+    return () if set(kinds) == {"full"} else kinds
+
+
+def _from_linear_attn(lac: dict, num_layers: int, where: str) -> tuple[str, ...]:
+    linear = set(lac.get("kda_layers") or ())
+    full = set(lac.get("full_attn_layers") or ())
+    if linear & full or (linear | full) != set(range(1, num_layers + 1)):
+        raise ConfigError(
+            f"{where}: linear_attn_config kda_layers + full_attn_layers must cover layers 1..{num_layers} "
+            f"once each (1-based), got kda {sorted(linear)} and full {sorted(full)}"
+        )
+    return tuple("linear" if i + 1 in linear else "full" for i in range(num_layers))
+
+
+def _llama4_chunked(text: dict, num_layers: int, assumptions: list[str]) -> tuple[str, ...]:
+    flags = text.get("no_rope_layers")
+    if not flags:
+        step = int(text.get("no_rope_layer_interval", 4))
+        flags = [0 if (i + 1) % step == 0 else 1 for i in range(num_layers)]
+        assumptions.append(f"no_rope_layers absent: every {step}th layer taken as NoPE global attention")
+    assumptions.append("chunked local attention layers are reported as 'sliding' with window = attention_chunk_size")
+    return tuple("full" if flags[i] == 0 else "sliding" for i in range(num_layers))
+
+
+def moe_layer_ids(text: dict, num_layers: int, num_dense: int) -> tuple[int, ...]:
+    """0-based layers with routed experts (DeepSeek/GLM/Kimi, Qwen-MoE, Llama 4 and all-MoE rules)."""
+    mlp_only = set(text.get("mlp_only_layers") or ())
+    if "decoder_sparse_step" in text:
+        step = int(text["decoder_sparse_step"] or 1)
+        return tuple(i for i in range(num_layers) if i not in mlp_only and (i + 1) % step == 0)
+    if "interleave_moe_layer_step" in text:
+        step = int(text["interleave_moe_layer_step"] or 1)
+        return tuple(i for i in range(num_layers) if (i + 1) % step == 0)
+    freq = int(text.get("moe_layer_freq") or 1)
+    return tuple(i for i in range(num_dense, num_layers) if i % freq == 0 and i not in mlp_only)

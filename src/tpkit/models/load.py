@@ -1,0 +1,66 @@
+"""``load_model``: a name or path → ``ModelSpec``, looking in this order:
+
+    (a) an existing file            → read it as config.json
+    (b) an existing directory       → its config.json (and note its *.safetensors for exact weights)
+    (c) an HF id in the local cache → the cached config.json (offline; huggingface_hub's cache API)
+    (d) the embedded catalog        → by HF id or short name, case-insensitive
+
+Nothing found → ``UnknownModelError`` listing every place it looked and close catalog names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from tpkit.errors import ConfigError, UnknownModelError
+from tpkit.models.catalog import close_matches, find_entry
+from tpkit.models.config import from_config_dict, read_config_file
+from tpkit.models.hf_cache import find_cached_config
+from tpkit.models.spec import ModelSpec
+
+__all__ = ["load_model"]
+
+
+def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSpec:
+    """Resolve ``name_or_path`` (file, checkpoint dir, HF cache, catalog) into a ``ModelSpec``."""
+    if not isinstance(name_or_path, str) or not name_or_path.strip():
+        raise UnknownModelError(f"model must be a non-empty name or path, got {name_or_path!r}")
+    path = Path(name_or_path).expanduser()
+    if path.is_file():
+        return _with_extra(from_config_dict(read_config_file(path), name=name_or_path, source=str(path)),
+                           checkpoint_dir=None)
+    if path.is_dir():
+        return _from_dir(path, name_or_path)
+    looked = [f"path {path}: does not exist"]
+    cached, note = find_cached_config(name_or_path, hf_cache_dir)
+    looked.append(note)
+    if cached is not None:
+        return _from_dir(cached.parent, name_or_path)
+    entry = find_entry(name_or_path)
+    if entry is not None:
+        spec = from_config_dict(entry.config, name=name_or_path, source=f"catalog:{entry.id}")
+        return _with_extra(spec, checkpoint_dir=None, provenance=entry.verification_status,
+                           catalog_id=entry.id, catalog_facts=entry.facts,
+                           assumptions=spec.extra["assumptions"] + entry.facts.get("assumptions", []))
+    matches = close_matches(name_or_path)
+    looked.append("embedded catalog: no such HF id or short name"
+                  + (f"; close matches: {', '.join(matches)}" if matches else ""))
+    raise UnknownModelError(
+        f"model {name_or_path!r} not found. Looked at:\n  - " + "\n  - ".join(looked)
+        + "\nPass a config.json path, a checkpoint directory, or a catalog name (e.g. meta-llama/Llama-3.1-8B-Instruct)."
+    )
+
+
+def _from_dir(directory: Path, name: str) -> ModelSpec:
+    config = directory / "config.json"
+    if not config.is_file():
+        raise ConfigError(f"directory {directory} has no config.json; pass the checkpoint directory "
+                          "that holds config.json (and *.safetensors), or the config file itself")
+    spec = from_config_dict(read_config_file(config), name=name, source=str(config))
+    files = sorted(p.name for p in directory.glob("*.safetensors"))
+    return _with_extra(spec, checkpoint_dir=str(directory), safetensors_files=files)
+
+
+def _with_extra(spec: ModelSpec, **items) -> ModelSpec:
+    return dataclasses.replace(spec, extra={**spec.extra, **items})

@@ -1,0 +1,194 @@
+"""The weight tensors of a decoder, derived from ``ModelSpec`` (element counts, no bytes yet).
+
+    in:  ModelSpec
+    out: ``Part`` lists: per decoder layer (``layer_parts``) and model-wide (``global_parts``)
+
+A ``Part`` is one weight matrix (``out × inp``) or vector (``inp == 1``), ``count`` times (experts),
+with the rule that shards it over tensor-parallel ranks:
+
+    rep      replicated on every rank (norms, routers, MLA down-projections, row-parallel biases)
+    col      output dim / tp       (q/gate/up projections, column-parallel biases)
+    row      input dim / tp        (o/down projections)
+    kv       k/v heads: max(1, kv_heads // tp) heads per rank (replicated when tp > kv_heads)
+    vocab    vocab padded to 64 (to 64·tp when not divisible) / tp (VocabParallelEmbedding)
+    ecol     routed experts: ceil(E/ep) experts per rank, output dim / max(1, tp // ep)
+    erow     routed experts: ceil(E/ep) experts per rank, input dim / max(1, tp // ep)
+    erep     routed experts: ceil(E/ep) per rank, not split by tp (expert down-proj biases)
+
+Layouts: Llama/Qwen/Mistral/Gemma (GQA), gpt-oss (biases, sinks, router bias), DeepSeek/Kimi MLA,
+Kimi Delta Attention (linear layers of Kimi-Linear), dense MLP, routed + shared experts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.models.spec import ModelSpec
+
+__all__ = ["Part", "layer_parts", "global_parts", "CATEGORIES", "count_params"]
+
+CATEGORIES = ("embedding", "attention", "linear_attention", "dense_mlp", "routed_experts",
+              "shared_experts", "router", "norms", "lm_head")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Part:
+    """One weight tensor (or ``count`` identical ones) of the checkpoint."""
+
+    name: str
+    """HF-style module name, e.g. ``model.layers.3.self_attn.q_proj`` (used for quantisation ignore lists)"""
+    category: str
+    """one of ``CATEGORIES`` (a line of the weights breakdown)"""
+    out: int
+    """rows (elements)"""
+    inp: int = 1
+    """columns (elements); 1 for a vector"""
+    count: int = 1
+    """how many such tensors (experts)"""
+    shard: str = "rep"
+    """TP/EP sharding rule (module docstring)"""
+    linear: bool = False
+    """a linear-layer weight matrix, i.e. something a quantisation method may store quantised"""
+
+    @property
+    def elements(self) -> int:
+        """Elements of all ``count`` tensors (count)."""
+        return self.out * self.inp * self.count
+
+
+def count_params(spec: ModelSpec) -> int:
+    """Parameters of the language model as stored (vocab unpadded, no MTP, no vision tower)."""
+    total = sum(p.elements for p in global_parts(spec))
+    return total + sum(p.elements for i in range(spec.num_layers) for p in layer_parts(spec, i))
+
+
+def global_parts(spec: ModelSpec) -> list[Part]:
+    """Embedding, final norm and (untied) lm_head."""
+    parts = [Part(name="model.embed_tokens", category="embedding", out=spec.vocab_size, inp=spec.hidden_size,
+                  shard="vocab"),
+             Part(name="model.norm", category="norms", out=spec.hidden_size)]
+    if not spec.tie_word_embeddings:
+        parts.append(Part(name="lm_head", category="lm_head", out=spec.vocab_size, inp=spec.hidden_size,
+                          shard="vocab"))
+    return parts
+
+
+def layer_parts(spec: ModelSpec, i: int) -> list[Part]:
+    """Every weight of decoder layer ``i`` (0-based)."""
+    pre = f"model.layers.{i}"
+    kind = spec.kinds[i]
+    if kind == "linear":
+        attn = _kda(spec, pre)
+    elif spec.mla is not None:
+        attn = _mla(spec, pre)
+    else:
+        attn = _gqa(spec, pre)
+    norms = [Part(name=f"{pre}.norm{j}", category="norms", out=spec.hidden_size)
+             for j in range(spec.extra.get("norms_per_layer", 2))]
+    return attn + _mlp(spec, pre, i) + norms
+
+
+def _gqa(spec: ModelSpec, pre: str) -> list[Part]:
+    h, nh, nkv, hd = spec.hidden_size, spec.num_attention_heads, spec.num_kv_heads, spec.head_dim
+    a = f"{pre}.self_attn"
+    parts = [Part(name=f"{a}.q_proj", category="attention", out=nh * hd, inp=h, shard="col", linear=True),
+             Part(name=f"{a}.k_proj", category="attention", out=nkv * hd, inp=h, shard="kv", linear=True),
+             Part(name=f"{a}.v_proj", category="attention", out=nkv * spec.v_head_dim, inp=h, shard="kv",
+                  linear=True),
+             Part(name=f"{a}.o_proj", category="attention", out=h, inp=nh * spec.v_head_dim, shard="row",
+                  linear=True)]
+    x = spec.extra
+    if x.get("qkv_bias"):
+        parts += [Part(name=f"{a}.q_proj.bias", category="attention", out=nh * hd, shard="col"),
+                  Part(name=f"{a}.k_proj.bias", category="attention", out=nkv * hd, shard="kv"),
+                  Part(name=f"{a}.v_proj.bias", category="attention", out=nkv * spec.v_head_dim, shard="kv")]
+    if x.get("o_bias"):
+        parts.append(Part(name=f"{a}.o_proj.bias", category="attention", out=h))
+    if x.get("qk_norm"):
+        parts += [Part(name=f"{a}.q_norm", category="norms", out=hd), Part(name=f"{a}.k_norm", category="norms", out=hd)]
+    if x.get("attention_sinks"):
+        parts.append(Part(name=f"{a}.sinks", category="attention", out=nh, shard="col"))
+    return parts
+
+
+def _mla(spec: ModelSpec, pre: str) -> list[Part]:
+    m, h, nh, a = spec.mla, spec.hidden_size, spec.num_attention_heads, f"{pre}.self_attn"
+    q_head = m.qk_nope_head_dim + m.qk_rope_head_dim
+    if m.q_lora_rank:
+        q = [Part(name=f"{a}.q_a_proj", category="attention", out=m.q_lora_rank, inp=h, linear=True),
+             Part(name=f"{a}.q_a_layernorm", category="norms", out=m.q_lora_rank),
+             Part(name=f"{a}.q_b_proj", category="attention", out=nh * q_head, inp=m.q_lora_rank, shard="col",
+                  linear=True)]
+    else:
+        q = [Part(name=f"{a}.q_proj", category="attention", out=nh * q_head, inp=h, shard="col", linear=True)]
+    return q + [
+        Part(name=f"{a}.kv_a_proj_with_mqa", category="attention", out=m.kv_lora_rank + m.qk_rope_head_dim,
+             inp=h, linear=True),
+        Part(name=f"{a}.kv_a_layernorm", category="norms", out=m.kv_lora_rank),
+        Part(name=f"{a}.kv_b_proj", category="attention", out=nh * (m.qk_nope_head_dim + m.v_head_dim),
+             inp=m.kv_lora_rank, shard="col", linear=True),
+        Part(name=f"{a}.o_proj", category="attention", out=h, inp=nh * m.v_head_dim, shard="row", linear=True),
+    ]
+
+
+def _kda(spec: ModelSpec, pre: str) -> list[Part]:
+    """Kimi Delta Attention layer (layout as sglang 0.5.23 ``models/kimi_linear.py``; SGLang keeps the
+    conv, ``dt_bias`` and ``A_log`` in fp32, counted here at the model dtype: ~0.1 MB per layer)."""
+    lac = spec.extra.get("linear_attn_config") or {}
+    nh, hd, k = int(lac.get("num_heads", 32)), int(lac.get("head_dim", 128)), int(lac.get("short_conv_kernel_size", 4))
+    h, proj, a = spec.hidden_size, nh * hd, f"{pre}.self_attn"
+
+    def lin(n: str, out: int, inp: int, shard: str) -> Part:
+        return Part(name=f"{a}.{n}", category="linear_attention", out=out, inp=inp, shard=shard, linear=True)
+
+    return [lin("q_proj", proj, h, "col"), lin("k_proj", proj, h, "col"), lin("v_proj", proj, h, "col"),
+            *(Part(name=f"{a}.{c}_conv1d", category="linear_attention", out=proj, inp=k, shard="col")
+              for c in "qkv"),
+            Part(name=f"{a}.A_log", category="linear_attention", out=nh, shard="col"),
+            Part(name=f"{a}.dt_bias", category="linear_attention", out=proj, shard="col"),
+            lin("f_a_proj", hd, h, "rep"), lin("f_b_proj", proj, hd, "col"),
+            lin("g_a_proj", hd, h, "rep"), lin("g_b_proj", proj, hd, "col"),
+            lin("b_proj", nh, h, "col"),
+            Part(name=f"{a}.o_norm", category="norms", out=hd),
+            lin("o_proj", h, proj, "row")]
+
+
+def _mlp(spec: ModelSpec, pre: str, i: int) -> list[Part]:
+    moe = spec.moe
+    if moe is None or i not in moe.moe_layer_ids:
+        return _ffn(f"{pre}.mlp", "dense_mlp", spec.hidden_size, spec.intermediate_size, 1, "col", "row")
+    h, e, w = spec.hidden_size, moe.num_experts, moe.moe_intermediate_size
+    parts = [Part(name=f"{pre}.mlp.gate", category="router", out=e, inp=h)]
+    if spec.extra.get("router_bias") or spec.extra.get("score_correction_bias"):
+        parts.append(Part(name=f"{pre}.mlp.gate.bias", category="router", out=e))
+    parts += _ffn(f"{pre}.mlp.experts", "routed_experts", h, w, e, "ecol", "erow")
+    if spec.extra.get("expert_bias"):
+        parts += [Part(name=f"{pre}.mlp.experts.gate_up_proj_bias", category="routed_experts", out=2 * w,
+                       count=e, shard="ecol"),
+                  Part(name=f"{pre}.mlp.experts.down_proj_bias", category="routed_experts", out=h, count=e,
+                       shard="erep")]
+    if moe.num_shared_experts:
+        width = moe.shared_intermediate_size or moe.num_shared_experts * w
+        parts += _ffn(f"{pre}.mlp.shared_experts", "shared_experts", h, width, 1, "col", "row")
+    return parts
+
+
+def _ffn(pre: str, category: str, h: int, width: int, count: int, col: str, row: str) -> list[Part]:
+    return [Part(name=f"{pre}.gate_proj", category=category, out=width, inp=h, count=count, shard=col, linear=True),
+            Part(name=f"{pre}.up_proj", category=category, out=width, inp=h, count=count, shard=col, linear=True),
+            Part(name=f"{pre}.down_proj", category=category, out=h, inp=width, count=count, shard=row, linear=True)]
+
+
+def mtp_parts(spec: ModelSpec) -> list[Part]:
+    """Weights of the MTP / nextn layers stored after the decoder (DeepSeek-V3, GLM-4.5): per layer one
+    decoder layer (MoE when the model is) + ``eh_proj`` (hidden × 2·hidden) + enorm, hnorm and the
+    shared-head norm; embedding and lm_head are shared with the main model."""
+    parts: list[Part] = []
+    moe_layer = spec.moe.moe_layer_ids[-1] if spec.moe and spec.moe.moe_layer_ids else spec.num_layers - 1
+    for j in range(spec.num_nextn_layers):
+        pre = f"model.layers.{spec.num_layers + j}"
+        parts += [p for p in layer_parts(spec, moe_layer)]
+        parts += [Part(name=f"{pre}.eh_proj", category="attention", out=spec.hidden_size, inp=2 * spec.hidden_size),
+                  *(Part(name=f"{pre}.{n}", category="norms", out=spec.hidden_size)
+                    for n in ("enorm", "hnorm", "shared_head.norm"))]
+    return parts

@@ -1,0 +1,170 @@
+"""``quantization_config`` (or a ``--quantization`` flag) → ``QuantSpec``, and bytes of one quantised matrix.
+
+Storage formats (bytes of one weight matrix of ``out × in`` elements):
+
+    fp8 block (DeepSeek, Qwen3-FP8)  out·in·1 + ceil(out/b0)·ceil(in/b1)·4       (fp32 ``weight_scale_inv``)
+    fp8 per-channel (fbgemm, online) out·in·1 + out·4                           (fp32 scale per output row)
+    mxfp4 (gpt-oss experts)          out·in/2 + out·ceil(in/32)·1                (e8m0 scale per 32)
+    int4 compressed-tensors          out·in/2 + out·ceil(in/g)·2                 (bf16 scale per group)
+    int4 AWQ / GPTQ                  out·in/2 + out·ceil(in/g)·(2 + 0.5)         (fp16 scales + packed int4 zeros)
+                                     GPTQ adds ``g_idx``: in·4                   (int32 per input column)
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+import re
+
+from tpkit.errors import ConfigError, PlanInputError
+from tpkit.models.spec import QuantSpec
+
+__all__ = ["parse_quant_config", "online_quant", "resolve_quant", "is_ignored", "matrix_bytes"]
+
+_FLAG_ALIASES = {
+    "fp8": "fp8", "fbgemm_fp8": "fbgemm_fp8", "mxfp4": "mxfp4",
+    "awq": "awq", "awq_marlin": "awq", "gptq": "gptq", "gptq_marlin": "gptq",
+    "compressed-tensors": "compressed-tensors", "compressed_tensors": "compressed-tensors",
+    "moe_wna16": None,  # a kernel choice for an int4 checkpoint, never a storage format of its own
+}
+
+
+def parse_quant_config(qc: dict | None, *, where: str) -> QuantSpec | None:
+    """Read an HF ``quantization_config`` block; ``None`` for an unquantised checkpoint."""
+    if qc is None:
+        return None
+    if not isinstance(qc, dict):
+        raise ConfigError(f"{where}: quantization_config must be an object, got {type(qc).__name__} {qc!r}")
+    raw = str(qc.get("quant_method", "")).lower()
+    kv_fp8 = str(qc.get("kv_cache_quant_algo") or "").upper() == "FP8"
+    parser = _PARSERS.get(raw)
+    if parser is None:
+        raise ConfigError(
+            f"{where}: quantization_config.quant_method {raw or '(missing)'!r} is not supported; "
+            f"tpkit knows {', '.join(sorted(_PARSERS))}. Plan with a bf16 config or --quantization fp8"
+        )
+    spec = parser(qc, where)
+    return _replace(spec, kv_cache_fp8=kv_fp8, raw_method=raw)
+
+
+def _fp8(qc: dict, where: str) -> QuantSpec:
+    block = qc.get("weight_block_size")
+    if block is not None and (not isinstance(block, list) or len(block) != 2 or min(block) < 1):
+        raise ConfigError(f"{where}: weight_block_size must be [rows, cols] ≥ 1, got {block!r}")
+    ignored = tuple(qc.get("modules_to_not_convert") or ()) + tuple(qc.get("ignored_layers") or ())
+    return QuantSpec(method="fp8", weight_bits=8, block_size=tuple(block) if block else None,
+                     scale_bytes=4, ignored=ignored, scope="all_linear")
+
+
+def _fbgemm(qc: dict, where: str) -> QuantSpec:
+    ignored = qc.get("modules_to_not_convert") or ()
+    if isinstance(ignored, str):
+        ignored = ()
+    return QuantSpec(method="fbgemm_fp8", weight_bits=8, scale_bytes=4, ignored=tuple(ignored), scope="mlp_only")
+
+
+def _mxfp4(qc: dict, where: str) -> QuantSpec:
+    return QuantSpec(method="mxfp4", weight_bits=4, group_size=32, scale_bytes=1,
+                     ignored=tuple(qc.get("modules_to_not_convert") or ()), scope="experts_only")
+
+
+def _awq_gptq(qc: dict, where: str) -> QuantSpec:
+    bits = int(qc.get("bits", qc.get("w_bit", 4)))
+    group = int(qc.get("group_size", qc.get("q_group_size", 128)))
+    ignored = tuple(qc.get("modules_to_not_convert") or ())
+    return QuantSpec(method="int4" if bits == 4 else f"int{bits}", weight_bits=bits,
+                     group_size=group if group > 0 else None, scale_bytes=2,
+                     has_zero_point=True, ignored=ignored, scope="all_linear")
+
+
+def _compressed(qc: dict, where: str) -> QuantSpec:
+    groups = qc.get("config_groups") or {}
+    weights = qc.get("weights") or next((g.get("weights") for g in groups.values() if g.get("weights")), None)
+    if not weights:
+        raise ConfigError(f"{where}: compressed-tensors config has no 'weights' scheme (config_groups.*.weights)")
+    bits = int(weights.get("num_bits", 4))
+    group = weights.get("group_size")
+    ignored = tuple(i for i in (qc.get("ignore") or ()) if not i.startswith("("))
+    return QuantSpec(method=f"int{bits}" if weights.get("type", "int") == "int" else f"fp{bits}",
+                     weight_bits=bits, group_size=int(group) if group else None, scale_bytes=2,
+                     has_zero_point=not weights.get("symmetric", True), ignored=ignored, scope="all_linear")
+
+
+_PARSERS = {"fp8": _fp8, "fbgemm_fp8": _fbgemm, "mxfp4": _mxfp4, "awq": _awq_gptq, "gptq": _awq_gptq,
+            "compressed-tensors": _compressed}
+
+
+def _replace(spec: QuantSpec, **changes) -> QuantSpec:
+    fields = {name: getattr(spec, name) for name in QuantSpec.__slots__}
+    fields.update(changes)
+    return QuantSpec(**fields)
+
+
+def online_quant(method: str) -> QuantSpec:
+    """``--quantization fp8`` on an unquantised checkpoint: fp8 per-channel for every linear layer
+    except embedding and lm_head (what SGLang and vLLM do when they quantise at load time)."""
+    if method != "fp8":
+        raise PlanInputError(
+            f"--quantization {method} needs a checkpoint quantised that way (its config.json has a "
+            f"quantization_config); only fp8 can be applied at load time to a bf16/fp16 checkpoint"
+        )
+    return QuantSpec(method="fp8", weight_bits=8, scale_bytes=4, ignored=("lm_head", "model.embed_tokens"),
+                     scope="all_linear", raw_method="fp8 (online)")
+
+
+def _flag_only(method: str) -> QuantSpec:
+    """A flag on a config without quantization_config: fp8 is applied online; a stored format (awq,
+    gptq, mxfp4, compressed-tensors) is taken as the checkpoint's, with that method's defaults."""
+    if method in ("fp8", "fbgemm_fp8"):
+        return online_quant(method)
+    spec = _PARSERS[method]({"quant_method": method}, f"--quantization {method}")
+    return _replace(spec, raw_method=method, ignored=spec.ignored)
+
+
+def resolve_quant(checkpoint: QuantSpec | None, flag: str | None) -> QuantSpec | None:
+    """The quantisation that will be loaded: the checkpoint's, or a flag's (which must agree)."""
+    if flag is None or flag.lower() in ("", "none", "auto"):
+        return checkpoint
+    key = flag.lower()
+    if key not in _FLAG_ALIASES:
+        raise PlanInputError(f"--quantization {flag!r} is not known; use one of {', '.join(_FLAG_ALIASES)}")
+    method = _FLAG_ALIASES[key]
+    if checkpoint is None:
+        return _flag_only(method or key)
+    if method is None or method in (checkpoint.raw_method, checkpoint.method):
+        return checkpoint
+    raise PlanInputError(
+        f"--quantization {flag} conflicts with the checkpoint's quantization_config "
+        f"(quant_method {checkpoint.raw_method!r}); drop the flag or pass --quantization {checkpoint.raw_method}"
+    )
+
+
+def is_ignored(module: str, quant: QuantSpec) -> bool:
+    """True when ``module`` (an HF-style name such as ``model.layers.3.self_attn.q_proj``) stays unquantised."""
+    for pattern in quant.ignored:
+        if pattern.startswith("re:"):
+            if re.match(pattern[3:], module):
+                return True
+        elif "*" in pattern or "?" in pattern:
+            if fnmatch.fnmatchcase(module, pattern) or fnmatch.fnmatchcase(module, pattern + ".*"):
+                return True
+        elif module == pattern or module.startswith(pattern + ".") or module.endswith("." + pattern):
+            return True
+    return False
+
+
+def matrix_bytes(out_f: int, in_f: int, quant: QuantSpec) -> int:
+    """Bytes of one quantised ``out_f × in_f`` weight matrix incl. scales/zeros (see module table)."""
+    values = math.ceil(out_f * in_f * quant.weight_bits / 8)
+    if quant.block_size:
+        b0, b1 = quant.block_size
+        return values + math.ceil(out_f / b0) * math.ceil(in_f / b1) * quant.scale_bytes
+    if quant.group_size is None:
+        return values + out_f * quant.scale_bytes
+    groups = out_f * math.ceil(in_f / quant.group_size)
+    extra = groups * quant.scale_bytes
+    if quant.has_zero_point:
+        extra += math.ceil(groups * quant.weight_bits / 8)
+    if quant.raw_method == "gptq":
+        extra += in_f * 4
+    return values + extra

@@ -1,0 +1,272 @@
+"""Weight bytes per GPU (pure): derived from the config, or exact from safetensors headers.
+
+    in:  ModelSpec, ParallelSpec (tp, pp, ep), optional dtype / --quantization / checkpoint dir
+    out: ``WeightsPlan``: bytes on the fullest rank, a breakdown (``WeightLine``s with their formula),
+         the whole model's bytes, and which method produced them
+
+Rules (SGLang and vLLM load the same shapes):
+  - TP splits q/o, MLP, shared experts and lm_head/embedding; k/v keep max(1, kv_heads // tp) heads;
+    norms, routers and MLA down-projections are replicated (see ``params.Part`` shard rules).
+  - Vocab is padded to a multiple of 64 (64·tp when 64-padding is not divisible by tp), then split.
+  - Routed experts: ceil(E/ep) experts per rank, each split by max(1, tp // ep).
+  - PP splits layers as SGLang's ``get_pp_indices`` (the last ``layers % pp`` stages get one more);
+    stage 0 holds embedding (+ vision tower), the last stage the final norm and lm_head; the largest
+    stage is reported.
+  - Quantised matrices: values + scales (+ zeros), see ``tpkit.models.quant``; scales form their own line.
+  - MTP / nextn layers are not loaded unless speculative decoding is on (a 0-byte line says so).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from tpkit.errors import PlanInputError
+from tpkit.models.params import Part, global_parts, layer_parts, mtp_parts
+from tpkit.models.quant import is_ignored, matrix_bytes, resolve_quant
+from tpkit.models.spec import ModelSpec, QuantSpec
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes
+
+__all__ = ["WeightLine", "LineItem", "WeightsPlan", "plan_weights", "stage_layers", "padded_vocab",
+           "mtp_bytes", "DTYPE_BYTES"]
+
+DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "half": 2, "float32": 4, "float": 4}
+"""bytes per unquantised element, by torch dtype name"""
+
+_ITEMS = {"embedding": "embedding", "attention": "attention", "linear_attention": "linear attention (KDA)",
+          "dense_mlp": "dense MLP", "routed_experts": "routed experts", "shared_experts": "shared experts",
+          "router": "router", "norms": "norms", "lm_head": "lm_head"}
+_SCOPES = {"all_linear": None, "mlp_only": {"dense_mlp", "routed_experts", "shared_experts"},
+           "experts_only": {"routed_experts"}}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WeightLine:
+    """One line of the weights breakdown (on the reported rank)."""
+
+    item: str
+    """what it is: ``embedding``, ``attention``, ``routed experts``, ``quant scales`` …"""
+    bytes: Bytes
+    """bytes on that rank"""
+    source: str
+    """the formula or file facts the number came from"""
+    params: int = 0
+    """elements on that rank (count; 0 for scale lines and notes)"""
+
+    def to_dict(self) -> dict:
+        """JSON-able form (bytes as an int)."""
+        return {"item": self.item, "bytes": self.bytes.bytes, "source": self.source, "params": self.params}
+
+
+LineItem = WeightLine
+"""alias: the brief's name for a weights breakdown line"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WeightsPlan:
+    """Weights one GPU loads (the fullest rank) and the whole model."""
+
+    bytes_per_rank: Bytes
+    """bytes on the fullest rank (largest PP stage); what the engine loads on one GPU"""
+    lines: tuple[WeightLine, ...]
+    """breakdown of ``bytes_per_rank``; sums to it"""
+    total_bytes: Bytes
+    """the whole model at TP 1 (vocab unpadded, MTP excluded)"""
+    method: str
+    """``"derived from config"`` or ``"safetensors headers"``"""
+    dtype: str = "bfloat16"
+    """dtype of unquantised weights"""
+    quant: QuantSpec | None = None
+    """quantisation applied (checkpoint's or from the flag)"""
+    stage: int = 0
+    """the PP stage reported (0-based)"""
+    notes: tuple[str, ...] = ()
+    """assumptions worth showing next to the number"""
+    mtp_bytes: Bytes = Bytes(0)
+    """MTP / nextn layers at TP 1 (not in ``total_bytes``; loaded only for MTP speculative decoding)"""
+
+    def to_dict(self) -> dict:
+        """JSON-able form (bytes as ints)."""
+        return {"bytes_per_rank": self.bytes_per_rank.bytes, "total_bytes": self.total_bytes.bytes,
+                "method": self.method, "dtype": self.dtype, "stage": self.stage,
+                "quantization": self.quant.method if self.quant else None,
+                "mtp_bytes": self.mtp_bytes.bytes,
+                "lines": [line.to_dict() for line in self.lines], "notes": list(self.notes)}
+
+
+def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None = None,
+                 quantization: str | None = None, checkpoint_dir: str | None = None) -> WeightsPlan:
+    """Weight bytes per rank for ``spec`` under ``parallel`` (exact from safetensors when available)."""
+    elem = _dtype(spec, dtype)
+    quant = resolve_quant(spec.quant, quantization)
+    directory = checkpoint_dir or spec.extra.get("checkpoint_dir")
+    if directory and any(Path(directory).glob("*.safetensors")):
+        from tpkit.models.safetensors import plan_from_safetensors
+
+        return plan_from_safetensors(spec, parallel, Path(directory), dtype=elem, quant=quant)
+    if parallel.pp > spec.num_layers:
+        raise PlanInputError(f"--pp {parallel.pp} exceeds the model's {spec.num_layers} layers; use --pp ≤ {spec.num_layers}")
+    stages = [_stage_lines(spec, parallel, s, elem, quant) for s in range(parallel.pp)]
+    best = max(range(parallel.pp), key=lambda s: sum(l.bytes.bytes for l in stages[s]))
+    lines = tuple(stages[best])
+    whole = _stage_lines(spec, ParallelSpec(), 0, elem, quant, pad_vocab=False)
+    return WeightsPlan(bytes_per_rank=sum((l.bytes for l in lines), Bytes(0)), lines=lines,
+                       total_bytes=sum((l.bytes for l in whole if l.item != "vision tower"), Bytes(0))
+                       + _vision_bytes(spec, 1, elem),
+                       method="derived from config", dtype=elem, quant=quant, stage=best,
+                       notes=tuple(spec.extra.get("assumptions", ())), mtp_bytes=mtp_bytes(spec, elem, quant))
+
+
+def mtp_bytes(spec: ModelSpec, elem: str, quant: QuantSpec | None) -> Bytes:
+    """Bytes of the MTP / nextn layers at TP 1 (quantised like the decoder layers)."""
+    sums = _accumulate(spec, ParallelSpec(), mtp_parts(spec), elem, quant, False)
+    return Bytes(sum(b for _, b in sums.values()))
+
+
+def _dtype(spec: ModelSpec, dtype: str | None) -> str:
+    name = spec.torch_dtype if dtype in (None, "auto") else dtype.removeprefix("torch.")
+    name = {"bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}.get(name, name)
+    if name not in DTYPE_BYTES:
+        raise PlanInputError(f"--dtype {dtype!r} is not one of auto, {', '.join(DTYPE_BYTES)}")
+    if dtype in (None, "auto") and name in ("float32", "float"):
+        return "bfloat16"  # both engines load an fp32 checkpoint as bf16 under dtype=auto
+    return {"half": "float16", "float": "float32"}.get(name, name)
+
+
+def stage_layers(num_layers: int, pp: int, stage: int) -> range:
+    """Decoder layers of PP ``stage`` (SGLang ``get_pp_indices``: the last ``num_layers % pp`` get one more)."""
+    base, extra = divmod(num_layers, pp)
+    first_long = pp - extra
+    start = stage * base + max(0, stage - first_long)
+    return range(start, start + base + (1 if stage >= first_long else 0))
+
+
+def padded_vocab(vocab: int, tp: int) -> int:
+    """Vocab rows per TP rank: pad to 64 (to 64·tp when that is not divisible by tp), divide by tp."""
+    pad = 64 if math.ceil(vocab / 64) * 64 % tp == 0 else 64 * tp
+    return math.ceil(vocab / pad) * pad // tp
+
+
+def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quant: QuantSpec | None,
+                 *, pad_vocab: bool = True) -> list[WeightLine]:
+    first, last = stage == 0, stage == par.pp - 1
+    parts = [p for i in stage_layers(spec.num_layers, par.pp, stage) for p in layer_parts(spec, i)]
+    for p in global_parts(spec):
+        if (p.category == "embedding" and first) or (p.category != "embedding" and last):
+            parts.append(p)
+    if last and first is False and spec.tie_word_embeddings:
+        emb = global_parts(spec)[0]
+        parts.append(Part(name="lm_head", category="lm_head", out=emb.out, inp=emb.inp, shard="vocab"))
+    sums = _accumulate(spec, par, parts, elem, quant, pad_vocab)
+    lines = [WeightLine(item=_ITEMS[c], bytes=Bytes(b), params=n, source=_describe(c, spec, par, elem, quant, n))
+             for c, (n, b) in sums.items() if c != "quant scales"]
+    if "quant scales" in sums:
+        lines.append(WeightLine(item="quant scales", bytes=Bytes(sums["quant scales"][1]),
+                                source=f"{quant.raw_method or quant.method} scales/zeros of the quantised matrices "
+                                       f"({_quant_text(quant)})"))
+    if first:
+        lines += _vision_line(spec, par.tp, elem)
+    if spec.num_nextn_layers:
+        mtp = sum(p.elements for p in mtp_parts(spec))
+        lines.append(WeightLine(item="mtp/nextn layers", bytes=Bytes(0),
+                                source=f"{spec.num_nextn_layers} nextn layer(s), {mtp:,} params in the checkpoint: "
+                                       "not loaded unless MTP/EAGLE speculative decoding is on"))
+    return lines
+
+
+def _accumulate(spec, par, parts, elem, quant, pad_vocab) -> dict[str, tuple[int, int]]:
+    """Per category: (elements on the rank, bytes on the rank); scales under ``quant scales``."""
+    sums: dict[str, list[int]] = {}
+    for part in parts:
+        out, inp, count = _local_shape(spec, par, part, pad_vocab)
+        n = out * inp * count
+        row = sums.setdefault(part.category, [0, 0])
+        row[0] += n
+        if _quantised(part, quant):
+            values = math.ceil(out * inp * quant.weight_bits / 8)
+            row[1] += count * values
+            sums.setdefault("quant scales", [0, 0])[1] += count * (matrix_bytes(out, inp, quant) - values)
+        else:
+            row[1] += n * DTYPE_BYTES[elem]
+    return {k: (v[0], v[1]) for k, v in sums.items()}
+
+
+def _local_shape(spec: ModelSpec, par: ParallelSpec, part: Part, pad_vocab: bool) -> tuple[int, int, int]:
+    tp, s = par.tp, part.shard
+    moe_tp, experts = max(1, tp // par.ep), math.ceil(part.count / par.ep)
+    if s == "col":
+        return math.ceil(part.out / tp), part.inp, part.count
+    if s == "row":
+        return part.out, math.ceil(part.inp / tp), part.count
+    if s == "kv":
+        heads = spec.num_kv_heads
+        return part.out // heads * max(1, heads // tp), part.inp, part.count
+    if s == "vocab":
+        return (padded_vocab(part.out, tp) if pad_vocab else math.ceil(part.out / tp)), part.inp, part.count
+    if s == "ecol":
+        return math.ceil(part.out / moe_tp), part.inp, experts
+    if s == "erow":
+        return part.out, math.ceil(part.inp / moe_tp), experts
+    if s == "erep":
+        return part.out, part.inp, experts
+    return part.out, part.inp, part.count
+
+
+def _quantised(part: Part, quant: QuantSpec | None) -> bool:
+    if quant is None or not part.linear:
+        return False
+    scope = _SCOPES.get(quant.scope)
+    if scope is not None and part.category not in scope:
+        return False
+    return not is_ignored(part.name, quant)
+
+
+def _quant_text(quant: QuantSpec) -> str:
+    if quant.block_size:
+        return f"{quant.scale_bytes} B scale per {quant.block_size[0]}×{quant.block_size[1]} block"
+    if quant.group_size:
+        zeros = f" + {quant.weight_bits}-bit zero" if quant.has_zero_point else ""
+        return f"{quant.scale_bytes} B scale{zeros} per {quant.group_size} elements"
+    return f"{quant.scale_bytes} B scale per output row"
+
+
+def _describe(category: str, spec: ModelSpec, par: ParallelSpec, elem: str, quant, n: int) -> str:
+    """The formula behind one category line, in words."""
+    tp, b = par.tp, DTYPE_BYTES[elem]
+    q = f"; quantised: {quant.raw_method or quant.method} {quant.weight_bits}-bit where in scope" if quant else ""
+    rules = {
+        "embedding": f"vocab {spec.vocab_size} padded to 64-multiple per rank = {padded_vocab(spec.vocab_size, tp)} "
+                     f"rows × hidden {spec.hidden_size} × {b} B",
+        "lm_head": f"vocab {spec.vocab_size} → {padded_vocab(spec.vocab_size, tp)} rows/rank × hidden "
+                   f"{spec.hidden_size} × {b} B" + (" (tied copy on the last PP stage)" if spec.tie_word_embeddings else ""),
+        "attention": (f"MLA: q/kv_b/o split over tp={tp}, q_a/kv_a replicated" if spec.mla else
+                      f"q/o split over tp={tp}; k/v keep max(1, {spec.num_kv_heads}//{tp}) = "
+                      f"{max(1, spec.num_kv_heads // tp)} heads × head_dim {spec.head_dim}") + q,
+        "linear_attention": f"KDA q/k/v/o + short conv + gates, split over tp={tp}" + q,
+        "dense_mlp": f"gate/up/down 3 × hidden {spec.hidden_size} × {spec.intermediate_size} / tp {tp}" + q,
+        "router": "router (+ bias) E × hidden, replicated",
+        "norms": "RMSNorm weights, replicated",
+    }
+    if spec.moe:
+        m = spec.moe
+        rules["routed_experts"] = (f"ceil({m.num_experts}/ep {par.ep}) experts × 3 × hidden {spec.hidden_size} × "
+                                   f"{m.moe_intermediate_size}/{max(1, tp // par.ep)} per MoE layer" + q)
+        rules["shared_experts"] = f"{m.num_shared_experts} shared expert(s) × 3 × hidden / tp {tp}" + q
+    return f"{n:,} params/rank: {rules[category]} ({elem})"
+
+
+def _vision_bytes(spec: ModelSpec, tp: int, elem: str) -> Bytes:
+    return Bytes(math.ceil((spec.vision_params or 0) / tp) * DTYPE_BYTES[elem])
+
+
+def _vision_line(spec: ModelSpec, tp: int, elem: str) -> list[WeightLine]:
+    if spec.vision_params:
+        return [WeightLine(item="vision tower", bytes=_vision_bytes(spec, tp, elem), params=math.ceil(spec.vision_params / tp),
+                           source=f"{spec.vision_params:,} params (from vision_config) / tp {tp} × "
+                                  f"{DTYPE_BYTES[elem]} B ({elem}); assumed TP-sharded like the decoder")]
+    if spec.is_multimodal:
+        return [WeightLine(item="vision tower", bytes=Bytes(0),
+                           source="unknown: vision tower layout not derivable from this config; not counted")]
+    return []

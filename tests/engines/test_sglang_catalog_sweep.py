@@ -1,0 +1,38 @@
+"""Every catalog model × every catalog GPU × tp ∈ {1, 2, 4, 8} plans without a crash.
+
+A configuration may be refused with a user error (TP does not divide the heads, linear attention
+not supported) or planned as "does not fit"; it must never raise anything else, and every plan's
+ledger must add up.
+"""
+
+import pytest
+
+from tpkit.engines.sglang import SglangOptions, plan_sglang
+from tpkit.errors import PlanInputError
+from tpkit.hardware.catalog import list_gpus
+from tpkit.models import load_model
+from tpkit.models.catalog import catalog_entries
+from tpkit.parallel import ParallelSpec
+
+MODELS = [e.id for e in catalog_entries()]
+
+
+@pytest.mark.parametrize("model_id", MODELS)
+def test_every_gpu_and_tp_plans(model_id):
+    model = load_model(model_id)
+    outcomes = {"fits": 0, "no fit": 0, "refused": 0}
+    for gpu in list_gpus():
+        for tp in (1, 2, 4, 8):
+            try:
+                result = plan_sglang(model, gpu, ParallelSpec(tp=tp), SglangOptions())
+            except PlanInputError as exc:
+                assert str(exc), (model_id, gpu.name, tp)
+                outcomes["refused"] += 1
+                continue
+            assert result.ledger.check(result.ledger.remaining) == []
+            assert (result.kv_tokens > 0) == result.verdict.fits or result.warnings, (model_id, gpu.name, tp)
+            if not result.verdict.fits:
+                assert result.verdict.knob and result.verdict.message
+            outcomes["fits" if result.verdict.fits else "no fit"] += 1
+    assert sum(outcomes.values()) == len(list_gpus()) * 4
+    assert outcomes["refused"] < len(list_gpus()) * 4, f"{model_id}: every configuration refused"

@@ -1,0 +1,130 @@
+"""plan_sglang end to end: ledger narrative, verdicts with fixes, errors, machine profiles, log lines."""
+
+import json
+
+import pytest
+
+from sglang_fixtures import deepseek_v3, gpt_oss_120b, llama3_8b, plan
+from tpkit.engines.sglang import SglangOptions
+from tpkit.errors import PlanInputError, is_user_error
+from tpkit.hardware.machine import GpuState, MachineProfile
+from tpkit.units import Bytes, GiB
+
+
+def test_ledger_narrates_in_order_and_adds_up():
+    r = plan(tp=2, mem_fraction_static=0.85)
+    items = [l.item for l in r.ledger.items]
+    reserve = next(l.item for l in r.ledger.items if l.kind == "reserve")
+    assert r.ledger.items[0].kind == "capacity"
+    assert items.index("CUDA context") < items.index("weights") < items.index(reserve) < items.index("KV pool")
+    assert "custom all-reduce buffers" in items and "NCCL process group" in items
+    assert r.ledger.check(r.ledger.remaining) == []
+    assert all(l.source for l in r.ledger.items)
+
+
+def test_tokens_follow_the_rest_formula():
+    r = plan(mem_fraction_static=0.8, weights=GiB(15))
+    pre = r.ledger.get("free before weights (pre_model_load_memory)").bytes
+    rest = pre - GiB(15) - pre * 0.2
+    assert r.kv_tokens == rest.bytes // 131_072
+    assert r.kv_pool.total_bytes == Bytes((r.kv_tokens + 1) * 131_072)
+    assert r.max_concurrency == pytest.approx(r.kv_tokens / 131_072)
+
+
+def test_tp1_has_no_nccl_or_custom_allreduce_terms():
+    items = [l.item for l in plan(tp=1).ledger.items]
+    assert "NCCL process group" not in items and "custom all-reduce buffers" not in items
+
+
+def test_fp8_kv_roughly_doubles_tokens_and_max_total_tokens_caps():
+    bf16, fp8 = plan(), plan(kv_cache_dtype="fp8_e4m3")
+    assert fp8.kv_tokens in range(2 * bf16.kv_tokens - 2, 2 * bf16.kv_tokens + 3)
+    assert fp8.kv_pool.dtype == "fp8_e4m3"
+    assert plan(max_total_tokens=100_000, page_size=64).kv_tokens == 99_968
+
+
+def test_weights_over_budget_says_which_knob_and_by_how_much():
+    r = plan(weights=GiB(72.3))
+    assert not r.verdict.fits and r.kv_tokens == 0 and r.engine_log == ()
+    msg = r.verdict.message
+    assert "72.30 GiB exceed" in msg and "--tp 2" in msg and "--mem-fraction-static ≥ 0.9" in msg
+    f_min = float(msg.split("--mem-fraction-static ≥ ")[1][:5])
+    assert plan(weights=GiB(72.3), mem_fraction_static=f_min).verdict.fits
+    assert not plan(weights=GiB(72.3), mem_fraction_static=round(f_min - 0.002, 3)).verdict.fits
+
+
+def test_model_too_big_for_any_fraction_suggests_tp_only():
+    r = plan(weights=GiB(120))
+    assert not r.verdict.fits and r.verdict.knob == "--tp" and "fraction" not in r.verdict.message
+
+
+@pytest.mark.parametrize("fraction", [0, -0.1, 1.5, True])
+def test_fraction_outside_range_is_refused(fraction):
+    with pytest.raises(PlanInputError, match=r"\(0, 1\]") as info:
+        SglangOptions(mem_fraction_static=fraction)
+    assert repr(fraction) in str(info.value) and is_user_error(info.value)
+
+
+def test_tp_must_divide_heads_and_context_must_fit_the_model():
+    with pytest.raises(PlanInputError, match="--tp 3 does not divide the 32 attention heads"):
+        plan(tp=3)
+    with pytest.raises(PlanInputError, match="exceeds the model limit 131072"):
+        plan(context_length=200_000)
+    with pytest.raises(PlanInputError, match="kv-cache-dtype"):
+        SglangOptions(kv_cache_dtype="int3")
+
+
+def test_default_fraction_follows_engine_version():
+    assert plan(engine_version="0.4.3").extra["sglang"]["mem_fraction_static"] == 0.88
+    assert plan().extra["sglang"]["mem_fraction_static"] == 0.830
+    assert plan(engine_version="0.9.0").warnings[0].startswith("SGLang 0.9.0 is newer")
+
+
+def _machine(free_gib):
+    return MachineProfile(gpus=tuple(GpuState(index=i, name="NVIDIA H100 80GB HBM3", total_bytes=GiB(79.19),
+                                              free_bytes=GiB(f)) for i, f in enumerate(free_gib)))
+
+
+def test_machine_profile_plans_from_the_tightest_rank():
+    r = plan(tp=2, machine=_machine([78.0, 75.0, 10.0]), mem_fraction_static=0.85)
+    assert r.ledger.items[0].bytes == GiB(75.0) and "GPU 1" in r.ledger.items[0].item
+    assert r.ledger.rank_label.startswith("rank 1") and r.verdict.fits
+    assert r.kv_tokens < plan(tp=2, mem_fraction_static=0.85).kv_tokens
+
+
+def test_unbalanced_machine_fails_like_sglangs_check():
+    r = plan(tp=2, machine=_machine([78.0, 60.0]))
+    assert not r.verdict.fits and r.verdict.knob == "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK"
+    with pytest.raises(PlanInputError, match="tp×pp = 4"):
+        plan(tp=4, machine=_machine([78.0, 78.0]))
+
+
+def test_log_lines_use_sglang_text_with_gib_values():
+    r = plan(tp=8, mem_fraction_static=0.9)
+    k_gib = r.kv_pool.buffers[0].total_bytes.gib
+    assert f"KV Cache is allocated. #tokens: {r.kv_tokens}, K size: {k_gib:.2f} GB, V size: {k_gib:.2f} GB" \
+        in r.engine_log
+    assert r.engine_log[-1].startswith("Memory pool end. avail mem=")
+    mla = plan(deepseek_v3(), gpu="H200", tp=8, weights=GiB(80))
+    assert any(line.startswith("KV Cache is allocated.") and "KV size:" in line for line in mla.engine_log)
+    swa = plan(gpt_oss_120b(), gpu="RTX-PRO-6000", weights=GiB(60.8))
+    assert swa.engine_log[1].startswith("Use sliding window memory pool. full_layer_tokens=")
+    assert swa.extra["sglang"]["swa_tokens"] == int(swa.kv_tokens * 0.8)
+
+
+def test_small_slack_warns_about_cuda_graphs():
+    r = plan(mem_fraction_static=0.99)
+    assert any("CUDA graphs" in w for w in r.warnings)
+    assert not any("CUDA graphs" in w for w in plan().warnings)
+
+
+def test_result_serialises_to_json():
+    data = json.loads(json.dumps(plan(tp=2).to_json_dict()))
+    assert data["engine"] == "sglang" and data["kv_tokens"] > 0 and data["sglang"]["rule_era"] == "0.5.20"
+
+
+def test_req_to_token_for_huge_contexts_does_not_fit_in_the_slack():
+    long_context = llama3_8b(max_position_embeddings=10_000_000)
+    r = plan(long_context, gpu="H200", weights=GiB(16))
+    assert not r.verdict.fits and r.verdict.knob == "--context-length" and "req_to_token" in r.verdict.message
+    assert plan(long_context, gpu="H200", weights=GiB(16), context_length=131_072).verdict.fits

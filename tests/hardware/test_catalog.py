@@ -1,0 +1,82 @@
+"""GPU catalog: lookups by alias, exact H200 total, the escape hatch for unknown GPUs."""
+
+import json
+from importlib import resources
+
+import pytest
+
+from tpkit.errors import PlanInputError, UnknownGpuError, is_user_error
+from tpkit.hardware.catalog import custom_gpu, list_gpus, lookup_gpu, normalise_gpu_name
+from tpkit.units import GiB, MiB, Bytes
+
+
+@pytest.mark.parametrize("name, canonical", [
+    ("H100", "H100-SXM-80GB"), ("h100-sxm", "H100-SXM-80GB"), ("H100-80GB", "H100-SXM-80GB"),
+    ("NVIDIA H100 80GB HBM3", "H100-SXM-80GB"), ("h100 pcie", "H100-PCIe-80GB"),
+    ("RTX-PRO-6000", "RTX-PRO-6000"), ("rtx pro 6000", "RTX-PRO-6000"),
+    ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "RTX-PRO-6000"),
+    ("H200", "H200-SXM-141GB"), ("NVIDIA H200", "H200-SXM-141GB"), ("A100-80GB", "A100-SXM-80GB"),
+    ("A100_40GB", "A100-SXM-40GB"), ("RTX-3090", "RTX-3090"), ("NVIDIA GeForce RTX 3090", "RTX-3090"),
+    ("H20-141GB", "H20-141GB"), ("H20", "H20-96GB"), ("b200", "B200"), ("mi300x", "MI300X"),
+])
+def test_lookup_accepts_common_names(name, canonical):
+    assert lookup_gpu(name).name == canonical
+
+
+def test_h200_total_is_the_measured_byte_count():
+    h200 = lookup_gpu("H200")
+    assert h200.total_bytes == Bytes(150_109_880_320)
+    assert h200.nvidia_smi_total_mib == 143_771
+    assert "measured" in h200.total_source
+
+
+def test_totals_are_below_nvidia_smi_totals_and_sourced():
+    for gpu in list_gpus():
+        assert gpu.total_source.strip(), gpu.name
+        assert GiB(10) < gpu.total_bytes < GiB(300), gpu.name
+        if gpu.nvidia_smi_total_mib:
+            reserved = MiB(gpu.nvidia_smi_total_mib) - gpu.total_bytes
+            assert Bytes(0) <= reserved < GiB(1.5), (gpu.name, reserved)
+
+
+def test_validation_gpus_have_their_sources():
+    rtx3090 = lookup_gpu("RTX-3090")
+    assert abs(rtx3090.total_bytes.gib - 23.58) < 0.005 and rtx3090.nvidia_smi_total_mib == 24576
+    assert "vllm" in rtx3090.total_source.lower()
+    assert lookup_gpu("H20-141GB").total_bytes > lookup_gpu("H20").total_bytes + GiB(40)
+
+
+def test_names_and_aliases_are_unique():
+    seen = {}
+    for gpu in list_gpus():
+        for alias in (gpu.name, *gpu.aliases):
+            key = normalise_gpu_name(alias)
+            assert seen.setdefault(key, gpu.name) == gpu.name, alias
+
+
+def test_unknown_gpu_lists_close_matches_and_the_escape_hatch():
+    with pytest.raises(UnknownGpuError) as info:
+        lookup_gpu("H300")
+    text = str(info.value)
+    assert "'H300'" in text and "H200-SXM-141GB" in text and "--gpu-memory" in text
+    assert is_user_error(info.value)
+
+
+@pytest.mark.parametrize("bad", ["", "   ", None])
+def test_empty_names_are_user_errors(bad):
+    with pytest.raises(UnknownGpuError):
+        lookup_gpu(bad)
+
+
+def test_custom_gpu_from_gpu_memory_flag():
+    gpu = custom_gpu(GiB(96), name="my-gpu")
+    assert gpu.total_bytes == GiB(96) and gpu.name == "my-gpu" and "96.00 GiB" in gpu.total_source
+    with pytest.raises(PlanInputError, match="> 0"):
+        custom_gpu(Bytes(0))
+    with pytest.raises(TypeError):
+        custom_gpu(96)
+
+
+def test_packaged_data_has_no_unknown_keys():
+    raw = json.loads(resources.files("tpkit.hardware").joinpath("data/gpus.json").read_text())
+    assert len(raw["gpus"]) == len(list_gpus()) >= 17

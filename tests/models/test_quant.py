@@ -1,0 +1,74 @@
+"""Quantisation configs → QuantSpec, ignore-list matching and bytes of one quantised matrix."""
+
+from __future__ import annotations
+
+import pytest
+
+from tpkit.errors import PlanInputError
+from tpkit.models.quant import is_ignored, matrix_bytes, online_quant, parse_quant_config, resolve_quant
+
+
+def test_fp8_block_config():
+    q = parse_quant_config({"quant_method": "fp8", "weight_block_size": [128, 128],
+                            "ignored_layers": ["lm_head"], "kv_cache_quant_algo": "FP8"}, where="t")
+    assert (q.method, q.weight_bits, q.block_size, q.scale_bytes) == ("fp8", 8, (128, 128), 4)
+    assert q.kv_cache_fp8 and q.ignored == ("lm_head",)
+    # 300×256 fp8 values + ceil(300/128)·ceil(256/128) = 3·2 fp32 scales
+    assert matrix_bytes(300, 256, q) == 300 * 256 + 6 * 4
+
+
+def test_mxfp4_one_e8m0_byte_per_32():
+    q = parse_quant_config({"quant_method": "mxfp4", "modules_to_not_convert": ["lm_head"]}, where="t")
+    assert q.scope == "experts_only" and q.kv_cache_fp8 is False
+    assert matrix_bytes(2880, 2880, q) == 2880 * 2880 // 2 + 2880 * (2880 // 32)
+
+
+def test_compressed_tensors_int4_group32_bf16_scales():
+    q = parse_quant_config({"quant_method": "compressed-tensors", "format": "pack-quantized",
+                            "config_groups": {"g": {"weights": {"num_bits": 4, "type": "int", "symmetric": True,
+                                                                "group_size": 32}}},
+                            "ignore": ["lm_head", "re:.*self_attn.*"]}, where="t")
+    assert (q.method, q.group_size, q.scale_bytes, q.has_zero_point) == ("int4", 32, 2, False)
+    assert matrix_bytes(2048, 7168, q) == 2048 * 7168 // 2 + 2048 * (7168 // 32) * 2
+    assert is_ignored("model.layers.3.self_attn.q_b_proj", q)
+    assert not is_ignored("model.layers.3.mlp.experts.gate_proj", q)
+
+
+@pytest.mark.parametrize("method, g_idx", [("awq", 0), ("gptq", 4096 * 4)])
+def test_awq_gptq_scales_zeros_and_gidx(method, g_idx):
+    q = parse_quant_config({"quant_method": method, "bits": 4, "group_size": 128}, where="t")
+    groups = 4096 * (4096 // 128)
+    assert matrix_bytes(4096, 4096, q) == 4096 * 4096 // 2 + groups * 2 + groups // 2 + g_idx
+
+
+def test_fbgemm_fp8_rowwise_mlp_only():
+    q = parse_quant_config({"quant_method": "fbgemm_fp8", "activation_scale_ub": 1200.0,
+                            "modules_to_not_convert": ["lm_head", "model.layers.0.mlp"]}, where="t")
+    assert q.scope == "mlp_only" and matrix_bytes(10, 20, q) == 200 + 10 * 4
+    assert is_ignored("model.layers.0.mlp.down_proj", q) and not is_ignored("model.layers.10.mlp.down_proj", q)
+
+
+def test_glob_patterns_match_like_hf():
+    q = parse_quant_config({"quant_method": "mxfp4", "modules_to_not_convert": ["model.layers.*.self_attn"]},
+                           where="t")
+    assert is_ignored("model.layers.7.self_attn.q_proj", q)
+    assert not is_ignored("model.layers.7.mlp.experts.gate_proj", q)
+
+
+def test_online_fp8_and_flag_rules():
+    q = resolve_quant(None, "fp8")
+    assert q.method == "fp8" and q.block_size is None and "lm_head" in q.ignored
+    assert resolve_quant(None, None) is None and resolve_quant(None, "auto") is None
+    ckpt = parse_quant_config({"quant_method": "fp8", "weight_block_size": [128, 128]}, where="t")
+    assert resolve_quant(ckpt, "fp8") is ckpt
+    with pytest.raises(PlanInputError, match="conflicts"):
+        resolve_quant(ckpt, "awq")
+    with pytest.raises(PlanInputError, match="not known"):
+        resolve_quant(None, "int3-magic")
+    with pytest.raises(PlanInputError):
+        online_quant("awq")
+
+
+def test_awq_flag_on_config_without_quantization_config_assumes_awq_defaults():
+    q = resolve_quant(None, "awq_marlin")
+    assert (q.method, q.group_size, q.has_zero_point, q.raw_method) == ("int4", 128, True, "awq")

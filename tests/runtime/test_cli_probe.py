@@ -1,0 +1,37 @@
+"""`tpkit probe` on a machine without a GPU, and the text rendering of a profile."""
+
+import json
+
+import pytest
+
+from tpkit.cli import main
+from tpkit.cli.probe import format_profile
+from tpkit.hardware.machine import GpuState, MachineProfile
+from tpkit.runtime.machine_probe import no_gpu_reason
+from tpkit.units import GiB
+
+needs_no_gpu = pytest.mark.skipif(no_gpu_reason() is None, reason="a GPU is visible here")
+
+
+@needs_no_gpu
+def test_probe_without_gpu_says_so_and_exits_0(capsys, tmp_path):
+    out = tmp_path / "m.json"
+    assert main(["probe", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "no GPU to probe" in text and "Nothing written" in text and not out.exists()
+    assert main(["probe", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["gpus"] == [] and data["reason"]
+
+
+def test_format_profile_shows_memory_users_topology_and_p2p():
+    gpus = (GpuState(index=0, name="NVIDIA H200", total_bytes=GiB(139.8), free_bytes=GiB(139), compute_capability=(9, 0)),
+            GpuState(index=1, name="NVIDIA H200", total_bytes=GiB(139.8), free_bytes=GiB(100), compute_capability=(9, 0),
+                     used_by_others_bytes=GiB(39.8), processes=({"pid": 5, "name": "python3", "used_bytes": 39 * 2**30},)))
+    prof = MachineProfile(gpus=gpus, nvlink_links=((0, 18), (18, 0)), p2p_access=((True, True), (True, True)),
+                          pcie_path=(("X", "NV18"), ("NV18", "X")), hostname="box", extra={"notes": ["NVML ok"]})
+    text = format_profile(prof)
+    assert "min free: GPU 1, 100.00 GiB" in text
+    assert "GPU 1: pid 5 (python3) 39.00 GiB" in text and "GPU 0: none listed" in text
+    assert "NV18" in text and "full NVLink mesh: yes" in text and "P2P between all pairs: yes" in text
+    assert "  9.0" in text and "total GiB" in text

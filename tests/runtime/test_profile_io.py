@@ -1,0 +1,102 @@
+"""Machine profile JSON: round trip, atomic write, validation, match against the flags."""
+
+import json
+
+import pytest
+
+from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.machine import GpuState, MachineProfile
+from tpkit.runtime.profile_io import (
+    load_machine_profile,
+    profile_from_dict,
+    profile_to_dict,
+    save_machine_profile,
+    select_gpus,
+)
+from tpkit.units import Bytes, GiB
+
+
+def _profile(n=2, name="NVIDIA H200") -> MachineProfile:
+    gpus = tuple(
+        GpuState(index=i, name=name, total_bytes=Bytes(150_109_880_320), free_bytes=GiB(139) - GiB(i),
+                 used_by_others_bytes=GiB(0.8), compute_capability=(9, 0),
+                 processes=({"pid": 10 + i, "name": "python3", "used_bytes": 2**30},))
+        for i in range(n)
+    )
+    links = tuple(tuple(0 if i == j else 18 for j in range(n)) for i in range(n))
+    return MachineProfile(gpus=gpus, nvlink_links=links, p2p_access=tuple(tuple(True for _ in range(n)) for _ in range(n)),
+                          pcie_path=tuple(tuple("X" if i == j else "NV18" for j in range(n)) for i in range(n)),
+                          hostname="box", driver_version="580.159.04", extra={"notes": []})
+
+
+def test_round_trip_is_exact(tmp_path):
+    path = save_machine_profile(_profile(), tmp_path / "machine.json")
+    loaded = load_machine_profile(path)
+    assert loaded == _profile()
+    assert loaded.min_free.index == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["machine.json"]  # no temp file left behind
+
+
+def test_failed_write_leaves_old_file_intact(tmp_path):
+    path = tmp_path / "machine.json"
+    save_machine_profile(_profile(), path)
+    before = path.read_text()
+    bad = MachineProfile(gpus=_profile().gpus, extra={"not json": object()})
+    with pytest.raises(TypeError):
+        save_machine_profile(bad, path)
+    assert path.read_text() == before and len(list(tmp_path.iterdir())) == 1
+
+
+def _mutated(change):
+    d = profile_to_dict(_profile())
+    change(d)
+    return d
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        (lambda d: d.update(colour="red"), r"unknown key\(s\) \['colour'\]"),
+        (lambda d: d.pop("gpus"), r"missing required key\(s\) \['gpus'\]"),
+        (lambda d: d["gpus"][0].pop("free_bytes"), r"gpus\[0\]: missing required key\(s\) \['free_bytes'\]"),
+        (lambda d: d["gpus"][1].update(free_bytes="139GiB"), r"gpus\[1\]: free_bytes .* must be int, got str"),
+        (lambda d: d["gpus"][0].update(free_bytes=True), r"must be int, got bool"),
+        (lambda d: d["gpus"][0].update(free_bytes=2**60), "exceeds total_bytes"),
+        (lambda d: d["gpus"][0].update(vram=1), r"unknown key\(s\) \['vram'\]"),
+        (lambda d: d.update(nvlink_links=[[0, 18]]), r"nvlink_links must be a 2×2"),
+        (lambda d: d.update(p2p_access=[[1, 1], [1, 1]]), r"p2p_access entry must be bool"),
+        (lambda d: d.update(profile_version=99), "profile_version 99 is not supported"),
+        (lambda d: d.update(gpus=[]), "non-empty list"),
+        (lambda d: d["gpus"][0].update(compute_capability="9.0"), r"\[major, minor\]"),
+    ],
+)
+def test_malformed_profiles_raise_clear_errors(change, match):
+    with pytest.raises(PlanInputError, match=match):
+        profile_from_dict(_mutated(change))
+
+
+def test_unreadable_and_missing_files(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(PlanInputError, match="not a readable JSON file"):
+        load_machine_profile(bad)
+    with pytest.raises(PlanInputError, match="tpkit probe --out"):
+        load_machine_profile(tmp_path / "absent.json")
+    bad.write_text(json.dumps([1, 2]))
+    with pytest.raises(PlanInputError, match="expected a JSON object, got list"):
+        load_machine_profile(bad)
+
+
+H200 = GpuSpec(name="H200-SXM-141GB", total_bytes=Bytes(150_109_880_320), total_source="test",
+               aliases=("H200", "NVIDIA H200"))
+H100 = GpuSpec(name="H100-SXM-80GB", total_bytes=GiB(79.19), total_source="test", aliases=("H100",))
+
+
+def test_select_gpus_checks_count_and_name():
+    prof = _profile(n=4)
+    assert [g.index for g in select_gpus(prof, num_gpus=2, gpu=H200)] == [0, 1]
+    with pytest.raises(PlanInputError, match="needs 8 GPUs but the machine profile lists 4"):
+        select_gpus(prof, num_gpus=8)
+    with pytest.raises(PlanInputError, match=r"--gpu H100-SXM-80GB does not match .* 'NVIDIA H200'"):
+        select_gpus(prof, num_gpus=2, gpu=H100)

@@ -1,0 +1,80 @@
+"""Every SGLang case in data/cases.json (real start-up logs): predicted vs printed KV tokens.
+
+The planner sees only what a user would pass: the model config, the GPU name and the launch flags.
+Run with ``-s`` to see the table; docs/_parts/accuracy-sglang.md records it.
+"""
+
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+
+from tpkit.engines.sglang import LATEST, SglangOptions, plan_sglang
+from tpkit.engines.sglang.pool import compute_cell, pool_buffers
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.models import from_config_dict
+from tpkit.parallel import ParallelSpec
+
+DATA = Path(__file__).parent / "data"
+CASES = [c for c in json.loads((DATA / "cases.json").read_text()) if c["engine"] == "sglang"]
+TOKEN_ERROR_BOUND = 0.02
+"""worst relative error of the predicted #tokens reached on these cases (docs/_parts/accuracy-sglang.md)"""
+
+
+def _inputs(case):
+    cfg_path = DATA / "configs" / case["config_file"]
+    model = from_config_dict(json.loads(cfg_path.read_text()), name=case["model"], source=str(cfg_path))
+    parallel = ParallelSpec(tp=case["tp"] or 1, pp=case["pp"] or 1)
+    options = SglangOptions(
+        engine_version=case["engine_version"] or LATEST, mem_fraction_static=case["mem_fraction_static"],
+        context_length=case["context_length"], page_size=case["page_size"],
+        kv_cache_dtype=case["kv_cache_dtype"] or "auto", chunked_prefill_size=case["chunked_prefill_size"],
+        max_running_requests=case["max_running_requests"])
+    return model, lookup_gpu(case["gpu"]), parallel, options
+
+
+def _predict(case):
+    model, gpu, parallel, options = _inputs(case)
+    return plan_sglang(model, gpu, parallel, options)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_predicted_tokens_within_bound(case):
+    printed = case["reported"]["kv_tokens"]
+    result = _predict(case)
+    error = (result.kv_tokens - printed) / printed
+    print(f"{case['id']}: printed {printed:,} predicted {result.kv_tokens:,} ({error:+.2%})")
+    assert result.verdict.fits
+    assert abs(error) <= TOKEN_ERROR_BOUND
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_printed_sizes_follow_from_printed_tokens(case):
+    """With the engine's own token count, tpkit's buffers reproduce the printed K/V sizes exactly (2 decimals)."""
+    model, _, parallel, options = _inputs(case)
+    rep = case["reported"]
+    cell = compute_cell(model, parallel.tp, parallel.pp, "bfloat16")
+    swa_tokens = (rep.get("extra") or {}).get("swa_kv_tokens", 0)
+    pool = pool_buffers(cell, rep["kv_tokens"], swa_tokens, options.page_size or 1)
+    sizes = {b.name: round(b.total_bytes.gib, 2) for b in pool.buffers}
+    assert sizes["k"] == rep["k_size_gib"] and sizes["v"] == rep["v_size_gib"]
+    if swa_tokens:
+        assert sizes["swa_k"] == rep["extra"]["swa_k_size_gib"]
+        assert round(pool.total_bytes.gib, 2) == rep["extra"]["swa_kv_pool_mem_usage_gib"]
+
+
+def test_printed_pool_end_memory_where_logged():
+    """'Memory pool end. avail mem' (GiB) is predicted within 0.1 GiB where a case logs it."""
+    for case in CASES:
+        printed = case["reported"]["memory_pool_end_avail_gib"]
+        if printed is not None:
+            line = _predict(case).engine_log[-1]
+            assert line.startswith("Memory pool end. avail mem=")
+            assert abs(float(line.split("=")[1].split()[0]) - printed) <= 0.1
+
+
+def test_accuracy_summary():
+    errors = [abs(_predict(c).kv_tokens / c["reported"]["kv_tokens"] - 1) for c in CASES]
+    print(f"SGLang cases: {len(errors)}, median |error| {statistics.median(errors):.2%}, worst {max(errors):.2%}")
+    assert len(CASES) >= 2 and max(errors) <= TOKEN_ERROR_BOUND
