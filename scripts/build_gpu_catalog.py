@@ -86,8 +86,8 @@ def _total(mem: dict) -> tuple[int, str]:
         return int(mem["cuda_total_memory_bytes"]), "measured cudaMemGetInfo total (H200 SXM, driver 580)"
     if mem.get("cuda_reported_total_GiB"):
         gib = mem["cuda_reported_total_GiB"]
-        return round(gib * GIB), (f"{gib} GiB as CUDA reports it, rounded to 2 decimals (±5 MiB); "
-                                  f"evidence: {mem.get('source', '')}")
+        return round(gib * GIB), (f"{gib} GiB total capacity in public PyTorch/HIP OOM messages "
+                                  "(2-decimal rounding: ±5 MiB); research catalog gpus.json")
     smi = mem["nvidia_smi_total_MiB"]
     return (smi - HOPPER_RESERVED_MIB) * MIB, (
         f"derived: nvidia-smi {smi} MiB − {HOPPER_RESERVED_MIB} MiB driver reservation measured on H200 "

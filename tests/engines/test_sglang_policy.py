@@ -128,3 +128,36 @@ def test_req_to_token_for_huge_contexts_does_not_fit_in_the_slack():
     r = plan(long_context, gpu="H200", weights=GiB(16))
     assert not r.verdict.fits and r.verdict.knob == "--context-length" and "req_to_token" in r.verdict.message
     assert plan(long_context, gpu="H200", weights=GiB(16), context_length=131_072).verdict.fits
+
+
+def test_suggested_fixes_each_make_the_plan_fit():
+    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.models import load_model
+    from tpkit.engines.sglang import plan_sglang
+    from tpkit.parallel import ParallelSpec
+
+    model, h100 = load_model("meta-llama/Llama-3.1-70B-Instruct"), lookup_gpu("H100")
+    r = plan_sglang(model, h100, ParallelSpec(tp=2), SglangOptions())
+    msg = r.verdict.message
+    assert not r.verdict.fits and "--tp 4" in msg and "--quantization fp8" in msg
+    f_min = float(msg.split("≥ ")[1][:5])
+    assert plan_sglang(model, h100, ParallelSpec(tp=4), SglangOptions()).verdict.fits
+    assert plan_sglang(model, h100, ParallelSpec(tp=2), SglangOptions(quantization="fp8")).verdict.fits
+    assert plan_sglang(model, h100, ParallelSpec(tp=2), SglangOptions(mem_fraction_static=f_min)).verdict.fits
+    one_gpu = plan_sglang(model, h100, ParallelSpec(tp=1), SglangOptions())
+    assert "fp8" not in one_gpu.verdict.message  # fp8 70B (≈ 68 GiB) still exceeds one H100's budget
+
+
+def test_linear_attention_hybrid_plans_state_pool_then_kv():
+    from tpkit.models.spec import LinearAttnSpec
+
+    hybrid = llama3_8b(layer_kinds=("linear", "linear", "linear", "full") * 8,
+                       linear_attn=LinearAttnSpec(state_bytes_per_layer=Bytes(2_170_880)))
+    r = plan(hybrid, tp=2, weights=GiB(8), context_length=32_768)
+    state = r.ledger.get("linear-attention state pool").bytes
+    rest = r.ledger.get("KV budget (rest)").bytes
+    assert r.verdict.fits and Bytes(0) < state < rest
+    assert r.kv_tokens == (rest - state).bytes // (4 * 256 * 8 * 2)  # 8 full layers, 4 KV heads/rank
+    slots = r.extra["sglang"]["mamba_slots"]
+    assert r.max_running_requests == min(slots // 3, 2048)
+    assert r.ledger.check(r.ledger.remaining) == []

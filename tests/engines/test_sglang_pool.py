@@ -3,6 +3,7 @@
 import pytest
 
 from sglang_fixtures import deepseek_v3, gpt_oss_120b, llama3_8b
+from tpkit.engines.sglang.mamba import plan_mamba_pool
 from tpkit.engines.sglang.pool import (compute_cell, max_running_requests, pool_buffers, req_to_token_bytes,
                                        size_tokens)
 from tpkit.errors import PlanInputError
@@ -65,11 +66,25 @@ def test_buffers_add_a_padding_page_per_layer():
     assert {b.name: b.shape[0] for b in swa.buffers} == {"k": 1001, "v": 1001, "swa_k": 801, "swa_v": 801}
 
 
-def test_linear_attention_is_refused_clearly():
-    kimi_linear = llama3_8b(layer_kinds=("linear", "linear", "linear", "full") * 8,
-                            linear_attn=LinearAttnSpec(description="KDA"))
+def test_linear_layers_hold_no_kv_and_unknown_state_is_refused():
+    hybrid = llama3_8b(layer_kinds=("linear", "linear", "linear", "full") * 8,
+                       linear_attn=LinearAttnSpec(state_bytes_per_layer=None, description="KDA"))
+    assert compute_cell(hybrid, 1, 1, "bfloat16").bytes_per_token == 131_072 // 4
     with pytest.raises(PlanInputError, match="not supported yet"):
-        compute_cell(kimi_linear, 1, 1, "bfloat16")
+        plan_mamba_pool(hybrid, 1, 24, GiB(10), "0.5.20")
+
+
+def test_mamba_state_pool_takes_its_share_of_the_budget():
+    hybrid = llama3_8b(layer_kinds=("linear", "full") * 16,
+                       linear_attn=LinearAttnSpec(state_bytes_per_layer=Bytes(2_170_880)))
+    pool = plan_mamba_pool(hybrid, 2, 16, GiB(19), "0.5.20")
+    per_slot = Bytes(2_170_880 * 16 // 2)
+    budget = GiB(19) * (0.9 / 1.9)
+    assert pool.per_slot == per_slot and pool.slots == (budget - per_slot) // per_slot
+    assert pool.total_bytes == per_slot * (pool.slots + 1) <= budget
+    classic = plan_mamba_pool(hybrid, 2, 16, GiB(19), "0.5.10")
+    assert classic.slots == budget // per_slot and classic.total_bytes == per_slot * classic.slots
+    assert plan_mamba_pool(llama3_8b(), 1, 0, GiB(19), "0.5.20") is None
 
 
 def test_max_running_requests_rules_by_era():

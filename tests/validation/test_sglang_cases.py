@@ -78,3 +78,14 @@ def test_accuracy_summary():
     errors = [abs(_predict(c).kv_tokens / c["reported"]["kv_tokens"] - 1) for c in CASES]
     print(f"SGLang cases: {len(errors)}, median |error| {statistics.median(errors):.2%}, worst {max(errors):.2%}")
     assert len(CASES) >= 2 and max(errors) <= TOKEN_ERROR_BOUND
+
+
+def test_kimi_k25_int4_free_after_weights_on_rtx_pro_6000():
+    """A real deployment (tp 8, f 0.85) reported ≈ 21.7 GiB free per GPU after weight loading."""
+    from tpkit.models import load_model
+
+    result = plan_sglang(load_model("Kimi-K2.5"), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=8),
+                         SglangOptions(mem_fraction_static=0.85))
+    line = next(l for l in result.engine_log if l.startswith("Load weight end."))
+    free_gib = float(line.split("avail mem=")[1].split()[0])
+    assert abs(free_gib - 21.7) <= 0.5  # 22.11 predicted: the vision tower is not counted (see the doc)

@@ -22,7 +22,7 @@ from tpkit.comm.dispatch import BACKENDS, Decision, choose_allreduce
 from tpkit.comm.env import parse_env
 from tpkit.comm.profile import BenchProfile, default_profile
 from tpkit.comm.topology import CommTopology
-from tpkit.errors import PlanInputError, RuntimeSetupError
+from tpkit.errors import PlanInputError
 from tpkit.units import Bytes, MiB, parse_bytes
 
 __all__ = ["AllReduce", "probe_topology"]

@@ -59,7 +59,6 @@ def _device_for(rank: int, world: int, opts: dict):
 
 
 def _rank_main(rank: int, world: int, opts: dict, init: str) -> None:
-    import torch
     import torch.distributed as dist
 
     from tpkit.comm.allreduce import AllReduce

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 
 import torch
@@ -21,7 +22,7 @@ def check_symm_possible(group, device) -> None:
     if os.environ.get("TORCH_SYMM_MEM_DISABLE_MULTICAST") != "1":
         os.environ["TORCH_SYMM_MEM_DISABLE_MULTICAST"] = "1"  # tpkit never uses multimem ops
     try:
-        import torch.distributed._symmetric_memory  # noqa: F401
+        importlib.import_module("torch.distributed._symmetric_memory")
     except ImportError as exc:
         raise BackendUnavailable(f"torch.distributed._symmetric_memory is unavailable: {exc}") from None
     major, minor = torch.cuda.get_device_capability(torch.device(device))

@@ -4,7 +4,7 @@ Protocol (the one torch's ``sync_remote_blocks`` uses): block ``b`` of rank ``r`
 system-scope CAS 0→1 on ``pad_p[b·WS + r]`` (release), then waits by a CAS 1→0 on its own
 ``pad_r[b·WS + p]`` (acquire).  Flags return to 0 after every barrier, so no host epoch is needed and
 CUDA-graph replays stay in step.  Thread ``p`` of the block handles peer ``p``; ``bar.sync`` orders
-the rest of the block around it.  Spins are bounded (≈ 16 M tries) so a broken peer surfaces as a
+the rest of the block around it.  Spins are bounded (≈ 33 M tries) so a broken peer surfaces as a
 wrong result instead of a hung GPU.
 """
 
@@ -34,7 +34,7 @@ def _send(addr):
         atom.release.sys.global.cas.b32 %old, [$1], 0, 1;
         add.u32 %tries, %tries, 1;
         setp.ne.u32 %busy, %old, 0;
-        setp.lt.u32 %more, %tries, 16777216;
+        setp.lt.u32 %more, %tries, 33554432;
         and.pred %busy, %busy, %more;
         @%busy bra SEND_AGAIN;
         mov.u32 $0, %old;
@@ -55,7 +55,7 @@ def _wait(addr):
         atom.acquire.sys.global.cas.b32 %old, [$1], 1, 0;
         add.u32 %tries, %tries, 1;
         setp.ne.u32 %busy, %old, 1;
-        setp.lt.u32 %more, %tries, 16777216;
+        setp.lt.u32 %more, %tries, 33554432;
         and.pred %busy, %busy, %more;
         @%busy bra WAIT_AGAIN;
         mov.u32 $0, %old;

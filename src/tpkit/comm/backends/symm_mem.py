@@ -25,13 +25,23 @@ class SymmMemBackend:
         self.gname = buf.group_name
 
     def run(self, x: torch.Tensor, out: torch.Tensor) -> None:
-        """Sum ``x`` over the group into ``out`` (which may be ``x``)."""
+        """Sum ``x`` over the group into ``out`` (which may be ``x``).
+
+        torch's kernels pick their vector width from the symmetric buffer, so an ``out`` that is not
+        16-byte aligned goes through an aligned temporary, and an unaligned ``x`` is staged by a copy.
+        """
         staged = self.buf.raw[: x.numel() * x.element_size()].view(x.dtype)
-        if self.name == "symm_mem_one_shot":
-            torch.ops.symm_mem.one_shot_all_reduce_copy_out(staged, x, "sum", self.gname, out)
+        target = out if out.data_ptr() % 16 == 0 else torch.empty_like(out)
+        if self.name == "symm_mem_one_shot" and x.data_ptr() % 16 == 0:
+            torch.ops.symm_mem.one_shot_all_reduce_copy_out(staged, x, "sum", self.gname, target)
+        elif self.name == "symm_mem_one_shot":
+            staged.copy_(x)
+            torch.ops.symm_mem.one_shot_all_reduce_out(staged, "sum", self.gname, target)
         else:
             staged.copy_(x)
-            torch.ops.symm_mem.two_shot_all_reduce_out(staged, "sum", self.gname, out)
+            torch.ops.symm_mem.two_shot_all_reduce_out(staged, "sum", self.gname, target)
+        if target is not out:
+            out.copy_(target)
 
     def ledger_lines(self) -> tuple:
         return self.buf.ledger_lines()

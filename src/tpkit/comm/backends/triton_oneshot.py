@@ -44,18 +44,27 @@ class TritonSymmBackend:
             units = -(-units // self.buf.world_size)
         return min(units, self.max_blocks)
 
-    def run(self, x: torch.Tensor, out: torch.Tensor) -> None:
-        """Sum ``x`` over the group into ``out`` (which may be ``x``); graph-capturable."""
+    def _launch(self, x: torch.Tensor, out: torch.Tensor, *, warmup: bool = False):
         numel, elem = x.numel(), x.element_size()
-        if numel == 0:
-            return
         views = self.views[x.dtype]
         ws, rank = self.buf.world_size, self.buf.rank
         peers8 = views + [views[0]] * (_MAX_WORLD - ws)
-        self.kernel[(self.grid(numel, elem),)](
-            x, out, views[rank], *peers8, *self.pads8, self.pad_self, self.counters,
-            numel, self.capacity.bytes // elem, rank,
-            WS=ws, BLOCK=self.chunk_bytes // elem, MAXB=self.max_blocks, num_warps=self.num_warps)
+        args = (x, out, views[rank], *peers8, *self.pads8, self.pad_self, self.counters,
+                numel, self.capacity.bytes // elem, rank)
+        meta = dict(WS=ws, BLOCK=self.chunk_bytes // elem, MAXB=self.max_blocks, num_warps=self.num_warps)
+        grid = (self.grid(numel, elem),)
+        if warmup:
+            return self.kernel.warmup(*args, grid=grid, **meta)
+        return self.kernel[grid](*args, **meta)
+
+    def run(self, x: torch.Tensor, out: torch.Tensor) -> None:
+        """Sum ``x`` over the group into ``out`` (which may be ``x``); graph-capturable."""
+        if x.numel():
+            self._launch(x, out)
+
+    def compile_for(self, x: torch.Tensor, out: torch.Tensor) -> None:
+        """Compile the kernel variant for these tensors without launching it (no barrier wait)."""
+        self._launch(x, out, warmup=True)
 
     def ledger_lines(self) -> tuple:
         return self.buf.ledger_lines(max_blocks=self.max_blocks)
@@ -68,7 +77,6 @@ def start_triton(name: str, group, *, max_bytes: int, device, kernel_name: str, 
     if ws > _MAX_WORLD:
         raise BackendUnavailable(f"world size {ws} > {_MAX_WORLD}")
     try:
-        import triton  # noqa: F401
         from tpkit.comm.backends import _triton_kernels
     except Exception as exc:  # noqa: BLE001
         raise BackendUnavailable(f"triton is unavailable: {type(exc).__name__}: {exc}") from None
@@ -76,8 +84,11 @@ def start_triton(name: str, group, *, max_bytes: int, device, kernel_name: str, 
     backend = TritonSymmBackend(name, buf, getattr(_triton_kernels, kernel_name), regions=regions,
                                 max_blocks=max_blocks, num_warps=num_warps)
     try:
-        for dt in (torch.bfloat16, torch.float16, torch.float32):
-            x = torch.ones(4096, dtype=dt, device=device)
+        samples = [torch.ones(4096, dtype=dt, device=device) for dt in (torch.bfloat16, torch.float16, torch.float32)]
+        for x in samples:  # compile first, then run together: no rank spins while another compiles
+            backend.compile_for(x, torch.empty_like(x))
+        dist.barrier(group=group)
+        for x in samples:
             backend.run(x, torch.empty_like(x))
         torch.cuda.synchronize(device)
     except Exception as exc:  # noqa: BLE001 - a kernel that does not compile or run is skipped

@@ -3,7 +3,8 @@
     versions.py  release → rule era          defaults.py  default mem_fraction_static, capacity defaults
     options.py   SglangOptions (flags)       baseline.py  free memory before weights (context, NCCL, custom AR)
     pool.py      cell size, tokens, buffers  sizing.py    every number of one plan
-    verdict.py   fits / which knob           logs.py      the lines SGLang prints
+    mamba.py     linear-attention state pool verdict.py   fits / which knob
+    logs.py      the lines SGLang prints
     policy.py    plan_sglang (entry point)
 """
 

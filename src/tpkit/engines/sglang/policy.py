@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines
 from tpkit.engines.sglang.options import SglangOptions
-from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, resolve_kv_dtype, size_sglang
+from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, is_newer_than_latest
 from tpkit.hardware.gpu import GpuSpec
@@ -78,6 +78,12 @@ def _pool_lines(s: SglangSizing) -> list[LineItem]:
                             f"{s.cell.bytes_per_token:,.0f} B ({s.cell.source})")]
 
 
+def _mamba_lines(s: SglangSizing) -> list[LineItem]:
+    if s.mamba is None:
+        return []
+    return [LineItem(item="linear-attention state pool", bytes=s.mamba_bytes, source=s.mamba.source)]
+
+
 def build_ledger(s: SglangSizing) -> Ledger:
     """capacity → baseline uses → weights → slack reserve → KV pool → remaining, plus info lines."""
     f = s.fraction.value
@@ -89,6 +95,7 @@ def build_ledger(s: SglangSizing) -> Ledger:
                       source=f"mem_fraction_static {f:.3f}: {s.fraction.source}"),
              LineItem(item="KV budget (rest)", bytes=s.rest, kind="info",
                       source="free before weights − weights − slack (spec §3.2)"),
+             *_mamba_lines(s),
              *_pool_lines(s),
              LineItem(item="req_to_token pool (from the slack)", bytes=s.req_to_token, kind="info",
                       source=f"int32 [{s.req_to_token_rows:,} × ({s.context_len:,} + 4)]; "
@@ -115,6 +122,9 @@ def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tupl
                    "--cuda-graph-max-bs")
     if model.is_mla and options.page_size is None:
         out.append("MLA: the attention backend may force a larger page size (FlashMLA 64); pass --page-size to plan it")
+    if s.mamba is not None:
+        out.append("linear-attention state pool assumes the radix cache on, no --max-mamba-cache-size and no "
+                   "speculative decoding (spec §3.3.6)")
     if model.is_multimodal:
         out.append("multimodal: the vision-tower cache reservation (SGLANG_VLM_CACHE_SIZE_MB) is not subtracted")
     return tuple(out)
@@ -129,6 +139,7 @@ def _extra(s: SglangSizing, kv_source: str) -> dict:
         "cell_bytes_per_token": s.cell.bytes_per_token, "swa_tokens": s.swa_tokens,
         "pre_model_load_bytes": s.pre.bytes, "kv_budget_bytes": s.rest.bytes,
         "req_to_token_bytes": s.req_to_token.bytes, "log_units_note": GB_IS_GIB_NOTE,
+        "mamba_slots": s.mamba.slots if s.mamba else None, "mamba_pool_bytes": s.mamba_bytes.bytes,
     }}
 
 
@@ -140,19 +151,20 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     """
     s = _sizing(model, gpu, parallel, options, machine, weights)
 
-    def retry(*, tp: int, quantization: str | None = None) -> SglangSizing | None:
-        """The same plan with a larger TP and/or another weight quantisation."""
+    def retry(*, tp: int, quantization: str | None = None) -> int | None:
+        """KV tokens of the same plan with a larger TP and/or another quantisation (None: unknown)."""
         bigger = ParallelSpec(tp=tp, pp=parallel.pp, dp=parallel.dp, ep=parallel.ep)
         opts = replace(options, quantization=quantization) if quantization else options
         if weights is None:
-            return _sizing(model, gpu, bigger, opts, machine, None)
-        if quantization:
+            w_bytes = _weights(model, bigger, opts, None)[0]
+        elif quantization:
             return None  # weights were given for one quantisation only
-        scaled = s.weights * (parallel.tp / tp)  # given weights: assume they shard with TP
-        return size_sglang(model, gpu, bigger, opts, machine=machine, weights_bytes=scaled, weights_source="scaled")
+        else:
+            w_bytes = s.weights * (parallel.tp / tp)  # given weights: assume they shard with TP
+        return kv_budget(model, gpu, bigger, opts, machine=machine, weights_bytes=w_bytes).tokens
 
     ledger = build_ledger(s)
-    problems = ledger.check(s.rest - s.kv_bytes)
+    problems = ledger.check(s.rest - s.mamba_bytes - s.kv_bytes)
     assert not problems, problems
     _, kv_source = resolve_kv_dtype(model, options)
     return PlanResult(

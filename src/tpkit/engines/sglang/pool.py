@@ -69,19 +69,15 @@ def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
 
 
 def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_dim: bool = True) -> CellSize:
-    """The cell size SGLang profiles with (per rank, all layers of the stage).
+    """The cell size SGLang profiles with (per rank, the stage's attention layers; linear layers hold no KV).
 
     ``split_v_dim=False`` reproduces releases ≤ 0.5.5, which assumed ``v_head_dim == head_dim``.
     """
     element = _ELEMENT_BYTES[kv_dtype]
     kinds = stage_layer_kinds(model, pp)
-    if "linear" in kinds:
-        raise PlanInputError(
-            f"{model.name}: linear-attention / mamba layers ({model.num_linear_layers} of {model.num_layers}) are "
-            "not supported yet by the SGLang planner (their per-request state pool is not modelled)")
     if model.mla is not None:
         dim = model.mla.kv_lora_rank + model.mla.qk_rope_head_dim
-        layers = len(kinds)
+        layers = len(kinds) - kinds.count("linear")  # linear-attention layers keep state, not KV
         return CellSize(layout="mla", bytes_per_token=dim * layers * element, kv_dtype=kv_dtype,
                         element_bytes=element, n_kv_heads=1, k_dim=dim, v_dim=0, full_layers=layers,
                         source=f"MLA ({model.mla.kv_lora_rank} + {model.mla.qk_rope_head_dim}) × {layers} layers × "

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from tpkit.engines.sglang.baseline import Baseline, plan_baseline
 from tpkit.engines.sglang.defaults import (CapacityDefaults, FractionChoice, capacity_defaults,
                                            default_mem_fraction, graph_reserve_mib)
+from tpkit.engines.sglang.mamba import RADIX_SLOTS_PER_REQUEST, MambaPool, plan_mamba_pool
 from tpkit.engines.sglang.options import KV_CACHE_DTYPES, SglangOptions
 from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, pool_buffers,
-                                       req_to_token_bytes, size_tokens)
+                                       req_to_token_bytes, size_tokens, stage_layer_kinds)
 from tpkit.engines.sglang.versions import parse_version, rule_era
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
@@ -26,7 +27,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, MiB
 
-__all__ = ["SglangSizing", "size_sglang", "resolve_kv_dtype", "validate_layout", "graph_slack_need"]
+__all__ = ["SglangSizing", "KvBudget", "kv_budget", "size_sglang", "resolve_kv_dtype", "validate_layout", "graph_slack_need"]
 
 _DTYPES = {"auto": None, "bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16",
            "half": "float16", "float32": "bfloat16", "float": "bfloat16"}
@@ -51,7 +52,10 @@ class SglangSizing:
     cell: CellSize
     slack: Bytes
     rest: Bytes
-    """KV budget: available after weights − slack"""
+    """KV budget: available after weights − slack (before the mamba state pool)"""
+    mamba: MambaPool | None
+    """per-request state pool of linear-attention layers (None for pure attention models)"""
+    mamba_bytes: Bytes
     pool: KVPoolPlan
     kv_bytes: Bytes
     """bytes of every KV buffer together (= pool.total_bytes)"""
@@ -119,12 +123,33 @@ def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: Pa
     return choice
 
 
-def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
-                machine: MachineProfile | None, weights_bytes: Bytes, weights_source: str) -> SglangSizing:
-    """Compute every sizing number (no ledger, no text)."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class KvBudget:
+    """The first half of a plan: free memory, fraction, KV budget and token count (no buffers, no text)."""
+
+    era: str
+    context_len: int
+    page_size: int
+    gpu_mem_mib: float
+    capacity: CapacityDefaults
+    fraction: FractionChoice
+    baseline: Baseline
+    cell: CellSize
+    pre: Bytes
+    slack: Bytes
+    rest: Bytes
+    mamba: MambaPool | None
+    mamba_bytes: Bytes
+    tokens: int
+    """full-pool tokens per rank"""
+    swa_tokens: int
+
+
+def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
+              machine: MachineProfile | None, weights_bytes: Bytes) -> KvBudget:
+    """Validate the layout and size the KV budget and token count (spec §2–§3.4)."""
     validate_layout(model, parallel)
     era = rule_era(options.engine_version)
-    context_len = _context_len(model, options)
     page = options.page_size or 1
     gpu_mem_mib = gpu.nvidia_smi_total_mib or gpu.total_bytes.bytes / 2**20
     cap = capacity_defaults(gpu_mem_mib, parallel.tp, era, chunked_prefill_size=options.chunked_prefill_size,
@@ -132,25 +157,47 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
                             max_running_requests=options.max_running_requests)
     fraction = _fraction(options, era, gpu_mem_mib, parallel, cap, model)
     baseline = plan_baseline(gpu, parallel, era, machine)
-    kv_dtype, _ = resolve_kv_dtype(model, options)
     split_v = parse_version(options.engine_version) >= (0, 5, 8)
-    cell = compute_cell(model, parallel.tp, parallel.pp, kv_dtype, split_v_dim=split_v)
+    cell = compute_cell(model, parallel.tp, parallel.pp, resolve_kv_dtype(model, options)[0], split_v_dim=split_v)
     pre = baseline.free_before_weights
     slack = pre * (1.0 - fraction.value)
     rest = pre - weights_bytes - slack
-    tokens, swa_tokens = size_tokens(rest, cell, page_size=page, max_total_tokens=options.max_total_tokens)
-    pool = pool_buffers(cell, tokens, swa_tokens, page)
-    running, rows, rule = max_running_requests(era, tokens=tokens, context_len=context_len,
+    linear = stage_layer_kinds(model, parallel.pp).count("linear")
+    mamba = plan_mamba_pool(model, parallel.tp, linear, rest, era)
+    mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
+    tokens, swa_tokens = size_tokens(rest - mamba_bytes, cell, page_size=page,
+                                     max_total_tokens=options.max_total_tokens)
+    return KvBudget(era=era, context_len=_context_len(model, options), page_size=page, gpu_mem_mib=gpu_mem_mib,
+                    capacity=cap, fraction=fraction, baseline=baseline, cell=cell, pre=pre, slack=slack, rest=rest,
+                    mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens)
+
+
+def _running(b: KvBudget, options: SglangOptions) -> tuple[int, int, str]:
+    """max_running_requests and req_to_token rows, capped by the state pool for hybrids."""
+    running, rows, rule = max_running_requests(b.era, tokens=b.tokens, context_len=b.context_len,
                                                user=options.max_running_requests, dp=1)
-    running, rows = max(running, 0), max(rows, 0)
+    if b.mamba is not None:  # the req_to_token pool keeps its padding row over the capped value
+        padding = rows - running
+        running = min(running, b.mamba.slots // RADIX_SLOTS_PER_REQUEST)
+        rows = running + padding
+    return max(running, 0), max(rows, 0), rule
+
+
+def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
+                machine: MachineProfile | None, weights_bytes: Bytes, weights_source: str) -> SglangSizing:
+    """Compute every sizing number (no ledger, no text)."""
+    b = kv_budget(model, gpu, parallel, options, machine=machine, weights_bytes=weights_bytes)
+    pool = pool_buffers(b.cell, b.tokens, b.swa_tokens, b.page_size)
+    running, rows, rule = _running(b, options)
     kv_bytes = pool.total_bytes
-    req = req_to_token_bytes(rows, context_len) if tokens > 0 else Bytes(0)
+    req = req_to_token_bytes(rows, b.context_len) if b.tokens > 0 else Bytes(0)
     return SglangSizing(
-        version=options.engine_version, era=era, context_len=context_len, page_size=page, gpu_mem_mib=gpu_mem_mib,
-        capacity=cap, fraction=fraction, baseline=baseline, weights=weights_bytes, weights_source=weights_source,
-        cell=cell, slack=slack, rest=rest, pool=pool, kv_bytes=kv_bytes, swa_tokens=swa_tokens,
-        max_running_requests=running, req_to_token_rows=rows, req_to_token=req, running_rule=rule, pre=pre,
-        pool_end_free=pre - weights_bytes - kv_bytes - req)
+        version=options.engine_version, era=b.era, context_len=b.context_len, page_size=b.page_size,
+        gpu_mem_mib=b.gpu_mem_mib, capacity=b.capacity, fraction=b.fraction, baseline=b.baseline,
+        weights=weights_bytes, weights_source=weights_source, cell=b.cell, slack=b.slack, rest=b.rest,
+        mamba=b.mamba, mamba_bytes=b.mamba_bytes, pool=pool, kv_bytes=kv_bytes, swa_tokens=b.swa_tokens,
+        max_running_requests=running, req_to_token_rows=rows, req_to_token=req, running_rule=rule, pre=b.pre,
+        pool_end_free=b.pre - weights_bytes - b.mamba_bytes - kv_bytes - req)
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:

@@ -22,16 +22,16 @@ def min_fraction(s: SglangSizing) -> float:
     return math.ceil(need / s.pre.bytes * 1000) / 1000 if s.pre.bytes > 0 else math.inf
 
 
-Retry = Callable[..., "SglangSizing | None"]
-"""retry(tp=…, quantization=…) → the sizing of the same plan with one knob changed (None: unknown)"""
+Retry = Callable[..., "int | None"]
+"""retry(tp=…, quantization=…) → KV tokens of the same plan with one knob changed (None: unknown)"""
 
 
 def _fits(retry: Retry, **change) -> bool:
     try:
-        sizing = retry(**change)
+        tokens = retry(**change)
     except PlanInputError:
         return False
-    return sizing is not None and sizing.pool.num_tokens > 0
+    return tokens is not None and tokens > 0
 
 
 def next_tp(tp: int, retry: Retry) -> int | None:
@@ -60,6 +60,10 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
         return Verdict(fits=False, message=imbalance[0], knob="SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK")
     f = s.fraction.value
     static = s.pre * f
+    if s.mamba is not None and s.pool.num_tokens > 0 and s.max_running_requests < 1:
+        return Verdict(fits=False, knob="--mem-fraction-static", message=(
+            f"the linear-attention state pool holds {s.mamba.slots} slot(s) of {format_bytes(s.mamba.per_slot)}, "
+            f"fewer than the 3 one running request needs: raise --mem-fraction-static or --tp"))
     if s.pool.num_tokens > 0 and s.pool_end_free < Bytes(0):
         return Verdict(fits=False, knob="--context-length", message=(
             f"the req_to_token pool ({s.req_to_token_rows:,} requests × ({s.context_len:,} + 4) tokens × 4 B = "

@@ -48,7 +48,8 @@ class Budget:
 
 
 def compute_budget(baseline: Baseline, rules: VllmRules, *, utilization: float, weights: Bytes,
-                   activation: Bytes, graphs: Bytes, override: Bytes | None) -> Budget:
+                   activation: Bytes, graphs: Bytes, override: Bytes | None,
+                   growth: Bytes = Bytes(0)) -> Budget:
     """Requested and available KV bytes for the era."""
     requested = requested_bytes(baseline.total_bytes, utilization, rules)
     free = baseline.free_at_snapshot
@@ -56,7 +57,7 @@ def compute_budget(baseline: Baseline, rules: VllmRules, *, utilization: float, 
         non_torch = baseline.capacity.bytes - free
         graphs = Bytes(0)
     else:
-        non_torch = Bytes(0)
+        non_torch = growth
     if override is not None and rules.engine == "V1":
         return Budget(requested=requested, free_at_snapshot=free, weights=weights, activation=activation,
                       non_torch=non_torch, graphs=Bytes(0), available=override, override=True)
@@ -87,17 +88,17 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
 
 def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utilization: float,
                  weight_lines: list[LineItem], activation_line: LineItem, graph_line: LineItem | None,
-                 kv_bytes: Bytes, kv_source: str, info: list[LineItem]) -> tuple[Ledger, Bytes]:
+                 growth_line: LineItem, kv_bytes: Bytes, kv_source: str,
+                 info: list[LineItem]) -> tuple[Ledger, Bytes]:
     """The ledger of the limiting rank and the remaining bytes it must add up to."""
     lines = _budget_lines(baseline, budget, rules, utilization) + weight_lines + [activation_line]
     if rules.engine == "V1" and not budget.override:
-        lines.append(LineItem(item="non-torch growth during profiling", bytes=budget.non_torch,
-                              source="assumed 0: NCCL and custom all-reduce buffers exist before the snapshot"))
+        lines.append(growth_line)
     if graph_line is not None:
         lines.append(graph_line)
     lines.append(LineItem(item="KV cache", bytes=kv_bytes, source=kv_source))
     if budget.override:
-        left = budget.free_at_snapshot - budget.weights - budget.activation - kv_bytes
+        left = budget.free_at_snapshot - budget.weights - budget.activation - budget.non_torch - kv_bytes
     else:
         left = budget.available - kv_bytes
     expected = min(left, Bytes(0))

@@ -24,7 +24,8 @@ from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, MiB
 
-__all__ = ["Baseline", "plan_baseline", "requested_bytes", "custom_allreduce_bytes", "MEASURED_H200"]
+__all__ = ["Baseline", "plan_baseline", "requested_bytes", "custom_allreduce_bytes", "MEASURED_H200",
+           "profile_nontorch_growth"]
 
 _SRC = "measured on H200 (measurements/h200x2-startup-memory-and-graph-allreduce.json)"
 MEASURED_H200 = {
@@ -117,3 +118,20 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules,
                     source=f"GPU {state.index}: total − measured free (tpkit probe)")
     return Baseline(capacity=cap, pre_existing=held, uses=uses, total_bytes=state.total_bytes,
                     rank_label=f"GPU {state.index} (least free memory)")
+
+
+def profile_nontorch_growth(parallel: ParallelSpec, rules: VllmRules) -> LineItem:
+    """Non-torch memory that appears during the V1 profile run (after the snapshot).
+
+    With DP + expert parallelism, the MoE layers broadcast tokens over the DP group's torch.distributed
+    NCCL communicator (the "naive" all-to-all), which NCCL creates lazily at that first use: its init and
+    first-collective buffers land inside the profile.  Everything else (pynccl, custom all-reduce) is set up
+    before the snapshot, so the growth is taken as 0 otherwise.
+    """
+    if rules.engine == "V1" and parallel.dp > 1 and parallel.ep > 1:
+        grown = MEASURED_H200["NCCL communicator init"] + MEASURED_H200["NCCL first all-reduce buffers"]
+        return LineItem(item="non-torch growth during profiling", bytes=grown,
+                        source="DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; "
+                               "init + first collective " + _SRC)
+    return LineItem(item="non-torch growth during profiling", bytes=Bytes(0),
+                    source="assumed 0: NCCL and custom all-reduce buffers exist before the snapshot")

@@ -12,7 +12,7 @@ Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's
 from __future__ import annotations
 
 from tpkit.engines.vllm.accounting import Budget, build_ledger, compute_budget
-from tpkit.engines.vllm.budget import plan_baseline
+from tpkit.engines.vllm.budget import plan_baseline, profile_nontorch_growth
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
@@ -59,7 +59,7 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
                     source=f"torch-allocated delta of loading, per rank ({method})")
 
 
-def _kv_pool(layout: KvLayout, cap: KvCapacity, model: ModelSpec) -> KVPoolPlan | None:
+def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
     if cap.num_blocks <= 0:
         return None
     buffers = []
@@ -138,6 +138,17 @@ def _extra(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules
     }
 
 
+def _profile_lines(model: ModelSpec, parallel: ParallelSpec, r: Resolved) -> tuple[LineItem, tuple[LineItem, ...]]:
+    rope = LineItem(item="rotary cos/sin cache", bytes=rotary_cache_bytes(model, r.act_bytes),
+                    source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)")
+    act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
+                                act_bytes=r.act_bytes)
+    line = LineItem(item="activation peak (profile run, estimate)", bytes=act.peak,
+                    source=f"max of the profile phases below ({act.limiting_phase}); "
+                           f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")
+    return rope, (line,) + act.parts
+
+
 def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions, *,
               machine: MachineProfile | None = None, weights=None) -> PlanResult:
     """Predict vLLM's per-GPU memory ledger, KV blocks/tokens and start-up verdict (pure; no torch).
@@ -150,34 +161,27 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     layout = _layout(model, parallel, r, rules)
     baseline = plan_baseline(gpu, parallel, rules, machine)
     w_line = _weights(model, parallel, options, r, weights)
-    rope = LineItem(item="rotary cos/sin cache", bytes=rotary_cache_bytes(model, r.act_bytes),
-                    source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)")
-    act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
-                                act_bytes=r.act_bytes)
-    act_line = LineItem(item="activation peak (profile run, estimate)", bytes=act.peak,
-                        source=f"max of the profile phases below ({act.limiting_phase}); "
-                               f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")
+    rope, (act_line, *parts) = _profile_lines(model, parallel, r)
     g_line = _graphs(model, parallel, options, r, rules)
+    growth = profile_nontorch_growth(parallel, rules)
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes,
-                            activation=act.peak, graphs=g_line.bytes if g_line else Bytes(0),
-                            override=options.kv_cache_memory_bytes)
+                            activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
+                            override=options.kv_cache_memory_bytes, growth=growth.bytes)
     cap = plan_capacity(layout, budget.available, max_model_len=r.max_model_len,
                         max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules)
-    kv_bytes = layout.bytes_per_block * cap.num_blocks
     ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization, weight_lines=[w_line, rope],
-                                    activation_line=act_line, graph_line=g_line, kv_bytes=kv_bytes,
-                                    kv_source=_kv_source(layout, cap), info=list(act.parts))
+                                    activation_line=act_line, graph_line=g_line, growth_line=growth,
+                                    kv_bytes=layout.bytes_per_block * cap.num_blocks,
+                                    kv_source=_kv_source(layout, cap), info=parts)
     problems = ledger.check(expected)
     assert not problems, problems
     verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes)
-    log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs)
-    if error_line:
-        log += (error_line,)
-    warnings = tuple(layout.warnings) + ((f"rules of vLLM {CURRENT} assumed for 'current'",)
-                                          if options.engine_version in ("current", "latest") else ())
+    log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs) + (
+        (error_line,) if error_line else ())
+    current = options.engine_version in ("current", "latest")
     return PlanResult(
-        engine="vllm", engine_version=rules.era if options.engine_version in ("current", "latest")
-        else options.engine_version, model=model.summary(), gpu=gpu.summary(), parallel=parallel, ledger=ledger,
-        kv_tokens=cap.tokens, kv_pool=_kv_pool(layout, cap, model), max_running_requests=r.max_num_seqs,
-        max_concurrency=cap.max_concurrency, context_length=r.max_model_len, verdict=verdict,
-        warnings=warnings, engine_log=log, extra=_extra(budget, cap, layout, r, rules))
+        engine="vllm", engine_version=rules.era if current else options.engine_version, model=model.summary(),
+        gpu=gpu.summary(), parallel=parallel, ledger=ledger, kv_tokens=cap.tokens, kv_pool=_kv_pool(layout, cap),
+        max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
+        verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
+        warnings=layout.warnings + ((f"'current' means the rules of vLLM {CURRENT}",) if current else ()))

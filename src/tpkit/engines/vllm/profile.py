@@ -9,8 +9,14 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
     attention   T × (3H + (q + 2·kv + q)·d/tp) × a
     MoE layer   T·2H·a + M·2H·a + C·k·(max(2N, H) + N)·a (+ fp8 copies) + M·E·4,   M = T × dp with DP+EP
                 (tokens gathered for the experts), C = min(M, 32768) fused-MoE chunk, N = expert width/rank
-    sampler     T·H·a + R × V × 23 B         logits bf16 (2) → fp32 (4), sorted values (4) + int64 indices
-                                             (8) for top-k/top-p, probabilities (4), mask (1)
+    sampler     T·H·a + R × V × 38 B         at the top-k/top-p peak of the dummy sampler run (top_k = V − 1,
+                                             top_p = 0.9): logits bf16 (2) and fp32 (4), sorted values (4) and
+                                             int64 indices (8) plus the sort's own scratch, softmax/cumsum (4),
+                                             two bool masks, the re-scattered logits (4).  38 B is MEASURED:
+                                             tests/engines/test_vllm_gpu.py replays that op sequence on an H200
+                                             (torch 2.11: 38.0 B/logit at 1024 × 151,936, 1024 × 128,256 and
+                                             256 × 128,256).  It is vLLM's PyTorch-native sampler; the FlashInfer
+                                             sampler (when installed) needs less.
 
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
 """
@@ -28,8 +34,8 @@ __all__ = ["ActivationEstimate", "estimate_profile_peak", "FUSED_MOE_CHUNK", "SA
 
 FUSED_MOE_CHUNK = 32_768
 """VLLM_FUSED_MOE_CHUNK_SIZE default (tokens per fused-MoE chunk)"""
-SAMPLER_BYTES_PER_LOGIT = 23
-"""bytes alive per (row, vocab) element at the sampler's top-k/top-p peak (estimate, see module doc)"""
+SAMPLER_BYTES_PER_LOGIT = 38
+"""bytes alive per (row, vocab) element at the sampler's top-k/top-p peak (measured on H200, see module doc)"""
 _FP8 = {"fp8", "fbgemm_fp8", "fp8_e4m3", "compressed-tensors-fp8"}
 
 
