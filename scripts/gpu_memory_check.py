@@ -160,9 +160,9 @@ def _worker(rank: int, world: int, port: int, opts: dict) -> None:
 
 
 def _gloo(dist):
-    from tpkit.runtime.group import _cpu_group
+    from tpkit.runtime.group import cpu_group
 
-    return _cpu_group(None, 60.0)
+    return cpu_group(None, 60.0)
 
 
 def _write(rows: list[dict], opts: dict) -> None:

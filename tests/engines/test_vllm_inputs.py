@@ -71,3 +71,9 @@ def test_batched_tokens_below_num_seqs_is_refused():
                                           ("0.8.0", "0.11"), ("0.6.4.post1", "v0"), ("v0", "v0")])
 def test_versions_map_to_rule_eras(version, era):
     assert resolve_rules(version).era == era
+
+
+def test_kv_cache_memory_bytes_is_refused_for_v0_rules():
+    with pytest.raises(PlanInputError, match="does not exist in V0-era vLLM"):
+        plan_vllm(llama3_8b(), H200, ParallelSpec(), VllmOptions(engine_version="v0", kv_cache_memory_bytes=GiB(10)),
+                  weights=W)

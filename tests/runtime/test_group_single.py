@@ -32,3 +32,17 @@ def test_world_of_one(monkeypatch):
         assert g.min_free_bytes == GiB(12.5) and g.local_rank == 0 and g.imbalance is None
     finally:
         dist.destroy_process_group()
+
+
+def test_rank_that_never_joins_fails_within_the_timeout(monkeypatch):
+    import time
+
+    monkeypatch.setenv("GLOO_SOCKET_IFNAME", "lo")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeSetupError, match=r"rank 0 of 2: the process group .* did not form within 2 s"):
+        init_cpu_group(rank=0, world_size=2, init_method=f"tcp://127.0.0.1:{port}", timeout_s=2)
+    assert time.monotonic() - t0 < 15
+    assert not dist.is_initialized()

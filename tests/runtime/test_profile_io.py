@@ -7,7 +7,7 @@ import pytest
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import GpuState, MachineProfile
-from tpkit.runtime.profile_io import (
+from tpkit.hardware.profile_io import (
     load_machine_profile,
     profile_from_dict,
     profile_to_dict,
@@ -100,3 +100,25 @@ def test_select_gpus_checks_count_and_name():
         select_gpus(prof, num_gpus=8)
     with pytest.raises(PlanInputError, match=r"--gpu H100-SXM-80GB does not match .* 'NVIDIA H200'"):
         select_gpus(prof, num_gpus=2, gpu=H100)
+
+
+def test_planner_side_modules_do_not_import_torch():
+    import subprocess
+    import sys
+
+    code = ("import sys; import tpkit.runtime.profile_io, tpkit.hardware.profile_io, tpkit.runtime.balance, "
+            "tpkit.runtime.probe, tpkit.hardware.topology, tpkit.cli.probe; print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_plan_with_a_malformed_or_too_small_profile_exits_2(tmp_path, capsys):
+    from tpkit.cli import main
+
+    path = tmp_path / "machine.json"
+    path.write_text(json.dumps(_mutated(lambda d: d["gpus"][0].update(free_bytes="lots"))))
+    assert main(["plan", "Llama-3.1-8B-Instruct", "--tp", "2", "--machine", str(path)]) == 2
+    assert "free_bytes (bytes, an integer) must be int, got str" in capsys.readouterr().err
+    save_machine_profile(_profile(n=2), path)
+    assert main(["plan", "Llama-3.1-8B-Instruct", "--tp", "4", "--machine", str(path)]) == 2
+    assert "GPU" in capsys.readouterr().err

@@ -30,7 +30,7 @@ DATA = Path(__file__).resolve().parent / "data_vllm"
 CASES = {c["id"]: c for c in json.loads((DATA / "cases.json").read_text())}
 
 END_TO_END_BOUND = {  # |relative error| reached (rounded up), per case
-    "case_020": 0.60, "case_021": 0.10, "case_022": 0.13, "case_027": 2.25, "case_032": 0.01,
+    "case_020": 0.33, "case_021": 0.10, "case_022": 0.13, "case_027": 2.25, "case_032": 0.01,
     "case_033": 0.50, "case_063": 0.04, "case_064": 0.045, "case_065": 0.04,
 }
 COMPLETE_INPUT = ("case_021", "case_022", "case_032", "case_063", "case_064", "case_065")
@@ -145,3 +145,24 @@ def table() -> str:
 
 if __name__ == "__main__":  # pragma: no cover
     print(table())
+
+
+def test_printed_lines_are_reproduced_word_for_word():
+    """vLLM's own sentences, with tpkit's numbers where tpkit predicts them exactly."""
+    from tpkit.engines.vllm.logs import capacity_lines, too_long_message
+
+    v0, v011 = resolve_rules("v0"), resolve_rules("0.11")
+    # weights line predicted end to end (plan_weights + vLLM's rotary cache)
+    assert predict(CASES["case_021"])["result"].engine_log[0] == CASES["case_021"]["log"][0]
+    assert capacity_lines(tokens=23_648, blocks=1_478, cpu_blocks=2_048, max_model_len=29_000,
+                          concurrency=1_478 * 16 / 29_000, rules=v0) == CASES["case_022"]["log"][2:4]
+    assert too_long_message(max_model_len=29_000, needed=Bytes(0), available=Bytes(0), estimated=0,
+                            tokens=23_648, rules=v0) == CASES["case_022"]["log"][4]
+    assert [f"[kv_cache_utils.py:{n}] {line}" for n, line in zip((1229, 1234), capacity_lines(
+        tokens=75_840, blocks=318, cpu_blocks=0, max_model_len=120_000, concurrency=318 / 128, rules=v011))] \
+        == CASES["case_027"]["log"][2:4]
+    needed = predict(CASES["case_064"])["result"]
+    text = too_long_message(max_model_len=262_144, needed=Bytes(262_144 * 253_952), available=GiB(48.66),
+                            estimated=205_728, tokens=0, rules=v011)
+    assert ("ValueError: " + text).startswith(CASES["case_064"]["log"][0])  # the issue quotes the first sentences
+    assert f"({262_144 * 253_952 / 2**30:.2f} GiB KV cache is needed" in needed.verdict.message

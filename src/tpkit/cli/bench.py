@@ -33,6 +33,7 @@ def register(subparsers) -> None:
     p.add_argument("--json", default=None, metavar="FILE", help="write the dispatch profile (+ FILE.rows.json)")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="log-log latency vs size per backend")
     p.add_argument("--explain", action="store_true", help="print the dispatch decision and reason per size")
+    p.add_argument("--max-blocks", type=int, default=None, help="CUDA blocks of tpkit's Triton kernels (default 64)")
     p.add_argument("--keep-profile", action="store_true",
                    help="auto rows use the shipped profile instead of the one just measured")
     p.set_defaults(func=_run)
@@ -71,6 +72,7 @@ def options_from_args(args) -> dict:
         "max_bytes": parse_bytes(args.max_bytes, what="--max-bytes").bytes if args.max_bytes else 0,
         "iters": args.iters, "graph_calls": args.graph_calls, "repeats": args.repeats, "json": args.json,
         "plot": args.plot, "explain": args.explain, "keep_profile": args.keep_profile, "argv": sys.argv[1:],
+        "backend_options": {"max_blocks": args.max_blocks} if args.max_blocks else {},
     }
 
 

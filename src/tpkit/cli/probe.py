@@ -32,7 +32,7 @@ def register(sub) -> None:
 def run_probe(args) -> int:
     """Probe, print, optionally write; exit 0 also when there is no GPU."""
     from tpkit.runtime.machine_probe import no_gpu_reason, probe_machine
-    from tpkit.runtime.profile_io import profile_to_dict, save_machine_profile
+    from tpkit.hardware.profile_io import profile_to_dict, save_machine_profile
 
     reason = no_gpu_reason()
     if reason:

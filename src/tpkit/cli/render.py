@@ -33,7 +33,8 @@ def format_ledger(result: PlanResult, *, width: int = 110) -> str:
         name = line.item if line.kind != "info" else f"({line.item})"
         table.add_row(name, f"{sign}{line.bytes.bytes:,}", f"{sign}{line.bytes.gib:.2f}", line.source)
     table.add_row("= remaining", f"{result.ledger.remaining.bytes:,}", f"{result.ledger.remaining.gib:.2f}",
-                  "capacity − uses − reserves")
+                  "capacity − uses − reserves: budget the pool could not use (under one token or block; "
+                  "negative when the padding page comes out of the slack)")
     console = _console(width)
     console.print(table)
     return console.file.getvalue()

@@ -6,7 +6,8 @@ eligibility rules pass, with a one-line reason that names the skipped faster bac
 
 Backends
 --------
-one_shot, two_shot                    tpkit's Triton kernels over symmetric memory (fp32 accumulation)
+one_shot                              tpkit's barrier-free push one-shot (Triton, data-as-flag, fp32 accumulation)
+one_shot_pull, two_shot               tpkit's barrier-synchronised Triton kernels over symmetric memory (fp32)
 symm_mem_one_shot, symm_mem_two_shot  torch.ops.symm_mem built-ins (bf16/fp32 only, bf16 adds in bf16)
 nccl                                  torch.distributed on the NCCL group (any size, any dtype)
 gloo                                  torch.distributed on CPU tensors (tests, CI)
@@ -26,12 +27,13 @@ from tpkit.units import Bytes, MiB, KiB, format_bytes
 __all__ = ["Decision", "choose_allreduce", "skip_reason", "normalize_dtype", "BACKENDS", "CUSTOM_BACKENDS",
            "DTYPES", "default_order", "as_capacities"]
 
-BACKENDS = ("one_shot", "two_shot", "symm_mem_one_shot", "symm_mem_two_shot", "nccl", "gloo")
-CUSTOM_BACKENDS = frozenset(BACKENDS[:4])
+BACKENDS = ("one_shot", "one_shot_pull", "two_shot", "symm_mem_one_shot", "symm_mem_two_shot", "nccl", "gloo")
+CUSTOM_BACKENDS = frozenset(BACKENDS[:5])
 """backends that read peer memory directly (need P2P, one node, the PCIe rule, 16-byte multiples)"""
 
 DTYPES: dict[str, frozenset[str]] = {
     "one_shot": frozenset({"bf16", "fp16", "fp32"}),
+    "one_shot_pull": frozenset({"bf16", "fp16", "fp32"}),
     "two_shot": frozenset({"bf16", "fp16", "fp32"}),
     "symm_mem_one_shot": frozenset({"bf16", "fp32"}),
     "symm_mem_two_shot": frozenset({"bf16", "fp32"}),
@@ -119,7 +121,7 @@ _PUBLISHED = {2: (None, MiB(16)), 4: (KiB(512), MiB(8)), 8: (KiB(256), MiB(8))}
 
 def default_order(world_size: int, nbytes: int) -> tuple[tuple[str, ...], str]:
     """Published crossovers, used when no measured profile covers the world size."""
-    one, two = ("one_shot", "symm_mem_one_shot"), ("two_shot", "symm_mem_two_shot")
+    one, two = ("one_shot", "one_shot_pull", "symm_mem_one_shot"), ("two_shot", "symm_mem_two_shot")
     key = min((k for k in _PUBLISHED if world_size <= k), default=8)
     one_below, custom_below = _PUBLISHED[key]
     if nbytes > custom_below.bytes:

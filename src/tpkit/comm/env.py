@@ -20,7 +20,7 @@ __all__ = ["CommEnv", "parse_env", "FORCE_CHOICES", "FAMILIES"]
 FAMILIES: dict[str, tuple[str, ...]] = {
     "nccl": ("nccl",),
     "symm_mem": ("symm_mem_one_shot", "symm_mem_two_shot"),
-    "one_shot": ("one_shot",),
+    "one_shot": ("one_shot", "one_shot_pull"),
     "two_shot": ("two_shot",),
 }
 """``TPKIT_ALLREDUCE`` value → the backend names it allows"""

@@ -19,12 +19,14 @@ SIGNAL_PAD_BYTES = Bytes(9216)
 """torch 2.11 default signal pad: 32 blocks × 72 ranks × 4 B"""
 VMM_GRANULARITY = MiB(2)
 """cuMemCreate granularity on H100/H200"""
-DEFAULT_MAX_BLOCKS = 64
+DEFAULT_MAX_BLOCKS = 128
 """blocks of tpkit's Triton kernels (each keeps a 4-byte call counter)"""
-_SLOTS = {"one_shot": 2, "two_shot": 4, "symm_mem_one_shot": 1, "symm_mem_two_shot": 1}
-"""message-sized regions per symmetric buffer: one-shot 2 slots; two-shot 2 slots × (in, out)"""
+_SLOTS = {"one_shot_pull": 2, "two_shot": 4, "symm_mem_one_shot": 1, "symm_mem_two_shot": 1}
+"""message-sized regions per symmetric buffer: pull one-shot 2 slots; two-shot 2 slots × (in, out);
+push one-shot (``one_shot``) 2 slots × world size (one region per sender)"""
 _WHAT = {
-    "one_shot": "tpkit one-shot: 2 slots × capacity (double-buffered, one barrier per call)",
+    "one_shot": "tpkit push one-shot: 2 slots × world size × capacity (one region per sender, double-buffered)",
+    "one_shot_pull": "tpkit pull one-shot: 2 slots × capacity (double-buffered, one barrier per call)",
     "two_shot": "tpkit two-shot: 2 slots × (input + output) × capacity",
     "symm_mem_one_shot": "torch symm-mem one-shot staging buffer: 1 × capacity",
     "symm_mem_two_shot": "torch symm-mem two-shot staging buffer: 1 × capacity",
@@ -37,9 +39,10 @@ def round_capacity(max_bytes: int | Bytes) -> Bytes:
     return Bytes(-(-n // 256) * 256)
 
 
-def buffer_bytes(backend: str, max_bytes: int | Bytes) -> Bytes:
-    """Bytes of the symmetric tensor ``backend`` asks for (0 for nccl/gloo)."""
-    return round_capacity(max_bytes) * _SLOTS.get(backend, 0)
+def buffer_bytes(backend: str, max_bytes: int | Bytes, world_size: int) -> Bytes:
+    """Bytes of the symmetric tensor ``backend`` asks for on each GPU (0 for nccl/gloo)."""
+    slots = 2 * world_size if backend == "one_shot" else _SLOTS.get(backend, 0)
+    return round_capacity(max_bytes) * slots
 
 
 def symm_allocation_bytes(buffer: Bytes) -> Bytes:
@@ -56,14 +59,14 @@ def allreduce_buffer_lines(world_size: int, max_bytes: int | Bytes, backends: It
         return ()
     lines = []
     for name in backends:
-        buf = buffer_bytes(name, max_bytes)
+        buf = buffer_bytes(name, max_bytes, world_size)
         if not buf:
             continue
         total = symm_allocation_bytes(buf)
         source = (f"{_WHAT[name]} = {format_bytes(buf)} + {SIGNAL_PAD_BYTES.bytes:,} B signal pad, rounded up to "
                   f"{format_bytes(VMM_GRANULARITY)} (torch CUDA symmetric memory, capacity "
                   f"{format_bytes(round_capacity(max_bytes))})")
-        if name in ("one_shot", "two_shot"):
+        if name in ("one_shot", "one_shot_pull", "two_shot"):
             total = total + Bytes(4 * max_blocks)
             source += f"; + {max_blocks} × 4 B call counters"
         lines.append(LineItem(item=f"all-reduce {name} buffers", bytes=total, source=source, kind="use"))

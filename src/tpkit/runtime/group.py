@@ -22,7 +22,7 @@ from tpkit.runtime.balance import (
 )
 from tpkit.runtime.probe import MemoryProbe, MemorySnapshot
 
-__all__ = ["init_cpu_group", "init_memory", "MemoryImbalanceWarning"]
+__all__ = ["init_cpu_group", "init_memory", "cpu_group", "MemoryImbalanceWarning"]
 
 _GLOO_GROUPS: dict[object, object] = {}
 
@@ -65,10 +65,10 @@ def init_memory(
             "torch.distributed.init_process_group (or tpkit.runtime.group.init_cpu_group) first"
         )
     snapshot = (probe if probe is not None else _default_probe()).snapshot()
-    cpu_group = _cpu_group(group, timeout_s)
-    rank = dist.get_rank(cpu_group)
+    gloo = cpu_group(group, timeout_s)
+    rank = dist.get_rank(gloo)
     payload = {"rank": rank, "hostname": socket.gethostname(), "snapshot": snapshot.to_dict()}
-    gathered = _exchange(payload, cpu_group, rank, timeout_s)
+    gathered = _exchange(payload, gloo, rank, timeout_s)
     ranks = tuple(
         RankMemory(rank=g["rank"], hostname=g["hostname"], snapshot=MemorySnapshot.from_dict(g["snapshot"]))
         for g in sorted(gathered, key=lambda g: g["rank"])
@@ -91,8 +91,9 @@ def _default_probe() -> MemoryProbe:
     return CudaProbe(torch.cuda.current_device())
 
 
-def _cpu_group(group, timeout_s: float):
-    """``group`` itself when it is gloo, else a cached gloo group over the same ranks."""
+def cpu_group(group=None, timeout_s: float = 60.0):
+    """``group`` itself when it is gloo, else a cached gloo group over the same ranks (collective
+    on first use: every rank of WORLD must call it)."""
     import torch.distributed as dist
 
     if dist.get_backend(group) == "gloo":
@@ -104,15 +105,15 @@ def _cpu_group(group, timeout_s: float):
     return _GLOO_GROUPS[key]
 
 
-def _exchange(payload: dict, cpu_group, rank: int, timeout_s: float) -> list[dict]:
+def _exchange(payload: dict, gloo, rank: int, timeout_s: float) -> list[dict]:
     """A monitored barrier (names missing ranks, bounded wait), then ``all_gather_object``."""
     import torch.distributed as dist
 
-    world = dist.get_world_size(cpu_group)
+    world = dist.get_world_size(gloo)
     out: list = [None] * world
     try:
-        dist.monitored_barrier(group=cpu_group, timeout=timedelta(seconds=timeout_s), wait_all_ranks=True)
-        dist.all_gather_object(out, payload, group=cpu_group)
+        dist.monitored_barrier(group=gloo, timeout=timedelta(seconds=timeout_s), wait_all_ranks=True)
+        dist.all_gather_object(out, payload, group=gloo)
     except Exception as exc:  # noqa: BLE001 - gloo raises RuntimeError/DistBackendError for a lost peer
         raise RuntimeSetupError(
             f"rank {rank} of {world}: the start-up memory exchange failed within {timeout_s:g} s: a rank "

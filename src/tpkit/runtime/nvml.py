@@ -12,7 +12,8 @@ import os
 from tpkit.runtime.probe import ProcessUsage
 from tpkit.units import Bytes
 
-__all__ = ["load_nvml", "pci_bus_id", "handle_for_cuda_device", "list_processes", "driver_version"]
+__all__ = ["load_nvml", "pci_bus_id", "normalise_bus_id", "handle_for_cuda_device", "handle_bus_id", "list_processes",
+           "driver_version"]
 
 _STATE: dict[str, object] = {}
 
@@ -42,7 +43,7 @@ def pci_bus_id(props) -> str | None:
         return None
 
 
-def _normalise_bus_id(bus_id) -> str:
+def normalise_bus_id(bus_id) -> str:
     text = bus_id.decode() if isinstance(bus_id, bytes) else str(bus_id)
     domain, _, rest = text.strip().upper().partition(":")
     return f"{int(domain, 16):08X}:{rest}" if rest else text.upper()
@@ -60,7 +61,7 @@ def handle_for_cuda_device(nvml, cuda_index: int, bus_id: str | None):
 
 def handle_bus_id(nvml, handle) -> str:
     """The normalised PCI bus id of an NVML handle."""
-    return _normalise_bus_id(nvml.nvmlDeviceGetPciInfo(handle).busId)
+    return normalise_bus_id(nvml.nvmlDeviceGetPciInfo(handle).busId)
 
 
 def list_processes(nvml, handle) -> tuple[ProcessUsage, ...]:

@@ -94,7 +94,7 @@ def _remote(nvml, handle, link: int, bus_index: dict[str, int]) -> tuple[str, in
         if int(nvml.nvmlDeviceGetNvLinkState(handle, link)) != _FEATURE_ENABLED:
             return "none", None
         remote_pci = getattr(nvml, "nvmlDeviceGetNvLinkRemotePciInfo", None) or nvml.nvmlDeviceGetNvLinkRemotePciInfo_v2
-        remote = _nvml._normalise_bus_id(remote_pci(handle, link).busId)
+        remote = _nvml.normalise_bus_id(remote_pci(handle, link).busId)
     except Exception:  # noqa: BLE001 - link absent / not supported
         return "none", None
     try:

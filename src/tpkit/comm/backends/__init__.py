@@ -16,7 +16,8 @@ MODULES = {
     "gloo": "tpkit.comm.backends.gloo",
     "symm_mem_one_shot": "tpkit.comm.backends.symm_mem",
     "symm_mem_two_shot": "tpkit.comm.backends.symm_mem",
-    "one_shot": "tpkit.comm.backends.triton_oneshot",
+    "one_shot": "tpkit.comm.backends.triton_push",
+    "one_shot_pull": "tpkit.comm.backends.triton_oneshot",
     "two_shot": "tpkit.comm.backends.triton_twoshot",
 }
 

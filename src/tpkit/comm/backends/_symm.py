@@ -39,7 +39,7 @@ class SymmBuffer:
         check_symm_possible(group, device)
         self.name = name
         self.capacity = round_capacity(max_bytes)
-        self.nbytes = buffer_bytes(name, max_bytes).bytes
+        self.nbytes = buffer_bytes(name, max_bytes, world_size).bytes
         self.world_size = world_size
         self.max_bytes = max_bytes
         try:

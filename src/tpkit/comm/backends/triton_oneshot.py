@@ -83,9 +83,15 @@ def start_triton(name: str, group, *, max_bytes: int, device, kernel_name: str, 
     buf = SymmBuffer(name, group, max_bytes=max_bytes, device=device, world_size=ws)
     backend = TritonSymmBackend(name, buf, getattr(_triton_kernels, kernel_name), regions=regions,
                                 max_blocks=max_blocks, num_warps=num_warps)
+    warm_up(backend, group, device)
+    return backend
+
+
+def warm_up(backend, group, device) -> None:
+    """Compile for bf16/fp16/fp32 on every rank, then run once together (no rank spins while another compiles)."""
     try:
         samples = [torch.ones(4096, dtype=dt, device=device) for dt in (torch.bfloat16, torch.float16, torch.float32)]
-        for x in samples:  # compile first, then run together: no rank spins while another compiles
+        for x in samples:
             backend.compile_for(x, torch.empty_like(x))
         dist.barrier(group=group)
         for x in samples:
@@ -93,7 +99,6 @@ def start_triton(name: str, group, *, max_bytes: int, device, kernel_name: str, 
         torch.cuda.synchronize(device)
     except Exception as exc:  # noqa: BLE001 - a kernel that does not compile or run is skipped
         raise BackendUnavailable(f"kernel warm-up failed: {type(exc).__name__}: {str(exc)[:300]}") from None
-    return backend
 
 
 def start(name: str, group, *, max_bytes: int, device, **options) -> TritonSymmBackend:

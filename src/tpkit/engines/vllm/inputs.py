@@ -85,6 +85,9 @@ def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, mo
 def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: VllmRules) -> Resolved:
     """Apply the version's defaults and check every flag against the model and GPU."""
     length = _max_model_len(model, options)
+    if options.kv_cache_memory_bytes is not None and rules.engine == "V0":
+        raise PlanInputError("--kv-cache-memory-bytes does not exist in V0-era vLLM (≤ 0.7); remove it or plan "
+                             "with --engine-version 0.11 or current")
     act_name, act_bytes = _act_dtype(model, options)
     kv_bytes = KV_CACHE_DTYPE_BYTES[options.kv_cache_dtype] or act_bytes
     kv_name = act_name if KV_CACHE_DTYPE_BYTES[options.kv_cache_dtype] is None else (

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
+from tpkit.models import kv as model_kv
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
@@ -85,7 +86,9 @@ class KvLayout:
 
 
 def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
-    """KV heads each TP rank stores: ``max(1, heads // tp)``; MLA stores one latent head (spec §3.3)."""
+    """KV heads each TP rank stores: ``max(1, heads // tp)``; MLA stores one latent head (spec §3.3).
+
+    The count is the models layer's rule; the divisibility checks are vLLM's (it asserts them)."""
     if model.mla is not None:
         return 1
     heads = model.num_kv_heads
@@ -95,7 +98,7 @@ def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
     if heads < tp and tp % heads:
         raise PlanInputError(f"--tp {tp} is above the model's {heads} KV heads but not a multiple of it; "
                              f"vLLM replicates KV heads only when tp % {heads} == 0")
-    return max(1, heads // tp)
+    return model_kv.kv_heads_per_rank(model, tp)
 
 
 def default_block_size(model: ModelSpec, era: str, compute_capability: tuple[int, int] | None) -> int:

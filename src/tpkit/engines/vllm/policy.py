@@ -179,9 +179,12 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs) + (
         (error_line,) if error_line else ())
     current = options.engine_version in ("current", "latest")
+    notes = ((f"'current' means the rules of vLLM {CURRENT}",) if current else ()) + (
+        ("multimodal: vLLM profiles the vision encoder and its cache first; that memory is not modelled, "
+         "so the real KV cache is smaller",) if model.is_multimodal else ())
     return PlanResult(
         engine="vllm", engine_version=rules.era if current else options.engine_version, model=model.summary(),
         gpu=gpu.summary(), parallel=parallel, ledger=ledger, kv_tokens=cap.tokens, kv_pool=_kv_pool(layout, cap),
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + ((f"'current' means the rules of vLLM {CURRENT}",) if current else ()))
+        warnings=layout.warnings + notes)
