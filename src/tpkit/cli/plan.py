@@ -121,12 +121,14 @@ def build_request(args):
                              f"but --num-gpus is {num_gpus}; raise --num-gpus or lower --tp/--pp/--dp")
     machine = None
     if args.machine:
-        from tpkit.hardware.profile_io import load_machine_profile
+        from dataclasses import replace
+
+        from tpkit.hardware.profile_io import load_machine_profile, select_gpus
 
         machine = load_machine_profile(args.machine)
-        if len(machine.gpus) < parallel.num_gpus:
-            raise PlanInputError(f"{args.machine} describes {len(machine.gpus)} GPU(s) but tp×pp×dp needs "
-                                 f"{parallel.num_gpus}; probe a larger machine or lower --tp/--pp/--dp")
+        flag_gpu = _resolve_gpu(args, None) if (args.gpu or args.gpu_memory) else None
+        chosen = select_gpus(machine, num_gpus=parallel.num_gpus, gpu=flag_gpu if args.gpu else None)
+        machine = replace(machine, gpus=chosen)
     gpu = _resolve_gpu(args, machine)
     model = load_model(args.model)
     return model, gpu, parallel, machine
