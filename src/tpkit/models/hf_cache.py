@@ -9,10 +9,11 @@ nothing here touches the network.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
-__all__ = ["find_cached_config", "looks_like_repo_id"]
+__all__ = ["find_cached_config", "looks_like_repo_id", "default_cache_dir"]
 
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
@@ -22,8 +23,24 @@ def looks_like_repo_id(name: str) -> bool:
     return bool(_REPO_ID.match(name))
 
 
+def default_cache_dir() -> Path:
+    """The hub cache folder as huggingface_hub resolves it (HF_HUB_CACHE, HF_HOME/hub, XDG, ~/.cache)."""
+    if os.environ.get("HF_HUB_CACHE"):
+        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    if os.environ.get("HF_HOME"):
+        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
+    xdg = os.environ.get("XDG_CACHE_HOME") or "~/.cache"
+    return Path(xdg).expanduser() / "huggingface" / "hub"
+
+
 def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None, str]:
     """Path of ``config.json`` of ``repo_id`` in the HF cache (newest cached revision), and a note."""
+    if looks_like_repo_id(repo_id):
+        # Fast path: a repo the cache has never seen has no ``models--org--name`` folder; skip the
+        # huggingface_hub import (≈ 0.15 s) in that case.
+        root = Path(cache_dir).expanduser() if cache_dir else default_cache_dir()
+        if not (root / ("models--" + repo_id.replace("/", "--"))).is_dir():
+            return None, f"HF cache {root}: no cached config.json for {repo_id}"
     try:
         from huggingface_hub import try_to_load_from_cache
         from huggingface_hub.constants import HF_HUB_CACHE
