@@ -94,3 +94,10 @@ def test_console_script_entry_point_runs_as_module():
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["kv_tokens"] > 0
+
+
+@pytest.mark.parametrize("engine", ["sglang", "vllm"])
+def test_tp_must_divide_attention_heads_for_both_engines(capsys, engine):
+    code, _, err = run(capsys, "plan", "Qwen/Qwen2.5-7B-Instruct", "--engine", engine, "--gpu", "H100", "--tp", "8")
+    assert code == 2
+    assert "28 attention heads" in err and "--tp" in err

@@ -30,7 +30,15 @@ def test_kv_heads_split_by_tp_and_replicated_beyond_the_head_count(tp, heads):
 
 
 def test_tp_that_does_not_divide_kv_heads_is_refused():
-    with pytest.raises(PlanInputError, match="does not divide the model's 8 KV heads"):
+    from dataclasses import replace
+
+    model = replace(llama3_8b(), num_attention_heads=48, num_kv_heads=6)
+    with pytest.raises(PlanInputError, match="does not divide the model's 6 KV heads"):
+        kv_heads_per_rank(model, 4)
+
+
+def test_tp_that_does_not_divide_attention_heads_is_refused():
+    with pytest.raises(PlanInputError, match="does not divide the 32 attention heads"):
         kv_heads_per_rank(llama3_8b(), 3)
 
 

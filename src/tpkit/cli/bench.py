@@ -52,7 +52,16 @@ def _sizes(lo: Bytes, hi: Bytes) -> tuple[int, ...]:
 
 def options_from_args(args) -> dict:
     """The bench's options as a plain (picklable) dict."""
+    import os
+
+    from tpkit.comm.dispatch import BACKENDS
+    from tpkit.comm.env import parse_env
+
+    parse_env(os.environ)  # a bad TPKIT_ALLREDUCE* value is a user error here, before any rank starts
     backends = tuple(args.backends) if args.backends else None
+    unknown = [b for b in backends or () if b not in BACKENDS]
+    if unknown:
+        raise PlanInputError(f"unknown --backend {', '.join(unknown)}; choose from {', '.join(BACKENDS)}")
     cpu = args.device == "cpu" or backends == ("gloo",)
     if not cpu and args.device == "auto":
         try:
@@ -71,9 +80,15 @@ def options_from_args(args) -> dict:
         "device": "cpu" if cpu else args.device,
         "max_bytes": parse_bytes(args.max_bytes, what="--max-bytes").bytes if args.max_bytes else 0,
         "iters": args.iters, "graph_calls": args.graph_calls, "repeats": args.repeats, "json": args.json,
-        "plot": args.plot, "explain": args.explain, "keep_profile": args.keep_profile, "argv": sys.argv[1:],
+        "plot": args.plot, "explain": args.explain, "keep_profile": args.keep_profile, "argv": _argv(),
         "backend_options": {"max_blocks": args.max_blocks} if args.max_blocks else {},
     }
+
+
+def _argv() -> list[str]:
+    """The command as typed, normalised to start with ``bench allreduce`` (also under bench/allreduce.py)."""
+    argv = sys.argv[1:]
+    return argv if argv[:2] == ["bench", "allreduce"] else ["bench", "allreduce", *argv]
 
 
 def _run(args) -> int:

@@ -69,7 +69,7 @@ class AllReduce:
         self.env = parse_env(env)
         self.world_size = dist.get_world_size(group)
         self.compute_capability = (torch.cuda.get_device_capability(device) if device.type == "cuda" else None)
-        self._decisions: dict[tuple[int, str], Decision] = {}
+        self._decisions: dict[tuple[int, str, str], Decision] = {}
 
     @classmethod
     def create(cls, group=None, *, max_bytes: Bytes | int | str = MiB(8), backends: Iterable[str] | None = None,
@@ -103,17 +103,19 @@ class AllReduce:
         return {name: b.capacity for name, b in self.backends.items()}
 
     def decide(self, tensor: torch.Tensor) -> Decision:
-        """The backend (and reason) that would take ``tensor``."""
-        return self.decide_bytes(tensor.numel() * tensor.element_size(), _dtype_name(tensor.dtype))
+        """The backend (and reason) that would take ``tensor`` now (graph rows while capturing)."""
+        capturing = tensor.is_cuda and torch.cuda.is_current_stream_capturing()
+        return self.decide_bytes(tensor.numel() * tensor.element_size(), _dtype_name(tensor.dtype),
+                                 mode="graph" if capturing else "eager")
 
-    def decide_bytes(self, nbytes: int, dtype: str) -> Decision:
-        """Dispatch decision for ``nbytes`` of ``dtype``; cached per (bytes, dtype)."""
-        key = (nbytes, dtype)
+    def decide_bytes(self, nbytes: int, dtype: str, mode: str = "graph") -> Decision:
+        """Dispatch decision for ``nbytes`` of ``dtype`` in ``mode``; cached per (bytes, dtype, mode)."""
+        key = (nbytes, dtype, mode)
         found = self._decisions.get(key)
         if found is None:
             found = choose_allreduce(nbytes=nbytes, dtype=dtype, world_size=self.world_size,
                                      topology=self.topology, compute_capability=self.compute_capability,
-                                     profile=self.profile, env=self.env, available=self.available)
+                                     profile=self.profile, env=self.env, available=self.available, mode=mode)
             self._decisions[key] = found
         return found
 

@@ -104,8 +104,8 @@ def _report(rank, world, opts, cfg, ar, device) -> None:
         ar._decisions.clear()
     rows += worker(cfg, ar, ["auto"]) if world > 1 else []
     say(rep.format_table(rows, world, ceiling))
-    if world > 1:
-        say(f"\n# auto vs best of NCCL / torch symm-mem ({mode} mode, same run):\n" + rep.speed_summary(rows, world, mode))
+    for m in cfg.modes if world > 1 else ():
+        say(f"\n# auto vs best of NCCL / torch symm-mem ({m} mode, same run):\n" + rep.speed_summary(rows, world, m))
     if opts.get("explain"):
         say(_explain_text(ar, cfg))
     if rank == 0:
@@ -115,14 +115,18 @@ def _report(rank, world, opts, cfg, ar, device) -> None:
 def _explain_text(ar, cfg) -> str:
     from tpkit.comm.explain import explain_backends, format_explain
 
-    lines = [f"\n# dispatch ({cfg.dtype}, world size {ar.world_size}, {ar.topology.describe()}):"]
+    lines = [f"\n# dispatch ({cfg.dtype}, world size {ar.world_size}, {ar.topology.describe()}); "
+             "CUDA-graph capture uses the graph rows, eager calls the eager rows:"]
     for n in cfg.sizes:
-        d = ar.decide_bytes(n, cfg.dtype)
-        lines.append(f"  {format_bytes(Bytes(n)):>10} → {d.backend:<18} {d.reason}")
-    uses = explain_backends(world_size=ar.world_size, dtype=cfg.dtype, topology=ar.topology,
-                            compute_capability=ar.compute_capability, profile=ar.profile, env=ar.env,
-                            available=ar.available, skipped_at_init=ar.skipped, sizes=cfg.sizes)
-    return "\n".join(lines) + "\n# backends:\n" + format_explain(uses)
+        d, e = ar.decide_bytes(n, cfg.dtype, "graph"), ar.decide_bytes(n, cfg.dtype, "eager")
+        lines.append(f"  {format_bytes(Bytes(n)):>10} → graph {d.backend:<18} eager {e.backend:<18} {d.reason}")
+    out = "\n".join(lines)
+    for mode in ("graph", "eager"):
+        uses = explain_backends(world_size=ar.world_size, dtype=cfg.dtype, topology=ar.topology,
+                                compute_capability=ar.compute_capability, profile=ar.profile, env=ar.env,
+                                available=ar.available, skipped_at_init=ar.skipped, sizes=cfg.sizes, mode=mode)
+        out += f"\n# backends ({mode} calls):\n" + format_explain(uses)
+    return out
 
 
 def _write_outputs(opts, rows, profile, ar, cfg, world, mode) -> None:
@@ -135,7 +139,7 @@ def _write_outputs(opts, rows, profile, ar, cfg, world, mode) -> None:
             json.dump([asdict(r) for r in rows], fh, indent=1)
         print(f"# wrote {opts['json']}", file=sys.stderr)
     if opts.get("plot") and world > 1:
-        chosen = {n: ar.decide_bytes(n, cfg.dtype).backend for n in cfg.sizes}
+        chosen = {n: ar.decide_bytes(n, cfg.dtype, mode).backend for n in cfg.sizes}
         rep.plot_rows(rows, opts["plot"], world=world, chosen=chosen, mode=mode,
                       title=f"{cfg.dtype} all-reduce, {world} ranks ({mode} mode)")
         print(f"# wrote {opts['plot']}", file=sys.stderr)

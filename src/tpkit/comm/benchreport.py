@@ -52,15 +52,20 @@ def format_table(rows: Iterable, world: int, ceiling: float | None) -> str:
 
 def build_profile(rows: Iterable, world: int, *, source: str, mode: str, dtype: str,
                   ceiling: float | None) -> BenchProfile:
-    """Profile of the timed rows of ``mode`` (``auto`` rows excluded)."""
+    """Profile of the timed rows of ``mode`` (``auto`` rows excluded), plus eager rows when mode is graph."""
+    rows = list(rows)
+    eager = _profile_rows(rows, "eager") if mode == "graph" else ()
+    return BenchProfile(source=source, mode=mode, dtype=dtype, world_sizes=((world, _profile_rows(rows, mode)),),
+                        eager_world_sizes=((world, eager),) if eager else (), link_ceiling_gbps=ceiling)
+
+
+def _profile_rows(rows, mode: str) -> tuple[ProfileRow, ...]:
     by_size: dict[int, dict[str, float]] = {}
     for r in rows:
         if r.mode == mode and r.time_us is not None and r.wrong == 0 and r.backend != "auto":
             by_size.setdefault(r.nbytes, {})[r.backend] = round(r.time_us, 3)
-    prof_rows = tuple(ProfileRow(nbytes=Bytes(n), time_us=tuple(sorted(t.items(), key=lambda kv: kv[1])))
-                      for n, t in sorted(by_size.items()))
-    return BenchProfile(source=source, mode=mode, dtype=dtype, world_sizes=((world, prof_rows),),
-                        link_ceiling_gbps=ceiling)
+    return tuple(ProfileRow(nbytes=Bytes(n), time_us=tuple(sorted(t.items(), key=lambda kv: kv[1])))
+                 for n, t in sorted(by_size.items()))
 
 
 def speed_summary(rows: Iterable, world: int, mode: str = "graph") -> str:

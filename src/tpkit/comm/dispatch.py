@@ -134,21 +134,27 @@ def default_order(world_size: int, nbytes: int) -> tuple[tuple[str, ...], str]:
     return order + ("gloo",), f"published crossover for world size ≤ {key}: {rule} (no measured profile)"
 
 
-def _measured_order(profile: BenchProfile | None, world_size: int, nbytes: int):
+def _measured_order(profile: BenchProfile | None, world_size: int, nbytes: int, mode: str):
     """(order, note, row) from the profile, or None when it does not cover ``world_size``."""
-    row = profile.row_for(world_size, nbytes) if profile is not None else None
+    row = profile.row_for(world_size, nbytes, mode) if profile is not None else None
     if row is None:
         return None
     rest = tuple(n for n in BACKENDS if n not in row.order())
-    note = f"measured at {format_bytes(row.nbytes)}, world size {world_size} ({profile.mode} mode)"
+    eager_rows = mode == "eager" and profile.mode != "eager" and bool(dict(profile.eager_world_sizes).get(world_size))
+    used = "eager" if eager_rows else profile.mode
+    note = f"measured at {format_bytes(row.nbytes)}, world size {world_size} ({used} mode)"
     return row.order() + rest, note, row
 
 
 def choose_allreduce(*, nbytes: int, dtype: str, world_size: int, topology: CommTopology,
                      compute_capability: tuple[int, int] | None, profile: BenchProfile | None,
                      env: Mapping[str, str] | CommEnv,
-                     available: Mapping[str, Bytes | None] | Iterable[str]) -> Decision:
-    """Pick the backend for one all-reduce of ``nbytes`` bytes of ``dtype`` and say why."""
+                     available: Mapping[str, Bytes | None] | Iterable[str], mode: str = "graph") -> Decision:
+    """Pick the backend for one all-reduce of ``nbytes`` bytes of ``dtype`` and say why.
+
+    ``mode`` is ``"graph"`` (the call is being captured in a CUDA graph) or ``"eager"``; a profile
+    with eager rows orders the backends by those for eager calls (launch overhead differs).
+    """
     if world_size == 1:
         return Decision(backend="none", reason="world size 1: nothing to reduce, the input is the result")
     if nbytes < 0 or world_size < 1:
@@ -156,7 +162,7 @@ def choose_allreduce(*, nbytes: int, dtype: str, world_size: int, topology: Comm
     cenv = env if isinstance(env, CommEnv) else parse_env(env)
     dtype = normalize_dtype(dtype)
     caps = as_capacities(available)
-    measured = _measured_order(profile, world_size, nbytes)
+    measured = _measured_order(profile, world_size, nbytes, mode)
     order, note = (measured[0], measured[1]) if measured else default_order(world_size, nbytes)
     row = measured[2] if measured else None
 

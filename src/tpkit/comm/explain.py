@@ -39,7 +39,7 @@ def explain_backends(*, world_size: int, dtype: str, topology: CommTopology,
                      compute_capability: tuple[int, int] | None, profile: BenchProfile | None,
                      env: Mapping[str, str] | CommEnv, available: Mapping[str, Bytes | None] | Iterable[str],
                      skipped_at_init: Mapping[str, str] | None = None,
-                     sizes: Iterable[int] | None = None) -> tuple[BackendUse, ...]:
+                     sizes: Iterable[int] | None = None, mode: str = "graph") -> tuple[BackendUse, ...]:
     """For every backend: the size ranges the dispatcher gives it, or the reason it gets none."""
     cenv = env if isinstance(env, CommEnv) else parse_env(env)
     caps = as_capacities(available)
@@ -47,7 +47,7 @@ def explain_backends(*, world_size: int, dtype: str, topology: CommTopology,
     dtype = normalize_dtype(dtype)
     chosen = [choose_allreduce(nbytes=n, dtype=dtype, world_size=world_size, topology=topology,
                                compute_capability=compute_capability, profile=profile, env=cenv,
-                               available=caps).backend for n in sizes]
+                               available=caps, mode=mode).backend for n in sizes]
     uses = []
     for name in BACKENDS:
         ranges = _ranges(sizes, chosen, name)

@@ -23,7 +23,7 @@ __all__ = ["ProfileRow", "BenchProfile", "load_profile", "default_profile", "pro
 
 PROFILE_VERSION = 1
 DEFAULT_PROFILE_FILE = "h200_nvlink_defaults.json"
-_TOP_KEYS = {"version", "source", "mode", "dtype", "world_sizes", "link_ceiling_gbps"}
+_TOP_KEYS = {"version", "source", "mode", "dtype", "world_sizes", "eager_world_sizes", "link_ceiling_gbps"}
 _ROW_KEYS = {"bytes", "time_us"}
 
 
@@ -59,14 +59,20 @@ class BenchProfile:
     """(world size, rows sorted by bytes)"""
     link_ceiling_gbps: float | None = None
     """per-direction link ceiling in GB/s (10^9 B/s) the bench printed, if any"""
+    eager_world_sizes: tuple[tuple[int, tuple[ProfileRow, ...]], ...] = ()
+    """the same rows measured eagerly (optional; launch overhead reorders small sizes)"""
 
-    def rows(self, world_size: int) -> tuple[ProfileRow, ...]:
-        """Rows for ``world_size`` (empty when not measured)."""
+    def rows(self, world_size: int, mode: str | None = None) -> tuple[ProfileRow, ...]:
+        """Rows for ``world_size`` in ``mode`` (default the profile's mode; eager falls back to it)."""
+        if mode == "eager" and self.mode != "eager" and self.eager_world_sizes:
+            found = dict(self.eager_world_sizes).get(world_size, ())
+            if found:
+                return found
         return dict(self.world_sizes).get(world_size, ())
 
-    def row_for(self, world_size: int, nbytes: int) -> ProfileRow | None:
+    def row_for(self, world_size: int, nbytes: int, mode: str | None = None) -> ProfileRow | None:
         """The row covering ``nbytes``: smallest measured size ≥ nbytes, else the largest row."""
-        rows = self.rows(world_size)
+        rows = self.rows(world_size, mode)
         for row in rows:
             if row.nbytes.bytes >= nbytes:
                 return row
@@ -88,31 +94,34 @@ def profile_from_dict(raw: dict, *, where: str = "profile") -> BenchProfile:
         raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; allowed: {sorted(_TOP_KEYS)}")
     if raw.get("version") != PROFILE_VERSION:
         raise ConfigError(f"{where}: version {raw.get('version')!r} is not {PROFILE_VERSION}; re-run the bench")
+    return BenchProfile(source=str(raw.get("source", "")), mode=str(raw.get("mode", "graph")),
+                        dtype=str(raw.get("dtype", "bf16")), world_sizes=_sizes_from(raw.get("world_sizes", {}), where),
+                        eager_world_sizes=_sizes_from(raw.get("eager_world_sizes", {}), where + " (eager)"),
+                        link_ceiling_gbps=raw.get("link_ceiling_gbps"))
+
+
+def _sizes_from(raw: dict, where: str):
     sizes = []
-    for ws, body in raw.get("world_sizes", {}).items():
+    for ws, body in raw.items():
         if set(body) - {"rows"}:
             raise ConfigError(f"{where}: world size {ws}: unknown keys {sorted(set(body) - {'rows'})}")
         rows = tuple(sorted((_row_from_dict(r, f"{where} ws={ws}") for r in body["rows"]),
                             key=lambda r: r.nbytes.bytes))
         sizes.append((int(ws), rows))
-    return BenchProfile(source=str(raw.get("source", "")), mode=str(raw.get("mode", "graph")),
-                        dtype=str(raw.get("dtype", "bf16")), world_sizes=tuple(sorted(sizes)),
-                        link_ceiling_gbps=raw.get("link_ceiling_gbps"))
+    return tuple(sorted(sizes))
 
 
 def profile_to_dict(profile: BenchProfile) -> dict:
     """The JSON form (inverse of ``profile_from_dict``)."""
-    return {
-        "version": PROFILE_VERSION,
-        "source": profile.source,
-        "mode": profile.mode,
-        "dtype": profile.dtype,
-        "link_ceiling_gbps": profile.link_ceiling_gbps,
-        "world_sizes": {
-            str(ws): {"rows": [{"bytes": r.nbytes.bytes, "time_us": dict(r.time_us)} for r in rows]}
-            for ws, rows in profile.world_sizes
-        },
-    }
+    def sizes(pairs):
+        return {str(ws): {"rows": [{"bytes": r.nbytes.bytes, "time_us": dict(r.time_us)} for r in rows]}
+                for ws, rows in pairs}
+
+    out = {"version": PROFILE_VERSION, "source": profile.source, "mode": profile.mode, "dtype": profile.dtype,
+           "link_ceiling_gbps": profile.link_ceiling_gbps, "world_sizes": sizes(profile.world_sizes)}
+    if profile.eager_world_sizes:
+        out["eager_world_sizes"] = sizes(profile.eager_world_sizes)
+    return out
 
 
 def load_profile(path: str | Path) -> BenchProfile:

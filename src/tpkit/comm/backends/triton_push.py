@@ -3,6 +3,8 @@ readers wait for the data itself (sentinel-marked slots, Lamport style) — no f
 
 from __future__ import annotations
 
+import importlib
+
 import torch
 import torch.distributed as dist
 
@@ -68,7 +70,7 @@ def start(name: str, group, *, max_bytes: int, device, max_blocks: int = DEFAULT
     if ws > _MAX_WORLD:
         raise BackendUnavailable(f"world size {ws} > {_MAX_WORLD}")
     try:
-        from tpkit.comm.backends import _triton_kernels  # noqa: F401
+        importlib.import_module("tpkit.comm.backends._triton_kernels")
     except Exception as exc:  # noqa: BLE001
         raise BackendUnavailable(f"triton is unavailable: {type(exc).__name__}: {exc}") from None
     buf = SymmBuffer(name, group, max_bytes=max_bytes, device=device, world_size=ws)

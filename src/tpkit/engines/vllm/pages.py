@@ -89,6 +89,11 @@ def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
     """KV heads each TP rank stores: ``max(1, heads // tp)``; MLA stores one latent head (spec §3.3).
 
     The count is the models layer's rule; the divisibility checks are vLLM's (it asserts them)."""
+    q_heads = model.num_attention_heads
+    if q_heads % tp:
+        divisors = ", ".join(str(d) for d in range(1, q_heads + 1) if q_heads % d == 0 and d <= 64)
+        raise PlanInputError(f"--tp {tp} does not divide the {q_heads} attention heads of {model.name}; vLLM "
+                             f"requires num_attention_heads % tensor_parallel_size == 0: use --tp {divisors}")
     if model.mla is not None:
         return 1
     heads = model.num_kv_heads
