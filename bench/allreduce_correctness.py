@@ -38,6 +38,40 @@ def pick_numel(rng: random.Random) -> int:
     return rng.randint(300_000, 2_000_000)
 
 
+def run_cases(ar, cases: int, seed: int, rank: int, dev) -> dict:
+    """Run ``cases`` randomized checks; returns {(backend or auto->chosen, mode): [cases, failed, wrong elems]}."""
+    names = sorted(ar.backends) + ["auto"]
+    rng = random.Random(seed)  # same case list on every rank
+    data_gen = torch.Generator(device="cpu").manual_seed(seed * 10 + rank)
+    stats = collections.defaultdict(lambda: [0, 0, 0])
+    broken: set[str] = set()
+    for i in range(cases):
+        dtype = rng.choice(list(DTYPES))
+        numel, offset = pick_numel(rng), rng.randint(0, 7)
+        esize = torch.tensor([], dtype=DTYPES[dtype]).element_size()
+        if rng.random() < 0.75:  # mostly 16-byte multiples, so the peer-memory kernels take them
+            numel = -(-numel // (16 // esize)) * (16 // esize)
+        name = names[i % len(names)]
+        graph, inplace = rng.random() < 0.3, rng.random() < 0.3
+        if name != "auto" and (name in broken or skip_reason(
+                name, nbytes=numel * esize, dtype=dtype, world_size=ar.world_size, topology=ar.topology,
+                compute_capability=ar.compute_capability, env=parse_env({}), capacity=ar.available[name])):
+            name = "auto"
+        base = (torch.randn(numel + offset, generator=data_gen) * rng.choice([1.0, 100.0])).to(DTYPES[dtype]).to(dev)
+        x = base[offset:]
+        mode = "graph" if graph else "eager"  # the mode the call will be dispatched in
+        chosen = name if name != "auto" else ar.decide_bytes(numel * esize, dtype, mode).backend
+        wrong = check_once(ar, None if name == "auto" else name, x, graph=graph, inplace=inplace)
+        s = stats[(f"{name}->{chosen}" if name == "auto" else name, mode)]
+        s[0], s[1], s[2] = s[0] + 1, s[1] + int(wrong > 0), s[2] + wrong
+        if wrong and name != "auto":
+            broken.add(name)
+            if rank == 0:
+                print(f"FAIL case {i}: {name} {dtype} numel={numel} offset={offset} graph={graph} "
+                      f"inplace={inplace}: {wrong} wrong", flush=True)
+    return stats
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=1200)
@@ -54,42 +88,11 @@ def main() -> int:
     ar = AllReduce.create(max_bytes=a.max_bytes, device=dev)
     if rank == 0:
         print(f"backends: {sorted(ar.backends)}; skipped: {ar.skipped}", flush=True)
-    names = sorted(ar.backends) + ["auto"]
-    rng = random.Random(a.seed)  # same case list on every rank
-    data_gen = torch.Generator(device="cpu").manual_seed(a.seed * 10 + rank)
-    stats = collections.defaultdict(lambda: [0, 0, 0])  # cases, failed cases, wrong elements
-    broken: set[str] = set()
     t0 = time.time()
-    for i in range(a.cases):
-        dtype = rng.choice(list(DTYPES))
-        numel, offset = pick_numel(rng), rng.randint(0, 7)
-        esize = torch.tensor([], dtype=DTYPES[dtype]).element_size()
-        if rng.random() < 0.75:  # mostly 16-byte multiples, so the peer-memory kernels take them
-            numel = -(-numel // (16 // esize)) * (16 // esize)
-        name = names[i % len(names)]
-        graph, inplace = rng.random() < 0.3, rng.random() < 0.3
-        if name != "auto" and (name in broken or skip_reason(
-                name, nbytes=numel * esize, dtype=dtype, world_size=ar.world_size, topology=ar.topology,
-                compute_capability=ar.compute_capability, env=parse_env({}), capacity=ar.available[name])):
-            name = "auto"
-        base = (torch.randn(numel + offset, generator=data_gen) * rng.choice([1.0, 100.0])).to(DTYPES[dtype]).to(dev)
-        x = base[offset:]
-        chosen = name if name != "auto" else ar.decide(x).backend
-        wrong = check_once(ar, None if name == "auto" else name, x, graph=graph, inplace=inplace)
-        key = f"{name}->{chosen}" if name == "auto" else name
-        s = stats[(key, "graph" if graph else "eager")]
-        s[0] += 1
-        s[1] += int(wrong > 0)
-        s[2] += wrong
-        if wrong and name != "auto":
-            broken.add(name)
-            if rank == 0:
-                print(f"FAIL case {i}: {name} {dtype} numel={numel} offset={offset} graph={graph} "
-                      f"inplace={inplace}: {wrong} wrong", flush=True)
+    stats = run_cases(ar, a.cases, a.seed, rank, dev)
     torch.cuda.synchronize()
     if rank == 0:
-        total = sum(v[0] for v in stats.values())
-        failed = sum(v[1] for v in stats.values())
+        total, failed = sum(v[0] for v in stats.values()), sum(v[1] for v in stats.values())
         print(f"\n{'backend (auto->chosen)':<34} {'mode':<6} {'cases':>6} {'failed':>7} {'wrong elems':>12}")
         for (k, mode), (n, f, w) in sorted(stats.items()):
             print(f"{k:<34} {mode:<6} {n:>6} {f:>7} {w:>12}")

@@ -92,10 +92,16 @@ class AllReduce:
         prof = profile if profile is not None else _safe_default_profile()
         ar = cls(group=group, device=device, backends=started, skipped=skipped, topology=topology,
                  profile=prof, env=env)
-        if dist.get_rank(group) == 0:
+        if dist.get_rank(group) == 0:  # once, on rank 0; peer-memory backends matter, nccl/gloo are expected
             for name, why in skipped.items():
-                log.info("tpkit all-reduce: backend %s skipped: %s", name, why)
+                level = logging.INFO if name in ("nccl", "gloo") else logging.WARNING
+                log.log(level, "tpkit all-reduce: backend %s skipped: %s", name, why)
         return ar
+
+    def set_profile(self, profile: BenchProfile | None) -> None:
+        """Dispatch from ``profile`` from now on (e.g. one just measured); clears cached decisions."""
+        self.profile = profile
+        self._decisions.clear()
 
     @property
     def available(self) -> dict[str, Bytes | None]:

@@ -100,8 +100,7 @@ def _report(rank, world, opts, cfg, ar, device) -> None:
     mode = "graph" if "graph" in cfg.modes and device.type == "cuda" else "eager"
     profile = rep.build_profile(rows, world, source=source, mode=mode, dtype=cfg.dtype, ceiling=ceiling)
     if world > 1 and not opts.get("keep_profile"):
-        ar.profile = profile
-        ar._decisions.clear()
+        ar.set_profile(profile)
     rows += worker(cfg, ar, ["auto"]) if world > 1 else []
     say(rep.format_table(rows, world, ceiling))
     for m in cfg.modes if world > 1 else ():
