@@ -9,8 +9,9 @@ One process per GPU (own ``torch.multiprocessing`` spawn, NCCL + a gloo CPU grou
    with a warning under ``TPKIT_ALLOW_MEMORY_IMBALANCE=1``. The hog is then freed.
 4. Weights-sized dummy allocation (checkpoint tensor bytes / TP), measured.
 5. ``init_memory`` again → min free after weights; KV budget = that − pre × (1 − f) (SGLang §3.2).
-6. KV pool planned by ``tpkit.engines.sglang.pool`` (the planner's functions), allocated with
-   ``allocate_kv_pool``, planned vs measured bytes compared.
+6. KV pool planned by ``plan_sglang`` (the function behind ``tpkit plan``) from the live group table
+   (as a machine profile) and the weight bytes, allocated with ``allocate_kv_pool``, planned vs
+   measured bytes compared.
 
 Rank 0 writes ``gpu_memory_check.json`` and ``gpu_memory_check.md`` to ``--out``.
 
@@ -59,18 +60,28 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _plan(model: str, tp: int, pre_min: Bytes, post_min: Bytes, fraction: float):
-    """KV pool plan from the planner's own SGLang functions; returns (plan, budget, source)."""
-    from tpkit.engines.sglang.pool import compute_cell, pool_buffers, size_tokens
-    from tpkit.models.catalog import find_entry
-    from tpkit.models.config import from_config_dict
+def _plan(model: str, tp: int, pre_group, weights: Bytes, fraction: float):
+    """The KV pool from ``plan_sglang`` itself (what ``tpkit plan --machine`` shows), fed by the live table.
 
-    entry = find_entry(model)
-    spec = from_config_dict(entry.config, name=entry.id, source="catalog")
-    cell = compute_cell(spec, tp, 1, "bfloat16")
-    budget = post_min - pre_min * (1 - fraction)
-    tokens, swa = size_tokens(budget, cell, page_size=1, max_total_tokens=None)
-    return pool_buffers(cell, tokens, swa, 1), budget, cell.source
+    The machine profile is the group table measured before weights; the planner adds back this
+    process's own usage and charges SGLang's start-up terms, exactly as for a probed machine.
+    Returns (PlanResult, planned KV budget).
+    """
+    from tpkit.engines.sglang import SglangOptions, plan_sglang
+    from tpkit.errors import UnknownGpuError
+    from tpkit.hardware.catalog import custom_gpu, lookup_gpu
+    from tpkit.models import load_model
+    from tpkit.parallel import ParallelSpec
+
+    profile = pre_group.to_machine_profile()
+    first = profile.gpus[0]
+    try:
+        gpu = lookup_gpu(first.name)
+    except UnknownGpuError:
+        gpu = custom_gpu(first.total_bytes, name=first.name)
+    result = plan_sglang(load_model(model), gpu, ParallelSpec(tp=tp), SglangOptions(mem_fraction_static=fraction),
+                         machine=profile, weights=weights)
+    return result, Bytes(result.extra["sglang"]["kv_budget_bytes"])
 
 
 def _weights_bytes(model: str, tp: int) -> Bytes:
@@ -140,11 +151,15 @@ def _worker(rank: int, world: int, port: int, opts: dict) -> None:
     after = probe.snapshot().free_bytes
     row["weights"] = {"planned": weights.bytes, "measured": (before - after).bytes}
     post = init_memory(probe=probe, timeout_s=opts["timeout_s"])
-    plan, budget, cell_source = _plan(opts["model"], world, pre.min_free_bytes, post.min_free_bytes, opts["fraction"])
+    result, planned_budget = _plan(opts["model"], world, pre, weights, opts["fraction"])
+    plan, cell_source = result.kv_pool, result.ledger.get("KV pool").source
+    # the same rule on live numbers: min free after weights − min free before weights × (1 − f)
+    budget = post.min_free_bytes - pre.min_free_bytes * (1 - opts["fraction"])
     kv_probe = FakeProbe(total_bytes=GiB(139.8), free_bytes=[post.local.free_bytes, post.local.free_bytes - plan.total_bytes]) if fake else probe
     alloc = allocate_kv_pool(plan, device, kv_probe)
     row.update(post_min_rank=post.min_rank.rank, post_min_free_bytes=post.min_free_bytes.bytes,
-               budget_bytes=budget.bytes, cell_source=cell_source, kv_tokens=plan.num_tokens,
+               budget_bytes=budget.bytes, planned_budget_bytes=planned_budget.bytes, cell_source=cell_source,
+               kv_tokens=plan.num_tokens,
                padded_rows=plan.padded_tokens, kv_planned=alloc.planned_bytes.bytes,
                kv_measured=alloc.measured_bytes.bytes, kv_diff=alloc.difference_bytes.bytes,
                kv_rounding=alloc.rounding_bytes.bytes, kv_unexplained=alloc.unexplained_bytes.bytes,
@@ -193,9 +208,12 @@ def _markdown(rows: list[dict], meta: dict) -> str:
                      f"{r['kv_rounding']:,} | {r['kv_unexplained']:+,} | ±{r['kv_tolerance']:,} | "
                      f"{'yes' if r['kv_ok'] else 'NO'} |")
     r0 = rows[0]
-    lines += ["", f"KV budget {_gib(r0['budget_bytes'])} GiB = min free after weights {_gib(r0['post_min_free_bytes'])} GiB "
-              f"(rank {r0['post_min_rank']}) − min free before weights {_gib(r0['pre_min_free_bytes'])} GiB × (1 − f); "
-              f"cell: {r0['cell_source']}"]
+    lines += ["", f"KV pool from plan_sglang(machine=<group table before weights>, weights=<bytes per rank>): "
+              f"planned KV budget {_gib(r0['planned_budget_bytes'])} GiB; the same rule on live numbers "
+              f"(min free after weights {_gib(r0['post_min_free_bytes'])} GiB (rank {r0['post_min_rank']}) − min free "
+              f"before weights {_gib(r0['pre_min_free_bytes'])} GiB × (1 − f)) = {_gib(r0['budget_bytes'])} GiB; "
+              f"the difference is the SGLang start-up terms this script does not allocate (custom all-reduce, "
+              f"cuBLAS, process overhead). Pool: {r0['cell_source']}"]
     for r in rows:
         imb = r.get("imbalance") or {}
         if imb:

@@ -18,33 +18,31 @@ if not torch.cuda.is_available():  # pragma: no cover - CPU CI
     pytest.skip("needs a CUDA GPU", allow_module_level=True)
 
 
-def _top_k_top_p(logits, k, p):
-    logits_sort, logits_idx = logits.sort(dim=-1, descending=False)
-    cutoff = logits_sort.gather(1, (logits_sort.size(1) - k.to(torch.long)).unsqueeze(dim=1))
-    k_mask = logits_sort < cutoff
-    logits_sort.masked_fill_(k_mask, -float("inf"))
-    probs_sort = logits_sort.softmax(dim=-1)
-    probs_sum = torch.cumsum(probs_sort, dim=-1, out=probs_sort)
-    p_mask = probs_sum <= 1 - p.unsqueeze(dim=1)
-    p_mask[:, -1] = False
-    logits_sort.masked_fill_(p_mask, -float("inf"))
-    return logits_sort.scatter(dim=-1, index=logits_idx, src=logits_sort)
-
-
 def _sampler_peak(rows: int, vocab: int) -> int:
+    """Allocator peak (bytes) of one top-k/top-p sampling pass over ``rows × vocab`` bf16 logits.
+
+    The tensors are the ones such a pass must hold at once: an fp32 copy of the logits, the sorted
+    values (fp32) with their permutation (int64), boolean masks over the sorted values, the
+    probabilities, the filtered logits put back in vocabulary order, and exponential noise.
+    """
     dev = torch.device("cuda")
     logits_bf16 = torch.randn(rows, vocab, device=dev, dtype=torch.bfloat16)
-    full = lambda v: torch.full((rows,), v, device=dev)  # noqa: E731
     torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats()
     base = torch.cuda.memory_allocated()
-    logits = logits_bf16.to(torch.float32)
-    greedy = logits.argmax(dim=-1)
-    logits.div_(full(0.5).unsqueeze(dim=1))
-    filtered = _top_k_top_p(logits, full(vocab - 1), full(0.9))
-    probs = filtered.softmax(dim=-1, dtype=torch.float32)
+    scores = logits_bf16.float() / 0.5                           # fp32 copy, temperature applied
+    greedy = scores.argmax(dim=-1)
+    ordered, perm = torch.sort(scores, dim=-1)                   # ascending values + int64 permutation
+    kth_largest = ordered[:, 1:2]                                # top-k with k = vocab - 1
+    ordered = ordered.masked_fill(ordered < kth_largest, float("-inf"))
+    mass = torch.cumsum(ordered.softmax(dim=-1), dim=-1)         # cumulative probability, ascending
+    drop = mass <= 0.1                                           # top-p 0.9 keeps the upper 90 %
+    drop[:, -1] = False
+    ordered = ordered.masked_fill(drop, float("-inf"))
+    filtered = torch.empty_like(ordered).scatter_(-1, perm, ordered)  # back to vocabulary order
+    probs = filtered.softmax(dim=-1)
     noise = torch.empty_like(probs).exponential_()
-    sampled = probs.div_(noise).argmax(dim=-1)
+    sampled = (probs / noise).argmax(dim=-1)
     torch.cuda.synchronize()
     del greedy, sampled
     return torch.cuda.max_memory_allocated() - base
