@@ -13,7 +13,7 @@ step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
   step plan from the probed machine; python3 -m tpkit plan Llama-3.1-8B-Instruct --tp 2 --machine "$OUT/machine.json"
   step memory check 8B; timeout -s KILL 240 python3 scripts/gpu_memory_check.py --out "$OUT/m8b" >/dev/null
   step memory check 70B; timeout -s KILL 240 python3 scripts/gpu_memory_check.py --model Llama-3.1-70B-Instruct --out "$OUT/m70b" >/dev/null
-  step GPU tests; timeout -s KILL 240 python3 -m pytest -q -p no:cacheprovider tests/runtime/test_gpu.py \
+  step GPU tests; OUT= timeout -s KILL 240 python3 -m pytest -q -p no:cacheprovider tests/runtime/test_gpu.py \
       tests/runtime/test_topology.py tests/runtime/test_kv_alloc.py tests/comm/test_gpu_allreduce.py tests/engines/test_vllm_gpu.py -s
   step dispatch overhead; python3 bench/dispatch_overhead.py
 } >"$log" 2>&1
