@@ -30,19 +30,21 @@ def _sampler_peak(rows: int, vocab: int) -> int:
     torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats()
     base = torch.cuda.memory_allocated()
-    scores = logits_bf16.float() / 0.5                           # fp32 copy, temperature applied
+    rows_of = lambda v: torch.full((rows, 1), v, device=dev)  # noqa: E731 - per-request parameters
+    scores = logits_bf16.to(torch.float32)                       # fp32 copy (the caller keeps it alive)
+    scores.div_(rows_of(0.5))                                     # temperature, in place
     greedy = scores.argmax(dim=-1)
-    ordered, perm = torch.sort(scores, dim=-1)                   # ascending values + int64 permutation
-    kth_largest = ordered[:, 1:2]                                # top-k with k = vocab - 1
-    ordered = ordered.masked_fill(ordered < kth_largest, float("-inf"))
-    mass = torch.cumsum(ordered.softmax(dim=-1), dim=-1)         # cumulative probability, ascending
-    drop = mass <= 0.1                                           # top-p 0.9 keeps the upper 90 %
+    ordered, perm = scores.sort(dim=-1)                           # ascending values + int64 permutation
+    ordered.masked_fill_(ordered < ordered[:, 1:2], float("-inf"))  # top-k, k = vocab - 1
+    mass = ordered.softmax(dim=-1)
+    torch.cumsum(mass, dim=-1, out=mass)                          # cumulative probability, in place
+    drop = mass <= 1 - rows_of(0.9)                               # top-p 0.9
     drop[:, -1] = False
-    ordered = ordered.masked_fill(drop, float("-inf"))
-    filtered = torch.empty_like(ordered).scatter_(-1, perm, ordered)  # back to vocabulary order
-    probs = filtered.softmax(dim=-1)
+    ordered.masked_fill_(drop, float("-inf"))
+    filtered = ordered.scatter(-1, perm, ordered)                 # back to vocabulary order (new tensor)
+    probs = filtered.softmax(dim=-1, dtype=torch.float32)
     noise = torch.empty_like(probs).exponential_()
-    sampled = (probs / noise).argmax(dim=-1)
+    sampled = probs.div_(noise).argmax(dim=-1)
     torch.cuda.synchronize()
     del greedy, sampled
     return torch.cuda.max_memory_allocated() - base
