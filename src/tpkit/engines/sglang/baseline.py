@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from tpkit.engines.sglang.versions import era_at_least
 from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.startup import STARTUP_COSTS, STARTUP_SOURCE
 from tpkit.hardware.machine import MachineProfile
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
@@ -32,14 +33,9 @@ from tpkit.errors import PlanInputError
 
 __all__ = ["Baseline", "plan_baseline", "custom_allreduce_bytes", "MEASURED", "PROCESS_OVERHEAD"]
 
-_MEASURED_SRC = "measured on 2× H200 (measurements/h200x2-startup-memory-and-graph-allreduce.json)"
-MEASURED = {
-    "cuda_context": Bytes(150_109_880_320 - 149_460_942_848),
-    "nccl_process_group": Bytes(149_460_942_848 - 149_077_164_032),
-    "nccl_first_allreduce": Bytes(149_077_164_032 - 148_578_041_856),
-    "cublas": Bytes(148_578_041_856 - 148_475_281_408),
-}
-"""start-up costs measured step by step on one H200 rank (cudaMemGetInfo deltas, bytes)"""
+_MEASURED_SRC = STARTUP_SOURCE
+MEASURED = STARTUP_COSTS
+"""start-up costs measured step by step on one H200 rank (``tpkit.hardware.startup``)"""
 
 PROCESS_OVERHEAD = Bytes(round(0.39 * 2**30))
 """Free memory SGLang's own process loses before weights beyond context + cuBLAS (bytes).

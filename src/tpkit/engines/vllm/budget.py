@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import MachineProfile
+from tpkit.hardware.startup import STARTUP_COSTS, STARTUP_SOURCE
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, MiB
@@ -27,14 +28,14 @@ from tpkit.units import Bytes, MiB
 __all__ = ["Baseline", "plan_baseline", "requested_bytes", "custom_allreduce_bytes", "MEASURED_H200",
            "profile_nontorch_growth"]
 
-_SRC = "measured on H200 (measurements/h200x2-startup-memory-and-graph-allreduce.json)"
+_SRC = STARTUP_SOURCE
 MEASURED_H200 = {
-    "CUDA context": Bytes(150_109_880_320 - 149_460_942_848),
-    "NCCL communicator init": Bytes(149_460_942_848 - 149_077_164_032),
-    "NCCL first all-reduce buffers": Bytes(149_077_164_032 - 148_578_041_856),
-    "cuBLAS/cuBLASLt handles": Bytes(148_578_041_856 - 148_475_281_408),
+    "CUDA context": STARTUP_COSTS["cuda_context"],
+    "NCCL communicator init": STARTUP_COSTS["nccl_process_group"],
+    "NCCL first all-reduce buffers": STARTUP_COSTS["nccl_first_allreduce"],
+    "cuBLAS/cuBLASLt handles": STARTUP_COSTS["cublas"],
 }
-"""start-up costs measured step by step on one H200 rank (free-memory drops, bytes)"""
+"""vLLM's names for the measured start-up costs (``tpkit.hardware.startup``)"""
 _CUSTOM_AR_MAX_SIZE = MiB(8)
 """custom all-reduce ``max_size`` default, 8192 × 1024 bytes (spec §5.2)"""
 _RANK_DATA = MiB(8)

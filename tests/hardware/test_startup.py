@@ -1,0 +1,26 @@
+"""The measured start-up costs agree with the measurement file they cite."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tpkit.hardware.startup import STARTUP_COSTS
+from tpkit.units import Bytes, GiB
+
+MEASURED = Path(__file__).resolve().parents[3] / "shared" / "measurements" / "h200x2-startup-memory-and-graph-allreduce.json"
+
+
+def test_costs_are_positive_and_plausible():
+    assert set(STARTUP_COSTS) == {"cuda_context", "nccl_process_group", "nccl_first_allreduce", "cublas"}
+    assert all(Bytes(0) < v < GiB(1) for v in STARTUP_COSTS.values())
+
+
+@pytest.mark.skipif(not MEASURED.exists(), reason="shared/measurements not beside this checkout")
+def test_costs_match_the_measurement_file():
+    steps = json.loads(MEASURED.read_text())["memory_steps"]
+    frees = [steps["after_cuda_context"]["total"]] + [
+        steps[k]["free"] for k in ("after_cuda_context", "after_init_process_group",
+                                    "after_first_nccl_allreduce", "after_cublas_matmul")]
+    drops = [a - b for a, b in zip(frees, frees[1:])]
+    assert [c.bytes for c in STARTUP_COSTS.values()] == drops
