@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from tpkit.comm.dispatch import BACKENDS
+from tpkit.comm.ledger import DEFAULT_MAX_BLOCKS
 from tpkit.errors import PlanInputError
 from tpkit.units import Bytes, parse_bytes
 
@@ -19,8 +21,7 @@ def register(subparsers) -> None:
     p = sub.add_parser("allreduce", help="check + time all-reduce backends (one process per GPU)")
     p.add_argument("--nproc", type=int, default=2, help="processes to spawn (ignored under torchrun)")
     p.add_argument("--backend", action="append", dest="backends", metavar="NAME",
-                   help="backend to run (repeatable): one_shot, two_shot, symm_mem_one_shot, symm_mem_two_shot, "
-                        "nccl, gloo; default: all that start")
+                   help=f"backend to run (repeatable): {', '.join(BACKENDS)}; default: all that start")
     p.add_argument("--min-size", default="1KiB", help="smallest message, with a unit (default 1KiB)")
     p.add_argument("--max-size", default=None, help="largest message (default 256MiB on GPU, 1MiB on CPU)")
     p.add_argument("--dtype", default="bf16", choices=("bf16", "fp16", "fp32"))
@@ -33,7 +34,7 @@ def register(subparsers) -> None:
     p.add_argument("--json", default=None, metavar="FILE", help="write the dispatch profile (+ FILE.rows.json)")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="log-log latency vs size per backend")
     p.add_argument("--explain", action="store_true", help="print the dispatch decision and reason per size")
-    p.add_argument("--max-blocks", type=int, default=None, help="CUDA blocks of tpkit's Triton kernels (default 64)")
+    p.add_argument("--max-blocks", type=int, default=None, help=f"CUDA blocks of tpkit's Triton kernels (default {DEFAULT_MAX_BLOCKS})")
     p.add_argument("--keep-profile", action="store_true",
                    help="auto rows use the shipped profile instead of the one just measured")
     p.set_defaults(func=_run)
@@ -54,7 +55,6 @@ def options_from_args(args) -> dict:
     """The bench's options as a plain (picklable) dict."""
     import os
 
-    from tpkit.comm.dispatch import BACKENDS
     from tpkit.comm.env import parse_env
 
     parse_env(os.environ)  # a bad TPKIT_ALLREDUCE* value is a user error here, before any rank starts
