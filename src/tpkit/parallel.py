@@ -31,6 +31,10 @@ class ParallelSpec:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise PlanInputError(f"--{name} must be a whole number ≥ 1, got {value!r}")
+        if (self.tp * self.dp) % self.ep:
+            raise PlanInputError(
+                f"--ep {self.ep} must divide the {self.tp * self.dp} GPUs of tp × dp = {self.tp} × {self.dp} that hold "
+                f"the experts; use --ep {self.tp} (experts spread over the TP group) or 1")
 
     @property
     def gpus_per_replica(self) -> int:

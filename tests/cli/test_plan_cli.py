@@ -101,3 +101,17 @@ def test_tp_must_divide_attention_heads_for_both_engines(capsys, engine):
     code, _, err = run(capsys, "plan", "Qwen/Qwen2.5-7B-Instruct", "--engine", engine, "--gpu", "H100", "--tp", "8")
     assert code == 2
     assert "28 attention heads" in err and "--tp" in err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--ep", "3"], "--ep 3"),
+    (["--chunked-prefill-size", "-3"], "-1 to disable"),
+])
+def test_more_flag_values_are_checked(capsys, argv, needle):
+    code, _, err = run(capsys, "plan", "Llama-3.1-8B-Instruct", "--gpu", "H100", *argv)
+    assert code == 2 and needle in err
+
+
+def test_chunked_prefill_minus_one_disables_it(capsys):
+    code, _, err = run(capsys, "plan", "Llama-3.1-8B-Instruct", "--gpu", "H100", "--chunked-prefill-size", "-1")
+    assert code == 0, err

@@ -59,7 +59,7 @@ def test_experts_split_by_ep_and_router_replicated(tmp_path):
     t["model.layers.0.mlp.gate.weight"] = ("BF16", [4, 128])
     write_safetensors(tmp_path / "m.safetensors", t)
     spec = from_config_dict(cfg, name="t", source="t")
-    plan = plan_weights(spec, ParallelSpec(tp=1, ep=4), checkpoint_dir=str(tmp_path))
+    plan = plan_weights(spec, ParallelSpec(tp=1, dp=4, ep=4), checkpoint_dir=str(tmp_path))
     items = {l.item: l.bytes for l in plan.lines}
     assert items["routed experts"] == Bytes(3 * 64 * 128 * 2) and items["router"] == Bytes(4 * 128 * 2)
 

@@ -129,7 +129,7 @@ def test_expert_parallel_keeps_bytes_within_tp_and_splits_across_dp_ranks():
     spec = load_model("Qwen/Qwen3-30B-A3B")
     tp4 = _line(plan_weights(spec, ParallelSpec(tp=4)), "routed experts").bytes
     ep4 = _line(plan_weights(spec, ParallelSpec(tp=4, ep=4)), "routed experts").bytes
-    ep8 = _line(plan_weights(spec, ParallelSpec(tp=1, ep=8)), "routed experts").bytes
+    ep8 = _line(plan_weights(spec, ParallelSpec(tp=1, dp=8, ep=8)), "routed experts").bytes
     full = 48 * 128 * 3 * 2048 * 768 * 2
     assert tp4 == ep4 == Bytes(full // 4) and ep8 == Bytes(full // 8)
 

@@ -58,8 +58,10 @@ class SglangOptions:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value!r}")
-        if self.chunked_prefill_size is not None and not isinstance(self.chunked_prefill_size, int):
-            raise PlanInputError(f"--chunked-prefill-size must be a whole number, got {self.chunked_prefill_size!r}")
+        cpp = self.chunked_prefill_size
+        if cpp is not None and (isinstance(cpp, bool) or not isinstance(cpp, int) or (cpp < 1 and cpp != -1)):
+            raise PlanInputError(f"--chunked-prefill-size must be a whole number ≥ 1, or -1 to disable chunked "
+                                 f"prefill (as in SGLang), got {cpp!r}")
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPES)}")
