@@ -65,3 +65,29 @@ def test_bench_cli_gloo_writes_a_loadable_profile(tmp_path):
 def test_bench_cli_user_errors(args, env, message):
     r = _cli(*args, env={**_env(), **env})
     assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bench_without_torch_is_a_clear_error(tmp_path):
+    """A machine without torch gets an install hint and exit code 2, not a traceback."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import sys, importlib.abc
+        class Block(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name == "torch" or name.startswith("torch."):
+                    raise ImportError("blocked")
+        sys.meta_path.insert(0, Block())
+        import importlib.util
+        importlib.util.find_spec = (lambda f: (lambda name, *a: None if name == "torch" else f(name, *a)))(
+            importlib.util.find_spec)
+        from tpkit.cli import main
+        sys.exit(main(["bench", "allreduce", "--device", "cpu", "--backend", "gloo"]))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr and "tpkit[runtime]" in out.stderr

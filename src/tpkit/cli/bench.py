@@ -92,6 +92,11 @@ def _argv() -> list[str]:
 
 
 def _run(args) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        raise PlanInputError("tpkit bench allreduce needs torch (and GPUs, or --device cpu --backend gloo); "
+                             "install it with pip install 'tpkit[runtime]'")
     from tpkit.comm.benchmain import run_bench
 
     return run_bench(options_from_args(args))
