@@ -42,7 +42,9 @@ UNITS: dict[str, int] = {**_BINARY, **_DECIMAL}
 
 _UNIT_LOOKUP = {name.lower(): size for name, size in UNITS.items()}
 _UNIT_LOOKUP.update({"k": 10**3, "kib": 2**10, "bytes": 1, "byte": 1})
-_PARSE_RE = re.compile(r"^\s*([+-]?(?:\d+(?:[.,_]\d+)*|\d*\.\d+)(?:[eE][+-]?\d+)?)\s*([A-Za-z]*)\s*$")
+_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d+)?|\.\d+"
+"""a decimal number: ``,`` only between groups of three digits (``1,024``), ``_`` between digits, ``.`` once"""
+_PARSE_RE = re.compile(rf"^\s*([+-]?(?:{_NUMBER})(?:[eE][+-]?\d+)?)\s*([A-Za-z]*)\s*$")
 
 
 class UnitError(ValueError):
@@ -256,8 +258,9 @@ def parse_bytes(text: str, *, what: str = "size") -> Bytes:
         raise UnitError(f"{what}: expected a string like '80GiB', got {type(text).__name__} {text!r}")
     m = _PARSE_RE.match(text)
     if not m:
+        comma = " ('.' marks decimals; ',' only separates thousands, as in 1,024MiB)" if "," in text else ""
         raise UnitError(
-            f"{what}: cannot read {text!r} as a memory size; write a number and a unit, "
+            f"{what}: cannot read {text!r} as a memory size{comma}; write a number and a unit, "
             "e.g. '80GiB' (binary, 2^30) or '80GB' (decimal, 10^9)"
         )
     number, unit = m.group(1).replace("_", "").replace(",", ""), m.group(2)

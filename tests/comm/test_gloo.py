@@ -91,3 +91,24 @@ def test_bench_without_torch_is_a_clear_error(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr and "tpkit[runtime]" in out.stderr
+
+
+def test_bench_honours_force_pcie_but_not_the_dispatch_cap():
+    """The bench checked forced backends against an empty environment: with TPKIT_ALLREDUCE_FORCE_PCIE=1
+    on a 4-GPU PCIe box it started the custom kernels, then skipped every one of their rows."""
+    from types import SimpleNamespace
+
+    from tpkit.comm.benchrun import bench_skip_reason
+    from tpkit.comm.env import CommEnv
+    from tpkit.comm.topology import CommTopology
+    from tpkit.units import KiB, MiB
+
+    def ar(env):
+        return SimpleNamespace(world_size=4, topology=CommTopology(full_nvlink=False, p2p=True),
+                               compute_capability=(9, 0), available={"two_shot": MiB(8)}, env=env)
+
+    assert "PCIe rule" in bench_skip_reason(ar(CommEnv()), "two_shot", 4096, "bf16")
+    forced = ar(CommEnv(force_pcie=True, max_bytes=KiB(1)))
+    assert bench_skip_reason(forced, "two_shot", 4096, "bf16") is None  # above the cap: still measured
+    assert "exceeds" in bench_skip_reason(forced, "two_shot", 2 * 8 * 2**20, "bf16")
+    assert bench_skip_reason(forced, "auto", 4096, "bf16") is None

@@ -127,3 +127,25 @@ def test_topology_from_machine_profile():
     assert from_machine_profile(MachineProfile(gpus=gpus)) == CommTopology(full_nvlink=False, p2p=False)
     with pytest.raises(PlanInputError, match="num_nodes"):
         CommTopology(full_nvlink=True, p2p=True, num_nodes=0)
+
+
+@pytest.mark.parametrize("change", [
+    lambda raw: raw["world_sizes"]["2"]["rows"][0].update(time_us=[1.0]),
+    lambda raw: raw["world_sizes"]["2"]["rows"][0].update(bytes="1KiB"),
+    lambda raw: raw["world_sizes"]["2"]["rows"][0].update(time_us={}),
+    lambda raw: raw["world_sizes"].update(two={"rows": []}),
+    lambda raw: raw["world_sizes"]["2"].pop("rows"),
+])
+def test_malformed_profile_values_are_config_errors(change):
+    """These raised AttributeError/ValueError/KeyError/IndexError (a traceback) before."""
+    raw = profile_to_dict(_prof())
+    change(raw)
+    with pytest.raises(ConfigError):
+        crossovers(profile_from_dict(raw), 2)
+
+
+def test_profile_that_is_not_an_object_or_not_a_file(tmp_path):
+    with pytest.raises(ConfigError, match="JSON object"):
+        profile_from_dict([1, 2])
+    with pytest.raises(ConfigError, match="cannot be read"):
+        load_profile(tmp_path)  # a directory

@@ -33,12 +33,12 @@ PLANNER_MODULES = [
 
 # layer rank: a module may import tpkit modules of the same or a lower rank only
 RANKS = {
-    "units": 0, "errors": 1, "parallel": 2,
+    "units": 0, "errors": 1, "fileio": 1, "parallel": 2,
     "hardware": 3, "models": 3, "memory": 3,
     "engines": 4, "comm.dispatch": 4, "comm.env": 4, "comm.profile": 4, "comm.ledger": 4, "comm.topology": 4,
     "runtime": 5, "comm": 6, "cli": 7,
 }
-NO_TORCH_PREFIXES = ("units", "errors", "parallel", "hardware", "models", "memory", "engines", "comm.dispatch")
+NO_TORCH_PREFIXES = ("units", "errors", "fileio", "parallel", "hardware", "models", "memory", "engines", "comm.dispatch")
 
 
 def _layer(module: str) -> str | None:

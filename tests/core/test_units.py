@@ -145,3 +145,16 @@ def test_format_boundaries(n, binary, text):
 def test_format_binary_flag_is_keyword_only():
     with pytest.raises(TypeError):
         format_bytes(Bytes(1), False)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("text, expect", [("1,024MiB", MiB(1024)), ("1,234,567B", Bytes(1_234_567)),
+                                          ("1_000GB", GB(1000)), ("12,345.5KB", Bytes(12_345_500))])
+def test_parse_accepts_thousands_separators(text, expect):
+    assert parse_bytes(text) == expect
+
+
+@pytest.mark.parametrize("text", ["1,5GiB", "1,0000GB", "1.5.3GiB", "80,GB"])
+def test_parse_refuses_decimal_commas_and_stray_dots(text):
+    """'1,5GiB' once read as 15 GiB and '1.5.3GiB' raised a bare ValueError (a traceback in the CLI)."""
+    with pytest.raises(UnitError, match="cannot read"):
+        parse_bytes(text, what="--gpu-memory")

@@ -161,3 +161,24 @@ def test_linear_attention_hybrid_plans_state_pool_then_kv():
     slots = r.extra["sglang"]["mamba_slots"]
     assert r.max_running_requests == min(slots // 3, 2048)
     assert r.ledger.check(r.ledger.remaining) == []
+
+
+def test_state_pool_that_eats_the_last_page_gets_a_replanned_fraction():
+    """Budget above one KV page, but not after the linear-attention state pool: the verdict blamed
+    --max-total-tokens (never given) and suggested a fraction below the one in use (0.899 < 0.9)."""
+    import re
+
+    from tpkit.models.spec import LinearAttnSpec
+    from tpkit.units import MiB
+
+    hybrid = llama3_8b(layer_kinds=("linear", "linear", "linear", "full") * 8,
+                       linear_attn=LinearAttnSpec(state_bytes_per_layer=Bytes(2_170_880)))
+    pre = plan(hybrid, weights=GiB(8)).ledger.get("free before weights (pre_model_load_memory)").bytes
+    weights = pre - pre * (1 - 0.9) - MiB(210)  # KV budget 210 MiB; one page of 4096 tokens is 128 MiB
+    r = plan(hybrid, weights=weights, mem_fraction_static=0.9, page_size=4096)
+    assert r.kv_tokens == 0 and r.ledger.get("KV budget (rest)").bytes > MiB(128)
+    assert r.verdict.knob != "--max-total-tokens" and "max-total-tokens" not in r.verdict.message
+    f = float(re.search(r"--mem-fraction-static ≥ ([0-9.]+)", r.verdict.message).group(1))
+    assert f > 0.9
+    assert plan(hybrid, weights=weights, mem_fraction_static=f, page_size=4096).kv_tokens > 0
+    assert plan(hybrid, weights=weights, mem_fraction_static=round(f - 0.001, 3), page_size=4096).kv_tokens == 0

@@ -204,3 +204,31 @@ def test_catalog_data_needs_no_shared_folder():
     raw = json.loads(data.read_text())
     assert {m["id"] for m in raw["models"]} >= {"moonshotai/Kimi-K2.5", "openai/gpt-oss-120b"}
     assert all("verification_status" in m for m in raw["models"])
+
+
+def test_config_that_is_not_utf8_is_a_config_error(tmp_path):
+    cfg = tmp_path / "config.json"
+    cfg.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        load_model(str(cfg))
+
+
+@pytest.mark.parametrize("overrides, field", [
+    ({"num_nextn_predict_layers": "x"}, "num_nextn_predict_layers"),
+    ({"num_local_experts": 8, "num_experts_per_tok": "two"}, "num_experts_per_tok"),
+    ({"num_local_experts": 8, "num_experts_per_tok": 2, "first_k_dense_replace": 1.5}, "first_k_dense_replace"),
+    ({"num_local_experts": 8, "num_experts_per_tok": 2, "decoder_sparse_step": "2"}, "decoder_sparse_step"),
+    ({"sliding_window": "4k"}, "sliding_window"),
+    ({"sliding_window": 512, "sliding_window_pattern": "x"}, "sliding_window_pattern"),
+    ({"linear_attn_config": {"kda_layers": [1, 2, 3], "full_attn_layers": [4], "head_dim": 128}}, "num_heads"),
+])
+def test_malformed_optional_fields_name_the_field(overrides, field):
+    """These were int(...) on the raw value: a ValueError/KeyError traceback instead of a message."""
+    with pytest.raises(ConfigError, match=field):
+        from_config_dict(tiny_llama(**overrides), name="t", source="t/config.json")
+
+
+def test_integral_floats_are_still_read():
+    spec = from_config_dict(tiny_llama(num_local_experts=8, num_experts_per_tok=2, first_k_dense_replace=1.0),
+                            name="t", source="t")
+    assert spec.moe.num_dense_layers == 1 and spec.moe.moe_layer_ids == (1, 2, 3)

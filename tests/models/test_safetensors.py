@@ -93,3 +93,16 @@ def test_truncated_or_garbled_headers_raise(tmp_path):
     huge.write_bytes(struct.pack("<Q", 2**40) + json.dumps({}).encode())
     with pytest.raises(ConfigError, match="implausible"):
         read_header(huge)
+
+
+@pytest.mark.parametrize("header, match", [
+    ([1, 2], "must be a JSON object"),
+    ({"w": {"dtype": "BF16", "shape": [2]}}, "needs dtype, shape and data_offsets"),
+    ({"w": {"dtype": "BF16", "shape": [2], "data_offsets": [0]}}, "needs dtype, shape and data_offsets"),
+    ({"w": "BF16"}, "needs dtype, shape and data_offsets"),
+])
+def test_malformed_header_entries_are_config_errors(tmp_path, header, match):
+    raw = json.dumps(header).encode()
+    (tmp_path / "m.safetensors").write_bytes(struct.pack("<Q", len(raw)) + raw)
+    with pytest.raises(ConfigError, match=match):
+        read_header(tmp_path / "m.safetensors")

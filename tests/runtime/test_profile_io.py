@@ -69,6 +69,8 @@ def _mutated(change):
         (lambda d: d.update(profile_version=99), "profile_version 99 is not supported"),
         (lambda d: d.update(gpus=[]), "non-empty list"),
         (lambda d: d["gpus"][0].update(compute_capability="9.0"), r"\[major, minor\]"),
+        (lambda d: d["gpus"][1].update(index=0), r"GPU indices \[0, 0\] repeat"),
+        (lambda d: d["gpus"][0].update(total_bytes=0, free_bytes=0), r"gpus\[0\]: total_bytes is 0"),
     ],
 )
 def test_malformed_profiles_raise_clear_errors(change, match):
@@ -122,3 +124,13 @@ def test_plan_with_a_malformed_or_too_small_profile_exits_2(tmp_path, capsys):
     save_machine_profile(_profile(n=2), path)
     assert main(["plan", "Llama-3.1-8B-Instruct", "--tp", "4", "--machine", str(path)]) == 2
     assert "GPU" in capsys.readouterr().err
+
+
+def test_plan_from_an_unknown_gpu_in_a_profile_names_the_profile_as_source(tmp_path, capsys):
+    from tpkit.cli import main
+
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(_mutated(lambda d: [g.update(name="Lab GPU X") for g in d["gpus"]])))
+    assert main(["plan", "Llama-3.1-8B-Instruct", "--machine", str(path), "--json"]) == 0
+    gpu = json.loads(capsys.readouterr().out)["gpu"]
+    assert gpu["name"] == "Lab GPU X" and gpu["total_source"].startswith(f"--machine {path}")

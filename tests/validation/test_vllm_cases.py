@@ -30,8 +30,8 @@ DATA = Path(__file__).resolve().parent / "data_vllm"
 CASES = {c["id"]: c for c in json.loads((DATA / "cases.json").read_text())}
 
 END_TO_END_BOUND = {  # |relative error| reached (rounded up), per case
-    "case_020": 0.33, "case_021": 0.10, "case_022": 0.13, "case_027": 2.25, "case_032": 0.01,
-    "case_033": 0.50, "case_063": 0.04, "case_064": 0.045, "case_065": 0.04,
+    "case_020": 0.21, "case_021": 0.10, "case_022": 0.12, "case_027": 2.20, "case_032": 0.01,
+    "case_033": 0.47, "case_063": 0.028, "case_064": 0.023, "case_065": 0.021,
 }
 COMPLETE_INPUT = ("case_021", "case_022", "case_032", "case_063", "case_064", "case_065")
 """cases whose model, GPU, version and flags are all stated (no unmodelled connector, known quantization)"""
@@ -51,7 +51,9 @@ def _gpu(case):
 def _inputs(case):
     model, cfg = _model(case)
     quant = case.get("quantization") or ""
-    flag = next((m for m in ("awq", "gptq") if m in quant), None) if "quantization_config" not in cfg else None
+    explicit = "--quantization" in (case.get("command") or "")  # the flag was passed (it selects the kernel)
+    flag = next((m for m in ("awq", "gptq") if m in quant), None) if explicit or "quantization_config" not in cfg \
+        else None
     par = ParallelSpec(tp=case["tp"] or 1, pp=case["pp"] or 1, dp=case["dp"] or 1, ep=case["ep"] or 1)
     opts = VllmOptions(engine_version=case["tpkit_engine_version"],
                        gpu_memory_utilization=case["gpu_memory_utilization"], max_model_len=case["max_model_len"],
@@ -123,7 +125,7 @@ def test_end_to_end_error_within_the_bound_reached(case_id):
 
 def test_median_error_on_complete_input_cases():
     errors = [abs(predict(CASES[c])["error"]) for c in COMPLETE_INPUT]
-    assert statistics.median(errors) <= 0.04
+    assert statistics.median(errors) <= 0.03
 
 
 def test_failed_startups_are_predicted_to_fail():

@@ -7,6 +7,7 @@ import sys
 from tpkit.comm.dispatch import BACKENDS
 from tpkit.comm.ledger import DEFAULT_MAX_BLOCKS
 from tpkit.errors import PlanInputError
+from tpkit.fileio import check_writable
 from tpkit.units import Bytes, parse_bytes
 
 __all__ = ["register"]
@@ -41,14 +42,31 @@ def register(subparsers) -> None:
     bench.set_defaults(func=lambda args: (bench.print_help(), 2)[1])
 
 
-def _sizes(lo: Bytes, hi: Bytes) -> tuple[int, ...]:
+_ELEMENT_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4}
+_COUNTS = ("nproc", "iters", "graph_calls", "repeats")
+
+
+def _sizes(lo: Bytes, hi: Bytes, dtype: str) -> tuple[int, ...]:
+    """Powers of two × ``lo`` up to ``hi`` (bytes); each must hold whole ``dtype`` elements."""
+    from tpkit.comm.explain import default_sizes
+
     if lo.bytes <= 0 or hi < lo:
         raise PlanInputError(f"need 0 < --min-size ≤ --max-size, got {lo} and {hi}")
-    out, n = [], lo.bytes
-    while n <= hi.bytes:
-        out.append(n)
-        n *= 2
-    return tuple(out)
+    element = _ELEMENT_BYTES[dtype]
+    if lo.bytes % element:
+        raise PlanInputError(f"--min-size {lo.bytes} B is not a whole number of {dtype} elements ({element} B each); "
+                             f"use a multiple of {element} B, e.g. --min-size 1KiB")
+    return default_sizes(lo, hi)
+
+
+def _check_counts(args) -> None:
+    """Counts must be ≥ 1 (0 repeats or iterations has no median and divides by zero)."""
+    for name in _COUNTS:
+        value = getattr(args, name)
+        if value < 1:
+            raise PlanInputError(f"--{name.replace('_', '-')} must be ≥ 1, got {value}")
+    if args.max_blocks is not None and args.max_blocks < 1:
+        raise PlanInputError(f"--max-blocks must be ≥ 1, got {args.max_blocks}; omit it for {DEFAULT_MAX_BLOCKS}")
 
 
 def options_from_args(args) -> dict:
@@ -71,9 +89,11 @@ def options_from_args(args) -> dict:
         except ImportError:
             raise PlanInputError("tpkit bench needs torch: pip install 'tpkit[runtime]'") from None
     hi = parse_bytes(args.max_size or ("1MiB" if cpu else "256MiB"), what="--max-size")
-    sizes = _sizes(parse_bytes(args.min_size, what="--min-size"), hi)
-    if args.nproc < 1:
-        raise PlanInputError(f"--nproc must be ≥ 1, got {args.nproc}")
+    sizes = _sizes(parse_bytes(args.min_size, what="--min-size"), hi, args.dtype)
+    _check_counts(args)
+    for flag, path in (("--json", args.json), ("--plot", args.plot)):
+        if path:
+            check_writable(path, what=flag)
     return {
         "nproc": args.nproc, "backends": backends, "sizes": sizes, "dtype": args.dtype,
         "modes": tuple(args.modes) if args.modes else (("eager",) if cpu else _MODES),
@@ -81,7 +101,7 @@ def options_from_args(args) -> dict:
         "max_bytes": parse_bytes(args.max_bytes, what="--max-bytes").bytes if args.max_bytes else 0,
         "iters": args.iters, "graph_calls": args.graph_calls, "repeats": args.repeats, "json": args.json,
         "plot": args.plot, "explain": args.explain, "keep_profile": args.keep_profile, "argv": _argv(),
-        "backend_options": {"max_blocks": args.max_blocks} if args.max_blocks else {},
+        "backend_options": {"max_blocks": args.max_blocks} if args.max_blocks is not None else {},
     }
 
 

@@ -91,8 +91,9 @@ def _resolve_gpu(args, machine):
     if args.gpu is not None:
         return lookup_gpu(args.gpu)
     if machine is not None:
-        return lookup_gpu(machine.min_free.name) if _known(machine.min_free.name) else custom_gpu(
-            machine.min_free.total_bytes, name=machine.min_free.name)
+        low = machine.min_free
+        return lookup_gpu(low.name) if _known(low.name) else custom_gpu(
+            low.total_bytes, name=low.name, source=f"--machine {args.machine}: GPU {low.index} cudaMemGetInfo total")
     raise PlanInputError("no GPU given: pass --gpu NAME (e.g. --gpu H100), --gpu-memory SIZE (e.g. 96GiB), "
                          "or --machine machine.json from `tpkit probe --out`")
 

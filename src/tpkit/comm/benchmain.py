@@ -12,9 +12,15 @@ from dataclasses import asdict
 from tpkit.comm.benchrun import BenchConfig, env_rank, worker
 from tpkit.comm.profile import profile_to_dict
 from tpkit.errors import RuntimeSetupError
+from tpkit.fileio import write_atomic
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["run_bench"]
+__all__ = ["run_bench", "rows_path"]
+
+
+def rows_path(json_path: str) -> str:
+    """Where the raw rows go next to the profile ``--json FILE``: ``FILE`` without extension + ``.rows.json``."""
+    return os.path.splitext(json_path)[0] + ".rows.json"
 
 
 def run_bench(opts: dict) -> int:
@@ -132,10 +138,8 @@ def _write_outputs(opts, rows, profile, ar, cfg, world, mode) -> None:
     from tpkit.comm import benchreport as rep
 
     if opts.get("json"):
-        with open(opts["json"], "w") as fh:
-            json.dump(profile_to_dict(profile), fh, indent=1)
-        with open(os.path.splitext(opts["json"])[0] + ".rows.json", "w") as fh:
-            json.dump([asdict(r) for r in rows], fh, indent=1)
+        write_atomic(opts["json"], json.dumps(profile_to_dict(profile), indent=1))
+        write_atomic(rows_path(opts["json"]), json.dumps([asdict(r) for r in rows], indent=1))
         print(f"# wrote {opts['json']}", file=sys.stderr)
     if opts.get("plot") and world > 1:
         chosen = {n: ar.decide_bytes(n, cfg.dtype, mode).backend for n in cfg.sizes}

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
+import os
 from collections.abc import Iterable
 
 from tpkit.comm.profile import BenchProfile, ProfileRow
+from tpkit.fileio import write_atomic
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["busbw_gbps", "algbw_gbps", "format_table", "build_profile", "speed_summary", "plot_rows",
@@ -115,5 +118,7 @@ def plot_rows(rows: Iterable, path: str, *, world: int, chosen: dict[int, str], 
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    image = io.BytesIO()
+    fig.savefig(image, dpi=120, format=os.path.splitext(path)[1].lstrip(".").lower() or "png")
     plt.close(fig)
+    write_atomic(path, image.getvalue())

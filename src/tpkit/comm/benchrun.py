@@ -17,9 +17,9 @@ import torch.distributed as dist
 
 from tpkit.comm.allreduce import AllReduce
 from tpkit.comm.dispatch import skip_reason
-from tpkit.comm.env import parse_env
+from tpkit.comm.env import CommEnv
 
-__all__ = ["BenchConfig", "Row", "worker", "check_once", "tolerance"]
+__all__ = ["BenchConfig", "Row", "worker", "check_once", "tolerance", "bench_skip_reason"]
 
 _TORCH_DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 _UNIT_ROUNDOFF = {"bf16": 2.0**-8, "fp16": 2.0**-11, "fp32": 2.0**-24}
@@ -34,7 +34,9 @@ class BenchConfig:
     backends: tuple[str, ...] | None = None
     """backends to start (None = all)"""
     modes: tuple[str, ...] = ("eager", "graph")
+    """``eager`` and/or ``graph``"""
     dtype: str = "bf16"
+    """``bf16``, ``fp16`` or ``fp32``"""
     max_bytes: int = 0
     """symmetric buffer capacity in bytes (0 = largest size)"""
     iters: int = 20
@@ -44,6 +46,7 @@ class BenchConfig:
     repeats: int = 7
     """timed repeats; the median is reported"""
     backend_options: dict = field(default_factory=dict)
+    """extra keyword options for the backends (e.g. ``max_blocks``)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -51,13 +54,17 @@ class Row:
     """One measured (size, backend, mode)."""
 
     nbytes: int
+    """message size (bytes)"""
     backend: str
+    """backend name, or ``auto`` (the dispatcher's choice)"""
     mode: str
+    """``eager`` or ``graph``"""
     time_us: float | None
     """median µs per call (None = not timed)"""
     wrong: int
     """elements out of tolerance or differing between ranks (max over ranks)"""
     note: str = ""
+    """why it was not timed, when it was not"""
 
 
 def tolerance(inputs_abs_sum: torch.Tensor, world: int, dtype: str) -> torch.Tensor:
@@ -173,13 +180,23 @@ def _agree(value: float, group, device) -> float:
     return float(t.item())
 
 
+def bench_skip_reason(ar, name: str, nbytes: int, dtype: str) -> str | None:
+    """Why the bench cannot force ``name`` at ``nbytes`` (None = it runs).
+
+    The bench measures every size a backend can take, so TPKIT_ALLREDUCE and TPKIT_ALLREDUCE_MAX_BYTES
+    (dispatch preferences) are ignored; TPKIT_ALLREDUCE_FORCE_PCIE is kept, since it is what lets the
+    custom kernels run at all on a PCIe machine (they were started under it).
+    """
+    if name == "auto":
+        return None
+    env = CommEnv(force_pcie=ar.env.force_pcie)
+    return skip_reason(name, nbytes=nbytes, dtype=dtype, world_size=ar.world_size, topology=ar.topology,
+                       compute_capability=ar.compute_capability, env=env, capacity=ar.available[name])
+
+
 def measure(ar: AllReduce, name: str, nbytes: int, cfg: BenchConfig, *, seed: int) -> list[Row]:
     """Correctness check, then timing in each mode, for one backend and size."""
-    why = None
-    if name != "auto":
-        why = skip_reason(name, nbytes=nbytes, dtype=cfg.dtype, world_size=ar.world_size, topology=ar.topology,
-                          compute_capability=ar.compute_capability, env=parse_env({}),
-                          capacity=ar.available[name])
+    why = bench_skip_reason(ar, name, nbytes, cfg.dtype)
     if why is not None:
         return [Row(nbytes=nbytes, backend=name, mode=m, time_us=None, wrong=0, note=why) for m in cfg.modes]
     forced = None if name == "auto" else name

@@ -84,11 +84,23 @@ def _row_from_dict(raw: dict, where: str) -> ProfileRow:
     if unknown or not _ROW_KEYS <= set(raw):
         raise ConfigError(f"{where}: a row needs exactly the keys {sorted(_ROW_KEYS)}, got {sorted(raw)}")
     times = sorted(((str(k), float(v)) for k, v in raw["time_us"].items()), key=lambda kv: kv[1])
+    if not times:
+        raise ConfigError(f"{where}: row of {raw['bytes']} bytes has no timings; drop it or re-run the bench")
     return ProfileRow(nbytes=Bytes(int(raw["bytes"])), time_us=tuple(times))
 
 
 def profile_from_dict(raw: dict, *, where: str = "profile") -> BenchProfile:
-    """Validate and convert the JSON form; unknown keys raise ConfigError."""
+    """Validate and convert the JSON form; unknown keys and malformed values raise ConfigError."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: a profile is a JSON object, got {type(raw).__name__}; re-run the bench")
+    try:
+        return _profile(raw, where)
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise ConfigError(f"{where}: malformed profile ({type(exc).__name__}: {exc}); rows need an integer "
+                          "'bytes' and a 'time_us' object of backend → µs; re-run `tpkit bench allreduce --json`") from None
+
+
+def _profile(raw: dict, where: str) -> BenchProfile:
     unknown = set(raw) - _TOP_KEYS
     if unknown:
         raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; allowed: {sorted(_TOP_KEYS)}")
@@ -132,8 +144,8 @@ def load_profile(path: str | Path) -> BenchProfile:
     except FileNotFoundError:
         raise ConfigError(f"all-reduce profile {str(p)!r} does not exist; write one with "
                           "`tpkit bench allreduce --json FILE`") from None
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"all-reduce profile {str(p)!r} is not valid JSON: {exc}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"all-reduce profile {str(p)!r} is not valid JSON or cannot be read: {exc}") from None
     return profile_from_dict(raw, where=str(p))
 
 

@@ -89,10 +89,10 @@ def lookup_gpu(name: str) -> GpuSpec:
     )
 
 
-def custom_gpu(total: Bytes, name: str = "custom") -> GpuSpec:
-    """A GPU known only by its CUDA-reported total (``--gpu-memory 96GiB``)."""
+def custom_gpu(total: Bytes, name: str = "custom", *, source: str | None = None) -> GpuSpec:
+    """A GPU known only by its CUDA-reported total (``--gpu-memory 96GiB``, or ``source`` says where from)."""
     if not isinstance(total, Bytes):
         raise TypeError(f"custom_gpu(total=...) takes Bytes, got {type(total).__name__}; use GiB(96)")
     if total.bytes <= 0:
         raise PlanInputError(f"--gpu-memory must be > 0, got {format_bytes(total)}; e.g. --gpu-memory 96GiB")
-    return GpuSpec(name=name, total_bytes=total, total_source=f"--gpu-memory {format_bytes(total)}")
+    return GpuSpec(name=name, total_bytes=total, total_source=source or f"--gpu-memory {format_bytes(total)}")

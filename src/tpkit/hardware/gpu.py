@@ -20,15 +20,21 @@ class GpuSpec:
     nvidia_smi_total_mib: int | None = None
     """what nvidia-smi prints as total (MiB); SGLang's default fraction uses it"""
     compute_capability: tuple[int, int] | None = None
+    """(major, minor)"""
     sm_count: int | None = None
+    """streaming multiprocessors (count)"""
     memory_bandwidth_tbps: float | None = None
     """HBM/GDDR bandwidth (TB/s, decimal)"""
     bf16_dense_tflops: float | None = None
+    """dense bf16 tensor throughput (TFLOP/s, 10^12)"""
     nvlink_gbps_per_direction: float | None = None
     """NVLink bandwidth per direction per GPU (GB/s, decimal); None if no NVLink"""
     pcie_gbps_per_direction: float | None = None
+    """PCIe bandwidth per direction (GB/s, decimal)"""
     vendor: str = "NVIDIA"
+    """``NVIDIA`` or ``AMD``"""
     aliases: tuple[str, ...] = ()
+    """other names that find this GPU (``H100``, ``NVIDIA H100 80GB HBM3`` …)"""
 
     def summary(self) -> dict:
         return {

@@ -28,8 +28,11 @@ class GpuState:
     free_bytes: Bytes
     """cudaMemGetInfo free at probe time"""
     used_by_this_process_bytes: Bytes = Bytes(0)
+    """held by the probing process (bytes)"""
     used_by_others_bytes: Bytes = Bytes(0)
+    """total − free − ours: other processes and the driver (bytes)"""
     compute_capability: tuple[int, int] | None = None
+    """(major, minor)"""
     processes: tuple[dict, ...] = ()
     """other processes holding memory: {pid, name, used_bytes}"""
 
@@ -39,6 +42,7 @@ class MachineProfile:
     """All GPUs of one machine plus their links (filled by the runtime probe)."""
 
     gpus: tuple[GpuState, ...]
+    """every probed GPU, in CUDA order"""
     nvlink_links: tuple[tuple[int, ...], ...] = ()
     """[i][j] NVLink link count between GPU i and j (0 = none)"""
     p2p_access: tuple[tuple[bool, ...], ...] = ()
@@ -46,8 +50,11 @@ class MachineProfile:
     pcie_path: tuple[tuple[str, ...], ...] = ()
     """[i][j] nvidia-smi topo style path: X, NV#, PIX, PXB, PHB, NODE, SYS"""
     hostname: str = ""
+    """host the probe ran on"""
     driver_version: str = ""
+    """NVIDIA driver version (from NVML)"""
     extra: dict = field(default_factory=dict)
+    """free-form notes (torch/CUDA versions, probe notes)"""
 
     @property
     def min_free(self) -> GpuState:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 
 from tpkit.errors import PlanInputError
+from tpkit.fileio import write_atomic
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import PROFILE_VERSION, GpuState, MachineProfile
 from tpkit.units import Bytes
@@ -57,19 +57,7 @@ def _gpu_to_dict(g: GpuState) -> dict:
 
 def save_machine_profile(profile: MachineProfile, path: str | os.PathLike) -> Path:
     """Write ``profile`` as JSON atomically: a reader sees the old file or the whole new one."""
-    target = Path(path)
-    text = json.dumps(profile_to_dict(profile), indent=2) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    return write_atomic(path, json.dumps(profile_to_dict(profile), indent=2) + "\n")
 
 
 def load_machine_profile(path: str | os.PathLike) -> MachineProfile:
@@ -96,6 +84,10 @@ def profile_from_dict(data, *, where: str = "machine profile") -> MachineProfile
     if not isinstance(raw, list) or not raw:
         raise PlanInputError(f"{where}: 'gpus' must be a non-empty list of GPU objects, got {raw!r:.80}")
     gpus = tuple(_gpu_from_dict(g, f"{where}: gpus[{i}]") for i, g in enumerate(raw))
+    indices = [g.index for g in gpus]
+    if len(set(indices)) != len(indices):
+        raise PlanInputError(f"{where}: GPU indices {indices} repeat; each GPU appears once, with its own CUDA "
+                             "index; re-create the file with `tpkit probe --out`")
     n = len(gpus)
     return MachineProfile(
         gpus=gpus,
@@ -137,6 +129,9 @@ def _gpu_from_dict(g, where: str) -> GpuState:
     _keys(g, _GPU_REQUIRED, _GPU_OPTIONAL, where)
     total = Bytes(_count(g["total_bytes"], "total_bytes (bytes, an integer)", where))
     free = Bytes(_count(g["free_bytes"], "free_bytes (bytes, an integer)", where))
+    if not total:
+        raise PlanInputError(f"{where}: total_bytes is 0; a probed GPU has memory, so the file is damaged: "
+                             "re-create it with `tpkit probe --out`")
     if free > total:
         raise PlanInputError(f"{where}: free_bytes {free.bytes:,} exceeds total_bytes {total.bytes:,}")
     cc = g.get("compute_capability")

@@ -73,8 +73,6 @@ class PlanResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json_dict(self) -> dict[str, Any]:
-        from tpkit.memory.result import SCHEMA_VERSION
-
         return {
             "schema_version": SCHEMA_VERSION,
             "engine": self.engine,

@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 
 from tpkit.errors import ConfigError
+from tpkit.models.fields import optional_int
 from tpkit.models.layers import layer_kinds, moe_layer_ids
 from tpkit.models.quant import parse_quant_config
 from tpkit.models.spec import LinearAttnSpec, MlaSpec, ModelSpec, MoeSpec
@@ -46,6 +47,9 @@ def read_config_file(path: str | Path) -> dict:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read model config {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
+                          "pass the model's config.json, which HF writes as UTF-8 JSON") from None
     try:
         cfg = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -83,9 +87,9 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
         torch_dtype=_dtype(text, source, assumptions),
         tie_word_embeddings=bool(text.get("tie_word_embeddings", False)),
         layer_kinds=kinds, sliding_window=window, mla=mla, moe=moe,
-        linear_attn=_linear_attn(text),
+        linear_attn=_linear_attn(text, source),
         quant=parse_quant_config(text.get("quantization_config"), where=source),
-        num_nextn_layers=int(text.get("num_nextn_predict_layers") or 0),
+        num_nextn_layers=optional_int(text, "num_nextn_predict_layers", source, default=0),
         is_multimodal="text_config" in cfg, attention_bias=_qkv_bias(text),
         vision_params=vision_params(cfg.get("vision_config"), hidden, cfg.get("model_type")),
         extra=_extra(cfg, text, assumptions),
@@ -161,21 +165,22 @@ def _moe(text: dict, r: _Reader, num_layers: int) -> MoeSpec | None:
     mt = text["model_type"]
     width_key = "moe_intermediate_size" if text.get("moe_intermediate_size") else "intermediate_size"
     width = r.int(width_key)
-    shared = int(text.get("n_shared_experts") or text.get("num_shared_experts") or 0)
+    shared = (optional_int(text, "n_shared_experts", r.where, default=0)
+              or optional_int(text, "num_shared_experts", r.where, default=0))
     shared_width = text.get("shared_expert_intermediate_size") or None
     if mt in _SHARED_EXPERT_ARCH:
         shared, shared_width = 1, width
     elif shared_width and not shared:
         shared = 1
-    num_dense = int(text.get("first_k_dense_replace") or 0)
-    topk = next((text[k] for k in ("num_experts_per_tok", "experts_per_token", "num_experts_per_token")
-                 if text.get(k)), None)
-    if topk is None:
+    num_dense = optional_int(text, "first_k_dense_replace", r.where, default=0)
+    topk_key = next((k for k in ("num_experts_per_tok", "experts_per_token", "num_experts_per_token")
+                     if text.get(k)), None)
+    if topk_key is None:
         raise ConfigError(f"{r.where}: MoE config ({key}={text[key]}) lacks num_experts_per_tok")
-    return MoeSpec(num_experts=r.int(key), experts_per_token=int(topk), moe_intermediate_size=width,
+    return MoeSpec(num_experts=r.int(key), experts_per_token=r.int(topk_key), moe_intermediate_size=width,
                    num_shared_experts=shared, shared_intermediate_size=shared_width,
-                   num_dense_layers=num_dense, moe_layer_freq=int(text.get("moe_layer_freq") or 1),
-                   moe_layer_ids=moe_layer_ids(text, num_layers, num_dense))
+                   num_dense_layers=num_dense, moe_layer_freq=optional_int(text, "moe_layer_freq", r.where, default=1) or 1,
+                   moe_layer_ids=moe_layer_ids(text, num_layers, num_dense, r.where))
 
 
 def _dense_width(text: dict, r: _Reader, moe: MoeSpec | None) -> int:
@@ -207,12 +212,17 @@ def _dtype(text: dict, where: str, assumptions: list[str]) -> str:
     return value
 
 
-def _linear_attn(text: dict) -> LinearAttnSpec | None:
+def _linear_attn(text: dict, where: str) -> LinearAttnSpec | None:
     """Kimi Delta Attention: recurrent state heads·K·V in fp32 + q/k/v short-conv state (kernel−1) in bf16."""
     lac = text.get("linear_attn_config")
     if not isinstance(lac, dict):
         return None
-    heads, dim, kernel = int(lac["num_heads"]), int(lac["head_dim"]), int(lac.get("short_conv_kernel_size", 4))
+    at = f"{where}: linear_attn_config"
+    heads, dim = (optional_int(lac, k, at, default=None, minimum=1) for k in ("num_heads", "head_dim"))
+    if heads is None or dim is None:
+        raise ConfigError(f"{at} needs num_heads and head_dim (whole numbers ≥ 1), got {sorted(lac)}; "
+                          "add them as in the model's released config.json")
+    kernel = optional_int(lac, "short_conv_kernel_size", at, default=4, minimum=1)
     recurrent, conv = heads * dim * dim * 4, 3 * heads * dim * (kernel - 1) * 2
     return LinearAttnSpec(
         state_bytes_per_layer=Bytes(recurrent + conv),

@@ -16,6 +16,7 @@ Attention kinds, from the first rule that applies:
 from __future__ import annotations
 
 from tpkit.errors import ConfigError
+from tpkit.models.fields import optional_int
 
 __all__ = ["layer_kinds", "moe_layer_ids"]
 
@@ -25,20 +26,21 @@ _TYPE_NAMES = {"full_attention": "full", "sliding_attention": "sliding", "chunke
 
 def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str]) -> tuple[tuple[str, ...], int | None]:
     """Per-layer attention kinds (empty tuple = all full) and the sliding window in tokens."""
-    window = text.get("sliding_window")
+    window = optional_int(text, "sliding_window", where, default=None)
     if text.get("layer_types") is not None:
         return _from_layer_types(text["layer_types"], num_layers, where), window
     if isinstance(text.get("linear_attn_config"), dict):
         return _from_linear_attn(text["linear_attn_config"], num_layers, where), None
     if text.get("sliding_window_pattern") and window:
-        n = int(text["sliding_window_pattern"])
+        n = optional_int(text, "sliding_window_pattern", where, default=None, minimum=1)
         return tuple("full" if (i + 1) % n == 0 else "sliding" for i in range(num_layers)), window
     if text.get("attention_chunk_size"):
-        return _llama4_chunked(text, num_layers, assumptions), int(text["attention_chunk_size"])
+        return (_llama4_chunked(text, num_layers, where, assumptions),
+                optional_int(text, "attention_chunk_size", where, default=None, minimum=1))
     if "use_sliding_window" in text:
         if not text["use_sliding_window"] or not window:
             return (), None
-        first = int(text.get("max_window_layers", num_layers))
+        first = optional_int(text, "max_window_layers", where, default=num_layers)
         return tuple("sliding" if i >= first else "full" for i in range(num_layers)), window
     if window:
         if text.get("model_type") == "gpt_oss":
@@ -70,24 +72,24 @@ def _from_linear_attn(lac: dict, num_layers: int, where: str) -> tuple[str, ...]
     return tuple("linear" if i + 1 in linear else "full" for i in range(num_layers))
 
 
-def _llama4_chunked(text: dict, num_layers: int, assumptions: list[str]) -> tuple[str, ...]:
+def _llama4_chunked(text: dict, num_layers: int, where: str, assumptions: list[str]) -> tuple[str, ...]:
     flags = text.get("no_rope_layers")
     if not flags:
-        step = int(text.get("no_rope_layer_interval", 4))
+        step = optional_int(text, "no_rope_layer_interval", where, default=4, minimum=1)
         flags = [0 if (i + 1) % step == 0 else 1 for i in range(num_layers)]
         assumptions.append(f"no_rope_layers absent: every {step}th layer taken as NoPE global attention")
     assumptions.append("chunked local attention layers are reported as 'sliding' with window = attention_chunk_size")
     return tuple("full" if flags[i] == 0 else "sliding" for i in range(num_layers))
 
 
-def moe_layer_ids(text: dict, num_layers: int, num_dense: int) -> tuple[int, ...]:
+def moe_layer_ids(text: dict, num_layers: int, num_dense: int, where: str = "config") -> tuple[int, ...]:
     """0-based layers with routed experts (DeepSeek/GLM/Kimi, Qwen-MoE, Llama 4 and all-MoE rules)."""
     mlp_only = set(text.get("mlp_only_layers") or ())
     if "decoder_sparse_step" in text:
-        step = int(text["decoder_sparse_step"] or 1)
+        step = optional_int(text, "decoder_sparse_step", where, default=1) or 1
         return tuple(i for i in range(num_layers) if i not in mlp_only and (i + 1) % step == 0)
     if "interleave_moe_layer_step" in text:
-        step = int(text["interleave_moe_layer_step"] or 1)
+        step = optional_int(text, "interleave_moe_layer_step", where, default=1) or 1
         return tuple(i for i in range(num_layers) if (i + 1) % step == 0)
-    freq = int(text.get("moe_layer_freq") or 1)
+    freq = optional_int(text, "moe_layer_freq", where, default=1) or 1
     return tuple(i for i in range(num_dense, num_layers) if i % freq == 0 and i not in mlp_only)

@@ -38,9 +38,11 @@ class TensorInfo:
     """One tensor entry of a safetensors header."""
 
     name: str
+    """tensor name as stored"""
     dtype: str
     """safetensors dtype string (BF16, F8_E4M3, I32, U8 …)"""
     shape: tuple[int, ...]
+    """dimensions (elements)"""
     nbytes: int
     """bytes of the tensor data (end − begin offsets)"""
 
@@ -59,15 +61,23 @@ def read_header(path: Path) -> list[TensorInfo]:
         header = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: safetensors header is not valid JSON ({exc})") from None
-    tensors = []
-    for name, meta in header.items():
-        if name == "__metadata__":
-            continue
-        begin, end = meta["data_offsets"]
-        if end < begin:
-            raise ConfigError(f"{path}: tensor {name!r} has data_offsets {meta['data_offsets']} (end < begin)")
-        tensors.append(TensorInfo(name=name, dtype=meta["dtype"], shape=tuple(meta["shape"]), nbytes=end - begin))
-    return tensors
+    if not isinstance(header, dict):
+        raise ConfigError(f"{path}: safetensors header must be a JSON object, got {type(header).__name__}")
+    return [_tensor(path, name, meta) for name, meta in header.items() if name != "__metadata__"]
+
+
+def _tensor(path: Path, name: str, meta) -> TensorInfo:
+    """One header entry, checked: ``{"dtype": str, "shape": [int…], "data_offsets": [begin, end]}``."""
+    offsets = meta.get("data_offsets") if isinstance(meta, dict) else None
+    ints = isinstance(offsets, list) and len(offsets) == 2 and all(
+        isinstance(o, int) and not isinstance(o, bool) for o in offsets)
+    if not ints or not isinstance(meta.get("dtype"), str) or not isinstance(meta.get("shape"), list):
+        raise ConfigError(f"{path}: tensor {name!r} needs dtype, shape and data_offsets [begin, end] in the "
+                          f"header, got {meta!r:.120}; the file is not a valid safetensors checkpoint")
+    begin, end = offsets
+    if end < begin:
+        raise ConfigError(f"{path}: tensor {name!r} has data_offsets {offsets} (end < begin)")
+    return TensorInfo(name=name, dtype=meta["dtype"], shape=tuple(meta["shape"]), nbytes=end - begin)
 
 
 def read_checkpoint(directory: Path) -> list[TensorInfo]:

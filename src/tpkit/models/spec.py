@@ -26,8 +26,11 @@ class MlaSpec:
     qk_rope_head_dim: int
     """rope part cached per token per layer (elements)"""
     qk_nope_head_dim: int
+    """non-rope part of a query/key head (elements)"""
     v_head_dim: int
+    """value head dim (elements)"""
     q_lora_rank: int | None = None
+    """query down-projection width (elements); None = no q LoRA"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -37,9 +40,11 @@ class MoeSpec:
     num_experts: int
     """routed experts per MoE layer (count)"""
     experts_per_token: int
+    """routed experts each token uses (count)"""
     moe_intermediate_size: int
     """FFN width of one routed expert (elements)"""
     num_shared_experts: int = 0
+    """always-active experts (count)"""
     shared_intermediate_size: int | None = None
     """FFN width of the shared expert(s) when it differs from num_shared × moe_intermediate"""
     num_dense_layers: int = 0
@@ -99,11 +104,13 @@ class ModelSpec:
     model_type: str
     """``model_type`` of the text config"""
     hidden_size: int
+    """model width (elements)"""
     intermediate_size: int
     """dense MLP width (elements)"""
     num_layers: int
     """decoder layers (``num_hidden_layers``), excluding MTP/nextn layers"""
     num_attention_heads: int
+    """query heads (count)"""
     num_kv_heads: int
     """total KV heads (1 value shared by all layers; MLA: equals attention heads)"""
     head_dim: int
@@ -111,11 +118,13 @@ class ModelSpec:
     v_head_dim: int
     """V head dim (elements); equals head_dim except for MLA and a few models"""
     vocab_size: int
+    """vocabulary rows (count, unpadded)"""
     max_position_embeddings: int
     """the model's context limit (tokens)"""
     torch_dtype: str = "bfloat16"
     """checkpoint dtype of unquantised weights (torch spelling)"""
     tie_word_embeddings: bool = False
+    """lm_head shares the embedding matrix"""
     layer_kinds: tuple[str, ...] = ()
     """per decoder layer, one of ``LAYER_KINDS``; empty means all ``"full"``"""
     sliding_window: int | None = None
@@ -131,6 +140,7 @@ class ModelSpec:
     vision_params: int | None = None
     """parameter count of the vision tower when known"""
     attention_bias: bool = False
+    """q/k/v projections carry biases"""
     extra: dict = field(default_factory=dict)
     """other raw facts a policy may need (kept verbatim from the config)"""
 

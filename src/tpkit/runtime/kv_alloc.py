@@ -34,10 +34,13 @@ class KVPoolAllocation:
     """The allocated pool and its ledger check (planned vs measured)."""
 
     plan: KVPoolPlan
+    """the plan that was allocated"""
     tensors: dict = field(repr=False)
     """buffer name → tuple of tensors (``count`` each), exactly as planned"""
     free_before_bytes: Bytes
+    """probe's free memory before allocating (bytes)"""
     free_after_bytes: Bytes
+    """probe's free memory after (bytes)"""
     planned_bytes: Bytes
     """``plan.total_bytes``"""
     rounding_bytes: Bytes

@@ -7,7 +7,7 @@ import torch.distributed as dist
 
 from tpkit.comm.backends import BackendUnavailable
 
-__all__ = ["ProcessGroupBackend", "start"]
+__all__ = ["ProcessGroupBackend", "start", "start_process_group"]
 
 
 class ProcessGroupBackend:
@@ -31,11 +31,16 @@ class ProcessGroupBackend:
         return ()
 
 
+def start_process_group(name: str, group, device, *, expected: str, device_type: str) -> ProcessGroupBackend:
+    """A ``ProcessGroupBackend`` if ``group`` runs ``expected`` (nccl, gloo) and ``device`` is ``device_type``."""
+    backend = dist.get_backend(group)
+    if expected not in str(backend).lower():
+        raise BackendUnavailable(f"the process group backend is {backend!r}, not {expected}")
+    if torch.device(device).type != device_type:
+        raise BackendUnavailable(f"{expected} here serves {device_type.upper()} tensors only")
+    return ProcessGroupBackend(name, group, expected)
+
+
 def start(name: str, group, *, max_bytes: int, device, **_options) -> ProcessGroupBackend:
     """NCCL backend if the group runs NCCL and the device is CUDA."""
-    backend = dist.get_backend(group)
-    if "nccl" not in str(backend).lower():
-        raise BackendUnavailable(f"the process group backend is {backend!r}, not nccl")
-    if torch.device(device).type != "cuda":
-        raise BackendUnavailable("nccl needs CUDA tensors")
-    return ProcessGroupBackend(name, group, "nccl")
+    return start_process_group(name, group, device, expected="nccl", device_type="cuda")

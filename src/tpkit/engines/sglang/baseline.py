@@ -67,6 +67,7 @@ class Baseline:
     free_before_weights: Bytes
     """predicted ``pre_model_load_memory``: capacity − uses (bytes)"""
     warnings: tuple[str, ...] = ()
+    """notes for the plan (e.g. memory imbalance)"""
 
 
 def custom_allreduce_bytes(gpu: GpuSpec, world: int, era: str) -> tuple[Bytes, str]:

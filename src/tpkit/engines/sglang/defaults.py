@@ -39,6 +39,7 @@ class CapacityDefaults:
     cuda_graph_max_bs: int
     """largest decode batch captured in a CUDA graph (requests)"""
     source: str
+    """the rule, in words"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -50,6 +51,7 @@ class FractionChoice:
     reserved_mib: float | None
     """the engine's reserve behind a default (MiB); None for table rules or a user value"""
     source: str
+    """the rule and its numbers, in words"""
 
 
 def capacity_defaults(gpu_mem_mib: float, tp: int, era: str, *, chunked_prefill_size: int | None,

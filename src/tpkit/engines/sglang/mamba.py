@@ -41,6 +41,7 @@ class MambaPool:
     per_slot: Bytes
     """state bytes of one request over the stage's linear layers, per rank"""
     source: str
+    """the formula, in words"""
 
     @property
     def total_bytes(self) -> Bytes:

@@ -151,10 +151,12 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     """
     s = _sizing(model, gpu, parallel, options, machine, weights)
 
-    def retry(*, tp: int, quantization: str | None = None) -> int | None:
-        """KV tokens of the same plan with a larger TP and/or another quantisation (None: unknown)."""
+    def retry(*, tp: int, quantization: str | None = None, mem_fraction_static: float | None = None) -> int | None:
+        """KV tokens of the same plan with another TP, quantisation and/or fraction (None: unknown)."""
         bigger = ParallelSpec(tp=tp, pp=parallel.pp, dp=parallel.dp, ep=parallel.ep)
         opts = replace(options, quantization=quantization) if quantization else options
+        if mem_fraction_static is not None:
+            opts = replace(opts, mem_fraction_static=mem_fraction_static)
         if weights is None:
             w_bytes = _weights(model, bigger, opts, None)[0]
         elif quantization:

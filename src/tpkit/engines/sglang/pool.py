@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tpkit.engines.sglang.versions import era_at_least
-from tpkit.errors import PlanInputError
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
+from tpkit.models.kv import kv_heads_per_rank  # SGLang get_num_kv_heads: max(1, kv_heads // attn_tp)
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
@@ -37,7 +37,9 @@ class CellSize:
     bytes_per_token: float
     """the engine's cell size (bytes/token); fractional only for SWA (ratio-weighted)"""
     kv_dtype: str
+    """KV element dtype (``bfloat16``, ``fp8_e4m3`` …)"""
     element_bytes: int
+    """bytes per KV element"""
     n_kv_heads: int
     """KV heads per rank (1 for MLA's latent)"""
     k_dim: int
@@ -45,18 +47,11 @@ class CellSize:
     v_dim: int
     """elements per head in V (0 for MLA)"""
     full_layers: int
+    """full-attention (or MLA) layers of the stage (count)"""
     swa_layers: int = 0
+    """sliding-window layers of the stage (count)"""
     source: str = ""
-
-    @property
-    def full_layer_token_bytes(self) -> int:
-        """bytes one token takes in one full-attention layer (K + V, or the latent)"""
-        return self.n_kv_heads * (self.k_dim + self.v_dim) * self.element_bytes
-
-
-def kv_heads_per_rank(model: ModelSpec, attn_tp: int) -> int:
-    """SGLang's ``get_num_kv_heads``: ``max(1, kv_heads // attn_tp)`` (replicated when tp > kv heads)."""
-    return max(1, model.num_kv_heads // attn_tp)
+    """the formula, in words"""
 
 
 def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:

@@ -38,32 +38,49 @@ class SglangSizing:
     """Every number of an SGLang plan for the tightest rank (bytes unless the name says otherwise)."""
 
     version: str
+    """SGLang release whose rules apply"""
     era: str
+    """rule era (first release of the era)"""
     context_len: int
     """tokens per request"""
     page_size: int
+    """tokens per KV page"""
     gpu_mem_mib: float
     """capacity SGLang's defaults read (nvidia-smi MiB)"""
     capacity: CapacityDefaults
+    """chunked-prefill size and graph max batch in effect"""
     fraction: FractionChoice
+    """``mem_fraction_static`` in effect and why"""
     baseline: Baseline
+    """capacity and pre-weight uses of the tightest rank"""
     weights: Bytes
+    """weight bytes per rank"""
     weights_source: str
+    """where the weight bytes came from"""
     cell: CellSize
+    """KV bytes per token per rank"""
     slack: Bytes
+    """pre × (1 − f): activations, graphs, req_to_token (bytes)"""
     rest: Bytes
     """KV budget: available after weights − slack (before the mamba state pool)"""
     mamba: MambaPool | None
     """per-request state pool of linear-attention layers (None for pure attention models)"""
     mamba_bytes: Bytes
+    """bytes of the linear-attention state pool (0 without one)"""
     pool: KVPoolPlan
+    """every KV buffer to allocate"""
     kv_bytes: Bytes
     """bytes of every KV buffer together (= pool.total_bytes)"""
     swa_tokens: int
+    """sliding-window pool tokens per rank (0 without SWA layers)"""
     max_running_requests: int
+    """requests running at once (count)"""
     req_to_token_rows: int
+    """rows of the int32 req_to_token table (count)"""
     req_to_token: Bytes
+    """bytes of the req_to_token table (taken from the slack)"""
     running_rule: str
+    """the max_running_requests rule, in words"""
     pre: Bytes
     """predicted pre_model_load_memory (free before weights)"""
     pool_end_free: Bytes
@@ -128,21 +145,35 @@ class KvBudget:
     """The first half of a plan: free memory, fraction, KV budget and token count (no buffers, no text)."""
 
     era: str
+    """rule era (first release of the era)"""
     context_len: int
+    """tokens per request"""
     page_size: int
+    """tokens per KV page"""
     gpu_mem_mib: float
+    """capacity SGLang's defaults read (nvidia-smi MiB)"""
     capacity: CapacityDefaults
+    """chunked-prefill size and graph max batch in effect"""
     fraction: FractionChoice
+    """``mem_fraction_static`` in effect and why"""
     baseline: Baseline
+    """capacity and pre-weight uses of the tightest rank"""
     cell: CellSize
+    """KV bytes per token per rank"""
     pre: Bytes
+    """predicted pre_model_load_memory (bytes)"""
     slack: Bytes
+    """pre × (1 − f) (bytes)"""
     rest: Bytes
+    """KV budget: pre − weights − slack (bytes, before the state pool)"""
     mamba: MambaPool | None
+    """linear-attention state pool (None for pure attention models)"""
     mamba_bytes: Bytes
+    """bytes of that pool"""
     tokens: int
     """full-pool tokens per rank"""
     swa_tokens: int
+    """sliding-window pool tokens per rank"""
 
 
 def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,

@@ -23,7 +23,7 @@ def min_fraction(s: SglangSizing) -> float:
 
 
 Retry = Callable[..., "int | None"]
-"""retry(tp=…, quantization=…) → KV tokens of the same plan with one knob changed (None: unknown)"""
+"""retry(tp=…, quantization=…, mem_fraction_static=…) → KV tokens of the same plan with a knob changed (None: unknown)"""
 
 
 def _fits(retry: Retry, **change) -> bool:
@@ -47,10 +47,28 @@ def _fixes(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry) -> list[str
     unquantised = model.quant is None or model.quant.weight_bits >= 16
     if unquantised and _fits(retry, tp=tp, quantization="fp8"):
         fixes.append("fp8 weights (--quantization fp8)")
-    f_min = min_fraction(s)
-    if f_min <= 1.0:
+    f_min = replanned_fraction(min_fraction(s), tp, retry)
+    if f_min is not None:
         fixes.append(f"--mem-fraction-static ≥ {f_min:.3f}")
     return fixes
+
+
+def replanned_fraction(lowest: float, tp: int, retry: Retry) -> float | None:
+    """The smallest fraction (3 decimals) in [``lowest``, 1] whose re-plan gets a KV page, else None.
+
+    ``min_fraction`` leaves out the linear-attention state pool, which grows with the budget, so the
+    answer is searched (bisection over thousandths; more fraction never means fewer tokens).
+    """
+    lo, hi = math.ceil(lowest * 1000), 1000
+    if lo > hi or not _fits(retry, tp=tp, mem_fraction_static=hi / 1000):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _fits(retry, tp=tp, mem_fraction_static=mid / 1000):
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi / 1000
 
 
 def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
@@ -74,7 +92,7 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
             f"fits: {s.pool.num_tokens:,} KV tokens per rank ({format_bytes(s.kv_bytes)}), "
             f"{s.pool.num_tokens / s.context_len:.2f}× a {s.context_len:,}-token context; "
             f"weights {format_bytes(s.weights)} of the {format_bytes(static)} static budget"))
-    capped = s.rest > Bytes(math.ceil(s.cell.bytes_per_token * s.page_size))
+    capped = (s.rest - s.mamba_bytes).bytes >= s.cell.bytes_per_token * s.page_size  # a page fit: the cap cut it
     if capped:
         return Verdict(fits=False, knob="--max-total-tokens", message=(
             f"--max-total-tokens leaves no whole page of {s.page_size} token(s); raise it to ≥ {s.page_size}"))

@@ -1,8 +1,9 @@
 """Available KV memory and the per-GPU ledger, per era (spec §1.6, §1.7).
 
     V1 (0.11, 0.33)   available = requested − (weights + profile peak + non-torch growth) − CUDA-graph estimate
-                      baseline (context, NCCL, custom AR, cuBLAS) sits outside the budget
-    V0                available = total × util − (torch peak + non-torch memory), where non-torch memory is
+                      what exists at the init snapshot sits outside the budget; start-up memory created after
+                      it (NCCL before 0.11.0, cuBLAS in the 0.11 era) is part of the non-torch growth
+    V0, V1 < 0.9.1    available = total × util − (torch peak + non-torch memory), where non-torch memory is
                       everything outside torch's allocator (CUDA context, NCCL, cuBLAS, other processes)
     override          available = --kv-cache-memory-bytes (V1; the profile still runs, the budget is ignored)
 
@@ -53,8 +54,8 @@ def compute_budget(baseline: Baseline, rules: VllmRules, *, utilization: float, 
     """Requested and available KV bytes for the era."""
     requested = requested_bytes(baseline.total_bytes, utilization, rules)
     free = baseline.free_at_snapshot
-    if rules.engine == "V0":
-        non_torch = baseline.capacity.bytes - free
+    if rules.memory_rule == "v0_peak":
+        non_torch = baseline.capacity.bytes - free + growth
         graphs = Bytes(0)
     else:
         non_torch = growth
@@ -70,12 +71,13 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
     lines = [baseline.capacity]
     if baseline.pre_existing is not None:
         lines.append(baseline.pre_existing)
-    if rules.engine == "V0":
+    if rules.memory_rule == "v0_peak":
         lines.append(LineItem(item="outside the utilisation budget", kind="reserve",
                               bytes=baseline.capacity.bytes - budget.requested,
                               source=f"total × (1 − gpu_memory_utilization {utilization})"))
         return lines + [LineItem(item=u.item, bytes=u.bytes, kind=u.kind,
-                                 source=u.source + "; V0 counts it as non_torch_memory inside the budget")
+                                 source=u.source + "; counted as non-torch memory inside the budget "
+                                                   "(V0 rule: total × util − peak − non-torch)")
                         for u in baseline.uses]
     lines += list(baseline.uses)
     if budget.override:
@@ -88,12 +90,12 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
 
 def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utilization: float,
                  weight_lines: list[LineItem], activation_line: LineItem, graph_line: LineItem | None,
-                 growth_line: LineItem, kv_bytes: Bytes, kv_source: str,
+                 growth_lines: tuple[LineItem, ...], kv_bytes: Bytes, kv_source: str,
                  info: list[LineItem]) -> tuple[Ledger, Bytes]:
     """The ledger of the limiting rank and the remaining bytes it must add up to."""
     lines = _budget_lines(baseline, budget, rules, utilization) + weight_lines + [activation_line]
     if rules.engine == "V1" and not budget.override:
-        lines.append(growth_line)
+        lines += list(growth_lines)
     if graph_line is not None:
         lines.append(graph_line)
     lines.append(LineItem(item="KV cache", bytes=kv_bytes, source=kv_source))

@@ -4,9 +4,11 @@
     requested     = ceil(total × gpu_memory_utilization)          (0.33; ≤ 0.11: the float product)
     start-up      : free at the snapshot ≥ requested, else "Free memory on device … is less than desired
                     GPU memory utilization"
-    baseline      = CUDA context + NCCL communicators (+ first all-reduce) + custom all-reduce + cuBLAS,
-                    all created before the snapshot; V1 does not charge it to the budget, V0 does (its
-                    "non_torch_memory" counts everything outside torch's allocator)
+    baseline      = CUDA context + NCCL communicators (+ first all-reduce) + custom all-reduce + cuBLAS;
+                    V0 charges all of it to the budget (its "non_torch_memory" counts everything outside
+                    torch's allocator); V1 charges only what is created after its init snapshot (NCCL and
+                    custom all-reduce before 0.11.0, cuBLAS in the 0.11 era: ``VllmRules``), as non-torch
+                    increase
 
 Baseline terms are cudaMemGetInfo deltas measured on an H200 (measurements/README.md); on other GPUs they
 are estimates.  With a ``MachineProfile`` the tightest GPU's measured free memory replaces the catalog total.
@@ -51,7 +53,10 @@ class Baseline:
     pre_existing: LineItem | None
     """memory other processes hold (machine profile only)"""
     uses: tuple[LineItem, ...]
-    """CUDA context, NCCL, custom all-reduce, cuBLAS"""
+    """what exists at vLLM's init snapshot: CUDA context, and NCCL, custom all-reduce, cuBLAS where the
+    release creates them before it"""
+    after_snapshot: tuple[LineItem, ...] = ()
+    """start-up memory created after the snapshot (V1 charges it as non-torch increase)"""
     total_bytes: Bytes
     """``init_snapshot.total_memory`` (what the utilisation multiplies)"""
     rank_label: str
@@ -102,37 +107,65 @@ def _uses(parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | No
     return tuple(lines)
 
 
+_AFTER_SNAPSHOT_SRC = {
+    "distributed": "created after vLLM's init snapshot: < 0.11.0 gpu_worker.init_device takes MemorySnapshot() "
+                   "before init_worker_distributed_environment (vllm 0.10.1/0.10.2 wheels), so "
+                   "memory_profiling counts it in non_torch_increase",
+    "cublas": "created by the profile run's first GEMM, after vLLM's init snapshot (no cuBLAS warm-up in "
+              "0.11.0 gpu_worker.init_device), so it lands in the profile's increase",
+}
+
+
+def _split_at_snapshot(uses: tuple[LineItem, ...], rules: VllmRules) -> tuple[tuple, tuple]:
+    """(before the init snapshot, after it) for V1; V0 charges everything anyway, so all stay before."""
+    if rules.engine != "V1" or rules.memory_rule == "v0_peak":
+        return uses, ()
+    before, after = [], []
+    for u in uses:
+        key = ("cublas" if u.item.startswith("cuBLAS") else
+               "distributed" if u.item.startswith(("NCCL", "custom all-reduce")) else None)
+        late = (key == "cublas" and rules.cublas_after_snapshot) or (
+            key == "distributed" and rules.distributed_after_snapshot)
+        if late:
+            after.append(LineItem(item=u.item, bytes=u.bytes, kind=u.kind,
+                                  source=f"{u.source}; {_AFTER_SNAPSHOT_SRC[key]}"))
+        else:
+            before.append(u)
+    return tuple(before), tuple(after)
+
+
 def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules,
                   machine: MachineProfile | None = None) -> Baseline:
     """Capacity and pre-snapshot uses of the limiting rank."""
-    uses = _uses(parallel, rules, machine)
+    uses, after = _split_at_snapshot(_uses(parallel, rules, machine), rules)
     if machine is None:
         cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
                        source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")
-        return Baseline(capacity=cap, pre_existing=None, uses=uses, total_bytes=gpu.total_bytes,
-                        rank_label="per GPU (every rank alike)")
+        return Baseline(capacity=cap, pre_existing=None, uses=uses, after_snapshot=after,
+                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)")
     state = machine.min_free
     free = state.free_bytes + state.used_by_this_process_bytes
     cap = LineItem(item="device memory", bytes=state.total_bytes, kind="capacity",
                    source=f"GPU {state.index} ({state.name}) total, measured by tpkit probe")
     held = LineItem(item="held by other processes", bytes=state.total_bytes - free,
                     source=f"GPU {state.index}: total − measured free (tpkit probe)")
-    return Baseline(capacity=cap, pre_existing=held, uses=uses, total_bytes=state.total_bytes,
+    return Baseline(capacity=cap, pre_existing=held, uses=uses, after_snapshot=after, total_bytes=state.total_bytes,
                     rank_label=f"GPU {state.index} (least free memory)")
 
 
-def profile_nontorch_growth(parallel: ParallelSpec, rules: VllmRules) -> LineItem:
-    """Non-torch memory that appears during the V1 profile run (after the snapshot).
+def profile_nontorch_growth(parallel: ParallelSpec, rules: VllmRules, *, moe: bool = True) -> LineItem:
+    """Non-torch memory that first appears during the V1 profile run.
 
-    With DP + expert parallelism, the MoE layers broadcast tokens over the DP group's torch.distributed
-    NCCL communicator (the "naive" all-to-all), which NCCL creates lazily at that first use: its init and
-    first-collective buffers land inside the profile.  Everything else (pynccl, custom all-reduce) is set up
-    before the snapshot, so the growth is taken as 0 otherwise.
+    With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
+    the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
+    all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land
+    inside the profile.  Start-up memory created after the snapshot is charged separately
+    (``Baseline.after_snapshot``); anything else is taken as 0.
     """
-    if rules.engine == "V1" and parallel.dp > 1 and parallel.ep > 1:
+    if rules.engine == "V1" and parallel.dp > 1 and moe:
         grown = MEASURED_H200["NCCL communicator init"] + MEASURED_H200["NCCL first all-reduce buffers"]
         return LineItem(item="non-torch growth during profiling", bytes=grown,
                         source="DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; "
                                "init + first collective " + _SRC)
     return LineItem(item="non-torch growth during profiling", bytes=Bytes(0),
-                    source="assumed 0: NCCL and custom all-reduce buffers exist before the snapshot")
+                    source="assumed 0 beyond the start-up lines created after the snapshot (listed separately)")

@@ -138,11 +138,22 @@ def _extra(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules
     }
 
 
-def _profile_lines(model: ModelSpec, parallel: ParallelSpec, r: Resolved) -> tuple[LineItem, tuple[LineItem, ...]]:
+def uses_gptq_kernel(model: ModelSpec, options: VllmOptions) -> bool:
+    """vLLM runs its GPTQ (exllama) linear method, whose ``gptq_gemm`` dequantises each weight per call, when
+    ``--quantization gptq`` is passed on a GPTQ checkpoint: 0.3.0 has no other GPTQ kernel, and from the
+    release with gptq_marlin on, ``GPTQMarlinConfig.override_quantization_method`` keeps ``gptq`` when it is
+    asked for explicitly (vllm 0.6.4 wheel).  Without the flag, newer releases pick gptq_marlin (not modelled
+    as a temporary)."""
+    flag = (options.quantization or "").lower()
+    return flag == "gptq" and (model.quant is None or model.quant.raw_method in ("", "gptq"))
+
+
+def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
+                   r: Resolved) -> tuple[LineItem, tuple[LineItem, ...]]:
     rope = LineItem(item="rotary cos/sin cache", bytes=rotary_cache_bytes(model, r.act_bytes),
                     source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)")
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
-                                act_bytes=r.act_bytes)
+                                act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options))
     line = LineItem(item="activation peak (profile run, estimate)", bytes=act.peak,
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")
@@ -161,16 +172,16 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     layout = _layout(model, parallel, r, rules)
     baseline = plan_baseline(gpu, parallel, rules, machine)
     w_line = _weights(model, parallel, options, r, weights)
-    rope, (act_line, *parts) = _profile_lines(model, parallel, r)
+    rope, (act_line, *parts) = _profile_lines(model, parallel, options, r)
     g_line = _graphs(model, parallel, options, r, rules)
-    growth = profile_nontorch_growth(parallel, rules)
+    growth = (*baseline.after_snapshot, profile_nontorch_growth(parallel, rules, moe=model.moe is not None))
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes,
                             activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
-                            override=options.kv_cache_memory_bytes, growth=growth.bytes)
+                            override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)))
     cap = plan_capacity(layout, budget.available, max_model_len=r.max_model_len,
                         max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules)
     ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization, weight_lines=[w_line, rope],
-                                    activation_line=act_line, graph_line=g_line, growth_line=growth,
+                                    activation_line=act_line, graph_line=g_line, growth_lines=growth,
                                     kv_bytes=layout.bytes_per_block * cap.num_blocks,
                                     kv_source=_kv_source(layout, cap), info=parts)
     problems = ledger.check(expected)

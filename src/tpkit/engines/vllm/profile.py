@@ -7,8 +7,11 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
 
     dense MLP   T × (3H + 3·I/tp) × a        residual, MLP input, gate_up (2I), act (I), down output (H)
     attention   T × (3H + (q + 2·kv + q)·d/tp) × a
-    MoE layer   T·2H·a + M·2H·a + C·k·(max(2N, H) + N)·a (+ fp8 copies) + M·E·4,   M = T × dp with DP+EP
-                (tokens gathered for the experts), C = min(M, 32768) fused-MoE chunk, N = expert width/rank
+    GPTQ        + K × N × a of the phase's last GEMM (down_proj / o_proj) with vLLM's GPTQ (exllama) kernel,
+                whose ``gptq_gemm`` dequantises the weight into a temporary per call
+    MoE layer   T·(2H + E)·a + M·(H + E)·a + M·k·8 + C·k·(max(2N, H) + N)·a (+ fp8 copies),  M = T × dp
+                (tokens gathered for the experts with DP), C = min(M, 32768) fused-MoE chunk, N = expert
+                width per rank; buffer by buffer from vllm 0.10.1's fused_experts_impl (see ``_moe``)
     sampler     T·H·a + R × V × 38 B         at the top-k/top-p peak of the dummy sampler run (top_k = V − 1,
                                              top_p = 0.9): logits bf16 (2) and fp32 (4), sorted values (4) and
                                              int64 indices (8) plus the sort's own scratch, softmax/cumsum (4),
@@ -50,13 +53,21 @@ class ActivationEstimate:
     limiting_phase: str
 
 
-def _dense_mlp(model: ModelSpec, tp: int, tokens: int, a: int) -> tuple[Bytes, str]:
+def _dequant_temp(k: int, n: int, a: int, dequant: bool) -> tuple[int, str]:
+    """vLLM's GPTQ (exllama) kernel: ``gptq_gemm`` (csrc/quantization/gptq/q_gemm.cu) allocates a K × N
+    ``temp_dq`` of the activation dtype on every call, next to its output, to dequantise the weight."""
+    return (k * n * a, f" + GPTQ temp_dq K {k:,} × N {n:,} × {a} B") if dequant else (0, "")
+
+
+def _dense_mlp(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool) -> tuple[Bytes, str]:
     width = model.intermediate_size // tp
     per_token = (3 * model.hidden_size + 3 * width) * a
-    return Bytes(tokens * per_token), f"T {tokens:,} × (3H + 3·I/tp = {3 * model.hidden_size + 3 * width:,}) × {a} B"
+    temp, note = _dequant_temp(width, model.hidden_size, a, dequant)  # down_proj, the peak's last GEMM
+    return Bytes(tokens * per_token + temp), (
+        f"T {tokens:,} × (3H + 3·I/tp = {3 * model.hidden_size + 3 * width:,}) × {a} B{note}")
 
 
-def _attention(model: ModelSpec, tp: int, tokens: int, a: int) -> tuple[Bytes, str]:
+def _attention(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool) -> tuple[Bytes, str]:
     heads = max(1, model.num_attention_heads // tp)
     if model.mla is not None:
         m = model.mla
@@ -66,21 +77,44 @@ def _attention(model: ModelSpec, tp: int, tokens: int, a: int) -> tuple[Bytes, s
         kv = max(1, model.num_kv_heads // tp)
         width = (2 * heads + kv) * model.head_dim + kv * model.v_head_dim
     per_token = (3 * model.hidden_size + width) * a
-    return Bytes(tokens * per_token), f"T {tokens:,} × (3H + q/k/v/out widths = {per_token // a:,}) × {a} B"
+    temp, note = _dequant_temp(heads * model.v_head_dim, model.hidden_size, a, dequant)  # o_proj
+    return Bytes(tokens * per_token + temp), (
+        f"T {tokens:,} × (3H + q/k/v/out widths = {per_token // a:,}) × {a} B{note}")
 
 
 def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int) -> tuple[Bytes, str]:
+    """Tensors alive inside ``fused_experts_impl`` (vllm 0.10.1 wheel, ``fused_moe/fused_moe.py``; dispatch from
+    ``FusedMoE.forward_impl`` and ``NaiveAll2AllManager``):
+
+    * local: residual + MoE input + router logits, T × (2H + E) × a;
+    * DP > 1 (with or without EP: ``do_naive_dispatch_combine``): ``naive_multicast`` copies hidden states and
+      router logits of all DP ranks into new M × H and M × E buffers, M = T × dp;
+    * ``select_experts``: top-k weights fp32 + ids int32, M × k × 8 B;
+    * per chunk of C = min(M, VLLM_FUSED_MOE_CHUNK_SIZE) tokens: ``cache13`` C·k·max(2N, H) and ``cache2``
+      C·k·N (activation dtype), output in place (``inplace=True``);
+    * fp8 w8a8: chunk input quantised (C × H fp8 + an fp32 scale per 128) and ``cache2`` quantised
+      (C·k·N fp8 + scales); from the second chunk on, the new ``qintermediate_cache2`` is allocated while the
+      previous chunk's is still bound, so two copies are alive.
+
+    N = expert width per rank: the full width with EP, else ``moe_intermediate_size / (tp × dp)``
+    (``FusedMoEParallelConfig.make`` folds DP into TP without EP).
+    """
     moe = model.moe
-    gathered = tokens * parallel.dp if (parallel.dp > 1 and parallel.ep > 1) else tokens
-    width = moe.moe_intermediate_size if parallel.ep > 1 else moe.moe_intermediate_size // parallel.tp
+    k, h, e = moe.experts_per_token, model.hidden_size, moe.num_experts
+    dp = parallel.dp
+    gathered = tokens * dp
+    width = moe.moe_intermediate_size if parallel.ep > 1 else moe.moe_intermediate_size // (parallel.tp * dp)
     chunk = min(gathered, FUSED_MOE_CHUNK)
-    k, h = moe.experts_per_token, model.hidden_size
+    dispatch = gathered * (h + e) * a if dp > 1 else 0
     fused = chunk * k * (max(2 * width, h) + width) * a
-    fp8 = chunk * (h + k * width) if (model.quant and model.quant.method in _FP8) else 0
-    router = gathered * moe.num_experts * 4
-    total = 2 * tokens * h * a + 2 * gathered * h * a + fused + fp8 + router
+    fp8 = 0
+    if model.quant and model.quant.method in _FP8:
+        copies = 2 if gathered > chunk else 1
+        fp8 = chunk * h * (1 + 4 / 128) + copies * chunk * k * width * (1 + 4 / 128)
+    total = tokens * (2 * h + e) * a + dispatch + gathered * k * 8 + fused + int(fp8)
     return Bytes(total), (f"fused MoE: M {gathered:,} tokens (chunk {chunk:,}) × k {k} × "
-                          f"(max(2N, H) + N), N {width:,}; + hidden/residual/router rows")
+                          f"(max(2N, H) + N), N {width:,}; + hidden/residual/router rows, DP-gathered copies, "
+                          f"top-k ids/weights{', fp8 inputs' if fp8 else ''}")
 
 
 def _sampler(model: ModelSpec, tokens: int, rows: int, a: int) -> tuple[Bytes, str]:
@@ -90,11 +124,15 @@ def _sampler(model: ModelSpec, tokens: int, rows: int, a: int) -> tuple[Bytes, s
 
 
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
-                          act_bytes: int) -> ActivationEstimate:
-    """Estimated torch-allocated peak of the profile run above what stays allocated (per rank)."""
-    phases: dict[str, tuple[Bytes, str]] = {"attention": _attention(model, parallel.tp, tokens, act_bytes)}
+                          act_bytes: int, dequant_gemm: bool = False) -> ActivationEstimate:
+    """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
+
+    ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
+    weight into a temporary per call (see ``_dequant_temp``)."""
+    phases: dict[str, tuple[Bytes, str]] = {
+        "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
     if model.moe is None or model.moe.num_dense_layers > 0:
-        phases["dense MLP"] = _dense_mlp(model, parallel.tp, tokens, act_bytes)
+        phases["dense MLP"] = _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm)
     if model.moe is not None:
         phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes)
     phases["logits + sampler"] = _sampler(model, tokens, rows, act_bytes)

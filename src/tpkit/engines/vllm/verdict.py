@@ -57,7 +57,7 @@ def _too_long(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved, rules:
 def decide(budget: Budget, cap: KvCapacity, r: Resolved, rules: VllmRules,
            total: Bytes) -> tuple[Verdict, str | None]:
     """The outcome of start-up for the limiting rank, and the error line vLLM would print (if any)."""
-    if rules.engine == "V1" and budget.free_at_snapshot < budget.requested:
+    if rules.engine == "V1" and rules.memory_rule != "v0_peak" and budget.free_at_snapshot < budget.requested:
         return _startup(budget, total, r)
     if budget.available <= Bytes(0) or cap.num_blocks == 0:
         return _no_memory(budget, total, cap, r)

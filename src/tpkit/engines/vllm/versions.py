@@ -13,12 +13,23 @@ Three rule sets ("eras"):
 The release that moved the default utilisation from 0.9 to 0.92 and the one that added ``ceil`` are
 UNVERIFIED (spec §7); both are placed at the start of the 0.33 era, where the CUDA-graph estimate
 became the default (v0.21.0, per vLLM's own log text).
+
+Inside the 0.11 era, releases before 0.11.0 take the init snapshot *before* the distributed init
+(vllm 0.10.1 and 0.10.2 wheels, ``v1/worker/gpu_worker.py`` ``init_device``: ``MemorySnapshot()`` then
+``init_worker_distributed_environment``; 0.11.0 swaps them, "Initialize the distributed environment BEFORE
+taking memory snapshot"), so their NCCL communicators and custom all-reduce buffers are non-torch memory
+grown after the snapshot and charged to the budget.  cuBLAS handles are created lazily by the profile's first
+GEMM up to 0.11.0 at least (no warm-up matmul in that ``init_device``); v0.33 warms them up before the
+snapshot (spec §1.1).  The release that added the warm-up is UNVERIFIED; it is placed at the 0.33 era.
+V1 releases before 0.9.1 still size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels,
+``gpu_worker.determine_available_memory``: total × util − (torch allocated peak + all non-torch memory after
+the profile)); ``memory_profiling`` with the init snapshot arrives in 0.9.1.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tpkit.errors import PlanInputError
 
@@ -41,7 +52,7 @@ class VllmRules:
     ceil_requested: bool
     """requested = ceil(total × util) (True) or the float product (False)"""
     memory_rule: str
-    """``"v0_peak"`` | ``"increase"`` | ``"consumed"`` (spec §1.6)"""
+    """``"v0_peak"`` (V0, and V1 < 0.9.1) | ``"increase"`` | ``"consumed"`` (spec §1.6)"""
     cudagraph_estimate: bool
     """the CUDA-graph memory estimate is subtracted before KV sizing (spec §2)"""
     null_block: bool
@@ -60,6 +71,10 @@ class VllmRules:
     """sizeof(Signal) of the custom all-reduce meta buffer (spec §5.3)"""
     custom_ar_world_sizes: tuple[int, ...]
     """world sizes where custom all-reduce initialises (spec §5.2)"""
+    distributed_after_snapshot: bool = False
+    """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
+    cublas_after_snapshot: bool = False
+    """V1: cuBLAS/cuBLASLt handles are first created by the profile run, after the init snapshot"""
 
 
 RULES: dict[str, VllmRules] = {
@@ -72,7 +87,7 @@ RULES: dict[str, VllmRules] = {
         era="0.11", engine="V1", default_utilization=0.9, ceil_requested=False, memory_rule="increase",
         cudagraph_estimate=False, null_block=True, one_line_log=False, tokens_rule="groups",
         fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8,
-        custom_ar_signal_bytes=2_560, custom_ar_world_sizes=(2, 4, 6, 8)),
+        custom_ar_signal_bytes=2_560, custom_ar_world_sizes=(2, 4, 6, 8), cublas_after_snapshot=True),
     "v0": VllmRules(
         era="v0", engine="V0", default_utilization=0.9, ceil_requested=False, memory_rule="v0_peak",
         cudagraph_estimate=False, null_block=False, one_line_log=False, tokens_rule="blocks",
@@ -105,6 +120,10 @@ def resolve_rules(version: str) -> VllmRules:
         raise PlanInputError(f"--engine-version {text}: vLLM releases before 0.2 are not modelled; use 0.2 or later")
     if parsed < (0, 8, 0):
         return RULES["v0"]
+    if parsed < (0, 9, 1):
+        return replace(RULES["0.11"], memory_rule="v0_peak", distributed_after_snapshot=True)
+    if parsed < (0, 11, 0):
+        return replace(RULES["0.11"], distributed_after_snapshot=True)
     if parsed < (0, 21, 0):
         return RULES["0.11"]
     return RULES["0.33"]

@@ -1,0 +1,54 @@
+"""Atomic writes: the old file or the whole new one, never half; a bad folder is a user error."""
+
+import os
+import stat
+
+import pytest
+
+from tpkit.errors import TpkitError, is_user_error
+from tpkit.fileio import check_writable, write_atomic
+
+
+def test_write_replaces_whole_file_and_leaves_no_temporaries(tmp_path):
+    target = tmp_path / "out.json"
+    write_atomic(target, "old")
+    write_atomic(target, b"new bytes")
+    assert target.read_bytes() == b"new bytes"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
+    target = tmp_path / "out.json"
+    target.write_text("old")
+
+    def boom(*_a, **_k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError, match="disk full"):
+        write_atomic(target, "new")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_new_file_gets_normal_permissions_and_a_replaced_one_keeps_its_own(tmp_path):
+    old = os.umask(0o022)
+    try:
+        fresh = write_atomic(tmp_path / "fresh.json", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o644  # not mkstemp's 0o600
+    kept = tmp_path / "kept.json"
+    kept.write_text("x")
+    kept.chmod(0o640)
+    write_atomic(kept, "y")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640
+
+
+def test_missing_folder_is_a_user_error(tmp_path):
+    with pytest.raises(TpkitError, match="existing, writable folder") as info:
+        write_atomic(tmp_path / "absent" / "out.json", "x")
+    assert is_user_error(info.value)
+    with pytest.raises(TpkitError, match="does not exist"):
+        check_writable(tmp_path / "absent" / "out.json", what="--json")
+    check_writable(tmp_path / "out.json", what="--json")

@@ -1,0 +1,86 @@
+"""What each vLLM release charges to the budget: snapshot order, V1's early V0-style rule, GPTQ and MoE buffers."""
+
+import pytest
+
+from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
+from tpkit.engines.vllm.budget import MEASURED_H200
+from tpkit.engines.vllm.profile import FUSED_MOE_CHUNK, estimate_profile_peak
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes
+
+from vllm_fixtures import H200, GivenWeights, config_model, llama3_8b
+
+W = GivenWeights(Bytes(8_030_261_248 * 2))
+NCCL = MEASURED_H200["NCCL communicator init"] + MEASURED_H200["NCCL first all-reduce buffers"]
+CUBLAS = MEASURED_H200["cuBLAS/cuBLASLt handles"]
+
+
+@pytest.mark.parametrize("version, rule, nccl_late, cublas_late", [
+    ("0.8.5", "v0_peak", True, True), ("0.9.0", "v0_peak", True, True), ("0.9.1", "increase", True, True),
+    ("0.10.1", "increase", True, True), ("0.10.2", "increase", True, True), ("0.11.0", "increase", False, True),
+    ("0.20", "increase", False, True), ("0.21", "consumed", False, False), ("current", "consumed", False, False)])
+def test_rules_follow_the_release(version, rule, nccl_late, cublas_late):
+    r = resolve_rules(version)
+    assert (r.memory_rule, r.distributed_after_snapshot, r.cublas_after_snapshot) == (rule, nccl_late, cublas_late)
+
+
+def _plan(version, par=ParallelSpec(tp=2), **kw):
+    return plan_vllm(llama3_8b(), H200, par, VllmOptions(engine_version=version, **kw), weights=W)
+
+
+def test_nccl_and_custom_allreduce_are_charged_before_0_11_only():
+    old, new = _plan("0.10.1"), _plan("0.11.0")
+    late = sum((old.ledger.get(i).bytes for i in ("NCCL communicator init", "NCCL first all-reduce buffers",
+                                                  "custom all-reduce buffers")), Bytes(0))
+    assert late > NCCL
+    assert new.extra["available_kv_bytes"] - old.extra["available_kv_bytes"] == late.bytes
+    for r in (old, new):
+        assert r.ledger.check(Bytes(0)) == []
+
+
+def test_cublas_is_charged_in_the_0_11_era_but_not_in_current_rules():
+    one_gpu = ParallelSpec()
+    a = _plan("0.11.0", one_gpu)
+    requested = a.extra["requested_bytes"]
+    non_kv = sum(a.ledger.get(i).bytes.bytes for i in ("model weights", "rotary cos/sin cache",
+                                                       "activation peak (profile run, estimate)"))
+    assert a.extra["available_kv_bytes"] == requested - non_kv - CUBLAS.bytes
+    current = _plan("current", one_gpu, enforce_eager=True)
+    assert "created by the profile run" not in current.ledger.get("cuBLAS/cuBLASLt handles").source
+
+
+def test_v1_before_0_9_1_charges_all_non_torch_memory_and_has_no_startup_check():
+    r = _plan("0.9.0", ParallelSpec(), gpu_memory_utilization=0.9)
+    uses = sum(r.ledger.get(i).bytes.bytes for i in ("CUDA context", "cuBLAS/cuBLASLt handles"))
+    non_kv = sum(r.ledger.get(i).bytes.bytes for i in ("model weights", "rotary cos/sin cache",
+                                                       "activation peak (profile run, estimate)"))
+    assert r.extra["available_kv_bytes"] == int(H200.total_bytes.bytes * 0.9) - non_kv - uses
+    assert r.ledger.check(Bytes(0)) == []
+    busy = _plan("0.9.0", ParallelSpec(), gpu_memory_utilization=0.999)
+    assert "Free memory on device" not in " ".join(busy.engine_log)
+
+
+def test_gptq_kernel_adds_the_dequantised_weight_of_the_last_gemm():
+    model = config_model("Qwen--Qwen1.5-7B-Chat-GPTQ-Int4")
+    kw = dict(tokens=32768, rows=256, act_bytes=2)
+    plain = estimate_profile_peak(model, ParallelSpec(), **kw)
+    gptq = estimate_profile_peak(model, ParallelSpec(), dequant_gemm=True, **kw)
+    assert gptq.peak - plain.peak == Bytes(model.intermediate_size * model.hidden_size * 2)  # down_proj temp_dq
+    flagged = plan_vllm(model, H200, ParallelSpec(), VllmOptions(engine_version="v0", quantization="gptq"))
+    unflagged = plan_vllm(model, H200, ParallelSpec(), VllmOptions(engine_version="v0"))
+    assert "GPTQ temp_dq" in flagged.ledger.get("profile phase: dense MLP").source
+    assert "GPTQ temp_dq" not in unflagged.ledger.get("profile phase: dense MLP").source
+
+
+def test_moe_gathers_dp_tokens_with_or_without_ep():
+    model = config_model("Qwen--Qwen3-Coder-480B-A35B-Instruct-FP8")
+    kw = dict(tokens=8192, rows=1024, act_bytes=2)
+    ep = estimate_profile_peak(model, ParallelSpec(dp=8, ep=8), **kw).parts
+    no_ep = estimate_profile_peak(model, ParallelSpec(dp=8), **kw).parts
+    single = estimate_profile_peak(model, ParallelSpec(), **kw).parts
+    moe = {name: next(p for p in parts if p.item == "profile phase: MoE layer")
+           for name, parts in (("ep", ep), ("no_ep", no_ep), ("single", single))}
+    assert f"M 65,536 tokens (chunk {FUSED_MOE_CHUNK:,})" in moe["ep"].source
+    assert "M 65,536 tokens" in moe["no_ep"].source and "N 320" in moe["no_ep"].source  # 2560 / (tp 1 × dp 8)
+    assert "M 8,192 tokens" in moe["single"].source
+    assert moe["ep"].bytes > moe["single"].bytes
