@@ -14,7 +14,7 @@ invariants use ``assert``; they are bugs, not user errors.
 
 from __future__ import annotations
 
-from tpkit.units import UnitError
+from tpkit.units import TpkitError, UnitError
 
 __all__ = [
     "TpkitError",
@@ -25,12 +25,6 @@ __all__ = [
     "PlanInputError",
     "RuntimeSetupError",
 ]
-
-
-class TpkitError(Exception):
-    """A problem with what the user asked for; printed without a traceback, exit code 2."""
-
-
 
 
 class ConfigError(TpkitError):
@@ -55,4 +49,4 @@ class RuntimeSetupError(TpkitError):
 
 def is_user_error(exc: BaseException) -> bool:
     """True for errors that the CLI reports as a message with exit code 2."""
-    return isinstance(exc, (TpkitError, UnitError))
+    return isinstance(exc, TpkitError)

@@ -47,7 +47,15 @@ _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d+)?|\.\d+"
 _PARSE_RE = re.compile(rf"^\s*([+-]?(?:{_NUMBER})(?:[eE][+-]?\d+)?)\s*([A-Za-z]*)\s*$")
 
 
-class UnitError(ValueError):
+class TpkitError(Exception):
+    """A problem with what the user asked for; printed without a traceback, exit code 2.
+
+    Defined here, in the lowest layer, so that :class:`UnitError` can be one; import it from
+    :mod:`tpkit.errors`.
+    """
+
+
+class UnitError(TpkitError, ValueError):
     """A size string could not be read as a memory quantity."""
 
 

@@ -149,3 +149,18 @@ def test_profile_that_is_not_an_object_or_not_a_file(tmp_path):
         profile_from_dict([1, 2])
     with pytest.raises(ConfigError, match="cannot be read"):
         load_profile(tmp_path)  # a directory
+
+
+def test_plot_is_written_whole_and_in_the_format_of_its_extension(tmp_path):
+    pytest.importorskip("matplotlib")
+    from types import SimpleNamespace
+
+    from tpkit.comm.benchreport import plot_rows
+
+    rows = [SimpleNamespace(nbytes=n, backend=b, mode="graph", time_us=t)
+            for n in (1024, 2048) for b, t in (("nccl", 20.0), ("one_shot", 8.0))]
+    plot_rows(rows, str(tmp_path / "lat.png"), world=2, chosen={1024: "one_shot", 2048: "one_shot"})
+    plot_rows(rows, str(tmp_path / "lat.svg"), world=2, chosen={})
+    assert (tmp_path / "lat.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"<svg" in (tmp_path / "lat.svg").read_bytes()[:1000]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lat.png", "lat.svg"]

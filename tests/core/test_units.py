@@ -158,3 +158,13 @@ def test_parse_refuses_decimal_commas_and_stray_dots(text):
     """'1,5GiB' once read as 15 GiB and '1.5.3GiB' raised a bare ValueError (a traceback in the CLI)."""
     with pytest.raises(UnitError, match="cannot read"):
         parse_bytes(text, what="--gpu-memory")
+
+
+def test_unit_errors_are_tpkit_errors():
+    """The errors module draws UnitError under TpkitError; it was a bare ValueError that
+    ``except TpkitError`` missed."""
+    from tpkit.errors import TpkitError
+
+    with pytest.raises(TpkitError):
+        parse_bytes("80")
+    assert issubclass(UnitError, ValueError)

@@ -180,5 +180,15 @@ def test_state_pool_that_eats_the_last_page_gets_a_replanned_fraction():
     assert r.verdict.knob != "--max-total-tokens" and "max-total-tokens" not in r.verdict.message
     f = float(re.search(r"--mem-fraction-static ≥ ([0-9.]+)", r.verdict.message).group(1))
     assert f > 0.9
-    assert plan(hybrid, weights=weights, mem_fraction_static=f, page_size=4096).kv_tokens > 0
-    assert plan(hybrid, weights=weights, mem_fraction_static=round(f - 0.001, 3), page_size=4096).kv_tokens == 0
+    assert plan(hybrid, weights=weights, mem_fraction_static=f, page_size=4096).verdict.fits
+    assert not plan(hybrid, weights=weights, mem_fraction_static=round(f - 0.001, 3), page_size=4096).verdict.fits
+
+
+def test_explicit_fp32_dtype_gives_an_fp32_kv_cache():
+    """kv_cache_dtype auto follows the served dtype: --dtype float32 was planned with a bf16 KV cache
+    (half the cell) while the weights were counted at 4 B per element."""
+    bf16, fp32 = plan(), plan(dtype="float32")
+    assert fp32.extra["sglang"]["kv_cache_dtype"] == "float32"
+    assert fp32.extra["sglang"]["cell_bytes_per_token"] == 2 * bf16.extra["sglang"]["cell_bytes_per_token"]
+    assert fp32.kv_pool.buffers[0].element_bytes == 4
+    assert plan(dtype="auto").extra["sglang"]["kv_cache_dtype"] == "bfloat16"

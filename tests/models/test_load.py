@@ -232,3 +232,15 @@ def test_integral_floats_are_still_read():
     spec = from_config_dict(tiny_llama(num_local_experts=8, num_experts_per_tok=2, first_k_dense_replace=1.0),
                             name="t", source="t")
     assert spec.moe.num_dense_layers == 1 and spec.moe.moe_layer_ids == (1, 2, 3)
+
+
+def test_cache_dir_honours_the_legacy_hub_cache_variable(monkeypatch, tmp_path):
+    """huggingface_hub still reads HUGGINGFACE_HUB_CACHE; the fast path looked in ~/.cache instead and
+    reported a cached model as absent without asking huggingface_hub."""
+    from tpkit.models.hf_cache import default_cache_dir
+
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+    monkeypatch.setenv("HUGGINGFACE_HUB_CACHE", str(tmp_path / "legacy"))
+    assert default_cache_dir() == tmp_path / "legacy"
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "new"))
+    assert default_cache_dir() == tmp_path / "new"

@@ -72,3 +72,19 @@ def test_online_fp8_and_flag_rules():
 def test_awq_flag_on_config_without_quantization_config_assumes_awq_defaults():
     q = resolve_quant(None, "awq_marlin")
     assert (q.method, q.group_size, q.has_zero_point, q.raw_method) == ("int4", 128, True, "awq")
+
+
+def test_malformed_quant_numbers_are_config_errors_and_minus_one_is_per_channel():
+    """int("4-bit") raised a bare ValueError; a compressed-tensors group_size of -1 became a negative group."""
+    from tpkit.errors import ConfigError
+    from tpkit.models.quant import parse_quant_config
+
+    with pytest.raises(ConfigError, match="bits must be a whole number"):
+        parse_quant_config({"quant_method": "awq", "bits": "4-bit"}, where="c.json")
+    with pytest.raises(ConfigError, match="num_bits"):
+        parse_quant_config({"quant_method": "compressed-tensors",
+                            "config_groups": {"g": {"weights": {"num_bits": "four"}}}}, where="c.json")
+    spec = parse_quant_config({"quant_method": "compressed-tensors",
+                               "config_groups": {"g": {"weights": {"num_bits": 8, "group_size": -1}}}}, where="c.json")
+    assert spec.group_size is None and spec.weight_bits == 8
+    assert parse_quant_config({"quant_method": "gptq", "bits": 4, "group_size": -1}, where="c").group_size is None

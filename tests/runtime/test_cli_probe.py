@@ -35,3 +35,10 @@ def test_format_profile_shows_memory_users_topology_and_p2p():
     assert "GPU 1: pid 5 (python3) 39.00 GiB" in text and "GPU 0: none listed" in text
     assert "NV18" in text and "full NVLink mesh: yes" in text and "P2P between all pairs: yes" in text
     assert "  9.0" in text and "total GiB" in text
+
+
+def test_probe_out_into_a_missing_folder_is_refused_before_probing(capsys, tmp_path):
+    """With a GPU this probed every device, then died writing the file (a traceback)."""
+    assert main(["probe", "--out", str(tmp_path / "absent" / "m.json")]) == 2
+    err = capsys.readouterr().err
+    assert "--out" in err and "does not exist or is not writable" in err and "Traceback" not in err

@@ -134,3 +134,14 @@ def test_plan_from_an_unknown_gpu_in_a_profile_names_the_profile_as_source(tmp_p
     assert main(["plan", "Llama-3.1-8B-Instruct", "--machine", str(path), "--json"]) == 0
     gpu = json.loads(capsys.readouterr().out)["gpu"]
     assert gpu["name"] == "Lab GPU X" and gpu["total_source"].startswith(f"--machine {path}")
+
+
+def test_gpu_flag_must_match_whole_words_of_the_probed_name():
+    """'h20' is a substring of 'h200sxm141gb': an H20 machine was accepted as --gpu H200."""
+    from tpkit.hardware.catalog import lookup_gpu
+
+    h20_box = _profile(n=2, name="NVIDIA H20")
+    with pytest.raises(PlanInputError, match="does not match"):
+        select_gpus(h20_box, num_gpus=2, gpu=lookup_gpu("H200"))
+    assert len(select_gpus(h20_box, num_gpus=2, gpu=lookup_gpu("H20"))) == 2
+    assert len(select_gpus(_profile(n=1, name="NVIDIA H100 80GB HBM3"), num_gpus=1, gpu=lookup_gpu("H100"))) == 1

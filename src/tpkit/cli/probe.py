@@ -34,6 +34,10 @@ def run_probe(args) -> int:
     from tpkit.runtime.machine_probe import no_gpu_reason, probe_machine
     from tpkit.hardware.profile_io import profile_to_dict, save_machine_profile
 
+    if args.out:
+        from tpkit.fileio import check_writable
+
+        check_writable(args.out, what="--out")
     reason = no_gpu_reason()
     if reason:
         if args.json:

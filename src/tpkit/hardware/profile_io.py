@@ -160,13 +160,18 @@ def _matrix(rows, n: int, kind: type, name: str, where: str) -> tuple[tuple, ...
     return tuple(tuple(r) for r in rows)
 
 
-def _norm(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower().replace("nvidia", ""))
+def _tokens(name: str) -> set[str]:
+    """Lower-case alphanumeric words of a GPU name, without ``nvidia``: ``{"h100", "80gb", "hbm3"}``."""
+    return set(re.findall(r"[a-z0-9]+", name.lower())) - {"nvidia"}
 
 
 def _name_matches(probed: str, spec: GpuSpec) -> bool:
-    p = _norm(probed)
-    return any(p and (p == c or p in c) for c in map(_norm, (spec.name, *spec.aliases)))
+    """Every word of the probed name is a word of the spec's name or of one alias.
+
+    Whole words, not substrings: ``"NVIDIA H20"`` must not pass for ``H200-SXM-141GB``.
+    """
+    words = _tokens(probed)
+    return bool(words) and any(words <= _tokens(n) for n in (spec.name, *spec.aliases))
 
 
 def select_gpus(profile: MachineProfile, *, num_gpus: int, gpu: GpuSpec | None = None) -> tuple[GpuState, ...]:

@@ -24,9 +24,11 @@ def looks_like_repo_id(name: str) -> bool:
 
 
 def default_cache_dir() -> Path:
-    """The hub cache folder as huggingface_hub resolves it (HF_HUB_CACHE, HF_HOME/hub, XDG, ~/.cache)."""
-    if os.environ.get("HF_HUB_CACHE"):
-        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    """The hub cache folder as huggingface_hub resolves it (HF_HUB_CACHE, its legacy name
+    HUGGINGFACE_HUB_CACHE, HF_HOME/hub, XDG, ~/.cache)."""
+    for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
+        if os.environ.get(name):
+            return Path(os.environ[name]).expanduser()
     if os.environ.get("HF_HOME"):
         return Path(os.environ["HF_HOME"]).expanduser() / "hub"
     xdg = os.environ.get("XDG_CACHE_HOME") or "~/.cache"

@@ -26,7 +26,8 @@ _TYPE_NAMES = {"full_attention": "full", "sliding_attention": "sliding", "chunke
 
 def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str]) -> tuple[tuple[str, ...], int | None]:
     """Per-layer attention kinds (empty tuple = all full) and the sliding window in tokens."""
-    window = optional_int(text, "sliding_window", where, default=None)
+    no_window = text.get("sliding_window") is False  # some configs write false for "no sliding window"
+    window = None if no_window else optional_int(text, "sliding_window", where, default=None)
     if text.get("layer_types") is not None:
         return _from_layer_types(text["layer_types"], num_layers, where), window
     if isinstance(text.get("linear_attn_config"), dict):

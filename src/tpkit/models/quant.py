@@ -17,6 +17,7 @@ import math
 import re
 
 from tpkit.errors import ConfigError, PlanInputError
+from tpkit.models.fields import optional_int
 from tpkit.models.spec import QuantSpec
 
 __all__ = ["parse_quant_config", "online_quant", "resolve_quant", "is_ignored", "matrix_bytes"]
@@ -69,8 +70,10 @@ def _mxfp4(qc: dict, where: str) -> QuantSpec:
 
 
 def _awq_gptq(qc: dict, where: str) -> QuantSpec:
-    bits = int(qc.get("bits", qc.get("w_bit", 4)))
-    group = int(qc.get("group_size", qc.get("q_group_size", 128)))
+    bits_key = "bits" if "bits" in qc else "w_bit"
+    group_key = "group_size" if "group_size" in qc else "q_group_size"
+    bits = optional_int(qc, bits_key, f"{where}: quantization_config", default=4, minimum=1)
+    group = optional_int(qc, group_key, f"{where}: quantization_config", default=128, minimum=-1)  # -1: per channel
     ignored = tuple(qc.get("modules_to_not_convert") or ())
     return QuantSpec(method="int4" if bits == 4 else f"int{bits}", weight_bits=bits,
                      group_size=group if group > 0 else None, scale_bytes=2,
@@ -82,11 +85,14 @@ def _compressed(qc: dict, where: str) -> QuantSpec:
     weights = qc.get("weights") or next((g.get("weights") for g in groups.values() if g.get("weights")), None)
     if not weights:
         raise ConfigError(f"{where}: compressed-tensors config has no 'weights' scheme (config_groups.*.weights)")
-    bits = int(weights.get("num_bits", 4))
-    group = weights.get("group_size")
+    if not isinstance(weights, dict):
+        raise ConfigError(f"{where}: compressed-tensors 'weights' scheme must be an object, got {weights!r:.80}")
+    at = f"{where}: quantization_config weights"
+    bits = optional_int(weights, "num_bits", at, default=4, minimum=1)
+    group = optional_int(weights, "group_size", at, default=None, minimum=-1)
     ignored = tuple(i for i in (qc.get("ignore") or ()) if not i.startswith("("))
     return QuantSpec(method=f"int{bits}" if weights.get("type", "int") == "int" else f"fp{bits}",
-                     weight_bits=bits, group_size=int(group) if group else None, scale_bytes=2,
+                     weight_bits=bits, group_size=group if group and group > 0 else None, scale_bytes=2,
                      has_zero_point=not weights.get("symmetric", True), ignored=ignored, scope="all_linear")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines
+from tpkit.engines.sglang.mamba import RADIX_SLOTS_PER_REQUEST
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
@@ -163,7 +164,10 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
             return None  # weights were given for one quantisation only
         else:
             w_bytes = s.weights * (parallel.tp / tp)  # given weights: assume they shard with TP
-        return kv_budget(model, gpu, bigger, opts, machine=machine, weights_bytes=w_bytes).tokens
+        b = kv_budget(model, gpu, bigger, opts, machine=machine, weights_bytes=w_bytes)
+        if b.mamba is not None and b.mamba.slots < RADIX_SLOTS_PER_REQUEST:
+            return 0  # KV but no state slots for one running request: does not fit either
+        return b.tokens
 
     ledger = build_ledger(s)
     problems = ledger.check(s.rest - s.mamba_bytes - s.kv_bytes)

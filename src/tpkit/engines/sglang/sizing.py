@@ -31,6 +31,8 @@ __all__ = ["SglangSizing", "KvBudget", "kv_budget", "size_sglang", "resolve_kv_d
 
 _DTYPES = {"auto": None, "bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16",
            "half": "float16", "float32": "bfloat16", "float": "bfloat16"}
+"""model dtype → KV dtype under ``--dtype auto`` (an fp32 checkpoint is served in bf16)"""
+_FP32 = ("float32", "float", "fp32")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -95,6 +97,8 @@ def resolve_kv_dtype(model: ModelSpec, options: SglangOptions) -> tuple[str, str
     if model.quant is not None and model.quant.kv_cache_fp8:
         return "fp8_e4m3", "checkpoint kv_cache_quant_algo FP8"
     raw = options.dtype or model.torch_dtype or "bfloat16"
+    if options.dtype is not None and str(raw).lower().replace("torch.", "") in _FP32:
+        return "float32", f"--dtype {options.dtype}"  # only dtype=auto turns an fp32 checkpoint into bf16
     dtype = _DTYPES.get(str(raw).lower().replace("torch.", ""))
     if str(raw).lower() == "auto" or dtype is None:
         dtype = _DTYPES.get(str(model.torch_dtype).lower(), "bfloat16") or "bfloat16"

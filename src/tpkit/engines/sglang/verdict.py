@@ -23,7 +23,8 @@ def min_fraction(s: SglangSizing) -> float:
 
 
 Retry = Callable[..., "int | None"]
-"""retry(tp=…, quantization=…, mem_fraction_static=…) → KV tokens of the same plan with a knob changed (None: unknown)"""
+"""retry(tp=…, quantization=…, mem_fraction_static=…) → KV tokens of the same plan with a knob changed
+(0 when it still does not fit, None: unknown)"""
 
 
 def _fits(retry: Retry, **change) -> bool:
@@ -56,11 +57,16 @@ def _fixes(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry) -> list[str
 def replanned_fraction(lowest: float, tp: int, retry: Retry) -> float | None:
     """The smallest fraction (3 decimals) in [``lowest``, 1] whose re-plan gets a KV page, else None.
 
-    ``min_fraction`` leaves out the linear-attention state pool, which grows with the budget, so the
-    answer is searched (bisection over thousandths; more fraction never means fewer tokens).
+    ``min_fraction`` is a lower bound that leaves out the linear-attention state pool (it grows with the
+    budget and needs 3 slots per request), so when it does not fit the answer is searched by bisection
+    over thousandths.
     """
     lo, hi = math.ceil(lowest * 1000), 1000
-    if lo > hi or not _fits(retry, tp=tp, mem_fraction_static=hi / 1000):
+    if lo > hi:
+        return None
+    if _fits(retry, tp=tp, mem_fraction_static=lo / 1000):  # the usual case: no state pool
+        return lo / 1000
+    if not _fits(retry, tp=tp, mem_fraction_static=hi / 1000):
         return None
     while lo < hi:
         mid = (lo + hi) // 2
