@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from tpkit.engines.sglang.baseline import Baseline, plan_baseline
 from tpkit.engines.sglang.defaults import (CapacityDefaults, FractionChoice, capacity_defaults,
@@ -33,60 +33,6 @@ _DTYPES = {"auto": None, "bfloat16": "bfloat16", "bf16": "bfloat16", "float16": 
            "half": "float16", "float32": "bfloat16", "float": "bfloat16"}
 """model dtype → KV dtype under ``--dtype auto`` (an fp32 checkpoint is served in bf16)"""
 _FP32 = ("float32", "float", "fp32")
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class SglangSizing:
-    """Every number of an SGLang plan for the tightest rank (bytes unless the name says otherwise)."""
-
-    version: str
-    """SGLang release whose rules apply"""
-    era: str
-    """rule era (first release of the era)"""
-    context_len: int
-    """tokens per request"""
-    page_size: int
-    """tokens per KV page"""
-    gpu_mem_mib: float
-    """capacity SGLang's defaults read (nvidia-smi MiB)"""
-    capacity: CapacityDefaults
-    """chunked-prefill size and graph max batch in effect"""
-    fraction: FractionChoice
-    """``mem_fraction_static`` in effect and why"""
-    baseline: Baseline
-    """capacity and pre-weight uses of the tightest rank"""
-    weights: Bytes
-    """weight bytes per rank"""
-    weights_source: str
-    """where the weight bytes came from"""
-    cell: CellSize
-    """KV bytes per token per rank"""
-    slack: Bytes
-    """pre × (1 − f): activations, graphs, req_to_token (bytes)"""
-    rest: Bytes
-    """KV budget: available after weights − slack (before the mamba state pool)"""
-    mamba: MambaPool | None
-    """per-request state pool of linear-attention layers (None for pure attention models)"""
-    mamba_bytes: Bytes
-    """bytes of the linear-attention state pool (0 without one)"""
-    pool: KVPoolPlan
-    """every KV buffer to allocate"""
-    kv_bytes: Bytes
-    """bytes of every KV buffer together (= pool.total_bytes)"""
-    swa_tokens: int
-    """sliding-window pool tokens per rank (0 without SWA layers)"""
-    max_running_requests: int
-    """requests running at once (count)"""
-    req_to_token_rows: int
-    """rows of the int32 req_to_token table (count)"""
-    req_to_token: Bytes
-    """bytes of the req_to_token table (taken from the slack)"""
-    running_rule: str
-    """the max_running_requests rule, in words"""
-    pre: Bytes
-    """predicted pre_model_load_memory (free before weights)"""
-    pool_end_free: Bytes
-    """free memory after the KV and req_to_token pools ("Memory pool end. avail mem")"""
 
 
 def resolve_kv_dtype(model: ModelSpec, options: SglangOptions) -> tuple[str, str]:
@@ -180,6 +126,32 @@ class KvBudget:
     """sliding-window pool tokens per rank"""
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SglangSizing(KvBudget):
+    """Every number of an SGLang plan for the tightest rank: the KV budget plus buffers and request slots."""
+
+    version: str
+    """SGLang release whose rules apply"""
+    weights: Bytes
+    """weight bytes per rank"""
+    weights_source: str
+    """where the weight bytes came from"""
+    pool: KVPoolPlan
+    """every KV buffer to allocate"""
+    kv_bytes: Bytes
+    """bytes of every KV buffer together (= pool.total_bytes)"""
+    max_running_requests: int
+    """requests running at once (count)"""
+    req_to_token_rows: int
+    """rows of the int32 req_to_token table (count)"""
+    req_to_token: Bytes
+    """bytes of the req_to_token table (taken from the slack)"""
+    running_rule: str
+    """the max_running_requests rule, in words"""
+    pool_end_free: Bytes
+    """free memory after the KV and req_to_token pools ("Memory pool end. avail mem")"""
+
+
 def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
               machine: MachineProfile | None, weights_bytes: Bytes) -> KvBudget:
     """Validate the layout and size the KV budget and token count (spec §2–§3.4)."""
@@ -226,13 +198,11 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     running, rows, rule = _running(b, options)
     kv_bytes = pool.total_bytes
     req = req_to_token_bytes(rows, b.context_len) if b.tokens > 0 else Bytes(0)
+    budget = {f.name: getattr(b, f.name) for f in fields(KvBudget)}
     return SglangSizing(
-        version=options.engine_version, era=b.era, context_len=b.context_len, page_size=b.page_size,
-        gpu_mem_mib=b.gpu_mem_mib, capacity=b.capacity, fraction=b.fraction, baseline=b.baseline,
-        weights=weights_bytes, weights_source=weights_source, cell=b.cell, slack=b.slack, rest=b.rest,
-        mamba=b.mamba, mamba_bytes=b.mamba_bytes, pool=pool, kv_bytes=kv_bytes, swa_tokens=b.swa_tokens,
-        max_running_requests=running, req_to_token_rows=rows, req_to_token=req, running_rule=rule, pre=b.pre,
-        pool_end_free=b.pre - weights_bytes - b.mamba_bytes - kv_bytes - req)
+        **budget, version=options.engine_version, weights=weights_bytes, weights_source=weights_source,
+        pool=pool, kv_bytes=kv_bytes, max_running_requests=running, req_to_token_rows=rows, req_to_token=req,
+        running_rule=rule, pool_end_free=b.pre - weights_bytes - b.mamba_bytes - kv_bytes - req)
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:
