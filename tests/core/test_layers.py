@@ -27,6 +27,7 @@ PLANNER_MODULES = [
     "tpkit.engines.sglang",
     "tpkit.engines.vllm",
     "tpkit.comm.dispatch",
+    "tpkit.comm.plan",
     "tpkit.cli",
     "tpkit.cli.plan",
 ]
@@ -36,9 +37,11 @@ RANKS = {
     "units": 0, "errors": 1, "fileio": 1, "parallel": 2,
     "hardware": 3, "models": 3, "memory": 3,
     "engines": 4, "comm.dispatch": 4, "comm.env": 4, "comm.profile": 4, "comm.ledger": 4, "comm.topology": 4,
+    "comm.plan": 4,
     "runtime": 5, "comm": 6, "cli": 7,
 }
-NO_TORCH_PREFIXES = ("units", "errors", "fileio", "parallel", "hardware", "models", "memory", "engines", "comm.dispatch")
+NO_TORCH_PREFIXES = ("units", "errors", "fileio", "parallel", "hardware", "models", "memory", "engines", "comm.dispatch",
+                     "comm.plan")
 
 
 def _layer(module: str) -> str | None:

@@ -61,8 +61,19 @@ def register(sub) -> None:
     v.add_argument("--max-num-seqs", type=int, default=None)
     v.add_argument("--kv-cache-memory-bytes", default=None, metavar="SIZE")
     v.add_argument("--enforce-eager", action="store_true", default=None)
+    _register_allreduce(p.add_argument_group("all-reduce (both engines)"))
     p.add_argument("--json", action="store_true", help="machine-readable output (stable schema)")
     p.set_defaults(func=run_plan)
+
+
+def _register_allreduce(a) -> None:
+    a.add_argument("--disable-custom-all-reduce", action="store_true",
+                   help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")
+    a.add_argument("--tpkit-allreduce", default=None, metavar="SIZE",
+                   help="charge the buffers tpkit's AllReduce.create(max_bytes=SIZE) allocates on the TP group "
+                        "(e.g. 8MiB); use it with --disable-custom-all-reduce when tpkit's all-reduce replaces "
+                        "the engine's. Topology from --machine, else from the GPU (NVLink GPUs are assumed to be "
+                        "a full NVLink mesh); TPKIT_ALLREDUCE_FORCE_PCIE is read from the environment")
 
 
 def _check_engine_flags(args) -> None:
@@ -145,7 +156,8 @@ def _options(args):
                       page_size=args.page_size, kv_cache_dtype=args.kv_cache_dtype, dtype=args.dtype,
                       quantization=args.quantization, max_total_tokens=args.max_total_tokens,
                       chunked_prefill_size=args.chunked_prefill_size, cuda_graph_max_bs=args.cuda_graph_max_bs,
-                      max_running_requests=args.max_running_requests)
+                      max_running_requests=args.max_running_requests,
+                      disable_custom_all_reduce=bool(args.disable_custom_all_reduce))
         cls = SglangOptions
     else:
         from tpkit.engines.vllm import VllmOptions
@@ -156,24 +168,76 @@ def _options(args):
                       block_size=args.block_size, max_num_batched_tokens=args.max_num_batched_tokens,
                       max_num_seqs=args.max_num_seqs, kv_cache_memory_bytes=kv_bytes,
                       enforce_eager=bool(args.enforce_eager), kv_cache_dtype=args.kv_cache_dtype,
-                      dtype=args.dtype, quantization=args.quantization)
+                      dtype=args.dtype, quantization=args.quantization,
+                      disable_custom_all_reduce=bool(args.disable_custom_all_reduce))
         cls = VllmOptions
     if args.engine_version is not None:
         fields["engine_version"] = args.engine_version
     return cls(**fields)
 
 
+def _allreduce_size(text: str):
+    from tpkit.errors import UnitError
+    from tpkit.units import parse_bytes
+
+    try:
+        size = parse_bytes(text, what="--tpkit-allreduce")
+    except UnitError as exc:
+        raise PlanInputError(f"{exc}; tpkit's all-reduce buffer is usually a few MiB, e.g. "
+                             "--tpkit-allreduce 8MiB") from None
+    if size.bytes <= 0:
+        raise PlanInputError(f"--tpkit-allreduce must be a size > 0, got {text!r}; e.g. --tpkit-allreduce 8MiB "
+                             "(the largest message tpkit's custom kernels take)")
+    return size
+
+
+def _group_links(gpu, tp: int, machine):
+    """(full NVLink, P2P, compute capability) of the first TP group; None where the profile does not say."""
+    if machine is None:
+        return None, None, gpu.compute_capability
+    from tpkit.hardware.topology import all_peer_access, is_full_nvlink
+
+    members = list(range(tp))  # the first tp GPUs of the profile (CUDA order), as select_gpus chose them
+    full = is_full_nvlink(machine.nvlink_links, members) if machine.nvlink_links else None
+    p2p = all_peer_access(machine.p2p_access, members) if machine.p2p_access else None
+    known = [g.compute_capability for g in machine.gpus[:tp] if g.compute_capability is not None]
+    return full, p2p, (min(known) if known else gpu.compute_capability)
+
+
+def tpkit_allreduce_uses(args, gpu, parallel, machine) -> tuple[tuple, tuple[str, ...]]:
+    """(ledger lines of tpkit's all-reduce buffers on the TP group, notes) for ``--tpkit-allreduce``."""
+    if args.tpkit_allreduce is None:
+        return (), ()
+    import os
+
+    from tpkit.comm.plan import describe_skipped, plan_allreduce
+
+    size = _allreduce_size(args.tpkit_allreduce)
+    full, p2p, cc = _group_links(gpu, parallel.tp, machine)
+    ar = plan_allreduce(world_size=parallel.tp, max_bytes=size, full_nvlink=full, p2p=p2p, compute_capability=cc,
+                        gpu_has_nvlink=gpu.nvlink_gbps_per_direction is not None, env=os.environ)
+    note = describe_skipped(ar)
+    return ar.lines, ((note,) if note else ())
+
+
 def plan(args):
     """Flags → PlanResult (pure; no torch)."""
     model, gpu, parallel, machine = build_request(args)
     options = _options(args)
+    extra, notes = tpkit_allreduce_uses(args, gpu, parallel, machine)
     if args.engine == "sglang":
         from tpkit.engines.sglang import plan_sglang
 
-        return plan_sglang(model, gpu, parallel, options, machine=machine)
-    from tpkit.engines.vllm import plan_vllm
+        result = plan_sglang(model, gpu, parallel, options, machine=machine, extra_uses=extra)
+    else:
+        from tpkit.engines.vllm import plan_vllm
 
-    return plan_vllm(model, gpu, parallel, options, machine=machine)
+        result = plan_vllm(model, gpu, parallel, options, machine=machine, extra_uses=extra)
+    if notes:
+        from dataclasses import replace
+
+        result = replace(result, warnings=tuple(result.warnings) + notes)
+    return result
 
 
 def run_plan(args) -> int:

@@ -1,7 +1,7 @@
 """All-reduce: pure dispatch (``comm.dispatch``) over backends (``comm.backends``).
 
 ``tpkit.comm.AllReduce`` is imported lazily (it needs torch); the pure modules (dispatch, env,
-profile, ledger, topology, explain) never import torch.
+profile, ledger, topology, explain, plan) never import torch.
 """
 
 __all__ = ["AllReduce"]

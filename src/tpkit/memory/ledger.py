@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tpkit.errors import PlanInputError
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["LineItem", "Ledger", "KINDS"]
+__all__ = ["LineItem", "Ledger", "KINDS", "use_lines"]
 
 KINDS = ("capacity", "use", "reserve", "info")
 
@@ -95,3 +96,17 @@ class Ledger:
 
     def to_list(self) -> list[dict]:
         return [l.to_dict() for l in self.items]
+
+
+def use_lines(lines, *, what: str = "extra_uses") -> tuple[LineItem, ...]:
+    """``lines`` as a tuple of "use" ``LineItem``s (memory taken), or ``PlanInputError`` saying which is not."""
+    try:
+        out = tuple(lines)
+    except TypeError:
+        raise PlanInputError(f"{what} must be a tuple of LineItem(kind='use'), got {lines!r}; "
+                             "pass e.g. tpkit.comm.plan.planned_allreduce_lines(...)") from None
+    for line in out:
+        if not isinstance(line, LineItem) or line.kind != "use" or line.bytes < Bytes(0):
+            raise PlanInputError(f"{what} must hold LineItem(kind='use') lines of ≥ 0 bytes, got {line!r}; "
+                                 "build them with LineItem(item=…, bytes=Bytes(…), source=…)")
+    return out

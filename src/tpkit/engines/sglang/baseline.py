@@ -61,7 +61,7 @@ class Baseline:
     capacity: LineItem
     """device total (catalog) or measured free memory (machine profile)"""
     uses: tuple[LineItem, ...]
-    """CUDA context, NCCL, custom all-reduce, cuBLAS"""
+    """CUDA context, NCCL, custom all-reduce, the caller's extra uses, cuBLAS, process overhead"""
     rank_label: str
     """which GPU the ledger describes"""
     free_before_weights: Bytes
@@ -90,20 +90,28 @@ def custom_allreduce_bytes(gpu: GpuSpec, world: int, era: str) -> tuple[Bytes, s
         f"+ Signal {_SIGNAL_BYTES} B (spec §6.4)")
 
 
-def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachineProfile | None) -> Baseline:
-    """Capacity and pre-weight uses of the rank with the least memory."""
+def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachineProfile | None, *,
+                  disable_custom_all_reduce: bool = False, extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
+    """Capacity and pre-weight uses of the rank with the least memory.
+
+    ``extra_uses``: memory the process allocates before SGLang measures ``pre_model_load_memory`` (e.g.
+    tpkit's all-reduce buffers), charged like the CUDA context.  ``disable_custom_all_reduce`` drops SGLang's
+    own custom all-reduce buffers (``--disable-custom-all-reduce``).
+    """
     if machine is None:
-        return _catalog_baseline(gpu, parallel.tp, parallel.pp, era)
-    return _baseline(gpu, parallel, era, machine)
+        return _catalog_baseline(gpu, parallel.tp, parallel.pp, era, disable_custom_all_reduce, extra_uses)
+    return _baseline(gpu, parallel, era, machine, disable_custom_all_reduce, extra_uses)
 
 
 @lru_cache(maxsize=512)
-def _catalog_baseline(gpu: GpuSpec, tp: int, pp: int, era: str) -> Baseline:
-    """Baseline from the catalog total (memoised: it depends only on these four values)."""
-    return _baseline(gpu, ParallelSpec(tp=tp, pp=pp), era, None)
+def _catalog_baseline(gpu: GpuSpec, tp: int, pp: int, era: str, disable_car: bool = False,
+                      extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
+    """Baseline from the catalog total (memoised: it depends only on these values)."""
+    return _baseline(gpu, ParallelSpec(tp=tp, pp=pp), era, None, disable_car, extra_uses)
 
 
-def _baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachineProfile | None) -> Baseline:
+def _baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachineProfile | None,
+              disable_car: bool = False, extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
     capacity, label, warnings = _capacity(gpu, parallel, machine)
     world = parallel.tp * parallel.pp
     uses = [LineItem(item="CUDA context", bytes=MEASURED["cuda_context"], source=_MEASURED_SRC)]
@@ -112,9 +120,10 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachinePr
                              source=f"{_MEASURED_SRC}; world {world} (buffers grow with peers: UNVERIFIED)"))
         uses.append(LineItem(item="NCCL communicator warm-up", bytes=MEASURED["nccl_first_allreduce"],
                              source=f"{_MEASURED_SRC}; PyNccl 1-element warm-up all-reduce"))
-    ar_bytes, ar_source = custom_allreduce_bytes(gpu, parallel.tp, era)
+    ar_bytes, ar_source = (Bytes(0), "") if disable_car else custom_allreduce_bytes(gpu, parallel.tp, era)
     if ar_bytes:
         uses.append(LineItem(item="custom all-reduce buffers", bytes=ar_bytes, source=ar_source))
+    uses.extend(extra_uses)
     uses.append(LineItem(item="cuBLAS workspace", bytes=MEASURED["cublas"], source=_MEASURED_SRC))
     uses.append(LineItem(item="SGLang process overhead", bytes=PROCESS_OVERHEAD, source=_OVERHEAD_SRC))
     free = capacity.bytes - sum((u.bytes for u in uses), Bytes(0))

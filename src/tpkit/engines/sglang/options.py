@@ -46,6 +46,8 @@ class SglangOptions:
     """cap on concurrently running requests"""
     checkpoint_dir: str | None = None
     """local checkpoint directory (exact weight bytes from safetensors headers)"""
+    disable_custom_all_reduce: bool = False
+    """``--disable-custom-all-reduce``: SGLang allocates no custom all-reduce buffers (NCCL only)"""
 
     def __post_init__(self) -> None:
         parse_version(self.engine_version)
@@ -62,6 +64,9 @@ class SglangOptions:
         if cpp is not None and (isinstance(cpp, bool) or not isinstance(cpp, int) or (cpp < 1 and cpp != -1)):
             raise PlanInputError(f"--chunked-prefill-size must be a whole number ≥ 1, or -1 to disable chunked "
                                  f"prefill (as in SGLang), got {cpp!r}")
+        if not isinstance(self.disable_custom_all_reduce, bool):
+            raise PlanInputError(f"disable_custom_all_reduce must be True or False, got "
+                                 f"{self.disable_custom_all_reduce!r}")
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPES)}")

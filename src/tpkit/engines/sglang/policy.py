@@ -16,7 +16,7 @@ from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, is_newer_than_latest
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import MachineProfile
-from tpkit.memory.ledger import Ledger, LineItem
+from tpkit.memory.ledger import Ledger, LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
@@ -59,9 +59,10 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, w
     return weights.bytes_per_rank, f"weights per rank ({getattr(weights, 'method', 'given')})"
 
 
-def _sizing(model, gpu, parallel, options, machine, weights) -> SglangSizing:
+def _sizing(model, gpu, parallel, options, machine, weights, extra_uses) -> SglangSizing:
     w_bytes, w_source = _weights(model, parallel, options, weights)
-    return size_sglang(model, gpu, parallel, options, machine=machine, weights_bytes=w_bytes, weights_source=w_source)
+    return size_sglang(model, gpu, parallel, options, machine=machine, weights_bytes=w_bytes, weights_source=w_source,
+                       extra_uses=extra_uses)
 
 
 def _pool_lines(s: SglangSizing) -> list[LineItem]:
@@ -144,13 +145,8 @@ def _extra(s: SglangSizing, kv_source: str) -> dict:
     }}
 
 
-def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
-                machine: MachineProfile | None = None, weights: "WeightsPlan | Bytes | None" = None) -> PlanResult:
-    """Predict what SGLang allocates on the tightest rank: ledger, KV pool buffers, log lines, verdict.
-
-    ``weights`` (a ``WeightsPlan``, or the bytes per rank) overrides ``tpkit.models.weights.plan_weights``.
-    """
-    s = _sizing(model, gpu, parallel, options, machine, weights)
+def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_uses):
+    """The verdict's re-planner for this plan (``verdict.Retry``)."""
 
     def retry(*, tp: int, quantization: str | None = None, mem_fraction_static: float | None = None) -> int | None:
         """KV tokens of the same plan with another TP, quantisation and/or fraction (None: unknown)."""
@@ -163,12 +159,29 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         elif quantization:
             return None  # weights were given for one quantisation only
         else:
-            w_bytes = s.weights * (parallel.tp / tp)  # given weights: assume they shard with TP
-        b = kv_budget(model, gpu, bigger, opts, machine=machine, weights_bytes=w_bytes)
+            w_bytes = s_weights * (parallel.tp / tp)  # given weights: assume they shard with TP
+        b = kv_budget(model, gpu, bigger, opts, machine=machine, weights_bytes=w_bytes, extra_uses=extra_uses)
         if b.mamba is not None and b.mamba.slots < RADIX_SLOTS_PER_REQUEST:
             return 0  # KV but no state slots for one running request: does not fit either
         return b.tokens
 
+    return retry
+
+
+def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
+                machine: MachineProfile | None = None, weights: "WeightsPlan | Bytes | None" = None,
+                extra_uses: tuple[LineItem, ...] = ()) -> PlanResult:
+    """Predict what SGLang allocates on the tightest rank: ledger, KV pool buffers, log lines, verdict.
+
+    ``weights`` (a ``WeightsPlan``, or the bytes per rank) overrides ``tpkit.models.weights.plan_weights``.
+    ``extra_uses`` ("use" lines, e.g. ``tpkit.comm.plan.planned_allreduce_lines``) is memory the process
+    allocates before SGLang measures ``pre_model_load_memory``; it is charged like the CUDA context, so it
+    lowers the free memory before weights and with it the slack and the KV budget.  Re-plans the verdict
+    makes with another ``--tp`` keep the same lines (they were sized for this TP).
+    """
+    extra_uses = use_lines(extra_uses) if extra_uses else ()
+    s = _sizing(model, gpu, parallel, options, machine, weights, extra_uses)
+    retry = _retry(model, gpu, parallel, options, machine, weights, s.weights, extra_uses)
     ledger = build_ledger(s)
     problems = ledger.check(s.rest - s.mamba_bytes - s.kv_bytes)
     assert not problems, problems

@@ -1,6 +1,6 @@
 """All SGLang sizing numbers for one configuration (pure; the ledger and verdict read this).
 
-    pre        = capacity − context − NCCL − custom AR − cuBLAS       (pre_model_load_memory)
+    pre        = capacity − context − NCCL − custom AR − extra − cuBLAS − process   (pre_model_load_memory)
     available  = pre − weights                                          (after weight load)
     slack      = pre × (1 − f)                                          (activations, graphs, req_to_token)
     rest       = available − slack                                      (KV budget, spec §3.2)
@@ -23,6 +23,7 @@ from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import MachineProfile
 from tpkit.memory.kvpool import KVPoolPlan
+from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, MiB
@@ -153,8 +154,12 @@ class SglangSizing(KvBudget):
 
 
 def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
-              machine: MachineProfile | None, weights_bytes: Bytes) -> KvBudget:
-    """Validate the layout and size the KV budget and token count (spec §2–§3.4)."""
+              machine: MachineProfile | None, weights_bytes: Bytes,
+              extra_uses: tuple[LineItem, ...] = ()) -> KvBudget:
+    """Validate the layout and size the KV budget and token count (spec §2–§3.4).
+
+    ``extra_uses`` are charged before ``pre_model_load_memory`` like the CUDA context (see ``plan_baseline``).
+    """
     validate_layout(model, parallel)
     era = rule_era(options.engine_version)
     page = options.page_size or 1
@@ -163,7 +168,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                             cuda_graph_max_bs=options.cuda_graph_max_bs,
                             max_running_requests=options.max_running_requests)
     fraction = _fraction(options, era, gpu_mem_mib, parallel, cap, model)
-    baseline = plan_baseline(gpu, parallel, era, machine)
+    baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses,
+                             disable_custom_all_reduce=options.disable_custom_all_reduce)
     split_v = parse_version(options.engine_version) >= (0, 5, 8)
     cell = compute_cell(model, parallel.tp, parallel.pp, resolve_kv_dtype(model, options)[0], split_v_dim=split_v)
     pre = baseline.free_before_weights
@@ -191,9 +197,11 @@ def _running(b: KvBudget, options: SglangOptions) -> tuple[int, int, str]:
 
 
 def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
-                machine: MachineProfile | None, weights_bytes: Bytes, weights_source: str) -> SglangSizing:
+                machine: MachineProfile | None, weights_bytes: Bytes, weights_source: str,
+                extra_uses: tuple[LineItem, ...] = ()) -> SglangSizing:
     """Compute every sizing number (no ledger, no text)."""
-    b = kv_budget(model, gpu, parallel, options, machine=machine, weights_bytes=weights_bytes)
+    b = kv_budget(model, gpu, parallel, options, machine=machine, weights_bytes=weights_bytes,
+                  extra_uses=extra_uses)
     pool = pool_buffers(b.cell, b.tokens, b.swa_tokens, b.page_size)
     running, rows, rule = _running(b, options)
     kv_bytes = pool.total_bytes

@@ -75,9 +75,10 @@ def requested_bytes(total: Bytes, utilization: float, rules: VllmRules) -> Bytes
     return Bytes(math.ceil(product) if rules.ceil_requested else math.floor(product))
 
 
-def custom_allreduce_bytes(parallel: ParallelSpec, rules: VllmRules) -> Bytes:
-    """Per-rank buffers of vLLM's custom all-reduce on the TP group, 0 when it does not initialise."""
-    if parallel.tp not in rules.custom_ar_world_sizes or parallel.tp > 8:
+def custom_allreduce_bytes(parallel: ParallelSpec, rules: VllmRules, *, disabled: bool = False) -> Bytes:
+    """Per-rank buffers of vLLM's custom all-reduce on the TP group, 0 when it does not initialise
+    (``disabled``: ``--disable-custom-all-reduce``)."""
+    if disabled or parallel.tp not in rules.custom_ar_world_sizes or parallel.tp > 8:
         return Bytes(0)
     meta = Bytes(rules.custom_ar_signal_bytes) + _CUSTOM_AR_MAX_SIZE
     return meta + MiB(rules.custom_ar_buffer_mib) + _RANK_DATA
@@ -91,12 +92,13 @@ def _context(machine: MachineProfile | None) -> LineItem:
     return LineItem(item="CUDA context", bytes=MEASURED_H200["CUDA context"], source=_SRC)
 
 
-def _uses(parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None) -> tuple[LineItem, ...]:
+def _uses(parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None,
+          disable_car: bool = False) -> tuple[LineItem, ...]:
     lines = [_context(machine)]
     if parallel.num_gpus > 1:
         for name in ("NCCL communicator init", "NCCL first all-reduce buffers"):
             lines.append(LineItem(item=name, bytes=MEASURED_H200[name], source=_SRC))
-    car = custom_allreduce_bytes(parallel, rules)
+    car = custom_allreduce_bytes(parallel, rules, disabled=disable_car)
     if car:
         lines.append(LineItem(
             item="custom all-reduce buffers", bytes=car,
@@ -134,10 +136,22 @@ def _split_at_snapshot(uses: tuple[LineItem, ...], rules: VllmRules) -> tuple[tu
     return tuple(before), tuple(after)
 
 
-def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules,
-                  machine: MachineProfile | None = None) -> Baseline:
-    """Capacity and pre-snapshot uses of the limiting rank."""
-    uses, after = _split_at_snapshot(_uses(parallel, rules, machine), rules)
+def _insert_extra(uses: tuple[LineItem, ...], extra: tuple[LineItem, ...]) -> tuple[LineItem, ...]:
+    """``extra`` after the distributed lines, before cuBLAS (where a process allocates it at start-up)."""
+    at = next((i for i, u in enumerate(uses) if u.item.startswith("cuBLAS")), len(uses))
+    return uses[:at] + extra + uses[at:]
+
+
+def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None = None,
+                  *, disable_custom_all_reduce: bool = False, extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
+    """Capacity and pre-snapshot uses of the limiting rank.
+
+    ``extra_uses``: memory the process allocates before vLLM's init snapshot (e.g. tpkit's all-reduce
+    buffers), charged like the CUDA context in every era.  ``disable_custom_all_reduce`` drops vLLM's own
+    custom all-reduce buffers (``--disable-custom-all-reduce``).
+    """
+    uses, after = _split_at_snapshot(_uses(parallel, rules, machine, disable_custom_all_reduce), rules)
+    uses = _insert_extra(uses, tuple(extra_uses)) if extra_uses else uses
     if machine is None:
         cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
                        source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")

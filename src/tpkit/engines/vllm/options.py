@@ -47,6 +47,8 @@ class VllmOptions:
     """weight quantisation override (e.g. ``fp8``); None = the checkpoint's"""
     checkpoint_dir: str | None = None
     """local checkpoint directory (exact weight bytes from safetensors headers)"""
+    disable_custom_all_reduce: bool = False
+    """``--disable-custom-all-reduce``: vLLM allocates no custom all-reduce buffers (NCCL only)"""
 
     def __post_init__(self) -> None:
         resolve_rules(self.engine_version)
@@ -62,6 +64,9 @@ class VllmOptions:
         kv = self.kv_cache_memory_bytes
         if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
             raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
+        if not isinstance(self.disable_custom_all_reduce, bool):
+            raise PlanInputError(f"disable_custom_all_reduce must be True or False, got "
+                                 f"{self.disable_custom_all_reduce!r}")
         if self.kv_cache_dtype not in KV_CACHE_DTYPE_BYTES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPE_BYTES)}")

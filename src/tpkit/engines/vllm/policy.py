@@ -26,7 +26,7 @@ from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import MachineProfile
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
-from tpkit.memory.ledger import LineItem
+from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
@@ -160,17 +160,28 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     return rope, (line,) + act.parts
 
 
+def _notes(model: ModelSpec, current: bool) -> tuple[str, ...]:
+    return ((f"'current' means the rules of vLLM {CURRENT}",) if current else ()) + (
+        ("multimodal: vLLM profiles the vision encoder and its cache first; that memory is not modelled, "
+         "so the real KV cache is smaller",) if model.is_multimodal else ())
+
+
 def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions, *,
-              machine: MachineProfile | None = None, weights=None) -> PlanResult:
+              machine: MachineProfile | None = None, weights=None,
+              extra_uses: tuple[LineItem, ...] = ()) -> PlanResult:
     """Predict vLLM's per-GPU memory ledger, KV blocks/tokens and start-up verdict (pure; no torch).
 
     ``weights`` is a ``tpkit.models.weights.WeightsPlan`` (anything with ``bytes_per_rank: Bytes``);
     when None it is planned from the model.  With ``machine`` the GPU with the least free memory decides.
+    ``extra_uses`` ("use" lines, e.g. ``comm.plan.planned_allreduce_lines``): memory allocated before the init
+    snapshot, charged like the CUDA context (V1: outside the budget, it only tightens the start-up check; V0:
+    non-torch memory, it shrinks the KV cache).
     """
     rules = resolve_rules(options.engine_version)
     r = resolve_inputs(model, gpu, options, rules)
     layout = _layout(model, parallel, r, rules)
-    baseline = plan_baseline(gpu, parallel, rules, machine)
+    baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
+                             disable_custom_all_reduce=options.disable_custom_all_reduce)
     w_line = _weights(model, parallel, options, r, weights)
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r)
     g_line = _graphs(model, parallel, options, r, rules)
@@ -190,12 +201,9 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs) + (
         (error_line,) if error_line else ())
     current = options.engine_version in ("current", "latest")
-    notes = ((f"'current' means the rules of vLLM {CURRENT}",) if current else ()) + (
-        ("multimodal: vLLM profiles the vision encoder and its cache first; that memory is not modelled, "
-         "so the real KV cache is smaller",) if model.is_multimodal else ())
     return PlanResult(
         engine="vllm", engine_version=rules.era if current else options.engine_version, model=model.summary(),
         gpu=gpu.summary(), parallel=parallel, ledger=ledger, kv_tokens=cap.tokens, kv_pool=_kv_pool(layout, cap),
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + notes)
+        warnings=layout.warnings + _notes(model, current))

@@ -1,0 +1,141 @@
+"""``extra_uses`` and ``disable_custom_all_reduce`` in both planners: charged like the CUDA context, and
+defaults that leave every plan byte-identical."""
+
+import json
+
+import pytest
+
+from tpkit.comm.plan import planned_allreduce_lines
+from tpkit.engines.sglang import SglangOptions, plan_sglang
+from tpkit.engines.vllm import VllmOptions, plan_vllm
+from tpkit.errors import PlanInputError
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.hardware.machine import GpuState, MachineProfile
+from tpkit.memory.ledger import LineItem
+from tpkit.models import load_model
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes, GiB, MiB
+
+MODEL = load_model("meta-llama/Llama-3.1-70B-Instruct")
+H100 = lookup_gpu("H100")
+TP4 = ParallelSpec(tp=4)
+ENGINE_AR = "custom all-reduce buffers"
+
+
+def _tpkit_lines(tp=4):
+    return planned_allreduce_lines(world_size=tp, max_bytes=MiB(8), gpu_has_nvlink=True, full_nvlink=None,
+                                   compute_capability=(9, 0), env={})
+
+
+def _total(lines) -> Bytes:
+    return sum((l.bytes for l in lines), Bytes(0))
+
+
+def _json(result) -> str:
+    return json.dumps(result.to_json_dict(), sort_keys=True)
+
+
+@pytest.mark.parametrize("tp", [1, 2, 4, 8])
+@pytest.mark.parametrize("gpu", ["H100", "L40S", "RTX-PRO-6000"])
+def test_defaults_give_byte_identical_plans(tp, gpu):
+    g = lookup_gpu(gpu)
+    par = ParallelSpec(tp=tp)
+    for version in ("0.5.23", "0.4.10"):
+        plain = plan_sglang(MODEL, g, par, SglangOptions(engine_version=version))
+        explicit = plan_sglang(MODEL, g, par, SglangOptions(engine_version=version, disable_custom_all_reduce=False),
+                               extra_uses=())
+        assert _json(plain) == _json(explicit)
+    for version in ("current", "0.11", "v0"):
+        plain = plan_vllm(MODEL, g, par, VllmOptions(engine_version=version))
+        explicit = plan_vllm(MODEL, g, par, VllmOptions(engine_version=version, disable_custom_all_reduce=False),
+                             extra_uses=())
+        assert _json(plain) == _json(explicit)
+
+
+def _sglang(extra=(), disable=False, machine=None):
+    return plan_sglang(MODEL, H100, TP4, SglangOptions(mem_fraction_static=0.85, disable_custom_all_reduce=disable),
+                       extra_uses=extra, machine=machine)
+
+
+def _machine():
+    gpus = tuple(GpuState(index=i, name="NVIDIA H100 80GB HBM3", total_bytes=GiB(79.19), free_bytes=GiB(78.5))
+                 for i in range(4))
+    return MachineProfile(gpus=gpus)
+
+
+def _slack(result) -> int:
+    return next(l.bytes.bytes for l in result.ledger.items if l.item.startswith("slack"))
+
+
+@pytest.mark.parametrize("machine", [None, _machine()], ids=["catalog", "machine"])
+def test_sglang_charges_extra_uses_before_pre_model_load(machine):
+    base, tpkit = _sglang(machine=machine), _sglang(_tpkit_lines(), disable=True, machine=machine)
+    items = [l.item for l in tpkit.ledger.items]
+    assert ENGINE_AR in [l.item for l in base.ledger.items] and ENGINE_AR not in items
+    assert items.index("all-reduce one_shot buffers") < items.index("free before weights (pre_model_load_memory)")
+    engine_ar = base.ledger.get(ENGINE_AR).bytes
+    delta = _total(_tpkit_lines()) - engine_ar
+    b, t = base.extra["sglang"], tpkit.extra["sglang"]
+    assert b["pre_model_load_bytes"] - t["pre_model_load_bytes"] == delta.bytes  # exactly the difference
+    # the KV budget shrinks by the difference less the slack's share of it ((1 − f) × difference, rounded)
+    assert b["kv_budget_bytes"] - t["kv_budget_bytes"] == delta.bytes - (_slack(base) - _slack(tpkit))
+    assert abs((b["kv_budget_bytes"] - t["kv_budget_bytes"]) - 0.85 * delta.bytes) <= 1
+    assert tpkit.kv_tokens < base.kv_tokens
+
+
+def test_sglang_disable_alone_drops_only_the_engine_line():
+    base, off = _sglang(), _sglang(disable=True)
+    engine_ar = base.ledger.get(ENGINE_AR).bytes
+    assert off.extra["sglang"]["pre_model_load_bytes"] - base.extra["sglang"]["pre_model_load_bytes"] == engine_ar.bytes
+    assert [l.item for l in off.ledger.items] == [l.item for l in base.ledger.items if l.item != ENGINE_AR]
+
+
+def _vllm(version, extra=(), disable=False):
+    return plan_vllm(MODEL, H100, TP4, VllmOptions(engine_version=version, disable_custom_all_reduce=disable),
+                     extra_uses=extra)
+
+
+def test_vllm_v1_charges_extra_uses_before_the_snapshot_outside_the_budget():
+    base, tpkit = _vllm("current"), _vllm("current", _tpkit_lines(), disable=True)
+    items = [l.item for l in tpkit.ledger.items]
+    assert ENGINE_AR not in items
+    assert items.index("all-reduce one_shot buffers") < items.index("cuBLAS/cuBLASLt handles")
+    delta = _total(_tpkit_lines()) - base.ledger.get(ENGINE_AR).bytes
+    outside = "outside the utilisation budget"
+    assert base.ledger.get(outside).bytes - tpkit.ledger.get(outside).bytes == delta
+    # like the CUDA context, memory that exists at vLLM's init snapshot is not in the KV budget of V1
+    assert tpkit.extra["available_kv_bytes"] == base.extra["available_kv_bytes"]
+    assert tpkit.ledger.check(Bytes(0)) == []
+
+
+def test_vllm_v0_counts_extra_uses_as_non_torch_memory():
+    base, tpkit = _vllm("v0"), _vllm("v0", _tpkit_lines(), disable=True)
+    delta = _total(_tpkit_lines()) - base.ledger.get(ENGINE_AR).bytes
+    assert base.extra["available_kv_bytes"] - tpkit.extra["available_kv_bytes"] == delta.bytes
+    assert ENGINE_AR not in [l.item for l in tpkit.ledger.items]
+    assert tpkit.ledger.check(Bytes(0)) == []
+
+
+def test_vllm_disable_custom_all_reduce_in_the_era_that_charges_it_after_the_snapshot():
+    base, off = _vllm("0.10.1"), _vllm("0.10.1", disable=True)
+    car = base.ledger.get(ENGINE_AR).bytes
+    assert off.extra["available_kv_bytes"] - base.extra["available_kv_bytes"] == car.bytes
+    assert ENGINE_AR not in [l.item for l in off.ledger.items]
+
+
+@pytest.mark.parametrize("bad", [
+    (LineItem(item="x", bytes=MiB(1), source="s", kind="info"),),
+    ("not a line",),
+    5,
+])
+def test_extra_uses_must_be_use_lines(bad):
+    with pytest.raises(PlanInputError, match="extra_uses"):
+        _sglang(bad)
+    with pytest.raises(PlanInputError, match="extra_uses"):
+        _vllm("current", bad)
+
+
+@pytest.mark.parametrize("cls", [SglangOptions, VllmOptions])
+def test_disable_custom_all_reduce_must_be_a_bool(cls):
+    with pytest.raises(PlanInputError, match="True or False"):
+        cls(disable_custom_all_reduce="yes")
