@@ -17,6 +17,6 @@ step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
       tests/runtime/test_topology.py tests/runtime/test_kv_alloc.py tests/comm/test_gpu_allreduce.py tests/engines/test_vllm_gpu.py -s
   step dispatch overhead; python3 bench/dispatch_overhead.py
 } >"$log" 2>&1
-timeout -s KILL 200 torchrun --nproc-per-node 2 bench/allreduce_correctness.py --cases 1500 >"$OUT/correctness.log" 2>&1
+timeout -s KILL 200 torchrun --nproc-per-node ${NPROC:-2} bench/allreduce_correctness.py --cases 1500 >"$OUT/correctness.log" 2>&1
 rm -f "$OUT"/m8b/*.json "$OUT"/m70b/*.json
 tail -3 "$OUT/correctness.log"; grep -E "passed|failed" "$log" | tail -3
