@@ -9,12 +9,28 @@ from tpkit.comm.backends import BackendUnavailable
 from tpkit.comm.backends._symm import SymmBuffer
 from tpkit.comm.ledger import DEFAULT_MAX_BLOCKS
 
-__all__ = ["TritonSymmBackend", "start"]
+__all__ = ["TritonLaunch", "TritonSymmBackend", "start"]
 
 _MAX_WORLD = 8
 
 
-class TritonSymmBackend:
+class TritonLaunch:
+    """What every tpkit Triton backend shares once ``_launch(x, out, *, warmup)`` exists."""
+
+    def run(self, x: torch.Tensor, out: torch.Tensor) -> None:
+        """Sum ``x`` over the group into ``out`` (which may be ``x``); graph-capturable."""
+        if x.numel():
+            self._launch(x, out)
+
+    def compile_for(self, x: torch.Tensor, out: torch.Tensor) -> None:
+        """Compile the kernel variant for these tensors without launching it (no barrier wait)."""
+        self._launch(x, out, warmup=True)
+
+    def ledger_lines(self) -> tuple:
+        return self.buf.ledger_lines(max_blocks=self.max_blocks)
+
+
+class TritonSymmBackend(TritonLaunch):
     """Launches ``kernel`` (one-shot or two-shot) with every rank's buffer and signal pad."""
 
     def __init__(self, name: str, buf: SymmBuffer, kernel, *, regions: int, max_blocks: int, num_warps: int) -> None:
@@ -57,17 +73,6 @@ class TritonSymmBackend:
             return self.kernel.warmup(*args, grid=grid, **meta)
         return self.kernel[grid](*args, **meta)
 
-    def run(self, x: torch.Tensor, out: torch.Tensor) -> None:
-        """Sum ``x`` over the group into ``out`` (which may be ``x``); graph-capturable."""
-        if x.numel():
-            self._launch(x, out)
-
-    def compile_for(self, x: torch.Tensor, out: torch.Tensor) -> None:
-        """Compile the kernel variant for these tensors without launching it (no barrier wait)."""
-        self._launch(x, out, warmup=True)
-
-    def ledger_lines(self) -> tuple:
-        return self.buf.ledger_lines(max_blocks=self.max_blocks)
 
 
 def start_triton(name: str, group, *, max_bytes: int, device, kernel_name: str, regions: int,

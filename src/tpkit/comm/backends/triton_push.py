@@ -10,6 +10,7 @@ import torch.distributed as dist
 
 from tpkit.comm.backends import BackendUnavailable
 from tpkit.comm.backends._symm import SymmBuffer
+from tpkit.comm.backends.triton_oneshot import TritonLaunch
 from tpkit.comm.ledger import DEFAULT_MAX_BLOCKS
 
 __all__ = ["PushOneShotBackend", "start"]
@@ -19,7 +20,7 @@ _SPIN_LIMIT = 1 << 24
 _INT_VIEW = {2: torch.int16, 4: torch.int32}
 
 
-class PushOneShotBackend:
+class PushOneShotBackend(TritonLaunch):
     """Launches ``push_one_shot_kernel`` with every rank's buffer viewed as int16/int32."""
 
     def __init__(self, name: str, buf: SymmBuffer, *, max_blocks: int, num_warps: int) -> None:
@@ -48,17 +49,6 @@ class PushOneShotBackend:
             return self.kernel.warmup(*args, grid=grid, **meta)
         return self.kernel[grid](*args, **meta)
 
-    def run(self, x: torch.Tensor, out: torch.Tensor) -> None:
-        """Sum ``x`` over the group into ``out`` (which may be ``x``); graph-capturable."""
-        if x.numel():
-            self._launch(x, out)
-
-    def compile_for(self, x: torch.Tensor, out: torch.Tensor) -> None:
-        """Compile the variant for these tensors without launching it."""
-        self._launch(x, out, warmup=True)
-
-    def ledger_lines(self) -> tuple:
-        return self.buf.ledger_lines(max_blocks=self.max_blocks)
 
 
 def start(name: str, group, *, max_bytes: int, device, max_blocks: int = DEFAULT_MAX_BLOCKS, num_warps: int = 4,
