@@ -1,6 +1,6 @@
 """Run ``tpkit plan`` in-process over a sweep and write each case's text and JSON output to a directory.
 
-    python scripts/plan_sweep.py OUT_DIR [--quick]
+    python scripts/plan_sweep.py OUT_DIR [--quick] [--every N]
     diff -r OUT_BEFORE OUT_AFTER      # a refactor must leave every file byte-identical
 
 The sweep: every catalog model × H100, H200, A100-40GB, L4, RTX-4090, RTX-PRO-6000, B200, MI300X × tp 1/2/4/8
@@ -130,6 +130,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
     ap.add_argument("--quick", action="store_true", help="a smaller sweep (3 GPUs, 4 models)")
+    ap.add_argument("--every", type=int, default=1, metavar="N",
+                    help="run every N-th case only (same file names, so a sample still compares with a full run)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     args = ap.parse_args()
     from tpkit.models.catalog import catalog_entries
@@ -145,11 +147,11 @@ def main() -> None:
         profiles[name] = path.resolve()
     root = str(args.out.resolve())
     all_cases = cases(models, profiles, quick=args.quick)
-    jobs = [(i, argv, root) for i, argv in enumerate(all_cases)]
+    jobs = [(i, argv, root) for i, argv in enumerate(all_cases) if i % args.every == 0]
     with multiprocessing.Pool(args.jobs) as pool:
         for _ in pool.imap_unordered(_write_case, jobs, chunksize=16):
             pass
-    print(f"{len(all_cases)} cases written to {args.out / 'cases'}", file=sys.stderr)
+    print(f"{len(jobs)} of {len(all_cases)} cases written to {args.out / 'cases'}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Errors tpkit raises for user mistakes.
 
     TpkitError                 base: a user-facing problem; the CLI prints it and exits 2
-    ├── UnitError              (tpkit.units) a size string without or with a wrong unit
+    ├── UnitError              a size string without or with a wrong unit (raised by tpkit.units)
     ├── ConfigError            a model config is missing, malformed or lacks a field
     ├── UnknownModelError      a model id found nowhere (path, HF cache, catalog)
     ├── UnknownGpuError        a GPU name not in the catalog (lists close matches)
@@ -10,11 +10,11 @@
 
 Every message says what was wrong, what was received and how to fix it. Internal
 invariants use ``assert``; they are bugs, not user errors.
+
+This is the bottom layer: it imports nothing from tpkit (``tpkit.units`` imports ``UnitError`` from here).
 """
 
 from __future__ import annotations
-
-from tpkit.units import TpkitError, UnitError
 
 __all__ = [
     "TpkitError",
@@ -25,6 +25,14 @@ __all__ = [
     "PlanInputError",
     "RuntimeSetupError",
 ]
+
+
+class TpkitError(Exception):
+    """A problem with what the user asked for; printed without a traceback, exit code 2."""
+
+
+class UnitError(TpkitError, ValueError):
+    """A size string could not be read as a memory quantity."""
 
 
 class ConfigError(TpkitError):

@@ -37,11 +37,6 @@ class ParallelSpec:
                 f"the experts; use --ep {self.tp} (experts spread over the TP group) or 1")
 
     @property
-    def gpus_per_replica(self) -> int:
-        """GPUs serving one model replica (tp × pp)."""
-        return self.tp * self.pp
-
-    @property
     def num_gpus(self) -> int:
         """GPUs in total (tp × pp × dp)."""
         return self.tp * self.pp * self.dp

@@ -26,6 +26,8 @@ import math
 import re
 from numbers import Real
 
+from tpkit.errors import UnitError
+
 __all__ = [
     "Bytes",
     "KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB",
@@ -45,18 +47,6 @@ _UNIT_LOOKUP.update({"k": 10**3, "kib": 2**10, "bytes": 1, "byte": 1})
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d+)?|\.\d+"
 """a decimal number: ``,`` only between groups of three digits (``1,024``), ``_`` between digits, ``.`` once"""
 _PARSE_RE = re.compile(rf"^\s*([+-]?(?:{_NUMBER})(?:[eE][+-]?\d+)?)\s*([A-Za-z]*)\s*$")
-
-
-class TpkitError(Exception):
-    """A problem with what the user asked for; printed without a traceback, exit code 2.
-
-    Defined here, in the lowest layer, so that :class:`UnitError` can be one; import it from
-    :mod:`tpkit.errors`.
-    """
-
-
-class UnitError(TpkitError, ValueError):
-    """A size string could not be read as a memory quantity."""
 
 
 class Bytes:
@@ -103,20 +93,12 @@ class Bytes:
         return self._n / UNITS[unit]
 
     @property
-    def kib(self) -> float:
-        return self._n / 2**10
-
-    @property
     def mib(self) -> float:
         return self._n / 2**20
 
     @property
     def gib(self) -> float:
         return self._n / 2**30
-
-    @property
-    def gb(self) -> float:
-        return self._n / 10**9
 
     def __int__(self) -> int:
         return self._n

@@ -17,6 +17,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "tpkit"
 PLANNER_MODULES = [
     "tpkit.units",
     "tpkit.errors",
+    "tpkit.dtypes",
     "tpkit.parallel",
     "tpkit.memory",
     "tpkit.hardware.gpu",
@@ -34,14 +35,14 @@ PLANNER_MODULES = [
 
 # layer rank: a module may import tpkit modules of the same or a lower rank only
 RANKS = {
-    "units": 0, "errors": 1, "fileio": 1, "parallel": 2,
-    "hardware": 3, "models": 3, "memory": 3,
-    "engines": 4, "comm.dispatch": 4, "comm.env": 4, "comm.profile": 4, "comm.ledger": 4, "comm.topology": 4,
-    "comm.plan": 4,
-    "runtime": 5, "comm": 6, "cli": 7,
+    "errors": 0, "units": 1, "dtypes": 1, "fileio": 1, "parallel": 2,
+    "hardware": 3, "models": 3, "memory": 3, "startup": 4,
+    "engines": 5, "comm.dispatch": 5, "comm.env": 5, "comm.profile": 5, "comm.ledger": 5, "comm.topology": 5,
+    "comm.plan": 5,
+    "runtime": 6, "comm": 7, "cli": 8,
 }
-NO_TORCH_PREFIXES = ("units", "errors", "fileio", "parallel", "hardware", "models", "memory", "engines", "comm.dispatch",
-                     "comm.plan")
+NO_TORCH_PREFIXES = ("units", "errors", "dtypes", "fileio", "parallel", "hardware", "models", "memory", "startup",
+                     "engines", "comm.dispatch", "comm.plan")
 
 
 def _layer(module: str) -> str | None:
@@ -106,3 +107,40 @@ def test_imports_point_downwards(name, path):
             if other is None:
                 continue
             assert RANKS[other] <= RANKS[own], f"{name} ({own}) imports {target} ({other}): upward import"
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """module → tpkit modules it imports anywhere in its source (function-level imports included)."""
+    names = {name for name, _ in _modules()}
+    graph = {}
+    for name, path in _modules():
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tpkit"):
+                for alias in node.names:
+                    sub = f"{node.module}.{alias.name}"
+                    edges.add(sub if sub in names else node.module)
+            elif isinstance(node, ast.Import):
+                edges.update(a.name for a in node.names if a.name.startswith("tpkit"))
+        graph[name] = {e for e in edges if e in names and e != name}
+    return graph
+
+
+def test_no_import_cycles():
+    graph = _import_graph()
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(node, stack):
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append(" → ".join(stack[stack.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                visit(nxt, stack + [nxt])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert not cycles, "import cycles:\n" + "\n".join(cycles)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import ConfigError
 from tpkit.models.fields import optional_int
 from tpkit.models.layers import layer_kinds, moe_layer_ids
@@ -37,9 +38,6 @@ _QKV_BIAS_ARCH = {"qwen2", "qwen2_moe"}
 _NO_O_BIAS = {"glm4_moe", "glm4", "qwen2", "qwen2_moe"}
 _QK_NORM_ARCH = {"qwen3", "qwen3_moe", "gemma3_text"}  # glm4_moe follows its use_qk_norm key
 _SHARED_EXPERT_ARCH = {"llama4_text"}
-_DTYPES = {"bfloat16", "float16", "float32"}
-
-
 def read_config_file(path: str | Path) -> dict:
     """Read a config.json; malformed JSON raises ``ConfigError`` with file, line and column."""
     path = Path(path)
@@ -206,10 +204,10 @@ def _dtype(text: dict, where: str, assumptions: list[str]) -> str:
     if value is None:
         assumptions.append("torch_dtype absent: assumed bfloat16 (2 bytes per unquantised weight)")
         return "bfloat16"
-    value = str(value).removeprefix("torch.")
-    if value not in _DTYPES:
-        raise ConfigError(f"{where}: torch_dtype {value!r} is not one of {sorted(_DTYPES)}")
-    return value
+    found = lookup_dtype(str(value))
+    if found is None or found.name not in WEIGHT_DTYPES:
+        raise ConfigError(f"{where}: torch_dtype {value!r} is not one of {sorted(WEIGHT_DTYPES)}")
+    return found.name
 
 
 def _linear_attn(text: dict, where: str) -> LinearAttnSpec | None:

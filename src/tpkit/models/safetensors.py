@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tpkit.errors import ConfigError, PlanInputError
+from tpkit.models.layout import padded_vocab, stage_layers
 from tpkit.models.spec import ModelSpec, QuantSpec
-from tpkit.models.weights import WeightLine, WeightsPlan, padded_vocab, stage_layers
+from tpkit.models.weights_plan import WeightLine, WeightsPlan
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 

@@ -165,10 +165,6 @@ class ModelSpec:
     def is_mla(self) -> bool:
         return self.mla is not None
 
-    @property
-    def is_moe(self) -> bool:
-        return self.moe is not None
-
     def summary(self) -> dict:
         """Short JSON-able description for plan output."""
         return {

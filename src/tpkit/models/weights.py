@@ -19,81 +19,26 @@ Rules (SGLang and vLLM load the same shapes):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
+from tpkit.dtypes import DTYPES, WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import PlanInputError
+from tpkit.models.layout import padded_vocab, stage_layers
 from tpkit.models.params import Part, global_parts, layer_parts, mtp_parts
 from tpkit.models.quant import is_ignored, matrix_bytes, resolve_quant
+from tpkit.models.safetensors import plan_from_safetensors
 from tpkit.models.spec import ModelSpec, QuantSpec
+from tpkit.models.weights_plan import WeightLine, WeightsPlan
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["WeightLine", "LineItem", "WeightsPlan", "plan_weights", "stage_layers", "padded_vocab",
-           "mtp_bytes", "DTYPE_BYTES"]
-
-DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "half": 2, "float32": 4, "float": 4}
-"""bytes per unquantised element, by torch dtype name"""
+__all__ = ["WeightLine", "WeightsPlan", "plan_weights", "stage_layers", "padded_vocab", "mtp_bytes"]
 
 _ITEMS = {"embedding": "embedding", "attention": "attention", "linear_attention": "linear attention (KDA)",
           "dense_mlp": "dense MLP", "routed_experts": "routed experts", "shared_experts": "shared experts",
           "router": "router", "norms": "norms", "lm_head": "lm_head"}
 _SCOPES = {"all_linear": None, "mlp_only": {"dense_mlp", "routed_experts", "shared_experts"},
            "experts_only": {"routed_experts"}}
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class WeightLine:
-    """One line of the weights breakdown (on the reported rank)."""
-
-    item: str
-    """what it is: ``embedding``, ``attention``, ``routed experts``, ``quant scales`` …"""
-    bytes: Bytes
-    """bytes on that rank"""
-    source: str
-    """the formula or file facts the number came from"""
-    params: int = 0
-    """elements on that rank (count; 0 for scale lines and notes)"""
-
-    def to_dict(self) -> dict:
-        """JSON-able form (bytes as an int)."""
-        return {"item": self.item, "bytes": self.bytes.bytes, "source": self.source, "params": self.params}
-
-
-LineItem = WeightLine
-"""alias: the brief's name for a weights breakdown line"""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class WeightsPlan:
-    """Weights one GPU loads (the fullest rank) and the whole model."""
-
-    bytes_per_rank: Bytes
-    """bytes on the fullest rank (largest PP stage); what the engine loads on one GPU"""
-    lines: tuple[WeightLine, ...]
-    """breakdown of ``bytes_per_rank``; sums to it"""
-    total_bytes: Bytes
-    """the whole model at TP 1 (vocab unpadded, MTP excluded)"""
-    method: str
-    """``"derived from config"`` or ``"safetensors headers"``"""
-    dtype: str = "bfloat16"
-    """dtype of unquantised weights"""
-    quant: QuantSpec | None = None
-    """quantisation applied (checkpoint's or from the flag)"""
-    stage: int = 0
-    """the PP stage reported (0-based)"""
-    notes: tuple[str, ...] = ()
-    """assumptions worth showing next to the number"""
-    mtp_bytes: Bytes = Bytes(0)
-    """MTP / nextn layers at TP 1 (not in ``total_bytes``; loaded only for MTP speculative decoding)"""
-
-    def to_dict(self) -> dict:
-        """JSON-able form (bytes as ints)."""
-        return {"bytes_per_rank": self.bytes_per_rank.bytes, "total_bytes": self.total_bytes.bytes,
-                "method": self.method, "dtype": self.dtype, "stage": self.stage,
-                "quantization": self.quant.method if self.quant else None,
-                "mtp_bytes": self.mtp_bytes.bytes,
-                "lines": [line.to_dict() for line in self.lines], "notes": list(self.notes)}
 
 
 def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None = None,
@@ -103,8 +48,6 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
     quant = resolve_quant(spec.quant, quantization)
     directory = checkpoint_dir or spec.extra.get("checkpoint_dir")
     if directory and any(Path(directory).glob("*.safetensors")):
-        from tpkit.models.safetensors import plan_from_safetensors
-
         return plan_from_safetensors(spec, parallel, Path(directory), dtype=elem, quant=quant)
     if parallel.pp > spec.num_layers:
         raise PlanInputError(f"--pp {parallel.pp} exceeds the model's {spec.num_layers} layers; use --pp ≤ {spec.num_layers}")
@@ -126,27 +69,14 @@ def mtp_bytes(spec: ModelSpec, elem: str, quant: QuantSpec | None) -> Bytes:
 
 
 def _dtype(spec: ModelSpec, dtype: str | None) -> str:
-    name = spec.torch_dtype if dtype in (None, "auto") else dtype.removeprefix("torch.")
-    name = {"bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}.get(name, name)
-    if name not in DTYPE_BYTES:
-        raise PlanInputError(f"--dtype {dtype!r} is not one of auto, {', '.join(DTYPE_BYTES)}")
-    if dtype in (None, "auto") and name in ("float32", "float"):
+    """Canonical dtype of the unquantised weights (``tpkit.dtypes``)."""
+    auto = dtype in (None, "auto")
+    found = lookup_dtype(spec.torch_dtype if auto else dtype)
+    if found is None or found.name not in WEIGHT_DTYPES:
+        raise PlanInputError(f"--dtype {dtype!r} is not one of auto, bfloat16, float16, half, float32, float")
+    if auto and found.name == "float32":
         return "bfloat16"  # both engines load an fp32 checkpoint as bf16 under dtype=auto
-    return {"half": "float16", "float": "float32"}.get(name, name)
-
-
-def stage_layers(num_layers: int, pp: int, stage: int) -> range:
-    """Decoder layers of PP ``stage`` (SGLang ``get_pp_indices``: the last ``num_layers % pp`` get one more)."""
-    base, extra = divmod(num_layers, pp)
-    first_long = pp - extra
-    start = stage * base + max(0, stage - first_long)
-    return range(start, start + base + (1 if stage >= first_long else 0))
-
-
-def padded_vocab(vocab: int, tp: int) -> int:
-    """Vocab rows per TP rank: pad to 64 (to 64·tp when that is not divisible by tp), divide by tp."""
-    pad = 64 if math.ceil(vocab / 64) * 64 % tp == 0 else 64 * tp
-    return math.ceil(vocab / pad) * pad // tp
+    return found.name
 
 
 def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quant: QuantSpec | None,
@@ -189,7 +119,7 @@ def _accumulate(spec, par, parts, elem, quant, pad_vocab) -> dict[str, tuple[int
             row[1] += count * values
             sums.setdefault("quant scales", [0, 0])[1] += count * (matrix_bytes(out, inp, quant) - values)
         else:
-            row[1] += n * DTYPE_BYTES[elem]
+            row[1] += n * DTYPES[elem].bytes
     return {k: (v[0], v[1]) for k, v in sums.items()}
 
 
@@ -234,7 +164,7 @@ def _quant_text(quant: QuantSpec) -> str:
 
 def _describe(category: str, spec: ModelSpec, par: ParallelSpec, elem: str, quant, n: int) -> str:
     """The formula behind one category line, in words."""
-    tp, b = par.tp, DTYPE_BYTES[elem]
+    tp, b = par.tp, DTYPES[elem].bytes
     q = f"; quantised: {quant.raw_method or quant.method} {quant.weight_bits}-bit where in scope" if quant else ""
     rules = {
         "embedding": f"vocab {spec.vocab_size} padded to 64-multiple per rank = {padded_vocab(spec.vocab_size, tp)} "
@@ -258,14 +188,14 @@ def _describe(category: str, spec: ModelSpec, par: ParallelSpec, elem: str, quan
 
 
 def _vision_bytes(spec: ModelSpec, tp: int, elem: str) -> Bytes:
-    return Bytes(math.ceil((spec.vision_params or 0) / tp) * DTYPE_BYTES[elem])
+    return Bytes(math.ceil((spec.vision_params or 0) / tp) * DTYPES[elem].bytes)
 
 
 def _vision_line(spec: ModelSpec, tp: int, elem: str) -> list[WeightLine]:
     if spec.vision_params:
         return [WeightLine(item="vision tower", bytes=_vision_bytes(spec, tp, elem), params=math.ceil(spec.vision_params / tp),
                            source=f"{spec.vision_params:,} params (from vision_config) / tp {tp} × "
-                                  f"{DTYPE_BYTES[elem]} B ({elem}); assumed TP-sharded like the decoder")]
+                                  f"{DTYPES[elem].bytes} B ({elem}); assumed TP-sharded like the decoder")]
     if spec.is_multimodal:
         return [WeightLine(item="vision tower", bytes=Bytes(0),
                            source="unknown: vision tower layout not derivable from this config; not counted")]

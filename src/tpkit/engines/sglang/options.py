@@ -5,15 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tpkit.engines.sglang.versions import LATEST, parse_version
+from tpkit.dtypes import lookup_dtype
 from tpkit.errors import PlanInputError
 
-__all__ = ["SglangOptions", "KV_CACHE_DTYPES"]
+__all__ = ["SglangOptions", "KV_CACHE_DTYPES", "explicit_kv_dtype"]
 
-KV_CACHE_DTYPES = {
-    "auto": None, "bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16",
-    "fp8": "fp8_e4m3", "fp8_e4m3": "fp8_e4m3", "fp8_e5m2": "fp8_e5m2",
-}
-"""accepted ``--kv-cache-dtype`` spellings → canonical dtype (None: follow the model)"""
+KV_CACHE_DTYPES = ("auto", "bf16", "bfloat16", "fp16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2")
+"""accepted ``--kv-cache-dtype`` spellings (their meaning: ``tpkit.dtypes``; ``auto`` follows the model)"""
+
+
+def explicit_kv_dtype(spelling: str) -> str | None:
+    """The canonical KV dtype ``--kv-cache-dtype`` asks for, None for ``auto``."""
+    return None if spelling == "auto" else lookup_dtype(spelling).name
 
 _POSITIVE_INTS = ("context_length", "page_size", "max_total_tokens", "cuda_graph_max_bs", "max_running_requests")
 

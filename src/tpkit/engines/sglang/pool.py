@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.versions import era_at_least
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.models.kv import kv_heads_per_rank  # SGLang get_num_kv_heads: max(1, kv_heads // attn_tp)
@@ -23,7 +24,6 @@ __all__ = ["CellSize", "SWA_FULL_TOKENS_RATIO", "kv_heads_per_rank", "compute_ce
 
 SWA_FULL_TOKENS_RATIO = 0.8
 """``swa_full_tokens_ratio`` default (python/sglang/srt/arg_groups/fields/schedule.py)"""
-_ELEMENT_BYTES = {"bfloat16": 2, "float16": 2, "float32": 4, "fp8_e4m3": 1, "fp8_e5m2": 1}
 REQ_TO_TOKEN_EXTRA = 4
 """extra columns per req_to_token row without speculative decoding"""
 
@@ -68,7 +68,7 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
 
     ``split_v_dim=False`` reproduces releases ≤ 0.5.5, which assumed ``v_head_dim == head_dim``.
     """
-    element = _ELEMENT_BYTES[kv_dtype]
+    element = DTYPES[kv_dtype].bytes
     kinds = stage_layer_kinds(model, pp)
     if model.mla is not None:
         dim = model.mla.kv_lora_rank + model.mla.qk_rope_head_dim

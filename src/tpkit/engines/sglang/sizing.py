@@ -15,10 +15,11 @@ from tpkit.engines.sglang.baseline import Baseline, plan_baseline
 from tpkit.engines.sglang.defaults import (CapacityDefaults, FractionChoice, capacity_defaults,
                                            default_mem_fraction, graph_reserve_mib)
 from tpkit.engines.sglang.mamba import RADIX_SLOTS_PER_REQUEST, MambaPool, plan_mamba_pool
-from tpkit.engines.sglang.options import KV_CACHE_DTYPES, SglangOptions
+from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
 from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, pool_buffers,
                                        req_to_token_bytes, size_tokens, stage_layer_kinds)
 from tpkit.engines.sglang.versions import parse_version, rule_era
+from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import MachineProfile
@@ -30,25 +31,26 @@ from tpkit.units import Bytes, MiB
 
 __all__ = ["SglangSizing", "KvBudget", "kv_budget", "size_sglang", "resolve_kv_dtype", "validate_layout", "graph_slack_need"]
 
-_DTYPES = {"auto": None, "bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16",
-           "half": "float16", "float32": "bfloat16", "float": "bfloat16"}
-"""model dtype → KV dtype under ``--dtype auto`` (an fp32 checkpoint is served in bf16)"""
-_FP32 = ("float32", "float", "fp32")
+def _served(name: str | None) -> str | None:
+    """KV dtype for a model dtype under ``--dtype auto`` (an fp32 checkpoint is served in bf16); None: not one."""
+    found = lookup_dtype(name) if name else None
+    if found is None or found.name not in WEIGHT_DTYPES:
+        return None
+    return "bfloat16" if found.name == "float32" else found.name
 
 
 def resolve_kv_dtype(model: ModelSpec, options: SglangOptions) -> tuple[str, str]:
     """(KV element dtype, why): explicit flag, checkpoint fp8 KV, or the model dtype (spec §3.3)."""
-    explicit = KV_CACHE_DTYPES[options.kv_cache_dtype]
+    explicit = explicit_kv_dtype(options.kv_cache_dtype)
     if explicit is not None:
         return explicit, f"--kv-cache-dtype {options.kv_cache_dtype}"
     if model.quant is not None and model.quant.kv_cache_fp8:
         return "fp8_e4m3", "checkpoint kv_cache_quant_algo FP8"
     raw = options.dtype or model.torch_dtype or "bfloat16"
-    if options.dtype is not None and str(raw).lower().replace("torch.", "") in _FP32:
+    flag = lookup_dtype(options.dtype) if options.dtype else None
+    if flag is not None and flag.name == "float32":
         return "float32", f"--dtype {options.dtype}"  # only dtype=auto turns an fp32 checkpoint into bf16
-    dtype = _DTYPES.get(str(raw).lower().replace("torch.", ""))
-    if str(raw).lower() == "auto" or dtype is None:
-        dtype = _DTYPES.get(str(model.torch_dtype).lower(), "bfloat16") or "bfloat16"
+    dtype = _served(raw) or _served(model.torch_dtype) or "bfloat16"
     return dtype, f"model dtype {raw}"
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tpkit.engines.vllm.options import KV_CACHE_DTYPE_BYTES, VllmOptions
+from tpkit.dtypes import lookup_dtype
+from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions
 from tpkit.engines.vllm.pages import check_block_size, default_block_size
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.errors import PlanInputError
@@ -19,8 +20,6 @@ from tpkit.models.spec import ModelSpec
 from tpkit.units import GiB
 
 __all__ = ["Resolved", "resolve_inputs"]
-
-_DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "half": 2, "float32": 4, "float": 4}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -60,12 +59,14 @@ def _max_model_len(model: ModelSpec, options: VllmOptions) -> int:
 
 
 def _act_dtype(model: ModelSpec, options: VllmOptions) -> tuple[str, int]:
+    """(canonical activation dtype, bytes per element)."""
     name = (options.dtype or "auto").removeprefix("torch.")
     if name == "auto":
         name = model.torch_dtype if model.torch_dtype != "float32" else "bfloat16"
-    if name not in _DTYPE_BYTES:
+    elif name not in DTYPES_ACCEPTED:
         raise PlanInputError(f"--dtype {options.dtype!r} is not one of auto, bfloat16, float16, float32")
-    return name, _DTYPE_BYTES[name]
+    found = lookup_dtype(name)
+    return found.name, found.bytes
 
 
 def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec) -> tuple[int, int]:
@@ -89,9 +90,9 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         raise PlanInputError("--kv-cache-memory-bytes does not exist in V0-era vLLM (≤ 0.7); remove it or plan "
                              "with --engine-version 0.11 or current")
     act_name, act_bytes = _act_dtype(model, options)
-    kv_bytes = KV_CACHE_DTYPE_BYTES[options.kv_cache_dtype] or act_bytes
-    kv_name = act_name if KV_CACHE_DTYPE_BYTES[options.kv_cache_dtype] is None else (
-        "uint8" if kv_bytes == 1 else act_name)
+    explicit = None if options.kv_cache_dtype == "auto" else lookup_dtype(options.kv_cache_dtype)
+    kv_bytes = explicit.bytes if explicit else act_bytes
+    kv_name = act_name if explicit is None else ("uint8" if kv_bytes == 1 else act_name)
     cap = gpu.compute_capability
     if options.block_size is not None:
         check_block_size(model, options.block_size, rules.era, cap)

@@ -8,13 +8,12 @@ from tpkit.engines.vllm.versions import resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.units import Bytes
 
-__all__ = ["VllmOptions", "KV_CACHE_DTYPE_BYTES"]
+__all__ = ["VllmOptions", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED"]
 
-KV_CACHE_DTYPE_BYTES: dict[str, int | None] = {
-    "auto": None, "bf16": 2, "bfloat16": 2, "fp16": 2, "float16": 2, "half": 2,
-    "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "fp8_inc": 1,
-}
-"""accepted ``--kv-cache-dtype`` spellings → bytes per element (None: the model dtype), spec §4"""
+KV_CACHE_DTYPES = ("auto", "bf16", "bfloat16", "fp16", "float16", "half", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc")
+"""accepted ``--kv-cache-dtype`` spellings (spec §4; their meaning: ``tpkit.dtypes``; ``auto``: the model dtype)"""
+DTYPES_ACCEPTED = ("auto", "bfloat16", "float16", "half", "float32", "float")
+"""accepted ``--dtype`` spellings (vLLM has no ``bf16``/``fp16`` here)"""
 
 _POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs")
 
@@ -67,6 +66,6 @@ class VllmOptions:
         if not isinstance(self.disable_custom_all_reduce, bool):
             raise PlanInputError(f"disable_custom_all_reduce must be True or False, got "
                                  f"{self.disable_custom_all_reduce!r}")
-        if self.kv_cache_dtype not in KV_CACHE_DTYPE_BYTES:
+        if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
-                                 f"use one of {', '.join(KV_CACHE_DTYPE_BYTES)}")
+                                 f"use one of {', '.join(KV_CACHE_DTYPES)}")
