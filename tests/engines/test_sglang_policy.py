@@ -95,7 +95,7 @@ def test_machine_profile_plans_from_the_tightest_rank():
 def test_unbalanced_machine_fails_like_sglangs_check():
     r = plan(tp=2, machine=_machine([78.0, 60.0]))
     assert not r.verdict.fits and r.verdict.knob == "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK"
-    with pytest.raises(PlanInputError, match="tp×pp = 4"):
+    with pytest.raises(PlanInputError, match="tp×pp×dp = 4"):
         plan(tp=4, machine=_machine([78.0, 78.0]))
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
-from tpkit.engines.vllm.budget import MEASURED_H200
+from tpkit.startup.measured import STARTUP_COSTS
 from tpkit.engines.vllm.profile import FUSED_MOE_CHUNK, estimate_profile_peak
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
@@ -11,8 +11,8 @@ from tpkit.units import Bytes
 from vllm_fixtures import H200, GivenWeights, config_model, llama3_8b
 
 W = GivenWeights(Bytes(8_030_261_248 * 2))
-NCCL = MEASURED_H200["NCCL communicator init"] + MEASURED_H200["NCCL first all-reduce buffers"]
-CUBLAS = MEASURED_H200["cuBLAS/cuBLASLt handles"]
+NCCL = STARTUP_COSTS["nccl_process_group"] + STARTUP_COSTS["nccl_first_allreduce"]
+CUBLAS = STARTUP_COSTS["cublas"]
 
 
 @pytest.mark.parametrize("version, rule, nccl_late, cublas_late", [

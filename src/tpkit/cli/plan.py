@@ -191,19 +191,6 @@ def _allreduce_size(text: str):
     return size
 
 
-def _group_links(gpu, tp: int, machine):
-    """(full NVLink, P2P, compute capability) of the first TP group; None where the profile does not say."""
-    if machine is None:
-        return None, None, gpu.compute_capability
-    from tpkit.hardware.topology import all_peer_access, is_full_nvlink
-
-    members = list(range(tp))  # the first tp GPUs of the profile (CUDA order), as select_gpus chose them
-    full = is_full_nvlink(machine.nvlink_links, members) if machine.nvlink_links else None
-    p2p = all_peer_access(machine.p2p_access, members) if machine.p2p_access else None
-    known = [g.compute_capability for g in machine.gpus[:tp] if g.compute_capability is not None]
-    return full, p2p, (min(known) if known else gpu.compute_capability)
-
-
 def tpkit_allreduce_uses(args, gpu, parallel, machine) -> tuple[tuple, tuple[str, ...]]:
     """(ledger lines of tpkit's all-reduce buffers on the TP group, notes) for ``--tpkit-allreduce``."""
     if args.tpkit_allreduce is None:
@@ -212,10 +199,13 @@ def tpkit_allreduce_uses(args, gpu, parallel, machine) -> tuple[tuple, tuple[str
 
     from tpkit.comm.plan import describe_skipped, plan_allreduce
 
+    from tpkit.startup import group_links
+
     size = _allreduce_size(args.tpkit_allreduce)
-    full, p2p, cc = _group_links(gpu, parallel.tp, machine)
-    ar = plan_allreduce(world_size=parallel.tp, max_bytes=size, full_nvlink=full, p2p=p2p, compute_capability=cc,
-                        gpu_has_nvlink=gpu.nvlink_gbps_per_direction is not None, env=os.environ)
+    links = group_links(gpu, machine, range(parallel.tp))  # the first TP group, as select_gpus chose it
+    ar = plan_allreduce(world_size=parallel.tp, max_bytes=size, full_nvlink=links.full_nvlink, p2p=links.p2p,
+                        compute_capability=links.compute_capability, gpu_has_nvlink=links.catalog_nvlink,
+                        env=os.environ)
     note = describe_skipped(ar)
     return ar.lines, ((note,) if note else ())
 

@@ -1,20 +1,22 @@
 """SGLang's pre-model-load baseline: free memory after the CUDA context, process groups and custom
 all-reduce buffers, before weights (spec §2, §6.4, §6.5).
 
-SGLang never computes these terms; it measures free memory after them (``pre_model_load_memory``,
-min over ranks).  tpkit predicts that measurement from sourced terms:
+SGLang never computes these terms; it measures free memory after them (``pre_model_load_memory``, min over
+the ranks of its replica).  tpkit predicts that measurement from the shared start-up cost model
+(``tpkit.startup``); this policy says only what SGLang charges:
 
-    term                      bytes             source
-    CUDA context              648,937,472       measured, H200 ×2 (measurements/h200x2-startup-…json)
-    NCCL process group        383,778,816       measured, same run (init_process_group, nccl)
-    NCCL first all-reduce     499,122,176       measured, same run (PyNccl warm-up all-reduce)
-    cuBLAS workspace          102,760,448       measured, same run (first bf16 matmul)
-    SGLang process overhead   0.39 GiB          inferred from a real SGLang log (below)
-    custom all-reduce         spec §6.4 legacy: 2 × 8 MiB + 8 MiB rank data + Signal;
-                              §6.5 V2 (0.5.15+, full NVLink): symmetric buffer + graph table, per world size
+    term                      SGLang's name               charged
+    CUDA context              CUDA context                always
+    NCCL init, warm-up        NCCL process group,         tp × pp > 1 (PyNccl warm-up all-reduce)
+                              NCCL communicator warm-up
+    custom all-reduce         custom all-reduce buffers   CustomAllReduceV2 from 0.5.15, else legacy;
+                                                          not with --disable-custom-all-reduce
+    the caller's extra uses   (their own names)           before cuBLAS
+    cuBLAS                    cuBLAS workspace            always
+    SGLang process overhead   SGLang process overhead     always (inferred from a real SGLang log)
 
-NCCL terms apply only when the TP×PP world has more than one rank.  With a ``MachineProfile`` the
-starting point is the measured free memory of the tightest rank instead of the catalog total.
+With a ``MachineProfile`` the starting point is the free memory of the tightest GPU, and SGLang's balance
+check (min free < 0.9 × a rank's own free memory aborts start-up, §2.1) is applied to every replica.
 """
 
 from __future__ import annotations
@@ -24,34 +26,17 @@ from functools import lru_cache
 
 from tpkit.engines.sglang.versions import era_at_least
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.hardware.startup import STARTUP_COSTS, STARTUP_SOURCE
 from tpkit.hardware.machine import MachineProfile
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes, MiB, format_bytes
-from tpkit.errors import PlanInputError
+from tpkit.startup import (SGLANG_PROCESS_OVERHEAD, Cost, cublas, cuda_context, find_imbalance, group_links,
+                           nccl_costs, sglang_custom_allreduce, startup_costs, tightest_rank)
+from tpkit.units import Bytes, format_bytes
 
-__all__ = ["Baseline", "plan_baseline", "custom_allreduce_bytes", "MEASURED", "PROCESS_OVERHEAD"]
+__all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost"]
 
-_MEASURED_SRC = STARTUP_SOURCE
-MEASURED = STARTUP_COSTS
-"""start-up costs measured step by step on one H200 rank (``tpkit.hardware.startup``)"""
-
-PROCESS_OVERHEAD = Bytes(round(0.39 * 2**30))
-"""Free memory SGLang's own process loses before weights beyond context + cuBLAS (bytes).
-
-Inferred from sgl-project/sglang PR#19718 (gpt-oss-120b, RTX PRO 6000, tp 1, default f = 0.858):
-"Memory pool end. avail mem=12.33 GB" = pre × (1 − f) − req_to_token (1.00 GiB) ⇒ pre ≈ 93.88 GiB,
-0.39 GiB (±0.04) below total − context − cuBLAS.  Plausibly device code of the kernel libraries
-an SGLang process loads (sgl-kernel, FlashInfer, Triton): UNVERIFIED.
-"""
-_OVERHEAD_SRC = ("inferred from a real SGLang log (sglang PR#19718 'Memory pool end' line, tp 1): kernel "
-                 "libraries and allocator state of the server process (UNVERIFIED split)")
-
-_V2_SM90_MIB = {2: (80.0, 2), 3: (34.0, 3), 4: (23.0, 4), 5: (19.8, 5), 6: (18.3, 6), 7: (17.8, 7), 8: (18.0, 8)}
-"""CustomAllReduceV2 on SM90: world size → (symmetric buffer MiB, graph-params table MiB), spec §6.5"""
-_SIGNAL_BYTES = 3_456
-"""sizeof(Signal) with kSignalBlocks = 36 (spec §6.4)"""
+_BALANCE_RATIO = 0.9
+"""SGLang aborts start-up when a rank's min-over-ranks free memory is below 0.9 × its own (§2.1)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -70,24 +55,11 @@ class Baseline:
     """notes for the plan (e.g. memory imbalance)"""
 
 
-def custom_allreduce_bytes(gpu: GpuSpec, world: int, era: str) -> tuple[Bytes, str]:
-    """Device bytes of the TP group's custom all-reduce buffers, and which implementation."""
-    if world < 2:
-        return Bytes(0), "none (tp = 1)"
-    nvlink = gpu.nvlink_gbps_per_direction is not None
-    cuda = gpu.vendor == "NVIDIA"
-    sm90 = gpu.compute_capability == (9, 0)
-    if cuda and nvlink and era_at_least(era, "0.5.15") and world in _V2_SM90_MIB:
-        sym_mib, table_mib = _V2_SM90_MIB[world]
-        note = "" if sm90 else " (SM90 sizes used for another arch: UNVERIFIED)"
-        return MiB(sym_mib) + MiB(table_mib), (
-            f"CustomAllReduceV2, ws {world}: {sym_mib} MiB symmetric + {table_mib} MiB graph table (spec §6.5){note}")
-    if world not in (2, 4, 6, 8) or (world > 2 and not nvlink):
-        return Bytes(0), f"disabled (world {world}, {'NVLink' if nvlink else 'PCIe'}; spec §6.3)"
-    max_size = MiB(16) if not cuda else MiB(8)
-    return max_size * 3 + Bytes(_SIGNAL_BYTES), (
-        f"legacy CustomAllreduce: 2 × {format_bytes(max_size)} IPC buffers + {format_bytes(max_size)} rank data "
-        f"+ Signal {_SIGNAL_BYTES} B (spec §6.4)")
+def custom_allreduce_cost(gpu: GpuSpec, parallel: ParallelSpec, era: str,
+                          machine: MachineProfile | None = None) -> Cost:
+    """SGLang's custom all-reduce buffers on the first TP group for a rule era (0 bytes when disabled)."""
+    links = group_links(gpu, machine, range(parallel.tp))
+    return sglang_custom_allreduce(gpu, links, parallel.tp, v2=era_at_least(era, "0.5.15"))
 
 
 def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachineProfile | None, *,
@@ -110,53 +82,47 @@ def _catalog_baseline(gpu: GpuSpec, tp: int, pp: int, era: str, disable_car: boo
     return _baseline(gpu, ParallelSpec(tp=tp, pp=pp), era, None, disable_car, extra_uses)
 
 
+_NOTES = {"nccl_init": "; world {world} (buffers grow with peers: UNVERIFIED)",
+          "nccl_warmup": "; PyNccl 1-element warm-up all-reduce"}
+"""what SGLang's ledger adds to the shared sources"""
+
+
 def _baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachineProfile | None,
               disable_car: bool = False, extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
-    capacity, label, warnings = _capacity(gpu, parallel, machine)
+    capacity, label, warnings, state = _capacity(gpu, parallel, machine)
     world = parallel.tp * parallel.pp
-    uses = [LineItem(item="CUDA context", bytes=MEASURED["cuda_context"], source=_MEASURED_SRC)]
-    if world > 1:
-        uses.append(LineItem(item="NCCL process group", bytes=MEASURED["nccl_process_group"],
-                             source=f"{_MEASURED_SRC}; world {world} (buffers grow with peers: UNVERIFIED)"))
-        uses.append(LineItem(item="NCCL communicator warm-up", bytes=MEASURED["nccl_first_allreduce"],
-                             source=f"{_MEASURED_SRC}; PyNccl 1-element warm-up all-reduce"))
-    ar_bytes, ar_source = (Bytes(0), "") if disable_car else custom_allreduce_bytes(gpu, parallel.tp, era)
-    if ar_bytes:
-        uses.append(LineItem(item="custom all-reduce buffers", bytes=ar_bytes, source=ar_source))
-    uses.extend(extra_uses)
-    uses.append(LineItem(item="cuBLAS workspace", bytes=MEASURED["cublas"], source=_MEASURED_SRC))
-    uses.append(LineItem(item="SGLang process overhead", bytes=PROCESS_OVERHEAD, source=_OVERHEAD_SRC))
+    links = group_links(gpu, machine, range(parallel.tp))
+    costs = startup_costs(
+        context=cuda_context(gpu, state),
+        nccl=nccl_costs(gpu, world, transport="nvlink" if links.nvlink_mesh else "pcie"),
+        custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, era, machine),
+        extra=extra_uses, cublas_cost=cublas(gpu), process_overhead=SGLANG_PROCESS_OVERHEAD)
+    uses = tuple(c.line(note=_NOTES.get(c.key, "").format(world=world)) for c in costs)
     free = capacity.bytes - sum((u.bytes for u in uses), Bytes(0))
-    return Baseline(capacity=capacity, uses=tuple(uses), rank_label=label, free_before_weights=free,
-                    warnings=warnings)
+    return Baseline(capacity=capacity, uses=uses, rank_label=label, free_before_weights=free, warnings=warnings)
 
 
 def _capacity(gpu: GpuSpec, parallel: ParallelSpec, machine: MachineProfile | None):
-    world = parallel.tp * parallel.pp
+    """(capacity line, rank label, warnings, the deciding GPU's state or None)."""
     if machine is None:
         line = LineItem(item=f"{gpu.name} total", bytes=gpu.total_bytes, source=gpu.total_source, kind="capacity")
-        return line, "per GPU (catalog total)", ()
-    if len(machine.gpus) < world:
-        raise PlanInputError(f"the machine profile has {len(machine.gpus)} GPU(s) but tp×pp = {world}; "
-                             "probe a larger machine or lower --tp/--pp")
-    ranks = sorted(machine.gpus, key=lambda g: g.index)[:world]
-    free = [g.free_bytes + g.used_by_this_process_bytes for g in ranks]
-    tight = min(range(world), key=lambda i: free[i])
-    g = ranks[tight]
-    line = LineItem(item=f"free on GPU {g.index} ({g.name})", bytes=free[tight], kind="capacity",
-                    source=f"machine profile: cudaMemGetInfo free, min over {world} ranks (probe's own context "
+        return line, "per GPU (catalog total)", (), None
+    tight = tightest_rank(machine, parallel, gpu)
+    g = tight.state
+    line = LineItem(item=f"free on GPU {g.index} ({g.name})", bytes=tight.free_before_process, kind="capacity",
+                    source=f"machine profile: cudaMemGetInfo free, min over {tight.ranks} ranks (probe's own context "
                            f"{format_bytes(g.used_by_this_process_bytes)} added back)")
-    return line, f"rank {tight} = GPU {g.index} (min free)", _imbalance(ranks, free, tight, parallel.tp)
+    return line, f"rank {tight.rank} = GPU {g.index} (min free)", _imbalance(machine, parallel, gpu), g
 
 
-def _imbalance(ranks, free, tight: int, tp: int) -> tuple[str, ...]:
+def _imbalance(machine: MachineProfile, parallel: ParallelSpec, gpu: GpuSpec) -> tuple[str, ...]:
     """SGLang's TP balance check: min free < 0.9 × a rank's own free memory aborts start-up (§2.1)."""
-    if tp < 2:
+    if parallel.tp < 2:
         return ()
-    richest = max(range(len(free)), key=lambda i: free[i])
-    if free[tight] >= free[richest] * 0.9:
+    found = find_imbalance(machine, parallel, gpu, ratio=_BALANCE_RATIO)
+    if found is None:
         return ()
-    return (f"memory is unbalanced: GPU {ranks[tight].index} has {format_bytes(free[tight])} free, "
-            f"GPU {ranks[richest].index} has {format_bytes(free[richest])} (min < 0.9 × local): SGLang raises "
+    return (f"memory is unbalanced: GPU {found.tight.index} has {format_bytes(found.tight_free)} free, "
+            f"GPU {found.rich.index} has {format_bytes(found.rich_free)} (min < 0.9 × local): SGLang raises "
             "'The memory capacity is unbalanced' at start-up; free the busy GPU or set "
             "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK=false",)

@@ -3,8 +3,8 @@
     plan_vllm(model, gpu, parallel, VllmOptions(...), machine=None, weights=None) -> PlanResult
 
 Modules, in vLLM's start-up order: ``versions`` (rule sets as data), ``options``/``inputs`` (flags and
-defaults), ``budget`` (baseline, requested, start-up check), ``profile`` (activation peak estimate),
-``graphs`` (CUDA-graph estimate), ``accounting`` (available KV bytes, ledger), ``pages`` (page sizes,
+defaults), ``baseline`` (start-up memory at the init snapshot), ``profile`` (activation peak estimate),
+``graphs`` (CUDA-graph estimate), ``budget`` (requested and available KV bytes, ledger), ``pages`` (page sizes,
 groups), ``capacity`` (blocks, printed tokens, fit check), ``verdict`` and ``logs`` (vLLM's words).
 """
 

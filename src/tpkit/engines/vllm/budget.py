@@ -1,17 +1,15 @@
-"""vLLM's start-up budget: baseline memory before the snapshot, the requested memory and the start-up check
-(spec §1.1–§1.3, §5.3).
+"""Requested and available KV memory and the per-GPU ledger, per era (spec §1.3, §1.6, §1.7).
 
-    requested     = ceil(total × gpu_memory_utilization)          (0.33; ≤ 0.11: the float product)
-    start-up      : free at the snapshot ≥ requested, else "Free memory on device … is less than desired
-                    GPU memory utilization"
-    baseline      = CUDA context + NCCL communicators (+ first all-reduce) + custom all-reduce + cuBLAS;
-                    V0 charges all of it to the budget (its "non_torch_memory" counts everything outside
-                    torch's allocator); V1 charges only what is created after its init snapshot (NCCL and
-                    custom all-reduce before 0.11.0, cuBLAS in the 0.11 era: ``VllmRules``), as non-torch
-                    increase
+    requested         = ceil(total × gpu_memory_utilization)   (0.33; ≤ 0.11: the float product)
 
-Baseline terms are cudaMemGetInfo deltas measured on an H200 (measurements/README.md); on other GPUs they
-are estimates.  With a ``MachineProfile`` the tightest GPU's measured free memory replaces the catalog total.
+    V1 (0.11, 0.33)   available = requested − (weights + profile peak + non-torch growth) − CUDA-graph estimate
+                      what exists at the init snapshot sits outside the budget; start-up memory created after
+                      it (NCCL before 0.11.0, cuBLAS in the 0.11 era) is part of the non-torch growth
+    V0, V1 < 0.9.1    available = total × util − (torch peak + non-torch memory), where non-torch memory is
+                      everything outside torch's allocator (CUDA context, NCCL, cuBLAS, other processes)
+    override          available = --kv-cache-memory-bytes (V1; the profile still runs, the budget is ignored)
+
+The ledger adds up exactly: capacity − uses − reserves = the shortfall (0 when the KV pool fits).
 """
 
 from __future__ import annotations
@@ -19,53 +17,38 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from tpkit.engines.vllm.baseline import Baseline
 from tpkit.engines.vllm.versions import VllmRules
-from tpkit.hardware.gpu import GpuSpec
-from tpkit.hardware.machine import MachineProfile
-from tpkit.hardware.startup import STARTUP_COSTS, STARTUP_SOURCE
-from tpkit.memory.ledger import LineItem
-from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes, MiB
+from tpkit.memory.ledger import Ledger, LineItem
+from tpkit.units import Bytes
 
-__all__ = ["Baseline", "plan_baseline", "requested_bytes", "custom_allreduce_bytes", "MEASURED_H200",
-           "profile_nontorch_growth"]
-
-_SRC = STARTUP_SOURCE
-MEASURED_H200 = {
-    "CUDA context": STARTUP_COSTS["cuda_context"],
-    "NCCL communicator init": STARTUP_COSTS["nccl_process_group"],
-    "NCCL first all-reduce buffers": STARTUP_COSTS["nccl_first_allreduce"],
-    "cuBLAS/cuBLASLt handles": STARTUP_COSTS["cublas"],
-}
-"""vLLM's names for the measured start-up costs (``tpkit.hardware.startup``)"""
-_CUSTOM_AR_MAX_SIZE = MiB(8)
-"""custom all-reduce ``max_size`` default, 8192 × 1024 bytes (spec §5.2)"""
-_RANK_DATA = MiB(8)
-"""custom all-reduce rank_data tensor (spec §5.3)"""
+__all__ = ["Budget", "requested_bytes", "compute_budget", "build_ledger"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Baseline:
-    """Device capacity and the memory in use when vLLM takes its init snapshot (limiting rank)."""
+class Budget:
+    """The numbers vLLM computes before sizing the KV cache (limiting rank)."""
 
-    capacity: LineItem
-    """device total (catalog or measured)"""
-    pre_existing: LineItem | None
-    """memory other processes hold (machine profile only)"""
-    uses: tuple[LineItem, ...]
-    """what exists at vLLM's init snapshot: CUDA context, and NCCL, custom all-reduce, cuBLAS where the
-    release creates them before it"""
-    after_snapshot: tuple[LineItem, ...] = ()
-    """start-up memory created after the snapshot (V1 charges it as non-torch increase)"""
-    total_bytes: Bytes
-    """``init_snapshot.total_memory`` (what the utilisation multiplies)"""
-    rank_label: str
+    requested: Bytes
+    """requested_memory (total × utilisation)"""
+    free_at_snapshot: Bytes
+    """init_snapshot.free_memory"""
+    weights: Bytes
+    """"Model loading took": weights + vLLM's persistent buffers (rotary cache)"""
+    activation: Bytes
+    """profile-run peak above what stays allocated (estimate)"""
+    non_torch: Bytes
+    """V0: all non-torch memory; V1: growth during profiling"""
+    graphs: Bytes
+    """CUDA-graph estimate subtracted (0 when not applied)"""
+    available: Bytes
+    """bytes the KV cache may take"""
+    override: bool = False
+    """available came from --kv-cache-memory-bytes"""
 
     @property
-    def free_at_snapshot(self) -> Bytes:
-        """``init_snapshot.free_memory``: capacity − what others hold − baseline uses."""
-        held = self.pre_existing.bytes if self.pre_existing else Bytes(0)
-        return self.capacity.bytes - held - sum((u.bytes for u in self.uses), Bytes(0))
+    def non_kv(self) -> Bytes:
+        return self.weights + self.activation + self.non_torch
 
 
 def requested_bytes(total: Bytes, utilization: float, rules: VllmRules) -> Bytes:
@@ -75,111 +58,66 @@ def requested_bytes(total: Bytes, utilization: float, rules: VllmRules) -> Bytes
     return Bytes(math.ceil(product) if rules.ceil_requested else math.floor(product))
 
 
-def custom_allreduce_bytes(parallel: ParallelSpec, rules: VllmRules, *, disabled: bool = False) -> Bytes:
-    """Per-rank buffers of vLLM's custom all-reduce on the TP group, 0 when it does not initialise
-    (``disabled``: ``--disable-custom-all-reduce``)."""
-    if disabled or parallel.tp not in rules.custom_ar_world_sizes or parallel.tp > 8:
-        return Bytes(0)
-    meta = Bytes(rules.custom_ar_signal_bytes) + _CUSTOM_AR_MAX_SIZE
-    return meta + MiB(rules.custom_ar_buffer_mib) + _RANK_DATA
+def compute_budget(baseline: Baseline, rules: VllmRules, *, utilization: float, weights: Bytes,
+                   activation: Bytes, graphs: Bytes, override: Bytes | None,
+                   growth: Bytes = Bytes(0)) -> Budget:
+    """Requested and available KV bytes for the era."""
+    requested = requested_bytes(baseline.total_bytes, utilization, rules)
+    free = baseline.free_at_snapshot
+    if rules.memory_rule == "v0_peak":
+        non_torch = baseline.capacity.bytes - free + growth
+        graphs = Bytes(0)
+    else:
+        non_torch = growth
+    if override is not None and rules.engine == "V1":
+        return Budget(requested=requested, free_at_snapshot=free, weights=weights, activation=activation,
+                      non_torch=non_torch, graphs=Bytes(0), available=override, override=True)
+    available = requested - weights - activation - non_torch - graphs
+    return Budget(requested=requested, free_at_snapshot=free, weights=weights, activation=activation,
+                  non_torch=non_torch, graphs=graphs, available=available)
 
 
-def _context(machine: MachineProfile | None) -> LineItem:
-    own = machine.min_free.used_by_this_process_bytes if machine is not None else Bytes(0)
-    if own > Bytes(0):
-        return LineItem(item="CUDA context", bytes=own,
-                        source=f"measured by tpkit probe on GPU {machine.min_free.index} (the probe's own context)")
-    return LineItem(item="CUDA context", bytes=MEASURED_H200["CUDA context"], source=_SRC)
+def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilization: float) -> list[LineItem]:
+    lines = [baseline.capacity]
+    if baseline.pre_existing is not None:
+        lines.append(baseline.pre_existing)
+    if rules.memory_rule == "v0_peak":
+        lines.append(LineItem(item="outside the utilisation budget", kind="reserve",
+                              bytes=baseline.capacity.bytes - budget.requested,
+                              source=f"total × (1 − gpu_memory_utilization {utilization})"))
+        return lines + [LineItem(item=u.item, bytes=u.bytes, kind=u.kind,
+                                 source=u.source + "; counted as non-torch memory inside the budget "
+                                                   "(V0 rule: total × util − peak − non-torch)")
+                        for u in baseline.uses]
+    lines += list(baseline.uses)
+    if budget.override:
+        return lines
+    return lines + [LineItem(item="outside the utilisation budget", kind="reserve",
+                             bytes=budget.free_at_snapshot - budget.requested,
+                             source=f"free at vLLM's snapshot − requested (total × {utilization}"
+                                    f"{', ceil' if rules.ceil_requested else ''})")]
 
 
-def _uses(parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None,
-          disable_car: bool = False) -> tuple[LineItem, ...]:
-    lines = [_context(machine)]
-    if parallel.num_gpus > 1:
-        for name in ("NCCL communicator init", "NCCL first all-reduce buffers"):
-            lines.append(LineItem(item=name, bytes=MEASURED_H200[name], source=_SRC))
-    car = custom_allreduce_bytes(parallel, rules, disabled=disable_car)
-    if car:
-        lines.append(LineItem(
-            item="custom all-reduce buffers", bytes=car,
-            source=f"Signal {rules.custom_ar_signal_bytes:,} B + max_size 8 MiB (meta) + "
-                   f"{rules.custom_ar_buffer_mib} MiB staging + 8 MiB rank_data (spec §5.3), TP {parallel.tp}"))
-    lines.append(LineItem(item="cuBLAS/cuBLASLt handles", bytes=MEASURED_H200["cuBLAS/cuBLASLt handles"],
-                          source=_SRC))
-    return tuple(lines)
-
-
-_AFTER_SNAPSHOT_SRC = {
-    "distributed": "created after vLLM's init snapshot: < 0.11.0 gpu_worker.init_device takes MemorySnapshot() "
-                   "before init_worker_distributed_environment (vllm 0.10.1/0.10.2 wheels), so "
-                   "memory_profiling counts it in non_torch_increase",
-    "cublas": "created by the profile run's first GEMM, after vLLM's init snapshot (no cuBLAS warm-up in "
-              "0.11.0 gpu_worker.init_device), so it lands in the profile's increase",
-}
-
-
-def _split_at_snapshot(uses: tuple[LineItem, ...], rules: VllmRules) -> tuple[tuple, tuple]:
-    """(before the init snapshot, after it) for V1; V0 charges everything anyway, so all stay before."""
-    if rules.engine != "V1" or rules.memory_rule == "v0_peak":
-        return uses, ()
-    before, after = [], []
-    for u in uses:
-        key = ("cublas" if u.item.startswith("cuBLAS") else
-               "distributed" if u.item.startswith(("NCCL", "custom all-reduce")) else None)
-        late = (key == "cublas" and rules.cublas_after_snapshot) or (
-            key == "distributed" and rules.distributed_after_snapshot)
-        if late:
-            after.append(LineItem(item=u.item, bytes=u.bytes, kind=u.kind,
-                                  source=f"{u.source}; {_AFTER_SNAPSHOT_SRC[key]}"))
-        else:
-            before.append(u)
-    return tuple(before), tuple(after)
-
-
-def _insert_extra(uses: tuple[LineItem, ...], extra: tuple[LineItem, ...]) -> tuple[LineItem, ...]:
-    """``extra`` after the distributed lines, before cuBLAS (where a process allocates it at start-up)."""
-    at = next((i for i, u in enumerate(uses) if u.item.startswith("cuBLAS")), len(uses))
-    return uses[:at] + extra + uses[at:]
-
-
-def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None = None,
-                  *, disable_custom_all_reduce: bool = False, extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
-    """Capacity and pre-snapshot uses of the limiting rank.
-
-    ``extra_uses``: memory the process allocates before vLLM's init snapshot (e.g. tpkit's all-reduce
-    buffers), charged like the CUDA context in every era.  ``disable_custom_all_reduce`` drops vLLM's own
-    custom all-reduce buffers (``--disable-custom-all-reduce``).
-    """
-    uses, after = _split_at_snapshot(_uses(parallel, rules, machine, disable_custom_all_reduce), rules)
-    uses = _insert_extra(uses, tuple(extra_uses)) if extra_uses else uses
-    if machine is None:
-        cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
-                       source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")
-        return Baseline(capacity=cap, pre_existing=None, uses=uses, after_snapshot=after,
-                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)")
-    state = machine.min_free
-    free = state.free_bytes + state.used_by_this_process_bytes
-    cap = LineItem(item="device memory", bytes=state.total_bytes, kind="capacity",
-                   source=f"GPU {state.index} ({state.name}) total, measured by tpkit probe")
-    held = LineItem(item="held by other processes", bytes=state.total_bytes - free,
-                    source=f"GPU {state.index}: total − measured free (tpkit probe)")
-    return Baseline(capacity=cap, pre_existing=held, uses=uses, after_snapshot=after, total_bytes=state.total_bytes,
-                    rank_label=f"GPU {state.index} (least free memory)")
-
-
-def profile_nontorch_growth(parallel: ParallelSpec, rules: VllmRules, *, moe: bool = True) -> LineItem:
-    """Non-torch memory that first appears during the V1 profile run.
-
-    With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
-    the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
-    all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land
-    inside the profile.  Start-up memory created after the snapshot is charged separately
-    (``Baseline.after_snapshot``); anything else is taken as 0.
-    """
-    if rules.engine == "V1" and parallel.dp > 1 and moe:
-        grown = MEASURED_H200["NCCL communicator init"] + MEASURED_H200["NCCL first all-reduce buffers"]
-        return LineItem(item="non-torch growth during profiling", bytes=grown,
-                        source="DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; "
-                               "init + first collective " + _SRC)
-    return LineItem(item="non-torch growth during profiling", bytes=Bytes(0),
-                    source="assumed 0 beyond the start-up lines created after the snapshot (listed separately)")
+def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utilization: float,
+                 weight_lines: list[LineItem], activation_line: LineItem, graph_line: LineItem | None,
+                 growth_lines: tuple[LineItem, ...], kv_bytes: Bytes, kv_source: str,
+                 info: list[LineItem]) -> tuple[Ledger, Bytes]:
+    """The ledger of the limiting rank and the remaining bytes it must add up to."""
+    lines = _budget_lines(baseline, budget, rules, utilization) + weight_lines + [activation_line]
+    if rules.engine == "V1" and not budget.override:
+        lines += list(growth_lines)
+    if graph_line is not None:
+        lines.append(graph_line)
+    lines.append(LineItem(item="KV cache", bytes=kv_bytes, source=kv_source))
+    if budget.override:
+        left = budget.free_at_snapshot - budget.weights - budget.activation - budget.non_torch - kv_bytes
+    else:
+        left = budget.available - kv_bytes
+    expected = min(left, Bytes(0))
+    if left > Bytes(0):
+        lines.append(LineItem(item="unused (rounding to whole blocks)" if not budget.override else
+                              "left free (outside --kv-cache-memory-bytes)", kind="reserve", bytes=left,
+                              source="available − num_blocks × bytes_per_block" if not budget.override
+                              else "free at snapshot − weights − activation peak − KV override"))
+    ledger = Ledger(items=tuple(lines + info), rank_label=baseline.rank_label)
+    return ledger, expected

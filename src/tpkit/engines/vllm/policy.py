@@ -2,17 +2,17 @@
 
 Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's own order:
 
-1. baseline before the init snapshot and ``requested = total × util`` (budget.py, start-up check)
+1. baseline before the init snapshot (baseline.py) and ``requested = total × util`` (budget.py, start-up check)
 2. weights as the torch-allocated delta of loading (+ vLLM's rotary cos/sin cache)
 3. the profile run's activation peak (profile.py, an estimate) and, in ≥ 0.21, the CUDA-graph estimate
-4. available KV bytes (accounting.py) → blocks, printed tokens, concurrency, fit check (capacity.py)
+4. available KV bytes (budget.py) → blocks, printed tokens, concurrency, fit check (capacity.py)
 5. the per-layer pages and groups (pages.py) → the KV buffers vLLM allocates
 """
 
 from __future__ import annotations
 
-from tpkit.engines.vllm.accounting import Budget, build_ledger, compute_budget
-from tpkit.engines.vllm.budget import plan_baseline, profile_nontorch_growth
+from tpkit.engines.vllm.baseline import plan_baseline, profile_nontorch_growth
+from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
@@ -22,7 +22,6 @@ from tpkit.engines.vllm.pages import KvLayout, build_layout
 from tpkit.engines.vllm.profile import estimate_profile_peak
 from tpkit.engines.vllm.verdict import decide
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, resolve_rules
-from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import MachineProfile
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
@@ -47,11 +46,8 @@ def rotary_cache_bytes(model: ModelSpec, act_bytes: int) -> Bytes:
 
 def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
     if weights is None:
-        try:
-            from tpkit.models.weights import plan_weights
-        except ModuleNotFoundError:
-            raise PlanInputError("weight bytes per rank are needed: pass weights=plan_weights(...) "
-                                 "(tpkit.models.weights is not available in this build)") from None
+        from tpkit.models.weights import plan_weights
+
         weights = plan_weights(model, parallel, dtype=r.act_dtype, quantization=options.quantization,
                                checkpoint_dir=options.checkpoint_dir)
     method = getattr(weights, "method", "given")
@@ -185,7 +181,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     w_line = _weights(model, parallel, options, r, weights)
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r)
     g_line = _graphs(model, parallel, options, r, rules)
-    growth = (*baseline.after_snapshot, profile_nontorch_growth(parallel, rules, moe=model.moe is not None))
+    growth = (*baseline.after_snapshot, profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes,
                             activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
                             override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)))

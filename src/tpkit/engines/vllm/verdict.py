@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from tpkit.engines.vllm.accounting import Budget
+from tpkit.engines.vllm.budget import Budget
 from tpkit.engines.vllm.capacity import KvCapacity
 from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.logs import no_memory_message, startup_message, too_long_message

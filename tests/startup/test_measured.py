@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tpkit.hardware.startup import STARTUP_COSTS
+from tpkit.startup.measured import STARTUP_COSTS
 from tpkit.units import Bytes, GiB
 
 MEASURED = Path(__file__).resolve().parents[3] / "shared" / "measurements" / "h200x2-startup-memory-and-graph-allreduce.json"

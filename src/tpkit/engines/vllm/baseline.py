@@ -1,0 +1,154 @@
+"""vLLM's start-up baseline: the memory in use at its init snapshot, and what start-up creates after it
+(spec §1.1–§1.3, §5.3).
+
+The terms come from the shared start-up cost model (``tpkit.startup``); this policy says only what vLLM
+charges, under which names and when:
+
+    term                 vLLM's name                     charged
+    CUDA context         CUDA context                    always
+    NCCL init, warm-up   NCCL communicator init,         tp × pp × dp > 1
+                         NCCL first all-reduce buffers
+    custom all-reduce    custom all-reduce buffers       on its world sizes, not with --disable-custom-all-reduce
+    the caller's extra   (their own names)               before cuBLAS, always before the snapshot
+    cuBLAS               cuBLAS/cuBLASLt handles         always
+
+V0 charges all of it to the budget (its "non_torch_memory" counts everything outside torch's allocator);
+V1 charges only what is created after its init snapshot (NCCL and custom all-reduce before 0.11.0, cuBLAS
+in the 0.11 era: ``VllmRules``), as non-torch increase.  With a ``MachineProfile`` the tightest GPU's
+measured total and free memory replace the catalog total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.engines.vllm.versions import VllmRules
+from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.machine import MachineProfile
+from tpkit.memory.ledger import LineItem
+from tpkit.parallel import ParallelSpec
+from tpkit.startup import (Cost, cublas, cuda_context, group_links, nccl_costs, startup_costs, tightest_rank,
+                           vllm_custom_allreduce)
+from tpkit.units import Bytes
+
+__all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost", "profile_nontorch_growth", "NAMES"]
+
+NAMES = {"nccl_init": "NCCL communicator init", "nccl_warmup": "NCCL first all-reduce buffers",
+         "cublas": "cuBLAS/cuBLASLt handles"}
+"""vLLM's ledger names for the shared start-up terms (the others keep the cost model's names)"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Baseline:
+    """Device capacity and the memory in use when vLLM takes its init snapshot (limiting rank)."""
+
+    capacity: LineItem
+    """device total (catalog or measured)"""
+    pre_existing: LineItem | None
+    """memory other processes hold (machine profile only)"""
+    uses: tuple[LineItem, ...]
+    """what exists at vLLM's init snapshot: CUDA context, and NCCL, custom all-reduce, cuBLAS where the
+    release creates them before it"""
+    after_snapshot: tuple[LineItem, ...] = ()
+    """start-up memory created after the snapshot (V1 charges it as non-torch increase)"""
+    total_bytes: Bytes
+    """``init_snapshot.total_memory`` (what the utilisation multiplies)"""
+    rank_label: str
+
+    @property
+    def free_at_snapshot(self) -> Bytes:
+        """``init_snapshot.free_memory``: capacity − what others hold − baseline uses."""
+        held = self.pre_existing.bytes if self.pre_existing else Bytes(0)
+        return self.capacity.bytes - held - sum((u.bytes for u in self.uses), Bytes(0))
+
+
+def custom_allreduce_cost(parallel: ParallelSpec, rules: VllmRules) -> Cost:
+    """vLLM's custom all-reduce buffers on the TP group for the release's rules (0 bytes when not initialised)."""
+    return vllm_custom_allreduce(parallel.tp, world_sizes=rules.custom_ar_world_sizes,
+                                 signal_bytes=rules.custom_ar_signal_bytes, staging_mib=rules.custom_ar_buffer_mib)
+
+
+_AFTER_SNAPSHOT_SRC = {
+    "distributed": "created after vLLM's init snapshot: < 0.11.0 gpu_worker.init_device takes MemorySnapshot() "
+                   "before init_worker_distributed_environment (vllm 0.10.1/0.10.2 wheels), so "
+                   "memory_profiling counts it in non_torch_increase",
+    "cublas": "created by the profile run's first GEMM, after vLLM's init snapshot (no cuBLAS warm-up in "
+              "0.11.0 gpu_worker.init_device), so it lands in the profile's increase",
+}
+_DISTRIBUTED = ("nccl_init", "nccl_warmup", "custom_allreduce")
+
+
+def _after_snapshot(key: str, rules: VllmRules) -> str | None:
+    """Why the release creates term ``key`` after its init snapshot (V1 only), None when it exists before."""
+    if rules.engine != "V1" or rules.memory_rule == "v0_peak":
+        return None  # V0 (and V1 < 0.9.1) charge everything anyway, so all stay before
+    if key == "cublas" and rules.cublas_after_snapshot:
+        return _AFTER_SNAPSHOT_SRC["cublas"]
+    if key in _DISTRIBUTED and rules.distributed_after_snapshot:
+        return _AFTER_SNAPSHOT_SRC["distributed"]
+    return None
+
+
+def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None,
+           context: Cost, disable_car: bool, extra: tuple[LineItem, ...]) -> tuple[Cost, ...]:
+    links = group_links(gpu, machine, range(parallel.tp))
+    return startup_costs(
+        context=context, nccl=nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.nvlink_mesh else "pcie"),
+        custom_allreduce=None if disable_car else custom_allreduce_cost(parallel, rules),
+        extra=extra, cublas_cost=cublas(gpu))
+
+
+def _split(costs: tuple[Cost, ...], rules: VllmRules) -> tuple[tuple[LineItem, ...], tuple[LineItem, ...]]:
+    """(lines before the init snapshot, lines after it)."""
+    before, after = [], []
+    for c in costs:
+        late = _after_snapshot(c.key, rules)
+        if late is None:
+            before.append(c.line(item=NAMES.get(c.key)))
+        else:
+            after.append(c.line(item=NAMES.get(c.key), note=f"; {late}"))
+    return tuple(before), tuple(after)
+
+
+def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None = None,
+                  *, disable_custom_all_reduce: bool = False, extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
+    """Capacity and pre-snapshot uses of the limiting rank.
+
+    ``extra_uses``: memory the process allocates before vLLM's init snapshot (e.g. tpkit's all-reduce
+    buffers), charged like the CUDA context in every era.  ``disable_custom_all_reduce`` drops vLLM's own
+    custom all-reduce buffers (``--disable-custom-all-reduce``).
+    """
+    tight = tightest_rank(machine, parallel, gpu) if machine is not None else None
+    context = cuda_context(gpu, tight.state if tight else None)
+    costs = _costs(gpu, parallel, rules, machine, context, disable_custom_all_reduce, tuple(extra_uses))
+    uses, after = _split(costs, rules)
+    if tight is None:
+        cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
+                       source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")
+        return Baseline(capacity=cap, pre_existing=None, uses=uses, after_snapshot=after,
+                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)")
+    state = tight.state
+    cap = LineItem(item="device memory", bytes=state.total_bytes, kind="capacity",
+                   source=f"GPU {state.index} ({state.name}) total, measured by tpkit probe")
+    held = LineItem(item="held by other processes", bytes=tight.held_by_others,
+                    source=f"GPU {state.index}: total − measured free (tpkit probe)")
+    return Baseline(capacity=cap, pre_existing=held, uses=uses, after_snapshot=after, total_bytes=state.total_bytes,
+                    rank_label=f"GPU {state.index} (least free memory)")
+
+
+def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *, moe: bool = True) -> LineItem:
+    """Non-torch memory that first appears during the V1 profile run.
+
+    With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
+    the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
+    all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land
+    inside the profile.  Start-up memory created after the snapshot is charged separately
+    (``Baseline.after_snapshot``); anything else is taken as 0.
+    """
+    if rules.engine == "V1" and parallel.dp > 1 and moe:
+        nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if gpu.nvlink_gbps_per_direction else "pcie")
+        return LineItem(item="non-torch growth during profiling", bytes=sum((c.bytes for c in nccl), Bytes(0)),
+                        source="DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; "
+                               "init + first collective " + nccl[0].source)
+    return LineItem(item="non-torch growth during profiling", bytes=Bytes(0),
+                    source="assumed 0 beyond the start-up lines created after the snapshot (listed separately)")
