@@ -5,7 +5,8 @@ chain) and gives the flag names scripts rely on; rich renders tables only when p
 
 Exit codes: 0 ok, 2 user error (message, no traceback), 1 internal error.
 Each sub-command lives in its own module exposing ``register(subparsers)`` whose parser
-sets ``func(args) -> int``.
+sets ``func(args) -> int``.  Only the command being run is imported (``tpkit plan`` never imports
+the probe or the benchmarks); the others are listed by their help line.
 """
 
 from __future__ import annotations
@@ -16,34 +17,45 @@ import sys
 
 from tpkit import __version__
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "COMMANDS"]
 
-COMMANDS = ("plan", "probe", "bench")
-"""sub-command modules under tpkit.cli, each with ``register(subparsers)``"""
+COMMANDS = {
+    "plan": "predict per-GPU memory and KV-cache capacity before launch",
+    "probe": "measure each GPU's free memory, its users, NVLink/PCIe topology and peer access",
+    "bench": "benchmarks (all-reduce)",
+}
+"""sub-command module under tpkit.cli → its help line (the module's own parser says the same)"""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command(argv: list[str]) -> str | None:
+    """The sub-command ``argv`` runs (its first word that is not an option), None when it names none."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first if first in COMMANDS else None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The ``tpkit`` parser.  With ``argv``, only the command it runs is built in full (the others are listed
+    by their help line); without, every command is."""
     parser = argparse.ArgumentParser(
         prog="tpkit",
         description="Memory and all-reduce planning for tensor-parallel LLM serving (SGLang, vLLM).",
     )
     parser.add_argument("--version", action="version", version=f"tpkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"tpkit.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"tpkit.cli.{name}":
-                continue
-            raise
-        module.register(sub)
+    wanted = None if argv is None else _command(argv)
+    for name, help_line in COMMANDS.items():
+        if argv is None or name == wanted:
+            importlib.import_module(f"tpkit.cli.{name}").register(sub)
+        else:
+            sub.add_parser(name, help=help_line)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     from tpkit.errors import is_user_error
 
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

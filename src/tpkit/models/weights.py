@@ -26,7 +26,6 @@ from tpkit.errors import PlanInputError
 from tpkit.models.layout import padded_vocab, stage_layers
 from tpkit.models.params import Part, global_parts, layer_parts, mtp_parts
 from tpkit.models.quant import is_ignored, matrix_bytes, resolve_quant
-from tpkit.models.safetensors import plan_from_safetensors
 from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.weights_plan import WeightLine, WeightsPlan
 from tpkit.parallel import ParallelSpec
@@ -48,6 +47,8 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
     quant = resolve_quant(spec.quant, quantization)
     directory = checkpoint_dir or spec.extra.get("checkpoint_dir")
     if directory and any(Path(directory).glob("*.safetensors")):
+        from tpkit.models.safetensors import plan_from_safetensors
+
         return plan_from_safetensors(spec, parallel, Path(directory), dtype=elem, quant=quant)
     if parallel.pp > spec.num_layers:
         raise PlanInputError(f"--pp {parallel.pp} exceeds the model's {spec.num_layers} layers; use --pp ≤ {spec.num_layers}")

@@ -15,16 +15,25 @@ instead of the catalog total), the CUDA context (the probe's own, measured on th
 
 Each engine's policy (``engines/<name>/baseline.py``) says only what differs: which terms it charges, under
 which names, for which world, and when (before or after its memory snapshot).
+
+The names below are imported on first use (a plan without a machine profile never loads ``capacity``).
 """
 
-from tpkit.startup.capacity import Imbalance, TightestRank, find_imbalance, layout_gpus, tightest_rank
-from tpkit.startup.cost import KEYS, Cost
-from tpkit.startup.custom_allreduce import sglang_custom_allreduce, vllm_custom_allreduce
-from tpkit.startup.links import GroupLinks, group_links
-from tpkit.startup.terms import SGLANG_PROCESS_OVERHEAD, cublas, cuda_context, nccl_costs, startup_costs
+import importlib
 
-__all__ = [
-    "Cost", "KEYS", "cuda_context", "nccl_costs", "cublas", "startup_costs", "SGLANG_PROCESS_OVERHEAD",
-    "sglang_custom_allreduce", "vllm_custom_allreduce", "GroupLinks", "group_links",
-    "TightestRank", "Imbalance", "layout_gpus", "tightest_rank", "find_imbalance",
-]
+_HOME = {
+    "Cost": "cost", "KEYS": "cost",
+    "cuda_context": "terms", "nccl_costs": "terms", "cublas": "terms", "startup_costs": "terms",
+    "SGLANG_PROCESS_OVERHEAD": "terms",
+    "sglang_custom_allreduce": "custom_allreduce", "vllm_custom_allreduce": "custom_allreduce",
+    "GroupLinks": "links", "group_links": "links",
+    "TightestRank": "capacity", "Imbalance": "capacity", "layout_gpus": "capacity", "tightest_rank": "capacity",
+    "find_imbalance": "capacity",
+}
+__all__ = list(_HOME)
+
+
+def __getattr__(name: str):
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)

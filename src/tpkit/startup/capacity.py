@@ -75,8 +75,9 @@ def tightest_rank(machine: MachineProfile, parallel: ParallelSpec, gpu: GpuSpec 
     ranks = layout_gpus(machine, parallel)
     tight = min(range(len(ranks)), key=lambda i: _free_after_context(ranks[i], gpu))
     state = ranks[tight]
-    return TightestRank(rank=tight, state=state, free_before_process=state.free_bytes + state.used_by_this_process_bytes,
-                        context=cuda_context(gpu, state), ranks=len(ranks))
+    free = state.free_bytes + state.used_by_this_process_bytes
+    return TightestRank(rank=tight, state=state, free_before_process=free, context=cuda_context(gpu, state),
+                        ranks=len(ranks))
 
 
 def find_imbalance(machine: MachineProfile, parallel: ParallelSpec, gpu: GpuSpec | None, *,

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.hardware.machine import MachineProfile
-from tpkit.hardware.topology import all_peer_access, is_full_nvlink
+
+if TYPE_CHECKING:
+    from tpkit.hardware.machine import MachineProfile
 
 __all__ = ["GroupLinks", "group_links"]
 
@@ -41,6 +43,8 @@ def group_links(gpu: GpuSpec, machine: MachineProfile | None, members: Sequence[
     if machine is None:
         return GroupLinks(full_nvlink=None, p2p=None, compute_capability=gpu.compute_capability,
                           catalog_nvlink=catalog)
+    from tpkit.hardware.topology import all_peer_access, is_full_nvlink
+
     members = list(members)
     full = is_full_nvlink(machine.nvlink_links, members) if machine.nvlink_links else None
     p2p = all_peer_access(machine.p2p_access, members) if machine.p2p_access else None

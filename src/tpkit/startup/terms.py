@@ -13,12 +13,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.hardware.machine import GpuState
 from tpkit.memory.ledger import LineItem
 from tpkit.startup.cost import Cost
 from tpkit.startup.measured import measured_cost
 from tpkit.units import Bytes
+
+if TYPE_CHECKING:
+    from tpkit.hardware.machine import GpuState
 
 __all__ = ["cuda_context", "nccl_costs", "cublas", "extra_costs", "startup_costs", "SGLANG_PROCESS_OVERHEAD"]
 

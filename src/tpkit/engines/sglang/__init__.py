@@ -5,11 +5,19 @@
     pool.py      cell size, tokens, buffers  sizing.py    every number of one plan
     mamba.py     linear-attention state pool verdict.py   fits / which knob
     logs.py      the lines SGLang prints
-    policy.py    plan_sglang (entry point)
+    policy.py    plan_sglang (entry point)   engine.py    ENGINE: SGLang for the engine registry
+
+The names below are imported on first use, so ``tpkit plan --help`` reads the options without the policy.
 """
 
-from tpkit.engines.sglang.options import SglangOptions
-from tpkit.engines.sglang.policy import plan_sglang
-from tpkit.engines.sglang.versions import LATEST
+import importlib
 
 __all__ = ["SglangOptions", "plan_sglang", "LATEST"]
+
+_HOME = {"SglangOptions": "options", "plan_sglang": "policy", "LATEST": "versions"}
+
+
+def __getattr__(name: str):
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)

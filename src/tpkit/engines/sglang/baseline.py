@@ -23,15 +23,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from tpkit.engines.sglang.versions import era_at_least
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.hardware.machine import MachineProfile
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
-from tpkit.startup import (SGLANG_PROCESS_OVERHEAD, Cost, cublas, cuda_context, find_imbalance, group_links,
-                           nccl_costs, sglang_custom_allreduce, startup_costs, tightest_rank)
+from tpkit.startup.cost import Cost
+from tpkit.startup.custom_allreduce import sglang_custom_allreduce
+from tpkit.startup.links import group_links
+from tpkit.startup.terms import SGLANG_PROCESS_OVERHEAD, cublas, cuda_context, nccl_costs, startup_costs
 from tpkit.units import Bytes, format_bytes
+
+if TYPE_CHECKING:
+    from tpkit.hardware.machine import MachineProfile
 
 __all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost"]
 
@@ -107,6 +112,8 @@ def _capacity(gpu: GpuSpec, parallel: ParallelSpec, machine: MachineProfile | No
     if machine is None:
         line = LineItem(item=f"{gpu.name} total", bytes=gpu.total_bytes, source=gpu.total_source, kind="capacity")
         return line, "per GPU (catalog total)", (), None
+    from tpkit.startup.capacity import tightest_rank
+
     tight = tightest_rank(machine, parallel, gpu)
     g = tight.state
     line = LineItem(item=f"free on GPU {g.index} ({g.name})", bytes=tight.free_before_process, kind="capacity",
@@ -119,6 +126,8 @@ def _imbalance(machine: MachineProfile, parallel: ParallelSpec, gpu: GpuSpec) ->
     """SGLang's TP balance check: min free < 0.9 × a rank's own free memory aborts start-up (§2.1)."""
     if parallel.tp < 2:
         return ()
+    from tpkit.startup.capacity import find_imbalance
+
     found = find_imbalance(machine, parallel, gpu, ratio=_BALANCE_RATIO)
     if found is None:
         return ()

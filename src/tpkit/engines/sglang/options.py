@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tpkit.engines.sglang.versions import LATEST, parse_version
 from tpkit.dtypes import lookup_dtype
+from tpkit.engines.engine import flag
+from tpkit.engines.sglang.versions import LATEST, parse_version
 from tpkit.errors import PlanInputError
 
 __all__ = ["SglangOptions", "KV_CACHE_DTYPES", "explicit_kv_dtype"]
@@ -25,31 +26,39 @@ _POSITIVE_INTS = ("context_length", "page_size", "max_total_tokens", "cuda_graph
 class SglangOptions:
     """SGLang server arguments that size memory; ``None`` means "the engine's default"."""
 
-    engine_version: str = LATEST
+    engine_version: str = flag(LATEST, help="rule set of an older engine release")
     """SGLang release whose rules apply (e.g. ``"0.5.23"``, ``"0.4.10"``)"""
-    mem_fraction_static: float | None = None
+    mem_fraction_static: float | None = flag(
+        kind="fraction", unit="fraction", concept="memory fraction",
+        help="fraction (0, 1] of the free memory before weight load kept for weights + KV cache "
+             "(default: SGLang's rule for the GPU and version)")
     """fraction (0, 1] of the free memory before weight load kept for weights + KV; None = engine default rule"""
-    context_length: int | None = None
+    context_length: int | None = flag(kind="int", unit="tokens", concept="context length",
+                                      help="tokens per request (default: the model's max_position_embeddings)")
     """tokens per request; None = the model's ``max_position_embeddings``"""
-    page_size: int | None = None
+    page_size: int | None = flag(kind="int", unit="tokens", concept="KV page", help="tokens per KV page (default 1)")
     """tokens per KV page; None = 1 (the default of most attention backends)"""
-    kv_cache_dtype: str = "auto"
+    kv_cache_dtype: str = flag("auto", choices=KV_CACHE_DTYPES, help="KV cache element type (auto: the model's)")
     """``auto`` | ``bf16`` | ``fp16`` | ``fp8_e4m3`` | ``fp8_e5m2`` (``fp8`` = ``fp8_e4m3``)"""
-    dtype: str | None = None
+    dtype: str | None = flag(help="weight dtype: auto, bfloat16, float16")
     """weight/activation dtype override (``bfloat16``, ``float16``); None = the checkpoint's"""
-    quantization: str | None = None
+    quantization: str | None = flag(help="weight quantisation override, e.g. fp8")
     """weight quantisation override (e.g. ``fp8``); None = the checkpoint's"""
-    max_total_tokens: int | None = None
+    max_total_tokens: int | None = flag(kind="int", unit="tokens per rank", help="cap on the KV token pool, per rank")
     """cap on the KV token pool (tokens per rank)"""
-    chunked_prefill_size: int | None = None
+    chunked_prefill_size: int | None = flag(kind="int", unit="tokens",
+                                            help="tokens per prefill chunk; -1 disables chunked prefill")
     """tokens per prefill chunk; None = capacity default; ≤ 0 disables chunking"""
-    cuda_graph_max_bs: int | None = None
+    cuda_graph_max_bs: int | None = flag(kind="int", unit="requests",
+                                         help="largest decode batch captured in a CUDA graph")
     """largest decode batch captured in a CUDA graph; None = capacity default"""
-    max_running_requests: int | None = None
+    max_running_requests: int | None = flag(kind="int", unit="requests", help="cap on concurrently running requests")
     """cap on concurrently running requests"""
     checkpoint_dir: str | None = None
     """local checkpoint directory (exact weight bytes from safetensors headers)"""
-    disable_custom_all_reduce: bool = False
+    disable_custom_all_reduce: bool = flag(
+        False, kind="bool", group="all-reduce",
+        help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")
     """``--disable-custom-all-reduce``: SGLang allocates no custom all-reduce buffers (NCCL only)"""
 
     def __post_init__(self) -> None:

@@ -7,6 +7,7 @@ cell size (§3.3) → tokens (§3.4) → request slots and req_to_token (§3.5) 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines
 from tpkit.engines.sglang.mamba import RADIX_SLOTS_PER_REQUEST
@@ -15,12 +16,14 @@ from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budge
 from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, is_newer_than_latest
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.hardware.machine import MachineProfile
 from tpkit.memory.ledger import Ledger, LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, format_bytes
+
+if TYPE_CHECKING:
+    from tpkit.hardware.machine import MachineProfile
 
 __all__ = ["plan_sglang"]
 

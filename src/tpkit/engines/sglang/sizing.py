@@ -10,7 +10,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
+from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.engines.sglang.baseline import Baseline, plan_baseline
 from tpkit.engines.sglang.defaults import (CapacityDefaults, FractionChoice, capacity_defaults,
                                            default_mem_fraction, graph_reserve_mib)
@@ -19,15 +21,16 @@ from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
 from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, pool_buffers,
                                        req_to_token_bytes, size_tokens, stage_layer_kinds)
 from tpkit.engines.sglang.versions import parse_version, rule_era
-from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.hardware.machine import MachineProfile
 from tpkit.memory.kvpool import KVPoolPlan
 from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, MiB
+
+if TYPE_CHECKING:
+    from tpkit.hardware.machine import MachineProfile
 
 __all__ = ["SglangSizing", "KvBudget", "kv_budget", "size_sglang", "resolve_kv_dtype", "validate_layout", "graph_slack_need"]
 

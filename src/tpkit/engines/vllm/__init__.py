@@ -5,11 +5,21 @@
 Modules, in vLLM's start-up order: ``versions`` (rule sets as data), ``options``/``inputs`` (flags and
 defaults), ``baseline`` (start-up memory at the init snapshot), ``profile`` (activation peak estimate),
 ``graphs`` (CUDA-graph estimate), ``budget`` (requested and available KV bytes, ledger), ``pages`` (page sizes,
-groups), ``capacity`` (blocks, printed tokens, fit check), ``verdict`` and ``logs`` (vLLM's words).
+groups), ``capacity`` (blocks, printed tokens, fit check), ``verdict`` and ``logs`` (vLLM's words);
+``engine`` registers vLLM with the engine registry.
+
+The names below are imported on first use, so ``tpkit plan --help`` reads the options without the policy.
 """
 
-from tpkit.engines.vllm.options import VllmOptions
-from tpkit.engines.vllm.policy import plan_vllm, rotary_cache_bytes
-from tpkit.engines.vllm.versions import CURRENT, RULES, resolve_rules
+import importlib
 
 __all__ = ["plan_vllm", "VllmOptions", "resolve_rules", "RULES", "CURRENT", "rotary_cache_bytes"]
+
+_HOME = {"plan_vllm": "policy", "rotary_cache_bytes": "policy", "VllmOptions": "options",
+         "resolve_rules": "versions", "RULES": "versions", "CURRENT": "versions"}
+
+
+def __getattr__(name: str):
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)

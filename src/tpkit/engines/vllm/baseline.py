@@ -21,15 +21,20 @@ measured total and free memory replace the catalog total.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.hardware.machine import MachineProfile
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
-from tpkit.startup import (Cost, cublas, cuda_context, group_links, nccl_costs, startup_costs, tightest_rank,
-                           vllm_custom_allreduce)
+from tpkit.startup.cost import Cost
+from tpkit.startup.custom_allreduce import vllm_custom_allreduce
+from tpkit.startup.links import group_links
+from tpkit.startup.terms import cublas, cuda_context, nccl_costs, startup_costs
 from tpkit.units import Bytes
+
+if TYPE_CHECKING:
+    from tpkit.hardware.machine import MachineProfile
 
 __all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost", "profile_nontorch_growth", "NAMES"]
 
@@ -118,7 +123,11 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machin
     buffers), charged like the CUDA context in every era.  ``disable_custom_all_reduce`` drops vLLM's own
     custom all-reduce buffers (``--disable-custom-all-reduce``).
     """
-    tight = tightest_rank(machine, parallel, gpu) if machine is not None else None
+    tight = None
+    if machine is not None:
+        from tpkit.startup.capacity import tightest_rank
+
+        tight = tightest_rank(machine, parallel, gpu)
     context = cuda_context(gpu, tight.state if tight else None)
     costs = _costs(gpu, parallel, rules, machine, context, disable_custom_all_reduce, tuple(extra_uses))
     uses, after = _split(costs, rules)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tpkit.engines.engine import flag
 from tpkit.engines.vllm.versions import resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.units import Bytes
@@ -22,31 +23,39 @@ _POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_
 class VllmOptions:
     """vLLM engine arguments that size memory; ``None`` means "the engine's default for the version"."""
 
-    engine_version: str = "current"
+    engine_version: str = flag("current", help="rule set of an older engine release")
     """rule set: ``"current"`` (= 0.33), ``"0.11"`` (V1 before the CUDA-graph estimate), ``"v0"``, or a release"""
-    gpu_memory_utilization: float | None = None
+    gpu_memory_utilization: float | None = flag(
+        kind="fraction", unit="fraction", concept="memory fraction",
+        help="fraction (0, 1] of the device total this instance may use (default 0.92; 0.9 up to 0.20)")
     """fraction (0, 1] of the device total this instance may use; None = 0.92 (current) / 0.9 (≤ 0.11)"""
-    max_model_len: int | None = None
+    max_model_len: int | None = flag(kind="int", unit="tokens", concept="context length",
+                                     help="tokens per request (default: the model's max_position_embeddings)")
     """tokens per request; None = the model's ``max_position_embeddings``"""
-    block_size: int | None = None
+    block_size: int | None = flag(kind="int", unit="tokens", concept="KV page",
+                                  help="tokens per KV block (default: the attention backend's)")
     """tokens per KV block; None = the attention backend's default (16; FlashMLA 64; CUTLASS-MLA 128)"""
-    max_num_batched_tokens: int | None = None
+    max_num_batched_tokens: int | None = flag(kind="int", unit="tokens",
+                                              help="tokens per scheduler step (the profile-run size)")
     """tokens per scheduler step (= the profile-run size); None = the version's default"""
-    max_num_seqs: int | None = None
+    max_num_seqs: int | None = flag(kind="int", unit="requests", help="requests per scheduler step")
     """requests per step (= sampler rows in the profile run); None = the version's default"""
-    kv_cache_memory_bytes: Bytes | None = None
+    kv_cache_memory_bytes: Bytes | None = flag(kind="size", unit="bytes per GPU", metavar="SIZE",
+                                               help="KV cache size that replaces the profiled budget, e.g. 40GiB")
     """per-GPU KV bytes that replace the profiled budget (``--kv-cache-memory-bytes``)"""
-    enforce_eager: bool = False
+    enforce_eager: bool = flag(False, kind="bool", help="no CUDA graphs (no CUDA-graph memory estimate)")
     """no CUDA graphs (no CUDA-graph memory estimate)"""
-    kv_cache_dtype: str = "auto"
+    kv_cache_dtype: str = flag("auto", choices=KV_CACHE_DTYPES, help="KV cache element type (auto: the model's)")
     """``auto`` (model dtype) | ``bf16`` | ``fp16`` | ``fp8`` | ``fp8_e4m3`` | ``fp8_e5m2``"""
-    dtype: str | None = None
+    dtype: str | None = flag(help="weight dtype: auto, bfloat16, float16")
     """activation/weight dtype override (``bfloat16``, ``float16``); None = the checkpoint's"""
-    quantization: str | None = None
+    quantization: str | None = flag(help="weight quantisation override, e.g. fp8")
     """weight quantisation override (e.g. ``fp8``); None = the checkpoint's"""
     checkpoint_dir: str | None = None
     """local checkpoint directory (exact weight bytes from safetensors headers)"""
-    disable_custom_all_reduce: bool = False
+    disable_custom_all_reduce: bool = flag(
+        False, kind="bool", group="all-reduce",
+        help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")
     """``--disable-custom-all-reduce``: vLLM allocates no custom all-reduce buffers (NCCL only)"""
 
     def __post_init__(self) -> None:

@@ -11,6 +11,8 @@ Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tpkit.engines.vllm.baseline import plan_baseline, profile_nontorch_growth
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
@@ -23,13 +25,15 @@ from tpkit.engines.vllm.profile import estimate_profile_peak
 from tpkit.engines.vllm.verdict import decide
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, resolve_rules
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.hardware.machine import MachineProfile
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, GiB
+
+if TYPE_CHECKING:
+    from tpkit.hardware.machine import MachineProfile
 
 __all__ = ["plan_vllm", "rotary_cache_bytes"]
 

@@ -1,0 +1,118 @@
+"""``tpkit plan`` flags built from the engines' options dataclasses; no engine is named here.
+
+Every options field with ``Flag`` metadata (``tpkit.engines.engine``) becomes ``--field-name``.  A field that
+every engine has is one flag in the main section (its accepted values: the union of the engines'); a field
+some engines lack sits in their own section, and giving it with another ``--engine`` is a user error that
+names that engine's flag for the same concept when it has one.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, fields
+
+from tpkit.engines.engine import Engine, Flag
+from tpkit.engines.registry import all_engines
+from tpkit.errors import PlanInputError
+
+__all__ = ["EngineField", "engine_fields", "add_engine_flags", "check_engine_flags", "options_from_args"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EngineField:
+    """One flag and the engines whose options have it."""
+
+    name: str
+    """field name (= argparse dest)"""
+    flag: Flag
+    """its metadata (from the first engine that has it)"""
+    choices: tuple[str, ...] | None
+    """accepted values over every engine that has it, None when open"""
+    owners: tuple[Engine, ...]
+    """engines that accept it"""
+
+    @property
+    def option(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+def engine_fields(engines: tuple[Engine, ...] | None = None) -> tuple[EngineField, ...]:
+    """Each flag field once, in the order the engines (default first) declare them."""
+    engines = all_engines() if engines is None else engines
+    found: dict[str, tuple[Flag, list, list]] = {}
+    for engine in engines:
+        for f in fields(engine.options):
+            meta = f.metadata.get("flag")
+            if meta is None:
+                continue
+            first, choices, owners = found.setdefault(f.name, (meta, [], []))
+            assert meta.kind == first.kind, f"--{f.name}: {engine.name} reads it as {meta.kind}, not {first.kind}"
+            choices += [c for c in meta.choices or () if c not in choices]
+            owners.append(engine)
+    return tuple(EngineField(name=n, flag=m, choices=tuple(c) or None, owners=tuple(o))
+                 for n, (m, c, o) in found.items())
+
+
+def _fraction(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}") from None
+
+
+_TYPES = {"str": str, "int": int, "fraction": _fraction, "size": str}
+
+
+def _kwargs(field: EngineField) -> dict:
+    meta = field.flag
+    if meta.kind == "bool":
+        return dict(action="store_true", default=None, help=meta.help)
+    kw = dict(type=_TYPES[meta.kind], default=None, help=meta.help)
+    if field.choices:
+        kw["choices"] = field.choices
+    metavar = meta.metavar or (meta.unit.split()[0].upper() if meta.unit else None)
+    if metavar and not field.choices:
+        kw["metavar"] = metavar  # the unit names the value: --context-length TOKENS
+    return kw
+
+
+def add_engine_flags(parser: argparse.ArgumentParser, groups: dict[str, object],
+                     engines: tuple[Engine, ...] | None = None) -> None:
+    """Add every engine flag: to ``groups[flag.group]`` (created on first use), to the main section when every
+    engine has it, else to a section titled by the engines that have it."""
+    engines = all_engines() if engines is None else engines
+    for field in engine_fields(engines):
+        if field.flag.group is not None:
+            title = field.flag.group
+        elif len(field.owners) == len(engines):
+            title = None
+        else:
+            title = ", ".join(e.label for e in field.owners)
+        if title is not None and title not in groups:
+            groups[title] = parser.add_argument_group(title)
+        (groups[title] if title else parser).add_argument(field.option, **_kwargs(field))
+
+
+def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[Engine, ...] | None = None) -> None:
+    """Refuse an engine flag the chosen engine does not have, naming its flag for the same concept."""
+    mine = engine_fields((engine,))
+    for field in engine_fields(engines):
+        if engine in field.owners or getattr(args, field.name, None) is None:
+            continue
+        alt = next((m.option for m in mine if field.flag.concept and m.flag.concept == field.flag.concept), None)
+        fix = f"; for --engine {engine.name} use {alt}" if alt else ""
+        owners = " and ".join(e.label for e in field.owners)
+        raise PlanInputError(f"{field.option} is a {owners} flag, but --engine is {engine.name}{fix}")
+
+
+def options_from_args(engine: Engine, args: argparse.Namespace):
+    """The engine's options from the flags given (sizes read with their unit); the rest keep their defaults."""
+    from tpkit.units import parse_bytes
+
+    values = {}
+    for field in engine_fields((engine,)):
+        value = getattr(args, field.name, None)
+        if value is None:
+            continue
+        values[field.name] = parse_bytes(value, what=field.option) if field.flag.kind == "size" else value
+    return engine.options(**values)

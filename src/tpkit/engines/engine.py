@@ -1,0 +1,69 @@
+"""What an engine is to tpkit: its options, its planner, and how its flags appear on ``tpkit plan``.
+
+An engine is one folder ``engines/<name>/`` with an ``engine.py`` that defines ``ENGINE = Engine(...)``:
+
+    options   a frozen dataclass of the engine's launch flags that size memory; a field with ``Flag``
+              metadata (``flag(...)``) is a ``tpkit plan`` flag named after the field (``--mem-fraction-static``)
+    plan      plan(model, gpu, parallel, options, *, machine, extra_uses) -> PlanResult, whose ``engine_log``
+              holds the lines the engine itself would print and whose verdict speaks the engine's words
+
+``tpkit.engines.registry`` finds every such folder; the CLI builds its flags from the options and refuses a
+flag the chosen engine does not have, with no list of engines of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["Engine", "Flag", "flag", "FLAG_KINDS"]
+
+FLAG_KINDS = ("str", "int", "fraction", "size", "bool")
+"""how a flag's text becomes the field's value: as is, a whole number, a number in (0, 1], a size with a
+unit (``40GiB`` → ``Bytes``), or a switch"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Flag:
+    """How one options field appears on the command line."""
+
+    help: str
+    """one line for ``--help``"""
+    kind: str = "str"
+    """one of ``FLAG_KINDS``"""
+    unit: str | None = None
+    """unit of the value (``tokens``, ``requests`` …); its first word names the value in ``--help``"""
+    choices: tuple[str, ...] | None = None
+    """the accepted values, when they are a closed list"""
+    concept: str | None = None
+    """what the flag controls, shared by the flags of other engines that control the same (``"context length"``):
+    a flag given to the wrong engine is answered with that engine's flag for the same concept"""
+    group: str | None = None
+    """help section; None: the engine's own section (or the main one for a flag every engine has)"""
+    metavar: str | None = None
+    """placeholder in ``--help`` (default: the field name in capitals)"""
+
+    def __post_init__(self) -> None:
+        if self.kind not in FLAG_KINDS:
+            raise ValueError(f"Flag kind must be one of {FLAG_KINDS}, got {self.kind!r}")
+
+
+def flag(default=None, **kw):
+    """A dataclass field that is a ``tpkit plan`` flag (``kw``: the ``Flag`` fields)."""
+    return field(default=default, metadata={"flag": Flag(**kw)})
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Engine:
+    """One serving engine tpkit plans for."""
+
+    name: str
+    """``--engine`` value and the plan's ``engine`` key (``"sglang"``)"""
+    label: str
+    """the engine's own name in messages (``"SGLang"``)"""
+    options: type
+    """its options dataclass (flags from the fields' ``Flag`` metadata)"""
+    plan: Callable
+    """``plan(model, gpu, parallel, options, *, machine=None, extra_uses=()) -> PlanResult``"""
+    summary: str = ""
+    """one line for ``--help``"""

@@ -1,0 +1,93 @@
+"""The public surface, pinned: every flag of every command (from the real parser) and ``tpkit.__all__``.
+
+A change here is a change for every script and notebook that uses tpkit: update the literal on purpose.
+"""
+
+import argparse
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import tpkit
+from tpkit.cli import COMMANDS, build_parser
+
+PLAN_FLAGS = frozenset({
+    "-h", "--help", "--engine", "--engine-version", "--gpu", "--gpu-memory", "--machine", "--num-gpus",
+    "--tp", "--pp", "--dp", "--ep", "--dtype", "--quantization", "--kv-cache-dtype", "--json",
+    # SGLang
+    "--mem-fraction-static", "--context-length", "--page-size", "--max-total-tokens", "--chunked-prefill-size",
+    "--cuda-graph-max-bs", "--max-running-requests",
+    # vLLM
+    "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
+    "--kv-cache-memory-bytes", "--enforce-eager",
+    # all-reduce
+    "--disable-custom-all-reduce", "--tpkit-allreduce",
+})
+PROBE_FLAGS = frozenset({"-h", "--help", "--json", "--out", "--no-nvml"})
+BENCH_ALLREDUCE_FLAGS = frozenset({
+    "-h", "--help", "--nproc", "--backend", "--device", "--dtype", "--min-size", "--max-size", "--iters",
+    "--repeats", "--graph-calls", "--mode", "--json", "--plot", "--explain", "--keep-profile", "--max-blocks",
+    "--max-bytes",
+})
+PUBLIC_API = frozenset({
+    "__version__", "Bytes", "parse_bytes", "format_bytes", "TpkitError", "ParallelSpec", "load_model", "ModelSpec",
+    "lookup_gpu", "GpuSpec", "Engine", "get_engine", "engine_names", "SglangOptions", "plan_sglang", "VllmOptions",
+    "plan_vllm", "PlanResult", "Ledger", "LineItem",
+})
+
+
+def _sub(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def _flags(parser: argparse.ArgumentParser) -> frozenset:
+    return frozenset(o for a in parser._actions for o in a.option_strings)
+
+
+def test_commands_and_their_flags_are_pinned():
+    commands = _sub(build_parser()).choices
+    assert set(commands) == {"plan", "probe", "bench"}
+    assert _flags(commands["plan"]) == PLAN_FLAGS
+    assert [a.dest for a in commands["plan"]._actions if not a.option_strings] == ["model"]
+    assert _flags(commands["probe"]) == PROBE_FLAGS
+    assert set(_sub(commands["bench"]).choices) == {"allreduce"}
+    assert _flags(_sub(commands["bench"]).choices["allreduce"]) == BENCH_ALLREDUCE_FLAGS
+
+
+def test_the_listing_of_commands_matches_their_own_parsers():
+    """``tpkit --help`` lists commands it did not import: their help lines must be the commands' own."""
+    full = {c.dest: c.help for c in _sub(build_parser())._choices_actions}
+    listed = {c.dest: c.help for c in _sub(build_parser(["--help"]))._choices_actions}
+    assert full == listed == COMMANDS
+
+
+@pytest.mark.parametrize("name", ["plan", "probe", "bench"])
+def test_running_one_command_builds_it_in_full(name):
+    only = _sub(build_parser([name, "--help"])).choices
+    assert _flags(only[name]) == _flags(_sub(build_parser()).choices[name])
+    assert all(_flags(p) == {"-h", "--help"} for n, p in only.items() if n != name)
+
+
+def test_public_api_is_pinned_and_every_name_resolves():
+    assert frozenset(tpkit.__all__) == PUBLIC_API
+    for name in tpkit.__all__:
+        assert getattr(tpkit, name) is not None
+    with pytest.raises(AttributeError):
+        tpkit.no_such_name  # noqa: B018
+
+
+def test_plan_imports_neither_the_probe_nor_the_benchmarks_nor_rich_for_json():
+    code = textwrap.dedent("""
+        import contextlib, io, sys
+        from tpkit.cli import main
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["plan", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--json"]) == 0
+        loaded = [m for m in sys.modules if m.startswith(("tpkit.comm", "tpkit.runtime", "tpkit.cli.probe",
+                                                           "tpkit.cli.bench", "rich", "torch", "huggingface_hub",
+                                                           "tpkit.engines.vllm.policy"))]
+        assert not loaded, loaded
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
