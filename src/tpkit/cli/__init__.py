@@ -18,7 +18,7 @@ from tpkit import __version__
 
 __all__ = ["main", "build_parser"]
 
-COMMANDS = ("plan", "probe", "bench")
+COMMANDS = ("plan", "probe", "bench", "perf")
 """sub-command modules under tpkit.cli, each with ``register(subparsers)``"""
 
 
