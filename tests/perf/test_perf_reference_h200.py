@@ -24,7 +24,7 @@ def _predict(row):
     spec = load_model(row["model"])
     kernels = forward_kernels(spec, Shard(), Batch(sequences=row["batch"], context=row["context"] - 1),
                               impl_profile("reference"))
-    return time_forward(kernels, device_rates(lookup_gpu("H200"))), kernels
+    return time_forward(kernels, device_rates(lookup_gpu("H200")), impl=impl_profile("reference")), kernels
 
 
 def test_the_run_checked_correctness_before_timing():

@@ -44,6 +44,8 @@ def register(sub) -> None:
     p.add_argument("--batch", type=int, default=1, help="sequences decoded together (default 1)")
     p.add_argument("--context", type=int, default=1024, help="tokens in each sequence's KV cache (default 1024)")
     p.add_argument("--engine", choices=("sglang", "vllm"), default="sglang", help="flags and kernel layout")
+    p.add_argument("--kv-cache-dtype", choices=("auto", "bf16", "fp8"), default="auto",
+                   help="KV cache element type (default: the checkpoint's, else bf16)")
     s = p.add_argument_group("speculative decoding")
     s.add_argument("--speculative-algorithm", default=None, metavar="A",
                    help="EAGLE, EAGLE3, NEXTN (= MTP) or STANDALONE")
@@ -132,7 +134,8 @@ def build_perf_request(args):
                        context=args.context, engine=args.engine, impl=args.impl, spec=settings, draft=draft,
                        draft_path=args.speculative_draft_model_path, accept_length=args.accept_length,
                        backend=args.allreduce_backend, profile=_profile(args.allreduce_profile),
-                       profile_name=args.allreduce_profile or "", fabric_gbps=args.pcie_fabric_gbps)
+                       profile_name=args.allreduce_profile or "", fabric_gbps=args.pcie_fabric_gbps,
+                       kv_cache_dtype=args.kv_cache_dtype)
 
 
 def run_perf(args) -> int:

@@ -78,6 +78,8 @@ class PerfRequest:
     """its file name"""
     fabric_gbps: float | None = None
     """PCIe host-fabric aggregate bandwidth (GB/s); None = published default"""
+    kv_cache_dtype: str = "auto"
+    """``auto`` (the checkpoint's: fp8 if it asks for it, else bf16), ``bf16`` or ``fp8``"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -142,10 +144,18 @@ def _context(req: PerfRequest) -> _Ctx:
                       profile=req.profile, profile_name=req.profile_name)
     draft = draft_spec(req.model, req.spec, req.draft) if req.spec else None
     rate, source = _rate(req)
-    kv = 1 if req.model.quant is not None and req.model.quant.kv_cache_fp8 else 2
+    kv = _kv_bytes(req)
     return _Ctx(req=req, dev=dev, impl=impl_profile(req.impl or req.engine), setup=setup,
                 shard=Shard(tp=req.tp, ep=req.ep, attn_tp=attn_tp), kv_bytes=kv, draft=draft, rate=rate,
                 rate_source=source, memo={})
+
+
+def _kv_bytes(req: PerfRequest) -> int:
+    if req.kv_cache_dtype not in ("auto", "bf16", "fp8"):
+        raise PlanInputError(f"--kv-cache-dtype must be auto, bf16 or fp8, got {req.kv_cache_dtype!r}")
+    if req.kv_cache_dtype == "auto":
+        return 1 if req.model.quant is not None and req.model.quant.kv_cache_fp8 else 2
+    return 1 if req.kv_cache_dtype == "fp8" else 2
 
 
 def _check(req: PerfRequest) -> None:
@@ -199,7 +209,7 @@ def _forward_uncached(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *,
                              vocab_per_rank=padded_vocab_per_rank(model.vocab_size, ctx.req.tp), tp=ctx.req.tp,
                              dp_attention=ctx.req.dp_attention)
     ar_us, main = collectives_us(calls, policy, ctx.setup)
-    return time_forward(kernels, ctx.dev, allreduce_us=ar_us), main
+    return time_forward(kernels, ctx.dev, allreduce_us=ar_us, impl=ctx.impl), main
 
 
 def _base_step(ctx: _Ctx, batch: int, policy: str) -> tuple[ForwardTime, object]:
@@ -207,25 +217,41 @@ def _base_step(ctx: _Ctx, batch: int, policy: str) -> tuple[ForwardTime, object]
 
 
 def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: float) -> SpecPoint:
-    req, dp = ctx.req, ctx.req.dp_attention
-    draft_q = "target" if s.family == "NEXTN" else "none"
-    step, _ = _forward(ctx, ctx.draft, Batch(sequences=batch, tokens_per_sequence=s.topk, context=req.context, dp=dp),
-                       policy, extra=extra_draft_kernels(req.model, s, batch * s.topk, req.tp), quant=draft_q)
-    verify, _ = _forward(ctx, req.model, Batch(sequences=batch, tokens_per_sequence=s.num_draft_tokens,
-                                                context=req.context, dp=dp), policy)
-    ext_tokens = s.num_steps + 1
-    extend, _ = _forward(ctx, ctx.draft, Batch(sequences=batch, tokens_per_sequence=ext_tokens, context=req.context,
-                                               dp=dp), policy,
-                         extra=extra_draft_kernels(req.model, s, batch * ext_tokens, req.tp), quant=draft_q)
+    """One cycle.  SGLang: num_steps draft forwards of batch × topk tokens, the verify, then a draft extend on
+    batch × (num_steps + 1) tokens.  vLLM: the first draft forward takes the accepted tokens (batch × (k + 1)),
+    the other k − 1 take batch tokens, and there is no separate extend."""
+    req = ctx.req
+    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens), policy)
+    if req.engine == "vllm":
+        first = _draft_forward(ctx, s, batch, s.num_steps + 1, policy)
+        rest = _draft_forward(ctx, s, batch, 1, policy)
+        steps = [first] + [rest] * (s.num_steps - 1)
+        extend_us = 0.0
+    else:
+        steps = [_draft_forward(ctx, s, batch, s.topk, policy)] * s.num_steps
+        extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy).total_us
+    draft_us = sum(f.total_us for f in steps)
     overhead = C["spec_small_kernels"].value * C["small_kernel_us"].value + C["spec_host_sync_us"].value
-    cycle = s.num_steps * step.total_us + verify.total_us + extend.total_us + overhead
+    cycle = draft_us + verify.total_us + extend_us + overhead
     tau = accept_length(ctx.rate, num_steps=s.num_steps, topk=s.topk, num_draft_tokens=s.num_draft_tokens)
     tok_s = tau * batch / cycle * 1e6
-    parts = (("draft steps", s.num_steps * step.total_us), ("draft allreduce (in steps)", s.num_steps * step.allreduce_us),
+    parts = (("draft steps", draft_us), ("draft allreduce (in steps)", sum(f.allreduce_us for f in steps)),
              ("verify", verify.total_us), ("verify allreduce (in verify)", verify.allreduce_us),
-             ("draft extend", extend.total_us), ("overhead", overhead))
+             ("draft extend", extend_us), ("overhead", overhead))
     return SpecPoint(cycle_us=cycle, tok_s=tok_s, accept_length=tau, speedup=tok_s / (batch / base_us * 1e6),
                      parts_us=parts)
+
+
+def _batch(ctx: _Ctx, batch: int, tokens: int) -> Batch:
+    return Batch(sequences=batch, tokens_per_sequence=tokens, context=ctx.req.context, dp=ctx.req.dp_attention)
+
+
+def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: str) -> ForwardTime:
+    req = ctx.req
+    quant = "target" if s.family == "NEXTN" else "none"
+    out, _ = _forward(ctx, ctx.draft, _batch(ctx, batch, tokens), policy,
+                      extra=extra_draft_kernels(req.model, s, batch * tokens, req.tp), quant=quant)
+    return out
 
 
 def _batch_point(ctx: _Ctx, batch: int, policy: str) -> BatchPoint:

@@ -35,9 +35,15 @@ class SpecPoint:
     parts_us: tuple[tuple[str, float], ...] = ()
     """(part of the cycle, µs): draft steps, verify, extend, overhead"""
 
+    @property
+    def breakeven_accept_length(self) -> float:
+        """Accepted tokens per cycle at which speculation just matches plain decoding (cycle / plain step)."""
+        return self.accept_length / self.speedup
+
     def to_dict(self) -> dict:
         return {"cycle_s": _r(self.cycle_us / 1e6, 7), "tok_s": _r(self.tok_s, 2),
                 "accept_length": _r(self.accept_length, 3), "speedup": _r(self.speedup, 3),
+                "breakeven_accept_length": _r(self.breakeven_accept_length, 3),
                 "parts_us": {k: _r(v, 1) for k, v in self.parts_us}}
 
 

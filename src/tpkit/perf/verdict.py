@@ -1,8 +1,8 @@
 """The answer in the engine's own flags, with the numbers behind it, and how sure each number is (pure).
 
     speed-up ≥ 1.05   "EAGLE3 pays at batch B …"  + the flags of the best grid settings and all-reduce backend
-    0.95 … 1.05       "about break-even …"        + no speculative flags
-    < 0.95            "do not speculate at batch ≥ N on this link" + why: the cycle's parts against
+    1.00 … 1.05       "about break-even …"        + no speculative flags
+    < 1.00            "do not speculate at batch ≥ N on this link" + why: the cycle's parts against
                       accept_length × the plain step (verify all-reduces, experts read, draft steps)
 
 Flags (SGLang 0.5.x ``server_args`` / ``arg_groups``; vLLM ``--speculative-config``):
@@ -74,14 +74,15 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends) 
             f"{best['num_draft_tokens']} ({best['speedup']:.2f}×)." if best else ""))
         flags = spec_flags(req.engine, use, name, req.draft_path) + ar_flags
         return Verdict(message="\n".join(lines), flags=tuple(flags))
-    if spec.speedup >= 0.95:
+    if spec.speedup >= 1.0:
         lines.insert(1, f"About break-even: not worth the draft model's memory at batch {req.batch}.")
         return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
     at = 1 if crossover == 1 else crossover or req.batch
     better = (f" The best grid settings reach only {best['speedup']:.2f}×." if best and best["speedup"] < 1 else
               f" The grid's best ({best['num_steps']}/{best['topk']}/{best['num_draft_tokens']}) reaches "
               f"{best['speedup']:.2f}× at batch {req.batch}." if best else "")
-    lines.insert(1, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better}")
+    lines.insert(1, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better} It "
+                    f"would need an accept length ≥ {spec.breakeven_accept_length:.2f} to break even here.")
     return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
 
 
