@@ -149,6 +149,11 @@ C = {
         value=80.0, unit="us per speculative cycle (GPU→CPU sync of accepted tokens)",
         source="rtx6kpro daily summary 2026-04-24: removing an '80µs GPU-CPU sync per token' in vLLM's EAGLE-3 path "
                "took Kimi from 75 to 116 tok/s", confidence="published"),
+    "spec_host_fraction": Const(
+        value=0.075, unit="fraction of a speculative cycle spent in host work the GPU waits for",
+        source="sgl-project/sglang PR #9588: speculative decoding runs without overlap scheduling; overlapping the "
+               "host work gave 5–10 % (H100/H200, EAGLE3), so ~7.5 % of a cycle is exposed host time. Plain decoding "
+               "overlaps it (SGLang overlap scheduler, vLLM async scheduling)", confidence="published"),
     "spec_small_kernels": Const(
         value=12, unit="kernels per cycle (tree build, verify/accept, sampling, KV bookkeeping)",
         source="order of the kernels SGLang's EAGLE worker launches outside the model forwards", confidence="assumption"),

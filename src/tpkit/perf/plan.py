@@ -219,7 +219,8 @@ def _base_step(ctx: _Ctx, batch: int, policy: str) -> tuple[ForwardTime, object]
 def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: float) -> SpecPoint:
     """One cycle.  SGLang: num_steps draft forwards of batch × topk tokens, the verify, then a draft extend on
     batch × (num_steps + 1) tokens.  vLLM: the first draft forward takes the accepted tokens (batch × (k + 1)),
-    the other k − 1 take batch tokens, and there is no separate extend."""
+    the other k − 1 take batch tokens, and there is no separate extend.  Overhead: tree/accept kernels, the
+    GPU→CPU sync of accepted tokens, and the host work that is not overlapped under speculation."""
     req = ctx.req
     verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens), policy)
     if req.engine == "vllm":
@@ -231,8 +232,9 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
         steps = [_draft_forward(ctx, s, batch, s.topk, policy)] * s.num_steps
         extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy).total_us
     draft_us = sum(f.total_us for f in steps)
-    overhead = C["spec_small_kernels"].value * C["small_kernel_us"].value + C["spec_host_sync_us"].value
-    cycle = draft_us + verify.total_us + extend_us + overhead
+    gpu = draft_us + verify.total_us + extend_us + C["spec_small_kernels"].value * C["small_kernel_us"].value
+    cycle = (gpu + C["spec_host_sync_us"].value) / (1.0 - C["spec_host_fraction"].value)
+    overhead = cycle - draft_us - verify.total_us - extend_us
     tau = accept_length(ctx.rate, num_steps=s.num_steps, topk=s.topk, num_draft_tokens=s.num_draft_tokens)
     tok_s = tau * batch / cycle * 1e6
     parts = (("draft steps", draft_us), ("draft allreduce (in steps)", sum(f.allreduce_us for f in steps)),
@@ -339,5 +341,6 @@ def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
                        f"{ctx.draft.intermediate_size}, {ctx.draft.num_kv_heads} KV heads, vocab {ctx.draft.vocab_size}, "
                        "bf16, at the target's TP")
         out.append(f"per cycle: {C['spec_small_kernels'].value:g} small kernels + {C['spec_host_sync_us'].value:g} µs "
-                   f"GPU→CPU sync ({C['spec_host_sync_us'].source})")
+                   f"GPU→CPU sync ({C['spec_host_sync_us'].source}) + {C['spec_host_fraction'].value:.1%} exposed host "
+                   f"time ({C['spec_host_fraction'].source})")
     return tuple(out)
