@@ -64,7 +64,7 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends) 
     head = f"{name} at batch {req.batch}, context {req.context}, tp {req.tp} over {link.kind}: plain decoding " \
            f"{base_tok:.1f} tok/s, {name} {spec.tok_s:.1f} tok/s ({spec.speedup:.2f}×, accept length " \
            f"{spec.accept_length:.2f})."
-    lines = [head, _cycle_text(req, base, spec), _backend_text(backends, policy)]
+    lines = [head, _cycle_text(req, base, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)
     if spec.speedup >= 1.05:
         use = best if best and best["speedup"] > 1.05 * spec.speedup else req.spec.to_dict()
         stop = (f"It stops paying at batch ≥ {crossover}." if crossover else
@@ -78,12 +78,29 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends) 
         lines.insert(1, f"About break-even: not worth the draft model's memory at batch {req.batch}.")
         return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
     at = 1 if crossover == 1 else crossover or req.batch
-    better = (f" The best grid settings reach only {best['speedup']:.2f}×." if best and best["speedup"] < 1 else
-              f" The grid's best ({best['num_steps']}/{best['topk']}/{best['num_draft_tokens']}) reaches "
-              f"{best['speedup']:.2f}× at batch {req.batch}." if best else "")
-    lines.insert(1, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better} It "
-                    f"would need an accept length ≥ {spec.breakeven_accept_length:.2f} to break even here.")
+    tail = f" It would need an accept length ≥ {spec.breakeven_accept_length:.2f} to break even here."
+    if best and best["speedup"] >= 1.05:
+        lines.insert(1, f"{name} with these settings slows decoding on this {link.kind} link.{tail} The grid's best, "
+                        f"steps {best['num_steps']} / topk {best['topk']} / draft tokens {best['num_draft_tokens']}, "
+                        f"would reach {best['speedup']:.2f}× if the draft's lower-ranked candidates are accepted as "
+                        "the tree model assumes; measure its accept length before relying on it.")
+        return Verdict(message="\n".join(lines), flags=tuple(spec_flags(req.engine, best, name, req.draft_path) + ar_flags))
+    better = f" The grid's best reaches only {best['speedup']:.2f}×." if best else ""
+    lines.insert(1, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better}{tail}")
     return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
+
+
+def _oneshot_text(link: Link, backends) -> list[str]:
+    """On PCIe: say whether forcing a one-shot all-reduce helps speculation, with the numbers."""
+    by = {b.policy: b for b in backends}
+    one, nccl = by.get("oneshot"), by.get("nccl")
+    if link.kind != "pcie" or link.world <= 2 or not one or not nccl or not one.spec_tok_s or not nccl.spec_tok_s:
+        return []
+    verb = "slower" if one.spec_tok_s < nccl.spec_tok_s else "faster"
+    return [f"A forced one-shot all-reduce over PCIe is {verb} than NCCL for speculation here: {one.spec_tok_s:.1f} vs "
+            f"{nccl.spec_tok_s:.1f} tok/s (plain decoding {one.base_tok_s:.1f} vs {nccl.base_tok_s:.1f}): every rank "
+            f"reads the other {link.world - 1} ranks' messages at once through a {link.fabric_gbps:g} GB/s host fabric, "
+            "and the verify pass's messages are num_draft_tokens× larger."]
 
 
 def _plain_verdict(req, link, policy, base, base_tok, backends) -> Verdict:
