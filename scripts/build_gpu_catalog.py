@@ -8,6 +8,10 @@ The packaged file is what ``tpkit.hardware.catalog`` reads at run time, so the p
 the research tree.  Each entry keeps ``total_source``: where the CUDA-reported total came from.
 GPUs that the validation cases need but the research catalog lacks are added from ``EXTRA`` below,
 each with its own source.
+
+Rate facts for ``tpkit perf`` (added without touching the memory fields): dense FP8 / FP4 TFLOP/s and
+INT8 TOP/s, PCIe generation and lanes, and a ``sources`` object that says, per rate field, where
+the number came from (the research catalog's datasheet note, or the derivation used here).
 """
 
 from __future__ import annotations
@@ -58,6 +62,14 @@ EXTRA = [
         "nvidia_smi_total_mib": 24576, "compute_capability": [8, 6], "sm_count": 82,
         "memory_bandwidth_tbps": 0.936, "bf16_dense_tflops": 71.0, "nvlink_gbps_per_direction": None,
         "pcie_gbps_per_direction": 32.0,
+        "fp8_dense_tflops": None, "fp4_dense_tflops": None, "int8_dense_tops": 284.0,
+        "pcie_generation": 4, "pcie_lanes": 16,
+        "sources": {
+            "memory_bandwidth_tbps": "NVIDIA GeForce RTX 3090 specifications (936 GB/s, GDDR6X 384-bit); recalled",
+            "bf16_dense_tflops": "Ampere GA102 whitepaper: 71 TFLOPS dense FP16/BF16 tensor with FP32 accumulate; recalled",
+            "int8_dense_tops": "Ampere GA102 whitepaper: 284 TOPS dense INT8 tensor (568 with sparsity); recalled",
+            "pcie": "PCIe Gen4 x16 (31.5 GB/s per direction theoretical; catalog rounds to 32)",
+        },
     },
     {
         "name": "H20-141GB", "vendor": "NVIDIA", "aliases": ["H20-3e", "H20-141G", "H20-HBM3e"],
@@ -67,8 +79,20 @@ EXTRA = [
         "nvidia_smi_total_mib": 143771, "compute_capability": [9, 0], "sm_count": 78,
         "memory_bandwidth_tbps": 4.8, "bf16_dense_tflops": 148.0, "nvlink_gbps_per_direction": 450.0,
         "pcie_gbps_per_direction": 64.0,
+        "fp8_dense_tflops": 296.0, "fp4_dense_tflops": None, "int8_dense_tops": 296.0,
+        "pcie_generation": 5, "pcie_lanes": 16,
+        "sources": {
+            "memory_bandwidth_tbps": "assumed equal to H200's 4.8 TB/s (same HBM3e stack); partner specs, UNVERIFIED",
+            "bf16_dense_tflops": "H20 partner specs (148 dense BF16), as the research catalog's H20 entry; UNVERIFIED",
+            "fp8_dense_tflops": "H20 partner specs (296 dense FP8); UNVERIFIED",
+            "int8_dense_tops": "= FP8 dense (Hopper tensor cores run INT8 at the FP8 rate); derived",
+            "pcie": "PCIe Gen5 x16 as H20 (partner specs)",
+        },
     },
 ]
+
+INT8_EQUALS_FP8 = ("Hopper", "Ada", "Blackwell")
+"""architectures whose datasheets list INT8 tensor TOPS equal to dense FP8 TFLOPS"""
 
 
 def _number(value) -> float | None:
@@ -94,6 +118,63 @@ def _total(mem: dict) -> tuple[int, str]:
         "(no CUDA-reported total published)")
 
 
+def _rate(compute: dict, key: str) -> float | None:
+    value = compute.get(key)
+    return _number(value) if value is not None else None
+
+
+def _fp4(compute: dict) -> tuple[float | None, str | None]:
+    if compute.get("fp4_dense") is not None:
+        return _number(compute["fp4_dense"]), "research catalog compute_tflops.fp4_dense (datasheet, dense)"
+    for key in ("fp4_sparse", "fp4_sparse_AI_TOPS"):
+        if compute.get(key) is not None:
+            return _number(compute[key]) / 2, f"research catalog compute_tflops.{key} / 2 (datasheet sparse figure; dense is half)"
+    return None, None
+
+
+def _int8(raw: dict, fp8: float | None) -> tuple[float | None, str | None]:
+    note = str(raw["compute_tflops"].get("fp8_note", ""))
+    m = re.search(r"INT8 ([0-9.]+) TOPS dense", note)
+    if m:
+        return float(m.group(1)), f"research catalog compute_tflops.fp8_note ({m.group(0)})"
+    arch = str(raw.get("architecture", ""))
+    if fp8 is not None and arch.split(" ")[0] in INT8_EQUALS_FP8:
+        return fp8, f"derived: = dense FP8 ({arch.split(' ')[0]} datasheets list INT8 TOPS equal to FP8 TFLOPS)"
+    return None, None
+
+
+def _pcie(link: dict) -> tuple[int | None, int | None]:
+    m = re.match(r"Gen(\d+)(?: x(\d+))?", str(link.get("pcie") or ""))
+    if not m:
+        return None, None
+    return int(m.group(1)), int(m.group(2)) if m.group(2) else None
+
+
+def _rates(raw: dict) -> dict:
+    """The perf rate fields and their sources (new keys only; existing fields are untouched)."""
+    compute, link = raw["compute_tflops"], raw.get("interconnect") or {}
+    datasheet = (raw.get("source") or {}).get("datasheet", "vendor datasheet")
+    status = raw.get("verification", "")
+    fp8 = _rate(compute, "fp8_dense")
+    fp4, fp4_src = _fp4(compute)
+    int8, int8_src = _int8(raw, fp8)
+    gen, lanes = _pcie(link)
+    ref = f"research catalog gpus.json: {datasheet} [{status}]"
+    sources = {"memory_bandwidth_tbps": ref, "bf16_dense_tflops": ref}
+    if fp8 is not None:
+        sources["fp8_dense_tflops"] = ref
+    if fp4 is not None:
+        sources["fp4_dense_tflops"] = fp4_src
+    if int8 is not None:
+        sources["int8_dense_tops"] = int8_src
+    if link.get("nvlink_GBps_bidirectional") and "optional" not in str(link.get("nvlink")):
+        sources["nvlink"] = f"{link.get('nvlink')}: {link['nvlink_GBps_bidirectional']} GB/s bidirectional / 2 per direction"
+    if gen:
+        sources["pcie"] = f"PCIe {link.get('pcie')}: bidirectional GB/s / 2 per direction (research catalog)"
+    return {"fp8_dense_tflops": fp8, "fp4_dense_tflops": fp4, "int8_dense_tops": int8,
+            "pcie_generation": gen, "pcie_lanes": lanes, "sources": sources}
+
+
 def _entry(raw: dict) -> dict:
     name, aliases = NAMES[raw["gpu"]]
     mem = raw["memory"]
@@ -116,6 +197,7 @@ def _entry(raw: dict) -> dict:
         "bf16_dense_tflops": _number(raw["compute_tflops"].get("bf16_dense")),
         "nvlink_gbps_per_direction": nvlink_bidir / 2 if nvlink_bidir else None,
         "pcie_gbps_per_direction": pcie_bidir / 2 if pcie_bidir else None,
+        **_rates(raw),
     }
 
 

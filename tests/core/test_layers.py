@@ -31,6 +31,8 @@ PLANNER_MODULES = [
     "tpkit.comm.plan",
     "tpkit.cli",
     "tpkit.cli.plan",
+    "tpkit.perf",
+    "tpkit.cli.perf",
 ]
 
 # layer rank: a module may import tpkit modules of the same or a lower rank only
@@ -38,11 +40,11 @@ RANKS = {
     "errors": 0, "units": 1, "dtypes": 1, "fileio": 1, "parallel": 2,
     "hardware": 3, "models": 3, "memory": 3, "startup": 4,
     "engines": 5, "comm.dispatch": 5, "comm.env": 5, "comm.profile": 5, "comm.ledger": 5, "comm.topology": 5,
-    "comm.plan": 5,
+    "comm.plan": 5, "perf": 6,
     "runtime": 6, "comm": 7, "cli": 8,
 }
 NO_TORCH_PREFIXES = ("units", "errors", "dtypes", "fileio", "parallel", "hardware", "models", "memory", "startup",
-                     "engines", "comm.dispatch", "comm.plan")
+                     "engines", "comm.dispatch", "comm.plan", "perf")
 
 
 def _layer(module: str) -> str | None:

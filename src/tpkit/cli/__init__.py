@@ -23,6 +23,7 @@ COMMANDS = {
     "plan": "predict per-GPU memory and KV-cache capacity before launch",
     "probe": "measure each GPU's free memory, its users, NVLink/PCIe topology and peer access",
     "bench": "benchmarks (all-reduce)",
+    "perf": "predict decode tok/s with every all-reduce costed, and whether speculative decoding pays",
 }
 """sub-command module under tpkit.cli → its help line (the module's own parser says the same)"""
 

@@ -27,6 +27,7 @@ _FIELDS = {
     "name", "vendor", "aliases", "total_bytes", "total_source", "nvidia_smi_total_mib",
     "compute_capability", "sm_count", "memory_bandwidth_tbps", "bf16_dense_tflops",
     "nvlink_gbps_per_direction", "pcie_gbps_per_direction",
+    "fp8_dense_tflops", "fp4_dense_tflops", "int8_dense_tops", "pcie_generation", "pcie_lanes", "sources",
 }
 
 
@@ -48,6 +49,9 @@ def _spec(raw: dict) -> GpuSpec:
         memory_bandwidth_tbps=raw.get("memory_bandwidth_tbps"), bf16_dense_tflops=raw.get("bf16_dense_tflops"),
         nvlink_gbps_per_direction=raw.get("nvlink_gbps_per_direction"),
         pcie_gbps_per_direction=raw.get("pcie_gbps_per_direction"),
+        fp8_dense_tflops=raw.get("fp8_dense_tflops"), fp4_dense_tflops=raw.get("fp4_dense_tflops"),
+        int8_dense_tops=raw.get("int8_dense_tops"), pcie_generation=raw.get("pcie_generation"),
+        pcie_lanes=raw.get("pcie_lanes"), sources=tuple(sorted((raw.get("sources") or {}).items())),
         vendor=raw.get("vendor", "NVIDIA"), aliases=tuple(raw.get("aliases", ())),
     )
 

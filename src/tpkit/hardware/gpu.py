@@ -31,10 +31,31 @@ class GpuSpec:
     """NVLink bandwidth per direction per GPU (GB/s, decimal); None if no NVLink"""
     pcie_gbps_per_direction: float | None = None
     """PCIe bandwidth per direction (GB/s, decimal)"""
+    fp8_dense_tflops: float | None = None
+    """dense FP8 tensor throughput (TFLOP/s); None where the GPU has no FP8 tensor cores or it is unknown"""
+    fp4_dense_tflops: float | None = None
+    """dense FP4 tensor throughput (TFLOP/s; Blackwell and later)"""
+    int8_dense_tops: float | None = None
+    """dense INT8 tensor throughput (TOP/s, 10^12 operations per second)"""
+    pcie_generation: int | None = None
+    """PCIe generation of the host link (4, 5 …)"""
+    pcie_lanes: int | None = None
+    """PCIe lanes of the host link (count)"""
+    sources: tuple[tuple[str, str], ...] = ()
+    """(field, where its value came from) for the rate fields above"""
     vendor: str = "NVIDIA"
     """``NVIDIA`` or ``AMD``"""
     aliases: tuple[str, ...] = ()
     """other names that find this GPU (``H100``, ``NVIDIA H100 80GB HBM3`` …)"""
+
+    def source_of(self, field: str) -> str:
+        """Where the value of ``field`` came from (``"not recorded"`` when the catalog says nothing)."""
+        return dict(self.sources).get(field, "not recorded")
+
+    def dense_tflops(self, dtype: str) -> float | None:
+        """Dense tensor throughput for ``dtype`` (``bf16``, ``fp8``, ``fp4``, ``int8``) in TFLOP/s (TOP/s for int8)."""
+        return {"bf16": self.bf16_dense_tflops, "fp8": self.fp8_dense_tflops, "fp4": self.fp4_dense_tflops,
+                "int8": self.int8_dense_tops}.get(dtype)
 
     def summary(self) -> dict:
         return {

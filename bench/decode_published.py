@@ -1,0 +1,88 @@
+"""tpkit perf against published speculative-decoding measurements (CPU only, no network).
+
+    python bench/decode_published.py [--markdown docs_table.md]
+
+Reads ``bench/data/published_spec.json`` (every row with its source), predicts each with
+``tpkit.perf.plan_perf`` exactly as ``tpkit perf`` would (the row's GPU, TP, engine, batch, context,
+algorithm and settings; the measured accept length where the source gives one, else the per-family
+default) and prints a markdown table with the measured and predicted speed-up and the error, then:
+
+    sign right       predicted speed-up > 1 exactly when the measured one is
+    within 25 %      |predicted / measured − 1| ≤ 0.25 (speed-up)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "bench" / "data" / "published_spec.json"
+
+
+def predict(row: dict):
+    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.models import load_model
+    from tpkit.perf import PerfRequest, SpecSettings, plan_perf
+
+    model = row["model"]
+    spec = load_model(str(ROOT / model) if model.startswith("bench/") else model)
+    settings = SpecSettings(algorithm=row["algorithm"], num_steps=row["num_steps"], topk=row["topk"],
+                            num_draft_tokens=row["num_draft_tokens"])
+    return plan_perf(PerfRequest(model=spec, gpu=lookup_gpu(row["gpu"]), tp=row["tp"], batch=row["batch"],
+                                 context=row["context"], engine=row["engine"], spec=settings,
+                                 accept_length=row["accept_length"], kv_cache_dtype=row["kv_cache_dtype"]))
+
+
+def measured_speedup(row: dict) -> float:
+    return row["measured_speedup"] or row["spec_tok_s"] / row["base_tok_s"]
+
+
+def table(data: dict) -> tuple[list[str], dict]:
+    lines = ["| # | source | model | GPU × TP | engine | batch | ctx | settings (steps/topk/draft) | accept len | "
+             "plain tok/s meas / pred | spec tok/s meas / pred | speed-up meas | speed-up pred | error | sign |",
+             "|---|---|---|---|---|---:|---:|---|---:|---|---|---:|---:|---:|---|"]
+    stats = {"rows": 0, "sign_ok": 0, "within_25": 0, "errors": []}
+    for i, row in enumerate(data["rows"], 1):
+        r = predict(row)
+        meas, pred = measured_speedup(row), r.speculative.speedup
+        err = pred / meas - 1
+        sign = (pred > 1) == (meas > 1)
+        stats["rows"] += 1
+        stats["sign_ok"] += sign
+        stats["within_25"] += abs(err) <= 0.25
+        stats["errors"].append(abs(err))
+        base_pred = r.baseline.batch / r.baseline.step_us * 1e6
+        tau = (f"{row['accept_length']:.2f}" if row["accept_length"] else f"{r.speculative.accept_length:.2f}*")
+        base = f"{row['base_tok_s']:.1f} / {base_pred:.1f}" if row["base_tok_s"] else f"— / {base_pred:.1f}"
+        spec = f"{row['spec_tok_s']:.1f} / {r.speculative.tok_s:.1f}" if row["spec_tok_s"] else \
+            f"— / {r.speculative.tok_s:.1f}"
+        name = row["model"].split("/")[-1].replace(".config.json", "")
+        lines.append(f"| {i} | {row['source']} | {name} | {row['gpu']} × {row['tp']} | {row['engine']} | {row['batch']} | "
+                     f"{row['context']} | {row['algorithm']} {row['num_steps']}/{row['topk']}/{row['num_draft_tokens']} | "
+                     f"{tau} | {base} | {spec} | {meas:.2f}× | {pred:.2f}× | {err * 100:+.0f} % | "
+                     f"{'ok' if sign else 'WRONG'} |")
+    return lines, stats
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--markdown", default=None, help="also write the table to this file")
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT / "src"))
+    data = json.loads(DATA.read_text())
+    lines, s = table(data)
+    errs = sorted(s["errors"])
+    summary = (f"{s['rows']} rows: sign right in {s['sign_ok']} ({s['sign_ok'] / s['rows']:.0%}), speed-up within 25 % "
+               f"in {s['within_25']} ({s['within_25'] / s['rows']:.0%}); median |error| {errs[len(errs) // 2] * 100:.0f} %")
+    text = "\n".join(lines + ["", summary])
+    print(text)
+    if args.markdown:
+        Path(args.markdown).write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""``tpkit perf``: decode step time and tokens/s of a TP deployment, every all-reduce costed, and whether
+speculative decoding pays (no GPU, no torch)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from tpkit.errors import PlanInputError
+
+__all__ = ["register", "run_perf", "build_perf_request", "format_perf"]
+
+_DEFAULT_STEPS, _DEFAULT_TOPK, _DEFAULT_DRAFT = 3, 1, 4
+"""settings used when --speculative-algorithm comes alone (SGLang picks 3/1/4 for most models when the flags
+are omitted; older SGLang docs list 5/4/8)"""
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    return value
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "perf", help="predict decode tok/s with every all-reduce costed, and whether speculative decoding pays",
+        description="Decode step time and tokens/s of one TP group on NVLink or PCIe, from a model of one forward "
+        "pass per rank (weights, experts hit, KV, activations, FLOPs, kernel overheads) plus every all-reduce; "
+        "speculative decoding (EAGLE, EAGLE3, NEXTN/MTP, STANDALONE): speed-up by batch, crossover batch, best "
+        "settings and all-reduce backend, and a verdict in the engine's flags.")
+    p.add_argument("model", help="HF id (local HF cache or embedded catalog), model dir or config.json path")
+    p.add_argument("--gpu", required=True, help="catalog GPU, e.g. H200, H100, RTX-PRO-6000")
+    p.add_argument("--tp", type=int, default=1, help="tensor-parallel size (default 1)")
+    p.add_argument("--ep", type=int, default=1, help="expert-parallel size (default 1: experts split by TP)")
+    p.add_argument("--dp", type=int, default=1, help="DP-attention groups (SGLang --enable-dp-attention --dp N)")
+    p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default --tp)")
+    p.add_argument("--link", choices=("nvlink", "pcie"), default=None,
+                   help="interconnect of the TP group (default: NVLink if the GPU has it, else PCIe)")
+    p.add_argument("--batch", type=int, default=1, help="sequences decoded together (default 1)")
+    p.add_argument("--context", type=int, default=1024, help="tokens in each sequence's KV cache (default 1024)")
+    p.add_argument("--engine", choices=("sglang", "vllm"), default="sglang", help="flags and kernel layout")
+    p.add_argument("--kv-cache-dtype", choices=("auto", "bf16", "fp8"), default="auto",
+                   help="KV cache element type (default: the checkpoint's, else bf16)")
+    s = p.add_argument_group("speculative decoding")
+    s.add_argument("--speculative-algorithm", default=None, metavar="A",
+                   help="EAGLE, EAGLE3, NEXTN (= MTP) or STANDALONE")
+    s.add_argument("--speculative-num-steps", type=int, default=None, metavar="S")
+    s.add_argument("--speculative-eagle-topk", type=int, default=None, metavar="K")
+    s.add_argument("--speculative-num-draft-tokens", type=int, default=None, metavar="D")
+    s.add_argument("--speculative-draft-model-path", default=None, metavar="P",
+                   help="draft model (config.json, checkpoint dir, HF cache or catalog id); an EAGLE head that is "
+                        "not found locally is modelled from the target's shape")
+    s.add_argument("--accept-length", type=_positive_float, default=None, metavar="L",
+                   help="measured accepted tokens per cycle (the verified token included); default: per-family "
+                        "acceptance, stated as an assumption")
+    a = p.add_argument_group("all-reduce")
+    a.add_argument("--allreduce-profile", default=None, metavar="FILE",
+                   help="measured profile from `tpkit bench allreduce --json FILE` (replaces the analytical model)")
+    a.add_argument("--allreduce-backend", choices=("nccl", "custom", "oneshot", "symm_mem"), default=None,
+                   help="force an all-reduce backend (default: the engine's)")
+    a.add_argument("--pcie-fabric-gbps", type=_positive_float, default=None, metavar="GBPS",
+                   help="PCIe host fabric bandwidth for all-to-all peer reads, GB/s (default: median of published "
+                        "8× RTX PRO 6000 boxes, 168.7; dual-socket boxes measure ~52)")
+    p.add_argument("--impl", choices=("sglang", "vllm", "reference"), default=None,
+                   help="kernel layout (default: the engine's; reference = bench/decode_reference.py)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run_perf)
+
+
+def _settings(args):
+    from tpkit.perf.spec import SpecSettings
+
+    given = [args.speculative_num_steps, args.speculative_eagle_topk, args.speculative_num_draft_tokens]
+    if args.speculative_algorithm is None:
+        if any(v is not None for v in given) or args.speculative_draft_model_path:
+            raise PlanInputError("--speculative-num-steps/-eagle-topk/-num-draft-tokens/-draft-model-path need "
+                                 "--speculative-algorithm (EAGLE, EAGLE3, NEXTN, MTP or STANDALONE)")
+        return None
+    steps = args.speculative_num_steps or _DEFAULT_STEPS
+    topk = args.speculative_eagle_topk or _DEFAULT_TOPK
+    draft = args.speculative_num_draft_tokens or (steps + 1 if topk == 1 else max(_DEFAULT_DRAFT, steps + 1))
+    return SpecSettings(algorithm=args.speculative_algorithm.upper(), num_steps=steps, topk=topk,
+                        num_draft_tokens=draft)
+
+
+def _draft(path: str | None):
+    """The draft model's spec if its config can be found locally, else None (modelled from the target)."""
+    if path is None:
+        return None
+    from tpkit.errors import UnknownModelError
+    from tpkit.models import load_model
+
+    try:
+        return load_model(path)
+    except UnknownModelError:
+        return None
+
+
+def _profile(path: str | None):
+    if path is None:
+        return None
+    from tpkit.comm.profile import load_profile
+
+    return load_profile(path)
+
+
+def build_perf_request(args):
+    """Flags → PerfRequest, every check before any prediction."""
+    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.models import load_model
+    from tpkit.perf.plan import PerfRequest
+
+    for name in ("tp", "ep", "dp", "batch"):
+        value = getattr(args, name)
+        if value < 1:
+            raise PlanInputError(f"--{name} must be ≥ 1, got {value}")
+    if args.num_gpus is not None and args.num_gpus < args.tp:
+        raise PlanInputError(f"--tp {args.tp} needs {args.tp} GPUs but --num-gpus is {args.num_gpus}; raise "
+                             "--num-gpus or lower --tp")
+    settings = _settings(args)
+    if settings is not None and settings.family == "STANDALONE" and args.speculative_draft_model_path is None:
+        raise PlanInputError("--speculative-algorithm STANDALONE needs --speculative-draft-model-path")
+    draft = _draft(args.speculative_draft_model_path)
+    if settings is not None and settings.family == "STANDALONE" and draft is None:
+        raise PlanInputError(f"--speculative-draft-model-path {args.speculative_draft_model_path!r}: no config found "
+                             "(path, HF cache or catalog); STANDALONE needs the draft's config")
+    return PerfRequest(model=load_model(args.model), gpu=lookup_gpu(args.gpu), tp=args.tp, ep=args.ep,
+                       dp_attention=args.dp, num_gpus=args.num_gpus, link=args.link, batch=args.batch,
+                       context=args.context, engine=args.engine, impl=args.impl, spec=settings, draft=draft,
+                       draft_path=args.speculative_draft_model_path, accept_length=args.accept_length,
+                       backend=args.allreduce_backend, profile=_profile(args.allreduce_profile),
+                       profile_name=args.allreduce_profile or "", fabric_gbps=args.pcie_fabric_gbps,
+                       kv_cache_dtype=args.kv_cache_dtype)
+
+
+def run_perf(args) -> int:
+    from tpkit.perf.plan import plan_perf
+
+    result = plan_perf(build_perf_request(args))
+    if args.json:
+        json.dump(result.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(format_perf(result.to_dict()))
+    return 0
+
+
+def format_perf(d: dict) -> str:
+    """Text form of ``PerfResult.to_dict()`` (pure)."""
+    lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}), {d['engine']}, batch {d['batch']}, "
+             f"context {d['context']}", ""]
+    b, ar = d["baseline"], d["allreduce"]
+    lines.append(f"plain decoding   {b['tok_s']:.1f} tok/s   step {b['step_s'] * 1e3:.2f} ms")
+    lines.append(f"all-reduce       {ar['calls_per_forward']} per forward × {ar['us_per_call']:.1f} µs ({ar['backend']}; "
+                 f"{ar['source']}) = {ar['us_per_forward'] / 1e3:.2f} ms, + {ar['all_gathers_per_forward']} all-gather")
+    sp = d["speculative"]
+    if sp:
+        st = d["speculative_settings"]
+        lines.append(f"speculative      {sp['tok_s']:.1f} tok/s   cycle {sp['cycle_s'] * 1e3:.2f} ms   accept length "
+                     f"{sp['accept_length']:.2f}   speed-up {sp['speedup']:.2f}×   ({st['algorithm']} steps "
+                     f"{st['num_steps']}, topk {st['topk']}, draft tokens {st['num_draft_tokens']})")
+        cross = d["crossover_batch"]
+        lines.append(f"crossover batch  {cross if cross else 'none up to 1024'}")
+        bs = d["best_settings"]
+        lines.append(f"best settings    steps {bs['num_steps']}, topk {bs['topk']}, draft tokens {bs['num_draft_tokens']}"
+                     f" → {bs['speedup']:.2f}× ({bs['grid']})")
+    lines += ["", "batch   plain tok/s" + ("   spec tok/s   speed-up" if sp else "")]
+    for row in d["by_batch"]:
+        spec = row["speculative"]
+        extra = f"   {spec['tok_s']:10.1f}   {spec['speedup']:7.2f}×" if spec else ""
+        lines.append(f"{row['batch']:5d}   {row['tok_s']:11.1f}{extra}")
+    lines += ["", "verdict", *("  " + x for x in d["verdict"]["message"].split("\n"))]
+    if d["verdict"]["flags"]:
+        lines.append("  flags: " + " ".join(d["verdict"]["flags"]))
+    lines += ["", "confidence"]
+    lines += [f"  {k}: {v['level']} — {v['why']}" for k, v in d["confidence"].items()]
+    lines += ["", "assumptions", *("  - " + a for a in d["assumptions"])]
+    return "\n".join(lines) + "\n"

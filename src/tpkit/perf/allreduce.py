@@ -1,0 +1,230 @@
+"""Cost of one all-reduce (and all-gather) call: measured profile → shipped profile → analytical model.
+
+    in:  message bytes, a ``Link`` (NVLink or PCIe, world size, rates), a backend, an optional profile
+    out: ``ArCost(us, backend, source)``
+
+Analytical models (constants and their sources in ``constants``):
+
+    nccl        NCCL's own tuner model (src/graph/tuning.cc): ring all-reduce over 2(n−1) steps,
+                t = baseLat[proto] + 2(n−1)·hwLat[link, proto] + S / algBw,  algBw = busBw · n / (2(n−1));
+                busBw: Simple = NCCL bus bandwidth, LL = min(llMaxBw, P2P link) (tuning.cc halves the graph
+                bandwidth of several channels; ≈ one link, which reproduces 24.1 µs at 64 KB and 28.0 µs at
+                256 KB measured on 8× RTX PRO 6000), LL128 (NVLink only) = 0.92·bus; the cheapest protocol
+                wins, as NCCL's tuner picks it
+    one-shot    every rank reads the other n−1 ranks' S bytes and reduces locally:
+                NVLink (switched):  α(n) + (n−1)·S / link
+                PCIe:               α_pcie + max((n−1)·S / link, n(n−1)·S / fabric)   ← all ranks read from all
+                                    peers at once through the shared host bridges / switch uplinks
+    two-shot    reduce-scatter + all-gather of S/n pieces: α + 2(n−1)/n · S / link (PCIe: also fabric-bound)
+    symm-mem    torch symmetric-memory one-shot (NVLink only): measured 6.6 µs floor at 2 GPUs + (n−1)·S / link
+
+A measured profile (``tpkit bench allreduce --json``) or the shipped 2× H200 NVLink profile replaces the
+model for its world size; between measured sizes the time is interpolated linearly in bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.comm.profile import BenchProfile
+from tpkit.errors import PlanInputError
+from tpkit.perf.constants import C
+
+__all__ = ["Link", "ArCost", "BACKENDS", "allreduce_cost", "allgather_cost", "make_link"]
+
+BACKENDS = ("nccl", "custom_oneshot", "custom_twoshot", "symm_mem")
+"""all-reduce implementations the model knows"""
+_PROFILE_NAMES = {"nccl": ("nccl",), "custom_oneshot": ("one_shot", "one_shot_pull"),
+                  "custom_twoshot": ("two_shot",), "symm_mem": ("symm_mem_one_shot", "symm_mem_two_shot")}
+_NVLINK_SHIPPED_GPUS = ("H100-SXM-80GB", "H200-SXM-141GB", "H20-96GB", "H20-141GB")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Link:
+    """The interconnect of one tensor-parallel group."""
+
+    kind: str
+    """``nvlink`` or ``pcie``"""
+    world: int
+    """ranks in the group (count)"""
+    link_gbps: float
+    """usable bandwidth per GPU per direction (GB/s, 10^9 B/s)"""
+    nccl_busbw_gbps: float
+    """NCCL ring bus bandwidth with the Simple protocol (GB/s)"""
+    ll_max_gbps: float
+    """NCCL's LL protocol ceiling for this GPU generation (GB/s)"""
+    fabric_gbps: float | None = None
+    """PCIe: aggregate bandwidth of all-to-all peer reads through the host bridges/switches (GB/s)"""
+    gpu: str = ""
+    """catalog GPU name (decides whether the shipped profile applies)"""
+    notes: tuple[str, ...] = ()
+    """where the rates came from"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ArCost:
+    """One collective call."""
+
+    us: float
+    """time per call (µs)"""
+    backend: str
+    """which implementation"""
+    source: str
+    """``measured profile FILE``, ``shipped profile …`` or ``analytical: …``"""
+
+
+def make_link(*, kind: str, world: int, gpu_name: str, nvlink_gbps: float | None, pcie_gbps: float | None,
+              compute_capability: tuple[int, int] | None, fabric_gbps: float | None = None) -> Link:
+    """The link of ``world`` GPUs of one type; ``kind`` ``nvlink`` needs a GPU with NVLink."""
+    cc_major = compute_capability[0] if compute_capability else 9
+    ll_max = C["nccl_ll_max_bw_hopper_gbps"].value * (2 if cc_major >= 10 else 1) if cc_major >= 9 else 87.7
+    if kind == "nvlink":
+        if not nvlink_gbps:
+            raise PlanInputError(f"--link nvlink: {gpu_name} has no NVLink in the catalog; use --link pcie")
+        eff = C["nvlink_efficiency"].value * nvlink_gbps
+        return Link(kind="nvlink", world=world, link_gbps=eff, nccl_busbw_gbps=eff, ll_max_gbps=ll_max, gpu=gpu_name,
+                    notes=(f"NVLink {nvlink_gbps:g} GB/s per direction × {C['nvlink_efficiency'].value} "
+                           f"({C['nvlink_efficiency'].source})",))
+    if not pcie_gbps:
+        raise PlanInputError(f"{gpu_name} has no PCIe bandwidth in the catalog; pass a catalog GPU with --gpu")
+    fabric = fabric_gbps or _default_fabric(world)
+    p2p = C["pcie_p2p_efficiency"].value * pcie_gbps
+    bus = C["pcie_nccl_busbw_fraction"].value * pcie_gbps
+    notes = (f"PCIe {pcie_gbps:g} GB/s per direction: P2P {p2p:.1f} GB/s ({C['pcie_p2p_efficiency'].source}); NCCL "
+             f"bus bandwidth {bus:.1f} GB/s", f"host fabric {fabric:g} GB/s aggregate for all-to-all peer reads"
+             + ("" if fabric_gbps else f" (default: {_fabric_source(world)})"))
+    return Link(kind="pcie", world=world, link_gbps=p2p, nccl_busbw_gbps=bus, ll_max_gbps=ll_max,
+                fabric_gbps=fabric, gpu=gpu_name, notes=notes)
+
+
+def _default_fabric(world: int) -> float:
+    return C["pcie_fabric_gbps_4"].value if world <= 4 else C["pcie_fabric_gbps_8"].value * max(1.0, world / 8)
+
+
+def _fabric_source(world: int) -> str:
+    return C["pcie_fabric_gbps_4" if world <= 4 else "pcie_fabric_gbps_8"].source
+
+
+def allreduce_cost(nbytes: float, link: Link, backend: str, *, profile: BenchProfile | None = None,
+                   profile_name: str = "") -> ArCost:
+    """µs of one all-reduce of ``nbytes`` on ``link`` with ``backend`` (0 on one rank)."""
+    if backend not in BACKENDS:
+        raise PlanInputError(f"unknown all-reduce backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    if link.world == 1 or nbytes <= 0:
+        return ArCost(us=0.0, backend=backend, source="no all-reduce on one rank")
+    measured = _from_profile(nbytes, link.world, backend, profile, profile_name)
+    if measured is not None:
+        return measured
+    shipped = _shipped(nbytes, link, backend)
+    if shipped is not None:
+        return shipped
+    us, how = _ANALYTICAL[backend](nbytes, link)
+    return ArCost(us=us, backend=backend, source=f"analytical: {how}")
+
+
+def allgather_cost(nbytes_total: float, link: Link) -> ArCost:
+    """NCCL ring all-gather of ``nbytes_total`` (the gathered size): (n−1) steps of S/n each."""
+    if link.world == 1:
+        return ArCost(us=0.0, backend="nccl", source="no all-gather on one rank")
+    n = link.world
+    hw = C["nccl_hw_lat_nvlink_us" if link.kind == "nvlink" else "nccl_hw_lat_pci_us"].value
+    lat = C["nccl_base_lat_ring_ll_us"].value + (n - 1) * hw
+    bw = min(link.ll_max_gbps, link.link_gbps) * 1e9
+    us = lat + nbytes_total * (n - 1) / n / bw * 1e6
+    simple = C["nccl_base_lat_ring_simple_us"].value + (n - 1) * 3.4 + nbytes_total * (n - 1) / n / (
+        link.nccl_busbw_gbps * 1e9) * 1e6
+    return ArCost(us=min(us, simple), backend="nccl", source="analytical: NCCL ring all-gather (tuning.cc model)")
+
+
+# ------------------------------------------------------------------------------------------------ analytical
+def _nccl(s: float, link: Link) -> tuple[float, str]:
+    n, steps = link.world, 2 * (link.world - 1)
+    nv = link.kind == "nvlink"
+    hw = {"LL": C["nccl_hw_lat_nvlink_us" if nv else "nccl_hw_lat_pci_us"].value,
+          "LL128": 1.9 if nv else 2.5, "Simple": 3.4 if nv else 5.7}
+    base = {"LL": C["nccl_base_lat_ring_ll_us"].value, "LL128": C["nccl_base_lat_ring_ll128_us"].value,
+            "Simple": C["nccl_base_lat_ring_simple_us"].value}
+    bus = {"LL": min(link.ll_max_gbps, link.link_gbps), "LL128": 0.92 * link.nccl_busbw_gbps,
+           "Simple": link.nccl_busbw_gbps}
+    protos = ("LL", "LL128", "Simple") if nv else ("LL", "Simple")  # LL128 is off on PCIe by default
+    times = {p: base[p] + steps * hw[p] + s / (bus[p] * 1e9 * n / steps) * 1e6 for p in protos}
+    best = min(times, key=times.get)
+    return times[best], f"NCCL ring/{best}, {steps} steps ({link.kind})"
+
+
+def _oneshot_alpha(link: Link) -> float:
+    if link.kind == "pcie":
+        return C["pcie_oneshot_latency_us"].value
+    return C["nvlink_oneshot_latency_us"].value + C["nvlink_oneshot_latency_per_peer_us"].value * (link.world - 2)
+
+
+def _oneshot(s: float, link: Link) -> tuple[float, str]:
+    n = link.world
+    own = (n - 1) * s / (link.link_gbps * 1e9) * 1e6
+    if link.kind == "nvlink":
+        return _oneshot_alpha(link) + own, "one-shot, each rank reads (n−1)·S over its NVLink port"
+    fabric = n * (n - 1) * s / (link.fabric_gbps * 1e9) * 1e6
+    bound = "host fabric" if fabric > own else "own PCIe link"
+    return _oneshot_alpha(link) + max(own, fabric), (
+        f"PCIe one-shot, all {n} ranks read (n−1)·S at once: n(n−1)·S = {n * (n - 1) * s / 1e3:.0f} KB through a "
+        f"{link.fabric_gbps:g} GB/s fabric ({bound}-bound)")
+
+
+def _twoshot(s: float, link: Link) -> tuple[float, str]:
+    n = link.world
+    own = 2 * (n - 1) / n * s / (link.link_gbps * 1e9) * 1e6
+    alpha = 1.5 * _oneshot_alpha(link)
+    if link.kind == "nvlink":
+        return alpha + own, "two-shot (reduce-scatter + all-gather), 1.5× the one-shot sync cost"
+    fabric = 2 * (n - 1) * s / (link.fabric_gbps * 1e9) * 1e6
+    return alpha + max(own, fabric), "PCIe two-shot, fabric carries 2(n−1)·S"
+
+
+def _symm(s: float, link: Link) -> tuple[float, str]:
+    if link.kind != "nvlink":
+        return float("inf"), "torch symmetric memory needs NVLink P2P"
+    n = link.world
+    return 6.6 + 0.5 * (n - 2) + (n - 1) * s / (link.link_gbps * 1e9) * 1e6, \
+        "torch symm-mem one-shot (6.6 µs floor measured at 2× H200)"
+
+
+_ANALYTICAL = {"nccl": _nccl, "custom_oneshot": _oneshot, "custom_twoshot": _twoshot, "symm_mem": _symm}
+
+
+# ------------------------------------------------------------------------------------------------ profiles
+def _from_profile(nbytes, world, backend, profile, name) -> ArCost | None:
+    if profile is None:
+        return None
+    rows = profile.rows(world)
+    if not rows:
+        return None
+    for key in _PROFILE_NAMES[backend]:
+        points = [(r.nbytes.bytes, r.time_of(key)) for r in rows if r.time_of(key) is not None]
+        if points:
+            return ArCost(us=_interpolate(points, nbytes), backend=backend,
+                          source=f"measured profile {name or profile.source} ({key}, world size {world})")
+    return None
+
+
+def _shipped(nbytes, link: Link, backend) -> ArCost | None:
+    if link.kind != "nvlink" or link.world != 2 or link.gpu not in _NVLINK_SHIPPED_GPUS:
+        return None
+    from tpkit.comm.profile import DEFAULT_PROFILE_FILE, default_profile
+
+    found = _from_profile(nbytes, 2, backend, default_profile(), DEFAULT_PROFILE_FILE)
+    if found is None:
+        return None
+    return ArCost(us=found.us, backend=backend, source=f"shipped profile {DEFAULT_PROFILE_FILE} (2× H200 NVLink, "
+                                                         "measured)")
+
+
+def _interpolate(points: list[tuple[int, float]], x: float) -> float:
+    """Linear in bytes between measured sizes; flat below the first, extended by the last slope above."""
+    points = sorted(points)
+    if x <= points[0][0] or len(points) == 1:
+        return points[0][1]
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if x <= x1:
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    return y1 + (y1 - y0) * (x - x1) / (x1 - x0)

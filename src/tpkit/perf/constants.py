@@ -1,0 +1,169 @@
+"""Every constant the cost model uses, with its value, unit, source and how sure it is.
+
+Confidence labels (the same words appear in ``tpkit perf`` output):
+
+    measured    read on hardware by a script in this repo (command + date in docs/benchmarks.md)
+    published   a number from a named public source (code, datasheet, benchmark table)
+    derived     arithmetic on the above, spelled out in the source string
+    assumption  a choice where no source pins the number; the output says so
+
+Measured H200 constants come from ``bench/decode_reference.py`` run on one H200 SXM (torch 2.11,
+CUDA 13, 2026-12-01, ``docs/runs/decode_h200_2026-12-01.json``), from its micro-benchmarks only —
+never from the decode steps the model is checked against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Const", "C", "all_constants"]
+
+_RUN = "bench/decode_reference.py micro-benchmarks, 1× H200 SXM, 2026-12-01 (docs/runs/decode_h200_2026-12-01.json)"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Const:
+    """One sourced number."""
+
+    value: float
+    """the number, in ``unit``"""
+    unit: str
+    """what the number counts (``fraction``, ``us``, ``GB/s`` …)"""
+    source: str
+    """where it comes from (file, table, measurement)"""
+    confidence: str
+    """``measured``, ``published``, ``derived`` or ``assumption``"""
+
+
+C = {
+    # ---- device efficiencies (H200 measured; used for every GPU, scaled by its datasheet rates)
+    "hbm_efficiency": Const(
+        value=0.890, unit="fraction of datasheet memory bandwidth",
+        source=f"device-to-device copy 4.273 TB/s (read+write) / 4.8 TB/s datasheet; {_RUN}", confidence="measured"),
+    "gemm_flop_efficiency": Const(
+        value=0.63, unit="fraction of datasheet dense tensor TFLOP/s",
+        source=f"bf16 GEMMs at M=256 (28672×4096, 4096×14336, 128256×4096): 667/624/616 TFLOP/s, median 624 / 989.4; {_RUN}",
+        confidence="measured"),
+    "gemm_overhead_us": Const(
+        value=2.8, unit="us per GEMM",
+        source=f"batch-1 GEMMs minus bytes / copy bandwidth (1.0, 4.5, 2.8 µs; median); {_RUN}", confidence="measured"),
+    "roofline_sharpness": Const(
+        value=3.0, unit="exponent p of (t_mem^p + t_flop^p)^(1/p)",
+        source="chosen so a GEMM near the ridge is slower than max(t_mem, t_flop), as the M=64 rows of the GEMM "
+               "micro-benchmark are (−6 % at p=3 vs −12 % with a plain max)", confidence="assumption"),
+    "small_kernel_us": Const(
+        value=2.65, unit="us per element-wise/norm kernel inside a CUDA graph",
+        source=f"median of add (1.35), RMSNorm (4.70) and SiLU (2.65) on one 4096/14336-wide row, 100 per graph; {_RUN}",
+        confidence="measured"),
+    "attention_overhead_us": Const(
+        value=5.1, unit="us per attention kernel",
+        source=f"intercept of SDPA-flash time vs KV bytes at batch 1 (contexts 2k/8k/32k); {_RUN}", confidence="measured"),
+    "attention_cta_gbps": Const(
+        value=45.1, unit="GB/s streamed by one (sequence, KV head) block without split-KV",
+        source=f"slope of the same fit (22.2 µs per MB of K+V per KV head); {_RUN}", confidence="measured"),
+    "grouped_gemm_overhead_us": Const(
+        value=11.6, unit="us per grouped expert GEMM",
+        source=f"torch._grouped_mm, Qwen3-30B-A3B w13 shapes, 8 vs 128 active experts (28.4 / 281.3 µs): intercept; {_RUN}",
+        confidence="measured"),
+    "grouped_gemm_efficiency": Const(
+        value=0.70, unit="fraction of the measured copy bandwidth",
+        source=f"slope of the same fit: 2.99 TB/s of expert weights / 4.273 TB/s; {_RUN}", confidence="measured"),
+    "engine_moe_efficiency": Const(
+        value=1.0, unit="fraction of the dense-GEMM bandwidth for engine fused-MoE kernels",
+        source="SGLang fused_moe (Triton, tuned per shape) and vLLM Marlin MoE stream expert weights like dense "
+               "GEMMs; the torch._grouped_mm of the reference run (0.70) is not what engines run. Consistency "
+               "check, not a fit: Kimi K2.6 at 128 concurrent on 8× RTX PRO 6000 (2,222 tok/s, rtx6kpro "
+               "kimi-k26-v4.md) needs ≥ 0.88", confidence="assumption"),
+    # ---- NCCL's own latency model (src/graph/tuning.cc, NVIDIA/nccl 2.30.7, commit 5067397)
+    "nccl_base_lat_ring_ll_us": Const(
+        value=6.6, unit="us", source="NVIDIA/nccl src/graph/tuning.cc baseLatencies Ring/LL (2.30.7)",
+        confidence="published"),
+    "nccl_base_lat_ring_ll128_us": Const(
+        value=14.0, unit="us", source="NVIDIA/nccl src/graph/tuning.cc baseLatencies Ring/LL128 (2.30.7)",
+        confidence="published"),
+    "nccl_base_lat_ring_simple_us": Const(
+        value=8.4, unit="us", source="NVIDIA/nccl src/graph/tuning.cc baseLatencies Ring/Simple (2.30.7)",
+        confidence="published"),
+    "nccl_hw_lat_nvlink_us": Const(
+        value=0.6, unit="us per ring step (LL)", source="tuning.cc hwLatencies NVLINK Ring LL; LL128 1.9, Simple 3.4",
+        confidence="published"),
+    "nccl_hw_lat_pci_us": Const(
+        value=1.0, unit="us per ring step (LL)", source="tuning.cc hwLatencies PCI Ring LL; LL128 2.5, Simple 5.7",
+        confidence="published"),
+    "nccl_ll_max_bw_hopper_gbps": Const(
+        value=141.0, unit="GB/s", source="tuning.cc llMaxBws Hopper, one node (Blackwell 2×141, Ampere 87.7)",
+        confidence="published"),
+    # ---- links
+    "nvlink_efficiency": Const(
+        value=0.82, unit="fraction of per-direction NVLink bandwidth",
+        source="p2pBandwidthLatencyTest 371–377 GB/s per pair of 450 (NVIDIA/nccl issue #1264)", confidence="published"),
+    "pcie_p2p_efficiency": Const(
+        value=0.86, unit="fraction of per-direction PCIe bandwidth",
+        source="RTX PRO 6000 Gen5 x16 P2P writes 53–56 GB/s of 63 (local-inference-lab/rtx6kpro hardware/pcie-bandwidth.md)",
+        confidence="published"),
+    "pcie_nccl_busbw_fraction": Const(
+        value=0.63, unit="fraction of per-direction PCIe bandwidth as NCCL ring bus bandwidth",
+        source="nccl-tests all_reduce 8× RTX PRO 6000: 37.6–41.1 GB/s busbw of 63 (rtx6kpro pcie-bandwidth.md, tuned "
+               "channels)", confidence="published"),
+    "pcie_fabric_gbps_8": Const(
+        value=168.7, unit="GB/s aggregate for all-to-all peer reads, 8 GPUs",
+        source="p2pmark dense-interconnect scores of four 8× RTX PRO 6000 boxes (191.8, 173.1, 164.3, 51.7 GB/s), median "
+               "(rtx6kpro pcie-bandwidth.md); dual-socket boxes reach 51.7", confidence="published"),
+    "pcie_fabric_gbps_4": Const(
+        value=129.7, unit="GB/s aggregate for all-to-all peer reads, 4 GPUs",
+        source="p2pmark 4-GPU dense-interconnect scores 138.3, 129.7, 127.6 GB/s, median (rtx6kpro pcie-bandwidth.md)",
+        confidence="published"),
+    "pcie_oneshot_latency_us": Const(
+        value=7.0, unit="us (barrier + launch of a PCIe one-shot all-reduce)",
+        source="custom one-shot 7.5 µs at 256 B–1 KB on 8 GPUs, 6.1 µs on 4 (rtx6kpro pcie-bandwidth.md, "
+               "optimization/pcie-oneshot-allreduce.md); p2pmark effective latency 6.0–7.4 µs", confidence="published"),
+    "nvlink_oneshot_latency_us": Const(
+        value=2.6, unit="us (one-shot all-reduce floor in a CUDA graph, NVLink)",
+        source="tpkit one_shot 2.56 µs at 1 KiB, 2× H200 (comm/data/h200_nvlink_defaults.json); published 8-GPU "
+               "custom one-shot floors 5.7–13 µs (shared/specs/allreduce-landscape.md §0.5)", confidence="measured"),
+    "nvlink_oneshot_latency_per_peer_us": Const(
+        value=0.5, unit="us per extra peer",
+        source="interpolates 2.6 µs at 2 GPUs to ~5.6 µs at 8, the low end of the published 5.7–13 µs (landscape §0.5)",
+        confidence="derived"),
+    # ---- speculative decoding
+    "accept_rate_eagle3": Const(
+        value=0.71, unit="per-token acceptance (chain)",
+        source="EAGLE3-LLaMA3.1-8B τ at T=1, 7 draft tokens: MT-bench 2.77, HumanEval 3.49, GSM8K 3.34; τ = 3.34 ⇒ "
+               "a = 0.71 (nebius/EAGLE3-Llama-3.3-70B model card, via shared/specs/allreduce-landscape.md §4)",
+        confidence="derived"),
+    "accept_rate_eagle": Const(
+        value=0.60, unit="per-token acceptance (chain)",
+        source="EAGLE-2 heads accept ~1.4× fewer tokens than EAGLE-3 (EAGLE-3 paper abstract, arXiv:2503.01840); "
+               "0.60 gives τ ≈ 2.3 at 3 steps", confidence="assumption"),
+    "accept_rate_mtp": Const(
+        value=0.85, unit="per-token acceptance (chain)",
+        source="DeepSeek-V3 technical report: second-token acceptance 85–90 %; Qwen3.5 MTP per-position 0.85 "
+               "(rtx6kpro optimization/speculative-decoding.md)", confidence="published"),
+    "accept_rate_standalone": Const(
+        value=0.60, unit="per-token acceptance (chain)", source="no public per-family figure used",
+        confidence="assumption"),
+    "eagle3_draft_vocab": Const(
+        value=32000, unit="rows of the EAGLE-3 draft lm_head",
+        source="draft_vocab_size 32000 of the public EAGLE-3 heads (SafeAILab EAGLE-3 configs)", confidence="published"),
+    "spec_host_sync_us": Const(
+        value=80.0, unit="us per speculative cycle (GPU→CPU sync of accepted tokens)",
+        source="rtx6kpro daily summary 2026-04-24: removing an '80µs GPU-CPU sync per token' in vLLM's EAGLE-3 path "
+               "took Kimi from 75 to 116 tok/s", confidence="published"),
+    "spec_host_fraction": Const(
+        value=0.075, unit="fraction of a speculative cycle spent in host work the GPU waits for",
+        source="sgl-project/sglang PR #9588: speculative decoding runs without overlap scheduling; overlapping the "
+               "host work gave 5–10 % (H100/H200, EAGLE3), so ~7.5 % of a cycle is exposed host time. Plain decoding "
+               "overlaps it (SGLang overlap scheduler, vLLM async scheduling)", confidence="published"),
+    "spec_small_kernels": Const(
+        value=12, unit="kernels per cycle (tree build, verify/accept, sampling, KV bookkeeping)",
+        source="order of the kernels SGLang's EAGLE worker launches outside the model forwards", confidence="assumption"),
+    "step_overhead_kernels": Const(
+        value=4, unit="kernels per forward (sampling/argmax, logits processing, position update)",
+        source="order of SGLang/vLLM sampler kernels after the lm_head", confidence="assumption"),
+}
+"""name → constant"""
+
+
+def all_constants() -> dict[str, Const]:
+    """A copy of every constant (for ``--json`` output and docs)."""
+    return dict(C)

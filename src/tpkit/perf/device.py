@@ -1,0 +1,66 @@
+"""The rates one GPU gives the cost model: effective memory bandwidth, tensor FLOP/s per dtype.
+
+    in:  GpuSpec (catalog facts with their sources)
+    out: ``DeviceRates``: bytes/s and FLOP/s the model divides by, each with the source behind it
+
+Effective rate = datasheet rate × an efficiency measured on the H200 (constants ``hbm_efficiency``,
+``gemm_flop_efficiency``); for other GPUs that transfer is an assumption and the output says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import GpuSpec
+from tpkit.perf.constants import C
+
+__all__ = ["DeviceRates", "device_rates"]
+
+_MEASURED_ON = "H200-SXM-141GB"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DeviceRates:
+    """What one GPU sustains."""
+
+    name: str
+    """catalog name"""
+    hbm_bytes_per_s: float
+    """effective memory bandwidth (B/s) = datasheet × hbm_efficiency"""
+    flops: tuple[tuple[str, float], ...]
+    """(dtype, effective dense FLOP/s) for bf16, fp8, fp4, int8 where the catalog has them"""
+    compute_capability: tuple[int, int] | None
+    """(major, minor)"""
+    nvlink_gbps_per_direction: float | None
+    """NVLink bandwidth per direction (GB/s); None on PCIe-only GPUs"""
+    pcie_gbps_per_direction: float | None
+    """PCIe bandwidth per direction (GB/s)"""
+    notes: tuple[str, ...] = ()
+    """sources and transfer assumptions, for the output"""
+
+    def flops_for(self, dtype: str) -> float:
+        """Effective FLOP/s for a GEMM whose inputs are ``dtype`` (falls back to bf16)."""
+        table = dict(self.flops)
+        return table.get(dtype) or table["bf16"]
+
+
+def device_rates(gpu: GpuSpec) -> DeviceRates:
+    """Effective rates of ``gpu``; a GPU without bandwidth or bf16 rate in the catalog is a user error."""
+    if not gpu.memory_bandwidth_tbps or not gpu.bf16_dense_tflops:
+        raise PlanInputError(
+            f"GPU {gpu.name!r} has no memory bandwidth or bf16 TFLOP/s in the catalog, so its decode speed cannot "
+            "be predicted; pass a catalog GPU with --gpu (e.g. --gpu H100), not --gpu-memory")
+    hbm = C["hbm_efficiency"].value * gpu.memory_bandwidth_tbps * 1e12
+    eff = C["gemm_flop_efficiency"].value
+    flops = tuple((dt, eff * tf * 1e12) for dt in ("bf16", "fp8", "fp4", "int8")
+                  if (tf := gpu.dense_tflops(dt)))
+    notes = [f"memory bandwidth {gpu.memory_bandwidth_tbps} TB/s ({gpu.source_of('memory_bandwidth_tbps')}) × "
+             f"{C['hbm_efficiency'].value} measured copy efficiency",
+             f"bf16 {gpu.bf16_dense_tflops} TFLOP/s dense ({gpu.source_of('bf16_dense_tflops')}) × "
+             f"{eff} measured GEMM efficiency"]
+    if gpu.name != _MEASURED_ON:
+        notes.append(f"efficiencies were measured on {_MEASURED_ON} and are assumed to carry over to {gpu.name}")
+    return DeviceRates(name=gpu.name, hbm_bytes_per_s=hbm, flops=flops, compute_capability=gpu.compute_capability,
+                       nvlink_gbps_per_direction=gpu.nvlink_gbps_per_direction,
+                       pcie_gbps_per_direction=gpu.pcie_gbps_per_direction, notes=tuple(notes))

@@ -1,0 +1,80 @@
+"""Time of one forward pass on one rank: kernels through a roofline, plus all-reduces (pure).
+
+    t(gemm)      = smooth_max(bytes / BW, FLOPs / F[dtype]) + gemm_overhead
+    t(grouped)   = smooth_max(bytes / (BW · grouped efficiency), FLOPs / F) + grouped overhead (per ``impl``)
+    t(attention) = smooth_max(bytes / min(BW, blocks · per-block rate), FLOPs / F) + attention_overhead
+    t(small)     = small_kernel_us + bytes / BW
+    smooth_max(a, b) = (a^p + b^p)^(1/p)                 p = roofline_sharpness
+
+BW and F are the GPU's effective rates (``device``); the constants are in ``constants``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.perf.constants import C
+from tpkit.perf.device import DeviceRates
+from tpkit.perf.impl import ImplProfile
+from tpkit.perf.work import Kernel
+
+__all__ = ["ForwardTime", "kernel_us", "time_forward"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ForwardTime:
+    """One forward pass on one rank."""
+
+    compute_us: float
+    """all kernels except communication (µs)"""
+    allreduce_us: float
+    """all collective calls (µs)"""
+    by_kind_us: tuple[tuple[str, float], ...]
+    """(kernel kind, µs) summed over the forward"""
+    weight_like_bytes: float
+    """bytes read and written by the kernels (B)"""
+    kernels: int
+    """kernel launches, collectives excluded (count)"""
+
+    @property
+    def total_us(self) -> float:
+        return self.compute_us + self.allreduce_us
+
+    def to_dict(self) -> dict:
+        return {"total_us": round(self.total_us, 2), "compute_us": round(self.compute_us, 2),
+                "allreduce_us": round(self.allreduce_us, 2),
+                "by_kind_us": {k: round(v, 2) for k, v in self.by_kind_us}, "bytes": round(self.weight_like_bytes),
+                "kernels": self.kernels}
+
+
+def _smooth_max(a: float, b: float) -> float:
+    p = C["roofline_sharpness"].value
+    return (a ** p + b ** p) ** (1.0 / p)
+
+
+def kernel_us(k: Kernel, dev: DeviceRates, impl: ImplProfile | None = None) -> float:
+    """µs of one launch of ``k`` on ``dev`` (``impl`` sets the expert-GEMM efficiency; default: measured torch)."""
+    bw = dev.hbm_bytes_per_s
+    flop_us = k.flops / dev.flops_for(k.dtype) * 1e6 if k.flops else 0.0
+    if k.kind == "gemm":
+        return _smooth_max(k.bytes / bw * 1e6, flop_us) + C["gemm_overhead_us"].value
+    if k.kind == "grouped":
+        eff = impl.grouped_efficiency if impl else C["grouped_gemm_efficiency"].value
+        fixed = impl.grouped_overhead_us if impl else C["grouped_gemm_overhead_us"].value
+        return _smooth_max(k.bytes / (bw * eff) * 1e6, flop_us) + fixed
+    if k.kind == "attention":
+        rate = bw if not k.ctas else min(bw, k.ctas * C["attention_cta_gbps"].value * 1e9)
+        return _smooth_max(k.bytes / rate * 1e6, flop_us) + C["attention_overhead_us"].value
+    return C["small_kernel_us"].value + k.bytes / bw * 1e6
+
+
+def time_forward(kernels: list[Kernel], dev: DeviceRates, *, allreduce_us: float = 0.0,
+                 impl: ImplProfile | None = None) -> ForwardTime:
+    """Sum the kernels of one forward (and the collectives, costed elsewhere)."""
+    by_kind: dict[str, float] = {}
+    for k in kernels:
+        by_kind[k.kind] = by_kind.get(k.kind, 0.0) + k.count * kernel_us(k, dev, impl)
+    return ForwardTime(compute_us=sum(by_kind.values()), allreduce_us=allreduce_us,
+                       by_kind_us=tuple(sorted(by_kind.items())),
+                       weight_like_bytes=sum(k.count * k.bytes for k in kernels),
+                       kernels=sum(k.count for k in kernels))

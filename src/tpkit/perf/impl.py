@@ -1,0 +1,86 @@
+"""How an implementation lays out one decoder layer in kernels (the part of the cost that is not bytes).
+
+The byte and FLOP counts of a forward pass are fixed by the model; the number of small kernels around
+the GEMMs, whether attention splits the KV cache over blocks and how well the expert GEMMs stream are
+properties of the code that runs it.  Three profiles:
+
+    reference   bench/decode_reference.py (plain torch ops under a CUDA graph), counted from its own
+                code and checked against torch.profiler: 839 kernels per Llama-3.1-8B step, 2,600 per
+                Qwen3-30B-A3B step (docs/runs/decode_h200_2026-12-01.json)
+    sglang      SGLang decode under CUDA graphs: fused add+RMSNorm, one rotary kernel, KV store,
+                FlashInfer split-KV decode + merge, SiluAndMul, fused_moe (sglang 0.5.23 models/llama.py
+                LlamaAttention.forward / LlamaMLP.forward, layers/moe); counts approximate
+    vllm        vLLM V1 decode under CUDA graphs: the same layout with reshape_and_cache and
+                FlashAttention/FlashInfer; counts approximate
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.errors import PlanInputError
+from tpkit.perf.constants import C
+
+__all__ = ["ImplProfile", "IMPLS", "impl_profile"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ImplProfile:
+    """Kernel layout of one implementation."""
+
+    name: str
+    """``reference``, ``sglang`` or ``vllm``"""
+    attn_small_kernels: int
+    """non-GEMM kernels of an attention block (norm, rope, KV store, merge …; count)"""
+    mlp_small_kernels: int
+    """non-GEMM kernels of a dense MLP block (norm, activation …; count)"""
+    moe_small_kernels: int
+    """non-GEMM kernels of a MoE block (norm, top-k, sort/align, activation, combine; count)"""
+    qk_norm_kernels: int
+    """extra kernels for per-head q/k RMSNorm (Qwen3, Gemma 3; count)"""
+    mla_small_kernels: int
+    """extra non-GEMM kernels of an MLA attention block (latent norms, rope, concat; count)"""
+    global_small_kernels: int
+    """embedding, final norm, sampling (count per forward)"""
+    grouped_efficiency: float
+    """expert GEMMs stream weights at this fraction of the dense-GEMM bandwidth"""
+    grouped_overhead_us: float
+    """fixed µs per grouped expert GEMM launch"""
+    split_kv: bool
+    """attention splits each sequence's KV over several blocks (FlashInfer/FA decode); False: one block per
+    (sequence, KV head), which caps a small batch's attention bandwidth"""
+    source: str
+    """where the counts come from"""
+
+
+IMPLS = {
+    "reference": ImplProfile(
+        name="reference", attn_small_kernels=16, mlp_small_kernels=5, moe_small_kernels=30, qk_norm_kernels=2,
+        mla_small_kernels=6, global_small_kernels=6, split_kv=False,
+        grouped_efficiency=C["grouped_gemm_efficiency"].value, grouped_overhead_us=C["grouped_gemm_overhead_us"].value,
+        source="counted in bench/decode_reference.py (add, RMSNorm, 10 RoPE ops, 2 KV copies, memset, split-K reduce "
+               "per attention block; add, RMSNorm, SiLU, mul, split-K reduce per MLP; routing/sort/gather/combine per "
+               "MoE) and checked with torch.profiler: 21 small + 5 GEMM/attention kernels per Llama layer"),
+    "sglang": ImplProfile(
+        name="sglang", attn_small_kernels=4, mlp_small_kernels=2, moe_small_kernels=6, qk_norm_kernels=2,
+        mla_small_kernels=5, global_small_kernels=5, split_kv=True,
+        grouped_efficiency=C["engine_moe_efficiency"].value, grouped_overhead_us=C["gemm_overhead_us"].value,
+        source="sglang 0.5.23 models/llama.py (qkv_proj, rotary_emb, attn, o_proj; gate_up_proj, act_fn, down_proj) "
+               "with fused add+RMSNorm, FlashInfer KV store + split-KV decode + merge, fused_moe (top-k, align, "
+               "2 GEMMs, SiluAndMul, moe_sum); approximate"),
+    "vllm": ImplProfile(
+        name="vllm", attn_small_kernels=4, mlp_small_kernels=2, moe_small_kernels=6, qk_norm_kernels=2,
+        mla_small_kernels=5, global_small_kernels=5, split_kv=True,
+        grouped_efficiency=C["engine_moe_efficiency"].value, grouped_overhead_us=C["gemm_overhead_us"].value,
+        source="vLLM V1 decoder layout (fused add+RMSNorm, rotary, reshape_and_cache, split-KV attention, "
+               "SiluAndMul, fused_moe); approximate"),
+}
+"""name → profile"""
+
+
+def impl_profile(name: str) -> ImplProfile:
+    """The profile called ``name`` (``reference``, ``sglang``, ``vllm``)."""
+    try:
+        return IMPLS[name]
+    except KeyError:
+        raise PlanInputError(f"unknown implementation {name!r}; use one of {', '.join(IMPLS)}") from None

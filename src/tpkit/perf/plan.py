@@ -1,0 +1,346 @@
+"""``plan_perf``: decode step time and tokens/s of a TP deployment, every collective costed, and whether
+speculative decoding pays (pure; the one entry point ``tpkit perf`` calls).
+
+    in:  ``PerfRequest`` (model, GPU, TP, link, batch, context, engine, speculative settings, profile)
+    out: ``PerfResult`` (baseline, speculative, all-reduce, batch sweep, crossover, best settings,
+         backends, verdict, breakdown, confidence, assumptions)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tpkit.comm.profile import BenchProfile
+from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import GpuSpec
+from tpkit.models.spec import ModelSpec
+from tpkit.perf.accept import accept_length, accept_rate_for
+from tpkit.perf.allreduce import make_link
+from tpkit.perf.calls import collective_calls
+from tpkit.perf.constants import C
+from tpkit.perf.device import DeviceRates, device_rates
+from tpkit.perf.forward import ForwardTime, time_forward
+from tpkit.perf.impl import ImplProfile, impl_profile
+from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
+from tpkit.perf.result import BackendPoint, BatchPoint, PerfResult, SpecPoint
+from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels
+from tpkit.perf.verdict import confidence_of, verdict_for
+from tpkit.perf.work import Batch, Shard, padded_vocab_per_rank, forward_kernels
+
+__all__ = ["PerfRequest", "plan_perf", "SWEEP_BATCHES"]
+
+SWEEP_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+"""batch sizes of the ``by_batch`` sweep"""
+MAX_CROSSOVER_BATCH = 1024
+"""the crossover search stops here"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PerfRequest:
+    """What to predict."""
+
+    model: ModelSpec
+    """the target model"""
+    gpu: GpuSpec
+    """catalog GPU (needs bandwidth and TFLOP/s)"""
+    tp: int = 1
+    """tensor-parallel size (count)"""
+    ep: int = 1
+    """expert-parallel size (count)"""
+    dp_attention: int = 1
+    """DP-attention groups (SGLang --enable-dp-attention --dp N); 1 = off"""
+    num_gpus: int | None = None
+    """GPUs on the machine (count; default tp)"""
+    link: str | None = None
+    """``nvlink`` or ``pcie``; None = NVLink when the GPU has it, else PCIe"""
+    batch: int = 1
+    """sequences decoded together (count)"""
+    context: int = 1024
+    """tokens already in each sequence's KV cache (count)"""
+    engine: str = "sglang"
+    """``sglang`` or ``vllm`` (flags and kernel layout)"""
+    impl: str | None = None
+    """kernel layout profile (default: the engine's; ``reference`` for bench/decode_reference.py)"""
+    spec: SpecSettings | None = None
+    """speculative settings; None = plain decoding only"""
+    draft: ModelSpec | None = None
+    """the draft model (STANDALONE, or an EAGLE head given by path)"""
+    draft_path: str | None = None
+    """--speculative-draft-model-path as given (echoed in the flags)"""
+    accept_length: float | None = None
+    """measured accepted tokens per cycle; None = per-family default"""
+    backend: str | None = None
+    """force an all-reduce policy (nccl, custom, oneshot, symm_mem); None = the engine's default"""
+    profile: BenchProfile | None = None
+    """measured all-reduce profile"""
+    profile_name: str = ""
+    """its file name"""
+    fabric_gbps: float | None = None
+    """PCIe host-fabric aggregate bandwidth (GB/s); None = published default"""
+    kv_cache_dtype: str = "auto"
+    """``auto`` (the checkpoint's: fp8 if it asks for it, else bf16), ``bf16`` or ``fp8``"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Ctx:
+    req: PerfRequest
+    dev: DeviceRates
+    impl: ImplProfile
+    setup: CommSetup
+    shard: Shard
+    kv_bytes: int
+    draft: ModelSpec | None
+    rate: float | None
+    rate_source: str
+    memo: dict
+    """forward results already computed in this call: (model, batch shape, policy, extra) → result"""
+
+
+def plan_perf(req: PerfRequest) -> PerfResult:
+    """Predict plain and speculative decoding for ``req`` (see module docstring)."""
+    ctx = _context(req)
+    policy = req.backend or default_policy(ctx.setup.link)
+    base, base_ar = _base_step(ctx, req.batch, policy)
+    spec = _spec_point(ctx, req.spec, req.batch, policy, base.total_us) if req.spec else None
+    sweep = tuple(_batch_point(ctx, b, policy) for b in sorted(set(SWEEP_BATCHES) | {req.batch}))
+    crossover = _crossover(ctx, policy) if req.spec else None
+    best = _best_settings(ctx, policy) if req.spec else None
+    backends = tuple(_backend_point(ctx, p, ok, why) for p, ok, why in
+                     available_policies(ctx.setup.link, req.gpu.compute_capability))
+    calls = collective_calls(num_layers=req.model.num_layers, hidden=req.model.hidden_size, tokens=req.batch,
+                             vocab_per_rank=padded_vocab_per_rank(req.model.vocab_size, req.tp), tp=req.tp,
+                             dp_attention=req.dp_attention)
+    allreduce = {"calls_per_forward": sum(c.count for c in calls if c.op == "all_reduce"),
+                 "all_gathers_per_forward": sum(c.count for c in calls if c.op == "all_gather"),
+                 "us_per_call": round(base_ar.us, 2) if base_ar else 0.0,
+                 "backend": policy, "source": base_ar.source if base_ar else "no collectives at tp 1",
+                 "us_per_forward": round(base.allreduce_us, 1)}
+    baseline = BatchPoint(batch=req.batch, step_us=base.total_us, spec=spec)
+    breakdown = {"baseline": base.to_dict(), "cycle": dict(spec.parts_us) if spec else None}
+    result_args = dict(inputs=_inputs(req, ctx, policy), baseline=baseline, speculative=spec, allreduce=allreduce,
+                       by_batch=sweep, crossover_batch=crossover, best_settings=best, backends=backends,
+                       breakdown=breakdown)
+    verdict = verdict_for(req, ctx.setup.link, policy, base, spec, crossover, best, backends)
+    return PerfResult(**result_args, verdict=verdict, confidence=confidence_of(req, ctx.setup.link, ctx.rate_source),
+                      assumptions=_assumptions(ctx))
+
+
+# ------------------------------------------------------------------------------------------------ context
+def _context(req: PerfRequest) -> _Ctx:
+    _check(req)
+    dev = device_rates(req.gpu)
+    kind = req.link or ("nvlink" if req.gpu.nvlink_gbps_per_direction else "pcie")
+    if kind not in ("nvlink", "pcie"):
+        raise PlanInputError(f"--link must be nvlink or pcie, got {kind!r}")
+
+    def link_of(world):
+        return make_link(kind=kind, world=world, gpu_name=req.gpu.name, nvlink_gbps=req.gpu.nvlink_gbps_per_direction,
+                         pcie_gbps=req.gpu.pcie_gbps_per_direction, compute_capability=req.gpu.compute_capability,
+                         fabric_gbps=req.fabric_gbps)
+
+    attn_tp = req.tp // req.dp_attention
+    setup = CommSetup(link=link_of(req.tp), attn_link=link_of(attn_tp) if req.dp_attention > 1 else None,
+                      profile=req.profile, profile_name=req.profile_name)
+    draft = draft_spec(req.model, req.spec, req.draft) if req.spec else None
+    rate, source = _rate(req)
+    kv = _kv_bytes(req)
+    return _Ctx(req=req, dev=dev, impl=impl_profile(req.impl or req.engine), setup=setup,
+                shard=Shard(tp=req.tp, ep=req.ep, attn_tp=attn_tp), kv_bytes=kv, draft=draft, rate=rate,
+                rate_source=source, memo={})
+
+
+def _kv_bytes(req: PerfRequest) -> int:
+    if req.kv_cache_dtype not in ("auto", "bf16", "fp8"):
+        raise PlanInputError(f"--kv-cache-dtype must be auto, bf16 or fp8, got {req.kv_cache_dtype!r}")
+    if req.kv_cache_dtype == "auto":
+        return 1 if req.model.quant is not None and req.model.quant.kv_cache_fp8 else 2
+    return 1 if req.kv_cache_dtype == "fp8" else 2
+
+
+def _check(req: PerfRequest) -> None:
+    for name in ("tp", "ep", "dp_attention", "batch"):
+        value = getattr(req, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            flag = {"dp_attention": "--dp"}.get(name, "--" + name)
+            raise PlanInputError(f"{flag} must be a whole number ≥ 1, got {value!r}")
+    if isinstance(req.context, bool) or not isinstance(req.context, int) or req.context < 0:
+        raise PlanInputError(f"--context must be a whole number of tokens ≥ 0, got {req.context!r}")
+    if req.context > req.model.max_position_embeddings:
+        raise PlanInputError(f"--context {req.context} exceeds {req.model.name}'s limit of "
+                             f"{req.model.max_position_embeddings} tokens; use a smaller --context")
+    if req.tp % req.dp_attention:
+        raise PlanInputError(f"--dp {req.dp_attention} must divide --tp {req.tp} for DP attention")
+    if req.num_gpus is not None and req.num_gpus < req.tp:
+        raise PlanInputError(f"--tp {req.tp} needs {req.tp} GPUs but --num-gpus is {req.num_gpus}; raise --num-gpus "
+                             "or lower --tp")
+    if req.model.num_attention_heads % (req.tp // req.dp_attention):
+        raise PlanInputError(f"--tp {req.tp} does not divide {req.model.name}'s {req.model.num_attention_heads} "
+                             "attention heads; use a TP size that divides them")
+    if req.engine not in ("sglang", "vllm"):
+        raise PlanInputError(f"--engine must be sglang or vllm, got {req.engine!r}")
+    if req.accept_length is not None and req.spec is None:
+        raise PlanInputError("--accept-length needs --speculative-algorithm (EAGLE, EAGLE3, NEXTN/MTP or STANDALONE)")
+
+
+def _rate(req: PerfRequest) -> tuple[float | None, str]:
+    if req.spec is None:
+        return None, ""
+    if req.accept_length is None:
+        return default_accept_rate(req.spec.family)
+    s = req.spec
+    rate = accept_rate_for(req.accept_length, num_steps=s.num_steps, topk=s.topk, num_draft_tokens=s.num_draft_tokens)
+    return rate, (f"--accept-length {req.accept_length} given; per-token acceptance {rate:.3f} reproduces it for these "
+                  "settings and is used for the settings grid")
+
+
+# ------------------------------------------------------------------------------------------------ forwards
+def _forward(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *, extra=(), quant="target"):
+    key = (id(model), batch, policy, tuple(extra), quant)
+    if key not in ctx.memo:
+        ctx.memo[key] = _forward_uncached(ctx, model, batch, policy, extra=extra, quant=quant)
+    return ctx.memo[key]
+
+
+def _forward_uncached(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *, extra=(), quant="target"):
+    q = model.quant if quant == "target" else None
+    kernels = forward_kernels(model, ctx.shard, batch, ctx.impl, quant=q, kv_bytes=ctx.kv_bytes) + list(extra)
+    calls = collective_calls(num_layers=model.num_layers, hidden=model.hidden_size, tokens=batch.tokens,
+                             vocab_per_rank=padded_vocab_per_rank(model.vocab_size, ctx.req.tp), tp=ctx.req.tp,
+                             dp_attention=ctx.req.dp_attention)
+    ar_us, main = collectives_us(calls, policy, ctx.setup)
+    return time_forward(kernels, ctx.dev, allreduce_us=ar_us, impl=ctx.impl), main
+
+
+def _base_step(ctx: _Ctx, batch: int, policy: str) -> tuple[ForwardTime, object]:
+    return _forward(ctx, ctx.req.model, Batch(sequences=batch, context=ctx.req.context, dp=ctx.req.dp_attention), policy)
+
+
+def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: float) -> SpecPoint:
+    """One cycle.  SGLang: num_steps draft forwards of batch × topk tokens, the verify, then a draft extend on
+    batch × (num_steps + 1) tokens.  vLLM: the first draft forward takes the accepted tokens (batch × (k + 1)),
+    the other k − 1 take batch tokens, and there is no separate extend.  Overhead: tree/accept kernels, the
+    GPU→CPU sync of accepted tokens, and the host work that is not overlapped under speculation."""
+    req = ctx.req
+    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens), policy)
+    if req.engine == "vllm":
+        first = _draft_forward(ctx, s, batch, s.num_steps + 1, policy)
+        rest = _draft_forward(ctx, s, batch, 1, policy)
+        steps = [first] + [rest] * (s.num_steps - 1)
+        extend_us = 0.0
+    else:
+        steps = [_draft_forward(ctx, s, batch, s.topk, policy)] * s.num_steps
+        extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy).total_us
+    draft_us = sum(f.total_us for f in steps)
+    gpu = draft_us + verify.total_us + extend_us + C["spec_small_kernels"].value * C["small_kernel_us"].value
+    cycle = (gpu + C["spec_host_sync_us"].value) / (1.0 - C["spec_host_fraction"].value)
+    overhead = cycle - draft_us - verify.total_us - extend_us
+    tau = accept_length(ctx.rate, num_steps=s.num_steps, topk=s.topk, num_draft_tokens=s.num_draft_tokens)
+    tok_s = tau * batch / cycle * 1e6
+    parts = (("draft steps", draft_us), ("draft allreduce (in steps)", sum(f.allreduce_us for f in steps)),
+             ("verify", verify.total_us), ("verify allreduce (in verify)", verify.allreduce_us),
+             ("draft extend", extend_us), ("overhead", overhead))
+    return SpecPoint(cycle_us=cycle, tok_s=tok_s, accept_length=tau, speedup=tok_s / (batch / base_us * 1e6),
+                     parts_us=parts)
+
+
+def _batch(ctx: _Ctx, batch: int, tokens: int) -> Batch:
+    return Batch(sequences=batch, tokens_per_sequence=tokens, context=ctx.req.context, dp=ctx.req.dp_attention)
+
+
+def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: str) -> ForwardTime:
+    req = ctx.req
+    quant = "target" if s.family == "NEXTN" else "none"
+    out, _ = _forward(ctx, ctx.draft, _batch(ctx, batch, tokens), policy,
+                      extra=extra_draft_kernels(req.model, s, batch * tokens, req.tp), quant=quant)
+    return out
+
+
+def _batch_point(ctx: _Ctx, batch: int, policy: str) -> BatchPoint:
+    base, _ = _base_step(ctx, batch, policy)
+    spec = _spec_point(ctx, ctx.req.spec, batch, policy, base.total_us) if ctx.req.spec else None
+    return BatchPoint(batch=batch, step_us=base.total_us, spec=spec)
+
+
+def _speedup(ctx: _Ctx, batch: int, policy: str, settings: SpecSettings | None = None) -> float:
+    base, _ = _base_step(ctx, batch, policy)
+    return _spec_point(ctx, settings or ctx.req.spec, batch, policy, base.total_us).speedup
+
+
+def _crossover(ctx: _Ctx, policy: str) -> int | None:
+    """Smallest batch ≤ MAX_CROSSOVER_BATCH with speed-up < 1 (doubling, then bisection)."""
+    if _speedup(ctx, 1, policy) < 1.0:
+        return 1
+    lo, hi = 1, 2
+    while hi <= MAX_CROSSOVER_BATCH and _speedup(ctx, hi, policy) >= 1.0:
+        lo, hi = hi, hi * 2
+    if hi > MAX_CROSSOVER_BATCH:
+        return None
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if _speedup(ctx, mid, policy) >= 1.0 else (lo, mid)
+    return hi
+
+
+def _grid(req: PerfRequest) -> list[SpecSettings]:
+    algo = req.spec.algorithm
+    if req.engine == "vllm" or req.spec.family == "NEXTN" and req.engine == "vllm":
+        return [SpecSettings(algorithm=algo, num_steps=s, topk=1, num_draft_tokens=s + 1) for s in range(1, 8)]
+    out = []
+    for steps in range(1, 7):
+        out.append(SpecSettings(algorithm=algo, num_steps=steps, topk=1, num_draft_tokens=steps + 1))
+        for topk in (2, 4, 8):
+            most = 1 + sum(topk ** d for d in range(1, steps + 1))
+            for draft in (4, 8, 16, 32, 64):
+                if steps + 1 < draft <= most:
+                    out.append(SpecSettings(algorithm=algo, num_steps=steps, topk=topk, num_draft_tokens=draft))
+    return out
+
+
+def _best_settings(ctx: _Ctx, policy: str) -> dict:
+    base, _ = _base_step(ctx, ctx.req.batch, policy)
+    scored = [(_spec_point(ctx, s, ctx.req.batch, policy, base.total_us), s) for s in _grid(ctx.req)]
+    point, s = max(scored, key=lambda ps: ps[0].speedup)
+    return {**s.to_dict(), "batch": ctx.req.batch, "speedup": round(point.speedup, 3),
+            "accept_length": round(point.accept_length, 3), "tok_s": round(point.tok_s, 2),
+            "grid": f"{len(scored)} settings: steps 1–6, topk 1/2/4/8, draft tokens steps+1 or 4–64"
+            if ctx.req.engine == "sglang" else f"{len(scored)} chain settings (vLLM num_speculative_tokens 1–7)"}
+
+
+def _backend_point(ctx: _Ctx, policy: str, usable: bool, why: str) -> BackendPoint:
+    base, main = _base_step(ctx, ctx.req.batch, policy)
+    if not math.isfinite(base.total_us):
+        return BackendPoint(policy=policy, usable=False, why=why, us_per_call=None, base_tok_s=None, spec_tok_s=None,
+                            source="cannot run on this link")
+    spec = _spec_point(ctx, ctx.req.spec, ctx.req.batch, policy, base.total_us) if ctx.req.spec else None
+    return BackendPoint(policy=policy, usable=usable, why=why, us_per_call=main.us if main else 0.0,
+                        base_tok_s=ctx.req.batch / base.total_us * 1e6, spec_tok_s=spec.tok_s if spec else None,
+                        source=main.source if main else "no collectives at tp 1")
+
+
+# ------------------------------------------------------------------------------------------------ output
+def _inputs(req: PerfRequest, ctx: _Ctx, policy: str) -> dict:
+    return {"model": req.model.name, "gpu": req.gpu.name, "tp": req.tp, "ep": req.ep, "dp_attention": req.dp_attention,
+            "link": ctx.setup.link.kind, "batch": req.batch, "context": req.context, "engine": req.engine,
+            "impl": ctx.impl.name, "speculative_settings": req.spec.to_dict() if req.spec else None,
+            "draft_model": ctx.draft.name if ctx.draft is not None else None}
+
+
+def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
+    out = list(ctx.dev.notes) + list(ctx.setup.link.notes)
+    out.append(f"kernel layout: {ctx.impl.name} ({ctx.impl.source})")
+    if ctx.req.model.moe is not None:
+        out.append("routed experts: uniform top-k routing, expected distinct experts E·(1−(1−k/E)^T) (an upper bound "
+                   "for skewed routers)")
+    if ctx.req.spec is not None:
+        out.append(ctx.rate_source)
+        out.append("tree acceptance: the r-th candidate is right with probability a·(1−a)^(r−1); the best "
+                   "num_draft_tokens−1 nodes are kept")
+        if ctx.req.spec.family in ("EAGLE", "EAGLE3") and ctx.req.draft is None:
+            out.append(f"draft: {ctx.draft.name}: 1 Llama-style layer, hidden {ctx.draft.hidden_size}, MLP "
+                       f"{ctx.draft.intermediate_size}, {ctx.draft.num_kv_heads} KV heads, vocab {ctx.draft.vocab_size}, "
+                       "bf16, at the target's TP")
+        out.append(f"per cycle: {C['spec_small_kernels'].value:g} small kernels + {C['spec_host_sync_us'].value:g} µs "
+                   f"GPU→CPU sync ({C['spec_host_sync_us'].source}) + {C['spec_host_fraction'].value:.1%} exposed host "
+                   f"time ({C['spec_host_fraction'].source})")
+    return tuple(out)

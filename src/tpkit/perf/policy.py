@@ -1,0 +1,94 @@
+"""All-reduce backends as an engine runs them: which are available, which is the default, and the
+cost of every collective of a forward under one of them (pure).
+
+    nccl      NCCL for every call (SGLang/vLLM ``--disable-custom-all-reduce``)
+    custom    the engine's custom all-reduce: one-shot or two-shot (the faster) up to 8 MiB, NCCL above
+              (SGLang/vLLM default on a full NVLink mesh, and on exactly 2 PCIe GPUs)
+    oneshot   one-shot for every size (a forced PCIe one-shot; not an upstream SGLang/vLLM option on more
+              than 2 PCIe GPUs, where both engines refuse custom all-reduce)
+    symm_mem  torch symmetric memory up to 8 MiB, NCCL above (SGLang ``--enable-torch-symm-mem``: SM90 with
+              world size 4, 6, 8; SM100 with 6, 8 — sglang 0.5.23 arg_groups/fields/exec_.py; not on SM120)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.comm.profile import BenchProfile
+from tpkit.perf.allreduce import ArCost, Link, allgather_cost, allreduce_cost
+from tpkit.perf.calls import Collective
+
+__all__ = ["POLICIES", "CommSetup", "available_policies", "default_policy", "collectives_us", "policy_cost"]
+
+POLICIES = ("nccl", "custom", "oneshot", "symm_mem")
+_CUSTOM_MAX_BYTES = 8 * 2**20
+"""SGLang/vLLM custom all-reduce buffer (8 MiB default); larger messages go to NCCL"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CommSetup:
+    """Everything that prices a collective: the link, an optional measured profile, the attention group."""
+
+    link: Link
+    """the TP group's interconnect"""
+    attn_link: Link | None = None
+    """DP attention's attention-TP group (None = same as ``link``)"""
+    profile: BenchProfile | None = None
+    """measured ``tpkit bench allreduce --json`` profile"""
+    profile_name: str = ""
+    """file name of that profile (for the output)"""
+
+
+def available_policies(link: Link, compute_capability: tuple[int, int] | None) -> list[tuple[str, bool, str]]:
+    """(policy, usable by the engine as shipped, why) for every policy."""
+    cc = compute_capability or (9, 0)
+    nv = link.kind == "nvlink"
+    custom_ok = nv or link.world == 2
+    symm_worlds = {9: (4, 6, 8), 10: (6, 8)}.get(cc[0], ())
+    symm_ok = nv and link.world in symm_worlds
+    return [
+        ("nccl", True, "always available"),
+        ("custom", custom_ok, "engine default on full NVLink or 2 PCIe GPUs" if custom_ok else
+         "SGLang and vLLM disable custom all-reduce on more than two PCIe-only GPUs"),
+        ("oneshot", nv or link.world == 2, "forced one-shot for every size" + ("" if nv or link.world == 2 else
+                                                                                ": needs a patched engine on PCIe")),
+        ("symm_mem", symm_ok, f"--enable-torch-symm-mem (SM{cc[0]}{cc[1]}, world {link.world})" if symm_ok else
+         f"torch symm-mem needs NVLink and SM90 world 4/6/8 or SM100 world 6/8 (here SM{cc[0]}{cc[1]}, "
+         f"{link.kind}, world {link.world})"),
+    ]
+
+
+def default_policy(link: Link) -> str:
+    """What SGLang and vLLM use when no all-reduce flag is given."""
+    return "custom" if link.kind == "nvlink" or link.world == 2 else "nccl"
+
+
+def policy_cost(nbytes: float, link: Link, policy: str, setup: CommSetup) -> ArCost:
+    """One all-reduce of ``nbytes`` under ``policy``."""
+    def cost(backend):
+        return allreduce_cost(nbytes, link, backend, profile=setup.profile, profile_name=setup.profile_name)
+
+    if policy == "nccl":
+        return cost("nccl")
+    if policy == "oneshot":
+        return cost("custom_oneshot")
+    if nbytes > _CUSTOM_MAX_BYTES:
+        return cost("nccl")
+    if policy == "symm_mem":
+        return cost("symm_mem")
+    return min(cost("custom_oneshot"), cost("custom_twoshot"), key=lambda c: c.us)
+
+
+def collectives_us(calls: list[Collective], policy: str, setup: CommSetup) -> tuple[float, ArCost | None]:
+    """Total µs of ``calls`` and the cost of the main (per-layer) all-reduce call."""
+    total, main = 0.0, None
+    for call in calls:
+        link = setup.attn_link if call.group == "attn_tp" and setup.attn_link else setup.link
+        if call.op == "all_gather":
+            total += call.count * allgather_cost(call.nbytes, link).us
+            continue
+        c = policy_cost(call.nbytes, link, policy, setup)
+        total += call.count * c.us
+        if main is None or call.count > 1:
+            main = c
+    return total, main

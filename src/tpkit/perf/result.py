@@ -1,0 +1,142 @@
+"""The frozen result of ``plan_perf`` and its JSON form (``tpkit perf --json``).
+
+JSON keys (schema_version 1): ``baseline {step_s, tok_s}``, ``speculative {cycle_s, tok_s, accept_length,
+speedup}`` (null without --speculative-algorithm), ``allreduce {calls_per_forward, us_per_call, backend,
+source}``, ``crossover_batch`` (the smallest batch at which speculation loses; null if it never does up to
+1024), ``best_settings`` (the best (num_steps, topk, num_draft_tokens) on the grid), ``verdict {message,
+flags}``, plus ``by_batch``, ``backends``, ``breakdown``, ``confidence``, ``assumptions`` and the inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["SpecPoint", "BatchPoint", "BackendPoint", "Verdict", "PerfResult", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+
+
+def _r(x: float | None, digits: int = 4) -> float | None:
+    return None if x is None else round(x, digits)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SpecPoint:
+    """Speculative decoding at one batch size."""
+
+    cycle_us: float
+    """one draft + verify + extend cycle (µs)"""
+    tok_s: float
+    """tokens per second over the batch"""
+    accept_length: float
+    """accepted tokens per cycle per sequence (the verified one included)"""
+    speedup: float
+    """tok_s / plain decoding tok_s"""
+    parts_us: tuple[tuple[str, float], ...] = ()
+    """(part of the cycle, µs): draft steps, verify, extend, overhead"""
+
+    @property
+    def breakeven_accept_length(self) -> float:
+        """Accepted tokens per cycle at which speculation just matches plain decoding (cycle / plain step)."""
+        return self.accept_length / self.speedup
+
+    def to_dict(self) -> dict:
+        return {"cycle_s": _r(self.cycle_us / 1e6, 7), "tok_s": _r(self.tok_s, 2),
+                "accept_length": _r(self.accept_length, 3), "speedup": _r(self.speedup, 3),
+                "breakeven_accept_length": _r(self.breakeven_accept_length, 3),
+                "parts_us": {k: _r(v, 1) for k, v in self.parts_us}}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BatchPoint:
+    """Plain and speculative decoding at one batch size."""
+
+    batch: int
+    """sequences decoded together (count)"""
+    step_us: float
+    """plain decode step (µs)"""
+    spec: SpecPoint | None = None
+    """speculative decoding at this batch (None without a speculative algorithm)"""
+
+    def to_dict(self) -> dict:
+        return {"batch": self.batch, "step_s": _r(self.step_us / 1e6, 7),
+                "tok_s": _r(self.batch / self.step_us * 1e6, 2),
+                "speculative": self.spec.to_dict() if self.spec else None}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BackendPoint:
+    """One all-reduce policy at the requested batch."""
+
+    policy: str
+    """``nccl``, ``custom``, ``oneshot``, ``symm_mem``"""
+    usable: bool
+    """the engine runs it as shipped (False: needs a patched engine or other hardware)"""
+    why: str
+    """availability reason"""
+    us_per_call: float | None
+    """the per-layer all-reduce of plain decoding (µs; None: cannot run on this link)"""
+    base_tok_s: float | None
+    """plain decoding with this policy"""
+    spec_tok_s: float | None
+    """speculative decoding with this policy"""
+    source: str
+    """where the per-call cost came from"""
+
+    def to_dict(self) -> dict:
+        return {"backend": self.policy, "usable": self.usable, "why": self.why, "us_per_call": _r(self.us_per_call, 2),
+                "baseline_tok_s": _r(self.base_tok_s, 2), "speculative_tok_s": _r(self.spec_tok_s, 2),
+                "source": self.source}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Verdict:
+    """What to run, in the engine's own flags, and why."""
+
+    message: str
+    """the answer with its numbers"""
+    flags: tuple[str, ...]
+    """engine flags to use (empty: none needed)"""
+
+    def to_dict(self) -> dict:
+        return {"message": self.message, "flags": list(self.flags)}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PerfResult:
+    """Everything ``tpkit perf`` reports."""
+
+    inputs: dict
+    """model, gpu, tp, link, batch, context, engine, speculative settings (JSON-able)"""
+    baseline: BatchPoint
+    """plain decoding at the requested batch"""
+    speculative: SpecPoint | None
+    """speculative decoding at the requested batch"""
+    allreduce: dict
+    """calls_per_forward, us_per_call, backend, source (+ all_gathers_per_forward)"""
+    by_batch: tuple[BatchPoint, ...]
+    """the batch sweep"""
+    crossover_batch: int | None
+    """smallest batch where speculation is slower than plain decoding (None: never up to 1024, or no spec)"""
+    best_settings: dict | None
+    """best (num_steps, topk, num_draft_tokens) on the grid, with its speed-up"""
+    backends: tuple[BackendPoint, ...]
+    """every all-reduce policy at the requested batch"""
+    verdict: Verdict
+    """the answer"""
+    breakdown: dict
+    """where the plain step and the cycle spend their time"""
+    confidence: dict
+    """how sure each number is and why"""
+    assumptions: tuple[str, ...] = field(default_factory=tuple)
+    """everything taken as given (acceptance rate, draft shape, transfer of H200 efficiencies …)"""
+
+    def to_dict(self) -> dict:
+        base = self.baseline
+        return {"schema_version": SCHEMA_VERSION, **self.inputs,
+                "baseline": {"step_s": _r(base.step_us / 1e6, 7), "tok_s": _r(base.batch / base.step_us * 1e6, 2)},
+                "speculative": self.speculative.to_dict() if self.speculative else None,
+                "allreduce": self.allreduce, "crossover_batch": self.crossover_batch,
+                "best_settings": self.best_settings, "verdict": self.verdict.to_dict(),
+                "by_batch": [p.to_dict() for p in self.by_batch], "backends": [b.to_dict() for b in self.backends],
+                "breakdown": self.breakdown, "confidence": self.confidence, "assumptions": list(self.assumptions)}

@@ -1,0 +1,127 @@
+"""Speculative decoding: the draft model, one cycle's time, and its speed-up over plain decoding (pure).
+
+    cycle = num_steps draft forwards (batch × topk tokens each, with the draft's own all-reduces)
+          + one verify forward of the target on batch × num_draft_tokens tokens
+          + one draft "extend" forward on the accepted tokens (batch × (num_steps + 1) tokens)
+          + overheads: tree build / accept / sampling kernels and the GPU→CPU sync of accepted tokens
+    tok/s = accept_length × batch / cycle,   speed-up = that / plain decoding tok/s
+
+Drafts (``draft_spec``):
+
+    EAGLE, EAGLE3  one Llama-style decoder layer with the target's hidden size and dense MLP width, GQA
+                   with hidden/heads head_dim, run at the target's TP; EAGLE3 adds the 3·hidden → hidden
+                   fusion GEMM and a 32,000-row draft lm_head; EAGLE reuses the target's lm_head.  These
+                   follow the public EAGLE/EAGLE-3 heads; a real draft checkpoint can differ.
+    NEXTN / MTP    the checkpoint's own MTP layer (a decoder layer like the target's last MoE layer +
+                   eh_proj 2·hidden → hidden) and the target's lm_head
+    STANDALONE     a separate draft model (``--speculative-draft-model-path``), its whole forward
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from tpkit.errors import PlanInputError
+from tpkit.models.spec import ModelSpec
+from tpkit.perf.constants import C
+from tpkit.perf.work import Kernel
+
+__all__ = ["SpecSettings", "ALGORITHMS", "draft_spec", "default_accept_rate", "extra_draft_kernels"]
+
+ALGORITHMS = ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE")
+"""accepted --speculative-algorithm values (SGLang's names; MTP is an alias of NEXTN)"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SpecSettings:
+    """One speculative configuration."""
+
+    algorithm: str
+    """one of ``ALGORITHMS``"""
+    num_steps: int
+    """draft forwards per cycle (count)"""
+    topk: int
+    """candidates kept per draft step (count); 1 = chain"""
+    num_draft_tokens: int
+    """tokens the target verifies per sequence, the verified one included (count)"""
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise PlanInputError(f"--speculative-algorithm {self.algorithm!r} is not known; use one of "
+                                 f"{', '.join(ALGORITHMS)}")
+        for name in ("num_steps", "topk", "num_draft_tokens"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                flag = {"num_steps": "--speculative-num-steps", "topk": "--speculative-eagle-topk",
+                        "num_draft_tokens": "--speculative-num-draft-tokens"}[name]
+                raise PlanInputError(f"{flag} must be a whole number ≥ 1, got {value!r}")
+        most = 1 + sum(self.topk ** d for d in range(1, self.num_steps + 1))
+        if self.num_draft_tokens < 2 or self.num_draft_tokens > most:
+            raise PlanInputError(
+                f"--speculative-num-draft-tokens {self.num_draft_tokens} does not fit {self.num_steps} steps × topk "
+                f"{self.topk}: use 2 … {most}" + (f" (a chain uses {self.num_steps + 1})" if self.topk == 1 else ""))
+
+    @property
+    def family(self) -> str:
+        return "NEXTN" if self.algorithm == "MTP" else self.algorithm
+
+    def to_dict(self) -> dict:
+        return {"algorithm": self.algorithm, "num_steps": self.num_steps, "topk": self.topk,
+                "num_draft_tokens": self.num_draft_tokens}
+
+
+def default_accept_rate(family: str) -> tuple[float, str]:
+    """(per-token acceptance, its source) used when no --accept-length is given."""
+    key = {"EAGLE": "accept_rate_eagle", "EAGLE3": "accept_rate_eagle3", "NEXTN": "accept_rate_mtp",
+           "STANDALONE": "accept_rate_standalone"}[family]
+    const = C[key]
+    return const.value, f"{family} default per-token acceptance {const.value} ({const.confidence}: {const.source})"
+
+
+def draft_spec(target: ModelSpec, settings: SpecSettings, draft: ModelSpec | None) -> ModelSpec:
+    """The draft model whose forward one draft step runs."""
+    family = settings.family
+    if family == "STANDALONE":
+        if draft is None:
+            raise PlanInputError("--speculative-algorithm STANDALONE needs --speculative-draft-model-path (a config.json, "
+                                 "checkpoint directory or catalog id of the draft model)")
+        return draft
+    if family == "NEXTN":
+        if not target.num_nextn_layers:
+            raise PlanInputError(
+                f"{target.name} has no MTP/nextn layers (num_nextn_predict_layers is 0), so NEXTN/MTP cannot run; "
+                "use --speculative-algorithm EAGLE3 with a draft model")
+        return _mtp_layer(target)
+    if draft is not None:
+        return draft
+    heads = target.num_attention_heads
+    kv = target.num_kv_heads if target.mla is None else min(8, heads)
+    vocab = int(C["eagle3_draft_vocab"].value) if family == "EAGLE3" else target.vocab_size
+    return dataclasses.replace(
+        target, name=f"{family} head for {target.name}", num_layers=1, layer_kinds=(), mla=None, moe=None, quant=None,
+        linear_attn=None, num_kv_heads=kv, head_dim=target.hidden_size // heads, v_head_dim=target.hidden_size // heads,
+        vocab_size=vocab, num_nextn_layers=0, tie_word_embeddings=False,
+        intermediate_size=target.intermediate_size, extra={**target.extra, "qk_norm": False})
+
+
+def _mtp_layer(target: ModelSpec) -> ModelSpec:
+    """The nextn layer as a one-layer model shaped like the target's last MoE layer."""
+    moe = target.moe
+    if moe is not None:
+        moe = dataclasses.replace(moe, num_dense_layers=0, moe_layer_ids=(0,))
+    kinds = (target.kinds[-1],) if target.layer_kinds else ()
+    return dataclasses.replace(target, name=f"MTP layer of {target.name}", num_layers=1, moe=moe, layer_kinds=kinds,
+                               num_nextn_layers=0)
+
+
+def extra_draft_kernels(target: ModelSpec, settings: SpecSettings, tokens: int, tp: int) -> list[Kernel]:
+    """GEMMs a draft step runs besides its decoder layer: EAGLE3's fusion fc (3h → h), MTP's eh_proj (2h → h)."""
+    h = target.hidden_size
+    width = {"EAGLE3": 3 * h, "NEXTN": 2 * h}.get(settings.family)
+    if width is None:
+        return []
+    local_out = -(-h // tp) if settings.family == "NEXTN" else h
+    name = "EAGLE3 fusion fc" if settings.family == "EAGLE3" else "MTP eh_proj"
+    return [Kernel(kind="gemm", name=name, bytes=2.0 * width * local_out + 2.0 * tokens * (width + local_out),
+                   flops=2.0 * tokens * width * local_out)]

@@ -1,0 +1,179 @@
+"""The answer in the engine's own flags, with the numbers behind it, and how sure each number is (pure).
+
+    speed-up ≥ 1.05   "EAGLE3 pays at batch B …"  + the flags of the best grid settings and all-reduce backend
+    1.00 … 1.05       "about break-even …"        + no speculative flags
+    < 1.00            "do not speculate at batch ≥ N on this link" + why: the cycle's parts against
+                      accept_length × the plain step (verify all-reduces, experts read, draft steps)
+
+Flags (SGLang 0.5.x ``server_args`` / ``arg_groups``; vLLM ``--speculative-config``):
+    --speculative-algorithm A --speculative-num-steps S --speculative-eagle-topk K
+    --speculative-num-draft-tokens D [--speculative-draft-model-path P]
+    --disable-custom-all-reduce (NCCL only) · --enable-torch-symm-mem (SGLang ≥ 0.5.10, SM90 world 4/6/8)
+    vLLM: --speculative-config '{"method": "eagle3", "model": P, "num_speculative_tokens": S}'
+"""
+
+from __future__ import annotations
+
+import json
+
+from tpkit.perf.allreduce import Link
+from tpkit.perf.experts import expected_distinct_experts
+from tpkit.perf.result import Verdict
+
+__all__ = ["verdict_for", "confidence_of", "spec_flags"]
+
+_VLLM_METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "NEXTN": "mtp", "STANDALONE": "draft_model"}
+
+
+def spec_flags(engine: str, settings: dict, algorithm: str, draft_path: str | None) -> list[str]:
+    """Speculative flags for ``settings`` (num_steps, topk, num_draft_tokens)."""
+    family = "NEXTN" if algorithm == "MTP" else algorithm
+    needs_draft = family in ("EAGLE", "EAGLE3", "STANDALONE")
+    if engine == "vllm":
+        cfg = {"method": _VLLM_METHOD[family], "num_speculative_tokens": settings["num_steps"]}
+        if needs_draft:
+            cfg["model"] = draft_path or "<draft model>"
+        return [f"--speculative-config '{json.dumps(cfg)}'"]
+    flags = [f"--speculative-algorithm {algorithm}", f"--speculative-num-steps {settings['num_steps']}",
+             f"--speculative-eagle-topk {settings['topk']}",
+             f"--speculative-num-draft-tokens {settings['num_draft_tokens']}"]
+    if needs_draft:
+        flags.append(f"--speculative-draft-model-path {draft_path or '<draft model>'}")
+    return flags
+
+
+def _backend_flags(engine: str, best: str, default: str) -> list[str]:
+    if best == default:
+        return []
+    if best == "nccl":
+        return ["--disable-custom-all-reduce"]
+    if best == "symm_mem":
+        return ["--enable-torch-symm-mem"] if engine == "sglang" else ["env VLLM_ALLREDUCE_USE_SYMM_MEM=1"]
+    return []
+
+
+def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends) -> Verdict:
+    """The verdict for one request (see module docstring)."""
+    base_tok = req.batch / base.total_us * 1e6
+    if spec is None:
+        return _plain_verdict(req, link, policy, base, base_tok, backends)
+    usable = [b for b in backends if b.usable and b.spec_tok_s]
+    top = max(usable, key=lambda b: b.spec_tok_s)
+    ar_flags = _backend_flags(req.engine, top.policy, policy) if top.spec_tok_s > 1.03 * spec.tok_s else []
+    name = req.spec.algorithm
+    head = f"{name} at batch {req.batch}, context {req.context}, tp {req.tp} over {link.kind}: plain decoding " \
+           f"{base_tok:.1f} tok/s, {name} {spec.tok_s:.1f} tok/s ({spec.speedup:.2f}×, accept length " \
+           f"{spec.accept_length:.2f})."
+    lines = [head, _cycle_text(req, base, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)
+    if spec.speedup >= 1.05:
+        use = best if best and best["speedup"] > 1.05 * spec.speedup else req.spec.to_dict()
+        stop = (f"It stops paying at batch ≥ {crossover}." if crossover else
+                "It still pays at batch 1024.")
+        lines.insert(1, f"Speculation pays here. {stop}" + (
+            f" Best grid settings: steps {best['num_steps']}, topk {best['topk']}, draft tokens "
+            f"{best['num_draft_tokens']} ({best['speedup']:.2f}×)." if best else ""))
+        flags = spec_flags(req.engine, use, name, req.draft_path) + ar_flags
+        return Verdict(message="\n".join(lines), flags=tuple(flags))
+    if spec.speedup >= 1.0:
+        lines.insert(1, f"About break-even: not worth the draft model's memory at batch {req.batch}.")
+        return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
+    at = 1 if crossover == 1 else crossover or req.batch
+    tail = f" It would need an accept length ≥ {spec.breakeven_accept_length:.2f} to break even here."
+    if best and best["speedup"] >= 1.05:
+        lines.insert(1, f"{name} with these settings slows decoding on this {link.kind} link.{tail} The grid's best, "
+                        f"steps {best['num_steps']} / topk {best['topk']} / draft tokens {best['num_draft_tokens']}, "
+                        f"would reach {best['speedup']:.2f}× if the draft's lower-ranked candidates are accepted as "
+                        "the tree model assumes; measure its accept length before relying on it.")
+        return Verdict(message="\n".join(lines), flags=tuple(spec_flags(req.engine, best, name, req.draft_path) + ar_flags))
+    better = f" The grid's best reaches only {best['speedup']:.2f}×." if best else ""
+    lines.insert(1, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better}{tail}")
+    return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
+
+
+def _oneshot_text(link: Link, backends) -> list[str]:
+    """On PCIe: say whether forcing a one-shot all-reduce helps speculation, with the numbers."""
+    by = {b.policy: b for b in backends}
+    one, nccl = by.get("oneshot"), by.get("nccl")
+    if link.kind != "pcie" or link.world <= 2 or not one or not nccl or not one.spec_tok_s or not nccl.spec_tok_s:
+        return []
+    verb = "slower" if one.spec_tok_s < nccl.spec_tok_s else "faster"
+    return [f"A forced one-shot all-reduce over PCIe is {verb} than NCCL for speculation here: {one.spec_tok_s:.1f} vs "
+            f"{nccl.spec_tok_s:.1f} tok/s (plain decoding {one.base_tok_s:.1f} vs {nccl.base_tok_s:.1f}): every rank "
+            f"reads the other {link.world - 1} ranks' messages at once through a {link.fabric_gbps:g} GB/s host fabric, "
+            "and the verify pass's messages are num_draft_tokens× larger."]
+
+
+def _plain_verdict(req, link, policy, base, base_tok, backends) -> Verdict:
+    usable = [b for b in backends if b.usable and b.base_tok_s]
+    top = max(usable, key=lambda b: b.base_tok_s)
+    flags = _backend_flags(req.engine, top.policy, policy) if top.base_tok_s > 1.03 * base_tok else []
+    msg = (f"Plain decoding at batch {req.batch}, context {req.context}, tp {req.tp} over {link.kind}: {base_tok:.1f} "
+           f"tok/s (step {base.total_us / 1e3:.2f} ms, of which {base.allreduce_us / 1e3:.2f} ms collectives).\n"
+           + _backend_text(backends, policy))
+    return Verdict(message=msg, flags=tuple(flags))
+
+
+def _cycle_text(req, base, spec) -> str:
+    parts = dict(spec.parts_us)
+    verify, v_ar = parts["verify"], parts["verify allreduce (in verify)"]
+    draft, d_ar = parts["draft steps"], parts["draft allreduce (in steps)"]
+    budget = spec.accept_length * base.total_us
+    text = (f"Why: one cycle takes {spec.cycle_us / 1e3:.2f} ms against {budget / 1e3:.2f} ms for the "
+            f"{spec.accept_length:.2f} tokens it yields at {base.total_us / 1e3:.2f} ms per plain step: verify "
+            f"{verify / 1e3:.2f} ms ({v_ar / 1e3:.2f} ms of it in all-reduces, vs {base.allreduce_us / 1e3:.2f} ms in a "
+            f"plain step), {req.spec.num_steps} draft steps {draft / 1e3:.2f} ms ({d_ar / 1e3:.2f} ms all-reduces), "
+            f"draft extend {parts['draft extend'] / 1e3:.2f} ms, overhead {parts['overhead'] / 1e3:.2f} ms.")
+    moe = req.model.moe
+    if moe is not None:
+        local = -(-moe.num_experts // req.ep)
+        one = expected_distinct_experts(moe.num_experts, moe.experts_per_token, req.batch, experts_on_rank=local)
+        many = expected_distinct_experts(moe.num_experts, moe.experts_per_token,
+                                         req.batch * req.spec.num_draft_tokens, experts_on_rank=local)
+        text += (f" Each MoE layer of the verify pass reads {many:.1f} of {local} experts per rank, "
+                 f"{many / one:.1f}× the {one:.1f} of a plain step.")
+    return text
+
+
+def _backend_text(backends, policy) -> str:
+    rows = []
+    for b in backends:
+        if b.base_tok_s is None:
+            rows.append(f"{b.policy}: cannot run here")
+            continue
+        spec = f", speculative {b.spec_tok_s:.1f}" if b.spec_tok_s else ""
+        tag = " (engine default)" if b.policy == policy else ("" if b.usable else " (not as shipped)")
+        rows.append(f"{b.policy}{tag}: {b.us_per_call:.1f} µs per all-reduce, plain {b.base_tok_s:.1f}{spec} tok/s")
+    return "All-reduce backends: " + "; ".join(rows) + "."
+
+
+def confidence_of(req, link: Link, rate_source: str) -> dict:
+    """How sure each part is, with the reason (bands are rough, from the checks in docs/accuracy.md)."""
+    measured_gpu = req.gpu.name == "H200-SXM-141GB"
+    ref = (req.impl or req.engine) == "reference"
+    if measured_gpu and ref:
+        base = {"level": "high", "band_pct": 10, "why": "H200 reference decode predicted within 9.5 % at batch 1–256 "
+                                                         "(docs/benchmarks.md)"}
+    elif measured_gpu:
+        base = {"level": "medium", "band_pct": 20, "why": "H200 efficiencies measured; the engine's kernel layout is "
+                                                           "counted from its source, not measured"}
+    else:
+        base = {"level": "low" if req.gpu.name.startswith("RTX-PRO") else "medium", "band_pct": 30,
+                "why": f"H200 efficiencies assumed to carry over to {req.gpu.name}; its datasheet rates: "
+                       f"{req.gpu.source_of('bf16_dense_tflops')[:80]}"}
+    if req.profile is not None:
+        ar = {"level": "high", "why": "measured all-reduce profile"}
+    elif link.kind == "nvlink":
+        ar = {"level": "medium", "why": "NCCL's own latency model; matches the 2× H200 measurement within 10 % at "
+                                        "≤ 1 MiB; 8-GPU NVLink not measured here"}
+    else:
+        ar = {"level": "medium", "why": "NCCL model and PCIe one-shot fabric model vs published 8× RTX PRO 6000 "
+                                        "measurements: within 15 % up to 64 KB, one-shot +28 % at 256 KB "
+                                        "(docs/accuracy.md); the host fabric varies by box (51.7–191.8 GB/s)"}
+    out = {"baseline": base, "allreduce": ar}
+    if req.spec is not None:
+        given = req.accept_length is not None
+        out["speculative"] = {"level": "medium" if given else "low",
+                              "why": ("accept length given; the draft's cost is modelled from its shape" if given else
+                                      "accept length from a per-family default, a real draft/dataset can differ by "
+                                      "±30 %; " + rate_source[:120])}
+    return out

@@ -1,0 +1,407 @@
+"""The work of one forward pass on one tensor-parallel rank, as a list of kernels (pure).
+
+    in:  ModelSpec, a ``Shard`` (tp, ep, attention-TP), the batch (sequences, tokens per sequence,
+         cached context), the implementation profile
+    out: ``Kernel`` rows: kind, bytes moved, FLOPs, dtype, how many times per forward
+
+Per decoder layer (shapes are per rank, the shard rules of ``tpkit.models.params``):
+
+    gemm       fused qkv (MLA: fused q_a+kv_a, q_b, kv_b as two bmm), o; gate_up, down; shared experts;
+               router.  bytes = weights (quantised: values + scales) + activations in/out (bf16);
+               FLOPs = 2 · tokens · out · in
+    grouped    routed experts: bytes = E[distinct experts hit] · bytes per expert (see ``experts``),
+               FLOPs = 2 · tokens · k · expert size (÷ moe-TP, or the rank's share of tokens under EP)
+    attention  GQA: K+V of the cached context (sliding layers: ≤ window) for the rank's KV heads;
+               MLA: the whole latent (kv_lora + rope) per token on every rank; FLOPs 4 · tokens · ctx · heads · dim
+    small      element-wise and norm kernels of the implementation profile; bytes = activation traffic
+    global     embedding gather, final norm, lm_head (vocab / tp rows), sampling
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tpkit.models.params import Part, global_parts, layer_parts
+from tpkit.models.quant import is_ignored, matrix_bytes
+from tpkit.models.spec import ModelSpec, QuantSpec
+from tpkit.perf.experts import expected_distinct_experts
+from tpkit.perf.impl import ImplProfile
+
+__all__ = ["Kernel", "Shard", "Batch", "forward_kernels", "weight_bytes_read", "padded_vocab_per_rank"]
+
+ACT_BYTES = 2
+"""activations are bf16 (bytes per element)"""
+_SCOPES = {"all_linear": None, "mlp_only": {"dense_mlp", "routed_experts", "shared_experts"},
+           "experts_only": {"routed_experts"}}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Kernel:
+    """One kernel (or ``count`` identical ones) of a forward pass on one rank."""
+
+    kind: str
+    """``gemm``, ``grouped``, ``attention`` or ``small``"""
+    name: str
+    """what it computes (``qkv``, ``experts``, ``attention`` …)"""
+    bytes: float
+    """bytes read + written per launch (B)"""
+    flops: float = 0.0
+    """floating-point operations per launch (FLOP)"""
+    dtype: str = "bf16"
+    """tensor-core input type for the FLOP rate: bf16, fp8, fp4, int8"""
+    count: int = 1
+    """launches per forward"""
+    ctas: int = 0
+    """independent blocks of an attention kernel without split-KV (0 = not limited)"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Shard:
+    """How one rank holds the model."""
+
+    tp: int = 1
+    """tensor-parallel size (count)"""
+    ep: int = 1
+    """expert-parallel size (count); 1 = experts split by TP"""
+    attn_tp: int | None = None
+    """attention tensor-parallel size (tp / dp under DP attention); None = tp"""
+
+    @property
+    def attention_tp(self) -> int:
+        return self.attn_tp or self.tp
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Batch:
+    """The tokens of one forward pass."""
+
+    sequences: int
+    """sequences in the batch (count)"""
+    tokens_per_sequence: int = 1
+    """new tokens per sequence: 1 for decode, the draft tokens for a verify pass (count)"""
+    context: int = 0
+    """tokens already in each sequence's KV cache (count)"""
+    dp: int = 1
+    """data-parallel attention groups the sequences are spread over (count)"""
+
+    @property
+    def tokens(self) -> int:
+        return self.sequences * self.tokens_per_sequence
+
+
+def forward_kernels(spec: ModelSpec, shard: Shard, batch: Batch, impl: ImplProfile, *,
+                    quant: QuantSpec | None = None, kv_bytes: int = 2, layers: range | None = None,
+                    with_globals: bool = True) -> list[Kernel]:
+    """Every kernel of one forward of ``batch`` through ``layers`` (default all) on one rank.
+
+    Layers with the same shape (attention kind, MoE or dense, quantised parts) are built once and counted.
+    """
+    kernels: list[Kernel] = []
+    for i, count in _layer_classes(spec, shard, quant, layers):
+        kernels += [_times(k, count) for k in _layer(spec, shard, batch, impl, quant, kv_bytes, i)]
+    if with_globals:
+        kernels += _globals(spec, shard, batch, impl, quant)
+    return _merge(kernels)
+
+
+def _times(k: Kernel, count: int) -> Kernel:
+    return k if count == 1 else Kernel(kind=k.kind, name=k.name, bytes=k.bytes, flops=k.flops, dtype=k.dtype,
+                                       ctas=k.ctas, count=k.count * count)
+
+
+_CLASS_CACHE: dict[tuple, tuple] = {}
+"""(id(spec), id(quant), shard, layers) → (spec, quant, classes); identity-checked, bounded"""
+
+
+def _layer_classes(spec, shard, quant, layers) -> list[tuple[int, int]]:
+    """(representative layer, how many layers share its shape); cached per model object."""
+    key = (id(spec), id(quant), shard, (layers.start, layers.stop) if layers is not None else None)
+    hit = _CLASS_CACHE.get(key)
+    if hit is not None and hit[0] is spec and hit[1] is quant:
+        return hit[2]
+    if len(_CLASS_CACHE) > 64:
+        _CLASS_CACHE.clear()
+    classes = _classify(spec, shard, quant, layers)
+    _CLASS_CACHE[key] = (spec, quant, classes)
+    return classes
+
+
+def _classify(spec, shard, quant, layers) -> list[tuple[int, int]]:
+    classes: dict[tuple, list[int]] = {}
+    for i in layers if layers is not None else range(spec.num_layers):
+        moe = spec.moe is not None and i in spec.moe.moe_layer_ids
+        quantised = tuple(_quantised(p, quant) for p in layer_parts(spec, i)) if quant is not None else ()
+        classes.setdefault((spec.kinds[i], moe, quantised), []).append(i)
+    return [(members[0], len(members)) for members in classes.values()]
+
+
+def weight_bytes_read(spec: ModelSpec, shard: Shard, quant: QuantSpec | None, *, elem: int = 2) -> float:
+    """Weight bytes on one rank when every expert is read (cross-check with ``plan_weights``)."""
+    total = 0.0
+    for i in range(spec.num_layers):
+        for part in layer_parts(spec, i):
+            out, inp, count = _local_shape(spec, shard, part)
+            total += count * _part_bytes(part, out, inp, quant, elem)
+    for part in global_parts(spec):
+        out, inp, count = _local_shape(spec, shard, part)
+        total += count * _part_bytes(part, out, inp, quant, elem)
+    return total
+
+
+# ------------------------------------------------------------------------------------------------ layers
+def _layer(spec, shard, batch, impl, quant, kv_bytes, i) -> list[Kernel]:
+    static = _static_layer(spec, shard, quant, i)
+    t = batch.tokens
+    kind = spec.kinds[i]
+    out = [g.kernel(t) for g in static.attn_gemms]
+    out += _attention(spec, shard, batch, impl, kind, kv_bytes)
+    small = impl.attn_small_kernels + (impl.qk_norm_kernels if spec.extra.get("qk_norm") else 0)
+    small += impl.mla_small_kernels if spec.mla is not None and kind != "linear" else 0
+    out += [g.kernel(t) for g in static.mlp_gemms]
+    if static.moe:
+        out += [e.kernel(spec, shard, t) for e in static.experts]
+        small += impl.moe_small_kernels
+    else:
+        small += impl.mlp_small_kernels
+    out.append(Kernel(kind="small", name="element-wise/norm", bytes=_small_bytes(spec, shard, t, static.moe) / small,
+                      count=small))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Gemm:
+    """One GEMM's batch-independent facts: weight bytes, FLOPs per token, widths."""
+
+    name: str
+    weight_bytes: float
+    flops_per_token: float
+    inp: int
+    out: int
+    dtype: str
+
+    def kernel(self, tokens: int) -> Kernel:
+        return Kernel(kind="gemm", name=self.name, dtype=self.dtype, flops=tokens * self.flops_per_token,
+                      bytes=self.weight_bytes + ACT_BYTES * tokens * (self.inp + self.out))
+
+
+@dataclass(frozen=True, slots=True)
+class _ExpertGemm:
+    """One grouped expert GEMM: bytes and FLOPs of one expert on this rank."""
+
+    group: str
+    bytes_per_expert: float
+    flops_per_assignment: float
+    inp: int
+    out: int
+    dtype: str
+
+    def kernel(self, spec, shard, tokens: int) -> Kernel:
+        moe = spec.moe
+        local = math.ceil(moe.num_experts / shard.ep)
+        distinct = expected_distinct_experts(moe.num_experts, moe.experts_per_token, tokens, experts_on_rank=local)
+        assignments = tokens * moe.experts_per_token / shard.ep
+        act = ACT_BYTES * assignments * (self.inp + self.out)
+        return Kernel(kind="grouped", name=f"routed experts {self.group} ({distinct:.1f} of {local} hit)",
+                      dtype=self.dtype, bytes=distinct * self.bytes_per_expert + act,
+                      flops=assignments * self.flops_per_assignment)
+
+
+@dataclass(frozen=True, slots=True)
+class _StaticLayer:
+    attn_gemms: tuple
+    mlp_gemms: tuple
+    experts: tuple
+    moe: bool
+
+
+_STATIC_CACHE: dict[tuple, tuple] = {}
+"""(id(spec), id(quant), shard, layer) → (spec, quant, _StaticLayer); identity-checked, bounded"""
+
+
+def _static_layer(spec, shard, quant, i) -> _StaticLayer:
+    key = (id(spec), id(quant), shard, i)
+    hit = _STATIC_CACHE.get(key)
+    if hit is not None and hit[0] is spec and hit[1] is quant:
+        return hit[2]
+    if len(_STATIC_CACHE) > 4096:
+        _STATIC_CACHE.clear()
+    parts = layer_parts(spec, i)
+    attn_cat = "linear_attention" if spec.kinds[i] == "linear" else "attention"
+    moe = spec.moe is not None and i in spec.moe.moe_layer_ids
+    attn = _gemms(spec, shard, quant, [p for p in parts if p.category == attn_cat and p.linear], _attn_groups(spec))
+    if moe:
+        mlp = _gemms(spec, shard, quant, [p for p in parts if p.category in ("router", "shared_experts") and p.inp > 1],
+                     _MLP_GROUPS)
+        experts = _experts(spec, shard, quant, [p for p in parts if p.category == "routed_experts" and p.linear])
+    else:
+        mlp = _gemms(spec, shard, quant, [p for p in parts if p.category == "dense_mlp"], _MLP_GROUPS)
+        experts = ()
+    static = _StaticLayer(attn_gemms=attn, mlp_gemms=mlp, experts=experts, moe=moe)
+    _STATIC_CACHE[key] = (spec, quant, static)
+    return static
+
+
+_MLP_GROUPS = {"gate_proj": "gate_up", "up_proj": "gate_up", "down_proj": "down", "gate": "router"}
+
+
+def _attn_groups(spec: ModelSpec) -> dict[str, str]:
+    if spec.mla is not None:
+        return {"q_a_proj": "qkv_a", "kv_a_proj_with_mqa": "qkv_a", "q_proj": "q", "q_b_proj": "q_b",
+                "kv_b_proj": "kv_b (absorbed bmm)", "o_proj": "o"}
+    return {"q_proj": "qkv", "k_proj": "qkv", "v_proj": "qkv", "o_proj": "o"}
+
+
+def _gemms(spec, shard, quant, parts: list[Part], groups: dict[str, str]) -> tuple[_Gemm, ...]:
+    """Group matrices that share an input into one GEMM each (fused qkv, gate_up …)."""
+    acc: dict[str, list] = {}
+    for part in parts:
+        leaf = part.name.rsplit(".", 1)[-1]
+        name = groups.get(leaf, leaf)
+        out, inp, count = _local_shape(spec, shard, part)
+        row = acc.setdefault(f"{part.category}:{name}", [0.0, 0.0, 0, 0, "bf16"])
+        row[0] += count * _part_bytes(part, out, inp, quant, 2)
+        row[1] += 2.0 * out * inp * count
+        row[2] = max(row[2], inp)
+        row[3] += out
+        if _quantised(part, quant):
+            row[4] = _compute_dtype(quant)
+    return tuple(_Gemm(key.split(":", 1)[1], w, f, inp, outs, dt) for key, (w, f, inp, outs, dt) in acc.items())
+
+
+def _experts(spec, shard, quant, parts: list[Part]) -> tuple[_ExpertGemm, ...]:
+    """Two grouped GEMMs (gate_up, down) over the experts the batch hits."""
+    rows = []
+    for group, leaves in (("gate_up", ("gate_proj", "up_proj")), ("down", ("down_proj",))):
+        per_expert = flops = 0.0
+        inp = out_sum = 0
+        dtype = "bf16"
+        for part in parts:
+            if part.name.rsplit(".", 1)[-1] not in leaves:
+                continue
+            out, width, _ = _local_shape(spec, shard, part)
+            per_expert += _part_bytes(part, out, width, quant, 2)
+            flops += 2.0 * out * width
+            inp, out_sum = width, out_sum + out
+            if _quantised(part, quant):
+                dtype = _compute_dtype(quant)
+        rows.append(_ExpertGemm(group, per_expert, flops, inp, out_sum, dtype))
+    return tuple(rows)
+
+
+def _attention(spec, shard, batch, impl, kind, kv_bytes) -> list[Kernel]:
+    seqs = math.ceil(batch.sequences / batch.dp)
+    t = seqs * batch.tokens_per_sequence
+    if kind == "linear":
+        state = (spec.linear_attn.state_bytes_per_layer.bytes if spec.linear_attn and spec.linear_attn.state_bytes_per_layer
+                 else 0) / shard.attention_tp
+        return [Kernel(kind="small", name="linear-attention state", bytes=2.0 * seqs * state)]
+    ctx = batch.context + batch.tokens_per_sequence
+    if kind == "sliding" and spec.sliding_window:
+        ctx = min(ctx, spec.sliding_window)
+    heads = max(1, spec.num_attention_heads // shard.attention_tp)
+    if spec.mla is not None:
+        m = spec.mla
+        per_token = (m.kv_lora_rank + m.qk_rope_head_dim) * kv_bytes
+        flops = 2.0 * t * ctx * heads * (2 * m.kv_lora_rank + m.qk_rope_head_dim)
+        ctas = seqs * heads
+    else:
+        kv_heads = max(1, spec.num_kv_heads // shard.attention_tp)
+        per_token = 2 * kv_heads * spec.head_dim * kv_bytes
+        flops = 4.0 * t * ctx * heads * spec.head_dim
+        ctas = seqs * kv_heads
+    return [Kernel(kind="attention", name="attention", bytes=float(seqs * ctx * per_token), flops=flops,
+                   ctas=0 if impl.split_kv else ctas)]
+
+
+def _small_bytes(spec, shard, tokens, moe_layer: bool) -> float:
+    """Activation traffic of the element-wise kernels of one layer (bf16): residual adds and norms read and
+    write ~8 hidden-wide rows per token, rope/KV store ~4 q+kv rows, the activation 3 intermediate rows."""
+    tp = shard.attention_tp
+    q = spec.num_attention_heads * spec.head_dim // tp
+    kv = 2 * max(1, spec.num_kv_heads // tp) * spec.head_dim
+    if moe_layer:
+        k = spec.moe.experts_per_token
+        inter = 3 * k * spec.moe.moe_intermediate_size // max(1, shard.tp // shard.ep) + 3 * k * spec.hidden_size
+    else:
+        inter = 3 * spec.intermediate_size // shard.tp
+    return ACT_BYTES * tokens * (8 * spec.hidden_size + 4 * (q + kv) + inter)
+
+
+def _globals(spec, shard, batch, impl, quant) -> list[Kernel]:
+    t = batch.tokens
+    out = [Kernel(kind="small", name="embedding gather", bytes=ACT_BYTES * 2.0 * t * spec.hidden_size)]
+    heads = [p for p in global_parts(spec) if p.category == "lm_head"] or \
+        [Part(name="lm_head", category="lm_head", out=spec.vocab_size, inp=spec.hidden_size, shard="vocab")]
+    out += [g.kernel(t) for g in _gemms(spec, shard, quant, heads, {"lm_head": "lm_head"})]
+    vocab_local = _local_shape(spec, shard, heads[0])[0]
+    out.append(Kernel(kind="small", name="final norm + sampling", count=impl.global_small_kernels,
+                      bytes=(ACT_BYTES * 2.0 * t * spec.hidden_size + 4.0 * t * vocab_local) / impl.global_small_kernels))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ shapes
+def _local_shape(spec: ModelSpec, shard: Shard, part: Part) -> tuple[int, int, int]:
+    """(rows, cols, count) of ``part`` on one rank (the rules of ``tpkit.models.params``; attention parts
+    use the attention-TP size)."""
+    tp = shard.attention_tp if part.category in ("attention", "linear_attention") else shard.tp
+    s = part.shard
+    moe_tp, experts = max(1, shard.tp // shard.ep), math.ceil(part.count / shard.ep)
+    if s == "col":
+        return math.ceil(part.out / tp), part.inp, part.count
+    if s == "row":
+        return part.out, math.ceil(part.inp / tp), part.count
+    if s == "kv":
+        heads = spec.num_kv_heads
+        return part.out // heads * max(1, heads // tp), part.inp, part.count
+    if s == "vocab":
+        return padded_vocab_per_rank(part.out, shard.tp), part.inp, part.count
+    if s == "ecol":
+        return math.ceil(part.out / moe_tp), part.inp, experts
+    if s == "erow":
+        return part.out, math.ceil(part.inp / moe_tp), experts
+    if s == "erep":
+        return part.out, part.inp, experts
+    return part.out, part.inp, part.count
+
+
+def padded_vocab_per_rank(vocab: int, tp: int) -> int:
+    """Vocabulary rows one rank holds: padded to 64 (64·tp when that is not divisible by tp), then split."""
+    pad = 64 if (math.ceil(vocab / 64) * 64) % tp == 0 else 64 * tp
+    return math.ceil(vocab / pad) * pad // tp
+
+
+def _part_bytes(part: Part, out: int, inp: int, quant: QuantSpec | None, elem: int) -> float:
+    if _quantised(part, quant):
+        return float(matrix_bytes(out, inp, quant))
+    return float(out * inp * elem)
+
+
+def _quantised(part: Part, quant: QuantSpec | None) -> bool:
+    if quant is None or not part.linear:
+        return False
+    scope = _SCOPES.get(quant.scope)
+    if scope is not None and part.category not in scope:
+        return False
+    return not is_ignored(part.name, quant)
+
+
+def _compute_dtype(quant: QuantSpec) -> str:
+    """Tensor-core input type of a quantised GEMM: fp8 W8A8 runs at the fp8 rate; weight-only int4/mxfp4
+    (Marlin, W4A16) dequantise to bf16; nvfp4 (W4A4) runs at the fp4 rate."""
+    if quant.method in ("fp8", "fbgemm_fp8"):
+        return "fp8"
+    if quant.method == "fp4":
+        return "fp4"
+    return "bf16"
+
+
+def _merge(kernels: list[Kernel]) -> list[Kernel]:
+    """Identical kernels of different layers become one row with a count."""
+    rows: dict[tuple, Kernel] = {}
+    for k in kernels:
+        key = (k.kind, k.name, round(k.bytes, 3), round(k.flops, 3), k.dtype, k.ctas)
+        prev = rows.get(key)
+        rows[key] = k if prev is None else Kernel(kind=k.kind, name=k.name, bytes=k.bytes, flops=k.flops,
+                                                  dtype=k.dtype, ctas=k.ctas, count=prev.count + k.count)
+    return list(rows.values())

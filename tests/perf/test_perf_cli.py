@@ -1,0 +1,89 @@
+"""`tpkit perf`: JSON schema of issue 13, text output, user errors (exit 2), no torch."""
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tpkit.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+KIMI = ["perf", "moonshotai/Kimi-K2.5", "--gpu", "RTX-PRO-6000", "--tp", "8"]
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_has_the_keys_of_the_issue(capsys):
+    code, out, _ = run(KIMI + ["--speculative-algorithm", "EAGLE3", "--speculative-num-steps", "3",
+                               "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4",
+                               "--accept-length", "1.5", "--json"], capsys)
+    assert code == 0
+    d = json.loads(out)
+    assert set(d["baseline"]) == {"step_s", "tok_s"}
+    assert {"cycle_s", "tok_s", "accept_length", "speedup"} <= set(d["speculative"])
+    assert {"calls_per_forward", "us_per_call", "backend", "source"} <= set(d["allreduce"])
+    assert set(d["verdict"]) == {"message", "flags"}
+    assert "crossover_batch" in d and "best_settings" in d
+    assert d["speculative"]["accept_length"] == pytest.approx(1.5, abs=1e-3)
+    assert d["crossover_batch"] == 1
+
+
+def test_text_output_and_plain_decoding(capsys):
+    code, out, _ = run(["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H200"], capsys)
+    assert code == 0 and "plain decoding" in out and "verdict" in out
+    d = json.loads(run(["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H200", "--json"], capsys)[1])
+    assert d["speculative"] is None and d["crossover_batch"] is None and d["allreduce"]["calls_per_forward"] == 0
+
+
+def test_measured_profile_is_used(capsys, tmp_path):
+    from tpkit.comm.profile import default_profile, profile_to_dict
+
+    path = tmp_path / "prof.json"
+    path.write_text(json.dumps(profile_to_dict(default_profile())))
+    d = json.loads(run(["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--tp", "2",
+                        "--allreduce-profile", str(path), "--json"], capsys)[1])
+    assert d["allreduce"]["source"].startswith("measured profile")
+
+
+@pytest.mark.parametrize("extra, needle", [
+    (["--gpu", "H300"], "unknown GPU"),
+    (["--tp", "3"], "does not divide"),
+    (["--accept-length", "2"], "needs --speculative-algorithm"),
+    (["--speculative-num-steps", "3"], "need --speculative-algorithm"),
+    (["--speculative-algorithm", "STANDALONE"], "needs --speculative-draft-model-path"),
+    (["--speculative-algorithm", "EAGLE3", "--speculative-num-draft-tokens", "40"], "does not fit"),
+    (["--speculative-algorithm", "EAGLE3", "--accept-length", "9"], "impossible"),
+    (["--allreduce-profile", "/nonexistent/p.json"], "does not exist"),
+    (["--link", "nvlink"], "no NVLink"),
+    (["--context", "10000000"], "exceeds"),
+])
+def test_bad_input_exits_2_with_a_message(capsys, extra, needle):
+    argv = KIMI + extra
+    if extra[0] == "--gpu":
+        argv = ["perf", "moonshotai/Kimi-K2.5", "--tp", "8"] + extra
+    code, out, err = run(argv, capsys)
+    assert code == 2 and needle in err and "Traceback" not in err and out == ""
+
+
+def test_perf_runs_without_torch():
+    code = textwrap.dedent("""
+        import sys, importlib.abc
+        class Block(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name == "torch" or name.startswith("torch.") or name in ("triton", "pynvml"):
+                    raise ImportError("blocked: " + name)
+        sys.meta_path.insert(0, Block())
+        from tpkit.cli import main
+        rc = main(["perf", "moonshotai/Kimi-K2.5", "--gpu", "RTX-PRO-6000", "--tp", "8",
+                   "--speculative-algorithm", "EAGLE3", "--json"])
+        assert rc == 0 and "torch" not in sys.modules
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]

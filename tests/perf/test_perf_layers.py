@@ -1,0 +1,21 @@
+"""tpkit.perf stays in the pure layer: units, errors, hardware, models, parallel and comm.profile only."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PERF = Path(__file__).resolve().parents[2] / "src" / "tpkit" / "perf"
+ALLOWED = ("tpkit.units", "tpkit.errors", "tpkit.hardware", "tpkit.models", "tpkit.parallel", "tpkit.comm.profile",
+           "tpkit.perf")
+
+
+@pytest.mark.parametrize("path", sorted(PERF.glob("*.py")), ids=lambda p: p.name)
+def test_perf_imports_only_the_pure_layers(path):
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = [node.module] if isinstance(node, ast.ImportFrom) and node.module else \
+            [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        for name in names:
+            assert name.split(".")[0] not in ("torch", "triton", "pynvml"), f"{path.name} imports {name}"
+            if name.startswith("tpkit"):
+                assert name.startswith(ALLOWED), f"{path.name} imports {name}"
