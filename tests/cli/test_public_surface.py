@@ -31,6 +31,12 @@ BENCH_ALLREDUCE_FLAGS = frozenset({
     "--repeats", "--graph-calls", "--mode", "--json", "--plot", "--explain", "--keep-profile", "--max-blocks",
     "--max-bytes",
 })
+PERF_FLAGS = frozenset({
+    "-h", "--help", "--gpu", "--tp", "--num-gpus", "--link", "--batch", "--context", "--engine", "--ep", "--dp",
+    "--kv-cache-dtype", "--speculative-algorithm", "--speculative-num-steps", "--speculative-eagle-topk",
+    "--speculative-num-draft-tokens", "--speculative-draft-model-path", "--accept-length", "--allreduce-profile",
+    "--allreduce-backend", "--pcie-fabric-gbps", "--impl", "--json",
+})
 PUBLIC_API = frozenset({
     "__version__", "Bytes", "parse_bytes", "format_bytes", "TpkitError", "ParallelSpec", "load_model", "ModelSpec",
     "lookup_gpu", "GpuSpec", "Engine", "get_engine", "engine_names", "SglangOptions", "plan_sglang", "VllmOptions",
@@ -48,12 +54,14 @@ def _flags(parser: argparse.ArgumentParser) -> frozenset:
 
 def test_commands_and_their_flags_are_pinned():
     commands = _sub(build_parser()).choices
-    assert set(commands) == {"plan", "probe", "bench"}
+    assert set(commands) == {"plan", "probe", "bench", "perf"}
     assert _flags(commands["plan"]) == PLAN_FLAGS
     assert [a.dest for a in commands["plan"]._actions if not a.option_strings] == ["model"]
     assert _flags(commands["probe"]) == PROBE_FLAGS
     assert set(_sub(commands["bench"]).choices) == {"allreduce"}
     assert _flags(_sub(commands["bench"]).choices["allreduce"]) == BENCH_ALLREDUCE_FLAGS
+    assert _flags(commands["perf"]) == PERF_FLAGS
+    assert [a.dest for a in commands["perf"]._actions if not a.option_strings] == ["model"]
 
 
 def test_the_listing_of_commands_matches_their_own_parsers():
@@ -63,7 +71,7 @@ def test_the_listing_of_commands_matches_their_own_parsers():
     assert full == listed == COMMANDS
 
 
-@pytest.mark.parametrize("name", ["plan", "probe", "bench"])
+@pytest.mark.parametrize("name", ["plan", "probe", "bench", "perf"])
 def test_running_one_command_builds_it_in_full(name):
     only = _sub(build_parser([name, "--help"])).choices
     assert _flags(only[name]) == _flags(_sub(build_parser()).choices[name])
