@@ -26,7 +26,9 @@ PLANNER_MODULES = [
     "tpkit.models.weights",
     "tpkit.engines.sglang",
     "tpkit.engines.vllm",
+    "tpkit.comm.registry",
     "tpkit.comm.dispatch",
+    "tpkit.comm.explain",
     "tpkit.comm.plan",
     "tpkit.cli",
     "tpkit.cli.plan",
@@ -36,12 +38,12 @@ PLANNER_MODULES = [
 RANKS = {
     "units": 0, "errors": 1, "fileio": 1, "parallel": 2,
     "hardware": 3, "models": 3, "memory": 3,
-    "engines": 4, "comm.dispatch": 4, "comm.env": 4, "comm.profile": 4, "comm.ledger": 4, "comm.topology": 4,
-    "comm.plan": 4,
+    "engines": 4, "comm.registry": 4, "comm.dispatch": 4, "comm.env": 4, "comm.profile": 4, "comm.ledger": 4,
+    "comm.explain": 4, "comm.plan": 4,
     "runtime": 5, "comm": 6, "cli": 7,
 }
-NO_TORCH_PREFIXES = ("units", "errors", "fileio", "parallel", "hardware", "models", "memory", "engines", "comm.dispatch",
-                     "comm.plan")
+NO_TORCH_PREFIXES = ("units", "errors", "fileio", "parallel", "hardware", "models", "memory", "engines", "comm.registry",
+                     "comm.dispatch", "comm.env", "comm.profile", "comm.ledger", "comm.explain", "comm.plan")
 
 
 def _layer(module: str) -> str | None:
