@@ -48,9 +48,10 @@ class TritonLaunch:
         """Raise ``AllReduceTimeout`` if a finished call of this backend timed out."""
         self.errors.check()
 
-    def compile_for(self, x: torch.Tensor, out: torch.Tensor) -> None:
-        """Compile the kernel variant for these tensors without launching it (no barrier wait)."""
-        self._launch(x, out, warmup=True)
+    def compile_for(self, x: torch.Tensor, out: torch.Tensor):
+        """Compile the kernel variant for these tensors without launching it (no barrier wait); the compiled
+        kernel is returned."""
+        return self._launch(x, out, warmup=True)
 
     def ledger_lines(self) -> tuple:
         return self.buf.ledger_lines(max_blocks=self.max_blocks)
