@@ -86,7 +86,6 @@ def _mutated(change):
         (lambda d: d["gpus"][0].update(total_bytes=2**60, free_bytes=2**59), "more than any GPU has"),
         (lambda d: d["gpus"][0].update(name=""), "name is empty"),
         (lambda d: d["gpus"][0].update(index=-1), "index must be ≥ 0"),
-        (lambda d: d.update(p2p_access=[[False, True], [True, True]]), r"p2p_access\[i\]\[i\] must be true"),
         (lambda d: d.update(pcie_path=[["X", "NV12"], ["NV18", "X"]]), r"pcie_path\[0\]\[1\] is 'NV12'; expected NV18"),
         (lambda d: d.update(pcie_path=[["X", "WARP"], ["NV18", "X"]]), "expected NV18"),
         (lambda d: d.update(nvlink_links=[], pcie_path=[["SYS", "PIX"], ["PIX", "X"]]), "expected X"),

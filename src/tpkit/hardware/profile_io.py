@@ -106,9 +106,6 @@ def profile_from_dict(data, *, where: str = "machine profile") -> MachineProfile
     links = _matrix(data.get("nvlink_links", []), n, int, "nvlink_links", where)
     _check_links(links, where)
     p2p = _matrix(data.get("p2p_access", []), n, bool, "p2p_access", where)
-    if any(not p2p[i][i] for i in range(len(p2p))):
-        raise PlanInputError(f"{where}: p2p_access[i][i] must be true (a GPU reaches its own memory); the file is "
-                             "damaged: re-create it with `tpkit probe --out`")
     path = _matrix(data.get("pcie_path", []), n, str, "pcie_path", where)
     _check_paths(path, links, where)
     return MachineProfile(
