@@ -145,7 +145,7 @@ def timeout_path(name: str, graph: bool = False) -> None:
     backend, kind, peer = ef.decode(code) if code else ("", 0, 0)
     where = " (CUDA graph replay)" if graph else ""
     check(f"{name}: lone rank 0 times out and the host raises{where}",
-          bool(raised) and backend == name and peer == 1 and f"peer rank 1" in raised and name in raised,
+          bool(raised) and backend == name and peer == 1 and "peer rank 1" in raised and name in raised,
           raised[:160])
     if name == "one_shot":
         check(f"one_shot: the timed-out output is NaN, not a partial sum{where}", bool(torch.isnan(out).all()))

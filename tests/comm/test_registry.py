@@ -11,7 +11,7 @@ from tpkit.comm.ledger import allreduce_buffer_lines, symm_allocation_bytes
 from tpkit.comm.profile import profile_from_dict
 from tpkit.errors import PlanInputError
 from tpkit.hardware.topology import Topology
-from tpkit.units import Bytes, KiB, MiB
+from tpkit.units import KiB, MiB
 
 TOY = registry.BackendRow(name="toy_cpu", module="toy_allreduce_backend", dtypes=frozenset({"bf16", "fp32"}),
                           device="cpu", peer_memory=False, crossover="fallback", env_name="toy", slots=1,
@@ -60,7 +60,7 @@ def test_toy_backend_is_in_the_ledger_and_profiles(toy):
 
 
 def test_toy_backend_is_a_bench_choice(toy):
-    from tpkit.cli import build_parser, main
+    from tpkit.cli import build_parser
     from tpkit.cli.bench import options_from_args
 
     pytest.importorskip("torch")
