@@ -23,6 +23,7 @@ from tpkit.comm.allreduce import AllReduce
 from tpkit.comm.benchrun import check_once
 from tpkit.comm.dispatch import skip_reason
 from tpkit.comm.env import parse_env
+from tpkit.units import Bytes
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -54,14 +55,15 @@ def run_cases(ar, cases: int, seed: int, rank: int, dev) -> dict:
         name = names[i % len(names)]
         graph, inplace = rng.random() < 0.3, rng.random() < 0.3
         if name != "auto" and (name in broken or skip_reason(
-                name, nbytes=numel * esize, dtype=dtype, world_size=ar.world_size, topology=ar.topology,
-                compute_capability=ar.compute_capability, env=parse_env({}), capacity=ar.available[name])):
+                name, nbytes=Bytes(numel * esize), dtype=dtype, world_size=ar.world_size, topology=ar.topology,
+                env=parse_env({}), capacity=ar.available[name])):
             name = "auto"
         base = (torch.randn(numel + offset, generator=data_gen) * rng.choice([1.0, 100.0])).to(DTYPES[dtype]).to(dev)
         x = base[offset:]
         mode = "graph" if graph else "eager"  # the mode the call will be dispatched in
-        chosen = name if name != "auto" else ar.decide_bytes(numel * esize, dtype, mode).backend
+        chosen = name if name != "auto" else ar.decide_bytes(Bytes(numel * esize), dtype, mode).backend
         wrong = check_once(ar, None if name == "auto" else name, x, graph=graph, inplace=inplace)
+        ar.check_errors()  # a kernel timeout is an error, never a counted case
         s = stats[(f"{name}->{chosen}" if name == "auto" else name, mode)]
         s[0], s[1], s[2] = s[0] + 1, s[1] + int(wrong > 0), s[2] + wrong
         if wrong and name != "auto":
@@ -85,7 +87,7 @@ def main() -> int:
     dev = torch.device("cuda", local)
     dist.init_process_group("nccl", device_id=dev)
     rank = dist.get_rank()
-    ar = AllReduce.create(max_bytes=a.max_bytes, device=dev)
+    ar = AllReduce.create(max_bytes=Bytes(a.max_bytes), device=dev)
     if rank == 0:
         print(f"backends: {sorted(ar.backends)}; skipped: {ar.skipped}", flush=True)
     t0 = time.time()

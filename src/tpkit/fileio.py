@@ -1,43 +1,102 @@
-"""Atomic file writes: a reader (or a crash) sees the old file or the whole new one, never half of it."""
+"""Atomic file writes: a reader (or a crash) sees the old file or the whole new one, never half of it.
+
+A SIGTERM (or SIGHUP) that arrives while ``write_atomic`` runs in the main thread is held off until the
+temporary file is removed, then delivered as before: no hidden ``.NAME.*.tmp`` is left behind.
+"""
 
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from tpkit.errors import TpkitError
 
 __all__ = ["write_atomic", "check_writable"]
 
+_DEFERRED_SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s)
+
 
 def check_writable(path: str | os.PathLike, *, what: str) -> None:
-    """Raise ``TpkitError`` now (before long work) when ``path``'s folder is missing or not writable."""
-    folder = Path(path).parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK):
+    """Raise ``TpkitError`` now (before long work) unless ``path`` can be written as a file.
+
+    Refused: a folder that is missing or not writable, a path that is a directory, an existing file that
+    cannot be replaced.
+    """
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise TpkitError(f"{what} {path}: is a directory; pass a file name inside it, e.g. "
+                         f"{target / 'allreduce.json'}")
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
         raise TpkitError(f"{what} {path}: the folder {folder} does not exist or is not writable; "
                          "create it or pass a path in a writable folder")
+    if target.exists() and not target.is_file():
+        raise TpkitError(f"{what} {path}: exists and is not a regular file; pass another path")
+
+
+class _Interrupted(BaseException):
+    """A deferred signal, raised inside the write so the temporary file is removed first."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _signals_clean_up():
+    """Turn SIGTERM/SIGHUP into ``_Interrupted`` during the write, then re-deliver them (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for signum in _DEFERRED_SIGNALS:
+        handler = signal.getsignal(signum)
+        if handler in (signal.SIG_DFL, None):
+            previous[signum] = handler
+
+            def _raise(num, _frame):
+                raise _Interrupted(num)
+
+            signal.signal(signum, _raise)
+    try:
+        yield
+    except _Interrupted as exc:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        previous.clear()
+        os.kill(os.getpid(), exc.signum)  # the default action, now that the temporary file is gone
+        raise
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> Path:
     """Write ``data`` (text as UTF-8, or bytes) to ``path`` via a temporary file in the same folder + rename."""
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise TpkitError(f"cannot write {target}: {exc.strerror} ({target.parent}); "
-                         "pass a path in an existing, writable folder") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, _mode_for(target))
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    if target.is_dir():
+        raise TpkitError(f"cannot write {target}: it is a directory; pass a file name inside it")
+    with _signals_clean_up():
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        except OSError as exc:
+            raise TpkitError(f"cannot write {target}: {exc.strerror} ({target.parent}); "
+                             "pass a path in an existing, writable folder") from None
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(payload)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, _mode_for(target))
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
     return target
 
 

@@ -12,10 +12,12 @@ import torch.multiprocessing as mp
 def rank_main(rank: int, world: int, port: int, outdir: str) -> None:
     from tpkit.comm.allreduce import AllReduce
     from tpkit.comm.benchrun import check_once
+    from tpkit.units import MiB
 
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world)
-    ar = AllReduce.create(max_bytes=1 << 20, env={})
-    res = {"started": sorted(ar.backends), "skipped": ar.skipped, "ledger": len(ar.ledger_lines()), "sums": {}}
+    ar = AllReduce.create(max_bytes=MiB(1), env={})
+    res = {"started": sorted(ar.backends), "skipped": ar.skipped, "ledger": len(ar.ledger_lines()), "sums": {},
+           "topology": ar.topology.describe()}
     for name, dtype in (("fp32", torch.float32), ("bf16", torch.bfloat16)):
         x = (torch.arange(1000) % 17 + 100 * rank).to(dtype)
         want = sum((torch.arange(1000) % 17 + 100 * r) for r in range(world)).to(dtype)

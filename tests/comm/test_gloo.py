@@ -27,8 +27,9 @@ def test_allreduce_over_gloo(tmp_path, world):
     for rank in range(world):
         res = json.loads((tmp_path / f"rank{rank}.json").read_text())
         assert res["started"] == ["gloo"]
-        assert "not nccl" in res["skipped"]["nccl"]
-        assert res["skipped"]["one_shot"] and res["skipped"]["symm_mem_one_shot"]
+        assert res["topology"] == "CPU ranks, no GPU links"
+        for name in ("nccl", "one_shot", "symm_mem_one_shot"):  # said P2P was missing, on a machine with no GPU
+            assert res["skipped"][name] == "needs tensors on the GPU; this group's are on the CPU"
         assert res["ledger"] == 0
         for dtype, sums in res["sums"].items():
             assert sums == {"out_of_place": True, "in_place": True, "input_kept": True, "check_once_wrong": 0}, dtype
@@ -47,13 +48,26 @@ def test_bench_cli_gloo_writes_a_loadable_profile(tmp_path):
     r = _cli("--backend", "gloo", "--nproc", "2", "--max-size", "4KiB", "--repeats", "2", "--iters", "3",
              "--json", str(prof), "--explain")
     assert r.returncode == 0, r.stderr[-2000:]
-    assert "busbw GB/s" in r.stdout and "#wrong" in r.stdout and "→ graph gloo" in r.stdout
+    assert "busbw GB/s" in r.stdout and "#wrong" in r.stdout and "→ eager gloo" in r.stdout
+    assert "graph" not in r.stdout.split("# dispatch")[1]  # no CUDA graphs on CPU ranks
     loaded = load_profile(prof)
     assert [row.nbytes.bytes for row in loaded.rows(2)] == [1024, 2048, 4096]
     assert loaded.mode == "eager" and "bench allreduce" in loaded.source
     rows = json.loads((tmp_path / "p.rows.json").read_text())
     assert rows and all(r["wrong"] == 0 and r["time_us"] > 0 for r in rows)
     assert {r["backend"] for r in rows} == {"gloo", "auto"}
+
+
+def test_bench_cli_on_cpu_says_only_what_applies():
+    """On CPU ranks the report printed NVLink/PCIe, each skip line twice (stdout and a log warning) and an empty
+    "auto vs best" header."""
+    r = _cli("--nproc", "2", "--max-size", "2KiB", "--repeats", "2", "--iters", "3")
+    assert r.returncode == 0, r.stderr[-2000:]
+    both = r.stdout + r.stderr
+    assert "NVLink" not in both and "PCIe" not in both and "# topology: CPU ranks, no GPU links" in r.stdout
+    assert both.count("backend one_shot skipped") + both.count("skipped one_shot:") == 1
+    assert "auto vs best" not in r.stdout
+    assert "# skipped nccl: needs tensors on the GPU" in r.stdout
 
 
 @pytest.mark.parametrize("args,env,message", [
@@ -100,15 +114,16 @@ def test_bench_honours_force_pcie_but_not_the_dispatch_cap():
 
     from tpkit.comm.benchrun import bench_skip_reason
     from tpkit.comm.env import CommEnv
-    from tpkit.comm.topology import CommTopology
+    from tpkit.hardware.topology import GroupTopology
     from tpkit.units import KiB, MiB
 
     def ar(env):
-        return SimpleNamespace(world_size=4, topology=CommTopology(full_nvlink=False, p2p=True),
-                               compute_capability=(9, 0), available={"two_shot": MiB(8)}, env=env)
+        return SimpleNamespace(world_size=4, topology=GroupTopology(full_nvlink=False, p2p=True,
+                                                                    compute_capability=(9, 0)),
+                               available={"two_shot": MiB(8)}, env=env)
 
-    assert "PCIe rule" in bench_skip_reason(ar(CommEnv()), "two_shot", 4096, "bf16")
+    assert "PCIe rule" in bench_skip_reason(ar(CommEnv()), "two_shot", KiB(4), "bf16")
     forced = ar(CommEnv(force_pcie=True, max_bytes=KiB(1)))
-    assert bench_skip_reason(forced, "two_shot", 4096, "bf16") is None  # above the cap: still measured
-    assert "exceeds" in bench_skip_reason(forced, "two_shot", 2 * 8 * 2**20, "bf16")
-    assert bench_skip_reason(forced, "auto", 4096, "bf16") is None
+    assert bench_skip_reason(forced, "two_shot", KiB(4), "bf16") is None  # above the cap: still measured
+    assert "exceeds" in bench_skip_reason(forced, "two_shot", MiB(16), "bf16")
+    assert bench_skip_reason(forced, "auto", KiB(4), "bf16") is None

@@ -52,3 +52,53 @@ def test_missing_folder_is_a_user_error(tmp_path):
     with pytest.raises(TpkitError, match="does not exist"):
         check_writable(tmp_path / "absent" / "out.json", what="--json")
     check_writable(tmp_path / "out.json", what="--json")
+
+
+def test_a_directory_target_is_refused_up_front(tmp_path):
+    """`--json DIR`, `--plot DIR`, `probe --out DIR` ran everything, then raised IsADirectoryError."""
+    with pytest.raises(TpkitError, match="is a directory; pass a file name inside it"):
+        check_writable(tmp_path, what="--json")
+    with pytest.raises(TpkitError, match="is a directory"):
+        write_atomic(tmp_path, "x")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_signal_during_the_write_leaves_no_hidden_temporary(tmp_path, signame):
+    """SIGTERM while writing killed the process between mkstemp and rename: a `.NAME.xxx.tmp` stayed behind.
+    Now the temporary file goes first, then the process still dies of the signal."""
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(f"""
+        import os, signal
+        from tpkit import fileio
+        real = os.fsync
+        def fsync_then_signal(fd):
+            real(fd)
+            os.kill(os.getpid(), signal.{signame})
+        os.fsync = fsync_then_signal
+        fileio.write_atomic({str(tmp_path / "out.json")!r}, "x" * 100_000)
+        print("not reached")
+        """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == -getattr(signal, signame), (r.returncode, r.stderr)
+    assert "not reached" not in r.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_signal_handler_of_the_caller_is_left_alone(tmp_path):
+    """A program with its own SIGTERM handler keeps it (and its behaviour) during and after the write."""
+    import signal
+
+    seen = []
+    previous = signal.signal(signal.SIGTERM, lambda num, frame: seen.append(num))
+    try:
+        write_atomic(tmp_path / "out.json", "x")
+        assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert seen == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -27,7 +27,9 @@ PLANNER_MODULES = [
     "tpkit.models.weights",
     "tpkit.engines.sglang",
     "tpkit.engines.vllm",
+    "tpkit.comm.registry",
     "tpkit.comm.dispatch",
+    "tpkit.comm.explain",
     "tpkit.comm.plan",
     "tpkit.cli",
     "tpkit.cli.plan",
@@ -39,12 +41,13 @@ PLANNER_MODULES = [
 RANKS = {
     "errors": 0, "units": 1, "dtypes": 1, "fileio": 1, "parallel": 2,
     "hardware": 3, "models": 3, "memory": 3, "startup": 4,
-    "engines": 5, "comm.dispatch": 5, "comm.env": 5, "comm.profile": 5, "comm.ledger": 5, "comm.topology": 5,
-    "comm.plan": 5, "perf": 6,
+    "engines": 5, "comm.registry": 5, "comm.dispatch": 5, "comm.env": 5, "comm.profile": 5, "comm.ledger": 5,
+    "comm.explain": 5, "comm.plan": 5, "perf": 6,
     "runtime": 6, "comm": 7, "cli": 8,
 }
 NO_TORCH_PREFIXES = ("units", "errors", "dtypes", "fileio", "parallel", "hardware", "models", "memory", "startup",
-                     "engines", "comm.dispatch", "comm.plan", "perf")
+                     "engines", "comm.registry", "comm.dispatch", "comm.env", "comm.profile", "comm.ledger",
+                     "comm.explain", "comm.plan", "perf")
 
 
 def _layer(module: str) -> str | None:

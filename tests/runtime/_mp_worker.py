@@ -37,7 +37,8 @@ def attempt(frees_gib, allow):
             "warned": any(issubclass(w.category, MemoryImbalanceWarning) for w in caught)}
 
 
-init_cpu_group(rank=rank, world_size=world, init_method=f"tcp://127.0.0.1:{port}", timeout_s=30)
+init_cpu_group(rank=rank, world_size=world, init_method=f"tcp://127.0.0.1:{port}",
+               timeout_s=spec.get("group_timeout_s", 30))
 result = {"rank": rank}
 if scenario == "table":
     result["balanced"] = attempt(spec["balanced"], allow=False)
@@ -49,6 +50,17 @@ elif scenario == "early_exit":
     t0 = time.monotonic()
     result["outcome"] = attempt([50.0] * world, allow=False)
     result["elapsed_s"] = time.monotonic() - t0
+elif scenario == "hang":  # the dead rank is alive but never calls init_memory; survivors stay alive after failing
+    if rank == spec["dead"]:
+        time.sleep(spec["hang_s"])
+        os._exit(0)
+    t0 = time.monotonic()
+    result["outcome"] = attempt([50.0] * world, allow=False)
+    result["elapsed_s"] = time.monotonic() - t0
+    with open(out_path, "w") as fh:
+        json.dump(result, fh)
+    time.sleep(spec["linger_s"])
+    os._exit(0)
 with open(out_path, "w") as fh:
     json.dump(result, fh)
 os._exit(0)

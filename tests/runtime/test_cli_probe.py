@@ -42,3 +42,10 @@ def test_probe_out_into_a_missing_folder_is_refused_before_probing(capsys, tmp_p
     assert main(["probe", "--out", str(tmp_path / "absent" / "m.json")]) == 2
     err = capsys.readouterr().err
     assert "--out" in err and "does not exist or is not writable" in err and "Traceback" not in err
+
+
+def test_probe_out_into_a_directory_is_refused_before_probing(capsys, tmp_path):
+    """`probe --out DIR` probed every GPU, then raised IsADirectoryError."""
+    assert main(["probe", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "is a directory" in err and "Traceback" not in err

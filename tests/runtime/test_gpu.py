@@ -42,3 +42,13 @@ def test_probe_machine_matrices_are_square():
     for m, what in ((prof.nvlink_links, "nvlink"), (prof.p2p_access, "p2p"), (prof.pcie_path, "path")):
         check_square(m, n, what)
     assert all(prof.pcie_path[i][i] == "X" for i in range(n))
+
+
+def test_probed_topology_answers_for_the_visible_gpus():
+    from tpkit.runtime.topology import probe_topology
+
+    topo = probe_topology()
+    n = torch.cuda.device_count()
+    assert topo.num_gpus == n and topo.source.startswith("probed")
+    assert topo.group([0]).compute_capability == tuple(torch.cuda.get_device_capability(0))
+    check_square(topo.nvlink_links, n, "nvlink")

@@ -1,5 +1,6 @@
 """init_memory in one process (world size 1) and without a process group."""
 
+import re
 import socket
 import warnings
 
@@ -42,7 +43,12 @@ def test_rank_that_never_joins_fails_within_the_timeout(monkeypatch):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     t0 = time.monotonic()
-    with pytest.raises(RuntimeSetupError, match=r"rank 0 of 2: the process group .* did not form within 2 s"):
+    with pytest.raises(RuntimeSetupError, match=r"rank 0 of 2: the process group .* did not form") as info:
         init_cpu_group(rank=0, world_size=2, init_method=f"tcp://127.0.0.1:{port}", timeout_s=2)
-    assert time.monotonic() - t0 < 15
+    waited = time.monotonic() - t0
+    assert waited < 15
     assert not dist.is_initialized()
+    # the message said "within 2 s" although torch gave up 1.2-2.7x later; now it states the time it waited
+    stated = float(re.search(r"gave up after ([0-9.]+) s \(timeout_s=2 bounds each rendezvous step\)",
+                             str(info.value)).group(1))
+    assert abs(stated - waited) < 0.5

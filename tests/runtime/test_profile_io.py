@@ -62,7 +62,7 @@ def _mutated(change):
         (lambda d: d["gpus"][0].pop("free_bytes"), r"gpus\[0\]: missing required key\(s\) \['free_bytes'\]"),
         (lambda d: d["gpus"][1].update(free_bytes="139GiB"), r"gpus\[1\]: free_bytes .* must be int, got str"),
         (lambda d: d["gpus"][0].update(free_bytes=True), r"must be int, got bool"),
-        (lambda d: d["gpus"][0].update(free_bytes=2**60), "exceeds total_bytes"),
+        (lambda d: d["gpus"][0].update(free_bytes=2 * 150_109_880_320), "exceeds total_bytes"),
         (lambda d: d["gpus"][0].update(vram=1), r"unknown key\(s\) \['vram'\]"),
         (lambda d: d.update(nvlink_links=[[0, 18]]), r"nvlink_links must be a 2×2"),
         (lambda d: d.update(p2p_access=[[1, 1], [1, 1]]), r"p2p_access entry must be bool"),
@@ -71,11 +71,92 @@ def _mutated(change):
         (lambda d: d["gpus"][0].update(compute_capability="9.0"), r"\[major, minor\]"),
         (lambda d: d["gpus"][1].update(index=0), r"GPU indices \[0, 0\] repeat"),
         (lambda d: d["gpus"][0].update(total_bytes=0, free_bytes=0), r"gpus\[0\]: total_bytes is 0"),
+        # accepted before (a fuzz of damaged profiles): every field is now checked
+        (lambda d: d.update(nvlink_links=[[0, -18], [-18, 0]]), r"nvlink_links\[0\]\[1\] is -18"),
+        (lambda d: d.update(nvlink_links=[[0, 18], [12, 0]]), "symmetric"),
+        (lambda d: d.update(nvlink_links=[[5, 18], [18, 0]]), "no NVLink to itself"),
+        (lambda d: d.update(nvlink_links=[[0, 10**6], [10**6, 0]]), "a link count is 0..64"),
+        (lambda d: d["gpus"][0].update(compute_capability=[-9, 0]), r"major ≥ 1"),
+        (lambda d: d["gpus"][0].update(compute_capability=[9, True]), r"\[major, minor\]"),
+        (lambda d: d["gpus"][0]["processes"][0].update(pid=[1, 2]), "pid must be int, got list"),
+        (lambda d: d["gpus"][0]["processes"][0].update(pid=-4), "pid must be ≥ 0"),
+        (lambda d: d["gpus"][0]["processes"][0].update(name=7), "name must be str"),
+        (lambda d: d["gpus"][0]["processes"][0].update(used_bytes=-1), "used_bytes .* must be ≥ 0"),
+        (lambda d: d["gpus"][0].update(used_by_others_bytes=2**40), "do not fit in the"),
+        (lambda d: d["gpus"][0].update(total_bytes=2**60, free_bytes=2**59), "more than any GPU has"),
+        (lambda d: d["gpus"][0].update(name=""), "name is empty"),
+        (lambda d: d["gpus"][0].update(index=-1), "index must be ≥ 0"),
+        (lambda d: d.update(pcie_path=[["X", "NV12"], ["NV18", "X"]]), r"pcie_path\[0\]\[1\] is 'NV12'; expected NV18"),
+        (lambda d: d.update(pcie_path=[["X", "WARP"], ["NV18", "X"]]), "expected NV18"),
+        (lambda d: d.update(nvlink_links=[], pcie_path=[["SYS", "PIX"], ["PIX", "X"]]), "expected X"),
+        (lambda d: d.update(hostname="h" * 5000), "hostname is 5,000 characters"),
+        (lambda d: d.update(extra={"notes": [1]}), "list of strings"),
+        (lambda d: d.update(extra={"colour": "red"}), r"unknown key\(s\) \['colour'\] in extra"),
+        (lambda d: d.update(extra={"ranks": 0}), "extra.ranks must be ≥ 1"),
     ],
 )
 def test_malformed_profiles_raise_clear_errors(change, match):
     with pytest.raises(PlanInputError, match=match):
         profile_from_dict(_mutated(change))
+
+
+def test_deeply_nested_or_huge_json_is_a_clear_error(tmp_path):
+    """RecursionError and a 5,000-digit integer (ValueError) escaped as tracebacks."""
+    bad = tmp_path / "deep.json"
+    bad.write_text('{"profile_version": 1, "gpus": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(PlanInputError, match="nested too deeply"):
+        load_machine_profile(bad)
+    bad.write_text('{"profile_version": 1, "gpus": [{"total_bytes": 1' + "0" * 5000 + "}]}")
+    with pytest.raises(PlanInputError, match="not a readable JSON file"):
+        load_machine_profile(bad)
+
+
+def _valid(profile) -> bool:
+    """The invariants an accepted profile must meet."""
+    for g in profile.gpus:
+        if not (0 < g.total_bytes.bytes <= 2**48 and 0 <= g.free_bytes.bytes <= g.total_bytes.bytes):
+            return False
+        if g.compute_capability is not None and not (g.compute_capability[0] >= 1 and g.compute_capability[1] >= 0):
+            return False
+        if any(not isinstance(p["pid"], int) or p["pid"] < 0 for p in g.processes):
+            return False
+    return all(v >= 0 for row in profile.nvlink_links for v in row)
+
+
+def test_seeded_fuzz_of_damaged_profiles_never_raises_anything_else():
+    """Replace one random node of a good profile by a random JSON value, 3,000 times: the result is either refused
+    with PlanInputError or meets every invariant (the issue counted 105 of 566 damaged profiles accepted)."""
+    import random
+
+    rng = random.Random(7)
+    junk = [None, True, False, -1, 0, 1, 18, -18, 2**70, 1.5, -0.5, "", "x", "NV18", "X", [], [1, 2], [-9, 0],
+            [9, 0], {}, {"pid": 1}, [[0, 18], [18, 0]], [[True, True], [True, True]]]
+
+    def nodes(obj, path=()):
+        yield path
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                yield from nodes(v, path + (k,))
+        elif isinstance(obj, list):
+            for i, v in enumerate(obj):
+                yield from nodes(v, path + (i,))
+
+    base = profile_to_dict(_profile())
+    accepted = 0
+    for _ in range(3000):
+        d = json.loads(json.dumps(base))
+        path = rng.choice([p for p in nodes(d) if p])
+        parent = d
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = rng.choice(junk)
+        try:
+            prof = profile_from_dict(d)
+        except PlanInputError:
+            continue
+        accepted += 1
+        assert _valid(prof), (path, parent[path[-1]])
+    assert 0 < accepted < 3000
 
 
 def test_unreadable_and_missing_files(tmp_path):

@@ -1,21 +1,69 @@
-"""Topology: pure matrix questions and NVML reading against a stand-in NVML module."""
+"""Topology: the one model (``hardware.topology.Topology``), its group answers, and NVML reading against a
+stand-in NVML module."""
 
 from types import SimpleNamespace
 
 import pytest
 
 from tpkit.errors import RuntimeSetupError
-from tpkit.hardware.topology import all_peer_access, is_full_nvlink, min_nvlink_links, path_matrix
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.hardware.machine import GpuState, MachineProfile
+from tpkit.hardware.topology import GroupTopology, Topology, all_peer_access, is_full_nvlink, path_matrix
 from tpkit.runtime.topology import read_topology
+from tpkit.units import GiB
+
+
+def _topo(links, p2p=None, ccs=None):
+    n = len(links)
+    return Topology(nvlink_links=links, p2p_access=p2p or ((False,) * n,) * n,
+                    compute_capability=ccs or ((9, 0),) * n, source="test")
 
 
 def test_full_mesh_and_pairs():
-    links = ((0, 18, 18), (18, 0, 0), (18, 0, 0))
-    assert not is_full_nvlink(links)
-    assert is_full_nvlink(links, gpus=[0, 1])
-    assert is_full_nvlink(((0,),))
-    assert min_nvlink_links(links, gpus=[0, 2]) == 18
-    assert min_nvlink_links(links) == 0
+    topo = _topo(((0, 18, 18), (18, 0, 0), (18, 0, 0)))
+    assert not topo.group().full_nvlink
+    assert topo.group([0, 1]).full_nvlink and topo.group([0, 1]).p2p  # NVLink implies peer access
+    assert _topo(((0,),)).group().full_nvlink
+    assert topo.group([0, 2]).min_nvlink_links == 18
+    assert topo.group().min_nvlink_links == 0
+    assert is_full_nvlink(((0, 18, 18), (18, 0, 0), (18, 0, 0)), gpus=[0, 1])  # transitional wrapper, same rule
+
+
+def test_group_lowest_compute_capability_and_unknowns():
+    topo = _topo(((0, 1, 1), (1, 0, 1), (1, 1, 0)), ccs=((9, 0), (8, 0), None))
+    assert topo.group([0, 1]).compute_capability == (8, 0)
+    assert topo.group().compute_capability is None  # one unknown GPU: the safe answer
+    assert topo.group([0]).compute_capability == (9, 0)
+
+
+def test_machine_profile_matrices_and_fallbacks():
+    gpus = tuple(GpuState(index=i, name="NVIDIA H200", total_bytes=GiB(140), free_bytes=GiB(139),
+                          compute_capability=None if i == 2 else (9, 0)) for i in range(3))
+    bare = MachineProfile(gpus=gpus)
+    safe = Topology.from_machine_profile(bare, where="m.json")
+    assert not safe.group([0, 1]).full_nvlink and not safe.group([0, 1]).p2p
+    assert "m.json" in safe.source and "no NVLink matrix" in safe.source
+    h200 = lookup_gpu("H200")
+    assumed = Topology.from_machine_profile(bare, fallback_gpu=h200).group()
+    assert assumed.full_nvlink and assumed.p2p and assumed.compute_capability == h200.compute_capability
+    assert assumed.assumed == {"nvlink", "p2p", "compute_capability"}
+    measured = MachineProfile(gpus=gpus, nvlink_links=((0, 18, 0), (18, 0, 0), (0, 0, 0)),
+                              p2p_access=((True,) * 3,) * 3)
+    group = Topology.from_machine_profile(measured, fallback_gpu=h200).group([0, 1])
+    assert group.full_nvlink and group.min_nvlink_links == 18 and "nvlink" not in group.assumed
+
+
+def test_cpu_ranks_have_no_links():
+    group = Topology.cpu(2).group()
+    assert not group.full_nvlink and not group.p2p and group.compute_capability is None
+    assert group.describe() == "CPU ranks, no GPU links"
+    assert GroupTopology(full_nvlink=True, p2p=True, compute_capability=(9, 0)).describe() == "1 node, full NVLink, P2P"
+
+
+def test_a_group_across_hosts_is_never_one_mesh():
+    topo = Topology(nvlink_links=((0, 0), (0, 0)), p2p_access=((True, False), (False, True)),
+                    compute_capability=((9, 0), (9, 0)), nodes=(0, 1), source="test")
+    assert topo.group().num_nodes == 2 and topo.group([1]).num_nodes == 1
 
 
 def test_path_labels_like_nvidia_smi():
@@ -30,6 +78,8 @@ def test_non_square_matrix_is_rejected():
         is_full_nvlink(((0, 1), (1, 0, 1)))
     with pytest.raises(RuntimeSetupError, match="outside"):
         all_peer_access(((True, True), (True, True)), gpus=[0, 5])
+    with pytest.raises(RuntimeSetupError, match="2×2"):
+        Topology(nvlink_links=((0, 1), (1, 0)), p2p_access=((True,),), compute_capability=(None, None), source="t")
 
 
 class FakeNvml:

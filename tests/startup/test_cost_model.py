@@ -75,10 +75,11 @@ def test_imbalance_is_checked_inside_each_replica():
 
 
 def test_links_come_from_the_profile_when_probed_else_from_the_catalog():
-    assert group_links(H200, None, range(4)).nvlink_mesh is True
-    assert group_links(RTX, None, range(4)).nvlink_mesh is False
+    assert group_links(H200, None, range(4)).full_nvlink is True
+    assert "nvlink" in group_links(H200, None, range(4)).assumed
+    assert group_links(RTX, None, range(4)).full_nvlink is False
     pcie = group_links(H200, _machine([139] * 4, nvlink=0), range(4))
-    assert pcie.full_nvlink is False and pcie.nvlink_mesh is False and pcie.catalog_nvlink is True
+    assert pcie.full_nvlink is False and "nvlink" not in pcie.assumed
     assert group_links(H200, _machine([139] * 4, nvlink=18), range(4)).full_nvlink is True
 
 

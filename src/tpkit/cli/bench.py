@@ -1,18 +1,22 @@
-"""``tpkit bench allreduce``: check and time every all-reduce backend, write a dispatch profile."""
+"""``tpkit bench allreduce``: check and time every all-reduce backend, write a dispatch profile.
+
+Flags are checked first (sizes, counts, output paths, backend names, the device), before torch is needed
+and before any rank starts; this module imports neither torch nor ``tpkit.comm`` at import time.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 
-from tpkit.comm.dispatch import BACKENDS
-from tpkit.comm.ledger import DEFAULT_MAX_BLOCKS
 from tpkit.errors import PlanInputError
-from tpkit.fileio import check_writable
-from tpkit.units import Bytes, parse_bytes
 
-__all__ = ["register"]
+__all__ = ["register", "options_from_args"]
 
 _MODES = ("eager", "graph")
+_ELEMENT_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4}
+_COUNTS = ("nproc", "iters", "graph_calls", "repeats")
+_PLOT_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "eps", "ps", "tif", "tiff")
 
 
 def register(subparsers) -> None:
@@ -22,11 +26,13 @@ def register(subparsers) -> None:
     p = sub.add_parser("allreduce", help="check + time all-reduce backends (one process per GPU)")
     p.add_argument("--nproc", type=int, default=2, help="processes to spawn (ignored under torchrun)")
     p.add_argument("--backend", action="append", dest="backends", metavar="NAME",
-                   help=f"backend to run (repeatable): {', '.join(BACKENDS)}; default: all that start")
+                   help="backend to run (repeatable), a name from tpkit.comm.registry (an unknown name lists "
+                        "them); default: all that start")
     p.add_argument("--min-size", default="1KiB", help="smallest message, with a unit (default 1KiB)")
     p.add_argument("--max-size", default=None, help="largest message (default 256MiB on GPU, 1MiB on CPU)")
     p.add_argument("--dtype", default="bf16", choices=("bf16", "fp16", "fp32"))
-    p.add_argument("--mode", action="append", dest="modes", choices=_MODES, help="eager and/or graph (default both)")
+    p.add_argument("--mode", action="append", dest="modes", choices=_MODES,
+                   help="eager and/or graph (default both on GPU; CPU ranks run eager only)")
     p.add_argument("--device", default="auto", choices=("auto", "cuda", "cpu"))
     p.add_argument("--max-bytes", default=None, help="symmetric buffer capacity (default: the largest size)")
     p.add_argument("--iters", type=int, default=20, help="eager calls per timed repeat")
@@ -35,19 +41,16 @@ def register(subparsers) -> None:
     p.add_argument("--json", default=None, metavar="FILE", help="write the dispatch profile (+ FILE.rows.json)")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="log-log latency vs size per backend")
     p.add_argument("--explain", action="store_true", help="print the dispatch decision and reason per size")
-    p.add_argument("--max-blocks", type=int, default=None, help=f"CUDA blocks of tpkit's Triton kernels (default {DEFAULT_MAX_BLOCKS})")
+    p.add_argument("--max-blocks", type=int, default=None,
+                   help="CUDA blocks of tpkit's Triton kernels (default: comm.ledger.DEFAULT_MAX_BLOCKS)")
     p.add_argument("--keep-profile", action="store_true",
                    help="auto rows use the shipped profile instead of the one just measured")
     p.set_defaults(func=_run)
     bench.set_defaults(func=lambda args: (bench.print_help(), 2)[1])
 
 
-_ELEMENT_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4}
-_COUNTS = ("nproc", "iters", "graph_calls", "repeats")
-
-
-def _sizes(lo: Bytes, hi: Bytes, dtype: str) -> tuple[int, ...]:
-    """Powers of two × ``lo`` up to ``hi`` (bytes); each must hold whole ``dtype`` elements."""
+def _sizes(lo, hi, dtype: str) -> tuple:
+    """Powers of two × ``lo`` up to ``hi``; each must hold whole ``dtype`` elements."""
     from tpkit.comm.explain import default_sizes
 
     if lo.bytes <= 0 or hi < lo:
@@ -66,39 +69,92 @@ def _check_counts(args) -> None:
         if value < 1:
             raise PlanInputError(f"--{name.replace('_', '-')} must be ≥ 1, got {value}")
     if args.max_blocks is not None and args.max_blocks < 1:
-        raise PlanInputError(f"--max-blocks must be ≥ 1, got {args.max_blocks}; omit it for {DEFAULT_MAX_BLOCKS}")
+        raise PlanInputError(f"--max-blocks must be ≥ 1, got {args.max_blocks}; omit it for the default")
+
+
+def _check_outputs(args) -> None:
+    """Output paths are checked before the run (a directory or an unwritable folder used to fail at the end)."""
+    from tpkit.comm.benchreport import rows_path
+    from tpkit.fileio import check_writable
+
+    if args.json:
+        check_writable(args.json, what="--json")
+        check_writable(rows_path(args.json), what="--json (its rows file)")
+    if args.plot:
+        check_writable(args.plot, what="--plot")
+        ext = os.path.splitext(args.plot)[1].lstrip(".").lower()
+        if ext not in _PLOT_FORMATS:
+            raise PlanInputError(f"--plot {args.plot}: the extension {ext or '(none)'!r} is not an image format; "
+                                 f"use one of {', '.join('.' + f for f in _PLOT_FORMATS)}, e.g. allreduce.png")
+
+
+def _backends(args) -> tuple[str, ...] | None:
+    import tpkit.comm.registry as registry
+
+    if not args.backends:
+        return None
+    unknown = [b for b in args.backends if b not in registry.ROWS]
+    if unknown:
+        raise PlanInputError(f"unknown --backend {', '.join(unknown)}; choose from {', '.join(registry.names())}")
+    return tuple(args.backends)
+
+
+def _device(args, backends: tuple[str, ...] | None) -> str:
+    """``cpu`` or ``cuda``, with a message a user can act on when the machine cannot run what was asked."""
+    import tpkit.comm.registry as registry
+
+    try:
+        import torch
+    except ImportError:
+        raise PlanInputError("tpkit bench allreduce needs torch (and GPUs, or --device cpu --backend gloo); "
+                             "install it with pip install 'tpkit[runtime]'") from None
+    wanted = {registry.row(b).device for b in backends} if backends else {"cuda", "cpu"}
+    cuda_ok, count = torch.cuda.is_available(), torch.cuda.device_count()
+    device = args.device
+    if device == "auto":
+        device = "cuda" if cuda_ok and "cuda" in wanted else "cpu"
+    build = f"torch {torch.__version__}, " + ("a CPU-only build" if torch.version.cuda is None
+                                               else f"CUDA {torch.version.cuda}")
+    if device == "cuda" and not cuda_ok:
+        raise PlanInputError(f"--device cuda: no CUDA GPU is visible ({build}); run on a GPU machine, or "
+                             "check the CPU path with --device cpu --backend gloo")
+    if device not in wanted:
+        names = ", ".join(backends)
+        advice = ("on a CPU, run --backend gloo (or --device cpu without --backend)" if device == "cpu"
+                  else "drop --device cuda, or add a GPU backend such as --backend nccl")
+        reason = f"no CUDA GPU is visible ({build})" if device == "cpu" and not cuda_ok else f"--device {device}"
+        raise PlanInputError(f"--backend {names} cannot run on the {device.upper()} ({reason}): "
+                             f"{'they need' if len(backends) > 1 else 'it needs'} "
+                             f"{'GPUs' if device == 'cpu' else 'CPU tensors'}; {advice}")
+    world = int(os.environ["WORLD_SIZE"]) if "RANK" in os.environ and "WORLD_SIZE" in os.environ else args.nproc
+    if device == "cuda" and "LOCAL_RANK" not in os.environ and count < world:
+        raise PlanInputError(f"--nproc {world} needs {world} GPUs, this machine shows {count}; lower --nproc, or "
+                             "check the CPU path with --device cpu --backend gloo")
+    return device
 
 
 def options_from_args(args) -> dict:
-    """The bench's options as a plain (picklable) dict."""
-    import os
-
+    """The bench's options as a plain (picklable) dict: every flag checked, torch only where it must be."""
     from tpkit.comm.env import parse_env
+    from tpkit.units import parse_bytes
 
-    parse_env(os.environ)  # a bad TPKIT_ALLREDUCE* value is a user error here, before any rank starts
-    backends = tuple(args.backends) if args.backends else None
-    unknown = [b for b in backends or () if b not in BACKENDS]
-    if unknown:
-        raise PlanInputError(f"unknown --backend {', '.join(unknown)}; choose from {', '.join(BACKENDS)}")
-    cpu = args.device == "cpu" or backends == ("gloo",)
-    if not cpu and args.device == "auto":
-        try:
-            import torch
-
-            cpu = not torch.cuda.is_available()
-        except ImportError:
-            raise PlanInputError("tpkit bench needs torch: pip install 'tpkit[runtime]'") from None
-    hi = parse_bytes(args.max_size or ("1MiB" if cpu else "256MiB"), what="--max-size")
-    sizes = _sizes(parse_bytes(args.min_size, what="--min-size"), hi, args.dtype)
     _check_counts(args)
-    for flag, path in (("--json", args.json), ("--plot", args.plot)):
-        if path:
-            check_writable(path, what=flag)
+    lo = parse_bytes(args.min_size, what="--min-size")
+    hi = parse_bytes(args.max_size, what="--max-size") if args.max_size else None
+    max_bytes = parse_bytes(args.max_bytes, what="--max-bytes") if args.max_bytes else None
+    if max_bytes is not None and max_bytes.bytes <= 0:
+        raise PlanInputError(f"--max-bytes must be a size > 0, got {args.max_bytes!r}")
+    _check_outputs(args)
+    parse_env(os.environ)  # a bad TPKIT_ALLREDUCE* value is a user error here, before any rank starts
+    backends = _backends(args)
+    if hi is not None:
+        _sizes(lo, hi, args.dtype)
+    device = _device(args, backends)
+    sizes = _sizes(lo, hi or parse_bytes("1MiB" if device == "cpu" else "256MiB", what="--max-size"), args.dtype)
     return {
         "nproc": args.nproc, "backends": backends, "sizes": sizes, "dtype": args.dtype,
-        "modes": tuple(args.modes) if args.modes else (("eager",) if cpu else _MODES),
-        "device": "cpu" if cpu else args.device,
-        "max_bytes": parse_bytes(args.max_bytes, what="--max-bytes").bytes if args.max_bytes else 0,
+        "modes": tuple(args.modes) if args.modes else (("eager",) if device == "cpu" else _MODES),
+        "device": device, "max_bytes": max_bytes,
         "iters": args.iters, "graph_calls": args.graph_calls, "repeats": args.repeats, "json": args.json,
         "plot": args.plot, "explain": args.explain, "keep_profile": args.keep_profile, "argv": _argv(),
         "backend_options": {"max_blocks": args.max_blocks} if args.max_blocks is not None else {},
@@ -112,11 +168,7 @@ def _argv() -> list[str]:
 
 
 def _run(args) -> int:
-    import importlib.util
-
-    if importlib.util.find_spec("torch") is None:
-        raise PlanInputError("tpkit bench allreduce needs torch (and GPUs, or --device cpu --backend gloo); "
-                             "install it with pip install 'tpkit[runtime]'")
+    opts = options_from_args(args)
     from tpkit.comm.benchmain import run_bench
 
-    return run_bench(options_from_args(args))
+    return run_bench(opts)

@@ -128,14 +128,12 @@ def tpkit_allreduce_uses(args, gpu, parallel, machine) -> tuple[tuple, tuple[str
     import os
 
     from tpkit.comm.plan import describe_skipped, plan_allreduce
-
-    from tpkit.startup import group_links
+    from tpkit.startup import plan_topology
 
     size = _allreduce_size(args.tpkit_allreduce)
-    links = group_links(gpu, machine, range(parallel.tp))  # the first TP group, as select_gpus chose it
-    ar = plan_allreduce(world_size=parallel.tp, max_bytes=size, full_nvlink=links.full_nvlink, p2p=links.p2p,
-                        compute_capability=links.compute_capability, gpu_has_nvlink=links.catalog_nvlink,
-                        env=os.environ)
+    # the first TP group, as select_gpus chose it
+    topology = plan_topology(gpu, machine, parallel.tp if machine is None else len(machine.gpus))
+    ar = plan_allreduce(world_size=parallel.tp, max_bytes=size, topology=topology, env=os.environ)
     note = describe_skipped(ar)
     return ar.lines, ((note,) if note else ())
 

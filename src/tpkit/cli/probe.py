@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from tpkit.hardware.machine import MachineProfile
-from tpkit.hardware.topology import all_peer_access, is_full_nvlink
+from tpkit.hardware.topology import Topology
 from tpkit.units import format_bytes
 
 __all__ = ["register", "run_probe", "format_profile"]
@@ -76,8 +76,9 @@ def format_profile(profile: MachineProfile) -> str:
         lines += ["", "peer access (P2P):"] + _matrix(tuple(tuple("X" if i == j else ("yes" if v else "no")
                                                                  for j, v in enumerate(r)) for i, r in enumerate(profile.p2p_access)))
     if profile.nvlink_links and len(profile.gpus) > 1:
-        lines.append(f"\nfull NVLink mesh: {'yes' if is_full_nvlink(profile.nvlink_links) else 'no'}; "
-                     f"P2P between all pairs: {'yes' if all_peer_access(profile.p2p_access) else 'no'}")
+        group = Topology.from_machine_profile(profile).group()
+        lines.append(f"\nfull NVLink mesh: {'yes' if group.full_nvlink else 'no'}; "
+                     f"P2P between all pairs: {'yes' if group.p2p else 'no'}")
     notes = profile.extra.get("notes") or []
     lines += ["", "notes:"] + [f"  {n}" for n in notes] if notes else []
     return "\n".join(lines)

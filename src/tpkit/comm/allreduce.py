@@ -4,8 +4,12 @@
     y = ar(x)                                           # out of place
     ar(x, out=x)                                        # in place
     ar.decide(x).reason                                 # why that backend
+    ar.check_errors()                                   # after a sync / graph replay: raise kernel timeouts
 
-Nothing is allocated or rendezvoused per call, so calls can be captured in CUDA graphs.
+Nothing is allocated or rendezvoused per call, so calls can be captured in CUDA graphs.  A custom
+kernel whose peer does not answer within its spin limit reports it in an error word the host reads
+without synchronising (``backends.error_flag``): eager calls raise it on the next call of that
+backend; after a CUDA-graph replay, call ``check_errors()`` once the replay has finished.
 """
 
 from __future__ import annotations
@@ -17,48 +21,25 @@ from collections.abc import Iterable, Mapping
 import torch
 import torch.distributed as dist
 
+import tpkit.comm.registry as registry
 from tpkit.comm.backends import BackendUnavailable, start_backend
-from tpkit.comm.dispatch import BACKENDS, Decision, choose_allreduce
+from tpkit.comm.dispatch import Decision, choose_allreduce
 from tpkit.comm.env import parse_env
 from tpkit.comm.profile import BenchProfile, default_profile
-from tpkit.comm.topology import CommTopology
 from tpkit.errors import PlanInputError
-from tpkit.units import Bytes, MiB, parse_bytes
+from tpkit.hardware.topology import GroupTopology
+from tpkit.units import Bytes, MiB
 
-__all__ = ["AllReduce", "probe_topology"]
+__all__ = ["AllReduce"]
 
 log = logging.getLogger("tpkit.comm")
 _DTYPE_NAMES = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
 
 
-def probe_topology(world_size: int, device: torch.device) -> CommTopology:
-    """Topology facts from torch (P2P to every other visible GPU of this node) and NVML when present."""
-    if device.type != "cuda":
-        return CommTopology(full_nvlink=False, p2p=False)
-    count = torch.cuda.device_count()
-    others = [i for i in range(count) if i != device.index][: max(world_size - 1, 0)]
-    p2p = all(torch.cuda.can_device_access_peer(device.index, j) for j in others)
-    return CommTopology(full_nvlink=_nvml_full_nvlink(list(range(min(count, world_size)))), p2p=p2p)
-
-
-def _nvml_full_nvlink(indices: list[int]) -> bool:
-    try:
-        import pynvml
-
-        pynvml.nvmlInit()
-        handles = [pynvml.nvmlDeviceGetHandleByIndex(i) for i in indices]
-        ok = pynvml.NVML_P2P_STATUS_OK
-        idx = pynvml.NVML_P2P_CAPS_INDEX_NVLINK
-        return all(pynvml.nvmlDeviceGetP2PStatus(a, b, idx) == ok
-                   for i, a in enumerate(handles) for b in handles[i + 1:])
-    except Exception:  # noqa: BLE001 - no NVML means "unknown", the safe answer is False
-        return False
-
-
 class AllReduce:
     """Sum all-reduce over ``group``; the backend per call comes from ``comm.dispatch``."""
 
-    def __init__(self, *, group, device, backends: dict, skipped: dict, topology: CommTopology,
+    def __init__(self, *, group, device, backends: dict, skipped: dict, topology: GroupTopology,
                  profile: BenchProfile | None, env: Mapping[str, str]) -> None:
         self.group = group
         self.device = device
@@ -68,33 +49,45 @@ class AllReduce:
         self.profile = profile
         self.env = parse_env(env)
         self.world_size = dist.get_world_size(group)
-        self.compute_capability = (torch.cuda.get_device_capability(device) if device.type == "cuda" else None)
         self._decisions: dict[tuple[int, str, str], Decision] = {}
 
+    @property
+    def compute_capability(self) -> tuple[int, int] | None:
+        """The lowest compute capability of the group's GPUs (None on CPU)."""
+        return self.topology.compute_capability
+
     @classmethod
-    def create(cls, group=None, *, max_bytes: Bytes | int | str = MiB(8), backends: Iterable[str] | None = None,
+    def create(cls, group=None, *, max_bytes: Bytes = MiB(8), backends: Iterable[str] | None = None,
                device: torch.device | str | None = None, profile: BenchProfile | None = None,
-               env: Mapping[str, str] | None = None, topology: CommTopology | None = None,
+               env: Mapping[str, str] | None = None, topology: GroupTopology | None = None,
                **backend_options) -> "AllReduce":
-        """Start every requested backend on ``group`` (collective: call on all ranks, outside graph capture)."""
+        """Start every requested backend on ``group`` (collective: call on all ranks, outside graph capture).
+
+        ``max_bytes`` is the largest message the custom kernels take (their buffer); ``topology`` defaults to
+        ``tpkit.runtime.topology.group_topology`` (a collective probe).
+        """
+        if not isinstance(max_bytes, Bytes) or max_bytes.bytes <= 0:
+            raise PlanInputError(f"max_bytes must be a size > 0 such as MiB(8) or parse_bytes('8MiB'), "
+                                 f"got {max_bytes!r}")
         group = group or dist.group.WORLD
         env = dict(os.environ if env is None else env)
         cenv = parse_env(env)
-        cap = parse_bytes(max_bytes, what="max_bytes") if isinstance(max_bytes, str) else Bytes(int(max_bytes))
         device = torch.device(device) if device is not None else _default_device(group)
         ws = dist.get_world_size(group)
-        topology = topology or probe_topology(ws, device)
-        names = tuple(backends) if backends is not None else BACKENDS
-        unknown = [n for n in names if n not in BACKENDS]
-        if unknown:
-            raise PlanInputError(f"unknown all-reduce backends {unknown}; choose from {', '.join(BACKENDS)}")
-        started, skipped = _start_all(names, group, cap, device, ws, topology, cenv, backend_options)
+        names = tuple(backends) if backends is not None else registry.names()
+        for name in names:
+            registry.row(name)
+        if topology is None:
+            from tpkit.runtime.topology import group_topology
+
+            topology = group_topology(group, device)
+        started, skipped = _start_all(names, group, max_bytes, device, ws, topology, cenv, backend_options)
         prof = profile if profile is not None else _safe_default_profile()
         ar = cls(group=group, device=device, backends=started, skipped=skipped, topology=topology,
                  profile=prof, env=env)
-        if dist.get_rank(group) == 0:  # once, on rank 0; peer-memory backends matter, nccl/gloo are expected
+        if dist.get_rank(group) == 0:  # once, on rank 0; peer-memory backends matter, the others are expected
             for name, why in skipped.items():
-                level = logging.INFO if name in ("nccl", "gloo") else logging.WARNING
+                level = logging.WARNING if registry.row(name).peer_memory else logging.INFO
                 log.log(level, "tpkit all-reduce: backend %s skipped: %s", name, why)
         return ar
 
@@ -105,22 +98,23 @@ class AllReduce:
 
     @property
     def available(self) -> dict[str, Bytes | None]:
-        """Started backends and their capacity (bytes; None = any size)."""
+        """Started backends and their capacity (None = any size)."""
         return {name: b.capacity for name, b in self.backends.items()}
 
     def decide(self, tensor: torch.Tensor) -> Decision:
         """The backend (and reason) that would take ``tensor`` now (graph rows while capturing)."""
         capturing = tensor.is_cuda and torch.cuda.is_current_stream_capturing()
-        return self.decide_bytes(tensor.numel() * tensor.element_size(), _dtype_name(tensor.dtype),
-                                 mode="graph" if capturing else "eager")
+        mode = "graph" if capturing else "eager"
+        key = (tensor.numel() * tensor.element_size(), _dtype_name(tensor.dtype), mode)
+        found = self._decisions.get(key)
+        return found if found is not None else self.decide_bytes(Bytes(key[0]), key[1], mode)
 
-    def decide_bytes(self, nbytes: int, dtype: str, mode: str = "graph") -> Decision:
-        """Dispatch decision for ``nbytes`` of ``dtype`` in ``mode``; cached per (bytes, dtype, mode)."""
-        key = (nbytes, dtype, mode)
+    def decide_bytes(self, nbytes: Bytes, dtype: str, mode: str = "graph") -> Decision:
+        """Dispatch decision for a message of ``nbytes`` of ``dtype`` in ``mode``; cached."""
+        key = (nbytes.bytes, dtype, mode)
         found = self._decisions.get(key)
         if found is None:
-            found = choose_allreduce(nbytes=nbytes, dtype=dtype, world_size=self.world_size,
-                                     topology=self.topology, compute_capability=self.compute_capability,
+            found = choose_allreduce(nbytes=nbytes, dtype=dtype, world_size=self.world_size, topology=self.topology,
                                      profile=self.profile, env=self.env, available=self.available, mode=mode)
             self._decisions[key] = found
         return found
@@ -143,29 +137,39 @@ class AllReduce:
         self.backends[name].run(tensor.view(-1), out.view(-1))
         return out
 
+    def check_errors(self) -> None:
+        """Raise ``AllReduceTimeout`` if a finished call of a custom kernel timed out waiting for a peer.
+
+        Reads one host word per Triton backend (no CUDA synchronisation, ~0.1 µs each).  Only calls that have
+        finished on the GPU have reported: call it after ``torch.cuda.synchronize()``, an event wait, or a
+        CUDA-graph replay you have waited for.
+        """
+        for b in self.backends.values():
+            check = getattr(b, "check_errors", None)
+            if check is not None:
+                check()
+
     def ledger_lines(self) -> tuple:
         """Ledger lines (kind "use") for every buffer the started backends allocated on this GPU."""
         return tuple(line for b in self.backends.values() for line in b.ledger_lines())
 
 
-def _start_all(names, group, cap, device, ws, topology, cenv, options):
+def _start_all(names, group, cap: Bytes, device, ws, topology: GroupTopology, cenv, options):
     """Start backends; a backend that fails on any rank is dropped on every rank (same dispatch everywhere)."""
-    from tpkit.comm.dispatch import CUSTOM_BACKENDS, _static_custom_reason
-
     started, skipped = {}, {}
-    cc = torch.cuda.get_device_capability(device) if device.type == "cuda" else None
     for name in names:
-        if name in CUSTOM_BACKENDS:
-            why = _static_custom_reason(name, ws, topology, cc, cenv)
-            if why is not None or device.type != "cuda":
-                skipped[name] = why or "needs CUDA tensors"
-                continue
+        peer = registry.row(name).peer_memory
+        why = (registry.device_reason(name, device.type)
+               or registry.startup_reason(name, world_size=ws, topology=topology, force_pcie=cenv.force_pcie))
+        if why is not None:
+            skipped[name] = why
+            continue
         try:
-            backend = start_backend(name, group, max_bytes=cap.bytes, device=device, **options)
+            backend = start_backend(name, group, max_bytes=cap, device=device, **options)
             ok = 1
         except BackendUnavailable as exc:
             backend, ok, skipped[name] = None, 0, str(exc)
-        if name in CUSTOM_BACKENDS and ws > 1 and not _all_ranks_ok(ok, group, device):
+        if peer and ws > 1 and not _all_ranks_ok(ok, group, device):
             skipped.setdefault(name, "failed to start on another rank")
             continue
         if backend is not None:

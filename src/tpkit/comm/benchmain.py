@@ -3,28 +3,26 @@
 from __future__ import annotations
 
 import datetime
+import importlib
 import json
+import logging
 import os
+import re
 import socket
 import sys
-from dataclasses import asdict
 
-from tpkit.comm.benchrun import BenchConfig, env_rank, worker
+from tpkit.comm.benchreport import rows_path
+from tpkit.comm.benchrun import BenchConfig, env_rank, row_to_dict, worker
 from tpkit.comm.profile import profile_to_dict
-from tpkit.errors import RuntimeSetupError
+from tpkit.errors import RuntimeSetupError, TpkitError
 from tpkit.fileio import write_atomic
-from tpkit.units import Bytes, format_bytes
+from tpkit.units import format_bytes
 
-__all__ = ["run_bench", "rows_path"]
-
-
-def rows_path(json_path: str) -> str:
-    """Where the raw rows go next to the profile ``--json FILE``: ``FILE`` without extension + ``.rows.json``."""
-    return os.path.splitext(json_path)[0] + ".rows.json"
+__all__ = ["run_bench", "user_error_from_rank"]
 
 
 def run_bench(opts: dict) -> int:
-    """Run the bench as described by ``opts`` (the CLI's parsed flags as a dict)."""
+    """Run the bench as described by ``opts`` (the CLI's checked flags as a dict)."""
     ranks = env_rank()
     if ranks is not None:
         _rank_main(ranks[0], ranks[1], opts, "env://")
@@ -35,8 +33,33 @@ def run_bench(opts: dict) -> int:
         return 0
     import torch.multiprocessing as mp
 
-    mp.spawn(_spawned, args=(nproc, opts, f"tcp://127.0.0.1:{_free_port()}"), nprocs=nproc, join=True)
+    try:
+        mp.spawn(_spawned, args=(nproc, opts, f"tcp://127.0.0.1:{_free_port()}"), nprocs=nproc, join=True)
+    except mp.ProcessRaisedException as exc:
+        user = user_error_from_rank(exc.error_index, str(exc))
+        if user is None:
+            raise
+        raise user from None
     return 0
+
+
+def user_error_from_rank(rank: int, traceback_text: str) -> TpkitError | None:
+    """The ``TpkitError`` a spawned rank raised, rebuilt from its traceback text (None for any other error)."""
+    found = list(re.finditer(r"^(tpkit(?:\.\w+)+)\.(\w+): ", traceback_text, re.M))
+    if not found:
+        return None
+    last = found[-1]
+    try:
+        cls = getattr(importlib.import_module(last.group(1)), last.group(2))
+    except (ImportError, AttributeError):
+        return None
+    if not (isinstance(cls, type) and issubclass(cls, TpkitError)):
+        return None
+    message = traceback_text[last.end():].strip()
+    try:
+        return cls(f"rank {rank}: {message}")
+    except TypeError:
+        return RuntimeSetupError(f"rank {rank}: {message}")
 
 
 def _spawned(rank: int, world: int, opts: dict, init: str) -> None:
@@ -52,9 +75,7 @@ def _free_port() -> int:
 def _device_for(rank: int, world: int, opts: dict):
     import torch
 
-    want = opts["device"]
-    only_gloo = opts["backends"] == ("gloo",)
-    if want == "cpu" or only_gloo or (want == "auto" and not torch.cuda.is_available()):
+    if opts["device"] == "cpu":
         return torch.device("cpu")
     if torch.cuda.device_count() < world:
         raise RuntimeSetupError(f"{world} ranks need {world} GPUs, found {torch.cuda.device_count()}; "
@@ -71,6 +92,7 @@ def _rank_main(rank: int, world: int, opts: dict, init: str) -> None:
 
     os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
     os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
+    logging.getLogger("tpkit.comm").setLevel(logging.ERROR)  # the report prints each skipped backend once
     device = _device_for(rank, world, opts)
     kwargs = {"device_id": device} if device.type == "cuda" else {}
     dist.init_process_group("nccl" if device.type == "cuda" else "gloo", init_method=init, rank=rank,
@@ -99,7 +121,7 @@ def _report(rank, world, opts, cfg, ar, device) -> None:
     source = (f"tpkit {' '.join(opts.get('argv', []))} | {world}× {name} | torch {torch.__version__}"
               f" | {stamp}")
     say = (lambda *a: print(*a, flush=True)) if rank == 0 else (lambda *a: None)
-    say(f"# {source}\n# topology: {ar.topology.describe()}; buffers {format_bytes(Bytes(cfg.max_bytes))}")
+    say(f"# {source}\n# topology: {ar.topology.describe()}; buffers {format_bytes(cfg.max_bytes)}")
     for n, why in ar.skipped.items():
         say(f"# skipped {n}: {why}")
     rows = worker(cfg, ar, sorted(ar.backends))
@@ -110,26 +132,32 @@ def _report(rank, world, opts, cfg, ar, device) -> None:
     rows += worker(cfg, ar, ["auto"]) if world > 1 else []
     say(rep.format_table(rows, world, ceiling))
     for m in cfg.modes if world > 1 else ():
-        say(f"\n# auto vs best of NCCL / torch symm-mem ({m} mode, same run):\n" + rep.speed_summary(rows, world, m))
+        summary = rep.speed_summary(rows, world, m)
+        if summary:
+            say(f"\n# auto vs best of NCCL / torch symm-mem ({m} mode, same run):\n" + summary)
     if opts.get("explain"):
-        say(_explain_text(ar, cfg))
+        say(_explain_text(ar, cfg, device.type == "cuda"))
     if rank == 0:
         _write_outputs(opts, rows, profile, ar, cfg, world, mode)
 
 
-def _explain_text(ar, cfg) -> str:
+def _explain_text(ar, cfg, cuda: bool) -> str:
+    """Dispatch per size: graph and eager decisions on GPUs, eager only on CPU ranks (no CUDA graphs there)."""
     from tpkit.comm.explain import explain_backends, format_explain
 
-    lines = [f"\n# dispatch ({cfg.dtype}, world size {ar.world_size}, {ar.topology.describe()}); "
-             "CUDA-graph capture uses the graph rows, eager calls the eager rows:"]
+    modes = ("graph", "eager") if cuda else ("eager",)
+    head = ("CUDA-graph capture uses the graph rows, eager calls the eager rows" if cuda
+            else "CPU ranks run eager calls only")
+    lines = [f"\n# dispatch ({cfg.dtype}, world size {ar.world_size}, {ar.topology.describe()}); {head}:"]
     for n in cfg.sizes:
-        d, e = ar.decide_bytes(n, cfg.dtype, "graph"), ar.decide_bytes(n, cfg.dtype, "eager")
-        lines.append(f"  {format_bytes(Bytes(n)):>10} → graph {d.backend:<18} eager {e.backend:<18} {d.reason}")
+        decisions = {m: ar.decide_bytes(n, cfg.dtype, m) for m in modes}
+        picks = " ".join(f"{m} {d.backend:<18}" for m, d in decisions.items())
+        lines.append(f"  {format_bytes(n):>10} → {picks} {decisions[modes[0]].reason}")
     out = "\n".join(lines)
-    for mode in ("graph", "eager"):
-        uses = explain_backends(world_size=ar.world_size, dtype=cfg.dtype, topology=ar.topology,
-                                compute_capability=ar.compute_capability, profile=ar.profile, env=ar.env,
-                                available=ar.available, skipped_at_init=ar.skipped, sizes=cfg.sizes, mode=mode)
+    for mode in modes:
+        uses = explain_backends(world_size=ar.world_size, dtype=cfg.dtype, topology=ar.topology, profile=ar.profile,
+                                env=ar.env, available=ar.available, skipped_at_init=ar.skipped, sizes=cfg.sizes,
+                                mode=mode)
         out += f"\n# backends ({mode} calls):\n" + format_explain(uses)
     return out
 
@@ -139,7 +167,7 @@ def _write_outputs(opts, rows, profile, ar, cfg, world, mode) -> None:
 
     if opts.get("json"):
         write_atomic(opts["json"], json.dumps(profile_to_dict(profile), indent=1))
-        write_atomic(rows_path(opts["json"]), json.dumps([asdict(r) for r in rows], indent=1))
+        write_atomic(rows_path(opts["json"]), json.dumps([row_to_dict(r) for r in rows], indent=1))
         print(f"# wrote {opts['json']}", file=sys.stderr)
     if opts.get("plot") and world > 1:
         chosen = {n: ar.decide_bytes(n, cfg.dtype, mode).backend for n in cfg.sizes}

@@ -6,22 +6,26 @@ import io
 import os
 from collections.abc import Iterable
 
+import tpkit.comm.registry as registry
 from tpkit.comm.profile import BenchProfile, ProfileRow
 from tpkit.fileio import write_atomic
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["busbw_gbps", "algbw_gbps", "format_table", "build_profile", "speed_summary", "plot_rows",
+__all__ = ["rows_path", "busbw_gbps", "algbw_gbps", "format_table", "build_profile", "speed_summary", "plot_rows",
            "link_ceiling_gbps"]
 
-_BASELINES = ("nccl", "symm_mem_one_shot", "symm_mem_two_shot")
+
+def rows_path(json_path: str) -> str:
+    """Where the raw rows go next to the profile ``--json FILE``: ``FILE`` without extension + ``.rows.json``."""
+    return os.path.splitext(json_path)[0] + ".rows.json"
 
 
-def algbw_gbps(nbytes: int, time_us: float) -> float:
+def algbw_gbps(nbytes: Bytes, time_us: float) -> float:
     """Algorithm bandwidth in GB/s (10^9 B/s): message bytes / time."""
-    return nbytes / (time_us * 1e-6) / 1e9
+    return nbytes.bytes / (time_us * 1e-6) / 1e9
 
 
-def busbw_gbps(nbytes: int, time_us: float, world: int) -> float:
+def busbw_gbps(nbytes: Bytes, time_us: float, world: int) -> float:
     """nccl-tests bus bandwidth for all-reduce: algbw · 2(n−1)/n."""
     return algbw_gbps(nbytes, time_us) * 2 * (world - 1) / world
 
@@ -46,7 +50,7 @@ def format_table(rows: Iterable, world: int, ceiling: float | None) -> str:
             t = f"{r.time_us:.2f}"
             alg = f"{algbw_gbps(r.nbytes, r.time_us):.1f}"
             bus = f"{busbw_gbps(r.nbytes, r.time_us, world):.1f}"
-        lines.append(f"{format_bytes(Bytes(r.nbytes)):>10} {r.nbytes:>11} {r.backend:<18} {r.mode:<6} {t:>10} "
+        lines.append(f"{format_bytes(r.nbytes):>10} {r.nbytes.bytes:>11} {r.backend:<18} {r.mode:<6} {t:>10} "
                      f"{alg:>11} {bus:>11} {r.wrong:>7}  {r.note}")
     lines.append(f"link ceiling: {ceiling:.0f} GB/s per direction (busbw cannot exceed it; GB = 10^9 B)"
                  if ceiling else "link ceiling: unknown for this device")
@@ -63,33 +67,35 @@ def build_profile(rows: Iterable, world: int, *, source: str, mode: str, dtype: 
 
 
 def _profile_rows(rows, mode: str) -> tuple[ProfileRow, ...]:
-    by_size: dict[int, dict[str, float]] = {}
+    by_size: dict[Bytes, dict[str, float]] = {}
     for r in rows:
         if r.mode == mode and r.time_us is not None and r.wrong == 0 and r.backend != "auto":
             by_size.setdefault(r.nbytes, {})[r.backend] = round(r.time_us, 3)
-    return tuple(ProfileRow(nbytes=Bytes(n), time_us=tuple(sorted(t.items(), key=lambda kv: kv[1])))
-                 for n, t in sorted(by_size.items()))
+    return tuple(ProfileRow(nbytes=n, time_us=tuple(sorted(t.items(), key=lambda kv: kv[1])))
+                 for n, t in sorted(by_size.items(), key=lambda kv: kv[0].bytes))
 
 
 def speed_summary(rows: Iterable, world: int, mode: str = "graph") -> str:
-    """Per size: auto vs the best of NCCL and torch symm-mem measured in the same run (ratio)."""
-    table: dict[int, dict[str, float]] = {}
+    """Per size: auto vs the best baseline (registry rows marked ``baseline``: NCCL, torch symm-mem) measured in
+    the same run (ratio); "" when no size has both."""
+    baselines = [r.name for r in registry.ROWS.values() if r.baseline]
+    table: dict[Bytes, dict[str, float]] = {}
     for r in rows:
         if r.mode == mode and r.time_us is not None:
             table.setdefault(r.nbytes, {})[r.backend] = r.time_us
     lines = [f"{'size':>10} {'auto_us':>9} {'best baseline':<24} {'ratio':>6} {'one_shot_us':>11} {'busbw(auto)':>11}"]
-    for n, t in sorted(table.items()):
-        base = [(t[b], b) for b in _BASELINES if b in t]
+    for n, t in sorted(table.items(), key=lambda kv: kv[0].bytes):
+        base = [(t[b], b) for b in baselines if b in t]
         if "auto" not in t or not base:
             continue
         best_t, best_b = min(base)
         one = f"{t['one_shot']:.2f}" if "one_shot" in t else "—"
-        lines.append(f"{format_bytes(Bytes(n)):>10} {t['auto']:>9.2f} {best_b + f' {best_t:.2f}':<24} "
+        lines.append(f"{format_bytes(n):>10} {t['auto']:>9.2f} {best_b + f' {best_t:.2f}':<24} "
                      f"{t['auto'] / best_t:>6.3f} {one:>11} {busbw_gbps(n, t['auto'], world):>11.1f}")
-    return "\n".join(lines)
+    return "\n".join(lines) if len(lines) > 1 else ""
 
 
-def plot_rows(rows: Iterable, path: str, *, world: int, chosen: dict[int, str], mode: str = "graph",
+def plot_rows(rows: Iterable, path: str, *, world: int, chosen: dict[Bytes, str], mode: str = "graph",
               title: str = "") -> None:
     """Log-log latency vs size per backend; the dispatcher's choice at each size is circled."""
     import matplotlib
@@ -100,12 +106,12 @@ def plot_rows(rows: Iterable, path: str, *, world: int, chosen: dict[int, str], 
     series: dict[str, list[tuple[int, float]]] = {}
     for r in rows:
         if r.mode == mode and r.time_us is not None and r.backend != "auto":
-            series.setdefault(r.backend, []).append((r.nbytes, r.time_us))
+            series.setdefault(r.backend, []).append((r.nbytes.bytes, r.time_us))
     fig, ax = plt.subplots(figsize=(8, 5.5))
     for name, pts in sorted(series.items()):
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=name)
-    picks = [(n, dict(series.get(b, [])).get(n)) for n, b in chosen.items()]
+    picks = [(n.bytes, dict(series.get(b, [])).get(n.bytes)) for n, b in chosen.items()]
     picks = [(n, t) for n, t in picks if t is not None]
     if picks:
         ax.scatter([p[0] for p in picks], [p[1] for p in picks], s=120, facecolors="none", edgecolors="black",

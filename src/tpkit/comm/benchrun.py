@@ -3,6 +3,7 @@
 Each backend is first checked on fresh random data against an fp32 reference and across ranks
 (``#wrong``), then timed: eager (back-to-back calls between CUDA events) and CUDA-graph mode
 (``graph_calls`` calls captured in one graph; µs per call = replay time / calls); median of repeats.
+After each backend's check and timing, ``AllReduce.check_errors`` raises a kernel that timed out.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import torch.distributed as dist
 from tpkit.comm.allreduce import AllReduce
 from tpkit.comm.dispatch import skip_reason
 from tpkit.comm.env import CommEnv
+from tpkit.units import Bytes
 
-__all__ = ["BenchConfig", "Row", "worker", "check_once", "tolerance", "bench_skip_reason"]
+__all__ = ["BenchConfig", "Row", "worker", "check_once", "tolerance", "bench_skip_reason", "row_to_dict"]
 
 _TORCH_DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 _UNIT_ROUNDOFF = {"bf16": 2.0**-8, "fp16": 2.0**-11, "fp32": 2.0**-24}
@@ -29,16 +31,16 @@ _UNIT_ROUNDOFF = {"bf16": 2.0**-8, "fp16": 2.0**-11, "fp32": 2.0**-24}
 class BenchConfig:
     """What to run."""
 
-    sizes: tuple[int, ...]
-    """message sizes in bytes"""
+    sizes: tuple[Bytes, ...]
+    """message sizes"""
     backends: tuple[str, ...] | None = None
     """backends to start (None = all)"""
     modes: tuple[str, ...] = ("eager", "graph")
     """``eager`` and/or ``graph``"""
     dtype: str = "bf16"
     """``bf16``, ``fp16`` or ``fp32``"""
-    max_bytes: int = 0
-    """symmetric buffer capacity in bytes (0 = largest size)"""
+    max_bytes: Bytes
+    """symmetric buffer capacity (the custom kernels' largest message)"""
     iters: int = 20
     """eager calls per timed repeat"""
     graph_calls: int = 50
@@ -53,8 +55,8 @@ class BenchConfig:
 class Row:
     """One measured (size, backend, mode)."""
 
-    nbytes: int
-    """message size (bytes)"""
+    nbytes: Bytes
+    """message size"""
     backend: str
     """backend name, or ``auto`` (the dispatcher's choice)"""
     mode: str
@@ -65,6 +67,12 @@ class Row:
     """elements out of tolerance or differing between ranks (max over ranks)"""
     note: str = ""
     """why it was not timed, when it was not"""
+
+
+def row_to_dict(row: Row) -> dict:
+    """The JSON form of a row (``FILE.rows.json``): sizes as integer bytes."""
+    return {"nbytes": row.nbytes.bytes, "backend": row.backend, "mode": row.mode, "time_us": row.time_us,
+            "wrong": row.wrong, "note": row.note}
 
 
 def tolerance(inputs_abs_sum: torch.Tensor, world: int, dtype: str) -> torch.Tensor:
@@ -122,9 +130,9 @@ def _int_view(t: torch.Tensor) -> torch.dtype:
     return {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[t.element_size()]
 
 
-def _random(nbytes: int, dtype: str, device, seed: int) -> torch.Tensor:
+def _random(nbytes: Bytes, dtype: str, device, seed: int) -> torch.Tensor:
     gen = torch.Generator(device="cpu").manual_seed(seed)
-    numel = nbytes // torch.tensor([], dtype=_TORCH_DTYPES[dtype]).element_size()
+    numel = nbytes.bytes // torch.tensor([], dtype=_TORCH_DTYPES[dtype]).element_size()
     return torch.randn(numel, generator=gen).to(dtype=_TORCH_DTYPES[dtype], device=device)
 
 
@@ -180,7 +188,7 @@ def _agree(value: float, group, device) -> float:
     return float(t.item())
 
 
-def bench_skip_reason(ar, name: str, nbytes: int, dtype: str) -> str | None:
+def bench_skip_reason(ar, name: str, nbytes: Bytes, dtype: str) -> str | None:
     """Why the bench cannot force ``name`` at ``nbytes`` (None = it runs).
 
     The bench measures every size a backend can take, so TPKIT_ALLREDUCE and TPKIT_ALLREDUCE_MAX_BYTES
@@ -190,11 +198,11 @@ def bench_skip_reason(ar, name: str, nbytes: int, dtype: str) -> str | None:
     if name == "auto":
         return None
     env = CommEnv(force_pcie=ar.env.force_pcie)
-    return skip_reason(name, nbytes=nbytes, dtype=dtype, world_size=ar.world_size, topology=ar.topology,
-                       compute_capability=ar.compute_capability, env=env, capacity=ar.available[name])
+    return skip_reason(name, nbytes=nbytes, dtype=dtype, world_size=ar.world_size, topology=ar.topology, env=env,
+                       capacity=ar.available[name])
 
 
-def measure(ar: AllReduce, name: str, nbytes: int, cfg: BenchConfig, *, seed: int) -> list[Row]:
+def measure(ar: AllReduce, name: str, nbytes: Bytes, cfg: BenchConfig, *, seed: int) -> list[Row]:
     """Correctness check, then timing in each mode, for one backend and size."""
     why = bench_skip_reason(ar, name, nbytes, cfg.dtype)
     if why is not None:
@@ -203,6 +211,7 @@ def measure(ar: AllReduce, name: str, nbytes: int, cfg: BenchConfig, *, seed: in
     x = _random(nbytes, cfg.dtype, ar.device, seed * 1000 + dist.get_rank(ar.group))
     out = torch.empty_like(x)
     wrong = check_once(ar, forced, x, out=out)
+    ar.check_errors()
     rows = []
     cuda = ar.device.type == "cuda"
     for mode in cfg.modes:
@@ -215,8 +224,9 @@ def measure(ar: AllReduce, name: str, nbytes: int, cfg: BenchConfig, *, seed: in
         if mode == "eager":
             t = _time_eager(fn, cfg.iters, cfg.repeats, cuda)
         else:
-            calls = max(5, min(cfg.graph_calls, int(20000 / max(1.0, nbytes / 2e5))))
+            calls = max(5, min(cfg.graph_calls, int(20000 / max(1.0, nbytes.bytes / 2e5))))
             t = _time_graph(fn, calls, cfg.repeats)
+        ar.check_errors()
         rows.append(Row(nbytes=nbytes, backend=name, mode=mode, time_us=_agree(t, ar.group, ar.device), wrong=wrong))
     return rows
 

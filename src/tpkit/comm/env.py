@@ -2,7 +2,7 @@
 
 | variable | values | effect |
 |---|---|---|
-| ``TPKIT_ALLREDUCE`` | ``auto`` (default), ``nccl``, ``symm_mem``, ``one_shot``, ``two_shot`` | force a backend family |
+| ``TPKIT_ALLREDUCE`` | ``auto`` (default) or a backend family: each registry row's ``env_name`` (``one_shot``, ``two_shot``, ``symm_mem``, ``nccl``) | force that family |
 | ``TPKIT_ALLREDUCE_FORCE_PCIE`` | ``1`` / ``0`` (default) | allow custom kernels on > 2 GPUs without a full NVLink mesh |
 | ``TPKIT_ALLREDUCE_MAX_BYTES`` | a size with a unit, e.g. ``8MiB`` | custom kernels only up to this many bytes |
 """
@@ -12,20 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import tpkit.comm.registry as registry
 from tpkit.errors import ConfigError
 from tpkit.units import Bytes, parse_bytes
 
-__all__ = ["CommEnv", "parse_env", "FORCE_CHOICES", "FAMILIES"]
-
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "nccl": ("nccl",),
-    "symm_mem": ("symm_mem_one_shot", "symm_mem_two_shot"),
-    "one_shot": ("one_shot", "one_shot_pull"),
-    "two_shot": ("two_shot",),
-}
-"""``TPKIT_ALLREDUCE`` value → the backend names it allows"""
-
-FORCE_CHOICES = ("auto",) + tuple(FAMILIES)
+__all__ = ["CommEnv", "parse_env"]
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -36,7 +27,7 @@ class CommEnv:
     """The dispatcher's environment overrides."""
 
     force: str = "auto"
-    """one of ``FORCE_CHOICES``"""
+    """``auto`` or a ``TPKIT_ALLREDUCE`` family (``registry.env_choices()``)"""
     force_pcie: bool = False
     """custom kernels allowed on > 2 GPUs without a full NVLink mesh"""
     max_bytes: Bytes | None = None
@@ -44,16 +35,17 @@ class CommEnv:
 
     def allowed(self) -> tuple[str, ...] | None:
         """Backend names the force override allows (None = all)."""
-        return None if self.force == "auto" else FAMILIES[self.force]
+        return None if self.force == "auto" else registry.env_family(self.force)
 
 
 def parse_env(env: Mapping[str, str]) -> CommEnv:
     """Read the ``TPKIT_ALLREDUCE*`` variables from ``env``; raise ConfigError on a bad value."""
     force = env.get("TPKIT_ALLREDUCE", "auto").strip().lower() or "auto"
-    if force not in FORCE_CHOICES:
+    choices = registry.env_choices()
+    if force not in choices:
         raise ConfigError(
             f"TPKIT_ALLREDUCE={env['TPKIT_ALLREDUCE']!r} is not a valid choice; "
-            f"use one of {', '.join(FORCE_CHOICES)} (or unset it for auto)"
+            f"use one of {', '.join(choices)} (or unset it for auto)"
         )
     pcie_text = env.get("TPKIT_ALLREDUCE_FORCE_PCIE", "0").strip().lower()
     if pcie_text not in _TRUE | _FALSE:

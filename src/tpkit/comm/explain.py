@@ -5,21 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from tpkit.comm.dispatch import BACKENDS, as_capacities, choose_allreduce, normalize_dtype, skip_reason
+import tpkit.comm.registry as registry
+from tpkit.comm.dispatch import as_capacities, choose_allreduce, normalize_dtype, skip_reason
 from tpkit.comm.env import CommEnv, parse_env
 from tpkit.comm.profile import BenchProfile
-from tpkit.comm.topology import CommTopology
+from tpkit.hardware.topology import GroupTopology
 from tpkit.units import Bytes, KiB, MiB, format_bytes
 
 __all__ = ["BackendUse", "explain_backends", "format_explain", "default_sizes"]
 
 
-def default_sizes(lo: Bytes = KiB(1), hi: Bytes = MiB(256)) -> tuple[int, ...]:
-    """Powers of two from ``lo`` to ``hi`` (bytes)."""
-    out, n = [], lo.bytes
-    while n <= hi.bytes:
+def default_sizes(lo: Bytes = KiB(1), hi: Bytes = MiB(256)) -> tuple[Bytes, ...]:
+    """Powers of two times ``lo`` up to ``hi``."""
+    out, n = [], lo
+    while n <= hi:
         out.append(n)
-        n *= 2
+        n = n * 2
     return tuple(out)
 
 
@@ -35,33 +36,31 @@ class BackendUse:
     """"used for …" or "skipped: …" / "never fastest …\""""
 
 
-def explain_backends(*, world_size: int, dtype: str, topology: CommTopology,
-                     compute_capability: tuple[int, int] | None, profile: BenchProfile | None,
+def explain_backends(*, world_size: int, dtype: str, topology: GroupTopology, profile: BenchProfile | None,
                      env: Mapping[str, str] | CommEnv, available: Mapping[str, Bytes | None] | Iterable[str],
                      skipped_at_init: Mapping[str, str] | None = None,
-                     sizes: Iterable[int] | None = None, mode: str = "graph") -> tuple[BackendUse, ...]:
+                     sizes: Iterable[Bytes] | None = None, mode: str = "graph") -> tuple[BackendUse, ...]:
     """For every backend: the size ranges the dispatcher gives it, or the reason it gets none."""
     cenv = env if isinstance(env, CommEnv) else parse_env(env)
     caps = as_capacities(available)
     sizes = tuple(sizes or default_sizes())
     dtype = normalize_dtype(dtype)
-    chosen = [choose_allreduce(nbytes=n, dtype=dtype, world_size=world_size, topology=topology,
-                               compute_capability=compute_capability, profile=profile, env=cenv,
-                               available=caps, mode=mode).backend for n in sizes]
+    chosen = [choose_allreduce(nbytes=n, dtype=dtype, world_size=world_size, topology=topology, profile=profile,
+                               env=cenv, available=caps, mode=mode).backend for n in sizes]
     uses = []
-    for name in BACKENDS:
+    for name in registry.names():
         ranges = _ranges(sizes, chosen, name)
         if ranges:
             text = ", ".join(f"{format_bytes(a)}..{format_bytes(b)}" for a, b in ranges)
             uses.append(BackendUse(backend=name, ranges=ranges, note=f"used for sizes {text}"))
             continue
         uses.append(BackendUse(backend=name, ranges=(), note=_why_unused(
-            name, caps, skipped_at_init or {}, sizes, dtype, world_size, topology, compute_capability, cenv)))
+            name, caps, skipped_at_init or {}, sizes, dtype, world_size, topology, cenv)))
     return tuple(uses)
 
 
 def _ranges(sizes, chosen, name) -> tuple[tuple[Bytes, Bytes], ...]:
-    out: list[list[int]] = []
+    out: list[list[Bytes]] = []
     for i, (n, c) in enumerate(zip(sizes, chosen)):
         if c != name:
             continue
@@ -69,16 +68,16 @@ def _ranges(sizes, chosen, name) -> tuple[tuple[Bytes, Bytes], ...]:
             out[-1][1] = n
         else:
             out.append([n, n])
-    return tuple((Bytes(a), Bytes(b)) for a, b in out)
+    return tuple((a, b) for a, b in out)
 
 
-def _why_unused(name, caps, skipped, sizes, dtype, ws, topo, cc, cenv) -> str:
+def _why_unused(name, caps, skipped, sizes, dtype, ws, topo, cenv) -> str:
     if name in skipped:
         return f"skipped at init: {skipped[name]}"
     if name not in caps:
         return "skipped: not started in this group"
-    reasons = {skip_reason(name, nbytes=n, dtype=dtype, world_size=ws, topology=topo, compute_capability=cc,
-                           env=cenv, capacity=caps[name]) for n in sizes}
+    reasons = {skip_reason(name, nbytes=n, dtype=dtype, world_size=ws, topology=topo, env=cenv,
+                           capacity=caps[name]) for n in sizes}
     if None not in reasons:
         return "skipped: " + "; ".join(sorted(r for r in reasons if r))
     if cenv.allowed() is not None and name not in cenv.allowed():

@@ -1,14 +1,16 @@
 """Memory the all-reduce backends allocate per GPU, as ledger lines (pure: the planner can use it).
 
-torch's CUDA symmetric memory maps ``buffer + signal pad`` rounded up to the VMM allocation
-granularity (2 MiB on H100/H200); measured on 2×H200: an 8 MiB buffer took 10 MiB of free memory
-(`shared/measurements/h200x2-startup-memory-and-graph-allreduce.json`).
+Each backend's buffer layout is its ``comm.registry`` row (``buffer_slots``, ``call_counters``,
+``buffer_note``).  torch's CUDA symmetric memory maps ``buffer + signal pad`` rounded up to the VMM
+allocation granularity (2 MiB on H100/H200); measured on 2×H200: an 8 MiB buffer took 10 MiB of
+free memory (`tests/comm/data/h200x2-startup-memory-and-graph-allreduce.json`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+import tpkit.comm.registry as registry
 from tpkit.memory.ledger import LineItem
 from tpkit.units import Bytes, MiB, format_bytes
 
@@ -21,28 +23,17 @@ VMM_GRANULARITY = MiB(2)
 """cuMemCreate granularity on H100/H200"""
 DEFAULT_MAX_BLOCKS = 128
 """blocks of tpkit's Triton kernels (each keeps a 4-byte call counter)"""
-_SLOTS = {"one_shot_pull": 2, "two_shot": 4, "symm_mem_one_shot": 1, "symm_mem_two_shot": 1}
-"""message-sized regions per symmetric buffer: pull one-shot 2 slots; two-shot 2 slots × (in, out);
-push one-shot (``one_shot``) 2 slots × world size (one region per sender)"""
-_WHAT = {
-    "one_shot": "tpkit push one-shot: 2 slots × world size × capacity (one region per sender, double-buffered)",
-    "one_shot_pull": "tpkit pull one-shot: 2 slots × capacity (double-buffered, one barrier per call)",
-    "two_shot": "tpkit two-shot: 2 slots × (input + output) × capacity",
-    "symm_mem_one_shot": "torch symm-mem one-shot staging buffer: 1 × capacity",
-    "symm_mem_two_shot": "torch symm-mem two-shot staging buffer: 1 × capacity",
-}
+_COUNTER_BYTES = 4
 
 
-def round_capacity(max_bytes: int | Bytes) -> Bytes:
+def round_capacity(max_bytes: Bytes) -> Bytes:
     """Capacity actually used: ``max_bytes`` rounded up to 256 bytes (keeps slots 16-element aligned)."""
-    n = int(max_bytes)
-    return Bytes(-(-n // 256) * 256)
+    return Bytes(-(-max_bytes.bytes // 256) * 256)
 
 
-def buffer_bytes(backend: str, max_bytes: int | Bytes, world_size: int) -> Bytes:
+def buffer_bytes(backend: str, max_bytes: Bytes, world_size: int) -> Bytes:
     """Bytes of the symmetric tensor ``backend`` asks for on each GPU (0 for nccl/gloo)."""
-    slots = 2 * world_size if backend == "one_shot" else _SLOTS.get(backend, 0)
-    return round_capacity(max_bytes) * slots
+    return round_capacity(max_bytes) * registry.row(backend).buffer_slots(world_size)
 
 
 def symm_allocation_bytes(buffer: Bytes) -> Bytes:
@@ -52,7 +43,7 @@ def symm_allocation_bytes(buffer: Bytes) -> Bytes:
     return Bytes(-(-raw // gran) * gran)
 
 
-def allreduce_buffer_lines(world_size: int, max_bytes: int | Bytes, backends: Iterable[str], *,
+def allreduce_buffer_lines(world_size: int, max_bytes: Bytes, backends: Iterable[str], *,
                            max_blocks: int = DEFAULT_MAX_BLOCKS) -> tuple[LineItem, ...]:
     """One "use" line per backend that allocates memory on each GPU of a ``world_size`` group."""
     if world_size <= 1:
@@ -63,11 +54,11 @@ def allreduce_buffer_lines(world_size: int, max_bytes: int | Bytes, backends: It
         if not buf:
             continue
         total = symm_allocation_bytes(buf)
-        source = (f"{_WHAT[name]} = {format_bytes(buf)} + {SIGNAL_PAD_BYTES.bytes:,} B signal pad, rounded up to "
-                  f"{format_bytes(VMM_GRANULARITY)} (torch CUDA symmetric memory, capacity "
+        source = (f"{registry.row(name).buffer_note} = {format_bytes(buf)} + {SIGNAL_PAD_BYTES.bytes:,} B signal "
+                  f"pad, rounded up to {format_bytes(VMM_GRANULARITY)} (torch CUDA symmetric memory, capacity "
                   f"{format_bytes(round_capacity(max_bytes))})")
-        if name in ("one_shot", "one_shot_pull", "two_shot"):
-            total = total + Bytes(4 * max_blocks)
-            source += f"; + {max_blocks} × 4 B call counters"
+        if registry.row(name).call_counters:
+            total = total + Bytes(_COUNTER_BYTES * max_blocks)
+            source += f"; + {max_blocks} × {_COUNTER_BYTES} B call counters"
         lines.append(LineItem(item=f"all-reduce {name} buffers", bytes=total, source=source, kind="use"))
     return tuple(lines)

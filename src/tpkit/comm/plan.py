@@ -2,18 +2,19 @@
 
 The planner (``tpkit plan --tpkit-allreduce SIZE``) charges tpkit's all-reduce buffers before launch:
 
-    planned_allreduce_lines(world_size=4, max_bytes=MiB(8), gpu_has_nvlink=True, full_nvlink=None,
-                            compute_capability=(9, 0), env={})
-    → (all-reduce one_shot buffers, all-reduce one_shot_pull buffers, all-reduce two_shot buffers, …)
+    plan_allreduce(world_size=4, max_bytes=MiB(8), topology=Topology.from_catalog(gpu, num_gpus=4), env={})
+    → started (one_shot, one_shot_pull, two_shot, …), skipped, lines (all-reduce one_shot buffers, …)
 
-A backend starts when ``comm.dispatch._static_custom_reason`` lets it (the very rule ``AllReduce.create``
-applies); NCCL and gloo allocate nothing of their own here.  The sizes are ``comm.ledger``'s, the same
+A backend starts when ``comm.registry.device_reason`` and ``startup_reason`` let it (the very rules
+``AllReduce.create`` applies; a GPU group never starts gloo); NCCL allocates nothing of its own here.  The sizes are ``comm.ledger``'s, the same
 function the started backends' ``ledger_lines()`` call.  What the planner cannot know (a Triton or torch
 build that fails at start-up, ``BackendUnavailable``) is assumed to work: the plan charges the buffers.
 
-Topology when it is not measured:
+The group is GPUs ``0 .. world_size−1`` of ``topology`` (a ``hardware.topology.Topology``: a machine
+profile, or the catalog's assumption).  The older keywords describe it without a ``Topology``:
 
-- ``full_nvlink=None``: a GPU with NVLink is taken as a full NVLink mesh (HGX board); one without as PCIe;
+- ``full_nvlink=None``: a GPU with NVLink (``gpu_has_nvlink``) is taken as a full NVLink mesh (HGX board);
+  one without as PCIe;
 - ``p2p=None``: CUDA peer access is taken as available between the GPUs of the group (one node).
 
 Each line's source says which of these facts were assumed.
@@ -24,15 +25,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from tpkit.comm.dispatch import BACKENDS, CUSTOM_BACKENDS, _static_custom_reason
+import tpkit.comm.registry as registry
 from tpkit.comm.env import parse_env
 from tpkit.comm.ledger import allreduce_buffer_lines
-from tpkit.comm.topology import CommTopology
 from tpkit.errors import PlanInputError
+from tpkit.hardware.topology import GroupTopology, Topology
 from tpkit.memory.ledger import LineItem
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["AllReducePlan", "plan_allreduce", "planned_allreduce_lines", "planned_topology", "describe_skipped"]
+__all__ = ["AllReducePlan", "plan_allreduce", "planned_allreduce_lines", "describe_skipped", "topology_note"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -41,87 +42,99 @@ class AllReducePlan:
 
     world_size: int
     """ranks in the group (count)"""
-    topology: CommTopology
+    topology: GroupTopology
     """the links the prediction assumed"""
     topology_note: str
     """the topology in words, with what was assumed rather than measured"""
     started: tuple[str, ...]
-    """backends that would start (peer-memory ones and nccl/gloo), in ``BACKENDS`` order"""
+    """backends that would start (peer-memory ones and nccl), in registry order"""
     skipped: tuple[tuple[str, str], ...]
-    """(backend, why) for peer-memory backends the static rules skip"""
+    """(backend, why) for peer-memory backends the start-up rules skip"""
     lines: tuple[LineItem, ...]
     """one "use" line per started backend that allocates device memory"""
 
 
-def planned_topology(*, gpu_has_nvlink: bool, full_nvlink: bool | None,
-                     p2p: bool | None = None) -> tuple[CommTopology, str]:
-    """The group's topology for planning, and a note naming what was assumed (None = not measured)."""
-    if full_nvlink is None:
-        full = bool(gpu_has_nvlink)
-        link = ("NVLink GPU assumed to be a full NVLink mesh (HGX)" if full
+def topology_note(group: GroupTopology) -> str:
+    """The group's links in words, naming what was assumed rather than measured."""
+    if "nvlink" in group.assumed:
+        link = ("NVLink GPU assumed to be a full NVLink mesh (HGX)" if group.full_nvlink
                 else "GPU without NVLink: PCIe assumed")
     else:
-        full = bool(full_nvlink)
-        link = "full NVLink mesh (measured)" if full else "no full NVLink mesh (measured)"
-    if p2p is None:
-        peer, text = True, "CUDA P2P assumed"
+        link = "full NVLink mesh (measured)" if group.full_nvlink else "no full NVLink mesh (measured)"
+    if "p2p" in group.assumed:
+        peer = "CUDA P2P assumed" if group.p2p else "no CUDA P2P assumed"
     else:
-        peer, text = bool(p2p) or full, "CUDA P2P (measured)" if (p2p or full) else "no CUDA P2P (measured)"
-    return CommTopology(full_nvlink=full, p2p=peer, num_nodes=1), f"one node, {link}, {text}"
+        peer = "CUDA P2P (measured)" if group.p2p else "no CUDA P2P (measured)"
+    return f"one node, {link}, {peer}"
 
 
-def plan_allreduce(*, world_size: int, max_bytes: Bytes | int, gpu_has_nvlink: bool, full_nvlink: bool | None,
-                   compute_capability: tuple[int, int] | None, env: Mapping[str, str], p2p: bool | None = None,
+def _keyword_topology(world_size: int, gpu_has_nvlink: bool | None, full_nvlink: bool | None, p2p: bool | None,
+                      compute_capability) -> Topology:
+    if gpu_has_nvlink is None and full_nvlink is None:
+        raise PlanInputError("plan_allreduce needs topology=Topology(...) or gpu_has_nvlink=True/False; "
+                             "pass Topology.from_catalog(gpu, num_gpus=...) when nothing was measured")
+    assumed = {"nvlink"} if full_nvlink is None else set()
+    if p2p is None:
+        assumed.add("p2p")
+    nvlink = bool(gpu_has_nvlink) if full_nvlink is None else bool(full_nvlink)
+    return Topology.uniform(world_size, nvlink=nvlink, p2p=True if p2p is None else bool(p2p),
+                            compute_capability=compute_capability, source="plan_allreduce keywords",
+                            assumed=frozenset(assumed))
+
+
+def plan_allreduce(*, world_size: int, max_bytes: Bytes, env: Mapping[str, str], topology: Topology | None = None,
+                   gpu_has_nvlink: bool | None = None, full_nvlink: bool | None = None,
+                   compute_capability: tuple[int, int] | None = None, p2p: bool | None = None,
                    backends: Iterable[str] | None = None) -> AllReducePlan:
     """Predict ``AllReduce.create(group, max_bytes=…, backends=…)`` on a ``world_size`` group.
 
     ``env`` is read as ``AllReduce.create`` reads it (``TPKIT_ALLREDUCE_FORCE_PCIE`` matters here; a bad
-    value raises ``ConfigError``).  Raises ``PlanInputError`` for a world size < 1, a size ≤ 0 or an
-    unknown backend name.
+    value raises ``ConfigError``).  Raises ``PlanInputError`` for a world size < 1, a size ≤ 0, an unknown
+    backend name, or a ``topology`` with fewer GPUs than the group.
     """
     names = _check(world_size, max_bytes, backends)
     cenv = parse_env(env)
-    topology, note = planned_topology(gpu_has_nvlink=gpu_has_nvlink, full_nvlink=full_nvlink, p2p=p2p)
-    cc = tuple(compute_capability) if compute_capability is not None else None
+    if topology is None:
+        topology = _keyword_topology(world_size, gpu_has_nvlink, full_nvlink, p2p, compute_capability)
+    if topology.num_gpus < world_size:
+        raise PlanInputError(f"the topology ({topology.source}) has {topology.num_gpus} GPUs but the all-reduce "
+                             f"group needs {world_size}; lower --tp or describe a machine with more GPUs")
+    group = topology.group(range(world_size))
+    note = topology_note(group)
     started, skipped = [], []
     for name in names:
-        why = _static_custom_reason(name, world_size, topology, cc, cenv) if name in CUSTOM_BACKENDS else None
+        why = (registry.device_reason(name, group.device)
+               or registry.startup_reason(name, world_size=world_size, topology=group, force_pcie=cenv.force_pcie))
         if why is None:
             started.append(name)
-        else:
+        elif registry.row(name).peer_memory:
             skipped.append((name, why))
     lines = tuple(_with_context(line, world_size, note)
-                  for line in allreduce_buffer_lines(world_size, Bytes(int(max_bytes)), started))
-    return AllReducePlan(world_size=world_size, topology=topology, topology_note=note, started=tuple(started),
+                  for line in allreduce_buffer_lines(world_size, max_bytes, started))
+    return AllReducePlan(world_size=world_size, topology=group, topology_note=note, started=tuple(started),
                          skipped=tuple(skipped), lines=lines)
 
 
-def planned_allreduce_lines(*, world_size: int, max_bytes: Bytes | int, gpu_has_nvlink: bool,
-                            full_nvlink: bool | None, compute_capability: tuple[int, int] | None,
-                            env: Mapping[str, str], p2p: bool | None = None,
-                            backends: Iterable[str] | None = None) -> tuple[LineItem, ...]:
+def planned_allreduce_lines(**kwargs) -> tuple[LineItem, ...]:
     """The buffers tpkit's ``AllReduce`` would allocate on each GPU of the group, as ledger "use" lines.
 
-    World size 1 gives nothing; peer-memory backends the static rules skip (more than 2 GPUs without a full
-    NVLink mesh unless ``TPKIT_ALLREDUCE_FORCE_PCIE=1``, no P2P, compute capability < 8.0 or unknown, world
-    size > 8) give nothing either.  See ``plan_allreduce`` for the backends and the reasons.
+    Same keywords as ``plan_allreduce``.  World size 1 gives nothing; peer-memory backends the start-up rules
+    skip (more than 2 GPUs without a full NVLink mesh unless ``TPKIT_ALLREDUCE_FORCE_PCIE=1``, no P2P, compute
+    capability < 8.0 or unknown, world size > 8) give nothing either.
     """
-    return plan_allreduce(world_size=world_size, max_bytes=max_bytes, gpu_has_nvlink=gpu_has_nvlink,
-                          full_nvlink=full_nvlink, compute_capability=compute_capability, env=env, p2p=p2p,
-                          backends=backends).lines
+    return plan_allreduce(**kwargs).lines
 
 
-def _check(world_size: int, max_bytes: Bytes | int, backends: Iterable[str] | None) -> tuple[str, ...]:
+def _check(world_size: int, max_bytes: Bytes, backends: Iterable[str] | None) -> tuple[str, ...]:
     if isinstance(world_size, bool) or not isinstance(world_size, int) or world_size < 1:
         raise PlanInputError(f"all-reduce world size must be a whole number ≥ 1, got {world_size!r}; "
                              "pass the TP size of the group")
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, (int, Bytes)) or int(max_bytes) <= 0:
+    if not isinstance(max_bytes, Bytes) or max_bytes.bytes <= 0:
         raise PlanInputError(f"all-reduce max_bytes must be a size > 0 such as MiB(8), got {max_bytes!r}; "
                              "it is the largest message the custom kernels take")
-    names = BACKENDS if backends is None else tuple(backends)
-    unknown = [n for n in names if n not in BACKENDS]
-    if unknown:
-        raise PlanInputError(f"unknown all-reduce backends {unknown}; choose from {', '.join(BACKENDS)}")
+    names = registry.names() if backends is None else tuple(backends)
+    for name in names:
+        registry.row(name)
     return names
 
 

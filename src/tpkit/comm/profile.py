@@ -3,7 +3,7 @@
 A profile holds, per world size, rows of (message bytes → per-backend time in µs), measured in one
 mode (CUDA graph by default).  The dispatcher orders backends by measured time in the row that
 covers a message (the smallest measured size ≥ the message; the largest row beyond it), so the
-crossovers are the measured ones.  ``crossovers`` turns the rows into readable ranges.
+crossovers are the measured ones.  Backend names are ``comm.registry`` names.
 
 Shipped defaults: ``comm/data/h200_nvlink_defaults.json`` (2×H200 SXM, NVLink, measured by the bench).
 """
@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+import tpkit.comm.registry as registry
 from tpkit.errors import ConfigError
-from tpkit.units import Bytes, format_bytes
+from tpkit.units import Bytes
 
-__all__ = ["ProfileRow", "BenchProfile", "load_profile", "default_profile", "profile_to_dict", "crossovers",
-           "PROFILE_VERSION", "DEFAULT_PROFILE_FILE", "format_crossovers", "profile_from_dict"]
+__all__ = ["ProfileRow", "BenchProfile", "load_profile", "default_profile", "profile_to_dict",
+           "PROFILE_VERSION", "DEFAULT_PROFILE_FILE", "profile_from_dict"]
 
 PROFILE_VERSION = 1
 DEFAULT_PROFILE_FILE = "h200_nvlink_defaults.json"
@@ -70,11 +71,11 @@ class BenchProfile:
                 return found
         return dict(self.world_sizes).get(world_size, ())
 
-    def row_for(self, world_size: int, nbytes: int, mode: str | None = None) -> ProfileRow | None:
+    def row_for(self, world_size: int, nbytes: Bytes, mode: str | None = None) -> ProfileRow | None:
         """The row covering ``nbytes``: smallest measured size ≥ nbytes, else the largest row."""
         rows = self.rows(world_size, mode)
         for row in rows:
-            if row.nbytes.bytes >= nbytes:
+            if row.nbytes >= nbytes:
                 return row
         return rows[-1] if rows else None
 
@@ -84,6 +85,10 @@ def _row_from_dict(raw: dict, where: str) -> ProfileRow:
     if unknown or not _ROW_KEYS <= set(raw):
         raise ConfigError(f"{where}: a row needs exactly the keys {sorted(_ROW_KEYS)}, got {sorted(raw)}")
     times = sorted(((str(k), float(v)) for k, v in raw["time_us"].items()), key=lambda kv: kv[1])
+    unknown = [name for name, _ in times if name not in registry.ROWS]
+    if unknown:
+        raise ConfigError(f"{where}: unknown backends {unknown} in the row of {raw['bytes']} bytes; known: "
+                          f"{', '.join(registry.names())}; re-run `tpkit bench allreduce --json` with this tpkit")
     if not times:
         raise ConfigError(f"{where}: row of {raw['bytes']} bytes has no timings; drop it or re-run the bench")
     return ProfileRow(nbytes=Bytes(int(raw["bytes"])), time_us=tuple(times))
@@ -153,21 +158,3 @@ def default_profile() -> BenchProfile:
     """The shipped H100/H200-class NVLink defaults."""
     text = resources.files("tpkit.comm").joinpath("data", DEFAULT_PROFILE_FILE).read_text()
     return profile_from_dict(json.loads(text), where=DEFAULT_PROFILE_FILE)
-
-
-def crossovers(profile: BenchProfile, world_size: int) -> tuple[tuple[Bytes, Bytes, str], ...]:
-    """Ranges ``(from, to, fastest backend)`` merging consecutive rows with the same winner."""
-    out: list[tuple[Bytes, Bytes, str]] = []
-    for row in profile.rows(world_size):
-        best = row.order()[0]
-        if out and out[-1][2] == best:
-            out[-1] = (out[-1][0], row.nbytes, best)
-        else:
-            out.append((row.nbytes, row.nbytes, best))
-    return tuple(out)
-
-
-def format_crossovers(profile: BenchProfile, world_size: int) -> str:
-    """Human lines such as ``"1.00 KiB – 64.00 KiB: one_shot"``."""
-    return "\n".join(f"{format_bytes(a)} – {format_bytes(b)}: {name}"
-                     for a, b, name in crossovers(profile, world_size))

@@ -9,8 +9,10 @@ File layout (all byte counts are exact integers of bytes)::
      "nvlink_links": [[0, 18], [18, 0]], "p2p_access": [[true, true], [true, true]],
      "pcie_path": [["X", "NV18"], ["NV18", "X"]], "extra": {}}
 
-Unknown keys, missing fields, wrong types and inconsistent matrices raise ``PlanInputError``.
-Writing is atomic (temporary file in the same directory, then rename).
+Every field is checked: unknown keys, missing fields, wrong types, impossible values (a negative count or
+compute capability, more free than total memory, byte counts beyond ``MAX_DEVICE_BYTES``), inconsistent
+matrices (NVLink counts not symmetric, a label that disagrees with the link count) and JSON nested too deep
+to read raise ``PlanInputError``.  Writing is atomic (temporary file in the same directory, then rename).
 """
 
 from __future__ import annotations
@@ -33,6 +35,14 @@ _TOP_OPTIONAL = {"hostname", "driver_version", "nvlink_links", "p2p_access", "pc
 _GPU_REQUIRED = {"index", "name", "total_bytes", "free_bytes"}
 _GPU_OPTIONAL = {"used_by_this_process_bytes", "used_by_others_bytes", "compute_capability", "processes"}
 _PROC_KEYS = {"pid", "name", "used_bytes"}
+_EXTRA_TYPES = {"torch": (str,), "cuda": (str, type(None)), "notes": (list,), "source": (str,), "ranks": (int,)}
+"""what ``tpkit probe`` (torch, cuda, notes) and ``GroupMemory.to_machine_profile`` (source, ranks) write"""
+_PCIE_LABELS = {"PIX", "PXB", "PHB", "NODE", "SYS", "INT", "?"}
+MAX_DEVICE_BYTES = 2**48
+"""largest memory figure a GPU entry may hold (256 TiB; today's largest GPUs have < 2**38 bytes)"""
+MAX_NVLINK_LINKS = 64
+"""most NVLink links one pair of GPUs may report (H100/H200/B200 have 18 per GPU)"""
+_MAX_TEXT = 4096
 
 
 def profile_to_dict(profile: MachineProfile) -> dict:
@@ -67,8 +77,12 @@ def load_machine_profile(path: str | os.PathLike) -> MachineProfile:
         data = json.loads(p.read_text())
     except FileNotFoundError:
         raise PlanInputError(f"--machine {p}: no such file; write one with `tpkit probe --out {p}`") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PlanInputError(f"--machine {p}: not a readable JSON file ({exc}); re-create it with `tpkit probe --out`") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, an int of > 4300 digits
+        raise PlanInputError(f"--machine {p}: not a readable JSON file ({str(exc)[:200]}); re-create it with "
+                             "`tpkit probe --out`") from None
+    except RecursionError:
+        raise PlanInputError(f"--machine {p}: the JSON is nested too deeply to be a machine profile; re-create "
+                             "it with `tpkit probe --out`") from None
     return profile_from_dict(data, where=str(p))
 
 
@@ -89,15 +103,77 @@ def profile_from_dict(data, *, where: str = "machine profile") -> MachineProfile
         raise PlanInputError(f"{where}: GPU indices {indices} repeat; each GPU appears once, with its own CUDA "
                              "index; re-create the file with `tpkit probe --out`")
     n = len(gpus)
+    links = _matrix(data.get("nvlink_links", []), n, int, "nvlink_links", where)
+    _check_links(links, where)
+    p2p = _matrix(data.get("p2p_access", []), n, bool, "p2p_access", where)
+    path = _matrix(data.get("pcie_path", []), n, str, "pcie_path", where)
+    _check_paths(path, links, where)
     return MachineProfile(
-        gpus=gpus,
-        nvlink_links=_matrix(data.get("nvlink_links", []), n, int, "nvlink_links", where),
-        p2p_access=_matrix(data.get("p2p_access", []), n, bool, "p2p_access", where),
-        pcie_path=_matrix(data.get("pcie_path", []), n, str, "pcie_path", where),
-        hostname=_typed(data.get("hostname", ""), str, "hostname", where),
-        driver_version=_typed(data.get("driver_version", ""), str, "driver_version", where),
-        extra=_typed(data.get("extra", {}), dict, "extra", where),
+        gpus=gpus, nvlink_links=links, p2p_access=p2p, pcie_path=path,
+        hostname=_text(data.get("hostname", ""), "hostname", where),
+        driver_version=_text(data.get("driver_version", ""), "driver_version", where),
+        extra=_extra(data.get("extra", {}), where),
     )
+
+
+def _text(value, name: str, where: str) -> str:
+    _typed(value, str, name, where)
+    if len(value) > _MAX_TEXT:
+        raise PlanInputError(f"{where}: {name} is {len(value):,} characters long; at most {_MAX_TEXT:,} are read")
+    return value
+
+
+def _extra(extra, where: str) -> dict:
+    _typed(extra, dict, "extra", where)
+    unknown = sorted(set(extra) - set(_EXTRA_TYPES))
+    if unknown:
+        raise PlanInputError(f"{where}: unknown key(s) {unknown} in extra; allowed: {sorted(_EXTRA_TYPES)}")
+    for key, value in extra.items():
+        if not isinstance(value, _EXTRA_TYPES[key]) or isinstance(value, bool):
+            raise PlanInputError(f"{where}: extra.{key} must be {' or '.join(t.__name__ for t in _EXTRA_TYPES[key])}, "
+                                 f"got {type(value).__name__}")
+    notes = extra.get("notes", [])
+    if any(not isinstance(n, str) or len(n) > _MAX_TEXT for n in notes):
+        raise PlanInputError(f"{where}: extra.notes must be a list of strings")
+    if "torch" in extra:
+        _text(extra["torch"], "extra.torch", where)
+    if isinstance(extra.get("cuda"), str):
+        _text(extra["cuda"], "extra.cuda", where)
+    if "source" in extra:
+        _text(extra["source"], "extra.source", where)
+    if "ranks" in extra and extra["ranks"] < 1:
+        raise PlanInputError(f"{where}: extra.ranks must be ≥ 1, got {extra['ranks']}")
+    return extra
+
+
+def _check_links(links, where: str) -> None:
+    n = len(links)
+    for i in range(n):
+        for j in range(n):
+            v = links[i][j]
+            if not 0 <= v <= MAX_NVLINK_LINKS:
+                raise PlanInputError(f"{where}: nvlink_links[{i}][{j}] is {v}; a link count is 0..{MAX_NVLINK_LINKS}")
+            if i == j and v:
+                raise PlanInputError(f"{where}: nvlink_links[{i}][{i}] is {v}; a GPU has no NVLink to itself (0)")
+            if v != links[j][i]:
+                raise PlanInputError(f"{where}: nvlink_links[{i}][{j}] = {v} but [{j}][{i}] = {links[j][i]}; "
+                                     "links join both GPUs, so the matrix is symmetric")
+
+
+def _check_paths(path, links, where: str) -> None:
+    for i, row in enumerate(path):
+        for j, label in enumerate(row):
+            if i == j:
+                ok = label == "X"
+            elif links and links[i][j]:
+                ok = label == f"NV{links[i][j]}"
+            else:
+                ok = label in _PCIE_LABELS or (not links and re.fullmatch(r"NV[1-9][0-9]?", label) is not None)
+            if not ok:
+                want = "X" if i == j else (f"NV{links[i][j]}" if links and links[i][j] else
+                                          "one of " + ", ".join(sorted(_PCIE_LABELS)))
+                raise PlanInputError(f"{where}: pcie_path[{i}][{j}] is {label!r:.40}; expected {want} "
+                                     "(nvidia-smi topo labels, consistent with nvlink_links)")
 
 
 def _keys(obj, required: set[str], optional: set[str], where: str) -> None:
@@ -118,34 +194,64 @@ def _typed(value, kind: type, name: str, where: str):
     return value
 
 
-def _count(value, name: str, where: str) -> int:
+def _count(value, name: str, where: str, *, most: int | None = None) -> int:
     _typed(value, int, name, where)
     if value < 0:
         raise PlanInputError(f"{where}: {name} must be ≥ 0, got {value}")
+    if most is not None and value > most:
+        raise PlanInputError(f"{where}: {name} is {value:,}, more than any GPU has (at most {most:,})")
     return value
+
+
+def _bytes(g: dict, key: str, where: str, default=None) -> Bytes:
+    value = g.get(key, default)
+    return Bytes(_count(value, f"{key} (bytes, an integer)", where, most=MAX_DEVICE_BYTES))
+
+
+def _compute_capability(cc, where: str) -> tuple[int, int] | None:
+    if cc is None:
+        return None
+    ok = (isinstance(cc, list) and len(cc) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in cc)
+          and 1 <= cc[0] < 100 and 0 <= cc[1] < 100)
+    if not ok:
+        raise PlanInputError(f"{where}: compute_capability must be [major, minor] with major ≥ 1 and minor ≥ 0 "
+                             f"(e.g. [9, 0]) or null, got {cc!r:.60}")
+    return (cc[0], cc[1])
+
+
+def _process(proc, where: str) -> dict:
+    _keys(proc, {"pid"}, _PROC_KEYS - {"pid"}, where)
+    _count(proc["pid"], "pid", where, most=2**32)
+    if "name" in proc:
+        _text(proc["name"], "name", where)
+    if proc.get("used_bytes") is not None:
+        _count(proc["used_bytes"], "used_bytes (bytes, an integer or null)", where, most=MAX_DEVICE_BYTES)
+    return dict(proc)
 
 
 def _gpu_from_dict(g, where: str) -> GpuState:
     _keys(g, _GPU_REQUIRED, _GPU_OPTIONAL, where)
-    total = Bytes(_count(g["total_bytes"], "total_bytes (bytes, an integer)", where))
-    free = Bytes(_count(g["free_bytes"], "free_bytes (bytes, an integer)", where))
+    total = _bytes(g, "total_bytes", where)
+    free = _bytes(g, "free_bytes", where)
     if not total:
         raise PlanInputError(f"{where}: total_bytes is 0; a probed GPU has memory, so the file is damaged: "
                              "re-create it with `tpkit probe --out`")
     if free > total:
         raise PlanInputError(f"{where}: free_bytes {free.bytes:,} exceeds total_bytes {total.bytes:,}")
-    cc = g.get("compute_capability")
-    if cc is not None and not (isinstance(cc, list) and len(cc) == 2 and all(isinstance(x, int) for x in cc)):
-        raise PlanInputError(f"{where}: compute_capability must be [major, minor] or null, got {cc!r}")
+    ours = _bytes(g, "used_by_this_process_bytes", where, 0)
+    others = _bytes(g, "used_by_others_bytes", where, 0)
+    if ours > total or others > total - free:
+        raise PlanInputError(f"{where}: used_by_this_process_bytes {ours.bytes:,} / used_by_others_bytes "
+                             f"{others.bytes:,} do not fit in the {(total - free).bytes:,} bytes in use (total − free)")
+    name = _text(g["name"], "name", where)
+    if not name.strip():
+        raise PlanInputError(f"{where}: name is empty; the driver always names a GPU")
     procs = _typed(g.get("processes", []), list, "processes", where)
-    for k, proc in enumerate(procs):
-        _keys(proc, {"pid"}, _PROC_KEYS - {"pid"}, f"{where}.processes[{k}]")
     return GpuState(
-        index=_count(g["index"], "index", where), name=_typed(g["name"], str, "name", where),
-        total_bytes=total, free_bytes=free,
-        used_by_this_process_bytes=Bytes(_count(g.get("used_by_this_process_bytes", 0), "used_by_this_process_bytes", where)),
-        used_by_others_bytes=Bytes(_count(g.get("used_by_others_bytes", 0), "used_by_others_bytes", where)),
-        compute_capability=tuple(cc) if cc else None, processes=tuple(dict(p) for p in procs),
+        index=_count(g["index"], "index", where, most=1 << 16), name=name, total_bytes=total, free_bytes=free,
+        used_by_this_process_bytes=ours, used_by_others_bytes=others,
+        compute_capability=_compute_capability(g.get("compute_capability"), where),
+        processes=tuple(_process(p, f"{where}.processes[{k}]") for k, p in enumerate(procs)),
     )
 
 

@@ -8,7 +8,7 @@ from tpkit.errors import RuntimeSetupError
 from tpkit.hardware.machine import MachineProfile
 from tpkit.runtime import nvml as _nvml
 from tpkit.runtime.cuda_probe import CudaProbe, cuda_device_count
-from tpkit.runtime.topology import TopologyReading, read_topology
+from tpkit.runtime.topology import read_visible
 
 __all__ = ["probe_machine", "no_gpu_reason"]
 
@@ -35,7 +35,7 @@ def probe_machine(*, use_nvml: bool = True) -> MachineProfile:
     n = cuda_device_count()
     snapshots = [CudaProbe(i, use_nvml=use_nvml).snapshot() for i in range(n)]
     nvml, nvml_reason = _nvml.load_nvml() if use_nvml else (None, "NVML not used")
-    topo, handle_note = _topology(nvml, n, torch)
+    topo, handle_note = read_visible(nvml, torch)
     notes = sorted({note for s in snapshots for note in s.notes} | set(topo.notes) | ({nvml_reason} - {""}) | handle_note)
     return MachineProfile(
         gpus=tuple(s.to_gpu_state() for s in snapshots),
@@ -43,17 +43,3 @@ def probe_machine(*, use_nvml: bool = True) -> MachineProfile:
         hostname=socket.gethostname(), driver_version=_nvml.driver_version(nvml) if nvml else "",
         extra={"torch": torch.__version__, "cuda": torch.version.cuda, "notes": notes},
     )
-
-
-def _topology(nvml, n: int, torch) -> tuple[TopologyReading, set[str]]:
-    can_access = lambda i, j: torch.cuda.can_device_access_peer(i, j)  # noqa: E731
-    if nvml is None:
-        return read_topology(None, [None] * n, can_access), set()
-    try:
-        handles = [
-            _nvml.handle_for_cuda_device(nvml, i, _nvml.pci_bus_id(torch.cuda.get_device_properties(i)))
-            for i in range(n)
-        ]
-    except Exception as exc:  # noqa: BLE001 - degrade to torch-only
-        return read_topology(None, [None] * n, can_access), {f"NVML handles unavailable ({exc})"}
-    return read_topology(nvml, handles, can_access), set()

@@ -1,19 +1,22 @@
 """GPU-to-GPU topology from NVML and CUDA: NVLink link counts, PCIe path, peer access.
 
-``read_topology`` takes the NVML module, the devices' NVML handles and a peer-access callable,
-so it runs against a stand-in in the CPU tests.  The pure questions ("full NVLink mesh?") live
-in ``tpkit.hardware.topology``.
+The only place tpkit reads links from NVML.  ``probe_topology`` fills a ``hardware.topology.Topology``
+for the GPUs this process sees; ``group_topology`` answers for the GPUs of a process group (collective);
+``read_topology`` takes the NVML module, the devices' NVML handles and a peer-access callable, so it runs
+against a stand-in in the CPU tests.  The questions ("full NVLink mesh?") are ``Topology.group``'s.
 """
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tpkit.hardware.topology import path_matrix
+from tpkit.hardware.topology import GroupTopology, Topology, path_matrix
 from tpkit.runtime import nvml as _nvml
 
-__all__ = ["TopologyReading", "read_topology", "NVLINK_DEVICE_TYPE_SWITCH"]
+__all__ = ["TopologyReading", "read_topology", "read_visible", "probe_topology", "group_topology",
+           "NVLINK_DEVICE_TYPE_SWITCH"]
 
 NVLINK_DEVICE_TYPE_SWITCH = 2
 """``NVML_NVLINK_DEVICE_TYPE_SWITCH``"""
@@ -122,3 +125,59 @@ def _p2p_status_fallback(nvml, handles: Sequence, links: list[list[int]], notes:
                     notes.append(f"GPU {i}→{j}: NVLink reported by P2P status, link count unknown (recorded as 1)")
             except Exception:  # noqa: BLE001
                 continue
+
+
+def read_visible(nvml, torch) -> tuple[TopologyReading, set[str]]:
+    """The links between every GPU this process sees (``nvml`` None: torch only), and notes on what failed."""
+    n = torch.cuda.device_count()
+    can_access = lambda i, j: torch.cuda.can_device_access_peer(i, j)  # noqa: E731
+    if nvml is None:
+        return read_topology(None, [None] * n, can_access), set()
+    try:
+        handles = [
+            _nvml.handle_for_cuda_device(nvml, i, _nvml.pci_bus_id(torch.cuda.get_device_properties(i)))
+            for i in range(n)
+        ]
+    except Exception as exc:  # noqa: BLE001 - degrade to torch-only
+        return read_topology(None, [None] * n, can_access), {f"NVML handles unavailable ({exc})"}
+    return read_topology(nvml, handles, can_access), set()
+
+
+def probe_topology(*, use_nvml: bool = True) -> Topology:
+    """The ``Topology`` of every GPU this process sees, probed now (NVML link counts, torch peer access)."""
+    import torch
+
+    nvml, reason = _nvml.load_nvml() if use_nvml else (None, "NVML not used")
+    reading, notes = read_visible(nvml, torch)
+    ccs = tuple(tuple(torch.cuda.get_device_capability(i)) for i in range(torch.cuda.device_count()))
+    said = sorted(set(reading.notes) | notes | ({reason} - {""}))
+    return Topology(nvlink_links=reading.nvlink_links, p2p_access=reading.p2p_access, pcie_path=reading.path,
+                    compute_capability=ccs, source="; ".join(["probed", *said]))
+
+
+def group_topology(group, device) -> GroupTopology:
+    """The links between the GPUs of ``group`` (collective: every rank calls it with its own device).
+
+    Every rank tells the others its host and CUDA device index; on one host, the GPUs are looked up in this
+    process's probe.  When the ranks cannot be matched to GPUs this process sees (each rank restricted by its
+    own ``CUDA_VISIBLE_DEVICES``) the answer is the safe one: no NVLink, no P2P, and the source says why.
+    """
+    import torch
+    import torch.distributed as dist
+
+    world = dist.get_world_size(group)
+    if device.type != "cuda":
+        return Topology.cpu(world).group()
+    me = (socket.gethostname(), device.index, tuple(torch.cuda.get_device_capability(device)))
+    ranks: list = [None] * world
+    dist.all_gather_object(ranks, me, group=group)
+    hosts = {h: k for k, h in enumerate(dict.fromkeys(h for h, _, _ in ranks))}
+    indices = [i for _, i, _ in ranks]
+    if len(hosts) == 1 and len(set(indices)) == world and max(indices) < torch.cuda.device_count():
+        return probe_topology().group(indices)
+    why = (f"the group spans {len(hosts)} hosts" if len(hosts) > 1 else
+           f"ranks use CUDA devices {indices}, which this process cannot tell apart")
+    return Topology(nvlink_links=tuple((0,) * world for _ in range(world)),
+                    p2p_access=tuple((False,) * world for _ in range(world)),
+                    compute_capability=tuple(tuple(cc) for _, _, cc in ranks), nodes=tuple(hosts[h] for h, _, _ in ranks),
+                    source=f"probed: {why}; no peer links assumed").group()

@@ -26,7 +26,7 @@ _HOME = {
     "cuda_context": "terms", "nccl_costs": "terms", "cublas": "terms", "startup_costs": "terms",
     "SGLANG_PROCESS_OVERHEAD": "terms",
     "sglang_custom_allreduce": "custom_allreduce", "vllm_custom_allreduce": "custom_allreduce",
-    "GroupLinks": "links", "group_links": "links",
+    "plan_topology": "links", "group_links": "links",
     "TightestRank": "capacity", "Imbalance": "capacity", "layout_gpus": "capacity", "tightest_rank": "capacity",
     "find_imbalance": "capacity",
 }

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.startup.cost import Cost
-from tpkit.startup.links import GroupLinks
+from tpkit.hardware.topology import GroupTopology
 from tpkit.units import Bytes, MiB, format_bytes
 
 __all__ = ["sglang_custom_allreduce", "vllm_custom_allreduce"]
@@ -36,11 +36,11 @@ def _cost(nbytes: Bytes, source: str) -> Cost:
     return Cost(key="custom_allreduce", item=_ITEM, bytes=nbytes, source=source)
 
 
-def sglang_custom_allreduce(gpu: GpuSpec, links: GroupLinks, world: int, *, v2: bool) -> Cost:
+def sglang_custom_allreduce(gpu: GpuSpec, links: GroupTopology, world: int, *, v2: bool) -> Cost:
     """SGLang's custom all-reduce on a ``world``-rank TP group; ``v2``: the release has CustomAllReduceV2."""
     if world < 2:
         return _cost(Bytes(0), "none (tp = 1)")
-    nvlink = links.nvlink_mesh
+    nvlink = links.full_nvlink
     cuda = gpu.vendor == "NVIDIA"
     if cuda and nvlink and v2 and world in _V2_SM90_MIB:
         sym_mib, table_mib = _V2_SM90_MIB[world]

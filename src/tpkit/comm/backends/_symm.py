@@ -9,10 +9,10 @@ import torch
 
 from tpkit.comm.backends import BackendUnavailable
 from tpkit.comm.ledger import allreduce_buffer_lines, buffer_bytes, round_capacity
+from tpkit.comm.registry import MIN_COMPUTE_CAPABILITY
+from tpkit.units import Bytes
 
 __all__ = ["SymmBuffer", "check_symm_possible"]
-
-_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 
 
 def check_symm_possible(group, device) -> None:
@@ -25,25 +25,26 @@ def check_symm_possible(group, device) -> None:
         importlib.import_module("torch.distributed._symmetric_memory")
     except ImportError as exc:
         raise BackendUnavailable(f"torch.distributed._symmetric_memory is unavailable: {exc}") from None
-    major, minor = torch.cuda.get_device_capability(torch.device(device))
-    if (major, minor) < (8, 0):
-        raise BackendUnavailable(f"compute capability {major}.{minor} < 8.0")
+    cc = torch.cuda.get_device_capability(torch.device(device))
+    if tuple(cc) < MIN_COMPUTE_CAPABILITY:
+        raise BackendUnavailable(f"compute capability {cc[0]}.{cc[1]} < "
+                                 f"{MIN_COMPUTE_CAPABILITY[0]}.{MIN_COMPUTE_CAPABILITY[1]}")
 
 
 class SymmBuffer:
     """One symmetric allocation of ``slots × capacity`` bytes, rendezvoused on ``group``."""
 
-    def __init__(self, name: str, group, *, max_bytes: int, device, world_size: int) -> None:
+    def __init__(self, name: str, group, *, max_bytes: Bytes, device, world_size: int) -> None:
         import torch.distributed._symmetric_memory as symm_mem
 
         check_symm_possible(group, device)
         self.name = name
         self.capacity = round_capacity(max_bytes)
-        self.nbytes = buffer_bytes(name, max_bytes, world_size).bytes
+        self.size = buffer_bytes(name, max_bytes, world_size)
         self.world_size = world_size
         self.max_bytes = max_bytes
         try:
-            self.raw = symm_mem.empty(self.nbytes, dtype=torch.uint8, device=device)
+            self.raw = symm_mem.empty(self.size.bytes, dtype=torch.uint8, device=device)
             self.handle = symm_mem.rendezvous(self.raw, group.group_name)
         except Exception as exc:  # noqa: BLE001 - any failure means "cannot start", with its reason
             raise BackendUnavailable(f"symmetric memory rendezvous failed: {type(exc).__name__}: {exc}") from None
@@ -53,7 +54,7 @@ class SymmBuffer:
 
     def peer_views(self, dtype: torch.dtype) -> list[torch.Tensor]:
         """Every rank's buffer viewed as a flat ``dtype`` tensor (index = rank)."""
-        numel = self.nbytes // torch.tensor([], dtype=dtype).element_size()
+        numel = self.size.bytes // torch.tensor([], dtype=dtype).element_size()
         return [self.handle.get_buffer(r, (numel,), dtype) for r in range(self.world_size)]
 
     def ledger_lines(self, **kw) -> tuple:

@@ -8,6 +8,9 @@ slots.  A block's barrier of call k tells it that the peers' same block finished
 slot k mod 2 in call k+1 cannot race a reader — one barrier per one-shot call instead of two, and
 all of it lives on the device, so CUDA-graph replays of any call count stay correct.
 
+Every wait is bounded by ``limit`` polls; one that runs out writes a code to the error word ``err``
+(``backends.error_flag``: the host raises it) instead of hanging or summing missing data silently.
+
 Layout of one rank's symmetric buffer (elements of the call's dtype, ``S = slot_elems``):
 one-shot  ``[slot0: S][slot1: S]``;   two-shot ``[slot0 in: S | out: S][slot1 in: S | out: S]``.
 """
@@ -17,9 +20,9 @@ from __future__ import annotations
 import triton
 import triton.language as tl
 
-from tpkit.comm.backends._triton_sync import block_sync, select8
+from tpkit.comm.backends._triton_sync import block_sync, report, select8
 
-__all__ = ["one_shot_kernel", "two_shot_kernel", "CHUNK_BYTES"]
+__all__ = ["one_shot_kernel", "two_shot_kernel", "push_one_shot_kernel", "CHUNK_BYTES", "PUSH_CHUNK_BYTES"]
 
 CHUNK_BYTES = 16384
 """bytes per chunk (fixed across dtypes so the chunk → block map never changes)"""
@@ -37,7 +40,7 @@ def _reduce_chunk(offs, m, base, b0, b1, b2, b3, b4, b5, b6, b7, WS: tl.constexp
 @triton.jit
 def one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
                     sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self,
-                    counters, numel, slot_elems, rank,
+                    counters, numel, slot_elems, rank, err, code_base, limit,
                     WS: tl.constexpr, BLOCK: tl.constexpr, MAXB: tl.constexpr):
     """Copy-in to the local slot, one barrier, read every rank's slot and sum in fp32."""
     bid = tl.program_id(0)
@@ -49,7 +52,7 @@ def one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
         offs = c * BLOCK + lanes
         m = offs < numel
         tl.store(mybuf + base + offs, tl.load(inp + offs, mask=m), mask=m)
-    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, WS)
+    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, err, code_base, limit, WS)
     for c in range(bid, nchunks, MAXB):
         offs = c * BLOCK + lanes
         m = offs < numel
@@ -62,7 +65,7 @@ def one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
 @triton.jit
 def two_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
                     sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self,
-                    counters, numel, slot_elems, rank,
+                    counters, numel, slot_elems, rank, err, code_base, limit,
                     WS: tl.constexpr, BLOCK: tl.constexpr, MAXB: tl.constexpr):
     """Copy-in, barrier, reduce-scatter (own chunk, pushed to every rank), barrier, copy-out."""
     bid = tl.program_id(0)
@@ -76,7 +79,7 @@ def two_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
             offs = (g * WS + j) * BLOCK + lanes
             m = offs < numel
             tl.store(mybuf + in_base + offs, tl.load(inp + offs, mask=m), mask=m)
-    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, WS)
+    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, err, code_base, limit, WS)
     for g in range(bid, ngroups, MAXB):
         offs = (g * WS + rank) * BLOCK + lanes
         m = offs < numel
@@ -84,7 +87,7 @@ def two_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
         for r in tl.static_range(WS):
             buf = select8(r, b0, b1, b2, b3, b4, b5, b6, b7)
             tl.store(buf + out_base + offs, val, mask=m)
-    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, WS)
+    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, err, code_base, limit, WS)
     for g in range(bid, ngroups, MAXB):
         for j in tl.static_range(WS):
             offs = (g * WS + j) * BLOCK + lanes
@@ -106,26 +109,28 @@ SENTINEL32 = -2147450880
 
 
 @triton.jit
-def _wait_arrived(p, m, SENT: tl.constexpr, LIMIT: tl.constexpr):
+def _wait_arrived(p, m, SENT: tl.constexpr, limit):
+    """Poll until no lane holds the sentinel or ``limit`` polls ran out; (values, timed out)."""
     v = tl.load(p, mask=m, other=0, volatile=True)
     tries = 0
-    while (tl.max((v == SENT).to(tl.int32), axis=0) > 0) & (tries < LIMIT):
+    while (tl.max((v == SENT).to(tl.int32), axis=0) > 0) & (tries < limit):
         v = tl.load(p, mask=m, other=0, volatile=True)
         tries += 1
-    return v
+    return v, tl.max((v == SENT).to(tl.int32), axis=0) > 0
 
 
 @triton.jit
 def push_one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7, counters, numel, region_elems, rank,
-                         WS: tl.constexpr, BLOCK: tl.constexpr, MAXB: tl.constexpr, SENT: tl.constexpr,
-                         LIMIT: tl.constexpr):
+                         err, code_base, limit,
+                         WS: tl.constexpr, BLOCK: tl.constexpr, MAXB: tl.constexpr, SENT: tl.constexpr):
     """Barrier-free one-shot: push the input into slot ``rank`` of every rank's buffer, wait for data
     (no sentinel left), sum in fp32 in rank order, reset the read slots to the sentinel.
 
     Buffers are integer views (int16 for 2-byte dtypes, int32 for fp32); an input equal to the
     sentinel (−0.0 / the 0x80008000 denormal) is sent as +0.0.  Two slots alternate per block call
     counter: a rank can only reach call k+2 after receiving everyone's call k+1 data, which each rank
-    sends after it finished reading and resetting call k.
+    sends after it finished reading and resetting call k.  A peer whose data does not arrive within
+    ``limit`` polls makes the chunk NaN and writes ``code_base + 1 << 8 + peer`` to the error word ``err``.
     """
     bid = tl.program_id(0)
     count = tl.load(counters + bid)
@@ -147,8 +152,10 @@ def push_one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7, counte
         acc = tl.zeros([BLOCK], tl.float32)
         for r in tl.static_range(WS):
             p = mybuf + slot + r * region_elems + offs
-            v = _wait_arrived(p, m, SENT, LIMIT)
-            acc += v.to(out.dtype.element_ty, bitcast=True).to(tl.float32)
+            v, late = _wait_arrived(p, m, SENT, limit)
+            if late:
+                report(err, code_base + (1 * 256 + r))
+            acc += tl.where(late, float("nan"), v.to(out.dtype.element_ty, bitcast=True).to(tl.float32))
             tl.store(p, tl.full([BLOCK], SENT, mybuf.dtype.element_ty), mask=m)
         tl.store(out + offs, acc.to(out.dtype.element_ty), mask=m)
     tl.debug_barrier()

@@ -4,8 +4,9 @@ Protocol (the one torch's ``sync_remote_blocks`` uses): block ``b`` of rank ``r`
 system-scope CAS 0→1 on ``pad_p[b·WS + r]`` (release), then waits by a CAS 1→0 on its own
 ``pad_r[b·WS + p]`` (acquire).  Flags return to 0 after every barrier, so no host epoch is needed and
 CUDA-graph replays stay in step.  Thread ``p`` of the block handles peer ``p``; ``bar.sync`` orders
-the rest of the block around it.  Spins are bounded (≈ 33 M tries) so a broken peer surfaces as a
-wrong result instead of a hung GPU.
+the rest of the block around it.  Spins are bounded (``limit`` tries, a kernel argument): a peer that
+never answers makes the waiting thread write a code into the error word (``error_flag``) and go on, so
+the host raises instead of the GPU hanging.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import triton
 import triton.language as tl
 
-__all__ = ["block_sync", "select8"]
+__all__ = ["block_sync", "select8", "report"]
 
 
 @triton.jit
@@ -22,45 +23,54 @@ def _thread_id():
 
 
 @triton.jit
-def _send(addr):
-    tl.inline_asm_elementwise(
+def report(err, code):
+    """Write ``code`` into the error word at address ``err`` (host-mapped memory; generic addressing)."""
+    return tl.inline_asm_elementwise(
+        "st.volatile.u32 [$1], $2; mov.u32 $0, 0;", "=r,l,r", [err, code], dtype=tl.int32, is_pure=False, pack=1)
+
+
+@triton.jit
+def _send(addr, err, code, limit):
+    return tl.inline_asm_elementwise(
         """{
         .reg .u32 %old;
         .reg .u32 %tries;
         .reg .pred %busy;
-        .reg .pred %more;
+        .reg .pred %again;
         mov.u32 %tries, 0;
         SEND_AGAIN:
         atom.release.sys.global.cas.b32 %old, [$1], 0, 1;
         add.u32 %tries, %tries, 1;
         setp.ne.u32 %busy, %old, 0;
-        setp.lt.u32 %more, %tries, 33554432;
-        and.pred %busy, %busy, %more;
-        @%busy bra SEND_AGAIN;
+        setp.lt.u32 %again, %tries, $4;
+        and.pred %again, %again, %busy;
+        @%again bra SEND_AGAIN;
+        @%busy st.volatile.u32 [$2], $3;
         mov.u32 $0, %old;
         }""",
-        "=r,l", [addr], dtype=tl.int32, is_pure=False, pack=1)
+        "=r,l,l,r,r", [addr, err, code, limit], dtype=tl.int32, is_pure=False, pack=1)
 
 
 @triton.jit
-def _wait(addr):
-    tl.inline_asm_elementwise(
+def _wait(addr, err, code, limit):
+    return tl.inline_asm_elementwise(
         """{
         .reg .u32 %old;
         .reg .u32 %tries;
         .reg .pred %busy;
-        .reg .pred %more;
+        .reg .pred %again;
         mov.u32 %tries, 0;
         WAIT_AGAIN:
         atom.acquire.sys.global.cas.b32 %old, [$1], 1, 0;
         add.u32 %tries, %tries, 1;
         setp.ne.u32 %busy, %old, 1;
-        setp.lt.u32 %more, %tries, 33554432;
-        and.pred %busy, %busy, %more;
-        @%busy bra WAIT_AGAIN;
+        setp.lt.u32 %again, %tries, $4;
+        and.pred %again, %again, %busy;
+        @%again bra WAIT_AGAIN;
+        @%busy st.volatile.u32 [$2], $3;
         mov.u32 $0, %old;
         }""",
-        "=r,l", [addr], dtype=tl.int32, is_pure=False, pack=1)
+        "=r,l,l,r,r", [addr, err, code, limit], dtype=tl.int32, is_pure=False, pack=1)
 
 
 @triton.jit
@@ -85,13 +95,18 @@ def select8(i: tl.constexpr, a0, a1, a2, a3, a4, a5, a6, a7):
 
 
 @triton.jit
-def block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, WS: tl.constexpr):
-    """Barrier between block ``bid`` of every rank; ``sp*`` are the ranks' signal-pad addresses (uint32)."""
+def block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, err, code_base, limit,
+               WS: tl.constexpr):
+    """Barrier between block ``bid`` of every rank; ``sp*`` are the ranks' signal-pad addresses (uint32).
+
+    A wait that runs out of ``limit`` tries writes ``code_base + kind << 8 + peer`` to the error word ``err``
+    (kind 2: signal not taken, 3: peer never signalled; ``backends.error_flag``).
+    """
     tl.debug_barrier()
     tid = _thread_id()
     for p in tl.static_range(WS):
         if tid == p:
             peer_pad = select8(p, sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7)
-            _send(peer_pad + (bid * WS + rank) * 4)
-            _wait(sp_self + (bid * WS + p) * 4)
+            _send(peer_pad + (bid * WS + rank) * 4, err, code_base + (2 * 256 + p), limit)
+            _wait(sp_self + (bid * WS + p) * 4, err, code_base + (3 * 256 + p), limit)
     tl.debug_barrier()

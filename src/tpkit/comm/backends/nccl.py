@@ -41,6 +41,6 @@ def start_process_group(name: str, group, device, *, expected: str, device_type:
     return ProcessGroupBackend(name, group, expected)
 
 
-def start(name: str, group, *, max_bytes: int, device, **_options) -> ProcessGroupBackend:
+def start(name: str, group, *, max_bytes, device, **_options) -> ProcessGroupBackend:
     """NCCL backend if the group runs NCCL and the device is CUDA."""
     return start_process_group(name, group, device, expected="nccl", device_type="cuda")

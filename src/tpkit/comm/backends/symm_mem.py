@@ -9,8 +9,10 @@ from __future__ import annotations
 import torch
 import torch.distributed as dist
 
+import tpkit.comm.registry as registry
 from tpkit.comm.backends import BackendUnavailable
 from tpkit.comm.backends._symm import SymmBuffer
+from tpkit.units import Bytes
 
 __all__ = ["SymmMemBackend", "start"]
 
@@ -47,11 +49,13 @@ class SymmMemBackend:
         return self.buf.ledger_lines()
 
 
-def start(name: str, group, *, max_bytes: int, device, **_options) -> SymmMemBackend:
+def start(name: str, group, *, max_bytes: Bytes, device, **_options) -> SymmMemBackend:
     """Allocate and rendezvous the staging buffer (collective)."""
     ws = dist.get_world_size(group)
-    if name == "symm_mem_two_shot" and ws not in (2, 4, 8):
-        raise BackendUnavailable(f"two_shot_all_reduce_out is compiled for world sizes 2, 4, 8 (got {ws})")
+    sizes = registry.row(name).world_sizes
+    if sizes is not None and ws not in sizes:
+        raise BackendUnavailable(f"{registry.row(name).world_sizes_why} for world sizes "
+                                 f"{', '.join(map(str, sizes))} only (got {ws})")
     if not hasattr(torch.ops, "symm_mem") or not hasattr(torch.ops.symm_mem, "one_shot_all_reduce_copy_out"):
         raise BackendUnavailable("torch.ops.symm_mem.one_shot_all_reduce_copy_out is missing in this torch")
     return SymmMemBackend(name, SymmBuffer(name, group, max_bytes=max_bytes, device=device, world_size=ws))

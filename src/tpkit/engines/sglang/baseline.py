@@ -99,7 +99,7 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachinePr
     links = group_links(gpu, machine, range(parallel.tp))
     costs = startup_costs(
         context=cuda_context(gpu, state),
-        nccl=nccl_costs(gpu, world, transport="nvlink" if links.nvlink_mesh else "pcie"),
+        nccl=nccl_costs(gpu, world, transport="nvlink" if links.full_nvlink else "pcie"),
         custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, era, machine),
         extra=extra_uses, cublas_cost=cublas(gpu), process_overhead=SGLANG_PROCESS_OVERHEAD)
     uses = tuple(c.line(note=_NOTES.get(c.key, "").format(world=world)) for c in costs)

@@ -98,7 +98,7 @@ def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: Mach
            context: Cost, disable_car: bool, extra: tuple[LineItem, ...]) -> tuple[Cost, ...]:
     links = group_links(gpu, machine, range(parallel.tp))
     return startup_costs(
-        context=context, nccl=nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.nvlink_mesh else "pcie"),
+        context=context, nccl=nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie"),
         custom_allreduce=None if disable_car else custom_allreduce_cost(parallel, rules),
         extra=extra, cublas_cost=cublas(gpu))
 

@@ -1,29 +1,32 @@
-"""tpkit barrier-free one-shot ("push"): each rank writes its input into every rank's buffer and the
-readers wait for the data itself (sentinel-marked slots, Lamport style) — no flag round trip."""
+"""``one_shot``: tpkit's barrier-free push one-shot.  Each rank writes its input into every rank's buffer
+and the readers wait for the data itself (sentinel-marked slots, Lamport style): no flag round trip."""
 
 from __future__ import annotations
-
-import importlib
 
 import torch
 import torch.distributed as dist
 
-from tpkit.comm.backends import BackendUnavailable
 from tpkit.comm.backends._symm import SymmBuffer
-from tpkit.comm.backends.triton_oneshot import TritonLaunch
+from tpkit.comm.backends.error_flag import DEFAULT_SPIN_LIMIT
+from tpkit.comm.backends.triton_base import TritonLaunch, check_world, warm_up
 from tpkit.comm.ledger import DEFAULT_MAX_BLOCKS
+from tpkit.comm.registry import MAX_PEER_WORLD_SIZE
+from tpkit.units import Bytes
 
 __all__ = ["PushOneShotBackend", "start"]
 
-_MAX_WORLD = 8
-_SPIN_LIMIT = 1 << 24
 _INT_VIEW = {2: torch.int16, 4: torch.int32}
 
 
 class PushOneShotBackend(TritonLaunch):
-    """Launches ``push_one_shot_kernel`` with every rank's buffer viewed as int16/int32."""
+    """Launches ``push_one_shot_kernel`` with every rank's buffer viewed as int16/int32.
 
-    def __init__(self, name: str, buf: SymmBuffer, *, max_blocks: int, num_warps: int) -> None:
+    ``buf`` needs ``raw`` (the local tensor), ``capacity``, ``world_size``, ``rank``, ``peer_views(dtype)``
+    and ``ledger_lines(**kw)``: a ``SymmBuffer``, or local stand-ins in the one-GPU timeout check.
+    """
+
+    def __init__(self, name: str, buf, *, max_blocks: int, num_warps: int,
+                 spin_limit: int = DEFAULT_SPIN_LIMIT) -> None:
         from tpkit.comm.backends import _triton_kernels as k
 
         self.name, self.buf, self.kernel = name, buf, k.push_one_shot_kernel
@@ -31,6 +34,7 @@ class PushOneShotBackend(TritonLaunch):
         self.max_blocks, self.num_warps, self.chunk_bytes = max_blocks, num_warps, k.PUSH_CHUNK_BYTES
         self.sentinel = {2: k.SENTINEL16, 4: k.SENTINEL32}
         self.counters = torch.zeros(max_blocks, dtype=torch.int32, device=buf.raw.device)
+        self._init_errors(buf.raw.device, buf.rank, spin_limit)
         self.views = {size: buf.peer_views(dt) for size, dt in _INT_VIEW.items()}
         buf.raw.view(torch.int16).fill_(k.SENTINEL16)
         torch.cuda.synchronize(buf.raw.device)
@@ -40,31 +44,21 @@ class PushOneShotBackend(TritonLaunch):
         views = self.views[elem]
         ws, rank = self.buf.world_size, self.buf.rank
         block = self.chunk_bytes // elem
-        args = (x, out, views[rank], *(views + [views[0]] * (_MAX_WORLD - ws)), self.counters, numel,
-                self.capacity.bytes // elem, rank)
-        meta = dict(WS=ws, BLOCK=block, MAXB=self.max_blocks, SENT=self.sentinel[elem], LIMIT=_SPIN_LIMIT,
-                    num_warps=self.num_warps)
+        args = (x, out, views[rank], *(views + [views[0]] * (MAX_PEER_WORLD_SIZE - ws)), self.counters, numel,
+                self.capacity.bytes // elem, rank, *self._error_args())
+        meta = dict(WS=ws, BLOCK=block, MAXB=self.max_blocks, SENT=self.sentinel[elem], num_warps=self.num_warps)
         grid = (min(-(-numel // block), self.max_blocks),)
         if warmup:
             return self.kernel.warmup(*args, grid=grid, **meta)
         return self.kernel[grid](*args, **meta)
 
 
-
-def start(name: str, group, *, max_bytes: int, device, max_blocks: int = DEFAULT_MAX_BLOCKS, num_warps: int = 4,
-          **_options) -> PushOneShotBackend:
+def start(name: str, group, *, max_bytes: Bytes, device, max_blocks: int = DEFAULT_MAX_BLOCKS, num_warps: int = 4,
+          spin_limit: int = DEFAULT_SPIN_LIMIT, **_options) -> PushOneShotBackend:
     """Allocate (2 slots × world size × capacity), fill with the sentinel, compile, warm up — collective."""
-    from tpkit.comm.backends.triton_oneshot import warm_up
-
-    ws = dist.get_world_size(group)
-    if ws > _MAX_WORLD:
-        raise BackendUnavailable(f"world size {ws} > {_MAX_WORLD}")
-    try:
-        importlib.import_module("tpkit.comm.backends._triton_kernels")
-    except Exception as exc:  # noqa: BLE001
-        raise BackendUnavailable(f"triton is unavailable: {type(exc).__name__}: {exc}") from None
+    ws = check_world(group)
     buf = SymmBuffer(name, group, max_bytes=max_bytes, device=device, world_size=ws)
-    backend = PushOneShotBackend(name, buf, max_blocks=max_blocks, num_warps=num_warps)
+    backend = PushOneShotBackend(name, buf, max_blocks=max_blocks, num_warps=num_warps, spin_limit=spin_limit)
     dist.barrier(group=group)
     warm_up(backend, group, device)
     return backend
