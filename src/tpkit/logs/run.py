@@ -16,14 +16,15 @@ from tpkit.logs.settings import SOURCES, Setting
 
 __all__ = ["Run", "Conflict", "build_run", "RUN_SETTINGS"]
 
-_INTS = ("tp", "pp", "dp", "ep", "dcp", "page_size", "cuda_graph_max_bs", "max_running_requests", "max_total_tokens",
+_INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_bs", "max_running_requests", "max_total_tokens",
          "chunked_prefill_size", "max_num_batched_tokens", "context_length", "kv_cache_memory_bytes")
 _FLOATS = ("mem_fraction",)
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
-                "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "disable_custom_all_reduce",
+                "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
+                "disable_custom_all_reduce",
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
                 "kv_cache_memory_bytes")
 
@@ -74,6 +75,9 @@ class Run:
     """SGLang disable_cuda_graph / vLLM enforce_eager"""
     enable_dp_attention: Setting | None = None
     dcp: Setting | None = None
+    """decode context parallel size (SGLang dcp_size / vLLM decode_context_parallel_size)"""
+    attn_cp: Setting | None = None
+    """SGLang attention context parallel size (attn_cp_size)"""
     disable_custom_all_reduce: Setting | None = None
     quantization: Setting | None = None
     dtype: Setting | None = None
