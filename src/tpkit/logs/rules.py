@@ -176,7 +176,10 @@ def _anchor(fld: Field, m: re.Match, *, rank: RankKey, group: str | None, line_n
         count = count_from_text(text, meaning=meaning)
         return None if count is None else Anchor(name=fld.name, rank=rank, count=count, group=group,
                                                  line_no=line_no, line=line)
+    has_unit_group = fld.pattern.groups >= 2
     word = (m.group(2) if m.lastindex and m.lastindex >= 2 else None) or ""
+    if has_unit_group and not word and m.end() >= len(m.string.rstrip()):
+        return None                     # a number cut at the end of a truncated line: its digits are unknown
     divisor = None if (fld.word_units and word) else GIB
     size = size_from_text(m.group(1), word, meaning=meaning, divisor_bytes=divisor, min_decimals=fld.min_decimals)
     return None if size is None else Anchor(name=fld.name, rank=rank, size=size, group=group,
