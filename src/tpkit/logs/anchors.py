@@ -25,6 +25,9 @@ MEANINGS: dict[str, tuple[str, str]] = {
     # --- SGLang, ModelRunner / bootstrap / memory_pool / cuda_graph_runner -----------------------------
     "init_dist_mem_usage": (SIZE, f"free memory taken by distributed init (NCCL, custom all-reduce buffers): "
                                   f"free before − free after init_torch_distributed; {_SG}"),
+    "baseline_mem_usage": (SIZE, f"SGLang 0.5.2x 'Memory baseline taken': free-memory change across the baseline "
+                                 f"measurement only (process groups are built earlier, in the scheduler), not the "
+                                 f"distributed-init cost; {_SG}"),
     "load_begin_avail": (SIZE, f"local free memory just before the weights load; the minimum over ranks is "
                                f"pre_model_load_memory; {_SG}"),
     "load_end_avail": (SIZE, f"local free memory after the weights loaded (ModelRunner.load_model); {_SG}"),

@@ -101,11 +101,17 @@ def version_in(message: str) -> tuple[str, str] | None:
     return None
 
 
+def _priority(evidence: Evidence) -> tuple[int, int]:
+    """Versions the engine prints itself first (API server line, engine config), then pip / image tags."""
+    rank = next((i for i, (_, p) in enumerate(VERSION_PATTERNS) if p.search(evidence.text)), len(VERSION_PATTERNS))
+    return rank, evidence.line_no
+
+
 def decide_engine(votes: dict[str, int], evidence: list[Evidence]) -> EngineGuess:
     """The engine with more evidence; its printed version if any, else the narrowest format range."""
     engine = max(votes, key=votes.get) if votes and max(votes.values()) > 0 else None
     mine = [e for e in evidence if e.engine == engine]
-    printed = [e for e in mine if e.claim.startswith("version ")]
+    printed = sorted((e for e in mine if e.claim.startswith("version ")), key=_priority)
     generation = next((g for e in mine for g in ("V0", "V1") if e.claim.endswith(f"[{g}]")), None)
     if printed:
         version = printed[0].claim.split(" ")[1]

@@ -100,7 +100,8 @@ _V1_AVAILABLE = re.compile(r"available KV cache memory \((-?\d{1,24}(?:\.\d{1,12
 _V1_ESTIMATE = re.compile(r"estimated maximum model length is (\d{1,24})")
 _IMBALANCE = re.compile(r"(min_per_gpu_memory|pre_model_load_memory|local_gpu_memory|local_gpu_memory \* 0\.9)"
                         r"=(-?\d{1,24}(?:\.\d{1,12})?(?:e-?\d{1,3})?)")
-_STARTUP = re.compile(r"\((\d{1,24}(?:\.\d{1,12})?)/(\d{1,24}(?:\.\d{1,12})?) GiB\).{0,80}utilization \((\d{1,24}(?:\.\d{1,12})?), "
+_NUM = r"(\d{1,24}(?:\.\d{1,12})?)"
+_STARTUP = re.compile(r"\(" + _NUM + "/" + _NUM + r" GiB\).{0,80}utilization \(" + _NUM + ", "
                       r"(\d{1,24}(?:\.\d{1,12})?) GiB\)")
 _PROFILED = re.compile(r"larger than the profiled value (-?\d{1,24})")
 _FRACTION = re.compile(r"(?:mem_fraction_static=|--mem-fraction-static above )(\d{1,24}(?:\.\d{1,12})?)")
@@ -115,7 +116,8 @@ _START = re.compile(r"EngineCore failed to start|Engine core initialization fail
 _QUOTING = re.compile(r"(?m)^[ \t]*>+|`+")
 """markdown quoting of a pasted, wrapped message"""
 
-FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Tried to allocate", "total capacity", "cudaErrorMemoryAllocation", "max seq len",
+FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Tried to allocate", "total capacity", "cudaErrorMemoryAllocation",
+                   "max seq len",
                    "No available memory for the cache blocks", "Not enough memory", "leave no GPU memory",
                    "memory capacity is unbalanced", "Free memory on device", "Capture cuda graph failed",
                    "NCCL", "nccl", "DistBackendError", "Custom allreduce is disabled", "EngineCore failed",

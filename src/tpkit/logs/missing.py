@@ -29,7 +29,8 @@ EXPECTED = {
     "vllm": (
         ("mem_fraction", "setting", "gpu_memory_utilization in the engine config / non-default args / "
                                     "--gpu-memory-utilization (else the release default applies)"),
-        ("weights", "weights", "'Model loading took … GiB' / 'Loading model weights took … GB' / 'model weights take'"),
+        ("weights", "weights", "'Model loading took … GiB' / 'Loading model weights took … GB' / "
+                               "'model weights take'"),
         ("available_kv", "available_kv", "'Available KV cache memory: … GiB' / 'the rest of the memory reserved for "
                                          "KV Cache is' / 'kv_cache_size='"),
         ("kv_capacity", "kv_tokens|gpu_blocks", "'GPU KV cache size: N tokens' or '# GPU blocks: N'"),

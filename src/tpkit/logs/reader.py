@@ -103,6 +103,13 @@ def _derived_failures(anchors: list[Anchor], failures: list[Failure]) -> list[Fa
     return []
 
 
+def _printed_settings(anchors: list[Anchor]) -> list[Setting]:
+    """Settings an engine prints in its memory lines (vLLM's applied gpu_memory_utilization)."""
+    return [Setting(name="mem_fraction", value=a.count.value, key="gpu_memory_utilization (printed)",
+                    source="log_line", line_no=a.line_no, text=a.line[:300])
+            for a in anchors if a.name == "gpu_memory_utilization" and a.count is not None]
+
+
 def _gpu(scan: Scan) -> tuple[Setting | None, PrintedSize | None, tuple[str, ...]]:
     """The GPU by name when printed; the device total when printed, and the catalog GPUs it fits."""
     gpu = None
@@ -147,13 +154,15 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     engine = decide_engine(dict(scan.votes), scan.evidence + formats)
     anchors = [a for e, a in scan.anchors if engine.engine is None or e == engine.engine]
     gpu, total, candidates = _gpu(scan)
-    run = build_run(scan.settings, engine=engine, gpu=gpu, gpu_total=total, gpu_candidates=candidates)
+    run = build_run(scan.settings + _printed_settings(anchors), engine=engine, gpu=gpu, gpu_total=total,
+                    gpu_candidates=candidates)
     if engine.engine == "sglang":
         anchors = _sglang_groups(anchors, speculative=bool(run.value("speculative")))
     failures = list(scan.failures)
     failures += _derived_failures(anchors, failures)
     ranks = tuple(scan.ranks.values()) or (MAIN,)
     parsed = ParsedLog(engine=engine, run=run, anchors=tuple(anchors), failures=_merge_failures(failures),
-                       ranks=ranks, settings=tuple(scan.settings), missing=(), notes=tuple(_notes(scan, engine.engine, anchors)),
+                       ranks=ranks, settings=tuple(scan.settings), missing=(),
+                       notes=tuple(_notes(scan, engine.engine, anchors)),
                        line_count=scan.line_count)
     return with_missing(parsed)

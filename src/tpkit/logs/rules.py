@@ -75,8 +75,9 @@ _GRAPH_GROUP = re.compile(r"Capture (?:the )?([\w -]{0,40}?)(?:cuda|CUDA|cpu|npu
 _KV_GROUP = re.compile(r"(\w{1,40}) KV Cache (?:is allocated|VA upper bound)")
 
 SGLANG_RULES = (
-    Rule(engine="sglang", needles=("Init torch distributed ends", "Memory baseline taken"),
+    Rule(engine="sglang", needles=("Init torch distributed ends",),
          fields=(_size("init_dist_mem_usage", r"mem usage="),)),
+    Rule(engine="sglang", needles=("Memory baseline taken",), fields=(_size("baseline_mem_usage", r"mem usage="),)),
     Rule(engine="sglang", needles=("Load weight begin",), fields=(_size("load_begin_avail", r"avail mem="),)),
     Rule(engine="sglang", needles=("Load weight end",),
          fields=(_size("load_end_avail", r"avail mem="), _size("weights_mem_usage", r"mem usage="))),

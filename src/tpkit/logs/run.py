@@ -16,7 +16,8 @@ from tpkit.logs.settings import SOURCES, Setting
 
 __all__ = ["Run", "Conflict", "build_run", "RUN_SETTINGS"]
 
-_INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_bs", "max_running_requests", "max_total_tokens",
+_INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_bs", "max_running_requests",
+         "max_total_tokens",
          "chunked_prefill_size", "max_num_batched_tokens", "context_length", "kv_cache_memory_bytes")
 _FLOATS = ("mem_fraction",)
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill")

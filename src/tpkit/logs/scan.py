@@ -97,7 +97,6 @@ class Scan:
     text: str
     anchors: list[tuple[str, Anchor]] = field(default_factory=list)
     settings: list[Setting] = field(default_factory=list)
-    command_engines: list[str] = field(default_factory=list)
     failures: list[fl.Failure] = field(default_factory=list)
     ranks: dict[str, RankKey] = field(default_factory=dict)
     votes: dict[str, int] = field(default_factory=dict)
@@ -213,7 +212,6 @@ class Scan:
         engine, found = command_settings("\n".join(parts), line_no=line_no - len(before))
         self.settings += found
         if engine:
-            self.command_engines.append(engine)
             self.votes[engine] = self.votes.get(engine, 0) + 3
 
     def _advance(self, rank: RankKey, state: str) -> None:

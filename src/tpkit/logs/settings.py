@@ -225,7 +225,8 @@ def _parse_flags(tokens: list[str], engine: str) -> tuple[list[tuple[str, str, o
         key = _canonical_flag(flag, engine)
         if not eq:
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-            takes = nxt is not None and not nxt.startswith("--") and (key not in _BOOL_FLAGS or nxt in ("True", "False"))
+            takes = nxt is not None and not nxt.startswith("--") and (
+                key not in _BOOL_FLAGS or nxt in ("True", "False"))
             raw = nxt if takes else None
             i += 1 if takes else 0
         found.append((flag, key, _flag_value(key, raw)))
