@@ -194,24 +194,44 @@ def _no_kv(message: str) -> tuple[tuple, tuple, str]:
     return (), tuple((n, c) for n, c in counts if c), ""
 
 
-def detect(message: str, window: str) -> list[tuple[str, str, tuple, tuple, str]]:
+def _region(message: str, after: str, at: int) -> str:
+    """The text around a keyword at ``at``, continued into the lines after the record (wrapped messages)."""
+    text = message[max(0, at - 300):at + 1500]
+    return text + after[:1500] if at + 1500 >= len(message) else text
+
+
+def _flat(text: str) -> str:
+    return " ".join(_QUOTING.sub(" ", text).split())
+
+
+def _first(message: str, *needles: str) -> int:
+    return min((at for at in (message.find(n) for n in needles) if at >= 0), default=-1)
+
+
+def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]:
     """(kind, severity, sizes, counts, detail) for every failure named in one record.
 
-    ``window`` is the record plus the lines after it (engine messages are often wrapped in pastes).
+    ``after`` holds the lines that follow the record (engine messages are often wrapped in pastes).  Every
+    number is read near its keyword, so a long line costs one pass, not one per number.
     """
     found = []
-    near = " ".join(_QUOTING.sub(" ", window[:1200]).split())
-    if _OOM.search(message):
-        found.append(("cuda_oom", "error", *_oom(window)))
-    too_small = _too_small(near) if "max seq len" in message else None
+    m = _OOM.search(message)
+    if m:
+        found.append(("cuda_oom", "error", *_oom(_region(message, after, m.start()))))
+    at = message.find("max seq len")
+    too_small = _too_small(_flat(_region(message, after, at))) if at >= 0 else None
     if too_small:
         found.append(("kv_too_small", "error", *too_small))
-    if ("No available memory for the cache blocks" in message or "Not enough memory. Please try" in message
-            or "leave no GPU memory" in message):
-        found.append(("no_kv_memory", "error", *_no_kv(near)))
-    if "memory capacity is unbalanced" in message:
-        found.append(("imbalance", "error", *_imbalance(near)))
-    if "Free memory on device" in message and "less than desired" in near[:400]:
+    at = _first(message, "No available memory for the cache blocks", "Not enough memory. Please try",
+                "leave no GPU memory")
+    if at >= 0:
+        found.append(("no_kv_memory", "error", *_no_kv(_flat(_region(message, after, at)))))
+    at = message.find("memory capacity is unbalanced")
+    if at >= 0:
+        found.append(("imbalance", "error", *_imbalance(_flat(_region(message, after, at)))))
+    at = message.find("Free memory on device")
+    near = _flat(_region(message, after, at)) if at >= 0 else ""
+    if at >= 0 and "less than desired" in near[:500]:
         found.append(("startup_free_memory", "error", *_startup(near)))
     m = _PROFILED.search(message)
     if m and m.group(1).startswith("-"):
@@ -220,18 +240,25 @@ def detect(message: str, window: str) -> list[tuple[str, str, tuple, tuple, str]
                       "the profiled KV token count is negative"))
     if "Capture cuda graph failed" in message:
         found.append(("cuda_graph_capture_failed", "error", (), (), message.split("failed:", 1)[-1].strip()[:200]))
-    m = _NCCL.search(message)
-    if m:
-        severity = "warning" if m.group(0) == "NCCL WARN" and not _OOM.search(message) else "error"
-        found.append(("nccl_error", severity, (), (), m.group(0)))
-    m = _CAR.search(message)
-    if m:
-        found.append(("custom_allreduce_disabled", "warning", (), (), m.group(1).strip()))
+    found += _notices(message, oom=any(f[0] == "cuda_oom" for f in found))
     start = _START.search(message) if not found else None
     if start:
         found.append(("engine_start_failed", "error", (), (), message[start.start():].strip()[:200]))
     return [(k, s, tuple((n, v) for n, v in sz if v), tuple((n, v) for n, v in ct if v), d)
             for k, s, sz, ct, d in found]
+
+
+def _notices(message: str, *, oom: bool) -> list[tuple]:
+    """NCCL errors and warnings, and the custom all-reduce 'disabled because …' warning."""
+    out = []
+    m = _NCCL.search(message)
+    if m:
+        out.append(("nccl_error", "warning" if m.group(0) == "NCCL WARN" and not oom else "error", (), (),
+                    m.group(0)))
+    m = _CAR.search(message)
+    if m:
+        out.append(("custom_allreduce_disabled", "warning", (), (), m.group(1).strip()))
+    return out
 
 
 KIND_ENGINE = {"kv_too_small": "vllm", "startup_free_memory": "vllm", "imbalance": "sglang",

@@ -44,6 +44,9 @@ class Field:
     """the unit word is meant literally (bytes/MiB/GiB); otherwise the engine divided by 2**30"""
     list_max: bool = False
     """group 1 is a printed list of integers; the anchor is its largest element"""
+    after: str | None = None
+    """for a number printed *before* its label ("27.72 GiB for weight"): the label, found first with ``find``
+    so that the regex only runs just before it (a number-first regex over a long line is quadratic)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -60,6 +63,11 @@ class Rule:
 
 def _f(name: str, pattern: str, *, decimals: int = 0, words: bool = False) -> Field:
     return Field(name=name, pattern=re.compile(pattern), min_decimals=decimals, word_units=words)
+
+
+def _before(name: str, label: str) -> Field:
+    """A size printed before its label: ``27.72 GiB for weight``."""
+    return Field(name=name, pattern=re.compile(_N + _GI + re.escape(label)), after=label)
 
 
 def _size(name: str, before: str, *, decimals: int = 0, words: bool = False) -> Field:
@@ -140,16 +148,16 @@ VLLM_RULES = (
          fields=(_f("graph_estimate", r"Estimated CUDA graph memory: " + _N + _GI),)),
     Rule(engine="vllm", needles=("CUDA graph pool memory",),
          fields=(_f("graph_actual", r"memory: " + _N + _GI + r" \(actual\)"),
-                 _f("graph_estimate", _N + _GI + r" \(estimated\)"))),
+                 _before("graph_estimate", " (estimated)"))),
     Rule(engine="vllm", needles=("is equivalent to --gpu-memory-utilization",),
          fields=(_count("gmu_equivalent", r"is equivalent to --gpu-memory-utilization="),)),
     Rule(engine="vllm", needles=("Free memory on device",),
          fields=(_f("startup_free", r"\(" + _N + r"/"), _f("startup_total", r"/" + _N + _GI + r"\)"),
                  _count("gpu_memory_utilization", r"utilization (?:is )?\("),
                  _f("requested_memory", r"utilization (?:is )?\([\d.]+, " + _N + _GI),
-                 _f("weights", _N + _GI + r" for weight"), _f("activation_peak", _N + _GI + r" for peak activation"),
-                 _f("non_torch_memory", _N + _GI + r" for non-torch"), _f("graph_memory", _N + _GI + r" for CUDAGraph"),
-                 _f("consumed_memory", _N + _GI + r" for consumed memory"),
+                 _before("weights", " for weight"), _before("activation_peak", " for peak activation"),
+                 _before("non_torch_memory", " for non-torch"), _before("graph_memory", " for CUDAGraph"),
+                 _before("consumed_memory", " for consumed memory"),
                  _size("kv_in_use", r"kv cache memory in use is ", words=True))),
 )
 
@@ -157,10 +165,18 @@ RULES = SGLANG_RULES + VLLM_RULES
 NEEDLES: tuple[str, ...] = tuple(sorted({n for r in RULES for n in r.needles}, key=len, reverse=True))
 
 
+def _search(fld: Field, message: str) -> re.Match | None:
+    if fld.after is None:
+        return fld.pattern.search(message)
+    at = message.find(fld.after)
+    return None if at < 0 else fld.pattern.search(message, max(0, at - 48), at + len(fld.after))
+
+
 def _group(rule: Rule, message: str) -> str | None:
     if rule.group_from is None:
         return rule.group
-    m = rule.group_from.search(message)
+    at = message.find(" KV Cache ") if rule.group_from is _KV_GROUP else 0
+    m = rule.group_from.search(message, max(0, at - 48)) if at >= 0 else None
     if not m:
         return None
     word = m.group(1).strip().lower()
@@ -196,7 +212,7 @@ def apply_rules(message: str, *, rank: RankKey, line_no: int) -> list[tuple[str,
             continue
         group = _group(rule, message)
         for fld in rule.fields:
-            m = fld.pattern.search(message)
+            m = _search(fld, message)
             if m is None:
                 continue
             anchor = _anchor(fld, m, rank=rank, group=group, line_no=line_no, line=line)

@@ -258,7 +258,7 @@ class Scan:
         return fl.marker_phase(state), f"last start-up step logged before it: {state or 'none'}"
 
     def _failures(self, line_no: int, end: int, rank: RankKey, message: str) -> None:
-        found = fl.detect(message, message + self._window(end)) if _may_fail(message) else []
+        found = fl.detect(message, self._window(end)) if _may_fail(message) else []
         if not found:
             tb = self._tracebacks.get(rank.label)
             m = _EXCEPTION.match(message) if tb is not None and not tb.closed and tb.frames else None
