@@ -95,5 +95,5 @@ def test_truncated_log_reports_what_is_missing():
 
 def test_seeded_fuzz_sample_has_no_traceback():
     fuzz = _fuzz_module()
-    report = fuzz.run(count=400, seed=20261201)
+    report = fuzz.run(count=400, seed=20261201, huge_line=1 << 18)
     assert report["errors"] == [] and report["count"] == 400
