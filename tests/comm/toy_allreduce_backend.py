@@ -1,4 +1,4 @@
-"""A toy CPU all-reduce backend: the one file a new backend needs (its registry row is in test_registry.py)."""
+"""A toy CPU all-reduce backend: the one file a new backend needs (its registry row is in test_backend_registry.py)."""
 
 import torch.distributed as dist
 

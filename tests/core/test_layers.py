@@ -34,20 +34,21 @@ PLANNER_MODULES = [
     "tpkit.cli",
     "tpkit.cli.plan",
     "tpkit.perf",
+    "tpkit.logs",
     "tpkit.cli.perf",
 ]
 
 # layer rank: a module may import tpkit modules of the same or a lower rank only
 RANKS = {
     "errors": 0, "units": 1, "dtypes": 1, "fileio": 1, "parallel": 2,
-    "hardware": 3, "models": 3, "memory": 3, "startup": 4,
+    "hardware": 3, "models": 3, "memory": 3, "logs": 4, "startup": 4,
     "engines": 5, "comm.registry": 5, "comm.dispatch": 5, "comm.env": 5, "comm.profile": 5, "comm.ledger": 5,
     "comm.explain": 5, "comm.plan": 5, "perf": 6,
     "runtime": 6, "comm": 7, "cli": 8,
 }
 NO_TORCH_PREFIXES = ("units", "errors", "dtypes", "fileio", "parallel", "hardware", "models", "memory", "startup",
                      "engines", "comm.registry", "comm.dispatch", "comm.env", "comm.profile", "comm.ledger",
-                     "comm.explain", "comm.plan", "perf")
+                     "comm.explain", "comm.plan", "perf", "logs")
 
 
 def _layer(module: str) -> str | None:

@@ -93,14 +93,12 @@ def build_request(args):
                              f"but --num-gpus is {num_gpus}; raise --num-gpus or lower --tp/--pp/--dp")
     machine = None
     if args.machine:
-        from dataclasses import replace
-
         from tpkit.hardware.profile_io import load_machine_profile, select_gpus
 
         machine = load_machine_profile(args.machine)
         flag_gpu = _resolve_gpu(args, None) if (args.gpu or args.gpu_memory) else None
         chosen = select_gpus(machine, num_gpus=parallel.num_gpus, gpu=flag_gpu if args.gpu else None)
-        machine = replace(machine, gpus=chosen)
+        machine = machine.first(len(chosen))
     gpu = _resolve_gpu(args, machine)
     model = load_model(args.model)
     return model, gpu, parallel, machine

@@ -6,7 +6,7 @@ the real free memory of every GPU instead of catalog totals (the minimum decides
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tpkit.units import Bytes
 
@@ -55,6 +55,14 @@ class MachineProfile:
     """NVIDIA driver version (from NVML)"""
     extra: dict = field(default_factory=dict)
     """free-form notes (torch/CUDA versions, probe notes)"""
+
+    def first(self, n: int) -> "MachineProfile":
+        """The profile of its first ``n`` GPUs (CUDA order), their link matrices cut to match."""
+        def cut(matrix):
+            return tuple(tuple(row[:n]) for row in matrix[:n])
+
+        return replace(self, gpus=self.gpus[:n], nvlink_links=cut(self.nvlink_links),
+                       p2p_access=cut(self.p2p_access), pcie_path=cut(self.pcie_path))
 
     @property
     def min_free(self) -> GpuState:

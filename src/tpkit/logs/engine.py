@@ -1,0 +1,123 @@
+"""Which engine wrote the log, and which release: as printed, or inferred from the line formats.
+
+Inference uses format changes read in the released wheels (SGLang 0.2.15, 0.3.6, 0.4.6, 0.4.10, 0.5.3,
+0.5.10, 0.5.15, 0.5.23; vLLM 0.6.3, 0.8.5, 0.10.2, 0.11.0, 0.16.0, 0.19.0, 0.21.0, 0.33.0).  A range says
+which checked releases print the format; releases in between were not read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "decide_engine",
+           "version_in"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Evidence:
+    """A line that says something about the engine or its version."""
+
+    engine: str
+    claim: str
+    """what the line shows, e.g. ``"version 0.10.2 printed"`` or ``"format of vLLM V0 (≤ 0.10)"``"""
+    line_no: int
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EngineGuess:
+    """The engine and its version with the evidence for each."""
+
+    engine: str | None
+    """``"sglang"``, ``"vllm"`` or None when the log names neither"""
+    version: str | None
+    """as printed (``"0.10.2"``), or an inferred range (``"0.5.4–0.5.15"``)"""
+    version_printed: bool
+    """True when the version was printed; False when it was inferred from formats"""
+    engine_generation: str | None
+    """vLLM ``"V0"`` / ``"V1"`` when the formats tell; None otherwise"""
+    evidence: tuple[Evidence, ...]
+
+    def to_dict(self) -> dict:
+        return {"engine": self.engine, "version": self.version, "version_printed": self.version_printed,
+                "engine_generation": self.engine_generation,
+                "evidence": [{"engine": e.engine, "claim": e.claim, "line_no": e.line_no, "text": e.text}
+                             for e in self.evidence]}
+
+
+_V = r"v?(\d{1,6}\.\d{1,6}(?:\.\d{1,6})?(?:[.+-]?(?:post|dev|rc)\w*)?(?:\+[\w.]+)?)"
+VERSION_PATTERNS = (
+    ("vllm", re.compile(r"vLLM API server version " + _V)),
+    ("vllm", re.compile(r"Initializing an? (?:V\d )?LLM engine \(" + _V + r"\)")),
+    ("vllm", re.compile(r"\bvllm(?:==| ?: ?| version |-openai:)" + _V, re.I)),
+    ("vllm", re.compile(r"vllm/vllm-openai:" + _V)),
+    ("sglang", re.compile(r"\bsglang(?:==| ?: ?| version |\[all\]==)" + _V, re.I)),
+    ("sglang", re.compile(r"lmsysorg/sglang:" + _V)),
+    ("sglang", re.compile(r"\bSGLang v" + r"(\d{1,6}\.\d{1,6}\.\d{1,6}[\w.+-]{0,40})")),
+)
+"""(engine, pattern whose group 1 is the version)"""
+
+FORMAT_MARKERS = (
+    ("sglang", "Memory baseline taken", "0.5.23 (seen in 0.5.23; not in 0.5.15)", None),
+    ("sglang", "KV Cache is allocated. dtype:", "0.5.15–0.5.23 (not in 0.5.10)", None),
+    ("sglang", "Init torch distributed ends. elapsed=", "0.5.10–0.5.15 (not in 0.5.3 or 0.5.23)", None),
+    ("sglang", "Init torch distributed ends. mem usage=", "0.4.6–0.5.3 (not in 0.3.6 or 0.5.10)", None),
+    ("sglang", "Load weight end. elapsed=", "0.5.23 (not in 0.5.15)", None),
+    ("sglang", "Capture cuda graph end. Time elapsed", "0.4.6–0.5.3 (0.5.10 prints 'Capture cuda graph end.' "
+               "with elapsed=)", None),
+    ("sglang", "CUDA graph end. elapsed=", "0.5.15–0.5.23", None),
+    ("sglang", "Load weight end. type=", "0.2.15–0.5.15", None),
+    ("vllm", "Memory profiling results:", "0.6.4–0.6.6 (V0; not in 0.6.3, not in 0.8.5)", "V0"),
+    ("vllm", "the current vLLM instance can use", "0.7–0.10 (V0 worker)", "V0"),
+    ("vllm", "Loading model weights took", "≤ 0.10 (V0 model runner)", "V0"),
+    ("vllm", "Initializing a V0 LLM engine", "0.8.x–0.10.x (V0 engine)", "V0"),
+    ("vllm", "Initializing an LLM engine", "≤ 0.7 (V0 engine)", "V0"),
+    ("vllm", "Initializing a V1 LLM engine", "≥ 0.8 (V1 engine)", "V1"),
+    ("vllm", "GPU KV cache size:", "≥ 0.8 (V1 engine)", "V1"),
+    ("vllm", "Model loading took", "≥ 0.8 (V1 model runner)", "V1"),
+    ("vllm", "GiB memory and", "≥ 0.16 ('Model loading took X GiB memory and …'; not in 0.11)", "V1"),
+    ("vllm", "(VllmWorker rank=", "0.8–0.9 (V1 multiprocessing worker prefix)", "V1"),
+    ("vllm", "(EngineCore_DP", "≥ 0.10 (engine core process name)", "V1"),
+    ("vllm", "(Worker_TP", "≥ 0.11 (worker process name)", "V1"),
+    ("vllm", "(VllmWorkerProcess pid=", "≤ 0.10 (V0 multiprocessing worker)", "V0"),
+)
+"""(engine, literal, version range it implies, vLLM generation)"""
+
+ENGINE_WORDS = (
+    ("sglang", ("sglang", "SGLang", "ServerArgs(", "Load weight begin", "KV Cache is allocated", "Memory pool end",
+                "ready to roll", "max_total_num_tokens=", "mem_fraction_static")),
+    ("vllm", ("vllm", "vLLM", "VllmWorker", "EngineCore", "Model loading took", "Available KV cache memory",
+              "GPU KV cache size", "# GPU blocks", "gpu_memory_utilization", "Loading model weights took")),
+)
+
+
+def version_in(message: str) -> tuple[str, str] | None:
+    """(engine, version) when the record prints a version."""
+    for engine, pattern in VERSION_PATTERNS:
+        m = pattern.search(message)
+        if m:
+            return engine, m.group(1)
+    return None
+
+
+def _priority(evidence: Evidence) -> tuple[int, int]:
+    """Versions the engine prints itself first (API server line, engine config), then pip / image tags."""
+    rank = next((i for i, (_, p) in enumerate(VERSION_PATTERNS) if p.search(evidence.text)), len(VERSION_PATTERNS))
+    return rank, evidence.line_no
+
+
+def decide_engine(votes: dict[str, int], evidence: list[Evidence]) -> EngineGuess:
+    """The engine with more evidence; its printed version if any, else the narrowest format range."""
+    engine = max(votes, key=votes.get) if votes and max(votes.values()) > 0 else None
+    mine = [e for e in evidence if e.engine == engine]
+    printed = sorted((e for e in mine if e.claim.startswith("version ")), key=_priority)
+    generation = next((g for e in mine for g in ("V0", "V1") if e.claim.endswith(f"[{g}]")), None)
+    if printed:
+        version = printed[0].claim.split(" ")[1]
+        return EngineGuess(engine=engine, version=version, version_printed=True, engine_generation=generation,
+                           evidence=tuple(mine[:12]))
+    formats = [e for e in mine if e.claim.startswith("format ")]
+    version = formats[0].claim.split(": ", 1)[1].rsplit(" [", 1)[0] if formats else None
+    return EngineGuess(engine=engine, version=version, version_printed=False, engine_generation=generation,
+                       evidence=tuple(mine[:12]))

@@ -1,0 +1,322 @@
+"""Failures in a log: what went wrong, its numbers, and the start-up phase it happened in.
+
+Phases (the ``phase`` of a failure)::
+
+    weights        loading the checkpoint
+    kv_pool        sizing or allocating the KV cache (SGLang profile + pools; vLLM profile run, KV check,
+                   KV tensors)
+    cuda_graph     CUDA-graph capture, or vLLM's CUDA-graph memory estimate
+    first_request  after start-up: warm-up or the first requests
+    imbalance      SGLang's TP memory-imbalance check
+    other          before the weights (distributed init, the vLLM free-memory check) or unknown
+
+The phase comes from, in order: the failure's own kind (a "not enough KV cache" error is ``kv_pool``),
+the frames of the traceback it ends (``capture_model`` → ``cuda_graph``), and the last start-up step
+the same rank logged before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tpkit.logs.prefix import RankKey
+from tpkit.logs.printed import PrintedCount, PrintedSize, count_from_text, size_from_text
+
+__all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "marker", "marker_phase", "FAILURE_NEEDLES",
+           "ROOT_KINDS"]
+
+PHASES = ("weights", "kv_pool", "cuda_graph", "first_request", "imbalance", "other")
+KINDS = ("cuda_oom", "kv_too_small", "no_kv_memory", "kv_budget_non_positive", "imbalance",
+         "startup_free_memory", "cuda_graph_capture_failed", "nccl_error", "custom_allreduce_disabled",
+         "engine_start_failed", "exception")
+ROOT_KINDS = KINDS[:8]
+"""kinds that name a cause; the others (a generic exception, "EngineCore failed to start") only say that
+something failed"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Failure:
+    """One failure or warning, with its evidence."""
+
+    kind: str
+    """one of :data:`KINDS`"""
+    severity: str
+    """``"error"`` or ``"warning"``"""
+    phase: str | None
+    """one of :data:`PHASES`; None for warnings"""
+    phase_evidence: str
+    """why this phase: the kind, a traceback frame, or the last start-up step"""
+    rank: RankKey
+    line_no: int
+    evidence: str
+    """the line (clipped to 400 characters)"""
+    sizes: tuple[tuple[str, PrintedSize], ...] = ()
+    """e.g. ("requested", …), ("free", …), ("total", …), ("process_in_use", …)"""
+    counts: tuple[tuple[str, PrintedCount], ...] = ()
+    """e.g. ("max_model_len", …), ("kv_tokens", …)"""
+    detail: str = ""
+    """free text: the custom all-reduce reason, the exception type …"""
+    occurrences: int = 1
+    """how often the same failure was printed (ranks re-raise, engines repeat)"""
+
+    def size(self, name: str) -> PrintedSize | None:
+        return next((s for n, s in self.sizes if n == name), None)
+
+    def count(self, name: str) -> PrintedCount | None:
+        return next((c for n, c in self.counts if n == name), None)
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "severity": self.severity, "phase": self.phase,
+                "phase_evidence": self.phase_evidence, "rank": self.rank.label, "line_no": self.line_no,
+                "evidence": self.evidence, "sizes": {n: s.to_dict() for n, s in self.sizes},
+                "counts": {n: c.to_dict() for n, c in self.counts}, "detail": self.detail,
+                "occurrences": self.occurrences}
+
+
+_SZ = r"(\d{1,24}(?:\.\d{1,12})?) ?(GiB|MiB|KiB|bytes|GB|MB|KB|B)\b"
+_OOM = re.compile(r"OutOfMemoryError|(?:CUDA|HIP|XPU|NPU) out of memory|CUDA error: out of memory|"
+                  r"cudaErrorMemoryAllocation|RuntimeError: out of memory|NCCL WARN .{0,80}out of memory|"
+                  r"Tried to allocate \d|has a total capacit[yt]y? of \d")
+_OOM_SIZES = (
+    ("requested", re.compile(r"Tried to allocate " + _SZ)),
+    ("total", re.compile(r"total capacit[yt]y? of " + _SZ)),
+    ("free", re.compile(r"of which " + _SZ + r" is free")),
+    ("process_in_use", re.compile(r"this process has " + _SZ + r" memory in use")),
+    ("torch_allocated", re.compile(_SZ + r" is allocated by PyTorch")),
+    ("torch_reserved_unallocated", re.compile(_SZ + r" is reserved by PyTorch but unallocated")),
+    ("total", re.compile(_SZ + r" total capacity")),
+    ("torch_allocated", re.compile(_SZ + r" already allocated")),
+    ("free", re.compile(_SZ + r" free\b")),
+    ("torch_reserved", re.compile(_SZ + r" reserved in total by PyTorch")),
+)
+_OTHER_PROCESS = re.compile(r"Process (\d{1,24}) has " + _SZ + r" memory in use")
+_GPU_INDEX = re.compile(r"GPU (\d{1,24})(?: has a total|;)")
+_V0_TOO_SMALL = re.compile(r"max seq len \((\d{1,24})\) is larger than the maximum number of tokens that can be stored "
+                           r"in KV cache \((\d{1,24})\)")
+_V1_TOO_SMALL = re.compile(r"max seq len \((\d{1,24})\)")
+_V1_NEEDED = re.compile(r"\(?(\d{1,24}(?:\.\d{1,12})?) ?GiB KV cache is needed")
+_V1_AVAILABLE = re.compile(r"available KV cache memory \((-?\d{1,24}(?:\.\d{1,12})?) ?GiB\)")
+_V1_ESTIMATE = re.compile(r"estimated maximum model length is (\d{1,24})")
+_IMBALANCE = re.compile(r"(min_per_gpu_memory|pre_model_load_memory|local_gpu_memory|local_gpu_memory \* 0\.9)"
+                        r"=(-?\d{1,24}(?:\.\d{1,12})?(?:e-?\d{1,3})?)")
+_NUM = r"(\d{1,24}(?:\.\d{1,12})?)"
+_STARTUP = re.compile(r"\(" + _NUM + "/" + _NUM + r" GiB\).{0,80}utilization \(" + _NUM + ", "
+                      r"(\d{1,24}(?:\.\d{1,12})?) GiB\)")
+_PROFILED = re.compile(r"larger than the profiled value (-?\d{1,24})")
+_FRACTION = re.compile(r"(?:mem_fraction_static=|--mem-fraction-static above )(\d{1,24}(?:\.\d{1,12})?)")
+_NCCL = re.compile(r"NCCL error|nccl(?:UnhandledCudaError|InternalError|SystemError|InvalidUsage|RemoteError|"
+                   r"InvalidArgument)|DistBackendError|NCCL WARN|ProcessGroupNCCL.{0,80}(?:[Tt]imeout|[Ww]atchdog)")
+_CAR = re.compile(r"Custom allreduce is disabled (?:because |due to )?(.{0,200})")
+_START = re.compile(r"EngineCore failed to start|Engine core initialization failed|Scheduler hit an exception|"
+                    r"Received sigquit from a child process|Initialization failed|Worker failed with error|"
+                    r"Error executing method|Exception in run_tp_server|Exception in ModelTpServer|"
+                    r"scheduler is dead")
+
+_QUOTING = re.compile(r"(?m)^[ \t]*>+|`+")
+"""markdown quoting of a pasted, wrapped message"""
+
+FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Tried to allocate", "total capacity", "cudaErrorMemoryAllocation",
+                   "max seq len",
+                   "No available memory for the cache blocks", "Not enough memory", "leave no GPU memory",
+                   "memory capacity is unbalanced", "Free memory on device", "Capture cuda graph failed",
+                   "NCCL", "nccl", "DistBackendError", "Custom allreduce is disabled", "EngineCore failed",
+                   "Engine core initialization failed", "Scheduler hit an exception", "sigquit",
+                   "Initialization failed", "Worker failed", "Error executing method", "profiled value",
+                   "Exception in run_tp_server", "Exception in ModelTpServer", "scheduler is dead")
+
+
+def _gib(text: str, meaning: str) -> PrintedSize | None:
+    return size_from_text(text, "GiB", meaning=meaning)
+
+
+def _oom(window: str) -> tuple[tuple, tuple, str]:
+    sizes = []
+    for name, pattern in _OOM_SIZES:
+        m = pattern.search(window)
+        if m and all(n != name for n, _ in sizes):
+            size = size_from_text(m.group(1), m.group(2), meaning=f"torch OOM message: {name.replace('_', ' ')}")
+            if size is not None:
+                sizes.append((name, size))
+    others = [f"process {pid} holds {num} {unit}" for pid, num, unit in _OTHER_PROCESS.findall(window)[:16]]
+    gpu = _GPU_INDEX.search(window)
+    detail = "; ".join(([f"GPU {gpu.group(1)}"] if gpu else []) + others)
+    return tuple(sizes), (), detail
+
+
+def _too_small(message: str) -> tuple[tuple, tuple, str] | None:
+    message = " ".join(message.split())
+    m = _V0_TOO_SMALL.search(message)
+    if m:
+        counts = (("max_model_len", count_from_text(m.group(1), meaning="max_model_len")),
+                  ("kv_tokens", count_from_text(m.group(2), meaning="KV capacity in tokens (blocks × block size)")))
+        return (), counts, "V0: max_model_len is larger than the KV capacity"
+    if "KV cache is needed" not in message and "estimated maximum model length" not in message:
+        return None
+    sizes, counts = [], []
+    for name, pattern in (("needed", _V1_NEEDED), ("available", _V1_AVAILABLE)):
+        m = pattern.search(message)
+        if m:
+            sizes.append((name, _gib(m.group(1), f"KV bytes {name} (GiB)")))
+    for name, pattern in (("max_model_len", _V1_TOO_SMALL), ("estimated_max_len", _V1_ESTIMATE)):
+        m = pattern.search(message)
+        if m:
+            counts.append((name, count_from_text(m.group(1), meaning=name.replace("_", " "))))
+    return tuple(sizes), tuple(counts), "V1: one request of max_model_len does not fit in the KV budget"
+
+
+def _imbalance(message: str) -> tuple[tuple, tuple, str]:
+    sizes = []
+    for key, number in _IMBALANCE.findall(message):
+        name = {"local_gpu_memory * 0.9": "local_times_0_9", "min_per_gpu_memory": "pre_model_load_memory"}.get(
+            key, key)
+        size = _gib(number, f"SGLang imbalance check: {key} (GiB, unrounded)")
+        if size is not None and all(n != name for n, _ in sizes):
+            sizes.append((name, size))
+    return tuple(sizes), (), "some GPU has more than 10% less free memory than this one (other processes?)"
+
+
+def _startup(message: str) -> tuple[tuple, tuple, str]:
+    m = _STARTUP.search(message)
+    if not m:
+        return (), (), "free memory below gpu_memory_utilization × total"
+    sizes = (("free", _gib(m.group(1), "free memory at start-up (GiB)")),
+             ("total", _gib(m.group(2), "device total (GiB)")),
+             ("requested", _gib(m.group(4), "total × gpu_memory_utilization (GiB)")))
+    counts = (("gpu_memory_utilization", count_from_text(m.group(3), meaning="gpu_memory_utilization")),)
+    return tuple((n, s) for n, s in sizes if s), counts, "free memory below gpu_memory_utilization × total"
+
+
+def _no_kv(message: str) -> tuple[tuple, tuple, str]:
+    m = _FRACTION.search(message)
+    counts = ((("mem_fraction_static", count_from_text(m.group(1), meaning="fraction named in the error")),)
+              if m else ())
+    return (), tuple((n, c) for n, c in counts if c), ""
+
+
+def _region(message: str, after: str, at: int) -> str:
+    """The text around a keyword at ``at``, continued into the lines after the record (wrapped messages)."""
+    text = message[max(0, at - 300):at + 1500]
+    return text + after[:1500] if at + 1500 >= len(message) else text
+
+
+def _flat(text: str) -> str:
+    return " ".join(_QUOTING.sub(" ", text).split())
+
+
+def _first(message: str, *needles: str) -> int:
+    return min((at for at in (message.find(n) for n in needles) if at >= 0), default=-1)
+
+
+def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]:
+    """(kind, severity, sizes, counts, detail) for every failure named in one record.
+
+    ``after`` holds the lines that follow the record (engine messages are often wrapped in pastes).  Every
+    number is read near its keyword, so a long line costs one pass, not one per number.
+    """
+    found = []
+    m = _OOM.search(message)
+    if m:
+        found.append(("cuda_oom", "error", *_oom(_region(message, after, m.start()))))
+    at = message.find("max seq len")
+    too_small = _too_small(_flat(_region(message, after, at))) if at >= 0 else None
+    if too_small:
+        found.append(("kv_too_small", "error", *too_small))
+    at = _first(message, "No available memory for the cache blocks", "Not enough memory. Please try",
+                "leave no GPU memory")
+    if at >= 0:
+        found.append(("no_kv_memory", "error", *_no_kv(_flat(_region(message, after, at)))))
+    at = message.find("memory capacity is unbalanced")
+    if at >= 0:
+        found.append(("imbalance", "error", *_imbalance(_flat(_region(message, after, at)))))
+    at = message.find("Free memory on device")
+    near = _flat(_region(message, after, at)) if at >= 0 else ""
+    if at >= 0 and "less than desired" in near[:500]:
+        found.append(("startup_free_memory", "error", *_startup(near)))
+    m = _PROFILED.search(message)
+    if m and m.group(1).startswith("-"):
+        count = count_from_text(m.group(1), meaning="KV tokens SGLang profiled (negative: no room for the KV pool)")
+        found.append(("kv_budget_non_positive", "error", (), (("profiled_tokens", count),),
+                      "the profiled KV token count is negative"))
+    if "Capture cuda graph failed" in message:
+        found.append(("cuda_graph_capture_failed", "error", (), (), message.split("failed:", 1)[-1].strip()[:200]))
+    found += _notices(message, oom=any(f[0] == "cuda_oom" for f in found))
+    start = _START.search(message) if not found else None
+    if start:
+        found.append(("engine_start_failed", "error", (), (), message[start.start():].strip()[:200]))
+    return [(k, s, tuple((n, v) for n, v in sz if v), tuple((n, v) for n, v in ct if v), d)
+            for k, s, sz, ct, d in found]
+
+
+def _notices(message: str, *, oom: bool) -> list[tuple]:
+    """NCCL errors and warnings, and the custom all-reduce 'disabled because …' warning."""
+    out = []
+    m = _NCCL.search(message)
+    if m:
+        out.append(("nccl_error", "warning" if m.group(0) == "NCCL WARN" and not oom else "error", (), (),
+                    m.group(0)))
+    m = _CAR.search(message)
+    if m:
+        out.append(("custom_allreduce_disabled", "warning", (), (), m.group(1).strip()))
+    return out
+
+
+KIND_ENGINE = {"kv_too_small": "vllm", "startup_free_memory": "vllm", "imbalance": "sglang",
+               "cuda_graph_capture_failed": "sglang"}
+"""failures whose wording only one engine prints"""
+
+KIND_PHASE = {"kv_too_small": "kv_pool", "no_kv_memory": "kv_pool", "kv_budget_non_positive": "kv_pool",
+              "imbalance": "imbalance", "startup_free_memory": "other", "cuda_graph_capture_failed": "cuda_graph"}
+
+_FRAME_RULES = (
+    ("cuda_graph", re.compile(r"captur|cuda_?graph|cudagraph|graph_runner|init_device_graphs", re.I)),
+    ("weights", re.compile(r"load_model|load_weights|weight_loader|get_model\b|_initialize_model|model_loader|"
+                           r"loader\.py|initialize_model")),
+    ("kv_pool", re.compile(r"memory_pool|init_memory_pool|profile_max_num_token|_init_pools|_create_buffers|"
+                           r"kv_cache|profile_run|determine_available_memory|determine_num_available_blocks|"
+                           r"initialize_cache|initialize_from_config|cache_engine|_allocate_kv")),
+    ("other", re.compile(r"init_device|init_torch_distributed|init_distributed_environment|"
+                         r"initialize_model_parallel|init_worker_distributed_environment")),
+    ("first_request", re.compile(r"execute_model|forward_batch_generation|run_batch|event_loop|sample_tokens|"
+                                 r"process_input_requests|_process_engine_step|step_with_batch_queue")),
+)
+
+
+def frame_phase(frames: list[str]) -> tuple[str, str] | None:
+    """(phase, evidence) from traceback frames ``"func (file.py)"``, most specific rule first."""
+    for phase, pattern in _FRAME_RULES:
+        for frame in reversed(frames):
+            if pattern.search(frame):
+                return phase, f"traceback frame {frame}"
+    return None
+
+
+_MARKERS = (
+    ("serving", ("ready to roll", "Application startup complete", "Uvicorn running", "Starting vLLM API server",
+                 "Available routes are")),
+    ("graph_done", ("graph end", "Graph capturing finished")),
+    ("graph", ("graph begin", "Capturing cudagraphs", "Capturing CUDA graph", "Capturing the model for CUDA graphs",
+               "Capture cuda graph bs")),
+    ("kv_done", ("KV Cache is allocated", "Memory pool end", "Available KV cache memory", "GPU KV cache size",
+                 " blocks: ", "for KV Cache is", "kv_cache_size=")),
+    ("weights_done", ("Load weight end", "Model loading took", "Loading model weights took", "Loading weights took",
+                      "torch.compile takes", "Dynamo bytecode transform time")),
+    ("weights", ("Load weight begin", "Starting to load model", "Loading safetensors checkpoint shards")),
+    ("dist", ("Init torch distributed begin",)),
+)
+STEP_ORDER = ("dist", "weights", "weights_done", "kv_done", "graph", "graph_done", "serving")
+_STATE_PHASE = {"dist": "other", "weights": "weights", "weights_done": "kv_pool", "kv_done": "kv_pool",
+                "graph": "cuda_graph", "graph_done": "first_request", "serving": "first_request"}
+MARKER_NEEDLES = tuple(n for _, needles in _MARKERS for n in needles)
+
+
+def marker(message: str) -> str | None:
+    """The start-up step a record marks, if any."""
+    for state, needles in _MARKERS:
+        if any(n in message for n in needles):
+            return state
+    return None
+
+
+def marker_phase(state: str | None) -> str:
+    return _STATE_PHASE.get(state or "", "other")

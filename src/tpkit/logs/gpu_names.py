@@ -1,0 +1,47 @@
+"""GPU names printed in a log (nvidia-smi tables, warnings, tuned-config file names), resolved through the
+GPU catalog; and catalog GPUs whose total matches a printed total capacity."""
+
+from __future__ import annotations
+
+import re
+
+from tpkit.errors import TpkitError
+from tpkit.hardware.catalog import list_gpus, lookup_gpu
+from tpkit.logs.printed import PrintedSize
+
+__all__ = ["gpu_in", "gpus_with_total", "GPU_NEEDLES"]
+
+GPU_NEEDLES = ("NVIDIA", "Tesla", "GeForce", "Instinct", "device_name=")
+_NAME = re.compile(r"(?:device_name=)?\b(NVIDIA|Tesla|Quadro|AMD Instinct|AMD)[ _]"
+                   r"((?:GeForce[ _])?(?:RTX[ _])?(?:PRO[ _])?[A-Z]{0,3}\d{1,4}[A-Za-z]{0,3}(?:[ _-][\w-]{1,12}){0,4})")
+_STOP = {"On", "Off", "Default", "N/A", "Driver", "with", "is", "has", "GPU", "and", "on", "for", "P0", "Version"}
+
+
+def _candidates(vendor: str, rest: str) -> list[str]:
+    words = [w for w in re.split(r"[ _]", rest) if w]
+    kept = []
+    for word in words:
+        if word in _STOP or word.endswith(("MiB", "W")) and word[:-3].isdigit():
+            break
+        kept.append(word)
+    return [f"{vendor} {' '.join(kept[:n])}" for n in range(len(kept), 0, -1)]
+
+
+def gpu_in(message: str) -> tuple[str, str | None] | None:
+    """(text as printed, catalog name or None) of the first GPU name in the message."""
+    first = None
+    for m in _NAME.finditer(message[:4000]):
+        names = _candidates(m.group(1), m.group(2))
+        first = first or (names[0] if names else None)
+        for name in names:
+            try:
+                return name, lookup_gpu(name).name
+            except TpkitError:
+                continue
+    return (first, None) if first else None
+
+
+def gpus_with_total(total: PrintedSize) -> tuple[str, ...]:
+    """Catalog GPUs whose CUDA-reported total prints as ``total`` (within its rounding, +0.5 %)."""
+    slack = total.value * 0.005
+    return tuple(g.name for g in list_gpus() if total.contains(g.total_bytes, slack=slack))

@@ -1,0 +1,221 @@
+"""The memory lines of SGLang and vLLM, as a table: a needle (a literal the line must contain) and the
+fields to read from it.
+
+Each field is read independently (a line wrapped in the middle, or printed by another release with a
+field more or less, still yields what it has).  Sources, read in the released wheels:
+
+- SGLang 0.2.15 → 0.5.23 ``srt/model_executor/model_runner.py`` (``Load weight begin/end``, ``Memory pool
+  end``, ``Capture cuda graph begin/end``, ``Init torch distributed ends``), ``srt/distributed/bootstrap.py``
+  (``Memory baseline taken``, 0.5.2x), ``srt/mem_cache/memory_pool.py`` (``KV Cache is allocated``),
+  ``srt/mem_cache/swa_memory_pool.py`` (``SWAKVPool mem usage``), ``srt/managers/scheduler.py``
+  (``max_total_num_tokens=…``).
+- vLLM 0.6.3 → 0.33.0 ``worker/model_runner.py`` (``Loading model weights took``), ``worker/worker.py``
+  (``Memory profiling takes`` …, 0.7–0.10), ``v1/worker/gpu_model_runner.py`` (``Model loading took``,
+  ``Graph capturing finished``), ``v1/worker/gpu_worker.py`` (``Available KV cache memory``, ``Free memory on
+  device``), ``v1/core/kv_cache_utils.py`` (``GPU KV cache size``, ``Maximum concurrency``),
+  ``executor/*_executor.py`` (``# GPU blocks``), ``utils/mem_utils.py`` (``Memory profiling takes`` debug repr).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tpkit.logs.anchors import COUNT, MEANINGS, Anchor
+from tpkit.logs.prefix import RankKey
+from tpkit.logs.printed import count_from_text, size_from_text
+
+__all__ = ["Rule", "RULES", "NEEDLES", "apply_rules", "GIB"]
+
+GIB = 2**30
+_N = r"([+-]?(?:\d{1,3}(?:,\d{3}){1,6}(?!\d)|\d{1,24})(?:\.\d{1,12})?)"
+_U = r" ?(GB|GiB|G|MB|MiB|KiB|bytes|B)?\b"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Field:
+    name: str
+    """anchor name (a key of MEANINGS)"""
+    pattern: re.Pattern
+    """group 1 the number, group 2 (sizes) the unit word"""
+    min_decimals: int = 0
+    """the engine's rounding when it drops trailing zeros (vLLM format_gib: 2)"""
+    word_units: bool = False
+    """the unit word is meant literally (bytes/MiB/GiB); otherwise the engine divided by 2**30"""
+    list_max: bool = False
+    """group 1 is a printed list of integers; the anchor is its largest element"""
+    after: str | None = None
+    """for a number printed *before* its label ("27.72 GiB for weight"): the label, found first with ``find``
+    so that the regex only runs just before it (a number-first regex over a long line is quadratic)"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Rule:
+    engine: str
+    needles: tuple[str, ...]
+    """the record must contain one of these"""
+    fields: tuple[Field, ...]
+    group: str | None = None
+    """fixed group for every anchor of the rule"""
+    group_from: re.Pattern | None = None
+    """or a pattern whose group 1 names the group"""
+
+
+def _f(name: str, pattern: str, *, decimals: int = 0, words: bool = False) -> Field:
+    return Field(name=name, pattern=re.compile(pattern), min_decimals=decimals, word_units=words)
+
+
+def _before(name: str, label: str) -> Field:
+    """A size printed before its label: ``27.72 GiB for weight``."""
+    return Field(name=name, pattern=re.compile(_N + _GI + re.escape(label)), after=label)
+
+
+def _size(name: str, before: str, *, decimals: int = 0, words: bool = False) -> Field:
+    return _f(name, before + _N + _U, decimals=decimals, words=words)
+
+
+def _count(name: str, before: str, after: str = "") -> Field:
+    return _f(name, before + _N + after)
+
+
+_BS_LIST = Field(name="graph_max_bs", pattern=re.compile(r"\bbs=? ?\[([\d, ]{1,4000})\]"), list_max=True)
+_GRAPH_GROUP = re.compile(r"Capture (?:the )?([\w -]{0,40}?)(?:cuda|CUDA|cpu|npu) graph", re.I)
+_KV_GROUP = re.compile(r"(\w{1,40}) KV Cache (?:is allocated|VA upper bound)")
+
+SGLANG_RULES = (
+    Rule(engine="sglang", needles=("Init torch distributed ends",),
+         fields=(_size("init_dist_mem_usage", r"mem usage="),)),
+    Rule(engine="sglang", needles=("Memory baseline taken",), fields=(_size("baseline_mem_usage", r"mem usage="),)),
+    Rule(engine="sglang", needles=("Load weight begin",), fields=(_size("load_begin_avail", r"avail mem="),)),
+    Rule(engine="sglang", needles=("Load weight end",),
+         fields=(_size("load_end_avail", r"avail mem="), _size("weights_mem_usage", r"mem usage="))),
+    Rule(engine="sglang", needles=("KV Cache is allocated", "KV Cache VA upper bound"), group_from=_KV_GROUP,
+         fields=(_count("kv_tokens", r"#tokens: "), _size("kv_k_size", r"\bK size: "),
+                 _size("kv_v_size", r"\bV size: "), _size("kv_size", r"\bKV size: "))),
+    Rule(engine="sglang", needles=("sliding window memory pool",),
+         fields=(_count("swa_full_tokens", r"full_layer_tokens="), _count("swa_swa_tokens", r"swa_layer_tokens="))),
+    Rule(engine="sglang", needles=("SWAKVPool mem usage", "SWAKVPool VA upper bound"),
+         fields=(_size("swa_pool_mem_usage", r"SWAKVPool (?:mem usage|VA upper bound): "),)),
+    Rule(engine="sglang", needles=("Memory pool end",), fields=(_size("pool_end_avail", r"avail mem="),)),
+    Rule(engine="sglang", needles=("graph begin",), group_from=_GRAPH_GROUP,
+         fields=(_size("graph_begin_avail", r"avail mem="), _BS_LIST)),
+    Rule(engine="sglang", needles=("Capture cuda graph bs",), fields=(_BS_LIST,)),
+    Rule(engine="sglang", needles=("graph end", "graph end."), group_from=_GRAPH_GROUP,
+         fields=(_size("graph_mem_usage", r"mem usage="), _size("graph_end_avail", r"avail mem="))),
+    Rule(engine="sglang", needles=("max_total_num_tokens=", "max_running_requests="),
+         fields=(_count("max_total_num_tokens", r"max_total_num_tokens="),
+                 _count("chunked_prefill_size", r"chunked_prefill_size="),
+                 _count("max_prefill_tokens", r"max_prefill_tokens="),
+                 _count("max_running_requests", r"max_running_requests="),
+                 _count("context_len", r"context_len="), _size("available_gpu_mem", r"available_gpu_mem="))),
+)
+
+_GI = r" ?(GiB|GB|G)?"
+VLLM_RULES = (
+    Rule(engine="vllm", needles=("Model loading took", "Loading model weights took"),
+         fields=(_f("weights", r"took " + _N + _GI),)),
+    Rule(engine="vllm", needles=("Available KV cache memory",),
+         fields=(_f("available_kv", r"Available KV cache memory: *" + _N + _GI, decimals=2),)),
+    Rule(engine="vllm", needles=("KV cache size:",), fields=(_count("kv_tokens", r"KV cache size: *", r" tokens"),)),
+    Rule(engine="vllm", needles=("Maximum concurrency for",),
+         fields=(_count("concurrency_len", r"Maximum concurrency for "),
+                 _count("max_concurrency", r"per request: *", r"x"))),
+    Rule(engine="vllm", needles=(" blocks: ",),
+         fields=(_count("gpu_blocks", r"(?:GPU|CUDA|cuda|gpu) blocks: "), _count("cpu_blocks", r"CPU blocks: "))),
+    Rule(engine="vllm", needles=("Memory profiling results",),
+         fields=tuple(_f(n, n + "=" + _N + _GI) for n in (
+             "total_gpu_memory", "initial_memory_usage", "peak_torch_memory", "memory_usage_post_profile",
+             "non_torch_memory")) + (_f("available_kv", r"kv_cache_size=" + _N + _GI),
+                                     _count("gpu_memory_utilization", r"gpu_memory_utilization="))),
+    Rule(engine="vllm", needles=("total_gpu_memory (",),
+         fields=(_f("total_gpu_memory", r"total_gpu_memory \(" + _N + _GI),
+                 _count("gpu_memory_utilization", r"x (?:gpu_memory_utilization \()?"),
+                 _f("requested_memory", r"= " + _N + _GI))),
+    Rule(engine="vllm", needles=("model weights take",), fields=(_f("weights", r"model weights take " + _N + _GI),)),
+    Rule(engine="vllm", needles=("non_torch_memory ",),
+         fields=(_f("non_torch_memory", r"non_torch_memory (?:takes )?" + _N + _GI),)),
+    Rule(engine="vllm", needles=("activation peak memory",),
+         fields=(_f("activation_peak", r"activation peak memory (?:takes )?" + _N + _GI),)),
+    Rule(engine="vllm", needles=("for KV Cache is",), fields=(_f("available_kv", r"for KV Cache is " + _N + _GI),)),
+    Rule(engine="vllm", needles=("Total non KV cache memory",),
+         fields=(_f("non_kv_cache_memory", r"Total non KV cache memory: " + _N + _GI, decimals=2),
+                 _f("torch_peak_increase", r"torch peak memory increase: " + _N + _GI, decimals=2),
+                 _f("non_torch_increase", r"non-torch forward increase memory: " + _N + _GI, decimals=2),
+                 _f("total_consumed", r"total consumed \(from mem_get_info\): " + _N + _GI, decimals=2),
+                 _f("weights", r"weights memory: " + _N + _GI, decimals=2))),
+    Rule(engine="vllm", needles=("Graph capturing finished",), fields=(_f("graph_memory", r"took " + _N + _GI),)),
+    Rule(engine="vllm", needles=("Estimated CUDA graph memory",),
+         fields=(_f("graph_estimate", r"Estimated CUDA graph memory: " + _N + _GI),)),
+    Rule(engine="vllm", needles=("CUDA graph pool memory",),
+         fields=(_f("graph_actual", r"memory: " + _N + _GI + r" \(actual\)"),
+                 _before("graph_estimate", " (estimated)"))),
+    Rule(engine="vllm", needles=("is equivalent to --gpu-memory-utilization",),
+         fields=(_count("gmu_equivalent", r"is equivalent to --gpu-memory-utilization="),)),
+    Rule(engine="vllm", needles=("Free memory on device",),
+         fields=(_f("startup_free", r"\(" + _N + r"/"), _f("startup_total", r"/" + _N + _GI + r"\)"),
+                 _count("gpu_memory_utilization", r"utilization (?:is )?\("),
+                 _f("requested_memory", r"utilization (?:is )?\([\d.]+, " + _N + _GI),
+                 _before("weights", " for weight"), _before("activation_peak", " for peak activation"),
+                 _before("non_torch_memory", " for non-torch"), _before("graph_memory", " for CUDAGraph"),
+                 _before("consumed_memory", " for consumed memory"),
+                 _size("kv_in_use", r"kv cache memory in use is ", words=True))),
+)
+
+RULES = SGLANG_RULES + VLLM_RULES
+NEEDLES: tuple[str, ...] = tuple(sorted({n for r in RULES for n in r.needles}, key=len, reverse=True))
+
+
+def _search(fld: Field, message: str) -> re.Match | None:
+    if fld.after is None:
+        return fld.pattern.search(message)
+    at = message.find(fld.after)
+    return None if at < 0 else fld.pattern.search(message, max(0, at - 48), at + len(fld.after))
+
+
+def _group(rule: Rule, message: str) -> str | None:
+    if rule.group_from is None:
+        return rule.group
+    at = message.find(" KV Cache ") if rule.group_from is _KV_GROUP else 0
+    m = rule.group_from.search(message, max(0, at - 48)) if at >= 0 else None
+    if not m:
+        return None
+    word = m.group(1).strip().lower()
+    return word or None
+
+
+def _anchor(fld: Field, m: re.Match, *, rank: RankKey, group: str | None, line_no: int, line: str) -> Anchor | None:
+    kind, meaning = MEANINGS[fld.name]
+    if kind == COUNT:
+        text = m.group(1)
+        if fld.list_max:
+            numbers = [int(x) for x in re.findall(r"\d{1,9}", text)]
+            text = str(max(numbers)) if numbers else ""
+        count = count_from_text(text, meaning=meaning)
+        return None if count is None else Anchor(name=fld.name, rank=rank, count=count, group=group,
+                                                 line_no=line_no, line=line)
+    has_unit_group = fld.pattern.groups >= 2
+    word = (m.group(2) if m.lastindex and m.lastindex >= 2 else None) or ""
+    if has_unit_group and not word and m.end() >= len(m.string.rstrip()):
+        return None                     # a number cut at the end of a truncated line: its digits are unknown
+    divisor = None if (fld.word_units and word) else GIB
+    size = size_from_text(m.group(1), word, meaning=meaning, divisor_bytes=divisor, min_decimals=fld.min_decimals)
+    return None if size is None else Anchor(name=fld.name, rank=rank, size=size, group=group,
+                                            line_no=line_no, line=line)
+
+
+def apply_rules(message: str, *, rank: RankKey, line_no: int) -> list[tuple[str, Anchor]]:
+    """(engine, anchor) for every memory number in one record."""
+    found: list[tuple[str, Anchor]] = []
+    line = message.strip()[:400]
+    for rule in RULES:
+        if not any(n in message for n in rule.needles):
+            continue
+        group = _group(rule, message)
+        for fld in rule.fields:
+            m = _search(fld, message)
+            if m is None:
+                continue
+            anchor = _anchor(fld, m, rank=rank, group=group, line_no=line_no, line=line)
+            if anchor is not None:
+                found.append((rule.engine, anchor))
+    return found

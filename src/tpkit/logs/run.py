@@ -1,0 +1,227 @@
+"""The run a log describes: engine, model, GPU and the settings that size memory.
+
+Each value is the :class:`~tpkit.logs.settings.Setting` it was read from.  When several sources give a
+value, the most trusted wins (the engine's own dump over a log line over the command line, which may
+belong to another attempt) and a disagreement is kept as a :class:`Conflict`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from tpkit.logs.dumps import balanced, read_value, split_pairs
+from tpkit.logs.engine import EngineGuess
+from tpkit.logs.printed import PrintedSize
+from tpkit.logs.settings import SOURCES, Setting
+
+__all__ = ["Run", "Conflict", "build_run", "RUN_SETTINGS"]
+
+_INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_bs", "max_running_requests",
+         "max_total_tokens",
+         "chunked_prefill_size", "max_num_batched_tokens", "context_length", "kv_cache_memory_bytes")
+_FLOATS = ("mem_fraction",)
+_BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill")
+_STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend")
+RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
+                "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
+                "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
+                "disable_custom_all_reduce",
+                "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
+                "kv_cache_memory_bytes")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Conflict:
+    """Two sources in the log that disagree about one setting."""
+
+    name: str
+    chosen: Setting
+    other: Setting
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "chosen": self.chosen.to_dict(), "other": self.other.to_dict()}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Run:
+    """The run, as far as the log tells.  A setting is None when the log does not show it."""
+
+    engine: EngineGuess
+    fraction_key: str | None
+    """the engine's name for the memory fraction: ``"mem_fraction_static"`` or ``"gpu_memory_utilization"``"""
+    gpu: Setting | None
+    """GPU name as printed (value: catalog name when the catalog knows it, else the printed text)"""
+    gpu_total: PrintedSize | None
+    """device total as printed (vLLM total_gpu_memory, 'Free memory on device', torch OOM 'total capacity')"""
+    gpu_candidates: tuple[str, ...]
+    """catalog GPUs whose total prints as ``gpu_total``"""
+    model: Setting | None = None
+    tp: Setting | None = None
+    pp: Setting | None = None
+    dp: Setting | None = None
+    ep: Setting | None = None
+    mem_fraction: Setting | None = None
+    context_length: Setting | None = None
+    """SGLang context_length / vLLM max_model_len"""
+    kv_cache_dtype: Setting | None = None
+    page_size: Setting | None = None
+    """SGLang page_size / vLLM block_size"""
+    speculative: Setting | None = None
+    """value: dict with algorithm, draft_model, num_steps, topk, num_draft_tokens (None when off)"""
+    chunked_prefill_size: Setting | None = None
+    max_num_batched_tokens: Setting | None = None
+    enable_chunked_prefill: Setting | None = None
+    cuda_graph_max_bs: Setting | None = None
+    cuda_graph_disabled: Setting | None = None
+    """SGLang disable_cuda_graph / vLLM enforce_eager"""
+    enable_dp_attention: Setting | None = None
+    dcp: Setting | None = None
+    """decode context parallel size (SGLang dcp_size / vLLM decode_context_parallel_size)"""
+    attn_cp: Setting | None = None
+    """SGLang attention context parallel size (attn_cp_size)"""
+    disable_custom_all_reduce: Setting | None = None
+    quantization: Setting | None = None
+    dtype: Setting | None = None
+    max_running_requests: Setting | None = None
+    """SGLang max_running_requests / vLLM max_num_seqs"""
+    max_total_tokens: Setting | None = None
+    attention_backend: Setting | None = None
+    kv_cache_memory_bytes: Setting | None = None
+    conflicts: tuple[Conflict, ...] = ()
+
+    def value(self, name: str):
+        """The value of a setting, or None."""
+        setting = getattr(self, name)
+        return None if setting is None else setting.value
+
+    def to_dict(self) -> dict:
+        out = {"engine": self.engine.engine, "engine_version": self.engine.version,
+               "fraction_key": self.fraction_key,
+               "gpu": None if self.gpu is None else self.gpu.to_dict(),
+               "gpu_total": None if self.gpu_total is None else self.gpu_total.to_dict(),
+               "gpu_candidates": list(self.gpu_candidates)}
+        for f in fields(self):
+            if f.name in RUN_SETTINGS:
+                setting = getattr(self, f.name)
+                out[f.name] = None if setting is None else setting.to_dict()
+        out["conflicts"] = [c.to_dict() for c in self.conflicts]
+        return out
+
+
+def _normal(name: str, value):
+    """The value in the setting's type, or ``ValueError``."""
+    if value is None:
+        return None
+    if name in _INTS:
+        if isinstance(value, bool):
+            raise ValueError(name)
+        number = float(value) if isinstance(value, (int, float)) else float(str(value).replace(",", ""))
+        if number != int(number):
+            raise ValueError(name)
+        return int(number)
+    if name in _FLOATS:
+        return float(value)
+    if name in _BOOLS:
+        if isinstance(value, str):
+            return value.strip().lower() in ("true", "1", "yes")
+        return bool(value)
+    if name in _STRS:
+        text = str(value)
+        return text.removeprefix("torch.") if name == "dtype" else text
+    return value
+
+
+def _rank(setting: Setting) -> tuple[int, int]:
+    return SOURCES.index(setting.source) if setting.source in SOURCES else len(SOURCES), -setting.line_no
+
+
+def _normalised(settings: list[Setting]) -> dict[str, list[Setting]]:
+    by_name: dict[str, list[Setting]] = {}
+    for s in settings:
+        try:
+            value = _normal(s.name, s.value)
+        except (ValueError, TypeError, OverflowError):
+            continue
+        by_name.setdefault(s.name, []).append(Setting(name=s.name, value=value, key=s.key, source=s.source,
+                                                      line_no=s.line_no, text=s.text))
+    return by_name
+
+
+def _pick(candidates: list[Setting]) -> tuple[Setting, list[Conflict]]:
+    ordered = sorted(candidates, key=_rank)
+    chosen = ordered[0]
+    conflicts, seen = [], set()
+    for other in ordered[1:]:
+        if other.value is None or chosen.value is None or other.value == chosen.value:
+            continue
+        key = repr(other.value)
+        if key not in seen:
+            seen.add(key)
+            conflicts.append(Conflict(name=chosen.name, chosen=chosen, other=other))
+    return chosen, conflicts
+
+
+def _spec_from_vllm(value) -> dict | None:
+    if isinstance(value, str) and "(" in value:
+        value = {k: read_value(v) for k, v in split_pairs(balanced(value, value.index("("))[1:])}
+    if not isinstance(value, dict) or not value:
+        return None
+    return {"algorithm": value.get("method"), "draft_model": value.get("model"),
+            "num_steps": value.get("num_speculative_tokens", value.get("num_spec_tokens")),
+            "topk": None, "num_draft_tokens": None}
+
+
+def _speculative(by_name: dict[str, list[Setting]]) -> tuple[Setting | None, list[Conflict]]:
+    if "speculative_config" in by_name:
+        chosen, conflicts = _pick(by_name["speculative_config"])
+        value = _spec_from_vllm(chosen.value)
+        return Setting(name="speculative", value=value, key=chosen.key, source=chosen.source,
+                       line_no=chosen.line_no, text=chosen.text), conflicts
+    if "spec_algorithm" not in by_name:
+        return None, []
+    chosen, conflicts = _pick(by_name["spec_algorithm"])
+    if chosen.value in (None, "NONE", "None"):
+        value = None
+    else:
+        parts = {k: _pick(by_name[f"spec_{k}"])[0].value if f"spec_{k}" in by_name else None
+                 for k in ("draft_model", "num_steps", "topk", "num_draft_tokens")}
+        value = {"algorithm": chosen.value, **parts}
+    return Setting(name="speculative", value=value, key=chosen.key, source=chosen.source, line_no=chosen.line_no,
+                   text=chosen.text), conflicts
+
+
+def _expert_parallel(chosen: dict[str, Setting], by_name: dict[str, list[Setting]]) -> None:
+    if "ep" in chosen:
+        return
+    for flag, factors in (("enable_expert_parallel", ("tp", "dp")), ("enable_ep_moe", ("tp",))):
+        if flag not in by_name:
+            continue
+        on, _ = _pick(by_name[flag])
+        if str(on.value).lower() not in ("true", "1"):
+            continue
+        size = 1
+        for f in factors:
+            size *= int(chosen[f].value) if f in chosen and chosen[f].value else 1
+        chosen["ep"] = Setting(name="ep", value=size, key=on.key, source=on.source, line_no=on.line_no,
+                               text=f"{on.key} set: experts sharded over {' × '.join(factors)} = {size}")
+        return
+
+
+def build_run(settings: list[Setting], *, engine: EngineGuess, gpu: Setting | None, gpu_total: PrintedSize | None,
+              gpu_candidates: tuple[str, ...]) -> Run:
+    """The run from every setting the pass read."""
+    by_name = _normalised(settings)
+    chosen: dict[str, Setting] = {}
+    conflicts: list[Conflict] = []
+    for name, candidates in by_name.items():
+        if name in RUN_SETTINGS:
+            chosen[name], found = _pick(candidates)
+            conflicts += found
+    spec, found = _speculative(by_name)
+    conflicts += found
+    if spec is not None:
+        chosen["speculative"] = spec
+    _expert_parallel(chosen, by_name)
+    fraction_key = {"sglang": "mem_fraction_static", "vllm": "gpu_memory_utilization"}.get(engine.engine or "")
+    return Run(engine=engine, fraction_key=fraction_key, gpu=gpu, gpu_total=gpu_total, gpu_candidates=gpu_candidates,
+               conflicts=tuple(conflicts), **chosen)

@@ -1,0 +1,371 @@
+"""One linear pass over a log.
+
+Speed comes from never reading most lines.  Each line is reduced to a *template* (digits → 0); a trigger
+regex (literals starting with a capital or a rare character, factored as a trie) plus a few ``find`` passes
+for lower-case literals run over the distinct templates only, and only the lines whose template holds a
+trigger are split into records and read.  ``tests/logs/test_corpus.py`` checks on every real log that this
+prefilter reads exactly what reading every line reads.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from itertools import accumulate, compress
+
+from tpkit.logs import engine as eng
+from tpkit.logs import failures as fl
+from tpkit.logs.anchors import Anchor
+from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
+from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
+from tpkit.logs.rules import apply_rules
+from tpkit.logs.settings import Setting, command_settings, is_command, settings_from_record
+from tpkit.logs.text import MAX_LINE_CHARS, clean_line
+
+__all__ = ["Scan", "scan_text", "KEYWORDS", "TRIGGERS", "LOWER_TRIGGERS"]
+
+_TB_START = "Traceback (most recent call last)"
+_FRAME = re.compile(r'File "([^"\n]{1,500})", line (\d{1,7}), in ([\w<>.]{1,200})')
+_EXCEPTION = re.compile(r"^\s*(?:[\w.]{1,200}\.)?([A-Z]\w{0,80}(?:Error|Exception|Exit))\b(?:\([\w.]{0,80}\))?:? ?"
+                        r"(.{0,300})")
+TRIGGERS = (
+    # SGLang memory lines and steps
+    "Load weight", "Memory", "Init torch", "Capture", "Capturing", "Dynamo bytecode", "KV Cache",
+    "Use sliding window", "SWAKVPool", "GB",
+    # vLLM memory lines and steps
+    "KV cache size", "Available KV", "Model loading", "Loading model weights", "Loading weights", "Maximum concurrency",
+    "GPU blocks", "CUDA blocks", "# cuda blocks", "CPU blocks", "PyTorch", "GiB", "Total non KV", "Graph capturing",
+    "CUDA graph", "Estimated CUDA", "Free memory", "Desired GPU", "Loading safetensors", "Starting to load",
+    # dumps, versions, start-up done
+    "ServerArgs", "LLM engine", "Using max model len", "Chunked prefill", "vLLM", "SGLang", "The server is fired",
+    "Application startup", "Uvicorn running", "Starting vLLM", "Available routes",
+    # failures and tracebacks
+    "OutOfMemory", "CUDA out of memory", "HIP out of memory", "CUDA error", "Tried to allocate", "To serve",
+    "The model's max", "Based on the available", "No available memory", "Not enough memory", "Loaded weights",
+    "The memory capacity", "NCCL WARN", "NCCL error", "ProcessGroupNCCL", "Error", "Exception", "Custom allreduce",
+    "EngineCore failed", "Engine core", "Scheduler hit", "Received sigquit", "Initialization failed", "Worker failed",
+    "Traceback", 'File "',
+    # GPU names
+    "NVIDIA", "Tesla", "GeForce", "Instinct",
+)
+"""Literals that start with a capital or a rare character: the prefilter regex over every new line."""
+LOWER_TRIGGERS = ("max_total_num_tokens", "non-default args", "sglang", "vllm", "--", "scheduler is dead",
+                  "torch.compile takes", "profiled value")
+"""Literals that start in lower case: tested with ``in``, which costs less than adding them to the regex."""
+
+
+def _trie(words) -> str:
+    """One regex for many literals, factored by common prefixes (the regex engine tries fewer branches)."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(tree)
+
+
+KEYWORDS = re.compile(_trie(TRIGGERS))
+
+_WINDOW_LINES = 10
+_LOOKBACK_LINES = 200
+_TB_REACH = 120
+"""a failure is explained by a traceback whose last frame is at most this many lines earlier"""
+
+
+@dataclass(slots=True)
+class _Traceback:
+    start: int
+    last: int
+    frames: list[str] = field(default_factory=list)
+    closed: bool = False
+
+
+@dataclass(slots=True)
+class Scan:
+    """Everything the pass collected; :mod:`tpkit.logs.parsed` turns it into a ``ParsedLog``."""
+
+    text: str
+    anchors: list[tuple[str, Anchor]] = field(default_factory=list)
+    settings: list[Setting] = field(default_factory=list)
+    failures: list[fl.Failure] = field(default_factory=list)
+    ranks: dict[str, RankKey] = field(default_factory=dict)
+    votes: dict[str, int] = field(default_factory=dict)
+    evidence: list[eng.Evidence] = field(default_factory=list)
+    formats: dict[int, eng.Evidence] = field(default_factory=dict)
+    gpu_names: list[tuple[str, str | None, int, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    line_count: int = 0
+    clipped_lines: int = 0
+    colour_codes: int = 0
+    _state: dict[str, str] = field(default_factory=dict)
+    _tracebacks: dict[str, _Traceback] = field(default_factory=dict)
+    _last_rank: RankKey = MAIN
+    _last_end: int = 0
+    _consumed: set = field(default_factory=set)
+
+    # -- ownership of header-less lines -----------------------------------------------------------
+    def _owner(self, start: int) -> RankKey:
+        """Rank of the nearest earlier line with a header (a continuation belongs to its record)."""
+        pos, steps = start, 0
+        while pos > self._last_end and steps < _LOOKBACK_LINES:
+            prev_start = self.text.rfind("\n", 0, pos - 1) + 1
+            if prev_start < self._last_end:
+                break
+            line = clean_line(self.text[prev_start:pos - 1][:4000])[0]
+            if has_header(line):
+                records = split_records(line[:4000])
+                ranked = [r.rank for r in records if r.rank is not None]
+                return ranked[-1] if ranked else self._last_rank
+            pos, steps = prev_start, steps + 1
+        return self._last_rank
+
+    def _window(self, end: int) -> str:
+        stop = end
+        for _ in range(_WINDOW_LINES):
+            nxt = self.text.find("\n", stop + 1)
+            stop = len(self.text) if nxt < 0 else nxt
+        return self.text[end:min(stop, end + 4000)]
+
+    # -- per record --------------------------------------------------------------------------------
+    def line(self, line_no: int, start: int, line: str) -> None:
+        end = start + len(line)
+        if len(line) > MAX_LINE_CHARS:
+            self.clipped_lines += 1
+            line = line[:MAX_LINE_CHARS]
+        line, codes = clean_line(line)
+        self.colour_codes += codes
+        owner = None
+        for record in split_records(line):
+            rank = record.rank
+            if rank is None:
+                owner = owner or self._owner(start)
+                rank = owner
+            self.ranks.setdefault(rank.label, rank)
+            self._record(line_no, start, end, rank, record.message)
+            self._last_rank = rank
+        self._last_end = end + 1
+
+    def _record(self, line_no: int, start: int, end: int, rank: RankKey, message: str) -> None:
+        self._engine_evidence(line_no, message)
+        for engine, anchor in apply_rules(message, rank=rank, line_no=line_no):
+            self.anchors.append((engine, anchor))
+            self.votes[engine] = self.votes.get(engine, 0) + 2
+        self.settings += settings_from_record(message, line_no=line_no)
+        if is_command(message):
+            self._command(line_no, start, message)
+        state = fl.marker(message)
+        if state:
+            self._advance(rank, state)
+        self._frames(line_no, rank, message)
+        self._failures(line_no, end, rank, message)
+        if any(n in message for n in GPU_NEEDLES):
+            found = gpu_in(message)
+            if found:
+                self.gpu_names.append((found[0], found[1], line_no, message.strip()[:300]))
+
+    def _engine_evidence(self, line_no: int, message: str) -> None:
+        for engine, words in eng.ENGINE_WORDS:
+            if any(w in message for w in words):
+                self.votes[engine] = self.votes.get(engine, 0) + 1
+        version = eng.version_in(message)
+        if version:
+            self.evidence.append(eng.Evidence(engine=version[0], claim=f"version {version[1]} printed",
+                                              line_no=line_no, text=message.strip()[:300]))
+            self.votes[version[0]] = self.votes.get(version[0], 0) + 5
+        for i, (engine, literal, versions, generation) in enumerate(eng.FORMAT_MARKERS):
+            if literal in message:
+                self.votes[engine] = self.votes.get(engine, 0) + 1
+            if i not in self.formats and literal in message:
+                suffix = f" [{generation}]" if generation else ""
+                self.formats[i] = eng.Evidence(engine=engine, claim=f"format of {literal!r}: {versions}{suffix}",
+                                               line_no=line_no, text=message.strip()[:300])
+
+    def _command(self, line_no: int, start: int, message: str) -> None:
+        """A launch command, with the lines joined by trailing backslashes before and after it."""
+        if line_no in self._consumed:
+            return
+        before, first = [], start
+        while first > 0 and len(before) < 60:
+            prev = self.text.rfind("\n", 0, first - 1) + 1
+            line = self.text[prev:first - 1]
+            if not line.rstrip().endswith("\\"):
+                break
+            before.insert(0, line)
+            first = prev
+        parts, end, number = [*before, message], start + len(message), line_no
+        while parts[-1].rstrip().endswith("\\") and len(parts) < 120 and end < len(self.text):
+            nxt = self.text.find("\n", end + 1)
+            nxt = len(self.text) if nxt < 0 else nxt
+            parts.append(self.text[end + 1:nxt])
+            end, number = nxt, number + 1
+            self._consumed.add(number)
+        engine, found = command_settings("\n".join(parts), line_no=line_no - len(before))
+        self.settings += found
+        if engine:
+            self.votes[engine] = self.votes.get(engine, 0) + 3
+
+    def _advance(self, rank: RankKey, state: str) -> None:
+        """Per-rank step, and the furthest step any rank reached (reset when a rank starts over)."""
+        order = fl.STEP_ORDER
+        before = self._state.get(rank.label)
+        self._state[rank.label] = state
+        furthest = self._state.get("*")
+        restarted = before is not None and order.index(state) < order.index(before)
+        if furthest is None or restarted or order.index(state) > order.index(furthest):
+            self._state["*"] = state
+
+    # -- tracebacks and failures ---------------------------------------------------------------------
+    def _frames(self, line_no: int, rank: RankKey, message: str) -> None:
+        if _TB_START in message:
+            self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
+        frames = _FRAME.findall(message)
+        if not frames:
+            return
+        tb = self._tracebacks.get(rank.label)
+        if tb is None or tb.closed:
+            tb = self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
+        for path, _, func in frames[:200]:
+            tb.frames.append(f"{func} ({path.rsplit('/', 1)[-1]})")
+        tb.last = line_no
+        del tb.frames[:-400]
+
+    def _traceback_for(self, rank: RankKey, line_no: int) -> _Traceback | None:
+        own = self._tracebacks.get(rank.label)
+        if own is not None and own.frames and line_no - own.last <= _TB_REACH:
+            return own
+        recent = [tb for tb in self._tracebacks.values() if tb.frames and line_no - tb.last <= _TB_REACH]
+        return max(recent, key=lambda tb: tb.last) if recent else None
+
+    def _phase(self, kind: str, rank: RankKey, line_no: int) -> tuple[str, str]:
+        if kind in fl.KIND_PHASE:
+            return fl.KIND_PHASE[kind], f"the failure itself ({kind})"
+        tb = self._traceback_for(rank, line_no)
+        if tb is not None:
+            found = fl.frame_phase(tb.frames)
+            if found:
+                return found
+        state = self._state.get(rank.label) or self._state.get("*")
+        return fl.marker_phase(state), f"last start-up step logged before it: {state or 'none'}"
+
+    def _failures(self, line_no: int, end: int, rank: RankKey, message: str) -> None:
+        found = fl.detect(message, self._window(end)) if _may_fail(message) else []
+        if not found:
+            tb = self._tracebacks.get(rank.label)
+            m = _EXCEPTION.match(message) if tb is not None and not tb.closed and tb.frames else None
+            if m:
+                found = [("exception", "error", (), (), f"{m.group(1)}: {m.group(2)}".strip())]
+        fixed = next((k for k, *_ in found if k in fl.KIND_PHASE), None)
+        for kind, severity, sizes, counts, detail in found:
+            if kind in fl.KIND_ENGINE:
+                self.votes[fl.KIND_ENGINE[kind]] = self.votes.get(fl.KIND_ENGINE[kind], 0) + 2
+            phase, why = self._phase(fixed or kind, rank, line_no) if severity == "error" else (None, "a warning")
+            if fixed and fixed != kind and severity == "error":
+                why = f"printed together with {fixed}"
+            self.failures.append(fl.Failure(kind=kind, severity=severity, phase=phase, phase_evidence=why,
+                                            rank=rank, line_no=line_no, evidence=message.strip()[:400],
+                                            sizes=sizes, counts=counts, detail=detail))
+        if any(f[1] == "error" for f in found):
+            tb = self._tracebacks.get(rank.label)
+            if tb is not None:
+                tb.closed = True
+
+
+    def finish(self) -> None:
+        """A traceback cut before its exception line still says the start-up failed, and where."""
+        if any(f.severity == "error" for f in self.failures):
+            return
+        cut = [(label, tb) for label, tb in self._tracebacks.items() if tb.frames and not tb.closed]
+        if not cut:
+            return
+        label, tb = max(cut, key=lambda item: item[1].last)
+        found = fl.frame_phase(tb.frames)
+        phase, why = found if found else (fl.marker_phase(self._state.get("*")), "last start-up step logged")
+        self.failures.append(fl.Failure(
+            kind="exception", severity="error", phase=phase, phase_evidence=why, rank=self.ranks.get(label, MAIN),
+            line_no=tb.start, evidence=tb.frames[-1][:400], detail="traceback cut before its exception line"))
+
+
+def _may_fail(message: str) -> bool:
+    return any(n in message for n in fl.FAILURE_NEEDLES)
+
+
+KEYWORDS_BYTES = re.compile(KEYWORDS.pattern.encode())
+_LOWER_BYTES = tuple(w.encode() for w in LOWER_TRIGGERS)
+_DIGITS_BYTES = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _hits(joined: bytes, lengths: list[int]) -> set[int]:
+    """Indices of the lines of ``joined`` (lines of the given lengths, joined by newlines) that hold a
+    trigger: one regex pass and one ``find`` pass per lower-case trigger (C loops, no Python loop per line)."""
+    ends = [end + i + 1 for i, end in enumerate(accumulate(lengths))]
+    found: set[int] = set()
+    pos = 0
+    while (m := KEYWORDS_BYTES.search(joined, pos)) is not None:
+        index = bisect_right(ends, m.start())
+        found.add(index)
+        pos = ends[index] if index < len(ends) else len(joined)
+    for word in _LOWER_BYTES:
+        pos = joined.find(word)
+        while pos >= 0:
+            index = bisect_right(ends, pos)
+            found.add(index)
+            pos = joined.find(word, ends[index]) if index < len(ends) else -1
+    return found
+
+
+_UTF8_TAIL = bytes(range(0x80, 0xC0))
+
+
+def _templates(text: str, raw: bytes | None) -> list[bytes]:
+    """One ASCII-ish bytes template per line, as long (in characters) as the line, digits → 0.
+
+    From the log's UTF-8 bytes when given: deleting UTF-8 continuation bytes leaves one byte per character,
+    in one ``translate`` pass; otherwise from the text (other characters become ``?``).
+    """
+    if raw is not None:
+        return raw.translate(_DIGITS_BYTES, _UTF8_TAIL).split(b"\n")
+    return text.encode("ascii", "replace").translate(_DIGITS_BYTES).split(b"\n")
+
+
+def _candidates(templates: list[bytes], every_line: bool = False) -> list[int]:
+    """Indices of the lines holding a trigger.
+
+    Lines are compared as templates: a log of request traffic has a few hundred templates in a million
+    lines, so the trigger search covers the distinct templates, not the whole log; a log of mostly distinct
+    lines is searched in one pass as it is.
+    """
+    if every_line:
+        return list(range(len(templates)))
+    unique = set(templates)
+    if len(unique) * 2 > len(templates):
+        return sorted(_hits(b"\n".join(templates), list(map(len, templates))))
+    ordered = list(unique)
+    wanted = {ordered[i] for i in _hits(b"\n".join(ordered), list(map(len, ordered)))}
+    return list(compress(range(len(templates)), map(wanted.__contains__, templates)))
+
+
+def scan_text(text: str, *, raw: bytes | None = None, every_line: bool = False) -> Scan:
+    """The pass over normalised text (``raw``: its exact UTF-8 bytes, if at hand; ``every_line`` reads every
+    line: the slow reference the prefilter is tested against)."""
+    scan = Scan(text=text)
+    templates = _templates(text, raw)
+    lines = _candidates(templates, every_line)
+    if lines:
+        lengths = list(map(len, templates))
+        ends = list(accumulate(lengths))
+        for index in lines:
+            start = ends[index] - lengths[index] + index
+            scan.line(index + 1, start, text[start:start + lengths[index]])
+    scan.finish()
+    scan.line_count = len(templates) - (1 if text.endswith("\n") or not text else 0)
+    return scan

@@ -1,0 +1,255 @@
+"""Run settings from a log: the engine's own dumps, the command line, and single log lines.
+
+Every value becomes a :class:`Setting` named in tpkit's words (``tp``, ``mem_fraction``,
+``context_length`` …) that keeps the engine's key, where it was read and the evidence text.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+from tpkit.logs.dumps import balanced, literal_dict, read_value, split_pairs
+
+__all__ = ["Setting", "KEYS", "settings_from_record", "command_settings", "is_command", "SOURCES"]
+
+SOURCES = ("server_args", "engine_config", "non_default_args", "log_line", "command_line")
+"""where a setting can come from, most trusted first"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Setting:
+    """One run setting read from the log."""
+
+    name: str
+    """tpkit's name (a value of :data:`KEYS`)"""
+    value: object
+    """int, float, str, bool, list or dict, as the engine printed it"""
+    key: str
+    """the engine's key or flag, e.g. ``"tp_size"``, ``"--tensor-parallel-size"``"""
+    source: str
+    """one of :data:`SOURCES`"""
+    line_no: int
+    text: str
+    """the evidence (clipped to 300 characters)"""
+
+    def to_dict(self) -> dict:
+        value = self.value if isinstance(self.value, (int, float, str, bool, type(None))) else repr(self.value)
+        if isinstance(self.value, (dict, list)):
+            value = _jsonable(self.value)
+        return {"name": self.name, "value": value, "key": self.key, "source": self.source,
+                "line_no": self.line_no, "text": self.text}
+
+
+def _jsonable(value, depth: int = 0):
+    if depth > 8:
+        return repr(value)[:200]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v, depth + 1) for k, v in list(value.items())[:200]}
+    if isinstance(value, (list, tuple, set)):
+        return [_jsonable(v, depth + 1) for v in list(value)[:200]]
+    return value if isinstance(value, (int, float, str, bool, type(None))) else repr(value)[:200]
+
+
+KEYS: dict[str, str] = {
+    # SGLang ServerArgs (python/sglang/srt/server_args.py, 0.2–0.5.x)
+    "model_path": "model", "tp_size": "tp", "pp_size": "pp", "dp_size": "dp", "ep_size": "ep",
+    "expert_parallel_size": "ep", "mem_fraction_static": "mem_fraction", "context_length": "context_length",
+    "kv_cache_dtype": "kv_cache_dtype", "page_size": "page_size", "speculative_algorithm": "spec_algorithm",
+    "speculative_draft_model_path": "spec_draft_model", "speculative_num_steps": "spec_num_steps",
+    "speculative_eagle_topk": "spec_topk", "speculative_num_draft_tokens": "spec_num_draft_tokens",
+    "chunked_prefill_size": "chunked_prefill_size", "cuda_graph_max_bs": "cuda_graph_max_bs",
+    "disable_cuda_graph": "cuda_graph_disabled", "enable_dp_attention": "enable_dp_attention",
+    "disable_custom_all_reduce": "disable_custom_all_reduce", "quantization": "quantization", "dtype": "dtype",
+    "max_running_requests": "max_running_requests", "max_total_tokens": "max_total_tokens",
+    "attention_backend": "attention_backend", "enable_ep_moe": "enable_ep_moe",
+    "dcp_size": "dcp", "attn_cp_size": "attn_cp", "enable_torch_symm_mem": "enable_torch_symm_mem",
+    # vLLM engine args (vllm/engine/arg_utils.py) and the engine config repr (vllm/config)
+    "model": "model", "model_tag": "model", "tensor_parallel_size": "tp", "pipeline_parallel_size": "pp",
+    "data_parallel_size": "dp", "enable_expert_parallel": "enable_expert_parallel",
+    "gpu_memory_utilization": "mem_fraction", "max_model_len": "context_length", "max_seq_len": "context_length",
+    "block_size": "page_size", "speculative_config": "speculative_config",
+    "enable_chunked_prefill": "enable_chunked_prefill", "chunked_prefill_enabled": "enable_chunked_prefill",
+    "max_num_batched_tokens": "max_num_batched_tokens", "max_num_seqs": "max_running_requests",
+    "enforce_eager": "cuda_graph_disabled", "max_cudagraph_capture_size": "cuda_graph_max_bs",
+    "max_capture_size": "cuda_graph_max_bs", "max_seq_len_to_capture": "max_seq_len_to_capture",
+    "decode_context_parallel_size": "dcp", "kv_cache_memory_bytes": "kv_cache_memory_bytes",
+    "num_gpu_blocks_override": "num_gpu_blocks_override", "cpu_offload_gb": "cpu_offload_gb",
+}
+"""engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
+
+_FLAG_ALIASES: dict[str, str] = {
+    "tp": "tp_size", "tensor_parallel_size": "tensor_parallel_size", "pp": "pp_size", "dp": "dp_size",
+    "ep": "ep_size", "model": "model", "m": "model", "q": "quantization", "dcp": "decode_context_parallel_size",
+    "speculative_algo": "speculative_algorithm", "speculative_draft_model": "speculative_draft_model_path",
+    "speculative_draft": "speculative_draft_model_path", "kv_cache_memory": "kv_cache_memory_bytes",
+}
+_VLLM_SHORT = {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", "dp": "data_parallel_size"}
+_BOOL_FLAGS = {"disable_cuda_graph", "enforce_eager", "enable_dp_attention", "disable_custom_all_reduce",
+               "enable_expert_parallel", "enable_ep_moe", "trust_remote_code", "enable_prefix_caching",
+               "enable_torch_symm_mem", "disable_radix_cache", "disable_log_stats", "enable_chunked_prefill"}
+_LAUNCHERS = ("sglang.launch_server", "sglang serve", "sglang.launch_server", "vllm serve", "vllm.entrypoints",
+              "-m sglang", "python -m vllm")
+_COMMAND = re.compile(r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")
+_FLAGS_ONLY = re.compile(r"--(?:model|model-path|tp|tp-size|tensor-parallel-size|mem-fraction-static|"
+                         r"gpu-memory-utilization|max-model-len|context-length)[ =]")
+_HUMAN_INT = re.compile(r"^(\d+(?:\.\d+)?)([kKmMgG])$")
+
+
+def _clip(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= 300 else text[:297] + "…"
+
+
+def _pairs_to_settings(pairs, *, source: str, line_no: int, text: str, prefix: str = "") -> list[Setting]:
+    out = []
+    for key, value in pairs:
+        name = KEYS.get(key)
+        if name is None:
+            continue
+        out.append(Setting(name=name, value=value, key=prefix + key, source=source, line_no=line_no, text=text))
+    return out
+
+
+def _compilation_settings(value, *, line_no: int, text: str) -> list[Setting]:
+    if isinstance(value, str) and value.startswith("{"):
+        value = literal_dict(value.replace("true", "True").replace("false", "False").replace("null", "None"))
+    if not isinstance(value, dict):
+        return []
+    pairs = [(k, v) for k, v in value.items() if k in ("max_capture_size", "max_cudagraph_capture_size")]
+    return _pairs_to_settings(pairs, source="engine_config", line_no=line_no, text=text)
+
+
+def _dump_settings(message: str, *, line_no: int) -> list[Setting]:
+    text = _clip(message)
+    at = message.find("ServerArgs(")
+    if at >= 0:
+        body = balanced(message, at + len("ServerArgs"))[1:]
+        pairs = [(k, read_value(v)) for k, v in split_pairs(body)]
+        return _pairs_to_settings(pairs, source="server_args", line_no=line_no, text=text)
+    at = message.find("with config:")
+    if at >= 0:
+        pairs = [(k, read_value(v)) for k, v in split_pairs(message[at + len("with config:"):])]
+        out = _pairs_to_settings(pairs, source="engine_config", line_no=line_no, text=text)
+        for key, value in pairs:
+            if key == "compilation_config":
+                out += _compilation_settings(value, line_no=line_no, text=text)
+        return out
+    return []
+
+
+def _non_default_settings(message: str, *, line_no: int) -> list[Setting]:
+    at = message.find("{", message.find("non-default args"))
+    if at < 0:
+        return []
+    values = literal_dict(message[at:])
+    return _pairs_to_settings(values.items(), source="non_default_args", line_no=line_no, text=_clip(message))
+
+
+_LOG_LINES = (
+    (re.compile(r"Using max model len (\d{1,12})"), "max_model_len"),
+    (re.compile(r"Chunked prefill is enabled with max_num_batched_tokens=(\d{1,12})"), "max_num_batched_tokens"),
+    (re.compile(r"Defaulting to use (\w+) for (?:speculative|spec)"), None),
+)
+
+
+def _log_line_settings(message: str, *, line_no: int) -> list[Setting]:
+    out = []
+    for pattern, key in _LOG_LINES:
+        m = pattern.search(message)
+        if m and key:
+            out += _pairs_to_settings([(key, int(m.group(1)))], source="log_line", line_no=line_no,
+                                      text=_clip(message))
+    return out
+
+
+def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
+    """Settings printed by the engine in one record (dumps and single lines)."""
+    if "ServerArgs(" in message or "with config:" in message:
+        return _dump_settings(message, line_no=line_no)
+    if "non-default args" in message:
+        return _non_default_settings(message, line_no=line_no)
+    if "Using max model len" in message or "Chunked prefill is enabled" in message:
+        return _log_line_settings(message, line_no=line_no)
+    return []
+
+
+def is_command(message: str) -> bool:
+    """True when the record holds an SGLang or vLLM launch command, or only its flags (``--model … --tp 8``)."""
+    if any(l in message for l in _LAUNCHERS) and _COMMAND.search(message) is not None:
+        return True
+    head = message.lstrip(" `$>")
+    return head.startswith("--") and _FLAGS_ONLY.search(head) is not None
+
+
+def _tokens(command: str) -> list[str]:
+    command = command.replace("\\\n", " ").replace("\\ ", " ")
+    try:
+        return shlex.split(command[:20_000])
+    except ValueError:
+        return command[:20_000].split()
+
+
+def _flag_value(key: str, raw: str | None):
+    if raw is None:
+        return True
+    m = _HUMAN_INT.match(raw)
+    if m and key in ("max_model_len", "context_length", "max_num_batched_tokens", "chunked_prefill_size"):
+        base, suffix = float(m.group(1)), m.group(2)
+        scale = {"k": 10**3, "m": 10**6, "g": 10**9, "K": 2**10, "M": 2**20, "G": 2**30}[suffix]
+        return int(base * scale)
+    if raw.startswith("{"):
+        return literal_dict(raw.replace("true", "True").replace("false", "False").replace("null", "None"))
+    return read_value(raw) if raw[:1] in "0123456789.-'\"[" or raw in ("True", "False", "None") else raw
+
+
+def _canonical_flag(flag: str, engine: str) -> str:
+    key = flag.lstrip("-").replace("-", "_")
+    if engine == "vllm" and key in _VLLM_SHORT:
+        return _VLLM_SHORT[key]
+    return _FLAG_ALIASES.get(key, key)
+
+
+def _parse_flags(tokens: list[str], engine: str) -> tuple[list[tuple[str, str, object]], str | None]:
+    """([(flag as written, engine key, value)], positional model)."""
+    found, model, i = [], None, 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if not tok.startswith("-") or tok in ("-", "--"):
+            if model is None and i == 0:
+                model = tok
+            i += 1
+            continue
+        flag, eq, raw = tok.partition("=")
+        key = _canonical_flag(flag, engine)
+        if not eq:
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            takes = nxt is not None and not nxt.startswith("--") and (
+                key not in _BOOL_FLAGS or nxt in ("True", "False"))
+            raw = nxt if takes else None
+            i += 1 if takes else 0
+        found.append((flag, key, _flag_value(key, raw)))
+        i += 1
+    return found, model
+
+
+def command_settings(command: str, *, line_no: int) -> tuple[str | None, list[Setting]]:
+    """(engine, settings) of a launch command (continuation backslashes already joined)."""
+    tokens = _tokens(command.lstrip(" `$>"))
+    start = next((i for i, t in enumerate(tokens) if _COMMAND.search(t) or t == "serve"), None)
+    if start is None and tokens and tokens[0].startswith("--"):
+        engine, rest = None, tokens
+    elif start is None:
+        return None, []
+    else:
+        engine = "sglang" if "sglang" in " ".join(tokens[max(0, start - 2):start + 1]) else "vllm"
+        rest = tokens[start + 1:]
+    flags, model = _parse_flags(rest, engine or "vllm")
+    text = _clip(command)
+    out = [Setting(name=KEYS[key], value=value, key=flag, source="command_line", line_no=line_no, text=text)
+           for flag, key, value in flags if key in KEYS]
+    if model and not any(s.name == "model" for s in out):
+        out.append(Setting(name="model", value=model, key="(positional)", source="command_line", line_no=line_no,
+                           text=text))
+    return engine, out

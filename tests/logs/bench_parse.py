@@ -1,0 +1,96 @@
+"""Time ``parse_log`` on 100 MB logs built from the real logs of tests/logs/data (not a test; run by hand).
+
+    .venv/bin/python tests/logs/bench_parse.py --mb 100 --runs 3
+
+Three logs, each a real start-up (sg_009: SGLang TP4 with a custom all-reduce warning) followed by filler:
+
+- ``traffic``: the corpus's own lines that hold no keyword (request, progress and warning lines of the real
+  logs), repeated with their digits varied, as a long-running server's log looks;
+- ``traffic_vllm``: the same after a vLLM V1 TP start-up (vl_021);
+- ``unique``: worst case for the template cache: every line distinct (a request log line with a random
+  request id and random words; synthetic text in a vLLM line format).
+
+Prints the median wall and CPU time of ``parse_log(bytes)`` (decoding included, file reading excluded); on a
+shared machine the CPU time is the steadier figure.  Baseline in the same run: the CPU time of the least any
+reader must do, decoding the bytes and counting the lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "src"))
+
+from tpkit.logs import parse_log  # noqa: E402
+from tpkit.logs.scan import KEYWORDS, LOWER_TRIGGERS  # noqa: E402
+
+_WORDS = ("the of and to in is you that it he was for on are as with his they at be this have from or one had by "
+          "word but not what all were we when your can said there use an each which she do how their if will up "
+          "other about out many then them these so some her would make like him into time has look two more").split()
+
+
+def _quiet_lines() -> list[str]:
+    lines = set()
+    for path in sorted((HERE / "data").glob("*/*.log")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if 20 < len(line) < 400 and not KEYWORDS.search(line) and not any(w in line for w in LOWER_TRIGGERS):
+                lines.add(line)
+    return sorted(lines)
+
+
+def _vary_digits(rng: random.Random, line: str) -> str:
+    return "".join(str(rng.randrange(10)) if ch.isdigit() and rng.random() < 0.3 else ch for ch in line)
+
+
+def build(kind: str, megabytes: int, seed: int = 0) -> bytes:
+    rng = random.Random(seed)
+    start = (HERE / "data" / ("vllm/vl_021.log" if kind == "traffic_vllm" else "sglang/sg_009.log")).read_text()
+    parts, size, target = [start], len(start), megabytes * 1_000_000
+    if kind == "unique":
+        while size < target:
+            prompt = " ".join(rng.choice(_WORDS) for _ in range(rng.randrange(5, 40)))
+            line = (f"(APIServer pid=1) INFO 09-23 18:{rng.randrange(60):02d}:{rng.randrange(60):02d} [logger.py:43] "
+                    f"Received request chatcmpl-{rng.getrandbits(128):032x}: prompt: '{prompt}', params: "
+                    f"SamplingParams(n=1, temperature=0.7, max_tokens=512), lora_request: None.\n")
+            parts.append(line)
+            size += len(line)
+    else:
+        quiet = _quiet_lines()
+        variants = [_vary_digits(rng, rng.choice(quiet)) + "\n" for _ in range(5000)]
+        while size < target:
+            line = variants[rng.randrange(len(variants))]
+            parts.append(line)
+            size += len(line)
+    return "".join(parts).encode()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mb", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    for kind in ("traffic", "traffic_vllm", "unique"):
+        data = build(kind, args.mb)
+        tic = time.process_time()
+        data.decode("utf-8", "replace").count("\n")
+        baseline = time.process_time() - tic
+        times, cpu = [], []
+        for _ in range(args.runs):
+            tic, cpu_tic = time.perf_counter(), time.process_time()
+            parsed = parse_log(data)
+            times.append(time.perf_counter() - tic)
+            cpu.append(time.process_time() - cpu_tic)
+        print(f"{kind:13s} {len(data) / 1e6:6.1f} MB  {parsed.line_count:>9,} lines  "
+              f"median {statistics.median(times):.2f} s wall, {statistics.median(cpu):.2f} s CPU "
+              f"(= {statistics.median(cpu) / baseline:.1f} × decode + count lines, {baseline:.2f} s)  "
+              f"(wall runs: {', '.join(f'{t:.2f}' for t in times)})  anchors {len(parsed.anchors)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""Failures, their numbers and their phase (real logs of tests/logs/data)."""
+
+from logs_testlib import log_bytes
+
+from tpkit.logs import parse_log
+from tpkit.units import GiB, MiB
+
+
+def _primary(case_id: str):
+    return parse_log(log_bytes(case_id)).primary_failure
+
+
+def test_oom_in_cuda_graph_capture_with_its_numbers():
+    # sg_028: 'Capture cuda graph failed: CUDA out of memory', wrapped over several lines
+    failure = _primary("sg_028")
+    assert failure.kind == "cuda_oom" and failure.phase == "cuda_graph"
+    assert failure.size("requested").value == MiB(672)
+    assert failure.size("total").value == GiB(140.06) and failure.size("free").value == MiB(200.75)
+    assert failure.size("torch_allocated").value == GiB(128.50)
+    assert "process 1939284 holds 139.86 GiB" in failure.detail
+
+
+def test_oom_phase_from_the_traceback_frames():
+    # sg_039: traceback cut before its exception line, frames in load_model → weights
+    failure = _primary("sg_039")
+    assert failure.phase == "weights" and "traceback" in failure.phase_evidence
+
+
+def test_not_enough_kv_v0_and_v1():
+    v0 = _primary("vl_004")
+    assert v0.kind == "kv_too_small" and v0.phase == "kv_pool"
+    assert (v0.count("max_model_len").value, v0.count("kv_tokens").value) == (131072, 81536)
+    v1 = _primary("vl_034")   # the ValueError is wrapped over five lines
+    assert v1.kind == "kv_too_small"
+    assert v1.size("needed").value == GiB(5.62) and v1.size("available").value == GiB(4.50)
+    assert v1.count("estimated_max_len").value == 32768
+
+
+def test_negative_kv_budget_is_a_kv_pool_failure():
+    failure = _primary("vl_005")   # 'Available KV cache memory: -2.14 GiB', then the engine dies
+    assert failure.kind == "kv_budget_non_positive" and failure.phase == "kv_pool"
+
+
+def test_sglang_imbalance_check():
+    failure = _primary("sg_032")
+    assert failure.kind == "imbalance" and failure.phase == "imbalance"
+    assert abs(failure.size("pre_model_load_memory").value.gib - 8.8841552734375) < 1e-9
+    assert abs(failure.size("local_gpu_memory").value.gib - 11.901611328125) < 1e-9
+
+
+def test_vllm_startup_free_memory_check():
+    failure = _primary("vl_015")
+    assert failure.kind == "startup_free_memory" and failure.phase == "other"
+    assert failure.size("free").value == GiB(7.34) and failure.size("total").value == GiB(139.72)
+    assert failure.count("gpu_memory_utilization").value == 0.9
+
+
+def test_custom_allreduce_warning_is_a_warning_with_its_reason():
+    parsed = parse_log(log_bytes("sg_009"))
+    warnings = [f for f in parsed.failures if f.kind == "custom_allreduce_disabled"]
+    assert warnings and warnings[0].severity == "warning" and warnings[0].phase is None
+    assert warnings[0].detail.startswith("it's not supported on more than two PCIe-only GPUs")
+    assert warnings[0].occurrences >= 2          # one per rank, merged
+    assert parsed.status == "ok"
+
+
+def test_nccl_lines_that_are_not_errors_stay_quiet():
+    text = ("[rank0]:[W201 00:05:08.318920119 ProcessGroupNCCL.cpp:1524] Warning: WARNING: destroy_process_group() "
+            "was not called before program exit, which can leak resources.\n")
+    assert parse_log(text).failures == ()
+    nccl = parse_log("torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda "
+                     "error, NCCL version 2.21.5\nncclUnhandledCudaError: Call to CUDA function failed.\n")
+    assert nccl.primary_failure.kind == "nccl_error"

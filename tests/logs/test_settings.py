@@ -1,0 +1,60 @@
+"""Run settings from dumps, single lines and commands (real logs of tests/logs/data)."""
+
+from logs_testlib import log_bytes
+
+from tpkit.logs import parse_log
+from tpkit.logs.dumps import literal_dict, split_pairs
+
+
+def test_sglang_server_args_dump():
+    run = parse_log(log_bytes("sg_001")).run
+    assert run.engine.engine == "sglang" and run.fraction_key == "mem_fraction_static"
+    assert run.value("model") == "meta-llama/Meta-Llama-3.1-8B-Instruct"
+    assert (run.value("tp"), run.value("dp"), run.value("ep")) == (1, 1, 1)
+    assert run.value("mem_fraction") == 0.88 and run.mem_fraction.source == "server_args"
+    assert run.value("chunked_prefill_size") == 8192 and run.value("cuda_graph_max_bs") == 160
+    assert run.context_length is not None and run.value("context_length") is None  # printed as None: engine default
+    assert run.value("speculative") is None and run.value("cuda_graph_disabled") is False
+
+
+def test_vllm_v0_engine_config_dump():
+    run = parse_log(log_bytes("vl_026")).run
+    assert run.engine.version == "0.6.6" and run.engine.version_printed
+    assert run.value("model") == "/weights/checkpoints/UI-TARS"
+    assert run.value("tp") == 1 and run.value("context_length") == 8192 and run.value("dtype") == "bfloat16"
+    assert run.value("cuda_graph_max_bs") == 256       # compilation_config max_capture_size
+    assert run.tp.source == "engine_config"
+
+
+def test_vllm_non_default_args():
+    run = parse_log(log_bytes("vl_010")).run
+    assert run.value("tp") == 2 and run.value("kv_cache_dtype") == "fp8_e5m2"
+    assert run.value("context_length") == 262144 and run.value("max_running_requests") == 2
+    assert run.value("disable_custom_all_reduce") is True
+    assert run.value("speculative") == {"algorithm": "mtp", "draft_model": None, "num_steps": 3, "topk": None,
+                                        "num_draft_tokens": None}
+
+
+def test_multiline_command_and_conflict_with_the_engine_config():
+    # vl_021: the markdown shows a TP4 command; the log that follows ran TP8
+    run = parse_log(log_bytes("vl_021")).run
+    assert run.value("tp") == 8 and run.tp.source in ("engine_config", "non_default_args")
+    assert run.value("ep") == 8 and "experts sharded" in run.ep.text
+    assert run.value("context_length") == 32768          # '--max-model-len 32K' is 32 × 1024
+    conflict = next(c for c in run.conflicts if c.name == "tp")
+    assert conflict.other.value == 4 and conflict.other.source == "command_line"
+
+
+def test_launch_commands_of_both_engines():
+    sg = parse_log("python3 -m sglang.launch_server --model /path/to/Qwen3-235B-A22B-FP8 --tp 4 "
+                   "--trust-remote-code --host 0.0.0.0 --port 8000 --mem-fraction-static 0.93\n").run
+    assert (sg.engine.engine, sg.value("tp"), sg.value("mem_fraction")) == ("sglang", 4, 0.93)
+    vl = parse_log("CUDA_VISIBLE_DEVICES=0,1,2,3 \\\nvllm serve /path/to/Qwen3-235B-A22B-FP8 \\\n"
+                   "  --tensor-parallel-size 4 \\\n  --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\"}'\n").run
+    assert (vl.engine.engine, vl.value("tp"), vl.value("model")) == ("vllm", 4, "/path/to/Qwen3-235B-A22B-FP8")
+
+
+def test_dump_reader_keeps_complete_pairs_of_a_cut_dump():
+    pairs = dict(split_pairs("model_path='a,b', tp_size=8, lst=[1, (2, 3)], cut=[1, 2"))
+    assert pairs == {"model_path": "'a,b'", "tp_size": "8", "lst": "[1, (2, 3)]"}
+    assert literal_dict("{'model': 'x', 'tp': 4, 'sc': {'meth") == {"model": "x", "tp": 4}
