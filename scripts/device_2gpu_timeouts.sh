@@ -10,4 +10,4 @@ timeout -s KILL 150 torchrun --nproc-per-node ${NPROC:-2} scripts/gpu_skew_check
 timeout -s KILL 200 torchrun --nproc-per-node ${NPROC:-2} bench/allreduce_correctness.py --cases 1500 \
   >"$OUT/correctness.log" 2>&1
 timeout -s KILL 200 python3 scripts/gpu_timeout_check.py --out "$OUT/one_gpu" >"$OUT/one_gpu.log" 2>&1
-grep -E "PASS|FAIL" "$OUT/skew.log" | tail -12; tail -2 "$OUT/correctness.log"; grep -E "FAIL|ALL PASSED" "$OUT/one_gpu.log"
+grep -E "PASS|FAIL" "$OUT/skew.log" | tail -20; tail -2 "$OUT/correctness.log"; grep -E "FAIL|ALL PASSED" "$OUT/one_gpu.log"

@@ -4,9 +4,11 @@
 
 For each Triton backend (one_shot, one_shot_pull, two_shot) on a fresh ``AllReduce`` with a short spin limit:
 one call with both ranks in step must sum right; then rank 1 sleeps ``--skew-s`` seconds before its call.
-Rank 0 must raise ``AllReduceTimeout`` naming the backend and peer rank 1 (``check_errors`` after the sync),
-its push one-shot output must be NaN, and its next call must refuse to run.  Rank 0 prints the time its
-timed-out call took (the poll cost on this machine).  Prints PASS/FAIL per check and exits 1 on a failure.
+Rank 0 must raise ``AllReduceTimeout`` naming the backend and peer rank 1 (``check_errors`` after the sync)
+with the first symptom (the data or barrier wait, kept over later consequences), its push one-shot output
+must be NaN, and its next call must refuse to run.  The late rank 1 must either raise or hold the right sum,
+never a wrong one silently.  Rank 0 prints the time its timed-out call took (the poll cost on this machine).
+Prints PASS/FAIL per check and exits 1 on a failure.
 """
 
 from __future__ import annotations
@@ -61,8 +63,9 @@ def one_backend(name: str, rank: int, world: int, dev, spin_limit: int, skew_s: 
             raised = ""
         except AllReduceTimeout as exc:
             raised = str(exc)
+        first = "waiting for the data of peer rank 1" if name == "one_shot" else "waiting for peer rank 1 at the"
         check(rank, f"{name}: rank 0 raises for a peer {skew_s:g} s late (its call took {took:.2f} s for "
-                    f"{spin_limit:,} polls)", name in raised and "peer rank 1" in raised, raised[:200])
+                    f"{spin_limit:,} polls)", name in raised and first in raised, raised[:200])
         if name == "one_shot":
             check(rank, "one_shot: the timed-out output is NaN, not a partial sum", bool(torch.isnan(out).all()))
         try:
@@ -70,8 +73,22 @@ def one_backend(name: str, rank: int, world: int, dev, spin_limit: int, skew_s: 
             check(rank, f"{name}: the next call refuses to run", False)
         except AllReduceTimeout:
             check(rank, f"{name}: the next call refuses to run", True)
+    elif rank == 1:
+        late_rank_raises_or_sums_right(name, ar, out, world)
     torch.cuda.synchronize()
     dist.barrier()
+
+
+def late_rank_raises_or_sums_right(name: str, ar, out, world: int) -> None:
+    """The late rank found rank 0's data and signals waiting: its sum may be right; if not, it must raise."""
+    try:
+        ar.check_errors()
+        raised = ""
+    except AllReduceTimeout as exc:
+        raised = str(exc)
+    right = bool((out == world * (world + 1) / 2).all())
+    check(1, f"{name}: the late rank 1 raises or sums right ({'raised' if raised else 'no error'}, "
+             f"sum {'right' if right else 'wrong'})", bool(raised) or right, raised[:200])
 
 
 def main() -> int:

@@ -43,6 +43,46 @@ def test_a_set_word_raises_a_clear_error(backend, kind, needle):
     assert isinstance(info.value, RuntimeSetupError)  # a user-facing error: the CLI prints it, exit 2
 
 
+@pytest.mark.parametrize("code, why", [
+    (ef.encode("one_shot_pull", ef.KIND_WAIT, 0), "peer 0"),    # the reporting rank itself
+    (ef.encode("two_shot", ef.KIND_SIGNAL, 4), "peer 4"),       # no such rank in a 4-rank group
+    (ef.encode("one_shot", 9, 1), "kind 9"),                    # no such kind
+])
+def test_a_code_naming_no_other_rank_is_reported_as_invalid_not_as_a_late_peer(code, why):
+    """Before the fix, one_shot_pull on rank 0 said it "timed out waiting for peer rank 0" (itself)."""
+    word = torch.tensor([code], dtype=torch.int32)
+    flag = ef.ErrorFlag(word, rank=0, spin_limit=100, world_size=4)
+    with pytest.raises(ef.AllReduceTimeout) as info:
+        flag.check()
+    text = str(info.value)
+    assert "invalid code" in text and why in text and "this 4-rank group" in text
+    assert "waiting for" not in text and "signalling" not in text and "did not return a sum" in text
+
+
+def test_every_real_peer_is_named():
+    for peer in (1, 2, 3):
+        text = ef.timeout_message(ef.encode("two_shot", ef.KIND_WAIT, peer), rank=0, spin_limit=7, world_size=4)
+        assert f"timed out waiting for peer rank {peer} at the barrier" in text and "invalid" not in text
+
+
+def test_backends_pass_the_error_word_the_claim_word_and_the_group_size():
+    """``_error_args`` is the kernels' tail: error word, device claim word (first timeout wins), code base,
+    spin limit; the flag knows the world size so it can refuse a code that names no other rank."""
+    from tpkit.comm.backends.triton_base import TritonLaunch
+
+    class Fake(TritonLaunch):
+        name = "two_shot"
+
+    backend = Fake()
+    buf = SimpleNamespace(raw=torch.zeros(4), rank=2, world_size=4)
+    backend._init_errors(buf, 1000)
+    err, claim, base, limit = backend._error_args()
+    assert err == backend.errors.tensor.data_ptr() and claim == backend.errors.claim.data_ptr() != err
+    assert (base, limit) == (ef.encode("two_shot", 0, 0), 1000)
+    assert backend.errors.code() == 0 and int(backend.errors.claim[0]) == 0
+    assert (backend.errors.rank, backend.errors.world_size) == (2, 4)
+
+
 def test_a_device_memory_word_is_read_only_at_synchronise_points():
     """Where pinned memory cannot be mapped the word lives on the GPU; reading it needs a sync, so the
     per-call check skips it and ``check_errors`` (after a sync) reads it."""

@@ -8,8 +8,9 @@ slots.  A block's barrier of call k tells it that the peers' same block finished
 slot k mod 2 in call k+1 cannot race a reader — one barrier per one-shot call instead of two, and
 all of it lives on the device, so CUDA-graph replays of any call count stay correct.
 
-Every wait is bounded by ``limit`` polls; one that runs out writes a code to the error word ``err``
-(``backends.error_flag``: the host raises it) instead of hanging or summing missing data silently.
+Every wait is bounded by ``limit`` polls; one that runs out reports a code (``_triton_sync.report``: the
+first timeout wins the device word ``claim`` and is stored into the host error word ``err``, which the host
+raises, ``backends.error_flag``) instead of hanging or summing missing data silently.
 
 Layout of one rank's symmetric buffer (elements of the call's dtype, ``S = slot_elems``):
 one-shot  ``[slot0: S][slot1: S]``;   two-shot ``[slot0 in: S | out: S][slot1 in: S | out: S]``.
@@ -40,7 +41,7 @@ def _reduce_chunk(offs, m, base, b0, b1, b2, b3, b4, b5, b6, b7, WS: tl.constexp
 @triton.jit
 def one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
                     sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self,
-                    counters, numel, slot_elems, rank, err, code_base, limit,
+                    counters, numel, slot_elems, rank, err, claim, code_base, limit,
                     WS: tl.constexpr, BLOCK: tl.constexpr, MAXB: tl.constexpr):
     """Copy-in to the local slot, one barrier, read every rank's slot and sum in fp32."""
     bid = tl.program_id(0)
@@ -52,7 +53,7 @@ def one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
         offs = c * BLOCK + lanes
         m = offs < numel
         tl.store(mybuf + base + offs, tl.load(inp + offs, mask=m), mask=m)
-    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, err, code_base, limit, WS)
+    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, err, claim, code_base, limit, WS)
     for c in range(bid, nchunks, MAXB):
         offs = c * BLOCK + lanes
         m = offs < numel
@@ -65,7 +66,7 @@ def one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
 @triton.jit
 def two_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
                     sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self,
-                    counters, numel, slot_elems, rank, err, code_base, limit,
+                    counters, numel, slot_elems, rank, err, claim, code_base, limit,
                     WS: tl.constexpr, BLOCK: tl.constexpr, MAXB: tl.constexpr):
     """Copy-in, barrier, reduce-scatter (own chunk, pushed to every rank), barrier, copy-out."""
     bid = tl.program_id(0)
@@ -79,7 +80,7 @@ def two_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
             offs = (g * WS + j) * BLOCK + lanes
             m = offs < numel
             tl.store(mybuf + in_base + offs, tl.load(inp + offs, mask=m), mask=m)
-    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, err, code_base, limit, WS)
+    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, err, claim, code_base, limit, WS)
     for g in range(bid, ngroups, MAXB):
         offs = (g * WS + rank) * BLOCK + lanes
         m = offs < numel
@@ -87,7 +88,7 @@ def two_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7,
         for r in tl.static_range(WS):
             buf = select8(r, b0, b1, b2, b3, b4, b5, b6, b7)
             tl.store(buf + out_base + offs, val, mask=m)
-    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, err, code_base, limit, WS)
+    block_sync(sp0, sp1, sp2, sp3, sp4, sp5, sp6, sp7, sp_self, bid, rank, err, claim, code_base, limit, WS)
     for g in range(bid, ngroups, MAXB):
         for j in tl.static_range(WS):
             offs = (g * WS + j) * BLOCK + lanes
@@ -121,7 +122,7 @@ def _wait_arrived(p, m, SENT: tl.constexpr, limit):
 
 @triton.jit
 def push_one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7, counters, numel, region_elems, rank,
-                         err, code_base, limit,
+                         err, claim, code_base, limit,
                          WS: tl.constexpr, BLOCK: tl.constexpr, MAXB: tl.constexpr, SENT: tl.constexpr):
     """Barrier-free one-shot: push the input into slot ``rank`` of every rank's buffer, wait for data
     (no sentinel left), sum in fp32 in rank order, reset the read slots to the sentinel.
@@ -130,7 +131,8 @@ def push_one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7, counte
     sentinel (−0.0 / the 0x80008000 denormal) is sent as +0.0.  Two slots alternate per block call
     counter: a rank can only reach call k+2 after receiving everyone's call k+1 data, which each rank
     sends after it finished reading and resetting call k.  A peer whose data does not arrive within
-    ``limit`` polls makes the chunk NaN and writes ``code_base + 1 << 8 + peer`` to the error word ``err``.
+    ``limit`` polls makes the chunk NaN and reports ``code_base + 1 << 8 + peer`` (``_triton_sync.report``).
+    A rank's own slot is written by this block just before it reads it, so it does not time out.
     """
     bid = tl.program_id(0)
     count = tl.load(counters + bid)
@@ -153,8 +155,7 @@ def push_one_shot_kernel(inp, out, mybuf, b0, b1, b2, b3, b4, b5, b6, b7, counte
         for r in tl.static_range(WS):
             p = mybuf + slot + r * region_elems + offs
             v, late = _wait_arrived(p, m, SENT, limit)
-            if late:
-                report(err, code_base + (1 * 256 + r))
+            report(late.to(tl.int32), err, claim, code_base + (1 * 256 + r))
             acc += tl.where(late, float("nan"), v.to(out.dtype.element_ty, bitcast=True).to(tl.float32))
             tl.store(p, tl.full([BLOCK], SENT, mybuf.dtype.element_ty), mask=m)
         tl.store(out + offs, acc.to(out.dtype.element_ty), mask=m)

@@ -34,20 +34,24 @@ class PushOneShotBackend(TritonLaunch):
         self.max_blocks, self.num_warps, self.chunk_bytes = max_blocks, num_warps, k.PUSH_CHUNK_BYTES
         self.sentinel = {2: k.SENTINEL16, 4: k.SENTINEL32}
         self.counters = torch.zeros(max_blocks, dtype=torch.int32, device=buf.raw.device)
-        self._init_errors(buf.raw.device, buf.rank, spin_limit)
+        self._init_errors(buf, spin_limit)
         self.views = {size: buf.peer_views(dt) for size, dt in _INT_VIEW.items()}
         buf.raw.view(torch.int16).fill_(k.SENTINEL16)
         torch.cuda.synchronize(buf.raw.device)
+
+    def grid(self, numel: int, elem: int) -> int:
+        """Blocks launched for ``numel`` elements of ``elem`` bytes."""
+        return min(-(-numel // (self.chunk_bytes // elem)), self.max_blocks)
 
     def _launch(self, x: torch.Tensor, out: torch.Tensor, *, warmup: bool = False):
         numel, elem = x.numel(), x.element_size()
         views = self.views[elem]
         ws, rank = self.buf.world_size, self.buf.rank
-        block = self.chunk_bytes // elem
         args = (x, out, views[rank], *(views + [views[0]] * (MAX_PEER_WORLD_SIZE - ws)), self.counters, numel,
                 self.capacity.bytes // elem, rank, *self._error_args())
-        meta = dict(WS=ws, BLOCK=block, MAXB=self.max_blocks, SENT=self.sentinel[elem], num_warps=self.num_warps)
-        grid = (min(-(-numel // block), self.max_blocks),)
+        meta = dict(WS=ws, BLOCK=self.chunk_bytes // elem, MAXB=self.max_blocks, SENT=self.sentinel[elem],
+                    num_warps=self.num_warps)
+        grid = (self.grid(numel, elem),)
         if warmup:
             return self.kernel.warmup(*args, grid=grid, **meta)
         return self.kernel[grid](*args, **meta)

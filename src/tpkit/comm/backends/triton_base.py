@@ -30,9 +30,10 @@ def check_spin_limit(spin_limit: int) -> int:
 class TritonLaunch:
     """What every tpkit Triton backend shares once ``_launch(x, out, *, warmup)`` exists."""
 
-    def _init_errors(self, device, rank: int, spin_limit: int) -> None:
+    def _init_errors(self, buf, spin_limit: int) -> None:
         self.spin_limit = check_spin_limit(spin_limit)
-        self.errors = ErrorFlag.allocate(device, rank=rank, spin_limit=spin_limit)
+        self.errors = ErrorFlag.allocate(buf.raw.device, rank=buf.rank, world_size=buf.world_size,
+                                         spin_limit=spin_limit)
         self.code_base = encode(self.name, 0, 0)
 
     def run(self, x: torch.Tensor, out: torch.Tensor) -> None:
@@ -56,8 +57,9 @@ class TritonLaunch:
     def ledger_lines(self) -> tuple:
         return self.buf.ledger_lines(max_blocks=self.max_blocks)
 
-    def _error_args(self) -> tuple[int, int, int]:
-        return self.errors.address, self.code_base, self.spin_limit
+    def _error_args(self) -> tuple[int, int, int, int]:
+        """The kernels' last arguments: error word, claim word, this backend's code base, spin limit."""
+        return self.errors.address, self.errors.claim_address, self.code_base, self.spin_limit
 
 
 class TritonSymmBackend(TritonLaunch):
@@ -75,7 +77,7 @@ class TritonSymmBackend(TritonLaunch):
         self.chunk_bytes = CHUNK_BYTES
         device = buf.raw.device
         self.counters = torch.zeros(max_blocks, dtype=torch.int32, device=device)
-        self._init_errors(device, buf.rank, spin_limit)
+        self._init_errors(buf, spin_limit)
         ws = buf.world_size
         pads = list(buf.handle.signal_pad_ptrs)
         if buf.handle.signal_pad_size < max_blocks * ws * 4:
