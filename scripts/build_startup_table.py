@@ -12,6 +12,8 @@ Terms and keys:
     cublas           by GPU family (cuBLAS/cuBLASLt handles + workspace, and the small buffers a first GEMM brings)
     nccl             by transport and world size (``nvlink:8``, ``pcie:4``): communicator init + first collective
     sglang_tp1_init  SGLang's ``init_torch_distributed`` at world 1 (what it allocates besides NCCL)
+    sglang_load_extra     what SGLang's model load allocates beyond the parameters (load usage − weights)
+    vllm_nontorch_growth  non-torch memory vLLM (≥ 0.11) finds grown after its init snapshot, "tp1" / "tp>1"
 
 Statistic of one cell (samples = the rows' derived values, unweighted, one per row):
     nominal  the median; a direct tpkit measurement of the cell replaces it when it lies inside the band
@@ -51,7 +53,7 @@ NEAREST = {
     "cdna3": ("hopper", "blackwell"),
 }
 """family → the families whose cell it falls back to, nearest first (same vendor and closest architecture)"""
-TERMS = ("sglang_tp1_init", "cublas", "cuda_context", "nccl")
+TERMS = ("sglang_tp1_init", "cublas", "cuda_context", "nccl", "sglang_load_extra", "vllm_nontorch_growth")
 """derivation order: a term may subtract the nominal of a term before it"""
 NCCL_WORLDS = (2, 3, 4, 5, 6, 7, 8, 16, 32, 64)
 TRANSPORTS = ("nvlink", "pcie")
@@ -178,8 +180,8 @@ def build(evidence: dict) -> dict:
         by_key = _samples(rows, term, table)
         if term == "nccl":
             table.cells[term] = _nccl_cells(by_key)
-        elif term == "sglang_tp1_init":
-            table.cells[term] = {"all": {**cell(by_key["all"]), "source": "evidence"}}
+        elif term in ("sglang_tp1_init", "sglang_load_extra", "vllm_nontorch_growth"):  # engine extras
+            table.cells[term] = {k: {**cell(v), "source": "evidence"} for k, v in sorted(by_key.items())}
         else:
             table.cells[term] = _family_cells(term, by_key)
     steps = next(r for r in rows if r["id"] == MEASURED_SPLIT[0])["printed"]
@@ -235,6 +237,8 @@ def doc_section(table: dict, evidence: dict) -> str:
         out.append(f"| {t} | " + " | ".join(_gib(terms['nccl'][f'{t}:{w}']) + ("" if terms['nccl'][f'{t}:{w}']['n']
                                                                             else " *") for w in NCCL_WORLDS) + " |")
     init = terms["sglang_tp1_init"]["all"]
+    load = terms["sglang_load_extra"]["all"]
+    grow = terms["vllm_nontorch_growth"]
     out += ["", "\\* no sample at that world size: interpolated in log2(world) between sampled worlds, or the "
             "largest sampled world's cell, with a wider band. NCCL is keyed by transport and world size only (the "
             "samples come from H100/H200/A100 over NVLink and L4/L40S/RTX 4090/RTX 2080 Ti over PCIe); the split "
@@ -245,6 +249,13 @@ def doc_section(table: dict, evidence: dict) -> str:
             "H100/H200/B200/16 GB cards). It replaces the 0.39 GiB \"process overhead\" fitted on one RTX PRO 6000 "
             "log: on every GPU with a 'Load weight begin' line, total − free before weights is the CUDA context plus "
             "this term, with no 0.39 GiB left over.", "",
+            "Engine extras in the table but not charged yet (the engines' rules decide; helpers S and V): SGLang's "
+            f"model load allocates {_gib(load)} GiB beyond the parameters ({load['n']} cases: load usage − weights, "
+            f"H100/B200/L4/RTX 4090/RTX 3090); vLLM ≥ 0.11 finds {_gib(grow['tp1'])} GiB (tp 1, {grow['tp1']['n']} rows) "
+            f"and {_gib(grow['tp>1'])} GiB (tp > 1, {grow['tp>1']['n']} rows: RTX PRO 6000 tp4, H200 tp8, GB200 tp4) "
+            "of non-torch memory grown after its init snapshot, which it charges to the KV budget; tpkit's current "
+            "rules charge 0 there (vl_033's +6 % is that 1.7 GiB). `tpkit.startup.terms.sglang_load_extra()` and "
+            "`vllm_nontorch_growth(world)` return them as `Cost`s.", "",
             "### 5.1 The error band", "",
             "Every estimated term carries ± bytes: the start-up terms above (by GPU family), weights derived from a "
             "config (± 1 %, ± 2 % quantised; exact from safetensors headers), vLLM's activation-peak (± 25 %) and "

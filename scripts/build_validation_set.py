@@ -27,7 +27,7 @@ OUT = ROOT / "tests" / "validation" / "cases"
 CONFIGS = ROOT / "tests" / "validation" / "configs"
 DATA = Path("/work/data")
 SHARED = {"sglang": ROOT / "tests" / "validation" / "data", "vllm": ROOT / "tests" / "validation" / "data_vllm"}
-CONFIG_DIRS = (DATA / "sglang_logs" / "configs", DATA / "vllm_logs" / "configs", DATA / "engine_facts" / "configs",
+CONFIG_DIRS = (CONFIGS, DATA / "sglang_logs" / "configs", DATA / "vllm_logs" / "configs", DATA / "engine_facts" / "configs",
                SHARED["sglang"] / "configs", SHARED["vllm"] / "configs")
 
 T4_TOTAL = round(14.74 * 2**30)  # T4 is not in the GPU catalog; the CUDA total vLLM prints for it (vl_025)
@@ -73,7 +73,7 @@ SGLANG = {
     "sg_056": ("0.5.2", "docs build 2025-09-04 (v0.5.2 era)", {}, None),
     "sg_057": ("0.5.2", "docs build 2025-09-04", {},
                "EAGLE3 speculative decoding (draft weights/KV not modelled on this branch), capped at 20,480 tokens"),
-    "sg_059": (None, "", {}, "Qwen/Qwen1.5-MoE-A2.7B: no config in the set (capped run, 20,480 tokens)"),
+    "sg_059": ("0.5.2", "docs build 2025-09-04 (v0.5.2 era)", {"config_file": "Qwen--Qwen1.5-MoE-A2.7B.json"}, None),
     "sg_062": ("0.5.20", "sglang main of 2026-08 (guessed release)", {}, None),
     "case_001": None,  # the same run as sg_050: listed once, as sg_050
     "case_005": ("0.5.10", "PR #19718 of 2026-02 (v0.5.8-0.5.10 era, guessed)", {}, None),
@@ -93,9 +93,12 @@ VLLM = {
     "vl_024": (None, "", {}, "Qwen3-VL-30B-A3B-Instruct-FP8: no config in the set"),
     "vl_025": ("v0", "printed 'Initializing a V0 LLM engine (v0.8.2)'", {}, None),
     "vl_030": ("v0", "V0-style profile line (v0.6.5-0.8.x)", {}, None),
-    "vl_031": (None, "", {}, "llava-hf/llava-v1.6-mistral-7b-hf: no config in the set"),
+    "vl_031": ("0.10.2", "printed 'Initializing a V1 LLM engine (v0.10.2)'",
+               {"config_file": "llava-hf--llava-v1.6-mistral-7b-hf.json"}, None),
+    "vl_044": ("0.7.3", "V1 engine of Feb 2025 (VLLM_USE_V1=1 on v0.7.2/0.7.3)",
+               {"config_file": "ibm-granite--granite-3.0-3b-a800m-instruct.json"}, None),
     "vl_033": ("current", "late 0.2x (log of 2026-08, 'consumed memory' wording)", {}, None),
-    "vl_039": ("v0", "V0, dated 2024-08-19 (v0.5.4)", {}, None),
+    "vl_039": ("v0", "V0, dated 2024-08-19 (v0.5.4)", {}, None),  # config completed (vocab, positions)
     "vl_046": ("v0", "V0 gpu_executor lines, torch 2.5.1 (v0.6.4-0.7.x)", {}, None),
     "vl_047": ("0.8.4", "title v0.8.4", {}, None),
     "vl_048": (None, "", {}, "pipeline over two different GPUs (RTX 5070 Ti + RTX 5090 D): one GPU type per plan"),
@@ -119,10 +122,11 @@ def _gib(x):
 def _config(name: str | None) -> str | None:
     if not name:
         return None
-    for d in CONFIG_DIRS:
+    for d in CONFIG_DIRS:  # the repo copy first: it may have been completed (see its _assembled_note)
         if (d / name).exists():
             CONFIGS.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(d / name, CONFIGS / name)
+            if d != CONFIGS:
+                shutil.copyfile(d / name, CONFIGS / name)
             return name
     return None
 

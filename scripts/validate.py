@@ -80,16 +80,19 @@ def section() -> tuple[str, dict]:
            "represent yet are listed with the reason and not scored.", ""]
     stats = {}
     headline = ["| engine | scored | median \\|error\\| | p90 \\|error\\| | inside band | target (median / p90 / "
-                "inside) | anomalies (scored apart) | listed, not predicted |", "|---|---|---|---|---|---|---|---|"]
+                "inside) | scored apart | listed, not predicted |", "|---|---|---|---|---|---|---|---|"]
     tables = []
     for engine in harness.ENGINES:
         rows, skipped = harness.score(engine)
-        normal = [r for r in rows if not r.anomaly]
+        normal = [r for r in rows if r.headline]
         odd = [r for r in rows if r.anomaly]
+        capped = [r for r in rows if r.capped and not r.anomaly]
         s = harness.summary(normal)
-        stats[engine] = {**s, "anomalies": len(odd), "skipped": len(skipped), "listed": len(rows) + len(skipped)}
+        stats[engine] = {**s, "anomalies": len(odd), "capped": len(capped), "skipped": len(skipped),
+                         "listed": len(rows) + len(skipped)}
         med, p90 = TARGET[engine]
         odd_text = "—" if not odd else f"{len(odd)} (median {harness.summary(odd)['median'] * 100:.1f} %)"
+        odd_text += f"; capped runs: {len(capped)}" if capped else ""
         headline.append(f"| {LABEL[engine]} | {s['n']} | {s['median'] * 100:.2f} % | {s['p90'] * 100:.1f} % | "
                         f"{s['inside'] * 100:.0f} % ({sum(r.inside for r in normal)}/{s['n']}) | ≤ {med:.0%} / ≤ "
                         f"{p90:.0%} / ≥ 80 % | {odd_text} | {len(skipped)} |")
@@ -101,12 +104,15 @@ def section() -> tuple[str, dict]:
                 fams[f] = fams.get(f, 0) + 1
         tables += [f"### 6.{harness.ENGINES.index(engine) + 1} {LABEL[engine]}: every case", "",
                    f"{len(rows) + len(skipped)} cases listed: {len(normal)} scored, {len(odd)} engine anomalies, "
-                   f"{len(skipped)} not predicted. Scored by GPU class: "
+                   f"{len(capped)} capped runs, {len(skipped)} not predicted. Scored by GPU class: "
                    + ", ".join(f"{k} {v}" for k, v in sorted(classes.items())) + "; by family: "
                    + ", ".join(f"{k} {v}" for k, v in sorted(fams.items())) + ".", "", HEAD,
                    *[_row(r) for r in normal], ""]
         if odd:
             tables += ["Engine anomalies (scored apart):", "", HEAD, *[_row(r) for r in odd], ""]
+        if capped:
+            tables += ["Capped runs (`--max-total-tokens`: the printed value is the flag, so they check only that the "
+                       "free memory reaches the cap; scored apart):", "", HEAD, *[_row(r) for r in capped], ""]
         tables += ["Listed, not predicted:", "", "| case | model | GPU | printed | why not | source |",
                    "|---|---|---|---|---|---|"]
         for c in skipped:
@@ -114,7 +120,8 @@ def section() -> tuple[str, dict]:
             tables.append(f"| {c['id']} | {c['model'][:40]} | {c.get('gpu') or c.get('gpu_note') or '?'} | "
                           f"{printed.get('metric', '—')} {printed.get('value', '')} | {c['why_not']} | {_source(c)} |")
         tables += ["", ""]
-    out += headline + ["", "Median and p90 are over every scored case of the engine (no subset); the band is the "
+    out += headline + ["", "Median and p90 are over every scored case of the engine (no subset; only engine "
+                       "anomalies and capped runs, whose printed value is a flag, are scored apart and listed); the band is the "
                        "plan with every estimated term at its ends (start-up terms by GPU family, weights derived from "
                        "a config, vLLM's activation and CUDA-graph estimates).", ""]
     out += tables

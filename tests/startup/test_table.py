@@ -88,3 +88,12 @@ def test_nccl_grows_with_world_size_over_nvlink_and_is_small_over_pcie():
 def test_the_fitted_039_gib_overhead_is_gone():
     assert SGLANG_PROCESS_OVERHEAD.bytes < GiB(0.1)
     assert "init_torch_distributed" in SGLANG_PROCESS_OVERHEAD.item and SGLANG_PROCESS_OVERHEAD.uncertainty > Bytes(0)
+
+
+def test_engine_extras_are_in_the_table_with_their_evidence():
+    from tpkit.startup import sglang_load_extra, vllm_nontorch_growth
+
+    load = sglang_load_extra()
+    assert GiB(0.05) < load.bytes < GiB(0.3) and load.uncertainty > Bytes(0) and "10 sample(s)" in load.source
+    one, many = vllm_nontorch_growth(1), vllm_nontorch_growth(8)
+    assert one.bytes < many.bytes and "tp>1" in many.source

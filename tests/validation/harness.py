@@ -92,7 +92,18 @@ class Row:
 
     @property
     def anomaly(self) -> bool:
+        """An engine marked anomalous (patched, plugin, pre-fix build): scored apart."""
         return bool(self.case.get("engine_anomaly"))
+
+    @property
+    def capped(self) -> bool:
+        """The printed value is the ``--max-total-tokens`` cap itself, not a free-memory outcome: scored apart."""
+        return self.printed == self.case["flags"].get("max_total_tokens")
+
+    @property
+    def headline(self) -> bool:
+        """Counts in the per-engine median / p90 / inside-band figures."""
+        return not (self.anomaly or self.capped)
 
 
 def predict(case: dict) -> Row:

@@ -14,7 +14,7 @@ import harness
 
 REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch (targets: see the module doc)
     "sglang": (0.02, 0.12, 0.80),
-    "vllm": (0.09, 0.45, 0.55),
+    "vllm": (0.07, 0.40, 0.55),
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
@@ -50,7 +50,7 @@ def test_cases_span_gpu_classes_and_model_families(engine):
 @pytest.mark.parametrize("engine", harness.ENGINES)
 def test_accuracy_and_band_at_the_level_reached(engine):
     rows, _ = SCORED[engine]
-    s = harness.summary([r for r in rows if not r.anomaly])
+    s = harness.summary([r for r in rows if r.headline])
     median, p90, inside = REACHED[engine]
     gap = {k: (s[k], t) for k, t in zip(("median", "p90", "inside"), TARGET[engine])}
     assert s["median"] <= median and s["p90"] <= p90 and s["inside"] >= inside, gap

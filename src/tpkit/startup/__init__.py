@@ -28,7 +28,8 @@ import importlib
 _HOME = {
     "Cost": "cost", "KEYS": "cost",
     "cuda_context": "terms", "nccl_costs": "terms", "cublas": "terms", "startup_costs": "terms",
-    "SGLANG_PROCESS_OVERHEAD": "terms", "table_cost": "terms",
+    "SGLANG_PROCESS_OVERHEAD": "terms", "table_cost": "terms", "sglang_load_extra": "terms",
+    "vllm_nontorch_growth": "terms",
     "gpu_family": "families", "FAMILIES": "families", "Entry": "table", "entry": "table", "nccl_entry": "table",
     "startup_cache": "cache",
     "sglang_custom_allreduce": "custom_allreduce", "vllm_custom_allreduce": "custom_allreduce",

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from tpkit.hardware.machine import GpuState
 
 __all__ = ["cuda_context", "nccl_costs", "cublas", "extra_costs", "startup_costs", "SGLANG_PROCESS_OVERHEAD",
-           "table_cost"]
+           "table_cost", "sglang_load_extra", "vllm_nontorch_growth"]
 
 
 def table_cost(key: str, term: str, table_key: str, *, item: str, note: str = "") -> Cost:
@@ -84,6 +84,21 @@ def nccl_costs(gpu: GpuSpec | None, world: int, *, transport: str) -> tuple[Cost
 def cublas(gpu: GpuSpec | None) -> Cost:
     """cuBLAS/cuBLASLt handles and workspace (first GEMM)."""
     return table_cost("cublas", "cublas", gpu_family(gpu), item="cuBLAS workspace")
+
+
+def sglang_load_extra() -> Cost:
+    """What SGLang's model load allocates beyond the parameters ("Load weight begin" − "Load weight end" avail, minus
+    the weights; 10 cases on H100/B200/L4/RTX 4090/RTX 3090).  In the table, not charged yet: SGLang's KV budget is
+    measured after loading, so the engine would charge it with the weights (helper S decides)."""
+    return table_cost("extra", "sglang_load_extra", "all", item="SGLang model-load buffers (beyond the weights)")
+
+
+def vllm_nontorch_growth(world: int) -> Cost:
+    """Non-torch memory vLLM (≥ 0.11) finds grown after its init snapshot and charges to the KV budget: NCCL warm-up
+    buffers, cuBLAS and engine workspaces (late-0.2x 'consumed memory' lines).  In the table, not charged yet (the
+    vLLM rules decide; helper V)."""
+    return table_cost("extra", "vllm_nontorch_growth", "tp1" if world < 2 else "tp>1",
+                      item="non-torch memory grown after the snapshot")
 
 
 def extra_costs(lines: tuple[LineItem, ...]) -> tuple[Cost, ...]:
