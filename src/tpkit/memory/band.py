@@ -34,8 +34,8 @@ from typing import Any
 from tpkit.units import Bytes
 
 __all__ = ["Estimate", "Band", "band_end", "at_band_end", "estimated", "resolve", "estimated_weights",
-           "estimated_share", "measured_terms", "state_key", "with_band", "collecting",
-           "WEIGHTS_DERIVED_SHARE", "WEIGHTS_DERIVED_QUANTIZED_SHARE", "ACTIVATION_PEAK_SHARE", "CUDA_GRAPHS_SHARE"]
+           "estimated_share", "estimated_activation_peak", "estimated_cuda_graphs", "measured_terms", "state_key",
+           "with_band", "collecting", "WEIGHTS_DERIVED_SHARE", "WEIGHTS_DERIVED_QUANTIZED_SHARE", "ACTIVATION_PEAK_SHARE", "CUDA_GRAPHS_SHARE"]
 
 WEIGHTS_DERIVED_SHARE = 0.01
 """± share of weights derived from a config (unquantised): vLLM's printed weights of 10 validation cases lie 0.1–1.4 %
@@ -171,6 +171,17 @@ def estimated_share(nominal: Bytes, share: float, *, term: str, item: str, sourc
     """An estimate whose ± is ``share`` of itself."""
     return estimated(nominal, Bytes(round(nominal.bytes * share)), term=term, item=item,
                      source=source or f"± {share:.0%} of the estimate")
+
+
+def estimated_activation_peak(nominal: Bytes) -> Bytes:
+    """vLLM's profile-run activation peak, estimated analytically: ± ``ACTIVATION_PEAK_SHARE``."""
+    return estimated_share(nominal, ACTIVATION_PEAK_SHARE, term="activation_peak",
+                           item="activation peak (profile run, estimate)")
+
+
+def estimated_cuda_graphs(nominal: Bytes) -> Bytes:
+    """vLLM's CUDA-graph memory estimate, as tpkit replicates it: ± ``CUDA_GRAPHS_SHARE``."""
+    return estimated_share(nominal, CUDA_GRAPHS_SHARE, term="cuda_graphs", item="CUDA graphs (estimate)")
 
 
 def estimated_weights(weights: Any, *, item: str = "weights") -> Bytes:
