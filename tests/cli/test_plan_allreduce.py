@@ -10,6 +10,7 @@ from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.hardware.machine import GpuState, MachineProfile
 from tpkit.hardware.profile_io import save_machine_profile
+from tpkit.memory.band import with_band
 from tpkit.models import load_model
 from tpkit.parallel import ParallelSpec
 from tpkit.units import GiB
@@ -77,8 +78,8 @@ def test_default_plan_is_byte_identical_to_the_planner_without_the_new_keywords(
     code, out, err = _run(capsys, *BASE, "--engine", engine, "--json")
     assert code == 0, err
     model, gpu, par = load_model(MODEL), lookup_gpu("H100"), ParallelSpec(tp=4)
-    direct = (plan_sglang(model, gpu, par, SglangOptions()) if engine == "sglang"
-              else plan_vllm(model, gpu, par, VllmOptions()))
+    direct = (with_band(plan_sglang, model, gpu, par, SglangOptions()) if engine == "sglang"
+              else with_band(plan_vllm, model, gpu, par, VllmOptions()))
     assert out == json.dumps(direct.to_json_dict(), indent=2) + "\n"
 
 

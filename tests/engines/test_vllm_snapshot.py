@@ -3,6 +3,7 @@
 import pytest
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
+from tpkit.startup import nccl_costs
 from tpkit.startup.measured import STARTUP_COSTS
 from tpkit.engines.vllm.profile import FUSED_MOE_CHUNK, estimate_profile_peak
 from tpkit.parallel import ParallelSpec
@@ -11,7 +12,7 @@ from tpkit.units import Bytes
 from vllm_fixtures import H200, GivenWeights, config_model, llama3_8b
 
 W = GivenWeights(Bytes(8_030_261_248 * 2))
-NCCL = STARTUP_COSTS["nccl_process_group"] + STARTUP_COSTS["nccl_first_allreduce"]
+NCCL = sum((c.bytes for c in nccl_costs(H200, 2, transport="pcie")), Bytes(0))  # the fixture has no NVLink field
 CUBLAS = STARTUP_COSTS["cublas"]
 
 

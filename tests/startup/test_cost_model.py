@@ -48,8 +48,11 @@ def test_context_is_the_probes_own_when_recorded_else_the_measured_table():
 
 def test_nccl_only_for_more_than_one_rank_and_order_of_terms():
     assert nccl_costs(H200, 1, transport="nvlink") == ()
-    init, warm = nccl_costs(H200, 8, transport="pcie")
+    init, warm = nccl_costs(H200, 2, transport="nvlink")  # the measured cell: 2 ranks over NVLink
     assert init.bytes == STARTUP_COSTS["nccl_process_group"] and warm.bytes == STARTUP_COSTS["nccl_first_allreduce"]
+    pcie = nccl_costs(H200, 8, transport="pcie")  # another cell of the table, with its own band
+    assert sum(c.bytes.bytes for c in pcie) < (init.bytes + warm.bytes).bytes and all(c.uncertainty for c in pcie)
+    assert "nccl[pcie:8]" in pcie[0].source
     extra = LineItem(item="tpkit all-reduce", bytes=MiB(10), source="comm.plan")
     zero_car = vllm_custom_allreduce(3, world_sizes=(2, 4), signal_bytes=1, staging_mib=8)
     costs = startup_costs(context=cuda_context(H200), nccl=(init, warm), custom_allreduce=zero_car,

@@ -140,12 +140,13 @@ def plan(args):
     """Flags → PlanResult (pure; no torch)."""
     from tpkit.cli.engine_flags import options_from_args
     from tpkit.engines.registry import get_engine
+    from tpkit.memory.band import with_band
 
     engine = get_engine(args.engine)
     model, gpu, parallel, machine = build_request(args)
     options = options_from_args(engine, args)
     extra, notes = tpkit_allreduce_uses(args, gpu, parallel, machine)
-    result = engine.plan(model, gpu, parallel, options, machine=machine, extra_uses=extra)
+    result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra)
     if notes:
         from dataclasses import replace
 

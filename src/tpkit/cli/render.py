@@ -31,7 +31,8 @@ def format_ledger(result: PlanResult, *, width: int = 110) -> str:
     for line in result.ledger.items:
         sign = _SIGN[line.kind]
         name = line.item if line.kind != "info" else f"({line.item})"
-        table.add_row(name, f"{sign}{line.bytes.bytes:,}", f"{sign}{line.bytes.gib:.2f}", line.source)
+        gib = f"{sign}{line.bytes.gib:.2f}" + (f" ± {line.uncertainty.gib:.2f}" if line.uncertainty.bytes else "")
+        table.add_row(name, f"{sign}{line.bytes.bytes:,}", gib, line.source)
     table.add_row("= remaining", f"{result.ledger.remaining.bytes:,}", f"{result.ledger.remaining.gib:.2f}",
                   "capacity − uses − reserves: budget the pool could not use (under one token or block; "
                   "negative when the padding page comes out of the slack)")
@@ -52,8 +53,33 @@ def _header(result: PlanResult) -> str:
     )
 
 
+def _tokens(result: PlanResult) -> str:
+    """"98,000 ± 2,400 tokens" (with the band's ends when they are not symmetric), or the bare count."""
+    band = result.band
+    if band is None:
+        return f"{result.kv_tokens:,} tokens"
+    lo, hi = band.kv_tokens
+    text = f"{result.kv_tokens:,} ± {band.plus_minus_tokens:,} tokens"
+    if hi - result.kv_tokens != result.kv_tokens - lo:
+        text += f" ({lo:,}–{hi:,})"
+    return text
+
+
+def _band_note(result: PlanResult) -> str | None:
+    """Which estimates the band comes from (largest first), or that every term is exact or measured."""
+    band = result.band
+    if band is None:
+        return None
+    if not band.estimates:
+        return "band: none (every term exact or measured)"
+    terms = sorted(band.estimates, key=lambda e: -e.uncertainty.bytes)
+    parts = ", ".join(f"{e.item} ± {format_bytes(e.uncertainty)}" for e in terms[:5])
+    more = f" and {len(terms) - 5} more" if len(terms) > 5 else ""
+    return f"band: every estimated term at its ends — {parts}{more}"
+
+
 def _capacity(result: PlanResult) -> str:
-    lines = [f"KV cache: {result.kv_tokens:,} tokens per rank"]
+    lines = [f"KV cache: {_tokens(result)} per rank"]
     pool = result.kv_pool
     if pool is not None:
         lines[0] += (f" · {pool.cell_bytes.bytes:,} B/token · page {pool.page_size} · "
@@ -61,6 +87,12 @@ def _capacity(result: PlanResult) -> str:
     for key in ("kv_blocks", "block_size"):
         if key in result.extra:
             lines.append(f"{key.replace('_', ' ')}: {result.extra[key]:,}")
+            if key == "kv_blocks" and result.band is not None and result.band.kv_blocks is not None:
+                lo, hi = result.band.kv_blocks
+                lines[-1] += f" ({lo:,}–{hi:,})"
+    note = _band_note(result)
+    if note:
+        lines.append(note)
     if result.max_running_requests is not None:
         lines.append(f"max running requests: {result.max_running_requests:,}")
     lines.append(f"max concurrency at {result.context_length:,} tokens/request: {result.max_concurrency:.2f}×")

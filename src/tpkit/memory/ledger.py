@@ -37,15 +37,22 @@ class LineItem:
     """where the number came from: formula, catalog fact, measurement or flag"""
     kind: str = "use"
     """one of ``KINDS``"""
+    uncertainty: Bytes = Bytes(0)
+    """± bytes of an estimated line (0: exact, measured, or no band stated); ``tpkit.memory.band``"""
 
     def __post_init__(self) -> None:
         if not isinstance(self.bytes, Bytes):
             raise TypeError(f"LineItem {self.item!r}: bytes must be Bytes, got {type(self.bytes).__name__}")
+        if not isinstance(self.uncertainty, Bytes) or self.uncertainty.bytes < 0:
+            raise TypeError(f"LineItem {self.item!r}: uncertainty must be Bytes ≥ 0, got {self.uncertainty!r}")
         if self.kind not in KINDS:
             raise ValueError(f"LineItem {self.item!r}: kind must be one of {KINDS}, got {self.kind!r}")
 
     def to_dict(self) -> dict:
-        return {"item": self.item, "bytes": self.bytes.bytes, "source": self.source, "kind": self.kind}
+        out = {"item": self.item, "bytes": self.bytes.bytes, "source": self.source, "kind": self.kind}
+        if self.uncertainty.bytes:
+            out["uncertainty_bytes"] = self.uncertainty.bytes
+        return out
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -11,7 +11,8 @@ engine_version        the rule set used (e.g. ``"0.5.23"``)
 model                 {name, source, architecture, ...}
 gpu                   {name, total_bytes, ...}
 parallel              {tp, pp, dp, ep}
-ledger                list of {item, bytes, source, kind} for the limiting GPU
+ledger                list of {item, bytes, source, kind[, uncertainty_bytes]} for the limiting GPU;
+                      ``uncertainty_bytes`` (± bytes) only on estimated lines
 kv_tokens             int, KV token capacity per rank as the engine prints it
 kv_pool               the KVPoolPlan (buffers, shapes) or null when it does not fit
 max_running_requests  int or null
@@ -20,8 +21,17 @@ context_length        int, tokens per request used for max_concurrency
 verdict               {fits: bool, message: str, knob: str|null}
 warnings              list of str
 engine_log            list of str: the lines the engine itself would print
+kv_tokens_range       [lo, hi] KV tokens per rank with every estimated term at its high / low end
+                      (only when the plan was made with a band: ``tpkit.memory.band.with_band``, as
+                      ``tpkit plan`` does); equal ends when every term is exact or measured
+kv_blocks_range       [lo, hi] KV blocks, next to ``kv_blocks`` (vLLM), with the band
+band                  {kv_tokens_range, plus_minus_tokens, kv_blocks_range, estimated_terms: [{term, item,
+                      bytes, uncertainty_bytes, source}], measured_terms: [...]}, with the band
 (engine extras)        engine-specific top-level keys (vLLM adds kv_blocks, block_size)
 ===================== ============================================================
+
+Additions since schema 1 (no key changed meaning, so ``schema_version`` stays 1): ``uncertainty_bytes`` on
+ledger lines, ``kv_tokens_range``, ``kv_blocks_range``, ``band``.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tpkit.memory.band import Band
 from tpkit.memory.kvpool import KVPoolPlan
 from tpkit.memory.ledger import Ledger
 from tpkit.parallel import ParallelSpec
@@ -71,6 +82,17 @@ class PlanResult:
     warnings: tuple[str, ...] = ()
     engine_log: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    band: Band | None = None
+    """the KV capacity with every estimated term at its ends (``tpkit.memory.band.with_band``); None: not made"""
+
+    def _band_keys(self) -> dict[str, Any]:
+        if self.band is None:
+            return {}
+        out: dict[str, Any] = {"kv_tokens_range": list(self.band.kv_tokens)}
+        if self.band.kv_blocks is not None:
+            out["kv_blocks_range"] = list(self.band.kv_blocks)
+        out["band"] = self.band.to_dict()
+        return out
 
     def to_json_dict(self) -> dict[str, Any]:
         return {
@@ -90,5 +112,6 @@ class PlanResult:
             "verdict": self.verdict.to_dict(),
             "warnings": list(self.warnings),
             "engine_log": list(self.engine_log),
+            **self._band_keys(),
             **self.extra,
         }

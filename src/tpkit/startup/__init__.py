@@ -2,9 +2,13 @@
 
 What a serving process holds on a GPU before it loads weights, term by term, and which GPU decides:
 
-    cost.py              ``Cost``: one term (bytes, source, ± uncertainty)
-    measured.py          the measured start-up steps (one H200 run today)
+    cost.py              ``Cost``: one term (bytes, source, ± uncertainty), resolved at the band end being planned
+    families.py          GPU → start-up cost family (turing … hopper, blackwell, blackwell-consumer, cdna3)
+    table.py             the start-up table: bytes and ± per family / NCCL transport and world, from data/table.json
+                         (written by scripts/build_startup_table.py from data/evidence.json)
+    measured.py          tpkit's own step-by-step H200 measurement (one evidence row)
     terms.py             CUDA context, NCCL init + warm-up, cuBLAS, an engine's process overhead, creation order
+    cache.py             ``startup_cache``: lru_cache keyed also on the band state
     custom_allreduce.py  the engines' own custom all-reduce buffers, per implementation and release
     links.py             ``group_links``: is a TP group a full NVLink mesh with peer access (the one place)
     capacity.py          the tightest GPU of a probed machine, the engines' imbalance check
@@ -24,7 +28,10 @@ import importlib
 _HOME = {
     "Cost": "cost", "KEYS": "cost",
     "cuda_context": "terms", "nccl_costs": "terms", "cublas": "terms", "startup_costs": "terms",
-    "SGLANG_PROCESS_OVERHEAD": "terms",
+    "SGLANG_PROCESS_OVERHEAD": "terms", "table_cost": "terms", "sglang_load_extra": "terms",
+    "vllm_nontorch_growth": "terms",
+    "gpu_family": "families", "FAMILIES": "families", "Entry": "table", "entry": "table", "nccl_entry": "table",
+    "startup_cache": "cache",
     "sglang_custom_allreduce": "custom_allreduce", "vllm_custom_allreduce": "custom_allreduce",
     "plan_topology": "links", "group_links": "links",
     "TightestRank": "capacity", "Imbalance": "capacity", "layout_gpus": "capacity", "tightest_rank": "capacity",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from tpkit.memory.band import resolve
 from tpkit.memory.ledger import LineItem
 from tpkit.units import Bytes
 
@@ -23,16 +24,28 @@ class Cost:
     item: str
     """ledger name (an engine may name it its own way)"""
     bytes: Bytes
-    """the amount (bytes)"""
+    """the amount planned with (bytes): the nominal, or an end of its band while a band is planned"""
     source: str
-    """where the number came from (measurement, probe, engine source)"""
+    """where the number came from (measurement, probe, engine source, the start-up table)"""
     uncertainty: Bytes = Bytes(0)
-    """± bytes around ``bytes`` (0: no band estimated yet)"""
+    """± bytes around the nominal (0: exact or measured)"""
+    nominal: Bytes | None = None
+    """the nominal when ``bytes`` was moved to an end of the band (None: ``bytes`` is the nominal)"""
 
     def __post_init__(self) -> None:
         if self.key not in KEYS:
             raise ValueError(f"Cost key must be one of {KEYS}, got {self.key!r}")
 
+    def resolved(self) -> "Cost":
+        """This cost at the current band end, or as measured when ``measured_terms`` names its key
+        (``tpkit.memory.band``); the same cost again when it has no band."""
+        base = self.nominal if self.nominal is not None else self.bytes
+        value, unc, source = resolve(base, self.uncertainty, term=self.key, item=self.item, source=self.source)
+        if value == self.bytes and unc == self.uncertainty and source == self.source:
+            return self
+        return replace(self, bytes=value, uncertainty=unc, source=source, nominal=base)
+
     def line(self, *, item: str | None = None, note: str = "") -> LineItem:
         """This cost as a ledger "use" line, under ``item`` (default: its own name), ``note`` appended."""
-        return LineItem(item=item or self.item, bytes=self.bytes, source=self.source + note)
+        return LineItem(item=item or self.item, bytes=self.bytes, source=self.source + note,
+                        uncertainty=self.uncertainty)

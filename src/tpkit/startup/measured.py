@@ -3,18 +3,17 @@
 Measured step by step on one rank of 2× H200 SXM (torch 2.11 + CUDA 13, NCCL 2.28.9): free memory
 from ``cudaMemGetInfo`` (after ``empty_cache``) before and after each step, total 150,109,880,320 B.
 Source: ``shared/measurements/h200x2-startup-memory-and-graph-allreduce.json`` (``memory_steps``).
-Other GPUs and CUDA versions differ; until a per-GPU-family table replaces it, ``measured_cost`` answers
-with this one measurement for every GPU (a ``tpkit probe`` machine profile replaces the CUDA context with
-the live number of the real machine).
+These bytes are one row of the start-up evidence (``data/evidence.json``, row ``tpkit-h200x2-steps``): the
+start-up table (``tpkit.startup.table``) takes them as the Hopper context, the Hopper cuBLAS term and the 2-rank
+NVLink NCCL term, and the split of NCCL into init and first collective.  Other GPUs and world sizes get the table's
+per-family cells.
 """
 
 from __future__ import annotations
 
-from tpkit.hardware.gpu import GpuSpec
-from tpkit.startup.cost import Cost
 from tpkit.units import Bytes
 
-__all__ = ["STARTUP_COSTS", "STARTUP_SOURCE", "measured_cost"]
+__all__ = ["STARTUP_COSTS", "STARTUP_SOURCE"]
 
 _FREE_AFTER = {  # free bytes after each step, as measured
     "start": 150_109_880_320,
@@ -31,15 +30,3 @@ STARTUP_COSTS: dict[str, Bytes] = {
 """bytes each start-up step took: cuda_context, nccl_process_group, nccl_first_allreduce, cublas"""
 
 STARTUP_SOURCE = "measured on 2× H200 (measurements/h200x2-startup-memory-and-graph-allreduce.json)"
-
-_STEP = {"cuda_context": "cuda_context", "nccl_init": "nccl_process_group", "nccl_warmup": "nccl_first_allreduce",
-         "cublas": "cublas"}
-"""cost key → measured step"""
-
-
-def measured_cost(key: str, gpu: GpuSpec | None, *, item: str) -> Cost:
-    """The measured ``key`` cost (``cuda_context``, ``nccl_init``, ``nccl_warmup``, ``cublas``) for ``gpu``.
-
-    Today one H200 measurement serves every GPU (no band yet: ``uncertainty`` 0).
-    """
-    return Cost(key=key, item=item, bytes=STARTUP_COSTS[_STEP[key]], source=STARTUP_SOURCE)

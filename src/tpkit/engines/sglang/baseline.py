@@ -13,7 +13,7 @@ the ranks of its replica).  tpkit predicts that measurement from the shared star
                                                           not with --disable-custom-all-reduce
     the caller's extra uses   (their own names)           before cuBLAS
     cuBLAS                    cuBLAS workspace            always
-    SGLang process overhead   SGLang process overhead     always (inferred from a real SGLang log)
+    SGLang init (not NCCL)    SGLang init_torch_distr…    always (start-up table, from SGLang logs)
 
 With a ``MachineProfile`` the starting point is the free memory of the tightest GPU, and SGLang's balance
 check (min free < 0.9 × a rank's own free memory aborts start-up, §2.1) is applied to every replica.
@@ -22,7 +22,6 @@ check (min free < 0.9 × a rank's own free memory aborts start-up, §2.1) is app
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tpkit.engines.sglang.versions import era_at_least
@@ -30,6 +29,7 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
 from tpkit.startup.cost import Cost
+from tpkit.startup.cache import startup_cache
 from tpkit.startup.custom_allreduce import sglang_custom_allreduce
 from tpkit.startup.links import group_links
 from tpkit.startup.terms import SGLANG_PROCESS_OVERHEAD, cublas, cuda_context, nccl_costs, startup_costs
@@ -80,7 +80,7 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: Machi
     return _baseline(gpu, parallel, era, machine, disable_custom_all_reduce, extra_uses)
 
 
-@lru_cache(maxsize=512)
+@startup_cache(maxsize=512)
 def _catalog_baseline(gpu: GpuSpec, tp: int, pp: int, era: str, disable_car: bool = False,
                       extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
     """Baseline from the catalog total (memoised: it depends only on these values)."""

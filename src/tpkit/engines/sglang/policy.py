@@ -16,6 +16,7 @@ from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budge
 from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, is_newer_than_latest
 from tpkit.hardware.gpu import GpuSpec
+from tpkit.memory.band import estimated_weights
 from tpkit.memory.ledger import Ledger, LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
@@ -59,7 +60,7 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, w
         return weights, "weights per rank, given by the caller"
     if weights is None:
         weights = _planned_weights(model, parallel, options)
-    return weights.bytes_per_rank, f"weights per rank ({getattr(weights, 'method', 'given')})"
+    return estimated_weights(weights), f"weights per rank ({getattr(weights, 'method', 'given')})"
 
 
 def _sizing(model, gpu, parallel, options, machine, weights, extra_uses) -> SglangSizing:

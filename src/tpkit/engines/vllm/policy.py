@@ -25,6 +25,7 @@ from tpkit.engines.vllm.profile import estimate_profile_peak
 from tpkit.engines.vllm.verdict import decide
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, resolve_rules
 from tpkit.hardware.gpu import GpuSpec
+from tpkit.memory.band import estimated_activation_peak, estimated_cuda_graphs, estimated_weights
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
@@ -55,7 +56,7 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
         weights = plan_weights(model, parallel, dtype=r.act_dtype, quantization=options.quantization,
                                checkpoint_dir=options.checkpoint_dir)
     method = getattr(weights, "method", "given")
-    return LineItem(item="model weights", bytes=weights.bytes_per_rank,
+    return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
                     source=f"torch-allocated delta of loading, per rank ({method})")
 
 
@@ -109,7 +110,7 @@ def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: R
     est = estimate_cudagraph_memory(model, parallel, max_num_seqs=r.max_num_seqs,
                                     max_num_batched_tokens=r.max_num_batched_tokens,
                                     compute_capability=r.compute_capability, act_bytes=r.act_bytes)
-    return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
+    return LineItem(item="CUDA graphs (estimate)", bytes=estimated_cuda_graphs(est.bytes), source=est.formula)
 
 
 def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules) -> KvLayout:
@@ -154,7 +155,7 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
                     source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)")
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
                                 act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options))
-    line = LineItem(item="activation peak (profile run, estimate)", bytes=act.peak,
+    line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")
     return rope, (line,) + act.parts

@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Derive tpkit's start-up cost table from its evidence rows (no hand-typed number in the table).
+
+    python scripts/build_startup_table.py          # writes src/tpkit/startup/data/table.json
+    python scripts/build_startup_table.py --check  # exits 1 when table.json is not what the evidence gives
+
+Input: ``src/tpkit/startup/data/evidence.json`` — every row used (and every row looked at but not used, with
+why), each with its source, the numbers as printed and which start-up term it gives (``derive``).
+
+Terms and keys:
+    cuda_context     by GPU family (``tpkit.startup.families``)
+    cublas           by GPU family (cuBLAS/cuBLASLt handles + workspace, and the small buffers a first GEMM brings)
+    nccl             by transport and world size (``nvlink:8``, ``pcie:4``): communicator init + first collective
+    sglang_tp1_init  SGLang's ``init_torch_distributed`` at world 1 (what it allocates besides NCCL)
+    sglang_load_extra     what SGLang's model load allocates beyond the parameters (load usage − weights)
+    vllm_nontorch_growth  non-torch memory vLLM (≥ 0.11) finds grown after its init snapshot, "tp1" / "tp>1"
+
+Statistic of one cell (samples = the rows' derived values, unweighted, one per row):
+    nominal  the median; a direct tpkit measurement of the cell replaces it when it lies inside the band
+    band     n ≥ 3: the larger distance from the nominal to the 10th / 90th percentile; n ≤ 2: the largest
+             distance to a sample; plus the samples' median resolution (print rounding, rank spread, the band
+             of a term subtracted on the way); at least 25 % (n = 1), 20 % (n = 2) or 10 % of the nominal and 0.02 GiB
+A family without a sample takes the nearest family's cell (``NEAREST``) with 1.5 × its band (at least the band
+of all families pooled), and says so.  ``unknown`` (a GPU without a family: custom totals, unknown vendors) is
+the pool of every sample of the term.  NCCL world sizes without a sample are interpolated in log2(world) between
+the nearest worlds with samples (band: 1.25 × the larger band), or take the largest world's cell with 1.5 × its
+band beyond it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "src" / "tpkit" / "startup" / "data"
+GIB = 2**30
+
+FAMILIES = ("turing", "ampere", "ampere-consumer", "ada", "hopper", "blackwell", "blackwell-consumer", "cdna3")
+NEAREST = {
+    "turing": ("ampere-consumer", "ada", "ampere"),
+    "ampere": ("ampere-consumer", "ada", "hopper"),
+    "ampere-consumer": ("ampere", "ada"),
+    "ada": ("ampere-consumer", "ampere", "hopper"),
+    "hopper": ("blackwell", "ada"),
+    "blackwell": ("hopper", "blackwell-consumer"),
+    "blackwell-consumer": ("blackwell", "ada", "hopper"),
+    "cdna3": ("hopper", "blackwell"),
+}
+"""family → the families whose cell it falls back to, nearest first (same vendor and closest architecture)"""
+TERMS = ("sglang_tp1_init", "cublas", "cuda_context", "nccl", "sglang_load_extra", "vllm_nontorch_growth")
+"""derivation order: a term may subtract the nominal of a term before it"""
+NCCL_WORLDS = (2, 3, 4, 5, 6, 7, 8, 16, 32, 64)
+TRANSPORTS = ("nvlink", "pcie")
+MEASURED_SPLIT = ("tpkit-h200x2-steps", "free_after_context", "free_after_init_process_group", "free_after_first_allreduce")
+"""the NCCL total is split into init and first-collective in the ratio measured on 2× H200"""
+
+
+def _percentile(values: list[float], q: float) -> float:
+    xs = sorted(values)
+    if len(xs) == 1:
+        return xs[0]
+    pos = q * (len(xs) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def cell(samples: list[dict]) -> dict:
+    """Nominal and band (GiB) of one table cell from its samples."""
+    values = [s["value"] for s in samples]
+    n = len(values)
+    nominal = statistics.median(values)
+    if n >= 3:
+        spread = max(_percentile(values, 0.9) - nominal, nominal - _percentile(values, 0.1))
+        how = "median; band to the 10th/90th percentile"
+    else:
+        spread = max(abs(v - nominal) for v in values)
+        how = "median; band to the farthest sample"
+    band = spread + statistics.median(s["resolution"] for s in samples)
+    floor = {1: 0.25, 2: 0.20}.get(n, 0.10) * abs(nominal)
+    if band < max(floor, 0.02):
+        band = max(floor, 0.02)
+        how += f"; band floor ({'25' if n == 1 else '20' if n == 2 else '10'} % of the nominal, ≥ 0.02 GiB)"
+    measured = [s for s in samples if s.get("measured")]
+    if measured and abs(measured[0]["value"] - nominal) <= band:
+        nominal = measured[0]["value"]
+        how = how.replace("median", "tpkit's measurement (inside the logs' band)", 1)
+    return {"nominal_gib": nominal, "band_gib": band, "n": n, "rows": [s["row"] for s in samples], "how": how,
+            "samples_gib": [round(v, 4) for v in values]}
+
+
+class Table:
+    """Cells computed so far, with ``nom(term, key)`` for the expressions of later terms."""
+
+    def __init__(self) -> None:
+        self.cells: dict[str, dict[str, dict]] = {t: {} for t in TERMS}
+        self.used_band = 0.0
+
+    def nom(self, term: str, key: str) -> float:
+        entry = self.cells[term][key]
+        self.used_band = max(self.used_band, entry["band_gib"])
+        return entry["nominal_gib"]
+
+
+def _samples(rows: list[dict], term: str, table: Table) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for row in rows:
+        if not row["use"]:
+            continue
+        for d in row["derive"]:
+            if d["term"] != term:
+                continue
+            table.used_band = 0.0
+            names = {**row["printed"], "GIB": GIB, "nom": table.nom}
+            value = eval(d["expr"], {"__builtins__": {}}, names)  # noqa: S307 — repo data, arithmetic only
+            res = row["resolution_gib"] + table.used_band
+            out.setdefault(d["key"], []).append({"value": value, "resolution": res, "row": row["id"],
+                                                 "measured": d.get("measured", False)})
+    return out
+
+
+def _family_cells(term: str, by_key: dict[str, list[dict]]) -> dict[str, dict]:
+    cells = {k: {**cell(v), "source": "evidence"} for k, v in by_key.items() if k != "unknown"}
+    pool = cell([s for v in by_key.values() for s in v])
+    pool["source"] = "no GPU family: every sample of the term pooled"
+    for fam in FAMILIES:
+        if fam in cells:
+            continue
+        near = next((f for f in NEAREST[fam] if f in cells and cells[f]["source"] == "evidence"), None)
+        if near is None:
+            cells[fam] = {**pool, "source": f"no evidence for {fam} or its neighbours: all families pooled"}
+            continue
+        base = cells[near]
+        cells[fam] = {**base, "band_gib": max(1.5 * base["band_gib"], pool["band_gib"]), "fallback": near,
+                      "how": base["how"] + f"; {near}'s cell, band ×1.5 (≥ the pooled band)",
+                      "source": f"no evidence for {fam}: nearest family {near}, wider band"}
+    cells["unknown"] = pool
+    return cells
+
+
+def _nccl_cells(by_key: dict[str, list[dict]]) -> dict[str, dict]:
+    cells: dict[str, dict] = {}
+    for transport in TRANSPORTS:
+        known = {int(k.split(":")[1]): {**cell(v), "source": "evidence"} for k, v in by_key.items()
+                 if k.startswith(transport + ":")}
+        for world in NCCL_WORLDS:
+            key = f"{transport}:{world}"
+            if world in known:
+                cells[key] = known[world]
+                continue
+            below = [w for w in known if w < world]
+            above = [w for w in known if w > world]
+            if below and above:
+                a, b = max(below), min(above)
+                t = (math.log2(world) - math.log2(a)) / (math.log2(b) - math.log2(a))
+                ca, cb = known[a], known[b]
+                cells[key] = {"nominal_gib": ca["nominal_gib"] + t * (cb["nominal_gib"] - ca["nominal_gib"]),
+                              "band_gib": 1.25 * max(ca["band_gib"], cb["band_gib"]), "n": 0, "rows": ca["rows"] + cb["rows"],
+                              "how": f"interpolated in log2(world) between worlds {a} and {b}; band 1.25 × the larger",
+                              "source": f"no sample at world {world}: interpolated"}
+            else:
+                near = max(below) if below else min(above)
+                base = known[near]
+                cells[key] = {**base, "band_gib": 1.5 * base["band_gib"], "n": 0,
+                              "how": base["how"] + f"; world {near}'s cell, band ×1.5",
+                              "source": f"no sample at world {world}: world {near}'s cell, wider band"}
+    return cells
+
+
+def build(evidence: dict) -> dict:
+    rows = evidence["rows"]
+    table = Table()
+    for term in TERMS:
+        by_key = _samples(rows, term, table)
+        if term == "nccl":
+            table.cells[term] = _nccl_cells(by_key)
+        elif term in ("sglang_tp1_init", "sglang_load_extra", "vllm_nontorch_growth"):  # engine extras
+            table.cells[term] = {k: {**cell(v), "source": "evidence"} for k, v in sorted(by_key.items())}
+        else:
+            table.cells[term] = _family_cells(term, by_key)
+    steps = next(r for r in rows if r["id"] == MEASURED_SPLIT[0])["printed"]
+    init = steps[MEASURED_SPLIT[1]] - steps[MEASURED_SPLIT[2]]
+    total = steps[MEASURED_SPLIT[1]] - steps[MEASURED_SPLIT[3]]
+    digest = hashlib.sha256(json.dumps(evidence, sort_keys=True).encode()).hexdigest()[:16]
+    terms = {t: {k: _bytes(c) for k, c in sorted(cells.items())} for t, cells in table.cells.items()}
+    return {"schema": "Built by scripts/build_startup_table.py from evidence.json (do not edit by hand). bytes: the nominal; "
+                      "uncertainty_bytes: ± band; n: samples; rows: evidence row ids; how: the statistic; source: evidence, "
+                      "fallback (nearest family) or interpolation.",
+            "evidence_sha256_16": digest, "nccl_init_fraction": init / total,
+            "rows_used": sum(1 for r in rows if r["use"]), "rows_listed": len(rows), "terms": terms}
+
+
+def _bytes(c: dict) -> dict:
+    out = {"bytes": round(c["nominal_gib"] * GIB), "uncertainty_bytes": round(c["band_gib"] * GIB),
+           "n": c["n"], "rows": c["rows"], "how": c["how"], "source": c["source"]}
+    if "samples_gib" in c and c["n"]:
+        out["samples_gib"] = c["samples_gib"]
+    if "fallback" in c:
+        out["fallback"] = c["fallback"]
+    return out
+
+
+DOC = ROOT / "docs" / "accuracy.md"
+BEGIN, END = "<!-- build_startup_table.py: begin -->", "<!-- build_startup_table.py: end -->"
+
+
+def _gib(cell: dict) -> str:
+    return f"{cell['bytes'] / GIB:.2f} ± {cell['uncertainty_bytes'] / GIB:.2f}"
+
+
+def doc_section(table: dict, evidence: dict) -> str:
+    """docs/accuracy.md §5: the table, where each cell came from, and every evidence row."""
+    terms = table["terms"]
+    out = [BEGIN, "", "## 5. Start-up costs by GPU family, and the error band (issue 11)", "",
+           "Reproduce: `python scripts/build_startup_table.py --doc` (no GPU; 2026-12-01). The table "
+           "(`src/tpkit/startup/data/table.json`) is derived by that script from the evidence rows in "
+           "`src/tpkit/startup/data/evidence.json` — public start-up logs (SGLang 'Init torch distributed ends. mem "
+           "usage' / 'Load weight begin. avail mem'; vLLM 'Free memory on device … on startup', non-torch memory, "
+           "profile lines) and tpkit's own 2× H200 step measurement; `tests/startup/test_table.py` checks the "
+           "shipped table is what the evidence gives. Values in GiB: nominal ± band; n = samples; a cell without "
+           "samples takes its nearest family with a wider band and says so.", "",
+           "| family | CUDA context | n | cuBLAS | n | note |", "|---|---|---|---|---|---|"]
+    for fam in FAMILIES + ("unknown",):
+        c, b = terms["cuda_context"][fam], terms["cublas"][fam]
+        note = "; ".join(x for x in (c["source"] if c["source"] != "evidence" else "",
+                                     ("cuBLAS: " + b["source"]) if b["source"] != "evidence" else "") if x)
+        out.append(f"| {fam} | {_gib(c)} | {c['n']} | {_gib(b)} | {b['n']} | {note} |")
+    out += ["", "| NCCL (init + first collective) | " + " | ".join(f"world {w}" for w in NCCL_WORLDS) + " |",
+            "|---|" + "---|" * len(NCCL_WORLDS)]
+    for t in TRANSPORTS:
+        out.append(f"| {t} | " + " | ".join(_gib(terms['nccl'][f'{t}:{w}']) + ("" if terms['nccl'][f'{t}:{w}']['n']
+                                                                            else " *") for w in NCCL_WORLDS) + " |")
+    init = terms["sglang_tp1_init"]["all"]
+    load = terms["sglang_load_extra"]["all"]
+    grow = terms["vllm_nontorch_growth"]
+    out += ["", "\\* no sample at that world size: interpolated in log2(world) between sampled worlds, or the "
+            "largest sampled world's cell, with a wider band. NCCL is keyed by transport and world size only (the "
+            "samples come from H100/H200/A100 over NVLink and L4/L40S/RTX 4090/RTX 2080 Ti over PCIe); the split "
+            f"into init and first collective is the ratio measured on 2× H200 ({table['nccl_init_fraction']:.1%} "
+            "init).", "",
+            f"SGLang's own start-up term (`SGLANG_PROCESS_OVERHEAD`): what `init_torch_distributed` allocates besides "
+            f"NCCL, {_gib(init)} GiB from {init['n']} rows (0.00 GiB in 2025 builds, 0.09 GiB in 2026 builds, "
+            "H100/H200/B200/16 GB cards). It replaces the 0.39 GiB \"process overhead\" fitted on one RTX PRO 6000 "
+            "log: on every GPU with a 'Load weight begin' line, total − free before weights is the CUDA context plus "
+            "this term, with no 0.39 GiB left over.", "",
+            "Engine extras in the table but not charged yet (the engines' rules decide; helpers S and V): SGLang's "
+            f"model load allocates {_gib(load)} GiB beyond the parameters ({load['n']} cases: load usage − weights, "
+            f"H100/B200/L4/RTX 4090/RTX 3090); vLLM ≥ 0.11 finds {_gib(grow['tp1'])} GiB (tp 1, {grow['tp1']['n']} rows) "
+            f"and {_gib(grow['tp>1'])} GiB (tp > 1, {grow['tp>1']['n']} rows: RTX PRO 6000 tp4, H200 tp8, GB200 tp4) "
+            "of non-torch memory grown after its init snapshot, which it charges to the KV budget; tpkit's current "
+            "rules charge 0 there (vl_033's +6 % is that 1.7 GiB). `tpkit.startup.terms.sglang_load_extra()` and "
+            "`vllm_nontorch_growth(world)` return them as `Cost`s.", "",
+            "### 5.1 The error band", "",
+            "Every estimated term carries ± bytes: the start-up terms above (by GPU family), weights derived from a "
+            "config (± 1 %, ± 2 % quantised; exact from safetensors headers), vLLM's activation-peak (± 25 %) and "
+            "CUDA-graph (± 30 %) estimates. `tpkit.memory.band.with_band` re-plans the same engine with every "
+            "estimated term at its low end and at its high end (no engine-specific code: each term resolves itself "
+            "at the end being planned), so the band is the sum of the terms' ± carried through the engine's own "
+            "arithmetic — a term the engine charges before its snapshot moves nothing. A measured term (the "
+            "context `tpkit probe` recorded, or `measured_terms(...)` from a log anchor) has no band. `tpkit plan` "
+            "prints \"930,013 ± 8,511 tokens\" and the JSON has `kv_tokens_range` / `kv_blocks_range` and "
+            "`band.estimated_terms`.", "",
+            "### 5.2 Evidence rows", "",
+            f"{table['rows_used']} rows used, {table['rows_listed'] - table['rows_used']} listed but not used.", "",
+            "| row | engine | GPU | family | world | gives | used | source |", "|---|---|---|---|---|---|---|---|"]
+    for r in evidence["rows"]:
+        gives = ", ".join(f"{d['term']}[{d['key']}]" for d in r["derive"]) or "—"
+        used = "yes" if r["use"] else f"no: {r['why_not']}"
+        src = f"[{r['source'][:60]}]({r['source_url']})" if r.get("source_url") else r["source"][:90]
+        out.append(f"| {r['id']} | {r['engine']} | {r['gpu'][:40]} | {r['family']} | {r.get('world') or '?'} | "
+                   f"{gives} | {used} | {src} |")
+    return "\n".join(out + ["", END]) + "\n"
+
+
+def write_doc(text: str) -> None:
+    doc = DOC.read_text()
+    if BEGIN in doc:
+        head, rest = doc.split(BEGIN, 1)
+        doc = head + text + rest.split(END, 1)[1].lstrip("\n")
+    elif "<!-- validate.py: begin -->" in doc:
+        head, rest = doc.split("<!-- validate.py: begin -->", 1)
+        doc = head + text + "\n<!-- validate.py: begin -->" + rest
+    else:
+        doc = doc.rstrip("\n") + "\n\n" + text
+    DOC.write_text(doc)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="fail when table.json differs from what the evidence gives")
+    parser.add_argument("--doc", action="store_true", help="also rewrite docs/accuracy.md §5 from the table")
+    args = parser.parse_args(argv)
+    evidence = json.loads((DATA / "evidence.json").read_text())
+    table = build(evidence)
+    if args.doc:
+        write_doc(doc_section(json.loads(json.dumps(table)), evidence))
+    text = json.dumps(table, indent=1, ensure_ascii=False) + "\n"
+    path = DATA / "table.json"
+    if args.check:
+        if not path.exists() or path.read_text() != text:
+            print("table.json is stale: run python scripts/build_startup_table.py", file=sys.stderr)
+            return 1
+        return 0
+    path.write_text(text)
+    print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

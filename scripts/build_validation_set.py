@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""Build tests/validation/cases/{sglang,vllm}.json: real start-ups from public threads, normalised to tpkit inputs.
+
+    python scripts/build_validation_set.py       # reads /work/data/{sglang,vllm}_logs and the shared set copy
+
+The cases come from the data helpers' collections (``/work/data/sglang_logs/cases.json``: 64 SGLang cases,
+``/work/data/vllm_logs/cases.json``: 71 vLLM cases, each with its log, source and config) and from the shared
+validation set already in ``tests/validation/data*/``.  This script only *normalises*: for each chosen case it
+records what a user would pass to tpkit — the model config (copied into ``tests/validation/configs/``), the GPU
+(catalog name; or the total the log prints plus the GPU family, for GPUs the catalog lacks), the parallel layout,
+the engine release whose rules apply (printed, or guessed from the date and said so) and the launch flags as the
+command line or the printed server arguments show them — and the capacity the engine printed.  Cases tpkit cannot
+represent yet are kept, with the reason.  Nothing here depends on tpkit's prediction.
+
+Chosen: every case with a printed KV capacity whose GPU and model are known (or whose reason not to predict is
+worth listing), across GPU classes and model families; the SELECT tables below say why per case.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "tests" / "validation" / "cases"
+CONFIGS = ROOT / "tests" / "validation" / "configs"
+DATA = Path("/work/data")
+SHARED = {"sglang": ROOT / "tests" / "validation" / "data", "vllm": ROOT / "tests" / "validation" / "data_vllm"}
+CONFIG_DIRS = (CONFIGS, DATA / "sglang_logs" / "configs", DATA / "vllm_logs" / "configs", DATA / "engine_facts" / "configs",
+               SHARED["sglang"] / "configs", SHARED["vllm"] / "configs")
+
+T4_TOTAL = round(14.74 * 2**30)  # T4 is not in the GPU catalog; the CUDA total vLLM prints for it (vl_025)
+
+# --- SGLang ----------------------------------------------------------------------------------------------------
+# id: (tpkit engine version, how it was chosen, overrides of the flags / inputs, reason not to predict or None)
+SGLANG = {
+    "sg_001": ("0.4.1", "docs build 2025-01-23 (v0.4.1/0.4.2 era)", {}, None),
+    "sg_002": ("0.3.5", "docs build 2024-11-10 (v0.3.5 era)", {}, None),
+    "sg_003": ("0.4.2", "docs build 2025-02-12 (v0.4.2/0.4.3 era)", {}, None),
+    "sg_004": ("0.4.2", "docs build (2025-02)", {},
+               "reward model (LlamaForSequenceClassification, score head): its own config is not in the set, and the "
+               "Llama-3.1-8B-Instruct config would count an LM head the checkpoint does not have"),
+    "sg_005": ("0.4.2", "docs build 2025-02-04", {}, None),
+    "sg_006": ("0.4.2", "docs build 2025-02-13", {},
+               "EAGLE speculative decoding (draft model lmzheng/sglang-EAGLE-llama2-chat-7B): draft weights and draft "
+               "KV are not modelled on this branch (issue 11 item 2, helper S)"),
+    "sg_007": ("0.4.2", "docs build 2025-01-31", {}, None),
+    "sg_008": ("0.4.0", "docs build 2024-11-30 (v0.3.6/v0.4.0 era)", {}, None),
+    "sg_009": ("0.4.3.post3", "same author's issue #4127 two days earlier names v0.4.3.post3", {}, None),
+    "sg_010": ("0.5.2rc2", "image tag in the manifest", {"quantization": "fp8"},
+               "no xai-org/grok-2 config in the set (not found within the look-up budget)"),
+    "sg_013": ("0.4.4", "log dated 2025-03-25 (main between v0.4.4 and v0.4.5)", {}, None),
+    "sg_019": (None, "", {}, "MI355X is not in the GPU catalog; engine_anomaly (AITER over-allocation, per the PR)"),
+    "sg_021": (None, "", {}, "MI355X is not in the GPU catalog; Kimi-K2.5 excerpt without flags"),
+    "sg_022": (None, "", {}, "--enable-dp-attention (DP attention is not modelled on this branch; helper S); GPU only "
+                             "known as the 141 GB class"),
+    "sg_023": (None, "", {}, "--enable-dp-attention with dp 8 (not modelled on this branch); GPU unknown"),
+    "sg_036": ("0.5.15", "source checkout of mid-2026 (guessed release)", {}, None),
+    "sg_037": ("0.4.2", "image lmsysorg/sglang:v0.4.2-rocm620", {}, None),
+    "sg_040": (None, "", {}, "engine_anomaly (pre-fix SWA cell size, per the PR); GPU unknown; no config"),
+    "sg_043": ("0.5.10", "sglang main of 2026-04 (guessed release)", {}, None),
+    "sg_044": ("0.4.2", "docker image of early Feb 2025 (v0.4.2 era)", {}, None),
+    "sg_047": (None, "", {}, "google/gemma-4-26B-A4B (text-only FP8 conversion): no config in the set"),
+    "sg_050": ("0.4.10", "issue dated 2025-07 (v0.4.9/0.4.10 era); the shared set's case_001 is the same run",
+               {"config_file": "Qwen--Qwen3-235B-A22B-FP8.json"}, None),
+    "sg_051": ("0.5.3", "PR branch of 2025-10-16 (v0.5.3 era)", {},
+               "model only inferred ('Llama-3.x-70B class', not named in the excerpt) and flags not printed"),
+    "sg_052": (None, "", {}, "GPU unknown (tp 2 × pp 2)"),
+    "sg_054": (None, "", {}, "engine_anomaly (MTP draft embed/lm_head held while the pool is sized); Qwen3.8 config "
+                             "not in the set; speculative"),
+    "sg_055": (None, "", {}, "GLM-5 NVFP4 (DSA attention): no config in the set"),
+    "sg_056": ("0.5.2", "docs build 2025-09-04 (v0.5.2 era)", {}, None),
+    "sg_057": ("0.5.2", "docs build 2025-09-04", {},
+               "EAGLE3 speculative decoding (draft weights/KV not modelled on this branch), capped at 20,480 tokens"),
+    "sg_059": ("0.5.2", "docs build 2025-09-04 (v0.5.2 era)", {"config_file": "Qwen--Qwen1.5-MoE-A2.7B.json"}, None),
+    "sg_062": ("0.5.20", "sglang main of 2026-08 (guessed release)", {}, None),
+    "case_001": None,  # the same run as sg_050: listed once, as sg_050
+    "case_005": ("0.5.10", "PR #19718 of 2026-02 (v0.5.8-0.5.10 era, guessed)", {}, None),
+}
+
+# --- vLLM ------------------------------------------------------------------------------------------------------
+VLLM = {
+    "vl_001": ("v0", "V0 engine at main on 2025-01-16 (between v0.6.6 and v0.7.0)",
+               {"config_file": "meta-llama--Llama-3.2-11B-Vision-Instruct.json"}, None),  # same layout as the base model
+    "vl_002": ("0.8.5", "V1 engine at main on 2025-04-24 (v0.8.4/0.8.5)", {}, None),
+    "vl_003": (None, "", {}, "GPU not stated; LMCache connector"),
+    "vl_004": ("v0", "V0 engine, issue dated 2025-02-11 (v0.7.x)", {"block_size": 16}, None),
+    "vl_010": (None, "", {}, "Qwen3.6-27B with MTP: no config in the set; speculative decoding (helper V)"),
+    "vl_012": (None, "", {}, "Qwen3.6-35B-A3B: no config in the set"),
+    "vl_021": ("0.10.2", "printed 'vLLM API server version 0.10.2'", {}, None),
+    "vl_022": ("current", "2026-era wheels (CUDA 13); release not printed", {}, None),
+    "vl_024": (None, "", {}, "Qwen3-VL-30B-A3B-Instruct-FP8: no config in the set"),
+    "vl_025": ("v0", "printed 'Initializing a V0 LLM engine (v0.8.2)'", {}, None),
+    "vl_030": ("v0", "V0-style profile line (v0.6.5-0.8.x)", {}, None),
+    "vl_031": ("0.10.2", "printed 'Initializing a V1 LLM engine (v0.10.2)'",
+               {"config_file": "llava-hf--llava-v1.6-mistral-7b-hf.json"}, None),
+    "vl_044": ("0.7.3", "V1 engine of Feb 2025 (VLLM_USE_V1=1 on v0.7.2/0.7.3)",
+               {"config_file": "ibm-granite--granite-3.0-3b-a800m-instruct.json"}, None),
+    "vl_033": ("current", "late 0.2x (log of 2026-08, 'consumed memory' wording)", {}, None),
+    "vl_039": ("v0", "V0, dated 2024-08-19 (v0.5.4)", {}, None),  # config completed (vocab, positions)
+    "vl_046": ("v0", "V0 gpu_executor lines, torch 2.5.1 (v0.6.4-0.7.x)", {}, None),
+    "vl_047": ("0.8.4", "title v0.8.4", {}, None),
+    "vl_048": (None, "", {}, "pipeline over two different GPUs (RTX 5070 Ti + RTX 5090 D): one GPU type per plan"),
+    "vl_050": (None, "", {}, "ibm-granite/granite-4.0-micro: no config in the set"),
+    "vl_051": (None, "", {}, "EAGLE speculative decoding (draft not modelled on this branch; helper V)"),
+    "vl_056": ("0.9.1", "issue of 2025-07-24, kv_cache_utils.py:634 (V1 0.8.5-0.9.x)", {}, None),
+    "vl_057": (None, "", {}, "GPU total not printed ('46GB', L40S/A40/L40 class)"),
+    "vl_059": (None, "", {}, "bitsandbytes in-flight quantisation with LoRA: not modelled"),
+    "vl_060": (None, "", {}, "GLM-5.3-Flash: no config in the set"),
+    "vl_066": (None, "", {}, "engine_anomaly (kvcached plugin)"),
+    "vl_068": ("v0", "V0 (Turing), log of 2025-06 (v0.8.5/0.9.0)", {"disable_custom_all_reduce": True}, None),
+    "vl_069": ("v0", "V0 (as vl_068)", {}, None),
+    "vl_071": (None, "", {}, "gaunernst/gemma-3-27b-it-int4-awq: its AWQ config is not in the set"),
+}
+
+
+def _gib(x):
+    return round(x * 2**30)
+
+
+def _config(name: str | None) -> str | None:
+    if not name:
+        return None
+    for d in CONFIG_DIRS:  # the repo copy first: it may have been completed (see its _assembled_note)
+        if (d / name).exists():
+            CONFIGS.mkdir(parents=True, exist_ok=True)
+            if d != CONFIGS:
+                shutil.copyfile(d / name, CONFIGS / name)
+            return name
+    return None
+
+
+def _kvdt(text: str | None) -> str:
+    t = (text or "auto").split(" ")[0]
+    return t if t in ("auto", "fp8", "fp8_e4m3", "fp8_e5m2", "bf16", "fp16") else "auto"
+
+
+def _gpu(case: dict) -> dict:
+    """Catalog name, or the printed total + family for GPUs the catalog lacks."""
+    name = case["gpu"] or ""
+    rep = (case.get("reported") or {}).get("extra") or {}
+    known = ("H100-SXM-80GB", "H100-80GB", "H20-141GB", "H200-SXM-141GB", "B200", "GB200", "L4", "L40S", "RTX-4090", "RTX-5090",
+             "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB")
+    if name in known:
+        return {"gpu": name}
+    if name == "T4":
+        return {"gpu": None, "gpu_total_bytes": _gib(rep.get("total_gpu_memory_gib", 14.74)), "gpu_family": "turing",
+                "gpu_note": "T4 is not in the catalog: the CUDA total vLLM prints for a T4 (14.74 GiB)"}
+    if name.startswith("H800"):
+        return {"gpu": "H100-SXM-80GB", "gpu_note": "H800 = H100 SXM silicon and memory (NVLink cut): the H100 entry"}
+    if "RTX-2080-Ti-22GB" in name:
+        return {"gpu": None, "gpu_total_bytes": _gib(rep["total_gpu_memory_gib"]), "gpu_family": "turing",
+                "gpu_note": "modded 22 GB RTX 2080 Ti: the total vLLM prints"}
+    total = rep.get("total_gpu_memory_gib") or rep.get("total_gib")
+    if total:
+        return {"gpu": None, "gpu_total_bytes": _gib(total), "gpu_family": "unknown",
+                "gpu_note": f"{name}: the total vLLM prints; family unknown"}
+    return {"gpu": None, "gpu_note": name}
+
+
+def _families(case: dict) -> list[str]:
+    arch = (case.get("arch_class") or "") + " " + (case.get("notes") or "")[:0]
+    out = []
+    for key, fam in (("dense", "dense"), ("moe", "MoE"), ("mla", "MLA"), ("swa", "SWA"), ("vlm", "VLM"),
+                     ("mamba", "hybrid"), ("linear", "hybrid")):
+        if key in arch.lower():
+            out.append(fam)
+    if case.get("speculative"):
+        out.append("spec-decode")
+    if "dp-attention" in str(case.get("other_settings") or "").lower() or "dp attention" in str(case.get("parallelism_note") or "").lower():
+        out.append("DP attention")
+    return out or [case.get("arch_class") or "unknown"]
+
+
+def _printed_sglang(case: dict) -> dict:
+    rep = case["reported"]
+    return {"metric": "kv_tokens", "value": rep["kv_tokens"],
+            "line": "KV Cache is allocated. #tokens / max_total_num_tokens (rank 0)"}
+
+
+def _printed_vllm(case: dict) -> dict | None:
+    rep = case["reported"] or {}
+    log = " ".join(case.get("log") or [])
+    if rep.get("kv_blocks") and not rep.get("kv_tokens") or ("# GPU blocks" in log and rep.get("kv_blocks")):
+        return {"metric": "kv_blocks", "value": rep["kv_blocks"], "line": "# GPU blocks"}
+    if rep.get("kv_tokens"):
+        if "estimated maximum model length" in log:
+            return {"metric": "estimated_max_model_len", "value": rep["kv_tokens"],
+                    "line": "estimated maximum model length (start-up error)"}
+        return {"metric": "kv_tokens", "value": rep["kv_tokens"], "line": "GPU KV cache size: N tokens"}
+    if rep.get("max_concurrency") and case.get("max_model_len"):
+        return {"metric": "max_concurrency", "value": rep["max_concurrency"],
+                "line": f"Maximum concurrency for {case['max_model_len']} tokens per request"}
+    return None
+
+
+def _printed_weights(engine: str, case: dict) -> dict | None:
+    """The weights the log prints (vLLM 'Model loading took'), or SGLang's load usage (avail before − after)."""
+    rep = case.get("reported") or {}
+    if engine == "vllm" and rep.get("weights_gib"):
+        return {"gib": rep["weights_gib"], "what": "vLLM 'Model loading took' / profile 'model weights take'"}
+    before, after = rep.get("avail_mem_before_load_gib"), rep.get("avail_mem_after_load_gib")
+    if engine == "sglang" and before and after:
+        return {"gib": round(before - after, 2), "what": "SGLang 'Load weight begin' − 'Load weight end' avail mem"}
+    if engine == "sglang" and rep.get("weights_gib"):
+        return {"gib": rep["weights_gib"], "what": "SGLang 'Load weight end … mem usage'"}
+    return None
+
+
+def _sglang_flags(case: dict, over: dict) -> dict:
+    flags = {"mem_fraction_static": case["mem_fraction_static"], "context_length": case["context_length"],
+             "page_size": case["page_size"], "kv_cache_dtype": _kvdt(case["kv_cache_dtype"]),
+             "chunked_prefill_size": case["chunked_prefill_size"], "max_running_requests": case["max_running_requests"]}
+    other = str(case.get("other_settings") or "")
+    if "max_total_tokens=" in other:
+        flags["max_total_tokens"] = int(other.split("max_total_tokens=")[1].split()[0])
+    flags.update(over)
+    return {k: v for k, v in flags.items() if v is not None}
+
+
+def _vllm_flags(case: dict, over: dict) -> dict:
+    flags = {"gpu_memory_utilization": case["gpu_memory_utilization"], "max_model_len": case["max_model_len"],
+             "block_size": case["block_size"], "max_num_batched_tokens": case["max_num_batched_tokens"],
+             "max_num_seqs": case["max_num_seqs"], "kv_cache_dtype": _kvdt(case["kv_cache_dtype"])}
+    cmd = (case.get("command") or "") + " " + str(case.get("cuda_graph") or "")
+    if "--enforce-eager" in cmd:
+        flags["enforce_eager"] = True
+    if "--disable-custom-all-reduce" in str(case.get("other_settings") or ""):
+        flags["disable_custom_all_reduce"] = True
+    if (case.get("dtype") or "").startswith("float16"):
+        flags["dtype"] = "float16"
+    q = case.get("quantization") or ""
+    if "--quantization" in cmd:
+        flags["quantization"] = next((m for m in ("awq", "gptq", "fp8") if m in q), None)
+    flags.update(over)
+    return {k: v for k, v in flags.items() if v is not None}
+
+
+def _checkpoint_quant(case: dict, config_file: str | None) -> str | None:
+    """The checkpoint's quantisation method when the config copy lacks its ``quantization_config`` block (the
+    engine reads it from the checkpoint; tpkit gets it as the equivalent flag)."""
+    if not config_file:
+        return None
+    cfg = json.loads((CONFIGS / config_file).read_text())
+    if "quantization_config" in cfg or "compression_config" in cfg:
+        return None
+    text = (case.get("quantization") or "").lower()
+    if "checkpoint" not in text and "awq" not in text and "gptq" not in text:
+        return None
+    return next((m for m in ("awq", "gptq", "fp8") if m in text), None)
+
+
+def _record(engine: str, case: dict, sel) -> dict:
+    version, basis, over, why = sel
+    over = dict(over)
+    if "config_file" in over:
+        case = {**case, "config_file": over.pop("config_file")}
+    parallel = {k: case.get(k) or 1 for k in ("tp", "pp", "dp", "ep")}
+    out = {"id": case["id"], "engine": engine, "status": case["status"], "quality": case.get("quality"),
+           "source": case["source"], "source_url": case.get("source_url"),
+           "source_kind": "url" if case.get("source_url") else "search-index id (no URL: the tools did not return the "
+                                                                 "repository)",
+           "model": case["model"], "config_file": _config(case.get("config_file")),
+           "config_confidence": case.get("config_confidence"), **_gpu(case), **parallel,
+           "engine_version_printed": case.get("engine_version"), "tpkit_engine_version": version,
+           "engine_version_basis": basis or case.get("engine_version_note"),
+           "flags": (_sglang_flags if engine == "sglang" else _vllm_flags)(case, over),
+           "flags_note": None,
+           "command": case.get("command"), "families": _families(case),
+           "printed": (_printed_sglang if engine == "sglang" else _printed_vllm)(case),
+           "printed_weights_gib": _printed_weights(engine, case),
+           "engine_anomaly": case.get("engine_anomaly"), "predict": why is None, "why_not": why,
+           "notes": (case.get("notes") or "")[:400]}
+    quant = _checkpoint_quant(case, out["config_file"])
+    if quant and "quantization" not in out["flags"]:
+        out["flags"]["quantization"] = quant
+        out["flags_note"] = (f"quantization {quant!r}: the checkpoint's method ({case.get('quantization')}); the "
+                             "config copy lacks its quantization_config block, so it is given as the equivalent flag")
+    if why is None and (out["config_file"] is None or (out["gpu"] is None and "gpu_total_bytes" not in out)
+                        or out["printed"] is None):
+        raise SystemExit(f"{case['id']}: chosen for prediction but config/GPU/printed value is missing")
+    return out
+
+
+def _shared(engine: str) -> list[dict]:
+    """The shared validation set (already in the repo), in the same normalised form."""
+    out = []
+    for case in json.loads((SHARED[engine] / "cases.json").read_text()):
+        if case["engine"] != engine:
+            continue
+        if engine == "sglang":
+            sel = SGLANG.get(case["id"])
+            if sel is None:
+                continue
+            rec = _record("sglang", {**case, "quality": "high", "arch_class": case.get("arch_class", "")}, sel)
+        else:
+            version = case["tpkit_engine_version"]
+            rec = _record("vllm", {**case, "quality": "high"}, (version, "the shared set's era", {}, None))
+            if case.get("gpu_total_bytes_reported"):
+                rec.update(gpu_total_bytes=case["gpu_total_bytes_reported"],
+                           gpu_note=f"{case['gpu']} with the total the log prints")
+        rec["shared_set"] = True
+        out.append(rec)
+    return out
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for engine, table, path in (("sglang", SGLANG, DATA / "sglang_logs" / "cases.json"),
+                                ("vllm", VLLM, DATA / "vllm_logs" / "cases.json")):
+        cases = {c["id"]: c for c in json.loads(path.read_text())}
+        records = [_record(engine, cases[cid], sel) for cid, sel in table.items() if cid in cases]
+        records += _shared(engine)
+        records.sort(key=lambda r: r["id"])
+        (OUT / f"{engine}.json").write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n")
+        print(f"{engine}: {len(records)} cases, {sum(r['predict'] for r in records)} predicted")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,75 @@
+"""The start-up cost table: each term's bytes and ± band by GPU family (or NCCL transport and world size), with
+the evidence it was derived from (pure; read once from ``data/table.json``).
+
+``data/table.json`` is written by ``scripts/build_startup_table.py`` from ``data/evidence.json`` (every public log
+line and measurement used, with its source); nothing in it is typed by hand.  ``tests/startup/test_table.py`` checks
+that the shipped table is what the evidence gives.
+
+    term              key                         what
+    cuda_context      GPU family                  the context a serving process creates (kernel images, driver state)
+    cublas            GPU family                  cuBLAS/cuBLASLt handles + workspace (first GEMM)
+    nccl              "nvlink:W" / "pcie:W"       one communicator's init + first collective, world W (split into
+                                                  init and warm-up in the ratio measured on 2× H200)
+    sglang_tp1_init   "all"                       what SGLang's init_torch_distributed allocates besides NCCL
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from tpkit.units import Bytes
+
+__all__ = ["Entry", "entry", "nccl_entry", "nccl_init_fraction", "table_path"]
+
+_NCCL_WORLDS = (2, 3, 4, 5, 6, 7, 8, 16, 32, 64)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Entry:
+    """One cell of the table."""
+
+    bytes: Bytes
+    """the nominal (bytes)"""
+    uncertainty: Bytes
+    """± bytes"""
+    samples: int
+    """evidence rows behind the cell (0: interpolated or taken from a neighbour)"""
+    source: str
+    """evidence, the fallback it took, or the interpolation, and the statistic"""
+
+
+def table_path() -> Path:
+    return Path(__file__).parent / "data" / "table.json"
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict:
+    return json.loads(table_path().read_text())
+
+
+def entry(term: str, key: str) -> Entry:
+    """The cell ``key`` of ``term`` (a family for the per-family terms; ``unknown`` exists for each)."""
+    cells = _table()["terms"][term]
+    raw = cells.get(key) or cells["unknown"]
+    rows = ", ".join(raw["rows"][:6]) + (" …" if len(raw["rows"]) > 6 else "")
+    where = key if key in cells else f"unknown (no cell for {key!r})"
+    source = (f"start-up table {term}[{where}]: {raw['source']}; {raw['n']} sample(s) ({rows}); {raw['how']} "
+              f"(src/tpkit/startup/data/table.json)")
+    return Entry(bytes=Bytes(raw["bytes"]), uncertainty=Bytes(raw["uncertainty_bytes"]), samples=raw["n"],
+                 source=source)
+
+
+def nccl_entry(transport: str, world: int) -> Entry:
+    """NCCL init + first collective for ``world`` ranks over ``transport`` (the next tabulated world ≥ it)."""
+    if transport not in ("nvlink", "pcie"):
+        raise ValueError(f"transport must be 'nvlink' or 'pcie', got {transport!r}")
+    tabulated = next((w for w in _NCCL_WORLDS if w >= world), _NCCL_WORLDS[-1])
+    return entry("nccl", f"{transport}:{tabulated}")
+
+
+def nccl_init_fraction() -> float:
+    """Share of the NCCL total taken by communicator init (the rest: the first collective), measured on 2× H200."""
+    return _table()["nccl_init_fraction"]

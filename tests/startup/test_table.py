@@ -1,0 +1,99 @@
+"""The start-up table: derived from its evidence by the build script, one cell per GPU family, fallbacks said."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from tpkit.hardware.catalog import custom_gpu, lookup_gpu
+from tpkit.startup import SGLANG_PROCESS_OVERHEAD, cublas, cuda_context, gpu_family, nccl_costs
+from tpkit.startup.families import FAMILIES
+from tpkit.startup.table import entry, table_path
+from tpkit.units import Bytes, GiB
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _builder():
+    spec = importlib.util.spec_from_file_location("build_startup_table", ROOT / "scripts" / "build_startup_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_shipped_table_is_what_the_evidence_gives():
+    builder = _builder()
+    evidence = json.loads((table_path().parent / "evidence.json").read_text())
+    assert json.loads(table_path().read_text()) == json.loads(json.dumps(builder.build(evidence)))
+
+
+def test_every_evidence_row_has_a_source_and_unused_rows_say_why():
+    rows = json.loads((table_path().parent / "evidence.json").read_text())["rows"]
+    assert len({r["id"] for r in rows}) == len(rows)
+    for row in rows:
+        assert row["source"] and row["gpu"] and "derive" in row, row["id"]
+        assert row["use"] or row.get("why_not"), row["id"]
+
+
+def test_changing_one_evidence_row_changes_the_table():
+    builder = _builder()
+    evidence = json.loads((table_path().parent / "evidence.json").read_text())
+    row = next(r for r in evidence["rows"] if r["id"] == "sg_043")
+    row["printed"]["avail"] -= 0.30  # B200's only context sample
+    cell = builder.build(evidence)["terms"]["cuda_context"]["blackwell"]
+    assert cell["bytes"] == round((178.35 - 177.27 - 0.09) * 2**30)
+
+
+@pytest.mark.parametrize("family", [f for f in FAMILIES if f != "unknown"])
+def test_every_family_has_a_context_and_cublas_cell_with_a_band(family):
+    for term in ("cuda_context", "cublas"):
+        e = entry(term, family)
+        assert GiB(0) < e.bytes < GiB(2) and e.uncertainty > GiB(0.01)
+        assert family in e.source
+
+
+def test_a_family_without_evidence_falls_back_to_its_neighbour_with_a_wider_band_and_says_so():
+    turing, ada = entry("cuda_context", "turing"), entry("cuda_context", "ada")
+    assert turing.bytes == ada.bytes and turing.uncertainty > ada.uncertainty
+    assert turing.samples == ada.samples and "no evidence for turing" in turing.source
+    amd = cuda_context(lookup_gpu("MI300X"))
+    assert gpu_family(lookup_gpu("MI300X")) == "cdna3" and "no evidence for cdna3" in amd.source
+
+
+def test_gpus_map_to_their_architecture_family():
+    assert [gpu_family(lookup_gpu(n)) for n in ("H200", "B200", "RTX-5090", "RTX-PRO-6000", "L40S", "RTX-3090",
+                                                "A100-SXM-80GB")] == \
+        ["hopper", "blackwell", "blackwell-consumer", "blackwell-consumer", "ada", "ampere-consumer", "ampere"]
+    assert gpu_family(custom_gpu(GiB(24))) == "unknown"
+    assert cuda_context(custom_gpu(GiB(24))).uncertainty >= cuda_context(lookup_gpu("H200")).uncertainty
+
+
+def test_contexts_differ_by_family_where_the_logs_do():
+    h200, l40s = cuda_context(lookup_gpu("H200")), cuda_context(lookup_gpu("L40S"))
+    assert h200.bytes != l40s.bytes and "cuda_context[hopper]" in h200.source and "[ada]" in l40s.source
+    assert cublas(lookup_gpu("H200")).bytes != cublas(lookup_gpu("L40S")).bytes
+
+
+def test_nccl_grows_with_world_size_over_nvlink_and_is_small_over_pcie():
+    h200 = lookup_gpu("H200")
+    total = {(t, w): sum(c.bytes.bytes for c in nccl_costs(h200, w, transport=t)) for t in ("nvlink", "pcie")
+             for w in (2, 4, 8)}
+    assert total[("nvlink", 2)] < total[("nvlink", 4)] < total[("nvlink", 8)]
+    assert all(total[("pcie", w)] < total[("nvlink", w)] for w in (2, 4, 8))
+    assert "interpolated" in nccl_costs(h200, 4, transport="nvlink")[0].source
+    assert "world 8's cell" in nccl_costs(h200, 16, transport="nvlink")[0].source
+
+
+def test_the_fitted_039_gib_overhead_is_gone():
+    assert SGLANG_PROCESS_OVERHEAD.bytes < GiB(0.1)
+    assert "init_torch_distributed" in SGLANG_PROCESS_OVERHEAD.item and SGLANG_PROCESS_OVERHEAD.uncertainty > Bytes(0)
+
+
+def test_engine_extras_are_in_the_table_with_their_evidence():
+    from tpkit.startup import sglang_load_extra, vllm_nontorch_growth
+
+    load = sglang_load_extra()
+    assert GiB(0.05) < load.bytes < GiB(0.3) and load.uncertainty > Bytes(0) and "10 sample(s)" in load.source
+    one, many = vllm_nontorch_growth(1), vllm_nontorch_growth(8)
+    assert one.bytes < many.bytes and "tp>1" in many.source

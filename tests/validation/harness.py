@@ -1,0 +1,148 @@
+"""Predict a validation case (``cases/{sglang,vllm}.json``) from its model config, GPU and flags alone.
+
+Used by ``tests/validation/test_validation_set.py`` and ``scripts/validate.py``.  The same code path for every
+case: build the inputs a user would pass (config file → ``ModelSpec``, catalog GPU or the printed total,
+``ParallelSpec``, the engine's options from the recorded flags), plan at the three ends of the band
+(``tpkit.memory.band``: nominal, every estimated term low, every estimated term high) and read the figure the
+engine printed (KV tokens, KV blocks, the estimated maximum model length of a start-up error, or the maximum
+concurrency).  No case is special-cased: a case tpkit cannot represent is skipped with its recorded reason.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from tpkit.engines.registry import get_engine
+from tpkit.errors import TpkitError
+from tpkit.hardware.catalog import custom_gpu, lookup_gpu
+from tpkit.memory.band import at_band_end
+from tpkit.models.config import from_config_dict
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes
+
+HERE = Path(__file__).resolve().parent
+CASES = HERE / "cases"
+CONFIGS = HERE / "configs"
+ENGINES = ("sglang", "vllm")
+_FAMILY_CC = {"turing": (7, 5), "ampere": (8, 0), "ampere-consumer": (8, 6), "ada": (8, 9), "hopper": (9, 0),
+              "blackwell": (10, 0), "blackwell-consumer": (12, 0)}
+"""a compute capability of each family, for GPUs known only by their printed total (the planner's only input
+from it is the start-up cost family)"""
+
+
+def load_cases(engine: str) -> list[dict]:
+    return json.loads((CASES / f"{engine}.json").read_text())
+
+
+def gpu_of(case: dict):
+    """The GPU as a user would name it: the catalog entry (with the log's total when it prints one), or a GPU
+    known only by its printed total and family."""
+    total = case.get("gpu_total_bytes")
+    if case.get("gpu"):
+        gpu = lookup_gpu(case["gpu"])
+        return replace(gpu, total_bytes=Bytes(total), total_source="the total the log prints") if total else gpu
+    gpu = custom_gpu(Bytes(total), name=case.get("gpu_note") or "custom", source="the total the log prints")
+    return replace(gpu, compute_capability=_FAMILY_CC.get(case.get("gpu_family") or "unknown"))
+
+
+def inputs(case: dict):
+    """(model, gpu, parallel, options) for ``case``."""
+    cfg = json.loads((CONFIGS / case["config_file"]).read_text())
+    model = from_config_dict(cfg, name=case["model"], source=case["config_file"])
+    parallel = ParallelSpec(tp=case["tp"], pp=case["pp"], dp=case["dp"], ep=case["ep"])
+    engine = get_engine(case["engine"])
+    flags = {k: v for k, v in case["flags"].items() if v is not None}
+    options = engine.options(engine_version=case["tpkit_engine_version"], **flags)
+    return model, gpu_of(case), parallel, options
+
+
+def _metric(result, case: dict) -> float:
+    metric = case["printed"]["metric"]
+    if metric == "kv_tokens":
+        return result.kv_tokens
+    if metric == "kv_blocks":
+        return result.extra["kv_blocks"]
+    if metric == "estimated_max_model_len":
+        return result.extra["estimated_max_model_len"]
+    if metric == "max_concurrency":
+        return round(result.max_concurrency, 2)
+    raise ValueError(f"{case['id']}: unknown printed metric {metric!r}")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Row:
+    """One case scored."""
+
+    case: dict
+    printed: float
+    predicted: float
+    low: float
+    high: float
+
+    @property
+    def error(self) -> float:
+        return (self.predicted - self.printed) / self.printed
+
+    @property
+    def inside(self) -> bool:
+        return self.low <= self.printed <= self.high
+
+    @property
+    def anomaly(self) -> bool:
+        """An engine marked anomalous (patched, plugin, pre-fix build): scored apart."""
+        return bool(self.case.get("engine_anomaly"))
+
+    @property
+    def capped(self) -> bool:
+        """The printed value is the ``--max-total-tokens`` cap itself, not a free-memory outcome: scored apart."""
+        return self.printed == self.case["flags"].get("max_total_tokens")
+
+    @property
+    def headline(self) -> bool:
+        """Counts in the per-engine median / p90 / inside-band figures."""
+        return not (self.anomaly or self.capped)
+
+
+def predict(case: dict) -> Row:
+    """Plan ``case`` at the nominal and at both ends of its band; the printed figure next to the predicted."""
+    model, gpu, parallel, options = inputs(case)
+    plan = get_engine(case["engine"]).plan
+    values = []
+    for end in (0, -1, 1):
+        with at_band_end(end):
+            values.append(_metric(plan(model, gpu, parallel, options), case))
+    return Row(case=case, printed=case["printed"]["value"], predicted=values[0], low=min(values), high=max(values))
+
+
+def score(engine: str) -> tuple[list[Row], list[dict]]:
+    """(scored rows, cases not predicted) of one engine; a case tpkit refuses (``TpkitError``) is listed with the
+    refusal as its reason."""
+    rows, skipped = [], []
+    for case in load_cases(engine):
+        if not case["predict"]:
+            skipped.append(case)
+            continue
+        try:
+            rows.append(predict(case))
+        except TpkitError as exc:
+            skipped.append({**case, "why_not": f"tpkit refuses the inputs: {exc}"})
+    return rows, skipped
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Linear-interpolation percentile (q in [0, 1])."""
+    xs = sorted(values)
+    pos = q * (len(xs) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def summary(rows: list[Row]) -> dict:
+    """Median and p90 of |error|, share inside the band, over ``rows``."""
+    errors = [abs(r.error) for r in rows]
+    return {"n": len(rows), "median": statistics.median(errors), "p90": percentile(errors, 0.9),
+            "inside": sum(r.inside for r in rows) / len(rows)}
