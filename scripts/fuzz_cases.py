@@ -608,12 +608,13 @@ def _bench_case(rng: random.Random, quick: bool) -> dict:
     """``bench allreduce`` on a CPU, kept small (1 iteration, KiB sizes) unless a flag says otherwise."""
     argv = ["bench", "allreduce", "--iters", "1", "--repeats", "1", "--max-size", "4KiB"]
     chosen = rng.sample(sorted(_BENCH_FLAGS), rng.randrange(1, 4))
-    invalid_forced = quick
+    if quick:  # an invalid count stops the bench before it starts any rank
+        argv[argv.index("--iters") + 1] = rng.choice(_BENCH_FLAGS["--iters"][2])
+        chosen = [f for f in chosen if f != "--iters"]
     for flag in chosen:
         valid, boundary, invalid = _BENCH_FLAGS[flag]
         roll = rng.random()
-        value = rng.choice(invalid if (roll < 0.35 or invalid_forced) else (boundary if roll < 0.65 else valid))
-        invalid_forced = False
+        value = rng.choice(invalid if roll < 0.35 else (boundary if roll < 0.65 else valid))
         if flag in ("--iters", "--repeats", "--max-size"):
             i = argv.index(flag)
             argv[i + 1] = value
@@ -632,7 +633,7 @@ def _bench_case(rng: random.Random, quick: bool) -> dict:
 
 
 def make_case(seed: int, index: int, *, quick: bool = False) -> dict:
-    """Case ``index`` of ``seed`` (deterministic). ``quick``: bench cases always carry an invalid flag value."""
+    """Case ``index`` of ``seed`` (deterministic). ``quick``: bench cases never start ranks (invalid --iters)."""
     rng = random.Random(f"{seed}:{index}")
     roll, acc = rng.random(), 0.0
     area = AREAS[-1][0]

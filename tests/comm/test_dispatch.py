@@ -46,8 +46,10 @@ CASES = [
      "fp16 is not supported by symm_mem_one_shot"),
     ("fp16 takes tpkit one-shot", dict(nbytes=4096, dtype="fp16"), "one_shot", "published crossover"),
     ("PCIe rule, 4 GPUs", dict(nbytes=4096, ws=4, topo=PCIE), "nccl", "PCIe rule"),
-    ("PCIe forced", dict(nbytes=4096, ws=4, topo=PCIE, env={"TPKIT_ALLREDUCE_FORCE_PCIE": "1"}), "one_shot", ""),
-    ("2 PCIe GPUs allowed", dict(nbytes=4096, ws=2, topo=PCIE), "one_shot", ""),
+    ("PCIe forced", dict(nbytes=4096, ws=4, topo=PCIE, env={"TPKIT_ALLREDUCE_FORCE_PCIE": "1"}), "one_shot",
+     "crossover for world size ≤ 4: one-shot below 512.00 KiB"),
+    ("2 PCIe GPUs allowed", dict(nbytes=4096, ws=2, topo=PCIE), "one_shot",
+     "crossover for world size ≤ 2: one-shot up to 16.00 MiB"),
     ("no P2P", dict(nbytes=4096, topo=NO_P2P), "nccl", "no CUDA P2P"),
     ("two nodes", dict(nbytes=4096, topo=TWO_NODES), "nccl", "spans 2 nodes"),
     ("old GPU", dict(nbytes=4096, cc=(7, 5)), "nccl", "compute capability 7.5"),
@@ -68,18 +70,20 @@ CASES = [
     ("measured large", dict(nbytes=MiB(8).bytes, profile=_profile()), "nccl", "measured at 64.00 MiB"),
     ("beyond the last row", dict(nbytes=MiB(256).bytes, profile=_profile()), "nccl", "measured at 64.00 MiB"),
     ("measured best skipped", dict(nbytes=KiB(16).bytes, dtype="fp32", profile=_profile(),
-                                   available={"symm_mem_one_shot": CAP, "nccl": None}), "symm_mem_one_shot", ""),
+                                   available={"symm_mem_one_shot": CAP, "nccl": None}), "symm_mem_one_shot",
+     "fastest eligible, measured at 64.00 KiB"),
     ("profile for another world size", dict(nbytes=KiB(16).bytes, ws=8, profile=_profile(2)), "one_shot",
      "published crossover for world size ≤ 8"),
     ("ws 8 two-shot range", dict(nbytes=MiB(1).bytes, ws=8), "two_shot", "two-shot from 256.00 KiB"),
     ("ws 8 above 8 MiB", dict(nbytes=MiB(16).bytes, ws=8, available={**ALL, "two_shot": MiB(64)}), "nccl",
      "NCCL above 8.00 MiB"),
-    ("CPU only", dict(nbytes=4096, cc=None, available={"gloo": None}), "gloo", ""),
+    ("CPU only", dict(nbytes=4096, cc=None, available={"gloo": None}), "gloo", "first eligible in order"),
 ]
 
 
 @pytest.mark.parametrize("kwargs,backend,text", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_rule(kwargs, backend, text):
+    assert text, "a row must name what its reason says (an empty needle matches any reason)"
     d = decide(**kwargs)
     assert d.backend == backend, d.reason
     assert text in d.reason
