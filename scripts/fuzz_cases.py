@@ -581,7 +581,7 @@ def _probe_case(rng: random.Random) -> dict:
         else:
             argv.append(flag)
     return {"area": "probe", "argv": argv, "files": files, "env": {}, "note": "probe on a CPU", "expect": None,
-            "output_dir": True}
+            "output_dir": True, "timeout_s": 60}  # the first probe of a worker imports torch
 
 
 _BENCH_FLAGS = {
