@@ -21,23 +21,18 @@ from fuzz_plan import run_case, run_cases, signature, summarize  # noqa: E402
 from fuzz_rules import check_plan, suggested_fixes  # noqa: E402
 
 KNOWN_OPEN = (
-    # (signature prefix, where the fix belongs)
+    # (signature prefix, where the fix belongs) — every group of the last full run outside models/
     ("OverflowError in engines/sglang/verdict.py:replanned_fraction", "engines: --gpu-memory 1GiB"),
     ("OverflowError in units.py:parse_bytes", "units: 1e300GiB"),
-    ("ValueError in units.py:", "units: a 4,300-digit size"),
-    ("OverflowError in engines/", "engines: huge flag values"),
-    ("MemoryError", "engines: --pp 2147483648 builds per-stage data before validating"),
+    ("AssertionError in engines/vllm/policy.py:plan_vllm", "vLLM 0.11/0.9.1 --kv-cache-memory-bytes: cuBLAS twice"),
     ("RecursionError in hardware/profile_io.py", "machine.json nested too deeply"),
-    ("AssertionError in memory/ledger.py", "vLLM 0.11/0.9.1 --kv-cache-memory-bytes counts cuBLAS twice"),
-    ("timeout in engines/", "engines: --chunked-prefill-size 10^12 loops over capture sizes"),
-    ("ProcessRaisedException", "bench: --device cuda / nccl on a CPU"),
-    ("suggested fix", "engines: fixes not re-planned (vLLM) or not fitting"),
+    ("ProcessRaisedException in comm/benchmain.py", "bench: --device cuda / --backend nccl on a CPU"),
+    ("timeout in engines/", "engines: --chunked-prefill-size 10^12, --pp 2147483648 loop before validating"),
+    ("suggested fix", "engines: vLLM fixes not re-planned; SGLang --tp fix that does not fit"),
     ("negative quantity", "engines: --gpu-memory 1KiB / 1500MiB"),
     ("KV pool larger than the GPU", "engines: --gpu-memory 1KiB"),
     ("FITS with", "engines: --max-total-tokens 1"),
     ("broken input accepted (machine)", "hardware/profile_io: damaged machine.json accepted"),
-    ("temp file left behind", "fileio: hidden .tmp file"),
-    ("IsADirectoryError", "bench/probe: --json/--plot/--out DIR"),
 )
 
 
@@ -132,9 +127,9 @@ def test_a_case_is_classified_by_what_the_cli_does():
 
 
 def test_seeded_sample_has_only_known_open_findings():
-    results, cases = run_cases(seed=20261201, n=160, jobs=2, quick=True, max_timeout_s=20)
+    results, cases = run_cases(seed=20261201, n=120, jobs=2, quick=True)
     summary = summarize(results)
-    assert summary["cases"] == 160 and len(summary["by_area"]) >= 5
+    assert summary["cases"] == 120 and len(summary["by_area"]) >= 5
     new = [(o, s, cases[rs[0]["id"]]["argv"], cases[rs[0]["id"]]["note"]) for o, s, rs in summary["groups"]
            if not _open(s)]
     assert new == [], "new fuzz findings (fix them; reproduce with scripts/fuzz_plan.py --seed 20261201 --replay ID)"

@@ -147,6 +147,15 @@ def test_weights_cost_does_not_grow_with_alike_layers(monkeypatch):
     assert plan_weights(spec, ParallelSpec()).total_bytes.bytes == 2 * count_params(spec)  # bf16, TP 1
 
 
+def test_many_mtp_layers_cost_one_layer_of_work():
+    """num_nextn_predict_layers = 10^5 rebuilt every MTP layer (a fuzz timeout); they are alike."""
+    one = plan_weights(_load(num_nextn_predict_layers=1), ParallelSpec())
+    many = plan_weights(_load(num_nextn_predict_layers=100_000), ParallelSpec())
+    assert many.mtp_bytes.bytes == 100_000 * one.mtp_bytes.bytes > 0
+    with pytest.raises(ConfigError, match="num_nextn_predict_layers"):
+        _load(num_nextn_predict_layers=10**6)
+
+
 @pytest.mark.parametrize("name", ["deepseek-ai/DeepSeek-V3", "google/gemma-3-27b-it", "openai/gpt-oss-120b",
                                   "Qwen/Qwen3-30B-A3B", "moonshotai/Kimi-K2.5"])
 def test_grouped_layers_give_the_same_plan_as_one_by_one(monkeypatch, name):

@@ -103,7 +103,7 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
         layer_kinds=kinds, sliding_window=window, mla=mla, moe=moe,
         linear_attn=_linear_attn(text, source),
         quant=parse_quant_config(text.get("quantization_config"), where=source),
-        num_nextn_layers=optional_int(text, "num_nextn_predict_layers", source, default=0),
+        num_nextn_layers=optional_int(text, "num_nextn_predict_layers", source, default=0, maximum=MAX_LAYERS),
         is_multimodal="text_config" in cfg, attention_bias=_qkv_bias(text),
         vision_params=vision_params(cfg.get("vision_config"), hidden, cfg.get("model_type"), where=source),
         assumptions=tuple(assumptions), extra=_extra(cfg, text),

@@ -201,15 +201,12 @@ def _ffn(pre: str, category: str, h: int, width: int, count: int, col: str, row:
 
 
 def mtp_parts(spec: ModelSpec) -> list[Part]:
-    """Weights of the MTP / nextn layers stored after the decoder (DeepSeek-V3, GLM-4.5): per layer one
-    decoder layer (MoE when the model is) + ``eh_proj`` (hidden × 2·hidden) + enorm, hnorm and the
-    shared-head norm; embedding and lm_head are shared with the main model."""
-    parts: list[Part] = []
+    """Weights of ONE of the ``spec.num_nextn_layers`` MTP / nextn layers stored after the decoder (DeepSeek-V3,
+    GLM-4.5; all alike, so callers multiply): one decoder layer (MoE when the model is, named as the last MoE
+    layer for quantisation rules) + ``eh_proj`` (hidden × 2·hidden) + enorm, hnorm and the shared-head norm;
+    embedding and lm_head are shared with the main model."""
     moe_layer = spec.moe.moe_layer_ids[-1] if spec.moe and spec.moe.moe_layer_ids else spec.num_layers - 1
-    for j in range(spec.num_nextn_layers):
-        pre = f"model.layers.{spec.num_layers + j}"
-        parts += [p for p in layer_parts(spec, moe_layer)]
-        parts += [Part(name=f"{pre}.eh_proj", category="attention", out=spec.hidden_size, inp=2 * spec.hidden_size),
-                  *(Part(name=f"{pre}.{n}", category="norms", out=spec.hidden_size)
-                    for n in ("enorm", "hnorm", "shared_head.norm"))]
-    return parts
+    pre = f"model.layers.{spec.num_layers}"
+    return layer_parts(spec, moe_layer) + [
+        Part(name=f"{pre}.eh_proj", category="attention", out=spec.hidden_size, inp=2 * spec.hidden_size),
+        *(Part(name=f"{pre}.{n}", category="norms", out=spec.hidden_size) for n in ("enorm", "hnorm", "shared_head.norm"))]

@@ -122,7 +122,8 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
 def mtp_bytes(spec: ModelSpec, elem: str, quant: QuantSpec | None) -> Bytes:
     """Bytes of the MTP / nextn layers at TP 1 (quantised like the decoder layers)."""
     sums: dict[str, list[int]] = {}
-    _accumulate(spec, ParallelSpec(), mtp_parts(spec), elem, quant, False, sums)
+    if spec.num_nextn_layers:
+        _accumulate(spec, ParallelSpec(), mtp_parts(spec), elem, quant, False, sums, spec.num_nextn_layers)
     return Bytes(sum(b for _, b in sums.values()))
 
 
@@ -175,7 +176,7 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
     if first:
         lines += _vision_line(spec, par.tp, elem)
     if spec.num_nextn_layers:
-        mtp = sum(p.elements for p in mtp_parts(spec))
+        mtp = spec.num_nextn_layers * sum(p.elements for p in mtp_parts(spec))
         lines.append(WeightLine(item="mtp/nextn layers", bytes=Bytes(0),
                                 source=f"{spec.num_nextn_layers} nextn layer(s), {mtp:,} params in the checkpoint: "
                                        "not loaded unless MTP/EAGLE speculative decoding is on"))
