@@ -4,7 +4,7 @@ from tpkit.engines.sglang import SglangOptions, plan_sglang
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models.spec import MlaSpec, ModelSpec, MoeSpec, QuantSpec
 from tpkit.parallel import ParallelSpec
-from tpkit.units import GiB
+from tpkit.units import Bytes, GiB
 
 
 def llama3_8b(**changes) -> ModelSpec:
@@ -38,6 +38,22 @@ def gpt_oss_120b(**changes) -> ModelSpec:
                   layer_kinds=("sliding", "full") * 18, sliding_window=128)
     fields.update(changes)
     return ModelSpec(**fields)
+
+
+def ledger_problems(result) -> list[str]:
+    """What is wrong with an SGLang ledger, judged from its own explanation lines (not from ``remaining``):
+    capacity − uses − reserves must equal the KV budget (rest) less the KV pool and the linear-attention
+    state pool (hybrid models list the KV pool per layer kind), and a plan that fits leaves less than one page of that budget unused (a negative rest is the
+    padding page, taken out of the slack)."""
+    lines = {line.item: line.bytes for line in result.ledger.items}
+    pools = [b for item, b in lines.items() if item == "KV pool" or item.startswith("KV pool, ")]
+    expected = lines["KV budget (rest)"] - sum(pools, Bytes(0)) - lines.get("linear-attention state pool", Bytes(0))
+    problems = result.ledger.check(expected)
+    if result.verdict.fits:  # each pool (full, sliding-window) may round down by a page and add a padding page
+        page = result.kv_pool.cell_bytes * result.kv_pool.page_size * len(pools)
+        if not -page.bytes <= result.ledger.remaining.bytes < page.bytes:
+            problems.append(f"fits but {result.ledger.remaining} of the KV budget unused (a page is {page})")
+    return problems
 
 
 def plan(model=None, gpu="H100", tp=1, weights=GiB(16), machine=None, **options):

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from sglang_fixtures import deepseek_v3, gpt_oss_120b, llama3_8b, plan
+from sglang_fixtures import deepseek_v3, gpt_oss_120b, ledger_problems, llama3_8b, plan
 from tpkit.engines.sglang import SglangOptions
 from tpkit.errors import PlanInputError, is_user_error
 from tpkit.hardware.machine import GpuState, MachineProfile
@@ -18,7 +18,7 @@ def test_ledger_narrates_in_order_and_adds_up():
     assert r.ledger.items[0].kind == "capacity"
     assert items.index("CUDA context") < items.index("weights") < items.index(reserve) < items.index("KV pool")
     assert "custom all-reduce buffers" in items and "NCCL process group" in items
-    assert r.ledger.check(r.ledger.remaining) == []
+    assert ledger_problems(r) == []
     assert all(l.source for l in r.ledger.items)
 
 
@@ -160,7 +160,7 @@ def test_linear_attention_hybrid_plans_state_pool_then_kv():
     assert r.kv_tokens == (rest - state).bytes // (4 * 256 * 8 * 2)  # 8 full layers, 4 KV heads/rank
     slots = r.extra["sglang"]["mamba_slots"]
     assert r.max_running_requests == min(slots // 3, 2048)
-    assert r.ledger.check(r.ledger.remaining) == []
+    assert ledger_problems(r) == []
 
 
 def test_state_pool_that_eats_the_last_page_gets_a_replanned_fraction():

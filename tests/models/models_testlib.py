@@ -6,7 +6,8 @@ import json
 import struct
 from pathlib import Path
 
-VALIDATION = Path("/work/shared/validation/configs")
+VALIDATION = Path(__file__).resolve().parents[1] / "validation" / "data" / "configs"
+"""HF config.json files of the validation cases, shipped in the repo (tests/validation/data/README.md)"""
 
 
 def tiny_llama(**overrides) -> dict:

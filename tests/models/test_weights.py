@@ -14,14 +14,14 @@ from tpkit.models.weights import padded_vocab, plan_weights, stage_layers
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-from models_testlib import tiny_llama
+from models_testlib import VALIDATION, tiny_llama
 
 
 def _line(plan, item):
     return next(l for l in plan.lines if l.item == item)
 
 
-# Comparison against /work/shared/catalog (embedded facts): params exact for every model; bytes at TP 1.
+# Comparison against the embedded catalog facts (built from the research catalog): params exact for every model; bytes at TP 1.
 # model, reference checkpoint bytes (how it relates to total_bytes), bound reached (relative)
 BYTES_TABLE = [
     ("Llama-3.1-8B-Instruct", "tensor_bytes_derived", 0.0),
@@ -135,7 +135,7 @@ def test_expert_parallel_keeps_bytes_within_tp_and_splits_across_dp_ranks():
 
 
 def test_fp8_checkpoint_block_scales_and_bf16_rest():
-    spec = load_model("/work/shared/validation/configs/Qwen--Qwen3-235B-A22B-FP8.json")
+    spec = load_model(str(VALIDATION / "Qwen--Qwen3-235B-A22B-FP8.json"))
     plan = plan_weights(spec, ParallelSpec(tp=4))
     experts = _line(plan, "routed experts")
     assert experts.bytes == Bytes(94 * 128 * 3 * 4096 * (1536 // 4))  # 1 byte per element
@@ -192,7 +192,7 @@ def test_every_line_has_a_source_and_plan_serialises():
 
 
 def test_kimi_linear_awq_flag_quantises_kda_and_experts():
-    spec = load_model("/work/shared/validation/configs/cyankiwi--Kimi-Linear-48B-A3B-Instruct-AWQ-4bit.json")
+    spec = load_model(str(VALIDATION / "cyankiwi--Kimi-Linear-48B-A3B-Instruct-AWQ-4bit.json"))
     plan = plan_weights(spec, ParallelSpec(tp=2), quantization="awq")
     items = {l.item: l for l in plan.lines}
     assert plan.quant.raw_method == "awq" and items["quant scales"].bytes > Bytes(0)

@@ -1,7 +1,8 @@
 """An HF ``config.json`` (dict or file) → ``ModelSpec``.
 
     in:  the config dict as transformers writes it (multimodal wrappers keep the LM in ``text_config``)
-    out: ``ModelSpec``; defaults taken for missing optional keys are listed in ``extra["assumptions"]``
+    out: ``ModelSpec``; defaults taken for missing optional keys (and an unknown model type) are listed in
+         ``ModelSpec.assumptions``
 
 Key names read (real HF spellings): hidden_size, num_hidden_layers, num_attention_heads,
 num_key_value_heads, head_dim, intermediate_size / intermediate_size_mlp, vocab_size,
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import ConfigError
-from tpkit.models.fields import optional_int
+from tpkit.models.fields import MAX_DIM, optional_int
 from tpkit.models.layers import layer_kinds, moe_layer_ids
 from tpkit.models.quant import parse_quant_config
 from tpkit.models.spec import LinearAttnSpec, MlaSpec, ModelSpec, MoeSpec
@@ -38,6 +39,15 @@ _QKV_BIAS_ARCH = {"qwen2", "qwen2_moe"}
 _NO_O_BIAS = {"glm4_moe", "glm4", "qwen2", "qwen2_moe"}
 _QK_NORM_ARCH = {"qwen3", "qwen3_moe", "gemma3_text"}  # glm4_moe follows its use_qk_norm key
 _SHARED_EXPERT_ARCH = {"llama4_text"}
+KNOWN_MODEL_TYPES = frozenset({
+    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3",
+    "kimi_k2", "kimi_linear", "gemma3_text", "llama4_text", "gpt_oss", "glm4", "glm4_moe"})
+"""text model types whose layer layout tpkit's rules were written and checked for; any other is planned
+as a standard decoder, and the plan says so (``ModelSpec.assumptions``)"""
+MAX_LAYERS = 100_000
+"""most decoder layers tpkit plans (released models have a few hundred at most)"""
+
+
 def read_config_file(path: str | Path) -> dict:
     """Read a config.json; malformed JSON raises ``ConfigError`` with file, line and column."""
     path = Path(path)
@@ -55,6 +65,11 @@ def read_config_file(path: str | Path) -> dict:
             f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}; "
             "fix the file or pass another config.json"
         ) from None
+    except RecursionError:
+        raise ConfigError(f"{path}: JSON nested too deeply to read ({len(text):,} characters); "
+                          "a config.json is a flat object of a few levels: pass the model's real config.json") from None
+    except ValueError as exc:  # e.g. an integer literal longer than Python's 4,300-digit limit
+        raise ConfigError(f"{path} is not a usable config.json: {exc}; fix the file") from None
     if not isinstance(cfg, dict):
         raise ConfigError(f"{path}: a config.json holds a JSON object, got {type(cfg).__name__}")
     return cfg
@@ -67,7 +82,8 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
     assumptions: list[str] = []
     text = _text_config(cfg, source, assumptions)
     r = _Reader(text, source, assumptions)
-    num_layers = r.int("num_hidden_layers")
+    num_layers = r.int("num_hidden_layers", maximum=MAX_LAYERS)
+    architecture = _architecture(cfg, text["model_type"], source, assumptions)
     hidden, heads = r.int("hidden_size"), r.int("num_attention_heads")
     mla = _mla(text, r)
     head_dim, v_head_dim = _head_dims(text, r, mla, hidden, heads)
@@ -76,21 +92,21 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
     mt = text["model_type"]
     return ModelSpec(
         name=name, source=source,
-        architecture=(cfg.get("architectures") or [mt])[0], model_type=mt,
+        architecture=architecture, model_type=mt,
         hidden_size=hidden, intermediate_size=_dense_width(text, r, moe),
         num_layers=num_layers, num_attention_heads=heads,
         num_kv_heads=heads if mla else r.int("num_key_value_heads", default=heads),
         head_dim=head_dim, v_head_dim=v_head_dim,
         vocab_size=r.int("vocab_size"), max_position_embeddings=_max_positions(text, r),
         torch_dtype=_dtype(text, source, assumptions),
-        tie_word_embeddings=bool(text.get("tie_word_embeddings", False)),
+        tie_word_embeddings=_flag(text, "tie_word_embeddings", source),
         layer_kinds=kinds, sliding_window=window, mla=mla, moe=moe,
         linear_attn=_linear_attn(text, source),
         quant=parse_quant_config(text.get("quantization_config"), where=source),
-        num_nextn_layers=optional_int(text, "num_nextn_predict_layers", source, default=0),
+        num_nextn_layers=optional_int(text, "num_nextn_predict_layers", source, default=0, maximum=MAX_LAYERS),
         is_multimodal="text_config" in cfg, attention_bias=_qkv_bias(text),
-        vision_params=vision_params(cfg.get("vision_config"), hidden, cfg.get("model_type")),
-        extra=_extra(cfg, text, assumptions),
+        vision_params=vision_params(cfg.get("vision_config"), hidden, cfg.get("model_type"), where=source),
+        assumptions=tuple(assumptions), extra=_extra(cfg, text),
     )
 
 
@@ -100,8 +116,8 @@ class _Reader:
     def __init__(self, text: dict, where: str, assumptions: list[str]) -> None:
         self.text, self.where, self.assumptions = text, where, assumptions
 
-    def int(self, key: str, *, default: int | None = None) -> int:
-        """``text[key]`` as a whole number ≥ 1; ``default`` (recorded as an assumption) when absent."""
+    def int(self, key: str, *, default: int | None = None, maximum: int = MAX_DIM) -> int:
+        """``text[key]`` as a whole number in [1, ``maximum``]; ``default`` (recorded as an assumption) when absent."""
         value = self.text.get(key)
         if value is None:
             if default is None:
@@ -111,14 +127,18 @@ class _Reader:
                 )
             self.assumptions.append(f"{key} absent: defaulted to {default}")
             return default
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ConfigError(f"{self.where}: {key} must be a whole number ≥ 1, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+            raise ConfigError(f"{self.where}: {key} must be a whole number from 1 to {maximum:,}, got {value!r:.80}; "
+                              "fix the config.json")
         return value
 
 
 def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
     """The language-model part: ``text_config`` merged over inherited wrapper keys, plus library defaults."""
     text = dict(cfg)
+    if cfg.get("text_config") is not None and not isinstance(cfg["text_config"], dict):
+        raise ConfigError(f"{where}: text_config must be an object (the language model's config), "
+                          f"got {type(cfg['text_config']).__name__} {cfg['text_config']!r:.60}")
     if isinstance(cfg.get("text_config"), dict):
         text = dict(cfg["text_config"])
         for key in ("quantization_config", "torch_dtype", "dtype", "tie_word_embeddings"):
@@ -128,6 +148,9 @@ def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
             text["model_type"] = _TEXT_MODEL_TYPE.get(cfg.get("model_type"), cfg.get("model_type"))
     if not text.get("model_type"):
         raise ConfigError(f"{where}: required field 'model_type' is missing; is this an HF config.json?")
+    if not isinstance(text["model_type"], str):
+        raise ConfigError(f"{where}: model_type must be a string such as \"llama\", got "
+                          f"{type(text['model_type']).__name__} {text['model_type']!r:.60}")
     for key, value in _LIBRARY_DEFAULTS.get(text["model_type"], {}).items():
         if key not in text:
             text[key] = value
@@ -135,12 +158,36 @@ def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
     return text
 
 
+def _architecture(cfg: dict, mt: str, where: str, assumptions: list[str]) -> str:
+    """``architectures[0]`` (the model type when absent); an unknown model type is recorded as an assumption."""
+    archs = cfg.get("architectures")
+    if archs is not None and (not isinstance(archs, list) or not all(isinstance(a, str) for a in archs)):
+        raise ConfigError(f"{where}: architectures must be a list of class names such as [\"LlamaForCausalLM\"], "
+                          f"got {archs!r:.80}")
+    arch = (archs or [mt])[0]
+    if mt not in KNOWN_MODEL_TYPES:
+        assumptions.append(
+            f"model_type {mt!r} ({arch}) is not one tpkit has rules for: planned as a standard decoder "
+            "(attention + MLP per layer, sizes from the config); pass the checkpoint directory so the "
+            "weights come from its safetensors headers")
+    return arch
+
+
+def _flag(text: dict, key: str, where: str) -> bool:
+    value = text.get(key, False)
+    if value is None:
+        return False
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return bool(value)
+    raise ConfigError(f"{where}: {key} must be true or false, got {value!r:.60}")
+
+
 def _mla(text: dict, r: _Reader) -> MlaSpec | None:
     if not text.get("kv_lora_rank"):
         return None
     return MlaSpec(kv_lora_rank=r.int("kv_lora_rank"), qk_rope_head_dim=r.int("qk_rope_head_dim"),
                    qk_nope_head_dim=r.int("qk_nope_head_dim"), v_head_dim=r.int("v_head_dim"),
-                   q_lora_rank=text.get("q_lora_rank") or None)
+                   q_lora_rank=optional_int(text, "q_lora_rank", r.where, default=0) or None)
 
 
 def _head_dims(text: dict, r: _Reader, mla: MlaSpec | None, hidden: int, heads: int) -> tuple[int, int]:
@@ -165,7 +212,7 @@ def _moe(text: dict, r: _Reader, num_layers: int) -> MoeSpec | None:
     width = r.int(width_key)
     shared = (optional_int(text, "n_shared_experts", r.where, default=0)
               or optional_int(text, "num_shared_experts", r.where, default=0))
-    shared_width = text.get("shared_expert_intermediate_size") or None
+    shared_width = optional_int(text, "shared_expert_intermediate_size", r.where, default=0) or None
     if mt in _SHARED_EXPERT_ARCH:
         shared, shared_width = 1, width
     elif shared_width and not shared:
@@ -236,10 +283,9 @@ def _qkv_bias(text: dict) -> bool:
     return text["model_type"] in _QKV_BIAS_ARCH
 
 
-def _extra(cfg: dict, text: dict, assumptions: list[str]) -> dict:
+def _extra(cfg: dict, text: dict) -> dict:
     mt = text["model_type"]
     extra = {
-        "assumptions": assumptions,
         "qkv_bias": _qkv_bias(text),
         "o_bias": _qkv_bias(text) and mt not in _NO_O_BIAS,
         "qk_norm": mt in _QK_NORM_ARCH or (bool(text.get("use_qk_norm")) and mt != "llama4_text"),

@@ -1,14 +1,18 @@
-"""Optional whole-number fields of an HF config, read with messages that name the field and the file."""
+"""Optional fields of an HF config, read with messages that name the field and the file."""
 
 from __future__ import annotations
 
 from tpkit.errors import ConfigError
 
-__all__ = ["optional_int"]
+__all__ = ["optional_int", "int_list", "name_list", "MAX_DIM"]
+
+MAX_DIM = 2**31 - 1
+"""largest size tpkit accepts for one model dimension (elements); no released model comes near it"""
 
 
-def optional_int(text: dict, key: str, where: str, *, default: int | None, minimum: int = 0) -> int | None:
-    """``text[key]`` as a whole number ≥ ``minimum``; ``default`` when the key is absent or null.
+def optional_int(text: dict, key: str, where: str, *, default: int | None, minimum: int = 0,
+                 maximum: int = MAX_DIM) -> int | None:
+    """``text[key]`` as a whole number in [``minimum``, ``maximum``]; ``default`` when absent or null.
 
     An integral float (``2.0``) is accepted; a string, a bool or a fraction raises ``ConfigError``.
     """
@@ -17,7 +21,31 @@ def optional_int(text: dict, key: str, where: str, *, default: int | None, minim
         return default
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{where}: {key} must be a whole number ≥ {minimum}, got {value!r}; "
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise ConfigError(f"{where}: {key} must be a whole number from {minimum} to {maximum:,}, got {value!r:.80}; "
                           "fix the config.json (HF writes these fields as plain integers)")
     return value
+
+
+def int_list(value, key: str, where: str, *, lo: int, hi: int) -> tuple[int, ...]:
+    """A JSON list of whole numbers in [``lo``, ``hi``] (null → empty), or ``ConfigError`` naming ``key``."""
+    if value is None:
+        return ()
+    ok = isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in value)
+    if not ok:
+        raise ConfigError(f"{where}: {key} must be a list of whole numbers from {lo} to {hi}, got {value!r:.120}; "
+                          "fix the config.json")
+    return tuple(value)
+
+
+def name_list(value, key: str, where: str) -> tuple[str, ...]:
+    """A JSON list of module names (a single string counts as a list of one; null → empty)."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: {key} must be a list of module names (strings), got {value!r:.120}; "
+                          "fix the quantization_config")
+    return tuple(value)

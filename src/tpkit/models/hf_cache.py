@@ -41,11 +41,15 @@ def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None
         # Fast path: a repo the cache has never seen has no ``models--org--name`` folder; skip the
         # huggingface_hub import (≈ 0.15 s) in that case.
         root = Path(cache_dir).expanduser() if cache_dir else default_cache_dir()
-        if not (root / ("models--" + repo_id.replace("/", "--"))).is_dir():
-            return None, f"HF cache {root}: no cached config.json for {repo_id}"
+        try:
+            cached = (root / ("models--" + repo_id.replace("/", "--"))).is_dir()
+        except OSError as exc:  # e.g. a name longer than the file system allows
+            return None, f"HF cache {root}: skipped ({exc.strerror or exc})"
+        if not cached:
+            return None, f"HF cache {root}: no cached config.json for {repo_id:.120}"
     if not looks_like_repo_id(repo_id):  # before the huggingface_hub import (≈ 0.15 s): nothing to look up
         where = cache_dir or default_cache_dir()
-        return None, f"HF cache {where}: skipped ({repo_id!r} is not an org/name repo id)"
+        return None, f"HF cache {where}: skipped ({repo_id!r:.120} is not an org/name repo id)"
     try:
         from huggingface_hub import try_to_load_from_cache
         from huggingface_hub.constants import HF_HUB_CACHE
@@ -55,7 +59,7 @@ def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None
     try:
         found = try_to_load_from_cache(repo_id, "config.json", cache_dir=cache_dir)
     except ValueError as exc:  # HFValidationError: a name the hub would refuse
-        return None, f"HF cache {where}: skipped ({repo_id!r} is not a valid repo id: {exc})"
+        return None, f"HF cache {where}: skipped ({repo_id!r:.120} is not a valid repo id: {exc})"
     if isinstance(found, str):
         return Path(found), f"HF cache {where}: found {found}"
-    return None, f"HF cache {where}: no cached config.json for {repo_id}"
+    return None, f"HF cache {where}: no cached config.json for {repo_id:.120}"

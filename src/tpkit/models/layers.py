@@ -16,7 +16,7 @@ Attention kinds, from the first rule that applies:
 from __future__ import annotations
 
 from tpkit.errors import ConfigError
-from tpkit.models.fields import optional_int
+from tpkit.models.fields import int_list, optional_int
 
 __all__ = ["layer_kinds", "moe_layer_ids"]
 
@@ -55,7 +55,7 @@ def _from_layer_types(types, num_layers: int, where: str) -> tuple[str, ...]:
     if not isinstance(types, list) or len(types) != num_layers:
         got = len(types) if isinstance(types, list) else type(types).__name__
         raise ConfigError(f"{where}: layer_types must list one entry per layer ({num_layers}), got {got}")
-    unknown = sorted({t for t in types if t not in _TYPE_NAMES})
+    unknown = sorted({repr(t) for t in types if not isinstance(t, str) or t not in _TYPE_NAMES})
     if unknown:
         raise ConfigError(f"{where}: unknown layer_types {unknown}; expected one of {sorted(_TYPE_NAMES)}")
     kinds = tuple(_TYPE_NAMES[t] for t in types)
@@ -63,8 +63,9 @@ def _from_layer_types(types, num_layers: int, where: str) -> tuple[str, ...]:
 
 
 def _from_linear_attn(lac: dict, num_layers: int, where: str) -> tuple[str, ...]:
-    linear = set(lac.get("kda_layers") or ())
-    full = set(lac.get("full_attn_layers") or ())
+    at = f"{where}: linear_attn_config"
+    linear = set(int_list(lac.get("kda_layers"), "kda_layers", at, lo=1, hi=num_layers))
+    full = set(int_list(lac.get("full_attn_layers"), "full_attn_layers", at, lo=1, hi=num_layers))
     if linear & full or (linear | full) != set(range(1, num_layers + 1)):
         raise ConfigError(
             f"{where}: linear_attn_config kda_layers + full_attn_layers must cover layers 1..{num_layers} "
@@ -74,7 +75,10 @@ def _from_linear_attn(lac: dict, num_layers: int, where: str) -> tuple[str, ...]
 
 
 def _llama4_chunked(text: dict, num_layers: int, where: str, assumptions: list[str]) -> tuple[str, ...]:
-    flags = text.get("no_rope_layers")
+    flags = int_list(text.get("no_rope_layers"), "no_rope_layers", where, lo=0, hi=1)
+    if flags and len(flags) != num_layers:
+        raise ConfigError(f"{where}: no_rope_layers must hold one 0/1 flag per layer ({num_layers}), "
+                          f"got {len(flags)}; fix the config.json")
     if not flags:
         step = optional_int(text, "no_rope_layer_interval", where, default=4, minimum=1)
         flags = [0 if (i + 1) % step == 0 else 1 for i in range(num_layers)]
@@ -85,7 +89,7 @@ def _llama4_chunked(text: dict, num_layers: int, where: str, assumptions: list[s
 
 def moe_layer_ids(text: dict, num_layers: int, num_dense: int, where: str = "config") -> tuple[int, ...]:
     """0-based layers with routed experts (DeepSeek/GLM/Kimi, Qwen-MoE, Llama 4 and all-MoE rules)."""
-    mlp_only = set(text.get("mlp_only_layers") or ())
+    mlp_only = set(int_list(text.get("mlp_only_layers"), "mlp_only_layers", where, lo=0, hi=num_layers - 1))
     if "decoder_sparse_step" in text:
         step = optional_int(text, "decoder_sparse_step", where, default=1) or 1
         return tuple(i for i in range(num_layers) if i not in mlp_only and (i + 1) % step == 0)

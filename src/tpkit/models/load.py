@@ -27,12 +27,13 @@ def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSp
     if not isinstance(name_or_path, str) or not name_or_path.strip():
         raise UnknownModelError(f"model must be a non-empty name or path, got {name_or_path!r}")
     path = Path(name_or_path).expanduser()
-    if path.is_file():
+    kind, why = _path_kind(path)
+    if kind == "file":
         return _with_extra(from_config_dict(read_config_file(path), name=name_or_path, source=str(path)),
                            checkpoint_dir=None)
-    if path.is_dir():
+    if kind == "dir":
         return _from_dir(path, name_or_path)
-    looked = [f"path {path}: does not exist"]
+    looked = [f"path {_short(str(path))}: {why}"]
     cached, note = find_cached_config(name_or_path, hf_cache_dir)
     looked.append(note)
     if cached is not None:
@@ -40,16 +41,32 @@ def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSp
     entry = find_entry(name_or_path)
     if entry is not None:
         spec = from_config_dict(entry.config, name=name_or_path, source=f"catalog:{entry.id}")
+        spec = dataclasses.replace(spec, assumptions=spec.assumptions + tuple(entry.facts.get("assumptions", ())))
         return _with_extra(spec, checkpoint_dir=None, provenance=entry.verification_status,
-                           catalog_id=entry.id, catalog_facts=entry.facts,
-                           assumptions=spec.extra["assumptions"] + entry.facts.get("assumptions", []))
+                           catalog_id=entry.id, catalog_facts=entry.facts)
     matches = close_matches(name_or_path)
     looked.append("embedded catalog: no such HF id or short name"
                   + (f"; close matches: {', '.join(matches)}" if matches else ""))
     raise UnknownModelError(
-        f"model {name_or_path!r} not found. Looked at:\n  - " + "\n  - ".join(looked)
+        f"model {_short(name_or_path)!r} not found. Looked at:\n  - " + "\n  - ".join(looked)
         + "\nPass a config.json path, a checkpoint directory, or a catalog name (e.g. meta-llama/Llama-3.1-8B-Instruct)."
     )
+
+
+def _path_kind(path: Path) -> tuple[str | None, str]:
+    """("file" | "dir" | None, why not a path): an unusable name (too long, …) is not an error here."""
+    try:
+        if path.is_file():
+            return "file", ""
+        if path.is_dir():
+            return "dir", ""
+    except OSError as exc:
+        return None, f"cannot be used as a path ({exc.strerror or exc})"
+    return None, "does not exist"
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
 def _from_dir(directory: Path, name: str) -> ModelSpec:

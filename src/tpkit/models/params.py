@@ -21,11 +21,13 @@ Kimi Delta Attention (linear layers of Kimi-Linear), dense MLP, routed + shared 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from itertools import repeat
 
 from tpkit.models.spec import ModelSpec
 
-__all__ = ["Part", "layer_parts", "global_parts", "CATEGORIES", "count_params"]
+__all__ = ["Part", "layer_parts", "layer_groups", "global_parts", "CATEGORIES", "count_params"]
 
 CATEGORIES = ("embedding", "attention", "linear_attention", "dense_mlp", "routed_experts",
               "shared_experts", "router", "norms", "lm_head")
@@ -59,7 +61,8 @@ class Part:
 def count_params(spec: ModelSpec) -> int:
     """Parameters of the language model as stored (vocab unpadded, no MTP, no vision tower)."""
     total = sum(p.elements for p in global_parts(spec))
-    return total + sum(p.elements for i in range(spec.num_layers) for p in layer_parts(spec, i))
+    return total + sum(times * p.elements for layer, times, moe in layer_groups(spec, range(spec.num_layers))
+                       for p in layer_parts(spec, layer, moe_layer=moe))
 
 
 def global_parts(spec: ModelSpec) -> list[Part]:
@@ -73,10 +76,28 @@ def global_parts(spec: ModelSpec) -> list[Part]:
     return parts
 
 
-def layer_parts(spec: ModelSpec, i: int) -> list[Part]:
-    """Every weight of decoder layer ``i`` (0-based)."""
+def layer_groups(spec: ModelSpec, layers: range, *, by_name: bool = False) -> list[tuple[int, int, bool]]:
+    """``layers`` grouped into runs of alike layers: (first layer, how many, holds routed experts).
+
+    Layers of the same attention kind and MLP kind have the same weights, so a plan computes one per group
+    (linear in the number of layers, and fast for 10^5 of them). ``by_name``: every layer is its own group
+    (for rules that look at the module name, such as a quantisation ignore list that names layer numbers).
+    """
+    moe_ids = frozenset(spec.moe.moe_layer_ids) if spec.moe else frozenset()
+    if by_name:
+        return [(i, 1, i in moe_ids) for i in layers]
+    kinds = spec.layer_kinds[layers.start:layers.stop] if spec.layer_kinds else repeat("full")
+    keys = list(zip(kinds, map(moe_ids.__contains__, layers)))  # (kind, MoE) per layer, built at C speed
+    counts = Counter(keys)
+    return [(layers[keys.index(key)], counts[key], key[1]) for key in dict.fromkeys(keys)]
+
+
+def layer_parts(spec: ModelSpec, i: int, *, moe_layer: bool | None = None) -> list[Part]:
+    """Every weight of decoder layer ``i`` (0-based); ``moe_layer`` saves looking ``i`` up when known."""
+    if moe_layer is None:
+        moe_layer = spec.moe is not None and i in spec.moe.moe_layer_ids
+    kind = spec.kind_of(i)
     pre = f"model.layers.{i}"
-    kind = spec.kinds[i]
     if kind == "linear":
         attn = _kda(spec, pre)
     elif spec.mla is not None:
@@ -85,7 +106,7 @@ def layer_parts(spec: ModelSpec, i: int) -> list[Part]:
         attn = _gqa(spec, pre)
     norms = [Part(name=f"{pre}.norm{j}", category="norms", out=spec.hidden_size)
              for j in range(spec.extra.get("norms_per_layer", 2))]
-    return attn + _mlp(spec, pre, i) + norms
+    return attn + _mlp(spec, pre, moe_layer) + norms
 
 
 def _gqa(spec: ModelSpec, pre: str) -> list[Part]:
@@ -153,9 +174,9 @@ def _kda(spec: ModelSpec, pre: str) -> list[Part]:
             lin("o_proj", h, proj, "row")]
 
 
-def _mlp(spec: ModelSpec, pre: str, i: int) -> list[Part]:
+def _mlp(spec: ModelSpec, pre: str, moe_layer: bool) -> list[Part]:
     moe = spec.moe
-    if moe is None or i not in moe.moe_layer_ids:
+    if moe is None or not moe_layer:
         return _ffn(f"{pre}.mlp", "dense_mlp", spec.hidden_size, spec.intermediate_size, 1, "col", "row")
     h, e, w = spec.hidden_size, moe.num_experts, moe.moe_intermediate_size
     parts = [Part(name=f"{pre}.mlp.gate", category="router", out=e, inp=h)]
@@ -180,15 +201,12 @@ def _ffn(pre: str, category: str, h: int, width: int, count: int, col: str, row:
 
 
 def mtp_parts(spec: ModelSpec) -> list[Part]:
-    """Weights of the MTP / nextn layers stored after the decoder (DeepSeek-V3, GLM-4.5): per layer one
-    decoder layer (MoE when the model is) + ``eh_proj`` (hidden × 2·hidden) + enorm, hnorm and the
-    shared-head norm; embedding and lm_head are shared with the main model."""
-    parts: list[Part] = []
+    """Weights of ONE of the ``spec.num_nextn_layers`` MTP / nextn layers stored after the decoder (DeepSeek-V3,
+    GLM-4.5; all alike, so callers multiply): one decoder layer (MoE when the model is, named as the last MoE
+    layer for quantisation rules) + ``eh_proj`` (hidden × 2·hidden) + enorm, hnorm and the shared-head norm;
+    embedding and lm_head are shared with the main model."""
     moe_layer = spec.moe.moe_layer_ids[-1] if spec.moe and spec.moe.moe_layer_ids else spec.num_layers - 1
-    for j in range(spec.num_nextn_layers):
-        pre = f"model.layers.{spec.num_layers + j}"
-        parts += [p for p in layer_parts(spec, moe_layer)]
-        parts += [Part(name=f"{pre}.eh_proj", category="attention", out=spec.hidden_size, inp=2 * spec.hidden_size),
-                  *(Part(name=f"{pre}.{n}", category="norms", out=spec.hidden_size)
-                    for n in ("enorm", "hnorm", "shared_head.norm"))]
-    return parts
+    pre = f"model.layers.{spec.num_layers}"
+    return layer_parts(spec, moe_layer) + [
+        Part(name=f"{pre}.eh_proj", category="attention", out=spec.hidden_size, inp=2 * spec.hidden_size),
+        *(Part(name=f"{pre}.{n}", category="norms", out=spec.hidden_size) for n in ("enorm", "hnorm", "shared_head.norm"))]

@@ -17,7 +17,7 @@ import math
 import re
 
 from tpkit.errors import ConfigError, PlanInputError
-from tpkit.models.fields import optional_int
+from tpkit.models.fields import name_list, optional_int
 from tpkit.models.spec import QuantSpec
 
 __all__ = ["parse_quant_config", "online_quant", "resolve_quant", "is_ignored", "matrix_bytes"]
@@ -45,28 +45,45 @@ def parse_quant_config(qc: dict | None, *, where: str) -> QuantSpec | None:
             f"tpkit knows {', '.join(sorted(_PARSERS))}. Plan with a bf16 config or --quantization fp8"
         )
     spec = parser(qc, where)
+    _check_patterns(spec.ignored, where)
     return _replace(spec, kv_cache_fp8=kv_fp8, raw_method=raw)
+
+
+def _check_patterns(patterns: tuple[str, ...], where: str) -> None:
+    """Every ``re:`` pattern of an ignore list must compile (it is matched against module names later)."""
+    for pattern in patterns:
+        if pattern.startswith("re:"):
+            try:
+                re.compile(pattern[3:])
+            except re.error as exc:
+                raise ConfigError(f"{where}: quantization_config ignore pattern {pattern!r} is not a valid "
+                                  f"regular expression ({exc}); fix it in the config.json") from None
+
+
+def _ignored(qc: dict, where: str, *keys: str) -> tuple[str, ...]:
+    at = f"{where}: quantization_config"
+    return tuple(name for key in keys for name in name_list(qc.get(key), key, at))
 
 
 def _fp8(qc: dict, where: str) -> QuantSpec:
     block = qc.get("weight_block_size")
-    if block is not None and (not isinstance(block, list) or len(block) != 2 or min(block) < 1):
-        raise ConfigError(f"{where}: weight_block_size must be [rows, cols] ≥ 1, got {block!r}")
-    ignored = tuple(qc.get("modules_to_not_convert") or ()) + tuple(qc.get("ignored_layers") or ())
+    ints = isinstance(block, list) and len(block) == 2 and all(
+        isinstance(b, int) and not isinstance(b, bool) and b >= 1 for b in block)
+    if block is not None and not ints:
+        raise ConfigError(f"{where}: weight_block_size must be [rows, cols], two whole numbers ≥ 1, got {block!r:.60}")
+    ignored = _ignored(qc, where, "modules_to_not_convert", "ignored_layers")
     return QuantSpec(method="fp8", weight_bits=8, block_size=tuple(block) if block else None,
                      scale_bytes=4, ignored=ignored, scope="all_linear")
 
 
 def _fbgemm(qc: dict, where: str) -> QuantSpec:
-    ignored = qc.get("modules_to_not_convert") or ()
-    if isinstance(ignored, str):
-        ignored = ()
-    return QuantSpec(method="fbgemm_fp8", weight_bits=8, scale_bytes=4, ignored=tuple(ignored), scope="mlp_only")
+    ignored = _ignored(qc, where, "modules_to_not_convert")
+    return QuantSpec(method="fbgemm_fp8", weight_bits=8, scale_bytes=4, ignored=ignored, scope="mlp_only")
 
 
 def _mxfp4(qc: dict, where: str) -> QuantSpec:
     return QuantSpec(method="mxfp4", weight_bits=4, group_size=32, scale_bytes=1,
-                     ignored=tuple(qc.get("modules_to_not_convert") or ()), scope="experts_only")
+                     ignored=_ignored(qc, where, "modules_to_not_convert"), scope="experts_only")
 
 
 def _awq_gptq(qc: dict, where: str) -> QuantSpec:
@@ -74,7 +91,7 @@ def _awq_gptq(qc: dict, where: str) -> QuantSpec:
     group_key = "group_size" if "group_size" in qc else "q_group_size"
     bits = optional_int(qc, bits_key, f"{where}: quantization_config", default=4, minimum=1)
     group = optional_int(qc, group_key, f"{where}: quantization_config", default=128, minimum=-1)  # -1: per channel
-    ignored = tuple(qc.get("modules_to_not_convert") or ())
+    ignored = _ignored(qc, where, "modules_to_not_convert")
     return QuantSpec(method="int4" if bits == 4 else f"int{bits}", weight_bits=bits,
                      group_size=group if group > 0 else None, scale_bytes=2,
                      has_zero_point=True, ignored=ignored, scope="all_linear")
@@ -82,6 +99,9 @@ def _awq_gptq(qc: dict, where: str) -> QuantSpec:
 
 def _compressed(qc: dict, where: str) -> QuantSpec:
     groups = qc.get("config_groups") or {}
+    if not isinstance(groups, dict) or not all(isinstance(g, dict) for g in groups.values()):
+        raise ConfigError(f"{where}: compressed-tensors config_groups must map group names to objects, "
+                          f"got {groups!r:.100}")
     weights = qc.get("weights") or next((g.get("weights") for g in groups.values() if g.get("weights")), None)
     if not weights:
         raise ConfigError(f"{where}: compressed-tensors config has no 'weights' scheme (config_groups.*.weights)")
@@ -90,7 +110,7 @@ def _compressed(qc: dict, where: str) -> QuantSpec:
     at = f"{where}: quantization_config weights"
     bits = optional_int(weights, "num_bits", at, default=4, minimum=1)
     group = optional_int(weights, "group_size", at, default=None, minimum=-1)
-    ignored = tuple(i for i in (qc.get("ignore") or ()) if not i.startswith("("))
+    ignored = tuple(i for i in _ignored(qc, where, "ignore") if not i.startswith("("))
     return QuantSpec(method=f"int{bits}" if weights.get("type", "int") == "int" else f"fp{bits}",
                      weight_bits=bits, group_size=group if group and group > 0 else None, scale_bytes=2,
                      has_zero_point=not weights.get("symmetric", True), ignored=ignored, scope="all_linear")
@@ -135,8 +155,13 @@ def resolve_quant(checkpoint: QuantSpec | None, flag: str | None) -> QuantSpec |
     if key not in _FLAG_ALIASES:
         raise PlanInputError(f"--quantization {flag!r} is not known; use one of {', '.join(_FLAG_ALIASES)}")
     method = _FLAG_ALIASES[key]
+    if checkpoint is None and method is None:
+        raise PlanInputError(
+            f"--quantization {flag} selects a kernel for an int4 checkpoint (AWQ, GPTQ or compressed-tensors), "
+            "but this model's config has no quantization_config; pass the quantised checkpoint's config.json, "
+            "or drop the flag (or use --quantization fp8 to quantise a bf16 checkpoint at load time)")
     if checkpoint is None:
-        return _flag_only(method or key)
+        return _flag_only(method)
     if method is None or method in (checkpoint.raw_method, checkpoint.method):
         return checkpoint
     raise PlanInputError(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import struct
 from dataclasses import dataclass
@@ -32,6 +33,9 @@ _LAYER = re.compile(r"(?:^|\.)layers\.(\d+)\.")
 _SCALE_SUFFIXES = ("weight_scale_inv", "weight_scale", "scales", "qzeros", "g_idx", "weight_shape",
                    "weight_zero_point", "input_scale", "_scales", "weight_global_scale")
 _VISION = ("vision_tower", "visual.", "vision_model", "multi_modal_projector", "vision_embed", "mm_projector")
+_DTYPE_BYTES = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E4M3": 1, "F8_E5M2": 1, "F8_E8M0": 1, "I16": 2, "U16": 2,
+                "F16": 2, "BF16": 2, "I32": 4, "U32": 4, "F32": 4, "I64": 8, "U64": 8, "F64": 8}
+"""bytes per element of the safetensors dtypes whose size is a whole byte (others are not size-checked)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -49,26 +53,49 @@ class TensorInfo:
 
 
 def read_header(path: Path) -> list[TensorInfo]:
-    """Tensors listed in one safetensors file's header."""
-    with open(path, "rb") as fh:
-        head = fh.read(8)
-        if len(head) != 8:
-            raise ConfigError(f"{path}: too short for a safetensors file (no 8-byte header length)")
-        (size,) = struct.unpack("<Q", head)
-        if size > _MAX_HEADER:
-            raise ConfigError(f"{path}: header length {size} bytes is implausible; is this a safetensors file?")
-        raw = fh.read(size)
+    """Tensors listed in one safetensors file's header, each checked against the file's data size."""
+    try:
+        with open(path, "rb") as fh:
+            file_size = os.fstat(fh.fileno()).st_size
+            head = fh.read(8)
+            if len(head) != 8:
+                raise ConfigError(f"{path}: too short for a safetensors file (no 8-byte header length)")
+            (size,) = struct.unpack("<Q", head)
+            if size > _MAX_HEADER:
+                raise ConfigError(f"{path}: header length {size} bytes is implausible; is this a safetensors file?")
+            if 8 + size > file_size:
+                raise ConfigError(f"{path}: header length {size:,} bytes runs past the end of the "
+                                  f"{file_size:,}-byte file; the file is truncated or not a safetensors file")
+            raw = fh.read(size)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read as a safetensors file ({exc.strerror or exc}); "
+                          "remove it from the checkpoint directory or replace it") from None
+    header = _parse_header(path, raw)
+    data_size = file_size - 8 - size
+    return [_tensor(path, name, meta, data_size) for name, meta in header.items() if name != "__metadata__"]
+
+
+def _parse_header(path: Path, raw: bytes) -> dict:
     try:
         header = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: safetensors header is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: safetensors header is nested too deeply to be a tensor table") from None
+    except ValueError as exc:  # e.g. an integer literal past Python's 4,300-digit limit
+        raise ConfigError(f"{path}: safetensors header is not usable ({exc})") from None
     if not isinstance(header, dict):
         raise ConfigError(f"{path}: safetensors header must be a JSON object, got {type(header).__name__}")
-    return [_tensor(path, name, meta) for name, meta in header.items() if name != "__metadata__"]
+    return header
 
 
-def _tensor(path: Path, name: str, meta) -> TensorInfo:
-    """One header entry, checked: ``{"dtype": str, "shape": [int…], "data_offsets": [begin, end]}``."""
+def _is_count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _tensor(path: Path, name: str, meta, data_size: int) -> TensorInfo:
+    """One header entry, checked: ``{"dtype": str, "shape": [int…], "data_offsets": [begin, end]}`` with
+    0 ≤ begin ≤ end ≤ the data size of the file, and end − begin = elements × dtype size (known dtypes)."""
     offsets = meta.get("data_offsets") if isinstance(meta, dict) else None
     ints = isinstance(offsets, list) and len(offsets) == 2 and all(
         isinstance(o, int) and not isinstance(o, bool) for o in offsets)
@@ -76,14 +103,35 @@ def _tensor(path: Path, name: str, meta) -> TensorInfo:
         raise ConfigError(f"{path}: tensor {name!r} needs dtype, shape and data_offsets [begin, end] in the "
                           f"header, got {meta!r:.120}; the file is not a valid safetensors checkpoint")
     begin, end = offsets
-    if end < begin:
-        raise ConfigError(f"{path}: tensor {name!r} has data_offsets {offsets} (end < begin)")
-    return TensorInfo(name=name, dtype=meta["dtype"], shape=tuple(meta["shape"]), nbytes=end - begin)
+    if not 0 <= begin <= end <= data_size:
+        raise ConfigError(f"{path}: tensor {name!r} has data_offsets {offsets}; they must satisfy "
+                          f"0 ≤ begin ≤ end ≤ {data_size:,} (the data bytes in this file); the file is truncated "
+                          "or damaged")
+    shape = meta["shape"]
+    if not all(_is_count(d) for d in shape):
+        raise ConfigError(f"{path}: tensor {name!r} has shape {shape!r:.80}; dimensions are whole numbers ≥ 0")
+    element = _DTYPE_BYTES.get(meta["dtype"])
+    if element is not None and math.prod(shape) * element != end - begin:
+        raise ConfigError(f"{path}: tensor {name!r} is {meta['dtype']} {shape} = {math.prod(shape) * element:,} "
+                          f"bytes, but its data_offsets span {end - begin:,}; the header is damaged")
+    return TensorInfo(name=name, dtype=meta["dtype"], shape=tuple(shape), nbytes=end - begin)
+
+
+def checkpoint_files(directory: Path) -> list[Path]:
+    """The ``*.safetensors`` files of ``directory``; an entry that is not a readable regular file (a
+    directory, a broken symlink) raises ``ConfigError`` naming it."""
+    files = sorted(directory.glob("*.safetensors"))
+    for f in files:
+        if not f.is_file():
+            what = "a broken symbolic link" if f.is_symlink() and not f.exists() else "not a regular file"
+            raise ConfigError(f"{f} is {what}; a checkpoint directory holds *.safetensors files only: "
+                              "remove or fix it, or pass the config.json alone")
+    return files
 
 
 def read_checkpoint(directory: Path) -> list[TensorInfo]:
     """Tensors of every ``*.safetensors`` file in ``directory``."""
-    files = sorted(directory.glob("*.safetensors"))
+    files = checkpoint_files(directory)
     if not files:
         raise ConfigError(f"{directory} holds no *.safetensors files")
     return [t for f in files for t in read_header(f)]
@@ -119,7 +167,7 @@ def _module_rule(module: str, param: str, spec: ModelSpec, idx: int | None) -> t
     if "norm" in last or "norm" in param or last in ("ln_1", "ln_2"):
         return "norms", "rep"
     if ".self_attn" in module or ".attn" in module or ".attention" in module:
-        item = "linear attention (KDA)" if idx is not None and spec.kinds[idx] == "linear" else "attention"
+        item = "linear attention (KDA)" if idx is not None and spec.kind_of(idx) == "linear" else "attention"
         if last in ("k_proj", "v_proj"):
             return item, ("rep" if spec.mla else "kv")
         if last in ("q_a_proj", "kv_a_proj_with_mqa", "f_a_proj", "g_a_proj"):
@@ -169,7 +217,7 @@ def plan_from_safetensors(spec: ModelSpec, par: ParallelSpec, directory: Path, *
         row[0] += 1
         row[1] += _rank_bytes(t.nbytes, shard, spec, par)
     best = max(range(par.pp), key=lambda s: sum(v[1] for v in per_stage[s].values()))
-    n_files = len(list(directory.glob("*.safetensors")))
+    n_files = len(checkpoint_files(directory))
     lines = [WeightLine(item=item, bytes=Bytes(b),
                         source=f"{n} tensors in {n_files} safetensors headers ({directory}); "
                                f"sharded per rank by name (tp={par.tp}, ep={par.ep})")
@@ -180,4 +228,4 @@ def plan_from_safetensors(spec: ModelSpec, par: ParallelSpec, directory: Path, *
                                        "not loaded unless MTP/EAGLE speculative decoding is on"))
     return WeightsPlan(bytes_per_rank=sum((l.bytes for l in lines), Bytes(0)), lines=tuple(lines),
                        total_bytes=Bytes(total), method="safetensors headers", dtype=dtype, quant=quant,
-                       stage=best, notes=tuple(spec.extra.get("assumptions", ())), mtp_bytes=Bytes(mtp))
+                       stage=best, notes=spec.assumptions, mtp_bytes=Bytes(mtp))

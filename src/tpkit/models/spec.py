@@ -141,6 +141,9 @@ class ModelSpec:
     """parameter count of the vision tower when known"""
     attention_bias: bool = False
     """q/k/v projections carry biases"""
+    assumptions: tuple[str, ...] = ()
+    """what tpkit assumed where the config was silent or unknown (a defaulted field, a library default, a
+    model type without rules of its own), each as a sentence a plan can show"""
     extra: dict = field(default_factory=dict)
     """other raw facts a policy may need (kept verbatim from the config)"""
 
@@ -148,6 +151,10 @@ class ModelSpec:
     def kinds(self) -> tuple[str, ...]:
         """Per-layer attention kinds (``"full"`` for every layer when not hybrid)."""
         return self.layer_kinds or ("full",) * self.num_layers
+
+    def kind_of(self, layer: int) -> str:
+        """Attention kind of decoder ``layer`` (0-based) without building ``kinds`` (O(1))."""
+        return self.layer_kinds[layer] if self.layer_kinds else "full"
 
     @property
     def num_full_layers(self) -> int:

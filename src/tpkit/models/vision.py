@@ -10,15 +10,33 @@ plus Gemma 3's projector (d·hidden) and its soft-embedding RMSNorm (d).
 
 from __future__ import annotations
 
+from tpkit.errors import ConfigError
+from tpkit.models.fields import optional_int
+
 __all__ = ["vision_params"]
 
+_SIGLIP_KEYS = ("hidden_size", "intermediate_size", "patch_size", "image_size", "num_hidden_layers")
 
-def vision_params(vision_config: dict | None, text_hidden: int, wrapper_model_type: str | None) -> int | None:
-    """Parameters of the vision tower (+ projector), or ``None`` when not derivable."""
-    if not isinstance(vision_config, dict) or vision_config.get("model_type") != "siglip_vision_model":
+
+def vision_params(vision_config, text_hidden: int, wrapper_model_type: str | None, *,
+                  where: str = "config") -> int | None:
+    """Parameters of the vision tower (+ projector), or ``None`` when not derivable.
+
+    A ``vision_config`` that is not an object, or a SigLIP one without its sizes, raises ``ConfigError``.
+    """
+    if vision_config is None:
         return None
-    d, i = vision_config["hidden_size"], vision_config["intermediate_size"]
-    p, img, n = vision_config["patch_size"], vision_config["image_size"], vision_config["num_hidden_layers"]
+    if not isinstance(vision_config, dict):
+        raise ConfigError(f"{where}: vision_config must be an object, got {type(vision_config).__name__} "
+                          f"{vision_config!r:.60}; fix the config.json or remove the key")
+    if vision_config.get("model_type") != "siglip_vision_model":
+        return None
+    at = f"{where}: vision_config"
+    d, i, p, img, n = (optional_int(vision_config, k, at, default=None, minimum=1) for k in _SIGLIP_KEYS)
+    if None in (d, i, p, img, n):
+        missing = [k for k in _SIGLIP_KEYS if vision_config.get(k) is None]
+        raise ConfigError(f"{at} (siglip_vision_model) lacks {', '.join(missing)}; add them as in the model's "
+                          "released config.json")
     embed = 3 * p * p * d + d + (img // p) ** 2 * d
     layer = 4 * (d * d + d) + (d * i + i + i * d + d) + 4 * d
     tower = embed + n * layer + 2 * d

@@ -24,7 +24,7 @@ from pathlib import Path
 from tpkit.dtypes import DTYPES, WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import PlanInputError
 from tpkit.models.layout import padded_vocab, stage_layers
-from tpkit.models.params import Part, global_parts, layer_parts, mtp_parts
+from tpkit.models.params import Part, global_parts, layer_groups, layer_parts, mtp_parts
 from tpkit.models.quant import is_ignored, matrix_bytes, resolve_quant
 from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.weights_plan import WeightLine, WeightsPlan
@@ -60,12 +60,14 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
                        total_bytes=sum((l.bytes for l in whole if l.item != "vision tower"), Bytes(0))
                        + _vision_bytes(spec, 1, elem),
                        method="derived from config", dtype=elem, quant=quant, stage=best,
-                       notes=tuple(spec.extra.get("assumptions", ())), mtp_bytes=mtp_bytes(spec, elem, quant))
+                       notes=spec.assumptions, mtp_bytes=mtp_bytes(spec, elem, quant))
 
 
 def mtp_bytes(spec: ModelSpec, elem: str, quant: QuantSpec | None) -> Bytes:
     """Bytes of the MTP / nextn layers at TP 1 (quantised like the decoder layers)."""
-    sums = _accumulate(spec, ParallelSpec(), mtp_parts(spec), elem, quant, False)
+    sums: dict[str, list[int]] = {}
+    if spec.num_nextn_layers:
+        _accumulate(spec, ParallelSpec(), mtp_parts(spec), elem, quant, False, sums, spec.num_nextn_layers)
     return Bytes(sum(b for _, b in sums.values()))
 
 
@@ -83,14 +85,19 @@ def _dtype(spec: ModelSpec, dtype: str | None) -> str:
 def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quant: QuantSpec | None,
                  *, pad_vocab: bool = True) -> list[WeightLine]:
     first, last = stage == 0, stage == par.pp - 1
-    parts = [p for i in stage_layers(spec.num_layers, par.pp, stage) for p in layer_parts(spec, i)]
+    sums: dict[str, list[int]] = {}
+    exact_names = quant is not None and _names_matter(quant)
+    for layer, times, moe_layer in layer_groups(spec, stage_layers(spec.num_layers, par.pp, stage),
+                                                by_name=exact_names):
+        _accumulate(spec, par, layer_parts(spec, layer, moe_layer=moe_layer), elem, quant, pad_vocab, sums, times)
+    parts = []
     for p in global_parts(spec):
         if (p.category == "embedding" and first) or (p.category != "embedding" and last):
             parts.append(p)
     if last and first is False and spec.tie_word_embeddings:
         emb = global_parts(spec)[0]
         parts.append(Part(name="lm_head", category="lm_head", out=emb.out, inp=emb.inp, shard="vocab"))
-    sums = _accumulate(spec, par, parts, elem, quant, pad_vocab)
+    _accumulate(spec, par, parts, elem, quant, pad_vocab, sums)
     lines = [WeightLine(item=_ITEMS[c], bytes=Bytes(b), params=n, source=_describe(c, spec, par, elem, quant, n))
              for c, (n, b) in sums.items() if c != "quant scales"]
     if "quant scales" in sums:
@@ -100,28 +107,33 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
     if first:
         lines += _vision_line(spec, par.tp, elem)
     if spec.num_nextn_layers:
-        mtp = sum(p.elements for p in mtp_parts(spec))
+        mtp = spec.num_nextn_layers * sum(p.elements for p in mtp_parts(spec))
         lines.append(WeightLine(item="mtp/nextn layers", bytes=Bytes(0),
                                 source=f"{spec.num_nextn_layers} nextn layer(s), {mtp:,} params in the checkpoint: "
                                        "not loaded unless MTP/EAGLE speculative decoding is on"))
     return lines
 
 
-def _accumulate(spec, par, parts, elem, quant, pad_vocab) -> dict[str, tuple[int, int]]:
-    """Per category: (elements on the rank, bytes on the rank); scales under ``quant scales``."""
-    sums: dict[str, list[int]] = {}
+def _names_matter(quant: QuantSpec) -> bool:
+    """True when an ignore pattern could treat two decoder layers differently (it names a layer number,
+    or is a regex / ``?`` / ``[…]`` glob); otherwise layers of one kind have the same bytes."""
+    return any(p.startswith("re:") or any(c in p for c in "0123456789?[") for p in quant.ignored)
+
+
+def _accumulate(spec, par, parts, elem, quant, pad_vocab, sums: dict[str, list[int]], times: int = 1) -> None:
+    """Add ``times`` × the parts into ``sums``: per category [elements, bytes] on the rank; scales under
+    ``quant scales``."""
     for part in parts:
         out, inp, count = _local_shape(spec, par, part, pad_vocab)
         n = out * inp * count
         row = sums.setdefault(part.category, [0, 0])
-        row[0] += n
+        row[0] += times * n
         if _quantised(part, quant):
             values = math.ceil(out * inp * quant.weight_bits / 8)
-            row[1] += count * values
-            sums.setdefault("quant scales", [0, 0])[1] += count * (matrix_bytes(out, inp, quant) - values)
+            row[1] += times * count * values
+            sums.setdefault("quant scales", [0, 0])[1] += times * count * (matrix_bytes(out, inp, quant) - values)
         else:
-            row[1] += n * DTYPES[elem].bytes
-    return {k: (v[0], v[1]) for k, v in sums.items()}
+            row[1] += times * n * DTYPES[elem].bytes
 
 
 def _local_shape(spec: ModelSpec, par: ParallelSpec, part: Part, pad_vocab: bool) -> tuple[int, int, int]:
