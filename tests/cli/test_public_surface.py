@@ -21,7 +21,8 @@ PLAN_FLAGS = frozenset({
     "--cuda-graph-max-bs", "--max-running-requests",
     # vLLM
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
-    "--kv-cache-memory-bytes", "--enforce-eager",
+    "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",
+    "--data-parallel-size", "--enable-expert-parallel",
     # all-reduce
     "--disable-custom-all-reduce", "--tpkit-allreduce",
 })

@@ -2,11 +2,16 @@
 
 Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's own order:
 
-1. baseline before the init snapshot (baseline.py) and ``requested = total × util`` (budget.py, start-up check)
-2. weights as the torch-allocated delta of loading (+ vLLM's rotary cos/sin cache)
-3. the profile run's activation peak (profile.py, an estimate) and, in ≥ 0.21, the CUDA-graph estimate
+0. the layout vLLM's flags make (layout.py: --data-parallel-size, --enable-expert-parallel, DCP) and the
+   release's rules (versions.py)
+1. baseline before the init snapshot (baseline.py, allreduce.py) and ``requested = total × util`` (budget.py,
+   start-up check)
+2. weights as the torch-allocated delta of loading (+ vLLM's rotary cos/sin cache, + the drafter's weights:
+   drafter.py)
+3. the profile run's activation peak (profile.py, an estimate) and, from 0.20, the CUDA-graph estimate
 4. available KV bytes (budget.py) → blocks, printed tokens, concurrency, fit check (capacity.py)
-5. the per-layer pages and groups (pages.py) → the KV buffers vLLM allocates
+5. the per-layer pages and groups (pages.py, with the drafter's KV layers and the mamba mode) → the KV
+   buffers vLLM allocates
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
+from tpkit.engines.vllm.layout import resolve_parallel
+from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
@@ -81,7 +88,7 @@ def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
 
 def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules,
                 total: Bytes, graphs: Bytes) -> tuple[str, ...]:
-    log = [weights_line(budget.weights, rules)]
+    log = ([r.block_log] if r.block_log else []) + [weights_line(budget.weights, rules)]
     if rules.engine == "V0":
         peak = budget.weights + budget.activation
         log.append(v0_profile_line(total=total, initial=budget.weights + budget.non_torch, peak_torch=peak,
@@ -91,14 +98,14 @@ def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, 
         log.append(available_line(budget.available, rules))
         if graphs:
             u = r.utilization
-            log.append(f"CUDA graph memory profiling is enabled (default since v0.21.0). The current "
+            log.append(f"CUDA graph memory profiling is enabled (default since v0.21.0). The current "  # sic
                        f"--gpu-memory-utilization={u:.4f} is equivalent to --gpu-memory-utilization="
                        f"{u - graphs / total:.4f} without it; to keep the same KV cache, raise it to "
                        f"{min(u + graphs / total, 1.0):.4f}")
     log += list(layout.warnings)
     cpu_blocks = _SWAP_SPACE // layout.bytes_per_block
     log += capacity_lines(tokens=cap.tokens, blocks=cap.num_blocks, cpu_blocks=cpu_blocks,
-                          max_model_len=r.max_model_len, concurrency=cap.max_concurrency, rules=rules)
+                          max_model_len=r.max_model_len, concurrency=cap.max_concurrency, rules=rules, dcp=r.dcp)
     return tuple(log)
 
 
@@ -112,9 +119,12 @@ def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: R
     return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
 
 
-def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules) -> KvLayout:
+def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules, draft=None) -> KvLayout:
+    spec_tokens = r.spec.num_speculative_tokens or 0 if r.spec is not None else 0
+    mamba = mamba_mode(model, rules, spec_tokens=spec_tokens, compute_capability=r.compute_capability) \
+        if "linear" in model.kinds and rules.engine == "V1" else None
     return build_layout(model, parallel, block_size=r.block_size, era=rules.era, dtype_bytes=r.kv_bytes,
-                        dtype_name=r.kv_dtype, act_bytes=r.act_bytes)
+                        dtype_name=r.kv_dtype, act_bytes=r.act_bytes, rules=rules, draft=draft, mamba=mamba)
 
 
 def _kv_source(layout: KvLayout, cap: KvCapacity) -> str:
@@ -135,6 +145,8 @@ def _extra(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules
                        "block_size": g.block_size} for g in layout.groups],
         "padding_layers": layout.padding_layers, "cuda_graph_bytes": budget.graphs.bytes,
         "rule_era": rules.era, "engine_generation": rules.engine,
+        **({"decode_context_parallel_size": r.dcp,
+            "deployment_kv_tokens": cap.tokens} if r.dcp > 1 else {}),
     }
 
 
@@ -178,7 +190,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     non-torch memory, it shrinks the KV cache).
     """
     rules = resolve_rules(options.engine_version)
-    r = resolve_inputs(model, gpu, options, rules)
+    parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
+    r = resolve_inputs(model, gpu, options, rules, parallel)
     layout = _layout(model, parallel, r, rules)
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
@@ -190,7 +203,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                             activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
                             override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)))
     cap = plan_capacity(layout, budget.available, max_model_len=r.max_model_len,
-                        max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules)
+                        max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules,
+                        concurrent_batches=r.concurrent_batches, dcp=r.dcp)
     ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization, weight_lines=[w_line, rope],
                                     activation_line=act_line, graph_line=g_line, growth_lines=growth,
                                     kv_bytes=layout.bytes_per_block * cap.num_blocks,
