@@ -14,6 +14,7 @@ Rules (SGLang and vLLM load the same shapes):
     stage is reported.
   - Quantised matrices: values + scales (+ zeros), see ``tpkit.models.quant``; scales form their own line.
   - MTP / nextn layers are not loaded unless speculative decoding is on (a 0-byte line says so).
+  - DP attention (``ParallelSpec.dp_attention``): attention and the input embedding split over tp / dp only.
 """
 
 from __future__ import annotations
@@ -149,8 +150,15 @@ def _accumulate(spec, par, parts, elem, quant, pad_vocab) -> dict[str, tuple[int
     return {k: (v[0], v[1]) for k, v in sums.items()}
 
 
+_ATTN_TP_CATEGORIES = frozenset({"attention", "linear_attention", "embedding"})
+"""split over the attention-TP group (tp / dp) under DP attention: SGLang 0.5.23 models/deepseek_v2.py
+attention layers on attn_tp; ``get_embedding_tp_kwargs`` shards the input embedding over the attention-TP
+group; lm_head, dense MLP and shared experts stay on the full TP group (no --enable-dp-lm-head,
+moe_dense_tp_size unset, no a2a backend)"""
+
+
 def _local_shape(spec: ModelSpec, par: ParallelSpec, part: Part, pad_vocab: bool) -> tuple[int, int, int]:
-    tp, s = par.tp, part.shard
+    tp, s = (par.attn_tp if part.category in _ATTN_TP_CATEGORIES else par.tp), part.shard
     moe_tp, experts = max(1, tp // par.ep), math.ceil(part.count / par.ep)
     if s == "col":
         return math.ceil(part.out / tp), part.inp, part.count
