@@ -7,9 +7,11 @@ SGLang carves a per-request state pool out of the KV budget before sizing the KV
     budget    = rest × ρ / (1 + ρ)                    ρ = mamba_full_memory_ratio = 0.9
     slots K   = (budget − per_slot) // per_slot       0.5.17+, one extra padding slot allocated
                 budget // per_slot                    ≤ 0.5.16, no padding slot
-    with speculative decoding (0.5.17+, D draft tokens, r slots per request):
-              K = (budget − per_slot·(1 + D)) // (per_slot·(1 + D / r)),
-              intermediate states per_slot × (min(max_running, K // r) + 1) × D also leave the budget
+    with speculative decoding (D draft tokens, r slots per request, R = max_running_requests per rank):
+              0.5.17+        K = (budget − slot·(1 + D)) // (slot·(1 + D/r)); intermediate slot × (min(R, K//r) + 1) × D
+              0.5.13–0.5.16  K = budget // (slot·(1 + D/r));            intermediate slot × min(R, K//r) × D
+              ≤ 0.5.12       intermediate slot × R × D leaves rest first; K = budget(rest − intermediate) // slot
+              (0.5.10–0.5.15 ``model_runner_kv_cache_mixin.handle_max_mamba_cache``)
     rest_kv   = rest − allocated slots × per_slot (− intermediate states)
     max_running_requests ≤ K // r
 
@@ -102,21 +104,30 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
                              "size is not derivable from the config; this model is not supported yet")
     per_slot = Bytes(state.bytes * linear_layers // tp)
     ratio, why = slots_per_request(model, version)
+    if draft_tokens and not at_least(version, "0.5.13"):  # intermediate states first, then the plain split
+        intermediate = per_slot * ((max_running or 0) * draft_tokens)
+        rest = rest - intermediate
+    else:
+        intermediate = Bytes(0)
     budget = max(rest, Bytes(0)) * (MAMBA_FULL_MEMORY_RATIO / (1 + MAMBA_FULL_MEMORY_RATIO))
-    intermediate = Bytes(0)
-    if draft_tokens and at_least(version, "0.5.17"):
+    padding = 1 if at_least(version, "0.5.17") else 0
+    if draft_tokens and at_least(version, "0.5.13"):
         d = draft_tokens
-        slots = max(int((budget.bytes - per_slot.bytes * (1 + d)) // (per_slot.bytes * (1 + d / ratio))), 0)
+        head = per_slot.bytes * (1 + d) if padding else 0
+        slots = max(int((budget.bytes - head) // (per_slot.bytes * (1 + d / ratio))), 0)
         capped = min(max_running if max_running is not None else slots // ratio, slots // ratio)
-        intermediate = per_slot * ((capped + 1) * d) if slots else Bytes(0)
-        allocated, rule = slots + 1, (f"(budget − slot·(1 + {d})) // (slot·(1 + {d}/{ratio})), + 1 padding slot, "
-                                      f"+ intermediate states for {capped} + 1 requests × {d} draft tokens")
-    elif at_least(version, "0.5.17"):
+        intermediate = per_slot * ((capped + padding) * d) if slots else Bytes(0)
+        rule = (f"budget{' − slot·(1 + %d)' % d if padding else ''} // (slot·(1 + {d}/{ratio})), "
+                f"+ intermediate states for {capped}{' + 1' if padding else ''} requests × {d} draft tokens")
+    elif padding:
         slots = max((budget - per_slot) // per_slot, 0)
-        allocated, rule = slots + 1, "(budget − slot) // slot, + 1 padding slot"
+        rule = "(budget − slot) // slot"
     else:
         slots = budget // per_slot
-        allocated, rule = slots, "budget // slot"
+        rule = "budget // slot" + (f", after {format_bytes(intermediate)} of intermediate states" if intermediate
+                                   else "")
+    allocated = slots + padding
+    rule += ", + 1 padding slot" if padding else ""
     return MambaPool(slots=slots, allocated_slots=allocated if slots else 0, per_slot=per_slot, ratio=ratio,
                      intermediate=intermediate, source=(
         f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = {format_bytes(per_slot)} "

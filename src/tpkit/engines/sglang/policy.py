@@ -176,6 +176,10 @@ def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tupl
     if s.mamba is not None:
         out.append("linear-attention state pool assumes the radix cache and the overlap schedule on and no "
                    "--max-mamba-cache-size (spec §3.3.6)")
+    if model.is_multimodal and not isinstance(model.extra.get("vision_config"), dict) and s.fraction.reserved_mib:
+        out.append("multimodal: this config has no vision_config, so the fraction's vision-tower factor assumes "
+                   "SGLang's ViT-L defaults (24 layers × 1024: × 0.95); pass the released config.json for the exact "
+                   "factor")
     if model.is_multimodal and not s.mm_reserved:
         out.append("multimodal: SGLang allocates its multimodal caches (SGLANG_VLM_CACHE_SIZE_MB) after the pool, "
                    "from the slack, before 0.5.18")

@@ -101,7 +101,8 @@ def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: Pa
                                   cpp=cap.chunked_prefill_size, max_bs=cap.cuda_graph_max_bs, is_mla=model.is_mla,
                                   extras=extras)
     if model.is_multimodal and era_has_vlm_factor(era):
-        factor, why = vlm_fraction_factor(model.extra.get("vision_config"))
+        # a multimodal config without vision_config is incomplete (the released one has it): SGLang's defaults
+        factor, why = vlm_fraction_factor(model.extra.get("vision_config") or {})
         return FractionChoice(value=choice.value * factor, reserved_mib=choice.reserved_mib,
                               source=f"{choice.source}, {why} = {choice.value * factor:.6f}")
     return choice
