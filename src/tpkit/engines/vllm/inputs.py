@@ -135,6 +135,9 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
     if options.kv_cache_memory_bytes is not None and rules.engine == "V0":
         raise PlanInputError("--kv-cache-memory-bytes does not exist in V0-era vLLM (≤ 0.7); remove it or plan "
                              "with --engine-version 0.11 or current")
+    if options.kv_cache_memory_bytes is not None and rules.release < (0, 10, 2):
+        raise PlanInputError(f"--kv-cache-memory-bytes does not exist in vLLM {rules.label} (it arrived in 0.10.2, "
+                             "engine/arg_utils.py); remove it or plan with --engine-version 0.10.2 or later")
     act_name, act_bytes = _act_dtype(model, options)
     explicit = None if options.kv_cache_dtype == "auto" else lookup_dtype(options.kv_cache_dtype)
     kv_bytes = explicit.bytes if explicit else act_bytes

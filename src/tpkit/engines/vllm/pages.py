@@ -104,11 +104,33 @@ class KvLayout:
     draft_in_groups: bool = True
     """the drafter's layers are counted in ``groups``; False: they share the single uniform-type group's block
     table with their own page size (only in ``bytes_per_block``)"""
+    draft_kind: str | None = None
+    """the drafter layers' kind (``full`` / ``mla``)"""
+    draft_merged: bool = False
+    """the drafter's layers have the target's spec and sit in the target's groups of that kind"""
 
     @property
     def draft_bytes_per_block(self) -> Bytes:
-        """The drafter's share of one block (its ledger line is this × num_blocks)."""
+        """Bytes of one block of the drafter's layers (static only in a uniform-type group)."""
         return self.draft_page_bytes * self.draft_layers
+
+    def draft_share(self, per_request: dict[int, int]) -> float:
+        """The drafter's fraction of the pool: static in a uniform-type group; else its groups' share of the
+        blocks one request holds (``per_request``: group index → blocks), split by layers inside a group of
+        the target's spec."""
+        if not self.draft_layers:
+            return 0.0
+        if not self.draft_in_groups:
+            return self.draft_bytes_per_block / self.bytes_per_block
+        total = sum(per_request.values())
+        kind_layers = sum(g.num_layers for g in self.groups if g.kind == self.draft_kind and not g.draft)
+        share = 0.0
+        for i, g in enumerate(self.groups):
+            if g.draft:
+                share += per_request[i] / total
+            elif self.draft_merged and g.kind == self.draft_kind:
+                share += per_request[i] / total * self.draft_layers / kind_layers
+        return share
 
     def group_block_bytes(self, group: KvGroup) -> Bytes:
         """Bytes one block of ``group`` costs across its layers (a uniform-type group adds the drafter's)."""
@@ -269,8 +291,10 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     if uniform_draft:  # one uniform-type group (0.11+): the drafter's pages join every block
         page = Bytes(draft.per_token_bytes * layout.block_size)
         return replace(layout, bytes_per_block=layout.bytes_per_block + page * draft.num_layers,
-                       draft_layers=draft.num_layers, draft_page_bytes=page, draft_in_groups=False)
-    return replace(layout, draft_layers=draft.num_layers, draft_page_bytes=Bytes(pages[key]))
+                       draft_layers=draft.num_layers, draft_page_bytes=page, draft_in_groups=False,
+                       draft_kind=draft.kind)
+    return replace(layout, draft_layers=draft.num_layers, draft_page_bytes=Bytes(pages[key]), draft_kind=draft.kind,
+                   draft_merged=key != "draft")
 
 
 def _unify_pages(pages: dict[str, int], blocks: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:

@@ -16,11 +16,13 @@ Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tpkit.engines.vllm.baseline import plan_baseline, profile_nontorch_growth
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
+from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
 from tpkit.engines.vllm.layout import resolve_parallel
@@ -77,6 +79,12 @@ def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
                  else (2, cap.num_blocks, g.block_size, per_tok // 2))
         buffers.append(KVBuffer(name="latent" if g.kind == "mla" else "kv", count=g.num_layers, shape=shape,
                                 element_bytes=layout.dtype_bytes))
+        if not layout.draft_in_groups and layout.draft_layers:
+            per_tok = layout.draft_page_bytes.bytes // (layout.block_size * layout.dtype_bytes)
+            shape = ((cap.num_blocks, layout.block_size, per_tok) if layout.draft_kind == "mla"
+                     else (2, cap.num_blocks, layout.block_size, per_tok // 2))
+            buffers.append(KVBuffer(name="drafter_kv", count=layout.draft_layers, shape=shape,
+                                    element_bytes=layout.dtype_bytes))
     else:
         buffers.append(KVBuffer(name="shared_slot", count=layout.group_size,
                                 shape=(cap.num_blocks, layout.bytes_per_block.bytes // layout.group_size),
@@ -119,12 +127,44 @@ def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: R
     return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
 
 
-def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules, draft=None) -> KvLayout:
-    spec_tokens = r.spec.num_speculative_tokens or 0 if r.spec is not None else 0
+def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules,
+            drafter: Drafter | None) -> KvLayout:
+    spec_tokens = drafter.num_speculative_tokens if drafter is not None else 0
     mamba = mamba_mode(model, rules, spec_tokens=spec_tokens, compute_capability=r.compute_capability) \
         if "linear" in model.kinds and rules.engine == "V1" else None
+    if r.spec is not None and r.spec.eagle_family:
+        rules = replace(rules, chunked_local_hybrid=False)  # chunked-local + EAGLE: hybrid manager off
     return build_layout(model, parallel, block_size=r.block_size, era=rules.era, dtype_bytes=r.kv_bytes,
-                        dtype_name=r.kv_dtype, act_bytes=r.act_bytes, rules=rules, draft=draft, mamba=mamba)
+                        dtype_name=r.kv_dtype, act_bytes=r.act_bytes, rules=rules,
+                        draft=drafter.kv if drafter is not None else None, mamba=mamba)
+
+
+def _drafter(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved) -> Drafter | None:
+    if r.spec is None:
+        return None
+    return plan_drafter(model, r.spec, parallel, kv_bytes=r.kv_bytes, act_dtype=r.act_dtype,
+                        target_quantization=options.quantization)
+
+
+def _draft_lines(drafter: Drafter | None, layout: KvLayout, cap: KvCapacity,
+                 r: Resolved) -> tuple[list[LineItem], LineItem | None]:
+    """(the drafter's weight line, its KV line) — empty when no drafter is loaded."""
+    if drafter is None or drafter.kv is None:
+        return [], None
+    w = LineItem(item=f"drafter weights ({drafter.method})", bytes=drafter.weights, source=drafter.weights_source)
+    pool = layout.bytes_per_block * cap.num_blocks
+    if not layout.draft_in_groups:
+        nbytes, how = layout.draft_bytes_per_block * cap.num_blocks, (
+            f"{layout.draft_page_bytes.bytes:,} B per block per layer × {cap.num_blocks:,} blocks")
+    else:
+        in_flight = r.max_num_batched_tokens * r.concurrent_batches
+        per_request = {i: g.blocks_per_request(r.max_model_len, in_flight, r.dcp) for i, g in enumerate(layout.groups)}
+        share = layout.draft_share(per_request)
+        nbytes, how = Bytes(int(pool.bytes * share)), f"{share:.2%} of the shared pool (its blocks per request)"
+    kv = LineItem(item=f"drafter KV cache ({drafter.method})", bytes=nbytes,
+                  source=f"{drafter.kv.num_layers} {drafter.kv.label}: {how} (inside the KV pool; "
+                         f"{drafter.num_speculative_tokens} speculative tokens per step)")
+    return [w], kv
 
 
 def _kv_source(layout: KvLayout, cap: KvCapacity) -> str:
@@ -192,23 +232,27 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     rules = resolve_rules(options.engine_version)
     parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
     r = resolve_inputs(model, gpu, options, rules, parallel)
-    layout = _layout(model, parallel, r, rules)
+    drafter = _drafter(model, parallel, options, r)
+    layout = _layout(model, parallel, r, rules, drafter)
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
     w_line = _weights(model, parallel, options, r, weights)
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r)
     g_line = _graphs(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
-    budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes,
+    draft_w = drafter.weights if drafter is not None else Bytes(0)
+    budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w,
                             activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
                             override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)))
     cap = plan_capacity(layout, budget.available, max_model_len=r.max_model_len,
                         max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules,
                         concurrent_batches=r.concurrent_batches, dcp=r.dcp)
-    ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization, weight_lines=[w_line, rope],
-                                    activation_line=act_line, graph_line=g_line, growth_lines=growth,
+    draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r)
+    ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization,
+                                    weight_lines=[w_line, rope, *draft_w_lines], activation_line=act_line,
+                                    graph_line=g_line, growth_lines=growth,
                                     kv_bytes=layout.bytes_per_block * cap.num_blocks,
-                                    kv_source=_kv_source(layout, cap), info=parts)
+                                    kv_source=_kv_source(layout, cap), info=parts, draft_kv=draft_kv)
     problems = ledger.check(expected)
     assert not problems, problems
     verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes)
