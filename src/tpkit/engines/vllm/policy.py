@@ -185,8 +185,7 @@ def _extra(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules
                        "block_size": g.block_size} for g in layout.groups],
         "padding_layers": layout.padding_layers, "cuda_graph_bytes": budget.graphs.bytes,
         "rule_era": rules.era, "engine_generation": rules.engine,
-        **({"decode_context_parallel_size": r.dcp,
-            "deployment_kv_tokens": cap.tokens} if r.dcp > 1 else {}),
+        **({"decode_context_parallel_size": r.dcp} if r.dcp > 1 else {}),
     }
 
 
