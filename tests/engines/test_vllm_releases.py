@@ -208,3 +208,10 @@ def test_kv_cache_memory_bytes_arrives_in_0_10_2():
     with pytest.raises(PlanInputError, match="arrived in 0.10.2"):
         _plan("0.10.1", kv_cache_memory_bytes=GiB(10))
     assert _plan("0.10.2", kv_cache_memory_bytes=GiB(10)).extra["available_kv_bytes"] == GiB(10).bytes
+
+
+def test_custom_allreduce_stays_on_rocm_xgmi_boards():
+    mi300x = lookup_gpu("MI300X")
+    links = GroupLinks(full_nvlink=None, p2p=None, compute_capability=None, catalog_nvlink=False)
+    car, other = vllm_allreduce_costs(mi300x, links, 8, resolve_rules("current"), disable_custom_all_reduce=False)
+    assert car.bytes == Bytes(4_864) + MiB(8) + MiB(16) + MiB(8) and other == ()  # no CUDA symm-mem on ROCm

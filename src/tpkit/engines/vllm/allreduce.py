@@ -10,7 +10,8 @@ group named "tp", in this order:
    communicator; independent of ``--disable-custom-all-reduce``.
 2. custom all-reduce (``custom_all_reduce.py CustomAllreduce``), unless ``--disable-custom-all-reduce``:
    only on world sizes {2, 4, 6, 8} ({2, 4, 6, 8, 16} from 0.27, 16 serving only multi-node MNNVL), disabled
-   on more than two GPUs without a full NVLink mesh and without P2P.  ``max_size`` = 8 MiB, capped to
+   on more than two CUDA GPUs without a full NVLink mesh and without P2P (ROCm: XGMI counts as fully
+   connected and the P2P test is skipped; the MI300X/MI325X boards are taken as one XGMI mesh).  ``max_size`` = 8 MiB, capped to
    ``CUSTOM_ALL_REDUCE_MAX_SIZES[cap][ws]`` when the symm-mem communicator came up (multicast: NVSwitch;
    cap 9.0: 64 MiB / 32 MiB / 512 KiB / 256 KiB for ws 2/4/6/8, cap 10.0: 2/2/1/1 MiB).  Buffers per rank:
    meta ``sizeof(Signal) + max_size``, staging ``max_size`` (≤ 0.26) or ``max(max_size, 2 MiB, 16 MiB)``
@@ -75,10 +76,11 @@ def _custom(gpu: GpuSpec, links: GroupLinks, world: int, rules: VllmRules) -> tu
     if world not in rules.custom_ar_world_sizes or world > 8:
         return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
                      source=f"not initialised (TP {world})"),)
-    if world > 2 and not links.nvlink_mesh:
+    cuda = gpu.vendor == "NVIDIA"
+    if cuda and world > 2 and not links.nvlink_mesh:
         return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
                      source=f"disabled: TP {world} over PCIe (not a full NVLink mesh)"),)
-    if links.p2p is False:
+    if cuda and links.p2p is False:
         return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
                      source="disabled: no GPU P2P access in the TP group (probed)"),)
     cap = _cap(gpu, links)
