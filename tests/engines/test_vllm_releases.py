@@ -215,3 +215,15 @@ def test_custom_allreduce_stays_on_rocm_xgmi_boards():
     links = GroupLinks(full_nvlink=None, p2p=None, compute_capability=None, catalog_nvlink=False)
     car, other = vllm_allreduce_costs(mi300x, links, 8, resolve_rules("current"), disable_custom_all_reduce=False)
     assert car.bytes == Bytes(4_864) + MiB(8) + MiB(16) + MiB(8) and other == ()  # no CUDA symm-mem on ROCm
+
+
+def test_gated_delta_net_state_is_in_the_model_dtype():
+    """Qwen3-Next: conv (4 − 1) × (2·16·128 + 32·128)/tp + temporal 32/tp × 128 × 128, all bf16 (vLLM's
+    mamba_ssm_cache_dtype "auto"); SGLang's fp32 temporal state would be 2,146,304 B at TP 1."""
+    from tpkit.engines.vllm.pages import gdn_state_bytes
+
+    extra = {"linear_num_key_heads": 16, "linear_num_value_heads": 32, "linear_key_head_dim": 128,
+             "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4}
+    assert gdn_state_bytes(extra, 1, 2) == (3 * 8192 + 32 * 128 * 128) * 2 == 1_097_728
+    assert gdn_state_bytes(extra, 4, 2) == (3 * 2048 + 8 * 128 * 128) * 2
+    assert gdn_state_bytes(extra, 4, 2, spec_tokens=2) == (5 * 2048 + 8 * 128 * 128) * 2

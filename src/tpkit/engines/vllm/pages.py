@@ -194,9 +194,24 @@ def kda_state_bytes(lac: dict, tp: int, dtype_bytes: int) -> int:
     return conv + (heads // tp) * head_dim * head_dim * 4
 
 
-def _linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int) -> int:
+def gdn_state_bytes(extra: dict, tp: int, dtype_bytes: int, spec_tokens: int = 0) -> int:
+    """vLLM's Gated-DeltaNet state per request per layer on one rank (Qwen3-Next / Qwen3.5): a conv state of
+    ``(kernel − 1 + spec) × conv_dim/tp`` and a temporal state ``nv/tp × dv × dk``, both in the model dtype —
+    ``mamba_ssm_cache_dtype`` "auto" keeps the temporal state in the conv dtype
+    (``model_executor/layers/mamba/mamba_utils.py gated_delta_net_state_shape / _mamba_state_dtype``,
+    0.11–0.33; SGLang keeps it in fp32, hence the models layer's larger figure)."""
+    nk, nv = int(extra["linear_num_key_heads"]), int(extra["linear_num_value_heads"])
+    dk, dv = int(extra["linear_key_head_dim"]), int(extra["linear_value_head_dim"])
+    kernel = int(extra.get("linear_conv_kernel_dim") or 4)
+    conv_dim = dk * nk * 2 + dv * nv
+    return ((kernel - 1 + spec_tokens) * (conv_dim // tp) + (nv // tp) * dv * dk) * dtype_bytes
+
+
+def _linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, spec_tokens: int = 0) -> int:
     spec = model.linear_attn
     lac = model.extra.get("linear_attn_config")
+    if model.extra.get("linear_num_value_heads") is not None:
+        return gdn_state_bytes(model.extra, tp, dtype_bytes, spec_tokens)
     if (spec is None or spec.state_bytes_per_layer is None) and isinstance(lac, dict) and "num_heads" in lac:
         return kda_state_bytes(lac, tp, dtype_bytes)
     if spec is None or spec.state_bytes_per_layer is None:
@@ -256,11 +271,12 @@ def _group_size(counts: dict[str, int]) -> int:
 
 def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, era: str,
                  dtype_bytes: int, dtype_name: str, act_bytes: int = 2, rules: VllmRules | None = None,
-                 draft: DraftKv | None = None, mamba: MambaMode | None = None) -> KvLayout:
+                 draft: DraftKv | None = None, mamba: MambaMode | None = None, spec_tokens: int = 0) -> KvLayout:
     """Group the limiting rank's layers and size one block (spec §3.2–§3.5).
 
     ``rules`` (default: the era's named rules) decide chunked-local layers; ``draft``: a drafter's KV layers;
-    ``mamba``: the pages per request of linear groups (default: 1, prefix caching off)."""
+    ``mamba``: the pages per request of linear groups (default: 1, prefix caching off); ``spec_tokens``:
+    speculative tokens per step (they lengthen the Gated-DeltaNet conv state)."""
     rules = rules or RULES.get(era, RULES["0.33"])
     kinds = stage_layer_kinds(model, parallel.pp, chunked_hybrid=rules.chunked_local_hybrid and era != "v0")
     counts = _counts(kinds, era)
@@ -275,7 +291,7 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     blocks = {k: block_size for k in tok}
     pages = {k: tok[k] * block_size for k in tok}
     if "linear" in counts:
-        state = _linear_state_bytes(model, parallel.tp, act_bytes)
+        state = _linear_state_bytes(model, parallel.tp, act_bytes, spec_tokens)
         align = HYBRID_ALIGN_MLA.get(era, HYBRID_ALIGN) if model.mla is not None else HYBRID_ALIGN
         attn_tok = max(tok.values())
         grown = align * cdiv(state, align * attn_tok)

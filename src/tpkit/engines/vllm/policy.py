@@ -136,7 +136,7 @@ def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRu
         rules = replace(rules, chunked_local_hybrid=False)  # chunked-local + EAGLE: hybrid manager off
     return build_layout(model, parallel, block_size=r.block_size, era=rules.era, dtype_bytes=r.kv_bytes,
                         dtype_name=r.kv_dtype, act_bytes=r.act_bytes, rules=rules,
-                        draft=drafter.kv if drafter is not None else None, mamba=mamba)
+                        draft=drafter.kv if drafter is not None else None, mamba=mamba, spec_tokens=spec_tokens)
 
 
 def _drafter(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved) -> Drafter | None:
