@@ -47,6 +47,11 @@ _RANK_DATA = MiB(8)
 _MNNVL = MiB(16) * 6
 
 
+def _mib(amount: Bytes) -> str:
+    mib = amount.bytes / 2**20
+    return f"{mib:g} MiB" if mib >= 1 else f"{amount.bytes // 1024} KiB"
+
+
 def _cap(gpu: GpuSpec, links: GroupLinks) -> str | None:
     cc = links.compute_capability or gpu.compute_capability
     return f"{cc[0]}.{cc[1]}" if cc and gpu.vendor == "NVIDIA" else None
@@ -90,10 +95,10 @@ def _custom(gpu: GpuSpec, links: GroupLinks, world: int, rules: VllmRules) -> tu
     staging = max(max_size, MiB(rules.custom_ar_buffer_mib)) if rules.custom_ar_buffer_mib > 8 else max_size
     car = Cost(key="custom_allreduce", item="custom all-reduce buffers",
                bytes=Bytes(rules.custom_ar_signal_bytes) + max_size + staging + _RANK_DATA,
-               source=f"vLLM CustomAllreduce, TP {world}: Signal {rules.custom_ar_signal_bytes:,} B + max_size "
-                      f"{max_size.bytes:,} B (meta) + staging {staging.bytes:,} B + rank_data 8 MiB"
-                      + (f"; max_size = CUSTOM_ALL_REDUCE_MAX_SIZES[{cap}][{world}] (symm-mem up)" if multicast
-                         else ""))
+               source=f"Signal {rules.custom_ar_signal_bytes:,} B + max_size {_mib(max_size)} (meta) + "
+                      f"{_mib(staging)} staging + 8 MiB rank_data (spec §5.3), TP {world}"
+                      + (f"; max_size = CUSTOM_ALL_REDUCE_MAX_SIZES[{cap}][{world}] (torch symm-mem up)"
+                         if multicast and max_size != _MAX_SIZE else ""))
     if not (rules.mnnvl_lamport and multicast):
         return (car,)
     return car, Cost(key="extra", item="custom all-reduce MNNVL Lamport buffer", bytes=_MNNVL,
