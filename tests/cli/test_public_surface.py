@@ -23,7 +23,8 @@ PLAN_FLAGS = frozenset({
     "--moe-a2a-backend",
     # vLLM
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
-    "--kv-cache-memory-bytes", "--enforce-eager",
+    "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",
+    "--data-parallel-size", "--enable-expert-parallel",
     # all-reduce
     "--disable-custom-all-reduce", "--tpkit-allreduce",
 })

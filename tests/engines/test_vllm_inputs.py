@@ -35,9 +35,12 @@ def test_block_size_not_a_multiple_of_16_is_refused_for_flash_attention(block):
         plan_vllm(llama3_8b(), H200, ParallelSpec(), VllmOptions(block_size=block), weights=W)
 
 
-def test_mla_on_hopper_takes_only_block_64():
-    with pytest.raises(PlanInputError, match="FlashMLA takes only 64"):
-        plan_vllm(deepseek_v3_like(), H200, ParallelSpec(tp=8), VllmOptions(block_size=16), weights=W)
+def test_mla_block_16_on_hopper_is_kept_from_0_18_and_forced_to_64_before():
+    new = plan_vllm(deepseek_v3_like(), H200, ParallelSpec(tp=8), VllmOptions(block_size=16), weights=W)
+    old = plan_vllm(deepseek_v3_like(), H200, ParallelSpec(tp=8),
+                    VllmOptions(block_size=16, engine_version="0.17.1"), weights=W)
+    assert new.extra["block_size"] == 16 and old.extra["block_size"] == 64
+    assert old.engine_log[0] == "Forcing kv cache block size to 64 for FlashMLA backend."
 
 
 def test_v0_block_size_choices():

@@ -2,7 +2,9 @@
 
 import pytest
 
-from tpkit.engines.vllm.pages import build_layout, default_block_size, kda_state_bytes, kv_heads_per_rank
+from tpkit.engines.vllm.blocksize import default_block_size
+from tpkit.engines.vllm.pages import build_layout, kda_state_bytes, kv_heads_per_rank
+from tpkit.engines.vllm.versions import RULES, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.parallel import ParallelSpec
 from tpkit.units import MiB
@@ -48,10 +50,9 @@ def test_fp8_kv_halves_the_page():
 
 def test_mla_page_is_one_latent_per_rank_with_flashmla_block_64():
     model = deepseek_v3_like()
-    block = default_block_size(model, "0.33", (9, 0))
+    block = default_block_size(model, resolve_rules("0.17"), (9, 0))
     assert block == 64
-    assert default_block_size(model, "0.33", (10, 0)) == 128
-    assert default_block_size(model, "v0", (9, 0)) == 16
+    assert default_block_size(model, RULES["v0"], (9, 0)) == 16
     layout = _layout(model, tp=8, block=block)
     assert layout.groups[0].page_bytes.bytes == 64 * 576 * 2 == 73_728
     assert layout.bytes_per_block.bytes == 61 * 73_728 == 4_497_408

@@ -19,7 +19,9 @@ CUBLAS = STARTUP_COSTS["cublas"]
 @pytest.mark.parametrize("version, rule, nccl_late, cublas_late", [
     ("0.8.5", "v0_peak", True, True), ("0.9.0", "v0_peak", True, True), ("0.9.1", "increase", True, True),
     ("0.10.1", "increase", True, True), ("0.10.2", "increase", True, True), ("0.11.0", "increase", False, True),
-    ("0.20", "increase", False, True), ("0.21", "consumed", False, False), ("current", "consumed", False, False)])
+    ("0.20", "increase", False, True), ("0.21", "increase", False, True), ("0.26.1", "increase", False, True),
+    ("0.27.0", "consumed", False, True), ("0.32.0", "consumed", False, True), ("0.33.0", "consumed", False, False),
+    ("current", "consumed", False, False)])
 def test_rules_follow_the_release(version, rule, nccl_late, cublas_late):
     r = resolve_rules(version)
     assert (r.memory_rule, r.distributed_after_snapshot, r.cublas_after_snapshot) == (rule, nccl_late, cublas_late)

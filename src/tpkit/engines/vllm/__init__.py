@@ -2,11 +2,13 @@
 
     plan_vllm(model, gpu, parallel, VllmOptions(...), machine=None, weights=None) -> PlanResult
 
-Modules, in vLLM's start-up order: ``versions`` (rule sets as data), ``options``/``inputs`` (flags and
-defaults), ``baseline`` (start-up memory at the init snapshot), ``profile`` (activation peak estimate),
-``graphs`` (CUDA-graph estimate), ``budget`` (requested and available KV bytes, ledger), ``pages`` (page sizes,
-groups), ``capacity`` (blocks, printed tokens, fit check), ``verdict`` and ``logs`` (vLLM's words);
-``engine`` registers vLLM with the engine registry.
+Modules, in vLLM's start-up order: ``versions`` (the rules of each release, as data), ``options``/``inputs``
+(flags and defaults), ``layout`` (--data-parallel-size, --enable-expert-parallel, DCP), ``speculative``
+(--speculative-config), ``blocksize`` (block size per backend), ``baseline``/``allreduce`` (start-up memory
+and where it counts), ``profile`` (activation peak estimate), ``graphs`` (CUDA-graph estimate), ``drafter``
+(the speculative drafter's weights and KV layers), ``budget`` (requested and available KV bytes, ledger),
+``mamba``/``pages`` (page sizes, groups, mamba cache mode), ``capacity`` (blocks, printed tokens, fit check),
+``verdict`` and ``logs`` (vLLM's words); ``engine`` registers vLLM with the engine registry.
 
 The names below are imported on first use, so ``tpkit plan --help`` reads the options without the policy.
 """

@@ -8,13 +8,20 @@ charges, under which names and when:
     CUDA context         CUDA context                    always
     NCCL init, warm-up   NCCL communicator init,         tp × pp × dp > 1
                          NCCL first all-reduce buffers
-    custom all-reduce    custom all-reduce buffers       on its world sizes, not with --disable-custom-all-reduce
+    custom all-reduce    custom all-reduce buffers       on its world sizes and links, not with
+                                                         --disable-custom-all-reduce (``allreduce.py``)
+    torch symm-mem AR    torch symm-mem all-reduce       ≥ 0.11, TP group on cap 9.x/10.x (``allreduce.py``)
+                         buffer
+    MNNVL Lamport        custom all-reduce MNNVL …       ≥ 0.27 with multicast (``allreduce.py``)
     the caller's extra   (their own names)               before cuBLAS, always before the snapshot
     cuBLAS               cuBLAS/cuBLASLt handles         always
 
-V0 charges all of it to the budget (its "non_torch_memory" counts everything outside torch's allocator);
-V1 charges only what is created after its init snapshot (NCCL and custom all-reduce before 0.11.0, cuBLAS
-in the 0.11 era: ``VllmRules``), as non-torch increase.  With a ``MachineProfile`` the tightest GPU's
+Where each counts: V0 charges all of it to the budget (its "non_torch_memory" counts everything outside
+torch's allocator); V1 charges only what is created after its init snapshot, as non-torch increase: NCCL and
+the all-reduce buffers before 0.11.0 (``v1/worker/gpu_worker.py init_device`` takes the snapshot before the
+distributed init in 0.10.x), cuBLAS up to 0.32 (the cuBLAS/cuBLASLt warm-up before the snapshot arrives in
+0.33.0; earlier the profile run's first GEMM creates the handles).  Everything before the snapshot sits outside
+the budget and only tightens the start-up free-memory check.  With a ``MachineProfile`` the tightest GPU's
 measured total and free memory replace the catalog total.
 """
 
@@ -28,7 +35,7 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
 from tpkit.startup.cost import Cost
-from tpkit.startup.custom_allreduce import vllm_custom_allreduce
+from tpkit.engines.vllm.allreduce import vllm_allreduce_costs
 from tpkit.startup.links import group_links
 from tpkit.startup.terms import cublas, cuda_context, nccl_costs, startup_costs
 from tpkit.units import Bytes
@@ -67,10 +74,16 @@ class Baseline:
         return self.capacity.bytes - held - sum((u.bytes for u in self.uses), Bytes(0))
 
 
-def custom_allreduce_cost(parallel: ParallelSpec, rules: VllmRules) -> Cost:
+def custom_allreduce_cost(parallel: ParallelSpec, rules: VllmRules, gpu: GpuSpec | None = None,
+                          machine: MachineProfile | None = None) -> Cost:
     """vLLM's custom all-reduce buffers on the TP group for the release's rules (0 bytes when not initialised)."""
-    return vllm_custom_allreduce(parallel.tp, world_sizes=rules.custom_ar_world_sizes,
-                                 signal_bytes=rules.custom_ar_signal_bytes, staging_mib=rules.custom_ar_buffer_mib)
+    from tpkit.hardware.catalog import lookup_gpu
+
+    gpu = gpu or lookup_gpu("H100")
+    car, _ = vllm_allreduce_costs(gpu, group_links(gpu, machine, range(parallel.tp)), parallel.tp, rules,
+                                  disable_custom_all_reduce=False)
+    return car or Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
+                       source=f"not initialised (TP {parallel.tp})")
 
 
 _AFTER_SNAPSHOT_SRC = {
@@ -80,11 +93,15 @@ _AFTER_SNAPSHOT_SRC = {
     "cublas": "created by the profile run's first GEMM, after vLLM's init snapshot (no cuBLAS warm-up in "
               "0.11.0 gpu_worker.init_device), so it lands in the profile's increase",
 }
-_DISTRIBUTED = ("nccl_init", "nccl_warmup", "custom_allreduce")
+_DISTRIBUTED = ("nccl_init", "nccl_warmup", "custom_allreduce", "allreduce_extra")
 
 
 def _after_snapshot(key: str, rules: VllmRules) -> str | None:
     """Why the release creates term ``key`` after its init snapshot (V1 only), None when it exists before."""
+    return _late(key, rules)
+
+
+def _late(key: str, rules: VllmRules) -> str | None:
     if rules.engine != "V1" or rules.memory_rule == "v0_peak":
         return None  # V0 (and V1 < 0.9.1) charge everything anyway, so all stay before
     if key == "cublas" and rules.cublas_after_snapshot:
@@ -95,19 +112,25 @@ def _after_snapshot(key: str, rules: VllmRules) -> str | None:
 
 
 def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None,
-           context: Cost, disable_car: bool, extra: tuple[LineItem, ...]) -> tuple[Cost, ...]:
+           context: Cost, disable_car: bool, extra: tuple[LineItem, ...]) -> tuple[tuple[Cost, ...], frozenset]:
+    """(every start-up term in creation order, the ids of vLLM's own all-reduce buffers among the extras)."""
     links = group_links(gpu, machine, range(parallel.tp))
-    return startup_costs(
+    car, others = vllm_allreduce_costs(gpu, links, parallel.tp, rules, disable_custom_all_reduce=disable_car)
+    own = tuple(LineItem(item=c.item, bytes=c.bytes, source=c.source) for c in others if c.bytes)
+    costs = startup_costs(
         context=context, nccl=nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie"),
-        custom_allreduce=None if disable_car else custom_allreduce_cost(parallel, rules),
-        extra=extra, cublas_cost=cublas(gpu))
+        custom_allreduce=car, extra=own + tuple(extra), cublas_cost=cublas(gpu))
+    mine = {c.item for c in others}
+    return costs, frozenset(mine)
 
 
-def _split(costs: tuple[Cost, ...], rules: VllmRules) -> tuple[tuple[LineItem, ...], tuple[LineItem, ...]]:
+def _split(costs: tuple[Cost, ...], rules: VllmRules,
+           own_allreduce: frozenset = frozenset()) -> tuple[tuple[LineItem, ...], tuple[LineItem, ...]]:
     """(lines before the init snapshot, lines after it)."""
     before, after = [], []
     for c in costs:
-        late = _after_snapshot(c.key, rules)
+        key = "allreduce_extra" if c.key == "extra" and c.item in own_allreduce else c.key
+        late = _after_snapshot(key, rules)
         if late is None:
             before.append(c.line(item=NAMES.get(c.key)))
         else:
@@ -129,8 +152,8 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machin
 
         tight = tightest_rank(machine, parallel, gpu)
     context = cuda_context(gpu, tight.state if tight else None)
-    costs = _costs(gpu, parallel, rules, machine, context, disable_custom_all_reduce, tuple(extra_uses))
-    uses, after = _split(costs, rules)
+    costs, own = _costs(gpu, parallel, rules, machine, context, disable_custom_all_reduce, tuple(extra_uses))
+    uses, after = _split(costs, rules, own)
     if tight is None:
         cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
                        source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")

@@ -101,14 +101,18 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
 def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utilization: float,
                  weight_lines: list[LineItem], activation_line: LineItem, graph_line: LineItem | None,
                  growth_lines: tuple[LineItem, ...], kv_bytes: Bytes, kv_source: str,
-                 info: list[LineItem]) -> tuple[Ledger, Bytes]:
-    """The ledger of the limiting rank and the remaining bytes it must add up to."""
+                 info: list[LineItem], draft_kv: LineItem | None = None) -> tuple[Ledger, Bytes]:
+    """The ledger of the limiting rank and the remaining bytes it must add up to; ``draft_kv``: the speculative
+    drafter's share of the ``kv_bytes`` pool, shown as its own line."""
     lines = _budget_lines(baseline, budget, rules, utilization) + weight_lines + [activation_line]
-    if rules.engine == "V1" and not budget.override:
-        lines += list(growth_lines)
+    if rules.engine == "V1":
+        lines += list(growth_lines)  # with --kv-cache-memory-bytes too: the memory exists either way
     if graph_line is not None:
         lines.append(graph_line)
-    lines.append(LineItem(item="KV cache", bytes=kv_bytes, source=kv_source))
+    own = kv_bytes - (draft_kv.bytes if draft_kv is not None else Bytes(0))
+    lines.append(LineItem(item="KV cache", bytes=own, source=kv_source))
+    if draft_kv is not None:
+        lines.append(draft_kv)
     if budget.override:
         left = budget.free_at_snapshot - budget.weights - budget.activation - budget.non_torch - kv_bytes
     else:

@@ -4,11 +4,21 @@
     num_blocks           = available // bytes_per_block                     (min over workers)
     blocks per request   = Σ_groups blocks one request of max_model_len holds
     max_concurrency      = num_blocks / blocks per request                  (null block included)
-    printed tokens       0.33: int(max_concurrency × max_model_len)
-                         0.11: num_blocks // num_groups × min block size
+    printed tokens       ≥ 0.21: int(max_concurrency × max_model_len)
+                         V1 < 0.21: num_blocks // num_groups × min block size (× dcp when dcp > 1)
                          V0  : num_blocks × block_size
-    fit check            needed(max_model_len) ≤ available (0.33: available − one block); otherwise the
+    fit check            needed(max_model_len) ≤ available (≥ 0.29: available − one block); otherwise the
                          "estimated maximum model length" is the largest length that fits (binary search)
+
+Sliding-window (and chunked-local) groups hold the window plus the tokens in flight
+(``v1/kv_cache_interface.py SlidingWindowSpec/ChunkedLocalAttentionSpec.max_memory_usage_bytes``): one batch
+of ``max_num_batched_tokens`` up to 0.25, ``max_concurrent_batches × max_num_batched_tokens`` from 0.26.0
+(``config/vllm.py VllmConfig.max_concurrent_batches``, same in 0.26–0.33): with async scheduling (the default
+from 0.16 unless the V1 model runner runs pp > 1 or a speculative method other than EAGLE/MTP/draft-model/
+ngram-GPU) it is ``pp + 1`` on Model Runner V2 and 2 on the V1 runner at pp = 1; without it, ``pp``.
+Decode context parallel (``--decode-context-parallel-size D``, ≥ 0.10.2): each rank stores every D-th token,
+so full/MLA groups need ``cdiv(cdiv(max_model_len, D), block)`` blocks per request
+(``FullAttentionSpec.max_memory_usage_bytes``).
 """
 
 from __future__ import annotations
@@ -19,7 +29,7 @@ from tpkit.engines.vllm.pages import KvLayout, cdiv
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.units import Bytes
 
-__all__ = ["KvCapacity", "plan_capacity", "needed_bytes", "estimate_max_model_len"]
+__all__ = ["KvCapacity", "plan_capacity", "needed_bytes", "estimate_max_model_len", "max_concurrent_batches"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -41,19 +51,27 @@ class KvCapacity:
     """the largest max_model_len that fits (0 when not even one token fits)"""
 
 
-def _in_flight(rules: VllmRules, max_num_batched_tokens: int, pp: int) -> int:
-    return max_num_batched_tokens * (pp if rules.sliding_in_flight else 1)
+def max_concurrent_batches(rules: VllmRules, pp: int, *, v2_runner: bool | None = None,
+                           async_scheduling: bool = True) -> int:
+    """Batches in flight at once (``VllmConfig.max_concurrent_batches``, ≥ 0.26); 1 before 0.26, where the
+    sliding need counts one batch.  ``v2_runner`` None: the release's default runner."""
+    if not rules.sliding_in_flight:
+        return 1
+    v2 = rules.v2_runner_default if v2_runner is None else v2_runner
+    if async_scheduling and not (not v2 and pp > 1):
+        return pp + 1 if v2 else 2
+    return pp
 
 
-def _blocks_per_request(layout: KvLayout, length: int, in_flight: int) -> int:
-    return sum(g.blocks_per_request(length, in_flight) for g in layout.groups)
+def _blocks_per_request(layout: KvLayout, length: int, in_flight: int, dcp: int = 1) -> int:
+    return sum(g.blocks_per_request(length, in_flight, dcp) for g in layout.groups)
 
 
-def needed_bytes(layout: KvLayout, length: int, in_flight: int, rules: VllmRules) -> Bytes:
+def needed_bytes(layout: KvLayout, length: int, in_flight: int, rules: VllmRules, dcp: int = 1) -> Bytes:
     """KV bytes one request of ``length`` tokens needs, as the era's fit check counts them."""
     if rules.era == "0.33":
-        return layout.bytes_per_block * _blocks_per_request(layout, length, in_flight)
-    return sum((g.page_bytes * (g.num_layers * g.blocks_per_request(length, in_flight)) for g in layout.groups),
+        return layout.bytes_per_block * _blocks_per_request(layout, length, in_flight, dcp)
+    return sum((layout.group_block_bytes(g) * g.blocks_per_request(length, in_flight, dcp) for g in layout.groups),
                Bytes(0))
 
 
@@ -62,12 +80,12 @@ def _budget_for_check(layout: KvLayout, available: Bytes, rules: VllmRules) -> B
 
 
 def estimate_max_model_len(layout: KvLayout, available: Bytes, upper: int, in_flight: int,
-                           rules: VllmRules) -> int:
+                           rules: VllmRules, dcp: int = 1) -> int:
     """Largest length in [1, upper] whose need fits (vLLM's binary search); 0 if none."""
     budget = _budget_for_check(layout, available, rules)
     if rules.engine == "V0":
         return min(upper, max(available // layout.bytes_per_block, 0) * layout.block_size)
-    fits = lambda n: needed_bytes(layout, n, in_flight, rules) <= budget  # noqa: E731
+    fits = lambda n: needed_bytes(layout, n, in_flight, rules, dcp) <= budget  # noqa: E731
     if not fits(1):
         return 0
     lo, hi, best = 1, upper, 1
@@ -80,29 +98,35 @@ def estimate_max_model_len(layout: KvLayout, available: Bytes, upper: int, in_fl
     return best
 
 
-def _printed_tokens(layout: KvLayout, blocks: int, concurrency: float, length: int, rules: VllmRules) -> int:
+def _printed_tokens(layout: KvLayout, blocks: int, concurrency: float, length: int, rules: VllmRules,
+                    dcp: int) -> int:
     if rules.tokens_rule == "concurrency":
         return int(concurrency * length)
     if rules.tokens_rule == "groups":
-        return blocks // len(layout.groups) * layout.block_size
+        return blocks // len(layout.groups) * layout.block_size * dcp
     return blocks * layout.block_size
 
 
 def plan_capacity(layout: KvLayout, available: Bytes, *, max_model_len: int, max_num_batched_tokens: int,
-                  pp: int, rules: VllmRules) -> KvCapacity:
-    """Blocks, printed tokens, concurrency and the fit check for one rank."""
-    in_flight = _in_flight(rules, max_num_batched_tokens, pp)
+                  pp: int, rules: VllmRules, concurrent_batches: int | None = None, dcp: int = 1) -> KvCapacity:
+    """Blocks, printed tokens, concurrency and the fit check for one rank.
+
+    ``concurrent_batches``: batches in flight for the sliding need (default: ``max_concurrent_batches`` of the
+    release's default runner at this pp); ``dcp``: decode-context-parallel size."""
+    batches = max_concurrent_batches(rules, pp) if concurrent_batches is None else concurrent_batches
+    in_flight = max_num_batched_tokens * batches
     blocks = max(available // layout.bytes_per_block, 0) if available > Bytes(0) else 0
-    per_request = _blocks_per_request(layout, max_model_len, in_flight)
+    per_request = _blocks_per_request(layout, max_model_len, in_flight, dcp)
     concurrency = (blocks * layout.block_size / max_model_len if rules.engine == "V0"
                    else blocks / per_request)
-    tokens = _printed_tokens(layout, blocks, concurrency, max_model_len, rules)
+    tokens = _printed_tokens(layout, blocks, concurrency, max_model_len, rules, dcp)
     if rules.engine == "V0":
         need = layout.bytes_per_block * cdiv(max_model_len, layout.block_size)
         fits = blocks * layout.block_size >= max_model_len
     else:
-        need = needed_bytes(layout, max_model_len, in_flight, rules)
+        need = needed_bytes(layout, max_model_len, in_flight, rules, dcp)
         fits = available > Bytes(0) and need <= _budget_for_check(layout, available, rules)
-    est = max_model_len if fits else estimate_max_model_len(layout, available, max_model_len, in_flight, rules)
+    est = max_model_len if fits else estimate_max_model_len(layout, available, max_model_len, in_flight, rules,
+                                                            dcp)
     return KvCapacity(num_blocks=blocks, tokens=tokens, max_concurrency=concurrency, blocks_per_request=per_request,
                       needed=need, fits=fits, estimated_max_model_len=est)

@@ -1,9 +1,15 @@
 """Flags resolved to the values vLLM would use for a version, with every input check (spec §1.3, §1.5).
 
-Default batch sizes (``get_batch_defaults``, API server): ≥ 70 GiB devices other than A100 get
-``max_num_batched_tokens`` 8192 / ``max_num_seqs`` 1024, others 2048 / 256.  V0 profiled
-``max(max_model_len, 2048)`` tokens (512 with chunked prefill, on by default above 32K tokens) over 256
-sequences.
+Default batch sizes (``engine/arg_utils.py get_batch_defaults``, API server): ≥ 160 GiB devices get
+16384 / 1024 from 0.28.0 (not GB10), ≥ 70 GiB devices other than A100 8192 / 1024, others 2048 / 256.  V0
+profiled ``max(max_model_len, 2048)`` tokens (512 with chunked prefill, on by default above 32K tokens) over
+256 sequences.
+
+Batches in flight (for the sliding-window need, ≥ 0.26): Model Runner V2 is the default on CUDA from 0.29.0;
+in 0.26–0.28 only for models that are neither attention+mamba hybrids nor MoE (``config/vllm.py
+_is_default_v2_model_runner_model``; a few MoE architectures are listed) and only with EAGLE/EAGLE-3/MTP
+speculation.  Async scheduling is off on the V1 runner with pp > 1 or with a speculative method other than
+EAGLE/EAGLE-3/MTP/draft-model/ngram-GPU (``VllmConfig.__post_init__``).
 """
 
 from __future__ import annotations
@@ -11,12 +17,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tpkit.dtypes import lookup_dtype
+from tpkit.engines.vllm.blocksize import resolve_block_size
+from tpkit.engines.vllm.capacity import max_concurrent_batches
+from tpkit.engines.vllm.layout import resolve_dcp
 from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions
-from tpkit.engines.vllm.pages import check_block_size, default_block_size
+from tpkit.engines.vllm.pages import stage_layer_kinds
+from tpkit.engines.vllm.speculative import SpecConfig, parse_speculative_config
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.models.spec import ModelSpec
+from tpkit.parallel import ParallelSpec
 from tpkit.units import GiB
 
 __all__ = ["Resolved", "resolve_inputs"]
@@ -44,6 +55,14 @@ class Resolved:
     """dummy requests in the profile run = sampler rows (min(tokens, seqs))"""
     compute_capability: tuple[int, int] | None
     notes: tuple[str, ...] = ()
+    block_log: str | None = None
+    """vLLM's line when it overrides ``--block-size`` (MLA backends ≤ 0.17)"""
+    dcp: int = 1
+    """decode-context-parallel size"""
+    spec: SpecConfig | None = None
+    """speculative decoding settings"""
+    concurrent_batches: int = 1
+    """``max_concurrent_batches`` (batches in flight for the sliding-window need)"""
 
 
 def _max_model_len(model: ModelSpec, options: VllmOptions) -> int:
@@ -74,8 +93,10 @@ def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, mo
         chunked = length > 32768 and model.sliding_window is None and model.mla is None
         tokens = options.max_num_batched_tokens or (512 if chunked else max(length, 2048))
         return tokens, options.max_num_seqs or 256
-    big = gpu.total_bytes >= GiB(70) and "a100" not in gpu.name.lower()
-    tokens = options.max_num_batched_tokens or (8192 if big else 2048)
+    gb10 = gpu.compute_capability == (12, 1)
+    huge = rules.huge_gpu_batch and gpu.total_bytes >= GiB(160) and not gb10
+    big = gpu.total_bytes >= GiB(70) and "a100" not in gpu.name.lower() and not (rules.huge_gpu_batch and gb10)
+    tokens = options.max_num_batched_tokens or (16384 if huge else 8192 if big else 2048)
     seqs = options.max_num_seqs or min(1024 if big else 256, tokens)
     if tokens < seqs:
         raise PlanInputError(f"--max-num-batched-tokens {tokens} is below --max-num-seqs {seqs}; vLLM needs "
@@ -83,23 +104,56 @@ def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, mo
     return tokens, seqs
 
 
-def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: VllmRules) -> Resolved:
+_DEFAULT_V2_MOE_ARCHS = ("DeepseekV2ForCausalLM", "GraniteMoeForCausalLM", "Qwen2MoeForCausalLM",
+                         "LongcatFlashNgramForCausalLM", "InklingForCausalLM", "InklingForConditionalGeneration")
+"""MoE architectures on Model Runner V2 by default in 0.26–0.28 (``DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES``)"""
+
+
+def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None) -> bool:
+    """Model Runner V2 runs this model (matters for the in-flight batches from 0.26)."""
+    if rules.v2_runner_default:
+        return True
+    if rules.release < (0, 26, 0) or "linear" in model.kinds:
+        return False
+    if spec is not None and not spec.eagle_family:
+        return False
+    return model.moe is None or model.architecture in _DEFAULT_V2_MOE_ARCHS
+
+
+def concurrent_batches(model: ModelSpec, rules: VllmRules, pp: int, spec: SpecConfig | None) -> int:
+    """``max_concurrent_batches`` with vLLM's default scheduling for this model and layout."""
+    v2 = uses_v2_runner(model, rules, spec)
+    async_ok = v2 or spec is None or spec.eagle_family or spec.method in ("draft_model", "ngram_gpu")
+    return max_concurrent_batches(rules, pp, v2_runner=v2, async_scheduling=async_ok)
+
+
+def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: VllmRules,
+                   parallel: ParallelSpec | None = None) -> Resolved:
     """Apply the version's defaults and check every flag against the model and GPU."""
+    parallel = parallel or ParallelSpec()
     length = _max_model_len(model, options)
     if options.kv_cache_memory_bytes is not None and rules.engine == "V0":
         raise PlanInputError("--kv-cache-memory-bytes does not exist in V0-era vLLM (≤ 0.7); remove it or plan "
                              "with --engine-version 0.11 or current")
+    if options.kv_cache_memory_bytes is not None and rules.release < (0, 10, 2):
+        raise PlanInputError(f"--kv-cache-memory-bytes does not exist in vLLM {rules.label} (it arrived in 0.10.2, "
+                             "engine/arg_utils.py); remove it or plan with --engine-version 0.10.2 or later")
     act_name, act_bytes = _act_dtype(model, options)
     explicit = None if options.kv_cache_dtype == "auto" else lookup_dtype(options.kv_cache_dtype)
     kv_bytes = explicit.bytes if explicit else act_bytes
     kv_name = act_name if explicit is None else ("uint8" if kv_bytes == 1 else act_name)
     cap = gpu.compute_capability
-    if options.block_size is not None:
-        check_block_size(model, options.block_size, rules.era, cap)
-    block = options.block_size or default_block_size(model, rules.era, cap)
+    block, block_log = resolve_block_size(model, options.block_size, rules, cap, fp8_kv=kv_bytes == 1)
     tokens, seqs = _batch(gpu, options, rules, length, model)
+    spec = parse_speculative_config(options.speculative_config) if options.speculative_config else None
+    if spec is not None and rules.engine == "V0":
+        raise PlanInputError("--speculative-config is planned for the V1 engine only (vLLM ≥ 0.8); plan with "
+                             "--engine-version 0.11 or current")
+    kinds = stage_layer_kinds(model, parallel.pp)
+    dcp = resolve_dcp(options, parallel, kinds, rules)
     return Resolved(
         max_model_len=length, utilization=options.gpu_memory_utilization or rules.default_utilization,
         act_dtype=act_name, act_bytes=act_bytes, kv_dtype=kv_name, kv_bytes=kv_bytes, block_size=block,
         max_num_batched_tokens=tokens, max_num_seqs=seqs, sampler_rows=min(tokens, seqs),
-        compute_capability=cap)
+        compute_capability=cap, block_log=block_log, dcp=dcp, spec=spec,
+        concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec))

@@ -1,8 +1,12 @@
-"""The lines vLLM prints about memory, formatted as each era prints them (spec §1.8, §3.6, §3.7).
+"""The lines vLLM prints about memory, formatted as each release prints them (spec §1.8, §3.6, §3.7).
 
-0.33 writes sizes with ``format_gib`` (``str(round(b / 2**30, 2))``: ``52.3``, not ``52.30``); 0.11 uses
-``%.2f``; V0 printed ``Loading model weights took %.4f GB`` (dividing by 2**30) and one "Memory profiling
-results" line.  Token counts and lengths carry thousands separators in V1.
+Sizes: ``format_gib`` (``str(round(b / 2**30, 2))``: ``52.3``, not ``52.30``) from 0.14.0, ``%.2f`` before
+(``v1/worker/gpu_worker.py`` "Available KV cache memory").  "Model loading took": ``%.4f GiB and`` (0.11),
+``%.4f GiB memory and`` (0.12–0.13), ``format_gib`` (≥ 0.14) (``v1/worker/gpu_model_runner.py load_model``);
+V0 printed ``Loading model weights took %.4f GB`` (dividing by 2**30) and one "Memory profiling results" line.
+Capacity (``v1/core/kv_cache_utils.py``): two lines up to 0.27, one line from 0.28; before 0.21 a DCP > 1 run
+adds "Multiplying the GPU KV cache size by the dcp_world_size N." (0.10.2–0.11) or "… by the cp_world_size N
+(pcp_world_size 1 * dcp_world_size N)." (0.12–0.20).  Token counts and lengths carry thousands separators in V1.
 """
 
 from __future__ import annotations
@@ -15,16 +19,18 @@ __all__ = ["gib_text", "weights_line", "available_line", "capacity_lines", "v0_p
 
 
 def gib_text(amount: Bytes, rules: VllmRules) -> str:
-    """A GiB figure as the era prints it."""
+    """A GiB figure as the release prints it."""
     value = amount.bytes / 2**30
-    return str(round(value, 2)) if rules.era == "0.33" else f"{value:.2f}"
+    return str(round(value, 2)) if rules.weights_log == "format_gib" else f"{value:.2f}"
 
 
 def weights_line(weights: Bytes, rules: VllmRules) -> str:
     """"Model loading took …" (load time is not predicted and is left as "…")."""
-    if rules.era == "0.33":
+    if rules.weights_log == "format_gib":
         return f"Model loading took {gib_text(weights, rules)} GiB memory and … seconds"
-    if rules.era == "0.11":
+    if rules.weights_log == "0.12":
+        return f"Model loading took {weights.bytes / 2**30:.4f} GiB memory and … seconds"
+    if rules.weights_log == "0.11":
         return f"Model loading took {weights.bytes / 2**30:.4f} GiB and … seconds"
     return f"Loading model weights took {weights.bytes / 2**30:.4f} GB"
 
@@ -33,14 +39,23 @@ def available_line(available: Bytes, rules: VllmRules) -> str:
     return f"Available KV cache memory: {gib_text(available, rules)} GiB"
 
 
+def _dcp_line(dcp: int, rules: VllmRules) -> list[str]:
+    if dcp <= 1 or rules.dcp_log is None:
+        return []
+    if rules.dcp_log == "dcp":
+        return [f"Multiplying the GPU KV cache size by the dcp_world_size {dcp}."]
+    return [f"Multiplying the GPU KV cache size by the cp_world_size {dcp} (pcp_world_size 1 * "
+            f"dcp_world_size {dcp})."]
+
+
 def capacity_lines(*, tokens: int, blocks: int, cpu_blocks: int, max_model_len: int, concurrency: float,
-                   rules: VllmRules) -> list[str]:
-    """The KV capacity line(s) of the era."""
+                   rules: VllmRules, dcp: int = 1) -> list[str]:
+    """The KV capacity line(s) of the release."""
     conc = f"Maximum concurrency for {max_model_len:,} tokens per request: {concurrency:.2f}x"
-    if rules.era == "0.33":
+    if rules.engine == "V1" and rules.one_line_log:
         return [f"GPU KV cache size: {tokens:,} tokens, {conc}"]
-    if rules.era == "0.11":
-        return [f"GPU KV cache size: {tokens:,} tokens", conc]
+    if rules.engine == "V1":
+        return _dcp_line(dcp, rules) + [f"GPU KV cache size: {tokens:,} tokens", conc]
     return [f"# GPU blocks: {blocks}, # CPU blocks: {cpu_blocks}",
             f"Maximum concurrency for {max_model_len} tokens per request: {concurrency:.2f}x"]
 

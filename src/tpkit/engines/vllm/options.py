@@ -16,7 +16,8 @@ KV_CACHE_DTYPES = ("auto", "bf16", "bfloat16", "fp16", "float16", "half", "fp8",
 DTYPES_ACCEPTED = ("auto", "bfloat16", "float16", "half", "float32", "float")
 """accepted ``--dtype`` spellings (vLLM has no ``bf16``/``fp16`` here)"""
 
-_POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs")
+_POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs",
+                  "decode_context_parallel_size", "data_parallel_size")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -57,6 +58,22 @@ class VllmOptions:
         False, kind="bool", group="all-reduce",
         help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")
     """``--disable-custom-all-reduce``: vLLM allocates no custom all-reduce buffers (NCCL only)"""
+    speculative_config: str | dict | None = flag(
+        metavar="JSON", help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
+                             "\"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", \"num_speculative_tokens\": 3}'")
+    """``--speculative-config``: JSON text (or a dict) with vLLM's keys: method (eagle, eagle3, mtp,
+    deepseek_mtp …, ngram, draft_model), model, num_speculative_tokens, draft_tensor_parallel_size …"""
+    decode_context_parallel_size: int | None = flag(
+        kind="int", unit="ranks", help="decode context parallel: the KV cache is split over this many TP ranks")
+    """``--decode-context-parallel-size`` (DCP, ≥ 0.10.2): TP ranks that each keep every D-th token; must
+    divide --tp; None = 1"""
+    data_parallel_size: int | None = flag(
+        kind="int", unit="replicas", help="vLLM's spelling of --dp: data-parallel engine replicas")
+    """``--data-parallel-size``: data-parallel replicas (each its own engine core and KV pool); the same as
+    tpkit's ``--dp``; None = ``--dp``"""
+    enable_expert_parallel: bool = flag(
+        False, kind="bool", help="shard MoE experts over tp × dp ranks (vLLM's expert parallelism)")
+    """``--enable-expert-parallel``: experts are split over EP = tp × dp ranks instead of tensor-sharded"""
 
     def __post_init__(self) -> None:
         resolve_rules(self.engine_version)
@@ -72,9 +89,13 @@ class VllmOptions:
         kv = self.kv_cache_memory_bytes
         if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
             raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
-        if not isinstance(self.disable_custom_all_reduce, bool):
-            raise PlanInputError(f"disable_custom_all_reduce must be True or False, got "
-                                 f"{self.disable_custom_all_reduce!r}")
+        for name in ("disable_custom_all_reduce", "enable_expert_parallel"):
+            if not isinstance(getattr(self, name), bool):
+                raise PlanInputError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if self.speculative_config is not None:
+            from tpkit.engines.vllm.speculative import parse_speculative_config
+
+            parse_speculative_config(self.speculative_config)
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPES)}")

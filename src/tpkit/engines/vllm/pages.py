@@ -8,22 +8,28 @@
 One kind of layer → one group whose block costs Σ pages.  Several kinds (hybrid) → layers are bucketed by
 kind, split into groups of ``group_size`` layers, and every group shares one pool of
 ``group_size × page`` bytes per block (spec §3.4).
+
+Kinds of layer: ``full``, ``mla``, ``sliding``, ``chunked`` (Llama-4 chunked-local attention with the hybrid
+manager on, ≥ 0.14), ``linear`` (mamba-like state), and the KV layers a speculative drafter registers
+(``DraftKv``): the same spec as the target's ⇒ the same group, else a group of their own (page unified).
+The block size rules are in ``blocksize.py``, the mamba pages per request in ``mamba.py``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from tpkit.engines.vllm.blocksize import DEFAULT_BLOCK_SIZE
+from tpkit.engines.vllm.mamba import MambaMode
+from tpkit.engines.vllm.versions import RULES, VllmRules
 from tpkit.errors import PlanInputError
 from tpkit.models import kv as model_kv
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["KvGroup", "KvLayout", "build_layout", "default_block_size", "kv_heads_per_rank", "cdiv"]
-
-DEFAULT_BLOCK_SIZE = 16
-"""CacheConfig.DEFAULT_BLOCK_SIZE (tokens), spec §3.1"""
+__all__ = ["KvGroup", "KvLayout", "DraftKv", "build_layout", "kv_heads_per_rank", "cdiv", "stage_layer_kinds",
+           "chunked_local_model", "DEFAULT_BLOCK_SIZE"]
 HYBRID_ALIGN = 16
 """kernel block alignment used to grow the attention block of attention+linear hybrids (non-MLA)"""
 HYBRID_ALIGN_MLA = {"0.33": 128, "0.11": 64}
@@ -41,7 +47,7 @@ class KvGroup:
     """One KV-cache group: ``num_layers`` real layers of one kind sharing a block table."""
 
     kind: str
-    """``full`` | ``mla`` | ``sliding`` | ``linear``"""
+    """``full`` | ``mla`` | ``sliding`` | ``chunked`` | ``linear``"""
     num_layers: int
     """real (not padding) layers in this group"""
     page_bytes: Bytes
@@ -49,16 +55,27 @@ class KvGroup:
     block_size: int
     """tokens per block of this group"""
     window: int | None = None
-    """sliding window (tokens) for ``sliding`` groups"""
+    """sliding window / attention chunk (tokens) for ``sliding`` / ``chunked`` groups"""
+    state_blocks: int | None = 1
+    """``linear`` groups: state pages one request holds ("none"/"align" mode); None: "all" mode"""
+    spec_blocks: int = 0
+    """``linear`` groups in "all" mode: speculative blocks added"""
+    draft: bool = False
+    """the layers belong to a speculative drafter"""
 
-    def blocks_per_request(self, max_model_len: int, in_flight_tokens: int) -> int:
-        """Blocks one request of ``max_model_len`` tokens holds in this group (spec §3.2)."""
+    def blocks_per_request(self, max_model_len: int, in_flight_tokens: int, dcp: int = 1) -> int:
+        """Blocks one request of ``max_model_len`` tokens holds in this group (``max_memory_usage_bytes`` of
+        ``v1/kv_cache_interface.py``; ``dcp``: each decode-context-parallel rank keeps every dcp-th token)."""
         if self.kind == "linear":
-            return 1
+            if self.state_blocks is None:
+                return cdiv(max_model_len, self.block_size) + self.spec_blocks
+            return self.state_blocks
         if self.kind == "sliding" and self.window:
             need = min(self.window - 1 + in_flight_tokens, max_model_len)
             return cdiv(need, self.block_size) + 1
-        return cdiv(max_model_len, self.block_size)
+        if self.kind == "chunked" and self.window:
+            return cdiv(min(self.window + in_flight_tokens, max_model_len), self.block_size)
+        return cdiv(cdiv(max_model_len, dcp), self.block_size)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -79,10 +96,64 @@ class KvLayout:
     element_dtype: str
     """KV dtype name (torch spelling)"""
     warnings: tuple[str, ...] = ()
+    draft_layers: int = 0
+    """KV layers of a speculative drafter on this rank (inside ``groups`` or, for a uniform-type group, only
+    counted in ``bytes_per_block``)"""
+    draft_page_bytes: Bytes = Bytes(0)
+    """bytes of one block of one drafter layer"""
+    draft_in_groups: bool = True
+    """the drafter's layers are counted in ``groups``; False: they share the single uniform-type group's block
+    table with their own page size (only in ``bytes_per_block``)"""
+    draft_kind: str | None = None
+    """the drafter layers' kind (``full`` / ``mla``)"""
+    draft_merged: bool = False
+    """the drafter's layers have the target's spec and sit in the target's groups of that kind"""
+
+    @property
+    def draft_bytes_per_block(self) -> Bytes:
+        """Bytes of one block of the drafter's layers (static only in a uniform-type group)."""
+        return self.draft_page_bytes * self.draft_layers
+
+    def draft_share(self, per_request: dict[int, int]) -> float:
+        """The drafter's fraction of the pool: static in a uniform-type group; else its groups' share of the
+        blocks one request holds (``per_request``: group index → blocks), split by layers inside a group of
+        the target's spec."""
+        if not self.draft_layers:
+            return 0.0
+        if not self.draft_in_groups:
+            return self.draft_bytes_per_block / self.bytes_per_block
+        total = sum(per_request.values())
+        kind_layers = sum(g.num_layers for g in self.groups if g.kind == self.draft_kind and not g.draft)
+        share = 0.0
+        for i, g in enumerate(self.groups):
+            if g.draft:
+                share += per_request[i] / total
+            elif self.draft_merged and g.kind == self.draft_kind:
+                share += per_request[i] / total * self.draft_layers / kind_layers
+        return share
+
+    def group_block_bytes(self, group: KvGroup) -> Bytes:
+        """Bytes one block of ``group`` costs across its layers (a uniform-type group adds the drafter's)."""
+        own = group.page_bytes * group.num_layers
+        return own if self.draft_in_groups else own + self.draft_bytes_per_block
 
     @property
     def is_hybrid(self) -> bool:
         return len({g.kind for g in self.groups}) > 1
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DraftKv:
+    """The KV layers a speculative drafter registers on one rank (vLLM gives them pages like the target's)."""
+
+    kind: str
+    """``full`` or ``mla``"""
+    num_layers: int
+    """drafter attention layers"""
+    per_token_bytes: int
+    """bytes one token costs in one drafter layer on one rank"""
+    label: str
+    """what the drafter is (for the ledger)"""
 
 
 def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
@@ -106,36 +177,6 @@ def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
     return model_kv.kv_heads_per_rank(model, tp)
 
 
-def default_block_size(model: ModelSpec, era: str, compute_capability: tuple[int, int] | None) -> int:
-    """The block size vLLM picks without ``--block-size`` (spec §3.1)."""
-    if model.mla is None or era == "v0":
-        return DEFAULT_BLOCK_SIZE
-    cap = compute_capability or (0, 0)
-    if cap[0] == 10:
-        return 128  # CUTLASS-MLA
-    if cap == (9, 0):
-        return 64  # FlashMLA
-    return DEFAULT_BLOCK_SIZE  # Triton MLA (Ampere/Ada): multiples of 16
-
-
-def check_block_size(model: ModelSpec, block_size: int, era: str, cap: tuple[int, int] | None) -> None:
-    """Raise ``PlanInputError`` when the attention backend cannot use ``block_size``."""
-    if model.mla is not None and era != "v0" and (cap or (0, 0))[0] in (9, 10):
-        need = default_block_size(model, era, cap)
-        if block_size != need:
-            raise PlanInputError(
-                f"--block-size {block_size} is not supported by the MLA backend on compute capability "
-                f"{cap[0]}.{cap[1]} ({'FlashMLA' if need == 64 else 'CUTLASS-MLA'} takes only {need}); "
-                f"pass --block-size {need} or leave it unset")
-        return
-    if era == "v0" and block_size not in (8, 16, 32):
-        raise PlanInputError(f"--block-size {block_size} is not one of the V0 engine's choices 8, 16, 32; "
-                             "pass one of those or leave it unset (16)")
-    if era != "v0" and block_size % 16:
-        raise PlanInputError(f"--block-size {block_size} is not a multiple of 16, which the FlashAttention "
-                             f"backend needs; use {max(16, block_size // 16 * 16)} or leave it unset (16)")
-
-
 def _per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int) -> int:
     """Bytes one token costs in one layer of ``kind`` on one rank."""
     if kind == "mla":
@@ -153,9 +194,24 @@ def kda_state_bytes(lac: dict, tp: int, dtype_bytes: int) -> int:
     return conv + (heads // tp) * head_dim * head_dim * 4
 
 
-def _linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int) -> int:
+def gdn_state_bytes(extra: dict, tp: int, dtype_bytes: int, spec_tokens: int = 0) -> int:
+    """vLLM's Gated-DeltaNet state per request per layer on one rank (Qwen3-Next / Qwen3.5): a conv state of
+    ``(kernel − 1 + spec) × conv_dim/tp`` and a temporal state ``nv/tp × dv × dk``, both in the model dtype —
+    ``mamba_ssm_cache_dtype`` "auto" keeps the temporal state in the conv dtype
+    (``model_executor/layers/mamba/mamba_utils.py gated_delta_net_state_shape / _mamba_state_dtype``,
+    0.11–0.33; SGLang keeps it in fp32, hence the models layer's larger figure)."""
+    nk, nv = int(extra["linear_num_key_heads"]), int(extra["linear_num_value_heads"])
+    dk, dv = int(extra["linear_key_head_dim"]), int(extra["linear_value_head_dim"])
+    kernel = int(extra.get("linear_conv_kernel_dim") or 4)
+    conv_dim = dk * nk * 2 + dv * nv
+    return ((kernel - 1 + spec_tokens) * (conv_dim // tp) + (nv // tp) * dv * dk) * dtype_bytes
+
+
+def _linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, spec_tokens: int = 0) -> int:
     spec = model.linear_attn
     lac = model.extra.get("linear_attn_config")
+    if model.extra.get("linear_num_value_heads") is not None:
+        return gdn_state_bytes(model.extra, tp, dtype_bytes, spec_tokens)
     if (spec is None or spec.state_bytes_per_layer is None) and isinstance(lac, dict) and "num_heads" in lac:
         return kda_state_bytes(lac, tp, dtype_bytes)
     if spec is None or spec.state_bytes_per_layer is None:
@@ -166,9 +222,20 @@ def _linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int) -> int:
     return cdiv(spec.state_bytes_per_layer.bytes, tp)
 
 
-def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
+def chunked_local_model(model: ModelSpec) -> bool:
+    """The model's "sliding" layers are chunked-local attention (Llama-4: ``attention_chunk_size``)."""
+    return (model.model_type or "").startswith("llama4")
+
+
+def stage_layer_kinds(model: ModelSpec, pp: int, *, chunked_hybrid: bool = False) -> tuple[str, ...]:
     """Layer kinds on the pipeline stage with the most layers (vLLM gives the remainder to the stages
-    before the last one)."""
+    before the last one).
+
+    Chunked-local layers (Llama-4) become ``chunked`` when the release keeps the hybrid manager on for them
+    (``chunked_hybrid``), else ``full``: ``config/vllm.py`` (0.10.2 ``config/__init__.py``) disables the hybrid
+    KV cache manager for ``attention_chunk_size`` models unless ``VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE``
+    is set (default "0" in 0.10.1–0.13, "1" from 0.14, ``envs.py``) and always with EAGLE, and then
+    ``unify_hybrid_kv_cache_specs`` turns every layer into full attention."""
     n = model.num_layers
     sizes = [n // pp] * pp
     for i in range(2, n % pp + 2):
@@ -178,13 +245,15 @@ def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
     kinds = model.kinds[start:start + sizes[stage]]
     if model.mla is not None:
         kinds = tuple("mla" if k == "full" else k for k in kinds)
+    if chunked_local_model(model):
+        kinds = tuple(("chunked" if chunked_hybrid else "full") if k == "sliding" else k for k in kinds)
     return kinds
 
 
 def _counts(kinds: tuple[str, ...], era: str) -> dict[str, int]:
     counts: dict[str, int] = {}
     for k in kinds:
-        if era == "v0" and k == "sliding":
+        if era == "v0" and k in ("sliding", "chunked"):
             k = "full"  # V0 gives every layer the same cache
         if era == "v0" and k == "linear":
             raise PlanInputError("linear-attention (mamba-like) layers are not modelled for V0-era vLLM; "
@@ -201,14 +270,28 @@ def _group_size(counts: dict[str, int]) -> int:
 
 
 def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, era: str,
-                 dtype_bytes: int, dtype_name: str, act_bytes: int = 2) -> KvLayout:
-    """Group the limiting rank's layers and size one block (spec §3.2–§3.5)."""
-    counts = _counts(stage_layer_kinds(model, parallel.pp), era)
+                 dtype_bytes: int, dtype_name: str, act_bytes: int = 2, rules: VllmRules | None = None,
+                 draft: DraftKv | None = None, mamba: MambaMode | None = None, spec_tokens: int = 0) -> KvLayout:
+    """Group the limiting rank's layers and size one block (spec §3.2–§3.5).
+
+    ``rules`` (default: the era's named rules) decide chunked-local layers; ``draft``: a drafter's KV layers;
+    ``mamba``: the pages per request of linear groups (default: 1, prefix caching off); ``spec_tokens``:
+    speculative tokens per step (they lengthen the Gated-DeltaNet conv state)."""
+    rules = rules or RULES.get(era, RULES["0.33"])
+    kinds = stage_layer_kinds(model, parallel.pp, chunked_hybrid=rules.chunked_local_hybrid and era != "v0")
+    counts = _counts(kinds, era)
     tok = {k: _per_token_bytes(model, k, parallel.tp, dtype_bytes) for k in counts if k != "linear"}
+    uniform_draft = draft is not None and len(counts) == 1 and next(iter(counts)) in ("full", "mla") \
+        and rules.release >= (0, 11, 0)
+    key = None
+    if draft is not None and not uniform_draft:
+        key = draft.kind if tok.get(draft.kind) == draft.per_token_bytes else "draft"
+        counts[key] = counts.get(key, 0) + draft.num_layers
+        tok.setdefault(key, draft.per_token_bytes)
     blocks = {k: block_size for k in tok}
     pages = {k: tok[k] * block_size for k in tok}
     if "linear" in counts:
-        state = _linear_state_bytes(model, parallel.tp, act_bytes)
+        state = _linear_state_bytes(model, parallel.tp, act_bytes, spec_tokens)
         align = HYBRID_ALIGN_MLA.get(era, HYBRID_ALIGN) if model.mla is not None else HYBRID_ALIGN
         attn_tok = max(tok.values())
         grown = align * cdiv(state, align * attn_tok)
@@ -217,7 +300,17 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
             pages = {k: tok[k] * grown for k in tok}
         pages["linear"], blocks["linear"] = max(pages.values()), max(blocks.values())
     pages, blocks = _unify_pages(pages, blocks)
-    return _assemble(model, counts, pages, blocks, dtype_bytes, dtype_name)
+    layout = _assemble(model, counts, pages, blocks, dtype_bytes, dtype_name, mamba,
+                       draft.kind if draft is not None else None)
+    if draft is None:
+        return layout
+    if uniform_draft:  # one uniform-type group (0.11+): the drafter's pages join every block
+        page = Bytes(draft.per_token_bytes * layout.block_size)
+        return replace(layout, bytes_per_block=layout.bytes_per_block + page * draft.num_layers,
+                       draft_layers=draft.num_layers, draft_page_bytes=page, draft_in_groups=False,
+                       draft_kind=draft.kind)
+    return replace(layout, draft_layers=draft.num_layers, draft_page_bytes=Bytes(pages[key]), draft_kind=draft.kind,
+                   draft_merged=key != "draft")
 
 
 def _unify_pages(pages: dict[str, int], blocks: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
@@ -234,11 +327,20 @@ def _unify_pages(pages: dict[str, int], blocks: dict[str, int]) -> tuple[dict[st
     return out_p, out_b
 
 
+def _group(model: ModelSpec, key: str, n: int, page: int, block: int, mamba: MambaMode | None,
+           draft_kind: str | None) -> KvGroup:
+    kind = draft_kind if key == "draft" else key
+    window = model.sliding_window if kind in ("sliding", "chunked") else None
+    state, spec = (1, 0) if mamba is None else (mamba.fixed_blocks, mamba.spec_blocks)
+    return KvGroup(kind=kind, num_layers=n, page_bytes=Bytes(page), block_size=block, window=window,
+                   state_blocks=state, spec_blocks=spec, draft=key == "draft")
+
+
 def _assemble(model: ModelSpec, counts: dict[str, int], pages: dict[str, int], blocks: dict[str, int],
-              dtype_bytes: int, dtype_name: str) -> KvLayout:
+              dtype_bytes: int, dtype_name: str, mamba: MambaMode | None, draft_kind: str | None) -> KvLayout:
     gsize = _group_size(counts)
     groups, padding, warnings = [], 0, []
-    for kind, n in counts.items():
+    for key, n in counts.items():
         num_groups = cdiv(n, gsize) if len(counts) > 1 else 1
         pad = num_groups * gsize - n if len(counts) > 1 else 0
         if pad:
@@ -246,9 +348,8 @@ def _assemble(model: ModelSpec, counts: dict[str, int], pages: dict[str, int], b
         padding += pad
         base, extra = divmod(n, num_groups)
         for i in range(num_groups):
-            groups.append(KvGroup(kind=kind, num_layers=base + (1 if i < extra else 0),
-                                  page_bytes=Bytes(pages[kind]), block_size=blocks[kind],
-                                  window=model.sliding_window if kind == "sliding" else None))
+            groups.append(_group(model, key, base + (1 if i < extra else 0), pages[key], blocks[key], mamba,
+                                 draft_kind))
     if len(counts) == 1:
         per_block = Bytes(sum(pages[k] * n for k, n in counts.items()))
     else:

@@ -2,22 +2,31 @@
 
 Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's own order:
 
-1. baseline before the init snapshot (baseline.py) and ``requested = total × util`` (budget.py, start-up check)
-2. weights as the torch-allocated delta of loading (+ vLLM's rotary cos/sin cache)
-3. the profile run's activation peak (profile.py, an estimate) and, in ≥ 0.21, the CUDA-graph estimate
+0. the layout vLLM's flags make (layout.py: --data-parallel-size, --enable-expert-parallel, DCP) and the
+   release's rules (versions.py)
+1. baseline before the init snapshot (baseline.py, allreduce.py) and ``requested = total × util`` (budget.py,
+   start-up check)
+2. weights as the torch-allocated delta of loading (+ vLLM's rotary cos/sin cache, + the drafter's weights:
+   drafter.py)
+3. the profile run's activation peak (profile.py, an estimate) and, from 0.20, the CUDA-graph estimate
 4. available KV bytes (budget.py) → blocks, printed tokens, concurrency, fit check (capacity.py)
-5. the per-layer pages and groups (pages.py) → the KV buffers vLLM allocates
+5. the per-layer pages and groups (pages.py, with the drafter's KV layers and the mamba mode) → the KV
+   buffers vLLM allocates
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tpkit.engines.vllm.baseline import plan_baseline, profile_nontorch_growth
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
+from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
+from tpkit.engines.vllm.layout import resolve_parallel
+from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
@@ -71,6 +80,12 @@ def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
                  else (2, cap.num_blocks, g.block_size, per_tok // 2))
         buffers.append(KVBuffer(name="latent" if g.kind == "mla" else "kv", count=g.num_layers, shape=shape,
                                 element_bytes=layout.dtype_bytes))
+        if not layout.draft_in_groups and layout.draft_layers:
+            per_tok = layout.draft_page_bytes.bytes // (layout.block_size * layout.dtype_bytes)
+            shape = ((cap.num_blocks, layout.block_size, per_tok) if layout.draft_kind == "mla"
+                     else (2, cap.num_blocks, layout.block_size, per_tok // 2))
+            buffers.append(KVBuffer(name="drafter_kv", count=layout.draft_layers, shape=shape,
+                                    element_bytes=layout.dtype_bytes))
     else:
         buffers.append(KVBuffer(name="shared_slot", count=layout.group_size,
                                 shape=(cap.num_blocks, layout.bytes_per_block.bytes // layout.group_size),
@@ -82,7 +97,7 @@ def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
 
 def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules,
                 total: Bytes, graphs: Bytes) -> tuple[str, ...]:
-    log = [weights_line(budget.weights, rules)]
+    log = ([r.block_log] if r.block_log else []) + [weights_line(budget.weights, rules)]
     if rules.engine == "V0":
         peak = budget.weights + budget.activation
         log.append(v0_profile_line(total=total, initial=budget.weights + budget.non_torch, peak_torch=peak,
@@ -92,14 +107,14 @@ def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, 
         log.append(available_line(budget.available, rules))
         if graphs:
             u = r.utilization
-            log.append(f"CUDA graph memory profiling is enabled (default since v0.21.0). The current "
+            log.append(f"CUDA graph memory profiling is enabled (default since v0.21.0). The current "  # sic
                        f"--gpu-memory-utilization={u:.4f} is equivalent to --gpu-memory-utilization="
                        f"{u - graphs / total:.4f} without it; to keep the same KV cache, raise it to "
                        f"{min(u + graphs / total, 1.0):.4f}")
     log += list(layout.warnings)
     cpu_blocks = _SWAP_SPACE // layout.bytes_per_block
     log += capacity_lines(tokens=cap.tokens, blocks=cap.num_blocks, cpu_blocks=cpu_blocks,
-                          max_model_len=r.max_model_len, concurrency=cap.max_concurrency, rules=rules)
+                          max_model_len=r.max_model_len, concurrency=cap.max_concurrency, rules=rules, dcp=r.dcp)
     return tuple(log)
 
 
@@ -113,9 +128,44 @@ def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: R
     return LineItem(item="CUDA graphs (estimate)", bytes=estimated_cuda_graphs(est.bytes), source=est.formula)
 
 
-def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules) -> KvLayout:
+def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules,
+            drafter: Drafter | None) -> KvLayout:
+    spec_tokens = drafter.num_speculative_tokens if drafter is not None else 0
+    mamba = mamba_mode(model, rules, spec_tokens=spec_tokens, compute_capability=r.compute_capability) \
+        if "linear" in model.kinds and rules.engine == "V1" else None
+    if r.spec is not None and r.spec.eagle_family:
+        rules = replace(rules, chunked_local_hybrid=False)  # chunked-local + EAGLE: hybrid manager off
     return build_layout(model, parallel, block_size=r.block_size, era=rules.era, dtype_bytes=r.kv_bytes,
-                        dtype_name=r.kv_dtype, act_bytes=r.act_bytes)
+                        dtype_name=r.kv_dtype, act_bytes=r.act_bytes, rules=rules,
+                        draft=drafter.kv if drafter is not None else None, mamba=mamba, spec_tokens=spec_tokens)
+
+
+def _drafter(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved) -> Drafter | None:
+    if r.spec is None:
+        return None
+    return plan_drafter(model, r.spec, parallel, kv_bytes=r.kv_bytes, act_dtype=r.act_dtype,
+                        target_quantization=options.quantization)
+
+
+def _draft_lines(drafter: Drafter | None, layout: KvLayout, cap: KvCapacity,
+                 r: Resolved) -> tuple[list[LineItem], LineItem | None]:
+    """(the drafter's weight line, its KV line) — empty when no drafter is loaded."""
+    if drafter is None or drafter.kv is None:
+        return [], None
+    w = LineItem(item=f"drafter weights ({drafter.method})", bytes=drafter.weights, source=drafter.weights_source)
+    pool = layout.bytes_per_block * cap.num_blocks
+    if not layout.draft_in_groups:
+        nbytes, how = layout.draft_bytes_per_block * cap.num_blocks, (
+            f"{layout.draft_page_bytes.bytes:,} B per block per layer × {cap.num_blocks:,} blocks")
+    else:
+        in_flight = r.max_num_batched_tokens * r.concurrent_batches
+        per_request = {i: g.blocks_per_request(r.max_model_len, in_flight, r.dcp) for i, g in enumerate(layout.groups)}
+        share = layout.draft_share(per_request)
+        nbytes, how = Bytes(int(pool.bytes * share)), f"{share:.2%} of the shared pool (its blocks per request)"
+    kv = LineItem(item=f"drafter KV cache ({drafter.method})", bytes=nbytes,
+                  source=f"{drafter.kv.num_layers} {drafter.kv.label}: {how} (inside the KV pool; "
+                         f"{drafter.num_speculative_tokens} speculative tokens per step)")
+    return [w], kv
 
 
 def _kv_source(layout: KvLayout, cap: KvCapacity) -> str:
@@ -136,6 +186,7 @@ def _extra(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules
                        "block_size": g.block_size} for g in layout.groups],
         "padding_layers": layout.padding_layers, "cuda_graph_bytes": budget.graphs.bytes,
         "rule_era": rules.era, "engine_generation": rules.engine,
+        **({"decode_context_parallel_size": r.dcp} if r.dcp > 1 else {}),
     }
 
 
@@ -179,23 +230,29 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     non-torch memory, it shrinks the KV cache).
     """
     rules = resolve_rules(options.engine_version)
-    r = resolve_inputs(model, gpu, options, rules)
-    layout = _layout(model, parallel, r, rules)
+    parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
+    r = resolve_inputs(model, gpu, options, rules, parallel)
+    drafter = _drafter(model, parallel, options, r)
+    layout = _layout(model, parallel, r, rules, drafter)
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
     w_line = _weights(model, parallel, options, r, weights)
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r)
     g_line = _graphs(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
-    budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes,
+    draft_w = drafter.weights if drafter is not None else Bytes(0)
+    budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w,
                             activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
                             override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)))
     cap = plan_capacity(layout, budget.available, max_model_len=r.max_model_len,
-                        max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules)
-    ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization, weight_lines=[w_line, rope],
-                                    activation_line=act_line, graph_line=g_line, growth_lines=growth,
+                        max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules,
+                        concurrent_batches=r.concurrent_batches, dcp=r.dcp)
+    draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r)
+    ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization,
+                                    weight_lines=[w_line, rope, *draft_w_lines], activation_line=act_line,
+                                    graph_line=g_line, growth_lines=growth,
                                     kv_bytes=layout.bytes_per_block * cap.num_blocks,
-                                    kv_source=_kv_source(layout, cap), info=parts)
+                                    kv_source=_kv_source(layout, cap), info=parts, draft_kv=draft_kv)
     problems = ledger.check(expected)
     assert not problems, problems
     verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes)

@@ -1,29 +1,35 @@
-"""vLLM releases whose memory rules tpkit models, as data (spec vllm-memory-and-allreduce.md §0–§3).
+"""vLLM releases whose memory rules tpkit models, as data: one ``VllmRules`` per release.
 
-Three rule sets ("eras"):
+Every rule has the first release that has it (read in every minor wheel 0.9.2 … 0.33.0; "first release"
+means first *released* version, the commit inside the interval before it is not known):
 
-    era    releases            what differs
-    v0     ≤ 0.7 (V0 engine)   budget = total × util − (torch peak + all non-torch memory, CUDA context
-                               included); "# GPU blocks"; no null block; profile at max(max_model_len, 2048)
-    0.11   0.8 … 0.20 (V1)     budget = total × util (float) − (weights + torch peak increase + non-torch
-                               increase); no CUDA-graph term; two log lines; N = blocks // groups × block
-    0.33   ≥ 0.21 (V1)         budget = ceil(total × util) − (consumed + transient peak) − CUDA-graph
-                               estimate; default util 0.92; one log line; N = int(concurrency × max_model_len)
+    rule                                                     first release   source (vllm/…)
+    V1 budget with the init snapshot ("increase" rule)       0.9.1           v1/worker/gpu_worker.py determine_available_memory
+    init snapshot after the distributed init                 0.11.0          v1/worker/gpu_worker.py init_device
+    torch symm-mem all-reduce on by default                  0.11.0          envs.py VLLM_ALLREDUCE_USE_SYMM_MEM
+    DCP "Multiplying the GPU KV cache size by the cp_world…" 0.12.0          v1/core/kv_cache_utils.py (0.10.2–0.11: dcp_world_size)
+    "Model loading took %.4f GiB memory and" (0.11: "GiB and") 0.12.0        v1/worker/gpu_model_runner.py load_model
+    requested = ceil(total × util); sizes via format_gib     0.14.0          v1/worker/utils.py request_memory; utils/mem_utils.py
+    chunked-local layers keep the hybrid manager             0.14.0          envs.py VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE "1"
+    MLA block = the backend's preferred size                 0.18.0          platforms/interface.py update_block_size_for_backend
+    default gpu_memory_utilization 0.92; CUDA-graph estimate 0.20.0          config/cache.py; envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS "1"
+    printed tokens = int(concurrency × max_model_len)        0.21.0          v1/core/kv_cache_utils.py
+    SWA in-flight = max_concurrent_batches × T               0.26.0          v1/kv_cache_interface.py SlidingWindowSpec; config/vllm.py
+    non-KV = total consumed + transient peak ("consumed")    0.27.0          utils/mem_utils.py memory_profiling
+    custom AR staging 16 MiB, ws 16, MNNVL Lamport buffer    0.27.0          distributed/device_communicators/custom_all_reduce.py
+    one "GPU KV cache size …, Maximum concurrency …" line    0.28.0          v1/core/kv_cache_utils.py
+    prefix caching on for hybrids ⇒ mamba "align" mode       0.28.0          engine/arg_utils.py _set_default_chunked_prefill_and_prefix_caching_args
+    ≥ 160 GiB devices: max_num_batched_tokens 16384 (API)    0.28.0          engine/arg_utils.py get_batch_defaults
+    Model Runner V2 by default (CUDA)                        0.29.0          config/vllm.py use_v2_model_runner
+    fit check against available − one (null) block          0.29.0          v1/core/kv_cache_utils.py check_enough_kv_cache_memory
+    mamba "all" prefix-caching mode removed                  0.32.0          model_executor/models/config.py
+    Mamba2 layers export a prefill checkpoint block          0.32.0          model_executor/layers/mamba/mamba_mixer2.py get_kv_cache_spec
+    GDN layers export a prefill checkpoint block             0.33.0          model_executor/layers/mamba/gdn/qwen_gdn_linear_attn.py
+    cuBLAS/cuBLASLt warm-up before the init snapshot         0.33.0          v1/worker/gpu_worker.py init_device
 
-The release that moved the default utilisation from 0.9 to 0.92 and the one that added ``ceil`` are
-UNVERIFIED (spec §7); both are placed at the start of the 0.33 era, where the CUDA-graph estimate
-became the default (v0.21.0, per vLLM's own log text).
-
-Inside the 0.11 era, releases before 0.11.0 take the init snapshot *before* the distributed init
-(vllm 0.10.1 and 0.10.2 wheels, ``v1/worker/gpu_worker.py`` ``init_device``: ``MemorySnapshot()`` then
-``init_worker_distributed_environment``; 0.11.0 swaps them, "Initialize the distributed environment BEFORE
-taking memory snapshot"), so their NCCL communicators and custom all-reduce buffers are non-torch memory
-grown after the snapshot and charged to the budget.  cuBLAS handles are created lazily by the profile's first
-GEMM up to 0.11.0 at least (no warm-up matmul in that ``init_device``); v0.33 warms them up before the
-snapshot (spec §1.1).  The release that added the warm-up is UNVERIFIED; it is placed at the 0.33 era.
-V1 releases before 0.9.1 still size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels,
-``gpu_worker.determine_available_memory``: total × util − (torch allocated peak + all non-torch memory after
-the profile)); ``memory_profiling`` with the init snapshot arrives in 0.9.1.
+Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
+for issue 11), ≤ 0.7 is the V0 engine.  ``era`` is only a label of the log wording family (``"v0"``,
+``"0.11"`` for V1 before 0.21, ``"0.33"`` from 0.21); every rule above is its own field.
 """
 
 from __future__ import annotations
@@ -33,18 +39,21 @@ from dataclasses import dataclass, replace
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["VllmRules", "RULES", "CURRENT", "resolve_rules", "parse_version"]
+__all__ = ["VllmRules", "RULES", "CURRENT", "CURRENT_RELEASE", "resolve_rules", "parse_version", "rules_for"]
 
 CURRENT = "0.33"
-"""the newest vLLM release whose rules were examined (spec §0)"""
+"""the newest vLLM release whose rules were examined (0.33.0 = the latest on PyPI, 2026-12-01)"""
+CURRENT_RELEASE = (0, 33, 0)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class VllmRules:
-    """One era's memory and logging rules."""
+    """The memory and logging rules of one vLLM release."""
 
+    release: tuple[int, int, int]
+    """the release these rules are for (major, minor, patch)"""
     era: str
-    """``"v0"``, ``"0.11"`` or ``"0.33"``"""
+    """log-wording family: ``"v0"``, ``"0.11"`` (V1 before 0.21) or ``"0.33"`` (0.21 on)"""
     engine: str
     """``"V0"`` or ``"V1"``"""
     default_utilization: float
@@ -60,13 +69,14 @@ class VllmRules:
     one_line_log: bool
     """"GPU KV cache size … , Maximum concurrency …" printed as one line"""
     tokens_rule: str
-    """``"blocks"`` (V0: blocks × block) | ``"groups"`` (0.11) | ``"concurrency"`` (0.33), spec §3.7"""
+    """``"blocks"`` (V0: blocks × block) | ``"groups"`` (V1 < 0.21) | ``"concurrency"`` (≥ 0.21), spec §3.7"""
     fit_check_reserves_block: bool
     """the max_model_len fit check uses available − one block (spec §3.6)"""
     sliding_in_flight: bool
-    """sliding-window need counts max_concurrent_batches × max_num_batched_tokens (0.33) or one batch"""
+    """sliding/chunked-local need counts max_concurrent_batches × max_num_batched_tokens (≥ 0.26) or one batch"""
     custom_ar_buffer_mib: int
-    """eager staging buffer of vLLM's custom all-reduce, MiB (spec §5.3)"""
+    """eager staging buffer of vLLM's custom all-reduce when max_size is 8 MiB, MiB (spec §5.3); ≥ 0.27 it is
+    max(max_size, 2 MiB, 16 MiB), before it is max_size"""
     custom_ar_signal_bytes: int
     """sizeof(Signal) of the custom all-reduce meta buffer (spec §5.3)"""
     custom_ar_world_sizes: tuple[int, ...]
@@ -74,27 +84,93 @@ class VllmRules:
     distributed_after_snapshot: bool = False
     """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
     cublas_after_snapshot: bool = False
-    """V1: cuBLAS/cuBLASLt handles are first created by the profile run, after the init snapshot"""
+    """V1: cuBLAS/cuBLASLt handles are first created by the profile run, after the init snapshot (< 0.33)"""
+    torch_symm_mem_allreduce: bool = False
+    """``VLLM_ALLREDUCE_USE_SYMM_MEM`` defaults to on: a torch symmetric-memory buffer on the TP group and, with
+    multicast, custom all-reduce's max_size capped by ``CUSTOM_ALL_REDUCE_MAX_SIZES`` (≥ 0.11)"""
+    mnnvl_lamport: bool = False
+    """custom all-reduce keeps a 6 × 16 MiB Lamport buffer when symm-mem rendezvous gives multicast (≥ 0.27)"""
+    mla_preferred_block: bool = False
+    """MLA block = the backend's preferred size, user sizes the kernel accepts kept (≥ 0.18); else forced"""
+    chunked_local_hybrid: bool = False
+    """chunked-local (Llama-4) layers keep their own KV group (≥ 0.14); before, the hybrid manager is off and
+    every layer is full attention"""
+    hybrid_prefix_caching: bool = False
+    """prefix caching is on by default for attention+mamba hybrids, so mamba groups run "align" (or "all")
+    mode (≥ 0.28)"""
+    mamba_all_mode: bool = False
+    """the "all" mamba prefix-caching mode exists (0.15–0.31) for the mamba-family architectures"""
+    mamba_all_mode_spec: bool = False
+    """the "all" mode need counts speculative blocks (0.26–0.31)"""
+    checkpoint_kinds: tuple[str, ...] = ()
+    """mamba layer families that add one prefill-checkpoint block in align mode (``mamba2`` ≥ 0.32, ``gdn`` 0.33)"""
+    v2_runner_default: bool = False
+    """Model Runner V2 is the default on CUDA for every model (≥ 0.29); 0.26–0.28 only for non-hybrid dense
+    models (``_is_default_v2_model_runner_model``)"""
+    weights_log: str = "format_gib"
+    """"Model loading took" wording: ``"0.11"`` (%.4f GiB and), ``"0.12"`` (%.4f GiB memory and),
+    ``"format_gib"`` (≥ 0.14), ``"v0"``"""
+    dcp: bool = False
+    """``--decode-context-parallel-size`` exists (≥ 0.10.2)"""
+    huge_gpu_batch: bool = False
+    """devices of ≥ 160 GiB (B200, MI300X; not GB10) default to 16384 batched tokens on the API server (≥ 0.28);
+    before, 8192 like every ≥ 70 GiB device other than A100"""
+    dcp_log: str | None = None
+    """the extra DCP line before 0.21: ``"dcp"`` (0.10.2–0.11) or ``"cp"`` (0.12–0.20)"""
+
+    @property
+    def label(self) -> str:
+        """``"0.33.0"``-style release text."""
+        return ".".join(str(p) for p in self.release)
 
 
-RULES: dict[str, VllmRules] = {
-    "0.33": VllmRules(
-        era="0.33", engine="V1", default_utilization=0.92, ceil_requested=True, memory_rule="consumed",
-        cudagraph_estimate=True, null_block=True, one_line_log=True, tokens_rule="concurrency",
-        fit_check_reserves_block=True, sliding_in_flight=True, custom_ar_buffer_mib=16,
-        custom_ar_signal_bytes=4_864, custom_ar_world_sizes=(2, 4, 6, 8, 16)),
-    "0.11": VllmRules(
-        era="0.11", engine="V1", default_utilization=0.9, ceil_requested=False, memory_rule="increase",
-        cudagraph_estimate=False, null_block=True, one_line_log=False, tokens_rule="groups",
-        fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8,
-        custom_ar_signal_bytes=2_560, custom_ar_world_sizes=(2, 4, 6, 8), cublas_after_snapshot=True),
-    "v0": VllmRules(
-        era="v0", engine="V0", default_utilization=0.9, ceil_requested=False, memory_rule="v0_peak",
-        cudagraph_estimate=False, null_block=False, one_line_log=False, tokens_rule="blocks",
-        fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8,
-        custom_ar_signal_bytes=2_560, custom_ar_world_sizes=(2, 4, 6, 8)),
-}
-"""era name → rules"""
+_V0 = VllmRules(
+    release=(0, 7, 0), era="v0", engine="V0", default_utilization=0.9, ceil_requested=False, memory_rule="v0_peak",
+    cudagraph_estimate=False, null_block=False, one_line_log=False, tokens_rule="blocks",
+    fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
+    custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0")
+
+_V1 = VllmRules(
+    release=(0, 8, 0), era="0.11", engine="V1", default_utilization=0.9, ceil_requested=False,
+    memory_rule="increase", cudagraph_estimate=False, null_block=True, one_line_log=False, tokens_rule="groups",
+    fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
+    custom_ar_world_sizes=(2, 4, 6, 8), cublas_after_snapshot=True, weights_log="0.11")
+
+_BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
+    ((0, 8, 0), dict(memory_rule="v0_peak", distributed_after_snapshot=True)),
+    ((0, 9, 1), dict(memory_rule="increase")),
+    ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
+    ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True)),
+    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp")),
+    ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
+    ((0, 15, 0), dict(mamba_all_mode=True)),
+    ((0, 18, 0), dict(mla_preferred_block=True)),
+    ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
+    ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None)),
+    ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True)),
+    ((0, 27, 0), dict(memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
+                      custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True)),
+    ((0, 28, 0), dict(one_line_log=True, hybrid_prefix_caching=True, huge_gpu_batch=True)),
+    ((0, 29, 0), dict(fit_check_reserves_block=True, v2_runner_default=True)),
+    ((0, 32, 0), dict(mamba_all_mode=False, mamba_all_mode_spec=False, checkpoint_kinds=("mamba2",))),
+    ((0, 33, 0), dict(cublas_after_snapshot=False, checkpoint_kinds=("mamba2", "gdn"))),
+)
+"""(first release, the rules it changes), oldest first; each row's citation is in the module docstring"""
+
+
+def rules_for(release: tuple[int, int, int]) -> VllmRules:
+    """The rules of one release (≥ 0.2): V0 up to 0.7, then every boundary up to ``release`` applied."""
+    if release < (0, 8, 0):
+        return replace(_V0, release=release)
+    rules = _V1
+    for first, changes in _BOUNDARIES:
+        if release >= first:
+            rules = replace(rules, **changes)
+    return replace(rules, release=release)
+
+
+RULES: dict[str, VllmRules] = {"0.33": rules_for((0, 33, 0)), "0.11": rules_for((0, 11, 0)), "v0": _V0}
+"""named rule sets: the current release, 0.11.0, and the V0 engine"""
 
 _ALIASES = {"current": CURRENT, "latest": CURRENT, "v1": "0.11", "v0": "v0", "V0": "v0", "V1": "0.11"}
 _VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?(?:[.\-+]?(?:rc|post|dev|a|b)?\d*.*)?$")
@@ -111,19 +187,13 @@ def parse_version(text: str) -> tuple[int, int, int]:
 
 
 def resolve_rules(version: str) -> VllmRules:
-    """The rule set for a version string (``"current"``, ``"0.11"``, ``"0.6.4"``, ``"v0"`` …)."""
+    """The rule set for a version string (``"current"``, ``"0.11"``, ``"0.26.1"``, ``"0.6.4"``, ``"v0"`` …).
+
+    A release newer than the newest one read gets the newest rules."""
     text = str(version).strip()
     if text in _ALIASES:
         return RULES[_ALIASES[text]]
     parsed = parse_version(text)
     if parsed < (0, 2, 0):
         raise PlanInputError(f"--engine-version {text}: vLLM releases before 0.2 are not modelled; use 0.2 or later")
-    if parsed < (0, 8, 0):
-        return RULES["v0"]
-    if parsed < (0, 9, 1):
-        return replace(RULES["0.11"], memory_rule="v0_peak", distributed_after_snapshot=True)
-    if parsed < (0, 11, 0):
-        return replace(RULES["0.11"], distributed_after_snapshot=True)
-    if parsed < (0, 21, 0):
-        return RULES["0.11"]
-    return RULES["0.33"]
+    return rules_for(parsed)

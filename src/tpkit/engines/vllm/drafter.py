@@ -1,0 +1,95 @@
+"""The speculative drafter's memory in vLLM: its weights and its KV layers (FACTS §5, vLLM 0.10.2–0.33).
+
+- **Weights.**  The drafter is loaded inside the same ``DeviceMemoryProfiler`` block as the target
+  (``v1/worker/gpu_model_runner.py load_model``; 0.33 also ``v1/worker/gpu/model_runner.py``), so "Model loading
+  took" includes it and it is part of the non-KV memory.  Tensors the proposer shares with the target are
+  freed inside that block (``v1/spec_decode/llm_base_proposer.py _maybe_share_embeddings /
+  _maybe_share_lm_head``): MTP always shares the embedding and the lm_head (also every MTP layer's
+  ``shared_head.head``); an EAGLE draft shares them when its checkpoint has none or an identical copy — tpkit
+  assumes the embedding is shared (EAGLE/EAGLE-3 heads ship without one or with the target's) and the
+  lm_head is shared for EAGLE but not for EAGLE-3 (its head covers the draft vocabulary).  A ``draft_model``
+  shares nothing.  ngram has no weights.
+- **KV.**  Drafter attention layers are ordinary ``Attention``/MLA layers registered in the forward context,
+  so ``get_kv_cache_spec`` gives them pages like the target's (DeepSeek MTP: one more MLA layer per
+  ``num_nextn_predict_layers``; an EAGLE/EAGLE-3 Llama head: its GQA layers at the drafter's TP).  The same
+  spec as the target's joins the target's group; a different one joins a uniform-type group (0.11+) or gets
+  its own group (``pages.py``).  One real log (vLLM ~0.9.1, Llama-3.1-8B + EAGLE, H100) prints 33 × 4,096 B
+  per token.
+- Not modelled: the drafter's share of the profile run's activations and of the CUDA-graph estimate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.engines.vllm.pages import DraftKv, kv_heads_per_rank
+from tpkit.engines.vllm.speculative import SpecConfig
+from tpkit.errors import PlanInputError
+from tpkit.models.spec import ModelSpec
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes
+
+__all__ = ["Drafter", "plan_drafter"]
+
+_DRAFT_METHOD = {"mtp": "mtp", "eagle": "eagle", "eagle3": "eagle3", "draft_model": "standalone"}
+"""vLLM method → ``tpkit.models.draft`` method"""
+_SHARED = {"mtp": frozenset({"embedding", "lm_head"}), "eagle": frozenset({"embedding", "lm_head"}),
+           "eagle3": frozenset({"embedding"}), "draft_model": frozenset()}
+"""tensors the proposer takes from the target instead of keeping its own copy"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Drafter:
+    """What a speculative drafter adds on one rank."""
+
+    method: str
+    weights: Bytes
+    """drafter weight bytes per rank (in "Model loading took")"""
+    weights_source: str
+    kv: DraftKv | None
+    """the drafter's KV layers (None: ngram)"""
+    num_speculative_tokens: int
+
+
+def _draft_tp(spec: SpecConfig, parallel: ParallelSpec) -> int:
+    tp = spec.draft_tensor_parallel_size or parallel.tp
+    if tp not in (1, parallel.tp):
+        raise PlanInputError(f"--speculative-config: draft_tensor_parallel_size {tp} must be 1 or the target's --tp "
+                             f"{parallel.tp} (vLLM refuses other values)")
+    return tp
+
+
+def _kv(model: ModelSpec, draft_spec: ModelSpec, layers: int, tp: int, kv_bytes: int, mtp: bool) -> DraftKv:
+    if mtp and model.mla is not None:
+        per_token = (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * kv_bytes
+        return DraftKv(kind="mla", num_layers=layers, per_token_bytes=per_token, label="MTP (MLA) layers")
+    src = model if mtp else draft_spec
+    if src.mla is not None:
+        per_token = (src.mla.kv_lora_rank + src.mla.qk_rope_head_dim) * kv_bytes
+        return DraftKv(kind="mla", num_layers=layers, per_token_bytes=per_token, label="drafter MLA layers")
+    heads = kv_heads_per_rank(src, tp)
+    return DraftKv(kind="full", num_layers=layers, per_token_bytes=heads * (src.head_dim + src.v_head_dim) * kv_bytes,
+                   label=f"drafter layers ({heads} KV head(s) × {src.head_dim} per rank)")
+
+
+def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, kv_bytes: int, act_dtype: str,
+                 target_quantization: str | None) -> Drafter:
+    """The drafter's weights and KV layers on one rank of ``parallel``."""
+    if not spec.has_drafter:
+        return Drafter(method=spec.method, weights=Bytes(0), weights_source=f"{spec.method}: no drafter model",
+                       kv=None, num_speculative_tokens=spec.num_speculative_tokens or 0)
+    from tpkit.models.draft import load_draft, plan_draft_weights
+
+    tp = _draft_tp(spec, parallel)
+    method = _DRAFT_METHOD[spec.method]
+    draft = load_draft(method, None if method == "mtp" else spec.model, target=model)
+    quant = target_quantization if method == "mtp" else spec.quantization
+    plan = plan_draft_weights(draft, parallel if tp == parallel.tp else ParallelSpec(tp=tp),
+                              shared=_SHARED[spec.method], dtype=act_dtype, quantization=quant)
+    tokens = spec.num_speculative_tokens or draft.num_layers
+    shared = ", ".join(sorted(_SHARED[spec.method])) or "nothing"
+    return Drafter(method=spec.method, weights=plan.bytes_per_rank,
+                   weights_source=f"{draft.source}: {draft.num_layers} layer(s) at TP {tp}, {plan.method}; shares "
+                                  f"{shared} with the target (in vLLM's \"Model loading took\")",
+                   kv=_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp"),
+                   num_speculative_tokens=tokens)

@@ -1,0 +1,65 @@
+"""vLLM's parallel flags → the layout one rank sees (FACTS §9).
+
+- ``--data-parallel-size N`` is tpkit's ``--dp N``: N engine cores, each with its own scheduler, KV pool and
+  "GPU KV cache size" line (every DP rank is planned alike; the tightest GPU decides with ``--machine``).
+- ``--enable-expert-parallel``: MoE layers use ``FusedMoEParallelConfig.make``
+  (``model_executor/layers/fused_moe/config.py``): EP size = tp × dp, one expert shard per rank
+  (E / (tp·dp) experts, unsplit); attention and dense layers stay TP-sharded and are replicated over DP.
+  Without it, vLLM tensor-shards the experts over tp × dp (not modelled by tpkit's weights plan, which
+  shards them over tp: the per-rank expert bytes are then high by a factor dp).
+- ``--decode-context-parallel-size D`` (≥ 0.10.2; ``config/parallel.py``): D TP ranks share one request's
+  KV, each keeping every D-th token; ``tp % D == 0``; KV heads per rank unchanged; sliding-window layers
+  refuse it (``SlidingWindowSpec.max_memory_usage_bytes`` asserts "DCP not support sliding window").
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tpkit.engines.vllm.options import VllmOptions
+from tpkit.engines.vllm.versions import VllmRules
+from tpkit.errors import PlanInputError
+from tpkit.models.spec import ModelSpec
+from tpkit.parallel import ParallelSpec
+
+__all__ = ["resolve_parallel", "resolve_dcp"]
+
+
+def resolve_parallel(parallel: ParallelSpec, options: VllmOptions, model: ModelSpec, *,
+                     machine: bool = False) -> ParallelSpec:
+    """The layout with vLLM's ``--data-parallel-size`` and ``--enable-expert-parallel`` applied."""
+    dp = parallel.dp
+    if options.data_parallel_size is not None:
+        if parallel.dp not in (1, options.data_parallel_size):
+            raise PlanInputError(f"--dp {parallel.dp} and --data-parallel-size {options.data_parallel_size} "
+                                 "disagree; they are the same setting, pass one of them")
+        if machine and parallel.dp != options.data_parallel_size:
+            raise PlanInputError(f"with --machine, give the data-parallel size as --dp {options.data_parallel_size}: "
+                                 "tpkit picks the machine's GPUs (tp × pp × dp) from --dp before vLLM's flags "
+                                 "are read")
+        dp = options.data_parallel_size
+    ep = parallel.ep
+    if options.enable_expert_parallel and model.moe is not None:
+        if parallel.ep not in (1, parallel.tp * dp):
+            raise PlanInputError(f"--enable-expert-parallel shards the experts over tp × dp = {parallel.tp * dp} "
+                                 f"ranks, but --ep is {parallel.ep}; drop --ep (vLLM has no separate EP size)")
+        ep = parallel.tp * dp
+    return replace(parallel, dp=dp, ep=ep) if (dp, ep) != (parallel.dp, parallel.ep) else parallel
+
+
+def resolve_dcp(options: VllmOptions, parallel: ParallelSpec, kinds: tuple[str, ...], rules: VllmRules) -> int:
+    """The decode-context-parallel size, checked against the release, --tp and the model's layers."""
+    dcp = options.decode_context_parallel_size or 1
+    if dcp == 1:
+        return 1
+    if not rules.dcp:
+        raise PlanInputError(f"--decode-context-parallel-size does not exist in vLLM {rules.label} (it arrived in "
+                             "0.10.2); drop it or plan a newer --engine-version")
+    if parallel.tp % dcp:
+        divisors = ", ".join(str(d) for d in range(1, parallel.tp + 1) if parallel.tp % d == 0)
+        raise PlanInputError(f"--decode-context-parallel-size {dcp} must divide --tp {parallel.tp} (DCP reuses the "
+                             f"TP ranks); use one of {divisors}")
+    if "sliding" in kinds:
+        raise PlanInputError("--decode-context-parallel-size: vLLM does not support DCP with sliding-window "
+                             "layers ('DCP not support sliding window'); drop it for this model")
+    return dcp

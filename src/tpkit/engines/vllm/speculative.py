@@ -1,0 +1,128 @@
+"""``--speculative-config '{json}'``: vLLM's speculative decoding settings, read and checked (pure).
+
+vLLM's rules (``config/speculative.py SpeculativeConfig.__post_init__``, 0.33; the same keys from 0.10):
+
+- ``method`` unset: ``"ngram"`` when ``model`` is ``"ngram"``/``"[ngram]"``, else the draft model decides:
+  a name containing ``eagle-`` → ``eagle``, ``eagle3`` → ``eagle3``, an MTP model type → ``mtp``, otherwise
+  ``draft_model``.  Model-specific MTP spellings (``deepseek_mtp``, ``qwen3_next_mtp``, ``glm4_moe_mtp`` …)
+  are deprecated aliases of ``mtp``.
+- ``mtp`` without ``model``: the target checkpoint's own next-token layers; ``ngram``: no model, no weights.
+- ``draft_tensor_parallel_size`` is 1 or the target's ``--tp`` (default: the target's).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from tpkit.errors import PlanInputError
+
+__all__ = ["SpecConfig", "parse_speculative_config", "METHODS"]
+
+METHODS = ("eagle", "eagle3", "mtp", "ngram", "ngram_gpu", "draft_model")
+"""the methods tpkit plans (their memory differs: drafter weights and KV layers, or none)"""
+MTP_ALIASES = ("deepseek_mtp", "qwen3_next_mtp", "glm4_moe_mtp", "glm4_moe_lite_mtp", "ernie_mtp", "mimo_mtp",
+               "mimo_v2_mtp", "nemotron_h_mtp", "exaone_moe_mtp", "longcat_flash_mtp", "pangu_ultra_moe_mtp")
+"""model-specific MTP method names vLLM maps to ``mtp`` (``MTPModelTypes``)"""
+KEYS = ("method", "model", "num_speculative_tokens", "draft_tensor_parallel_size", "quantization",
+        "max_model_len", "revision", "code_revision", "disable_padded_drafter_batch", "prompt_lookup_max",
+        "prompt_lookup_min", "enforce_eager", "disable_by_batch_size", "parallel_drafting",
+        "speculative_token_tree", "rejection_sample_method", "draft_sample_method", "tokenizer")
+"""keys of vLLM's SpeculativeConfig tpkit accepts (only method, model, num_speculative_tokens,
+draft_tensor_parallel_size and quantization change memory)"""
+_EXAMPLE = ('\'{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", '
+            '"num_speculative_tokens": 3}\'')
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SpecConfig:
+    """The speculative decoding settings that size memory."""
+
+    method: str
+    """one of ``METHODS``"""
+    model: str | None
+    """drafter: HF id, directory or config path; None for ngram and for MTP from the target checkpoint"""
+    num_speculative_tokens: int | None
+    """draft tokens per step; None = the MTP layers of the target (mtp only)"""
+    draft_tensor_parallel_size: int | None
+    """TP of the drafter (1 or the target's); None = the target's"""
+    quantization: str | None = None
+    """drafter weight quantisation override"""
+
+    @property
+    def has_drafter(self) -> bool:
+        """The method loads drafter weights and registers drafter KV layers."""
+        return self.method not in ("ngram", "ngram_gpu")
+
+    @property
+    def eagle_family(self) -> bool:
+        """vLLM's ``use_eagle()``: EAGLE, EAGLE-3 and MTP share the EAGLE proposer."""
+        return self.method in ("eagle", "eagle3", "mtp")
+
+
+def _load(text: str | dict) -> dict:
+    if isinstance(text, dict):
+        return dict(text)
+    if not isinstance(text, str):
+        raise PlanInputError(f"--speculative-config must be JSON text, got {type(text).__name__}; write it like "
+                             f"{_EXAMPLE}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PlanInputError(f"--speculative-config is not valid JSON ({exc.msg} at character {exc.pos}): got "
+                             f"{text!r}; write it like {_EXAMPLE}") from None
+    if not isinstance(data, dict):
+        raise PlanInputError(f"--speculative-config must be a JSON object, got {text!r}; write it like {_EXAMPLE}")
+    return data
+
+
+def _int(data: dict, key: str, *, minimum: int = 1) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise PlanInputError(f"--speculative-config: {key} must be a whole number ≥ {minimum}, got {value!r}")
+    return value
+
+
+def _method(data: dict) -> str:
+    method, model = data.get("method"), data.get("model")
+    if method is not None and not isinstance(method, str):
+        raise PlanInputError(f"--speculative-config: method must be a string, got {method!r}")
+    if model is not None and not isinstance(model, str):
+        raise PlanInputError(f"--speculative-config: model must be a string (HF id or path), got {model!r}")
+    if method is None:
+        if model is None:
+            raise PlanInputError("--speculative-config needs a method or a model; write it like " + _EXAMPLE)
+        low = model.lower()
+        method = ("ngram" if low in ("ngram", "[ngram]") else "eagle" if "eagle-" in low
+                  else "eagle3" if "eagle3" in low else "draft_model")
+    method = "ngram" if method == "[ngram]" else "mtp" if method in MTP_ALIASES else method
+    if method not in METHODS:
+        raise PlanInputError(f"--speculative-config: method {method!r} is not planned by tpkit; use one of "
+                             f"{', '.join(METHODS + MTP_ALIASES)}")
+    return method
+
+
+def parse_speculative_config(text: str | dict) -> SpecConfig:
+    """Read and check ``--speculative-config``; raises ``PlanInputError`` saying what is wrong and how to fix it."""
+    data = _load(text)
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise PlanInputError(f"--speculative-config: unknown key(s) {', '.join(unknown)}; vLLM's keys that tpkit "
+                             f"reads are {', '.join(KEYS)}")
+    method = _method(data)
+    model = data.get("model")
+    tokens = _int(data, "num_speculative_tokens")
+    if method in ("eagle", "eagle3", "draft_model") and model is None:
+        raise PlanInputError(f"--speculative-config: method {method} needs a draft model: add \"model\": "
+                             "\"<HF id or path of the draft>\"")
+    if method in ("ngram", "ngram_gpu"):
+        model = None
+    if tokens is None and method != "mtp":
+        raise PlanInputError(f"--speculative-config: method {method} needs num_speculative_tokens (e.g. 3)")
+    quant = data.get("quantization")
+    if quant is not None and not isinstance(quant, str):
+        raise PlanInputError(f"--speculative-config: quantization must be a string such as \"fp8\", got {quant!r}")
+    return SpecConfig(method=method, model=model, num_speculative_tokens=tokens,
+                      draft_tensor_parallel_size=_int(data, "draft_tensor_parallel_size"), quantization=quant)

@@ -1,0 +1,231 @@
+"""Every vLLM rule pinned on both sides of the release that introduced it (versions.py's table, FACTS §3–§10)."""
+
+import json
+import math
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
+from tpkit.engines.vllm.allreduce import vllm_allreduce_costs
+from tpkit.engines.vllm.blocksize import default_block_size, resolve_block_size
+from tpkit.engines.vllm.capacity import max_concurrent_batches
+from tpkit.engines.vllm.mamba import mamba_mode
+from tpkit.engines.vllm.pages import build_layout
+from tpkit.errors import PlanInputError
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.models.config import from_config_dict
+from tpkit.models.spec import LinearAttnSpec
+from tpkit.parallel import ParallelSpec
+from tpkit.hardware.topology import Topology
+from tpkit.units import Bytes, GiB, KiB, MiB
+
+from vllm_fixtures import H200, GivenWeights, deepseek_v3_like, llama3_8b
+
+DATA = Path(__file__).resolve().parent / "data_vllm_issue11"
+W = GivenWeights(Bytes(8_030_261_248 * 2))
+
+
+def _model(stem):
+    return from_config_dict(json.loads((DATA / f"{stem}.json").read_text()), name=stem, source=stem)
+
+
+def _plan(version, model=None, par=ParallelSpec(), gpu=H200, **kw):
+    return plan_vllm(model or llama3_8b(), gpu, par, VllmOptions(engine_version=version, **kw), weights=W)
+
+
+@pytest.mark.parametrize("field, before, after, boundary", [
+    ("default_utilization", 0.9, 0.92, "0.20.0"), ("cudagraph_estimate", False, True, "0.20.0"),
+    ("ceil_requested", False, True, "0.14.0"), ("tokens_rule", "groups", "concurrency", "0.21.0"),
+    ("sliding_in_flight", False, True, "0.26.0"), ("memory_rule", "increase", "consumed", "0.27.0"),
+    ("custom_ar_buffer_mib", 8, 16, "0.27.0"), ("mnnvl_lamport", False, True, "0.27.0"),
+    ("one_line_log", False, True, "0.28.0"), ("hybrid_prefix_caching", False, True, "0.28.0"),
+    ("fit_check_reserves_block", False, True, "0.29.0"), ("v2_runner_default", False, True, "0.29.0"),
+    ("cublas_after_snapshot", True, False, "0.33.0"), ("mla_preferred_block", False, True, "0.18.0"),
+    ("chunked_local_hybrid", False, True, "0.14.0"), ("torch_symm_mem_allreduce", False, True, "0.11.0"),
+    ("huge_gpu_batch", False, True, "0.28.0"), ("dcp", False, True, "0.10.2"), ("mamba_all_mode", True, False, "0.32.0"),
+])
+def test_each_rule_starts_at_its_release(field, before, after, boundary):
+    major, minor, _ = (int(p) for p in boundary.split("."))
+    previous = resolve_rules(f"{major}.{minor - 1}.9") if minor else None
+    assert getattr(previous, field) == before
+    assert getattr(resolve_rules(boundary), field) == after
+
+
+def test_requested_memory_is_ceiled_from_0_14():
+    total = H200.total_bytes.bytes
+    assert _plan("0.13.0").extra["requested_bytes"] == math.floor(total * 0.9)
+    assert _plan("0.14.0").extra["requested_bytes"] == math.ceil(total * 0.9)
+
+
+def test_default_utilization_and_graph_estimate_arrive_together_in_0_20():
+    old, new = _plan("0.19.1"), _plan("0.20.0")
+    assert (old.extra["gpu_memory_utilization"], new.extra["gpu_memory_utilization"]) == (0.9, 0.92)
+    assert old.extra["cuda_graph_bytes"] == 0 < new.extra["cuda_graph_bytes"]
+
+
+def test_log_wording_per_release():
+    lines = {v: _plan(v).engine_log for v in ("0.11.0", "0.12.0", "0.13.0", "0.14.0", "0.27.0", "0.28.0")}
+    assert re.fullmatch(r"Model loading took \d+\.\d{4} GiB and … seconds", lines["0.11.0"][0])
+    assert re.fullmatch(r"Model loading took \d+\.\d{4} GiB memory and … seconds", lines["0.12.0"][0])
+    assert re.fullmatch(r"Available KV cache memory: \d+\.\d\d GiB", lines["0.13.0"][1])
+    assert re.fullmatch(r"Model loading took \d+(\.\d{1,2})? GiB memory and … seconds", lines["0.14.0"][0])
+    assert re.fullmatch(r"GPU KV cache size: [\d,]+ tokens", lines["0.27.0"][-2])
+    assert re.fullmatch(r"GPU KV cache size: [\d,]+ tokens, Maximum concurrency for [\d,]+ tokens per request: "
+                        r"\d+\.\d\dx", lines["0.28.0"][-1])
+
+
+def test_fit_check_keeps_a_null_block_from_0_29():
+    model = llama3_8b()
+    need = 8192 // 16 * MiB(2)  # one request of 8,192 tokens: 512 blocks of 2 MiB
+    kw = dict(max_model_len=8192, kv_cache_memory_bytes=need)
+    assert _plan("0.28.0", model, **kw).verdict.fits
+    assert not _plan("0.29.0", model, **kw).verdict.fits
+
+
+def test_in_flight_batches_per_release_runner_and_pp():
+    r25, r26, r28, r29 = (resolve_rules(v) for v in ("0.25.0", "0.26.0", "0.28.0", "0.29.0"))
+    assert max_concurrent_batches(r25, 1) == 1 and max_concurrent_batches(r25, 4) == 1
+    assert max_concurrent_batches(r26, 1) == 2                        # async scheduling, V1 runner
+    assert max_concurrent_batches(r28, 4) == 4                        # V1 runner + pp > 1: async off
+    assert max_concurrent_batches(r29, 4) == 5                        # Model Runner V2: pp + 1
+    assert max_concurrent_batches(r29, 1, async_scheduling=False) == 1
+
+
+def test_mla_block_size_by_gpu_and_release():
+    model, hopper, blackwell = deepseek_v3_like(), (9, 0), (10, 0)
+    assert [default_block_size(model, resolve_rules(v), hopper) for v in ("0.17.0", "0.18.0")] == [64, 16]
+    assert default_block_size(model, resolve_rules("0.18.0"), hopper, fp8_kv=True) == 64
+    assert [default_block_size(model, resolve_rules(v), blackwell) for v in ("0.14.0", "0.15.0", "0.18.0")] \
+        == [128, 64, 32]
+    assert default_block_size(model, resolve_rules("current"), (8, 0)) == 16
+    # user sizes: forced before 0.18 (≤ 0.11 anything but 64; 0.12–0.17 only non-multiples of 64), kept after
+    assert resolve_block_size(model, 128, resolve_rules("0.11.0"), hopper)[0] == 64
+    assert resolve_block_size(model, 128, resolve_rules("0.12.0"), hopper) == (128, None)
+    assert resolve_block_size(model, 16, resolve_rules("0.18.0"), hopper) == (16, None)
+    with pytest.raises(PlanInputError, match="multiple of 16"):
+        resolve_block_size(model, 24, resolve_rules("current"), hopper)
+
+
+def _llama4_like():
+    """Llama-4's attention pattern: every 4th layer global, the others chunked-local (chunk 8,192)."""
+    kinds = tuple("full" if (i + 1) % 4 == 0 else "sliding" for i in range(48))
+    return replace(llama3_8b(), name="llama4-like", model_type="llama4_text", num_layers=48, layer_kinds=kinds,
+                   sliding_window=8192)
+
+
+def test_llama4_chunked_local_layers_are_full_attention_before_0_14():
+    model = _llama4_like()
+    old = build_layout(model, ParallelSpec(), block_size=16, era="0.11", dtype_bytes=2, dtype_name="bf16",
+                       rules=resolve_rules("0.13.0"))
+    new = build_layout(model, ParallelSpec(), block_size=16, era="0.11", dtype_bytes=2, dtype_name="bf16",
+                       rules=resolve_rules("0.14.0"))
+    assert [g.kind for g in old.groups] == ["full"] and old.groups[0].num_layers == 48
+    assert sorted({g.kind for g in new.groups}) == ["chunked", "full"]
+    chunked = next(g for g in new.groups if g.kind == "chunked")
+    assert chunked.blocks_per_request(131_072, 8192) == -(-(8192 + 8192) // 16)  # no +1, unlike sliding
+
+
+def test_llama4_with_eagle_turns_the_hybrid_manager_off():
+    model = _llama4_like()
+    spec = json.dumps({"method": "eagle3", "model": str(DATA / "SpecForge--llama3-8B-eagle3.json"),
+                       "num_speculative_tokens": 3})
+    with_eagle = _plan("current", model, kv_cache_memory_bytes=GiB(20), speculative_config=spec)
+    plain = _plan("current", model, kv_cache_memory_bytes=GiB(20))
+    assert {g["kind"] for g in with_eagle.extra["kv_groups"]} == {"full"}
+    assert {g["kind"] for g in plain.extra["kv_groups"]} == {"chunked", "full"}
+
+
+def _hybrid(model_type):
+    kinds = tuple("full" if i % 4 == 3 else "linear" for i in range(8))
+    return replace(llama3_8b(), name=model_type, model_type=model_type, num_layers=8, layer_kinds=kinds,
+                   linear_attn=LinearAttnSpec(state_bytes_per_layer=MiB(4)))
+
+
+@pytest.mark.parametrize("model_type, version, mode, pages", [
+    ("kimi_linear", "0.27.0", "none", 1), ("kimi_linear", "0.28.0", "align", 2),
+    ("qwen3_next", "0.32.0", "align", 2), ("qwen3_next", "0.33.0", "align", 3),    # GDN checkpoint (Hopper)
+    ("nemotron_h", "0.31.0", "all", None), ("nemotron_h", "0.32.0", "align", 3),   # Mamba2 checkpoint
+])
+def test_mamba_pages_per_request(model_type, version, mode, pages):
+    m = mamba_mode(_hybrid(model_type), resolve_rules(version), compute_capability=(9, 0))
+    assert (m.mode, m.fixed_blocks) == (mode, pages)
+
+
+def test_mamba_speculative_blocks_add_to_align_mode():
+    assert mamba_mode(_hybrid("kimi_linear"), resolve_rules("current"), spec_tokens=3).fixed_blocks == 5
+    assert mamba_mode(_hybrid("qwen3_next"), resolve_rules("current"), compute_capability=(8, 0)).fixed_blocks == 2
+
+
+def test_align_mode_lowers_concurrency_of_a_hybrid():
+    model = _hybrid("kimi_linear")
+    old, new = (_plan(v, model, kv_cache_memory_bytes=GiB(20), max_model_len=8192) for v in ("0.27.0", "0.28.0"))
+    assert old.extra["kv_blocks"] == new.extra["kv_blocks"] and new.max_concurrency < old.max_concurrency
+
+
+def _links(nvlink, cc=(9, 0), n=8):
+    """An assumed (catalog-style) uniform group: NVLink mesh or PCIe."""
+    return Topology.uniform(n, nvlink=nvlink, p2p=True, compute_capability=cc, source="test",
+                            assumed=frozenset({"nvlink", "p2p"})).group()
+
+
+def test_allreduce_buffers_on_h200_tp8_per_release():
+    gpu = H200
+    car_26, other_26 = vllm_allreduce_costs(gpu, _links(True), 8, resolve_rules("0.26.0"),
+                                            disable_custom_all_reduce=False)
+    car_27, other_27 = vllm_allreduce_costs(gpu, _links(True), 8, resolve_rules("0.27.0"),
+                                            disable_custom_all_reduce=False)
+    assert car_26.bytes == Bytes(2_560) + KiB(256) + KiB(256) + MiB(8)        # max_size capped by symm-mem
+    assert car_27.bytes == Bytes(4_864) + KiB(256) + MiB(16) + MiB(8)
+    assert [c.bytes for c in other_26] == [MiB(64)]                            # symm-mem buffer
+    assert [c.bytes for c in other_27] == [MiB(64), MiB(96)]                   # + MNNVL Lamport
+    car_10, other_10 = vllm_allreduce_costs(gpu, _links(True), 8, resolve_rules("0.10.2"),
+                                            disable_custom_all_reduce=False)
+    assert car_10.bytes == Bytes(2_560) + MiB(8) * 3 and other_10 == ()      # no symm-mem before 0.11
+
+
+def test_custom_allreduce_is_off_over_pcie_beyond_two_gpus():
+    l40s = lookup_gpu("L40S")
+    links = _links(False, cc=(8, 9))
+    four, _ = vllm_allreduce_costs(l40s, links, 4, resolve_rules("current"), disable_custom_all_reduce=False)
+    two, _ = vllm_allreduce_costs(l40s, links, 2, resolve_rules("current"), disable_custom_all_reduce=False)
+    assert four.bytes == Bytes(0) and "PCIe" in four.source
+    assert two.bytes == Bytes(4_864) + MiB(8) + MiB(16) + MiB(8)
+
+
+def test_symm_mem_buffer_stays_with_disable_custom_all_reduce():
+    car, other = vllm_allreduce_costs(H200, _links(True), 4, resolve_rules("current"), disable_custom_all_reduce=True)
+    assert car is None and [c.bytes for c in other] == [MiB(32)]
+
+
+def test_b200_batch_default_rises_in_0_28():
+    b200 = lookup_gpu("B200")
+    assert _plan("0.27.0", gpu=b200).extra["max_num_batched_tokens"] == 8192
+    assert _plan("0.28.0", gpu=b200).extra["max_num_batched_tokens"] == 16384
+
+
+def test_kv_cache_memory_bytes_arrives_in_0_10_2():
+    with pytest.raises(PlanInputError, match="arrived in 0.10.2"):
+        _plan("0.10.1", kv_cache_memory_bytes=GiB(10))
+    assert _plan("0.10.2", kv_cache_memory_bytes=GiB(10)).extra["available_kv_bytes"] == GiB(10).bytes
+
+
+def test_custom_allreduce_stays_on_rocm_xgmi_boards():
+    mi300x = lookup_gpu("MI300X")
+    links = _links(False, cc=None)
+    car, other = vllm_allreduce_costs(mi300x, links, 8, resolve_rules("current"), disable_custom_all_reduce=False)
+    assert car.bytes == Bytes(4_864) + MiB(8) + MiB(16) + MiB(8) and other == ()  # no CUDA symm-mem on ROCm
+
+
+def test_gated_delta_net_state_is_in_the_model_dtype():
+    """Qwen3-Next: conv (4 − 1) × (2·16·128 + 32·128)/tp + temporal 32/tp × 128 × 128, all bf16 (vLLM's
+    mamba_ssm_cache_dtype "auto"); SGLang's fp32 temporal state would be 2,146,304 B at TP 1."""
+    from tpkit.engines.vllm.pages import gdn_state_bytes
+
+    extra = {"linear_num_key_heads": 16, "linear_num_value_heads": 32, "linear_key_head_dim": 128,
+             "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4}
+    assert gdn_state_bytes(extra, 1, 2) == (3 * 8192 + 32 * 128 * 128) * 2 == 1_097_728
+    assert gdn_state_bytes(extra, 4, 2) == (3 * 2048 + 8 * 128 * 128) * 2
+    assert gdn_state_bytes(extra, 4, 2, spec_tokens=2) == (5 * 2048 + 8 * 128 * 128) * 2
