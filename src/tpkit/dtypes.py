@@ -28,14 +28,17 @@ class Dtype:
     """bytes per element"""
     torch_name: str
     """the ``torch`` attribute name (``float8_e4m3fn`` for ``fp8_e4m3``)"""
+    short: str
+    """the short spelling (``bf16``, ``fp16``, ``fp32``, ``fp8_e4m3``, ``fp8_e5m2``): all-reduce profiles and the
+    bench's ``--dtype`` use it"""
 
 
 DTYPES: dict[str, Dtype] = {d.name: d for d in (
-    Dtype(name="bfloat16", bytes=2, torch_name="bfloat16"),
-    Dtype(name="float16", bytes=2, torch_name="float16"),
-    Dtype(name="float32", bytes=4, torch_name="float32"),
-    Dtype(name="fp8_e4m3", bytes=1, torch_name="float8_e4m3fn"),
-    Dtype(name="fp8_e5m2", bytes=1, torch_name="float8_e5m2"),
+    Dtype(name="bfloat16", bytes=2, torch_name="bfloat16", short="bf16"),
+    Dtype(name="float16", bytes=2, torch_name="float16", short="fp16"),
+    Dtype(name="float32", bytes=4, torch_name="float32", short="fp32"),
+    Dtype(name="fp8_e4m3", bytes=1, torch_name="float8_e4m3fn", short="fp8_e4m3"),
+    Dtype(name="fp8_e5m2", bytes=1, torch_name="float8_e5m2", short="fp8_e5m2"),
 )}
 """canonical name → dtype"""
 
@@ -50,7 +53,7 @@ SPELLINGS: dict[str, str] = {
 """every accepted spelling (lower case) → canonical name"""
 
 WEIGHT_DTYPES = ("bfloat16", "float16", "float32")
-"""canonical dtypes an unquantised checkpoint or ``--dtype`` may have"""
+"""canonical dtypes an unquantised checkpoint or ``--dtype`` may have (also the all-reduce dtypes)"""
 
 
 def lookup_dtype(text: str) -> Dtype | None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import sys
 
+from tpkit.dtypes import lookup_dtype
 from tpkit.errors import PlanInputError
 
 __all__ = ["register", "options_from_args"]
 
 _MODES = ("eager", "graph")
-_ELEMENT_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4}
 _COUNTS = ("nproc", "iters", "graph_calls", "repeats")
 _PLOT_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "eps", "ps", "tif", "tiff")
 
@@ -55,7 +55,7 @@ def _sizes(lo, hi, dtype: str) -> tuple:
 
     if lo.bytes <= 0 or hi < lo:
         raise PlanInputError(f"need 0 < --min-size ≤ --max-size, got {lo} and {hi}")
-    element = _ELEMENT_BYTES[dtype]
+    element = lookup_dtype(dtype).bytes
     if lo.bytes % element:
         raise PlanInputError(f"--min-size {lo.bytes} B is not a whole number of {dtype} elements ({element} B each); "
                              f"use a multiple of {element} B, e.g. --min-size 1KiB")

@@ -19,11 +19,13 @@ import torch.distributed as dist
 from tpkit.comm.allreduce import AllReduce
 from tpkit.comm.dispatch import skip_reason
 from tpkit.comm.env import CommEnv
+from tpkit.dtypes import lookup_dtype
 from tpkit.units import Bytes
 
 __all__ = ["BenchConfig", "Row", "worker", "check_once", "tolerance", "bench_skip_reason", "row_to_dict"]
 
-_TORCH_DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+_TORCH_DTYPES = {short: getattr(torch, lookup_dtype(short).torch_name) for short in ("bf16", "fp16", "fp32")}
+"""the bench's dtypes (``tpkit.dtypes`` short spellings) → torch dtypes"""
 _UNIT_ROUNDOFF = {"bf16": 2.0**-8, "fp16": 2.0**-11, "fp32": 2.0**-24}
 
 

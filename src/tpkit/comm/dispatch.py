@@ -14,15 +14,13 @@ from dataclasses import dataclass
 import tpkit.comm.registry as registry
 from tpkit.comm.env import CommEnv, parse_env
 from tpkit.comm.profile import BenchProfile
+from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import PlanInputError, RuntimeSetupError
 from tpkit.hardware.topology import GroupTopology
 from tpkit.units import Bytes, KiB, MiB, format_bytes
 
 __all__ = ["Decision", "choose_allreduce", "skip_reason", "normalize_dtype", "default_order", "as_capacities"]
 
-_DTYPE_ALIASES = {"bf16": "bf16", "bfloat16": "bf16", "torch.bfloat16": "bf16", "fp16": "fp16", "float16": "fp16",
-                  "half": "fp16", "torch.float16": "fp16", "fp32": "fp32", "float32": "fp32", "float": "fp32",
-                  "torch.float32": "fp32"}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -37,10 +35,10 @@ class Decision:
 
 def normalize_dtype(dtype: str) -> str:
     """``"bfloat16"``/``torch.bfloat16``/``"bf16"`` → ``"bf16"``; raise PlanInputError for others."""
-    key = str(dtype).strip().lower()
-    if key not in _DTYPE_ALIASES:
+    found = lookup_dtype(str(dtype))
+    if found is None or found.name not in WEIGHT_DTYPES:
         raise PlanInputError(f"all-reduce dtype {dtype!r} is not supported; use bf16, fp16 or fp32")
-    return _DTYPE_ALIASES[key]
+    return found.short
 
 
 def as_capacities(available: Mapping[str, Bytes | None] | Iterable[str]) -> dict[str, Bytes | None]:

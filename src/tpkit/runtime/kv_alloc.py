@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 
+from tpkit.dtypes import lookup_dtype
 from tpkit.errors import RuntimeSetupError
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import Ledger
@@ -17,10 +18,6 @@ from tpkit.runtime.probe import MemoryProbe
 from tpkit.units import Bytes, MiB, format_bytes
 
 __all__ = ["KVPoolAllocation", "allocate_kv_pool", "allocator_rounding", "allocation_tolerance", "torch_dtype"]
-
-_DTYPE_ALIASES = {"bf16": "bfloat16", "fp16": "float16", "half": "float16", "fp32": "float32",
-                  "fp8_e4m3": "float8_e4m3fn", "fp8": "float8_e4m3fn", "fp8_e5m2": "float8_e5m2"}
-"""engine spellings of KV dtypes → torch attribute names"""
 
 ALLOCATOR_GRANULE = MiB(2)
 """the CUDA caching allocator rounds a large tensor's own segment up to a multiple of 2 MiB"""
@@ -86,7 +83,8 @@ def torch_dtype(plan: KVPoolPlan, buffer: KVBuffer):
     """The torch dtype for a buffer: ``plan.dtype`` when its size matches ``element_bytes``, else raw bytes."""
     import torch
 
-    dtype = getattr(torch, _DTYPE_ALIASES.get(plan.dtype, plan.dtype), None)
+    known = lookup_dtype(plan.dtype)
+    dtype = getattr(torch, known.torch_name if known else plan.dtype, None)
     if not isinstance(dtype, torch.dtype):
         raise RuntimeSetupError(
             f"KV pool plan dtype {plan.dtype!r} is not a torch dtype; use a torch spelling such as "
