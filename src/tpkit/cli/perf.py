@@ -46,6 +46,15 @@ def register(sub) -> None:
     p.add_argument("--engine", choices=("sglang", "vllm"), default="sglang", help="flags and kernel layout")
     p.add_argument("--kv-cache-dtype", choices=("auto", "bf16", "fp8"), default="auto",
                    help="KV cache element type (default: the checkpoint's, else bf16)")
+    p.add_argument("--engine-version", default=None, metavar="V",
+                   help="engine version whose behaviour to model, e.g. 0.5.10 (SGLang) or 0.21.0 (vLLM): overlap "
+                        "scheduling under speculation, CUDA-graph coverage, attention path (default: the newest "
+                        "version tpkit read, stated in the output)")
+    p.add_argument("--attention-backend", default=None, metavar="B",
+                   help="the engine's attention backend in its own spelling (SGLang: fa3, flashinfer, triton, …; "
+                        "vLLM: FLASH_ATTN, TRITON_MLA, …); default: the engine's choice for this GPU and model")
+    p.add_argument("--disable-cuda-graph", "--enforce-eager", dest="eager", action="store_true",
+                   help="model the engine without CUDA graphs (every kernel launched from Python)")
     s = p.add_argument_group("speculative decoding")
     s.add_argument("--speculative-algorithm", default=None, metavar="A",
                    help="EAGLE, EAGLE3, NEXTN (= MTP) or STANDALONE")
@@ -135,7 +144,8 @@ def build_perf_request(args):
                        draft_path=args.speculative_draft_model_path, accept_length=args.accept_length,
                        backend=args.allreduce_backend, profile=_profile(args.allreduce_profile),
                        profile_name=args.allreduce_profile or "", fabric_gbps=args.pcie_fabric_gbps,
-                       kv_cache_dtype=args.kv_cache_dtype)
+                       kv_cache_dtype=args.kv_cache_dtype, engine_version=args.engine_version,
+                       attention_backend=args.attention_backend, eager=args.eager)
 
 
 def run_perf(args) -> int:
