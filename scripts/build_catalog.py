@@ -7,6 +7,10 @@ same ``tpkit.models.from_config_dict`` as a real config.json.  Everything else t
 catalog knows (parameter counts, checkpoint bytes, provenance) is kept verbatim under ``facts``.
 
     python scripts/build_catalog.py [--src /work/shared/catalog/models.json] [--out src/tpkit/models/data/catalog.json]
+
+Entries the research catalog does not hold (models the pinned engine cases need, public EAGLE-3 drafts of
+catalog models) come from ``scripts/catalog_extra.json``: HF-style configs with their source, appended after
+the research entries (which stay byte-identical).  A draft's ``facts.draft`` names its method and targets.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SRC = Path("/work/shared/catalog/models.json")
 DEFAULT_OUT = ROOT / "src/tpkit/models/data/catalog.json"
+DEFAULT_EXTRA = ROOT / "scripts/catalog_extra.json"
+_EXTRA_KEYS = {"id", "short_name", "verification_status", "config", "facts"}
 
 _COPY = ("architectures", "model_type", "hidden_size", "intermediate_size", "num_hidden_layers",
          "num_attention_heads", "num_key_value_heads", "head_dim", "vocab_size", "tie_word_embeddings",
@@ -142,12 +148,27 @@ def facts(entry: dict) -> dict:
     return out
 
 
-def build(src: Path) -> dict:
-    """The whole embedded catalog (schema 1) from the research catalog at ``src``."""
+def build(src: Path, extra: Path | None = None) -> dict:
+    """The whole embedded catalog (schema 1): the research catalog at ``src``, then the entries of ``extra``."""
     entries = json.loads(src.read_text())
     models = [{"id": e["hf_repo"], "short_name": e["model"], "verification_status": e["verification_status"],
                "config": hf_config(e), "facts": facts(e)} for e in entries]
+    if extra is not None:
+        models += extra_entries(extra, known={m["id"].lower() for m in models})
     return {"schema": 1, "generated_from": str(src), "generator": "scripts/build_catalog.py", "models": models}
+
+
+def extra_entries(path: Path, *, known: set[str]) -> list[dict]:
+    """The entries of ``catalog_extra.json``, checked: the catalog's keys only, a source, no duplicate id."""
+    out = []
+    for entry in json.loads(path.read_text())["models"]:
+        if set(entry) != _EXTRA_KEYS or not entry["facts"].get("source"):
+            raise ValueError(f"{path}: entry {entry.get('id')!r} needs exactly {sorted(_EXTRA_KEYS)} and facts.source")
+        if entry["id"].lower() in known:
+            raise ValueError(f"{path}: {entry['id']} is already in the catalog")
+        known.add(entry["id"].lower())
+        out.append(entry)
+    return out
 
 
 def main() -> None:
@@ -155,8 +176,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", type=Path, default=DEFAULT_SRC)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--extra", type=Path, default=DEFAULT_EXTRA)
     args = parser.parse_args()
-    catalog = build(args.src)
+    catalog = build(args.src, args.extra)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(catalog, indent=1) + "\n")
     print(f"wrote {len(catalog['models'])} models to {args.out}")

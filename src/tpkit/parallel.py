@@ -15,6 +15,11 @@ class ParallelSpec:
 
     ``tp * pp`` GPUs serve one model replica; ``dp`` replicas; ``ep`` splits MoE experts
     (within the ``tp`` group, as SGLang's ``--ep-size``).
+
+    With ``dp_attention`` (SGLang ``--enable-dp-attention``) ``dp`` is not a count of replicas: the TP group
+    runs attention as ``dp`` data-parallel ranks of ``tp / dp`` GPUs each (``attn_tp``), while the MLP / MoE
+    layers stay tensor- (or expert-) parallel over all ``tp`` GPUs.  One replica then uses ``tp × pp`` GPUs
+    (SGLang 0.5.23 ``runtime_context.derive_attn_tp_size``: attn_tp = tp / attn_dp).
     """
 
     tp: int = 1
@@ -25,21 +30,44 @@ class ParallelSpec:
     """data-parallel replicas (count)"""
     ep: int = 1
     """expert-parallel size (count); 1 = experts are TP-sharded"""
+    dp_attention: bool = False
+    """``dp`` is attention data parallelism inside the TP group (SGLang ``--enable-dp-attention``)"""
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "ep"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise PlanInputError(f"--{name} must be a whole number ≥ 1, got {value!r}")
-        if (self.tp * self.dp) % self.ep:
+        if not isinstance(self.dp_attention, bool):
+            raise PlanInputError(f"dp_attention must be True or False, got {self.dp_attention!r}")
+        if self.dp_attention and self.tp % self.dp:
             raise PlanInputError(
-                f"--ep {self.ep} must divide the {self.tp * self.dp} GPUs of tp × dp = {self.tp} × {self.dp} that hold "
+                f"--enable-dp-attention runs --dp {self.dp} attention ranks inside the TP group, so --dp must divide "
+                f"--tp {self.tp}; use --dp {self.tp} (one GPU per attention rank) or a divisor of {self.tp}")
+        expert_gpus = self.tp if self.dp_attention else self.tp * self.dp
+        if expert_gpus % self.ep:
+            where = f"tp = {self.tp}" if self.dp_attention else f"tp × dp = {self.tp} × {self.dp}"
+            raise PlanInputError(
+                f"--ep {self.ep} must divide the {expert_gpus} GPUs of {where} that hold "
                 f"the experts; use --ep {self.tp} (experts spread over the TP group) or 1")
 
     @property
+    def attn_dp(self) -> int:
+        """Attention data-parallel ranks inside the TP group (1 without ``dp_attention``)."""
+        return self.dp if self.dp_attention else 1
+
+    @property
+    def attn_tp(self) -> int:
+        """GPUs of one attention rank: tp / dp with ``dp_attention``, else tp."""
+        return self.tp // self.attn_dp
+
+    @property
     def num_gpus(self) -> int:
-        """GPUs in total (tp × pp × dp)."""
-        return self.tp * self.pp * self.dp
+        """GPUs in total: tp × pp × dp, or tp × pp when ``dp`` is attention DP inside the TP group."""
+        return self.tp * self.pp * (1 if self.dp_attention else self.dp)
 
     def to_dict(self) -> dict[str, int]:
-        return {"tp": self.tp, "pp": self.pp, "dp": self.dp, "ep": self.ep}
+        out = {"tp": self.tp, "pp": self.pp, "dp": self.dp, "ep": self.ep}
+        if self.dp_attention:
+            out["dp_attention"] = True
+        return out

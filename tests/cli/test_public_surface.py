@@ -18,7 +18,9 @@ PLAN_FLAGS = frozenset({
     "--tp", "--pp", "--dp", "--ep", "--dtype", "--quantization", "--kv-cache-dtype", "--json",
     # SGLang
     "--mem-fraction-static", "--context-length", "--page-size", "--max-total-tokens", "--chunked-prefill-size",
-    "--cuda-graph-max-bs", "--max-running-requests",
+    "--cuda-graph-max-bs", "--max-running-requests", "--speculative-algorithm", "--speculative-draft-model-path",
+    "--speculative-num-steps", "--speculative-eagle-topk", "--speculative-num-draft-tokens", "--enable-dp-attention",
+    "--moe-a2a-backend",
     # vLLM
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
     "--kv-cache-memory-bytes", "--enforce-eager",

@@ -86,11 +86,14 @@ def build_request(args):
     from tpkit.parallel import ParallelSpec
 
     check_engine_flags(args, get_engine(args.engine))
-    parallel = ParallelSpec(tp=args.tp, pp=args.pp, dp=args.dp, ep=args.ep)
+    parallel = ParallelSpec(tp=args.tp, pp=args.pp, dp=args.dp, ep=args.ep,
+                            dp_attention=bool(getattr(args, "enable_dp_attention", None)))
     num_gpus = args.num_gpus if args.num_gpus is not None else parallel.num_gpus
     if num_gpus < 1 or parallel.num_gpus > num_gpus:
-        raise PlanInputError(f"tp×pp×dp = {parallel.tp}×{parallel.pp}×{parallel.dp} = {parallel.num_gpus} GPUs "
-                             f"but --num-gpus is {num_gpus}; raise --num-gpus or lower --tp/--pp/--dp")
+        shape = (f"tp×pp = {parallel.tp}×{parallel.pp} (--dp {parallel.dp} is attention DP inside the TP group)"
+                 if parallel.dp_attention else f"tp×pp×dp = {parallel.tp}×{parallel.pp}×{parallel.dp}")
+        raise PlanInputError(f"{shape} = {parallel.num_gpus} GPUs but --num-gpus is {num_gpus}; raise --num-gpus "
+                             "or lower --tp/--pp/--dp")
     machine = None
     if args.machine:
         from tpkit.hardware.profile_io import load_machine_profile, select_gpus

@@ -37,11 +37,14 @@ _LIBRARY_DEFAULTS = {
 _TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "llama4": "llama4_text", "kimi_k25": "kimi_k2"}
 _QKV_BIAS_ARCH = {"qwen2", "qwen2_moe"}
 _NO_O_BIAS = {"glm4_moe", "glm4", "qwen2", "qwen2_moe"}
-_QK_NORM_ARCH = {"qwen3", "qwen3_moe", "gemma3_text"}  # glm4_moe follows its use_qk_norm key
+_QK_NORM_ARCH = {"qwen3", "qwen3_moe", "gemma3_text", "qwen3_next", "qwen3_vl_text"}  # glm4_moe follows its use_qk_norm key
 _SHARED_EXPERT_ARCH = {"llama4_text"}
+_GDN_KEYS = ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+             "linear_conv_kernel_dim")
 KNOWN_MODEL_TYPES = frozenset({
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3",
-    "kimi_k2", "kimi_linear", "gemma3_text", "llama4_text", "gpt_oss", "glm4", "glm4_moe"})
+    "kimi_k2", "kimi_linear", "gemma3_text", "llama4_text", "gpt_oss", "glm4", "glm4_moe", "qwen3_next",
+    "qwen3_vl_text"})
 """text model types whose layer layout tpkit's rules were written and checked for; any other is planned
 as a standard decoder, and the plan says so (``ModelSpec.assumptions``)"""
 MAX_LAYERS = 100_000
@@ -258,7 +261,10 @@ def _dtype(text: dict, where: str, assumptions: list[str]) -> str:
 
 
 def _linear_attn(text: dict, where: str) -> LinearAttnSpec | None:
-    """Kimi Delta Attention: recurrent state heads·K·V in fp32 + q/k/v short-conv state (kernel−1) in bf16."""
+    """Kimi Delta Attention: recurrent state heads·K·V in fp32 + q/k/v short-conv state (kernel−1) in bf16.
+    Gated DeltaNet (Qwen3-Next ``linear_*`` keys): see ``_gdn``."""
+    if text.get("linear_num_value_heads") is not None:
+        return _gdn(text, where)
     lac = text.get("linear_attn_config")
     if not isinstance(lac, dict):
         return None
@@ -274,6 +280,26 @@ def _linear_attn(text: dict, where: str) -> LinearAttnSpec | None:
         description=f"Kimi Delta Attention per request per layer at TP 1: recurrent {heads}×{dim}×{dim} fp32 = "
                     f"{recurrent:,} B + short conv 3×{heads * dim}×({kernel}−1) bf16 = {conv:,} B "
                     "(state dtypes assumed: fp32 recurrent, bf16 conv)")
+
+
+def _gdn(text: dict, where: str) -> LinearAttnSpec:
+    """Gated DeltaNet state per request per layer at TP 1 (sglang 0.5.23 ``configs/qwen3_next.py``
+    ``mamba2_cache_params`` via ``configs/mamba_utils.py``): conv state ``conv_dim × (kernel − 1)`` in bf16 with
+    ``conv_dim = 2·n_k·d_k + n_v·d_v``, and the temporal state ``n_v × d_v × d_k`` in fp32 (SGLang's default
+    ``mamba_ssm_dtype``)."""
+    n_k, n_v, d_k, d_v = (optional_int(text, k, where, default=None, minimum=1) for k in (
+        "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim"))
+    if None in (n_k, n_v, d_k, d_v):
+        raise ConfigError(f"{where}: Gated DeltaNet layers need linear_num_key_heads, linear_num_value_heads, "
+                          "linear_key_head_dim and linear_value_head_dim (whole numbers ≥ 1); add them as in the "
+                          "model's released config.json")
+    kernel = optional_int(text, "linear_conv_kernel_dim", where, default=4, minimum=1)
+    conv_dim = 2 * n_k * d_k + n_v * d_v
+    conv, temporal = conv_dim * (kernel - 1) * 2, n_v * d_v * d_k * 4
+    return LinearAttnSpec(
+        state_bytes_per_layer=Bytes(conv + temporal),
+        description=f"Gated DeltaNet per request per layer at TP 1: conv {conv_dim}×({kernel}−1) bf16 = {conv:,} B + "
+                    f"temporal {n_v}×{d_v}×{d_k} fp32 = {temporal:,} B (SGLang default state dtypes)")
 
 
 def _qkv_bias(text: dict) -> bool:
@@ -296,7 +322,11 @@ def _extra(cfg: dict, text: dict) -> dict:
         "score_correction_bias": text.get("topk_method") == "noaux_tc" or mt in ("glm4_moe", "kimi_linear"),
         "wrapper_model_type": cfg.get("model_type"),
     }
-    for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config"):
+    if mt == "qwen3_next" and text.get("attn_output_gate", True) is not False:
+        extra["attn_output_gate"] = True  # q_proj also yields a per-head output gate (sglang models/qwen3_next.py)
+    for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config", "draft_vocab_size",
+                "eagle_config", "target_hidden_size", "num_aux_hidden_states", "num_attention_layers", "is_hybrid_swa",
+                *_GDN_KEYS):
         if cfg.get(key) is not None or text.get(key) is not None:
             extra[key] = text.get(key, cfg.get(key))
     return extra

@@ -16,7 +16,7 @@ with the rule that shards it over tensor-parallel ranks:
     erep     routed experts: ceil(E/ep) per rank, not split by tp (expert down-proj biases)
 
 Layouts: Llama/Qwen/Mistral/Gemma (GQA), gpt-oss (biases, sinks, router bias), DeepSeek/Kimi MLA,
-Kimi Delta Attention (linear layers of Kimi-Linear), dense MLP, routed + shared experts.
+Kimi Delta Attention (linear layers of Kimi-Linear), Gated DeltaNet (Qwen3-Next), dense MLP, routed + shared experts.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def layer_parts(spec: ModelSpec, i: int, *, moe_layer: bool | None = None) -> li
     kind = spec.kind_of(i)
     pre = f"model.layers.{i}"
     if kind == "linear":
-        attn = _kda(spec, pre)
+        attn = _gdn(spec, pre) if spec.extra.get("linear_num_value_heads") else _kda(spec, pre)
     elif spec.mla is not None:
         attn = _mla(spec, pre)
     else:
@@ -112,7 +112,8 @@ def layer_parts(spec: ModelSpec, i: int, *, moe_layer: bool | None = None) -> li
 def _gqa(spec: ModelSpec, pre: str) -> list[Part]:
     h, nh, nkv, hd = spec.hidden_size, spec.num_attention_heads, spec.num_kv_heads, spec.head_dim
     a = f"{pre}.self_attn"
-    parts = [Part(name=f"{a}.q_proj", category="attention", out=nh * hd, inp=h, shard="col", linear=True),
+    q_out = nh * hd * (2 if spec.extra.get("attn_output_gate") else 1)  # Qwen3-Next: q and its output gate
+    parts = [Part(name=f"{a}.q_proj", category="attention", out=q_out, inp=h, shard="col", linear=True),
              Part(name=f"{a}.k_proj", category="attention", out=nkv * hd, inp=h, shard="kv", linear=True),
              Part(name=f"{a}.v_proj", category="attention", out=nkv * spec.v_head_dim, inp=h, shard="kv",
                   linear=True),
@@ -174,6 +175,24 @@ def _kda(spec: ModelSpec, pre: str) -> list[Part]:
             lin("o_proj", h, proj, "row")]
 
 
+def _gdn(spec: ModelSpec, pre: str) -> list[Part]:
+    """Gated DeltaNet layer of Qwen3-Next (layout as sglang 0.5.23 ``models/qwen3_next.py``
+    ``Qwen3GatedDeltaNet``): fused q/k/v/z and b/a input projections, depthwise conv over q/k/v, per-head
+    ``dt_bias`` and ``A_log``, gated RMSNorm over the value head, output projection; all split over attention TP."""
+    x = spec.extra
+    n_k, n_v = int(x["linear_num_key_heads"]), int(x["linear_num_value_heads"])
+    d_k, d_v, kernel = int(x["linear_key_head_dim"]), int(x["linear_value_head_dim"]), int(x.get("linear_conv_kernel_dim") or 4)
+    h, key, value, a = spec.hidden_size, n_k * d_k, n_v * d_v, f"{pre}.linear_attn"
+    return [Part(name=f"{a}.in_proj_qkvz", category="linear_attention", out=2 * key + 2 * value, inp=h, shard="col",
+                 linear=True),
+            Part(name=f"{a}.in_proj_ba", category="linear_attention", out=2 * n_v, inp=h, shard="col", linear=True),
+            Part(name=f"{a}.conv1d", category="linear_attention", out=2 * key + value, inp=kernel, shard="col"),
+            Part(name=f"{a}.dt_bias", category="linear_attention", out=n_v, shard="col"),
+            Part(name=f"{a}.A_log", category="linear_attention", out=n_v, shard="col"),
+            Part(name=f"{a}.norm", category="norms", out=d_v),
+            Part(name=f"{a}.out_proj", category="linear_attention", out=h, inp=value, shard="row", linear=True)]
+
+
 def _mlp(spec: ModelSpec, pre: str, moe_layer: bool) -> list[Part]:
     moe = spec.moe
     if moe is None or not moe_layer:
@@ -191,6 +210,8 @@ def _mlp(spec: ModelSpec, pre: str, moe_layer: bool) -> list[Part]:
     if moe.num_shared_experts:
         width = moe.shared_intermediate_size or moe.num_shared_experts * w
         parts += _ffn(f"{pre}.mlp.shared_experts", "shared_experts", h, width, 1, "col", "row")
+        if spec.model_type == "qwen3_next":  # sigmoid gate on the shared expert's output
+            parts.append(Part(name=f"{pre}.mlp.shared_expert_gate", category="shared_experts", out=1, inp=h))
     return parts
 
 

@@ -14,6 +14,7 @@ Rules (SGLang and vLLM load the same shapes):
     stage is reported.
   - Quantised matrices: values + scales (+ zeros), see ``tpkit.models.quant``; scales form their own line.
   - MTP / nextn layers are not loaded unless speculative decoding is on (a 0-byte line says so).
+  - DP attention (``ParallelSpec.dp_attention``): attention and the input embedding split over tp / dp only.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from tpkit.models.weights_plan import WeightLine, WeightsPlan
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["WeightLine", "WeightsPlan", "plan_weights", "stage_layers", "padded_vocab", "mtp_bytes"]
+__all__ = ["WeightLine", "WeightsPlan", "plan_weights", "plan_parts", "stage_layers", "padded_vocab", "mtp_bytes"]
 
 _ITEMS = {"embedding": "embedding", "attention": "attention", "linear_attention": "linear attention (KDA)",
           "dense_mlp": "dense MLP", "routed_experts": "routed experts", "shared_experts": "shared experts",
@@ -61,6 +62,22 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
                        + _vision_bytes(spec, 1, elem),
                        method="derived from config", dtype=elem, quant=quant, stage=best,
                        notes=spec.assumptions, mtp_bytes=mtp_bytes(spec, elem, quant))
+
+
+def plan_parts(spec: ModelSpec, parallel: ParallelSpec, parts: list[Part], *, dtype: str | None = None,
+               quantization: str | None = None, note: str = "") -> WeightsPlan:
+    """Bytes per rank of an explicit list of tensors of ``spec`` (e.g. a draft model's), sharded and
+    quantised by the same rules as ``plan_weights``; ``total_bytes`` is the same list at TP 1."""
+    elem = _dtype(spec, dtype)
+    quant = resolve_quant(spec.quant, quantization)
+    sums: dict[str, list[int]] = {}
+    _accumulate(spec, parallel, parts, elem, quant, True, sums)
+    lines = tuple(_lines(sums, spec, parallel, elem, quant))
+    whole: dict[str, list[int]] = {}
+    _accumulate(spec, ParallelSpec(), parts, elem, quant, False, whole)
+    return WeightsPlan(bytes_per_rank=sum((l.bytes for l in lines), Bytes(0)), lines=lines,
+                       total_bytes=Bytes(sum(b for _, b in whole.values())), method="derived from config",
+                       dtype=elem, quant=quant, notes=(note,) if note else ())
 
 
 def mtp_bytes(spec: ModelSpec, elem: str, quant: QuantSpec | None) -> Bytes:
@@ -98,12 +115,7 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
         emb = global_parts(spec)[0]
         parts.append(Part(name="lm_head", category="lm_head", out=emb.out, inp=emb.inp, shard="vocab"))
     _accumulate(spec, par, parts, elem, quant, pad_vocab, sums)
-    lines = [WeightLine(item=_ITEMS[c], bytes=Bytes(b), params=n, source=_describe(c, spec, par, elem, quant, n))
-             for c, (n, b) in sums.items() if c != "quant scales"]
-    if "quant scales" in sums:
-        lines.append(WeightLine(item="quant scales", bytes=Bytes(sums["quant scales"][1]),
-                                source=f"{quant.raw_method or quant.method} scales/zeros of the quantised matrices "
-                                       f"({_quant_text(quant)})"))
+    lines = _lines(sums, spec, par, elem, quant)
     if first:
         lines += _vision_line(spec, par.tp, elem)
     if spec.num_nextn_layers:
@@ -112,6 +124,24 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
                                 source=f"{spec.num_nextn_layers} nextn layer(s), {mtp:,} params in the checkpoint: "
                                        "not loaded unless MTP/EAGLE speculative decoding is on"))
     return lines
+
+
+def _lines(sums: dict, spec: ModelSpec, par: ParallelSpec, elem: str, quant: QuantSpec | None) -> list[WeightLine]:
+    """One line per category of ``sums`` (from ``_accumulate``), scales last."""
+    lines = [WeightLine(item=_item(c, spec), bytes=Bytes(b), params=n, source=_describe(c, spec, par, elem, quant, n))
+             for c, (n, b) in sums.items() if c != "quant scales"]
+    if "quant scales" in sums:
+        lines.append(WeightLine(item="quant scales", bytes=Bytes(sums["quant scales"][1]),
+                                source=f"{quant.raw_method or quant.method} scales/zeros of the quantised matrices "
+                                       f"({_quant_text(quant)})"))
+    return lines
+
+
+def _item(category: str, spec: ModelSpec) -> str:
+    """The breakdown line's name (linear attention says which kind)."""
+    if category == "linear_attention" and spec.extra.get("linear_num_value_heads"):
+        return "linear attention (GDN)"
+    return _ITEMS[category]
 
 
 def _names_matter(quant: QuantSpec) -> bool:
@@ -136,8 +166,16 @@ def _accumulate(spec, par, parts, elem, quant, pad_vocab, sums: dict[str, list[i
             row[1] += times * n * DTYPES[elem].bytes
 
 
+_ATTN_TP_CATEGORIES = frozenset({"attention", "linear_attention", "embedding"})
+"""split over the attention-TP group (tp / dp) under DP attention: SGLang 0.5.23 models/deepseek_v2.py
+attention layers on attn_tp; ``get_embedding_tp_kwargs`` shards the input embedding over the attention-TP
+group (qwen2.py, qwen2_moe.py — and so Qwen3-MoE — and gpt_oss.py pass ``use_attn_tp_group`` too; llama.py
+does not: its embedding stays on the full TP group, not modelled); lm_head, dense MLP and shared experts stay
+on the full TP group (no --enable-dp-lm-head, moe_dense_tp_size unset, no a2a backend)"""
+
+
 def _local_shape(spec: ModelSpec, par: ParallelSpec, part: Part, pad_vocab: bool) -> tuple[int, int, int]:
-    tp, s = par.tp, part.shard
+    tp, s = (par.attn_tp if part.category in _ATTN_TP_CATEGORIES else par.tp), part.shard
     moe_tp, experts = max(1, tp // par.ep), math.ceil(part.count / par.ep)
     if s == "col":
         return math.ceil(part.out / tp), part.inp, part.count
@@ -187,7 +225,9 @@ def _describe(category: str, spec: ModelSpec, par: ParallelSpec, elem: str, quan
         "attention": (f"MLA: q/kv_b/o split over tp={tp}, q_a/kv_a replicated" if spec.mla else
                       f"q/o split over tp={tp}; k/v keep max(1, {spec.num_kv_heads}//{tp}) = "
                       f"{max(1, spec.num_kv_heads // tp)} heads × head_dim {spec.head_dim}") + q,
-        "linear_attention": f"KDA q/k/v/o + short conv + gates, split over tp={tp}" + q,
+        "linear_attention": (f"Gated DeltaNet in/out projections + conv, split over tp={tp}"
+                             if spec.extra.get("linear_num_value_heads") else
+                             f"KDA q/k/v/o + short conv + gates, split over tp={tp}") + q,
         "dense_mlp": f"gate/up/down 3 × hidden {spec.hidden_size} × {spec.intermediate_size} / tp {tp}" + q,
         "router": "router (+ bias) E × hidden, replicated",
         "norms": "RMSNorm weights, replicated",

@@ -9,11 +9,18 @@ the ranks of its replica).  tpkit predicts that measurement from the shared star
     CUDA context              CUDA context                always
     NCCL init, warm-up        NCCL process group,         tp × pp > 1 (PyNccl warm-up all-reduce)
                               NCCL communicator warm-up
-    custom all-reduce         custom all-reduce buffers   CustomAllReduceV2 from 0.5.15, else legacy;
+    custom all-reduce         custom all-reduce buffers   CustomAllReduceV2 from 0.5.12 (issue 11 rule 9:
+                                                          ``SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2`` defaults on
+                                                          from 0.5.12; opt-in before), else legacy;
                                                           not with --disable-custom-all-reduce
-    the caller's extra uses   (their own names)           before cuBLAS
-    cuBLAS                    cuBLAS workspace            always
+    the caller's extra uses   (their own names)           before pre_model_load_memory
     SGLang init (not NCCL)    SGLang init_torch_distr…    always (start-up table, from SGLang logs)
+    cuBLAS                    cuBLAS workspace            AFTER the KV pool, out of the slack: ``init_cublas``
+                                                          follows ``init_memory_pool`` in every release read
+                                                          (0.2.15 … 0.5.3 ``model_runner.py``; 0.5.10
+                                                          ``ModelRunner.initialize``; 0.5.15
+                                                          ``init_attention_backends``; 0.5.23
+                                                          ``attention_backend_setup.build_attention_backends``)
 
 With a ``MachineProfile`` the starting point is the free memory of the tightest GPU, and SGLang's balance
 check (min free < 0.9 × a rank's own free memory aborts start-up, §2.1) is applied to every replica.
@@ -24,12 +31,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tpkit.engines.sglang.versions import era_at_least
+from tpkit.engines.sglang.versions import at_least
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
-from tpkit.startup.cost import Cost
 from tpkit.startup.cache import startup_cache
+from tpkit.startup.cost import Cost
 from tpkit.startup.custom_allreduce import sglang_custom_allreduce
 from tpkit.startup.links import group_links
 from tpkit.startup.terms import SGLANG_PROCESS_OVERHEAD, cublas, cuda_context, nccl_costs, startup_costs
@@ -56,35 +63,39 @@ class Baseline:
     """which GPU the ledger describes"""
     free_before_weights: Bytes
     """predicted ``pre_model_load_memory``: capacity − uses (bytes)"""
+    after_pool: tuple[LineItem, ...] = ()
+    """start-up terms SGLang creates after the KV pool (cuBLAS): they come out of the slack"""
     warnings: tuple[str, ...] = ()
     """notes for the plan (e.g. memory imbalance)"""
 
 
-def custom_allreduce_cost(gpu: GpuSpec, parallel: ParallelSpec, era: str,
+def custom_allreduce_cost(gpu: GpuSpec, parallel: ParallelSpec, version: str,
                           machine: MachineProfile | None = None) -> Cost:
-    """SGLang's custom all-reduce buffers on the first TP group for a rule era (0 bytes when disabled)."""
+    """SGLang's custom all-reduce buffers on the first TP group for a release (0 bytes when disabled)."""
     links = group_links(gpu, machine, range(parallel.tp))
-    return sglang_custom_allreduce(gpu, links, parallel.tp, v2=era_at_least(era, "0.5.15"))
+    return sglang_custom_allreduce(gpu, links, parallel.tp, v2=at_least(version, "0.5.12"))
 
 
 def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachineProfile | None, *,
-                  disable_custom_all_reduce: bool = False, extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
+                  disable_custom_all_reduce: bool = False, extra_uses: tuple[LineItem, ...] = (),
+                  version: str | None = None) -> Baseline:
     """Capacity and pre-weight uses of the rank with the least memory.
 
     ``extra_uses``: memory the process allocates before SGLang measures ``pre_model_load_memory`` (e.g.
     tpkit's all-reduce buffers), charged like the CUDA context.  ``disable_custom_all_reduce`` drops SGLang's
     own custom all-reduce buffers (``--disable-custom-all-reduce``).
     """
+    version = version or era
     if machine is None:
-        return _catalog_baseline(gpu, parallel.tp, parallel.pp, era, disable_custom_all_reduce, extra_uses)
-    return _baseline(gpu, parallel, era, machine, disable_custom_all_reduce, extra_uses)
+        return _catalog_baseline(gpu, parallel.tp, parallel.pp, version, disable_custom_all_reduce, extra_uses)
+    return _baseline(gpu, parallel, version, machine, disable_custom_all_reduce, extra_uses)
 
 
 @startup_cache(maxsize=512)
-def _catalog_baseline(gpu: GpuSpec, tp: int, pp: int, era: str, disable_car: bool = False,
+def _catalog_baseline(gpu: GpuSpec, tp: int, pp: int, version: str, disable_car: bool = False,
                       extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
     """Baseline from the catalog total (memoised: it depends only on these values)."""
-    return _baseline(gpu, ParallelSpec(tp=tp, pp=pp), era, None, disable_car, extra_uses)
+    return _baseline(gpu, ParallelSpec(tp=tp, pp=pp), version, None, disable_car, extra_uses)
 
 
 _NOTES = {"nccl_init": "; world {world} (buffers grow with peers: UNVERIFIED)",
@@ -92,7 +103,7 @@ _NOTES = {"nccl_init": "; world {world} (buffers grow with peers: UNVERIFIED)",
 """what SGLang's ledger adds to the shared sources"""
 
 
-def _baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachineProfile | None,
+def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: MachineProfile | None,
               disable_car: bool = False, extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
     capacity, label, warnings, state = _capacity(gpu, parallel, machine)
     world = parallel.tp * parallel.pp
@@ -100,11 +111,14 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachinePr
     costs = startup_costs(
         context=cuda_context(gpu, state),
         nccl=nccl_costs(gpu, world, transport="nvlink" if links.full_nvlink else "pcie"),
-        custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, era, machine),
+        custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, version, machine),
         extra=extra_uses, cublas_cost=cublas(gpu), process_overhead=SGLANG_PROCESS_OVERHEAD)
-    uses = tuple(c.line(note=_NOTES.get(c.key, "").format(world=world)) for c in costs)
+    uses = tuple(c.line(note=_NOTES.get(c.key, "").format(world=world)) for c in costs if c.key != "cublas")
+    after = tuple(c.line(item="cuBLAS workspace (after the KV pool, from the slack)") for c in costs
+                  if c.key == "cublas")
     free = capacity.bytes - sum((u.bytes for u in uses), Bytes(0))
-    return Baseline(capacity=capacity, uses=uses, rank_label=label, free_before_weights=free, warnings=warnings)
+    return Baseline(capacity=capacity, uses=uses, rank_label=label, free_before_weights=free, after_pool=after,
+                    warnings=warnings)
 
 
 def _capacity(gpu: GpuSpec, parallel: ParallelSpec, machine: MachineProfile | None):

@@ -11,6 +11,17 @@ in MiB (fallback: the CUDA total in MiB).  Every reserve here is in MiB, as in S
     0.5.3      512 + 1.5·max(cpp, 2048) + 2·max_bs + p/8·1024; 10 GiB floor above 60 GiB
     0.5.10     + piecewise-graph term (8 MiB × #buckets, MLA 1536) before the floor
     0.5.15+    + prefill-graph term (8 MiB × #prefill sizes, MLA 1536); 10 GiB floor
+
+Terms that depend on the launch (``ReserveExtras``; issue 11, every wheel 0.5.10 … 0.5.23 read):
+    prefill-graph term   only when the prefill graphs are on (``graphs.prefill_graphs``)
+    DP attention         0.5.3+: + 3 × max_bs × dp, + 1.5 × max_bs × dp when max_bs > 300 (before the floor);
+                         0.4.10: + 4 GiB (``reserve_for_graph_mb``; 0.4.10/0.5.3/0.5.10 ``server_args.py``)
+    DeepEP a2a           0.5.15+: + 2048 after the floor (``reserve_for_deepep_a2a_mb``); 0.5.17+: + 1024 in the
+                         graph term when the prefill graphs are breakable (``reserve_for_graph_mb``)
+    speculative decoding 0.4.10: + 2 GiB; 0.5.3–0.5.9: + 2048 (STANDALONE 6144) after the floor; 0.5.10–0.5.13:
+                         + 4096 (STANDALONE 6144) after the floor; 0.5.14+: none (the draft weights are measured)
+    small GPUs (20–35 GiB) chunked prefill 2048 and max bs 24/80 up to 0.5.19 (16/80 before 0.5.10); 4096 and
+                         48/160 from 0.5.20 (0.5.19/0.5.20 ``arg_groups/memory_hook.py``)
 """
 
 from __future__ import annotations
@@ -18,16 +29,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from tpkit.engines.sglang.versions import era_at_least
+from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least, rule_era
 
-__all__ = ["CapacityDefaults", "FractionChoice", "capacity_defaults", "prefill_capture_sizes",
-           "default_mem_fraction", "slack_estimate_mib", "graph_reserve_mib"]
+__all__ = ["CapacityDefaults", "FractionChoice", "ReserveExtras", "capacity_defaults", "prefill_capture_sizes",
+           "default_mem_fraction", "slack_estimate_mib", "graph_reserve_mib", "vlm_fraction_factor"]
 
 _TP_TABLES = {
     "0.2.15": ((16, 0.79), (8, 0.83), (4, 0.85), (2, 0.87), (1, 0.88)),
     "0.3.6": ((16, 0.79), (8, 0.82), (4, 0.85), (2, 0.87), (1, 0.88)),
     "0.4.3": ((16, 0.79), (8, 0.81), (4, 0.85), (2, 0.87), (1, 0.88)),
 }
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ReserveExtras:
+    """Launch facts that add to (or leave out of) SGLang's default reserve."""
+
+    version: str = LATEST
+    """SGLang release (terms that change inside a rule era)"""
+    prefill_graphs: bool = True
+    """the prefill CUDA graphs are on (``graphs.prefill_graphs``)"""
+    attn_dp: int = 1
+    """attention-DP size with --enable-dp-attention (1: off)"""
+    deepep: bool = False
+    """--moe-a2a-backend deepep"""
+    speculative: str | None = None
+    """--speculative-algorithm as the user wrote it (None: off)"""
+
+
+NO_EXTRAS = ReserveExtras()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -61,7 +91,7 @@ def capacity_defaults(gpu_mem_mib: float, tp: int, era: str, *, chunked_prefill_
     if gib < 20:
         cpp, bs = 2048, 8
     elif gib < 35:
-        cpp, bs = 4096, _small_gpu_bs(era, tp)
+        cpp, bs = 4096 if era_at_least(era, "0.5.20") else 2048, _small_gpu_bs(era, tp)
     elif gib < 60:
         cpp, bs = 4096, 32 if tp < 4 else 160
     elif gib < 160:
@@ -80,8 +110,8 @@ def capacity_defaults(gpu_mem_mib: float, tp: int, era: str, *, chunked_prefill_
 
 
 def _small_gpu_bs(era: str, tp: int) -> int:
-    """Decode graph max bs for 20–35 GiB GPUs: 16/80 (0.5.3), 24/80 (0.5.10), 48/160 (0.5.15+)."""
-    if era_at_least(era, "0.5.15"):
+    """Decode graph max bs for 20–35 GiB GPUs: 16/80 (0.5.3), 24/80 (0.5.10–0.5.19), 48/160 (0.5.20+)."""
+    if era_at_least(era, "0.5.20"):
         return 48 if tp < 4 else 160
     if era_at_least(era, "0.5.10"):
         return 24 if tp < 4 else 80
@@ -99,30 +129,61 @@ def prefill_capture_sizes(max_bs: int) -> tuple[int, ...]:
     return tuple(sizes)
 
 
-def graph_reserve_mib(era: str, *, max_bs: int, cpp: int, is_mla: bool) -> float:
-    """CUDA-graph term of the reserve (``reserve_for_graph_mb``), MiB."""
+def graph_reserve_mib(era: str, *, max_bs: int, cpp: int, is_mla: bool, extras: ReserveExtras = NO_EXTRAS) -> float:
+    """CUDA-graph term of the reserve (``reserve_for_graph_mb``), MiB: decode graphs, DP-attention padding,
+    prefill graphs when they are on (+ the DeepEP delta with breakable prefill graphs, 0.5.17+)."""
     decode = 2 * max_bs
-    if not era_at_least(era, "0.5.10"):
+    if extras.attn_dp > 1 and era_at_least(era, "0.5.3"):
+        decode += 3 * max_bs * extras.attn_dp + (1.5 * max_bs * extras.attn_dp if max_bs > 300 else 0)
+    if not era_at_least(era, "0.5.10") or not extras.prefill_graphs:
         return decode
+    deepep = 1024 if extras.deepep and at_least(extras.version, "0.5.17") else 0
     if is_mla:
-        return decode + 1536
+        return decode + 1536 + deepep
     prefill_max_bs = cpp if cpp > 0 else 16384  # prefill graphs go up to the chunk size
-    return decode + 8 * len(prefill_capture_sizes(prefill_max_bs))
+    return decode + 8 * len(prefill_capture_sizes(prefill_max_bs)) + deepep
 
 
 def slack_estimate_mib(era: str, *, tp: int, pp: int, cpp: int, max_bs: int, is_mla: bool,
-                       gpu_mem_mib: float) -> float:
+                       gpu_mem_mib: float, extras: ReserveExtras = NO_EXTRAS) -> float:
     """SGLang's own estimate of activations + CUDA graphs + overhead (MiB), the formula-era reserve."""
     activation_tokens = max(cpp if cpp > 0 else 16384, 2048)
     reserved = 512 + 1.5 * activation_tokens + tp * pp / 8 * 1024
-    reserved += graph_reserve_mib(era, max_bs=max_bs, cpp=cpp, is_mla=is_mla)
+    reserved += graph_reserve_mib(era, max_bs=max_bs, cpp=cpp, is_mla=is_mla, extras=extras)
     if gpu_mem_mib > 60 * 1024:
         reserved = max(reserved, 10240)
-    return reserved
+    if extras.deepep and at_least(extras.version, "0.5.15"):
+        reserved += 2048
+    return reserved + _speculative_mib(era, extras)
+
+
+def _speculative_mib(era: str, extras: ReserveExtras) -> float:
+    """The draft reserve added after the floor, before SGLang measured draft weights (0.5.14)."""
+    if extras.speculative is None or at_least(extras.version, "0.5.14") or not era_at_least(era, "0.5.3"):
+        return 0
+    if extras.speculative == "STANDALONE":
+        return 6144
+    return 4096 if era_at_least(era, "0.5.10") else 2048
+
+
+def vlm_fraction_factor(vision_config: dict | None) -> tuple[float, str]:
+    """SGLang's multimodal factor on the default fraction: ``0.95 × clamp(1 − 0.1 × (L·H² / (24·1024²) − 1),
+    0.8, 1.05)`` with L = ``vision_config.num_hidden_layers`` (default 24: Qwen-VL towers name it ``depth``)
+    and H = ``hidden_size`` (default 1024); 1.0 without a vision config.  Not rounded afterwards.
+    (0.4.10–0.5.15 ``server_args.py adjust_mem_fraction_for_vlm``; 0.5.23 ``arg_groups/memory_hook.py``.)"""
+    if not isinstance(vision_config, dict):
+        return 1.0, "no vision_config: no multimodal adjustment"
+    layers = vision_config.get("num_hidden_layers", 24)
+    hidden = vision_config.get("hidden_size", 1024)
+    ratio = layers * hidden ** 2 / (24 * 1024 ** 2)
+    dynamic = max(0.8, min(1.05, 1.0 - 0.1 * (ratio - 1.0)))
+    factor = 0.95 * dynamic
+    return factor, (f"multimodal × 0.95 × clamp(1 − 0.1 × ({layers}·{hidden}² / (24·1024²) − 1), 0.8, 1.05) "
+                    f"= × {factor:.6f}")
 
 
 def default_mem_fraction(era: str, *, gpu_mem_mib: float, tp: int, pp: int, cpp: int, max_bs: int,
-                         is_mla: bool) -> FractionChoice:
+                         is_mla: bool, extras: ReserveExtras = NO_EXTRAS) -> FractionChoice:
     """SGLang's default ``mem_fraction_static`` for this era and capacity (spec §4)."""
     if era in _TP_TABLES or (era == "0.4.6" and gpu_mem_mib <= 81920):
         table = _TP_TABLES.get(era, _TP_TABLES["0.4.3"])
@@ -133,11 +194,26 @@ def default_mem_fraction(era: str, *, gpu_mem_mib: float, tp: int, pp: int, cpp:
         return _formula(gpu_mem_mib, reserved, f"SGLang 0.4.6 default: (gpu − 13 GiB) / gpu", ndigits=None)
     if era == "0.4.10":
         reserved = _reserved_0410_gib(gpu_mem_mib / 1024, tp * pp) * 1024
+        reserved += (2048 if extras.speculative else 0) + (4096 if extras.attn_dp > 1 else 0)
         return _formula(gpu_mem_mib, reserved, "SGLang 0.4.10 default: capacity-class reserve")
-    reserved = slack_estimate_mib(era, tp=tp, pp=pp, cpp=cpp, max_bs=max_bs, is_mla=is_mla, gpu_mem_mib=gpu_mem_mib)
+    reserved = slack_estimate_mib(era, tp=tp, pp=pp, cpp=cpp, max_bs=max_bs, is_mla=is_mla, gpu_mem_mib=gpu_mem_mib,
+                                  extras=extras)
     return _formula(gpu_mem_mib, reserved,
                     f"SGLang {era}+ default: reserve {reserved:.0f} MiB = 512 + 1.5×max(cpp {cpp}, 2048) + "
-                    f"tp×pp/8×1024 + graphs (max bs {max_bs}){', 10 GiB floor' if reserved == 10240 else ''}")
+                    f"tp×pp/8×1024 + graphs (max bs {max_bs}){_extras_text(extras)}"
+                    f"{', 10 GiB floor' if reserved == 10240 else ''}")
+
+
+def _extras_text(extras: ReserveExtras) -> str:
+    """The launch-dependent parts of the reserve, in words ('' for a plain launch)."""
+    parts = [] if extras.prefill_graphs else ["no prefill graphs"]
+    if extras.attn_dp > 1:
+        parts.append(f"DP attention ×{extras.attn_dp}")
+    if extras.deepep:
+        parts.append("DeepEP")
+    if _speculative_mib(rule_era(extras.version), extras):
+        parts.append(f"{extras.speculative} draft")
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def _reserved_0410_gib(gib: float, p: int) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from tpkit.memory.kvpool import KVPoolPlan
 from tpkit.units import Bytes
 
-__all__ = ["engine_log_lines", "GB_IS_GIB_NOTE"]
+__all__ = ["engine_log_lines", "scheduler_line", "GB_IS_GIB_NOTE"]
 
 GB_IS_GIB_NOTE = "SGLang prints 'GB' but divides by 2**30: these values are GiB"
 
@@ -23,9 +23,18 @@ def _kv_line(pool: KVPoolPlan, tokens: int, names: tuple[str, str]) -> str:
     return f"KV Cache is allocated. #tokens: {tokens}, K size: {_g(sizes[names[0]])}, V size: {_g(sizes[names[1]])}"
 
 
+def scheduler_line(*, tokens: int, chunked_prefill_size: int, max_running_requests: int, context_len: int) -> str:
+    """The scheduler's start-up line (``managers/scheduler.py``, printed by TP rank 0 = attention-DP rank 0):
+    max_prefill_tokens and available_gpu_mem (measured after CUDA-graph capture) are left out as "…"."""
+    return (f"max_total_num_tokens={tokens}, chunked_prefill_size={chunked_prefill_size}, …, "
+            f"max_running_requests={max_running_requests}, context_len={context_len}, …")
+
+
 def engine_log_lines(*, pool: KVPoolPlan, swa_tokens: int, free_before_weights: Bytes, weights: Bytes,
-                     pool_end_free: Bytes, model_class: str, quant_method: str | None) -> tuple[str, ...]:
-    """Predicted SGLang log lines: weight load, KV allocation (per pool) and the pool-end free memory.
+                     pool_end_free: Bytes, model_class: str, quant_method: str | None,
+                     scheduler: str | None = None) -> tuple[str, ...]:
+    """Predicted SGLang log lines: weight load, KV allocation (per pool), the pool-end free memory and the
+    scheduler's line.
 
     The real "Load weight end." line also starts with ``elapsed=… s``, which tpkit cannot predict.
     """
@@ -47,4 +56,6 @@ def engine_log_lines(*, pool: KVPoolPlan, swa_tokens: int, free_before_weights: 
     else:
         lines.append(_kv_line(pool, pool.num_tokens, ("k", "v")))
     lines.append(f"Memory pool end. avail mem={_g(pool_end_free)}")
+    if scheduler:
+        lines.append(scheduler)
     return tuple(lines)

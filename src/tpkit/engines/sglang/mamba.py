@@ -1,33 +1,60 @@
-"""Linear-attention / mamba state pool of hybrid models (spec §3.3.6).
+"""Linear-attention / mamba state pool of hybrid models (spec §3.3.6; issue 11 rule 6).
 
-SGLang carves a per-request state pool out of the KV budget before sizing the KV pool:
+SGLang carves a per-request state pool out of the KV budget before sizing the KV pool
+(0.5.23 ``mem_cache/kv_cache_configurator.py _handle_max_mamba_cache``):
 
-    per_slot  = state bytes per request per layer ÷ tp × linear layers of the stage
+    per_slot  = state bytes per request per layer ÷ attention tp × linear layers of the stage
     budget    = rest × ρ / (1 + ρ)                    ρ = mamba_full_memory_ratio = 0.9
-    slots     = (budget − per_slot) // per_slot       (latest; one extra padding slot is allocated)
-                budget // per_slot                    (≤ 0.5.10, no padding slot)
-    rest_kv   = rest − allocated slots × per_slot
-    max_running_requests ≤ slots // 3                 (radix cache on: 3 slots per running request)
+    slots K   = (budget − per_slot) // per_slot       0.5.17+, one extra padding slot allocated
+                budget // per_slot                    ≤ 0.5.16, no padding slot
+    with speculative decoding (D draft tokens, r slots per request, R = max_running_requests per rank):
+              0.5.17+        K = (budget − slot·(1 + D)) // (slot·(1 + D/r)); intermediate slot × (min(R, K//r) + 1) × D
+              0.5.13–0.5.16  K = budget // (slot·(1 + D/r));            intermediate slot × min(R, K//r) × D
+              ≤ 0.5.12       intermediate slot × R × D leaves rest first; K = budget(rest − intermediate) // slot
+              (0.5.10–0.5.15 ``model_runner_kv_cache_mixin.handle_max_mamba_cache``)
+    rest_kv   = rest − allocated slots × per_slot (− intermediate states)
+    max_running_requests ≤ K // r
 
-Assumptions (stated in the plan): radix cache on, no ``--max-mamba-cache-size``, no speculative decoding;
-state splits evenly over TP (heads and conv channels are TP-sharded).
+Slots per running request r (radix cache on; ``_calculate_mamba_ratio``, ``get_mamba_tracking_slots``):
+
+    releases        Qwen3-Next / Qwen3.5     Kimi-Linear    others
+    0.5.10–0.5.13   3 (no_buffer)            3              3
+    0.5.14–0.5.15   5 (extra_buffer + 2)     3              3
+    0.5.16–latest   5                        5              3 (the extra-buffer arch list, overlap on)
+
+Assumptions (stated in the plan): radix cache on, overlap schedule on, triton linear-attention backend,
+no ``--max-mamba-cache-size``; state splits evenly over attention TP.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tpkit.engines.sglang.versions import era_at_least
+from tpkit.engines.sglang.versions import at_least
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["MambaPool", "MAMBA_FULL_MEMORY_RATIO", "RADIX_SLOTS_PER_REQUEST", "plan_mamba_pool"]
+__all__ = ["MambaPool", "MAMBA_FULL_MEMORY_RATIO", "RADIX_SLOTS_PER_REQUEST", "slots_per_request",
+           "plan_mamba_pool"]
 
 MAMBA_FULL_MEMORY_RATIO = 0.9
 """``mamba_full_memory_ratio`` default: state pool : KV pool memory"""
 RADIX_SLOTS_PER_REQUEST = 3
-"""state slots per running request with the radix cache on (spec §3.5)"""
+"""state slots per running request with the radix cache on and no extra buffer"""
+_EXTRA_BUFFER_SLOTS = 2
+"""extra-buffer tracking slots with the overlap schedule on (``get_mamba_tracking_slots``)"""
+
+_EXTRA_BUFFER_ARCHS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("0.5.14", frozenset({"Qwen3NextForCausalLM", "Qwen3_5ForConditionalGeneration",
+                          "Qwen3_5MoeForConditionalGeneration"})),
+    ("0.5.16", frozenset({"KimiLinearForCausalLM"})),
+    ("0.5.23", frozenset({"Qwen3_5MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen4ExpForConditionalGeneration",
+                          "InternS2PreviewForConditionalGeneration", "MiniCPMV4_6ForConditionalGeneration",
+                          "MiniCPMV4_7ForConditionalGeneration", "BailingMoeV2_5ForCausalLM"})),
+)
+"""(first release, architectures added to the extra-buffer list; 0.5.23 ``arg_groups/overrides.py
+_MAMBA_EXTRA_BUFFER_ARCHS``, the 0.5.23 row's first release between 0.5.16 and 0.5.23 not pinned)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -37,19 +64,38 @@ class MambaPool:
     slots: int
     """usable state slots (``max_mamba_cache_size``)"""
     allocated_slots: int
-    """slots allocated (latest adds one padding slot)"""
+    """slots allocated (0.5.17+ adds one padding slot)"""
     per_slot: Bytes
     """state bytes of one request over the stage's linear layers, per rank"""
+    ratio: int
+    """state slots one running request holds (3, or 5 with the extra buffer)"""
+    intermediate: Bytes
+    """speculative-decoding intermediate states carved from the budget (bytes; 0 without)"""
     source: str
     """the formula, in words"""
 
     @property
     def total_bytes(self) -> Bytes:
-        return self.per_slot * self.allocated_slots
+        """Bytes taken from the KV budget: the allocated slots and the intermediate states."""
+        return self.per_slot * self.allocated_slots + self.intermediate
 
 
-def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, era: str) -> MambaPool | None:
-    """The state pool carved from the KV budget ``rest``; None for models without linear layers."""
+def slots_per_request(model: ModelSpec, version: str) -> tuple[int, str]:
+    """(state slots per running request, why) with the radix cache and the overlap schedule on."""
+    archs = frozenset().union(*(names for first, names in _EXTRA_BUFFER_ARCHS if at_least(version, first)))
+    if model.architecture in archs:
+        return (RADIX_SLOTS_PER_REQUEST + _EXTRA_BUFFER_SLOTS,
+                f"extra_buffer strategy for {model.architecture}: 3 + 2 tracking slots per request")
+    return RADIX_SLOTS_PER_REQUEST, "no_buffer strategy: 3 slots per request"
+
+
+def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, version: str, *,
+                    draft_tokens: int | None = None, max_running: int | None = None) -> MambaPool | None:
+    """The state pool carved from the KV budget ``rest``; None for models without linear layers.
+
+    ``tp`` is the attention-TP size; ``draft_tokens`` and ``max_running`` (per attention-DP rank) only with
+    speculative decoding.
+    """
     if linear_layers == 0:
         return None
     state = model.linear_attn.state_bytes_per_layer if model.linear_attn else None
@@ -57,13 +103,32 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
         raise PlanInputError(f"{model.name}: {linear_layers} linear-attention layers but their per-request state "
                              "size is not derivable from the config; this model is not supported yet")
     per_slot = Bytes(state.bytes * linear_layers // tp)
+    ratio, why = slots_per_request(model, version)
+    if draft_tokens and not at_least(version, "0.5.13"):  # intermediate states first, then the plain split
+        intermediate = per_slot * ((max_running or 0) * draft_tokens)
+        rest = rest - intermediate
+    else:
+        intermediate = Bytes(0)
     budget = max(rest, Bytes(0)) * (MAMBA_FULL_MEMORY_RATIO / (1 + MAMBA_FULL_MEMORY_RATIO))
-    if era_at_least(era, "0.5.15"):
+    padding = 1 if at_least(version, "0.5.17") else 0
+    if draft_tokens and at_least(version, "0.5.13"):
+        d = draft_tokens
+        head = per_slot.bytes * (1 + d) if padding else 0
+        slots = max(int((budget.bytes - head) // (per_slot.bytes * (1 + d / ratio))), 0)
+        capped = min(max_running if max_running is not None else slots // ratio, slots // ratio)
+        intermediate = per_slot * ((capped + padding) * d) if slots else Bytes(0)
+        rule = (f"budget{' − slot·(1 + %d)' % d if padding else ''} // (slot·(1 + {d}/{ratio})), "
+                f"+ intermediate states for {capped}{' + 1' if padding else ''} requests × {d} draft tokens")
+    elif padding:
         slots = max((budget - per_slot) // per_slot, 0)
-        allocated, rule = slots + 1, "(budget − slot) // slot, + 1 padding slot"
+        rule = "(budget − slot) // slot"
     else:
         slots = budget // per_slot
-        allocated, rule = slots, "budget // slot"
-    return MambaPool(slots=slots, allocated_slots=allocated if slots else 0, per_slot=per_slot, source=(
+        rule = "budget // slot" + (f", after {format_bytes(intermediate)} of intermediate states" if intermediate
+                                   else "")
+    allocated = slots + padding
+    rule += ", + 1 padding slot" if padding else ""
+    return MambaPool(slots=slots, allocated_slots=allocated if slots else 0, per_slot=per_slot, ratio=ratio,
+                     intermediate=intermediate, source=(
         f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = {format_bytes(per_slot)} "
-        f"per slot; {slots:,} slots = {rule} of rest × 0.9/1.9 (radix cache on, spec §3.3.6)"))
+        f"per slot; {slots:,} slots = {rule} of rest × 0.9/1.9; {why} (radix cache on, spec §3.3.6)"))

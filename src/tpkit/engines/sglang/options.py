@@ -9,7 +9,7 @@ from tpkit.engines.engine import flag
 from tpkit.engines.sglang.versions import LATEST, parse_version
 from tpkit.errors import PlanInputError
 
-__all__ = ["SglangOptions", "KV_CACHE_DTYPES", "explicit_kv_dtype"]
+__all__ = ["SglangOptions", "KV_CACHE_DTYPES", "SPEC_ALGORITHMS", "A2A_BACKENDS", "explicit_kv_dtype"]
 
 KV_CACHE_DTYPES = ("auto", "bf16", "bfloat16", "fp16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2")
 """accepted ``--kv-cache-dtype`` spellings (their meaning: ``tpkit.dtypes``; ``auto`` follows the model)"""
@@ -19,7 +19,13 @@ def explicit_kv_dtype(spelling: str) -> str | None:
     """The canonical KV dtype ``--kv-cache-dtype`` asks for, None for ``auto``."""
     return None if spelling == "auto" else lookup_dtype(spelling).name
 
-_POSITIVE_INTS = ("context_length", "page_size", "max_total_tokens", "cuda_graph_max_bs", "max_running_requests")
+SPEC_ALGORITHMS = ("EAGLE", "EAGLE3", "NEXTN", "STANDALONE")
+"""``--speculative-algorithm`` values tpkit sizes (NEXTN is SGLang's alias of EAGLE; NGRAM is not modelled)"""
+A2A_BACKENDS = ("none", "deepep")
+"""``--moe-a2a-backend`` values tpkit sizes"""
+
+_POSITIVE_INTS = ("context_length", "page_size", "max_total_tokens", "cuda_graph_max_bs", "max_running_requests",
+                  "speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -60,6 +66,29 @@ class SglangOptions:
         False, kind="bool", group="all-reduce",
         help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")
     """``--disable-custom-all-reduce``: SGLang allocates no custom all-reduce buffers (NCCL only)"""
+    speculative_algorithm: str | None = flag(
+        choices=SPEC_ALGORITHMS,
+        help="speculative decoding: draft weights, draft KV pool and req_to_token columns are planned")
+    """``EAGLE`` | ``EAGLE3`` | ``NEXTN`` (= EAGLE with the target's MTP layers) | ``STANDALONE``; None = off"""
+    speculative_draft_model_path: str | None = flag(
+        help="draft model: config.json, checkpoint dir, HF id or catalog name (default for NEXTN/EAGLE on "
+             "DeepSeek-style targets: the model's own MTP layers)")
+    """draft config location (as ``load_model``); None = the target's MTP layers where SGLang defaults to them"""
+    speculative_num_steps: int | None = flag(kind="int", unit="steps", help="draft steps per verify")
+    """draft steps per verify; None = SGLang's choice for the architecture (3, or 5 for Llama)"""
+    speculative_eagle_topk: int | None = flag(kind="int", unit="branches", help="draft branches per step")
+    """draft branching per step; None = SGLang's choice (1, or 4 for Llama)"""
+    speculative_num_draft_tokens: int | None = flag(kind="int", unit="tokens",
+                                                    help="tokens verified per step (req_to_token columns)")
+    """tokens verified per step; None = SGLang's choice (4, or 8 for Llama); steps + 1 when topk is 1"""
+    enable_dp_attention: bool = flag(
+        False, kind="bool",
+        help="attention data parallel inside the TP group: --dp attention ranks of tp/dp GPUs each, one KV pool "
+             "per attention-DP rank (GPUs = tp × pp)")
+    """``--enable-dp-attention``: ``--dp`` is the attention-DP size inside the TP group"""
+    moe_a2a_backend: str = flag("none", choices=A2A_BACKENDS, help="MoE all-to-all backend (deepep adds its "
+                                                                  "reserve)")
+    """``none`` | ``deepep``"""
 
     def __post_init__(self) -> None:
         parse_version(self.engine_version)
@@ -79,6 +108,18 @@ class SglangOptions:
         if not isinstance(self.disable_custom_all_reduce, bool):
             raise PlanInputError(f"disable_custom_all_reduce must be True or False, got "
                                  f"{self.disable_custom_all_reduce!r}")
+        if self.speculative_algorithm is not None and self.speculative_algorithm not in SPEC_ALGORITHMS:
+            raise PlanInputError(f"--speculative-algorithm {self.speculative_algorithm!r} is not sized by tpkit; use "
+                                 f"one of {', '.join(SPEC_ALGORITHMS)}")
+        spec_flags = [n for n in ("speculative_draft_model_path", "speculative_num_steps", "speculative_eagle_topk",
+                                  "speculative_num_draft_tokens") if getattr(self, n) is not None]
+        if spec_flags and self.speculative_algorithm is None:
+            raise PlanInputError(f"--{spec_flags[0].replace('_', '-')} needs --speculative-algorithm (e.g. EAGLE3)")
+        if not isinstance(self.enable_dp_attention, bool):
+            raise PlanInputError(f"enable_dp_attention must be True or False, got {self.enable_dp_attention!r}")
+        if self.moe_a2a_backend not in A2A_BACKENDS:
+            raise PlanInputError(f"--moe-a2a-backend {self.moe_a2a_backend!r} is not sized by tpkit; use one of "
+                                 f"{', '.join(A2A_BACKENDS)}")
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPES)}")

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines
-from tpkit.engines.sglang.mamba import RADIX_SLOTS_PER_REQUEST
+from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, scheduler_line
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
@@ -39,7 +38,7 @@ def _planned_weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOp
     Sweeps re-plan one model at many fractions and GPUs; weights depend on none of those.  The
     cache keeps the model object itself, so an ``id`` is never reused while its entry lives.
     """
-    key = (id(model), parallel.tp, parallel.pp, parallel.ep, options.dtype, options.quantization,
+    key = (id(model), parallel.tp, parallel.pp, parallel.ep, parallel.attn_tp, options.dtype, options.quantization,
            options.checkpoint_dir)
     hit = _WEIGHTS_CACHE.get(key)
     if hit is not None and hit[0] is model:
@@ -63,10 +62,10 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, w
     return estimated_weights(weights), f"weights per rank ({getattr(weights, 'method', 'given')})"
 
 
-def _sizing(model, gpu, parallel, options, machine, weights, extra_uses) -> SglangSizing:
+def _sizing(model, gpu, parallel, options, machine, weights, extra_uses, draft_weights=None) -> SglangSizing:
     w_bytes, w_source = _weights(model, parallel, options, weights)
     return size_sglang(model, gpu, parallel, options, machine=machine, weights_bytes=w_bytes, weights_source=w_source,
-                       extra_uses=extra_uses)
+                       extra_uses=extra_uses, draft_weights=draft_weights)
 
 
 def _pool_lines(s: SglangSizing) -> list[LineItem]:
@@ -90,25 +89,72 @@ def _mamba_lines(s: SglangSizing) -> list[LineItem]:
     return [LineItem(item="linear-attention state pool", bytes=s.mamba_bytes, source=s.mamba.source)]
 
 
+def _draft_lines(s: SglangSizing, *, before: bool) -> list[LineItem]:
+    """Draft weights and draft KV pool: "use" lines inside the budget (0.5.14+), info lines from the slack before."""
+    spec = s.spec
+    if spec is None or spec.loaded_before_pool != before:
+        return []
+    where = "" if before else " (after the target's pool, from the slack)"
+    kind = "use" if before else "info"
+    d = spec.draft
+    lines = [LineItem(item=f"draft weights ({spec.algorithm}){where}", bytes=spec.weights, kind=kind,
+                      source=f"{spec.weights_source}; {d.source}")]
+    if s.draft_pool is not None:
+        heads, k_dim, v_dim = spec.draft_kv_dims
+        lines.append(LineItem(
+            item=f"draft KV pool{where}", bytes=s.draft_kv_bytes, kind=kind,
+            source=f"{spec.draft_layers} draft layer(s) × {heads} head(s) × ({k_dim} + {v_dim}) × "
+                   f"{s.draft_pool.buffers[0].element_bytes} B × ({s.pool.num_tokens:,} + {s.page_size}) rows"
+                   + (f"; the budget set aside {s.budget_cell - s.cell.bytes_per_token:,.0f} B/token for it "
+                      "(int(cell × draft layers / target layers))" if before else "")))
+    return lines
+
+
+def _budget_line(s: SglangSizing) -> LineItem:
+    parts = ["free before weights − weights"]
+    if s.draft_weights_before:
+        parts.append("draft weights")
+    parts.append("slack")
+    if s.mm_reserved:
+        parts.append("multimodal caches")
+    return LineItem(item="KV budget (rest)", bytes=s.rest, kind="info", source=" − ".join(parts) + " (spec §3.2)")
+
+
+def _tail_lines(s: SglangSizing) -> list[LineItem]:
+    """req_to_token, the printed pool-end free memory, what the slack pays after it, and what is left."""
+    extra = f" + {s.spec.num_draft_tokens} draft tokens" if s.spec else ""
+    lines = [LineItem(item="req_to_token pool (from the slack)", bytes=s.req_to_token, kind="info",
+                      source=f"int32 [{s.req_to_token_rows:,} × ({s.context_len:,} + 4{extra})]; "
+                             f"max_running_requests {s.max_running_requests:,} ({s.running_rule})"),
+             LineItem(item="Memory pool end (free after the pools)", bytes=s.pool_end_free, kind="info",
+                      source="slack + unused KV budget − req_to_token (= free before weights − weights − pools − "
+                             "req_to_token); SGLang prints it")]
+    lines += list(s.baseline.after_pool) and [LineItem(item=u.item, bytes=u.bytes, kind="info", source=u.source)
+                                              for u in s.baseline.after_pool]
+    lines += _draft_lines(s, before=False)
+    lines.append(LineItem(item="left for activations + CUDA graphs", bytes=s.pool_end_free - s.after_pool,
+                          kind="info", source="Memory pool end − what the slack pays after it"))
+    return lines
+
+
 def build_ledger(s: SglangSizing) -> Ledger:
     """capacity → baseline uses → weights → slack reserve → KV pool → remaining, plus info lines."""
     f = s.fraction.value
+    mm = [LineItem(item="multimodal caches (reserved from the KV budget)", bytes=s.mm_reserved, kind="reserve",
+                   source=s.mm_source)] if s.mm_reserved else []
     lines = [s.baseline.capacity, *s.baseline.uses,
              LineItem(item="free before weights (pre_model_load_memory)", bytes=s.pre, kind="info",
                       source="capacity − the uses above; SGLang measures it (min over ranks)"),
              LineItem(item="weights", bytes=s.weights, source=s.weights_source),
+             *[l for l in _draft_lines(s, before=True) if l.item.startswith("draft weights")],
              LineItem(item=f"slack (1 − {f:.3f}) × free before weights", bytes=s.slack, kind="reserve",
                       source=f"mem_fraction_static {f:.3f}: {s.fraction.source}"),
-             LineItem(item="KV budget (rest)", bytes=s.rest, kind="info",
-                      source="free before weights − weights − slack (spec §3.2)"),
+             *mm,
+             _budget_line(s),
              *_mamba_lines(s),
              *_pool_lines(s),
-             LineItem(item="req_to_token pool (from the slack)", bytes=s.req_to_token, kind="info",
-                      source=f"int32 [{s.req_to_token_rows:,} × ({s.context_len:,} + 4)]; "
-                             f"max_running_requests {s.max_running_requests:,} ({s.running_rule})"),
-             LineItem(item="left for activations + CUDA graphs (Memory pool end)", bytes=s.pool_end_free,
-                      kind="info", source="slack + unused KV budget − req_to_token "
-                                          "(= free before weights − weights − KV pool − req_to_token)")]
+             *[l for l in _draft_lines(s, before=True) if l.item.startswith("draft KV")],
+             *_tail_lines(s)]
     return Ledger(items=tuple(lines), rank_label=s.baseline.rank_label)
 
 
@@ -121,23 +167,62 @@ def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tupl
         out.append(f"the KV pool holds {s.pool.num_tokens:,} tokens per rank, less than one "
                    f"{s.context_len:,}-token request; lower --context-length or add memory")
     need = graph_slack_need(s)
-    if s.pool.num_tokens > 0 and s.pool_end_free < need:
-        out.append(f"slack left for activations and CUDA graphs is {format_bytes(s.pool_end_free)}; SGLang's own "
+    if s.pool.num_tokens > 0 and s.pool_end_free - s.after_pool < need:
+        out.append(f"slack left for activations and CUDA graphs is {format_bytes(s.pool_end_free - s.after_pool)}; SGLang's own "
                    f"graph reserve for --cuda-graph-max-bs {s.capacity.cuda_graph_max_bs} is ≈ {format_bytes(need)} "
                    "(512 MiB + 2 MiB × max bs + prefill-graph term, spec §4.1): lower --mem-fraction-static or "
                    "--cuda-graph-max-bs")
     if model.is_mla and options.page_size is None:
         out.append("MLA: the attention backend may force a larger page size (FlashMLA 64); pass --page-size to plan it")
     if s.mamba is not None:
-        out.append("linear-attention state pool assumes the radix cache on, no --max-mamba-cache-size and no "
-                   "speculative decoding (spec §3.3.6)")
-    if model.is_multimodal:
-        out.append("multimodal: the vision-tower cache reservation (SGLANG_VLM_CACHE_SIZE_MB) is not subtracted")
+        out.append("linear-attention state pool assumes the radix cache and the overlap schedule on and no "
+                   "--max-mamba-cache-size (spec §3.3.6)")
+    if model.is_multimodal and not isinstance(model.extra.get("vision_config"), dict) and s.fraction.reserved_mib:
+        out.append("multimodal: this config has no vision_config, so the fraction's vision-tower factor assumes "
+                   "SGLang's ViT-L defaults (24 layers × 1024: × 0.95); pass the released config.json for the exact "
+                   "factor")
+    if model.is_multimodal and not s.mm_reserved:
+        out.append("multimodal: SGLang allocates its multimodal caches (SGLANG_VLM_CACHE_SIZE_MB) after the pool, "
+                   "from the slack, before 0.5.18")
+    if s.attn_dp > 1:
+        out.append(f"DP attention: {s.attn_dp} attention ranks, each with this KV pool and "
+                   f"{s.max_running_requests:,} running requests ({s.attn_dp * s.pool.num_tokens:,} tokens and "
+                   f"{s.attn_dp * s.max_running_requests:,} requests over the TP group); SGLang prints rank 0's "
+                   "numbers")
+    if s.spec is not None and s.spec.draft.method != "mtp" and s.spec.loaded_before_pool and s.draft_pool is not None \
+            and s.draft_kv_bytes.bytes < (s.budget_cell - s.cell.bytes_per_token) * s.pool.num_tokens:
+        out.append("speculative decoding: SGLang sizes the draft pool as if the draft had the target's per-layer KV; "
+                   "this draft's pool is smaller, the difference stays unused")
     return tuple(out)
 
 
+def _scheduler(s: SglangSizing) -> str:
+    """The scheduler line; with DP attention the chunked-prefill size is per attention-DP rank."""
+    cpp = s.capacity.chunked_prefill_size
+    cpp = cpp // s.attn_dp if cpp > 0 else cpp
+    return scheduler_line(tokens=s.pool.num_tokens, chunked_prefill_size=cpp,
+                          max_running_requests=s.max_running_requests, context_len=s.context_len)
+
+
+def _spec_json(s: SglangSizing) -> dict | None:
+    if s.spec is None:
+        return None
+    p = s.spec
+    return {"algorithm": p.algorithm, "draft_method": p.draft.method, "draft_source": p.draft.source,
+            "num_steps": p.num_steps, "eagle_topk": p.eagle_topk, "num_draft_tokens": p.num_draft_tokens,
+            "draft_layers": p.draft_layers, "draft_weights_bytes": p.weights.bytes,
+            "draft_kv_bytes": s.draft_kv_bytes.bytes, "loaded_before_pool": p.loaded_before_pool}
+
+
 def _extra(s: SglangSizing, kv_source: str) -> dict:
-    return {"sglang": {
+    new = {"prefill_cuda_graphs": s.prefill_graphs[0], "budget_cell_bytes_per_token": s.budget_cell,
+           "mm_reserved_bytes": s.mm_reserved.bytes, "speculative": _spec_json(s), "attn_dp_size": s.attn_dp,
+           "after_pool_bytes": s.after_pool.bytes, "scheduler_log_line": _scheduler(s) if s.pool.num_tokens else None}
+    return {"sglang": {**_extra_base(s, kv_source), **new}}
+
+
+def _extra_base(s: SglangSizing, kv_source: str) -> dict:
+    return {
         "rule_era": s.era, "mem_fraction_static": s.fraction.value, "mem_fraction_source": s.fraction.source,
         "reserved_mib": s.fraction.reserved_mib, "gpu_mem_mib": s.gpu_mem_mib,
         "chunked_prefill_size": s.capacity.chunked_prefill_size, "cuda_graph_max_bs": s.capacity.cuda_graph_max_bs,
@@ -146,7 +231,7 @@ def _extra(s: SglangSizing, kv_source: str) -> dict:
         "pre_model_load_bytes": s.pre.bytes, "kv_budget_bytes": s.rest.bytes,
         "req_to_token_bytes": s.req_to_token.bytes, "log_units_note": GB_IS_GIB_NOTE,
         "mamba_slots": s.mamba.slots if s.mamba else None, "mamba_pool_bytes": s.mamba_bytes.bytes,
-    }}
+    }
 
 
 def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_uses):
@@ -154,7 +239,7 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
 
     def retry(*, tp: int, quantization: str | None = None, mem_fraction_static: float | None = None) -> int | None:
         """KV tokens of the same plan with another TP, quantisation and/or fraction (None: unknown)."""
-        bigger = ParallelSpec(tp=tp, pp=parallel.pp, dp=parallel.dp, ep=parallel.ep)
+        bigger = replace(parallel, tp=tp)
         opts = replace(options, quantization=quantization) if quantization else options
         if mem_fraction_static is not None:
             opts = replace(opts, mem_fraction_static=mem_fraction_static)
@@ -165,7 +250,7 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
         else:
             w_bytes = s_weights * (parallel.tp / tp)  # given weights: assume they shard with TP
         b = kv_budget(model, gpu, bigger, opts, machine=machine, weights_bytes=w_bytes, extra_uses=extra_uses)
-        if b.mamba is not None and b.mamba.slots < RADIX_SLOTS_PER_REQUEST:
+        if b.mamba is not None and b.mamba.slots < b.mamba.ratio:
             return 0  # KV but no state slots for one running request: does not fit either
         return b.tokens
 
@@ -174,20 +259,24 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
 
 def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
                 machine: MachineProfile | None = None, weights: "WeightsPlan | Bytes | None" = None,
-                extra_uses: tuple[LineItem, ...] = ()) -> PlanResult:
+                extra_uses: tuple[LineItem, ...] = (), draft_weights: Bytes | None = None) -> PlanResult:
     """Predict what SGLang allocates on the tightest rank: ledger, KV pool buffers, log lines, verdict.
 
-    ``weights`` (a ``WeightsPlan``, or the bytes per rank) overrides ``tpkit.models.weights.plan_weights``.
+    ``weights`` (a ``WeightsPlan``, or the bytes per rank) overrides ``tpkit.models.weights.plan_weights``;
+    ``draft_weights`` (bytes per rank) the derived weights of a speculative-decoding draft.
     ``extra_uses`` ("use" lines, e.g. ``tpkit.comm.plan.planned_allreduce_lines``) is memory the process
     allocates before SGLang measures ``pre_model_load_memory``; it is charged like the CUDA context, so it
     lowers the free memory before weights and with it the slack and the KV budget.  Re-plans the verdict
     makes with another ``--tp`` keep the same lines (they were sized for this TP).
     """
     extra_uses = use_lines(extra_uses) if extra_uses else ()
-    s = _sizing(model, gpu, parallel, options, machine, weights, extra_uses)
+    if options.enable_dp_attention or parallel.dp_attention:  # one flag, two homes: the CLI sets both
+        parallel, options = replace(parallel, dp_attention=True), replace(options, enable_dp_attention=True)
+    s = _sizing(model, gpu, parallel, options, machine, weights, extra_uses, draft_weights)
     retry = _retry(model, gpu, parallel, options, machine, weights, s.weights, extra_uses)
     ledger = build_ledger(s)
-    problems = ledger.check(s.rest - s.mamba_bytes - s.kv_bytes)
+    in_budget = s.draft_kv_bytes if s.spec is not None and s.spec.loaded_before_pool else Bytes(0)
+    problems = ledger.check(s.rest - s.mamba_bytes - s.kv_bytes - in_budget)
     assert not problems, problems
     _, kv_source = resolve_kv_dtype(model, options)
     return PlanResult(

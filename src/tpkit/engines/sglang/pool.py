@@ -2,7 +2,8 @@
 
     cell (MHA/GQA)   n_kv × (head_dim + v_head_dim) × layers × kv_bytes      n_kv = max(1, kv_heads // tp)
     cell (MLA)       (kv_lora_rank + qk_rope_head_dim) × layers × kv_bytes   (not divided by TP)
-    cell (SWA)       F × full_layers + r × S × swa_layers                    r = 0.8
+    cell (SWA)       F × full_layers + r × S × swa_layers                    r = 0.8, allow-listed archs only
+                     (``swa.hybrid_swa``); other sliding models: one pool, cell over every layer
     tokens           floor_page(min(budget // cell, --max-total-tokens))
     buffers          per layer (tokens + page_size) rows: row block 0 is the padding page
     req_to_token     int32 [(max_running_requests + 1) × (context_len + 4)]
@@ -13,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tpkit.dtypes import DTYPES
-from tpkit.engines.sglang.versions import era_at_least
+from tpkit.engines.sglang.swa import hybrid_swa
+from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.models.kv import kv_heads_per_rank  # SGLang get_num_kv_heads: max(1, kv_heads // attn_tp)
 from tpkit.models.spec import ModelSpec
@@ -63,10 +65,13 @@ def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
     return kinds[len(kinds) - per_stage:]
 
 
-def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_dim: bool = True) -> CellSize:
+def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_dim: bool = True,
+                 version: str = LATEST) -> CellSize:
     """The cell size SGLang profiles with (per rank, the stage's attention layers; linear layers hold no KV).
 
-    ``split_v_dim=False`` reproduces releases ≤ 0.5.5, which assumed ``v_head_dim == head_dim``.
+    ``tp`` is the attention-TP size (KV heads per rank).  ``split_v_dim=False`` reproduces releases ≤ 0.5.5,
+    which assumed ``v_head_dim == head_dim``.  Sliding layers get their own pool only when
+    ``swa.hybrid_swa(model, version)`` says so; otherwise they count as full layers of the one pool.
     """
     element = DTYPES[kv_dtype].bytes
     kinds = stage_layer_kinds(model, pp)
@@ -83,6 +88,10 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
     full, swa = kinds.count("full"), kinds.count("sliding")
     common = dict(kv_dtype=kv_dtype, element_bytes=element, n_kv_heads=n_kv, k_dim=model.head_dim, v_dim=v_dim)
     head_text = f"{n_kv} KV heads/rank × ({model.head_dim} + {v_dim}) × {element} B"
+    hybrid, why = hybrid_swa(model, version)
+    if swa and not hybrid:
+        return CellSize(layout="mha", bytes_per_token=per_layer * (full + swa), full_layers=full + swa, **common,
+                        source=f"{head_text} × {full + swa} layers, sliding ones included ({why})")
     if swa == 0:
         return CellSize(layout="mha", bytes_per_token=per_layer * full, full_layers=full, **common,
                         source=f"{head_text} × {full} layers (spec §3.3.1)")
@@ -128,20 +137,30 @@ def pool_buffers(cell: CellSize, tokens: int, swa_tokens: int, page_size: int) -
                       page_size=page_size, dtype=cell.kv_dtype)
 
 
-def max_running_requests(era: str, *, tokens: int, context_len: int, user: int | None, dp: int) -> tuple[int, int, str]:
-    """(max_running_requests, req_to_token rows, rule) per release era (spec §3.5)."""
+def max_running_requests(era: str, *, tokens: int, context_len: int, user: int | None, dp: int,
+                         version: str | None = None) -> tuple[int, int, str]:
+    """(max_running_requests, req_to_token rows, rule) per release (spec §3.5), per attention-DP worker.
+
+    ``dp`` is the attention-DP size the user value is divided by.  Boundaries read in every wheel
+    (issue 11 rule 10): the +1 padding row of req_to_token from 0.5.12, the user cap ``min(user // dp,
+    tokens // 2)`` from 0.5.14 (``resolve_max_num_reqs``; 0.5.3–0.5.13 ``min(user // dp, estimate)``).
+    """
+    version = version or era
     est = min(max(int(tokens / context_len * 512), 2048), 4096)
-    if era_at_least(era, "0.5.15"):
+    pad = 1 if at_least(version, "0.5.12") else 0
+    pad_text = "; +1 padding row" if pad else ""
+    if at_least(version, "0.5.14"):
         value = min(max(1, user // dp), tokens // 2) if user is not None else min(est, tokens // 2)
-        return value, value + 1, "min(user or clamp(tokens/context×512, 2048, 4096), tokens//2); +1 padding row"
+        return value, value + pad, f"min(user or clamp(tokens/context×512, 2048, 4096), tokens//2){pad_text}"
     if era_at_least(era, "0.5.3"):
         value = min(user // dp, est) if user is not None else min(est, tokens // 2)
-        return value, value, "user: min(user, est); unset: min(clamp(tokens/context×512, 2048, 4096), tokens//2)"
+        return value, value + pad, f"user: min(user, est); unset: min(clamp(tokens/context×512, 2048, 4096), tokens//2){pad_text}"
     rows = user if user is not None else est
     value = min(user // dp if user is not None else tokens // 2, rows)
     return value, rows, "pool = user or clamp(tokens/context×512, 2048, 4096); running = min(user or tokens//2, pool)"
 
 
-def req_to_token_bytes(rows: int, context_len: int) -> Bytes:
-    """int32 req_to_token table: rows × (context_len + 4) × 4 bytes."""
-    return Bytes(rows * (context_len + REQ_TO_TOKEN_EXTRA) * 4)
+def req_to_token_bytes(rows: int, context_len: int, extra_columns: int = 0) -> Bytes:
+    """int32 req_to_token table: rows × (context_len + 4 + extra_columns) × 4 bytes (``extra_columns``: the
+    speculative draft tokens, 0.5.23 ``allocation_sizing.get_req_to_token_extra_context_len``)."""
+    return Bytes(rows * (context_len + REQ_TO_TOKEN_EXTRA + extra_columns) * 4)

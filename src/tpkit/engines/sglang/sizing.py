@@ -1,29 +1,35 @@
 """All SGLang sizing numbers for one configuration (pure; the ledger and verdict read this).
 
-    pre        = capacity − context − NCCL − custom AR − extra − cuBLAS − process   (pre_model_load_memory)
-    available  = pre − weights                                          (after weight load)
-    slack      = pre × (1 − f)                                          (activations, graphs, req_to_token)
-    rest       = available − slack                                      (KV budget, spec §3.2)
-    tokens     = floor_page(min(rest // cell, --max-total-tokens))      (spec §3.4)
+    pre        = capacity − context − NCCL − custom AR − extra − process    (pre_model_load_memory)
+    available  = pre − weights − draft weights (0.5.14+)                    (after weight load)
+    slack      = pre × (1 − f)                                              (activations, graphs, cuBLAS, req_to_token)
+    rest       = available − slack − multimodal caches (0.5.18+)            (KV budget, spec §3.2)
+    tokens     = floor_page(min((rest − state pool) // cell, --max-total-tokens))   (spec §3.4)
+    cell       = target cell + int(cell × draft layers / target layers)     (speculative decoding, 0.5.14+)
+
+Per attention-DP rank with --enable-dp-attention (each has its own pool, sized alike).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING
 
-from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
+from tpkit.dtypes import DTYPES, WEIGHT_DTYPES, lookup_dtype
 from tpkit.engines.sglang.baseline import Baseline, plan_baseline
-from tpkit.engines.sglang.defaults import (CapacityDefaults, FractionChoice, capacity_defaults,
-                                           default_mem_fraction, graph_reserve_mib)
-from tpkit.engines.sglang.mamba import RADIX_SLOTS_PER_REQUEST, MambaPool, plan_mamba_pool
+from tpkit.engines.sglang.defaults import (CapacityDefaults, FractionChoice, ReserveExtras, capacity_defaults,
+                                           default_mem_fraction, graph_reserve_mib, vlm_fraction_factor)
+from tpkit.engines.sglang.graphs import GraphContext, prefill_graphs
+from tpkit.engines.sglang.mamba import MambaPool, plan_mamba_pool
+from tpkit.engines.sglang.multimodal import large_hopper_qwen3_vl, mm_reservation
 from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
 from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, pool_buffers,
                                        req_to_token_bytes, size_tokens, stage_layer_kinds)
-from tpkit.engines.sglang.versions import parse_version, rule_era
+from tpkit.engines.sglang.spec import DEFAULT_SPEC_RUNNING_REQUESTS, SpecPlan, budget_cell_growth, plan_speculative
+from tpkit.engines.sglang.versions import at_least, parse_version, rule_era
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.kvpool import KVPoolPlan
+from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
@@ -32,7 +38,9 @@ from tpkit.units import Bytes, MiB
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 
-__all__ = ["SglangSizing", "KvBudget", "kv_budget", "size_sglang", "resolve_kv_dtype", "validate_layout", "graph_slack_need"]
+__all__ = ["SglangSizing", "KvBudget", "kv_budget", "size_sglang", "resolve_kv_dtype", "validate_layout",
+           "graph_slack_need"]
+
 
 def _served(name: str | None) -> str | None:
     """KV dtype for a model dtype under ``--dtype auto`` (an fp32 checkpoint is served in bf16); None: not one."""
@@ -58,14 +66,15 @@ def resolve_kv_dtype(model: ModelSpec, options: SglangOptions) -> tuple[str, str
 
 
 def validate_layout(model: ModelSpec, parallel: ParallelSpec) -> None:
-    """Refuse layouts SGLang refuses: TP must divide the heads; PP must not exceed the layers."""
-    tp, heads, kv = parallel.tp, model.num_attention_heads, model.num_kv_heads
+    """Refuse layouts SGLang refuses: the attention TP size must divide the heads; PP must not exceed the layers."""
+    tp, heads, kv = parallel.attn_tp, model.num_attention_heads, model.num_kv_heads
+    what = f"attention TP size tp/dp = {tp}" if parallel.dp_attention else f"--tp {tp}"
     if heads % tp:
         ok = [t for t in (1, 2, 4, 8, 16, 32) if heads % t == 0]
-        raise PlanInputError(f"--tp {tp} does not divide the {heads} attention heads of {model.name}; "
+        raise PlanInputError(f"{what} does not divide the {heads} attention heads of {model.name}; "
                              f"use a TP size that divides {heads}: {', '.join(map(str, ok))}")
     if model.mla is None and kv and (kv % tp if kv >= tp else tp % kv):
-        raise PlanInputError(f"--tp {tp} and the {kv} KV heads of {model.name} do not split evenly (one must "
+        raise PlanInputError(f"{what} and the {kv} KV heads of {model.name} do not split evenly (one must "
                              f"divide the other); use --tp dividing {kv} or a multiple of it")
     if parallel.pp > model.num_layers:
         raise PlanInputError(f"--pp {parallel.pp} exceeds the {model.num_layers} layers of {model.name}")
@@ -83,17 +92,25 @@ def _context_len(model: ModelSpec, options: SglangOptions) -> int:
 
 
 def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: ParallelSpec,
-              cap: CapacityDefaults, model: ModelSpec) -> FractionChoice:
+              cap: CapacityDefaults, model: ModelSpec, extras: ReserveExtras) -> FractionChoice:
+    """The user's fraction, else SGLang's default (× the vision-tower factor for multimodal models, 0.4.10+)."""
     if options.mem_fraction_static is not None:
         return FractionChoice(value=float(options.mem_fraction_static), reserved_mib=None,
                               source="--mem-fraction-static")
     choice = default_mem_fraction(era, gpu_mem_mib=gpu_mem_mib, tp=parallel.tp, pp=parallel.pp,
-                                  cpp=cap.chunked_prefill_size, max_bs=cap.cuda_graph_max_bs, is_mla=model.is_mla)
-    if model.is_multimodal and choice.reserved_mib is not None:
-        value = round(choice.value * 0.95, 3)
-        return FractionChoice(value=value, reserved_mib=choice.reserved_mib,
-                              source=choice.source + " × 0.95 multimodal (vision-size factor assumed 1)")
+                                  cpp=cap.chunked_prefill_size, max_bs=cap.cuda_graph_max_bs, is_mla=model.is_mla,
+                                  extras=extras)
+    if model.is_multimodal and era_has_vlm_factor(era):
+        # a multimodal config without vision_config is incomplete (the released one has it): SGLang's defaults
+        factor, why = vlm_fraction_factor(model.extra.get("vision_config") or {})
+        return FractionChoice(value=choice.value * factor, reserved_mib=choice.reserved_mib,
+                              source=f"{choice.source}, {why} = {choice.value * factor:.6f}")
     return choice
+
+
+def era_has_vlm_factor(era: str) -> bool:
+    """``adjust_mem_fraction_for_vlm`` exists from 0.4.10 (none in 0.4.6 and earlier ``server_args.py``)."""
+    return parse_version(era) >= (0, 4, 10)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -102,6 +119,8 @@ class KvBudget:
 
     era: str
     """rule era (first release of the era)"""
+    version: str
+    """SGLang release whose rules apply"""
     context_len: int
     """tokens per request"""
     page_size: int
@@ -110,18 +129,30 @@ class KvBudget:
     """capacity SGLang's defaults read (nvidia-smi MiB)"""
     capacity: CapacityDefaults
     """chunked-prefill size and graph max batch in effect"""
+    prefill_graphs: tuple[bool, str]
+    """(prefill CUDA graphs on?, why)"""
     fraction: FractionChoice
     """``mem_fraction_static`` in effect and why"""
     baseline: Baseline
     """capacity and pre-weight uses of the tightest rank"""
     cell: CellSize
-    """KV bytes per token per rank"""
+    """KV bytes per token per rank of the target's pool"""
+    budget_cell: float
+    """bytes per token the budget is divided by (the target cell + the draft's share, 0.5.14+)"""
     pre: Bytes
     """predicted pre_model_load_memory (bytes)"""
     slack: Bytes
     """pre × (1 − f) (bytes)"""
+    spec: SpecPlan | None
+    """speculative decoding (None: off)"""
+    draft_weights_before: Bytes
+    """draft weights loaded before the pool is sized (0.5.14+; bytes, else 0)"""
+    mm_reserved: Bytes
+    """multimodal caches reserved out of the KV budget (0.5.18+; bytes)"""
+    mm_source: str
+    """why"""
     rest: Bytes
-    """KV budget: pre − weights − slack (bytes, before the state pool)"""
+    """KV budget: pre − weights − draft weights − slack − multimodal caches (bytes, before the state pool)"""
     mamba: MambaPool | None
     """linear-attention state pool (None for pure attention models)"""
     mamba_bytes: Bytes
@@ -130,96 +161,186 @@ class KvBudget:
     """full-pool tokens per rank"""
     swa_tokens: int
     """sliding-window pool tokens per rank"""
+    attn_dp: int
+    """attention-DP ranks (1 without DP attention): max_running_requests is per rank"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SglangSizing(KvBudget):
     """Every number of an SGLang plan for the tightest rank: the KV budget plus buffers and request slots."""
 
-    version: str
-    """SGLang release whose rules apply"""
     weights: Bytes
     """weight bytes per rank"""
     weights_source: str
     """where the weight bytes came from"""
     pool: KVPoolPlan
-    """every KV buffer to allocate"""
+    """every KV buffer of the target's pool"""
     kv_bytes: Bytes
-    """bytes of every KV buffer together (= pool.total_bytes)"""
+    """bytes of the target's KV buffers (= pool.total_bytes)"""
+    draft_pool: KVPoolPlan | None
+    """the draft's KV pool (same token count), None without speculative decoding"""
+    draft_kv_bytes: Bytes
+    """bytes of the draft's KV pool"""
     max_running_requests: int
-    """requests running at once (count)"""
+    """requests running at once per attention-DP rank (count)"""
     req_to_token_rows: int
     """rows of the int32 req_to_token table (count)"""
+    req_to_token_cols: int
+    """columns of that table: context + 4 (+ draft tokens)"""
     req_to_token: Bytes
     """bytes of the req_to_token table (taken from the slack)"""
     running_rule: str
     """the max_running_requests rule, in words"""
     pool_end_free: Bytes
-    """free memory after the KV and req_to_token pools ("Memory pool end. avail mem")"""
+    """free memory after the pools ("Memory pool end. avail mem" of the target worker)"""
+    after_pool: Bytes
+    """taken from the slack after that line: cuBLAS, and before 0.5.14 the draft's weights and KV pool"""
+
+
+def _extras(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions,
+            spec: SpecPlan | None) -> tuple[ReserveExtras, tuple[bool, str]]:
+    ctx = GraphContext(version=options.engine_version, pp=parallel.pp, speculative=spec is not None,
+                       dp_attention=parallel.dp_attention, a2a_backend=options.moe_a2a_backend)
+    graphs = prefill_graphs(model, gpu, ctx)
+    extras = ReserveExtras(version=options.engine_version, prefill_graphs=graphs[0], attn_dp=parallel.attn_dp,
+                           deepep=options.moe_a2a_backend == "deepep", speculative=options.speculative_algorithm)
+    return extras, graphs
+
+
+def _capacity(model: ModelSpec, gpu: GpuSpec, gpu_mem_mib: float, parallel: ParallelSpec, era: str,
+              options: SglangOptions) -> CapacityDefaults:
+    cap = capacity_defaults(gpu_mem_mib, parallel.tp, era, chunked_prefill_size=options.chunked_prefill_size,
+                            cuda_graph_max_bs=options.cuda_graph_max_bs,
+                            max_running_requests=options.max_running_requests)
+    user = options.max_running_requests
+    if (options.cuda_graph_max_bs is None and user is not None and cap.cuda_graph_max_bs < user <= 512
+            and large_hopper_qwen3_vl(model, gpu_mem_mib, gpu, options.engine_version)):
+        return CapacityDefaults(chunked_prefill_size=cap.chunked_prefill_size, cuda_graph_max_bs=user,
+                                source=cap.source + "; Qwen3-VL on large Hopper: graph max bs raised to "
+                                                    "--max-running-requests (model_overrides/qwen3_vl.py)")
+    return cap
+
+
+def _target_kv_layers(cell: CellSize) -> int:
+    return cell.full_layers + cell.swa_layers
 
 
 def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
               machine: MachineProfile | None, weights_bytes: Bytes,
-              extra_uses: tuple[LineItem, ...] = ()) -> KvBudget:
+              extra_uses: tuple[LineItem, ...] = (), draft_weights: Bytes | None = None) -> KvBudget:
     """Validate the layout and size the KV budget and token count (spec §2–§3.4).
 
     ``extra_uses`` are charged before ``pre_model_load_memory`` like the CUDA context (see ``plan_baseline``).
     """
     validate_layout(model, parallel)
-    era = rule_era(options.engine_version)
+    version, era = options.engine_version, rule_era(options.engine_version)
     page = options.page_size or 1
     gpu_mem_mib = gpu.nvidia_smi_total_mib or gpu.total_bytes.bytes / 2**20
-    cap = capacity_defaults(gpu_mem_mib, parallel.tp, era, chunked_prefill_size=options.chunked_prefill_size,
-                            cuda_graph_max_bs=options.cuda_graph_max_bs,
-                            max_running_requests=options.max_running_requests)
-    fraction = _fraction(options, era, gpu_mem_mib, parallel, cap, model)
-    baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses,
+    cap = _capacity(model, gpu, gpu_mem_mib, parallel, era, options)
+    kv_dtype = resolve_kv_dtype(model, options)[0]
+    spec = plan_speculative(model, parallel, options, kv_dtype=kv_dtype, weights=draft_weights)
+    extras, graphs = _extras(model, gpu, parallel, options, spec)
+    fraction = _fraction(options, era, gpu_mem_mib, parallel, cap, model, extras)
+    baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses, version=version,
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
-    split_v = parse_version(options.engine_version) >= (0, 5, 8)
-    cell = compute_cell(model, parallel.tp, parallel.pp, resolve_kv_dtype(model, options)[0], split_v_dim=split_v)
+    split_v = parse_version(version) >= (0, 5, 8)
+    cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype, split_v_dim=split_v, version=version)
+    growth = 0.0
+    if spec is not None and spec.loaded_before_pool:
+        if cell.layout == "swa":  # hybrid SWA: the draft layers join the full-attention term (F × d)
+            growth = cell.n_kv_heads * (cell.k_dim + cell.v_dim) * cell.element_bytes * spec.draft_layers
+        else:
+            growth = budget_cell_growth(cell.bytes_per_token, _target_kv_layers(cell), spec)
     pre = baseline.free_before_weights
     slack = pre * (1.0 - fraction.value)
-    rest = pre - weights_bytes - slack
+    draft_before = spec.weights if spec and spec.loaded_before_pool else Bytes(0)
+    mm, mm_source = mm_reservation(model, gpu, gpu_mem_mib, version, options.max_running_requests)
+    rest = pre - weights_bytes - draft_before - slack - mm
     linear = stage_layer_kinds(model, parallel.pp).count("linear")
-    mamba = plan_mamba_pool(model, parallel.tp, linear, rest, era)
+    running_cap = _spec_running(options, parallel, spec)
+    mamba = plan_mamba_pool(model, parallel.attn_tp, linear, rest, version,
+                            draft_tokens=spec.num_draft_tokens if spec else None, max_running=running_cap)
     mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
-    tokens, swa_tokens = size_tokens(rest - mamba_bytes, cell, page_size=page,
+    budget_cell = replace(cell, bytes_per_token=cell.bytes_per_token + growth)
+    tokens, swa_tokens = size_tokens(rest - mamba_bytes, budget_cell, page_size=page,
                                      max_total_tokens=options.max_total_tokens)
-    return KvBudget(era=era, context_len=_context_len(model, options), page_size=page, gpu_mem_mib=gpu_mem_mib,
-                    capacity=cap, fraction=fraction, baseline=baseline, cell=cell, pre=pre, slack=slack, rest=rest,
-                    mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens)
+    return KvBudget(era=era, version=version, context_len=_context_len(model, options), page_size=page,
+                    gpu_mem_mib=gpu_mem_mib, capacity=cap, prefill_graphs=graphs, fraction=fraction,
+                    baseline=baseline, cell=cell, budget_cell=budget_cell.bytes_per_token, pre=pre, slack=slack,
+                    spec=spec, draft_weights_before=draft_before, mm_reserved=mm, mm_source=mm_source, rest=rest,
+                    mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens,
+                    attn_dp=parallel.attn_dp)
+
+
+def _spec_running(options: SglangOptions, parallel: ParallelSpec, spec: SpecPlan | None) -> int | None:
+    """max_running_requests per attention-DP rank as SGLang has set it (the spec default 48), else None."""
+    user = options.max_running_requests
+    if user is None and spec is not None:
+        user = DEFAULT_SPEC_RUNNING_REQUESTS
+    return None if user is None else max(1, user // parallel.attn_dp)
 
 
 def _running(b: KvBudget, options: SglangOptions) -> tuple[int, int, str]:
     """max_running_requests and req_to_token rows, capped by the state pool for hybrids."""
+    user = options.max_running_requests
+    if user is None and b.spec is not None:
+        user = DEFAULT_SPEC_RUNNING_REQUESTS  # set by _handle_eagle_family when unset
     running, rows, rule = max_running_requests(b.era, tokens=b.tokens, context_len=b.context_len,
-                                               user=options.max_running_requests, dp=1)
+                                               user=user, dp=b.attn_dp, version=b.version)
+    if b.spec is not None and options.max_running_requests is None:
+        rule += f"; speculative decoding sets {DEFAULT_SPEC_RUNNING_REQUESTS} when unset"
     if b.mamba is not None:  # the req_to_token pool keeps its padding row over the capped value
         padding = rows - running
-        running = min(running, b.mamba.slots // RADIX_SLOTS_PER_REQUEST)
+        running = min(running, b.mamba.slots // b.mamba.ratio)
         rows = running + padding
     return max(running, 0), max(rows, 0), rule
 
 
+def _draft_pool(b: KvBudget) -> KVPoolPlan | None:
+    """The draft worker's KV pool: the target's token count, the draft's own per-layer KV."""
+    if b.spec is None or b.tokens <= 0:
+        return None
+    heads, k_dim, v_dim = b.spec.draft_kv_dims
+    e, rows, layers = DTYPES[b.spec.draft_kv_dtype].bytes, b.tokens + b.page_size, b.spec.draft_layers
+    if v_dim == 0:
+        buffers = (KVBuffer(name="draft_kv_latent", count=layers, shape=(rows, 1, k_dim), element_bytes=e),)
+    else:
+        buffers = (KVBuffer(name="draft_k", count=layers, shape=(rows, heads, k_dim), element_bytes=e),
+                   KVBuffer(name="draft_v", count=layers, shape=(rows, heads, v_dim), element_bytes=e))
+    return KVPoolPlan(num_tokens=b.tokens, padded_tokens=rows, cell_bytes=Bytes(b.spec.draft_bytes_per_token),
+                      buffers=buffers, page_size=b.page_size, dtype=b.spec.draft_kv_dtype)
+
+
 def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
                 machine: MachineProfile | None, weights_bytes: Bytes, weights_source: str,
-                extra_uses: tuple[LineItem, ...] = ()) -> SglangSizing:
+                extra_uses: tuple[LineItem, ...] = (), draft_weights: Bytes | None = None) -> SglangSizing:
     """Compute every sizing number (no ledger, no text)."""
     b = kv_budget(model, gpu, parallel, options, machine=machine, weights_bytes=weights_bytes,
-                  extra_uses=extra_uses)
+                  extra_uses=extra_uses, draft_weights=draft_weights)
     pool = pool_buffers(b.cell, b.tokens, b.swa_tokens, b.page_size)
+    draft_pool = _draft_pool(b)
+    draft_kv = draft_pool.total_bytes if draft_pool else Bytes(0)
     running, rows, rule = _running(b, options)
     kv_bytes = pool.total_bytes
-    req = req_to_token_bytes(rows, b.context_len) if b.tokens > 0 else Bytes(0)
+    extra_cols = b.spec.num_draft_tokens if b.spec else 0
+    req = req_to_token_bytes(rows, b.context_len, extra_cols) if b.tokens > 0 else Bytes(0)
+    before = b.spec is None or b.spec.loaded_before_pool
+    in_budget = draft_kv if before else Bytes(0)
+    after = sum((u.bytes for u in b.baseline.after_pool), Bytes(0))
+    if not before:
+        after = after + b.spec.weights + draft_kv
     budget = {f.name: getattr(b, f.name) for f in fields(KvBudget)}
     return SglangSizing(
-        **budget, version=options.engine_version, weights=weights_bytes, weights_source=weights_source,
-        pool=pool, kv_bytes=kv_bytes, max_running_requests=running, req_to_token_rows=rows, req_to_token=req,
-        running_rule=rule, pool_end_free=b.pre - weights_bytes - b.mamba_bytes - kv_bytes - req)
+        **budget, weights=weights_bytes, weights_source=weights_source,
+        pool=pool, kv_bytes=kv_bytes, draft_pool=draft_pool, draft_kv_bytes=draft_kv, max_running_requests=running,
+        req_to_token_rows=rows, req_to_token_cols=b.context_len + 4 + extra_cols, req_to_token=req,
+        running_rule=rule, after_pool=after,
+        pool_end_free=b.pre - weights_bytes - b.draft_weights_before - b.mamba_bytes - kv_bytes - in_budget - req)
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:
     """Slack SGLang's own heuristic sets aside for CUDA graphs + base overhead (spec §4.1 graph term + 512 MiB)."""
+    extras = ReserveExtras(version=s.version, prefill_graphs=s.prefill_graphs[0], attn_dp=s.attn_dp)
     mib = 512 + graph_reserve_mib(s.era, max_bs=s.capacity.cuda_graph_max_bs,
-                                   cpp=s.capacity.chunked_prefill_size, is_mla=s.cell.layout == "mla")
+                                   cpp=s.capacity.chunked_prefill_size, is_mla=s.cell.layout == "mla", extras=extras)
     return MiB(mib)

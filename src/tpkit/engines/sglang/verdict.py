@@ -58,7 +58,7 @@ def replanned_fraction(lowest: float, tp: int, retry: Retry) -> float | None:
     """The smallest fraction (3 decimals) in [``lowest``, 1] whose re-plan gets a KV page, else None.
 
     ``min_fraction`` is a lower bound that leaves out the linear-attention state pool (it grows with the
-    budget and needs 3 slots per request), so when it does not fit the answer is searched by bisection
+    budget and needs 3 or 5 slots per request), so when it does not fit the answer is searched by bisection
     over thousandths.
     """
     lo, hi = math.ceil(lowest * 1000), 1000
@@ -87,12 +87,18 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
     if s.mamba is not None and s.pool.num_tokens > 0 and s.max_running_requests < 1:
         return Verdict(fits=False, knob="--mem-fraction-static", message=(
             f"the linear-attention state pool holds {s.mamba.slots} slot(s) of {format_bytes(s.mamba.per_slot)}, "
-            f"fewer than the 3 one running request needs: raise --mem-fraction-static or --tp"))
+            f"fewer than the {s.mamba.ratio} one running request needs: raise --mem-fraction-static or --tp"))
     if s.pool.num_tokens > 0 and s.pool_end_free < Bytes(0):
         return Verdict(fits=False, knob="--context-length", message=(
             f"the req_to_token pool ({s.req_to_token_rows:,} requests × ({s.context_len:,} + 4) tokens × 4 B = "
             f"{format_bytes(s.req_to_token)}) does not fit in the {format_bytes(s.slack)} slack left after the "
             f"KV pool: lower --context-length or --max-running-requests"))
+    if s.pool.num_tokens > 0 and s.spec is not None and not s.spec.loaded_before_pool \
+            and s.pool_end_free < s.after_pool:
+        return Verdict(fits=False, knob="--mem-fraction-static", message=(
+            f"the draft's weights and KV pool and cuBLAS ({format_bytes(s.after_pool)}) come out of the slack after "
+            f"the target's pool (SGLang {s.version} builds the draft worker then), but only "
+            f"{format_bytes(s.pool_end_free)} is left: lower --mem-fraction-static or --max-total-tokens"))
     if s.pool.num_tokens > 0:
         return Verdict(fits=True, message=(
             f"fits: {s.pool.num_tokens:,} KV tokens per rank ({format_bytes(s.kv_bytes)}), "

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["LATEST", "ERAS", "parse_version", "rule_era", "is_newer_than_latest"]
+__all__ = ["LATEST", "ERAS", "parse_version", "rule_era", "is_newer_than_latest", "at_least"]
 
 LATEST = "0.5.23"
 """the newest SGLang release whose rules were examined"""
@@ -68,3 +68,10 @@ def era_at_least(era: str, first: str) -> bool:
 def is_newer_than_latest(version: str) -> bool:
     """True for versions after the newest examined release (their rules may differ)."""
     return parse_version(version) > parse_version(LATEST)
+
+
+@lru_cache(maxsize=2048)
+def at_least(version: str, first: str) -> bool:
+    """True when release ``version`` is ``first`` or later (for rules that change inside an era: issue 11
+    found boundaries at 0.5.12, 0.5.14, 0.5.16–0.5.19 by reading every release's wheel)."""
+    return parse_version(version) >= parse_version(first)

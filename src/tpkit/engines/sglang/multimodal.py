@@ -1,0 +1,50 @@
+"""What a vision-language model changes in SGLang's sizing (issue 11 rule 2; pure).
+
+    default fraction   f × 0.95 × clamp(1 − 0.1 × (L·H² / (24·1024²) − 1), 0.8, 1.05), not rounded again
+                       (``defaults.vlm_fraction_factor``; 0.4.10+, none in 0.4.6 and earlier)
+    prefill graphs     off for multimodal models not on the breakable-graph list (``graphs.prefill_graphs``)
+    KV budget          from 0.5.18 the multimodal caches allocated after the pool are reserved out of the KV
+                       budget: ``SGLANG_VLM_CACHE_SIZE_MB`` (100) + ``SGLANG_MM_FEATURE_CACHE_MB`` (1024) when the
+                       feature transport is CUDA IPC (0.5.18 ``mem_cache/kv_cache_configurator.py
+                       mm_runtime_reservation_gb``).  From 0.5.20 Qwen3-VL on an SM90 GPU with ≥ 60 GiB turns
+                       the VLM cache off and the CUDA-IPC transport on (one node), and raises the feature cache
+                       to 3072 MiB with ``--max-running-requests`` ≥ 400
+                       (``arg_groups/model_overrides/qwen3_vl.py _qwen3vl_hopper_serving_overrides``); the same
+                       override raises the decode graph max bs to ``--max-running-requests`` (≤ 512).
+"""
+
+from __future__ import annotations
+
+from tpkit.engines.sglang.versions import at_least
+from tpkit.hardware.gpu import GpuSpec
+from tpkit.models.spec import ModelSpec
+from tpkit.units import Bytes, MiB
+
+__all__ = ["VLM_CACHE_MIB", "FEATURE_CACHE_MIB", "mm_reservation", "large_hopper_qwen3_vl"]
+
+VLM_CACHE_MIB = 100
+"""``SGLANG_VLM_CACHE_SIZE_MB`` default (environ.py)"""
+FEATURE_CACHE_MIB = 1024
+"""``SGLANG_MM_FEATURE_CACHE_MB`` default (environ.py)"""
+_QWEN3_VL_TYPES = frozenset({"qwen3_vl", "qwen3_vl_moe"})
+
+
+def large_hopper_qwen3_vl(model: ModelSpec, gpu_mem_mib: float, gpu: GpuSpec, version: str) -> bool:
+    """SGLang 0.5.20+'s profiled Qwen3-VL serving path: SM90, ≥ 60 GiB (nvidia-smi MiB), Qwen3-VL wrapper."""
+    return (at_least(version, "0.5.20") and model.is_multimodal
+            and model.extra.get("wrapper_model_type") in _QWEN3_VL_TYPES
+            and gpu.compute_capability is not None and gpu.compute_capability[0] == 9 and gpu_mem_mib >= 60 * 1024)
+
+
+def mm_reservation(model: ModelSpec, gpu: GpuSpec, gpu_mem_mib: float, version: str,
+                   max_running_requests: int | None) -> tuple[Bytes, str]:
+    """(bytes reserved out of the KV budget for the multimodal caches, why); 0 for text models and < 0.5.18."""
+    if not model.is_multimodal:
+        return MiB(0), ""
+    if not at_least(version, "0.5.18"):
+        return MiB(0), f"SGLang {version} allocates the multimodal caches after the pool, from the slack"
+    if large_hopper_qwen3_vl(model, gpu_mem_mib, gpu, version):
+        feature = 3 * 1024 if max_running_requests is not None and max_running_requests >= 400 else FEATURE_CACHE_MIB
+        return MiB(feature), (f"Qwen3-VL on a large Hopper GPU: VLM cache 0, CUDA-IPC feature cache {feature} MiB "
+                              "(SGLANG_MM_FEATURE_CACHE_MB) reserved out of the KV budget")
+    return MiB(VLM_CACHE_MIB), f"SGLANG_VLM_CACHE_SIZE_MB {VLM_CACHE_MIB} MiB reserved out of the KV budget"

@@ -1,0 +1,189 @@
+"""SGLang speculative decoding: the draft, its defaults, and where its memory comes from (pure).
+
+    flags            --speculative-algorithm EAGLE | EAGLE3 | NEXTN | STANDALONE, --speculative-draft-model-path,
+                     --speculative-num-steps, --speculative-eagle-topk, --speculative-num-draft-tokens
+    defaults         NEXTN is EAGLE; a DeepSeek-V3/V3.2/V4, GLM-4 MoE, Bailing, Mistral-Large-3 … target without a
+                     draft path drafts with its own MTP layers; steps/topk/draft tokens (5, 4, 8) for Llama and
+                     Grok targets, (3, 1, 4) otherwise and for STANDALONE; max_running_requests 48 when unset
+                     (0.5.23 ``arg_groups/speculative_hook.py _handle_eagle_family``, ``_auto_choose_speculative_params``;
+                     0.5.10 ``server_args.py _handle_speculative_decoding``)
+    draft weights    shared with the target: embedding and lm_head (MTP, EAGLE), the embedding (EAGLE-3; its
+                     lm_head too when the draft has no draft vocab), nothing (STANDALONE)
+                     (``speculative/eagle_worker_v2.py init_lm_head``)
+    0.5.10–0.5.13    the draft worker is built after the target's pools: draft weights, draft KV pool (same token
+                     count) and CUDA graphs come out of the slack; the default reserve grows instead
+                     (``defaults.ReserveExtras``; ``managers/scheduler.py``)
+    0.5.14–latest    the draft is loaded before the pools (``maybe_init_draft_worker``): its weights are in the
+                     measured free memory; the target cell grows by ``int(cell × d / L)`` (d draft layers, L the
+                     target's KV layers) — the draft pool is assumed to cost the target's per-layer KV
+                     (``model_executor/pool_configurator.py DefaultPoolConfigurator``); the draft pool really
+                     allocates its own per-layer KV (an EAGLE-3 GQA head on an MLA target: less)
+    req_to_token     + ``speculative_num_draft_tokens`` columns (0.5.23 ``mem_cache/allocation_sizing.py
+                     get_req_to_token_extra_context_len``; 0.5.10 the same sum)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.dtypes import DTYPES
+from tpkit.engines.sglang.options import SPEC_ALGORITHMS, SglangOptions
+from tpkit.engines.sglang.versions import at_least
+from tpkit.errors import PlanInputError
+from tpkit.models.draft import DraftModel, load_draft, plan_draft_weights
+from tpkit.models.kv import kv_heads_per_rank
+from tpkit.models.spec import ModelSpec
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes
+
+__all__ = ["SPEC_ALGORITHMS", "SpecPlan", "plan_speculative", "DEFAULT_SPEC_RUNNING_REQUESTS"]
+
+DEFAULT_SPEC_RUNNING_REQUESTS = 48
+"""max_running_requests SGLang sets for EAGLE-family / STANDALONE decoding when the user leaves it unset"""
+
+_BUILTIN_MTP_ARCHS = frozenset({
+    "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM",
+    "Glm4MoeLiteForCausalLM", "GlmMoeDsaForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM",
+    "BailingMoeV2_5ForCausalLM", "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration", "HYV3ForCausalLM",
+    "HYV4ForCausalLM", "Qwen4ExpForConditionalGeneration"})
+"""targets whose draft path defaults to the model itself (their MTP layers), 0.5.23 ``_handle_eagle_family``"""
+
+_WIDE_TREE_ARCHS = frozenset({"LlamaForCausalLM", "Grok1ForCausalLM", "Grok1VForCausalLM"})
+"""targets whose default (steps, topk, draft tokens) is (5, 4, 8)"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SpecPlan:
+    """What speculative decoding adds to one rank."""
+
+    algorithm: str
+    """the algorithm as SGLang resolves it (NEXTN → EAGLE)"""
+    draft: DraftModel
+    """the draft model (its spec, KV layers and source)"""
+    num_steps: int
+    """draft steps per verify (count)"""
+    eagle_topk: int
+    """branching per draft step (count)"""
+    num_draft_tokens: int
+    """tokens verified per step (count): extra req_to_token columns"""
+    weights: Bytes
+    """draft weight bytes per rank (shared tensors left out)"""
+    weights_source: str
+    """how the draft weights were derived"""
+    loaded_before_pool: bool
+    """True from 0.5.14: draft weights are in the measured free memory and the cell grows"""
+    draft_layers: int
+    """draft KV layers ``d`` (count)"""
+    draft_bytes_per_token: int
+    """bytes per token the draft KV pool really allocates on this rank (all draft layers)"""
+    draft_kv_dims: tuple[int, int, int]
+    """(KV heads per rank, K dim, V dim) of the draft pool's layers (MLA: (1, latent + rope, 0))"""
+    draft_kv_dtype: str
+    """draft pool element dtype (the target's KV dtype)"""
+
+
+def resolved_algorithm(options: SglangOptions) -> str | None:
+    """The algorithm as SGLang runs it: NEXTN is an alias of EAGLE."""
+    algo = options.speculative_algorithm
+    return "EAGLE" if algo == "NEXTN" else algo
+
+
+def plan_speculative(target: ModelSpec, parallel: ParallelSpec, options: SglangOptions, *,
+                     kv_dtype: str, weights: Bytes | None = None) -> SpecPlan | None:
+    """The draft of ``options`` and its memory on one rank (None without ``--speculative-algorithm``);
+    ``weights`` overrides the derived draft weight bytes per rank (e.g. measured)."""
+    algo = resolved_algorithm(options)
+    if algo is None:
+        return None
+    if algo == "STANDALONE" and parallel.dp_attention:
+        raise PlanInputError("SGLang refuses --speculative-algorithm STANDALONE with --enable-dp-attention "
+                             "(_handle_eagle_family); use EAGLE/EAGLE3 or drop DP attention")
+    draft = _draft(target, algo, options)
+    steps, topk, tokens = _tree(target, algo, options)
+    shared = _shared(draft)
+    plan = plan_draft_weights(draft, parallel, shared=shared,
+                              dtype=options.dtype if draft.method == "mtp" else None,
+                              quantization=options.quantization if draft.method == "mtp" else None)
+    heads, k_dim, v_dim = _draft_kv_dims(draft, parallel)
+    per_token = heads * (k_dim + v_dim) * DTYPES[kv_dtype].bytes * draft.num_layers
+    shared_text = f"; {', '.join(sorted(shared))} shared with the target" if shared else ""
+    w_bytes, w_source = plan.bytes_per_rank, f"{draft.method} draft, {plan.method}{shared_text}"
+    if weights is not None:
+        w_bytes, w_source = weights, f"{draft.method} draft, given by the caller"
+    return SpecPlan(algorithm=algo, draft=draft, num_steps=steps, eagle_topk=topk, num_draft_tokens=tokens,
+                    weights=w_bytes, weights_source=w_source,
+                    loaded_before_pool=at_least(options.engine_version, "0.5.14"), draft_layers=draft.num_layers,
+                    draft_bytes_per_token=per_token, draft_kv_dims=(heads, k_dim, v_dim), draft_kv_dtype=kv_dtype)
+
+
+def _draft(target: ModelSpec, algo: str, options: SglangOptions) -> DraftModel:
+    path = options.speculative_draft_model_path
+    if path is not None and path.strip().lower() == target.name.strip().lower():
+        path = None  # the draft path is the model itself: its MTP layers
+    if path is None:
+        if algo == "EAGLE" and (target.architecture in _BUILTIN_MTP_ARCHS or target.num_nextn_layers):
+            return load_draft("mtp", None, target=target)
+        raise PlanInputError(
+            f"--speculative-algorithm {options.speculative_algorithm} on {target.name} needs "
+            "--speculative-draft-model-path (a draft config.json, checkpoint dir, HF id or catalog name"
+            + (", e.g. " + ", ".join(_catalog_drafts(target)) if _catalog_drafts(target) else "") + ")")
+    if algo == "STANDALONE":
+        return load_draft("standalone", path, target=target)
+    draft = load_draft("eagle3", path, target=target)
+    if algo == "EAGLE" and not draft.spec.architecture.endswith("Eagle3"):
+        return load_draft("eagle", path, target=target)
+    return draft
+
+
+def _catalog_drafts(target: ModelSpec) -> tuple[str, ...]:
+    from tpkit.models.draft import catalog_drafts
+
+    return catalog_drafts(target.extra.get("catalog_id") or target.name)
+
+
+def _tree(target: ModelSpec, algo: str, options: SglangOptions) -> tuple[int, int, int]:
+    """(steps, topk, draft tokens): the user's, else SGLang's choice for the target architecture."""
+    steps, topk, tokens = (options.speculative_num_steps, options.speculative_eagle_topk,
+                           options.speculative_num_draft_tokens)
+    if steps is None and topk is None and tokens is None:
+        wide = algo != "STANDALONE" and target.architecture in _WIDE_TREE_ARCHS
+        return (5, 4, 8) if wide else (3, 1, 4)
+    if steps is None:
+        raise PlanInputError("--speculative-eagle-topk / --speculative-num-draft-tokens need --speculative-num-steps "
+                             "too (SGLang chooses all three or none), e.g. --speculative-num-steps 3")
+    topk = 1 if topk is None else topk
+    if topk == 1:
+        tokens = steps + 1  # a chain: SGLang sets draft tokens = steps + 1
+    elif tokens is None:
+        raise PlanInputError(f"--speculative-eagle-topk {topk} needs --speculative-num-draft-tokens (the tree's "
+                             "verified tokens), e.g. --speculative-num-draft-tokens 8")
+    return steps, topk, tokens
+
+
+def _shared(draft: DraftModel) -> frozenset[str]:
+    """Draft tensors SGLang takes from the target (``init_lm_head``; ``set_embed`` / ``set_embed_and_head``)."""
+    if draft.method in ("mtp", "eagle"):
+        return frozenset({"embedding", "lm_head"})
+    if draft.method == "standalone":
+        return frozenset()
+    spec = draft.spec
+    shared = set()
+    if int(spec.extra.get("target_hidden_size") or spec.hidden_size) == spec.hidden_size:
+        shared.add("embedding")
+    if not spec.tie_word_embeddings and spec.extra.get("draft_vocab_size") is None:
+        shared.add("lm_head")  # load_lm_head_from_target
+    return frozenset(shared)
+
+
+def _draft_kv_dims(draft: DraftModel, parallel: ParallelSpec) -> tuple[int, int, int]:
+    spec = draft.spec
+    if spec.mla is not None:
+        return 1, spec.mla.kv_lora_rank + spec.mla.qk_rope_head_dim, 0
+    return kv_heads_per_rank(spec, parallel.attn_tp), spec.head_dim, spec.v_head_dim
+
+
+def budget_cell_growth(cell_bytes: float, target_kv_layers: int, spec: SpecPlan | None) -> float:
+    """Bytes per token SGLang adds to the target cell for the draft pool (0.5.14+): ``int(cell × d / L)``."""
+    if spec is None or not spec.loaded_before_pool or target_kv_layers < 1:
+        return 0
+    return int(cell_bytes * spec.draft_layers / target_kv_layers)

@@ -1,0 +1,317 @@
+"""Issue 11's SGLang rules, each pinned on both sides of the release where it changes.
+
+Boundaries were read in every released wheel 0.5.10 … 0.5.23 (and 0.3.6, 0.4.6, 0.4.10, 0.5.3); the docstrings of
+``tpkit.engines.sglang.{swa,graphs,defaults,multimodal,mamba,spec,pool,baseline}`` cite file and function.
+"""
+
+import pytest
+
+from sglang_fixtures import deepseek_v3, gpt_oss_120b, llama3_8b, plan
+from tpkit.engines.sglang import SglangOptions, plan_sglang
+from tpkit.engines.sglang.baseline import plan_baseline
+from tpkit.engines.sglang.defaults import (ReserveExtras, capacity_defaults, default_mem_fraction,
+                                           vlm_fraction_factor)
+from tpkit.engines.sglang.graphs import GraphContext, prefill_graphs
+from tpkit.engines.sglang.mamba import plan_mamba_pool, slots_per_request
+from tpkit.engines.sglang.multimodal import mm_reservation
+from tpkit.engines.sglang.pool import compute_cell, max_running_requests, req_to_token_bytes
+from tpkit.engines.sglang.swa import hybrid_swa
+from tpkit.errors import PlanInputError
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.models import load_model
+from tpkit.models.weights import plan_weights
+from tpkit.parallel import ParallelSpec
+from tpkit.units import GiB, MiB
+
+H200, H100, A100, B200, MI300X = (lookup_gpu(n) for n in ("H200", "H100", "A100-40GB", "B200", "MI300X"))
+
+
+def _model(name):
+    return load_model(name)
+
+
+# rule 1: hybrid-SWA pools are an architecture allow-list ------------------------------------------------
+
+@pytest.mark.parametrize("version, hybrid", [("0.4.9", False), ("0.4.10", True), ("0.5.2", True), ("0.5.3", False),
+                                             ("0.5.10", False), ("0.5.23", False)])
+def test_gemma3_gets_one_full_pool_except_in_the_0_4_10_era(version, hybrid):
+    assert hybrid_swa(_model("google/gemma-3-27b-it"), version)[0] is hybrid
+
+
+@pytest.mark.parametrize("version, hybrid", [("0.5.9", False), ("0.5.10", True), ("0.5.23", True)])
+def test_gpt_oss_and_llama4_are_hybrid_from_the_0_5_10_allow_list(version, hybrid):
+    assert hybrid_swa(gpt_oss_120b(), version)[0] is hybrid
+    assert hybrid_swa(_model("meta-llama/Llama-4-Scout-17B-16E-Instruct"), version)[0] is hybrid
+
+
+def test_allow_list_grows_per_release_and_config_opt_in_from_0_5_13():
+    gemma4 = gpt_oss_120b(architecture="Gemma4ForCausalLM")
+    assert not hybrid_swa(gemma4, "0.5.10")[0] and hybrid_swa(gemma4, "0.5.11")[0]
+    custom = gpt_oss_120b(architecture="MyHybridForCausalLM", extra={"is_hybrid_swa": True})
+    assert not hybrid_swa(custom, "0.5.12")[0] and hybrid_swa(custom, "0.5.13")[0]
+
+
+def test_non_hybrid_cell_counts_the_sliding_layers_as_full():
+    gemma = _model("google/gemma-3-27b-it")
+    cell = compute_cell(gemma, 1, 1, "bfloat16", version="0.5.23")
+    assert cell.layout == "mha" and cell.full_layers == 62 and cell.bytes_per_token == 16 * 256 * 62 * 2
+    old = compute_cell(gemma, 1, 1, "bfloat16", version="0.4.10")
+    assert old.layout == "swa" and old.bytes_per_token == pytest.approx(16 * 256 * 2 * (10 + 0.8 * 52))
+
+
+# rule 2: vision-language models ----------------------------------------------------------------------------
+
+def test_vlm_factor_reads_num_hidden_layers_with_default_24():
+    assert vlm_fraction_factor({"depth": 27, "hidden_size": 1152})[0] == pytest.approx(0.924765625, abs=1e-15)
+    assert vlm_fraction_factor({"num_hidden_layers": 27, "hidden_size": 1152})[0] == pytest.approx(
+        0.909736328125, abs=1e-15)
+    assert vlm_fraction_factor({"num_hidden_layers": 64, "hidden_size": 4096})[0] == pytest.approx(0.95 * 0.8)
+    assert vlm_fraction_factor(None)[0] == 1.0
+
+
+@pytest.mark.parametrize("version, scaled", [("0.4.9", False), ("0.4.10", True)])
+def test_vlm_factor_starts_in_0_4_10(version, scaled):
+    gemma = _model("google/gemma-3-27b-it")
+    r = plan(gemma, gpu="H100", tp=2, weights=GiB(26), engine_version=version)  # 0.4.9: the tp table
+    f = r.extra["sglang"]["mem_fraction_static"]
+    assert (f != round(f, 3)) is scaled
+
+
+@pytest.mark.parametrize("version, reserved_mib", [("0.5.17", 0), ("0.5.18", 100), ("0.5.19", 100),
+                                                   ("0.5.20", 1024)])
+def test_multimodal_cache_comes_out_of_the_kv_budget_from_0_5_18(version, reserved_mib):
+    qwen_vl = _model("Qwen/Qwen3-VL-8B-Instruct")
+    assert mm_reservation(qwen_vl, H200, 143_771, version, None)[0] == MiB(reserved_mib)
+
+
+def test_qwen3_vl_feature_cache_needs_a_large_hopper_and_grows_with_400_requests():
+    qwen_vl = _model("Qwen/Qwen3-VL-8B-Instruct")
+    assert mm_reservation(qwen_vl, A100, 40_960, "0.5.23", None)[0] == MiB(100)
+    assert mm_reservation(qwen_vl, H100, 81_559, "0.5.23", 400)[0] == MiB(3072)
+    assert mm_reservation(_model("google/gemma-3-27b-it"), H200, 143_771, "0.5.23", None)[0] == MiB(100)
+    assert mm_reservation(llama3_8b(), H200, 143_771, "0.5.23", None)[0] == MiB(0)
+
+
+# prefill CUDA graphs (rules 2, 9) --------------------------------------------------------------------------
+
+def _graphs(model, version, gpu=H200, **ctx):
+    return prefill_graphs(model, gpu, GraphContext(version=version, **ctx))[0]
+
+
+def test_multimodal_prefill_graphs_off_unless_allow_listed():
+    vl = _model("Qwen/Qwen3-VL-8B-Instruct")
+    assert not _graphs(vl, "0.5.23") and not _graphs(vl, "0.5.14")
+    kimi_vl = _model("moonshotai/Kimi-K2.5")  # multimodal MLA, breakable-allow-listed from 0.5.18
+    assert not _graphs(kimi_vl, "0.5.17") and _graphs(kimi_vl, "0.5.18")
+
+
+@pytest.mark.parametrize("version, on", [("0.5.14", True), ("0.5.15", False), ("0.5.17", False), ("0.5.18", True)])
+def test_mla_prefill_graphs_off_under_breakable_until_0_5_18(version, on):
+    assert _graphs(deepseek_v3(), version) is on
+
+
+@pytest.mark.parametrize("version, on", [("0.5.14", False), ("0.5.16", False), ("0.5.17", True)])
+def test_dp_attention_prefill_graphs_on_from_0_5_17(version, on):
+    assert _graphs(llama3_8b(), version, dp_attention=True) is on
+
+
+@pytest.mark.parametrize("version, on", [("0.5.14", False), ("0.5.15", True), ("0.5.18", True), ("0.5.19", False)])
+def test_pipeline_parallel_prefill_graphs(version, on):
+    assert _graphs(llama3_8b(), version, pp=2) is on
+
+
+@pytest.mark.parametrize("version, on", [("0.5.10", False), ("0.5.11", True)])
+def test_speculative_decoding_turned_piecewise_graphs_off_in_0_5_10_only(version, on):
+    assert _graphs(llama3_8b(), version, speculative=True) is on
+
+
+def test_prefill_graphs_off_on_amd_and_for_deepseek_v3_on_sm100():
+    assert not _graphs(llama3_8b(), "0.5.23", gpu=MI300X)
+    assert not _graphs(deepseek_v3(), "0.5.23", gpu=B200) and _graphs(deepseek_v3(), "0.5.23", gpu=H200)
+    assert not _graphs(_model("Qwen/Qwen3-Next-80B-A3B-Instruct"), "0.5.14")  # tc_piecewise arch list
+    assert _graphs(_model("Qwen/Qwen3-Next-80B-A3B-Instruct"), "0.5.15")
+
+
+def test_reserve_leaves_out_the_prefill_term_when_graphs_are_off():
+    kw = dict(gpu_mem_mib=143_771, tp=1, pp=1, cpp=8192, max_bs=256, is_mla=False)
+    on = default_mem_fraction("0.5.20", **kw).reserved_mib
+    off = default_mem_fraction("0.5.20", **kw, extras=ReserveExtras(prefill_graphs=False)).reserved_mib
+    assert on - off == 58 * 8
+
+
+# reserve terms (rule 9) --------------------------------------------------------------------------------------
+
+def _reserved(version, era, **extras):
+    return default_mem_fraction(era, gpu_mem_mib=143_771, tp=8, pp=1, cpp=8192, max_bs=512, is_mla=True,
+                                extras=ReserveExtras(version=version, **extras)).reserved_mib
+
+
+def test_dp_attention_pads_the_graph_term_by_max_bs_and_dp():
+    assert _reserved("0.5.23", "0.5.20", attn_dp=8) - _reserved("0.5.23", "0.5.20") == 3 * 512 * 8 + 1.5 * 512 * 8
+
+
+@pytest.mark.parametrize("version, era, extra", [("0.5.14", "0.5.10", 0), ("0.5.15", "0.5.15", 2048),
+                                                 ("0.5.17", "0.5.15", 2048 + 1024)])
+def test_deepep_reserve(version, era, extra):
+    assert _reserved(version, era, deepep=True) - _reserved(version, era) == extra
+
+
+@pytest.mark.parametrize("version, era, algo, extra", [("0.5.3", "0.5.3", "EAGLE", 2048),
+                                                       ("0.5.13", "0.5.10", "EAGLE", 4096),
+                                                       ("0.5.13", "0.5.10", "STANDALONE", 6144),
+                                                       ("0.5.14", "0.5.10", "EAGLE", 0)])
+def test_speculative_reserve_until_draft_weights_were_measured(version, era, algo, extra):
+    assert _reserved(version, era, speculative=algo) - _reserved(version, era) == extra
+
+
+@pytest.mark.parametrize("era, cpp, bs", [("0.5.15", 2048, 24), ("0.5.20", 4096, 48)])
+def test_small_gpu_capacity_defaults_change_in_0_5_20(era, cpp, bs):
+    cap = capacity_defaults(24_564, 1, era, chunked_prefill_size=None, cuda_graph_max_bs=None,
+                            max_running_requests=None)
+    assert (cap.chunked_prefill_size, cap.cuda_graph_max_bs) == (cpp, bs)
+
+
+# version boundaries of rule 9 / 10 ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("version, v2", [("0.5.11", False), ("0.5.12", True)])
+def test_custom_allreduce_v2_default_from_0_5_12(version, v2):
+    base = plan_baseline(H200, ParallelSpec(tp=8), "0.5.10", None, version=version)
+    car = next(u for u in base.uses if u.item == "custom all-reduce buffers")
+    assert ("CustomAllReduceV2" in car.source) is v2
+
+
+def test_cublas_comes_after_the_kv_pool():
+    base = plan_baseline(H200, ParallelSpec(tp=2), "0.5.20", None)
+    assert not any("cuBLAS" in u.item for u in base.uses)
+    assert [u.item for u in base.after_pool] == ["cuBLAS workspace (after the KV pool, from the slack)"]
+    r = plan(gpu="H200")
+    ledger = {l.item: l for l in r.ledger.items}
+    left = ledger["left for activations + CUDA graphs"].bytes
+    assert ledger["Memory pool end (free after the pools)"].bytes - left == base.after_pool[0].bytes
+
+
+@pytest.mark.parametrize("version, rows", [("0.5.11", 100), ("0.5.12", 101)])
+def test_req_to_token_padding_row_from_0_5_12(version, rows):
+    running, got, _ = max_running_requests("0.5.10", tokens=10**6, context_len=8192, user=100, dp=1, version=version)
+    assert (running, got) == (100, rows)
+
+
+@pytest.mark.parametrize("version, running", [("0.5.13", 2048), ("0.5.14", 5000)])
+def test_user_running_cap_rule_from_0_5_14(version, running):
+    """0.5.3–0.5.13 cap the user's value by the 2048–4096 estimate; 0.5.14+ by tokens // 2."""
+    assert max_running_requests("0.5.10", tokens=400_000, context_len=131_072, user=5000, dp=1,
+                                version=version)[0] == running
+
+
+def test_req_to_token_gets_the_draft_token_columns():
+    assert req_to_token_bytes(49, 163_840, 4).bytes == 49 * (163_840 + 8) * 4
+
+
+# rule 6: mamba state slots -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("version, slots", [("0.5.13", 3), ("0.5.14", 5), ("0.5.23", 5)])
+def test_qwen3_next_state_slots_per_request(version, slots):
+    assert slots_per_request(_model("Qwen/Qwen3-Next-80B-A3B-Instruct"), version)[0] == slots
+
+
+@pytest.mark.parametrize("version, slots", [("0.5.15", 3), ("0.5.16", 5)])
+def test_kimi_linear_state_slots_per_request(version, slots):
+    kimi_linear = llama3_8b(architecture="KimiLinearForCausalLM")
+    assert slots_per_request(kimi_linear, version)[0] == slots
+
+
+@pytest.mark.parametrize("version, padding", [("0.5.16", 0), ("0.5.17", 1)])
+def test_state_pool_padding_slot_from_0_5_17(version, padding):
+    qn = _model("Qwen/Qwen3-Next-80B-A3B-Instruct")
+    pool = plan_mamba_pool(qn, 4, 36, GiB(86), version)
+    assert pool.allocated_slots - pool.slots == padding
+
+
+# speculative decoding (rule 5) -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("version, before", [("0.5.13", False), ("0.5.14", True)])
+def test_draft_weights_are_measured_before_the_pool_from_0_5_14(version, before):
+    r = plan(deepseek_v3(num_nextn_layers=1), gpu="H200", tp=8, weights=GiB(78.5), engine_version=version,
+             speculative_algorithm="NEXTN")
+    x = r.extra["sglang"]
+    assert x["speculative"]["loaded_before_pool"] is before
+    assert (x["budget_cell_bytes_per_token"] == 70_272 + 1_152) is before
+    items = [l.item for l in r.ledger.items]
+    assert ("draft weights (EAGLE)" in items) is before
+    assert ("draft weights (EAGLE) (after the target's pool, from the slack)" in items) is not before
+
+
+def test_speculative_defaults_and_flag_checks():
+    llama = _model("meta-llama/Llama-3.1-8B-Instruct")
+    draft = "lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge"
+    r = plan_sglang(llama, H200, ParallelSpec(), SglangOptions(speculative_algorithm="EAGLE3",
+                                                               speculative_draft_model_path=draft))
+    spec = r.extra["sglang"]["speculative"]
+    assert (spec["num_steps"], spec["eagle_topk"], spec["num_draft_tokens"]) == (5, 4, 8)
+    assert r.max_running_requests == 48 and spec["draft_layers"] == 1
+    chain = plan_sglang(llama, H200, ParallelSpec(), SglangOptions(
+        speculative_algorithm="EAGLE3", speculative_draft_model_path=draft, speculative_num_steps=3))
+    assert chain.extra["sglang"]["speculative"]["num_draft_tokens"] == 4  # topk 1: steps + 1
+    with pytest.raises(PlanInputError, match="needs --speculative-draft-model-path"):
+        plan_sglang(llama, H200, ParallelSpec(), SglangOptions(speculative_algorithm="EAGLE3"))
+    with pytest.raises(PlanInputError, match="needs --speculative-algorithm"):
+        SglangOptions(speculative_num_steps=3)
+    with pytest.raises(PlanInputError, match="STANDALONE with --enable-dp-attention"):
+        plan_sglang(llama, H200, ParallelSpec(tp=8, dp=8, dp_attention=True), SglangOptions(
+            speculative_algorithm="STANDALONE", speculative_draft_model_path=draft))
+
+
+# DP attention (item 3) ---------------------------------------------------------------------------------------
+
+def test_dp_attention_layout_counts_tp_gpus_and_shards_attention_over_tp_over_dp():
+    par = ParallelSpec(tp=8, dp=8, ep=8, dp_attention=True)
+    assert (par.num_gpus, par.attn_tp, par.attn_dp) == (8, 1, 8)
+    assert par.to_dict() == {"tp": 8, "pp": 1, "dp": 8, "ep": 8, "dp_attention": True}
+    with pytest.raises(PlanInputError, match="must divide"):
+        ParallelSpec(tp=8, dp=3, dp_attention=True)
+    ds = _model("deepseek-ai/DeepSeek-V3")
+    tp8 = plan_weights(ds, ParallelSpec(tp=8, ep=8)).bytes_per_rank.bytes
+    dpa = plan_weights(ds, par).bytes_per_rank.bytes
+    attention_params = 1536 * 7168 + 128 * 192 * 1536 + 576 * 7168 + 128 * 256 * 512 + 7168 * 128 * 128
+    assert attention_params == 187_105_280
+    sharded = 128 * 192 * 1536 + 128 * 256 * 512 + 7168 * 128 * 128  # q_b, kv_b, o: fp8 + 128×128 fp32 scales
+    scales = (-(-128 * 192 // 128) * -(-1536 // 128) + -(-128 * 256 // 128) * -(-512 // 128)
+              + -(-7168 // 128) * -(-128 * 128 // 128)) * 4
+    per_layer = sharded * 7 // 8 + scales * 7 // 8
+    embed = 129_280 * 7168 * 2 * 7 // 8
+    assert dpa - tp8 == 61 * per_layer + embed
+
+
+def test_dp_attention_divides_user_running_requests_and_needs_tp_to_divide_heads():
+    r = plan(deepseek_v3(), gpu="H200", tp=8, weights=GiB(88.5), enable_dp_attention=True,
+             max_running_requests=512)
+    assert r.max_running_requests == 512  # ParallelSpec without dp: dp = 1 attention rank
+    par = ParallelSpec(tp=8, dp=8, dp_attention=True)
+    r8 = plan_sglang(deepseek_v3(), H200, par, SglangOptions(max_running_requests=512), weights=GiB(88.5))
+    assert r8.max_running_requests == 64 and r8.extra["sglang"]["attn_dp_size"] == 8
+
+
+@pytest.mark.parametrize("version", ["0.5.12", "0.5.13", "0.5.17"])
+def test_state_pool_with_speculative_decoding_per_release(version):
+    """D = 4 draft tokens, 48 running requests, r = 3 (≤ 0.5.13) or 5 slots per request."""
+    qn = _model("Qwen/Qwen3-Next-80B-A3B-Instruct")
+    rest, slot, d, running = GiB(86), 19_316_736, 4, 48
+    pool = plan_mamba_pool(qn, 4, 36, rest, version, draft_tokens=d, max_running=running)
+    assert pool.per_slot.bytes == slot
+    if version == "0.5.12":
+        inter = slot * running * d
+        assert pool.intermediate.bytes == inter and pool.slots == int((rest.bytes - inter) * 0.9 / 1.9) // slot
+    elif version == "0.5.13":
+        assert pool.slots == int(int(rest.bytes * 0.9 / 1.9) // (slot * (1 + d / 3)))
+        assert pool.intermediate.bytes == slot * min(running, pool.slots // 3) * d and pool.allocated_slots == pool.slots
+    else:
+        budget = int(rest.bytes * 0.9 / 1.9)
+        assert pool.slots == int((budget - slot * (1 + d)) // (slot * (1 + d / 5)))
+        assert pool.intermediate.bytes == slot * (min(running, pool.slots // 5) + 1) * d
+        assert pool.allocated_slots == pool.slots + 1
+
+
+def test_old_releases_refuse_a_draft_that_does_not_fit_in_the_slack():
+    r = plan(deepseek_v3(num_nextn_layers=1), gpu="H200", tp=8, weights=GiB(78.5), engine_version="0.5.10",
+             speculative_algorithm="NEXTN", mem_fraction_static=0.995)
+    assert not r.verdict.fits and "come out of the slack" in r.verdict.message
