@@ -160,11 +160,20 @@ def run_perf(args) -> int:
     return 0
 
 
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
 def format_perf(d: dict) -> str:
     """Text form of ``PerfResult.to_dict()`` (pure)."""
     lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}), {d['engine']}, batch {d['batch']}, "
              f"context {d['context']}", ""]
-    b, ar = d["baseline"], d["allreduce"]
+    b, ar, rt = d["baseline"], d["allreduce"], d["runtime"]
+    given = "" if rt["version_given"] else " (newest known; --engine-version to change)"
+    graphs = ", ".join(f"{k} {v}" for k, v in rt["graphs"].items())
+    lines.append(f"engine           {d['engine']} {rt['engine_version']}{given}, attention {rt['attention_backend']}, "
+                 f"verify attention {rt['verify_attention']}, overlap plain/spec {_yes(rt['plain_overlap'])}/"
+                 f"{_yes(rt['spec_overlap'])}, graphs: {graphs}")
     lines.append(f"plain decoding   {b['tok_s']:.1f} tok/s   step {b['step_s'] * 1e3:.2f} ms")
     lines.append(f"all-reduce       {ar['calls_per_forward']} per forward × {ar['us_per_call']:.1f} µs ({ar['backend']}; "
                  f"{ar['source']}) = {ar['us_per_forward'] / 1e3:.2f} ms, + {ar['all_gathers_per_forward']} all-gather")
