@@ -2,8 +2,8 @@
 
     python bench/decode_perf_cold_start.py [--runs 20]
 
-Same method as bench/cli_cold_start.py (its ``wall`` helper), same run for every command, so the ratios
-hold on a loaded machine.  Target (issue 13): `tpkit perf` under 0.3 s, no torch import.
+Same method as bench/cli_cold_start.py (its ``_once`` runner, with bytecode), same run for every command,
+so the ratios hold on a loaded machine.  Target (issue 13): `tpkit perf` under 0.3 s, no torch import.
 """
 
 from __future__ import annotations
@@ -16,7 +16,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cli_cold_start import wall  # noqa: E402
+from cli_cold_start import _once  # noqa: E402
+
+
+def wall(cmd: list[str], runs: int) -> list[float]:
+    """Wall seconds of ``runs`` fresh runs of ``cmd`` (cli_cold_start's runner, this checkout's environment)."""
+    return [_once(cmd, dict(os.environ))[0] for _ in range(runs)]
 
 CASES = [
     ["perf", "moonshotai/Kimi-K2.5", "--gpu", "RTX-PRO-6000", "--tp", "8", "--speculative-algorithm", "EAGLE3", "--json"],

@@ -3,9 +3,11 @@
     python bench/decode_published.py [--markdown docs_table.md]
 
 Reads ``bench/data/published_spec.json`` (every row with its source), predicts each with
-``tpkit.perf.plan_perf`` exactly as ``tpkit perf`` would (the row's GPU, TP, engine, batch, context,
-algorithm and settings; the measured accept length where the source gives one, else the per-family
-default) and prints a markdown table with the measured and predicted speed-up and the error, then:
+``tpkit.perf.plan_perf`` exactly as ``tpkit perf`` would (the row's GPU, TP, engine and engine version,
+batch, context, algorithm and settings; the measured accept length where the source gives one, else the
+per-family default) and prints a markdown table with the measured and predicted speed-up and the error,
+then the scores for all rows, for the training sources (``split.train``: the only rows the constants marked
+``fitted`` were set on, by ``bench/decode_fit.py``) and for the held-out rest:
 
     sign right       predicted speed-up > 1 exactly when the measured one is
     within 25 %      |predicted / measured − 1| ≤ 0.25 (speed-up)
@@ -33,37 +35,60 @@ def predict(row: dict):
                             num_draft_tokens=row["num_draft_tokens"])
     return plan_perf(PerfRequest(model=spec, gpu=lookup_gpu(row["gpu"]), tp=row["tp"], batch=row["batch"],
                                  context=row["context"], engine=row["engine"], spec=settings,
-                                 accept_length=row["accept_length"], kv_cache_dtype=row["kv_cache_dtype"]))
+                                 accept_length=row["accept_length"], kv_cache_dtype=row["kv_cache_dtype"],
+                                 engine_version=row.get("engine_version")))
 
 
 def measured_speedup(row: dict) -> float:
     return row["measured_speedup"] or row["spec_tok_s"] / row["base_tok_s"]
 
 
+def score(rows: list[dict], speedups: list[float]) -> dict:
+    """sign right / within 25 % / median |error| of predicted ``speedups`` against ``rows``."""
+    errs = [p / measured_speedup(r) - 1 for r, p in zip(rows, speedups)]
+    n = len(errs)
+    sign = sum((p > 1) == (measured_speedup(r) > 1) for r, p in zip(rows, speedups))
+    within = sum(abs(e) <= 0.25 for e in errs)
+    med = sorted(abs(e) for e in errs)[n // 2] if n else 0.0
+    return {"rows": n, "sign_ok": sign, "within_25": within, "median_abs_error": med}
+
+
+def summary_line(name: str, s: dict) -> str:
+    n = s["rows"]
+    return (f"{name}: {n} rows: sign right in {s['sign_ok']} ({s['sign_ok'] / n:.0%}), speed-up within 25 % in "
+            f"{s['within_25']} ({s['within_25'] / n:.0%}); median |error| {s['median_abs_error'] * 100:.0f} %")
+
+
 def table(data: dict) -> tuple[list[str], dict]:
-    lines = ["| # | source | model | GPU × TP | engine | batch | ctx | settings (steps/topk/draft) | accept len | "
+    lines = ["| # | source | split | model | GPU × TP | engine | batch | ctx | settings (steps/topk/draft) | accept len | "
              "plain tok/s meas / pred | spec tok/s meas / pred | speed-up meas | speed-up pred | error | sign |",
-             "|---|---|---|---|---|---:|---:|---|---:|---|---|---:|---:|---:|---|"]
-    stats = {"rows": 0, "sign_ok": 0, "within_25": 0, "errors": []}
+             "|---|---|---|---|---|---|---:|---:|---|---:|---|---|---:|---:|---:|---|"]
+    train = set(data.get("split", {}).get("train", ()))
+    preds = []
     for i, row in enumerate(data["rows"], 1):
         r = predict(row)
         meas, pred = measured_speedup(row), r.speculative.speedup
+        preds.append(pred)
         err = pred / meas - 1
         sign = (pred > 1) == (meas > 1)
-        stats["rows"] += 1
-        stats["sign_ok"] += sign
-        stats["within_25"] += abs(err) <= 0.25
-        stats["errors"].append(abs(err))
         base_pred = r.baseline.batch / r.baseline.step_us * 1e6
         tau = (f"{row['accept_length']:.2f}" if row["accept_length"] else f"{r.speculative.accept_length:.2f}*")
         base = f"{row['base_tok_s']:.1f} / {base_pred:.1f}" if row["base_tok_s"] else f"— / {base_pred:.1f}"
         spec = f"{row['spec_tok_s']:.1f} / {r.speculative.tok_s:.1f}" if row["spec_tok_s"] else \
             f"— / {r.speculative.tok_s:.1f}"
         name = row["model"].split("/")[-1].replace(".config.json", "")
-        lines.append(f"| {i} | {row['source']} | {name} | {row['gpu']} × {row['tp']} | {row['engine']} | {row['batch']} | "
+        engine = row["engine"] + (f" {row['engine_version']}" if row.get("engine_version") else "")
+        lines.append(f"| {i} | {row['source']} | {'train' if row['source'] in train else 'held out'} | {name} | "
+                     f"{row['gpu']} × {row['tp']} | {engine} | {row['batch']} | "
                      f"{row['context']} | {row['algorithm']} {row['num_steps']}/{row['topk']}/{row['num_draft_tokens']} | "
                      f"{tau} | {base} | {spec} | {meas:.2f}× | {pred:.2f}× | {err * 100:+.0f} % | "
                      f"{'ok' if sign else 'WRONG'} |")
+    rows = data["rows"]
+    held = [i for i, r in enumerate(rows) if r["source"] not in train]
+    fit = [i for i, r in enumerate(rows) if r["source"] in train]
+    stats = {"all": score(rows, preds),
+             "train": score([rows[i] for i in fit], [preds[i] for i in fit]),
+             "held_out": score([rows[i] for i in held], [preds[i] for i in held])}
     return lines, stats
 
 
@@ -74,10 +99,9 @@ def main() -> int:
     sys.path.insert(0, str(ROOT / "src"))
     data = json.loads(DATA.read_text())
     lines, s = table(data)
-    errs = sorted(s["errors"])
-    summary = (f"{s['rows']} rows: sign right in {s['sign_ok']} ({s['sign_ok'] / s['rows']:.0%}), speed-up within 25 % "
-               f"in {s['within_25']} ({s['within_25'] / s['rows']:.0%}); median |error| {errs[len(errs) // 2] * 100:.0f} %")
-    text = "\n".join(lines + ["", summary])
+    summary = [summary_line("all", s["all"]), summary_line("training sources", s["train"]),
+               summary_line("held-out sources", s["held_out"])]
+    text = "\n".join(lines + [""] + summary)
     print(text)
     if args.markdown:
         Path(args.markdown).write_text(text + "\n")

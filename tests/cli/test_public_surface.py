@@ -38,7 +38,8 @@ PERF_FLAGS = frozenset({
     "-h", "--help", "--gpu", "--tp", "--num-gpus", "--link", "--batch", "--context", "--engine", "--ep", "--dp",
     "--kv-cache-dtype", "--speculative-algorithm", "--speculative-num-steps", "--speculative-eagle-topk",
     "--speculative-num-draft-tokens", "--speculative-draft-model-path", "--accept-length", "--allreduce-profile",
-    "--allreduce-backend", "--pcie-fabric-gbps", "--impl", "--json",
+    "--allreduce-backend", "--pcie-fabric-gbps", "--impl", "--json", "--engine-version", "--attention-backend",
+    "--disable-cuda-graph", "--enforce-eager",
 })
 PUBLIC_API = frozenset({
     "__version__", "Bytes", "parse_bytes", "format_bytes", "TpkitError", "ParallelSpec", "load_model", "ModelSpec",

@@ -87,3 +87,25 @@ def test_perf_runs_without_torch():
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
+
+
+def test_engine_version_backend_and_eager_flags(capsys):
+    code, out, _ = run(KIMI + ["--speculative-algorithm", "EAGLE3", "--engine-version", "0.5.10", "--context", "8192",
+                               "--accept-length", "2.0", "--json"], capsys)
+    assert code == 0
+    d = json.loads(out)
+    assert d["runtime"]["engine_version"] == "0.5.10" and d["runtime"]["version_given"]
+    assert d["runtime"]["attention_backend"] == "triton" and not d["runtime"]["spec_overlap"]
+    assert d["speculative"]["speedup"] < 1.0 < d["speculative"]["breakeven_accept_length"]
+    assert d["verdict"]["message"].split("\n")[1].startswith("Break-even accept length")
+    code, out, _ = run(KIMI + ["--engine", "vllm", "--attention-backend", "TRITON_MLA", "--enforce-eager"], capsys)
+    assert code == 0 and "engine           vllm 0.33.0" in out and "graphs: plain eager" in out
+
+
+@pytest.mark.parametrize("flags, match", [
+    (["--engine-version", "latest"], "is not a version"),
+    (["--attention-backend", "FLASH_ATTN"], "not a sglang attention backend"),
+])
+def test_bad_engine_facts_are_user_errors(capsys, flags, match):
+    code, _, err = run(KIMI + flags, capsys)
+    assert code == 2 and match in err and "Traceback" not in err

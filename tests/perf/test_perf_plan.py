@@ -29,7 +29,8 @@ def test_eagle3_slows_the_pcie_box_at_batch_1_when_acceptance_is_low_and_says_wh
     assert r.crossover_batch == 1
     msg = r.verdict.message
     assert "slows decoding" in msg and "pcie link" in msg
-    assert "all-reduces" in msg and "experts" in msg and "ms" in msg and "to break even" in msg
+    assert "all-reduces" in msg and "experts" in msg and "ms" in msg
+    assert msg.split("\n")[1].startswith(f"Break-even accept length {r.speculative.breakeven_accept_length:.2f}")
     assert "--speculative-num-steps 3" not in r.verdict.flags  # never the settings that lose
     low = kimi("RTX-PRO-6000", accept_length=1.1)
     assert "do not speculate at batch ≥ 1 on this pcie link" in low.verdict.message

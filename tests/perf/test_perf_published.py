@@ -1,29 +1,53 @@
 """tpkit perf against the published speculative-decoding measurements collected in docs/accuracy.md.
 
-Data: bench/data/published_spec.json (copied to tests/perf/data with every row's source).  The issue's bar for
-held-back data is a speed-up within 25 % in ≥ 60 % of rows; this pins it on the collected rows so a model
-change that loses it fails here.  (The sign bar — right in all but one — is not met: see docs/accuracy.md.)
+Data: bench/data/published_spec.json (copied to tests/perf/data with every row's source).  The only constant
+set on these rows (``sglang_spec_v1_host_us``, confidence ``fitted``) was set on the training sources named in
+``split.train``; the held-out sources are scored apart here, the way the issue's held-back data will be.
+The issue's bars for held-back data: speed-up within 25 % in ≥ 60 % of rows, sign right in all but at most
+one.  The first is pinned below on the held-out rows; the sign bar is not met (docs/accuracy.md §4.3): the
+floor pinned here is the level reached on 2026-12-01 so a change that loses it fails.
 """
 
 import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = json.loads((Path(__file__).parent / "data" / "published_spec.json").read_text())
 
 
-def test_every_row_names_its_source():
+def test_every_row_names_its_source_and_the_split_is_by_source():
     for row in DATA["rows"]:
         assert row["source"] in DATA["sources"]
     assert all(len(entry) == 3 for entry in DATA["not_scored"])
+    train = set(DATA["split"]["train"])
+    assert train < set(DATA["sources"])
+    held = {r["source"] for r in DATA["rows"]} - train
+    assert len(held) >= len(train)
 
 
-def test_speedup_within_25_percent_in_at_least_60_percent_of_rows():
+@pytest.fixture(scope="module")
+def scored():
     sys.path.insert(0, str(ROOT / "bench"))
-    from decode_published import measured_speedup, predict
+    from decode_published import predict, score
 
-    errors = [predict(row).speculative.speedup / measured_speedup(row) - 1 for row in DATA["rows"]]
-    within = sum(abs(e) <= 0.25 for e in errors) / len(errors)
-    assert within >= 0.60, f"{within:.0%} within 25 %"
-    assert sorted(abs(e) for e in errors)[len(errors) // 2] <= 0.25
+    train = set(DATA["split"]["train"])
+    rows = DATA["rows"]
+    preds = [predict(row).speculative.speedup for row in rows]
+    held = [i for i, r in enumerate(rows) if r["source"] not in train]
+    return score(rows, preds), score([rows[i] for i in held], [preds[i] for i in held])
+
+
+def test_speedup_within_25_percent_in_at_least_60_percent_of_held_out_rows(scored):
+    everything, held = scored
+    assert held["within_25"] / held["rows"] >= 0.60
+    assert everything["within_25"] / everything["rows"] >= 0.75
+    assert held["median_abs_error"] <= 0.20
+
+
+def test_sign_of_the_speedup_on_held_out_rows_does_not_regress(scored):
+    everything, held = scored
+    assert held["sign_ok"] / held["rows"] >= 0.80
+    assert everything["sign_ok"] / everything["rows"] >= 0.84

@@ -46,6 +46,15 @@ def register(sub) -> None:
     p.add_argument("--engine", choices=("sglang", "vllm"), default="sglang", help="flags and kernel layout")
     p.add_argument("--kv-cache-dtype", choices=("auto", "bf16", "fp8"), default="auto",
                    help="KV cache element type (default: the checkpoint's, else bf16)")
+    p.add_argument("--engine-version", default=None, metavar="V",
+                   help="engine version whose behaviour to model, e.g. 0.5.10 (SGLang) or 0.21.0 (vLLM): overlap "
+                        "scheduling under speculation, CUDA-graph coverage, attention path (default: the newest "
+                        "version tpkit read, stated in the output)")
+    p.add_argument("--attention-backend", default=None, metavar="B",
+                   help="the engine's attention backend in its own spelling (SGLang: fa3, flashinfer, triton, …; "
+                        "vLLM: FLASH_ATTN, TRITON_MLA, …); default: the engine's choice for this GPU and model")
+    p.add_argument("--disable-cuda-graph", "--enforce-eager", dest="eager", action="store_true",
+                   help="model the engine without CUDA graphs (every kernel launched from Python)")
     s = p.add_argument_group("speculative decoding")
     s.add_argument("--speculative-algorithm", default=None, metavar="A",
                    help="EAGLE, EAGLE3, NEXTN (= MTP) or STANDALONE")
@@ -135,7 +144,8 @@ def build_perf_request(args):
                        draft_path=args.speculative_draft_model_path, accept_length=args.accept_length,
                        backend=args.allreduce_backend, profile=_profile(args.allreduce_profile),
                        profile_name=args.allreduce_profile or "", fabric_gbps=args.pcie_fabric_gbps,
-                       kv_cache_dtype=args.kv_cache_dtype)
+                       kv_cache_dtype=args.kv_cache_dtype, engine_version=args.engine_version,
+                       attention_backend=args.attention_backend, eager=args.eager)
 
 
 def run_perf(args) -> int:
@@ -150,11 +160,20 @@ def run_perf(args) -> int:
     return 0
 
 
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
 def format_perf(d: dict) -> str:
     """Text form of ``PerfResult.to_dict()`` (pure)."""
     lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}), {d['engine']}, batch {d['batch']}, "
              f"context {d['context']}", ""]
-    b, ar = d["baseline"], d["allreduce"]
+    b, ar, rt = d["baseline"], d["allreduce"], d["runtime"]
+    given = "" if rt["version_given"] else " (newest known; --engine-version to change)"
+    graphs = ", ".join(f"{k} {v}" for k, v in rt["graphs"].items())
+    lines.append(f"engine           {d['engine']} {rt['engine_version']}{given}, attention {rt['attention_backend']}, "
+                 f"verify attention {rt['verify_attention']}, overlap plain/spec {_yes(rt['plain_overlap'])}/"
+                 f"{_yes(rt['spec_overlap'])}, graphs: {graphs}")
     lines.append(f"plain decoding   {b['tok_s']:.1f} tok/s   step {b['step_s'] * 1e3:.2f} ms")
     lines.append(f"all-reduce       {ar['calls_per_forward']} per forward × {ar['us_per_call']:.1f} µs ({ar['backend']}; "
                  f"{ar['source']}) = {ar['us_per_forward'] / 1e3:.2f} ms, + {ar['all_gathers_per_forward']} all-gather")

@@ -10,6 +10,8 @@ Modules, in call order:
     constants   every number the model uses, with unit, source and confidence
     device      GPU datasheet rates × measured efficiencies
     impl        kernel layout of the implementation (reference bench, SGLang, vLLM)
+    runtime     engine facts by version, GPU and backend: overlap under speculation, CUDA-graph coverage,
+                the verify pass's attention path
     experts     expected distinct routed experts for T tokens
     work        the kernels of one forward on one rank (bytes, FLOPs)
     forward     kernels through a roofline → µs
@@ -23,6 +25,7 @@ Modules, in call order:
     result      frozen results and their JSON form
 
 Imports: units, errors, hardware, models, parallel and ``tpkit.comm.profile`` only; never torch.
+(``runtime`` encodes facts read in the engines' sources; it never imports an engine.)
 """
 
 from tpkit.perf.plan import PerfRequest, plan_perf

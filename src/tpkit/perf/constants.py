@@ -5,6 +5,8 @@ Confidence labels (the same words appear in ``tpkit perf`` output):
     measured    read on hardware by a script in this repo (command + date in docs/benchmarks.md)
     published   a number from a named public source (code, datasheet, benchmark table)
     derived     arithmetic on the above, spelled out in the source string
+    fitted      set by ``bench/decode_fit.py`` on the training half of the published speculative rows
+                (split by source, docs/accuracy.md §4.2); the held-out half is scored apart
     assumption  a choice where no source pins the number; the output says so
 
 Measured H200 constants come from ``bench/decode_reference.py`` run on one H200 SXM (torch 2.11,
@@ -61,6 +63,11 @@ C = {
     "attention_cta_gbps": Const(
         value=45.1, unit="GB/s streamed by one (sequence, KV head) block without split-KV",
         source=f"slope of the same fit (22.2 µs per MB of K+V per KV head); {_RUN}", confidence="measured"),
+    "attention_cta_row_bytes": Const(
+        value=512.0, unit="bytes per cached token one block read in that fit (K + V, head_dim 128, bf16)",
+        source="the SDPA-flash calibration of attention_cta_gbps; a block reading wider rows (MLA latent 576 × 2 B) "
+               "keeps proportionally more bytes in flight, so its rate is scaled by row / 512 within 0.5–4× "
+               "(assumption: latency-bound streaming)", confidence="derived"),
     "grouped_gemm_overhead_us": Const(
         value=11.6, unit="us per grouped expert GEMM",
         source=f"torch._grouped_mm, Qwen3-30B-A3B w13 shapes, 8 vs 128 active experts (28.4 / 281.3 µs): intercept; {_RUN}",
@@ -157,6 +164,31 @@ C = {
     "spec_small_kernels": Const(
         value=12, unit="kernels per cycle (tree build, verify/accept, sampling, KV bookkeeping)",
         source="order of the kernels SGLang's EAGLE worker launches outside the model forwards", confidence="assumption"),
+    # ---- host side: what the GPU waits for when a pass is not one CUDA graph or the host work is not overlapped
+    "eager_kernel_host_us": Const(
+        value=20.0, unit="us of CPU time per kernel launched from an engine's Python (eager op or graph replay)",
+        source="published 5–20 µs per eager kernel launch (Python, dispatcher, driver; transcendence2006.site "
+               "'CUDA Graphs and Inference Optimization'; czhou578.github.io NanoGPT CUDA graph replay: 5–15 µs); the "
+               "top of that range because an engine's modules add Python per op: Llama-3.1-8B on H100 decodes a token "
+               "in 8.4 ms eager vs 5.1 ms in a CUDA graph (cloudai.pt), ≈ 21 µs per launch over the ~400 kernels "
+               "of an engine's step", confidence="published"),
+    "piecewise_attention_kernels": Const(
+        value=4, unit="eager launches per layer between two graph pieces (decode attention: KV store, attention, "
+                      "merge, piece replay)",
+        source="vLLM piecewise CUDA graphs split every layer at the attention op (compilation config splitting_ops); "
+               "counted from v1/attention/backends (reshape_and_cache, the attention kernel(s)); approximate",
+        confidence="assumption"),
+    "mla_prefill_path_kernels": Const(
+        value=14, unit="eager launches per layer of vLLM's MLA prefill path",
+        source="counted in vllm 0.21 model_executor/layers/attention/mla_attention.py _forward_prefill + "
+               "_compute_prefill_context: gather, cast, kv_b_proj, split, concat K, context attention, merge, and "
+               "the same for the new tokens, output copy", confidence="derived"),
+    "sglang_spec_v1_host_us": Const(
+        value=3000.0, unit="us per speculative cycle of host work the GPU waits for (SGLang spec v1, no overlap)",
+        source="fitted by bench/decode_fit.py on the training sources (sf339, eagle173: 10 rows) of bench/data/"
+               "published_spec.json (grid 0–10 ms, best 3.0 ms); corroborated by sglang PR #11398 (Llama-3.1-8B EAGLE 5/1/6: v1 246.8 tok/s at "
+               "accept length 2.99 vs v2 273.4 at 3.01, i.e. v2's overlap hides 1.1 ms of a 12.1 ms cycle) and PR "
+               "#9588 (overlap worth 5–10 %)", confidence="fitted"),
     "step_overhead_kernels": Const(
         value=4, unit="kernels per forward (sampling/argmax, logits processing, position update)",
         source="order of SGLang/vLLM sampler kernels after the lm_head", confidence="assumption"),

@@ -2,7 +2,8 @@
 
     t(gemm)      = smooth_max(bytes / BW, FLOPs / F[dtype]) + gemm_overhead
     t(grouped)   = smooth_max(bytes / (BW · grouped efficiency), FLOPs / F) + grouped overhead (per ``impl``)
-    t(attention) = smooth_max(bytes / min(BW, blocks · per-block rate), FLOPs / F) + attention_overhead
+    t(attention) = smooth_max(max(bytes / BW, bytes one block streams / per-block rate), FLOPs / F)
+                   + attention_overhead   (the block term only for kernels without split-KV)
     t(small)     = small_kernel_us + bytes / BW
     smooth_max(a, b) = (a^p + b^p)^(1/p)                 p = roofline_sharpness
 
@@ -35,14 +36,23 @@ class ForwardTime:
     """bytes read and written by the kernels (B)"""
     kernels: int
     """kernel launches, collectives excluded (count)"""
+    host_us: float = 0.0
+    """CPU time to launch the pass when it is not one CUDA graph (µs); the pass takes max(GPU, host)"""
+    exposed_host_us: float = 0.0
+    """host work the GPU waits for after the pass (no overlap scheduling; µs)"""
+
+    @property
+    def gpu_us(self) -> float:
+        return self.compute_us + self.allreduce_us
 
     @property
     def total_us(self) -> float:
-        return self.compute_us + self.allreduce_us
+        return max(self.gpu_us, self.host_us) + self.exposed_host_us
 
     def to_dict(self) -> dict:
         return {"total_us": round(self.total_us, 2), "compute_us": round(self.compute_us, 2),
-                "allreduce_us": round(self.allreduce_us, 2),
+                "allreduce_us": round(self.allreduce_us, 2), "host_launch_us": round(self.host_us, 2),
+                "exposed_host_us": round(self.exposed_host_us, 2),
                 "by_kind_us": {k: round(v, 2) for k, v in self.by_kind_us}, "bytes": round(self.weight_like_bytes),
                 "kernels": self.kernels}
 
@@ -50,6 +60,13 @@ class ForwardTime:
 def _smooth_max(a: float, b: float) -> float:
     p = C["roofline_sharpness"].value
     return (a ** p + b ** p) ** (1.0 / p)
+
+
+def _cta_rate(k: Kernel) -> float:
+    """Bytes/s one attention block streams alone: the measured rate, scaled by the row width it reads per token
+    against the calibration row (latency-bound: bytes in flight grow with the row), within 0.5–4×."""
+    scale = min(4.0, max(0.5, k.cta_row_bytes / C["attention_cta_row_bytes"].value)) if k.cta_row_bytes else 1.0
+    return C["attention_cta_gbps"].value * 1e9 * scale
 
 
 def kernel_us(k: Kernel, dev: DeviceRates, impl: ImplProfile | None = None) -> float:
@@ -63,8 +80,8 @@ def kernel_us(k: Kernel, dev: DeviceRates, impl: ImplProfile | None = None) -> f
         fixed = impl.grouped_overhead_us if impl else C["grouped_gemm_overhead_us"].value
         return _smooth_max(k.bytes / (bw * eff) * 1e6, flop_us) + fixed
     if k.kind == "attention":
-        rate = bw if not k.ctas else min(bw, k.ctas * C["attention_cta_gbps"].value * 1e9)
-        return _smooth_max(k.bytes / rate * 1e6, flop_us) + C["attention_overhead_us"].value
+        mem_us = max(k.bytes / bw, k.cta_bytes / _cta_rate(k)) * 1e6
+        return _smooth_max(mem_us, flop_us) + C["attention_overhead_us"].value
     return C["small_kernel_us"].value + k.bytes / bw * 1e6
 
 

@@ -8,6 +8,7 @@ speculative decoding pays (pure; the one entry point ``tpkit perf`` calls).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from tpkit.perf.forward import ForwardTime, time_forward
 from tpkit.perf.impl import ImplProfile, impl_profile
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.result import BackendPoint, BatchPoint, PerfResult, SpecPoint
+from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
 from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels
 from tpkit.perf.verdict import confidence_of, verdict_for
 from tpkit.perf.work import Batch, Shard, padded_vocab_per_rank, forward_kernels
@@ -80,6 +82,12 @@ class PerfRequest:
     """PCIe host-fabric aggregate bandwidth (GB/s); None = published default"""
     kv_cache_dtype: str = "auto"
     """``auto`` (the checkpoint's: fp8 if it asks for it, else bf16), ``bf16`` or ``fp8``"""
+    engine_version: str | None = None
+    """engine version (``0.5.10``, ``0.21.0``); None = the newest version whose sources tpkit read"""
+    attention_backend: str | None = None
+    """the engine's attention backend (its own spelling); None = the engine's default for this GPU and model"""
+    eager: bool = False
+    """no CUDA graphs (SGLang --disable-cuda-graph, vLLM --enforce-eager)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -95,6 +103,17 @@ class _Ctx:
     rate_source: str
     memo: dict
     """forward results already computed in this call: (model, batch shape, policy, extra) → result"""
+
+    def runtime(self, settings: SpecSettings | None) -> Runtime:
+        """Engine facts for plain decoding (None) or for one speculative setting (memoised by topk)."""
+        key = ("runtime", settings.topk if settings else None, settings.algorithm if settings else None)
+        if key not in self.memo:
+            r = self.req
+            self.memo[key] = runtime_for(
+                r.engine, r.engine_version, compute_capability=r.gpu.compute_capability, mla=r.model.mla is not None,
+                topk=settings.topk if settings else None, algorithm=settings.family if settings else None,
+                attention_backend=r.attention_backend, eager=r.eager)
+        return self.memo[key]
 
 
 def plan_perf(req: PerfRequest) -> PerfResult:
@@ -121,7 +140,10 @@ def plan_perf(req: PerfRequest) -> PerfResult:
     result_args = dict(inputs=_inputs(req, ctx, policy), baseline=baseline, speculative=spec, allreduce=allreduce,
                        by_batch=sweep, crossover_batch=crossover, best_settings=best, backends=backends,
                        breakdown=breakdown)
-    verdict = verdict_for(req, ctx.setup.link, policy, base, spec, crossover, best, backends)
+    what_ifs = _what_ifs(ctx, policy) if req.spec else ()
+    verdict = verdict_for(req, ctx.setup.link, policy, base, spec, crossover, best, backends,
+                          runtime=ctx.runtime(req.spec), what_ifs=what_ifs)
+    # (the plain step's attention time is in breakdown["baseline"]["by_kind_us"])
     return PerfResult(**result_args, verdict=verdict, confidence=confidence_of(req, ctx.setup.link, ctx.rate_source),
                       assumptions=_assumptions(ctx))
 
@@ -195,51 +217,89 @@ def _rate(req: PerfRequest) -> tuple[float | None, str]:
 
 
 # ------------------------------------------------------------------------------------------------ forwards
-def _forward(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *, extra=(), quant="target"):
-    key = (id(model), batch, policy, tuple(extra), quant)
+def _forward(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *, extra=(), quant="target",
+             attention="decode", graph="full"):
+    key = (id(model), batch, policy, tuple(extra), quant, attention, graph)
     if key not in ctx.memo:
-        ctx.memo[key] = _forward_uncached(ctx, model, batch, policy, extra=extra, quant=quant)
+        ctx.memo[key] = _forward_uncached(ctx, model, batch, policy, extra=extra, quant=quant, attention=attention,
+                                          graph=graph)
     return ctx.memo[key]
 
 
-def _forward_uncached(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *, extra=(), quant="target"):
+def _forward_uncached(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *, extra, quant, attention, graph):
     q = model.quant if quant == "target" else None
-    kernels = forward_kernels(model, ctx.shard, batch, ctx.impl, quant=q, kv_bytes=ctx.kv_bytes) + list(extra)
+    kernels = forward_kernels(model, ctx.shard, batch, ctx.impl, quant=q, kv_bytes=ctx.kv_bytes,
+                              attention=attention) + list(extra)
     calls = collective_calls(num_layers=model.num_layers, hidden=model.hidden_size, tokens=batch.tokens,
                              vocab_per_rank=padded_vocab_per_rank(model.vocab_size, ctx.req.tp), tp=ctx.req.tp,
                              dp_attention=ctx.req.dp_attention)
     ar_us, main = collectives_us(calls, policy, ctx.setup)
-    return time_forward(kernels, ctx.dev, allreduce_us=ar_us, impl=ctx.impl), main
+    out = time_forward(kernels, ctx.dev, allreduce_us=ar_us, impl=ctx.impl)
+    host = _launch_host_us(model, graph, attention, out.kernels + sum(c.count for c in calls))
+    return (dataclasses.replace(out, host_us=host) if host else out), main
+
+
+def _launch_host_us(model: ModelSpec, graph: str, attention: str, launches: int) -> float:
+    """CPU time to launch a pass that is not one CUDA graph: every kernel when eager; per layer the eager
+    attention segment plus one graph-piece replay when piecewise (the GPU waits when this exceeds its work)."""
+    per = C["eager_kernel_host_us"].value
+    if graph == "eager":
+        return launches * per
+    if graph == "piecewise":
+        seg = C["mla_prefill_path_kernels" if attention == "mla_prefill" else "piecewise_attention_kernels"].value
+        return (model.num_layers * (seg + 1) + 1) * per
+    return 0.0
 
 
 def _base_step(ctx: _Ctx, batch: int, policy: str) -> tuple[ForwardTime, object]:
-    return _forward(ctx, ctx.req.model, Batch(sequences=batch, context=ctx.req.context, dp=ctx.req.dp_attention), policy)
+    rt = ctx.runtime(None)
+    out, main = _forward(ctx, ctx.req.model, Batch(sequences=batch, context=ctx.req.context, dp=ctx.req.dp_attention),
+                         policy, graph=rt.target_graph)
+    return out, main
+
+
+def _sync_host_us(rt: Runtime) -> float:
+    """Host work per speculative cycle that the GPU waits for when the engine does not overlap it.  SGLang
+    spec v1 only: vLLM before async scheduling (< 0.14) exposes its host work in plain decoding and in
+    speculation alike, and a constant for it fitted to zero on the training rows (bench/decode_fit.py)."""
+    return C["sglang_spec_v1_host_us"].value if rt.engine == "sglang" and not rt.spec_overlap else 0.0
 
 
 def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: float) -> SpecPoint:
     """One cycle.  SGLang: num_steps draft forwards of batch × topk tokens, the verify, then a draft extend on
     batch × (num_steps + 1) tokens.  vLLM: the first draft forward takes the accepted tokens (batch × (k + 1)),
-    the other k − 1 take batch tokens, and there is no separate extend.  Overhead: tree/accept kernels, the
-    GPU→CPU sync of accepted tokens, and the host work that is not overlapped under speculation."""
-    req = ctx.req
-    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens), policy)
+    the other k − 1 take batch tokens, and there is no separate extend.  Each pass runs the way the engine
+    version runs it (``runtime``: attention path, full/piecewise/eager graphs).  Overhead: tree/accept kernels,
+    the GPU→CPU sync of accepted tokens, and the host work: a share of the cycle when the engine overlaps it
+    (SGLang spec v2, vLLM async scheduling), the whole per-iteration host time when it does not."""
+    req, rt = ctx.req, ctx.runtime(s)
+    verify_attn = "mla_prefill" if rt.verify_mla_prefill else ("decode" if rt.verify_split_kv else "extend_nosplit")
+    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens), policy, attention=verify_attn,
+                         graph=rt.verify_graph)
     if req.engine == "vllm":
-        first = _draft_forward(ctx, s, batch, s.num_steps + 1, policy)
-        rest = _draft_forward(ctx, s, batch, 1, policy)
+        first = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph)
+        rest = _draft_forward(ctx, s, batch, 1, policy, graph=rt.draft_graph)
         steps = [first] + [rest] * (s.num_steps - 1)
         extend_us = 0.0
     else:
-        steps = [_draft_forward(ctx, s, batch, s.topk, policy)] * s.num_steps
-        extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy).total_us
+        steps = [_draft_forward(ctx, s, batch, s.topk, policy, graph=rt.draft_graph)] * s.num_steps
+        extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph,
+                                   attention="decode" if rt.verify_split_kv else "extend_nosplit").total_us
     draft_us = sum(f.total_us for f in steps)
     gpu = draft_us + verify.total_us + extend_us + C["spec_small_kernels"].value * C["small_kernel_us"].value
-    cycle = (gpu + C["spec_host_sync_us"].value) / (1.0 - C["spec_host_fraction"].value)
+    if _sync_host_us(rt):
+        cycle = gpu + C["spec_host_sync_us"].value + _sync_host_us(rt)
+    else:
+        cycle = (gpu + C["spec_host_sync_us"].value) / (1.0 - C["spec_host_fraction"].value)
     overhead = cycle - draft_us - verify.total_us - extend_us
     tau = accept_length(ctx.rate, num_steps=s.num_steps, topk=s.topk, num_draft_tokens=s.num_draft_tokens)
     tok_s = tau * batch / cycle * 1e6
     parts = (("draft steps", draft_us), ("draft allreduce (in steps)", sum(f.allreduce_us for f in steps)),
              ("verify", verify.total_us), ("verify allreduce (in verify)", verify.allreduce_us),
-             ("draft extend", extend_us), ("overhead", overhead))
+             ("verify launch-bound (in verify)", max(0.0, verify.host_us - verify.gpu_us)),
+             ("verify attention (in verify)", dict(verify.by_kind_us).get("attention", 0.0)),
+             ("draft extend", extend_us), ("overhead", overhead),
+             ("host not overlapped (in overhead)", _sync_host_us(rt)))
     return SpecPoint(cycle_us=cycle, tok_s=tok_s, accept_length=tau, speedup=tok_s / (batch / base_us * 1e6),
                      parts_us=parts)
 
@@ -248,11 +308,13 @@ def _batch(ctx: _Ctx, batch: int, tokens: int) -> Batch:
     return Batch(sequences=batch, tokens_per_sequence=tokens, context=ctx.req.context, dp=ctx.req.dp_attention)
 
 
-def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: str) -> ForwardTime:
+def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: str, *, graph: str = "full",
+                   attention: str = "decode") -> ForwardTime:
     req = ctx.req
     quant = "target" if s.family == "NEXTN" else "none"
     out, _ = _forward(ctx, ctx.draft, _batch(ctx, batch, tokens), policy,
-                      extra=extra_draft_kernels(req.model, s, batch * tokens, req.tp), quant=quant)
+                      extra=extra_draft_kernels(req.model, s, batch * tokens, req.tp), quant=quant, graph=graph,
+                      attention=attention)
     return out
 
 
@@ -318,12 +380,46 @@ def _backend_point(ctx: _Ctx, policy: str, usable: bool, why: str) -> BackendPoi
                         source=main.source if main else "no collectives at tp 1")
 
 
+def _what_ifs(ctx: _Ctx, policy: str) -> tuple[tuple[str, float, float, tuple[str, ...]], ...]:
+    """The same request under other engine settings: the newest engine version, a split-KV verify backend,
+    CUDA graphs on.  (change, speed-up, break-even accept length, flags)."""
+    req, rt = ctx.req, ctx.runtime(ctx.req.spec)
+    alts = []
+    if rt.version_given and rt.version < NEWEST[req.engine]:
+        newest = ".".join(map(str, NEWEST[req.engine]))
+        alts.append((f"{req.engine} {newest}", {"engine_version": None}, ()))
+    if req.engine == "sglang" and rt.attention_backend == "triton":
+        alts.append(("a verify kernel that splits the KV cache (--attention-backend flashinfer, if this build runs it "
+                     "on this GPU)", {"attention_backend": "flashinfer"}, ("--attention-backend flashinfer",)))
+    if req.eager:
+        alts.append(("with CUDA graphs", {"eager": False}, ()))
+    out = []
+    for label, change, flags in alts:
+        alt = _context(dataclasses.replace(req, **change))
+        base, _ = _base_step(alt, req.batch, policy)
+        point = _spec_point(alt, req.spec, req.batch, policy, base.total_us)
+        out.append((label, point.speedup, point.breakeven_accept_length, flags))
+    return tuple(out)
+
+
 # ------------------------------------------------------------------------------------------------ output
 def _inputs(req: PerfRequest, ctx: _Ctx, policy: str) -> dict:
     return {"model": req.model.name, "gpu": req.gpu.name, "tp": req.tp, "ep": req.ep, "dp_attention": req.dp_attention,
             "link": ctx.setup.link.kind, "batch": req.batch, "context": req.context, "engine": req.engine,
             "impl": ctx.impl.name, "speculative_settings": req.spec.to_dict() if req.spec else None,
-            "draft_model": ctx.draft.name if ctx.draft is not None else None}
+            "draft_model": ctx.draft.name if ctx.draft is not None else None,
+            "runtime": _runtime_dict(ctx.runtime(req.spec))}
+
+
+def _runtime_dict(rt: Runtime) -> dict:
+    return {"engine_version": ".".join(map(str, rt.version)), "version_given": rt.version_given,
+            "attention_backend": rt.attention_backend, "plain_overlap": rt.plain_overlap,
+            "spec_overlap": rt.spec_overlap,
+            "verify_attention": "mla_prefill" if rt.verify_mla_prefill else (
+                "split_kv" if rt.verify_split_kv else "no_kv_split"),
+            "graphs": {"plain": rt.target_graph, "verify": rt.verify_graph, "draft": rt.draft_graph,
+                       "draft_extend": rt.extend_graph},
+            "facts": list(rt.facts)}
 
 
 def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
@@ -340,7 +436,10 @@ def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
             out.append(f"draft: {ctx.draft.name}: 1 Llama-style layer, hidden {ctx.draft.hidden_size}, MLP "
                        f"{ctx.draft.intermediate_size}, {ctx.draft.num_kv_heads} KV heads, vocab {ctx.draft.vocab_size}, "
                        "bf16, at the target's TP")
+        host = (f"{C['spec_host_fraction'].value:.1%} exposed host time ({C['spec_host_fraction'].source})"
+                if ctx.runtime(ctx.req.spec).spec_overlap else
+                f"{C['sglang_spec_v1_host_us'].value / 1e3:g} ms of host work per cycle without overlap "
+                f"({C['sglang_spec_v1_host_us'].confidence}: {C['sglang_spec_v1_host_us'].source})")
         out.append(f"per cycle: {C['spec_small_kernels'].value:g} small kernels + {C['spec_host_sync_us'].value:g} µs "
-                   f"GPU→CPU sync ({C['spec_host_sync_us'].source}) + {C['spec_host_fraction'].value:.1%} exposed host "
-                   f"time ({C['spec_host_fraction'].source})")
+                   f"GPU→CPU sync ({C['spec_host_sync_us'].source}) + {host}")
     return tuple(out)

@@ -1,9 +1,12 @@
 """The answer in the engine's own flags, with the numbers behind it, and how sure each number is (pure).
 
+    every verdict     the break-even accept length (cycle / plain step) first, then why: the cycle's parts
+                      against accept_length × the plain step (verify all-reduces, experts read, draft steps),
+                      the engine facts that cost time (no overlap under speculation, launch-bound passes,
+                      the verify's attention path), and what other engine versions / backends would give
     speed-up ≥ 1.05   "EAGLE3 pays at batch B …"  + the flags of the best grid settings and all-reduce backend
     1.00 … 1.05       "about break-even …"        + no speculative flags
-    < 1.00            "do not speculate at batch ≥ N on this link" + why: the cycle's parts against
-                      accept_length × the plain step (verify all-reduces, experts read, draft steps)
+    < 1.00            "do not speculate at batch ≥ N on this link" (or the grid's better settings)
 
 Flags (SGLang 0.5.x ``server_args`` / ``arg_groups``; vLLM ``--speculative-config``):
     --speculative-algorithm A --speculative-num-steps S --speculative-eagle-topk K
@@ -52,8 +55,10 @@ def _backend_flags(engine: str, best: str, default: str) -> list[str]:
     return []
 
 
-def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends) -> Verdict:
-    """The verdict for one request (see module docstring)."""
+def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, runtime=None,
+                what_ifs=()) -> Verdict:
+    """The verdict for one request (see module docstring).  ``runtime``: the engine facts the cycle was costed
+    with; ``what_ifs``: (change, speed-up, break-even accept length, flags) for other engine settings."""
     base_tok = req.batch / base.total_us * 1e6
     if spec is None:
         return _plain_verdict(req, link, policy, base, base_tok, backends)
@@ -61,33 +66,71 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends) 
     top = max(usable, key=lambda b: b.spec_tok_s)
     ar_flags = _backend_flags(req.engine, top.policy, policy) if top.spec_tok_s > 1.03 * spec.tok_s else []
     name = req.spec.algorithm
-    head = f"{name} at batch {req.batch}, context {req.context}, tp {req.tp} over {link.kind}: plain decoding " \
+    engine = f", {runtime.label}" if runtime is not None else ""
+    head = f"{name} at batch {req.batch}, context {req.context}, tp {req.tp} over {link.kind}{engine}: plain decoding " \
            f"{base_tok:.1f} tok/s, {name} {spec.tok_s:.1f} tok/s ({spec.speedup:.2f}×, accept length " \
            f"{spec.accept_length:.2f})."
-    lines = [head, _cycle_text(req, base, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)
+    be = spec.breakeven_accept_length
+    breakeven = (f"Break-even accept length {be:.2f}: {name} pays here only if the draft averages more than {be:.2f} "
+                 f"accepted tokens per cycle (this run {'was given' if req.accept_length else 'assumes'} "
+                 f"{spec.accept_length:.2f}; --accept-length sets it).")
+    lines = [head, breakeven, _cycle_text(req, base, spec), *_engine_text(runtime, spec, base),
+             *_what_if_text(what_ifs, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)
     if spec.speedup >= 1.05:
         use = best if best and best["speedup"] > 1.05 * spec.speedup else req.spec.to_dict()
         stop = (f"It stops paying at batch ≥ {crossover}." if crossover else
                 "It still pays at batch 1024.")
-        lines.insert(1, f"Speculation pays here. {stop}" + (
+        lines.insert(2, f"Speculation pays here. {stop}" + (
             f" Best grid settings: steps {best['num_steps']}, topk {best['topk']}, draft tokens "
             f"{best['num_draft_tokens']} ({best['speedup']:.2f}×)." if best else ""))
         flags = spec_flags(req.engine, use, name, req.draft_path) + ar_flags
         return Verdict(message="\n".join(lines), flags=tuple(flags))
     if spec.speedup >= 1.0:
-        lines.insert(1, f"About break-even: not worth the draft model's memory at batch {req.batch}.")
+        lines.insert(2, f"About break-even: not worth the draft model's memory at batch {req.batch}.")
         return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
     at = 1 if crossover == 1 else crossover or req.batch
-    tail = f" It would need an accept length ≥ {spec.breakeven_accept_length:.2f} to break even here."
     if best and best["speedup"] >= 1.05:
-        lines.insert(1, f"{name} with these settings slows decoding on this {link.kind} link.{tail} The grid's best, "
+        lines.insert(2, f"{name} with these settings slows decoding on this {link.kind} link. The grid's best, "
                         f"steps {best['num_steps']} / topk {best['topk']} / draft tokens {best['num_draft_tokens']}, "
                         f"would reach {best['speedup']:.2f}× if the draft's lower-ranked candidates are accepted as "
                         "the tree model assumes; measure its accept length before relying on it.")
         return Verdict(message="\n".join(lines), flags=tuple(spec_flags(req.engine, best, name, req.draft_path) + ar_flags))
     better = f" The grid's best reaches only {best['speedup']:.2f}×." if best else ""
-    lines.insert(1, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better}{tail}")
+    lines.insert(2, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better}")
     return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
+
+
+def _engine_text(runtime, spec, base) -> list[str]:
+    """The engine facts that cost time in this cycle, with their share."""
+    if runtime is None:
+        return []
+    parts = dict(spec.parts_us)
+    costs = []
+    if not runtime.verify_split_kv or runtime.verify_mla_prefill:
+        path = "the MLA prefill path (context up-projected)" if runtime.verify_mla_prefill else "no KV split"
+        plain = dict(base.by_kind_us).get("attention", 0.0)
+        costs.append(f"{parts.get('verify attention (in verify)', 0.0) / 1e3:.2f} ms of the verify in attention "
+                     f"through {path}, against {plain / 1e3:.2f} ms of attention in a plain step")
+    host = parts.get("host not overlapped (in overhead)", 0.0)
+    if host:
+        costs.append(f"{host / 1e3:.2f} ms of host work per cycle the GPU waits for (no overlap scheduling under "
+                     "speculation in this version)")
+    launch = parts.get("verify launch-bound (in verify)", 0.0)
+    if launch:
+        costs.append(f"{launch / 1e3:.2f} ms of the verify spent waiting for Python to launch kernels (no full CUDA "
+                     "graph)")
+    facts = "; ".join(runtime.facts)
+    out = [f"Engine facts ({runtime.label}): {facts}."]
+    if costs:
+        out.append("They cost " + "; ".join(costs) + ".")
+    return out
+
+
+def _what_if_text(what_ifs, spec) -> list[str]:
+    """Other engine settings, each with its speed-up and break-even accept length."""
+    rows = [f"{change}: {sp:.2f}× (break-even accept length {be:.2f})" + (f" [{' '.join(fl)}]" if fl else "")
+            for change, sp, be, fl in what_ifs if abs(sp - spec.speedup) > 0.01 * spec.speedup]
+    return ["What would change it: " + "; ".join(rows) + "."] if rows else []
 
 
 def _oneshot_text(link: Link, backends) -> list[str]:
@@ -118,11 +161,12 @@ def _cycle_text(req, base, spec) -> str:
     verify, v_ar = parts["verify"], parts["verify allreduce (in verify)"]
     draft, d_ar = parts["draft steps"], parts["draft allreduce (in steps)"]
     budget = spec.accept_length * base.total_us
-    text = (f"Why: one cycle takes {spec.cycle_us / 1e3:.2f} ms against {budget / 1e3:.2f} ms for the "
-            f"{spec.accept_length:.2f} tokens it yields at {base.total_us / 1e3:.2f} ms per plain step: verify "
-            f"{verify / 1e3:.2f} ms ({v_ar / 1e3:.2f} ms of it in all-reduces, vs {base.allreduce_us / 1e3:.2f} ms in a "
-            f"plain step), {req.spec.num_steps} draft steps {draft / 1e3:.2f} ms ({d_ar / 1e3:.2f} ms all-reduces), "
-            f"draft extend {parts['draft extend'] / 1e3:.2f} ms, overhead {parts['overhead'] / 1e3:.2f} ms.")
+    text = (f"Why: one cycle takes {spec.cycle_us / 1e3:.2f} ms ({spec.cycle_us / base.total_us:.2f} plain steps) "
+            f"against {budget / 1e3:.2f} ms for the {spec.accept_length:.2f} tokens it yields at "
+            f"{base.total_us / 1e3:.2f} ms per plain step: verify {verify / 1e3:.2f} ms ({v_ar / 1e3:.2f} ms of it in "
+            f"all-reduces, vs {base.allreduce_us / 1e3:.2f} ms in a plain step), {req.spec.num_steps} draft steps "
+            f"{draft / 1e3:.2f} ms ({d_ar / 1e3:.2f} ms all-reduces), draft extend {parts['draft extend'] / 1e3:.2f} ms, "
+            f"overhead {parts['overhead'] / 1e3:.2f} ms.")
     moe = req.model.moe
     if moe is not None:
         local = -(-moe.num_experts // req.ep)

@@ -28,7 +28,14 @@ from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.perf.experts import expected_distinct_experts
 from tpkit.perf.impl import ImplProfile
 
-__all__ = ["Kernel", "Shard", "Batch", "forward_kernels", "weight_bytes_read", "padded_vocab_per_rank"]
+__all__ = ["Kernel", "Shard", "Batch", "forward_kernels", "weight_bytes_read", "padded_vocab_per_rank",
+           "ATTENTION_MODES"]
+
+ATTENTION_MODES = ("decode", "extend_nosplit", "mla_prefill")
+"""how a pass reads the KV cache: ``decode`` (the implementation's decode kernel), ``extend_nosplit`` (an
+extend/verify kernel with one block per (sequence, query head) and no KV split: SGLang's triton backend),
+``mla_prefill`` (MLA through the prefill path: the cached latents are up-projected to per-head K/V every layer,
+then a prefill attention without KV split: vLLM TRITON_MLA before 0.31)"""
 
 ACT_BYTES = 2
 """activations are bf16 (bytes per element)"""
@@ -52,8 +59,12 @@ class Kernel:
     """tensor-core input type for the FLOP rate: bf16, fp8, fp4, int8"""
     count: int = 1
     """launches per forward"""
-    ctas: int = 0
-    """independent blocks of an attention kernel without split-KV (0 = not limited)"""
+    cta_bytes: float = 0.0
+    """bytes one block of an attention kernel without split-KV streams by itself (B; 0 = not limited): the
+    kernel takes at least cta_bytes / per-block rate however many blocks run side by side"""
+    cta_row_bytes: float = 0.0
+    """bytes of one cached token that block reads per step (B; 0 = the calibration row): a latency-bound
+    block streams faster when each token's row is wider"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -92,14 +103,17 @@ class Batch:
 
 def forward_kernels(spec: ModelSpec, shard: Shard, batch: Batch, impl: ImplProfile, *,
                     quant: QuantSpec | None = None, kv_bytes: int = 2, layers: range | None = None,
-                    with_globals: bool = True) -> list[Kernel]:
+                    with_globals: bool = True, attention: str = "decode") -> list[Kernel]:
     """Every kernel of one forward of ``batch`` through ``layers`` (default all) on one rank.
 
-    Layers with the same shape (attention kind, MoE or dense, quantised parts) are built once and counted.
+    ``attention`` is how the pass reads the KV cache (``ATTENTION_MODES``).  Layers with the same shape
+    (attention kind, MoE or dense, quantised parts) are built once and counted.
     """
+    if attention not in ATTENTION_MODES:
+        raise ValueError(f"attention mode {attention!r} is not one of {ATTENTION_MODES}")
     kernels: list[Kernel] = []
     for i, count in _layer_classes(spec, shard, quant, layers):
-        kernels += [_times(k, count) for k in _layer(spec, shard, batch, impl, quant, kv_bytes, i)]
+        kernels += [_times(k, count) for k in _layer(spec, shard, batch, impl, quant, kv_bytes, i, attention)]
     if with_globals:
         kernels += _globals(spec, shard, batch, impl, quant)
     return _merge(kernels)
@@ -107,7 +121,7 @@ def forward_kernels(spec: ModelSpec, shard: Shard, batch: Batch, impl: ImplProfi
 
 def _times(k: Kernel, count: int) -> Kernel:
     return k if count == 1 else Kernel(kind=k.kind, name=k.name, bytes=k.bytes, flops=k.flops, dtype=k.dtype,
-                                       ctas=k.ctas, count=k.count * count)
+                                       cta_bytes=k.cta_bytes, cta_row_bytes=k.cta_row_bytes, count=k.count * count)
 
 
 _CLASS_CACHE: dict[tuple, tuple] = {}
@@ -150,12 +164,12 @@ def weight_bytes_read(spec: ModelSpec, shard: Shard, quant: QuantSpec | None, *,
 
 
 # ------------------------------------------------------------------------------------------------ layers
-def _layer(spec, shard, batch, impl, quant, kv_bytes, i) -> list[Kernel]:
+def _layer(spec, shard, batch, impl, quant, kv_bytes, i, attention) -> list[Kernel]:
     static = _static_layer(spec, shard, quant, i)
     t = batch.tokens
     kind = spec.kinds[i]
     out = [g.kernel(t) for g in static.attn_gemms]
-    out += _attention(spec, shard, batch, impl, kind, kv_bytes)
+    out += _attention(spec, shard, batch, impl, kind, kv_bytes, attention)
     small = impl.attn_small_kernels + (impl.qk_norm_kernels if spec.extra.get("qk_norm") else 0)
     small += impl.mla_small_kernels if spec.mla is not None and kind != "linear" else 0
     out += [g.kernel(t) for g in static.mlp_gemms]
@@ -289,7 +303,7 @@ def _experts(spec, shard, quant, parts: list[Part]) -> tuple[_ExpertGemm, ...]:
     return tuple(rows)
 
 
-def _attention(spec, shard, batch, impl, kind, kv_bytes) -> list[Kernel]:
+def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode") -> list[Kernel]:
     seqs = math.ceil(batch.sequences / batch.dp)
     t = seqs * batch.tokens_per_sequence
     if kind == "linear":
@@ -300,18 +314,44 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes) -> list[Kernel]:
     if kind == "sliding" and spec.sliding_window:
         ctx = min(ctx, spec.sliding_window)
     heads = max(1, spec.num_attention_heads // shard.attention_tp)
+    if spec.mla is not None and mode == "mla_prefill":
+        return _mla_prefill_path(spec.mla, seqs, t, ctx, heads, kv_bytes)
     if spec.mla is not None:
         m = spec.mla
         per_token = (m.kv_lora_rank + m.qk_rope_head_dim) * kv_bytes
         flops = 2.0 * t * ctx * heads * (2 * m.kv_lora_rank + m.qk_rope_head_dim)
-        ctas = seqs * heads
+        ctas, cta_row = seqs * heads, per_token  # V is the latent's first kv_lora columns: same cache lines
     else:
         kv_heads = max(1, spec.num_kv_heads // shard.attention_tp)
         per_token = 2 * kv_heads * spec.head_dim * kv_bytes
         flops = 4.0 * t * ctx * heads * spec.head_dim
-        ctas = seqs * kv_heads
-    return [Kernel(kind="attention", name="attention", bytes=float(seqs * ctx * per_token), flops=flops,
-                   ctas=0 if impl.split_kv else ctas)]
+        ctas, cta_row = seqs * kv_heads, 2 * spec.head_dim * kv_bytes
+    total = float(seqs * ctx * per_token)
+    if mode == "extend_nosplit":  # one block per (sequence, query head), each streams the sequence's whole cache
+        return [Kernel(kind="attention", name="attention (verify, no KV split)", bytes=total, flops=flops,
+                       cta_bytes=float(ctx * cta_row), cta_row_bytes=float(cta_row))]
+    if mode == "mla_prefill" or impl.split_kv:
+        return [Kernel(kind="attention", name="attention", bytes=total, flops=flops)]
+    return [Kernel(kind="attention", name="attention", bytes=total, flops=flops, cta_bytes=total / ctas)]
+
+
+def _mla_prefill_path(m, seqs: int, t: int, ctx: int, heads: int, kv_bytes: int) -> list[Kernel]:
+    """MLA through the prefill path (vLLM ``_compute_prefill_context``): gather the cached latents, up-project
+    them with kv_b_proj into per-head K_nope and V for the whole context, concatenate K with the rope part,
+    then a prefill attention (FlashAttention varlen: one block per (sequence, head), no KV split) and a merge
+    with the new tokens' attention."""
+    lora, rope, nope, v = m.kv_lora_rank, m.qk_rope_head_dim, m.qk_nope_head_dim, m.v_head_dim
+    n = float(seqs * ctx)
+    out = [Kernel(kind="small", name="MLA prefill path: gather latents", bytes=n * (lora + rope) * (kv_bytes + ACT_BYTES)),
+           Kernel(kind="gemm", name="MLA prefill path: kv_b_proj over the context",
+                  bytes=ACT_BYTES * (n * (lora + heads * (nope + v)) + heads * (nope + v) * lora),
+                  flops=2.0 * n * lora * heads * (nope + v)),
+           Kernel(kind="small", name="MLA prefill path: concat K", bytes=ACT_BYTES * n * heads * (2 * nope + 2 * rope)),
+           Kernel(kind="attention", name="MLA prefill path: attention on up-projected K/V (no KV split)",
+                  bytes=ACT_BYTES * n * heads * (nope + rope + v), flops=2.0 * t * ctx * heads * (nope + rope + v),
+                  cta_bytes=ACT_BYTES * ctx * (nope + rope + v), cta_row_bytes=ACT_BYTES * (nope + rope + v)),
+           Kernel(kind="small", name="MLA prefill path: merge states", bytes=4.0 * t * heads * (v + 1))]
+    return out
 
 
 def _small_bytes(spec, shard, tokens, moe_layer: bool) -> float:
@@ -400,8 +440,9 @@ def _merge(kernels: list[Kernel]) -> list[Kernel]:
     """Identical kernels of different layers become one row with a count."""
     rows: dict[tuple, Kernel] = {}
     for k in kernels:
-        key = (k.kind, k.name, round(k.bytes, 3), round(k.flops, 3), k.dtype, k.ctas)
+        key = (k.kind, k.name, round(k.bytes, 3), round(k.flops, 3), k.dtype, round(k.cta_bytes, 3))
         prev = rows.get(key)
         rows[key] = k if prev is None else Kernel(kind=k.kind, name=k.name, bytes=k.bytes, flops=k.flops,
-                                                  dtype=k.dtype, ctas=k.ctas, count=prev.count + k.count)
+                                                  dtype=k.dtype, cta_bytes=k.cta_bytes,
+                                                  cta_row_bytes=k.cta_row_bytes, count=prev.count + k.count)
     return list(rows.values())

@@ -1,0 +1,225 @@
+"""How an engine version runs the passes of a decode step on one GPU architecture (pure engine facts).
+
+    in:  engine, engine version (None = the newest tpkit knows), compute capability, MLA or not, the
+         speculative settings, an attention backend override, eager mode
+    out: ``Runtime``: the attention backend, whether the host work overlaps the GPU (plain decoding and
+         speculation separately), how the verify pass reads the KV cache, and which passes run under
+         full CUDA graphs, piecewise graphs or eagerly — each fact with the source file it was read from
+
+Facts read from the engines' own sources (wheels in /work/data/wheels, 2026-12-01):
+
+SGLang
+    attention backend  ``_get_default_attn_backend`` (0.5.10 server_args.py; 0.5.23
+                       arg_groups/model_override_base.py ``get_default_attn_backend``): MLA → fa3 on SM90,
+                       flashinfer on SM100, triton elsewhere (SM120, SM80/86/89); MHA → fa3 on SM90 unless
+                       topk > 1, trtllm_mha on SM100 unless topk > 1, else flashinfer
+    verify kernel      the triton backend runs target-verify and draft-extend through ``extend_attention_fwd``
+                       whose grid is (batch, q heads, ⌈q/BLOCK_M⌉): no split over the KV cache, so one block
+                       per (sequence, head) streams the whole context (0.5.10
+                       layers/attention/triton_ops/extend_attention.py; 0.5.23
+                       kernels/ops/attention/extend_attention.py).  Plain decode uses the split-KV decode kernel.
+    overlap            plain decoding: overlap scheduler on by default (since 0.3.x: "--enable-overlap-schedule
+                       is deprecated. It is enabled by default now").  EAGLE/EAGLE3/NEXTN/STANDALONE: spec v1
+                       (no overlap) up to 0.5.10 (``disable_overlap_schedule = True`` unless SGLANG_ENABLE_SPEC_V2);
+                       0.5.11–0.5.12: spec v2 (overlap) by default for topk = 1, v1 for topk > 1; from 0.5.13
+                       ``eagle_worker.py`` (v1) is gone: always v2
+    graphs             target verify and the multi-step draft run as CUDA graphs; the draft extend has its own
+                       graph from 0.4.7 (``eagle_draft_extend_cuda_graph_runner.py``: absent in 0.4.6, present
+                       in 0.4.7; sglang PR #6606) — before, it ran eagerly
+
+vLLM (V1)
+    attention backend  ``_get_backend_priorities`` (0.16/0.20 platforms/cuda.py) filtered by
+                       ``supports_compute_capability``: FLASH_ATTN_MLA needs SM90, FLASHMLA SM90/100,
+                       FLASHINFER_MLA/CUTLASS_MLA SM100, TRITON_MLA any → on SM120/SM8x an MLA model gets
+                       TRITON_MLA; MHA: FLASH_ATTN (FLASHINFER on SM100)
+    TRITON_MLA         < 0.22: ``_cudagraph_support`` NEVER (inherits the base builder) → the engine falls back
+                       to PIECEWISE graphs, attention runs eagerly between graph pieces; query-length support
+                       SINGLE_ONLY up to 0.30 → reorder_batch_threshold 1, so a verify batch (1 + k tokens per
+                       request) goes through the MLA *prefill* path: every layer gathers the cached latents,
+                       up-projects them with kv_b_proj into per-head K and V for the whole context and runs
+                       a prefill attention on them (model_executor/layers/attention/mla_attention.py
+                       ``_compute_prefill_context``); 0.31: UNIFORM_BATCH + QueryLenSupport.UNIFORM (verify as
+                       decode under full graphs)
+    overlap            async scheduling off by default up to 0.13 ("we won't reach here until async scheduling
+                       is enabled by default", 0.12 config/vllm.py); from 0.14 on by default, EAGLE/MTP
+                       speculation included, draft_model (STANDALONE) excluded
+    graphs             FULL_AND_PIECEWISE default from 0.11 (PIECEWISE before: attention eager between
+                       pieces); the EAGLE proposer runs eagerly before 0.9 (0.8.5 v1/spec_decode/eagle.py has
+                       no CUDA graph; vllm PR #17211/#17504 added it)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tpkit.errors import PlanInputError
+
+__all__ = ["Runtime", "runtime_for", "parse_version", "NEWEST", "ATTENTION_BACKENDS"]
+
+NEWEST = {"sglang": (0, 5, 23), "vllm": (0, 33, 0)}
+"""the newest version whose sources tpkit read; ``--engine-version`` omitted means this one"""
+_VERSION = re.compile(r"^[vV]?(\d+)\.(\d+)(?:\.(\d+))?(?:\D.*)?$")
+
+ATTENTION_BACKENDS = {
+    "sglang": ("fa3", "fa4", "flashinfer", "triton", "trtllm_mha", "trtllm_mla", "flashmla", "cutlass_mla"),
+    "vllm": ("FLASH_ATTN", "FLASHINFER", "TRITON_ATTN", "FLASH_ATTN_MLA", "FLASHMLA", "FLASHINFER_MLA",
+             "CUTLASS_MLA", "TRITON_MLA"),
+}
+"""``--attention-backend`` values per engine (the engines' own spellings)"""
+
+_MLA_BACKENDS = {"trtllm_mla", "flashmla", "cutlass_mla", "FLASH_ATTN_MLA", "FLASHMLA", "FLASHINFER_MLA",
+                 "CUTLASS_MLA", "TRITON_MLA"}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Runtime:
+    """How one engine version runs plain decoding and a speculative cycle."""
+
+    engine: str
+    """``sglang`` or ``vllm``"""
+    version: tuple[int, int, int]
+    """engine version the facts are for"""
+    version_given: bool
+    """False: the newest version tpkit knows was assumed"""
+    attention_backend: str
+    """the attention backend (engine spelling)"""
+    plain_overlap: bool
+    """the host work of a plain decode step runs while the GPU computes the previous one"""
+    spec_overlap: bool
+    """the same for a speculative cycle (SGLang spec v2, vLLM async scheduling)"""
+    verify_split_kv: bool
+    """the verify pass's attention splits each sequence's context over several blocks"""
+    verify_mla_prefill: bool
+    """the verify pass runs MLA through the prefill path (context up-projected every layer)"""
+    target_graph: str
+    """plain decode: ``full``, ``piecewise`` (attention eager between graph pieces) or ``eager``"""
+    verify_graph: str
+    """the verify pass: ``full``, ``piecewise`` or ``eager``"""
+    draft_graph: str
+    """the draft steps: ``full``, ``piecewise`` or ``eager``"""
+    extend_graph: str
+    """the draft extend (SGLang) / first draft step on the accepted tokens (vLLM)"""
+    facts: tuple[str, ...]
+    """one line per fact that shapes the cost here, with its source"""
+
+    @property
+    def label(self) -> str:
+        v = ".".join(map(str, self.version))
+        return f"{self.engine} {v}" + ("" if self.version_given else " (newest known; --engine-version to change)")
+
+
+def parse_version(text: str | None, engine: str) -> tuple[tuple[int, int, int], bool]:
+    """(version, given) from ``0.5.10``, ``v0.21.0``, ``0.5.10.post1``; None → the newest known."""
+    if text is None:
+        return NEWEST[engine], False
+    m = _VERSION.match(str(text).strip())
+    if m is None:
+        raise PlanInputError(f"--engine-version {text!r} is not a version; give it as MAJOR.MINOR[.PATCH], e.g. "
+                             "0.5.10 or 0.21.0")
+    return (int(m[1]), int(m[2]), int(m[3] or 0)), True
+
+
+def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[int, int] | None, mla: bool,
+                topk: int | None, algorithm: str | None, attention_backend: str | None = None,
+                eager: bool = False) -> Runtime:
+    """The engine facts for one deployment (see module docstring)."""
+    ver, given = parse_version(version, engine)
+    ver = tuple(ver)
+    cc = compute_capability or (9, 0)
+    backend = attention_backend or _default_backend(engine, cc, mla, topk)
+    _check_backend(engine, backend, mla)
+    fn = _sglang if engine == "sglang" else _vllm
+    rt = fn(ver, backend, mla, topk, algorithm)
+    if eager:
+        rt = {**rt, "target_graph": "eager", "verify_graph": "eager", "draft_graph": "eager", "extend_graph": "eager",
+              "facts": rt["facts"] + ("eager mode (SGLang --disable-cuda-graph / vLLM --enforce-eager): every "
+                                      "kernel is launched from Python",)}
+    return Runtime(engine=engine, version=ver, version_given=given, attention_backend=backend, **rt)
+
+
+def _default_backend(engine: str, cc: tuple[int, int], mla: bool, topk: int | None) -> str:
+    chain = topk is None or topk == 1
+    if engine == "sglang":
+        if mla:
+            return {9: "fa3", 10: "flashinfer"}.get(cc[0], "triton")
+        if cc[0] == 9 and chain:
+            return "fa3"
+        if cc[0] == 10 and chain:
+            return "trtllm_mha"
+        return "flashinfer"
+    if mla:
+        return {9: "FLASH_ATTN_MLA", 10: "FLASHINFER_MLA"}.get(cc[0], "TRITON_MLA")
+    return "FLASHINFER" if cc[0] == 10 else "FLASH_ATTN"
+
+
+def _check_backend(engine: str, backend: str, mla: bool) -> None:
+    allowed = ATTENTION_BACKENDS[engine]
+    if backend not in allowed:
+        raise PlanInputError(f"--attention-backend {backend!r} is not a {engine} attention backend tpkit models; use "
+                             f"one of {', '.join(allowed)}")
+    if backend in _MLA_BACKENDS and not mla:
+        raise PlanInputError(f"--attention-backend {backend} is an MLA backend but the model has no MLA; use one of "
+                             f"{', '.join(b for b in allowed if b not in _MLA_BACKENDS)}")
+
+
+def _sglang(ver, backend, mla, topk, algorithm) -> dict:
+    facts = [f"attention backend {backend} (sglang get_default_attn_backend: MLA → fa3 on SM90, flashinfer on "
+             "SM100, triton elsewhere)"]
+    split = backend != "triton"
+    if not split:
+        facts.append("triton backend: target verify and draft extend run extend_attention_fwd, grid (batch, heads, "
+                     "⌈q/BLOCK_M⌉) with no KV split: one block per (sequence, head) streams the whole context "
+                     "(sglang kernels/ops/attention/extend_attention.py)")
+    chain = topk is None or topk == 1
+    if ver >= (0, 5, 13):
+        spec_overlap, why = True, "spec v2 (overlap scheduling) for every EAGLE-family setting from 0.5.13"
+    elif ver >= (0, 5, 11):
+        spec_overlap = chain
+        why = ("spec v2 (overlap) by default for topk 1 in 0.5.11–0.5.12" if chain else
+               "topk > 1 falls back to spec v1 without overlap in 0.5.11–0.5.12 (server_args.py: 'spec v2 currently "
+               "only supports topk = 1')")
+    else:
+        spec_overlap, why = False, ("spec v1: speculative decoding turns the overlap scheduler off up to 0.5.10 "
+                                    "(server_args.py disable_overlap_schedule = True unless SGLANG_ENABLE_SPEC_V2)")
+    if algorithm is not None:
+        facts.append(why)
+    extend = "full" if ver >= (0, 4, 7) else "eager"
+    if algorithm is not None and extend == "eager":
+        facts.append("draft extend without CUDA graph before 0.4.7 (eagle_draft_extend_cuda_graph_runner.py first "
+                     "in 0.4.7)")
+    return dict(plain_overlap=True, spec_overlap=spec_overlap, verify_split_kv=split, verify_mla_prefill=False,
+                target_graph="full", verify_graph="full", draft_graph="full", extend_graph=extend, facts=tuple(facts))
+
+
+def _vllm(ver, backend, mla, topk, algorithm) -> dict:
+    facts = [f"attention backend {backend} (vllm platforms/cuda.py backend priorities filtered by compute capability)"]
+    graph = "full" if ver >= (0, 11, 0) else "piecewise"
+    if graph == "piecewise":
+        facts.append("PIECEWISE CUDA graphs before 0.11 (FULL_AND_PIECEWISE default from 0.11): attention eager "
+                     "between graph pieces")
+    verify_graph, prefill = graph, False
+    if backend == "TRITON_MLA":
+        if ver < (0, 22, 0):
+            graph = verify_graph = "piecewise"
+            facts.append("TRITON_MLA has no full-CUDA-graph support before 0.22 (_cudagraph_support NEVER → "
+                         "cudagraph_mode PIECEWISE)")
+        if ver < (0, 31, 0) and algorithm is not None:
+            verify_graph, prefill = "piecewise", True
+            facts.append("TRITON_MLA before 0.31 supports single-token decode queries only: the verify batch "
+                         "(1 + k tokens per request) takes the MLA prefill path, which up-projects every cached "
+                         "latent to per-head K/V in every layer (mla_attention.py _compute_prefill_context)")
+    spec_ok = algorithm in (None, "EAGLE", "EAGLE3", "NEXTN", "MTP")
+    plain_overlap = ver >= (0, 14, 0)
+    spec_overlap = plain_overlap and spec_ok
+    if algorithm is not None:
+        facts.append("async scheduling " + ("on" if spec_overlap else "off") + (
+            " (default from 0.14 for plain decoding and EAGLE/MTP)" if plain_overlap else
+            " (off by default before 0.14, config/vllm.py)") + (
+            "; draft_model speculation disables it" if plain_overlap and not spec_ok else ""))
+    draft = graph if ver >= (0, 9, 0) else "eager"
+    if algorithm is not None and draft == "eager":
+        facts.append("the EAGLE proposer runs without CUDA graph before 0.9 (vllm PR #17211/#17504)")
+    return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
+                verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
+                extend_graph=draft if not prefill else "piecewise", facts=tuple(facts))

@@ -1,0 +1,125 @@
+"""Engine facts by version / GPU / backend (tpkit.perf.runtime) and what each one costs in plan_perf."""
+
+import pytest
+
+from tpkit.errors import PlanInputError
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.models import load_model
+from tpkit.perf import PerfRequest, SpecSettings, plan_perf
+from tpkit.perf.constants import C
+from tpkit.perf.runtime import NEWEST, parse_version, runtime_for
+
+KIMI = load_model("moonshotai/Kimi-K2.5")
+LLAMA = load_model("meta-llama/Llama-3.1-8B-Instruct")
+EAGLE3 = SpecSettings(algorithm="EAGLE3", num_steps=3, topk=1, num_draft_tokens=4)
+SM120, SM90, SM100 = (12, 0), (9, 0), (10, 0)
+
+
+def rt(engine, version, cc=SM90, mla=False, topk=1, algorithm="EAGLE3", **kw):
+    return runtime_for(engine, version, compute_capability=cc, mla=mla, topk=topk, algorithm=algorithm, **kw)
+
+
+# ------------------------------------------------------------------------------------------------ facts
+@pytest.mark.parametrize("version, topk, overlap", [
+    ("0.4.6", 1, False), ("0.5.10", 1, False), ("0.5.11", 1, True), ("0.5.12", 4, False), ("0.5.13", 4, True),
+    (None, 8, True),
+])
+def test_sglang_overlaps_speculation_from_spec_v2(version, topk, overlap):
+    r = rt("sglang", version, topk=topk)
+    assert r.spec_overlap is overlap and r.plain_overlap
+
+
+def test_sglang_attention_backend_and_verify_kernel_by_gpu():
+    assert rt("sglang", None, SM120, mla=True).attention_backend == "triton"
+    assert not rt("sglang", None, SM120, mla=True).verify_split_kv
+    assert rt("sglang", None, SM90, mla=True).attention_backend == "fa3"
+    assert rt("sglang", None, SM100, mla=True).attention_backend == "flashinfer"
+    assert rt("sglang", None, SM90, topk=4).attention_backend == "flashinfer"   # fa3 only for topk 1
+    assert rt("sglang", None, SM120, mla=True, attention_backend="flashinfer").verify_split_kv
+    assert rt("sglang", "0.4.6").extend_graph == "eager" and rt("sglang", "0.4.7").extend_graph == "full"
+
+
+@pytest.mark.parametrize("version, plain, verify, prefill", [
+    ("0.21.0", "piecewise", "piecewise", True), ("0.22.0", "full", "piecewise", True),
+    ("0.30.0", "full", "piecewise", True), ("0.31.0", "full", "full", False),
+])
+def test_vllm_triton_mla_on_sm120_by_version(version, plain, verify, prefill):
+    r = rt("vllm", version, SM120, mla=True)
+    assert r.attention_backend == "TRITON_MLA"
+    assert (r.target_graph, r.verify_graph, r.verify_mla_prefill) == (plain, verify, prefill)
+    assert rt("vllm", version, SM90, mla=True).attention_backend == "FLASH_ATTN_MLA"
+    assert not rt("vllm", version, SM90, mla=True).verify_mla_prefill
+
+
+def test_vllm_async_scheduling_and_draft_graphs_by_version():
+    assert not rt("vllm", "0.13.0").spec_overlap and rt("vllm", "0.14.0").spec_overlap
+    assert not rt("vllm", "0.20.0", algorithm="STANDALONE").spec_overlap
+    assert rt("vllm", "0.8.5").draft_graph == "eager" and rt("vllm", "0.9.0").draft_graph == "piecewise"
+    assert rt("vllm", "0.11.0").draft_graph == "full"
+    assert rt("vllm", None, eager=True).verify_graph == "eager"
+
+
+def test_versions_and_backends_are_checked():
+    assert parse_version(None, "sglang") == (NEWEST["sglang"], False)
+    assert parse_version("v0.5.10.post1", "sglang") == ((0, 5, 10), True)
+    with pytest.raises(PlanInputError, match="not a version"):
+        parse_version("latest", "vllm")
+    with pytest.raises(PlanInputError, match="not a sglang attention backend"):
+        rt("sglang", None, attention_backend="TRITON_MLA")
+    with pytest.raises(PlanInputError, match="no MLA"):
+        rt("vllm", None, attention_backend="TRITON_MLA")
+
+
+# ------------------------------------------------------------------------------------------------ costs
+def kimi(gpu="RTX-PRO-6000", **kw):
+    args = dict(model=KIMI, gpu=lookup_gpu(gpu), tp=8, context=2048, spec=EAGLE3) | kw
+    return plan_perf(PerfRequest(**args))
+
+
+def test_sglang_spec_v1_pays_the_host_work_of_every_cycle():
+    old, new = kimi(engine_version="0.5.10", accept_length=2.0), kimi(engine_version="0.5.13", accept_length=2.0)
+    assert old.baseline.step_us == new.baseline.step_us        # plain decoding overlaps in both
+    parts = dict(old.speculative.parts_us)
+    assert parts["host not overlapped (in overhead)"] == C["sglang_spec_v1_host_us"].value
+    # v2 still pays its exposed share (spec_host_fraction); v1 pays the whole host time on top of the GPU
+    assert old.speculative.cycle_us > new.speculative.cycle_us + 0.3 * C["sglang_spec_v1_host_us"].value
+    assert "spec v1" in old.verdict.message and "sglang 0.5.23" in old.verdict.message   # the what-if
+
+
+def test_a_verify_kernel_without_kv_split_grows_with_context_on_sm120():
+    def verify_ms(ctx, **kw):
+        return dict(kimi(context=ctx, accept_length=2.0, **kw).speculative.parts_us)["verify"] / 1e3
+
+    triton = verify_ms(30000) - verify_ms(1024)
+    split = verify_ms(30000, attention_backend="flashinfer") - verify_ms(1024, attention_backend="flashinfer")
+    assert triton > 3 * split > 0
+    long = kimi(context=30000, accept_length=2.0)
+    assert long.speculative.speedup < 1.0 < kimi(context=1024, accept_length=2.0).speculative.speedup
+    assert "--attention-backend flashinfer" in long.verdict.message
+
+
+def test_vllm_triton_mla_before_0_31_verifies_through_the_prefill_path():
+    old = kimi(engine="vllm", engine_version="0.21.0", context=30000, accept_length=2.28)
+    new = kimi(engine="vllm", context=30000, accept_length=2.28)
+    assert old.speculative.speedup < 1.0 < new.speculative.speedup
+    assert old.inputs["runtime"]["verify_attention"] == "mla_prefill"
+    assert old.inputs["runtime"]["graphs"]["plain"] == "piecewise"
+    assert "prefill path" in old.verdict.message and "vllm 0.33.0" in old.verdict.message
+
+
+def test_eager_mode_makes_a_small_model_launch_bound():
+    def step(**kw):
+        return plan_perf(PerfRequest(model=LLAMA, gpu=lookup_gpu("H100"), **kw)).baseline
+    graph, eager = step(), step(eager=True)
+    assert eager.step_us > 1.1 * graph.step_us                  # published: 8.4 ms eager vs 5.1 ms in a graph
+    r = plan_perf(PerfRequest(model=LLAMA, gpu=lookup_gpu("H100"), eager=True))
+    assert r.breakdown["baseline"]["host_launch_us"] == pytest.approx(eager.step_us)
+
+
+def test_the_eager_vllm_proposer_costs_every_draft_step():
+    def cycle(version):
+        return plan_perf(PerfRequest(model=LLAMA, gpu=lookup_gpu("H100"), engine="vllm", engine_version=version,
+                                     spec=SpecSettings(algorithm="EAGLE3", num_steps=2, topk=1, num_draft_tokens=3),
+                                     accept_length=2.21)).speculative
+    # an EAGLE-3 step (one layer, 32k-row head) is shorter on the GPU than launching its ~20 kernels from Python
+    assert dict(cycle("0.8.5").parts_us)["draft steps"] > 1.1 * dict(cycle("0.11.0").parts_us)["draft steps"]
