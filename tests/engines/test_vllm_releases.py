@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
-from tpkit.engines.vllm.allreduce import vllm_allreduce_costs
+from tpkit.engines.vllm.baseline import allreduce_costs as vllm_allreduce_costs
 from tpkit.engines.vllm.blocksize import default_block_size, resolve_block_size
 from tpkit.engines.vllm.capacity import max_concurrent_batches
 from tpkit.engines.vllm.mamba import mamba_mode

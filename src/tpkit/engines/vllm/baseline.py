@@ -35,7 +35,8 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
 from tpkit.startup.cost import Cost
-from tpkit.engines.vllm.allreduce import vllm_allreduce_costs
+from tpkit.startup.custom_allreduce import VllmAllreduceRelease, vllm_allreduce_costs
+from tpkit.hardware.topology import GroupTopology
 from tpkit.startup.links import group_links
 from tpkit.startup.terms import cublas, cuda_context, nccl_costs, startup_costs
 from tpkit.units import Bytes
@@ -43,7 +44,7 @@ from tpkit.units import Bytes
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 
-__all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost", "profile_nontorch_growth", "NAMES"]
+__all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost", "allreduce_costs", "profile_nontorch_growth", "NAMES"]
 
 NAMES = {"nccl_init": "NCCL communicator init", "nccl_warmup": "NCCL first all-reduce buffers",
          "cublas": "cuBLAS/cuBLASLt handles"}
@@ -74,13 +75,22 @@ class Baseline:
         return self.capacity.bytes - held - sum((u.bytes for u in self.uses), Bytes(0))
 
 
+def allreduce_costs(gpu: GpuSpec, links: GroupTopology, world: int, rules: VllmRules, *,
+                    disable_custom_all_reduce: bool) -> tuple[Cost | None, tuple[Cost, ...]]:
+    """The release's TP all-reduce buffers from the shared start-up model: (custom all-reduce or None, the others)."""
+    release = VllmAllreduceRelease(torch_symm_mem=rules.torch_symm_mem_allreduce,
+                                   world_sizes=rules.custom_ar_world_sizes, signal_bytes=rules.custom_ar_signal_bytes,
+                                   staging_mib=rules.custom_ar_buffer_mib, mnnvl_lamport=rules.mnnvl_lamport)
+    return vllm_allreduce_costs(gpu, links, world, release, disable_custom_all_reduce=disable_custom_all_reduce)
+
+
 def custom_allreduce_cost(parallel: ParallelSpec, rules: VllmRules, gpu: GpuSpec | None = None,
                           machine: MachineProfile | None = None) -> Cost:
     """vLLM's custom all-reduce buffers on the TP group for the release's rules (0 bytes when not initialised)."""
     from tpkit.hardware.catalog import lookup_gpu
 
     gpu = gpu or lookup_gpu("H100")
-    car, _ = vllm_allreduce_costs(gpu, group_links(gpu, machine, range(parallel.tp)), parallel.tp, rules,
+    car, _ = allreduce_costs(gpu, group_links(gpu, machine, range(parallel.tp)), parallel.tp, rules,
                                   disable_custom_all_reduce=False)
     return car or Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
                        source=f"not initialised (TP {parallel.tp})")
@@ -115,7 +125,7 @@ def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: Mach
            context: Cost, disable_car: bool, extra: tuple[LineItem, ...]) -> tuple[tuple[Cost, ...], frozenset]:
     """(every start-up term in creation order, the ids of vLLM's own all-reduce buffers among the extras)."""
     links = group_links(gpu, machine, range(parallel.tp))
-    car, others = vllm_allreduce_costs(gpu, links, parallel.tp, rules, disable_custom_all_reduce=disable_car)
+    car, others = allreduce_costs(gpu, links, parallel.tp, rules, disable_custom_all_reduce=disable_car)
     own = tuple(LineItem(item=c.item, bytes=c.bytes, source=c.source) for c in others if c.bytes)
     costs = startup_costs(
         context=context, nccl=nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie"),
