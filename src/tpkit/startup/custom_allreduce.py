@@ -2,12 +2,15 @@
 
     implementation                 engine, releases                 per-rank buffers
     SGLang CustomAllReduceV2       SGLang ≥ 0.5.15, CUDA, NVLink    symmetric buffer + graph table, by world size
-                                                                    (SM90 sizes, spec §6.5)
+                                                                    (SM90 sizes; sglang 0.5.23 custom_all_reduce_v2.py)
     SGLang legacy CustomAllreduce  SGLang (else)                    2 × max_size IPC buffers + max_size rank data
-                                                                    + Signal (spec §6.4); world 2, 4, 6, 8, and
-                                                                    > 2 only over a full NVLink mesh (spec §6.3)
+                                                                    + Signal (CustomAllreduce.__init__); world 2, 4,
+                                                                    6, 8, > 2 only over full NVLink (sglang ≤ 0.5.23
+                                                                    custom_all_reduce_utils.py
+                                                                    can_use_custom_all_reduce_with_nvlink)
     vLLM CustomAllreduce           vLLM, every release              Signal + max_size meta + staging + 8 MiB
-                                                                    rank_data (spec §5.3), on its world sizes
+                                                                    rank_data (vLLM ≤ 0.33 custom_all_reduce.py
+                                                                    CustomAllreduce.__init__), on its world sizes
 
 vLLM's TP all-reduce buffers (``vllm_allreduce_costs``), per release.
 
@@ -51,9 +54,11 @@ __all__ = ["sglang_custom_allreduce", "VllmAllreduceRelease", "vllm_allreduce_co
 
 _ITEM = "custom all-reduce buffers"
 _V2_SM90_MIB = {2: (80.0, 2), 3: (34.0, 3), 4: (23.0, 4), 5: (19.8, 5), 6: (18.3, 6), 7: (17.8, 7), 8: (18.0, 8)}
-"""CustomAllReduceV2 on SM90: world size → (symmetric buffer MiB, graph-params table MiB), spec §6.5"""
+"""CustomAllReduceV2 on SM90: world size → (symmetric buffer MiB, graph-params table MiB),
+sglang 0.5.15–0.5.23 ``python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py`` with the SM90 table of
+``configs/custom_all_reduce_v2.py``"""
 _SGLANG_SIGNAL_BYTES = 3_456
-"""sizeof(Signal) with kSignalBlocks = 36 (spec §6.4)"""
+"""sizeof(Signal) with kSignalBlocks = 36 (``sgl-kernel/csrc/allreduce/custom_all_reduce.cuh`` ``struct Signal``)"""
 
 
 def _cost(nbytes: Bytes, source: str) -> Cost:
@@ -71,13 +76,14 @@ def sglang_custom_allreduce(gpu: GpuSpec, links: GroupTopology, world: int, *, v
         note = "" if gpu.compute_capability == (9, 0) else " (SM90 sizes used for another arch: UNVERIFIED)"
         return _cost(MiB(sym_mib) + MiB(table_mib),
                      f"CustomAllReduceV2, ws {world}: {sym_mib} MiB symmetric + {table_mib} MiB graph table "
-                     f"(spec §6.5){note}")
+                     f"(sglang 0.5.23 custom_all_reduce_v2.py CustomAllReduceV2){note}")
     if world not in (2, 4, 6, 8) or (world > 2 and not nvlink):
-        return _cost(Bytes(0), f"disabled (world {world}, {'NVLink' if nvlink else 'PCIe'}; spec §6.3)")
+        return _cost(Bytes(0), f"disabled (world {world}, {'NVLink' if nvlink else 'PCIe'}; sglang "
+                                       "custom_all_reduce_utils.py can_use_custom_all_reduce_with_nvlink)")
     max_size = MiB(16) if not cuda else MiB(8)
     return _cost(max_size * 3 + Bytes(_SGLANG_SIGNAL_BYTES),
                  f"legacy CustomAllreduce: 2 × {format_bytes(max_size)} IPC buffers + {format_bytes(max_size)} rank "
-                 f"data + Signal {_SGLANG_SIGNAL_BYTES} B (spec §6.4)")
+                 f"data + Signal {_SGLANG_SIGNAL_BYTES} B (sglang custom_all_reduce.py CustomAllreduce.__init__)")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -158,7 +164,7 @@ def _custom(gpu: GpuSpec, links: GroupTopology, world: int, rel: VllmAllreduceRe
     car = Cost(key="custom_allreduce", item="custom all-reduce buffers",
                bytes=Bytes(rel.signal_bytes) + max_size + staging + _RANK_DATA,
                source=f"Signal {rel.signal_bytes:,} B + max_size {_mib(max_size)} (meta) + "
-                      f"{_mib(staging)} staging + 8 MiB rank_data (spec §5.3), TP {world}"
+                      f"{_mib(staging)} staging + 8 MiB rank_data (custom_all_reduce.py CustomAllreduce.__init__), TP {world}"
                       + (f"; max_size = CUSTOM_ALL_REDUCE_MAX_SIZES[{cap}][{world}] (torch symm-mem up)"
                          if multicast and max_size != _MAX_SIZE else ""))
     if not (rel.mnnvl_lamport and multicast):

@@ -1,5 +1,7 @@
 """SGLang's pre-model-load baseline: free memory after the CUDA context, process groups and custom
-all-reduce buffers, before weights (spec §2, §6.4, §6.5).
+all-reduce buffers, before weights (sglang 0.5.23 ``python/sglang/srt/distributed/bootstrap.py``
+``measure_pre_model_load_memory``; custom all-reduce buffers: ``device_communicators/custom_all_reduce.py``,
+``custom_all_reduce_v2.py``).
 
 SGLang never computes these terms; it measures free memory after them (``pre_model_load_memory``, min over
 the ranks of its replica).  tpkit predicts that measurement from the shared start-up cost model

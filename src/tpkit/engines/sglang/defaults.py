@@ -1,4 +1,6 @@
-"""SGLang's default ``mem_fraction_static`` and capacity defaults, per release era (spec §4).
+"""SGLang's default ``mem_fraction_static`` and capacity defaults, per release era (sglang 0.5.20–0.5.23
+``python/sglang/srt/arg_groups/memory_hook.py`` ``handle_gpu_memory_settings``; earlier releases
+``python/sglang/srt/server_args.py`` ``ServerArgs.__post_init__``, 0.5.x ``_handle_gpu_memory_settings``).
 
 Units: ``gpu_mem_mib`` is what SGLang's ``get_device_memory_capacity`` returns — the nvidia-smi total
 in MiB (fallback: the CUDA total in MiB).  Every reserve here is in MiB, as in SGLang.
@@ -86,7 +88,8 @@ class FractionChoice:
 
 def capacity_defaults(gpu_mem_mib: float, tp: int, era: str, *, chunked_prefill_size: int | None,
                       cuda_graph_max_bs: int | None, max_running_requests: int | None) -> CapacityDefaults:
-    """Fill unset chunked-prefill size and decode CUDA-graph max batch (spec §4.1 step A)."""
+    """Fill unset chunked-prefill size and decode CUDA-graph max batch (``memory_hook.py``
+    ``handle_gpu_memory_settings``, capacity step)."""
     gib = gpu_mem_mib / 1024
     if gib < 20:
         cpp, bs = 2048, 8
@@ -120,7 +123,8 @@ def _small_gpu_bs(era: str, tp: int) -> int:
 
 @lru_cache(maxsize=64)
 def prefill_capture_sizes(max_bs: int) -> tuple[int, ...]:
-    """Prefill CUDA-graph token sizes up to ``max_bs`` (spec §4.1; always includes ``max_bs``)."""
+    """Prefill CUDA-graph token sizes up to ``max_bs`` (sglang 0.5.23 ``arg_groups/cuda_graph_hook.py``;
+    always includes ``max_bs``)."""
     steps = ((4, 32, 4), (48, 256, 16), (288, 512, 32), (576, 1024, 64), (1280, 4096, 256))
     sizes = [s for lo, hi, step in steps for s in range(lo, hi + 1, step) if s <= max_bs]
     sizes += list(range(4608, max_bs + 1, 512))
@@ -184,7 +188,8 @@ def vlm_fraction_factor(vision_config: dict | None) -> tuple[float, str]:
 
 def default_mem_fraction(era: str, *, gpu_mem_mib: float, tp: int, pp: int, cpp: int, max_bs: int,
                          is_mla: bool, extras: ReserveExtras = NO_EXTRAS) -> FractionChoice:
-    """SGLang's default ``mem_fraction_static`` for this era and capacity (spec §4)."""
+    """SGLang's default ``mem_fraction_static`` for this era and capacity (``memory_hook.py``
+    ``handle_gpu_memory_settings`` in 0.5.20+, ``server_args.py`` before)."""
     if era in _TP_TABLES or (era == "0.4.6" and gpu_mem_mib <= 81920):
         table = _TP_TABLES.get(era, _TP_TABLES["0.4.3"])
         value = next(f for min_tp, f in table if tp >= min_tp)

@@ -117,7 +117,7 @@ def _budget_line(s: SglangSizing) -> LineItem:
     parts.append("slack")
     if s.mm_reserved:
         parts.append("multimodal caches")
-    return LineItem(item="KV budget (rest)", bytes=s.rest, kind="info", source=" − ".join(parts) + " (spec §3.2)")
+    return LineItem(item="KV budget (rest)", bytes=s.rest, kind="info", source=" − ".join(parts) + " (sglang kv_cache_configurator.py _profile_available_bytes)")
 
 
 def _tail_lines(s: SglangSizing) -> list[LineItem]:
@@ -170,13 +170,13 @@ def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tupl
     if s.pool.num_tokens > 0 and s.pool_end_free - s.after_pool < need:
         out.append(f"slack left for activations and CUDA graphs is {format_bytes(s.pool_end_free - s.after_pool)}; SGLang's own "
                    f"graph reserve for --cuda-graph-max-bs {s.capacity.cuda_graph_max_bs} is ≈ {format_bytes(need)} "
-                   "(512 MiB + 2 MiB × max bs + prefill-graph term, spec §4.1): lower --mem-fraction-static or "
+                   "(512 MiB + 2 MiB × max bs + prefill-graph term, sglang memory_hook.py reserve_for_graph_mb): lower --mem-fraction-static or "
                    "--cuda-graph-max-bs")
     if model.is_mla and options.page_size is None:
         out.append("MLA: the attention backend may force a larger page size (FlashMLA 64); pass --page-size to plan it")
     if s.mamba is not None:
         out.append("linear-attention state pool assumes the radix cache and the overlap schedule on and no "
-                   "--max-mamba-cache-size (spec §3.3.6)")
+                   "--max-mamba-cache-size (sglang kv_cache_configurator.py _handle_max_mamba_cache)")
     if model.is_multimodal and not isinstance(model.extra.get("vision_config"), dict) and s.fraction.reserved_mib:
         out.append("multimodal: this config has no vision_config, so the fraction's vision-tower factor assumes "
                    "SGLang's ViT-L defaults (24 layers × 1024: × 0.95); pass the released config.json for the exact "

@@ -3,11 +3,14 @@
     pre        = capacity − context − NCCL − custom AR − extra − process    (pre_model_load_memory)
     available  = pre − weights − draft weights (0.5.14+)                    (after weight load)
     slack      = pre × (1 − f)                                              (activations, graphs, cuBLAS, req_to_token)
-    rest       = available − slack − multimodal caches (0.5.18+)            (KV budget, spec §3.2)
-    tokens     = floor_page(min((rest − state pool) // cell, --max-total-tokens))   (spec §3.4)
+    rest       = available − slack − multimodal caches (0.5.18+)            (KV budget, _profile_available_bytes)
+    tokens     = floor_page(min((rest − state pool) // cell, --max-total-tokens))   (config_from_budget)
     cell       = target cell + int(cell × draft layers / target layers)     (speculative decoding, 0.5.14+)
 
 Per attention-DP rank with --enable-dp-attention (each has its own pool, sized alike).
+Engine functions (sglang 0.5.23, ``python/sglang/srt/``): ``distributed/bootstrap.py measure_pre_model_load_memory``,
+``mem_cache/kv_cache_configurator.py KVCacheConfigurator._profile_available_bytes`` / ``config_from_budget``;
+≤ 0.5.10 ``model_executor/model_runner.py ModelRunner.profile_max_num_token``.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ def _served(name: str | None) -> str | None:
 
 
 def resolve_kv_dtype(model: ModelSpec, options: SglangOptions) -> tuple[str, str]:
-    """(KV element dtype, why): explicit flag, checkpoint fp8 KV, or the model dtype (spec §3.3)."""
+    """(KV element dtype, why): explicit flag, checkpoint fp8 KV, or the model dtype (sglang ``model_runner.py``
+    ``configure_kv_cache_dtype``; 0.5.23 ``mem_cache/kv_cache_dtype.py``)."""
     explicit = explicit_kv_dtype(options.kv_cache_dtype)
     if explicit is not None:
         return explicit, f"--kv-cache-dtype {options.kv_cache_dtype}"
@@ -228,7 +232,8 @@ def _target_kv_layers(cell: CellSize) -> int:
 def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
               machine: MachineProfile | None, weights_bytes: Bytes,
               extra_uses: tuple[LineItem, ...] = (), draft_weights: Bytes | None = None) -> KvBudget:
-    """Validate the layout and size the KV budget and token count (spec §2–§3.4).
+    """Validate the layout and size the KV budget and token count (sglang 0.5.23 ``bootstrap.py``
+    ``measure_pre_model_load_memory`` → ``kv_cache_configurator.py`` ``_profile_available_bytes`` → ``config_from_budget``).
 
     ``extra_uses`` are charged before ``pre_model_load_memory`` like the CUDA context (see ``plan_baseline``).
     """
@@ -339,7 +344,8 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:
-    """Slack SGLang's own heuristic sets aside for CUDA graphs + base overhead (spec §4.1 graph term + 512 MiB)."""
+    """Slack SGLang's own heuristic sets aside for CUDA graphs + base overhead (512 MiB + sglang 0.5.23
+    ``arg_groups/memory_hook.py`` ``reserve_for_graph_mb``)."""
     extras = ReserveExtras(version=s.version, prefill_graphs=s.prefill_graphs[0], attn_dp=s.attn_dp)
     mib = 512 + graph_reserve_mib(s.era, max_bs=s.capacity.cuda_graph_max_bs,
                                    cpp=s.capacity.chunked_prefill_size, is_mla=s.cell.layout == "mla", extras=extras)

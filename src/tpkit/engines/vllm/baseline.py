@@ -1,5 +1,7 @@
 """vLLM's start-up baseline: the memory in use at its init snapshot, and what start-up creates after it
-(spec §1.1–§1.3, §5.3).
+(vLLM 0.33 ``vllm/v1/worker/gpu_worker.py`` ``Worker.init_device``,
+``vllm/v1/worker/utils.py`` ``request_memory``, ``vllm/distributed/device_communicators/custom_all_reduce.py``
+``CustomAllreduce.__init__``).
 
 The terms come from the shared start-up cost model (``tpkit.startup``); this policy says only what vLLM
 charges, under which names and when:

@@ -1,4 +1,6 @@
-"""Requested and available KV memory and the per-GPU ledger, per era (spec §1.3, §1.6, §1.7).
+"""Requested and available KV memory and the per-GPU ledger, per era (vLLM 0.33
+``vllm/v1/worker/utils.py`` ``request_memory``, ``vllm/utils/mem_utils.py`` ``memory_profiling``,
+``vllm/v1/worker/gpu_worker.py`` ``Worker.determine_available_memory``; 0.11 as noted).
 
     requested         = ceil(total × gpu_memory_utilization)   (0.33; ≤ 0.11: the float product)
 

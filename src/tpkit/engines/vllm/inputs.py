@@ -1,4 +1,5 @@
-"""Flags resolved to the values vLLM would use for a version, with every input check (spec §1.3, §1.5).
+"""Flags resolved to the values vLLM would use for a version, with every input check (vLLM 0.33
+``vllm/config/cache.py`` ``CacheConfig``, ``vllm/engine/arg_utils.py`` ``get_batch_defaults``; 0.11 as noted).
 
 Default batch sizes (``engine/arg_utils.py get_batch_defaults``, API server): ≥ 160 GiB devices get
 16384 / 1024 from 0.28.0 (not GB10), ≥ 70 GiB devices other than A100 8192 / 1024, others 2048 / 256.  V0

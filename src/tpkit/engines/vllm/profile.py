@@ -1,4 +1,5 @@
-"""The profile run's activation peak, estimated analytically (spec §1.5).
+"""The profile run's activation peak, estimated analytically (vLLM 0.33
+``vllm/v1/worker/gpu_model_runner.py`` and ``vllm/v1/worker/gpu/model_runner.py`` ``profile_run``).
 
 vLLM measures this peak by running one dummy forward pass of ``max_num_batched_tokens`` tokens (T) spread
 over ``R = min(T, max_num_seqs)`` requests, then the sampler on one row per request.  tpkit cannot run it,

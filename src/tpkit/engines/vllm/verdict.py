@@ -1,4 +1,5 @@
-"""Verdicts in vLLM's own words, with the knob to turn and by how much (spec §1.3, §3.6)."""
+"""Verdicts in vLLM's own words, with the knob to turn and by how much (vLLM 0.33
+``vllm/v1/worker/utils.py`` ``request_memory``, ``vllm/v1/core/kv_cache_planning.py`` ``get_kv_cache_configs``)."""
 
 from __future__ import annotations
 

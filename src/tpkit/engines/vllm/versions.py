@@ -61,26 +61,27 @@ class VllmRules:
     ceil_requested: bool
     """requested = ceil(total × util) (True) or the float product (False)"""
     memory_rule: str
-    """``"v0_peak"`` (V0, and V1 < 0.9.1) | ``"increase"`` | ``"consumed"`` (spec §1.6)"""
+    """``"v0_peak"`` (V0, and V1 < 0.9.1) | ``"increase"`` | ``"consumed"`` (``vllm/utils/mem_utils.py memory_profiling``)"""
     cudagraph_estimate: bool
-    """the CUDA-graph memory estimate is subtracted before KV sizing (spec §2)"""
+    """the CUDA-graph memory estimate is subtracted before KV sizing (``gpu_worker.py determine_available_memory``)"""
     null_block: bool
-    """one block is reserved as the null block (spec §3.6)"""
+    """one block is reserved as the null block (``vllm/v1/core/block_pool.py BlockPool``)"""
     one_line_log: bool
     """"GPU KV cache size … , Maximum concurrency …" printed as one line"""
     tokens_rule: str
-    """``"blocks"`` (V0: blocks × block) | ``"groups"`` (V1 < 0.21) | ``"concurrency"`` (≥ 0.21), spec §3.7"""
+    """``"blocks"`` (V0: blocks × block) | ``"groups"`` (V1 < 0.21) | ``"concurrency"`` (≥ 0.21),
+``kv_cache_utils.py get_max_concurrency_for_kv_cache_config``"""
     fit_check_reserves_block: bool
-    """the max_model_len fit check uses available − one block (spec §3.6)"""
+    """the max_model_len fit check uses available − one block (``kv_cache_planning.py get_kv_cache_configs``)"""
     sliding_in_flight: bool
     """sliding/chunked-local need counts max_concurrent_batches × max_num_batched_tokens (≥ 0.26) or one batch"""
     custom_ar_buffer_mib: int
-    """eager staging buffer of vLLM's custom all-reduce when max_size is 8 MiB, MiB (spec §5.3); ≥ 0.27 it is
+    """eager staging buffer of vLLM's custom all-reduce when max_size is 8 MiB, MiB (``custom_all_reduce.py CustomAllreduce.__init__``); ≥ 0.27 it is
     max(max_size, 2 MiB, 16 MiB), before it is max_size"""
     custom_ar_signal_bytes: int
-    """sizeof(Signal) of the custom all-reduce meta buffer (spec §5.3)"""
+    """sizeof(Signal) of the custom all-reduce meta buffer (``csrc/custom_all_reduce.cuh`` ``struct Signal``)"""
     custom_ar_world_sizes: tuple[int, ...]
-    """world sizes where custom all-reduce initialises (spec §5.2)"""
+    """world sizes where custom all-reduce initialises (``custom_all_reduce.py CustomAllreduce.__init__``)"""
     distributed_after_snapshot: bool = False
     """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
     cublas_after_snapshot: bool = False
