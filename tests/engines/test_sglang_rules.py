@@ -69,12 +69,30 @@ def test_vlm_factor_reads_num_hidden_layers_with_default_24():
     assert vlm_fraction_factor(None)[0] == 1.0
 
 
-@pytest.mark.parametrize("version, scaled", [("0.4.9", False), ("0.4.10", True)])
-def test_vlm_factor_starts_in_0_4_10(version, scaled):
+def _fraction(model, version, **options):
+    r = plan(model, gpu="H100", tp=2, weights=GiB(26), engine_version=version, **options)
+    return r.extra["sglang"]["mem_fraction_static"]
+
+
+@pytest.mark.parametrize("version, factor", [("0.2.15", 0.95), ("0.4.2", 0.95), ("0.4.4", 0.95), ("0.4.5", 0.90),
+                                             ("0.4.8", 0.90), ("0.4.9", 1.0), ("0.4.10", 1.0)])
+def test_model_runner_scales_any_multimodal_fraction_before_0_4_9(version, factor):
+    """0.2.15–0.4.4 ``ModelRunner.__init__`` × 0.95, 0.4.5–0.4.8 × 0.90, also a user's fraction (sg_007's log:
+    "Automatically reduce --mem-fraction-static to 0.836"); from 0.4.9 only the default is scaled."""
     gemma = _model("google/gemma-3-27b-it")
-    r = plan(gemma, gpu="H100", tp=2, weights=GiB(26), engine_version=version)  # 0.4.9: the tp table
-    f = r.extra["sglang"]["mem_fraction_static"]
-    assert (f != round(f, 3)) is scaled
+    assert _fraction(gemma, version, mem_fraction_static=0.88) == pytest.approx(0.88 * factor)
+    assert _fraction(llama3_8b(), version, mem_fraction_static=0.88) == 0.88
+
+
+@pytest.mark.parametrize("version, factor", [("0.4.8", 0.90), ("0.4.9", 0.90), ("0.4.10", None)])
+def test_multimodal_default_is_x090_in_0_4_9_and_the_vision_factor_from_0_4_10(version, factor):
+    """0.4.8 (ModelRunner) and 0.4.9 (server_args) × 0.90 on the capacity-class default (H100 tp 2: 10.5 GiB
+    reserved, 0.868); 0.4.10 ``adjust_mem_fraction_for_vlm`` (not rounded)."""
+    gemma = _model("google/gemma-3-27b-it")
+    f = _fraction(gemma, version)
+    if factor is None:
+        factor, _ = vlm_fraction_factor(gemma.extra["vision_config"])
+    assert f == pytest.approx(round((81559 - 10.5 * 1024) / 81559, 3) * factor)
 
 
 @pytest.mark.parametrize("version, reserved_mib", [("0.5.17", 0), ("0.5.18", 100), ("0.5.19", 100),

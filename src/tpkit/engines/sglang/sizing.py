@@ -93,19 +93,45 @@ def _context_len(model: ModelSpec, options: SglangOptions) -> int:
 
 def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: ParallelSpec,
               cap: CapacityDefaults, model: ModelSpec, extras: ReserveExtras) -> FractionChoice:
-    """The user's fraction, else SGLang's default (× the vision-tower factor for multimodal models, 0.4.10+)."""
+    """The user's fraction, else SGLang's default, with the multimodal factor of the release
+    (``multimodal_runner_factor`` before 0.4.9; × 0.90 on the default in 0.4.9; ``vlm_fraction_factor`` from 0.4.10)."""
+    runner = multimodal_runner_factor(options.engine_version) if model.is_multimodal else None
     if options.mem_fraction_static is not None:
-        return FractionChoice(value=float(options.mem_fraction_static), reserved_mib=None,
+        user = FractionChoice(value=float(options.mem_fraction_static), reserved_mib=None,
                               source="--mem-fraction-static")
+        return _times(user, runner)
     choice = default_mem_fraction(era, gpu_mem_mib=gpu_mem_mib, tp=parallel.tp, pp=parallel.pp,
                                   cpp=cap.chunked_prefill_size, max_bs=cap.cuda_graph_max_bs, is_mla=model.is_mla,
                                   extras=extras)
+    if runner is not None:
+        return _times(choice, runner)
+    if model.is_multimodal and not era_has_vlm_factor(era):  # 0.4.9: × 0.90 on the default only
+        return _times(choice, (0.90, "multimodal × 0.90 on the default (0.4.9 server_args.py __post_init__)"))
     if model.is_multimodal and era_has_vlm_factor(era):
         # a multimodal config without vision_config is incomplete (the released one has it): SGLang's defaults
         factor, why = vlm_fraction_factor(model.extra.get("vision_config") or {})
         return FractionChoice(value=choice.value * factor, reserved_mib=choice.reserved_mib,
                               source=f"{choice.source}, {why} = {choice.value * factor:.6f}")
     return choice
+
+
+def multimodal_runner_factor(version: str) -> tuple[float, str] | None:
+    """The factor ``ModelRunner.__init__`` applies to ANY fraction (the user's too) of a multimodal model before
+    0.4.9: × 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8 (``model_executor/model_runner.py``, "Automatically reduce
+    --mem-fraction-static … because this is a multimodal model"); None from 0.4.9, where ``server_args.py`` scales
+    the default only."""
+    if at_least(version, "0.4.9"):
+        return None
+    factor = 0.90 if at_least(version, "0.4.5") else 0.95
+    return factor, f"multimodal × {factor:.2f} (SGLang {version} ModelRunner, any fraction)"
+
+
+def _times(choice: FractionChoice, factor: tuple[float, str] | None) -> FractionChoice:
+    if factor is None:
+        return choice
+    value = choice.value * factor[0]
+    return FractionChoice(value=value, reserved_mib=choice.reserved_mib,
+                          source=f"{choice.source}, {factor[1]} = {value:.6f}")
 
 
 def era_has_vlm_factor(era: str) -> bool:
