@@ -111,3 +111,11 @@ def test_0_4_7_has_its_own_default_between_0_4_6_and_0_4_8():
 def test_capacity_class_reserve_starts_in_0_4_8(version):
     assert _f(version, 81_559) == round((81_559 - 10 * 1024) / 81_559, 3)  # 9.5 + tp×pp/2 GiB
     assert _f(version, 81_559, speculative="EAGLE") == round((81_559 - 12 * 1024) / 81_559, 3)
+
+
+@pytest.mark.parametrize("version, bs", [("0.5.4", 16), ("0.5.5", 24), ("0.5.19", 24), ("0.5.20", 48)])
+def test_small_gpu_decode_graph_batch_is_24_from_0_5_5(version, bs):
+    """20–35 GiB GPUs, tp < 4 (0.5.4 / 0.5.5 ``server_args.py _handle_gpu_memory_settings``)."""
+    cap = capacity_defaults(24_564, 1, version, chunked_prefill_size=None, cuda_graph_max_bs=None,
+                            max_running_requests=None)
+    assert cap.cuda_graph_max_bs == bs

@@ -25,7 +25,7 @@ Terms that depend on the launch (``ReserveExtras``; issue 11, every wheel 0.5.10
                          graph term when the prefill graphs are breakable (``reserve_for_graph_mb``)
     speculative decoding 0.4.10: + 2 GiB; 0.5.3–0.5.9: + 2048 (STANDALONE 6144) after the floor; 0.5.10–0.5.13:
                          + 4096 (STANDALONE 6144) after the floor; 0.5.14+: none (the draft weights are measured)
-    small GPUs (20–35 GiB) chunked prefill 2048 and max bs 24/80 up to 0.5.19 (16/80 before 0.5.10); 4096 and
+    small GPUs (20–35 GiB) chunked prefill 2048 and max bs 24/80 up to 0.5.19 (16/80 before 0.5.5); 4096 and
                          48/160 from 0.5.20 (0.5.19/0.5.20 ``arg_groups/memory_hook.py``)
 """
 
@@ -98,7 +98,8 @@ class FractionChoice:
 
 def capacity_defaults(gpu_mem_mib: float, tp: int, era: str, *, chunked_prefill_size: int | None,
                       cuda_graph_max_bs: int | None, max_running_requests: int | None) -> CapacityDefaults:
-    """Fill unset chunked-prefill size and decode CUDA-graph max batch (spec §4.1 step A)."""
+    """Fill unset chunked-prefill size and decode CUDA-graph max batch (spec §4.1 step A).  ``era``: the rule era
+    or the release itself (a release also selects the changes inside an era, e.g. 0.5.5's small-GPU batch)."""
     gib = gpu_mem_mib / 1024
     if gib < 20:
         cpp, bs = 2048, 8
@@ -113,7 +114,7 @@ def capacity_defaults(gpu_mem_mib: float, tp: int, era: str, *, chunked_prefill_
     if not era_at_least(era, "0.5.3"):  # 0.4.10 table: cpp 2048 below 35 GiB, 8192 below 160 GiB
         cpp = 2048 if gib < 35 else (8192 if gib < 160 else 16384)
         bs = (8 if tp < 4 else 80) if gib < 35 else 160
-    source = f"SGLang {era}+ capacity defaults for {gpu_mem_mib:.0f} MiB, tp {tp}"
+    source = f"SGLang {era} capacity defaults for {gpu_mem_mib:.0f} MiB, tp {tp}"
     if cuda_graph_max_bs is None and max_running_requests is not None and max_running_requests < bs:
         bs, source = max_running_requests, source + "; graph max bs lowered to --max-running-requests"
     return CapacityDefaults(
@@ -122,10 +123,11 @@ def capacity_defaults(gpu_mem_mib: float, tp: int, era: str, *, chunked_prefill_
 
 
 def _small_gpu_bs(era: str, tp: int) -> int:
-    """Decode graph max bs for 20–35 GiB GPUs: 16/80 (0.5.3), 24/80 (0.5.10–0.5.19), 48/160 (0.5.20+)."""
+    """Decode graph max bs for 20–35 GiB GPUs: 16/80 (0.5.3–0.5.4), 24/80 (0.5.5–0.5.19), 48/160 (0.5.20+)
+    (``server_args.py _handle_gpu_memory_settings`` of 0.5.4 and 0.5.5).  ``era`` may be the release itself."""
     if era_at_least(era, "0.5.20"):
         return 48 if tp < 4 else 160
-    if era_at_least(era, "0.5.10"):
+    if era_at_least(era, "0.5.5"):
         return 24 if tp < 4 else 80
     return 16 if tp < 4 else 80
 

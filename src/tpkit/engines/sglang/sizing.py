@@ -235,7 +235,8 @@ def _extras(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: Sgl
 
 def _capacity(model: ModelSpec, gpu: GpuSpec, gpu_mem_mib: float, parallel: ParallelSpec, era: str,
               options: SglangOptions) -> CapacityDefaults:
-    cap = capacity_defaults(gpu_mem_mib, parallel.tp, era, chunked_prefill_size=options.chunked_prefill_size,
+    cap = capacity_defaults(gpu_mem_mib, parallel.tp, options.engine_version,
+                            chunked_prefill_size=options.chunked_prefill_size,
                             cuda_graph_max_bs=options.cuda_graph_max_bs,
                             max_running_requests=options.max_running_requests)
     user = options.max_running_requests
