@@ -333,3 +333,23 @@ def test_old_releases_refuse_a_draft_that_does_not_fit_in_the_slack():
     r = plan(deepseek_v3(num_nextn_layers=1), gpu="H200", tp=8, weights=GiB(78.5), engine_version="0.5.10",
              speculative_algorithm="NEXTN", mem_fraction_static=0.995)
     assert not r.verdict.fits and "come out of the slack" in r.verdict.message
+
+
+# ROCm: aiter's × 0.85 on the fraction (0.4.7 … 0.5.4 ``ModelRunner.model_specific_adjustment``) -------------------
+
+@pytest.mark.parametrize("version, scaled", [("0.4.6", False), ("0.4.7", True), ("0.5.4", True), ("0.5.5", False)])
+def test_rocm_aiter_scales_any_fraction_from_0_4_7_to_0_5_4(version, scaled):
+    def f(gpu, **options):
+        r = plan(llama3_8b(), gpu=gpu, engine_version=version, mem_fraction_static=0.8, **options)
+        return r.extra["sglang"]["mem_fraction_static"]
+    assert f("MI300X") == pytest.approx(0.8 * (0.85 if scaled else 1.0))
+    assert f("MI300X", context_length=8192) == 0.8  # only contexts longer than 8192
+    assert f("H100") == 0.8  # CUDA: no aiter
+
+
+def test_rocm_aiter_for_mla_needs_16_or_128_kv_heads_per_rank():
+    def f(tp):
+        r = plan(deepseek_v3(), gpu="MI300X", tp=tp, weights=GiB(90), engine_version="0.5.3", mem_fraction_static=0.8)
+        return r.extra["sglang"]["mem_fraction_static"]
+    assert f(8) == pytest.approx(0.68) and f(1) == pytest.approx(0.68)  # 16 and 128 heads: aiter
+    assert f(4) == 0.8  # 32 heads per rank: triton

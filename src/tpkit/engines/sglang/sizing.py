@@ -126,6 +126,23 @@ def multimodal_runner_factor(version: str) -> tuple[float, str] | None:
     return factor, f"multimodal × {factor:.2f} (SGLang {version} ModelRunner, any fraction)"
 
 
+def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
+                      options: SglangOptions) -> tuple[float, str] | None:
+    """× 0.85 on ANY fraction on an AMD GPU in SGLang 0.4.7–0.5.4 when the attention backend is aiter and the
+    context is longer than 8192 tokens (``ModelRunner.model_specific_adjustment``; gone in 0.5.5).  aiter is the
+    HIP default for every non-MLA model, and for MLA models with 16 or 128 KV heads per rank (else triton) — the
+    default backend is assumed (tpkit has no ``--attention-backend``); None otherwise."""
+    version = options.engine_version
+    if gpu.vendor != "AMD" or not at_least(version, "0.4.7") or at_least(version, "0.5.5"):
+        return None
+    if model.mla is not None and max(1, model.num_kv_heads // parallel.tp) not in (16, 128):  # get_num_kv_heads(tp)
+        return None
+    context = _context_len(model, options)
+    if context <= 8192:
+        return None
+    return 0.85, f"aiter attention (ROCm default) with context {context} > 8192: × 0.85 (SGLang {version} ModelRunner)"
+
+
 def _times(choice: FractionChoice, factor: tuple[float, str] | None) -> FractionChoice:
     if factor is None:
         return choice
@@ -267,7 +284,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     kv_dtype = resolve_kv_dtype(model, options)[0]
     spec = plan_speculative(model, parallel, options, kv_dtype=kv_dtype, weights=draft_weights)
     extras, graphs = _extras(model, gpu, parallel, options, spec)
-    fraction = _fraction(options, era, gpu_mem_mib, parallel, cap, model, extras)
+    fraction = _times(_fraction(options, era, gpu_mem_mib, parallel, cap, model, extras),
+                      rocm_aiter_factor(model, gpu, parallel, options))
     baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses, version=version,
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
     split_v = parse_version(version) >= (0, 5, 8)
