@@ -32,9 +32,11 @@ def _model(name):
 
 # rule 1: hybrid-SWA pools are an architecture allow-list ------------------------------------------------
 
-@pytest.mark.parametrize("version, hybrid", [("0.4.9", False), ("0.4.10", True), ("0.5.2", True), ("0.5.3", False),
-                                             ("0.5.10", False), ("0.5.23", False)])
-def test_gemma3_gets_one_full_pool_except_in_the_0_4_10_era(version, hybrid):
+@pytest.mark.parametrize("version, hybrid", [("0.4.9", False), ("0.4.10", True), ("0.4.10.post1", True),
+                                             ("0.4.10.post2", False), ("0.5.0rc0", False), ("0.5.2", False),
+                                             ("0.5.3", False), ("0.5.10", False), ("0.5.23", False)])
+def test_gemma3_gets_one_full_pool_except_in_0_4_10_and_its_post1(version, hybrid):
+    """Gemma sets disable_hybrid_swa_memory from 0.4.10.post2 (``server_args.py``, "Disable hybrid SWA memory for")."""
     assert hybrid_swa(_model("google/gemma-3-27b-it"), version)[0] is hybrid
 
 
