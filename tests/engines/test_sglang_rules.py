@@ -355,3 +355,11 @@ def test_rocm_aiter_for_mla_needs_16_or_128_kv_heads_per_rank():
         return r.extra["sglang"]["mem_fraction_static"]
     assert f(8) == pytest.approx(0.68) and f(1) == pytest.approx(0.68)  # 16 and 128 heads: aiter
     assert f(4) == 0.8  # 32 heads per rank: triton
+
+
+@pytest.mark.parametrize("version, v_dim", [("0.5.6", 128), ("0.5.7", 64), ("0.5.23", 64)])
+def test_cell_counts_v_head_dim_from_0_5_7(version, v_dim):
+    """0.5.6 ``profile_max_num_token`` counts head_dim × 2; 0.5.7 ``model_runner_kv_cache_mixin.py`` head_dim +
+    v_head_dim."""
+    r = plan(llama3_8b(v_head_dim=64), engine_version=version, mem_fraction_static=0.8)
+    assert r.kv_pool.cell_bytes.bytes == 8 * (128 + v_dim) * 32 * 2

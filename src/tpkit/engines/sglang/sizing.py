@@ -288,7 +288,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                       rocm_aiter_factor(model, gpu, parallel, options))
     baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses, version=version,
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
-    split_v = parse_version(version) >= (0, 5, 8)
+    split_v = parse_version(version) >= (0, 5, 7)  # model_runner_kv_cache_mixin.py of 0.5.7 (0.5.6: head_dim × 2)
     cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype, split_v_dim=split_v, version=version)
     growth = 0.0
     if spec is not None and spec.loaded_before_pool:
