@@ -119,3 +119,9 @@ def test_small_gpu_decode_graph_batch_is_24_from_0_5_5(version, bs):
     cap = capacity_defaults(24_564, 1, version, chunked_prefill_size=None, cuda_graph_max_bs=None,
                             max_running_requests=None)
     assert cap.cuda_graph_max_bs == bs
+
+
+@pytest.mark.parametrize("version, reserve_gib", [("0.5.1", 12), ("0.5.2", 16)])
+def test_standalone_draft_reserves_6_gib_from_0_5_2(version, reserve_gib):
+    assert _f(version, 81_559, speculative="STANDALONE") == round((81_559 - reserve_gib * 1024) / 81_559, 3)
+    assert _f(version, 81_559, speculative="EAGLE") == round((81_559 - 12 * 1024) / 81_559, 3)

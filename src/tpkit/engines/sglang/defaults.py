@@ -23,7 +23,8 @@ Terms that depend on the launch (``ReserveExtras``; issue 11, every wheel 0.5.10
                          0.4.10: + 4 GiB (``reserve_for_graph_mb``; 0.4.10/0.5.3/0.5.10 ``server_args.py``)
     DeepEP a2a           0.5.15+: + 2048 after the floor (``reserve_for_deepep_a2a_mb``); 0.5.17+: + 1024 in the
                          graph term when the prefill graphs are breakable (``reserve_for_graph_mb``)
-    speculative decoding 0.4.10: + 2 GiB; 0.5.3–0.5.9: + 2048 (STANDALONE 6144) after the floor; 0.5.10–0.5.13:
+    speculative decoding 0.4.8–0.5.1: + 2 GiB; 0.5.2: + 2 GiB (STANDALONE 6 GiB); 0.5.3–0.5.9: + 2048
+                         (STANDALONE 6144) after the floor; 0.5.10–0.5.13:
                          + 4096 (STANDALONE 6144) after the floor; 0.5.14+: none (the draft weights are measured)
     small GPUs (20–35 GiB) chunked prefill 2048 and max bs 24/80 up to 0.5.19 (16/80 before 0.5.5); 4096 and
                          48/160 from 0.5.20 (0.5.19/0.5.20 ``arg_groups/memory_hook.py``)
@@ -235,7 +236,10 @@ def _extras_text(extras: ReserveExtras) -> str:
 
 def _reserve_0410(gpu_mem_mib: float, p: int, extras: ReserveExtras, source: str) -> FractionChoice:
     reserved = _reserved_0410_gib(gpu_mem_mib / 1024, p) * 1024
-    reserved += (2048 if extras.speculative else 0) + (4096 if extras.attn_dp > 1 else 0)
+    draft = 2048 if extras.speculative else 0
+    if extras.speculative == "STANDALONE" and at_least(extras.version, "0.5.2"):
+        draft = 6144  # 0.5.2 server_args.py: "standalone draft model and cuda graphs"
+    reserved += draft + (4096 if extras.attn_dp > 1 else 0)
     return _formula(gpu_mem_mib, reserved, source)
 
 
