@@ -2,8 +2,8 @@
 
 import pytest
 
-from tpkit.engines.sglang.defaults import (ReserveExtras, capacity_defaults, default_mem_fraction, prefill_capture_sizes,
-                                           slack_estimate_mib)
+from tpkit.engines.sglang.defaults import (ReserveExtras, capacity_defaults, default_mem_fraction,
+                                           prefill_capture_sizes, slack_estimate_mib)
 from tpkit.engines.sglang.versions import parse_version, rule_era
 from tpkit.errors import PlanInputError
 

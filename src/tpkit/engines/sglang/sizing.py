@@ -94,7 +94,8 @@ def _context_len(model: ModelSpec, options: SglangOptions) -> int:
 def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: ParallelSpec,
               cap: CapacityDefaults, model: ModelSpec, extras: ReserveExtras) -> FractionChoice:
     """The user's fraction, else SGLang's default, with the multimodal factor of the release
-    (``multimodal_runner_factor`` before 0.4.9; × 0.90 on the default in 0.4.9; ``vlm_fraction_factor`` from 0.4.10)."""
+    (``multimodal_runner_factor`` before 0.4.9; × 0.90 on the default in 0.4.9; ``vlm_fraction_factor`` from
+    0.4.10)."""
     runner = multimodal_runner_factor(options.engine_version) if model.is_multimodal else None
     if options.mem_fraction_static is not None:
         user = FractionChoice(value=float(options.mem_fraction_static), reserved_mib=None,
@@ -117,9 +118,9 @@ def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: Pa
 
 def multimodal_runner_factor(version: str) -> tuple[float, str] | None:
     """The factor ``ModelRunner.__init__`` applies to ANY fraction (the user's too) of a multimodal model before
-    0.4.9: × 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8 (``model_executor/model_runner.py``, "Automatically reduce
-    --mem-fraction-static … because this is a multimodal model"); None from 0.4.9, where ``server_args.py`` scales
-    the default only."""
+    0.4.9: × 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8 (``model_executor/model_runner.py``, "Automatically
+    reduce --mem-fraction-static … because this is a multimodal model"); None from 0.4.9, where ``server_args.py``
+    scales the default only."""
     if at_least(version, "0.4.9"):
         return None
     factor = 0.90 if at_least(version, "0.4.5") else 0.95
