@@ -42,9 +42,10 @@ SGLANG = {
                "reward model (LlamaForSequenceClassification, score head): its own config is not in the set, and the "
                "Llama-3.1-8B-Instruct config would count an LM head the checkpoint does not have"),
     "sg_005": ("0.4.2", "docs build 2025-02-04", {}, None),
-    "sg_006": ("0.4.2", "docs build 2025-02-13", {},
-               "EAGLE speculative decoding (draft model lmzheng/sglang-EAGLE-llama2-chat-7B): draft weights and draft "
-               "KV are not modelled on this branch (issue 11 item 2, helper S)"),
+    "sg_006": ("0.4.2", "docs build 2025-02-13",
+               {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 8,
+                "speculative_num_draft_tokens": 64,  # the printed ServerArgs; draft config assembled (its note)
+                "speculative_draft_model_path": "lmzheng--sglang-EAGLE-llama2-chat-7B.json"}, None),
     "sg_007": ("0.4.2", "docs build 2025-01-31", {}, None),
     "sg_008": ("0.4.0", "docs build 2024-11-30 (v0.3.6/v0.4.0 era)", {}, None),
     "sg_009": ("0.4.3.post3", "same author's issue #4127 two days earlier names v0.4.3.post3", {}, None),

@@ -55,6 +55,9 @@ def inputs(case: dict):
     parallel = ParallelSpec(tp=case["tp"], pp=case["pp"], dp=case["dp"], ep=case["ep"])
     engine = get_engine(case["engine"])
     flags = {k: v for k, v in case["flags"].items() if v is not None}
+    draft = flags.get("speculative_draft_model_path")
+    if draft and (CONFIGS / draft).exists():  # a draft config kept with the case configs
+        flags["speculative_draft_model_path"] = str(CONFIGS / draft)
     options = engine.options(engine_version=case["tpkit_engine_version"], **flags)
     return model, gpu_of(case), parallel, options
 

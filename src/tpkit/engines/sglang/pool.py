@@ -72,7 +72,8 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
                  version: str = LATEST) -> CellSize:
     """The cell size SGLang profiles with (per rank, the stage's attention layers; linear layers hold no KV).
 
-    ``tp`` is the attention-TP size (KV heads per rank).  ``split_v_dim=False`` reproduces releases ≤ 0.5.5,
+    ``tp`` is the attention-TP size (KV heads per rank).  ``split_v_dim=False`` reproduces releases ≤ 0.5.6
+    (``profile_max_num_token``: head_dim × 2; 0.5.7 ``model_runner_kv_cache_mixin.py``: head_dim + v_head_dim),
     which assumed ``v_head_dim == head_dim``.  Sliding layers get their own pool only when
     ``swa.hybrid_swa(model, version)`` says so; otherwise they count as full layers of the one pool.
     """
