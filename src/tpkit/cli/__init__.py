@@ -1,7 +1,7 @@
 """``tpkit`` command line: thin commands that parse flags, call a pure function and render.
 
-argparse (stdlib) + rich: argparse keeps ``tpkit plan`` cold start small (no framework import
-chain) and gives the flag names scripts rely on; rich renders tables only when printing.
+argparse (stdlib) only: it keeps ``tpkit plan`` cold start small (no framework import chain) and gives the
+flag names scripts rely on; the ledger is plain text fitted to the terminal (``tpkit.cli.render``).
 
 Exit codes: 0 ok, 2 user error (message, no traceback), 1 internal error; ``tpkit plan``: 3 DOES NOT FIT.
 Each sub-command lives in its own module exposing ``register(subparsers)`` whose parser
