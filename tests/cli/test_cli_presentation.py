@@ -60,6 +60,12 @@ def test_list_models_names_every_embedded_model(capsys):
     assert "LlamaForCausalLM" in out
 
 
+def test_the_listings_fit_80_columns(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, err = run(capsys, "plan", "--list-gpus", "--list-models")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
+
+
 def test_help_promises_only_flags_that_exist(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "1000")  # one help line per flag: no flag name cut by wrapping
     with pytest.raises(SystemExit):

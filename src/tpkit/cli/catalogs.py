@@ -48,8 +48,8 @@ def format_rows(title: str, header: tuple[str, ...], rows: list[tuple[str, ...]]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header[:-1])]
     lead = sum(widths) + 2 * len(widths) + 2
     last = max(20, width - lead)
-    out = [title]
-    for i, row in enumerate([header, *rows]):
+    out = textwrap.wrap(title, width, subsequent_indent="  ")
+    for row in [header, *rows]:
         cells = "  ".join(f"{c:<{w}}" for c, w in zip(row[:-1], widths))
         tail = textwrap.wrap(row[-1], last) or [""]
         out.append(f"  {cells}  {tail[0]}".rstrip())
@@ -80,12 +80,14 @@ def print_catalogs(*, gpus: bool, models: bool, as_json: bool) -> int:
                                  ("name", "memory (CUDA)", "cc", "aliases"), rows, width))
     if models:
         idw = max(len(m["id"]) for m in data["models"])
-        lines = [f"Models in the embedded catalog ({len(data['models'])}; MODEL takes the id or the part after '/'; "
-                 "any other model: a config.json path or a checkpoint directory)"]
+        lines = textwrap.wrap(f"Models in the embedded catalog ({len(data['models'])}; MODEL takes the id or the "
+                              "part after '/'; any other model: a config.json path or a checkpoint directory)",
+                              width, subsequent_indent="  ")
         for m in data["models"]:
             about = f"{m['params']} parameters, {m['architecture'] or '?'}"
             row = f"  {m['id']:<{idw}}  {about}"
-            lines += [row] if len(row) <= width else [f"  {m['id']}", f"      {about}"]
+            lines += [row] if len(row) <= width else [f"  {m['id']}", *textwrap.wrap(
+                about, width, initial_indent=" " * 6, subsequent_indent=" " * 8, break_long_words=False)]
         parts.append("\n".join(lines) + "\n")
     sys.stdout.write("\n".join(parts))
     return 0

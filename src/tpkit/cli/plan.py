@@ -17,10 +17,13 @@ EXIT_DOES_NOT_FIT = 3
 """exit status of a plan whose verdict is DOES NOT FIT (the plan, text or ``--json``, is still printed)"""
 
 EPILOG = """\
-exit status: 0 the plan fits; 3 DOES NOT FIT (the plan and its --json are still printed);
-2 a user error (a message, no traceback); 1 a bug.
---gpu NAME with --gpu-memory SIZE: the GPU's properties (compute capability, NVLink, vendor) come from the
-catalog and SIZE replaces its memory total; the plan says so in a warning.
+exit status: 0 the plan fits; 3 DOES NOT FIT (the plan, text or --json, is
+still printed); 2 a user error (a message, no traceback); 1 a bug.
+
+--gpu NAME with --gpu-memory SIZE: the GPU's properties (compute capability,
+NVLink, vendor) come from the catalog and SIZE replaces its memory total; the
+plan says so in a warning.
+
 --list-gpus / --list-models print the catalogs (with --json: as JSON) and exit."""
 
 
