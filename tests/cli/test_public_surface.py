@@ -15,6 +15,7 @@ from tpkit.cli import COMMANDS, build_parser
 
 PLAN_FLAGS = frozenset({
     "-h", "--help", "--engine", "--engine-version", "--gpu", "--gpu-memory", "--machine", "--num-gpus",
+    "--list-gpus", "--list-models",
     "--tp", "--pp", "--dp", "--ep", "--dtype", "--quantization", "--kv-cache-dtype", "--json",
     # SGLang
     "--mem-fraction-static", "--context-length", "--page-size", "--max-total-tokens", "--chunked-prefill-size",

@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["register", "run_plan", "build_request", "plan", "HELP"]
+__all__ = ["register", "run_plan", "build_request", "plan", "HELP", "EXIT_DOES_NOT_FIT", "with_memory"]
 
 HELP = "predict per-GPU memory and KV-cache capacity before launch"
 """one line for ``tpkit --help``"""
+
+EXIT_DOES_NOT_FIT = 3
+"""exit status of a plan whose verdict is DOES NOT FIT (the plan, text or ``--json``, is still printed)"""
+
+EPILOG = """\
+exit status: 0 the plan fits; 3 DOES NOT FIT (the plan, text or --json, is
+still printed); 2 a user error (a message, no traceback); 1 a bug.
+
+--gpu NAME with --gpu-memory SIZE: the GPU's properties (compute capability,
+NVLink, vendor) come from the catalog and SIZE replaces its memory total; the
+plan says so in a warning.
+
+--list-gpus / --list-models print the catalogs (with --json: as JSON) and exit."""
 
 
 def register(sub) -> None:
@@ -22,8 +36,12 @@ def register(sub) -> None:
         "plan", help=HELP,
         description=f"Itemise per-GPU memory (ledger with sources) and the KV-cache pool the engine ({labels}) "
         "will allocate. Sizes accept units: 96GiB (2^30) or 96GB (10^9).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("model", help="HF id (local HF cache or embedded catalog), model dir or config.json path")
+    p.add_argument("model", nargs="?", default=None,
+                   help="HF id (local HF cache or embedded catalog, see --list-models), model dir or config.json path")
+    p.add_argument("--list-gpus", action="store_true", help="list the catalog GPUs (names, aliases, memory) and exit")
+    p.add_argument("--list-models", action="store_true", help="list the embedded catalog models and exit")
     p.add_argument("--engine", choices=engine_names(), default=DEFAULT_ENGINE)
     p.add_argument("--gpu", default=None, help="GPU name, e.g. H100, H200, RTX-PRO-6000 (see --list-gpus)")
     p.add_argument("--gpu-memory", default=None, metavar="SIZE",
@@ -56,7 +74,9 @@ def _resolve_gpu(args, machine):
         total = parse_bytes(args.gpu_memory, what="--gpu-memory")
         if total.bytes <= 0:
             raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
-        return custom_gpu(total, name=args.gpu or "custom")
+        if args.gpu is None:
+            return custom_gpu(total, name="custom")
+        return with_memory(lookup_gpu(args.gpu), total)
     if args.gpu is not None:
         return lookup_gpu(args.gpu)
     if machine is not None:
@@ -65,6 +85,30 @@ def _resolve_gpu(args, machine):
             low.total_bytes, name=low.name, source=f"--machine {args.machine}: GPU {low.index} cudaMemGetInfo total")
     raise PlanInputError("no GPU given: pass --gpu NAME (e.g. --gpu H100), --gpu-memory SIZE (e.g. 96GiB), "
                          "or --machine machine.json from `tpkit probe --out`")
+
+
+def with_memory(gpu, total):
+    """``--gpu NAME --gpu-memory SIZE``: the catalog GPU with SIZE as its CUDA-reported total (SIZE wins)."""
+    from dataclasses import replace
+
+    from tpkit.units import format_bytes
+
+    return replace(gpu, total_bytes=total, nvidia_smi_total_mib=None,
+                   total_source=f"--gpu-memory {format_bytes(total)} (replaces the catalog's "
+                                f"{format_bytes(gpu.total_bytes)} for {gpu.name})")
+
+
+def gpu_memory_note(args, gpu) -> tuple[str, ...]:
+    """The warning that says which of ``--gpu`` and ``--gpu-memory`` set what, when both are given."""
+    if args.gpu is None or args.gpu_memory is None:
+        return ()
+    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.units import format_bytes
+
+    catalog = lookup_gpu(args.gpu)
+    return (f"--gpu-memory {format_bytes(gpu.total_bytes)} replaces the catalog total of {catalog.name} "
+            f"({format_bytes(catalog.total_bytes)}); its other properties (compute capability, links, vendor) "
+            "come from the catalog",)
 
 
 def _known(name: str) -> bool:
@@ -150,6 +194,7 @@ def plan(args):
     options = options_from_args(engine, args)
     extra, notes = tpkit_allreduce_uses(args, gpu, parallel, machine)
     result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra)
+    notes = gpu_memory_note(args, gpu) + notes
     if notes:
         from dataclasses import replace
 
@@ -158,6 +203,15 @@ def plan(args):
 
 
 def run_plan(args) -> int:
+    """Print the plan; exit 0 when it fits, ``EXIT_DOES_NOT_FIT`` (3) when it does not."""
+    if args.list_gpus or args.list_models:
+        from tpkit.cli.catalogs import print_catalogs
+
+        return print_catalogs(gpus=args.list_gpus, models=args.list_models, as_json=args.json)
+    if args.model is None:
+        raise PlanInputError("no MODEL given: pass an HF id, a checkpoint directory or a config.json path, e.g. "
+                             "tpkit plan meta-llama/Llama-3.1-8B-Instruct --gpu H100 "
+                             "(tpkit plan --list-models lists the embedded catalog)")
     result = plan(args)
     if args.json:
         json.dump(result.to_json_dict(), sys.stdout, indent=2)
@@ -166,4 +220,4 @@ def run_plan(args) -> int:
         from tpkit.cli.render import format_plan
 
         sys.stdout.write(format_plan(result))
-    return 0
+    return 0 if result.verdict.fits else EXIT_DOES_NOT_FIT

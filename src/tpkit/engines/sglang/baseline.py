@@ -127,7 +127,8 @@ def _capacity(gpu: GpuSpec, parallel: ParallelSpec, machine: MachineProfile | No
     """(capacity line, rank label, warnings, the deciding GPU's state or None)."""
     if machine is None:
         line = LineItem(item=f"{gpu.name} total", bytes=gpu.total_bytes, source=gpu.total_source, kind="capacity")
-        return line, "per GPU (catalog total)", (), None
+        given = gpu.total_source.startswith("--gpu-memory")
+        return line, "per GPU (--gpu-memory total)" if given else "per GPU (catalog total)", (), None
     from tpkit.startup.capacity import tightest_rank
 
     tight = tightest_rank(machine, parallel, gpu)

@@ -32,7 +32,7 @@ from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
 from tpkit.engines.vllm.profile import estimate_profile_peak
 from tpkit.engines.vllm.verdict import decide
-from tpkit.engines.vllm.versions import CURRENT, VllmRules, resolve_rules
+from tpkit.engines.vllm.versions import VllmRules, resolve_rules
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.band import estimated_activation_peak, estimated_cuda_graphs, estimated_weights
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
@@ -175,6 +175,13 @@ def _kv_source(layout: KvLayout, cap: KvCapacity) -> str:
 
 
 def _extra(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules) -> dict:
+    """``kv_blocks`` and ``block_size`` (every vLLM plan) and the ``vllm`` block of vLLM's own numbers, like the
+    ``sglang`` block of an SGLang plan.  Schema 1 also keeps the block's keys at the top level (older scripts)."""
+    own = _own_numbers(budget, cap, layout, r, rules)
+    return {"kv_blocks": cap.num_blocks, "block_size": layout.block_size, **own, "vllm": dict(own)}
+
+
+def _own_numbers(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules) -> dict:
     return {
         "kv_blocks": cap.num_blocks, "block_size": layout.block_size,
         "bytes_per_block": layout.bytes_per_block.bytes, "null_block": rules.null_block,
@@ -212,8 +219,9 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     return rope, (line,) + act.parts
 
 
-def _notes(model: ModelSpec, current: bool) -> tuple[str, ...]:
-    return ((f"'current' means the rules of vLLM {CURRENT}",) if current else ()) + (
+def _notes(model: ModelSpec) -> tuple[str, ...]:
+    # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
+    return (
         ("multimodal: vLLM profiles the vision encoder and its cache first; that memory is not modelled, "
          "so the real KV cache is smaller",) if model.is_multimodal else ())
 
@@ -264,4 +272,4 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         gpu=gpu.summary(), parallel=parallel, ledger=ledger, kv_tokens=cap.tokens, kv_pool=_kv_pool(layout, cap),
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + _notes(model, current))
+        warnings=layout.warnings + _notes(model))
