@@ -131,6 +131,21 @@ def _resolve_gpu(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | 
     return None, "unknown"
 
 
+def _engine_from_failures(parsed: ParsedLog) -> str | None:
+    """An error message that names one engine's flag (SGLang's --mem-fraction-static, vLLM's gpu_memory_utilization)."""
+    from tpkit.logs.failures import KIND_ENGINE
+
+    for f in parsed.failures:
+        if f.kind in KIND_ENGINE:
+            return KIND_ENGINE[f.kind]
+        text = f.evidence
+        if "mem-fraction-static" in text or "mem_fraction_static" in text:
+            return "sglang"
+        if "gpu_memory_utilization" in text or "gpu-memory-utilization" in text:
+            return "vllm"
+    return None
+
+
 def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom_allreduce: bool = False) -> Context:
     """The run from the log, gaps filled by ``flags`` (argparse dests → values; None = not given)."""
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
@@ -154,6 +169,10 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         else:
             values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"
     engine, version = parsed.engine.engine, parsed.engine.version
+    if engine is None:
+        engine = _engine_from_failures(parsed)
+        if engine:
+            notes.append(f"engine {engine}: inferred from the wording of its error message")
     if flags.get("engine"):
         if engine and flags["engine"] != engine:
             contradictions.append(Contradiction(flag="engine", given=flags["engine"], logged=engine,

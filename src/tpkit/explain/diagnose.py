@@ -149,6 +149,20 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         elif rest is not None:
             cause = (f"the KV pool did not fit: KV budget {_g(rest)} after weights {a.weights.text()} "
                      f"and slack (1 − {f:.3f}) × {a.pre.text()}")
+        elif oom and short is not None:
+            cause = (f"out of memory allocating the KV pool: asked for {req.text}, {free.text} free (short by "
+                     f"{_g(short)}): memory taken after SGLang sized the pool (another process, or a pool sized "
+                     "from a stale measurement)")
+            total = failure.size("total")
+            if f is not None and total is not None:
+                base = pre if pre is not None else int(total.value.bytes * 0.9)
+                f2 = math.floor((f - (short.bytes + MARGIN.bytes // 2) / base) * 100) / 100
+                if f2 > 0:
+                    fixes.append(Fix(flags=f"--mem-fraction-static {f2:.2f}", kv_tokens=replan(fraction=f2)[1],
+                                     fits=(f - f2) * base >= short.bytes,
+                                     why=f"the pool shrinks by ({f:.3f} − {f2:.2f}) × pre-load memory ≥ the {_g(short)} "
+                                         "missing", note="" if pre is not None else
+                                     "pre-load memory not printed: taken as 90 % of the printed total"))
         else:
             cause = "the KV pool could not be sized or allocated (the log does not print the numbers to say by how much)"
         fixes += _sg_growth_fixes(a, ctx, fix)
@@ -156,14 +170,15 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         cause = "out of memory while loading the weights"
         if oom and req and free:
             cause += f": asked for {req.text} with {free.text} free"
-        fixes.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
-                         cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
-                         note="weights scaled by 1/2 (replicated layers not split)"))
-        if _weights_16bit(ctx.model) or ctx.model is None:
-            fixes.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights", weights_scale=0.5,
-                             note="assumes 16-bit weights in the log"))
-        if pre is not None and w is None and oom and req and free:
-            pass
+        room = pre if pre is not None else _free_for_weights(failure)
+        if room is not None and pre is not None and free is not None:
+            cause += f"; {_g(pre - free.value.bytes)} of weights were loaded out of {_g(pre)} free before the load"
+        if w is not None:
+            fixes.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
+                             cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
+                             note="weights scaled by 1/2 (replicated layers not split)"))
+        else:
+            fixes += _weights_fixes_from_model(ctx, tp, room, f, a)
     elif phase == "cuda_graph":
         cause = "out of memory while capturing CUDA graphs: the slack left after the KV pool was too small"
         if oom and req and free:
@@ -199,6 +214,48 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         cause = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}"
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
                      findings=tuple(findings))
+
+
+def _free_for_weights(failure) -> int | None:
+    """Free memory before the load, from a torch OOM message: free now + what this process already holds."""
+    free, used = failure.size("free"), failure.size("process_in_use")
+    if free is None or used is None:
+        return None
+    return free.value.bytes + used.value.bytes
+
+
+def _model_weights(ctx, tp: int, quantization: str | None) -> int | None:
+    if ctx.model is None:
+        return None
+    try:
+        from tpkit.models.weights import plan_weights
+        from tpkit.parallel import ParallelSpec
+
+        return plan_weights(ctx.model, ParallelSpec(tp=tp, pp=int(ctx.get("pp", 1) or 1)),
+                            quantization=quantization).bytes_per_rank.bytes
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]:
+    """The weights never finished loading: re-plan them from the model config (tpkit's weight rules)."""
+    out = []
+    options = [(f"--tp {2 * tp}", 2 * tp, None, "weights shard over twice the GPUs")]
+    if ctx.model is not None and getattr(ctx.model, "quant", None) is None:
+        options.append(("--quantization fp8", tp, "fp8", "fp8 weights take half of 16-bit weights"))
+    for flags, t, q, why in options:
+        w = _model_weights(ctx, t, q)
+        if w is None or room is None:
+            out.append(Fix(flags=flags, kv_tokens=None, fits=False, why=why,
+                           note="not re-plannable: the load stopped before the weights were measured and no model "
+                                "config is known (pass --model)"))
+            continue
+        frac = f if f is not None else 0.85
+        rest = int(room * frac) - w
+        cell = a.cell_bytes * (0.5 if (t != tp and _kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
+        out.append(Fix(flags=flags, kv_tokens=_sg_tokens(rest, cell, a.page), fits=rest > 0, why=why,
+                       note=f"weights {_g(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {_g(rest)}"))
+    return out
 
 
 def _sg_growth_fixes(a, ctx, fix) -> list[Fix]:
