@@ -91,7 +91,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     report = run(count=args.count, seed=args.seed)
-    for error in report["errors"][:5]:
+    kinds = {}
+    for error in report["errors"]:
+        kinds.setdefault(error["traceback"].strip().splitlines()[-1], []).append(error["case"])
+    for last, which in kinds.items():
+        print(f"{len(which)} × {last} (cases {which[:8]})")
+    for error in report["errors"][:3]:
         print(f"case {error['case']} ({' → '.join(error['chain'])}; flags {error['flags']}):\n{error['traceback']}")
     print(f"{report['count']} cases, seed {report['seed']}: {len(report['errors'])} failed, exit codes "
           f"{report['exit_codes']}, {report['seconds']} s; slowest case {report['slowest_case']}")

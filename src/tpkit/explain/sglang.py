@@ -222,7 +222,12 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         check = None
         if tokens_printed is not None and predicted is not None:
             check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
-        mid = tokens_printed if tokens_printed is not None else (predicted[0] + predicted[1]) // 2
+        if tokens_printed is not None:
+            mid = tokens_printed
+        elif predicted is not None:
+            mid = (predicted[0] + predicted[1]) // 2
+        else:
+            mid = tokens_a.count.value
         rows.append(Row(item="KV tokens", value=None, count=mid, kind="printed" if tokens_a else "derived",
                         meaning=f"floor(KV budget / cell) rounded down to page {page}; cell "
                                 f"{cell:,.0f} B/token ({cell_source})" if cell else "KV pool tokens per rank",

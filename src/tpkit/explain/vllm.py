@@ -179,7 +179,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
             check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
         anchor = tok_a or blocks_a
         rows.append(Row(item="KV tokens", value=None,
-                        count=tokens_printed if tokens_printed is not None else (predicted[0] + predicted[1]) // 2,
+                        count=tokens_printed if tokens_printed is not None else
+                        (predicted[0] + predicted[1]) // 2 if predicted is not None else anchor.count.value,
                         kind="printed" if anchor else "derived",
                         meaning=f"floor(available / bytes per block) × block size; {tb_source}",
                         printed=anchor.count.text if anchor else None, line_no=anchor.line_no if anchor else None,
