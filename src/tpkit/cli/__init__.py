@@ -24,6 +24,7 @@ COMMANDS = {
     "probe": "measure each GPU's free memory, its users, NVLink/PCIe topology and peer access",
     "bench": "benchmarks (all-reduce)",
     "perf": "predict decode tok/s with every all-reduce costed, and whether speculative decoding pays",
+    "explain": "explain an SGLang/vLLM log: the ledger from its printed numbers, the failure and re-planned fixes",
 }
 """sub-command module under tpkit.cli → its help line (the module's own parser says the same)"""
 
