@@ -31,7 +31,8 @@ PLAN_FLAGS = frozenset({
     # the machine of a log (tpkit explain)
     "--from-log",
 })
-EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log"}) | {"--rank", "--model"}
+EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log",
+                                "--list-gpus", "--list-models"}) | {"--rank", "--model"}
 """``tpkit explain LOG``: the plan flags that describe a run fill what the log does not print"""
 PROBE_FLAGS = frozenset({"-h", "--help", "--json", "--out", "--no-nvml"})
 BENCH_ALLREDUCE_FLAGS = frozenset({

@@ -293,10 +293,10 @@ def run_plan(args) -> int:
         from tpkit.cli.catalogs import print_catalogs
 
         return print_catalogs(gpus=args.list_gpus, models=args.list_models, as_json=args.json)
-    if args.model is None:
+    if args.model is None and not getattr(args, "from_log", None):
         raise PlanInputError("no MODEL given: pass an HF id, a checkpoint directory or a config.json path, e.g. "
                              "tpkit plan meta-llama/Llama-3.1-8B-Instruct --gpu H100 "
-                             "(tpkit plan --list-models lists the embedded catalog)")
+                             "(tpkit plan --list-models lists the embedded catalog), or --from-log LOG")
     result = plan(args)
     if args.json:
         json.dump(result.to_json_dict(), sys.stdout, indent=2)

@@ -68,11 +68,14 @@ class Context:
 
     @property
     def rules_version(self) -> str | None:
-        """The first release number in ``version`` (a range such as "0.4.6–0.5.3" gives its first end)."""
+        """The release whose rules apply: the newest end of ``version`` (a range such as "0.4.6–0.5.3" gives
+        0.5.3, the newest release consistent with the log's line formats; a bare release gives itself).  Text in
+        parentheses (releases ruled out) is ignored."""
         import re
 
-        m = re.search(r"\d+\.\d+(?:\.\d+)?", self.version or "")
-        return m.group(0) if m else None
+        text = re.sub(r"\(.*?\)", "", self.version or "")
+        found = re.findall(r"\d+\.\d+(?:\.\d+)?", text)
+        return found[-1] if found else None
 
     def get(self, name: str, default=None):
         value = self.values.get(name)
