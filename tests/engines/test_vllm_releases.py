@@ -229,3 +229,32 @@ def test_gated_delta_net_state_is_in_the_model_dtype():
     assert gdn_state_bytes(extra, 1, 2) == (3 * 8192 + 32 * 128 * 128) * 2 == 1_097_728
     assert gdn_state_bytes(extra, 4, 2) == (3 * 2048 + 8 * 128 * 128) * 2
     assert gdn_state_bytes(extra, 4, 2, spec_tokens=2) == (5 * 2048 + 8 * 128 * 128) * 2
+
+
+def _context(plan):
+    return next(l.bytes for l in plan.ledger.items if l.item == "CUDA context")
+
+
+def test_v0_budget_leaves_the_cuda_context_out_from_0_6_5():
+    """vllm 0.6.4 worker.py charges (total − free) − torch allocated, the context included; 0.6.5 measures the
+    non-torch increase over init_device's free memory, read after the context (memory_profiling baseline)."""
+    old, new = _plan("0.6.4"), _plan("0.6.5")
+    assert not resolve_rules("0.6.4").v0_context_outside and resolve_rules("0.6.5").v0_context_outside
+    gained = new.extra["available_kv_bytes"] - old.extra["available_kv_bytes"]
+    assert gained == _context(new).bytes > 0
+    assert new.kv_tokens > old.kv_tokens
+    # the V0 engine keeps the 0.6.5 accounting through 0.10 (VLLM_USE_V1=0); V1 0.8.x charges the context again
+    assert _plan("0.8.2:v0").extra["available_kv_bytes"] == new.extra["available_kv_bytes"]
+    v1 = _plan("0.8.5")
+    assert not resolve_rules("0.8.5").v0_context_outside
+    assert "inside the budget" in next(l.source for l in v1.ledger.items if l.item == "CUDA context")
+
+
+def test_engine_suffix_names_the_engine_of_a_release():
+    assert resolve_rules("0.8.2:v0").engine == "V0" and resolve_rules("0.8.2").engine == "V1"
+    v1 = resolve_rules("0.7.3:v1")
+    assert v1.engine == "V1" and v1.memory_rule == "v0_peak" and resolve_rules("0.7.3").engine == "V0"
+    assert _plan("0.7.3:v1").extra["available_kv_bytes"] == _plan("0.8.0").extra["available_kv_bytes"]
+    for bad in ("0.11.0:v0", "0.6.0:v1", "0.8.2:v2"):
+        with pytest.raises(PlanInputError, match="engine suffix"):
+            resolve_rules(bad)

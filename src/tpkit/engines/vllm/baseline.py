@@ -69,6 +69,13 @@ class Baseline:
     total_bytes: Bytes
     """``init_snapshot.total_memory`` (what the utilisation multiplies)"""
     rank_label: str
+    context: Bytes = Bytes(0)
+    """the CUDA context among ``uses`` (V0 ≥ 0.6.5 leaves it outside the budget: ``VllmRules.v0_context_outside``)"""
+
+    @property
+    def held(self) -> Bytes:
+        """memory other processes hold (0 without a machine profile)"""
+        return self.pre_existing.bytes if self.pre_existing else Bytes(0)
 
     @property
     def free_at_snapshot(self) -> Bytes:
@@ -170,14 +177,14 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machin
         cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
                        source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")
         return Baseline(capacity=cap, pre_existing=None, uses=uses, after_snapshot=after,
-                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)")
+                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)", context=context.bytes)
     state = tight.state
     cap = LineItem(item="device memory", bytes=state.total_bytes, kind="capacity",
                    source=f"GPU {state.index} ({state.name}) total, measured by tpkit probe")
     held = LineItem(item="held by other processes", bytes=tight.held_by_others,
                     source=f"GPU {state.index}: total − measured free (tpkit probe)")
     return Baseline(capacity=cap, pre_existing=held, uses=uses, after_snapshot=after, total_bytes=state.total_bytes,
-                    rank_label=f"GPU {state.index} (least free memory)")
+                    rank_label=f"GPU {state.index} (least free memory)", context=context.bytes)
 
 
 def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *, moe: bool = True) -> LineItem:

@@ -28,7 +28,16 @@ means first *released* version, the commit inside the interval before it is not 
     cuBLAS/cuBLASLt warm-up before the init snapshot         0.33.0          v1/worker/gpu_worker.py init_device
 
 Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
-for issue 11), ≤ 0.7 is the V0 engine.  ``era`` is only a label of the log wording family (``"v0"``,
+for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget charges as non-torch memory:
+
+    V0 ≤ 0.6.4, V1 0.8.0–0.9.0   everything outside torch's allocator: (total − free) − torch allocated after the
+                                 profile, so the CUDA context and other processes too (worker/worker.py
+                                 determine_num_available_blocks, vllm 0.6.4; v1/worker/gpu_worker.py
+                                 determine_available_memory, vllm 0.8.5)
+    V0 ≥ 0.6.5                   memory_profiling(baseline_memory_in_bytes = total − init_gpu_memory): the
+                                 non-torch increase over init_device's free memory, read after torch.cuda.set_device,
+                                 so the CUDA context (and other processes) stay outside (worker/worker.py, vllm 0.6.5
+                                 and 0.6.6; the V0 engine keeps it in 0.7–0.10)  ``era`` is only a label of the log wording family (``"v0"``,
 ``"0.11"`` for V1 before 0.21, ``"0.33"`` from 0.21); every rule above is its own field.
 """
 
@@ -82,6 +91,9 @@ class VllmRules:
     """sizeof(Signal) of the custom all-reduce meta buffer (``csrc/custom_all_reduce.cuh`` ``struct Signal``)"""
     custom_ar_world_sizes: tuple[int, ...]
     """world sizes where custom all-reduce initialises (``custom_all_reduce.py CustomAllreduce.__init__``)"""
+    v0_context_outside: bool = False
+    """V0 way (``memory_rule == "v0_peak"``): the CUDA context and other processes' memory sit outside the
+    non-torch memory charged to the budget (V0 engine ≥ 0.6.5); False: charged (V0 ≤ 0.6.4, V1 0.8.0–0.9.0)"""
     distributed_after_snapshot: bool = False
     """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
     cublas_after_snapshot: bool = False
@@ -129,7 +141,11 @@ _V0 = VllmRules(
     release=(0, 7, 0), era="v0", engine="V0", default_utilization=0.9, ceil_requested=False, memory_rule="v0_peak",
     cudagraph_estimate=False, null_block=False, one_line_log=False, tokens_rule="blocks",
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
-    custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0")
+    custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0", v0_context_outside=True)
+
+_V0_CONTEXT_OUTSIDE = (0, 6, 5)
+"""first V0 release whose budget leaves the CUDA context out (memory_profiling with init_device's free memory as
+the baseline; vllm 0.6.5 wheel, worker/worker.py determine_num_available_blocks; 0.6.4 still charges it)"""
 
 _V1 = VllmRules(
     release=(0, 8, 0), era="0.11", engine="V1", default_utilization=0.9, ceil_requested=False,
@@ -162,7 +178,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
 def rules_for(release: tuple[int, int, int]) -> VllmRules:
     """The rules of one release (≥ 0.2): V0 up to 0.7, then every boundary up to ``release`` applied."""
     if release < (0, 8, 0):
-        return replace(_V0, release=release)
+        return replace(_V0, release=release, v0_context_outside=release >= _V0_CONTEXT_OUTSIDE)
     rules = _V1
     for first, changes in _BOUNDARIES:
         if release >= first:
@@ -171,7 +187,8 @@ def rules_for(release: tuple[int, int, int]) -> VllmRules:
 
 
 RULES: dict[str, VllmRules] = {"0.33": rules_for((0, 33, 0)), "0.11": rules_for((0, 11, 0)), "v0": _V0}
-"""named rule sets: the current release, 0.11.0, and the V0 engine"""
+"""named rule sets: the current release, 0.11.0, and the V0 engine (``"v0"``: the V0 engine of 0.6.5 and later,
+which is also what VLLM_USE_V1=0 runs in 0.8–0.10; name a release ≤ 0.6.4 for the older accounting)"""
 
 _ALIASES = {"current": CURRENT, "latest": CURRENT, "v1": "0.11", "v0": "v0", "V0": "v0", "V1": "0.11"}
 _VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?(?:[.\-+]?(?:rc|post|dev|a|b)?\d*.*)?$")
@@ -188,13 +205,29 @@ def parse_version(text: str) -> tuple[int, int, int]:
 
 
 def resolve_rules(version: str) -> VllmRules:
-    """The rule set for a version string (``"current"``, ``"0.11"``, ``"0.26.1"``, ``"0.6.4"``, ``"v0"`` …).
+    """The rule set for a version string (``"current"``, ``"0.11"``, ``"0.26.1"``, ``"0.6.4"``, ``"v0"`` …; a
+    ``:v0`` / ``:v1`` suffix names the engine where a release has both, ``"0.8.2:v0"``, ``"0.7.3:v1"``).
 
     A release newer than the newest one read gets the newest rules."""
     text = str(version).strip()
     if text in _ALIASES:
         return RULES[_ALIASES[text]]
+    base, _, engine = text.partition(":")
+    if engine:
+        return _engine_rules(text, parse_version(base), engine.strip().lower())
     parsed = parse_version(text)
     if parsed < (0, 2, 0):
         raise PlanInputError(f"--engine-version {text}: vLLM releases before 0.2 are not modelled; use 0.2 or later")
     return rules_for(parsed)
+
+
+def _engine_rules(text: str, release: tuple[int, int, int], engine: str) -> VllmRules:
+    """``"0.8.2:v0"`` (the V0 engine a 0.8–0.10 release runs with VLLM_USE_V1=0 or as its fallback) and
+    ``"0.7.3:v1"`` (the V1 engine a 0.7 release runs with VLLM_USE_V1=1; its worker sizes memory like 0.8.0's)."""
+    if engine == "v0" and (0, 2, 0) <= release < (0, 11, 0):
+        return rules_for(release) if release < (0, 8, 0) else replace(_V0, release=release)
+    if engine == "v1" and (0, 7, 0) <= release:
+        return rules_for(release) if release >= (0, 8, 0) else replace(rules_for((0, 8, 0)), release=release)
+    raise PlanInputError(
+        f"--engine-version {text}: the engine suffix must be ':v0' (releases 0.2–0.10) or ':v1' (0.7 on); "
+        f"write e.g. '0.8.2:v0' or '0.7.3:v1'")
