@@ -239,7 +239,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     w_line = _weights(model, parallel, options, r, weights)
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r)
     g_line = _graphs(model, parallel, options, r, rules)
-    growth = (*baseline.after_snapshot, profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
+    growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
     draft_w = drafter.weights if drafter is not None else Bytes(0)
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w,
                             activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
