@@ -33,20 +33,21 @@ def _total(lines) -> Bytes:
 # 0.4.10, vllm current, 0.11, v0.  A golden table: the feature's defaults must not move any plan.  Regenerate it
 # (same loop as the test) only when a start-up term or an engine rule changes on purpose, and say so in the commit.
 # Regenerated 2026-12-01 (helper AV): vLLM ≥ 0.11 charges the non-torch growth at tp > 1 (current, 0.11 columns);
-# the V0 engine ≥ 0.6.5 leaves the CUDA context outside its budget (v0 column).
+# the V0 engine ≥ 0.6.5 leaves the CUDA context outside its budget (v0 column); the profile's top-k/top-p sampler
+# follows the release (FlashInfer from 0.21, install-dependent in 0.9–0.11: current and 0.11 columns).
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
-    ("H100", 2): (0, 11_591, 4_896, 0, 22_400),
-    ("H100", 4): (397_859, 435_322, 440_688, 420_544, 468_128),
-    ("H100", 8): (1_200_335, 1_238_542, 1_312_288, 1_271_696, 1_352_256),
+    ("H100", 2): (0, 11_591, 24_144, 4_576, 22_400),
+    ("H100", 4): (397_859, 435_322, 479_168, 439_776, 468_128),
+    ("H100", 8): (1_200_335, 1_238_542, 1_389_232, 1_310_176, 1_352_256),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
-    ("L40S", 4): (44_949, 0, 67_968, 57_936, 75_280),
-    ("L40S", 8): (506_608, 371_399, 566_848, 546_496, 579_616),
+    ("L40S", 4): (44_949, 0, 77_600, 62_736, 75_280),
+    ("L40S", 8): (506_608, 371_399, 586_080, 556_112, 579_616),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (97_432, 101_745, 100_048, 86_896, 118_112),
-    ("RTX-PRO-6000", 4): (617_163, 623_334, 630_976, 604_400, 668_672),
-    ("RTX-PRO-6000", 8): (1_651_276, 1_624_141, 1_692_864, 1_639_424, 1_766_384),
+    ("RTX-PRO-6000", 2): (97_432, 101_745, 119_280, 96_512, 118_112),
+    ("RTX-PRO-6000", 4): (617_163, 623_334, 669_456, 623_648, 668_672),
+    ("RTX-PRO-6000", 8): (1_651_276, 1_624_141, 1_769_808, 1_677_904, 1_766_384),
 }
 
 

@@ -26,6 +26,9 @@ means first *released* version, the commit inside the interval before it is not 
     Mamba2 layers export a prefill checkpoint block          0.32.0          model_executor/layers/mamba/mamba_mixer2.py get_kv_cache_spec
     GDN layers export a prefill checkpoint block             0.33.0          model_executor/layers/mamba/gdn/qwen_gdn_linear_attn.py
     cuBLAS/cuBLASLt warm-up before the init snapshot         0.33.0          v1/worker/gpu_worker.py init_device
+    FlashInfer top-k/top-p sampler when installed            0.9.0           v1/sample/ops/topk_topp_sampler.py (0.8.5: native)
+    … opt-in only (VLLM_USE_FLASHINFER_SAMPLER=1)            0.12.0          v1/sample/ops/topk_topp_sampler.py, envs.py
+    … on by default, flashinfer-python required              0.21.0          envs.py VLLM_USE_FLASHINFER_SAMPLER True; wheel metadata
 
 Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
 for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget charges as non-torch memory:
@@ -128,6 +131,13 @@ class VllmRules:
     huge_gpu_batch: bool = False
     """devices of ≥ 160 GiB (B200, MI300X; not GB10) default to 16384 batched tokens on the API server (≥ 0.28);
     before, 8192 like every ≥ 70 GiB device other than A100"""
+    flashinfer_sampler: str = "no"
+    """top-k/top-p sampler of the profile's dummy sampler run on CUDA (v1/sample/ops/topk_topp_sampler.py
+    TopKTopPSampler.__init__): ``"no"`` PyTorch-native (≤ 0.8: FlashInfer ≥ 0.2.3 falls back to native; 0.12–0.20:
+    opt-in only, "Users must opt in explicitly via VLLM_USE_FLASHINFER_SAMPLER=1"); ``"if_installed"`` FlashInfer
+    when the optional flashinfer-python extra is installed (0.9.0–0.11: the official image has it, a plain pip
+    install does not); ``"yes"`` FlashInfer by default (≥ 0.21: VLLM_USE_FLASHINFER_SAMPLER defaults to True
+    and flashinfer-python is a requirement) on the compute capabilities FlashInferBackend supports"""
     dcp_log: str | None = None
     """the extra DCP line before 0.21: ``"dcp"`` (0.10.2–0.11) or ``"cp"`` (0.12–0.20)"""
 
@@ -155,15 +165,16 @@ _V1 = VllmRules(
 
 _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 8, 0), dict(memory_rule="v0_peak", distributed_after_snapshot=True)),
+    ((0, 9, 0), dict(flashinfer_sampler="if_installed")),
     ((0, 9, 1), dict(memory_rule="increase")),
     ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
     ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True)),
-    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp")),
+    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", flashinfer_sampler="no")),
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
     ((0, 18, 0), dict(mla_preferred_block=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
-    ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None)),
+    ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
     ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True)),
     ((0, 27, 0), dict(memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
                       custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True)),
