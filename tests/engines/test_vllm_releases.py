@@ -237,6 +237,15 @@ def _context(plan):
     return next(l.bytes for l in plan.ledger.items if l.item == "CUDA context")
 
 
+@pytest.mark.parametrize("charged, outside", [("0.3.0", "0.3.1"), ("0.6.4", "0.6.3"), ("0.6.4", "0.6.5")])
+def test_v0_context_rule_on_both_sides_of_each_boundary(charged, outside):
+    """worker.py: ≤ 0.3.0 total − free; 0.3.1–0.6.3 init_gpu_memory − free; 0.6.4 (total − free) − torch
+    allocated; ≥ 0.6.5 memory_profiling over init_device's free memory (vllm 0.2.6 … 0.6.6 wheels)."""
+    assert not resolve_rules(charged).v0_context_outside and resolve_rules(outside).v0_context_outside
+    a, b = _plan(charged, max_num_batched_tokens=8192), _plan(outside, max_num_batched_tokens=8192)
+    assert b.extra["available_kv_bytes"] - a.extra["available_kv_bytes"] == _context(b).bytes
+
+
 def test_v0_budget_leaves_the_cuda_context_out_from_0_6_5():
     """vllm 0.6.4 worker.py charges (total − free) − torch allocated, the context included; 0.6.5 measures the
     non-torch increase over init_device's free memory, read after the context (memory_profiling baseline)."""

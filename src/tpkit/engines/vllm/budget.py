@@ -8,8 +8,8 @@
                       what exists at the init snapshot sits outside the budget; start-up memory created after
                       it (NCCL before 0.11.0, cuBLAS in the 0.11 era) is part of the non-torch growth
     V0, V1 < 0.9.1    available = total × util − (torch peak + non-torch memory), where non-torch memory is
-                      everything outside torch's allocator (CUDA context, NCCL, cuBLAS, other processes); the V0
-                      engine from 0.6.5 leaves the CUDA context and other processes out (``v0_context_outside``)
+                      everything outside torch's allocator (CUDA context, NCCL, cuBLAS, other processes); V0 0.3.1–0.6.3
+                      and ≥ 0.6.5 leave the CUDA context and other processes out (``v0_context_outside``)
     override          available = --kv-cache-memory-bytes (V1; the profile still runs, the budget is ignored)
 
 The ledger adds up exactly: capacity − uses − reserves = the shortfall (0 when the KV pool fits).
@@ -98,14 +98,14 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
         lines.append(LineItem(item="outside the utilisation budget", kind="reserve",
                               bytes=baseline.capacity.bytes - baseline.held - baseline.context - budget.requested,
                               source=f"free after the CUDA context (init_device's init_gpu_memory) − total × "
-                                     f"gpu_memory_utilization {utilization} (V0 ≥ 0.6.5: the context and other "
-                                     "processes sit outside the budget)"))
+                                     f"gpu_memory_utilization {utilization} (V0 0.3.1–0.6.3 and ≥ 0.6.5: the "
+                                     "context and other processes sit outside the budget)"))
         context_seen = False
         for u in baseline.uses:
             if not context_seen and u.bytes == baseline.context and u.item == "CUDA context":
                 context_seen = True
                 lines.append(replace(u, source=u.source + "; before init_device's free-memory reading, so outside "
-                                                          "the budget (V0 ≥ 0.6.5)"))
+                                                          "the budget (V0 0.3.1–0.6.3 and ≥ 0.6.5)"))
             else:
                 lines.append(replace(u, source=u.source + inside))
         return lines

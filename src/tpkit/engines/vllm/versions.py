@@ -33,10 +33,14 @@ means first *released* version, the commit inside the interval before it is not 
 Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
 for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget charges as non-torch memory:
 
-    V0 ≤ 0.6.4, V1 0.8.0–0.9.0   everything outside torch's allocator: (total − free) − torch allocated after the
-                                 profile, so the CUDA context and other processes too (worker/worker.py
-                                 determine_num_available_blocks, vllm 0.6.4; v1/worker/gpu_worker.py
-                                 determine_available_memory, vllm 0.8.5)
+    V0 ≤ 0.3.0                   peak = total − free after the profile: the CUDA context and other processes are
+                                 charged (worker/worker.py profile_num_available_blocks, vllm 0.2.6 and 0.3.0)
+    V0 0.3.1–0.6.3               peak = init_gpu_memory − free, init_gpu_memory read in init_device after
+                                 torch.cuda.set_device: context and other processes outside (vllm 0.3.1–0.3.3, 0.4.0,
+                                 0.5.4, 0.5.5, 0.6.0, 0.6.2, 0.6.3, 0.6.3.post1 wheels)
+    V0 0.6.4, V1 0.8.0–0.9.0     torch peak + ((total − free) − torch allocated) after the profile: the context and
+                                 other processes charged again (worker/worker.py determine_num_available_blocks,
+                                 vllm 0.6.4; v1/worker/gpu_worker.py determine_available_memory, vllm 0.8.5)
     V0 ≥ 0.6.5                   memory_profiling(baseline_memory_in_bytes = total − init_gpu_memory): the
                                  non-torch increase over init_device's free memory, read after torch.cuda.set_device,
                                  so the CUDA context (and other processes) stay outside (worker/worker.py, vllm 0.6.5
@@ -96,7 +100,8 @@ class VllmRules:
     """world sizes where custom all-reduce initialises (``custom_all_reduce.py CustomAllreduce.__init__``)"""
     v0_context_outside: bool = False
     """V0 way (``memory_rule == "v0_peak"``): the CUDA context and other processes' memory sit outside the
-    non-torch memory charged to the budget (V0 engine ≥ 0.6.5); False: charged (V0 ≤ 0.6.4, V1 0.8.0–0.9.0)"""
+    memory charged to the budget (V0 0.3.1–0.6.3 and ≥ 0.6.5); False: charged (V0 ≤ 0.3.0 and 0.6.4, V1
+    0.8.0–0.9.0)"""
     distributed_after_snapshot: bool = False
     """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
     cublas_after_snapshot: bool = False
@@ -153,9 +158,9 @@ _V0 = VllmRules(
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
     custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0", v0_context_outside=True)
 
-_V0_CONTEXT_OUTSIDE = (0, 6, 5)
-"""first V0 release whose budget leaves the CUDA context out (memory_profiling with init_device's free memory as
-the baseline; vllm 0.6.5 wheel, worker/worker.py determine_num_available_blocks; 0.6.4 still charges it)"""
+_V0_CONTEXT_CHARGED = (((0, 2, 0), (0, 3, 1)), ((0, 6, 4), (0, 6, 5)))
+"""V0 release ranges [first, next) whose budget charges the CUDA context (module docstring: ≤ 0.3.0 total − free;
+0.6.4 total − free − torch allocated); every other V0 release measures from init_device's free memory"""
 
 _V1 = VllmRules(
     release=(0, 8, 0), era="0.11", engine="V1", default_utilization=0.9, ceil_requested=False,
@@ -189,7 +194,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
 def rules_for(release: tuple[int, int, int]) -> VllmRules:
     """The rules of one release (≥ 0.2): V0 up to 0.7, then every boundary up to ``release`` applied."""
     if release < (0, 8, 0):
-        return replace(_V0, release=release, v0_context_outside=release >= _V0_CONTEXT_OUTSIDE)
+        charged = any(lo <= release < hi for lo, hi in _V0_CONTEXT_CHARGED)
+        return replace(_V0, release=release, v0_context_outside=not charged)
     rules = _V1
     for first, changes in _BOUNDARIES:
         if release >= first:
@@ -199,7 +205,7 @@ def rules_for(release: tuple[int, int, int]) -> VllmRules:
 
 RULES: dict[str, VllmRules] = {"0.33": rules_for((0, 33, 0)), "0.11": rules_for((0, 11, 0)), "v0": _V0}
 """named rule sets: the current release, 0.11.0, and the V0 engine (``"v0"``: the V0 engine of 0.6.5 and later,
-which is also what VLLM_USE_V1=0 runs in 0.8–0.10; name a release ≤ 0.6.4 for the older accounting)"""
+which is also what VLLM_USE_V1=0 runs in 0.8–0.10; name the release for the older accountings)"""
 
 _ALIASES = {"current": CURRENT, "latest": CURRENT, "v1": "0.11", "v0": "v0", "V0": "v0", "V1": "0.11"}
 _VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?(?:[.\-+]?(?:rc|post|dev|a|b)?\d*.*)?$")
