@@ -289,3 +289,24 @@ def test_profile_sampler_follows_the_release_and_the_gpu():
     drop = phase["0.20.0"].bytes - phase["0.21.0"].bytes
     assert drop.bytes == rows * 128_256 * (SAMPLER_BYTES_PER_LOGIT - FLASHINFER_SAMPLER_BYTES_PER_LOGIT)
     assert "FlashInfer" in phase["0.21.0"].source and "PyTorch-native" in phase["0.20.0"].source
+
+
+def test_derived_max_model_len_applies_the_rope_scaling_factor_per_release():
+    """_get_and_verify_max_len: the rope_scaling factor multiplies the length for types other than su / longrope /
+    llama3 (Gemma-3 excluded); YaRN counts from original_max_position_embeddings × factor before 0.30 and is taken
+    as already scaled from 0.30 (config/model.py, vllm 0.29.0 vs 0.30.0 wheels)."""
+    from tpkit.engines.vllm.inputs import derived_max_model_len
+
+    cfg = json.loads((DATA / "meta-llama--Llama-3.1-8B-Instruct.json").read_text())
+    yarn = {**cfg, "max_position_embeddings": 40_960,
+            "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768}}
+    m = from_config_dict(yarn, name="yarn4", source="test")
+    assert derived_max_model_len(m, resolve_rules("0.29.0"))[0] == 131_072
+    assert derived_max_model_len(m, resolve_rules("0.30.0"))[0] == 40_960
+    assert _plan("0.29.0", model=m, max_model_len=131_072).context_length == 131_072
+    with pytest.raises(PlanInputError, match="limit of 40,960"):
+        _plan("0.30.0", model=m, max_model_len=131_072)
+    linear = from_config_dict({**cfg, "rope_scaling": {"type": "linear", "factor": 2.0}}, name="lin", source="test")
+    assert derived_max_model_len(linear, resolve_rules("current"))[0] == 2 * cfg["max_position_embeddings"]
+    llama3 = from_config_dict(cfg, name="llama3", source="test")  # rope_type llama3: not scaled
+    assert derived_max_model_len(llama3, resolve_rules("0.29.0"))[0] == cfg["max_position_embeddings"]

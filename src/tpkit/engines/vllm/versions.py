@@ -26,6 +26,7 @@ means first *released* version, the commit inside the interval before it is not 
     Mamba2 layers export a prefill checkpoint block          0.32.0          model_executor/layers/mamba/mamba_mixer2.py get_kv_cache_spec
     GDN layers export a prefill checkpoint block             0.33.0          model_executor/layers/mamba/gdn/qwen_gdn_linear_attn.py
     cuBLAS/cuBLASLt warm-up before the init snapshot         0.33.0          v1/worker/gpu_worker.py init_device
+    YaRN max_position_embeddings taken as already scaled     0.30.0          config/model.py _get_and_verify_max_len
     FlashInfer top-k/top-p sampler when installed            0.9.0           v1/sample/ops/topk_topp_sampler.py (0.8.5: native)
     … opt-in only (VLLM_USE_FLASHINFER_SAMPLER=1)            0.12.0          v1/sample/ops/topk_topp_sampler.py, envs.py
     … on by default, flashinfer-python required              0.21.0          envs.py VLLM_USE_FLASHINFER_SAMPLER True; wheel metadata
@@ -143,6 +144,10 @@ class VllmRules:
     when the optional flashinfer-python extra is installed (0.9.0–0.11: the official image has it, a plain pip
     install does not); ``"yes"`` FlashInfer by default (≥ 0.21: VLLM_USE_FLASHINFER_SAMPLER defaults to True
     and flashinfer-python is a requirement) on the compute capabilities FlashInferBackend supports"""
+    yarn_prescaled: bool = False
+    """YaRN configs' max_position_embeddings is taken as already scaled (≥ 0.30: "yarn", "deepseek_yarn" join
+    the types whose factor is not applied); before, the derived length is original_max_position_embeddings ×
+    factor (config.py / config/model.py _get_and_verify_max_len)"""
     dcp_log: str | None = None
     """the extra DCP line before 0.21: ``"dcp"`` (0.10.2–0.11) or ``"cp"`` (0.12–0.20)"""
 
@@ -185,6 +190,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
                       custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True)),
     ((0, 28, 0), dict(one_line_log=True, hybrid_prefix_caching=True, huge_gpu_batch=True)),
     ((0, 29, 0), dict(fit_check_reserves_block=True, v2_runner_default=True)),
+    ((0, 30, 0), dict(yarn_prescaled=True)),
     ((0, 32, 0), dict(mamba_all_mode=False, mamba_all_mode_spec=False, checkpoint_kinds=("mamba2",))),
     ((0, 33, 0), dict(cublas_after_snapshot=False, checkpoint_kinds=("mamba2", "gdn"))),
 )
