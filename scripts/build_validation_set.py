@@ -12,6 +12,12 @@ the engine release whose rules apply (printed, or guessed from the date and said
 command line or the printed server arguments show them — and the capacity the engine printed.  Cases tpkit cannot
 represent yet are kept, with the reason.  Nothing here depends on tpkit's prediction.
 
+Edited by hand since (the collection under /work/data is no longer on disk; helper AV, 2026-12-01): vl_058, vl_067
+and vl_070 added from their logs in tests/logs/data/vllm (scored on the printed available KV GiB, metric
+``available_kv_gib``); the release of case_021/022 (0.6.4), case_032/033 (0.2.6), case_063 (0.3.0), vl_039 (0.5.4),
+vl_025 (0.8.2:v0) and vl_044 (0.7.3:v1) set from their log wording; case_027 listed, not predicted.  Re-running this
+script would drop those edits: port them first.
+
 Chosen: every case with a printed KV capacity whose GPU and model are known (or whose reason not to predict is
 worth listing), across GPU classes and model families; the SELECT tables below say why per case.
 """

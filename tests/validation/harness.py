@@ -72,6 +72,8 @@ def _metric(result, case: dict) -> float:
         return result.extra["estimated_max_model_len"]
     if metric == "max_concurrency":
         return round(result.max_concurrency, 2)
+    if metric == "available_kv_gib":  # vLLM's "Available KV cache memory" / "reserved for KV Cache", 2 decimals
+        return round(result.extra["available_kv_bytes"] / 2**30, 2)
     raise ValueError(f"{case['id']}: unknown printed metric {metric!r}")
 
 

@@ -40,7 +40,7 @@ from tpkit.startup.cost import Cost
 from tpkit.startup.custom_allreduce import VllmAllreduceRelease, vllm_allreduce_costs
 from tpkit.hardware.topology import GroupTopology
 from tpkit.startup.links import group_links
-from tpkit.startup.terms import cublas, cuda_context, nccl_costs, startup_costs
+from tpkit.startup.terms import cublas, cuda_context, nccl_costs, startup_costs, vllm_nontorch_growth
 from tpkit.units import Bytes
 
 if TYPE_CHECKING:
@@ -69,6 +69,13 @@ class Baseline:
     total_bytes: Bytes
     """``init_snapshot.total_memory`` (what the utilisation multiplies)"""
     rank_label: str
+    context: Bytes = Bytes(0)
+    """the CUDA context among ``uses`` (V0 ≥ 0.6.5 leaves it outside the budget: ``VllmRules.v0_context_outside``)"""
+
+    @property
+    def held(self) -> Bytes:
+        """memory other processes hold (0 without a machine profile)"""
+        return self.pre_existing.bytes if self.pre_existing else Bytes(0)
 
     @property
     def free_at_snapshot(self) -> Bytes:
@@ -170,29 +177,53 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machin
         cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
                        source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")
         return Baseline(capacity=cap, pre_existing=None, uses=uses, after_snapshot=after,
-                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)")
+                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)", context=context.bytes)
     state = tight.state
     cap = LineItem(item="device memory", bytes=state.total_bytes, kind="capacity",
                    source=f"GPU {state.index} ({state.name}) total, measured by tpkit probe")
     held = LineItem(item="held by other processes", bytes=tight.held_by_others,
                     source=f"GPU {state.index}: total − measured free (tpkit probe)")
     return Baseline(capacity=cap, pre_existing=held, uses=uses, after_snapshot=after, total_bytes=state.total_bytes,
-                    rank_label=f"GPU {state.index} (least free memory)")
+                    rank_label=f"GPU {state.index} (least free memory)", context=context.bytes)
 
 
-def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *, moe: bool = True) -> LineItem:
-    """Non-torch memory that first appears during the V1 profile run.
+def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *,
+                            moe: bool = True) -> tuple[LineItem, ...]:
+    """Non-torch memory that first appears during the V1 profile run, as lines.
 
-    With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
-    the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
-    all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land
-    inside the profile.  Start-up memory created after the snapshot is charged separately
-    (``Baseline.after_snapshot``); anything else is taken as 0.
+    * From 0.11.0 (the init snapshot follows the distributed init, ``distributed_after_snapshot`` False) with
+      tp × pp > 1: the NCCL communicators exist before the snapshot, warmed up by one one-element all-reduce, and
+      the profile run's first large collectives connect further channels and protocols (NCCL ≥ 2.22 connects at
+      runtime), next to kernel workspaces outside torch's allocator.  vLLM's ``memory_profiling`` counts it as
+      non_torch_increase (≥ 0.27: inside total_consumed = init free − free after the profile) and charges it to
+      the KV budget (utils/mem_utils.py, v1/worker/gpu_worker.py determine_available_memory; vllm 0.11.0 and
+      0.28.0 wheels).  Its size is the start-up table's ``vllm_nontorch_growth[tp>1]`` (public late-0.2x logs,
+      beyond the family's cuBLAS, which is its own term), with its band.  At world 1 the rows give 0 beyond cuBLAS.
+    * With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
+      the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
+      all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land
+      inside the profile.
+
+    Start-up memory created after the snapshot (NCCL before 0.11.0, cuBLAS before 0.33) is charged separately
+    (``Baseline.after_snapshot``).
     """
-    if rules.engine == "V1" and parallel.dp > 1 and moe:
-        nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if gpu.nvlink_gbps_per_direction else "pcie")
-        return LineItem(item="non-torch growth during profiling", bytes=sum((c.bytes for c in nccl), Bytes(0)),
-                        source="DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; "
-                               "init + first collective " + nccl[0].source)
-    return LineItem(item="non-torch growth during profiling", bytes=Bytes(0),
+    zero = LineItem(item="non-torch growth during profiling", bytes=Bytes(0),
                     source="assumed 0 beyond the start-up lines created after the snapshot (listed separately)")
+    if rules.engine != "V1" or rules.memory_rule == "v0_peak":
+        return (zero,) if rules.engine == "V1" else ()
+    parts: list[tuple[Bytes, Bytes, str]] = []
+    world = parallel.tp * parallel.pp
+    if not rules.distributed_after_snapshot and world > 1:
+        c = vllm_nontorch_growth(world)
+        parts.append((c.bytes, c.uncertainty, f"tp × pp = {world}: NCCL connections made lazily by the profile "
+                                              f"run's collectives and workspaces outside torch (vLLM ≥ 0.11 "
+                                              f"charges them); {c.source}"))
+    if parallel.dp > 1 and moe:
+        nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if gpu.nvlink_gbps_per_direction else "pcie")
+        parts.append((sum((c.bytes for c in nccl), Bytes(0)), sum((c.uncertainty for c in nccl), Bytes(0)),
+                      "DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; init + first "
+                      "collective " + nccl[0].source))
+    if not parts:
+        return (zero,)
+    return (LineItem(item="non-torch growth during profiling", bytes=sum((p[0] for p in parts), Bytes(0)),
+                     uncertainty=sum((p[1] for p in parts), Bytes(0)), source=" + ".join(p[2] for p in parts)),)

@@ -8,7 +8,8 @@
                       what exists at the init snapshot sits outside the budget; start-up memory created after
                       it (NCCL before 0.11.0, cuBLAS in the 0.11 era) is part of the non-torch growth
     V0, V1 < 0.9.1    available = total × util − (torch peak + non-torch memory), where non-torch memory is
-                      everything outside torch's allocator (CUDA context, NCCL, cuBLAS, other processes)
+                      everything outside torch's allocator (CUDA context, NCCL, cuBLAS, other processes); V0 0.3.1–0.6.3
+                      and ≥ 0.6.5 leave the CUDA context and other processes out (``v0_context_outside``)
     override          available = --kv-cache-memory-bytes (V1; the profile still runs, the budget is ignored)
 
 The ledger adds up exactly: capacity − uses − reserves = the shortfall (0 when the KV pool fits).
@@ -17,7 +18,7 @@ The ledger adds up exactly: capacity − uses − reserves = the shortfall (0 wh
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tpkit.engines.vllm.baseline import Baseline
 from tpkit.engines.vllm.versions import VllmRules
@@ -67,7 +68,10 @@ def compute_budget(baseline: Baseline, rules: VllmRules, *, utilization: float, 
     requested = requested_bytes(baseline.total_bytes, utilization, rules)
     free = baseline.free_at_snapshot
     if rules.memory_rule == "v0_peak":
-        non_torch = baseline.capacity.bytes - free + growth
+        charged = baseline.capacity.bytes - free  # other processes + every start-up use
+        if rules.v0_context_outside:
+            charged = charged - baseline.held - baseline.context
+        non_torch = charged + growth
         graphs = Bytes(0)
     else:
         non_torch = growth
@@ -84,13 +88,27 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
     if baseline.pre_existing is not None:
         lines.append(baseline.pre_existing)
     if rules.memory_rule == "v0_peak":
+        inside = "; counted as non-torch memory inside the budget (V0 rule: total × util − peak − non-torch)"
+        if not rules.v0_context_outside:
+            lines.append(LineItem(item="outside the utilisation budget", kind="reserve",
+                                  bytes=baseline.capacity.bytes - budget.requested,
+                                  source=f"total × (1 − gpu_memory_utilization {utilization})"))
+            return lines + [LineItem(item=u.item, bytes=u.bytes, kind=u.kind, source=u.source + inside)
+                            for u in baseline.uses]
         lines.append(LineItem(item="outside the utilisation budget", kind="reserve",
-                              bytes=baseline.capacity.bytes - budget.requested,
-                              source=f"total × (1 − gpu_memory_utilization {utilization})"))
-        return lines + [LineItem(item=u.item, bytes=u.bytes, kind=u.kind,
-                                 source=u.source + "; counted as non-torch memory inside the budget "
-                                                   "(V0 rule: total × util − peak − non-torch)")
-                        for u in baseline.uses]
+                              bytes=baseline.capacity.bytes - baseline.held - baseline.context - budget.requested,
+                              source=f"free after the CUDA context (init_device's init_gpu_memory) − total × "
+                                     f"gpu_memory_utilization {utilization} (V0 0.3.1–0.6.3 and ≥ 0.6.5: the "
+                                     "context and other processes sit outside the budget)"))
+        context_seen = False
+        for u in baseline.uses:
+            if not context_seen and u.bytes == baseline.context and u.item == "CUDA context":
+                context_seen = True
+                lines.append(replace(u, source=u.source + "; before init_device's free-memory reading, so outside "
+                                                          "the budget (V0 0.3.1–0.6.3 and ≥ 0.6.5)"))
+            else:
+                lines.append(replace(u, source=u.source + inside))
+        return lines
     lines += list(baseline.uses)
     if budget.override:
         return lines

@@ -207,12 +207,30 @@ def uses_gptq_kernel(model: ModelSpec, options: VllmOptions) -> bool:
     return flag == "gptq" and (model.quant is None or model.quant.raw_method in ("", "gptq"))
 
 
+_FLASHINFER_CC = ((8, 0), (12, 1))
+"""compute capabilities FlashInferBackend.supports_compute_capability accepts for the sampler (vllm 0.21: 7.5–12.1;
+0.28 raises the floor to 8.0 while SM75 is broken), taken as 8.0–12.1"""
+
+
+def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None) -> str:
+    """The top-k/top-p sampler of the profile's dummy sampler run (``VllmRules.flashinfer_sampler``): native,
+    FlashInfer, or "either" where it depends on the install (and for a GPU of unknown capability)."""
+    if rules.engine != "V1" or rules.flashinfer_sampler == "no":
+        return "native"
+    if compute_capability is None:
+        return "either"
+    if not _FLASHINFER_CC[0] <= tuple(compute_capability) <= _FLASHINFER_CC[1]:
+        return "native"
+    return "flashinfer" if rules.flashinfer_sampler == "yes" else "either"
+
+
 def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
-                   r: Resolved) -> tuple[LineItem, tuple[LineItem, ...]]:
+                   r: Resolved, rules: VllmRules) -> tuple[LineItem, tuple[LineItem, ...]]:
     rope = LineItem(item="rotary cos/sin cache", bytes=rotary_cache_bytes(model, r.act_bytes),
                     source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)")
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
-                                act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options))
+                                act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
+                                sampler=profile_sampler(rules, r.compute_capability))
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")
@@ -245,9 +263,9 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
     w_line = _weights(model, parallel, options, r, weights)
-    rope, (act_line, *parts) = _profile_lines(model, parallel, options, r)
+    rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules)
     g_line = _graphs(model, parallel, options, r, rules)
-    growth = (*baseline.after_snapshot, profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
+    growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
     draft_w = drafter.weights if drafter is not None else Bytes(0)
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w,
                             activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
