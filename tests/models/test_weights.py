@@ -45,6 +45,7 @@ BYTES_TABLE = [
     ("Llama-3.1-8B-Instruct", "on_disk_bytes_reported", 5e-6),
     ("Kimi-K2-Instruct", "on_disk_bytes_reported", 2e-5),  # block fp8, no MTP
     ("gemma-3-27b-it", "on_disk_bytes_reported", 5e-6),  # incl. SigLIP tower from vision_config
+    ("Llama-4-Scout-17B-16E-Instruct", "on_disk_bytes_reported", 1e-6),  # incl. the llama4 vision tower
     ("DeepSeek-V3", "on_disk_bytes_reported+mtp+mtp_embed_head", 2e-5),
     ("gpt-oss-120b", "checkpoint_size_GiB_model_card", 1e-3),  # card rounds to 0.1 GiB
     ("gpt-oss-20b", "checkpoint_size_GiB_model_card", 4e-3),
@@ -187,7 +188,11 @@ def test_vision_tower_known_or_unknown():
     split = 27 * 4 * 1152 ** 2 + 27 * 2 * 1152 * 4304 + 1152 * 5376
     assert _line(gemma, "vision tower").bytes == Bytes((423060336 - split + split // 2) * 2)
     scout = plan_weights(load_model("Llama-4-Scout-17B-16E-Instruct"), ParallelSpec())
-    line = _line(scout, "vision tower")
+    assert _line(scout, "vision tower").bytes == Bytes(871932416 * 2)  # llama4 tower, tests/models/test_vision.py
+    unknown = plan_weights(from_config_dict({"model_type": "x", "text_config": tiny_llama(),
+                                             "vision_config": {"model_type": "pixtral"}}, name="t", source="t"),
+                           ParallelSpec())
+    line = _line(unknown, "vision tower")
     assert line.bytes == Bytes(0) and "unknown" in line.source
 
 

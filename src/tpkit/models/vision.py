@@ -21,6 +21,10 @@ p = patch, L = layers; "+b" = with bias):
   - ``qwen2_5_vl``: as ``qwen2_vl`` with RMSNorms and a gated MLP (gate/up/down +b); merger RMSNorm d.
   - ``qwen3_vl``: Conv3d +b, learned position table, LayerNorm blocks with fc1/fc2 +b, merger LayerNorm d +
     4d→4d→out +b, plus one deepstack merger (LayerNorm 4d) per ``deepstack_visual_indexes`` entry.
+  - ``llama4`` (``llama4_vision_model``): unfold-conv 3·p²·d (no bias), class embedding, position table
+    ((img/p)²+1)·d, 2 LayerNorms, per layer q/k/v/o +b, fc1/fc2 +b, 2 LayerNorms; the pixel-shuffle adapter
+    (a ``Llama4VisionMLP``: (d/r²)→projector_input_dim→projector_output_dim, bias per
+    ``multi_modal_projector_bias``) is counted with the MLP matrices; projector vision_output_dim→hidden, no bias.
   - ``moonvit`` (Kimi-K2.5, ``vt_*`` keys): conv 3·p²·d+d, position table h·w·d, per layer wqkv/wo +b,
     fc0/fc1 +b, 2 LayerNorms; final LayerNorm; projector LayerNorm d + 4d→4d→hidden +b.
 
@@ -47,7 +51,7 @@ class VisionTower:
     """A vision tower's parameters (count, no bytes: the dtype is the model's)."""
 
     family: str
-    """siglip, clip, mllama, qwen2_vl, qwen2_5_vl, qwen3_vl or moonvit"""
+    """siglip, clip, mllama, llama4, qwen2_vl, qwen2_5_vl, qwen3_vl or moonvit"""
     attention: int
     """q/k/v/o weight matrices of every layer (params)"""
     mlp: int
@@ -75,6 +79,9 @@ TOWER_TP_SHARDED: dict[tuple[str, str], frozenset[str]] = {
     # models/kimi_k25.py: VisionAttention (qkv/proj parallel) but MLP2 from kimi_vl_moonvit.py is nn.Linear and
     # K2VLMultiModalProjector uses ReplicatedLinear
     ("sglang", "moonvit"): frozenset({"attention"}),
+    # models/mllama4.py: attention, MLP and the pixel-shuffle adapter (Llama4VisionMLP) parallel unless
+    # --mm-enable-dp-encoder; multi_modal_projector is transformers' Llama4MultiModalProjector (nn.Linear)
+    ("sglang", "llama4"): frozenset({"attention", "mlp"}),
     # models/siglip.py / clip.py: attention and fc1/fc2 parallel; gemma3_mm.py mm_input_projection_weight is an
     # nn.Parameter, llava.py's projector is transformers' nn.Linear
     ("sglang", "siglip"): frozenset({"attention", "mlp"}),
@@ -129,6 +136,8 @@ def _family(vc: dict, wrapper: str | None) -> str | None:
         return "siglip"
     if vt == "clip_vision_model":
         return "clip"
+    if vt == "llama4_vision_model":
+        return "llama4"
     if vt == "mllama_vision_model" or wrapper == "mllama":
         return "mllama"
     if "vt_hidden_size" in vc or wrapper in ("kimi_k25",):
@@ -203,6 +212,22 @@ def _aspect_ratios(tiles: int) -> int:
     return sum(1 for w in range(1, tiles + 1) for h in range(1, tiles + 1) if w * h <= tiles)
 
 
+def _llama4(k: _Keys, hidden: int, wrapper: str | None) -> VisionTower:
+    d, i, p, img, n, ch, pin, pout, out = k.ints(
+        "hidden_size", "intermediate_size", "patch_size", "image_size", "num_hidden_layers", "num_channels",
+        "projector_input_dim", "projector_output_dim", "vision_output_dim", num_channels=3)
+    ratio = k.vc.get("pixel_shuffle_ratio", 0.5)
+    if not isinstance(ratio, (int, float)) or isinstance(ratio, bool) or not 0 < ratio <= 1:
+        raise ConfigError(f"{k.at}: pixel_shuffle_ratio must be a number in (0, 1], got {ratio!r:.40}; fix the "
+                          "config.json")
+    shuffled = round(d / ratio ** 2)
+    adapter_bias = (pin + pout) if k.vc.get("multi_modal_projector_bias") is True else 0
+    return VisionTower(family="llama4", attention=n * 4 * d * d, mlp=n * 2 * d * i + shuffled * pin + pin * pout,
+                       projector=out * hidden,
+                       other=ch * p * p * d + d + ((img // p) ** 2 + 1) * d + 4 * d + n * (4 * d + i + d + 4 * d)
+                       + adapter_bias)
+
+
 def _qwen2_vl(k: _Keys, hidden: int, wrapper: str | None) -> VisionTower:
     d, n, ratio, p, t, ch, m, out = k.ints("embed_dim", "depth", "mlp_ratio", "patch_size|spatial_patch_size",
                                            "temporal_patch_size", "in_chans|in_channels", "spatial_merge_size",
@@ -252,5 +277,5 @@ def _moonvit(k: _Keys, hidden: int, wrapper: str | None) -> VisionTower:
                        + 2 * d + w + out)
 
 
-_BUILDERS = {"siglip": _siglip, "clip": _clip, "mllama": _mllama, "qwen2_vl": _qwen2_vl,
+_BUILDERS = {"siglip": _siglip, "clip": _clip, "mllama": _mllama, "llama4": _llama4, "qwen2_vl": _qwen2_vl,
              "qwen2_5_vl": _qwen2_5_vl, "qwen3_vl": _qwen3_vl, "moonvit": _moonvit}
