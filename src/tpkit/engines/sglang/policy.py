@@ -46,7 +46,7 @@ def _planned_weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOp
     from tpkit.models.weights import plan_weights
 
     plan = plan_weights(model, parallel, dtype=options.dtype, quantization=options.quantization,
-                        checkpoint_dir=options.checkpoint_dir)
+                        checkpoint_dir=options.checkpoint_dir, engine="sglang")
     if len(_WEIGHTS_CACHE) >= _WEIGHTS_CACHE_SIZE:
         _WEIGHTS_CACHE.pop(next(iter(_WEIGHTS_CACHE)))
     _WEIGHTS_CACHE[key] = (model, plan)

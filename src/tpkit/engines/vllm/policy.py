@@ -63,7 +63,7 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
         from tpkit.models.weights import plan_weights
 
         weights = plan_weights(model, parallel, dtype=r.act_dtype, quantization=options.quantization,
-                               checkpoint_dir=options.checkpoint_dir)
+                               checkpoint_dir=options.checkpoint_dir, engine="vllm")
     method = getattr(weights, "method", "given")
     return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
                     source=f"torch-allocated delta of loading, per rank ({method})")
