@@ -22,69 +22,53 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "logs" / "data"
-CONFIG_DIRS = (ROOT / "tests" / "validation" / "configs", ROOT / "tests" / "validation" / "data_vllm" / "configs",
-               ROOT / "tests" / "engines" / "data_vllm_issue11")
 CAPACITY = re.compile(r"KV Cache is allocated|max_total_num_tokens=|GPU KV cache size|Maximum concurrency for|"
                       r"# GPU blocks|# cuda blocks|# CUDA blocks|num_gpu_blocks")
 
 
-MODEL_LABELS = {
-    # the model the source names where the excerpt does not print it (cases.json 'source' / notes), as a user
-    # would pass it with --model
-    "sg_036": "Qwen/Qwen3-14B",  # the note: "SGLang service baseline, Qwen3-14B on 4 x RTX 4090"
-    "sg_021": "moonshotai/Kimi-K2.5",  # the report: "ROCm SGLang runs of Kimi-K2.5"
-}
+def model_map() -> dict[str, dict]:
+    """tests/logs/data/models.json by case id: the model each log served and a config tpkit loads (or null)."""
+    return {e["id"]: e for e in json.loads((DATA / "models.json").read_text(encoding="utf-8"))["cases"]}
 
 
-def _norm(name: str) -> str:
-    """A model name without its org and the old 'Meta-' prefix of Llama repos (same config)."""
-    return name.rstrip("/").split("/")[-1].lower().removeprefix("meta-")
+def model_flag(entry: dict | None) -> str | None:
+    """The ``--model`` a user would pass for this log: a catalog id, or the path of the config file."""
+    ref = (entry or {}).get("config")
+    if not ref:
+        return None
+    return ref[len("catalog:"):] if ref.startswith("catalog:") else str(ROOT / ref)
 
 
-def configs() -> dict[str, Path]:
-    out = {}
-    for d in CONFIG_DIRS:
-        for p in sorted(d.glob("*.json")):
-            out.setdefault(_norm(p.stem.split("--", 1)[-1]), p)
-    return out
-
-
-def validation_record(case_id: str) -> dict:
-    """The record of a validation case (tests/validation/cases/*.json): its model and layout."""
-    if not case_id.startswith("validation_"):
-        return {}
-    for name in ("vllm.json", "sglang.json"):
-        items = json.loads((ROOT / "tests" / "validation" / "cases" / name).read_text(encoding="utf-8"))
-        for c in items if isinstance(items, list) else items.get("cases", []):
-            if c.get("id") == case_id.removeprefix("validation_"):
-                return c
-    return {}
+ANCHOR = re.compile(r"Load weight end|Available KV cache memory")
+NEXT_RECORD = r"(?=\s(?:INFO|WARNING|DEBUG|ERROR)\s|\s\(\w+ pid=|\s\[20\d\d-|$)"
 
 
 def strip_capacity(data: bytes) -> bytes:
-    return b"\n".join(line for line in data.split(b"\n")
-                      if not CAPACITY.search(line.decode("utf-8", "replace")))
+    """The log without its capacity records: a line that prints the capacity is dropped; where one physical line
+    holds several records (a pasted one-liner), only the capacity records are cut out of it, up to the next
+    record's prefix."""
+    out = []
+    for raw in data.split(b"\n"):
+        line = raw.decode("utf-8", "replace")
+        if not CAPACITY.search(line):
+            out.append(raw)
+        elif ANCHOR.search(line):
+            out.append(re.sub(f"(?:{CAPACITY.pattern}).*?{NEXT_RECORD}", "", line).encode("utf-8"))
+    return b"\n".join(out)
 
 
-def check(case: dict, cfgs: dict[str, Path]) -> dict:
+def check(case: dict, models: dict[str, dict]) -> dict:
     from tpkit.explain import explain_log
 
     data = (DATA / case["file"]).read_bytes()
     full = explain_log(data)
     printed = full.kv_printed
-    row = {"id": case["id"], "engine": case["engine"], "printed": printed, "range": None, "outcome": "", "why": ""}
-    flags = {}
-    if full.context.model is None:
-        record = validation_record(case["id"])
-        label = MODEL_LABELS.get(case["id"]) or record.get("model")
-        for key in ("tp", "pp"):
-            if record.get(key):
-                flags[key] = record[key]
-        name = _norm(str(full.parsed.run.value("model") or label or ""))
-        if name and name in cfgs:
-            flags["model"] = str(cfgs[name])
-        elif label:
-            flags["model"] = label
+    entry = models.get(case["id"]) or {}
+    row = {"id": case["id"], "engine": case["engine"], "printed": printed, "range": None, "outcome": "", "why": "",
+           "model": entry.get("model"), "config": entry.get("config"),
+           "fidelity": entry.get("config_fidelity")}
+    model = model_flag(entry)
+    flags = {"model": model} if model else {}
     stripped = explain_log(strip_capacity(data), flags=flags)
     rng = stripped.kv_predicted_range
     row["range"] = list(rng) if rng else None
@@ -93,9 +77,8 @@ def check(case: dict, cfgs: dict[str, Path]) -> dict:
         row.update(outcome="n/a", why="the full log prints no capacity either")
     elif rng is None:
         if stripped.context.model is None:
-            model = full.parsed.run.value("model")
-            row.update(outcome="miss", why="model not printed (nor named by the source)" if not model
-                       else f"no config for {model} in tests/ or the catalog")
+            row.update(outcome="miss", why=f"no config: {(entry.get('note') or 'model not known')[:110]}"
+                       if entry.get("model") else "model not known (not printed, not named by the source)")
         else:
             row.update(outcome="miss", why=f"anchors incomplete: {'; '.join(m for m in stripped.missing if 'KV' in m)}"
                        or stripped.kv_source)
@@ -110,13 +93,13 @@ def check(case: dict, cfgs: dict[str, Path]) -> dict:
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT / "src"))
     cases = json.loads((DATA / "cases.json").read_text(encoding="utf-8"))
-    cfgs = configs()
+    models = model_map()
     rows = []
     for case in cases:
         text = (DATA / case["file"]).read_bytes().decode("utf-8", "replace")
         needle = "Load weight end" if case["engine"] == "sglang" else "Available KV cache memory"
         if needle in text:
-            rows.append(check(case, cfgs))
+            rows.append(check(case, models))
     if "--json" in argv:
         json.dump(rows, sys.stdout, indent=1)
         return 0
@@ -128,10 +111,14 @@ def main(argv: list[str]) -> int:
         rng = f"{r['range'][0]:,}–{r['range'][1]:,}" if r["range"] else "—"
         printed = f"{r['printed']:,}" if r["printed"] is not None else "—"
         print(f"| {r['id']} | {r['engine']} | {printed} | {rng} | {r['outcome']} | {r['why']} |")
-    modelled = [r for r in scored if r["range"] is not None]
-    print(f"\n{len(rows)} logs print the anchor; {len(scored)} print a capacity; {hits}/{len(scored)} rebuilt within "
-          f"the print rounding ({hits / max(len(scored), 1):.0%}); of the {len(modelled)} with a model config: "
-          f"{sum(r['outcome'] == 'hit' for r in modelled)}/{len(modelled)}")
+    withcfg = [r for r in rows if r["config"]]
+    hits_all = sum(r["outcome"] == "hit" for r in rows)
+    hits_cfg = sum(r["outcome"] == "hit" for r in withcfg)
+    print(f"\n{len(rows)} logs print the anchor; {hits_all}/{len(rows)} rebuilt within the print rounding "
+          f"({hits_all / max(len(rows), 1):.0%}); with a config in models.json: {hits_cfg}/{len(withcfg)}; "
+          f"{len(scored)} print a capacity: {hits}/{len(scored)}; of those with a config: "
+          f"{sum(r['outcome'] == 'hit' for r in withcfg if r['outcome'] != 'n/a')}/"
+          f"{sum(r['outcome'] != 'n/a' for r in withcfg)}")
     return 0
 
 

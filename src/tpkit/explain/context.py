@@ -149,8 +149,11 @@ def _engine_from_failures(parsed: ParsedLog) -> str | None:
     return None
 
 
-def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom_allreduce: bool = False) -> Context:
-    """The run from the log, gaps filled by ``flags`` (argparse dests → values; None = not given)."""
+def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom_allreduce: bool = False,
+                  text_settings: dict | None = None) -> Context:
+    """The run from the log, gaps filled by ``flags`` (argparse dests → values; None = not given).
+    ``text_settings`` (``result.free_form_settings``): settings the log states outside a recognised dump; they
+    count as the log's own values where the reader found none."""
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
     run = parsed.run
     values, sources, contradictions, notes = {}, {}, [], []
@@ -162,6 +165,10 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         if setting is not None and setting.value is not None:
             values[name] = setting.value
             sources[name] = f"log line {setting.line_no} ({setting.source})"
+    for name, found in (text_settings or {}).items():
+        if isinstance(found, tuple) and name not in values:
+            values[name] = found[0]
+            sources[name] = f"log line {(text_settings or {}).get(name + '_line', '?')} ({found[1]})"
     for flag, name in FLAG_SETTINGS.items():
         if flag not in flags:
             continue

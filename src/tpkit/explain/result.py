@@ -70,17 +70,56 @@ def explain_log(data: bytes | str, *, rank: int | str | None = None, flags: dict
     """Read ``data`` (a log) and explain it; ``flags`` are ``tpkit plan`` flag dests that fill the log's gaps."""
     raw = data if isinstance(data, bytes) else str(data).encode("utf-8", "replace")
     forced = _FORCED_CAR.search(raw[:1 << 20]) is not None
-    return explain_parsed(parse_log(data), rank=rank, flags=flags, forced_custom_allreduce=forced)
+    return explain_parsed(parse_log(data), rank=rank, flags=flags, forced_custom_allreduce=forced,
+                          text_settings=free_form_settings(raw[:1 << 20]))
 
 
 _FORCED_CAR = __import__("re").compile(rb"CUSTOM_A(?:LL)?_?R(?:EDUCE)?_ALLOW_PCIE=1|custom all-reduce forced on")
 """a command line that forces the custom all-reduce on over PCIe (a fork's switch; upstream has none)"""
 
+_FREE_SETTINGS = (
+    ("mem_fraction", float, __import__("re").compile(
+        rb"(?<![\w-])(?:mem_fraction_static|gpu_memory_utilization)['\"]?\s*(?:=|:|\s)\s*([01](?:\.[0-9]+)?)(?![0-9.])")),
+    ("tp", int, __import__("re").compile(
+        rb"(?<![\w-])(?:tp_size|tensor_parallel_size)['\"]?\s*(?:=|:|\s)\s*([0-9]{1,3})(?![0-9.])")),
+)
+"""settings written outside a recognised dump: 'server_args ... tp_size=4 ... mem_fraction_static=0.8 ...'
+(a summary), 'self.server_args.mem_fraction_static 0.911' (a debug print)"""
+
+
+def free_form_settings(raw: bytes) -> dict:
+    """Settings the log states in free-form text (setting name -> (value, source), and name + '_line'); used only
+    where the reader found no value. The first statement counts."""
+    out = {}
+    for name, kind, pattern in _FREE_SETTINGS:
+        m = pattern.search(raw)
+        if m is None:
+            continue
+        value = kind(m.group(1))
+        if (kind is float and 0.0 < value <= 1.0) or (kind is int and value >= 1):
+            out[name] = (value, f"free-form text {m.group(0).decode('ascii', 'replace')!r}")
+            out[name + "_line"] = raw.count(b"\n", 0, m.start()) + 1
+    m = _PREFIX_CACHING.search(raw)
+    if m is not None:
+        on = m.group(1) != b"no-" and m.group(2) != b"False"
+        out["enable_prefix_caching"] = (on, f"free-form text {m.group(0).decode('ascii', 'replace')!r}")
+        out["enable_prefix_caching_line"] = raw.count(b"\n", 0, m.start()) + 1
+    m = _TIMESTAMP.search(raw)
+    if m is not None:
+        out["log_date"] = (m.group(1).decode("ascii"), f"the first timestamp {m.group(0).decode('ascii')!r}")
+        out["log_date_line"] = raw.count(b"\n", 0, m.start()) + 1
+    return out
+
+
+_PREFIX_CACHING = __import__("re").compile(
+    rb"--(no-)?enable-prefix-caching\b|enable_prefix_caching['\"]?\s*[:=]\s*(True|False)\b")
+_TIMESTAMP = __import__("re").compile(rb"(20[0-9]{2}-[01][0-9]-[0-3][0-9])[ T][0-2][0-9]:[0-5][0-9]")
+
 
 def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: dict | None = None,
-                   forced_custom_allreduce: bool = False) -> Explanation:
+                   forced_custom_allreduce: bool = False, text_settings: dict | None = None) -> Explanation:
     view = parsed.select_rank(rank)  # an unknown rank is the user's error (RankNotFoundError, exit 2)
-    ctx = build_context(parsed, flags, forced_custom_allreduce=forced_custom_allreduce)
+    ctx = build_context(parsed, flags, forced_custom_allreduce=forced_custom_allreduce, text_settings=text_settings)
     missing = [f"{m.what} (looked for {m.looked_for})" for m in parsed.missing]
     anchored = None
     rows: tuple[Row, ...] = ()

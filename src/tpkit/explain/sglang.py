@@ -69,6 +69,48 @@ def _min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
     return min(last.values(), key=lambda a: a.size.value.bytes), len(last)
 
 
+def _target_last(view: RankView, name: str):
+    """The last anchor ``name`` of the target model on this rank (a draft model's loads are not the target's)."""
+    found = [a for a in view.all(name) if a.group != "draft"]
+    return found[-1] if found else None
+
+
+def _draft_before_pool(parsed: ParsedLog, draft_end) -> bool:
+    """Whether the draft's weights were loaded before the target's KV pool was sized (then the target's budget
+    sees the free memory after both loads); SGLang ≤ 0.4 sizes the target's pool first and loads the draft after
+    its 'Memory pool end', so the draft's load does not enter the target's budget."""
+    pools = [a.line_no for a in parsed.anchors if a.rank.label == draft_end.rank.label and a.group != "draft"
+             and a.name in ("pool_end_avail", "kv_tokens", "kv_k_size", "kv_size", "max_total_num_tokens")]
+    return not pools or draft_end.line_no < min(pools)
+
+
+_RUNNER_RULE_RELEASED = (("0.4.5", "0.4.4", "2025-04-07"), ("0.4.9", "0.4.8", "2025-07-06"))
+"""(first release of a ModelRunner multimodal-factor rule, the release before it, its date): the build date of the
+files in the release wheels (``pip download --no-deps sglang==0.4.5`` / ``==0.4.9``; ``unzip -l``).  A log dated
+before a release cannot come from it."""
+
+def _runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
+    """The factor SGLang's ModelRunner applies to a multimodal model's mem_fraction_static, the user's included
+    (× 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8, none from 0.4.9: ``engines.sglang.sizing.
+    multimodal_runner_factor``), for the newest release consistent with the log's formats and its date."""
+    if ctx.model is None or not getattr(ctx.model, "is_multimodal", False):
+        return None
+    from tpkit.engines.sglang.sizing import multimodal_runner_factor
+    from tpkit.engines.sglang.versions import LATEST, parse_version
+
+    version = ctx.rules_version or LATEST
+    date, why = ctx.get("log_date"), ""
+    for first, before, released in _RUNNER_RULE_RELEASED:
+        if date is not None and date < released and parse_version(version) >= parse_version(first):
+            version, why = before, f"; the log is dated {date}, before SGLang {first} ({released}): ≤ {before}"
+            break
+    try:
+        found = multimodal_runner_factor(version)
+    except Exception:  # noqa: BLE001 - a version the rules do not read
+        return None
+    return None if found is None else (found[0], f"{found[1]} (release {version}{why})")
+
+
 def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
     """(bytes per token of the target pool, source, page) from the model config, None when no model."""
     page = int(ctx.get("page_size", 1) or 1)
@@ -135,9 +177,9 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     if base:
         rows.append(printed_row("memory baseline", base, f"'Memory baseline taken' (0.5.2x), {GIB_NOTE}"))
     pre_a, n_pre = _min_over_ranks(parsed, "load_begin_avail")
-    begin = view.last("load_begin_avail")
-    end = view.last("load_end_avail")
-    wu = view.last("weights_mem_usage")
+    begin = _target_last(view, "load_begin_avail")
+    end = _target_last(view, "load_end_avail")
+    wu = _target_last(view, "weights_mem_usage")
     pre = iv_of(pre_a.size) if pre_a else None
     if pre is None and end and wu:
         pre = iv_of(end.size) + iv_of(wu.size)
@@ -164,6 +206,8 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         rows.append(derived_row("weights", weights, "free before − free after the weights"))
     after_a, n_after = _min_over_ranks(parsed, "load_end_avail")
     draft_end, _ = _min_over_ranks(parsed, "load_end_avail", "draft")
+    if draft_end is not None and not _draft_before_pool(parsed, draft_end):
+        draft_end = None
     if end:
         d = iv_of(begin.size) - iv_of(wu.size) if begin and wu else None
         rows.append(printed_row("free after weights (this rank)", end,
@@ -176,6 +220,10 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     f_source = ctx.sources.get("mem_fraction", "")
     if f is None and ctx.gpu is not None and ctx.model is not None:
         f, f_source = _default_fraction(ctx, tp, pp)
+    elif f is not None:
+        runner = _runner_factor(ctx, parsed)
+        if runner is not None:
+            f, f_source = float(f) * runner[0], f"{f_source}, then {runner[1]}"
     slack = rest = None
     if f is not None and pre is not None:
         slack = pre.scale(1.0 - float(f))
@@ -187,13 +235,13 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         rows.append(derived_row("KV budget (rest)", rest,
                                 f"min over {max(n_after, 1)} rank(s) of free after weights − slack "
                                 "(ModelRunner.profile_max_num_token)"))
-    k, v, kv = view.last("kv_k_size"), view.last("kv_v_size"), view.last("kv_size")
+    k, v, kv = _target_last(view, "kv_k_size"), _target_last(view, "kv_v_size"), _target_last(view, "kv_size")
     pool = None
     if kv:
         pool = iv_of(kv.size)
     elif k and v:
         pool = iv_of(k.size) + iv_of(v.size)
-    tokens_a = view.last("kv_tokens") or view.last("max_total_num_tokens")
+    tokens_a = _target_last(view, "kv_tokens") or _target_last(view, "max_total_num_tokens")
     tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
     cell, cell_source, page = _cell(ctx, tp, pp)
     if cell is None and pool is not None and tokens_printed:
@@ -235,7 +283,7 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                         line_no=tokens_a.line_no if tokens_a else None,
                         derived=None, check=check,
                         note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}"))
-    pool_end = view.last("pool_end_avail")
+    pool_end = _target_last(view, "pool_end_avail")
     if pool_end:
         d = iv_of(end.size) - pool if end and pool is not None else None
         rows.append(printed_row("free after the pools", pool_end,

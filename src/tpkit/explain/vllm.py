@@ -58,19 +58,45 @@ def _rules(ctx: Context):
 
 
 def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[object | None, str]:
+    """The KV layout of the limiting rank (``engines.vllm.pages.build_layout``), with the mamba mode of a hybrid
+    (``engines.vllm.mamba.mamba_mode``: prefix caching as the log states it, else the release default)."""
     if ctx.model is None:
         return None, "no model config"
     try:
+        from tpkit.engines.vllm.mamba import mamba_mode
         from tpkit.engines.vllm.pages import build_layout
         from tpkit.parallel import ParallelSpec
 
         kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
         nbytes = 1 if "fp8" in kv else 2
+        mamba = None
+        if "linear" in getattr(ctx.model, "kinds", ()) and rules.engine == "V1":
+            cc = getattr(ctx.gpu, "compute_capability", None) if ctx.gpu is not None else None
+            mamba = mamba_mode(ctx.model, rules, prefix_caching=ctx.get("enable_prefix_caching"),
+                               compute_capability=cc)
         layout = build_layout(ctx.model, ParallelSpec(tp=tp, pp=pp), block_size=block, era=rules.era,
-                              dtype_bytes=nbytes, dtype_name="fp8" if nbytes == 1 else "bfloat16", rules=rules)
-        return layout, f"{layout.bytes_per_block.bytes:,} B per block of {layout.block_size} ({ctx.model_source})"
+                              dtype_bytes=nbytes, dtype_name="fp8" if nbytes == 1 else "bfloat16", rules=rules,
+                              mamba=mamba)
+        how = f"; mamba {mamba.mode}: {mamba.reason}" if mamba is not None else ""
+        return layout, f"{layout.bytes_per_block.bytes:,} B per block of {layout.block_size} ({ctx.model_source}){how}"
     except Exception as exc:  # noqa: BLE001
         return None, f"block not computable ({type(exc).__name__}: {str(exc)[:120]})"
+
+
+def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, int]:
+    """The printed token count for the low and high end of ``available`` (``engines.vllm.capacity.plan_capacity``:
+    ≥ 0.21 int(max_concurrency × max_model_len), V1 < 0.21 blocks // groups × block, V0 blocks × block)."""
+    from tpkit.engines.vllm.capacity import plan_capacity
+    from tpkit.engines.vllm.inputs import derived_max_model_len
+
+    length = int(ctx.get("context_length") or derived_max_model_len(ctx.model, rules)[0])
+    batched = int(ctx.get("max_num_batched_tokens") or 2048)
+    out = []
+    for end in (available.low, available.high):
+        cap = plan_capacity(layout, Bytes(max(end.bytes, 0)), max_model_len=length, max_num_batched_tokens=batched,
+                            pp=pp, rules=rules)
+        out.append(int(cap.tokens))
+    return min(out), max(out)
 
 
 def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored:
@@ -165,11 +191,14 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
         token_bytes = layout.bytes_per_block.bytes / layout.block_size
         block = layout.block_size
         if available is not None:
-            per_block = layout.bytes_per_block.bytes
-            groups = max(1, len(getattr(layout, "groups", ()) or ()) if rules.tokens_rule == "groups" else 1)
-            lo = max(available.low.bytes, 0) // per_block // groups * layout.block_size
-            hi = max(available.high.bytes, 0) // per_block // groups * layout.block_size
-            predicted = (int(lo), int(hi))
+            try:
+                predicted = _tokens(layout, available, ctx, rules, pp)
+            except Exception:  # noqa: BLE001 - a length the rules refuse: blocks × block size
+                per_block = layout.bytes_per_block.bytes
+                groups = max(1, len(getattr(layout, "groups", ()) or ()) if rules.tokens_rule == "groups" else 1)
+                lo = max(available.low.bytes, 0) // per_block // groups * layout.block_size
+                hi = max(available.high.bytes, 0) // per_block // groups * layout.block_size
+                predicted = (int(lo), int(hi))
     elif tokens_printed and available is not None:
         token_bytes = available.mid.bytes / tokens_printed
         tb_source = "measured: available KV memory / printed tokens"
