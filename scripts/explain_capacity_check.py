@@ -6,9 +6,9 @@ vLLM 'GPU KV cache size', 'Maximum concurrency', '# GPU blocks' / '# cuda blocks
 the rest, and check that the printed capacity of the full log lies in the token range rebuilt from the
 anchors (the print-rounding interval of the anchors carried through the engine's arithmetic).
 
-The KV cell comes from the model config: the log's model (catalog / HF cache) or, when that is not on this
-machine, a config under tests/ whose file name is the log's model name (``org--name.json``); a log whose model
-is not printed or has no config is a miss with that reason.
+The model is passed as a user would pass ``--model``: the config that tests/logs/data/models.json names for the
+log (a catalog id or a config path); every other setting comes from the log.  A log without a config there is a
+miss with that reason.
 
     PYTHONPATH=src python scripts/explain_capacity_check.py [--json]
 """
@@ -77,17 +77,31 @@ def check(case: dict, models: dict[str, dict]) -> dict:
         row.update(outcome="n/a", why="the full log prints no capacity either")
     elif rng is None:
         if stripped.context.model is None:
-            row.update(outcome="miss", why=f"no config: {(entry.get('note') or 'model not known')[:110]}"
+            row.update(outcome="miss", why=f"no config (models.json: {(entry.get('note') or 'not found')[:90]}…)"
                        if entry.get("model") else "model not known (not printed, not named by the source)")
         else:
-            row.update(outcome="miss", why=f"anchors incomplete: {'; '.join(m for m in stripped.missing if 'KV' in m)}"
-                       or stripped.kv_source)
+            row.update(outcome="miss", why=f"anchors incomplete: {_incomplete(stripped)}")
     elif rng[0] <= printed <= rng[1]:
         row.update(outcome="hit", why="printed capacity within the rebuilt range")
     else:
         off = printed - (rng[0] + rng[1]) // 2
         row.update(outcome="miss", why=f"outside the rebuilt range by {off:+,} tokens ({off / max(printed, 1):+.2%})")
     return row
+
+
+def _incomplete(e) -> str:
+    """What the rebuild lacked, in words."""
+    a = e.anchored
+    if e.context.engine == "sglang" and a is not None:
+        why = []
+        if a.pre is None:
+            why.append("no pre-load free memory ('Load weight begin', or 'Load weight end' avail + mem usage)")
+        if a.fraction is None:
+            why.append("mem_fraction_static not printed and no GPU named (SGLang's default needs the GPU)")
+        if a.cell_bytes is None:
+            why.append(a.cell_source)
+        return "; ".join(why) or e.kv_source
+    return "; ".join(m for m in e.missing if "KV" in m) or e.kv_source or "engine not recognised"
 
 
 def main(argv: list[str]) -> int:
