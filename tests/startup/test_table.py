@@ -96,6 +96,9 @@ def test_engine_extras_are_in_the_table_with_their_evidence():
 
     load = sglang_load_extra()
     assert GiB(0.05) < load.bytes < GiB(0.3) and load.uncertainty > Bytes(0) and "10 sample(s)" in load.source
+    rows = json.loads((table_path().parent / "evidence.json").read_text())["rows"]
+    # the rotary cache (charged by the SGLang rules with the weights) is not in the load extra as well
+    assert all("rope_cache" in r["derive"][0]["expr"] for r in rows if r["id"].endswith("-load"))
     one, many = vllm_nontorch_growth(1), vllm_nontorch_growth(8)
     assert one.bytes < many.bytes and "tp>1" in many.source
 

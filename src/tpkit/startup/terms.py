@@ -87,9 +87,12 @@ def cublas(gpu: GpuSpec | None) -> Cost:
 
 
 def sglang_load_extra() -> Cost:
-    """What SGLang's model load allocates beyond the parameters ("Load weight begin" − "Load weight end" avail, minus
-    the weights; 10 cases on H100/B200/L4/RTX 4090/RTX 3090).  In the table, not charged yet: SGLang's KV budget is
-    measured after loading, so the engine would charge it with the weights (helper S decides)."""
+    """What SGLang's model load allocates beyond the parameters and the rotary cos/sin cache ("Load weight begin" −
+    "Load weight end" avail, minus the weights and the cache; 10 cases on H100/B200/L4/RTX 4090/RTX 3090, SGLang
+    0.3.5–0.5.20).  The cache is charged with the weights (``tpkit.engines.sglang.policy.rotary_cache_bytes``); this
+    rest is in the table but not charged: SGLang's ``load_model`` keeps no other buffer (0.4.2.post1 / 0.5.9 wheels),
+    and the rest goes from −0.01 to 0.02 GiB on 0.5.10/0.5.20 to 0.18–0.22 on others with no rule that separates
+    them (allocator blocks cached in segments that hold weights, config-derived vs real parameter bytes)."""
     return table_cost("extra", "sglang_load_extra", "all", item="SGLang model-load buffers (beyond the weights)")
 
 

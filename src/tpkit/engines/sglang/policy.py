@@ -13,7 +13,7 @@ from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, schedule
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
-from tpkit.engines.sglang.versions import LATEST, is_newer_than_latest
+from tpkit.engines.sglang.versions import LATEST, at_least, is_newer_than_latest
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.band import estimated_share, estimated_weights
 from tpkit.memory.ledger import Ledger, LineItem, use_lines
@@ -61,23 +61,44 @@ sg_008) and Qwen2.5-VL-7B (sg_056), vLLM's printed weights by 4.2–8.3 % (vl_03
 (≈ 0.4–0.9 B parameters on 7–11 B models) with room for larger ones"""
 
 
-def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights) -> tuple[Bytes, str]:
-    """Weight bytes per rank and their source (``tpkit.models.weights`` unless given)."""
+def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -> tuple[Bytes, str]:
+    """SGLang's rotary cos/sin cache, built at model init (so inside the 'Load weight' usage) and not sharded:
+    ``max_position_embeddings × rotary_dim`` elements (MLA: ``qk_rope_head_dim``), one shared per rope config.
+
+    From 0.4.2 the models take ``get_rope`` from SGLang's own ``layers/rotary_embedding.py`` whose
+    ``RotaryEmbedding.__init__`` keeps the cache in float32 on CUDA (it casts to the model dtype only off CUDA;
+    read in the 0.4.2.post1 and 0.5.9 wheels); up to 0.4.1 (0.3.5, 0.4.1 wheels: ``models/llama.py``) they took
+    vLLM's, which casts it to the model dtype.  Models with two rope configs (Gemma-3's local and global bases)
+    hold two caches; counted once here, like tpkit's vLLM rule."""
+    dim = model.mla.qk_rope_head_dim if model.mla is not None else model.head_dim
+    fp32 = at_least(options.engine_version, "0.4.2") and gpu.vendor == "NVIDIA"
+    elem = 4 if fp32 or options.dtype in ("float32", "float") else 2
+    return (Bytes(model.max_position_embeddings * dim * elem),
+            f"rotary cos/sin cache {model.max_position_embeddings:,} × {dim} × {elem} B "
+            f"({'float32 on CUDA, SGLang >= 0.4.2' if fp32 else 'model dtype'}; layers/rotary_embedding.py)")
+
+
+def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights,
+             gpu: GpuSpec | None = None) -> tuple[Bytes, str]:
+    """Weight bytes per rank and their source (``tpkit.models.weights`` unless given); a planned model's load
+    usage adds SGLang's rotary cache (``rotary_cache_bytes``) when the GPU is known."""
     if isinstance(weights, Bytes):
         return weights, "weights per rank, given by the caller"
     if weights is None:
         weights = _planned_weights(model, parallel, options)
     method = str(getattr(weights, "method", "given"))
+    rope, rope_source = rotary_cache_bytes(model, gpu, options) if gpu is not None else (Bytes(0), "")
+    plus = f"; + {rope_source}" if rope else ""
     if model.is_multimodal and not model.vision_params and "derived" in method:
         return (estimated_share(weights.bytes_per_rank, UNCOUNTED_TOWER_SHARE, term="weights", item="weights",
                                 source=f"derived from the config without the vision tower: ± "
-                                       f"{UNCOUNTED_TOWER_SHARE:.0%}"),
-                f"weights per rank ({method}; vision tower not counted: ± {UNCOUNTED_TOWER_SHARE:.0%})")
-    return estimated_weights(weights), f"weights per rank ({method})"
+                                       f"{UNCOUNTED_TOWER_SHARE:.0%}") + rope,
+                f"weights per rank ({method}; vision tower not counted: ± {UNCOUNTED_TOWER_SHARE:.0%}){plus}")
+    return estimated_weights(weights) + rope, f"weights per rank ({method}){plus}"
 
 
 def _sizing(model, gpu, parallel, options, machine, weights, extra_uses, draft_weights=None) -> SglangSizing:
-    w_bytes, w_source = _weights(model, parallel, options, weights)
+    w_bytes, w_source = _weights(model, parallel, options, weights, gpu)
     return size_sglang(model, gpu, parallel, options, machine=machine, weights_bytes=w_bytes, weights_source=w_source,
                        extra_uses=extra_uses, draft_weights=draft_weights)
 
@@ -258,7 +279,7 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
         if mem_fraction_static is not None:
             opts = replace(opts, mem_fraction_static=mem_fraction_static)
         if weights is None:
-            w_bytes = _weights(model, bigger, opts, None)[0]
+            w_bytes = _weights(model, bigger, opts, None, gpu)[0]
         elif quantization:
             return None  # weights were given for one quantisation only
         else:
