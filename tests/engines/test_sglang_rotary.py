@@ -10,7 +10,8 @@ from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import load_model
 from tpkit.models.weights import plan_weights
 from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes
+from tpkit.startup import sglang_load_extra, sglang_process_overhead
+from tpkit.units import Bytes, GiB
 
 LLAMA = load_model("meta-llama/Llama-3.1-8B-Instruct")  # max_position 131072, head_dim 128
 H100 = lookup_gpu("H100")
@@ -36,5 +37,20 @@ def test_the_cache_is_charged_with_the_weights_and_not_sharded(tp):
     plan = plan_sglang(LLAMA, H100, par, opts)
     params = plan_weights(LLAMA, par, dtype=opts.dtype, quantization=opts.quantization).bytes_per_rank
     weights_line = plan.ledger.get("weights")
-    assert weights_line.bytes - params == Bytes(131_072 * 128 * 4)
-    assert "rotary cos/sin cache" in weights_line.source
+    extra = sglang_load_extra(True)
+    assert weights_line.bytes - params == Bytes(131_072 * 128 * 4) + extra.bytes
+    assert "rotary cos/sin cache" in weights_line.source and "sglang_load_extra[>=0.5.8]" in weights_line.source
+
+
+def test_load_extra_and_init_term_follow_the_release():
+    """Before 0.5.8 the tp-1 init line prints 0.00 and the load holds ~0.1 GiB beyond weights and cache; from 0.5.8
+    the init line prints 0.09 and the load ≈ 0 (start-up table rows keyed by release)."""
+    old_init, new_init = sglang_process_overhead(False), sglang_process_overhead(True)
+    old_load, new_load = sglang_load_extra(False), sglang_load_extra(True)
+    assert old_init.bytes < GiB(0.01) < GiB(0.08) < new_init.bytes < GiB(0.1)
+    assert new_load.bytes < GiB(0.05) < GiB(0.08) < old_load.bytes
+    assert "<0.5.8" in old_init.source and ">=0.5.8" in new_init.source
+    for version, since in (("0.5.7", False), ("0.5.8", True)):
+        plan = plan_sglang(LLAMA, H100, ParallelSpec(tp=1), SglangOptions(engine_version=version))
+        init = plan.ledger.get("SGLang init_torch_distributed (besides NCCL)")
+        assert init.bytes == sglang_process_overhead(since).bytes

@@ -20,6 +20,7 @@ from tpkit.memory.ledger import Ledger, LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
+from tpkit.startup.terms import sglang_load_extra
 from tpkit.units import Bytes, format_bytes
 
 if TYPE_CHECKING:
@@ -81,7 +82,8 @@ def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -
 def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights,
              gpu: GpuSpec | None = None) -> tuple[Bytes, str]:
     """Weight bytes per rank and their source (``tpkit.models.weights`` unless given); a planned model's load
-    usage adds SGLang's rotary cache (``rotary_cache_bytes``) when the GPU is known."""
+    usage adds SGLang's rotary cache (``rotary_cache_bytes``) and what the load allocates beyond both
+    (``tpkit.startup.terms.sglang_load_extra``, by release, with its band) when the GPU is known."""
     if isinstance(weights, Bytes):
         return weights, "weights per rank, given by the caller"
     if weights is None:
@@ -89,6 +91,10 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, w
     method = str(getattr(weights, "method", "given"))
     rope, rope_source = rotary_cache_bytes(model, gpu, options) if gpu is not None else (Bytes(0), "")
     plus = f"; + {rope_source}" if rope else ""
+    if gpu is not None:
+        extra = sglang_load_extra(at_least(options.engine_version, "0.5.8"))
+        rope = rope + extra.bytes
+        plus += f"; + load allocations beyond them {format_bytes(extra.bytes)} ± {format_bytes(extra.uncertainty)} ({extra.source})"
     if model.is_multimodal and not model.vision_params and "derived" in method:
         return (estimated_share(weights.bytes_per_rank, UNCOUNTED_TOWER_SHARE, term="weights", item="weights",
                                 source=f"derived from the config without the vision tower: ± "
