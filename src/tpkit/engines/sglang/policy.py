@@ -15,7 +15,7 @@ from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budge
 from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, at_least, is_newer_than_latest
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import estimated_share, estimated_weights
+from tpkit.memory.band import WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE, estimated
 from tpkit.memory.ledger import Ledger, LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
@@ -81,26 +81,34 @@ def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -
 
 def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights,
              gpu: GpuSpec | None = None) -> tuple[Bytes, str]:
-    """Weight bytes per rank and their source (``tpkit.models.weights`` unless given); a planned model's load
-    usage adds SGLang's rotary cache (``rotary_cache_bytes``) and what the load allocates beyond both
-    (``tpkit.startup.terms.sglang_load_extra``, by release, with its band) when the GPU is known."""
+    """SGLang's load usage per rank and its source: the weights (``tpkit.models.weights`` unless given) and, for a
+    planned model on a known GPU, the rotary cache (``rotary_cache_bytes``) and what the load allocates beyond both
+    (``tpkit.startup.terms.sglang_load_extra``, by release).  One estimated term ("weights", its ± the weights' share
+    plus the extra's band), so a log's measured 'Load weight end. mem usage' replaces all of it."""
     if isinstance(weights, Bytes):
         return weights, "weights per rank, given by the caller"
     if weights is None:
         weights = _planned_weights(model, parallel, options)
     method = str(getattr(weights, "method", "given"))
-    rope, rope_source = rotary_cache_bytes(model, gpu, options) if gpu is not None else (Bytes(0), "")
-    plus = f"; + {rope_source}" if rope else ""
-    if gpu is not None:
-        extra = sglang_load_extra(at_least(options.engine_version, "0.5.8"))
-        rope = rope + extra.bytes
-        plus += f"; + load allocations beyond them {format_bytes(extra.bytes)} ± {format_bytes(extra.uncertainty)} ({extra.source})"
+    params = weights.bytes_per_rank
     if model.is_multimodal and not model.vision_params and "derived" in method:
-        return (estimated_share(weights.bytes_per_rank, UNCOUNTED_TOWER_SHARE, term="weights", item="weights",
-                                source=f"derived from the config without the vision tower: ± "
-                                       f"{UNCOUNTED_TOWER_SHARE:.0%}") + rope,
-                f"weights per rank ({method}; vision tower not counted: ± {UNCOUNTED_TOWER_SHARE:.0%}){plus}")
-    return estimated_weights(weights) + rope, f"weights per rank ({method}){plus}"
+        share, what = UNCOUNTED_TOWER_SHARE, f"{method}; vision tower not counted: ± {UNCOUNTED_TOWER_SHARE:.0%}"
+    elif "derived" in method:
+        share = WEIGHTS_DERIVED_QUANTIZED_SHARE if getattr(weights, "quant", None) is not None else WEIGHTS_DERIVED_SHARE
+        what = f"{method}: ± {share:.0%}"
+    else:
+        share, what = 0.0, method
+    nominal, unc, source = params, Bytes(round(params.bytes * share)), f"weights per rank ({what})"
+    if gpu is not None:
+        rope, rope_source = rotary_cache_bytes(model, gpu, options)
+        extra = sglang_load_extra(at_least(options.engine_version, "0.5.8"))
+        extra_nominal = extra.nominal if extra.nominal is not None else extra.bytes
+        nominal, unc = nominal + rope + extra_nominal, unc + extra.uncertainty
+        source += (f"; + {rope_source}; + load allocations beyond them {format_bytes(extra_nominal)} ± "
+                   f"{format_bytes(extra.uncertainty)} ({extra.source})")
+    if not unc.bytes:
+        return nominal, source
+    return estimated(nominal, unc, term="weights", item="weights", source=source), source
 
 
 def _sizing(model, gpu, parallel, options, machine, weights, extra_uses, draft_weights=None) -> SglangSizing:
