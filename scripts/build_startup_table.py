@@ -237,22 +237,29 @@ def doc_section(table: dict, evidence: dict) -> str:
     for t in TRANSPORTS:
         out.append(f"| {t} | " + " | ".join(_gib(terms['nccl'][f'{t}:{w}']) + ("" if terms['nccl'][f'{t}:{w}']['n']
                                                                             else " *") for w in NCCL_WORLDS) + " |")
-    init = terms["sglang_tp1_init"]["all"]
-    load = terms["sglang_load_extra"]["all"]
+    init, init_old, init_new = (terms["sglang_tp1_init"][k] for k in ("all", "<0.5.8", ">=0.5.8"))
+    load_old, load_new = (terms["sglang_load_extra"][k] for k in ("<0.5.8", ">=0.5.8"))
     grow = terms["vllm_nontorch_growth"]
     out += ["", "\\* no sample at that world size: interpolated in log2(world) between sampled worlds, or the "
             "largest sampled world's cell, with a wider band. NCCL is keyed by transport and world size only (the "
             "samples come from H100/H200/A100 over NVLink and L4/L40S/RTX 4090/RTX 2080 Ti over PCIe); the split "
             f"into init and first collective is the ratio measured on 2× H200 ({table['nccl_init_fraction']:.1%} "
             "init).", "",
-            f"SGLang's own start-up term (`SGLANG_PROCESS_OVERHEAD`): what `init_torch_distributed` allocates besides "
-            f"NCCL, {_gib(init)} GiB from {init['n']} rows (0.00 GiB in 2025 builds, 0.09 GiB in 2026 builds, "
-            "H100/H200/B200/16 GB cards). It replaces the 0.39 GiB \"process overhead\" fitted on one RTX PRO 6000 "
-            "log: on every GPU with a 'Load weight begin' line, total − free before weights is the CUDA context plus "
-            "this term, with no 0.39 GiB left over.", "",
-            "SGLang's model load allocates " f"{_gib(load)} GiB beyond the parameters ({load['n']} cases: load usage "
-            "− weights, H100/B200/L4/RTX 4090/RTX 3090; in the table, charged by the SGLang rules where helper AS "
-            "decides). vLLM ≥ 0.11 (`vllm_nontorch_growth`): non-torch memory grown after the init snapshot beyond "
+            f"SGLang's own start-up term (`sglang_process_overhead`): what `init_torch_distributed` allocates besides "
+            f"NCCL at tp 1, by release: {_gib(init_old)} GiB up to 0.5.7 ({init_old['n']} rows) and {_gib(init_new)} GiB "
+            f"from 0.5.8 ({init_new['n']} rows; all {init['n']} rows pooled, for an unknown release: {_gib(init)}); docs "
+            "builds of main switch on 2026-01-20, between the 0.5.7 (2026-01-01) and 0.5.8 (2026-01-23) wheels, and "
+            "0.5.8's GroupCoordinator puts a tensor on the GPU for every group (`active_ranks`, not in 0.5.7), the "
+            "likely reason the first CUDA allocation and kernel launch now fall inside that line. It replaces the "
+            "0.39 GiB \"process overhead\" fitted on one RTX PRO 6000 log: on every GPU with a 'Load weight begin' "
+            "line, total − free before weights is the CUDA context plus this term, with no 0.39 GiB left over.", "",
+            "SGLang's model load holds its rotary cos/sin cache (max_position × rotary_dim, float32 on CUDA from "
+            "0.4.2: layers/rotary_embedding.py, 0.4.2.post1/0.5.9 wheels; model dtype before) and allocates "
+            f"{_gib(load_old)} GiB more up to 0.5.7 ({load_old['n']} cases) and {_gib(load_new)} GiB from 0.5.8 "
+            f"({load_new['n']} cases; load usage − weights − that cache, H100/B200/L4/RTX 4090/RTX 3090, SGLang "
+            "0.3.5–0.5.20): what moved into the init line in 0.5.8 on the tp-1 rows. The SGLang rules charge both "
+            "with the weights (`tpkit.engines.sglang.policy`); `load_model` keeps no other buffer. "
+            "vLLM ≥ 0.11 (`vllm_nontorch_growth`): non-torch memory grown after the init snapshot beyond "
             "the family's cuBLAS (which tpkit charges as its own term), "
             f"{_gib(grow['tp1'])} GiB at tp 1 ({grow['tp1']['n']} rows) and {_gib(grow['tp>1'])} GiB at tp × pp > 1 "
             f"({grow['tp>1']['n']} rows: RTX PRO 6000 tp4, H200 tp8, GB200 tp4). From 0.11 the snapshot follows "

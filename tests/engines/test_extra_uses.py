@@ -35,19 +35,22 @@ def _total(lines) -> Bytes:
 # Regenerated 2026-12-01 (helper AV): vLLM ≥ 0.11 charges the non-torch growth at tp > 1 (current, 0.11 columns);
 # the V0 engine ≥ 0.6.5 leaves the CUDA context outside its budget (v0 column); the profile's top-k/top-p sampler
 # follows the release (FlashInfer from 0.21, install-dependent in 0.9–0.11: current and 0.11 columns).
+# Regenerated 2026-12-01 (helper T): SGLang's load usage holds its rotary cos/sin cache (float32 on CUDA from 0.4.2,
+# 64 MiB for this model) and the start-up table's load allocations by release; init_torch_distributed's tp-1 term
+# by release (0.00 before 0.5.8, 0.09 GiB from it): sglang 0.5.23 and 0.4.10 columns only.
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
-    ("H100", 2): (0, 11_591, 24_144, 4_576, 22_400),
-    ("H100", 4): (397_859, 435_322, 479_168, 439_776, 468_128),
-    ("H100", 8): (1_200_335, 1_238_542, 1_389_232, 1_310_176, 1_352_256),
+    ("H100", 2): (0, 10_481, 24_144, 4_576, 22_400),
+    ("H100", 4): (395_807, 433_102, 479_168, 439_776, 468_128),
+    ("H100", 8): (1_196_247, 1_234_103, 1_389_232, 1_310_176, 1_352_256),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
-    ("L40S", 4): (44_949, 0, 77_600, 62_736, 75_280),
-    ("L40S", 8): (506_608, 371_399, 586_080, 556_112, 579_616),
+    ("L40S", 4): (42_885, 0, 77_600, 62_736, 75_280),
+    ("L40S", 8): (502_505, 366_960, 586_080, 556_112, 579_616),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (97_432, 101_745, 119_280, 96_512, 118_112),
-    ("RTX-PRO-6000", 4): (617_163, 623_334, 669_456, 623_648, 668_672),
-    ("RTX-PRO-6000", 8): (1_651_276, 1_624_141, 1_769_808, 1_677_904, 1_766_384),
+    ("RTX-PRO-6000", 2): (96_383, 100_635, 119_280, 96_512, 118_112),
+    ("RTX-PRO-6000", 4): (615_076, 621_115, 669_456, 623_648, 668_672),
+    ("RTX-PRO-6000", 8): (1_647_112, 1_619_702, 1_769_808, 1_677_904, 1_766_384),
 }
 
 

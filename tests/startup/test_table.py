@@ -96,5 +96,21 @@ def test_engine_extras_are_in_the_table_with_their_evidence():
 
     load = sglang_load_extra()
     assert GiB(0.05) < load.bytes < GiB(0.3) and load.uncertainty > Bytes(0) and "10 sample(s)" in load.source
+    rows = json.loads((table_path().parent / "evidence.json").read_text())["rows"]
+    # the rotary cache (charged by the SGLang rules with the weights) is not in the load extra as well
+    assert all("rope_cache" in r["derive"][0]["expr"] for r in rows if r["id"].endswith("-load"))
     one, many = vllm_nontorch_growth(1), vllm_nontorch_growth(8)
     assert one.bytes < many.bytes and "tp>1" in many.source
+
+
+def test_rtx3090_context_is_vllm_064s_usage_before_the_profile_beyond_the_weights():
+    """case_021 (vLLM 0.6.4, RTX 3090, tp 1): initial_memory_usage − weights is the context (the quantity SGLang's
+    'Load weight begin' line sees); the profile run's first GEMMs left only memory_usage_post_profile − initial on
+    the device, so that is the family's cuBLAS and it is not subtracted from the context again."""
+    rows = json.loads((table_path().parent / "evidence.json").read_text())["rows"]
+    p = next(r for r in rows if r["id"] == "case_021")["printed"]
+    ctx, blas = entry("cuda_context", "ampere-consumer"), entry("cublas", "ampere-consumer")
+    assert ctx.bytes == GiB(p["initial_memory_usage"] - p["weights"]) and "1 sample(s)" in ctx.source
+    assert blas.bytes == GiB(p["memory_usage_post_profile"] - p["initial_memory_usage"]) and "fallback" not in blas.source
+    # the two add up to vLLM 0.6.4's non_torch_memory line (three numbers printed to 0.01 GiB)
+    assert abs((ctx.bytes + blas.bytes).gib - p["nontorch"]) <= 0.015

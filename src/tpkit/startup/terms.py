@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from tpkit.hardware.machine import GpuState
 
 __all__ = ["cuda_context", "nccl_costs", "cublas", "extra_costs", "startup_costs", "SGLANG_PROCESS_OVERHEAD",
-           "table_cost", "sglang_load_extra", "vllm_nontorch_growth"]
+           "sglang_process_overhead", "table_cost", "sglang_load_extra", "vllm_nontorch_growth"]
 
 
 def table_cost(key: str, term: str, table_key: str, *, item: str, note: str = "") -> Cost:
@@ -45,14 +45,31 @@ _INIT = entry("sglang_tp1_init", "all")
 SGLANG_PROCESS_OVERHEAD = Cost(
     key="process_overhead", item="SGLang init_torch_distributed (besides NCCL)", bytes=_INIT.bytes,
     uncertainty=_INIT.uncertainty,
-    source="SGLang's 'Init torch distributed ends. mem usage' at tp 1 (0.00 GiB in 2025 builds, 0.09 GiB in 2026 "
-           "builds, H100/H200/B200/16 GB cards); " + _INIT.source)
-"""What SGLang's ``init_torch_distributed`` allocates at world 1, charged before weights on every world.
+    source="SGLang's 'Init torch distributed ends. mem usage' at tp 1, every release pooled (0.00 GiB up to 0.5.7, "
+           "0.09 GiB from 0.5.8, H100/H200/B200/16 GB cards); " + _INIT.source)
+"""What SGLang's ``init_torch_distributed`` allocates at world 1, every release pooled (the SGLang rules charge the
+release's cell, ``sglang_process_overhead``, before weights on every world).
 
 It replaces the 0.39 GiB "process overhead" fitted on one RTX PRO 6000 log: the "Load weight begin" lines of 16
 Hopper start-ups, one B200, one RTX 5090, two L40S/L4 and one A100 put total − free before weights at the CUDA
 context plus this term (docs/accuracy.md §5), with no 0.39 GiB left over on any of them.
 """
+
+
+def sglang_process_overhead(since_058: bool | None) -> Cost:
+    """``SGLANG_PROCESS_OVERHEAD`` for a release: SGLang's 'Init torch distributed ends. mem usage' at tp 1 prints
+    0.00 GiB up to 0.5.7 and 0.09 GiB from 0.5.8 (evidence rows with a release or a date that places it: docs builds
+    of main switch on 2026-01-20, between the 0.5.7 and 0.5.8 wheels; 0.5.10 and 0.5.20 cases print 0.09).  The
+    likely cause (not measured): 0.5.8's ``GroupCoordinator.__init__`` (distributed/parallel_state.py; not in 0.5.7)
+    puts a tensor on the GPU for every group (``active_ranks``), so at world 1 the first CUDA allocation and kernel
+    launch, and what the context allocates at its first launch, fall inside that line; before 0.5.8 they came later
+    (the tp-1 load rows of 0.3.5–0.4.4 hold 0.09–0.19 GiB beyond weights and rotary cache, those of 0.5.10/0.5.20
+    ≈ 0).  ``None`` (release unknown): every row pooled."""
+    key = "all" if since_058 is None else (">=0.5.8" if since_058 else "<0.5.8")
+    e = entry("sglang_tp1_init", key)
+    return Cost(key="process_overhead", item="SGLang init_torch_distributed (besides NCCL)", bytes=e.bytes,
+                uncertainty=e.uncertainty,
+                source=f"SGLang's 'Init torch distributed ends. mem usage' at tp 1, releases {key}; " + e.source)
 
 
 def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
@@ -86,11 +103,16 @@ def cublas(gpu: GpuSpec | None) -> Cost:
     return table_cost("cublas", "cublas", gpu_family(gpu), item="cuBLAS workspace")
 
 
-def sglang_load_extra() -> Cost:
-    """What SGLang's model load allocates beyond the parameters ("Load weight begin" − "Load weight end" avail, minus
-    the weights; 10 cases on H100/B200/L4/RTX 4090/RTX 3090).  In the table, not charged yet: SGLang's KV budget is
-    measured after loading, so the engine would charge it with the weights (helper S decides)."""
-    return table_cost("extra", "sglang_load_extra", "all", item="SGLang model-load buffers (beyond the weights)")
+def sglang_load_extra(since_058: bool | None = None) -> Cost:
+    """What SGLang's model load allocates beyond the parameters and the rotary cos/sin cache ("Load weight begin" −
+    "Load weight end" avail, minus the weights and the cache; 10 cases on H100/B200/L4/RTX 4090/RTX 3090, SGLang
+    0.3.5–0.5.20), by release: up to 0.5.7 every row holds 0.09–0.22 GiB (7 rows, H100/RTX 3090/L4, tp 1 and 4);
+    from 0.5.8 the tp-1 rows hold ≈ 0 (0.5.10, 0.5.20) and one tp-4 row 0.18 (0.5.15).  ``load_model`` keeps no
+    other buffer (0.4.2.post1 / 0.5.9 wheels); the likely cause is what the CUDA context and the caching allocator
+    take at the first kernel launches, which 0.5.8 moved into the init line (``sglang_process_overhead``).  The
+    SGLang rules charge it with the weights and the cache (``tpkit.engines.sglang.policy``).  ``None``: every row."""
+    key = "all" if since_058 is None else (">=0.5.8" if since_058 else "<0.5.8")
+    return table_cost("extra", "sglang_load_extra", key, item="SGLang model-load allocations (beyond the weights)")
 
 
 def vllm_nontorch_growth(world: int) -> Cost:

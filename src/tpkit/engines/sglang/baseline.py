@@ -41,7 +41,7 @@ from tpkit.startup.cache import startup_cache
 from tpkit.startup.cost import Cost
 from tpkit.startup.custom_allreduce import sglang_custom_allreduce
 from tpkit.startup.links import group_links
-from tpkit.startup.terms import SGLANG_PROCESS_OVERHEAD, cublas, cuda_context, nccl_costs, startup_costs
+from tpkit.startup.terms import cublas, cuda_context, nccl_costs, sglang_process_overhead, startup_costs
 from tpkit.units import Bytes, format_bytes
 
 if TYPE_CHECKING:
@@ -114,7 +114,8 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: Machi
         context=cuda_context(gpu, state),
         nccl=nccl_costs(gpu, world, transport="nvlink" if links.full_nvlink else "pcie"),
         custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, version, machine),
-        extra=extra_uses, cublas_cost=cublas(gpu), process_overhead=SGLANG_PROCESS_OVERHEAD)
+        extra=extra_uses, cublas_cost=cublas(gpu),
+        process_overhead=sglang_process_overhead(at_least(version, "0.5.8")))
     uses = tuple(c.line(note=_NOTES.get(c.key, "").format(world=world)) for c in costs if c.key != "cublas")
     after = tuple(c.line(item="cuBLAS workspace (after the KV pool, from the slack)") for c in costs
                   if c.key == "cublas")

@@ -13,13 +13,14 @@ from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, schedule
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
-from tpkit.engines.sglang.versions import LATEST, is_newer_than_latest
+from tpkit.engines.sglang.versions import LATEST, at_least, is_newer_than_latest
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import estimated_share, estimated_weights
+from tpkit.memory.band import WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE, estimated
 from tpkit.memory.ledger import Ledger, LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
+from tpkit.startup.terms import sglang_load_extra
 from tpkit.units import Bytes, format_bytes
 
 if TYPE_CHECKING:
@@ -61,23 +62,57 @@ sg_008) and Qwen2.5-VL-7B (sg_056), vLLM's printed weights by 4.2–8.3 % (vl_03
 (≈ 0.4–0.9 B parameters on 7–11 B models) with room for larger ones"""
 
 
-def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights) -> tuple[Bytes, str]:
-    """Weight bytes per rank and their source (``tpkit.models.weights`` unless given)."""
+def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -> tuple[Bytes, str]:
+    """SGLang's rotary cos/sin cache, built at model init (so inside the 'Load weight' usage) and not sharded:
+    ``max_position_embeddings × rotary_dim`` elements (MLA: ``qk_rope_head_dim``), one shared per rope config.
+
+    From 0.4.2 the models take ``get_rope`` from SGLang's own ``layers/rotary_embedding.py`` whose
+    ``RotaryEmbedding.__init__`` keeps the cache in float32 on CUDA (it casts to the model dtype only off CUDA;
+    read in the 0.4.2.post1 and 0.5.9 wheels); up to 0.4.1 (0.3.5, 0.4.1 wheels: ``models/llama.py``) they took
+    vLLM's, which casts it to the model dtype.  Models with two rope configs (Gemma-3's local and global bases)
+    hold two caches; counted once here, like tpkit's vLLM rule."""
+    dim = model.mla.qk_rope_head_dim if model.mla is not None else model.head_dim
+    fp32 = at_least(options.engine_version, "0.4.2") and gpu.vendor == "NVIDIA"
+    elem = 4 if fp32 or options.dtype in ("float32", "float") else 2
+    return (Bytes(model.max_position_embeddings * dim * elem),
+            f"rotary cos/sin cache {model.max_position_embeddings:,} × {dim} × {elem} B "
+            f"({'float32 on CUDA, SGLang >= 0.4.2' if fp32 else 'model dtype'}; layers/rotary_embedding.py)")
+
+
+def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights,
+             gpu: GpuSpec | None = None) -> tuple[Bytes, str]:
+    """SGLang's load usage per rank and its source: the weights (``tpkit.models.weights`` unless given) and, for a
+    planned model on a known GPU, the rotary cache (``rotary_cache_bytes``) and what the load allocates beyond both
+    (``tpkit.startup.terms.sglang_load_extra``, by release).  One estimated term ("weights", its ± the weights' share
+    plus the extra's band), so a log's measured 'Load weight end. mem usage' replaces all of it."""
     if isinstance(weights, Bytes):
         return weights, "weights per rank, given by the caller"
     if weights is None:
         weights = _planned_weights(model, parallel, options)
     method = str(getattr(weights, "method", "given"))
+    params = weights.bytes_per_rank
     if model.is_multimodal and not model.vision_params and "derived" in method:
-        return (estimated_share(weights.bytes_per_rank, UNCOUNTED_TOWER_SHARE, term="weights", item="weights",
-                                source=f"derived from the config without the vision tower: ± "
-                                       f"{UNCOUNTED_TOWER_SHARE:.0%}"),
-                f"weights per rank ({method}; vision tower not counted: ± {UNCOUNTED_TOWER_SHARE:.0%})")
-    return estimated_weights(weights), f"weights per rank ({method})"
+        share, what = UNCOUNTED_TOWER_SHARE, f"{method}; vision tower not counted: ± {UNCOUNTED_TOWER_SHARE:.0%}"
+    elif "derived" in method:
+        share = WEIGHTS_DERIVED_QUANTIZED_SHARE if getattr(weights, "quant", None) is not None else WEIGHTS_DERIVED_SHARE
+        what = f"{method}: ± {share:.0%}"
+    else:
+        share, what = 0.0, method
+    nominal, unc, source = params, Bytes(round(params.bytes * share)), f"weights per rank ({what})"
+    if gpu is not None:
+        rope, rope_source = rotary_cache_bytes(model, gpu, options)
+        extra = sglang_load_extra(at_least(options.engine_version, "0.5.8"))
+        extra_nominal = extra.nominal if extra.nominal is not None else extra.bytes
+        nominal, unc = nominal + rope + extra_nominal, unc + extra.uncertainty
+        source += (f"; + {rope_source}; + load allocations beyond them {format_bytes(extra_nominal)} ± "
+                   f"{format_bytes(extra.uncertainty)} ({extra.source})")
+    if not unc.bytes:
+        return nominal, source
+    return estimated(nominal, unc, term="weights", item="weights", source=source), source
 
 
 def _sizing(model, gpu, parallel, options, machine, weights, extra_uses, draft_weights=None) -> SglangSizing:
-    w_bytes, w_source = _weights(model, parallel, options, weights)
+    w_bytes, w_source = _weights(model, parallel, options, weights, gpu)
     return size_sglang(model, gpu, parallel, options, machine=machine, weights_bytes=w_bytes, weights_source=w_source,
                        extra_uses=extra_uses, draft_weights=draft_weights)
 
@@ -258,7 +293,7 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
         if mem_fraction_static is not None:
             opts = replace(opts, mem_fraction_static=mem_fraction_static)
         if weights is None:
-            w_bytes = _weights(model, bigger, opts, None)[0]
+            w_bytes = _weights(model, bigger, opts, None, gpu)[0]
         elif quantization:
             return None  # weights were given for one quantisation only
         else:
