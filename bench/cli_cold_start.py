@@ -1,4 +1,4 @@
-"""Cold-start wall time of `tpkit plan` (a fresh interpreter each run), against bare Python.
+"""Cold-start wall time of `tpkit plan`, `perf` and `explain` (a fresh interpreter each run), against bare Python.
 
     python bench/cli_cold_start.py [--runs 20] [--no-bytecode] [--src DIR]
 
@@ -30,6 +30,9 @@ from pathlib import Path
 CASES = [
     ["plan", "moonshotai/Kimi-K2.5", "--gpu", "RTX-PRO-6000", "--tp", "8", "--mem-fraction-static", "0.85"],
     ["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
+    ["perf", "moonshotai/Kimi-K2.5", "--gpu", "RTX-PRO-6000", "--tp", "8", "--speculative-algorithm", "EAGLE3"],
+    ["explain", str(Path(__file__).resolve().parents[1] / "tests/logs/data/synthetic/kimi_k25_8x_rtx_pro_6000_sglang.log")],
+    ["explain", "--help"],
 ]
 SRC = Path(__file__).resolve().parents[1] / "src"
 
