@@ -16,6 +16,7 @@ from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, is_newer_than_latest
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.band import estimated_weights
+from tpkit.memory.invariant import checked
 from tpkit.memory.ledger import Ledger, LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
@@ -279,9 +280,10 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     problems = ledger.check(s.rest - s.mamba_bytes - s.kv_bytes - in_budget)
     assert not problems, problems
     _, kv_source = resolve_kv_dtype(model, options)
-    return PlanResult(
+    return checked(PlanResult(
         engine="sglang", engine_version=options.engine_version, model=model.summary(), gpu=gpu.summary(),
-        parallel=parallel, ledger=ledger, kv_tokens=s.pool.num_tokens, kv_pool=s.pool,
+        parallel=parallel, ledger=ledger, kv_tokens=s.pool.num_tokens,
+        kv_pool=s.pool if s.pool.num_tokens > 0 else None,  # SGLang allocates no pool it refuses to start with
         max_running_requests=s.max_running_requests, max_concurrency=s.pool.num_tokens / s.context_len,
         context_length=s.context_len,
         verdict=make_verdict(s, model, parallel.tp, retry, s.baseline.warnings),
@@ -290,4 +292,4 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
                                     weights=s.weights, pool_end_free=s.pool_end_free, model_class=model.architecture,
                                     quant_method=model.quant.raw_method if model.quant else None)
         if s.pool.num_tokens else (),
-        extra=_extra(s, kv_source))
+        extra=_extra(s, kv_source)))

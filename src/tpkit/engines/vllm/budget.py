@@ -92,10 +92,13 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
     lines += list(baseline.uses)
     if budget.override:
         return lines
-    return lines + [LineItem(item="outside the utilisation budget", kind="reserve",
-                             bytes=budget.free_at_snapshot - budget.requested,
-                             source=f"free at vLLM's snapshot − requested (total × {utilization}"
-                                    f"{', ceil' if rules.ceil_requested else ''})")]
+    outside = budget.free_at_snapshot - budget.requested
+    how = f"requested (total × {utilization}{', ceil' if rules.ceil_requested else ''})"
+    if outside < Bytes(0):  # the start-up check fails: a shortfall, not memory set aside
+        return lines + [LineItem(item="requested beyond the free memory (start-up check fails)", kind="info",
+                                 bytes=outside, source=f"free at vLLM's snapshot − {how}: vLLM refuses to start")]
+    return lines + [LineItem(item="outside the utilisation budget", kind="reserve", bytes=outside,
+                             source=f"free at vLLM's snapshot − {how}")]
 
 
 def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utilization: float,
@@ -118,6 +121,8 @@ def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utiliz
     else:
         left = budget.available - kv_bytes
     expected = min(left, Bytes(0))
+    if not budget.override and rules.memory_rule != "v0_peak" and budget.free_at_snapshot < budget.requested:
+        expected = expected + (budget.free_at_snapshot - budget.requested)  # that line is info, not a reserve
     if left > Bytes(0):
         lines.append(LineItem(item="unused (rounding to whole blocks)" if not budget.override else
                               "left free (outside --kv-cache-memory-bytes)", kind="reserve", bytes=left,

@@ -31,10 +31,12 @@ from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_l
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
 from tpkit.engines.vllm.profile import estimate_profile_peak
-from tpkit.engines.vllm.verdict import decide
+from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, resolve_rules
+from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.band import estimated_activation_peak, estimated_cuda_graphs, estimated_weights
+from tpkit.memory.invariant import checked
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
@@ -97,6 +99,9 @@ def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
 
 def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules,
                 total: Bytes, graphs: Bytes) -> tuple[str, ...]:
+    if budget.weights > budget.free_at_snapshot or budget.free_at_snapshot <= Bytes(0):
+        # loading (or the CUDA context) runs out of memory: nothing after it is printed
+        return tuple([r.block_log] if r.block_log else [])
     log = ([r.block_log] if r.block_log else []) + [weights_line(budget.weights, rules)]
     if rules.engine == "V0":
         peak = budget.weights + budget.activation
@@ -218,9 +223,26 @@ def _notes(model: ModelSpec, current: bool) -> tuple[str, ...]:
          "so the real KV cache is smaller",) if model.is_multimodal else ())
 
 
+def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions,
+           machine: MachineProfile | None, weights, extra_uses: tuple[LineItem, ...]) -> Retry:
+    """The verdict's re-planner: the same plan with knobs changed; does it fit?"""
+
+    def retry(*, tp: int | None = None, **changes) -> bool:
+        if weights is not None and (tp is not None or "quantization" in changes):
+            return False  # weights were given for this layout and quantisation only
+        try:
+            again = plan_vllm(model, gpu, replace(parallel, tp=tp) if tp else parallel, replace(options, **changes),
+                              machine=machine, weights=weights, extra_uses=extra_uses, search_fixes=False)
+        except PlanInputError:
+            return False
+        return again.verdict.fits
+
+    return retry
+
+
 def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions, *,
               machine: MachineProfile | None = None, weights=None,
-              extra_uses: tuple[LineItem, ...] = ()) -> PlanResult:
+              extra_uses: tuple[LineItem, ...] = (), search_fixes: bool = True) -> PlanResult:
     """Predict vLLM's per-GPU memory ledger, KV blocks/tokens and start-up verdict (pure; no torch).
 
     ``weights`` is a ``tpkit.models.weights.WeightsPlan`` (anything with ``bytes_per_rank: Bytes``);
@@ -228,8 +250,11 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     ``extra_uses`` ("use" lines, e.g. ``comm.plan.planned_allreduce_lines``): memory allocated before the init
     snapshot, charged like the CUDA context (V1: outside the budget, it only tightens the start-up check; V0:
     non-torch memory, it shrinks the KV cache).
+    ``search_fixes``: re-plan every fix the verdict could name and name only those that fit (False: name none;
+    the re-plans themselves run with False).
     """
     rules = resolve_rules(options.engine_version)
+    given = parallel
     parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
     r = resolve_inputs(model, gpu, options, rules, parallel)
     drafter = _drafter(model, parallel, options, r)
@@ -255,13 +280,17 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                                     kv_source=_kv_source(layout, cap), info=parts, draft_kv=draft_kv)
     problems = ledger.check(expected)
     assert not problems, problems
-    verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes)
+    retry = _retry(model, gpu, given, options, machine, weights, extra_uses) if search_fixes else None
+    quantizable = (model.quant is None or model.quant.weight_bits >= 16) and not options.quantization
+    verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes, retry=retry, tp=parallel.tp,
+                                 quantizable=quantizable)
     log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs) + (
         (error_line,) if error_line else ())
     current = options.engine_version in ("current", "latest")
-    return PlanResult(
+    return checked(PlanResult(
         engine="vllm", engine_version=rules.era if current else options.engine_version, model=model.summary(),
-        gpu=gpu.summary(), parallel=parallel, ledger=ledger, kv_tokens=cap.tokens, kv_pool=_kv_pool(layout, cap),
+        gpu=gpu.summary(), parallel=parallel, ledger=ledger, kv_tokens=cap.tokens,
+        kv_pool=None if budget.override and override_spare(budget) < Bytes(0) else _kv_pool(layout, cap),  # OOM
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + _notes(model, current))
+        warnings=layout.warnings + _notes(model, current)))
