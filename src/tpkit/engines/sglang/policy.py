@@ -160,7 +160,7 @@ def build_ledger(s: SglangSizing) -> Ledger:
 
 
 def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tuple[str, ...]:
-    out = list(s.baseline.warnings)
+    out = [f"model: {a}" for a in model.assumptions] + list(s.baseline.warnings)
     if is_newer_than_latest(options.engine_version):
         out.append(f"SGLang {options.engine_version} is newer than the latest examined release {LATEST}; "
                    "its rules are assumed unchanged")

@@ -218,7 +218,8 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
 
 
 def _notes(model: ModelSpec, current: bool) -> tuple[str, ...]:
-    return ((f"'current' means the rules of vLLM {CURRENT}",) if current else ()) + (
+    return tuple(f"model: {a}" for a in model.assumptions) + (
+        (f"'current' means the rules of vLLM {CURRENT}",) if current else ()) + (
         ("multimodal: vLLM profiles the vision encoder and its cache first; that memory is not modelled, "
          "so the real KV cache is smaller",) if model.is_multimodal else ())
 
