@@ -45,8 +45,9 @@ class ParallelSpec:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise PlanInputError(f"--{name} must be a whole number ≥ 1, got {value!r}")
             if value > MAX_SIZE:
-                raise PlanInputError(f"--{name} {value:,} is more than tpkit plans ({MAX_SIZE:,} per dimension: no released model "
-                                     f"has more attention heads or layers to split); use --{name} ≤ {MAX_SIZE:,}")
+                raise PlanInputError(f"--{name} {value:,} is more than tpkit plans ({MAX_SIZE:,} per dimension: no "
+                                     f"released model has more attention heads or layers to split); use "
+                                     f"--{name} ≤ {MAX_SIZE:,}")
         if not isinstance(self.dp_attention, bool):
             raise PlanInputError(f"dp_attention must be True or False, got {self.dp_attention!r}")
         if self.dp_attention and self.tp % self.dp:
