@@ -149,7 +149,16 @@ def plan(args):
     model, gpu, parallel, machine = build_request(args)
     options = options_from_args(engine, args)
     extra, notes = tpkit_allreduce_uses(args, gpu, parallel, machine)
-    result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra)
+    if args.tpkit_allreduce is not None:  # the verdict re-plans fixes at other TP sizes: their buffers too
+        from dataclasses import replace as _with
+
+        def extra_for(tp: int, _done={parallel.tp: extra}):  # noqa: B006 - a cache for this one plan
+            if tp not in _done:
+                _done[tp] = tpkit_allreduce_uses(args, gpu, _with(parallel, tp=tp), machine)[0]
+            return _done[tp]
+    else:
+        extra_for = extra
+    result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     if notes:
         from dataclasses import replace
 

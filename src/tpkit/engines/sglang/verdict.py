@@ -23,8 +23,8 @@ def min_fraction(s: SglangSizing) -> float:
 
 
 Retry = Callable[..., "int | None"]
-"""retry(tp=…, quantization=…, mem_fraction_static=…) → KV tokens of the same plan with a knob changed
-(0 when it still does not fit, None: unknown)"""
+"""retry(tp=…, quantization=…, mem_fraction_static=…, full=True) → KV tokens of the same plan with a knob changed
+(0 when it still does not fit, None: unknown); ``full=False`` checks the KV budget only"""
 
 
 def _fits(retry: Retry, **change) -> bool:
@@ -66,17 +66,18 @@ def replanned_fraction(lowest: float, tp: int, retry: Retry) -> float | None:
     lo, hi = max(math.ceil(lowest * 1000), 1), 1000
     if lo > hi:
         return None
-    if _fits(retry, tp=tp, mem_fraction_static=lo / 1000):  # the usual case: no state pool
-        return lo / 1000
-    if not _fits(retry, tp=tp, mem_fraction_static=hi / 1000):
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if _fits(retry, tp=tp, mem_fraction_static=mid / 1000):
-            hi = mid
-        else:
-            lo = mid + 1
-    return hi / 1000
+    if not _fits(retry, tp=tp, mem_fraction_static=lo / 1000, full=False):  # a state pool: bisect
+        if not _fits(retry, tp=tp, mem_fraction_static=hi / 1000, full=False):
+            return None
+        while lo < hi:  # the KV budget grows with the fraction
+            mid = (lo + hi) // 2
+            if _fits(retry, tp=tp, mem_fraction_static=mid / 1000, full=False):
+                hi = mid
+            else:
+                lo = mid + 1
+    # the slack after the pool shrinks with the fraction: if the smallest fraction with a page fails the whole
+    # plan, every larger one does too
+    return lo / 1000 if _fits(retry, tp=tp, mem_fraction_static=lo / 1000) else None
 
 
 def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
@@ -112,6 +113,12 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
             f"the draft's weights and KV pool and cuBLAS ({format_bytes(s.after_pool)}) come out of the slack after "
             f"the target's pool (SGLang {s.version} builds the draft worker then), but only "
             f"{format_bytes(s.pool_end_free)} is left: lower --mem-fraction-static or --max-total-tokens"))
+    if s.pool.num_tokens > 0 and s.pool_end_free < s.after_pool:
+        after = ", ".join(u.item for u in s.baseline.after_pool) or "what SGLang allocates after the pool"
+        return Verdict(fits=False, knob="--mem-fraction-static", message=(
+            f"{after} ({format_bytes(s.after_pool)}) come(s) out of the slack after the KV pool, but only "
+            f"{format_bytes(s.pool_end_free)} is left: CUDA out of memory at the first forward pass; lower "
+            f"--mem-fraction-static or --max-total-tokens"))
     if s.pool.num_tokens > 0:
         return Verdict(fits=True, message=(
             f"fits: {s.pool.num_tokens:,} KV tokens per rank ({format_bytes(s.kv_bytes)}), "

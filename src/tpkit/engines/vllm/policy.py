@@ -17,7 +17,7 @@ Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from tpkit.engines.vllm.baseline import plan_baseline, profile_nontorch_growth
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget
@@ -225,7 +225,7 @@ def _notes(model: ModelSpec, current: bool) -> tuple[str, ...]:
 
 
 def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions,
-           machine: MachineProfile | None, weights, extra_uses: tuple[LineItem, ...]) -> Retry:
+           machine: MachineProfile | None, weights, extra_uses) -> Retry:
     """The verdict's re-planner: the same plan with knobs changed; does it fit?"""
 
     def retry(*, tp: int | None = None, **changes) -> bool:
@@ -243,17 +243,21 @@ def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: Vllm
 
 def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions, *,
               machine: MachineProfile | None = None, weights=None,
-              extra_uses: tuple[LineItem, ...] = (), search_fixes: bool = True) -> PlanResult:
+              extra_uses: "tuple[LineItem, ...] | Callable[[int], tuple[LineItem, ...]]" = (),
+              search_fixes: bool = True) -> PlanResult:
     """Predict vLLM's per-GPU memory ledger, KV blocks/tokens and start-up verdict (pure; no torch).
 
     ``weights`` is a ``tpkit.models.weights.WeightsPlan`` (anything with ``bytes_per_rank: Bytes``);
     when None it is planned from the model.  With ``machine`` the GPU with the least free memory decides.
     ``extra_uses`` ("use" lines, e.g. ``comm.plan.planned_allreduce_lines``): memory allocated before the init
     snapshot, charged like the CUDA context (V1: outside the budget, it only tightens the start-up check; V0:
-    non-torch memory, it shrinks the KV cache).
+    non-torch memory, it shrinks the KV cache); a function ``tp -> lines`` gives them for each TP size the
+    verdict re-plans (``tpkit plan --tpkit-allreduce`` passes one).
     ``search_fixes``: re-plan every fix the verdict could name and name only those that fit (False: name none;
     the re-plans themselves run with False).
     """
+    uses_for = extra_uses if callable(extra_uses) else None  # tp -> lines: re-plans at another TP get their own
+    extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
     rules = resolve_rules(options.engine_version)
     given = parallel
     parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
@@ -281,7 +285,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                                     kv_source=_kv_source(layout, cap), info=parts, draft_kv=draft_kv)
     problems = ledger.check(expected)
     assert not problems, problems
-    retry = _retry(model, gpu, given, options, machine, weights, extra_uses) if search_fixes else None
+    retry = _retry(model, gpu, given, options, machine, weights, uses_for or extra_uses) if search_fixes else None
     quantizable = (model.quant is None or model.quant.weight_bits >= 16) and not options.quantization
     verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes, retry=retry, tp=parallel.tp,
                                  quantizable=quantizable)
