@@ -94,9 +94,10 @@ def _fixes(retry: Retry | None, budget: Budget, total: Bytes, r: Resolved, rules
 
 def _nothing(budget: Budget, total: Bytes, tp: int) -> str:
     return (f"Nothing tried fits at this GPU's {format_bytes(total)}: the weights alone take "
-            f"{format_bytes(budget.weights)} per GPU at tp {tp}, and no --gpu-memory-utilization up to "
-            f"{'1.0' if not budget.override else 'the limit'}, --tp up to {TP_CANDIDATES[-1]} or fp8 weights makes "
-            f"room for one request")
+            f"{format_bytes(budget.weights)} per GPU at tp {tp}, and no "
+            + ("--gpu-memory-utilization up to 1.0, " if not budget.override else "")
+            + f"--tp up to {TP_CANDIDATES[-1]} or fp8 weights"
+            + (" with this --kv-cache-memory-bytes" if budget.override else "") + " makes room for one request")
 
 
 def _how(fixes: list[str], budget: Budget, total: Bytes, tp: int) -> str:
