@@ -198,3 +198,20 @@ def test_a_model_of_100000_layers_plans_fast(tmp_path):
         t0 = time.perf_counter()
         _plan(str(tmp_path / "config.json"), "--gpu-memory", "100TiB", "--engine", engine)
         assert time.perf_counter() - t0 < 15
+
+
+@pytest.mark.parametrize("engine", ["vllm", "sglang"])
+def test_the_verdicts_replans_leave_the_band_alone(engine):
+    """The fixes are re-planned at other TP sizes; their NCCL terms were recorded into this tp-1 plan's band."""
+    plan, _ = _plan(LLAMA_70B, "--engine", engine, "--gpu", "H100")
+    assert not plan["verdict"]["fits"] and "--tp" in plan["verdict"]["message"]
+    terms = [e["item"] for e in plan["band"]["estimated_terms"]]
+    assert terms and not [t for t in terms if t.startswith("NCCL")]  # NCCL process group, communicator warm-up
+
+
+def test_vllm_max_model_len_fix_is_the_longest_that_fits():
+    plan, argv = _plan(LLAMA_8B, "--engine", "vllm", "--gpu-memory", "20GiB")
+    n = int(dict(suggested_fixes(plan["verdict"]["message"]))["--max-model-len"])
+    _sound(plan, argv)
+    longer, _ = _plan(LLAMA_8B, "--engine", "vllm", "--gpu-memory", "20GiB", "--max-model-len", str(n + 16))
+    assert not longer["verdict"]["fits"]

@@ -16,7 +16,7 @@ from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, is_newer_than_latest
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import estimated_weights
+from tpkit.memory.band import aside, estimated_weights
 from tpkit.memory.invariant import checked
 from tpkit.memory.ledger import Ledger, LineItem, use_lines
 from tpkit.memory.result import PlanResult
@@ -256,13 +256,15 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
         else:
             w = s_weights * (parallel.tp / tp)  # given weights: assume they shard with TP
         if not full:
-            uses = extra_uses(tp) if callable(extra_uses) else extra_uses
-            w_bytes = w if w is not None else _weights(model, replace(parallel, tp=tp), opts, None)[0]
-            b = kv_budget(model, gpu, replace(parallel, tp=tp), opts, machine=machine, weights_bytes=w_bytes,
-                          extra_uses=use_lines(uses) if uses else ())
+            with aside():
+                uses = extra_uses(tp) if callable(extra_uses) else extra_uses
+                w_bytes = w if w is not None else _weights(model, replace(parallel, tp=tp), opts, None)[0]
+                b = kv_budget(model, gpu, replace(parallel, tp=tp), opts, machine=machine, weights_bytes=w_bytes,
+                              extra_uses=use_lines(uses) if uses else ())
             return 0 if b.mamba is not None and b.mamba.slots < b.mamba.ratio else b.tokens
         try:
-            again = plan_sglang(model, gpu, replace(parallel, tp=tp), opts, machine=machine, weights=w,
+            with aside():
+                again = plan_sglang(model, gpu, replace(parallel, tp=tp), opts, machine=machine, weights=w,
                                 extra_uses=extra_uses, search_fixes=False,
                                 draft_weights=draft_weights if tp == parallel.tp else None)
         except PlanInputError:

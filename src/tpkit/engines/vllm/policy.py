@@ -35,7 +35,7 @@ from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import estimated_activation_peak, estimated_cuda_graphs, estimated_weights
+from tpkit.memory.band import aside, estimated_activation_peak, estimated_cuda_graphs, estimated_weights
 from tpkit.memory.invariant import checked
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem, use_lines
@@ -232,8 +232,10 @@ def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: Vllm
         if weights is not None and (tp is not None or "quantization" in changes):
             return False  # weights were given for this layout and quantisation only
         try:
-            again = plan_vllm(model, gpu, replace(parallel, tp=tp) if tp else parallel, replace(options, **changes),
-                              machine=machine, weights=weights, extra_uses=extra_uses, search_fixes=False)
+            with aside():
+                again = plan_vllm(model, gpu, replace(parallel, tp=tp) if tp else parallel,
+                                  replace(options, **changes), machine=machine, weights=weights,
+                                  extra_uses=extra_uses, search_fixes=False)
         except PlanInputError:
             return False
         return again.verdict.fits

@@ -69,6 +69,23 @@ def _util_fix(retry: Retry | None, budget: Budget, total: Bytes, r: Resolved, ru
     return hi / 100
 
 
+def _len_fix(retry: Retry | None, estimate: int | None) -> int | None:
+    """The longest --max-model-len up to vLLM's own estimate that fits when re-planned (shorter requests only
+    need fewer blocks: bisection below the estimate when the estimate itself does not fit)."""
+    if retry is None or estimate is None or estimate < 1:
+        return None
+    if retry(max_model_len=estimate):
+        return estimate
+    lo, hi = 0, estimate - 1  # lo: known to fit (0 = none yet)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if retry(max_model_len=mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo or None
+
+
 def _tp_fix(retry: Retry | None, r: Resolved, tp: int) -> int | None:
     if retry is None:
         return None
@@ -79,8 +96,9 @@ def _fixes(retry: Retry | None, budget: Budget, total: Bytes, r: Resolved, rules
            lower: bool = False, quantizable: bool = False, max_model_len: int | None = None) -> list[str]:
     """Every fix that fits when re-planned, each a whole alternative."""
     out = []
-    if max_model_len is not None and max_model_len >= 1 and retry is not None and retry(max_model_len=max_model_len):
-        out.append(f"--max-model-len {max_model_len} or less")
+    longest = _len_fix(retry, max_model_len)
+    if longest is not None:
+        out.append(f"--max-model-len {longest} or less")
     util = _util_fix(retry, budget, total, r, rules, lower)
     if util is not None:
         out.append(f"--gpu-memory-utilization {util}")
