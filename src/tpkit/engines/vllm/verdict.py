@@ -146,6 +146,10 @@ def _load_oom(budget: Budget, total: Bytes, r: Resolved, rules: VllmRules, retry
 
 def _no_memory(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved, rules: VllmRules, retry: Retry | None,
                tp: int, quantizable: bool) -> tuple[Verdict, str]:
+    """No KV block fits.  A negative available budget is vLLM's own number: ``Worker.determine_available_memory``
+    (``v1/worker/gpu_worker.py``, vllm 0.33.0) logs ``format_gib(requested − non-KV − CUDA-graph estimate)`` as
+    "Available KV cache memory" without clamping it, then start-up stops with the no-memory error; the verdict
+    says so and gives the shortfall."""
     if budget.override:
         ok = retry is not None and retry(kv_cache_memory_bytes=cap.needed)
         how = (f"Fix: pass a --kv-cache-memory-bytes of at least {format_bytes(cap.needed)}." if ok else
