@@ -45,6 +45,26 @@ _FACT_KEYS = ("params_total", "params_total_source", "params_active", "params_ac
 _GEMMA3_VISION = {"model_type": "siglip_vision_model", "hidden_size": 1152, "intermediate_size": 4304,
                   "num_hidden_layers": 27, "num_attention_heads": 16, "patch_size": 14, "image_size": 896,
                   "vision_use_head": False}
+# Kimi-K2.5 MoonViT tower: the released config.json vision_config as dumped in a public weight-statistics report
+# of moonshotai/Kimi-K2.5 (search-index file id 62530201892, which also lists every vision_tower / mm_projector
+# tensor shape; their sum, 471,143,920 parameters, is what tpkit.models.vision derives from these keys).
+_KIMI_K25_VISION = {"init_pos_emb_height": 64, "init_pos_emb_time": 4, "init_pos_emb_width": 64,
+                    "merge_kernel_size": [2, 2], "merge_type": "sd2_tpool", "mm_hidden_size": 1152,
+                    "mm_projector_type": "patchmerger", "model_type": "", "patch_size": 14,
+                    "pos_emb_type": "divided_fixed", "projector_hidden_act": "gelu", "projector_ln_eps": 1e-05,
+                    "text_hidden_size": 7168, "video_attn_type": "spatial_temporal", "vt_hidden_size": 1152,
+                    "vt_intermediate_size": 4304, "vt_num_attention_heads": 16, "vt_num_hidden_layers": 27}
+# Llama-4-Scout vision tower: the released vision_config as printed by transformers 4.51.0 in a public notes file
+# that also lists every vision_model / multi_modal_projector parameter count (search-index file id 41112263523;
+# the same block in a TensorRT-LLM test, id 68383952491).  Text (derived) + this tower × 2 B = the on-disk bytes
+# to 7e-7.
+_LLAMA4_SCOUT_VISION = {"attention_dropout": 0.0, "hidden_act": "gelu", "hidden_size": 1408, "image_size": 336,
+                        "initializer_range": 0.02, "intermediate_size": 5632, "model_type": "llama4_vision_model",
+                        "multi_modal_projector_bias": False, "norm_eps": 1e-05, "num_attention_heads": 16,
+                        "num_channels": 3, "num_hidden_layers": 34, "patch_size": 14, "pixel_shuffle_ratio": 0.5,
+                        "projector_dropout": 0.0, "projector_input_dim": 4096, "projector_output_dim": 4096,
+                        "rope_theta": 10000, "vision_feature_layer": -1, "vision_feature_select_strategy": "default",
+                        "vision_output_dim": 4096}
 # Kimi-K2-Thinking / K2.5 style: dense MLP (layer 0) also left in BF16 (UNVERIFIED, see facts).
 _KIMI_INT4_IGNORE = ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*", r"re:.*mlp\.(gate|up|gate_up|down)_proj.*"]
 
@@ -130,6 +150,10 @@ def hf_config(entry: dict) -> dict:
            "torch_dtype": text["torch_dtype"], "text_config": text}
     if entry["model_type"] == "gemma3":
         top["vision_config"] = _GEMMA3_VISION
+    if entry["model_type"] == "kimi_k25":
+        top["vision_config"] = _KIMI_K25_VISION
+    if entry["model_type"] == "llama4" and "Scout" in entry["hf_repo"]:
+        top["vision_config"] = _LLAMA4_SCOUT_VISION
     if quant:
         top["quantization_config"] = quant
     return top

@@ -13,7 +13,8 @@ Terms and keys:
     nccl             by transport and world size (``nvlink:8``, ``pcie:4``): communicator init + first collective
     sglang_tp1_init  SGLang's ``init_torch_distributed`` at world 1 (what it allocates besides NCCL)
     sglang_load_extra     what SGLang's model load allocates beyond the parameters (load usage − weights)
-    vllm_nontorch_growth  non-torch memory vLLM (≥ 0.11) finds grown after its init snapshot, "tp1" / "tp>1"
+    vllm_nontorch_growth  non-torch memory vLLM (≥ 0.11) finds grown after its init snapshot beyond the family's
+                          cuBLAS (charged as its own term), "tp1" / "tp>1" (tp × pp)
 
 Statistic of one cell (samples = the rows' derived values, unweighted, one per row):
     nominal  the median; a direct tpkit measurement of the cell replaces it when it lies inside the band
@@ -249,13 +250,18 @@ def doc_section(table: dict, evidence: dict) -> str:
             "H100/H200/B200/16 GB cards). It replaces the 0.39 GiB \"process overhead\" fitted on one RTX PRO 6000 "
             "log: on every GPU with a 'Load weight begin' line, total − free before weights is the CUDA context plus "
             "this term, with no 0.39 GiB left over.", "",
-            "Engine extras in the table but not charged yet (the engines' rules decide; helpers S and V): SGLang's "
-            f"model load allocates {_gib(load)} GiB beyond the parameters ({load['n']} cases: load usage − weights, "
-            f"H100/B200/L4/RTX 4090/RTX 3090); vLLM ≥ 0.11 finds {_gib(grow['tp1'])} GiB (tp 1, {grow['tp1']['n']} rows) "
-            f"and {_gib(grow['tp>1'])} GiB (tp > 1, {grow['tp>1']['n']} rows: RTX PRO 6000 tp4, H200 tp8, GB200 tp4) "
-            "of non-torch memory grown after its init snapshot, which it charges to the KV budget; tpkit's current "
-            "rules charge 0 there (vl_033's +6 % is that 1.7 GiB). `tpkit.startup.terms.sglang_load_extra()` and "
-            "`vllm_nontorch_growth(world)` return them as `Cost`s.", "",
+            "SGLang's model load allocates " f"{_gib(load)} GiB beyond the parameters ({load['n']} cases: load usage "
+            "− weights, H100/B200/L4/RTX 4090/RTX 3090; in the table, charged by the SGLang rules where helper AS "
+            "decides). vLLM ≥ 0.11 (`vllm_nontorch_growth`): non-torch memory grown after the init snapshot beyond "
+            "the family's cuBLAS (which tpkit charges as its own term), "
+            f"{_gib(grow['tp1'])} GiB at tp 1 ({grow['tp1']['n']} rows) and {_gib(grow['tp>1'])} GiB at tp × pp > 1 "
+            f"({grow['tp>1']['n']} rows: RTX PRO 6000 tp4, H200 tp8, GB200 tp4). From 0.11 the snapshot follows "
+            "the distributed init, so NCCL's communicator and its one-element warm-up all-reduce sit before it; what "
+            "grows at tp > 1 is NCCL connecting further channels and protocols at the profile run's first large "
+            "collectives (NCCL ≥ 2.22 connects at runtime) and kernel workspaces outside torch's allocator. vLLM "
+            "charges it to the KV budget (`memory_profiling` non_torch_increase, ≥ 0.27 inside total_consumed: "
+            "utils/mem_utils.py, vllm 0.11.0 / 0.28.0 wheels) and so does tpkit "
+            "(`tpkit.engines.vllm.baseline.profile_nontorch_growth`).", "",
             "### 5.1 The error band", "",
             "Every estimated term carries ± bytes: the start-up terms above (by GPU family), weights derived from a "
             "config (± 1 %, ± 2 % quantised; exact from safetensors headers), vLLM's activation-peak (± 25 %) and "

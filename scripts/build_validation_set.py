@@ -3,6 +3,10 @@
 
     python scripts/build_validation_set.py       # reads /work/data/{sglang,vllm}_logs and the shared set copy
 
+When the data helpers' collections are absent (they are not part of the repository), the records already in
+``tests/validation/cases/`` that came from them are kept as they are and only the cases kept in the repository
+(the shared set and ``tests/validation/data_public/``) are rebuilt.
+
 The cases come from the data helpers' collections (``/work/data/sglang_logs/cases.json``: 64 SGLang cases,
 ``/work/data/vllm_logs/cases.json``: 71 vLLM cases, each with its log, source and config) and from the shared
 validation set already in ``tests/validation/data*/``.  This script only *normalises*: for each chosen case it
@@ -11,6 +15,12 @@ records what a user would pass to tpkit — the model config (copied into ``test
 the engine release whose rules apply (printed, or guessed from the date and said so) and the launch flags as the
 command line or the printed server arguments show them — and the capacity the engine printed.  Cases tpkit cannot
 represent yet are kept, with the reason.  Nothing here depends on tpkit's prediction.
+
+Edited by hand since (the collection under /work/data is no longer on disk; helper AV, 2026-12-01): vl_058, vl_067
+and vl_070 added from their logs in tests/logs/data/vllm (scored on the printed available KV GiB, metric
+``available_kv_gib``); the release of case_021/022 (0.6.4), case_032/033 (0.2.6), case_063 (0.3.0), vl_039 (0.5.4),
+vl_025 (0.8.2:v0) and vl_044 (0.7.3:v1) set from their log wording; case_027 listed, not predicted.  Re-running this
+script would drop those edits: port them first.
 
 Chosen: every case with a printed KV capacity whose GPU and model are known (or whose reason not to predict is
 worth listing), across GPU classes and model families; the SELECT tables below say why per case.
@@ -27,6 +37,9 @@ OUT = ROOT / "tests" / "validation" / "cases"
 CONFIGS = ROOT / "tests" / "validation" / "configs"
 DATA = Path("/work/data")
 SHARED = {"sglang": ROOT / "tests" / "validation" / "data", "vllm": ROOT / "tests" / "validation" / "data_vllm"}
+PUBLIC = {"sglang": ROOT / "tests" / "validation" / "data_public" / "sglang_cases.json"}
+"""start-ups found in public threads and kept in the repository with their log excerpt (``log``), in the shared
+set's raw schema (helper GS, 2026-12-01)"""
 CONFIG_DIRS = (CONFIGS, DATA / "sglang_logs" / "configs", DATA / "vllm_logs" / "configs", DATA / "engine_facts" / "configs",
                SHARED["sglang"] / "configs", SHARED["vllm"] / "configs")
 
@@ -42,9 +55,10 @@ SGLANG = {
                "reward model (LlamaForSequenceClassification, score head): its own config is not in the set, and the "
                "Llama-3.1-8B-Instruct config would count an LM head the checkpoint does not have"),
     "sg_005": ("0.4.2", "docs build 2025-02-04", {}, None),
-    "sg_006": ("0.4.2", "docs build 2025-02-13", {},
-               "EAGLE speculative decoding (draft model lmzheng/sglang-EAGLE-llama2-chat-7B): draft weights and draft "
-               "KV are not modelled on this branch (issue 11 item 2, helper S)"),
+    "sg_006": ("0.4.2", "docs build 2025-02-13",
+               {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 8,
+                "speculative_num_draft_tokens": 64,  # the printed ServerArgs; draft config assembled (its note)
+                "speculative_draft_model_path": "lmzheng--sglang-EAGLE-llama2-chat-7B.json"}, None),
     "sg_007": ("0.4.2", "docs build 2025-01-31", {}, None),
     "sg_008": ("0.4.0", "docs build 2024-11-30 (v0.3.6/v0.4.0 era)", {}, None),
     "sg_009": ("0.4.3.post3", "same author's issue #4127 two days earlier names v0.4.3.post3", {}, None),
@@ -77,6 +91,27 @@ SGLANG = {
     "sg_062": ("0.5.20", "sglang main of 2026-08 (guessed release)", {}, None),
     "case_001": None,  # the same run as sg_050: listed once, as sg_050
     "case_005": ("0.5.10", "PR #19718 of 2026-02 (v0.5.8-0.5.10 era, guessed)", {}, None),
+}
+
+# Kept in the repository (tests/validation/data_public/sglang_cases.json), same normalisation.
+SGLANG_PUBLIC = {
+    "gs_001": ("0.4.10", "log dated 2025-08-08 (v0.4.10 era, guessed from the date)", {}, None),
+    "gs_002": ("0.4.10", "image lmsysorg/sglang:v0.4.10.post1-cu128-b200, SGLang rebuilt from a source checkout of "
+                         "2025-08 (v0.4.10 era)", {}, None),
+    "gs_003": ("0.4.9.post3", "PR #8258 branch of 2025-07-22 (after v0.4.9.post2, before v0.4.10; guessed)", {}, None),
+    "gs_004": ("0.5.18", "printed by the pip install step (sglang 0.5.18)", {}, None),
+    "gs_005": ("0.5.19", "image lmsysorg/sglang:v0.5.19 (printed by the image pull)", {}, None),
+    "gs_006": ("0.4.2.post1", "the notes' install step got sglang-0.4.2.post1 (runs of 2025-02-03)", {}, None),
+    "gs_007": (None, "", {}, "GPU not empty at start: 36.54 GiB free on an H100 NVL (other processes held the rest); "
+                             "SGLang sizes the pool from the memory free at start and the harness has no input for "
+                             "memory held by other processes; H100 NVL is not in the GPU catalog"),
+    "gs_008": (None, "", {}, "GPU not empty at start (13.22 GiB free of 24 GB on an RTX 4090 D); OpenBMB/MiniCPM5-1B: "
+                             "no config in the set"),
+    "gs_009": (None, "", {}, "GPU not named in the thread (80 GB class: A100-80GB or H100-80GB)"),
+    "gs_010": (None, "", {}, "Qwen/Qwen3.8-27B-FP8 (hybrid gated-DeltaNet VLM): no config in the set"),
+    "gs_011": (None, "", {}, "DeepSeek-V3.2-Exp (DSA sparse attention, NSA indexer cache): no config in the set and "
+                             "the indexer pool is not modelled"),
+    "gs_012": (None, "", {}, "GPU not named (SM100-class with 275.75 GiB free, B300 class: not in the GPU catalog)"),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
@@ -149,6 +184,10 @@ def _gpu(case: dict) -> dict:
                 "gpu_note": "T4 is not in the catalog: the CUDA total vLLM prints for a T4 (14.74 GiB)"}
     if name.startswith("H800"):
         return {"gpu": "H100-SXM-80GB", "gpu_note": "H800 = H100 SXM silicon and memory (NVLink cut): the H100 entry"}
+    if case.get("gpu_family") and (case.get("total_gpu_memory_gib") or rep.get("total_gpu_memory_gib")):
+        total = case.get("total_gpu_memory_gib") or rep["total_gpu_memory_gib"]
+        return {"gpu": None, "gpu_total_bytes": _gib(total), "gpu_family": case["gpu_family"],
+                "gpu_note": f"{name}: {case.get('gpu_variant_note') or 'the total the source prints'}"}
     if "RTX-2080-Ti-22GB" in name:
         return {"gpu": None, "gpu_total_bytes": _gib(rep["total_gpu_memory_gib"]), "gpu_family": "turing",
                 "gpu_note": "modded 22 GB RTX 2080 Ti: the total vLLM prints"}
@@ -305,13 +344,33 @@ def _shared(engine: str) -> list[dict]:
     return out
 
 
+def _public(engine: str) -> list[dict]:
+    """The cases kept in the repository with their log excerpt (``tests/validation/data_public/``)."""
+    path = PUBLIC.get(engine)
+    if path is None or not path.exists():
+        return []
+    table = SGLANG_PUBLIC if engine == "sglang" else {}
+    out = []
+    for case in json.loads(path.read_text()):
+        rec = _record(engine, case, table[case["id"]])
+        rec["public_data"] = str(path.relative_to(ROOT))
+        out.append(rec)
+    return out
+
+
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     for engine, table, path in (("sglang", SGLANG, DATA / "sglang_logs" / "cases.json"),
                                 ("vllm", VLLM, DATA / "vllm_logs" / "cases.json")):
-        cases = {c["id"]: c for c in json.loads(path.read_text())}
-        records = [_record(engine, cases[cid], sel) for cid, sel in table.items() if cid in cases]
-        records += _shared(engine)
+        rebuilt = _shared(engine) + _public(engine)
+        if path.exists():
+            cases = {c["id"]: c for c in json.loads(path.read_text())}
+            records = [_record(engine, cases[cid], sel) for cid, sel in table.items() if cid in cases]
+        else:  # the collection is not in the repository: keep its records as built before
+            fresh = {r["id"] for r in rebuilt}
+            records = [r for r in json.loads((OUT / f"{engine}.json").read_text()) if r["id"] not in fresh]
+            print(f"{engine}: {path} absent; {len(records)} records kept from cases/{engine}.json")
+        records += rebuilt
         records.sort(key=lambda r: r["id"])
         (OUT / f"{engine}.json").write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n")
         print(f"{engine}: {len(records)} cases, {sum(r['predict'] for r in records)} predicted")

@@ -47,7 +47,7 @@ def _gpu(case: dict) -> str:
 
 
 def _num(x: float, metric: str) -> str:
-    return f"{x:.2f}" if metric == "max_concurrency" else f"{int(x):,}"
+    return f"{x:.2f}" if metric in ("max_concurrency", "available_kv_gib") else f"{int(x):,}"
 
 
 def _source(case: dict) -> str:

@@ -15,6 +15,7 @@ from tpkit.cli import COMMANDS, build_parser
 
 PLAN_FLAGS = frozenset({
     "-h", "--help", "--engine", "--engine-version", "--gpu", "--gpu-memory", "--machine", "--num-gpus",
+    "--list-gpus", "--list-models",
     "--tp", "--pp", "--dp", "--ep", "--dtype", "--quantization", "--kv-cache-dtype", "--json",
     # SGLang
     "--mem-fraction-static", "--context-length", "--page-size", "--max-total-tokens", "--chunked-prefill-size",
@@ -27,7 +28,12 @@ PLAN_FLAGS = frozenset({
     "--data-parallel-size", "--enable-expert-parallel",
     # all-reduce
     "--disable-custom-all-reduce", "--tpkit-allreduce",
+    # the machine of a log (tpkit explain)
+    "--from-log",
 })
+EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log",
+                                "--list-gpus", "--list-models"}) | {"--rank", "--model"}
+"""``tpkit explain LOG``: the plan flags that describe a run fill what the log does not print"""
 PROBE_FLAGS = frozenset({"-h", "--help", "--json", "--out", "--no-nvml"})
 BENCH_ALLREDUCE_FLAGS = frozenset({
     "-h", "--help", "--nproc", "--backend", "--device", "--dtype", "--min-size", "--max-size", "--iters",
@@ -58,7 +64,7 @@ def _flags(parser: argparse.ArgumentParser) -> frozenset:
 
 def test_commands_and_their_flags_are_pinned():
     commands = _sub(build_parser()).choices
-    assert set(commands) == {"plan", "probe", "bench", "perf"}
+    assert set(commands) == {"plan", "probe", "bench", "perf", "explain"}
     assert _flags(commands["plan"]) == PLAN_FLAGS
     assert [a.dest for a in commands["plan"]._actions if not a.option_strings] == ["model"]
     assert _flags(commands["probe"]) == PROBE_FLAGS
@@ -66,6 +72,8 @@ def test_commands_and_their_flags_are_pinned():
     assert _flags(_sub(commands["bench"]).choices["allreduce"]) == BENCH_ALLREDUCE_FLAGS
     assert _flags(commands["perf"]) == PERF_FLAGS
     assert [a.dest for a in commands["perf"]._actions if not a.option_strings] == ["model"]
+    assert _flags(commands["explain"]) == EXPLAIN_FLAGS
+    assert [a.dest for a in commands["explain"]._actions if not a.option_strings] == ["log"]
 
 
 def test_the_listing_of_commands_matches_their_own_parsers():
@@ -75,7 +83,7 @@ def test_the_listing_of_commands_matches_their_own_parsers():
     assert full == listed == COMMANDS
 
 
-@pytest.mark.parametrize("name", ["plan", "probe", "bench", "perf"])
+@pytest.mark.parametrize("name", ["plan", "probe", "bench", "perf", "explain"])
 def test_running_one_command_builds_it_in_full(name):
     only = _sub(build_parser([name, "--help"])).choices
     assert _flags(only[name]) == _flags(_sub(build_parser()).choices[name])

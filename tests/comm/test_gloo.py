@@ -61,9 +61,11 @@ def test_bench_cli_gloo_writes_a_loadable_profile(tmp_path):
 def test_bench_cli_on_cpu_says_only_what_applies():
     """On CPU ranks the report printed NVLink/PCIe, each skip line twice (stdout and a log warning) and an empty
     "auto vs best" header."""
-    r = _cli("--nproc", "2", "--max-size", "2KiB", "--repeats", "2", "--iters", "3")
+    r = _cli("--nproc", "2", "--max-size", "2KiB", "--repeats", "2", "--iters", "3", "--explain")
     assert r.returncode == 0, r.stderr[-2000:]
     both = r.stdout + r.stderr
+    assert both.count("needs tensors on the GPU") == 6  # one line per GPU backend, not repeated under --explain
+    assert "graph" not in r.stdout.split("# dispatch")[1]
     assert "NVLink" not in both and "PCIe" not in both and "# topology: CPU ranks, no GPU links" in r.stdout
     assert both.count("backend one_shot skipped") + both.count("skipped one_shot:") == 1
     assert "auto vs best" not in r.stdout

@@ -44,11 +44,11 @@ RANKS = {
     "hardware": 3, "models": 3, "memory": 3, "logs": 4, "startup": 4,
     "engines": 5, "comm.registry": 5, "comm.dispatch": 5, "comm.env": 5, "comm.profile": 5, "comm.ledger": 5,
     "comm.explain": 5, "comm.plan": 5, "perf": 6,
-    "runtime": 6, "comm": 7, "cli": 8,
+    "runtime": 6, "explain": 6, "comm": 7, "cli": 8,
 }
 NO_TORCH_PREFIXES = ("units", "errors", "dtypes", "fileio", "parallel", "hardware", "models", "memory", "startup",
                      "engines", "comm.registry", "comm.dispatch", "comm.env", "comm.profile", "comm.ledger",
-                     "comm.explain", "comm.plan", "perf", "logs")
+                     "comm.explain", "comm.plan", "perf", "logs", "explain")
 
 
 def _layer(module: str) -> str | None:

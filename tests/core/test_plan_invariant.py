@@ -215,3 +215,12 @@ def test_vllm_max_model_len_fix_is_the_longest_that_fits():
     _sound(plan, argv)
     longer, _ = _plan(LLAMA_8B, "--engine", "vllm", "--gpu-memory", "20GiB", "--max-model-len", str(n + 16))
     assert not longer["verdict"]["fits"]
+
+
+def test_vllm_v0_budget_above_the_free_memory_after_the_context_does_not_fit():
+    """V0 with the CUDA context outside the budget (main's rule since the merge): --gpu-memory-utilization 1.0
+    made a negative "outside the utilisation budget" reserve on a plan that fit."""
+    plan, argv = _plan(LLAMA_8B, "--engine", "vllm", "--gpu", "H100", "--engine-version", "V0",
+                       "--gpu-memory-utilization", "1.0")
+    assert not plan["verdict"]["fits"] and "free after the CUDA context" in plan["verdict"]["message"]
+    _sound(plan, argv)

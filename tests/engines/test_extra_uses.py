@@ -32,19 +32,22 @@ def _total(lines) -> Bytes:
 # KV tokens of Llama-3.1-70B with extra_uses / disable_custom_all_reduce left at their defaults: sglang 0.5.23,
 # 0.4.10, vllm current, 0.11, v0.  A golden table: the feature's defaults must not move any plan.  Regenerate it
 # (same loop as the test) only when a start-up term or an engine rule changes on purpose, and say so in the commit.
+# Regenerated 2026-12-01 (helper AV): vLLM ≥ 0.11 charges the non-torch growth at tp > 1 (current, 0.11 columns);
+# the V0 engine ≥ 0.6.5 leaves the CUDA context outside its budget (v0 column); the profile's top-k/top-p sampler
+# follows the release (FlashInfer from 0.21, install-dependent in 0.9–0.11: current and 0.11 columns).
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
-    ("H100", 2): (0, 11_591, 14_272, 4_320, 18_432),
-    ("H100", 4): (397_859, 435_322, 459_440, 439_280, 460_192),
-    ("H100", 8): (1_200_335, 1_238_542, 1_349_776, 1_309_184, 1_336_416),
+    ("H100", 2): (0, 11_591, 24_144, 4_576, 22_400),
+    ("H100", 4): (397_859, 435_322, 479_168, 439_776, 468_128),
+    ("H100", 8): (1_200_335, 1_238_542, 1_389_232, 1_310_176, 1_352_256),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
-    ("L40S", 4): (44_949, 0, 86_720, 76_672, 68_864),
-    ("L40S", 8): (506_608, 371_399, 604_336, 583_984, 566_768),
+    ("L40S", 4): (44_949, 0, 77_600, 62_736, 75_280),
+    ("L40S", 8): (506_608, 371_399, 586_080, 556_112, 579_616),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (97_432, 101_745, 109_408, 96_256, 113_664),
-    ("RTX-PRO-6000", 4): (617_163, 623_334, 649_728, 623_152, 659_760),
-    ("RTX-PRO-6000", 8): (1_651_276, 1_624_141, 1_730_336, 1_676_912, 1_748_560),
+    ("RTX-PRO-6000", 2): (97_432, 101_745, 119_280, 96_512, 118_112),
+    ("RTX-PRO-6000", 4): (617_163, 623_334, 669_456, 623_648, 668_672),
+    ("RTX-PRO-6000", 8): (1_651_276, 1_624_141, 1_769_808, 1_677_904, 1_766_384),
 }
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from tpkit.engines.sglang.defaults import (capacity_defaults, default_mem_fraction, prefill_capture_sizes,
-                                           slack_estimate_mib)
+from tpkit.engines.sglang.defaults import (ReserveExtras, capacity_defaults, default_mem_fraction,
+                                           prefill_capture_sizes, slack_estimate_mib)
 from tpkit.engines.sglang.versions import parse_version, rule_era
 from tpkit.errors import PlanInputError
 
@@ -78,3 +78,50 @@ def test_versions_map_to_rule_eras(version, era):
 def test_bad_or_unmodelled_versions_are_user_errors(bad):
     with pytest.raises(PlanInputError):
         rule_era(bad) if bad != "latest" else parse_version(bad)
+
+
+# release boundaries inside the table eras (0.3.5 … 0.4.10 ``server_args.py __post_init__`` read) ----------------
+
+@pytest.mark.parametrize("era, version, expected", [("0.2.15", "0.3.5", 0.83), ("0.3.6", "0.3.6", 0.82),
+                                                    ("0.3.6", "0.4.0", 0.81), ("0.3.6", "0.4.2", 0.81),
+                                                    ("0.4.3", "0.4.5", 0.81)])
+def test_tp8_table_is_0_81_from_0_4_0(era, version, expected):
+    extras = ReserveExtras(version=version)
+    got = default_mem_fraction(era, gpu_mem_mib=81559, tp=8, pp=1, cpp=8192, max_bs=160, is_mla=False, extras=extras)
+    assert got.value == expected
+
+
+def _f(version, gpu_mem_mib, tp=1, pp=1, speculative=None):
+    extras = ReserveExtras(version=version, speculative=speculative)
+    return default_mem_fraction(rule_era(version), gpu_mem_mib=gpu_mem_mib, tp=tp, pp=pp, cpp=8192, max_bs=160,
+                                is_mla=False, extras=extras).value
+
+
+def test_0_4_7_has_its_own_default_between_0_4_6_and_0_4_8():
+    h200 = 143_771
+    assert _f("0.4.6", h200) == pytest.approx((h200 - 13 * 1024) / h200)
+    assert _f("0.4.7", h200) == pytest.approx(min(0.88 + 48 * 1024 * 0.12 / h200, (h200 - 18 * 1024) / h200))
+    assert _f("0.4.7", h200, speculative="EAGLE") == pytest.approx((h200 - 20 * 1024) / h200)
+    assert _f("0.4.7", 183_359) == 0.79  # B200 class: above 180,000 MiB
+    assert _f("0.4.7", 81_559, tp=1, pp=2) == 0.87 and _f("0.4.6", 81_559, tp=1, pp=2) == 0.88  # tp×pp from 0.4.7
+    assert _f("0.4.7", 81_559, speculative="EAGLE") == pytest.approx(0.88 * 0.95)
+
+
+@pytest.mark.parametrize("version", ["0.4.8", "0.4.9", "0.4.10"])
+def test_capacity_class_reserve_starts_in_0_4_8(version):
+    assert _f(version, 81_559) == round((81_559 - 10 * 1024) / 81_559, 3)  # 9.5 + tp×pp/2 GiB
+    assert _f(version, 81_559, speculative="EAGLE") == round((81_559 - 12 * 1024) / 81_559, 3)
+
+
+@pytest.mark.parametrize("version, bs", [("0.5.4", 16), ("0.5.5", 24), ("0.5.19", 24), ("0.5.20", 48)])
+def test_small_gpu_decode_graph_batch_is_24_from_0_5_5(version, bs):
+    """20–35 GiB GPUs, tp < 4 (0.5.4 / 0.5.5 ``server_args.py _handle_gpu_memory_settings``)."""
+    cap = capacity_defaults(24_564, 1, version, chunked_prefill_size=None, cuda_graph_max_bs=None,
+                            max_running_requests=None)
+    assert cap.cuda_graph_max_bs == bs
+
+
+@pytest.mark.parametrize("version, reserve_gib", [("0.5.1", 12), ("0.5.2", 16)])
+def test_standalone_draft_reserves_6_gib_from_0_5_2(version, reserve_gib):
+    assert _f(version, 81_559, speculative="STANDALONE") == round((81_559 - reserve_gib * 1024) / 81_559, 3)
+    assert _f(version, 81_559, speculative="EAGLE") == round((81_559 - 12 * 1024) / 81_559, 3)

@@ -32,9 +32,11 @@ def _model(name):
 
 # rule 1: hybrid-SWA pools are an architecture allow-list ------------------------------------------------
 
-@pytest.mark.parametrize("version, hybrid", [("0.4.9", False), ("0.4.10", True), ("0.5.2", True), ("0.5.3", False),
-                                             ("0.5.10", False), ("0.5.23", False)])
-def test_gemma3_gets_one_full_pool_except_in_the_0_4_10_era(version, hybrid):
+@pytest.mark.parametrize("version, hybrid", [("0.4.9", False), ("0.4.10", True), ("0.4.10.post1", True),
+                                             ("0.4.10.post2", False), ("0.5.0rc0", False), ("0.5.2", False),
+                                             ("0.5.3", False), ("0.5.10", False), ("0.5.23", False)])
+def test_gemma3_gets_one_full_pool_except_in_0_4_10_and_its_post1(version, hybrid):
+    """Gemma sets disable_hybrid_swa_memory from 0.4.10.post2 (``server_args.py``, "Disable hybrid SWA memory for")."""
     assert hybrid_swa(_model("google/gemma-3-27b-it"), version)[0] is hybrid
 
 
@@ -69,12 +71,30 @@ def test_vlm_factor_reads_num_hidden_layers_with_default_24():
     assert vlm_fraction_factor(None)[0] == 1.0
 
 
-@pytest.mark.parametrize("version, scaled", [("0.4.9", False), ("0.4.10", True)])
-def test_vlm_factor_starts_in_0_4_10(version, scaled):
+def _fraction(model, version, **options):
+    r = plan(model, gpu="H100", tp=2, weights=GiB(26), engine_version=version, **options)
+    return r.extra["sglang"]["mem_fraction_static"]
+
+
+@pytest.mark.parametrize("version, factor", [("0.2.15", 0.95), ("0.4.2", 0.95), ("0.4.4", 0.95), ("0.4.5", 0.90),
+                                             ("0.4.8", 0.90), ("0.4.9", 1.0), ("0.4.10", 1.0)])
+def test_model_runner_scales_any_multimodal_fraction_before_0_4_9(version, factor):
+    """0.2.15–0.4.4 ``ModelRunner.__init__`` × 0.95, 0.4.5–0.4.8 × 0.90, also a user's fraction (sg_007's log:
+    "Automatically reduce --mem-fraction-static to 0.836"); from 0.4.9 only the default is scaled."""
     gemma = _model("google/gemma-3-27b-it")
-    r = plan(gemma, gpu="H100", tp=2, weights=GiB(26), engine_version=version)  # 0.4.9: the tp table
-    f = r.extra["sglang"]["mem_fraction_static"]
-    assert (f != round(f, 3)) is scaled
+    assert _fraction(gemma, version, mem_fraction_static=0.88) == pytest.approx(0.88 * factor)
+    assert _fraction(llama3_8b(), version, mem_fraction_static=0.88) == 0.88
+
+
+@pytest.mark.parametrize("version, factor", [("0.4.8", 0.90), ("0.4.9", 0.90), ("0.4.10", None)])
+def test_multimodal_default_is_x090_in_0_4_9_and_the_vision_factor_from_0_4_10(version, factor):
+    """0.4.8 (ModelRunner) and 0.4.9 (server_args) × 0.90 on the capacity-class default (H100 tp 2: 10.5 GiB
+    reserved, 0.868); 0.4.10 ``adjust_mem_fraction_for_vlm`` (not rounded)."""
+    gemma = _model("google/gemma-3-27b-it")
+    f = _fraction(gemma, version)
+    if factor is None:
+        factor, _ = vlm_fraction_factor(gemma.extra["vision_config"])
+    assert f == pytest.approx(round((81559 - 10.5 * 1024) / 81559, 3) * factor)
 
 
 @pytest.mark.parametrize("version, reserved_mib", [("0.5.17", 0), ("0.5.18", 100), ("0.5.19", 100),
@@ -315,3 +335,31 @@ def test_old_releases_refuse_a_draft_that_does_not_fit_in_the_slack():
     r = plan(deepseek_v3(num_nextn_layers=1), gpu="H200", tp=8, weights=GiB(78.5), engine_version="0.5.10",
              speculative_algorithm="NEXTN", mem_fraction_static=0.995)
     assert not r.verdict.fits and "come out of the slack" in r.verdict.message
+
+
+# ROCm: aiter's × 0.85 on the fraction (0.4.7 … 0.5.4 ``ModelRunner.model_specific_adjustment``) -------------------
+
+@pytest.mark.parametrize("version, scaled", [("0.4.6", False), ("0.4.7", True), ("0.5.4", True), ("0.5.5", False)])
+def test_rocm_aiter_scales_any_fraction_from_0_4_7_to_0_5_4(version, scaled):
+    def f(gpu, **options):
+        r = plan(llama3_8b(), gpu=gpu, engine_version=version, mem_fraction_static=0.8, **options)
+        return r.extra["sglang"]["mem_fraction_static"]
+    assert f("MI300X") == pytest.approx(0.8 * (0.85 if scaled else 1.0))
+    assert f("MI300X", context_length=8192) == 0.8  # only contexts longer than 8192
+    assert f("H100") == 0.8  # CUDA: no aiter
+
+
+def test_rocm_aiter_for_mla_needs_16_or_128_kv_heads_per_rank():
+    def f(tp):
+        r = plan(deepseek_v3(), gpu="MI300X", tp=tp, weights=GiB(90), engine_version="0.5.3", mem_fraction_static=0.8)
+        return r.extra["sglang"]["mem_fraction_static"]
+    assert f(8) == pytest.approx(0.68) and f(1) == pytest.approx(0.68)  # 16 and 128 heads: aiter
+    assert f(4) == 0.8  # 32 heads per rank: triton
+
+
+@pytest.mark.parametrize("version, v_dim", [("0.5.6", 128), ("0.5.7", 64), ("0.5.23", 64)])
+def test_cell_counts_v_head_dim_from_0_5_7(version, v_dim):
+    """0.5.6 ``profile_max_num_token`` counts head_dim × 2; 0.5.7 ``model_runner_kv_cache_mixin.py`` head_dim +
+    v_head_dim."""
+    r = plan(llama3_8b(v_head_dim=64), engine_version=version, mem_fraction_static=0.8)
+    assert r.kv_pool.cell_bytes.bytes == 8 * (128 + v_dim) * 32 * 2

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
-from tpkit.engines.vllm.allreduce import vllm_allreduce_costs
+from tpkit.engines.vllm.baseline import allreduce_costs as vllm_allreduce_costs
 from tpkit.engines.vllm.blocksize import default_block_size, resolve_block_size
 from tpkit.engines.vllm.capacity import max_concurrent_batches
 from tpkit.engines.vllm.mamba import mamba_mode
@@ -46,6 +46,8 @@ def _plan(version, model=None, par=ParallelSpec(), gpu=H200, **kw):
     ("cublas_after_snapshot", True, False, "0.33.0"), ("mla_preferred_block", False, True, "0.18.0"),
     ("chunked_local_hybrid", False, True, "0.14.0"), ("torch_symm_mem_allreduce", False, True, "0.11.0"),
     ("huge_gpu_batch", False, True, "0.28.0"), ("dcp", False, True, "0.10.2"), ("mamba_all_mode", True, False, "0.32.0"),
+    ("flashinfer_sampler", "no", "if_installed", "0.9.0"), ("flashinfer_sampler", "if_installed", "no", "0.12.0"),
+    ("flashinfer_sampler", "no", "yes", "0.21.0"),
 ])
 def test_each_rule_starts_at_its_release(field, before, after, boundary):
     major, minor, _ = (int(p) for p in boundary.split("."))
@@ -229,3 +231,82 @@ def test_gated_delta_net_state_is_in_the_model_dtype():
     assert gdn_state_bytes(extra, 1, 2) == (3 * 8192 + 32 * 128 * 128) * 2 == 1_097_728
     assert gdn_state_bytes(extra, 4, 2) == (3 * 2048 + 8 * 128 * 128) * 2
     assert gdn_state_bytes(extra, 4, 2, spec_tokens=2) == (5 * 2048 + 8 * 128 * 128) * 2
+
+
+def _context(plan):
+    return next(l.bytes for l in plan.ledger.items if l.item == "CUDA context")
+
+
+@pytest.mark.parametrize("charged, outside", [("0.3.0", "0.3.1"), ("0.6.4", "0.6.3"), ("0.6.4", "0.6.5")])
+def test_v0_context_rule_on_both_sides_of_each_boundary(charged, outside):
+    """worker.py: ≤ 0.3.0 total − free; 0.3.1–0.6.3 init_gpu_memory − free; 0.6.4 (total − free) − torch
+    allocated; ≥ 0.6.5 memory_profiling over init_device's free memory (vllm 0.2.6 … 0.6.6 wheels)."""
+    assert not resolve_rules(charged).v0_context_outside and resolve_rules(outside).v0_context_outside
+    a, b = _plan(charged, max_num_batched_tokens=8192), _plan(outside, max_num_batched_tokens=8192)
+    assert b.extra["available_kv_bytes"] - a.extra["available_kv_bytes"] == _context(b).bytes
+
+
+def test_v0_budget_leaves_the_cuda_context_out_from_0_6_5():
+    """vllm 0.6.4 worker.py charges (total − free) − torch allocated, the context included; 0.6.5 measures the
+    non-torch increase over init_device's free memory, read after the context (memory_profiling baseline)."""
+    old, new = _plan("0.6.4"), _plan("0.6.5")
+    assert not resolve_rules("0.6.4").v0_context_outside and resolve_rules("0.6.5").v0_context_outside
+    gained = new.extra["available_kv_bytes"] - old.extra["available_kv_bytes"]
+    assert gained == _context(new).bytes > 0
+    assert new.kv_tokens > old.kv_tokens
+    # the V0 engine keeps the 0.6.5 accounting through 0.10 (VLLM_USE_V1=0); V1 0.8.x charges the context again
+    assert _plan("0.8.2:v0").extra["available_kv_bytes"] == new.extra["available_kv_bytes"]
+    v1 = _plan("0.8.5")
+    assert not resolve_rules("0.8.5").v0_context_outside
+    assert "inside the budget" in next(l.source for l in v1.ledger.items if l.item == "CUDA context")
+
+
+def test_engine_suffix_names_the_engine_of_a_release():
+    assert resolve_rules("0.8.2:v0").engine == "V0" and resolve_rules("0.8.2").engine == "V1"
+    v1 = resolve_rules("0.7.3:v1")
+    assert v1.engine == "V1" and v1.memory_rule == "v0_peak" and resolve_rules("0.7.3").engine == "V0"
+    assert _plan("0.7.3:v1").extra["available_kv_bytes"] == _plan("0.8.0").extra["available_kv_bytes"]
+    for bad in ("0.11.0:v0", "0.6.0:v1", "0.8.2:v2"):
+        with pytest.raises(PlanInputError, match="engine suffix"):
+            resolve_rules(bad)
+
+
+def test_profile_sampler_follows_the_release_and_the_gpu():
+    """topk_topp_sampler.py: native up to 0.8; FlashInfer when installed 0.9–0.11; opt-in 0.12–0.20; default from
+    0.21 on the capabilities FlashInferBackend supports."""
+    from tpkit.engines.vllm.policy import profile_sampler
+    from tpkit.engines.vllm.profile import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
+
+    hopper, turing = (9, 0), (7, 5)
+    assert [profile_sampler(resolve_rules(v), hopper) for v in ("0.8.5", "0.9.0", "0.11.0", "0.12.0", "0.20.0",
+                                                                   "0.21.0", "current", "v0")] == \
+        ["native", "either", "either", "native", "native", "flashinfer", "flashinfer", "native"]
+    assert profile_sampler(resolve_rules("current"), turing) == "native"
+    assert profile_sampler(resolve_rules("current"), None) == "either"
+    rows = 1024  # H200 defaults: max_num_seqs 1024, 8192 batched tokens; the sampler is the limiting phase
+    phase = {v: next(l for l in _plan(v, enforce_eager=True).ledger.items if l.item == "profile phase: logits + sampler")
+             for v in ("0.20.0", "0.21.0")}
+    drop = phase["0.20.0"].bytes - phase["0.21.0"].bytes
+    assert drop.bytes == rows * 128_256 * (SAMPLER_BYTES_PER_LOGIT - FLASHINFER_SAMPLER_BYTES_PER_LOGIT)
+    assert "FlashInfer" in phase["0.21.0"].source and "PyTorch-native" in phase["0.20.0"].source
+
+
+def test_derived_max_model_len_applies_the_rope_scaling_factor_per_release():
+    """_get_and_verify_max_len: the rope_scaling factor multiplies the length for types other than su / longrope /
+    llama3 (Gemma-3 excluded); YaRN counts from original_max_position_embeddings × factor before 0.30 and is taken
+    as already scaled from 0.30 (config/model.py, vllm 0.29.0 vs 0.30.0 wheels)."""
+    from tpkit.engines.vllm.inputs import derived_max_model_len
+
+    cfg = json.loads((DATA / "meta-llama--Llama-3.1-8B-Instruct.json").read_text())
+    yarn = {**cfg, "max_position_embeddings": 40_960,
+            "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768}}
+    m = from_config_dict(yarn, name="yarn4", source="test")
+    assert derived_max_model_len(m, resolve_rules("0.29.0"))[0] == 131_072
+    assert derived_max_model_len(m, resolve_rules("0.30.0"))[0] == 40_960
+    assert _plan("0.29.0", model=m, max_model_len=131_072).context_length == 131_072
+    with pytest.raises(PlanInputError, match="limit of 40,960"):
+        _plan("0.30.0", model=m, max_model_len=131_072)
+    linear = from_config_dict({**cfg, "rope_scaling": {"type": "linear", "factor": 2.0}}, name="lin", source="test")
+    assert derived_max_model_len(linear, resolve_rules("current"))[0] == 2 * cfg["max_position_embeddings"]
+    llama3 = from_config_dict(cfg, name="llama3", source="test")  # rope_type llama3: not scaled
+    assert derived_max_model_len(llama3, resolve_rules("0.29.0"))[0] == cfg["max_position_embeddings"]

@@ -36,7 +36,11 @@ def test_nccl_and_custom_allreduce_are_charged_before_0_11_only():
     late = sum((old.ledger.get(i).bytes for i in ("NCCL communicator init", "NCCL first all-reduce buffers",
                                                   "custom all-reduce buffers")), Bytes(0))
     assert late > NCCL
-    assert new.extra["available_kv_bytes"] - old.extra["available_kv_bytes"] == late.bytes
+    # from 0.11 the communicators exist before the snapshot; what the profile's collectives connect lazily after
+    # it (and workspaces outside torch) is charged instead: the start-up table's vllm_nontorch_growth[tp>1]
+    growth = new.ledger.get("non-torch growth during profiling").bytes
+    assert old.ledger.get("non-torch growth during profiling").bytes == Bytes(0) < growth
+    assert new.extra["available_kv_bytes"] - old.extra["available_kv_bytes"] == (late - growth).bytes
     for r in (old, new):
         assert r.ledger.check(Bytes(0)) == []
 
@@ -87,3 +91,16 @@ def test_moe_gathers_dp_tokens_with_or_without_ep():
     assert "M 65,536 tokens" in moe["no_ep"].source and "N 320" in moe["no_ep"].source  # 2560 / (tp 1 × dp 8)
     assert "M 8,192 tokens" in moe["single"].source
     assert moe["ep"].bytes > moe["single"].bytes
+
+
+def test_nontorch_growth_is_charged_from_0_11_on_more_than_one_rank_only():
+    from tpkit.startup.terms import vllm_nontorch_growth
+
+    tp2 = vllm_nontorch_growth(2)
+    assert tp2.bytes > Bytes(0) and tp2.uncertainty > Bytes(0) and "vllm_nontorch_growth[tp>1]" in tp2.source
+    for version in ("0.11.0", "0.27.0", "current"):
+        assert _plan(version).ledger.get("non-torch growth during profiling").bytes == tp2.bytes
+        assert _plan(version, par=ParallelSpec()).ledger.get("non-torch growth during profiling").bytes == Bytes(0)
+        assert _plan(version, par=ParallelSpec(pp=2)).ledger.get("non-torch growth during profiling").bytes == tp2.bytes
+    assert _plan("0.10.2").ledger.get("non-torch growth during profiling").bytes == Bytes(0)
+    assert "non-torch growth during profiling" not in [l.item for l in _plan("v0").ledger.items]

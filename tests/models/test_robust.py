@@ -104,8 +104,14 @@ def test_broken_vision_config_is_a_config_error(vision, match):
 
 
 def test_a_vision_tower_tpkit_does_not_know_is_still_unknown_not_an_error():
-    cfg = {"model_type": "llava", "text_config": tiny_llama(), "vision_config": {"model_type": "clip_vision_model"}}
+    cfg = {"model_type": "pixtral_wrapper", "text_config": tiny_llama(), "vision_config": {"model_type": "pixtral"}}
     assert from_config_dict(cfg, name="t", source="t").vision_params is None
+
+
+def test_a_known_tower_without_its_sizes_names_the_missing_keys():
+    cfg = {"model_type": "llava", "text_config": tiny_llama(), "vision_config": {"model_type": "clip_vision_model"}}
+    with pytest.raises(ConfigError, match="clip.*lacks hidden_size, intermediate_size"):
+        from_config_dict(cfg, name="t", source="t")
 
 
 _MOE = {"num_experts": 8, "num_experts_per_tok": 2, "decoder_sparse_step": 1}

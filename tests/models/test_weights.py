@@ -37,7 +37,7 @@ BYTES_TABLE = [
     ("Qwen3-235B-A22B", "tensor_bytes_derived", 0.0),
     ("Mixtral-8x7B-Instruct-v0.1", "tensor_bytes_derived", 0.0),
     ("Mistral-7B-Instruct-v0.3", "tensor_bytes_derived", 0.0),
-    ("Kimi-K2.5", "tensor_bytes_derived_estimate", 0.0),  # int4 g32 routed experts only
+    ("Kimi-K2.5", "tensor_bytes_derived_estimate+vision", 0.0),  # int4 g32 routed experts; the figure is text only
     ("GLM-4.5", "tensor_bytes_derived+mtp", 0.0),  # catalog figure includes the MTP layer
     ("Qwen2.5-72B-Instruct", "on_disk_bytes_reported", 1e-5),  # on disk = tensors + JSON headers
     ("Qwen3-235B-A22B", "on_disk_bytes_reported", 1e-4),
@@ -45,6 +45,7 @@ BYTES_TABLE = [
     ("Llama-3.1-8B-Instruct", "on_disk_bytes_reported", 5e-6),
     ("Kimi-K2-Instruct", "on_disk_bytes_reported", 2e-5),  # block fp8, no MTP
     ("gemma-3-27b-it", "on_disk_bytes_reported", 5e-6),  # incl. SigLIP tower from vision_config
+    ("Llama-4-Scout-17B-16E-Instruct", "on_disk_bytes_reported", 1e-6),  # incl. the llama4 vision tower
     ("DeepSeek-V3", "on_disk_bytes_reported+mtp+mtp_embed_head", 2e-5),
     ("gpt-oss-120b", "checkpoint_size_GiB_model_card", 1e-3),  # card rounds to 0.1 GiB
     ("gpt-oss-20b", "checkpoint_size_GiB_model_card", 4e-3),
@@ -81,6 +82,8 @@ def test_total_bytes_match_catalog_at_tp1(name, ref_key, bound):
         ours += plan.mtp_bytes.bytes
     if "mtp_embed_head" in adds:  # DeepSeek's MTP module stores its own embed_tokens and shared_head copies
         ours += 2 * spec.vocab_size * spec.hidden_size * 2
+    if "vision" in adds:  # the catalog figure leaves out the bf16 vision tower tpkit now counts
+        ref += spec.vision_params * 2
     assert abs(ours - ref) / ref <= bound, (ours, ref)
     assert plan.bytes_per_rank == plan.total_bytes  # TP 1: every vocab here is a multiple of 64
 
@@ -180,9 +183,16 @@ def test_mtp_not_loaded_but_reported():
 
 def test_vision_tower_known_or_unknown():
     gemma = plan_weights(load_model("gemma-3-27b-it"), ParallelSpec(tp=2))
-    assert _line(gemma, "vision tower").bytes == Bytes(423060336 // 2 * 2)
+    # SigLIP 27 × 1152: attention 27·4·1152² and MLP 27·2·1152·4304 split over tp 2, projector 1152·5376 too
+    # (no engine named: every tower matrix split), the other 5,796,720 params whole
+    split = 27 * 4 * 1152 ** 2 + 27 * 2 * 1152 * 4304 + 1152 * 5376
+    assert _line(gemma, "vision tower").bytes == Bytes((423060336 - split + split // 2) * 2)
     scout = plan_weights(load_model("Llama-4-Scout-17B-16E-Instruct"), ParallelSpec())
-    line = _line(scout, "vision tower")
+    assert _line(scout, "vision tower").bytes == Bytes(871932416 * 2)  # llama4 tower, tests/models/test_vision.py
+    unknown = plan_weights(from_config_dict({"model_type": "x", "text_config": tiny_llama(),
+                                             "vision_config": {"model_type": "pixtral"}}, name="t", source="t"),
+                           ParallelSpec())
+    line = _line(unknown, "vision tower")
     assert line.bytes == Bytes(0) and "unknown" in line.source
 
 

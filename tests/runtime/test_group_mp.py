@@ -45,7 +45,7 @@ def _launch(world: int, scenario: str, spec: dict, tmp_path: Path, timeout_s: fl
     return [json.loads(o.read_text()) if o.exists() else {"missing": logs[r][-2000:]} for r, o in enumerate(outs)]
 
 
-@pytest.mark.parametrize("world", [2, 4, 8])
+@pytest.mark.parametrize("world", [2, 5])
 def test_minimum_imbalance_and_env_switch(world, tmp_path):
     low = world - 1 if world > 2 else 1
     balanced = [70.0 - 0.5 * r for r in range(world)]  # within 10 %: min is the last rank
@@ -80,15 +80,15 @@ def test_rank_that_exits_early_fails_fast_not_hangs(tmp_path):
 
 
 def test_the_stated_timeout_holds_even_when_the_group_waits_longer(tmp_path):
-    """init_memory(timeout_s=3) on a group created with a 60 s timeout: rank 0 gave up after 3 s, but the other
-    survivors waited on rank 0 until it exited (here 3 + 8 s; with a live rank 0, the group's 60 s), while the
-    message said "within 3 s".  Now every survivor names the missing rank within the stated time."""
+    """init_memory(timeout_s=2) on a group created with a 60 s timeout: rank 0 gave up after 2 s, but the other
+    survivors waited on rank 0 until it exited (here 2 + 4 s; with a live rank 0, the group's 60 s), while the
+    message said "within 2 s".  Now every survivor names the missing rank within the stated time."""
     world, dead = 3, 2
-    spec = {"dead": dead, "timeout_s": 3, "group_timeout_s": 60, "hang_s": 12, "linger_s": 8}
+    spec = {"dead": dead, "timeout_s": 2, "group_timeout_s": 60, "hang_s": 7, "linger_s": 4}
     results = _launch(world, "hang", spec, tmp_path, timeout_s=45)
     for r, res in enumerate(results):
         if r == dead:
             continue
         assert "missing" not in res, res
-        assert res["elapsed_s"] < 3 + 2, res  # rank 1 took 3 + 8 s before (until rank 0 exited)
-        assert "failed within 3 s" in res["outcome"]["error"] and "rank(s) [2]" in res["outcome"]["error"]
+        assert res["elapsed_s"] < 2 + 2, res  # rank 1 took 2 + 4 s before (until rank 0 exited)
+        assert "failed within 2 s" in res["outcome"]["error"] and "rank(s) [2]" in res["outcome"]["error"]

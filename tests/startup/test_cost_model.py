@@ -11,7 +11,8 @@ from tpkit.memory.ledger import LineItem
 from tpkit.models import load_model
 from tpkit.parallel import ParallelSpec
 from tpkit.startup import (Cost, cublas, cuda_context, find_imbalance, group_links, nccl_costs,
-                           sglang_custom_allreduce, startup_costs, tightest_rank, vllm_custom_allreduce)
+                           sglang_custom_allreduce, startup_costs, tightest_rank, vllm_allreduce_costs,
+                           VllmAllreduceRelease)
 from tpkit.startup.measured import STARTUP_COSTS
 from tpkit.units import Bytes, GiB, MiB
 
@@ -54,7 +55,10 @@ def test_nccl_only_for_more_than_one_rank_and_order_of_terms():
     assert sum(c.bytes.bytes for c in pcie) < (init.bytes + warm.bytes).bytes and all(c.uncertainty for c in pcie)
     assert "nccl[pcie:8]" in pcie[0].source
     extra = LineItem(item="tpkit all-reduce", bytes=MiB(10), source="comm.plan")
-    zero_car = vllm_custom_allreduce(3, world_sizes=(2, 4), signal_bytes=1, staging_mib=8)
+    rel = VllmAllreduceRelease(torch_symm_mem=False, world_sizes=(2, 4), signal_bytes=1, staging_mib=8,
+                               mnnvl_lamport=False)
+    zero_car, _ = vllm_allreduce_costs(H200, group_links(H200, None, range(3)), 3, rel,
+                                       disable_custom_all_reduce=False)
     costs = startup_costs(context=cuda_context(H200), nccl=(init, warm), custom_allreduce=zero_car,
                           extra=(extra,), cublas_cost=cublas(H200))
     assert [c.key for c in costs] == ["cuda_context", "nccl_init", "nccl_warmup", "extra", "cublas"]
@@ -95,10 +99,17 @@ def test_sglang_custom_allreduce_follows_the_probed_links():
 
 
 def test_vllm_custom_allreduce_by_world_size():
-    kw = dict(world_sizes=(2, 4, 6, 8, 16), signal_bytes=4_864, staging_mib=16)
-    assert vllm_custom_allreduce(4, **kw).bytes == Bytes(4_864) + MiB(8) + MiB(16) + MiB(8)
-    assert vllm_custom_allreduce(16, **kw).bytes == Bytes(0)
-    assert vllm_custom_allreduce(3, **kw).bytes == Bytes(0)
+    rel = VllmAllreduceRelease(torch_symm_mem=False, world_sizes=(2, 4, 6, 8, 16), signal_bytes=4_864,
+                               staging_mib=16, mnnvl_lamport=False)
+
+    def car(world: int) -> Bytes:
+        cost, _ = vllm_allreduce_costs(H200, group_links(H200, None, range(world)), world, rel,
+                                       disable_custom_all_reduce=False)
+        return cost.bytes
+
+    assert car(4) == Bytes(4_864) + MiB(8) + MiB(16) + MiB(8)
+    assert car(16) == Bytes(0)
+    assert car(3) == Bytes(0)
 
 
 @pytest.fixture(scope="module")

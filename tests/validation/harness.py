@@ -55,6 +55,9 @@ def inputs(case: dict):
     parallel = ParallelSpec(tp=case["tp"], pp=case["pp"], dp=case["dp"], ep=case["ep"])
     engine = get_engine(case["engine"])
     flags = {k: v for k, v in case["flags"].items() if v is not None}
+    draft = flags.get("speculative_draft_model_path")
+    if draft and (CONFIGS / draft).exists():  # a draft config kept with the case configs
+        flags["speculative_draft_model_path"] = str(CONFIGS / draft)
     options = engine.options(engine_version=case["tpkit_engine_version"], **flags)
     return model, gpu_of(case), parallel, options
 
@@ -69,6 +72,8 @@ def _metric(result, case: dict) -> float:
         return result.extra["estimated_max_model_len"]
     if metric == "max_concurrency":
         return round(result.max_concurrency, 2)
+    if metric == "available_kv_gib":  # vLLM's "Available KV cache memory" / "reserved for KV Cache", 2 decimals
+        return round(result.extra["available_kv_bytes"] / 2**30, 2)
     raise ValueError(f"{case['id']}: unknown printed metric {metric!r}")
 
 

@@ -12,9 +12,10 @@ import pytest
 
 import harness
 
-REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch (targets: see the module doc)
-    "sglang": (0.02, 0.12, 0.73),  # 0.80 before cuBLAS moved after the KV pool (sg_044 left the band: +8.4 %)
-    "vllm": (0.07, 0.40, 0.55),
+REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on main (targets: see the module doc)
+    "sglang": (0.01, 0.08, 0.85),  # 2026-12-01, 22 scored: median 0.72 %, p90 7.3 %, 19/22 inside (sg_037 MI300X,
+                                   # sg_044 RTX 3090 under WSL2, gs_004 outside); p90 misses the 5 % target
+    "vllm": (0.03, 0.25, 0.85),  # 2026-12-01, 28 scored: median 2.84 %, p90 24.6 %, 24/28 inside; p90 misses 8 %
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"

@@ -1,9 +1,9 @@
 """``tpkit`` command line: thin commands that parse flags, call a pure function and render.
 
-argparse (stdlib) + rich: argparse keeps ``tpkit plan`` cold start small (no framework import
-chain) and gives the flag names scripts rely on; rich renders tables only when printing.
+argparse (stdlib) only: it keeps ``tpkit plan`` cold start small (no framework import chain) and gives the
+flag names scripts rely on; the ledger is plain text fitted to the terminal (``tpkit.cli.render``).
 
-Exit codes: 0 ok, 2 user error (message, no traceback), 1 internal error.
+Exit codes: 0 ok, 2 user error (message, no traceback), 1 internal error; ``tpkit plan``: 3 DOES NOT FIT.
 Each sub-command lives in its own module exposing ``register(subparsers)`` whose parser
 sets ``func(args) -> int``.  Only the command being run is imported (``tpkit plan`` never imports
 the probe or the benchmarks); the others are listed by their help line.
@@ -24,6 +24,7 @@ COMMANDS = {
     "probe": "measure each GPU's free memory, its users, NVLink/PCIe topology and peer access",
     "bench": "benchmarks (all-reduce)",
     "perf": "predict decode tok/s with every all-reduce costed, and whether speculative decoding pays",
+    "explain": "explain an SGLang/vLLM log: the ledger from its printed numbers, the failure and re-planned fixes",
 }
 """sub-command module under tpkit.cli → its help line (the module's own parser says the same)"""
 
@@ -66,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `tpkit plan … | head`: the reader left; say nothing more
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as exc:  # noqa: BLE001 - user errors become messages
         if is_user_error(exc):
             print(f"tpkit {args.command}: error: {exc}", file=sys.stderr)

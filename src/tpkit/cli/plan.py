@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["register", "run_plan", "build_request", "plan", "HELP"]
+__all__ = ["register", "run_plan", "build_request", "plan", "HELP", "EXIT_DOES_NOT_FIT", "with_memory"]
 
 HELP = "predict per-GPU memory and KV-cache capacity before launch"
 """one line for ``tpkit --help``"""
+
+EXIT_DOES_NOT_FIT = 3
+"""exit status of a plan whose verdict is DOES NOT FIT (the plan, text or ``--json``, is still printed)"""
+
+EPILOG = """\
+exit status: 0 the plan fits; 3 DOES NOT FIT (the plan, text or --json, is
+still printed); 2 a user error (a message, no traceback); 1 a bug.
+
+--gpu NAME with --gpu-memory SIZE: the GPU's properties (compute capability,
+NVLink, vendor) come from the catalog and SIZE replaces its memory total; the
+plan says so in a warning.
+
+--list-gpus / --list-models print the catalogs (with --json: as JSON) and exit."""
 
 
 def register(sub) -> None:
@@ -22,9 +36,18 @@ def register(sub) -> None:
         "plan", help=HELP,
         description=f"Itemise per-GPU memory (ledger with sources) and the KV-cache pool the engine ({labels}) "
         "will allocate. Sizes accept units: 96GiB (2^30) or 96GB (10^9).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("model", help="HF id (local HF cache or embedded catalog), model dir or config.json path")
-    p.add_argument("--engine", choices=engine_names(), default=DEFAULT_ENGINE)
+    p.add_argument("model", nargs="?", default=None,
+                   help="HF id (local HF cache or embedded catalog, see --list-models), model dir or config.json "
+                        "path (default with --from-log: the log's model)")
+    p.add_argument("--list-gpus", action="store_true", help="list the catalog GPUs (names, aliases, memory) and exit")
+    p.add_argument("--list-models", action="store_true", help="list the embedded catalog models and exit")
+    p.add_argument("--engine", choices=engine_names(), default=None, help=f"default {DEFAULT_ENGINE} (with --from-log: "
+                                                                          "the log's engine)")
+    p.add_argument("--from-log", default=None, metavar="LOG",
+                   help="plan on the machine of this SGLang/vLLM log: its measured start-up terms (and weights, for "
+                        "the same layout) replace the catalog's; other flags change the configuration")
     p.add_argument("--gpu", default=None, help="GPU name, e.g. H100, H200, RTX-PRO-6000 (see --list-gpus)")
     p.add_argument("--gpu-memory", default=None, metavar="SIZE",
                    help="device memory as CUDA reports it, with a unit (e.g. 96GiB) for a GPU not in the catalog")
@@ -32,7 +55,8 @@ def register(sub) -> None:
                    help="machine profile from `tpkit probe --out`: plan from measured free memory per GPU")
     p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default tp×pp×dp)")
     for name in ("tp", "pp", "dp", "ep"):
-        p.add_argument(f"--{name}", type=int, default=1, help=f"{name.upper()} size (default 1)")
+        p.add_argument(f"--{name}", type=int, default=None, help=f"{name.upper()} size (default 1; with --from-log "
+                                                                  "the log's)")
     groups: dict = {}
     add_engine_flags(p, groups)
     _register_allreduce(groups.get("all-reduce") or p.add_argument_group("all-reduce"))
@@ -56,7 +80,9 @@ def _resolve_gpu(args, machine):
         total = parse_bytes(args.gpu_memory, what="--gpu-memory")
         if total.bytes <= 0:
             raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
-        return custom_gpu(total, name=args.gpu or "custom")
+        if args.gpu is None:
+            return custom_gpu(total, name="custom")
+        return with_memory(lookup_gpu(args.gpu), total)
     if args.gpu is not None:
         return lookup_gpu(args.gpu)
     if machine is not None:
@@ -65,6 +91,30 @@ def _resolve_gpu(args, machine):
             low.total_bytes, name=low.name, source=f"--machine {args.machine}: GPU {low.index} cudaMemGetInfo total")
     raise PlanInputError("no GPU given: pass --gpu NAME (e.g. --gpu H100), --gpu-memory SIZE (e.g. 96GiB), "
                          "or --machine machine.json from `tpkit probe --out`")
+
+
+def with_memory(gpu, total):
+    """``--gpu NAME --gpu-memory SIZE``: the catalog GPU with SIZE as its CUDA-reported total (SIZE wins)."""
+    from dataclasses import replace
+
+    from tpkit.units import format_bytes
+
+    return replace(gpu, total_bytes=total, nvidia_smi_total_mib=None,
+                   total_source=f"--gpu-memory {format_bytes(total)} (replaces the catalog's "
+                                f"{format_bytes(gpu.total_bytes)} for {gpu.name})")
+
+
+def gpu_memory_note(args, gpu) -> tuple[str, ...]:
+    """The warning that says which of ``--gpu`` and ``--gpu-memory`` set what, when both are given."""
+    if args.gpu is None or args.gpu_memory is None:
+        return ()
+    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.units import format_bytes
+
+    catalog = lookup_gpu(args.gpu)
+    return (f"--gpu-memory {format_bytes(gpu.total_bytes)} replaces the catalog total of {catalog.name} "
+            f"({format_bytes(catalog.total_bytes)}); its other properties (compute capability, links, vendor) "
+            "come from the catalog",)
 
 
 def _known(name: str) -> bool:
@@ -145,6 +195,17 @@ def plan(args):
     from tpkit.engines.registry import get_engine
     from tpkit.memory.band import with_band
 
+    log = _from_log(args) if getattr(args, "from_log", None) else None
+    if args.engine is None:
+        from tpkit.engines.registry import DEFAULT_ENGINE
+
+        args.engine = DEFAULT_ENGINE
+    for name in _FILLED:
+        if getattr(args, name) is None:
+            setattr(args, name, 1)
+    if args.model is None:
+        raise PlanInputError("no model given: pass MODEL (an HF id, a model dir or a config.json), or --from-log LOG "
+                             "with a log that names a model tpkit can read")
     engine = get_engine(args.engine)
     model, gpu, parallel, machine = build_request(args)
     options = options_from_args(engine, args)
@@ -158,7 +219,24 @@ def plan(args):
             return _done[tp]
     else:
         extra_for = extra
-    result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
+    if log is not None:
+        from tpkit.explain.fromlog import measured_startup
+        from tpkit.memory.band import measured_terms
+
+        measured = measured_startup(log, gpu_total=gpu.total_bytes)
+        terms = dict(measured.terms)
+        same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
+                and (measured.layout["quantization"] or None) == (getattr(args, "quantization", None) or None))
+        notes = tuple(notes) + measured.notes
+        if "weights" in terms and not same:
+            terms.pop("weights")
+            notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "
+                      f"quantization {measured.layout['quantization'] or 'of the checkpoint'}",)
+        with measured_terms(terms, source=f"measured in {args.from_log}"):
+            result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
+    else:
+        result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
+    notes = gpu_memory_note(args, gpu) + tuple(notes)
     if notes:
         from dataclasses import replace
 
@@ -166,7 +244,68 @@ def plan(args):
     return result
 
 
+_FILLED = ("tp", "pp", "dp", "ep")
+_LOG_FLAGS = {"sglang": {"mem_fraction": "mem_fraction_static", "context_length": "context_length",
+                         "kv_cache_dtype": "kv_cache_dtype", "page_size": "page_size",
+                         "cuda_graph_max_bs": "cuda_graph_max_bs", "chunked_prefill_size": "chunked_prefill_size",
+                         "max_running_requests": "max_running_requests", "max_total_tokens": "max_total_tokens"},
+              "vllm": {"mem_fraction": "gpu_memory_utilization", "context_length": "max_model_len",
+                       "kv_cache_dtype": "kv_cache_dtype", "page_size": "block_size",
+                       "max_num_batched_tokens": "max_num_batched_tokens", "max_running_requests": "max_num_seqs"}}
+"""the log's settings a --from-log plan starts from (run setting → flag dest), unless the flag is given"""
+
+
+def _from_log(args):
+    """Explain ``--from-log``; fill MODEL, --engine, --gpu and the layout the flags leave open from the log."""
+    from tpkit.cli.explain import read_log
+    from tpkit.explain import explain_log
+
+    e = explain_log(read_log(args.from_log))
+    ctx = e.context
+    if ctx.engine is None:
+        raise PlanInputError(f"--from-log {args.from_log}: neither SGLang nor vLLM recognised in the log; give a "
+                             "server log that prints its memory lines")
+    if args.engine is None:
+        args.engine = ctx.engine
+    elif args.engine != ctx.engine:
+        raise PlanInputError(f"--from-log {args.from_log} is a {ctx.engine} log but --engine is {args.engine}: the "
+                             f"measured terms are {ctx.engine}'s; drop --engine or give a {args.engine} log")
+    if getattr(args, "engine_version", None) is None and ctx.rules_version:
+        from tpkit.engines.registry import get_engine
+
+        try:  # the log's release when the engine has rules for it
+            get_engine(args.engine).options(engine_version=ctx.rules_version)
+            args.engine_version = ctx.rules_version
+        except Exception:  # noqa: BLE001 - a release the engine does not know: its default rules
+            pass
+    for name in _FILLED:
+        if getattr(args, name) is None and ctx.get(name) is not None:
+            setattr(args, name, int(ctx.get(name)))
+    for setting, dest in _LOG_FLAGS.get(ctx.engine, {}).items():
+        value = ctx.get(setting)
+        if getattr(args, dest, "absent") is None and value is not None and not (setting == "kv_cache_dtype"
+                                                                               and str(value) == "auto"):
+            setattr(args, dest, value)
+    if args.model is None and ctx.model is not None:
+        args.model = e.parsed.run.value("model") if ctx.model_source.startswith("the log") else None
+    if args.gpu is None and args.gpu_memory is None and args.machine is None and ctx.gpu is not None:
+        if ctx.gpu_source.startswith("printed device total"):
+            args.gpu_memory = f"{ctx.gpu.total_bytes.bytes}B"
+        else:
+            args.gpu = ctx.gpu.name
+    return e
+
+
 def run_plan(args) -> int:
+    """Print the plan; exit 0 when it fits, ``EXIT_DOES_NOT_FIT`` (3) when it does not."""
+    if args.list_gpus or args.list_models:
+        from tpkit.cli.catalogs import print_catalogs
+
+        return print_catalogs(gpus=args.list_gpus, models=args.list_models, as_json=args.json)
+    if args.model is None and not getattr(args, "from_log", None):
+        raise PlanInputError("no MODEL given: pass an HF id, a checkpoint directory or a config.json path, e.g. "
+                             "tpkit plan meta-llama/Llama-3.1-8B-Instruct --gpu H100 "
+                             "(tpkit plan --list-models lists the embedded catalog), or --from-log LOG")
     result = plan(args)
     if args.json:
         json.dump(result.to_json_dict(), sys.stdout, indent=2)
@@ -175,4 +314,4 @@ def run_plan(args) -> int:
         from tpkit.cli.render import format_plan
 
         sys.stdout.write(format_plan(result))
-    return 0
+    return 0 if result.verdict.fits else EXIT_DOES_NOT_FIT

@@ -1,56 +1,92 @@
-"""Render a PlanResult as text (pure: returns a string; the CLI prints it)."""
+"""Render a PlanResult as text (pure: returns a string; the CLI prints it).
+
+The ledger is plain text that fits the terminal (80 columns when the width is unknown, e.g. in a pipe):
+one row per item with its bytes and GiB, its source on the indented lines below it (``↳``).  An item name
+too long for its column continues on the next line, indented, so it never reads as a new item.  Every
+number is signed with ASCII ``-`` and a value that rounds to zero prints unsigned (never ``-0.00``).
+"""
 
 from __future__ import annotations
 
-import io
+import shutil
+import textwrap
 
 from tpkit.memory.result import PlanResult
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["format_plan", "format_ledger"]
+__all__ = ["format_plan", "format_ledger", "terminal_width", "signed_bytes", "signed_gib", "MIN_WIDTH"]
 
-_SIGN = {"capacity": "", "use": "−", "reserve": "−", "info": ""}
+MIN_WIDTH = 60
+"""narrowest layout rendered (a narrower terminal gets this width)"""
+_SIGN = {"capacity": 1, "use": -1, "reserve": -1, "info": 1}
+_SOURCE_INDENT = "    "
+_SOURCE_MARK = "↳ "
+_ITEM_INDENT = "  "
 
 
-def _console(width: int):
-    from rich.console import Console
+def terminal_width() -> int:
+    """Columns of the terminal (``COLUMNS`` wins), 80 when unknown, at least ``MIN_WIDTH``."""
+    return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
 
-    return Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
+
+def signed_bytes(value: int) -> str:
+    """``-1,370,896``; zero is ``0`` (no sign)."""
+    return f"{value:,}" if value else "0"
 
 
-def format_ledger(result: PlanResult, *, width: int = 110) -> str:
-    """The per-GPU ledger as a table: item, bytes, GiB, source."""
-    from rich.table import Table
+def signed_gib(value: int, digits: int = 2) -> str:
+    """GiB with ``digits`` decimals; a value that rounds to zero prints as ``0.00``, never ``-0.00``."""
+    text = f"{value / 2**30:.{digits}f}"
+    return text.lstrip("-") if float(text) == 0 else text
 
-    table = Table(title=f"Memory ledger — {result.ledger.rank_label}", title_justify="left",
-                  show_lines=False, expand=False)
-    table.add_column("item")
-    table.add_column("bytes", justify="right")
-    table.add_column("GiB", justify="right")
-    table.add_column("source", overflow="fold")
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width=max(10, width), break_long_words=True, break_on_hyphens=False) or [""]
+
+
+def format_ledger(result: PlanResult, *, width: int | None = None) -> str:
+    """The per-GPU ledger: item, bytes, GiB on one row, the source below it; fits ``width`` columns."""
+    width = max(MIN_WIDTH, width or terminal_width())
+    rows = []
     for line in result.ledger.items:
-        sign = _SIGN[line.kind]
+        value = _SIGN[line.kind] * line.bytes.bytes
         name = line.item if line.kind != "info" else f"({line.item})"
-        gib = f"{sign}{line.bytes.gib:.2f}" + (f" ± {line.uncertainty.gib:.2f}" if line.uncertainty.bytes else "")
-        table.add_row(name, f"{sign}{line.bytes.bytes:,}", gib, line.source)
-    table.add_row("= remaining", f"{result.ledger.remaining.bytes:,}", f"{result.ledger.remaining.gib:.2f}",
-                  "capacity − uses − reserves: budget the pool could not use (under one token or block; "
-                  "negative when the padding page comes out of the slack)")
-    console = _console(width)
-    console.print(table)
-    return console.file.getvalue()
+        gib = signed_gib(value) + (f" ± {line.uncertainty.gib:.2f}" if line.uncertainty.bytes else "")
+        rows.append((name, signed_bytes(value), gib, line.source))
+    remaining = result.ledger.remaining.bytes
+    rows.append(("= remaining", signed_bytes(remaining), signed_gib(remaining),
+                 "capacity − uses − reserves: budget the pool could not use (under one token or block; "
+                 "negative when the padding page comes out of the slack)"))
+    bytes_w = max(len("bytes"), *(len(r[1]) for r in rows))
+    gib_w = max(len("GiB"), *(len(r[2]) for r in rows))
+    item_w = width - bytes_w - gib_w - 4
+    out = [f"Memory ledger — {result.ledger.rank_label}",
+           f"{'item (source below it)':<{item_w}}  {'bytes':>{bytes_w}}  {'GiB':>{gib_w}}",
+           "─" * width]
+    for name, nbytes, gib, source in rows:
+        names = _wrap(name, item_w)
+        first, rest = names[0], " ".join(names[1:])
+        out.append(f"{first:<{item_w}}  {nbytes:>{bytes_w}}  {gib:>{gib_w}}".rstrip())
+        if rest:
+            out += [_ITEM_INDENT + n for n in _wrap(rest, item_w - len(_ITEM_INDENT))]
+        src = _wrap(source, width - len(_SOURCE_INDENT) - len(_SOURCE_MARK))
+        out += [_SOURCE_INDENT + (_SOURCE_MARK if i == 0 else " " * len(_SOURCE_MARK)) + s for i, s in enumerate(src)]
+    return "\n".join(out) + "\n"
 
 
-def _header(result: PlanResult) -> str:
+def _version(result: PlanResult) -> str:
+    """``vllm 0.33 rules`` — the release whose rules the plan follows (the default is the newest modelled)."""
+    return f"{result.engine} {result.engine_version} rules"
+
+
+def _header(result: PlanResult, width: int) -> str:
     par = result.parallel
     gpu = result.gpu
     total = Bytes(gpu["total_bytes"])
-    return (
-        f"tpkit plan · {result.engine} {result.engine_version} · {result.model.get('name')}\n"
-        f"  GPU {gpu.get('name')} ({format_bytes(total)} = {format_bytes(total, binary=False)} as CUDA reports) "
-        f"× {par.num_gpus} · tp {par.tp} pp {par.pp} dp {par.dp} ep {par.ep}\n"
-        f"  model from {result.model.get('source')}\n"
-    )
+    return _block([f"tpkit plan · {_version(result)} · {result.model.get('name')}"], width) + _block([
+        f"GPU {gpu.get('name')} ({format_bytes(total)} = {format_bytes(total, binary=False)} as CUDA reports) "
+        f"× {par.num_gpus} · tp {par.tp} pp {par.pp} dp {par.dp} ep {par.ep}",
+        f"model from {result.model.get('source')}"], width, indent="  ")
 
 
 def _tokens(result: PlanResult) -> str:
@@ -78,7 +114,7 @@ def _band_note(result: PlanResult) -> str | None:
     return f"band: every estimated term at its ends — {parts}{more}"
 
 
-def _capacity(result: PlanResult) -> str:
+def _capacity(result: PlanResult) -> list[str]:
     lines = [f"KV cache: {_tokens(result)} per rank"]
     pool = result.kv_pool
     if pool is not None:
@@ -96,17 +132,28 @@ def _capacity(result: PlanResult) -> str:
     if result.max_running_requests is not None:
         lines.append(f"max running requests: {result.max_running_requests:,}")
     lines.append(f"max concurrency at {result.context_length:,} tokens/request: {result.max_concurrency:.2f}×")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
-def format_plan(result: PlanResult, *, width: int = 110) -> str:
-    """Header, ledger, capacity, verdict, warnings and the engine's own log lines."""
-    parts = [_header(result), format_ledger(result, width=width), _capacity(result)]
+def _block(lines: list[str], width: int, indent: str = "") -> str:
+    """Each line wrapped to ``width``; its continuation lines indented two more spaces."""
+    out = []
+    for line in lines:
+        out += textwrap.wrap(line, width=width, initial_indent=indent, subsequent_indent=indent + "  ",
+                             break_long_words=True, break_on_hyphens=False) or [indent]
+    return "\n".join(out) + "\n"
+
+
+def format_plan(result: PlanResult, *, width: int | None = None) -> str:
+    """Header, ledger, capacity, verdict, warnings and the engine's own log lines, fitted to ``width``."""
+    width = max(MIN_WIDTH, width or terminal_width())
     verdict = result.verdict
-    parts.append(f"verdict: {'FITS' if verdict.fits else 'DOES NOT FIT'} — {verdict.message}\n")
+    parts = [_header(result, width), format_ledger(result, width=width), _block(_capacity(result), width),
+             _block([f"verdict: {'FITS' if verdict.fits else 'DOES NOT FIT'} — {verdict.message}"], width)]
     if result.warnings:
-        parts.append("warnings:\n" + "".join(f"  ! {w}\n" for w in result.warnings))
+        parts.append("warnings:\n" + _block([f"! {w}" for w in result.warnings], width, indent="  "))
     if result.engine_log:
+        # the engine's lines are quoted whole (one per line, not wrapped) so they can be grepped in a server log
         parts.append(f"what {result.engine} would log (its 'GB' means GiB where noted):\n"
                      + "".join(f"  {line}\n" for line in result.engine_log))
     return "\n".join(parts)

@@ -158,7 +158,11 @@ def _explain_text(ar, cfg, cuda: bool) -> str:
         uses = explain_backends(world_size=ar.world_size, dtype=cfg.dtype, topology=ar.topology, profile=ar.profile,
                                 env=ar.env, available=ar.available, skipped_at_init=ar.skipped, sizes=cfg.sizes,
                                 mode=mode)
-        out += f"\n# backends ({mode} calls):\n" + format_explain(uses)
+        # the backends skipped at init were printed once at the top ("# skipped NAME: why"): named, not repeated
+        listed = [u for u in uses if u.backend not in ar.skipped]
+        out += f"\n# backends ({mode} calls):\n" + format_explain(listed)
+        if len(listed) < len(uses):
+            out += f"\n  (skipped at init, see above: {', '.join(u.backend for u in uses if u.backend in ar.skipped)})"
     return out
 
 

@@ -27,11 +27,14 @@ kv_tokens_range       [lo, hi] KV tokens per rank with every estimated term at i
 kv_blocks_range       [lo, hi] KV blocks, next to ``kv_blocks`` (vLLM), with the band
 band                  {kv_tokens_range, plus_minus_tokens, kv_blocks_range, estimated_terms: [{term, item,
                       bytes, uncertainty_bytes, source}], measured_terms: [...]}, with the band
-(engine extras)        engine-specific top-level keys (vLLM adds kv_blocks, block_size)
+ledger_rank           which GPU the ledger is for (e.g. "per GPU (catalog total)", "per GPU (--gpu-memory total)")
+(engine extras)       ``sglang`` {…}: SGLang's own numbers; vLLM: ``kv_blocks``, ``block_size`` and ``vllm`` {…}:
+                      vLLM's own numbers (rule_era, gpu_memory_utilization, requested_bytes, available_kv_bytes,
+                      bytes_per_block, kv_groups, cuda_graph_bytes, …), also at the top level (schema 1)
 ===================== ============================================================
 
 Additions since schema 1 (no key changed meaning, so ``schema_version`` stays 1): ``uncertainty_bytes`` on
-ledger lines, ``kv_tokens_range``, ``kv_blocks_range``, ``band``.
+ledger lines, ``kv_tokens_range``, ``kv_blocks_range``, ``band``, the ``vllm`` block.
 """
 
 from __future__ import annotations

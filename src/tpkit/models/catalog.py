@@ -70,5 +70,8 @@ def close_matches(name: str, *, n: int = 4) -> list[str]:
     for entry in catalog_entries():
         by_key[entry.id.lower()] = entry.id
         by_key[entry.short_name.lower()] = entry.id
-    hits = difflib.get_close_matches(name.strip().lower(), list(by_key), n=n * 2, cutoff=0.5)
-    return list(dict.fromkeys(by_key[h] for h in hits))[:n]
+    key = name.strip().lower()
+    hits = difflib.get_close_matches(key, list(by_key), n=n * 2, cutoff=0.5)
+    # a fragment such as "mixtral" or "405b" is too short for difflib: ids that contain it come first
+    contains = [k for k in by_key if len(key) >= 3 and key in k] if key else []
+    return list(dict.fromkeys(by_key[h] for h in contains + hits))[:n]

@@ -49,7 +49,8 @@ def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSp
                   + (f"; close matches: {', '.join(matches)}" if matches else ""))
     raise UnknownModelError(
         f"model {_short(name_or_path)!r} not found. Looked at:\n  - " + "\n  - ".join(looked)
-        + "\nPass a config.json path, a checkpoint directory, or a catalog name (e.g. meta-llama/Llama-3.1-8B-Instruct)."
+        + "\nPass a config.json path, a checkpoint directory, or a catalog name (e.g. meta-llama/Llama-3.1-8B-Instruct;"
+        " `tpkit plan --list-models` lists them)."
     )
 
 

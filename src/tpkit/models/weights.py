@@ -28,6 +28,7 @@ from tpkit.models.layout import padded_vocab, stage_layers
 from tpkit.models.params import Part, global_parts, layer_groups, layer_parts, mtp_parts
 from tpkit.models.quant import is_ignored, matrix_bytes, resolve_quant
 from tpkit.models.spec import ModelSpec, QuantSpec
+from tpkit.models.vision import SHARDABLE, TOWER_TP_SHARDED, tower_params_per_rank, vision_tower
 from tpkit.models.weights_plan import WeightLine, WeightsPlan
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
@@ -42,8 +43,12 @@ _SCOPES = {"all_linear": None, "mlp_only": {"dense_mlp", "routed_experts", "shar
 
 
 def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None = None,
-                 quantization: str | None = None, checkpoint_dir: str | None = None) -> WeightsPlan:
-    """Weight bytes per rank for ``spec`` under ``parallel`` (exact from safetensors when available)."""
+                 quantization: str | None = None, checkpoint_dir: str | None = None,
+                 engine: str | None = None) -> WeightsPlan:
+    """Weight bytes per rank for ``spec`` under ``parallel`` (exact from safetensors when available).
+
+    ``engine`` (``"sglang"``, ``"vllm"`` or ``None``) picks which vision-tower matrices are split over TP
+    (``tpkit.models.vision.TOWER_TP_SHARDED``); ``None`` splits every tower matrix."""
     elem = _dtype(spec, dtype)
     quant = resolve_quant(spec.quant, quantization)
     directory = checkpoint_dir or spec.extra.get("checkpoint_dir")
@@ -53,7 +58,7 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
         return plan_from_safetensors(spec, parallel, Path(directory), dtype=elem, quant=quant)
     if parallel.pp > spec.num_layers:
         raise PlanInputError(f"--pp {parallel.pp} exceeds the model's {spec.num_layers} layers; use --pp ≤ {spec.num_layers}")
-    stages = [_stage_lines(spec, parallel, s, elem, quant) for s in range(parallel.pp)]
+    stages = [_stage_lines(spec, parallel, s, elem, quant, engine=engine) for s in range(parallel.pp)]
     best = max(range(parallel.pp), key=lambda s: sum(l.bytes.bytes for l in stages[s]))
     lines = tuple(stages[best])
     whole = _stage_lines(spec, ParallelSpec(), 0, elem, quant, pad_vocab=False)
@@ -100,7 +105,7 @@ def _dtype(spec: ModelSpec, dtype: str | None) -> str:
 
 
 def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quant: QuantSpec | None,
-                 *, pad_vocab: bool = True) -> list[WeightLine]:
+                 *, pad_vocab: bool = True, engine: str | None = None) -> list[WeightLine]:
     first, last = stage == 0, stage == par.pp - 1
     sums: dict[str, list[int]] = {}
     exact_names = quant is not None and _names_matter(quant)
@@ -117,7 +122,7 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
     _accumulate(spec, par, parts, elem, quant, pad_vocab, sums)
     lines = _lines(sums, spec, par, elem, quant)
     if first:
-        lines += _vision_line(spec, par.tp, elem)
+        lines += _vision_line(spec, par.tp, elem, engine)
     if spec.num_nextn_layers:
         mtp = spec.num_nextn_layers * sum(p.elements for p in mtp_parts(spec))
         lines.append(WeightLine(item="mtp/nextn layers", bytes=Bytes(0),
@@ -240,15 +245,30 @@ def _describe(category: str, spec: ModelSpec, par: ParallelSpec, elem: str, quan
     return f"{n:,} params/rank: {rules[category]} ({elem})"
 
 
-def _vision_bytes(spec: ModelSpec, tp: int, elem: str) -> Bytes:
-    return Bytes(math.ceil((spec.vision_params or 0) / tp) * DTYPES[elem].bytes)
+def _tower(spec: ModelSpec):
+    """The spec's vision tower (``tpkit.models.vision``), or ``None``."""
+    return vision_tower(spec.extra.get("vision_config"), spec.hidden_size, spec.extra.get("wrapper_model_type"),
+                        where=spec.source) if spec.vision_params else None
 
 
-def _vision_line(spec: ModelSpec, tp: int, elem: str) -> list[WeightLine]:
-    if spec.vision_params:
-        return [WeightLine(item="vision tower", bytes=_vision_bytes(spec, tp, elem), params=math.ceil(spec.vision_params / tp),
-                           source=f"{spec.vision_params:,} params (from vision_config) / tp {tp} × "
-                                  f"{DTYPES[elem].bytes} B ({elem}); assumed TP-sharded like the decoder")]
+def _vision_bytes(spec: ModelSpec, tp: int, elem: str, engine: str | None = None) -> Bytes:
+    tower = _tower(spec)
+    if tower is None:
+        return Bytes(math.ceil((spec.vision_params or 0) / tp) * DTYPES[elem].bytes)
+    return Bytes(tower_params_per_rank(tower, tp, engine=engine) * DTYPES[elem].bytes)
+
+
+def _vision_line(spec: ModelSpec, tp: int, elem: str, engine: str | None = None) -> list[WeightLine]:
+    tower = _tower(spec)
+    if tower is not None:
+        n = tower_params_per_rank(tower, tp, engine=engine)
+        sharded = TOWER_TP_SHARDED.get((engine or "", tower.family), frozenset(SHARDABLE))
+        split = ", ".join(g for g in SHARDABLE if g in sharded and getattr(tower, g)) or "nothing"
+        return [WeightLine(item="vision tower", bytes=Bytes(n * DTYPES[elem].bytes), params=n,
+                           source=f"{tower.params:,} params ({tower.family} tower + projector, from vision_config); "
+                                  f"{split} split over tp {tp}, the rest held whole on every rank"
+                                  f"{' (' + engine + ')' if engine else ''} → {n:,} params/rank × "
+                                  f"{DTYPES[elem].bytes} B ({elem})")]
     if spec.is_multimodal:
         return [WeightLine(item="vision tower", bytes=Bytes(0),
                            source="unknown: vision tower layout not derivable from this config; not counted")]

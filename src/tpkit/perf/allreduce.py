@@ -25,10 +25,13 @@ model for its world size; between measured sizes the time is interpolated linear
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tpkit.comm.profile import BenchProfile
 from tpkit.errors import PlanInputError
 from tpkit.perf.constants import C
+
+if TYPE_CHECKING:  # the profile type only: tpkit.comm.profile loads when a profile file is given
+    from tpkit.comm.profile import BenchProfile
 
 __all__ = ["Link", "ArCost", "BACKENDS", "allreduce_cost", "allgather_cost", "make_link"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tpkit.comm.profile import BenchProfile
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.models.spec import ModelSpec
@@ -29,6 +29,9 @@ from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
 from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels
 from tpkit.perf.verdict import confidence_of, verdict_for
 from tpkit.perf.work import Batch, Shard, padded_vocab_per_rank, forward_kernels
+
+if TYPE_CHECKING:  # the profile type only: tpkit.comm.profile loads when a profile file is given
+    from tpkit.comm.profile import BenchProfile
 
 __all__ = ["PerfRequest", "plan_perf", "SWEEP_BATCHES"]
 

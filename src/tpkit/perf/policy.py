@@ -13,10 +13,13 @@ cost of every collective of a forward under one of them (pure).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tpkit.comm.profile import BenchProfile
 from tpkit.perf.allreduce import ArCost, Link, allgather_cost, allreduce_cost
 from tpkit.perf.calls import Collective
+
+if TYPE_CHECKING:  # the profile type only: tpkit.comm.profile loads when a profile file is given
+    from tpkit.comm.profile import BenchProfile
 
 __all__ = ["POLICIES", "CommSetup", "available_policies", "default_policy", "collectives_us", "policy_cost"]
 

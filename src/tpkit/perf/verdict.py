@@ -73,7 +73,11 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
     be = spec.breakeven_accept_length
     breakeven = (f"Break-even accept length {be:.2f}: {name} pays here only if the draft averages more than {be:.2f} "
                  f"accepted tokens per cycle (this run {'was given' if req.accept_length else 'assumes'} "
-                 f"{spec.accept_length:.2f}; --accept-length sets it).")
+                 f"{spec.accept_length:.2f}" + ("" if req.accept_length else
+                                                f", the {req.spec.family} family default, not a measurement of "
+                                                "your draft: read yours from SGLang's decode log ('accept len') or "
+                                                "vLLM's 'Mean acceptance length' and pass it with --accept-length")
+                 + ("; --accept-length sets it)." if req.accept_length else ")."))
     lines = [head, breakeven, _cycle_text(req, base, spec), *_engine_text(runtime, spec, base),
              *_what_if_text(what_ifs, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)
     if spec.speedup >= 1.05:

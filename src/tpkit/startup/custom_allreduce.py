@@ -2,34 +2,63 @@
 
     implementation                 engine, releases                 per-rank buffers
     SGLang CustomAllReduceV2       SGLang ≥ 0.5.15, CUDA, NVLink    symmetric buffer + graph table, by world size
-                                                                    (SM90 sizes, spec §6.5)
+                                                                    (SM90 sizes; sglang 0.5.23 custom_all_reduce_v2.py)
     SGLang legacy CustomAllreduce  SGLang (else)                    2 × max_size IPC buffers + max_size rank data
-                                                                    + Signal (spec §6.4); world 2, 4, 6, 8, and
-                                                                    > 2 only over a full NVLink mesh (spec §6.3)
+                                                                    + Signal (CustomAllreduce.__init__); world 2, 4,
+                                                                    6, 8, > 2 only over full NVLink (sglang ≤ 0.5.23
+                                                                    custom_all_reduce_utils.py
+                                                                    can_use_custom_all_reduce_with_nvlink)
     vLLM CustomAllreduce           vLLM, every release              Signal + max_size meta + staging + 8 MiB
-                                                                    rank_data (spec §5.3), on its world sizes
+                                                                    rank_data (vLLM ≤ 0.33 custom_all_reduce.py
+                                                                    CustomAllreduce.__init__), on its world sizes
+
+vLLM's TP all-reduce buffers (``vllm_allreduce_costs``), per release.
+
+Created in ``CudaCommunicator.__init__`` (``distributed/device_communicators/cuda_communicator.py``) for the
+group named "tp", in this order:
+
+1. torch symmetric-memory all-reduce (``symm_mem.py SymmMemCommunicator``; on by default from 0.11.0,
+   ``envs.py VLLM_ALLREDUCE_USE_SYMM_MEM``): a bf16 buffer of ``SYMM_MEM_ALL_REDUCE_MAX_SIZES[cap][ws]``
+   bytes (``all_reduce_utils.py``; cap 9.0: 64/32/64/64 MiB for ws 2/4/6/8, cap 10.0: 8/32/128/128 MiB).
+   It is allocated before the multicast check and stays referenced when that check disables the
+   communicator; independent of ``--disable-custom-all-reduce``.
+2. custom all-reduce (``custom_all_reduce.py CustomAllreduce``), unless ``--disable-custom-all-reduce``:
+   only on world sizes {2, 4, 6, 8} ({2, 4, 6, 8, 16} from 0.27, 16 serving only multi-node MNNVL), disabled
+   on more than two CUDA GPUs without a full NVLink mesh and without P2P (ROCm: XGMI counts as fully
+   connected and the P2P test is skipped; the MI300X/MI325X boards are taken as one XGMI mesh).  ``max_size`` = 8 MiB, capped to
+   ``CUSTOM_ALL_REDUCE_MAX_SIZES[cap][ws]`` when the symm-mem communicator came up (multicast: NVSwitch;
+   cap 9.0: 64 MiB / 32 MiB / 512 KiB / 256 KiB for ws 2/4/6/8, cap 10.0: 2/2/1/1 MiB).  Buffers per rank:
+   meta ``sizeof(Signal) + max_size``, staging ``max_size`` (≤ 0.26) or ``max(max_size, 2 MiB, 16 MiB)``
+   (≥ 0.27), and 8 MiB ``rank_data``.  ``sizeof(Signal)`` 2,560 B ([36][8] flags), 4,864 B from 0.27
+   ([36][16], the release that allows ws 16; csrc, not in the wheel's Python: derived).
+3. ≥ 0.27, inside custom all-reduce: a ``6 × 16 MiB`` MNNVL Lamport buffer (``_init_mnnvl_buffer``), kept
+   only when the symm-mem rendezvous returns a multicast pointer.
+
+Multicast is taken to exist on a CUDA GPU of compute capability 9.x/10.x whose TP group is a full NVLink
+mesh (an NVSwitch board); a symm-mem buffer without multicast carries its whole size as uncertainty.
 
 Each returns a ``Cost`` of 0 bytes, with the reason, when the implementation does not initialise.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.startup.cost import Cost
 from tpkit.hardware.topology import GroupTopology
-from tpkit.units import Bytes, MiB, format_bytes
+from tpkit.units import Bytes, KiB, MiB, format_bytes
 
-__all__ = ["sglang_custom_allreduce", "vllm_custom_allreduce"]
+__all__ = ["sglang_custom_allreduce", "VllmAllreduceRelease", "vllm_allreduce_costs", "multicast_group",
+           "SYMM_MEM_SIZES", "CUSTOM_AR_SIZES"]
 
 _ITEM = "custom all-reduce buffers"
 _V2_SM90_MIB = {2: (80.0, 2), 3: (34.0, 3), 4: (23.0, 4), 5: (19.8, 5), 6: (18.3, 6), 7: (17.8, 7), 8: (18.0, 8)}
-"""CustomAllReduceV2 on SM90: world size → (symmetric buffer MiB, graph-params table MiB), spec §6.5"""
+"""CustomAllReduceV2 on SM90: world size → (symmetric buffer MiB, graph-params table MiB),
+sglang 0.5.15–0.5.23 ``python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py`` with the SM90 table of
+``configs/custom_all_reduce_v2.py``"""
 _SGLANG_SIGNAL_BYTES = 3_456
-"""sizeof(Signal) with kSignalBlocks = 36 (spec §6.4)"""
-_VLLM_MAX_SIZE = MiB(8)
-"""vLLM custom all-reduce ``max_size`` default, 8192 × 1024 bytes (spec §5.2)"""
-_VLLM_RANK_DATA = MiB(8)
-"""vLLM custom all-reduce rank_data tensor (spec §5.3)"""
+"""sizeof(Signal) with kSignalBlocks = 36 (``sgl-kernel/csrc/allreduce/custom_all_reduce.cuh`` ``struct Signal``)"""
 
 
 def _cost(nbytes: Bytes, source: str) -> Cost:
@@ -47,20 +76,112 @@ def sglang_custom_allreduce(gpu: GpuSpec, links: GroupTopology, world: int, *, v
         note = "" if gpu.compute_capability == (9, 0) else " (SM90 sizes used for another arch: UNVERIFIED)"
         return _cost(MiB(sym_mib) + MiB(table_mib),
                      f"CustomAllReduceV2, ws {world}: {sym_mib} MiB symmetric + {table_mib} MiB graph table "
-                     f"(spec §6.5){note}")
+                     f"(sglang 0.5.23 custom_all_reduce_v2.py CustomAllReduceV2){note}")
     if world not in (2, 4, 6, 8) or (world > 2 and not nvlink):
-        return _cost(Bytes(0), f"disabled (world {world}, {'NVLink' if nvlink else 'PCIe'}; spec §6.3)")
+        return _cost(Bytes(0), f"disabled (world {world}, {'NVLink' if nvlink else 'PCIe'}; sglang "
+                                       "custom_all_reduce_utils.py can_use_custom_all_reduce_with_nvlink)")
     max_size = MiB(16) if not cuda else MiB(8)
     return _cost(max_size * 3 + Bytes(_SGLANG_SIGNAL_BYTES),
                  f"legacy CustomAllreduce: 2 × {format_bytes(max_size)} IPC buffers + {format_bytes(max_size)} rank "
-                 f"data + Signal {_SGLANG_SIGNAL_BYTES} B (spec §6.4)")
+                 f"data + Signal {_SGLANG_SIGNAL_BYTES} B (sglang custom_all_reduce.py CustomAllreduce.__init__)")
 
 
-def vllm_custom_allreduce(world: int, *, world_sizes: tuple[int, ...], signal_bytes: int, staging_mib: int) -> Cost:
-    """vLLM's custom all-reduce on a ``world``-rank TP group: initialised on ``world_sizes`` up to 8 ranks."""
-    if world not in world_sizes or world > 8:
-        return _cost(Bytes(0), f"not initialised (TP {world})")
-    meta = Bytes(signal_bytes) + _VLLM_MAX_SIZE
-    return _cost(meta + MiB(staging_mib) + _VLLM_RANK_DATA,
-                 f"Signal {signal_bytes:,} B + max_size 8 MiB (meta) + {staging_mib} MiB staging + 8 MiB rank_data "
-                 f"(spec §5.3), TP {world}")
+@dataclass(frozen=True, kw_only=True, slots=True)
+class VllmAllreduceRelease:
+    """What one vLLM release does with its TP all-reduce buffers (the engine's version rules fill it in)."""
+
+    torch_symm_mem: bool
+    """the torch symmetric-memory communicator is on by default (``VLLM_ALLREDUCE_USE_SYMM_MEM``, from 0.11)"""
+    world_sizes: tuple[int, ...]
+    """TP world sizes the custom all-reduce initialises on"""
+    signal_bytes: int
+    """``sizeof(Signal)`` in bytes"""
+    staging_mib: int
+    """minimum staging buffer in MiB (8 up to 0.26; 16 from 0.27)"""
+    mnnvl_lamport: bool
+    """the release keeps a 96 MiB MNNVL Lamport buffer when multicast is available (≥ 0.27)"""
+
+
+SYMM_MEM_SIZES = {"9.0": {2: MiB(64), 4: MiB(32), 6: MiB(64), 8: MiB(64)},
+                  "10.0": {2: MiB(8), 4: MiB(32), 6: MiB(128), 8: MiB(128)},
+                  "10.3": {2: MiB(4), 4: MiB(32), 6: MiB(32), 8: MiB(64)}}
+"""``SYMM_MEM_ALL_REDUCE_MAX_SIZES`` (``all_reduce_utils.py``, the same 0.10.2–0.33)"""
+CUSTOM_AR_SIZES = {"9.0": {2: MiB(64), 4: MiB(32), 6: KiB(512), 8: KiB(256)},
+                   "10.0": {2: MiB(2), 4: MiB(2), 6: MiB(1), 8: MiB(1)},
+                   "10.3": {2: MiB(4), 4: MiB(4), 6: MiB(8), 8: MiB(4)}}
+"""``CUSTOM_ALL_REDUCE_MAX_SIZES`` (``all_reduce_utils.py``, the same 0.10.2–0.33)"""
+_MAX_SIZE = MiB(8)
+_RANK_DATA = MiB(8)
+_MNNVL = MiB(16) * 6
+
+
+def _mib(amount: Bytes) -> str:
+    mib = amount.bytes / 2**20
+    return f"{mib:g} MiB" if mib >= 1 else f"{amount.bytes // 1024} KiB"
+
+
+def _cap(gpu: GpuSpec, links: GroupTopology) -> str | None:
+    cc = links.compute_capability or gpu.compute_capability
+    return f"{cc[0]}.{cc[1]}" if cc and gpu.vendor == "NVIDIA" else None
+
+
+def multicast_group(gpu: GpuSpec, links: GroupTopology, world: int) -> bool:
+    """torch symm-mem rendezvous gives a multicast pointer (NVSwitch): CUDA 9.x/10.x on a full NVLink mesh."""
+    cap = _cap(gpu, links)
+    return world > 1 and cap is not None and cap.split(".")[0] in ("9", "10") and links.full_nvlink
+
+
+def _symm_mem(gpu: GpuSpec, links: GroupTopology, world: int, rel: VllmAllreduceRelease) -> Cost | None:
+    cap = _cap(gpu, links)
+    size = SYMM_MEM_SIZES.get(cap or "", {}).get(world)
+    if not rel.torch_symm_mem or size is None:
+        return None
+    multicast = multicast_group(gpu, links, world)
+    note = "" if multicast else ("; no multicast on this group, so the communicator disables itself after "
+                                 "allocating: whether the buffer stays resident is UNVERIFIED (± its size)")
+    return Cost(key="extra", item="torch symm-mem all-reduce buffer", bytes=size,
+                uncertainty=Bytes(0) if multicast else size,
+                source=f"vLLM SymmMemCommunicator: SYMM_MEM_ALL_REDUCE_MAX_SIZES[{cap}][{world}] bf16 buffer "
+                       f"(VLLM_ALLREDUCE_USE_SYMM_MEM on by default from 0.11){note}")
+
+
+def _custom(gpu: GpuSpec, links: GroupTopology, world: int, rel: VllmAllreduceRelease) -> tuple[Cost, ...]:
+    if world not in rel.world_sizes or world > 8:
+        return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
+                     source=f"not initialised (TP {world})"),)
+    cuda = gpu.vendor == "NVIDIA"
+    if cuda and world > 2 and not links.full_nvlink:
+        return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
+                     source=f"disabled: TP {world} over PCIe (not a full NVLink mesh)"),)
+    if cuda and links.p2p is False:
+        return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
+                     source="disabled: no GPU P2P access in the TP group (probed)"),)
+    cap = _cap(gpu, links)
+    multicast = rel.torch_symm_mem and multicast_group(gpu, links, world) \
+        and world in SYMM_MEM_SIZES.get(cap or "", {})
+    max_size = min(CUSTOM_AR_SIZES.get(cap, {}).get(world, _MAX_SIZE), _MAX_SIZE) if multicast else _MAX_SIZE
+    staging = max(max_size, MiB(rel.staging_mib)) if rel.staging_mib > 8 else max_size
+    car = Cost(key="custom_allreduce", item="custom all-reduce buffers",
+               bytes=Bytes(rel.signal_bytes) + max_size + staging + _RANK_DATA,
+               source=f"Signal {rel.signal_bytes:,} B + max_size {_mib(max_size)} (meta) + "
+                      f"{_mib(staging)} staging + 8 MiB rank_data (custom_all_reduce.py CustomAllreduce.__init__), TP {world}"
+                      + (f"; max_size = CUSTOM_ALL_REDUCE_MAX_SIZES[{cap}][{world}] (torch symm-mem up)"
+                         if multicast and max_size != _MAX_SIZE else ""))
+    if not (rel.mnnvl_lamport and multicast):
+        return (car,)
+    return car, Cost(key="extra", item="custom all-reduce MNNVL Lamport buffer", bytes=_MNNVL,
+                     source="vLLM CustomAllreduce._init_mnnvl_buffer: 6 × max(MNNVL all-gather max × ws, 16 MiB) "
+                            "= 96 MiB symmetric memory, kept with multicast (≥ 0.27)")
+
+
+def vllm_allreduce_costs(gpu: GpuSpec, links: GroupTopology, world: int, rel: VllmAllreduceRelease, *,
+                         disable_custom_all_reduce: bool) -> tuple[Cost | None, tuple[Cost, ...]]:
+    """(the custom all-reduce cost or None, the other all-reduce buffers in creation order) on a TP group."""
+    if world < 2:
+        return None, ()
+    symm = _symm_mem(gpu, links, world, rel)
+    before = (symm,) if symm is not None else ()
+    if disable_custom_all_reduce:
+        return None, before
+    car, *after = _custom(gpu, links, world, rel)
+    return car, before + tuple(after)

@@ -2,7 +2,7 @@
 
 Measured step by step on one rank of 2× H200 SXM (torch 2.11 + CUDA 13, NCCL 2.28.9): free memory
 from ``cudaMemGetInfo`` (after ``empty_cache``) before and after each step, total 150,109,880,320 B.
-Source: ``shared/measurements/h200x2-startup-memory-and-graph-allreduce.json`` (``memory_steps``).
+Source: a tpkit measurement on 2× H200 SXM, 2026-11-29 (row ``tpkit-h200x2-steps`` of ``data/evidence.json``).
 These bytes are one row of the start-up evidence (``data/evidence.json``, row ``tpkit-h200x2-steps``): the
 start-up table (``tpkit.startup.table``) takes them as the Hopper context, the Hopper cuBLAS term and the 2-rank
 NVLink NCCL term, and the split of NCCL into init and first collective.  Other GPUs and world sizes get the table's
@@ -29,4 +29,4 @@ STARTUP_COSTS: dict[str, Bytes] = {
 }
 """bytes each start-up step took: cuda_context, nccl_process_group, nccl_first_allreduce, cublas"""
 
-STARTUP_SOURCE = "measured on 2× H200 (measurements/h200x2-startup-memory-and-graph-allreduce.json)"
+STARTUP_SOURCE = "measured by tpkit on 2× H200 SXM, 2026-11-29 (startup/data/evidence.json, row tpkit-h200x2-steps)"

@@ -94,9 +94,11 @@ def sglang_load_extra() -> Cost:
 
 
 def vllm_nontorch_growth(world: int) -> Cost:
-    """Non-torch memory vLLM (≥ 0.11) finds grown after its init snapshot and charges to the KV budget: NCCL warm-up
-    buffers, cuBLAS and engine workspaces (late-0.2x 'consumed memory' lines).  In the table, not charged yet (the
-    vLLM rules decide; helper V)."""
+    """Non-torch memory vLLM (≥ 0.11) finds grown after its init snapshot beyond cuBLAS (its own term), for a
+    ``world`` of tp × pp ranks: NCCL channels and protocols connected lazily at the profile run's first large
+    collectives and kernel workspaces outside torch's allocator (late-0.2x 'non-torch' / 'consumed memory' lines).
+    The vLLM rules charge it at world > 1 (``tpkit.engines.vllm.baseline.profile_nontorch_growth``); at world 1 the
+    rows give 0 beyond cuBLAS."""
     return table_cost("extra", "vllm_nontorch_growth", "tp1" if world < 2 else "tp>1",
                       item="non-torch memory grown after the snapshot")
 

@@ -1,5 +1,7 @@
 """SGLang's pre-model-load baseline: free memory after the CUDA context, process groups and custom
-all-reduce buffers, before weights (spec §2, §6.4, §6.5).
+all-reduce buffers, before weights (sglang 0.5.23 ``python/sglang/srt/distributed/bootstrap.py``
+``measure_pre_model_load_memory``; custom all-reduce buffers: ``device_communicators/custom_all_reduce.py``,
+``custom_all_reduce_v2.py``).
 
 SGLang never computes these terms; it measures free memory after them (``pre_model_load_memory``, min over
 the ranks of its replica).  tpkit predicts that measurement from the shared start-up cost model
@@ -125,7 +127,8 @@ def _capacity(gpu: GpuSpec, parallel: ParallelSpec, machine: MachineProfile | No
     """(capacity line, rank label, warnings, the deciding GPU's state or None)."""
     if machine is None:
         line = LineItem(item=f"{gpu.name} total", bytes=gpu.total_bytes, source=gpu.total_source, kind="capacity")
-        return line, "per GPU (catalog total)", (), None
+        given = gpu.total_source.startswith("--gpu-memory")
+        return line, "per GPU (--gpu-memory total)" if given else "per GPU (catalog total)", (), None
     from tpkit.startup.capacity import tightest_rank
 
     tight = tightest_rank(machine, parallel, gpu)

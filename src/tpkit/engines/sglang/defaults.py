@@ -1,13 +1,20 @@
-"""SGLang's default ``mem_fraction_static`` and capacity defaults, per release era (spec §4).
+"""SGLang's default ``mem_fraction_static`` and capacity defaults, per release era (sglang 0.5.20–0.5.23
+``python/sglang/srt/arg_groups/memory_hook.py`` ``handle_gpu_memory_settings``; earlier releases
+``python/sglang/srt/server_args.py`` ``ServerArgs.__post_init__``, 0.5.x ``_handle_gpu_memory_settings``).
 
 Units: ``gpu_mem_mib`` is what SGLang's ``get_device_memory_capacity`` returns — the nvidia-smi total
 in MiB (fallback: the CUDA total in MiB).  Every reserve here is in MiB, as in SGLang.
 
     era        rule
     0.2.15     by tp: ≥16 0.79, ≥8 0.83, ≥4 0.85, ≥2 0.87, else 0.88
-    0.3.6      … ≥8 0.82 …;   0.4.3 … ≥8 0.81 …
-    0.4.6      ≤ 81920 MiB: the 0.4.3 table; else (gpu − 13 GiB) / gpu
-    0.4.10     reserved GiB by capacity (2.8 + p/10, 9.5 + p/2, 12 + p/2, 32)
+    0.3.6      … ≥8 0.82 … (0.3.6 only);   from 0.4.0 … ≥8 0.81 … (0.4.0–0.4.5 ``server_args.py``)
+    0.4.6      ≤ 81920 MiB: the 0.4.0 table; else (gpu − 13 GiB) / gpu
+               0.4.7 only: the 0.4.0 table by tp×pp ≤ 81920 MiB, else 0.88; then > 180,000 MiB (CUDA): 0.79;
+               > 96 GiB: min(f + 48 GiB × (1 − f) / gpu, (gpu − 18 GiB, 20 with a draft) / gpu); otherwise a
+               draft × 0.95 (0.4.7 ``server_args.py __post_init__``)
+    0.4.10     reserved GiB by capacity (2.8 + p/10, 9.5 + p/2, 12 + p/2, 32); already in 0.4.8 and 0.4.9
+               (0.4.8/0.4.9 ``server_args.py __post_init__``: the same capacity classes, + 2 GiB with a draft,
+               + 4 GiB with DP attention, rounded to 3 digits)
     0.5.3      512 + 1.5·max(cpp, 2048) + 2·max_bs + p/8·1024; 10 GiB floor above 60 GiB
     0.5.10     + piecewise-graph term (8 MiB × #buckets, MLA 1536) before the floor
     0.5.15+    + prefill-graph term (8 MiB × #prefill sizes, MLA 1536); 10 GiB floor
@@ -18,9 +25,10 @@ Terms that depend on the launch (``ReserveExtras``; issue 11, every wheel 0.5.10
                          0.4.10: + 4 GiB (``reserve_for_graph_mb``; 0.4.10/0.5.3/0.5.10 ``server_args.py``)
     DeepEP a2a           0.5.15+: + 2048 after the floor (``reserve_for_deepep_a2a_mb``); 0.5.17+: + 1024 in the
                          graph term when the prefill graphs are breakable (``reserve_for_graph_mb``)
-    speculative decoding 0.4.10: + 2 GiB; 0.5.3–0.5.9: + 2048 (STANDALONE 6144) after the floor; 0.5.10–0.5.13:
+    speculative decoding 0.4.8–0.5.1: + 2 GiB; 0.5.2: + 2 GiB (STANDALONE 6 GiB); 0.5.3–0.5.9: + 2048
+                         (STANDALONE 6144) after the floor; 0.5.10–0.5.13:
                          + 4096 (STANDALONE 6144) after the floor; 0.5.14+: none (the draft weights are measured)
-    small GPUs (20–35 GiB) chunked prefill 2048 and max bs 24/80 up to 0.5.19 (16/80 before 0.5.10); 4096 and
+    small GPUs (20–35 GiB) chunked prefill 2048 and max bs 24/80 up to 0.5.19 (16/80 before 0.5.5); 4096 and
                          48/160 from 0.5.20 (0.5.19/0.5.20 ``arg_groups/memory_hook.py``)
 """
 
@@ -35,11 +43,18 @@ __all__ = ["CapacityDefaults", "FractionChoice", "ReserveExtras", "capacity_defa
            "prefill_capture_count",
            "default_mem_fraction", "slack_estimate_mib", "graph_reserve_mib", "vlm_fraction_factor"]
 
-_TP_TABLES = {
-    "0.2.15": ((16, 0.79), (8, 0.83), (4, 0.85), (2, 0.87), (1, 0.88)),
-    "0.3.6": ((16, 0.79), (8, 0.82), (4, 0.85), (2, 0.87), (1, 0.88)),
-    "0.4.3": ((16, 0.79), (8, 0.81), (4, 0.85), (2, 0.87), (1, 0.88)),
-}
+_TP_TABLES = (  # (first release, table): 0.3.5 ≥8 0.83; 0.3.6 0.82; 0.4.0 … 0.4.7 0.81 (``server_args.py``)
+    ("0.2.15", ((16, 0.79), (8, 0.83), (4, 0.85), (2, 0.87), (1, 0.88))),
+    ("0.3.6", ((16, 0.79), (8, 0.82), (4, 0.85), (2, 0.87), (1, 0.88))),
+    ("0.4.0", ((16, 0.79), (8, 0.81), (4, 0.85), (2, 0.87), (1, 0.88))),
+)
+_TABLE_ERAS = frozenset({"0.2.15", "0.3.6", "0.4.3"})
+"""rule eras whose default is the by-tp table alone"""
+
+
+def _tp_table(version: str) -> tuple[tuple[int, float], ...]:
+    """The by-tp default table of the newest release at or before ``version``."""
+    return next(t for first, t in reversed(_TP_TABLES) if at_least(version, first))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -87,7 +102,9 @@ class FractionChoice:
 
 def capacity_defaults(gpu_mem_mib: float, tp: int, era: str, *, chunked_prefill_size: int | None,
                       cuda_graph_max_bs: int | None, max_running_requests: int | None) -> CapacityDefaults:
-    """Fill unset chunked-prefill size and decode CUDA-graph max batch (spec §4.1 step A)."""
+    """Fill unset chunked-prefill size and decode CUDA-graph max batch (``memory_hook.py``
+    ``handle_gpu_memory_settings``, capacity step).  ``era``: the rule era or the release itself (a release also
+    selects the changes inside an era, e.g. 0.5.5's small-GPU batch)."""
     gib = gpu_mem_mib / 1024
     if gib < 20:
         cpp, bs = 2048, 8
@@ -102,7 +119,7 @@ def capacity_defaults(gpu_mem_mib: float, tp: int, era: str, *, chunked_prefill_
     if not era_at_least(era, "0.5.3"):  # 0.4.10 table: cpp 2048 below 35 GiB, 8192 below 160 GiB
         cpp = 2048 if gib < 35 else (8192 if gib < 160 else 16384)
         bs = (8 if tp < 4 else 80) if gib < 35 else 160
-    source = f"SGLang {era}+ capacity defaults for {gpu_mem_mib:.0f} MiB, tp {tp}"
+    source = f"SGLang {era} capacity defaults for {gpu_mem_mib:.0f} MiB, tp {tp}"
     if cuda_graph_max_bs is None and max_running_requests is not None and max_running_requests < bs:
         bs, source = max_running_requests, source + "; graph max bs lowered to --max-running-requests"
     return CapacityDefaults(
@@ -111,10 +128,11 @@ def capacity_defaults(gpu_mem_mib: float, tp: int, era: str, *, chunked_prefill_
 
 
 def _small_gpu_bs(era: str, tp: int) -> int:
-    """Decode graph max bs for 20–35 GiB GPUs: 16/80 (0.5.3), 24/80 (0.5.10–0.5.19), 48/160 (0.5.20+)."""
+    """Decode graph max bs for 20–35 GiB GPUs: 16/80 (0.5.3–0.5.4), 24/80 (0.5.5–0.5.19), 48/160 (0.5.20+)
+    (``server_args.py _handle_gpu_memory_settings`` of 0.5.4 and 0.5.5).  ``era`` may be the release itself."""
     if era_at_least(era, "0.5.20"):
         return 48 if tp < 4 else 160
-    if era_at_least(era, "0.5.10"):
+    if era_at_least(era, "0.5.5"):
         return 24 if tp < 4 else 80
     return 16 if tp < 4 else 80
 
@@ -136,7 +154,8 @@ def prefill_capture_count(max_bs: int) -> int:
 
 @lru_cache(maxsize=64)
 def prefill_capture_sizes(max_bs: int) -> tuple[int, ...]:
-    """Prefill CUDA-graph token sizes up to ``max_bs`` (spec §4.1; always includes ``max_bs``)."""
+    """Prefill CUDA-graph token sizes up to ``max_bs`` (sglang 0.5.23 ``arg_groups/cuda_graph_hook.py``;
+    always includes ``max_bs``)."""
     sizes = [s for lo, hi, step in _PREFILL_STEPS for s in range(lo, (max_bs if hi is None else hi) + 1, step)
              if s <= max_bs]
     if max_bs > 0 and max_bs not in sizes:
@@ -199,18 +218,22 @@ def vlm_fraction_factor(vision_config: dict | None) -> tuple[float, str]:
 
 def default_mem_fraction(era: str, *, gpu_mem_mib: float, tp: int, pp: int, cpp: int, max_bs: int,
                          is_mla: bool, extras: ReserveExtras = NO_EXTRAS) -> FractionChoice:
-    """SGLang's default ``mem_fraction_static`` for this era and capacity (spec §4)."""
-    if era in _TP_TABLES or (era == "0.4.6" and gpu_mem_mib <= 81920):
-        table = _TP_TABLES.get(era, _TP_TABLES["0.4.3"])
-        value = next(f for min_tp, f in table if tp >= min_tp)
-        return FractionChoice(value=value, reserved_mib=None, source=f"SGLang {era} default by tp={tp}")
+    """SGLang's default ``mem_fraction_static`` for this era and capacity (``memory_hook.py``
+    ``handle_gpu_memory_settings`` in 0.5.20+, ``server_args.py`` before)."""
+    version = extras.version if rule_era(extras.version) == era else era
+    if era == "0.4.6" and at_least(version, "0.4.7"):
+        if at_least(version, "0.4.8"):  # 0.4.8/0.4.9 already have the 0.4.10 capacity classes
+            return _reserve_0410(gpu_mem_mib, tp * pp, extras, f"SGLang {version} default (the 0.4.10 rule): "
+                                                               "capacity-class reserve")
+        return _default_047(gpu_mem_mib, tp * pp, extras)
+    if era in _TABLE_ERAS or (era == "0.4.6" and gpu_mem_mib <= 81920):
+        value = next(f for min_tp, f in _tp_table(version) if tp >= min_tp)
+        return FractionChoice(value=value, reserved_mib=None, source=f"SGLang {version} default by tp={tp}")
     if era == "0.4.6":
         reserved = 13 * 1024
         return _formula(gpu_mem_mib, reserved, f"SGLang 0.4.6 default: (gpu − 13 GiB) / gpu", ndigits=None)
     if era == "0.4.10":
-        reserved = _reserved_0410_gib(gpu_mem_mib / 1024, tp * pp) * 1024
-        reserved += (2048 if extras.speculative else 0) + (4096 if extras.attn_dp > 1 else 0)
-        return _formula(gpu_mem_mib, reserved, "SGLang 0.4.10 default: capacity-class reserve")
+        return _reserve_0410(gpu_mem_mib, tp * pp, extras, "SGLang 0.4.10 default: capacity-class reserve")
     reserved = slack_estimate_mib(era, tp=tp, pp=pp, cpp=cpp, max_bs=max_bs, is_mla=is_mla, gpu_mem_mib=gpu_mem_mib,
                                   extras=extras)
     return _formula(gpu_mem_mib, reserved,
@@ -229,6 +252,36 @@ def _extras_text(extras: ReserveExtras) -> str:
     if _speculative_mib(rule_era(extras.version), extras):
         parts.append(f"{extras.speculative} draft")
     return f" ({', '.join(parts)})" if parts else ""
+
+
+def _reserve_0410(gpu_mem_mib: float, p: int, extras: ReserveExtras, source: str) -> FractionChoice:
+    reserved = _reserved_0410_gib(gpu_mem_mib / 1024, p) * 1024
+    draft = 2048 if extras.speculative else 0
+    if extras.speculative == "STANDALONE" and at_least(extras.version, "0.5.2"):
+        draft = 6144  # 0.5.2 server_args.py: "standalone draft model and cuda graphs"
+    reserved += draft + (4096 if extras.attn_dp > 1 else 0)
+    return _formula(gpu_mem_mib, reserved, source)
+
+
+def _default_047(gpu_mem_mib: float, p: int, extras: ReserveExtras) -> FractionChoice:
+    """SGLang 0.4.7's default (``server_args.py __post_init__``; the only release with this rule): the 0.4.0 table
+    by tp×pp up to 81920 MiB, else 0.88; then above 180,000 MiB 0.79 (CUDA), above 96 GiB
+    min(f + 48 GiB × (1 − f) / gpu, (gpu − 18 GiB) / gpu) (20 GiB with a draft), otherwise × 0.95 with a draft.
+    Not rounded.  (The 0.79 branch is for CUDA only; a ROCm GPU above 180,000 MiB takes the 96 GiB branch in the
+    engine, which tpkit does not tell apart here.)"""
+    f = next(v for min_p, v in _tp_table("0.4.0") if p >= min_p) if gpu_mem_mib <= 81920 else 0.88
+    if gpu_mem_mib > 180_000:
+        return FractionChoice(value=0.79, reserved_mib=None, source="SGLang 0.4.7 default: 0.79 above 180,000 MiB")
+    if gpu_mem_mib > 96 * 1024:
+        reserve = (20 if extras.speculative else 18) * 1024
+        value = min(f + 48 * 1024 * (1 - f) / gpu_mem_mib, (gpu_mem_mib - reserve) / gpu_mem_mib)
+        return FractionChoice(value=value, reserved_mib=None, source=(
+            f"SGLang 0.4.7 default: min({f} + 48 GiB × (1 − {f}) / gpu, (gpu − {reserve // 1024} GiB) / gpu) "
+            f"= {value:.3f}"))
+    if extras.speculative:
+        return FractionChoice(value=f * 0.95, reserved_mib=None,
+                              source=f"SGLang 0.4.7 default by tp×pp={p}: {f} × 0.95 with a draft model")
+    return FractionChoice(value=f, reserved_mib=None, source=f"SGLang 0.4.7 default by tp×pp={p}")
 
 
 def _reserved_0410_gib(gib: float, p: int) -> float:

@@ -1,4 +1,6 @@
-"""Linear-attention / mamba state pool of hybrid models (spec §3.3.6; issue 11 rule 6).
+"""Linear-attention / mamba state pool of hybrid models (sglang 0.5.23
+``python/sglang/srt/mem_cache/kv_cache_configurator.py`` ``KVCacheConfigurator._handle_max_mamba_cache``; ≤ 0.5.10
+``handle_max_mamba_cache``; issue 11 rule 6).
 
 SGLang carves a per-request state pool out of the KV budget before sizing the KV pool
 (0.5.23 ``mem_cache/kv_cache_configurator.py _handle_max_mamba_cache``):
@@ -131,4 +133,4 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
     return MambaPool(slots=slots, allocated_slots=allocated if slots else 0, per_slot=per_slot, ratio=ratio,
                      intermediate=intermediate, source=(
         f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = {format_bytes(per_slot)} "
-        f"per slot; {slots:,} slots = {rule} of rest × 0.9/1.9; {why} (radix cache on, spec §3.3.6)"))
+        f"per slot; {slots:,} slots = {rule} of rest × 0.9/1.9; {why} (radix cache on; sglang kv_cache_configurator.py _handle_max_mamba_cache)"))

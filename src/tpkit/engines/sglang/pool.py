@@ -1,4 +1,7 @@
-"""SGLang's KV pool sizing: cell size, token count, buffers, request slots (spec §3.3–§3.5).
+"""SGLang's KV pool sizing: cell size, token count, buffers, request slots (sglang 0.5.23
+``python/sglang/srt/model_executor/pool_configurator.py`` ``DefaultPoolConfigurator._compute_cell_size`` /
+``calculate_pool_sizes``, ``mem_cache/kv_cache_configurator.py`` ``KVCacheConfigurator.resolve_max_num_reqs``;
+≤ 0.5.10 ``model_runner.py`` ``get_cell_size_per_token`` / ``profile_max_num_token``).
 
     cell (MHA/GQA)   n_kv × (head_dim + v_head_dim) × layers × kv_bytes      n_kv = max(1, kv_heads // tp)
     cell (MLA)       (kv_lora_rank + qk_rope_head_dim) × layers × kv_bytes   (not divided by TP)
@@ -69,7 +72,8 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
                  version: str = LATEST) -> CellSize:
     """The cell size SGLang profiles with (per rank, the stage's attention layers; linear layers hold no KV).
 
-    ``tp`` is the attention-TP size (KV heads per rank).  ``split_v_dim=False`` reproduces releases ≤ 0.5.5,
+    ``tp`` is the attention-TP size (KV heads per rank).  ``split_v_dim=False`` reproduces releases ≤ 0.5.6
+    (``profile_max_num_token``: head_dim × 2; 0.5.7 ``model_runner_kv_cache_mixin.py``: head_dim + v_head_dim),
     which assumed ``v_head_dim == head_dim``.  Sliding layers get their own pool only when
     ``swa.hybrid_swa(model, version)`` says so; otherwise they count as full layers of the one pool.
     """
@@ -81,7 +85,7 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
         return CellSize(layout="mla", bytes_per_token=dim * layers * element, kv_dtype=kv_dtype,
                         element_bytes=element, n_kv_heads=1, k_dim=dim, v_dim=0, full_layers=layers,
                         source=f"MLA ({model.mla.kv_lora_rank} + {model.mla.qk_rope_head_dim}) × {layers} layers × "
-                               f"{element} B, not divided by TP (spec §3.3.3)")
+                               f"{element} B, not divided by TP (sglang pool_configurator.py _compute_cell_size, MLA)")
     n_kv = kv_heads_per_rank(model, tp)
     v_dim = model.v_head_dim if split_v_dim else model.head_dim
     per_layer = n_kv * (model.head_dim + v_dim) * element
@@ -94,18 +98,19 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
                         source=f"{head_text} × {full + swa} layers, sliding ones included ({why})")
     if swa == 0:
         return CellSize(layout="mha", bytes_per_token=per_layer * full, full_layers=full, **common,
-                        source=f"{head_text} × {full} layers (spec §3.3.1)")
+                        source=f"{head_text} × {full} layers (sglang pool_configurator.py _compute_cell_size)")
     if full == 0:
         return CellSize(layout="swa", bytes_per_token=per_layer * swa, full_layers=0, swa_layers=swa, **common,
-                        source=f"{head_text} × {swa} sliding layers (all-SWA model, spec §3.3.4)")
+                        source=f"{head_text} × {swa} sliding layers (all-SWA model; sglang pool_configurator.py HybridSWAPoolConfigurator)")
     cell = per_layer * full + SWA_FULL_TOKENS_RATIO * per_layer * swa
     return CellSize(layout="swa", bytes_per_token=cell, full_layers=full, swa_layers=swa, **common,
                     source=f"{head_text} × ({full} full + {SWA_FULL_TOKENS_RATIO} × {swa} sliding) layers "
-                           "(hybrid SWA, spec §3.3.4)")
+                           "(hybrid SWA; sglang pool_configurator.py HybridSWAPoolConfigurator)")
 
 
 def size_tokens(budget: Bytes, cell: CellSize, *, page_size: int, max_total_tokens: int | None) -> tuple[int, int]:
-    """(full-pool tokens, SWA-pool tokens) per rank from the KV budget (spec §3.4)."""
+    """(full-pool tokens, SWA-pool tokens) per rank from the KV budget (sglang 0.5.23
+    ``pool_configurator.py`` ``calculate_pool_sizes`` + ``kv_cache_configurator.py`` ``config_from_budget``)."""
     tokens = int(max(budget.bytes, 0) // cell.bytes_per_token) if cell.bytes_per_token else 0
     tokens = tokens // page_size * page_size
     if max_total_tokens is not None and max_total_tokens < tokens:
@@ -139,7 +144,9 @@ def pool_buffers(cell: CellSize, tokens: int, swa_tokens: int, page_size: int) -
 
 def max_running_requests(era: str, *, tokens: int, context_len: int, user: int | None, dp: int,
                          version: str | None = None) -> tuple[int, int, str]:
-    """(max_running_requests, req_to_token rows, rule) per release (spec §3.5), per attention-DP worker.
+    """(max_running_requests, req_to_token rows, rule) per release (sglang 0.5.23
+    ``kv_cache_configurator.py`` ``resolve_max_num_reqs``; ``mem_cache/memory_pool.py`` ``ReqToTokenPool``), per
+    attention-DP worker.
 
     ``dp`` is the attention-DP size the user value is divided by.  Boundaries read in every wheel
     (issue 11 rule 10): the +1 padding row of req_to_token from 0.5.12, the user cap ``min(user // dp,

@@ -3,11 +3,14 @@
     pre        = capacity − context − NCCL − custom AR − extra − process    (pre_model_load_memory)
     available  = pre − weights − draft weights (0.5.14+)                    (after weight load)
     slack      = pre × (1 − f)                                              (activations, graphs, cuBLAS, req_to_token)
-    rest       = available − slack − multimodal caches (0.5.18+)            (KV budget, spec §3.2)
-    tokens     = floor_page(min((rest − state pool) // cell, --max-total-tokens))   (spec §3.4)
+    rest       = available − slack − multimodal caches (0.5.18+)            (KV budget, _profile_available_bytes)
+    tokens     = floor_page(min((rest − state pool) // cell, --max-total-tokens))   (config_from_budget)
     cell       = target cell + int(cell × draft layers / target layers)     (speculative decoding, 0.5.14+)
 
 Per attention-DP rank with --enable-dp-attention (each has its own pool, sized alike).
+Engine functions (sglang 0.5.23, ``python/sglang/srt/``): ``distributed/bootstrap.py measure_pre_model_load_memory``,
+``mem_cache/kv_cache_configurator.py KVCacheConfigurator._profile_available_bytes`` / ``config_from_budget``;
+≤ 0.5.10 ``model_executor/model_runner.py ModelRunner.profile_max_num_token``.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ def _served(name: str | None) -> str | None:
 
 
 def resolve_kv_dtype(model: ModelSpec, options: SglangOptions) -> tuple[str, str]:
-    """(KV element dtype, why): explicit flag, checkpoint fp8 KV, or the model dtype (spec §3.3)."""
+    """(KV element dtype, why): explicit flag, checkpoint fp8 KV, or the model dtype (sglang ``model_runner.py``
+    ``configure_kv_cache_dtype``; 0.5.23 ``mem_cache/kv_cache_dtype.py``)."""
     explicit = explicit_kv_dtype(options.kv_cache_dtype)
     if explicit is not None:
         return explicit, f"--kv-cache-dtype {options.kv_cache_dtype}"
@@ -93,19 +97,63 @@ def _context_len(model: ModelSpec, options: SglangOptions) -> int:
 
 def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: ParallelSpec,
               cap: CapacityDefaults, model: ModelSpec, extras: ReserveExtras) -> FractionChoice:
-    """The user's fraction, else SGLang's default (× the vision-tower factor for multimodal models, 0.4.10+)."""
+    """The user's fraction, else SGLang's default, with the multimodal factor of the release
+    (``multimodal_runner_factor`` before 0.4.9; × 0.90 on the default in 0.4.9; ``vlm_fraction_factor`` from
+    0.4.10)."""
+    runner = multimodal_runner_factor(options.engine_version) if model.is_multimodal else None
     if options.mem_fraction_static is not None:
-        return FractionChoice(value=float(options.mem_fraction_static), reserved_mib=None,
+        user = FractionChoice(value=float(options.mem_fraction_static), reserved_mib=None,
                               source="--mem-fraction-static")
+        return _times(user, runner)
     choice = default_mem_fraction(era, gpu_mem_mib=gpu_mem_mib, tp=parallel.tp, pp=parallel.pp,
                                   cpp=cap.chunked_prefill_size, max_bs=cap.cuda_graph_max_bs, is_mla=model.is_mla,
                                   extras=extras)
+    if runner is not None:
+        return _times(choice, runner)
+    if model.is_multimodal and not era_has_vlm_factor(era):  # 0.4.9: × 0.90 on the default only
+        return _times(choice, (0.90, "multimodal × 0.90 on the default (0.4.9 server_args.py __post_init__)"))
     if model.is_multimodal and era_has_vlm_factor(era):
         # a multimodal config without vision_config is incomplete (the released one has it): SGLang's defaults
         factor, why = vlm_fraction_factor(model.extra.get("vision_config") or {})
         return FractionChoice(value=choice.value * factor, reserved_mib=choice.reserved_mib,
                               source=f"{choice.source}, {why} = {choice.value * factor:.6f}")
     return choice
+
+
+def multimodal_runner_factor(version: str) -> tuple[float, str] | None:
+    """The factor ``ModelRunner.__init__`` applies to ANY fraction (the user's too) of a multimodal model before
+    0.4.9: × 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8 (``model_executor/model_runner.py``, "Automatically
+    reduce --mem-fraction-static … because this is a multimodal model"); None from 0.4.9, where ``server_args.py``
+    scales the default only."""
+    if at_least(version, "0.4.9"):
+        return None
+    factor = 0.90 if at_least(version, "0.4.5") else 0.95
+    return factor, f"multimodal × {factor:.2f} (SGLang {version} ModelRunner, any fraction)"
+
+
+def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
+                      options: SglangOptions) -> tuple[float, str] | None:
+    """× 0.85 on ANY fraction on an AMD GPU in SGLang 0.4.7–0.5.4 when the attention backend is aiter and the
+    context is longer than 8192 tokens (``ModelRunner.model_specific_adjustment``; gone in 0.5.5).  aiter is the
+    HIP default for every non-MLA model, and for MLA models with 16 or 128 KV heads per rank (else triton) — the
+    default backend is assumed (tpkit has no ``--attention-backend``); None otherwise."""
+    version = options.engine_version
+    if gpu.vendor != "AMD" or not at_least(version, "0.4.7") or at_least(version, "0.5.5"):
+        return None
+    if model.mla is not None and max(1, model.num_kv_heads // parallel.tp) not in (16, 128):  # get_num_kv_heads(tp)
+        return None
+    context = _context_len(model, options)
+    if context <= 8192:
+        return None
+    return 0.85, f"aiter attention (ROCm default) with context {context} > 8192: × 0.85 (SGLang {version} ModelRunner)"
+
+
+def _times(choice: FractionChoice, factor: tuple[float, str] | None) -> FractionChoice:
+    if factor is None:
+        return choice
+    value = choice.value * factor[0]
+    return FractionChoice(value=value, reserved_mib=choice.reserved_mib,
+                          source=f"{choice.source}, {factor[1]} = {value:.6f}")
 
 
 def era_has_vlm_factor(era: str) -> bool:
@@ -209,7 +257,8 @@ def _extras(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: Sgl
 
 def _capacity(model: ModelSpec, gpu: GpuSpec, gpu_mem_mib: float, parallel: ParallelSpec, era: str,
               options: SglangOptions) -> CapacityDefaults:
-    cap = capacity_defaults(gpu_mem_mib, parallel.tp, era, chunked_prefill_size=options.chunked_prefill_size,
+    cap = capacity_defaults(gpu_mem_mib, parallel.tp, options.engine_version,
+                            chunked_prefill_size=options.chunked_prefill_size,
                             cuda_graph_max_bs=options.cuda_graph_max_bs,
                             max_running_requests=options.max_running_requests)
     user = options.max_running_requests
@@ -228,7 +277,8 @@ def _target_kv_layers(cell: CellSize) -> int:
 def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
               machine: MachineProfile | None, weights_bytes: Bytes,
               extra_uses: tuple[LineItem, ...] = (), draft_weights: Bytes | None = None) -> KvBudget:
-    """Validate the layout and size the KV budget and token count (spec §2–§3.4).
+    """Validate the layout and size the KV budget and token count (sglang 0.5.23 ``bootstrap.py``
+    ``measure_pre_model_load_memory`` → ``kv_cache_configurator.py`` ``_profile_available_bytes`` → ``config_from_budget``).
 
     ``extra_uses`` are charged before ``pre_model_load_memory`` like the CUDA context (see ``plan_baseline``).
     """
@@ -240,10 +290,11 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     kv_dtype = resolve_kv_dtype(model, options)[0]
     spec = plan_speculative(model, parallel, options, kv_dtype=kv_dtype, weights=draft_weights)
     extras, graphs = _extras(model, gpu, parallel, options, spec)
-    fraction = _fraction(options, era, gpu_mem_mib, parallel, cap, model, extras)
+    fraction = _times(_fraction(options, era, gpu_mem_mib, parallel, cap, model, extras),
+                      rocm_aiter_factor(model, gpu, parallel, options))
     baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses, version=version,
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
-    split_v = parse_version(version) >= (0, 5, 8)
+    split_v = parse_version(version) >= (0, 5, 7)  # model_runner_kv_cache_mixin.py of 0.5.7 (0.5.6: head_dim × 2)
     cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype, split_v_dim=split_v, version=version)
     growth = 0.0
     if spec is not None and spec.loaded_before_pool:
@@ -341,7 +392,8 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:
-    """Slack SGLang's own heuristic sets aside for CUDA graphs + base overhead (spec §4.1 graph term + 512 MiB)."""
+    """Slack SGLang's own heuristic sets aside for CUDA graphs + base overhead (512 MiB + sglang 0.5.23
+    ``arg_groups/memory_hook.py`` ``reserve_for_graph_mb``)."""
     extras = ReserveExtras(version=s.version, prefill_graphs=s.prefill_graphs[0], attn_dp=s.attn_dp)
     mib = 512 + graph_reserve_mib(s.era, max_bs=s.capacity.cuda_graph_max_bs,
                                    cpp=s.capacity.chunked_prefill_size, is_mla=s.cell.layout == "mla", extras=extras)

@@ -5,11 +5,12 @@ one full pool whose cell counts every attention layer (sliding ones too).
 
     releases         rule (file, function)
     ≤ 0.4.9          no hybrid SWA pool at all
-    0.4.10 – 0.5.2   a model class with ``get_attention_sliding_window_size`` (Gemma 2/3/3n) and not Llama-4
-                     (``model_executor/model_runner.py ModelRunner.__init__``, read in 0.4.10)
-    0.5.3 – 0.5.9    the same hook, but gpt-oss and Gemma 2/3/3n set ``disable_hybrid_swa_memory`` (the only
-                     classes with the hook): nobody by default (``server_args.py
-                     _handle_model_specific_adjustments``, read in 0.5.3)
+    0.4.10, .post1   a model class with ``get_attention_sliding_window_size`` (Gemma 2/3/3n) and not Llama-4
+                     (``model_executor/model_runner.py ModelRunner.__init__``, read in 0.4.10 and 0.4.10.post1)
+    0.4.10.post2 –   the same hook, but Gemma 2/3/3n set ``disable_hybrid_swa_memory`` from 0.4.10.post2 and
+    0.5.9            gpt-oss from 0.5.0rc1 (the only classes with the hook): nobody by default (``server_args.py``
+                     "Disable hybrid SWA memory for …", read in 0.4.10.post2, 0.5.0rc0–rc2, 0.5.1, 0.5.2, 0.5.3;
+                     gpt-oss in the 0.5.0rc0 pre-release alone would be hybrid: not modelled)
     0.5.10 – latest  an allow-list of architectures (``configs/model_config.py is_hybrid_swa_model``) that grows
                      per release (``_ALLOW`` below, every release 0.5.10 … 0.5.23 read); from 0.5.13 also a config
                      with ``is_hybrid_swa: true``; Laguna only with a sliding window, Beam only with a
@@ -18,6 +19,8 @@ one full pool whose cell counts every attention layer (sliding ones too).
 """
 
 from __future__ import annotations
+
+import re
 
 from tpkit.engines.sglang.versions import at_least
 from tpkit.models.spec import ModelSpec
@@ -46,6 +49,12 @@ _ALLOW: tuple[tuple[str, frozenset[str]], ...] = (
 """(first release, architectures added to ``is_hybrid_swa_model``'s list in it)"""
 
 
+def _post(version: str) -> int:
+    """The ``.postN`` number of a release string (0 without one)."""
+    found = re.search(r"post(\d+)", str(version))
+    return int(found.group(1)) if found else 0
+
+
 def allow_list(version: str) -> frozenset[str]:
     """The hybrid-SWA architectures of release ``version`` (0.5.10 and later)."""
     return frozenset().union(*(names for first, names in _ALLOW if at_least(version, first)))
@@ -58,13 +67,13 @@ def hybrid_swa(model: ModelSpec, version: str) -> tuple[bool, str]:
     arch = model.architecture
     if not at_least(version, "0.4.10"):
         return False, f"SGLang {version} has no hybrid SWA pool: one pool over every layer"
-    if not at_least(version, "0.5.3"):
+    if not at_least(version, "0.5.0") and _post(version) < 2:
         if arch in _GEMMA_HOOK:
             return True, f"{arch} defines a sliding-window hook (SGLang 0.4.10 model_runner)"
         return False, f"{arch} has no sliding-window hook in SGLang 0.4.10: one pool over every layer"
     if not at_least(version, "0.5.10"):
-        return False, ("SGLang 0.5.3–0.5.9 sets disable_hybrid_swa_memory for every class with a sliding-window "
-                       "hook (gpt-oss, Gemma): one pool over every layer")
+        return False, ("SGLang 0.4.10.post2–0.5.9 sets disable_hybrid_swa_memory for every class with a "
+                       "sliding-window hook (gpt-oss, Gemma): one pool over every layer")
     if arch in allow_list(version):
         if arch == "LagunaForCausalLM" and not model.sliding_window:
             return False, "Laguna without a sliding window (is_hybrid_swa_model)"

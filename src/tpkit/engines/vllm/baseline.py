@@ -1,5 +1,7 @@
 """vLLM's start-up baseline: the memory in use at its init snapshot, and what start-up creates after it
-(spec §1.1–§1.3, §5.3).
+(vLLM 0.33 ``vllm/v1/worker/gpu_worker.py`` ``Worker.init_device``,
+``vllm/v1/worker/utils.py`` ``request_memory``, ``vllm/distributed/device_communicators/custom_all_reduce.py``
+``CustomAllreduce.__init__``).
 
 The terms come from the shared start-up cost model (``tpkit.startup``); this policy says only what vLLM
 charges, under which names and when:
@@ -35,15 +37,16 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
 from tpkit.startup.cost import Cost
-from tpkit.engines.vllm.allreduce import vllm_allreduce_costs
+from tpkit.startup.custom_allreduce import VllmAllreduceRelease, vllm_allreduce_costs
+from tpkit.hardware.topology import GroupTopology
 from tpkit.startup.links import group_links
-from tpkit.startup.terms import cublas, cuda_context, nccl_costs, startup_costs
+from tpkit.startup.terms import cublas, cuda_context, nccl_costs, startup_costs, vllm_nontorch_growth
 from tpkit.units import Bytes
 
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 
-__all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost", "profile_nontorch_growth", "NAMES"]
+__all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost", "allreduce_costs", "profile_nontorch_growth", "NAMES"]
 
 NAMES = {"nccl_init": "NCCL communicator init", "nccl_warmup": "NCCL first all-reduce buffers",
          "cublas": "cuBLAS/cuBLASLt handles"}
@@ -66,6 +69,13 @@ class Baseline:
     total_bytes: Bytes
     """``init_snapshot.total_memory`` (what the utilisation multiplies)"""
     rank_label: str
+    context: Bytes = Bytes(0)
+    """the CUDA context among ``uses`` (V0 ≥ 0.6.5 leaves it outside the budget: ``VllmRules.v0_context_outside``)"""
+
+    @property
+    def held(self) -> Bytes:
+        """memory other processes hold (0 without a machine profile)"""
+        return self.pre_existing.bytes if self.pre_existing else Bytes(0)
 
     @property
     def free_at_snapshot(self) -> Bytes:
@@ -74,13 +84,22 @@ class Baseline:
         return self.capacity.bytes - held - sum((u.bytes for u in self.uses), Bytes(0))
 
 
+def allreduce_costs(gpu: GpuSpec, links: GroupTopology, world: int, rules: VllmRules, *,
+                    disable_custom_all_reduce: bool) -> tuple[Cost | None, tuple[Cost, ...]]:
+    """The release's TP all-reduce buffers from the shared start-up model: (custom all-reduce or None, the others)."""
+    release = VllmAllreduceRelease(torch_symm_mem=rules.torch_symm_mem_allreduce,
+                                   world_sizes=rules.custom_ar_world_sizes, signal_bytes=rules.custom_ar_signal_bytes,
+                                   staging_mib=rules.custom_ar_buffer_mib, mnnvl_lamport=rules.mnnvl_lamport)
+    return vllm_allreduce_costs(gpu, links, world, release, disable_custom_all_reduce=disable_custom_all_reduce)
+
+
 def custom_allreduce_cost(parallel: ParallelSpec, rules: VllmRules, gpu: GpuSpec | None = None,
                           machine: MachineProfile | None = None) -> Cost:
     """vLLM's custom all-reduce buffers on the TP group for the release's rules (0 bytes when not initialised)."""
     from tpkit.hardware.catalog import lookup_gpu
 
     gpu = gpu or lookup_gpu("H100")
-    car, _ = vllm_allreduce_costs(gpu, group_links(gpu, machine, range(parallel.tp)), parallel.tp, rules,
+    car, _ = allreduce_costs(gpu, group_links(gpu, machine, range(parallel.tp)), parallel.tp, rules,
                                   disable_custom_all_reduce=False)
     return car or Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
                        source=f"not initialised (TP {parallel.tp})")
@@ -115,7 +134,7 @@ def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: Mach
            context: Cost, disable_car: bool, extra: tuple[LineItem, ...]) -> tuple[tuple[Cost, ...], frozenset]:
     """(every start-up term in creation order, the ids of vLLM's own all-reduce buffers among the extras)."""
     links = group_links(gpu, machine, range(parallel.tp))
-    car, others = vllm_allreduce_costs(gpu, links, parallel.tp, rules, disable_custom_all_reduce=disable_car)
+    car, others = allreduce_costs(gpu, links, parallel.tp, rules, disable_custom_all_reduce=disable_car)
     own = tuple(LineItem(item=c.item, bytes=c.bytes, source=c.source) for c in others if c.bytes)
     costs = startup_costs(
         context=context, nccl=nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie"),
@@ -158,29 +177,53 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machin
         cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
                        source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")
         return Baseline(capacity=cap, pre_existing=None, uses=uses, after_snapshot=after,
-                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)")
+                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)", context=context.bytes)
     state = tight.state
     cap = LineItem(item="device memory", bytes=state.total_bytes, kind="capacity",
                    source=f"GPU {state.index} ({state.name}) total, measured by tpkit probe")
     held = LineItem(item="held by other processes", bytes=tight.held_by_others,
                     source=f"GPU {state.index}: total − measured free (tpkit probe)")
     return Baseline(capacity=cap, pre_existing=held, uses=uses, after_snapshot=after, total_bytes=state.total_bytes,
-                    rank_label=f"GPU {state.index} (least free memory)")
+                    rank_label=f"GPU {state.index} (least free memory)", context=context.bytes)
 
 
-def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *, moe: bool = True) -> LineItem:
-    """Non-torch memory that first appears during the V1 profile run.
+def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *,
+                            moe: bool = True) -> tuple[LineItem, ...]:
+    """Non-torch memory that first appears during the V1 profile run, as lines.
 
-    With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
-    the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
-    all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land
-    inside the profile.  Start-up memory created after the snapshot is charged separately
-    (``Baseline.after_snapshot``); anything else is taken as 0.
+    * From 0.11.0 (the init snapshot follows the distributed init, ``distributed_after_snapshot`` False) with
+      tp × pp > 1: the NCCL communicators exist before the snapshot, warmed up by one one-element all-reduce, and
+      the profile run's first large collectives connect further channels and protocols (NCCL ≥ 2.22 connects at
+      runtime), next to kernel workspaces outside torch's allocator.  vLLM's ``memory_profiling`` counts it as
+      non_torch_increase (≥ 0.27: inside total_consumed = init free − free after the profile) and charges it to
+      the KV budget (utils/mem_utils.py, v1/worker/gpu_worker.py determine_available_memory; vllm 0.11.0 and
+      0.28.0 wheels).  Its size is the start-up table's ``vllm_nontorch_growth[tp>1]`` (public late-0.2x logs,
+      beyond the family's cuBLAS, which is its own term), with its band.  At world 1 the rows give 0 beyond cuBLAS.
+    * With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
+      the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
+      all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land
+      inside the profile.
+
+    Start-up memory created after the snapshot (NCCL before 0.11.0, cuBLAS before 0.33) is charged separately
+    (``Baseline.after_snapshot``).
     """
-    if rules.engine == "V1" and parallel.dp > 1 and moe:
-        nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if gpu.nvlink_gbps_per_direction else "pcie")
-        return LineItem(item="non-torch growth during profiling", bytes=sum((c.bytes for c in nccl), Bytes(0)),
-                        source="DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; "
-                               "init + first collective " + nccl[0].source)
-    return LineItem(item="non-torch growth during profiling", bytes=Bytes(0),
+    zero = LineItem(item="non-torch growth during profiling", bytes=Bytes(0),
                     source="assumed 0 beyond the start-up lines created after the snapshot (listed separately)")
+    if rules.engine != "V1" or rules.memory_rule == "v0_peak":
+        return (zero,) if rules.engine == "V1" else ()
+    parts: list[tuple[Bytes, Bytes, str]] = []
+    world = parallel.tp * parallel.pp
+    if not rules.distributed_after_snapshot and world > 1:
+        c = vllm_nontorch_growth(world)
+        parts.append((c.bytes, c.uncertainty, f"tp × pp = {world}: NCCL connections made lazily by the profile "
+                                              f"run's collectives and workspaces outside torch (vLLM ≥ 0.11 "
+                                              f"charges them); {c.source}"))
+    if parallel.dp > 1 and moe:
+        nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if gpu.nvlink_gbps_per_direction else "pcie")
+        parts.append((sum((c.bytes for c in nccl), Bytes(0)), sum((c.uncertainty for c in nccl), Bytes(0)),
+                      "DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; init + first "
+                      "collective " + nccl[0].source))
+    if not parts:
+        return (zero,)
+    return (LineItem(item="non-torch growth during profiling", bytes=sum((p[0] for p in parts), Bytes(0)),
+                     uncertainty=sum((p[1] for p in parts), Bytes(0)), source=" + ".join(p[2] for p in parts)),)

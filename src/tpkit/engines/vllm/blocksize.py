@@ -1,4 +1,5 @@
-"""The KV block size vLLM picks, and which ``--block-size`` it accepts, per release and GPU (FACTS §7).
+"""The KV block size vLLM picks, and which ``--block-size`` it accepts, per release and GPU (vLLM ≤ 0.33;
+sources below).
 
 Non-MLA attention (FlashAttention, Triton): 16 by default, any multiple of 16 (V0: 8, 16, 32).
 
@@ -31,7 +32,7 @@ from tpkit.models.spec import ModelSpec
 __all__ = ["DEFAULT_BLOCK_SIZE", "default_block_size", "check_block_size", "resolve_block_size"]
 
 DEFAULT_BLOCK_SIZE = 16
-"""CacheConfig.DEFAULT_BLOCK_SIZE (tokens), spec §3.1"""
+"""CacheConfig.DEFAULT_BLOCK_SIZE (tokens), ``vllm/config/cache.py`` (vLLM ≤ 0.33)"""
 
 
 def _mla_backend(model: ModelSpec, rules: VllmRules, cap: tuple[int, int], fp8_kv: bool) -> tuple[str, int]:

@@ -1,4 +1,6 @@
-"""Requested and available KV memory and the per-GPU ledger, per era (spec §1.3, §1.6, §1.7).
+"""Requested and available KV memory and the per-GPU ledger, per era (vLLM 0.33
+``vllm/v1/worker/utils.py`` ``request_memory``, ``vllm/utils/mem_utils.py`` ``memory_profiling``,
+``vllm/v1/worker/gpu_worker.py`` ``Worker.determine_available_memory``; 0.11 as noted).
 
     requested         = ceil(total × gpu_memory_utilization)   (0.33; ≤ 0.11: the float product)
 
@@ -6,7 +8,8 @@
                       what exists at the init snapshot sits outside the budget; start-up memory created after
                       it (NCCL before 0.11.0, cuBLAS in the 0.11 era) is part of the non-torch growth
     V0, V1 < 0.9.1    available = total × util − (torch peak + non-torch memory), where non-torch memory is
-                      everything outside torch's allocator (CUDA context, NCCL, cuBLAS, other processes)
+                      everything outside torch's allocator (CUDA context, NCCL, cuBLAS, other processes); V0 0.3.1–0.6.3
+                      and ≥ 0.6.5 leave the CUDA context and other processes out (``v0_context_outside``)
     override          available = --kv-cache-memory-bytes (V1; the profile still runs, the budget is ignored)
 
 The ledger adds up exactly: capacity − uses − reserves = the shortfall (0 when the KV pool fits).
@@ -15,7 +18,7 @@ The ledger adds up exactly: capacity − uses − reserves = the shortfall (0 wh
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tpkit.engines.vllm.baseline import Baseline
 from tpkit.engines.vllm.versions import VllmRules
@@ -65,7 +68,10 @@ def compute_budget(baseline: Baseline, rules: VllmRules, *, utilization: float, 
     requested = requested_bytes(baseline.total_bytes, utilization, rules)
     free = baseline.free_at_snapshot
     if rules.memory_rule == "v0_peak":
-        non_torch = baseline.capacity.bytes - free + growth
+        charged = baseline.capacity.bytes - free  # other processes + every start-up use
+        if rules.v0_context_outside:
+            charged = charged - baseline.held - baseline.context
+        non_torch = charged + growth
         graphs = Bytes(0)
     else:
         non_torch = growth
@@ -82,13 +88,29 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
     if baseline.pre_existing is not None:
         lines.append(baseline.pre_existing)
     if rules.memory_rule == "v0_peak":
-        lines.append(LineItem(item="outside the utilisation budget", kind="reserve",
-                              bytes=baseline.capacity.bytes - budget.requested,
-                              source=f"total × (1 − gpu_memory_utilization {utilization})"))
-        return lines + [LineItem(item=u.item, bytes=u.bytes, kind=u.kind,
-                                 source=u.source + "; counted as non-torch memory inside the budget "
-                                                   "(V0 rule: total × util − peak − non-torch)")
-                        for u in baseline.uses]
+        inside = "; counted as non-torch memory inside the budget (V0 rule: total × util − peak − non-torch)"
+        if not rules.v0_context_outside:
+            lines.append(LineItem(item="outside the utilisation budget", kind="reserve",
+                                  bytes=baseline.capacity.bytes - budget.requested,
+                                  source=f"total × (1 − gpu_memory_utilization {utilization})"))
+            return lines + [LineItem(item=u.item, bytes=u.bytes, kind=u.kind, source=u.source + inside)
+                            for u in baseline.uses]
+        outside = v0_room(baseline) - budget.requested
+        lines.append(LineItem(item="outside the utilisation budget" if outside >= Bytes(0) else
+                              "requested beyond the free memory after the CUDA context", kind=(
+                                  "reserve" if outside >= Bytes(0) else "info"), bytes=outside,
+                              source=f"free after the CUDA context (init_device's init_gpu_memory) − total × "
+                                     f"gpu_memory_utilization {utilization} (V0 0.3.1–0.6.3 and ≥ 0.6.5: the "
+                                     "context and other processes sit outside the budget)"))
+        context_seen = False
+        for u in baseline.uses:
+            if not context_seen and u.bytes == baseline.context and u.item == "CUDA context":
+                context_seen = True
+                lines.append(replace(u, source=u.source + "; before init_device's free-memory reading, so outside "
+                                                          "the budget (V0 0.3.1–0.6.3 and ≥ 0.6.5)"))
+            else:
+                lines.append(replace(u, source=u.source + inside))
+        return lines
     lines += list(baseline.uses)
     if budget.override:
         return lines
@@ -99,6 +121,12 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
                                  bytes=outside, source=f"free at vLLM's snapshot − {how}: vLLM refuses to start")]
     return lines + [LineItem(item="outside the utilisation budget", kind="reserve", bytes=outside,
                              source=f"free at vLLM's snapshot − {how}")]
+
+
+def v0_room(baseline: Baseline) -> Bytes:
+    """V0 with the context outside the budget: the free memory init_device reads (capacity − other processes −
+    the CUDA context); a budget (total × util) above it cannot be allocated."""
+    return baseline.capacity.bytes - baseline.held - baseline.context
 
 
 def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utilization: float,
@@ -123,6 +151,8 @@ def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utiliz
     expected = min(left, Bytes(0))
     if not budget.override and rules.memory_rule != "v0_peak" and budget.free_at_snapshot < budget.requested:
         expected = expected + (budget.free_at_snapshot - budget.requested)  # that line is info, not a reserve
+    if rules.memory_rule == "v0_peak" and rules.v0_context_outside and v0_room(baseline) < budget.requested:
+        expected = expected + (v0_room(baseline) - budget.requested)  # the same, V0 with the context outside
     if left > Bytes(0):
         lines.append(LineItem(item="unused (rounding to whole blocks)" if not budget.override else
                               "left free (outside --kv-cache-memory-bytes)", kind="reserve", bytes=left,

@@ -1,4 +1,5 @@
-"""The speculative drafter's memory in vLLM: its weights and its KV layers (FACTS §5, vLLM 0.10.2–0.33).
+"""The speculative drafter's memory in vLLM: its weights and its KV layers (vLLM 0.10.2–0.33;
+sources below).
 
 - **Weights.**  The drafter is loaded inside the same ``DeviceMemoryProfiler`` block as the target
   (``v1/worker/gpu_model_runner.py load_model``; 0.33 also ``v1/worker/gpu/model_runner.py``), so "Model loading

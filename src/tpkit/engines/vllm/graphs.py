@@ -1,11 +1,12 @@
-"""CUDA-graph memory, estimated before KV sizing as vLLM ≥ 0.21 does by default (spec §2).
+"""CUDA-graph memory, estimated before KV sizing as vLLM ≥ 0.21 does by default (vLLM 0.33
+``vllm/v1/worker/gpu_worker.py`` ``Worker.determine_available_memory``, ``vllm/v1/worker/gpu/cudagraph_utils.py``).
 
 vLLM captures the largest graphs in a throw-away pool and extrapolates:
 ``estimate = first graph + Σ_modes (n_mode − 1) × max(second graph, 1 MiB)``.  tpkit cannot capture, so
 the first graph is ESTIMATED as the forward activations of the largest capture size (the graph pool holds
 them) and every further graph costs vLLM's 1 MiB floor.
 
-Capture sizes (spec §2): 1, 2, 4, then 8…248 step 8, then 256…max step 16, where
+Capture sizes (``vllm/config/vllm.py`` ``_set_cudagraph_sizes``): 1, 2, 4, then 8…248 step 8, then 256…max step 16, where
 ``max = min(2 × max_num_seqs, 512)`` (1024 on compute capability 10.x), all ≤ max_num_batched_tokens.
 Modes: FULL_AND_PIECEWISE (default) captures a piecewise and a full graph per size.
 """
@@ -39,7 +40,7 @@ class GraphEstimate:
 
 def capture_sizes(*, max_num_seqs: int, max_num_batched_tokens: int,
                   compute_capability: tuple[int, int] | None) -> tuple[int, ...]:
-    """The batch sizes vLLM captures by default (spec §2, ``_set_cudagraph_sizes``)."""
+    """The batch sizes vLLM captures by default (``vllm/config/vllm.py`` ``_set_cudagraph_sizes``)."""
     ceiling = 1024 if (compute_capability or (0, 0))[0] == 10 else 512
     top = min(max_num_seqs * 2, ceiling, max_num_batched_tokens)
     sizes = [1, 2, 4] + list(range(8, 256, 8)) + list(range(256, top + 1, 16))

@@ -1,4 +1,5 @@
-"""Flags resolved to the values vLLM would use for a version, with every input check (spec §1.3, §1.5).
+"""Flags resolved to the values vLLM would use for a version, with every input check (vLLM 0.33
+``vllm/config/cache.py`` ``CacheConfig``, ``vllm/engine/arg_utils.py`` ``get_batch_defaults``; 0.11 as noted).
 
 Default batch sizes (``engine/arg_utils.py get_batch_defaults``, API server): ≥ 160 GiB devices get
 16384 / 1024 from 0.28.0 (not GB10), ≥ 70 GiB devices other than A100 8192 / 1024, others 2048 / 256.  V0
@@ -65,14 +66,39 @@ class Resolved:
     """``max_concurrent_batches`` (batches in flight for the sliding-window need)"""
 
 
-def _max_model_len(model: ModelSpec, options: VllmOptions) -> int:
-    limit = model.max_position_embeddings
+_UNSCALED_ROPE = ("su", "longrope", "llama3")
+_YARN = ("yarn", "deepseek_yarn", "deepseek_llama_scaling")
+
+
+def derived_max_model_len(model: ModelSpec, rules: VllmRules) -> tuple[int, str]:
+    """vLLM's length derived from the config (``_get_and_verify_max_len``; config.py ≤ 0.10, config/model.py
+    after): max_position_embeddings, times the ``rope_scaling`` factor for RoPE types other than su / longrope /
+    llama3 (Gemma-3 excluded: its length is already scaled); a YaRN config counts from
+    original_max_position_embeddings × factor before 0.30 and is taken as already scaled from 0.30 on
+    (``VllmRules.yarn_prescaled``).  Returns (tokens, how)."""
+    base = model.max_position_embeddings
+    rope = model.extra.get("rope_scaling")
+    if not isinstance(rope, dict) or "gemma3" in model.model_type:
+        return base, "max_position_embeddings"
+    kind = str(rope.get("rope_type") or rope.get("type") or "default")
+    kind = {"su": "longrope", "mrope": "default"}.get(kind, kind)
+    factor = rope.get("factor") or 1.0
+    if kind in _UNSCALED_ROPE or kind == "default" or (kind in _YARN and rules.yarn_prescaled):
+        return base, "max_position_embeddings"
+    if kind in _YARN:
+        original = rope.get("original_max_position_embeddings") or base
+        return int(original * factor), f"rope_scaling {kind}: original_max_position_embeddings {original:,} × {factor:g}"
+    return int(base * factor), f"rope_scaling {kind}: max_position_embeddings {base:,} × {factor:g}"
+
+
+def _max_model_len(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> int:
+    limit, how = derived_max_model_len(model, rules)
     if options.max_model_len is None:
         return limit
     if options.max_model_len > limit:
         raise PlanInputError(
             f"--max-model-len {options.max_model_len:,} is above {model.name}'s limit of {limit:,} tokens "
-            f"(max_position_embeddings); pass --max-model-len {limit} or less (vLLM refuses longer unless "
+            f"({how}); pass --max-model-len {limit} or less (vLLM refuses longer unless "
             "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)")
     return options.max_model_len
 
@@ -131,7 +157,7 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
                    parallel: ParallelSpec | None = None) -> Resolved:
     """Apply the version's defaults and check every flag against the model and GPU."""
     parallel = parallel or ParallelSpec()
-    length = _max_model_len(model, options)
+    length = _max_model_len(model, options, rules)
     if options.kv_cache_memory_bytes is not None and rules.engine == "V0":
         raise PlanInputError("--kv-cache-memory-bytes does not exist in V0-era vLLM (≤ 0.7); remove it or plan "
                              "with --engine-version 0.11 or current")

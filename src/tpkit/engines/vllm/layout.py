@@ -1,4 +1,4 @@
-"""vLLM's parallel flags → the layout one rank sees (FACTS §9).
+"""vLLM's parallel flags → the layout one rank sees (vLLM ≤ 0.33; sources below).
 
 - ``--data-parallel-size N`` is tpkit's ``--dp N``: N engine cores, each with its own scheduler, KV pool and
   "GPU KV cache size" line (every DP rank is planned alike; the tightest GPU decides with ``--machine``).

@@ -1,4 +1,6 @@
-"""The lines vLLM prints about memory, formatted as each release prints them (spec §1.8, §3.6, §3.7).
+"""The lines vLLM prints about memory, formatted as each release prints them (vLLM 0.33
+``vllm/v1/worker/gpu_worker.py``, ``vllm/v1/core/kv_cache_utils.py``, ``vllm/v1/core/kv_cache_planning.py``;
+0.11 as noted).
 
 Sizes: ``format_gib`` (``str(round(b / 2**30, 2))``: ``52.3``, not ``52.30``) from 0.14.0, ``%.2f`` before
 (``v1/worker/gpu_worker.py`` "Available KV cache memory").  "Model loading took": ``%.4f GiB and`` (0.11),

@@ -1,4 +1,5 @@
-"""How many state pages one request holds in a mamba / linear-attention group (FACTS §6, vLLM spec §3.2).
+"""How many state pages one request holds in a mamba / linear-attention group (vLLM ≤ 0.33;
+sources below).
 
 ``MambaSpec.max_memory_usage_bytes`` (``v1/kv_cache_interface.py``), by ``cache_config.mamba_cache_mode``:
 

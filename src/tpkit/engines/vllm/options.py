@@ -12,7 +12,7 @@ from tpkit.units import Bytes
 __all__ = ["VllmOptions", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED"]
 
 KV_CACHE_DTYPES = ("auto", "bf16", "bfloat16", "fp16", "float16", "half", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc")
-"""accepted ``--kv-cache-dtype`` spellings (spec §4; their meaning: ``tpkit.dtypes``; ``auto``: the model dtype)"""
+"""accepted ``--kv-cache-dtype`` spellings (``vllm/config/cache.py`` ``CacheDType``; their meaning: ``tpkit.dtypes``; ``auto``: the model dtype)"""
 DTYPES_ACCEPTED = ("auto", "bfloat16", "float16", "half", "float32", "float")
 """accepted ``--dtype`` spellings (vLLM has no ``bf16``/``fp16`` here)"""
 

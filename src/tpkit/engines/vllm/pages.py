@@ -1,4 +1,6 @@
-"""Per-layer KV page sizes, block sizes and KV-cache groups as vLLM lays them out (spec §3.1–§3.5, §4).
+"""Per-layer KV page sizes, block sizes and KV-cache groups as vLLM lays them out (vLLM 0.33
+``vllm/v1/kv_cache_interface.py`` ``AttentionSpec.page_size_bytes``, ``vllm/v1/core/kv_cache_planning.py``
+``get_kv_cache_groups``; 0.11 as noted).
 
     page (full / sliding)  = block_size × kv_heads_per_rank × (head_size + head_size_v) × dtype_bytes
     page (MLA)             = block_size × (kv_lora_rank + qk_rope_head_dim) × dtype_bytes   (every rank)
@@ -7,7 +9,7 @@
 
 One kind of layer → one group whose block costs Σ pages.  Several kinds (hybrid) → layers are bucketed by
 kind, split into groups of ``group_size`` layers, and every group shares one pool of
-``group_size × page`` bytes per block (spec §3.4).
+``group_size × page`` bytes per block (``get_kv_cache_groups``).
 
 Kinds of layer: ``full``, ``mla``, ``sliding``, ``chunked`` (Llama-4 chunked-local attention with the hybrid
 manager on, ≥ 0.14), ``linear`` (mamba-like state), and the KV layers a speculative drafter registers
@@ -33,7 +35,7 @@ __all__ = ["KvGroup", "KvLayout", "DraftKv", "build_layout", "kv_heads_per_rank"
 HYBRID_ALIGN = 16
 """kernel block alignment used to grow the attention block of attention+linear hybrids (non-MLA)"""
 HYBRID_ALIGN_MLA = {"0.33": 128, "0.11": 64}
-"""MLA hybrids: ≥ 128 in the current rules (spec §3.1); 64 (FlashMLA/Triton-MLA) in 0.11 (vLLM 0.11.1
+"""MLA hybrids: ≥ 128 in the current rules (vLLM 0.33 ``_align_hybrid_block_size``); 64 (FlashMLA/Triton-MLA) in 0.11 (vLLM 0.11.1
 ``HybridAttentionMambaModelConfig``; 128 only with CUTLASS-MLA)"""
 
 
@@ -157,7 +159,8 @@ class DraftKv:
 
 
 def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
-    """KV heads each TP rank stores: ``max(1, heads // tp)``; MLA stores one latent head (spec §3.3).
+    """KV heads each TP rank stores: ``max(1, heads // tp)``; MLA stores one latent head (vLLM
+    ``vllm/config/model.py`` ``ModelConfig.get_num_kv_heads``).
 
     The count is the models layer's rule; the divisibility checks are vLLM's (it asserts them)."""
     q_heads = model.num_attention_heads
@@ -272,7 +275,8 @@ def _group_size(counts: dict[str, int]) -> int:
 def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, era: str,
                  dtype_bytes: int, dtype_name: str, act_bytes: int = 2, rules: VllmRules | None = None,
                  draft: DraftKv | None = None, mamba: MambaMode | None = None, spec_tokens: int = 0) -> KvLayout:
-    """Group the limiting rank's layers and size one block (spec §3.2–§3.5).
+    """Group the limiting rank's layers and size one block (``get_kv_cache_groups``, vLLM 0.33
+    ``kv_cache_planning.py`` ``_get_kv_cache_bytes_per_block``).
 
     ``rules`` (default: the era's named rules) decide chunked-local layers; ``draft``: a drafter's KV layers;
     ``mamba``: the pages per request of linear groups (default: 1, prefix caching off); ``spec_tokens``:

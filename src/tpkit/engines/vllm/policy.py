@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from tpkit.engines.vllm.baseline import plan_baseline, profile_nontorch_growth
-from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget
+from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
@@ -32,7 +32,7 @@ from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
 from tpkit.engines.vllm.profile import estimate_profile_peak
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
-from tpkit.engines.vllm.versions import CURRENT, VllmRules, resolve_rules
+from tpkit.engines.vllm.versions import VllmRules, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.band import aside, estimated_activation_peak, estimated_cuda_graphs, estimated_weights
@@ -65,7 +65,7 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
         from tpkit.models.weights import plan_weights
 
         weights = plan_weights(model, parallel, dtype=r.act_dtype, quantization=options.quantization,
-                               checkpoint_dir=options.checkpoint_dir)
+                               checkpoint_dir=options.checkpoint_dir, engine="vllm")
     method = getattr(weights, "method", "given")
     return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
                     source=f"torch-allocated delta of loading, per rank ({method})")
@@ -180,6 +180,13 @@ def _kv_source(layout: KvLayout, cap: KvCapacity) -> str:
 
 
 def _extra(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules) -> dict:
+    """``kv_blocks`` and ``block_size`` (every vLLM plan) and the ``vllm`` block of vLLM's own numbers, like the
+    ``sglang`` block of an SGLang plan.  Schema 1 also keeps the block's keys at the top level (older scripts)."""
+    own = _own_numbers(budget, cap, layout, r, rules)
+    return {"kv_blocks": cap.num_blocks, "block_size": layout.block_size, **own, "vllm": dict(own)}
+
+
+def _own_numbers(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules) -> dict:
     return {
         "kv_blocks": cap.num_blocks, "block_size": layout.block_size,
         "bytes_per_block": layout.bytes_per_block.bytes, "null_block": rules.null_block,
@@ -205,21 +212,39 @@ def uses_gptq_kernel(model: ModelSpec, options: VllmOptions) -> bool:
     return flag == "gptq" and (model.quant is None or model.quant.raw_method in ("", "gptq"))
 
 
+_FLASHINFER_CC = ((8, 0), (12, 1))
+"""compute capabilities FlashInferBackend.supports_compute_capability accepts for the sampler (vllm 0.21: 7.5–12.1;
+0.28 raises the floor to 8.0 while SM75 is broken), taken as 8.0–12.1"""
+
+
+def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None) -> str:
+    """The top-k/top-p sampler of the profile's dummy sampler run (``VllmRules.flashinfer_sampler``): native,
+    FlashInfer, or "either" where it depends on the install (and for a GPU of unknown capability)."""
+    if rules.engine != "V1" or rules.flashinfer_sampler == "no":
+        return "native"
+    if compute_capability is None:
+        return "either"
+    if not _FLASHINFER_CC[0] <= tuple(compute_capability) <= _FLASHINFER_CC[1]:
+        return "native"
+    return "flashinfer" if rules.flashinfer_sampler == "yes" else "either"
+
+
 def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
-                   r: Resolved) -> tuple[LineItem, tuple[LineItem, ...]]:
+                   r: Resolved, rules: VllmRules) -> tuple[LineItem, tuple[LineItem, ...]]:
     rope = LineItem(item="rotary cos/sin cache", bytes=rotary_cache_bytes(model, r.act_bytes),
                     source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)")
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
-                                act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options))
+                                act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
+                                sampler=profile_sampler(rules, r.compute_capability))
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")
     return rope, (line,) + act.parts
 
 
-def _notes(model: ModelSpec, current: bool) -> tuple[str, ...]:
+def _notes(model: ModelSpec) -> tuple[str, ...]:
+    # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
     return tuple(f"model: {a}" for a in model.assumptions) + (
-        (f"'current' means the rules of vLLM {CURRENT}",) if current else ()) + (
         ("multimodal: vLLM profiles the vision encoder and its cache first; that memory is not modelled, "
          "so the real KV cache is smaller",) if model.is_multimodal else ())
 
@@ -269,9 +294,9 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
     w_line = _weights(model, parallel, options, r, weights)
-    rope, (act_line, *parts) = _profile_lines(model, parallel, options, r)
+    rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules)
     g_line = _graphs(model, parallel, options, r, rules)
-    growth = (*baseline.after_snapshot, profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
+    growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
     draft_w = drafter.weights if drafter is not None else Bytes(0)
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w,
                             activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
@@ -289,8 +314,9 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     assert not problems, problems
     retry = _retry(model, gpu, given, options, machine, weights, uses_for or extra_uses) if search_fixes else None
     quantizable = (model.quant is None or model.quant.weight_bits >= 16) and not options.quantization
+    room = v0_room(baseline) if rules.memory_rule == "v0_peak" and rules.v0_context_outside else None
     verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes, retry=retry, tp=parallel.tp,
-                                 quantizable=quantizable)
+                                 quantizable=quantizable, v0_room=room)
     log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs) + (
         (error_line,) if error_line else ())
     current = options.engine_version in ("current", "latest")
@@ -300,4 +326,4 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         kv_pool=None if budget.override and override_spare(budget) < Bytes(0) else _kv_pool(layout, cap),  # OOM
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + _notes(model, current)))
+        warnings=layout.warnings + _notes(model)))

@@ -1,4 +1,5 @@
-"""The profile run's activation peak, estimated analytically (spec §1.5).
+"""The profile run's activation peak, estimated analytically (vLLM 0.33
+``vllm/v1/worker/gpu_model_runner.py`` and ``vllm/v1/worker/gpu/model_runner.py`` ``profile_run``).
 
 vLLM measures this peak by running one dummy forward pass of ``max_num_batched_tokens`` tokens (T) spread
 over ``R = min(T, max_num_seqs)`` requests, then the sampler on one row per request.  tpkit cannot run it,
@@ -19,7 +20,15 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              tests/engines/test_vllm_gpu.py replays that op sequence on an H200
                                              (torch 2.11: 38.0 B/logit at 1024 × 151,936, 1024 × 128,256 and
                                              256 × 128,256).  It is vLLM's PyTorch-native sampler; the FlashInfer
-                                             sampler (when installed) needs less.
+                                             sampler needs less (below).
+    FlashInfer  T·H·a + R × V × 14 B         vLLM's FlashInfer top-k/top-p path (``flashinfer_sample`` →
+    sampler                                  ``top_k_top_p_sampling_from_logits``, top-k first): the caller's bf16
+                                             logits (2), the fp32 copy (4), the top-k masked logits (4) and their
+                                             softmax probabilities (4).  14 B is read from the source (vllm 0.21 /
+                                             0.28 wheels), not measured.  Which sampler runs is a release rule
+                                             (``VllmRules.flashinfer_sampler``); where it depends on whether
+                                             flashinfer is installed (0.9–0.11), the estimate is the midpoint with
+                                             both ends inside its band.
 
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
 """
@@ -28,17 +37,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tpkit.memory.band import estimated
 from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["ActivationEstimate", "estimate_profile_peak", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT"]
+__all__ = ["ActivationEstimate", "estimate_profile_peak", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT",
+           "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "SAMPLERS"]
 
 FUSED_MOE_CHUNK = 32_768
 """VLLM_FUSED_MOE_CHUNK_SIZE default (tokens per fused-MoE chunk)"""
 SAMPLER_BYTES_PER_LOGIT = 38
 """bytes alive per (row, vocab) element at the sampler's top-k/top-p peak (measured on H200, see module doc)"""
+FLASHINFER_SAMPLER_BYTES_PER_LOGIT = 14
+"""the same with vLLM's FlashInfer top-k/top-p sampler (read from the source, see module doc)"""
+SAMPLERS = ("native", "flashinfer", "either")
+"""which top-k/top-p sampler the dummy sampler run uses; ``"either"``: it depends on the install"""
 _FP8 = {"fp8", "fbgemm_fp8", "fp8_e4m3", "compressed-tensors-fp8"}
 
 
@@ -117,25 +132,40 @@ def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int) -> tuple
                           f"top-k ids/weights{', fp8 inputs' if fp8 else ''}")
 
 
-def _sampler(model: ModelSpec, tokens: int, rows: int, a: int) -> tuple[Bytes, str]:
-    total = tokens * model.hidden_size * a + rows * model.vocab_size * SAMPLER_BYTES_PER_LOGIT
-    return Bytes(total), (f"R {rows:,} rows × V {model.vocab_size:,} × {SAMPLER_BYTES_PER_LOGIT} B "
-                          f"+ hidden T × H × {a} B")
+def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str) -> tuple[Bytes, str]:
+    logits = rows * model.vocab_size
+    hidden = tokens * model.hidden_size * a
+    if sampler == "either":
+        lo, hi = FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
+        mid = (lo + hi) / 2
+        spread = estimated(Bytes(round(logits * mid)), Bytes(round(logits * (hi - mid))), term="vllm_sampler",
+                           item="top-k/top-p sampler (FlashInfer if installed, else PyTorch-native)",
+                           source=f"{lo}–{hi} B per logit: FlashInfer when flashinfer-python is installed "
+                                  "(optional in vLLM 0.9–0.11), else PyTorch-native")
+        return Bytes(hidden) + spread, (f"R {rows:,} rows × V {model.vocab_size:,} × {mid:g} ± {hi - mid:g} B "
+                                        f"(FlashInfer {lo} B if installed, PyTorch-native {hi} B) + hidden T × H × {a} B")
+    per = FLASHINFER_SAMPLER_BYTES_PER_LOGIT if sampler == "flashinfer" else SAMPLER_BYTES_PER_LOGIT
+    return Bytes(hidden + logits * per), (f"R {rows:,} rows × V {model.vocab_size:,} × {per} B "
+                                          f"({'FlashInfer' if sampler == 'flashinfer' else 'PyTorch-native'} "
+                                          f"top-k/top-p) + hidden T × H × {a} B")
 
 
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
-                          act_bytes: int, dequant_gemm: bool = False) -> ActivationEstimate:
+                          act_bytes: int, dequant_gemm: bool = False, sampler: str = "native") -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
-    weight into a temporary per call (see ``_dequant_temp``)."""
+    weight into a temporary per call (see ``_dequant_temp``).  ``sampler``: the top-k/top-p sampler of the dummy
+    sampler run (``SAMPLERS``)."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
     if model.moe is None or model.moe.num_dense_layers > 0:
         phases["dense MLP"] = _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm)
     if model.moe is not None:
         phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes)
-    phases["logits + sampler"] = _sampler(model, tokens, rows, act_bytes)
+    if sampler not in SAMPLERS:
+        raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
+    phases["logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler)
     name = max(phases, key=lambda p: phases[p][0])
     parts = tuple(LineItem(item=f"profile phase: {p}", bytes=b, kind="info", source=f"estimate: {f}")
                   for p, (b, f) in phases.items())

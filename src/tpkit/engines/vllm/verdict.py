@@ -1,4 +1,5 @@
-"""Verdicts in vLLM's own words, with the knob to turn and by how much (spec §1.3, §3.6).
+"""Verdicts in vLLM's own words, with the knob to turn and by how much (vLLM 0.33
+``vllm/v1/worker/utils.py`` ``request_memory``, ``vllm/v1/core/kv_cache_planning.py`` ``get_kv_cache_configs``).
 
 Every fix a verdict names is re-planned first (``Retry``: the same plan with one knob changed) and named only
 when that plan fits; when none does, the verdict says so and why.  The utilisation fix is searched on vLLM's
@@ -39,20 +40,23 @@ def load_oom_message() -> str:
     return "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate … (while loading the model weights)"
 
 
-def _highest_util(budget: Budget, total: Bytes, rules: VllmRules) -> float:
-    """The highest utilisation (0.01 grid) the start-up check accepts; 1.0 where there is no check."""
+def _highest_util(budget: Budget, total: Bytes, rules: VllmRules, room: Bytes | None = None) -> float:
+    """The highest utilisation (0.01 grid) the start-up check accepts (``room``: V0's free memory after the CUDA
+    context, which bounds its budget the same way); 1.0 where there is no bound."""
+    if room is not None:
+        return min(1.0, math.floor(room.bytes / total.bytes * 100) / 100)
     if rules.engine != "V1" or rules.memory_rule == "v0_peak":
         return 1.0
     return min(1.0, math.floor(budget.free_at_snapshot.bytes / total.bytes * 100) / 100)
 
 
 def _util_fix(retry: Retry | None, budget: Budget, total: Bytes, r: Resolved, rules: VllmRules,
-              lower: bool) -> float | None:
+              lower: bool, room: Bytes | None = None) -> float | None:
     """The re-planned utilisation fix: the highest that passes the start-up check (``lower``), else the smallest
     above the current one that fits; None when no utilisation fits."""
     if retry is None or budget.override:
         return None
-    hi = round(_highest_util(budget, total, rules) * 100)
+    hi = round(_highest_util(budget, total, rules, room) * 100)
     if hi < 1 or not retry(gpu_memory_utilization=hi / 100):
         return None
     if lower:
@@ -93,13 +97,14 @@ def _tp_fix(retry: Retry | None, r: Resolved, tp: int) -> int | None:
 
 
 def _fixes(retry: Retry | None, budget: Budget, total: Bytes, r: Resolved, rules: VllmRules, tp: int, *,
-           lower: bool = False, quantizable: bool = False, max_model_len: int | None = None) -> list[str]:
+           lower: bool = False, quantizable: bool = False, max_model_len: int | None = None,
+           room: Bytes | None = None) -> list[str]:
     """Every fix that fits when re-planned, each a whole alternative."""
     out = []
     longest = _len_fix(retry, max_model_len)
     if longest is not None:
         out.append(f"--max-model-len {longest} or less")
-    util = _util_fix(retry, budget, total, r, rules, lower)
+    util = _util_fix(retry, budget, total, r, rules, lower, room)
     if util is not None:
         out.append(f"--gpu-memory-utilization {util}")
     better_tp = _tp_fix(retry, r, tp)
@@ -180,7 +185,8 @@ def _too_long(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved, rules:
 
 
 def decide(budget: Budget, cap: KvCapacity, r: Resolved, rules: VllmRules, total: Bytes, *,
-           retry: Retry | None = None, tp: int = 1, quantizable: bool = False) -> tuple[Verdict, str | None]:
+           retry: Retry | None = None, tp: int = 1, quantizable: bool = False,
+           v0_room: Bytes | None = None) -> tuple[Verdict, str | None]:
     """The outcome of start-up for the limiting rank, and the error line vLLM would print (if any).
 
     ``retry``: the re-planner the fixes are checked with (None: name no fix); ``quantizable``: fp8 weights
@@ -195,6 +201,13 @@ def decide(budget: Budget, cap: KvCapacity, r: Resolved, rules: VllmRules, total
         return _startup(budget, total, r, rules, retry, tp, quantizable)
     if budget.weights > budget.free_at_snapshot:
         return _load_oom(budget, total, r, rules, retry, tp, quantizable)
+    if v0_room is not None and budget.requested > v0_room:
+        fixes = _fixes(retry, budget, total, r, rules, tp, lower=True, quantizable=quantizable, room=v0_room)
+        return Verdict(fits=False, knob="--gpu-memory-utilization", message=(
+            f"vLLM V0 sizes its budget as total × {r.utilization} = {format_bytes(budget.requested)}, more than the "
+            f"{format_bytes(v0_room)} free after the CUDA context and other processes: the KV cache allocation runs "
+            f"out of memory. {_how(fixes, budget, total, tp)}")), load_oom_message().replace(
+                "while loading the model weights", "while allocating the KV cache")
     if budget.available <= Bytes(0) or cap.num_blocks == 0:
         return _no_memory(budget, total, cap, r, rules, retry, tp, quantizable)
     if not cap.fits:

@@ -26,9 +26,26 @@ means first *released* version, the commit inside the interval before it is not 
     Mamba2 layers export a prefill checkpoint block          0.32.0          model_executor/layers/mamba/mamba_mixer2.py get_kv_cache_spec
     GDN layers export a prefill checkpoint block             0.33.0          model_executor/layers/mamba/gdn/qwen_gdn_linear_attn.py
     cuBLAS/cuBLASLt warm-up before the init snapshot         0.33.0          v1/worker/gpu_worker.py init_device
+    YaRN max_position_embeddings taken as already scaled     0.30.0          config/model.py _get_and_verify_max_len
+    FlashInfer top-k/top-p sampler when installed            0.9.0           v1/sample/ops/topk_topp_sampler.py (0.8.5: native)
+    … opt-in only (VLLM_USE_FLASHINFER_SAMPLER=1)            0.12.0          v1/sample/ops/topk_topp_sampler.py, envs.py
+    … on by default, flashinfer-python required              0.21.0          envs.py VLLM_USE_FLASHINFER_SAMPLER True; wheel metadata
 
 Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
-for issue 11), ≤ 0.7 is the V0 engine.  ``era`` is only a label of the log wording family (``"v0"``,
+for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget charges as non-torch memory:
+
+    V0 ≤ 0.3.0                   peak = total − free after the profile: the CUDA context and other processes are
+                                 charged (worker/worker.py profile_num_available_blocks, vllm 0.2.6 and 0.3.0)
+    V0 0.3.1–0.6.3               peak = init_gpu_memory − free, init_gpu_memory read in init_device after
+                                 torch.cuda.set_device: context and other processes outside (vllm 0.3.1–0.3.3, 0.4.0,
+                                 0.5.4, 0.5.5, 0.6.0, 0.6.2, 0.6.3, 0.6.3.post1 wheels)
+    V0 0.6.4, V1 0.8.0–0.9.0     torch peak + ((total − free) − torch allocated) after the profile: the context and
+                                 other processes charged again (worker/worker.py determine_num_available_blocks,
+                                 vllm 0.6.4; v1/worker/gpu_worker.py determine_available_memory, vllm 0.8.5)
+    V0 ≥ 0.6.5                   memory_profiling(baseline_memory_in_bytes = total − init_gpu_memory): the
+                                 non-torch increase over init_device's free memory, read after torch.cuda.set_device,
+                                 so the CUDA context (and other processes) stay outside (worker/worker.py, vllm 0.6.5
+                                 and 0.6.6; the V0 engine keeps it in 0.7–0.10)  ``era`` is only a label of the log wording family (``"v0"``,
 ``"0.11"`` for V1 before 0.21, ``"0.33"`` from 0.21); every rule above is its own field.
 """
 
@@ -61,26 +78,31 @@ class VllmRules:
     ceil_requested: bool
     """requested = ceil(total × util) (True) or the float product (False)"""
     memory_rule: str
-    """``"v0_peak"`` (V0, and V1 < 0.9.1) | ``"increase"`` | ``"consumed"`` (spec §1.6)"""
+    """``"v0_peak"`` (V0, and V1 < 0.9.1) | ``"increase"`` | ``"consumed"`` (``vllm/utils/mem_utils.py memory_profiling``)"""
     cudagraph_estimate: bool
-    """the CUDA-graph memory estimate is subtracted before KV sizing (spec §2)"""
+    """the CUDA-graph memory estimate is subtracted before KV sizing (``gpu_worker.py determine_available_memory``)"""
     null_block: bool
-    """one block is reserved as the null block (spec §3.6)"""
+    """one block is reserved as the null block (``vllm/v1/core/block_pool.py BlockPool``)"""
     one_line_log: bool
     """"GPU KV cache size … , Maximum concurrency …" printed as one line"""
     tokens_rule: str
-    """``"blocks"`` (V0: blocks × block) | ``"groups"`` (V1 < 0.21) | ``"concurrency"`` (≥ 0.21), spec §3.7"""
+    """``"blocks"`` (V0: blocks × block) | ``"groups"`` (V1 < 0.21) | ``"concurrency"`` (≥ 0.21),
+``kv_cache_utils.py get_max_concurrency_for_kv_cache_config``"""
     fit_check_reserves_block: bool
-    """the max_model_len fit check uses available − one block (spec §3.6)"""
+    """the max_model_len fit check uses available − one block (``kv_cache_planning.py get_kv_cache_configs``)"""
     sliding_in_flight: bool
     """sliding/chunked-local need counts max_concurrent_batches × max_num_batched_tokens (≥ 0.26) or one batch"""
     custom_ar_buffer_mib: int
-    """eager staging buffer of vLLM's custom all-reduce when max_size is 8 MiB, MiB (spec §5.3); ≥ 0.27 it is
+    """eager staging buffer of vLLM's custom all-reduce when max_size is 8 MiB, MiB (``custom_all_reduce.py CustomAllreduce.__init__``); ≥ 0.27 it is
     max(max_size, 2 MiB, 16 MiB), before it is max_size"""
     custom_ar_signal_bytes: int
-    """sizeof(Signal) of the custom all-reduce meta buffer (spec §5.3)"""
+    """sizeof(Signal) of the custom all-reduce meta buffer (``csrc/custom_all_reduce.cuh`` ``struct Signal``)"""
     custom_ar_world_sizes: tuple[int, ...]
-    """world sizes where custom all-reduce initialises (spec §5.2)"""
+    """world sizes where custom all-reduce initialises (``custom_all_reduce.py CustomAllreduce.__init__``)"""
+    v0_context_outside: bool = False
+    """V0 way (``memory_rule == "v0_peak"``): the CUDA context and other processes' memory sit outside the
+    memory charged to the budget (V0 0.3.1–0.6.3 and ≥ 0.6.5); False: charged (V0 ≤ 0.3.0 and 0.6.4, V1
+    0.8.0–0.9.0)"""
     distributed_after_snapshot: bool = False
     """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
     cublas_after_snapshot: bool = False
@@ -115,6 +137,17 @@ class VllmRules:
     huge_gpu_batch: bool = False
     """devices of ≥ 160 GiB (B200, MI300X; not GB10) default to 16384 batched tokens on the API server (≥ 0.28);
     before, 8192 like every ≥ 70 GiB device other than A100"""
+    flashinfer_sampler: str = "no"
+    """top-k/top-p sampler of the profile's dummy sampler run on CUDA (v1/sample/ops/topk_topp_sampler.py
+    TopKTopPSampler.__init__): ``"no"`` PyTorch-native (≤ 0.8: FlashInfer ≥ 0.2.3 falls back to native; 0.12–0.20:
+    opt-in only, "Users must opt in explicitly via VLLM_USE_FLASHINFER_SAMPLER=1"); ``"if_installed"`` FlashInfer
+    when the optional flashinfer-python extra is installed (0.9.0–0.11: the official image has it, a plain pip
+    install does not); ``"yes"`` FlashInfer by default (≥ 0.21: VLLM_USE_FLASHINFER_SAMPLER defaults to True
+    and flashinfer-python is a requirement) on the compute capabilities FlashInferBackend supports"""
+    yarn_prescaled: bool = False
+    """YaRN configs' max_position_embeddings is taken as already scaled (≥ 0.30: "yarn", "deepseek_yarn" join
+    the types whose factor is not applied); before, the derived length is original_max_position_embeddings ×
+    factor (config.py / config/model.py _get_and_verify_max_len)"""
     dcp_log: str | None = None
     """the extra DCP line before 0.21: ``"dcp"`` (0.10.2–0.11) or ``"cp"`` (0.12–0.20)"""
 
@@ -128,7 +161,11 @@ _V0 = VllmRules(
     release=(0, 7, 0), era="v0", engine="V0", default_utilization=0.9, ceil_requested=False, memory_rule="v0_peak",
     cudagraph_estimate=False, null_block=False, one_line_log=False, tokens_rule="blocks",
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
-    custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0")
+    custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0", v0_context_outside=True)
+
+_V0_CONTEXT_CHARGED = (((0, 2, 0), (0, 3, 1)), ((0, 6, 4), (0, 6, 5)))
+"""V0 release ranges [first, next) whose budget charges the CUDA context (module docstring: ≤ 0.3.0 total − free;
+0.6.4 total − free − torch allocated); every other V0 release measures from init_device's free memory"""
 
 _V1 = VllmRules(
     release=(0, 8, 0), era="0.11", engine="V1", default_utilization=0.9, ceil_requested=False,
@@ -138,20 +175,22 @@ _V1 = VllmRules(
 
 _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 8, 0), dict(memory_rule="v0_peak", distributed_after_snapshot=True)),
+    ((0, 9, 0), dict(flashinfer_sampler="if_installed")),
     ((0, 9, 1), dict(memory_rule="increase")),
     ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
     ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True)),
-    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp")),
+    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", flashinfer_sampler="no")),
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
     ((0, 18, 0), dict(mla_preferred_block=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
-    ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None)),
+    ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
     ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True)),
     ((0, 27, 0), dict(memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
                       custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True)),
     ((0, 28, 0), dict(one_line_log=True, hybrid_prefix_caching=True, huge_gpu_batch=True)),
     ((0, 29, 0), dict(fit_check_reserves_block=True, v2_runner_default=True)),
+    ((0, 30, 0), dict(yarn_prescaled=True)),
     ((0, 32, 0), dict(mamba_all_mode=False, mamba_all_mode_spec=False, checkpoint_kinds=("mamba2",))),
     ((0, 33, 0), dict(cublas_after_snapshot=False, checkpoint_kinds=("mamba2", "gdn"))),
 )
@@ -161,7 +200,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
 def rules_for(release: tuple[int, int, int]) -> VllmRules:
     """The rules of one release (≥ 0.2): V0 up to 0.7, then every boundary up to ``release`` applied."""
     if release < (0, 8, 0):
-        return replace(_V0, release=release)
+        charged = any(lo <= release < hi for lo, hi in _V0_CONTEXT_CHARGED)
+        return replace(_V0, release=release, v0_context_outside=not charged)
     rules = _V1
     for first, changes in _BOUNDARIES:
         if release >= first:
@@ -170,7 +210,8 @@ def rules_for(release: tuple[int, int, int]) -> VllmRules:
 
 
 RULES: dict[str, VllmRules] = {"0.33": rules_for((0, 33, 0)), "0.11": rules_for((0, 11, 0)), "v0": _V0}
-"""named rule sets: the current release, 0.11.0, and the V0 engine"""
+"""named rule sets: the current release, 0.11.0, and the V0 engine (``"v0"``: the V0 engine of 0.6.5 and later,
+which is also what VLLM_USE_V1=0 runs in 0.8–0.10; name the release for the older accountings)"""
 
 _ALIASES = {"current": CURRENT, "latest": CURRENT, "v1": "0.11", "v0": "v0", "V0": "v0", "V1": "0.11"}
 _VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?(?:[.\-+]?(?:rc|post|dev|a|b)?\d*.*)?$")
@@ -187,13 +228,29 @@ def parse_version(text: str) -> tuple[int, int, int]:
 
 
 def resolve_rules(version: str) -> VllmRules:
-    """The rule set for a version string (``"current"``, ``"0.11"``, ``"0.26.1"``, ``"0.6.4"``, ``"v0"`` …).
+    """The rule set for a version string (``"current"``, ``"0.11"``, ``"0.26.1"``, ``"0.6.4"``, ``"v0"`` …; a
+    ``:v0`` / ``:v1`` suffix names the engine where a release has both, ``"0.8.2:v0"``, ``"0.7.3:v1"``).
 
     A release newer than the newest one read gets the newest rules."""
     text = str(version).strip()
     if text in _ALIASES:
         return RULES[_ALIASES[text]]
+    base, _, engine = text.partition(":")
+    if engine:
+        return _engine_rules(text, parse_version(base), engine.strip().lower())
     parsed = parse_version(text)
     if parsed < (0, 2, 0):
         raise PlanInputError(f"--engine-version {text}: vLLM releases before 0.2 are not modelled; use 0.2 or later")
     return rules_for(parsed)
+
+
+def _engine_rules(text: str, release: tuple[int, int, int], engine: str) -> VllmRules:
+    """``"0.8.2:v0"`` (the V0 engine a 0.8–0.10 release runs with VLLM_USE_V1=0 or as its fallback) and
+    ``"0.7.3:v1"`` (the V1 engine a 0.7 release runs with VLLM_USE_V1=1; its worker sizes memory like 0.8.0's)."""
+    if engine == "v0" and (0, 2, 0) <= release < (0, 11, 0):
+        return rules_for(release) if release < (0, 8, 0) else replace(_V0, release=release)
+    if engine == "v1" and (0, 7, 0) <= release:
+        return rules_for(release) if release >= (0, 8, 0) else replace(rules_for((0, 8, 0)), release=release)
+    raise PlanInputError(
+        f"--engine-version {text}: the engine suffix must be ':v0' (releases 0.2–0.10) or ':v1' (0.7 on); "
+        f"write e.g. '0.8.2:v0' or '0.7.3:v1'")

@@ -1,0 +1,93 @@
+"""``tpkit plan --list-gpus`` / ``--list-models``: the catalogs a plan can name, as text or JSON (pure reads)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+__all__ = ["gpu_rows", "model_rows", "format_rows", "print_catalogs"]
+
+
+def gpu_rows() -> list[dict]:
+    """One dict per catalog GPU: name, CUDA-reported total (bytes and GiB), vendor, compute capability, aliases."""
+    from tpkit.hardware.catalog import list_gpus
+
+    return [{"name": g.name, "total_bytes": g.total_bytes.bytes, "total_gib": round(g.total_bytes.gib, 2),
+             "vendor": g.vendor,
+             "compute_capability": ".".join(map(str, g.compute_capability)) if g.compute_capability else None,
+             "aliases": list(g.aliases)} for g in list_gpus()]
+
+
+def _params(facts: dict) -> str:
+    total = facts.get("params_total")
+    if not isinstance(total, (int, float)) or total <= 0:
+        return "?"
+    active = facts.get("params_active")
+    text = f"{total / 1e9:,.1f}B"
+    if isinstance(active, (int, float)) and 0 < active < total:
+        text += f" ({active / 1e9:,.1f}B active)"
+    return text
+
+
+def model_rows() -> list[dict]:
+    """One dict per embedded model: id, short name, architecture, dtype, parameter count."""
+    from tpkit.models.catalog import catalog_entries
+
+    rows = []
+    for e in catalog_entries():
+        arch = e.config.get("architectures")
+        rows.append({"id": e.id, "short_name": e.short_name,
+                     "architecture": arch[0] if isinstance(arch, list) and arch else None,
+                     "torch_dtype": e.config.get("torch_dtype"), "params": _params(e.facts)})
+    return rows
+
+
+def format_rows(title: str, header: tuple[str, ...], rows: list[tuple[str, ...]], width: int) -> str:
+    """Columns sized to their content; the last column wraps under itself to fit ``width``."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header[:-1])]
+    lead = sum(widths) + 2 * len(widths) + 2
+    last = max(20, width - lead)
+    out = textwrap.wrap(title, width, subsequent_indent="  ")
+    for row in [header, *rows]:
+        cells = "  ".join(f"{c:<{w}}" for c, w in zip(row[:-1], widths))
+        tail = textwrap.wrap(row[-1], last) or [""]
+        out.append(f"  {cells}  {tail[0]}".rstrip())
+        out += [" " * lead + t for t in tail[1:]]
+    return "\n".join(out) + "\n"
+
+
+def print_catalogs(*, gpus: bool, models: bool, as_json: bool) -> int:
+    """Print the GPU and/or model catalog; exit status 0."""
+    from tpkit.cli.render import terminal_width
+
+    data = {}
+    if gpus:
+        data["gpus"] = gpu_rows()
+    if models:
+        data["models"] = model_rows()
+    if as_json:
+        json.dump(data, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    width = terminal_width()
+    parts = []
+    if gpus:
+        rows = [(g["name"], f"{g['total_gib']:.2f} GiB", g["compute_capability"] or "-", ", ".join(g["aliases"]))
+                for g in data["gpus"]]
+        parts.append(format_rows(f"GPUs in the catalog ({len(rows)}; --gpu takes a name or alias, any case; "
+                                 "another card: --gpu-memory SIZE)",
+                                 ("name", "memory (CUDA)", "cc", "aliases"), rows, width))
+    if models:
+        idw = max(len(m["id"]) for m in data["models"])
+        lines = textwrap.wrap(f"Models in the embedded catalog ({len(data['models'])}; MODEL takes the id or the "
+                              "part after '/'; any other model: a config.json path or a checkpoint directory)",
+                              width, subsequent_indent="  ")
+        for m in data["models"]:
+            about = f"{m['params']} parameters, {m['architecture'] or '?'}"
+            row = f"  {m['id']:<{idw}}  {about}"
+            lines += [row] if len(row) <= width else [f"  {m['id']}", *textwrap.wrap(
+                about, width, initial_indent=" " * 6, subsequent_indent=" " * 8, break_long_words=False)]
+        parts.append("\n".join(lines) + "\n")
+    sys.stdout.write("\n".join(parts))
+    return 0

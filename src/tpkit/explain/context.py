@@ -1,0 +1,195 @@
+"""The run an explanation works on: the log's settings, filled in (never overridden) by command-line flags.
+
+A flag that fills a gap is used; a flag that contradicts the log is reported and the log's value is kept
+(the log is what ran).  The model and the GPU are resolved to tpkit's specs when they can be: the log's
+model path through ``tpkit.models.load_model`` (path, HF cache, catalog) or ``--model``; the GPU by its
+printed name, ``--gpu``/``--gpu-memory``, or the catalog GPUs whose total prints as the log's total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.errors import TpkitError
+from tpkit.logs import ParsedLog
+
+__all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS"]
+
+FLAG_SETTINGS = {
+    # flag dest -> Run setting name
+    "tp": "tp", "pp": "pp", "dp": "dp", "ep": "ep", "mem_fraction_static": "mem_fraction",
+    "gpu_memory_utilization": "mem_fraction", "context_length": "context_length", "max_model_len": "context_length",
+    "kv_cache_dtype": "kv_cache_dtype", "page_size": "page_size", "block_size": "page_size",
+    "quantization": "quantization", "cuda_graph_max_bs": "cuda_graph_max_bs", "max_total_tokens": "max_total_tokens",
+    "max_running_requests": "max_running_requests", "max_num_seqs": "max_running_requests",
+    "chunked_prefill_size": "chunked_prefill_size", "max_num_batched_tokens": "max_num_batched_tokens",
+}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Contradiction:
+    """A flag given on the command line that disagrees with the log."""
+
+    flag: str
+    given: object
+    logged: object
+    source: str
+    """where the log says so (setting source and line)"""
+
+    def text(self) -> str:
+        return (f"--{self.flag.replace('_', '-')} {self.given} contradicts the log ({self.logged}, {self.source}); "
+                "the log's value is used")
+
+    def to_dict(self) -> dict:
+        return {"flag": self.flag, "given": self.given, "logged": self.logged, "source": self.source}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Context:
+    """Everything known about the run, each value with where it came from."""
+
+    engine: str | None
+    version: str | None
+    values: dict
+    """setting name -> value (log first, then flags)"""
+    sources: dict
+    """setting name -> "log line N (source)" or "flag --x" """
+    model: object | None
+    """``ModelSpec`` or None"""
+    model_source: str
+    gpu: object | None
+    """``GpuSpec`` or None"""
+    gpu_source: str
+    contradictions: tuple[Contradiction, ...]
+    notes: tuple[str, ...]
+
+    forced_custom_allreduce: bool = False
+    """the command line forces the custom all-reduce on where the engine would turn it off (a fork's env switch)"""
+
+    @property
+    def rules_version(self) -> str | None:
+        """The release whose rules apply: the newest end of ``version`` (a range such as "0.4.6–0.5.3" gives
+        0.5.3, the newest release consistent with the log's line formats; a bare release gives itself).  Text in
+        parentheses (releases ruled out) is ignored."""
+        import re
+
+        text = re.sub(r"\(.*?\)", "", self.version or "")
+        found = re.findall(r"\d+\.\d+(?:\.\d+)?", text)
+        return found[-1] if found else None
+
+    def get(self, name: str, default=None):
+        value = self.values.get(name)
+        return default if value is None else value
+
+
+def _same(a, b) -> bool:
+    try:
+        return abs(float(a) - float(b)) < 1e-9
+    except (TypeError, ValueError):
+        return str(a).strip().lower() == str(b).strip().lower()
+
+
+def _load_model(name: str):
+    from tpkit.models import load_model
+
+    return load_model(name)
+
+
+def _resolve_model(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | None, str]:
+    given = flags.get("model")
+    if given:
+        return _load_model(given), f"--model {given}"  # a bad --model is the user's error (exit 2)
+    logged = parsed.run.value("model")
+    if logged:
+        try:
+            return _load_model(str(logged)), f"the log's model path {logged!r}"
+        except TpkitError:
+            notes.append(f"the log's model {logged!r} is not on this machine nor in the catalog: pass --model "
+                         "(an HF id, a model dir or a config.json) to get the KV cell size")
+        except Exception as exc:  # noqa: BLE001 - a log path must never crash the explanation
+            notes.append(f"the log's model {logged!r} could not be read ({type(exc).__name__})")
+    return None, "unknown"
+
+
+def _resolve_gpu(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | None, str]:
+    from tpkit.hardware.catalog import custom_gpu, lookup_gpu
+    from tpkit.units import parse_bytes
+
+    if flags.get("gpu_memory"):
+        total = parse_bytes(flags["gpu_memory"], what="--gpu-memory")
+        return custom_gpu(total, name=flags.get("gpu") or "custom"), f"--gpu-memory {flags['gpu_memory']}"
+    if flags.get("gpu"):
+        return lookup_gpu(flags["gpu"]), f"--gpu {flags['gpu']}"
+    run = parsed.run
+    if run.gpu is not None:
+        try:
+            return lookup_gpu(str(run.gpu.value)), f"printed GPU name (line {run.gpu.line_no})"
+        except TpkitError:
+            notes.append(f"the printed GPU {run.gpu.value!r} is not in the catalog")
+    if run.gpu_total is not None:
+        if len(run.gpu_candidates) == 1:
+            return lookup_gpu(run.gpu_candidates[0]), f"the only catalog GPU whose total prints as {run.gpu_total.text}"
+        return (custom_gpu(run.gpu_total.value, name="GPU of the log", source=f"printed total {run.gpu_total.text}"),
+                f"printed device total {run.gpu_total.text}")
+    return None, "unknown"
+
+
+def _engine_from_failures(parsed: ParsedLog) -> str | None:
+    """An error message that names one engine's flag (SGLang's --mem-fraction-static, vLLM's gpu_memory_utilization)."""
+    from tpkit.logs.failures import KIND_ENGINE
+
+    for f in parsed.failures:
+        if f.kind in KIND_ENGINE:
+            return KIND_ENGINE[f.kind]
+        text = f.evidence
+        if "mem-fraction-static" in text or "mem_fraction_static" in text:
+            return "sglang"
+        if "gpu_memory_utilization" in text or "gpu-memory-utilization" in text:
+            return "vllm"
+    return None
+
+
+def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom_allreduce: bool = False) -> Context:
+    """The run from the log, gaps filled by ``flags`` (argparse dests → values; None = not given)."""
+    flags = {k: v for k, v in (flags or {}).items() if v is not None}
+    run = parsed.run
+    values, sources, contradictions, notes = {}, {}, [], []
+    for name in ("tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
+                 "quantization", "cuda_graph_max_bs", "max_total_tokens", "max_running_requests",
+                 "chunked_prefill_size", "max_num_batched_tokens", "cuda_graph_disabled",
+                 "disable_custom_all_reduce", "speculative", "dtype", "enable_dp_attention"):
+        setting = getattr(run, name, None)
+        if setting is not None and setting.value is not None:
+            values[name] = setting.value
+            sources[name] = f"log line {setting.line_no} ({setting.source})"
+    for flag, name in FLAG_SETTINGS.items():
+        if flag not in flags:
+            continue
+        given = flags[flag]
+        if name in values:
+            if not _same(values[name], given):
+                contradictions.append(Contradiction(flag=flag, given=given, logged=values[name], source=sources[name]))
+        else:
+            values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"
+    engine, version = parsed.engine.engine, parsed.engine.version
+    if engine is None:
+        engine = _engine_from_failures(parsed)
+        if engine:
+            notes.append(f"engine {engine}: inferred from the wording of its error message")
+    if flags.get("engine"):
+        if engine and flags["engine"] != engine:
+            contradictions.append(Contradiction(flag="engine", given=flags["engine"], logged=engine,
+                                                source="; ".join(e.text for e in parsed.engine.evidence[:1])
+                                                if getattr(parsed.engine, "evidence", None) else "the log"))
+        engine = engine or flags["engine"]
+    if flags.get("engine_version") and not version:
+        version = flags["engine_version"]
+    model, model_source = _resolve_model(parsed, flags, notes)
+    gpu, gpu_source = _resolve_gpu(parsed, flags, notes)
+    if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
+                                                                                   slack=gpu.total_bytes * 0.002):
+        notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "
+                     f"{gpu.total_bytes.gib:.2f} GiB: the printed total is used where the engine reads it")
+    return Context(engine=engine, version=version, values=values, sources=sources, model=model,
+                   model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
+                   notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce)

@@ -1,0 +1,79 @@
+"""Text for ``tpkit explain`` (plain text; every size names its unit, GiB = 2^30 B)."""
+
+from __future__ import annotations
+
+from tpkit.explain.result import Explanation
+from tpkit.units import format_bytes
+
+__all__ = ["format_explanation"]
+
+_MARK = {"reproduced": "✓ reproduced", "differs": "✗ DIFFERS"}
+
+
+def _value(row) -> str:
+    if row.count is not None:
+        return f"{row.count:,}" if isinstance(row.count, int) else f"{row.count}"
+    if row.value is None:
+        return "?"
+    return format_bytes(row.value.mid)
+
+
+def format_explanation(e: Explanation) -> str:
+    ctx, out = e.context, []
+    version = f" {ctx.version}" if ctx.version else " (version not printed)"
+    out.append(f"engine      {ctx.engine or 'unknown'}{version}")
+    for ev in e.parsed.engine.evidence[:3]:
+        out.append(f"            evidence: line {ev.line_no}: {ev.claim}")
+    model = getattr(ctx.model, "name", None) or e.parsed.run.value("model") or "not printed"
+    out.append(f"model       {model}  [{ctx.model_source}]")
+    gpu = f"{ctx.gpu.name} ({format_bytes(ctx.gpu.total_bytes)})" if ctx.gpu is not None else "unknown (pass --gpu)"
+    out.append(f"gpu         {gpu}  [{ctx.gpu_source}]")
+    shown = ", ".join(f"{k}={v}" for k, v in ctx.values.items() if k != "speculative" and v not in (None, False))
+    out.append(f"run         {shown or 'no settings printed'}")
+    if ctx.values.get("speculative"):
+        out.append(f"speculative {ctx.values['speculative']}")
+    out.append(f"rank        {e.rank} ({e.rank_reason})")
+    for c in ctx.contradictions:
+        out.append(f"! {c.text()}")
+    out.append("")
+    out.append("Ledger of one GPU, anchored on the printed numbers (GiB = 2^30 B)")
+    for r in e.rows:
+        printed = f'"{r.printed}" line {r.line_no}' if r.printed else r.kind
+        out.append(f"  {r.item:<46} {_value(r):>14}   {printed}")
+        out.append(f"  {'':<46} {'':>14}   = {r.meaning}")
+        if r.derived is not None:
+            mark = _MARK.get(r.check or "", "")
+            out.append(f"  {'':<46} {'':>14}   derived {r.derived.text()} from {r.derived_from}  {mark}")
+        elif r.check:
+            out.append(f"  {'':<46} {'':>14}   {_MARK.get(r.check, r.check)} {r.note}")
+        elif r.note:
+            out.append(f"  {'':<46} {'':>14}   {r.note}")
+    out.append("")
+    kv = e.kv_predicted_range
+    out.append("KV tokens   printed " + (f"{e.kv_printed:,}" if e.kv_printed is not None else "—")
+               + "   rebuilt from the anchors " + (f"{kv[0]:,}–{kv[1]:,}" if kv else "— (" + e.kv_source + ")"))
+    d = e.diagnosis
+    out.append("")
+    out.append(f"Diagnosis   {d.status}" + (f", phase {d.phase}" if d.phase else ""))
+    if d.cause:
+        out.append(f"  cause: {d.cause}")
+    if d.short_by is not None:
+        out.append(f"  short by: {format_bytes(d.short_by)}")
+    if d.evidence:
+        out.append(f"  evidence: {d.evidence}")
+    for f in d.findings:
+        out.append(f"  - {f}")
+    if d.fixes:
+        out.append("  fixes (re-planned from the same measurements):")
+        for f in d.fixes:
+            tokens = f"{f.kv_tokens:,} KV tokens" if f.kv_tokens is not None else "KV tokens not computable"
+            out.append(f"    {'fits ' if f.fits else 'NO   '} {f.flags:<44} {tokens}; {f.why}"
+                       + (f" ({f.note})" if f.note else ""))
+    notes = list(ctx.notes) + list(e.parsed.notes)
+    if notes or e.missing:
+        out.append("")
+    for n in notes:
+        out.append(f"note: {n}")
+    for m in e.missing:
+        out.append(f"missing: {m}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,125 @@
+"""``explain_log``: a log in, the anchored ledger, the rebuilt capacity and the diagnosis out (pure, no torch)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.explain.context import Context, build_context
+from tpkit.explain.diagnose import Diagnosis, diagnose_sglang, diagnose_vllm
+from tpkit.explain.rows import Row
+from tpkit.logs import ParsedLog, parse_log
+
+__all__ = ["Explanation", "explain_log", "explain_parsed", "SCHEMA"]
+
+SCHEMA = "tpkit.explain/1"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Explanation:
+    parsed: ParsedLog
+    context: Context
+    rank: str
+    rank_reason: str
+    rows: tuple[Row, ...]
+    kv_printed: int | None
+    kv_predicted: int | None
+    kv_predicted_range: tuple[int, int] | None
+    kv_source: str
+    """what the predicted token count rests on (the cell's source)"""
+    anchored: object | None
+    """SglangAnchored / VllmAnchored"""
+    diagnosis: Diagnosis
+    missing: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        ctx = self.context
+        run = {k: v for k, v in ctx.values.items() if k != "speculative"}
+        run["speculative"] = ctx.values.get("speculative")
+        return {
+            "schema": SCHEMA,
+            "engine": ctx.engine, "engine_version": ctx.version,
+            "engine_evidence": [{"claim": e.claim, "line_no": e.line_no} for e in self.parsed.engine.evidence][:6],
+            "model": {"name": getattr(ctx.model, "name", None) or self.parsed.run.value("model"),
+                      "source": ctx.model_source},
+            "gpu": {"name": getattr(ctx.gpu, "name", None), "source": ctx.gpu_source,
+                    "total_bytes": ctx.gpu.total_bytes.bytes if ctx.gpu is not None else None},
+            "run": {"values": _jsonable(run), "sources": dict(ctx.sources)},
+            "rank": {"label": self.rank, "reason": self.rank_reason},
+            "kv_tokens": {"printed": self.kv_printed, "predicted": self.kv_predicted,
+                          "predicted_range": list(self.kv_predicted_range) if self.kv_predicted_range else None,
+                          "source": self.kv_source},
+            "ledger": [r.to_dict() for r in self.rows],
+            "diagnosis": self.diagnosis.to_dict(),
+            "contradictions": [c.to_dict() for c in ctx.contradictions],
+            "notes": list(ctx.notes) + list(self.parsed.notes),
+            "missing": list(self.missing),
+        }
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def explain_log(data: bytes | str, *, rank: int | str | None = None, flags: dict | None = None) -> Explanation:
+    """Read ``data`` (a log) and explain it; ``flags`` are ``tpkit plan`` flag dests that fill the log's gaps."""
+    raw = data if isinstance(data, bytes) else str(data).encode("utf-8", "replace")
+    forced = _FORCED_CAR.search(raw[:1 << 20]) is not None
+    return explain_parsed(parse_log(data), rank=rank, flags=flags, forced_custom_allreduce=forced)
+
+
+_FORCED_CAR = __import__("re").compile(rb"CUSTOM_A(?:LL)?_?R(?:EDUCE)?_ALLOW_PCIE=1|custom all-reduce forced on")
+"""a command line that forces the custom all-reduce on over PCIe (a fork's switch; upstream has none)"""
+
+
+def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: dict | None = None,
+                   forced_custom_allreduce: bool = False) -> Explanation:
+    view = parsed.select_rank(rank)  # an unknown rank is the user's error (RankNotFoundError, exit 2)
+    ctx = build_context(parsed, flags, forced_custom_allreduce=forced_custom_allreduce)
+    missing = [f"{m.what} (looked for {m.looked_for})" for m in parsed.missing]
+    anchored = None
+    rows: tuple[Row, ...] = ()
+    printed = predicted = None
+    rng = None
+    kv_source = ""
+    if ctx.engine == "sglang":
+        from tpkit.explain.sglang import anchor_sglang
+
+        anchored = anchor_sglang(parsed, view, ctx)
+        diagnosis = diagnose_sglang(parsed, anchored, ctx)
+        rows, printed, rng = anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
+        kv_source = anchored.cell_source
+        if anchored.rest is None:
+            missing.append("KV budget: needs 'Load weight begin/end' avail mem and mem_fraction_static")
+        if anchored.cell_bytes is None:
+            missing.append("KV cell size: needs the model config (--model) or the printed KV pool and tokens")
+    elif ctx.engine == "vllm":
+        from tpkit.explain.vllm import anchor_vllm
+
+        anchored = anchor_vllm(parsed, view, ctx)
+        diagnosis = diagnose_vllm(parsed, anchored, ctx)
+        rows, printed, rng = anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
+        kv_source = anchored.token_bytes_source
+        if anchored.available is None:
+            missing.append("available KV cache memory: not printed")
+        if anchored.token_bytes is None:
+            missing.append("KV bytes per block: needs the model config (--model) or the printed capacity")
+    else:
+        failure = parsed.primary_failure
+        diagnosis = Diagnosis(status=parsed.status, phase=failure.phase if failure else None,
+                              cause="" if failure is None else f"{failure.kind.replace('_', ' ')} (engine unknown: "
+                                                               "pass --engine sglang|vllm for the ledger)")
+        missing.append("engine: neither SGLang nor vLLM recognised (pass --engine)")
+    if rng is not None:
+        if printed is not None and rng[0] <= printed <= rng[1]:
+            predicted = printed
+        else:
+            predicted = (rng[0] + rng[1]) // 2
+    return Explanation(parsed=parsed, context=ctx, rank=view.rank.label, rank_reason=view.reason, rows=rows,
+                       kv_printed=printed, kv_predicted=predicted, kv_predicted_range=rng, kv_source=kv_source,
+                       anchored=anchored, diagnosis=diagnosis, missing=tuple(missing))

@@ -1,0 +1,280 @@
+"""SGLang: the ledger of one rank anchored on the numbers SGLang printed (``tpkit/logs/LEDGER.md``).
+
+Every size SGLang prints about memory comes from ``get_available_gpu_memory`` (``sglang/srt/utils``), which
+divides ``torch.cuda.mem_get_info`` free bytes by ``1 << 30`` and prints ``"{x:.2f} GB"``: the numbers are GiB
+although the word says GB.  ``pre_model_load_memory`` is the minimum over the TP group of the free memory
+before the weights (``ModelRunner.init_torch_distributed`` in 0.3–0.5); the KV budget is
+``available after weights − pre × (1 − mem_fraction_static)`` (``ModelRunner.profile_max_num_token``), cut into
+``floor(rest / cell)`` tokens rounded down to the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.explain.context import Context
+from tpkit.explain.interval import Iv, iv_of
+from tpkit.explain.rows import Row, derived_row, printed_row
+from tpkit.logs import ParsedLog, RankView
+from tpkit.units import Bytes
+
+__all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
+
+GIB_NOTE = "GiB (SGLang prints 'GB' but divides by 2^30)"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SglangAnchored:
+    """The measured terms of an SGLang run (intervals; None when the log does not show them)."""
+
+    rows: tuple[Row, ...]
+    fraction: float | None
+    fraction_source: str
+    pre: Iv | None
+    """pre_model_load_memory (min over ranks)"""
+    init_dist: Iv | None
+    weights: Iv | None
+    free_after_weights: Iv | None
+    """min over ranks of 'Load weight end … avail mem'"""
+    slack: Iv | None
+    rest: Iv | None
+    """KV budget (may be negative)"""
+    pool_bytes: Iv | None
+    """printed KV pool bytes"""
+    tokens_printed: int | None
+    tokens_predicted: tuple[int, int] | None
+    """(low, high) tokens rebuilt from the anchors"""
+    cell_bytes: float | None
+    cell_source: str
+    page: int
+    graph: Iv | None
+    """CUDA-graph capture cost"""
+    slack_after_pool: Iv | None
+    """free memory after the pools ('Memory pool end')"""
+    free_after_graphs: Iv | None
+    device_total: Bytes | None
+    car_bytes: Bytes | None
+    """SGLang's custom all-reduce buffers for this layout (tpkit's start-up model), None when not charged"""
+    car_source: str = ""
+
+
+def _min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
+    """The smallest last-printed value of ``name`` over the ranks (SGLang reduces it with a MIN all-reduce)."""
+    last = {}
+    for a in parsed.anchors:
+        if a.name == name and a.group == group and a.size is not None:
+            last[a.rank.label] = a
+    if not last:
+        return None, 0
+    return min(last.values(), key=lambda a: a.size.value.bytes), len(last)
+
+
+def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
+    """(bytes per token of the target pool, source, page) from the model config, None when no model."""
+    page = int(ctx.get("page_size", 1) or 1)
+    if ctx.model is None:
+        return None, "no model config", page
+    try:
+        from tpkit.engines.sglang.options import SglangOptions
+        from tpkit.engines.sglang.pool import compute_cell
+        from tpkit.engines.sglang.sizing import resolve_kv_dtype
+        from tpkit.engines.sglang.versions import LATEST, parse_version
+
+        version = ctx.rules_version or LATEST
+        kv = str(ctx.get("kv_cache_dtype", "auto"))
+        try:
+            opts = SglangOptions(kv_cache_dtype=kv, engine_version=version)
+        except Exception:  # noqa: BLE001 - a spelling the options refuse: the model's own dtype
+            opts = SglangOptions(engine_version=version)
+        kv_dtype = resolve_kv_dtype(ctx.model, opts)[0]
+        attn_tp = tp // max(1, int(ctx.get("dp", 1) or 1)) if ctx.get("enable_dp_attention") else tp
+        cell = compute_cell(ctx.model, attn_tp, pp, kv_dtype, split_v_dim=parse_version(version) >= (0, 5, 8),
+                            version=version)
+        return float(cell.bytes_per_token), f"{cell.source} ({ctx.model_source})", page
+    except Exception as exc:  # noqa: BLE001 - a model the rules cannot size: say so, keep explaining
+        return None, f"cell not computable ({type(exc).__name__}: {str(exc)[:120]})", page
+
+
+def _car_bytes(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | None, str]:
+    """SGLang's custom all-reduce buffers per GPU for this layout (tpkit's start-up model) and their source."""
+    if ctx.gpu is None or tp < 2 or ctx.get("disable_custom_all_reduce") or disabled_warning:
+        return None, "off"
+    try:
+        from types import SimpleNamespace
+
+        from tpkit.engines.sglang.baseline import custom_allreduce_cost
+        from tpkit.engines.sglang.versions import LATEST, at_least
+        from tpkit.parallel import ParallelSpec
+        from tpkit.startup.custom_allreduce import sglang_custom_allreduce
+
+        version = ctx.rules_version or LATEST
+        cost = custom_allreduce_cost(ctx.gpu, ParallelSpec(tp=tp), version)
+        if cost.bytes.bytes == 0 and ctx.forced_custom_allreduce:
+            # forced on over PCIe: the buffers the implementation allocates when it runs (links as if allowed)
+            cost = sglang_custom_allreduce(ctx.gpu, SimpleNamespace(full_nvlink=True), tp, v2=at_least(version, "0.5.12"))
+            return cost.bytes, f"forced on by the command line: {cost.source}"
+        return (cost.bytes or None), cost.source
+    except Exception:  # noqa: BLE001
+        return None, "unknown"
+
+
+def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnchored:
+    rows: list[Row] = []
+    tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
+    total = ctx.gpu.total_bytes if ctx.gpu is not None else None
+    if total is not None:
+        rows.append(derived_row(f"device total ({ctx.gpu.name})", Iv(total, total),
+                                f"CUDA-reported total, {ctx.gpu_source}", kind="catalog"))
+    init = view.last("init_dist_mem_usage")
+    init_iv = iv_of(init.size) if init else None
+    if init:
+        rows.append(printed_row("distributed init (NCCL, custom all-reduce)", init,
+                                f"'Init torch distributed ends. mem usage' = free before − free after "
+                                f"init_torch_distributed, {GIB_NOTE}"))
+    base = view.last("baseline_mem_usage")
+    if base:
+        rows.append(printed_row("memory baseline", base, f"'Memory baseline taken' (0.5.2x), {GIB_NOTE}"))
+    pre_a, n_pre = _min_over_ranks(parsed, "load_begin_avail")
+    begin = view.last("load_begin_avail")
+    end = view.last("load_end_avail")
+    wu = view.last("weights_mem_usage")
+    pre = iv_of(pre_a.size) if pre_a else None
+    if pre is None and end and wu:
+        pre = iv_of(end.size) + iv_of(wu.size)
+    if total is not None and pre is not None:
+        ctx_iv = Iv(total, total) - pre - (init_iv or Iv(Bytes(0), Bytes(0)))
+        rows.append(derived_row("CUDA context + process (before distributed init)", ctx_iv,
+                                "device total − pre_model_load_memory − distributed init"
+                                + ("" if init_iv else " (distributed init not printed: included)")))
+    if begin:
+        rows.append(printed_row("free before weights (this rank)", begin,
+                                f"'Load weight begin. avail mem' = local free memory before the weights, {GIB_NOTE}"))
+    if pre_a is not None:
+        rows.append(derived_row("pre_model_load_memory", pre,
+                                f"min over {n_pre} rank(s) of 'Load weight begin. avail mem' (SGLang's MIN "
+                                f"all-reduce), {GIB_NOTE}"))
+    weights = None
+    if wu:
+        d = iv_of(begin.size) - iv_of(end.size) if begin and end else None
+        rows.append(printed_row("weights", wu, f"'Load weight end. mem usage' = free before − free after the weights, "
+                                f"{GIB_NOTE}", derived=d, derived_from="avail mem before − after the weights"))
+        weights = iv_of(wu.size)
+    elif begin and end:
+        weights = iv_of(begin.size) - iv_of(end.size)
+        rows.append(derived_row("weights", weights, "free before − free after the weights"))
+    after_a, n_after = _min_over_ranks(parsed, "load_end_avail")
+    draft_end, _ = _min_over_ranks(parsed, "load_end_avail", "draft")
+    if end:
+        d = iv_of(begin.size) - iv_of(wu.size) if begin and wu else None
+        rows.append(printed_row("free after weights (this rank)", end,
+                                f"'Load weight end. avail mem' = local free memory after the weights, {GIB_NOTE}",
+                                derived=d, derived_from="avail before − mem usage"))
+    free_after = iv_of((draft_end or after_a).size) if (draft_end or after_a) else None
+    if free_after is None and pre is not None and weights is not None:
+        free_after = pre - weights
+    f = ctx.get("mem_fraction")
+    f_source = ctx.sources.get("mem_fraction", "")
+    if f is None and ctx.gpu is not None and ctx.model is not None:
+        f, f_source = _default_fraction(ctx, tp, pp)
+    slack = rest = None
+    if f is not None and pre is not None:
+        slack = pre.scale(1.0 - float(f))
+        rows.append(derived_row(f"slack (1 − {float(f):.3f}) × pre_model_load_memory", slack,
+                                f"mem_fraction_static {float(f):.3f} ({f_source}): kept for activations, "
+                                "CUDA graphs, req_to_token"))
+    if slack is not None and free_after is not None:
+        rest = free_after - slack
+        rows.append(derived_row("KV budget (rest)", rest,
+                                f"min over {max(n_after, 1)} rank(s) of free after weights − slack "
+                                "(ModelRunner.profile_max_num_token)"))
+    k, v, kv = view.last("kv_k_size"), view.last("kv_v_size"), view.last("kv_size")
+    pool = None
+    if kv:
+        pool = iv_of(kv.size)
+    elif k and v:
+        pool = iv_of(k.size) + iv_of(v.size)
+    tokens_a = view.last("kv_tokens") or view.last("max_total_num_tokens")
+    tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
+    cell, cell_source, page = _cell(ctx, tp, pp)
+    if cell is None and pool is not None and tokens_printed:
+        cell = pool.mid.bytes / (tokens_printed + page)
+        cell_source = "measured: printed KV pool bytes / (printed tokens + page)"
+    if pool is not None:
+        slack_cell = Bytes(int((cell or 0) * page))
+        anchor = kv or k
+        rows.append(Row(item="KV pool", value=pool, kind="printed",
+                        meaning=f"'KV Cache is allocated' K size + V size (or the MLA latent size) = "
+                                f"(tokens + page) × cell, {GIB_NOTE}",
+                        printed=" + ".join(a.size.text for a in (k, v) if a) if not kv else kv.size.text,
+                        line_no=anchor.line_no, derived=rest, derived_from="KV budget (rest)",
+                        check=None if rest is None else ("reproduced" if pool.overlaps(rest, slack_cell + Bytes(2**20))
+                                                         else "differs"),
+                        note="within one page of cells of the budget" if rest is not None else ""))
+    predicted = None
+    if rest is not None and cell:
+        mtt = ctx.get("max_total_tokens")
+        lo = max(rest.low.bytes, 0) // cell // page * page
+        hi = max(rest.high.bytes, 0) // cell // page * page
+        if mtt:
+            lo, hi = min(lo, int(mtt)), min(hi, int(mtt))
+        predicted = (int(lo), int(hi))
+    if tokens_a is not None or predicted is not None:
+        check = None
+        if tokens_printed is not None and predicted is not None:
+            check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
+        if tokens_printed is not None:
+            mid = tokens_printed
+        elif predicted is not None:
+            mid = (predicted[0] + predicted[1]) // 2
+        else:
+            mid = tokens_a.count.value
+        rows.append(Row(item="KV tokens", value=None, count=mid, kind="printed" if tokens_a else "derived",
+                        meaning=f"floor(KV budget / cell) rounded down to page {page}; cell "
+                                f"{cell:,.0f} B/token ({cell_source})" if cell else "KV pool tokens per rank",
+                        printed=tokens_a.count.text if tokens_a else None,
+                        line_no=tokens_a.line_no if tokens_a else None,
+                        derived=None, check=check,
+                        note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}"))
+    pool_end = view.last("pool_end_avail")
+    if pool_end:
+        d = iv_of(end.size) - pool if end and pool is not None else None
+        rows.append(printed_row("free after the pools", pool_end,
+                                f"'Memory pool end. avail mem' = free after the KV and req_to_token pools, {GIB_NOTE}"))
+        if d is not None:
+            rows.append(derived_row("req_to_token + pool metadata", d - iv_of(pool_end.size),
+                                    "free after weights − KV pool − free after the pools (from the slack)"))
+    gb, ge, gu = view.last("graph_begin_avail"), view.last("graph_end_avail"), view.last("graph_mem_usage")
+    graph = None
+    if gu:
+        graph = sum((iv_of(a.size) for a in view.all("graph_mem_usage")), Iv(Bytes(0), Bytes(0)))
+        d = iv_of(gb.size) - iv_of(ge.size) if gb and ge else None
+        rows.append(printed_row("CUDA graphs", gu, f"'Capture cuda graph end. mem usage' = free before − after "
+                                f"capture, {GIB_NOTE}", derived=d, derived_from="avail before − after capture"))
+    elif gb and ge:
+        graph = iv_of(gb.size) - iv_of(ge.size)
+        rows.append(derived_row("CUDA graphs", graph, "free before − after capture"))
+    if ge:
+        rows.append(printed_row("free after start-up", ge, f"'Capture cuda graph end. avail mem', {GIB_NOTE}"))
+    car, car_source = _car_bytes(ctx, tp, any(x.kind == "custom_allreduce_disabled" for x in parsed.failures))
+    return SglangAnchored(rows=tuple(rows), fraction=None if f is None else float(f), fraction_source=f_source,
+                          pre=pre, init_dist=init_iv, weights=weights, free_after_weights=free_after, slack=slack,
+                          rest=rest, pool_bytes=pool, tokens_printed=tokens_printed, tokens_predicted=predicted,
+                          cell_bytes=cell, cell_source=cell_source, page=page, graph=graph,
+                          slack_after_pool=iv_of(pool_end.size) if pool_end else None,
+                          free_after_graphs=iv_of(ge.size) if ge else None, device_total=total, car_bytes=car,
+                          car_source=car_source)
+
+
+def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[float | None, str]:
+    """SGLang's default mem_fraction_static for this GPU, tp and release (tpkit's engine rules)."""
+    try:
+        from tpkit.engines.sglang.options import SglangOptions
+        from tpkit.engines.sglang.sizing import kv_budget
+        from tpkit.engines.sglang.versions import LATEST
+        from tpkit.parallel import ParallelSpec
+
+        b = kv_budget(ctx.model, ctx.gpu, ParallelSpec(tp=tp, pp=pp), SglangOptions(engine_version=ctx.version or LATEST),
+                      machine=None, weights_bytes=Bytes(0))
+        return b.fraction.value, f"not printed: SGLang's default ({b.fraction.source})"
+    except Exception:  # noqa: BLE001
+        return None, "not printed"

@@ -1,0 +1,196 @@
+"""vLLM: the ledger of the tightest worker anchored on the numbers vLLM printed (``tpkit/logs/LEDGER.md``).
+
+vLLM divides by ``2**30`` and says GiB (V0 says "GB" for the same GiB).  The KV budget is
+``requested − non-KV memory`` (weights + non-torch + activation peak; − the CUDA-graph estimate from 0.21),
+``requested = total × gpu_memory_utilization`` (``ceil`` from 0.33); the engine sizes every worker with the
+smallest ``Available KV cache memory`` and cuts it into ``floor(available / bytes per block)`` blocks
+(``vllm/v1/core/kv_cache_utils``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.explain.context import Context
+from tpkit.explain.interval import Iv, iv_of
+from tpkit.explain.rows import Row, derived_row, printed_row
+from tpkit.logs import ParsedLog, RankView
+from tpkit.units import Bytes
+
+__all__ = ["VllmAnchored", "anchor_vllm"]
+
+_G = "GiB (vLLM divides by 2^30; V0 prints 'GB' for the same GiB)"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class VllmAnchored:
+    rows: tuple[Row, ...]
+    utilization: float | None
+    total: Iv | None
+    requested: Iv | None
+    weights: Iv | None
+    non_kv: Iv | None
+    available: Iv | None
+    graph_estimate: Iv | None
+    tokens_printed: int | None
+    tokens_predicted: tuple[int, int] | None
+    token_bytes: float | None
+    """KV bytes per token (all layers): from the model, else measured available / printed tokens"""
+    token_bytes_source: str
+    block_size: int
+
+
+def _min_available(parsed: ParsedLog):
+    last = {}
+    for a in parsed.anchors:
+        if a.name == "available_kv" and a.size is not None and a.group is None:
+            last[a.rank.label] = a
+    return min(last.values(), key=lambda a: a.size.value.bytes) if last else None
+
+
+def _rules(ctx: Context):
+    from tpkit.engines.vllm.versions import RULES, resolve_rules
+
+    try:
+        return resolve_rules(ctx.rules_version) if ctx.rules_version else RULES["0.33"]
+    except Exception:  # noqa: BLE001
+        return RULES["0.33"]
+
+
+def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[object | None, str]:
+    if ctx.model is None:
+        return None, "no model config"
+    try:
+        from tpkit.engines.vllm.pages import build_layout
+        from tpkit.parallel import ParallelSpec
+
+        kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
+        nbytes = 1 if "fp8" in kv else 2
+        layout = build_layout(ctx.model, ParallelSpec(tp=tp, pp=pp), block_size=block, era=rules.era,
+                              dtype_bytes=nbytes, dtype_name="fp8" if nbytes == 1 else "bfloat16", rules=rules)
+        return layout, f"{layout.bytes_per_block.bytes:,} B per block of {layout.block_size} ({ctx.model_source})"
+    except Exception as exc:  # noqa: BLE001
+        return None, f"block not computable ({type(exc).__name__}: {str(exc)[:120]})"
+
+
+def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored:
+    rows: list[Row] = []
+    tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
+    rules = _rules(ctx)
+    total_a = view.last("total_gpu_memory") or view.last("startup_total")
+    total = None
+    if total_a:
+        total = iv_of(total_a.size)
+        rows.append(printed_row("device total", total_a, f"cudaMemGetInfo total, {_G}"))
+    elif parsed.run.gpu_total is not None:
+        total = iv_of(parsed.run.gpu_total)
+        rows.append(derived_row("device total", total, f"printed {parsed.run.gpu_total.text}", kind="printed"))
+    elif ctx.gpu is not None:
+        total = Iv(ctx.gpu.total_bytes, ctx.gpu.total_bytes)
+        rows.append(derived_row(f"device total ({ctx.gpu.name})", total, f"catalog, {ctx.gpu_source}", kind="catalog"))
+    u = ctx.get("mem_fraction")
+    u_source = ctx.sources.get("mem_fraction", "")
+    if u is None:
+        u, u_source = rules.default_utilization, f"not printed: vLLM {rules.label if hasattr(rules, 'label') else ''} default"
+    u = float(u)
+    req_a = view.last("requested_memory")
+    derived_req = None
+    if total is not None:
+        derived_req = total.scale(u)
+        if rules.ceil_requested:
+            derived_req = Iv(derived_req.low, derived_req.high + Bytes(1))
+    if req_a:
+        rows.append(printed_row("requested memory", req_a, f"total × gpu_memory_utilization {u} ({u_source}), {_G}",
+                                derived=derived_req, derived_from="device total × utilization"))
+        requested = iv_of(req_a.size)
+    else:
+        requested = derived_req
+        if requested is not None:
+            rows.append(derived_row("requested memory", requested,
+                                    f"total × gpu_memory_utilization {u} ({u_source})"
+                                    + (", ceil (≥ 0.33)" if rules.ceil_requested else "")))
+    w = view.last("weights")
+    weights = iv_of(w.size) if w else None
+    if w:
+        rows.append(printed_row("weights", w, f"'Model loading took' = torch-allocated bytes after − before the load, {_G}"))
+    parts = []
+    for name, item in (("non_torch_memory", "non-torch memory (CUDA context, NCCL, cuBLAS)"),
+                       ("non_torch_increase", "non-torch increase during profiling"),
+                       ("activation_peak", "activation peak (profile run)"),
+                       ("torch_peak_increase", "torch peak increase (profile run)")):
+        a = view.last(name)
+        if a:
+            rows.append(printed_row(item, a, f"{a.meaning}"))
+            if name in ("non_torch_memory", "activation_peak") or (
+                    name == "non_torch_increase" and not view.last("non_torch_memory")) or (
+                    name == "torch_peak_increase" and not view.last("activation_peak")):
+                parts.append(iv_of(a.size))
+    ge = view.last("graph_estimate")
+    graph_estimate = iv_of(ge.size) if ge else None
+    if ge:
+        rows.append(printed_row("CUDA-graph estimate", ge, f"CUDA-graph memory estimated before KV sizing (≥ 0.21), {_G}"))
+    avail_a = _min_available(parsed) or view.last("available_kv")
+    available = iv_of(avail_a.size) if avail_a else None
+    non_kv = None
+    if requested is not None and available is not None:
+        non_kv = requested - available - (graph_estimate or Iv(Bytes(0), Bytes(0)))
+    if avail_a:
+        d = None
+        if requested is not None and weights is not None and len(parts) >= 2:
+            d = requested - weights - sum(parts, Iv(Bytes(0), Bytes(0))) - (graph_estimate or Iv(Bytes(0), Bytes(0)))
+        rows.append(printed_row("available KV cache memory", avail_a,
+                                f"requested − weights − non-torch − activation peak (− CUDA-graph estimate), the "
+                                f"smallest over workers; {_G}", derived=d,
+                                derived_from="requested − the printed non-KV terms", slack=Bytes(2**24)))
+    if non_kv is not None:
+        rows.append(derived_row("non-KV memory (residual)", non_kv,
+                                "requested − available KV − CUDA-graph estimate = weights + non-torch + activation peak"
+                                + (f"; weights {weights.text()} of it" if weights is not None else "")))
+    nkv = view.last("non_kv_cache_memory")
+    if nkv and non_kv is not None:
+        rows.append(printed_row("non-KV memory (printed, DEBUG)", nkv, nkv.meaning, derived=non_kv,
+                                derived_from="requested − available − graph estimate"))
+    block = int(ctx.get("page_size", 16) or 16)
+    tok_a = view.last("kv_tokens")
+    blocks_a = view.last("gpu_blocks")
+    tokens_printed = None
+    if tok_a and isinstance(tok_a.count.value, int):
+        tokens_printed = tok_a.count.value
+    elif blocks_a and isinstance(blocks_a.count.value, int):
+        tokens_printed = blocks_a.count.value * block
+    layout, tb_source = _token_bytes(ctx, tp, pp, block, rules)
+    predicted = None
+    token_bytes = None
+    if layout is not None:
+        token_bytes = layout.bytes_per_block.bytes / layout.block_size
+        block = layout.block_size
+        if available is not None:
+            per_block = layout.bytes_per_block.bytes
+            groups = max(1, len(getattr(layout, "groups", ()) or ()) if rules.tokens_rule == "groups" else 1)
+            lo = max(available.low.bytes, 0) // per_block // groups * layout.block_size
+            hi = max(available.high.bytes, 0) // per_block // groups * layout.block_size
+            predicted = (int(lo), int(hi))
+    elif tokens_printed and available is not None:
+        token_bytes = available.mid.bytes / tokens_printed
+        tb_source = "measured: available KV memory / printed tokens"
+    if tok_a or blocks_a or predicted:
+        check = None
+        if predicted is not None and tokens_printed is not None:
+            check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
+        anchor = tok_a or blocks_a
+        rows.append(Row(item="KV tokens", value=None,
+                        count=tokens_printed if tokens_printed is not None else
+                        (predicted[0] + predicted[1]) // 2 if predicted is not None else anchor.count.value,
+                        kind="printed" if anchor else "derived",
+                        meaning=f"floor(available / bytes per block) × block size; {tb_source}",
+                        printed=anchor.count.text if anchor else None, line_no=anchor.line_no if anchor else None,
+                        check=check,
+                        note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}"))
+    mc = view.last("max_concurrency")
+    if mc:
+        rows.append(Row(item="maximum concurrency", value=None, count=mc.count.value, kind="printed",
+                        meaning=mc.meaning, printed=mc.count.text, line_no=mc.line_no))
+    return VllmAnchored(rows=tuple(rows), utilization=u, total=total, requested=requested, weights=weights,
+                        non_kv=non_kv, available=available, graph_estimate=graph_estimate,
+                        tokens_printed=tokens_printed, tokens_predicted=predicted, token_bytes=token_bytes,
+                        token_bytes_source=tb_source, block_size=block)

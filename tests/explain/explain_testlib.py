@@ -1,0 +1,31 @@
+"""Helpers for tests/explain: the real-log corpus of tests/logs/data (its README lists the sources)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "logs" / "data"
+SYNTHETIC_KIMI = DATA / "synthetic" / "kimi_k25_8x_rtx_pro_6000_sglang.log"
+
+
+@lru_cache(maxsize=1)
+def cases() -> tuple[dict, ...]:
+    return tuple(json.loads((DATA / "cases.json").read_text(encoding="utf-8")))
+
+
+def log_bytes(case_id: str) -> bytes:
+    return (DATA / next(c for c in cases() if c["id"] == case_id)["file"]).read_bytes()
+
+
+def script(name: str):
+    """A module of scripts/ (capacity check, fuzz)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

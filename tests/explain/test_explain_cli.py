@@ -1,0 +1,95 @@
+"""``tpkit explain`` and ``tpkit plan --from-log`` on the command line: exit codes, stdin, JSON, flags that
+contradict the log, cold start without torch."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from explain_testlib import DATA, ROOT, SYNTHETIC_KIMI
+
+from tpkit.cli import main
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def _run(args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "tpkit", *args], capture_output=True, env=ENV, input=stdin)
+
+
+def test_crash_log_exits_0_with_json_schema(capsys):
+    assert main(["explain", str(DATA / "vllm" / "vl_034.log"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["engine"] == "vllm" and out["diagnosis"]["status"] == "failed"
+    assert out["diagnosis"]["phase"] == "kv_pool"
+    assert {"printed", "predicted"} <= set(out["kv_tokens"])
+    assert out["diagnosis"]["fixes"] and {"flags", "kv_tokens", "fits"} <= set(out["diagnosis"]["fixes"][0])
+
+
+def test_stdin_and_rank():
+    r = _run(["explain", "-", "--rank", "3", "--json"], stdin=SYNTHETIC_KIMI.read_bytes())
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["rank"]["label"] == "TP3" and out["kv_tokens"]["printed"] == 117631
+
+
+@pytest.mark.parametrize("args", [["explain", "/no/such/file.log"], ["explain", str(DATA)],
+                                  ["explain", str(SYNTHETIC_KIMI), "--rank", "99"],
+                                  ["explain", str(SYNTHETIC_KIMI), "--model", "no/such-model"],
+                                  ["explain", str(SYNTHETIC_KIMI), "--gpu-memory", "80"]])
+def test_user_errors_exit_2_without_traceback(args):
+    r = _run(args)
+    assert r.returncode == 2 and b"Traceback" not in r.stderr and b"error" in r.stderr
+
+
+def test_garbage_and_empty_logs_exit_0():
+    for data in (b"", b"\xff\xfe\x00garbage\n" * 50):
+        r = _run(["explain", "-"], stdin=data)
+        assert r.returncode == 0 and b"Traceback" not in r.stderr
+
+
+def test_flags_fill_gaps_and_contradictions_are_reported(capsys):
+    assert main(["explain", str(SYNTHETIC_KIMI), "--tp", "4", "--gpu", "RTX-PRO-6000",
+                 "--context-length", "8192", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [c["flag"] for c in out["contradictions"]] == ["tp"]
+    assert out["run"]["values"]["tp"] == 8  # the log's value is kept
+    assert out["run"]["values"]["context_length"] == 8192 and out["run"]["sources"]["context_length"].startswith("flag")
+
+
+def test_plan_from_log_replaces_the_start_up_terms(capsys):
+    assert main(["plan", "--from-log", str(SYNTHETIC_KIMI), "--gpu", "RTX-PRO-6000", "--json"]) == 0
+    same = json.loads(capsys.readouterr().out)
+    assert same["kv_tokens"] == 117631  # the log's own run re-planned from its measurements
+    measured = {t["term"] for t in same["band"]["measured_terms"]}
+    assert {"cuda_context", "nccl_init", "weights"} <= measured
+    assert "cuda_context" not in {t["term"] for t in same["band"]["estimated_terms"]}
+    assert main(["plan", "moonshotai/Kimi-K2.5", "--gpu", "RTX-PRO-6000", "--tp", "8", "--mem-fraction-static",
+                 "0.85", "--engine-version", "0.4.6", "--json"]) == 0
+    catalog = json.loads(capsys.readouterr().out)
+    assert same["band"]["plus_minus_tokens"] < catalog["band"]["plus_minus_tokens"]
+    assert main(["plan", "--from-log", str(SYNTHETIC_KIMI), "--gpu", "RTX-PRO-6000", "--mem-fraction-static", "0.9",
+                 "--json"]) == 0
+    other = json.loads(capsys.readouterr().out)
+    assert other["kv_tokens"] > same["kv_tokens"]
+
+
+def test_plan_from_log_of_the_other_engine_is_a_user_error():
+    r = _run(["plan", "--from-log", str(SYNTHETIC_KIMI), "--engine", "vllm", "--gpu", "H100"])
+    assert r.returncode == 2 and b"sglang log" in r.stderr
+
+
+def test_explain_imports_no_torch():
+    code = textwrap.dedent(f"""
+        import contextlib, io, sys
+        from tpkit.cli import main
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["explain", {str(SYNTHETIC_KIMI)!r}, "--json"]) == 0
+        loaded = [m for m in sys.modules if m.startswith(("torch", "tpkit.runtime", "tpkit.comm", "rich",
+                                                           "huggingface_hub"))]
+        assert not loaded, loaded
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
+    assert out.returncode == 0, out.stderr
