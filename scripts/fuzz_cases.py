@@ -526,7 +526,7 @@ _MACHINE_BAD = (  # (note, path, value): each makes the profile invalid
     ("duplicate GPU index", ("gpus", 1, "index"), 0),
     ("gpus is empty", ("gpus",), []),
     ("gpus is a dict", ("gpus",), {"a": 1}),
-    ("p2p matrix too small", ("p2p_access",), [[True]]),
+    ("p2p matrix of the wrong shape", ("p2p_access",), [[True, True, True]]),  # 1×3: no GPU count has it
     ("nvlink matrix has strings", ("nvlink_links", 1), ["a", "b"]),
     ("profile_version 99", ("profile_version",), 99),
     ("compute capability of one number", ("gpus", 0, "compute_capability"), [9]),

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
 
 __all__ = ["ParallelSpec"]
+
+
+MAX_SIZE = 1024
+"""largest tp, pp, dp or ep tpkit plans: per-GPU matrices (links, p2p) grow with its square"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -38,6 +44,10 @@ class ParallelSpec:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise PlanInputError(f"--{name} must be a whole number ≥ 1, got {value!r}")
+            if value > MAX_SIZE:
+                raise PlanInputError(f"--{name} {value:,} is more than tpkit plans ({MAX_SIZE:,} per dimension: no "
+                                     f"released model has more attention heads or layers to split); use "
+                                     f"--{name} ≤ {MAX_SIZE:,}")
         if not isinstance(self.dp_attention, bool):
             raise PlanInputError(f"dp_attention must be True or False, got {self.dp_attention!r}")
         if self.dp_attention and self.tp % self.dp:
@@ -47,9 +57,15 @@ class ParallelSpec:
         expert_gpus = self.tp if self.dp_attention else self.tp * self.dp
         if expert_gpus % self.ep:
             where = f"tp = {self.tp}" if self.dp_attention else f"tp × dp = {self.tp} × {self.dp}"
+            ok = [d for d in range(1, expert_gpus + 1) if expert_gpus % d == 0] if expert_gpus <= 4096 else [1]
+            shown = ", ".join(map(str, ok[:8])) + (" …" if len(ok) > 8 else "")
+            per = expert_gpus // self.tp  # GPUs per TP rank in the expert group (dp, or 1)
+            tp_keep = self.tp * self.ep // math.gcd(self.tp * per, self.ep)
             raise PlanInputError(
-                f"--ep {self.ep} must divide the {expert_gpus} GPUs of {where} that hold "
-                f"the experts; use --ep {self.tp} (experts spread over the TP group) or 1")
+                f"--ep {self.ep} must divide the {expert_gpus} GPU(s) of {where} that hold the experts; use "
+                + (f"--ep {' or '.join(shown.rsplit(', ', 1))} (--ep {expert_gpus} spreads the experts over all of "
+                   f"them)" if len(ok) > 1 else "--ep 1 (one GPU holds every expert)")
+                + f", or keep --ep {self.ep} with --tp {tp_keep}")
 
     @property
     def attn_dp(self) -> int:

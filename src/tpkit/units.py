@@ -236,6 +236,10 @@ GB = _unit_ctor("GB")
 TB = _unit_ctor("TB")
 
 
+MAX_SIZE_BYTES = 2**64
+"""the largest size ``parse_bytes`` accepts: the 64-bit address space"""
+
+
 def parse_bytes(text: str, *, what: str = "size") -> Bytes:
     """Read a size such as ``"80GB"``, ``"79.19 GiB"``, ``"81559MiB"``, ``"1.5TiB"`` or ``"123B"``.
 
@@ -269,6 +273,9 @@ def parse_bytes(text: str, *, what: str = "size") -> Bytes:
         raise UnitError(f"{what}: {text!r} is not a finite size")
     if value < 0:
         raise UnitError(f"{what}: {text!r} is negative; a memory size must be ≥ 0")
+    if value * size > MAX_SIZE_BYTES:
+        raise UnitError(f"{what}: {text!r} is more than {MAX_SIZE_BYTES:,} bytes (16 EiB, the 64-bit address "
+                        "space); no device or buffer is that large")
     if re.fullmatch(r"\d+", number):
         return Bytes(int(number) * size)
     return Bytes(round(value * size))

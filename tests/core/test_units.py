@@ -113,8 +113,20 @@ def test_garbage_is_refused(text):
 
 @given(nonneg, st.sampled_from(sorted(UNITS)))
 def test_integer_round_trip_through_text(n, unit):
+    from tpkit.units import MAX_SIZE_BYTES
+
     size = UNITS[unit]
-    assert parse_bytes(f"{n}{unit}") == Bytes(n * size)
+    if n * size <= MAX_SIZE_BYTES:
+        assert parse_bytes(f"{n}{unit}") == Bytes(n * size)
+    else:  # beyond the 64-bit address space: refused with a message, never an overflow (1e300GiB)
+        with pytest.raises(UnitError, match="no device or buffer is that large"):
+            parse_bytes(f"{n}{unit}")
+
+
+@pytest.mark.parametrize("text", ["1e300GiB", "2e19B", "16777217TiB", "9" * 400 + "GiB"])
+def test_sizes_beyond_64_bits_are_refused(text):
+    with pytest.raises(UnitError, match="no device or buffer is that large|not a finite size"):
+        parse_bytes(text)
 
 
 @given(nonneg)

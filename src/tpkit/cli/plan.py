@@ -210,6 +210,15 @@ def plan(args):
     model, gpu, parallel, machine = build_request(args)
     options = options_from_args(engine, args)
     extra, notes = tpkit_allreduce_uses(args, gpu, parallel, machine)
+    if args.tpkit_allreduce is not None:  # the verdict re-plans fixes at other TP sizes: their buffers too
+        from dataclasses import replace as _with
+
+        def extra_for(tp: int, _done={parallel.tp: extra}):  # noqa: B006 - a cache for this one plan
+            if tp not in _done:
+                _done[tp] = tpkit_allreduce_uses(args, gpu, _with(parallel, tp=tp), machine)[0]
+            return _done[tp]
+    else:
+        extra_for = extra
     if log is not None:
         from tpkit.explain.fromlog import measured_startup
         from tpkit.memory.band import measured_terms
@@ -224,9 +233,9 @@ def plan(args):
             notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "
                       f"quantization {measured.layout['quantization'] or 'of the checkpoint'}",)
         with measured_terms(terms, source=f"measured in {args.from_log}"):
-            result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra)
+            result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     else:
-        result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra)
+        result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     notes = gpu_memory_note(args, gpu) + tuple(notes)
     if notes:
         from dataclasses import replace

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from tpkit.units import Bytes
+from tpkit.errors import PlanInputError
+from tpkit.units import Bytes, format_bytes
 
-__all__ = ["GpuState", "MachineProfile", "PROFILE_VERSION"]
+__all__ = ["GpuState", "MachineProfile", "PROFILE_VERSION", "TOTAL_TOLERANCE", "check_same_gpu"]
 
 PROFILE_VERSION = 1
+TOTAL_TOLERANCE = 0.03
+"""how far a probed total may be from the GPU spec's total and still be that GPU (driver/ECC reserves differ a
+little between boards and releases; a MIG slice or another model differs by far more)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -68,3 +72,16 @@ class MachineProfile:
     def min_free(self) -> GpuState:
         """The GPU with the least free memory (it decides the plan)."""
         return min(self.gpus, key=lambda g: g.free_bytes)
+
+
+def check_same_gpu(gpus: tuple[GpuState, ...], total: Bytes, name: str) -> None:
+    """Refuse a plan whose GPU spec (``--gpu``/``--gpu-memory``/the catalog entry of the probed name) and the
+    probed GPUs disagree on the memory: the plan would mix one GPU's total with another's free memory (a KV pool
+    larger than the GPU).  ``PlanInputError`` names the GPU and both totals."""
+    for g in gpus:
+        if g.free_bytes > total or abs(g.total_bytes.bytes - total.bytes) > TOTAL_TOLERANCE * total.bytes:
+            raise PlanInputError(
+                f"the machine profile's GPU {g.index} ({g.name!r}) reports {format_bytes(g.total_bytes)} total and "
+                f"{format_bytes(g.free_bytes)} free, but the GPU planned for ({name}) has {format_bytes(total)}: "
+                "they are not the same GPU; drop --gpu/--gpu-memory to plan for the probed GPUs, or re-probe "
+                "(`tpkit probe --out`) if the file is damaged")

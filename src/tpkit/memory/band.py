@@ -35,7 +35,7 @@ from tpkit.units import Bytes
 
 __all__ = ["Estimate", "Band", "band_end", "at_band_end", "estimated", "resolve", "estimated_weights",
            "estimated_share", "estimated_activation_peak", "estimated_cuda_graphs", "measured_terms", "state_key",
-           "with_band", "collecting", "WEIGHTS_DERIVED_SHARE", "WEIGHTS_DERIVED_QUANTIZED_SHARE", "ACTIVATION_PEAK_SHARE", "CUDA_GRAPHS_SHARE"]
+           "with_band", "collecting", "aside", "WEIGHTS_DERIVED_SHARE", "WEIGHTS_DERIVED_QUANTIZED_SHARE", "ACTIVATION_PEAK_SHARE", "CUDA_GRAPHS_SHARE"]
 
 WEIGHTS_DERIVED_SHARE = 0.01
 """± share of weights derived from a config (unquantised): vLLM's printed weights of 10 validation cases lie 0.1–1.4 %
@@ -134,6 +134,17 @@ def collecting() -> Iterator[dict]:
     token = _SEEN.set((next(_COLLECTIONS), seen))
     try:
         yield seen
+    finally:
+        _SEEN.reset(token)
+
+
+@contextmanager
+def aside() -> Iterator[None]:
+    """Plan without recording into the collection in progress: a verdict's re-plans of its fixes (another TP,
+    utilisation …) must not add their terms to this plan's band."""
+    token = _SEEN.set(None)
+    try:
+        yield
     finally:
         _SEEN.reset(token)
 

@@ -182,4 +182,5 @@ class ModelSpec:
             "attention": "mla" if self.mla else ("hybrid" if set(self.kinds) != {"full"} else "full"),
             "moe": bool(self.moe), "quantization": self.quant.method if self.quant else None,
             "max_position_embeddings": self.max_position_embeddings,
+            "assumptions": list(self.assumptions),
         }

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.hardware.machine import GpuState, MachineProfile
+from tpkit.hardware.machine import GpuState, MachineProfile, check_same_gpu
 from tpkit.parallel import ParallelSpec
 from tpkit.startup.cost import Cost
 from tpkit.startup.terms import cuda_context
@@ -73,6 +73,8 @@ def _free_after_context(state: GpuState, gpu: GpuSpec | None) -> Bytes:
 def tightest_rank(machine: MachineProfile, parallel: ParallelSpec, gpu: GpuSpec | None) -> TightestRank:
     """The GPU of the layout with the least memory left after its CUDA context (the first of equals)."""
     ranks = layout_gpus(machine, parallel)
+    if gpu is not None:
+        check_same_gpu(ranks, gpu.total_bytes, gpu.name)
     tight = min(range(len(ranks)), key=lambda i: _free_after_context(ranks[i], gpu))
     state = ranks[tight]
     free = state.free_bytes + state.used_by_this_process_bytes

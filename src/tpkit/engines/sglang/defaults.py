@@ -40,6 +40,7 @@ from functools import lru_cache
 from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least, rule_era
 
 __all__ = ["CapacityDefaults", "FractionChoice", "ReserveExtras", "capacity_defaults", "prefill_capture_sizes",
+           "prefill_capture_count",
            "default_mem_fraction", "slack_estimate_mib", "graph_reserve_mib", "vlm_fraction_factor"]
 
 _TP_TABLES = (  # (first release, table): 0.3.5 ≥8 0.83; 0.3.6 0.82; 0.4.0 … 0.4.7 0.81 (``server_args.py``)
@@ -136,13 +137,27 @@ def _small_gpu_bs(era: str, tp: int) -> int:
     return 16 if tp < 4 else 80
 
 
+_PREFILL_STEPS = ((4, 32, 4), (48, 256, 16), (288, 512, 32), (576, 1024, 64), (1280, 4096, 256), (4608, None, 512))
+"""(first, last or None: no end, step) of the prefill CUDA-graph token sizes (spec §4.1)"""
+
+
+def prefill_capture_count(max_bs: int) -> int:
+    """``len(prefill_capture_sizes(max_bs))`` in O(1): a huge ``--chunked-prefill-size`` must not build the list."""
+    count, member = 0, False
+    for lo, hi, step in _PREFILL_STEPS:
+        top = max_bs if hi is None else min(hi, max_bs)
+        if top >= lo:
+            count += (top - lo) // step + 1
+            member = member or (max_bs <= top and (max_bs - lo) % step == 0)
+    return count + (1 if max_bs > 0 and not member else 0)
+
+
 @lru_cache(maxsize=64)
 def prefill_capture_sizes(max_bs: int) -> tuple[int, ...]:
     """Prefill CUDA-graph token sizes up to ``max_bs`` (sglang 0.5.23 ``arg_groups/cuda_graph_hook.py``;
     always includes ``max_bs``)."""
-    steps = ((4, 32, 4), (48, 256, 16), (288, 512, 32), (576, 1024, 64), (1280, 4096, 256))
-    sizes = [s for lo, hi, step in steps for s in range(lo, hi + 1, step) if s <= max_bs]
-    sizes += list(range(4608, max_bs + 1, 512))
+    sizes = [s for lo, hi, step in _PREFILL_STEPS for s in range(lo, (max_bs if hi is None else hi) + 1, step)
+             if s <= max_bs]
     if max_bs > 0 and max_bs not in sizes:
         sizes.append(max_bs)
     return tuple(sizes)
@@ -160,7 +175,7 @@ def graph_reserve_mib(era: str, *, max_bs: int, cpp: int, is_mla: bool, extras: 
     if is_mla:
         return decode + 1536 + deepep
     prefill_max_bs = cpp if cpp > 0 else 16384  # prefill graphs go up to the chunk size
-    return decode + 8 * len(prefill_capture_sizes(prefill_max_bs)) + deepep
+    return decode + 8 * prefill_capture_count(prefill_max_bs) + deepep
 
 
 def slack_estimate_mib(era: str, *, tp: int, pp: int, cpp: int, max_bs: int, is_mla: bool,

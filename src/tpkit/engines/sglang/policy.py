@@ -7,15 +7,17 @@ cell size (§3.3) → tokens (§3.4) → request slots and req_to_token (§3.5) 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, scheduler_line
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, at_least, is_newer_than_latest
+from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE, estimated
+from tpkit.memory.band import WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE, aside, estimated
+from tpkit.memory.invariant import checked
 from tpkit.memory.ledger import Ledger, LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
@@ -208,7 +210,7 @@ def build_ledger(s: SglangSizing) -> Ledger:
 
 
 def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tuple[str, ...]:
-    out = list(s.baseline.warnings)
+    out = [f"model: {a}" for a in model.assumptions] + list(s.baseline.warnings)
     if is_newer_than_latest(options.engine_version):
         out.append(f"SGLang {options.engine_version} is newer than the latest examined release {LATEST}; "
                    "its rules are assumed unchanged")
@@ -283,32 +285,48 @@ def _extra_base(s: SglangSizing, kv_source: str) -> dict:
     }
 
 
-def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_uses):
-    """The verdict's re-planner for this plan (``verdict.Retry``)."""
+def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_uses, draft_weights):
+    """The verdict's re-planner for this plan (``verdict.Retry``): the whole plan again with a knob changed, so a
+    fix is named only when every check of the verdict passes."""
 
-    def retry(*, tp: int, quantization: str | None = None, mem_fraction_static: float | None = None) -> int | None:
-        """KV tokens of the same plan with another TP, quantisation and/or fraction (None: unknown)."""
-        bigger = replace(parallel, tp=tp)
+    def retry(*, tp: int, quantization: str | None = None, mem_fraction_static: float | None = None,
+              full: bool = True) -> int | None:
+        """KV tokens of the same plan with another TP, quantisation and/or fraction when it fits, else 0
+        (None: unknown).  ``full=False``: only the KV budget (a page and the state slots), which grows with the
+        fraction — the monotone half the fraction search bisects on; the whole plan also needs slack after the
+        pool, which shrinks with it."""
         opts = replace(options, quantization=quantization) if quantization else options
         if mem_fraction_static is not None:
             opts = replace(opts, mem_fraction_static=mem_fraction_static)
         if weights is None:
-            w_bytes = _weights(model, bigger, opts, None, gpu)[0]
+            w = None
         elif quantization:
             return None  # weights were given for one quantisation only
         else:
-            w_bytes = s_weights * (parallel.tp / tp)  # given weights: assume they shard with TP
-        b = kv_budget(model, gpu, bigger, opts, machine=machine, weights_bytes=w_bytes, extra_uses=extra_uses)
-        if b.mamba is not None and b.mamba.slots < b.mamba.ratio:
-            return 0  # KV but no state slots for one running request: does not fit either
-        return b.tokens
+            w = s_weights * (parallel.tp / tp)  # given weights: assume they shard with TP
+        if not full:
+            with aside():
+                uses = extra_uses(tp) if callable(extra_uses) else extra_uses
+                w_bytes = w if w is not None else _weights(model, replace(parallel, tp=tp), opts, None, gpu)[0]
+                b = kv_budget(model, gpu, replace(parallel, tp=tp), opts, machine=machine, weights_bytes=w_bytes,
+                              extra_uses=use_lines(uses) if uses else ())
+            return 0 if b.mamba is not None and b.mamba.slots < b.mamba.ratio else b.tokens
+        try:
+            with aside():
+                again = plan_sglang(model, gpu, replace(parallel, tp=tp), opts, machine=machine, weights=w,
+                                extra_uses=extra_uses, search_fixes=False,
+                                draft_weights=draft_weights if tp == parallel.tp else None)
+        except PlanInputError:
+            return 0
+        return again.kv_tokens if again.verdict.fits else 0
 
     return retry
 
 
 def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
                 machine: MachineProfile | None = None, weights: "WeightsPlan | Bytes | None" = None,
-                extra_uses: tuple[LineItem, ...] = (), draft_weights: Bytes | None = None) -> PlanResult:
+                extra_uses: "tuple[LineItem, ...] | Callable[[int], tuple[LineItem, ...]]" = (),
+                draft_weights: Bytes | None = None, search_fixes: bool = True) -> PlanResult:
     """Predict what SGLang allocates on the tightest rank: ledger, KV pool buffers, log lines, verdict.
 
     ``weights`` (a ``WeightsPlan``, or the bytes per rank) overrides ``tpkit.models.weights.plan_weights``;
@@ -316,21 +334,27 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     ``extra_uses`` ("use" lines, e.g. ``tpkit.comm.plan.planned_allreduce_lines``) is memory the process
     allocates before SGLang measures ``pre_model_load_memory``; it is charged like the CUDA context, so it
     lowers the free memory before weights and with it the slack and the KV budget.  Re-plans the verdict
-    makes with another ``--tp`` keep the same lines (they were sized for this TP).
+    makes with another ``--tp`` keep the same lines (they were sized for this TP), unless ``extra_uses`` is a
+    function of the TP size that gives them (``tp -> lines``; ``tpkit plan --tpkit-allreduce`` passes one).
+    ``search_fixes``: re-plan every fix the verdict could name and name only those that fit (False: name none).
     """
+    uses_for = extra_uses if callable(extra_uses) else None
+    extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
     extra_uses = use_lines(extra_uses) if extra_uses else ()
     if options.enable_dp_attention or parallel.dp_attention:  # one flag, two homes: the CLI sets both
         parallel, options = replace(parallel, dp_attention=True), replace(options, enable_dp_attention=True)
     s = _sizing(model, gpu, parallel, options, machine, weights, extra_uses, draft_weights)
-    retry = _retry(model, gpu, parallel, options, machine, weights, s.weights, extra_uses)
+    retry = _retry(model, gpu, parallel, options, machine, weights, s.weights, uses_for or extra_uses,
+                   draft_weights) if search_fixes else (lambda **change: None)
     ledger = build_ledger(s)
     in_budget = s.draft_kv_bytes if s.spec is not None and s.spec.loaded_before_pool else Bytes(0)
     problems = ledger.check(s.rest - s.mamba_bytes - s.kv_bytes - in_budget)
     assert not problems, problems
     _, kv_source = resolve_kv_dtype(model, options)
-    return PlanResult(
+    return checked(PlanResult(
         engine="sglang", engine_version=options.engine_version, model=model.summary(), gpu=gpu.summary(),
-        parallel=parallel, ledger=ledger, kv_tokens=s.pool.num_tokens, kv_pool=s.pool,
+        parallel=parallel, ledger=ledger, kv_tokens=s.pool.num_tokens,
+        kv_pool=s.pool if s.pool.num_tokens > 0 else None,  # SGLang allocates no pool it refuses to start with
         max_running_requests=s.max_running_requests, max_concurrency=s.pool.num_tokens / s.context_len,
         context_length=s.context_len,
         verdict=make_verdict(s, model, parallel.tp, retry, s.baseline.warnings),
@@ -339,4 +363,4 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
                                     weights=s.weights, pool_end_free=s.pool_end_free, model_class=model.architecture,
                                     quant_method=model.quant.raw_method if model.quant else None)
         if s.pool.num_tokens else (),
-        extra=_extra(s, kv_source))
+        extra=_extra(s, kv_source)))

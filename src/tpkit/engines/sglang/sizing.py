@@ -303,7 +303,9 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
         else:
             growth = budget_cell_growth(cell.bytes_per_token, _target_kv_layers(cell), spec)
     pre = baseline.free_before_weights
-    slack = pre * (1.0 - fraction.value)
+    # SGLang measures the free memory, which is never below 0: a GPU smaller than the start-up costs leaves
+    # no slack to reserve (and a negative default fraction must not turn a negative free into a budget)
+    slack = max(pre, Bytes(0)) * (1.0 - fraction.value)
     draft_before = spec.weights if spec and spec.loaded_before_pool else Bytes(0)
     mm, mm_source = mm_reservation(model, gpu, gpu_mem_mib, version, options.max_running_requests)
     rest = pre - weights_bytes - draft_before - slack - mm

@@ -23,8 +23,8 @@ def min_fraction(s: SglangSizing) -> float:
 
 
 Retry = Callable[..., "int | None"]
-"""retry(tp=…, quantization=…, mem_fraction_static=…) → KV tokens of the same plan with a knob changed
-(0 when it still does not fit, None: unknown)"""
+"""retry(tp=…, quantization=…, mem_fraction_static=…, full=True) → KV tokens of the same plan with a knob changed
+(0 when it still does not fit, None: unknown); ``full=False`` checks the KV budget only"""
 
 
 def _fits(retry: Retry, **change) -> bool:
@@ -61,20 +61,23 @@ def replanned_fraction(lowest: float, tp: int, retry: Retry) -> float | None:
     budget and needs 3 or 5 slots per request), so when it does not fit the answer is searched by bisection
     over thousandths.
     """
-    lo, hi = math.ceil(lowest * 1000), 1000
+    if not math.isfinite(lowest):
+        return None
+    lo, hi = max(math.ceil(lowest * 1000), 1), 1000
     if lo > hi:
         return None
-    if _fits(retry, tp=tp, mem_fraction_static=lo / 1000):  # the usual case: no state pool
-        return lo / 1000
-    if not _fits(retry, tp=tp, mem_fraction_static=hi / 1000):
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if _fits(retry, tp=tp, mem_fraction_static=mid / 1000):
-            hi = mid
-        else:
-            lo = mid + 1
-    return hi / 1000
+    if not _fits(retry, tp=tp, mem_fraction_static=lo / 1000, full=False):  # a state pool: bisect
+        if not _fits(retry, tp=tp, mem_fraction_static=hi / 1000, full=False):
+            return None
+        while lo < hi:  # the KV budget grows with the fraction
+            mid = (lo + hi) // 2
+            if _fits(retry, tp=tp, mem_fraction_static=mid / 1000, full=False):
+                hi = mid
+            else:
+                lo = mid + 1
+    # the slack after the pool shrinks with the fraction: if the smallest fraction with a page fails the whole
+    # plan, every larger one does too
+    return lo / 1000 if _fits(retry, tp=tp, mem_fraction_static=lo / 1000) else None
 
 
 def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
@@ -82,12 +85,23 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
     """Fits, or the reason it does not with the knob to turn."""
     if imbalance:
         return Verdict(fits=False, message=imbalance[0], knob="SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK")
+    if s.pre <= Bytes(0):
+        return Verdict(fits=False, knob=None, message=(
+            f"nothing runs on this GPU: its {format_bytes(s.baseline.capacity.bytes)} is less than what the process "
+            f"takes before SGLang loads the weights (CUDA context and start-up costs: "
+            f"{format_bytes(s.baseline.capacity.bytes - s.pre)}); use a GPU with more memory"))
     f = s.fraction.value
     static = s.pre * f
     if s.mamba is not None and s.pool.num_tokens > 0 and s.max_running_requests < 1:
         return Verdict(fits=False, knob="--mem-fraction-static", message=(
             f"the linear-attention state pool holds {s.mamba.slots} slot(s) of {format_bytes(s.mamba.per_slot)}, "
             f"fewer than the {s.mamba.ratio} one running request needs: raise --mem-fraction-static or --tp"))
+    if s.pool.num_tokens > 0 and s.max_running_requests < 1:
+        return Verdict(fits=False, knob="--max-total-tokens", message=(
+            f"SGLang stops at start-up with 'max_running_request is zero' (an assert in TpModelWorker.__init__, "
+            f"managers/tp_worker.py, sglang 0.4.10): its rule {s.running_rule} gives 0 running requests for a pool "
+            f"of {s.pool.num_tokens:,} token(s); raise --max-total-tokens above {s.pool.num_tokens:,} or "
+            f"--max-running-requests"))
     if s.pool.num_tokens > 0 and s.pool_end_free < Bytes(0):
         return Verdict(fits=False, knob="--context-length", message=(
             f"the req_to_token pool ({s.req_to_token_rows:,} requests × ({s.context_len:,} + 4) tokens × 4 B = "
@@ -99,6 +113,12 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
             f"the draft's weights and KV pool and cuBLAS ({format_bytes(s.after_pool)}) come out of the slack after "
             f"the target's pool (SGLang {s.version} builds the draft worker then), but only "
             f"{format_bytes(s.pool_end_free)} is left: lower --mem-fraction-static or --max-total-tokens"))
+    if s.pool.num_tokens > 0 and s.pool_end_free < s.after_pool:
+        after = ", ".join(u.item for u in s.baseline.after_pool) or "what SGLang allocates after the pool"
+        return Verdict(fits=False, knob="--mem-fraction-static", message=(
+            f"{after} ({format_bytes(s.after_pool)}) come(s) out of the slack after the KV pool, but only "
+            f"{format_bytes(s.pool_end_free)} is left: CUDA out of memory at the first forward pass; lower "
+            f"--mem-fraction-static or --max-total-tokens"))
     if s.pool.num_tokens > 0:
         return Verdict(fits=True, message=(
             f"fits: {s.pool.num_tokens:,} KV tokens per rank ({format_bytes(s.kv_bytes)}), "
@@ -109,10 +129,16 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
         return Verdict(fits=False, knob="--max-total-tokens", message=(
             f"--max-total-tokens leaves no whole page of {s.page_size} token(s); raise it to ≥ {s.page_size}"))
     fixes = _fixes(s, model, tp, retry)
-    how = ("use " + ", ".join(fixes[:-1]) + (" or " if len(fixes) > 1 else "") + fixes[-1]) if fixes else \
-        "this model does not fit on these GPUs"
+    how = ("use " + ", ".join(fixes[:-1]) + (" or " if len(fixes) > 1 else "") + fixes[-1]) if fixes else (
+        f"nothing tried fits (--tp up to {TP_CANDIDATES[-1]}, fp8 weights, --mem-fraction-static up to 1): the "
+        f"weights alone need {format_bytes(s.weights)} per GPU of the {format_bytes(s.pre)} free before them")
     knob = "--tp" if fixes and fixes[0].startswith("--tp") else "--mem-fraction-static"
-    if s.rest <= Bytes(0):
+    if f <= 0:
+        what = (f"SGLang's default --mem-fraction-static for this GPU comes out at {f:.3f} (its reserve of "
+                f"{s.fraction.reserved_mib or 0:,.0f} MiB for activations and CUDA graphs is more than the GPU's "
+                f"{s.gpu_mem_mib:,.0f} MiB; server_args.py rounds (gpu_mem − reserved) / gpu_mem and keeps it), so no "
+                f"static budget is left for the weights ({format_bytes(s.weights)})")
+    elif s.rest <= Bytes(0):
         what = (f"weights {format_bytes(s.weights)} exceed the {format_bytes(static)} static budget "
                 f"({f:.3f} × {format_bytes(s.pre)} free before weights)")
     else:

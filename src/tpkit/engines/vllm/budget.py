@@ -95,8 +95,10 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
                                   source=f"total × (1 − gpu_memory_utilization {utilization})"))
             return lines + [LineItem(item=u.item, bytes=u.bytes, kind=u.kind, source=u.source + inside)
                             for u in baseline.uses]
-        lines.append(LineItem(item="outside the utilisation budget", kind="reserve",
-                              bytes=baseline.capacity.bytes - baseline.held - baseline.context - budget.requested,
+        outside = v0_room(baseline) - budget.requested
+        lines.append(LineItem(item="outside the utilisation budget" if outside >= Bytes(0) else
+                              "requested beyond the free memory after the CUDA context", kind=(
+                                  "reserve" if outside >= Bytes(0) else "info"), bytes=outside,
                               source=f"free after the CUDA context (init_device's init_gpu_memory) − total × "
                                      f"gpu_memory_utilization {utilization} (V0 0.3.1–0.6.3 and ≥ 0.6.5: the "
                                      "context and other processes sit outside the budget)"))
@@ -112,10 +114,19 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
     lines += list(baseline.uses)
     if budget.override:
         return lines
-    return lines + [LineItem(item="outside the utilisation budget", kind="reserve",
-                             bytes=budget.free_at_snapshot - budget.requested,
-                             source=f"free at vLLM's snapshot − requested (total × {utilization}"
-                                    f"{', ceil' if rules.ceil_requested else ''})")]
+    outside = budget.free_at_snapshot - budget.requested
+    how = f"requested (total × {utilization}{', ceil' if rules.ceil_requested else ''})"
+    if outside < Bytes(0):  # the start-up check fails: a shortfall, not memory set aside
+        return lines + [LineItem(item="requested beyond the free memory (start-up check fails)", kind="info",
+                                 bytes=outside, source=f"free at vLLM's snapshot − {how}: vLLM refuses to start")]
+    return lines + [LineItem(item="outside the utilisation budget", kind="reserve", bytes=outside,
+                             source=f"free at vLLM's snapshot − {how}")]
+
+
+def v0_room(baseline: Baseline) -> Bytes:
+    """V0 with the context outside the budget: the free memory init_device reads (capacity − other processes −
+    the CUDA context); a budget (total × util) above it cannot be allocated."""
+    return baseline.capacity.bytes - baseline.held - baseline.context
 
 
 def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utilization: float,
@@ -138,6 +149,10 @@ def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utiliz
     else:
         left = budget.available - kv_bytes
     expected = min(left, Bytes(0))
+    if not budget.override and rules.memory_rule != "v0_peak" and budget.free_at_snapshot < budget.requested:
+        expected = expected + (budget.free_at_snapshot - budget.requested)  # that line is info, not a reserve
+    if rules.memory_rule == "v0_peak" and rules.v0_context_outside and v0_room(baseline) < budget.requested:
+        expected = expected + (v0_room(baseline) - budget.requested)  # the same, V0 with the context outside
     if left > Bytes(0):
         lines.append(LineItem(item="unused (rounding to whole blocks)" if not budget.override else
                               "left free (outside --kv-cache-memory-bytes)", kind="reserve", bytes=left,

@@ -28,6 +28,9 @@ __all__ = ["resolve_parallel", "resolve_dcp"]
 def resolve_parallel(parallel: ParallelSpec, options: VllmOptions, model: ModelSpec, *,
                      machine: bool = False) -> ParallelSpec:
     """The layout with vLLM's ``--data-parallel-size`` and ``--enable-expert-parallel`` applied."""
+    if parallel.pp > model.num_layers:  # checked first: per-stage data is built from pp
+        raise PlanInputError(f"--pp {parallel.pp} exceeds the model's {model.num_layers} layers: a pipeline stage "
+                             f"would hold no layer; use --pp ≤ {model.num_layers}")
     dp = parallel.dp
     if options.data_parallel_size is not None:
         if parallel.dp not in (1, options.data_parallel_size):

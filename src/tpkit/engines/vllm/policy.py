@@ -17,10 +17,10 @@ Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from tpkit.engines.vllm.baseline import plan_baseline, profile_nontorch_growth
-from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget
+from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
@@ -31,10 +31,12 @@ from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_l
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
 from tpkit.engines.vllm.profile import estimate_profile_peak
-from tpkit.engines.vllm.verdict import decide
+from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import VllmRules, resolve_rules
+from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import estimated_activation_peak, estimated_cuda_graphs, estimated_weights
+from tpkit.memory.band import aside, estimated_activation_peak, estimated_cuda_graphs, estimated_weights
+from tpkit.memory.invariant import checked
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
@@ -97,6 +99,9 @@ def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
 
 def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules,
                 total: Bytes, graphs: Bytes) -> tuple[str, ...]:
+    if budget.weights > budget.free_at_snapshot or budget.free_at_snapshot <= Bytes(0):
+        # loading (or the CUDA context) runs out of memory: nothing after it is printed
+        return tuple([r.block_log] if r.block_log else [])
     log = ([r.block_log] if r.block_log else []) + [weights_line(budget.weights, rules)]
     if rules.engine == "V0":
         peak = budget.weights + budget.activation
@@ -239,23 +244,49 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
 
 def _notes(model: ModelSpec) -> tuple[str, ...]:
     # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
-    return (
+    return tuple(f"model: {a}" for a in model.assumptions) + (
         ("multimodal: vLLM profiles the vision encoder and its cache first; that memory is not modelled, "
          "so the real KV cache is smaller",) if model.is_multimodal else ())
 
 
+def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions,
+           machine: MachineProfile | None, weights, extra_uses) -> Retry:
+    """The verdict's re-planner: the same plan with knobs changed; does it fit?"""
+
+    def retry(*, tp: int | None = None, **changes) -> bool:
+        if weights is not None and (tp is not None or "quantization" in changes):
+            return False  # weights were given for this layout and quantisation only
+        try:
+            with aside():
+                again = plan_vllm(model, gpu, replace(parallel, tp=tp) if tp else parallel,
+                                  replace(options, **changes), machine=machine, weights=weights,
+                                  extra_uses=extra_uses, search_fixes=False)
+        except PlanInputError:
+            return False
+        return again.verdict.fits
+
+    return retry
+
+
 def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions, *,
               machine: MachineProfile | None = None, weights=None,
-              extra_uses: tuple[LineItem, ...] = ()) -> PlanResult:
+              extra_uses: "tuple[LineItem, ...] | Callable[[int], tuple[LineItem, ...]]" = (),
+              search_fixes: bool = True) -> PlanResult:
     """Predict vLLM's per-GPU memory ledger, KV blocks/tokens and start-up verdict (pure; no torch).
 
     ``weights`` is a ``tpkit.models.weights.WeightsPlan`` (anything with ``bytes_per_rank: Bytes``);
     when None it is planned from the model.  With ``machine`` the GPU with the least free memory decides.
     ``extra_uses`` ("use" lines, e.g. ``comm.plan.planned_allreduce_lines``): memory allocated before the init
     snapshot, charged like the CUDA context (V1: outside the budget, it only tightens the start-up check; V0:
-    non-torch memory, it shrinks the KV cache).
+    non-torch memory, it shrinks the KV cache); a function ``tp -> lines`` gives them for each TP size the
+    verdict re-plans (``tpkit plan --tpkit-allreduce`` passes one).
+    ``search_fixes``: re-plan every fix the verdict could name and name only those that fit (False: name none;
+    the re-plans themselves run with False).
     """
+    uses_for = extra_uses if callable(extra_uses) else None  # tp -> lines: re-plans at another TP get their own
+    extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
     rules = resolve_rules(options.engine_version)
+    given = parallel
     parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
     r = resolve_inputs(model, gpu, options, rules, parallel)
     drafter = _drafter(model, parallel, options, r)
@@ -281,13 +312,18 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                                     kv_source=_kv_source(layout, cap), info=parts, draft_kv=draft_kv)
     problems = ledger.check(expected)
     assert not problems, problems
-    verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes)
+    retry = _retry(model, gpu, given, options, machine, weights, uses_for or extra_uses) if search_fixes else None
+    quantizable = (model.quant is None or model.quant.weight_bits >= 16) and not options.quantization
+    room = v0_room(baseline) if rules.memory_rule == "v0_peak" and rules.v0_context_outside else None
+    verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes, retry=retry, tp=parallel.tp,
+                                 quantizable=quantizable, v0_room=room)
     log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs) + (
         (error_line,) if error_line else ())
     current = options.engine_version in ("current", "latest")
-    return PlanResult(
+    return checked(PlanResult(
         engine="vllm", engine_version=rules.era if current else options.engine_version, model=model.summary(),
-        gpu=gpu.summary(), parallel=parallel, ledger=ledger, kv_tokens=cap.tokens, kv_pool=_kv_pool(layout, cap),
+        gpu=gpu.summary(), parallel=parallel, ledger=ledger, kv_tokens=cap.tokens,
+        kv_pool=None if budget.override and override_spare(budget) < Bytes(0) else _kv_pool(layout, cap),  # OOM
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + _notes(model))
+        warnings=layout.warnings + _notes(model)))

@@ -1,9 +1,15 @@
 """Verdicts in vLLM's own words, with the knob to turn and by how much (vLLM 0.33
-``vllm/v1/worker/utils.py`` ``request_memory``, ``vllm/v1/core/kv_cache_planning.py`` ``get_kv_cache_configs``)."""
+``vllm/v1/worker/utils.py`` ``request_memory``, ``vllm/v1/core/kv_cache_planning.py`` ``get_kv_cache_configs``).
+
+Every fix a verdict names is re-planned first (``Retry``: the same plan with one knob changed) and named only
+when that plan fits; when none does, the verdict says so and why.  The utilisation fix is searched on vLLM's
+0.01 grid between the current value and the highest one the start-up check accepts (free / total).
+"""
 
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 from tpkit.engines.vllm.budget import Budget
 from tpkit.engines.vllm.capacity import KvCapacity
@@ -13,59 +19,201 @@ from tpkit.engines.vllm.versions import VllmRules
 from tpkit.memory.result import Verdict
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["decide"]
+__all__ = ["decide", "Retry", "load_oom_message", "override_spare", "TP_CANDIDATES"]
+
+TP_CANDIDATES = (2, 4, 8, 16, 32)
+
+Retry = Callable[..., bool]
+"""retry(gpu_memory_utilization=…, tp=…, max_model_len=…, quantization=…, kv_cache_memory_bytes=…) → does the
+same plan with those knobs changed fit?"""
 
 
-def _util_for(extra: Bytes, total: Bytes, current: float) -> float:
-    """The utilisation that adds ``extra`` bytes to the budget, rounded up to 0.01."""
-    return math.ceil((current + extra.bytes / total.bytes) * 100 - 1e-9) / 100
+def override_spare(budget: Budget) -> Bytes:
+    """With --kv-cache-memory-bytes: the free memory left after weights, activation peak and the KV cache
+    (negative: the KV tensors cannot be allocated)."""
+    return budget.free_at_snapshot - budget.weights - budget.activation - budget.available
 
 
-def _startup(budget: Budget, total: Bytes, r: Resolved) -> tuple[Verdict, str]:
-    fit_util = math.floor(budget.free_at_snapshot.bytes / total.bytes * 100) / 100
+def load_oom_message() -> str:
+    """What vLLM stops with when the weights do not fit in the free memory: PyTorch's allocator error while
+    the model loads (the bytes it tried to allocate depend on the tensor and are not predicted)."""
+    return "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate … (while loading the model weights)"
+
+
+def _highest_util(budget: Budget, total: Bytes, rules: VllmRules, room: Bytes | None = None) -> float:
+    """The highest utilisation (0.01 grid) the start-up check accepts (``room``: V0's free memory after the CUDA
+    context, which bounds its budget the same way); 1.0 where there is no bound."""
+    if room is not None:
+        return min(1.0, math.floor(room.bytes / total.bytes * 100) / 100)
+    if rules.engine != "V1" or rules.memory_rule == "v0_peak":
+        return 1.0
+    return min(1.0, math.floor(budget.free_at_snapshot.bytes / total.bytes * 100) / 100)
+
+
+def _util_fix(retry: Retry | None, budget: Budget, total: Bytes, r: Resolved, rules: VllmRules,
+              lower: bool, room: Bytes | None = None) -> float | None:
+    """The re-planned utilisation fix: the highest that passes the start-up check (``lower``), else the smallest
+    above the current one that fits; None when no utilisation fits."""
+    if retry is None or budget.override:
+        return None
+    hi = round(_highest_util(budget, total, rules, room) * 100)
+    if hi < 1 or not retry(gpu_memory_utilization=hi / 100):
+        return None
+    if lower:
+        return hi / 100
+    lo = max(1, math.floor(r.utilization * 100 + 1e-9) + 1)  # first grid value above the current one
+    if lo >= hi:
+        return hi / 100
+    while lo < hi:  # above the current value more utilisation only adds KV memory: bisection
+        mid = (lo + hi) // 2
+        if retry(gpu_memory_utilization=mid / 100):
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi / 100
+
+
+def _len_fix(retry: Retry | None, estimate: int | None) -> int | None:
+    """The longest --max-model-len up to vLLM's own estimate that fits when re-planned (shorter requests only
+    need fewer blocks: bisection below the estimate when the estimate itself does not fit)."""
+    if retry is None or estimate is None or estimate < 1:
+        return None
+    if retry(max_model_len=estimate):
+        return estimate
+    lo, hi = 0, estimate - 1  # lo: known to fit (0 = none yet)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if retry(max_model_len=mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo or None
+
+
+def _tp_fix(retry: Retry | None, r: Resolved, tp: int) -> int | None:
+    if retry is None:
+        return None
+    return next((t for t in TP_CANDIDATES if t > tp and retry(tp=t)), None)
+
+
+def _fixes(retry: Retry | None, budget: Budget, total: Bytes, r: Resolved, rules: VllmRules, tp: int, *,
+           lower: bool = False, quantizable: bool = False, max_model_len: int | None = None,
+           room: Bytes | None = None) -> list[str]:
+    """Every fix that fits when re-planned, each a whole alternative."""
+    out = []
+    longest = _len_fix(retry, max_model_len)
+    if longest is not None:
+        out.append(f"--max-model-len {longest} or less")
+    util = _util_fix(retry, budget, total, r, rules, lower, room)
+    if util is not None:
+        out.append(f"--gpu-memory-utilization {util}")
+    better_tp = _tp_fix(retry, r, tp)
+    if better_tp is not None:
+        out.append(f"--tp {better_tp}")
+    if quantizable and retry is not None and retry(quantization="fp8"):
+        out.append("fp8 weights (--quantization fp8)")
+    return out
+
+
+def _nothing(budget: Budget, total: Bytes, tp: int) -> str:
+    return (f"Nothing tried fits at this GPU's {format_bytes(total)}: the weights alone take "
+            f"{format_bytes(budget.weights)} per GPU at tp {tp}, and no "
+            + ("--gpu-memory-utilization up to 1.0, " if not budget.override else "")
+            + f"--tp up to {TP_CANDIDATES[-1]} or fp8 weights"
+            + (" with this --kv-cache-memory-bytes" if budget.override else "") + " makes room for one request")
+
+
+def _how(fixes: list[str], budget: Budget, total: Bytes, tp: int) -> str:
+    if not fixes:
+        return _nothing(budget, total, tp) + "."
+    return "Fix: " + "; or ".join(fixes) + " (each re-planned and found to fit)."
+
+
+def _startup(budget: Budget, total: Bytes, r: Resolved, rules: VllmRules, retry: Retry | None, tp: int,
+             quantizable: bool) -> tuple[Verdict, str]:
     msg = startup_message(free=budget.free_at_snapshot, total=total, utilization=r.utilization,
                           requested=budget.requested)
+    fixes = _fixes(retry, budget, total, r, rules, tp, lower=True, quantizable=quantizable)
     return Verdict(fits=False, knob="--gpu-memory-utilization",
-                   message=f"vLLM will refuse to start: {msg} Fix: --gpu-memory-utilization {fit_util} or less."), msg
+                   message=f"vLLM will refuse to start: {msg} {_how(fixes, budget, total, tp)}"), msg
 
 
-def _no_memory(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved) -> tuple[Verdict, str]:
+def _load_oom(budget: Budget, total: Bytes, r: Resolved, rules: VllmRules, retry: Retry | None, tp: int,
+              quantizable: bool) -> tuple[Verdict, str]:
+    fixes = _fixes(retry, budget, total, r, rules, tp, quantizable=quantizable)
+    fixes = [f for f in fixes if not f.startswith("--gpu-memory-utilization")]  # never the cause here
+    what = (f"vLLM will fail while loading the model: the weights alone need {format_bytes(budget.weights)} per GPU, "
+            f"more than the {format_bytes(budget.free_at_snapshot)} free on this GPU after the start-up costs "
+            f"(short by {format_bytes(budget.weights - budget.free_at_snapshot)}); PyTorch raises CUDA out of memory "
+            f"before vLLM sizes any KV cache.")
+    return Verdict(fits=False, knob="--tp", message=f"{what} {_how(fixes, budget, total, tp)}"), load_oom_message()
+
+
+def _no_memory(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved, rules: VllmRules, retry: Retry | None,
+               tp: int, quantizable: bool) -> tuple[Verdict, str]:
+    """No KV block fits.  A negative available budget is vLLM's own number: ``Worker.determine_available_memory``
+    (``v1/worker/gpu_worker.py``, vllm 0.33.0) logs ``format_gib(requested − non-KV − CUDA-graph estimate)`` as
+    "Available KV cache memory" without clamping it, then start-up stops with the no-memory error; the verdict
+    says so and gives the shortfall."""
     if budget.override:
-        return Verdict(fits=False, knob="--kv-cache-memory-bytes",
-                       message=f"{no_memory_message()} Fix: pass a --kv-cache-memory-bytes of at least "
-                               f"{format_bytes(cap.needed)}."), no_memory_message()
+        ok = retry is not None and retry(kv_cache_memory_bytes=cap.needed)
+        how = (f"Fix: pass a --kv-cache-memory-bytes of at least {format_bytes(cap.needed)}." if ok else
+               f"A --kv-cache-memory-bytes of {format_bytes(cap.needed)} (one request) would not fit in the free "
+               f"memory either: {_nothing(budget, total, tp)}.")
+        return Verdict(fits=False, knob="--kv-cache-memory-bytes", message=f"{no_memory_message()} {how}"), \
+            no_memory_message()
     short = cap.needed - budget.available
-    util = _util_for(short, total, r.utilization)
+    fixes = _fixes(retry, budget, total, r, rules, tp, quantizable=quantizable)
+    shortfall = (f"the budget is short by {format_bytes(-budget.available)} before any KV cache "
+                 f"(vLLM itself prints the negative 'Available KV cache memory'), "
+                 if budget.available < Bytes(0) else "")
     return Verdict(fits=False, knob="--gpu-memory-utilization",
-                   message=f"vLLM will fail: {no_memory_message()} The non-KV memory (weights, activation peak) "
-                           f"already takes the budget; one request of {r.max_model_len:,} tokens needs "
-                           f"{format_bytes(cap.needed)} more. Fix: --gpu-memory-utilization {min(util, 1.0)} "
-                           f"if it is ≤ 1, else more GPUs (--tp) or a smaller --max-num-batched-tokens."), \
+                   message=f"vLLM will fail: {no_memory_message()} The non-KV memory (weights "
+                           f"{format_bytes(budget.weights)}, activation peak {format_bytes(budget.activation)}) takes "
+                           f"the budget: {shortfall}one request of {r.max_model_len:,} tokens needs "
+                           f"{format_bytes(short)} more. {_how(fixes, budget, total, tp)}"), \
         no_memory_message()
 
 
-def _too_long(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved, rules: VllmRules) -> tuple[Verdict, str]:
+def _too_long(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved, rules: VllmRules, retry: Retry | None,
+              tp: int) -> tuple[Verdict, str]:
     msg = too_long_message(max_model_len=r.max_model_len, needed=cap.needed, available=budget.available,
                            estimated=cap.estimated_max_model_len, tokens=cap.tokens, rules=rules)
-    short = cap.needed - budget.available
-    util = _util_for(short, total, r.utilization)
-    fix = f"Fix: --max-model-len {cap.estimated_max_model_len} or less"
-    if not budget.override and util <= 1.0:
-        fix += f", or --gpu-memory-utilization {util} (+{format_bytes(short)} for the KV cache)"
-    return Verdict(fits=False, knob="--max-model-len", message=f"vLLM will fail: {msg} {fix}."), msg
+    fixes = _fixes(retry, budget, total, r, rules, tp, max_model_len=cap.estimated_max_model_len)
+    return Verdict(fits=False, knob="--max-model-len",
+                   message=f"vLLM will fail: {msg} {_how(fixes, budget, total, tp)}"), msg
 
 
-def decide(budget: Budget, cap: KvCapacity, r: Resolved, rules: VllmRules,
-           total: Bytes) -> tuple[Verdict, str | None]:
-    """The outcome of start-up for the limiting rank, and the error line vLLM would print (if any)."""
+def decide(budget: Budget, cap: KvCapacity, r: Resolved, rules: VllmRules, total: Bytes, *,
+           retry: Retry | None = None, tp: int = 1, quantizable: bool = False,
+           v0_room: Bytes | None = None) -> tuple[Verdict, str | None]:
+    """The outcome of start-up for the limiting rank, and the error line vLLM would print (if any).
+
+    ``retry``: the re-planner the fixes are checked with (None: name no fix); ``quantizable``: fp8 weights
+    are a fix to try (the checkpoint is not quantised)."""
+    if budget.free_at_snapshot <= Bytes(0):
+        return Verdict(fits=False, knob=None, message=(
+            f"Nothing runs on this GPU: its {format_bytes(total)} is less than what the process takes before vLLM "
+            f"loads anything (CUDA context and start-up costs: {format_bytes(total - budget.free_at_snapshot)}). "
+            f"Use a GPU with more memory.")), load_oom_message().replace("while loading the model weights",
+                                                                         "while creating the CUDA context")
     if rules.engine == "V1" and rules.memory_rule != "v0_peak" and budget.free_at_snapshot < budget.requested:
-        return _startup(budget, total, r)
+        return _startup(budget, total, r, rules, retry, tp, quantizable)
+    if budget.weights > budget.free_at_snapshot:
+        return _load_oom(budget, total, r, rules, retry, tp, quantizable)
+    if v0_room is not None and budget.requested > v0_room:
+        fixes = _fixes(retry, budget, total, r, rules, tp, lower=True, quantizable=quantizable, room=v0_room)
+        return Verdict(fits=False, knob="--gpu-memory-utilization", message=(
+            f"vLLM V0 sizes its budget as total × {r.utilization} = {format_bytes(budget.requested)}, more than the "
+            f"{format_bytes(v0_room)} free after the CUDA context and other processes: the KV cache allocation runs "
+            f"out of memory. {_how(fixes, budget, total, tp)}")), load_oom_message().replace(
+                "while loading the model weights", "while allocating the KV cache")
     if budget.available <= Bytes(0) or cap.num_blocks == 0:
-        return _no_memory(budget, total, cap, r)
+        return _no_memory(budget, total, cap, r, rules, retry, tp, quantizable)
     if not cap.fits:
-        return _too_long(budget, total, cap, r, rules)
+        return _too_long(budget, total, cap, r, rules, retry, tp)
     if budget.override:
-        spare = budget.free_at_snapshot - budget.weights - budget.activation - budget.available
+        spare = override_spare(budget)
         if spare < Bytes(0):
             return Verdict(fits=False, knob="--kv-cache-memory-bytes",
                            message=f"--kv-cache-memory-bytes exceeds the free memory by {format_bytes(-spare)}: "
