@@ -310,3 +310,18 @@ def test_derived_max_model_len_applies_the_rope_scaling_factor_per_release():
     assert derived_max_model_len(linear, resolve_rules("current"))[0] == 2 * cfg["max_position_embeddings"]
     llama3 = from_config_dict(cfg, name="llama3", source="test")  # rope_type llama3: not scaled
     assert derived_max_model_len(llama3, resolve_rules("0.29.0"))[0] == cfg["max_position_embeddings"]
+
+
+def test_custom_allreduce_arrives_in_0_3_0():
+    """vLLM 0.2.6/0.2.7 all-reduce only through torch.distributed (no custom_all_reduce.py in the wheels); 0.3.0's
+    worker.py Worker.init_model calls init_custom_ar (8 MiB meta + 8 MiB buffer + 8 MiB rank_data, TP 2/4/6/8)."""
+    assert resolve_rules("0.2.7").custom_ar_world_sizes == ()
+    assert resolve_rules("0.3.0").custom_ar_world_sizes == (2, 4, 6, 8)
+    old, new = (vllm_allreduce_costs(H200, _links(True), 4, resolve_rules(v), disable_custom_all_reduce=False)[0]
+                for v in ("0.2.7", "0.3.0"))
+    assert old.bytes == Bytes(0) and new.bytes == Bytes(2_560) + MiB(8) * 3
+    a100, tp4 = lookup_gpu("A100-80GB"), ParallelSpec(tp=4)  # a catalog SXM board: NVLink mesh
+    plans = {v: _plan(v, par=tp4, gpu=a100) for v in ("0.2.6", "0.3.0")}
+    items = {v: {i.item: i.bytes for i in p.ledger.items} for v, p in plans.items()}
+    assert items["0.2.6"].get("custom all-reduce buffers", Bytes(0)) == Bytes(0)
+    assert items["0.3.0"]["custom all-reduce buffers"] == Bytes(2_560) + MiB(8) * 3

@@ -45,7 +45,13 @@ for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget cha
     V0 ≥ 0.6.5                   memory_profiling(baseline_memory_in_bytes = total − init_gpu_memory): the
                                  non-torch increase over init_device's free memory, read after torch.cuda.set_device,
                                  so the CUDA context (and other processes) stay outside (worker/worker.py, vllm 0.6.5
-                                 and 0.6.6; the V0 engine keeps it in 0.7–0.10)  ``era`` is only a label of the log wording family (``"v0"``,
+                                 and 0.6.6; the V0 engine keeps it in 0.7–0.10)
+
+Custom all-reduce (``model_executor/parallel_utils/custom_all_reduce.py``, ``init_custom_ar`` called by
+worker/worker.py ``Worker.init_model`` after the distributed init) first ships in 0.3.0 (world sizes 2, 4, 6, 8; 8 MiB meta +
+8 MiB buffer + 8 MiB rank_data); the 0.2.6 and 0.2.7 wheels have no such module and all-reduce through
+``torch.distributed.all_reduce`` only (``parallel_utils/communication_op.py``), so releases before 0.3.0 keep
+no custom all-reduce buffers.  ``era`` is only a label of the log wording family (``"v0"``,
 ``"0.11"`` for V1 before 0.21, ``"0.33"`` from 0.21); every rule above is its own field.
 """
 
@@ -167,6 +173,9 @@ _V0_CONTEXT_CHARGED = (((0, 2, 0), (0, 3, 1)), ((0, 6, 4), (0, 6, 5)))
 """V0 release ranges [first, next) whose budget charges the CUDA context (module docstring: ≤ 0.3.0 total − free;
 0.6.4 total − free − torch allocated); every other V0 release measures from init_device's free memory"""
 
+_FIRST_CUSTOM_AR = (0, 3, 0)
+"""first release with vLLM's custom all-reduce (module docstring; 0.2.6/0.2.7 wheels have none)"""
+
 _V1 = VllmRules(
     release=(0, 8, 0), era="0.11", engine="V1", default_utilization=0.9, ceil_requested=False,
     memory_rule="increase", cudagraph_estimate=False, null_block=True, one_line_log=False, tokens_rule="groups",
@@ -201,7 +210,8 @@ def rules_for(release: tuple[int, int, int]) -> VllmRules:
     """The rules of one release (≥ 0.2): V0 up to 0.7, then every boundary up to ``release`` applied."""
     if release < (0, 8, 0):
         charged = any(lo <= release < hi for lo, hi in _V0_CONTEXT_CHARGED)
-        return replace(_V0, release=release, v0_context_outside=not charged)
+        custom_ar = _V0.custom_ar_world_sizes if release >= _FIRST_CUSTOM_AR else ()
+        return replace(_V0, release=release, v0_context_outside=not charged, custom_ar_world_sizes=custom_ar)
     rules = _V1
     for first, changes in _BOUNDARIES:
         if release >= first:
