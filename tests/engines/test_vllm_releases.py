@@ -249,13 +249,14 @@ def test_v0_context_rule_on_both_sides_of_each_boundary(charged, outside):
 def test_v0_budget_leaves_the_cuda_context_out_from_0_6_5():
     """vllm 0.6.4 worker.py charges (total − free) − torch allocated, the context included; 0.6.5 measures the
     non-torch increase over init_device's free memory, read after the context (memory_profiling baseline)."""
-    old, new = _plan("0.6.4"), _plan("0.6.5")
+    old, new = _plan("0.6.4", max_num_batched_tokens=2048), _plan("0.6.5", max_num_batched_tokens=2048)
     assert not resolve_rules("0.6.4").v0_context_outside and resolve_rules("0.6.5").v0_context_outside
     gained = new.extra["available_kv_bytes"] - old.extra["available_kv_bytes"]
     assert gained == _context(new).bytes > 0
     assert new.kv_tokens > old.kv_tokens
     # the V0 engine keeps the 0.6.5 accounting through 0.10 (VLLM_USE_V1=0); V1 0.8.x charges the context again
-    assert _plan("0.8.2:v0").extra["available_kv_bytes"] == new.extra["available_kv_bytes"]
+    assert _plan("0.8.2:v0", max_num_batched_tokens=2048).extra["available_kv_bytes"] \
+        == new.extra["available_kv_bytes"]
     v1 = _plan("0.8.5")
     assert not resolve_rules("0.8.5").v0_context_outside
     assert "inside the budget" in next(l.source for l in v1.ledger.items if l.item == "CUDA context")
@@ -325,3 +326,20 @@ def test_custom_allreduce_arrives_in_0_3_0():
     items = {v: {i.item: i.bytes for i in p.ledger.items} for v, p in plans.items()}
     assert items["0.2.6"].get("custom all-reduce buffers", Bytes(0)) == Bytes(0)
     assert items["0.3.0"]["custom all-reduce buffers"] == Bytes(2_560) + MiB(8) * 3
+
+
+def test_v0_batch_defaults_per_release():
+    """V0 max_num_batched_tokens (config.py SchedulerConfig, engine/arg_utils.py; vllm 0.5.4, 0.6.0–0.6.6, 0.7.0,
+    0.8.5 wheels): the long-context chunked-prefill budget is 512 up to 0.6.4 and 2048 from 0.6.5; multimodal
+    models keep chunked prefill off from 0.6.2 and get at least 4096 (0.6.0–0.6.2) / 5120 (≥ 0.6.3) tokens."""
+    text, vlm = llama3_8b(), replace(llama3_8b(), is_multimodal=True)
+
+    def tokens(version, model, length):
+        return _plan(version, model, max_model_len=length).extra["max_num_batched_tokens"]
+
+    assert [tokens(v, text, 65536) for v in ("0.6.4", "0.6.5", "0.8.5:v0")] == [512, 2048, 2048]
+    assert [tokens(v, text, 8192) for v in ("0.6.4", "0.6.5")] == [8192, 8192]          # no chunking at ≤ 32K
+    assert [tokens(v, vlm, 65536) for v in ("0.6.1", "0.6.2", "v0")] == [4096, 65536, 65536]
+    assert [tokens(v, vlm, 2048) for v in ("0.5.4", "0.6.2", "0.6.3")] == [2048, 4096, 5120]
+    assert _plan("0.6.5", text, max_model_len=65536, max_num_batched_tokens=1024).extra["max_num_batched_tokens"] \
+        == 1024

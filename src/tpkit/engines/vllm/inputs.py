@@ -3,8 +3,12 @@
 
 Default batch sizes (``engine/arg_utils.py get_batch_defaults``, API server): ≥ 160 GiB devices get
 16384 / 1024 from 0.28.0 (not GB10), ≥ 70 GiB devices other than A100 8192 / 1024, others 2048 / 256.  V0
-profiled ``max(max_model_len, 2048)`` tokens (512 with chunked prefill, on by default above 32K tokens) over
-256 sequences.
+profiled ``max(max_model_len, 2048)`` tokens over 256 sequences, or with chunked prefill (on by default above 32K
+tokens without a sliding window) its budget: 512 tokens up to 0.6.4, 2048 from 0.6.5 (``config.py``
+``SchedulerConfig``, vllm 0.5.4–0.6.4 wheels: 512; 0.6.5, 0.6.6, 0.7.0, 0.8.5: ``_DEFAULT_MAX_NUM_BATCHED_TOKENS``
+2048).  Multimodal models: the long-context default leaves chunked prefill off from 0.6.2 (``engine/arg_utils.py``
+``create_engine_config`` / 0.8.5 ``_set_default_args_v0``; 0.6.0 and 0.6.1 still turn it on), and the budget is
+at least ``_MULTIMODAL_MODEL_MAX_NUM_BATCHED_TOKENS`` (4096 in 0.6.0–0.6.2, 5120 from 0.6.3; none in 0.5.4).
 
 Batches in flight (for the sliding-window need, ≥ 0.26): Model Runner V2 is the default on CUDA from 0.29.0;
 in 0.26–0.28 only for models that are neither attention+mamba hybrids nor MoE (``config/vllm.py
@@ -116,9 +120,7 @@ def _act_dtype(model: ModelSpec, options: VllmOptions) -> tuple[str, int]:
 
 def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec) -> tuple[int, int]:
     if rules.engine == "V0":
-        chunked = length > 32768 and model.sliding_window is None and model.mla is None
-        tokens = options.max_num_batched_tokens or (512 if chunked else max(length, 2048))
-        return tokens, options.max_num_seqs or 256
+        return _v0_batch(options, rules, length, model), options.max_num_seqs or 256
     gb10 = gpu.compute_capability == (12, 1)
     huge = rules.huge_gpu_batch and gpu.total_bytes >= GiB(160) and not gb10
     big = gpu.total_bytes >= GiB(70) and "a100" not in gpu.name.lower() and not (rules.huge_gpu_batch and gb10)
@@ -128,6 +130,20 @@ def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, mo
         raise PlanInputError(f"--max-num-batched-tokens {tokens} is below --max-num-seqs {seqs}; vLLM needs "
                              f"max_num_batched_tokens ≥ max_num_seqs: raise it to {seqs} or lower --max-num-seqs")
     return tokens, seqs
+
+
+def _v0_batch(options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec) -> int:
+    """V0's ``max_num_batched_tokens`` when not given (module docstring: chunked-prefill budget per release, the
+    multimodal exclusion from 0.6.2 and the multimodal minimum from 0.6.0)."""
+    if options.max_num_batched_tokens:
+        return options.max_num_batched_tokens
+    release = rules.release
+    multimodal_unchunked = model.is_multimodal and release >= (0, 6, 2)
+    chunked = length > 32768 and model.sliding_window is None and model.mla is None and not multimodal_unchunked
+    tokens = (2048 if release >= (0, 6, 5) else 512) if chunked else max(length, 2048)
+    if model.is_multimodal and release >= (0, 6, 0):
+        tokens = max(tokens, 5120 if release >= (0, 6, 3) else 4096)
+    return tokens
 
 
 _DEFAULT_V2_MOE_ARCHS = ("DeepseekV2ForCausalLM", "GraniteMoeForCausalLM", "Qwen2MoeForCausalLM",
