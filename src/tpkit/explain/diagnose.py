@@ -305,6 +305,19 @@ def _car_finding(a, ctx) -> str:
 
 
 # --------------------------------------------------------------------------------------------- vLLM
+def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str) -> list[Fix]:
+    """A lower ``--gpu-memory-utilization`` that leaves the shortfall plus 1 GiB outside vLLM's budget (vLLM's 0.01
+    grid), with the KV tokens the same anchors give at it; none when it is unknown or would reach 0."""
+    if not total or u is None or short is None:
+        return []
+    u2 = math.floor((u - (short.bytes + GiB(1).bytes) / total) * 100) / 100
+    if u2 <= 0:
+        return []
+    return [Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
+                kv_tokens=tokens_for((avail or 0) - int((u - u2) * total)) if avail else None,
+                fits=avail is None or avail - (u - u2) * total > 0, why=why)]
+
+
 def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     """``a``: :class:`~tpkit.explain.vllm.VllmAnchored`."""
     failure = parsed.primary_failure
@@ -420,13 +433,8 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
             cause += f" (asked for {req.text}, {free.text} free)"
         fixes.append(Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
                          why="no CUDA graphs are captured (slower decode)"))
-        if total and u is not None and short is not None:
-            u2 = math.floor((u - (short.bytes + GiB(1).bytes) / total) * 100) / 100
-            if u2 > 0:
-                fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
-                                 kv_tokens=tokens_for((avail or 0) - int((u - u2) * total)) if avail else None,
-                                 fits=avail is None or avail - (u - u2) * total > 0,
-                                 why="leaves more of the device outside vLLM's budget for the graphs"))
+        fixes += _lower_utilisation(u, total, short, avail, tokens_for,
+                                    why="leaves more of the device outside vLLM's budget for the graphs")
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
     if phase == "weights":
         cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
@@ -437,13 +445,8 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
     if phase == "first_request" and oom:
         cause = "out of memory after start-up (first requests)"
-        if total and u is not None and short is not None:
-            u2 = math.floor((u - (short.bytes + GiB(1).bytes) / total) * 100) / 100
-            if u2 > 0:
-                fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
-                                 kv_tokens=tokens_for((avail or 0) - int((u - u2) * total)) if avail else None,
-                                 fits=avail is None or avail - (u - u2) * total > 0,
-                                 why="leaves room outside vLLM's budget for the activations"))
+        fixes += _lower_utilisation(u, total, short, avail, tokens_for,
+                                    why="leaves room outside vLLM's budget for the activations")
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
     cause = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}"
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
