@@ -108,10 +108,16 @@ SGLANG_PUBLIC = {
     "gs_008": (None, "", {}, "GPU not empty at start (13.22 GiB free of 24 GB on an RTX 4090 D); OpenBMB/MiniCPM5-1B: "
                              "no config in the set"),
     "gs_009": (None, "", {}, "GPU not named in the thread (80 GB class: A100-80GB or H100-80GB)"),
-    "gs_010": (None, "", {}, "Qwen/Qwen3.8-27B-FP8 (hybrid gated-DeltaNet VLM): no config in the set"),
+    "gs_010": ("0.5.18", "printed by the pip install step (sglang 0.5.18); config: the issue-12 corpus copy (partial, "
+                         "architecture fields; helper val, 2026-12-01)", {}, None),
     "gs_011": (None, "", {}, "DeepSeek-V3.2-Exp (DSA sparse attention, NSA indexer cache): no config in the set and "
                              "the indexer pool is not modelled"),
     "gs_012": (None, "", {}, "GPU not named (SM100-class with 275.75 GiB free, B300 class: not in the GPU catalog)"),
+    # docs-CI builds of other release eras (helper val, 2026-12-01; read from the Stars1233 fork's history)
+    "gs_013": ("0.3.5", "docs build 2024-11-06 (v0.3.5 era)", {}, None),
+    "gs_014": ("0.3.4.post2", "docs build 2024-10-31 (main after v0.3.4.post2, before v0.3.5)", {}, None),
+    "gs_015": ("0.4.0", "docs build 2024-12-06 (v0.4.0 era)", {}, None),
+    "gs_016": ("0.4.2", "docs build 2025-01-31 (v0.4.2 era; the build of sg_007)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

@@ -13,8 +13,9 @@ import pytest
 import harness
 
 REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on main (targets: see the module doc)
-    "sglang": (0.005, 0.02, 0.90),  # 2026-12-01, 22 scored: median 0.38 %, p90 1.96 %, 20/22 inside (sg_037 MI300X,
-                                    # sg_044 RTX 3090 under WSL2 outside); the load term is partly in-sample (§5)
+    "sglang": (0.005, 0.025, 0.88),  # 2026-12-01 (helper val), 27 scored: median 0.39 %, p90 2.36 %, 24/27 inside
+                                     # (sg_037 MI300X, sg_044 RTX 3090 under WSL2, gs_013 0.3.5's untied lm_head
+                                     # outside; §6.4); was 22 scored, 1.96 % p90; the load term is partly in-sample (§5)
     "vllm": (0.03, 0.25, 0.85),  # 2026-12-01, 28 scored: median 2.74 %, p90 24.6 %, 24/28 inside; p90 misses 8 %
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
