@@ -21,7 +21,9 @@ from tpkit.models.fields import int_list, optional_int
 __all__ = ["layer_kinds", "moe_layer_ids"]
 
 _TYPE_NAMES = {"full_attention": "full", "sliding_attention": "sliding", "chunked_attention": "sliding",
-               "linear_attention": "linear", "full": "full", "sliding": "sliding", "linear": "linear"}
+               "linear_attention": "linear", "full": "full", "sliding": "sliding", "linear": "linear",
+               "attention": "full"}
+"""``layer_types`` spellings → kinds; "attention" is Granite 4.0's (granitemoehybrid) full-attention layer"""
 
 
 def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str]) -> tuple[tuple[str, ...], int | None]:
