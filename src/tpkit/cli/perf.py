@@ -185,6 +185,9 @@ def format_perf(d: dict) -> str:
                      f"{st['num_steps']}, topk {st['topk']}, draft tokens {st['num_draft_tokens']})")
         cross = d["crossover_batch"]
         lines.append(f"crossover batch  {cross if cross else 'none up to 1024'}")
+        cc, longest = d["crossover_context"], d["by_context"][-1]["context"]
+        lines.append(f"crossover context {f'{cc:,} tokens' if cc is not None else f'none up to {longest:,} tokens'} "
+                     f"(at batch {d['batch']})")
         bs = d["best_settings"]
         lines.append(f"best settings    steps {bs['num_steps']}, topk {bs['topk']}, draft tokens {bs['num_draft_tokens']}"
                      f" → {bs['speedup']:.2f}× ({bs['grid']})")
@@ -193,6 +196,11 @@ def format_perf(d: dict) -> str:
         spec = row["speculative"]
         extra = f"   {spec['tok_s']:10.1f}   {spec['speedup']:7.2f}×" if spec else ""
         lines.append(f"{row['batch']:5d}   {row['tok_s']:11.1f}{extra}")
+    if sp:
+        lines += ["", f"context (batch {d['batch']})   plain tok/s   spec tok/s   speed-up"]
+        for row in d["by_context"]:
+            spec = row["speculative"]
+            lines.append(f"{row['context']:17,d}   {row['tok_s']:11.1f}   {spec['tok_s']:10.1f}   {spec['speedup']:7.2f}×")
     lines += ["", "verdict", *("  " + x for x in d["verdict"]["message"].split("\n"))]
     if d["verdict"]["flags"]:
         lines.append("  flags: " + " ".join(d["verdict"]["flags"]))

@@ -24,7 +24,7 @@ from tpkit.perf.device import DeviceRates, device_rates
 from tpkit.perf.forward import ForwardTime, time_forward
 from tpkit.perf.impl import ImplProfile, impl_profile
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
-from tpkit.perf.result import BackendPoint, BatchPoint, PerfResult, SpecPoint
+from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
 from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
 from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels
 from tpkit.perf.verdict import confidence_of, verdict_for
@@ -33,12 +33,16 @@ from tpkit.perf.work import Batch, Shard, padded_vocab_per_rank, forward_kernels
 if TYPE_CHECKING:  # the profile type only: tpkit.comm.profile loads when a profile file is given
     from tpkit.comm.profile import BenchProfile
 
-__all__ = ["PerfRequest", "plan_perf", "SWEEP_BATCHES"]
+__all__ = ["PerfRequest", "plan_perf", "SWEEP_BATCHES", "SWEEP_CONTEXTS"]
 
 SWEEP_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 """batch sizes of the ``by_batch`` sweep"""
 MAX_CROSSOVER_BATCH = 1024
 """the crossover search stops here"""
+SWEEP_CONTEXTS = (1024, 4096, 8192, 16384, 32768, 65536, 131072)
+"""context lengths (tokens) of the ``by_context`` sweep, cut at the model's max_position_embeddings"""
+CONTEXT_RESOLUTION = 256
+"""the context crossover is bisected to this many tokens"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -127,6 +131,8 @@ def plan_perf(req: PerfRequest) -> PerfResult:
     spec = _spec_point(ctx, req.spec, req.batch, policy, base.total_us) if req.spec else None
     sweep = tuple(_batch_point(ctx, b, policy) for b in sorted(set(SWEEP_BATCHES) | {req.batch}))
     crossover = _crossover(ctx, policy) if req.spec else None
+    by_context = _context_sweep(req, policy)
+    crossover_context = _crossover_context(req, policy, by_context) if req.spec else None
     best = _best_settings(ctx, policy) if req.spec else None
     backends = tuple(_backend_point(ctx, p, ok, why) for p, ok, why in
                      available_policies(ctx.setup.link, req.gpu.compute_capability))
@@ -141,11 +147,13 @@ def plan_perf(req: PerfRequest) -> PerfResult:
     baseline = BatchPoint(batch=req.batch, step_us=base.total_us, spec=spec)
     breakdown = {"baseline": base.to_dict(), "cycle": dict(spec.parts_us) if spec else None}
     result_args = dict(inputs=_inputs(req, ctx, policy), baseline=baseline, speculative=spec, allreduce=allreduce,
-                       by_batch=sweep, crossover_batch=crossover, best_settings=best, backends=backends,
+                       by_batch=sweep, crossover_batch=crossover, by_context=by_context,
+                       crossover_context=crossover_context, best_settings=best, backends=backends,
                        breakdown=breakdown)
     what_ifs = _what_ifs(ctx, policy) if req.spec else ()
     verdict = verdict_for(req, ctx.setup.link, policy, base, spec, crossover, best, backends,
-                          runtime=ctx.runtime(req.spec), what_ifs=what_ifs)
+                          runtime=ctx.runtime(req.spec), what_ifs=what_ifs,
+                          by_context=(by_context, crossover_context))
     # (the plain step's attention time is in breakdown["baseline"]["by_kind_us"])
     return PerfResult(**result_args, verdict=verdict, confidence=confidence_of(req, ctx.setup.link, ctx.rate_source),
                       assumptions=_assumptions(ctx))
@@ -344,6 +352,38 @@ def _crossover(ctx: _Ctx, policy: str) -> int | None:
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if _speedup(ctx, mid, policy) >= 1.0 else (lo, mid)
+    return hi
+
+
+def _at_context(req: PerfRequest, context: int, policy: str) -> ContextPoint:
+    """Plain and speculative decoding of ``req`` at another context length (same batch)."""
+    ctx = _context(dataclasses.replace(req, context=context))
+    base, _ = _base_step(ctx, req.batch, policy)
+    spec = _spec_point(ctx, req.spec, req.batch, policy, base.total_us) if req.spec else None
+    return ContextPoint(context=context, batch=req.batch, step_us=base.total_us, spec=spec)
+
+
+def _context_sweep(req: PerfRequest, policy: str) -> tuple[ContextPoint, ...]:
+    """``SWEEP_CONTEXTS`` up to the model's limit, plus the requested context."""
+    limit = req.model.max_position_embeddings
+    contexts = sorted({c for c in SWEEP_CONTEXTS if c <= limit} | {req.context})
+    return tuple(_at_context(req, c, policy) for c in contexts)
+
+
+def _crossover_context(req: PerfRequest, policy: str, sweep: tuple[ContextPoint, ...]) -> int | None:
+    """The shortest context of the sweep from which speculation loses at the requested batch, bisected to
+    ``CONTEXT_RESOLUTION`` tokens between the last context that pays and the first that loses (None: it pays at
+    every context swept; the first swept context when it loses from the start)."""
+    losing = [i for i, p in enumerate(sweep) if p.spec.speedup < 1.0]
+    if not losing:
+        return None
+    first = losing[0]
+    if first == 0:
+        return sweep[0].context
+    lo, hi = sweep[first - 1].context, sweep[first].context
+    while hi - lo > CONTEXT_RESOLUTION:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if _at_context(req, mid, policy).spec.speedup >= 1.0 else (lo, mid)
     return hi
 
 

@@ -4,14 +4,16 @@ JSON keys (schema_version 1): ``baseline {step_s, tok_s}``, ``speculative {cycle
 speedup}`` (null without --speculative-algorithm), ``allreduce {calls_per_forward, us_per_call, backend,
 source}``, ``crossover_batch`` (the smallest batch at which speculation loses; null if it never does up to
 1024), ``best_settings`` (the best (num_steps, topk, num_draft_tokens) on the grid), ``verdict {message,
-flags}``, plus ``by_batch``, ``backends``, ``breakdown``, ``confidence``, ``assumptions`` and the inputs.
+flags}``, ``crossover_context`` (at the requested batch, the shortest context from which speculation loses;
+null if it pays at every context of the sweep), plus ``by_batch``, ``by_context``, ``backends``, ``breakdown``,
+``confidence``, ``assumptions`` and the inputs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["SpecPoint", "BatchPoint", "BackendPoint", "Verdict", "PerfResult", "SCHEMA_VERSION"]
+__all__ = ["SpecPoint", "BatchPoint", "ContextPoint", "BackendPoint", "Verdict", "PerfResult", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 
@@ -60,6 +62,25 @@ class BatchPoint:
 
     def to_dict(self) -> dict:
         return {"batch": self.batch, "step_s": _r(self.step_us / 1e6, 7),
+                "tok_s": _r(self.batch / self.step_us * 1e6, 2),
+                "speculative": self.spec.to_dict() if self.spec else None}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ContextPoint:
+    """Plain and speculative decoding at one context length, at the requested batch."""
+
+    context: int
+    """tokens already in each sequence's KV cache (count)"""
+    batch: int
+    """sequences decoded together (count)"""
+    step_us: float
+    """plain decode step (µs)"""
+    spec: SpecPoint | None = None
+    """speculative decoding at this context (None without a speculative algorithm)"""
+
+    def to_dict(self) -> dict:
+        return {"context": self.context, "step_s": _r(self.step_us / 1e6, 7),
                 "tok_s": _r(self.batch / self.step_us * 1e6, 2),
                 "speculative": self.spec.to_dict() if self.spec else None}
 
@@ -118,6 +139,11 @@ class PerfResult:
     """the batch sweep"""
     crossover_batch: int | None
     """smallest batch where speculation is slower than plain decoding (None: never up to 1024, or no spec)"""
+    by_context: tuple[ContextPoint, ...]
+    """the context sweep at the requested batch"""
+    crossover_context: int | None
+    """at the requested batch, the shortest context (tokens) from which speculation is slower than plain decoding
+    (None: it pays at every context of the sweep, or no spec)"""
     best_settings: dict | None
     """best (num_steps, topk, num_draft_tokens) on the grid, with its speed-up"""
     backends: tuple[BackendPoint, ...]
@@ -137,6 +163,8 @@ class PerfResult:
                 "baseline": {"step_s": _r(base.step_us / 1e6, 7), "tok_s": _r(base.batch / base.step_us * 1e6, 2)},
                 "speculative": self.speculative.to_dict() if self.speculative else None,
                 "allreduce": self.allreduce, "crossover_batch": self.crossover_batch,
+                "crossover_context": self.crossover_context,
                 "best_settings": self.best_settings, "verdict": self.verdict.to_dict(),
-                "by_batch": [p.to_dict() for p in self.by_batch], "backends": [b.to_dict() for b in self.backends],
+                "by_batch": [p.to_dict() for p in self.by_batch],
+                "by_context": [p.to_dict() for p in self.by_context], "backends": [b.to_dict() for b in self.backends],
                 "breakdown": self.breakdown, "confidence": self.confidence, "assumptions": list(self.assumptions)}

@@ -56,9 +56,10 @@ def _backend_flags(engine: str, best: str, default: str) -> list[str]:
 
 
 def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, runtime=None,
-                what_ifs=()) -> Verdict:
+                what_ifs=(), by_context=((), None)) -> Verdict:
     """The verdict for one request (see module docstring).  ``runtime``: the engine facts the cycle was costed
-    with; ``what_ifs``: (change, speed-up, break-even accept length, flags) for other engine settings."""
+    with; ``what_ifs``: (change, speed-up, break-even accept length, flags) for other engine settings;
+    ``by_context``: (the context sweep at this batch, the context crossover)."""
     base_tok = req.batch / base.total_us * 1e6
     if spec is None:
         return _plain_verdict(req, link, policy, base, base_tok, backends)
@@ -78,7 +79,8 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
                                                 "your draft: read yours from SGLang's decode log ('accept len') or "
                                                 "vLLM's 'Mean acceptance length' and pass it with --accept-length")
                  + ("; --accept-length sets it)." if req.accept_length else ")."))
-    lines = [head, breakeven, _cycle_text(req, base, spec), *_engine_text(runtime, spec, base),
+    lines = [head, breakeven, *_context_text(req, spec, *by_context), _cycle_text(req, base, spec),
+             *_engine_text(runtime, spec, base),
              *_what_if_text(what_ifs, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)
     if spec.speedup >= 1.05:
         use = best if best and best["speedup"] > 1.05 * spec.speedup else req.spec.to_dict()
@@ -102,6 +104,26 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
     better = f" The grid's best reaches only {best['speedup']:.2f}×." if best else ""
     lines.insert(2, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better}")
     return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
+
+
+def _tokens(n: int) -> str:
+    return f"{n // 1024}k" if n >= 1024 and n % 1024 == 0 else f"{n:,}"
+
+
+def _context_text(req, spec, sweep, crossover) -> list[str]:
+    """How the speed-up at this batch moves with the context length, and where it crosses 1."""
+    if not sweep:
+        return []
+    row = ", ".join(f"{_tokens(p.context)} {p.spec.speedup:.2f}×" for p in sweep)
+    longest = sweep[-1].context
+    at = f"At batch {req.batch}, by context ({row})"
+    if crossover is None:
+        return [f"{at}: it pays at every context up to {longest:,} tokens."]
+    if crossover <= sweep[0].context:
+        return [f"{at}: it loses at every context from {sweep[0].context:,} tokens."]
+    if spec.speedup >= 1.0:
+        return [f"{at}: it stops paying from about {crossover:,} tokens of context."]
+    return [f"{at}: it pays only below about {crossover:,} tokens of context."]
 
 
 def _engine_text(runtime, spec, base) -> list[str]:
