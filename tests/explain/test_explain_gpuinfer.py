@@ -114,7 +114,7 @@ def test_pre_from_load_end_plus_config_usage():
     e = explain_log(text, flags={"model": LLAMA})
     a = e.anchored
     assert a.pre_estimated and a.fraction == 0.88
-    assert 60 + 14.9 < a.pre.low.gib < a.pre.high.gib < 60 + 15.5  # 8.03 B bf16 params = 14.96 GiB + cache + extras
+    assert 60 + 14.7 < a.pre.low.gib < a.pre.high.gib < 60 + 15.5  # 8.03 B bf16 params = 14.96 GiB ± 1 % + extras
     assert any(m.startswith("pre_model_load_memory: not printed; estimated") for m in e.missing)
 
 
