@@ -97,7 +97,7 @@ def _incomplete(e) -> str:
         if a.pre is None:
             why.append("no pre-load free memory ('Load weight begin', or 'Load weight end' avail + mem usage)")
         if a.fraction is None:
-            why.append("mem_fraction_static not printed and no GPU named (SGLang's default needs the GPU)")
+            why.append(f"mem_fraction_static {a.fraction_source or 'not printed'}")
         if a.cell_bytes is None:
             why.append(a.cell_source)
         return "; ".join(why) or e.kv_source

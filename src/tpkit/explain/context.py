@@ -65,6 +65,8 @@ class Context:
 
     forced_custom_allreduce: bool = False
     """the command line forces the custom all-reduce on where the engine would turn it off (a fork's env switch)"""
+    gpu_inferred: object | None = None
+    """``explain.gpuinfer.InferredTotal`` when no GPU is named: the device total the memory arithmetic bounds"""
 
     @property
     def rules_version(self) -> str | None:
@@ -178,6 +180,8 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                 contradictions.append(Contradiction(flag=flag, given=given, logged=values[name], source=sources[name]))
         else:
             values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"
+    if "tp" not in values:
+        _tp_from_ranks(parsed, values, sources, notes)
     engine, version = parsed.engine.engine, parsed.engine.version
     if engine is None:
         engine = _engine_from_failures(parsed)
@@ -193,10 +197,34 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         version = flags["engine_version"]
     model, model_source = _resolve_model(parsed, flags, notes)
     gpu, gpu_source = _resolve_gpu(parsed, flags, notes)
+    inferred = None
+    if gpu is None and engine == "sglang":
+        from tpkit.explain.gpuinfer import infer_sglang_total
+        from tpkit.hardware.catalog import lookup_gpu
+
+        inferred = infer_sglang_total(parsed, int(values.get("tp") or 1))
+        if inferred is not None and len(inferred.candidates) == 1:
+            gpu = lookup_gpu(inferred.candidates[0])
+            gpu_source = (f"inferred: the only catalog GPU whose total lies in {inferred.low.gib:.2f}–"
+                          f"{inferred.high.gib:.2f} GiB, the memory arithmetic's bounds (no GPU name printed)")
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
                                                                                    slack=gpu.total_bytes * 0.002):
         notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "
                      f"{gpu.total_bytes.gib:.2f} GiB: the printed total is used where the engine reads it")
     return Context(engine=engine, version=version, values=values, sources=sources, model=model,
                    model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
-                   notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce)
+                   notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred)
+
+
+def _tp_from_ranks(parsed: ParsedLog, values: dict, sources: dict, notes: list) -> None:
+    """tp from the rank prefixes when no dump or flag prints it: the highest TP index + 1 ('TP0' … 'TP7' → 8).
+    A rank the excerpt leaves out would make it larger; a log showing TP0 alone gives 1."""
+    seen = sorted({r.tp for r in parsed.ranks if r.role == "worker" and r.tp is not None})
+    if not seen:
+        if parsed.engine.engine == "sglang":
+            notes.append("tp: not printed and no TP rank prefix in the log: 1 assumed")
+        return
+    values["tp"] = seen[-1] + 1
+    shown = f"TP{seen[0]}" if len(seen) == 1 else f"TP{seen[0]}…TP{seen[-1]} ({len(seen)} ranks)"
+    sources["tp"] = (f"inferred from the rank prefixes {shown}: not printed; a rank missing from the log would make "
+                     "it larger")

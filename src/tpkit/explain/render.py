@@ -28,8 +28,13 @@ def format_explanation(e: Explanation) -> str:
     out.append(f"model       {model}  [{ctx.model_source}]")
     gpu = f"{ctx.gpu.name} ({format_bytes(ctx.gpu.total_bytes)})" if ctx.gpu is not None else "unknown (pass --gpu)"
     out.append(f"gpu         {gpu}  [{ctx.gpu_source}]")
+    if ctx.gpu_inferred is not None:
+        out.append(f"            {ctx.gpu_inferred.text()}")
     shown = ", ".join(f"{k}={v}" for k, v in ctx.values.items() if k != "speculative" and v not in (None, False))
     out.append(f"run         {shown or 'no settings printed'}")
+    for k, src in ctx.sources.items():
+        if str(src).startswith("inferred"):
+            out.append(f"            {k}: {src}")
     if ctx.values.get("speculative"):
         out.append(f"speculative {ctx.values['speculative']}")
     out.append(f"rank        {e.rank} ({e.rank_reason})")

@@ -42,7 +42,8 @@ class Explanation:
             "model": {"name": getattr(ctx.model, "name", None) or self.parsed.run.value("model"),
                       "source": ctx.model_source},
             "gpu": {"name": getattr(ctx.gpu, "name", None), "source": ctx.gpu_source,
-                    "total_bytes": ctx.gpu.total_bytes.bytes if ctx.gpu is not None else None},
+                    "total_bytes": ctx.gpu.total_bytes.bytes if ctx.gpu is not None else None,
+                    "inferred": None if ctx.gpu_inferred is None else ctx.gpu_inferred.to_dict()},
             "run": {"values": _jsonable(run), "sources": dict(ctx.sources)},
             "rank": {"label": self.rank, "reason": self.rank_reason},
             "kv_tokens": {"printed": self.kv_printed, "predicted": self.kv_predicted,
@@ -133,6 +134,16 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
         diagnosis = diagnose_sglang(parsed, anchored, ctx)
         rows, printed, rng = anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
         kv_source = anchored.cell_source
+        if ctx.gpu_inferred is not None:
+            missing.append(f"gpu name: not printed; {ctx.gpu_inferred.text()}")
+        elif ctx.gpu is None:
+            missing.append("gpu total: not inferable: no free-memory figure ('Load weight begin/end', 'Memory pool "
+                           "end', 'Capture cuda graph' avail mem) printed")
+        if anchored.pre_estimated:
+            missing.append("pre_model_load_memory: not printed; estimated as 'Load weight end' avail + the load usage "
+                           "from the config")
+        if anchored.fraction is None and ctx.get("mem_fraction") is None:
+            missing.append(f"mem_fraction_static: {anchored.fraction_source or 'not printed'}")
         if anchored.rest is None:
             missing.append("KV budget: needs 'Load weight begin/end' avail mem and mem_fraction_static")
         if anchored.cell_bytes is None:

@@ -56,6 +56,11 @@ class SglangAnchored:
     car_bytes: Bytes | None
     """SGLang's custom all-reduce buffers for this layout (tpkit's start-up model), None when not charged"""
     car_source: str = ""
+    fraction_range: tuple[float, float] | None = None
+    """(lowest, highest) default fraction when the default is not pinned to one value (the GPU's total known as an
+    interval, several catalog GPUs fit); None for a single value"""
+    pre_estimated: bool = False
+    """pre_model_load_memory not printed: free after weights + tpkit's load usage from the config"""
 
 
 def _min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
@@ -216,19 +221,33 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     free_after = iv_of((draft_end or after_a).size) if (draft_end or after_a) else None
     if free_after is None and pre is not None and weights is not None:
         free_after = pre - weights
+    pre_estimated = False
+    if pre is None and free_after is not None and ctx.model is not None:
+        found = _pre_from_load_usage(ctx, tp, pp, free_after)
+        if found is not None:
+            pre, pre_why = found
+            pre_estimated = True
+            rows.append(derived_row("pre_model_load_memory (estimated)", pre, pre_why, kind="estimated"))
     f = ctx.get("mem_fraction")
     f_source = ctx.sources.get("mem_fraction", "")
-    if f is None and ctx.gpu is not None and ctx.model is not None:
-        f, f_source = _default_fraction(ctx, tp, pp)
+    f_range = None
+    if f is None and ctx.model is not None:
+        f_range, f_source = _default_fraction(ctx, tp, pp)
+        f = None if f_range is None else (f_range[0] + f_range[1]) / 2
     elif f is not None:
         runner = _runner_factor(ctx, parsed)
         if runner is not None:
             f, f_source = float(f) * runner[0], f"{f_source}, then {runner[1]}"
     slack = rest = None
     if f is not None and pre is not None:
-        slack = pre.scale(1.0 - float(f))
-        rows.append(derived_row(f"slack (1 − {float(f):.3f}) × pre_model_load_memory", slack,
-                                f"mem_fraction_static {float(f):.3f} ({f_source}): kept for activations, "
+        lo_f, hi_f = f_range if f_range is not None else (float(f), float(f))
+        if lo_f == hi_f:
+            slack = pre.scale(1.0 - lo_f)
+            label = f"slack (1 − {lo_f:.3f}) × pre_model_load_memory"
+        else:
+            slack = Iv(Bytes(round(pre.low.bytes * (1.0 - hi_f))), Bytes(round(pre.high.bytes * (1.0 - lo_f))))
+            label = f"slack (1 − {lo_f:.4f}…{hi_f:.4f}) × pre_model_load_memory"
+        rows.append(derived_row(label, slack, f"mem_fraction_static ({f_source}): kept for activations, "
                                 "CUDA graphs, req_to_token"))
     if slack is not None and free_after is not None:
         rest = free_after - slack
@@ -310,19 +329,106 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           cell_bytes=cell, cell_source=cell_source, page=page, graph=graph,
                           slack_after_pool=iv_of(pool_end.size) if pool_end else None,
                           free_after_graphs=iv_of(ge.size) if ge else None, device_total=total, car_bytes=car,
-                          car_source=car_source)
+                          car_source=car_source, fraction_range=f_range, pre_estimated=pre_estimated)
 
 
-def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[float | None, str]:
-    """SGLang's default mem_fraction_static for this GPU, tp and release (tpkit's engine rules)."""
+def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float] | None, str]:
+    """SGLang's default mem_fraction_static for this run ((lowest, highest), source; None when not pinned):
+    tpkit's engine rules (``engines.sglang.sizing.kv_budget``: ``engines.sglang.defaults`` by release, the
+    multimodal and ROCm factors) for the newest release consistent with the log's formats and its date
+    (``versions.newest_by_date``), on
+
+    * the GPU the log names (or the flags, or the only catalog GPU its arithmetic fits: ``build_context``);
+    * else every catalog GPU whose total lies in the interval ``explain.gpuinfer`` bounds, or, with no catalog GPU
+      there, the interval's two ends (the nvidia-smi MiB SGLang reads taken up to the catalog's largest
+      nvidia-smi/CUDA ratio) and the capacity-class boundaries inside it (``defaults.GPU_MEMORY_BOUNDARIES_MIB``);
+    * else (no upper bound) every catalog GPU: used only when they all give the same value — the release's
+      default does not depend on the GPU (the by-tp tables up to 0.4.5).
+    Different values give the range; none is picked silently."""
+    from dataclasses import replace
+
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date
+    from tpkit.hardware.catalog import custom_gpu, list_gpus, lookup_gpu
+
+    version, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    why = f"; {capped}" if capped else ""
+    inferred = ctx.gpu_inferred
+    if ctx.gpu is not None:
+        gpus, on = [ctx.gpu], ""
+    elif inferred is not None and inferred.candidates:
+        gpus = [lookup_gpu(n) for n in inferred.candidates]
+        on = f" over the catalog GPUs the inferred total fits ({', '.join(inferred.candidates)})"
+    elif inferred is not None and inferred.high is not None:
+        from tpkit.engines.sglang.defaults import GPU_MEMORY_BOUNDARIES_MIB
+
+        ratio = max((g.nvidia_smi_total_mib * 2**20 / g.total_bytes.bytes for g in list_gpus()
+                     if g.nvidia_smi_total_mib), default=1.0)
+        lo_mib, hi_mib = inferred.low.bytes / 2**20, inferred.high.bytes / 2**20 * ratio
+        points = [lo_mib, hi_mib] + [b + d for b in GPU_MEMORY_BOUNDARIES_MIB for d in (0, 1) if lo_mib < b + d < hi_mib]
+        gpus = [replace(custom_gpu(Bytes(int(m * 2**20)), name="inferred"), nvidia_smi_total_mib=m) for m in points]
+        on = (f" over the inferred total {inferred.low.gib:.2f}–{inferred.high.gib:.2f} GiB (SGLang's nvidia-smi "
+              f"MiB {lo_mib:,.0f}–{hi_mib:,.0f})")
+    else:
+        gpus, on = list(list_gpus()), " (GPU not known: the same on every catalog GPU)"
+    values, sources = set(), []
+    for gpu in gpus:
+        found = _fraction_on(ctx, gpu, tp, pp, version)
+        if found is None:
+            return None, f"not printed: SGLang's default not computable on {gpu.name}"
+        values.add(round(found[0], 6))
+        sources.append(found[1])
+    lo, hi = min(values), max(values)
+    if ctx.gpu is None and inferred is not None and inferred.high is None and lo != hi:
+        return None, (f"not printed: SGLang {version}'s default depends on the GPU's memory ({lo:.3f}–{hi:.3f} over "
+                      f"the catalog) and the log bounds the total only from below ({inferred.low.gib:.2f} GiB){why}")
+    if ctx.gpu is None and inferred is None and lo != hi:
+        return None, (f"not printed: SGLang {version}'s default depends on the GPU's memory ({lo:.3f}–{hi:.3f} over "
+                      f"the catalog) and no GPU is named nor inferred{why}")
+    text = sources[0] if lo == hi else f"{lo:.4f}–{hi:.4f} (not pinned by the inferred total: the range is used)"
+    return (lo, hi), f"not printed: SGLang's default{on}: {text}{why}"
+
+
+def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[float, str] | None:
+    """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.sizing.kv_budget``)."""
     try:
         from tpkit.engines.sglang.options import SglangOptions
         from tpkit.engines.sglang.sizing import kv_budget
-        from tpkit.engines.sglang.versions import LATEST
         from tpkit.parallel import ParallelSpec
 
-        b = kv_budget(ctx.model, ctx.gpu, ParallelSpec(tp=tp, pp=pp), SglangOptions(engine_version=ctx.version or LATEST),
+        b = kv_budget(ctx.model, gpu, ParallelSpec(tp=tp, pp=pp), SglangOptions(engine_version=version),
                       machine=None, weights_bytes=Bytes(0))
-        return b.fraction.value, f"not printed: SGLang's default ({b.fraction.source})"
+        return b.fraction.value, b.fraction.source
     except Exception:  # noqa: BLE001
-        return None, "not printed"
+        return None
+
+
+def _pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tuple[Iv, str] | None:
+    """pre_model_load_memory when neither 'Load weight begin' nor the load's 'mem usage' is printed (SGLang ≤ 0.4.5
+    prints no usage; an excerpt may start at 'Load weight end'): the free memory after the weights plus SGLang's
+    load usage as tpkit computes it from the config (``engines.sglang.policy.load_usage``: weights, rotary cache,
+    load allocations; their band).  ``profile_max_num_token`` subtracts ``pre × (1 − f)`` from the free memory
+    after the weights (sglang 0.3.3 / 0.4.0.post1 ``model_runner.py``), and pre is the free memory after
+    ``init_torch_distributed``, before the weights — so pre = free after + usage.  The rotary cache's dtype
+    depends on the vendor (float32 on CUDA from 0.4.2): both are taken when the GPU is unknown."""
+    try:
+        from tpkit.engines.sglang.options import SglangOptions
+        from tpkit.engines.sglang.policy import load_usage
+        from tpkit.engines.sglang.versions import LATEST, newest_by_date
+        from tpkit.hardware.catalog import custom_gpu
+        from tpkit.parallel import ParallelSpec
+        from dataclasses import replace
+
+        version, _ = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+        opts = SglangOptions(engine_version=version)
+        gpus = [ctx.gpu] if ctx.gpu is not None else [
+            replace(custom_gpu(free_after.high, name="unknown"), vendor=v) for v in ("NVIDIA", "AMD")]
+        lows, highs, source = [], [], ""
+        for gpu in gpus:
+            nominal, unc, source = load_usage(ctx.model, ParallelSpec(tp=tp, pp=pp), opts, None, gpu)
+            lows.append(nominal - unc)
+            highs.append(nominal + unc)
+    except Exception:  # noqa: BLE001 - a model the rules cannot size: the pre stays unknown
+        return None
+    usage = Iv(min(lows), max(highs))
+    return free_after + usage, (f"not printed: min-over-ranks 'Load weight end' avail + SGLang's load usage from the "
+                                f"config {usage.text()} ({source}; SGLang {version})")

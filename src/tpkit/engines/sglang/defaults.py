@@ -41,7 +41,13 @@ from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least, rule_e
 
 __all__ = ["CapacityDefaults", "FractionChoice", "ReserveExtras", "capacity_defaults", "prefill_capture_sizes",
            "prefill_capture_count",
-           "default_mem_fraction", "slack_estimate_mib", "graph_reserve_mib", "vlm_fraction_factor"]
+           "default_mem_fraction", "slack_estimate_mib", "graph_reserve_mib", "vlm_fraction_factor",
+           "GPU_MEMORY_BOUNDARIES_MIB"]
+
+GPU_MEMORY_BOUNDARIES_MIB = (20 * 1024, 35 * 1024, 60 * 1024, 81920, 90 * 1024, 96 * 1024, 160 * 1024, 180_000)
+"""every GPU-memory value (MiB, as SGLang reads it) where a rule below changes class: the capacity classes
+(20/35/60/160 GiB), the 10 GiB floor (60 GiB), 0.4.6's table (≤ 81920), 0.4.7's 96 GiB and 180,000 MiB branches,
+0.4.10's reserve classes (35/90/160 GiB); between two of them a default is constant or (gpu − reserve) / gpu"""
 
 _TP_TABLES = (  # (first release, table): 0.3.5 ≥8 0.83; 0.3.6 0.82; 0.4.0 … 0.4.7 0.81 (``server_args.py``)
     ("0.2.15", ((16, 0.79), (8, 0.83), (4, 0.85), (2, 0.87), (1, 0.88))),

@@ -28,7 +28,7 @@ from tpkit.units import Bytes, format_bytes
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 
-__all__ = ["plan_sglang"]
+__all__ = ["plan_sglang", "load_usage"]
 
 
 _WEIGHTS_CACHE: dict[tuple, tuple[ModelSpec, object]] = {}
@@ -81,14 +81,12 @@ def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -
             f"({'float32 on CUDA, SGLang >= 0.4.2' if fp32 else 'model dtype'}; layers/rotary_embedding.py)")
 
 
-def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights,
-             gpu: GpuSpec | None = None) -> tuple[Bytes, str]:
-    """SGLang's load usage per rank and its source: the weights (``tpkit.models.weights`` unless given) and, for a
-    planned model on a known GPU, the rotary cache (``rotary_cache_bytes``) and what the load allocates beyond both
-    (``tpkit.startup.terms.sglang_load_extra``, by release).  One estimated term ("weights", its ± the weights' share
-    plus the extra's band), so a log's measured 'Load weight end. mem usage' replaces all of it."""
-    if isinstance(weights, Bytes):
-        return weights, "weights per rank, given by the caller"
+def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights=None,
+               gpu: GpuSpec | None = None) -> tuple[Bytes, Bytes, str]:
+    """(nominal, ±, source) of SGLang's load usage per rank — what 'Load weight end. mem usage' measures: the
+    weights (``tpkit.models.weights`` unless given; ± the derived share), and on a known GPU the rotary cache
+    (``rotary_cache_bytes``) and what the load allocates beyond both (``tpkit.startup.terms.sglang_load_extra``,
+    by release)."""
     if weights is None:
         weights = _planned_weights(model, parallel, options)
     method = str(getattr(weights, "method", "given"))
@@ -108,6 +106,16 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, w
         nominal, unc = nominal + rope + extra_nominal, unc + extra.uncertainty
         source += (f"; + {rope_source}; + load allocations beyond them {format_bytes(extra_nominal)} ± "
                    f"{format_bytes(extra.uncertainty)} ({extra.source})")
+    return nominal, unc, source
+
+
+def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights,
+             gpu: GpuSpec | None = None) -> tuple[Bytes, str]:
+    """SGLang's load usage per rank and its source (``load_usage``) as one estimated term ("weights", its ± the
+    weights' share plus the extra's band), so a log's measured 'Load weight end. mem usage' replaces all of it."""
+    if isinstance(weights, Bytes):
+        return weights, "weights per rank, given by the caller"
+    nominal, unc, source = load_usage(model, parallel, options, weights, gpu)
     if not unc.bytes:
         return nominal, source
     return estimated(nominal, unc, term="weights", item="weights", source=source), source

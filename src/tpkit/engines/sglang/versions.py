@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["LATEST", "ERAS", "parse_version", "rule_era", "is_newer_than_latest", "at_least"]
+__all__ = ["LATEST", "ERAS", "RELEASE_DATES", "parse_version", "rule_era", "is_newer_than_latest", "at_least",
+           "newest_by_date"]
 
 LATEST = "0.5.23"
 """the newest SGLang release whose rules were examined"""
@@ -76,3 +77,33 @@ def at_least(version: str, first: str) -> bool:
     """True when release ``version`` is ``first`` or later (for rules that change inside an era: issue 11
     found boundaries at 0.5.12, 0.5.14, 0.5.16–0.5.19 by reading every release's wheel)."""
     return parse_version(version) >= parse_version(first)
+
+
+RELEASE_DATES: tuple[tuple[str, str, str], ...] = (
+    ("0.3.6", "0.3.5", "2024-11-22"),
+    ("0.4.3", "0.4.2", "2025-02-14"),
+    ("0.4.5", "0.4.4", "2025-04-07"),
+    ("0.4.6", "0.4.5", "2025-04-27"),
+    ("0.4.9", "0.4.8", "2025-07-06"),
+    ("0.4.10", "0.4.9", "2025-07-31"),
+    ("0.5.3", "0.5.2", "2025-10-06"),
+    ("0.5.10", "0.5.9", "2026-04-05"),
+    ("0.5.15", "0.5.14", "2026-07-10"),
+    ("0.5.20", "0.5.19", "2026-09-18"),
+)
+"""(release that starts a rule era or changes a rule, the release before it, its date): the build date of the
+files in the release wheel (``pip download --no-deps sglang==X``; ``unzip -l``, read 2026-12-01).  A log dated
+before a release's date cannot come from it nor from a later one."""
+
+
+def newest_by_date(version: str, date: str | None) -> tuple[str, str]:
+    """(``version`` capped to what a log dated ``date`` (YYYY-MM-DD) can run, why in words; "" when not capped):
+    the release before the first one of ``RELEASE_DATES`` dated after ``date``, when ``version`` is that release
+    or later.  A log from the main branch between two releases holds the older one's rules unless a change
+    landed before the next release: the cap names the release it assumes."""
+    if not date:
+        return version, ""
+    for first, before, released in RELEASE_DATES:
+        if date < released and parse_version(version) >= parse_version(first):
+            return before, f"the log is dated {date}, before SGLang {first} ({released}): rules of {before}"
+    return version, ""
