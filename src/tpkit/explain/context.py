@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from tpkit.errors import TpkitError
 from tpkit.logs import ParsedLog
 
-__all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS"]
+__all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
 
 FLAG_SETTINGS = {
     # flag dest -> Run setting name
@@ -149,6 +149,37 @@ def _engine_from_failures(parsed: ParsedLog) -> str | None:
     return None
 
 
+TP_CANDIDATES = (1, 2, 4, 8)
+"""tensor-parallel sizes tried when a log does not say which one ran"""
+
+
+def tp_default_evidence(parsed: ParsedLog) -> str | None:
+    """Why a log that prints no TP size ran at the engines' default of 1, or None when it cannot tell.
+
+    - a launch record that lists the settings and names no TP size: vLLM's ``non-default args`` dict
+      (``vllm/entrypoints/utils.py log_non_default_args``, every argument that differs from its default) or a
+      printed ``vllm serve`` / ``sglang.launch_server`` command line (``--tensor-parallel-size`` /
+      ``--tp-size`` default 1 in both engines);
+    - vLLM V1's "Available KV cache memory" printed by the engine-core process itself: the worker ran inside it,
+      which is the uni-process executor, and vLLM picks that only for a world size (tp × pp) of 1
+      (``vllm/config/parallel.py ParallelConfig.__post_init__``: world_size > 1 defaults to "mp" or "ray",
+      whose workers print as ``Worker_TP…`` / ``VllmWorker rank=…``; ≥ 0.10 prefixes, read in 0.11.0).
+
+    Not when a process names a TP rank above 0, or is a vLLM ``Worker_TP…`` (that suffix is added only when
+    tp > 1, ``v1/executor/multiproc_executor.py setup_proc_title_and_log_prefix``): the command shown is then not
+    the one that ran."""
+    if any((r.tp or 0) > 0 or (r.worker_rank or 0) > 0 or "_TP" in r.label for r in parsed.ranks):
+        return None
+    sources = {s.source for s in parsed.settings}
+    if "non_default_args" in sources:
+        return "not in vLLM's non-default args: the default tp 1"
+    if "command_line" in sources:
+        return "the printed launch command sets no TP size: the default tp 1"
+    if any(a.name == "available_kv" and a.rank.role == "engine" for a in parsed.anchors):
+        return "the worker printed from the engine-core process (vLLM's uni-process executor: tp × pp = 1)"
+    return None
+
+
 def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom_allreduce: bool = False,
                   text_settings: dict | None = None) -> Context:
     """The run from the log, gaps filled by ``flags`` (argparse dests → values; None = not given).
@@ -179,6 +210,10 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         else:
             values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"
     engine, version = parsed.engine.engine, parsed.engine.version
+    if "tp" not in values:
+        why = tp_default_evidence(parsed)
+        if why:
+            values["tp"], sources["tp"] = 1, why
     if engine is None:
         engine = _engine_from_failures(parsed)
         if engine:
