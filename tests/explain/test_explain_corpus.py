@@ -107,11 +107,12 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     """Every log that prints 'Load weight end' / 'Available KV cache memory' is scored, with the model of
     tests/logs/data/models.json passed as --model and nothing else (the table is in docs/accuracy.md §7.2).
     Measured on 2026-12-01: 20 of the 63 (20 of the 43 with a config; 20 of the 33 with a config that print a
-    capacity).  The issue's bar is 90 % of the 63: not reached; this floor guards the measured figure."""
+    capacity); 21 after helper off's Qwen3.5 SSM-dtype rule (vl_012).  The issue's bar is 90 % of the 63: not
+    reached; this floor guards the measured figure."""
     rows = _capacity_rows()
     assert len(rows) == 63
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 20, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 21, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] == "miss")
     # a log the map has no config for never scores a hit by accident
     assert not any(r["outcome"] == "hit" and not r["config"] for r in rows)
