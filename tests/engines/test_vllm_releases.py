@@ -343,3 +343,51 @@ def test_v0_batch_defaults_per_release():
     assert [tokens(v, vlm, 2048) for v in ("0.5.4", "0.6.2", "0.6.3")] == [2048, 4096, 5120]
     assert _plan("0.6.5", text, max_model_len=65536, max_num_batched_tokens=1024).extra["max_num_batched_tokens"] \
         == 1024
+
+
+QWEN36 = str(Path(__file__).resolve().parents[1] / "logs" / "data" / "configs" / "Qwen__Qwen3.6-35B-A3B"
+             / "config.json")
+
+
+@pytest.mark.parametrize("arch, before, first", [
+    ("Qwen3_5MoeForConditionalGeneration", "0.16.0", "0.17.0"),
+    ("Qwen3_5ForConditionalGeneration", "0.16.0", "0.17.0"),
+    ("Qwen3_5MoeForCausalLM", "0.26.0", "0.27.0"),
+    ("Qwen3_5ForCausalLM", "0.26.0", "0.27.0"),
+])
+def test_qwen35_config_sets_the_gdn_temporal_state_dtype(arch, before, first):
+    """vLLM's Qwen3_5ForConditionalGenerationConfig (model_executor/models/config.py, first in the 0.17.0 wheel,
+    not in 0.16.0) turns the config's mamba_ssm_dtype "float32" into mamba_ssm_cache_dtype; the text-only
+    Qwen3_5(Moe)ForCausalLM get it through Qwen3_5ForCausalLMConfig from 0.27.0 (not in 0.26.0).  Before, the
+    temporal state stays in the conv dtype (bf16)."""
+    from tpkit.engines.vllm.pages import ssm_state_bytes
+    from tpkit.models import load_model
+
+    model = replace(load_model(QWEN36), architecture=arch)
+    assert model.extra["mamba_ssm_dtype"] == "float32"
+    assert ssm_state_bytes(model, resolve_rules(before), 2) == 2
+    assert ssm_state_bytes(model, resolve_rules(first), 2) == 4
+    assert ssm_state_bytes(model, resolve_rules("current"), 2) == 4
+
+
+def test_qwen35_fp32_state_sets_the_block_and_the_printed_tokens():
+    """vl_012 (vLLM 0.24.0, Qwen3.6-35B-A3B NVFP4, fp8 KV, prefix caching on, max_model_len 131072, 5.98 GiB):
+    the GDN page is conv 3 × 8192 × 2 B + temporal 32 × 128 × 128 × 4 B = 2,146,304 B, so the fp8 attention
+    block grows to 2,096 tokens (1,024 B/token); 10 layers per group → 21,463,040 B per block; 299 blocks /
+    (cdiv(131072, 2096) + 3 groups × 2 align pages = 69) × 131072 = 567,978 printed.  With the state in bf16
+    (0.16 rule) the block would be 1,072 tokens and the print 593,380–594,396."""
+    from tpkit.engines.vllm.capacity import plan_capacity
+    from tpkit.engines.vllm.mamba import mamba_mode
+    from tpkit.engines.vllm.pages import build_layout
+    from tpkit.models import load_model
+    from tpkit.parallel import ParallelSpec
+
+    model = load_model(QWEN36)
+    rules = resolve_rules("0.24.0")
+    mamba = mamba_mode(model, rules, prefix_caching=True)
+    layout = build_layout(model, ParallelSpec(tp=1), block_size=16, era=rules.era, dtype_bytes=1,
+                          dtype_name="fp8", rules=rules, mamba=mamba)
+    assert layout.block_size == 2096 and layout.bytes_per_block == Bytes(21_463_040)
+    cap = plan_capacity(layout, Bytes(int(5.98 * 2**30)), max_model_len=131072, max_num_batched_tokens=8192,
+                        pp=1, rules=rules)
+    assert cap.num_blocks == 299 and cap.tokens == 567_978

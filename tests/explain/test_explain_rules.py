@@ -54,3 +54,89 @@ def test_a_dump_value_wins_over_free_form_text():
     assert e.context.get("mem_fraction") == 0.7 and "server_args" in e.context.sources["mem_fraction"]
     e = explain_log(b"[2025-02-13 21:51:54 TP0] Load weight end. type=X, avail mem=10.00 GB\n" + debug)
     assert e.context.get("mem_fraction") == 0.9 and "free-form" in e.context.sources["mem_fraction"]
+
+
+_QWEN3_30B = "tests/validation/configs/Qwen--Qwen3-30B-A3B.json"
+_AVAIL = "INFO 07-06 22:52:09 [gpu_worker.py:508] Available KV cache memory: 23.74 GiB\n"
+
+
+def _config(rel: str) -> str:
+    from pathlib import Path
+
+    return str(Path(__file__).resolve().parents[2] / rel)
+
+
+def test_no_tp_printed_gives_no_single_capacity_when_the_cell_depends_on_it():
+    """vl_023 / validation_case_020: one 'Available KV cache memory' line and nothing about the layout.  Qwen3-30B-A3B
+    has 4 KV heads, so the per-rank cell (vllm/config/model.py get_num_kv_heads) and the tokens differ by tp:
+    no rebuilt range, the per-tp figures in the reason (tp 4 holds the 1,037,152 vl_023 printed); --tp picks one."""
+    e = explain_log(_AVAIL.encode(), flags={"model": _config(_QWEN3_30B)})
+    assert e.kv_predicted_range is None
+    why = next(m for m in e.missing if m.startswith("KV bytes per block"))
+    assert "tp not printed" in why and "tp 4/8 → 1,036,992–1,037,424" in why
+    lo, hi = explain_log(_AVAIL.encode(), flags={"model": _config(_QWEN3_30B), "tp": 4}).kv_predicted_range
+    assert lo <= 1_037_152 <= hi
+
+
+def test_tp_one_from_the_uniprocess_worker_prefix():
+    """vLLM runs the worker inside the engine-core process only with the uni-process executor, which
+    config/parallel.py picks for tp × pp = 1 (0.11.0); a 'Worker_TP…' process exists only for tp > 1
+    (multiproc_executor.py setup_proc_title_and_log_prefix)."""
+    model = {"model": _config(_QWEN3_30B)}
+    one = explain_log(("(EngineCore_DP0 pid=7) " + _AVAIL).encode(), flags=model)
+    assert one.context.get("tp") == 1 and "engine-core" in one.context.sources["tp"]
+    lo, hi = one.kv_predicted_range
+    assert 259_000 < lo <= hi < 260_000
+    worker = explain_log(("(Worker_TP0 pid=8) " + _AVAIL).encode(), flags=model)
+    assert worker.context.get("tp") is None and worker.kv_predicted_range is None
+
+
+def test_tp_one_from_a_launch_record_without_tp():
+    """A printed `vllm serve` command or vLLM's non-default args that name no TP size: the default 1
+    (--tensor-parallel-size defaults to 1); with --tensor-parallel-size in the command the log's value is used."""
+    model = {"model": _config(_QWEN3_30B)}
+    plain = explain_log(("vllm serve Qwen/Qwen3-30B-A3B --max-model-len 32768\n" + _AVAIL).encode(), flags=model)
+    assert plain.context.get("tp") == 1 and plain.kv_predicted_range is not None
+    four = explain_log(("vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 4\n" + _AVAIL).encode(), flags=model)
+    assert four.context.get("tp") == 4
+    lo, hi = four.kv_predicted_range
+    assert lo <= 1_037_152 <= hi
+
+
+def test_no_tp_printed_keeps_the_range_when_every_tp_gives_the_same():
+    """MLA stores one latent head per rank whatever the tp (get_num_kv_heads): the range stands without tp."""
+    e = explain_log(_AVAIL.encode(), flags={"model": "deepseek-ai/DeepSeek-V3"})
+    assert e.kv_predicted_range is not None and "the same for tp" in e.kv_source
+
+
+def test_sglang_no_tp_tag_from_0_4_7_means_tp_1():
+    """sg_019 (SGLang 0.5.15–0.5.23 by its line formats, no ServerArgs, no command, no ' TPn' on any line): from
+    0.4.7 the scheduler tags its lines ' TPn' only when tp_size > 1, so the run is tp 1 and the cell is
+    Qwen3-30B-A3B's 98,304 B/token; the budget (204.63 GiB, the author's 'initial available_bytes') is rebuilt.
+    The printed pool is 34 % lower: the log comes from an unreleased PR that subtracts an AITER workspace."""
+    e = _stripped("sg_019")
+    assert e.context.get("tp") == 1 and "no TP tag" in e.context.sources["tp"]
+    lo, hi = e.kv_predicted_range
+    assert 2_235_000 < lo <= hi < 2_236_000
+
+
+def test_sglang_tp0_tag_alone_pins_tp_only_before_0_4_7():
+    """SGLang ≤ 0.4.6 tags every run ' TP0' (tp 1 assumed from TP0 alone; sg_012 is dated 2024-12-13, which caps
+    its 0.4.6–0.5.3 line formats to a release before 0.4.7); from 0.4.7 a ' TP0' tag means tp > 1 and its value
+    is not in the log (sg_014, 0.5.10–0.5.15): tp stays unknown and the note says so."""
+    old = explain_log(log_bytes("sg_012"), flags={})
+    assert old.context.get("tp") == 1 and "before 0.4.7" in old.context.sources["tp"]
+    new = explain_log(log_bytes("sg_014"), flags={})
+    assert new.context.get("tp") is None
+    assert any("TP0 only" in n for n in new.context.notes)
+
+
+def test_sglang_tag_era_from_the_release_range_and_the_date():
+    from tpkit.explain.context import _sglang_tag_era
+
+    assert _sglang_tag_era("0.4.6", None) == "tags_every_run"
+    assert _sglang_tag_era("0.4.7", None) == "tags_above_1"
+    assert _sglang_tag_era("0.5.10–0.5.15 (not in 0.5.3)", None) == "tags_above_1"
+    assert _sglang_tag_era("0.4.6–0.5.3", None) is None  # straddles the boundary
+    assert _sglang_tag_era("0.4.6–0.5.3", "2024-12-13") == "tags_every_run"  # dated before 0.4.7
+    assert _sglang_tag_era(None, "2024-12-13") is None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from tpkit.errors import TpkitError
 from tpkit.logs import ParsedLog
 
-__all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS"]
+__all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
 
 FLAG_SETTINGS = {
     # flag dest -> Run setting name
@@ -151,6 +151,37 @@ def _engine_from_failures(parsed: ParsedLog) -> str | None:
     return None
 
 
+TP_CANDIDATES = (1, 2, 4, 8)
+"""tensor-parallel sizes tried when a log does not say which one ran"""
+
+
+def tp_default_evidence(parsed: ParsedLog) -> str | None:
+    """Why a log that prints no TP size ran at the engines' default of 1, or None when it cannot tell.
+
+    - a launch record that lists the settings and names no TP size: vLLM's ``non-default args`` dict
+      (``vllm/entrypoints/utils.py log_non_default_args``, every argument that differs from its default) or a
+      printed ``vllm serve`` / ``sglang.launch_server`` command line (``--tensor-parallel-size`` /
+      ``--tp-size`` default 1 in both engines);
+    - vLLM V1's "Available KV cache memory" printed by the engine-core process itself: the worker ran inside it,
+      which is the uni-process executor, and vLLM picks that only for a world size (tp × pp) of 1
+      (``vllm/config/parallel.py ParallelConfig.__post_init__``: world_size > 1 defaults to "mp" or "ray",
+      whose workers print as ``Worker_TP…`` / ``VllmWorker rank=…``; ≥ 0.10 prefixes, read in 0.11.0).
+
+    Not when a process names a TP rank above 0, or is a vLLM ``Worker_TP…`` (that suffix is added only when
+    tp > 1, ``v1/executor/multiproc_executor.py setup_proc_title_and_log_prefix``): the command shown is then not
+    the one that ran."""
+    if any((r.tp or 0) > 0 or (r.worker_rank or 0) > 0 or "_TP" in r.label for r in parsed.ranks):
+        return None
+    sources = {s.source for s in parsed.settings}
+    if "non_default_args" in sources:
+        return "not in vLLM's non-default args: the default tp 1"
+    if "command_line" in sources:
+        return "the printed launch command sets no TP size: the default tp 1"
+    if any(a.name == "available_kv" and a.rank.role == "engine" for a in parsed.anchors):
+        return "the worker printed from the engine-core process (vLLM's uni-process executor: tp × pp = 1)"
+    return None
+
+
 def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom_allreduce: bool = False,
                   text_settings: dict | None = None) -> Context:
     """The run from the log, gaps filled by ``flags`` (argparse dests → values; None = not given).
@@ -181,8 +212,12 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         else:
             values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"
     if "tp" not in values:
-        _tp_from_ranks(parsed, values, sources, notes)
+        _tp_from_ranks(parsed, values, sources, notes, _sglang_tag_era(parsed.engine.version, values.get("log_date")))
     engine, version = parsed.engine.engine, parsed.engine.version
+    if "tp" not in values:
+        why = tp_default_evidence(parsed)
+        if why:
+            values["tp"], sources["tp"] = 1, why
     if engine is None:
         engine = _engine_from_failures(parsed)
         if engine:
@@ -216,13 +251,59 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred)
 
 
-def _tp_from_ranks(parsed: ParsedLog, values: dict, sources: dict, notes: list) -> None:
+SGLANG_TP_TAG_ONLY_ABOVE_1 = (0, 4, 7)
+"""From this SGLang release the scheduler's log prefix carries " TP{rank}" only when tp_size > 1; before it,
+every run tags its lines " TP{rank}" (managers/scheduler.py run_scheduler_process: 0.4.6 unconditional, 0.4.7
+``if server_args.tp_size > 1``; read in the 0.3.6, 0.4.0, 0.4.3, 0.4.6, 0.4.7–0.4.10 and 0.5.2 wheels)."""
+
+
+def _sglang_tag_era(version: str | None, date: str | None) -> str | None:
+    """"tags_every_run" (SGLang before 0.4.7), "tags_above_1" (0.4.7 and later) or None (the log's releases,
+    capped by its date (``versions.newest_by_date``), straddle 0.4.7 or are unknown)."""
+    import re
+
+    from tpkit.engines.sglang.versions import newest_by_date
+
+    found = re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", version or ""))
+    if not found:
+        return None
+    releases = sorted(tuple(int(x) for x in v.split(".")) for v in found)
+    oldest, newest = releases[0], releases[-1]
+    capped, _ = newest_by_date(".".join(map(str, newest)), date)
+    newest = min(newest, tuple(int(x) for x in re.findall(r"\d+", capped)))
+    if oldest >= SGLANG_TP_TAG_ONLY_ABOVE_1:
+        return "tags_above_1"
+    if newest < SGLANG_TP_TAG_ONLY_ABOVE_1:
+        return "tags_every_run"
+    return None
+
+
+def _tp_from_ranks(parsed: ParsedLog, values: dict, sources: dict, notes: list, era: str | None = None) -> None:
     """tp from the rank prefixes when no dump or flag prints it: the highest TP index + 1 ('TP0' … 'TP7' → 8).
-    A rank the excerpt leaves out would make it larger; a log showing TP0 alone gives 1."""
+    A rank the excerpt leaves out would make it larger.  Rank 0 alone pins tp only where the engine tags every
+    run: SGLang before 0.4.7 (tp 1, stated as assumed: an excerpt of rank 0 looks the same).  SGLang from 0.4.7
+    tags lines only when tp > 1 (``SGLANG_TP_TAG_ONLY_ABOVE_1``), so there a log without any TP tag ran tp 1 and
+    a 'TP0' tag means tp ≥ 2; vLLM names a 'Worker_TP0' process only when tp > 1 (multiproc_executor.py
+    setup_proc_title_and_log_prefix)."""
     seen = sorted({r.tp for r in parsed.ranks if r.role == "worker" and r.tp is not None})
+    sglang = parsed.engine.engine == "sglang"
+    tags_only_above_1 = sglang and era == "tags_above_1"
     if not seen:
-        if parsed.engine.engine == "sglang":
+        if tags_only_above_1:
+            values["tp"] = 1
+            sources["tp"] = ("no TP tag on any line: SGLang ≥ 0.4.7 tags its scheduler lines ' TPn' only when "
+                             "tp > 1 (managers/scheduler.py)")
+        elif sglang:
             notes.append("tp: not printed and no TP rank prefix in the log: 1 assumed")
+        return
+    if seen[-1] == 0:
+        if sglang and era == "tags_every_run":
+            values["tp"] = 1
+            sources["tp"] = ("assumed from the rank prefix TP0 alone: SGLang before 0.4.7 tags every run ' TP0', "
+                             "so a tp-1 log shows only TP0 (an excerpt of rank 0 of a larger tp would look the same)")
+        else:
+            notes.append("tp: not printed; the log shows rank TP0 only, which a tp > 1 run prints too "
+                         "(pass --tp)")
         return
     values["tp"] = seen[-1] + 1
     shown = f"TP{seen[0]}" if len(seen) == 1 else f"TP{seen[0]}…TP{seen[-1]} ({len(seen)} ranks)"

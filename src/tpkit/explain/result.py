@@ -147,7 +147,9 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
         if anchored.rest is None:
             missing.append("KV budget: needs 'Load weight begin/end' avail mem and mem_fraction_static")
         if anchored.cell_bytes is None:
-            missing.append("KV cell size: needs the model config (--model) or the printed KV pool and tokens")
+            missing.append("KV cell size: " + (anchored.cell_source if anchored.cell_source.startswith("tp not")
+                                               else "needs the model config (--model) or the printed KV pool and "
+                                                    "tokens"))
     elif ctx.engine == "vllm":
         from tpkit.explain.vllm import anchor_vllm
 
@@ -158,7 +160,9 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
         if anchored.available is None:
             missing.append("available KV cache memory: not printed")
         if anchored.token_bytes is None:
-            missing.append("KV bytes per block: needs the model config (--model) or the printed capacity")
+            missing.append("KV bytes per block: " + (anchored.token_bytes_source
+                                                     if anchored.token_bytes_source.startswith("tp not")
+                                                     else "needs the model config (--model) or the printed capacity"))
     else:
         failure = parsed.primary_failure
         diagnosis = Diagnosis(status=parsed.status, phase=failure.phase if failure else None,

@@ -142,6 +142,24 @@ def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
         return None, f"cell not computable ({type(exc).__name__}: {str(exc)[:120]})", page
 
 
+def _tp_unknown_cell(ctx: Context, pp: int, cell: float, source: str) -> tuple[float | None, str]:
+    """The cell when the log names no TP size (no ServerArgs, no command line: ``context.tp_default_evidence``):
+    kept when every TP size of ``TP_CANDIDATES`` the model accepts gives the same cell (MLA: the latent is not
+    split); else None, with the cell per TP size in the source text (``pool_configurator.py _compute_cell_size``
+    divides the KV heads by the attention TP size)."""
+    from tpkit.explain.context import TP_CANDIDATES
+
+    cells: dict[float, list[int]] = {}
+    for tp in TP_CANDIDATES:
+        c, _, _ = _cell(ctx, tp, pp)
+        if c is not None:
+            cells.setdefault(c, []).append(tp)
+    if len(cells) <= 1:
+        return cell, source
+    each = "; ".join(f"tp {'/'.join(map(str, tps))} → {c:,.0f} B/token" for c, tps in cells.items())
+    return None, f"tp not printed and the KV cell depends on it ({each}): pass --tp"
+
+
 def _car_bytes(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | None, str]:
     """SGLang's custom all-reduce buffers per GPU for this layout (tpkit's start-up model) and their source."""
     if ctx.gpu is None or tp < 2 or ctx.get("disable_custom_all_reduce") or disabled_warning:
@@ -263,6 +281,8 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     tokens_a = _target_last(view, "kv_tokens") or _target_last(view, "max_total_num_tokens")
     tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
     cell, cell_source, page = _cell(ctx, tp, pp)
+    if cell is not None and ctx.get("tp") is None:
+        cell, cell_source = _tp_unknown_cell(ctx, pp, cell, cell_source)
     if cell is None and pool is not None and tokens_printed:
         cell = pool.mid.bytes / (tokens_printed + page)
         cell_source = "measured: printed KV pool bytes / (printed tokens + page)"

@@ -99,6 +99,31 @@ def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, i
     return min(out), max(out)
 
 
+def _tp_unknown(ctx: Context, pp: int, block: int, rules, available: Iv, layout, tb_source: str):
+    """The layout when the log names no TP size (``context.tp_default_evidence`` found no default either): kept
+    when every TP size of ``TP_CANDIDATES`` the model accepts rebuilds the same tokens (MLA: one latent head per
+    rank); else None, with the rebuilt tokens per TP size in the source text (the cell of each rank is the model's
+    KV heads ÷ tp, ``vllm/config/model.py get_num_kv_heads``, so one printed available memory fits several
+    capacities)."""
+    from tpkit.explain.context import TP_CANDIDATES
+
+    seen: dict[tuple[int, int], list[int]] = {}
+    for tp in TP_CANDIDATES:
+        cand, _ = _token_bytes(ctx, tp, pp, block, rules)
+        if cand is None:
+            continue
+        try:
+            rng = _tokens(cand, available, ctx, rules, pp)
+        except Exception:  # noqa: BLE001 - a length the rules refuse: leave this TP size out
+            continue
+        seen.setdefault(rng, []).append(tp)
+    if len(seen) <= 1:
+        return layout, tb_source + ("; tp not printed, the same for tp " + ", ".join(map(str, TP_CANDIDATES))
+                                    if seen else "")
+    each = "; ".join(f"tp {'/'.join(map(str, tps))} → {lo:,}–{hi:,}" for (lo, hi), tps in seen.items())
+    return None, f"tp not printed and the KV bytes per token depend on it ({each}): pass --tp"
+
+
 def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored:
     rows: list[Row] = []
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
@@ -185,6 +210,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     elif blocks_a and isinstance(blocks_a.count.value, int):
         tokens_printed = blocks_a.count.value * block
     layout, tb_source = _token_bytes(ctx, tp, pp, block, rules)
+    if layout is not None and ctx.get("tp") is None and available is not None:
+        layout, tb_source = _tp_unknown(ctx, pp, block, rules, available, layout, tb_source)
     predicted = None
     token_bytes = None
     if layout is not None:

@@ -326,7 +326,7 @@ def _extra(cfg: dict, text: dict) -> dict:
         extra["attn_output_gate"] = True  # q_proj also yields a per-head output gate (sglang models/qwen3_next.py)
     for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config", "draft_vocab_size",
                 "eagle_config", "target_hidden_size", "num_aux_hidden_states", "num_attention_layers", "is_hybrid_swa",
-                *_GDN_KEYS):
+                "mamba_ssm_dtype", *_GDN_KEYS):
         if cfg.get(key) is not None or text.get(key) is not None:
             extra[key] = text.get(key, cfg.get(key))
     return extra

@@ -197,24 +197,42 @@ def kda_state_bytes(lac: dict, tp: int, dtype_bytes: int) -> int:
     return conv + (heads // tp) * head_dim * head_dim * 4
 
 
-def gdn_state_bytes(extra: dict, tp: int, dtype_bytes: int, spec_tokens: int = 0) -> int:
+def gdn_state_bytes(extra: dict, tp: int, dtype_bytes: int, spec_tokens: int = 0,
+                    temporal_bytes: int | None = None) -> int:
     """vLLM's Gated-DeltaNet state per request per layer on one rank (Qwen3-Next / Qwen3.5): a conv state of
-    ``(kernel − 1 + spec) × conv_dim/tp`` and a temporal state ``nv/tp × dv × dk``, both in the model dtype —
-    ``mamba_ssm_cache_dtype`` "auto" keeps the temporal state in the conv dtype
-    (``model_executor/layers/mamba/mamba_utils.py gated_delta_net_state_shape / _mamba_state_dtype``,
-    0.11–0.33; SGLang keeps it in fp32, hence the models layer's larger figure)."""
+    ``(kernel − 1 + spec) × conv_dim/tp`` in the model dtype and a temporal state ``nv/tp × dv × dk`` in
+    ``temporal_bytes`` (default: the conv dtype — ``mamba_ssm_cache_dtype`` "auto" keeps it there,
+    ``model_executor/layers/mamba/mamba_utils.py gated_delta_net_state_shape / _mamba_state_dtype``, 0.11–0.33;
+    see ``ssm_state_bytes`` for the Qwen3.5 configs that set it; SGLang keeps it in fp32)."""
     nk, nv = int(extra["linear_num_key_heads"]), int(extra["linear_num_value_heads"])
     dk, dv = int(extra["linear_key_head_dim"]), int(extra["linear_value_head_dim"])
     kernel = int(extra.get("linear_conv_kernel_dim") or 4)
     conv_dim = dk * nk * 2 + dv * nv
-    return ((kernel - 1 + spec_tokens) * (conv_dim // tp) + (nv // tp) * dv * dk) * dtype_bytes
+    temporal = dtype_bytes if temporal_bytes is None else temporal_bytes
+    return (kernel - 1 + spec_tokens) * (conv_dim // tp) * dtype_bytes + (nv // tp) * dv * dk * temporal
 
 
-def _linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, spec_tokens: int = 0) -> int:
+_DTYPE_BYTES = {"float32": 4, "float": 4, "bfloat16": 2, "float16": 2, "half": 2}
+
+
+def ssm_state_bytes(model: ModelSpec, rules: VllmRules | None, dtype_bytes: int) -> int:
+    """Bytes per element of the mamba temporal (SSM) state: the config's ``mamba_ssm_dtype`` where the release
+    reads it for the architecture (``VllmRules.ssm_dtype_from_config``: Qwen3.5 wrappers ≥ 0.17.0, text-only
+    Qwen3.5 ≥ 0.27.0, ``model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig``), else the conv
+    dtype (``--mamba-ssm-cache-dtype auto``)."""
+    named = str(model.extra.get("mamba_ssm_dtype") or "").lower()
+    if rules is not None and model.architecture in rules.ssm_dtype_from_config and named in _DTYPE_BYTES:
+        return _DTYPE_BYTES[named]
+    return dtype_bytes
+
+
+def _linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, spec_tokens: int = 0,
+                        rules: VllmRules | None = None) -> int:
     spec = model.linear_attn
     lac = model.extra.get("linear_attn_config")
     if model.extra.get("linear_num_value_heads") is not None:
-        return gdn_state_bytes(model.extra, tp, dtype_bytes, spec_tokens)
+        return gdn_state_bytes(model.extra, tp, dtype_bytes, spec_tokens,
+                               temporal_bytes=ssm_state_bytes(model, rules, dtype_bytes))
     if (spec is None or spec.state_bytes_per_layer is None) and isinstance(lac, dict) and "num_heads" in lac:
         return kda_state_bytes(lac, tp, dtype_bytes)
     if spec is None or spec.state_bytes_per_layer is None:
@@ -295,7 +313,7 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     blocks = {k: block_size for k in tok}
     pages = {k: tok[k] * block_size for k in tok}
     if "linear" in counts:
-        state = _linear_state_bytes(model, parallel.tp, act_bytes, spec_tokens)
+        state = _linear_state_bytes(model, parallel.tp, act_bytes, spec_tokens, rules)
         align = HYBRID_ALIGN_MLA.get(era, HYBRID_ALIGN) if model.mla is not None else HYBRID_ALIGN
         attn_tok = max(tok.values())
         grown = align * cdiv(state, align * attn_tok)

@@ -25,6 +25,9 @@ means first *released* version, the commit inside the interval before it is not 
     mamba "all" prefix-caching mode removed                  0.32.0          model_executor/models/config.py
     Mamba2 layers export a prefill checkpoint block          0.32.0          model_executor/layers/mamba/mamba_mixer2.py get_kv_cache_spec
     GDN layers export a prefill checkpoint block             0.33.0          model_executor/layers/mamba/gdn/qwen_gdn_linear_attn.py
+    Qwen3.5 (…ForConditionalGeneration): the config's        0.17.0          model_executor/models/config.py
+      mamba_ssm_dtype sets the GDN temporal-state dtype                      Qwen3_5ForConditionalGenerationConfig (0.16.0: no such class)
+    … and the text-only Qwen3_5(Moe)ForCausalLM              0.27.0          model_executor/models/config.py Qwen3_5ForCausalLMConfig
     cuBLAS/cuBLASLt warm-up before the init snapshot         0.33.0          v1/worker/gpu_worker.py init_device
     YaRN max_position_embeddings taken as already scaled     0.30.0          config/model.py _get_and_verify_max_len
     FlashInfer top-k/top-p sampler when installed            0.9.0           v1/sample/ops/topk_topp_sampler.py (0.8.5: native)
@@ -156,6 +159,11 @@ class VllmRules:
     factor (config.py / config/model.py _get_and_verify_max_len)"""
     dcp_log: str | None = None
     """the extra DCP line before 0.21: ``"dcp"`` (0.10.2–0.11) or ``"cp"`` (0.12–0.20)"""
+    ssm_dtype_from_config: tuple[str, ...] = ()
+    """architectures whose HF ``mamba_ssm_dtype`` becomes ``cache_config.mamba_ssm_cache_dtype`` when that is
+    "auto" (``model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig.verify_and_update_config``:
+    the Qwen3.5 multimodal wrappers from 0.17.0, the text-only ``Qwen3_5(Moe)ForCausalLM`` from 0.27.0); every
+    other model keeps the temporal state in the conv dtype (``mamba_utils.py _mamba_state_dtype``)"""
 
     @property
     def label(self) -> str:
@@ -182,6 +190,9 @@ _V1 = VllmRules(
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
     custom_ar_world_sizes=(2, 4, 6, 8), cublas_after_snapshot=True, weights_log="0.11")
 
+_QWEN35_WRAPPERS = ("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration")
+_QWEN35_TEXT = ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM")
+
 _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 8, 0), dict(memory_rule="v0_peak", distributed_after_snapshot=True)),
     ((0, 9, 0), dict(flashinfer_sampler="if_installed")),
@@ -191,11 +202,13 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", flashinfer_sampler="no")),
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
+    ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS)),
     ((0, 18, 0), dict(mla_preferred_block=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
     ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True)),
-    ((0, 27, 0), dict(memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
+    ((0, 27, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS + _QWEN35_TEXT,
+                      memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
                       custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True)),
     ((0, 28, 0), dict(one_line_log=True, hybrid_prefix_caching=True, huge_gpu_batch=True)),
     ((0, 29, 0), dict(fit_check_reserves_block=True, v2_runner_default=True)),
