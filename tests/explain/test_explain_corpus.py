@@ -16,9 +16,6 @@ MEMORY_KINDS = {"cuda_oom", "kv_too_small", "no_kv_memory", "kv_budget_non_posit
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
-    "vl_038": "the log places the OOM after 'Graph capturing finished' (first_request); the reporter says capture",
-    "vl_048": "vLLM's not-enough-KV error (kv_pool); the label names the cause (mismatched GPUs under pp)",
-    "vl_041": "the engine is not recognised in the excerpt (a prose call tree)",
 }
 NO_NUMBERS = {
     # memory failures whose excerpt prints no number to re-plan from, and no model config in tests/

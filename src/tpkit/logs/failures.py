@@ -217,7 +217,7 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
     found = []
     m = _OOM.search(message)
     if m:
-        found.append(("cuda_oom", "error", *_oom(_region(message, after, m.start()))))
+        found.append(("cuda_oom", "error", *_oom(_flat(_region(message, after, m.start())))))
     at = message.find("max seq len")
     too_small = _too_small(_flat(_region(message, after, at))) if at >= 0 else None
     if too_small:

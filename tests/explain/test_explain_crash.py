@@ -1,0 +1,52 @@
+"""Crash logs: the phase, the cause and fixes re-planned from the log's numbers (docs/accuracy.md §7.3; helper crash,
+2026-12-01)."""
+
+from explain_testlib import log_bytes
+
+from tpkit.explain import explain_log
+from tpkit.explain.diagnose import _pp_check_rule
+from tpkit.units import MiB
+
+
+def test_an_oom_after_graph_capture_is_a_first_request_failure_with_a_re_planned_fraction():
+    """vl_038: 'Graph capturing finished' precedes the OOM; the wrapped torch message gives free = 120.88 MiB."""
+    d = explain_log(log_bytes("vl_038")).diagnosis
+    assert d.phase == "first_request" and "asked for 136.00 MiB, 120.88 MiB free" in d.cause
+    assert d.short_by.bytes == MiB(136).bytes - MiB(120.88).bytes
+    fix = next(f for f in d.fixes if f.flags.startswith("--gpu-memory-utilization"))
+    u2 = float(fix.flags.split()[-1])
+    # the shortfall plus 1 GiB leaves vLLM's budget: (0.98 − u2) × 22.36 GiB ≥ 15.12 MiB + 1 GiB, on the 0.01 grid
+    assert u2 < 0.98 and (0.98 - u2) * 22.36 * 1024 >= 15.12 + 1024 and (0.98 - u2 - 0.01) * 22.36 * 1024 < 15.12 + 1024
+    assert fix.fits and 0 < fix.kv_tokens < 150_745
+
+
+def test_an_oom_in_vllms_graph_profiling_is_not_fixed_by_the_utilisation():
+    """vl_041: the OOM is in profile_cudagraph_memory, before the KV cache is sized: --enforce-eager fits, a lower
+    --gpu-memory-utilization would not change the allocation; a capture OOM (vl_037) keeps the utilisation fix."""
+    e = explain_log(log_bytes("vl_041"))
+    assert e.to_dict()["engine"] == "vllm" and e.diagnosis.phase == "cuda_graph"
+    assert "before the KV cache is sized" in e.diagnosis.cause
+    assert [f.flags for f in e.diagnosis.fixes] == ["--enforce-eager"] and e.diagnosis.fixes[0].fits
+    capture = explain_log(log_bytes("vl_037")).diagnosis
+    assert capture.phase == "cuda_graph" and "before the KV cache" not in capture.cause
+    assert any(f.flags.startswith("--gpu-memory-utilization") for f in capture.fixes)
+
+
+def test_the_kv_check_under_pp_names_the_stage_imbalance():
+    """vl_048: phase kv_pool (vLLM's not-enough-KV check), cause: the smallest stage under pp on mixed GPUs."""
+    d = explain_log(log_bytes("vl_048")).diagnosis
+    assert d.phase == "kv_pool" and set(d.to_dict()) >= {"status", "phase", "cause", "fixes"}
+    assert "≤ 0.16" in d.cause and "imbalance across the pp stages" in d.cause
+    assert "RTX 5070 Ti" in d.cause and "RTX-5090" in d.cause
+    assert d.fixes[0].flags == "--max-model-len 34736" and d.fixes[0].fits
+
+
+def test_the_pp_kv_check_rule_changes_at_0_17():
+    assert "≤ 0.16" in _pp_check_rule("0.16.0") and "all layers" in _pp_check_rule("0.15.2rc1")
+    assert "≥ 0.17" in _pp_check_rule("0.17.0") and "its own stage" in _pp_check_rule("0.30.0")
+    assert "≤ 0.16" in _pp_check_rule(None) and "≥ 0.17" in _pp_check_rule(None)
+
+
+def test_a_single_stage_kv_failure_says_nothing_of_stages():
+    d = explain_log(log_bytes("vl_034")).diagnosis
+    assert d.phase == "kv_pool" and "pp" not in d.cause and not d.findings
