@@ -50,3 +50,53 @@ def test_the_pp_kv_check_rule_changes_at_0_17():
 def test_a_single_stage_kv_failure_says_nothing_of_stages():
     d = explain_log(log_bytes("vl_034")).diagnosis
     assert d.phase == "kv_pool" and "pp" not in d.cause and not d.findings
+
+
+# --- sg_060: no number printed; the model and the GPU are known: fixes planned from the catalog
+DSV2 = "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"
+
+
+def test_sglang_dp_attention_means_dp_equals_tp_up_to_0_4_4():
+    from tpkit.engines.sglang.versions import attention_dp_size
+
+    assert attention_dp_size("0.4.4", tp=8, dp=1, dp_attention=True) == 8
+    assert attention_dp_size("0.4.5", tp=8, dp=1, dp_attention=True) == 1
+    assert attention_dp_size("0.4.5", tp=8, dp=4, dp_attention=True) == 4
+    assert attention_dp_size("0.4.1", tp=8, dp=1, dp_attention=False) == 1
+
+
+def test_the_planner_reproduces_the_thread_of_sg_060():
+    """sglang#2763: fails at the default fraction and at 0.9 with --enable-dp-attention, works without it."""
+    from tpkit.engines.sglang.options import SglangOptions
+    from tpkit.engines.sglang.policy import plan_sglang
+    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.models import load_model
+    from tpkit.parallel import ParallelSpec
+
+    model, gpu = load_model(DSV2), lookup_gpu("NVIDIA H100 80GB HBM3")
+
+    def fits(dpa, f=None):
+        return plan_sglang(model, gpu, ParallelSpec(tp=8, dp_attention=dpa),
+                           SglangOptions(engine_version="0.4.1", enable_dp_attention=dpa,
+                                         mem_fraction_static=f)).verdict.fits
+
+    assert not fits(True) and not fits(True, 0.9) and fits(False)
+
+
+def test_fixes_planned_from_the_catalog_say_so_and_carry_the_band():
+    e = explain_log(log_bytes("sg_060"), flags={"model": DSV2, "engine_version": "0.4.1"})
+    d = e.diagnosis
+    assert d.phase == "kv_pool" and "planned from the catalog" in d.cause and "weights 70.54 GiB exceed" in d.cause
+    drop = d.fixes[0]
+    assert drop.flags == "drop --enable-dp-attention" and drop.fits and drop.kv_tokens > 0
+    assert "not from the log's numbers" in drop.note and "band" in drop.note
+    assert all("planned from the catalog" in f.note for f in d.fixes)
+    # a fix whose band reaches 0 tokens is not called a fit
+    assert all(f.fits == ("band 0–" not in f.note and f.kv_tokens > 0) for f in d.fixes)
+
+
+def test_no_planned_fit_when_the_planner_does_not_reproduce_the_failure_or_lacks_the_model():
+    latest = explain_log(log_bytes("sg_060"), flags={"model": DSV2}).diagnosis  # release unknown: the latest rules
+    assert "does not reproduce the failure" in latest.cause and not any(f.fits for f in latest.fixes)
+    bare = explain_log(log_bytes("sg_060")).diagnosis  # DeepSeek-V2.5 is not on this machine nor in the catalog
+    assert "planned from the catalog" not in bare.cause and not any(f.fits and f.kv_tokens for f in bare.fixes)

@@ -165,7 +165,15 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
                                      "pre-load memory not printed: taken as 90 % of the printed total"))
         else:
             cause = "the KV pool could not be sized or allocated (the log does not print the numbers to say by how much)"
-        fixes += _sg_growth_fixes(a, ctx, fix)
+        planned: list[Fix] = []
+        if rest is None and not (oom and short is not None):
+            from tpkit.explain.planned import catalog_fixes_sglang
+
+            planned, finding = catalog_fixes_sglang(ctx)
+            if finding:
+                findings.append(finding)
+                cause += "; " + finding
+        fixes += planned or _sg_growth_fixes(a, ctx, fix)
     elif phase == "weights":
         cause = "out of memory while loading the weights"
         if oom and req and free:

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["LATEST", "ERAS", "parse_version", "rule_era", "is_newer_than_latest", "at_least"]
+__all__ = ["LATEST", "ERAS", "parse_version", "rule_era", "is_newer_than_latest", "at_least", "attention_dp_size"]
 
 LATEST = "0.5.23"
 """the newest SGLang release whose rules were examined"""
@@ -76,3 +76,15 @@ def at_least(version: str, first: str) -> bool:
     """True when release ``version`` is ``first`` or later (for rules that change inside an era: issue 11
     found boundaries at 0.5.12, 0.5.14, 0.5.16–0.5.19 by reading every release's wheel)."""
     return parse_version(version) >= parse_version(first)
+
+
+def attention_dp_size(version: str, *, tp: int, dp: int, dp_attention: bool) -> int:
+    """SGLang's attention DP size for ``--enable-dp-attention``.
+
+    ``ServerArgs.__post_init__`` (``python/sglang/srt/server_args.py``): up to 0.4.4 (read in 0.4.1, 0.4.2, 0.4.3,
+    0.4.4) ``--enable-dp-attention`` sets ``dp_size = tp_size`` whatever ``--dp`` says, so attention runs with TP 1
+    and its weights are whole on every GPU; from 0.4.5 (read in 0.4.5, 0.4.6, 0.5.10) ``--dp`` is used as given
+    (0.4.5 asserts it is > 1).  Without DP attention ``dp`` is returned unchanged."""
+    if dp_attention and not at_least(version, "0.4.5"):
+        return tp
+    return dp
