@@ -100,3 +100,30 @@ def test_no_planned_fit_when_the_planner_does_not_reproduce_the_failure_or_lacks
     assert "does not reproduce the failure" in latest.cause and not any(f.fits for f in latest.fixes)
     bare = explain_log(log_bytes("sg_060")).diagnosis  # DeepSeek-V2.5 is not on this machine nor in the catalog
     assert "planned from the catalog" not in bare.cause and not any(f.fits and f.kv_tokens for f in bare.fixes)
+
+
+# --- rule-of-thumb fixes anchored on what the log prints
+def _graph_fix(text):
+    d = explain_log(text.encode()).diagnosis
+    assert d.phase == "cuda_graph"
+    return next(f for f in d.fixes if f.flags.startswith("--cuda-graph-max-bs"))
+
+
+def test_halving_the_graph_batch_is_judged_on_the_printed_graph_pools():
+    """sg_028 prints what the graphs held (3.23 GiB in private pools) when 672 MiB more failed with 200.75 MiB free:
+    half of 3.89 GiB covers the 471.25 MiB missing; a pool too small to halve away the shortfall is no fit."""
+    fix = next(f for f in explain_log(log_bytes("sg_028")).diagnosis.fixes if f.flags.startswith("--cuda-graph"))
+    assert fix.fits and "3.23 GiB" in fix.note and "assumed ∝" in fix.note
+    msg = ("Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate {req}. GPU 0 has a total "
+           "capacity of 79.19 GiB of which 100.00 MiB is free. Of the allocated memory 70.00 GiB is allocated by "
+           "PyTorch, with {pool} allocated in private pools (e.g., CUDA Graphs)\n")
+    assert _graph_fix(msg.format(req="4.00 GiB", pool="4.00 GiB")).fits      # (4 + 4) / 2 ≥ 3.9
+    assert not _graph_fix(msg.format(req="4.00 GiB", pool="1.00 GiB")).fits  # (1 + 4) / 2 < 3.9
+
+
+def test_the_text_output_says_when_fixes_are_planned_from_the_catalog():
+    from tpkit.explain.render import format_explanation
+
+    planned = format_explanation(explain_log(log_bytes("sg_060"), flags={"model": DSV2, "engine_version": "0.4.1"}))
+    assert "fixes (planned from the catalog, not measured" in planned
+    assert "fixes (re-planned from the same measurements)" in format_explanation(explain_log(log_bytes("vl_048")))

@@ -198,12 +198,23 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
                 fixes.append(fix(f"--mem-fraction-static {f2:.2f}", f"keeps {_g(need)} more slack for the graphs",
                                  fraction=f2))
         bs = ctx.get("cuda_graph_max_bs")
+        pools = failure.size("graph_pools") if oom else None
+        if pools is not None and req is not None and short is not None:
+            # torch's OOM message prints what the graphs captured so far hold ("allocated in private pools"):
+            # the graph memory at the failure is that plus the allocation that failed
+            need = pools.value.bytes + req.value.bytes
+            graph_fits = need / 2 >= short.bytes
+            graph_note = (f"graph memory scaled by 1/2 (assumed ∝ the largest captured batch, not measured per batch "
+                          f"size): the graph pools held {pools.text} when the capture asked for {req.text}; half of "
+                          f"{_g(need)} is {_g(need // 2)} against {_g(short)} missing")
+        else:
+            graph_fits = (short is None or short.bytes <= 0 or (a.graph is not None and a.graph.mid.bytes / 2 >=
+                                                                 short.bytes) or short.bytes < GiB(1).bytes)
+            graph_note = "graph memory scaled by 1/2 (not measured per batch size)"
         fixes.append(Fix(flags=f"--cuda-graph-max-bs {max(1, int(bs) // 2) if bs else 'N/2 (half the captured max)'}",
-                         kv_tokens=a.tokens_printed, fits=True if short is None or short.bytes <= 0 or
-                         (a.graph is not None and a.graph.mid.bytes / 2 >= short.bytes) or short.bytes < GiB(1).bytes
-                         else False,
+                         kv_tokens=a.tokens_printed, fits=bool(graph_fits),
                          why="graph memory grows with the largest captured batch; the KV pool is unchanged",
-                         note="graph memory scaled by 1/2 (not measured per batch size)"))
+                         note=graph_note))
         if a.car_bytes:
             fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
                              fits=short is not None and a.car_bytes >= short,

@@ -85,6 +85,7 @@ _OOM_SIZES = (
     ("process_in_use", re.compile(r"this process has " + _SZ + r" memory in use")),
     ("torch_allocated", re.compile(_SZ + r" is allocated by PyTorch")),
     ("torch_reserved_unallocated", re.compile(_SZ + r" is reserved by PyTorch but unallocated")),
+    ("graph_pools", re.compile(_SZ + r" allocated in private pools")),
     ("total", re.compile(_SZ + r" total capacity")),
     ("torch_allocated", re.compile(_SZ + r" already allocated")),
     ("free", re.compile(_SZ + r" free\b")),
