@@ -169,7 +169,8 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         if rest is None and not (oom and short is not None):
             from tpkit.explain.planned import catalog_fixes_sglang
 
-            planned, finding = catalog_fixes_sglang(ctx)
+            found, finding = catalog_fixes_sglang(ctx)
+            planned = [Fix(**kw) for kw in found]
             if finding:
                 findings.append(finding)
                 cause += "; " + finding

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tpkit.explain.diagnose import Fix
-
 __all__ = ["catalog_fixes_sglang"]
 
 _FRACTIONS = (0.85, 0.88, 0.9, 0.92, 0.94)
@@ -34,9 +32,10 @@ def _band(result) -> str:
     return f"{result.kv_tokens:,} tokens per rank (band {lo:,}–{hi:,})"
 
 
-def catalog_fixes_sglang(ctx) -> tuple[list[Fix], str | None]:
-    """(fixes, finding): the SGLang fixes planned from the catalog at the log's settings; ([], None) when the
-    model or the GPU is unknown or the planner refuses the settings."""
+def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
+    """(fixes, finding): the SGLang fixes planned from the catalog at the log's settings, each as the keyword
+    arguments of :class:`tpkit.explain.diagnose.Fix`; ([], None) when the model or the GPU is unknown or the planner
+    refuses the settings."""
     if ctx.model is None or ctx.gpu is None:
         return [], None
     try:
@@ -83,13 +82,13 @@ def catalog_fixes_sglang(ctx) -> tuple[list[Fix], str | None]:
             return None
         low = result.band.kv_tokens[0] if result.band is not None else result.kv_tokens
         edge = "" if not result.verdict.fits or low > 0 else "; the band's low end holds no token: not called a fit"
-        return Fix(flags=flags, kv_tokens=result.kv_tokens if result.verdict.fits else 0,
-                   fits=bool(result.verdict.fits) and reproduced and low > 0, why=result.verdict.message[:200],
-                   note=f"{where}; {_band(result)}{edge}")
+        return dict(flags=flags, kv_tokens=result.kv_tokens if result.verdict.fits else 0,
+                    fits=bool(result.verdict.fits) and reproduced and low > 0, why=result.verdict.message[:200],
+                    note=f"{where}; {_band(result)}{edge}")
 
     fixes = [f for f in (fix(*t) for t in tries[:1] if dpa) if f is not None]
     planned = [f for f in (fix(*t) for t in fractions) if f is not None]
-    fitting = [f for f in planned if f.fits] or [f for f in planned if f.kv_tokens]
+    fitting = [f for f in planned if f["fits"]] or [f for f in planned if f["kv_tokens"]]
     if fitting or planned:
         fixes.append(fitting[0] if fitting else planned[-1])  # the smallest fraction that fits, else the largest tried
     fixes += [f for f in (fix(*t) for t in tries[1 if dpa else 0:]) if f is not None]
