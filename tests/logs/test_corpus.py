@@ -15,12 +15,7 @@ IDS = [c["id"] for c in cases()]
 ABSENT_WORDS = ("title", "past the", "not in excerpt", "not in the excerpt", "after the excerpt", "cut")
 """a crash label whose failing line is not in the excerpt says so (the issue title named the error)"""
 KNOWN = {
-    "vl_038": "the excerpt is the reporter's summary: the OOM lines follow 'Graph capturing finished' of another "
-              "run, so the log itself places the OOM after capture (first_request); the reporter says capture",
-    "vl_041": "the excerpt is a prose call tree ('profile_cudagraph_memory()'), not traceback frames",
     "vl_042": "the excerpt is the author's abridged prose ('→ estimated maximum model length'), not vLLM's wording",
-    "vl_048": "the error printed is vLLM's not-enough-KV ValueError (kv_pool); the label names the cause "
-              "(mismatched GPUs under pipeline parallelism), which is the diagnosis step's job",
 }
 PHASE_WORDS = {"weight_load": "weights"}
 """label words outside the schema's phase names, as written in the data"""

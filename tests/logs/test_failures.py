@@ -71,3 +71,45 @@ def test_nccl_lines_that_are_not_errors_stay_quiet():
     nccl = parse_log("torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda "
                      "error, NCCL version 2.21.5\nncclUnhandledCudaError: Call to CUDA function failed.\n")
     assert nccl.primary_failure.kind == "nccl_error"
+
+
+# --- helper crash, 2026-12-01: wrapped OOM messages, engine from source names, a call tree quoted after the error
+def test_a_torch_oom_message_wrapped_over_lines_keeps_its_free_memory():
+    """vl_038 pastes torch's message wrapped after 'of': the free memory is read across the line break."""
+    failure = _primary("vl_038")
+    assert failure.size("requested").value == MiB(136) and failure.size("free").value == MiB(120.88)
+    one_line = parse_log("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB. GPU 0 has a total "
+                         "capacity of 22.36 GiB of which 120.88 MiB is free.\n").primary_failure
+    wrapped = parse_log("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB. GPU 0 has a total "
+                        "capacity of 22.36 GiB of\n    which 120.88 MiB is free.\n").primary_failure
+    assert one_line.size("free").value == wrapped.size("free").value == MiB(120.88)
+
+
+def test_the_engine_from_source_names_in_a_traceback_or_call_tree():
+    """vl_041 names no engine, only vLLM's own functions and files (gpu_model_runner.py, profile_cudagraph_memory)."""
+    guess = parse_log(log_bytes("vl_041")).engine
+    assert guess.engine == "vllm" and guess.version is None
+    assert any("gpu_model_runner" in e.claim for e in guess.evidence)
+    sglang = parse_log('File "/x/python/sglang/srt/managers/tp_worker.py", line 9, in __init__\n'
+                       "RuntimeError: boom\n").engine
+    assert sglang.engine == "sglang" and any("tp_worker" in e.claim for e in sglang.evidence)
+    assert parse_log("model_runner.py: something else\nRuntimeError: boom\n").engine.engine is None
+
+
+def test_a_call_tree_quoted_after_the_error_gives_its_phase_only_when_nothing_before_does():
+    tree = ("\n```\ndetermine_available_memory()\n  └ profile_cudagraph_memory()        ← gpu_model_runner.py:6722\n"
+            "      └ _init_minimal_kv_cache_for_profiling()   ← :6606\n```\n")
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 784.00 MiB.\n"
+    after = parse_log(oom + tree).primary_failure
+    assert after.phase == "cuda_graph" and "quoted after the error" in after.phase_evidence
+    assert _primary("vl_041").phase == "cuda_graph"
+    # a start-up step logged before the error places it; the tree after it does not override that
+    placed = parse_log("INFO [gpu_model_runner.py:1] Starting to load model x...\n" + oom + tree).primary_failure
+    assert placed.phase == "weights"
+
+
+def test_a_wheel_file_name_prints_the_release():
+    assert parse_log(log_bytes("vl_048")).engine.version == "0.15.2rc1"
+    guess = parse_log("sglang-0.5.10-py3-none-any.whl\nRuntimeError: Not enough memory. Please try to increase "
+                      "--mem-fraction-static.\n").engine
+    assert guess.engine == "sglang" and guess.version == "0.5.10" and guess.version_printed

@@ -165,7 +165,16 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
                                      "pre-load memory not printed: taken as 90 % of the printed total"))
         else:
             cause = "the KV pool could not be sized or allocated (the log does not print the numbers to say by how much)"
-        fixes += _sg_growth_fixes(a, ctx, fix)
+        planned: list[Fix] = []
+        if rest is None and not (oom and short is not None):
+            from tpkit.explain.planned import catalog_fixes_sglang
+
+            found, finding = catalog_fixes_sglang(ctx)
+            planned = [Fix(**kw) for kw in found]
+            if finding:
+                findings.append(finding)
+                cause += "; " + finding
+        fixes += planned or _sg_growth_fixes(a, ctx, fix)
     elif phase == "weights":
         cause = "out of memory while loading the weights"
         if oom and req and free:
@@ -190,12 +199,23 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
                 fixes.append(fix(f"--mem-fraction-static {f2:.2f}", f"keeps {_g(need)} more slack for the graphs",
                                  fraction=f2))
         bs = ctx.get("cuda_graph_max_bs")
+        pools = failure.size("graph_pools") if oom else None
+        if pools is not None and req is not None and short is not None:
+            # torch's OOM message prints what the graphs captured so far hold ("allocated in private pools"):
+            # the graph memory at the failure is that plus the allocation that failed
+            need = pools.value.bytes + req.value.bytes
+            graph_fits = need / 2 >= short.bytes
+            graph_note = (f"graph memory scaled by 1/2 (assumed ∝ the largest captured batch, not measured per batch "
+                          f"size): the graph pools held {pools.text} when the capture asked for {req.text}; half of "
+                          f"{_g(need)} is {_g(need // 2)} against {_g(short)} missing")
+        else:
+            graph_fits = (short is None or short.bytes <= 0 or (a.graph is not None and a.graph.mid.bytes / 2 >=
+                                                                 short.bytes) or short.bytes < GiB(1).bytes)
+            graph_note = "graph memory scaled by 1/2 (not measured per batch size)"
         fixes.append(Fix(flags=f"--cuda-graph-max-bs {max(1, int(bs) // 2) if bs else 'N/2 (half the captured max)'}",
-                         kv_tokens=a.tokens_printed, fits=True if short is None or short.bytes <= 0 or
-                         (a.graph is not None and a.graph.mid.bytes / 2 >= short.bytes) or short.bytes < GiB(1).bytes
-                         else False,
+                         kv_tokens=a.tokens_printed, fits=bool(graph_fits),
                          why="graph memory grows with the largest captured batch; the KV pool is unchanged",
-                         note="graph memory scaled by 1/2 (not measured per batch size)"))
+                         note=graph_note))
         if a.car_bytes:
             fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
                              fits=short is not None and a.car_bytes >= short,
@@ -305,6 +325,36 @@ def _car_finding(a, ctx) -> str:
 
 
 # --------------------------------------------------------------------------------------------- vLLM
+def _release(version: str | None) -> tuple[int, int] | None:
+    import re
+
+    m = re.search(r"(\d+)\.(\d+)", version or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _pp_check_rule(version: str | None) -> str:
+    """How vLLM checks one max_model_len request against the KV memory under pipeline parallelism.
+
+    ``vllm/v1/core/kv_cache_utils.get_kv_cache_configs``: up to 0.16 (read in 0.15.1 and 0.16.0) the check takes
+    ``min(available_memory)`` over the workers against the KV of every layer of the model (the merged groups);
+    from 0.17 (read in 0.17.0, 0.18.0, 0.22.0, 0.29.0, 0.30.0) each worker is checked against its own stage's
+    layers.  Either way the tightest stage decides the KV cache of all stages."""
+    rel = _release(version)
+    if rel is not None and rel <= (0, 16):
+        return (f"vLLM {version} (≤ 0.16) checks the smallest worker's available KV memory against the KV cache of "
+                "all layers, not of that worker's stage (kv_cache_utils.get_kv_cache_configs)")
+    if rel is not None:
+        return (f"vLLM {version} (≥ 0.17) checks each worker against its own stage's layers; the tightest stage "
+                "decides (kv_cache_utils.get_kv_cache_configs)")
+    return ("the tightest pp stage decides (vLLM ≤ 0.16 checks the smallest worker's available KV memory against "
+            "all layers; ≥ 0.17 each stage against its own layers)")
+
+
+def _distinct_gpus(parsed) -> list[str]:
+    """The different GPU models the log names (an nvidia-smi list, the environment of an issue)."""
+    return list(getattr(parsed.run, "gpus_named", ()) or ())
+
+
 def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str) -> list[Fix]:
     """A lower ``--gpu-memory-utilization`` that leaves the shortfall plus 1 GiB outside vLLM's budget (vLLM's 0.01
     grid), with the KV tokens the same anchors give at it; none when it is unknown or would reach 0."""
@@ -358,6 +408,17 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
             have_b = avail
         else:
             cause = "one request of max_model_len does not fit the KV cache"
+        pp = int(ctx.get("pp", 1) or 1)
+        findings = []
+        if pp > 1 and needed and have_b is not None:
+            stage = _pp_check_rule(ctx.version)
+            cause += f"; {stage}"
+            findings.append(f"pipeline parallel (pp {pp}): {stage}")
+            gpus = _distinct_gpus(parsed)
+            if len(gpus) > 1:
+                cause += f"; the stages run on different GPUs ({', '.join(gpus)}): imbalance across the pp stages"
+                findings.append(f"different GPUs under pp ({', '.join(gpus)}): the smallest stage's free "
+                                "memory limits the KV cache of every stage")
         tok_now = tokens_for(have_b, tb) if have_b is not None else None
         limit = int(est.value) if est else (int(kv_tokens.value) if kv_tokens else tok_now)
         if limit:
@@ -383,7 +444,8 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
                 fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(have_b + gain, ktb),
                                  fits=need2 <= have_b + gain, why="half the weights per GPU free room for the KV cache",
                                  note="weights scaled by 1/2"))
-        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
+        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
+                         findings=tuple(findings))
     if failure.kind == "startup_free_memory":
         free, tot, req = failure.size("free"), failure.size("total"), failure.size("requested")
         cause = "free device memory at start-up is below gpu_memory_utilization × total (another process holds memory)"
@@ -428,13 +490,23 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     if oom and req and free:
         short = req.value - free.value
     if phase == "cuda_graph":
-        cause = "out of memory while capturing CUDA graphs"
+        # vLLM ≥ 0.2x profiles the graphs inside determine_available_memory (gpu_model_runner.profile_cudagraph_memory,
+        # read in 0.29.0 and 0.30.0), before the KV cache is sized; the capture itself runs after it
+        estimate = "profile_cudagraph" in failure.phase_evidence
+        if estimate:
+            cause = ("out of memory in vLLM's CUDA-graph memory profiling (profile_cudagraph_memory inside "
+                     "determine_available_memory, before the KV cache is sized: neither --max-model-len nor "
+                     "--gpu-memory-utilization changes what it allocates)")
+        else:
+            cause = "out of memory while capturing CUDA graphs"
         if short is not None:
             cause += f" (asked for {req.text}, {free.text} free)"
         fixes.append(Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
-                         why="no CUDA graphs are captured (slower decode)"))
-        fixes += _lower_utilisation(u, total, short, avail, tokens_for,
-                                    why="leaves more of the device outside vLLM's budget for the graphs")
+                         why="no CUDA graphs are captured (slower decode)"
+                         + ("; the CUDA-graph profiling is skipped too" if estimate else "")))
+        if not estimate:
+            fixes += _lower_utilisation(u, total, short, avail, tokens_for,
+                                        why="leaves more of the device outside vLLM's budget for the graphs")
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
     if phase == "weights":
         cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
@@ -445,6 +517,8 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
     if phase == "first_request" and oom:
         cause = "out of memory after start-up (first requests)"
+        if short is not None:
+            cause += f": asked for {req.text}, {free.text} free (short by {_g(short)})"
         fixes += _lower_utilisation(u, total, short, avail, tokens_for,
                                     why="leaves room outside vLLM's budget for the activations")
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))

@@ -69,7 +69,9 @@ def format_explanation(e: Explanation) -> str:
     for f in d.findings:
         out.append(f"  - {f}")
     if d.fixes:
-        out.append("  fixes (re-planned from the same measurements):")
+        catalog = any("planned from the catalog" in f.note for f in d.fixes)
+        out.append("  fixes (planned from the catalog, not measured: see each note):" if catalog else
+                   "  fixes (re-planned from the same measurements):")
         for f in d.fixes:
             tokens = f"{f.kv_tokens:,} KV tokens" if f.kv_tokens is not None else "KV tokens not computable"
             out.append(f"    {'fits ' if f.fits else 'NO   '} {f.flags:<44} {tokens}; {f.why}"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "decide_engine",
-           "version_in"]
+__all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "SOURCE_NAMES",
+           "decide_engine", "version_in", "source_names_in"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -52,8 +52,10 @@ VERSION_PATTERNS = (
     ("vllm", re.compile(r"Initializing an? (?:V\d )?LLM engine \(" + _V + r"\)")),
     ("vllm", re.compile(r"\bvllm(?:==| ?: ?| version |-openai:)" + _V, re.I)),
     ("vllm", re.compile(r"vllm/vllm-openai:" + _V)),
+    ("vllm", re.compile(r"\bvllm-" + _V + r"[\w.+]{0,80}-(?:cp\d|py3)")),
     ("sglang", re.compile(r"\bsglang(?:==| ?: ?| version |\[all\]==)" + _V, re.I)),
     ("sglang", re.compile(r"lmsysorg/sglang:" + _V)),
+    ("sglang", re.compile(r"\bsglang-" + _V + r"[\w.+]{0,80}-(?:cp\d|py3)")),
     ("sglang", re.compile(r"\bSGLang v" + r"(\d{1,6}\.\d{1,6}\.\d{1,6}[\w.+-]{0,40})")),
 )
 """(engine, pattern whose group 1 is the version)"""
@@ -90,6 +92,38 @@ ENGINE_WORDS = (
     ("vllm", ("vllm", "vLLM", "VllmWorker", "EngineCore", "Model loading took", "Available KV cache memory",
               "GPU KV cache size", "# GPU blocks", "gpu_memory_utilization", "Loading model weights took")),
 )
+
+
+SOURCE_NAMES = (
+    ("vllm", "gpu_model_runner", "vllm/v1/worker/gpu_model_runner.py (read in vLLM 0.15.1, 0.29.0, 0.30.0; "
+             "no such name in SGLang 0.5.10)"),
+    ("vllm", "determine_available_memory", "Worker.determine_available_memory, vllm/v1/worker/gpu_worker.py (read in "
+             "vLLM 0.15.1, 0.29.0, 0.30.0; no such name in SGLang 0.5.10)"),
+    ("vllm", "profile_cudagraph_memory", "GPUModelRunner.profile_cudagraph_memory, vllm/v1/worker/gpu_model_runner.py "
+             "(read in vLLM 0.29.0, 0.30.0; not in 0.15.1; no such name in SGLang 0.5.10)"),
+    ("sglang", "tp_worker", "sglang/srt/managers/tp_worker.py (read in SGLang 0.5.10; no such name in vLLM 0.15.1, "
+               "0.29.0, 0.30.0)"),
+    ("sglang", "init_memory_pool", "ModelRunner.init_memory_pool, sglang/srt/model_executor (read in SGLang 0.5.10; no "
+               "such name in vLLM 0.15.1, 0.29.0, 0.30.0)"),
+    ("sglang", "profile_max_num_token", "ModelRunner.profile_max_num_token, sglang/srt/model_executor (read in SGLang "
+               "0.5.10; no such name in vLLM 0.15.1, 0.29.0, 0.30.0)"),
+    ("sglang", "cuda_graph_runner", "sglang/srt/model_executor/cuda_graph_runner.py (read in SGLang 0.5.10; no such "
+               "name in vLLM 0.15.1, 0.29.0, 0.30.0)"),
+)
+"""(engine, source-code name, where the engine defines it): a file or function only one engine has, named in a
+traceback, a log header or a summarised call tree.  Module paths (``…/vllm/…``, ``sglang/srt/…``) are read by
+:data:`_MODULE_PATH`."""
+_MODULE_PATH = re.compile(r"(?:^|[\\/\s\"'(])(vllm|sglang)/[\w./-]{0,160}?\.py\b")
+
+
+def source_names_in(message: str) -> list[tuple[str, str, str]]:
+    """(engine, name, where) for every engine-specific source name or module path the record mentions."""
+    out = [(e, n, where) for e, n, where in SOURCE_NAMES if n in message]
+    m = _MODULE_PATH.search(message) if ("vllm/" in message or "sglang/" in message) else None
+    if m:
+        path = m.group(0).lstrip("\\/ \t\"'(")
+        out.append((m.group(1), path, f"module path {path!r} (a file of the {m.group(1)} package)"))
+    return out
 
 
 def version_in(message: str) -> tuple[str, str] | None:

@@ -85,6 +85,7 @@ _OOM_SIZES = (
     ("process_in_use", re.compile(r"this process has " + _SZ + r" memory in use")),
     ("torch_allocated", re.compile(_SZ + r" is allocated by PyTorch")),
     ("torch_reserved_unallocated", re.compile(_SZ + r" is reserved by PyTorch but unallocated")),
+    ("graph_pools", re.compile(_SZ + r" allocated in private pools")),
     ("total", re.compile(_SZ + r" total capacity")),
     ("torch_allocated", re.compile(_SZ + r" already allocated")),
     ("free", re.compile(_SZ + r" free\b")),
@@ -217,7 +218,7 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
     found = []
     m = _OOM.search(message)
     if m:
-        found.append(("cuda_oom", "error", *_oom(_region(message, after, m.start()))))
+        found.append(("cuda_oom", "error", *_oom(_flat(_region(message, after, m.start())))))
     at = message.find("max seq len")
     too_small = _too_small(_flat(_region(message, after, at))) if at >= 0 else None
     if too_small:

@@ -151,11 +151,12 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     scan = scan_text(text, raw=raw, every_line=read_every_line)
     scan.notes[:0] = list(prepare_notes)
     formats = [scan.formats[i] for i in sorted(scan.formats)]
-    engine = decide_engine(dict(scan.votes), scan.evidence + formats)
+    engine = decide_engine(dict(scan.votes), scan.evidence + formats + list(scan.sources.values()))
     anchors = [a for e, a in scan.anchors if engine.engine is None or e == engine.engine]
     gpu, total, candidates = _gpu(scan)
+    named = tuple(dict.fromkeys(name or text for text, name, _, _ in scan.gpu_names))
     run = build_run(scan.settings + _printed_settings(anchors), engine=engine, gpu=gpu, gpu_total=total,
-                    gpu_candidates=candidates)
+                    gpu_candidates=candidates, gpus_named=named[:16])
     if engine.engine == "sglang":
         anchors = _sglang_groups(anchors, speculative=bool(run.value("speculative")))
     failures = list(scan.failures)

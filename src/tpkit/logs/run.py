@@ -55,6 +55,9 @@ class Run:
     """device total as printed (vLLM total_gpu_memory, 'Free memory on device', torch OOM 'total capacity')"""
     gpu_candidates: tuple[str, ...]
     """catalog GPUs whose total prints as ``gpu_total``"""
+    gpus_named: tuple[str, ...] = ()
+    """every distinct GPU the log names, in order (catalog name, else the printed text): more than one is a
+    machine of mixed GPUs (an nvidia-smi list, an issue's environment)"""
     model: Setting | None = None
     tp: Setting | None = None
     pp: Setting | None = None
@@ -99,7 +102,7 @@ class Run:
                "fraction_key": self.fraction_key,
                "gpu": None if self.gpu is None else self.gpu.to_dict(),
                "gpu_total": None if self.gpu_total is None else self.gpu_total.to_dict(),
-               "gpu_candidates": list(self.gpu_candidates)}
+               "gpu_candidates": list(self.gpu_candidates), "gpus_named": list(self.gpus_named)}
         for f in fields(self):
             if f.name in RUN_SETTINGS:
                 setting = getattr(self, f.name)
@@ -208,7 +211,7 @@ def _expert_parallel(chosen: dict[str, Setting], by_name: dict[str, list[Setting
 
 
 def build_run(settings: list[Setting], *, engine: EngineGuess, gpu: Setting | None, gpu_total: PrintedSize | None,
-              gpu_candidates: tuple[str, ...]) -> Run:
+              gpu_candidates: tuple[str, ...], gpus_named: tuple[str, ...] = ()) -> Run:
     """The run from every setting the pass read."""
     by_name = _normalised(settings)
     chosen: dict[str, Setting] = {}
@@ -224,4 +227,4 @@ def build_run(settings: list[Setting], *, engine: EngineGuess, gpu: Setting | No
     _expert_parallel(chosen, by_name)
     fraction_key = {"sglang": "mem_fraction_static", "vllm": "gpu_memory_utilization"}.get(engine.engine or "")
     return Run(engine=engine, fraction_key=fraction_key, gpu=gpu, gpu_total=gpu_total, gpu_candidates=gpu_candidates,
-               conflicts=tuple(conflicts), **chosen)
+               gpus_named=gpus_named, conflicts=tuple(conflicts), **chosen)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import accumulate, compress
 
 from tpkit.logs import engine as eng
@@ -27,6 +27,10 @@ __all__ = ["Scan", "scan_text", "KEYWORDS", "TRIGGERS", "LOWER_TRIGGERS"]
 
 _TB_START = "Traceback (most recent call last)"
 _FRAME = re.compile(r'File "([^"\n]{1,500})", line (\d{1,7}), in ([\w<>.]{1,200})')
+_CALL_TREE = re.compile(r"^\s*(?:[└├│|`+\-]+\s*)?([A-Za-z_]\w{2,120})\(\)\s*(?:(?:←|<-|#|at)\s*[\w./-]{0,200}:?\d{0,7}\s*)?$")
+"""one line of a summarised call tree, as pasted in an issue or a post: ``name()``, optionally behind tree
+glyphs and followed by ``← file.py:line``"""
+_NO_STEP = "last start-up step logged before it: none"
 _EXCEPTION = re.compile(r"^\s*(?:[\w.]{1,200}\.)?([A-Z]\w{0,80}(?:Error|Exception|Exit))\b(?:\([\w.]{0,80}\))?:? ?"
                         r"(.{0,300})")
 TRIGGERS = (
@@ -46,10 +50,15 @@ TRIGGERS = (
     "The memory capacity", "NCCL WARN", "NCCL error", "ProcessGroupNCCL", "Error", "Exception", "Custom allreduce",
     "EngineCore failed", "Engine core", "Scheduler hit", "Received sigquit", "Initialization failed", "Worker failed",
     "Traceback", 'File "',
+    # engine source names in headers, tracebacks and quoted call trees (tpkit.logs.engine.SOURCE_NAMES)
+    "_runner", "_worker", "_memory", "_max_num_token",
     # GPU names
     "NVIDIA", "Tesla", "GeForce", "Instinct",
 )
 """Literals that start with a capital or a rare character: the prefilter regex over every new line."""
+_SOURCE_TRIGGERS = ("_runner", "_worker", "_memory", "_max_num_token")
+"""parts of the engine-specific source names of :data:`tpkit.logs.engine.SOURCE_NAMES`; they start with the rare
+``_``, so they join the prefilter regex (one pass) rather than :data:`LOWER_TRIGGERS` (a pass each)"""
 LOWER_TRIGGERS = ("max_total_num_tokens", "non-default args", "sglang", "vllm", "--", "scheduler is dead",
                   "torch.compile takes", "profiled value")
 """Literals that start in lower case: tested with ``in``, which costs less than adding them to the regex."""
@@ -102,6 +111,8 @@ class Scan:
     votes: dict[str, int] = field(default_factory=dict)
     evidence: list[eng.Evidence] = field(default_factory=list)
     formats: dict[int, eng.Evidence] = field(default_factory=dict)
+    sources: dict[str, eng.Evidence] = field(default_factory=dict)
+    """the first record naming each engine-specific source file, function or module path"""
     gpu_names: list[tuple[str, str | None, int, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     line_count: int = 0
@@ -189,6 +200,13 @@ class Scan:
                 suffix = f" [{generation}]" if generation else ""
                 self.formats[i] = eng.Evidence(engine=engine, claim=f"format of {literal!r}: {versions}{suffix}",
                                                line_no=line_no, text=message.strip()[:300])
+        if any(t in message for t in _SOURCE_TRIGGERS):
+            for engine, name, where in eng.source_names_in(message):
+                if "/" not in name:
+                    self.votes[engine] = self.votes.get(engine, 0) + 1
+                if name not in self.sources and len(self.sources) < 32:
+                    self.sources[name] = eng.Evidence(engine=engine, claim=f"source name {name!r}: {where}",
+                                                      line_no=line_no, text=message.strip()[:300])
 
     def _command(self, line_no: int, start: int, message: str) -> None:
         """A launch command, with the lines joined by trailing backslashes before and after it."""
@@ -230,7 +248,10 @@ class Scan:
             self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
         frames = _FRAME.findall(message)
         if not frames:
-            return
+            m = _CALL_TREE.match(message) if "()" in message else None
+            if m is None:
+                return
+            frames = [("call tree", "", m.group(1))]
         tb = self._tracebacks.get(rank.label)
         if tb is None or tb.closed:
             tb = self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
@@ -281,7 +302,17 @@ class Scan:
 
 
     def finish(self) -> None:
-        """A traceback cut before its exception line still says the start-up failed, and where."""
+        """A traceback cut before its exception line still says the start-up failed, and where.  An error that
+        nothing before it places (no traceback, no start-up step) takes the phase of a traceback or call tree quoted
+        right after it (a paste that gives the message first and its stack below)."""
+        for i, f in enumerate(self.failures):
+            if f.severity != "error" or f.phase_evidence != _NO_STEP:
+                continue
+            after = [tb for tb in self._tracebacks.values()
+                     if tb.frames and f.line_no < tb.start <= f.line_no + _TB_REACH]
+            found = fl.frame_phase(min(after, key=lambda tb: tb.start).frames) if after else None
+            if found:
+                self.failures[i] = replace(f, phase=found[0], phase_evidence=f"{found[1]}, quoted after the error")
         if any(f.severity == "error" for f in self.failures):
             return
         cut = [(label, tb) for label, tb in self._tracebacks.items() if tb.frames and not tb.closed]

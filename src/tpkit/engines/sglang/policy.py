@@ -13,7 +13,7 @@ from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, schedule
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
-from tpkit.engines.sglang.versions import LATEST, at_least, is_newer_than_latest
+from tpkit.engines.sglang.versions import LATEST, at_least, attention_dp_size, is_newer_than_latest
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.band import WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE, aside, estimated
@@ -351,6 +351,9 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     extra_uses = use_lines(extra_uses) if extra_uses else ()
     if options.enable_dp_attention or parallel.dp_attention:  # one flag, two homes: the CLI sets both
         parallel, options = replace(parallel, dp_attention=True), replace(options, enable_dp_attention=True)
+        dp = attention_dp_size(options.engine_version, tp=parallel.tp, dp=parallel.dp, dp_attention=True)
+        if dp != parallel.dp:  # ≤ 0.4.4: --enable-dp-attention alone means dp = tp
+            parallel = replace(parallel, dp=dp)
     s = _sizing(model, gpu, parallel, options, machine, weights, extra_uses, draft_weights)
     retry = _retry(model, gpu, parallel, options, machine, weights, s.weights, uses_for or extra_uses,
                    draft_weights) if search_fixes else (lambda **change: None)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from tpkit.errors import PlanInputError
 
 __all__ = ["LATEST", "ERAS", "RELEASE_DATES", "parse_version", "rule_era", "is_newer_than_latest", "at_least",
-           "newest_by_date"]
+           "newest_by_date", "attention_dp_size"]
 
 LATEST = "0.5.23"
 """the newest SGLang release whose rules were examined"""
@@ -107,3 +107,15 @@ def newest_by_date(version: str, date: str | None) -> tuple[str, str]:
         if date < released and parse_version(version) >= parse_version(first):
             return before, f"the log is dated {date}, before SGLang {first} ({released}): rules of {before}"
     return version, ""
+
+
+def attention_dp_size(version: str, *, tp: int, dp: int, dp_attention: bool) -> int:
+    """SGLang's attention DP size for ``--enable-dp-attention``.
+
+    ``ServerArgs.__post_init__`` (``python/sglang/srt/server_args.py``): up to 0.4.4 (read in 0.4.1, 0.4.2, 0.4.3,
+    0.4.4) ``--enable-dp-attention`` sets ``dp_size = tp_size`` whatever ``--dp`` says, so attention runs with TP 1
+    and its weights are whole on every GPU; from 0.4.5 (read in 0.4.5, 0.4.6, 0.5.10) ``--dp`` is used as given
+    (0.4.5 asserts it is > 1).  Without DP attention ``dp`` is returned unchanged."""
+    if dp_attention and not at_least(version, "0.4.5"):
+        return tp
+    return dp

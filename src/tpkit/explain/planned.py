@@ -1,0 +1,95 @@
+"""Fixes planned from the catalog, for a crash log that prints no number to anchor on.
+
+When an SGLang KV-pool failure prints nothing to re-plan from (no pre-load memory, no weights), but the model
+config and the GPU are known (from the log, or ``--model`` / ``--gpu``), each fix is planned with
+``tpkit.engines.sglang.policy.plan_sglang`` — the pure function ``tpkit plan`` calls — with the catalog's start-up
+terms and their band (``tpkit.memory.band.with_band``).  These fixes are **not** measured: every one says it was
+planned from the catalog, gives the band, and is only called a fit when the same planner, at the log's own
+settings, reproduces the failure the log shows (otherwise the planner does not describe this run and no fix is
+called a fit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+__all__ = ["catalog_fixes_sglang"]
+
+_FRACTIONS = (0.85, 0.88, 0.9, 0.92, 0.94)
+
+
+def _plan(model, gpu, parallel, options):
+    from tpkit.engines.sglang.policy import plan_sglang
+    from tpkit.memory.band import with_band
+
+    return with_band(plan_sglang, model, gpu, parallel, options)
+
+
+def _band(result) -> str:
+    if result.band is None:
+        return f"{result.kv_tokens:,} tokens"
+    lo, hi = result.band.kv_tokens
+    return f"{result.kv_tokens:,} tokens per rank (band {lo:,}–{hi:,})"
+
+
+def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
+    """(fixes, finding): the SGLang fixes planned from the catalog at the log's settings, each as the keyword
+    arguments of :class:`tpkit.explain.diagnose.Fix`; ([], None) when the model or the GPU is unknown or the planner
+    refuses the settings."""
+    if ctx.model is None or ctx.gpu is None:
+        return [], None
+    try:
+        from tpkit.engines.sglang.options import SglangOptions
+        from tpkit.engines.sglang.versions import LATEST
+        from tpkit.parallel import ParallelSpec
+
+        version = ctx.rules_version or LATEST
+        dpa = bool(ctx.get("enable_dp_attention"))
+        tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
+        dp = int(ctx.get("dp", 1) or 1)
+        frac = ctx.get("mem_fraction")
+        kv = str(ctx.get("kv_cache_dtype", "auto") or "auto")
+        options = SglangOptions(engine_version=version, mem_fraction_static=None if frac is None else float(frac),
+                                context_length=ctx.get("context_length"), kv_cache_dtype=kv,
+                                quantization=ctx.get("quantization"), enable_dp_attention=dpa)
+        parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa)
+        base = _plan(ctx.model, ctx.gpu, parallel, options)
+    except Exception:  # noqa: BLE001 - settings the planner refuses: no planned fix, never a crash
+        return [], None
+    where = (f"planned from the catalog (tpkit plan: {ctx.model_source}, {ctx.gpu.name}, SGLang {version} rules"
+             + ("" if ctx.rules_version else ", the release is not printed: the latest examined") + "), not from the "
+             "log's numbers")
+    reproduced = not base.verdict.fits
+    finding = (f"{where}: at the log's settings the planner says {base.verdict.message}"
+               + ("" if reproduced else " — it does not reproduce the failure the log shows, so no planned fix is "
+                                        "called a fit (pass --engine-version or --gpu if the log's are known)"))
+    tries: list[tuple[str, object, object]] = []
+    if dpa:
+        tries.append(("drop --enable-dp-attention", replace(parallel, dp=1, dp_attention=False),
+                      replace(options, enable_dp_attention=False)))
+    now = (base.extra.get("sglang") or {}).get("mem_fraction_static") if isinstance(base.extra, dict) else None
+    start = float(frac) if frac is not None else (float(now) if now else 0.0)
+    fractions = [(f"--mem-fraction-static {f2:.2f}", parallel, replace(options, mem_fraction_static=f2))
+                 for f2 in _FRACTIONS if f2 > start + 1e-9]
+    if getattr(ctx.model, "quant", None) is None and not ctx.get("quantization"):
+        tries.append(("--quantization fp8", parallel, replace(options, quantization="fp8")))
+    tries.append((f"--tp {2 * tp}", replace(parallel, tp=2 * tp, dp=min(dp, 2 * tp)), options))
+
+    def fix(flags, par, opt):
+        try:
+            result = _plan(ctx.model, ctx.gpu, par, opt)
+        except Exception:  # noqa: BLE001 - a knob the planner refuses is not a fix
+            return None
+        low = result.band.kv_tokens[0] if result.band is not None else result.kv_tokens
+        edge = "" if not result.verdict.fits or low > 0 else "; the band's low end holds no token: not called a fit"
+        return dict(flags=flags, kv_tokens=result.kv_tokens if result.verdict.fits else 0,
+                    fits=bool(result.verdict.fits) and reproduced and low > 0, why=result.verdict.message[:200],
+                    note=f"{where}; {_band(result)}{edge}")
+
+    fixes = [f for f in (fix(*t) for t in tries[:1] if dpa) if f is not None]
+    planned = [f for f in (fix(*t) for t in fractions) if f is not None]
+    fitting = [f for f in planned if f["fits"]] or [f for f in planned if f["kv_tokens"]]
+    if fitting or planned:
+        fixes.append(fitting[0] if fitting else planned[-1])  # the smallest fraction that fits, else the largest tried
+    fixes += [f for f in (fix(*t) for t in tries[1 if dpa else 0:]) if f is not None]
+    return fixes, finding

@@ -1,0 +1,129 @@
+"""Crash logs: the phase, the cause and fixes re-planned from the log's numbers (docs/accuracy.md §7.3; helper crash,
+2026-12-01)."""
+
+from explain_testlib import log_bytes
+
+from tpkit.explain import explain_log
+from tpkit.explain.diagnose import _pp_check_rule
+from tpkit.units import MiB
+
+
+def test_an_oom_after_graph_capture_is_a_first_request_failure_with_a_re_planned_fraction():
+    """vl_038: 'Graph capturing finished' precedes the OOM; the wrapped torch message gives free = 120.88 MiB."""
+    d = explain_log(log_bytes("vl_038")).diagnosis
+    assert d.phase == "first_request" and "asked for 136.00 MiB, 120.88 MiB free" in d.cause
+    assert d.short_by.bytes == MiB(136).bytes - MiB(120.88).bytes
+    fix = next(f for f in d.fixes if f.flags.startswith("--gpu-memory-utilization"))
+    u2 = float(fix.flags.split()[-1])
+    # the shortfall plus 1 GiB leaves vLLM's budget: (0.98 − u2) × 22.36 GiB ≥ 15.12 MiB + 1 GiB, on the 0.01 grid
+    assert u2 < 0.98 and (0.98 - u2) * 22.36 * 1024 >= 15.12 + 1024 and (0.98 - u2 - 0.01) * 22.36 * 1024 < 15.12 + 1024
+    assert fix.fits and 0 < fix.kv_tokens < 150_745
+
+
+def test_an_oom_in_vllms_graph_profiling_is_not_fixed_by_the_utilisation():
+    """vl_041: the OOM is in profile_cudagraph_memory, before the KV cache is sized: --enforce-eager fits, a lower
+    --gpu-memory-utilization would not change the allocation; a capture OOM (vl_037) keeps the utilisation fix."""
+    e = explain_log(log_bytes("vl_041"))
+    assert e.to_dict()["engine"] == "vllm" and e.diagnosis.phase == "cuda_graph"
+    assert "before the KV cache is sized" in e.diagnosis.cause
+    assert [f.flags for f in e.diagnosis.fixes] == ["--enforce-eager"] and e.diagnosis.fixes[0].fits
+    capture = explain_log(log_bytes("vl_037")).diagnosis
+    assert capture.phase == "cuda_graph" and "before the KV cache" not in capture.cause
+    assert any(f.flags.startswith("--gpu-memory-utilization") for f in capture.fixes)
+
+
+def test_the_kv_check_under_pp_names_the_stage_imbalance():
+    """vl_048: phase kv_pool (vLLM's not-enough-KV check), cause: the smallest stage under pp on mixed GPUs."""
+    d = explain_log(log_bytes("vl_048")).diagnosis
+    assert d.phase == "kv_pool" and set(d.to_dict()) >= {"status", "phase", "cause", "fixes"}
+    assert "≤ 0.16" in d.cause and "imbalance across the pp stages" in d.cause
+    assert "RTX 5070 Ti" in d.cause and "RTX-5090" in d.cause
+    assert d.fixes[0].flags == "--max-model-len 34736" and d.fixes[0].fits
+
+
+def test_the_pp_kv_check_rule_changes_at_0_17():
+    assert "≤ 0.16" in _pp_check_rule("0.16.0") and "all layers" in _pp_check_rule("0.15.2rc1")
+    assert "≥ 0.17" in _pp_check_rule("0.17.0") and "its own stage" in _pp_check_rule("0.30.0")
+    assert "≤ 0.16" in _pp_check_rule(None) and "≥ 0.17" in _pp_check_rule(None)
+
+
+def test_a_single_stage_kv_failure_says_nothing_of_stages():
+    d = explain_log(log_bytes("vl_034")).diagnosis
+    assert d.phase == "kv_pool" and "pp" not in d.cause and not d.findings
+
+
+# --- sg_060: no number printed; the model and the GPU are known: fixes planned from the catalog
+DSV2 = "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"
+
+
+def test_sglang_dp_attention_means_dp_equals_tp_up_to_0_4_4():
+    from tpkit.engines.sglang.versions import attention_dp_size
+
+    assert attention_dp_size("0.4.4", tp=8, dp=1, dp_attention=True) == 8
+    assert attention_dp_size("0.4.5", tp=8, dp=1, dp_attention=True) == 1
+    assert attention_dp_size("0.4.5", tp=8, dp=4, dp_attention=True) == 4
+    assert attention_dp_size("0.4.1", tp=8, dp=1, dp_attention=False) == 1
+
+
+def test_the_planner_reproduces_the_thread_of_sg_060():
+    """sglang#2763: fails at the default fraction and at 0.9 with --enable-dp-attention, works without it."""
+    from tpkit.engines.sglang.options import SglangOptions
+    from tpkit.engines.sglang.policy import plan_sglang
+    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.models import load_model
+    from tpkit.parallel import ParallelSpec
+
+    model, gpu = load_model(DSV2), lookup_gpu("NVIDIA H100 80GB HBM3")
+
+    def fits(dpa, f=None):
+        return plan_sglang(model, gpu, ParallelSpec(tp=8, dp_attention=dpa),
+                           SglangOptions(engine_version="0.4.1", enable_dp_attention=dpa,
+                                         mem_fraction_static=f)).verdict.fits
+
+    assert not fits(True) and not fits(True, 0.9) and fits(False)
+
+
+def test_fixes_planned_from_the_catalog_say_so_and_carry_the_band():
+    e = explain_log(log_bytes("sg_060"), flags={"model": DSV2, "engine_version": "0.4.1"})
+    d = e.diagnosis
+    assert d.phase == "kv_pool" and "planned from the catalog" in d.cause and "weights 70.54 GiB exceed" in d.cause
+    drop = d.fixes[0]
+    assert drop.flags == "drop --enable-dp-attention" and drop.fits and drop.kv_tokens > 0
+    assert "not from the log's numbers" in drop.note and "band" in drop.note
+    assert all("planned from the catalog" in f.note for f in d.fixes)
+    # a fix whose band reaches 0 tokens is not called a fit
+    assert all(f.fits == ("band 0–" not in f.note and f.kv_tokens > 0) for f in d.fixes)
+
+
+def test_no_planned_fit_when_the_planner_does_not_reproduce_the_failure_or_lacks_the_model():
+    latest = explain_log(log_bytes("sg_060"), flags={"model": DSV2}).diagnosis  # release unknown: the latest rules
+    assert "does not reproduce the failure" in latest.cause and not any(f.fits for f in latest.fixes)
+    bare = explain_log(log_bytes("sg_060")).diagnosis  # DeepSeek-V2.5 is not on this machine nor in the catalog
+    assert "planned from the catalog" not in bare.cause and not any(f.fits and f.kv_tokens for f in bare.fixes)
+
+
+# --- rule-of-thumb fixes anchored on what the log prints
+def _graph_fix(text):
+    d = explain_log(text.encode()).diagnosis
+    assert d.phase == "cuda_graph"
+    return next(f for f in d.fixes if f.flags.startswith("--cuda-graph-max-bs"))
+
+
+def test_halving_the_graph_batch_is_judged_on_the_printed_graph_pools():
+    """sg_028 prints what the graphs held (3.23 GiB in private pools) when 672 MiB more failed with 200.75 MiB free:
+    half of 3.89 GiB covers the 471.25 MiB missing; a pool too small to halve away the shortfall is no fit."""
+    fix = next(f for f in explain_log(log_bytes("sg_028")).diagnosis.fixes if f.flags.startswith("--cuda-graph"))
+    assert fix.fits and "3.23 GiB" in fix.note and "assumed ∝" in fix.note
+    msg = ("Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate {req}. GPU 0 has a total "
+           "capacity of 79.19 GiB of which 100.00 MiB is free. Of the allocated memory 70.00 GiB is allocated by "
+           "PyTorch, with {pool} allocated in private pools (e.g., CUDA Graphs)\n")
+    assert _graph_fix(msg.format(req="4.00 GiB", pool="4.00 GiB")).fits      # (4 + 4) / 2 ≥ 3.9
+    assert not _graph_fix(msg.format(req="4.00 GiB", pool="1.00 GiB")).fits  # (1 + 4) / 2 < 3.9
+
+
+def test_the_text_output_says_when_fixes_are_planned_from_the_catalog():
+    from tpkit.explain.render import format_explanation
+
+    planned = format_explanation(explain_log(log_bytes("sg_060"), flags={"model": DSV2, "engine_version": "0.4.1"}))
+    assert "fixes (planned from the catalog, not measured" in planned
+    assert "fixes (re-planned from the same measurements)" in format_explanation(explain_log(log_bytes("vl_048")))
