@@ -1,7 +1,8 @@
 """Capacity rebuilt from a log's own anchors, with the capacity lines removed (docs/accuracy.md §7.2).
 
 For every log of tests/logs/data that prints "Load weight end" (SGLang) or "Available KV cache memory" (vLLM):
-remove the lines that print the capacity (SGLang 'KV Cache is allocated', 'max_total_num_tokens=';
+remove the lines that print the capacity (SGLang 'KV Cache is allocated', 'max_total_num_tokens=', the
+'profiled value' warning;
 vLLM 'GPU KV cache size', 'Maximum concurrency', '# GPU blocks' / '# cuda blocks'), run ``tpkit explain`` on
 the rest, and check that the printed capacity of the full log lies in the token range rebuilt from the
 anchors (the print-rounding interval of the anchors carried through the engine's arithmetic).
@@ -342,6 +343,9 @@ def no_pin_reason(data: bytes, full) -> str:
                    "'estimated maximum model length'")
     if last == len(lines) - 1:
         why.append(f"the excerpt ends at '{anchor}'")
+    if sum(ln.lstrip().startswith("|") for ln in lines) * 2 > len(lines):
+        why.append("the file is a markdown table of runs that quotes the engine's messages, not the engine's "
+                   "records (the quoted failure is one run's)")
     if failure is not None:
         why.append(f"it fails in phase {failure.phase} ({failure.kind.replace('_', ' ')})"
                    + (", the error text cut" if "Traceback" in text.splitlines()[-1] or text.rstrip().endswith(
