@@ -1,10 +1,17 @@
 """Capacity rebuilt from a log's own anchors, with the capacity lines removed (docs/accuracy.md §7.2).
 
 For every log of tests/logs/data that prints "Load weight end" (SGLang) or "Available KV cache memory" (vLLM):
-remove the lines that print the capacity (SGLang 'KV Cache is allocated', 'max_total_num_tokens=';
+remove the lines that print the capacity (SGLang 'KV Cache is allocated', 'max_total_num_tokens=', the
+'profiled value' warning;
 vLLM 'GPU KV cache size', 'Maximum concurrency', '# GPU blocks' / '# cuda blocks'), run ``tpkit explain`` on
 the rest, and check that the printed capacity of the full log lies in the token range rebuilt from the
 anchors (the print-rounding interval of the anchors carried through the engine's arithmetic).
+
+A log whose full text prints no capacity line is scored against another printed number that pins the pool
+where one is printed (``PINS``, one rule per line type; the row's "why" names the quantity and its rounding):
+SGLang's 'KV Cache allocated. #tokens' written without 'is', the 'profiled value' of the max_total_tokens
+warning, the 'Loaded weights leave no GPU memory for the KV cache' / 'Not enough memory' errors, and 'Memory pool
+end' against 'Load weight end' on one rank.  A log with none of them stays n/a, with what it lacks in words.
 
 The model is passed as a user would pass ``--model``: the config that tests/logs/data/models.json names for the
 log (a catalog id or a config path); every other setting comes from the log.  A log without a config there is a
@@ -16,13 +23,16 @@ miss with that reason.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "logs" / "data"
-CAPACITY = re.compile(r"KV Cache is allocated|max_total_num_tokens=|GPU KV cache size|Maximum concurrency for|"
+CAPACITY = re.compile(r"KV Cache is allocated|KV Cache allocated\. #tokens|max_total_num_tokens=|"
+                      r"is larger than the profiled value|GPU KV cache size|Maximum concurrency for|"
                       r"# GPU blocks|# cuda blocks|# CUDA blocks|num_gpu_blocks")
 
 
@@ -73,8 +83,23 @@ def check(case: dict, models: dict[str, dict]) -> dict:
     rng = stripped.kv_predicted_range
     row["range"] = list(rng) if rng else None
     row["cell_source"] = stripped.kv_source
-    if printed is None:
-        row.update(outcome="n/a", why="the full log prints no capacity either")
+    pin = find_pin(data, full, stripped) if printed is None else None
+    if pin is not None:
+        row.update(printed=pin.printed, pin=pin.kind)
+        if pin.compare == "tokens" and rng is not None:
+            pin = replace(pin, rebuilt=rng)
+        if pin.rebuilt is None:
+            row.update(outcome="miss", why=f"{pin.why}; rebuilt: "
+                       + ("no config" if stripped.context.model is None else f"anchors incomplete: {_incomplete(stripped)}"))
+        else:
+            row["range"] = list(pin.rebuilt)
+            if pin.shown:
+                row["range_text"] = pin.shown
+            hit = pin.low <= pin.rebuilt[1] and pin.rebuilt[0] <= pin.high
+            off = "" if hit else f" (pinned {pin.low:,}–{pin.high:,}, rebuilt {pin.rebuilt[0]:,}–{pin.rebuilt[1]:,})"
+            row.update(outcome="hit" if hit else "miss", why=f"{pin.why}{off}")
+    elif printed is None:
+        row.update(outcome="n/a", why=f"no number pins the pool: {no_pin_reason(data, full)}")
     elif rng is None:
         if stripped.context.model is None:
             row.update(outcome="miss", why=f"no config (models.json: {(entry.get('note') or 'not found')[:90]}…)"
@@ -87,6 +112,245 @@ def check(case: dict, models: dict[str, dict]) -> dict:
         off = printed - (rng[0] + rng[1]) // 2
         row.update(outcome="miss", why=f"outside the rebuilt range by {off:+,} tokens ({off / max(printed, 1):+.2%})")
     return row
+
+
+@dataclass(frozen=True, kw_only=True)
+class Pin:
+    """A printed number that pins the pool of a log that prints no capacity line, as an interval of the compared
+    quantity (tokens per rank), and the interval tpkit rebuilt for it from the stripped log (None: not rebuilt)."""
+
+    kind: str
+    """the line type (a key of ``PINS``)"""
+    printed: int
+    """the number as printed (tokens), for the table"""
+    low: int
+    high: int
+    compare: str
+    """``tokens``: against the rebuilt token range; ``own``: ``rebuilt`` was computed by the pin itself"""
+    rebuilt: tuple[int, int] | None
+    why: str
+    """the compared quantity and its print rounding, in words"""
+    shown: str = ""
+    """the rebuilt side for the table when it is not a token range"""
+
+
+_TRANSCRIBED = re.compile(r"KV Cache allocated\. #tokens: ?(\d+)")
+_PROFILED = re.compile(r"max_total_tokens=(\d+) is larger than the profiled value (-?\d+)")
+_NO_BUDGET = re.compile(r"^(?:\[[^\]]*\]\s*)?(?:\w*Error: )?Loaded weights leave no GPU memory for the KV cache")
+
+
+def _line_no(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _unclamped(stripped) -> tuple[int, int] | None:
+    """floor(KV budget / cell) over the rebuilt budget interval, negative budgets kept (None without both)."""
+    a = stripped.anchored
+    if a is None or getattr(a, "rest", None) is None or not getattr(a, "cell_bytes", None):
+        return None
+    return math.floor(a.rest.low.bytes / a.cell_bytes), math.floor(a.rest.high.bytes / a.cell_bytes)
+
+
+def pin_transcribed(text: str, full, stripped) -> Pin | None:
+    """SGLang's 'KV Cache is allocated. #tokens: N' written down without 'is' (a hand transcription of the record;
+    no release prints that spelling: sglang 0.3.0–0.5.23 read): N is max_total_num_tokens, exact."""
+    m = _TRANSCRIBED.search(text)
+    if m is None or full.context.engine != "sglang":
+        return None
+    n = int(m.group(1))
+    return Pin(kind="sglang_transcribed_tokens", printed=n, low=n, high=n, compare="tokens", rebuilt=None,
+               why=f"line {_line_no(text, m.start())}: 'KV Cache allocated. #tokens: {n:,}' (the SGLang record "
+                   "transcribed without 'is'; the line removed): tokens, exact")
+
+
+def pin_profiled(text: str, full, stripped) -> Pin | None:
+    """SGLang's 'max_total_tokens=A is larger than the profiled value P': P is ``profile_max_num_token``'s
+    ``int(rest_memory × 2^30 // cell_size)``, printed before the page rounding and before the cap, negative when
+    the budget is (sglang 0.3.0 / 0.4.3 / 0.4.8 ``ModelRunner.init_memory_pool``; 0.5.23
+    ``KVCacheConfigurator._apply_token_constraints`` prints the configurator's value, already page-aligned): compared
+    with floor(rebuilt budget / cell) without the clamp at 0, its low end rounded down to the page."""
+    m = _PROFILED.search(text)
+    if m is None or full.context.engine != "sglang":
+        return None
+    p = int(m.group(2))
+    rng = _unclamped(stripped)
+    page = max(1, int(getattr(stripped.anchored, "page", 1) or 1))
+    if rng is not None:
+        rng = (rng[0] // page * page, rng[1])
+    return Pin(kind="sglang_profiled_value", printed=p, low=p, high=p, compare="own", rebuilt=rng,
+               why=f"line {_line_no(text, m.start())}: 'profiled value {p:,}' (the warning removed): SGLang's raw "
+                   "floor(KV budget / cell) in tokens, exact, against floor(rebuilt budget / cell) unclamped")
+
+
+def pin_no_budget(text: str, full, stripped) -> Pin | None:
+    """SGLang's ValueError 'Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=F':
+    raised when ``rest_memory`` = available − pre × (1 − F) (− the multimodal reservation) is ≤ 0 (sglang 0.5.23
+    ``mem_cache/kv_cache_configurator.py``): the budget is ≤ 0 GiB, so the pool is 0 tokens.  Compared in tokens:
+    floor(rebuilt budget / cell) unclamped must admit a value ≤ 0; the crash line stays in the input (it is the
+    crash, not a capacity record).  A quote of the message inside other text (a table cell) is not the record."""
+    m = None
+    for line in text.splitlines():
+        m = _NO_BUDGET.search(line.strip())
+        if m:
+            break
+    if m is None or full.context.engine != "sglang":
+        return None
+    a = stripped.anchored
+    rest = getattr(a, "rest", None)
+    rng = None
+    if rest is not None:
+        cell = getattr(a, "cell_bytes", None) or 0
+        rng = _unclamped(stripped) if cell else ((-1 if rest.low.bytes <= 0 else 1), (-1 if rest.high.bytes <= 0 else 1))
+    shown = "" if rest is None or getattr(a, "cell_bytes", None) else (
+        f"budget {rest.low.bytes / 2**30:+.2f}…{rest.high.bytes / 2**30:+.2f} GiB")
+    return Pin(kind="sglang_no_kv_budget", printed=0, low=-(1 << 62), high=0, compare="own", rebuilt=rng, shown=shown,
+               why="'Loaded weights leave no GPU memory for the KV cache' (the crash, kept): KV budget ≤ 0 GiB, i.e. "
+                   "0 tokens; hit when the rebuilt budget interval (±0.005 GiB per print carried) reaches ≤ 0"
+                   + ("" if rest is None else f"; rebuilt budget {rest.low.bytes / 2**30:+.2f}…"
+                      f"{rest.high.bytes / 2**30:+.2f} GiB")
+                   + ("" if rest is None or getattr(a, "cell_bytes", None) else " (no cell needed: the budget's sign)"))
+
+
+def pin_pool_end(text: str, full, stripped) -> Pin | None:
+    """SGLang 'Memory pool end. avail mem=X' after 'Load weight end. avail mem=Y' on one rank: between the two
+    prints ``init_memory_pool`` allocates the req_to_token table (int32 rows × (context_len + 4)) and the KV
+    buffers ((tokens + page) × cell over the layers), nothing else on the device of size (sglang 0.3.0 / 0.4.3 /
+    0.4.8 / 0.5.2 ``model_runner.py``; free lists: CPU lists, a bool or int64 per token).  So
+    tokens = (Y − X − req_to_token) / cell − page, with Y and X ±0.005 GiB, req_to_token one row either way
+    (0.4.3 allocates max_num_reqs + 1 rows) and the caching allocator's rounding of each buffer up to 2 MiB plus
+    one 20 MiB segment for the small tensors.  Only for one pool of full-attention or MLA layers with no draft
+    (sliding, hybrid and speculative pools add their own buffers)."""
+    a, ctx = stripped.anchored, stripped.context
+    model = ctx.model
+    if full.context.engine != "sglang" or a is None or model is None or not a.cell_bytes:
+        return None
+    if a.cell_source.startswith("measured") or ctx.get("speculative"):
+        return None
+    kinds = {str(k).lower() for k in (model.layer_kinds or ())}
+    if model.linear_attn is not None or model.sliding_window or any("linear" in k or "mamba" in k or "slid" in k
+                                                                      for k in kinds):
+        return None
+    by: dict[str, dict] = {}
+    for x in full.parsed.anchors:
+        if x.name == "pool_end_avail" or x.name == "load_end_avail":
+            if x.group == "draft":
+                return None
+            if x.group is None and x.size is not None:
+                by.setdefault(x.rank.label, {})[x.name] = x
+    ranks = [r for r, d in by.items() if len(d) == 2 and d["load_end_avail"].line_no < d["pool_end_avail"].line_no]
+    if not ranks:
+        return None
+    from tpkit.engines.sglang.pool import max_running_requests, req_to_token_bytes
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date, rule_era
+    from tpkit.explain.interval import iv_of
+
+    rank = full.rank if full.rank in ranks else ranks[0]
+    y, x = by[rank]["load_end_avail"], by[rank]["pool_end_avail"]
+    d = iv_of(y.size) - iv_of(x.size)
+    version, _ = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    context_len = int(ctx.get("context_length") or model.max_position_embeddings)
+    cell, page = float(a.cell_bytes), int(a.page or 1)
+    buffers = model.num_layers * (1 if model.mla is not None else 2)
+    dp = int(ctx.get("dp", 1) or 1) if ctx.get("enable_dp_attention") else 1
+    tokens = int(d.mid.bytes // cell)
+    for _ in range(2):  # the request rows depend on the tokens (clamped to 2048–4096 rows): settle them
+        _, rows, _ = max_running_requests(rule_era(version), tokens=max(tokens, 1), context_len=context_len,
+                                          user=ctx.get("max_running_requests"), dp=dp, version=version)
+        r2t = req_to_token_bytes(rows, context_len).bytes
+        tokens = int((d.mid.bytes - r2t) // cell)
+    r2t_high = req_to_token_bytes(rows + 1, context_len).bytes
+    rounding = buffers * 2 * 2**20 + 20 * 2**20
+    low = int((d.low.bytes - r2t_high - rounding) // cell) - page
+    high = int((d.high.bytes - r2t) // cell) - page
+    return Pin(kind="sglang_pool_end", printed=(low + high) // 2, low=low, high=high, compare="tokens", rebuilt=None,
+               why=f"{rank}: 'Load weight end' {y.size.text} − 'Memory pool end' {x.size.text} (line {x.line_no}) − "
+                   f"req_to_token {rows:,}(+1) × ({context_len:,} + 4) × 4 B, over cell {cell:,.0f} B − page "
+                   f"{page}: tokens {low:,}–{high:,} (±0.005 GiB per print, ≤ 2 MiB allocator rounding per buffer "
+                   f"× {buffers} + 20 MiB)")
+
+
+_ESTIMATED = re.compile(r"estimated maximum model length is (\d+)")
+
+
+def pin_vllm_estimate(text: str, full, stripped) -> Pin | None:
+    """vLLM's 'estimated maximum model length is L' (the ValueError of the KV fit check, V1 0.6–0.33
+    ``v1/core/kv_cache_utils.py check_enough_kv_cache_memory`` / ``estimate_max_model_len``): the largest length
+    whose KV need (Σ over the groups of the blocks one request holds × the block bytes; sliding groups the window
+    plus the tokens in flight; mamba groups one state) fits the available KV memory, by binary search.  Compared
+    with tpkit's same search (``engines.vllm.capacity.estimate_max_model_len``) on the rebuilt layout over the
+    ends of the 'Available KV cache memory' interval (±0.005 GiB); the crash line stays in the input."""
+    m = _ESTIMATED.search(text)
+    if m is None or full.context.engine != "vllm":
+        return None
+    est = int(m.group(1))
+    a, ctx = stripped.anchored, stripped.context
+    rng = None
+    if a is not None and a.available is not None and ctx.model is not None:
+        from tpkit.engines.vllm.capacity import estimate_max_model_len, max_concurrent_batches
+        from tpkit.explain.vllm import _rules, _token_bytes
+        from tpkit.units import Bytes
+
+        tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
+        rules = _rules(ctx)
+        layout, _ = _token_bytes(ctx, tp, pp, int(ctx.get("page_size", 16) or 16), rules)
+        if layout is not None:
+            in_flight = int(ctx.get("max_num_batched_tokens") or 2048) * max_concurrent_batches(rules, pp)
+            ends = [estimate_max_model_len(layout, Bytes(max(end.bytes, 0)), 1 << 26, in_flight, rules)
+                    for end in (a.available.low, a.available.high)]
+            rng = (min(ends), max(ends))
+    return Pin(kind="vllm_estimated_max_model_len", printed=est, low=est, high=est, compare="own", rebuilt=rng,
+               why=f"line {_line_no(text, m.start())}: 'estimated maximum model length is {est:,}' (the crash, "
+                   "kept): the longest request whose KV need fits the available memory, exact, against tpkit's "
+                   "binary search on the rebuilt layout over 'Available KV cache memory' ±0.005 GiB")
+
+
+PINS = (pin_transcribed, pin_profiled, pin_no_budget, pin_pool_end, pin_vllm_estimate)
+"""the line types tried in order, for a log whose full text prints no capacity line"""
+
+
+def find_pin(data: bytes, full, stripped) -> Pin | None:
+    """The first printed number of ``PINS`` that pins the pool of this log, None when none does."""
+    text = data.decode("utf-8", "replace")
+    for rule in PINS:
+        pin = rule(text, full, stripped)
+        if pin is not None:
+            return pin
+    return None
+
+
+def no_pin_reason(data: bytes, full) -> str:
+    """Why nothing pins the pool, in words (the log has no capacity line and no ``PINS`` line)."""
+    text = data.decode("utf-8", "replace")
+    failure = full.parsed.primary_failure
+    engine = full.context.engine
+    anchor = "Load weight end" if engine == "sglang" else "Available KV cache memory"
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(("#", "```"))]
+    last = max((i for i, ln in enumerate(lines) if anchor in ln), default=-1)
+    why = []
+    if engine == "sglang":
+        cut = [ln for ln in lines if re.search(r"Cache is allocated\.\s*\w*\s*$", ln)]
+        if cut:
+            why.append(f"the pool line is cut before its number ({cut[0].strip()[-60:]!r})")
+        if not full.parsed.anchors or all(x.name not in ("pool_end_avail", "kv_tokens", "kv_size", "kv_k_size")
+                                          for x in full.parsed.anchors):
+            why.append("no 'KV Cache is allocated', 'max_total_num_tokens', 'Memory pool end', profiled value or "
+                       "KV-budget error is printed")
+        elif any(x.name == "pool_end_avail" for x in full.parsed.anchors):
+            why.append("'Memory pool end' is printed but the pool has other buffers (sliding, hybrid, draft) or no "
+                       "cell is known")
+    else:
+        why.append("the only KV number is the anchor itself ('Available KV cache memory'); no capacity line and no "
+                   "'estimated maximum model length'")
+    if last == len(lines) - 1:
+        why.append(f"the excerpt ends at '{anchor}'")
+    if sum(ln.lstrip().startswith("|") for ln in lines) * 2 > len(lines):
+        why.append("the file is a markdown table of runs that quotes the engine's messages, not the engine's "
+                   "records (the quoted failure is one run's)")
+    if failure is not None:
+        why.append(f"it fails in phase {failure.phase} ({failure.kind.replace('_', ' ')})"
+                   + (", the error text cut" if "Traceback" in text.splitlines()[-1] or text.rstrip().endswith(
+                       ("Traceback (most recent call last):", "^^^^")) else ""))
+    return "; ".join(why)
 
 
 def _incomplete(e) -> str:
@@ -122,15 +386,18 @@ def main(argv: list[str]) -> int:
     print("| case | engine | printed | rebuilt range | outcome | why |")
     print("|---|---|---|---|---|---|")
     for r in rows:
-        rng = f"{r['range'][0]:,}–{r['range'][1]:,}" if r["range"] else "—"
+        rng = r.get("range_text") or (f"{r['range'][0]:,}–{r['range'][1]:,}" if r["range"] else "—")
         printed = f"{r['printed']:,}" if r["printed"] is not None else "—"
+        if r.get("pin"):
+            printed += f" ({r['pin']})"
         print(f"| {r['id']} | {r['engine']} | {printed} | {rng} | {r['outcome']} | {r['why']} |")
     withcfg = [r for r in rows if r["config"]]
     hits_all = sum(r["outcome"] == "hit" for r in rows)
     hits_cfg = sum(r["outcome"] == "hit" for r in withcfg)
     print(f"\n{len(rows)} logs print the anchor; {hits_all}/{len(rows)} rebuilt within the print rounding "
           f"({hits_all / max(len(rows), 1):.0%}); with a config in models.json: {hits_cfg}/{len(withcfg)}; "
-          f"{len(scored)} print a capacity: {hits}/{len(scored)}; of those with a config: "
+          f"{len(scored)} print a capacity or a number that pins it ({sum(bool(r.get('pin')) for r in rows)} "
+          f"pinned): {hits}/{len(scored)}; of those with a config: "
           f"{sum(r['outcome'] == 'hit' for r in withcfg if r['outcome'] != 'n/a')}/"
           f"{sum(r['outcome'] != 'n/a' for r in withcfg)}")
     return 0

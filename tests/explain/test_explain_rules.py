@@ -140,3 +140,27 @@ def test_sglang_tag_era_from_the_release_range_and_the_date():
     assert _sglang_tag_era("0.4.6–0.5.3", None) is None  # straddles the boundary
     assert _sglang_tag_era("0.4.6–0.5.3", "2024-12-13") == "tags_every_run"  # dated before 0.4.7
     assert _sglang_tag_era(None, "2024-12-13") is None
+def test_free_form_fraction_in_the_flag_spelling_of_an_engine_message():
+    """SGLang 0.5.23's KV-budget error prints the fraction it ran with as '--mem-fraction-static=0.88.' (a
+    sentence's full stop after the number); a version-like '0.9.1' is still not a fraction."""
+    msg = b"ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88.\n"
+    assert free_form_settings(msg)["mem_fraction"][0] == 0.88
+    assert free_form_settings(b"--gpu-memory-utilization 0.9 --port 8000")["mem_fraction"][0] == 0.9
+    assert "mem_fraction" not in free_form_settings(b"mem_fraction_static 0.9.1")
+
+
+_RANKS = (b"[2025-05-09 15:00:14 TP0] Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=30.00 GB, "
+          b"mem usage=10.00 GB.\n"
+          b"[2025-05-09 15:00:14 TP1] Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=30.50 GB, "
+          b"mem usage=10.00 GB.\n"
+          b"[2025-05-09 15:00:15 TP1] KV Cache is allocated. #tokens: %d, K size: 9.00 GB, V size: 9.00 GB\n"
+          b"[2025-05-09 15:00:15 TP%d] KV Cache is allocated. #tokens: %d, K size: 9.00 GB, V size: 9.00 GB\n")
+
+
+def test_the_count_printed_by_the_other_ranks_when_the_tightest_rank_prints_none():
+    """The tightest rank (TP0) prints no pool line; TP1 (and TP2) print one count: every rank of a launch prints
+    the same (the MIN all-reduce of the free memory), so it is the log's printed capacity.  Two different counts
+    pin nothing."""
+    e = explain_log(_RANKS % (150_000, 2, 150_000))
+    assert e.rank == "TP0" and e.kv_printed == 150_000
+    assert explain_log(_RANKS % (150_000, 2, 151_000)).kv_printed is None

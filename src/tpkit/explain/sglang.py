@@ -89,6 +89,19 @@ def _draft_before_pool(parsed: ParsedLog, draft_end) -> bool:
     return not pools or draft_end.line_no < min(pools)
 
 
+def _tokens_agreed(parsed: ParsedLog):
+    """The target's printed token count when the explained rank printed none but the other ranks did and all
+    agree (None otherwise): SGLang sizes the pool from the free memory MIN-all-reduced over the world group
+    (``get_available_gpu_memory(distributed=True)``, sglang 0.3.0 / 0.4.3 / 0.4.8 ``profile_max_num_token``;
+    0.5.23 ``KVCacheConfigurator``, with a MIN sync across PP stages), so every rank of one launch prints the
+    same count.  Different counts (two launches pasted together) pin nothing."""
+    found = [a for a in parsed.anchors if a.name in ("kv_tokens", "max_total_num_tokens") and a.group != "draft"
+             and a.count is not None and isinstance(a.count.value, int)]
+    if not found or len({a.count.value for a in found}) != 1:
+        return None
+    return found[0]
+
+
 _RUNNER_RULE_RELEASED = (("0.4.5", "0.4.4", "2025-04-07"), ("0.4.9", "0.4.8", "2025-07-06"))
 """(first release of a ModelRunner multimodal-factor rule, the release before it, its date): the build date of the
 files in the release wheels (``pip download --no-deps sglang==0.4.5`` / ``==0.4.9``; ``unzip -l``).  A log dated
@@ -278,7 +291,8 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         pool = iv_of(kv.size)
     elif k and v:
         pool = iv_of(k.size) + iv_of(v.size)
-    tokens_a = _target_last(view, "kv_tokens") or _target_last(view, "max_total_num_tokens")
+    tokens_a = (_target_last(view, "kv_tokens") or _target_last(view, "max_total_num_tokens")
+                or _tokens_agreed(parsed))
     tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
     cell, cell_source, page = _cell(ctx, tp, pp)
     if cell is not None and ctx.get("tp") is None:
