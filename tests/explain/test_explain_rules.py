@@ -164,3 +164,22 @@ def test_the_count_printed_by_the_other_ranks_when_the_tightest_rank_prints_none
     e = explain_log(_RANKS % (150_000, 2, 150_000))
     assert e.rank == "TP0" and e.kv_printed == 150_000
     assert explain_log(_RANKS % (150_000, 2, 151_000)).kv_printed is None
+
+
+def test_tp_from_rank_prefixes_is_raised_to_divide_the_heads():
+    """'TP0…TP5' seen (a stripped or cut log) of a 128-head model: tp 6 cannot run, 8 is the smallest that can;
+    a tp printed by the log itself is never changed."""
+    from types import SimpleNamespace
+
+    from tpkit.explain.context import _tp_divides_heads
+
+    model = SimpleNamespace(num_attention_heads=128)
+    values, sources = {"tp": 6}, {"tp": "inferred from the rank prefixes TP0…TP5 (6 ranks): not printed"}
+    _tp_divides_heads(model, values, sources)
+    assert values["tp"] == 8 and "raised from 6 to 8" in sources["tp"]
+    values, sources = {"tp": 4}, {"tp": "inferred from the rank prefixes TP0…TP3 (4 ranks): not printed"}
+    _tp_divides_heads(model, values, sources)
+    assert values["tp"] == 4 and "raised" not in sources["tp"]
+    values, sources = {"tp": 6}, {"tp": "server_args dump"}
+    _tp_divides_heads(model, values, sources)
+    assert values["tp"] == 6

@@ -231,6 +231,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     if flags.get("engine_version") and not version:
         version = flags["engine_version"]
     model, model_source = _resolve_model(parsed, flags, notes)
+    _tp_divides_heads(model, values, sources)
     gpu, gpu_source = _resolve_gpu(parsed, flags, notes)
     inferred = None
     if gpu is None and engine == "sglang":
@@ -249,6 +250,19 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     return Context(engine=engine, version=version, values=values, sources=sources, model=model,
                    model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred)
+
+
+def _tp_divides_heads(model, values: dict, sources: dict) -> None:
+    """A tp read off the rank prefixes is a lower bound (a rank the excerpt leaves out makes it larger); both
+    engines require tp to divide the attention heads (SGLang and vLLM assert it when they build the model), so the
+    bound is raised to the smallest tp that does ('TP0…TP5' of a 128-head model → 8)."""
+    tp, heads = values.get("tp"), getattr(model, "num_attention_heads", None)
+    if not tp or not heads or not sources.get("tp", "").startswith("inferred from the rank prefixes") or heads % tp == 0:
+        return
+    raised = next(t for t in range(tp, heads + 1) if heads % t == 0)
+    sources["tp"] += (f"; raised from {tp} to {raised}, the smallest tp ≥ {tp} that divides the model's {heads} "
+                      "attention heads (the engines require it)")
+    values["tp"] = raised
 
 
 SGLANG_TP_TAG_ONLY_ABOVE_1 = (0, 4, 7)
