@@ -25,7 +25,11 @@ def test_kv_cache_dtype_choices_are_the_union_of_what_the_options_accept_and_all
     accepted = {s for e in all_engines()
                 for s in e.options.__dataclass_fields__["kv_cache_dtype"].metadata["flag"].choices}
     assert set(kv.choices) == accepted and {"half", "fp8_inc", "bf16"} <= accepted
-    assert all(lookup_dtype(s) is not None for s in accepted - {"auto"})
+    from tpkit.engines.vllm.kvdtype import KV_DTYPES
+
+    packed = {n for n, d in KV_DTYPES.items() if d.layout != "dense"}
+    assert {"nvfp4", "fp8_ds_mla"} <= packed <= accepted
+    assert all(lookup_dtype(s) is not None for s in accepted - {"auto"} - packed)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

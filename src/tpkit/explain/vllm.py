@@ -67,17 +67,22 @@ def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[obj
         from tpkit.engines.vllm.pages import build_layout
         from tpkit.parallel import ParallelSpec
 
-        kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
-        nbytes = 1 if "fp8" in kv else 2
+        from tpkit.engines.vllm.kvdtype import kv_dtype
+
+        fmt = kv_dtype(str(ctx.get("kv_cache_dtype", "auto") or "auto"), rules.release,
+                       mla=ctx.model.mla is not None, label=rules.label)
+        nbytes = fmt.element_bytes or 2
         mamba = None
         if "linear" in getattr(ctx.model, "kinds", ()) and rules.engine == "V1":
             cc = getattr(ctx.gpu, "compute_capability", None) if ctx.gpu is not None else None
             mamba = mamba_mode(ctx.model, rules, prefix_caching=ctx.get("enable_prefix_caching"),
                                compute_capability=cc)
         layout = build_layout(ctx.model, ParallelSpec(tp=tp, pp=pp), block_size=block, era=rules.era,
-                              dtype_bytes=nbytes, dtype_name="fp8" if nbytes == 1 else "bfloat16", rules=rules,
-                              mamba=mamba)
+                              dtype_bytes=nbytes, dtype_name=fmt.element_dtype or "bfloat16", rules=rules,
+                              mamba=mamba, kv_format=fmt)
         how = f"; mamba {mamba.mode}: {mamba.reason}" if mamba is not None else ""
+        if fmt.layout == "nvfp4":
+            how += f"; --kv-cache-dtype {fmt.name}: h/2 data + h/16 scale bytes per head vector"
         return layout, f"{layout.bytes_per_block.bytes:,} B per block of {layout.block_size} ({ctx.model_source}){how}"
     except Exception as exc:  # noqa: BLE001
         return None, f"block not computable ({type(exc).__name__}: {str(exc)[:120]})"

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from tpkit.dtypes import lookup_dtype
 from tpkit.engines.vllm.blocksize import resolve_block_size
 from tpkit.engines.vllm.capacity import max_concurrent_batches
+from tpkit.engines.vllm.kvdtype import KvDtype, kv_dtype
 from tpkit.engines.vllm.layout import resolve_dcp
 from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions
 from tpkit.engines.vllm.pages import stage_layer_kinds
@@ -68,6 +69,8 @@ class Resolved:
     """speculative decoding settings"""
     concurrent_batches: int = 1
     """``max_concurrent_batches`` (batches in flight for the sliding-window need)"""
+    kv_format: KvDtype | None = None
+    """the ``--kv-cache-dtype`` layout (``engines.vllm.kvdtype``); None: dense ``kv_bytes`` elements"""
 
 
 _UNSCALED_ROPE = ("su", "longrope", "llama3")
@@ -181,9 +184,9 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         raise PlanInputError(f"--kv-cache-memory-bytes does not exist in vLLM {rules.label} (it arrived in 0.10.2, "
                              "engine/arg_utils.py); remove it or plan with --engine-version 0.10.2 or later")
     act_name, act_bytes = _act_dtype(model, options)
-    explicit = None if options.kv_cache_dtype == "auto" else lookup_dtype(options.kv_cache_dtype)
-    kv_bytes = explicit.bytes if explicit else act_bytes
-    kv_name = act_name if explicit is None else ("uint8" if kv_bytes == 1 else act_name)
+    fmt = kv_dtype(options.kv_cache_dtype, rules.release, mla=model.mla is not None, label=rules.label)
+    kv_bytes = fmt.element_bytes or act_bytes
+    kv_name = fmt.element_dtype or act_name
     cap = gpu.compute_capability
     block, block_log = resolve_block_size(model, options.block_size, rules, cap, fp8_kv=kv_bytes == 1)
     tokens, seqs = _batch(gpu, options, rules, length, model)
@@ -198,4 +201,4 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         act_dtype=act_name, act_bytes=act_bytes, kv_dtype=kv_name, kv_bytes=kv_bytes, block_size=block,
         max_num_batched_tokens=tokens, max_num_seqs=seqs, sampler_rows=min(tokens, seqs),
         compute_capability=cap, block_log=block_log, dcp=dcp, spec=spec,
-        concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec))
+        concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec), kv_format=fmt)

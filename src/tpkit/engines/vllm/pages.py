@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tpkit.engines.vllm.blocksize import DEFAULT_BLOCK_SIZE
+from tpkit.engines.vllm.kvdtype import DS_MLA_TOKEN_BYTES, KvDtype
 from tpkit.engines.vllm.mamba import MambaMode
 from tpkit.engines.vllm.versions import RULES, VllmRules
 from tpkit.errors import PlanInputError
@@ -180,11 +181,17 @@ def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
     return model_kv.kv_heads_per_rank(model, tp)
 
 
-def _per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int) -> int:
-    """Bytes one token costs in one layer of ``kind`` on one rank."""
+def _per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int, kv_format: KvDtype | None = None) -> int:
+    """Bytes one token costs in one layer of ``kind`` on one rank; ``kv_format`` (``engines.vllm.kvdtype``): the
+    packed layouts (nvfp4: data + scales per head vector; fp8_ds_mla: a 656-byte MLA record)."""
     if kind == "mla":
+        if kv_format is not None and kv_format.layout == "ds_mla":
+            return DS_MLA_TOKEN_BYTES
         return (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * dtype_bytes
     heads = kv_heads_per_rank(model, tp)
+    if kv_format is not None and kv_format.layout == "nvfp4":
+        return heads * (kv_format.head_bytes(model.head_dim, dtype_bytes) + kv_format.head_bytes(model.v_head_dim,
+                                                                                                   dtype_bytes))
     return heads * (model.head_dim + model.v_head_dim) * dtype_bytes
 
 
@@ -292,17 +299,19 @@ def _group_size(counts: dict[str, int]) -> int:
 
 def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, era: str,
                  dtype_bytes: int, dtype_name: str, act_bytes: int = 2, rules: VllmRules | None = None,
-                 draft: DraftKv | None = None, mamba: MambaMode | None = None, spec_tokens: int = 0) -> KvLayout:
+                 draft: DraftKv | None = None, mamba: MambaMode | None = None, spec_tokens: int = 0,
+                 kv_format: KvDtype | None = None) -> KvLayout:
     """Group the limiting rank's layers and size one block (``get_kv_cache_groups``, vLLM 0.33
     ``kv_cache_planning.py`` ``_get_kv_cache_bytes_per_block``).
 
     ``rules`` (default: the era's named rules) decide chunked-local layers; ``draft``: a drafter's KV layers;
     ``mamba``: the pages per request of linear groups (default: 1, prefix caching off); ``spec_tokens``:
-    speculative tokens per step (they lengthen the Gated-DeltaNet conv state)."""
+    speculative tokens per step (they lengthen the Gated-DeltaNet conv state); ``kv_format``: the
+    ``--kv-cache-dtype`` layout (``engines.vllm.kvdtype``; None: dense ``dtype_bytes`` elements)."""
     rules = rules or RULES.get(era, RULES["0.33"])
     kinds = stage_layer_kinds(model, parallel.pp, chunked_hybrid=rules.chunked_local_hybrid and era != "v0")
     counts = _counts(kinds, era)
-    tok = {k: _per_token_bytes(model, k, parallel.tp, dtype_bytes) for k in counts if k != "linear"}
+    tok = {k: _per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format) for k in counts if k != "linear"}
     uniform_draft = draft is not None and len(counts) == 1 and next(iter(counts)) in ("full", "mla") \
         and rules.release >= (0, 11, 0)
     key = None

@@ -142,12 +142,16 @@ def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRu
         rules = replace(rules, chunked_local_hybrid=False)  # chunked-local + EAGLE: hybrid manager off
     return build_layout(model, parallel, block_size=r.block_size, era=rules.era, dtype_bytes=r.kv_bytes,
                         dtype_name=r.kv_dtype, act_bytes=r.act_bytes, rules=rules,
-                        draft=drafter.kv if drafter is not None else None, mamba=mamba, spec_tokens=spec_tokens)
+                        draft=drafter.kv if drafter is not None else None, mamba=mamba, spec_tokens=spec_tokens,
+                        kv_format=r.kv_format)
 
 
 def _drafter(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved) -> Drafter | None:
     if r.spec is None:
         return None
+    if r.kv_format is not None and r.kv_format.layout != "dense":
+        raise PlanInputError(f"--kv-cache-dtype {r.kv_format.name} with --speculative-config: tpkit does not model "
+                             "the drafter's packed KV pages; plan without the drafter or with fp8/auto KV")
     return plan_drafter(model, r.spec, parallel, kv_bytes=r.kv_bytes, act_dtype=r.act_dtype,
                         target_quantization=options.quantization)
 

@@ -1,0 +1,131 @@
+"""vLLM ``--kv-cache-dtype``: which values a release accepts and the bytes one cached head vector costs.
+
+Facts read in the released wheels (``pip download --no-deps vllm==X``):
+
+* accepted values: ``vllm/config/cache.py`` ``CacheDType``.  0.18.0 and 0.19.0: auto, float16, bfloat16, fp8,
+  fp8_e4m3, fp8_e5m2, fp8_inc, fp8_ds_mla.  0.20.0 adds turboquant_k8v4 / _4bit_nc / _k3v4_nc / _3bit_nc,
+  int8_per_token_head, fp8_per_token_head and nvfp4 (absent in 0.19.0, present in 0.20.0).  int4_per_token_head:
+  absent in 0.20.0, present in 0.25.0.  nvfp4_4over6: absent in 0.25.0, present in 0.28.0 and 0.29.0.
+* storage element: ``vllm/utils/torch_utils.py`` ``STR_DTYPE_TO_TORCH_DTYPE``: every fp8*/nvfp4*/turboquant value is
+  stored as a 1-byte element (uint8; fp8_inc float8_e4m3fn); float16/bfloat16 2 bytes; auto = the model dtype.
+* nvfp4 packing: ``vllm/utils/torch_utils.py`` ``nvfp4_kv_cache_full_dim`` (0.20.0–0.29.0): one K (or V) head
+  vector of ``h`` elements occupies ``h // 2`` bytes of fp4 data plus ``h // 16`` bytes of fp8 block scales, i.e.
+  0.5 + 1/16 bytes per element.  Page size: 0.20.0–0.25.0 ``v1/kv_cache_interface.py`` ``AttentionSpec``
+  (``full_dim(h) + full_dim(h_v)`` bytes per KV head and token), 0.28.0–0.29.0 the FlashInfer backend's
+  ``customize_spec`` (2 × kv_heads slots of ``full_dim(h)`` bytes each): the same bytes.  MLA layers have no nvfp4
+  layout in these wheels (FlashInfer attention only).
+* fp8_ds_mla (DeepSeek-V3.2 sparse MLA): a 656-byte record per token and MLA layer (0.18.0–0.19.0
+  ``v1/kv_cache_interface.py`` ``MLAAttentionSpec.page_size_bytes``, 0.29.0 ``mla_attention.py``
+  ``state_content_bytes=656``).
+
+Values vLLM accepts whose layout tpkit does not model (turboquant_*, *_per_token_head) raise ``PlanInputError``
+(what, received, how to fix) instead of being planned as the model dtype.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.errors import PlanInputError
+
+__all__ = ["KvDtype", "KV_DTYPES", "kv_dtype", "accepted_values", "NVFP4_BYTES_PER_ELEMENT", "nvfp4_head_bytes",
+           "DS_MLA_TOKEN_BYTES"]
+
+NVFP4_BYTES_PER_ELEMENT = 0.5 + 1 / 16
+"""bytes per cached element of the nvfp4 layout (fp4 data + one fp8 scale per 16 elements)"""
+DS_MLA_TOKEN_BYTES = 656
+"""bytes of one token of one MLA layer in the fp8_ds_mla layout"""
+
+
+def nvfp4_head_bytes(head_size: int) -> int:
+    """Bytes of one nvfp4 K (or V) head vector: ``h // 2`` data + ``h // 16`` scales
+    (``vllm/utils/torch_utils.py`` ``nvfp4_kv_cache_full_dim``, 0.20.0–0.29.0)."""
+    return head_size // 2 + head_size // 16
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class KvDtype:
+    """One ``--kv-cache-dtype`` value as vLLM sizes it."""
+
+    name: str
+    """the flag value"""
+    element_bytes: int | None
+    """storage element size (bytes); None: the model dtype (``auto``)"""
+    element_dtype: str | None
+    """torch storage dtype name; None: the model's"""
+    layout: str = "dense"
+    """``dense`` (head × element bytes), ``nvfp4`` (packed data + scales), ``ds_mla`` (656 B per MLA token) or
+    ``unmodelled``"""
+    since: tuple[int, int, int] = (0, 0, 0)
+    """first release (as verified in the wheels) whose ``CacheDType`` accepts the value"""
+
+    def head_bytes(self, head_size: int, act_bytes: int) -> int:
+        """Bytes of one cached K (or V) head vector of ``head_size`` elements (``act_bytes``: the model dtype)."""
+        if self.layout == "nvfp4":
+            return nvfp4_head_bytes(head_size)
+        if self.layout != "dense":
+            raise PlanInputError(f"--kv-cache-dtype {self.name} has no per-head layout in tpkit")
+        return head_size * (self.element_bytes or act_bytes)
+
+
+_V020 = (0, 20, 0)
+KV_DTYPES: dict[str, KvDtype] = {d.name: d for d in (
+    KvDtype(name="auto", element_bytes=None, element_dtype=None),
+    KvDtype(name="float16", element_bytes=2, element_dtype="float16"),
+    KvDtype(name="bfloat16", element_bytes=2, element_dtype="bfloat16"),
+    KvDtype(name="fp16", element_bytes=2, element_dtype="float16"),
+    KvDtype(name="bf16", element_bytes=2, element_dtype="bfloat16"),
+    KvDtype(name="half", element_bytes=2, element_dtype="float16"),
+    KvDtype(name="fp8", element_bytes=1, element_dtype="uint8"),
+    KvDtype(name="fp8_e4m3", element_bytes=1, element_dtype="uint8"),
+    KvDtype(name="fp8_e5m2", element_bytes=1, element_dtype="uint8"),
+    KvDtype(name="fp8_inc", element_bytes=1, element_dtype="float8_e4m3fn"),
+    KvDtype(name="fp8_ds_mla", element_bytes=1, element_dtype="uint8", layout="ds_mla"),
+    KvDtype(name="nvfp4", element_bytes=1, element_dtype="uint8", layout="nvfp4", since=_V020),
+    KvDtype(name="nvfp4_4over6", element_bytes=1, element_dtype="uint8", layout="nvfp4", since=(0, 28, 0)),
+    KvDtype(name="turboquant_k8v4", element_bytes=1, element_dtype="uint8", layout="unmodelled", since=_V020),
+    KvDtype(name="turboquant_4bit_nc", element_bytes=1, element_dtype="uint8", layout="unmodelled", since=_V020),
+    KvDtype(name="turboquant_k3v4_nc", element_bytes=1, element_dtype="uint8", layout="unmodelled", since=_V020),
+    KvDtype(name="turboquant_3bit_nc", element_bytes=1, element_dtype="uint8", layout="unmodelled", since=_V020),
+    KvDtype(name="int8_per_token_head", element_bytes=1, element_dtype="int8", layout="unmodelled", since=_V020),
+    KvDtype(name="fp8_per_token_head", element_bytes=1, element_dtype="uint8", layout="unmodelled", since=_V020),
+    KvDtype(name="int4_per_token_head", element_bytes=1, element_dtype="uint8", layout="unmodelled",
+            since=(0, 25, 0)),
+)}
+"""every ``--kv-cache-dtype`` value tpkit knows (bf16/fp16/half: tpkit spellings of bfloat16/float16)"""
+
+
+def accepted_values(release: tuple[int, ...]) -> tuple[str, ...]:
+    """The values the release's ``CacheDType`` accepts (plus tpkit's bf16/fp16/half spellings)."""
+    return tuple(n for n, d in KV_DTYPES.items() if tuple(release[:3]) >= d.since)
+
+
+def kv_dtype(value: str | None, release: tuple[int, ...] | None = None, *, mla: bool = False,
+             label: str | None = None) -> KvDtype:
+    """The ``KvDtype`` of a ``--kv-cache-dtype`` value for a release (None: the newest examined).
+
+    Raises ``PlanInputError`` for a value unknown to vLLM, one the release does not accept yet, one whose
+    layout tpkit does not model, nvfp4 on an MLA model and fp8_ds_mla on a non-MLA model — never falls back
+    to the model dtype."""
+    name = (value or "auto").strip().lower()
+    found = KV_DTYPES.get(name)
+    where = f"vLLM {label}" if label else "vLLM"
+    if found is None:
+        raise PlanInputError(f"--kv-cache-dtype {value!r} is not a value vLLM accepts (vllm/config/cache.py "
+                             f"CacheDType); use one of: {', '.join(KV_DTYPES)}")
+    if release is not None and tuple(release[:3]) < found.since:
+        first = ".".join(map(str, found.since))
+        raise PlanInputError(f"--kv-cache-dtype {name} is not accepted by {where} (it arrived in {first}); "
+                             f"plan with --engine-version {first} or later, or pick one of: "
+                             f"{', '.join(accepted_values(release))}")
+    if found.layout == "unmodelled":
+        raise PlanInputError(f"--kv-cache-dtype {name}: {where} accepts it but tpkit does not model its KV "
+                             "layout, and planning it as the model dtype would be wrong; plan with auto, "
+                             "float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2 or nvfp4 instead")
+    if found.layout == "nvfp4" and mla:
+        raise PlanInputError(f"--kv-cache-dtype {name}: vLLM has no nvfp4 layout for MLA attention (FlashInfer "
+                             "attention only); use fp8 or auto for this model")
+    if found.layout == "ds_mla" and not mla:
+        raise PlanInputError(f"--kv-cache-dtype {name} is the DeepSeek-V3.2 MLA record and applies to MLA "
+                             "models only; use fp8 or auto for this model")
+    return found
