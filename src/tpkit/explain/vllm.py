@@ -129,6 +129,55 @@ def _tp_unknown(ctx: Context, pp: int, block: int, rules, available: Iv, layout,
     return None, f"tp not printed and the KV bytes per token depend on it ({each}): pass --tp"
 
 
+def _version_ends(ctx: Context) -> tuple[str, str] | None:
+    """(oldest, newest) release of an inferred range: "0.18–0.27" (``logs.engine.intersect_ranges``: the releases
+    every line format allows), "≥ 0.18" (newest: the current rules, 0.33); None for a printed release or none."""
+    import re
+
+    text = ctx.version or ""
+    m = re.fullmatch(r"\s*(\d+\.\d+(?:\.\d+)?)\s*–\s*(\d+\.\d+(?:\.\d+)?)\s*", text)
+    if m:
+        return m.group(1), m.group(2)
+    m = re.fullmatch(r"\s*≥\s*(\d+\.\d+(?:\.\d+)?)(?:\s*\(.*\))?\s*", text)
+    return (m.group(1), "0.33") if m else None
+
+
+def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv, predicted: tuple[int, int],
+               tb_source: str) -> tuple[tuple[int, int], str]:
+    """Where the log's release is only known as a range and a release at the other end of it counts the KV cache
+    by another rule (``VllmRules``: the tokens rule, the era, the engine), the range rebuilt under both rules,
+    each named in the source text (``--engine-version`` on the command line picks one)."""
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    ends = _version_ends(ctx)
+    if ends is None:
+        return predicted, tb_source
+    key = (rules.tokens_rule, rules.era, rules.engine)
+    parts = [f"vLLM {rules.label} rules give {predicted[0]:,}–{predicted[1]:,} tokens ({rules.tokens_rule} rule)"]
+    low, high = predicted
+    for end in ends:
+        try:
+            other = resolve_rules(end)
+        except Exception:  # noqa: BLE001
+            continue
+        if (other.tokens_rule, other.era, other.engine) == key:
+            continue
+        layout, _ = _token_bytes(ctx, tp, pp, block, other)
+        if layout is None:
+            continue
+        try:
+            rng = _tokens(layout, available, ctx, other, pp)
+        except Exception:  # noqa: BLE001
+            continue
+        key = (other.tokens_rule, other.era, other.engine)
+        parts.append(f"vLLM {other.label} rules give {rng[0]:,}–{rng[1]:,} ({other.tokens_rule} rule)")
+        low, high = min(low, rng[0]), max(high, rng[1])
+    if len(parts) == 1:
+        return predicted, tb_source
+    return (low, high), (f"{tb_source}; the release is inferred from the line formats as {ctx.version}: "
+                         + "; ".join(parts) + "; --engine-version picks one")
+
+
 def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored:
     rows: list[Row] = []
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
@@ -231,6 +280,9 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
                 lo = max(available.low.bytes, 0) // per_block // groups * layout.block_size
                 hi = max(available.high.bytes, 0) // per_block // groups * layout.block_size
                 predicted = (int(lo), int(hi))
+        if predicted is not None and available is not None:
+            predicted, tb_source = _other_end(ctx, tp, pp, int(ctx.get("page_size", 16) or 16), rules, available,
+                                              predicted, tb_source)
     elif tokens_printed and available is not None:
         token_bytes = available.mid.bytes / tokens_printed
         tb_source = "measured: available KV memory / printed tokens"

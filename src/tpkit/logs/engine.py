@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "SOURCE_NAMES",
-           "decide_engine", "version_in", "source_names_in"]
+           "decide_engine", "version_in", "source_names_in", "FORMAT_PATTERNS", "release_range", "intersect_ranges"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -83,8 +83,21 @@ FORMAT_MARKERS = (
     ("vllm", "(EngineCore_DP", "≥ 0.10 (engine core process name)", "V1"),
     ("vllm", "(Worker_TP", "≥ 0.11 (worker process name)", "V1"),
     ("vllm", "(VllmWorkerProcess pid=", "≤ 0.10 (V0 multiprocessing worker)", "V0"),
+    ("vllm", "(EngineCore pid=", "≥ 0.18 (engine core process named 'EngineCore' without DP, v1/engine/utils.py; "
+             "0.17.0 and older name it EngineCore_DP0)", "V1"),
 )
 """(engine, literal, version range it implies, vLLM generation)"""
+
+FORMAT_PATTERNS = (
+    ("vllm", re.compile(r"GPU KV cache size: [\d,]+ tokens\W{0,3}$"), "the capacity line ending at 'N tokens'",
+     "0.8–0.27 (v1/core/kv_cache_utils.py: the capacity and the concurrency on two lines up to 0.27.0, one line "
+     "from 0.28.0)", "V1"),
+    ("vllm", re.compile(r"GPU KV cache size: [\d,]+ tokens, Maximum concurrency"),
+     "the capacity line going on with ', Maximum concurrency'", "≥ 0.28 (v1/core/kv_cache_utils.py: one line from 0.28.0; "
+     "two lines in 0.25.0)", "V1"),
+)
+"""(engine, pattern over one record, what it shows, version range it implies, vLLM generation): formats a
+substring cannot tell (the end of a record)"""
 
 ENGINE_WORDS = (
     ("sglang", ("sglang", "SGLang", "ServerArgs(", "Load weight begin", "KV Cache is allocated", "Memory pool end",
@@ -153,5 +166,51 @@ def decide_engine(votes: dict[str, int], evidence: list[Evidence]) -> EngineGues
                            evidence=tuple(mine[:12]))
     formats = [e for e in mine if e.claim.startswith("format ")]
     version = formats[0].claim.split(": ", 1)[1].rsplit(" [", 1)[0] if formats else None
+    if engine == "vllm" and len(formats) > 1:
+        version = intersect_ranges([f.claim.split(": ", 1)[1].rsplit(" [", 1)[0] for f in formats]) or version
     return EngineGuess(engine=engine, version=version, version_printed=False, engine_generation=generation,
                        evidence=tuple(mine[:12]))
+
+
+_RANGE = re.compile(r"^\s*(≥|≤)?\s*(\d+\.\d+(?:\.[\dx]+)?)(?:\s*–\s*(\d+\.\d+(?:\.[\dx]+)?))?")
+
+
+def _release(text: str, upper: bool) -> tuple[int, int, int]:
+    parts = text.split(".")
+    nums = [int(p) for p in parts if p.isdigit()]
+    if len(nums) == 3:
+        return nums[0], nums[1], nums[2]
+    return nums[0], nums[1], 999 if upper else 0
+
+
+def release_range(text: str) -> tuple[tuple[int, int, int], tuple[int, int, int]] | None:
+    """(first, last) release a format's range text allows ("≥ 0.18 (…)", "0.8–0.27 (…)", "≤ 0.10", "0.5.23"):
+    a two-part release covers all its patch releases; None when the text names no range."""
+    m = _RANGE.match(text)
+    if not m:
+        return None
+    op, a, b = m.groups()
+    if op == "≥":
+        return _release(a, False), (999, 999, 999)
+    if op == "≤":
+        return (0, 0, 0), _release(a, True)
+    return _release(a, False), _release(b or a, True)
+
+
+def _show(r: tuple[int, int, int], upper: bool) -> str:
+    return f"{r[0]}.{r[1]}" if r[2] == (999 if upper else 0) else f"{r[0]}.{r[1]}.{r[2]}"
+
+
+def intersect_ranges(texts: list[str]) -> str | None:
+    """The releases every format allows, as "0.18–0.27" ("≥ 0.18" when open above), or None when the ranges do
+    not meet (formats that disagree: a pasted mix) or none can be read."""
+    ranges = [r for r in (release_range(t) for t in texts) if r is not None]
+    if len(ranges) < 2:
+        return None
+    lo, hi = max(r[0] for r in ranges), min(r[1] for r in ranges)
+    if lo > hi:
+        return None
+    if hi[0] == 999:
+        return f"≥ {_show(lo, False)}"
+    return _show(lo, False) if (lo[0], lo[1]) == (hi[0], hi[1]) and lo[2] == 0 and hi[2] == 999 else \
+        f"{_show(lo, False)}–{_show(hi, True)}"

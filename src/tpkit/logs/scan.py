@@ -155,6 +155,8 @@ class Scan:
             line = line[:MAX_LINE_CHARS]
         line, codes = clean_line(line)
         self.colour_codes += codes
+        if line.startswith("("):
+            self._prefix_formats(line_no, line)
         owner = None
         for record in split_records(line):
             rank = record.rank
@@ -184,6 +186,16 @@ class Scan:
             if found:
                 self.gpu_names.append((found[0], found[1], line_no, message.strip()[:300]))
 
+    def _prefix_formats(self, line_no: int, line: str) -> None:
+        """Format markers that are process prefixes ("(EngineCore pid=…)"): the record splitter strips them from
+        the message, so they are read off the raw line."""
+        head = line[:80]
+        for i, (engine, literal, versions, generation) in enumerate(eng.FORMAT_MARKERS):
+            if literal.startswith("(") and i not in self.formats and head.startswith(literal):
+                suffix = f" [{generation}]" if generation else ""
+                self.formats[i] = eng.Evidence(engine=engine, claim=f"format of {literal!r}: {versions}{suffix}",
+                                               line_no=line_no, text=line.strip()[:300])
+
     def _engine_evidence(self, line_no: int, message: str) -> None:
         for engine, words in eng.ENGINE_WORDS:
             if any(w in message for w in words):
@@ -200,6 +212,13 @@ class Scan:
                 suffix = f" [{generation}]" if generation else ""
                 self.formats[i] = eng.Evidence(engine=engine, claim=f"format of {literal!r}: {versions}{suffix}",
                                                line_no=line_no, text=message.strip()[:300])
+        for i, (engine, pattern, shows, versions, generation) in enumerate(eng.FORMAT_PATTERNS):
+            key = len(eng.FORMAT_MARKERS) + i
+            if key not in self.formats and "GPU KV cache size" in message and pattern.search(message.rstrip()
+                                                                                              .rstrip('"')):
+                suffix = f" [{generation}]" if generation else ""
+                self.formats[key] = eng.Evidence(engine=engine, claim=f"format of {shows}: {versions}{suffix}",
+                                                 line_no=line_no, text=message.strip()[:300])
         if any(t in message for t in _SOURCE_TRIGGERS):
             for engine, name, where in eng.source_names_in(message):
                 if "/" not in name:
