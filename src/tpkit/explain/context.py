@@ -228,7 +228,11 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                                                 source="; ".join(e.text for e in parsed.engine.evidence[:1])
                                                 if getattr(parsed.engine, "evidence", None) else "the log"))
         engine = engine or flags["engine"]
-    if flags.get("engine_version") and not version:
+    if flags.get("engine_version") and flags["engine_version"] != "current" and (
+            not version or not parsed.engine.version_printed):
+        if version:
+            notes.append(f"--engine-version {flags['engine_version']} replaces the release range {version} inferred "
+                         "from the line formats")
         version = flags["engine_version"]
     model, model_source = _resolve_model(parsed, flags, notes)
     _tp_divides_heads(model, values, sources)

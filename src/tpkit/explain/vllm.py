@@ -152,7 +152,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
     ends = _version_ends(ctx)
     if ends is None:
         return predicted, tb_source
-    key = (rules.tokens_rule, rules.era, rules.engine)
+    seen = {(rules.tokens_rule, rules.era, rules.engine)}
     parts = [f"vLLM {rules.label} rules give {predicted[0]:,}–{predicted[1]:,} tokens ({rules.tokens_rule} rule)"]
     low, high = predicted
     for end in ends:
@@ -160,7 +160,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
             other = resolve_rules(end)
         except Exception:  # noqa: BLE001
             continue
-        if (other.tokens_rule, other.era, other.engine) == key:
+        if (other.tokens_rule, other.era, other.engine) in seen:
             continue
         layout, _ = _token_bytes(ctx, tp, pp, block, other)
         if layout is None:
@@ -169,7 +169,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
             rng = _tokens(layout, available, ctx, other, pp)
         except Exception:  # noqa: BLE001
             continue
-        key = (other.tokens_rule, other.era, other.engine)
+        seen.add((other.tokens_rule, other.era, other.engine))
         parts.append(f"vLLM {other.label} rules give {rng[0]:,}–{rng[1]:,} ({other.tokens_rule} rule)")
         low, high = min(low, rng[0]), max(high, rng[1])
     if len(parts) == 1:
