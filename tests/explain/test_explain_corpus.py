@@ -114,11 +114,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg_013); 24 with helper off's Qwen3.5 SSM-dtype rule (vl_012).  The issue's bar is 90 % of the 63: not reached;
     this floor guards the measured figure.  Helper na (2026-12-01): the 18 logs without a capacity line are scored against another printed number that
     pins the pool (``PINS``) or stay n/a with the reason; 25 of the 63 (sg_029, sg_045: the KV-budget error);
-    26 on merged main."""
+    26 on merged main; 28 with helper kvd's vLLM KV dtypes (vl_038: --kv-cache-dtype nvfp4 packed pages and the
+    Qwen3.8-27B fixture's float32 SSM state) and release ranges intersected from the line formats (vl_009: 0.18 vs
+    0.21+ token rule both shown)."""
     rows = _capacity_rows()
     assert len(rows) == 63
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 26, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 28, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one
@@ -178,3 +180,30 @@ def test_hybrid_capacity_through_the_engine_rules(case_id, flags, expected):
     e = explain_log(check.strip_capacity(log_bytes(case_id)), flags={"model": check.model_flag(entry), **flags})
     lo, hi = e.kv_predicted_range
     assert lo <= expected <= hi and hi - lo < 0.001 * expected
+
+
+def test_vl_038_rebuilds_the_printed_capacity_exactly():
+    """vllm-project/vllm#57475: --kv-cache-dtype nvfp4 on Qwen3.8-27B (16 full-attention layers × 4 KV heads × 2 ×
+    144 B a token, head_dim 256 packed as 128 B of fp4 + 16 B of scales), the GDN state in float32 (config
+    mamba_ssm_dtype) lifting the block to 2,784 tokens: 62 blocks of 2.97 GiB, 45 + 2 × 3 blocks a request →
+    150,745 tokens, the printed figure (bf16 pages gave 47,481, the model dtype for nvfp4 was wrong)."""
+    check = script("explain_capacity_check")
+    e = explain_log(check.strip_capacity(log_bytes("vl_038")),
+                    flags={"model": check.model_flag(check.model_map()["vl_038"])})
+    assert e.kv_predicted_range == (150_745, 150_745)
+    assert "--kv-cache-dtype nvfp4" in e.kv_source
+
+
+def test_vl_009_shows_both_token_rules_of_its_inferred_release_range_and_engine_version_picks_one():
+    """vl_009 prints no release: the 'EngineCore' prefix (≥ 0.18) and the capacity line alone (≤ 0.27) leave
+    0.18–0.27, across the 0.21 change of the printed token count (blocks // groups × block before, concurrency ×
+    max_model_len from): both results are shown; --engine-version on the command line keeps one."""
+    full = explain_log(log_bytes("vl_009"), flags={"model": "openai/gpt-oss-120b"})
+    assert full.context.version == "0.18–0.27"
+    assert "groups rule" in full.kv_source and "concurrency rule" in full.kv_source
+    lo, hi = full.kv_predicted_range
+    assert lo <= 78_384 <= hi and hi > 150_000
+    old = explain_log(log_bytes("vl_009"), flags={"model": "openai/gpt-oss-120b", "engine_version": "0.20.0"})
+    new = explain_log(log_bytes("vl_009"), flags={"model": "openai/gpt-oss-120b", "engine_version": "0.21.0"})
+    assert old.kv_predicted_range[0] <= 78_384 <= old.kv_predicted_range[1] and "rule" not in old.kv_source
+    assert new.kv_predicted_range[0] > 150_000

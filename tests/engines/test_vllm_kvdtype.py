@@ -1,0 +1,74 @@
+"""vLLM --kv-cache-dtype per release (engines/vllm/kvdtype.py, helper kvd; facts read in the 0.18.0, 0.19.0,
+0.20.0, 0.25.0, 0.28.0 and 0.29.0 wheels): accepted values on both sides of each boundary, the nvfp4 packed layout,
+and a clear error (never the model dtype) for a value tpkit does not model."""
+
+import pytest
+
+from tpkit.engines.vllm import VllmOptions, plan_vllm
+from tpkit.engines.vllm.kvdtype import (NVFP4_BYTES_PER_ELEMENT, accepted_values, kv_dtype, nvfp4_head_bytes)
+from tpkit.errors import PlanInputError
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes
+
+from vllm_fixtures import H200, GivenWeights, llama3_8b
+
+W = GivenWeights(Bytes(8_030_261_248 * 2))
+
+
+def _plan(**kw):
+    return plan_vllm(llama3_8b(), H200, ParallelSpec(), VllmOptions(**kw), weights=W)
+
+
+def test_nvfp4_packs_half_a_byte_of_data_and_a_sixteenth_of_scales_per_element():
+    assert nvfp4_head_bytes(128) == 64 + 8 and nvfp4_head_bytes(256) == 144
+    assert NVFP4_BYTES_PER_ELEMENT == 0.5625 and nvfp4_head_bytes(256) == 256 * NVFP4_BYTES_PER_ELEMENT
+
+
+@pytest.mark.parametrize("value,before,since", [("nvfp4", (0, 19, 0), (0, 20, 0)),
+                                                ("nvfp4_4over6", (0, 25, 0), (0, 28, 0))])
+def test_nvfp4_values_are_accepted_from_the_release_that_added_them(value, before, since):
+    assert value not in accepted_values(before) and value in accepted_values(since)
+    with pytest.raises(PlanInputError, match=rf"not accepted by vLLM.*arrived in {since[0]}\.{since[1]}\.0"):
+        kv_dtype(value, before)
+    assert kv_dtype(value, since).layout == "nvfp4"
+
+
+def test_per_token_head_and_turboquant_values_are_refused_not_planned_as_bf16():
+    assert "int4_per_token_head" not in accepted_values((0, 20, 0))
+    assert "int4_per_token_head" in accepted_values((0, 25, 0))
+    with pytest.raises(PlanInputError, match="arrived in 0.25.0"):
+        kv_dtype("int4_per_token_head", (0, 20, 0))
+    for value in ("int4_per_token_head", "turboquant_k8v4", "fp8_per_token_head"):
+        with pytest.raises(PlanInputError, match="does not model its KV layout"):
+            kv_dtype(value, (0, 29, 0))
+    with pytest.raises(PlanInputError, match="turboquant_k8v4.*does not model"):
+        _plan(kv_cache_dtype="turboquant_k8v4")
+
+
+def test_unknown_values_and_wrong_attention_kinds_are_user_errors():
+    with pytest.raises(PlanInputError, match="'int3' is not a value vLLM accepts"):
+        kv_dtype("int3")
+    with pytest.raises(PlanInputError, match="no nvfp4 layout for MLA"):
+        kv_dtype("nvfp4", (0, 29, 0), mla=True)
+    with pytest.raises(PlanInputError, match="MLA models only"):
+        kv_dtype("fp8_ds_mla", (0, 29, 0))
+    assert kv_dtype("fp8_ds_mla", (0, 18, 0), mla=True).layout == "ds_mla"
+
+
+def test_plan_sizes_an_nvfp4_page_from_the_packed_head_vector():
+    """Llama-3-8B: 32 layers × 8 KV heads × 2 (K, V) × 144 B for head_dim 128 → 18,432 B a token (bf16: 131,072)."""
+    bf16, fp4 = _plan(), _plan(kv_cache_dtype="nvfp4")
+    assert bf16.extra["bytes_per_block"] == 16 * 32 * 8 * 2 * 128 * 2
+    assert fp4.extra["bytes_per_block"] == 16 * 32 * 8 * 2 * (64 + 8)
+    assert fp4.extra["kv_blocks"] > 3 * bf16.extra["kv_blocks"]
+
+
+def test_plan_refuses_nvfp4_before_the_release_that_accepts_it():
+    assert _plan(kv_cache_dtype="nvfp4", engine_version="0.20.0").extra["bytes_per_block"] == 16 * 32 * 8 * 2 * 72
+    with pytest.raises(PlanInputError, match="nvfp4 is not accepted by vLLM 0.19"):
+        _plan(kv_cache_dtype="nvfp4", engine_version="0.19.0")
+
+
+def test_fp8_kv_is_one_byte_and_an_explicit_bf16_is_named_bf16():
+    assert _plan(kv_cache_dtype="fp8").extra["bytes_per_block"] == 16 * 32 * 8 * 2 * 128
+    assert kv_dtype("bfloat16").element_dtype == "bfloat16" and kv_dtype("fp8_inc").element_bytes == 1
