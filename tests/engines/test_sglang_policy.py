@@ -192,3 +192,12 @@ def test_explicit_fp32_dtype_gives_an_fp32_kv_cache():
     assert fp32.extra["sglang"]["cell_bytes_per_token"] == 2 * bf16.extra["sglang"]["cell_bytes_per_token"]
     assert fp32.kv_pool.buffers[0].element_bytes == 4
     assert plan(dtype="auto").extra["sglang"]["kv_cache_dtype"] == "bfloat16"
+
+
+@pytest.mark.parametrize("value", ["fp4_e2m1", "nvfp4", "mxfp8", "fp4_mx_block16"])
+def test_fp4_and_mx_kv_dtypes_are_refused_with_the_release_that_accepts_them(value):
+    """SGLang accepts fp4_e2m1 from 0.5.9 (not in 0.5.4) and mxfp8 / nvfp4 / fp4_mx_block16 in 0.5.23; tpkit does
+    not model their packed layout: a user error naming the value, never a bf16 cell (helper kvd)."""
+    with pytest.raises(PlanInputError, match=rf"--kv-cache-dtype {value}: SGLang accepts it .*does not model"):
+        SglangOptions(kv_cache_dtype=value)
+    assert SglangOptions(kv_cache_dtype="fp8_e4m3").kv_cache_dtype == "fp8_e4m3"

@@ -135,13 +135,15 @@ def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
     if ctx.model is None:
         return None, "no model config", page
     try:
-        from tpkit.engines.sglang.options import SglangOptions
+        from tpkit.engines.sglang.options import UNMODELLED_KV_DTYPES, SglangOptions, unmodelled_kv_error
         from tpkit.engines.sglang.pool import compute_cell
         from tpkit.engines.sglang.sizing import resolve_kv_dtype
         from tpkit.engines.sglang.versions import LATEST, parse_version
 
         version = ctx.rules_version or LATEST
         kv = str(ctx.get("kv_cache_dtype", "auto"))
+        if kv.lower() in UNMODELLED_KV_DTYPES:  # fp4/mx KV: no cell rather than the model dtype's
+            raise unmodelled_kv_error(kv.lower())
         try:
             opts = SglangOptions(kv_cache_dtype=kv, engine_version=version)
         except Exception:  # noqa: BLE001 - a spelling the options refuse: the model's own dtype

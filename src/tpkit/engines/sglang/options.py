@@ -9,10 +9,27 @@ from tpkit.engines.engine import flag
 from tpkit.engines.sglang.versions import LATEST, parse_version
 from tpkit.errors import PlanInputError
 
-__all__ = ["SglangOptions", "KV_CACHE_DTYPES", "SPEC_ALGORITHMS", "A2A_BACKENDS", "explicit_kv_dtype"]
+__all__ = ["SglangOptions", "KV_CACHE_DTYPES", "UNMODELLED_KV_DTYPES", "unmodelled_kv_error", "SPEC_ALGORITHMS", "A2A_BACKENDS", "explicit_kv_dtype"]
 
 KV_CACHE_DTYPES = ("auto", "bf16", "bfloat16", "fp16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2")
 """accepted ``--kv-cache-dtype`` spellings (their meaning: ``tpkit.dtypes``; ``auto`` follows the model)"""
+
+
+UNMODELLED_KV_DTYPES = {
+    "fp4_e2m1": "0.5.9 (server_args.py choices; absent in 0.5.4, present in 0.5.9 and 0.5.10)",
+    "mxfp8": "0.5.23 (arg_groups/fields/model.py choices)",
+    "nvfp4": "0.5.23 (arg_groups/fields/model.py choices)",
+    "fp4_mx_block16": "0.5.23 (arg_groups/fields/model.py choices)",
+}
+"""SGLang ``--kv-cache-dtype`` values whose packed layout (fp4/mx data + block scales) tpkit does not model, with
+the release they were read in: refused with a clear error, never sized as the model dtype"""
+
+
+def unmodelled_kv_error(spelling: str) -> PlanInputError:
+    """The user error for an SGLang fp4/mx KV dtype tpkit does not model."""
+    return PlanInputError(f"--kv-cache-dtype {spelling}: SGLang accepts it (seen in {UNMODELLED_KV_DTYPES[spelling]}) "
+                          "but tpkit does not model its packed fp4/mx KV layout, and sizing it as the model dtype "
+                          "would be wrong; plan with auto, bf16, fp8_e4m3 or fp8_e5m2 instead")
 
 
 def explicit_kv_dtype(spelling: str) -> str | None:
@@ -120,6 +137,8 @@ class SglangOptions:
         if self.moe_a2a_backend not in A2A_BACKENDS:
             raise PlanInputError(f"--moe-a2a-backend {self.moe_a2a_backend!r} is not sized by tpkit; use one of "
                                  f"{', '.join(A2A_BACKENDS)}")
+        if self.kv_cache_dtype in UNMODELLED_KV_DTYPES:
+            raise unmodelled_kv_error(self.kv_cache_dtype)
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPES)}")
