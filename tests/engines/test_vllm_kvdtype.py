@@ -5,7 +5,8 @@ and a clear error (never the model dtype) for a value tpkit does not model."""
 import pytest
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm
-from tpkit.engines.vllm.kvdtype import (NVFP4_BYTES_PER_ELEMENT, accepted_values, kv_dtype, nvfp4_head_bytes)
+from tpkit.engines.vllm.kvdtype import (NVFP4_BYTES_PER_ELEMENT, accepted_values, checkpoint_kv_dtype, kv_dtype,
+                                      nvfp4_head_bytes)
 from tpkit.errors import PlanInputError
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
@@ -72,3 +73,16 @@ def test_plan_refuses_nvfp4_before_the_release_that_accepts_it():
 def test_fp8_kv_is_one_byte_and_an_explicit_bf16_is_named_bf16():
     assert _plan(kv_cache_dtype="fp8").extra["bytes_per_block"] == 16 * 32 * 8 * 2 * 128
     assert kv_dtype("bfloat16").element_dtype == "bfloat16" and kv_dtype("fp8_inc").element_bytes == 1
+
+
+def test_a_modelopt_checkpoint_kv_scheme_sets_auto_from_0_14_and_nvfp4_from_0_20():
+    """resolve_kv_cache_dtype_string: absent in 0.11.0, present in 0.14.0; the nvfp4 mapping arrives in 0.20.0."""
+    fp8 = {"quant_method": "modelopt", "quantization": {"kv_cache_quant_algo": "FP8"}}
+    fp4 = {"quant_method": "modelopt_fp4", "kv_cache_scheme": {"num_bits": 4, "type": "float"}}
+    assert checkpoint_kv_dtype(fp8, (0, 11, 0)) is None and checkpoint_kv_dtype(fp8, (0, 14, 0)) == "fp8_e4m3"
+    assert checkpoint_kv_dtype(fp4, (0, 19, 0)) is None and checkpoint_kv_dtype(fp4, (0, 20, 0)) == "nvfp4"
+    static8 = {"quant_method": "modelopt", "kv_cache_scheme": {"num_bits": 8, "type": "float", "dynamic": False}}
+    assert checkpoint_kv_dtype(static8, (0, 29, 0)) == "fp8_e4m3"
+    # only modelopt is read: a compressed-tensors kv_cache_scheme leaves auto as the model dtype
+    ct = {"quant_method": "compressed-tensors", "kv_cache_scheme": {"num_bits": 8, "type": "float"}}
+    assert checkpoint_kv_dtype(ct, (0, 29, 0)) is None

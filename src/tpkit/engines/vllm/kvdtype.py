@@ -18,6 +18,14 @@ Facts read in the released wheels (``pip download --no-deps vllm==X``):
   ``v1/kv_cache_interface.py`` ``MLAAttentionSpec.page_size_bytes``, 0.29.0 ``mla_attention.py``
   ``state_content_bytes=656``).
 
+* checkpoint KV scheme (``--kv-cache-dtype auto``): ``vllm/utils/torch_utils.py`` ``resolve_kv_cache_dtype_string`` /
+  ``get_kv_cache_quant_algo_string`` (absent in 0.11.0; present in 0.14.0–0.29.0): only a ``quant_method``
+  starting with ``modelopt`` is read; its ``kv_cache_scheme`` or ``kv_cache_quant_algo`` (top level or under
+  ``quantization``) "fp8" → fp8_e4m3; a scheme dict ``{num_bits 8, type float, dynamic false}`` → fp8 and
+  ``{num_bits 4, type float}`` → nvfp4 (from 0.20.0; 0.18.0–0.19.0 map nvfp4 to auto with a warning); any other
+  value → auto.  Other methods (compressed-tensors ``kv_cache_scheme``, fp8 ``kv_cache_quant_algo``) leave auto
+  as the model dtype.
+
 Values vLLM accepts whose layout tpkit does not model (turboquant_*, *_per_token_head) raise ``PlanInputError``
 (what, received, how to fix) instead of being planned as the model dtype.
 """
@@ -28,7 +36,7 @@ from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["KvDtype", "KV_DTYPES", "kv_dtype", "accepted_values", "NVFP4_BYTES_PER_ELEMENT", "nvfp4_head_bytes",
+__all__ = ["KvDtype", "KV_DTYPES", "kv_dtype", "accepted_values", "checkpoint_kv_dtype", "NVFP4_BYTES_PER_ELEMENT", "nvfp4_head_bytes",
            "DS_MLA_TOKEN_BYTES"]
 
 NVFP4_BYTES_PER_ELEMENT = 0.5 + 1 / 16
@@ -129,3 +137,28 @@ def kv_dtype(value: str | None, release: tuple[int, ...] | None = None, *, mla: 
         raise PlanInputError(f"--kv-cache-dtype {name} is the DeepSeek-V3.2 MLA record and applies to MLA "
                              "models only; use fp8 or auto for this model")
     return found
+
+
+def checkpoint_kv_dtype(quant_cfg: dict | None, release: tuple[int, ...]) -> str | None:
+    """The ``--kv-cache-dtype`` that ``auto`` resolves to for a checkpoint's ``quantization_config`` in a release
+    (module docstring: ``resolve_kv_cache_dtype_string``, 0.14.0–0.29.0); None: auto stays the model dtype."""
+    if not isinstance(quant_cfg, dict) or tuple(release[:3]) < (0, 14, 0):
+        return None
+    if not str(quant_cfg.get("quant_method", "")).startswith("modelopt"):
+        return None
+    inner = quant_cfg.get("quantization", quant_cfg)
+    inner = inner if isinstance(inner, dict) else quant_cfg
+    algo = (inner.get("kv_cache_scheme") or quant_cfg.get("kv_cache_scheme") or inner.get("kv_cache_quant_algo")
+            or quant_cfg.get("kv_cache_quant_algo"))
+    nvfp4 = tuple(release[:3]) >= (0, 20, 0)
+    if isinstance(algo, dict):
+        if algo.get("dynamic") is False and algo.get("num_bits") == 8 and algo.get("type") == "float":
+            algo = "fp8"
+        elif nvfp4 and algo.get("num_bits") == 4 and algo.get("type") == "float":
+            algo = "nvfp4"
+        else:
+            return None
+    if not isinstance(algo, str):
+        return None
+    mapped = {"fp8": "fp8_e4m3", **({"nvfp4": "nvfp4"} if nvfp4 else {})}.get(algo.lower())
+    return mapped
