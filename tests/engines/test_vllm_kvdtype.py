@@ -57,7 +57,8 @@ def test_unknown_values_and_wrong_attention_kinds_are_user_errors():
 
 
 def test_plan_sizes_an_nvfp4_page_from_the_packed_head_vector():
-    """Llama-3-8B: 32 layers × 8 KV heads × 2 (K, V) × 144 B for head_dim 128 → 18,432 B a token (bf16: 131,072)."""
+    """Llama-3-8B: 32 layers × 8 KV heads × 2 (K, V) × 72 B (head_dim 128: 64 B of fp4 data + 8 B of scales) →
+    36,864 B a token (bf16: 131,072)."""
     bf16, fp4 = _plan(), _plan(kv_cache_dtype="nvfp4")
     assert bf16.extra["bytes_per_block"] == 16 * 32 * 8 * 2 * 128 * 2
     assert fp4.extra["bytes_per_block"] == 16 * 32 * 8 * 2 * (64 + 8)

@@ -93,8 +93,8 @@ FORMAT_PATTERNS = (
      "0.8–0.27 (v1/core/kv_cache_utils.py: the capacity and the concurrency on two lines up to 0.27.0, one line "
      "from 0.28.0)", "V1"),
     ("vllm", re.compile(r"GPU KV cache size: [\d,]+ tokens, Maximum concurrency"),
-     "the capacity line going on with ', Maximum concurrency'", "≥ 0.28 (v1/core/kv_cache_utils.py: one line from 0.28.0; "
-     "two lines in 0.25.0)", "V1"),
+     "the capacity line going on with ', Maximum concurrency'",
+     "≥ 0.28 (v1/core/kv_cache_utils.py: one line from 0.28.0; two lines in 0.25.0)", "V1"),
 )
 """(engine, pattern over one record, what it shows, version range it implies, vLLM generation): formats a
 substring cannot tell (the end of a record)"""

@@ -9,7 +9,8 @@ from tpkit.engines.engine import flag
 from tpkit.engines.sglang.versions import LATEST, parse_version
 from tpkit.errors import PlanInputError
 
-__all__ = ["SglangOptions", "KV_CACHE_DTYPES", "UNMODELLED_KV_DTYPES", "unmodelled_kv_error", "SPEC_ALGORITHMS", "A2A_BACKENDS", "explicit_kv_dtype"]
+__all__ = ["SglangOptions", "KV_CACHE_DTYPES", "UNMODELLED_KV_DTYPES", "unmodelled_kv_error", "SPEC_ALGORITHMS",
+           "A2A_BACKENDS", "explicit_kv_dtype"]
 
 KV_CACHE_DTYPES = ("auto", "bf16", "bfloat16", "fp16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2")
 """accepted ``--kv-cache-dtype`` spellings (their meaning: ``tpkit.dtypes``; ``auto`` follows the model)"""

@@ -36,7 +36,8 @@ from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["KvDtype", "KV_DTYPES", "kv_dtype", "accepted_values", "checkpoint_kv_dtype", "NVFP4_BYTES_PER_ELEMENT", "nvfp4_head_bytes",
+__all__ = ["KvDtype", "KV_DTYPES", "kv_dtype", "accepted_values", "checkpoint_kv_dtype", "NVFP4_BYTES_PER_ELEMENT",
+           "nvfp4_head_bytes",
            "DS_MLA_TOKEN_BYTES"]
 
 NVFP4_BYTES_PER_ELEMENT = 0.5 + 1 / 16

@@ -13,8 +13,9 @@ from tpkit.units import Bytes
 __all__ = ["VllmOptions", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED"]
 
 KV_CACHE_DTYPES = tuple(KV_DTYPES)
-"""accepted ``--kv-cache-dtype`` spellings (``vllm/config/cache.py`` ``CacheDType`` per release: ``engines.vllm.kvdtype``;
-``auto``: the model dtype); a value tpkit does not model is refused in ``resolve_inputs``, never planned as bf16"""
+"""accepted ``--kv-cache-dtype`` spellings (``vllm/config/cache.py`` ``CacheDType`` per release:
+``engines.vllm.kvdtype``; ``auto``: the model dtype); a value tpkit does not model is refused in
+``resolve_inputs``, never planned as bf16"""
 DTYPES_ACCEPTED = ("auto", "bfloat16", "float16", "half", "float32", "float")
 """accepted ``--dtype`` spellings (vLLM has no ``bf16``/``fp16`` here)"""
 
@@ -49,7 +50,8 @@ class VllmOptions:
     enforce_eager: bool = flag(False, kind="bool", help="no CUDA graphs (no CUDA-graph memory estimate)")
     """no CUDA graphs (no CUDA-graph memory estimate)"""
     kv_cache_dtype: str = flag("auto", choices=KV_CACHE_DTYPES, help="KV cache element type (auto: the model's)")
-    """``auto`` (model dtype) | ``bf16`` | ``fp16`` | ``fp8`` | ``fp8_e4m3`` | ``fp8_e5m2`` | ``nvfp4`` … (``kvdtype``)"""
+    """``auto`` (model dtype) | ``bf16`` | ``fp16`` | ``fp8`` | ``fp8_e4m3`` | ``fp8_e5m2`` | ``nvfp4`` …
+    (``engines.vllm.kvdtype``)"""
     dtype: str | None = flag(help="weight dtype: auto, bfloat16, float16")
     """activation/weight dtype override (``bfloat16``, ``float16``); None = the checkpoint's"""
     quantization: str | None = flag(help="weight quantisation override, e.g. fp8")
