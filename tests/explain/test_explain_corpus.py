@@ -207,3 +207,13 @@ def test_vl_009_shows_both_token_rules_of_its_inferred_release_range_and_engine_
     new = explain_log(log_bytes("vl_009"), flags={"model": "openai/gpt-oss-120b", "engine_version": "0.21.0"})
     assert old.kv_predicted_range[0] <= 78_384 <= old.kv_predicted_range[1] and "rule" not in old.kv_source
     assert new.kv_predicted_range[0] > 150_000
+
+
+def test_a_kv_dtype_tpkit_does_not_model_gives_no_capacity_rather_than_the_model_dtypes():
+    """The vl_038 command line with --kv-cache-dtype turboquant_k8v4 (accepted by vLLM ≥ 0.20, layout not modelled):
+    no rebuilt capacity and the reason, where bf16 pages would have rebuilt a wrong one (helper kvd)."""
+    check = script("explain_capacity_check")
+    data = check.strip_capacity(log_bytes("vl_038")).replace(b"nvfp4", b"turboquant_k8v4")
+    e = explain_log(data, flags={"model": check.model_flag(check.model_map()["vl_038"])})
+    assert e.kv_predicted_range is None
+    assert "turboquant_k8v4" in e.kv_source and "does not model" in e.kv_source
