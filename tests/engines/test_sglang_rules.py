@@ -363,3 +363,30 @@ def test_cell_counts_v_head_dim_from_0_5_7(version, v_dim):
     v_head_dim."""
     r = plan(llama3_8b(v_head_dim=64), engine_version=version, mem_fraction_static=0.8)
     assert r.kv_pool.cell_bytes.bytes == 8 * (128 + v_dim) * 32 * 2
+
+
+# rule 6: how the state pool is sized and charged, by release (helper hyb) -------------------------------------
+
+@pytest.mark.parametrize("version, slots", [("0.5.3", 512), ("0.5.4", None)])
+def test_state_pool_fixed_512_slots_up_to_0_5_3_then_the_ratio_split(version, slots):
+    """≤ 0.5.3 ``model_runner.py``: a fixed 512 slots (no --max-running-requests); 0.5.4 ``handle_max_mamba_cache``:
+    rest × 0.9/1.9 // per-slot."""
+    from tpkit.engines.sglang.mamba import FIXED_SLOTS, RATIO_SPLIT_FROM
+
+    qn = _model("Qwen/Qwen3-Next-80B-A3B-Instruct")
+    pool = plan_mamba_pool(qn, 4, 36, GiB(86), version)
+    ratio_slots = int(GiB(86) * (0.9 / 1.9) // pool.per_slot)
+    assert pool.slots == (slots if slots is not None else ratio_slots)
+    assert pool.slots != ratio_slots if slots else pool.slots == ratio_slots
+    assert (FIXED_SLOTS, RATIO_SPLIT_FROM) == (512, "0.5.4")
+    capped = plan_mamba_pool(qn, 4, 36, GiB(86), "0.5.3", max_running=48)
+    assert capped.slots == 48 and capped.total_bytes == capped.per_slot * 48
+
+
+@pytest.mark.parametrize("version, charged", [("0.5.16", 186), ("0.5.17", 187)])
+def test_padding_slot_charged_to_the_kv_budget_from_0_5_17(version, charged):
+    """0.5.16 ``kv_cache_configurator.py handle_max_mamba_cache`` returns rest − N × per_req; 0.5.17
+    ``_handle_max_mamba_cache`` rest − (N + 1) × per_req."""
+    from tpkit.engines.sglang.mamba import charged_slots
+
+    assert charged_slots(186, version) == charged
