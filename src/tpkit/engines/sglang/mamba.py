@@ -39,7 +39,8 @@ Which releases size the pool how (read in the wheels 0.5.3, 0.5.4, 0.5.9, 0.5.10
   states and prints them as 'Mamba Cache is allocated. [max_mamba_cache_size: N,] conv_state size: X GB,
   ssm_state size: Y GB' (``max_mamba_cache_size`` printed from 0.5.4).
 * Granite-4.0-H (``GraniteMoeHybridForCausalLM``) and LFM2 (``Lfm2ForCausalLM``) get a state pool (their
-  configs listed in ``ModelRunner.mambaish_config``) in 0.5.9, not in 0.5.4 (0.5.5 – 0.5.8 not read).
+  configs listed in ``ModelRunner.mambaish_config``) from 0.5.9; 0.5.4 – 0.5.8 ship neither config
+  (``configs/granitemoehybrid.py``, ``configs/lfm2.py`` absent from the 0.5.8 wheel).
 
 Assumptions (stated in the plan): radix cache on, overlap schedule on, triton linear-attention backend,
 no ``--max-mamba-cache-size``; state splits evenly over attention TP.
@@ -72,7 +73,7 @@ PADDING_CHARGED_FROM = "0.5.17"
 POOL_EXTRA_SLOTS = 1
 """the pool allocates ``max_mamba_cache_size`` + 1 slots in every release (``MambaPool``)"""
 GRANITE_LFM2_HYBRID_FROM = "0.5.9"
-"""first release read whose ``mambaish_config`` lists GraniteMoeHybrid and Lfm2 configs (absent in 0.5.4)"""
+"""first release whose ``mambaish_config`` lists GraniteMoeHybrid and Lfm2 configs (absent in 0.5.8)"""
 _EXTRA_BUFFER_SLOTS = 2
 """extra-buffer tracking slots with the overlap schedule on (``get_mamba_tracking_slots``)"""
 
