@@ -363,3 +363,46 @@ def test_cell_counts_v_head_dim_from_0_5_7(version, v_dim):
     v_head_dim."""
     r = plan(llama3_8b(v_head_dim=64), engine_version=version, mem_fraction_static=0.8)
     assert r.kv_pool.cell_bytes.bytes == 8 * (128 + v_dim) * 32 * 2
+
+
+# rule 6: how the state pool is sized and charged, by release (helper hyb) -------------------------------------
+
+@pytest.mark.parametrize("version, slots", [("0.5.3", 512), ("0.5.4", None)])
+def test_state_pool_fixed_512_slots_up_to_0_5_3_then_the_ratio_split(version, slots):
+    """≤ 0.5.3 ``model_runner.py``: a fixed 512 slots (no --max-running-requests); 0.5.4 ``handle_max_mamba_cache``:
+    rest × 0.9/1.9 // per-slot."""
+    from tpkit.engines.sglang.mamba import FIXED_SLOTS, RATIO_SPLIT_FROM
+
+    qn = _model("Qwen/Qwen3-Next-80B-A3B-Instruct")
+    pool = plan_mamba_pool(qn, 4, 36, GiB(86), version)
+    ratio_slots = int(GiB(86) * (0.9 / 1.9) // pool.per_slot)
+    assert pool.slots == (slots if slots is not None else ratio_slots)
+    assert pool.slots != ratio_slots if slots else pool.slots == ratio_slots
+    assert (FIXED_SLOTS, RATIO_SPLIT_FROM) == (512, "0.5.4")
+    capped = plan_mamba_pool(qn, 4, 36, GiB(86), "0.5.3", max_running=48)
+    assert capped.slots == 48 and capped.total_bytes == capped.per_slot * 48
+
+
+@pytest.mark.parametrize("version, charged", [("0.5.16", 186), ("0.5.17", 187)])
+def test_padding_slot_charged_to_the_kv_budget_from_0_5_17(version, charged):
+    """0.5.16 ``kv_cache_configurator.py handle_max_mamba_cache`` returns rest − N × per_req; 0.5.17
+    ``_handle_max_mamba_cache`` rest − (N + 1) × per_req."""
+    from tpkit.engines.sglang.mamba import charged_slots
+
+    assert charged_slots(186, version) == charged
+
+
+def test_mamba2_and_short_conv_state_bytes_match_the_printed_pools():
+    """sg_014 (granite-4.0-h-micro: 36 Mamba-2 layers, 64 heads × 64, d_state 128, 1 group, d_conv 4, intermediate
+    4096) prints 'max_mamba_cache_size: 38, conv_state size: 0.03GB, ssm_state size: 2.74GB' (39 slots); sg_015
+    (LFM2-700M: 10 short-conv layers, hidden 1536, conv_L_cache 3) prints 85,292 slots and conv 4.88 GB, ssm 0.00."""
+    from tpkit.engines.sglang.mamba import mamba2_state_bytes, short_conv_state_bytes
+
+    conv, ssm = mamba2_state_bytes(n_heads=64, head_dim=64, d_state=128, n_groups=1, d_conv=4, intermediate=4096)
+    assert (conv, ssm) == (4352 * 3 * 2, 64 * 64 * 128 * 4)
+    assert round(conv * 36 * 39 / 2**30, 2) == 0.03 and round(ssm * 36 * 39 / 2**30, 2) == 2.74
+    assert round(short_conv_state_bytes(hidden=1536, conv_l_cache=3) * 10 * 85_293 / 2**30, 2) == 4.88
+    # tp 2: heads and conv channels split; one group is padded to two so each rank holds its heads' group
+    conv2, ssm2 = mamba2_state_bytes(n_heads=64, head_dim=64, d_state=128, n_groups=1, d_conv=4, intermediate=4096,
+                                     tp=2)
+    assert (conv2, ssm2) == ((4096 + 2 * 2 * 128) // 2 * 3 * 2, ssm // 2)

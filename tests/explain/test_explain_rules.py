@@ -1,6 +1,7 @@
 """Explain-path rules behind the capacity rebuild (docs/accuracy.md §7.2): the target model's loads, not the
 draft's; SGLang's ModelRunner multimodal factor; settings written outside a recognised dump."""
 
+import pytest
 from explain_testlib import log_bytes, script
 
 from tpkit.explain import explain_log
@@ -183,3 +184,83 @@ def test_tp_from_rank_prefixes_is_raised_to_divide_the_heads():
     values, sources = {"tp": 6}, {"tp": "server_args dump"}
     _tp_divides_heads(model, values, sources)
     assert values["tp"] == 6
+
+
+# hybrid state pools (helper hyb): 'Mamba Cache is allocated' -----------------------------------------------------
+
+_MAMBA = (b"[2026-04-14 16:08:49 TP0] Mamba Cache is allocated. max_mamba_cache_size: 186, conv_state size: 0.10GB, "
+          b"ssm_state size: 4.38GB \n")
+
+
+def _state(version, line=_MAMBA, **kw):
+    from tpkit.explain.sgstate import state_from_anchors
+    from tpkit.logs import parse_log
+
+    parsed = parse_log(line)
+    return state_from_anchors(parsed.select_rank(), version, **kw)
+
+
+def test_the_state_line_is_parsed_as_anchors_not_as_capacity():
+    from tpkit.logs import parse_log
+
+    names = {a.name: a for a in parse_log(_MAMBA).anchors}
+    assert names["mamba_cache_size"].count.value == 186
+    assert names["mamba_conv_size"].size.text == "0.10 GB" and names["mamba_ssm_size"].size.text == "4.38 GB"
+    assert "kv_tokens" not in names
+    assert not explain_capacity_strips(_MAMBA)
+
+
+def explain_capacity_strips(line: bytes) -> bool:
+    return script("explain_capacity_check").strip_capacity(line) != line
+
+
+@pytest.mark.parametrize("version, charged", [("0.5.16", 186), ("0.5.17", 187)])
+def test_the_kv_budget_loses_the_padding_slot_from_0_5_17(version, charged):
+    s = _state(version)
+    assert s.slots == 186 and s.slots_printed
+    mid = (0.10 + 4.38) * 2**30 * charged / 187
+    assert abs(s.charged.mid.bytes - mid) < 2**20
+    assert s.charged.low <= s.pool.low and s.charged.high <= s.pool.high
+
+
+@pytest.mark.parametrize("version, pinned", [("0.5.3", False), ("0.5.4", True), ("0.5.16", True), ("0.5.17", True)])
+def test_the_ratio_split_pins_the_budget_from_0_5_4(version, pinned):
+    from tpkit.explain.sgstate import rest_from_split
+
+    found = rest_from_split(_state(version), version)
+    assert (found is not None) is pinned
+    if found is None:
+        return
+    rest, why = found
+    per = (0.10 + 4.38) * 2**30 / 187
+    first = 187 if version == "0.5.17" else 186
+    assert rest.low.bytes <= first * per * 1.9 / 0.9 <= rest.high.bytes
+    assert rest.high.bytes < (first + 1.05) * per * 1.9 / 0.9 + 0.02 * 2**30
+    assert ("0.5.17+" in why) is (version == "0.5.17")
+
+
+def test_a_set_slot_count_or_speculative_states_pin_nothing():
+    from tpkit.explain.sgstate import rest_from_split
+
+    assert rest_from_split(_state("0.5.10"), "0.5.10", slots_set=True) is None
+    spec = _MAMBA.rstrip(b" \n") + b" intermediate_ssm_state_cache size: 1.00GB intermediate_conv_window_cache size: 0.02GB \n"
+    s = _state("0.5.10", spec)
+    assert s.intermediate is not None and rest_from_split(s, "0.5.10") is None
+    assert s.charged.high.bytes - s.charged.low.bytes > 2**30 * 0.99
+
+
+def test_a_0_5_3_line_without_the_slot_count_takes_the_release_count():
+    line = b"[2025-10-06 00:00:00 TP0] Mamba Cache is allocated. conv_state size: 0.10GB, ssm_state size: 4.38GB \n"
+    assert _state("0.5.3", line).slots == 512
+    assert _state("0.5.3", line, max_running=48).slots == 48
+
+
+@pytest.mark.parametrize("case_id, printed", [("sg_016", 327_310), ("sg_017", 580_364)])
+def test_qwen3_5_hybrids_rebuild_from_the_state_split(case_id, printed):
+    """sg_016 (Qwen3.5-9B tp 2) and sg_017 (Qwen3.5-397B on kt-sglang): without the state pool the rebuild was
+    80 % / 69 % too high; the printed split pins the budget whatever the default fraction."""
+    e = _stripped(case_id)
+    lo, hi = e.kv_predicted_range
+    assert lo <= printed <= hi and (hi - lo) / printed < 0.05
+    items = [r.item for r in e.rows]
+    assert "state pool (mamba / linear attention)" in items and "KV budget after the state pool" in items

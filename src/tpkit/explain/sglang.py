@@ -38,7 +38,7 @@ class SglangAnchored:
     """min over ranks of 'Load weight end … avail mem'"""
     slack: Iv | None
     rest: Iv | None
-    """KV budget (may be negative)"""
+    """KV budget (may be negative), after the state pool of a hybrid model"""
     pool_bytes: Iv | None
     """printed KV pool bytes"""
     tokens_printed: int | None
@@ -61,6 +61,10 @@ class SglangAnchored:
     interval, several catalog GPUs fit); None for a single value"""
     pre_estimated: bool = False
     """pre_model_load_memory not printed: free after weights + tpkit's load usage from the config"""
+    state_pool: Iv | None = None
+    """hybrid models: the printed conv + SSM state pool ('Mamba Cache is allocated'); None without"""
+    state_charged: Iv | None = None
+    """the part of the state pool taken from the KV budget (``explain.sgstate``)"""
 
 
 def _min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
@@ -198,6 +202,31 @@ def _car_bytes(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | N
         return None, "unknown"
 
 
+def _state_pool(view: RankView, ctx: Context):
+    """The hybrid state pool from the log's anchors (``explain.sgstate``), for the newest release consistent
+    with the log's formats and its date; None without a 'Mamba Cache is allocated' line."""
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date
+    from tpkit.explain.sgstate import state_from_anchors
+
+    version, _ = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    mr = ctx.get("max_running_requests")
+    return state_from_anchors(view, version, int(mr) if mr else None)
+
+
+def _split_rest(state, ctx: Context):
+    """The KV budget pinned by the printed state split (``explain.sgstate.rest_from_split``), None when the slot
+    count was set rather than solved."""
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date
+    from tpkit.explain.sgstate import rest_from_split
+
+    version, _ = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    slots_set = bool(ctx.get("max_mamba_cache_size")) or bool(
+        ctx.get("disable_radix_cache") and ctx.get("max_running_requests"))
+    if ctx.get("spec_algorithm") not in (None, "", "None", "NONE"):
+        return None
+    return rest_from_split(state, version, ratio=ctx.get("mamba_full_memory_ratio"), slots_set=slots_set)
+
+
 def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnchored:
     rows: list[Row] = []
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
@@ -287,6 +316,27 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         rows.append(derived_row("KV budget (rest)", rest,
                                 f"min over {max(n_after, 1)} rank(s) of free after weights − slack "
                                 "(ModelRunner.profile_max_num_token)"))
+    state = _state_pool(view, ctx)
+    if state is not None:
+        rows.append(Row(item="state pool (mamba / linear attention)", value=state.pool, kind="printed",
+                        meaning=f"'Mamba Cache is allocated' conv_state + ssm_state sizes, {GIB_NOTE}",
+                        printed=state.printed, line_no=state.line_no))
+        split = _split_rest(state, ctx)
+        if split is not None:
+            pinned, why = split
+            check = None
+            if rest is not None:
+                check = "reproduced" if rest.overlaps(pinned) else "differs"
+            rows.append(Row(item="KV budget (rest) from the state split", value=pinned, kind="derived",
+                            meaning=f"the printed state pool solved for the budget: {why}",
+                            derived=rest, derived_from="KV budget (rest) from the fraction", check=check,
+                            note="" if rest is None else "the split pins the budget; used below"))
+            rest = pinned
+        if rest is not None:
+            rest = rest - state.charged
+            rows.append(derived_row("KV budget after the state pool", rest,
+                                    f"KV budget − {state.charged.text()} charged for the state pool: {state.source} "
+                                    "(engines.sglang.mamba; explain.sgstate)"))
     k, v, kv = _target_last(view, "kv_k_size"), _target_last(view, "kv_v_size"), _target_last(view, "kv_size")
     pool = None
     if kv:
@@ -341,6 +391,8 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     pool_end = _target_last(view, "pool_end_avail")
     if pool_end:
         d = iv_of(end.size) - pool if end and pool is not None else None
+        if d is not None and state is not None:
+            d = d - state.pool
         rows.append(printed_row("free after the pools", pool_end,
                                 f"'Memory pool end. avail mem' = free after the KV and req_to_token pools, {GIB_NOTE}"))
         if d is not None:
@@ -365,7 +417,9 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           cell_bytes=cell, cell_source=cell_source, page=page, graph=graph,
                           slack_after_pool=iv_of(pool_end.size) if pool_end else None,
                           free_after_graphs=iv_of(ge.size) if ge else None, device_total=total, car_bytes=car,
-                          car_source=car_source, fraction_range=f_range, pre_estimated=pre_estimated)
+                          car_source=car_source, fraction_range=f_range, pre_estimated=pre_estimated,
+                          state_pool=state.pool if state is not None else None,
+                          state_charged=state.charged if state is not None else None)
 
 
 def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float] | None, str]:

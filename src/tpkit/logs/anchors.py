@@ -40,6 +40,14 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "swa_full_tokens": (COUNT, "hybrid sliding-window model: tokens of the full-attention pool"),
     "swa_swa_tokens": (COUNT, "hybrid sliding-window model: tokens of the sliding-window pool"),
     "swa_pool_mem_usage": (SIZE, f"both pools of a hybrid sliding-window model together; {_SG}"),
+    "mamba_cache_size": (COUNT, "hybrid (mamba / linear-attention / short-conv) model: request slots of the state "
+                                "pool ('Mamba Cache is allocated. max_mamba_cache_size', 0.5.4+); the pool holds one "
+                                "more (padding) slot (mem_cache/memory_pool.py MambaPool)"),
+    "mamba_conv_size": (SIZE, f"bytes of the state pool's conv states, all slots (size + 1) and layers; {_SG}"),
+    "mamba_ssm_size": (SIZE, f"bytes of the state pool's SSM / recurrent states, all slots (size + 1) and layers; "
+                             f"{_SG}"),
+    "mamba_intermediate_size": (SIZE, f"speculative decoding: intermediate SSM states and conv windows of the "
+                                      f"state pool; {_SG}"),
     "pool_end_avail": (SIZE, f"free memory after the KV and req_to_token pools were allocated; {_SG}"),
     "graph_begin_avail": (SIZE, f"free memory before CUDA-graph capture; {_SG}"),
     "graph_end_avail": (SIZE, f"free memory after CUDA-graph capture; {_SG}"),

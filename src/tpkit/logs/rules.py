@@ -6,7 +6,8 @@ field more or less, still yields what it has).  Sources, read in the released wh
 
 - SGLang 0.2.15 → 0.5.23 ``srt/model_executor/model_runner.py`` (``Load weight begin/end``, ``Memory pool
   end``, ``Capture cuda graph begin/end``, ``Init torch distributed ends``), ``srt/distributed/bootstrap.py``
-  (``Memory baseline taken``, 0.5.2x), ``srt/mem_cache/memory_pool.py`` (``KV Cache is allocated``),
+  (``Memory baseline taken``, 0.5.2x), ``srt/mem_cache/memory_pool.py`` (``KV Cache is allocated``,
+  ``Mamba Cache is allocated`` 0.5.3+, with ``max_mamba_cache_size`` from 0.5.4),
   ``srt/mem_cache/swa_memory_pool.py`` (``SWAKVPool mem usage``), ``srt/managers/scheduler.py``
   (``max_total_num_tokens=…``).
 - vLLM 0.6.3 → 0.33.0 ``worker/model_runner.py`` (``Loading model weights took``), ``worker/worker.py``
@@ -96,6 +97,10 @@ SGLANG_RULES = (
          fields=(_count("swa_full_tokens", r"full_layer_tokens="), _count("swa_swa_tokens", r"swa_layer_tokens="))),
     Rule(engine="sglang", needles=("SWAKVPool mem usage", "SWAKVPool VA upper bound"),
          fields=(_size("swa_pool_mem_usage", r"SWAKVPool (?:mem usage|VA upper bound): "),)),
+    Rule(engine="sglang", needles=("Mamba Cache is allocated",),
+         fields=(_count("mamba_cache_size", r"max_mamba_cache_size: "), _size("mamba_conv_size", r"conv_state size: "),
+                 _size("mamba_ssm_size", r"\bssm_state size: "),
+                 _size("mamba_intermediate_size", r"intermediate_ssm_state_cache size: "))),
     Rule(engine="sglang", needles=("Memory pool end",), fields=(_size("pool_end_avail", r"avail mem="),)),
     Rule(engine="sglang", needles=("graph begin",), group_from=_GRAPH_GROUP,
          fields=(_size("graph_begin_avail", r"avail mem="), _BS_LIST)),

@@ -65,6 +65,8 @@ KEYS: dict[str, str] = {
     "max_running_requests": "max_running_requests", "max_total_tokens": "max_total_tokens",
     "attention_backend": "attention_backend", "enable_ep_moe": "enable_ep_moe",
     "dcp_size": "dcp", "attn_cp_size": "attn_cp", "enable_torch_symm_mem": "enable_torch_symm_mem",
+    "max_mamba_cache_size": "max_mamba_cache_size", "mamba_full_memory_ratio": "mamba_full_memory_ratio",
+    "disable_radix_cache": "disable_radix_cache",
     # vLLM engine args (vllm/engine/arg_utils.py) and the engine config repr (vllm/config)
     "model": "model", "model_tag": "model", "tensor_parallel_size": "tp", "pipeline_parallel_size": "pp",
     "data_parallel_size": "dp", "enable_expert_parallel": "enable_expert_parallel",

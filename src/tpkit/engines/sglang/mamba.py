@@ -24,6 +24,24 @@ Slots per running request r (radix cache on; ``_calculate_mamba_ratio``, ``get_m
     0.5.14–0.5.15   5 (extra_buffer + 2)     3              3
     0.5.16–latest   5                        5              3 (the extra-buffer arch list, overlap on)
 
+Which releases size the pool how (read in the wheels 0.5.3, 0.5.4, 0.5.9, 0.5.10, 0.5.15, 0.5.16, 0.5.17, 0.5.23):
+
+* ≤ 0.5.3 (``model_runner.py ModelRunner.model_specific_adjustment`` / ``profile_max_num_token``): only hybrid
+  GDN (Qwen3-Next) models have a state pool; the radix cache is turned off and the pool has
+  ``--max-mamba-cache-size``, else ``max_running_requests``, else a fixed 512 slots; the KV budget loses
+  slots × per-request state.
+* 0.5.4 – 0.5.16 (``ModelRunner.handle_max_mamba_cache``; from 0.5.9 in ``model_runner_kv_cache_mixin.py``,
+  0.5.16 in ``mem_cache/kv_cache_configurator.py``): the ρ/(1 + ρ) split above; the KV budget loses
+  ``max_mamba_cache_size`` × per-request state (the pool's padding slot is not charged to it).
+* 0.5.17+ (``kv_cache_configurator.py _handle_max_mamba_cache``): the KV budget loses (slots + 1) × per-request
+  state (the padding slot is charged).
+* The pool (``mem_cache/memory_pool.py MambaPool``, 0.5.3 – 0.5.23) always allocates slots + 1 conv and SSM
+  states and prints them as 'Mamba Cache is allocated. [max_mamba_cache_size: N,] conv_state size: X GB,
+  ssm_state size: Y GB' (``max_mamba_cache_size`` printed from 0.5.4).
+* Granite-4.0-H (``GraniteMoeHybridForCausalLM``) and LFM2 (``Lfm2ForCausalLM``) get a state pool (their
+  configs listed in ``ModelRunner.mambaish_config``) from 0.5.9; 0.5.4 – 0.5.8 ship neither config
+  (``configs/granitemoehybrid.py``, ``configs/lfm2.py`` absent from the 0.5.8 wheel).
+
 Assumptions (stated in the plan): radix cache on, overlap schedule on, triton linear-attention backend,
 no ``--max-mamba-cache-size``; state splits evenly over attention TP.
 """
@@ -38,12 +56,24 @@ from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["MambaPool", "MAMBA_FULL_MEMORY_RATIO", "RADIX_SLOTS_PER_REQUEST", "slots_per_request",
-           "plan_mamba_pool"]
+           "plan_mamba_pool", "RATIO_SPLIT_FROM", "FIXED_SLOTS", "PADDING_CHARGED_FROM", "POOL_EXTRA_SLOTS",
+           "charged_slots", "GRANITE_LFM2_HYBRID_FROM", "mamba2_state_bytes", "short_conv_state_bytes",
+           "CONV_STATE_BYTES", "SSM_STATE_BYTES"]
 
 MAMBA_FULL_MEMORY_RATIO = 0.9
 """``mamba_full_memory_ratio`` default: state pool : KV pool memory"""
 RADIX_SLOTS_PER_REQUEST = 3
 """state slots per running request with the radix cache on and no extra buffer"""
+RATIO_SPLIT_FROM = "0.5.4"
+"""first release that sizes the state pool by the ρ/(1 + ρ) split (≤ 0.5.3: a fixed slot count)"""
+FIXED_SLOTS = 512
+"""≤ 0.5.3: state slots without ``--max-mamba-cache-size`` and ``--max-running-requests``"""
+PADDING_CHARGED_FROM = "0.5.17"
+"""first release that charges the pool's padding slot to the KV budget"""
+POOL_EXTRA_SLOTS = 1
+"""the pool allocates ``max_mamba_cache_size`` + 1 slots in every release (``MambaPool``)"""
+GRANITE_LFM2_HYBRID_FROM = "0.5.9"
+"""first release whose ``mambaish_config`` lists GraniteMoeHybrid and Lfm2 configs (absent in 0.5.8)"""
 _EXTRA_BUFFER_SLOTS = 2
 """extra-buffer tracking slots with the overlap schedule on (``get_mamba_tracking_slots``)"""
 
@@ -91,6 +121,36 @@ def slots_per_request(model: ModelSpec, version: str) -> tuple[int, str]:
     return RADIX_SLOTS_PER_REQUEST, "no_buffer strategy: 3 slots per request"
 
 
+CONV_STATE_BYTES = 2
+"""conv-state element size: bfloat16 (``configs/mamba_utils.py mamba2_state_dtype``, ``SGLANG_MAMBA_CONV_DTYPE``
+default; 0.5.9 – 0.5.23)"""
+SSM_STATE_BYTES = 4
+"""SSM (temporal) state element size: float32 unless the config sets ``mamba_ssm_dtype`` (same function)"""
+
+
+def mamba2_state_bytes(*, n_heads: int, head_dim: int, d_state: int, n_groups: int, d_conv: int,
+                       intermediate: int, tp: int = 1, ssm_bytes: int = SSM_STATE_BYTES) -> tuple[int, int]:
+    """(conv, ssm) state bytes of one Mamba-2 layer per request on one of ``tp`` ranks (Granite-4.0-H, Nemotron-H,
+    Falcon-H1; ``configs/mamba_utils.py Mamba2StateShape.create``, 0.5.9): conv ``(intermediate + 2·groups·d_state)
+    / tp × (d_conv − 1)`` bf16, the groups raised to ``tp`` when ``tp`` does not divide them
+    (``extra_groups_for_head_shards`` adds ``tp − groups``); ssm ``heads / tp × head_dim × d_state``."""
+    groups = n_groups if n_groups % tp == 0 else tp
+    conv_dim = intermediate + 2 * groups * d_state
+    return conv_dim // tp * (d_conv - 1) * CONV_STATE_BYTES, n_heads // tp * head_dim * d_state * ssm_bytes
+
+
+def short_conv_state_bytes(*, hidden: int, conv_l_cache: int, tp: int = 1) -> int:
+    """Conv state bytes of one LFM2 short-conv layer per request on one of ``tp`` ranks: ``hidden / tp ×
+    (conv_L_cache − 1)`` bf16, no SSM state (``configs/lfm2.py Lfm2Config.mamba2_cache_params``, 0.5.9)."""
+    return hidden // tp * (conv_l_cache - 1) * CONV_STATE_BYTES
+
+
+def charged_slots(slots: int, version: str) -> int:
+    """State slots whose bytes SGLang takes from the KV budget: ``max_mamba_cache_size`` up to 0.5.16, one more
+    (the padding slot) from 0.5.17 (``_handle_max_mamba_cache``'s returned rest)."""
+    return slots + (1 if at_least(version, PADDING_CHARGED_FROM) else 0)
+
+
 def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, version: str, *,
                     draft_tokens: int | None = None, max_running: int | None = None) -> MambaPool | None:
     """The state pool carved from the KV budget ``rest``; None for models without linear layers.
@@ -111,6 +171,13 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
         rest = rest - intermediate
     else:
         intermediate = Bytes(0)
+    if not at_least(version, RATIO_SPLIT_FROM):
+        slots = max_running if max_running is not None else FIXED_SLOTS
+        return MambaPool(slots=slots, allocated_slots=slots, per_slot=per_slot, ratio=1, intermediate=intermediate,
+                         source=(f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = "
+                                 f"{format_bytes(per_slot)} per slot; {slots:,} slots "
+                                 f"({'max_running_requests' if max_running is not None else 'fixed 512'}; radix "
+                                 f"cache off for hybrid GDN, sglang ≤ 0.5.3 model_runner.py)"))
     budget = max(rest, Bytes(0)) * (MAMBA_FULL_MEMORY_RATIO / (1 + MAMBA_FULL_MEMORY_RATIO))
     padding = 1 if at_least(version, "0.5.17") else 0
     if draft_tokens and at_least(version, "0.5.13"):
