@@ -72,7 +72,7 @@ def explain_log(data: bytes | str, *, rank: int | str | None = None, flags: dict
     raw = data if isinstance(data, bytes) else str(data).encode("utf-8", "replace")
     forced = _FORCED_CAR.search(raw[:1 << 20]) is not None
     return explain_parsed(parse_log(data), rank=rank, flags=flags, forced_custom_allreduce=forced,
-                          text_settings=free_form_settings(raw[:1 << 20]))
+                          text_settings=free_form_settings(raw[:1 << 20]), raw=raw[:1 << 20])
 
 
 _FORCED_CAR = __import__("re").compile(rb"CUSTOM_A(?:LL)?_?R(?:EDUCE)?_ALLOW_PCIE=1|custom all-reduce forced on")
@@ -121,9 +121,11 @@ _TIMESTAMP = __import__("re").compile(rb"(20[0-9]{2}-[01][0-9]-[0-3][0-9])[ T][0
 
 
 def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: dict | None = None,
-                   forced_custom_allreduce: bool = False, text_settings: dict | None = None) -> Explanation:
+                   forced_custom_allreduce: bool = False, text_settings: dict | None = None,
+                   raw: bytes | None = None) -> Explanation:
     view = parsed.select_rank(rank)  # an unknown rank is the user's error (RankNotFoundError, exit 2)
-    ctx = build_context(parsed, flags, forced_custom_allreduce=forced_custom_allreduce, text_settings=text_settings)
+    ctx = build_context(parsed, flags, forced_custom_allreduce=forced_custom_allreduce, text_settings=text_settings,
+                        raw=raw)
     missing = [f"{m.what} (looked for {m.looked_for})" for m in parsed.missing]
     anchored = None
     rows: tuple[Row, ...] = ()
