@@ -114,7 +114,8 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg_013); 24 with helper off's Qwen3.5 SSM-dtype rule (vl_012).  The issue's bar is 90 % of the 63: not reached;
     this floor guards the measured figure.  Helper na (2026-12-01): the 18 logs without a capacity line are scored against another printed number that
     pins the pool (``PINS``) or stay n/a with the reason; 25 of the 63 (sg_029, sg_045: the KV-budget error);
-    26 on merged main."""
+    26 on merged main.  Helper tpw (2026-12-01): a vLLM tp inferred from 'Model loading took' changes no row (the
+    five "tp not printed" misses print no weights line nor any bound on the tp): still 26."""
     rows = _capacity_rows()
     assert len(rows) == 63
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]

@@ -137,3 +137,15 @@ def test_target_logs_without_weights_stay_misses_with_the_reason():
     for row in rows.values():
         assert row["outcome"] == "miss"
         assert "no 'Model loading took' line, world size, NCCL nranks or CUDA_VISIBLE_DEVICES): pass --tp" in row["why"]
+
+
+def test_rendered_and_json_carry_the_evidence():
+    from tpkit.explain.render import format_explanation
+
+    text = ("INFO Model loading took 7.5100 GiB and 3.1 seconds\n"
+            "INFO Available KV cache memory: 60.00 GiB\n")
+    e = explain_log(text, flags={"model": LLAMA})
+    shown = format_explanation(e)
+    assert "tp from the memory arithmetic: tp 2 inferred: line 1: Model loading took 7.5100 GiB" in shown
+    got = e.to_dict()["run"]["tp_inferred"]
+    assert got["tp"] == 2 and got["candidates"] == [2] and got["weights_used"]

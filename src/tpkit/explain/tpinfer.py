@@ -58,6 +58,10 @@ class TpInference:
     def tp(self) -> int | None:
         return self.candidates[0] if len(self.candidates) == 1 else None
 
+    def to_dict(self) -> dict:
+        return {"tp": self.tp, "candidates": list(self.candidates), "evidence": list(self.evidence),
+                "weights_used": self.weights_used}
+
     def text(self) -> str:
         if self.tp is not None:
             return f"tp {self.tp} inferred: {'; '.join(self.evidence)}"
@@ -147,10 +151,8 @@ def infer_tp(*, model, weights=None, hints: tuple[TpHint, ...] = (), candidates:
         if dropped:
             evidence.append(f"tp {'/'.join(map(str, dropped))} do not divide the {heads} attention heads")
     for h in hints:
-        kept = [t for t in left if h.low <= t and (h.high is None or t <= h.high)]
-        if kept != left:
-            evidence.append(f"line {h.line_no}: {h.text}")
-        left = kept
+        left = [t for t in left if h.low <= t and (h.high is None or t <= h.high)]
+        evidence.append(f"line {h.line_no}: {h.text}")
     used = False
     if weights is not None and model is not None and left:
         size, line_no = weights
