@@ -149,3 +149,25 @@ def test_rendered_and_json_carry_the_evidence():
     assert "tp from the memory arithmetic: tp 2 inferred: line 1: Model loading took 7.5100 GiB" in shown
     got = e.to_dict()["run"]["tp_inferred"]
     assert got["tp"] == 2 and got["candidates"] == [2] and got["weights_used"]
+
+
+def test_a_quoted_multiline_launch_command_gives_the_tp():
+    """'--tensor-parallel-size 4 \\' on its own line of a launch command quoted from its middle (the reader sees
+    no 'vllm serve') and '-tp=2' are read as the log's tp; the rank prefix TP1 alone would say 2."""
+    text = ("-served-model-name q \\\n    --tensor-parallel-size 4 \\\n    --max-model-len 32768\n"
+            "(Worker_TP1 pid=771) INFO Model loading took 4.10 GiB memory and 48.5 seconds\n")
+    e = explain_log(text)
+    assert e.context.get("tp") == 4 and "--tensor-parallel-size 4" in e.context.sources["tp"]
+    assert explain_log("python3 -m vllm.entrypoints.openai.api_server --model=/m -tp=2 --port=8080\n"
+                       ).context.get("tp") == 2
+    assert explain_log("vllm serve m --tp-sizes 4\n").context.get("tp") != 4
+
+
+def test_corpus_tp_now_read_agrees_with_the_sources():
+    """vl_033 ('--tensor-parallel-size 4 \\' in a quoted command; the prefixes show TP0…TP1) and vl_064."""
+    check = script("explain_capacity_check")
+    models = check.model_map()
+    for cid, tp in (("vl_033", 4), ("vl_064", 2), ("vl_069", 4), ("validation_case_021", 1)):
+        flag = check.model_flag(models.get(cid))
+        e = explain_log(log_bytes(cid), flags={"model": flag} if flag else {})
+        assert e.context.get("tp") == tp, cid

@@ -84,10 +84,12 @@ _FREE_SETTINGS = (
         rb"(?<![\w-])(?:--)?(?:mem[_-]fraction[_-]static|gpu[_-]memory[_-]utilization)['\"]?\s*(?:=|:|\s)\s*"
         rb"([01](?:\.[0-9]+)?)(?![0-9]|\.[0-9])")),  # a sentence's full stop may follow
     ("tp", int, __import__("re").compile(
-        rb"(?<![\w-])(?:tp_size|tensor_parallel_size)['\"]?\s*(?:=|:|\s)\s*([0-9]{1,3})(?![0-9.])")),
+        rb"(?<![\w-])(?:tp_size|tensor_parallel_size|--tensor-parallel-size|--tp-size|--tp|-tp)['\"]?"
+        rb"\s*(?:=|:|\s)\s*([0-9]{1,3})(?![0-9.])")),
 )
 """settings written outside a recognised dump: 'server_args ... tp_size=4 ... mem_fraction_static=0.8 ...'
-(a summary), 'self.server_args.mem_fraction_static 0.911' (a debug print), or the flag spelled in an engine
+(a summary), a quoted launch command the reader did not take whole ('vllm serve M \\' continued over lines with
+'--tensor-parallel-size 4 \\'; also --tp-size / --tp / -tp), 'self.server_args.mem_fraction_static 0.911' (a debug print), or the flag spelled in an engine
 message: SGLang 0.5.23's 'Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88'
 (``mem_cache/kv_cache_configurator.py`` prints the value it ran with)"""
 

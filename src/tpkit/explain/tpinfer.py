@@ -5,7 +5,9 @@ Used only where no dump, flag, command line, rank prefix or default rule (``expl
 * Bounds read from the log's text (``tp_hints``):
   - vLLM's ``rank R in world size N is assigned as DP rank d, PP rank p, TP rank t``
     (``vllm/distributed/parallel_state.py initialize_model_parallel``; the world is tp × pp × dp, so
-    t + 1 ≤ tp ≤ N, and tp = N when the log states pp and dp, or N = 1);
+    t + 1 ≤ tp ≤ N, and tp = N / (pp × dp) when the log states pp and dp, or N = 1; the wording as the corpus
+    logs print it from parallel_state.py:954 to :1208, vl_025/vl_021/vl_031/vl_050, releases ~0.8–0.11 — read off
+    those logs, not a wheel);
   - NCCL's ``comm 0x… rank r nranks N`` (``NCCL_DEBUG=INFO``): every communicator (tp group, pp group, world) has
     at most the world's ranks, so tp ≤ the largest N;
   - ``CUDA_VISIBLE_DEVICES=a,b,…`` in a command line quoted in the log: the ranks of one node use at most the
