@@ -117,7 +117,8 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     26 on merged main; 28 with helper kvd's vLLM KV dtypes (vl_038: --kv-cache-dtype nvfp4 packed pages and the
     Qwen3.8-27B fixture's float32 SSM state) and release ranges intersected from the line formats (vl_009: 0.18 vs
     0.21+ token rule both shown); 30 with helper hyb (sg_016, sg_017: the hybrid state pool of
-    'Mamba Cache is allocated' and the ratio split that pins the budget, ``explain.sgstate``)."""
+    'Mamba Cache is allocated' and the ratio split that pins the budget, ``explain.sgstate``); helper tpw's vLLM tp
+    inferred from 'Model loading took' changes no row."""
     rows = _capacity_rows()
     assert len(rows) == 63
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]

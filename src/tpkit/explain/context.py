@@ -67,6 +67,8 @@ class Context:
     """the command line forces the custom all-reduce on where the engine would turn it off (a fork's env switch)"""
     gpu_inferred: object | None = None
     """``explain.gpuinfer.InferredTotal`` when no GPU is named: the device total the memory arithmetic bounds"""
+    tp_inferred: object | None = None
+    """``explain.tpinfer.TpInference`` when no tp is printed (vLLM): the tp sizes the log's numbers leave"""
 
     @property
     def rules_version(self) -> str | None:
@@ -183,10 +185,11 @@ def tp_default_evidence(parsed: ParsedLog) -> str | None:
 
 
 def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom_allreduce: bool = False,
-                  text_settings: dict | None = None) -> Context:
+                  text_settings: dict | None = None, raw: bytes | None = None) -> Context:
     """The run from the log, gaps filled by ``flags`` (argparse dests → values; None = not given).
     ``text_settings`` (``result.free_form_settings``): settings the log states outside a recognised dump; they
-    count as the log's own values where the reader found none."""
+    count as the log's own values where the reader found none.  ``raw``: the log's text, for the tp bounds of
+    ``explain.tpinfer.tp_hints`` (world size, NCCL nranks, CUDA_VISIBLE_DEVICES)."""
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
     run = parsed.run
     values, sources, contradictions, notes = {}, {}, [], []
@@ -236,6 +239,9 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         version = flags["engine_version"]
     model, model_source = _resolve_model(parsed, flags, notes)
     _tp_divides_heads(model, values, sources)
+    tp_inferred = None
+    if "tp" not in values and engine == "vllm":
+        tp_inferred = _tp_from_numbers(parsed, model, values, sources, raw)
     gpu, gpu_source = _resolve_gpu(parsed, flags, notes)
     inferred = None
     if gpu is None and engine == "sglang":
@@ -253,7 +259,30 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                      f"{gpu.total_bytes.gib:.2f} GiB: the printed total is used where the engine reads it")
     return Context(engine=engine, version=version, values=values, sources=sources, model=model,
                    model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
-                   notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred)
+                   notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
+                   tp_inferred=tp_inferred)
+
+
+def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw: bytes | None):
+    """vLLM: the tp from the log's text bounds and its 'Model loading took' (``explain.tpinfer``); set when
+    exactly one of ``TP_CANDIDATES`` survives.  Returns the ``TpInference`` (None when nothing bears on it)."""
+    from tpkit.explain.tpinfer import infer_tp, tp_hints
+
+    hints = tp_hints(raw or b"", pp=values.get("pp"), dp=values.get("dp"))
+    w = [a for a in parsed.anchors if a.name == "weights" and a.size is not None and a.group is None]
+    weights = None
+    if w:
+        top = max(w, key=lambda a: a.size.value.bytes)  # the limiting rank's load (ranks of one tp print alike)
+        weights = (top.size, top.line_no)
+    try:
+        found = infer_tp(model=model, weights=weights, hints=hints, candidates=TP_CANDIDATES,
+                         pp=int(values.get("pp") or 1), dtype=values.get("dtype"),
+                         quantization=values.get("quantization"))
+    except Exception:  # noqa: BLE001 - a config the planner cannot size leaves the tp unknown
+        return None
+    if found is not None and found.tp is not None:
+        values["tp"], sources["tp"] = found.tp, found.text()
+    return found
 
 
 def _tp_divides_heads(model, values: dict, sources: dict) -> None:

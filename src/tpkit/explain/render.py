@@ -35,6 +35,8 @@ def format_explanation(e: Explanation) -> str:
     for k, src in ctx.sources.items():
         if str(src).startswith("inferred"):
             out.append(f"            {k}: {src}")
+    if ctx.tp_inferred is not None:
+        out.append(f"            tp from the memory arithmetic: {ctx.tp_inferred.text()}")
     if ctx.values.get("speculative"):
         out.append(f"speculative {ctx.values['speculative']}")
     out.append(f"rank        {e.rank} ({e.rank_reason})")

@@ -44,7 +44,8 @@ class Explanation:
             "gpu": {"name": getattr(ctx.gpu, "name", None), "source": ctx.gpu_source,
                     "total_bytes": ctx.gpu.total_bytes.bytes if ctx.gpu is not None else None,
                     "inferred": None if ctx.gpu_inferred is None else ctx.gpu_inferred.to_dict()},
-            "run": {"values": _jsonable(run), "sources": dict(ctx.sources)},
+            "run": {"values": _jsonable(run), "sources": dict(ctx.sources),
+                    "tp_inferred": None if ctx.tp_inferred is None else ctx.tp_inferred.to_dict()},
             "rank": {"label": self.rank, "reason": self.rank_reason},
             "kv_tokens": {"printed": self.kv_printed, "predicted": self.kv_predicted,
                           "predicted_range": list(self.kv_predicted_range) if self.kv_predicted_range else None,
@@ -72,7 +73,7 @@ def explain_log(data: bytes | str, *, rank: int | str | None = None, flags: dict
     raw = data if isinstance(data, bytes) else str(data).encode("utf-8", "replace")
     forced = _FORCED_CAR.search(raw[:1 << 20]) is not None
     return explain_parsed(parse_log(data), rank=rank, flags=flags, forced_custom_allreduce=forced,
-                          text_settings=free_form_settings(raw[:1 << 20]))
+                          text_settings=free_form_settings(raw[:1 << 20]), raw=raw[:1 << 20])
 
 
 _FORCED_CAR = __import__("re").compile(rb"CUSTOM_A(?:LL)?_?R(?:EDUCE)?_ALLOW_PCIE=1|custom all-reduce forced on")
@@ -83,10 +84,12 @@ _FREE_SETTINGS = (
         rb"(?<![\w-])(?:--)?(?:mem[_-]fraction[_-]static|gpu[_-]memory[_-]utilization)['\"]?\s*(?:=|:|\s)\s*"
         rb"([01](?:\.[0-9]+)?)(?![0-9]|\.[0-9])")),  # a sentence's full stop may follow
     ("tp", int, __import__("re").compile(
-        rb"(?<![\w-])(?:tp_size|tensor_parallel_size)['\"]?\s*(?:=|:|\s)\s*([0-9]{1,3})(?![0-9.])")),
+        rb"(?<![\w-])(?:tp_size|tensor_parallel_size|--tensor-parallel-size|--tp-size|--tp|-tp)['\"]?"
+        rb"\s*(?:=|:|\s)\s*([0-9]{1,3})(?![0-9.])")),
 )
 """settings written outside a recognised dump: 'server_args ... tp_size=4 ... mem_fraction_static=0.8 ...'
-(a summary), 'self.server_args.mem_fraction_static 0.911' (a debug print), or the flag spelled in an engine
+(a summary), a quoted launch command the reader did not take whole ('vllm serve M \\' continued over lines with
+'--tensor-parallel-size 4 \\'; also --tp-size / --tp / -tp), 'self.server_args.mem_fraction_static 0.911' (a debug print), or the flag spelled in an engine
 message: SGLang 0.5.23's 'Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88'
 (``mem_cache/kv_cache_configurator.py`` prints the value it ran with)"""
 
@@ -121,9 +124,11 @@ _TIMESTAMP = __import__("re").compile(rb"(20[0-9]{2}-[01][0-9]-[0-3][0-9])[ T][0
 
 
 def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: dict | None = None,
-                   forced_custom_allreduce: bool = False, text_settings: dict | None = None) -> Explanation:
+                   forced_custom_allreduce: bool = False, text_settings: dict | None = None,
+                   raw: bytes | None = None) -> Explanation:
     view = parsed.select_rank(rank)  # an unknown rank is the user's error (RankNotFoundError, exit 2)
-    ctx = build_context(parsed, flags, forced_custom_allreduce=forced_custom_allreduce, text_settings=text_settings)
+    ctx = build_context(parsed, flags, forced_custom_allreduce=forced_custom_allreduce, text_settings=text_settings,
+                        raw=raw)
     missing = [f"{m.what} (looked for {m.looked_for})" for m in parsed.missing]
     anchored = None
     rows: tuple[Row, ...] = ()

@@ -126,7 +126,9 @@ def _tp_unknown(ctx: Context, pp: int, block: int, rules, available: Iv, layout,
         return layout, tb_source + ("; tp not printed, the same for tp " + ", ".join(map(str, TP_CANDIDATES))
                                     if seen else "")
     each = "; ".join(f"tp {'/'.join(map(str, tps))} → {lo:,}–{hi:,}" for (lo, hi), tps in seen.items())
-    return None, f"tp not printed and the KV bytes per token depend on it ({each}): pass --tp"
+    why = ctx.tp_inferred.text() if ctx.tp_inferred is not None else (
+        "nothing in the log bounds it: no 'Model loading took' line, world size, NCCL nranks or CUDA_VISIBLE_DEVICES")
+    return None, f"tp not printed and the KV bytes per token depend on it ({each}; {why}): pass --tp"
 
 
 def _version_ends(ctx: Context) -> tuple[str, str] | None:

@@ -1,0 +1,189 @@
+"""The tensor-parallel size of a vLLM log that does not print it, from what the log does print (issue 12).
+
+Used only where no dump, flag, command line, rank prefix or default rule (``explain.context``) gave the tp.
+
+* Bounds read from the log's text (``tp_hints``):
+  - vLLM's ``rank R in world size N is assigned as DP rank d, PP rank p, TP rank t``
+    (``vllm/distributed/parallel_state.py initialize_model_parallel``; the world is tp × pp × dp, so
+    t + 1 ≤ tp ≤ N, and tp = N / (pp × dp) when the log states pp and dp, or N = 1; the wording as the corpus
+    logs print it from parallel_state.py:954 to :1208, vl_025/vl_021/vl_031/vl_050, releases ~0.8–0.11 — read off
+    those logs, not a wheel);
+  - NCCL's ``comm 0x… rank r nranks N`` (``NCCL_DEBUG=INFO``): every communicator (tp group, pp group, world) has
+    at most the world's ranks, so tp ≤ the largest N;
+  - ``CUDA_VISIBLE_DEVICES=a,b,…`` in a command line quoted in the log: the ranks of one node use at most the
+    GPUs it makes visible, so tp ≤ their count (an upper bound only: a run may use fewer).
+  (``tensor_parallel_size=`` / ``--tensor-parallel-size`` / ``-tp`` are read by ``logs.settings`` and
+  ``explain.result.free_form_settings``; rank prefixes by ``explain.context._tp_from_ranks``.)
+* The weights per rank: vLLM prints ``Model loading took X GiB`` (torch-allocated bytes after − before the load,
+  ``vllm/v1/worker/gpu_model_runner.py load_model``), which is the planner's weight ledger for the rank
+  (``models.weights.plan_weights`` with ``engine="vllm"`` plus the rotary cos/sin cache,
+  ``engines.vllm.policy.rotary_cache_bytes``).  A tp of ``TP_CANDIDATES`` survives when the model accepts it
+  (tp divides the attention heads, which vLLM asserts in ``vllm/config/parallel.py``/``model.py
+  verify_with_parallel_config``), it lies in the text bounds, and its predicted weights band (± the config-derived
+  share, ``memory.band.estimated_weights``) overlaps the printed value's print-rounding interval.  One survivor is
+  the tp; several are listed; none is said.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tpkit.units import Bytes
+
+__all__ = ["TpHint", "TpInference", "tp_hints", "infer_tp", "predicted_weights"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TpHint:
+    """A bound on the tp that one line of the log gives."""
+
+    low: int
+    high: int | None
+    """None: no upper bound"""
+    text: str
+    """what the line says, and why it bounds the tp"""
+    line_no: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TpInference:
+    """The tp sizes the log's numbers leave, with the arithmetic."""
+
+    candidates: tuple[int, ...]
+    """the tp sizes that survive every check"""
+    evidence: tuple[str, ...]
+    weights_used: bool
+    """a 'Model loading took' figure took part"""
+
+    @property
+    def tp(self) -> int | None:
+        return self.candidates[0] if len(self.candidates) == 1 else None
+
+    def to_dict(self) -> dict:
+        return {"tp": self.tp, "candidates": list(self.candidates), "evidence": list(self.evidence),
+                "weights_used": self.weights_used}
+
+    def text(self) -> str:
+        if self.tp is not None:
+            return f"tp {self.tp} inferred: {'; '.join(self.evidence)}"
+        if not self.candidates:
+            return f"no tp fits the log's numbers ({'; '.join(self.evidence)})"
+        return f"tp {'/'.join(map(str, self.candidates))} fit the log's numbers ({'; '.join(self.evidence)})"
+
+
+_WORLD = re.compile(rb"rank (\d+) in world size (\d+) is assigned as DP rank (\d+), PP rank (\d+), TP rank (\d+)")
+_NRANKS = re.compile(rb"\bcomm 0x[0-9a-fA-F]+ rank (\d+) nranks (\d+)\b")
+_VISIBLE = re.compile(rb"\bCUDA_VISIBLE_DEVICES=['\"]?([0-9]+(?:,[0-9]+)*)['\"]?")
+
+
+def _line(raw: bytes, pos: int) -> int:
+    return raw.count(b"\n", 0, pos) + 1
+
+
+def tp_hints(raw: bytes, *, pp: int | None = None, dp: int | None = None) -> tuple[TpHint, ...]:
+    """The bounds on the tp that the log's text states (module doc); ``pp``/``dp`` as the log states them."""
+    out: list[TpHint] = []
+    worlds = list(_WORLD.finditer(raw))
+    if worlds:
+        size = max(int(m.group(2)) for m in worlds)
+        top_tp = max(int(m.group(5)) for m in worlds)
+        m = worlds[0]
+        if size == 1 or (pp is not None and dp is not None and size % (pp * dp) == 0):
+            exact = size // ((pp or 1) * (dp or 1))
+            how = "world size 1" if size == 1 else f"world size {size} = tp × pp {pp} × dp {dp}"
+            out.append(TpHint(low=exact, high=exact, line_no=_line(raw, m.start()),
+                              text=f"vLLM's 'rank … in world size {size}' ({how}, parallel_state.py)"))
+        else:
+            out.append(TpHint(low=top_tp + 1, high=size, line_no=_line(raw, m.start()),
+                              text=f"vLLM's 'rank … in world size {size} … TP rank {top_tp}': "
+                                   f"{top_tp + 1} ≤ tp ≤ {size} (world = tp × pp × dp)"))
+    ranks = list(_NRANKS.finditer(raw))
+    if ranks:
+        top = max(ranks, key=lambda m: int(m.group(2)))
+        out.append(TpHint(low=1, high=int(top.group(2)), line_no=_line(raw, top.start()),
+                          text=f"NCCL 'nranks {int(top.group(2))}': tp ≤ {int(top.group(2))} (no communicator "
+                               "has more ranks than the world)"))
+    visible = _VISIBLE.search(raw)
+    if visible:
+        n = len(visible.group(1).split(b","))
+        out.append(TpHint(low=1, high=n, line_no=_line(raw, visible.start()),
+                          text=f"CUDA_VISIBLE_DEVICES lists {n} GPU{'s' if n > 1 else ''}: tp ≤ {n}"))
+    return tuple(out)
+
+
+def predicted_weights(model, tp: int, *, pp: int = 1, dtype: str | None = None,
+                      quantization: str | None = None) -> tuple[Bytes, Bytes, Bytes]:
+    """vLLM's 'Model loading took' for ``model`` at ``tp``: (nominal, low, high) — the planner's weights per rank
+    plus the rotary cache, the band ± the config-derived share (exact when read from safetensors)."""
+    from tpkit.engines.vllm.policy import rotary_cache_bytes
+    from tpkit.memory.band import WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE
+    from tpkit.models.weights import plan_weights
+    from tpkit.parallel import ParallelSpec
+
+    plan = plan_weights(model, ParallelSpec(tp=tp, pp=pp), dtype=dtype, quantization=quantization, engine="vllm")
+    act_bytes = 4 if str(dtype or "").lower() in ("float32", "fp32", "float") else 2  # auto: fp32 loads as bf16
+    nominal = plan.bytes_per_rank + rotary_cache_bytes(model, act_bytes)
+    if "derived" not in str(getattr(plan, "method", "")):
+        return nominal, nominal, nominal
+    share = WEIGHTS_DERIVED_QUANTIZED_SHARE if getattr(plan, "quant", None) is not None else WEIGHTS_DERIVED_SHARE
+    spread = Bytes(round(nominal.bytes * share))
+    return nominal, nominal - spread, nominal + spread
+
+
+def _gib(b: Bytes) -> str:
+    return f"{b.bytes / 2**30:.2f}"
+
+
+def infer_tp(*, model, weights=None, hints: tuple[TpHint, ...] = (), candidates: tuple[int, ...] = (1, 2, 4, 8),
+             pp: int = 1, dtype: str | None = None, quantization: str | None = None,
+             predict=predicted_weights) -> TpInference | None:
+    """The tp sizes of ``candidates`` that the model, the text bounds and the printed weights leave (module doc).
+
+    ``weights``: the printed 'Model loading took' as (``PrintedSize``, line number), or None.  ``predict(model, tp, pp=, dtype=, quantization=)`` →
+    (nominal, low, high).  None when nothing in the log bears on the tp (no bound, no weights figure)."""
+    if not hints and weights is None:
+        return None
+    evidence: list[str] = []
+    left = list(candidates)
+    heads = getattr(model, "num_attention_heads", None) if model is not None else None
+    if heads:
+        dropped = [t for t in left if heads % t]
+        left = [t for t in left if not heads % t]
+        if dropped:
+            evidence.append(f"tp {'/'.join(map(str, dropped))} do not divide the {heads} attention heads")
+    for h in hints:
+        left = [t for t in left if h.low <= t and (h.high is None or t <= h.high)]
+        evidence.append(f"line {h.line_no}: {h.text}")
+    used = False
+    if weights is not None and model is not None and left:
+        size, line_no = weights
+        rows, fits = [], []
+        for t in left:
+            try:
+                nominal, lo, hi = predict(model, t, pp=pp, dtype=dtype, quantization=quantization)
+            except Exception:  # noqa: BLE001 - a tp the planner refuses (pp, experts) is not a candidate
+                continue
+            ok = lo <= size.high and size.low <= hi
+            rows.append((t, nominal, lo, hi, ok))
+            if ok:
+                fits.append(t)
+        if rows:
+            used = True
+            others = ", ".join(f"tp {t} → {_gib(n)} GiB" for t, n, _, _, ok in rows if not ok)
+            if len(fits) == 1:
+                t, n, lo, hi = next((t, n, lo, hi) for t, n, lo, hi, ok in rows if ok)
+                evidence.insert(0, f"line {line_no}: Model loading took {size.text} matches the tp {t} weights "
+                                   f"{_gib(n)} GiB ({_gib(lo)}–{_gib(hi)} with the weights band)"
+                                + (f"; {others}" if others else ""))
+            else:
+                each = "; ".join(f"tp {t} → {_gib(n)} GiB ({_gib(lo)}–{_gib(hi)})" for t, n, lo, hi, _ in rows)
+                evidence.insert(0, f"line {line_no}: Model loading took {size.text} (its print rounding "
+                                   f"{_gib(size.low)}–{_gib(size.high)} GiB); predicted weights {each}")
+            left = fits
+    elif weights is None:
+        evidence.append("no 'Model loading took' line to compare the weights per rank with")
+    elif model is None:
+        evidence.append(f"line {weights[1]}: Model loading took {weights[0].text}, but no model config to predict "
+                        "the weights per rank from (pass --model)")
+    return TpInference(candidates=tuple(left), evidence=tuple(evidence), weights_used=used)
