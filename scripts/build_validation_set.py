@@ -38,7 +38,8 @@ OUT = ROOT / "tests" / "validation" / "cases"
 CONFIGS = ROOT / "tests" / "validation" / "configs"
 DATA = Path("/work/data")
 SHARED = {"sglang": ROOT / "tests" / "validation" / "data", "vllm": ROOT / "tests" / "validation" / "data_vllm"}
-PUBLIC = {"sglang": ROOT / "tests" / "validation" / "data_public" / "sglang_cases.json"}
+PUBLIC = {"sglang": ROOT / "tests" / "validation" / "data_public" / "sglang_cases.json",
+          "vllm": ROOT / "tests" / "validation" / "data_public" / "vllm_cases.json"}
 """start-ups found in public threads and kept in the repository with their log excerpt (``log``), in the shared
 set's raw schema (helper GS, 2026-12-01)"""
 CONFIG_DIRS = (CONFIGS, DATA / "sglang_logs" / "configs", DATA / "vllm_logs" / "configs", DATA / "engine_facts" / "configs",
@@ -95,6 +96,13 @@ SGLANG = {
 }
 
 # Kept in the repository (tests/validation/data_public/sglang_cases.json), same normalisation.
+VLLM_PUBLIC = {  # helper vfix, 2026-12-01
+    "vp_001": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
+                        "v0.2.5 ships the PR", {}, None),
+    "vp_002": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
+                        "v0.2.5 ships the PR", {}, None),
+}
+
 SGLANG_PUBLIC = {
     "gs_001": ("0.4.10", "log dated 2025-08-08 (v0.4.10 era, guessed from the date)", {}, None),
     "gs_002": ("0.4.10", "image lmsysorg/sglang:v0.4.10.post1-cu128-b200, SGLang rebuilt from a source checkout of "
@@ -407,7 +415,7 @@ def _public(engine: str) -> list[dict]:
     path = PUBLIC.get(engine)
     if path is None or not path.exists():
         return []
-    table = SGLANG_PUBLIC if engine == "sglang" else {}
+    table = SGLANG_PUBLIC if engine == "sglang" else VLLM_PUBLIC
     out = []
     for case in json.loads(path.read_text()):
         rec = _record(engine, case, table[case["id"]])
