@@ -146,6 +146,13 @@ def _weights_table() -> list[str]:
                 model, _, par, opts = harness.inputs(case)
             except Exception:  # noqa: BLE001 — refused inputs are listed in the case tables
                 continue
+            if engine == "sglang":  # the engine's own weights rules (pre-0.4.0 untied lm_head)
+                from dataclasses import replace
+
+                from tpkit.engines.sglang.policy import loads_untied_lm_head
+
+                if loads_untied_lm_head(model, opts.engine_version):
+                    model = replace(model, tie_word_embeddings=False)
             plan = plan_weights(model, par, dtype=getattr(opts, "dtype", None),
                                 quantization=getattr(opts, "quantization", None))
             d = plan.bytes_per_rank.gib

@@ -406,3 +406,40 @@ def test_mamba2_and_short_conv_state_bytes_match_the_printed_pools():
     conv2, ssm2 = mamba2_state_bytes(n_heads=64, head_dim=64, d_state=128, n_groups=1, d_conv=4, intermediate=4096,
                                      tp=2)
     assert (conv2, ssm2) == ((4096 + 2 * 2 * 128) // 2 * 3 * 2, ssm // 2)
+
+
+# rule: before 0.4.0 Llama / Qwen2 hold a separate lm_head even when the config ties it -----------------------
+
+def _tied(arch="LlamaForCausalLM"):
+    from dataclasses import replace
+    return replace(llama3_8b(), tie_word_embeddings=True, architecture=arch)
+
+
+@pytest.mark.parametrize("version, untied", [("0.2.15", True), ("0.3.5", True), ("0.3.6.post3", True),
+                                             ("0.4.0", False), ("0.4.2", False), ("0.5.23", False)])
+@pytest.mark.parametrize("arch", ["LlamaForCausalLM", "Qwen2ForCausalLM"])
+def test_tied_llama_and_qwen2_get_their_own_lm_head_before_0_4_0(version, untied, arch):
+    """``srt/models/llama.py`` / ``qwen2.py`` build ``ParallelLMHead`` unconditionally up to 0.3.6.post3 and reuse
+    ``embed_tokens`` for a tied config from 0.4.0: the load usage grows by vocab × hidden × 2 B before 0.4.0."""
+    from tpkit.engines.sglang.policy import load_usage, loads_untied_lm_head
+
+    model = _tied(arch)
+    assert loads_untied_lm_head(model, version) is untied
+    opts = SglangOptions(engine_version=version)
+    grown = load_usage(model, ParallelSpec(), opts)[0].bytes - load_usage(
+        model, ParallelSpec(), SglangOptions(engine_version="0.4.0"))[0].bytes
+    head = model.vocab_size * model.hidden_size * 2
+    if untied:
+        assert abs(grown - head) <= model.vocab_size * 2  # vocab padding at most
+    else:
+        assert grown == 0
+
+
+def test_untied_lm_head_rule_leaves_untied_configs_and_other_architectures_alone():
+    from dataclasses import replace
+
+    from tpkit.engines.sglang.policy import loads_untied_lm_head
+
+    assert not loads_untied_lm_head(llama3_8b(), "0.3.5")  # config unties already: nothing to add
+    assert not loads_untied_lm_head(_tied("Gemma2ForCausalLM"), "0.3.5")
+    assert loads_untied_lm_head(replace(_tied(), architecture="LlamaForCausalLM"), "0.3.6")

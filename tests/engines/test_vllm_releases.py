@@ -391,3 +391,39 @@ def test_qwen35_fp32_state_sets_the_block_and_the_printed_tokens():
     cap = plan_capacity(layout, Bytes(int(5.98 * 2**30)), max_model_len=131072, max_num_batched_tokens=8192,
                         pp=1, rules=rules)
     assert cap.num_blocks == 299 and cap.tokens == 567_978
+
+
+@pytest.mark.parametrize("version, torch_only", [("0.2.0", True), ("0.2.4", True), ("0.2.5", False),
+                                                 ("0.2.6", False), ("0.3.0", False), ("0.3.1", False)])
+def test_v0_0_2_0_to_0_2_4_charge_torch_peak_only(version, torch_only):
+    """worker/worker.py profile_num_available_blocks: 0.2.0–0.2.4 charge torch.cuda.max_memory_allocated()
+    against the device total; 0.2.5 switches to total − free (context, NCCL and other processes charged)."""
+    assert resolve_rules(version).v0_torch_peak_only is torch_only
+
+
+def _kv(result):
+    return next(l.bytes.bytes for l in result.ledger.items if l.item == "KV cache")
+
+
+@pytest.mark.parametrize("tp", [1, 4])
+def test_v0_0_2_4_keeps_the_start_up_memory_out_of_the_budget_and_0_2_5_charges_it(tp):
+    par = ParallelSpec(tp=tp)
+    old, new = _plan("0.2.4", par=par), _plan("0.2.5", par=par)
+    startup = sum(l.bytes.bytes for l in old.ledger.items if l.kind == "use"
+                  and l.item in ("CUDA context", "NCCL communicator init", "NCCL first all-reduce buffers",
+                                 "cuBLAS/cuBLASLt handles"))
+    assert startup > 0
+    block = 2 * 32 * 16 * (8 // tp) * 128 * 2  # one block of Llama-3-8B at tp (K and V, 16 tokens, bf16)
+    assert startup - block < _kv(old) - _kv(new) <= startup + block
+    assert any("not charged by V0 0.2.0–0.2.4" in l.source for l in old.ledger.items)
+
+
+def test_v0_0_2_4_budget_above_the_free_memory_is_shown_as_a_shortfall_line():
+    """0.2.4 never compares its budget with the free memory: at utilisation 0.999 the KV allocation cannot fit in
+    what the start-up uses left, and the ledger says so instead of a negative reserve."""
+    r = _plan("0.2.4", gpu_memory_utilization=0.999)
+    items = {l.item: l for l in r.ledger.items}
+    assert "requested beyond the free memory after the start-up uses" in items
+    assert items["requested beyond the free memory after the start-up uses"].bytes < Bytes(0)
+    assert "requested beyond the free memory after the start-up uses" not in {
+        l.item for l in _plan("0.2.4").ledger.items}

@@ -262,3 +262,29 @@ def test_cache_dir_honours_the_legacy_hub_cache_variable(monkeypatch, tmp_path):
     assert default_cache_dir() == tmp_path / "legacy"
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "new"))
     assert default_cache_dir() == tmp_path / "new"
+
+
+@pytest.mark.parametrize("model_type, tied", [("gemma", True), ("gemma2", True), ("llama", False),
+                                              ("qwen2", False)])
+def test_tie_word_embeddings_absent_takes_the_transformers_class_default(model_type, tied):
+    """GemmaConfig / Gemma2Config default tie_word_embeddings=True (transformers 4.44.0); LlamaConfig and
+    Qwen2Config default False: a config without the key is planned with the class default."""
+    cfg = tiny_llama(model_type=model_type)
+    del cfg["tie_word_embeddings"]
+    spec = from_config_dict(cfg, name="m", source="t")
+    assert spec.tie_word_embeddings is tied
+    assert any("tie_word_embeddings absent" in a for a in spec.assumptions) is tied
+
+
+@pytest.mark.parametrize("model_type", ["gemma", "gemma2"])
+def test_an_explicit_tie_word_embeddings_false_wins_over_the_gemma_default(model_type):
+    spec = from_config_dict(tiny_llama(model_type=model_type, tie_word_embeddings=False), name="m", source="t")
+    assert spec.tie_word_embeddings is False
+
+
+def test_gemma2_9b_validation_config_is_tied_so_no_lm_head_is_counted():
+    from tpkit.models.params import global_parts
+
+    spec = from_config_dict(json.loads((VALIDATION.parents[1] / "configs" / "google--gemma-2-9b-it.json").read_text()), name="g",
+                            source="t")
+    assert spec.tie_word_embeddings and "lm_head" not in {p.category for p in global_parts(spec)}

@@ -150,3 +150,22 @@ def test_printed_lines_are_reproduced_word_for_word():
                             estimated=205_728, tokens=0, rules=v011)
     assert ("ValueError: " + text).startswith(CASES["case_064"]["log"][0])  # the issue quotes the first sentences
     assert f"({262_144 * 253_952 / 2**30:.2f} GiB KV cache is needed" in needed.verdict.message
+
+
+def test_pr_2031_before_and_after_pin_the_0_2_4_to_0_2_5_profile_boundary():
+    """vp_001/vp_002 (main before PR #2031, torch peak only: 0.2.4 rules) and case_032/case_033 (the PR: total −
+    free, 0.2.5+) are one comment's two runs per model.  Planned with 0.2.4 rules, the 'before' runs land within
+    1 % and above the same run planned with 0.2.5 rules, by the start-up memory 0.2.5 charges."""
+    import copy
+
+    import harness
+
+    cases = {c["id"]: c for c in harness.load_cases("vllm")}
+    for cid in ("vp_001", "vp_002"):
+        case = cases[cid]
+        assert case["tpkit_engine_version"] == "0.2.4"
+        row = harness.predict(case)
+        assert abs(row.predicted - row.printed) / row.printed < 0.01, (cid, row.predicted, row.printed)
+        later = copy.deepcopy(case)
+        later["tpkit_engine_version"] = "0.2.5"
+        assert harness.predict(later).predicted < row.predicted

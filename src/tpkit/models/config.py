@@ -33,6 +33,10 @@ __all__ = ["from_config_dict", "read_config_file"]
 _LIBRARY_DEFAULTS = {
     # transformers config-class defaults for keys that released config.json files omit
     "gemma3_text": {"vocab_size": 262208, "max_position_embeddings": 131072, "tie_word_embeddings": True},
+    # GemmaConfig / Gemma2Config.__init__ default tie_word_embeddings=True (transformers 4.44.0,
+    # models/gemma{,2}/configuration_gemma{,2}.py); released Gemma-2 config.json files omit the key
+    "gemma": {"tie_word_embeddings": True},
+    "gemma2": {"tie_word_embeddings": True},
 }
 _TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "llama4": "llama4_text", "kimi_k25": "kimi_k2"}
 _QKV_BIAS_ARCH = {"qwen2", "qwen2_moe"}

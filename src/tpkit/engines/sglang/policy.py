@@ -35,20 +35,38 @@ _WEIGHTS_CACHE: dict[tuple, tuple[ModelSpec, object]] = {}
 _WEIGHTS_CACHE_SIZE = 256
 
 
+UNTIED_HEAD_ARCHITECTURES = frozenset({"LlamaForCausalLM", "Qwen2ForCausalLM"})
+"""architectures whose SGLang model class builds its own lm_head before 0.4.0 even when the config ties it"""
+
+
+def loads_untied_lm_head(model: ModelSpec, version: str) -> bool:
+    """True when SGLang ``version`` holds a separate lm_head for a config that ties word embeddings.
+
+    Read in the release wheels: ``srt/models/llama.py`` (``llama2.py`` in 0.2.15) ``LlamaForCausalLM.__init__``
+    and ``srt/models/qwen2.py`` ``Qwen2ForCausalLM.__init__`` build ``ParallelLMHead(vocab, hidden)`` whatever
+    ``tie_word_embeddings`` says in 0.2.15 – 0.3.6.post3 (``load_weights`` then copies the embedding into it), so
+    the lm_head takes its own vocab × hidden bytes; from 0.4.0 both reuse ``model.embed_tokens`` when the config
+    ties them.  Other architectures: not read, planned as their config says.
+    """
+    return (model.tie_word_embeddings and model.architecture in UNTIED_HEAD_ARCHITECTURES
+            and not at_least(version, "0.4.0"))
+
+
 def _planned_weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions):
     """``plan_weights`` memoised per (model object, layout, dtype, quantisation, checkpoint).
 
     Sweeps re-plan one model at many fractions and GPUs; weights depend on none of those.  The
     cache keeps the model object itself, so an ``id`` is never reused while its entry lives.
     """
+    untie = loads_untied_lm_head(model, options.engine_version)
     key = (id(model), parallel.tp, parallel.pp, parallel.ep, parallel.attn_tp, options.dtype, options.quantization,
-           options.checkpoint_dir)
+           options.checkpoint_dir, untie)
     hit = _WEIGHTS_CACHE.get(key)
     if hit is not None and hit[0] is model:
         return hit[1]
     from tpkit.models.weights import plan_weights
 
-    plan = plan_weights(model, parallel, dtype=options.dtype, quantization=options.quantization,
+    plan = plan_weights(replace(model, tie_word_embeddings=False) if untie else model, parallel, dtype=options.dtype, quantization=options.quantization,
                         checkpoint_dir=options.checkpoint_dir, engine="sglang")
     if len(_WEIGHTS_CACHE) >= _WEIGHTS_CACHE_SIZE:
         _WEIGHTS_CACHE.pop(next(iter(_WEIGHTS_CACHE)))

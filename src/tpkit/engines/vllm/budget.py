@@ -9,7 +9,8 @@
                       it (NCCL before 0.11.0, cuBLAS in the 0.11 era) is part of the non-torch growth
     V0, V1 < 0.9.1    available = total × util − (torch peak + non-torch memory), where non-torch memory is
                       everything outside torch's allocator (CUDA context, NCCL, cuBLAS, other processes); V0 0.3.1–0.6.3
-                      and ≥ 0.6.5 leave the CUDA context and other processes out (``v0_context_outside``)
+                      and ≥ 0.6.5 leave the CUDA context and other processes out (``v0_context_outside``);
+                      V0 0.2.0–0.2.4 charges torch's peak alone (``v0_torch_peak_only``: non-torch = 0)
     override          available = --kv-cache-memory-bytes (V1; the profile still runs, the budget is ignored)
 
 The ledger adds up exactly: capacity − uses − reserves = the shortfall (0 when the KV pool fits).
@@ -69,7 +70,10 @@ def compute_budget(baseline: Baseline, rules: VllmRules, *, utilization: float, 
     free = baseline.free_at_snapshot
     if rules.memory_rule == "v0_peak":
         charged = baseline.capacity.bytes - free  # other processes + every start-up use
-        if rules.v0_context_outside:
+        if rules.v0_torch_peak_only:
+            charged = Bytes(0)  # max_memory_allocated: nothing outside torch's allocator
+            growth = Bytes(0)
+        elif rules.v0_context_outside:
             charged = charged - baseline.held - baseline.context
         non_torch = charged + growth
         graphs = Bytes(0)
@@ -89,6 +93,8 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
         lines.append(baseline.pre_existing)
     if rules.memory_rule == "v0_peak":
         inside = "; counted as non-torch memory inside the budget (V0 rule: total × util − peak − non-torch)"
+        if rules.v0_torch_peak_only:
+            return lines + _torch_peak_only_lines(baseline, budget, utilization)
         if not rules.v0_context_outside:
             lines.append(LineItem(item="outside the utilisation budget", kind="reserve",
                                   bytes=baseline.capacity.bytes - budget.requested,
@@ -123,6 +129,21 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
                              source=f"free at vLLM's snapshot − {how}")]
 
 
+def _torch_peak_only_lines(baseline: Baseline, budget: Budget, utilization: float) -> list[LineItem]:
+    """V0 0.2.0–0.2.4: start-up uses are not charged to the budget, so they come out of the (1 − util) margin."""
+    note = ("; not charged by V0 0.2.0–0.2.4 (budget = total × util − torch.cuda.max_memory_allocated): "
+            "taken from the (1 − gpu_memory_utilization) margin")
+    lines = [replace(u, source=u.source + note) for u in baseline.uses]
+    outside = budget.free_at_snapshot - budget.requested
+    if outside < Bytes(0):
+        return lines + [LineItem(item="requested beyond the free memory after the start-up uses", kind="info",
+                                 bytes=outside, source=f"free before loading − total × gpu_memory_utilization "
+                                                       f"{utilization}: the KV allocation cannot fit")]
+    return lines + [LineItem(item="outside the utilisation budget", kind="reserve", bytes=outside,
+                             source=f"free before loading − total × gpu_memory_utilization {utilization} (the "
+                                    "start-up uses above already took their share of the margin)")]
+
+
 def v0_room(baseline: Baseline) -> Bytes:
     """V0 with the context outside the budget: the free memory init_device reads (capacity − other processes −
     the CUDA context); a budget (total × util) above it cannot be allocated."""
@@ -151,6 +172,8 @@ def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utiliz
     expected = min(left, Bytes(0))
     if not budget.override and rules.memory_rule != "v0_peak" and budget.free_at_snapshot < budget.requested:
         expected = expected + (budget.free_at_snapshot - budget.requested)  # that line is info, not a reserve
+    if rules.memory_rule == "v0_peak" and rules.v0_torch_peak_only and budget.free_at_snapshot < budget.requested:
+        expected = expected + (budget.free_at_snapshot - budget.requested)  # V0 0.2.0–0.2.4: that line is info
     if rules.memory_rule == "v0_peak" and rules.v0_context_outside and v0_room(baseline) < budget.requested:
         expected = expected + (v0_room(baseline) - budget.requested)  # the same, V0 with the context outside
     if left > Bytes(0):

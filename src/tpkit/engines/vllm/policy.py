@@ -318,7 +318,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     assert not problems, problems
     retry = _retry(model, gpu, given, options, machine, weights, uses_for or extra_uses) if search_fixes else None
     quantizable = (model.quant is None or model.quant.weight_bits >= 16) and not options.quantization
-    room = v0_room(baseline) if rules.memory_rule == "v0_peak" and rules.v0_context_outside else None
+    room = v0_room(baseline) if rules.memory_rule == "v0_peak" and rules.v0_context_outside else (
+        baseline.free_at_snapshot if rules.memory_rule == "v0_peak" and rules.v0_torch_peak_only else None)
     verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes, retry=retry, tp=parallel.tp,
                                  quantizable=quantizable, v0_room=room)
     log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs) + (

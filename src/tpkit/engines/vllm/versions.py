@@ -37,8 +37,13 @@ means first *released* version, the commit inside the interval before it is not 
 Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
 for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget charges as non-torch memory:
 
-    V0 ≤ 0.3.0                   peak = total − free after the profile: the CUDA context and other processes are
-                                 charged (worker/worker.py profile_num_available_blocks, vllm 0.2.6 and 0.3.0)
+    V0 0.2.0–0.2.4               peak = torch.cuda.max_memory_allocated() after reset_peak_memory_stats and the
+                                 profile run, total = the device's total memory: only torch's peak (weights +
+                                 activations) is charged, no non-torch memory at all (worker/worker.py
+                                 profile_num_available_blocks, vllm 0.2.0 and 0.2.4 wheels; ``v0_torch_peak_only``)
+    V0 0.2.5–0.3.0               peak = total − free (torch.cuda.mem_get_info) after the profile: the CUDA context,
+                                 NCCL and other processes are charged (worker/worker.py profile_num_available_blocks,
+                                 vllm 0.2.5, 0.2.6 and 0.3.0 wheels)
     V0 0.3.1–0.6.3               peak = init_gpu_memory − free, init_gpu_memory read in init_device after
                                  torch.cuda.set_device: context and other processes outside (vllm 0.3.1–0.3.3, 0.4.0,
                                  0.5.4, 0.5.5, 0.6.0, 0.6.2, 0.6.3, 0.6.3.post1 wheels)
@@ -112,6 +117,9 @@ class VllmRules:
     """V0 way (``memory_rule == "v0_peak"``): the CUDA context and other processes' memory sit outside the
     memory charged to the budget (V0 0.3.1–0.6.3 and ≥ 0.6.5); False: charged (V0 ≤ 0.3.0 and 0.6.4, V1
     0.8.0–0.9.0)"""
+    v0_torch_peak_only: bool = False
+    """V0 0.2.0–0.2.4: the budget is total × util − torch's peak allocation; the CUDA context, NCCL and other
+    processes are charged nothing (they take memory from the (1 − util) margin); False elsewhere"""
     distributed_after_snapshot: bool = False
     """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
     cublas_after_snapshot: bool = False
@@ -181,6 +189,10 @@ _V0_CONTEXT_CHARGED = (((0, 2, 0), (0, 3, 1)), ((0, 6, 4), (0, 6, 5)))
 """V0 release ranges [first, next) whose budget charges the CUDA context (module docstring: ≤ 0.3.0 total − free;
 0.6.4 total − free − torch allocated); every other V0 release measures from init_device's free memory"""
 
+_V0_TORCH_PEAK_ONLY = ((0, 2, 0), (0, 2, 5))
+"""V0 release range [first, next) whose budget charges torch's peak alone (module docstring: 0.2.0–0.2.4
+max_memory_allocated; 0.2.5 switches to total − free)"""
+
 _FIRST_CUSTOM_AR = (0, 3, 0)
 """first release with vLLM's custom all-reduce (module docstring; 0.2.6/0.2.7 wheels have none)"""
 
@@ -224,7 +236,9 @@ def rules_for(release: tuple[int, int, int]) -> VllmRules:
     if release < (0, 8, 0):
         charged = any(lo <= release < hi for lo, hi in _V0_CONTEXT_CHARGED)
         custom_ar = _V0.custom_ar_world_sizes if release >= _FIRST_CUSTOM_AR else ()
-        return replace(_V0, release=release, v0_context_outside=not charged, custom_ar_world_sizes=custom_ar)
+        torch_only = _V0_TORCH_PEAK_ONLY[0] <= release < _V0_TORCH_PEAK_ONLY[1]
+        return replace(_V0, release=release, v0_context_outside=not charged, custom_ar_world_sizes=custom_ar,
+                       v0_torch_peak_only=torch_only)
     rules = _V1
     for first, changes in _BOUNDARIES:
         if release >= first:
