@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tpkit.dtypes import lookup_dtype
 from tpkit.errors import PlanInputError
 
 __all__ = ["KvDtype", "KV_DTYPES", "kv_dtype", "accepted_values", "checkpoint_kv_dtype", "NVFP4_BYTES_PER_ELEMENT",
@@ -161,5 +162,7 @@ def checkpoint_kv_dtype(quant_cfg: dict | None, release: tuple[int, ...]) -> str
             return None
     if not isinstance(algo, str):
         return None
-    mapped = {"fp8": "fp8_e4m3", **({"nvfp4": "nvfp4"} if nvfp4 else {})}.get(algo.lower())
-    return mapped
+    if algo.lower() == "nvfp4":
+        return "nvfp4" if nvfp4 else None
+    # vLLM maps the bare "fp8" scheme to e4m3; the spelling itself is tpkit.dtypes' to resolve
+    return lookup_dtype(algo).short if algo.lower() == "fp8" else None
