@@ -122,7 +122,10 @@ def predicted_weights(model, tp: int, *, pp: int = 1, dtype: str | None = None,
     from tpkit.parallel import ParallelSpec
 
     plan = plan_weights(model, ParallelSpec(tp=tp, pp=pp), dtype=dtype, quantization=quantization, engine="vllm")
-    act_bytes = 4 if str(dtype or "").lower() in ("float32", "fp32", "float") else 2  # auto: fp32 loads as bf16
+    from tpkit.dtypes import lookup_dtype
+
+    named = lookup_dtype(dtype) if dtype else None
+    act_bytes = 4 if named is not None and named.bytes == 4 else 2  # auto: an fp32 checkpoint loads as bf16
     nominal = plan.bytes_per_rank + rotary_cache_bytes(model, act_bytes)
     if "derived" not in str(getattr(plan, "method", "")):
         return nominal, nominal, nominal

@@ -133,15 +133,21 @@ def _tp_unknown(ctx: Context, pp: int, block: int, rules, available: Iv, layout,
 
 def _version_ends(ctx: Context) -> tuple[str, str] | None:
     """(oldest, newest) release of an inferred range: "0.18–0.27" (``logs.engine.intersect_ranges``: the releases
-    every line format allows), "≥ 0.18" (newest: the current rules, 0.33); None for a printed release or none."""
-    import re
+    every line format allows), "≥ 0.18" (newest: the current rules, ``versions.CURRENT``); None for a printed
+    release or none."""
+    from tpkit.engines.vllm.versions import CURRENT
+    from tpkit.logs.engine import release_range
 
     text = ctx.version or ""
-    m = re.fullmatch(r"\s*(\d+\.\d+(?:\.\d+)?)\s*–\s*(\d+\.\d+(?:\.\d+)?)\s*", text)
-    if m:
-        return m.group(1), m.group(2)
-    m = re.fullmatch(r"\s*≥\s*(\d+\.\d+(?:\.\d+)?)(?:\s*\(.*\))?\s*", text)
-    return (m.group(1), "0.33") if m else None
+    if "–" not in text and "≥" not in text:
+        return None
+    rng = release_range(text)
+    if rng is None:
+        return None
+    (a, b, c), (x, y, z) = rng
+    first = f"{a}.{b}" if c == 0 else f"{a}.{b}.{c}"
+    last = CURRENT if x == 999 else (f"{x}.{y}" if z == 999 else f"{x}.{y}.{z}")
+    return first, last
 
 
 def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv, predicted: tuple[int, int],
