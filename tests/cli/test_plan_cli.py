@@ -116,3 +116,17 @@ def test_more_flag_values_are_checked(capsys, argv, needle):
 def test_chunked_prefill_minus_one_disables_it(capsys):
     code, _, err = run(capsys, "plan", "Llama-3.1-8B-Instruct", "--gpu", "H100", "--chunked-prefill-size", "-1")
     assert code == 0, err
+
+
+@pytest.mark.parametrize("engine, spelling, words", [
+    ("sglang", "mxfp8", "does not model its packed fp4/mx KV layout"),
+    ("sglang", "fp4_e2m1", "does not model its packed fp4/mx KV layout"),
+    ("vllm", "turboquant_k8v4", "--kv-cache-dtype turboquant_k8v4"),
+])
+def test_plan_refuses_a_kv_dtype_it_does_not_model_with_the_engine_reason(capsys, engine, spelling, words):
+    """An fp4/mx or other packed KV dtype the engine accepts but tpkit does not model: exit 2 with the engine's
+    reason and what to plan instead, never an argparse 'invalid choice' nor a plan sized as the model dtype."""
+    code, out, err = run(capsys, "plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", engine, "--gpu", "H100",
+                         "--kv-cache-dtype", spelling)
+    assert code == 2 and out == ""
+    assert words in err and "invalid choice" not in err and "Traceback" not in err

@@ -29,7 +29,14 @@ def test_kv_cache_dtype_choices_are_the_union_of_what_the_options_accept_and_all
 
     packed = {n for n, d in KV_DTYPES.items() if d.layout != "dense"}
     assert {"nvfp4", "fp8_ds_mla"} <= packed <= accepted
-    assert all(lookup_dtype(s) is not None for s in accepted - {"auto"} - packed)
+    from tpkit.engines.sglang.options import UNMODELLED_KV_DTYPES, SglangOptions
+
+    refused = set(UNMODELLED_KV_DTYPES)  # SGLang fp4/mx: accepted by the flag so the options can refuse them clearly
+    assert refused <= accepted
+    for s in refused:
+        with pytest.raises(PlanInputError, match="does not model"):
+            SglangOptions(kv_cache_dtype=s)
+    assert all(lookup_dtype(s) is not None for s in accepted - {"auto"} - packed - refused)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

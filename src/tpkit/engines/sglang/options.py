@@ -62,7 +62,8 @@ class SglangOptions:
     """tokens per request; None = the model's ``max_position_embeddings``"""
     page_size: int | None = flag(kind="int", unit="tokens", concept="KV page", help="tokens per KV page (default 1)")
     """tokens per KV page; None = 1 (the default of most attention backends)"""
-    kv_cache_dtype: str = flag("auto", choices=KV_CACHE_DTYPES, help="KV cache element type (auto: the model's)")
+    kv_cache_dtype: str = flag("auto", choices=KV_CACHE_DTYPES + tuple(UNMODELLED_KV_DTYPES),
+                               help="KV cache element type (auto: the model's)")
     """``auto`` | ``bf16`` | ``fp16`` | ``fp8_e4m3`` | ``fp8_e5m2`` (``fp8`` = ``fp8_e4m3``)"""
     dtype: str | None = flag(help="weight dtype: auto, bfloat16, float16")
     """weight/activation dtype override (``bfloat16``, ``float16``); None = the checkpoint's"""
