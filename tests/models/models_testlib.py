@@ -40,7 +40,7 @@ def write_safetensors(path: Path, tensors: dict[str, tuple[str, list[int]]]) -> 
 
 def llama_tensors(cfg: dict, layers: range) -> dict[str, tuple[str, list[int]]]:
     """HF Llama tensor names and shapes for ``layers`` (+ embed, norm, lm_head when in range)."""
-    h, i, v = cfg["hidden_size"], cfg["intermediate_size"], cfg["vocab_size"]
+    h, i = cfg["hidden_size"], cfg["intermediate_size"]
     hd = h // cfg["num_attention_heads"]
     kv = cfg["num_key_value_heads"] * hd
     t = {}

@@ -150,6 +150,7 @@ def test_weights_cost_does_not_grow_with_alike_layers(monkeypatch):
     spec = _load(num_hidden_layers=100_000, **_MOE, mlp_only_layers=[0, 7])
     plan = plan_weights(spec, ParallelSpec(tp=2, pp=4))
     assert len(calls) < 50
+    assert 0 < plan.bytes_per_rank.bytes < plan.total_bytes.bytes  # tp 2 × pp 4: each rank holds a share
     assert plan_weights(spec, ParallelSpec()).total_bytes.bytes == 2 * count_params(spec)  # bf16, TP 1
 
 

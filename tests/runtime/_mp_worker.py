@@ -15,7 +15,7 @@ spec = json.loads(sys.argv[6])
 from tpkit.errors import RuntimeSetupError  # noqa: E402
 from tpkit.runtime.group import MemoryImbalanceWarning, init_cpu_group, init_memory  # noqa: E402
 from tpkit.runtime.probe import FakeProbe, ProcessUsage  # noqa: E402
-from tpkit.units import Bytes, GiB  # noqa: E402
+from tpkit.units import GiB  # noqa: E402
 
 
 def probe(frees_gib):

@@ -3,7 +3,6 @@
 import json
 from pathlib import Path
 
-import pytest
 
 from tpkit.startup.measured import STARTUP_COSTS
 from tpkit.units import Bytes, GiB

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from tpkit.errors import TpkitError
 from tpkit.logs import ParsedLog
+from tpkit.explain.refusals import READ_FAILED, REFUSED
 
 __all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
 
@@ -110,7 +111,7 @@ def _resolve_model(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object 
         except TpkitError:
             notes.append(f"the log's model {logged!r} is not on this machine nor in the catalog: pass --model "
                          "(an HF id, a model dir or a config.json) to get the KV cell size")
-        except Exception as exc:  # noqa: BLE001 - a log path must never crash the explanation
+        except READ_FAILED as exc:  # a log path must never crash the explanation
             notes.append(f"the log's model {logged!r} could not be read ({type(exc).__name__})")
     return None, "unknown"
 
@@ -278,7 +279,7 @@ def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw:
         found = infer_tp(model=model, weights=weights, hints=hints, candidates=TP_CANDIDATES,
                          pp=int(values.get("pp") or 1), dtype=values.get("dtype"),
                          quantization=values.get("quantization"))
-    except Exception:  # noqa: BLE001 - a config the planner cannot size leaves the tp unknown
+    except REFUSED:  # a config the planner cannot size leaves the tp unknown
         return None
     if found is not None and found.tp is not None:
         values["tp"], sources["tp"] = found.tp, found.text()

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from tpkit.units import Bytes, GiB, MiB, format_bytes
+from tpkit.explain.refusals import REFUSED
 
 __all__ = ["Fix", "Diagnosis", "diagnose_sglang", "diagnose_vllm", "MARGIN"]
 
@@ -83,7 +84,6 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     findings = []
     pre = a.pre.mid.bytes if a.pre else None
     w = a.weights.mid.bytes if a.weights else None
-    after = a.free_after_weights.mid.bytes if a.free_after_weights else None
     f = a.fraction
     context = ctx.get("context_length")
     if a.car_bytes and a.car_bytes.bytes:
@@ -253,7 +253,7 @@ def _model_weights(ctx, tp: int, quantization: str | None) -> int | None:
 
         return plan_weights(ctx.model, ParallelSpec(tp=tp, pp=int(ctx.get("pp", 1) or 1)),
                             quantization=quantization).bytes_per_rank.bytes
-    except Exception:  # noqa: BLE001
+    except REFUSED:
         return None
 
 
@@ -374,7 +374,6 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     tp = int(ctx.get("tp", 1) or 1)
     total = a.total.mid.bytes if a.total else None
     u = a.utilization
-    ctx_len = ctx.get("context_length")
 
     def tokens_for(available: int | None, token_bytes=None) -> int | None:
         tb = token_bytes or a.token_bytes
@@ -481,7 +480,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
                 fixes.append(Fix(flags="--quantization fp8", kv_tokens=tokens_for((avail or 0) + w // 2),
                                  fits=(avail or 0) + w // 2 > 0, why="fp8 weights are half of 16-bit weights",
                                  note="assumes 16-bit weights"))
-        fixes.append(Fix(flags=f"--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
+        fixes.append(Fix(flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
                          fits=bool(short is None or short < GiB(1)),
                          why="a smaller profile run lowers the activation peak"))
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))

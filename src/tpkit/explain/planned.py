@@ -12,6 +12,7 @@ called a fit).
 from __future__ import annotations
 
 from dataclasses import replace
+from tpkit.explain.refusals import REFUSED
 
 __all__ = ["catalog_fixes_sglang"]
 
@@ -54,7 +55,7 @@ def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
                                 quantization=ctx.get("quantization"), enable_dp_attention=dpa)
         parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa)
         base = _plan(ctx.model, ctx.gpu, parallel, options)
-    except Exception:  # noqa: BLE001 - settings the planner refuses: no planned fix, never a crash
+    except REFUSED:  # settings the planner refuses: no planned fix, never a crash
         return [], None
     where = (f"planned from the catalog (tpkit plan: {ctx.model_source}, {ctx.gpu.name}, SGLang {version} rules"
              + ("" if ctx.rules_version else ", the release is not printed: the latest examined") + "), not from the "
@@ -78,7 +79,7 @@ def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
     def fix(flags, par, opt):
         try:
             result = _plan(ctx.model, ctx.gpu, par, opt)
-        except Exception:  # noqa: BLE001 - a knob the planner refuses is not a fix
+        except REFUSED:  # a knob the planner refuses is not a fix
             return None
         low = result.band.kv_tokens[0] if result.band is not None else result.kv_tokens
         edge = "" if not result.verdict.fits or low > 0 else "; the band's low end holds no token: not called a fit"

@@ -17,6 +17,7 @@ from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.logs import ParsedLog, RankView
 from tpkit.units import Bytes
+from tpkit.explain.refusals import REFUSED
 
 __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
 
@@ -128,7 +129,7 @@ def _runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
             break
     try:
         found = multimodal_runner_factor(version)
-    except Exception:  # noqa: BLE001 - a version the rules do not read
+    except REFUSED:  # a version the rules do not read
         return None
     return None if found is None else (found[0], f"{found[1]} (release {version}{why})")
 
@@ -150,14 +151,14 @@ def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
             raise unmodelled_kv_error(kv.lower())
         try:
             opts = SglangOptions(kv_cache_dtype=kv, engine_version=version)
-        except Exception:  # noqa: BLE001 - a spelling the options refuse: the model's own dtype
+        except REFUSED:  # a spelling the options refuse: the model's own dtype
             opts = SglangOptions(engine_version=version)
         kv_dtype = resolve_kv_dtype(ctx.model, opts)[0]
         attn_tp = tp // max(1, int(ctx.get("dp", 1) or 1)) if ctx.get("enable_dp_attention") else tp
         cell = compute_cell(ctx.model, attn_tp, pp, kv_dtype, split_v_dim=parse_version(version) >= (0, 5, 8),
                             version=version)
         return float(cell.bytes_per_token), f"{cell.source} ({ctx.model_source})", page
-    except Exception as exc:  # noqa: BLE001 - a model the rules cannot size: say so, keep explaining
+    except REFUSED as exc:  # a model the rules cannot size: say so, keep explaining
         return None, f"cell not computable ({type(exc).__name__}: {str(exc)[:120]})", page
 
 
@@ -198,17 +199,24 @@ def _car_bytes(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | N
             cost = sglang_custom_allreduce(ctx.gpu, SimpleNamespace(full_nvlink=True), tp, v2=at_least(version, "0.5.12"))
             return cost.bytes, f"forced on by the command line: {cost.source}"
         return (cost.bytes or None), cost.source
-    except Exception:  # noqa: BLE001
+    except REFUSED:
         return None, "unknown"
 
+
+
+def _release(ctx: Context) -> tuple[str, str]:
+    """The SGLang release whose rules read this log: the newest consistent with its formats and dated no later
+    than the log (``versions.newest_by_date``), and the reason when the date capped it ('' otherwise)."""
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date
+
+    return newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
 
 def _state_pool(view: RankView, ctx: Context):
     """The hybrid state pool from the log's anchors (``explain.sgstate``), for the newest release consistent
     with the log's formats and its date; None without a 'Mamba Cache is allocated' line."""
-    from tpkit.engines.sglang.versions import LATEST, newest_by_date
     from tpkit.explain.sgstate import state_from_anchors
 
-    version, _ = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    version, _ = _release(ctx)
     mr = ctx.get("max_running_requests")
     return state_from_anchors(view, version, int(mr) if mr else None)
 
@@ -216,10 +224,9 @@ def _state_pool(view: RankView, ctx: Context):
 def _split_rest(state, ctx: Context):
     """The KV budget pinned by the printed state split (``explain.sgstate.rest_from_split``), None when the slot
     count was set rather than solved."""
-    from tpkit.engines.sglang.versions import LATEST, newest_by_date
     from tpkit.explain.sgstate import rest_from_split
 
-    version, _ = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    version, _ = _release(ctx)
     slots_set = bool(ctx.get("max_mamba_cache_size")) or bool(
         ctx.get("disable_radix_cache") and ctx.get("max_running_requests"))
     if ctx.get("spec_algorithm") not in (None, "", "None", "NONE"):
@@ -437,10 +444,9 @@ def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, floa
     Different values give the range; none is picked silently."""
     from dataclasses import replace
 
-    from tpkit.engines.sglang.versions import LATEST, newest_by_date
     from tpkit.hardware.catalog import custom_gpu, list_gpus, lookup_gpu
 
-    version, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    version, capped = _release(ctx)
     why = f"; {capped}" if capped else ""
     inferred = ctx.gpu_inferred
     if ctx.gpu is not None:
@@ -488,7 +494,7 @@ def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[flo
         b = kv_budget(ctx.model, gpu, ParallelSpec(tp=tp, pp=pp), SglangOptions(engine_version=version),
                       machine=None, weights_bytes=Bytes(0))
         return b.fraction.value, b.fraction.source
-    except Exception:  # noqa: BLE001
+    except REFUSED:
         return None
 
 
@@ -503,12 +509,11 @@ def _pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tupl
     try:
         from tpkit.engines.sglang.options import SglangOptions
         from tpkit.engines.sglang.policy import load_usage
-        from tpkit.engines.sglang.versions import LATEST, newest_by_date
         from tpkit.hardware.catalog import custom_gpu
         from tpkit.parallel import ParallelSpec
         from dataclasses import replace
 
-        version, _ = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+        version, _ = _release(ctx)
         opts = SglangOptions(engine_version=version)
         gpus = [ctx.gpu] if ctx.gpu is not None else [
             replace(custom_gpu(free_after.high, name="unknown"), vendor=v) for v in ("NVIDIA", "AMD")]
@@ -517,7 +522,7 @@ def _pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tupl
             nominal, unc, source = load_usage(ctx.model, ParallelSpec(tp=tp, pp=pp), opts, None, gpu)
             lows.append(nominal - unc)
             highs.append(nominal + unc)
-    except Exception:  # noqa: BLE001 - a model the rules cannot size: the pre stays unknown
+    except REFUSED:  # a model the rules cannot size: the pre stays unknown
         return None
     usage = Iv(min(lows), max(highs))
     return free_after + usage, (f"not printed: min-over-ranks 'Load weight end' avail + SGLang's load usage from the "

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 
 from tpkit.units import Bytes
+from tpkit.explain.refusals import REFUSED
 
 __all__ = ["TpHint", "TpInference", "tp_hints", "infer_tp", "predicted_weights"]
 
@@ -165,7 +166,7 @@ def infer_tp(*, model, weights=None, hints: tuple[TpHint, ...] = (), candidates:
         for t in left:
             try:
                 nominal, lo, hi = predict(model, t, pp=pp, dtype=dtype, quantization=quantization)
-            except Exception:  # noqa: BLE001 - a tp the planner refuses (pp, experts) is not a candidate
+            except REFUSED:  # a tp the planner refuses (pp, experts) is not a candidate
                 continue
             ok = lo <= size.high and size.low <= hi
             rows.append((t, nominal, lo, hi, ok))

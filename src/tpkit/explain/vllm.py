@@ -16,6 +16,7 @@ from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.logs import ParsedLog, RankView
 from tpkit.units import Bytes
+from tpkit.explain.refusals import REFUSED
 
 __all__ = ["VllmAnchored", "anchor_vllm"]
 
@@ -53,7 +54,7 @@ def _rules(ctx: Context):
 
     try:
         return resolve_rules(ctx.rules_version) if ctx.rules_version else RULES["0.33"]
-    except Exception:  # noqa: BLE001
+    except REFUSED:
         return RULES["0.33"]
 
 
@@ -84,7 +85,7 @@ def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[obj
         if fmt.layout == "nvfp4":
             how += f"; --kv-cache-dtype {fmt.name}: h/2 data + h/16 scale bytes per head vector"
         return layout, f"{layout.bytes_per_block.bytes:,} B per block of {layout.block_size} ({ctx.model_source}){how}"
-    except Exception as exc:  # noqa: BLE001
+    except REFUSED as exc:
         return None, f"block not computable ({type(exc).__name__}: {str(exc)[:120]})"
 
 
@@ -119,7 +120,7 @@ def _tp_unknown(ctx: Context, pp: int, block: int, rules, available: Iv, layout,
             continue
         try:
             rng = _tokens(cand, available, ctx, rules, pp)
-        except Exception:  # noqa: BLE001 - a length the rules refuse: leave this TP size out
+        except REFUSED:  # a length the rules refuse: leave this TP size out
             continue
         seen.setdefault(rng, []).append(tp)
     if len(seen) <= 1:
@@ -166,7 +167,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
     for end in ends:
         try:
             other = resolve_rules(end)
-        except Exception:  # noqa: BLE001
+        except REFUSED:
             continue
         if (other.tokens_rule, other.era, other.engine) in seen:
             continue
@@ -175,7 +176,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
             continue
         try:
             rng = _tokens(layout, available, ctx, other, pp)
-        except Exception:  # noqa: BLE001
+        except REFUSED:
             continue
         seen.add((other.tokens_rule, other.era, other.engine))
         parts.append(f"vLLM {other.label} rules give {rng[0]:,}–{rng[1]:,} ({other.tokens_rule} rule)")
@@ -282,7 +283,7 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
         if available is not None:
             try:
                 predicted = _tokens(layout, available, ctx, rules, pp)
-            except Exception:  # noqa: BLE001 - a length the rules refuse: blocks × block size
+            except REFUSED:  # a length the rules refuse: blocks × block size
                 per_block = layout.bytes_per_block.bytes
                 groups = max(1, len(getattr(layout, "groups", ()) or ()) if rules.tokens_rule == "groups" else 1)
                 lo = max(available.low.bytes, 0) // per_block // groups * layout.block_size

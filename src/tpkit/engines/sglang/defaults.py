@@ -237,7 +237,7 @@ def default_mem_fraction(era: str, *, gpu_mem_mib: float, tp: int, pp: int, cpp:
         return FractionChoice(value=value, reserved_mib=None, source=f"SGLang {version} default by tp={tp}")
     if era == "0.4.6":
         reserved = 13 * 1024
-        return _formula(gpu_mem_mib, reserved, f"SGLang 0.4.6 default: (gpu − 13 GiB) / gpu", ndigits=None)
+        return _formula(gpu_mem_mib, reserved, "SGLang 0.4.6 default: (gpu − 13 GiB) / gpu", ndigits=None)
     if era == "0.4.10":
         return _reserve_0410(gpu_mem_mib, tp * pp, extras, "SGLang 0.4.10 default: capacity-class reserve")
     reserved = slack_estimate_mib(era, tp=tp, pp=pp, cpp=cpp, max_bs=max_bs, is_mla=is_mla, gpu_mem_mib=gpu_mem_mib,

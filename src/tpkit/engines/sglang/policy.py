@@ -27,6 +27,7 @@ from tpkit.units import Bytes, format_bytes
 
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
+    from tpkit.models.weights_plan import WeightsPlan
 
 __all__ = ["plan_sglang", "load_usage"]
 
