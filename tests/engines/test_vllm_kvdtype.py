@@ -2,18 +2,25 @@
 0.20.0, 0.25.0, 0.28.0 and 0.29.0 wheels): accepted values on both sides of each boundary, the nvfp4 packed layout,
 and a clear error (never the model dtype) for a value tpkit does not model."""
 
+from dataclasses import replace
+
 import pytest
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.engines.vllm.kvdtype import (NVFP4_BYTES_PER_ELEMENT, accepted_values, checkpoint_kv_dtype, kv_dtype,
                                       nvfp4_head_bytes)
 from tpkit.errors import PlanInputError
+from tpkit.models.quant import parse_quant_config
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
 from vllm_fixtures import H200, GivenWeights, llama3_8b
 
 W = GivenWeights(Bytes(8_030_261_248 * 2))
+
+
+def _quant(qc: dict):
+    return parse_quant_config(qc, where="test config.json")
 
 
 def _plan(**kw):
@@ -78,12 +85,31 @@ def test_fp8_kv_is_one_byte_and_an_explicit_bf16_is_named_bf16():
 
 def test_a_modelopt_checkpoint_kv_scheme_sets_auto_from_0_14_and_nvfp4_from_0_20():
     """resolve_kv_cache_dtype_string: absent in 0.11.0, present in 0.14.0; the nvfp4 mapping arrives in 0.20.0."""
-    fp8 = {"quant_method": "modelopt", "quantization": {"kv_cache_quant_algo": "FP8"}}
-    fp4 = {"quant_method": "modelopt_fp4", "kv_cache_scheme": {"num_bits": 4, "type": "float"}}
+    fp8 = _quant({"quant_method": "modelopt", "quantization": {"quant_algo": "FP8", "kv_cache_quant_algo": "FP8"}})
+    fp4 = _quant({"quant_method": "modelopt_fp4", "quant_algo": "NVFP4", "group_size": 16,
+                  "kv_cache_scheme": {"num_bits": 4, "type": "float"}})
     assert checkpoint_kv_dtype(fp8, (0, 11, 0)) is None and checkpoint_kv_dtype(fp8, (0, 14, 0)) == "fp8_e4m3"
     assert checkpoint_kv_dtype(fp4, (0, 19, 0)) is None and checkpoint_kv_dtype(fp4, (0, 20, 0)) == "nvfp4"
-    static8 = {"quant_method": "modelopt", "kv_cache_scheme": {"num_bits": 8, "type": "float", "dynamic": False}}
+    static8 = _quant({"quant_method": "modelopt", "quant_algo": "FP8",
+                      "kv_cache_scheme": {"num_bits": 8, "type": "float", "dynamic": False}})
     assert checkpoint_kv_dtype(static8, (0, 29, 0)) == "fp8_e4m3"
+    dynamic8 = _quant({"quant_method": "modelopt", "quant_algo": "FP8",
+                       "kv_cache_scheme": {"num_bits": 8, "type": "float", "dynamic": True}})
+    assert checkpoint_kv_dtype(dynamic8, (0, 29, 0)) is None  # vLLM takes static scales only
     # only modelopt is read: a compressed-tensors kv_cache_scheme leaves auto as the model dtype
-    ct = {"quant_method": "compressed-tensors", "kv_cache_scheme": {"num_bits": 8, "type": "float"}}
-    assert checkpoint_kv_dtype(ct, (0, 29, 0)) is None
+    ct = _quant({"quant_method": "compressed-tensors", "kv_cache_scheme": {"num_bits": 8, "type": "float"},
+                 "config_groups": {"g": {"weights": {"num_bits": 8, "type": "float"}}}})
+    assert checkpoint_kv_dtype(ct, (0, 29, 0)) is None and checkpoint_kv_dtype(None, (0, 29, 0)) is None
+
+
+@pytest.mark.parametrize("version, element_bytes", [("0.11", 2), ("0.14", 1)])
+def test_plan_of_a_modelopt_fp8_checkpoint_with_auto_uses_its_kv_scheme_from_0_14(version, element_bytes):
+    model = replace(llama3_8b(), quant=_quant({"quant_method": "modelopt", "quantization": {
+        "quant_algo": "FP8", "kv_cache_quant_algo": "FP8"}}))
+    plan = plan_vllm(model, H200, ParallelSpec(), VllmOptions(engine_version=version), weights=W)
+    assert plan.extra["bytes_per_block"] == 16 * 32 * 8 * 128 * 2 * element_bytes
+    noted = any("ModelOpt checkpoint's KV scheme" in w for w in plan.warnings)
+    assert noted == (element_bytes == 1)
+    explicit = plan_vllm(model, H200, ParallelSpec(), VllmOptions(engine_version=version,
+                                                                   kv_cache_dtype="bfloat16"), weights=W)
+    assert explicit.extra["bytes_per_block"] == 16 * 32 * 8 * 128 * 2 * 2  # an explicit flag wins

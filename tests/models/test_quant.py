@@ -88,3 +88,53 @@ def test_malformed_quant_numbers_are_config_errors_and_minus_one_is_per_channel(
                                "config_groups": {"g": {"weights": {"num_bits": 8, "group_size": -1}}}}, where="c.json")
     assert spec.group_size is None and spec.weight_bits == 8
     assert parse_quant_config({"quant_method": "gptq", "bits": 4, "group_size": -1}, where="c").group_size is None
+
+
+# ModelOpt (sglang 0.5.10 layers/quantization/modelopt_quant.py: from_config + create_weights), both config forms
+_NVFP4_FLAT = {"quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": 16, "ignore": ["lm_head"],
+               "kv_cache_scheme": {"num_bits": 8, "type": "float", "dynamic": False}}
+_FP8_NESTED = {"quant_method": "modelopt", "quantization": {"quant_algo": "FP8", "kv_cache_quant_algo": "FP8",
+                                                            "exclude_modules": ["lm_head"]}}
+
+
+def test_modelopt_nvfp4_packs_two_values_per_byte_and_an_fp8_scale_per_16():
+    q = parse_quant_config(_NVFP4_FLAT, where="t")
+    assert (q.method, q.weight_bits, q.group_size, q.scale_bytes, q.raw_method) == ("fp4", 4, 16, 1, "modelopt")
+    assert matrix_bytes(4096, 14336, q) == 4096 * 14336 // 2 + 4096 * (14336 // 16)
+    assert q.ignored == ("lm_head",) and q.kv_cache_scheme == "fp8" and q.kv_cache_fp8
+
+
+def test_modelopt_fp8_nested_form_is_one_fp8_byte_per_weight_with_per_tensor_scales():
+    q = parse_quant_config(_FP8_NESTED, where="t")
+    assert (q.method, q.weight_bits, q.scale_bytes) == ("fp8", 8, 0)
+    assert matrix_bytes(4096, 4096, q) == 4096 * 4096
+    assert q.kv_cache_scheme == "fp8" and q.kv_cache_fp8 and is_ignored("lm_head", q)
+
+
+@pytest.mark.parametrize("kv, scheme", [({"num_bits": 4, "type": "float"}, "nvfp4"), ("NVFP4", "nvfp4"),
+                                        ({"num_bits": 8, "type": "float", "dynamic": True}, "fp8_dynamic"),
+                                        ({"num_bits": 8, "type": "int"}, None), (None, None)])
+def test_modelopt_kv_scheme_is_read_from_an_object_or_a_name(kv, scheme):
+    q = parse_quant_config({**_NVFP4_FLAT, "kv_cache_scheme": kv}, where="t")
+    assert q.kv_cache_scheme == scheme
+    assert q.kv_cache_fp8 == (scheme in ("fp8", "fp8_dynamic"))  # SGLang: any float 8-bit scheme object is FP8
+
+
+def test_compressed_tensors_nvfp4_keeps_fp8_group_scales():
+    """sglang 0.5.10 compressed_tensors_w4a4_nvfp4.py: weight_scale is float8_e4m3fn per 16 inputs."""
+    q = parse_quant_config({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {
+        "num_bits": 4, "type": "float", "group_size": 16}}}}, where="t")
+    assert (q.method, q.scale_bytes) == ("fp4", 1)
+    assert matrix_bytes(256, 512, q) == 256 * 512 // 2 + 256 * 32
+
+
+@pytest.mark.parametrize("qc, match", [
+    ({"quant_method": "modelopt"}, "needs 'quant_algo'"),
+    ({"quant_method": "modelopt", "quant_algo": "NVFP4"}, "needs group_size"),
+    ({"quant_method": "modelopt", "quant_algo": "W4A8_AWQ"}, "quant_algo 'W4A8_AWQ' is not modelled"),
+])
+def test_modelopt_configs_tpkit_cannot_size_get_a_clear_error(qc, match):
+    from tpkit.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=match):
+        parse_quant_config(qc, where="config.json")

@@ -68,10 +68,12 @@ def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[obj
         from tpkit.engines.vllm.pages import build_layout
         from tpkit.parallel import ParallelSpec
 
-        from tpkit.engines.vllm.kvdtype import kv_dtype
+        from tpkit.engines.vllm.kvdtype import checkpoint_kv_dtype, kv_dtype
 
-        fmt = kv_dtype(str(ctx.get("kv_cache_dtype", "auto") or "auto"), rules.release,
-                       mla=ctx.model.mla is not None, label=rules.label)
+        requested = str(ctx.get("kv_cache_dtype", "auto") or "auto")
+        if requested.strip().lower() == "auto":  # a ModelOpt checkpoint's KV scheme, as the release applies it
+            requested = checkpoint_kv_dtype(getattr(ctx.model, "quant", None), rules.release) or requested
+        fmt = kv_dtype(requested, rules.release, mla=ctx.model.mla is not None, label=rules.label)
         nbytes = fmt.element_bytes or 2
         mamba = None
         if "linear" in getattr(ctx.model, "kinds", ()) and rules.engine == "V1":

@@ -8,6 +8,16 @@ Storage formats (bytes of one weight matrix of ``out × in`` elements):
     int4 compressed-tensors          out·in/2 + out·ceil(in/g)·2                 (bf16 scale per group)
     int4 AWQ / GPTQ                  out·in/2 + out·ceil(in/g)·(2 + 0.5)         (fp16 scales + packed int4 zeros)
                                      GPTQ adds ``g_idx``: in·4                   (int32 per input column)
+    nvfp4 (ModelOpt, compressed)     out·in/2 + out·ceil(in/16)·1                (fp8 e4m3 scale per 16)
+    fp8 per-tensor (ModelOpt)        out·in·1                                    (+ 2 fp32 scalars per shard, ≤ 24 B,
+                                                                                  not counted)
+
+ModelOpt (``quant_method`` modelopt / modelopt_fp8 / modelopt_fp4; sglang 0.5.10
+``layers/quantization/modelopt_quant.py`` ``ModelOptFp8Config`` / ``ModelOptFp4Config.from_config`` and their
+``create_weights``): the flat form of config.json ``{quant_algo, kv_cache_scheme, ignore, group_size}`` or the
+nested hf_quant_config.json form ``{quantization: {quant_algo, kv_cache_quant_algo, exclude_modules}}``.  FP8 stores
+an fp8 weight with per-tensor fp32 weight/input scales; NVFP4 stores two fp4 values per byte, an fp8 scale per
+``group_size`` (16) inputs and per-tensor fp32 scales.
 """
 
 from __future__ import annotations
@@ -46,6 +56,8 @@ def parse_quant_config(qc: dict | None, *, where: str) -> QuantSpec | None:
         )
     spec = parser(qc, where)
     _check_patterns(spec.ignored, where)
+    # ModelOpt: SGLang reads an fp8 scheme object as kv_cache_quant_algo FP8 (modelopt_quant.py from_config)
+    kv_fp8 = kv_fp8 or spec.kv_cache_scheme in ("fp8", "fp8_dynamic")
     return _replace(spec, kv_cache_fp8=kv_fp8, raw_method=raw)
 
 
@@ -111,13 +123,62 @@ def _compressed(qc: dict, where: str) -> QuantSpec:
     bits = optional_int(weights, "num_bits", at, default=4, minimum=1)
     group = optional_int(weights, "group_size", at, default=None, minimum=-1)
     ignored = tuple(i for i in _ignored(qc, where, "ignore") if not i.startswith("("))
-    return QuantSpec(method=f"int{bits}" if weights.get("type", "int") == "int" else f"fp{bits}",
-                     weight_bits=bits, group_size=group if group and group > 0 else None, scale_bytes=2,
+    floating = weights.get("type", "int") != "int"
+    # nvfp4 (float, 4 bits) keeps an fp8 e4m3 scale per group (sglang 0.5.10 compressed_tensors_w4a4_nvfp4.py
+    # create_weights); the int schemes a bf16 one
+    scale = 1 if floating and bits == 4 else 2
+    return QuantSpec(method=f"fp{bits}" if floating else f"int{bits}",
+                     weight_bits=bits, group_size=group if group and group > 0 else None, scale_bytes=scale,
                      has_zero_point=not weights.get("symmetric", True), ignored=ignored, scope="all_linear")
 
 
+def _kv_scheme(value) -> str | None:
+    """A ModelOpt KV entry (a scheme object or an algorithm name) → ``fp8`` / ``fp8_dynamic`` / ``nvfp4`` / None."""
+    if isinstance(value, dict):
+        if value.get("type") != "float":
+            return None
+        if value.get("num_bits") == 8:
+            return "fp8_dynamic" if value.get("dynamic") is True else "fp8"
+        return "nvfp4" if value.get("num_bits") == 4 else None
+    name = str(value or "").strip().upper()
+    if name in ("FP8", "FLOAT8"):
+        return "fp8"
+    return "nvfp4" if name in ("FP4", "FLOAT4", "NVFP4") else None
+
+
+def _modelopt(qc: dict, where: str) -> QuantSpec:
+    flat = "quant_algo" in qc
+    section = qc if flat else qc.get("quantization")
+    if not isinstance(section, dict) or not section.get("quant_algo"):
+        raise ConfigError(f"{where}: a ModelOpt quantization_config needs 'quant_algo' (FP8 or NVFP4) at the top "
+                          f"level or under 'quantization' (hf_quant_config.json), got keys {sorted(qc)}; copy the "
+                          "checkpoint's hf_quant_config.json 'quantization' block into quantization_config")
+    algo = str(section["quant_algo"]).upper()
+    kv = qc.get("kv_cache_scheme", qc.get("kv_cache_quant_algo")) if flat else section.get("kv_cache_quant_algo")
+    scheme = _kv_scheme(kv)
+    ignored = _ignored(section, where, "ignore" if flat else "exclude_modules")
+    if algo == "FP8":
+        return QuantSpec(method="fp8", weight_bits=8, scale_bytes=0, ignored=ignored, scope="all_linear",
+                         kv_cache_scheme=scheme)
+    if algo == "NVFP4":
+        group = section.get("group_size")
+        if group is None:
+            group = next((g.get("weights", {}).get("group_size") for g in (qc.get("config_groups") or {}).values()
+                          if isinstance(g, dict) and isinstance(g.get("weights"), dict)), None)
+        if not isinstance(group, int) or isinstance(group, bool) or group < 1:
+            raise ConfigError(f"{where}: a ModelOpt NVFP4 quantization_config needs group_size (16 in NVIDIA's "
+                              f"checkpoints), got {group!r}; add \"group_size\": 16 as in the checkpoint's "
+                              "hf_quant_config.json")
+        return QuantSpec(method="fp4", weight_bits=4, group_size=group, scale_bytes=1, ignored=ignored,
+                         scope="all_linear", kv_cache_scheme=scheme)
+    raise ConfigError(f"{where}: ModelOpt quant_algo {algo!r} is not modelled; tpkit sizes FP8 and NVFP4 "
+                      "ModelOpt checkpoints (what SGLang and vLLM serve). Plan the bf16 base model with "
+                      "--quantization fp8 for an estimate")
+
+
 _PARSERS = {"fp8": _fp8, "fbgemm_fp8": _fbgemm, "mxfp4": _mxfp4, "awq": _awq_gptq, "gptq": _awq_gptq,
-            "compressed-tensors": _compressed}
+            "compressed-tensors": _compressed, "modelopt": _modelopt, "modelopt_fp8": _modelopt,
+            "modelopt_fp4": _modelopt}
 
 
 def _replace(spec: QuantSpec, **changes) -> QuantSpec:

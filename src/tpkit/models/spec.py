@@ -87,6 +87,9 @@ class QuantSpec:
     """which weights are quantised: ``all_linear``, ``experts_only``, ``mlp_only``"""
     kv_cache_fp8: bool = False
     """the checkpoint asks for an fp8 KV cache (``kv_cache_quant_algo == "FP8"``)"""
+    kv_cache_scheme: str | None = None
+    """ModelOpt checkpoints: the KV cache they were calibrated for, ``fp8`` (static scales), ``fp8_dynamic`` or
+    ``nvfp4``; None when the config names none (which engine honours it, from which release, is the engine's rule)"""
     raw_method: str = ""
     """``quant_method`` exactly as written in the config"""
 

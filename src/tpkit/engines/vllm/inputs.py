@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from tpkit.dtypes import lookup_dtype
 from tpkit.engines.vllm.blocksize import resolve_block_size
 from tpkit.engines.vllm.capacity import max_concurrent_batches
-from tpkit.engines.vllm.kvdtype import KvDtype, kv_dtype
+from tpkit.engines.vllm.kvdtype import KvDtype, checkpoint_kv_dtype, kv_dtype
 from tpkit.engines.vllm.layout import resolve_dcp
 from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions
 from tpkit.engines.vllm.pages import stage_layer_kinds
@@ -184,7 +184,15 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         raise PlanInputError(f"--kv-cache-memory-bytes does not exist in vLLM {rules.label} (it arrived in 0.10.2, "
                              "engine/arg_utils.py); remove it or plan with --engine-version 0.10.2 or later")
     act_name, act_bytes = _act_dtype(model, options)
-    fmt = kv_dtype(options.kv_cache_dtype, rules.release, mla=model.mla is not None, label=rules.label)
+    requested, notes = options.kv_cache_dtype, ()
+    from_checkpoint = checkpoint_kv_dtype(model.quant, rules.release) if (requested or "auto").strip().lower() \
+        == "auto" else None
+    if from_checkpoint is not None:
+        requested = from_checkpoint
+        notes = (f"--kv-cache-dtype auto → {from_checkpoint}: the ModelOpt checkpoint's KV scheme "
+                 f"({model.quant.kv_cache_scheme}), which vLLM {rules.label} applies to auto "
+                 "(utils/torch_utils.py resolve_kv_cache_dtype_string); pass --kv-cache-dtype bfloat16 to keep 16-bit",)
+    fmt = kv_dtype(requested, rules.release, mla=model.mla is not None, label=rules.label)
     kv_bytes = fmt.element_bytes or act_bytes
     kv_name = fmt.element_dtype or act_name
     cap = gpu.compute_capability
@@ -200,5 +208,5 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         max_model_len=length, utilization=options.gpu_memory_utilization or rules.default_utilization,
         act_dtype=act_name, act_bytes=act_bytes, kv_dtype=kv_name, kv_bytes=kv_bytes, block_size=block,
         max_num_batched_tokens=tokens, max_num_seqs=seqs, sampler_rows=min(tokens, seqs),
-        compute_capability=cap, block_log=block_log, dcp=dcp, spec=spec,
+        compute_capability=cap, block_log=block_log, dcp=dcp, spec=spec, notes=notes,
         concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec), kv_format=fmt)

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from tpkit.dtypes import lookup_dtype
 from tpkit.errors import PlanInputError
+from tpkit.models.spec import QuantSpec
 
 __all__ = ["KvDtype", "KV_DTYPES", "kv_dtype", "accepted_values", "checkpoint_kv_dtype", "NVFP4_BYTES_PER_ELEMENT",
            "nvfp4_head_bytes",
@@ -141,28 +142,15 @@ def kv_dtype(value: str | None, release: tuple[int, ...] | None = None, *, mla: 
     return found
 
 
-def checkpoint_kv_dtype(quant_cfg: dict | None, release: tuple[int, ...]) -> str | None:
-    """The ``--kv-cache-dtype`` that ``auto`` resolves to for a checkpoint's ``quantization_config`` in a release
-    (module docstring: ``resolve_kv_cache_dtype_string``, 0.14.0–0.29.0); None: auto stays the model dtype."""
-    if not isinstance(quant_cfg, dict) or tuple(release[:3]) < (0, 14, 0):
+def checkpoint_kv_dtype(quant: QuantSpec | None, release: tuple[int, ...]) -> str | None:
+    """The ``--kv-cache-dtype`` that ``auto`` resolves to for a checkpoint in a release (module docstring:
+    ``resolve_kv_cache_dtype_string``, 0.14.0–0.29.0); None: auto stays the model dtype.  ``quant.kv_cache_scheme``
+    is what the ModelOpt config asks for (``tpkit.models.quant``); vLLM reads it for ModelOpt methods only, takes
+    an fp8 scheme object only with static scales, and maps nvfp4 from 0.20.0."""
+    if quant is None or tuple(release[:3]) < (0, 14, 0) or not quant.raw_method.startswith("modelopt"):
         return None
-    if not str(quant_cfg.get("quant_method", "")).startswith("modelopt"):
-        return None
-    inner = quant_cfg.get("quantization", quant_cfg)
-    inner = inner if isinstance(inner, dict) else quant_cfg
-    algo = (inner.get("kv_cache_scheme") or quant_cfg.get("kv_cache_scheme") or inner.get("kv_cache_quant_algo")
-            or quant_cfg.get("kv_cache_quant_algo"))
-    nvfp4 = tuple(release[:3]) >= (0, 20, 0)
-    if isinstance(algo, dict):
-        if algo.get("dynamic") is False and algo.get("num_bits") == 8 and algo.get("type") == "float":
-            algo = "fp8"
-        elif nvfp4 and algo.get("num_bits") == 4 and algo.get("type") == "float":
-            algo = "nvfp4"
-        else:
-            return None
-    if not isinstance(algo, str):
-        return None
-    if algo.lower() == "nvfp4":
-        return "nvfp4" if nvfp4 else None
-    # vLLM maps the bare "fp8" scheme to e4m3; the spelling itself is tpkit.dtypes' to resolve
-    return lookup_dtype(algo).short if algo.lower() == "fp8" else None
+    if quant.kv_cache_scheme == "fp8":
+        return lookup_dtype("fp8").short  # vLLM maps the bare fp8 scheme to e4m3
+    if quant.kv_cache_scheme == "nvfp4" and tuple(release[:3]) >= (0, 20, 0):
+        return "nvfp4"
+    return None

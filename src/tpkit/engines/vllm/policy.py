@@ -331,4 +331,4 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         kv_pool=None if budget.override and override_spare(budget) < Bytes(0) else _kv_pool(layout, cap),  # OOM
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + _notes(model)))
+        warnings=layout.warnings + r.notes + _notes(model)))
