@@ -222,6 +222,9 @@ def _moe(text: dict, r: _Reader, num_layers: int) -> MoeSpec | None:
     shared_width = optional_int(text, "shared_expert_intermediate_size", r.where, default=0) or None
     if mt in _SHARED_EXPERT_ARCH:
         shared, shared_width = 1, width
+    elif mt == "granitemoehybrid":  # an always-on shared MLP beside the experts (sglang models/granitemoehybrid.py)
+        shared_width = optional_int(text, "shared_intermediate_size", r.where, default=0) or None
+        shared = 1 if shared_width else 0
     elif shared_width and not shared:
         shared = 1
     num_dense = optional_int(text, "first_k_dense_replace", r.where, default=0)
@@ -239,6 +242,8 @@ def _dense_width(text: dict, r: _Reader, moe: MoeSpec | None) -> int:
     """Width of the dense MLP (Llama 4 keeps it in intermediate_size_mlp); 0 when no layer is dense."""
     if text.get("intermediate_size_mlp"):
         return r.int("intermediate_size_mlp")
+    if text.get("model_type") == "granitemoehybrid" and moe is None and text.get("shared_intermediate_size"):
+        return r.int("shared_intermediate_size")  # no experts: the shared MLP is the layer's MLP
     if moe and len(moe.moe_layer_ids) == r.int("num_hidden_layers") and not text.get("intermediate_size"):
         return 0
     return r.int("intermediate_size")
@@ -269,6 +274,12 @@ def _linear_attn(text: dict, where: str) -> LinearAttnSpec | None:
     Gated DeltaNet (Qwen3-Next ``linear_*`` keys): see ``_gdn``."""
     if text.get("linear_num_value_heads") is not None:
         return _gdn(text, where)
+    if text.get("mamba_n_heads") is not None:
+        return _mamba2(text, where)
+    if "mamba" in (text.get("layer_types") or ()):
+        raise ConfigError(f"{where}: layer_types lists 'mamba' layers but the config has no Mamba-2 fields "
+                          "(mamba_n_heads, mamba_d_head, mamba_d_state, mamba_n_groups, mamba_d_conv), so their "
+                          "per-request state cannot be sized; add them as in the model's released config.json")
     lac = text.get("linear_attn_config")
     if not isinstance(lac, dict):
         return None
@@ -306,6 +317,34 @@ def _gdn(text: dict, where: str) -> LinearAttnSpec:
                     f"temporal {n_v}×{d_v}×{d_k} fp32 = {temporal:,} B (SGLang default state dtypes)")
 
 
+def mamba2_dims(text: dict, where: str) -> dict[str, int]:
+    """Mamba-2 mixer dimensions of a Granite-4.0-H style config (``mamba_*`` keys; sglang 0.5.10
+    ``configs/granitemoehybrid.py``, whose defaults fill absent keys, and which requires n_heads × d_head =
+    expand × hidden)."""
+    dims = {k: optional_int(text, f"mamba_{k}", where, default=d, minimum=1) for k, d in (
+        ("n_heads", 64), ("d_head", 64), ("d_state", 128), ("n_groups", 1), ("d_conv", 4), ("expand", 2))}
+    inner = dims["n_heads"] * dims["d_head"]
+    hidden = text.get("hidden_size")
+    if isinstance(hidden, int) and inner != dims["expand"] * hidden:
+        raise ConfigError(f"{where}: mamba_n_heads × mamba_d_head = {inner:,} must equal mamba_expand × hidden_size "
+                          f"= {dims['expand']} × {hidden:,} (as the engines check); fix the mamba_* fields")
+    return {**dims, "inner": inner, "conv_dim": inner + 2 * dims["n_groups"] * dims["d_state"]}
+
+
+def _mamba2(text: dict, where: str) -> LinearAttnSpec:
+    """Mamba-2 state per request per layer at TP 1 (sglang 0.5.10 ``configs/mamba_utils.py``
+    ``Mamba2StateShape.create``): conv ``(inner + 2·groups·d_state) × (d_conv − 1)`` in bf16 and the temporal state
+    ``heads × d_head × d_state`` in fp32 (SGLang's default ``mamba_ssm_dtype``).  At TP > 1 SGLang raises the groups
+    to the TP size when TP does not divide them (a few KiB more conv state per layer, not modelled: split evenly)."""
+    d = mamba2_dims(text, where)
+    conv, temporal = d["conv_dim"] * (d["d_conv"] - 1) * 2, d["n_heads"] * d["d_head"] * d["d_state"] * 4
+    return LinearAttnSpec(
+        state_bytes_per_layer=Bytes(conv + temporal),
+        description=f"Mamba-2 per request per layer at TP 1: conv {d['conv_dim']}×({d['d_conv']}−1) bf16 = {conv:,} B "
+                    f"+ temporal {d['n_heads']}×{d['d_head']}×{d['d_state']} fp32 = {temporal:,} B (SGLang default "
+                    "state dtypes)")
+
+
 def _qkv_bias(text: dict) -> bool:
     value = text.get("attention_bias")
     if isinstance(value, bool):
@@ -330,7 +369,7 @@ def _extra(cfg: dict, text: dict) -> dict:
         extra["attn_output_gate"] = True  # q_proj also yields a per-head output gate (sglang models/qwen3_next.py)
     for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config", "draft_vocab_size",
                 "eagle_config", "target_hidden_size", "num_aux_hidden_states", "num_attention_layers", "is_hybrid_swa",
-                "mamba_ssm_dtype", *_GDN_KEYS):
+                "mamba_ssm_dtype", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size", *_GDN_KEYS):
         if cfg.get(key) is not None or text.get(key) is not None:
             extra[key] = text.get(key, cfg.get(key))
     return extra

@@ -22,8 +22,9 @@ __all__ = ["layer_kinds", "moe_layer_ids"]
 
 _TYPE_NAMES = {"full_attention": "full", "sliding_attention": "sliding", "chunked_attention": "sliding",
                "linear_attention": "linear", "full": "full", "sliding": "sliding", "linear": "linear",
-               "attention": "full"}
-"""``layer_types`` spellings → kinds; "attention" is Granite 4.0's (granitemoehybrid) full-attention layer"""
+               "attention": "full", "mamba": "linear"}
+"""``layer_types`` spellings → kinds; "attention" and "mamba" are Granite 4.0-H's (granitemoehybrid) layers: a
+Mamba-2 mixer keeps a per-request state, no per-token KV, like the other linear kinds"""
 
 
 def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str]) -> tuple[tuple[str, ...], int | None]:

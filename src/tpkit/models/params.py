@@ -99,7 +99,12 @@ def layer_parts(spec: ModelSpec, i: int, *, moe_layer: bool | None = None) -> li
     kind = spec.kind_of(i)
     pre = f"model.layers.{i}"
     if kind == "linear":
-        attn = _gdn(spec, pre) if spec.extra.get("linear_num_value_heads") else _kda(spec, pre)
+        if spec.extra.get("linear_num_value_heads"):
+            attn = _gdn(spec, pre)
+        elif spec.model_type == "granitemoehybrid":
+            attn = _mamba2(spec, pre)
+        else:
+            attn = _kda(spec, pre)
     elif spec.mla is not None:
         attn = _mla(spec, pre)
     else:
@@ -191,6 +196,33 @@ def _gdn(spec: ModelSpec, pre: str) -> list[Part]:
             Part(name=f"{a}.A_log", category="linear_attention", out=n_v, shard="col"),
             Part(name=f"{a}.norm", category="norms", out=d_v),
             Part(name=f"{a}.out_proj", category="linear_attention", out=h, inp=value, shard="row", linear=True)]
+
+
+def _mamba2(spec: ModelSpec, pre: str) -> list[Part]:
+    """Mamba-2 mixer of Granite-4.0-H (layout as sglang 0.5.10 ``layers/attention/mamba/mamba.py`` ``MambaMixer2``):
+    one input projection to ``inner + conv_dim + heads`` (gate z, x·B·C, dt), a depthwise conv over ``conv_dim``,
+    per-head ``A``, ``D`` and ``dt_bias``, a gated RMSNorm over ``inner``, the output projection; all split over TP
+    (``A`` is fp32 in SGLang, counted at the model dtype: 128 B per layer)."""
+    from tpkit.models.config import mamba2_dims
+
+    x, h, a = spec.extra, spec.hidden_size, f"{pre}.mamba"
+    d = mamba2_dims({**{f"mamba_{k}": x[f"mamba_{k}"] for k in ("n_heads", "d_head", "d_state", "n_groups",
+                                                                "d_conv", "expand") if f"mamba_{k}" in x},
+                     "hidden_size": h}, spec.source)
+    parts = [Part(name=f"{a}.in_proj", category="linear_attention", out=d["inner"] + d["conv_dim"] + d["n_heads"],
+                  inp=h, shard="col", linear=True),
+             Part(name=f"{a}.conv1d", category="linear_attention", out=d["conv_dim"], inp=d["d_conv"], shard="col"),
+             *(Part(name=f"{a}.{n}", category="linear_attention", out=d["n_heads"], shard="col")
+               for n in ("A", "D", "dt_bias")),
+             Part(name=f"{a}.norm", category="norms", out=d["inner"], shard="col"),
+             Part(name=f"{a}.out_proj", category="linear_attention", out=h, inp=d["inner"], shard="row", linear=True)]
+    if x.get("mamba_conv_bias", True):
+        parts.append(Part(name=f"{a}.conv1d.bias", category="linear_attention", out=d["conv_dim"], shard="col"))
+    if x.get("mamba_proj_bias", False):
+        parts += [Part(name=f"{a}.in_proj.bias", category="linear_attention",
+                       out=d["inner"] + d["conv_dim"] + d["n_heads"], shard="col"),
+                  Part(name=f"{a}.out_proj.bias", category="linear_attention", out=h)]
+    return parts
 
 
 def _mlp(spec: ModelSpec, pre: str, moe_layer: bool) -> list[Part]:
