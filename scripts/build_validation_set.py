@@ -137,7 +137,9 @@ SGLANG_PUBLIC = {
     "gs_011": (None, "", {}, "DeepSeek-V3.2-Exp: DP attention is modelled now, but its NSA sparse attention keeps an "
                              "indexer K cache beside the MLA latent (the PR's subject) and tpkit has no NSA/DSA pool "
                              "rule; no DeepSeek-V3.2-Exp config in the set"),
-    "gs_012": (None, "", {}, "GPU not named (the log says only 'SM100 GPUs'): 275.75 GiB free before load exceeds the "
+    "gs_012": (None, "", {"gpu_note": "unknown SM100-class Blackwell (the log's 'SM100 GPUs') with 275.75 GiB free "
+                                      "before load: more than the B200 or B300 CUDA totals"},
+               "GPU not named (the log says only 'SM100 GPUs'): 275.75 GiB free before load exceeds the "
                              "B200's 178.35 GiB and the 267.69 GiB CUDA total of the 288 GB Blackwell parts (B300/GB300; "
                              "public CUDA OOM messages, GitHub code-search index file ids 66974703316, 66068615294), so "
                              "no known GPU fits and its total is unknown"),
@@ -337,6 +339,7 @@ def _record(engine: str, case: dict, sel) -> dict:
     if "config_file" in over:
         case = {**case, "config_file": over.pop("config_file")}
     assumed = over.pop("gpu_assumed", None)  # an unnamed GPU whose memory class alone decides the prediction
+    gpu_note = over.pop("gpu_note", None)  # what is known of an unnamed GPU, where the source's wording misleads
     parallel = {k: case.get(k) or 1 for k in ("tp", "pp", "dp", "ep")}
     out = {"id": case["id"], "engine": engine, "status": case["status"], "quality": case.get("quality"),
            "source": case["source"], "source_url": case.get("source_url"),
@@ -353,6 +356,8 @@ def _record(engine: str, case: dict, sel) -> dict:
            "printed_weights_gib": _printed_weights(engine, case),
            "engine_anomaly": case.get("engine_anomaly"), "predict": why is None, "why_not": why,
            "notes": (case.get("notes") or "")[:400]}
+    if gpu_note:
+        out["gpu_note"] = gpu_note
     if assumed:
         out.update(gpu=assumed["gpu"], gpu_note=assumed["note"], gpu_candidates=list(assumed["candidates"]))
     quant = _checkpoint_quant(case, out["config_file"])
