@@ -89,6 +89,28 @@ EXTRA = [
             "pcie": "PCIe Gen5 x16 as H20 (partner specs)",
         },
     },
+    {
+        "name": "MI355X", "vendor": "AMD", "aliases": ["AMD Instinct MI355X", "Instinct MI355X"],
+        "total_bytes": round(287.98 * GIB),
+        "total_source": "287.98 GiB total capacity in public PyTorch/HIP OOM messages on MI355X (gfx950) hosts "
+                        "(2-decimal rounding: ±5 MiB; e.g. 'HIP out of memory ... GPU 3 has a total capacity of "
+                        "287.98 GiB', GitHub code-search index file ids 69068205465, 61205771843, 60904491974); "
+                        "consistent with sg_021's load lines (avail mem 210.10 + mem usage 73.58 = 283.68 GiB free "
+                        "at load on 8x MI355X) (helper npr, 2026-12-03)",
+        "nvidia_smi_total_mib": None, "compute_capability": None, "sm_count": 256,
+        "memory_bandwidth_tbps": 8.0, "bf16_dense_tflops": 2516.6, "nvlink_gbps_per_direction": None,
+        "pcie_gbps_per_direction": 64.0,
+        "fp8_dense_tflops": 5033.2, "fp4_dense_tflops": 10066.3, "int8_dense_tops": None,
+        "pcie_generation": 5, "pcie_lanes": 16,
+        "sources": {
+            "memory_bandwidth_tbps": "AMD Instinct MI355X product page (288 GB HBM3E, 8 TB/s); recalled, UNVERIFIED",
+            "bf16_dense_tflops": "AMD Instinct MI355X product page (FP16/BF16 2.5 PFLOPS dense, 5.0 with sparsity; "
+                                 "256 CUs, CDNA 4); recalled, UNVERIFIED",
+            "fp8_dense_tflops": "AMD Instinct MI355X product page (FP8 5.0 PFLOPS dense); recalled, UNVERIFIED",
+            "fp4_dense_tflops": "AMD Instinct MI355X product page (MXFP4 10 PFLOPS dense); recalled, UNVERIFIED",
+            "pcie": "PCIe Gen5 x16 host interface (as MI300X/MI325X)",
+        },
+    },
 ]
 
 INT8_EQUALS_FP8 = ("Hopper", "Ada", "Blackwell")

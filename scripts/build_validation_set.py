@@ -54,8 +54,7 @@ SGLANG = {
     "sg_002": ("0.3.5", "docs build 2024-11-10 (v0.3.5 era)", {}, None),
     "sg_003": ("0.4.2", "docs build 2025-02-12 (v0.4.2/0.4.3 era)", {}, None),
     "sg_004": ("0.4.2", "docs build (2025-02)", {},
-               "reward model (LlamaForSequenceClassification, score head): its own config is not in the set, and the "
-               "Llama-3.1-8B-Instruct config would count an LM head the checkpoint does not have"),
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "sg_005": ("0.4.2", "docs build 2025-02-04", {}, None),
     "sg_006": ("0.4.2", "docs build 2025-02-13",
                {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 8,
@@ -65,30 +64,36 @@ SGLANG = {
     "sg_008": ("0.4.0", "docs build 2024-11-30 (v0.3.6/v0.4.0 era)", {}, None),
     "sg_009": ("0.4.3.post3", "same author's issue #4127 two days earlier names v0.4.3.post3", {}, None),
     "sg_010": ("0.5.2rc2", "image tag in the manifest", {"quantization": "fp8"},
-               "no xai-org/grok-2 config in the set (not found within the look-up budget)"),
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "sg_013": ("0.4.4", "log dated 2025-03-25 (main between v0.4.4 and v0.4.5)", {}, None),
-    "sg_019": (None, "", {}, "MI355X is not in the GPU catalog; engine_anomaly (AITER over-allocation, per the PR)"),
-    "sg_021": (None, "", {}, "MI355X is not in the GPU catalog; Kimi-K2.5 excerpt without flags"),
-    "sg_022": (None, "", {}, "--enable-dp-attention (DP attention is not modelled on this branch; helper S); GPU only "
-                             "known as the 141 GB class"),
-    "sg_023": (None, "", {}, "--enable-dp-attention with dp 8 (not modelled on this branch); GPU unknown"),
+    "sg_019": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
+    "sg_021": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
+    "sg_022": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
+    "sg_023": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "sg_036": ("0.5.15", "source checkout of mid-2026 (guessed release)", {}, None),
     "sg_037": ("0.4.2", "image lmsysorg/sglang:v0.4.2-rocm620", {}, None),
     "sg_040": (None, "", {}, "engine_anomaly (pre-fix SWA cell size, per the PR); GPU unknown; no config"),
     "sg_043": ("0.5.10", "sglang main of 2026-04 (guessed release)", {}, None),
     "sg_044": ("0.4.2", "docker image of early Feb 2025 (v0.4.2 era)", {}, None),
-    "sg_047": (None, "", {}, "google/gemma-4-26B-A4B (text-only FP8 conversion): no config in the set"),
+    "sg_047": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "sg_050": ("0.4.10", "issue dated 2025-07 (v0.4.9/0.4.10 era); the shared set's case_001 is the same run",
                {"config_file": "Qwen--Qwen3-235B-A22B-FP8.json"}, None),
     "sg_051": ("0.5.3", "PR branch of 2025-10-16 (v0.5.3 era)", {},
                "model only inferred ('Llama-3.x-70B class', not named in the excerpt) and flags not printed"),
-    "sg_052": (None, "", {}, "GPU unknown (tp 2 × pp 2)"),
-    "sg_054": (None, "", {}, "engine_anomaly (MTP draft embed/lm_head held while the pool is sized); Qwen3.8 config "
-                             "not in the set; speculative"),
-    "sg_055": (None, "", {}, "GLM-5 NVFP4 (DSA attention): no config in the set"),
+    "sg_052": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
+    "sg_054": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
+    "sg_055": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "sg_056": ("0.5.2", "docs build 2025-09-04 (v0.5.2 era)", {}, None),
     "sg_057": ("0.5.2", "docs build 2025-09-04", {},
-               "EAGLE3 speculative decoding (draft weights/KV not modelled on this branch), capped at 20,480 tokens"),
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "sg_059": ("0.5.2", "docs build 2025-09-04 (v0.5.2 era)", {"config_file": "Qwen--Qwen1.5-MoE-A2.7B.json"}, None),
     "sg_062": ("0.5.20", "sglang main of 2026-08 (guessed release)", {}, None),
     "case_001": None,  # the same run as sg_050: listed once, as sg_050
@@ -111,17 +116,33 @@ SGLANG_PUBLIC = {
     "gs_004": ("0.5.18", "printed by the pip install step (sglang 0.5.18)", {}, None),
     "gs_005": ("0.5.19", "image lmsysorg/sglang:v0.5.19 (printed by the image pull)", {}, None),
     "gs_006": ("0.4.2.post1", "the notes' install step got sglang-0.4.2.post1 (runs of 2025-02-03)", {}, None),
+    # gs_007/008/009/011/012 re-read by helper npr (2026-12-03): what blocks each now (DP attention, speculative
+    # decoding and the MI355X are modelled / catalogued on this branch)
     "gs_007": (None, "", {}, "GPU not empty at start: 36.54 GiB free on an H100 NVL (other processes held the rest); "
-                             "SGLang sizes the pool from the memory free at start and the harness has no input for "
-                             "memory held by other processes; H100 NVL is not in the GPU catalog"),
-    "gs_008": (None, "", {}, "GPU not empty at start (13.22 GiB free of 24 GB on an RTX 4090 D); OpenBMB/MiniCPM5-1B: "
-                             "no config in the set"),
-    "gs_009": (None, "", {}, "GPU not named in the thread (80 GB class: A100-80GB or H100-80GB)"),
+                             "SGLang sizes the pool from the memory free at start, which tpkit takes only from a probed "
+                             "machine profile (tpkit plan --machine), while the harness predicts from config, GPU and "
+                             "flags alone; H100 NVL is not in the GPU catalog either"),
+    "gs_008": (None, "", {}, "GPU not empty at start (13.22 GiB free of 24 GB on an RTX 4090 D; as gs_007, the harness "
+                             "has no free-memory input); OpenBMB/MiniCPM5-1B: no config in the set"),
+    "gs_009": ("0.4.6", "issue title ('sglang0.4.6')",
+               {"gpu_assumed": {
+                   "gpu": "A100-SXM-80GB", "candidates": ["A100-SXM-80GB", "H100-SXM-80GB"],
+                   "note": "GPU not named in the thread; 78.84 GiB free before load fits the 80 GB class only "
+                           "(A100-80GB or H100-80GB: 79.15 / 79.19 GiB CUDA totals). Planned on the first candidate; "
+                           "every candidate's prediction lies inside the others' bands (helper npr, 2026-12-03; "
+                           "tests/validation/test_validation_set.py checks it), so the memory class alone decides"}},
+               None),
     "gs_010": ("0.5.18", "printed by the pip install step (sglang 0.5.18); config: the issue-12 corpus copy (partial, "
                          "architecture fields; helper val, 2026-12-01)", {}, None),
-    "gs_011": (None, "", {}, "DeepSeek-V3.2-Exp (DSA sparse attention, NSA indexer cache): no config in the set and "
-                             "the indexer pool is not modelled"),
-    "gs_012": (None, "", {}, "GPU not named (SM100-class with 275.75 GiB free, B300 class: not in the GPU catalog)"),
+    "gs_011": (None, "", {}, "DeepSeek-V3.2-Exp: DP attention is modelled now, but its NSA sparse attention keeps an "
+                             "indexer K cache beside the MLA latent (the PR's subject) and tpkit has no NSA/DSA pool "
+                             "rule; no DeepSeek-V3.2-Exp config in the set"),
+    "gs_012": (None, "", {"gpu_note": "unknown SM100-class Blackwell (the log's 'SM100 GPUs') with 275.75 GiB free "
+                                      "before load: more than the B200 or B300 CUDA totals"},
+               "GPU not named (the log says only 'SM100 GPUs'): 275.75 GiB free before load exceeds the "
+                             "B200's 178.35 GiB and the 267.69 GiB CUDA total of the 288 GB Blackwell parts (B300/GB300; "
+                             "public CUDA OOM messages, GitHub code-search index file ids 66974703316, 66068615294), so "
+                             "no known GPU fits and its total is unknown"),
     # docs-CI builds of other release eras (helper val, 2026-12-01; read from the Stars1233 fork's history)
     "gs_013": ("0.3.5", "docs build 2024-11-06 (v0.3.5 era)", {}, None),
     "gs_014": ("0.3.4.post2", "docs build 2024-10-31 (main after v0.3.4.post2, before v0.3.5)", {}, None),
@@ -136,8 +157,10 @@ VLLM = {
     "vl_002": ("0.8.5", "V1 engine at main on 2025-04-24 (v0.8.4/0.8.5)", {}, None),
     "vl_003": (None, "", {}, "GPU not stated; LMCache connector"),
     "vl_004": ("v0", "V0 engine, issue dated 2025-02-11 (v0.7.x)", {"block_size": 16}, None),
-    "vl_010": (None, "", {}, "Qwen3.6-27B with MTP: no config in the set; speculative decoding (helper V)"),
-    "vl_012": (None, "", {}, "Qwen3.6-35B-A3B: no config in the set"),
+    "vl_010": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
+    "vl_012": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "vl_021": ("0.10.2", "printed 'vLLM API server version 0.10.2'", {}, None),
     "vl_022": ("current", "2026-era wheels (CUDA 13); release not printed", {}, None),
     "vl_024": (None, "", {}, "Qwen3-VL-30B-A3B-Instruct-FP8: no config in the set"),
@@ -152,13 +175,17 @@ VLLM = {
     "vl_046": ("v0", "V0 gpu_executor lines, torch 2.5.1 (v0.6.4-0.7.x)", {}, None),
     "vl_047": ("0.8.4", "title v0.8.4", {}, None),
     "vl_048": (None, "", {}, "pipeline over two different GPUs (RTX 5070 Ti + RTX 5090 D): one GPU type per plan"),
-    "vl_050": (None, "", {}, "ibm-granite/granite-4.0-micro: no config in the set"),
+    "vl_050": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "vl_051": (None, "", {}, "EAGLE speculative decoding (draft not modelled on this branch; helper V)"),
     "vl_056": ("0.9.1", "issue of 2025-07-24, kv_cache_utils.py:634 (V1 0.8.5-0.9.x)", {}, None),
     "vl_057": (None, "", {}, "GPU total not printed ('46GB', L40S/A40/L40 class)"),
-    "vl_059": (None, "", {}, "bitsandbytes in-flight quantisation with LoRA: not modelled"),
-    "vl_060": (None, "", {}, "GLM-5.3-Flash: no config in the set"),
-    "vl_066": (None, "", {}, "engine_anomaly (kvcached plugin)"),
+    "vl_059": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
+    "vl_060": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
+    "vl_066": (None, "", {},
+               "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "vl_068": ("v0", "V0 (Turing), log of 2025-06 (v0.8.5/0.9.0)", {"disable_custom_all_reduce": True}, None),
     "vl_069": ("v0", "V0 (as vl_068)", {}, None),
     "vl_071": (None, "", {}, "gaunernst/gemma-3-27b-it-int4-awq: its AWQ config is not in the set"),
@@ -191,7 +218,8 @@ def _gpu(case: dict) -> dict:
     name = case["gpu"] or ""
     rep = (case.get("reported") or {}).get("extra") or {}
     known = ("H100-SXM-80GB", "H100-80GB", "H20-141GB", "H200-SXM-141GB", "B200", "GB200", "L4", "L40S", "RTX-4090", "RTX-5090",
-             "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB")
+             "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB",
+             "MI355X")
     if name in known:
         return {"gpu": name}
     if name == "T4":
@@ -310,6 +338,8 @@ def _record(engine: str, case: dict, sel) -> dict:
     over = dict(over)
     if "config_file" in over:
         case = {**case, "config_file": over.pop("config_file")}
+    assumed = over.pop("gpu_assumed", None)  # an unnamed GPU whose memory class alone decides the prediction
+    gpu_note = over.pop("gpu_note", None)  # what is known of an unnamed GPU, where the source's wording misleads
     parallel = {k: case.get(k) or 1 for k in ("tp", "pp", "dp", "ep")}
     out = {"id": case["id"], "engine": engine, "status": case["status"], "quality": case.get("quality"),
            "source": case["source"], "source_url": case.get("source_url"),
@@ -326,6 +356,10 @@ def _record(engine: str, case: dict, sel) -> dict:
            "printed_weights_gib": _printed_weights(engine, case),
            "engine_anomaly": case.get("engine_anomaly"), "predict": why is None, "why_not": why,
            "notes": (case.get("notes") or "")[:400]}
+    if gpu_note:
+        out["gpu_note"] = gpu_note
+    if assumed:
+        out.update(gpu=assumed["gpu"], gpu_note=assumed["note"], gpu_candidates=list(assumed["candidates"]))
     quant = _checkpoint_quant(case, out["config_file"])
     if quant and "quantization" not in out["flags"]:
         out["flags"]["quantization"] = quant
@@ -383,6 +417,98 @@ VLLM_SHARED_EDITS = {'case_020': {'why_off': '--kv-transfer-config LMCacheConnec
               'engine_version_basis': 'issue dated 2024-02-06: the v0.3.0 release of 2024-01-31 (V0 engine)'}}
 
 
+# Re-reading of the collection's not-predicted cases (helper npr, 2026-12-03): DP attention, speculative decoding
+# and the MI355X are modelled / catalogued now, so each case says what blocks it today, or is predicted.  The
+# collection (/work/data) is not on disk, so its records are kept from cases/*.json; these edits are applied on
+# every rebuild (with or without the collection) so that the script, not the output, holds them.
+COLLECTION_EDITS = {
+    "sg_004": {"why_not": "reward model (LlamaForSequenceClassification: the Llama-3.1-8B body with a 1-label score "
+                          "head and no LM head): its own config is not in the set and tpkit has no "
+                          "sequence-classification rule, so the Llama-3.1-8B-Instruct config would count a "
+                          "128,256 x 4,096 LM head (0.98 GiB) the checkpoint does not have"},
+    "sg_010": {"why_not": "xai-org/grok-2: a config is assembled in the explain corpus now "
+                          "(tests/logs/data/configs/xai-org__grok-2, partial: FFN widths unconfirmed), but tpkit has "
+                          "no Grok rules: model_type 'git' is planned as a plain MoE decoder without the dense "
+                          "residual MLP beside the experts (residual_moe), so the weights cannot be derived (25.83 "
+                          "GiB per rank derived against a 36.73 GiB load)"},
+    "sg_019": {"gpu": "MI355X", "gpu_note": "MI355X (catalog entry added by helper npr, 2026-12-03: 287.98 GiB HIP total)",
+               "tpkit_engine_version": "0.5.15",
+               "engine_version_basis": "log dated 2026-07-15: main after the 0.5.15 release (2026-07-10), before "
+                                       "0.5.20 (guessed)",
+               "engine_anomaly": "not stock SGLang: the author's build prints 'initial available_bytes 204.63 GB' and "
+                                 "'Case 2: candidate_kv_budget 152.88 GB', i.e. the KV budget less the AITER workspace "
+                                 "(51.75 GB, printed) — the PR's adjustment; stock main sizes the pool from the initial "
+                                 "available bytes and over-allocates (the PR's subject). tpkit plans the stock rule",
+               "predict": True, "why_not": None},
+    "sg_021": {"gpu": "MI355X", "gpu_note": "MI355X (catalog entry added by helper npr, 2026-12-03: 287.98 GiB HIP total)",
+               "why_not": "MI355X is in the GPU catalog now, but the excerpt prints neither the command nor the "
+                          "ServerArgs (mem_fraction_static, context length, chunked prefill unknown) nor the release"},
+    "sg_022": {"why_not": "DP attention is modelled now, but the excerpt (a 2025-05-09 comment) prints neither the "
+                          "command nor the ServerArgs: the same author's command of the day before (a decode server, "
+                          "tp 16 x dp 16 over 2 nodes, DeepEP low_latency, mem_fraction_static 0.846, 32 redundant "
+                          "experts) need not be this run's; release not printed; GPU only known as the 141 GB class "
+                          "(H200 or H20-141GB)"},
+    "sg_023": {"gpu_note": "AMD gfx942 class (the issue's environment: ROCm, 'AMD Radeon Graphics', compute "
+                           "capability 9.4): MI300X, MI308X or MI325X",
+               "engine_version_basis": "the issue's environment prints sglang 0.4.6.post5",
+               "why_not": "DP attention is modelled now, but the GPU's memory class is not known: the issue's "
+                          "environment is ROCm with compute capability 9.4 (gfx942: MI300X 191.98 GiB, MI325X 255.98 "
+                          "GiB, or MI308X), whose pools differ by tens of GiB; the excerpt prints no free memory and "
+                          "no flags beyond tp/dp/ep and chunked prefill"},
+    "sg_047": {"why_not": "google/gemma-4-26B-A4B (text-only FP8 conversion): no config in the set, and tpkit has no "
+                          "Gemma-4 rules (gemma4 layer types)"},
+    "sg_052": {"why_not": "GPU unknown: the excerpts name no device and print no free memory before load (tp 2 x pp 2 "
+                          "itself is planned)"},
+    "sg_054": {"why_not": "engine_anomaly: v0.5.19's MTP draft holds its own embed/lm_head while the pool is sized "
+                          "(the PR's subject; tpkit's SGLang rules share them with the target, as after the fix); the "
+                          "Qwen3.8-27B geometry is in the explain corpus now (tests/logs/data/configs/"
+                          "Qwen__Qwen3.8-27B) but not the AutoRound INT4 quantization_config, and the author's table "
+                          "gives no flags beyond the fp8 KV cache"},
+    "sg_055": {"why_not": "GLM-5 (glm_moe_dsa: MLA latent plus DSA indexer keys per layer): tpkit has no NSA/DSA pool "
+                          "rule, and no GLM-5 config is in the set"},
+    "sg_057": {"flags": {"max_running_requests": 128, "cuda_graph_max_bs": 4, "dtype": "float16",
+                         "speculative_algorithm": "EAGLE3",
+                         "speculative_draft_model_path": "jamesliu1--sglang-EAGLE3-Llama-3.1-Instruct-8B.json",
+                         "speculative_num_steps": 5, "speculative_eagle_topk": 8, "speculative_num_draft_tokens": 32},
+               "flags_note": "from the printed ServerArgs (speculative settings, dtype, max_running_requests, "
+                             "cuda_graph_max_bs); the EAGLE-3 draft config is assembled (its _assembled_note)",
+               "predict": True, "why_not": None},
+    "vl_010": {"why_not": "Qwen3.6-27B AutoRound INT4 with the title's DFlash drafts ('dual dflash on'): the "
+                          "Qwen3.5/3.6-27B geometry is in the explain corpus (tests/logs/data/configs/"
+                          "Qwen__Qwen3.5-27B) but not the AutoRound quantization_config, DFlash is not among tpkit's "
+                          "vLLM speculative methods, and the one-line excerpt prints neither the release nor "
+                          "gpu_memory_utilization"},
+    "vl_012": {"why_not": "Qwen3.6-35B-A3B NVFP4 (ModelOpt): the base geometry is in the explain corpus "
+                          "(tests/logs/data/configs/Qwen__Qwen3.6-35B-A3B), but not the build's quantization_config "
+                          "(a mix of NVFP4 and FP8 modules), so its weights cannot be derived"},
+    "vl_050": {"config_file": "ibm-granite--granite-4.0-micro.json", "config_confidence": "assembled (partial)",
+               "tpkit_engine_version": "0.11.0",
+               "engine_version_basis": "printed 'Initializing a V1 LLM engine (v0.11.0)'",
+               "flags": {"quantization": "fp8"},
+               "flags_note": "quantization 'fp8': the printed engine config (quantization=fp8, online FP8 of the bf16 "
+                             "checkpoint)",
+               "predict": True, "why_not": None},
+    "vl_059": {"why_not": "bitsandbytes in-flight quantisation with LoRA adapters: tpkit plans neither (no "
+                          "bitsandbytes weight rule, no LoRA buffers)"},
+    "vl_060": {"why_not": "GLM-5.3-Flash: no config in the set; per an unverified fixture it mixes Kimi Delta "
+                          "Attention and DeepSeek sparse attention layers (an indexer key pool), which tpkit can "
+                          "neither load nor size"},
+    "vl_066": {"why_not": "engine_anomaly (kvcached plugin); google/gemma-3-4b-it: no config in the set; "
+                          "gpu_memory_utilization not in the excerpt"},
+}
+
+
+def _edited(rec: dict) -> dict:
+    """``rec`` with its COLLECTION_EDITS (flags merged); applying them twice gives the same record."""
+    edits = COLLECTION_EDITS.get(rec["id"])
+    if not edits:
+        return rec
+    rec = dict(rec)
+    for key, value in edits.items():
+        rec[key] = {**rec[key], **value} if key == "flags" else value
+    return rec
+
+
 def _shared(engine: str) -> list[dict]:
     """The shared validation set (already in the repo), in the same normalised form."""
     out = []
@@ -436,6 +562,7 @@ def main() -> int:
             fresh = {r["id"] for r in rebuilt}
             records = [r for r in json.loads((OUT / f"{engine}.json").read_text()) if r["id"] not in fresh]
             print(f"{engine}: {path} absent; {len(records)} records kept from cases/{engine}.json")
+        records = [_edited(r) for r in records]
         records += rebuilt
         records.sort(key=lambda r: r["id"])
         (OUT / f"{engine}.json").write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n")

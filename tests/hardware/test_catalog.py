@@ -44,6 +44,9 @@ def test_validation_gpus_have_their_sources():
     assert abs(rtx3090.total_bytes.gib - 23.58) < 0.005 and rtx3090.nvidia_smi_total_mib == 24576
     assert "vllm" in rtx3090.total_source.lower()
     assert lookup_gpu("H20-141GB").total_bytes > lookup_gpu("H20").total_bytes + GiB(40)
+    mi355x = lookup_gpu("AMD Instinct MI355X")  # sg_019 / sg_021 (helper npr): the HIP total public OOMs print
+    assert mi355x.name == "MI355X" and mi355x.vendor == "AMD" and abs(mi355x.total_bytes.gib - 287.98) < 0.005
+    assert "OOM" in mi355x.total_source and "index file ids" in mi355x.total_source
 
 
 def test_names_and_aliases_are_unique():

@@ -13,10 +13,10 @@ import pytest
 import harness
 
 REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch (targets: see the module doc)
-    "sglang": (0.005, 0.025, 0.92),  # 2026-12-01 (helper vfix), 27 scored: median 0.37 %, p90 2.36 %, 25/27 inside
+    "sglang": (0.005, 0.025, 0.92),  # 2026-12-03 (helper npr), 28 scored: median 0.38 %, p90 2.27 %, 26/28 inside
                                      # (sg_037 MI300X, sg_044 RTX 3090 under WSL2 outside; gs_013 inside since the
                                      # pre-0.4.0 untied lm_head rule; §6.4); the load term is partly in-sample (§5)
-    "vllm": (0.025, 0.22, 0.86),  # 2026-12-01 (helper vfix), 30 scored: median 2.42 %, p90 21.6 %, 26/30 inside;
+    "vllm": (0.025, 0.22, 0.86),  # 2026-12-03 (helper npr), 31 scored: median 2.29 %, p90 20.2 %, 27/31 inside;
                                   # p90 misses 8 % (vl_001, case_033, case_020, vl_002, vl_047: §6.2 why_off)
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
@@ -63,6 +63,20 @@ def test_accuracy_and_band_at_the_level_reached(engine):
 def test_every_band_contains_its_prediction(engine):
     for r in SCORED[engine][0]:
         assert r.low <= r.predicted <= r.high, r.case["id"]
+
+
+@pytest.mark.parametrize("engine", harness.ENGINES)
+def test_an_assumed_gpu_is_planned_only_where_its_memory_class_decides(engine):
+    """A case whose GPU is not named but whose memory class is known (``gpu_candidates``) is predicted on one
+    candidate only when every candidate's prediction lies inside every other candidate's band."""
+    for case in harness.load_cases(engine):
+        if not (case["predict"] and case.get("gpu_candidates")):
+            continue
+        assert case["gpu"] in case["gpu_candidates"], case["id"]
+        rows = [harness.predict({**case, "gpu": gpu}) for gpu in case["gpu_candidates"]]
+        for a in rows:
+            for b in rows:
+                assert b.low <= a.predicted <= b.high, (case["id"], a.case["gpu"], b.case["gpu"])
 
 
 def test_the_accuracy_doc_lists_every_case():
