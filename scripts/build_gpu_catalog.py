@@ -103,11 +103,10 @@ EXTRA = [
         "fp8_dense_tflops": 5033.2, "fp4_dense_tflops": 10066.3, "int8_dense_tops": None,
         "pcie_generation": 5, "pcie_lanes": 16,
         "sources": {
-            "memory_bandwidth_tbps": "AMD Instinct MI355X product page (288 GB HBM3E, 8 TB/s); recalled, UNVERIFIED",
-            "bf16_dense_tflops": "AMD Instinct MI355X product page (FP16/BF16 2.5 PFLOPS dense, 5.0 with sparsity; "
-                                 "256 CUs, CDNA 4); recalled, UNVERIFIED",
-            "fp8_dense_tflops": "AMD Instinct MI355X product page (FP8 5.0 PFLOPS dense); recalled, UNVERIFIED",
-            "fp4_dense_tflops": "AMD Instinct MI355X product page (MXFP4 10 PFLOPS dense); recalled, UNVERIFIED",
+            "memory_bandwidth_tbps": "288 GB HBM3E at 8 TB/s (Boston Ltd, 'AMD Instinct MI355X', 2025-08-14, boston-uk-l.azurewebsites.net/blog/2025/08/14/amd-instinct-mi355x.aspx; aiwiki.ai/wiki/amd_instinct_mi355x)",
+            "bf16_dense_tflops": "half the FP8 rate: 4,096 dense FP16/BF16 FLOPS per CU per clock × 256 CUs × 2.4 GHz = 2,516.6 TFLOPS (AMD ISSCC 2026 talk as reported by world-today-news.com/?p=7253162: FP8 8,192 FLOPS/CU/clock, 32 CUs per XCD × 8; max clock 2.4 GHz per wccftech's Hot Chips 2025 report)",
+            "fp8_dense_tflops": "8,192 FP8 FLOPS per CU per clock × 256 CUs × 2.4 GHz = 5,033.2 TFLOPS dense ('five petaflops of FP8', AMD ISSCC 2026 talk as reported by world-today-news.com/?p=7253162; clock from wccftech's Hot Chips 2025 report)",
+            "fp4_dense_tflops": "twice the FP8 rate (MXFP4 ~10 PFLOPS: yobitel.com/knowledge-base/amd-mi355x; jaredwatkins.com MI350 series page, '10+ PFLOPS FP4')",
             "pcie": "PCIe Gen5 x16 host interface (as MI300X/MI325X)",
         },
     },
