@@ -289,3 +289,19 @@ def test_gemma2_9b_validation_config_is_tied_so_no_lm_head_is_counted():
     spec = from_config_dict(json.loads((VALIDATION.parents[1] / "configs" / "google--gemma-2-9b-it.json").read_text()), name="g",
                             source="t")
     assert spec.tie_word_embeddings and "lm_head" not in {p.category for p in global_parts(spec)}
+
+
+def test_a_sequence_classification_checkpoint_has_a_score_head_instead_of_the_lm_head():
+    """Reward models (Skywork-Reward-Llama-3.1-8B: LlamaForSequenceClassification, num_labels 1) end in a
+    hidden × num_labels score head (sglang 0.5.10 models/llama_reward.py); the 128,256 × 4,096 LM head is absent."""
+    from tpkit.models.params import count_params
+
+    causal = from_config_dict(tiny_llama(), name="c", source="t")
+    reward = from_config_dict(tiny_llama(architectures=["LlamaForSequenceClassification"], num_labels=1),
+                              name="r", source="t")
+    two = from_config_dict(tiny_llama(architectures=["LlamaForSequenceClassification"],
+                                      id2label={"0": "bad", "1": "good"}), name="r2", source="t")
+    h, v = causal.hidden_size, causal.vocab_size
+    assert not causal.tie_word_embeddings
+    assert count_params(causal) - count_params(reward) == v * h - 1 * h
+    assert count_params(two) - count_params(reward) == h  # num_labels from id2label

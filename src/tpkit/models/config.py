@@ -367,6 +367,9 @@ def _extra(cfg: dict, text: dict) -> dict:
     }
     if mt == "qwen3_next" and text.get("attn_output_gate", True) is not False:
         extra["attn_output_gate"] = True  # q_proj also yields a per-head output gate (sglang models/qwen3_next.py)
+    labels = cfg.get("num_labels") or (len(cfg["id2label"]) if isinstance(cfg.get("id2label"), dict) else None)
+    if isinstance(labels, int) and not isinstance(labels, bool) and labels >= 1:
+        extra["num_labels"] = labels  # HF PretrainedConfig: num_labels, else the id2label entries (default 2)
     for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config", "draft_vocab_size",
                 "eagle_config", "target_hidden_size", "num_aux_hidden_states", "num_attention_layers", "is_hybrid_swa",
                 "mamba_ssm_dtype", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size", *_GDN_KEYS):

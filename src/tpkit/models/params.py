@@ -70,7 +70,12 @@ def global_parts(spec: ModelSpec) -> list[Part]:
     parts = [Part(name="model.embed_tokens", category="embedding", out=spec.vocab_size, inp=spec.hidden_size,
                   shard="vocab"),
              Part(name="model.norm", category="norms", out=spec.hidden_size)]
-    if not spec.tie_word_embeddings:
+    if spec.architecture.endswith("ForSequenceClassification"):
+        # reward / classifier checkpoints end in a score head of num_labels rows, not an LM head (sglang 0.5.10
+        # models/llama_reward.py LlamaForSequenceClassification: ``score`` nn.Linear(hidden, num_labels), no lm_head)
+        parts.append(Part(name="score", category="lm_head", out=int(spec.extra.get("num_labels") or 2),
+                          inp=spec.hidden_size))
+    elif not spec.tie_word_embeddings:
         parts.append(Part(name="lm_head", category="lm_head", out=spec.vocab_size, inp=spec.hidden_size,
                           shard="vocab"))
     return parts
