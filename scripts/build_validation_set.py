@@ -19,7 +19,7 @@ represent yet are kept, with the reason.  Nothing here depends on tpkit's predic
 Edited by hand since (the collection under /work/data is no longer on disk; helper AV, 2026-12-01): vl_058, vl_067
 and vl_070 added from their logs in tests/logs/data/vllm (scored on the printed available KV GiB, metric
 ``available_kv_gib``); the release of case_021/022 (0.6.4), case_032/033 (0.2.6), case_063 (0.3.0), vl_039 (0.5.4),
-vl_025 (0.8.2:v0) and vl_044 (0.7.3:v1) set from their log wording; case_027 listed, not predicted.  The edits
+vl_025 (0.8.2:v0) and vl_044 (0.7.3:v1; 0.7.2:v1 since helper v08) set from their log wording; case_027 listed, not predicted.  The edits
 to shared-set records are ported into ``VLLM_SHARED_EDITS`` (helper vfix), so a re-run reproduces the committed
 cases; a test pins that.
 
@@ -145,7 +145,7 @@ VLLM = {
     "vl_030": ("v0", "V0-style profile line (v0.6.5-0.8.x)", {}, None),
     "vl_031": ("0.10.2", "printed 'Initializing a V1 LLM engine (v0.10.2)'",
                {"config_file": "llava-hf--llava-v1.6-mistral-7b-hf.json"}, None),
-    "vl_044": ("0.7.3", "V1 engine of Feb 2025 (VLLM_USE_V1=1 on v0.7.2/0.7.3)",
+    "vl_044": ("0.7.2", "V1 engine of v0.7.2 (VLLM_USE_V1=1): the log's source line numbers are 0.7.2's",
                {"config_file": "ibm-granite--granite-3.0-3b-a800m-instruct.json"}, None),
     "vl_033": ("current", "late 0.2x (log of 2026-08, 'consumed memory' wording)", {}, None),
     "vl_039": ("v0", "V0, dated 2024-08-19 (v0.5.4)", {}, None),  # config completed (vocab, positions)
