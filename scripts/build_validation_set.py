@@ -101,6 +101,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                         "v0.2.5 ships the PR", {}, None),
     "vp_002": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
+    # helper v08, 2026-12-03: public 0.8.4 / 0.8.5 V1 start-ups, controls for vl_002 / vl_047
+    "vp_003": ("0.8.4", "printed 'Initializing a V1 LLM engine (v0.8.4)'", {}, None),
+    "vp_004": ("0.8.4", "printed 'Initializing a V1 LLM engine (v0.8.4)'",
+               {"disable_custom_all_reduce": True},  # vLLM turned it off itself: 'lacks GPU P2P capability'
+               None),
+    "vp_005": ("0.8.5", "log source lines gpu_model_runner.py:1329/1347 and topk_topp_sampler.py:44 are v0.8.5's", {},
+               None),
+    "vp_006": ("0.8.4", "issue title 'DeepSeek TP16 using v0.8.4 v1 engine'", {}, None),
 }
 
 SGLANG_PUBLIC = {
@@ -191,7 +199,7 @@ def _gpu(case: dict) -> dict:
     name = case["gpu"] or ""
     rep = (case.get("reported") or {}).get("extra") or {}
     known = ("H100-SXM-80GB", "H100-80GB", "H20-141GB", "H200-SXM-141GB", "B200", "GB200", "L4", "L40S", "RTX-4090", "RTX-5090",
-             "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB")
+             "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB", "H20-96GB")
     if name in known:
         return {"gpu": name}
     if name == "T4":
