@@ -19,7 +19,7 @@ represent yet are kept, with the reason.  Nothing here depends on tpkit's predic
 Edited by hand since (the collection under /work/data is no longer on disk; helper AV, 2026-12-01): vl_058, vl_067
 and vl_070 added from their logs in tests/logs/data/vllm (scored on the printed available KV GiB, metric
 ``available_kv_gib``); the release of case_021/022 (0.6.4), case_032/033 (0.2.6), case_063 (0.3.0), vl_039 (0.5.4),
-vl_025 (0.8.2:v0) and vl_044 (0.7.3:v1) set from their log wording; case_027 listed, not predicted.  The edits
+vl_025 (0.8.2:v0) and vl_044 (0.7.3:v1; 0.7.2:v1 since helper v08) set from their log wording; case_027 listed, not predicted.  The edits
 to shared-set records are ported into ``VLLM_SHARED_EDITS`` (helper vfix), so a re-run reproduces the committed
 cases; a test pins that.
 
@@ -106,6 +106,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                         "v0.2.5 ships the PR", {}, None),
     "vp_002": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
+    # helper v08, 2026-12-03: public 0.8.4 / 0.8.5 V1 start-ups, controls for vl_002 / vl_047
+    "vp_003": ("0.8.4", "printed 'Initializing a V1 LLM engine (v0.8.4)'", {}, None),
+    "vp_004": ("0.8.4", "printed 'Initializing a V1 LLM engine (v0.8.4)'",
+               {"disable_custom_all_reduce": True},  # vLLM turned it off itself: 'lacks GPU P2P capability'
+               None),
+    "vp_005": ("0.8.5", "log source lines gpu_model_runner.py:1329/1347 and topk_topp_sampler.py:44 are v0.8.5's", {},
+               None),
+    "vp_006": ("0.8.4", "issue title 'DeepSeek TP16 using v0.8.4 v1 engine'", {}, None),
 }
 
 SGLANG_PUBLIC = {
@@ -168,7 +176,7 @@ VLLM = {
     "vl_030": ("v0", "V0-style profile line (v0.6.5-0.8.x)", {}, None),
     "vl_031": ("0.10.2", "printed 'Initializing a V1 LLM engine (v0.10.2)'",
                {"config_file": "llava-hf--llava-v1.6-mistral-7b-hf.json"}, None),
-    "vl_044": ("0.7.3", "V1 engine of Feb 2025 (VLLM_USE_V1=1 on v0.7.2/0.7.3)",
+    "vl_044": ("0.7.2", "V1 engine of v0.7.2 (VLLM_USE_V1=1): the log's source line numbers are 0.7.2's",
                {"config_file": "ibm-granite--granite-3.0-3b-a800m-instruct.json"}, None),
     "vl_033": ("current", "late 0.2x (log of 2026-08, 'consumed memory' wording)", {}, None),
     "vl_039": ("v0", "V0, dated 2024-08-19 (v0.5.4)", {}, None),  # config completed (vocab, positions)
@@ -219,7 +227,7 @@ def _gpu(case: dict) -> dict:
     rep = (case.get("reported") or {}).get("extra") or {}
     known = ("H100-SXM-80GB", "H100-80GB", "H20-141GB", "H200-SXM-141GB", "B200", "GB200", "L4", "L40S", "RTX-4090", "RTX-5090",
              "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB",
-             "MI355X")
+             "MI355X", "H20-96GB")
     if name in known:
         return {"gpu": name}
     if name == "T4":

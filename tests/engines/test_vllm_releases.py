@@ -208,6 +208,42 @@ def test_b200_batch_default_rises_in_0_28():
     assert _plan("0.28.0", gpu=b200).extra["max_num_batched_tokens"] == 16384
 
 
+def _batch(version, gpu):
+    extra = _plan(version, gpu=gpu).extra
+    return extra["max_num_batched_tokens"], extra["max_num_seqs"]
+
+
+def test_v1_batch_defaults_per_release_and_device():
+    """engine/arg_utils.py _set_default_args_v1 (vllm 0.7.2, 0.7.3, 0.8.0, 0.8.3, 0.8.4, 0.8.5, 0.9.0 wheels): by the
+    device NAME up to 0.8.4 (tokens; max_num_seqs 1024 everywhere before 0.8.4, by name in 0.8.4), by memory
+    ≥ 70 GiB in 0.8.5 (A100-80GB included), ≥ 70 GiB and not A100 from 0.9.0."""
+    h100, l40s, a100 = lookup_gpu("H100-SXM-80GB"), lookup_gpu("L40S"), lookup_gpu("A100-SXM-80GB")
+    h20 = lookup_gpu("H20-96GB")  # ≥ 70 GiB, but no "h100"/"h200" in its name
+    assert _batch("0.7.3:v1", l40s) == (2048, 1024) and _batch("0.8.3", l40s) == (2048, 1024)
+    assert _batch("0.8.3", h100) == (8192, 1024) and _batch("0.8.3", h20) == (2048, 1024)
+    assert _batch("0.8.4", l40s) == (2048, 256) and _batch("0.8.4", h20) == (2048, 256)
+    assert _batch("0.8.4", h100) == (8192, 1024) and _batch("0.8.4", a100) == (2048, 256)
+    assert _batch("0.8.5", h20) == (8192, 1024) and _batch("0.8.5", a100) == (8192, 1024)
+    assert _batch("0.8.5", l40s) == (2048, 256)
+    assert _batch("0.9.0", a100) == (2048, 256) and _batch("0.9.0", h20) == (8192, 1024)
+
+
+def test_v1_profile_sampler_starts_in_0_8_and_0_7_3_takes_the_request_rows():
+    """v1/worker/gpu_model_runner.py profile_run: 0.7.1/0.7.2 compute the logits of every batched token, 0.7.3 of
+    the max_num_seqs rows, neither runs a sampler; 0.8.0 adds _dummy_sampler_run (38 B per logit, native)."""
+    l40s = lookup_gpu("L40S")
+    def sampler_line(version):
+        return next(p for p in _plan(version, gpu=l40s).ledger.items if "logits" in p.item)
+    vocab = llama3_8b().vocab_size
+    old, mid, new = sampler_line("0.7.2:v1"), sampler_line("0.7.3:v1"), sampler_line("0.8.0")
+    hidden = 2048 * llama3_8b().hidden_size * 2
+    assert old.item.endswith("logits") and old.bytes == Bytes(hidden + 2048 * vocab * 2)
+    assert mid.item.endswith("logits") and mid.bytes == Bytes(hidden + 1024 * vocab * 2)
+    assert new.item.endswith("logits + sampler") and new.bytes == Bytes(hidden + 1024 * vocab * 38)
+    assert not resolve_rules("0.7.3:v1").dummy_sampler and resolve_rules("0.8.0").dummy_sampler
+    assert resolve_rules("0.7.2:v1").profile_logits_all_tokens and not resolve_rules("0.7.3:v1").profile_logits_all_tokens
+
+
 def test_kv_cache_memory_bytes_arrives_in_0_10_2():
     with pytest.raises(PlanInputError, match="arrived in 0.10.2"):
         _plan("0.10.1", kv_cache_memory_bytes=GiB(10))
@@ -266,7 +302,9 @@ def test_engine_suffix_names_the_engine_of_a_release():
     assert resolve_rules("0.8.2:v0").engine == "V0" and resolve_rules("0.8.2").engine == "V1"
     v1 = resolve_rules("0.7.3:v1")
     assert v1.engine == "V1" and v1.memory_rule == "v0_peak" and resolve_rules("0.7.3").engine == "V0"
-    assert _plan("0.7.3:v1").extra["available_kv_bytes"] == _plan("0.8.0").extra["available_kv_bytes"]
+    # its worker sizes memory like 0.8.0's; only the profile differs (logits, no dummy sampler run: test below)
+    assert replace(v1, release=(0, 8, 0), dummy_sampler=True) == resolve_rules("0.8.0")
+    assert _plan("0.7.3:v1").extra["available_kv_bytes"] > _plan("0.8.0").extra["available_kv_bytes"]
     for bad in ("0.11.0:v0", "0.6.0:v1", "0.8.2:v2"):
         with pytest.raises(PlanInputError, match="engine suffix"):
             resolve_rules(bad)

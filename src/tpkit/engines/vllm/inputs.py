@@ -2,7 +2,10 @@
 ``vllm/config/cache.py`` ``CacheConfig``, ``vllm/engine/arg_utils.py`` ``get_batch_defaults``; 0.11 as noted).
 
 Default batch sizes (``engine/arg_utils.py get_batch_defaults``, API server): ≥ 160 GiB devices get
-16384 / 1024 from 0.28.0 (not GB10), ≥ 70 GiB devices other than A100 8192 / 1024, others 2048 / 256.  V0
+16384 / 1024 from 0.28.0 (not GB10), ≥ 70 GiB devices other than A100 8192 / 1024, others 2048 / 256.  Before
+0.9.0 (``_set_default_args_v1``, vllm 0.7.3, 0.8.0, 0.8.3, 0.8.4, 0.8.5 wheels): 0.8.5 gives every ≥ 70 GiB device
+(A100-80GB included) 8192 / 1024; 0.8.4 only devices named H100/H200; 0.7.x V1 and 0.8.0–0.8.3 give the 8192
+tokens to H100/H200 by name and 1024 sequences to every device.  V0
 profiled ``max(max_model_len, 2048)`` tokens over 256 sequences, or with chunked prefill (on by default above 32K
 tokens without a sliding window) its budget: 512 tokens up to 0.6.4, 2048 from 0.6.5 (``config.py``
 ``SchedulerConfig``, vllm 0.5.4–0.6.4 wheels: 512; 0.6.5, 0.6.6, 0.7.0, 0.8.5: ``_DEFAULT_MAX_NUM_BATCHED_TOKENS``
@@ -124,15 +127,32 @@ def _act_dtype(model: ModelSpec, options: VllmOptions) -> tuple[str, int]:
 def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec) -> tuple[int, int]:
     if rules.engine == "V0":
         return _v0_batch(options, rules, length, model), options.max_num_seqs or 256
+    big, big_seqs = _large_batch_device(gpu, rules)
     gb10 = gpu.compute_capability == (12, 1)
     huge = rules.huge_gpu_batch and gpu.total_bytes >= GiB(160) and not gb10
-    big = gpu.total_bytes >= GiB(70) and "a100" not in gpu.name.lower() and not (rules.huge_gpu_batch and gb10)
     tokens = options.max_num_batched_tokens or (16384 if huge else 8192 if big else 2048)
-    seqs = options.max_num_seqs or min(1024 if big else 256, tokens)
+    seqs = options.max_num_seqs or min(1024 if big_seqs else 256, tokens)
     if tokens < seqs:
         raise PlanInputError(f"--max-num-batched-tokens {tokens} is below --max-num-seqs {seqs}; vLLM needs "
                              f"max_num_batched_tokens ≥ max_num_seqs: raise it to {seqs} or lower --max-num-seqs")
     return tokens, seqs
+
+
+def _large_batch_device(gpu: GpuSpec, rules: VllmRules) -> tuple[bool, bool]:
+    """(large batched-token default, large max_num_seqs default) of V1's ``_set_default_args_v1`` for this device
+    and release (``VllmRules.v1_batch_defaults``).  Up to 0.8.4 vLLM reads torch's device name ("NVIDIA H100 80GB
+    HBM3"): tpkit matches the catalog name, so an H800 or H20 (no "h100"/"h200" in their names) gets the small
+    defaults there, as in vLLM."""
+    name = gpu.name.lower()
+    by_name = "h100" in name or "h200" in name
+    if rules.v1_batch_defaults == "name_tokens":
+        return by_name, True
+    if rules.v1_batch_defaults == "name":
+        return by_name, by_name
+    big = gpu.total_bytes >= GiB(70)
+    if rules.v1_batch_defaults == "memory_not_a100":
+        big = big and "a100" not in name and not (rules.huge_gpu_batch and gpu.compute_capability == (12, 1))
+    return big, big
 
 
 def _v0_batch(options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec) -> int:
@@ -207,6 +227,7 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
     return Resolved(
         max_model_len=length, utilization=options.gpu_memory_utilization or rules.default_utilization,
         act_dtype=act_name, act_bytes=act_bytes, kv_dtype=kv_name, kv_bytes=kv_bytes, block_size=block,
-        max_num_batched_tokens=tokens, max_num_seqs=seqs, sampler_rows=min(tokens, seqs),
+        max_num_batched_tokens=tokens, max_num_seqs=seqs,
+        sampler_rows=tokens if rules.profile_logits_all_tokens else min(tokens, seqs),
         compute_capability=cap, block_log=block_log, dcp=dcp, spec=spec, notes=notes,
         concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec), kv_format=fmt)

@@ -224,6 +224,8 @@ _FLASHINFER_CC = ((8, 0), (12, 1))
 def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None) -> str:
     """The top-k/top-p sampler of the profile's dummy sampler run (``VllmRules.flashinfer_sampler``): native,
     FlashInfer, or "either" where it depends on the install (and for a GPU of unknown capability)."""
+    if rules.engine == "V1" and not rules.dummy_sampler:
+        return "none"
     if rules.engine != "V1" or rules.flashinfer_sampler == "no":
         return "native"
     if compute_capability is None:

@@ -52,8 +52,9 @@ SAMPLER_BYTES_PER_LOGIT = 38
 """bytes alive per (row, vocab) element at the sampler's top-k/top-p peak (measured on H200, see module doc)"""
 FLASHINFER_SAMPLER_BYTES_PER_LOGIT = 14
 """the same with vLLM's FlashInfer top-k/top-p sampler (read from the source, see module doc)"""
-SAMPLERS = ("native", "flashinfer", "either")
-"""which top-k/top-p sampler the dummy sampler run uses; ``"either"``: it depends on the install"""
+SAMPLERS = ("native", "flashinfer", "either", "none")
+"""which top-k/top-p sampler the dummy sampler run uses; ``"either"``: it depends on the install; ``"none"``: no
+sampler run, the profile computes the rows' logits only (vLLM 0.7.x V1 ``profile_run``)"""
 _FP8 = {"fp8", "fbgemm_fp8", "fp8_e4m3", "compressed-tensors-fp8"}
 
 
@@ -144,6 +145,9 @@ def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str) -> 
                                   "(optional in vLLM 0.9–0.11), else PyTorch-native")
         return Bytes(hidden) + spread, (f"R {rows:,} rows × V {model.vocab_size:,} × {mid:g} ± {hi - mid:g} B "
                                         f"(FlashInfer {lo} B if installed, PyTorch-native {hi} B) + hidden T × H × {a} B")
+    if sampler == "none":  # 0.7.x V1: compute_logits of the R rows (activation dtype), no sampler
+        return Bytes(hidden + logits * a), (f"R {rows:,} rows × V {model.vocab_size:,} × {a} B (logits only, no "
+                                            f"sampler run) + hidden T × H × {a} B")
     per = FLASHINFER_SAMPLER_BYTES_PER_LOGIT if sampler == "flashinfer" else SAMPLER_BYTES_PER_LOGIT
     return Bytes(hidden + logits * per), (f"R {rows:,} rows × V {model.vocab_size:,} × {per} B "
                                           f"({'FlashInfer' if sampler == 'flashinfer' else 'PyTorch-native'} "
@@ -165,7 +169,7 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes)
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
-    phases["logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler)
+    phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler)
     name = max(phases, key=lambda p: phases[p][0])
     parts = tuple(LineItem(item=f"profile phase: {p}", bytes=b, kind="info", source=f"estimate: {f}")
                   for p, (b, f) in phases.items())

@@ -30,6 +30,16 @@ means first *released* version, the commit inside the interval before it is not 
     … and the text-only Qwen3_5(Moe)ForCausalLM              0.27.0          model_executor/models/config.py Qwen3_5ForCausalLMConfig
     cuBLAS/cuBLASLt warm-up before the init snapshot         0.33.0          v1/worker/gpu_worker.py init_device
     YaRN max_position_embeddings taken as already scaled     0.30.0          config/model.py _get_and_verify_max_len
+    V1 batch defaults keyed on the device NAME ("h100"/"h200" 0.8.0           engine/arg_utils.py _set_default_args_v1 (0.7.3,
+      in torch's device name: 8192 API / 16384 LLM tokens,                   0.8.0, 0.8.3 wheels)
+      else 2048 / 8192); max_num_seqs 1024 on every device
+    … max_num_seqs by name too (h100/h200 1024, else 256)    0.8.4           engine/arg_utils.py _set_default_args_v1 (0.8.4)
+    … keyed on device memory ≥ 70 GiB (A100-80GB included)   0.8.5           engine/arg_utils.py _set_default_args_v1 (0.8.5)
+    … ≥ 70 GiB and "a100" not in the device name             0.9.0           engine/arg_utils.py _set_default_args_v1 (0.9.0–0.11.0)
+    profile runs the dummy sampler (0.7.x V1: logits only)   0.8.0           v1/worker/gpu_model_runner.py profile_run (0.7.1–
+                                                                             0.7.3: "TODO: Consider the memory usage of the sampler")
+    … those logits on max_num_seqs rows (0.7.1/0.7.2: on     0.7.3 (V1)      v1/worker/gpu_model_runner.py profile_run
+      every one of the max_num_batched_tokens rows)                          (0.7.1, 0.7.2, 0.7.3 wheels)
     FlashInfer top-k/top-p sampler when installed            0.9.0           v1/sample/ops/topk_topp_sampler.py (0.8.5: native)
     … opt-in only (VLLM_USE_FLASHINFER_SAMPLER=1)            0.12.0          v1/sample/ops/topk_topp_sampler.py, envs.py
     … on by default, flashinfer-python required              0.21.0          envs.py VLLM_USE_FLASHINFER_SAMPLER True; wheel metadata
@@ -161,6 +171,19 @@ class VllmRules:
     when the optional flashinfer-python extra is installed (0.9.0–0.11: the official image has it, a plain pip
     install does not); ``"yes"`` FlashInfer by default (≥ 0.21: VLLM_USE_FLASHINFER_SAMPLER defaults to True
     and flashinfer-python is a requirement) on the compute capabilities FlashInferBackend supports"""
+    v1_batch_defaults: str = "memory_not_a100"
+    """which devices get V1's large batch defaults (engine/arg_utils.py ``_set_default_args_v1``; versions table):
+    ``"name_tokens"`` (0.7.x V1, 0.8.0–0.8.3: batched tokens 8192 API / 16384 LLM class when "h100" or "h200" is in
+    the device name, else 2048 / 8192; max_num_seqs 1024 on every device), ``"name"`` (0.8.4: both by name, 1024 /
+    256 seqs), ``"memory"`` (0.8.5: device memory ≥ 70 GiB), ``"memory_not_a100"`` (≥ 0.9.0: ≥ 70 GiB and not an
+    A100)"""
+    dummy_sampler: bool = True
+    """V1's profile run ends with ``_dummy_sampler_run`` (≥ 0.8.0); the 0.7.x V1 runner computes logits and no
+    sampler (v1/worker/gpu_model_runner.py profile_run, vllm 0.7.1–0.7.3 wheels)"""
+    profile_logits_all_tokens: bool = False
+    """0.7.0–0.7.2 V1: the profile's logits are computed on all max_num_batched_tokens rows (``compute_logits
+    (hidden_states)``, vllm 0.7.1 and 0.7.2 wheels); from 0.7.3 on the last token of each of the max_num_seqs
+    dummy requests (``hidden_states[logit_indices]``)"""
     yarn_prescaled: bool = False
     """YaRN configs' max_position_embeddings is taken as already scaled (≥ 0.30: "yarn", "deepseek_yarn" join
     the types whose factor is not applied); before, the derived length is original_max_position_embeddings ×
@@ -200,14 +223,17 @@ _V1 = VllmRules(
     release=(0, 8, 0), era="0.11", engine="V1", default_utilization=0.9, ceil_requested=False,
     memory_rule="increase", cudagraph_estimate=False, null_block=True, one_line_log=False, tokens_rule="groups",
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
-    custom_ar_world_sizes=(2, 4, 6, 8), cublas_after_snapshot=True, weights_log="0.11")
+    custom_ar_world_sizes=(2, 4, 6, 8), cublas_after_snapshot=True, weights_log="0.11",
+    v1_batch_defaults="name_tokens")
 
 _QWEN35_WRAPPERS = ("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration")
 _QWEN35_TEXT = ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM")
 
 _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 8, 0), dict(memory_rule="v0_peak", distributed_after_snapshot=True)),
-    ((0, 9, 0), dict(flashinfer_sampler="if_installed")),
+    ((0, 8, 4), dict(v1_batch_defaults="name")),
+    ((0, 8, 5), dict(v1_batch_defaults="memory")),
+    ((0, 9, 0), dict(flashinfer_sampler="if_installed", v1_batch_defaults="memory_not_a100")),
     ((0, 9, 1), dict(memory_rule="increase")),
     ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
     ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True)),
@@ -283,11 +309,13 @@ def resolve_rules(version: str) -> VllmRules:
 
 def _engine_rules(text: str, release: tuple[int, int, int], engine: str) -> VllmRules:
     """``"0.8.2:v0"`` (the V0 engine a 0.8–0.10 release runs with VLLM_USE_V1=0 or as its fallback) and
-    ``"0.7.3:v1"`` (the V1 engine a 0.7 release runs with VLLM_USE_V1=1; its worker sizes memory like 0.8.0's)."""
+    ``"0.7.3:v1"`` (the V1 engine a 0.7 release runs with VLLM_USE_V1=1; its worker sizes memory like 0.8.0's, its
+    profile run computes the logits without the dummy sampler run)."""
     if engine == "v0" and (0, 2, 0) <= release < (0, 11, 0):
         return rules_for(release) if release < (0, 8, 0) else replace(_V0, release=release)
     if engine == "v1" and (0, 7, 0) <= release:
-        return rules_for(release) if release >= (0, 8, 0) else replace(rules_for((0, 8, 0)), release=release)
+        return rules_for(release) if release >= (0, 8, 0) else replace(
+            rules_for((0, 8, 0)), release=release, dummy_sampler=False, profile_logits_all_tokens=release < (0, 7, 3))
     raise PlanInputError(
         f"--engine-version {text}: the engine suffix must be ':v0' (releases 0.2–0.10) or ':v1' (0.7 on); "
         f"write e.g. '0.8.2:v0' or '0.7.3:v1'")
