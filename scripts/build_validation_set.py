@@ -95,12 +95,24 @@ SGLANG = {
     "case_005": ("0.5.10", "PR #19718 of 2026-02 (v0.5.8-0.5.10 era, guessed)", {}, None),
 }
 
+LLMD_BASIS = "image vllm/vllm-openai:latest on 2026-01-26 (0.14.1 released 2026-01-24, PyPI; guessed from the date)"
+"""the release of the llm-d config_explorer H100 runs (vp_003-vp_011, helper new)"""
+
 # Kept in the repository (tests/validation/data_public/sglang_cases.json), same normalisation.
 VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_001": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
     "vp_002": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
+    # helper new (2026-12-03): vl_072/vl_073 (logs also in tests/logs/data/vllm/); vp_003-vp_011 are the H100 runs
+    # tabulated by llm-d/llm-d-benchmark's config_explorer (scored on the printed available KV memory)
+    "vl_072": (None, "", {}, "DGX Spark (GB10, unified memory): not in the GPU catalog and the log does not print the "
+                             "CUDA total; TheBloke/Mistral-7B-Instruct-v0.2-GPTQ: its GPTQ config is not in the set"),
+    "vl_073": ("0.29.0", "printed by the report (vLLM 0.29.0 wheel)", {}, None),
+    **{cid: ("0.14.1", LLMD_BASIS, {}, None) for cid in ("vp_003", "vp_004", "vp_005", "vp_007", "vp_008", "vp_009",
+                                                         "vp_010", "vp_011")},
+    "vp_006": (None, "", {}, "failed start-up: the printed available KV memory is negative (-1.44 GiB, 'No available "
+                             "memory for the cache blocks'); a relative error on it is not meaningful"),
 }
 
 SGLANG_PUBLIC = {
@@ -127,6 +139,15 @@ SGLANG_PUBLIC = {
     "gs_014": ("0.3.4.post2", "docs build 2024-10-31 (main after v0.3.4.post2, before v0.3.5)", {}, None),
     "gs_015": ("0.4.0", "docs build 2024-12-06 (v0.4.0 era)", {}, None),
     "gs_016": ("0.4.2", "docs build 2025-01-31 (v0.4.2 era; the build of sg_007)", {}, None),
+    # helper new (2026-12-03): public start-ups of issue 11/12's second search (their logs are also in
+    # tests/logs/data/sglang/ under the same ids)
+    "sg_065": ("0.5.6", "source checkout of 2025-11-30 (3 days before the 0.5.6 release, PyPI dates; guessed)",
+               {"cuda_graph_max_bs": 512}, None),
+    "sg_066": (None, "", {}, "GPU not named and mem_fraction_static not in the stored excerpt (DP attention, tp 4 / "
+                             "dp 4 / ep 4); no config of the FP8 checkpoint in the set"),
+    "sg_067": (None, "", {}, "GPU not empty at start (36.54 GiB free on an H100 NVL: other processes held the rest); "
+                             "the harness has no input for memory held by other processes, H100 NVL is not in the GPU "
+                             "catalog, and no Qwen2.5-0.5B-Instruct config is in the set"),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
@@ -246,6 +267,9 @@ def _printed_vllm(case: dict) -> dict | None:
     if rep.get("max_concurrency") and case.get("max_model_len"):
         return {"metric": "max_concurrency", "value": rep["max_concurrency"],
                 "line": f"Maximum concurrency for {case['max_model_len']} tokens per request"}
+    if rep.get("available_kv_cache_gib") is not None:  # no capacity quoted (helper new): the budget itself
+        return {"metric": "available_kv_gib", "value": rep["available_kv_cache_gib"],
+                "line": "gpu_worker.py 'Available KV cache memory: X GiB'"}
     return None
 
 
