@@ -113,6 +113,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                                                          "vp_010", "vp_011")},
     "vp_006": (None, "", {}, "failed start-up: the printed available KV memory is negative (-1.44 GiB, 'No available "
                              "memory for the cache blocks'); a relative error on it is not meaningful"),
+    "vl_075": (None, "", {}, "GPU named only as 'H20' (96 GB or 141 GB not stated); the printed count is the pre-0.21 "
+                             "hybrid figure the issue reports as wrong; no Qwen3.5-27B config in the set"),
+    "vl_076": (None, "", {}, "Gemma-4 26B A4B (gemma4: sliding + full attention with shared-KV layers) has no tpkit "
+                             "rules and its FP8 build is not named; the L40S was shared with other services"),
 }
 
 SGLANG_PUBLIC = {
