@@ -100,6 +100,9 @@ SGLANG = {
     "case_005": ("0.5.10", "PR #19718 of 2026-02 (v0.5.8-0.5.10 era, guessed)", {}, None),
 }
 
+LLMD_BASIS = "image vllm/vllm-openai:latest on 2026-01-26 (0.14.1 released 2026-01-24, PyPI; guessed from the date)"
+"""the release of the llm-d config_explorer H100 runs (vp_007-vp_015, helper new)"""
+
 # Kept in the repository (tests/validation/data_public/sglang_cases.json), same normalisation.
 VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_001": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
@@ -114,6 +117,20 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_005": ("0.8.5", "log source lines gpu_model_runner.py:1329/1347 and topk_topp_sampler.py:44 are v0.8.5's", {},
                None),
     "vp_006": ("0.8.4", "issue title 'DeepSeek TP16 using v0.8.4 v1 engine'", {}, None),
+    # helper new (2026-12-03): vl_072/vl_073 (logs also in tests/logs/data/vllm/); vp_007-vp_015 (numbered vp_003-vp_011
+    # on the helper's branch, renumbered at the merge beside helper v08's vp_003-vp_006) are the H100 runs
+    # tabulated by llm-d/llm-d-benchmark's config_explorer (scored on the printed available KV memory)
+    "vl_072": (None, "", {}, "DGX Spark (GB10, unified memory): not in the GPU catalog and the log does not print the "
+                             "CUDA total; TheBloke/Mistral-7B-Instruct-v0.2-GPTQ: its GPTQ config is not in the set"),
+    "vl_073": ("0.29.0", "printed by the report (vLLM 0.29.0 wheel)", {}, None),
+    **{cid: ("0.14.1", LLMD_BASIS, {}, None) for cid in ("vp_007", "vp_008", "vp_009", "vp_011", "vp_012", "vp_013",
+                                                         "vp_014", "vp_015")},
+    "vp_010": (None, "", {}, "failed start-up: the printed available KV memory is negative (-1.44 GiB, 'No available "
+                             "memory for the cache blocks'); a relative error on it is not meaningful"),
+    "vl_075": (None, "", {}, "GPU named only as 'H20' (96 GB or 141 GB not stated); the printed count is the pre-0.21 "
+                             "hybrid figure the issue reports as wrong; no Qwen3.5-27B config in the set"),
+    "vl_076": (None, "", {}, "Gemma-4 26B A4B (gemma4: sliding + full attention with shared-KV layers) has no tpkit "
+                             "rules and its FP8 build is not named; the L40S was shared with other services"),
 }
 
 SGLANG_PUBLIC = {
@@ -156,6 +173,15 @@ SGLANG_PUBLIC = {
     "gs_014": ("0.3.4.post2", "docs build 2024-10-31 (main after v0.3.4.post2, before v0.3.5)", {}, None),
     "gs_015": ("0.4.0", "docs build 2024-12-06 (v0.4.0 era)", {}, None),
     "gs_016": ("0.4.2", "docs build 2025-01-31 (v0.4.2 era; the build of sg_007)", {}, None),
+    # helper new (2026-12-03): public start-ups of issue 11/12's second search (their logs are also in
+    # tests/logs/data/sglang/ under the same ids)
+    "sg_065": ("0.5.6", "source checkout of 2025-11-30 (3 days before the 0.5.6 release, PyPI dates; guessed)",
+               {"cuda_graph_max_bs": 512}, None),
+    "sg_066": (None, "", {}, "GPU not named and mem_fraction_static not in the stored excerpt (DP attention, tp 4 / "
+                             "dp 4 / ep 4); no config of the FP8 checkpoint in the set"),
+    "sg_067": (None, "", {}, "GPU not empty at start (36.54 GiB free on an H100 NVL: other processes held the rest); "
+                             "the harness has no input for memory held by other processes, H100 NVL is not in the GPU "
+                             "catalog, and no Qwen2.5-0.5B-Instruct config is in the set"),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
@@ -282,6 +308,9 @@ def _printed_vllm(case: dict) -> dict | None:
     if rep.get("max_concurrency") and case.get("max_model_len"):
         return {"metric": "max_concurrency", "value": rep["max_concurrency"],
                 "line": f"Maximum concurrency for {case['max_model_len']} tokens per request"}
+    if rep.get("available_kv_cache_gib") is not None:  # no capacity quoted (helper new): the budget itself
+        return {"metric": "available_kv_gib", "value": rep["available_kv_cache_gib"],
+                "line": "gpu_worker.py 'Available KV cache memory: X GiB'"}
     return None
 
 
