@@ -149,6 +149,9 @@ def check(case: dict, models: dict[str, dict]) -> dict:
     else:
         off = printed - (rng[0] + rng[1]) // 2
         row.update(outcome="miss", why=f"outside the rebuilt range by {off:+,} tokens ({off / max(printed, 1):+.2%})")
+        pairing = getattr(full.anchored, "per_worker", None)
+        if pairing:
+            row["why"] += f"; {pairing}"
     if row["flags"]:
         shown = ", ".join(f"--{k.replace('_', '-')}" + ("" if v is True else f" {v}") for k, v in row["flags"].items())
         row["why"] += f" [source flags: {shown}" + (f"; {'; '.join(row['contradictions'])}" if row["contradictions"]
