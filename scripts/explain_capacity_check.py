@@ -14,8 +14,12 @@ warning, the 'Loaded weights leave no GPU memory for the KV cache' / 'Not enough
 end' against 'Load weight end' on one rank.  A log with none of them stays n/a, with what it lacks in words.
 
 The model is passed as a user would pass ``--model``: the config that tests/logs/data/models.json names for the
-log (a catalog id or a config path); every other setting comes from the log.  A log without a config there is a
-miss with that reason.
+log (a catalog id or a config path).  The plan flags a user of that run would pass from their own launch command
+(``tp``, ``dp``, ``enable_dp_attention``, ``mem_fraction_static``, ``gpu``, …) come from the entry's ``flags``:
+each one quoted from the log's source thread (``flags_evidence``, ``flags_from``), never read off the removed
+capacity lines.  They reach ``explain_log`` as the CLI's flags do (``explain.context.build_context``: a flag fills
+what the log lacks; one that contradicts the log is reported, the log's value kept, and the row says so).  Every
+other setting comes from the log.  A log without a config there is a miss with that reason.
 
     PYTHONPATH=src python scripts/explain_capacity_check.py [--json]
 """
@@ -39,6 +43,36 @@ CAPACITY = re.compile(r"KV Cache is allocated|KV Cache allocated\. #tokens|max_t
 def model_map() -> dict[str, dict]:
     """tests/logs/data/models.json by case id: the model each log served and a config tpkit loads (or null)."""
     return {e["id"]: e for e in json.loads((DATA / "models.json").read_text(encoding="utf-8"))["cases"]}
+
+
+def source_flags(entry: dict | None) -> dict:
+    """The plan flags the entry quotes from the log's source thread (argparse dests of ``tpkit explain``)."""
+    return dict((entry or {}).get("flags") or {})
+
+
+def flag_argv(flags: dict) -> list[str]:
+    """``flags`` (argparse dest → value) as the command-line words a user types: ``--tp 4``, a bare
+    ``--enable-dp-attention`` for True."""
+    argv = []
+    for dest, value in flags.items():
+        option = "--" + dest.replace("_", "-")
+        if value is True:
+            argv.append(option)
+        elif value is not False and value is not None:
+            argv += [option, str(value)]
+    return argv
+
+
+def cli_flags(flags: dict) -> dict:
+    """``flags`` parsed by ``tpkit explain``'s own argument parser and read back as ``cli.explain.flag_values``
+    does for the CLI (the parser's types and choices apply; an unknown flag is argparse's exit 2)."""
+    import argparse
+
+    from tpkit.cli.explain import flag_values, register
+
+    parser = argparse.ArgumentParser(prog="tpkit")
+    register(parser.add_subparsers(dest="command"))
+    return flag_values(parser.parse_args(["explain", "LOG", *flag_argv(flags)]))
 
 
 def model_flag(entry: dict | None) -> str | None:
@@ -78,8 +112,12 @@ def check(case: dict, models: dict[str, dict]) -> dict:
            "model": entry.get("model"), "config": entry.get("config"),
            "fidelity": entry.get("config_fidelity")}
     model = model_flag(entry)
-    flags = {"model": model} if model else {}
+    flags = cli_flags(source_flags(entry))
+    if model:
+        flags["model"] = model
     stripped = explain_log(strip_capacity(data), flags=flags)
+    row["flags"] = source_flags(entry)
+    row["contradictions"] = [c.text() for c in stripped.context.contradictions]
     rng = stripped.kv_predicted_range
     row["range"] = list(rng) if rng else None
     row["cell_source"] = stripped.kv_source
@@ -111,6 +149,13 @@ def check(case: dict, models: dict[str, dict]) -> dict:
     else:
         off = printed - (rng[0] + rng[1]) // 2
         row.update(outcome="miss", why=f"outside the rebuilt range by {off:+,} tokens ({off / max(printed, 1):+.2%})")
+        pairing = getattr(full.anchored, "per_worker", None)
+        if pairing:
+            row["why"] += f"; {pairing}"
+    if row["flags"]:
+        shown = ", ".join(f"--{k.replace('_', '-')}" + ("" if v is True else f" {v}") for k, v in row["flags"].items())
+        row["why"] += f" [source flags: {shown}" + (f"; {'; '.join(row['contradictions'])}" if row["contradictions"]
+                                                     else "") + "]"
     return row
 
 

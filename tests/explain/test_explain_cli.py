@@ -93,3 +93,20 @@ def test_explain_imports_no_torch():
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
     assert out.returncode == 0, out.stderr
+
+
+def test_dp_attention_flags_reach_the_run_and_a_contradiction_is_reported(capsys):
+    """--enable-dp-attention and --dp fill a log that does not print them (sg_022 prints only 'DPn TPn' prefixes);
+    against a ServerArgs dump that says enable_dp_attention=False the flag is reported and the log's value kept
+    (``explain.context.FLAG_SETTINGS``)."""
+    assert main(["explain", str(DATA / "sglang" / "sg_022.log"), "--tp", "16", "--dp", "16",
+                 "--enable-dp-attention", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["contradictions"] == []
+    assert out["run"]["values"]["enable_dp_attention"] is True
+    assert out["run"]["sources"]["enable_dp_attention"] == "flag --enable-dp-attention"
+    assert out["run"]["values"]["dp"] == 16 and out["run"]["sources"]["dp"] == "flag --dp"
+    assert main(["explain", str(DATA / "sglang" / "sg_001.log"), "--enable-dp-attention", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [c["flag"] for c in out["contradictions"]] == ["enable_dp_attention"]
+    assert out["run"]["values"]["enable_dp_attention"] is False  # the log's value is kept

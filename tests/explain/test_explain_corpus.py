@@ -120,11 +120,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     'Mamba Cache is allocated' and the ratio split that pins the budget, ``explain.sgstate``); helper tpw's vLLM tp
     inferred from 'Model loading took' changes no row.  Helper new (2026-12-03) added five anchored logs (sg_067,
     vl_072, vl_073, vl_074, vl_076; no rule changed): 32 of the 68 (vl_072 and vl_073 rebuild; vl_074 prints no
-    tp; sg_067 and vl_076 have no config)."""
+    tp; sg_067 and vl_076 have no config).  35 with helper flg (2026-12-03): the plan flags each source thread
+    states (models.json ``flags``, quoted; vl_023 --tp 4, sg_063 --mem-fraction-static 0.9, sg_027 --tp 16
+    --mem-fraction-static 0.7) passed as the CLI passes them."""
     rows = _capacity_rows()
     assert len(rows) == 68
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 32, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 35, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one

@@ -264,3 +264,51 @@ def test_qwen3_5_hybrids_rebuild_from_the_state_split(case_id, printed):
     assert lo <= printed <= hi and (hi - lo) / printed < 0.05
     items = [r.item for r in e.rows]
     assert "state pool (mamba / linear attention)" in items and "KV budget after the state pool" in items
+
+
+@pytest.mark.parametrize("release,per_worker", [("0.8.1", False), ("0.8.2", True), ("0.10.2", True),
+                                                ("0.11.0", True), ("0.11.1", False), ("0.33", False)])
+def test_vllm_prints_each_workers_capacity_from_0_8_2_to_0_11_0(release, per_worker):
+    """vllm 0.8.1 takes min(available) over the workers before sizing (v1/executor/abstract.py); 0.8.2–0.11.0
+    size and print every worker from its own available memory, then unify to the smallest (v1/engine/core.py
+    _initialize_kv_caches); 0.11.1 prints once after the min (kv_cache_utils.py get_kv_cache_configs →
+    _report_kv_cache_config).  Read in the 0.8.0–0.8.3, 0.8.5, 0.9.0, 0.9.1, 0.10.0, 0.10.2, 0.11.0–0.11.2,
+    0.12.0, 0.13.0, 0.20.0, 0.21.0 and 0.27.1 wheels."""
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    assert resolve_rules(release).capacity_per_worker is per_worker
+
+
+_VL021_BLOCK = ("(EngineCore_DP0 pid=1944) INFO 09-24 20:53:41 [kv_cache_utils.py:864] GPU KV cache size: "
+                "238,208 tokens\n")
+
+
+def test_one_capacity_line_of_eight_workers_is_named_as_maybe_another_workers():
+    """vl_021 (vLLM 0.10.2, tp 8): the excerpt keeps one of the eight per-worker capacity lines and TP3's available
+    memory; 238,208 tokens is more than TP3's 10.65 GiB holds (237,488–237,712), and the explanation says the line
+    may be another worker's instead of calling it the pool."""
+    e = explain_log(log_bytes("vl_021"), flags={"model": str(_case_model("vl_021"))})
+    assert e.kv_printed == 238_208
+    assert "1 of the 8 workers' lines" in e.anchored.per_worker and "Worker_TP3_EP3" in e.anchored.per_worker
+    tp1 = explain_log(log_bytes("vl_021").replace(b"'tensor_parallel_size': 8", b"'tensor_parallel_size': 1")
+                      .replace(b"tensor_parallel_size=8", b"tensor_parallel_size=1"),
+                      flags={"model": str(_case_model("vl_021"))})
+    assert tp1.context.get("tp") == 1 and tp1.anchored.per_worker is None  # one worker: its line is the pool
+
+
+def test_the_pool_is_the_smallest_of_the_per_worker_lines():
+    """A report block of per-worker lines (0.8.2–0.11.0): the printed pool is the smallest line, not the last."""
+    data = log_bytes("vl_021").decode()
+    lines = [_VL021_BLOCK.replace("238,208", f"{n:,}") +
+             "(EngineCore_DP0 pid=1944) INFO 09-24 20:53:41 [kv_cache_utils.py:868] Maximum concurrency for 32,768 "
+             f"tokens per request: {n / 32768:.2f}x\n" for n in (237_344, 237_600, 237_456, 238_000, 237_520,
+                                                                  237_488, 237_712)]
+    data = data.replace(_VL021_BLOCK, _VL021_BLOCK + "".join(lines).replace("\n(", "\n(", 1), 1)
+    e = explain_log(data.encode(), flags={"model": str(_case_model("vl_021"))})
+    assert e.kv_printed == 237_344
+    assert "the log prints 8 lines for 8 workers, the smallest 237,344" in e.anchored.per_worker
+
+
+def _case_model(case_id: str):
+    check = script("explain_capacity_check")
+    return check.model_flag(check.model_map()[case_id])

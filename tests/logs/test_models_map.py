@@ -136,3 +136,77 @@ def test_capacity_logs_with_a_config_do_not_regress():
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
     assert len(anchored) == 68
     assert sum(1 for e in anchored if e["config"]) >= 53
+
+
+# --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
+# log lacks"): scripts/explain_capacity_check.py passes them to explain_log through tpkit explain's own parser.
+
+WITH_FLAGS = [e for e in MAP if "flags" in e]
+FLAG_KEYS = ("flags", "flags_evidence", "flags_from", "flags_defaults")
+
+
+def _explain_dests() -> set[str]:
+    """The argparse dests of ``tpkit explain`` that are plan flags (the log, --rank, --model and --json are not)."""
+    import argparse
+
+    from tpkit.cli.explain import register
+
+    parser = argparse.ArgumentParser(prog="tpkit")
+    register(parser.add_subparsers(dest="command"))
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["explain"]
+    return {a.dest for a in sub._actions} - {"help", "log", "rank", "model", "json"}
+
+
+def _value_quoted(value, quote: str) -> bool:
+    """The flag's value as the quote writes it: a number (``0.9`` also as ``0.90``; ``4`` not inside ``16``),
+    ``True`` as the flag itself (``--enable-dp-attention``), a GPU name by its model number (``L40S``, ``3090``)."""
+    if value is True:
+        return True  # checked by the caller against the flag's spelling
+    if isinstance(value, (int, float)):
+        return re.search(rf"(?<![\d.]){re.escape(str(value))}0*(?![\d.]*\d)", quote) is not None
+    runs = [r for r in re.findall(r"[A-Za-z0-9.]+", str(value)) if re.search(r"\d", r)]
+    return bool(runs) and all(r.lower() in quote.lower() for r in runs)
+
+
+def test_flag_entries_exist():
+    """Issue 12's flag pass: the entries whose source states a flag (vl_023, validation_case_020 … sg_063); a floor."""
+    assert len(WITH_FLAGS) >= 8
+    assert all(k not in e for e in MAP if "flags" not in e for k in FLAG_KEYS[1:])
+
+
+@pytest.mark.parametrize("entry", WITH_FLAGS, ids=[e["id"] for e in WITH_FLAGS])
+def test_flags_are_known_and_quoted(entry):
+    flags, evidence = entry["flags"], entry["flags_evidence"]
+    known = _explain_dests()
+    assert flags and set(flags) <= known, f"unknown flag(s) {set(flags) - known}; tpkit explain takes {sorted(known)}"
+    assert isinstance(evidence, dict) and set(evidence) == set(flags), "one verbatim quote per flag"
+    where = entry["flags_from"]
+    assert "http" in where or "index file id" in where, "flags_from names a URL or a search-index file id"
+    defaults = entry.get("flags_defaults", {})
+    assert set(defaults) <= set(flags) and all(isinstance(v, str) and v for v in defaults.values())
+    for flag, value in flags.items():
+        quote = evidence[flag]
+        assert isinstance(quote, str) and len(quote) >= 10, f"{flag}: the evidence is a verbatim quote"
+        if value is True:
+            assert "--" + flag.replace("_", "-") in quote or flag in quote
+        elif flag not in defaults:
+            assert _value_quoted(value, quote), f"{flag}={value!r} is not written in its quote {quote!r}"
+
+
+@pytest.mark.parametrize("entry", WITH_FLAGS, ids=[e["id"] for e in WITH_FLAGS])
+def test_flags_parse_as_the_cli_does_and_do_not_contradict_the_log(entry):
+    """The flags go through ``tpkit explain``'s parser (types, choices) and none of them contradicts what the log
+    prints (``explain.context`` keeps the log's value and reports a contradiction)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from explain_capacity_check import cli_flags, model_flag
+
+    from tpkit.explain import explain_log
+
+    flags = cli_flags(entry["flags"])
+    assert {k: v for k, v in flags.items()} == {k: (float(v) if isinstance(v, float) else v)
+                                               for k, v in entry["flags"].items()}
+    model = model_flag(entry)
+    e = explain_log((DATA / entry["file"]).read_bytes(), flags={**flags, **({"model": model} if model else {})})
+    assert [c.text() for c in e.context.contradictions] == []

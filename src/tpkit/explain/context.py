@@ -24,6 +24,7 @@ FLAG_SETTINGS = {
     "quantization": "quantization", "cuda_graph_max_bs": "cuda_graph_max_bs", "max_total_tokens": "max_total_tokens",
     "max_running_requests": "max_running_requests", "max_num_seqs": "max_running_requests",
     "chunked_prefill_size": "chunked_prefill_size", "max_num_batched_tokens": "max_num_batched_tokens",
+    "enable_dp_attention": "enable_dp_attention", "data_parallel_size": "dp",
 }
 
 

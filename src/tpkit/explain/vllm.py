@@ -39,6 +39,9 @@ class VllmAnchored:
     """KV bytes per token (all layers): from the model, else measured available / printed tokens"""
     token_bytes_source: str
     block_size: int
+    per_worker: str | None = None
+    """vLLM 0.8.2–0.11.0 (``VllmRules.capacity_per_worker``) with more than one worker: how the printed capacity
+    line(s) pair with the workers whose available memory the log prints, in words (None otherwise)"""
 
 
 def _min_available(parsed: ParsedLog):
@@ -47,6 +50,46 @@ def _min_available(parsed: ParsedLog):
         if a.name == "available_kv" and a.size is not None and a.group is None:
             last[a.rank.label] = a
     return min(last.values(), key=lambda a: a.size.value.bytes) if last else None
+
+
+def _report_block(parsed: ParsedLog, last) -> list:
+    """The capacity lines of the start-up report that ends with ``last``: the "GPU KV cache size" lines printed
+    one after the other (each followed by its "Maximum concurrency" line, so at most 3 lines apart)."""
+    lines = sorted((a for a in parsed.anchors if a.name == "kv_tokens" and a.group is None and a.count is not None
+                    and isinstance(a.count.value, int) and a.line_no <= last.line_no), key=lambda a: a.line_no)
+    block = [last]
+    for a in reversed(lines[:-1] if lines and lines[-1] is last else lines):
+        if block[-1].line_no - a.line_no > 3:
+            break
+        block.append(a)
+    return block
+
+
+def _per_worker(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available_a) -> tuple[object, str | None]:
+    """vLLM 0.8.2–0.11.0 print one "GPU KV cache size" line per worker, each from that worker's own available
+    memory, and only then give every worker the smallest block count (``VllmRules.capacity_per_worker``; the
+    engine core's ``_initialize_kv_caches`` calls ``get_kv_cache_config`` once per worker, in worker order, before
+    ``unify_kv_cache_configs``).  The pool is the smallest line of the report; the returned anchor is that line
+    (``tok_a`` itself when the rule does not apply) and the pairing in words: with fewer lines than workers the
+    printed line may be another worker's than the one whose 'Available KV cache memory' the log shows."""
+    world = tp * pp
+    if tok_a is None or not rules.capacity_per_worker or rules.engine != "V1" or world <= 1:
+        return tok_a, None
+    block = _report_block(parsed, tok_a)
+    smallest = min(block, key=lambda a: a.count.value)
+    seen = sorted({a.rank.label for a in parsed.anchors if a.name == "available_kv" and a.group is None})
+    text = (f"vLLM {rules.label} prints one 'GPU KV cache size' line per worker, each from that worker's own "
+            "available memory, before every worker gets the smallest block count (v1/engine/core.py "
+            "_initialize_kv_caches, 0.8.2–0.11.0): the pool is the smallest line")
+    if len(block) >= world:
+        text += f"; the log prints {len(block)} lines for {world} workers, the smallest {smallest.count.value:,}"
+    else:
+        shown = ", ".join(seen) if seen else "none"
+        text += (f"; the log prints {len(block)} of the {world} workers' lines and the available memory of "
+                 f"{len(seen)} worker(s) ({shown}; the smallest "
+                 f"{available_a.size.text if available_a is not None else '—'}): the printed line may be another "
+                 "worker's, whose available memory the log does not show")
+    return smallest, text
 
 
 def _rules(ctx: Context):
@@ -267,7 +310,7 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
         rows.append(printed_row("non-KV memory (printed, DEBUG)", nkv, nkv.meaning, derived=non_kv,
                                 derived_from="requested − available − graph estimate"))
     block = int(ctx.get("page_size", 16) or 16)
-    tok_a = view.last("kv_tokens")
+    tok_a, per_worker = _per_worker(parsed, rules, tp, pp, view.last("kv_tokens"), avail_a)
     blocks_a = view.last("gpu_blocks")
     tokens_printed = None
     if tok_a and isinstance(tok_a.count.value, int):
@@ -306,7 +349,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
                         count=tokens_printed if tokens_printed is not None else
                         (predicted[0] + predicted[1]) // 2 if predicted is not None else anchor.count.value,
                         kind="printed" if anchor else "derived",
-                        meaning=f"floor(available / bytes per block) × block size; {tb_source}",
+                        meaning=f"floor(available / bytes per block) × block size; {tb_source}"
+                        + (f"; {per_worker}" if per_worker else ""),
                         printed=anchor.count.text if anchor else None, line_no=anchor.line_no if anchor else None,
                         check=check,
                         note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}"))
@@ -317,4 +361,4 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     return VllmAnchored(rows=tuple(rows), utilization=u, total=total, requested=requested, weights=weights,
                         non_kv=non_kv, available=available, graph_estimate=graph_estimate,
                         tokens_printed=tokens_printed, tokens_predicted=predicted, token_bytes=token_bytes,
-                        token_bytes_source=tb_source, block_size=block)
+                        token_bytes_source=tb_source, block_size=block, per_worker=per_worker)

@@ -18,6 +18,13 @@ means first *released* version, the commit inside the interval before it is not 
     non-KV = total consumed + transient peak ("consumed")    0.27.0          utils/mem_utils.py memory_profiling
     custom AR staging 16 MiB, ws 16, MNNVL Lamport buffer    0.27.0          distributed/device_communicators/custom_all_reduce.py
     one "GPU KV cache size …, Maximum concurrency …" line    0.28.0          v1/core/kv_cache_utils.py
+    each worker prints its own "GPU KV cache size" line,     0.8.2           v1/executor/abstract.py determine_available_memory (a
+      from its own available memory, before the smallest                     list, 0.8.1: min(output)); v1/engine/core.py
+      is taken for every worker (the pool)                                   _initialize_kv_caches (get_kv_cache_config per worker,
+                                                                             then unify_kv_cache_configs / the min in get_kv_cache_configs)
+    … one line, printed after the smallest is taken         0.11.1          v1/core/kv_cache_utils.py get_kv_cache_configs
+                                                                             → _report_kv_cache_config (0.11.0: inside
+                                                                             get_kv_cache_config_from_groups, per worker)
     prefix caching on for hybrids ⇒ mamba "align" mode       0.28.0          engine/arg_utils.py _set_default_chunked_prefill_and_prefix_caching_args
     ≥ 160 GiB devices: max_num_batched_tokens 16384 (API)    0.28.0          engine/arg_utils.py get_batch_defaults
     Model Runner V2 by default (CUDA)                        0.29.0          config/vllm.py use_v2_model_runner
@@ -109,6 +116,10 @@ class VllmRules:
     """one block is reserved as the null block (``vllm/v1/core/block_pool.py BlockPool``)"""
     one_line_log: bool
     """"GPU KV cache size … , Maximum concurrency …" printed as one line"""
+    capacity_per_worker: bool
+    """every worker prints its own "GPU KV cache size" / "Maximum concurrency" line, computed from its own
+    available memory, before the engine gives every worker the smallest block count (0.8.2–0.11.0); the pool is
+    the smallest of those lines, and an excerpt's one line may be any worker's"""
     tokens_rule: str
     """``"blocks"`` (V0: blocks × block) | ``"groups"`` (V1 < 0.21) | ``"concurrency"`` (≥ 0.21),
 ``kv_cache_utils.py get_max_concurrency_for_kv_cache_config``"""
@@ -204,7 +215,7 @@ class VllmRules:
 
 _V0 = VllmRules(
     release=(0, 7, 0), era="v0", engine="V0", default_utilization=0.9, ceil_requested=False, memory_rule="v0_peak",
-    cudagraph_estimate=False, null_block=False, one_line_log=False, tokens_rule="blocks",
+    cudagraph_estimate=False, null_block=False, one_line_log=False, capacity_per_worker=False, tokens_rule="blocks",
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
     custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0", v0_context_outside=True)
 
@@ -221,7 +232,8 @@ _FIRST_CUSTOM_AR = (0, 3, 0)
 
 _V1 = VllmRules(
     release=(0, 8, 0), era="0.11", engine="V1", default_utilization=0.9, ceil_requested=False,
-    memory_rule="increase", cudagraph_estimate=False, null_block=True, one_line_log=False, tokens_rule="groups",
+    memory_rule="increase", cudagraph_estimate=False, null_block=True, one_line_log=False, capacity_per_worker=False,
+    tokens_rule="groups",
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
     custom_ar_world_sizes=(2, 4, 6, 8), cublas_after_snapshot=True, weights_log="0.11",
     v1_batch_defaults="name_tokens")
@@ -231,12 +243,14 @@ _QWEN35_TEXT = ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM")
 
 _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 8, 0), dict(memory_rule="v0_peak", distributed_after_snapshot=True)),
+    ((0, 8, 2), dict(capacity_per_worker=True)),
     ((0, 8, 4), dict(v1_batch_defaults="name")),
     ((0, 8, 5), dict(v1_batch_defaults="memory")),
     ((0, 9, 0), dict(flashinfer_sampler="if_installed", v1_batch_defaults="memory_not_a100")),
     ((0, 9, 1), dict(memory_rule="increase")),
     ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
     ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True)),
+    ((0, 11, 1), dict(capacity_per_worker=False)),
     ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", flashinfer_sampler="no")),
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
