@@ -460,9 +460,10 @@ VLLM_SHARED_EDITS = {'case_020': {'why_off': '--kv-transfer-config LMCacheConnec
 # every rebuild (with or without the collection) so that the script, not the output, holds them.
 COLLECTION_EDITS = {
     "sg_004": {"why_not": "reward model (LlamaForSequenceClassification: the Llama-3.1-8B body with a 1-label score "
-                          "head and no LM head): its own config is not in the set and tpkit has no "
-                          "sequence-classification rule, so the Llama-3.1-8B-Instruct config would count a "
-                          "128,256 x 4,096 LM head (0.98 GiB) the checkpoint does not have"},
+                          "head and no LM head): tpkit sizes that head now (models/params.py, lead 2026-12-03), but "
+                          "the checkpoint's own config.json is not in the set (vocab size, num_labels and dtype "
+                          "unconfirmed), and the Llama-3.1-8B-Instruct config would count a 128,256 x 4,096 LM "
+                          "head (0.98 GiB) the checkpoint does not have"},
     "sg_010": {"why_not": "xai-org/grok-2: a config is assembled in the explain corpus now "
                           "(tests/logs/data/configs/xai-org__grok-2, partial: FFN widths unconfirmed), but tpkit has "
                           "no Grok rules: model_type 'git' is planned as a plain MoE decoder without the dense "
