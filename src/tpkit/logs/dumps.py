@@ -21,9 +21,10 @@ _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,80}$")
 _OPEN, _CLOSE = "([{", ")]}"
 
 
-def balanced(text: str, start: int) -> str:
-    """``text[start:]`` up to the bracket that closes ``text[start]`` (or the end when it never closes)."""
-    depth, quote, i, end = 0, "", start, min(len(text), start + _MAX_DUMP)
+def _unquoted(text: str, start: int, end: int):
+    """(index, character) of each character of ``text[start:end]`` outside a quoted string (the quote characters
+    and backslash escapes inside quotes are skipped), then ``(end, "")`` when the text does not end inside a quote."""
+    quote, i = "", start
     while i < end:
         ch = text[i]
         if quote:
@@ -33,28 +34,31 @@ def balanced(text: str, start: int) -> str:
                 quote = ""
         elif ch in "'\"":
             quote = ch
-        elif ch in _OPEN:
+        else:
+            yield i, ch
+        i += 1
+    if not quote:
+        yield end, ""
+
+
+def balanced(text: str, start: int) -> str:
+    """``text[start:]`` up to the bracket that closes ``text[start]`` (or the end when it never closes)."""
+    depth, end = 0, min(len(text), start + _MAX_DUMP)
+    for i, ch in _unquoted(text, start, end):
+        if ch and ch in _OPEN:
             depth += 1
-        elif ch in _CLOSE:
+        elif ch and ch in _CLOSE:
             depth -= 1
             if depth == 0:
                 return text[start:i + 1]
-        i += 1
     return text[start:end]
 
 
 def _pieces(body: str):
-    depth, quote, start, i = 0, "", 0, 0
-    n = min(len(body), _MAX_DUMP)
-    while i < n:
-        ch = body[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
+    depth, start, n, closed = 0, 0, min(len(body), _MAX_DUMP), False
+    for i, ch in _unquoted(body, 0, n):
+        if not ch:
+            closed = True
         elif ch in _OPEN:
             depth += 1
         elif ch in _CLOSE:
@@ -65,8 +69,7 @@ def _pieces(body: str):
         elif ch == "," and depth == 0:
             yield body[start:i], True
             start = i + 1
-        i += 1
-    yield body[start:n], not quote and depth == 0 and n == len(body)
+    yield body[start:n], closed and depth == 0 and n == len(body)
 
 
 def split_pairs(body: str) -> list[tuple[str, str]]:

@@ -30,7 +30,7 @@ from tpkit.errors import ConfigError, PlanInputError
 from tpkit.models.fields import name_list, optional_int
 from tpkit.models.spec import QuantSpec
 
-__all__ = ["parse_quant_config", "online_quant", "resolve_quant", "is_ignored", "matrix_bytes"]
+__all__ = ["parse_quant_config", "online_quant", "resolve_quant", "is_ignored", "is_quantised", "matrix_bytes"]
 
 _FLAG_ALIASES = {
     "fp8": "fp8", "fbgemm_fp8": "fbgemm_fp8", "mxfp4": "mxfp4",
@@ -243,6 +243,22 @@ def is_ignored(module: str, quant: QuantSpec) -> bool:
         elif module == pattern or module.startswith(pattern + ".") or module.endswith("." + pattern):
             return True
     return False
+
+
+_SCOPES = {"all_linear": None, "mlp_only": {"dense_mlp", "routed_experts", "shared_experts"},
+           "experts_only": {"routed_experts"}}
+"""``QuantSpec.scope`` → the weight categories (``models.params.Part.category``) it quantises; None: every linear"""
+
+
+def is_quantised(part, quant: QuantSpec | None) -> bool:
+    """True when the weight ``part`` (a ``models.params.Part``: ``linear``, ``category``, ``name``) is stored in
+    ``quant``'s format: a linear layer inside the scheme's scope and not on its ignore list."""
+    if quant is None or not part.linear:
+        return False
+    scope = _SCOPES.get(quant.scope)
+    if scope is not None and part.category not in scope:
+        return False
+    return not is_ignored(part.name, quant)
 
 
 def matrix_bytes(out_f: int, in_f: int, quant: QuantSpec) -> int:

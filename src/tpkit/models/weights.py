@@ -26,7 +26,7 @@ from tpkit.dtypes import DTYPES, WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import PlanInputError
 from tpkit.models.layout import padded_vocab, stage_layers
 from tpkit.models.params import Part, global_parts, layer_groups, layer_parts, mtp_parts
-from tpkit.models.quant import is_ignored, matrix_bytes, resolve_quant
+from tpkit.models.quant import is_quantised, matrix_bytes, resolve_quant
 from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.vision import SHARDABLE, TOWER_TP_SHARDED, tower_params_per_rank, vision_tower
 from tpkit.models.weights_plan import WeightLine, WeightsPlan
@@ -38,8 +38,6 @@ __all__ = ["WeightLine", "WeightsPlan", "plan_weights", "plan_parts", "stage_lay
 _ITEMS = {"embedding": "embedding", "attention": "attention", "linear_attention": "linear attention (KDA)",
           "dense_mlp": "dense MLP", "routed_experts": "routed experts", "shared_experts": "shared experts",
           "router": "router", "norms": "norms", "lm_head": "lm_head"}
-_SCOPES = {"all_linear": None, "mlp_only": {"dense_mlp", "routed_experts", "shared_experts"},
-           "experts_only": {"routed_experts"}}
 
 
 def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None = None,
@@ -163,7 +161,7 @@ def _accumulate(spec, par, parts, elem, quant, pad_vocab, sums: dict[str, list[i
         n = out * inp * count
         row = sums.setdefault(part.category, [0, 0])
         row[0] += times * n
-        if _quantised(part, quant):
+        if is_quantised(part, quant):
             values = math.ceil(out * inp * quant.weight_bits / 8)
             row[1] += times * count * values
             sums.setdefault("quant scales", [0, 0])[1] += times * count * (matrix_bytes(out, inp, quant) - values)
@@ -199,14 +197,6 @@ def _local_shape(spec: ModelSpec, par: ParallelSpec, part: Part, pad_vocab: bool
         return part.out, part.inp, experts
     return part.out, part.inp, part.count
 
-
-def _quantised(part: Part, quant: QuantSpec | None) -> bool:
-    if quant is None or not part.linear:
-        return False
-    scope = _SCOPES.get(quant.scope)
-    if scope is not None and part.category not in scope:
-        return False
-    return not is_ignored(part.name, quant)
 
 
 def _quant_text(quant: QuantSpec) -> str:

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 
 from tpkit.models.params import Part, global_parts, layer_parts
-from tpkit.models.quant import is_ignored, matrix_bytes
+from tpkit.models.quant import is_quantised, matrix_bytes
 from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.perf.experts import expected_distinct_experts
 from tpkit.perf.impl import ImplProfile
@@ -39,8 +39,6 @@ then a prefill attention without KV split: vLLM TRITON_MLA before 0.31)"""
 
 ACT_BYTES = 2
 """activations are bf16 (bytes per element)"""
-_SCOPES = {"all_linear": None, "mlp_only": {"dense_mlp", "routed_experts", "shared_experts"},
-           "experts_only": {"routed_experts"}}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -145,7 +143,7 @@ def _classify(spec, shard, quant, layers) -> list[tuple[int, int]]:
     classes: dict[tuple, list[int]] = {}
     for i in layers if layers is not None else range(spec.num_layers):
         moe = spec.moe is not None and i in spec.moe.moe_layer_ids
-        quantised = tuple(_quantised(p, quant) for p in layer_parts(spec, i)) if quant is not None else ()
+        quantised = tuple(is_quantised(p, quant) for p in layer_parts(spec, i)) if quant is not None else ()
         classes.setdefault((spec.kinds[i], moe, quantised), []).append(i)
     return [(members[0], len(members)) for members in classes.values()]
 
@@ -278,7 +276,7 @@ def _gemms(spec, shard, quant, parts: list[Part], groups: dict[str, str]) -> tup
         row[1] += 2.0 * out * inp * count
         row[2] = max(row[2], inp)
         row[3] += out
-        if _quantised(part, quant):
+        if is_quantised(part, quant):
             row[4] = _compute_dtype(quant)
     return tuple(_Gemm(key.split(":", 1)[1], w, f, inp, outs, dt) for key, (w, f, inp, outs, dt) in acc.items())
 
@@ -297,7 +295,7 @@ def _experts(spec, shard, quant, parts: list[Part]) -> tuple[_ExpertGemm, ...]:
             per_expert += _part_bytes(part, out, width, quant, 2)
             flops += 2.0 * out * width
             inp, out_sum = width, out_sum + out
-            if _quantised(part, quant):
+            if is_quantised(part, quant):
                 dtype = _compute_dtype(quant)
         rows.append(_ExpertGemm(group, per_expert, flops, inp, out_sum, dtype))
     return tuple(rows)
@@ -412,18 +410,10 @@ def padded_vocab_per_rank(vocab: int, tp: int) -> int:
 
 
 def _part_bytes(part: Part, out: int, inp: int, quant: QuantSpec | None, elem: int) -> float:
-    if _quantised(part, quant):
+    if is_quantised(part, quant):
         return float(matrix_bytes(out, inp, quant))
     return float(out * inp * elem)
 
-
-def _quantised(part: Part, quant: QuantSpec | None) -> bool:
-    if quant is None or not part.linear:
-        return False
-    scope = _SCOPES.get(quant.scope)
-    if scope is not None and part.category not in scope:
-        return False
-    return not is_ignored(part.name, quant)
 
 
 def _compute_dtype(quant: QuantSpec) -> str:
