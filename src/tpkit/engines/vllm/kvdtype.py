@@ -33,10 +33,13 @@ Values vLLM accepts whose layout tpkit does not model (turboquant_*, *_per_token
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tpkit.dtypes import lookup_dtype
 from tpkit.errors import PlanInputError
-from tpkit.models.spec import QuantSpec
+
+if TYPE_CHECKING:
+    from tpkit.models.spec import QuantSpec
 
 __all__ = ["KvDtype", "KV_DTYPES", "kv_dtype", "accepted_values", "checkpoint_kv_dtype", "NVFP4_BYTES_PER_ELEMENT",
            "nvfp4_head_bytes",
