@@ -118,11 +118,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Qwen3.8-27B fixture's float32 SSM state) and release ranges intersected from the line formats (vl_009: 0.18 vs
     0.21+ token rule both shown); 30 with helper hyb (sg_016, sg_017: the hybrid state pool of
     'Mamba Cache is allocated' and the ratio split that pins the budget, ``explain.sgstate``); helper tpw's vLLM tp
-    inferred from 'Model loading took' changes no row."""
+    inferred from 'Model loading took' changes no row.  32 with helper sgr (sg_043, sg_062: the 70 MiB torch stream
+    pool SGLang 0.5.9+ takes after its pre sample at world size 1, ``engines.sglang.streams``; sg_043's page size 64
+    read from 'changing page_size from None to 64')."""
     rows = _capacity_rows()
     assert len(rows) == 63
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 30, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 32, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one
