@@ -120,11 +120,12 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     'Mamba Cache is allocated' and the ratio split that pins the budget, ``explain.sgstate``); helper tpw's vLLM tp
     inferred from 'Model loading took' changes no row.  32 with helper sgr (sg_043, sg_062: the 70 MiB torch stream
     pool SGLang 0.5.9+ takes after its pre sample at world size 1, ``engines.sglang.streams``; sg_043's page size 64
-    read from 'changing page_size from None to 64')."""
+    read from 'changing page_size from None to 64'); 33 with sg_010 (tp 8, TP0's lines only: SGLang's MIN over the
+    ranks may lie up to 0.05 GiB below the printed rank, ``explain.sglang.RANK_SPREAD``)."""
     rows = _capacity_rows()
     assert len(rows) == 63
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 32, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 33, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one

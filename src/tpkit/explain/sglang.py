@@ -22,6 +22,13 @@ __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
 
 GIB_NOTE = "GiB (SGLang prints 'GB' but divides by 2^30)"
 
+RANK_SPREAD = Bytes(round(0.05 * 2**30))
+"""how far SGLang's MIN over the ranks of the free memory before / after the weights lies below the ranks a log
+prints, at most, in the corpus logs that print every rank (``RANK_SPREAD_EVIDENCE``)"""
+RANK_SPREAD_EVIDENCE = ("in the corpus logs that print every rank the lowest rank is 0.00–0.05 GiB below rank 0: "
+                        "sg_051 tp 8 'Load weight begin' TP0 137.34, TP1–TP6 137.29 GB (their distributed init "
+                        "2.01 vs TP0's 1.96 GB); sg_027 0.03, sg_020 0.02, sg_009 / sg_034 0.00")
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SglangAnchored:
@@ -329,6 +336,17 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         rows.append(derived_row("KV budget (rest)", rest,
                                 f"min over {max(n_after, 1)} rank(s) of free after weights − slack "
                                 "(ModelRunner.profile_max_num_token)"))
+        world = tp * pp
+        if world > 1 and 0 < max(n_after, n_pre) < world and not pre_estimated:
+            hi_f = f_range[1] if f_range is not None else float(f)
+            spread = Bytes(round(RANK_SPREAD.bytes * hi_f))
+            rest = Iv(rest.low - spread, rest.high)
+            rows.append(derived_row("KV budget (rest), ranks not printed", rest, (
+                f"{max(n_after, n_pre)} of the {world} ranks print 'Load weight begin/end': SGLang's MIN over all "
+                f"ranks (get_available_gpu_memory(distributed=True) in init_torch_distributed and "
+                f"profile_max_num_token) may lie up to {RANK_SPREAD.mib:.0f} MiB below the printed ranks on both "
+                f"samples (a rank's distributed init differs: {RANK_SPREAD_EVIDENCE}), which lowers the budget by up "
+                f"to f × that = {spread.mib:.1f} MiB")))
     state = _state_pool(view, ctx)
     if state is not None:
         rows.append(Row(item="state pool (mamba / linear attention)", value=state.pool, kind="printed",
