@@ -81,3 +81,18 @@ def test_explain_versions_straddling_0_5_9_give_zero_to_the_pool():
     iv, why = _stream_pool(ctx, 1, 1)
     assert iv.low == Bytes(0) and iv.high == MiB(70) and "0 … the pool" in why
     assert _stream_pool(ctx, 2, 1) == (None, "")
+
+
+def test_amd_distributed_init_uses_the_xgmi_cells_nvidia_unchanged():
+    """RCCL on MI300X under SGLang's ROCm images (NCCL_MIN_NCHANNELS=112): the start-up table's xgmi cells, from
+    sglang#25118 (world 4) and sglang#2384 (world 8); an NVLink board keeps the nvlink cells."""
+    from tpkit.engines.sglang.baseline import plan_baseline
+    from tpkit.startup.table import nccl_entry
+
+    amd = plan_baseline(lookup_gpu("MI300X"), ParallelSpec(tp=8), "0.4.2", None, version="0.4.2")
+    nccl = sum((u.bytes for u in amd.uses if "NCCL" in u.item), Bytes(0))
+    assert abs(nccl.bytes - nccl_entry("xgmi", 8).bytes.bytes) <= 1
+    assert nccl > GiB(6)
+    nv = plan_baseline(lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=8), "0.4.2", None, version="0.4.2")
+    nv_nccl = sum((u.bytes for u in nv.uses if "NCCL" in u.item), Bytes(0))
+    assert abs(nv_nccl.bytes - nccl_entry("nvlink", 8).bytes.bytes) <= 1
