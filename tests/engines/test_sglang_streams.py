@@ -96,3 +96,18 @@ def test_amd_distributed_init_uses_the_xgmi_cells_nvidia_unchanged():
     nv = plan_baseline(lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=8), "0.4.2", None, version="0.4.2")
     nv_nccl = sum((u.bytes for u in nv.uses if "NCCL" in u.item), Bytes(0))
     assert abs(nv_nccl.bytes - nccl_entry("nvlink", 8).bytes.bytes) <= 1
+
+
+def test_plan_from_log_context_leaves_the_stream_pool_to_the_plan():
+    """``plan --from-log``: the context measured from a 0.5.9+ tp-1 log is total − 'Load weight begin' − init − the
+    pool, since the plan charges the pool after the pre sample itself."""
+    from pathlib import Path
+
+    from tpkit.explain.fromlog import measured_startup
+
+    log = Path(__file__).resolve().parents[1] / "logs" / "data" / "sglang" / "sg_062.log"
+    e = explain_log(log.read_bytes(), flags={"model": "Qwen/Qwen3-30B-A3B"})
+    assert e.anchored.stream_pool is not None and e.anchored.stream_pool.low == MiB(70)
+    m = measured_startup(e)
+    expected = e.anchored.device_total - e.anchored.pre.mid - e.anchored.init_dist.mid - MiB(70)
+    assert m.terms["cuda_context"] == expected
