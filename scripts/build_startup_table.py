@@ -57,7 +57,7 @@ NEAREST = {
 TERMS = ("sglang_tp1_init", "cublas", "cuda_context", "nccl", "sglang_load_extra", "vllm_nontorch_growth")
 """derivation order: a term may subtract the nominal of a term before it"""
 NCCL_WORLDS = (2, 3, 4, 5, 6, 7, 8, 16, 32, 64)
-TRANSPORTS = ("nvlink", "pcie")
+TRANSPORTS = ("nvlink", "pcie", "xgmi")
 MEASURED_SPLIT = ("tpkit-h200x2-steps", "free_after_context", "free_after_init_process_group", "free_after_first_allreduce")
 """the NCCL total is split into init and first-collective in the ratio measured on 2× H200"""
 

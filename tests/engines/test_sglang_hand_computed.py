@@ -5,6 +5,10 @@ Each case feeds the inputs the hand computation takes as inputs — the free mem
 every number the hand computation derives from them: the default fraction, the KV budget, the cell, the token
 count, max_running_requests and the req_to_token table.  Source: the engine-facts hand computation of
 2026-12-01 (cases S1–S7, SGLang 0.5.23 and 0.5.10 wheels); configs from the embedded catalog.
+
+S1 and S2 run at world size 1 on 0.5.23: their budget is the hand computation's minus the 70 MiB torch stream pool
+SGLang's forward stream takes after the pre sample (``engines.sglang.streams``, read after the hand computation;
+helper sgr, 2026-12-03), and the tokens are that budget over the cell.
 """
 
 from dataclasses import replace
@@ -13,6 +17,7 @@ import pytest
 
 from tpkit.engines.sglang import SglangOptions, plan_sglang
 from tpkit.engines.sglang.baseline import plan_baseline
+from tpkit.engines.sglang.streams import STREAM_POOL_BYTES
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import load_model
 from tpkit.parallel import ParallelSpec
@@ -49,19 +54,23 @@ def _check(result, *, fraction, budget, cell, tokens, running, req_to_token):
 def test_s1_gemma3_27b_one_full_pool_vlm_factor_and_cache_reservation():
     """Not hybrid SWA (one pool over 62 layers); f = 0.907 × 0.95 × 0.9576171875; 100 MiB VLM cache reserved."""
     r = _plan("google/gemma-3-27b-it", ParallelSpec(tp=1), GiB(139), MiB(52_320))
-    _check(r, fraction=0.825130849609375, budget=68_184_519_066, cell=507_904, tokens=134_246, running=2048,
+    budget = 68_184_519_066 - STREAM_POOL_BYTES.bytes  # hand: 134,246 tokens without the stream pool
+    _check(r, fraction=0.825130849609375, budget=budget, cell=507_904, tokens=budget // 507_904, running=2048,
            req_to_token=1_074_298_896)
+    assert r.kv_tokens == 134_102
     assert r.extra["sglang"]["cell_layout"] == "mha" and r.extra["sglang"]["reserved_mib"] == 13_440
     assert r.extra["sglang"]["mm_reserved_bytes"] == 100 * 2**20
     assert not r.extra["sglang"]["prefill_cuda_graphs"]
-    assert r.kv_pool.total_bytes.bytes == 68_184_588_288
+    assert r.kv_pool.total_bytes.bytes == (134_102 + 1) * 507_904
 
 
 def test_s2_qwen3_vl_8b_depth_is_not_num_hidden_layers_and_hopper_feature_cache():
     """L = 24 (the vision config names its depth ``depth``), H = 1152; 1 GiB CUDA-IPC feature cache on H200."""
     r = _plan("Qwen/Qwen3-VL-8B-Instruct", ParallelSpec(tp=1), GiB(139), MiB(16_700))
-    _check(r, fraction=0.907 * 0.924765625, budget=106_600_425_670, cell=147_456, tokens=722_930, running=2048,
+    budget = 106_600_425_670 - STREAM_POOL_BYTES.bytes  # hand: 722,930 tokens without the stream pool
+    _check(r, fraction=0.907 * 0.924765625, budget=budget, cell=147_456, tokens=budget // 147_456, running=2048,
            req_to_token=2_148_565_008)
+    assert r.kv_tokens == 722_432
     assert r.extra["sglang"]["mm_reserved_bytes"] == 2**30
 
 

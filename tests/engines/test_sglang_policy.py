@@ -8,7 +8,7 @@ from sglang_fixtures import deepseek_v3, gpt_oss_120b, ledger_problems, llama3_8
 from tpkit.engines.sglang import SglangOptions
 from tpkit.errors import PlanInputError, is_user_error
 from tpkit.hardware.machine import GpuState, MachineProfile
-from tpkit.units import Bytes, GiB
+from tpkit.units import Bytes, GiB, MiB
 
 
 def test_ledger_narrates_in_order_and_adds_up():
@@ -25,7 +25,9 @@ def test_ledger_narrates_in_order_and_adds_up():
 def test_tokens_follow_the_rest_formula():
     r = plan(mem_fraction_static=0.8, weights=GiB(15))
     pre = r.ledger.get("free before weights (pre_model_load_memory)").bytes
-    rest = pre - GiB(15) - pre * 0.2
+    stream = Bytes(r.extra["sglang"]["stream_pool_bytes"])  # 0.5.9+ at tp 1: engines.sglang.streams
+    assert stream == MiB(70)
+    rest = pre - stream - GiB(15) - pre * 0.2
     assert r.kv_tokens == rest.bytes // 131_072
     assert r.kv_pool.total_bytes == Bytes((r.kv_tokens + 1) * 131_072)
     assert r.max_concurrency == pytest.approx(r.kv_tokens / 131_072)
@@ -173,8 +175,10 @@ def test_state_pool_that_eats_the_last_page_gets_a_replanned_fraction():
 
     hybrid = llama3_8b(layer_kinds=("linear", "linear", "linear", "full") * 8,
                        linear_attn=LinearAttnSpec(state_bytes_per_layer=Bytes(2_170_880)))
-    pre = plan(hybrid, weights=GiB(8)).ledger.get("free before weights (pre_model_load_memory)").bytes
-    weights = pre - pre * (1 - 0.9) - MiB(210)  # KV budget 210 MiB; one page of 4096 tokens is 128 MiB
+    first = plan(hybrid, weights=GiB(8))
+    pre = first.ledger.get("free before weights (pre_model_load_memory)").bytes
+    stream = Bytes(first.extra["sglang"]["stream_pool_bytes"])  # taken after the pre sample (0.5.9+, tp 1)
+    weights = pre - pre * (1 - 0.9) - stream - MiB(210)  # KV budget 210 MiB; one page of 4096 tokens is 128 MiB
     r = plan(hybrid, weights=weights, mem_fraction_static=0.9, page_size=4096)
     assert r.kv_tokens == 0 and r.ledger.get("KV budget (rest)").bytes > MiB(128)
     assert r.verdict.knob != "--max-total-tokens" and "max-total-tokens" not in r.verdict.message

@@ -27,7 +27,8 @@ def test_interval_from_begin_plus_distributed_init():
     highest band end bounds it from above; B200 (178.35 GiB) is the only catalog GPU inside."""
     got = infer_sglang_total(parse_log(BEGIN_INIT), 1)
     assert abs(got.low.gib - (177.57 + 0.09 - 0.01)) < 0.002
-    assert got.high is not None and got.low.gib + 0.5 < got.high.gib < got.low.gib + 1.2
+    # the highest context band end is cdna3's since MI300X has a sample (1.06 ± 0.26 GiB; helper sgr, 2026-12-03)
+    assert got.high is not None and got.low.gib + 0.5 < got.high.gib < got.low.gib + 1.4
     assert got.candidates == ("B200",)
     assert "line 2" in got.evidence[0] and "distributed init 0.09 GB" in got.evidence[0]
 

@@ -58,3 +58,13 @@ def test_dump_reader_keeps_complete_pairs_of_a_cut_dump():
     pairs = dict(split_pairs("model_path='a,b', tp_size=8, lst=[1, (2, 3)], cut=[1, 2"))
     assert pairs == {"model_path": "'a,b'", "tp_size": "8", "lst": "[1, (2, 3)]"}
     assert literal_dict("{'model': 'x', 'tp': 4, 'sc': {'meth") == {"model": "x", "tp": 4}
+
+
+def test_sglang_forced_page_size_line():
+    """SGLang's ServerArgs attention-backend checks print the page size they force (0.5.10 / 0.5.20
+    server_args.py, arg_groups/overrides.py): sg_043's trtllm_mha default sets 64."""
+    run = parse_log(log_bytes("sg_043")).run
+    assert run.value("page_size") == 64 and run.page_size.source == "log_line"
+    text = "[2026-05-01 10:00:00] FA4 backend only supports page size 128 for non-MLA model architectures, " \
+           "changing page_size from 1 to 128.\n[2026-05-01 10:00:01] Load weight begin. avail mem=78.48 GB\n"
+    assert parse_log(text).run.value("page_size") == 128

@@ -42,7 +42,8 @@ def test_changing_one_evidence_row_changes_the_table():
     row = next(r for r in evidence["rows"] if r["id"] == "sg_043")
     row["printed"]["avail"] -= 0.30  # B200's only context sample
     cell = builder.build(evidence)["terms"]["cuda_context"]["blackwell"]
-    assert cell["bytes"] == round((178.35 - 177.27 - 0.09) * 2**30)
+    # the row subtracts the 70 MiB stream pool 'Load weight begin' misses (engines.sglang.streams)
+    assert cell["bytes"] == round((178.35 - 177.27 - 0.09) * 2**30 - 70 * 2**20)
 
 
 @pytest.mark.parametrize("family", [f for f in FAMILIES if f != "unknown"])
@@ -58,8 +59,9 @@ def test_a_family_without_evidence_falls_back_to_its_neighbour_with_a_wider_band
     turing, near = entry("cuda_context", "turing"), entry("cuda_context", "ampere-consumer")
     assert turing.bytes == near.bytes and turing.uncertainty > near.uncertainty
     assert turing.samples == near.samples and "no evidence for turing: nearest family ampere-consumer" in turing.source
-    amd = cuda_context(lookup_gpu("MI300X"))
-    assert gpu_family(lookup_gpu("MI300X")) == "cdna3" and "no evidence for cdna3" in amd.source
+    amd = cuda_context(lookup_gpu("MI300X"))  # cdna3 has a sample since sglang#25118 (helper sgr, 2026-12-03)
+    assert gpu_family(lookup_gpu("MI300X")) == "cdna3" and "cuda_context[cdna3]: evidence" in amd.source
+    assert "sg-issue-25118-mi300x" in amd.source
 
 
 def test_gpus_map_to_their_architecture_family():

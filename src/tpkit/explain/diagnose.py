@@ -83,6 +83,7 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     tp = int(ctx.get("tp", 1) or 1)
     findings = []
     pre = a.pre.mid.bytes if a.pre else None
+    stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
     w = a.weights.mid.bytes if a.weights else None
     f = a.fraction
     context = ctx.get("context_length")
@@ -97,8 +98,10 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         if pre is None or w is None or (fraction or f) is None:
             return None, None
         frac = fraction if fraction is not None else f
-        p = pre + free_gain
-        rest = int(p * frac - w * weights_scale)
+        # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
+        # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
+        p = pre + free_gain + stream
+        rest = int(p * frac - w * weights_scale - stream)
         cell = a.cell_bytes * cell_scale if a.cell_bytes else None
         return rest, _sg_tokens(rest, cell, a.page)
 
@@ -283,11 +286,13 @@ def _sg_growth_fixes(a, ctx, fix) -> list[Fix]:
     tp = int(ctx.get("tp", 1) or 1)
     out = []
     pre = a.pre.mid.bytes if a.pre else None
+    stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
     w = a.weights.mid.bytes if a.weights else None
     context = ctx.get("context_length")
     if pre and w is not None:
         need = MARGIN.bytes + (int(a.cell_bytes * int(context)) if a.cell_bytes and context else 0)
-        f2 = math.ceil((w + need) / pre * 100) / 100
+        # the budget is (pre + stream pool) × f − weights − stream pool (engines.sglang.streams)
+        f2 = math.ceil((w + need + stream) / (pre + stream) * 100) / 100
         if f2 <= _MAX_FRACTION:
             out.append(fix(f"--mem-fraction-static {f2:.2f}", f"f × pre-load memory must exceed the weights "
                            f"({a.weights.text()}) plus room for the pool", fraction=f2,

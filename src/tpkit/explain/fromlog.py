@@ -46,7 +46,10 @@ def measured_startup(e: Explanation, *, gpu_total: Bytes | None = None) -> Measu
         total = gpu_total or a.device_total
         if total is not None:
             init = a.init_dist.mid if a.init_dist is not None else Bytes(0)
-            context = total - a.pre.mid - init
+            # 'Load weight begin' misses the stream pool SGLang 0.5.9+ takes after its pre sample at world size 1;
+            # the plan charges that pool itself (engines.sglang.streams), so it is not part of the context here
+            stream = a.stream_pool.mid if a.stream_pool is not None else Bytes(0)
+            context = total - a.pre.mid - init - stream
             if context.bytes >= 0:
                 terms.update(cuda_context=context, nccl_init=init, nccl_warmup=Bytes(0),
                              custom_allreduce=Bytes(0), process_overhead=Bytes(0))

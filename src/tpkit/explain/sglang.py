@@ -23,6 +23,13 @@ __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
 
 GIB_NOTE = "GiB (SGLang prints 'GB' but divides by 2^30)"
 
+RANK_SPREAD = Bytes(round(0.05 * 2**30))
+"""how far SGLang's MIN over the ranks of the free memory before / after the weights lies below the ranks a log
+prints, at most, in the corpus logs that print every rank (``RANK_SPREAD_EVIDENCE``)"""
+RANK_SPREAD_EVIDENCE = ("in the corpus logs that print every rank the lowest rank is 0.00–0.05 GiB below rank 0: "
+                        "sg_051 tp 8 'Load weight begin' TP0 137.34, TP1–TP6 137.29 GB (their distributed init "
+                        "2.01 vs TP0's 1.96 GB); sg_027 0.03, sg_020 0.02, sg_009 / sg_034 0.00")
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SglangAnchored:
@@ -66,6 +73,10 @@ class SglangAnchored:
     """hybrid models: the printed conv + SSM state pool ('Mamba Cache is allocated'); None without"""
     state_charged: Iv | None = None
     """the part of the state pool taken from the KV budget (``explain.sgstate``)"""
+    stream_pool: Iv | None = None
+    """torch's CUDA stream pool SGLang's forward stream takes between its pre sample and 'Load weight begin'
+    (``engines.sglang.streams``; None when the release and layout take none): SGLang's pre_model_load_memory is
+    ``pre + stream_pool``"""
 
 
 def _min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
@@ -257,10 +268,12 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     pre = iv_of(pre_a.size) if pre_a else None
     if pre is None and end and wu:
         pre = iv_of(end.size) + iv_of(wu.size)
+    stream, stream_why = _stream_pool(ctx, tp, pp)
     if total is not None and pre is not None:
-        ctx_iv = Iv(total, total) - pre - (init_iv or Iv(Bytes(0), Bytes(0)))
+        ctx_iv = Iv(total, total) - pre - (stream or Iv(Bytes(0), Bytes(0))) - (init_iv or Iv(Bytes(0), Bytes(0)))
         rows.append(derived_row("CUDA context + process (before distributed init)", ctx_iv,
                                 "device total − pre_model_load_memory − distributed init"
+                                + (" − the stream pool" if stream else "")
                                 + ("" if init_iv else " (distributed init not printed: included)")))
     if begin:
         rows.append(printed_row("free before weights (this rank)", begin,
@@ -297,6 +310,13 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
             pre, pre_why = found
             pre_estimated = True
             rows.append(derived_row("pre_model_load_memory (estimated)", pre, pre_why, kind="estimated"))
+    sample = pre
+    if stream is not None and pre is not None:
+        sample = pre + stream
+        rows.append(derived_row("torch stream pool (forward stream, after the pre sample)", stream, stream_why))
+        rows.append(derived_row("pre_model_load_memory (SGLang's sample)", sample,
+                                "free before weights + the stream pool: init_torch_distributed samples the free "
+                                "memory before ModelRunner creates its forward stream"))
     f = ctx.get("mem_fraction")
     f_source = ctx.sources.get("mem_fraction", "")
     f_range = None
@@ -308,13 +328,13 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         if runner is not None:
             f, f_source = float(f) * runner[0], f"{f_source}, then {runner[1]}"
     slack = rest = None
-    if f is not None and pre is not None:
+    if f is not None and sample is not None:
         lo_f, hi_f = f_range if f_range is not None else (float(f), float(f))
         if lo_f == hi_f:
-            slack = pre.scale(1.0 - lo_f)
+            slack = sample.scale(1.0 - lo_f)
             label = f"slack (1 − {lo_f:.3f}) × pre_model_load_memory"
         else:
-            slack = Iv(Bytes(round(pre.low.bytes * (1.0 - hi_f))), Bytes(round(pre.high.bytes * (1.0 - lo_f))))
+            slack = Iv(Bytes(round(sample.low.bytes * (1.0 - hi_f))), Bytes(round(sample.high.bytes * (1.0 - lo_f))))
             label = f"slack (1 − {lo_f:.4f}…{hi_f:.4f}) × pre_model_load_memory"
         rows.append(derived_row(label, slack, f"mem_fraction_static ({f_source}): kept for activations, "
                                 "CUDA graphs, req_to_token"))
@@ -323,6 +343,17 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         rows.append(derived_row("KV budget (rest)", rest,
                                 f"min over {max(n_after, 1)} rank(s) of free after weights − slack "
                                 "(ModelRunner.profile_max_num_token)"))
+        world = tp * pp
+        if world > 1 and 0 < max(n_after, n_pre) < world and not pre_estimated:
+            hi_f = f_range[1] if f_range is not None else float(f)
+            spread = Bytes(round(RANK_SPREAD.bytes * hi_f))
+            rest = Iv(rest.low - spread, rest.high)
+            rows.append(derived_row("KV budget (rest), ranks not printed", rest, (
+                f"{max(n_after, n_pre)} of the {world} ranks print 'Load weight begin/end': SGLang's MIN over all "
+                f"ranks (get_available_gpu_memory(distributed=True) in init_torch_distributed and "
+                f"profile_max_num_token) may lie up to {RANK_SPREAD.mib:.0f} MiB below the printed ranks on both "
+                f"samples (a rank's distributed init differs: {RANK_SPREAD_EVIDENCE}), which lowers the budget by up "
+                f"to f × that = {spread.mib:.1f} MiB")))
     state = _state_pool(view, ctx)
     if state is not None:
         rows.append(Row(item="state pool (mamba / linear attention)", value=state.pool, kind="printed",
@@ -426,7 +457,38 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           free_after_graphs=iv_of(ge.size) if ge else None, device_total=total, car_bytes=car,
                           car_source=car_source, fraction_range=f_range, pre_estimated=pre_estimated,
                           state_pool=state.pool if state is not None else None,
-                          state_charged=state.charged if state is not None else None)
+                          state_charged=state.charged if state is not None else None, stream_pool=stream)
+
+
+def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
+    """(torch's stream pool taken between SGLang's pre sample and 'Load weight begin', why; None when none):
+    ``engines.sglang.streams.forward_stream_pool`` at both ends of the releases the log allows — the oldest
+    release its line formats admit and the newest one they and its date admit (``versions.newest_by_date``) —
+    so a log whose releases straddle 0.5.9 gets 0 … the pool, and no version at all the same."""
+    import re
+
+    from tpkit.engines.sglang.streams import FIRST_RELEASE, STREAM_POOL_SOURCE, forward_stream_pool
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date, parse_version
+
+    vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
+    newest, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    found = re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", ctx.version or ""))
+    oldest = found[0] if found else None
+    try:
+        ends = [forward_stream_pool(v, world=tp * pp, vendor=vendor) for v in (oldest, newest) if v]
+        if oldest is not None and parse_version(oldest) > parse_version(newest):
+            ends = [forward_stream_pool(newest, world=tp * pp, vendor=vendor)]
+    except Exception:  # noqa: BLE001 - a version string the rules cannot read: no charge
+        return None, ""
+    lo = Bytes(0) if oldest is None else min(ends)
+    hi = max(ends)
+    if hi.bytes == 0:
+        return None, ""
+    span = (f"SGLang {oldest}–{newest}" if oldest and oldest != newest else f"SGLang {newest}") + \
+        (f" ({capped})" if capped else "")
+    if lo != hi:
+        span += f": 0 before {FIRST_RELEASE}, so 0 … the pool"
+    return Iv(lo, hi), f"{STREAM_POOL_SOURCE}; {span}; world size {tp * pp}"
 
 
 def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float] | None, str]:

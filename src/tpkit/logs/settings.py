@@ -153,6 +153,9 @@ _LOG_LINES = (
     (re.compile(r"Using max model len (\d{1,12})"), "max_model_len"),
     (re.compile(r"Chunked prefill is enabled with max_num_batched_tokens=(\d{1,12})"), "max_num_batched_tokens"),
     (re.compile(r"Defaulting to use (\w+) for (?:speculative|spec)"), None),
+    # SGLang's ServerArgs attention-backend checks (server_args.py _handle_attention_backend_compatibility,
+    # read in 0.5.10 and 0.5.20: TensorRT-LLM MHA / MLA → 64, FA4 → 128) print the page size they force
+    (re.compile(r"changing page_size from \S+ to (\d{1,6})\b"), "page_size"),
 )
 
 
@@ -172,7 +175,7 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
         return _dump_settings(message, line_no=line_no)
     if "non-default args" in message:
         return _non_default_settings(message, line_no=line_no)
-    if "Using max model len" in message or "Chunked prefill is enabled" in message:
+    if "Using max model len" in message or "Chunked prefill is enabled" in message or "changing page_size" in message:
         return _log_line_settings(message, line_no=line_no)
     return []
 

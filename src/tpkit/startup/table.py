@@ -8,7 +8,8 @@ that the shipped table is what the evidence gives.
     term              key                         what
     cuda_context      GPU family                  the context a serving process creates (kernel images, driver state)
     cublas            GPU family                  cuBLAS/cuBLASLt handles + workspace (first GEMM)
-    nccl              "nvlink:W" / "pcie:W"       one communicator's init + first collective, world W (split into
+    nccl              "nvlink:W" / "pcie:W" /     one communicator's init + first collective, world W (split into
+                      "xgmi:W" (AMD Instinct)
                                                   init and warm-up in the ratio measured on 2× H200)
     sglang_tp1_init   "all"                       what SGLang's init_torch_distributed allocates besides NCCL
 """
@@ -64,8 +65,8 @@ def entry(term: str, key: str) -> Entry:
 
 def nccl_entry(transport: str, world: int) -> Entry:
     """NCCL init + first collective for ``world`` ranks over ``transport`` (the next tabulated world ≥ it)."""
-    if transport not in ("nvlink", "pcie"):
-        raise ValueError(f"transport must be 'nvlink' or 'pcie', got {transport!r}")
+    if transport not in ("nvlink", "pcie", "xgmi"):
+        raise ValueError(f"transport must be 'nvlink', 'pcie' or 'xgmi', got {transport!r}")
     tabulated = next((w for w in _NCCL_WORLDS if w >= world), _NCCL_WORLDS[-1])
     return entry("nccl", f"{transport}:{tabulated}")
 

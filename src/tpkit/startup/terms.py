@@ -84,7 +84,8 @@ def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
 
 def nccl_costs(gpu: GpuSpec | None, world: int, *, transport: str) -> tuple[Cost, ...]:
     """NCCL communicator init and its first (warm-up) collective for a ``world``-rank group over ``transport``
-    (``"nvlink"`` or ``"pcie"``); none for one rank.  The table's total is split in the ratio measured on 2× H200."""
+    (``"nvlink"``, ``"pcie"``, or ``"xgmi"``: RCCL on AMD Instinct boards, whose cells hold SGLang's whole distributed
+    init there); none for one rank.  The table's total is split in the ratio measured on 2× H200."""
     if world < 2:
         return ()
     e = nccl_entry(transport, world)

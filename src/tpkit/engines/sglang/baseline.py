@@ -112,7 +112,7 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: Machi
     links = group_links(gpu, machine, range(parallel.tp))
     costs = startup_costs(
         context=cuda_context(gpu, state),
-        nccl=nccl_costs(gpu, world, transport="nvlink" if links.full_nvlink else "pcie"),
+        nccl=nccl_costs(gpu, world, transport=_transport(gpu, links.full_nvlink)),
         custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, version, machine),
         extra=extra_uses, cublas_cost=cublas(gpu),
         process_overhead=sglang_process_overhead(at_least(version, "0.5.8")))
@@ -122,6 +122,17 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: Machi
     free = capacity.bytes - sum((u.bytes for u in uses), Bytes(0))
     return Baseline(capacity=capacity, uses=uses, rank_label=label, free_before_weights=free, after_pool=after,
                     warnings=warnings)
+
+
+def _transport(gpu: GpuSpec, full_nvlink: bool) -> str:
+    """The start-up table's NCCL transport: ``xgmi`` on AMD GPUs (RCCL), whose cells are SGLang's whole distributed
+    init on MI300X — 8.24–8.31 GiB per rank at world 4 (sglang#25118, 2026-05, 'Init torch distributed ends. mem
+    usage') and 6.6 GiB at world 8 (sglang#2384, 2024-12, 'Load weight begin' of 8 ranks): SGLang's ROCm images
+    set ``NCCL_MIN_NCHANNELS=112`` (``docker/Dockerfile.rocm``), which sizes RCCL's per-channel buffers; else
+    ``nvlink`` for a full NVLink mesh, ``pcie`` without one."""
+    if str(getattr(gpu, "vendor", "")).upper() == "AMD":
+        return "xgmi"
+    return "nvlink" if full_nvlink else "pcie"
 
 
 def _capacity(gpu: GpuSpec, parallel: ParallelSpec, machine: MachineProfile | None):

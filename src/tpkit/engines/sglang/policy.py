@@ -189,7 +189,7 @@ def _draft_lines(s: SglangSizing, *, before: bool) -> list[LineItem]:
 
 
 def _budget_line(s: SglangSizing) -> LineItem:
-    parts = ["free before weights − weights"]
+    parts = ["free before weights"] + (["stream pool"] if s.stream_pool else []) + ["weights"]
     if s.draft_weights_before:
         parts.append("draft weights")
     parts.append("slack")
@@ -215,6 +215,16 @@ def _tail_lines(s: SglangSizing) -> list[LineItem]:
     return lines
 
 
+def _stream_lines(s: SglangSizing) -> list[LineItem]:
+    """torch's stream pool, taken after the pre sample (0.5.9+ at world size 1; ``engines.sglang.streams``)."""
+    if not s.stream_pool:
+        return []
+    from tpkit.engines.sglang.streams import STREAM_POOL_SOURCE
+
+    return [LineItem(item="CUDA stream pool (forward stream, after the pre sample)", bytes=s.stream_pool,
+                     source=STREAM_POOL_SOURCE)]
+
+
 def build_ledger(s: SglangSizing) -> Ledger:
     """capacity → baseline uses → weights → slack reserve → KV pool → remaining, plus info lines."""
     f = s.fraction.value
@@ -223,6 +233,7 @@ def build_ledger(s: SglangSizing) -> Ledger:
     lines = [s.baseline.capacity, *s.baseline.uses,
              LineItem(item="free before weights (pre_model_load_memory)", bytes=s.pre, kind="info",
                       source="capacity − the uses above; SGLang measures it (min over ranks)"),
+             *_stream_lines(s),
              LineItem(item="weights", bytes=s.weights, source=s.weights_source),
              *[l for l in _draft_lines(s, before=True) if l.item.startswith("draft weights")],
              LineItem(item=f"slack (1 − {f:.3f}) × free before weights", bytes=s.slack, kind="reserve",
@@ -294,7 +305,7 @@ def _spec_json(s: SglangSizing) -> dict | None:
 
 def _extra(s: SglangSizing, kv_source: str) -> dict:
     new = {"prefill_cuda_graphs": s.prefill_graphs[0], "budget_cell_bytes_per_token": s.budget_cell,
-           "mm_reserved_bytes": s.mm_reserved.bytes, "speculative": _spec_json(s), "attn_dp_size": s.attn_dp,
+           "mm_reserved_bytes": s.mm_reserved.bytes, "stream_pool_bytes": s.stream_pool.bytes, "speculative": _spec_json(s), "attn_dp_size": s.attn_dp,
            "after_pool_bytes": s.after_pool.bytes, "scheduler_log_line": _scheduler(s) if s.pool.num_tokens else None}
     return {"sglang": {**_extra_base(s, kv_source), **new}}
 

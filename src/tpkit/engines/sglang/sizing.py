@@ -29,6 +29,7 @@ from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
 from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, pool_buffers,
                                        req_to_token_bytes, size_tokens, stage_layer_kinds)
 from tpkit.engines.sglang.spec import DEFAULT_SPEC_RUNNING_REQUESTS, SpecPlan, budget_cell_growth, plan_speculative
+from tpkit.engines.sglang.streams import forward_stream_pool
 from tpkit.engines.sglang.versions import at_least, parse_version, rule_era
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
@@ -200,7 +201,8 @@ class KvBudget:
     mm_source: str
     """why"""
     rest: Bytes
-    """KV budget: pre − weights − draft weights − slack − multimodal caches (bytes, before the state pool)"""
+    """KV budget: pre − stream pool − weights − draft weights − slack − multimodal caches (bytes, before the
+    state pool)"""
     mamba: MambaPool | None
     """linear-attention state pool (None for pure attention models)"""
     mamba_bytes: Bytes
@@ -211,6 +213,9 @@ class KvBudget:
     """sliding-window pool tokens per rank"""
     attn_dp: int
     """attention-DP ranks (1 without DP attention): max_running_requests is per rank"""
+    stream_pool: Bytes = Bytes(0)
+    """torch's CUDA stream pool SGLang's forward stream takes after the pre sample (``engines.sglang.streams``;
+    0.5.9+ at world size 1, else 0)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -308,7 +313,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     slack = max(pre, Bytes(0)) * (1.0 - fraction.value)
     draft_before = spec.weights if spec and spec.loaded_before_pool else Bytes(0)
     mm, mm_source = mm_reservation(model, gpu, gpu_mem_mib, version, options.max_running_requests)
-    rest = pre - weights_bytes - draft_before - slack - mm
+    stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
+    rest = pre - stream - weights_bytes - draft_before - slack - mm
     linear = stage_layer_kinds(model, parallel.pp).count("linear")
     running_cap = _spec_running(options, parallel, spec)
     mamba = plan_mamba_pool(model, parallel.attn_tp, linear, rest, version,
@@ -322,7 +328,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                     baseline=baseline, cell=cell, budget_cell=budget_cell.bytes_per_token, pre=pre, slack=slack,
                     spec=spec, draft_weights_before=draft_before, mm_reserved=mm, mm_source=mm_source, rest=rest,
                     mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens,
-                    attn_dp=parallel.attn_dp)
+                    attn_dp=parallel.attn_dp, stream_pool=stream)
 
 
 def _spec_running(options: SglangOptions, parallel: ParallelSpec, spec: SpecPlan | None) -> int | None:
@@ -388,7 +394,7 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         pool=pool, kv_bytes=kv_bytes, draft_pool=draft_pool, draft_kv_bytes=draft_kv, max_running_requests=running,
         req_to_token_rows=rows, req_to_token_cols=b.context_len + 4 + extra_cols, req_to_token=req,
         running_rule=rule, after_pool=after,
-        pool_end_free=b.pre - weights_bytes - b.draft_weights_before - b.mamba_bytes - kv_bytes - in_budget - req)
+        pool_end_free=b.pre - b.stream_pool - weights_bytes - b.draft_weights_before - b.mamba_bytes - kv_bytes - in_budget - req)
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:

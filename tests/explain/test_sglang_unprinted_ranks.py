@@ -1,0 +1,35 @@
+"""SGLang's MIN over ranks when a log prints only some ranks (``explain.sglang.RANK_SPREAD``).
+
+``init_torch_distributed`` and ``profile_max_num_token`` take the free memory with
+``get_available_gpu_memory(distributed=True)``, a MIN all-reduce over the ranks (sglang 0.3–0.5): a log that prints
+the lines of fewer ranks than the group bounds that MIN only from above.
+"""
+
+from tpkit.explain import explain_log
+from tpkit.explain.sglang import RANK_SPREAD
+
+_HEAD = ("[2025-09-11 10:24:10] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', tp_size=2, "
+         "mem_fraction_static=0.85, page_size=1)\n")
+
+
+def _rank(r: int) -> str:
+    return (f"[2025-09-11 10:24:24 TP{r}] Load weight begin. avail mem=78.48 GB\n"
+            f"[2025-09-11 10:25:33 TP{r}] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, "
+            "avail mem=70.80 GB, mem usage=7.68 GB.\n")
+
+
+def _explain(text: str):
+    return explain_log(text, flags={"model": "Qwen/Qwen3-8B", "gpu": "H100-SXM-80GB", "engine_version": "0.5.2"})
+
+
+def test_one_of_two_ranks_printed_widens_the_budget_down_by_f_times_the_spread():
+    one, both = _explain(_HEAD + _rank(0)), _explain(_HEAD + _rank(0) + _rank(1))
+    assert not any("ranks not printed" in r.item for r in both.anchored.rows)
+    assert any("ranks not printed" in r.item for r in one.anchored.rows)
+    assert one.anchored.rest.high == both.anchored.rest.high
+    assert both.anchored.rest.low.bytes - one.anchored.rest.low.bytes == round(RANK_SPREAD.bytes * 0.85)
+
+
+def test_tp_1_is_never_widened():
+    text = _HEAD.replace("tp_size=2", "tp_size=1") + _rank(0).replace(" TP0]", "]")
+    assert not any("ranks not printed" in r.item for r in _explain(text).anchored.rows)
