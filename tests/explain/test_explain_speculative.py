@@ -176,3 +176,19 @@ def test_an_sglang_log_ignores_the_vllm_flag_with_a_note():
     e = explain_log(line.encode(), flags={"model": LLAMA, "speculative_config": EAGLE})
     assert e.context.engine == "sglang" and e.context.spec is None
     assert any("--speculative-config" in n and "vLLM" in n for n in e.context.notes)
+
+
+def test_the_drafters_weights_are_in_model_loading_took_for_the_tp_inference():
+    """vLLM loads the drafter inside the target's DeviceMemoryProfiler block (v1/worker/gpu_model_runner.py
+    load_model, 0.9.1–0.33): 'Model loading took 15.78 GiB' is Llama-3.1-8B at tp 1 (≈ 14.99 GiB) plus the EAGLE-3
+    head (≈ 0.79 GiB), which only the drafter-aware prediction places at tp 1."""
+    dump = _dump(f"SpeculativeConfig(method='eagle3', model='{EAGLE3_8B}', num_spec_tokens=3)")
+    dump = dump.replace("tensor_parallel_size=1, ", "")
+    load = "INFO 06-23 14:21:40 [gpu_model_runner.py:1624] Model loading took 15.78 GiB and 5.2 seconds\n"
+    e = explain_log((dump + load + AVAIL).encode(), flags={"model": LLAMA})
+    assert e.context.get("tp") == 1
+    lo, hi = e.kv_predicted_range
+    assert lo <= 410_128 <= hi
+    target_only = explain_log((_dump("None").replace("tensor_parallel_size=1, ", "") + load + AVAIL).encode(),
+                              flags={"model": LLAMA})
+    assert target_only.context.get("tp") is None

@@ -249,9 +249,6 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         version = flags["engine_version"]
     model, model_source = _resolve_model(parsed, flags, notes)
     _tp_divides_heads(model, values, sources)
-    tp_inferred = None
-    if "tp" not in values and engine == "vllm":
-        tp_inferred = _tp_from_numbers(parsed, model, values, sources, raw)
     spec = spec_source = spec_missing = None
     if engine == "vllm" or (engine is None and flags.get("speculative_config") is not None):
         spec, spec_source, spec_missing = _vllm_speculative(parsed, flags, values, sources, contradictions, notes,
@@ -259,6 +256,9 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     elif flags.get("speculative_config") is not None:
         notes.append(f"--speculative-config is vLLM's flag and this is a {engine} log: it is not used (SGLang's "
                      "drafter comes from --speculative-algorithm / --speculative-draft-model-path)")
+    tp_inferred = None
+    if "tp" not in values and engine == "vllm":
+        tp_inferred = _tp_from_numbers(parsed, model, values, sources, raw, spec)
     gpu, gpu_source = _resolve_gpu(parsed, flags, notes)
     inferred = None
     if gpu is None and engine == "sglang":
@@ -351,10 +351,35 @@ def _vllm_speculative(parsed: ParsedLog, flags: dict, values: dict, sources: dic
     return None, None, missing
 
 
-def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw: bytes | None):
-    """vLLM: the tp from the log's text bounds and its 'Model loading took' (``explain.tpinfer``); set when
-    exactly one of ``TP_CANDIDATES`` survives.  Returns the ``TpInference`` (None when nothing bears on it)."""
-    from tpkit.explain.tpinfer import infer_tp, tp_hints
+def _with_drafter(spec):
+    """``explain.tpinfer.predicted_weights`` plus the speculative drafter's weights at that tp: vLLM loads the
+    drafter inside the same ``DeviceMemoryProfiler`` block as the target, so 'Model loading took' holds both
+    (``v1/worker/gpu_model_runner.py load_model``, 0.9.1–0.33; ``engines.vllm.drafter.plan_drafter`` sizes them
+    as tpkit plan does).  A drafter tpkit cannot size adds nothing (the band then says so by not fitting)."""
+    from tpkit.engines.vllm.drafter import plan_drafter
+    from tpkit.explain.tpinfer import predicted_weights
+    from tpkit.parallel import ParallelSpec
+
+    def predict(model, tp: int, *, pp: int = 1, dtype: str | None = None, quantization: str | None = None):
+        nominal, low, high = predicted_weights(model, tp, pp=pp, dtype=dtype, quantization=quantization)
+        name = str(dtype or "auto").removeprefix("torch.")
+        act = model.torch_dtype if name == "auto" else name
+        try:
+            extra = plan_drafter(model, spec, ParallelSpec(tp=tp, pp=pp), kv_bytes=2,
+                                 act_dtype="bfloat16" if act == "float32" else act,
+                                 target_quantization=quantization).weights
+        except REFUSED:
+            return nominal, low, high
+        return nominal + extra, low + extra, high + extra
+
+    return predict
+
+
+def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw: bytes | None, spec=None):
+    """vLLM: the tp from the log's text bounds and its 'Model loading took' (``explain.tpinfer``; with a
+    speculative drafter, its weights too: ``_with_drafter``); set when exactly one of ``TP_CANDIDATES`` survives.
+    Returns the ``TpInference`` (None when nothing bears on it)."""
+    from tpkit.explain.tpinfer import infer_tp, predicted_weights, tp_hints
 
     hints = tp_hints(raw or b"", pp=values.get("pp"), dp=values.get("dp"))
     w = [a for a in parsed.anchors if a.name == "weights" and a.size is not None and a.group is None]
@@ -365,7 +390,8 @@ def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw:
     try:
         found = infer_tp(model=model, weights=weights, hints=hints, candidates=TP_CANDIDATES,
                          pp=int(values.get("pp") or 1), dtype=values.get("dtype"),
-                         quantization=values.get("quantization"))
+                         quantization=values.get("quantization"),
+                         predict=_with_drafter(spec) if spec is not None and spec.has_drafter else predicted_weights)
     except REFUSED:  # a config the planner cannot size leaves the tp unknown
         return None
     if found is not None and found.tp is not None:
