@@ -282,13 +282,14 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
 
 DRAFTER_LINES = re.compile(
     r"Loading drafter model|EAGLE head|Detected (?:EAGLE|MTP) model|with the draft model|SpecDecoding metrics|"
-    r"SpecDecodeWorker|speculative decoding is enabled", re.IGNORECASE)
+    r"Configuring SpecDecodeWorker")
 """vLLM lines that show a speculative drafter ran although no speculative config is printed:
 ``v1/worker/gpu_model_runner.py load_model`` "Loading drafter model..." (0.9.1, 0.11.0, 0.33; ``info_once`` in
 0.33); ``v1/spec_decode/eagle.py load_model`` "Assuming the EAGLE head shares …", "The EAGLE head's vocab
 embedding …", "Loading EAGLE LM head weights …" (0.9.1, 0.11.0); ``v1/spec_decode/llm_base_proposer.py``
 "Detected EAGLE model …" / "Detected MTP model. Sharing target model … with the draft model." (0.33);
-``v1/spec_decode/metrics.py`` "SpecDecoding metrics: …" (V1); V0's ``SpecDecodeWorker``."""
+``v1/spec_decode/metrics.py`` "SpecDecoding metrics: …" (0.9.1, 0.33); V0's ``spec_decode/spec_decode_worker.py``
+"Configuring SpecDecodeWorker with proposer=…" (0.8.5).  Case-sensitive: vLLM's own spellings."""
 
 _SPEC_EXAMPLE = {"mtp": '\'{"method": "mtp", "num_speculative_tokens": 1}\'',
                  "eagle": '\'{"method": "eagle", "model": "<draft HF id or config path>", "num_speculative_tokens": 3}\''}
@@ -345,7 +346,7 @@ def _vllm_speculative(parsed: ParsedLog, flags: dict, values: dict, sources: dic
         return None, None, None
     line_no = text.count("\n", 0, hit.start()) + 1
     example = _SPEC_EXAMPLE["mtp" if re.search("mtp", text, re.IGNORECASE) else "eagle"]
-    missing = (f"the log shows a speculative drafter (line {line_no}: '{hit.group(0)}') but prints no speculative "
+    missing = (f"the log shows speculative decoding (line {line_no}: '{hit.group(0)}') but prints no speculative "
                "config (method, draft model, num_speculative_tokens): the drafter's KV layers, which vLLM puts in "
                f"the same KV pages as the target's, are not in this rebuild; pass --speculative-config {example}")
     return None, None, missing
