@@ -110,6 +110,7 @@ def test_a_drafter_without_its_config_is_named_as_missing(line, example):
     missing = e.context.spec_missing
     assert missing and "line 1" in missing and "--speculative-config" in missing and example in missing
     assert missing in e.kv_source and e.kv_predicted_range == (422_896, 422_992)
+    assert f"speculative config: {missing}" in e.missing
     filled = explain_log((line + AVAIL).encode(), flags={"model": LLAMA, "tp": 1, "engine": "vllm",
                                                          "speculative_config": EAGLE})
     assert filled.context.spec_missing is None and filled.kv_predicted_range[0] <= 410_128
@@ -124,7 +125,9 @@ def test_the_flag_fills_the_log_keeps_its_own_and_a_bad_flag_is_refused():
     # the same method and tokens with another draft path: the flag says where the draft's config is read
     remote = (_dump("SpeculativeConfig(method='eagle3', model='/srv/models/eagle3-head', num_spec_tokens=3)")
               + AVAIL).encode()
-    assert "block not computable" in explain_log(remote, flags={"model": LLAMA}).kv_source
+    far = explain_log(remote, flags={"model": LLAMA})
+    assert "block not computable" in far.kv_source and far.kv_predicted_range is None
+    assert any(m.startswith("KV bytes per block: block not computable: the eagle3 drafter") for m in far.missing)
     here = explain_log(remote, flags={"model": LLAMA, "speculative_config": EAGLE})
     assert here.context.spec.model == EAGLE3_8B and not here.context.contradictions
     assert here.kv_predicted_range[0] <= 410_128 <= here.kv_predicted_range[1]
@@ -192,3 +195,18 @@ def test_the_drafters_weights_are_in_model_loading_took_for_the_tp_inference():
     target_only = explain_log((_dump("None").replace("tensor_parallel_size=1, ", "") + load + AVAIL).encode(),
                               flags={"model": LLAMA})
     assert target_only.context.get("tp") is None
+
+
+def test_the_cli_takes_the_plans_flag_and_refuses_bad_json(capsys, tmp_path):
+    """``tpkit explain --speculative-config`` is the plan's flag (engine flags); bad JSON is exit 2, no
+    traceback; ``--json`` carries the config and its source."""
+    from tpkit.cli import main
+
+    log = tmp_path / "run.log"
+    log.write_text("INFO 06-23 14:21:30 [gpu_model_runner.py:1617] Loading drafter model...\n" + AVAIL)
+    assert main(["explain", str(log), "--model", LLAMA, "--tp", "1", "--speculative-config", "{method"]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    assert main(["explain", str(log), "--model", LLAMA, "--tp", "1", "--json", "--speculative-config", EAGLE]) == 0
+    run = json.loads(capsys.readouterr().out)["run"]
+    assert run["speculative_config"]["method"] == "eagle3" and run["speculative_missing"] is None
+    assert run["speculative_config"]["source"] == "flag --speculative-config"

@@ -175,8 +175,11 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
             missing.append("available KV cache memory: not printed")
         if anchored.token_bytes is None:
             missing.append("KV bytes per block: " + (anchored.token_bytes_source
-                                                     if anchored.token_bytes_source.startswith("tp not")
+                                                     if anchored.token_bytes_source.startswith(
+                                                         ("tp not", "block not computable: the"))
                                                      else "needs the model config (--model) or the printed capacity"))
+        if ctx.spec_missing:
+            missing.append(f"speculative config: {ctx.spec_missing}")
     else:
         failure = parsed.primary_failure
         diagnosis = Diagnosis(status=parsed.status, phase=failure.phase if failure else None,
