@@ -28,7 +28,8 @@ EAGLE = json.dumps({"method": "eagle3", "model": EAGLE3_8B, "num_speculative_tok
 
 
 def _dump(spec: str, version: str = "0.9.1") -> str:
-    return (f"INFO 06-23 14:20:00 [core.py:455] Initializing a V1 LLM engine (v{version}) with config: model='{LLAMA}', "
+    return (f"INFO 06-23 14:20:00 [core.py:455] Initializing a V1 LLM engine (v{version}) with config: "
+            f"model='{LLAMA}', "
             f"speculative_config={spec}, tokenizer='{LLAMA}', dtype=torch.bfloat16, max_seq_len=131072, "
             "tensor_parallel_size=1, pipeline_parallel_size=1, quantization=None, kv_cache_dtype=auto\n")
 

@@ -292,7 +292,8 @@ embedding …", "Loading EAGLE LM head weights …" (0.9.1, 0.11.0); ``v1/spec_d
 "Configuring SpecDecodeWorker with proposer=…" (0.8.5).  Case-sensitive: vLLM's own spellings."""
 
 _SPEC_EXAMPLE = {"mtp": '\'{"method": "mtp", "num_speculative_tokens": 1}\'',
-                 "eagle": '\'{"method": "eagle", "model": "<draft HF id or config path>", "num_speculative_tokens": 3}\''}
+                 "eagle": '\'{"method": "eagle", "model": "<draft HF id or config path>", '
+                          '"num_speculative_tokens": 3}\''}
 
 
 def _spec_from_log(value: dict) -> dict:

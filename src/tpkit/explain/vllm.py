@@ -124,10 +124,10 @@ def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[obj
         mamba = None
         if "linear" in getattr(ctx.model, "kinds", ()) and rules.engine == "V1":
             cc = getattr(ctx.gpu, "compute_capability", None) if ctx.gpu is not None else None
-            mamba = mamba_mode(ctx.model, rules, spec_tokens=spec_tokens, prefix_caching=ctx.get("enable_prefix_caching"),
-                               compute_capability=cc)
+            mamba = mamba_mode(ctx.model, rules, spec_tokens=spec_tokens,
+                               prefix_caching=ctx.get("enable_prefix_caching"), compute_capability=cc)
         page_rules = rules
-        if ctx.spec is not None and ctx.spec.eagle_family:  # as the plan: chunked-local + EAGLE turns the hybrid manager off
+        if ctx.spec is not None and ctx.spec.eagle_family:  # as the plan: chunked-local + EAGLE, hybrid manager off
             from dataclasses import replace
 
             page_rules = replace(rules, chunked_local_hybrid=False)

@@ -90,7 +90,8 @@ def _load(model: ModelSpec, spec: SpecConfig):
     return method, load_draft(method, None if method == "mtp" else spec.model, target=model)
 
 
-def drafter_kv(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, kv_bytes: int) -> tuple[DraftKv | None, int, str]:
+def drafter_kv(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *,
+               kv_bytes: int) -> tuple[DraftKv | None, int, str]:
     """(the drafter's KV layers on one rank, speculative tokens per step, where the draft came from) — the KV side
     of ``plan_drafter`` alone (``explain`` rebuilds the pages from a log without sizing the drafter's weights)."""
     if not spec.has_drafter:
