@@ -37,8 +37,17 @@ def format_explanation(e: Explanation) -> str:
             out.append(f"            {k}: {src}")
     if ctx.tp_inferred is not None:
         out.append(f"            tp from the memory arithmetic: {ctx.tp_inferred.text()}")
-    if ctx.values.get("speculative"):
+    if ctx.spec is not None:
+        sp = ctx.spec
+        shown = ", ".join(f"{k}={v}" for k, v in (("method", sp.method), ("model", sp.model),
+                                                   ("num_speculative_tokens", sp.num_speculative_tokens),
+                                                   ("draft_tensor_parallel_size", sp.draft_tensor_parallel_size))
+                          if v is not None)
+        out.append(f"speculative {shown}  [{ctx.spec_source}]")
+    elif ctx.values.get("speculative"):
         out.append(f"speculative {ctx.values['speculative']}")
+    if ctx.spec_missing:
+        out.append(f"speculative ? {ctx.spec_missing}")
     out.append(f"rank        {e.rank} ({e.rank_reason})")
     for c in ctx.contradictions:
         out.append(f"! {c.text()}")

@@ -45,7 +45,13 @@ class Explanation:
                     "total_bytes": ctx.gpu.total_bytes.bytes if ctx.gpu is not None else None,
                     "inferred": None if ctx.gpu_inferred is None else ctx.gpu_inferred.to_dict()},
             "run": {"values": _jsonable(run), "sources": dict(ctx.sources),
-                    "tp_inferred": None if ctx.tp_inferred is None else ctx.tp_inferred.to_dict()},
+                    "tp_inferred": None if ctx.tp_inferred is None else ctx.tp_inferred.to_dict(),
+                    "speculative_config": None if ctx.spec is None else {
+                        "method": ctx.spec.method, "model": ctx.spec.model,
+                        "num_speculative_tokens": ctx.spec.num_speculative_tokens,
+                        "draft_tensor_parallel_size": ctx.spec.draft_tensor_parallel_size,
+                        "source": ctx.spec_source},
+                    "speculative_missing": ctx.spec_missing},
             "rank": {"label": self.rank, "reason": self.rank_reason},
             "kv_tokens": {"printed": self.kv_printed, "predicted": self.kv_predicted,
                           "predicted_range": list(self.kv_predicted_range) if self.kv_predicted_range else None,
@@ -169,8 +175,11 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
             missing.append("available KV cache memory: not printed")
         if anchored.token_bytes is None:
             missing.append("KV bytes per block: " + (anchored.token_bytes_source
-                                                     if anchored.token_bytes_source.startswith("tp not")
+                                                     if anchored.token_bytes_source.startswith(
+                                                         ("tp not", "block not computable: the"))
                                                      else "needs the model config (--model) or the printed capacity"))
+        if ctx.spec_missing:
+            missing.append(f"speculative config: {ctx.spec_missing}")
     else:
         failure = parsed.primary_failure
         diagnosis = Diagnosis(status=parsed.status, phase=failure.phase if failure else None,

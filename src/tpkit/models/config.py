@@ -372,6 +372,7 @@ def _extra(cfg: dict, text: dict) -> dict:
         extra["num_labels"] = labels  # HF PretrainedConfig: num_labels, else the id2label entries (default 2)
     for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config", "draft_vocab_size",
                 "eagle_config", "target_hidden_size", "num_aux_hidden_states", "num_attention_layers", "is_hybrid_swa",
+                "mtp_num_hidden_layers",
                 "mamba_ssm_dtype", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size", *_GDN_KEYS):
         if cfg.get(key) is not None or text.get(key) is not None:
             extra[key] = text.get(key, cfg.get(key))

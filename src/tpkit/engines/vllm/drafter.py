@@ -30,7 +30,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["Drafter", "plan_drafter"]
+__all__ = ["Drafter", "plan_drafter", "drafter_kv"]
 
 _DRAFT_METHOD = {"mtp": "mtp", "eagle": "eagle", "eagle3": "eagle3", "draft_model": "standalone"}
 """vLLM method → ``tpkit.models.draft`` method"""
@@ -73,17 +73,45 @@ def _kv(model: ModelSpec, draft_spec: ModelSpec, layers: int, tp: int, kv_bytes:
                    label=f"drafter layers ({heads} KV head(s) × {src.head_dim} per rank)")
 
 
+def _load(model: ModelSpec, spec: SpecConfig):
+    """The draft (``models.draft.load_draft``).  vLLM's MTP of the Qwen3.5 family counts its layers in
+    ``mtp_num_hidden_layers`` (``config/speculative.py SpeculativeConfig.hf_config_override``, 0.33: n_predict of
+    ``qwen3_5``/``qwen3_5_text``/``qwen3_5_moe`` … is ``mtp_num_hidden_layers``; ``qwen3_5_mtp.py`` builds that
+    many full-attention layers), not ``num_nextn_predict_layers``."""
+    from dataclasses import replace
+
+    from tpkit.models.draft import load_draft
+
+    method = _DRAFT_METHOD[spec.method]
+    if method == "mtp" and not model.num_nextn_layers:
+        n = model.extra.get("mtp_num_hidden_layers")
+        if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+            model = replace(model, num_nextn_layers=n)
+    return method, load_draft(method, None if method == "mtp" else spec.model, target=model)
+
+
+def drafter_kv(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *,
+               kv_bytes: int) -> tuple[DraftKv | None, int, str]:
+    """(the drafter's KV layers on one rank, speculative tokens per step, where the draft came from) — the KV side
+    of ``plan_drafter`` alone (``explain`` rebuilds the pages from a log without sizing the drafter's weights)."""
+    if not spec.has_drafter:
+        return None, spec.num_speculative_tokens or 0, f"{spec.method}: no drafter model"
+    tp = _draft_tp(spec, parallel)
+    method, draft = _load(model, spec)
+    return (_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp"),
+            spec.num_speculative_tokens or draft.num_layers, draft.source)
+
+
 def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, kv_bytes: int, act_dtype: str,
                  target_quantization: str | None) -> Drafter:
     """The drafter's weights and KV layers on one rank of ``parallel``."""
     if not spec.has_drafter:
         return Drafter(method=spec.method, weights=Bytes(0), weights_source=f"{spec.method}: no drafter model",
                        kv=None, num_speculative_tokens=spec.num_speculative_tokens or 0)
-    from tpkit.models.draft import load_draft, plan_draft_weights
+    from tpkit.models.draft import plan_draft_weights
 
     tp = _draft_tp(spec, parallel)
-    method = _DRAFT_METHOD[spec.method]
-    draft = load_draft(method, None if method == "mtp" else spec.model, target=model)
+    method, draft = _load(model, spec)
     quant = target_quantization if method == "mtp" else spec.quantization
     plan = plan_draft_weights(draft, parallel if tp == parallel.tp else ParallelSpec(tp=tp),
                               shared=_SHARED[spec.method], dtype=act_dtype, quantization=quant)
