@@ -5,9 +5,10 @@
 Reads ``bench/data/published_spec.json`` (every row with its source), predicts each with
 ``tpkit.perf.plan_perf`` exactly as ``tpkit perf`` would (the row's GPU, TP, engine and engine version,
 batch, context, algorithm and settings; the measured accept length where the source gives one, else the
-per-family default) and prints a markdown table with the measured and predicted speed-up and the error,
-then the scores for all rows, for the training sources (``split.train``: the only rows the constants marked
-``fitted`` were set on, by ``bench/decode_fit.py``) and for the held-out rest:
+per-family default; the attention backend where the source forced one with ``--attention-backend``) and
+prints a markdown table with the measured and predicted speed-up and the error, then the scores for all
+rows, for the training sources (``split.train``: the only rows the constants marked ``fitted`` were set on,
+by ``bench/decode_fit.py``) and for the held-out rest:
 
     sign right       predicted speed-up > 1 exactly when the measured one is
     within 25 %      |predicted / measured − 1| ≤ 0.25 (speed-up)
@@ -36,7 +37,8 @@ def predict(row: dict):
     return plan_perf(PerfRequest(model=spec, gpu=lookup_gpu(row["gpu"]), tp=row["tp"], batch=row["batch"],
                                  context=row["context"], engine=row["engine"], spec=settings,
                                  accept_length=row["accept_length"], kv_cache_dtype=row["kv_cache_dtype"],
-                                 engine_version=row.get("engine_version")))
+                                 engine_version=row.get("engine_version"),
+                                 attention_backend=row.get("attention_backend")))
 
 
 def measured_speedup(row: dict) -> float:
