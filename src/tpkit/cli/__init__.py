@@ -54,16 +54,29 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
     import difflib
 
     known = [o for a in parser._actions for o in a.option_strings]  # noqa: SLF001 - argparse keeps them here
+    units = [w for w in extras if w.lower() in _UNIT_WORDS]
+    if units:
+        return (f"{units[0]!r} stands on its own: write a size as one word, number and unit together, e.g. 80GiB "
+                "(= 80 × 2^30 bytes) or 80GB (= 80 × 10^9 bytes)")
     parts = []
     for word in extras:
         if not word.startswith("-"):
             continue
         name = word.split("=", 1)[0]
+        if name in _MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
+            return (f"{name} is the engines' flag for the model; {parser.prog} takes it as its first argument: "
+                    f"{parser.prog} MODEL … (an HF id, a checkpoint directory or a config.json)")
         close = difflib.get_close_matches(name, known, n=2, cutoff=0.6)
         parts.append(f"{name} (did you mean {' or '.join(close)}?)" if close else name)
     if not parts:
         return f"unexpected argument(s) {' '.join(extras)!s}; `{parser.prog} --help` shows what it takes"
     return (f"{parser.prog} has no flag {', '.join(parts)}; `{parser.prog} --help` lists its flags")
+
+
+_UNIT_WORDS = frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"})
+"""a unit typed apart from its number (``--gpu-memory 80 GiB``) reaches argparse as a word of its own"""
+_MODEL_FLAGS = ("--model", "--model-path")
+"""vLLM's ``--model`` and SGLang's ``--model-path``: tpkit plan/perf take MODEL as a positional argument"""
 
 
 def _command(argv: list[str]) -> str | None:

@@ -53,7 +53,7 @@ def register(sub) -> None:
                    help="interconnect of the TP group (default: NVLink if the GPU has it, else PCIe)")
     p.add_argument("--batch", type=_whole, default=1, help="sequences decoded together (default 1)")
     p.add_argument("--context", type=_whole, default=1024, help="tokens in each sequence's KV cache (default 1024)")
-    p.add_argument("--engine", choices=("sglang", "vllm"), default="sglang", help="flags and kernel layout")
+    p.add_argument("--engine", type=str.lower, choices=("sglang", "vllm"), default="sglang", help="flags and kernel layout")
     p.add_argument("--kv-cache-dtype", type=_kv_dtype, choices=("auto", "bf16", "fp8"), default="auto",
                    help="KV cache element type (default: the checkpoint's, else bf16); the engines' spellings "
                         "bfloat16, fp8_e4m3 and fp8_e5m2 are accepted")

@@ -44,7 +44,7 @@ def register(sub) -> None:
                         "path (default with --from-log: the log's model)")
     p.add_argument("--list-gpus", action="store_true", help="list the catalog GPUs (names, aliases, memory) and exit")
     p.add_argument("--list-models", action="store_true", help="list the embedded catalog models and exit")
-    p.add_argument("--engine", choices=engine_names(), default=None, help=f"default {DEFAULT_ENGINE} (with --from-log: "
+    p.add_argument("--engine", type=str.lower, choices=engine_names(), default=None, help=f"default {DEFAULT_ENGINE} (with --from-log: "
                                                                           "the log's engine)")
     p.add_argument("--from-log", default=None, metavar="LOG",
                    help="plan on the machine of this SGLang/vLLM log: its measured start-up terms (and weights, for "

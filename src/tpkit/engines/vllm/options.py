@@ -63,7 +63,7 @@ class VllmOptions:
         help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")
     """``--disable-custom-all-reduce``: vLLM allocates no custom all-reduce buffers (NCCL only)"""
     speculative_config: str | dict | None = flag(
-        metavar="JSON", help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
+        metavar="JSON", concept="speculative decoding", help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
                              "\"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", \"num_speculative_tokens\": 3}'")
     """``--speculative-config``: JSON text (or a dict) with vLLM's keys: method (eagle, eagle3, mtp,
     deepseek_mtp …, ngram, draft_model), model, num_speculative_tokens, draft_tensor_parallel_size …"""
