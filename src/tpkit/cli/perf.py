@@ -26,12 +26,18 @@ def _positive_float(text: str) -> float:
     return value
 
 
-_KV_SPELLINGS = {"bfloat16": "bf16", "fp8_e4m3": "fp8", "fp8_e5m2": "fp8"}
-"""the engines' ``--kv-cache-dtype`` spellings of the element types perf models (both are one byte for fp8)"""
-
-
 def _kv_dtype(text: str) -> str:
-    return _KV_SPELLINGS.get(text.strip().lower(), text.strip().lower())
+    """The engines' ``--kv-cache-dtype`` spellings (``bfloat16``, ``fp8_e4m3``, ``fp8_e5m2`` …, read by
+    ``tpkit.dtypes``) as the element types perf models: ``bf16`` or ``fp8`` (one byte either way)."""
+    from tpkit.dtypes import lookup_dtype
+
+    text = text.strip().lower()
+    d = None if text == "auto" else lookup_dtype(text)
+    if d is not None and d.name == "bfloat16":
+        return "bf16"
+    if d is not None and d.name.startswith("fp8"):
+        return "fp8"
+    return text
 
 
 def register(sub) -> None:
