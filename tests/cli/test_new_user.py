@@ -207,3 +207,19 @@ def test_perf_says_when_the_version_is_newer_than_the_newest_read(capsys):
     assert code == 0 and "newer than 0.5.23" in out, err
     code, out, err = cli(capsys, "perf", LLAMA, "--gpu", "H100", "--engine-version", "0.5.10")
     assert "newer than" not in out
+
+
+def test_bench_on_a_cpu_machine_says_it_falls_back_to_gloo_before_the_rows(capsys):
+    """Before: the CPU rows came with only '2× CPU' in their header to say these were not GPU numbers."""
+    pytest.importorskip("torch")
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("a GPU is visible here")
+    from tpkit.cli import build_parser
+    from tpkit.cli.bench import options_from_args
+
+    args = build_parser(["bench", "allreduce"]).parse_args(["bench", "allreduce", "--max-size", "2KiB"])
+    assert options_from_args(args)["device"] == "cpu"
+    err = capsys.readouterr().err
+    assert "no CUDA GPU is visible" in err and "gloo" in err and "--device cuda" in err
