@@ -223,3 +223,32 @@ def test_bench_on_a_cpu_machine_says_it_falls_back_to_gloo_before_the_rows(capsy
     assert options_from_args(args)["device"] == "cpu"
     err = capsys.readouterr().err
     assert "no CUDA GPU is visible" in err and "gloo" in err and "--device cuda" in err
+
+
+@pytest.mark.parametrize("model", ["https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct",
+                                   "huggingface.co/meta-llama/Llama-3.1-8B-Instruct/tree/main",
+                                   "meta-llama/Llama-3.1-8B-Instruct/"])
+def test_a_pasted_hub_url_or_a_trailing_slash_names_the_repo(capsys, model):
+    """Before: "model 'https://huggingface.co/…' not found"."""
+    code, out, err = cli(capsys, "plan", model, "--gpu", "H100", "--json")
+    assert code == 0, err
+    assert json.loads(out)["model"]["name"] == LLAMA
+
+
+def test_a_missing_draft_model_is_named_as_the_draft(capsys):
+    """Before: "model 'nope/nope' not found", as if MODEL itself were missing."""
+    code, _, err = cli(capsys, "plan", LLAMA, "--gpu", "H100", "--speculative-algorithm", "EAGLE3",
+                       "--speculative-draft-model-path", "nope/nope")
+    assert code == 2 and "the draft model" in err and "nope/nope" in err and "Traceback" not in err
+
+
+def test_a_gzipped_log_is_read_as_its_text(capsys, tmp_path):
+    """Before: a rotated server.log.gz explained as binary ('model not printed', no ledger)."""
+    import gzip
+
+    log = tmp_path / "server.log.gz"
+    log.write_bytes(gzip.compress(SYNTHETIC_KIMI.read_bytes()))
+    code, out, err = cli(capsys, "explain", str(log), "--json")
+    assert code == 0 and json.loads(out)["kv_tokens"]["printed"] == 117631, err
+    log.write_bytes(log.read_bytes()[:100])
+    refused(capsys, "explain", str(log), says=("gzip-compressed", "does not decompress"))

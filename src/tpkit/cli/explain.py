@@ -63,7 +63,22 @@ def read_log(path: str) -> bytes:
 
 
 def _not_empty(data: bytes, what: str) -> bytes:
-    """An empty log is a wrong path or a log not written yet, not a log to explain."""
+    """An empty log is a wrong path or a log not written yet, not a log to explain; a gzip-compressed log (a rotated
+    ``server.log.1.gz``) is read as its text."""
+    if data[:2] == b"\x1f\x8b":
+        import gzip
+        import io
+        import zlib
+
+        try:  # read at most one byte past the limit: a small file may expand to gigabytes
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as fh:
+                data = fh.read(MAX_LOG_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise PlanInputError(f"{what} looks gzip-compressed but does not decompress ({exc}); pass the plain "
+                                 "log (zcat it first)") from None
+        if len(data) > MAX_LOG_BYTES:
+            raise PlanInputError(f"{what} decompresses to {len(data):,} bytes, more than the 2 GiB tpkit reads; "
+                                 "cut the start-up part out (zcat … | head -c 100M) and pass that")
     if not data.strip():
         raise PlanInputError(f"{what} is empty ({len(data):,} bytes); give the server's log after it started (or "
                              "crashed), e.g. the file its stdout/stderr went to")
