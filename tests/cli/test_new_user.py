@@ -252,3 +252,10 @@ def test_a_gzipped_log_is_read_as_its_text(capsys, tmp_path):
     assert code == 0 and json.loads(out)["kv_tokens"]["printed"] == 117631, err
     log.write_bytes(log.read_bytes()[:100])
     refused(capsys, "explain", str(log), says=("gzip-compressed", "does not decompress"))
+
+
+@pytest.mark.parametrize("flag", ["--pcie-fabric-gbps", "--accept-length"])
+@pytest.mark.parametrize("value", ["inf", "nan", "-3"])
+def test_perf_rates_are_finite_and_positive(capsys, flag, value):
+    """Before: '--pcie-fabric-gbps inf' was planned (exit 0)."""
+    refused(capsys, "perf", LLAMA, "--gpu", "H100", "--tp", "2", flag, value, says=("finite number > 0",))
