@@ -30,6 +30,9 @@ PLAN_FLAGS = frozenset({
     "--disable-custom-all-reduce", "--tpkit-allreduce",
     # the machine of a log (tpkit explain)
     "--from-log",
+    # the engines' spellings of the layout flags (aliases of --tp/--pp/--dp/--ep)
+    "--tensor-parallel-size", "--tp-size", "--pipeline-parallel-size", "--pp-size", "--dp-size",
+    "--expert-parallel-size", "--ep-size",
 })
 EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log",
                                 "--list-gpus", "--list-models"}) | {"--rank", "--model"}
@@ -46,6 +49,7 @@ PERF_FLAGS = frozenset({
     "--speculative-num-draft-tokens", "--speculative-draft-model-path", "--accept-length", "--allreduce-profile",
     "--allreduce-backend", "--pcie-fabric-gbps", "--impl", "--json", "--engine-version", "--attention-backend",
     "--disable-cuda-graph", "--enforce-eager",
+    "--tensor-parallel-size", "--tp-size", "--dp-size", "--expert-parallel-size", "--ep-size",
 })
 PUBLIC_API = frozenset({
     "__version__", "Bytes", "parse_bytes", "format_bytes", "TpkitError", "ParallelSpec", "load_model", "ModelSpec",

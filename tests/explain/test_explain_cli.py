@@ -44,10 +44,14 @@ def test_user_errors_exit_2_without_traceback(args):
     assert r.returncode == 2 and b"Traceback" not in r.stderr and b"error" in r.stderr
 
 
-def test_garbage_and_empty_logs_exit_0():
-    for data in (b"", b"\xff\xfe\x00garbage\n" * 50):
+def test_garbage_logs_exit_0_and_empty_ones_2():
+    """A log with nothing tpkit recognises is still a log (exit 0, 'unknown'); an empty one is a wrong path or a
+    log not written yet (exit 2, a message)."""
+    r = _run(["explain", "-"], stdin=b"\xff\xfe\x00garbage\n" * 50)
+    assert r.returncode == 0 and b"Traceback" not in r.stderr
+    for data in (b"", b"\n  \n"):
         r = _run(["explain", "-"], stdin=data)
-        assert r.returncode == 0 and b"Traceback" not in r.stderr
+        assert r.returncode == 2 and b"Traceback" not in r.stderr and b"standard input is empty" in r.stderr
 
 
 def test_flags_fill_gaps_and_contradictions_are_reported(capsys):

@@ -15,10 +15,9 @@ needs_no_gpu = pytest.mark.skipif(no_gpu_reason() is None, reason="a GPU is visi
 
 @needs_no_gpu
 def test_probe_without_gpu_says_so_and_exits_0(capsys, tmp_path):
-    out = tmp_path / "m.json"
-    assert main(["probe", "--out", str(out)]) == 0
+    assert main(["probe"]) == 0
     text = capsys.readouterr().out
-    assert "no GPU to probe" in text and "Nothing written" in text and not out.exists()
+    assert "no GPU to probe" in text and "Nothing written" in text
     assert main(["probe", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["gpus"] == [] and data["reason"]
@@ -49,3 +48,13 @@ def test_probe_out_into_a_directory_is_refused_before_probing(capsys, tmp_path):
     assert main(["probe", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "is a directory" in err and "Traceback" not in err
+
+
+@needs_no_gpu
+def test_probe_out_without_gpu_exits_2_and_writes_nothing(capsys, tmp_path):
+    """`probe --out m.json && plan --machine m.json` used to pass the first step (exit 0, no file) and fail the
+    second with 'no such file; write one with tpkit probe --out'."""
+    out = tmp_path / "m.json"
+    assert main(["probe", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no GPU to probe" in err and str(out) in err and "--gpu" in err and not out.exists()

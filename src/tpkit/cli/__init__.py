@@ -17,7 +17,7 @@ import sys
 
 from tpkit import __version__
 
-__all__ = ["main", "build_parser", "COMMANDS"]
+__all__ = ["main", "build_parser", "COMMANDS", "PARALLEL_ALIASES", "TpkitArgumentParser"]
 
 COMMANDS = {
     "plan": "predict per-GPU memory and KV-cache capacity before launch",
@@ -29,6 +29,56 @@ COMMANDS = {
 """sub-command module under tpkit.cli → its help line (the module's own parser says the same)"""
 
 
+PARALLEL_ALIASES = {
+    "tp": ("--tensor-parallel-size", "--tp-size"),
+    "pp": ("--pipeline-parallel-size", "--pp-size"),
+    "dp": ("--dp-size",),
+    "ep": ("--expert-parallel-size", "--ep-size"),
+}
+"""the engines' own spellings of tpkit's layout flags, accepted as aliases (SGLang server_args.py:
+``--tensor-parallel-size/--tp-size``, ``--pipeline-parallel-size/--pp-size``, ``--dp-size``,
+``--expert-parallel-size/--ep-size``; vLLM arg_utils.py: ``--tensor-parallel-size``,
+``--pipeline-parallel-size``).  ``--data-parallel-size`` is left out: it is tpkit's vLLM flag of its own."""
+
+
+class TpkitArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line errors: the message and where the flags are listed, not the whole usage block
+    (``tpkit plan`` has ~50 flags; the usage buried the one line that said what was wrong)."""
+
+    def error(self, message: str):  # noqa: D401 - argparse's hook
+        self.exit(2, f"{self.prog}: error: {message}; `{self.prog} --help` lists the flags\n")
+
+
+def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) -> str:
+    """What to say about flags no parser took: each one with the closest flag the command has."""
+    import difflib
+
+    known = [o for a in parser._actions for o in a.option_strings]  # noqa: SLF001 - argparse keeps them here
+    units = [w for w in extras if w.lower() in _UNIT_WORDS]
+    if units:
+        return (f"{units[0]!r} stands on its own: write a size as one word, number and unit together, e.g. 80GiB "
+                "(= 80 × 2^30 bytes) or 80GB (= 80 × 10^9 bytes)")
+    parts = []
+    for word in extras:
+        if not word.startswith("-"):
+            continue
+        name = word.split("=", 1)[0]
+        if name in _MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
+            return (f"{name} is the engines' flag for the model; {parser.prog} takes it as its first argument: "
+                    f"{parser.prog} MODEL … (an HF id, a checkpoint directory or a config.json)")
+        close = difflib.get_close_matches(name, known, n=2, cutoff=0.6)
+        parts.append(f"{name} (did you mean {' or '.join(close)}?)" if close else name)
+    if not parts:
+        return f"unexpected argument(s) {' '.join(extras)!s}; `{parser.prog} --help` shows what it takes"
+    return (f"{parser.prog} has no flag {', '.join(parts)}; `{parser.prog} --help` lists its flags")
+
+
+_UNIT_WORDS = frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"})
+"""a unit typed apart from its number (``--gpu-memory 80 GiB``) reaches argparse as a word of its own"""
+_MODEL_FLAGS = ("--model", "--model-path")
+"""vLLM's ``--model`` and SGLang's ``--model-path``: tpkit plan/perf take MODEL as a positional argument"""
+
+
 def _command(argv: list[str]) -> str | None:
     """The sub-command ``argv`` runs (its first word that is not an option), None when it names none."""
     first = next((a for a in argv if not a.startswith("-")), None)
@@ -38,7 +88,7 @@ def _command(argv: list[str]) -> str | None:
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The ``tpkit`` parser.  With ``argv``, only the command it runs is built in full (the others are listed
     by their help line); without, every command is."""
-    parser = argparse.ArgumentParser(
+    parser = TpkitArgumentParser(
         prog="tpkit",
         description="Memory and all-reduce planning for tensor-parallel LLM serving (SGLang, vLLM).",
     )
@@ -53,12 +103,25 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _subparser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The innermost parser ``args`` went through (``tpkit bench allreduce``)."""
+    for action in parser._actions:  # noqa: SLF001 - argparse keeps its sub-parsers here
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            chosen = getattr(args, action.dest, None)
+            if chosen in action.choices:
+                return _subparser(action.choices[chosen], args)
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
     from tpkit.errors import is_user_error
 
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        sub = _subparser(parser, args)
+        sub.exit(2, f"{sub.prog}: error: {unknown_flags_message(sub, extras)}\n")
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -115,6 +115,9 @@ def _device(args, backends: tuple[str, ...] | None) -> str:
         device = "cuda" if cuda_ok and "cuda" in wanted else "cpu"
     build = f"torch {torch.__version__}, " + ("a CPU-only build" if torch.version.cuda is None
                                                else f"CUDA {torch.version.cuda}")
+    if args.device == "auto" and device == "cpu" and not cuda_ok:  # say it before the CPU rows, not after
+        print(f"tpkit bench: no CUDA GPU is visible ({build}): running the CPU path (gloo) only; these are not GPU "
+              "numbers. --device cuda refuses instead of falling back", file=sys.stderr)
     if device == "cuda" and not cuda_ok:
         raise PlanInputError(f"--device cuda: no CUDA GPU is visible ({build}); run on a GPU machine, or "
                              "check the CPU path with --device cpu --backend gloo")

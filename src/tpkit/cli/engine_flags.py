@@ -9,6 +9,7 @@ names that engine's flag for the same concept when it has one.
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass, fields
 
 from tpkit.engines.engine import Engine, Flag
@@ -60,14 +61,53 @@ def _fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}") from None
 
 
-_TYPES = {"str": str, "int": int, "fraction": _fraction, "size": str}
+_SUFFIXED = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kKmM])i?\s*")
+
+
+def _whole(text: str) -> int:
+    """A whole number; ``128k`` and the like are refused with both readings spelled out (no guessing k = 1000
+    or 1024)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    m = _SUFFIXED.fullmatch(text)
+    if m:
+        n, big = float(m.group(1)), m.group(2).lower() == "m"
+        dec, binary = int(n * (10**6 if big else 10**3)), int(n * (2**20 if big else 2**10))
+        unit = "M" if big else "k"
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number, got {text!r}; write it out: {dec} (with {unit} = {'10^6' if big else '1000'}) "
+            f"or {binary} (with {unit} = {'2^20' if big else '1024'})")
+    raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+
+
+def _readable(auto: bool):
+    """vLLM's ``human_readable_int`` for this flag: ``128k`` = 128,000 (lowercase k is 1000 in every vLLM release
+    that reads suffixes; the other suffixes changed meaning between releases, so they are spelled out instead)."""
+
+    def parse(text: str) -> int:
+        t = text.strip()
+        if auto and (t.lower() == "auto" or t == "-1"):
+            raise argparse.ArgumentTypeError(
+                f"{text!r} asks vLLM to pick the largest length that fits; tpkit plans a given length: leave "
+                "--max-model-len out (the model's maximum) and, if that does not fit, the verdict names the "
+                "largest --max-model-len that does")
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)k", t)
+        return int(float(m.group(1)) * 1000) if m else _whole(t)
+
+    return parse
+
+
+_TYPES = {"str": str, "int": _whole, "fraction": _fraction, "size": str}
 
 
 def _kwargs(field: EngineField) -> dict:
     meta = field.flag
     if meta.kind == "bool":
         return dict(action="store_true", default=None, help=meta.help)
-    kw = dict(type=_TYPES[meta.kind], default=None, help=meta.help)
+    kind = _readable(meta.suffixes == "k_or_auto") if meta.suffixes else _TYPES[meta.kind]
+    kw = dict(type=kind, default=None, help=meta.help)
     if field.choices:
         kw["choices"] = field.choices
     metavar = meta.metavar or (meta.unit.split()[0].upper() if meta.unit else None)

@@ -8,7 +8,7 @@ import sys
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["register", "run_explain", "read_log", "HELP", "flag_values"]
+__all__ = ["register", "run_explain", "read_log", "HELP", "flag_values", "check_flag_values"]
 
 HELP = "explain an SGLang/vLLM log: the ledger from its printed numbers, the failure and re-planned fixes"
 """one line for ``tpkit --help``"""
@@ -18,6 +18,7 @@ MAX_LOG_BYTES = 2 * 2**30
 
 
 def register(sub) -> None:
+    from tpkit.cli import PARALLEL_ALIASES
     from tpkit.cli.engine_flags import add_engine_flags
     from tpkit.engines.registry import engine_names
 
@@ -28,11 +29,11 @@ def register(sub) -> None:
                                                 "'TP3' (default: the tightest rank)")
     p.add_argument("--model", default=None, help="model config when the log's path is not on this machine: an HF "
                                                  "id (HF cache or catalog), a model dir or a config.json")
-    p.add_argument("--engine", choices=engine_names(), default=None, help="the engine, when the log does not say")
+    p.add_argument("--engine", type=str.lower, choices=engine_names(), default=None, help="the engine, when the log does not say")
     p.add_argument("--gpu", default=None, help="GPU name when the log does not print it, e.g. H100")
     p.add_argument("--gpu-memory", default=None, metavar="SIZE", help="device memory with a unit, e.g. 96GiB")
     for name in ("tp", "pp", "dp", "ep"):
-        p.add_argument(f"--{name}", type=int, default=None, help=f"{name.upper()} size when the log does not print it")
+        p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None, help=f"{name.upper()} size when the log does not print it")
     add_engine_flags(p, {})
     p.add_argument("--json", action="store_true", help="machine-readable output (schema tpkit.explain/1)")
     p.set_defaults(func=run_explain)
@@ -41,7 +42,7 @@ def register(sub) -> None:
 def read_log(path: str) -> bytes:
     """The log's bytes; a path that cannot be read is the user's error."""
     if path == "-":
-        return sys.stdin.buffer.read()
+        return _not_empty(sys.stdin.buffer.read(), "standard input")
     import os
 
     if os.path.isdir(path):
@@ -52,13 +53,76 @@ def read_log(path: str) -> bytes:
             raise PlanInputError(f"LOG {path!r} is {size:,} bytes, more than the 2 GiB tpkit reads; cut the start-up "
                                  "part out (head -c 100M) and pass that")
         with open(path, "rb") as fh:
-            return fh.read()
+            return _not_empty(fh.read(), f"LOG {path!r}")
     except FileNotFoundError:
         raise PlanInputError(f"LOG {path!r} does not exist; give the path of the server's log file, or - to read "
                              "standard input") from None
     except OSError as exc:
         raise PlanInputError(f"LOG {path!r} cannot be read ({exc.strerror or exc}); check the path and its "
                              "permissions") from None
+
+
+def _not_empty(data: bytes, what: str) -> bytes:
+    """An empty log is a wrong path or a log not written yet, not a log to explain; a gzip-compressed log (a rotated
+    ``server.log.1.gz``) is read as its text."""
+    if data[:2] == b"\x1f\x8b":
+        import gzip
+        import io
+        import zlib
+
+        try:  # read at most one byte past the limit: a small file may expand to gigabytes
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as fh:
+                data = fh.read(MAX_LOG_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise PlanInputError(f"{what} looks gzip-compressed but does not decompress ({exc}); pass the plain "
+                                 "log (zcat it first)") from None
+        if len(data) > MAX_LOG_BYTES:
+            raise PlanInputError(f"{what} decompresses to {len(data):,} bytes, more than the 2 GiB tpkit reads; "
+                                 "cut the start-up part out (zcat … | head -c 100M) and pass that")
+    if not data.strip():
+        raise PlanInputError(f"{what} is empty ({len(data):,} bytes); give the server's log after it started (or "
+                             "crashed), e.g. the file its stdout/stderr went to")
+    return data
+
+
+def check_flag_values(args) -> None:
+    """Refuse a flag value no engine could run (``--tp 0``, ``--mem-fraction-static 85``) before the log is read,
+    with the message ``tpkit plan`` gives: each engine flag is checked by its engine's options on its own, a
+    dependency another flag or the log may fill (``--speculative-num-steps`` needs an algorithm) excepted."""
+    from tpkit.cli.engine_flags import engine_fields
+    from tpkit.parallel import ParallelSpec
+    from tpkit.units import parse_bytes
+
+    ParallelSpec(**{n: 1 if getattr(args, n) is None else getattr(args, n) for n in ("tp", "pp", "dp", "ep")})
+    if args.gpu_memory is not None and parse_bytes(args.gpu_memory, what="--gpu-memory").bytes <= 0:
+        raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
+    for field in engine_fields():
+        value = getattr(args, field.name, None)
+        if value is None:
+            continue
+        value = parse_bytes(value, what=field.option) if field.flag.kind == "size" else value
+        owners = [e for e in field.owners if args.engine in (None, e.name)] or list(field.owners)
+        errors = [e for e in (_refusal(owner, field.name, value) for owner in owners) if e is not None]
+        if len(errors) == len(owners):  # no engine the run may be takes it (--engine-version 0.8.2:v0 is vLLM's)
+            raise errors[0]
+
+
+def _refusal(engine, name: str, value) -> PlanInputError | None:
+    """Why ``engine``'s options refuse ``name=value`` alone, None when they take it."""
+    from tpkit.cli.engine_flags import engine_fields
+
+    try:
+        engine.options(**{name: value})
+        return None
+    except PlanInputError as exc:
+        algorithms = next((f.choices for f in engine_fields((engine,)) if f.name == "speculative_algorithm"), None)
+        if name == "speculative_algorithm" or not algorithms:
+            return exc
+        try:  # a speculative setting alone: its algorithm may come from the log
+            engine.options(**{name: value, "speculative_algorithm": algorithms[0]})
+            return None
+        except PlanInputError as again:
+            return again
 
 
 def flag_values(args) -> dict:
@@ -76,6 +140,7 @@ def _rank(text):
 def run_explain(args) -> int:
     from tpkit.explain import explain_log
 
+    check_flag_values(args)
     flags = flag_values(args)
     if flags.get("engine"):
         from tpkit.cli.engine_flags import check_engine_flags

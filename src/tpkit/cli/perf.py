@@ -21,12 +21,28 @@ def _positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    if not 0 < value < float("inf"):  # nan and inf are floats too ('--pcie-fabric-gbps inf' was planned)
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
     return value
 
 
+def _kv_dtype(text: str) -> str:
+    """The engines' ``--kv-cache-dtype`` spellings (``bfloat16``, ``fp8_e4m3``, ``fp8_e5m2`` …, read by
+    ``tpkit.dtypes``) as the element types perf models: ``bf16`` or ``fp8`` (one byte either way)."""
+    from tpkit.dtypes import lookup_dtype
+
+    text = text.strip().lower()
+    d = None if text == "auto" else lookup_dtype(text)
+    if d is not None and d.name == "bfloat16":
+        return "bf16"
+    if d is not None and d.name.startswith("fp8"):
+        return "fp8"
+    return text
+
+
 def register(sub) -> None:
+    from tpkit.cli import PARALLEL_ALIASES
+    from tpkit.cli.engine_flags import _whole
     p = sub.add_parser(
         "perf", help="predict decode tok/s with every all-reduce costed, and whether speculative decoding pays",
         description="Decode step time and tokens/s of one TP group on NVLink or PCIe, from a model of one forward "
@@ -35,17 +51,18 @@ def register(sub) -> None:
         "settings and all-reduce backend, and a verdict in the engine's flags.")
     p.add_argument("model", help="HF id (local HF cache or embedded catalog), model dir or config.json path")
     p.add_argument("--gpu", required=True, help="catalog GPU, e.g. H200, H100, RTX-PRO-6000")
-    p.add_argument("--tp", type=int, default=1, help="tensor-parallel size (default 1)")
-    p.add_argument("--ep", type=int, default=1, help="expert-parallel size (default 1: experts split by TP)")
-    p.add_argument("--dp", type=int, default=1, help="DP-attention groups (SGLang --enable-dp-attention --dp N)")
+    p.add_argument("--tp", *PARALLEL_ALIASES["tp"], dest="tp", type=int, default=1, help="tensor-parallel size (default 1)")
+    p.add_argument("--ep", *PARALLEL_ALIASES["ep"], dest="ep", type=int, default=1, help="expert-parallel size (default 1: experts split by TP)")
+    p.add_argument("--dp", *PARALLEL_ALIASES["dp"], dest="dp", type=int, default=1, help="DP-attention groups (SGLang --enable-dp-attention --dp N)")
     p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default --tp)")
     p.add_argument("--link", choices=("nvlink", "pcie"), default=None,
                    help="interconnect of the TP group (default: NVLink if the GPU has it, else PCIe)")
-    p.add_argument("--batch", type=int, default=1, help="sequences decoded together (default 1)")
-    p.add_argument("--context", type=int, default=1024, help="tokens in each sequence's KV cache (default 1024)")
-    p.add_argument("--engine", choices=("sglang", "vllm"), default="sglang", help="flags and kernel layout")
-    p.add_argument("--kv-cache-dtype", choices=("auto", "bf16", "fp8"), default="auto",
-                   help="KV cache element type (default: the checkpoint's, else bf16)")
+    p.add_argument("--batch", type=_whole, default=1, help="sequences decoded together (default 1)")
+    p.add_argument("--context", type=_whole, default=1024, help="tokens in each sequence's KV cache (default 1024)")
+    p.add_argument("--engine", type=str.lower, choices=("sglang", "vllm"), default="sglang", help="flags and kernel layout")
+    p.add_argument("--kv-cache-dtype", type=_kv_dtype, choices=("auto", "bf16", "fp8"), default="auto",
+                   help="KV cache element type (default: the checkpoint's, else bf16); the engines' spellings "
+                        "bfloat16, fp8_e4m3 and fp8_e5m2 are accepted")
     p.add_argument("--engine-version", default=None, metavar="V",
                    help="engine version whose behaviour to model, e.g. 0.5.10 (SGLang) or 0.21.0 (vLLM): overlap "
                         "scheduling under speculation, CUDA-graph coverage, attention path (default: the newest "
@@ -90,9 +107,15 @@ def _settings(args):
             raise PlanInputError("--speculative-num-steps/-eagle-topk/-num-draft-tokens/-draft-model-path need "
                                  "--speculative-algorithm (EAGLE, EAGLE3, NEXTN, MTP or STANDALONE)")
         return None
-    steps = args.speculative_num_steps or _DEFAULT_STEPS
-    topk = args.speculative_eagle_topk or _DEFAULT_TOPK
-    draft = args.speculative_num_draft_tokens or (steps + 1 if topk == 1 else max(_DEFAULT_DRAFT, steps + 1))
+    for name, value in zip(("speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens"), given):
+        if value is not None and value < 1:  # 0 used to fall back to the default silently
+            raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value}; leave it out "
+                                 "for the default")
+    steps = _DEFAULT_STEPS if args.speculative_num_steps is None else args.speculative_num_steps
+    topk = _DEFAULT_TOPK if args.speculative_eagle_topk is None else args.speculative_eagle_topk
+    draft = args.speculative_num_draft_tokens
+    if draft is None:
+        draft = steps + 1 if topk == 1 else max(_DEFAULT_DRAFT, steps + 1)
     return SpecSettings(algorithm=args.speculative_algorithm.upper(), num_steps=steps, topk=topk,
                         num_draft_tokens=draft)
 
@@ -164,12 +187,26 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
+def _newest(engine: str):
+    from tpkit.perf.runtime import NEWEST
+
+    return NEWEST.get(engine)
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in str(text).split(".")[:3] if x.isdigit())
+
+
 def format_perf(d: dict) -> str:
     """Text form of ``PerfResult.to_dict()`` (pure)."""
     lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}), {d['engine']}, batch {d['batch']}, "
              f"context {d['context']}", ""]
     b, ar, rt = d["baseline"], d["allreduce"], d["runtime"]
     given = "" if rt["version_given"] else " (newest known; --engine-version to change)"
+    newest = _newest(d["engine"])
+    if rt["version_given"] and newest and _version(rt["engine_version"]) > newest:
+        known = ".".join(map(str, newest))
+        given = f" (newer than {known}, the newest version tpkit read: {known}'s behaviour assumed)"
     graphs = ", ".join(f"{k} {v}" for k, v in rt["graphs"].items())
     lines.append(f"engine           {d['engine']} {rt['engine_version']}{given}, attention {rt['attention_backend']}, "
                  f"verify attention {rt['verify_attention']}, overlap plain/spec {_yes(rt['plain_overlap'])}/"

@@ -28,6 +28,7 @@ plan says so in a warning.
 
 
 def register(sub) -> None:
+    from tpkit.cli import PARALLEL_ALIASES
     from tpkit.cli.engine_flags import add_engine_flags
     from tpkit.engines.registry import DEFAULT_ENGINE, all_engines, engine_names
 
@@ -43,7 +44,7 @@ def register(sub) -> None:
                         "path (default with --from-log: the log's model)")
     p.add_argument("--list-gpus", action="store_true", help="list the catalog GPUs (names, aliases, memory) and exit")
     p.add_argument("--list-models", action="store_true", help="list the embedded catalog models and exit")
-    p.add_argument("--engine", choices=engine_names(), default=None, help=f"default {DEFAULT_ENGINE} (with --from-log: "
+    p.add_argument("--engine", type=str.lower, choices=engine_names(), default=None, help=f"default {DEFAULT_ENGINE} (with --from-log: "
                                                                           "the log's engine)")
     p.add_argument("--from-log", default=None, metavar="LOG",
                    help="plan on the machine of this SGLang/vLLM log: its measured start-up terms (and weights, for "
@@ -55,7 +56,7 @@ def register(sub) -> None:
                    help="machine profile from `tpkit probe --out`: plan from measured free memory per GPU")
     p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default tp×pp×dp)")
     for name in ("tp", "pp", "dp", "ep"):
-        p.add_argument(f"--{name}", type=int, default=None, help=f"{name.upper()} size (default 1; with --from-log "
+        p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None, help=f"{name.upper()} size (default 1; with --from-log "
                                                                   "the log's)")
     groups: dict = {}
     add_engine_flags(p, groups)
@@ -115,6 +116,21 @@ def gpu_memory_note(args, gpu) -> tuple[str, ...]:
     return (f"--gpu-memory {format_bytes(gpu.total_bytes)} replaces the catalog total of {catalog.name} "
             f"({format_bytes(catalog.total_bytes)}); its other properties (compute capability, links, vendor) "
             "come from the catalog",)
+
+
+def quantization_note(args, model) -> tuple[str, ...]:
+    """The warning for ``--quantization METHOD`` (a stored format: awq, gptq, mxfp4, compressed-tensors) on a
+    checkpoint without ``quantization_config``: tpkit plans it as that method's checkpoint of the same shape, while
+    the engines refuse the flag on this checkpoint (vLLM model_executor/model_loader/weight_utils.py
+    ``get_quant_config``: "Cannot find the config file for awq" when the checkpoint ships no quant config file;
+    SGLang loads through the same helper).  fp8 is quantised at load time by both, so it gets no note."""
+    flag = getattr(args, "quantization", None)
+    if not flag or flag.lower() in ("none", "auto", "fp8") or getattr(model, "quant", None) is not None:
+        return ()
+    return (f"--quantization {flag}: this checkpoint has no quantization_config, so tpkit planned its weights as if "
+            f"stored in {flag} format (the method's default group size); the engines refuse --quantization {flag} "
+            f"on this checkpoint ('Cannot find the config file for {flag}'): serve the {flag} checkpoint of the "
+            "model and plan with its config.json for exact weights",)
 
 
 def _known(name: str) -> bool:
@@ -236,7 +252,7 @@ def plan(args):
             result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     else:
         result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
-    notes = gpu_memory_note(args, gpu) + tuple(notes)
+    notes = gpu_memory_note(args, gpu) + quantization_note(args, model) + tuple(notes)
     if notes:
         from dataclasses import replace
 

@@ -1,13 +1,15 @@
 """``tpkit probe``: every visible GPU's memory, who uses it, and the links between GPUs.
 
 ``--out machine.json`` writes a machine profile that ``tpkit plan --machine`` reads.  On a machine
-without a GPU (or without torch) it says so and exits 0.
+without a GPU (or without torch) it says so and exits 0; with ``--out`` it exits 2 (the profile asked for cannot
+be written: ``tpkit probe --out m.json && tpkit plan --machine m.json`` stops at the step that failed).
 """
 
 from __future__ import annotations
 
 import json
 
+from tpkit.errors import RuntimeSetupError
 from tpkit.hardware.machine import MachineProfile
 from tpkit.hardware.topology import Topology
 from tpkit.units import format_bytes
@@ -30,7 +32,7 @@ def register(sub) -> None:
 
 
 def run_probe(args) -> int:
-    """Probe, print, optionally write; exit 0 also when there is no GPU."""
+    """Probe, print, optionally write; exit 0 also when there is no GPU, 2 when ``--out`` cannot be written."""
     from tpkit.runtime.machine_probe import no_gpu_reason, probe_machine
     from tpkit.hardware.profile_io import profile_to_dict, save_machine_profile
 
@@ -39,6 +41,9 @@ def run_probe(args) -> int:
 
         check_writable(args.out, what="--out")
     reason = no_gpu_reason()
+    if reason and args.out:
+        raise RuntimeSetupError(f"no GPU to probe: {reason}; nothing written to {args.out} (a machine profile is "
+                                "measured on the GPU box). Without one, plan with --gpu NAME or --gpu-memory SIZE")
     if reason:
         if args.json:
             print(json.dumps({"gpus": [], "reason": reason}))

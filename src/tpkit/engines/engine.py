@@ -42,6 +42,11 @@ class Flag:
     """help section; None: the engine's own section (or the main one for a flag every engine has)"""
     metavar: str | None = None
     """placeholder in ``--help`` (default: the field name in capitals)"""
+    suffixes: str | None = None
+    """``int`` flags the engine reads with vLLM's ``human_readable_int``: ``"k"`` accepts ``128k`` (= 128,000, the
+    lowercase decimal suffix every release reads alike), ``"k_or_auto"`` also names ``auto`` / ``-1`` (vLLM's
+    ``human_readable_int_or_auto`` for ``--max-model-len``; both in vllm/engine/arg_utils.py ``get_kwargs``); None: a
+    plain whole number, as the engine reads it"""
 
     def __post_init__(self) -> None:
         if self.kind not in FLAG_KINDS:

@@ -55,9 +55,17 @@ MAX_LAYERS = 100_000
 """most decoder layers tpkit plans (released models have a few hundred at most)"""
 
 
+_WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".gguf")
+"""file endings of weights, not configs: a user who passes one gets pointed at the checkpoint directory"""
+
+
 def read_config_file(path: str | Path) -> dict:
     """Read a config.json; malformed JSON raises ``ConfigError`` with file, line and column."""
     path = Path(path)
+    if path.suffix.lower() in _WEIGHT_SUFFIXES:
+        raise ConfigError(f"{path} is a weights file, not a config.json; pass the checkpoint directory that holds it "
+                          "and its config.json (tpkit reads the weight sizes from the safetensors headers there), or "
+                          "the config.json itself")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -65,6 +73,9 @@ def read_config_file(path: str | Path) -> dict:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
                           "pass the model's config.json, which HF writes as UTF-8 JSON") from None
+    if not text.strip():
+        raise ConfigError(f"{path} is empty ({len(text.encode())} bytes); pass the model's config.json (a JSON object "
+                          "with model_type, hidden_size, num_hidden_layers …)")
     try:
         cfg = json.loads(text)
     except json.JSONDecodeError as exc:

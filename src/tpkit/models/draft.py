@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tpkit.errors import PlanInputError
+from tpkit.errors import PlanInputError, UnknownModelError
 from tpkit.models.load import load_model
 from tpkit.models.params import Part, global_parts, layer_parts, mtp_parts
 from tpkit.models.spec import ModelSpec
@@ -69,7 +69,11 @@ def load_draft(method: str, path: str | None, *, target: ModelSpec, hf_cache_dir
     if not path:
         raise PlanInputError(f"a {method} draft needs a draft model: pass its config.json, checkpoint directory, "
                              "HF id or catalog name")
-    spec = load_model(path, hf_cache_dir=hf_cache_dir)
+    try:
+        spec = load_model(path, hf_cache_dir=hf_cache_dir)
+    except UnknownModelError as exc:  # say which model was not found: the draft, not the MODEL argument
+        raise UnknownModelError(f"the draft model (--speculative-draft-model-path / the speculative config's "
+                                f"\"model\"): {exc}") from None
     layers = max(spec.num_layers, int(spec.extra.get("num_attention_layers") or 0))
     return DraftModel(method=method, spec=spec, num_layers=layers, source=spec.source)
 

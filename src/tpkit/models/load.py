@@ -11,6 +11,7 @@ Nothing found → ``UnknownModelError`` listing every place it looked and close 
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 from tpkit.errors import ConfigError, UnknownModelError
@@ -33,6 +34,9 @@ def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSp
                            checkpoint_dir=None)
     if kind == "dir":
         return _from_dir(path, name_or_path)
+    repo_id = _as_repo_id(name_or_path)
+    if repo_id != name_or_path:  # a pasted hub URL or a trailing slash: the repo id it names
+        return load_model(repo_id, hf_cache_dir=hf_cache_dir)
     looked = [f"path {_short(str(path))}: {why}"]
     cached, note = find_cached_config(name_or_path, hf_cache_dir)
     looked.append(note)
@@ -52,6 +56,22 @@ def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSp
         + "\nPass a config.json path, a checkpoint directory, or a catalog name (e.g. meta-llama/Llama-3.1-8B-Instruct;"
         " `tpkit plan --list-models` lists them)."
     )
+
+
+_HUB_URL = re.compile(r"^(?:https?://)?(?:www\.)?(?:huggingface\.co|hf\.co)/(?:models/)?"
+                      r"([\w.\-]+/[\w.\-]+)(?:/(?:tree|blob|resolve)/.*)?/?$")
+
+
+def _as_repo_id(name: str) -> str:
+    """``https://huggingface.co/org/name`` (as pasted from a browser, also ``/tree/main``) and ``org/name/`` →
+    ``org/name``; anything else unchanged (called only for a name that is not a path on this machine)."""
+    text = name.strip()
+    m = _HUB_URL.match(text)
+    if m:
+        return m.group(1)
+    if text.endswith("/") and text.count("/") == 2 and not text.startswith(("/", ".", "~")):
+        return text.rstrip("/")
+    return name
 
 
 def _path_kind(path: Path) -> tuple[str | None, str]:

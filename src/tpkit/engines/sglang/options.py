@@ -86,7 +86,7 @@ class SglangOptions:
         help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")
     """``--disable-custom-all-reduce``: SGLang allocates no custom all-reduce buffers (NCCL only)"""
     speculative_algorithm: str | None = flag(
-        choices=SPEC_ALGORITHMS,
+        choices=SPEC_ALGORITHMS, concept="speculative decoding",
         help="speculative decoding: draft weights, draft KV pool and req_to_token columns are planned")
     """``EAGLE`` | ``EAGLE3`` | ``NEXTN`` (= EAGLE with the target's MTP layers) | ``STANDALONE``; None = off"""
     speculative_draft_model_path: str | None = flag(

@@ -33,13 +33,13 @@ class VllmOptions:
         kind="fraction", unit="fraction", concept="memory fraction",
         help="fraction (0, 1] of the device total this instance may use (default 0.92; 0.9 up to 0.20)")
     """fraction (0, 1] of the device total this instance may use; None = 0.92 (current) / 0.9 (≤ 0.11)"""
-    max_model_len: int | None = flag(kind="int", unit="tokens", concept="context length",
+    max_model_len: int | None = flag(kind="int", unit="tokens", concept="context length", suffixes="k_or_auto",
                                      help="tokens per request (default: the model's max_position_embeddings)")
     """tokens per request; None = the model's ``max_position_embeddings``"""
     block_size: int | None = flag(kind="int", unit="tokens", concept="KV page",
                                   help="tokens per KV block (default: the attention backend's)")
     """tokens per KV block; None = the attention backend's default (16; FlashMLA 64; CUTLASS-MLA 128)"""
-    max_num_batched_tokens: int | None = flag(kind="int", unit="tokens",
+    max_num_batched_tokens: int | None = flag(kind="int", unit="tokens", suffixes="k",
                                               help="tokens per scheduler step (the profile-run size)")
     """tokens per scheduler step (= the profile-run size); None = the version's default"""
     max_num_seqs: int | None = flag(kind="int", unit="requests", help="requests per scheduler step")
@@ -63,7 +63,7 @@ class VllmOptions:
         help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")
     """``--disable-custom-all-reduce``: vLLM allocates no custom all-reduce buffers (NCCL only)"""
     speculative_config: str | dict | None = flag(
-        metavar="JSON", help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
+        metavar="JSON", concept="speculative decoding", help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
                              "\"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", \"num_speculative_tokens\": 3}'")
     """``--speculative-config``: JSON text (or a dict) with vLLM's keys: method (eagle, eagle3, mtp,
     deepseek_mtp …, ngram, draft_model), model, num_speculative_tokens, draft_tensor_parallel_size …"""

@@ -32,7 +32,7 @@ from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
 from tpkit.engines.vllm.profile import estimate_profile_peak
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
-from tpkit.engines.vllm.versions import VllmRules, resolve_rules
+from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.band import aside, estimated_activation_peak, estimated_cuda_graphs, estimated_weights
@@ -255,6 +255,14 @@ def _notes(model: ModelSpec) -> tuple[str, ...]:
          "so the real KV cache is smaller",) if model.is_multimodal else ())
 
 
+def _newer(options: VllmOptions) -> tuple[str, ...]:
+    """A release after the newest one read is planned with the newest rules: say so (as the SGLang plan does)."""
+    if not is_newer_than_latest(options.engine_version):
+        return ()
+    return (f"vLLM {options.engine_version} is newer than the latest examined release {CURRENT}; its rules are "
+            "assumed unchanged",)
+
+
 def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions,
            machine: MachineProfile | None, weights, extra_uses) -> Retry:
     """The verdict's re-planner: the same plan with knobs changed; does it fit?"""
@@ -333,4 +341,4 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         kv_pool=None if budget.override and override_spare(budget) < Bytes(0) else _kv_pool(layout, cap),  # OOM
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + r.notes + _notes(model)))
+        warnings=layout.warnings + r.notes + _notes(model) + _newer(options)))

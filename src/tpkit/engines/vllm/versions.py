@@ -87,7 +87,8 @@ from dataclasses import dataclass, replace
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["VllmRules", "RULES", "CURRENT", "CURRENT_RELEASE", "resolve_rules", "parse_version", "rules_for"]
+__all__ = ["VllmRules", "RULES", "CURRENT", "CURRENT_RELEASE", "resolve_rules", "parse_version", "rules_for",
+           "is_newer_than_latest"]
 
 CURRENT = "0.33"
 """the newest vLLM release whose rules were examined (0.33.0 = the latest on PyPI, 2026-12-01)"""
@@ -302,6 +303,17 @@ def parse_version(text: str) -> tuple[int, int, int]:
             f"--engine-version: cannot read {text!r} as a vLLM version; write it like '0.11', "
             f"'0.10.1', '{CURRENT}', 'current' or 'v0'")
     return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+
+
+def is_newer_than_latest(version: str) -> bool:
+    """True for a release after the newest one read (``CURRENT_RELEASE``): planned with the newest rules."""
+    text = str(version).strip()
+    if text in _ALIASES:
+        return False
+    try:
+        return parse_version(text.partition(":")[0]) > CURRENT_RELEASE
+    except PlanInputError:
+        return False
 
 
 def resolve_rules(version: str) -> VllmRules:
