@@ -27,6 +27,14 @@ from itertools import repeat
 
 from tpkit.models.spec import ModelSpec
 
+GATED_ATTN_ARCH = frozenset({"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"})
+"""text model types whose full-attention q_proj also yields a per-head output gate (q_proj 2·heads·head_dim
+rows) unless the config sets ``attn_output_gate: false``, and whose MoE layers gate the shared expert's output:
+``Qwen3NextAttention`` (``attn_output_gate`` default True) and ``Qwen3NextSparseMoeBlock.shared_expert_gate``,
+used by Qwen3-Next and by Qwen3.5 / Qwen3.5-MoE (``Qwen3_5DecoderLayer`` builds its full-attention layers from
+``Qwen3NextAttention``): vLLM 0.29.0 ``model_executor/models/qwen3_next.py`` / ``qwen3_5.py``, SGLang 0.5.10
+``models/qwen3_5.py`` ``Qwen3_5Attention`` (same default) — every release that serves these model types"""
+
 __all__ = ["Part", "layer_parts", "layer_groups", "global_parts", "CATEGORIES", "count_params"]
 
 CATEGORIES = ("embedding", "attention", "linear_attention", "dense_mlp", "routed_experts",
@@ -244,10 +252,14 @@ def _mlp(spec: ModelSpec, pre: str, moe_layer: bool) -> list[Part]:
                        count=e, shard="ecol"),
                   Part(name=f"{pre}.mlp.experts.down_proj_bias", category="routed_experts", out=h, count=e,
                        shard="erep")]
+    if spec.extra.get("residual_moe") and spec.intermediate_size:
+        # Grok-2: a dense MLP (intermediate_size) beside the experts, TP-split like any dense MLP
+        # (sglang models/grok.py Grok1DecoderLayer ``self.mlp = Grok1MLP(...)`` when ``residual_moe``)
+        parts += _ffn(f"{pre}.mlp", "dense_mlp", h, spec.intermediate_size, 1, "col", "row")
     if moe.num_shared_experts:
         width = moe.shared_intermediate_size or moe.num_shared_experts * w
         parts += _ffn(f"{pre}.mlp.shared_experts", "shared_experts", h, width, 1, "col", "row")
-        if spec.model_type == "qwen3_next":  # sigmoid gate on the shared expert's output
+        if spec.model_type in GATED_ATTN_ARCH:  # sigmoid gate on the shared expert's output
             parts.append(Part(name=f"{pre}.mlp.shared_expert_gate", category="shared_experts", out=1, inp=h))
     return parts
 
