@@ -74,3 +74,39 @@ def test_deepseek_v2_lite_vllm_0_7_1_ledger_carries_the_absorbed_matrices():
     w = plan_weights(lite, ParallelSpec(tp=8), engine="vllm").bytes_per_rank + line.bytes
     assert w.gib == pytest.approx(3.97, rel=0.01)
     assert GiB(3.97).bytes > w.bytes
+
+
+# MXFP4 MoE on the Marlin backend (GPUs below compute capability 9.0) ------------------------------------------------
+
+@pytest.mark.parametrize("cc, padded", [((8, 0), True), ((8, 9), True), ((9, 0), False), ((10, 0), False), (None, False)])
+def test_marlin_mxfp4_padding_by_compute_capability(cc, padded):
+    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
+
+    oss = _spec("openai--gpt-oss-20b.json")
+    extra = marlin_mxfp4_padding_bytes(oss, ParallelSpec(), (0, 19, 0), cc)
+    # 24 layers × 32 experts × 3 × (2944·3072 − 2880·2880) × 17/32 B, + the bf16 biases' padding (2·64 + 192) × 2 B
+    per_expert = 3 * (2944 * 3072 - 2880 * 2880) * 17 / 32 + (2 * 64 + 192) * 2
+    assert extra.bytes == (round(24 * 32 * per_expert) if padded else 0)
+
+
+@pytest.mark.parametrize("release, padded", [((0, 14, 0), False), ((0, 14, 1), True), ((0, 29, 0), True)])
+def test_marlin_mxfp4_padding_by_release(release, padded):
+    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
+
+    oss = _spec("openai--gpt-oss-20b.json")
+    assert (marlin_mxfp4_padding_bytes(oss, ParallelSpec(), release, (8, 0)).bytes > 0) is padded
+    llama = _spec("meta-llama--Llama-3.1-8B-Instruct.json")
+    assert marlin_mxfp4_padding_bytes(llama, ParallelSpec(), release, (8, 0)).bytes == 0
+
+
+def test_gpt_oss_20b_on_a100_vllm_0_19_load_matches_the_print():
+    oss = _spec("openai--gpt-oss-20b.json")
+    r = plan_vllm(oss, lookup_gpu("A100-SXM-80GB"), ParallelSpec(), VllmOptions(engine_version="0.19.0"),
+                  search_fixes=False)
+    load = sum((l.bytes for l in r.ledger.items
+                if l.item in ("model weights", "rotary cos/sin cache", "MXFP4 MoE padding (Marlin)")), GiB(0))
+    # 'Model loading took 13.72 GiB' (gpt-oss-20b, A100 80 GB, vLLM 0.19.0)
+    assert load.gib == pytest.approx(13.72, rel=0.005)
+    h100 = plan_vllm(oss, lookup_gpu("H100-SXM-80GB"), ParallelSpec(), VllmOptions(engine_version="0.19.0"),
+                     search_fixes=False)
+    assert all(l.item != "MXFP4 MoE padding (Marlin)" for l in h100.ledger.items)

@@ -109,6 +109,26 @@ def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
                             "process_weights_after_loading; in the load delta)"),)
 
 
+def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
+                   r: Resolved) -> tuple[LineItem, ...]:
+    """The Marlin backend's padded MXFP4 expert tensors below compute capability 9.0 (``tpkit.engines.vllm.mxfp4``),
+    a line only where they grow."""
+    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
+    from tpkit.engines.vllm.versions import CURRENT, parse_version
+
+    version = CURRENT if options.engine_version in ("current", "latest") else options.engine_version
+    try:
+        release = parse_version(version)
+    except PlanInputError:
+        return ()
+    extra = marlin_mxfp4_padding_bytes(model, parallel, release, r.compute_capability)
+    if not extra.bytes:
+        return ()
+    return (LineItem(item="MXFP4 MoE padding (Marlin)", bytes=extra,
+                     source="experts padded to intermediate/tp ↑128, hidden ↑256 by vLLM's Marlin MXFP4 backend "
+                            "(GPUs below compute capability 9.0; in the load delta)"),)
+
+
 def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
     if cap.num_blocks <= 0:
         return None
@@ -342,7 +362,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
     w_line = _weights(model, parallel, options, r, weights)
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules)
-    mla_lines = _mla_absorbed(model, parallel, options, r, rules)
+    mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
     g_line = _graphs(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
     draft_w = drafter.weights if drafter is not None else Bytes(0)
