@@ -111,3 +111,18 @@ def test_eagle3_draft_peak_at_load_holds_its_own_embedding_the_steady_state_does
     assert s.weights_at_load.gib == pytest.approx(1.77, abs=0.005)
     given = plan_speculative(target, ParallelSpec(), opts, kv_dtype="bfloat16", weights=s.weights)
     assert given.weights_at_load.bytes == 0
+
+
+def test_sglang_plan_reports_the_draft_peak_at_load_beside_the_steady_state():
+    from tpkit.engines.sglang import plan_sglang
+    from tpkit.hardware.catalog import lookup_gpu
+
+    target = _spec(LLAMA8B)
+    opts = SglangOptions(engine_version="0.5.2", speculative_algorithm="EAGLE3",
+                         speculative_draft_model_path=str(EAGLE3), speculative_num_steps=5,
+                         speculative_eagle_topk=8, speculative_num_draft_tokens=32, mem_fraction_static=0.6)
+    r = plan_sglang(target, lookup_gpu("H100-SXM-80GB"), ParallelSpec(), opts)
+    spec = r.extra["sglang"]["speculative"]
+    assert spec["draft_weights_at_load_bytes"] - spec["draft_weights_bytes"] == 128_256 * 4_096 * 2
+    line = next(l for l in r.ledger.items if l.item.startswith("draft weights"))
+    assert line.bytes.bytes == spec["draft_weights_bytes"] and "1.77 GiB while the draft loads" in line.source
