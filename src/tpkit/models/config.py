@@ -22,8 +22,7 @@ from pathlib import Path
 from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import ConfigError
 from tpkit.models.fields import MAX_DIM, optional_int
-from tpkit.models.layers import layer_kinds, moe_layer_ids
-from tpkit.models.params import GATED_ATTN_ARCH
+from tpkit.models.layers import GATED_ATTN_ARCH, layer_kinds, moe_layer_ids
 from tpkit.models.quant import parse_quant_config
 from tpkit.models.spec import LinearAttnSpec, MlaSpec, ModelSpec, MoeSpec
 from tpkit.models.vision import vision_params
