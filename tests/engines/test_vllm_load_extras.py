@@ -33,7 +33,8 @@ def test_gemma2_rotary_cache_is_per_layer_up_to_vllm_0_5_4(version, copies):
 
 def test_per_layer_rotary_rule_leaves_other_model_types_alone():
     llama = _spec("meta-llama--Llama-3.1-8B-Instruct.json")
-    assert rotary_cache_bytes(llama, 2, "0.5.4") == rotary_cache_bytes(llama, 2, "0.6.0") == rotary_cache_bytes(llama, 2)
+    shared = rotary_cache_bytes(llama, 2)
+    assert rotary_cache_bytes(llama, 2, "0.5.4") == rotary_cache_bytes(llama, 2, "0.6.0") == shared
 
 
 def test_gemma2_vllm_0_5_4_load_matches_the_print():
@@ -78,13 +79,15 @@ def test_deepseek_v2_lite_vllm_0_7_1_ledger_carries_the_absorbed_matrices():
 
 # MXFP4 MoE on the Marlin backend (GPUs below compute capability 9.0) ------------------------------------------------
 
-@pytest.mark.parametrize("cc, padded", [((8, 0), True), ((8, 9), True), ((9, 0), False), ((10, 0), False), (None, False)])
+@pytest.mark.parametrize("cc, padded", [((8, 0), True), ((8, 9), True), ((9, 0), False), ((10, 0), False),
+                                        (None, False)])
 def test_marlin_mxfp4_padding_by_compute_capability(cc, padded):
     from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
 
     oss = _spec("openai--gpt-oss-20b.json")
     extra = marlin_mxfp4_padding_bytes(oss, ParallelSpec(), (0, 19, 0), cc)
-    # 24 layers × 32 experts × 3 × (2944·3072 − 2880·2880) × 17/32 B, + the bf16 biases' padding (2·64 + 192) × 2 B
+    # 24 layers × 32 experts × 3 × (2944·3072 − 2880·2880) × 17/32 B,
+    # + the bf16 biases' padding (2·64 + 192) × 2 B
     per_expert = 3 * (2944 * 3072 - 2880 * 2880) * 17 / 32 + (2 * 64 + 192) * 2
     assert extra.bytes == (round(24 * 32 * per_expert) if padded else 0)
 

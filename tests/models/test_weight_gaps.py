@@ -73,9 +73,9 @@ def test_qwen3_5_full_attention_q_proj_carries_the_output_gate():
     full = next(i for i in range(m.num_layers) if m.kind_of(i) != "linear")
     q = next(p for p in layer_parts(m, full) if p.name.endswith("q_proj"))
     assert q.out == 2 * 24 * 256
-    off = from_config_dict({**json.loads(QWEN38.read_text()),
-                            "text_config": {**json.loads(QWEN38.read_text())["text_config"], "attn_output_gate": False}},
-                           name="x", source="test")
+    cfg = json.loads(QWEN38.read_text())
+    cfg["text_config"]["attn_output_gate"] = False
+    off = from_config_dict(cfg, name="x", source="test")
     q_off = next(p for p in layer_parts(off, full) if p.name.endswith("q_proj"))
     assert q_off.out == 24 * 256
 

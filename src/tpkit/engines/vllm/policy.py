@@ -299,7 +299,8 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     per_layer = rope_bytes.bytes > rotary_cache_bytes(model, r.act_bytes).bytes
     rope = LineItem(item="rotary cos/sin cache", bytes=rope_bytes,
                     source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)"
-                           + (f", one per layer × {model.num_layers} (vLLM ≤ 0.5.4 {model.model_type})" if per_layer else ""))
+                           + (f", one per layer × {model.num_layers} (vLLM ≤ 0.5.4 {model.model_type})"
+                              if per_layer else ""))
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
                                 act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
                                 sampler=profile_sampler(rules, r.compute_capability))
