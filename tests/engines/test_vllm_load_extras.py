@@ -92,7 +92,8 @@ def test_marlin_mxfp4_padding_by_compute_capability(cc, padded):
     assert extra.bytes == (round(24 * 32 * per_expert) if padded else 0)
 
 
-@pytest.mark.parametrize("release, padded", [((0, 14, 0), False), ((0, 14, 1), True), ((0, 29, 0), True)])
+@pytest.mark.parametrize("release, padded", [((0, 10, 1), False), ((0, 10, 2), True), ((0, 14, 1), True),
+                                             ((0, 29, 0), True)])
 def test_marlin_mxfp4_padding_by_release(release, padded):
     from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
 

@@ -5,14 +5,15 @@
 
 Backend: an MXFP4 MoE layer on a CUDA GPU below compute capability 9.0 (A100, L4, L40S, RTX 4090 …) runs the
 Marlin backend — the OpenAI triton_kernels path needs 9.0 ≤ cc < 11.0 and the FlashInfer paths SM90 / SM100
-(vLLM 0.14.1 ``layers/quantization/mxfp4.py get_mxfp4_backend``; 0.19.0 and 0.29.0
-``layers/fused_moe/oracle/mxfp4.py select_mxfp4_moe_backend``).  Marlin pads before allocating: the per-partition
-intermediate size to a multiple of 128 and the hidden size to a multiple of 256 ("the moe marlin kernel requires
-that for each linear n % 256 == 0 and k % 128 == 0"; 0.14.1 ``Mxfp4MoEMethod.create_weights``; 0.19.0 / 0.29.0
-``mxfp4_round_up_hidden_size_and_intermediate_size``), so w13 is (2·I_p) × H_p and w2 H_p × I_p, values at 4 bits
-plus one 1-byte scale per 32 along K, and the biases pad too.  Hopper (triton_kernels: I to a multiple of 64) and
-Blackwell (FlashInfer: 256) are not modelled here: gpt-oss's 2,880 needs no Hopper padding.
-Applied from vLLM 0.14.1 (the first release read) on; earlier releases and unknown GPUs get 0.
+(vLLM 0.10.2 – 0.14.1 ``layers/quantization/mxfp4.py get_mxfp4_backend``, in 0.10.2 "capability()[0] < 9 →
+Marlin"; 0.19.0 and 0.29.0 ``layers/fused_moe/oracle/mxfp4.py select_mxfp4_moe_backend``).  Marlin pads before
+allocating: the per-partition intermediate size to a multiple of 128 and the hidden size to a multiple of 256
+("the moe marlin kernel requires that for each linear n % 256 == 0 and k % 128 == 0"; 0.10.2 – 0.14.1
+``Mxfp4MoEMethod.create_weights``; 0.19.0 / 0.29.0 ``mxfp4_round_up_hidden_size_and_intermediate_size``), so w13
+is (2·I_p) × H_p and w2 H_p × I_p, values at 4 bits plus one 1-byte scale per 32 along K, and the biases pad too.
+Hopper (triton_kernels: I to a multiple of 64) and Blackwell (FlashInfer: 256) are not modelled here: gpt-oss's
+2,880 needs no Hopper padding.  Applied from vLLM 0.10.2 (the first release read; gpt-oss came with 0.10.1) on;
+earlier releases and unknown GPUs get 0.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from tpkit.units import Bytes
 
 __all__ = ["marlin_mxfp4_padding_bytes", "FIRST_RELEASE"]
 
-FIRST_RELEASE = (0, 14, 1)
-"""first vLLM release whose MXFP4 backend choice and Marlin padding were read (0.14.1, 0.19.0, 0.29.0)"""
+FIRST_RELEASE = (0, 10, 2)
+"""first vLLM release whose MXFP4 backend choice and Marlin padding were read (0.10.2, 0.11.0, 0.12.0, 0.13.0,
+0.14.1, 0.19.0, 0.29.0)"""
 
 
 def _up(x: int, to: int) -> int:
