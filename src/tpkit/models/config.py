@@ -50,8 +50,10 @@ GROK_ARCHS = frozenset({"Grok1ForCausalLM", "Grok1ModelForCausalLM"})
 config sets ``residual_moe`` (Grok-2), a dense ``Grok1MLP`` of ``intermediate_size`` beside the routed experts
 (whose width is ``moe_intermediate_size``); ``Grok1ForCausalLM`` always builds its own ``lm_head``
 (``ParallelLMHead``, untied) and a float32 router (``ReplicatedLinear(..., params_dtype=torch.float32)``).
-vLLM ``models/grok1.py`` served Grok-1 only (no ``residual_moe``) and the architecture was removed in vLLM 0.24.0
-(``registry.py`` lists it among removed models in 0.29.0)."""
+vLLM ``models/grok1.py`` (read in 0.14.1: "Grok1/Grok2") builds the same layer — four RMSNorms, ``Grok1MLP`` of
+``intermediate_size`` when ``residual_moe`` — and its own ``ParallelLMHead``, tied only when the config says
+``tie_word_embeddings`` (Grok-2's config.json does not); vLLM 0.29.0 lists both Grok architectures in
+``registry.py _PREVIOUSLY_SUPPORTED_MODELS`` ("0.24.0"), i.e. no longer served.  tpkit plans Grok untied."""
 _GDN_KEYS = ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
              "linear_conv_kernel_dim")
 KNOWN_MODEL_TYPES = frozenset({
