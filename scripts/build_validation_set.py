@@ -464,11 +464,13 @@ COLLECTION_EDITS = {
                           "the checkpoint's own config.json is not in the set (vocab size, num_labels and dtype "
                           "unconfirmed), and the Llama-3.1-8B-Instruct config would count a 128,256 x 4,096 LM "
                           "head (0.98 GiB) the checkpoint does not have"},
-    "sg_010": {"why_not": "xai-org/grok-2: a config is assembled in the explain corpus now "
-                          "(tests/logs/data/configs/xai-org__grok-2, partial: FFN widths unconfirmed), but tpkit has "
-                          "no Grok rules: model_type 'git' is planned as a plain MoE decoder without the dense "
-                          "residual MLP beside the experts (residual_moe), so the weights cannot be derived (25.83 "
-                          "GiB per rank derived against a 36.73 GiB load)"},
+    "sg_010": {"why_not": "xai-org/grok-2: its config is assembled in the explain corpus only "
+                          "(tests/logs/data/configs/xai-org__grok-2, partial; the FFN widths are confirmed by the "
+                          "log's '#parameters (actual): 269.56 B' and its MoE kernel config N=2048), not copied "
+                          "into this set. tpkit's Grok rule (residual MLP beside the experts, four norms, own "
+                          "lm_head; helper wts) derives 31.67 GiB per rank against a 36.73 GiB load: 5.06 GiB "
+                          "stay unexplained (SGLang 0.5.2rc2 online FP8 loads bf16 and quantises afterwards, "
+                          "sglang#8337; not modelled)"},
     "sg_019": {"gpu": "MI355X", "gpu_note": "MI355X (catalog entry added by helper npr, 2026-12-03: 287.98 GiB HIP total)",
                "tpkit_engine_version": "0.5.15",
                "engine_version_basis": "log dated 2026-07-15: main after the 0.5.15 release (2026-07-10), before "

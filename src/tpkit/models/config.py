@@ -22,7 +22,7 @@ from pathlib import Path
 from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import ConfigError
 from tpkit.models.fields import MAX_DIM, optional_int
-from tpkit.models.layers import layer_kinds, moe_layer_ids
+from tpkit.models.layers import GATED_ATTN_ARCH, layer_kinds, moe_layer_ids
 from tpkit.models.quant import parse_quant_config
 from tpkit.models.spec import LinearAttnSpec, MlaSpec, ModelSpec, MoeSpec
 from tpkit.models.vision import vision_params
@@ -41,14 +41,25 @@ _LIBRARY_DEFAULTS = {
 _TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "llama4": "llama4_text", "kimi_k25": "kimi_k2"}
 _QKV_BIAS_ARCH = {"qwen2", "qwen2_moe"}
 _NO_O_BIAS = {"glm4_moe", "glm4", "qwen2", "qwen2_moe"}
-_QK_NORM_ARCH = {"qwen3", "qwen3_moe", "gemma3_text", "qwen3_next", "qwen3_vl_text"}  # glm4_moe follows its use_qk_norm key
+_QK_NORM_ARCH = {"qwen3", "qwen3_moe", "gemma3_text", "qwen3_next", "qwen3_vl_text",
+                 "qwen3_5_text", "qwen3_5_moe_text"}  # glm4_moe follows its use_qk_norm key
 _SHARED_EXPERT_ARCH = {"llama4_text"}
+GROK_ARCHS = frozenset({"Grok1ForCausalLM", "Grok1ModelForCausalLM"})
+"""Grok-1 / Grok-2 (model_type ``grok-1`` / ``git``): SGLang ``models/grok.py`` (0.4.x–0.5.10, read in 0.5.2rc2,
+0.5.2 and 0.5.10) ``Grok1DecoderLayer`` holds four RMSNorms (pre/post attention, pre/post MoE) and, when the
+config sets ``residual_moe`` (Grok-2), a dense ``Grok1MLP`` of ``intermediate_size`` beside the routed experts
+(whose width is ``moe_intermediate_size``); ``Grok1ForCausalLM`` always builds its own ``lm_head``
+(``ParallelLMHead``, untied) and a float32 router (``ReplicatedLinear(..., params_dtype=torch.float32)``).
+vLLM ``models/grok1.py`` (read in 0.14.1: "Grok1/Grok2") builds the same layer — four RMSNorms, ``Grok1MLP`` of
+``intermediate_size`` when ``residual_moe`` — and its own ``ParallelLMHead``, tied only when the config says
+``tie_word_embeddings`` (Grok-2's config.json does not); vLLM 0.29.0 lists both Grok architectures in
+``registry.py _PREVIOUSLY_SUPPORTED_MODELS`` ("0.24.0"), i.e. no longer served.  tpkit plans Grok untied."""
 _GDN_KEYS = ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
              "linear_conv_kernel_dim")
 KNOWN_MODEL_TYPES = frozenset({
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "kimi_linear", "gemma3_text", "llama4_text", "gpt_oss", "glm4", "glm4_moe", "qwen3_next",
-    "qwen3_vl_text"})
+    "qwen3_vl_text", "qwen3_5_text", "qwen3_5_moe_text"})
 """text model types whose layer layout tpkit's rules were written and checked for; any other is planned
 as a standard decoder, and the plan says so (``ModelSpec.assumptions``)"""
 MAX_LAYERS = 100_000
@@ -117,7 +128,7 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
         head_dim=head_dim, v_head_dim=v_head_dim,
         vocab_size=r.int("vocab_size"), max_position_embeddings=_max_positions(text, r),
         torch_dtype=_dtype(text, source, assumptions),
-        tie_word_embeddings=_flag(text, "tie_word_embeddings", source),
+        tie_word_embeddings=_flag(text, "tie_word_embeddings", source) and not _is_grok(cfg),
         layer_kinds=kinds, sliding_window=window, mla=mla, moe=moe,
         linear_attn=_linear_attn(text, source),
         quant=parse_quant_config(text.get("quantization_config"), where=source),
@@ -183,7 +194,7 @@ def _architecture(cfg: dict, mt: str, where: str, assumptions: list[str]) -> str
         raise ConfigError(f"{where}: architectures must be a list of class names such as [\"LlamaForCausalLM\"], "
                           f"got {archs!r:.80}")
     arch = (archs or [mt])[0]
-    if mt not in KNOWN_MODEL_TYPES:
+    if mt not in KNOWN_MODEL_TYPES and arch not in GROK_ARCHS:
         assumptions.append(
             f"model_type {mt!r} ({arch}) is not one tpkit has rules for: planned as a standard decoder "
             "(attention + MLP per layer, sizes from the config); pass the checkpoint directory so the "
@@ -363,6 +374,11 @@ def _qkv_bias(text: dict) -> bool:
     return text["model_type"] in _QKV_BIAS_ARCH
 
 
+def _is_grok(cfg: dict) -> bool:
+    archs = cfg.get("architectures")
+    return isinstance(archs, list) and bool(GROK_ARCHS.intersection(a for a in archs if isinstance(a, str)))
+
+
 def _extra(cfg: dict, text: dict) -> dict:
     mt = text["model_type"]
     extra = {
@@ -370,14 +386,16 @@ def _extra(cfg: dict, text: dict) -> dict:
         "o_bias": _qkv_bias(text) and mt not in _NO_O_BIAS,
         "qk_norm": mt in _QK_NORM_ARCH or (bool(text.get("use_qk_norm")) and mt != "llama4_text"),
         "attention_sinks": mt == "gpt_oss",
-        "norms_per_layer": 4 if mt.startswith("gemma") else 2,
+        "norms_per_layer": 4 if mt.startswith("gemma") or _is_grok(cfg) else 2,
+        # Grok-2: a dense MLP of intermediate_size beside the experts in every MoE layer (see GROK_ARCHS)
+        "residual_moe": bool(text.get("residual_moe")),
         "router_bias": mt == "gpt_oss",
         "expert_bias": mt == "gpt_oss",
         "score_correction_bias": text.get("topk_method") == "noaux_tc" or mt in ("glm4_moe", "kimi_linear"),
         "wrapper_model_type": cfg.get("model_type"),
     }
-    if mt == "qwen3_next" and text.get("attn_output_gate", True) is not False:
-        extra["attn_output_gate"] = True  # q_proj also yields a per-head output gate (sglang models/qwen3_next.py)
+    if mt in GATED_ATTN_ARCH and text.get("attn_output_gate", True) is not False:
+        extra["attn_output_gate"] = True  # q_proj also yields a per-head output gate (see GATED_ATTN_ARCH)
     labels = cfg.get("num_labels") or (len(cfg["id2label"]) if isinstance(cfg.get("id2label"), dict) else None)
     if isinstance(labels, int) and not isinstance(labels, bool) and labels >= 1:
         extra["num_labels"] = labels  # HF PretrainedConfig: num_labels, else the id2label entries (default 2)

@@ -18,7 +18,15 @@ from __future__ import annotations
 from tpkit.errors import ConfigError
 from tpkit.models.fields import int_list, optional_int
 
-__all__ = ["layer_kinds", "moe_layer_ids"]
+GATED_ATTN_ARCH = frozenset({"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"})
+"""text model types whose full-attention q_proj also yields a per-head output gate (q_proj 2·heads·head_dim
+rows) unless the config sets ``attn_output_gate: false``, and whose MoE layers gate the shared expert's output:
+``Qwen3NextAttention`` (``attn_output_gate`` default True) and ``Qwen3NextSparseMoeBlock.shared_expert_gate``,
+used by Qwen3-Next and by Qwen3.5 / Qwen3.5-MoE (``Qwen3_5DecoderLayer`` builds its full-attention layers from
+``Qwen3NextAttention``): vLLM 0.29.0 ``model_executor/models/qwen3_next.py`` / ``qwen3_5.py``, SGLang 0.5.10
+``models/qwen3_5.py`` ``Qwen3_5Attention`` (same default) — every release that serves these model types"""
+
+__all__ = ["layer_kinds", "moe_layer_ids", "GATED_ATTN_ARCH"]
 
 _TYPE_NAMES = {"full_attention": "full", "sliding_attention": "sliding", "chunked_attention": "sliding",
                "linear_attention": "linear", "full": "full", "sliding": "sliding", "linear": "linear",

@@ -25,6 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import repeat
 
+from tpkit.models.layers import GATED_ATTN_ARCH
 from tpkit.models.spec import ModelSpec
 
 __all__ = ["Part", "layer_parts", "layer_groups", "global_parts", "CATEGORIES", "count_params"]
@@ -244,10 +245,14 @@ def _mlp(spec: ModelSpec, pre: str, moe_layer: bool) -> list[Part]:
                        count=e, shard="ecol"),
                   Part(name=f"{pre}.mlp.experts.down_proj_bias", category="routed_experts", out=h, count=e,
                        shard="erep")]
+    if spec.extra.get("residual_moe") and spec.intermediate_size:
+        # Grok-2: a dense MLP (intermediate_size) beside the experts, TP-split like any dense MLP
+        # (sglang models/grok.py Grok1DecoderLayer ``self.mlp = Grok1MLP(...)`` when ``residual_moe``)
+        parts += _ffn(f"{pre}.mlp", "dense_mlp", h, spec.intermediate_size, 1, "col", "row")
     if moe.num_shared_experts:
         width = moe.shared_intermediate_size or moe.num_shared_experts * w
         parts += _ffn(f"{pre}.mlp.shared_experts", "shared_experts", h, width, 1, "col", "row")
-        if spec.model_type == "qwen3_next":  # sigmoid gate on the shared expert's output
+        if spec.model_type in GATED_ATTN_ARCH:  # sigmoid gate on the shared expert's output
             parts.append(Part(name=f"{pre}.mlp.shared_expert_gate", category="shared_experts", out=1, inp=h))
     return parts
 

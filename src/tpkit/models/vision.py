@@ -21,6 +21,10 @@ p = patch, L = layers; "+b" = with bias):
   - ``qwen2_5_vl``: as ``qwen2_vl`` with RMSNorms and a gated MLP (gate/up/down +b); merger RMSNorm d.
   - ``qwen3_vl``: Conv3d +b, learned position table, LayerNorm blocks with fc1/fc2 +b, merger LayerNorm d +
     4d→4d→out +b, plus one deepstack merger (LayerNorm 4d) per ``deepstack_visual_indexes`` entry.
+    Qwen3.5 / Qwen3.5-MoE wrappers (``qwen3_5``, ``qwen3_5_moe``; tower ``qwen3_5_vision``) load this same tower:
+    vLLM 0.29.0 ``model_executor/models/qwen3_5.py`` ``Qwen3_5ForConditionalGeneration`` builds
+    ``Qwen3_VisionTransformer`` of ``qwen3_vl.py``; SGLang 0.5.10 ``models/qwen3_5.py`` subclasses
+    ``Qwen3VLForConditionalGeneration`` (``Qwen3VLMoeVisionModel``).
   - ``llama4`` (``llama4_vision_model``): unfold-conv 3·p²·d (no bias), class embedding, position table
     ((img/p)²+1)·d, 2 LayerNorms, per layer q/k/v/o +b, fc1/fc2 +b, 2 LayerNorms; the pixel-shuffle adapter
     (a ``Llama4VisionMLP``: (d/r²)→projector_input_dim→projector_output_dim, bias per
@@ -145,6 +149,8 @@ def _family(vc: dict, wrapper: str | None) -> str | None:
     for name in ("qwen3_vl", "qwen2_5_vl", "qwen2_vl"):
         if wrapper in (name, name + "_moe") or vt in (name, name + "_moe"):
             return name
+    if wrapper in ("qwen3_5", "qwen3_5_moe") or vt in ("qwen3_5", "qwen3_5_moe", "qwen3_5_vision"):
+        return "qwen3_vl"  # the Qwen3-VL tower (module docstring)
     return None
 
 

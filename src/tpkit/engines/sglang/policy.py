@@ -175,8 +175,12 @@ def _draft_lines(s: SglangSizing, *, before: bool) -> list[LineItem]:
     where = "" if before else " (after the target's pool, from the slack)"
     kind = "use" if before else "info"
     d = spec.draft
+    peak = ""
+    if spec.weights_at_load.bytes > spec.weights.bytes:
+        peak = (f"; {spec.weights_at_load.gib:.2f} GiB while the draft loads (its own shared tensors, freed by "
+                "set_embed: the draft's 'Load weight end' mem usage prints this)")
     lines = [LineItem(item=f"draft weights ({spec.algorithm}){where}", bytes=spec.weights, kind=kind,
-                      source=f"{spec.weights_source}; {d.source}")]
+                      source=f"{spec.weights_source}; {d.source}{peak}")]
     if s.draft_pool is not None:
         heads, k_dim, v_dim = spec.draft_kv_dims
         lines.append(LineItem(
@@ -300,6 +304,7 @@ def _spec_json(s: SglangSizing) -> dict | None:
     return {"algorithm": p.algorithm, "draft_method": p.draft.method, "draft_source": p.draft.source,
             "num_steps": p.num_steps, "eagle_topk": p.eagle_topk, "num_draft_tokens": p.num_draft_tokens,
             "draft_layers": p.draft_layers, "draft_weights_bytes": p.weights.bytes,
+            "draft_weights_at_load_bytes": p.weights_at_load.bytes,
             "draft_kv_bytes": s.draft_kv_bytes.bytes, "loaded_before_pool": p.loaded_before_pool}
 
 

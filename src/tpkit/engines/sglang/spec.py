@@ -80,6 +80,13 @@ class SpecPlan:
     """(KV heads per rank, K dim, V dim) of the draft pool's layers (MLA: (1, latent + rope, 0))"""
     draft_kv_dtype: str
     """draft pool element dtype (the target's KV dtype)"""
+    weights_at_load: Bytes = Bytes(0)
+    """draft weight bytes per rank while the draft loads, shared tensors included: SGLang builds the draft with
+    its own embedding (and lm_head) and only then swaps in the target's — ``set_embed`` / ``set_embed_and_head``
+    ``del`` the draft's tensor and ``torch.cuda.empty_cache()`` (0.5.2 ``speculative/eagle_worker.py``
+    ``EAGLEWorker.__init__`` after ``super().__init__``, ``models/llama.py set_embed``; 0.5.20
+    ``speculative/eagle_worker_v2.py``, same order). The draft's 'Load weight end … mem usage' prints this peak;
+    the steady state (``weights``) is what stays. 0 when not derived (caller-given weights)."""
 
 
 def resolved_algorithm(options: SglangOptions) -> str | None:
@@ -108,12 +115,16 @@ def plan_speculative(target: ModelSpec, parallel: ParallelSpec, options: SglangO
     per_token = heads * (k_dim + v_dim) * DTYPES[kv_dtype].bytes * draft.num_layers
     shared_text = f"; {', '.join(sorted(shared))} shared with the target" if shared else ""
     w_bytes, w_source = plan.bytes_per_rank, f"{draft.method} draft, {plan.method}{shared_text}"
+    at_load = (plan_draft_weights(draft, parallel, dtype=options.dtype if draft.method == "mtp" else None,
+                                  quantization=options.quantization if draft.method == "mtp" else None).bytes_per_rank
+               if shared and draft.method in ("eagle", "eagle3") else plan.bytes_per_rank)
     if weights is not None:
-        w_bytes, w_source = weights, f"{draft.method} draft, given by the caller"
+        w_bytes, w_source, at_load = weights, f"{draft.method} draft, given by the caller", Bytes(0)
     return SpecPlan(algorithm=algo, draft=draft, num_steps=steps, eagle_topk=topk, num_draft_tokens=tokens,
                     weights=w_bytes, weights_source=w_source,
                     loaded_before_pool=at_least(options.engine_version, "0.5.14"), draft_layers=draft.num_layers,
-                    draft_bytes_per_token=per_token, draft_kv_dims=(heads, k_dim, v_dim), draft_kv_dtype=kv_dtype)
+                    draft_bytes_per_token=per_token, draft_kv_dims=(heads, k_dim, v_dim), draft_kv_dtype=kv_dtype,
+                    weights_at_load=at_load)
 
 
 def _draft(target: ModelSpec, algo: str, options: SglangOptions) -> DraftModel:

@@ -53,11 +53,28 @@ _SWAP_SPACE = GiB(4)
 """V0 default swap_space per GPU (CPU blocks in its log)"""
 
 
-def rotary_cache_bytes(model: ModelSpec, act_bytes: int) -> Bytes:
-    """vLLM's shared rotary cos/sin cache: max_position × rotary_dim × dtype bytes (built at model init,
-    so "Model loading took" includes it)."""
+_PER_LAYER_ROPE = frozenset({"gemma", "gemma2"})
+"""model types whose attention built its own rotary embedding per layer in vLLM ≤ 0.5.4 (``GemmaRotaryEmbedding(...)``
+in ``Gemma{,2}Attention.__init__``, "TODO(woosuk): Use the get_rope interface"; vLLM 0.5.4
+``model_executor/models/gemma.py`` / ``gemma2.py``); from 0.5.5 both call ``get_rope``, whose ``_ROPE_DICT`` hands
+every layer the same module (read in 0.5.5, 0.6.0, 0.6.3, 0.6.6, 0.7.1, 0.14.1)"""
+
+
+def rotary_cache_bytes(model: ModelSpec, act_bytes: int, version: str | None = None) -> Bytes:
+    """vLLM's rotary cos/sin cache: max_position × rotary_dim × dtype bytes (built at model init, so "Model
+    loading took" includes it) — one shared cache (``get_rope``), or one per decoder layer for the model types of
+    ``_PER_LAYER_ROPE`` on vLLM ≤ 0.5.4 (``version`` None or "current": the shared cache)."""
     rotary_dim = model.mla.qk_rope_head_dim if model.mla is not None else model.head_dim
-    return Bytes(model.max_position_embeddings * rotary_dim * act_bytes)
+    one = model.max_position_embeddings * rotary_dim * act_bytes
+    copies = 1
+    if version and version not in ("current", "latest") and model.model_type in _PER_LAYER_ROPE:
+        from tpkit.engines.vllm.versions import parse_version
+        try:
+            old_release = parse_version(version) <= (0, 5, 4)
+        except PlanInputError:  # an era name such as "v0": not a release, the shared cache
+            old_release = False
+        copies = model.num_layers if old_release else 1
+    return Bytes(one * copies)
 
 
 def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
@@ -69,6 +86,47 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
     method = getattr(weights, "method", "given")
     return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
                     source=f"torch-allocated delta of loading, per rank ({method})")
+
+
+def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+                  rules: VllmRules) -> tuple[LineItem, ...]:
+    """The V0 MLA backend's absorbed decode matrices of vLLM 0.7.1–0.7.3 (``tpkit.engines.vllm.mla``), a line
+    only where they exist."""
+    from tpkit.engines.vllm.mla import mla_absorbed_bytes
+    from tpkit.engines.vllm.versions import parse_version
+
+    if rules.engine != "V0" or model.mla is None:
+        return ()
+    try:
+        release = parse_version(options.engine_version)
+    except PlanInputError:  # an era name ("v0", "current"): no release to place it in
+        return ()
+    extra = mla_absorbed_bytes(model, parallel, release, act_bytes=r.act_bytes, quantization=options.quantization)
+    if not extra.bytes:
+        return ()
+    return (LineItem(item="MLA absorbed decode matrices", bytes=extra,
+                     source="W_QR + W_Q_UK + W_UV_O per MLA layer (vLLM 0.7.1–0.7.3 V0 MLA backend, "
+                            "process_weights_after_loading; in the load delta)"),)
+
+
+def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
+                   r: Resolved) -> tuple[LineItem, ...]:
+    """The Marlin backend's padded MXFP4 expert tensors below compute capability 9.0 (``tpkit.engines.vllm.mxfp4``),
+    a line only where they grow."""
+    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
+    from tpkit.engines.vllm.versions import CURRENT, parse_version
+
+    version = CURRENT if options.engine_version in ("current", "latest") else options.engine_version
+    try:
+        release = parse_version(version)
+    except PlanInputError:
+        return ()
+    extra = marlin_mxfp4_padding_bytes(model, parallel, release, r.compute_capability)
+    if not extra.bytes:
+        return ()
+    return (LineItem(item="MXFP4 MoE padding (Marlin)", bytes=extra,
+                     source="experts padded to intermediate/tp ↑128, hidden ↑256 by vLLM's Marlin MXFP4 backend "
+                            "(GPUs below compute capability 9.0; in the load delta)"),)
 
 
 def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
@@ -237,8 +295,12 @@ def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None
 
 def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
                    r: Resolved, rules: VllmRules) -> tuple[LineItem, tuple[LineItem, ...]]:
-    rope = LineItem(item="rotary cos/sin cache", bytes=rotary_cache_bytes(model, r.act_bytes),
-                    source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)")
+    rope_bytes = rotary_cache_bytes(model, r.act_bytes, options.engine_version)
+    per_layer = rope_bytes.bytes > rotary_cache_bytes(model, r.act_bytes).bytes
+    rope = LineItem(item="rotary cos/sin cache", bytes=rope_bytes,
+                    source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)"
+                           + (f", one per layer × {model.num_layers} (vLLM ≤ 0.5.4 {model.model_type})"
+                              if per_layer else ""))
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
                                 act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
                                 sampler=profile_sampler(rules, r.compute_capability))
@@ -309,10 +371,12 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
     w_line = _weights(model, parallel, options, r, weights)
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules)
+    mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
     g_line = _graphs(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
     draft_w = drafter.weights if drafter is not None else Bytes(0)
-    budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w,
+    budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w
+                            + sum((l.bytes for l in mla_lines), Bytes(0)),
                             activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
                             override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)))
     cap = plan_capacity(layout, budget.available, max_model_len=r.max_model_len,
@@ -320,7 +384,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                         concurrent_batches=r.concurrent_batches, dcp=r.dcp)
     draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r)
     ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization,
-                                    weight_lines=[w_line, rope, *draft_w_lines], activation_line=act_line,
+                                    weight_lines=[w_line, rope, *mla_lines, *draft_w_lines], activation_line=act_line,
                                     graph_line=g_line, growth_lines=growth,
                                     kv_bytes=layout.bytes_per_block * cap.num_blocks,
                                     kv_source=_kv_source(layout, cap), info=parts, draft_kv=draft_kv)

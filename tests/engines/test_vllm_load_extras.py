@@ -1,0 +1,116 @@
+"""What vLLM's 'Model loading took' holds beyond the checkpoint's tensors (helper wts, issue 11): per-layer rotary
+caches of Gemma/Gemma-2 on vLLM ≤ 0.5.4, and the MLA absorbed decode matrices of vLLM 0.7.1–0.7.3 (V0)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tpkit.engines.vllm import VllmOptions, plan_vllm
+from tpkit.engines.vllm.mla import mla_absorbed_bytes
+from tpkit.engines.vllm.policy import rotary_cache_bytes
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.models.config import from_config_dict
+from tpkit.models.weights import plan_weights
+from tpkit.parallel import ParallelSpec
+from tpkit.units import GiB
+
+CONFIGS = Path(__file__).resolve().parents[1] / "validation/configs"
+
+
+def _spec(name: str):
+    path = CONFIGS / name
+    return from_config_dict(json.loads(path.read_text()), name=path.stem, source=str(path))
+
+
+@pytest.mark.parametrize("version, copies", [("0.5.4", 42), ("0.5.5", 1), ("0.6.0", 1), ("current", 1), ("v0", 1)])
+def test_gemma2_rotary_cache_is_per_layer_up_to_vllm_0_5_4(version, copies):
+    gemma2 = _spec("google--gemma-2-9b-it.json")
+    assert rotary_cache_bytes(gemma2, 2, version).bytes == copies * 8192 * 256 * 2
+
+
+def test_per_layer_rotary_rule_leaves_other_model_types_alone():
+    llama = _spec("meta-llama--Llama-3.1-8B-Instruct.json")
+    shared = rotary_cache_bytes(llama, 2)
+    assert rotary_cache_bytes(llama, 2, "0.5.4") == rotary_cache_bytes(llama, 2, "0.6.0") == shared
+
+
+def test_gemma2_vllm_0_5_4_load_matches_the_print():
+    gemma2 = _spec("google--gemma-2-9b-it.json")
+    w = plan_weights(gemma2, ParallelSpec(tp=8), engine="vllm").bytes_per_rank + rotary_cache_bytes(gemma2, 2, "0.5.4")
+    # vLLM 0.5.4 'Loading model weights took 2.3463 GB' (GiB), gemma-2-9b on 8 × L4 (vllm-project/vllm#7593)
+    assert w.gib == pytest.approx(2.3463, rel=0.015)
+
+
+@pytest.mark.parametrize("release, present", [((0, 7, 0), False), ((0, 7, 1), True), ((0, 7, 3), True),
+                                              ((0, 8, 0), False)])
+def test_mla_absorbed_matrices_only_in_0_7_1_to_0_7_3(release, present):
+    lite = _spec("deepseek-ai--DeepSeek-Coder-V2-Lite-Instruct.json")
+    extra = mla_absorbed_bytes(lite, ParallelSpec(tp=8), release, act_bytes=2)
+    # 27 layers × 2 heads/rank: W_QR 2048·2·64 + W_Q_UK 2048·2·512 + W_UV_O 2·512·2048, bf16
+    assert extra.bytes == (27 * (2048 * 2 * 64 + 2048 * 2 * 512 + 2 * 512 * 2048) * 2 if present else 0)
+
+
+def test_mla_absorption_off_for_awq_before_0_7_3_and_fp8_requantised():
+    lite = _spec("deepseek-ai--DeepSeek-Coder-V2-Lite-Instruct.json")
+    assert mla_absorbed_bytes(lite, ParallelSpec(tp=8), (0, 7, 1), act_bytes=2, quantization="awq").bytes == 0
+    assert mla_absorbed_bytes(lite, ParallelSpec(tp=8), (0, 7, 3), act_bytes=2, quantization="awq").bytes > 0
+    fp8 = mla_absorbed_bytes(lite, ParallelSpec(tp=8), (0, 7, 1), act_bytes=2, quantization="fp8")
+    bf16 = mla_absorbed_bytes(lite, ParallelSpec(tp=8), (0, 7, 1), act_bytes=2)
+    w_qr = 27 * 2048 * 2 * 64 * 2
+    assert fp8.bytes - w_qr == (bf16.bytes - w_qr) // 2  # absorbed matrices at 1 B, W_QR stays bf16
+
+
+def test_deepseek_v2_lite_vllm_0_7_1_ledger_carries_the_absorbed_matrices():
+    lite = _spec("deepseek-ai--DeepSeek-Coder-V2-Lite-Instruct.json")
+    gpu = lookup_gpu("A100-SXM-40GB")
+    r = plan_vllm(lite, gpu, ParallelSpec(tp=8), VllmOptions(engine_version="0.7.1"), search_fixes=False)
+    line = next(l for l in r.ledger.items if l.item == "MLA absorbed decode matrices")
+    assert line.bytes.gib == pytest.approx(0.224, abs=0.001)
+    later = plan_vllm(lite, gpu, ParallelSpec(tp=8), VllmOptions(engine_version="0.8.5"), search_fixes=False)
+    assert all(l.item != "MLA absorbed decode matrices" for l in later.ledger.items)
+    # 'Loading model weights took 3.97 GB' on vLLM 0.7.1: weights + absorbed + rotary cache
+    w = plan_weights(lite, ParallelSpec(tp=8), engine="vllm").bytes_per_rank + line.bytes
+    assert w.gib == pytest.approx(3.97, rel=0.01)
+    assert GiB(3.97).bytes > w.bytes
+
+
+# MXFP4 MoE on the Marlin backend (GPUs below compute capability 9.0) ------------------------------------------------
+
+@pytest.mark.parametrize("cc, padded", [((8, 0), True), ((8, 9), True), ((9, 0), False), ((10, 0), False),
+                                        (None, False)])
+def test_marlin_mxfp4_padding_by_compute_capability(cc, padded):
+    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
+
+    oss = _spec("openai--gpt-oss-20b.json")
+    extra = marlin_mxfp4_padding_bytes(oss, ParallelSpec(), (0, 19, 0), cc)
+    # 24 layers × 32 experts × 3 × (2944·3072 − 2880·2880) × 17/32 B,
+    # + the bf16 biases' padding (2·64 + 192) × 2 B
+    per_expert = 3 * (2944 * 3072 - 2880 * 2880) * 17 / 32 + (2 * 64 + 192) * 2
+    assert extra.bytes == (round(24 * 32 * per_expert) if padded else 0)
+
+
+@pytest.mark.parametrize("release, padded", [((0, 10, 1), False), ((0, 10, 2), True), ((0, 14, 1), True),
+                                             ((0, 29, 0), True)])
+def test_marlin_mxfp4_padding_by_release(release, padded):
+    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
+
+    oss = _spec("openai--gpt-oss-20b.json")
+    assert (marlin_mxfp4_padding_bytes(oss, ParallelSpec(), release, (8, 0)).bytes > 0) is padded
+    llama = _spec("meta-llama--Llama-3.1-8B-Instruct.json")
+    assert marlin_mxfp4_padding_bytes(llama, ParallelSpec(), release, (8, 0)).bytes == 0
+
+
+def test_gpt_oss_20b_on_a100_vllm_0_19_load_matches_the_print():
+    oss = _spec("openai--gpt-oss-20b.json")
+    r = plan_vllm(oss, lookup_gpu("A100-SXM-80GB"), ParallelSpec(), VllmOptions(engine_version="0.19.0"),
+                  search_fixes=False)
+    load = sum((l.bytes for l in r.ledger.items
+                if l.item in ("model weights", "rotary cos/sin cache", "MXFP4 MoE padding (Marlin)")), GiB(0))
+    # 'Model loading took 13.72 GiB' (gpt-oss-20b, A100 80 GB, vLLM 0.19.0)
+    assert load.gib == pytest.approx(13.72, rel=0.005)
+    h100 = plan_vllm(oss, lookup_gpu("H100-SXM-80GB"), ParallelSpec(), VllmOptions(engine_version="0.19.0"),
+                     search_fixes=False)
+    assert all(l.item != "MXFP4 MoE padding (Marlin)" for l in h100.ledger.items)
