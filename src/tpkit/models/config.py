@@ -37,12 +37,14 @@ _LIBRARY_DEFAULTS = {
     # models/gemma{,2}/configuration_gemma{,2}.py); released Gemma-2 config.json files omit the key
     "gemma": {"tie_word_embeddings": True},
     "gemma2": {"tie_word_embeddings": True},
+    # Lfm2Config default tie_word_embeddings=True (transformers 5.x models/lfm2/configuration_lfm2.py)
+    "lfm2": {"tie_word_embeddings": True},
 }
 _TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "llama4": "llama4_text", "kimi_k25": "kimi_k2"}
 _QKV_BIAS_ARCH = {"qwen2", "qwen2_moe"}
 _NO_O_BIAS = {"glm4_moe", "glm4", "qwen2", "qwen2_moe"}
 _QK_NORM_ARCH = {"qwen3", "qwen3_moe", "gemma3_text", "qwen3_next", "qwen3_vl_text",
-                 "qwen3_5_text", "qwen3_5_moe_text"}  # glm4_moe follows its use_qk_norm key
+                 "qwen3_5_text", "qwen3_5_moe_text", "lfm2"}  # glm4_moe follows its use_qk_norm key
 _SHARED_EXPERT_ARCH = {"llama4_text"}
 GROK_ARCHS = frozenset({"Grok1ForCausalLM", "Grok1ModelForCausalLM"})
 """Grok-1 / Grok-2 (model_type ``grok-1`` / ``git``): SGLang ``models/grok.py`` (0.4.x–0.5.10, read in 0.5.2rc2,
@@ -59,7 +61,7 @@ _GDN_KEYS = ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_
 KNOWN_MODEL_TYPES = frozenset({
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "kimi_linear", "gemma3_text", "llama4_text", "gpt_oss", "glm4", "glm4_moe", "qwen3_next",
-    "qwen3_vl_text", "qwen3_5_text", "qwen3_5_moe_text"})
+    "qwen3_vl_text", "qwen3_5_text", "qwen3_5_moe_text", "lfm2"})
 """text model types whose layer layout tpkit's rules were written and checked for; any other is planned
 as a standard decoder, and the plan says so (``ModelSpec.assumptions``)"""
 MAX_LAYERS = 100_000
@@ -180,11 +182,44 @@ def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
     if not isinstance(text["model_type"], str):
         raise ConfigError(f"{where}: model_type must be a string such as \"llama\", got "
                           f"{type(text['model_type']).__name__} {text['model_type']!r:.60}")
+    if text["model_type"] == "lfm2":
+        _lfm2_spellings(text)
     for key, value in _LIBRARY_DEFAULTS.get(text["model_type"], {}).items():
         if key not in text:
             text[key] = value
             assumptions.append(f"{key} absent: {text['model_type']} library default {value}")
     return text
+
+
+def _lfm2_spellings(text: dict) -> None:
+    """LFM2's older config keys, read as transformers reads them (5.x ``Lfm2Config.__init__``): ``block_ff_dim``
+    wins over ``intermediate_size`` and ``tie_embedding`` over ``tie_word_embeddings``."""
+    if text.get("block_ff_dim") is not None:
+        text["intermediate_size"] = text["block_ff_dim"]
+    if text.get("tie_embedding") is not None:
+        text["tie_word_embeddings"] = text["tie_embedding"]
+
+
+def lfm2_ff_dim(text: dict, where: str) -> int:
+    """Width of an LFM2 feed-forward block (``Lfm2MLP``: sglang 0.5.9 – 0.5.23 ``models/lfm2.py``, transformers 5.x
+    ``modeling_lfm2.py``, vLLM 0.14.1 / 0.29.0 ``models/lfm2.py``): with ``block_auto_adjust_ff_dim`` (default
+    true) ``int(2·I/3)``, then, when ``block_ffn_dim_multiplier`` is not null (default 1.0), ``int(× multiplier)``
+    rounded up to a multiple of ``block_multiple_of`` (default 256); without it ``I`` as written."""
+    width = text.get("intermediate_size")
+    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= MAX_DIM:
+        raise ConfigError(f"{where}: an LFM2 config needs intermediate_size (or block_ff_dim), a whole number from 1 "
+                          f"to {MAX_DIM:,}, got {width!r:.60}; fix the config.json")
+    if "block_auto_adjust_ff_dim" in text and not _flag(text, "block_auto_adjust_ff_dim", where):
+        return width
+    width = int(2 * width / 3)
+    multiplier = text.get("block_ffn_dim_multiplier", 1.0)
+    if multiplier is None:
+        return width
+    if isinstance(multiplier, bool) or not isinstance(multiplier, (int, float)) or not 0 < multiplier <= 1000:
+        raise ConfigError(f"{where}: block_ffn_dim_multiplier must be a positive number or null, got "
+                          f"{multiplier!r:.60}; fix the config.json")
+    step = optional_int(text, "block_multiple_of", where, default=256, minimum=1)
+    return step * -(-int(multiplier * width) // step)
 
 
 def _architecture(cfg: dict, mt: str, where: str, assumptions: list[str]) -> str:
@@ -264,6 +299,8 @@ def _dense_width(text: dict, r: _Reader, moe: MoeSpec | None) -> int:
     """Width of the dense MLP (Llama 4 keeps it in intermediate_size_mlp); 0 when no layer is dense."""
     if text.get("intermediate_size_mlp"):
         return r.int("intermediate_size_mlp")
+    if text.get("model_type") == "lfm2":
+        return lfm2_ff_dim(text, r.where)
     if text.get("model_type") == "granitemoehybrid" and moe is None and text.get("shared_intermediate_size"):
         return r.int("shared_intermediate_size")  # no experts: the shared MLP is the layer's MLP
     if moe and len(moe.moe_layer_ids) == r.int("num_hidden_layers") and not text.get("intermediate_size"):
@@ -298,6 +335,8 @@ def _linear_attn(text: dict, where: str) -> LinearAttnSpec | None:
         return _gdn(text, where)
     if text.get("mamba_n_heads") is not None:
         return _mamba2(text, where)
+    if text.get("model_type") == "lfm2":
+        return _short_conv(text, where)
     if "mamba" in (text.get("layer_types") or ()):
         raise ConfigError(f"{where}: layer_types lists 'mamba' layers but the config has no Mamba-2 fields "
                           "(mamba_n_heads, mamba_d_head, mamba_d_state, mamba_n_groups, mamba_d_conv), so their "
@@ -367,6 +406,29 @@ def _mamba2(text: dict, where: str) -> LinearAttnSpec:
                     "state dtypes)")
 
 
+def short_conv_dims(text: dict, where: str) -> tuple[int, int]:
+    """(conv_L_cache, conv_dim) of an LFM2 short-convolution layer: ``conv_L_cache`` (transformers default 3) and
+    the conv width, the config's ``conv_dim`` where it writes one (vLLM sizes the state by it), else hidden_size
+    (SGLang and transformers always convolve over hidden_size)."""
+    kernel = optional_int(text, "conv_L_cache", where, default=3, minimum=2)
+    width = optional_int(text, "conv_dim", where, default=None, minimum=1) or text.get("hidden_size")
+    return kernel, width
+
+
+def _short_conv(text: dict, where: str) -> LinearAttnSpec:
+    """LFM2 short-convolution state per request per layer at TP 1 (sglang 0.5.9 – 0.5.23 ``configs/lfm2.py``
+    ``Lfm2Config.mamba2_cache_params``: a Mamba-2 state shape of intermediate = hidden_size, one group and
+    state_size 0, i.e. conv ``hidden × (conv_L_cache − 1)`` in the conv dtype, bf16 by default, and no SSM state;
+    ``engines.sglang.mamba.short_conv_state_bytes``)."""
+    kernel, _ = short_conv_dims(text, where)
+    hidden = text["hidden_size"]
+    conv = hidden * (kernel - 1) * 2
+    return LinearAttnSpec(
+        state_bytes_per_layer=Bytes(conv),
+        description=f"LFM2 short convolution per request per layer at TP 1: conv {hidden}×({kernel}−1) bf16 = "
+                    f"{conv:,} B, no SSM state (SGLang configs/lfm2.py)")
+
+
 def _qkv_bias(text: dict) -> bool:
     value = text.get("attention_bias")
     if isinstance(value, bool):
@@ -402,7 +464,8 @@ def _extra(cfg: dict, text: dict) -> dict:
     for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config", "draft_vocab_size",
                 "eagle_config", "target_hidden_size", "num_aux_hidden_states", "num_attention_layers", "is_hybrid_swa",
                 "mtp_num_hidden_layers",
-                "mamba_ssm_dtype", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size", *_GDN_KEYS):
+                "mamba_ssm_dtype", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size",
+                "conv_L_cache", "conv_bias", "conv_dim", *_GDN_KEYS):
         if cfg.get(key) is not None or text.get(key) is not None:
             extra[key] = text.get(key, cfg.get(key))
     return extra

@@ -6,6 +6,8 @@
 Attention kinds, from the first rule that applies:
 
     layer_types                 "full_attention" / "sliding_attention" / "chunked_attention" / "linear_attention"
+                                (Granite-4.0-H: "attention" / "mamba"; LFM2: "full_attention" / "conv")
+    full_attn_idxs              LFM2's older spelling: 0-based attention layers, every other layer "conv"
     linear_attn_config          Kimi-Linear: 1-based ``kda_layers`` → "linear", ``full_attn_layers`` → "full"
     sliding_window_pattern = n  Gemma 2/3: layer i is full when (i+1) % n == 0, else sliding
     attention_chunk_size        Llama 4: ``no_rope_layers[i] == 0`` → full (NoPE global), else chunked ("sliding")
@@ -30,9 +32,11 @@ __all__ = ["layer_kinds", "moe_layer_ids", "GATED_ATTN_ARCH"]
 
 _TYPE_NAMES = {"full_attention": "full", "sliding_attention": "sliding", "chunked_attention": "sliding",
                "linear_attention": "linear", "full": "full", "sliding": "sliding", "linear": "linear",
-               "attention": "full", "mamba": "linear"}
+               "attention": "full", "mamba": "linear", "conv": "linear", "short_conv": "linear"}
 """``layer_types`` spellings → kinds; "attention" and "mamba" are Granite 4.0-H's (granitemoehybrid) layers: a
-Mamba-2 mixer keeps a per-request state, no per-token KV, like the other linear kinds"""
+Mamba-2 mixer keeps a per-request state, no per-token KV, like the other linear kinds; "conv" (and "short_conv")
+are LFM2's gated short-convolution layers, which keep only a (conv_L_cache − 1)-token conv state per request
+(SGLang 0.5.9 – 0.5.23 ``configs/lfm2.py Lfm2Config.linear_layer_ids`` takes both spellings)"""
 
 
 def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str]) -> tuple[tuple[str, ...], int | None]:
@@ -41,6 +45,8 @@ def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str])
     window = None if no_window else optional_int(text, "sliding_window", where, default=None)
     if text.get("layer_types") is not None:
         return _from_layer_types(text["layer_types"], num_layers, where), window
+    if text.get("model_type") == "lfm2":
+        return _lfm2_from_indices(text.get("full_attn_idxs"), num_layers, where), None
     if isinstance(text.get("linear_attn_config"), dict):
         return _from_linear_attn(text["linear_attn_config"], num_layers, where), None
     if text.get("sliding_window_pattern") and window:
@@ -71,6 +77,17 @@ def _from_layer_types(types, num_layers: int, where: str) -> tuple[str, ...]:
         raise ConfigError(f"{where}: unknown layer_types {unknown}; expected one of {sorted(_TYPE_NAMES)}")
     kinds = tuple(_TYPE_NAMES[t] for t in types)
     return () if set(kinds) == {"full"} else kinds
+
+
+def _lfm2_from_indices(indices, num_layers: int, where: str) -> tuple[str, ...]:
+    """LFM2 without ``layer_types``: the 0-based layers in ``full_attn_idxs`` attend, the rest are "conv"; neither
+    key: every layer attends (transformers 5.x ``models/lfm2/configuration_lfm2.py`` ``Lfm2Config``)."""
+    if indices is None:
+        return ()
+    attend = set(int_list(indices, "full_attn_idxs", where, lo=0, hi=num_layers - 1))
+    if len(attend) == num_layers:
+        return ()
+    return tuple("full" if i in attend else "linear" for i in range(num_layers))
 
 
 def _from_linear_attn(lac: dict, num_layers: int, where: str) -> tuple[str, ...]:

@@ -16,7 +16,8 @@ with the rule that shards it over tensor-parallel ranks:
     erep     routed experts: ceil(E/ep) per rank, not split by tp (expert down-proj biases)
 
 Layouts: Llama/Qwen/Mistral/Gemma (GQA), gpt-oss (biases, sinks, router bias), DeepSeek/Kimi MLA,
-Kimi Delta Attention (linear layers of Kimi-Linear), Gated DeltaNet (Qwen3-Next), dense MLP, routed + shared experts.
+Kimi Delta Attention (linear layers of Kimi-Linear), Gated DeltaNet (Qwen3-Next), Mamba-2 (Granite-4.0-H), LFM2
+short convolutions, dense MLP, routed + shared experts.
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ def layer_parts(spec: ModelSpec, i: int, *, moe_layer: bool | None = None) -> li
             attn = _gdn(spec, pre)
         elif spec.model_type == "granitemoehybrid":
             attn = _mamba2(spec, pre)
+        elif spec.model_type == "lfm2":
+            attn = _short_conv(spec, pre)
         else:
             attn = _kda(spec, pre)
     elif spec.mla is not None:
@@ -227,6 +230,27 @@ def _mamba2(spec: ModelSpec, pre: str) -> list[Part]:
     if x.get("mamba_proj_bias", False):
         parts += [Part(name=f"{a}.in_proj.bias", category="linear_attention",
                        out=d["inner"] + d["conv_dim"] + d["n_heads"], shard="col"),
+                  Part(name=f"{a}.out_proj.bias", category="linear_attention", out=h)]
+    return parts
+
+
+def _short_conv(spec: ModelSpec, pre: str) -> list[Part]:
+    """Gated short convolution of LFM2 (layout as sglang 0.5.9 – 0.5.23 ``models/lfm2.py`` ``Lfm2ShortConv``, same
+    tensors in transformers ``modeling_lfm2.py``): ``in_proj`` hidden → 3·hidden (B, C, x), a depthwise conv of
+    ``conv_L_cache`` taps over hidden, ``out_proj`` hidden → hidden; ``conv_bias`` adds a bias to all three; split
+    over TP along hidden.  The layer's norms (operator_norm, ffn_norm) are the two per-layer norms; LFM2's final norm
+    is ``embedding_norm`` (the ``model.norm`` line)."""
+    from tpkit.models.config import short_conv_dims
+
+    h, a = spec.hidden_size, f"{pre}.conv"
+    kernel, _ = short_conv_dims({**{k: spec.extra[k] for k in ("conv_L_cache",) if k in spec.extra},
+                                 "hidden_size": h}, spec.source)
+    parts = [Part(name=f"{a}.in_proj", category="linear_attention", out=3 * h, inp=h, shard="col", linear=True),
+             Part(name=f"{a}.conv", category="linear_attention", out=h, inp=kernel, shard="col"),
+             Part(name=f"{a}.out_proj", category="linear_attention", out=h, inp=h, shard="row", linear=True)]
+    if spec.extra.get("conv_bias"):
+        parts += [Part(name=f"{a}.in_proj.bias", category="linear_attention", out=3 * h, shard="col"),
+                  Part(name=f"{a}.conv.bias", category="linear_attention", out=h, shard="col"),
                   Part(name=f"{a}.out_proj.bias", category="linear_attention", out=h)]
     return parts
 

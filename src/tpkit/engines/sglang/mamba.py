@@ -158,6 +158,10 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
     ``tp`` is the attention-TP size; ``draft_tokens`` and ``max_running`` (per attention-DP rank) only with
     speculative decoding.
     """
+    if model.model_type == "lfm2" and not at_least(version, GRANITE_LFM2_HYBRID_FROM):
+        raise PlanInputError(f"SGLang {version} does not serve LFM2 ({model.architecture}): models/lfm2.py and "
+                             f"configs/lfm2.py first ship in {GRANITE_LFM2_HYBRID_FROM} (absent from the 0.5.8 wheel); "
+                             f"plan with --engine-version {GRANITE_LFM2_HYBRID_FROM} or later")
     if linear_layers == 0:
         return None
     state = model.linear_attn.state_bytes_per_layer if model.linear_attn else None

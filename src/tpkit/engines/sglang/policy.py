@@ -38,6 +38,11 @@ _WEIGHTS_CACHE_SIZE = 256
 
 UNTIED_HEAD_ARCHITECTURES = frozenset({"LlamaForCausalLM", "Qwen2ForCausalLM"})
 """architectures whose SGLang model class builds its own lm_head before 0.4.0 even when the config ties it"""
+SEPARATE_HEAD_ARCHITECTURES = frozenset({"Lfm2ForCausalLM"})
+"""architectures whose SGLang model class always builds its own lm_head, tied config or not: ``models/lfm2.py``
+``Lfm2ForCausalLM.__init__`` builds ``ParallelLMHead(vocab, hidden)`` and ``load_weights`` copies
+``embed_tokens.weight`` into it when the checkpoint has no ``lm_head.weight`` (read in the 0.5.9, 0.5.10 and 0.5.23
+wheels, every release that ships the model; vLLM ties it instead, ``models/lfm2.py`` ``lm_head.tie_weights``)"""
 
 
 def loads_untied_lm_head(model: ModelSpec, version: str) -> bool:
@@ -47,8 +52,11 @@ def loads_untied_lm_head(model: ModelSpec, version: str) -> bool:
     and ``srt/models/qwen2.py`` ``Qwen2ForCausalLM.__init__`` build ``ParallelLMHead(vocab, hidden)`` whatever
     ``tie_word_embeddings`` says in 0.2.15 – 0.3.6.post3 (``load_weights`` then copies the embedding into it), so
     the lm_head takes its own vocab × hidden bytes; from 0.4.0 both reuse ``model.embed_tokens`` when the config
-    ties them.  Other architectures: not read, planned as their config says.
+    ties them.  ``SEPARATE_HEAD_ARCHITECTURES`` (LFM2) hold their own lm_head in every release.  Other
+    architectures: not read, planned as their config says.
     """
+    if model.tie_word_embeddings and model.architecture in SEPARATE_HEAD_ARCHITECTURES:
+        return True
     return (model.tie_word_embeddings and model.architecture in UNTIED_HEAD_ARCHITECTURES
             and not at_least(version, "0.4.0"))
 

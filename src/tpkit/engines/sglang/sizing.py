@@ -83,6 +83,9 @@ def validate_layout(model: ModelSpec, parallel: ParallelSpec) -> None:
                              f"divide the other); use --tp dividing {kv} or a multiple of it")
     if parallel.pp > model.num_layers:
         raise PlanInputError(f"--pp {parallel.pp} exceeds the {model.num_layers} layers of {model.name}")
+    if parallel.pp > 1 and model.model_type == "lfm2":  # models/lfm2.py asserts one stage (0.5.9 – 0.5.23)
+        raise PlanInputError(f"SGLang serves LFM2 ({model.name}) on one pipeline stage only (Lfm2ForCausalLM asserts "
+                             f"the first and last PP rank); use --pp 1, got --pp {parallel.pp}")
 
 
 def _context_len(model: ModelSpec, options: SglangOptions) -> int:

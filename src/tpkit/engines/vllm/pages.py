@@ -219,6 +219,18 @@ def gdn_state_bytes(extra: dict, tp: int, dtype_bytes: int, spec_tokens: int = 0
     return (kernel - 1 + spec_tokens) * (conv_dim // tp) * dtype_bytes + (nv // tp) * dv * dk * temporal
 
 
+def short_conv_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int) -> int:
+    """vLLM's LFM2 short-convolution state per request per layer on one rank: ``(conv_L_cache − 1) × conv_dim/tp``
+    in the model dtype (``--mamba-cache-dtype auto``), no SSM state and no speculative columns (vLLM 0.14.1 and
+    0.29.0 ``models/lfm2.py get_mamba_state_shape_from_config`` → ``mamba_utils.py short_conv_state_shape`` with
+    ``hf_config.conv_dim``, ``short_conv_state_dtype``)."""
+    from tpkit.models.config import short_conv_dims
+
+    kernel, width = short_conv_dims({**{k: model.extra[k] for k in ("conv_L_cache", "conv_dim") if k in model.extra},
+                                     "hidden_size": model.hidden_size}, model.source)
+    return (kernel - 1) * (width // tp) * dtype_bytes
+
+
 _DTYPE_BYTES = {"float32": 4, "float": 4, "bfloat16": 2, "float16": 2, "half": 2}
 
 
@@ -237,6 +249,8 @@ def _linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, spec_tokens
                         rules: VllmRules | None = None) -> int:
     spec = model.linear_attn
     lac = model.extra.get("linear_attn_config")
+    if model.model_type == "lfm2":
+        return short_conv_state_bytes(model, tp, dtype_bytes)
     if model.extra.get("linear_num_value_heads") is not None:
         return gdn_state_bytes(model.extra, tp, dtype_bytes, spec_tokens,
                                temporal_bytes=ssm_state_bytes(model, rules, dtype_bytes))
