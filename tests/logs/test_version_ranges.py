@@ -1,5 +1,5 @@
-"""vLLM release ranges intersected from the line formats (logs/engine.py, helper kvd): each marker pinned on both
-sides of its boundary (read in the 0.17.0, 0.18.0, 0.25.0 and 0.28.0 wheels)."""
+"""vLLM and SGLang release ranges intersected from the line formats (logs/engine.py, helper kvd): each marker pinned
+on both sides of its boundary (vLLM: read in the 0.17.0, 0.18.0, 0.25.0 and 0.28.0 wheels; SGLang: below)."""
 
 from tpkit.logs.engine import intersect_ranges, release_range
 from tpkit.logs.reader import parse_log
@@ -31,3 +31,30 @@ def test_the_capacity_line_alone_is_0_27_or_older_and_with_the_concurrency_0_28_
     one = "INFO GPU KV cache size: 150,745 tokens, Maximum concurrency for 124,000 tokens per request: 1.22x\n"
     assert _version(one) == "≥ 0.28"
     assert _version("INFO GPU KV cache size: 78,384 tokens\n") == "0.8–0.27"
+
+
+SG_PREFIX = "[2026-02-01 00:05:01 TP0] "
+
+
+def test_sglang_init_and_load_formats_change_at_0_5_9():
+    """sglang model_runner.py: 'Init torch distributed ends. mem usage=' and 'Load weight end. type=' up to 0.5.8,
+    'Init torch distributed ends. elapsed=' and 'Load weight end. elapsed=' from 0.5.9 (read in the 0.5.3 – 0.5.10,
+    0.5.15, 0.5.20 and 0.5.23 wheels; helper lfm)."""
+    old = SG_PREFIX + "Init torch distributed ends. mem usage=0.00 GB\n"
+    new = SG_PREFIX + "Init torch distributed ends. elapsed=0.12 s, mem usage=0.02 GB\n"
+    assert _version(old).startswith("0.4.6–0.5.8 ")
+    assert _version(new).startswith("0.5.9–0.5.15 ")
+    load_old = SG_PREFIX + "Load weight end. type=Lfm2ForCausalLM, dtype=torch.bfloat16, avail mem=13.81 GB\n"
+    load_new = SG_PREFIX + "Load weight end. elapsed=1.25 s, type=X, dtype=torch.bfloat16, avail mem=9.26 GB\n"
+    assert _version(load_old).startswith("0.2.15–0.5.8 ")
+    assert _version(load_new).startswith("0.5.9–0.5.23 ")
+    assert _version(new + load_new).startswith("0.5.9–0.5.15 ")  # sg_014's formats
+
+
+def test_sglang_capture_time_elapsed_runs_to_0_5_10():
+    """'Capture cuda graph end. Time elapsed' is printed by 0.5.10's model_runner.py (``graph_backend`` 'cuda
+    graph'); 0.5.15 prints 'Capture … CUDA graph end.'.  With the 0.5.8-or-older init line: 0.4.6 – 0.5.8."""
+    capture = SG_PREFIX + "Capture cuda graph end. Time elapsed: 1.01 s. mem usage=0.03 GB. avail mem=2.39 GB.\n"
+    assert _version(capture).startswith("0.4.6–0.5.10 ")
+    both = SG_PREFIX + "Init torch distributed ends. mem usage=0.00 GB\n" + capture
+    assert _version(both).startswith("0.4.6–0.5.8 ")  # sg_015's formats
