@@ -116,3 +116,13 @@ def test_vllm_short_conv_state_in_the_model_dtype_split_over_tp():
     assert vllm_pages.short_conv_state_bytes(spec, 1, 2) == 2 * 1536 * 2
     assert vllm_pages.short_conv_state_bytes(spec, 2, 2) == 2 * 768 * 2
     assert vllm_pages.short_conv_state_bytes(_spec(conv_dim=1024), 1, 4) == 2 * 1024 * 4
+
+
+def test_lfm2_and_granite_h_are_known_model_types():
+    """Both have their own layer rules now: no 'planned as a standard decoder' assumption."""
+    assert not any("not one tpkit has rules for" in a for a in _spec().assumptions)
+    granite = json.loads((Path(__file__).resolve().parents[1] / "logs" / "data" / "configs"
+                          / "ibm-granite__granite-4.0-h-micro" / "config.json").read_text())
+    spec = from_config_dict(granite, name="granite-4.0-h-micro", source="test")
+    assert not any("not one tpkit has rules for" in a for a in spec.assumptions)
+    assert spec.num_linear_layers == 36 and spec.intermediate_size == 8192

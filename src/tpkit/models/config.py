@@ -61,7 +61,7 @@ _GDN_KEYS = ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_
 KNOWN_MODEL_TYPES = frozenset({
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "kimi_linear", "gemma3_text", "llama4_text", "gpt_oss", "glm4", "glm4_moe", "qwen3_next",
-    "qwen3_vl_text", "qwen3_5_text", "qwen3_5_moe_text", "lfm2"})
+    "qwen3_vl_text", "qwen3_5_text", "qwen3_5_moe_text", "granitemoehybrid", "lfm2"})
 """text model types whose layer layout tpkit's rules were written and checked for; any other is planned
 as a standard decoder, and the plan says so (``ModelSpec.assumptions``)"""
 MAX_LAYERS = 100_000
