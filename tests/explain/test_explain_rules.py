@@ -312,3 +312,29 @@ def test_the_pool_is_the_smallest_of_the_per_worker_lines():
 def _case_model(case_id: str):
     check = script("explain_capacity_check")
     return check.model_flag(check.model_map()[case_id])
+
+
+def _eagle3_log(draft_first: bool) -> bytes:
+    t = "[2026-03-01 10:00:0{} TP0] "
+    target = [t.format(1) + "Load weight begin. avail mem=139.00 GB",
+              t.format(2) + "Load weight end. elapsed=9.00 s, type=LlamaForCausalLM, dtype=torch.bfloat16, "
+                            "avail mem=124.00 GB, mem usage=15.00 GB."]
+    draft = [t.format(3) + "Load weight begin. avail mem=124.00 GB",
+             t.format(4) + "Load weight end. elapsed=1.00 s, type=LlamaForCausalLMEagle3, dtype=torch.bfloat16, "
+                           "avail mem=122.02 GB, mem usage=1.98 GB."]
+    pool = [t.format(5) + "Memory pool end. avail mem=30.00 GB"]
+    return ("\n".join(target + draft + pool if draft_first else target + pool + draft) + "\n").encode()
+
+
+@pytest.mark.parametrize("version, draft_first, free_gib", [("0.5.13", False, 124.00), ("0.5.14", True, 122.02),
+                                                            ("0.5.23", True, 122.02)])
+def test_the_budget_reads_the_drafts_load_end_when_the_draft_loads_before_the_pool(version, draft_first, free_gib):
+    """Synthetic EAGLE-3 start-ups (Llama-3.1-8B, H200, f 0.8).  0.5.14+ load the draft before sizing the target's
+    pool, and ``set_embed`` frees the draft's own embedding (0.98 GiB here) only after the pool is sized
+    (``scheduler.py init_memory_pools`` → ``eagle_worker_v2.py alloc_memory_pool`` → ``init_lm_head``): the
+    budget starts from the draft's 'Load weight end' free memory, embedding included.  ≤ 0.5.13 sizes the pool
+    before the draft loads: the target's line."""
+    e = explain_log(_eagle3_log(draft_first), flags={
+        "model": "meta-llama/Llama-3.1-8B-Instruct", "tp": 1, "mem_fraction": 0.8, "gpu": "H200",
+        "engine_version": version})
+    assert abs(e.anchored.free_after_weights.mid.gib - free_gib) < 0.006

@@ -99,7 +99,15 @@ def _target_last(view: RankView, name: str):
 def _draft_before_pool(parsed: ParsedLog, draft_end) -> bool:
     """Whether the draft's weights were loaded before the target's KV pool was sized (then the target's budget
     sees the free memory after both loads); SGLang ≤ 0.4 sizes the target's pool first and loads the draft after
-    its 'Memory pool end', so the draft's load does not enter the target's budget."""
+    its 'Memory pool end', so the draft's load does not enter the target's budget.
+
+    The draft's 'Load weight end' is the right reading in 0.5.14+ (read in the 0.5.14, 0.5.15, 0.5.20 and 0.5.23
+    wheels): ``Scheduler.init_model_worker`` loads the target, then the draft (``EagleDraftWorker.__init__``, whose
+    'Load weight end' still holds the draft's own embedding / lm_head), then ``init_memory_pools`` sizes the
+    target's pool (``init_target_memory_pool``: ``_profile_available_bytes`` reads the free memory then) before
+    ``EagleDraftWorker.alloc_memory_pool`` → ``init_lm_head`` → ``set_embed`` frees the draft's own tensors.  The
+    budget therefore sees the draft at load, as that line prints it (the planner charges the same:
+    ``engines.sglang.sizing.draft_weights_at_sizing``)."""
     pools = [a.line_no for a in parsed.anchors if a.rank.label == draft_end.rank.label and a.group != "draft"
              and a.name in ("pool_end_avail", "kv_tokens", "kv_k_size", "kv_size", "max_total_num_tokens")]
     return not pools or draft_end.line_no < min(pools)
