@@ -338,3 +338,13 @@ def test_the_budget_reads_the_drafts_load_end_when_the_draft_loads_before_the_po
         "model": "meta-llama/Llama-3.1-8B-Instruct", "tp": 1, "mem_fraction": 0.8, "gpu": "H200",
         "engine_version": version})
     assert abs(e.anchored.free_after_weights.mid.gib - free_gib) < 0.006
+
+
+def test_a_time_only_rank_prefix_reads_the_0_3_defaults():
+    """sg_025 (MI300X, tp 1, no release or date printed): '[22:30:44 TP0]' is SGLang 0.2.15–0.3.3's record prefix,
+    whose default fraction at tp 1 is 0.88 (``server_args.py __post_init__``, 0.3.2 and 0.3.3 read); 0.5.15's
+    capacity-class default (0.867) rebuilt it 1.6 % short."""
+    e = _stripped("sg_025", tp=1, gpu="MI300X")
+    assert e.context.rules_version == "0.3.3" and abs(e.anchored.fraction - 0.88) < 1e-9
+    lo, hi = e.kv_predicted_range
+    assert lo <= 1_256_440 <= hi

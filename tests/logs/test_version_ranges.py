@@ -31,3 +31,13 @@ def test_the_capacity_line_alone_is_0_27_or_older_and_with_the_concurrency_0_28_
     one = "INFO GPU KV cache size: 150,745 tokens, Maximum concurrency for 124,000 tokens per request: 1.22x\n"
     assert _version(one) == "≥ 0.28"
     assert _version("INFO GPU KV cache size: 78,384 tokens\n") == "0.8–0.27"
+
+
+def test_sglang_time_only_rank_prefix_means_0_3_3_or_older():
+    """sglang/srt/utils.py configure_logger: datefmt '%H:%M:%S' in 0.2.15–0.3.3, '%Y-%m-%d %H:%M:%S' from 0.3.4
+    (read in the 0.2.15, 0.3.2, 0.3.3, 0.3.4, 0.4.2, 0.4.10 and 0.5.23 wheels)."""
+    line = "Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=176.33 GB\n"
+    old = _version("[22:30:52 TP0] " + line)
+    assert old is not None and old.startswith("0.2.15–0.3.3")
+    assert _version("[2024-10-20 22:30:52 TP0] " + line) == "0.2.15–0.5.15"
+    assert _version("[HH:MM:SS] " + line) == "0.2.15–0.5.15"  # a template, no rank: nothing is read off it
