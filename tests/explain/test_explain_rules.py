@@ -348,3 +348,18 @@ def test_a_time_only_rank_prefix_reads_the_0_3_defaults():
     assert e.context.rules_version == "0.3.3" and abs(e.anchored.fraction - 0.88) < 1e-9
     lo, hi = e.kv_predicted_range
     assert lo <= 1_256_440 <= hi
+
+
+@pytest.mark.parametrize("dp_attention, reserve_mib", [(False, 32_768), (True, 36_864)])
+def test_the_default_fraction_carries_the_runs_dp_attention(dp_attention, reserve_mib):
+    """sg_061 (DeepSeek-R1, 8 × MI300X, SGLang 0.4.8.post1, no fraction printed): 0.4.8's default reserve is the
+    capacity class (32 GiB above 160 GiB) + 4 GiB with DP attention (``server_args.py __post_init__``), then
+    × 0.85 for aiter.  With the run's --dp 8 --enable-dp-attention the profiled value -561,981 is rebuilt within
+    0.4 % (it was -157k … -143k without the DP-attention term)."""
+    flags = {"tp": 8, "dp": 8, "enable_dp_attention": True} if dp_attention else {"tp": 8}
+    e = _stripped("sg_061", **flags)
+    assert f"− {reserve_mib})" in e.anchored.fraction_source
+    if dp_attention:
+        cell = 70_272
+        lo, hi = (e.anchored.rest.low.bytes // cell, e.anchored.rest.high.bytes // cell)
+        assert abs(lo - (-561_981)) / 561_981 < 0.004 and abs(hi - (-561_981)) / 561_981 < 0.006

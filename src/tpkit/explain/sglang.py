@@ -555,13 +555,21 @@ def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, floa
 
 
 def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[float, str] | None:
-    """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.sizing.kv_budget``)."""
+    """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.sizing.kv_budget``), with the run's
+    DP attention (``--enable-dp-attention`` and its ``--dp``, from the log or the flags): SGLang's default reserve
+    grows with it (0.4.8–0.4.10 ``server_args.py __post_init__``: + 4 GiB; 0.5.3+: + the per-dp graph term;
+    ``engines.sglang.defaults``)."""
     try:
         from tpkit.engines.sglang.options import SglangOptions
         from tpkit.engines.sglang.sizing import kv_budget
+        from tpkit.engines.sglang.versions import attention_dp_size
         from tpkit.parallel import ParallelSpec
 
-        b = kv_budget(ctx.model, gpu, ParallelSpec(tp=tp, pp=pp), SglangOptions(engine_version=version),
+        dpa = bool(ctx.get("enable_dp_attention"))
+        dp = attention_dp_size(version, tp=tp, dp=int(ctx.get("dp", 1) or 1), dp_attention=True) if dpa else 1
+        parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa and dp > 1)
+        b = kv_budget(ctx.model, gpu, parallel, SglangOptions(engine_version=version,
+                                                              enable_dp_attention=dpa and dp > 1),
                       machine=None, weights_bytes=Bytes(0))
         return b.fraction.value, b.fraction.source
     except REFUSED:
