@@ -21,7 +21,7 @@ from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import load_model
 from tpkit.models.weights import plan_weights
 from tpkit.parallel import ParallelSpec
-from tpkit.units import GiB, MiB
+from tpkit.units import Bytes, GiB, MiB
 
 H200, H100, A100, B200, MI300X = (lookup_gpu(n) for n in ("H200", "H100", "A100-40GB", "B200", "MI300X"))
 
@@ -443,3 +443,31 @@ def test_untied_lm_head_rule_leaves_untied_configs_and_other_architectures_alone
     assert not loads_untied_lm_head(llama3_8b(), "0.3.5")  # config unties already: nothing to add
     assert not loads_untied_lm_head(_tied("Gemma2ForCausalLM"), "0.3.5")
     assert loads_untied_lm_head(replace(_tied(), architecture="LlamaForCausalLM"), "0.3.6")
+
+
+@pytest.mark.parametrize("version", ["0.5.13", "0.5.14", "0.5.23"])
+def test_eagle3_budget_sees_the_draft_embedding_from_0_5_14(version):
+    """0.5.14+ sizes the target pool after the draft loads and before ``set_embed`` frees the draft's own
+    embedding (``scheduler.py init_memory_pools`` → ``eagle_worker_v2.py alloc_memory_pool`` → ``init_lm_head``):
+    the budget is charged the draft at load; the embedding returns to the slack after the pool. ≤ 0.5.13 sizes the
+    pool before the draft loads: nothing of the draft is charged."""
+    llama = _model("meta-llama/Llama-3.1-8B-Instruct")
+    draft = "lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge"
+    r = plan_sglang(llama, H200, ParallelSpec(), SglangOptions(
+        speculative_algorithm="EAGLE3", speculative_draft_model_path=draft, engine_version=version))
+    items = {l.item: l for l in r.ledger.items}
+    x = r.extra["sglang"]
+    spec = x["speculative"]
+    embed = 128_256 * 4096 * 2  # the draft's own bf16 embedding (target hidden 4096, vocab 128,256)
+    assert spec["draft_weights_at_load_bytes"] - spec["draft_weights_bytes"] == embed
+    freed = items.get("draft's own shared tensors at load (freed by set_embed after the pool is sized)")
+    uses = (items["free before weights (pre_model_load_memory)"].bytes - items["weights"].bytes
+            - Bytes(x["stream_pool_bytes"]) - items[next(k for k in items if k.startswith("slack"))].bytes)
+    if version == "0.5.13":
+        assert freed is None and x["kv_budget_bytes"] == uses.bytes
+        return
+    assert freed is not None and freed.bytes.bytes == embed and freed.kind == "use"
+    assert x["kv_budget_bytes"] == uses.bytes - spec["draft_weights_at_load_bytes"]
+    left = items["left for activations + CUDA graphs"].bytes
+    end = items["Memory pool end (free after the pools)"].bytes
+    assert (left - end).bytes == embed - x["after_pool_bytes"]

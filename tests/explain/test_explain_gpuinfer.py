@@ -101,7 +101,8 @@ def test_default_below_the_boundary_is_the_table():
 
 def test_gpu_dependent_default_without_an_upper_bound_is_not_guessed():
     """Only a lower bound (a free figure alone) and a formula-era release: the default is not picked."""
-    text = _log("[22:30:52 TP0] Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=176.33 GB")
+    # no record prefix ('[HH:MM:SS TP0]' alone would date it to 0.2.15–0.3.3, whose default goes by tp only)
+    text = _log("Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=176.33 GB")
     e = explain_log(text, flags={"model": LLAMA})  # formats: 0.2.15–0.5.15, no date: 0.5.15's rules
     assert e.anchored.fraction is None and "depends on the GPU's memory" in e.anchored.fraction_source
     assert e.kv_predicted_range is None

@@ -312,3 +312,54 @@ def test_the_pool_is_the_smallest_of_the_per_worker_lines():
 def _case_model(case_id: str):
     check = script("explain_capacity_check")
     return check.model_flag(check.model_map()[case_id])
+
+
+def _eagle3_log(draft_first: bool) -> bytes:
+    t = "[2026-03-01 10:00:0{} TP0] "
+    target = [t.format(1) + "Load weight begin. avail mem=139.00 GB",
+              t.format(2) + "Load weight end. elapsed=9.00 s, type=LlamaForCausalLM, dtype=torch.bfloat16, "
+                            "avail mem=124.00 GB, mem usage=15.00 GB."]
+    draft = [t.format(3) + "Load weight begin. avail mem=124.00 GB",
+             t.format(4) + "Load weight end. elapsed=1.00 s, type=LlamaForCausalLMEagle3, dtype=torch.bfloat16, "
+                           "avail mem=122.02 GB, mem usage=1.98 GB."]
+    pool = [t.format(5) + "Memory pool end. avail mem=30.00 GB"]
+    return ("\n".join(target + draft + pool if draft_first else target + pool + draft) + "\n").encode()
+
+
+@pytest.mark.parametrize("version, draft_first, free_gib", [("0.5.13", False, 124.00), ("0.5.14", True, 122.02),
+                                                            ("0.5.23", True, 122.02)])
+def test_the_budget_reads_the_drafts_load_end_when_the_draft_loads_before_the_pool(version, draft_first, free_gib):
+    """Synthetic EAGLE-3 start-ups (Llama-3.1-8B, H200, f 0.8).  0.5.14+ load the draft before sizing the target's
+    pool, and ``set_embed`` frees the draft's own embedding (0.98 GiB here) only after the pool is sized
+    (``scheduler.py init_memory_pools`` → ``eagle_worker_v2.py alloc_memory_pool`` → ``init_lm_head``): the
+    budget starts from the draft's 'Load weight end' free memory, embedding included.  ≤ 0.5.13 sizes the pool
+    before the draft loads: the target's line."""
+    e = explain_log(_eagle3_log(draft_first), flags={
+        "model": "meta-llama/Llama-3.1-8B-Instruct", "tp": 1, "mem_fraction": 0.8, "gpu": "H200",
+        "engine_version": version})
+    assert abs(e.anchored.free_after_weights.mid.gib - free_gib) < 0.006
+
+
+def test_a_time_only_rank_prefix_reads_the_0_3_defaults():
+    """sg_025 (MI300X, tp 1, no release or date printed): '[22:30:44 TP0]' is SGLang 0.2.15–0.3.3's record prefix,
+    whose default fraction at tp 1 is 0.88 (``server_args.py __post_init__``, 0.3.2 and 0.3.3 read); 0.5.15's
+    capacity-class default (0.867) rebuilt it 1.6 % short."""
+    e = _stripped("sg_025", tp=1, gpu="MI300X")
+    assert e.context.rules_version == "0.3.3" and abs(e.anchored.fraction - 0.88) < 1e-9
+    lo, hi = e.kv_predicted_range
+    assert lo <= 1_256_440 <= hi
+
+
+@pytest.mark.parametrize("dp_attention, reserve_mib", [(False, 32_768), (True, 36_864)])
+def test_the_default_fraction_carries_the_runs_dp_attention(dp_attention, reserve_mib):
+    """sg_061 (DeepSeek-R1, 8 × MI300X, SGLang 0.4.8.post1, no fraction printed): 0.4.8's default reserve is the
+    capacity class (32 GiB above 160 GiB) + 4 GiB with DP attention (``server_args.py __post_init__``), then
+    × 0.85 for aiter.  With the run's --dp 8 --enable-dp-attention the profiled value -561,981 is rebuilt within
+    0.4 % (it was -157k … -143k without the DP-attention term)."""
+    flags = {"tp": 8, "dp": 8, "enable_dp_attention": True} if dp_attention else {"tp": 8}
+    e = _stripped("sg_061", **flags)
+    assert f"− {reserve_mib})" in e.anchored.fraction_source
+    if dp_attention:
+        cell = 70_272
+        lo, hi = (e.anchored.rest.low.bytes // cell, e.anchored.rest.high.bytes // cell)
+        assert abs(lo - (-561_981)) / 561_981 < 0.004 and abs(hi - (-561_981)) / 561_981 < 0.006

@@ -58,3 +58,13 @@ def test_sglang_capture_time_elapsed_runs_to_0_5_10():
     assert _version(capture).startswith("0.4.6–0.5.10 ")
     both = SG_PREFIX + "Init torch distributed ends. mem usage=0.00 GB\n" + capture
     assert _version(both).startswith("0.4.6–0.5.8 ")  # sg_015's formats
+
+
+def test_sglang_time_only_rank_prefix_means_0_3_3_or_older():
+    """sglang/srt/utils.py configure_logger: datefmt '%H:%M:%S' in 0.2.15–0.3.3, '%Y-%m-%d %H:%M:%S' from 0.3.4
+    (read in the 0.2.15, 0.3.2, 0.3.3, 0.3.4, 0.4.2, 0.4.10 and 0.5.23 wheels)."""
+    line = "Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=176.33 GB\n"
+    old = _version("[22:30:52 TP0] " + line)
+    assert old is not None and old.startswith("0.2.15–0.3.3")
+    assert _version("[2024-10-20 22:30:52 TP0] " + line).startswith("0.2.15–0.5.8 ")  # 'type=' form ends at 0.5.8
+    assert _version("[HH:MM:SS] " + line).startswith("0.2.15–0.5.8 ")  # a template, no rank: nothing read off it

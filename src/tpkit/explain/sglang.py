@@ -99,7 +99,15 @@ def _target_last(view: RankView, name: str):
 def _draft_before_pool(parsed: ParsedLog, draft_end) -> bool:
     """Whether the draft's weights were loaded before the target's KV pool was sized (then the target's budget
     sees the free memory after both loads); SGLang ≤ 0.4 sizes the target's pool first and loads the draft after
-    its 'Memory pool end', so the draft's load does not enter the target's budget."""
+    its 'Memory pool end', so the draft's load does not enter the target's budget.
+
+    The draft's 'Load weight end' is the right reading in 0.5.14+ (read in the 0.5.14, 0.5.15, 0.5.20 and 0.5.23
+    wheels): ``Scheduler.init_model_worker`` loads the target, then the draft (``EagleDraftWorker.__init__``, whose
+    'Load weight end' still holds the draft's own embedding / lm_head), then ``init_memory_pools`` sizes the
+    target's pool (``init_target_memory_pool``: ``_profile_available_bytes`` reads the free memory then) before
+    ``EagleDraftWorker.alloc_memory_pool`` → ``init_lm_head`` → ``set_embed`` frees the draft's own tensors.  The
+    budget therefore sees the draft at load, as that line prints it (the planner charges the same:
+    ``engines.sglang.sizing.draft_weights_at_sizing``)."""
     pools = [a.line_no for a in parsed.anchors if a.rank.label == draft_end.rank.label and a.group != "draft"
              and a.name in ("pool_end_avail", "kv_tokens", "kv_k_size", "kv_size", "max_total_num_tokens")]
     return not pools or draft_end.line_no < min(pools)
@@ -547,13 +555,21 @@ def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, floa
 
 
 def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[float, str] | None:
-    """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.sizing.kv_budget``)."""
+    """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.sizing.kv_budget``), with the run's
+    DP attention (``--enable-dp-attention`` and its ``--dp``, from the log or the flags): SGLang's default reserve
+    grows with it (0.4.8–0.4.10 ``server_args.py __post_init__``: + 4 GiB; 0.5.3+: + the per-dp graph term;
+    ``engines.sglang.defaults``)."""
     try:
         from tpkit.engines.sglang.options import SglangOptions
         from tpkit.engines.sglang.sizing import kv_budget
+        from tpkit.engines.sglang.versions import attention_dp_size
         from tpkit.parallel import ParallelSpec
 
-        b = kv_budget(ctx.model, gpu, ParallelSpec(tp=tp, pp=pp), SglangOptions(engine_version=version),
+        dpa = bool(ctx.get("enable_dp_attention"))
+        dp = attention_dp_size(version, tp=tp, dp=int(ctx.get("dp", 1) or 1), dp_attention=True) if dpa else 1
+        parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa and dp > 1)
+        b = kv_budget(ctx.model, gpu, parallel, SglangOptions(engine_version=version,
+                                                              enable_dp_attention=dpa and dp > 1),
                       machine=None, weights_bytes=Bytes(0))
         return b.fraction.value, b.fraction.source
     except REFUSED:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "SOURCE_NAMES",
-           "decide_engine", "version_in", "source_names_in", "FORMAT_PATTERNS", "release_range", "intersect_ranges"]
+           "decide_engine", "version_in", "source_names_in", "FORMAT_PATTERNS", "PREFIX_PATTERNS", "release_range", "intersect_ranges"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -98,6 +98,14 @@ FORMAT_PATTERNS = (
 )
 """(engine, pattern over one record, what it shows, version range it implies, vLLM generation): formats a
 substring cannot tell (the end of a record)"""
+
+PREFIX_PATTERNS = (
+    ("sglang", re.compile(r"^\[\d{2}:\d{2}:\d{2} TP\d+\] "), "the record prefix '[HH:MM:SS TPn]' (time without date)",
+     "0.2.15–0.3.3 (sglang/srt/utils.py configure_logger: datefmt '%H:%M:%S' in 0.2.15, 0.3.2 and 0.3.3; "
+     "'%Y-%m-%d %H:%M:%S' from 0.3.4 and in 0.4.2, 0.4.10, 0.5.23)", None),
+)
+"""(engine, pattern over the raw line, what it shows, version range it implies, vLLM generation): record prefixes
+the record splitter strips from the message.  They are read before every other format (the narrowest range)."""
 
 ENGINE_WORDS = (
     ("sglang", ("sglang", "SGLang", "ServerArgs(", "Load weight begin", "KV Cache is allocated", "Memory pool end",

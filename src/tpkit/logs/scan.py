@@ -155,7 +155,7 @@ class Scan:
             line = line[:MAX_LINE_CHARS]
         line, codes = clean_line(line)
         self.colour_codes += codes
-        if line.startswith("("):
+        if line.startswith(("(", "[")):
             self._prefix_formats(line_no, line)
         owner = None
         for record in split_records(line):
@@ -190,6 +190,12 @@ class Scan:
         """Format markers that are process prefixes ("(EngineCore pid=…)"): the record splitter strips them from
         the message, so they are read off the raw line."""
         head = line[:80]
+        for i, (engine, pattern, shows, versions, generation) in enumerate(eng.PREFIX_PATTERNS):
+            key = -1 - i  # before every marker: formats are read in key order and the first one names the range
+            if key not in self.formats and pattern.match(head):
+                suffix = f" [{generation}]" if generation else ""
+                self.formats[key] = eng.Evidence(engine=engine, claim=f"format of {shows}: {versions}{suffix}",
+                                                 line_no=line_no, text=line.strip()[:300])
         for i, (engine, literal, versions, generation) in enumerate(eng.FORMAT_MARKERS):
             if literal.startswith("(") and i not in self.formats and head.startswith(literal):
                 suffix = f" [{generation}]" if generation else ""

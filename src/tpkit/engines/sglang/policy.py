@@ -189,6 +189,14 @@ def _draft_lines(s: SglangSizing, *, before: bool) -> list[LineItem]:
                 "set_embed: the draft's 'Load weight end' mem usage prints this)")
     lines = [LineItem(item=f"draft weights ({spec.algorithm}){where}", bytes=spec.weights, kind=kind,
                       source=f"{spec.weights_source}; {d.source}{peak}")]
+    if before and s.draft_freed_after_pool:
+        lines.append(LineItem(
+            item="draft's own shared tensors at load (freed by set_embed after the pool is sized)",
+            bytes=s.draft_freed_after_pool,
+            source="the draft's embedding / lm_head before set_embed swaps in the target's: the target's pool is "
+                   "sized first (sglang 0.5.14+ managers/scheduler.py init_memory_pools, then "
+                   "speculative/eagle_worker_v2.py alloc_memory_pool → init_lm_head; "
+                   "engines.sglang.sizing.draft_weights_at_sizing); they return to the slack after 'Memory pool end'"))
     if s.draft_pool is not None:
         heads, k_dim, v_dim = spec.draft_kv_dims
         lines.append(LineItem(
@@ -222,9 +230,16 @@ def _tail_lines(s: SglangSizing) -> list[LineItem]:
     lines += list(s.baseline.after_pool) and [LineItem(item=u.item, bytes=u.bytes, kind="info", source=u.source)
                                               for u in s.baseline.after_pool]
     lines += _draft_lines(s, before=False)
-    lines.append(LineItem(item="left for activations + CUDA graphs", bytes=s.pool_end_free - s.after_pool,
-                          kind="info", source="Memory pool end − what the slack pays after it"))
+    freed = " + the draft's shared tensors set_embed frees" if s.draft_freed_after_pool else ""
+    lines.append(LineItem(item="left for activations + CUDA graphs", bytes=graph_room(s),
+                          kind="info", source=f"Memory pool end − what the slack pays after it{freed}"))
     return lines
+
+
+def graph_room(s: SglangSizing) -> Bytes:
+    """Free memory left for activations and CUDA graphs: 'Memory pool end' − what the slack pays after it + the
+    draft's shared tensors ``set_embed`` frees after the pool (``KvBudget.draft_freed_after_pool``)."""
+    return s.pool_end_free - s.after_pool + s.draft_freed_after_pool
 
 
 def _stream_lines(s: SglangSizing) -> list[LineItem]:
@@ -247,7 +262,7 @@ def build_ledger(s: SglangSizing) -> Ledger:
                       source="capacity − the uses above; SGLang measures it (min over ranks)"),
              *_stream_lines(s),
              LineItem(item="weights", bytes=s.weights, source=s.weights_source),
-             *[l for l in _draft_lines(s, before=True) if l.item.startswith("draft weights")],
+             *[l for l in _draft_lines(s, before=True) if not l.item.startswith("draft KV")],
              LineItem(item=f"slack (1 − {f:.3f}) × free before weights", bytes=s.slack, kind="reserve",
                       source=f"mem_fraction_static {f:.3f}: {s.fraction.source}"),
              *mm,
@@ -268,8 +283,8 @@ def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tupl
         out.append(f"the KV pool holds {s.pool.num_tokens:,} tokens per rank, less than one "
                    f"{s.context_len:,}-token request; lower --context-length or add memory")
     need = graph_slack_need(s)
-    if s.pool.num_tokens > 0 and s.pool_end_free - s.after_pool < need:
-        out.append(f"slack left for activations and CUDA graphs is {format_bytes(s.pool_end_free - s.after_pool)}; SGLang's own "
+    if s.pool.num_tokens > 0 and graph_room(s) < need:
+        out.append(f"slack left for activations and CUDA graphs is {format_bytes(graph_room(s))}; SGLang's own "
                    f"graph reserve for --cuda-graph-max-bs {s.capacity.cuda_graph_max_bs} is ≈ {format_bytes(need)} "
                    "(512 MiB + 2 MiB × max bs + prefill-graph term, sglang memory_hook.py reserve_for_graph_mb): lower --mem-fraction-static or "
                    "--cuda-graph-max-bs")

@@ -160,6 +160,26 @@ def _times(choice: FractionChoice, factor: tuple[float, str] | None) -> Fraction
                           source=f"{choice.source}, {factor[1]} = {value:.6f}")
 
 
+def draft_weights_at_sizing(spec: SpecPlan | None) -> Bytes:
+    """Draft weight bytes resident on a rank when SGLang sizes the target's KV pool (0 when the draft loads after
+    the pool, or without one).
+
+    Read in the release wheels (``pip download --no-deps sglang==X``; 0.5.14, 0.5.15, 0.5.20, 0.5.23):
+    ``Scheduler.init_model_worker`` (``managers/scheduler.py``) loads the target, then the draft worker
+    (``speculative/eagle_worker_v2.py EagleDraftWorker.__init__``: the draft ``TpModelWorker``, whose
+    'Load weight end' prints the draft's weights with its own embedding / lm_head), then ``init_memory_pools``:
+    ``init_target_memory_pool`` sizes the target pool (``_profile_available_bytes``: the free memory now) and
+    only then ``EagleDraftWorker.alloc_memory_pool`` calls ``init_lm_head``, whose ``set_embed`` /
+    ``set_embed_and_head`` (``models/llama.py``) deletes the draft's own tensors for the target's.  So from
+    0.5.14 (``SpecPlan.loaded_before_pool``) the budget sees the draft at load, ``SpecPlan.weights_at_load``
+    (EAGLE / EAGLE3 drafts; MTP and STANDALONE drafts, and caller-given weights, keep ``weights``); the shared
+    tensors return to the slack after the pool (``KvBudget.draft_freed_after_pool``).  0.5.13 and earlier
+    size the target pool inside the target's ``ModelRunner.initialize``, before the draft loads: 0."""
+    if spec is None or not spec.loaded_before_pool:
+        return Bytes(0)
+    return max(spec.weights, spec.weights_at_load)
+
+
 def era_has_vlm_factor(era: str) -> bool:
     """``adjust_mem_fraction_for_vlm`` exists from 0.4.10 (none in 0.4.6 and earlier ``server_args.py``)."""
     return parse_version(era) >= (0, 4, 10)
@@ -219,6 +239,9 @@ class KvBudget:
     stream_pool: Bytes = Bytes(0)
     """torch's CUDA stream pool SGLang's forward stream takes after the pre sample (``engines.sglang.streams``;
     0.5.9+ at world size 1, else 0)"""
+    draft_freed_after_pool: Bytes = Bytes(0)
+    """the draft's own shared tensors (embedding, lm_head) charged in ``draft_weights_before`` that ``set_embed``
+    frees after the target's pool is sized (``draft_weights_at_sizing``): they return to the slack (bytes)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -314,7 +337,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     # SGLang measures the free memory, which is never below 0: a GPU smaller than the start-up costs leaves
     # no slack to reserve (and a negative default fraction must not turn a negative free into a budget)
     slack = max(pre, Bytes(0)) * (1.0 - fraction.value)
-    draft_before = spec.weights if spec and spec.loaded_before_pool else Bytes(0)
+    draft_before = draft_weights_at_sizing(spec)
     mm, mm_source = mm_reservation(model, gpu, gpu_mem_mib, version, options.max_running_requests)
     stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
     rest = pre - stream - weights_bytes - draft_before - slack - mm
@@ -329,7 +352,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     return KvBudget(era=era, version=version, context_len=_context_len(model, options), page_size=page,
                     gpu_mem_mib=gpu_mem_mib, capacity=cap, prefill_graphs=graphs, fraction=fraction,
                     baseline=baseline, cell=cell, budget_cell=budget_cell.bytes_per_token, pre=pre, slack=slack,
-                    spec=spec, draft_weights_before=draft_before, mm_reserved=mm, mm_source=mm_source, rest=rest,
+                    spec=spec, draft_weights_before=draft_before,
+                    draft_freed_after_pool=draft_before - spec.weights if draft_before else Bytes(0), mm_reserved=mm, mm_source=mm_source, rest=rest,
                     mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens,
                     attn_dp=parallel.attn_dp, stream_pool=stream)
 

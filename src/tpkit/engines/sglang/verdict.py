@@ -114,11 +114,13 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
             f"the draft's weights and KV pool and cuBLAS ({format_bytes(s.after_pool)}) come out of the slack after "
             f"the target's pool (SGLang {s.version} builds the draft worker then), but only "
             f"{format_bytes(s.pool_end_free)} is left: lower --mem-fraction-static or --max-total-tokens"))
-    if s.pool.num_tokens > 0 and s.pool_end_free < s.after_pool:
+    if s.pool.num_tokens > 0 and s.pool_end_free + s.draft_freed_after_pool < s.after_pool:
+        # 0.5.14+: set_embed frees the draft's own shared tensors right after the target's pool is sized
         after = ", ".join(u.item for u in s.baseline.after_pool) or "what SGLang allocates after the pool"
         return Verdict(fits=False, knob="--mem-fraction-static", message=(
             f"{after} ({format_bytes(s.after_pool)}) come(s) out of the slack after the KV pool, but only "
-            f"{format_bytes(s.pool_end_free)} is left: CUDA out of memory at the first forward pass; lower "
+            f"{format_bytes(s.pool_end_free + s.draft_freed_after_pool)} is left: CUDA out of memory at the first "
+            f"forward pass; lower "
             f"--mem-fraction-static or --max-total-tokens"))
     if s.pool.num_tokens > 0:
         return Verdict(fits=True, message=(
