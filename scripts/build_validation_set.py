@@ -123,8 +123,17 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vl_072": (None, "", {}, "DGX Spark (GB10, unified memory): not in the GPU catalog and the log does not print the "
                              "CUDA total; TheBloke/Mistral-7B-Instruct-v0.2-GPTQ: its GPTQ config is not in the set"),
     "vl_073": ("0.29.0", "printed by the report (vLLM 0.29.0 wheel)", {}, None),
-    **{cid: ("0.14.1", LLMD_BASIS, {}, None) for cid in ("vp_007", "vp_008", "vp_009", "vp_011", "vp_012", "vp_013",
+    **{cid: ("0.14.1", LLMD_BASIS, {}, None) for cid in ("vp_007", "vp_009", "vp_011", "vp_012", "vp_013",
                                                          "vp_014", "vp_015")},
+    # helper v90 (2026-12-03): the page's gpt-oss-120b row fails the budget identity every other row of its table
+    # meets (weights + peak activation + non-torch + KV = 0.9 x 79.18 = 71.26 GiB); its weights are reproduced
+    # (64.33 GiB planned, 64.38 printed), so its KV figure cannot come from the same run
+    "vp_008": ("0.14.1", LLMD_BASIS, {}, "the source row is internally inconsistent: weights 64.38 + peak activation 7.38 + "
+                             "non-torch 0.13 + KV 3.33 = 75.22 GiB against the 71.26 GiB budget (0.9 x 79.18), "
+                             "while every other row of the same table sums to 71.26-71.27; the weights are "
+                             "reproduced (64.33 GiB planned), so its KV and activation figures cannot both be this "
+                             "run's (3.33 GiB of KV leaves ~3.4 GiB of activation, not the 7.38 of the 20b row); the "
+                             "page has no detailed section for it"),
     "vp_010": (None, "", {}, "failed start-up: the printed available KV memory is negative (-1.44 GiB, 'No available "
                              "memory for the cache blocks'); a relative error on it is not meaningful"),
     "vl_075": (None, "", {}, "GPU named only as 'H20' (96 GB or 141 GB not stated); the printed count is the pre-0.21 "

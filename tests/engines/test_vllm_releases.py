@@ -47,7 +47,7 @@ def _plan(version, model=None, par=ParallelSpec(), gpu=H200, **kw):
     ("chunked_local_hybrid", False, True, "0.14.0"), ("torch_symm_mem_allreduce", False, True, "0.11.0"),
     ("huge_gpu_batch", False, True, "0.28.0"), ("dcp", False, True, "0.10.2"), ("mamba_all_mode", True, False, "0.32.0"),
     ("flashinfer_sampler", "no", "if_installed", "0.9.0"), ("flashinfer_sampler", "if_installed", "no", "0.12.0"),
-    ("flashinfer_sampler", "no", "yes", "0.21.0"),
+    ("flashinfer_sampler", "no", "yes", "0.21.0"), ("triton_topk_topp", False, True, "0.17.0"),
 ])
 def test_each_rule_starts_at_its_release(field, before, after, boundary):
     major, minor, _ = (int(p) for p in boundary.split("."))
@@ -312,22 +312,27 @@ def test_engine_suffix_names_the_engine_of_a_release():
 
 def test_profile_sampler_follows_the_release_and_the_gpu():
     """topk_topp_sampler.py: native up to 0.8; FlashInfer when installed 0.9–0.11; opt-in 0.12–0.20; default from
-    0.21 on the capabilities FlashInferBackend supports."""
+    0.21 on the capabilities FlashInferBackend supports.  The native path sorts up to 0.16 and runs the Triton
+    top-k/top-p kernel from 0.17.0 (helper v90)."""
     from tpkit.engines.vllm.policy import profile_sampler
-    from tpkit.engines.vllm.profile import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
+    from tpkit.engines.vllm.profile import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, TRITON_SAMPLER_BYTES_PER_LOGIT
 
     hopper, turing = (9, 0), (7, 5)
-    assert [profile_sampler(resolve_rules(v), hopper) for v in ("0.8.5", "0.9.0", "0.11.0", "0.12.0", "0.20.0",
-                                                                   "0.21.0", "current", "v0")] == \
-        ["native", "either", "either", "native", "native", "flashinfer", "flashinfer", "native"]
-    assert profile_sampler(resolve_rules("current"), turing) == "native"
+    assert [profile_sampler(resolve_rules(v), hopper) for v in ("0.8.5", "0.9.0", "0.11.0", "0.12.0", "0.16.0",
+                                                                   "0.17.0", "0.20.0", "0.21.0", "current", "v0")] == \
+        ["native", "either", "either", "native", "native", "triton", "triton", "flashinfer", "flashinfer", "native"]
+    assert profile_sampler(resolve_rules("current"), turing) == "triton"
+    assert profile_sampler(resolve_rules("0.16.0"), turing) == "native"
     assert profile_sampler(resolve_rules("current"), None) == "either"
     rows = 1024  # H200 defaults: max_num_seqs 1024, 8192 batched tokens; the sampler is the limiting phase
     phase = {v: next(l for l in _plan(v, enforce_eager=True).ledger.items if l.item == "profile phase: logits + sampler")
              for v in ("0.20.0", "0.21.0")}
+    assert TRITON_SAMPLER_BYTES_PER_LOGIT == FLASHINFER_SAMPLER_BYTES_PER_LOGIT == 14
+    # the same 14 B per logit; 0.20's Triton kernel adds its cached float32 buffer of H200's 132 SMs' rows
     drop = phase["0.20.0"].bytes - phase["0.21.0"].bytes
-    assert drop.bytes == rows * 128_256 * (SAMPLER_BYTES_PER_LOGIT - FLASHINFER_SAMPLER_BYTES_PER_LOGIT)
-    assert "FlashInfer" in phase["0.21.0"].source and "PyTorch-native" in phase["0.20.0"].source
+    assert drop.bytes == 132 * 128_256 * 4
+    assert "FlashInfer" in phase["0.21.0"].source and "Triton top-k/top-p" in phase["0.20.0"].source
+    assert rows * 128_256 * 14 < phase["0.20.0"].bytes.bytes
 
 
 def test_derived_max_model_len_applies_the_rope_scaling_factor_per_release():

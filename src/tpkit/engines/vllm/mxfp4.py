@@ -1,7 +1,8 @@
-"""vLLM MXFP4 MoE: the padding the Marlin backend gives the expert tensors (pure).
+"""vLLM MXFP4 MoE: what the Marlin and the Hopper triton_kernels backends add to the expert tensors (pure).
 
     in:  ModelSpec (mxfp4 checkpoint with routed experts), ParallelSpec, the release, the GPU's compute capability
-    out: bytes per rank the padded expert tensors add to "Model loading took" (0 outside the rule)
+    out: bytes per rank the backend's expert tensors add to "Model loading took" beyond the checkpoint's
+         (0 outside the rule)
 
 Backend: an MXFP4 MoE layer on a CUDA GPU below compute capability 9.0 (A100, L4, L40S, RTX 4090 …) runs the
 Marlin backend — the OpenAI triton_kernels path needs 9.0 ≤ cc < 11.0 and the FlashInfer paths SM90 / SM100
@@ -11,9 +12,31 @@ allocating: the per-partition intermediate size to a multiple of 128 and the hid
 ("the moe marlin kernel requires that for each linear n % 256 == 0 and k % 128 == 0"; 0.10.2 – 0.14.1
 ``Mxfp4MoEMethod.create_weights``; 0.19.0 / 0.29.0 ``mxfp4_round_up_hidden_size_and_intermediate_size``), so w13
 is (2·I_p) × H_p and w2 H_p × I_p, values at 4 bits plus one 1-byte scale per 32 along K, and the biases pad too.
-Hopper (triton_kernels: I to a multiple of 64) and Blackwell (FlashInfer: 256) are not modelled here: gpt-oss's
-2,880 needs no Hopper padding.  Applied from vLLM 0.10.2 (the first release read; gpt-oss came with 0.10.1) on;
-earlier releases and unknown GPUs get 0.
+Applied from vLLM 0.10.2 (the first release read; gpt-oss came with 0.10.1) on; earlier releases and unknown GPUs
+get 0.
+
+Hopper (compute capability 9.0, ``triton_mxfp4_extra_bytes``): the default backend is OpenAI's triton_kernels
+``matmul_ogs`` (0.12.0 – 0.14.1 ``get_mxfp4_backend``: the FlashInfer SM90 path only with
+``VLLM_USE_FLASHINFER_MOE_MXFP4_BF16=1``; 0.19.0 – 0.29.0 ``select_mxfp4_moe_backend``: TRITON is the first
+CUDA backend of the priority list on SM90).  ``process_weights_after_loading`` / ``convert_to_mxfp4_moe_kernel_format``
+then (read in 0.12.0, 0.13.0, 0.14.1, 0.19.0, 0.20.0, 0.21.0, 0.24.0, 0.25.0, 0.26.0, 0.27.1, 0.29.0):
+
+* pads the per-partition intermediate size to a multiple of 64 at allocation (``create_weights`` /
+  ``mxfp4_round_up_hidden_size_and_intermediate_size``, the non-Marlin CUDA branch);
+* turns both expert biases into float32 copies (``w13_bias.to(torch.float32)``);
+* swizzles values and scales into the Hopper layouts (``quantization/utils/mxfp4_utils.py _swizzle_mxfp4`` →
+  vendored ``triton_kernels/tensor_details/layout_details/hopper_value.py`` / ``hopper_scale.py``): values padded
+  to 16 rows × 32 bytes, scales to ``2·num_warps·2·8`` = 256 rows (num_warps 8 outside the batched pplx/DeepEP
+  formats) × an even K, the swizzled scales kept in the ``PrecisionConfig``;
+* frees the original value tensors (``del layer.w13_weight``) but, up to 0.24.0, keeps the original
+  ``w13_weight_scale`` / ``w2_weight_scale`` Parameters alive beside the swizzled copy (never replaced on the
+  TRITON branch); from 0.25.0 it deletes them too ("drop the now-dead weight/scale Parameters", 0.25.0, 0.26.0,
+  0.27.1, 0.29.0).
+
+The Hopper swizzle needs torch ≥ 2.8.1 (``_swizzle_mxfp4`` falls back to the strided layout, no copy, below):
+vLLM 0.10.2 and 0.11.0 pin torch 2.8.0 and do not vendor triton_kernels (the backend then depends on the install),
+so the Hopper rule starts at 0.12.0 (torch 2.9.0, triton_kernels in ``vllm/third_party``); 0.11.1 / 0.11.2 were
+not read and get 0.  Blackwell (SM100: FlashInfer first when installed, a dependency of the wheel) is not modelled.
 """
 
 from __future__ import annotations
@@ -24,11 +47,21 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["marlin_mxfp4_padding_bytes", "FIRST_RELEASE"]
+__all__ = ["marlin_mxfp4_padding_bytes", "triton_mxfp4_extra_bytes", "FIRST_RELEASE", "TRITON_FIRST_RELEASE",
+           "TRITON_SCALES_FREED"]
 
 FIRST_RELEASE = (0, 10, 2)
 """first vLLM release whose MXFP4 backend choice and Marlin padding were read (0.10.2, 0.11.0, 0.12.0, 0.13.0,
 0.14.1, 0.19.0, 0.29.0)"""
+
+
+TRITON_FIRST_RELEASE = (0, 12, 0)
+"""first vLLM release whose Hopper triton_kernels swizzle is certain (torch 2.9.0 pinned, triton_kernels vendored)"""
+TRITON_SCALES_FREED = (0, 25, 0)
+"""first release that deletes the original MXFP4 scales after swizzling them (kept in 0.24.0, freed in 0.25.0)"""
+_HOPPER = (9, 0)
+_HOPPER_SCALE_ROWS = 2 * 8 * 2 * 8
+"""``HopperMXScaleLayout`` SWIZZLE_ALIGN_M = 2·num_warps·2·8 with num_warps 8"""
 
 
 def _up(x: int, to: int) -> int:
@@ -54,3 +87,33 @@ def marlin_mxfp4_padding_bytes(model: ModelSpec, parallel: ParallelSpec, release
     experts = math.ceil(moe.num_experts / parallel.ep)
     layers = math.ceil(len(moe.moe_layer_ids) / parallel.pp)
     return Bytes(round(layers * experts * (values + biases)))
+
+
+def triton_mxfp4_extra_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None,
+                             compute_capability: tuple[int, int] | None) -> Bytes:
+    """Bytes per rank the Hopper triton_kernels backend holds beyond the checkpoint's expert tensors after loading
+    (module docstring): the 64-padding of the intermediate size, the values' swizzle padding, the swizzled scales
+    (plus the originals' own padding while they are kept, < 0.25.0) and the float32 biases."""
+    q, moe = model.quant, model.moe
+    if (q is None or q.method != "mxfp4" or moe is None or release is None or release < TRITON_FIRST_RELEASE
+            or compute_capability is None or tuple(compute_capability) != _HOPPER):
+        return Bytes(0)
+    split = 1 if parallel.ep > 1 else parallel.tp
+    i_rank = moe.moe_intermediate_size // split
+    h = model.hidden_size
+    i_pad = _up(i_rank, 64)
+    # the checkpoint's tensors as tpkit counts them: 4-bit values, a 1-byte scale per 32 along K, bf16 biases
+    counted_values = 3 * i_rank * h // 2
+    counted_scales = 2 * i_rank * math.ceil(h / 32) + h * math.ceil(i_rank / 32)
+    # Hopper value layout: rows to 16, bytes along K to 32 (w13: 2·I_p rows × H/2 B; w2: H rows × I_p/2 B)
+    values = _up(2 * i_pad, 16) * _up(h // 2, 32) + _up(h, 16) * _up(i_pad // 2, 32)
+    # Hopper scale layout: rows to 256, K (scales along K) to 2
+    swizzled = (_up(2 * i_pad, _HOPPER_SCALE_ROWS) * _up(math.ceil(h / 32), 2)
+                + _up(h, _HOPPER_SCALE_ROWS) * _up(math.ceil(i_pad / 32), 2))
+    kept = 2 * i_pad * math.ceil(h / 32) + h * math.ceil(i_pad / 32) if release < TRITON_SCALES_FREED else 0
+    per_expert = values - counted_values + swizzled + kept - counted_scales
+    if model.extra.get("expert_bias"):
+        per_expert += 4 * (2 * i_pad + h) - 2 * (2 * i_rank + h)
+    experts = math.ceil(moe.num_experts / parallel.ep)
+    layers = math.ceil(len(moe.moe_layer_ids) / parallel.pp)
+    return Bytes(layers * experts * per_expert)

@@ -60,12 +60,21 @@ in ``Gemma{,2}Attention.__init__``, "TODO(woosuk): Use the get_rope interface"; 
 every layer the same module (read in 0.5.5, 0.6.0, 0.6.3, 0.6.6, 0.7.1, 0.14.1)"""
 
 
+_FP32_ROPE = frozenset({"gpt_oss"})
+"""model types whose attention asks ``get_rope`` for a float32 cache (``dtype=torch.float32`` in
+``GptOssAttention.__init__``, vLLM 0.10.2, 0.11.0, 0.12.0, 0.13.0, 0.14.1, 0.19.0, 0.20.0, 0.21.0, 0.24.0, 0.29.0
+``models/gpt_oss.py``); ``RotaryEmbedding.__init__`` keeps the cache in that dtype (``cache.to(dtype)``,
+0.14.1 ``layers/rotary_embedding/base.py``), so the load holds it at 4 B"""
+
+
 def rotary_cache_bytes(model: ModelSpec, act_bytes: int, version: str | None = None) -> Bytes:
     """vLLM's rotary cos/sin cache: max_position × rotary_dim × dtype bytes (built at model init, so "Model
     loading took" includes it) — one shared cache (``get_rope``), or one per decoder layer for the model types of
-    ``_PER_LAYER_ROPE`` on vLLM ≤ 0.5.4 (``version`` None or "current": the shared cache)."""
+    ``_PER_LAYER_ROPE`` on vLLM ≤ 0.5.4 (``version`` None or "current": the shared cache); float32 for the model
+    types of ``_FP32_ROPE``."""
     rotary_dim = model.mla.qk_rope_head_dim if model.mla is not None else model.head_dim
-    one = model.max_position_embeddings * rotary_dim * act_bytes
+    elem = 4 if model.model_type in _FP32_ROPE else act_bytes
+    one = model.max_position_embeddings * rotary_dim * elem
     copies = 1
     if version and version not in ("current", "latest") and model.model_type in _PER_LAYER_ROPE:
         from tpkit.engines.vllm.versions import parse_version
@@ -111,9 +120,10 @@ def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
 
 def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
                    r: Resolved) -> tuple[LineItem, ...]:
-    """The Marlin backend's padded MXFP4 expert tensors below compute capability 9.0 (``tpkit.engines.vllm.mxfp4``),
-    a line only where they grow."""
-    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
+    """What vLLM's MXFP4 MoE backend adds to the expert tensors at load (``tpkit.engines.vllm.mxfp4``): the Marlin
+    padding below compute capability 9.0, the triton_kernels swizzled scales and float32 biases on Hopper; a line
+    only where they grow."""
+    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes, triton_mxfp4_extra_bytes
     from tpkit.engines.vllm.versions import CURRENT, parse_version
 
     version = CURRENT if options.engine_version in ("current", "latest") else options.engine_version
@@ -122,11 +132,18 @@ def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     except PlanInputError:
         return ()
     extra = marlin_mxfp4_padding_bytes(model, parallel, release, r.compute_capability)
-    if not extra.bytes:
-        return ()
-    return (LineItem(item="MXFP4 MoE padding (Marlin)", bytes=extra,
-                     source="experts padded to intermediate/tp ↑128, hidden ↑256 by vLLM's Marlin MXFP4 backend "
-                            "(GPUs below compute capability 9.0; in the load delta)"),)
+    if extra.bytes:
+        return (LineItem(item="MXFP4 MoE padding (Marlin)", bytes=extra,
+                         source="experts padded to intermediate/tp ↑128, hidden ↑256 by vLLM's Marlin MXFP4 backend "
+                                "(GPUs below compute capability 9.0; in the load delta)"),)
+    extra = triton_mxfp4_extra_bytes(model, parallel, release, r.compute_capability)
+    if extra.bytes:
+        kept = "original scales kept beside the swizzled copy (≤ 0.24), " if release < (0, 25, 0) else ""
+        return (LineItem(item="MXFP4 MoE swizzle (Hopper triton_kernels)", bytes=extra,
+                         source="vLLM's triton_kernels MXFP4 backend on compute capability 9.0: Hopper-swizzled "
+                                f"scales padded to 256 rows, {kept}float32 expert biases, intermediate/tp ↑64 "
+                                "(mxfp4.py / fused_moe/oracle/mxfp4.py; in the load delta)"),)
+    return ()
 
 
 def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
@@ -280,16 +297,18 @@ _FLASHINFER_CC = ((8, 0), (12, 1))
 
 
 def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None) -> str:
-    """The top-k/top-p sampler of the profile's dummy sampler run (``VllmRules.flashinfer_sampler``): native,
-    FlashInfer, or "either" where it depends on the install (and for a GPU of unknown capability)."""
+    """The top-k/top-p sampler of the profile's dummy sampler run (``VllmRules.flashinfer_sampler``): native
+    (the full sort, or from 0.17.0 the Triton kernel: ``VllmRules.triton_topk_topp``), FlashInfer, or "either"
+    where it depends on the install (and for a GPU of unknown capability)."""
     if rules.engine == "V1" and not rules.dummy_sampler:
         return "none"
+    native = "triton" if rules.engine == "V1" and rules.triton_topk_topp else "native"
     if rules.engine != "V1" or rules.flashinfer_sampler == "no":
-        return "native"
+        return native
     if compute_capability is None:
         return "either"
     if not _FLASHINFER_CC[0] <= tuple(compute_capability) <= _FLASHINFER_CC[1]:
-        return "native"
+        return native
     return "flashinfer" if rules.flashinfer_sampler == "yes" else "either"
 
 
@@ -303,7 +322,7 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
                               if per_layer else ""))
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
                                 act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
-                                sampler=profile_sampler(rules, r.compute_capability))
+                                sampler=profile_sampler(rules, r.compute_capability), sm_count=r.sm_count)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")

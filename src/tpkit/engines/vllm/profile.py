@@ -29,6 +29,16 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              (``VllmRules.flashinfer_sampler``); where it depends on whether
                                              flashinfer is installed (0.9–0.11), the estimate is the midpoint with
                                              both ends inside its band.
+    Triton      T·H·a + R × V × 14 B         vLLM ≥ 0.17.0's PyTorch-native path with ≥ 8 rows
+    top-k/top-p   + B × V × 4 B              (``apply_top_k_top_p_triton``, ``VllmRules.triton_topk_topp``): the
+                                             caller's bf16 logits (2), the float32 copy (4) that temperature and
+                                             the kernel change in place, the softmax probabilities (4) and
+                                             ``random_sample``'s exponential draw (4, the division in place), plus
+                                             the kernel's cached float32 buffer of B = min(next_pow2(min(SMs, R)),
+                                             SMs) rows (``_TRITON_BUFFER_CACHE``); read in the 0.17.0–0.20.0
+                                             wheels (``v1/sample/sampler.py Sampler.forward``/``sample``,
+                                             ``ops/topk_topp_sampler.py``, ``ops/topk_topp_triton.py``), not
+                                             measured.  A GPU of unknown SM count is taken at 132 SMs (H100 SXM).
 
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
 """
@@ -44,7 +54,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
 __all__ = ["ActivationEstimate", "estimate_profile_peak", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT",
-           "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "SAMPLERS"]
+           "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT", "SAMPLERS"]
 
 FUSED_MOE_CHUNK = 32_768
 """VLLM_FUSED_MOE_CHUNK_SIZE default (tokens per fused-MoE chunk)"""
@@ -52,9 +62,15 @@ SAMPLER_BYTES_PER_LOGIT = 38
 """bytes alive per (row, vocab) element at the sampler's top-k/top-p peak (measured on H200, see module doc)"""
 FLASHINFER_SAMPLER_BYTES_PER_LOGIT = 14
 """the same with vLLM's FlashInfer top-k/top-p sampler (read from the source, see module doc)"""
-SAMPLERS = ("native", "flashinfer", "either", "none")
+SAMPLERS = ("native", "flashinfer", "either", "none", "triton")
 """which top-k/top-p sampler the dummy sampler run uses; ``"either"``: it depends on the install; ``"none"``: no
-sampler run, the profile computes the rows' logits only (vLLM 0.7.x V1 ``profile_run``)"""
+sampler run, the profile computes the rows' logits only (vLLM 0.7.x V1 ``profile_run``); ``"triton"``: the native
+path through the Triton kernel (≥ 0.17.0; the full sort below 8 rows)"""
+TRITON_SAMPLER_BYTES_PER_LOGIT = 14
+"""bytes alive per (row, vocab) element at the Triton top-k/top-p path's peak (read from the source, module doc)"""
+TRITON_MIN_ROWS = 8
+"""``apply_top_k_top_p`` takes the Triton kernel from 8 rows (``logits.shape[0] >= 8``), the sort below"""
+_DEFAULT_SMS = 132
 _FP8 = {"fp8", "fbgemm_fp8", "fp8_e4m3", "compressed-tensors-fp8"}
 
 
@@ -133,9 +149,24 @@ def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int) -> tuple
                           f"top-k ids/weights{', fp8 inputs' if fp8 else ''}")
 
 
-def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str) -> tuple[Bytes, str]:
+def _next_pow2(n: int) -> int:
+    return 1 << max(n - 1, 0).bit_length()
+
+
+def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
+             sm_count: int | None = None) -> tuple[Bytes, str]:
     logits = rows * model.vocab_size
     hidden = tokens * model.hidden_size * a
+    if sampler == "triton" and rows < TRITON_MIN_ROWS:
+        sampler = "native"
+    if sampler == "triton":
+        sms = sm_count or _DEFAULT_SMS
+        buf_rows = min(_next_pow2(min(sms, rows)), sms)
+        per = TRITON_SAMPLER_BYTES_PER_LOGIT
+        return (Bytes(hidden + logits * per + buf_rows * model.vocab_size * 4),
+                f"R {rows:,} rows × V {model.vocab_size:,} × {per} B (PyTorch-native path, Triton top-k/top-p) "
+                f"+ its buffer {buf_rows:,} rows × V × 4 B ({sms} SMs{'' if sm_count else ', assumed'}) "
+                f"+ hidden T × H × {a} B")
     if sampler == "either":
         lo, hi = FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
         mid = (lo + hi) / 2
@@ -155,12 +186,13 @@ def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str) -> 
 
 
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
-                          act_bytes: int, dequant_gemm: bool = False, sampler: str = "native") -> ActivationEstimate:
+                          act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
+                          sm_count: int | None = None) -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
     weight into a temporary per call (see ``_dequant_temp``).  ``sampler``: the top-k/top-p sampler of the dummy
-    sampler run (``SAMPLERS``)."""
+    sampler run (``SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer)."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
     if model.moe is None or model.moe.num_dense_layers > 0:
@@ -169,7 +201,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes)
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
-    phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler)
+    phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
+                                                                                sm_count)
     name = max(phases, key=lambda p: phases[p][0])
     parts = tuple(LineItem(item=f"profile phase: {p}", bytes=b, kind="info", source=f"estimate: {f}")
                   for p, (b, f) in phases.items())

@@ -183,6 +183,10 @@ class VllmRules:
     when the optional flashinfer-python extra is installed (0.9.0–0.11: the official image has it, a plain pip
     install does not); ``"yes"`` FlashInfer by default (≥ 0.21: VLLM_USE_FLASHINFER_SAMPLER defaults to True
     and flashinfer-python is a requirement) on the compute capabilities FlashInferBackend supports"""
+    triton_topk_topp: bool = False
+    """the PyTorch-native top-k/top-p path runs vLLM's Triton kernel on ≥ 8 rows (``apply_top_k_top_p`` →
+    ``apply_top_k_top_p_triton``, in place on the float32 logits with a cached per-program buffer; new in 0.17.0,
+    read in 0.17.0, 0.18.0, 0.19.0, 0.20.0, 0.21.0, 0.24.0, 0.29.0) instead of the full sort (0.16.0 and before)"""
     v1_batch_defaults: str = "memory_not_a100"
     """which devices get V1's large batch defaults (engine/arg_utils.py ``_set_default_args_v1``; versions table):
     ``"name_tokens"`` (0.7.x V1, 0.8.0–0.8.3: batched tokens 8192 API / 16384 LLM class when "h100" or "h200" is in
@@ -255,7 +259,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", flashinfer_sampler="no")),
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
-    ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS)),
+    ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True)),
     ((0, 18, 0), dict(mla_preferred_block=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
