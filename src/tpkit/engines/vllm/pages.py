@@ -13,7 +13,8 @@ kind, split into groups of ``group_size`` layers, and every group shares one poo
 
 Kinds of layer: ``full``, ``mla``, ``sliding``, ``chunked`` (Llama-4 chunked-local attention with the hybrid
 manager on, ≥ 0.14), ``linear`` (mamba-like state), and the KV layers a speculative drafter registers
-(``DraftKv``): the same spec as the target's ⇒ the same group, else a group of their own (page unified).
+(``DraftKv``): the same spec as the target's ⇒ the same group, else a group of their own (page unified as the
+release does, ``VllmRules.page_unify``; a release that cannot pool the pages refuses, ``_check_pages``).
 The block size rules are in ``blocksize.py``, the mamba pages per request in ``mamba.py``.
 """
 
