@@ -152,9 +152,11 @@ def test_a_drafter_of_the_targets_spec_joins_its_group_in_every_release(version)
 @pytest.mark.parametrize("version", ["0.10.2", "0.11.0"])
 def test_the_rebuilt_pages_are_the_plans_on_both_sides_of_0_11(version):
     """A drafter of another shape (EAGLE-3 at draft tp 1 under target tp 2: 8 KV heads against 4 per rank):
-    explain rebuilds the pages the plan builds for the same release (0.10.2: a group of its own, page unified;
-    0.11.0: one uniform-type group)."""
+    0.10.2 cannot pool pages of two sizes (``get_kv_cache_config`` raises NotImplementedError; helper vhy): the
+    plan refuses and explain says the block is not computable, with that reason; 0.11.0 puts them in one
+    uniform-type group, and explain rebuilds the plan's pages."""
     from tpkit.engines.vllm import VllmOptions, plan_vllm
+    from tpkit.errors import PlanInputError
     from tpkit.hardware.catalog import lookup_gpu
     from tpkit.models import load_model
     from tpkit.parallel import ParallelSpec
@@ -163,15 +165,21 @@ def test_the_rebuilt_pages_are_the_plans_on_both_sides_of_0_11(version):
     spec = json.dumps({"method": "eagle3", "model": EAGLE3_8B, "num_speculative_tokens": 3,
                        "draft_tensor_parallel_size": 1})
     avail = "INFO 07-06 22:52:09 [gpu_worker.py:508] Available KV cache memory: 30.50 GiB\n"
-    plan = plan_vllm(load_model(LLAMA), lookup_gpu("H100"), ParallelSpec(tp=2),
-                     VllmOptions(engine_version=version, kv_cache_memory_bytes=Bytes(int(30.5 * 2**30)),
-                                 speculative_config=spec, max_model_len=32_768))
+    options = VllmOptions(engine_version=version, kv_cache_memory_bytes=Bytes(int(30.5 * 2**30)),
+                          speculative_config=spec, max_model_len=32_768)
     e = explain_log(avail.encode(), flags={"model": LLAMA, "tp": 2, "engine": "vllm", "engine_version": version,
                                            "speculative_config": spec, "max_model_len": 32_768})
+    if version == "0.10.2":
+        with pytest.raises(PlanInputError, match=r"vLLM 0\.10\.2 cannot put the drafter's KV layers.*"
+                                                 r"NotImplementedError.*--engine-version 0\.11 or later"):
+            plan_vllm(load_model(LLAMA), lookup_gpu("H100"), ParallelSpec(tp=2), options)
+        assert "block not computable" in e.kv_source and "cannot put the drafter" in e.kv_source
+        return
+    plan = plan_vllm(load_model(LLAMA), lookup_gpu("H100"), ParallelSpec(tp=2), options)
     assert e.anchored.token_bytes * e.anchored.block_size == plan.extra["bytes_per_block"]
     lo, hi = e.kv_predicted_range
     assert lo <= plan.kv_tokens <= hi
-    assert ("a group of their own" if version == "0.10.2" else "uniform-type group") in e.kv_source
+    assert "uniform-type group" in e.kv_source
 
 
 def test_an_sglang_log_ignores_the_vllm_flag_with_a_note():

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "SOURCE_NAMES",
-           "decide_engine", "version_in", "source_names_in", "FORMAT_PATTERNS", "PREFIX_PATTERNS", "release_range", "intersect_ranges"]
+           "decide_engine", "version_in", "source_names_in", "FORMAT_PATTERNS", "PREFIX_PATTERNS", "release_range",
+           "intersect_ranges", "SOURCE_LINES", "source_line_format"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -106,6 +107,100 @@ PREFIX_PATTERNS = (
 )
 """(engine, pattern over the raw line, what it shows, version range it implies, vLLM generation): record prefixes
 the record splitter strips from the message.  They are read before every other format (the narrowest range)."""
+
+SOURCE_LINES = (
+    ("vllm", "gpu_worker.py", "Available KV cache memory", {
+        232: ("0.9.0–0.10.0", "0.9.2"),
+        276: ("0.10.0–0.10.1", "0.10.1"),
+        298: ("0.10.2–0.11.0", "0.10.2, 0.11.0"),
+        358: ("0.14.0–0.18.1", "0.14.0, 0.14.1"),
+        359: ("0.11.1–0.12.0", "0.11.1, 0.11.2, 0.12.0"),
+        375: ("0.13.0", "0.13.0"),
+        436: ("0.15.0–0.19.1", "0.19.0"),
+        440: ("0.19.1–0.20.2", "0.20.0"),
+        462: ("0.20.1–0.26.0", "0.21.0"),
+        563: ("0.22.0–0.28.0", "0.27.0, 0.27.1"),
+        625: ("0.28.0–0.32.0", "0.29.0"),
+        772: ("≥ 0.30.0", "0.33.0"),
+    }),
+    ("vllm", "kv_cache_utils.py", "padding layers, may waste", {
+        830: ("0.9.1–0.9.2", "0.9.1"),
+        955: ("0.9.2–0.10.1", "0.10.0"),
+        979: ("0.11.1–0.11.2", "0.11.1, 0.11.2"),
+        982: ("0.11.0", "0.11.0"),
+        986: ("0.10.1–0.10.2", "0.10.2"),
+        1028: ("0.12.0", "0.12.0"),
+        1033: ("0.13.0–0.14.0", "0.13.0"),
+        1047: ("0.14.0–0.16.0", "0.14.1, 0.15.0"),
+        1054: ("0.15.1–0.18.1", "0.17.0"),
+        1059: ("0.17.1–0.19.1", "0.19.0"),
+        1140: ("0.19.1–0.20.2", "0.20.0"),
+        1152: ("0.20.1–0.27.0", "0.21.0"),
+        1261: ("0.22.0–0.28.0", "0.27.1"),
+        1326: ("0.28.0–0.32.0", "0.29.0"),
+    }),
+    ("vllm", "kv_cache_utils.py", "GPU KV cache size:", {
+        537: ("0.8.0–0.8.1", "0.8.0, 0.8.1"),
+        566: ("0.8.2", "0.8.2"),
+        578: ("0.8.3", "0.8.3"),
+        634: ("0.8.4–0.8.5", "0.8.4, 0.8.5"),
+        637: ("0.9.0", "0.9.0"),
+        715: ("0.9.1–0.9.2", "0.9.1"),
+        833: ("0.9.2–0.10.1", "0.10.0"),
+        864: ("0.10.1–0.10.2", "0.10.2"),
+        870: ("0.9.1–0.9.2", "0.9.1"),
+        997: ("0.9.2–0.10.1", "0.10.0"),
+        1028: ("0.10.1–0.10.2", "0.10.2"),
+        1087: ("0.11.0", "0.11.0"),
+        1229: ("0.11.1–0.11.2", "0.11.1, 0.11.2"),
+        1286: ("0.12.0", "0.12.0"),
+        1291: ("0.13.0–0.14.0", "0.13.0"),
+        1305: ("0.14.0–0.14.1", "0.14.1"),
+        1307: ("0.15.0–0.16.0", "0.15.0"),
+        1314: ("0.15.1–0.18.1", "0.17.0"),
+        1319: ("0.17.1–0.19.1", "0.19.0"),
+        1710: ("0.20.1–0.27.0", "0.21.0"),
+        1711: ("0.19.1–0.20.2", "0.20.0"),
+        2032: ("0.28.0–0.32.0", "0.29.0"),
+        2235: ("0.22.0–0.28.0", "0.27.1"),
+    }),
+    ("vllm", "kv_cache_utils.py", "Maximum concurrency for", {
+        540: ("0.8.0–0.8.1", "0.8.0, 0.8.1"),
+        569: ("0.8.2", "0.8.2"),
+        581: ("0.8.3", "0.8.3"),
+        637: ("0.8.4–0.8.5", "0.8.4, 0.8.5"),
+        640: ("0.9.0", "0.9.0"),
+        719: ("0.9.1–0.9.2", "0.9.1"),
+        837: ("0.9.2–0.10.1", "0.10.0"),
+        868: ("0.10.1–0.10.2", "0.10.2"),
+        874: ("0.9.1–0.9.2", "0.9.1"),
+        1001: ("0.9.2–0.10.1", "0.10.0"),
+        1032: ("0.10.1–0.10.2", "0.10.2"),
+        1091: ("0.11.0", "0.11.0"),
+        1147: ("≥ 0.30.0", "0.33.0"),
+        1234: ("0.11.1–0.11.2", "0.11.1, 0.11.2"),
+        1291: ("0.12.0", "0.12.0"),
+        1296: ("0.13.0–0.14.0", "0.13.0"),
+        1310: ("0.14.0–0.14.1", "0.14.1"),
+        1312: ("0.15.0–0.16.0", "0.15.0"),
+        1319: ("0.15.1–0.18.1", "0.17.0"),
+        1324: ("0.17.1–0.19.1", "0.19.0"),
+        1711: ("0.20.1–0.27.0", "0.21.0"),
+        1716: ("0.19.1–0.20.2", "0.20.0"),
+        2032: ("0.28.0–0.32.0", "0.29.0"),
+        2236: ("0.22.0–0.28.0", "0.27.1"),
+    }),
+)
+"""(engine, source file, message literal, {logger-call line: (release range, wheels read with that line)}):
+vLLM's default log prefix names the file and line of the logger call (``[kv_cache_utils.py:979]``), and those
+line numbers move between releases.  Read in the vLLM wheels 0.8.0–0.8.5, 0.9.0–0.9.2, 0.10.0–0.10.2,
+0.11.0–0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1, 0.15.0, 0.17.0, 0.19.0, 0.20.0, 0.21.0, 0.27.0, 0.27.1, 0.29.0,
+0.33.0 (``v1/worker/gpu_worker.py`` ``determine_available_memory``; ``v1/core/kv_cache_utils.py`` the
+padding-layer warning of ``_get_kv_cache_groups_uniform_page_size`` and ``_report_kv_cache_config`` / the
+capacity lines): a line's range runs from the first PyPI release after the last read wheel with another line
+to the last PyPI release before the next such wheel, so unread releases in between stay inside it.  A line
+number not in the table (a dev build, an unread release) says nothing; a dev build between two releases with
+the same line as a release is taken as that release's range."""
 
 ENGINE_WORDS = (
     ("sglang", ("sglang", "SGLang", "ServerArgs(", "Load weight begin", "KV Cache is allocated", "Memory pool end",
@@ -222,3 +317,25 @@ def intersect_ranges(texts: list[str]) -> str | None:
         return f"≥ {_show(lo, False)}"
     return _show(lo, False) if (lo[0], lo[1]) == (hi[0], hi[1]) and lo[2] == 0 and hi[2] == 999 else \
         f"{_show(lo, False)}–{_show(hi, True)}"
+
+
+_SOURCE_LINE = re.compile(r"\[(gpu_worker|kv_cache_utils)\.py:(\d{1,5})\]")
+
+
+def source_line_format(line: str) -> tuple[int, Evidence] | None:
+    """(table index, evidence) when a raw log line carries a ``[file.py:N]`` prefix whose line number
+    :data:`SOURCE_LINES` ties to a release range for the message it prints; None otherwise."""
+    if "[" not in line or ".py:" not in line:
+        return None
+    m = _SOURCE_LINE.search(line, 0, 400)
+    if not m:
+        return None
+    name, number = f"{m.group(1)}.py", int(m.group(2))
+    rest = line[m.end():]
+    for i, (engine, file, literal, lines) in enumerate(SOURCE_LINES):
+        if file == name and literal in rest and number in lines:
+            versions, seen = lines[number]
+            claim = (f"format of {file} line {number} ({literal!r}): {versions} (that line in the {seen} wheels) "
+                     "[V1]")
+            return i, Evidence(engine=engine, claim=claim, line_no=0, text=line.strip()[:300])
+    return None

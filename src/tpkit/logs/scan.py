@@ -38,7 +38,7 @@ TRIGGERS = (
     "Load weight", "Memory", "Init torch", "Capture", "Capturing", "Dynamo bytecode", "KV Cache",
     "Use sliding window", "SWAKVPool", "GB",
     # vLLM memory lines and steps
-    "KV cache size", "Available KV", "Model loading", "Loading model weights", "Loading weights", "Maximum concurrency",
+    "KV cache size", "Available KV", "KV cache memory", "Model loading", "Loading model weights", "Loading weights", "Maximum concurrency",
     "GPU blocks", "CUDA blocks", "# cuda blocks", "CPU blocks", "PyTorch", "GiB", "Total non KV", "Graph capturing",
     "CUDA graph", "Estimated CUDA", "Free memory", "Desired GPU", "Loading safetensors", "Starting to load",
     # dumps, versions, start-up done
@@ -157,6 +157,7 @@ class Scan:
         self.colour_codes += codes
         if line.startswith(("(", "[")):
             self._prefix_formats(line_no, line)
+        self._source_line_format(line_no, line)
         owner = None
         for record in split_records(line):
             rank = record.rank
@@ -201,6 +202,16 @@ class Scan:
                 suffix = f" [{generation}]" if generation else ""
                 self.formats[i] = eng.Evidence(engine=engine, claim=f"format of {literal!r}: {versions}{suffix}",
                                                line_no=line_no, text=line.strip()[:300])
+
+    def _source_line_format(self, line_no: int, line: str) -> None:
+        """vLLM's ``[file.py:N]`` prefix: the logger call's line number ties some records to a release range
+        (``engine.SOURCE_LINES``); the record splitter strips the prefix, so it is read off the raw line."""
+        found = eng.source_line_format(line)
+        if found is None:
+            return
+        key = len(eng.FORMAT_MARKERS) + len(eng.FORMAT_PATTERNS) + found[0]
+        if key not in self.formats:
+            self.formats[key] = replace(found[1], line_no=line_no)
 
     def _engine_evidence(self, line_no: int, message: str) -> None:
         for engine, words in eng.ENGINE_WORDS:

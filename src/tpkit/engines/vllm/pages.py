@@ -13,7 +13,8 @@ kind, split into groups of ``group_size`` layers, and every group shares one poo
 
 Kinds of layer: ``full``, ``mla``, ``sliding``, ``chunked`` (Llama-4 chunked-local attention with the hybrid
 manager on, ≥ 0.14), ``linear`` (mamba-like state), and the KV layers a speculative drafter registers
-(``DraftKv``): the same spec as the target's ⇒ the same group, else a group of their own (page unified).
+(``DraftKv``): the same spec as the target's ⇒ the same group, else a group of their own (page unified as the
+release does, ``VllmRules.page_unify``; a release that cannot pool the pages refuses, ``_check_pages``).
 The block size rules are in ``blocksize.py``, the mamba pages per request in ``mamba.py``.
 """
 
@@ -338,13 +339,15 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     if "linear" in counts:
         state = _linear_state_bytes(model, parallel.tp, act_bytes, spec_tokens, rules)
         align = HYBRID_ALIGN_MLA.get(era, HYBRID_ALIGN) if model.mla is not None else HYBRID_ALIGN
-        attn_tok = max(tok.values())
+        attn_tok = max(v for k, v in tok.items() if k != "draft")  # the target's attention (model_config)
         grown = align * cdiv(state, align * attn_tok)
         if grown > block_size:
             blocks = {k: grown for k in tok}
             pages = {k: tok[k] * grown for k in tok}
-        pages["linear"], blocks["linear"] = max(pages.values()), max(blocks.values())
-    pages, blocks = _unify_pages(pages, blocks)
+        pages["linear"] = max(v for k, v in pages.items() if k != "draft")  # padded to the target's page
+        blocks["linear"] = max(blocks.values())
+    _check_pages(pages, rules, draft if key == "draft" else None)
+    pages, blocks = _unify_pages(pages, blocks, grow_mla=rules.page_unify == "grow")
     layout = _assemble(model, counts, pages, blocks, dtype_bytes, dtype_name, mamba,
                        draft.kind if draft is not None else None)
     if draft is None:
@@ -358,15 +361,57 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
                    draft_merged=key != "draft")
 
 
-def _unify_pages(pages: dict[str, int], blocks: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
-    """Smaller attention pages grow their block size when the largest page is a multiple, else pad."""
+def _check_pages(pages: dict[str, int], rules: VllmRules, draft: DraftKv | None) -> None:
+    """Refuse, as the release does, layers whose KV pages cannot share one pool (``VllmRules.page_unify``):
+    before 0.12 any page that differs (``get_kv_cache_config`` 0.10.2 / ``get_kv_cache_groups`` 0.11.0–0.11.2,
+    ``v1/core/kv_cache_utils.py``: a bare NotImplementedError once the layers are neither one spec, one
+    attention type (0.11+) nor one page size); 0.12–0.21 a page that does not divide the largest, or a mamba
+    page below it (``unify_kv_cache_spec_page_size``: only the block size is grown)."""
+    if rules.engine != "V1" or rules.page_unify == "pad" or len(set(pages.values())) <= 1:
+        return
+    top = max(pages.values())
+    sizes = ", ".join(f"{'drafter' if k == 'draft' else k} {v:,} B" for k, v in pages.items())
+    who = (f"the drafter's KV layers ({draft.label}, {draft.per_token_bytes:,} B per token) next to the target's"
+           if draft is not None else "layers")
+    targets = {k for k in pages if k != "draft"}
+    grows = all(top % v == 0 for k, v in pages.items() if k != "linear") and pages.get("linear", top) == top
+    first = "0.11" if targets <= {"full"} or targets <= {"mla"} else "0.12" if grows else "0.22"
+    fix = f"plan --engine-version {first} or later" + (", or a drafter whose KV spec is the target's"
+                                                        if draft is not None else "")
+    if first == "0.22":
+        fix += " (padding arrived between 0.22.0 and 0.27.1; 0.21.0 refuses, 0.27.1 pads)"
+    if rules.page_unify == "none":
+        raise PlanInputError(
+            f"vLLM {rules.label} cannot put {who} in one KV cache: their pages differ per block ({sizes}) and that "
+            "release neither grows nor pads a page (v1/core/kv_cache_utils.py get_kv_cache_config / "
+            f"get_kv_cache_groups raise NotImplementedError at start-up); {fix}")
+    for k, page in pages.items():
+        if page == top:
+            continue
+        if k == "linear":
+            raise PlanInputError(
+                f"vLLM {rules.label} cannot put {who} in one KV cache: the mamba state page ({page:,} B) is below "
+                f"the largest page ({top:,} B) and only attention pages grow their block size "
+                f"(v1/core/kv_cache_utils.py unify_kv_cache_spec_page_size fails at start-up); {fix}")
+        if top % page:
+            raise PlanInputError(
+                f"vLLM {rules.label} cannot put {who} in one KV cache: a page of {page:,} B does not divide the "
+                f"largest, {top:,} B ({sizes}); vLLM raises NotImplementedError 'The page size of the layer is not "
+                "divisible by the maximum page size. Cannot unify by adjusting block_size.' "
+                f"(v1/core/kv_cache_utils.py unify_kv_cache_spec_page_size); {fix}")
+
+
+def _unify_pages(pages: dict[str, int], blocks: dict[str, int], *,
+                 grow_mla: bool = False) -> tuple[dict[str, int], dict[str, int]]:
+    """Smaller attention pages grow their block size when the largest page is a multiple, else pad
+    (``grow_mla``: MLA pages grow too, as 0.12–0.21 ``unify_kv_cache_spec_page_size`` does)."""
     top = max(pages.values())
     out_p, out_b = dict(pages), dict(blocks)
     for k, page in pages.items():
         if page == top or k == "linear":
             out_p[k] = top
             continue
-        if top % page == 0 and k != "mla":
+        if top % page == 0 and (k != "mla" or grow_mla):
             out_b[k] = blocks[k] * (top // page)
         out_p[k] = top
     return out_p, out_b

@@ -25,6 +25,14 @@ means first *released* version, the commit inside the interval before it is not 
     … one line, printed after the smallest is taken         0.11.1          v1/core/kv_cache_utils.py get_kv_cache_configs
                                                                              → _report_kv_cache_config (0.11.0: inside
                                                                              get_kv_cache_config_from_groups, per worker)
+    layers whose KV pages differ (a drafter's next to the    0.12.0          v1/core/kv_cache_utils.py unify_kv_cache_spec_page_size
+      target's): smaller pages grow their block size when                    (NotImplementedError "…Cannot unify by adjusting
+      they divide the largest, else vLLM refuses; before,                    block_size." otherwise; a mamba page cannot grow);
+      a bare NotImplementedError (one group of one spec                      0.10.2 get_kv_cache_config, 0.11.0–0.11.2
+      type excepted, 0.11.0 on)                                              get_kv_cache_groups: bare NotImplementedError
+    … pages that do not divide are padded (mamba pages;      0.22–0.27.1     kv_cache_planning / kv_cache_utils.py
+      non-MLA attention)                                                     unify_kv_cache_spec_page_size (0.21.0: refuses;
+                                                                             0.27.1, 0.29.0, 0.33.0: pads; between not read)
     prefix caching on for hybrids ⇒ mamba "align" mode       0.28.0          engine/arg_utils.py _set_default_chunked_prefill_and_prefix_caching_args
     ≥ 160 GiB devices: max_num_batched_tokens 16384 (API)    0.28.0          engine/arg_utils.py get_batch_defaults
     Model Runner V2 by default (CUDA)                        0.29.0          config/vllm.py use_v2_model_runner
@@ -206,6 +214,12 @@ class VllmRules:
     factor (config.py / config/model.py _get_and_verify_max_len)"""
     dcp_log: str | None = None
     """the extra DCP line before 0.21: ``"dcp"`` (0.10.2–0.11) or ``"cp"`` (0.12–0.20)"""
+    page_unify: str = "pad"
+    """layers whose KV pages differ (``unify_kv_cache_spec_page_size``; versions table): ``"none"`` (V1 < 0.12:
+    vLLM raises a bare NotImplementedError unless the pages are equal or every layer is one attention type,
+    ``get_kv_cache_config`` 0.10.2 / ``get_kv_cache_groups`` 0.11.x), ``"grow"`` (0.12–0.21: a smaller page
+    grows its block size when it divides the largest, else NotImplementedError), ``"pad"`` (from a release in
+    0.22–0.27.1: mamba pages and non-dividing non-MLA attention pages are padded to the largest)"""
     ssm_dtype_from_config: tuple[str, ...] = ()
     """architectures whose HF ``mamba_ssm_dtype`` becomes ``cache_config.mamba_ssm_cache_dtype`` when that is
     "auto" (``model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig.verify_and_update_config``:
@@ -241,7 +255,7 @@ _V1 = VllmRules(
     tokens_rule="groups",
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
     custom_ar_world_sizes=(2, 4, 6, 8), cublas_after_snapshot=True, weights_log="0.11",
-    v1_batch_defaults="name_tokens")
+    v1_batch_defaults="name_tokens", page_unify="none")
 
 _QWEN35_WRAPPERS = ("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration")
 _QWEN35_TEXT = ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM")
@@ -256,13 +270,14 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
     ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True)),
     ((0, 11, 1), dict(capacity_per_worker=False)),
-    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", flashinfer_sampler="no")),
+    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", flashinfer_sampler="no", page_unify="grow")),
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
     ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True)),
     ((0, 18, 0), dict(mla_preferred_block=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
+    ((0, 22, 0), dict(page_unify="pad")),
     ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True)),
     ((0, 27, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS + _QWEN35_TEXT,
                       memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
