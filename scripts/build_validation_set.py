@@ -168,9 +168,11 @@ SGLANG_PUBLIC = {
                None),
     "gs_010": ("0.5.18", "printed by the pip install step (sglang 0.5.18); config: the issue-12 corpus copy (partial, "
                          "architecture fields; helper val, 2026-12-01)", {}, None),
-    "gs_011": (None, "", {}, "DeepSeek-V3.2-Exp: DP attention is modelled now, but its NSA sparse attention keeps an "
-                             "indexer K cache beside the MLA latent (the PR's subject) and tpkit has no NSA/DSA pool "
-                             "rule; no DeepSeek-V3.2-Exp config in the set"),
+    "gs_011": ("0.5.4", "PR #11309's branch of 2025-10-07 (0.5.3 + the indexer term in the cell); 0.5.4 is the "
+                        "first release with it (helper dsa, 2026-12-03; sglang 0.5.3/0.5.4 wheels)",
+               {"config_file": "deepseek-ai--DeepSeek-V3.2.json", "enable_dp_attention": True,
+                "config_confidence": "assumed model: DeepSeek-V3.2's whole config.json (same DeepseekV32ForCausalLM "
+                                     "geometry; no V3.2-Exp config found, helper dsa 2026-12-03)"}, None),
     "gs_012": (None, "", {"gpu_note": "unknown SM100-class Blackwell (the log's 'SM100 GPUs') with 275.75 GiB free "
                                       "before load: more than the B200 or B300 CUDA totals"},
                "GPU not named (the log says only 'SM100 GPUs'): 275.75 GiB free before load exceeds the "
@@ -384,6 +386,8 @@ def _record(engine: str, case: dict, sel) -> dict:
     over = dict(over)
     if "config_file" in over:
         case = {**case, "config_file": over.pop("config_file")}
+    if "config_confidence" in over:
+        case = {**case, "config_confidence": over.pop("config_confidence")}
     assumed = over.pop("gpu_assumed", None)  # an unnamed GPU whose memory class alone decides the prediction
     gpu_note = over.pop("gpu_note", None)  # what is known of an unnamed GPU, where the source's wording misleads
     parallel = {k: case.get(k) or 1 for k in ("tp", "pp", "dp", "ep")}

@@ -133,11 +133,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     time-only record prefix '[HH:MM:SS TP0]' dates it to SGLang 0.2.15–0.3.3 (``logs.engine.PREFIX_PATTERNS``),
     whose tp-1 default fraction is 0.88.  Helper vhy (2026-12-03) reads the release off vLLM's ``[file.py:N]``
     prefixes (validation_case_027: the padding warning at kv_cache_utils.py:979 is 0.11.1–0.11.2, whose KDA + MLA
-    hybrid prints blocks // groups × block): 42 of the 68 on the merged main."""
+    hybrid prints blocks // groups × block): 42 of the 68 on the merged main.  Helper dsa (2026-12-03): 43 with
+    DeepSeek sparse attention sized (``engines/sglang/pool.py`` ``nsa_indexer_bytes_per_layer``: sg_020, GLM-5-FP8
+    on the GLM-5.1 config, its KV dtype read from 'Using KV cache dtype: torch.float8_e4m3fn')."""
     rows = _capacity_rows()
     assert len(rows) == 68
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 42, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 43, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one

@@ -24,7 +24,7 @@ from tpkit.errors import ConfigError
 from tpkit.models.fields import MAX_DIM, optional_int
 from tpkit.models.layers import GATED_ATTN_ARCH, layer_kinds, moe_layer_ids
 from tpkit.models.quant import parse_quant_config
-from tpkit.models.spec import LinearAttnSpec, MlaSpec, ModelSpec, MoeSpec
+from tpkit.models.spec import DsaSpec, LinearAttnSpec, MlaSpec, ModelSpec, MoeSpec
 from tpkit.models.vision import vision_params
 from tpkit.units import Bytes
 
@@ -131,7 +131,7 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
         vocab_size=r.int("vocab_size"), max_position_embeddings=_max_positions(text, r),
         torch_dtype=_dtype(text, source, assumptions),
         tie_word_embeddings=_flag(text, "tie_word_embeddings", source) and not _is_grok(cfg),
-        layer_kinds=kinds, sliding_window=window, mla=mla, moe=moe,
+        layer_kinds=kinds, sliding_window=window, mla=mla, dsa=_dsa(text, r, mla), moe=moe,
         linear_attn=_linear_attn(text, source),
         quant=parse_quant_config(text.get("quantization_config"), where=source),
         num_nextn_layers=optional_int(text, "num_nextn_predict_layers", source, default=0, maximum=MAX_LAYERS),
@@ -252,6 +252,20 @@ def _mla(text: dict, r: _Reader) -> MlaSpec | None:
     return MlaSpec(kv_lora_rank=r.int("kv_lora_rank"), qk_rope_head_dim=r.int("qk_rope_head_dim"),
                    qk_nope_head_dim=r.int("qk_nope_head_dim"), v_head_dim=r.int("v_head_dim"),
                    q_lora_rank=optional_int(text, "q_lora_rank", r.where, default=0) or None)
+
+
+def _dsa(text: dict, r: _Reader, mla: MlaSpec | None) -> DsaSpec | None:
+    """The lightning indexer of DeepSeek sparse attention: present when the config has ``index_topk`` (SGLang
+    ``configs/model_config.py`` ``is_deepseek_nsa``, 0.5.3 – 0.5.23; the engines also check the architecture).
+    ``index_head_dim`` is required then: it sizes the indexer keys in the KV pool."""
+    if text.get("index_topk") is None or mla is None:
+        return None
+    shared = text.get("indexer_types")
+    n_shared = sum(1 for t in shared if t == "shared") if isinstance(shared, list) else 0
+    return DsaSpec(index_head_dim=r.int("index_head_dim"), index_n_heads=r.int("index_n_heads"),
+                   index_topk=r.int("index_topk", maximum=2**31 - 1),
+                   index_kpool=optional_int(text, "index_kpool", r.where, default=1, minimum=1),
+                   shared_indexer_layers=n_shared)
 
 
 def _head_dims(text: dict, r: _Reader, mla: MlaSpec | None, hidden: int, heads: int) -> tuple[int, int]:

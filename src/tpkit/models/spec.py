@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from tpkit.units import Bytes
 
-__all__ = ["MlaSpec", "MoeSpec", "QuantSpec", "LinearAttnSpec", "ModelSpec", "LAYER_KINDS"]
+__all__ = ["MlaSpec", "DsaSpec", "MoeSpec", "QuantSpec", "LinearAttnSpec", "ModelSpec", "LAYER_KINDS"]
 
 LAYER_KINDS = ("full", "sliding", "linear")
 """attention kind of one decoder layer: full attention, sliding-window, linear/mamba-like"""
@@ -31,6 +31,23 @@ class MlaSpec:
     """value head dim (elements)"""
     q_lora_rank: int | None = None
     """query down-projection width (elements); None = no q LoRA"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DsaSpec:
+    """DeepSeek sparse attention (DSA; SGLang calls it NSA): a lightning indexer beside MLA (DeepSeek-V3.2,
+    GLM-5 ``glm_moe_dsa``).  The indexer caches one key of ``index_head_dim`` per token and layer."""
+
+    index_head_dim: int
+    """indexer key width (elements) cached per token per layer"""
+    index_n_heads: int
+    """indexer query heads (count; not cached)"""
+    index_topk: int
+    """tokens each query attends to (count)"""
+    index_kpool: int = 1
+    """keys pooled into one indexer row (config ``index_kpool``; absent = 1)"""
+    shared_indexer_layers: int = 0
+    """layers that reuse another layer's top-k (``indexer_types`` entries ``"shared"``; count)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -133,6 +150,7 @@ class ModelSpec:
     sliding_window: int | None = None
     """window (tokens) of the sliding layers"""
     mla: MlaSpec | None = None
+    dsa: DsaSpec | None = None
     moe: MoeSpec | None = None
     linear_attn: LinearAttnSpec | None = None
     quant: QuantSpec | None = None

@@ -5,6 +5,8 @@
 
     cell (MHA/GQA)   n_kv × (head_dim + v_head_dim) × layers × kv_bytes      n_kv = max(1, kv_heads // tp)
     cell (MLA)       (kv_lora_rank + qk_rope_head_dim) × layers × kv_bytes   (not divided by TP)
+    cell (MLA + DSA) + (index_head_dim + index_head_dim // 128 × 4) × layers     fp8 indexer keys + fp32 scales
+                     (DeepSeek-V3.2, GLM-5: ``nsa_cell_bytes_per_layer``; 0.5.4 – 0.5.23)
     cell (SWA)       F × full_layers + r × S × swa_layers                    r = 0.8, allow-listed archs only
                      (``swa.hybrid_swa``); other sliding models: one pool, cell over every layer
     tokens           floor_page(min(budget // cell, --max-total-tokens))
@@ -19,18 +21,72 @@ from dataclasses import dataclass
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.swa import hybrid_swa
 from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least
+from tpkit.errors import PlanInputError
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.models.kv import kv_heads_per_rank  # SGLang get_num_kv_heads: max(1, kv_heads // attn_tp)
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
-__all__ = ["CellSize", "SWA_FULL_TOKENS_RATIO", "kv_heads_per_rank", "compute_cell", "size_tokens",
+__all__ = ["CellSize", "NSA_ARCHITECTURES", "nsa_model", "nsa_indexer_bytes_per_layer", "nsa_latent_store_bytes", "SWA_FULL_TOKENS_RATIO", "kv_heads_per_rank", "compute_cell", "size_tokens",
            "pool_buffers", "max_running_requests", "req_to_token_bytes", "stage_layer_kinds"]
 
 SWA_FULL_TOKENS_RATIO = 0.8
 """``swa_full_tokens_ratio`` default (python/sglang/srt/arg_groups/fields/schedule.py)"""
 REQ_TO_TOKEN_EXTRA = 4
 """extra columns per req_to_token row without speculative decoding"""
+
+
+NSA_ARCHITECTURES = frozenset({
+    "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN", "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "GlmMoeDsaForCausalLMNextN"})
+"""``architectures[0]`` values SGLang treats as DeepSeek sparse attention when the config has ``index_topk``
+(``configs/model_config.py`` ``is_deepseek_nsa``: DeepseekV3/V32 from 0.5.3, NextN 0.5.5, MistralLarge3/Pixtral
+0.5.8, GlmMoeDsa 0.5.9 (0.5.23 ``is_deepseek_dsa`` adds GLM-5-next, Longcat, Dots3, HYV4, not sized here).  Not gated
+by release: a release that does not list an architecture does not serve the model at all."""
+NSA_QUANT_BLOCK = 128
+"""``NSATokenToKVPool.quant_block_size`` (elements per fp32 scale of the indexer keys; 0.5.3 – 0.5.23)"""
+NSA_INDEXER_FIRST = "0.5.4"
+"""first release whose cell counts the indexer keys (``get_cell_size_per_token``/``profile_max_num_token``; PR
+#11309; 0.5.3's ``profile_max_num_token`` sizes the latent only though ``NSATokenToKVPool`` allocates the keys)"""
+NSA_KPOOL_FIRST = "0.5.23"
+"""first release that divides the indexer row by ``index_kpool`` (``pool_configurator.py``
+``_compute_dsa_indexer_cell_size``: ``ceil_div(…, get_dsa_index_kpool)``)"""
+NSA_ELIDE_SHARED_FIRST = "0.5.20"
+"""first release that gives ``indexer_types`` "shared" layers a 0-row index-K buffer (``_should_elide_dsa_index_k``)"""
+
+
+def nsa_model(model: ModelSpec) -> bool:
+    """SGLang ``is_deepseek_nsa``: MLA with a lightning indexer (``index_topk`` in the config) on a listed arch."""
+    return model.mla is not None and model.dsa is not None and model.architecture in NSA_ARCHITECTURES
+
+
+def nsa_indexer_bytes_per_layer(model: ModelSpec, version: str = LATEST) -> int:
+    """Bytes of indexer keys per token and layer in the cell: fp8 keys (1 B each) + one fp32 scale per 128
+    (sglang ``mem_cache/memory_pool.py`` ``NSATokenToKVPool``: ``index_k_with_scale_buffer`` uint8 rows of
+    ``page_size × (index_head_dim + index_head_dim // 128 × 4)``; cell: ``model_runner.py``
+    ``get_cell_size_per_token`` 0.5.4 – 0.5.10, ``pool_configurator.py`` ``_compute_dsa_indexer_cell_size``
+    0.5.20 – 0.5.23, which divides by ``index_kpool`` from 0.5.23).  0 before 0.5.4 or for non-DSA models.
+    index_head_dim 128 → 132 B."""
+    if not nsa_model(model) or not at_least(version, NSA_INDEXER_FIRST):
+        return 0
+    d = model.dsa.index_head_dim
+    row = d + d // NSA_QUANT_BLOCK * 4
+    if at_least(version, NSA_KPOOL_FIRST):
+        row = -(-row // model.dsa.index_kpool)
+    return row
+
+
+def nsa_latent_store_bytes(model: ModelSpec, kv_dtype: str, *, trtllm_backend: bool = False) -> int:
+    """Bytes the DSA pool stores per token and layer for the latent (``NSATokenToKVPool`` →
+    ``MLATokenToKVPool(override_kv_cache_dim=…)``; ``model_runner_kv_cache_mixin.py``
+    ``calculate_mla_kv_cache_dim``, 0.5.5 – 0.5.23): with fp8 KV and a backend other than trtllm the record is
+    fp8 latent + fp32 scale per 128 + bf16 rope, 512 + 16 + 128 = 656 B; otherwise (bf16, or trtllm)
+    (kv_lora_rank + rope) × element.  The cell SGLang sizes tokens with keeps (kv_lora_rank + rope) × element."""
+    m = model.mla
+    element = DTYPES[kv_dtype].bytes
+    if kv_dtype.startswith("fp8") and not trtllm_backend:
+        return m.kv_lora_rank + m.kv_lora_rank // NSA_QUANT_BLOCK * 4 + m.qk_rope_head_dim * 2
+    return (m.kv_lora_rank + m.qk_rope_head_dim) * element
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -57,6 +113,8 @@ class CellSize:
     """sliding-window layers of the stage (count)"""
     source: str = ""
     """the formula, in words"""
+    index_bytes: int = 0
+    """DSA indexer-key bytes per token and layer inside ``bytes_per_token`` (0 without DSA)"""
 
 
 def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
@@ -82,10 +140,21 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
     if model.mla is not None:
         dim = model.mla.kv_lora_rank + model.mla.qk_rope_head_dim
         layers = len(kinds) - kinds.count("linear")  # linear-attention layers keep state, not KV
-        return CellSize(layout="mla", bytes_per_token=dim * layers * element, kv_dtype=kv_dtype,
+        index = nsa_indexer_bytes_per_layer(model, version)
+        if index and model.dsa.shared_indexer_layers and at_least(version, NSA_ELIDE_SHARED_FIRST):
+            raise PlanInputError(
+                f"{model.name}: {model.dsa.shared_indexer_layers} indexer layers are 'shared' (indexer_types); SGLang "
+                f"≥ {NSA_ELIDE_SHARED_FIRST} gives them no index-K rows, which tpkit does not size yet; plan with a "
+                "release before it (--engine-version) or a config without shared indexer layers")
+        text = (f"MLA ({model.mla.kv_lora_rank} + {model.mla.qk_rope_head_dim}) × {layers} layers × {element} B")
+        if index:
+            text += (f" + DSA indexer keys ({model.dsa.index_head_dim} fp8 + {model.dsa.index_head_dim} // "
+                     f"{NSA_QUANT_BLOCK} × 4 B scales = {index} B) × {layers} layers")
+        return CellSize(layout="mla", bytes_per_token=(dim * element + index) * layers, kv_dtype=kv_dtype,
                         element_bytes=element, n_kv_heads=1, k_dim=dim, v_dim=0, full_layers=layers,
-                        source=f"MLA ({model.mla.kv_lora_rank} + {model.mla.qk_rope_head_dim}) × {layers} layers × "
-                               f"{element} B, not divided by TP (sglang pool_configurator.py _compute_cell_size, MLA)")
+                        index_bytes=index,
+                        source=f"{text}, not divided by TP (sglang pool_configurator.py _compute_cell_size, MLA"
+                               f"{'; NSATokenToKVPool' if index else ''})")
     n_kv = kv_heads_per_rank(model, tp)
     v_dim = model.v_head_dim if split_v_dim else model.head_dim
     per_layer = n_kv * (model.head_dim + v_dim) * element
@@ -128,6 +197,10 @@ def pool_buffers(cell: CellSize, tokens: int, swa_tokens: int, page_size: int) -
     e, n, rows = cell.element_bytes, cell.n_kv_heads, tokens + page_size
     if cell.layout == "mla":
         buffers = (KVBuffer(name="kv_latent", count=cell.full_layers, shape=(rows, 1, cell.k_dim), element_bytes=e),)
+        if cell.index_bytes:  # NSATokenToKVPool.index_k_with_scale_buffer: (tokens + page + 1) // page pages
+            pages = (tokens + page_size + 1) // page_size
+            buffers += (KVBuffer(name="index_k_with_scale", count=cell.full_layers,
+                                 shape=(pages, page_size * cell.index_bytes), element_bytes=1),)
     else:
         buffers = ()
         if cell.full_layers:

@@ -26,7 +26,7 @@ from tpkit.engines.sglang.graphs import GraphContext, prefill_graphs
 from tpkit.engines.sglang.mamba import MambaPool, plan_mamba_pool
 from tpkit.engines.sglang.multimodal import large_hopper_qwen3_vl, mm_reservation
 from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
-from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, pool_buffers,
+from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, nsa_model, pool_buffers,
                                        req_to_token_bytes, size_tokens, stage_layer_kinds)
 from tpkit.engines.sglang.spec import DEFAULT_SPEC_RUNNING_REQUESTS, SpecPlan, budget_cell_growth, plan_speculative
 from tpkit.engines.sglang.streams import forward_stream_pool
@@ -68,6 +68,25 @@ def resolve_kv_dtype(model: ModelSpec, options: SglangOptions) -> tuple[str, str
         return "float32", f"--dtype {options.dtype}"  # only dtype=auto turns an fp32 checkpoint into bf16
     dtype = _served(raw) or _served(model.torch_dtype) or "bfloat16"
     return dtype, f"model dtype {raw}"
+
+
+def nsa_kv_defaults(gpu: GpuSpec, options: SglangOptions, kv_dtype: str, page: int, version: str) -> tuple[str, int]:
+    """(KV dtype, page size) SGLang forces for DeepSeek sparse attention models (``server_args.py``
+    ``_handle_model_specific_adjustments``, DSA branch, 0.5.3 – 0.5.23): the page is 64 on CUDA whatever the user
+    set (``NSATokenToKVPool`` asserts it), 1 on ROCm from 0.5.8 ("Setting page size to 1 for DeepSeek DSA on
+    ROCm"); ``--kv-cache-dtype auto`` becomes fp8_e4m3 on SM ≥ 10 and bfloat16 below (0.5.5+,
+    ``_set_default_nsa_kv_cache_dtype`` from 0.5.9; 0.5.3/0.5.4 set fp8 on SM ≥ 10 and kept the model dtype
+    otherwise).  A GPU without a catalogued compute capability keeps the model dtype."""
+    if gpu.vendor != "NVIDIA" and at_least(version, "0.5.8"):
+        page = 1
+    else:
+        page = 64
+    if explicit_kv_dtype(options.kv_cache_dtype) is None and gpu.compute_capability is not None:
+        if gpu.compute_capability[0] >= 10:
+            kv_dtype = "fp8_e4m3"
+        elif at_least(version, "0.5.5"):
+            kv_dtype = "bfloat16"
+    return kv_dtype, page
 
 
 def validate_layout(model: ModelSpec, parallel: ParallelSpec) -> None:
@@ -319,6 +338,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     gpu_mem_mib = gpu.nvidia_smi_total_mib or gpu.total_bytes.bytes / 2**20
     cap = _capacity(model, gpu, gpu_mem_mib, parallel, era, options)
     kv_dtype = resolve_kv_dtype(model, options)[0]
+    if nsa_model(model):
+        kv_dtype, page = nsa_kv_defaults(gpu, options, kv_dtype, page, version)
     spec = plan_speculative(model, parallel, options, kv_dtype=kv_dtype, weights=draft_weights)
     extras, graphs = _extras(model, gpu, parallel, options, spec)
     fraction = _times(_fraction(options, era, gpu_mem_mib, parallel, cap, model, extras),
