@@ -164,7 +164,25 @@ def _mla(spec: ModelSpec, pre: str) -> list[Part]:
         Part(name=f"{a}.kv_b_proj", category="attention", out=nh * (m.qk_nope_head_dim + m.v_head_dim),
              inp=m.kv_lora_rank, shard="col", linear=True),
         Part(name=f"{a}.o_proj", category="attention", out=h, inp=nh * m.v_head_dim, shard="row", linear=True),
-    ]
+    ] + _dsa_indexer(spec, a)
+
+
+def _dsa_indexer(spec: ModelSpec, a: str) -> list[Part]:
+    """The lightning indexer of DeepSeek sparse attention, replicated on every rank (sglang 0.5.4 – 0.5.10
+    ``layers/attention/nsa/nsa_indexer.py`` ``Indexer.__init__``: ``ReplicatedLinear`` wq_b (q_lora_rank →
+    heads × dim) and wk (hidden → dim) under the checkpoint's quantisation, weights_proj (hidden → heads) unquantised
+    bf16, k_norm a LayerNorm (weight + bias; fp32 in SGLang, counted at the model dtype).  DeepSeek-V3.2's
+    checkpoint lists the same tensors (``self_attn.indexer.*``: 13.96 M parameters per layer)."""
+    d = spec.dsa
+    if d is None or spec.mla is None:
+        return []
+    q_in = spec.mla.q_lora_rank or spec.hidden_size
+    i = f"{a}.indexer"
+    return [Part(name=f"{i}.wq_b", category="attention", out=d.index_n_heads * d.index_head_dim, inp=q_in,
+                 linear=True),
+            Part(name=f"{i}.wk", category="attention", out=d.index_head_dim, inp=spec.hidden_size, linear=True),
+            Part(name=f"{i}.weights_proj", category="attention", out=d.index_n_heads, inp=spec.hidden_size),
+            Part(name=f"{i}.k_norm", category="norms", out=2 * d.index_head_dim)]
 
 
 def _kda(spec: ModelSpec, pre: str) -> list[Part]:

@@ -33,7 +33,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
 __all__ = ["KvGroup", "KvLayout", "DraftKv", "build_layout", "kv_heads_per_rank", "cdiv", "stage_layer_kinds",
-           "chunked_local_model", "DEFAULT_BLOCK_SIZE"]
+           "chunked_local_model", "DEFAULT_BLOCK_SIZE", "dsa_indexer_token_bytes", "DSA_INDEXER_FIRST"]
 HYBRID_ALIGN = 16
 """kernel block alignment used to grow the attention block of attention+linear hybrids (non-MLA)"""
 HYBRID_ALIGN_MLA = {"0.33": 128, "0.11": 64}
@@ -182,13 +182,36 @@ def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
     return model_kv.kv_heads_per_rank(model, tp)
 
 
-def _per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int, kv_format: KvDtype | None = None) -> int:
+DSA_INDEXER_FIRST = (0, 11, 0)
+"""first vLLM release with DeepSeek-V3.2's indexer cache (``DeepseekV32IndexerCache``) and the one-group
+``UniformTypeKVCacheSpecs`` (absent from 0.10.2)"""
+
+
+def dsa_indexer_token_bytes(model: ModelSpec, release: tuple[int, int, int]) -> int:
+    """Bytes of DeepSeek sparse attention indexer keys per token and MLA layer (0 without DSA or before 0.11.0).
+
+    vLLM 0.11.0 – 0.29.0 ``model_executor/models/deepseek_v2.py``: a layer is V3.2-style when the config has
+    ``index_topk`` (``is_v32``); its ``Indexer`` registers a ``DeepseekV32IndexerCache`` whose
+    ``get_kv_cache_spec`` is an ``MLAAttentionSpec`` of one head of ``index_head_dim + index_head_dim // 128 × 4``
+    uint8 (fp8 keys + one fp32 scale per 128; ``quant_block_size = 128``), at the cache's block size.  With every
+    layer full attention the specs form one ``UniformTypeKVCacheSpecs`` group (``v1/kv_cache_interface.py``) whose
+    ``page_size_bytes`` is the sum of the layers' pages, so a token costs the latent record plus these bytes in each
+    layer.  index_head_dim 128 → 132 B."""
+    if model.mla is None or model.dsa is None or release < DSA_INDEXER_FIRST:
+        return 0
+    d = model.dsa.index_head_dim
+    return d + d // 128 * 4
+
+
+def _per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int, kv_format: KvDtype | None = None,
+                     indexer_bytes: int = 0) -> int:
     """Bytes one token costs in one layer of ``kind`` on one rank; ``kv_format`` (``engines.vllm.kvdtype``): the
-    packed layouts (nvfp4: data + scales per head vector; fp8_ds_mla: a 656-byte MLA record)."""
+    packed layouts (nvfp4: data + scales per head vector; fp8_ds_mla: a 656-byte MLA record); ``indexer_bytes``:
+    the DSA indexer keys each MLA layer adds (``dsa_indexer_token_bytes``)."""
     if kind == "mla":
         if kv_format is not None and kv_format.layout == "ds_mla":
-            return DS_MLA_TOKEN_BYTES
-        return (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * dtype_bytes
+            return DS_MLA_TOKEN_BYTES + indexer_bytes
+        return (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * dtype_bytes + indexer_bytes
     heads = kv_heads_per_rank(model, tp)
     if kv_format is not None and kv_format.layout == "nvfp4":
         return heads * (kv_format.head_bytes(model.head_dim, dtype_bytes) + kv_format.head_bytes(model.v_head_dim,
@@ -326,7 +349,8 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     rules = rules or RULES.get(era, RULES["0.33"])
     kinds = stage_layer_kinds(model, parallel.pp, chunked_hybrid=rules.chunked_local_hybrid and era != "v0")
     counts = _counts(kinds, era)
-    tok = {k: _per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format) for k in counts if k != "linear"}
+    indexer = dsa_indexer_token_bytes(model, rules.release)
+    tok = {k: _per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer) for k in counts if k != "linear"}
     uniform_draft = draft is not None and len(counts) == 1 and next(iter(counts)) in ("full", "mla") \
         and rules.release >= (0, 11, 0)
     key = None
