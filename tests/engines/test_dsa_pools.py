@@ -126,3 +126,19 @@ def test_indexer_weights_are_counted_as_the_checkpoint_lists_them(v32):
     plain = _load("deepseek-ai__DeepSeek-V3.2", index_topk=None)
     assert plain.dsa is None
     assert count_params(v32) - count_params(plain) == 61 * (8192 * 1536 + 128 * 7168 + 64 * 7168 + 2 * 128)
+
+
+@pytest.mark.parametrize("gpu, version, flag, want", [
+    ("B200", "0.5.10", "auto", ("fp8_e4m3", 64)),        # SM 10: fp8 by default
+    ("H200", "0.5.10", "auto", ("bfloat16", 64)),        # SM 9: bf16 (0.5.5+)
+    ("H200", "0.5.10", "fp8_e4m3", ("fp8_e4m3", 64)),    # an explicit dtype stays
+    ("MI300X", "0.5.8", "fp8_e4m3", ("fp8_e4m3", 1)),    # ROCm: page 1 from 0.5.8
+    ("MI300X", "0.5.5", "fp8_e4m3", ("fp8_e4m3", 64))])
+def test_sglang_dsa_dtype_and_page_defaults(gpu, version, flag, want):
+    from tpkit.engines.sglang.options import SglangOptions
+    from tpkit.engines.sglang.sizing import nsa_kv_defaults
+    from tpkit.hardware.catalog import lookup_gpu
+
+    opts = SglangOptions(kv_cache_dtype=flag, engine_version=version)
+    model_dtype = "fp8_e4m3" if flag == "fp8_e4m3" else "bfloat16"
+    assert nsa_kv_defaults(lookup_gpu(gpu), opts, model_dtype, 1, version) == want
