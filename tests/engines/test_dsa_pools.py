@@ -142,3 +142,21 @@ def test_sglang_dsa_dtype_and_page_defaults(gpu, version, flag, want):
     opts = SglangOptions(kv_cache_dtype=flag, engine_version=version)
     model_dtype = "fp8_e4m3" if flag == "fp8_e4m3" else "bfloat16"
     assert nsa_kv_defaults(lookup_gpu(gpu), opts, model_dtype, 1, version) == want
+
+
+@pytest.mark.parametrize("release, user, want", [((0, 11, 0), None, 64), ((0, 14, 1), 16, 64), ((0, 17, 0), 128, 64)])
+def test_vllm_sparse_mla_block_is_forced_to_64_in_0_11_to_0_17(v32, release, user, want):
+    from tpkit.engines.vllm.blocksize import resolve_block_size
+    from tpkit.engines.vllm.versions import rules_for
+
+    block, note = resolve_block_size(v32, user, rules_for(release), (9, 0))
+    assert block == want and (note is None) == (user is None)
+
+
+def test_vllm_sparse_block_rule_ends_before_0_18(v32):
+    from tpkit.engines.vllm.blocksize import default_block_size
+    from tpkit.engines.vllm.versions import rules_for
+
+    plain = _load("deepseek-ai__DeepSeek-V3.2", index_topk=None)
+    rules = rules_for((0, 18, 0))
+    assert default_block_size(v32, rules, (9, 0)) == default_block_size(plain, rules, (9, 0))

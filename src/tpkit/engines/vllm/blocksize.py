@@ -50,9 +50,24 @@ def _mla_backend(model: ModelSpec, rules: VllmRules, cap: tuple[int, int], fp8_k
     return "Triton-MLA", DEFAULT_BLOCK_SIZE
 
 
+SPARSE_MLA_BLOCK = 64
+SPARSE_FORCED_RELEASES = ((0, 11, 0), (0, 18, 0))
+"""[first, end) releases whose ``platforms/cuda.py`` ``check_and_update_config`` forces block 64 for sparse MLA
+(``use_sparse = hasattr(hf_config, "index_topk")``: "Forcing kv cache block size to 64 for FlashMLASparse backend",
+read in 0.11.0 and 0.14.1), whatever the GPU or ``--block-size``.  From 0.18 the block comes from the sparse
+backend's preferred size (FlashMLA-Sparse [64], FlashInfer-MLA-Sparse [32, 64] in 0.29), not modelled here."""
+
+
+def _sparse_forced(model: ModelSpec, rules: VllmRules) -> bool:
+    return (model.mla is not None and model.dsa is not None and rules.engine != "V0"
+            and SPARSE_FORCED_RELEASES[0] <= rules.release < SPARSE_FORCED_RELEASES[1])
+
+
 def default_block_size(model: ModelSpec, rules: VllmRules, compute_capability: tuple[int, int] | None,
                        *, fp8_kv: bool = False) -> int:
     """The block size vLLM picks without ``--block-size``."""
+    if _sparse_forced(model, rules):
+        return SPARSE_MLA_BLOCK
     if model.mla is None or rules.engine == "V0":
         return DEFAULT_BLOCK_SIZE
     return _mla_backend(model, rules, compute_capability or (0, 0), fp8_kv)[1]
@@ -70,6 +85,10 @@ def resolve_block_size(model: ModelSpec, block_size: int | None, rules: VllmRule
     if block_size is None:
         return default_block_size(model, rules, compute_capability, fp8_kv=fp8_kv), None
     check_block_size(model, block_size, rules, compute_capability, fp8_kv=fp8_kv)
+    if _sparse_forced(model, rules):
+        if block_size != SPARSE_MLA_BLOCK:
+            return SPARSE_MLA_BLOCK, "Forcing kv cache block size to 64 for FlashMLASparse backend."
+        return block_size, None
     cap = compute_capability or (0, 0)
     if model.mla is None or rules.engine == "V0" or rules.mla_preferred_block or cap[0] not in (9, 10):
         return block_size, None
