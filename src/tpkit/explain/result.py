@@ -114,7 +114,10 @@ def free_form_settings(raw: bytes) -> dict:
             out[name + "_line"] = raw.count(b"\n", 0, m.start()) + 1
     m = _KV_DTYPE_USED.search(raw)
     if m is not None:
-        out["kv_cache_dtype"] = (_KV_FLAG[m.group(1)], f"free-form text {m.group(0).decode('ascii', 'replace')!r}")
+        from tpkit.dtypes import lookup_dtype  # torch's name → the canonical --kv-cache-dtype spelling
+
+        said = m.group(0).decode("ascii", "replace")
+        out["kv_cache_dtype"] = (lookup_dtype(m.group(1).decode("ascii")).name, f"free-form text {said!r}")
         out["kv_cache_dtype_line"] = raw.count(b"\n", 0, m.start()) + 1
     m = _PREFIX_CACHING.search(raw)
     if m is not None:
@@ -131,7 +134,6 @@ def free_form_settings(raw: bytes) -> dict:
 _PREFIX_CACHING = __import__("re").compile(
     rb"--(no-)?enable-prefix-caching\b|enable_prefix_caching['\"]?\s*[:=]\s*(True|False)\b")
 _KV_DTYPE_USED = __import__("re").compile(rb"Using KV cache dtype: torch\.(float8_e4m3fn|float8_e5m2|bfloat16)\b")
-_KV_FLAG = {b"float8_e4m3fn": "fp8_e4m3", b"float8_e5m2": "fp8_e5m2", b"bfloat16": "bfloat16"}
 """the KV dtype SGLang resolved (``model_runner.py`` ``configure_kv_cache_dtype`` logs 'Using KV cache dtype:
 torch.…' on rank 0, 0.5.x): the value the pool ran with, for logs whose ServerArgs dump is elided"""
 _TIMESTAMP = __import__("re").compile(rb"(20[0-9]{2}-[01][0-9]-[0-3][0-9])[ T][0-2][0-9]:[0-5][0-9]")

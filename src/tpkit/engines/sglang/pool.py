@@ -27,7 +27,8 @@ from tpkit.models.kv import kv_heads_per_rank  # SGLang get_num_kv_heads: max(1,
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
-__all__ = ["CellSize", "NSA_ARCHITECTURES", "nsa_model", "nsa_indexer_bytes_per_layer", "nsa_latent_store_bytes", "SWA_FULL_TOKENS_RATIO", "kv_heads_per_rank", "compute_cell", "size_tokens",
+__all__ = ["CellSize", "NSA_ARCHITECTURES", "nsa_model", "nsa_indexer_bytes_per_layer", "nsa_latent_store_bytes",
+           "SWA_FULL_TOKENS_RATIO", "kv_heads_per_rank", "compute_cell", "size_tokens",
            "pool_buffers", "max_running_requests", "req_to_token_bytes", "stage_layer_kinds"]
 
 SWA_FULL_TOKENS_RATIO = 0.8
