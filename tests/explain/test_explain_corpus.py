@@ -133,7 +133,8 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     time-only record prefix '[HH:MM:SS TP0]' dates it to SGLang 0.2.15–0.3.3 (``logs.engine.PREFIX_PATTERNS``),
     whose tp-1 default fraction is 0.88.  Helper vhy (2026-12-03) reads the release off vLLM's ``[file.py:N]``
     prefixes (validation_case_027: the padding warning at kv_cache_utils.py:979 is 0.11.1–0.11.2, whose KDA + MLA
-    hybrid prints blocks // groups × block): 42 of the 68 on the merged main."""
+    hybrid prints blocks // groups × block): 42 of the 68 on the merged main.  Helper cfg2 (2026-12-03) adds inputs the
+    sources state (sg_067's config, vl_074's flags from its compose file): both rows stay misses, 42 of the 68."""
     rows = _capacity_rows()
     assert len(rows) == 68
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
