@@ -135,7 +135,9 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     prefixes (validation_case_027: the padding warning at kv_cache_utils.py:979 is 0.11.1–0.11.2, whose KDA + MLA
     hybrid prints blocks // groups × block): 42 of the 68 on the merged main.  Helper dsa (2026-12-03): 43 with
     DeepSeek sparse attention sized (``engines/sglang/pool.py`` ``nsa_indexer_bytes_per_layer``: sg_020, GLM-5-FP8
-    on the GLM-5.1 config, its KV dtype read from 'Using KV cache dtype: torch.float8_e4m3fn')."""
+    on the GLM-5.1 config, its KV dtype read from 'Using KV cache dtype: torch.float8_e4m3fn').  Helper cfg2
+    (2026-12-03) adds inputs the sources state (sg_067's config, vl_074's flags from its compose file): both rows
+    stay misses, 43 of the 68."""
     rows = _capacity_rows()
     assert len(rows) == 68
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]

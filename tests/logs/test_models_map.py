@@ -132,10 +132,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     """Issue 12's bar counts the logs that print 'Load weight end' (SGLang) / 'Available KV cache memory' (vLLM):
     63 of the 146; 50 of them have a config here (43 before helper cfg; docs/accuracy.md §7.1). Helper new
     (2026-12-03) added sg_067, vl_072, vl_073, vl_074 and vl_076: 68 of the 154, 53 with a config; helper lfm
-    (2026-12-03) added the configs of sg_014 and sg_015: 55. A floor, so that entries are not lost."""
+    (2026-12-03) added the configs of sg_014 and sg_015: 55; helper cfg2 (2026-12-03) sg_067's (Qwen2.5-0.5B-Instruct):
+    56. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
     assert len(anchored) == 68
-    assert sum(1 for e in anchored if e["config"]) >= 55
+    assert sum(1 for e in anchored if e["config"]) >= 56
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
@@ -170,8 +171,9 @@ def _value_quoted(value, quote: str) -> bool:
 
 def test_flag_entries_exist():
     """Issue 12's flag pass: the entries whose source states a flag (vl_023, validation_case_020 … sg_063, and
-    sg_014 / sg_015's tp 1 from their commands, helper lfm); a floor."""
-    assert len(WITH_FLAGS) >= 11
+    sg_014 / sg_015's tp 1 from their commands, helper lfm; vl_074's from the compose file its issue's slug names,
+    helper cfg2); a floor."""
+    assert len(WITH_FLAGS) >= 13
     assert all(k not in e for e in MAP if "flags" not in e for k in FLAG_KEYS[1:])
 
 
