@@ -56,3 +56,11 @@ def test_sign_of_the_speedup_on_held_out_rows_does_not_regress(scored):
     everything, held = scored
     assert held["sign_ok"] / held["rows"] >= 0.80
     assert everything["sign_ok"] / everything["rows"] >= 0.84
+
+
+def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
+    """rtx6kpro models/kimi-k26.md: its requested 16k/32k/64k/128k rows 'corresponded to about
+    10.5k/20.8k/41.5k/82.8k actual prompt tokens' (corrected 2026-12-04, helper sgn)."""
+    contexts = sorted({r["context"] for r in DATA["rows"] if r["source"] == "k26v1"})
+    assert contexts == [0, 10500, 20800, 41500, 83000]
+    assert "10.5k/20.8k/41.5k/82.8k" in DATA["sources"]["k26v1"]
