@@ -346,11 +346,19 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
             label = f"slack (1 − {lo_f:.4f}…{hi_f:.4f}) × pre_model_load_memory"
         rows.append(derived_row(label, slack, f"mem_fraction_static ({f_source}): kept for activations, "
                                 "CUDA graphs, req_to_token"))
-    if slack is not None and free_after is not None:
-        rest = free_after - slack
+    sampled = free_after
+    rope = _rope_reserve(ctx)
+    if rope is not None and free_after is not None:
+        sampled = free_after - rope[0]
+        rows.append(derived_row("RoPE cache pre-expansion (after 'Load weight end')", rope[0], rope[1]))
+        rows.append(derived_row("free when the KV budget is sampled", sampled,
+                                "free after weights − the RoPE pre-expansion"))
+    if slack is not None and sampled is not None:
+        rest = sampled - slack
         rows.append(derived_row("KV budget (rest)", rest,
-                                f"min over {max(n_after, 1)} rank(s) of free after weights − slack "
-                                "(ModelRunner.profile_max_num_token)"))
+                                f"min over {max(n_after, 1)} rank(s) of free after weights "
+                                + ("− the RoPE pre-expansion " if rope is not None else "")
+                                + "− slack (ModelRunner.profile_max_num_token)"))
         world = tp * pp
         if world > 1 and 0 < max(n_after, n_pre) < world and not pre_estimated:
             hi_f = f_range[1] if f_range is not None else float(f)
@@ -466,6 +474,29 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           car_source=car_source, fraction_range=f_range, pre_estimated=pre_estimated,
                           state_pool=state.pool if state is not None else None,
                           state_charged=state.charged if state is not None else None, stream_pool=stream)
+
+
+def _rope_reserve(ctx: Context) -> tuple[Iv, str] | None:
+    """(0 … the allocator segment of SGLang's RoPE pre-expansion, why; None when no release the log allows has it):
+    ``engines.sglang.rope.rope_reserve`` for the newest release consistent with the log's formats and its date
+    (0.5.6+: ``load_model`` grows the cos/sin cache after printing 'Load weight end', before the KV budget samples
+    the free memory).  The low end is 0 (the new cache may fit a cached free block), so a log whose releases
+    straddle 0.5.6 gets the same interval."""
+    if ctx.model is None:
+        return None
+    from tpkit.engines.sglang.rope import rope_reserve
+
+    version, capped = _release(ctx)
+    vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
+    try:
+        found = rope_reserve(ctx.model, version, context_len=ctx.get("context_length"),
+                             spec_steps=int(ctx.get("speculative_num_steps") or 0),
+                             spec_draft_tokens=int(ctx.get("speculative_num_draft_tokens") or 0), vendor=vendor)
+    except (REFUSED, ValueError, TypeError):  # a version or config the rule cannot read: no charge
+        return None
+    if found is None:
+        return None
+    return Iv(Bytes(0), found.high), found.source + (f" ({capped})" if capped else "")
 
 
 def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
