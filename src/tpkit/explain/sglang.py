@@ -77,6 +77,9 @@ class SglangAnchored:
     """torch's CUDA stream pool SGLang's forward stream takes between its pre sample and 'Load weight begin'
     (``engines.sglang.streams``; None when the release and layout take none): SGLang's pre_model_load_memory is
     ``pre + stream_pool``"""
+    unprinted_ranks: str | None = None
+    """where the printed pool lies below the budget rebuilt from the printed ranks and the log prints fewer ranks
+    than the world: the smallest unprinted rank's shortfall it implies, in words (``_unprinted_shortfall``)"""
 
 
 def _min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
@@ -473,7 +476,36 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           free_after_graphs=iv_of(ge.size) if ge else None, device_total=total, car_bytes=car,
                           car_source=car_source, fraction_range=f_range, pre_estimated=pre_estimated,
                           state_pool=state.pool if state is not None else None,
-                          state_charged=state.charged if state is not None else None, stream_pool=stream)
+                          state_charged=state.charged if state is not None else None, stream_pool=stream,
+                          unprinted_ranks=_unprinted_shortfall(tokens_printed, predicted, rest, cell, page, f,
+                                                               tp * pp, max(n_after, n_pre), ctx))
+
+
+def _unprinted_shortfall(tokens: int | None, predicted: tuple[int, int] | None, rest: Iv | None,
+                         cell: float | None, page: int, f, world: int, printed_ranks: int,
+                         ctx: Context) -> str | None:
+    """Why a printed pool below the rebuilt range can still be SGLang's own arithmetic: the pool is sized from the
+    MIN over all ranks of the free memory before and after the weights (``get_available_gpu_memory(distributed=
+    True)`` in ``init_torch_distributed`` and ``profile_max_num_token``, sglang 0.3.0–0.5.8; 0.5.23
+    ``KVCacheConfigurator``), and a log that prints fewer ranks than the world does not show the smallest.  The
+    printed tokens pin the budget to [tokens × cell, (tokens + page) × cell); its distance Δ below the rebuilt
+    budget is what an unprinted rank lacks: Δ when only its free memory after the weights is lower, Δ / f when it
+    is lower by the same amount on both samples (the slack (1 − f) × pre shrinks with it).  None when the printed
+    pool is not below the range, every rank is printed, or a ``--max-total-tokens`` cap may bind."""
+    if tokens is None or predicted is None or rest is None or not cell or f is None or ctx.get("max_total_tokens"):
+        return None
+    if tokens >= predicted[0] or world <= 1 or printed_ranks >= world:
+        return None
+    need_high = (tokens + page) * cell
+    short = (rest.low.bytes - need_high) / 2**30
+    if short <= 0:
+        return None
+    return (f"the printed pool ({tokens:,} tokens) needs a KV budget below {need_high / 2**30:.3f} GiB, "
+            f"{short:.3f} GiB under the low end ({rest.low.gib:.3f} GiB) of the budget rebuilt from the {printed_ranks} "
+            f"printed rank(s) of {world}: SGLang sizes every rank's pool from the MIN over all ranks of the free memory before and after "
+            f"the weights (get_available_gpu_memory(distributed=True)), so an unprinted rank had {short:.2f}–"
+            f"{short / max(float(f), 1e-9):.2f} GiB less free memory than that low end assumes (after the weights only … "
+            "on both samples); the log does not show it")
 
 
 def _rope_reserve(ctx: Context) -> tuple[Iv, str] | None:
