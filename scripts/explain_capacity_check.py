@@ -150,8 +150,9 @@ def check(case: dict, models: dict[str, dict]) -> dict:
         off = printed - (rng[0] + rng[1]) // 2
         row.update(outcome="miss", why=f"outside the rebuilt range by {off:+,} tokens ({off / max(printed, 1):+.2%})")
         pairing = getattr(full.anchored, "per_worker", None)
-        if not pairing and case["engine"] == "sglang":  # the MIN over unprinted ranks needs the config's cell
-            pairing = getattr(explain_log(data, flags=flags).anchored, "unprinted_ranks", None)
+        if not pairing:  # with the source's flags (the TP size, the config's cell) the full log may say more
+            flagged = explain_log(data, flags=flags).anchored
+            pairing = getattr(flagged, "per_worker", None) or getattr(flagged, "unprinted_ranks", None)
         if pairing:
             row["why"] += f"; {pairing}"
     if row["flags"]:
