@@ -136,6 +136,10 @@ def check(case: dict, models: dict[str, dict]) -> dict:
             hit = pin.low <= pin.rebuilt[1] and pin.rebuilt[0] <= pin.high
             off = "" if hit else f" (pinned {pin.low:,}–{pin.high:,}, rebuilt {pin.rebuilt[0]:,}–{pin.rebuilt[1]:,})"
             row.update(outcome="hit" if hit else "miss", why=f"{pin.why}{off}")
+            if not hit:  # the MIN over ranks the log does not print, with the source's flags (the config's cell)
+                shortfall = getattr(explain_log(data, flags=flags).anchored, "unprinted_ranks", None)
+                if shortfall:
+                    row["why"] += f"; {shortfall}"
     elif printed is None:
         row.update(outcome="n/a", why=f"no number pins the pool: {no_pin_reason(data, full)}")
     elif rng is None:

@@ -53,3 +53,20 @@ def test_a_pool_below_the_range_names_the_unprinted_ranks_shortfall():
     # inside the range, or every rank printed: nothing to say
     assert _explain(_HEAD + _rank(0) + _pool(0, lo)).anchored.unprinted_ranks is None
     assert _explain(_HEAD + _rank(0) + _rank(1) + _pool(0, tokens)).anchored.unprinted_ranks is None
+
+
+def test_the_profiled_value_pins_the_budget_too():
+    """No pool printed, only the max_total_tokens warning's 'profiled value' (SGLang's raw floor(budget / cell),
+    step 1, printed as a failure when negative): a value below the range rebuilt from the one printed rank of two
+    names the shortfall as well."""
+    head = _HEAD.replace("mem_fraction_static=0.85", "mem_fraction_static=0.05")
+    base = _explain(head + _rank(0))
+    cell = base.anchored.cell_bytes
+    low = int(base.anchored.rest.low.bytes // cell)
+    p = low - int(0.2 * 2**30 // cell)
+    warn = (f"[2025-09-11 10:25:35 TP0] max_total_tokens=131072 is larger than the profiled value {p}. "
+            "Use the profiled value instead.\n")
+    assert p < 0
+    e = _explain(head + _rank(0) + warn)
+    assert e.anchored.unprinted_ranks is not None and "the printed profiled value" in e.anchored.unprinted_ranks
+    assert "0.20–4.00 GiB" in e.anchored.unprinted_ranks  # Δ / f with f = 0.05

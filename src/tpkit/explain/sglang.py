@@ -477,30 +477,43 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           car_source=car_source, fraction_range=f_range, pre_estimated=pre_estimated,
                           state_pool=state.pool if state is not None else None,
                           state_charged=state.charged if state is not None else None, stream_pool=stream,
-                          unprinted_ranks=_unprinted_shortfall(tokens_printed, predicted, rest, cell, page, f,
-                                                               tp * pp, max(n_after, n_pre), ctx))
+                          unprinted_ranks=_unprinted_shortfall(*_printed_floor(parsed, tokens_printed, page),
+                                                               rest, cell, f, tp * pp, max(n_after, n_pre), ctx))
 
 
-def _unprinted_shortfall(tokens: int | None, predicted: tuple[int, int] | None, rest: Iv | None,
-                         cell: float | None, page: int, f, world: int, printed_ranks: int,
-                         ctx: Context) -> str | None:
+def _printed_floor(parsed: ParsedLog, tokens: int | None, page: int) -> tuple[int | None, int, str]:
+    """(tokens, step, what) that pin SGLang's floor(budget / cell): the printed pool (step: the page), else the
+    'profiled value' of the max_total_tokens warning (``profile_max_num_token``'s raw floor, step 1, negative when
+    the budget is); (None, 1, "") without either."""
+    if tokens is not None:
+        return tokens, page, "the printed pool"
+    for f in parsed.failures:
+        for name, count in f.counts:
+            if name == "profiled_tokens" and isinstance(count.value, int):
+                return count.value, 1, "the printed profiled value"
+    return None, 1, ""
+
+
+def _unprinted_shortfall(tokens: int | None, step: int, what: str, rest: Iv | None, cell: float | None, f,
+                         world: int, printed_ranks: int, ctx: Context) -> str | None:
     """Why a printed pool below the rebuilt range can still be SGLang's own arithmetic: the pool is sized from the
     MIN over all ranks of the free memory before and after the weights (``get_available_gpu_memory(distributed=
     True)`` in ``init_torch_distributed`` and ``profile_max_num_token``, sglang 0.3.0–0.5.8; 0.5.23
     ``KVCacheConfigurator``), and a log that prints fewer ranks than the world does not show the smallest.  The
-    printed tokens pin the budget to [tokens × cell, (tokens + page) × cell); its distance Δ below the rebuilt
+    printed tokens pin the budget to [tokens × cell, (tokens + step) × cell) (``_printed_floor``: the pool, step the
+    page; or the warning's profiled value, step 1); its distance Δ below the rebuilt
     budget is what an unprinted rank lacks: Δ when only its free memory after the weights is lower, Δ / f when it
     is lower by the same amount on both samples (the slack (1 − f) × pre shrinks with it).  None when the printed
     pool is not below the range, every rank is printed, or a ``--max-total-tokens`` cap may bind."""
-    if tokens is None or predicted is None or rest is None or not cell or f is None or ctx.get("max_total_tokens"):
+    if tokens is None or rest is None or not cell or f is None:
         return None
-    if tokens >= predicted[0] or world <= 1 or printed_ranks >= world:
+    if world <= 1 or printed_ranks >= world or (ctx.get("max_total_tokens") and step != 1):
         return None
-    need_high = (tokens + page) * cell
+    need_high = (tokens + step) * cell
     short = (rest.low.bytes - need_high) / 2**30
     if short <= 0:
         return None
-    return (f"the printed pool ({tokens:,} tokens) needs a KV budget below {need_high / 2**30:.3f} GiB, "
+    return (f"{what} ({tokens:,} tokens) needs a KV budget below {need_high / 2**30:.3f} GiB, "
             f"{short:.3f} GiB under the low end ({rest.low.gib:.3f} GiB) of the budget rebuilt from the {printed_ranks} "
             f"printed rank(s) of {world}: SGLang sizes every rank's pool from the MIN over all ranks of the free memory before and after "
             f"the weights (get_available_gpu_memory(distributed=True)), so an unprinted rank had {short:.2f}–"
