@@ -63,3 +63,17 @@ def test_explain_widens_the_budget_down_from_0_5_6_only():
     assert new.anchored.rest.high == old.anchored.rest.high
     assert old.anchored.rest.low - new.anchored.rest.low == MiB(2)
     assert new.anchored.free_after_weights == old.anchored.free_after_weights  # the printed line is unchanged
+
+
+def test_a_log_dated_before_0_5_6_gets_no_charge():
+    """RELEASE_DATES holds 0.5.6's wheel date (2025-12-03, ``unzip -l``): a log of the 0.2.15–0.5.8 line formats
+    dated before it reads with 0.5.5's rules, without the pre-expansion; one dated after it with 0.5.8's."""
+    from tpkit.engines.sglang.versions import newest_by_date
+
+    assert newest_by_date("0.5.8", "2025-11-20")[0] == "0.5.5"
+    assert newest_by_date("0.5.8", "2025-12-10")[0] == "0.5.8"
+    flags = {"model": "Qwen/Qwen3-8B", "gpu": "H100-SXM-80GB"}
+    before = explain_log(_LOG.replace("2026-03-01", "2025-11-20"), flags=flags)
+    after = explain_log(_LOG.replace("2026-03-01", "2025-12-10"), flags=flags)
+    assert not any(r.item.startswith("RoPE cache") for r in before.anchored.rows)
+    assert any(r.item.startswith("RoPE cache") for r in after.anchored.rows)
