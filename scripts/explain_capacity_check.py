@@ -136,6 +136,10 @@ def check(case: dict, models: dict[str, dict]) -> dict:
             hit = pin.low <= pin.rebuilt[1] and pin.rebuilt[0] <= pin.high
             off = "" if hit else f" (pinned {pin.low:,}–{pin.high:,}, rebuilt {pin.rebuilt[0]:,}–{pin.rebuilt[1]:,})"
             row.update(outcome="hit" if hit else "miss", why=f"{pin.why}{off}")
+            if not hit:  # the MIN over ranks the log does not print, with the source's flags (the config's cell)
+                shortfall = getattr(explain_log(data, flags=flags).anchored, "unprinted_ranks", None)
+                if shortfall:
+                    row["why"] += f"; {shortfall}"
     elif printed is None:
         row.update(outcome="n/a", why=f"no number pins the pool: {no_pin_reason(data, full)}")
     elif rng is None:
@@ -150,6 +154,9 @@ def check(case: dict, models: dict[str, dict]) -> dict:
         off = printed - (rng[0] + rng[1]) // 2
         row.update(outcome="miss", why=f"outside the rebuilt range by {off:+,} tokens ({off / max(printed, 1):+.2%})")
         pairing = getattr(full.anchored, "per_worker", None)
+        if not pairing:  # with the source's flags (the TP size, the config's cell) the full log may say more
+            flagged = explain_log(data, flags=flags).anchored
+            pairing = getattr(flagged, "per_worker", None) or getattr(flagged, "unprinted_ranks", None)
         if pairing:
             row["why"] += f"; {pairing}"
     if row["flags"]:

@@ -137,11 +137,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     DeepSeek sparse attention sized (``engines/sglang/pool.py`` ``nsa_indexer_bytes_per_layer``: sg_020, GLM-5-FP8
     on the GLM-5.1 config, its KV dtype read from 'Using KV cache dtype: torch.float8_e4m3fn').  Helper cfg2
     (2026-12-03) adds inputs the sources state (sg_067's config, vl_074's flags from its compose file): both rows
-    stay misses, 43 of the 68."""
+    stay misses, 43 of the 68.  Helper near (2026-12-04): 44 with SGLang 0.5.6+'s RoPE pre-expansion charged after
+    'Load weight end' (``engines.sglang.rope``: 0 … one allocator segment; sg_067, whose 'NVIDIA H100 NVL' is now
+    its own catalog GPU); the near misses that stay (sg_022, sg_061, validation_case_020) name the unprinted rank
+    or worker the printed number comes from, their reasons in models.json notes."""
     rows = _capacity_rows()
     assert len(rows) == 68
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 43, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 44, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one

@@ -363,3 +363,20 @@ def test_the_default_fraction_carries_the_runs_dp_attention(dp_attention, reserv
         cell = 70_272
         lo, hi = (e.anchored.rest.low.bytes // cell, e.anchored.rest.high.bytes // cell)
         assert abs(lo - (-561_981)) / 561_981 < 0.004 and abs(hi - (-561_981)) / 561_981 < 0.006
+
+
+_TWO_LINES = b"Available KV cache memory: 8.11 GiB\nGPU KV cache size: 178,880 tokens\n"
+
+
+def test_a_release_not_printed_keeps_the_per_worker_caveat():
+    """validation_case_020 (two lines, tp 4 from the source, no release): the line formats admit 0.8–0.27, which
+    holds the per-worker releases 0.8.2–0.11.0, while the newest rules read the log; the explanation says the
+    printed line may be another worker's.  A release given outside that span, or one worker, says nothing."""
+    flags = {"model": "Qwen/Qwen3-8B", "gpu": "H100", "tp": 4}
+    e = explain_log(_TWO_LINES, flags=flags)
+    assert e.anchored.per_worker is not None and "release is not printed" in e.anchored.per_worker
+    assert "1 line(s) for 4 workers" in e.anchored.per_worker
+    assert explain_log(_TWO_LINES, flags={**flags, "engine_version": "0.20.0"}).anchored.per_worker is None
+    assert explain_log(_TWO_LINES, flags={**flags, "tp": 1}).anchored.per_worker is None
+    inside = explain_log(_TWO_LINES, flags={**flags, "engine_version": "0.10.0"}).anchored.per_worker
+    assert inside is not None and "release is not printed" not in inside and "1 of the 4 workers' lines" in inside

@@ -23,7 +23,9 @@ def test_where_the_memory_went():
     assert abs(e.anchored.rest.mid.gib - (21.65 - 0.15 * 93.01)) < 0.01
     assert e.kv_printed == 117631 and e.kv_predicted == 117631
     lo, hi = e.kv_predicted_range
-    assert lo <= 117631 <= hi and hi - lo < 200  # print rounding only: 70,272 B per token
+    # print rounding (70,272 B per token) and, from SGLang 0.5.6, the RoPE pre-expansion's 0 … 2 MiB
+    # (engines.sglang.rope: the 40 MiB MLA cache of 163,840 rows grows by one 2 MiB rounding step)
+    assert lo <= 117631 <= hi and hi - lo < 200 + 2 * 2**20 // 70_272 + 1
 
 
 def test_custom_allreduce_buffers_cannot_cause_the_oom():

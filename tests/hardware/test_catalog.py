@@ -83,3 +83,17 @@ def test_custom_gpu_from_gpu_memory_flag():
 def test_packaged_data_has_no_unknown_keys():
     raw = json.loads(resources.files("tpkit.hardware").joinpath("data/gpus.json").read_text())
     assert len(raw["gpus"]) == len(list_gpus()) >= 17
+
+
+def test_h100_nvl_is_its_own_entry():
+    """'NVIDIA H100 NVL' (94 GB HBM3, SM90; sglang-play's log prints it, tests/logs/data/sglang/sg_067.log) is not an
+    80 GB H100: CUDA reports 93.09–93.11 GiB in public OOM messages; its NVLink bridge pairs two GPUs only, so the
+    catalog records no NVLink (no full-mesh assumption), as for the H100 PCIe."""
+    from tpkit.hardware.catalog import lookup_gpu
+
+    g = lookup_gpu("NVIDIA H100 NVL")
+    assert g.name == "H100-NVL-94GB" and lookup_gpu("H100 NVL") is g
+    assert 93.09 <= g.total_bytes.gib <= 93.11 and g.nvidia_smi_total_mib == 95830
+    assert g.compute_capability == (9, 0) and g.memory_bandwidth_tbps == 3.9
+    assert g.nvlink_gbps_per_direction is None and "bridge" in g.source_of("nvlink")
+    assert lookup_gpu("H100").name == "H100-SXM-80GB"

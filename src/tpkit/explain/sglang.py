@@ -77,6 +77,9 @@ class SglangAnchored:
     """torch's CUDA stream pool SGLang's forward stream takes between its pre sample and 'Load weight begin'
     (``engines.sglang.streams``; None when the release and layout take none): SGLang's pre_model_load_memory is
     ``pre + stream_pool``"""
+    unprinted_ranks: str | None = None
+    """where the printed pool lies below the budget rebuilt from the printed ranks and the log prints fewer ranks
+    than the world: the smallest unprinted rank's shortfall it implies, in words (``_unprinted_shortfall``)"""
 
 
 def _min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
@@ -346,11 +349,19 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
             label = f"slack (1 − {lo_f:.4f}…{hi_f:.4f}) × pre_model_load_memory"
         rows.append(derived_row(label, slack, f"mem_fraction_static ({f_source}): kept for activations, "
                                 "CUDA graphs, req_to_token"))
-    if slack is not None and free_after is not None:
-        rest = free_after - slack
+    sampled = free_after
+    rope = _rope_reserve(ctx)
+    if rope is not None and free_after is not None:
+        sampled = free_after - rope[0]
+        rows.append(derived_row("RoPE cache pre-expansion (after 'Load weight end')", rope[0], rope[1]))
+        rows.append(derived_row("free when the KV budget is sampled", sampled,
+                                "free after weights − the RoPE pre-expansion"))
+    if slack is not None and sampled is not None:
+        rest = sampled - slack
         rows.append(derived_row("KV budget (rest)", rest,
-                                f"min over {max(n_after, 1)} rank(s) of free after weights − slack "
-                                "(ModelRunner.profile_max_num_token)"))
+                                f"min over {max(n_after, 1)} rank(s) of free after weights "
+                                + ("− the RoPE pre-expansion " if rope is not None else "")
+                                + "− slack (ModelRunner.profile_max_num_token)"))
         world = tp * pp
         if world > 1 and 0 < max(n_after, n_pre) < world and not pre_estimated:
             hi_f = f_range[1] if f_range is not None else float(f)
@@ -465,7 +476,72 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           free_after_graphs=iv_of(ge.size) if ge else None, device_total=total, car_bytes=car,
                           car_source=car_source, fraction_range=f_range, pre_estimated=pre_estimated,
                           state_pool=state.pool if state is not None else None,
-                          state_charged=state.charged if state is not None else None, stream_pool=stream)
+                          state_charged=state.charged if state is not None else None, stream_pool=stream,
+                          unprinted_ranks=_unprinted_shortfall(*_printed_floor(parsed, tokens_printed, page),
+                                                               rest, cell, f, tp * pp, max(n_after, n_pre), ctx))
+
+
+def _printed_floor(parsed: ParsedLog, tokens: int | None, page: int) -> tuple[int | None, int, str]:
+    """(tokens, step, what) that pin SGLang's floor(budget / cell): the printed pool (step: the page), else the
+    'profiled value' of the max_total_tokens warning (``profile_max_num_token``'s raw floor, step 1, negative when
+    the budget is); (None, 1, "") without either."""
+    if tokens is not None:
+        return tokens, page, "the printed pool"
+    for f in parsed.failures:
+        for name, count in f.counts:
+            if name == "profiled_tokens" and isinstance(count.value, int):
+                return count.value, 1, "the printed profiled value"
+    return None, 1, ""
+
+
+def _unprinted_shortfall(tokens: int | None, step: int, what: str, rest: Iv | None, cell: float | None, f,
+                         world: int, printed_ranks: int, ctx: Context) -> str | None:
+    """Why a printed pool below the rebuilt range can still be SGLang's own arithmetic: the pool is sized from the
+    MIN over all ranks of the free memory before and after the weights (``get_available_gpu_memory(distributed=
+    True)`` in ``init_torch_distributed`` and ``profile_max_num_token``, sglang 0.3.0–0.5.8; 0.5.23
+    ``KVCacheConfigurator``), and a log that prints fewer ranks than the world does not show the smallest.  The
+    printed tokens pin the budget to [tokens × cell, (tokens + step) × cell) (``_printed_floor``: the pool, step the
+    page; or the warning's profiled value, step 1); its distance Δ below the rebuilt
+    budget is what an unprinted rank lacks: Δ when only its free memory after the weights is lower, Δ / f when it
+    is lower by the same amount on both samples (the slack (1 − f) × pre shrinks with it).  None when the printed
+    pool is not below the range, every rank is printed, or a ``--max-total-tokens`` cap may bind."""
+    if tokens is None or rest is None or not cell or f is None:
+        return None
+    if world <= 1 or printed_ranks >= world or (ctx.get("max_total_tokens") and step != 1):
+        return None
+    need_high = (tokens + step) * cell
+    short = (rest.low.bytes - need_high) / 2**30
+    if short <= 0:
+        return None
+    return (f"{what} ({tokens:,} tokens) needs a KV budget below {need_high / 2**30:.3f} GiB, "
+            f"{short:.3f} GiB under the low end ({rest.low.gib:.3f} GiB) of the budget rebuilt from the {printed_ranks} "
+            f"printed rank(s) of {world}: SGLang sizes every rank's pool from the MIN over all ranks of the free memory before and after "
+            f"the weights (get_available_gpu_memory(distributed=True)), so an unprinted rank had {short:.2f}–"
+            f"{short / max(float(f), 1e-9):.2f} GiB less free memory than that low end assumes (after the weights only … "
+            "on both samples); the log does not show it")
+
+
+def _rope_reserve(ctx: Context) -> tuple[Iv, str] | None:
+    """(0 … the allocator segment of SGLang's RoPE pre-expansion, why; None when no release the log allows has it):
+    ``engines.sglang.rope.rope_reserve`` for the newest release consistent with the log's formats and its date
+    (0.5.6+: ``load_model`` grows the cos/sin cache after printing 'Load weight end', before the KV budget samples
+    the free memory).  The low end is 0 (the new cache may fit a cached free block), so a log whose releases
+    straddle 0.5.6 gets the same interval."""
+    if ctx.model is None:
+        return None
+    from tpkit.engines.sglang.rope import rope_reserve
+
+    version, capped = _release(ctx)
+    vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
+    try:
+        found = rope_reserve(ctx.model, version, context_len=ctx.get("context_length"),
+                             spec_steps=int(ctx.get("speculative_num_steps") or 0),
+                             spec_draft_tokens=int(ctx.get("speculative_num_draft_tokens") or 0), vendor=vendor)
+    except (REFUSED, ValueError, TypeError):  # a version or config the rule cannot read: no charge
+        return None
+    if found is None:
+        return None
+    return Iv(Bytes(0), found.high), found.source + (f" ({capped})" if capped else "")
 
 
 def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:

@@ -65,14 +65,53 @@ def _report_block(parsed: ParsedLog, last) -> list:
     return block
 
 
-def _per_worker(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available_a) -> tuple[object, str | None]:
+PER_WORKER_RELEASES = ((0, 8, 2), (0, 11, 0))
+"""first and last vLLM release whose engine core prints one 'GPU KV cache size' line per worker
+(``VllmRules.capacity_per_worker``)"""
+
+
+def _may_print_per_worker(ctx: Context) -> bool:
+    """Whether a release the log allows prints the capacity per worker while the rules that read it do not: no
+    release printed nor inferred, or an inferred range (``_version_ends``) that overlaps ``PER_WORKER_RELEASES``."""
+    import re
+
+    if not (ctx.version or ctx.rules_version):
+        return True
+    ends = _version_ends(ctx)
+    if ends is None:
+        return False
+
+    def parse(v: str) -> tuple[int, ...]:
+        nums = tuple(int(x) for x in re.findall(r"\d+", v)[:3])
+        return nums + (0,) * (3 - len(nums))
+
+    lo, hi = parse(ends[0]), parse(ends[1])
+    return lo <= PER_WORKER_RELEASES[1] and hi >= PER_WORKER_RELEASES[0]
+
+
+def _per_worker(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available_a,
+                release_known: bool = True, range_text: str | None = None) -> tuple[object, str | None]:
     """vLLM 0.8.2–0.11.0 print one "GPU KV cache size" line per worker, each from that worker's own available
     memory, and only then give every worker the smallest block count (``VllmRules.capacity_per_worker``; the
     engine core's ``_initialize_kv_caches`` calls ``get_kv_cache_config`` once per worker, in worker order, before
     ``unify_kv_cache_configs``).  The pool is the smallest line of the report; the returned anchor is that line
     (``tok_a`` itself when the rule does not apply) and the pairing in words: with fewer lines than workers the
-    printed line may be another worker's than the one whose 'Available KV cache memory' the log shows."""
+    printed line may be another worker's than the one whose 'Available KV cache memory' the log shows.
+
+    ``release_known`` False (no release printed, or a range inferred from the line formats that holds such a
+    release while the rules reading the log are another's, ``_may_print_per_worker``): the rule is kept as a caveat in words when more than one worker runs and the log prints fewer capacity
+    lines than workers — the pool is then not re-read from the lines (the release may print one line for all)."""
     world = tp * pp
+    if tok_a is not None and not release_known and not rules.capacity_per_worker and world > 1:
+        block = _report_block(parsed, tok_a)
+        if len(block) < world:
+            inferred = f"inferred {range_text} from the line formats; " if range_text else ""
+            return tok_a, (f"the release is not printed ({inferred}the log is read with vLLM {rules.label} rules): vLLM "
+                           "0.8.2–0.11.0 print one 'GPU KV cache size' line per worker, each from that worker's own "
+                           "available memory, before every worker gets the smallest block count (v1/engine/core.py "
+                           f"_initialize_kv_caches); the log prints {len(block)} line(s) for {world} workers, so "
+                           "from such a release the printed line may be another worker's than the one whose "
+                           "'Available KV cache memory' it shows; --engine-version reads it by that release")
     if tok_a is None or not rules.capacity_per_worker or rules.engine != "V1" or world <= 1:
         return tok_a, None
     block = _report_block(parsed, tok_a)
@@ -362,7 +401,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
         rows.append(printed_row("non-KV memory (printed, DEBUG)", nkv, nkv.meaning, derived=non_kv,
                                 derived_from="requested − available − graph estimate"))
     block = int(ctx.get("page_size", 16) or 16)
-    tok_a, per_worker = _per_worker(parsed, rules, tp, pp, view.last("kv_tokens"), avail_a)
+    tok_a, per_worker = _per_worker(parsed, rules, tp, pp, view.last("kv_tokens"), avail_a,
+                                    release_known=not _may_print_per_worker(ctx), range_text=ctx.version)
     blocks_a = view.last("gpu_blocks")
     tokens_printed = None
     if tok_a and isinstance(tok_a.count.value, int):

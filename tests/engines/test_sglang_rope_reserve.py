@@ -1,0 +1,79 @@
+"""SGLang's RoPE pre-expansion after 'Load weight end' (``engines.sglang.rope``).
+
+Boundary read in the wheels: ``ModelRunner.load_model`` calls ``reserve_rope_cache_for_long_sequences`` after it
+prints 'Load weight end' from 0.5.6 (read 0.5.6–0.5.23); 0.5.5 has no call.
+"""
+
+from dataclasses import replace
+
+from tpkit.engines.sglang.rope import rope_reserve, rotary_dim
+from tpkit.explain import explain_log
+from tpkit.models import load_model
+from tpkit.units import Bytes, MiB
+
+QWEN3 = load_model("Qwen/Qwen3-8B")  # max_position 40960, head_dim 128: a 20 MiB cache, its own segment
+SMALL = replace(QWEN3, max_position_embeddings=32_768, head_dim=64)  # an 8 MiB cache: a shared 20 MiB segment
+
+
+def test_boundary_0_5_6():
+    assert rope_reserve(SMALL, "0.5.5") is None
+    r = rope_reserve(SMALL, "0.5.6")
+    assert r is not None and rope_reserve(SMALL, "0.5.23") is not None
+    # ceil_128(32768 + 256) = 33024 → needs 33023 rows → ((33023 + 128) // 128) × 128 = 33024 rows, float32
+    assert r.rows == 33_024 and r.tensor == Bytes(33_024 * 64 * 4)
+    assert r.high == MiB(20)  # a request in [1, 10) MiB takes a 20 MiB segment
+
+
+def test_large_cache_charges_only_the_rounded_growth():
+    r = rope_reserve(QWEN3, "0.5.10")
+    assert r.rows == 41_216 and r.tensor == Bytes(41_216 * 128 * 4)
+    # new 20.125 MiB → 22 MiB segment; the old 20 MiB cache's own segment comes back at the sample
+    assert r.high == MiB(2)
+
+
+def test_short_context_keeps_the_cache_and_speculation_grows_it():
+    assert rope_reserve(SMALL, "0.5.10", context_len=8_192) is None
+    spec = rope_reserve(SMALL, "0.5.10", spec_steps=3, spec_draft_tokens=4)
+    assert spec.rows == ((32_768 + 24 + 256 + 127) // 128 * 128 - 1 + 128) // 128 * 128
+
+
+def test_amd_model_dtype_before_0_5_23():
+    assert rope_reserve(SMALL, "0.5.20", vendor="AMD").tensor == Bytes(33_024 * 64 * 2)
+    assert rope_reserve(SMALL, "0.5.23", vendor="AMD").tensor == Bytes(33_024 * 64 * 4)
+
+
+def test_rotary_dim_mla_and_partial():
+    assert rotary_dim(load_model("deepseek-ai/DeepSeek-V3")) == 64
+    assert rotary_dim(replace(QWEN3, extra={**QWEN3.extra, "partial_rotary_factor": 0.25})) == 32
+
+
+_LOG = """\
+[2026-03-01 10:00:00] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', tp_size=2, mem_fraction_static=0.85, page_size=1)
+[2026-03-01 10:00:03] Load weight begin. avail mem=78.48 GB
+[2026-03-01 10:00:09] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, avail mem=70.80 GB, mem usage=7.68 GB.
+"""
+
+
+def test_explain_widens_the_budget_down_from_0_5_6_only():
+    flags = {"model": "Qwen/Qwen3-8B", "gpu": "H100-SXM-80GB"}
+    old = explain_log(_LOG, flags={**flags, "engine_version": "0.5.5"})
+    new = explain_log(_LOG, flags={**flags, "engine_version": "0.5.6"})
+    assert not any(r.item.startswith("RoPE cache") for r in old.anchored.rows)
+    assert any(r.item.startswith("RoPE cache") for r in new.anchored.rows)
+    assert new.anchored.rest.high == old.anchored.rest.high
+    assert old.anchored.rest.low - new.anchored.rest.low == MiB(2)
+    assert new.anchored.free_after_weights == old.anchored.free_after_weights  # the printed line is unchanged
+
+
+def test_a_log_dated_before_0_5_6_gets_no_charge():
+    """RELEASE_DATES holds 0.5.6's wheel date (2025-12-03, ``unzip -l``): a log of the 0.2.15–0.5.8 line formats
+    dated before it reads with 0.5.5's rules, without the pre-expansion; one dated after it with 0.5.8's."""
+    from tpkit.engines.sglang.versions import newest_by_date
+
+    assert newest_by_date("0.5.8", "2025-11-20")[0] == "0.5.5"
+    assert newest_by_date("0.5.8", "2025-12-10")[0] == "0.5.8"
+    flags = {"model": "Qwen/Qwen3-8B", "gpu": "H100-SXM-80GB"}
+    before = explain_log(_LOG.replace("2026-03-01", "2025-11-20"), flags=flags)
+    after = explain_log(_LOG.replace("2026-03-01", "2025-12-10"), flags=flags)
+    assert not any(r.item.startswith("RoPE cache") for r in before.anchored.rows)
+    assert any(r.item.startswith("RoPE cache") for r in after.anchored.rows)
