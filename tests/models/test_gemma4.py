@@ -123,3 +123,18 @@ def test_bidirectional_all_halves_the_window():
 def test_malformed_gemma4_fields_are_clear_errors(change, match):
     with pytest.raises(ConfigError, match=match):
         _small(**change)
+
+
+def test_vision_tower_counted_by_hand():
+    # 27 layers, d 1152, 16 heads × 72 (16 KV heads), MLP 4304, patch 16, position table 2 × 10240 × d
+    attention = 27 * (2 * 16 * 72 * 1152 + 2 * 16 * 72 * 1152)
+    mlp = 27 * 3 * 1152 * 4304
+    projector = 1152 * 2816
+    other = 3 * 16 * 16 * 1152 + 2 * 10240 * 1152 + 27 * (2 * 72 + 4 * 1152) + 2 * 1152
+    assert _spec().vision_params == attention + mlp + projector + other == 572_794_416
+
+
+def test_per_layer_input_weights_in_every_layer():
+    names = {p.name.rsplit(".", 1)[-1]: (p.out, p.inp) for p in layer_parts(_small(), 0)}
+    assert names["per_layer_input_gate"] == (32, 256) and names["per_layer_projection"] == (256, 32)
+    assert "per_layer_input_gate" not in {p.name.rsplit(".", 1)[-1] for p in layer_parts(_spec(), 0)}

@@ -133,6 +133,13 @@ def layer_parts(spec: ModelSpec, i: int, *, moe_layer: bool | None = None) -> li
         attn = _gqa(spec, pre, kind)
     norms = [Part(name=f"{pre}.norm{j}", category="norms", out=spec.hidden_size)
              for j in range(spec.extra.get("norms_per_layer", 2))]
+    per_layer = spec.extra.get("hidden_size_per_layer_input") if spec.model_type == "gemma4_text" else None
+    if isinstance(per_layer, int) and per_layer > 0:  # Gemma 4 per-layer input gate / projection / norm
+        norms += [Part(name=f"{pre}.per_layer_input_gate", category="embedding", out=per_layer,
+                       inp=spec.hidden_size, linear=True),
+                  Part(name=f"{pre}.per_layer_projection", category="embedding", out=spec.hidden_size,
+                       inp=per_layer, linear=True),
+                  Part(name=f"{pre}.post_per_layer_input_norm", category="norms", out=spec.hidden_size)]
     return attn + _mlp(spec, pre, moe_layer, double=i >= _double_wide_from(spec)) + norms
 
 
