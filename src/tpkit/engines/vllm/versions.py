@@ -12,8 +12,8 @@ means first *released* version, the commit inside the interval before it is not 
     requested = ceil(total × util); sizes via format_gib     0.14.0          v1/worker/utils.py request_memory; utils/mem_utils.py
     chunked-local layers keep the hybrid manager             0.14.0          envs.py VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE "1"
     MLA block = the backend's preferred size                 0.18.0          platforms/interface.py update_block_size_for_backend
+    Gemma 4 served (per-kind head dims, shared-KV layers)    0.19.0          model_executor/models/gemma4.py (none in 0.18.0)
     default gpu_memory_utilization 0.92; CUDA-graph estimate 0.20.0          config/cache.py; envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS "1"
-    Gemma 4 served (sliding/full head dims, shared-KV layers) 0.19.0         model_executor/models/gemma4.py
     printed tokens = int(concurrency × max_model_len)        0.21.0          v1/core/kv_cache_utils.py
     mm prefix-LM (Gemma 4): default batched tokens ≥ the     0.22.0          engine/arg_utils.py _get_min_mm_batched_tokens
       largest per-item multimodal token count
