@@ -229,10 +229,12 @@ def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, i
     """The printed token count for the low and high end of ``available`` (``engines.vllm.capacity.plan_capacity``:
     ≥ 0.21 int(max_concurrency × max_model_len), V1 < 0.21 blocks // groups × block, V0 blocks × block)."""
     from tpkit.engines.vllm.capacity import plan_capacity
-    from tpkit.engines.vllm.inputs import derived_max_model_len
+    from tpkit.engines.vllm.inputs import derived_max_model_len, mm_prefix_batch_floor
 
     length = int(ctx.get("context_length") or derived_max_model_len(ctx.model, rules)[0])
     batched = int(ctx.get("max_num_batched_tokens") or 2048)
+    if not ctx.get("max_num_batched_tokens") and getattr(rules, "mm_prefix_batch_floor", False):
+        batched = max(batched, mm_prefix_batch_floor(ctx.model) or 0)  # Gemma 4 prefix-LM default (≥ 0.22)
     out = []
     for end in (available.low, available.high):
         cap = plan_capacity(layout, Bytes(max(end.bytes, 0)), max_model_len=length, max_num_batched_tokens=batched,

@@ -22,6 +22,7 @@ from pathlib import Path
 from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import ConfigError
 from tpkit.models.fields import MAX_DIM, optional_int
+from tpkit.models.gemma4 import Gemma4Attn, gemma4_attention, gemma4_defaults, is_gemma4
 from tpkit.models.layers import GATED_ATTN_ARCH, layer_kinds, moe_layer_ids
 from tpkit.models.quant import parse_quant_config
 from tpkit.models.spec import DsaSpec, LinearAttnSpec, MlaSpec, ModelSpec, MoeSpec
@@ -39,11 +40,13 @@ _LIBRARY_DEFAULTS = {
     "gemma2": {"tie_word_embeddings": True},
     # Lfm2Config default tie_word_embeddings=True (transformers 5.x models/lfm2/configuration_lfm2.py)
     "lfm2": {"tie_word_embeddings": True},
+    # Gemma4TextConfig default tie_word_embeddings=True (the released configs write it)
+    "gemma4_text": {"tie_word_embeddings": True},
 }
-_TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "llama4": "llama4_text", "kimi_k25": "kimi_k2"}
+_TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text", "kimi_k25": "kimi_k2"}
 _QKV_BIAS_ARCH = {"qwen2", "qwen2_moe"}
 _NO_O_BIAS = {"glm4_moe", "glm4", "qwen2", "qwen2_moe"}
-_QK_NORM_ARCH = {"qwen3", "qwen3_moe", "gemma3_text", "qwen3_next", "qwen3_vl_text",
+_QK_NORM_ARCH = {"qwen3", "qwen3_moe", "gemma3_text", "gemma4_text", "qwen3_next", "qwen3_vl_text",
                  "qwen3_5_text", "qwen3_5_moe_text", "lfm2"}  # glm4_moe follows its use_qk_norm key
 _SHARED_EXPERT_ARCH = {"llama4_text"}
 GROK_ARCHS = frozenset({"Grok1ForCausalLM", "Grok1ModelForCausalLM"})
@@ -61,7 +64,7 @@ _GDN_KEYS = ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_
 KNOWN_MODEL_TYPES = frozenset({
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "kimi_linear", "gemma3_text", "llama4_text", "gpt_oss", "glm4", "glm4_moe", "qwen3_next",
-    "qwen3_vl_text", "qwen3_5_text", "qwen3_5_moe_text", "granitemoehybrid", "lfm2"})
+    "qwen3_vl_text", "qwen3_5_text", "qwen3_5_moe_text", "granitemoehybrid", "lfm2", "gemma4_text"})
 """text model types whose layer layout tpkit's rules were written and checked for; any other is planned
 as a standard decoder, and the plan says so (``ModelSpec.assumptions``)"""
 MAX_LAYERS = 100_000
@@ -114,6 +117,8 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
     text = _text_config(cfg, source, assumptions)
     r = _Reader(text, source, assumptions)
     num_layers = r.int("num_hidden_layers", maximum=MAX_LAYERS)
+    if is_gemma4(text):
+        text = r.text = gemma4_defaults(text, num_layers, source, assumptions)
     architecture = _architecture(cfg, text["model_type"], source, assumptions)
     hidden, heads = r.int("hidden_size"), r.int("num_attention_heads")
     mla = _mla(text, r)
@@ -121,13 +126,17 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
     kinds, window = layer_kinds(text, num_layers, source, assumptions)
     moe = _moe(text, r, num_layers)
     mt = text["model_type"]
+    kv_heads = heads if mla else r.int("num_key_value_heads", default=heads)
+    g4 = gemma4_attention(text, kinds, num_layers, head_dim, kv_heads, source) if is_gemma4(text) else \
+        Gemma4Attn(full_head_dim=None, full_kv_heads=None, kv_shared_layers=0)
     return ModelSpec(
         name=name, source=source,
         architecture=architecture, model_type=mt,
         hidden_size=hidden, intermediate_size=_dense_width(text, r, moe),
         num_layers=num_layers, num_attention_heads=heads,
-        num_kv_heads=heads if mla else r.int("num_key_value_heads", default=heads),
+        num_kv_heads=kv_heads,
         head_dim=head_dim, v_head_dim=v_head_dim,
+        full_head_dim=g4.full_head_dim, full_kv_heads=g4.full_kv_heads, kv_shared_layers=g4.kv_shared_layers,
         vocab_size=r.int("vocab_size"), max_position_embeddings=_max_positions(text, r),
         torch_dtype=_dtype(text, source, assumptions),
         tie_word_embeddings=_flag(text, "tie_word_embeddings", source) and not _is_grok(cfg),
@@ -283,8 +292,8 @@ def _head_dims(text: dict, r: _Reader, mla: MlaSpec | None, hidden: int, heads: 
 
 def _moe(text: dict, r: _Reader, num_layers: int) -> MoeSpec | None:
     key = next((k for k in ("n_routed_experts", "num_experts", "num_local_experts") if text.get(k)), None)
-    if key is None:
-        return None
+    if key is None or (is_gemma4(text) and not _flag(text, "enable_moe_block", r.where)):
+        return None  # Gemma 4 builds its expert block only with enable_moe_block (vLLM models/gemma4.py)
     mt = text["model_type"]
     width_key = "moe_intermediate_size" if text.get("moe_intermediate_size") else "intermediate_size"
     width = r.int(width_key)
@@ -299,7 +308,7 @@ def _moe(text: dict, r: _Reader, num_layers: int) -> MoeSpec | None:
     elif shared_width and not shared:
         shared = 1
     num_dense = optional_int(text, "first_k_dense_replace", r.where, default=0)
-    topk_key = next((k for k in ("num_experts_per_tok", "experts_per_token", "num_experts_per_token")
+    topk_key = next((k for k in ("num_experts_per_tok", "experts_per_token", "num_experts_per_token", "top_k_experts")
                      if text.get(k)), None)
     if topk_key is None:
         raise ConfigError(f"{r.where}: MoE config ({key}={text[key]}) lacks num_experts_per_tok")
@@ -464,12 +473,14 @@ def _extra(cfg: dict, text: dict) -> dict:
         "attention_sinks": mt == "gpt_oss",
         "norms_per_layer": 4 if mt.startswith("gemma") or _is_grok(cfg) else 2,
         # Grok-2: a dense MLP of intermediate_size beside the experts in every MoE layer (see GROK_ARCHS)
-        "residual_moe": bool(text.get("residual_moe")),
+        "residual_moe": bool(text.get("residual_moe")) or (is_gemma4(text) and bool(text.get("enable_moe_block"))),
         "router_bias": mt == "gpt_oss",
         "expert_bias": mt == "gpt_oss",
         "score_correction_bias": text.get("topk_method") == "noaux_tc" or mt in ("glm4_moe", "kimi_linear"),
         "wrapper_model_type": cfg.get("model_type"),
     }
+    if isinstance(cfg.get("audio_config"), dict):
+        extra["has_audio_tower"] = True
     if mt in GATED_ATTN_ARCH and text.get("attn_output_gate", True) is not False:
         extra["attn_output_gate"] = True  # q_proj also yields a per-head output gate (see GATED_ATTN_ARCH)
     labels = cfg.get("num_labels") or (len(cfg["id2label"]) if isinstance(cfg.get("id2label"), dict) else None)
@@ -477,7 +488,8 @@ def _extra(cfg: dict, text: dict) -> dict:
         extra["num_labels"] = labels  # HF PretrainedConfig: num_labels, else the id2label entries (default 2)
     for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config", "draft_vocab_size",
                 "eagle_config", "target_hidden_size", "num_aux_hidden_states", "num_attention_layers", "is_hybrid_swa",
-                "mtp_num_hidden_layers",
+                "mtp_num_hidden_layers", "use_bidirectional_attention", "attention_k_eq_v", "use_double_wide_mlp",
+                "hidden_size_per_layer_input", "vocab_size_per_layer_input",
                 "mamba_ssm_dtype", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size",
                 "conv_L_cache", "conv_bias", "conv_dim", *_GDN_KEYS):
         if cfg.get(key) is not None or text.get(key) is not None:

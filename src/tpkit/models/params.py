@@ -72,6 +72,17 @@ def global_parts(spec: ModelSpec) -> list[Part]:
     parts = [Part(name="model.embed_tokens", category="embedding", out=spec.vocab_size, inp=spec.hidden_size,
                   shard="vocab"),
              Part(name="model.norm", category="norms", out=spec.hidden_size)]
+    per_layer = spec.extra.get("hidden_size_per_layer_input")
+    if spec.model_type == "gemma4_text" and isinstance(per_layer, int) and per_layer > 0:
+        # Gemma 4 per-layer inputs (E2B/E4B): an embedding of vocab_size_per_layer_input rows × layers · width, its
+        # projection from the hidden state and norm (vLLM 0.19.0 – 0.29.0 models/gemma4.py Gemma4Model)
+        rows = spec.extra.get("vocab_size_per_layer_input") or spec.vocab_size
+        width = spec.num_layers * per_layer
+        parts += [Part(name="model.embed_tokens_per_layer", category="embedding", out=int(rows), inp=width,
+                       shard="vocab"),
+                  Part(name="model.per_layer_model_projection", category="embedding", out=width,
+                       inp=spec.hidden_size, shard="col", linear=True),
+                  Part(name="model.per_layer_projection_norm", category="norms", out=per_layer)]
     if spec.architecture.endswith("ForSequenceClassification"):
         # reward / classifier checkpoints end in a score head of num_labels rows, not an LM head (sglang 0.5.10
         # models/llama_reward.py LlamaForSequenceClassification: ``score`` nn.Linear(hidden, num_labels), no lm_head)
@@ -95,6 +106,8 @@ def layer_groups(spec: ModelSpec, layers: range, *, by_name: bool = False) -> li
         return [(i, 1, i in moe_ids) for i in layers]
     kinds = spec.layer_kinds[layers.start:layers.stop] if spec.layer_kinds else repeat("full")
     keys = list(zip(kinds, map(moe_ids.__contains__, layers)))  # (kind, MoE) per layer, built at C speed
+    if _double_wide_from(spec) < spec.num_layers:  # Gemma 4: the shared-KV layers' MLP is twice as wide
+        keys = [(*k, i >= _double_wide_from(spec)) for k, i in zip(keys, layers)]
     counts = Counter(keys)
     return [(layers[keys.index(key)], counts[key], key[1]) for key in dict.fromkeys(keys)]
 
@@ -117,27 +130,50 @@ def layer_parts(spec: ModelSpec, i: int, *, moe_layer: bool | None = None) -> li
     elif spec.mla is not None:
         attn = _mla(spec, pre)
     else:
-        attn = _gqa(spec, pre)
+        attn = _gqa(spec, pre, kind)
     norms = [Part(name=f"{pre}.norm{j}", category="norms", out=spec.hidden_size)
              for j in range(spec.extra.get("norms_per_layer", 2))]
-    return attn + _mlp(spec, pre, moe_layer) + norms
+    per_layer = spec.extra.get("hidden_size_per_layer_input") if spec.model_type == "gemma4_text" else None
+    if isinstance(per_layer, int) and per_layer > 0:  # Gemma 4 per-layer input gate / projection / norm
+        norms += [Part(name=f"{pre}.per_layer_input_gate", category="embedding", out=per_layer,
+                       inp=spec.hidden_size, linear=True),
+                  Part(name=f"{pre}.per_layer_projection", category="embedding", out=spec.hidden_size,
+                       inp=per_layer, linear=True),
+                  Part(name=f"{pre}.post_per_layer_input_norm", category="norms", out=spec.hidden_size)]
+    return attn + _mlp(spec, pre, moe_layer, double=i >= _double_wide_from(spec)) + norms
 
 
-def _gqa(spec: ModelSpec, pre: str) -> list[Part]:
-    h, nh, nkv, hd = spec.hidden_size, spec.num_attention_heads, spec.num_kv_heads, spec.head_dim
+def _double_wide_from(spec: ModelSpec) -> int:
+    """First layer whose dense MLP is 2 × intermediate_size: Gemma 4 ``use_double_wide_mlp`` widens the shared-KV
+    layers (vLLM 0.19.0 – 0.29.0 ``models/gemma4.py Gemma4DecoderLayer``); ``num_layers`` when none is."""
+    if spec.kv_shared_layers and spec.extra.get("use_double_wide_mlp"):
+        return spec.num_layers - spec.kv_shared_layers
+    return spec.num_layers
+
+
+def _gqa(spec: ModelSpec, pre: str, kind: str = "full") -> list[Part]:
+    """q/k/v/o of one attention layer; Gemma 4's full layers use their own head dim and KV heads
+    (``ModelSpec.kv_head_dim`` / ``kv_heads``).  With ``attention_k_eq_v`` the checkpoint has no v_proj, but vLLM's
+    ``QKVParallelLinear`` holds the V slot (loaded with K), so the memory counts it (vLLM models/gemma4.py)."""
+    h, nh = spec.hidden_size, spec.num_attention_heads
+    nkv, hd = spec.kv_heads(kind), spec.kv_head_dim(kind)
+    if spec.per_kind_kv:
+        spec_v = hd
+    else:
+        spec_v = spec.v_head_dim
     a = f"{pre}.self_attn"
     q_out = nh * hd * (2 if spec.extra.get("attn_output_gate") else 1)  # Qwen3-Next: q and its output gate
     parts = [Part(name=f"{a}.q_proj", category="attention", out=q_out, inp=h, shard="col", linear=True),
              Part(name=f"{a}.k_proj", category="attention", out=nkv * hd, inp=h, shard="kv", linear=True),
-             Part(name=f"{a}.v_proj", category="attention", out=nkv * spec.v_head_dim, inp=h, shard="kv",
+             Part(name=f"{a}.v_proj", category="attention", out=nkv * spec_v, inp=h, shard="kv",
                   linear=True),
-             Part(name=f"{a}.o_proj", category="attention", out=h, inp=nh * spec.v_head_dim, shard="row",
+             Part(name=f"{a}.o_proj", category="attention", out=h, inp=nh * spec_v, shard="row",
                   linear=True)]
     x = spec.extra
     if x.get("qkv_bias"):
         parts += [Part(name=f"{a}.q_proj.bias", category="attention", out=nh * hd, shard="col"),
                   Part(name=f"{a}.k_proj.bias", category="attention", out=nkv * hd, shard="kv"),
-                  Part(name=f"{a}.v_proj.bias", category="attention", out=nkv * spec.v_head_dim, shard="kv")]
+                  Part(name=f"{a}.v_proj.bias", category="attention", out=nkv * spec_v, shard="kv")]
     if x.get("o_bias"):
         parts.append(Part(name=f"{a}.o_proj.bias", category="attention", out=h))
     if x.get("qk_norm"):
@@ -273,10 +309,11 @@ def _short_conv(spec: ModelSpec, pre: str) -> list[Part]:
     return parts
 
 
-def _mlp(spec: ModelSpec, pre: str, moe_layer: bool) -> list[Part]:
+def _mlp(spec: ModelSpec, pre: str, moe_layer: bool, *, double: bool = False) -> list[Part]:
     moe = spec.moe
     if moe is None or not moe_layer:
-        return _ffn(f"{pre}.mlp", "dense_mlp", spec.hidden_size, spec.intermediate_size, 1, "col", "row")
+        width = spec.intermediate_size * (2 if double else 1)
+        return _ffn(f"{pre}.mlp", "dense_mlp", spec.hidden_size, width, 1, "col", "row")
     h, e, w = spec.hidden_size, moe.num_experts, moe.moe_intermediate_size
     parts = [Part(name=f"{pre}.mlp.gate", category="router", out=e, inp=h)]
     if spec.extra.get("router_bias") or spec.extra.get("score_correction_bias"):

@@ -162,6 +162,15 @@ class ModelSpec:
     """parameter count of the vision tower when known"""
     attention_bias: bool = False
     """q/k/v projections carry biases"""
+    full_head_dim: int | None = None
+    """K/V head dim (elements) of the full-attention layers when it differs from ``head_dim`` (Gemma 4
+    ``global_head_dim``; ``head_dim`` is then the sliding layers'); None: every layer uses ``head_dim``"""
+    full_kv_heads: int | None = None
+    """total KV heads of the full-attention layers when they differ from ``num_kv_heads`` (Gemma 4
+    ``num_global_key_value_heads`` with ``attention_k_eq_v``); None: ``num_kv_heads``"""
+    kv_shared_layers: int = 0
+    """the last n decoder layers reuse the KV cache of an earlier layer of their kind and allocate none
+    (Gemma 4 ``num_kv_shared_layers``; count)"""
     assumptions: tuple[str, ...] = ()
     """what tpkit assumed where the config was silent or unknown (a defaulted field, a library default, a
     model type without rules of its own), each as a sentence a plan can show"""
@@ -176,6 +185,26 @@ class ModelSpec:
     def kind_of(self, layer: int) -> str:
         """Attention kind of decoder ``layer`` (0-based) without building ``kinds`` (O(1))."""
         return self.layer_kinds[layer] if self.layer_kinds else "full"
+
+    def kv_head_dim(self, kind: str) -> int:
+        """K (= V) head dim of the layers of ``kind`` (``full_head_dim`` for full layers where the config sets one)."""
+        return self.full_head_dim if kind == "full" and self.full_head_dim else self.head_dim
+
+    def kv_heads(self, kind: str) -> int:
+        """Total KV heads of the layers of ``kind`` (``full_kv_heads`` for full layers where the config sets it)."""
+        return self.full_kv_heads if kind == "full" and self.full_kv_heads else self.num_kv_heads
+
+    @property
+    def per_kind_kv(self) -> bool:
+        """Full and sliding layers cache different KV shapes (Gemma 4)."""
+        return bool(self.full_head_dim and self.full_head_dim != self.head_dim) or \
+            bool(self.full_kv_heads and self.full_kv_heads != self.num_kv_heads)
+
+    @property
+    def kv_kinds(self) -> tuple[str, ...]:
+        """Per-layer kinds of the layers that own a KV cache (the last ``kv_shared_layers`` reuse another's)."""
+        kinds = self.kinds
+        return kinds[:len(kinds) - self.kv_shared_layers] if self.kv_shared_layers else kinds
 
     @property
     def num_full_layers(self) -> int:

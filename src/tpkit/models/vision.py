@@ -29,6 +29,11 @@ p = patch, L = layers; "+b" = with bias):
     ((img/p)²+1)·d, 2 LayerNorms, per layer q/k/v/o +b, fc1/fc2 +b, 2 LayerNorms; the pixel-shuffle adapter
     (a ``Llama4VisionMLP``: (d/r²)→projector_input_dim→projector_output_dim, bias per
     ``multi_modal_projector_bias``) is counted with the MLP matrices; projector vision_output_dim→hidden, no bias.
+  - ``gemma4`` (``gemma4_vision``): patch projection 3·p²·d (no bias), a 2 × position_embedding_size × d position
+    table, per layer q/k/v (heads × head_dim, KV heads for k/v) and o (no bias), q/k RMSNorms (head_dim), a gated
+    MLP gate/up/down (no bias), 4 RMSNorms; no pooler weights; standardize keeps 2·d buffers; the embedder's
+    projection d → hidden (no bias, its pre-norm has no scale) (transformers 5.25 ``modeling_gemma4.py``
+    ``Gemma4VisionModel`` / ``Gemma4MultimodalEmbedder``).
   - ``moonvit`` (Kimi-K2.5, ``vt_*`` keys): conv 3·p²·d+d, position table h·w·d, per layer wqkv/wo +b,
     fc0/fc1 +b, 2 LayerNorms; final LayerNorm; projector LayerNorm d + 4d→4d→hidden +b.
 
@@ -55,7 +60,7 @@ class VisionTower:
     """A vision tower's parameters (count, no bytes: the dtype is the model's)."""
 
     family: str
-    """siglip, clip, mllama, llama4, qwen2_vl, qwen2_5_vl, qwen3_vl or moonvit"""
+    """siglip, clip, mllama, llama4, qwen2_vl, qwen2_5_vl, qwen3_vl, moonvit or gemma4"""
     attention: int
     """q/k/v/o weight matrices of every layer (params)"""
     mlp: int
@@ -142,6 +147,8 @@ def _family(vc: dict, wrapper: str | None) -> str | None:
         return "clip"
     if vt == "llama4_vision_model":
         return "llama4"
+    if vt == "gemma4_vision":
+        return "gemma4"
     if vt == "mllama_vision_model" or wrapper == "mllama":
         return "mllama"
     if "vt_hidden_size" in vc or wrapper in ("kimi_k25",):
@@ -283,5 +290,15 @@ def _moonvit(k: _Keys, hidden: int, wrapper: str | None) -> VisionTower:
                        + 2 * d + w + out)
 
 
-_BUILDERS = {"siglip": _siglip, "clip": _clip, "mllama": _mllama, "llama4": _llama4, "qwen2_vl": _qwen2_vl,
+def _gemma4(k: _Keys, hidden: int, wrapper: str | None) -> VisionTower:
+    d, i, n, p, pos, heads = k.ints("hidden_size", "intermediate_size", "num_hidden_layers", "patch_size",
+                                    "position_embedding_size", "num_attention_heads")
+    hd, kv = k.ints("head_dim", "num_key_value_heads", head_dim=d // heads, num_key_value_heads=heads)
+    standardize = 2 * d if k.vc.get("standardize") is True else 0
+    return VisionTower(family="gemma4", attention=n * (2 * heads * hd * d + 2 * kv * hd * d), mlp=n * 3 * d * i,
+                       projector=d * hidden,
+                       other=3 * p * p * d + 2 * pos * d + n * (2 * hd + 4 * d) + standardize)
+
+
+_BUILDERS = {"gemma4": _gemma4, "siglip": _siglip, "clip": _clip, "mllama": _mllama, "llama4": _llama4, "qwen2_vl": _qwen2_vl,
              "qwen2_5_vl": _qwen2_5_vl, "qwen3_vl": _qwen3_vl, "moonvit": _moonvit}

@@ -127,6 +127,23 @@ def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
     return kinds[len(kinds) - per_stage:]
 
 
+def refuse_per_kind_kv(model: ModelSpec) -> None:
+    """Refuse a model whose full and sliding layers cache different KV shapes, or whose last layers share another
+    layer's KV (Gemma 4), which tpkit's SGLang pool does not model yet.
+
+    SGLang 0.5.23 serves Gemma 4 (``models/gemma4_causal.py`` / ``gemma4_mm.py``) as a hybrid-SWA model
+    (``configs/model_config.py``: ``is_hybrid_swa_compress``; separate ``swa_head_dim`` / ``swa_num_key_value_heads``
+    for the sliding pool, ``model_executor/pool_configurator.py``), a layout tpkit's cell and SWA pool rules
+    (one head dim, one KV head count) do not cover."""
+    if model.per_kind_kv or model.kv_shared_layers:
+        raise PlanInputError(
+            f"{model.name}: Gemma 4's per-layer KV shapes (sliding {model.kv_heads('sliding')} KV heads × "
+            f"{model.kv_head_dim('sliding')}, full {model.kv_heads('full')} × {model.kv_head_dim('full')}"
+            f"{f', {model.kv_shared_layers} shared-KV layers' if model.kv_shared_layers else ''}) are not modelled "
+            "for SGLang yet (SGLang 0.5.23 gives them a hybrid SWA pool with its own head dims); plan it with "
+            "--engine vllm (vLLM ≥ 0.19.0)")
+
+
 def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_dim: bool = True,
                  version: str = LATEST) -> CellSize:
     """The cell size SGLang profiles with (per rank, the stage's attention layers; linear layers hold no KV).
@@ -137,6 +154,7 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
     ``swa.hybrid_swa(model, version)`` says so; otherwise they count as full layers of the one pool.
     """
     element = DTYPES[kv_dtype].bytes
+    refuse_per_kind_kv(model)
     kinds = stage_layer_kinds(model, pp)
     if model.mla is not None:
         dim = model.mla.kv_lora_rank + model.mla.qk_rope_head_dim

@@ -133,11 +133,43 @@ def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, mo
     gb10 = gpu.compute_capability == (12, 1)
     huge = rules.huge_gpu_batch and gpu.total_bytes >= GiB(160) and not gb10
     tokens = options.max_num_batched_tokens or (16384 if huge else 8192 if big else 2048)
+    if not options.max_num_batched_tokens and rules.mm_prefix_batch_floor:
+        tokens = max(tokens, mm_prefix_batch_floor(model) or 0)
     seqs = options.max_num_seqs or min(1024 if big_seqs else 256, tokens)
     if tokens < seqs:
         raise PlanInputError(f"--max-num-batched-tokens {tokens} is below --max-num-seqs {seqs}; vLLM needs "
                              f"max_num_batched_tokens ≥ max_num_seqs: raise it to {seqs} or lower --max-num-seqs")
     return tokens, seqs
+
+
+GEMMA4_VIDEO_FRAMES = 32
+"""``_VIDEO_MAX_FRAMES``: frames one Gemma 4 video item is sampled to at most (vLLM 0.19.0 – 0.29.0
+``models/gemma4_mm.py``)"""
+GEMMA4_FRAME_TOKENS = 70 + 2 + 6
+"""tokens per video frame in ``Gemma4ProcessingInfo.get_mm_max_tokens_per_item``: ``_VIDEO_MAX_SOFT_TOKENS`` 70
+soft tokens + begin/end-of-image + 6 timestamp tokens"""
+GEMMA4_AUDIO_TOKENS = 750
+"""``Gemma4Processor.audio_seq_length`` default (transformers 5.25 ``models/gemma4/processing_gemma4.py``)"""
+
+
+def mm_prefix_batch_floor(model: ModelSpec) -> int | None:
+    """The largest per-item multimodal token count of a Gemma 4 prefix-LM model (vLLM ≥ 0.22.0
+    ``engine/arg_utils.py _set_default_max_num_seqs_and_batched_tokens_args``: when ``max_num_batched_tokens`` is
+    not given and the model is multimodal with ``is_mm_prefix_lm`` — for Gemma 4 ``use_bidirectional_attention
+    == "vision"``, ``transformers_utils/model_arch_config_convertor.py Gemma4ModelArchConfigConvertor`` — the
+    default is raised to ``max(get_mm_max_tokens_per_item)``: image ``vision_config.default_output_length`` (280),
+    video 32 frames × 78 = 2,496, audio 750 when there is an audio tower); None for other models.
+
+    Other prefix-LM models in vLLM's list (Gemma 3, PaliGemma …) do not override ``get_mm_max_tokens_per_item``,
+    so vLLM finds no count for them and keeps its default."""
+    if not (model.model_type == "gemma4_text" and model.is_multimodal
+            and model.extra.get("use_bidirectional_attention") == "vision"):
+        return None
+    vision = model.extra.get("vision_config")
+    image = vision.get("default_output_length") if isinstance(vision, dict) else None
+    image = image if isinstance(image, int) and not isinstance(image, bool) and image > 0 else 280
+    audio = GEMMA4_AUDIO_TOKENS if model.extra.get("has_audio_tower") else 0
+    return max(image, GEMMA4_VIDEO_FRAMES * GEMMA4_FRAME_TOKENS, audio)
 
 
 def _large_batch_device(gpu: GpuSpec, rules: VllmRules) -> tuple[bool, bool]:
@@ -205,6 +237,10 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
     if options.kv_cache_memory_bytes is not None and rules.release < (0, 10, 2):
         raise PlanInputError(f"--kv-cache-memory-bytes does not exist in vLLM {rules.label} (it arrived in 0.10.2, "
                              "engine/arg_utils.py); remove it or plan with --engine-version 0.10.2 or later")
+    if model.model_type == "gemma4_text" and not rules.gemma4:
+        raise PlanInputError(f"vLLM {rules.label} does not serve Gemma 4 ({model.architecture}): the model arrived "
+                             "in vLLM 0.19.0 (model_executor/models/gemma4.py); plan with --engine-version 0.19.0 "
+                             "or later")
     act_name, act_bytes = _act_dtype(model, options)
     requested, notes = options.kv_cache_dtype, ()
     from_checkpoint = checkpoint_kv_dtype(model.quant, rules.release) if (requested or "auto").strip().lower() \

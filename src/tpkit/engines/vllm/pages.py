@@ -160,9 +160,10 @@ class DraftKv:
     """what the drafter is (for the ledger)"""
 
 
-def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
-    """KV heads each TP rank stores: ``max(1, heads // tp)``; MLA stores one latent head (vLLM
-    ``vllm/config/model.py`` ``ModelConfig.get_num_kv_heads``).
+def kv_heads_per_rank(model: ModelSpec, tp: int, kind: str = "sliding") -> int:
+    """KV heads each TP rank stores in a layer of ``kind``: ``max(1, heads // tp)``; MLA stores one latent head
+    (vLLM ``vllm/config/model.py`` ``ModelConfig.get_num_kv_heads``; Gemma 4's full layers: their own count,
+    ``Gemma4Attention`` ``max(1, total_num_kv_heads // tp_size)``, 0.19.0 – 0.29.0).
 
     The count is the models layer's rule; the divisibility checks are vLLM's (it asserts them)."""
     q_heads = model.num_attention_heads
@@ -172,14 +173,14 @@ def kv_heads_per_rank(model: ModelSpec, tp: int) -> int:
                              f"requires num_attention_heads % tensor_parallel_size == 0: use --tp {divisors}")
     if model.mla is not None:
         return 1
-    heads = model.num_kv_heads
+    heads = model.kv_heads(kind)
     if heads >= tp and heads % tp:
         raise PlanInputError(f"--tp {tp} does not divide the model's {heads} KV heads; "
                              f"use a TP size that divides {heads} (or a multiple of it)")
     if heads < tp and tp % heads:
         raise PlanInputError(f"--tp {tp} is above the model's {heads} KV heads but not a multiple of it; "
                              f"vLLM replicates KV heads only when tp % {heads} == 0")
-    return model_kv.kv_heads_per_rank(model, tp)
+    return model_kv.kv_heads_per_rank(model, tp, kind)
 
 
 DSA_INDEXER_FIRST = (0, 11, 0)
@@ -212,11 +213,11 @@ def _per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int, kv_
         if kv_format is not None and kv_format.layout == "ds_mla":
             return DS_MLA_TOKEN_BYTES + indexer_bytes
         return (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * dtype_bytes + indexer_bytes
-    heads = kv_heads_per_rank(model, tp)
+    heads = kv_heads_per_rank(model, tp, kind)
+    k_dim, v_dim = (model.kv_head_dim(kind),) * 2 if model.per_kind_kv else (model.head_dim, model.v_head_dim)
     if kv_format is not None and kv_format.layout == "nvfp4":
-        return heads * (kv_format.head_bytes(model.head_dim, dtype_bytes) + kv_format.head_bytes(model.v_head_dim,
-                                                                                                   dtype_bytes))
-    return heads * (model.head_dim + model.v_head_dim) * dtype_bytes
+        return heads * (kv_format.head_bytes(k_dim, dtype_bytes) + kv_format.head_bytes(v_dim, dtype_bytes))
+    return heads * (k_dim + v_dim) * dtype_bytes
 
 
 def kda_state_bytes(lac: dict, tp: int, dtype_bytes: int) -> int:
@@ -301,14 +302,20 @@ def stage_layer_kinds(model: ModelSpec, pp: int, *, chunked_hybrid: bool = False
     (``chunked_hybrid``), else ``full``: ``config/vllm.py`` (0.10.2 ``config/__init__.py``) disables the hybrid
     KV cache manager for ``attention_chunk_size`` models unless ``VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE``
     is set (default "0" in 0.10.1–0.13, "1" from 0.14, ``envs.py``) and always with EAGLE, and then
-    ``unify_hybrid_kv_cache_specs`` turns every layer into full attention."""
+    ``unify_hybrid_kv_cache_specs`` turns every layer into full attention.
+
+    KV-shared layers (Gemma 4 ``num_kv_shared_layers``: ``Attention(kv_sharing_target_layer_name=…)``, vLLM
+    0.19.0 – 0.29.0 ``models/gemma4.py``) get no KV cache spec of their own (``gpu_model_runner.py``
+    ``get_kv_cache_spec`` skips a layer with a sharing target and points it at the target's cache): they are left
+    out."""
     n = model.num_layers
     sizes = [n // pp] * pp
     for i in range(2, n % pp + 2):
         sizes[-i] += 1
     stage = max(range(pp), key=lambda s: sizes[s])
     start = sum(sizes[:stage])
-    kinds = model.kinds[start:start + sizes[stage]]
+    owners = n - model.kv_shared_layers  # Gemma 4: the last kv_shared_layers reuse an earlier layer's KV
+    kinds = model.kinds[start:min(start + sizes[stage], owners)]
     if model.mla is not None:
         kinds = tuple("mla" if k == "full" else k for k in kinds)
     if chunked_local_model(model):

@@ -12,8 +12,11 @@ means first *released* version, the commit inside the interval before it is not 
     requested = ceil(total × util); sizes via format_gib     0.14.0          v1/worker/utils.py request_memory; utils/mem_utils.py
     chunked-local layers keep the hybrid manager             0.14.0          envs.py VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE "1"
     MLA block = the backend's preferred size                 0.18.0          platforms/interface.py update_block_size_for_backend
+    Gemma 4 served (per-kind head dims, shared-KV layers)    0.19.0          model_executor/models/gemma4.py (none in 0.18.0)
     default gpu_memory_utilization 0.92; CUDA-graph estimate 0.20.0          config/cache.py; envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS "1"
     printed tokens = int(concurrency × max_model_len)        0.21.0          v1/core/kv_cache_utils.py
+    mm prefix-LM (Gemma 4): default batched tokens ≥ the     0.22.0          engine/arg_utils.py _get_min_mm_batched_tokens
+      largest per-item multimodal token count
     SWA in-flight = max_concurrent_batches × T               0.26.0          v1/kv_cache_interface.py SlidingWindowSpec; config/vllm.py
     non-KV = total consumed + transient peak ("consumed")    0.27.0          utils/mem_utils.py memory_profiling
     custom AR staging 16 MiB, ws 16, MNNVL Lamport buffer    0.27.0          distributed/device_communicators/custom_all_reduce.py
@@ -208,6 +211,14 @@ class VllmRules:
     """0.7.0–0.7.2 V1: the profile's logits are computed on all max_num_batched_tokens rows (``compute_logits
     (hidden_states)``, vllm 0.7.1 and 0.7.2 wheels); from 0.7.3 on the last token of each of the max_num_seqs
     dummy requests (``hidden_states[logit_indices]``)"""
+    gemma4: bool = False
+    """Gemma 4 (``Gemma4ForConditionalGeneration`` / ``Gemma4ForCausalLM``) is served (≥ 0.19.0,
+    ``model_executor/models/gemma4.py``; absent from the 0.18.0 wheel)"""
+    mm_prefix_batch_floor: bool = False
+    """a multimodal prefix-LM model (Gemma 4 with ``use_bidirectional_attention: "vision"``) gets a default
+    max_num_batched_tokens of at least its largest per-item multimodal token count (≥ 0.22.0,
+    ``engine/arg_utils.py`` ``_get_min_mm_batched_tokens``, "Raising max_num_batched_tokens from …"; absent from
+    the 0.21.0 wheel)"""
     yarn_prescaled: bool = False
     """YaRN configs' max_position_embeddings is taken as already scaled (≥ 0.30: "yarn", "deepseek_yarn" join
     the types whose factor is not applied); before, the derived length is original_max_position_embeddings ×
@@ -275,9 +286,10 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 15, 0), dict(mamba_all_mode=True)),
     ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True)),
     ((0, 18, 0), dict(mla_preferred_block=True)),
+    ((0, 19, 0), dict(gemma4=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
-    ((0, 22, 0), dict(page_unify="pad")),
+    ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True)),
     ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True)),
     ((0, 27, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS + _QWEN35_TEXT,
                       memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
