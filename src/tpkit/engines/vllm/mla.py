@@ -19,7 +19,7 @@ copy of raw weights for prefill").  vLLM 0.7.0 has no MLA backend; from 0.8.0 th
 other than fp8 / compressed-tensors (``ModelConfig.use_mla``); 0.7.3 keeps it on (dequantised: activation dtype).
 
 From 0.8.0 (``mla_dequant_kv_b_bytes``) those views are of a *dequantised copy* when ``kv_b_proj`` is quantised.
-``process_weights_after_loading`` (V0 ``attention/backends/mla/common.py`` 0.8.0; V1
+``process_weights_after_loading`` (V0 ``attention/backends/mla/common.py`` 0.8.0, 0.8.4, 0.8.5, 0.9.0, 0.10.2; V1
 ``v1/attention/backends/mla/common.py`` 0.8.0, 0.8.4, 0.8.5, 0.9.0, 0.10.2, 0.11.0, 0.14.1;
 ``model_executor/layers/attention/mla_attention.py`` 0.19.0, 0.21.0, 0.33.0 ``split_kv_b_proj``) runs
 ``get_and_maybe_dequant_weights``: for a layer whose quant method is not ``UnquantizedLinearMethod`` it applies the
