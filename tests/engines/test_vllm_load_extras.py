@@ -1,5 +1,7 @@
 """What vLLM's 'Model loading took' holds beyond the checkpoint's tensors (helper wts, issue 11): per-layer rotary
-caches of Gemma/Gemma-2 on vLLM ≤ 0.5.4, and the MLA absorbed decode matrices of vLLM 0.7.1–0.7.3 (V0)."""
+caches of Gemma/Gemma-2 on vLLM ≤ 0.5.4, the MLA absorbed decode matrices of vLLM 0.7.1–0.7.3 (V0) and, from 0.8.0,
+the dequantised copy of a quantised MLA ``kv_b_proj`` (helper v8p); and the V1 MLA chunked-prefill workspace of vLLM
+0.8.0–0.8.5, which the profile charges outside the load."""
 
 from __future__ import annotations
 
@@ -114,3 +116,79 @@ def test_gpt_oss_20b_on_a100_vllm_0_19_load_matches_the_print():
     h100 = plan_vllm(oss, lookup_gpu("H100-SXM-80GB"), ParallelSpec(), VllmOptions(engine_version="0.19.0"),
                      search_fixes=False)
     assert all(l.item != "MXFP4 MoE padding (Marlin)" for l in h100.ledger.items)
+
+
+def _deepseek_v3(**quant_edits):
+    cfg = json.loads((CONFIGS / "deepseek-ai--DeepSeek-V3.json").read_text())
+    if quant_edits.get("drop_quant"):
+        cfg.pop("quantization_config", None)
+    elif quant_edits:
+        cfg["quantization_config"] = {**cfg["quantization_config"], **quant_edits}
+    return from_config_dict(cfg, name="deepseek-ai/DeepSeek-V3", source="test")
+
+
+@pytest.mark.parametrize("release, present", [((0, 7, 3), False), ((0, 8, 0), True), ((0, 8, 4), True),
+                                              ((0, 14, 1), True), ((0, 33, 0), True)])
+def test_mla_keeps_a_dequantised_kv_b_copy_from_vllm_0_8_0(release, present):
+    from tpkit.engines.vllm.mla import mla_dequant_kv_b_bytes
+
+    # fp8 DeepSeek-V3 at tp 16: 61 layers × 512 × 8 heads × (128 + 128) × 2 B (W_UK_T / W_UV views of the bf16 copy)
+    extra = mla_dequant_kv_b_bytes(_deepseek_v3(), ParallelSpec(tp=16), release, act_bytes=2)
+    assert extra.bytes == (61 * 512 * 8 * 256 * 2 if present else 0)
+
+
+def test_mla_kv_b_copy_needs_a_quantised_kv_b_proj():
+    from tpkit.engines.vllm.mla import mla_dequant_kv_b_bytes
+
+    tp8 = ParallelSpec(tp=8)
+    assert mla_dequant_kv_b_bytes(_deepseek_v3(drop_quant=True), tp8, (0, 8, 4), act_bytes=2).bytes == 0
+    assert mla_dequant_kv_b_bytes(_deepseek_v3(modules_to_not_convert=["kv_b_proj"]), tp8, (0, 8, 4),
+                                  act_bytes=2).bytes == 0
+    lite = _spec("deepseek-ai--DeepSeek-Coder-V2-Lite-Instruct.json")  # bf16 checkpoint; --quantization fp8 online
+    assert mla_dequant_kv_b_bytes(lite, tp8, (0, 9, 0), act_bytes=2).bytes == 0
+    assert mla_dequant_kv_b_bytes(lite, tp8, (0, 9, 0), act_bytes=2, quantization="fp8").bytes == 27 * 512 * 2 * 256 * 2
+
+
+@pytest.mark.parametrize("version, present", [("0.7.3:v1", False), ("0.8.4", True), ("0.8.5:v0", True),
+                                              ("current", True)])
+def test_plan_charges_the_kv_b_copy_on_both_engines_from_0_8_0(version, present):
+    plan = plan_vllm(_deepseek_v3(), lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=16),
+                     VllmOptions(engine_version=version, max_model_len=4096))
+    lines = [i for i in plan.ledger.items if i.item == "MLA kv_b_proj dequantised copy"]
+    assert [int(i.bytes) for i in lines] == ([61 * 512 * 8 * 256 * 2] if present else [])
+
+
+@pytest.mark.parametrize("version, rows", [("0.8.0", 131072), ("0.8.4", 131072), ("0.8.5", 131072),
+                                           ("0.8.5:v0", 0), ("0.9.0", 0), ("current", 0)])
+def test_v1_mla_prefill_workspace_is_charged_in_0_8_0_to_0_8_5(version, rows):
+    plan = plan_vllm(_deepseek_v3(), lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=16),
+                     VllmOptions(engine_version=version, max_model_len=32768))
+    lines = [i for i in plan.ledger.items if i.item == "MLA chunked-prefill workspace"]
+    # min(max(8 × 32,768, 4 × max_num_seqs × 64), 128 Ki) rows × (512 + 64) × 2 B = 144 MiB
+    assert [int(i.bytes) for i in lines] == ([rows * 576 * 2] if rows else [])
+    if version.endswith(":v0"):
+        return
+    # not in "Model loading took": the same load as a release without the workspace
+    without = plan_vllm(_deepseek_v3(), lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=16),
+                        VllmOptions(engine_version="0.9.0", max_model_len=32768))
+    assert _loading_gib(plan) == pytest.approx(_loading_gib(without), abs=0.005)
+
+
+def _loading_gib(plan) -> float:
+    import re
+
+    line = next(line for line in plan.engine_log if line.startswith("Model loading took"))
+    return float(re.match(r"Model loading took ([0-9.]+) GiB", line).group(1))
+
+
+def test_v1_mla_prefill_workspace_rows_follow_the_batch_when_the_context_is_short():
+    from tpkit.engines.vllm.mla import mla_prefill_workspace_bytes
+
+    v3 = _deepseek_v3()
+    # vllm#17242's run (max_model_len 138, one sequence, block 64): max(1,104, 256) rows
+    assert mla_prefill_workspace_bytes(v3, (0, 8, 4), engine="V1", max_model_len=138, max_num_seqs=1, block_size=64,
+                                       act_bytes=2).bytes == 1104 * 576 * 2
+    assert mla_prefill_workspace_bytes(v3, (0, 8, 4), engine="V1", max_model_len=138, max_num_seqs=256,
+                                       block_size=64, act_bytes=2).bytes == 4 * 256 * 64 * 576 * 2
+    assert mla_prefill_workspace_bytes(v3, (0, 7, 3), engine="V1", max_model_len=32768, max_num_seqs=256,
+                                       block_size=64, act_bytes=2).bytes == 0

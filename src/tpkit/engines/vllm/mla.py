@@ -1,7 +1,8 @@
-"""vLLM 0.7.1–0.7.3: the MLA decode matrices the V0 MLA backend builds after loading (pure).
+"""vLLM's MLA backends: what they build after loading beside the checkpoint's tensors (pure).
 
     in:  ModelSpec (``mla``), ParallelSpec, the release, the activation dtype and ``--quantization``
-    out: bytes per rank the backend adds to "Model loading took" (0 outside the rule)
+    out: bytes per rank the backend adds to "Model loading took", or to the profile's torch peak (the V1 0.8.x
+         workspace); 0 outside each rule
 
 With matrix absorption on (``VLLM_MLA_PERFORM_MATRIX_ABSORPTION``, default 1), ``MLACommonImpl.
 process_weights_after_loading`` (vLLM 0.7.1, 0.7.2, 0.7.3 ``attention/backends/mla/utils.py``) keeps, per MLA
@@ -16,6 +17,25 @@ beside the raw q/kv_b/o weights, which prefill still reads ("we end up with abso
 copy of raw weights for prefill").  vLLM 0.7.0 has no MLA backend; from 0.8.0 the backend keeps only views of
 ``kv_b_proj`` (``W_UK_T`` / ``W_UV``), no absorbed copies.  vLLM 0.7.1–0.7.2 turn MLA off under a quantisation
 other than fp8 / compressed-tensors (``ModelConfig.use_mla``); 0.7.3 keeps it on (dequantised: activation dtype).
+
+From 0.8.0 (``mla_dequant_kv_b_bytes``) those views are of a *dequantised copy* when ``kv_b_proj`` is quantised.
+``process_weights_after_loading`` (V0 ``attention/backends/mla/common.py`` 0.8.0, 0.8.4, 0.8.5, 0.9.0, 0.10.2; V1
+``v1/attention/backends/mla/common.py`` 0.8.0, 0.8.4, 0.8.5, 0.9.0, 0.10.2, 0.11.0, 0.14.1;
+``model_executor/layers/attention/mla_attention.py`` 0.19.0, 0.21.0, 0.33.0 ``split_kv_b_proj``) runs
+``get_and_maybe_dequant_weights``: for a layer whose quant method is not ``UnquantizedLinearMethod`` it applies the
+layer to an identity matrix in the activation dtype and keeps ``W_UK_T`` / ``W_UV`` as views of that
+kv_lora_rank × n·(qk_nope + v_head) result ("we just store fp16/bf16 copies … the extra memory overhead of this is
+fairly low"), while the quantised ``kv_b_proj`` stays for prefill (``self.kv_b_proj(kv_c_normed)``); 0.33.0 registers
+the views as parameters (``replace_parameter``: a new Parameter shares the view's storage), the same bytes. An
+unquantised ``kv_b_proj`` returns its own weight: no copy. It runs inside the load, so it is part of "Model loading
+took". (ROCm's AITER fp8/fp4 BMM paths requantise instead; tpkit plans CUDA.)
+
+vLLM 0.8.0–0.8.5 V1 (``mla_prefill_workspace_bytes``): ``GPUModelRunner.__init__`` builds the attention metadata
+builder, and the MLA one (``v1/attention/backends/mla/common.py MLACommonMetadataBuilder.__init__``) allocates the
+chunked-prefill workspace there, min(max(8 × max_model_len, 4 × max_num_seqs × block_size), 128 Ki) rows ×
+``get_head_size()`` (kv_lora_rank + qk_rope_head_dim) in the model dtype: before ``load_model`` (so not in "Model
+loading took") and alive through the profile (so in its torch peak). From 0.9.0 the builders are made in
+``initialize_attn_backend``, called from ``initialize_kv_cache`` after the KV sizing: not charged.
 """
 
 from __future__ import annotations
@@ -26,10 +46,20 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["mla_absorbed_bytes", "ABSORPTION_RELEASES"]
+__all__ = ["mla_absorbed_bytes", "mla_dequant_kv_b_bytes", "mla_prefill_workspace_bytes", "ABSORPTION_RELEASES",
+           "DEQUANT_KV_B_FROM", "V1_WORKSPACE_AT_INIT"]
 
 ABSORPTION_RELEASES = ((0, 7, 1), (0, 7, 3))
 """first and last vLLM release whose V0 MLA backend stores the absorbed decode matrices"""
+
+DEQUANT_KV_B_FROM = (0, 8, 0)
+"""first vLLM release whose MLA backends (V0 and V1) keep a dequantised copy of a quantised ``kv_b_proj``"""
+
+V1_WORKSPACE_AT_INIT = ((0, 8, 0), (0, 8, 5))
+"""first and last vLLM release whose V1 runner allocates the MLA chunked-prefill workspace before the profile"""
+
+WORKSPACE_MAX_ROWS = 128 * 1024
+"""the workspace's row cap (``MLACommonMetadataBuilder``: "limiting it to 64k tokens" in its comment, 128 Ki in code)"""
 
 
 def mla_absorbed_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None, *,
@@ -61,3 +91,40 @@ def mla_absorbed_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[
     else:
         absorbed = (q_uk + uv_o) * act_bytes
     return Bytes(layers * (w_qr + absorbed))
+
+
+def mla_dequant_kv_b_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None, *,
+                           act_bytes: int, quantization: str | None = None) -> Bytes:
+    """Bytes per rank of the activation-dtype copy of ``kv_b_proj`` over the rank's MLA layers whose ``kv_b_proj``
+    is quantised (module docstring); 0 when the model is not MLA, is unquantised, or the release is before
+    ``DEQUANT_KV_B_FROM`` (None: unknown release, 0)."""
+    m = model.mla
+    if m is None or release is None or release < DEQUANT_KV_B_FROM:
+        return Bytes(0)
+    from tpkit.models.params import layer_parts
+    from tpkit.models.quant import is_quantised, resolve_quant
+
+    quant = resolve_quant(model.quant, quantization)
+    if quant is None:
+        return Bytes(0)
+    n = max(1, model.num_attention_heads // parallel.attn_tp)
+    per_layer = m.kv_lora_rank * n * (m.qk_nope_head_dim + m.v_head_dim) * act_bytes
+    layers = math.ceil(model.num_layers / parallel.pp)  # rank 0's layers
+    count = 0
+    for i in range(layers):
+        kv_b = [p for p in layer_parts(model, i) if p.name.endswith(".kv_b_proj")]
+        count += sum(1 for p in kv_b if is_quantised(p, quant))
+    return Bytes(count * per_layer)
+
+
+def mla_prefill_workspace_bytes(model: ModelSpec, release: tuple[int, int, int] | None, *, engine: str,
+                                max_model_len: int, max_num_seqs: int, block_size: int, act_bytes: int) -> Bytes:
+    """Bytes per rank of the V1 MLA chunked-prefill workspace charged by the profile (module docstring): V1
+    releases in ``V1_WORKSPACE_AT_INIT`` only, else 0 (None: unknown release, 0)."""
+    m = model.mla
+    if m is None or engine != "V1" or release is None:
+        return Bytes(0)
+    if not V1_WORKSPACE_AT_INIT[0] <= release <= V1_WORKSPACE_AT_INIT[1]:
+        return Bytes(0)
+    rows = min(max(8 * max_model_len, 4 * max_num_seqs * block_size), WORKSPACE_MAX_ROWS)
+    return Bytes(rows * (m.kv_lora_rank + m.qk_rope_head_dim) * act_bytes)

@@ -99,23 +99,57 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
 
 def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
                   rules: VllmRules) -> tuple[LineItem, ...]:
-    """The V0 MLA backend's absorbed decode matrices of vLLM 0.7.1–0.7.3 (``tpkit.engines.vllm.mla``), a line
-    only where they exist."""
-    from tpkit.engines.vllm.mla import mla_absorbed_bytes
+    """What the MLA backends build after loading (``tpkit.engines.vllm.mla``), a line only where it exists: the V0
+    absorbed decode matrices of vLLM 0.7.1–0.7.3, and from 0.8.0 (V0 and V1) the activation-dtype copy of a
+    quantised ``kv_b_proj``."""
+    from tpkit.engines.vllm.mla import mla_absorbed_bytes, mla_dequant_kv_b_bytes
+    from tpkit.engines.vllm.versions import CURRENT, parse_version
+
+    if model.mla is None:
+        return ()
+    version = CURRENT if options.engine_version in ("current", "latest") else options.engine_version
+    try:
+        release = parse_version(version)
+    except PlanInputError:  # an era name ("v0"): no release to place it in
+        return ()
+    lines = []
+    if rules.engine == "V0":
+        extra = mla_absorbed_bytes(model, parallel, release, act_bytes=r.act_bytes,
+                                   quantization=options.quantization)
+        if extra.bytes:
+            lines.append(LineItem(item="MLA absorbed decode matrices", bytes=extra,
+                                  source="W_QR + W_Q_UK + W_UV_O per MLA layer (vLLM 0.7.1–0.7.3 V0 MLA backend, "
+                                         "process_weights_after_loading; in the load delta)"))
+    copy = mla_dequant_kv_b_bytes(model, parallel, release, act_bytes=r.act_bytes, quantization=options.quantization)
+    if copy.bytes:
+        lines.append(LineItem(item="MLA kv_b_proj dequantised copy", bytes=copy,
+                              source="kv_lora_rank × heads/rank × (qk_nope + v_head) × dtype bytes per MLA layer "
+                                     "with a quantised kv_b_proj: W_UK_T / W_UV are views of it (vLLM ≥ 0.8.0 MLA "
+                                     "process_weights_after_loading; in the load delta)"))
+    return tuple(lines)
+
+
+def _mla_workspace(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
+    """The V1 MLA chunked-prefill workspace of vLLM 0.8.0–0.8.5 (``tpkit.engines.vllm.mla``): allocated before the
+    profile, so in its torch peak but not in "Model loading took"; a line only where it exists."""
+    from tpkit.engines.vllm.mla import mla_prefill_workspace_bytes
     from tpkit.engines.vllm.versions import parse_version
 
-    if rules.engine != "V0" or model.mla is None:
+    if model.mla is None or rules.engine != "V1":
         return ()
     try:
         release = parse_version(options.engine_version)
-    except PlanInputError:  # an era name ("v0", "current"): no release to place it in
+    except PlanInputError:  # "current" (no workspace before the profile) or an era name
         return ()
-    extra = mla_absorbed_bytes(model, parallel, release, act_bytes=r.act_bytes, quantization=options.quantization)
-    if not extra.bytes:
+    ws = mla_prefill_workspace_bytes(model, release, engine=rules.engine, max_model_len=r.max_model_len,
+                                     max_num_seqs=r.max_num_seqs, block_size=r.block_size, act_bytes=r.act_bytes)
+    if not ws.bytes:
         return ()
-    return (LineItem(item="MLA absorbed decode matrices", bytes=extra,
-                     source="W_QR + W_Q_UK + W_UV_O per MLA layer (vLLM 0.7.1–0.7.3 V0 MLA backend, "
-                            "process_weights_after_loading; in the load delta)"),)
+    return (LineItem(item="MLA chunked-prefill workspace", bytes=ws,
+                     source="min(max(8 × max_model_len, 4 × max_num_seqs × block), 131,072) rows × "
+                            "(kv_lora_rank + qk_rope_head_dim) × dtype bytes (vLLM 0.8.0–0.8.5 V1 "
+                            "MLACommonMetadataBuilder, made in GPUModelRunner.__init__: alive through the profile, "
+                            "not in the load delta)"),)
 
 
 def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
@@ -391,19 +425,22 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     w_line = _weights(model, parallel, options, r, weights)
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules)
     mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
+    ws_lines = _mla_workspace(model, options, r, rules)  # torch memory at the profile, outside the load delta
     g_line = _graphs(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
     draft_w = drafter.weights if drafter is not None else Bytes(0)
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w
                             + sum((l.bytes for l in mla_lines), Bytes(0)),
-                            activation=act_line.bytes, graphs=g_line.bytes if g_line else Bytes(0),
+                            activation=act_line.bytes + sum((l.bytes for l in ws_lines), Bytes(0)),
+                            graphs=g_line.bytes if g_line else Bytes(0),
                             override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)))
     cap = plan_capacity(layout, budget.available, max_model_len=r.max_model_len,
                         max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules,
                         concurrent_batches=r.concurrent_batches, dcp=r.dcp)
     draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r)
     ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization,
-                                    weight_lines=[w_line, rope, *mla_lines, *draft_w_lines], activation_line=act_line,
+                                    weight_lines=[w_line, rope, *mla_lines, *ws_lines, *draft_w_lines],
+                                    activation_line=act_line,
                                     graph_line=g_line, growth_lines=growth,
                                     kv_bytes=layout.bytes_per_block * cap.num_blocks,
                                     kv_source=_kv_source(layout, cap), info=parts, draft_kv=draft_kv)
