@@ -548,6 +548,48 @@ COLLECTION_EDITS = {
                           "neither load nor size"},
     "vl_066": {"why_not": "engine_anomaly (kvcached plugin); google/gemma-3-4b-it: no config in the set; "
                           "gpu_memory_utilization not in the excerpt"},
+    # helper v0p, 2026-12-04: vl_001's Mllama profile replayed on an H200; vl_069's flags from the post's command
+    "vl_001": {"why_off": (
+        "vLLM V0 encoder-decoder profile with the Mllama vision encoder (helper v2, 2026-12-01; vllm 0.6.6 and "
+        "0.7.0 wheels, whose enc_dec_model_runner.py and mllama.py agree). EncoderDecoderModelRunner.profile_run "
+        "builds max_num_seqs (128) dummy sequences, each with dummy_encoder_data_for_mllama's one 1024x1024 image "
+        "(4 tiles x 1,601 patches, padded to 1,608), so MllamaVisionModel.forward runs 512 tiles in one pass with "
+        "a 9.86 GiB aspect-ratio mask (_prepare_aspect_ratio_attention_mask), five saved intermediate states and "
+        "CLIPMLP's fc1 and GELU outputs live. A PyTorch replay of that live set (helper v0p, 2026-12-04: the vision "
+        "tower's tensor sequence with random bf16 weights on one H200, torch 2.11; the two float32 pixel copies "
+        "of _parse_and_validate_image_input included) peaks at 46.85 GiB in the 32-layer transformer and 58.63 "
+        "GiB in the global one (the five saved states, their torch.stack copy and the mask live together): "
+        "0.458 GiB per image, linear (14.68 GiB at 32 images). The printed 'PyTorch activation peak memory "
+        "takes 36.63GiB' is therefore not that 128-image profile as the source reads (it equals about 80 images, "
+        "for which the source gives no reason), so no rule is pinned; tpkit's activation estimate is the text "
+        "model's (6.75 GiB at 65,536 batched tokens), and the band does not cover the rest.")},
+    "vl_069": {"flags": {"block_size": 32, "max_num_batched_tokens": 2048, "disable_custom_all_reduce": True,
+                         "dtype": "float16"},
+               "flags_note": "from the post's docker command (vllm/vllm-openai:v0.8.5 --tensor-parallel-size 4 "
+                             "--dtype half --max-model-len 131072 --max-num-batched-tokens 2048 "
+                             "--gpu-memory-utilization 0.92 --block-size 32 --enable-chunked-prefill "
+                             "--swap-space 24 --disable-custom-all-reduce, YaRN factor 4 over 32,768)",
+               "tpkit_engine_version": "0.8.5:v0",
+               "notes": "Per rank: 48 layers x 1 KV head (4 / tp 4) x 128 x 2 x 2 B = 24,576 B/token; the printed "
+                        "4.07 GiB gives 5,556 blocks of 32 = 1.36x of 131,072, the printed concurrency 1.21x (see "
+                        "why_off). Pair with vl_068 (32K config, same machine).",
+               "engine_version_basis": "the post's image vllm/vllm-openai:v0.8.5 (V0 on Turing; worker.py:287 and "
+                                       "executor_base.py:117 are 0.8.5's line numbers)",
+               "why_off": (
+        "Not an activation error (helper v0p, 2026-12-04; vllm 0.8.5 wheel). The run profiles 2,048 tokens "
+        "(--max-num-batched-tokens 2048 --enable-chunked-prefill in the post's command; V0 also enables chunked "
+        "prefill by default above 32,768, engine/arg_utils.py _set_default_args_v0); its printed peak 1.39 GiB "
+        "equals vl_068's 1.40 GiB at 4,096 tokens, and tpkit's logits + sampler phase is 1.38 GiB (fused-MoE "
+        "intermediates at 2,048 tokens: 0.08 GiB). The load is reproduced too (14.27 GiB: the YaRN rotary cache "
+        "of 131,072 rows, policy.rotary_cache_positions), and the plan's available KV is 4.10 GiB against the "
+        "4.07 GiB printed (+0.6 %). The concurrency line (executor_base.py:117) uses the minimum block count over the "
+        "four workers; the printing worker is the driver (its peak holds the gathered logits and the sampler, "
+        "which model_runner.py execute_model skips on the other ranks), so the other ranks have more room and "
+        "the 0.8.5 source gives 4.07 GiB / 786,432 B = 5,556 blocks = 1.36x, not the printed 1.21x. The "
+        "printed 1.21x is what the same printed terms give at the default gpu_memory_utilization 0.90 "
+        "(21.66 x 0.90 - 15.86 = 3.63 GiB = 4,961 blocks = 1.21x), i.e. consistent with a line from another "
+        "run, or with one rank losing 0.44 GiB to something outside vLLM; the post shows neither. Scored as "
+        "printed, inside its band.")},
 }
 
 

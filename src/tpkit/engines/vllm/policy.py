@@ -67,14 +67,39 @@ _FP32_ROPE = frozenset({"gpt_oss"})
 0.14.1 ``layers/rotary_embedding/base.py``), so the load holds it at 4 B"""
 
 
+_YARN_ROPE = ("yarn", "deepseek_yarn", "deepseek_llama_scaling")
+"""``rope_scaling`` types whose cache spans original_max_position_embeddings × factor positions (see
+``rotary_cache_positions``)"""
+
+
+def rotary_cache_positions(model: ModelSpec) -> tuple[int, str]:
+    """(positions, how) of vLLM's rotary cos/sin cache.  ``get_rope`` hands a YaRN config (``rope_type`` "yarn"
+    without ``mrope_section``, "deepseek_yarn", "deepseek_llama_scaling") its ``original_max_position_embeddings``
+    as the rotary module's max_position, and ``YaRNScalingRotaryEmbedding`` / ``DeepseekScalingRotaryEmbedding``
+    ``_compute_cos_sin_cache`` build ``torch.arange(max_position_embeddings * scaling_factor)`` rows: original ×
+    factor, whatever the config's max_position_embeddings (read in vllm 0.5.4, 0.6.6, 0.7.0, 0.7.1, 0.8.5, 0.9.0
+    ``layers/rotary_embedding.py`` and 0.14.1, 0.19.0, 0.29.0, 0.33.0 ``layers/rotary_embedding/``); every other
+    type here keeps max_position_embeddings (linear, dynamic and MRoPE caches are not modelled: tpkit's rule is
+    unchanged for them)."""
+    rope = model.extra.get("rope_scaling")
+    if isinstance(rope, dict) and "mrope_section" not in rope:
+        kind = str(rope.get("rope_type") or rope.get("type") or "default")
+        original, factor = rope.get("original_max_position_embeddings"), rope.get("factor")
+        if kind in _YARN_ROPE and original and factor:
+            return (int(original * factor),
+                    f"rope_scaling {kind}: original_max_position_embeddings {original:,} × {factor:g}")
+    return model.max_position_embeddings, "max_position_embeddings"
+
+
 def rotary_cache_bytes(model: ModelSpec, act_bytes: int, version: str | None = None) -> Bytes:
-    """vLLM's rotary cos/sin cache: max_position × rotary_dim × dtype bytes (built at model init, so "Model
-    loading took" includes it) — one shared cache (``get_rope``), or one per decoder layer for the model types of
-    ``_PER_LAYER_ROPE`` on vLLM ≤ 0.5.4 (``version`` None or "current": the shared cache); float32 for the model
-    types of ``_FP32_ROPE``."""
+    """vLLM's rotary cos/sin cache: positions (``rotary_cache_positions``: max_position_embeddings, or
+    original × factor for YaRN) × rotary_dim × dtype bytes (built at model init, so "Model loading took" includes
+    it) — one shared cache (``get_rope``), or one per decoder layer for the model types of ``_PER_LAYER_ROPE`` on
+    vLLM ≤ 0.5.4 (``version`` None or "current": the shared cache); float32 for the model types of
+    ``_FP32_ROPE``."""
     rotary_dim = model.mla.qk_rope_head_dim if model.mla is not None else model.head_dim
     elem = 4 if model.model_type in _FP32_ROPE else act_bytes
-    one = model.max_position_embeddings * rotary_dim * elem
+    one = rotary_cache_positions(model)[0] * rotary_dim * elem
     copies = 1
     if version and version not in ("current", "latest") and model.model_type in _PER_LAYER_ROPE:
         from tpkit.engines.vllm.versions import parse_version
@@ -351,7 +376,8 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     rope_bytes = rotary_cache_bytes(model, r.act_bytes, options.engine_version)
     per_layer = rope_bytes.bytes > rotary_cache_bytes(model, r.act_bytes).bytes
     rope = LineItem(item="rotary cos/sin cache", bytes=rope_bytes,
-                    source="max_position_embeddings × rotary_dim × dtype bytes (vLLM buffer, in the load delta)"
+                    source=f"{rotary_cache_positions(model)[1]} positions × rotary_dim × dtype bytes (vLLM buffer, "
+                           "in the load delta)"
                            + (f", one per layer × {model.num_layers} (vLLM ≤ 0.5.4 {model.model_type})"
                               if per_layer else ""))
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
