@@ -424,7 +424,12 @@ def _record(engine: str, case: dict, sel) -> dict:
 # Hand edits of shared-set vLLM records (release read off the log wording, reasons a case is off or not predicted),
 # applied on every rebuild so that re-running this script reproduces tests/validation/cases/ byte for byte
 # (tests/validation/test_validation_set.py::test_rebuilding_the_set_reproduces_the_committed_cases).
-VLLM_SHARED_EDITS = {'case_020': {'why_off': '--kv-transfer-config LMCacheConnectorV1 (helper v2, 2026-12-01; vllm 0.10.0 wheel). The '
+VLLM_SHARED_EDITS = {'case_020': {'tpkit_engine_version': '0.9.2',
+              'engine_version_basis': 'issue dated 2025-07-22, before the v0.10.0 wheel (files dated 2025-07-24): '
+                                      'the newest release then was 0.9.2 (a main build cannot be excluded); '
+                                      "tpkit's rules have no boundary between 0.9.1 and 0.10.1, so the figure is "
+                                      'the same for either',
+              'why_off': '--kv-transfer-config LMCacheConnectorV1 (helper v2, 2026-12-01; vllm 0.10.0 wheel). The '
                          'connector is created in init_worker_distributed_environment '
                          "(ensure_kv_transfer_initialized), after gpu_worker.init_device's MemorySnapshot, so "
                          'whatever it allocates outside torch is charged as non_torch_increase by '
@@ -434,7 +439,18 @@ VLLM_SHARED_EDITS = {'case_020': {'why_off': '--kv-transfer-config LMCacheConnec
                          "FlashInfer-sampler midpoint and 1.0 GiB under at the native sampler's end, which the band "
                          '(install not stated) covers. Scored, inside its band; the same reason (LMCache) is one of '
                          "vl_003's not-predicted reasons, but vl_003 also lacks its GPU, so case_020 is not "
-                         'dropped.'},
+                         'dropped. Re-read (helper c20, 2026-12-04; vllm 0.10.0 wheel): the inputs are right (tp 4 '
+                         'from the command, gpu_memory_utilization and kv-cache dtype at their defaults 0.9 / auto, '
+                         'FP8 from the checkpoint config, no max_model_len flag: the config\'s 40,960; release set '
+                         'to 0.9.2 by date, same rules). The two quoted lines are not one worker\'s: 178,880 tokens '
+                         '= 11,180 blocks x 770,048 B = 8.02 GiB, while 8.11 GiB would give 11,309 blocks, so the '
+                         'pool comes from a worker with about 0.09 GiB less. profile_run does not touch the connector '
+                         '(_dummy_run builds no attention metadata, so the per-layer connector hooks return at once; '
+                         'maybe_setup_kv_connector only runs in execute_model), the dummy sampler run takes '
+                         'max_num_seqs 1,024 rows with no penalties or logprobs, and the same box under SGLang '
+                         '(sg_050, same thread) is +0.4 %, so the start-up terms (CUDA context, NCCL at tp 4) are '
+                         'not the gap. The public thread carries only the two lines and a maintainer pointer to '
+                         'PR #19312; no source-backed mechanism for the remaining 1.0-2.7 GiB was found, so no rule.'},
  'case_021': {'tpkit_engine_version': '0.6.4',
               'engine_version_basis': "the 'Memory profiling results: total_gpu_memory=… initial_memory_usage=… "
                                       "non_torch_memory=… kv_cache_size=' line is vllm ≤ 0.6.4's worker.py "
