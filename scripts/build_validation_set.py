@@ -18,7 +18,7 @@ represent yet are kept, with the reason.  Nothing here depends on tpkit's predic
 
 Edited by hand since (the collection under /work/data is no longer on disk; helper AV, 2026-12-01): vl_058, vl_067
 and vl_070 added from their logs in tests/logs/data/vllm (scored on the printed available KV GiB, metric
-``available_kv_gib``); the release of case_021/022 (0.6.4), case_032/033 (0.2.6), case_063 (0.3.0), vl_039 (0.5.4),
+``available_kv_gib``); the release of case_021/022 (0.6.4), case_032/033 (0.2.6; 0.2.5 since helper c20), case_063 (0.3.0), vl_039 (0.5.4),
 vl_025 (0.8.2:v0) and vl_044 (0.7.3:v1; 0.7.2:v1 since helper v08) set from their log wording; case_027 listed, not predicted.  The edits
 to shared-set records are ported into ``VLLM_SHARED_EDITS`` (helper vfix), so a re-run reproduces the committed
 cases; a test pins that.
@@ -424,7 +424,12 @@ def _record(engine: str, case: dict, sel) -> dict:
 # Hand edits of shared-set vLLM records (release read off the log wording, reasons a case is off or not predicted),
 # applied on every rebuild so that re-running this script reproduces tests/validation/cases/ byte for byte
 # (tests/validation/test_validation_set.py::test_rebuilding_the_set_reproduces_the_committed_cases).
-VLLM_SHARED_EDITS = {'case_020': {'why_off': '--kv-transfer-config LMCacheConnectorV1 (helper v2, 2026-12-01; vllm 0.10.0 wheel). The '
+VLLM_SHARED_EDITS = {'case_020': {'tpkit_engine_version': '0.9.2',
+              'engine_version_basis': 'issue dated 2025-07-22, before the v0.10.0 wheel (files dated 2025-07-24): '
+                                      'the newest release then was 0.9.2 (a main build cannot be excluded); '
+                                      "tpkit's rules have no boundary between 0.9.1 and 0.10.1, so the figure is "
+                                      'the same for either',
+              'why_off': '--kv-transfer-config LMCacheConnectorV1 (helper v2, 2026-12-01; vllm 0.10.0 wheel). The '
                          'connector is created in init_worker_distributed_environment '
                          "(ensure_kv_transfer_initialized), after gpu_worker.init_device's MemorySnapshot, so "
                          'whatever it allocates outside torch is charged as non_torch_increase by '
@@ -434,7 +439,18 @@ VLLM_SHARED_EDITS = {'case_020': {'why_off': '--kv-transfer-config LMCacheConnec
                          "FlashInfer-sampler midpoint and 1.0 GiB under at the native sampler's end, which the band "
                          '(install not stated) covers. Scored, inside its band; the same reason (LMCache) is one of '
                          "vl_003's not-predicted reasons, but vl_003 also lacks its GPU, so case_020 is not "
-                         'dropped.'},
+                         'dropped. Re-read (helper c20, 2026-12-04; vllm 0.10.0 wheel): the inputs are right (tp 4 '
+                         'from the command, gpu_memory_utilization and kv-cache dtype at their defaults 0.9 / auto, '
+                         'FP8 from the checkpoint config, no max_model_len flag: the config\'s 40,960; release set '
+                         'to 0.9.2 by date, same rules). The two quoted lines are not one worker\'s: 178,880 tokens '
+                         '= 11,180 blocks x 770,048 B = 8.02 GiB, while 8.11 GiB would give 11,309 blocks, so the '
+                         'pool comes from a worker with about 0.09 GiB less. profile_run does not touch the connector '
+                         '(_dummy_run builds no attention metadata, so the per-layer connector hooks return at once; '
+                         'maybe_setup_kv_connector only runs in execute_model), the dummy sampler run takes '
+                         'max_num_seqs 1,024 rows with no penalties or logprobs, and the same box under SGLang '
+                         '(sg_050, same thread) is +0.4 %, so the start-up terms (CUDA context, NCCL at tp 4) are '
+                         'not the gap. The public thread carries only the two lines and a maintainer pointer to '
+                         'PR #19312; no source-backed mechanism for the remaining 1.0-2.7 GiB was found, so no rule.'},
  'case_021': {'tpkit_engine_version': '0.6.4',
               'engine_version_basis': "the 'Memory profiling results: total_gpu_memory=… initial_memory_usage=… "
                                       "non_torch_memory=… kv_cache_size=' line is vllm ≤ 0.6.4's worker.py "
@@ -447,22 +463,27 @@ VLLM_SHARED_EDITS = {'case_020': {'why_off': '--kv-transfer-config LMCacheConnec
               'why_not': "the AWQ checkpoint's quantization_config (which layers stay bf16) is not in the set, so "
                          "its weights cannot be derived (as vl_071); also vLLM's KDA prefill kernels are not in "
                          "tpkit's activation estimate"},
- 'case_032': {'tpkit_engine_version': '0.2.6',
-              'engine_version_basis': 'main + PR #2031 of December 2023 (between the v0.2.5 and v0.2.6 releases)'},
- 'case_033': {'tpkit_engine_version': '0.2.6',
-              'engine_version_basis': 'main + PR #2031 of December 2023 (between the v0.2.5 and v0.2.6 releases)',
-              'why_off': 'Dec-2023 main + PR #2031 at tp 4 (helper v2, 2026-12-01; vllm 0.2.6 and 0.2.7 wheels, '
-                         'torch 2.1.2). worker/worker.py profile_num_available_blocks charges peak = total - free '
-                         'read right after profile_run with no empty_cache in between, so every byte the torch '
-                         'caching allocator still holds is charged; all-reduce is torch.distributed.all_reduce '
-                         '(parallel_utils/communication_op.py; no custom all-reduce before 0.3.0, fixed in tpkit on '
-                         "this branch: -24 MiB). PR #2031's own figures show what the new measure added: 31,615 -> "
-                         '20,865 blocks at tp 4 (13.1 GiB) against 7,449 -> 7,351 at tp 1 (0.05 GiB). A cause of the '
-                         'right size, not verified: ProcessGroupNCCL records each all-reduced activation on the NCCL '
-                         'stream, so blocks freed during the profile stay reserved until their events complete (160 '
-                         'all-reduces x 4,096 x 8,192 x 2 B = 10 GiB). vl_039 (0.5.4, torch 2.4.0, the same '
-                         'torch.distributed path and the same total - free measure) would show 4.6 GiB (about 31 %) '
-                         'from it and is +1.1 %, so no rule was added; the case stays scored, outside its band.'},
+ 'case_032': {'tpkit_engine_version': '0.2.5',
+              'engine_version_basis': "PR #2031's branch (2023-12-12), whose total - free profile first ships in "
+                                      'v0.2.5 (wheel built 2023-12-14; 0.2.6, built 2023-12-17, adds '
+                                      'TORCH_NCCL_AVOID_RECORD_STREAMS=1)'},
+ 'case_033': {'tpkit_engine_version': '0.2.5',
+              'engine_version_basis': "PR #2031's branch (2023-12-12), whose total - free profile first ships in "
+                                      'v0.2.5 (wheel built 2023-12-14; 0.2.6, built 2023-12-17, adds '
+                                      'TORCH_NCCL_AVOID_RECORD_STREAMS=1)',
+              'why_off': "PR #2031's own run (helper c20, 2026-12-04; vllm 0.2.4, 0.2.5, 0.2.6 wheels). The PR "
+                         'switches worker/worker.py profile_num_available_blocks from max_memory_allocated (0.2.4) '
+                         'to total - free after the profile, and that is what v0.2.5 ships, so the printed 20,865 is '
+                         "0.2.5's behaviour, not an unreleased state (the record said 0.2.6 before). In 0.2.5 "
+                         'all-reduce is torch.distributed.all_reduce and TORCH_NCCL_AVOID_RECORD_STREAMS is not '
+                         'set: ProcessGroupNCCL records each all-reduced activation on the NCCL stream, the caching '
+                         'allocator keeps the freed blocks reserved while the CPU runs ahead, and total - free '
+                         'charges them. 0.2.6 sets the variable in Worker.init_model, its comment naming exactly '
+                         'this growth with the number of all_reduce calls (kept in every later V0 worker read: '
+                         '0.2.7, 0.3.0-0.4.1, 0.5.4), which is why vl_039 (0.5.4) shows none of it. Rule '
+                         'v0_allreduce_held (0.2.5 only, tp > 1): 161 all-reduces x 4,096 x 8,192 x 2 B + the '
+                         'logits gather = 10.1 GiB of the 13.1 GiB the PR added at tp 4 (0.1 GiB at tp 1, '
+                         'case_032); +44.4 % -> +4.8 %, inside its band.'},
  'case_063': {'tpkit_engine_version': '0.3.0',
               'engine_version_basis': 'issue dated 2024-02-06: the v0.3.0 release of 2024-01-31 (V0 engine)'}}
 

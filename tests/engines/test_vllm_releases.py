@@ -448,6 +448,47 @@ def _kv(result):
     return next(l.bytes.bytes for l in result.ledger.items if l.item == "KV cache")
 
 
+def _held(result):
+    return sum(l.bytes.bytes for l in result.ledger.items if "all-reduced activations held" in l.item)
+
+
+@pytest.mark.parametrize("version, held", [("0.2.4", False), ("0.2.5", True), ("0.2.6", False), ("0.2.7", False),
+                                           ("0.3.0", False), ("0.5.4", False), ("0.10.0", False)])
+def test_only_0_2_5_charges_the_all_reduced_activations(version, held):
+    """0.2.5 measures total − free after the profile and does not set TORCH_NCCL_AVOID_RECORD_STREAMS (vllm 0.2.5
+    wheel); 0.2.4 charges max_memory_allocated (freed blocks not counted); 0.2.6 sets the variable in
+    worker/worker.py Worker.init_model (0.2.6, 0.2.7, 0.3.0–0.4.1, 0.5.4 wheels)."""
+    assert resolve_rules(version).v0_allreduce_held is held
+
+
+def test_held_allreduce_bytes_formula():
+    """(2 L + 1) all-reduces of T × H activations + the logits all-gather (input and output), none at tp 1."""
+    from tpkit.engines.vllm.profile import held_allreduce_bytes
+    m = llama3_8b()
+    got, how = held_allreduce_bytes(m, ParallelSpec(tp=4), tokens=4096, rows=256, act_bytes=2)
+    want = (2 * m.num_layers + 1) * 4096 * m.hidden_size * 2 + 256 * m.vocab_size * 2 + 256 * (m.vocab_size // 4) * 2
+    assert got.bytes == want and "65 all-reduces" in how
+    assert held_allreduce_bytes(m, ParallelSpec(), tokens=4096, rows=256, act_bytes=2)[0].bytes == 0
+
+
+@pytest.mark.parametrize("tp", [1, 2, 4])
+def test_0_2_5_at_tp_above_1_holds_the_all_reduced_activations_and_0_2_6_does_not(tp):
+    """Both measure total − free; 0.2.5 also charges the blocks its all-reduces keep reserved (PR #2031's own
+    Llama-2-70B tp-4 figures: 13.1 GiB more than 0.2.4's measure, against 0.1 GiB at tp 1)."""
+    from tpkit.engines.vllm.profile import held_allreduce_bytes
+    par = ParallelSpec(tp=tp)
+    r25, r26 = _plan("0.2.5", par=par), _plan("0.2.6", par=par)
+    assert _held(r26) == 0
+    block = 2 * 32 * 16 * (8 // tp) * 128 * 2
+    if tp == 1:
+        assert _held(r25) == 0 and _kv(r25) == _kv(r26)
+        return
+    held = held_allreduce_bytes(llama3_8b(), par, tokens=r25.extra["max_num_batched_tokens"],
+                                rows=r25.extra["max_num_seqs"], act_bytes=2)[0].bytes
+    assert _held(r25) == held > 0
+    assert held - block < _kv(r26) - _kv(r25) <= held + block
+
+
 @pytest.mark.parametrize("tp", [1, 4])
 def test_v0_0_2_4_keeps_the_start_up_memory_out_of_the_budget_and_0_2_5_charges_it(tp):
     par = ParallelSpec(tp=tp)
@@ -457,7 +498,9 @@ def test_v0_0_2_4_keeps_the_start_up_memory_out_of_the_budget_and_0_2_5_charges_
                                  "cuBLAS/cuBLASLt handles"))
     assert startup > 0
     block = 2 * 32 * 16 * (8 // tp) * 128 * 2  # one block of Llama-3-8B at tp (K and V, 16 tokens, bf16)
-    assert startup - block < _kv(old) - _kv(new) <= startup + block
+    held = _held(new)  # 0.2.5's all-reduced activations (tp > 1), its own rule below
+    assert (held > 0) is (tp > 1)
+    assert startup - block < _kv(old) - _kv(new) - held <= startup + block
     assert any("not charged by V0 0.2.0–0.2.4" in l.source for l in old.ledger.items)
 
 

@@ -117,5 +117,5 @@ def test_rebuilding_the_set_reproduces_the_committed_cases(tmp_path):
 def test_rebuilding_keeps_the_hand_edits_of_shared_vllm_cases():
     """The ported edits reach the records: the release read off the log wording, not the shared set's era."""
     cases = {c["id"]: c for c in harness.load_cases("vllm")}
-    assert cases["case_033"]["tpkit_engine_version"] == "0.2.6" and "why_off" in cases["case_033"]
+    assert cases["case_033"]["tpkit_engine_version"] == "0.2.5" and "why_off" in cases["case_033"]
     assert cases["case_027"]["predict"] is False and cases["case_027"]["why_not"]

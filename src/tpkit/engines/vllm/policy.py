@@ -30,12 +30,13 @@ from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
-from tpkit.engines.vllm.profile import estimate_profile_peak
+from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import aside, estimated_activation_peak, estimated_cuda_graphs, estimated_weights
+from tpkit.memory.band import (aside, estimated_activation_peak, estimated_cuda_graphs, estimated_share,
+                               estimated_weights)
 from tpkit.memory.invariant import checked
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem, use_lines
@@ -386,7 +387,19 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")
-    return rope, (line,) + act.parts
+    held, how = (held_allreduce_bytes(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
+                                      act_bytes=r.act_bytes) if rules.v0_allreduce_held else (Bytes(0), ""))
+    if held.bytes == 0:
+        return rope, (line,) + act.parts
+    item = "profile phase: all-reduced activations held reserved (vLLM 0.2.5)"
+    held = estimated_share(held, HELD_ALLREDUCE_SHARE, term="vllm_allreduce_held", item=item)
+    line = replace(line, bytes=line.bytes + held,
+                   source=line.source + " + the all-reduced activations 0.2.5 keeps reserved (line below)")
+    note = LineItem(item=item, bytes=held, kind="info", source=(
+        f"estimate ± {HELD_ALLREDUCE_SHARE:.0%}: {how}; ProcessGroupNCCL records each collective's tensors on the "
+        "NCCL stream (TORCH_NCCL_AVOID_RECORD_STREAMS unset before 0.2.6), so the freed blocks stay reserved and "
+        "0.2.5's total − free charges them (engines/vllm/profile.py)"))
+    return rope, (line,) + act.parts + (note,)
 
 
 def _notes(model: ModelSpec) -> tuple[str, ...]:

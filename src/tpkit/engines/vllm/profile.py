@@ -41,6 +41,24 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              measured.  A GPU of unknown SM count is taken at 132 SMs (H100 SXM).
 
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
+
+vLLM 0.2.5 with tp > 1 (``VllmRules.v0_allreduce_held``) also charges the blocks its all-reduces keep reserved
+(``held_allreduce_bytes``): ProcessGroupNCCL records each collective's tensors on the NCCL stream, so a block
+freed on the CPU side is not reused until the GPU has run that collective; the CPU launches the eager forward far
+ahead of the GPU, so every collective's block stays reserved, and 0.2.5's total − free reads them all:
+
+    held        (2·L + 1) × T × H × a + R × V × (1 + 1/tp) × a
+                one all-reduce per attention output and per MLP output projection of each of the L layers
+                (RowParallelLinear reduce_results) and one for the vocab-parallel embedding, each of T × H
+                activations; the sampler's all_gather_into_tensor of the R rows' vocab-parallel logits (input and
+                output).  Read in the vllm 0.2.5 wheel (model_executor/parallel_utils/communication_op.py
+                tensor_model_parallel_all_reduce / _all_gather: torch.distributed with no
+                TORCH_NCCL_AVOID_RECORD_STREAMS; worker/worker.py profile_num_available_blocks: total − free
+                after torch.cuda.synchronize, no empty_cache).  Its ± (``HELD_ALLREDUCE_SHARE``) covers how many
+                collectives are still in flight when the allocator next needs a block, which is not measured.
+                Check: PR #2031 (vllm-project/vllm, 2023-12-12) printed 31,615 → 20,865 blocks for Llama-2-70B at
+                tp 4 on A100-80GB when it switched to total − free (13.1 GiB) and 7,449 → 7,351 at tp 1 (0.1 GiB);
+                this term gives 10.1 GiB of the 13.1.
 """
 
 from __future__ import annotations
@@ -54,7 +72,11 @@ from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
 __all__ = ["ActivationEstimate", "estimate_profile_peak", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT",
-           "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT", "SAMPLERS"]
+           "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT", "SAMPLERS",
+           "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE"]
+
+HELD_ALLREDUCE_SHARE = 0.25
+"""± share of ``held_allreduce_bytes`` (the in-flight count is not measured; the activation estimate's share)"""
 
 FUSED_MOE_CHUNK = 32_768
 """VLLM_FUSED_MOE_CHUNK_SIZE default (tokens per fused-MoE chunk)"""
@@ -207,3 +229,19 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     parts = tuple(LineItem(item=f"profile phase: {p}", bytes=b, kind="info", source=f"estimate: {f}")
                   for p, (b, f) in phases.items())
     return ActivationEstimate(peak=phases[name][0], parts=parts, limiting_phase=name)
+
+
+def held_allreduce_bytes(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
+                         act_bytes: int) -> tuple[Bytes, str]:
+    """Bytes vLLM 0.2.5 keeps reserved for the profile's collectives at tp > 1, and the formula (module
+    docstring, "held"); (0, "") at tp 1, where nothing is all-reduced."""
+    tp = parallel.tp
+    if tp <= 1:
+        return Bytes(0), ""
+    count = 2 * model.num_layers + 1
+    forward = count * tokens * model.hidden_size * act_bytes
+    gather = rows * model.vocab_size * act_bytes + rows * -(-model.vocab_size // tp) * act_bytes
+    return Bytes(forward + gather), (
+        f"{count} all-reduces (2 per layer × {model.num_layers} + embedding) × T {tokens:,} × H "
+        f"{model.hidden_size:,} × {act_bytes} B + logits all-gather R {rows:,} × V {model.vocab_size:,} × "
+        f"(1 + 1/{tp}) × {act_bytes} B")

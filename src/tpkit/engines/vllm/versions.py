@@ -72,6 +72,14 @@ for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget cha
     V0 0.2.5–0.3.0               peak = total − free (torch.cuda.mem_get_info) after the profile: the CUDA context,
                                  NCCL and other processes are charged (worker/worker.py profile_num_available_blocks,
                                  vllm 0.2.5, 0.2.6 and 0.3.0 wheels)
+    V0 0.2.5 only                … and, with tp > 1, every activation the profile forward all-reduced: 0.2.5 does not
+                                 yet set TORCH_NCCL_AVOID_RECORD_STREAMS, so ProcessGroupNCCL records each
+                                 torch.distributed.all_reduce input on its NCCL stream and the caching allocator keeps
+                                 the freed block until that stream's event completes; the CPU runs ahead of the GPU,
+                                 so the blocks pile up as reserved memory, which total − free charges.  0.2.6 sets the
+                                 variable in worker/worker.py Worker.init_model, with a comment naming this growth
+                                 (vllm 0.2.5 wheel: absent; 0.2.6, 0.2.7, 0.3.0–0.4.1, 0.5.4 wheels: set;
+                                 ``v0_allreduce_held``; size: ``profile.held_allreduce_bytes``)
     V0 0.3.1–0.6.3               peak = init_gpu_memory − free, init_gpu_memory read in init_device after
                                  torch.cuda.set_device: context and other processes outside (vllm 0.3.1–0.3.3, 0.4.0,
                                  0.5.4, 0.5.5, 0.6.0, 0.6.2, 0.6.3, 0.6.3.post1 wheels)
@@ -153,6 +161,9 @@ class VllmRules:
     v0_torch_peak_only: bool = False
     """V0 0.2.0–0.2.4: the budget is total × util − torch's peak allocation; the CUDA context, NCCL and other
     processes are charged nothing (they take memory from the (1 − util) margin); False elsewhere"""
+    v0_allreduce_held: bool = False
+    """V0 0.2.5: with tp > 1 the profile's all-reduced activations stay reserved (recorded on the NCCL stream,
+    TORCH_NCCL_AVOID_RECORD_STREAMS not yet set) and total − free charges them (module docstring)"""
     distributed_after_snapshot: bool = False
     """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
     cublas_after_snapshot: bool = False
@@ -257,6 +268,10 @@ _V0_TORCH_PEAK_ONLY = ((0, 2, 0), (0, 2, 5))
 """V0 release range [first, next) whose budget charges torch's peak alone (module docstring: 0.2.0–0.2.4
 max_memory_allocated; 0.2.5 switches to total − free)"""
 
+_V0_ALLREDUCE_HELD = ((0, 2, 5), (0, 2, 6))
+"""V0 release range [first, next) that charges the profile's all-reduced activations (module docstring: 0.2.5
+measures total − free; 0.2.6 sets TORCH_NCCL_AVOID_RECORD_STREAMS=1)"""
+
 _FIRST_CUSTOM_AR = (0, 3, 0)
 """first release with vLLM's custom all-reduce (module docstring; 0.2.6/0.2.7 wheels have none)"""
 
@@ -309,8 +324,9 @@ def rules_for(release: tuple[int, int, int]) -> VllmRules:
         charged = any(lo <= release < hi for lo, hi in _V0_CONTEXT_CHARGED)
         custom_ar = _V0.custom_ar_world_sizes if release >= _FIRST_CUSTOM_AR else ()
         torch_only = _V0_TORCH_PEAK_ONLY[0] <= release < _V0_TORCH_PEAK_ONLY[1]
+        held = _V0_ALLREDUCE_HELD[0] <= release < _V0_ALLREDUCE_HELD[1]
         return replace(_V0, release=release, v0_context_outside=not charged, custom_ar_world_sizes=custom_ar,
-                       v0_torch_peak_only=torch_only)
+                       v0_torch_peak_only=torch_only, v0_allreduce_held=held)
     rules = _V1
     for first, changes in _BOUNDARIES:
         if release >= first:
