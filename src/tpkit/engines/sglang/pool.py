@@ -9,6 +9,8 @@
                      (DeepSeek-V3.2, GLM-5: ``nsa_cell_bytes_per_layer``; 0.5.4 – 0.5.23)
     cell (SWA)       F × full_layers + r × S × swa_layers                    r = 0.8, allow-listed archs only
                      (``swa.hybrid_swa``); other sliding models: one pool, cell over every layer
+    cell (Gemma 4)   the same with F from global_head_dim × full KV heads and S from head_dim × KV heads, shared-KV
+                     layers included (``gemma4_pools`` / ``_gemma4_cell``; SGLang ≥ 0.5.11)
     tokens           floor_page(min(budget // cell, --max-total-tokens))
     buffers          per layer (tokens + page_size) rows: row block 0 is the padding page
     req_to_token     int32 [(max_running_requests + 1) × (context_len + 4)]
