@@ -116,3 +116,17 @@ def test_plan_itemises_both_pools_and_balances():
 def test_plan_before_first_release_exits_with_a_clear_error():
     with pytest.raises(PlanInputError, match="does not serve Gemma 4"):
         plan(_model(), gpu="H100", weights=GiB(48), engine_version="0.5.10")
+
+
+def test_cli_plans_the_26b_and_refuses_0_5_10_with_exit_2(capsys):
+    from tpkit.cli import main
+
+    path = str(Path(__file__).resolve().parents[1] / "logs" / "data" / "configs" / "google__gemma-4-26B-A4B-it"
+               / "config.json")
+    assert main(["plan", path, "--engine", "sglang", "--gpu", "H100"]) == 0
+    out = capsys.readouterr().out
+    assert "KV pool, full-attention layers" in out and "KV pool, sliding-window layers" in out
+    assert "184,320 B/token" in out
+    assert main(["plan", path, "--engine", "sglang", "--gpu", "H100", "--engine-version", "0.5.10"]) == 2
+    err = capsys.readouterr().err
+    assert "does not serve Gemma 4" in err and "Traceback" not in err
