@@ -132,10 +132,14 @@ def test_gemma4_needs_vllm_0_19():
     assert resolve_inputs(_model(), L40S, options, resolve_rules("0.19.0")).max_num_batched_tokens == 2_048
 
 
-def test_sglang_refuses_gemma4_clearly():
+def test_sglang_plans_gemma4_from_0_5_11_and_refuses_other_per_kind_models():
     from tpkit.engines.sglang.pool import compute_cell
 
-    with pytest.raises(PlanInputError, match="not modelled for SGLang yet.*--engine vllm"):
-        compute_cell(_model(), 1, 1, "bfloat16")
-    other = replace(_model(), full_head_dim=None, full_kv_heads=None)
+    # SGLang's own Gemma 4 rules: tests/engines/test_sglang_gemma4.py
+    with pytest.raises(PlanInputError, match="does not serve Gemma 4.*0.5.11"):
+        compute_cell(_model(), 1, 1, "bfloat16", version="0.5.10")
+    assert compute_cell(_model(), 1, 1, "bfloat16", version="0.5.11").bytes_per_token == 184_320
+    with pytest.raises(PlanInputError, match="modelled for SGLang only for Gemma 4.*--engine vllm"):
+        compute_cell(replace(_model(), model_type="other_text"), 1, 1, "bfloat16")
+    other = replace(_model(), model_type="other_text", full_head_dim=None, full_kv_heads=None)
     assert compute_cell(other, 1, 1, "bfloat16").bytes_per_token > 0

@@ -489,6 +489,7 @@ def _extra(cfg: dict, text: dict) -> dict:
     for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config", "draft_vocab_size",
                 "eagle_config", "target_hidden_size", "num_aux_hidden_states", "num_attention_layers", "is_hybrid_swa",
                 "mtp_num_hidden_layers", "use_bidirectional_attention", "attention_k_eq_v", "use_double_wide_mlp",
+                "num_global_key_value_heads",
                 "hidden_size_per_layer_input", "vocab_size_per_layer_input",
                 "mamba_ssm_dtype", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size",
                 "conv_L_cache", "conv_bias", "conv_dim", *_GDN_KEYS):

@@ -9,6 +9,8 @@
                      (DeepSeek-V3.2, GLM-5: ``nsa_cell_bytes_per_layer``; 0.5.4 – 0.5.23)
     cell (SWA)       F × full_layers + r × S × swa_layers                    r = 0.8, allow-listed archs only
                      (``swa.hybrid_swa``); other sliding models: one pool, cell over every layer
+    cell (Gemma 4)   the same with F from global_head_dim × full KV heads and S from head_dim × KV heads, shared-KV
+                     layers included (``gemma4_pools`` / ``_gemma4_cell``; SGLang ≥ 0.5.11)
     tokens           floor_page(min(budget // cell, --max-total-tokens))
     buffers          per layer (tokens + page_size) rows: row block 0 is the padding page
     req_to_token     int32 [(max_running_requests + 1) × (context_len + 4)]
@@ -28,7 +30,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
 __all__ = ["CellSize", "NSA_ARCHITECTURES", "nsa_model", "nsa_indexer_bytes_per_layer", "nsa_latent_store_bytes",
-           "SWA_FULL_TOKENS_RATIO", "kv_heads_per_rank", "compute_cell", "size_tokens",
+           "SWA_FULL_TOKENS_RATIO", "kv_heads_per_rank", "GEMMA4_FIRST", "Gemma4Pools", "gemma4_pools", "compute_cell", "size_tokens",
            "pool_buffers", "max_running_requests", "req_to_token_bytes", "stage_layer_kinds"]
 
 SWA_FULL_TOKENS_RATIO = 0.8
@@ -116,6 +118,12 @@ class CellSize:
     """the formula, in words"""
     index_bytes: int = 0
     """DSA indexer-key bytes per token and layer inside ``bytes_per_token`` (0 without DSA)"""
+    swa_n_kv_heads: int | None = None
+    """KV heads per rank of the SWA pool when it differs from the full pool's (Gemma 4); None: ``n_kv_heads``"""
+    swa_k_dim: int | None = None
+    """elements per head in the SWA pool's K when it differs (Gemma 4); None: ``k_dim``"""
+    swa_v_dim: int | None = None
+    """elements per head in the SWA pool's V when it differs (Gemma 4); None: ``v_dim``"""
 
 
 def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
@@ -127,21 +135,70 @@ def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
     return kinds[len(kinds) - per_stage:]
 
 
-def refuse_per_kind_kv(model: ModelSpec) -> None:
-    """Refuse a model whose full and sliding layers cache different KV shapes, or whose last layers share another
-    layer's KV (Gemma 4), which tpkit's SGLang pool does not model yet.
+GEMMA4_FIRST: dict[str, str] = {"Gemma4ForCausalLM": "0.5.11", "Gemma4ForConditionalGeneration": "0.5.11",
+                                "Gemma4UnifiedForConditionalGeneration": "0.5.13"}
+"""first SGLang release with each Gemma 4 class (``models/gemma4_causal.py`` / ``gemma4_mm.py`` EntryClass from
+0.5.11, ``gemma4_unified.py`` from 0.5.13; no ``gemma4*`` model file in 0.5.10 / 0.5.10.post1)"""
+GEMMA4_SPEC_FIRST = "0.5.22"
+"""first release that reads Gemma 4's full-layer shape from transformers' per-layer spec
+(``utils/hf_transformers/config.py _apply_gemma4_attention_overrides``, transformers 5.19 pinned); 0.5.11 – 0.5.21
+read ``num_global_key_value_heads`` directly whenever it is set"""
+GEMMA4_WRAPPERS = frozenset({"gemma4", "gemma4_assistant", "gemma4_unified", "gemma4_unified_assistant"})
+"""wrapper ``model_type`` values whose text config SGLang turns full-attention-first (a bare ``gemma4_text``
+config is not: its full layers would be built with the sliding head dim)"""
 
-    SGLang 0.5.23 serves Gemma 4 (``models/gemma4_causal.py`` / ``gemma4_mm.py``) as a hybrid-SWA model
-    (``configs/model_config.py``: ``is_hybrid_swa_compress``; separate ``swa_head_dim`` / ``swa_num_key_value_heads``
-    for the sliding pool, ``model_executor/pool_configurator.py``), a layout tpkit's cell and SWA pool rules
-    (one head dim, one KV head count) do not cover."""
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Gemma4Pools:
+    """Gemma 4's two KV shapes as SGLang's hybrid-SWA pool sees them (total heads, not per rank)."""
+
+    full_kv_heads: int
+    full_head_dim: int
+    swa_kv_heads: int
+    swa_head_dim: int
+
+
+def gemma4_pools(model: ModelSpec, version: str) -> Gemma4Pools:
+    """SGLang's full-pool and SWA-pool head shapes for a Gemma 4 model, or ``PlanInputError``.
+
+    SGLang stores Gemma 4's config full-attention-first: the text config's ``head_dim`` / ``num_key_value_heads``
+    become the full layers' and the sliding ones move to ``swa_head_dim`` / ``swa_v_head_dim`` /
+    ``swa_num_key_value_heads`` (``utils/hf_transformers/config.py``, 0.5.11 – 0.5.23).  Full head dim:
+    ``global_head_dim`` (transformers' default 512).  Full KV heads: 0.5.11 – 0.5.21 ``num_global_key_value_heads``
+    whenever the config sets it; 0.5.22 – 0.5.23 transformers' per-layer spec, which applies it only with
+    ``attention_k_eq_v`` (transformers ``Gemma4TextConfig.__post_init__``) — tpkit's ``ModelSpec.kv_heads("full")``.
+    The pool stores V beside K (``v_head_dim`` = ``head_dim``) even with ``attention_k_eq_v``."""
+    first = GEMMA4_FIRST.get(model.architecture, "0.5.11")
+    if not at_least(version, first):
+        raise PlanInputError(
+            f"{model.name}: SGLang {version} does not serve Gemma 4 ({model.architecture}); its model file first "
+            f"ships in SGLang {first} (models/gemma4_*.py). Plan with --engine-version {first} or later, or with "
+            "--engine vllm (vLLM ≥ 0.19.0)")
+    wrapper = model.extra.get("wrapper_model_type")
+    if model.per_kind_kv and wrapper not in GEMMA4_WRAPPERS:
+        raise PlanInputError(
+            f"{model.name}: a bare Gemma 4 text config (model_type {wrapper!r}) with separate full-attention shapes "
+            "is not rewritten by SGLang (utils/hf_transformers/config.py only does it for the gemma4 wrapper types "
+            f"{', '.join(sorted(GEMMA4_WRAPPERS))}); pass the checkpoint's full config.json (model_type \"gemma4\")")
+    full_heads = model.kv_heads("full")
+    raw_global = model.extra.get("num_global_key_value_heads")
+    if not at_least(version, GEMMA4_SPEC_FIRST) and isinstance(raw_global, int) and raw_global >= 1:
+        full_heads = raw_global
+    return Gemma4Pools(full_kv_heads=full_heads, full_head_dim=model.kv_head_dim("full"),
+                       swa_kv_heads=model.num_kv_heads, swa_head_dim=model.head_dim)
+
+
+def refuse_per_kind_kv(model: ModelSpec) -> None:
+    """Refuse a non-Gemma-4 model whose full and sliding layers cache different KV shapes, or whose last layers
+    share another layer's KV: tpkit's SGLang pool models those only for Gemma 4 (``gemma4_pools``)."""
+    if model.model_type == "gemma4_text":
+        return
     if model.per_kind_kv or model.kv_shared_layers:
         raise PlanInputError(
-            f"{model.name}: Gemma 4's per-layer KV shapes (sliding {model.kv_heads('sliding')} KV heads × "
+            f"{model.name}: per-layer KV shapes (sliding {model.kv_heads('sliding')} KV heads × "
             f"{model.kv_head_dim('sliding')}, full {model.kv_heads('full')} × {model.kv_head_dim('full')}"
-            f"{f', {model.kv_shared_layers} shared-KV layers' if model.kv_shared_layers else ''}) are not modelled "
-            "for SGLang yet (SGLang 0.5.23 gives them a hybrid SWA pool with its own head dims); plan it with "
-            "--engine vllm (vLLM ≥ 0.19.0)")
+            f"{f', {model.kv_shared_layers} shared-KV layers' if model.kv_shared_layers else ''}) are modelled for "
+            "SGLang only for Gemma 4; plan it with --engine vllm")
 
 
 def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_dim: bool = True,
@@ -174,6 +231,8 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
                         index_bytes=index,
                         source=f"{text}, not divided by TP (sglang pool_configurator.py _compute_cell_size, MLA"
                                f"{'; NSATokenToKVPool' if index else ''})")
+    if model.model_type == "gemma4_text":
+        return _gemma4_cell(model, kinds, tp, kv_dtype, element, version)
     n_kv = kv_heads_per_rank(model, tp)
     v_dim = model.v_head_dim if split_v_dim else model.head_dim
     per_layer = n_kv * (model.head_dim + v_dim) * element
@@ -194,6 +253,40 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
     return CellSize(layout="swa", bytes_per_token=cell, full_layers=full, swa_layers=swa, **common,
                     source=f"{head_text} × ({full} full + {SWA_FULL_TOKENS_RATIO} × {swa} sliding) layers "
                            "(hybrid SWA; sglang pool_configurator.py HybridSWAPoolConfigurator)")
+
+
+def _gemma4_cell(model: ModelSpec, kinds: tuple[str, ...], tp: int, kv_dtype: str, element: int,
+                 version: str) -> CellSize:
+    """Gemma 4's cell (sglang ``pool_configurator.py HybridSWAPoolConfigurator.__init__``, 0.5.11 – 0.5.23):
+
+        F = max(1, full_kv // tp) × (full_dim + full_dim) × e        S = max(1, swa_kv // tp) × (swa_dim + swa_dim) × e
+        cell = F × full_layers + r × S × sliding_layers             r = swa_full_tokens_ratio (default 0.8)
+
+    The layer ids are every ``layer_types`` entry (``configs/model_config.py get_hybrid_layer_ids``; 0.5.23
+    ``layer_setup.py _resolve_local_hybrid_swa_layer_ids``): the ``num_kv_shared_layers`` trailing layers keep
+    their pool rows (``gemma4_causal.py`` only skips ``save_kv_cache`` for them), unlike vLLM.  Without the
+    hybrid pool (``swa.hybrid_swa``) one pool of the full shape over every layer (``DefaultPoolConfigurator``)."""
+    g = gemma4_pools(model, version)
+    fn, sn = max(1, g.full_kv_heads // tp), max(1, g.swa_kv_heads // tp)
+    f_tok, s_tok = fn * 2 * g.full_head_dim * element, sn * 2 * g.swa_head_dim * element
+    full, swa = kinds.count("full"), kinds.count("sliding")
+    shared = (f"; the {model.kv_shared_layers} shared-KV layers keep their rows" if model.kv_shared_layers else "")
+    common = dict(kv_dtype=kv_dtype, element_bytes=element, n_kv_heads=fn, k_dim=g.full_head_dim,
+                  v_dim=g.full_head_dim)
+    f_text = f"full {fn} KV heads/rank × ({g.full_head_dim} + {g.full_head_dim}) × {element} B"
+    s_text = f"SWA {sn} KV heads/rank × ({g.swa_head_dim} + {g.swa_head_dim}) × {element} B"
+    hybrid, why = hybrid_swa(model, version)
+    if not hybrid or swa == 0:
+        return CellSize(layout="mha", bytes_per_token=f_tok * (full + swa), full_layers=full + swa, **common,
+                        source=f"Gemma 4: {f_text} × {full + swa} layers ({why}){shared}")
+    swa_shape = dict(swa_n_kv_heads=sn, swa_k_dim=g.swa_head_dim, swa_v_dim=g.swa_head_dim)
+    if full == 0:
+        return CellSize(layout="swa", bytes_per_token=s_tok * swa, full_layers=0, swa_layers=swa, **common,
+                        **swa_shape, source=f"Gemma 4: {s_text} × {swa} sliding layers (all-SWA){shared}")
+    return CellSize(layout="swa", bytes_per_token=f_tok * full + SWA_FULL_TOKENS_RATIO * s_tok * swa,
+                    full_layers=full, swa_layers=swa, **common, **swa_shape,
+                    source=f"Gemma 4 hybrid SWA: {f_text} × {full} full + {SWA_FULL_TOKENS_RATIO} × {s_text} × "
+                           f"{swa} sliding layers (sglang pool_configurator.py HybridSWAPoolConfigurator){shared}")
 
 
 def size_tokens(budget: Bytes, cell: CellSize, *, page_size: int, max_total_tokens: int | None) -> tuple[int, int]:
@@ -227,8 +320,11 @@ def pool_buffers(cell: CellSize, tokens: int, swa_tokens: int, page_size: int) -
                         KVBuffer(name="v", count=cell.full_layers, shape=(rows, n, cell.v_dim), element_bytes=e))
         if cell.swa_layers:
             swa_rows = (swa_tokens if cell.full_layers else tokens) + page_size
-            buffers += (KVBuffer(name="swa_k", count=cell.swa_layers, shape=(swa_rows, n, cell.k_dim), element_bytes=e),
-                        KVBuffer(name="swa_v", count=cell.swa_layers, shape=(swa_rows, n, cell.v_dim), element_bytes=e))
+            sn = cell.swa_n_kv_heads or n
+            sk = cell.swa_k_dim or cell.k_dim
+            sv = cell.swa_v_dim or cell.v_dim
+            buffers += (KVBuffer(name="swa_k", count=cell.swa_layers, shape=(swa_rows, sn, sk), element_bytes=e),
+                        KVBuffer(name="swa_v", count=cell.swa_layers, shape=(swa_rows, sn, sv), element_bytes=e))
     cell_bytes = Bytes(round(cell.bytes_per_token))
     return KVPoolPlan(num_tokens=tokens, padded_tokens=rows, cell_bytes=cell_bytes, buffers=buffers,
                       page_size=page_size, dtype=cell.kv_dtype)
