@@ -148,3 +148,15 @@ def test_speculative_steps_enter_the_reserve():
     spec = rope_reserve(small, "0.5.10", context_len=32_768, spec_steps=3, spec_draft_tokens=4)
     plain = rope_reserve(small, "0.5.10", context_len=32_768)
     assert spec.rows == plain.rows + 128  # 24 more positions cross one 128 alignment step
+
+
+@pytest.mark.parametrize("name, rows, dim", [
+    ("Qwen/Qwen3-Next-80B-A3B-Instruct", 262_144, 64),  # head_dim 256 × partial_rotary_factor 0.25
+    ("zai-org/GLM-4.5", 131_072, 64),                   # head_dim 128 × 0.5
+    ("Qwen/Qwen3-8B", 40_960, 128),                     # no partial factor: the whole head
+])
+def test_the_cache_is_cut_to_the_partial_rotary_dim(name, rows, dim):
+    """``get_rope`` cuts ``rotary_dim`` to ``int(rotary_dim × partial_rotary_factor)`` (0.4.2 ``rotary_embedding.py``,
+    0.5.10 ``rotary_embedding/factory.py``; 0.5.10 ``models/qwen3_next.py`` passes head_dim and the factor)."""
+    model = load_model(name)
+    assert rotary_cache_bytes(model, H100, SglangOptions(engine_version="0.5.10"))[0] == Bytes(rows * dim * 4)

@@ -93,7 +93,9 @@ sg_008) and Qwen2.5-VL-7B (sg_056), vLLM's printed weights by 4.2–8.3 % (vl_03
 
 def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -> tuple[Bytes, str]:
     """SGLang's rotary cos/sin cache, built at model init (so inside the 'Load weight' usage) and not sharded:
-    rows × rotary_dim elements (MLA: ``qk_rope_head_dim``), one shared per rope config.  The rows are
+    rows × rotary_dim elements (``engines.sglang.rope.rotary_dim``: MLA ``qk_rope_head_dim``; else head_dim ×
+    ``partial_rotary_factor``, as ``get_rope`` cuts it, read in 0.4.2 ``rotary_embedding.py`` and 0.5.10
+    ``rotary_embedding/factory.py``, e.g. 0.5.10 ``models/qwen3_next.py``), one shared per rope config.  The rows are
     ``engines.sglang.rope.cache_positions``: ``max_position_embeddings``, or ``original_max_position_embeddings ×
     factor`` for a yarn / deepseek_yarn config (``YaRNScalingRotaryEmbedding`` / ``DeepseekScalingRotaryEmbedding``
     ``_compute_cos_sin_cache``, every release read from 0.4.2 to 0.5.23; vLLM's rule before 0.4.2).
@@ -104,9 +106,9 @@ def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -
     base.py``); up to 0.4.1 (0.3.5, 0.4.1 wheels: ``models/llama.py``) they took vLLM's, which casts it to the model
     dtype.  Models with two rope configs (Gemma-3's local and global bases) hold two caches; counted once here,
     like tpkit's vLLM rule."""
-    from tpkit.engines.sglang.rope import cache_positions
+    from tpkit.engines.sglang.rope import cache_positions, rotary_dim
 
-    dim = model.mla.qk_rope_head_dim if model.mla is not None else model.head_dim
+    dim = rotary_dim(model)
     version = options.engine_version
     fp32 = at_least(version, "0.4.2") and (gpu.vendor == "NVIDIA" or (
         str(gpu.vendor).upper() == "AMD" and at_least(version, "0.5.23")))
