@@ -9,7 +9,8 @@ takes ``reserve = ceil_128(context_len + speculative_num_steps × speculative_nu
 ``RotaryEmbedding._ensure_cos_sin_cache_length`` (``layers/rotary_embedding``) builds a new cache of
 ``((reserve − 1 + 128) // 128) × 128`` rows × rotary_dim with ``torch.cat`` and drops the old one.  The cache is
 float32 on CUDA (``RotaryEmbedding.__init__`` casts to the model dtype only off CUDA; HIP keeps float32 from 0.5.23).
-With the default context (``context_len`` = ``max_position_embeddings``) the cache always grows.
+With the default context (``context_len`` = ``max_position_embeddings``) a cache of max_position_embeddings rows always
+grows; a YaRN cache of ``original × factor`` rows above the context + 256 does not.
 
 The new tensor is allocated while the old one is alive, so torch's caching allocator takes a new segment for it
 unless a cached free block already fits: a request up to 1 MiB comes from a 2 MiB small-pool segment, one below
