@@ -9,6 +9,11 @@ count, max_running_requests and the req_to_token table.  Source: the engine-fact
 S1 and S2 run at world size 1 on 0.5.23: their budget is the hand computation's minus the 70 MiB torch stream pool
 SGLang's forward stream takes after the pre sample (``engines.sglang.streams``, read after the hand computation;
 helper sgr, 2026-12-03), and the tokens are that budget over the cell.
+
+Every case runs a release with SGLang's RoPE pre-expansion after 'Load weight end' (0.5.6+, ``engines.sglang.rope``,
+read after the hand computation; helper srp, 2026-12-04), a band term the hand computation has not: ``_plan`` gives it
+as measured 0 (``memory.band.measured_terms``), and ``test_the_rope_pre_expansion_takes_its_nominal_off_each_case``
+checks the plan without that pin is 1 MiB lower (0 … one 2 MiB rounding step of each model's cos/sin cache).
 """
 
 from dataclasses import replace
@@ -17,8 +22,10 @@ import pytest
 
 from tpkit.engines.sglang import SglangOptions, plan_sglang
 from tpkit.engines.sglang.baseline import plan_baseline
+from tpkit.engines.sglang.rope import ROPE_TERM
 from tpkit.engines.sglang.streams import STREAM_POOL_BYTES
 from tpkit.hardware.catalog import lookup_gpu
+from tpkit.memory.band import measured_terms
 from tpkit.models import load_model
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, GiB, MiB
@@ -33,12 +40,13 @@ def _h200_with_free(pre: Bytes, parallel: ParallelSpec, version: str):
     return gpu
 
 
-def _plan(model, parallel, pre, weights, draft=None, **options):
+def _plan(model, parallel, pre, weights, draft=None, rope_pinned=True, **options):
     options.setdefault("engine_version", "0.5.23")
     gpu = _h200_with_free(pre, parallel, options["engine_version"])
     assert gpu.nvidia_smi_total_mib == 143_771
-    return plan_sglang(load_model(model), gpu, parallel, SglangOptions(**options), weights=weights,
-                       draft_weights=draft)
+    with measured_terms({ROPE_TERM: Bytes(0)} if rope_pinned else {}, source="the hand computation has none"):
+        return plan_sglang(load_model(model), gpu, parallel, SglangOptions(**options), weights=weights,
+                           draft_weights=draft)
 
 
 def _check(result, *, fraction, budget, cell, tokens, running, req_to_token):
@@ -140,3 +148,15 @@ def test_dp_attention_plan_from_the_cli_uses_tp_gpus():
 
     assert main(["plan", "deepseek-ai/DeepSeek-V3", "--gpu", "H200", "--tp", "8", "--dp", "8", "--ep", "8",
                  "--num-gpus", "8", "--enable-dp-attention", "--json"]) == 0
+
+
+@pytest.mark.parametrize("model, parallel, weights, kw", [
+    ("google/gemma-3-27b-it", ParallelSpec(tp=1), MiB(52_320), {}),
+    ("deepseek-ai/DeepSeek-V3", ParallelSpec(tp=8), _DSV3_W, {"engine_version": "0.5.10"}),
+    ("Qwen/Qwen3-Next-80B-A3B-Instruct", ParallelSpec(tp=4), GiB(37.5), {}),
+])
+def test_the_rope_pre_expansion_takes_its_nominal_off_each_case(model, parallel, weights, kw):
+    pinned = _plan(model, parallel, GiB(138), weights, **kw).extra["sglang"]
+    charged = _plan(model, parallel, GiB(138), weights, rope_pinned=False, **kw).extra["sglang"]
+    assert pinned["rope_reserve_bytes"] == 0 and charged["rope_reserve_bytes"] == MiB(1).bytes
+    assert pinned["kv_budget_bytes"] - charged["kv_budget_bytes"] == MiB(1).bytes

@@ -353,7 +353,9 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     rope = _rope_reserve(ctx)
     if rope is not None and free_after is not None:
         sampled = free_after - rope[0]
-        rows.append(derived_row("RoPE cache pre-expansion (after 'Load weight end')", rope[0], rope[1]))
+        from tpkit.engines.sglang.rope import ROPE_ITEM
+
+        rows.append(derived_row(ROPE_ITEM, rope[0], rope[1]))
         rows.append(derived_row("free when the KV budget is sampled", sampled,
                                 "free after weights − the RoPE pre-expansion"))
     if slack is not None and sampled is not None:
@@ -529,7 +531,7 @@ def _rope_reserve(ctx: Context) -> tuple[Iv, str] | None:
     straddle 0.5.6 gets the same interval."""
     if ctx.model is None:
         return None
-    from tpkit.engines.sglang.rope import rope_reserve
+    from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_interval
 
     version, capped = _release(ctx)
     vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
@@ -541,7 +543,7 @@ def _rope_reserve(ctx: Context) -> tuple[Iv, str] | None:
         return None
     if found is None:
         return None
-    return Iv(Bytes(0), found.high), found.source + (f" ({capped})" if capped else "")
+    return Iv(*rope_reserve_interval(found)), found.source + (f" ({capped})" if capped else "")
 
 
 def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:

@@ -486,7 +486,8 @@ def _extra(cfg: dict, text: dict) -> dict:
     labels = cfg.get("num_labels") or (len(cfg["id2label"]) if isinstance(cfg.get("id2label"), dict) else None)
     if isinstance(labels, int) and not isinstance(labels, bool) and labels >= 1:
         extra["num_labels"] = labels  # HF PretrainedConfig: num_labels, else the id2label entries (default 2)
-    for key in ("linear_attn_config", "rope_scaling", "rope_theta", "vision_config", "draft_vocab_size",
+    for key in ("linear_attn_config", "rope_scaling", "rope_theta", "partial_rotary_factor", "rotary_dim",
+                "vision_config", "draft_vocab_size",
                 "eagle_config", "target_hidden_size", "num_aux_hidden_states", "num_attention_layers", "is_hybrid_swa",
                 "mtp_num_hidden_layers", "use_bidirectional_attention", "attention_k_eq_v", "use_double_wide_mlp",
                 "num_global_key_value_heads",

@@ -93,18 +93,29 @@ sg_008) and Qwen2.5-VL-7B (sg_056), vLLM's printed weights by 4.2–8.3 % (vl_03
 
 def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -> tuple[Bytes, str]:
     """SGLang's rotary cos/sin cache, built at model init (so inside the 'Load weight' usage) and not sharded:
-    ``max_position_embeddings × rotary_dim`` elements (MLA: ``qk_rope_head_dim``), one shared per rope config.
+    rows × rotary_dim elements (``engines.sglang.rope.rotary_dim``: MLA ``qk_rope_head_dim``; else head_dim ×
+    ``partial_rotary_factor``, as ``get_rope`` cuts it, read in 0.4.2 ``rotary_embedding.py`` and 0.5.10
+    ``rotary_embedding/factory.py``, e.g. 0.5.10 ``models/qwen3_next.py``), one shared per rope config.  The rows are
+    ``engines.sglang.rope.cache_positions``: ``max_position_embeddings``, or ``original_max_position_embeddings ×
+    factor`` for a yarn / deepseek_yarn config (``YaRNScalingRotaryEmbedding`` / ``DeepseekScalingRotaryEmbedding``
+    ``_compute_cos_sin_cache``, every release read from 0.4.2 to 0.5.23; vLLM's rule before 0.4.2).
 
     From 0.4.2 the models take ``get_rope`` from SGLang's own ``layers/rotary_embedding.py`` whose
     ``RotaryEmbedding.__init__`` keeps the cache in float32 on CUDA (it casts to the model dtype only off CUDA;
-    read in the 0.4.2.post1 and 0.5.9 wheels); up to 0.4.1 (0.3.5, 0.4.1 wheels: ``models/llama.py``) they took
-    vLLM's, which casts it to the model dtype.  Models with two rope configs (Gemma-3's local and global bases)
-    hold two caches; counted once here, like tpkit's vLLM rule."""
-    dim = model.mla.qk_rope_head_dim if model.mla is not None else model.head_dim
-    fp32 = at_least(options.engine_version, "0.4.2") and gpu.vendor == "NVIDIA"
+    read in the 0.4.2.post1 and 0.5.9 wheels; HIP keeps float32 too from 0.5.23, read in its ``rotary_embedding/
+    base.py``); up to 0.4.1 (0.3.5, 0.4.1 wheels: ``models/llama.py``) they took vLLM's, which casts it to the model
+    dtype.  Models with two rope configs (Gemma-3's local and global bases) hold two caches; counted once here,
+    like tpkit's vLLM rule."""
+    from tpkit.engines.sglang.rope import cache_positions, rotary_dim
+
+    dim = rotary_dim(model)
+    version = options.engine_version
+    fp32 = at_least(version, "0.4.2") and (gpu.vendor == "NVIDIA" or (
+        str(gpu.vendor).upper() == "AMD" and at_least(version, "0.5.23")))
     elem = 4 if fp32 or options.dtype in ("float32", "float") else 2
-    return (Bytes(model.max_position_embeddings * dim * elem),
-            f"rotary cos/sin cache {model.max_position_embeddings:,} × {dim} × {elem} B "
+    rows, how = cache_positions(model, version)
+    return (Bytes(rows * dim * elem),
+            f"rotary cos/sin cache {rows:,} ({how}) × {dim} × {elem} B "
             f"({'float32 on CUDA, SGLang >= 0.4.2' if fp32 else 'model dtype'}; layers/rotary_embedding.py)")
 
 
@@ -210,6 +221,8 @@ def _draft_lines(s: SglangSizing, *, before: bool) -> list[LineItem]:
 
 def _budget_line(s: SglangSizing) -> LineItem:
     parts = ["free before weights"] + (["stream pool"] if s.stream_pool else []) + ["weights"]
+    if s.rope_reserve:
+        parts.append("RoPE pre-expansion")
     if s.draft_weights_before:
         parts.append("draft weights")
     parts.append("slack")
@@ -252,6 +265,15 @@ def _stream_lines(s: SglangSizing) -> list[LineItem]:
                      source=STREAM_POOL_SOURCE)]
 
 
+def _rope_lines(s: SglangSizing) -> list[LineItem]:
+    """SGLang 0.5.6+'s RoPE cache pre-expansion after the weights (``engines.sglang.rope``; a band term)."""
+    if not s.rope_reserve:
+        return []
+    from tpkit.engines.sglang.rope import ROPE_ITEM
+
+    return [LineItem(item=ROPE_ITEM, bytes=s.rope_reserve, source=s.rope_source + " (a band term: 0 … that)")]
+
+
 def build_ledger(s: SglangSizing) -> Ledger:
     """capacity → baseline uses → weights → slack reserve → KV pool → remaining, plus info lines."""
     f = s.fraction.value
@@ -262,6 +284,7 @@ def build_ledger(s: SglangSizing) -> Ledger:
                       source="capacity − the uses above; SGLang measures it (min over ranks)"),
              *_stream_lines(s),
              LineItem(item="weights", bytes=s.weights, source=s.weights_source),
+             *_rope_lines(s),
              *[l for l in _draft_lines(s, before=True) if not l.item.startswith("draft KV")],
              LineItem(item=f"slack (1 − {f:.3f}) × free before weights", bytes=s.slack, kind="reserve",
                       source=f"mem_fraction_static {f:.3f}: {s.fraction.source}"),
@@ -333,7 +356,7 @@ def _spec_json(s: SglangSizing) -> dict | None:
 
 def _extra(s: SglangSizing, kv_source: str) -> dict:
     new = {"prefill_cuda_graphs": s.prefill_graphs[0], "budget_cell_bytes_per_token": s.budget_cell,
-           "mm_reserved_bytes": s.mm_reserved.bytes, "stream_pool_bytes": s.stream_pool.bytes, "speculative": _spec_json(s), "attn_dp_size": s.attn_dp,
+           "mm_reserved_bytes": s.mm_reserved.bytes, "stream_pool_bytes": s.stream_pool.bytes, "rope_reserve_bytes": s.rope_reserve.bytes, "speculative": _spec_json(s), "attn_dp_size": s.attn_dp,
            "after_pool_bytes": s.after_pool.bytes, "scheduler_log_line": _scheduler(s) if s.pool.num_tokens else None}
     return {"sglang": {**_extra_base(s, kv_source), **new}}
 

@@ -9,7 +9,8 @@ takes ``reserve = ceil_128(context_len + speculative_num_steps × speculative_nu
 ``RotaryEmbedding._ensure_cos_sin_cache_length`` (``layers/rotary_embedding``) builds a new cache of
 ``((reserve − 1 + 128) // 128) × 128`` rows × rotary_dim with ``torch.cat`` and drops the old one.  The cache is
 float32 on CUDA (``RotaryEmbedding.__init__`` casts to the model dtype only off CUDA; HIP keeps float32 from 0.5.23).
-With the default context (``context_len`` = ``max_position_embeddings``) the cache always grows.
+With the default context (``context_len`` = ``max_position_embeddings``) a cache of max_position_embeddings rows always
+grows; a YaRN cache of ``original × factor`` rows above the context + 256 does not.
 
 The new tensor is allocated while the old one is alive, so torch's caching allocator takes a new segment for it
 unless a cached free block already fits: a request up to 1 MiB comes from a 2 MiB small-pool segment, one below
@@ -20,6 +21,20 @@ the free memory SGLang samples for the KV budget (``profile_max_num_token``; 0.5
 lower than 'Load weight end' printed by 0 … the new segment (0 when the new cache fits a cached block).  An old
 cache of 10 MiB or more had a segment of its own (model init frees nothing before it, so no cached block held it),
 which the sample's ``empty_cache`` returns: the net charge is 0 … the difference of the two 2 MiB-rounded sizes.
+
+The cache built at model init (``cache_positions``) has ``max_position_embeddings`` rows, except under YaRN: from
+0.4.2 the models take ``get_rope`` from SGLang's own ``layers/rotary_embedding`` (read 0.4.2, 0.4.10, 0.5.2, 0.5.5,
+0.5.6, 0.5.9 ``rotary_embedding.py``; 0.5.10, 0.5.20, 0.5.23 ``rotary_embedding/factory.py``), which hands a
+``rope_type`` "yarn" or "deepseek_yarn" config its ``original_max_position_embeddings`` as the module's
+max_position, and ``YaRNScalingRotaryEmbedding`` / ``DeepseekScalingRotaryEmbedding`` (and, 0.5.9+,
+``YaRNScalingMRotaryEmbedding`` for a yarn config with ``mrope_section``; ≤ 0.5.8 that config takes the plain YaRN
+class) ``_compute_cos_sin_cache`` build ``original × factor`` rows — unlike vLLM, an MRoPE section does not opt
+out.  Exception read in 0.5.23 only (absent in 0.5.20): a yarn config with ``mrope_section`` and ``video_rope``
+takes ``BailingMRotaryEmbedding`` with max_position rows.  llama3, default MRoPE and plain rope keep
+``max_position_embeddings`` rows (linear / dynamic scaling: not modelled).  Up to 0.4.1 the models took vLLM's
+``get_rope``: tpkit's vLLM rule (``engines.vllm.policy.rotary_cache_positions``).  ``_ensure_cos_sin_cache_length``
+compares the reserve with those rows (``needed_max_pos < cos_sin_cache.shape[0]``: nothing to do), whatever the
+scaling.
 """
 
 from __future__ import annotations
@@ -30,10 +45,16 @@ from tpkit.engines.sglang.versions import at_least
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes, MiB
 
-__all__ = ["FIRST_RELEASE", "RopeReserve", "rope_reserve", "rotary_dim"]
+__all__ = ["FIRST_RELEASE", "OWN_ROPE_RELEASE", "RopeReserve", "cache_positions", "rope_reserve", "rotary_dim",
+           "rope_reserve_term"]
 
 FIRST_RELEASE = "0.5.6"
 """first SGLang release whose ``load_model`` pre-expands the RoPE cache after 'Load weight end'"""
+OWN_ROPE_RELEASE = "0.4.2"
+"""first SGLang release whose models take ``get_rope`` from SGLang's own ``layers/rotary_embedding``"""
+BAILING_VIDEO_RELEASE = "0.5.23"
+"""first release read whose yarn + ``mrope_section`` + ``video_rope`` config takes ``BailingMRotaryEmbedding``"""
+_YARN_TYPES = ("yarn", "deepseek_yarn")
 MARGIN, ALIGN, SPEC_FACTOR = 256, 128, 2
 """``SGLANG_ROPE_CACHE_SAFETY_MARGIN``, ``SGLANG_ROPE_CACHE_ALIGN``, ``SGLANG_SPEC_EXPANSION_SAFETY_FACTOR`` defaults
 (``environ.py``, 0.5.6–0.5.23)"""
@@ -67,6 +88,26 @@ def rotary_dim(model: ModelSpec) -> int:
     return int(model.head_dim * factor)
 
 
+def cache_positions(model: ModelSpec, version: str) -> tuple[int, str]:
+    """(rows, how) of the rotary cos/sin cache SGLang ``version`` builds at model init (see the module docstring):
+    ``original_max_position_embeddings × factor`` for a yarn / deepseek_yarn config from 0.4.2, else
+    ``max_position_embeddings``; before 0.4.2 vLLM's rule."""
+    if not at_least(version, OWN_ROPE_RELEASE):
+        from tpkit.engines.vllm.policy import rotary_cache_positions
+
+        return rotary_cache_positions(model)
+    rope = (model.extra or {}).get("rope_scaling")
+    if isinstance(rope, dict):
+        kind = str(rope.get("rope_type") or rope.get("type") or "default")
+        video = "mrope_section" in rope and rope.get("video_rope") and at_least(version, BAILING_VIDEO_RELEASE)
+        original = rope.get("original_max_position_embeddings") or model.max_position_embeddings
+        factor = float(rope.get("factor") or 1.0)
+        if kind in _YARN_TYPES and not video:
+            return (int(original * factor),
+                    f"rope_scaling {kind}: original_max_position_embeddings {int(original):,} × {factor:g}")
+    return model.max_position_embeddings, "max_position_embeddings"
+
+
 def _segment(size: int) -> int:
     """Bytes of the segment torch's caching allocator maps for a new block of ``size`` bytes."""
     size = -(-size // 512) * 512
@@ -80,7 +121,7 @@ def _segment(size: int) -> int:
 def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = None, spec_steps: int = 0,
                  spec_draft_tokens: int = 0, vendor: str | None = None, dtype_bytes: int = 2) -> RopeReserve | None:
     """The RoPE pre-expansion of SGLang ``version`` for ``model`` (None before 0.5.6, or when the cache already
-    holds the reserve: a ``context_len`` well below ``max_position_embeddings`` with plain rope).  ``vendor``
+    holds the reserve: a ``context_len`` at least 257 below the cache's rows, ``cache_positions``).  ``vendor``
     "AMD": the cache is in the model dtype (``dtype_bytes``) before 0.5.23."""
     if not at_least(version, FIRST_RELEASE):
         return None
@@ -88,8 +129,8 @@ def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = No
     reserve = base + int(spec_steps or 0) * int(spec_draft_tokens or 0) * SPEC_FACTOR + MARGIN
     reserve = (reserve + ALIGN - 1) // ALIGN * ALIGN
     needed = reserve - 1
-    scaled = bool((model.extra or {}).get("rope_scaling"))
-    if needed < model.max_position_embeddings and not scaled:
+    held = cache_positions(model, version)[0]
+    if needed < held:  # _ensure_cos_sin_cache_length: the cache already holds the reserve
         return None
     rows = (needed + ALIGN) // ALIGN * ALIGN
     amd = vendor is not None and str(vendor).upper() == "AMD"
@@ -97,7 +138,7 @@ def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = No
     dim = rotary_dim(model)
     tensor = rows * dim * elem
     seg = _segment(tensor)
-    old = model.max_position_embeddings * dim * elem
+    old = held * dim * elem
     if old >= MIN_LARGE_ALLOC.bytes:  # the old cache's own segment comes back at the sample's empty_cache
         seg = max(0, seg - _segment(old))
     return RopeReserve(tensor=Bytes(tensor), high=Bytes(seg), rows=rows, source=(
@@ -108,3 +149,31 @@ def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = No
         + (f"one caching-allocator segment of {seg / 2**20:.0f} MiB" if old < MIN_LARGE_ALLOC.bytes else
            f"{seg / 2**20:.0f} MiB (the new 2 MiB-rounded segment less the old cache's own, returned by empty_cache)")
         + " leaves the free memory the KV budget samples"))
+
+
+ROPE_TERM = "rope_reserve"
+"""the band term of the pre-expansion (``tpkit.memory.band``)"""
+ROPE_ITEM = "RoPE cache pre-expansion (after 'Load weight end')"
+"""its ledger line (the planner's) and derived row (``tpkit explain``'s)"""
+
+
+def rope_reserve_interval(found: RopeReserve | None) -> tuple[Bytes, Bytes]:
+    """(low, high) bytes of free memory the pre-expansion takes before the KV budget is sampled: 0 … the allocator
+    segment (``RopeReserve.high``), or (0, 0) without one.  The one rule ``tpkit explain`` (its derived row) and
+    ``tpkit plan`` (``rope_reserve_term``, a band term over the same interval) charge."""
+    if found is None:
+        return Bytes(0), Bytes(0)
+    return Bytes(0), found.high
+
+
+def rope_reserve_term(found: RopeReserve | None) -> Bytes:
+    """The bytes the planner charges for the pre-expansion: ``rope_reserve_interval`` as an estimated term
+    (nominal the middle, ± half the interval), so the plan's band spans the same 0 … segment as explain's rebuilt
+    range; 0 without one."""
+    from tpkit.memory.band import estimated
+
+    low, high = rope_reserve_interval(found)
+    if not high:
+        return Bytes(0)
+    half = Bytes((high.bytes - low.bytes) // 2)
+    return estimated(low + half, half, term=ROPE_TERM, item=ROPE_ITEM, source=found.source)

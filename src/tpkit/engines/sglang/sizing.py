@@ -29,6 +29,7 @@ from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
 from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, nsa_model, pool_buffers,
                                        req_to_token_bytes, size_tokens, stage_layer_kinds)
 from tpkit.engines.sglang.spec import DEFAULT_SPEC_RUNNING_REQUESTS, SpecPlan, budget_cell_growth, plan_speculative
+from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_term
 from tpkit.engines.sglang.streams import forward_stream_pool
 from tpkit.engines.sglang.versions import at_least, parse_version, rule_era
 from tpkit.errors import PlanInputError
@@ -258,6 +259,11 @@ class KvBudget:
     stream_pool: Bytes = Bytes(0)
     """torch's CUDA stream pool SGLang's forward stream takes after the pre sample (``engines.sglang.streams``;
     0.5.9+ at world size 1, else 0)"""
+    rope_reserve: Bytes = Bytes(0)
+    """SGLang 0.5.6+'s RoPE cache pre-expansion after 'Load weight end', before the budget sample: a band term over
+    0 … one allocator segment (``engines.sglang.rope.rope_reserve_term``, the rule ``tpkit explain`` charges)"""
+    rope_source: str = ""
+    """why"""
     draft_freed_after_pool: Bytes = Bytes(0)
     """the draft's own shared tensors (embedding, lm_head) charged in ``draft_weights_before`` that ``set_embed``
     frees after the target's pool is sized (``draft_weights_at_sizing``): they return to the slack (bytes)"""
@@ -361,7 +367,9 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     draft_before = draft_weights_at_sizing(spec)
     mm, mm_source = mm_reservation(model, gpu, gpu_mem_mib, version, options.max_running_requests)
     stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
-    rest = pre - stream - weights_bytes - draft_before - slack - mm
+    found = _planned_rope(model, gpu, options, spec)
+    rope = rope_reserve_term(found)
+    rest = pre - stream - weights_bytes - rope - draft_before - slack - mm
     linear = stage_layer_kinds(model, parallel.pp).count("linear")
     running_cap = _spec_running(options, parallel, spec)
     mamba = plan_mamba_pool(model, parallel.attn_tp, linear, rest, version,
@@ -376,7 +384,18 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                     spec=spec, draft_weights_before=draft_before,
                     draft_freed_after_pool=draft_before - spec.weights if draft_before else Bytes(0), mm_reserved=mm, mm_source=mm_source, rest=rest,
                     mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens,
-                    attn_dp=parallel.attn_dp, stream_pool=stream)
+                    attn_dp=parallel.attn_dp, stream_pool=stream, rope_reserve=rope,
+                    rope_source=found.source if found is not None else "")
+
+
+def _planned_rope(model: ModelSpec, gpu: GpuSpec, options: SglangOptions, spec: SpecPlan | None):
+    """``engines.sglang.rope.rope_reserve`` for this plan: the context SGLang serves (``_context_len``) and the
+    speculative steps × draft tokens as SGLang resolves them (``SpecPlan``)."""
+    dtype_bytes = 4 if options.dtype in ("float32", "float") else 2
+    return rope_reserve(model, options.engine_version, context_len=_context_len(model, options),
+                        spec_steps=spec.num_steps if spec is not None else 0,
+                        spec_draft_tokens=spec.num_draft_tokens if spec is not None else 0,
+                        vendor=gpu.vendor, dtype_bytes=dtype_bytes)
 
 
 def _spec_running(options: SglangOptions, parallel: ParallelSpec, spec: SpecPlan | None) -> int | None:
@@ -442,7 +461,7 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         pool=pool, kv_bytes=kv_bytes, draft_pool=draft_pool, draft_kv_bytes=draft_kv, max_running_requests=running,
         req_to_token_rows=rows, req_to_token_cols=b.context_len + 4 + extra_cols, req_to_token=req,
         running_rule=rule, after_pool=after,
-        pool_end_free=b.pre - b.stream_pool - weights_bytes - b.draft_weights_before - b.mamba_bytes - kv_bytes - in_budget - req)
+        pool_end_free=b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.mamba_bytes - kv_bytes - in_budget - req)
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:
