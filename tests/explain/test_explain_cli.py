@@ -99,6 +99,43 @@ def test_explain_imports_no_torch():
     assert out.returncode == 0, out.stderr
 
 
+FLAG_TABLE = {
+    "sglang": {"tpkit.engines.sglang", "tpkit.engines.sglang.engine", "tpkit.engines.sglang.options",
+               "tpkit.engines.sglang.versions"},
+    "vllm": {"tpkit.engines.vllm", "tpkit.engines.vllm.engine", "tpkit.engines.vllm.options",
+             "tpkit.engines.vllm.kvdtype"},
+}
+"""the modules of an engine that ``tpkit explain``'s flags need (``cli.engine_flags`` reads every engine's options)"""
+OWN_EXPLAIN = {"sglang": ("tpkit.explain.sglang", "tpkit.explain.sgdiagnose", "tpkit.explain.sgstate"),
+               "vllm": ("tpkit.explain.vllm", "tpkit.explain.vdiagnose")}
+
+
+@pytest.mark.parametrize("log, engine, other", [(SYNTHETIC_KIMI, "sglang", "vllm"),
+                                                (DATA / "vllm" / "vl_067.log", "vllm", "sglang")])
+@pytest.mark.parametrize("output", [[], ["--json"]])
+def test_explain_compiles_only_the_logs_engine(log, engine, other, output):
+    """Issue 12 (cold start without bytecode): explaining one engine's log imports none of the other engine's rules
+    beyond its flag table, and none of the other engine's explain modules; both logs go the whole way (model
+    config, cell, diagnosis), so a module-level import that pulls the other engine in shows here."""
+    code = textwrap.dedent(f"""
+        import contextlib, io, json, sys
+        from tpkit.cli import main
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["explain", {str(log)!r}, *{output!r}]) == 0
+        if {output!r}:
+            assert json.loads(out.getvalue())["engine"] == {engine!r}
+        print(json.dumps(sorted(m for m in sys.modules if m.startswith("tpkit."))))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
+    assert out.returncode == 0, out.stderr
+    loaded = set(json.loads(out.stdout.splitlines()[-1]))
+    assert {m for m in loaded if m.startswith(f"tpkit.engines.{other}")} <= FLAG_TABLE[other]
+    assert not loaded & set(OWN_EXPLAIN[other]), loaded & set(OWN_EXPLAIN[other])
+    assert set(OWN_EXPLAIN[engine][:2]) <= loaded  # the log's own engine did the work
+    assert f"tpkit.engines.{engine}.pool" in loaded or f"tpkit.engines.{engine}.pages" in loaded
+
+
 def test_dp_attention_flags_reach_the_run_and_a_contradiction_is_reported(capsys):
     """--enable-dp-attention and --dp fill a log that does not print them (sg_022 prints only 'DPn TPn' prefixes);
     against a ServerArgs dump that says enable_dp_attention=False the flag is reported and the log's value kept
