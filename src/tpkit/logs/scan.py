@@ -84,7 +84,9 @@ def _trie(words) -> str:
     return build(tree)
 
 
-KEYWORDS = re.compile(_trie(TRIGGERS))
+_KEYWORDS_PATTERN = _trie(TRIGGERS)
+KEYWORDS = lazy(_KEYWORDS_PATTERN)
+"""the prefilter as a text regex (tools and tests); the scan runs :data:`KEYWORDS_BYTES`"""
 
 _WINDOW_LINES = 10
 _LOOKBACK_LINES = 200
@@ -367,7 +369,7 @@ def _may_fail(message: str) -> bool:
     return any(n in message for n in fl.FAILURE_NEEDLES)
 
 
-KEYWORDS_BYTES = re.compile(KEYWORDS.pattern.encode())
+KEYWORDS_BYTES = re.compile(_KEYWORDS_PATTERN.encode())
 _LOWER_BYTES = tuple(w.encode() for w in LOWER_TRIGGERS)
 _DIGITS_BYTES = bytes.maketrans(b"123456789", b"000000000")
 
