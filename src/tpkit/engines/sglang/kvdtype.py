@@ -6,11 +6,10 @@ SGLang ``model_runner.py`` ``configure_kv_cache_dtype``; 0.5.23 ``mem_cache/kv_c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.engines.sglang.options import explicit_kv_dtype
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start (a few ms; issue 12)
 if TYPE_CHECKING:
     from tpkit.engines.sglang.options import SglangOptions
     from tpkit.models.spec import ModelSpec

@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.swa import hybrid_swa
@@ -27,6 +26,7 @@ from tpkit.models.kv import kv_heads_per_rank  # SGLang get_num_kv_heads: max(1,
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start (a few ms; issue 12)
 if TYPE_CHECKING:
     from tpkit.memory.kvpool import KVPoolPlan
 
