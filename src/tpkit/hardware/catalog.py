@@ -11,7 +11,6 @@ its aliases ("H100", "h100-sxm", "NVIDIA H100 80GB HBM3" …).  An unknown name 
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -97,6 +96,8 @@ def lookup_gpu(name: str) -> GpuSpec:
     spec = index.get(normalise_gpu_name(name))
     if spec is not None:
         return spec
+    import difflib  # only for a name not found
+
     close = difflib.get_close_matches(normalise_gpu_name(name), list(index), n=6, cutoff=0.5)
     suggestions = list(dict.fromkeys(index[k].name for k in close))
     hint = f"did you mean {', '.join(suggestions)}? " if suggestions else ""

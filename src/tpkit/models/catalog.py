@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from dataclasses import dataclass, field
@@ -84,6 +83,8 @@ def close_matches(name: str, *, n: int = 4) -> list[str]:
         by_key[entry.id.lower()] = entry.id
         by_key[entry.short_name.lower()] = entry.id
     key = name.strip().lower()
+    import difflib  # only for a name not found
+
     hits = difflib.get_close_matches(key, list(by_key), n=n * 2, cutoff=0.5)
     # a fragment such as "mixtral" or "405b" is too short for difflib: ids that contain it come first
     contains = [k for k in by_key if len(key) >= 3 and key in k] if key else []
