@@ -229,13 +229,9 @@ def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, i
     """The printed token count for the low and high end of ``available`` (``engines.vllm.capacity.plan_capacity``:
     ≥ 0.21 int(max_concurrency × max_model_len), V1 < 0.21 blocks // groups × block, V0 blocks × block)."""
     from tpkit.engines.vllm.capacity import plan_capacity
+    from tpkit.engines.vllm.inputs import derived_max_model_len
 
-    length = ctx.get("context_length")
-    if not length:  # only then the input rules (a log usually prints max_seq_len)
-        from tpkit.engines.vllm.inputs import derived_max_model_len
-
-        length = derived_max_model_len(ctx.model, rules)[0]
-    length = int(length)
+    length = int(ctx.get("context_length") or derived_max_model_len(ctx.model, rules)[0])
     batched = int(ctx.get("max_num_batched_tokens") or 2048)
     out = []
     for end in (available.low, available.high):
