@@ -103,6 +103,89 @@ def test_explain_imports_no_torch():
     assert out.returncode == 0, out.stderr
 
 
+FLAG_TABLE = {
+    "sglang": {"tpkit.engines.sglang", "tpkit.engines.sglang.engine", "tpkit.engines.sglang.options",
+               "tpkit.engines.sglang.versions"},
+    "vllm": {"tpkit.engines.vllm", "tpkit.engines.vllm.engine", "tpkit.engines.vllm.options",
+             "tpkit.engines.vllm.kvdtype"},
+}
+"""the modules of an engine that the engine flags need (``cli.engine_flags`` reads every engine's options): only
+when the command line names an engine flag"""
+PLAIN = {"sglang": {"tpkit.engines.sglang", "tpkit.engines.sglang.versions"}, "vllm": set()}
+"""the other engine's modules a plain ``tpkit explain LOG`` of a vLLM / SGLang log may import: SGLang's release
+dates, which ``explain.context._sglang_tag_era`` reads for any log"""
+OWN_EXPLAIN = {"sglang": ("tpkit.explain.sglang", "tpkit.explain.sgdiagnose", "tpkit.explain.sgstate"),
+               "vllm": ("tpkit.explain.vllm", "tpkit.explain.vdiagnose")}
+
+
+def _loaded_by(argv: list[str]) -> set[str]:
+    code = textwrap.dedent(f"""
+        import contextlib, io, json, sys
+        from tpkit.cli import main
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main({argv!r}) == 0
+        if "--json" in {argv!r}:
+            json.loads(out.getvalue())
+        print(json.dumps(sorted(m for m in sys.modules if m.startswith("tpkit."))))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
+    assert out.returncode == 0, out.stderr
+    return set(json.loads(out.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize("log, engine, other", [(SYNTHETIC_KIMI, "sglang", "vllm"),
+                                                (DATA / "vllm" / "vl_067.log", "vllm", "sglang")])
+@pytest.mark.parametrize("output", [[], ["--json"]])
+def test_explain_compiles_only_the_logs_engine(log, engine, other, output):
+    """Issue 12 (cold start without bytecode): explaining one engine's log imports none of the other engine's rules
+    and explain modules, nor the engine flag table when no engine flag is given; both logs go the whole way (model
+    config, cell, diagnosis), so a module-level import that pulls the other engine in shows here."""
+    loaded = _loaded_by(["explain", str(log), *output])
+    assert {m for m in loaded if m.startswith(f"tpkit.engines.{other}")} <= PLAIN[other]
+    assert not loaded & set(OWN_EXPLAIN[other]), loaded & set(OWN_EXPLAIN[other])
+    assert "tpkit.cli.engine_flags" not in loaded
+    assert set(OWN_EXPLAIN[engine][:2]) <= loaded  # the log's own engine did the work
+    assert f"tpkit.engines.{engine}.pool" in loaded or f"tpkit.engines.{engine}.pages" in loaded
+
+
+def test_an_engine_flag_brings_the_flag_table_and_no_other_engine_rules():
+    loaded = _loaded_by(["explain", str(SYNTHETIC_KIMI), "--mem-fraction-static", "0.85", "--json"])
+    assert "tpkit.cli.engine_flags" in loaded
+    assert {m for m in loaded if m.startswith("tpkit.engines.vllm")} <= FLAG_TABLE["vllm"]
+    assert not loaded & set(OWN_EXPLAIN["vllm"])
+
+
+def test_explains_own_options_are_the_full_parsers_less_the_engine_flags():
+    """``cli.explain._own_options`` decides when the engine flags can be left out: it must name exactly the flags
+    ``register`` adds itself, or a plain command line would lose (or wrongly keep) a flag."""
+    import argparse
+
+    from tpkit.cli import build_parser
+    from tpkit.cli.engine_flags import engine_fields
+    from tpkit.cli.explain import OWN_DESTS, _own_options
+
+    def explain_parser(argv):
+        parser = build_parser(argv)
+        return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["explain"]
+
+    full = explain_parser(None)
+    engine = {f.option for f in engine_fields()}
+    own = {o for a in full._actions for o in a.option_strings} - engine - {"-h", "--help"}
+    assert own == _own_options()
+    dests = {a.dest for a in full._actions if a.option_strings and not set(a.option_strings) & engine}
+    assert dests - {"help", "rank", "json"} == OWN_DESTS
+    plain = explain_parser(["explain", "x.log", "--tp", "8", "--json"])
+    assert {o for a in plain._actions for o in a.option_strings} == own | {"-h", "--help"}
+    for argv in (["explain", "x.log", "--mem-fraction-static", "0.8"], ["explain", "x.log", "--js"],
+                 ["explain", "x.log", "--tp=8"], ["explain", "x.log", "--rank", "-1"], ["explain", "--help"]):
+        assert {o for a in explain_parser(argv)._actions for o in a.option_strings} >= engine, argv
+    plain_args = vars(plain.parse_args(["x.log", "--tp", "8", "--json"]))
+    full_args = vars(full.parse_args(["x.log", "--tp", "8", "--json"]))
+    assert plain_args == {k: v for k, v in full_args.items() if k in plain_args}
+    assert all(full_args[k] is None for k in full_args.keys() - plain_args.keys())  # the engine flags, not given
+
+
 def test_dp_attention_flags_reach_the_run_and_a_contradiction_is_reported(capsys):
     """--enable-dp-attention and --dp fill a log that does not print them (sg_022 prints only 'DPn TPn' prefixes);
     against a ServerArgs dump that says enable_dp_attention=False the flag is reported and the log's value kept

@@ -4,9 +4,11 @@ argparse (stdlib) only: it keeps ``tpkit plan`` cold start small (no framework i
 flag names scripts rely on; the ledger is plain text fitted to the terminal (``tpkit.cli.render``).
 
 Exit codes: 0 ok, 2 user error (message, no traceback), 1 internal error; ``tpkit plan``: 3 DOES NOT FIT.
-Each sub-command lives in its own module exposing ``register(subparsers)`` whose parser
+Each sub-command lives in its own module exposing ``register(subparsers, argv=None)`` whose parser
 sets ``func(args) -> int``.  Only the command being run is imported (``tpkit plan`` never imports
-the probe or the benchmarks); the others are listed by their help line.
+the probe or the benchmarks); the others are listed by their help line.  ``argv``, when given, is the command
+line being run: ``tpkit explain`` leaves out the engines' flags when it names none of them (``--help`` lists
+them all).
 """
 
 from __future__ import annotations
@@ -86,8 +88,8 @@ def _command(argv: list[str]) -> str | None:
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The ``tpkit`` parser.  With ``argv``, only the command it runs is built in full (the others are listed
-    by their help line); without, every command is."""
+    """The ``tpkit`` parser.  With ``argv``, only the command it runs is built, for that command line (the others
+    are listed by their help line); without, every command is built in full."""
     parser = TpkitArgumentParser(
         prog="tpkit",
         description="Memory and all-reduce planning for tensor-parallel LLM serving (SGLang, vLLM).",
@@ -97,7 +99,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     wanted = None if argv is None else _command(argv)
     for name, help_line in COMMANDS.items():
         if argv is None or name == wanted:
-            importlib.import_module(f"tpkit.cli.{name}").register(sub)
+            importlib.import_module(f"tpkit.cli.{name}").register(sub, argv)
         else:
             sub.add_parser(name, help=help_line)
     return parser

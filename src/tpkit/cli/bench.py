@@ -19,7 +19,7 @@ _COUNTS = ("nproc", "iters", "graph_calls", "repeats")
 _PLOT_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "eps", "ps", "tif", "tiff")
 
 
-def register(subparsers) -> None:
+def register(subparsers, argv: list[str] | None = None) -> None:
     """Add ``bench`` with its ``allreduce`` sub-command."""
     bench = subparsers.add_parser("bench", help="benchmarks (all-reduce)")
     sub = bench.add_subparsers(dest="bench_command", metavar="BENCH")

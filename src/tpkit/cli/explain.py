@@ -8,7 +8,7 @@ import sys
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["register", "run_explain", "read_log", "HELP", "flag_values", "check_flag_values"]
+__all__ = ["register", "run_explain", "read_log", "HELP", "flag_values", "check_flag_values", "engine_flags_given"]
 
 HELP = "explain an SGLang/vLLM log: the ledger from its printed numbers, the failure and re-planned fixes"
 """one line for ``tpkit --help``"""
@@ -17,9 +17,32 @@ MAX_LOG_BYTES = 2 * 2**30
 """a larger file is refused (read into memory whole)"""
 
 
-def register(sub) -> None:
+OWN_DESTS = frozenset({"model", "engine", "gpu", "gpu_memory", "tp", "pp", "dp", "ep"})
+"""the dests of ``tpkit explain``'s own flags that fill the run (beside LOG, --rank and --json); every other flag
+comes from the engines' options (``cli.engine_flags``)"""
+
+
+def _own_options() -> frozenset[str]:
     from tpkit.cli import PARALLEL_ALIASES
-    from tpkit.cli.engine_flags import add_engine_flags
+
+    layout = {o for name in ("tp", "pp", "dp", "ep") for o in (f"--{name}", *PARALLEL_ALIASES[name])}
+    return frozenset({"--rank", "--model", "--engine", "--gpu", "--gpu-memory", "--json", *layout})
+
+
+def _needs_engine_flags(argv: list[str] | None) -> bool:
+    """Whether the parser for ``argv`` needs the engines' flags: always for the full parser and for ``--help``;
+    otherwise only when ``argv`` has a word that starts with '-' and is not exactly one of explain's own options
+    (an engine flag, an abbreviation, ``--flag=value``, a negative number, an unknown flag: the full parser reads
+    all of them as before).  Without them a plain ``tpkit explain LOG`` does not import every engine's options
+    (issue 12: the other engine's rules and the flag table were a tenth of the cold start)."""
+    if argv is None:
+        return True
+    own = _own_options()
+    return any(w.startswith("-") and w != "-" and w not in own for w in argv)
+
+
+def register(sub, argv: list[str] | None = None) -> None:
+    from tpkit.cli import PARALLEL_ALIASES
     from tpkit.engines.registry import engine_names
 
     p = sub.add_parser("explain", help=HELP, description=HELP + ". LOG is a file path or '-' for standard input. "
@@ -34,7 +57,10 @@ def register(sub) -> None:
     p.add_argument("--gpu-memory", default=None, metavar="SIZE", help="device memory with a unit, e.g. 96GiB")
     for name in ("tp", "pp", "dp", "ep"):
         p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None, help=f"{name.upper()} size when the log does not print it")
-    add_engine_flags(p, {})
+    if _needs_engine_flags(argv):
+        from tpkit.cli.engine_flags import add_engine_flags
+
+        add_engine_flags(p, {})
     p.add_argument("--json", action="store_true", help="machine-readable output (schema tpkit.explain/1)")
     p.set_defaults(func=run_explain)
 
@@ -89,13 +115,16 @@ def check_flag_values(args) -> None:
     """Refuse a flag value no engine could run (``--tp 0``, ``--mem-fraction-static 85``) before the log is read,
     with the message ``tpkit plan`` gives: each engine flag is checked by its engine's options on its own, a
     dependency another flag or the log may fill (``--speculative-num-steps`` needs an algorithm) excepted."""
-    from tpkit.cli.engine_flags import engine_fields
     from tpkit.parallel import ParallelSpec
     from tpkit.units import parse_bytes
 
     ParallelSpec(**{n: 1 if getattr(args, n) is None else getattr(args, n) for n in ("tp", "pp", "dp", "ep")})
     if args.gpu_memory is not None and parse_bytes(args.gpu_memory, what="--gpu-memory").bytes <= 0:
         raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
+    if not engine_flags_given(args):  # nothing below to check (and no engine's options to import)
+        return
+    from tpkit.cli.engine_flags import engine_fields
+
     for field in engine_fields():
         value = getattr(args, field.name, None)
         if value is None:
@@ -125,6 +154,11 @@ def _refusal(engine, name: str, value) -> PlanInputError | None:
             return again
 
 
+def engine_flags_given(args) -> bool:
+    """Whether the user gave any engine flag (one not of explain's own)."""
+    return any(k not in OWN_DESTS for k in flag_values(args))
+
+
 def flag_values(args) -> dict:
     """The flags the user gave (None = not given), by argparse dest."""
     skip = {"log", "json", "rank", "func", "command"}
@@ -142,7 +176,7 @@ def run_explain(args) -> int:
 
     check_flag_values(args)
     flags = flag_values(args)
-    if flags.get("engine"):
+    if flags.get("engine") and engine_flags_given(args):
         from tpkit.cli.engine_flags import check_engine_flags
         from tpkit.engines.registry import get_engine
 

@@ -40,7 +40,7 @@ def _kv_dtype(text: str) -> str:
     return text
 
 
-def register(sub) -> None:
+def register(sub, argv: list[str] | None = None) -> None:
     from tpkit.cli import PARALLEL_ALIASES
     from tpkit.cli.engine_flags import _whole
     p = sub.add_parser(

@@ -27,7 +27,7 @@ plan says so in a warning.
 --list-gpus / --list-models print the catalogs (with --json: as JSON) and exit."""
 
 
-def register(sub) -> None:
+def register(sub, argv: list[str] | None = None) -> None:
     from tpkit.cli import PARALLEL_ALIASES
     from tpkit.cli.engine_flags import add_engine_flags
     from tpkit.engines.registry import DEFAULT_ENGINE, all_engines, engine_names

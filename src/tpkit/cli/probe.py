@@ -17,7 +17,7 @@ from tpkit.units import format_bytes
 __all__ = ["register", "run_probe", "format_profile"]
 
 
-def register(sub) -> None:
+def register(sub, argv: list[str] | None = None) -> None:
     p = sub.add_parser(
         "probe",
         help="measure each GPU's free memory, its users, NVLink/PCIe topology and peer access",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from tpkit.errors import TpkitError
 from tpkit.logs import ParsedLog
+from tpkit.logs.lazyre import lazy
 from tpkit.explain.refusals import READ_FAILED, REFUSED
 
 __all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
@@ -280,7 +281,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                    tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing)
 
 
-DRAFTER_LINES = re.compile(
+DRAFTER_LINES = lazy(
     r"Loading drafter model|EAGLE head|Detected (?:EAGLE|MTP) model|with the draft model|SpecDecoding metrics|"
     r"Configuring SpecDecodeWorker")
 """vLLM lines that show a speculative drafter ran although no speculative config is printed:

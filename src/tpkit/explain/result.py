@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tpkit.explain.context import Context, build_context
-from tpkit.explain.diagnose import Diagnosis, diagnose_sglang, diagnose_vllm
+from tpkit.explain.diagnose import Diagnosis
 from tpkit.explain.rows import Row
 from tpkit.logs import ParsedLog, parse_log
 
@@ -152,6 +152,7 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
     rng = None
     kv_source = ""
     if ctx.engine == "sglang":
+        from tpkit.explain.sgdiagnose import diagnose_sglang
         from tpkit.explain.sglang import anchor_sglang
 
         anchored = anchor_sglang(parsed, view, ctx)
@@ -175,6 +176,7 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
                                                else "needs the model config (--model) or the printed KV pool and "
                                                     "tokens"))
     elif ctx.engine == "vllm":
+        from tpkit.explain.vdiagnose import diagnose_vllm
         from tpkit.explain.vllm import anchor_vllm
 
         anchored = anchor_vllm(parsed, view, ctx)

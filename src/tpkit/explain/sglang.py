@@ -136,11 +136,11 @@ before a release cannot come from it."""
 
 def _runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
     """The factor SGLang's ModelRunner applies to a multimodal model's mem_fraction_static, the user's included
-    (× 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8, none from 0.4.9: ``engines.sglang.sizing.
+    (× 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8, none from 0.4.9: ``engines.sglang.multimodal.
     multimodal_runner_factor``), for the newest release consistent with the log's formats and its date."""
     if ctx.model is None or not getattr(ctx.model, "is_multimodal", False):
         return None
-    from tpkit.engines.sglang.sizing import multimodal_runner_factor
+    from tpkit.engines.sglang.multimodal import multimodal_runner_factor
     from tpkit.engines.sglang.versions import LATEST, parse_version
 
     version = ctx.rules_version or LATEST
@@ -164,7 +164,7 @@ def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
     try:
         from tpkit.engines.sglang.options import UNMODELLED_KV_DTYPES, SglangOptions, unmodelled_kv_error
         from tpkit.engines.sglang.pool import compute_cell
-        from tpkit.engines.sglang.sizing import resolve_kv_dtype
+        from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
         from tpkit.engines.sglang.versions import LATEST, parse_version
 
         version = ctx.rules_version or LATEST

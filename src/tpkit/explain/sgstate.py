@@ -61,11 +61,11 @@ def _last(view, name: str):
 def state_from_anchors(view, version: str, max_running: int | None = None) -> StateFromLog | None:
     """The state pool from the target's last 'Mamba Cache is allocated' line on this rank; None without one
     (or when the line is cut before its sizes)."""
-    from tpkit.engines.sglang.mamba import FIXED_SLOTS, POOL_EXTRA_SLOTS, charged_slots
-
     conv, ssm = _last(view, "mamba_conv_size"), _last(view, "mamba_ssm_size")
     if conv is None or ssm is None:
         return None
+    from tpkit.engines.sglang.mamba import FIXED_SLOTS, POOL_EXTRA_SLOTS, charged_slots  # a log with a state pool
+
     n_a = _last(view, "mamba_cache_size")
     if n_a is not None and isinstance(n_a.count.value, int):
         slots, printed_n = int(n_a.count.value), True

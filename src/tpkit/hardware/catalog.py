@@ -11,11 +11,10 @@ its aliases ("H100", "h100-sxm", "NVIDIA H100 80GB HBM3" …).  An unknown name 
 
 from __future__ import annotations
 
-import difflib
 import json
+import os
 import re
 from functools import lru_cache
-from importlib import resources
 
 from tpkit.errors import PlanInputError, UnknownGpuError
 from tpkit.hardware.gpu import GpuSpec
@@ -56,10 +55,23 @@ def _spec(raw: dict) -> GpuSpec:
     )
 
 
+def _data_text(name: str) -> str:
+    """The text of ``data/NAME`` in this package: read from the file beside this module when there is one (a plain
+    install; importlib.resources costs a few milliseconds of imports at every start), else through
+    importlib.resources (a zipped install)."""
+    path = os.path.join(os.path.dirname(__file__), "data", name)
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    from importlib import resources
+
+    return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
+
+
 @lru_cache(maxsize=1)
 def _catalog() -> tuple[tuple[GpuSpec, ...], dict[str, GpuSpec]]:
     """(all GPUs in file order, normalised name/alias → GpuSpec); read once per process."""
-    text = resources.files("tpkit.hardware").joinpath("data/gpus.json").read_text(encoding="utf-8")
+    text = _data_text("gpus.json")
     specs = tuple(_spec(raw) for raw in json.loads(text)["gpus"])
     index: dict[str, GpuSpec] = {}
     for spec in specs:
@@ -84,6 +96,8 @@ def lookup_gpu(name: str) -> GpuSpec:
     spec = index.get(normalise_gpu_name(name))
     if spec is not None:
         return spec
+    import difflib  # only for a name not found
+
     close = difflib.get_close_matches(normalise_gpu_name(name), list(index), n=6, cutoff=0.5)
     suggestions = list(dict.fromkeys(index[k].name for k in close))
     hint = f"did you mean {', '.join(suggestions)}? " if suggestions else ""

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tpkit.logs.lazyre import lazy
+
 __all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "SOURCE_NAMES",
            "decide_engine", "version_in", "source_names_in", "FORMAT_PATTERNS", "PREFIX_PATTERNS", "release_range",
            "intersect_ranges", "SOURCE_LINES", "source_line_format"]
@@ -49,15 +51,15 @@ class EngineGuess:
 
 _V = r"v?(\d{1,6}\.\d{1,6}(?:\.\d{1,6})?(?:[.+-]?(?:post|dev|rc)\w*)?(?:\+[\w.]+)?)"
 VERSION_PATTERNS = (
-    ("vllm", re.compile(r"vLLM API server version " + _V)),
-    ("vllm", re.compile(r"Initializing an? (?:V\d )?LLM engine \(" + _V + r"\)")),
-    ("vllm", re.compile(r"\bvllm(?:==| ?: ?| version |-openai:)" + _V, re.I)),
-    ("vllm", re.compile(r"vllm/vllm-openai:" + _V)),
-    ("vllm", re.compile(r"\bvllm-" + _V + r"[\w.+]{0,80}-(?:cp\d|py3)")),
-    ("sglang", re.compile(r"\bsglang(?:==| ?: ?| version |\[all\]==)" + _V, re.I)),
-    ("sglang", re.compile(r"lmsysorg/sglang:" + _V)),
-    ("sglang", re.compile(r"\bsglang-" + _V + r"[\w.+]{0,80}-(?:cp\d|py3)")),
-    ("sglang", re.compile(r"\bSGLang v" + r"(\d{1,6}\.\d{1,6}\.\d{1,6}[\w.+-]{0,40})")),
+    ("vllm", lazy(r"vLLM API server version " + _V)),
+    ("vllm", lazy(r"Initializing an? (?:V\d )?LLM engine \(" + _V + r"\)")),
+    ("vllm", lazy(r"\bvllm(?:==| ?: ?| version |-openai:)" + _V, re.I)),
+    ("vllm", lazy(r"vllm/vllm-openai:" + _V)),
+    ("vllm", lazy(r"\bvllm-" + _V + r"[\w.+]{0,80}-(?:cp\d|py3)")),
+    ("sglang", lazy(r"\bsglang(?:==| ?: ?| version |\[all\]==)" + _V, re.I)),
+    ("sglang", lazy(r"lmsysorg/sglang:" + _V)),
+    ("sglang", lazy(r"\bsglang-" + _V + r"[\w.+]{0,80}-(?:cp\d|py3)")),
+    ("sglang", lazy(r"\bSGLang v" + r"(\d{1,6}\.\d{1,6}\.\d{1,6}[\w.+-]{0,40})")),
 )
 """(engine, pattern whose group 1 is the version)"""
 
@@ -90,10 +92,10 @@ FORMAT_MARKERS = (
 """(engine, literal, version range it implies, vLLM generation)"""
 
 FORMAT_PATTERNS = (
-    ("vllm", re.compile(r"GPU KV cache size: [\d,]+ tokens\W{0,3}$"), "the capacity line ending at 'N tokens'",
+    ("vllm", lazy(r"GPU KV cache size: [\d,]+ tokens\W{0,3}$"), "the capacity line ending at 'N tokens'",
      "0.8–0.27 (v1/core/kv_cache_utils.py: the capacity and the concurrency on two lines up to 0.27.0, one line "
      "from 0.28.0)", "V1"),
-    ("vllm", re.compile(r"GPU KV cache size: [\d,]+ tokens, Maximum concurrency"),
+    ("vllm", lazy(r"GPU KV cache size: [\d,]+ tokens, Maximum concurrency"),
      "the capacity line going on with ', Maximum concurrency'",
      "≥ 0.28 (v1/core/kv_cache_utils.py: one line from 0.28.0; two lines in 0.25.0)", "V1"),
 )
@@ -101,7 +103,7 @@ FORMAT_PATTERNS = (
 substring cannot tell (the end of a record)"""
 
 PREFIX_PATTERNS = (
-    ("sglang", re.compile(r"^\[\d{2}:\d{2}:\d{2} TP\d+\] "), "the record prefix '[HH:MM:SS TPn]' (time without date)",
+    ("sglang", lazy(r"^\[\d{2}:\d{2}:\d{2} TP\d+\] "), "the record prefix '[HH:MM:SS TPn]' (time without date)",
      "0.2.15–0.3.3 (sglang/srt/utils.py configure_logger: datefmt '%H:%M:%S' in 0.2.15, 0.3.2 and 0.3.3; "
      "'%Y-%m-%d %H:%M:%S' from 0.3.4 and in 0.4.2, 0.4.10, 0.5.23)", None),
 )
@@ -229,7 +231,7 @@ SOURCE_NAMES = (
 """(engine, source-code name, where the engine defines it): a file or function only one engine has, named in a
 traceback, a log header or a summarised call tree.  Module paths (``…/vllm/…``, ``sglang/srt/…``) are read by
 :data:`_MODULE_PATH`."""
-_MODULE_PATH = re.compile(r"(?:^|[\\/\s\"'(])(vllm|sglang)/[\w./-]{0,160}?\.py\b")
+_MODULE_PATH = lazy(r"(?:^|[\\/\s\"'(])(vllm|sglang)/[\w./-]{0,160}?\.py\b")
 
 
 def source_names_in(message: str) -> list[tuple[str, str, str]]:
@@ -275,7 +277,7 @@ def decide_engine(votes: dict[str, int], evidence: list[Evidence]) -> EngineGues
                        evidence=tuple(mine[:12]))
 
 
-_RANGE = re.compile(r"^\s*(≥|≤)?\s*(\d+\.\d+(?:\.[\dx]+)?)(?:\s*–\s*(\d+\.\d+(?:\.[\dx]+)?))?")
+_RANGE = lazy(r"^\s*(≥|≤)?\s*(\d+\.\d+(?:\.[\dx]+)?)(?:\s*–\s*(\d+\.\d+(?:\.[\dx]+)?))?")
 
 
 def _release(text: str, upper: bool) -> tuple[int, int, int]:
@@ -319,7 +321,7 @@ def intersect_ranges(texts: list[str]) -> str | None:
         f"{_show(lo, False)}–{_show(hi, True)}"
 
 
-_SOURCE_LINE = re.compile(r"\[(gpu_worker|kv_cache_utils)\.py:(\d{1,5})\]")
+_SOURCE_LINE = lazy(r"\[(gpu_worker|kv_cache_utils)\.py:(\d{1,5})\]")
 
 
 def source_line_format(line: str) -> tuple[int, Evidence] | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import PrintedCount, PrintedSize, count_from_text, size_from_text
 
@@ -75,46 +76,46 @@ class Failure:
 
 
 _SZ = r"(\d{1,24}(?:\.\d{1,12})?) ?(GiB|MiB|KiB|bytes|GB|MB|KB|B)\b"
-_OOM = re.compile(r"OutOfMemoryError|(?:CUDA|HIP|XPU|NPU) out of memory|CUDA error: out of memory|"
+_OOM = lazy(r"OutOfMemoryError|(?:CUDA|HIP|XPU|NPU) out of memory|CUDA error: out of memory|"
                   r"cudaErrorMemoryAllocation|RuntimeError: out of memory|NCCL WARN .{0,80}out of memory|"
                   r"Tried to allocate \d|has a total capacit[yt]y? of \d")
 _OOM_SIZES = (
-    ("requested", re.compile(r"Tried to allocate " + _SZ)),
-    ("total", re.compile(r"total capacit[yt]y? of " + _SZ)),
-    ("free", re.compile(r"of which " + _SZ + r" is free")),
-    ("process_in_use", re.compile(r"this process has " + _SZ + r" memory in use")),
-    ("torch_allocated", re.compile(_SZ + r" is allocated by PyTorch")),
-    ("torch_reserved_unallocated", re.compile(_SZ + r" is reserved by PyTorch but unallocated")),
-    ("graph_pools", re.compile(_SZ + r" allocated in private pools")),
-    ("total", re.compile(_SZ + r" total capacity")),
-    ("torch_allocated", re.compile(_SZ + r" already allocated")),
-    ("free", re.compile(_SZ + r" free\b")),
-    ("torch_reserved", re.compile(_SZ + r" reserved in total by PyTorch")),
+    ("requested", lazy(r"Tried to allocate " + _SZ)),
+    ("total", lazy(r"total capacit[yt]y? of " + _SZ)),
+    ("free", lazy(r"of which " + _SZ + r" is free")),
+    ("process_in_use", lazy(r"this process has " + _SZ + r" memory in use")),
+    ("torch_allocated", lazy(_SZ + r" is allocated by PyTorch")),
+    ("torch_reserved_unallocated", lazy(_SZ + r" is reserved by PyTorch but unallocated")),
+    ("graph_pools", lazy(_SZ + r" allocated in private pools")),
+    ("total", lazy(_SZ + r" total capacity")),
+    ("torch_allocated", lazy(_SZ + r" already allocated")),
+    ("free", lazy(_SZ + r" free\b")),
+    ("torch_reserved", lazy(_SZ + r" reserved in total by PyTorch")),
 )
-_OTHER_PROCESS = re.compile(r"Process (\d{1,24}) has " + _SZ + r" memory in use")
-_GPU_INDEX = re.compile(r"GPU (\d{1,24})(?: has a total|;)")
-_V0_TOO_SMALL = re.compile(r"max seq len \((\d{1,24})\) is larger than the maximum number of tokens that can be stored "
+_OTHER_PROCESS = lazy(r"Process (\d{1,24}) has " + _SZ + r" memory in use")
+_GPU_INDEX = lazy(r"GPU (\d{1,24})(?: has a total|;)")
+_V0_TOO_SMALL = lazy(r"max seq len \((\d{1,24})\) is larger than the maximum number of tokens that can be stored "
                            r"in KV cache \((\d{1,24})\)")
-_V1_TOO_SMALL = re.compile(r"max seq len \((\d{1,24})\)")
-_V1_NEEDED = re.compile(r"\(?(\d{1,24}(?:\.\d{1,12})?) ?GiB KV cache is needed")
-_V1_AVAILABLE = re.compile(r"available KV cache memory \((-?\d{1,24}(?:\.\d{1,12})?) ?GiB\)")
-_V1_ESTIMATE = re.compile(r"estimated maximum model length is (\d{1,24})")
-_IMBALANCE = re.compile(r"(min_per_gpu_memory|pre_model_load_memory|local_gpu_memory|local_gpu_memory \* 0\.9)"
+_V1_TOO_SMALL = lazy(r"max seq len \((\d{1,24})\)")
+_V1_NEEDED = lazy(r"\(?(\d{1,24}(?:\.\d{1,12})?) ?GiB KV cache is needed")
+_V1_AVAILABLE = lazy(r"available KV cache memory \((-?\d{1,24}(?:\.\d{1,12})?) ?GiB\)")
+_V1_ESTIMATE = lazy(r"estimated maximum model length is (\d{1,24})")
+_IMBALANCE = lazy(r"(min_per_gpu_memory|pre_model_load_memory|local_gpu_memory|local_gpu_memory \* 0\.9)"
                         r"=(-?\d{1,24}(?:\.\d{1,12})?(?:e-?\d{1,3})?)")
 _NUM = r"(\d{1,24}(?:\.\d{1,12})?)"
-_STARTUP = re.compile(r"\(" + _NUM + "/" + _NUM + r" GiB\).{0,80}utilization \(" + _NUM + ", "
+_STARTUP = lazy(r"\(" + _NUM + "/" + _NUM + r" GiB\).{0,80}utilization \(" + _NUM + ", "
                       r"(\d{1,24}(?:\.\d{1,12})?) GiB\)")
-_PROFILED = re.compile(r"larger than the profiled value (-?\d{1,24})")
-_FRACTION = re.compile(r"(?:mem_fraction_static=|--mem-fraction-static above )(\d{1,24}(?:\.\d{1,12})?)")
-_NCCL = re.compile(r"NCCL error|nccl(?:UnhandledCudaError|InternalError|SystemError|InvalidUsage|RemoteError|"
+_PROFILED = lazy(r"larger than the profiled value (-?\d{1,24})")
+_FRACTION = lazy(r"(?:mem_fraction_static=|--mem-fraction-static above )(\d{1,24}(?:\.\d{1,12})?)")
+_NCCL = lazy(r"NCCL error|nccl(?:UnhandledCudaError|InternalError|SystemError|InvalidUsage|RemoteError|"
                    r"InvalidArgument)|DistBackendError|NCCL WARN|ProcessGroupNCCL.{0,80}(?:[Tt]imeout|[Ww]atchdog)")
-_CAR = re.compile(r"Custom allreduce is disabled (?:because |due to )?(.{0,200})")
-_START = re.compile(r"EngineCore failed to start|Engine core initialization failed|Scheduler hit an exception|"
+_CAR = lazy(r"Custom allreduce is disabled (?:because |due to )?(.{0,200})")
+_START = lazy(r"EngineCore failed to start|Engine core initialization failed|Scheduler hit an exception|"
                     r"Received sigquit from a child process|Initialization failed|Worker failed with error|"
                     r"Error executing method|Exception in run_tp_server|Exception in ModelTpServer|"
                     r"scheduler is dead")
 
-_QUOTING = re.compile(r"(?m)^[ \t]*>+|`+")
+_QUOTING = lazy(r"(?m)^[ \t]*>+|`+")
 """markdown quoting of a pasted, wrapped message"""
 
 FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Tried to allocate", "total capacity", "cudaErrorMemoryAllocation",
@@ -270,15 +271,15 @@ KIND_PHASE = {"kv_too_small": "kv_pool", "no_kv_memory": "kv_pool", "kv_budget_n
               "imbalance": "imbalance", "startup_free_memory": "other", "cuda_graph_capture_failed": "cuda_graph"}
 
 _FRAME_RULES = (
-    ("cuda_graph", re.compile(r"captur|cuda_?graph|cudagraph|graph_runner|init_device_graphs", re.I)),
-    ("weights", re.compile(r"load_model|load_weights|weight_loader|get_model\b|_initialize_model|model_loader|"
+    ("cuda_graph", lazy(r"captur|cuda_?graph|cudagraph|graph_runner|init_device_graphs", re.I)),
+    ("weights", lazy(r"load_model|load_weights|weight_loader|get_model\b|_initialize_model|model_loader|"
                            r"loader\.py|initialize_model")),
-    ("kv_pool", re.compile(r"memory_pool|init_memory_pool|profile_max_num_token|_init_pools|_create_buffers|"
+    ("kv_pool", lazy(r"memory_pool|init_memory_pool|profile_max_num_token|_init_pools|_create_buffers|"
                            r"kv_cache|profile_run|determine_available_memory|determine_num_available_blocks|"
                            r"initialize_cache|initialize_from_config|cache_engine|_allocate_kv")),
-    ("other", re.compile(r"init_device|init_torch_distributed|init_distributed_environment|"
+    ("other", lazy(r"init_device|init_torch_distributed|init_distributed_environment|"
                          r"initialize_model_parallel|init_worker_distributed_environment")),
-    ("first_request", re.compile(r"execute_model|forward_batch_generation|run_batch|event_loop|sample_tokens|"
+    ("first_request", lazy(r"execute_model|forward_batch_generation|run_batch|event_loop|sample_tokens|"
                                  r"process_input_requests|_process_engine_step|step_with_batch_queue")),
 )
 

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from tpkit.logs.anchors import COUNT, MEANINGS, Anchor
+from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import count_from_text, size_from_text
 
@@ -63,12 +64,12 @@ class Rule:
 
 
 def _f(name: str, pattern: str, *, decimals: int = 0, words: bool = False) -> Field:
-    return Field(name=name, pattern=re.compile(pattern), min_decimals=decimals, word_units=words)
+    return Field(name=name, pattern=lazy(pattern), min_decimals=decimals, word_units=words)
 
 
 def _before(name: str, label: str) -> Field:
     """A size printed before its label: ``27.72 GiB for weight``."""
-    return Field(name=name, pattern=re.compile(_N + _GI + re.escape(label)), after=label)
+    return Field(name=name, pattern=lazy(_N + _GI + re.escape(label)), after=label)
 
 
 def _size(name: str, before: str, *, decimals: int = 0, words: bool = False) -> Field:
@@ -79,9 +80,9 @@ def _count(name: str, before: str, after: str = "") -> Field:
     return _f(name, before + _N + after)
 
 
-_BS_LIST = Field(name="graph_max_bs", pattern=re.compile(r"\bbs=? ?\[([\d, ]{1,4000})\]"), list_max=True)
-_GRAPH_GROUP = re.compile(r"Capture (?:the )?([\w -]{0,40}?)(?:cuda|CUDA|cpu|npu) graph", re.I)
-_KV_GROUP = re.compile(r"(\w{1,40}) KV Cache (?:is allocated|VA upper bound)")
+_BS_LIST = Field(name="graph_max_bs", pattern=lazy(r"\bbs=? ?\[([\d, ]{1,4000})\]"), list_max=True)
+_GRAPH_GROUP = lazy(r"Capture (?:the )?([\w -]{0,40}?)(?:cuda|CUDA|cpu|npu) graph", re.I)
+_KV_GROUP = lazy(r"(\w{1,40}) KV Cache (?:is allocated|VA upper bound)")
 
 SGLANG_RULES = (
     Rule(engine="sglang", needles=("Init torch distributed ends",),

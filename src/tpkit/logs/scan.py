@@ -18,6 +18,7 @@ from tpkit.logs import engine as eng
 from tpkit.logs import failures as fl
 from tpkit.logs.anchors import Anchor
 from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
+from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
 from tpkit.logs.rules import apply_rules
 from tpkit.logs.settings import Setting, command_settings, is_command, settings_from_record
@@ -26,12 +27,12 @@ from tpkit.logs.text import MAX_LINE_CHARS, clean_line
 __all__ = ["Scan", "scan_text", "KEYWORDS", "TRIGGERS", "LOWER_TRIGGERS"]
 
 _TB_START = "Traceback (most recent call last)"
-_FRAME = re.compile(r'File "([^"\n]{1,500})", line (\d{1,7}), in ([\w<>.]{1,200})')
-_CALL_TREE = re.compile(r"^\s*(?:[└├│|`+\-]+\s*)?([A-Za-z_]\w{2,120})\(\)\s*(?:(?:←|<-|#|at)\s*[\w./-]{0,200}:?\d{0,7}\s*)?$")
+_FRAME = lazy(r'File "([^"\n]{1,500})", line (\d{1,7}), in ([\w<>.]{1,200})')
+_CALL_TREE = lazy(r"^\s*(?:[└├│|`+\-]+\s*)?([A-Za-z_]\w{2,120})\(\)\s*(?:(?:←|<-|#|at)\s*[\w./-]{0,200}:?\d{0,7}\s*)?$")
 """one line of a summarised call tree, as pasted in an issue or a post: ``name()``, optionally behind tree
 glyphs and followed by ``← file.py:line``"""
 _NO_STEP = "last start-up step logged before it: none"
-_EXCEPTION = re.compile(r"^\s*(?:[\w.]{1,200}\.)?([A-Z]\w{0,80}(?:Error|Exception|Exit))\b(?:\([\w.]{0,80}\))?:? ?"
+_EXCEPTION = lazy(r"^\s*(?:[\w.]{1,200}\.)?([A-Z]\w{0,80}(?:Error|Exception|Exit))\b(?:\([\w.]{0,80}\))?:? ?"
                         r"(.{0,300})")
 TRIGGERS = (
     # SGLang memory lines and steps
@@ -83,7 +84,9 @@ def _trie(words) -> str:
     return build(tree)
 
 
-KEYWORDS = re.compile(_trie(TRIGGERS))
+_KEYWORDS_PATTERN = _trie(TRIGGERS)
+KEYWORDS = lazy(_KEYWORDS_PATTERN)
+"""the prefilter as a text regex (tools and tests); the scan runs :data:`KEYWORDS_BYTES`"""
 
 _WINDOW_LINES = 10
 _LOOKBACK_LINES = 200
@@ -366,7 +369,7 @@ def _may_fail(message: str) -> bool:
     return any(n in message for n in fl.FAILURE_NEEDLES)
 
 
-KEYWORDS_BYTES = re.compile(KEYWORDS.pattern.encode())
+KEYWORDS_BYTES = re.compile(_KEYWORDS_PATTERN.encode())
 _LOWER_BYTES = tuple(w.encode() for w in LOWER_TRIGGERS)
 _DIGITS_BYTES = bytes.maketrans(b"123456789", b"000000000")
 

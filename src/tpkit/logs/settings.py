@@ -6,11 +6,11 @@ Every value becomes a :class:`Setting` named in tpkit's words (``tp``, ``mem_fra
 
 from __future__ import annotations
 
-import re
 import shlex
 from dataclasses import dataclass
 
 from tpkit.logs.dumps import balanced, literal_dict, read_value, split_pairs
+from tpkit.logs.lazyre import lazy
 
 __all__ = ["Setting", "KEYS", "settings_from_record", "command_settings", "is_command", "SOURCES"]
 
@@ -93,10 +93,10 @@ _BOOL_FLAGS = {"disable_cuda_graph", "enforce_eager", "enable_dp_attention", "di
                "enable_torch_symm_mem", "disable_radix_cache", "disable_log_stats", "enable_chunked_prefill"}
 _LAUNCHERS = ("sglang.launch_server", "sglang serve", "sglang.launch_server", "vllm serve", "vllm.entrypoints",
               "-m sglang", "python -m vllm")
-_COMMAND = re.compile(r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")
-_FLAGS_ONLY = re.compile(r"--(?:model|model-path|tp|tp-size|tensor-parallel-size|mem-fraction-static|"
+_COMMAND = lazy(r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")
+_FLAGS_ONLY = lazy(r"--(?:model|model-path|tp|tp-size|tensor-parallel-size|mem-fraction-static|"
                          r"gpu-memory-utilization|max-model-len|context-length)[ =]")
-_HUMAN_INT = re.compile(r"^(\d+(?:\.\d+)?)([kKmMgG])$")
+_HUMAN_INT = lazy(r"^(\d+(?:\.\d+)?)([kKmMgG])$")
 
 
 def _clip(text: str) -> str:
@@ -150,12 +150,12 @@ def _non_default_settings(message: str, *, line_no: int) -> list[Setting]:
 
 
 _LOG_LINES = (
-    (re.compile(r"Using max model len (\d{1,12})"), "max_model_len"),
-    (re.compile(r"Chunked prefill is enabled with max_num_batched_tokens=(\d{1,12})"), "max_num_batched_tokens"),
-    (re.compile(r"Defaulting to use (\w+) for (?:speculative|spec)"), None),
+    (lazy(r"Using max model len (\d{1,12})"), "max_model_len"),
+    (lazy(r"Chunked prefill is enabled with max_num_batched_tokens=(\d{1,12})"), "max_num_batched_tokens"),
+    (lazy(r"Defaulting to use (\w+) for (?:speculative|spec)"), None),
     # SGLang's ServerArgs attention-backend checks (server_args.py _handle_attention_backend_compatibility,
     # read in 0.5.10 and 0.5.20: TensorRT-LLM MHA / MLA → 64, FA4 → 128) print the page size they force
-    (re.compile(r"changing page_size from \S+ to (\d{1,6})\b"), "page_size"),
+    (lazy(r"changing page_size from \S+ to (\d{1,6})\b"), "page_size"),
 )
 
 

@@ -6,11 +6,10 @@
 
 from __future__ import annotations
 
-import difflib
 import json
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
 from tpkit.errors import ConfigError
 
@@ -36,10 +35,23 @@ class CatalogEntry:
     """parameter counts (count) and checkpoint sizes (bytes) from the research catalog"""
 
 
+def _data_text(name: str) -> str:
+    """The text of ``data/NAME`` in this package: read from the file beside this module when there is one (a plain
+    install; importlib.resources costs a few milliseconds of imports at every start), else through
+    importlib.resources (a zipped install)."""
+    path = os.path.join(os.path.dirname(__file__), "data", name)
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    from importlib import resources
+
+    return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
+
+
 @lru_cache(maxsize=1)
 def catalog_entries() -> tuple[CatalogEntry, ...]:
     """All embedded models, read once from the package data."""
-    raw = json.loads(resources.files("tpkit.models").joinpath("data/catalog.json").read_text(encoding="utf-8"))
+    raw = json.loads(_data_text("catalog.json"))
     _check_keys(raw, _TOP_KEYS, "catalog.json")
     entries = []
     for item in raw["models"]:
@@ -71,6 +83,8 @@ def close_matches(name: str, *, n: int = 4) -> list[str]:
         by_key[entry.id.lower()] = entry.id
         by_key[entry.short_name.lower()] = entry.id
     key = name.strip().lower()
+    import difflib  # only for a name not found
+
     hits = difflib.get_close_matches(key, list(by_key), n=n * 2, cutoff=0.5)
     # a fragment such as "mixtral" or "405b" is too short for difflib: ids that contain it come first
     contains = [k for k in by_key if len(key) >= 3 and key in k] if key else []

@@ -20,7 +20,7 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes, MiB
 
-__all__ = ["VLM_CACHE_MIB", "FEATURE_CACHE_MIB", "mm_reservation", "large_hopper_qwen3_vl"]
+__all__ = ["VLM_CACHE_MIB", "FEATURE_CACHE_MIB", "mm_reservation", "large_hopper_qwen3_vl", "multimodal_runner_factor"]
 
 VLM_CACHE_MIB = 100
 """``SGLANG_VLM_CACHE_SIZE_MB`` default (environ.py)"""
@@ -48,3 +48,14 @@ def mm_reservation(model: ModelSpec, gpu: GpuSpec, gpu_mem_mib: float, version: 
         return MiB(feature), (f"Qwen3-VL on a large Hopper GPU: VLM cache 0, CUDA-IPC feature cache {feature} MiB "
                               "(SGLANG_MM_FEATURE_CACHE_MB) reserved out of the KV budget")
     return MiB(VLM_CACHE_MIB), f"SGLANG_VLM_CACHE_SIZE_MB {VLM_CACHE_MIB} MiB reserved out of the KV budget"
+
+
+def multimodal_runner_factor(version: str) -> tuple[float, str] | None:
+    """The factor ``ModelRunner.__init__`` applies to ANY fraction (the user's too) of a multimodal model before
+    0.4.9: × 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8 (``model_executor/model_runner.py``, "Automatically
+    reduce --mem-fraction-static … because this is a multimodal model"); None from 0.4.9, where ``server_args.py``
+    scales the default only."""
+    if at_least(version, "0.4.9"):
+        return None
+    factor = 0.90 if at_least(version, "0.4.5") else 0.95
+    return factor, f"multimodal × {factor:.2f} (SGLang {version} ModelRunner, any fraction)"

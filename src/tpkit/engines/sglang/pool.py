@@ -24,10 +24,13 @@ from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.swa import hybrid_swa
 from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least
 from tpkit.errors import PlanInputError
-from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.models.kv import kv_heads_per_rank  # SGLang get_num_kv_heads: max(1, kv_heads // attn_tp)
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start (a few ms; issue 12)
+if TYPE_CHECKING:
+    from tpkit.memory.kvpool import KVPoolPlan
 
 __all__ = ["CellSize", "NSA_ARCHITECTURES", "nsa_model", "nsa_indexer_bytes_per_layer", "nsa_latent_store_bytes",
            "SWA_FULL_TOKENS_RATIO", "kv_heads_per_rank", "GEMMA4_FIRST", "Gemma4Pools", "gemma4_pools", "compute_cell", "size_tokens",
@@ -306,6 +309,8 @@ def size_tokens(budget: Bytes, cell: CellSize, *, page_size: int, max_total_toke
 
 def pool_buffers(cell: CellSize, tokens: int, swa_tokens: int, page_size: int) -> KVPoolPlan:
     """Every buffer SGLang allocates for the KV pool of one rank (rows = tokens + page_size)."""
+    from tpkit.memory.kvpool import KVBuffer, KVPoolPlan  # not at import: explain reads the cell only
+
     e, n, rows = cell.element_bytes, cell.n_kv_heads, tokens + page_size
     if cell.layout == "mla":
         buffers = (KVBuffer(name="kv_latent", count=cell.full_layers, shape=(rows, 1, cell.k_dim), element_bytes=e),)

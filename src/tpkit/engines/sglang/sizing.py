@@ -18,13 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING
 
-from tpkit.dtypes import DTYPES, WEIGHT_DTYPES, lookup_dtype
+from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.baseline import Baseline, plan_baseline
 from tpkit.engines.sglang.defaults import (CapacityDefaults, FractionChoice, ReserveExtras, capacity_defaults,
                                            default_mem_fraction, graph_reserve_mib, vlm_fraction_factor)
 from tpkit.engines.sglang.graphs import GraphContext, prefill_graphs
 from tpkit.engines.sglang.mamba import MambaPool, plan_mamba_pool
-from tpkit.engines.sglang.multimodal import large_hopper_qwen3_vl, mm_reservation
+from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
+from tpkit.engines.sglang.multimodal import large_hopper_qwen3_vl, mm_reservation, multimodal_runner_factor
 from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
 from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, nsa_model, pool_buffers,
                                        req_to_token_bytes, size_tokens, stage_layer_kinds)
@@ -45,30 +46,6 @@ if TYPE_CHECKING:
 
 __all__ = ["SglangSizing", "KvBudget", "kv_budget", "size_sglang", "resolve_kv_dtype", "validate_layout",
            "graph_slack_need"]
-
-
-def _served(name: str | None) -> str | None:
-    """KV dtype for a model dtype under ``--dtype auto`` (an fp32 checkpoint is served in bf16); None: not one."""
-    found = lookup_dtype(name) if name else None
-    if found is None or found.name not in WEIGHT_DTYPES:
-        return None
-    return "bfloat16" if found.name == "float32" else found.name
-
-
-def resolve_kv_dtype(model: ModelSpec, options: SglangOptions) -> tuple[str, str]:
-    """(KV element dtype, why): explicit flag, checkpoint fp8 KV, or the model dtype (sglang ``model_runner.py``
-    ``configure_kv_cache_dtype``; 0.5.23 ``mem_cache/kv_cache_dtype.py``)."""
-    explicit = explicit_kv_dtype(options.kv_cache_dtype)
-    if explicit is not None:
-        return explicit, f"--kv-cache-dtype {options.kv_cache_dtype}"
-    if model.quant is not None and model.quant.kv_cache_fp8:
-        return "fp8_e4m3", "checkpoint kv_cache_quant_algo FP8"
-    raw = options.dtype or model.torch_dtype or "bfloat16"
-    flag = lookup_dtype(options.dtype) if options.dtype else None
-    if flag is not None and flag.name == "float32":
-        return "float32", f"--dtype {options.dtype}"  # only dtype=auto turns an fp32 checkpoint into bf16
-    dtype = _served(raw) or _served(model.torch_dtype) or "bfloat16"
-    return dtype, f"model dtype {raw}"
 
 
 def nsa_kv_defaults(gpu: GpuSpec, options: SglangOptions, kv_dtype: str, page: int, version: str) -> tuple[str, int]:
@@ -142,17 +119,6 @@ def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: Pa
         return FractionChoice(value=choice.value * factor, reserved_mib=choice.reserved_mib,
                               source=f"{choice.source}, {why} = {choice.value * factor:.6f}")
     return choice
-
-
-def multimodal_runner_factor(version: str) -> tuple[float, str] | None:
-    """The factor ``ModelRunner.__init__`` applies to ANY fraction (the user's too) of a multimodal model before
-    0.4.9: × 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8 (``model_executor/model_runner.py``, "Automatically
-    reduce --mem-fraction-static … because this is a multimodal model"); None from 0.4.9, where ``server_args.py``
-    scales the default only."""
-    if at_least(version, "0.4.9"):
-        return None
-    factor = 0.90 if at_least(version, "0.4.5") else 0.95
-    return factor, f"multimodal × {factor:.2f} (SGLang {version} ModelRunner, any fraction)"
 
 
 def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from tpkit.engines.engine import flag
 from tpkit.engines.vllm.kvdtype import KV_DTYPES
-from tpkit.engines.vllm.versions import resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.units import Bytes
 
@@ -80,6 +79,8 @@ class VllmOptions:
     """``--enable-expert-parallel``: experts are split over EP = tp × dp ranks instead of tensor-sharded"""
 
     def __post_init__(self) -> None:
+        from tpkit.engines.vllm.versions import resolve_rules  # not at import: the flag table needs no rules
+
         resolve_rules(self.engine_version)
         u = self.gpu_memory_utilization
         if u is not None and (isinstance(u, bool) or not isinstance(u, (int, float)) or not 0 < u <= 1):

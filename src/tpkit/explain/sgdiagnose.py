@@ -1,0 +1,272 @@
+"""SGLang diagnosis: the failed phase, the shortfall and fixes re-planned from the log's anchors (pre-load memory,
+weights, free after weights, the cell); the shared types and rules are ``explain.diagnose``."""
+
+from __future__ import annotations
+
+import math
+
+from tpkit.explain.diagnose import MARGIN, _MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit
+from tpkit.explain.refusals import REFUSED
+from tpkit.units import Bytes, GiB
+
+__all__ = ["diagnose_sglang"]
+
+
+def _sg_tokens(rest: int, cell: float | None, page: int) -> int | None:
+    if cell is None or cell <= 0:
+        return None
+    return max(0, int(rest // cell)) // page * page
+
+
+def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
+    """``a``: :class:`~tpkit.explain.sglang.SglangAnchored`."""
+    failure = parsed.primary_failure
+    tp = int(ctx.get("tp", 1) or 1)
+    findings = []
+    pre = a.pre.mid.bytes if a.pre else None
+    stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
+    w = a.weights.mid.bytes if a.weights else None
+    f = a.fraction
+    context = ctx.get("context_length")
+    if a.car_bytes and a.car_bytes.bytes:
+        findings.append(_car_finding(a, ctx))
+    if a.init_dist is not None and a.car_bytes:
+        findings.append(f"distributed init took {a.init_dist.text()} (printed); SGLang's custom all-reduce buffers for "
+                        f"tp {tp} are {_g(a.car_bytes)} of it (tpkit's start-up model)")
+
+    def replan(*, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0) -> tuple[int | None, int | None]:
+        """(KV budget bytes, tokens) with one knob changed, from the anchors."""
+        if pre is None or w is None or (fraction or f) is None:
+            return None, None
+        frac = fraction if fraction is not None else f
+        # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
+        # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
+        p = pre + free_gain + stream
+        rest = int(p * frac - w * weights_scale - stream)
+        cell = a.cell_bytes * cell_scale if a.cell_bytes else None
+        return rest, _sg_tokens(rest, cell, a.page)
+
+    def fix(flags, why, note="", *, need=0, **kw) -> Fix:
+        rest, tokens = replan(**kw)
+        fits = rest is not None and rest > need and (tokens is None or tokens > 0)
+        if tokens is not None and context and tokens < int(context) and kw.get("fraction") is None:
+            note = (note + "; " if note else "") + f"holds {tokens:,} tokens, less than one {int(context):,}-token request"
+        return Fix(flags=flags, kv_tokens=tokens, fits=bool(fits), why=why, note=note)
+
+    if failure is None:
+        if a.tokens_printed is not None and context and a.tokens_printed < int(context):
+            findings.append(f"the KV pool holds {a.tokens_printed:,} tokens, less than one {int(context):,}-token "
+                            "request")
+        return Diagnosis(status="ok", phase=None, cause="", findings=tuple(findings),
+                         fixes=_sg_growth_fixes(a, ctx, fix) if a.tokens_printed is not None and context
+                         and a.tokens_printed < int(context) else ())
+    phase = failure.phase
+    ev = f"line {failure.line_no}: {failure.evidence[:160]}"
+    fixes: list[Fix] = []
+    short = None
+    if failure.kind == "imbalance" or phase == "imbalance":
+        sizes = dict(failure.sizes)
+        lo, loc = sizes.get("pre_model_load_memory"), sizes.get("local_gpu_memory")
+        cause = "rank memory imbalance: some GPU of the TP group has > 10 % less free memory than another " \
+                "(another process on the GPU)"
+        if lo and loc:
+            short = Bytes(int(loc.value.bytes * 0.9) - lo.value.bytes)
+            cause += f": min over ranks {lo.text} < 0.9 × local {loc.text}"
+        gain = 0 if not (lo and loc) else loc.value.bytes - lo.value.bytes
+        rest, tokens = replan(free_gain=gain)
+        fixes.append(Fix(flags="free the other process's memory on the busy GPU (nvidia-smi), or "
+                               "CUDA_VISIBLE_DEVICES=<idle GPUs>", kv_tokens=tokens, fits=True,
+                         why="with every rank as free as the local one the balance check passes"
+                         + ("" if rest is None else f"; KV budget {_g(rest)}")))
+        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev,
+                         fixes=tuple(fixes), findings=tuple(findings))
+    oom = failure.kind == "cuda_oom"
+    req, free = failure.size("requested"), failure.size("free")
+    if oom and req and free:
+        short = req.value - free.value
+    if phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
+        rest, _ = replan()
+        if rest is not None and rest <= 0:
+            short = Bytes(-rest)
+            cause = (f"the KV budget is negative ({_g(rest)}): the weights ({a.weights.text()}) exceed "
+                     f"mem_fraction_static {f:.3f} × pre-load memory ({a.pre.text()}) = {_g(int(pre * f))}")
+        elif rest is not None:
+            cause = (f"the KV pool did not fit: KV budget {_g(rest)} after weights {a.weights.text()} "
+                     f"and slack (1 − {f:.3f}) × {a.pre.text()}")
+        elif oom and short is not None:
+            cause = (f"out of memory allocating the KV pool: asked for {req.text}, {free.text} free (short by "
+                     f"{_g(short)}): memory taken after SGLang sized the pool (another process, or a pool sized "
+                     "from a stale measurement)")
+            total = failure.size("total")
+            if f is not None and total is not None:
+                base = pre if pre is not None else int(total.value.bytes * 0.9)
+                f2 = math.floor((f - (short.bytes + MARGIN.bytes // 2) / base) * 100) / 100
+                if f2 > 0:
+                    fixes.append(Fix(flags=f"--mem-fraction-static {f2:.2f}", kv_tokens=replan(fraction=f2)[1],
+                                     fits=(f - f2) * base >= short.bytes,
+                                     why=f"the pool shrinks by ({f:.3f} − {f2:.2f}) × pre-load memory ≥ the {_g(short)} "
+                                         "missing", note="" if pre is not None else
+                                     "pre-load memory not printed: taken as 90 % of the printed total"))
+        else:
+            cause = "the KV pool could not be sized or allocated (the log does not print the numbers to say by how much)"
+        planned: list[Fix] = []
+        if rest is None and not (oom and short is not None):
+            from tpkit.explain.planned import catalog_fixes_sglang
+
+            found, finding = catalog_fixes_sglang(ctx)
+            planned = [Fix(**kw) for kw in found]
+            if finding:
+                findings.append(finding)
+                cause += "; " + finding
+        fixes += planned or _sg_growth_fixes(a, ctx, fix)
+    elif phase == "weights":
+        cause = "out of memory while loading the weights"
+        if oom and req and free:
+            cause += f": asked for {req.text} with {free.text} free"
+        room = pre if pre is not None else _free_for_weights(failure)
+        if room is not None and pre is not None and free is not None:
+            cause += f"; {_g(pre - free.value.bytes)} of weights were loaded out of {_g(pre)} free before the load"
+        if w is not None:
+            fixes.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
+                             cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
+                             note="weights scaled by 1/2 (replicated layers not split)"))
+        else:
+            fixes += _weights_fixes_from_model(ctx, tp, room, f, a)
+    elif phase == "cuda_graph":
+        cause = "out of memory while capturing CUDA graphs: the slack left after the KV pool was too small"
+        if oom and req and free:
+            cause += f" (asked for {req.text}, {free.text} free: short by {_g(short)})"
+        need = (short.bytes if short else 0) + MARGIN.bytes // 2
+        if pre and f is not None:
+            f2 = math.floor((f - need / pre) * 100) / 100
+            if f2 > 0:
+                fixes.append(fix(f"--mem-fraction-static {f2:.2f}", f"keeps {_g(need)} more slack for the graphs",
+                                 fraction=f2))
+        bs = ctx.get("cuda_graph_max_bs")
+        pools = failure.size("graph_pools") if oom else None
+        if pools is not None and req is not None and short is not None:
+            # torch's OOM message prints what the graphs captured so far hold ("allocated in private pools"):
+            # the graph memory at the failure is that plus the allocation that failed
+            need = pools.value.bytes + req.value.bytes
+            graph_fits = need / 2 >= short.bytes
+            graph_note = (f"graph memory scaled by 1/2 (assumed ∝ the largest captured batch, not measured per batch "
+                          f"size): the graph pools held {pools.text} when the capture asked for {req.text}; half of "
+                          f"{_g(need)} is {_g(need // 2)} against {_g(short)} missing")
+        else:
+            graph_fits = (short is None or short.bytes <= 0 or (a.graph is not None and a.graph.mid.bytes / 2 >=
+                                                                 short.bytes) or short.bytes < GiB(1).bytes)
+            graph_note = "graph memory scaled by 1/2 (not measured per batch size)"
+        fixes.append(Fix(flags=f"--cuda-graph-max-bs {max(1, int(bs) // 2) if bs else 'N/2 (half the captured max)'}",
+                         kv_tokens=a.tokens_printed, fits=bool(graph_fits),
+                         why="graph memory grows with the largest captured batch; the KV pool is unchanged",
+                         note=graph_note))
+        if a.car_bytes:
+            fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
+                             fits=short is not None and a.car_bytes >= short,
+                             why=f"frees SGLang's custom all-reduce buffers ({_g(a.car_bytes)})"))
+    elif phase == "first_request":
+        cause = "out of memory after start-up (first requests): activations exceeded the slack"
+        if short is not None and pre and f is not None:
+            f2 = math.floor((f - (short.bytes + MARGIN.bytes // 2) / pre) * 100) / 100
+            if f2 > 0:
+                fixes.append(fix(f"--mem-fraction-static {f2:.2f}", "more slack for activations", fraction=f2))
+        cpp = ctx.get("chunked_prefill_size")
+        fixes.append(Fix(flags=f"--chunked-prefill-size {max(512, int(cpp) // 2) if cpp else 4096}",
+                         kv_tokens=a.tokens_printed, fits=True,
+                         why="smaller prefill chunks need fewer activation bytes; the KV pool is unchanged"))
+    else:
+        cause = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}"
+    return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
+                     findings=tuple(findings))
+
+
+def _free_for_weights(failure) -> int | None:
+    """Free memory before the load, from a torch OOM message: free now + what this process already holds."""
+    free, used = failure.size("free"), failure.size("process_in_use")
+    if free is None or used is None:
+        return None
+    return free.value.bytes + used.value.bytes
+
+
+def _model_weights(ctx, tp: int, quantization: str | None) -> int | None:
+    if ctx.model is None:
+        return None
+    try:
+        from tpkit.models.weights import plan_weights
+        from tpkit.parallel import ParallelSpec
+
+        return plan_weights(ctx.model, ParallelSpec(tp=tp, pp=int(ctx.get("pp", 1) or 1)),
+                            quantization=quantization).bytes_per_rank.bytes
+    except REFUSED:
+        return None
+
+
+def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]:
+    """The weights never finished loading: re-plan them from the model config (tpkit's weight rules)."""
+    out = []
+    options = [(f"--tp {2 * tp}", 2 * tp, None, "weights shard over twice the GPUs")]
+    if ctx.model is not None and getattr(ctx.model, "quant", None) is None:
+        options.append(("--quantization fp8", tp, "fp8", "fp8 weights take half of 16-bit weights"))
+    for flags, t, q, why in options:
+        w = _model_weights(ctx, t, q)
+        if w is None or room is None:
+            out.append(Fix(flags=flags, kv_tokens=None, fits=False, why=why,
+                           note="not re-plannable: the load stopped before the weights were measured and no model "
+                                "config is known (pass --model)"))
+            continue
+        frac = f if f is not None else 0.85
+        rest = int(room * frac) - w
+        cell = a.cell_bytes * (0.5 if (t != tp and _kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
+        out.append(Fix(flags=flags, kv_tokens=_sg_tokens(rest, cell, a.page), fits=rest > 0, why=why,
+                       note=f"weights {_g(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {_g(rest)}"))
+    return out
+
+
+def _sg_growth_fixes(a, ctx, fix) -> list[Fix]:
+    """Fixes that give the KV pool more room (fraction, tp, fp8 weights, fp8 KV, context)."""
+    tp = int(ctx.get("tp", 1) or 1)
+    out = []
+    pre = a.pre.mid.bytes if a.pre else None
+    stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
+    w = a.weights.mid.bytes if a.weights else None
+    context = ctx.get("context_length")
+    if pre and w is not None:
+        need = MARGIN.bytes + (int(a.cell_bytes * int(context)) if a.cell_bytes and context else 0)
+        # the budget is (pre + stream pool) × f − weights − stream pool (engines.sglang.streams)
+        f2 = math.ceil((w + need + stream) / (pre + stream) * 100) / 100
+        if f2 <= _MAX_FRACTION:
+            out.append(fix(f"--mem-fraction-static {f2:.2f}", f"f × pre-load memory must exceed the weights "
+                           f"({a.weights.text()}) plus room for the pool", fraction=f2,
+                           note=f"slack left {_g(int(pre * (1 - f2)))} for activations and CUDA graphs"))
+    out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
+                   cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
+                   note="weights scaled by 1/2 (replicated layers not split)"))
+    if _weights_16bit(ctx.model) or ctx.model is None:
+        out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights", weights_scale=0.5,
+                       note="assumes 16-bit weights"))
+    kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
+    if "fp8" not in kv:
+        out.append(fix("--kv-cache-dtype fp8_e4m3", "an fp8 cell is half a 16-bit cell", cell_scale=0.5,
+                       note="more tokens from the same budget; no help when the budget is negative"))
+    if context and a.tokens_printed is not None and a.tokens_printed < int(context):
+        out.append(Fix(flags=f"--context-length {a.tokens_printed}", kv_tokens=a.tokens_printed, fits=True,
+                       why="one full-context request fits the pool"))
+    return out
+
+
+def _car_finding(a, ctx) -> str:
+    car = a.car_bytes
+    slack_free = a.slack_after_pool or a.free_after_graphs
+    after = a.free_after_weights
+    parts = [f"custom all-reduce buffers: {_g(car)} per GPU ({a.car_source}), allocated during distributed init, "
+             "before the weights"]
+    if after is not None:
+        share = car.bytes / max(after.mid.bytes, 1)
+        parts.append(f"{share:.2%} of the {after.text()} free after the weights")
+    if slack_free is not None:
+        ok = slack_free.low > car
+        parts.append(f"{'cannot' if ok else 'could'} by themselves cause an OOM: {slack_free.text()} was still free "
+                     "after the KV pool" + (" (at most they move the KV pool by their own size)" if ok else ""))
+    return "; ".join(parts)
+
+
