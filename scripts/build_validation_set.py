@@ -140,6 +140,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                              "hybrid figure the issue reports as wrong; no Qwen3.5-27B config in the set"),
     "vl_076": (None, "", {}, "Gemma-4 26B A4B (gemma4: sliding + full attention with shared-KV layers) has no tpkit "
                              "rules and its FP8 build is not named; the L40S was shared with other services"),
+    # helper new2 (2026-12-04): public start-ups of releases / GPUs the set had few of (logs also in tests/logs/data/vllm/)
+    "vp_016": ("0.15.1", "printed 'Initializing a V1 LLM engine (v0.15.1)'", {}, None),
+    **{cid: ("0.27.1", "image vllm/vllm-openai:v0.27.1 in the post's manifest (vfarcic/inference-demo@331e718)", {}, None)
+       for cid in ("vp_017", "vp_018", "vp_019")},
+    "vp_020": ("0.10.2", "printed 'Initializing a V1 LLM engine (v0.10.2)'", {"enable_expert_parallel": True}, None),
 }
 
 SGLANG_PUBLIC = {
@@ -193,6 +198,10 @@ SGLANG_PUBLIC = {
     "sg_067": (None, "", {}, "GPU not empty at start (36.54 GiB free on an H100 NVL: other processes held the rest); "
                              "the harness has no input for memory held by other processes, H100 NVL is not in the GPU "
                              "catalog, and no Qwen2.5-0.5B-Instruct config is in the set"),
+    # helper new2 (2026-12-04): public start-ups of releases / GPUs the set had few of
+    "gs_017": ("0.5.18", "the report's environment table (SGLang 0.5.18)", {}, None),
+    "gs_018": ("0.5.13.post1", "the report's environment list (SGLang 0.5.13.post1)",
+               {"disable_custom_all_reduce": True}, None),  # --disable-custom-all-reduce in the launch command
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
