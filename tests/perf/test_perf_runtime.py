@@ -123,3 +123,52 @@ def test_the_eager_vllm_proposer_costs_every_draft_step():
                                      accept_length=2.21)).speculative
     # an EAGLE-3 step (one layer, 32k-row head) is shorter on the GPU than launching its ~20 kernels from Python
     assert dict(cycle("0.8.5").parts_us)["draft steps"] > 1.1 * dict(cycle("0.11.0").parts_us)["draft steps"]
+
+
+# ------------------------------------------------------------------------------------------------ proposer loop
+@pytest.mark.parametrize("version, loop, eager_logits", [
+    ("0.8.4", 7, True), ("0.8.5", 11, True), ("0.9.0", 15, True), ("0.9.2", 15, True), ("0.17.1", 15, True),
+    ("0.18.0", 0, False), (None, 0, False),
+])
+def test_vllm_proposer_loop_launches_by_version(version, loop, eager_logits):
+    """v1/spec_decode/eagle.py propose loop: 7 ops (0.8.3/0.8.4), 11 (0.8.5), 15 (0.9.0–0.17.x); one fused
+    kernel from 0.18.0 (eagle_step_update_slot_mapping_and_metadata), not modelled."""
+    r = rt("vllm", version)
+    assert (r.draft_loop_kernels, r.draft_logits_eager) == (loop, eager_logits)
+    assert rt("vllm", version, algorithm=None).draft_loop_kernels == 0
+    assert rt("sglang", None).draft_loop_kernels == 0 and not rt("sglang", None).draft_logits_eager
+
+
+def test_the_eagle3_vocab_remap_is_four_small_kernels_only_for_a_reduced_draft_vocab():
+    from tpkit.perf.spec import draft_spec, vocab_remap_kernels
+    e3 = SpecSettings(algorithm="EAGLE3", num_steps=2, topk=1, num_draft_tokens=3)
+    e1 = SpecSettings(algorithm="EAGLE", num_steps=2, topk=1, num_draft_tokens=3)
+    head = draft_spec(LLAMA, e3, None)
+    assert head.vocab_size == 32000 < LLAMA.vocab_size
+    remap = vocab_remap_kernels(LLAMA, head, e3, 1)
+    assert [k.kind for k in remap] == ["small"] * 4
+    full = [k for k in remap if "new_full" in k.name]
+    assert len(full) == 1 and full[0].bytes == pytest.approx(2.0 * LLAMA.vocab_size)   # bf16 row of the target vocab
+    assert vocab_remap_kernels(LLAMA, draft_spec(LLAMA, e1, None), e1, 1) == []
+    assert vocab_remap_kernels(LLAMA, LLAMA, e3, 1) == []                          # full-vocab head: no remap
+
+
+def llama_vllm(version, algorithm, steps=7):
+    return plan_perf(PerfRequest(model=LLAMA, gpu=lookup_gpu("H100"), engine="vllm", engine_version=version,
+                                 context=512, accept_length=2.5,
+                                 spec=SpecSettings(algorithm=algorithm, num_steps=steps, topk=1,
+                                                   num_draft_tokens=steps + 1))).speculative
+
+
+def test_a_small_eagle3_step_waits_for_the_proposer_launches_before_0_18():
+    """vLLM 0.9.2 (issue #20780's rows): an EAGLE-3 step (one layer, 32k-row head) is shorter on the GPU than the
+    proposer's Python launches, an EAGLE-1 step (128k-row target head) is not; from 0.18 the loop is fused."""
+    per = C["eager_kernel_host_us"].value
+    old, new = llama_vllm("0.9.2", "EAGLE3"), llama_vllm("0.18.0", "EAGLE3")
+    old_parts, new_parts = dict(old.parts_us), dict(new.parts_us)
+    assert old_parts["draft launch-bound (in steps)"] > 6 * 100.0          # > 100 µs on each of the 6 loop steps
+    assert new_parts["draft launch-bound (in steps)"] == 0.0
+    # the six loop steps each pay the 15 bookkeeping ops + lm_head, argmax and the 4 remap kernels at least
+    assert old_parts["draft steps"] > 6 * (15 + 2 + 4) * per
+    assert dict(llama_vllm("0.9.2", "EAGLE").parts_us)["draft launch-bound (in steps)"] == 0.0
+    assert dict(llama_vllm("0.17.0", "EAGLE3").parts_us)["draft launch-bound (in steps)"] > 0.0

@@ -26,7 +26,7 @@ from tpkit.perf.impl import ImplProfile, impl_profile
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
 from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
-from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels
+from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels, vocab_remap_kernels
 from tpkit.perf.verdict import confidence_of, verdict_for
 from tpkit.perf.work import Batch, Shard, padded_vocab_per_rank, forward_kernels
 
@@ -288,8 +288,8 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens), policy, attention=verify_attn,
                          graph=rt.verify_graph)
     if req.engine == "vllm":
-        first = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph)
-        rest = _draft_forward(ctx, s, batch, 1, policy, graph=rt.draft_graph)
+        first = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph, loop=False)
+        rest = _draft_forward(ctx, s, batch, 1, policy, graph=rt.draft_graph, loop=True)
         steps = [first] + [rest] * (s.num_steps - 1)
         extend_us = 0.0
     else:
@@ -306,6 +306,7 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     tau = accept_length(ctx.rate, num_steps=s.num_steps, topk=s.topk, num_draft_tokens=s.num_draft_tokens)
     tok_s = tau * batch / cycle * 1e6
     parts = (("draft steps", draft_us), ("draft allreduce (in steps)", sum(f.allreduce_us for f in steps)),
+             ("draft launch-bound (in steps)", sum(max(0.0, f.host_us - f.gpu_us) for f in steps)),
              ("verify", verify.total_us), ("verify allreduce (in verify)", verify.allreduce_us),
              ("verify launch-bound (in verify)", max(0.0, verify.host_us - verify.gpu_us)),
              ("verify attention (in verify)", dict(verify.by_kind_us).get("attention", 0.0)),
@@ -320,12 +321,22 @@ def _batch(ctx: _Ctx, batch: int, tokens: int) -> Batch:
 
 
 def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: str, *, graph: str = "full",
-                   attention: str = "decode") -> ForwardTime:
-    req = ctx.req
+                   attention: str = "decode", loop: bool = False) -> ForwardTime:
+    """One draft forward.  vLLM adds its EAGLE-3 vocab remap on the batch's sampled rows; where the engine
+    launches the proposer's bookkeeping (``loop``: the steps after the first) and the draft's lm_head / argmax /
+    remap from Python outside the draft's graph (``Runtime.draft_logits_eager``), those launches join the step's
+    host time, and the step takes max(GPU, host) (``ForwardTime.total_us``)."""
+    req, rt = ctx.req, ctx.runtime(s)
     quant = "target" if s.family == "NEXTN" else "none"
+    remap = vocab_remap_kernels(req.model, ctx.draft, s, batch) if req.engine == "vllm" else []
     out, _ = _forward(ctx, ctx.draft, _batch(ctx, batch, tokens), policy,
-                      extra=extra_draft_kernels(req.model, s, batch * tokens, req.tp), quant=quant, graph=graph,
-                      attention=attention)
+                      extra=extra_draft_kernels(req.model, s, batch * tokens, req.tp) + remap, quant=quant,
+                      graph=graph, attention=attention)
+    launches = rt.draft_loop_kernels if loop else 0
+    if rt.draft_logits_eager and graph != "eager":     # eager: already counted among the forward's launches
+        launches += 2 + len(remap)                      # lm_head GEMM + argmax (+ the remap) outside the graph
+    if launches:
+        out = dataclasses.replace(out, host_us=out.host_us + launches * C["eager_kernel_host_us"].value)
     return out
 
 
@@ -462,6 +473,7 @@ def _runtime_dict(rt: Runtime) -> dict:
                 "split_kv" if rt.verify_split_kv else "no_kv_split"),
             "graphs": {"plain": rt.target_graph, "verify": rt.verify_graph, "draft": rt.draft_graph,
                        "draft_extend": rt.extend_graph},
+            "draft_loop_kernels": rt.draft_loop_kernels, "draft_logits_eager": rt.draft_logits_eager,
             "facts": list(rt.facts)}
 
 

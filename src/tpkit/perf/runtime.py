@@ -46,6 +46,19 @@ vLLM (V1)
     graphs             FULL_AND_PIECEWISE default from 0.11 (PIECEWISE before: attention eager between
                        pieces); the EAGLE proposer runs eagerly before 0.9 (0.8.5 v1/spec_decode/eagle.py has
                        no CUDA graph; vllm PR #17211/#17504 added it)
+    proposer loop      ``EagleProposer.propose`` (v1/spec_decode/eagle.py) runs every draft step after the first
+                       from a Python loop whose bookkeeping is one eager torch op each: 0.8.3–0.8.4 positions += 1,
+                       seq_lens += 1, // block_size, block_table.gather, *, %, + (7); 0.8.5 adds the max-model-len
+                       guard (>=, torch.where, two masked_fill_: 11); 0.9.0–0.17.x add the int cast of the
+                       previous draft token and the three copies into the CUDA-graph input buffers (15; read in
+                       0.9.0, 0.9.2, 0.14.1, 0.17.0).  From 0.18.0 the positions/slot-mapping/seq_lens update is
+                       one triton kernel (``eagle_step_update_slot_mapping_and_metadata``) and the loop's few
+                       remaining launches are not modelled.  Before 0.18 every step also calls
+                       ``self.model.compute_logits`` and ``argmax`` after the draft forward, outside its graph:
+                       the lm_head GEMM, the argmax and, for EAGLE-3 heads with a reduced draft vocabulary, the
+                       draft→target remap of ``Eagle3LlamaForCausalLM.compute_logits`` (llama_eagle3.py, every
+                       release read 0.8.5–0.33: arange, + d2t, new_full(-inf) over the target vocab, index_put)
+                       are launched from Python.  A draft step takes max(GPU work, these launches)
 """
 
 from __future__ import annotations
@@ -102,6 +115,11 @@ class Runtime:
     """the draft extend (SGLang) / first draft step on the accepted tokens (vLLM)"""
     facts: tuple[str, ...]
     """one line per fact that shapes the cost here, with its source"""
+    draft_loop_kernels: int = 0
+    """eager launches of the proposer's Python loop per draft step after the first (vLLM before 0.18; count)"""
+    draft_logits_eager: bool = False
+    """the draft's lm_head, argmax (and EAGLE-3 vocab remap) are launched from Python after its forward, outside
+    its CUDA graph (vLLM before 0.18)"""
 
     @property
     def label(self) -> str:
@@ -220,6 +238,23 @@ def _vllm(ver, backend, mla, topk, algorithm) -> dict:
     draft = graph if ver >= (0, 9, 0) else "eager"
     if algorithm is not None and draft == "eager":
         facts.append("the EAGLE proposer runs without CUDA graph before 0.9 (vllm PR #17211/#17504)")
+    loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
+    if loop:
+        facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
+                     + ("and EAGLE-3 vocab remap " if algorithm == "EAGLE3" else "")
+                     + "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop; "
+                     "llama_eagle3.py compute_logits): a small draft step waits for them")
     return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
                 verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
-                extend_graph=draft if not prefill else "piecewise", facts=tuple(facts))
+                extend_graph=draft if not prefill else "piecewise", facts=tuple(facts), draft_loop_kernels=loop,
+                draft_logits_eager=bool(loop))
+
+
+def _proposer_loop_kernels(ver: tuple[int, int, int]) -> int:
+    """Eager torch ops of one pass of vLLM's ``EagleProposer.propose`` draft loop (see module docstring):
+    7 before 0.8.5, 11 in 0.8.5, 15 in 0.9.0–0.17.x; from 0.18.0 one fused kernel (not modelled: 0)."""
+    if ver >= (0, 18, 0):
+        return 0
+    if ver >= (0, 9, 0):
+        return 15
+    return 11 if ver >= (0, 8, 5) else 7

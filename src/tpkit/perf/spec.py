@@ -27,7 +27,8 @@ from tpkit.models.spec import ModelSpec
 from tpkit.perf.constants import C
 from tpkit.perf.work import Kernel
 
-__all__ = ["SpecSettings", "ALGORITHMS", "draft_spec", "default_accept_rate", "extra_draft_kernels"]
+__all__ = ["SpecSettings", "ALGORITHMS", "draft_spec", "default_accept_rate", "extra_draft_kernels",
+           "vocab_remap_kernels"]
 
 ALGORITHMS = ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE")
 """accepted --speculative-algorithm values (SGLang's names; MTP is an alias of NEXTN)"""
@@ -125,3 +126,20 @@ def extra_draft_kernels(target: ModelSpec, settings: SpecSettings, tokens: int, 
     name = "EAGLE3 fusion fc" if settings.family == "EAGLE3" else "MTP eh_proj"
     return [Kernel(kind="gemm", name=name, bytes=2.0 * width * local_out + 2.0 * tokens * (width + local_out),
                    flops=2.0 * tokens * width * local_out)]
+
+
+def vocab_remap_kernels(target: ModelSpec, draft: ModelSpec, settings: SpecSettings, rows: int) -> list[Kernel]:
+    """vLLM's EAGLE-3 draft→target vocabulary remap, run on the ``rows`` sampled positions of every draft step when
+    the head's vocabulary is smaller than the target's (``Eagle3LlamaForCausalLM.compute_logits``, vllm
+    model_executor/models/llama_eagle3.py, every release read 0.8.5–0.33): ``torch.arange(draft_vocab)``,
+    ``+ draft_id_to_target_id``, ``new_full((rows, vocab), -inf)`` and ``logits_new[:, targets] = logits``; the
+    argmax then reads the target-vocab row.  Four small kernels on the GPU; launched from Python outside the
+    draft's graph where ``Runtime.draft_logits_eager``."""
+    if settings.family != "EAGLE3" or draft.vocab_size >= target.vocab_size:
+        return []
+    d, v = draft.vocab_size, target.vocab_size
+    idx = 8.0 * d                                                    # int64 draft ids / offsets
+    return [Kernel(kind="small", name="EAGLE3 remap: arange", bytes=idx),
+            Kernel(kind="small", name="EAGLE3 remap: + d2t", bytes=3 * idx),
+            Kernel(kind="small", name="EAGLE3 remap: new_full(-inf) over the target vocab", bytes=2.0 * rows * v),
+            Kernel(kind="small", name="EAGLE3 remap: index_put", bytes=idx + 4.0 * rows * d)]

@@ -145,6 +145,10 @@ def _engine_text(runtime, spec, base) -> list[str]:
     if launch:
         costs.append(f"{launch / 1e3:.2f} ms of the verify spent waiting for Python to launch kernels (no full CUDA "
                      "graph)")
+    draft_launch = parts.get("draft launch-bound (in steps)", 0.0)
+    if draft_launch:
+        costs.append(f"{draft_launch / 1e3:.2f} ms of the draft steps spent waiting for Python to launch the "
+                     "proposer's ops (the draft's GPU work per step is shorter than its launches)")
     facts = "; ".join(runtime.facts)
     out = [f"Engine facts ({runtime.label}): {facts}."]
     if costs:
