@@ -31,8 +31,14 @@ max_position, and ``YaRNScalingRotaryEmbedding`` / ``DeepseekScalingRotaryEmbedd
 class) ``_compute_cos_sin_cache`` build ``original × factor`` rows — unlike vLLM, an MRoPE section does not opt
 out.  Exception read in 0.5.23 only (absent in 0.5.20): a yarn config with ``mrope_section`` and ``video_rope``
 takes ``BailingMRotaryEmbedding`` with max_position rows.  llama3, default MRoPE and plain rope keep
-``max_position_embeddings`` rows (linear / dynamic scaling: not modelled).  Up to 0.4.1 the models took vLLM's
-``get_rope``: tpkit's vLLM rule (``engines.vllm.policy.rotary_cache_positions``).  ``_ensure_cos_sin_cache_length``
+``max_position_embeddings`` rows (SGLang's ``MRotaryEmbedding`` does not enlarge them, unlike vLLM's).
+``LinearScalingRotaryEmbedding`` and ``DynamicNTKScalingRotaryEmbedding`` (a ``factor``, not ``alpha``) build
+``max_position × factor`` rows and ``Phi3LongRoPEScaledRotaryEmbedding`` registers its short (original rows) and
+long (max_position rows) caches and their concatenation, 2 × (original + max_position) rows (read 0.4.2, 0.5.2,
+0.5.9, 0.5.23).  Gemma-3 (``models/gemma3_causal.py``) takes ``get_rope`` with a default config on every layer
+from 0.5.10 (max_position rows, ``policy.rotary_cache_bytes`` counts its two caches).  Up to 0.4.1 the models
+took the ``get_rope`` of the vLLM they pin (0.5.5 … 0.6.4.post1): tpkit's vLLM rule at 0.6.4
+(``engines.vllm.rotary.rotary_cache_positions``).  ``_ensure_cos_sin_cache_length``
 compares the reserve with those rows (``needed_max_pos < cos_sin_cache.shape[0]``: nothing to do), whatever the
 scaling.
 """

@@ -35,8 +35,8 @@ init; ``use_flashinfer`` is commented out to False in the base class from 0.11.0
 float32 exceptions: attention that asks ``get_rope`` for ``dtype=torch.float32`` (``GptOssAttention``, 0.10.2 …
 0.33.0 ``models/gpt_oss.py``), and from 0.14 the DeepSeek-scaling cache of an MLA model with scaled RoPE when the
 ``rotary_embedding`` custom op is enabled on CUDA with a head of 64/128/256/512 (``DeepseekScalingRotaryEmbedding
-.__init__`` sets ``use_flashinfer``, and the base then keeps the float32 cache; read 0.14.1, 0.19.0, 0.29.0,
-0.33.0, absent in 0.13.0).  The op is on when custom ops are "all": ``--enforce-eager`` (optimization level O0,
+.__init__`` sets ``use_flashinfer``, and the base then keeps the float32 cache; read 0.14.0, 0.14.1, 0.19.0,
+0.29.0, 0.33.0, absent in 0.13.0).  The op is on when custom ops are "all": ``--enforce-eager`` (optimization level O0,
 compilation mode NONE; 0.14.1 ``config/vllm.py``); with the default inductor compile they are "none".
 ``flashinfer-python`` is a hard requirement of the 0.14.1 wheel.  Not modelled: ROCm AITER's extra bfloat16 copy
 (``cos_sin_cache_bf16``, 0.29.0+, only with ``VLLM_ROCM_USE_AITER``).
