@@ -66,11 +66,13 @@ def test_rope_types(rope, rows):
     assert cache_positions(_with_rope(PLAIN, rope), "0.5.10")[0] == rows
 
 
-def test_yarn_with_mrope_section_differs_from_vllm_from_0_4_2():
-    """vLLM's rule (used up to 0.4.1) keeps max_position rows for an MRoPE section; SGLang's own get_rope does not."""
+def test_yarn_with_mrope_section_spans_original_times_factor_on_both_sides_of_0_4_2():
+    """Up to 0.4.1 the models take the get_rope of the vLLM they pin (0.5.5 … 0.6.4.post1), whose yarn branch builds
+    the plain YaRN class whatever the MRoPE section (vLLM ≤ 0.10.2); SGLang's own get_rope (0.4.2+) also gives
+    original × factor rows."""
     mrope = _with_rope(PLAIN, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768,
                                "mrope_section": [16, 24, 24]})
-    assert cache_positions(mrope, "0.4.1")[0] == 40_960
+    assert cache_positions(mrope, "0.4.1")[0] == 131_072
     assert cache_positions(mrope, "0.4.2")[0] == cache_positions(mrope, "0.5.9")[0] == 131_072
 
 

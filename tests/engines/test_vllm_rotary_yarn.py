@@ -57,8 +57,6 @@ def test_yarn_spellings(rope):
 @pytest.mark.parametrize("rope", [
     None,
     {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8_192},  # llama3: unscaled cache
-    {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768,
-     "mrope_section": [16, 24, 24]},                                                    # MRoPE: not this rule
     {"rope_type": "yarn", "factor": 4.0},                                               # no original: unchanged
 ])
 def test_other_rope_types_keep_max_position_embeddings(rope):

@@ -487,6 +487,8 @@ def _extra(cfg: dict, text: dict) -> dict:
     if isinstance(labels, int) and not isinstance(labels, bool) and labels >= 1:
         extra["num_labels"] = labels  # HF PretrainedConfig: num_labels, else the id2label entries (default 2)
     for key in ("linear_attn_config", "rope_scaling", "rope_theta", "partial_rotary_factor", "rotary_dim",
+                "rotary_pct", "rope_pct", "rotary_emb_fraction", "rope_parameters", "rope_local_base_freq",
+                "original_max_position_embeddings",
                 "vision_config", "draft_vocab_size",
                 "eagle_config", "target_hidden_size", "num_aux_hidden_states", "num_attention_layers", "is_hybrid_swa",
                 "mtp_num_hidden_layers", "use_bidirectional_attention", "attention_k_eq_v", "use_double_wide_mlp",

@@ -31,14 +31,21 @@ max_position, and ``YaRNScalingRotaryEmbedding`` / ``DeepseekScalingRotaryEmbedd
 class) ``_compute_cos_sin_cache`` build ``original × factor`` rows — unlike vLLM, an MRoPE section does not opt
 out.  Exception read in 0.5.23 only (absent in 0.5.20): a yarn config with ``mrope_section`` and ``video_rope``
 takes ``BailingMRotaryEmbedding`` with max_position rows.  llama3, default MRoPE and plain rope keep
-``max_position_embeddings`` rows (linear / dynamic scaling: not modelled).  Up to 0.4.1 the models took vLLM's
-``get_rope``: tpkit's vLLM rule (``engines.vllm.policy.rotary_cache_positions``).  ``_ensure_cos_sin_cache_length``
+``max_position_embeddings`` rows (SGLang's ``MRotaryEmbedding`` does not enlarge them, unlike vLLM's).
+``LinearScalingRotaryEmbedding`` and ``DynamicNTKScalingRotaryEmbedding`` (a ``factor``, not ``alpha``) build
+``max_position × factor`` rows and ``Phi3LongRoPEScaledRotaryEmbedding`` registers its short (original rows) and
+long (max_position rows) caches and their concatenation, 2 × (original + max_position) rows (read 0.4.2, 0.5.2,
+0.5.9, 0.5.23).  Gemma-3 (``models/gemma3_causal.py``) takes ``get_rope`` with a default config on every layer
+from 0.5.10 (max_position rows, ``policy.rotary_cache_bytes`` counts its two caches).  Up to 0.4.1 the models
+took the ``get_rope`` of the vLLM they pin (0.5.5 … 0.6.4.post1): tpkit's vLLM rule at 0.6.4
+(``engines.vllm.rotary.rotary_cache_positions``).  ``_ensure_cos_sin_cache_length``
 compares the reserve with those rows (``needed_max_pos < cos_sin_cache.shape[0]``: nothing to do), whatever the
 scaling.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from tpkit.engines.sglang.versions import at_least
@@ -55,6 +62,8 @@ OWN_ROPE_RELEASE = "0.4.2"
 BAILING_VIDEO_RELEASE = "0.5.23"
 """first release read whose yarn + ``mrope_section`` + ``video_rope`` config takes ``BailingMRotaryEmbedding``"""
 _YARN_TYPES = ("yarn", "deepseek_yarn")
+PINNED_VLLM = (0, 6, 4)
+"""a vLLM release inside the range SGLang ≤ 0.4.1 pins (0.5.5 … 0.6.4.post1): the same rotary rules all through"""
 MARGIN, ALIGN, SPEC_FACTOR = 256, 128, 2
 """``SGLANG_ROPE_CACHE_SAFETY_MARGIN``, ``SGLANG_ROPE_CACHE_ALIGN``, ``SGLANG_SPEC_EXPANSION_SAFETY_FACTOR`` defaults
 (``environ.py``, 0.5.6–0.5.23)"""
@@ -77,34 +86,47 @@ class RopeReserve:
 
 
 def rotary_dim(model: ModelSpec) -> int:
-    """The rotary dimension of the model's attention (MLA: ``qk_rope_head_dim``; else ``head_dim`` × the config's
-    ``partial_rotary_factor``, or its ``rotary_dim``)."""
-    if model.mla is not None:
-        return int(model.mla.qk_rope_head_dim)
-    extra = model.extra or {}
-    if extra.get("rotary_dim"):
-        return int(extra["rotary_dim"])
-    factor = float(extra.get("partial_rotary_factor") or 1.0)
-    return int(model.head_dim * factor)
+    """The rotary dimension of the model's attention: ``tpkit.engines.rotary.rotary_dim`` (MLA
+    ``qk_rope_head_dim``; else the config's ``rotary_dim``, or head_dim × its partial rotary factor, GLM-4 0.5 by
+    default), the rule SGLang's and vLLM's ``get_rope`` share."""
+    from tpkit.engines.rotary import rotary_dim as shared
+
+    return shared(model)
 
 
 def cache_positions(model: ModelSpec, version: str) -> tuple[int, str]:
     """(rows, how) of the rotary cos/sin cache SGLang ``version`` builds at model init (see the module docstring):
-    ``original_max_position_embeddings × factor`` for a yarn / deepseek_yarn config from 0.4.2, else
-    ``max_position_embeddings``; before 0.4.2 vLLM's rule."""
-    if not at_least(version, OWN_ROPE_RELEASE):
-        from tpkit.engines.vllm.policy import rotary_cache_positions
+    from 0.4.2 ``original_max_position_embeddings × factor`` for a yarn / deepseek_yarn config,
+    ``max_position_embeddings × factor`` for linear and dynamic (factor) scaling, 2 × (original + max_position)
+    for longrope, else ``max_position_embeddings``; before 0.4.2 vLLM's rule of the 0.5.5–0.6.4 releases those
+    SGLang releases pin (``Requires-Dist: vllm==0.5.5`` in 0.3.0, ``vllm>=0.6.3.post1,<=0.6.4.post1`` in 0.4.1)."""
+    from tpkit.engines.rotary import rope_config
 
-        return rotary_cache_positions(model)
-    rope = (model.extra or {}).get("rope_scaling")
-    if isinstance(rope, dict):
+    if not at_least(version, OWN_ROPE_RELEASE):
+        from tpkit.engines.vllm.rotary import rotary_cache_positions
+
+        return rotary_cache_positions(model, PINNED_VLLM)
+    rope = rope_config(model)
+    family = str((model.extra or {}).get("wrapper_model_type") or model.model_type).removesuffix("_text")
+    if family == "gemma3":  # 0.5.10+ models/gemma3_causal.py: get_rope with {"rope_type": "default"} on every layer
+        return model.max_position_embeddings, "max_position_embeddings (Gemma-3: default rope on every layer)"
+    if rope:
         kind = str(rope.get("rope_type") or rope.get("type") or "default")
+        kind = {"su": "longrope"}.get(kind, kind)
         video = "mrope_section" in rope and rope.get("video_rope") and at_least(version, BAILING_VIDEO_RELEASE)
-        original = rope.get("original_max_position_embeddings") or model.max_position_embeddings
+        original = (rope.get("original_max_position_embeddings")
+                    or (model.extra or {}).get("original_max_position_embeddings"))
         factor = float(rope.get("factor") or 1.0)
+        mpe = model.max_position_embeddings
         if kind in _YARN_TYPES and not video:
-            return (int(original * factor),
+            original = original or mpe
+            return (math.ceil(original * factor),
                     f"rope_scaling {kind}: original_max_position_embeddings {int(original):,} × {factor:g}")
+        if kind == "linear" or (kind == "dynamic" and "alpha" not in rope):
+            return math.ceil(mpe * factor), f"rope_scaling {kind}: max_position_embeddings {mpe:,} × {factor:g}"
+        if kind == "longrope" and original:
+            return (2 * (int(original) + mpe), f"rope_scaling longrope: 2 × (original_max_position_embeddings "
+                                               f"{int(original):,} + max_position_embeddings {mpe:,})")
     return model.max_position_embeddings, "max_position_embeddings"
 
 

@@ -61,55 +61,41 @@ in ``Gemma{,2}Attention.__init__``, "TODO(woosuk): Use the get_rope interface"; 
 every layer the same module (read in 0.5.5, 0.6.0, 0.6.3, 0.6.6, 0.7.1, 0.14.1)"""
 
 
-_FP32_ROPE = frozenset({"gpt_oss"})
-"""model types whose attention asks ``get_rope`` for a float32 cache (``dtype=torch.float32`` in
-``GptOssAttention.__init__``, vLLM 0.10.2, 0.11.0, 0.12.0, 0.13.0, 0.14.1, 0.19.0, 0.20.0, 0.21.0, 0.24.0, 0.29.0
-``models/gpt_oss.py``); ``RotaryEmbedding.__init__`` keeps the cache in that dtype (``cache.to(dtype)``,
-0.14.1 ``layers/rotary_embedding/base.py``), so the load holds it at 4 B"""
+def rotary_cache_positions(model: ModelSpec, version: str | None = None) -> tuple[int, str]:
+    """(positions, how) of vLLM's main rotary cos/sin cache for ``version`` (None / "current": the newest release
+    read): ``engines.vllm.rotary.rotary_cache_positions`` (max_position_embeddings; original × factor for YaRN;
+    max_position × factor for linear, and for dynamic up to 0.21; × 4 for MRoPE from 0.7.2; original +
+    max_position for longrope)."""
+    from tpkit.engines.vllm.rotary import rotary_cache_positions as positions
+
+    return positions(model, _release(version))
 
 
-_YARN_ROPE = ("yarn", "deepseek_yarn", "deepseek_llama_scaling")
-"""``rope_scaling`` types whose cache spans original_max_position_embeddings × factor positions (see
-``rotary_cache_positions``)"""
+def _release(version: str | None) -> tuple[int, int, int] | None:
+    if not version:
+        return None
+    try:
+        return resolve_rules(version).release
+    except PlanInputError:
+        return None
 
 
-def rotary_cache_positions(model: ModelSpec) -> tuple[int, str]:
-    """(positions, how) of vLLM's rotary cos/sin cache.  ``get_rope`` hands a YaRN config (``rope_type`` "yarn"
-    without ``mrope_section``, "deepseek_yarn", "deepseek_llama_scaling") its ``original_max_position_embeddings``
-    as the rotary module's max_position, and ``YaRNScalingRotaryEmbedding`` / ``DeepseekScalingRotaryEmbedding``
-    ``_compute_cos_sin_cache`` build ``torch.arange(max_position_embeddings * scaling_factor)`` rows: original ×
-    factor, whatever the config's max_position_embeddings (read in vllm 0.5.4, 0.6.6, 0.7.0, 0.7.1, 0.8.5, 0.9.0
-    ``layers/rotary_embedding.py`` and 0.14.1, 0.19.0, 0.29.0, 0.33.0 ``layers/rotary_embedding/``); every other
-    type here keeps max_position_embeddings (linear, dynamic and MRoPE caches are not modelled: tpkit's rule is
-    unchanged for them)."""
-    rope = model.extra.get("rope_scaling")
-    if isinstance(rope, dict) and "mrope_section" not in rope:
-        kind = str(rope.get("rope_type") or rope.get("type") or "default")
-        original, factor = rope.get("original_max_position_embeddings"), rope.get("factor")
-        if kind in _YARN_ROPE and original and factor:
-            return (int(original * factor),
-                    f"rope_scaling {kind}: original_max_position_embeddings {original:,} × {factor:g}")
-    return model.max_position_embeddings, "max_position_embeddings"
+def rotary_cache_bytes(model: ModelSpec, act_bytes: int, version: str | None = None, *,
+                       enforce_eager: bool = False, cuda: bool = True) -> Bytes:
+    """vLLM's rotary cos/sin caches (``engines.vllm.rotary.rotary_caches``: rows × rotary_dim × element per
+    distinct rope config; built at model init, so "Model loading took" includes them) — one shared cache per rope
+    config (``get_rope``), or one per decoder layer for the model types of ``_PER_LAYER_ROPE`` on vLLM ≤ 0.5.4
+    (``version`` None or "current": the shared cache).  ``enforce_eager``: the ``rotary_embedding`` custom op is
+    on (a DeepSeek-scaling cache stays float32 on CUDA from 0.14)."""
+    from tpkit.engines.vllm.rotary import rotary_caches
 
-
-def rotary_cache_bytes(model: ModelSpec, act_bytes: int, version: str | None = None) -> Bytes:
-    """vLLM's rotary cos/sin cache: positions (``rotary_cache_positions``: max_position_embeddings, or
-    original × factor for YaRN) × rotary_dim × dtype bytes (built at model init, so "Model loading took" includes
-    it) — one shared cache (``get_rope``), or one per decoder layer for the model types of ``_PER_LAYER_ROPE`` on
-    vLLM ≤ 0.5.4 (``version`` None or "current": the shared cache); float32 for the model types of
-    ``_FP32_ROPE``."""
-    rotary_dim = model.mla.qk_rope_head_dim if model.mla is not None else model.head_dim
-    elem = 4 if model.model_type in _FP32_ROPE else act_bytes
-    one = rotary_cache_positions(model)[0] * rotary_dim * elem
+    release = _release(version)
+    caches = rotary_caches(model, act_bytes, release, custom_rope_op=enforce_eager, cuda=cuda)
+    total = sum(c.bytes for c in caches)
     copies = 1
     if version and version not in ("current", "latest") and model.model_type in _PER_LAYER_ROPE:
-        from tpkit.engines.vllm.versions import parse_version
-        try:
-            old_release = parse_version(version) <= (0, 5, 4)
-        except PlanInputError:  # an era name such as "v0": not a release, the shared cache
-            old_release = False
-        copies = model.num_layers if old_release else 1
-    return Bytes(one * copies)
+        copies = model.num_layers if release is not None and release <= (0, 5, 4) else 1
+    return Bytes(total * copies)
 
 
 def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
@@ -373,12 +359,16 @@ def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None
 
 
 def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
-                   r: Resolved, rules: VllmRules) -> tuple[LineItem, tuple[LineItem, ...]]:
-    rope_bytes = rotary_cache_bytes(model, r.act_bytes, options.engine_version)
-    per_layer = rope_bytes.bytes > rotary_cache_bytes(model, r.act_bytes).bytes
+                   r: Resolved, rules: VllmRules, *, cuda_gpu: bool = True) -> tuple[LineItem, tuple[LineItem, ...]]:
+    from tpkit.engines.vllm.rotary import rotary_caches
+
+    eager, cuda = bool(options.enforce_eager), cuda_gpu
+    rope_bytes = rotary_cache_bytes(model, r.act_bytes, options.engine_version, enforce_eager=eager, cuda=cuda)
+    caches = rotary_caches(model, r.act_bytes, _release(options.engine_version), custom_rope_op=eager, cuda=cuda)
+    per_layer = rope_bytes.bytes > sum(c.bytes for c in caches)
     rope = LineItem(item="rotary cos/sin cache", bytes=rope_bytes,
-                    source=f"{rotary_cache_positions(model)[1]} positions × rotary_dim × dtype bytes (vLLM buffer, "
-                           "in the load delta)"
+                    source=" + ".join(f"{c.how}: {c.rows:,} positions × rotary_dim {c.dim} × {c.elem} B"
+                                      for c in caches) + " (vLLM buffer, in the load delta)"
                            + (f", one per layer × {model.num_layers} (vLLM ≤ 0.5.4 {model.model_type})"
                               if per_layer else ""))
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
@@ -462,7 +452,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
     w_line = _weights(model, parallel, options, r, weights)
-    rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules)
+    rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules,
+                                              cuda_gpu=str(gpu.vendor).upper() != "AMD")
     mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
     ws_lines = _mla_workspace(model, options, r, rules)  # torch memory at the profile, outside the load delta
     g_line = _graphs(model, parallel, options, r, rules)

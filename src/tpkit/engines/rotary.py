@@ -1,0 +1,72 @@
+"""What both engines' ``get_rope`` read from a model config: the rope dict and the rotary width.
+
+The rotary width (``rotary_dim``) of a model's cos/sin cache, read in the release wheels:
+
+* MLA models: ``qk_rope_head_dim`` (``get_rope(qk_rope_head_dim, rotary_dim=qk_rope_head_dim, ...)``, vLLM
+  0.5.4–0.33.0 ``models/deepseek_v2.py``, SGLang ``models/deepseek_v2.py``).
+* A config ``rotary_dim`` (GPT-J, MiniMax-Text-01): that width (vLLM ≤ 0.12 ``models/gpt_j.py`` /
+  ``minimax_text_01.py`` pass ``config.rotary_dim``; 0.13.0–0.33.0 pass ``partial_rotary_factor = rotary_dim /
+  head_size``, the same width).
+* Otherwise head_dim × the config's partial rotary factor, under any of the names vLLM's
+  ``patch_rope_parameters`` accepts (``partial_rotary_factor``, ``rotary_pct``, ``rotary_emb_fraction``; 0.13.0–0.33.0
+  ``transformers_utils/config.py``) or StableLM's ``rope_pct`` (≤ 0.12 ``models/stablelm.py``), also when it
+  sits inside ``rope_parameters``.  vLLM ≤ 0.12 ``get_rope(head_size, rotary_dim, ..., partial_rotary_factor)``
+  cuts ``rotary_dim = int(rotary_dim × partial_rotary_factor)`` for a factor below 1 and the model files that
+  carry such configs pass it (``glm4.py``, ``glm4_moe.py``, ``llama.py``, ``nemotron.py``, ``persimmon.py``,
+  ``stablelm.py``, ``qwen3_next.py``, read in 0.10.2; ``phi.py`` / ``gpt_neox.py`` compute it themselves);
+  0.13.0–0.33.0 ``get_rope`` takes ``rotary_dim = int(head_size × rope_parameters["partial_rotary_factor"])``
+  (0.29.0+: ``rope_parameters["rope_dim"]`` first; no config read sets it).  SGLang's ``get_rope`` cuts the same
+  way (0.4.2 ``rotary_embedding.py``, 0.5.10 ``rotary_embedding/factory.py``).
+* GLM-4 (``glm4``, ``glm4_moe``): factor 0.5 when the config has none (vLLM ≤ 0.12 ``getattr(config,
+  "partial_rotary_factor", 0.5)``, 0.13.0–0.33.0 ``rope_parameters.setdefault("partial_rotary_factor", 0.5)``;
+  SGLang 0.5.9 ``models/glm4.py`` / ``glm4_moe.py`` the same default); ChatGLM (``chatglm``): always half
+  (``rotary_dim=head_dim // 2``, vLLM ≤ 0.12; ``"partial_rotary_factor": 0.5`` from 0.13.0).
+"""
+
+from __future__ import annotations
+
+from tpkit.models.spec import ModelSpec
+
+__all__ = ["rope_config", "rotary_dim", "partial_rotary_factor"]
+
+_FACTOR_KEYS = ("partial_rotary_factor", "rotary_pct", "rotary_emb_fraction", "rope_pct")
+_HALF_DEFAULT = frozenset({"glm4", "glm4_moe"})
+"""model types whose attention defaults the partial rotary factor to 0.5 when the config has none"""
+_ALWAYS_HALF = frozenset({"chatglm"})
+
+
+def rope_config(model: ModelSpec) -> dict:
+    """The model's rope dict: ``rope_scaling``, else a flat ``rope_parameters`` (transformers v5 spelling; one
+    keyed by layer type, Gemma-3/4's, is not flat and gives {}), else {}."""
+    extra = model.extra or {}
+    rope = extra.get("rope_scaling")
+    if isinstance(rope, dict) and rope:
+        return rope
+    params = extra.get("rope_parameters")
+    if isinstance(params, dict) and params and not any(isinstance(v, dict) for v in params.values()):
+        return params
+    return {}
+
+
+def partial_rotary_factor(model: ModelSpec) -> float:
+    """The fraction of head_dim that rotates (see the module docstring); 1.0 when the config names none."""
+    extra = model.extra or {}
+    base = (extra.get("wrapper_model_type") if model.model_type.endswith("_text") else None) or model.model_type
+    kinds = {model.model_type, str(base)}
+    if kinds & _ALWAYS_HALF:
+        return 0.5
+    params = extra.get("rope_parameters") if isinstance(extra.get("rope_parameters"), dict) else {}
+    for value in [extra.get(k) for k in _FACTOR_KEYS] + [params.get("partial_rotary_factor")]:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            return float(value)
+    return 0.5 if kinds & _HALF_DEFAULT else 1.0
+
+
+def rotary_dim(model: ModelSpec) -> int:
+    """The width of the model's rotary cos/sin cache rows (see the module docstring)."""
+    if model.mla is not None:
+        return int(model.mla.qk_rope_head_dim)
+    extra = model.extra or {}
+    if extra.get("rotary_dim"):
+        return int(extra["rotary_dim"])
+    return int(model.head_dim * partial_rotary_factor(model))
