@@ -141,3 +141,36 @@ def test_plan_names_the_configurator():
 def test_plan_disable_overlap_schedule():
     r = plan(gpt_oss_120b(), disable_radix_cache=True, max_running_requests=64, disable_overlap_schedule=True)
     assert r.extra["sglang"]["swa_cap_tokens"] == 24_705
+
+
+_LOG = """\
+[2026-11-20 10:00:00] server_args=ServerArgs(model_path='openai/gpt-oss-120b', tp_size=1, mem_fraction_static=0.9, \
+disable_radix_cache={radix}, max_running_requests=64, chunked_prefill_size=8192, page_size=1)
+[2026-11-20 10:00:05 TP0] Load weight begin. avail mem=79.10 GB
+[2026-11-20 10:00:30 TP0] Load weight end. elapsed=25.10 s, type=GptOssForCausalLM, dtype=torch.bfloat16, \
+avail mem=18.28 GB, mem usage=60.82 GB.
+[2026-11-20 10:00:31 TP0] KV Cache is allocated. #tokens: 32897, K size: 0.56 GB, V size: 0.56 GB
+[2026-11-20 10:00:31 TP0] KV Cache is allocated. #tokens: 268923, K size: 4.62 GB, V size: 4.62 GB
+[2026-11-20 10:00:31 TP0] SWAKVPool mem usage: 10.37 GB, swa size: 32897, full size: 268923
+[2026-11-20 10:00:31 TP0] Memory pool end. avail mem=7.80 GB
+"""
+
+
+def _explained_tokens(radix: bool):
+    from tpkit.explain import explain_log
+
+    e = explain_log(_LOG.format(radix=radix))
+    return next(r for r in e.anchored.rows if r.item == "KV tokens"), next(r for r in e.anchored.rows
+                                                                            if r.item == "KV pool")
+
+
+def test_explain_rebuilds_with_the_same_formula():
+    # a 0.5.9+ log ('Load weight end. elapsed='); rest = 18.28 − 0.1 × 79.10 GiB less the RoPE band:
+    # full = (rest − 32,897 × 36,864) // 36,864, the plan's size_tokens with the cap
+    tokens, pool = _explained_tokens(True)
+    assert tokens.check == "reproduced" and "SWA pool × SWA cell" in tokens.meaning
+    assert "SWARequestCapPoolConfigurator" in tokens.meaning
+    assert pool.check == "reproduced" and "SWAKVPool mem usage" in pool.meaning  # both pools: 10.37 GB
+    # the same log with the radix cache on: SGLang would have used the ratio pool, which this print is not
+    ratio, _ = _explained_tokens(False)
+    assert ratio.check == "differs" and "SWARequestCapPoolConfigurator" not in ratio.meaning

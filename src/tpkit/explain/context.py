@@ -27,6 +27,8 @@ FLAG_SETTINGS = {
     "max_running_requests": "max_running_requests", "max_num_seqs": "max_running_requests",
     "chunked_prefill_size": "chunked_prefill_size", "max_num_batched_tokens": "max_num_batched_tokens",
     "enable_dp_attention": "enable_dp_attention", "data_parallel_size": "dp",
+    "disable_radix_cache": "disable_radix_cache", "disable_overlap_schedule": "disable_overlap_schedule",
+    "swa_full_tokens_ratio": "swa_full_tokens_ratio",
 }
 
 

@@ -432,6 +432,9 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                                     f"KV budget − {state.charged.text()} charged for the state pool: {state.source} "
                                     "(engines.sglang.mamba; explain.sgstate)"))
     k, v, kv = _target_last(view, "kv_k_size"), _target_last(view, "kv_v_size"), _target_last(view, "kv_size")
+    both = _target_last(view, "swa_pool_mem_usage")
+    if both:  # a hybrid-SWA pool: 'SWAKVPool mem usage' holds both pools, each 'KV Cache is allocated' line one
+        kv = both
     pool = None
     if kv:
         pool = iv_of(kv.size)
@@ -452,8 +455,9 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         slack_cell = Bytes(int((cell or 0) * page))
         anchor = kv or k
         rows.append(Row(item="KV pool", value=pool, kind="printed",
-                        meaning=f"'KV Cache is allocated' K size + V size (or the MLA latent size) = "
-                                f"(tokens + page) × cell, {GIB_NOTE}",
+                        meaning=("'SWAKVPool mem usage' = full pool + SWA pool" if both else
+                                 "'KV Cache is allocated' K size + V size (or the MLA latent size)")
+                                + f" = (tokens + page) × cell, {GIB_NOTE}",
                         printed=" + ".join(a.size.text for a in (k, v) if a) if not kv else kv.size.text,
                         line_no=anchor.line_no, derived=rest, derived_from="KV budget (rest)",
                         check=None if rest is None else ("reproduced" if pool.overlaps(rest, slack_cell + Bytes(2**20))
@@ -484,8 +488,10 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
             mid = (predicted[0] + predicted[1]) // 2
         else:
             mid = tokens_a.count.value
+        rule = ("full pool = floor((KV budget − SWA pool × SWA cell) / full cell)" if capped is not None
+                else "floor(KV budget / cell)")
         rows.append(Row(item="KV tokens", value=None, count=mid, kind="printed" if tokens_a else "derived",
-                        meaning=f"floor(KV budget / cell) rounded down to page {page}; cell "
+                        meaning=f"{rule} rounded down to page {page}; cell "
                                 f"{cell:,.0f} B/token ({cell_source})" if cell else "KV pool tokens per rank",
                         printed=tokens_a.count.text if tokens_a else None,
                         line_no=tokens_a.line_no if tokens_a else None,
