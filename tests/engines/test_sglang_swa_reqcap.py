@@ -129,6 +129,9 @@ def test_plan_names_the_configurator():
     assert r.kv_tokens == (budget - 32_897 * 36_864) // 36_864
     assert not any(line.startswith("Use sliding window memory pool") for line in r.engine_log)
     assert any(line.startswith("# (tpkit) SWA pools sized by SWARequestCapPoolConfigurator") for line in r.engine_log)
+    # 0.5.7+: the SWAKVPool line ends with both pool sizes
+    assert any(line.startswith("SWAKVPool mem usage: ") and line.endswith(f", swa size: 32897, full size: {r.kv_tokens}")
+               for line in r.engine_log)
     swa_line = next(i for i in r.ledger.items if i.item == "KV pool, sliding-window layers")
     assert "SWARequestCapPoolConfigurator" in swa_line.source and "--disable-radix-cache" in swa_line.source
     old = plan(gpt_oss_120b(), disable_radix_cache=True, max_running_requests=64, engine_version="0.5.13")

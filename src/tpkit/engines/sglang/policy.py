@@ -464,6 +464,7 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         engine_log=engine_log_lines(pool=s.pool, swa_tokens=s.swa_tokens, free_before_weights=s.pre,
                                     weights=s.weights, pool_end_free=s.pool_end_free, model_class=model.architecture,
                                     quant_method=model.quant.raw_method if model.quant else None,
-                                    swa_pool=(s.swa_pool.configurator, s.swa_pool.why) if s.swa_pool else None)
+                                    swa_pool=(s.swa_pool.configurator, s.swa_pool.why) if s.swa_pool else None,
+                                    version=s.version)
         if s.pool.num_tokens else (),
         extra=_extra(s, kv_source)))
