@@ -530,7 +530,17 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           state_pool=state.pool if state is not None else None,
                           state_charged=state.charged if state is not None else None, stream_pool=stream,
                           unprinted_ranks=_unprinted_shortfall(*_printed_floor(parsed, tokens_printed, page),
-                                                               rest, cell, f, tp * pp, max(n_after, n_pre), ctx))
+                                                               _full_share(rest, capped), cell, f, tp * pp,
+                                                               max(n_after, n_pre), ctx))
+
+
+def _full_share(rest: Iv | None, capped) -> Iv | None:
+    """The KV budget left to the full pool: all of it, or less the fixed SWA pool when SGLang sizes that pool from
+    the request cap (``engines.sglang.pool.size_tokens``), so budget ÷ full cell stays the full pool's tokens."""
+    if rest is None or capped is None:
+        return rest
+    fixed = Bytes(capped[1].swa_cap * capped[0].swa_bytes())
+    return rest - Iv(fixed, fixed)
 
 
 def _printed_floor(parsed: ParsedLog, tokens: int | None, page: int) -> tuple[int | None, int, str]:
