@@ -177,3 +177,22 @@ def test_explain_rebuilds_with_the_same_formula():
     # the same log with the radix cache on: SGLang would have used the ratio pool, which this print is not
     ratio, _ = _explained_tokens(False)
     assert ratio.check == "differs" and "SWARequestCapPoolConfigurator" not in ratio.meaning
+
+
+def test_plan_flags_pp_and_dp_attention():
+    from tpkit.engines.sglang.defaults import CapacityDefaults
+    from tpkit.engines.sglang.sizing import plan_swa_pool
+    from tpkit.parallel import ParallelSpec
+
+    cap = CapacityDefaults(chunked_prefill_size=8192, cuda_graph_max_bs=256, source="test")
+    opts = SglangOptions(disable_radix_cache=True, max_running_requests=64)
+    model = gpt_oss_120b()
+    # pp > 1: SGLang turns the overlap schedule off (one chunk in flight): 258 × 64 + 8,192 + 1
+    assert plan_swa_pool(CELL, model, ParallelSpec(tp=1, pp=2), opts, cap, 1).swa_cap == 24_705
+    # DP attention 2 ranks: 64 // 2 = 32 requests and chunked prefill 8,192 // 2 per rank: 258 × 32 + 2 × 4,096 + 1
+    dp = ParallelSpec(tp=2, dp=2, dp_attention=True)
+    assert plan_swa_pool(CELL, model, dp, opts, cap, 1).swa_cap == 258 * 32 + 8_192 + 1
+    # speculative decoding sets max_running_requests 48 when unset: the cap applies, and tpkit refuses it
+    with pytest.raises(PlanInputError, match="speculative"):
+        plan_swa_pool(CELL, model, ParallelSpec(tp=1), SglangOptions(disable_radix_cache=True,
+                                                                     speculative_algorithm="EAGLE"), cap, 1)
