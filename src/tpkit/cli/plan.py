@@ -264,7 +264,10 @@ _FILLED = ("tp", "pp", "dp", "ep")
 _LOG_FLAGS = {"sglang": {"mem_fraction": "mem_fraction_static", "context_length": "context_length",
                          "kv_cache_dtype": "kv_cache_dtype", "page_size": "page_size",
                          "cuda_graph_max_bs": "cuda_graph_max_bs", "chunked_prefill_size": "chunked_prefill_size",
-                         "max_running_requests": "max_running_requests", "max_total_tokens": "max_total_tokens"},
+                         "max_running_requests": "max_running_requests", "max_total_tokens": "max_total_tokens",
+                         "disable_radix_cache": "disable_radix_cache",
+                         "disable_overlap_schedule": "disable_overlap_schedule",
+                         "swa_full_tokens_ratio": "swa_full_tokens_ratio"},
               "vllm": {"mem_fraction": "gpu_memory_utilization", "context_length": "max_model_len",
                        "kv_cache_dtype": "kv_cache_dtype", "page_size": "block_size",
                        "max_num_batched_tokens": "max_num_batched_tokens", "max_running_requests": "max_num_seqs"}}

@@ -158,9 +158,15 @@ def _runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
 
 def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
     """(bytes per token of the target pool, source, page) from the model config, None when no model."""
+    return _cell_capped(ctx, tp, pp)[:3]
+
+
+def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int, tuple | None]:
+    """``_cell`` and, when SGLang sizes a hybrid-SWA pool from the request cap, (CellSize, SwaPoolChoice): then the
+    bytes per token are the full pool's alone (the SWA pool is fixed)."""
     page = int(ctx.get("page_size", 1) or 1)
     if ctx.model is None:
-        return None, "no model config", page
+        return None, "no model config", page, None
     try:
         from tpkit.engines.sglang.options import UNMODELLED_KV_DTYPES, SglangOptions, unmodelled_kv_error
         from tpkit.engines.sglang.pool import compute_cell
@@ -177,11 +183,40 @@ def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
             opts = SglangOptions(engine_version=version)
         kv_dtype = resolve_kv_dtype(ctx.model, opts)[0]
         attn_tp = tp // max(1, int(ctx.get("dp", 1) or 1)) if ctx.get("enable_dp_attention") else tp
+        ratio = ctx.get("swa_full_tokens_ratio")
         cell = compute_cell(ctx.model, attn_tp, pp, kv_dtype, split_v_dim=parse_version(version) >= (0, 5, 8),
-                            version=version)
-        return float(cell.bytes_per_token), f"{cell.source} ({ctx.model_source})", page
+                            version=version, swa_full_tokens_ratio=float(ratio) if ratio else None)
+        choice = _swa_choice(ctx, cell, version, page, tp // attn_tp, pp)
+        if choice is not None and choice.swa_cap is not None:
+            return (float(cell.full_bytes()), f"{cell.source}; {choice.configurator}: {choice.why} "
+                    f"({ctx.model_source})", page, (cell, choice))
+        return float(cell.bytes_per_token), f"{cell.source} ({ctx.model_source})", page, None
     except REFUSED as exc:  # a model the rules cannot size: say so, keep explaining
-        return None, f"cell not computable ({type(exc).__name__}: {str(exc)[:120]})", page
+        return None, f"cell not computable ({type(exc).__name__}: {str(exc)[:120]})", page, None
+
+
+def _swa_choice(ctx: Context, cell, version: str, page: int, attn_dp: int, pp: int):
+    """SGLang's hybrid-SWA configurator for this log (``engines.sglang.pool.swa_pool_choice``, the plan's rule): the
+    printed ServerArgs / command line flags; the chunked-prefill size as printed (already per attention-DP rank)."""
+    from tpkit.engines.sglang.pool import swa_pool_choice
+
+    def num(name):
+        v = ctx.get(name)
+        try:
+            return int(v) if v is not None and not isinstance(v, bool) else None
+        except (TypeError, ValueError):
+            return None
+
+    spec = ctx.get("spec_algorithm") not in (None, "", "None", "NONE")
+    try:
+        return swa_pool_choice(cell, version, disable_radix_cache=bool(ctx.get("disable_radix_cache")),
+                               max_running_requests=num("max_running_requests"),
+                               chunked_prefill_size=num("chunked_prefill_size"), page_size=page,
+                               sliding_window=ctx.model.sliding_window, attn_dp=max(1, attn_dp),
+                               overlap_schedule=not (ctx.get("disable_overlap_schedule") or pp > 1),
+                               speculative=spec)
+    except REFUSED:
+        return None
 
 
 def _tp_unknown_cell(ctx: Context, pp: int, cell: float, source: str) -> tuple[float | None, str]:
@@ -397,6 +432,9 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                                     f"KV budget − {state.charged.text()} charged for the state pool: {state.source} "
                                     "(engines.sglang.mamba; explain.sgstate)"))
     k, v, kv = _target_last(view, "kv_k_size"), _target_last(view, "kv_v_size"), _target_last(view, "kv_size")
+    both = _target_last(view, "swa_pool_mem_usage")
+    if both:  # a hybrid-SWA pool: 'SWAKVPool mem usage' holds both pools, each 'KV Cache is allocated' line one
+        kv = both
     pool = None
     if kv:
         pool = iv_of(kv.size)
@@ -405,9 +443,11 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     tokens_a = (_target_last(view, "kv_tokens") or _target_last(view, "max_total_num_tokens")
                 or _tokens_agreed(parsed))
     tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
-    cell, cell_source, page = _cell(ctx, tp, pp)
+    cell, cell_source, page, capped = _cell_capped(ctx, tp, pp)
     if cell is not None and ctx.get("tp") is None:
         cell, cell_source = _tp_unknown_cell(ctx, pp, cell, cell_source)
+    if cell is None:
+        capped = None
     if cell is None and pool is not None and tokens_printed:
         cell = pool.mid.bytes / (tokens_printed + page)
         cell_source = "measured: printed KV pool bytes / (printed tokens + page)"
@@ -415,15 +455,23 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         slack_cell = Bytes(int((cell or 0) * page))
         anchor = kv or k
         rows.append(Row(item="KV pool", value=pool, kind="printed",
-                        meaning=f"'KV Cache is allocated' K size + V size (or the MLA latent size) = "
-                                f"(tokens + page) × cell, {GIB_NOTE}",
+                        meaning=("'SWAKVPool mem usage' = full pool + SWA pool" if both else
+                                 "'KV Cache is allocated' K size + V size (or the MLA latent size)")
+                                + f" = (tokens + page) × cell, {GIB_NOTE}",
                         printed=" + ".join(a.size.text for a in (k, v) if a) if not kv else kv.size.text,
                         line_no=anchor.line_no, derived=rest, derived_from="KV budget (rest)",
                         check=None if rest is None else ("reproduced" if pool.overlaps(rest, slack_cell + Bytes(2**20))
                                                          else "differs"),
                         note="within one page of cells of the budget" if rest is not None else ""))
     predicted = None
-    if rest is not None and cell:
+    if rest is not None and cell and capped is not None:  # the request-capped SWA pool: the plan's size_tokens
+        from tpkit.engines.sglang.pool import size_tokens
+
+        mtt = ctx.get("max_total_tokens")
+        lo, hi = (size_tokens(b, capped[0], page_size=page, max_total_tokens=int(mtt) if mtt else None,
+                              swa_cap=capped[1].swa_cap)[0] for b in (rest.low, rest.high))
+        predicted = (int(lo), int(hi))
+    elif rest is not None and cell:
         mtt = ctx.get("max_total_tokens")
         lo = max(rest.low.bytes, 0) // cell // page * page
         hi = max(rest.high.bytes, 0) // cell // page * page
@@ -440,8 +488,10 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
             mid = (predicted[0] + predicted[1]) // 2
         else:
             mid = tokens_a.count.value
+        rule = ("full pool = floor((KV budget − SWA pool × SWA cell) / full cell)" if capped is not None
+                else "floor(KV budget / cell)")
         rows.append(Row(item="KV tokens", value=None, count=mid, kind="printed" if tokens_a else "derived",
-                        meaning=f"floor(KV budget / cell) rounded down to page {page}; cell "
+                        meaning=f"{rule} rounded down to page {page}; cell "
                                 f"{cell:,.0f} B/token ({cell_source})" if cell else "KV pool tokens per rank",
                         printed=tokens_a.count.text if tokens_a else None,
                         line_no=tokens_a.line_no if tokens_a else None,
@@ -480,7 +530,17 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           state_pool=state.pool if state is not None else None,
                           state_charged=state.charged if state is not None else None, stream_pool=stream,
                           unprinted_ranks=_unprinted_shortfall(*_printed_floor(parsed, tokens_printed, page),
-                                                               rest, cell, f, tp * pp, max(n_after, n_pre), ctx))
+                                                               _full_share(rest, capped), cell, f, tp * pp,
+                                                               max(n_after, n_pre), ctx))
+
+
+def _full_share(rest: Iv | None, capped) -> Iv | None:
+    """The KV budget left to the full pool: all of it, or less the fixed SWA pool when SGLang sizes that pool from
+    the request cap (``engines.sglang.pool.size_tokens``), so budget ÷ full cell stays the full pool's tokens."""
+    if rest is None or capped is None:
+        return rest
+    fixed = Bytes(capped[1].swa_cap * capped[0].swa_bytes())
+    return rest - Iv(fixed, fixed)
 
 
 def _printed_floor(parsed: ParsedLog, tokens: int | None, page: int) -> tuple[int | None, int, str]:

@@ -19,15 +19,16 @@ __all__ = ["Run", "Conflict", "build_run", "RUN_SETTINGS"]
 _INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_bs", "max_running_requests",
          "max_total_tokens",
          "chunked_prefill_size", "max_num_batched_tokens", "context_length", "kv_cache_memory_bytes")
-_FLOATS = ("mem_fraction",)
-_BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill")
+_FLOATS = ("mem_fraction", "swa_full_tokens_ratio")
+_BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
+          "disable_radix_cache", "disable_overlap_schedule")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
                 "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
                 "disable_custom_all_reduce",
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
-                "kv_cache_memory_bytes")
+                "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -90,6 +91,11 @@ class Run:
     max_total_tokens: Setting | None = None
     attention_backend: Setting | None = None
     kv_cache_memory_bytes: Setting | None = None
+    disable_radix_cache: Setting | None = None
+    """SGLang --disable-radix-cache (the request-capped SWA pool, ``engines.sglang.pool.swa_pool_choice``)"""
+    disable_overlap_schedule: Setting | None = None
+    swa_full_tokens_ratio: Setting | None = None
+    """SGLang --swa-full-tokens-ratio"""
     conflicts: tuple[Conflict, ...] = ()
 
     def value(self, name: str):

@@ -66,7 +66,8 @@ KEYS: dict[str, str] = {
     "attention_backend": "attention_backend", "enable_ep_moe": "enable_ep_moe",
     "dcp_size": "dcp", "attn_cp_size": "attn_cp", "enable_torch_symm_mem": "enable_torch_symm_mem",
     "max_mamba_cache_size": "max_mamba_cache_size", "mamba_full_memory_ratio": "mamba_full_memory_ratio",
-    "disable_radix_cache": "disable_radix_cache",
+    "disable_radix_cache": "disable_radix_cache", "swa_full_tokens_ratio": "swa_full_tokens_ratio",
+    "disable_overlap_schedule": "disable_overlap_schedule",
     # vLLM engine args (vllm/engine/arg_utils.py) and the engine config repr (vllm/config)
     "model": "model", "model_tag": "model", "tensor_parallel_size": "tp", "pipeline_parallel_size": "pp",
     "data_parallel_size": "dp", "enable_expert_parallel": "enable_expert_parallel",
@@ -90,7 +91,8 @@ _FLAG_ALIASES: dict[str, str] = {
 _VLLM_SHORT = {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", "dp": "data_parallel_size"}
 _BOOL_FLAGS = {"disable_cuda_graph", "enforce_eager", "enable_dp_attention", "disable_custom_all_reduce",
                "enable_expert_parallel", "enable_ep_moe", "trust_remote_code", "enable_prefix_caching",
-               "enable_torch_symm_mem", "disable_radix_cache", "disable_log_stats", "enable_chunked_prefill"}
+               "enable_torch_symm_mem", "disable_radix_cache", "disable_log_stats", "enable_chunked_prefill",
+               "disable_overlap_schedule"}
 _LAUNCHERS = ("sglang.launch_server", "sglang serve", "sglang.launch_server", "vllm serve", "vllm.entrypoints",
               "-m sglang", "python -m vllm")
 _COMMAND = lazy(r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")

@@ -6,6 +6,7 @@ verbatim (so a user can grep a real log for the same line) and says so in the pl
 
 from __future__ import annotations
 
+from tpkit.engines.sglang.versions import at_least
 from tpkit.memory.kvpool import KVPoolPlan
 from tpkit.units import Bytes
 
@@ -32,11 +33,18 @@ def scheduler_line(*, tokens: int, chunked_prefill_size: int, max_running_reques
 
 def engine_log_lines(*, pool: KVPoolPlan, swa_tokens: int, free_before_weights: Bytes, weights: Bytes,
                      pool_end_free: Bytes, model_class: str, quant_method: str | None,
-                     scheduler: str | None = None) -> tuple[str, ...]:
+                     scheduler: str | None = None,
+                     swa_pool: tuple[str, str] | None = None, version: str | None = None) -> tuple[str, ...]:
     """Predicted SGLang log lines: weight load, KV allocation (per pool), the pool-end free memory and the
     scheduler's line.
 
     The real "Load weight end." line also starts with ``elapsed=… s``, which tpkit cannot predict.
+    ``swa_pool``: (configurator, why) of a hybrid-SWA pool; the request-capped configurators
+    (``SWAChunkCapPoolConfigurator`` / ``SWARequestCapPoolConfigurator``) print no "Use sliding window memory
+    pool" line (only ``HybridSWAPoolConfigurator._solve_pool_sizes`` logs it).  tpkit adds one line starting with
+    "# " that names the configurator and why: a comment, not an engine line.  ``version``: from 0.5.7 the
+    ``SWAKVPool mem usage`` line ends with ``swa size: …, full size: …`` (``mem_cache/memory_pool.py`` 0.5.7,
+    ``swa_memory_pool.py`` 0.5.8 – 0.5.23; 0.5.4 – 0.5.6 print the GB unrounded, not reproduced).
     """
     quant = f"quant={quant_method}, " if quant_method else ""
     lines = [f"Load weight end. type={model_class}, {quant}avail mem={_g(free_before_weights - weights)}, "
@@ -46,15 +54,20 @@ def engine_log_lines(*, pool: KVPoolPlan, swa_tokens: int, free_before_weights: 
         latent = next(b for b in pool.buffers if b.name == "kv_latent")
         lines.append(f"KV Cache is allocated. #tokens: {pool.num_tokens}, KV size: {_g(latent.total_bytes)}")
     elif "swa_k" in names and "k" in names:
-        lines.append(f"Use sliding window memory pool. full_layer_tokens={pool.num_tokens}, "
-                     f"swa_layer_tokens={swa_tokens}")
+        if swa_pool is None or swa_pool[0] == "HybridSWAPoolConfigurator":
+            lines.append(f"Use sliding window memory pool. full_layer_tokens={pool.num_tokens}, "
+                         f"swa_layer_tokens={swa_tokens}")
         lines.append(_kv_line(pool, swa_tokens, ("swa_k", "swa_v")))
         lines.append(_kv_line(pool, pool.num_tokens, ("k", "v")))
-        lines.append(f"SWAKVPool mem usage: {_g(pool.total_bytes)}")
+        sizes = (f", swa size: {swa_tokens}, full size: {pool.num_tokens}"
+                 if version is not None and at_least(version, "0.5.7") else "")
+        lines.append(f"SWAKVPool mem usage: {_g(pool.total_bytes)}{sizes}")
     elif "swa_k" in names:
         lines.append(_kv_line(pool, pool.num_tokens, ("swa_k", "swa_v")))
     else:
         lines.append(_kv_line(pool, pool.num_tokens, ("k", "v")))
+    if swa_pool is not None:
+        lines.append(f"# (tpkit) SWA pools sized by {swa_pool[0]}: {swa_pool[1]}")
     lines.append(f"Memory pool end. avail mem={_g(pool_end_free)}")
     if scheduler:
         lines.append(scheduler)

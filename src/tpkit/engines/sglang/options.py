@@ -105,6 +105,19 @@ class SglangOptions:
         help="attention data parallel inside the TP group: --dp attention ranks of tp/dp GPUs each, one KV pool "
              "per attention-DP rank (GPUs = tp × pp)")
     """``--enable-dp-attention``: ``--dp`` is the attention-DP size inside the TP group"""
+    disable_radix_cache: bool = flag(
+        False, kind="bool", group="radix cache",
+        help="as in SGLang: no prefix (radix) cache; with --max-running-requests a hybrid sliding-window model's "
+             "SWA pool is sized from the request cap (SGLang 0.5.14+)")
+    """``--disable-radix-cache``: with ``--max-running-requests``, the request-capped SWA pool (``pool.swa_pool_choice``)"""
+    disable_overlap_schedule: bool = flag(
+        False, kind="bool", group="overlap schedule",
+        help="as in SGLang: no overlap scheduler (one prefill chunk in flight in the request-capped SWA pool)")
+    """``--disable-overlap-schedule`` (SGLang also turns it off with pp > 1)"""
+    swa_full_tokens_ratio: float | None = flag(
+        kind="fraction", unit="fraction", concept="SWA pool ratio",
+        help="SWA-layer KV tokens / full-layer KV tokens of a hybrid sliding-window model, in (0, 1] (default 0.8)")
+    """``--swa-full-tokens-ratio``; None = SGLang's default 0.8"""
     moe_a2a_backend: str = flag("none", choices=A2A_BACKENDS, help="MoE all-to-all backend (deepep adds its "
                                                                   "reserve)")
     """``none`` | ``deepep``"""
@@ -134,6 +147,13 @@ class SglangOptions:
                                   "speculative_num_draft_tokens") if getattr(self, n) is not None]
         if spec_flags and self.speculative_algorithm is None:
             raise PlanInputError(f"--{spec_flags[0].replace('_', '-')} needs --speculative-algorithm (e.g. EAGLE3)")
+        r = self.swa_full_tokens_ratio
+        if r is not None and (isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 < r <= 1):
+            raise PlanInputError(f"--swa-full-tokens-ratio must be in the range (0, 1] (as in SGLang), got {r!r}; it "
+                                 "is the SWA pool's tokens over the full pool's (e.g. 0.8)")
+        for name in ("disable_radix_cache", "disable_overlap_schedule"):
+            if not isinstance(getattr(self, name), bool):
+                raise PlanInputError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if not isinstance(self.enable_dp_attention, bool):
             raise PlanInputError(f"enable_dp_attention must be True or False, got {self.enable_dp_attention!r}")
         if self.moe_a2a_backend not in A2A_BACKENDS:

@@ -185,10 +185,17 @@ def _pool_lines(s: SglangSizing) -> list[LineItem]:
                          source=f"{s.cell.full_layers} layers × K,V × ({s.pool.num_tokens:,} + {s.page_size}) rows"),
                 LineItem(item="KV pool, sliding-window layers", bytes=swa,
                          source=f"{s.cell.swa_layers} layers × K,V × ({s.swa_tokens:,} + {s.page_size}) rows "
-                                f"(swa_full_tokens_ratio 0.8)")]
+                                f"({_swa_pool_text(s)})")]
     return [LineItem(item="KV pool", bytes=s.kv_bytes,
                      source=f"{s.pool.num_tokens:,} tokens + {s.page_size} padding = {rows:,} rows × cell "
                             f"{s.cell.bytes_per_token:,.0f} B ({s.cell.source})")]
+
+
+def _swa_pool_text(s: SglangSizing) -> str:
+    """Which SGLang configurator sized the two SWA pools and why (``pool.swa_pool_choice``)."""
+    if s.swa_pool is None:
+        return f"swa_full_tokens_ratio {s.cell.swa_ratio:g}"
+    return f"sglang pool_configurator.py {s.swa_pool.configurator}: {s.swa_pool.why}"
 
 
 def _mamba_lines(s: SglangSizing) -> list[LineItem]:
@@ -382,6 +389,9 @@ def _extra_base(s: SglangSizing, kv_source: str) -> dict:
         "pre_model_load_bytes": s.pre.bytes, "kv_budget_bytes": s.rest.bytes,
         "req_to_token_bytes": s.req_to_token.bytes, "log_units_note": GB_IS_GIB_NOTE,
         "mamba_slots": s.mamba.slots if s.mamba else None, "mamba_pool_bytes": s.mamba_bytes.bytes,
+        "swa_pool_configurator": s.swa_pool.configurator if s.swa_pool else None,
+        "swa_pool_why": s.swa_pool.why if s.swa_pool else None,
+        "swa_cap_tokens": s.swa_pool.swa_cap if s.swa_pool else None,
     }
 
 
@@ -464,6 +474,8 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         warnings=_warnings(s, model, options),
         engine_log=engine_log_lines(pool=s.pool, swa_tokens=s.swa_tokens, free_before_weights=s.pre,
                                     weights=s.weights, pool_end_free=s.pool_end_free, model_class=model.architecture,
-                                    quant_method=model.quant.raw_method if model.quant else None)
+                                    quant_method=model.quant.raw_method if model.quant else None,
+                                    swa_pool=(s.swa_pool.configurator, s.swa_pool.why) if s.swa_pool else None,
+                                    version=s.version)
         if s.pool.num_tokens else (),
         extra=_extra(s, kv_source)))

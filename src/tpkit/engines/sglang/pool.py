@@ -12,6 +12,8 @@
     cell (Gemma 4)   the same with F from global_head_dim × full KV heads and S from head_dim × KV heads, shared-KV
                      layers included (``gemma4_pools`` / ``_gemma4_cell``; SGLang ≥ 0.5.11)
     tokens           floor_page(min(budget // cell, --max-total-tokens))
+    tokens (SWA cap) full = floor_page((budget − swa_cap × S × swa_layers) // (F × full_layers)), SWA pool =
+                     ceil_page(swa_cap) (``swa_pool_choice``: --disable-radix-cache + --max-running-requests, 0.5.14+)
     buffers          per layer (tokens + page_size) rows: row block 0 is the padding page
     req_to_token     int32 [(max_running_requests + 1) × (context_len + 4)]
 """
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
     from tpkit.memory.kvpool import KVPoolPlan
 
 __all__ = ["CellSize", "NSA_ARCHITECTURES", "nsa_model", "nsa_indexer_bytes_per_layer", "nsa_latent_store_bytes",
-           "SWA_FULL_TOKENS_RATIO", "kv_heads_per_rank", "GEMMA4_FIRST", "Gemma4Pools", "gemma4_pools", "compute_cell", "size_tokens",
+           "SWA_FULL_TOKENS_RATIO", "SWA_REQUEST_CAP_FIRST", "SwaPoolChoice", "swa_pool_choice", "kv_heads_per_rank", "GEMMA4_FIRST", "Gemma4Pools", "gemma4_pools", "compute_cell", "size_tokens",
            "pool_buffers", "max_running_requests", "req_to_token_bytes", "stage_layer_kinds"]
 
 SWA_FULL_TOKENS_RATIO = 0.8
@@ -127,6 +129,17 @@ class CellSize:
     """elements per head in the SWA pool's K when it differs (Gemma 4); None: ``k_dim``"""
     swa_v_dim: int | None = None
     """elements per head in the SWA pool's V when it differs (Gemma 4); None: ``v_dim``"""
+    swa_ratio: float = SWA_FULL_TOKENS_RATIO
+    """``swa_full_tokens_ratio`` the SWA cell was weighted with (SWA pool tokens / full pool tokens)"""
+
+    def full_bytes(self) -> int:
+        """Bytes per token of the full-attention pool over its layers (F × full_layers)."""
+        return self.n_kv_heads * (self.k_dim + self.v_dim) * self.element_bytes * self.full_layers
+
+    def swa_bytes(self) -> int:
+        """Bytes per token of the sliding-window pool over its layers (S × swa_layers)."""
+        n = self.swa_n_kv_heads or self.n_kv_heads
+        return n * ((self.swa_k_dim or self.k_dim) + (self.swa_v_dim or self.v_dim)) * self.element_bytes * self.swa_layers
 
 
 def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
@@ -205,14 +218,16 @@ def refuse_per_kind_kv(model: ModelSpec) -> None:
 
 
 def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_dim: bool = True,
-                 version: str = LATEST) -> CellSize:
+                 version: str = LATEST, swa_full_tokens_ratio: float | None = None) -> CellSize:
     """The cell size SGLang profiles with (per rank, the stage's attention layers; linear layers hold no KV).
 
     ``tp`` is the attention-TP size (KV heads per rank).  ``split_v_dim=False`` reproduces releases ≤ 0.5.6
     (``profile_max_num_token``: head_dim × 2; 0.5.7 ``model_runner_kv_cache_mixin.py``: head_dim + v_head_dim),
     which assumed ``v_head_dim == head_dim``.  Sliding layers get their own pool only when
     ``swa.hybrid_swa(model, version)`` says so; otherwise they count as full layers of the one pool.
+    ``swa_full_tokens_ratio``: ``--swa-full-tokens-ratio`` (None: SGLang's default 0.8, ``swa_ratio``).
     """
+    r = SWA_FULL_TOKENS_RATIO if swa_full_tokens_ratio is None else float(swa_full_tokens_ratio)
     element = DTYPES[kv_dtype].bytes
     refuse_per_kind_kv(model)
     kinds = stage_layer_kinds(model, pp)
@@ -235,7 +250,7 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
                         source=f"{text}, not divided by TP (sglang pool_configurator.py _compute_cell_size, MLA"
                                f"{'; NSATokenToKVPool' if index else ''})")
     if model.model_type == "gemma4_text":
-        return _gemma4_cell(model, kinds, tp, kv_dtype, element, version)
+        return _gemma4_cell(model, kinds, tp, kv_dtype, element, version, r)
     n_kv = kv_heads_per_rank(model, tp)
     v_dim = model.v_head_dim if split_v_dim else model.head_dim
     per_layer = n_kv * (model.head_dim + v_dim) * element
@@ -252,14 +267,14 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
     if full == 0:
         return CellSize(layout="swa", bytes_per_token=per_layer * swa, full_layers=0, swa_layers=swa, **common,
                         source=f"{head_text} × {swa} sliding layers (all-SWA model; sglang pool_configurator.py HybridSWAPoolConfigurator)")
-    cell = per_layer * full + SWA_FULL_TOKENS_RATIO * per_layer * swa
-    return CellSize(layout="swa", bytes_per_token=cell, full_layers=full, swa_layers=swa, **common,
-                    source=f"{head_text} × ({full} full + {SWA_FULL_TOKENS_RATIO} × {swa} sliding) layers "
+    cell = per_layer * full + r * per_layer * swa
+    return CellSize(layout="swa", bytes_per_token=cell, full_layers=full, swa_layers=swa, swa_ratio=r, **common,
+                    source=f"{head_text} × ({full} full + {r:g} × {swa} sliding) layers "
                            "(hybrid SWA; sglang pool_configurator.py HybridSWAPoolConfigurator)")
 
 
 def _gemma4_cell(model: ModelSpec, kinds: tuple[str, ...], tp: int, kv_dtype: str, element: int,
-                 version: str) -> CellSize:
+                 version: str, r: float = SWA_FULL_TOKENS_RATIO) -> CellSize:
     """Gemma 4's cell (sglang ``pool_configurator.py HybridSWAPoolConfigurator.__init__``, 0.5.11 – 0.5.23):
 
         F = max(1, full_kv // tp) × (full_dim + full_dim) × e        S = max(1, swa_kv // tp) × (swa_dim + swa_dim) × e
@@ -286,15 +301,31 @@ def _gemma4_cell(model: ModelSpec, kinds: tuple[str, ...], tp: int, kv_dtype: st
     if full == 0:
         return CellSize(layout="swa", bytes_per_token=s_tok * swa, full_layers=0, swa_layers=swa, **common,
                         **swa_shape, source=f"Gemma 4: {s_text} × {swa} sliding layers (all-SWA){shared}")
-    return CellSize(layout="swa", bytes_per_token=f_tok * full + SWA_FULL_TOKENS_RATIO * s_tok * swa,
-                    full_layers=full, swa_layers=swa, **common, **swa_shape,
-                    source=f"Gemma 4 hybrid SWA: {f_text} × {full} full + {SWA_FULL_TOKENS_RATIO} × {s_text} × "
+    return CellSize(layout="swa", bytes_per_token=f_tok * full + r * s_tok * swa,
+                    full_layers=full, swa_layers=swa, swa_ratio=r, **common, **swa_shape,
+                    source=f"Gemma 4 hybrid SWA: {f_text} × {full} full + {r:g} × {s_text} × "
                            f"{swa} sliding layers (sglang pool_configurator.py HybridSWAPoolConfigurator){shared}")
 
 
-def size_tokens(budget: Bytes, cell: CellSize, *, page_size: int, max_total_tokens: int | None) -> tuple[int, int]:
+def size_tokens(budget: Bytes, cell: CellSize, *, page_size: int, max_total_tokens: int | None,
+                swa_cap: int | None = None) -> tuple[int, int]:
     """(full-pool tokens, SWA-pool tokens) per rank from the KV budget (sglang 0.5.23
-    ``pool_configurator.py`` ``calculate_pool_sizes`` + ``kv_cache_configurator.py`` ``config_from_budget``)."""
+    ``pool_configurator.py`` ``calculate_pool_sizes`` + ``kv_cache_configurator.py`` ``config_from_budget``).
+
+    ``swa_cap``: the SWA pool's tokens when the request-capped configurator sizes it (``swa_pool_choice``):
+    the SWA pool is fixed at that and the rest of the budget goes to the full pool
+    (``SWAChunkCapPoolConfigurator`` / ``SWARequestCapPoolConfigurator.calculate_pool_sizes``: full =
+    floor_page((budget − swa_cap × S) // F); with a smaller ``--max-total-tokens`` cap,
+    ``calculate_pool_sizes_from_max_tokens``: full = floor_page(cap), SWA = min(swa_cap, cap)).  SGLang refuses to
+    start when no full token is left (RuntimeError 'SWA pool cap … leaves no room'): (0, 0)."""
+    if swa_cap is not None and cell.layout == "swa" and cell.full_layers:
+        full_cell = cell.full_bytes()
+        tokens = int((budget.bytes - swa_cap * cell.swa_bytes()) // full_cell) // page_size * page_size
+        if tokens <= 0:
+            return 0, 0
+        if max_total_tokens is not None and max_total_tokens < tokens:
+            return max_total_tokens // page_size * page_size, min(swa_cap, max_total_tokens)
+        return tokens, swa_cap
     tokens = int(max(budget.bytes, 0) // cell.bytes_per_token) if cell.bytes_per_token else 0
     tokens = tokens // page_size * page_size
     if max_total_tokens is not None and max_total_tokens < tokens:
@@ -303,8 +334,93 @@ def size_tokens(budget: Bytes, cell: CellSize, *, page_size: int, max_total_toke
         return tokens, 0
     if cell.full_layers == 0:
         return tokens, tokens
-    swa = int(tokens * SWA_FULL_TOKENS_RATIO) // page_size * page_size
+    swa = int(tokens * cell.swa_ratio) // page_size * page_size
     return tokens, swa
+
+
+SWA_REQUEST_CAP_FIRST = "0.5.14"
+"""first release with the request-capped SWA pool (``pool_configurator.py SWAChunkCapPoolConfigurator``, read in
+0.5.14 – 0.5.21; renamed ``SWARequestCapPoolConfigurator`` in 0.5.22 – 0.5.23; none in 0.5.11 – 0.5.13)"""
+SWA_CAP_RENAMED = "0.5.22"
+"""``SWAChunkCapPoolConfigurator`` → ``SWARequestCapPoolConfigurator``; from this release also a chunked-prefill size
+≤ 0 (``--chunked-prefill-size -1``) keeps the ratio pool (0.5.14 – 0.5.21 only refuse ``None``, so -1 enters the cap
+as −1 × chunks in flight)"""
+SWA_CAP_MIN_ONE = "0.5.23"
+"""``compute_swa_request_cap``: ``num_reqs = max(1, max_running_requests // attn_dp)`` (0.5.14 – 0.5.22: no max)"""
+SWA_EVICTION_INTERVAL = 128
+"""``SGLANG_SWA_EVICTION_INTERVAL`` default (``environ.py``, 0.5.14 – 0.5.23)"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SwaPoolChoice:
+    """Which SGLang configurator sizes a hybrid-SWA pool, why, and the SWA pool it fixes (request cap)."""
+
+    configurator: str
+    """``HybridSWAPoolConfigurator`` | ``SWAChunkCapPoolConfigurator`` | ``SWARequestCapPoolConfigurator``"""
+    why: str
+    """the conditions, in words"""
+    swa_cap: int | None = None
+    """SWA pool tokens per rank fixed by the request cap (page-aligned); None: ``swa_full_tokens_ratio`` × full"""
+
+
+def swa_pool_choice(cell: CellSize, version: str, *, disable_radix_cache: bool, max_running_requests: int | None,
+                    chunked_prefill_size: int | None, page_size: int, sliding_window: int | None, attn_dp: int,
+                    overlap_schedule: bool, speculative: bool = False) -> SwaPoolChoice | None:
+    """The configurator SGLang's ``create_memory_pool_configurator`` picks for a hybrid-SWA cell (None for other
+    layouts), with the request-capped SWA pool when it applies.
+
+    ``SWAChunkCapPoolConfigurator.is_applicable`` (0.5.14 – 0.5.21) / ``SWARequestCapPoolConfigurator.is_applicable``
+    (0.5.22 – 0.5.23, ``model_executor/pool_configurator.py``): ``--max-running-requests`` set, the radix cache
+    disabled, a chunked-prefill size (0.5.22+: > 0), a sliding window and at least one full-attention layer.  Its
+    SWA pool (``compute_swa_request_cap``; inline in ``__init__`` before 0.5.21), without speculative decoding::
+
+        per_request = window + SGLANG_SWA_EVICTION_INTERVAL (128) × 1 + page + page     (trailing + decode_alloc)
+        num_reqs    = max_running_requests // attn_dp          (0.5.23: max(1, …))
+        swa_cap     = ceil_page(per_request × num_reqs + chunks × chunked_prefill_size + page)
+        chunks      = 1 with the overlap schedule off (--disable-overlap-schedule, or pp > 1), else 2
+
+    ``chunked_prefill_size`` is the per-attention-DP-rank value (``server_args``/``parallel_hook``: // dp).
+    PD-disaggregation decode mode and the speculative decode allocation are not modelled (``speculative``: refused).
+    """
+    if cell.layout != "swa":
+        return None
+    ratio = "HybridSWAPoolConfigurator"
+    if cell.full_layers == 0:
+        return SwaPoolChoice(configurator=ratio, why="all-SWA model: one SWA pool, no ratio")
+    ratio_why = f"SWA pool = swa_full_tokens_ratio {cell.swa_ratio:g} × full pool"
+    if not at_least(version, SWA_REQUEST_CAP_FIRST):
+        return SwaPoolChoice(configurator=ratio, why=f"{ratio_why} (no request-capped SWA pool before SGLang "
+                                                     f"{SWA_REQUEST_CAP_FIRST})")
+    name = "SWARequestCapPoolConfigurator" if at_least(version, SWA_CAP_RENAMED) else "SWAChunkCapPoolConfigurator"
+    missing = []
+    if max_running_requests is None:
+        missing.append("--max-running-requests is not set")
+    if not disable_radix_cache:
+        missing.append("the radix cache is on (no --disable-radix-cache)")
+    if chunked_prefill_size is None or (at_least(version, SWA_CAP_RENAMED) and chunked_prefill_size <= 0):
+        missing.append("chunked prefill is off")
+    if sliding_window is None:
+        missing.append("the model has no sliding_window")
+    if missing:
+        return SwaPoolChoice(configurator=ratio, why=f"{ratio_why}; {name} does not apply: {'; '.join(missing)}")
+    if speculative:
+        raise PlanInputError(
+            f"--disable-radix-cache with --max-running-requests sizes this hybrid sliding-window model's SWA pool from "
+            f"the request cap (SGLang {version} {name}); tpkit does not model that cap with speculative decoding "
+            "(draft tokens per eviction, decode allocation, draft layers). Drop --speculative-algorithm, or leave "
+            "the radix cache on / --max-running-requests unset to plan the swa_full_tokens_ratio pool")
+    num_reqs = max_running_requests // attn_dp
+    if at_least(version, SWA_CAP_MIN_ONE):
+        num_reqs = max(1, num_reqs)
+    per_request = sliding_window + SWA_EVICTION_INTERVAL + page_size + page_size
+    chunks = 2 if overlap_schedule else 1
+    raw = per_request * num_reqs + chunks * chunked_prefill_size + page_size
+    cap = -(-raw // page_size) * page_size
+    why = (f"--disable-radix-cache and --max-running-requests {max_running_requests}: SWA pool = "
+           f"(window {sliding_window} + eviction interval {SWA_EVICTION_INTERVAL} + 2 × page {page_size}) × "
+           f"{num_reqs} requests + {chunks} × chunked prefill {chunked_prefill_size} + page = {raw:,} → "
+           f"{cap:,} tokens; the rest of the budget goes to the full pool")
+    return SwaPoolChoice(configurator=name, why=why, swa_cap=cap)
 
 
 def pool_buffers(cell: CellSize, tokens: int, swa_tokens: int, page_size: int) -> KVPoolPlan:

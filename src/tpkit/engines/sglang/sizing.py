@@ -27,8 +27,9 @@ from tpkit.engines.sglang.mamba import MambaPool, plan_mamba_pool
 from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
 from tpkit.engines.sglang.multimodal import large_hopper_qwen3_vl, mm_reservation, multimodal_runner_factor
 from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
-from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, nsa_model, pool_buffers,
-                                       req_to_token_bytes, size_tokens, stage_layer_kinds)
+from tpkit.engines.sglang.pool import (CellSize, SwaPoolChoice, compute_cell, max_running_requests, nsa_model,
+                                       pool_buffers, req_to_token_bytes, size_tokens, stage_layer_kinds,
+                                       swa_pool_choice)
 from tpkit.engines.sglang.spec import DEFAULT_SPEC_RUNNING_REQUESTS, SpecPlan, budget_cell_growth, plan_speculative
 from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_term
 from tpkit.engines.sglang.streams import forward_stream_pool
@@ -233,6 +234,8 @@ class KvBudget:
     draft_freed_after_pool: Bytes = Bytes(0)
     """the draft's own shared tensors (embedding, lm_head) charged in ``draft_weights_before`` that ``set_embed``
     frees after the target's pool is sized (``draft_weights_at_sizing``): they return to the slack (bytes)"""
+    swa_pool: SwaPoolChoice | None = None
+    """the hybrid-SWA configurator SGLang picks and why (``pool.swa_pool_choice``); None for other layouts"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -319,7 +322,9 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses, version=version,
                              disable_custom_all_reduce=options.disable_custom_all_reduce)
     split_v = parse_version(version) >= (0, 5, 7)  # model_runner_kv_cache_mixin.py of 0.5.7 (0.5.6: head_dim × 2)
-    cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype, split_v_dim=split_v, version=version)
+    cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype, split_v_dim=split_v, version=version,
+                        swa_full_tokens_ratio=options.swa_full_tokens_ratio)
+    swa_pool = plan_swa_pool(cell, model, parallel, options, cap, page)
     growth = 0.0
     if spec is not None and spec.loaded_before_pool:
         if cell.layout == "swa":  # hybrid SWA: the draft layers join the full-attention term (F × d)
@@ -343,7 +348,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
     budget_cell = replace(cell, bytes_per_token=cell.bytes_per_token + growth)
     tokens, swa_tokens = size_tokens(rest - mamba_bytes, budget_cell, page_size=page,
-                                     max_total_tokens=options.max_total_tokens)
+                                     max_total_tokens=options.max_total_tokens,
+                                     swa_cap=swa_pool.swa_cap if swa_pool is not None else None)
     return KvBudget(era=era, version=version, context_len=_context_len(model, options), page_size=page,
                     gpu_mem_mib=gpu_mem_mib, capacity=cap, prefill_graphs=graphs, fraction=fraction,
                     baseline=baseline, cell=cell, budget_cell=budget_cell.bytes_per_token, pre=pre, slack=slack,
@@ -351,7 +357,25 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                     draft_freed_after_pool=draft_before - spec.weights if draft_before else Bytes(0), mm_reserved=mm, mm_source=mm_source, rest=rest,
                     mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens,
                     attn_dp=parallel.attn_dp, stream_pool=stream, rope_reserve=rope,
-                    rope_source=found.source if found is not None else "")
+                    rope_source=found.source if found is not None else "", swa_pool=swa_pool)
+
+
+def plan_swa_pool(cell: CellSize, model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
+                  cap: CapacityDefaults, page: int) -> SwaPoolChoice | None:
+    """``pool.swa_pool_choice`` with this plan's flags: the chunked-prefill size per attention-DP rank (SGLang
+    divides it by the DP size with DP attention) and the overlap schedule off with ``--disable-overlap-schedule``
+    or pp > 1 (``_pipeline_parallel_overlap_disable``; server_args ``__post_init__`` before the arg groups)."""
+    cpp = cap.chunked_prefill_size
+    if cpp is not None and cpp > 0 and parallel.attn_dp > 1:
+        cpp = cpp // parallel.attn_dp
+    running = options.max_running_requests
+    if running is None and options.speculative_algorithm is not None:
+        running = DEFAULT_SPEC_RUNNING_REQUESTS  # set by SGLang's speculative defaults when unset
+    return swa_pool_choice(cell, options.engine_version, disable_radix_cache=options.disable_radix_cache,
+                           max_running_requests=running, chunked_prefill_size=cpp,
+                           page_size=page, sliding_window=model.sliding_window, attn_dp=parallel.attn_dp,
+                           overlap_schedule=not (options.disable_overlap_schedule or parallel.pp > 1),
+                           speculative=options.speculative_algorithm is not None)
 
 
 def _planned_rope(model: ModelSpec, gpu: GpuSpec, options: SglangOptions, spec: SpecPlan | None):
