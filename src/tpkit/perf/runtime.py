@@ -60,8 +60,9 @@ vLLM (V1)
                                      eagle.py, vllm PR #25109); from 0.16 ``initialize_cudagraph_keys`` maps
                                      FULL or PIECEWISE mixed mode to PIECEWISE ("Eagle only supports PIECEWISE
                                      cudagraphs", 0.16–0.19 eagle.py, 0.20–0.33 llm_base_proposer.py)
-                       Model Runner V2 (v1/worker/gpu/spec_decode/eagle/speculator.py,
-                       ``init_cudagraph_manager``): the draft steps after the first run FULL graphs
+                       Model Runner V2 (``init_cudagraph_manager``: 0.22 v1/worker/gpu/spec_decode/eagle/
+                       speculator.py, 0.25–0.29 autoregressive/speculator.py, 0.33 target_dependent_ar/
+                       speculator.py; EAGLE and MTP speculators alike): the draft steps after the first run FULL graphs
                        (FULL_DECODE_ONLY) when the target's decode mode is FULL, else none; the first draft step
                        dispatches like the target.  V2 is opt-in (VLLM_USE_V2_MODEL_RUNNER, default 0) up to
                        0.21; the default for EAGLE/EAGLE-3/MTP (config/vllm.py ``use_v2_model_runner``,
@@ -323,7 +324,8 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
         if runner_v2:
             facts.append("Model Runner V2 (the default for this model and method in this release): draft steps "
                          + ("under FULL CUDA graphs" if draft == "full" else "without CUDA graph (no full decode "
-                            "graphs for the target)") + " (v1/worker/gpu/spec_decode/eagle/speculator.py)")
+                            "graphs for the target)")
+                         + " (v1/worker/gpu/spec_decode speculator init_cudagraph_manager)")
         elif ver < (0, 9, 0):
             facts.append("the EAGLE proposer runs without CUDA graph before 0.9 (vllm PR #17211/#17504)")
         elif draft == "eager":
@@ -341,8 +343,8 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
                      "llama_eagle3.py compute_logits): a small draft step waits for them")
     return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
                 verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
-                extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts), draft_loop_kernels=loop,
-                draft_logits_eager=bool(loop))
+                extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
+                draft_loop_kernels=loop, draft_logits_eager=bool(loop))
 
 
 def _proposer_loop_kernels(ver: tuple[int, int, int]) -> int:
