@@ -55,7 +55,7 @@ def test_vllm_async_scheduling_and_draft_graphs_by_version():
     assert not rt("vllm", "0.13.0").spec_overlap and rt("vllm", "0.14.0").spec_overlap
     assert not rt("vllm", "0.20.0", algorithm="STANDALONE").spec_overlap
     assert rt("vllm", "0.8.5").draft_graph == "eager" and rt("vllm", "0.9.0").draft_graph == "piecewise"
-    assert rt("vllm", "0.11.0").draft_graph == "full"
+    assert rt("vllm", "0.11.1").draft_graph == "piecewise" and rt("vllm", "0.11.1").target_graph == "full"
     assert rt("vllm", None, eager=True).verify_graph == "eager"
 
 
@@ -122,7 +122,65 @@ def test_the_eager_vllm_proposer_costs_every_draft_step():
                                      spec=SpecSettings(algorithm="EAGLE3", num_steps=2, topk=1, num_draft_tokens=3),
                                      accept_length=2.21)).speculative
     # an EAGLE-3 step (one layer, 32k-row head) is shorter on the GPU than launching its ~20 kernels from Python
-    assert dict(cycle("0.8.5").parts_us)["draft steps"] > 1.1 * dict(cycle("0.11.0").parts_us)["draft steps"]
+    assert dict(cycle("0.8.5").parts_us)["draft steps"] > 1.1 * dict(cycle("0.11.1").parts_us)["draft steps"]
+
+
+# ------------------------------------------------------------------------------------------------ drafter graphs
+@pytest.mark.parametrize("version, draft", [
+    ("0.8.5", "eager"), ("0.9.0", "piecewise"), ("0.10.0", "piecewise"),     # piecewise backend captures by size
+    ("0.10.1", "eager"), ("0.11.0", "eager"),                                 # dispatcher, no runtime mode passed
+    ("0.11.1", "piecewise"), ("0.14.1", "piecewise"), ("0.21.0", "piecewise"), ("0.28.0", "piecewise"),
+])
+def test_vllm_v1_runner_drafter_never_gets_full_graphs(version, draft):
+    """V1 model runner (an MoE architecture vLLM does not list for Model Runner V2 up to 0.28): the drafter is
+    eager, piecewise, eager again after the CUDA-graph dispatcher, then PIECEWISE only while the target runs FULL
+    graphs from 0.11."""
+    for algorithm in ("EAGLE", "EAGLE3", "NEXTN"):
+        r = rt("vllm", version, algorithm=algorithm, architecture="Qwen3MoeForCausalLM", moe=True)
+        assert (r.draft_graph, r.extend_graph) == (draft, draft)
+        assert r.target_graph == ("full" if parse_version(version, "vllm")[0] >= (0, 11, 0) else "piecewise")
+    assert rt("vllm", None, algorithm="STANDALONE").draft_graph == "piecewise"   # draft_model: V1 in every release
+
+
+@pytest.mark.parametrize("version, arch, moe, quantized, hybrid, draft", [
+    ("0.21.0", "Qwen3ForCausalLM", False, False, False, "piecewise"),   # V2 opt-in only
+    ("0.22.0", "Qwen3ForCausalLM", False, False, False, "full"),
+    ("0.22.0", "Qwen3ForCausalLM", False, True, False, "piecewise"),    # quantised → V1 (0.22–0.23)
+    ("0.22.0", "LlamaForCausalLM", False, False, False, "piecewise"),
+    ("0.23.0", "LlamaForCausalLM", False, False, False, "full"),
+    ("0.23.0", "LlamaForCausalLM", False, True, False, "piecewise"),
+    ("0.24.0", "LlamaForCausalLM", False, True, False, "full"),         # 0.24: the list alone decides
+    ("0.24.0", "GemmaForCausalLM", False, False, False, "piecewise"),
+    ("0.25.0", "GemmaForCausalLM", False, False, False, "full"),        # from 0.25 every non-MoE model
+    ("0.25.1", "Qwen3MoeForCausalLM", True, True, False, "piecewise"),  # llmkube1423's model: V1
+    ("0.25.0", "DeepseekV2ForCausalLM", True, False, False, "full"),
+    ("0.26.0", "Qwen2MoeForCausalLM", True, False, True, "piecewise"),  # hybrid → V1 (0.25–0.26)
+    ("0.27.1", "Qwen2MoeForCausalLM", True, False, True, "full"),       # hybrid allowed when listed from 0.27
+    ("0.28.0", "GemmaForCausalLM", False, False, True, "piecewise"),
+    ("0.28.0", "KimiK25ForConditionalGeneration", True, False, False, "piecewise"),
+    ("0.29.0", "KimiK25ForConditionalGeneration", True, False, False, "full"),   # every model from 0.29
+    (None, "Qwen3MoeForCausalLM", True, True, True, "full"),
+])
+def test_vllm_model_runner_v2_default_gives_the_drafter_full_graphs(version, arch, moe, quantized, hybrid, draft):
+    r = rt("vllm", version, architecture=arch, moe=moe, quantized=quantized, hybrid=hybrid)
+    assert (r.draft_graph, r.extend_graph) == (draft, draft)
+    assert rt("vllm", version, algorithm="STANDALONE", architecture=arch, moe=moe, quantized=quantized,
+              hybrid=hybrid).draft_graph == "piecewise"
+
+
+def test_vllm_v2_drafter_without_full_target_graphs_runs_eagerly():
+    from tpkit.perf.runtime import _vllm_draft_graph
+    assert _vllm_draft_graph((0, 29, 0), "piecewise", True) == "eager"
+    assert _vllm_draft_graph((0, 29, 0), "full", True) == "full"
+    assert _vllm_draft_graph((0, 29, 0), "full", False) == "piecewise"
+
+
+@pytest.mark.parametrize("before, after", [("0.10.1", "0.10.0"), ("0.11.0", "0.11.1")])
+def test_the_graphless_drafter_of_0_10_1_to_0_11_0_costs_more_than_piecewise(before, after):
+    """Same proposer loop (15 ops) on both sides; only the drafter's graph differs: a small EAGLE-3 step launched
+    kernel by kernel waits longer for Python than one replaying graph pieces."""
+    eager, piecewise = dict(llama_vllm(before, "EAGLE3").parts_us), dict(llama_vllm(after, "EAGLE3").parts_us)
+    assert eager["draft steps"] > 1.1 * piecewise["draft steps"]
 
 
 # ------------------------------------------------------------------------------------------------ proposer loop

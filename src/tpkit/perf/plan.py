@@ -119,7 +119,9 @@ class _Ctx:
             self.memo[key] = runtime_for(
                 r.engine, r.engine_version, compute_capability=r.gpu.compute_capability, mla=r.model.mla is not None,
                 topk=settings.topk if settings else None, algorithm=settings.family if settings else None,
-                attention_backend=r.attention_backend, eager=r.eager)
+                attention_backend=r.attention_backend, eager=r.eager, architecture=r.model.architecture,
+                moe=r.model.moe is not None, quantized=r.model.quant is not None,
+                hybrid=r.model.linear_attn is not None)
         return self.memo[key]
 
 

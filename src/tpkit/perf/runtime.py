@@ -44,8 +44,32 @@ vLLM (V1)
                        is enabled by default", 0.12 config/vllm.py); from 0.14 on by default, EAGLE/MTP
                        speculation included, draft_model (STANDALONE) excluded
     graphs             FULL_AND_PIECEWISE default from 0.11 (PIECEWISE before: attention eager between
-                       pieces); the EAGLE proposer runs eagerly before 0.9 (0.8.5 v1/spec_decode/eagle.py has
-                       no CUDA graph; vllm PR #17211/#17504 added it)
+                       pieces) for the target model.  The drafter (every EAGLE/EAGLE-3/MTP head) never follows
+                       it into FULL graphs in the V1 model runner:
+                       < 0.9         no CUDA graph (0.8.5 v1/spec_decode/eagle.py; vllm PR #17211/#17504 add it)
+                       0.9.0–0.10.0  PIECEWISE: the draft is compiled at CompilationLevel.PIECEWISE and the
+                                     piecewise backend captures/replays by padded size by itself
+                       0.10.1–0.11.0 no CUDA graph: from the CUDA-graph dispatcher (vllm PR #20059;
+                                     compilation/cuda_graph.py first in 0.10.1) a graph replays only when the
+                                     forward context names a runtime mode, and ``EagleProposer`` calls
+                                     ``set_forward_context`` without ``cudagraph_runtime_mode`` (default NONE) in
+                                     propose and dummy_run (0.10.1, 0.10.2, 0.11.0 eagle.py) — the compiled draft
+                                     runs with every kernel launched from Python
+                       ≥ 0.11.1      PIECEWISE only: ``use_cuda_graph = cudagraph_mode.has_mode(PIECEWISE)``
+                                     and ``cudagraph_runtime_mode = CUDAGraphMode.PIECEWISE`` (0.11.1–0.14.1
+                                     eagle.py, vllm PR #25109); from 0.16 ``initialize_cudagraph_keys`` maps
+                                     FULL or PIECEWISE mixed mode to PIECEWISE ("Eagle only supports PIECEWISE
+                                     cudagraphs", 0.16–0.19 eagle.py, 0.20–0.33 llm_base_proposer.py)
+                       Model Runner V2 (``init_cudagraph_manager``: 0.22 v1/worker/gpu/spec_decode/eagle/
+                       speculator.py, 0.25–0.29 autoregressive/speculator.py, 0.33 target_dependent_ar/
+                       speculator.py; EAGLE and MTP speculators alike): the draft steps after the first run FULL graphs
+                       (FULL_DECODE_ONLY) when the target's decode mode is FULL, else none; the first draft step
+                       dispatches like the target.  V2 is opt-in (VLLM_USE_V2_MODEL_RUNNER, default 0) up to
+                       0.21; the default for EAGLE/EAGLE-3/MTP (config/vllm.py ``use_v2_model_runner``,
+                       ``_is_default_v2_model_runner_model``) for: 0.22 Qwen3ForCausalLM, 0.23 also
+                       Llama/MistralForCausalLM (both unquantised, non-MoE only); 0.24 a list of six
+                       architectures; 0.25–0.28 every non-MoE model plus a few listed MoE architectures
+                       (hybrid models excluded unless listed: 0.25–0.26 always); every model from 0.29
     proposer loop      ``EagleProposer.propose`` (v1/spec_decode/eagle.py) runs every draft step after the first
                        from a Python loop whose bookkeeping is one eager torch op each: 0.8.3–0.8.4 positions += 1,
                        seq_lens += 1, // block_size, block_table.gather, *, %, + (7); 0.8.5 adds the max-model-len
@@ -140,15 +164,22 @@ def parse_version(text: str | None, engine: str) -> tuple[tuple[int, int, int], 
 
 def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[int, int] | None, mla: bool,
                 topk: int | None, algorithm: str | None, attention_backend: str | None = None,
-                eager: bool = False) -> Runtime:
-    """The engine facts for one deployment (see module docstring)."""
+                eager: bool = False, architecture: str | None = None, moe: bool = False, quantized: bool = False,
+                hybrid: bool = False) -> Runtime:
+    """The engine facts for one deployment (see module docstring).  ``architecture`` (``architectures[0]``),
+    ``moe``, ``quantized`` (weight quantisation) and ``hybrid`` (linear-attention / mamba layers) pick vLLM's
+    default model runner; an unknown architecture counts as not listed."""
     ver, given = parse_version(version, engine)
     ver = tuple(ver)
     cc = compute_capability or (9, 0)
     backend = attention_backend or _default_backend(engine, cc, mla, topk)
     _check_backend(engine, backend, mla)
-    fn = _sglang if engine == "sglang" else _vllm
-    rt = fn(ver, backend, mla, topk, algorithm)
+    if engine == "sglang":
+        rt = _sglang(ver, backend, mla, topk, algorithm)
+    else:
+        v2 = algorithm in _V2_METHODS and _vllm_runner_v2_default(ver, architecture, moe=moe, quantized=quantized,
+                                                                   hybrid=hybrid)
+        rt = _vllm(ver, backend, mla, topk, algorithm, runner_v2=v2)
     if eager:
         rt = {**rt, "target_graph": "eager", "verify_graph": "eager", "draft_graph": "eager", "extend_graph": "eager",
               "facts": rt["facts"] + ("eager mode (SGLang --disable-cuda-graph / vLLM --enforce-eager): every "
@@ -210,7 +241,60 @@ def _sglang(ver, backend, mla, topk, algorithm) -> dict:
                 target_graph="full", verify_graph="full", draft_graph="full", extend_graph=extend, facts=tuple(facts))
 
 
-def _vllm(ver, backend, mla, topk, algorithm) -> dict:
+_V2_METHODS = ("EAGLE", "EAGLE3", "NEXTN", "MTP")
+"""speculative families Model Runner V2 runs (config/vllm.py: eagle, eagle3, mtp; not draft_model / ngram)"""
+
+_V2_ARCHS = {
+    (0, 22): frozenset({"Qwen3ForCausalLM"}),
+    (0, 23): frozenset({"LlamaForCausalLM", "MistralForCausalLM", "Qwen3ForCausalLM"}),
+    (0, 24): frozenset({"Qwen3ForCausalLM", "DeepseekV2ForCausalLM", "Qwen2MoeForCausalLM", "GraniteMoeForCausalLM",
+                        "LlamaForCausalLM", "MistralForCausalLM"}),
+    (0, 25): frozenset({"DeepseekV2ForCausalLM", "Qwen2MoeForCausalLM", "GraniteMoeForCausalLM"}),
+    (0, 26): frozenset({"DeepseekV2ForCausalLM", "GraniteMoeForCausalLM", "InklingForCausalLM",
+                        "InklingForConditionalGeneration", "LongcatFlashNgramForCausalLM", "Qwen2MoeForCausalLM"}),
+    (0, 27): frozenset({"DeepseekV2ForCausalLM", "GraniteMoeForCausalLM", "InklingForCausalLM",
+                        "InklingForConditionalGeneration", "KimiK3ForConditionalGeneration",
+                        "LongcatFlashNgramForCausalLM", "Qwen2MoeForCausalLM"}),
+    (0, 28): frozenset({"DeepseekV2ForCausalLM", "DeepseekV4ForCausalLM", "GraniteMoeForCausalLM",
+                        "InklingForCausalLM", "InklingForConditionalGeneration", "KimiK3ForConditionalGeneration",
+                        "LongcatFlashNgramForCausalLM", "Qwen2MoeForCausalLM"}),
+}
+"""``DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES`` per release (vllm 0.22.0–0.28.0 config/vllm.py; 0.27.1 read for 0.27)"""
+
+
+def _vllm_runner_v2_default(ver: tuple[int, int, int], architecture: str | None, *, moe: bool, quantized: bool,
+                            hybrid: bool) -> bool:
+    """Whether vLLM picks Model Runner V2 by default for an EAGLE/EAGLE-3/MTP deployment (``use_v2_model_runner``
+    and ``_is_default_v2_model_runner_model``, config/vllm.py): never before 0.22 (VLLM_USE_V2_MODEL_RUNNER
+    default 0, 0.14–0.21 envs.py); 0.22–0.23 a listed architecture, not MoE, not quantised; 0.24 a listed
+    architecture; 0.25–0.26 a listed architecture or not MoE, never hybrid; 0.27–0.28 the same, hybrid only when
+    listed; from 0.29 every model (only unsupported features, none of them modelled here, fall back to V1)."""
+    if ver < (0, 22, 0):
+        return False
+    if ver >= (0, 29, 0):
+        return True
+    listed = architecture in _V2_ARCHS[ver[:2]]
+    if ver < (0, 24, 0):
+        return listed and not moe and not quantized
+    if ver < (0, 25, 0):
+        return listed
+    if hybrid and (ver < (0, 27, 0) or not listed):
+        return False
+    return listed or not moe
+
+
+def _vllm_draft_graph(ver: tuple[int, int, int], target: str, runner_v2: bool) -> str:
+    """The graph mode of vLLM's draft steps (module docstring, 'graphs'): V1 runner eager < 0.9, piecewise
+    0.9.0–0.10.0, eager 0.10.1–0.11.0 (no runtime mode passed after the dispatcher), piecewise from 0.11.1 even
+    when the target runs FULL_AND_PIECEWISE; Model Runner V2 full when the target's decode graphs are full."""
+    if runner_v2:
+        return "full" if target == "full" else "eager"
+    if ver < (0, 9, 0) or (0, 10, 1) <= ver < (0, 11, 1):
+        return "eager"
+    return "piecewise"
+
+
+def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dict:
     facts = [f"attention backend {backend} (vllm platforms/cuda.py backend priorities filtered by compute capability)"]
     graph = "full" if ver >= (0, 11, 0) else "piecewise"
     if graph == "piecewise":
@@ -235,9 +319,22 @@ def _vllm(ver, backend, mla, topk, algorithm) -> dict:
             " (default from 0.14 for plain decoding and EAGLE/MTP)" if plain_overlap else
             " (off by default before 0.14, config/vllm.py)") + (
             "; draft_model speculation disables it" if plain_overlap and not spec_ok else ""))
-    draft = graph if ver >= (0, 9, 0) else "eager"
-    if algorithm is not None and draft == "eager":
-        facts.append("the EAGLE proposer runs without CUDA graph before 0.9 (vllm PR #17211/#17504)")
+    draft = _vllm_draft_graph(ver, graph, runner_v2)
+    if algorithm is not None:
+        if runner_v2:
+            facts.append("Model Runner V2 (the default for this model and method in this release): draft steps "
+                         + ("under FULL CUDA graphs" if draft == "full" else "without CUDA graph (no full decode "
+                            "graphs for the target)")
+                         + " (v1/worker/gpu/spec_decode speculator init_cudagraph_manager)")
+        elif ver < (0, 9, 0):
+            facts.append("the EAGLE proposer runs without CUDA graph before 0.9 (vllm PR #17211/#17504)")
+        elif draft == "eager":
+            facts.append("the EAGLE proposer runs without CUDA graph in 0.10.1–0.11.0: it sets no cudagraph runtime "
+                         "mode after the CUDA-graph dispatcher (vllm PR #20059; restored as PIECEWISE by PR #25109)")
+        elif graph == "full":
+            facts.append("the drafter runs PIECEWISE CUDA graphs only (v1/spec_decode EagleProposer: 'Eagle only "
+                         "supports PIECEWISE cudagraphs'), attention eager between pieces, while the target runs "
+                         "FULL graphs")
     loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
     if loop:
         facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
@@ -246,8 +343,8 @@ def _vllm(ver, backend, mla, topk, algorithm) -> dict:
                      "llama_eagle3.py compute_logits): a small draft step waits for them")
     return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
                 verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
-                extend_graph=draft if not prefill else "piecewise", facts=tuple(facts), draft_loop_kernels=loop,
-                draft_logits_eager=bool(loop))
+                extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
+                draft_loop_kernels=loop, draft_logits_eager=bool(loop))
 
 
 def _proposer_loop_kernels(ver: tuple[int, int, int]) -> int:
