@@ -159,7 +159,9 @@ def _weights_table() -> list[str]:
             lines.append(f"| {case['id']} | {case['model'].split('/')[-1][:34]} | "
                          f"{plan.quant.method if plan.quant else '—'} | {w['gib']:.2f} ({w['what'].split()[0]}) | "
                          f"{d:.2f} | {d - w['gib']:+.2f} ({(d - w['gib']) / w['gib'] * 100:+.1f} %) |")
-    return lines + ["", "vLLM prints the weights themselves: unquantised within 0.1–1.4 %, FP8 within 0.2 %. SGLang's "
+    return lines + ["", "vLLM prints the weights themselves: unquantised within 0.1–1.4 %, FP8 checkpoints within 0.2 %, online FP8 "
+                    "(`--quantization fp8` on a bf16 checkpoint) −0.4 % (vl_050, 0.11.0) and −2.9 % (vp_018 / vp_019, "
+                    "0.27.1: not explained by the source, see below). SGLang's "
                     "load usage also holds what the model allocates while loading (0.02–0.28 GiB on text models, "
                     "≈ 10 % on the VLMs whose vision tower tpkit does not count).", ""]
 

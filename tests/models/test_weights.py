@@ -211,3 +211,30 @@ def test_kimi_linear_awq_flag_quantises_kda_and_experts():
     kda = items["linear attention (KDA)"]
     assert kda.bytes < Bytes(kda.params)  # mostly 4-bit: under one byte per element
     assert items["embedding"].bytes == Bytes(163840 // 2 * 2304 * 2)
+
+
+def test_online_fp8_keeps_untied_lm_head_and_embedding_at_checkpoint_dtype():
+    """vLLM 0.27.1 online FP8 (``--quantization fp8`` on a bf16 checkpoint): ``Fp8Config.get_quant_method`` gives
+    every ``LinearBase`` ``Fp8PerTensorOnlineLinearMethod`` (``layers/quantization/fp8.py``) and returns None for
+    ``VocabParallelEmbedding`` / ``ParallelLMHead``, so the embedding and an untied lm_head stay bf16.  After
+    ``online/fp8.py process_weights_after_loading`` a linear holds its fp8 weight (a transposed view, no copy) and
+    one fp32 scale; ``CutlassFP8ScaledMMLinearKernel`` (SM89+) keeps K and N padded to 16 from 0.22.0 (0.21.0 pads
+    per call), only where they are not multiples of 16 (none in Qwen3-8B).  tpkit counts one fp32 scale per output row, an upper bound (5.6 MB here)."""
+    from pathlib import Path
+
+    spec = load_model(str(Path(__file__).resolve().parents[1] / "validation" / "configs" / "Qwen--Qwen3-8B.json"))
+    assert spec.tie_word_embeddings is False
+    bf16 = plan_weights(spec, ParallelSpec())
+    fp8 = plan_weights(spec, ParallelSpec(), quantization="fp8")
+    for item in ("embedding", "lm_head", "norms"):
+        assert _line(fp8, item).bytes == _line(bf16, item).bytes
+    for item in ("attention", "dense MLP"):
+        assert _line(fp8, item).bytes.bytes == _line(fp8, item).params == _line(bf16, item).bytes.bytes // 2
+    # every quantised matrix of Qwen3-8B is a multiple of 16 in both dims: no Cutlass padding to add
+    h, heads, kv, d, inter = 4096, 32, 8, 128, 12288
+    assert all(x % 16 == 0 for x in (h, heads * d, (heads + 2 * kv) * d, 2 * inter, inter))
+    rows = 36 * ((heads + 2 * kv) * d + h + 2 * inter + h)
+    assert _line(fp8, "quant scales").bytes == Bytes(rows * 4)
+    vllm_retained = (_line(fp8, "attention").bytes.bytes + _line(fp8, "dense MLP").bytes.bytes
+                     + 2 * 151936 * 4096 * 2 + _line(fp8, "norms").bytes.bytes + 36 * 4 * 512)  # 4 scales/layer
+    assert vllm_retained / 2**30 == pytest.approx(8.788, abs=0.001)  # vs 9.06 printed by vp_018/vp_019
