@@ -65,14 +65,16 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
                 piecewise=51, full=35, printed_gib=0.66),
     GraphSample(source="vl_073", model="Qwen/Qwen3.8-27B", gpu="RTX-PRO-6000", release="0.29.0",
                 piecewise=51, full=35, printed_gib=0.69, runner="V2"),
-    GraphSample(source="search-index 54318626907", model="(not read)", gpu="(not read)", release="0.18.x",
+    GraphSample(source="search-index 54318626907", model="(not read)", gpu="≈ 31 GiB GPU", release="0.19.0",
                 piecewise=51, full=35, printed_gib=0.27),
-    GraphSample(source="search-index 52073719645", model="(not read)", gpu="32 GiB GPU", release="0.18.x",
-                piecewise=51, full=35, printed_gib=0.08),
+    GraphSample(source="search-index 52073719645", model="RedHatAI/Qwen3.6-35B-A3B-NVFP4 (WSL, 0.47 GiB KV left)",
+                gpu="≈ 31 GiB GPU", release="0.19.2rc1.dev8", piecewise=51, full=35, printed_gib=0.08),
 )
 """Printed estimates at the default capture set (51 PIECEWISE + 35 FULL graphs).  Other capture sets, not in the
-median, all inside its band: 1 + 1 graphs 0.36 and 0.43 GiB, 5 + 4 0.61, 11 + 7 1.21, 15 + 8 0.65, 35 + 19 0.37
-(search-index 52377383460, 51912001300, 61544841280, 52221836498, 56878676544, 67144197265)."""
+median, all inside its band: 1 + 1 graphs 0.36 and 0.43 GiB, 3 + 2 0.27, 5 + 4 0.61, 11 + 7 1.21, 15 + 8 0.65,
+35 + 19 0.37 (search-index 52377383460, 51912001300, 52101499359, 61544841280, 52221836498, 56878676544,
+67144197265).  Left out: multi-GPU runs (1.97 GiB at tp 2 on a 179 GiB GPU, 4.99 GiB for a B200 MoE, vl_032) and
+PIECEWISE-only runs (speculative decoding: 15 graphs 0.22 GiB; one prints −0.87 GiB)."""
 
 
 def evidence_band() -> tuple[Bytes, Bytes]:
