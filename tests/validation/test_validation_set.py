@@ -20,12 +20,16 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # 2026-12-03 (helper sgr): the 0.5.9+ tp-1 stream pool (engines.sglang.streams)
                                      # and the MI300X RCCL init (start-up table nccl[xgmi:W]): sg_037 +8.5 → +0.5 %;
                                      # gs_010 +2.9 → +3.3 % (its hybrid state pool shrinks more than the budget)
-    "vllm": (0.022, 0.145, 0.85),  # 2026-12-04 merged main, 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
+    "vllm": (0.024, 0.146, 0.85),  # 2026-12-04 merged main, 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).
                                  # Helper new2 (2026-12-04) added vp_016-vp_020 as printed (no case adjusted):
                                  # 48 scored, median 2.14 %, p90 14.4 %, 41/48 inside; the L4 / vLLM 0.27.1 trio
                                  # vp_017-019 (+23.8 / +11.8 / +11.8 %) lies outside its band (§6.4)
+                                 # Helper cge (2026-12-04) LOOSENED median 2.2 → 2.4 %, p90 14.5 → 14.6 %: the
+                                 # CUDA-graph estimate follows the runner (V2 0.22-0.28 subtracts 0: vl_057,
+                                 # vp_017-019 worse) and is the median of printed estimates (0.65 GiB): vl_073
+                                 # inside (in-sample), vl_022 +0.7 → -5.4 %, vl_033 +1.1 → -1.2 %; 42/48 inside
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"

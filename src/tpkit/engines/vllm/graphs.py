@@ -1,29 +1,88 @@
-"""CUDA-graph memory, estimated before KV sizing as vLLM ≥ 0.21 does by default (vLLM 0.33
-``vllm/v1/worker/gpu_worker.py`` ``Worker.determine_available_memory``, ``vllm/v1/worker/gpu/cudagraph_utils.py``).
+"""CUDA-graph memory estimate subtracted before KV sizing (vLLM ≥ 0.20; ``VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS``
+"1" from 0.20.0, "0" in 0.18/0.19, which measure and print it without subtracting).
 
-vLLM captures the largest graphs in a throw-away pool and extrapolates:
-``estimate = first graph + Σ_modes (n_mode − 1) × max(second graph, 1 MiB)``.  tpkit cannot capture, so
-the first graph is ESTIMATED as the forward activations of the largest capture size (the graph pool holds
-them) and every further graph costs vLLM's 1 MiB floor.
+What vLLM measures (``v1/worker/gpu_worker.py Worker.determine_available_memory`` → the runner's
+``profile_cudagraph_memory``, wheels 0.18.0–0.33.0):
 
-Capture sizes (``vllm/config/vllm.py`` ``_set_cudagraph_sizes``): 1, 2, 4, then 8…248 step 8, then 256…max step 16, where
-``max = min(2 × max_num_seqs, 512)`` (1024 on compute capability 10.x), all ≤ max_num_batched_tokens.
-Modes: FULL_AND_PIECEWISE (default) captures a piecewise and a full graph per size.
+* **V1 runner** (``v1/worker/gpu_model_runner.py``, 0.18–0.33): with a minimal KV cache it warms up and captures the
+  two largest graphs of each mode into a throw-away pool and reads the *driver's* free memory around each capture
+  (``torch.cuda.mem_get_info``), then ``max_mode(first) + Σ_mode (n_mode − 1) × max(second, 1 MiB)``; the first
+  FULL capture runs attention at ``min(max_model_len, max_num_tokens // size)`` tokens per sequence.  It prints
+  "Estimated CUDA graph memory: X GiB total".  PIECEWISE sizes: 1, 2, 4, 8…248 step 8, 256…max step 16 with
+  ``max = min(2 × max_num_seqs, 512)`` (``config/vllm.py _set_cudagraph_sizes``); FULL (decode) sizes stop at
+  ``max_num_seqs``: 51 + 35 graphs at the defaults.
+* **Model Runner V2** (``v1/worker/gpu/model_runner.py``): ``profile_cudagraph_memory`` returns 0 in every wheel
+  0.19.0–0.28.0 ("TBD whether we keep this API"), so nothing is subtracted; from 0.29.0
+  (``v1/worker/gpu/cudagraph_utils.py profile_cudagraph_memory``) it captures every PIECEWISE graph and the two
+  largest FULL ones into a throw-away pool and extrapolates the FULL rest the same way.  Which models V2 runs by
+  default: ``inputs.uses_v2_runner``.
+
+Both are driver measurements of capture memory (graph objects, pool segments, lazily built workspaces) that the
+model's shapes do not determine, so the size is **evidence-based**: the printed estimates of public start-ups
+(``GRAPH_EVIDENCE``), their median as the nominal term and the farthest sample as its ± (as
+``tpkit.startup`` builds its start-up table).  The printed values show no trend with model size (4–27B: 0.53–0.79
+GiB) or with the graph count (1 + 1 graphs print 0.36–0.43 GiB, 11 + 7 print 1.21 GiB), so the term is not
+scaled.  A printed estimate (``explain``) is used as printed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from statistics import median
 
-from tpkit.engines.vllm.profile import estimate_profile_peak
-from tpkit.models.spec import ModelSpec
-from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes, MiB
+from tpkit.engines.vllm.versions import VllmRules
+from tpkit.units import Bytes, GiB
 
-__all__ = ["GraphEstimate", "capture_sizes", "estimate_cudagraph_memory", "MIN_PER_GRAPH"]
+__all__ = ["GraphEstimate", "GraphSample", "GRAPH_EVIDENCE", "capture_sizes", "full_capture_sizes",
+           "estimate_cudagraph_memory", "evidence_band"]
 
-MIN_PER_GRAPH = MiB(1)
-"""vLLM's floor for each further graph (_MIN_PER_GRAPH_BYTES)"""
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GraphSample:
+    """One printed "Estimated CUDA graph memory" of a public start-up (tp 1, FULL_AND_PIECEWISE)."""
+
+    source: str
+    """where it was printed (tpkit case id or search-index file id)"""
+    model: str
+    gpu: str
+    release: str
+    piecewise: int
+    full: int
+    printed_gib: float
+    runner: str = "V1"
+
+
+GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
+    GraphSample(source="search-index 51781852921", model="Qwen/Qwen3.5-9B", gpu="L40S", release="0.19.0",
+                piecewise=51, full=35, printed_gib=0.78),
+    GraphSample(source="search-index 55770092662", model="Qwen3.5-4B", gpu="44 GiB GPU", release="0.22.x",
+                piecewise=51, full=35, printed_gib=0.64),
+    GraphSample(source="search-index 54492899325", model="google/gemma-4-E4B-it", gpu="24 GiB GPU", release="0.22.1",
+                piecewise=51, full=35, printed_gib=0.79),
+    GraphSample(source="search-index 55021192520", model="Qwen2.5-VL-7B-Instruct", gpu="80 GiB GPU",
+                release="0.23.0", piecewise=51, full=35, printed_gib=0.53),
+    GraphSample(source="vl_076", model="Gemma-4 26B-A4B FP8", gpu="L40S", release="0.25.1",
+                piecewise=51, full=35, printed_gib=0.66),
+    GraphSample(source="vl_073", model="Qwen/Qwen3.8-27B", gpu="RTX-PRO-6000", release="0.29.0",
+                piecewise=51, full=35, printed_gib=0.69, runner="V2"),
+    GraphSample(source="search-index 54318626907", model="(not read)", gpu="≈ 31 GiB GPU", release="0.19.0",
+                piecewise=51, full=35, printed_gib=0.27),
+    GraphSample(source="search-index 52073719645", model="RedHatAI/Qwen3.6-35B-A3B-NVFP4 (WSL, 0.47 GiB KV left)",
+                gpu="≈ 31 GiB GPU", release="0.19.2rc1.dev8", piecewise=51, full=35, printed_gib=0.08),
+)
+"""Printed estimates at the default capture set (51 PIECEWISE + 35 FULL graphs).  Other capture sets, not in the
+median, all inside its band: 1 + 1 graphs 0.36 and 0.43 GiB, 3 + 2 0.27, 5 + 4 0.61, 11 + 7 1.21, 15 + 8 0.65,
+35 + 19 0.37 (search-index 52377383460, 51912001300, 52101499359, 61544841280, 52221836498, 56878676544,
+67144197265).  Left out: multi-GPU runs (1.97 GiB at tp 2 on a 179 GiB GPU, 4.99 GiB for a B200 MoE, vl_032) and
+PIECEWISE-only runs (speculative decoding: 15 graphs 0.22 GiB; one prints −0.87 GiB)."""
+
+
+def evidence_band() -> tuple[Bytes, Bytes]:
+    """(median, farthest sample's distance from it) of ``GRAPH_EVIDENCE``."""
+    values = [s.printed_gib for s in GRAPH_EVIDENCE]
+    mid = median(values)
+    spread = max(abs(v - mid) for v in values)
+    return GiB(mid), GiB(spread)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -31,10 +90,12 @@ class GraphEstimate:
     """The CUDA-graph memory estimate and how it was formed."""
 
     bytes: Bytes
+    uncertainty: Bytes
+    """± of ``bytes`` (the farthest printed sample)"""
     sizes: tuple[int, ...]
-    """captured batch sizes (tokens)"""
-    first_graph: Bytes
-    """estimated pool for the largest size"""
+    """captured PIECEWISE batch sizes (tokens)"""
+    full_sizes: tuple[int, ...]
+    """captured FULL (decode) batch sizes"""
     formula: str
 
 
@@ -47,16 +108,23 @@ def capture_sizes(*, max_num_seqs: int, max_num_batched_tokens: int,
     return tuple(s for s in sizes if s <= top)
 
 
-def estimate_cudagraph_memory(model: ModelSpec, parallel: ParallelSpec, *, max_num_seqs: int,
-                              max_num_batched_tokens: int, compute_capability: tuple[int, int] | None,
-                              act_bytes: int) -> GraphEstimate:
-    """Estimated CUDA-graph pool memory of one rank (FULL_AND_PIECEWISE, both modes over all sizes)."""
+def full_capture_sizes(sizes: tuple[int, ...], max_num_seqs: int) -> tuple[int, ...]:
+    """FULL decode graphs of FULL_AND_PIECEWISE: the capture sizes up to ``max_num_seqs``."""
+    return tuple(s for s in sizes if s <= max_num_seqs)
+
+
+def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs: int, max_num_batched_tokens: int,
+                              compute_capability: tuple[int, int] | None) -> GraphEstimate:
+    """The estimate vLLM subtracts before KV sizing, for one rank (FULL_AND_PIECEWISE)."""
     sizes = capture_sizes(max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
                           compute_capability=compute_capability)
-    top = sizes[-1]
-    first = estimate_profile_peak(model, parallel, tokens=top, rows=0, act_bytes=act_bytes)
-    forward = max((p.bytes for p in first.parts if "sampler" not in p.item), default=Bytes(0))
-    further = MIN_PER_GRAPH * (2 * (len(sizes) - 1))
-    formula = (f"estimate: forward activations at the largest capture size {top} ({forward.mib:.1f} MiB) + "
-               f"2 modes × ({len(sizes)} sizes − 1) × 1 MiB floor")
-    return GraphEstimate(bytes=forward + further, sizes=sizes, first_graph=forward, formula=formula)
+    full = full_capture_sizes(sizes, max_num_seqs)
+    if v2_runner and rules.release < (0, 29, 0):
+        return GraphEstimate(bytes=Bytes(0), uncertainty=Bytes(0), sizes=sizes, full_sizes=full,
+                             formula="Model Runner V2: profile_cudagraph_memory returns 0 (vLLM 0.19–0.28), "
+                                     "nothing subtracted")
+    nominal, spread = evidence_band()
+    runner = "Model Runner V2" if v2_runner else "V1 runner"
+    formula = (f"{runner}, {len(sizes)} PIECEWISE + {len(full)} FULL graphs: median of {len(GRAPH_EVIDENCE)} printed "
+               f"estimates {nominal.gib:.2f} GiB ± {spread.gib:.2f} (farthest sample; driver-measured, not derivable)")
+    return GraphEstimate(bytes=nominal, uncertainty=spread, sizes=sizes, full_sizes=full, formula=formula)

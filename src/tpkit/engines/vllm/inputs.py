@@ -205,18 +205,52 @@ def _v0_batch(options: VllmOptions, rules: VllmRules, length: int, model: ModelS
 
 _DEFAULT_V2_MOE_ARCHS = ("DeepseekV2ForCausalLM", "GraniteMoeForCausalLM", "Qwen2MoeForCausalLM",
                          "LongcatFlashNgramForCausalLM", "InklingForCausalLM", "InklingForConditionalGeneration")
-"""MoE architectures on Model Runner V2 by default in 0.26–0.28 (``DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES``)"""
+"""MoE architectures on Model Runner V2 by default in 0.26–0.28 (``DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES``;
+0.27 adds KimiK3ForConditionalGeneration, 0.28 DeepseekV4ForCausalLM)"""
+
+_V2_LISTED = {
+    (0, 22, 0): frozenset({"Qwen3ForCausalLM"}),
+    (0, 23, 0): frozenset({"LlamaForCausalLM", "MistralForCausalLM", "Qwen3ForCausalLM"}),
+    (0, 24, 0): frozenset({"LlamaForCausalLM", "MistralForCausalLM", "Qwen3ForCausalLM", "DeepseekV2ForCausalLM",
+                           "Qwen2MoeForCausalLM", "GraniteMoeForCausalLM"}),
+    (0, 25, 0): frozenset({"DeepseekV2ForCausalLM", "Qwen2MoeForCausalLM", "GraniteMoeForCausalLM"}),
+    (0, 26, 0): frozenset(_DEFAULT_V2_MOE_ARCHS),
+    (0, 27, 0): frozenset(_DEFAULT_V2_MOE_ARCHS) | {"KimiK3ForConditionalGeneration"},
+    (0, 28, 0): frozenset(_DEFAULT_V2_MOE_ARCHS) | {"KimiK3ForConditionalGeneration", "DeepseekV4ForCausalLM"},
+}
+"""``DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES`` per release (``config/vllm.py``, wheels 0.22.0–0.28.0)"""
 
 
-def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None) -> bool:
-    """Model Runner V2 runs this model (matters for the in-flight batches from 0.26)."""
+def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, *,
+                   quantized: bool | None = None) -> bool:
+    """Model Runner V2 runs this model by default on CUDA (``config/vllm.py`` ``use_v2_model_runner`` /
+    ``_is_default_v2_model_runner_model``, read in the 0.21.0–0.29.0 wheels).
+
+    None before 0.22.0 (``VLLM_USE_V2_MODEL_RUNNER`` "0").  0.22–0.23: a listed dense architecture (0.22 Qwen3
+    only; 0.23 Llama, Mistral, Qwen3) that is neither MoE nor quantised; 0.24: any listed architecture; 0.25–0.26:
+    any non-MoE model or a listed MoE one, never an attention+mamba hybrid; 0.27–0.28: a listed architecture or a
+    model that is neither MoE nor hybrid; from 0.29 every model (its unsupported-feature fallbacks are not
+    modelled).  Before 0.29 a speculative method other than EAGLE/EAGLE-3/MTP falls back to V1 (``_get_v2_model_runner_unsupported_features``); so do hybrids in 0.22
+    ("hybrid/mamba models")."""
     if rules.v2_runner_default:
         return True
-    if rules.release < (0, 26, 0) or "linear" in model.kinds:
+    release = rules.release
+    if release < (0, 22, 0):
         return False
     if spec is not None and not spec.eagle_family:
         return False
-    return model.moe is None or model.architecture in _DEFAULT_V2_MOE_ARCHS
+    listed = _V2_LISTED[max(k for k in _V2_LISTED if k <= release)]
+    arch = model.architecture in listed
+    hybrid = "linear" in model.kinds
+    moe = model.moe is not None
+    if release < (0, 24, 0):
+        quant = model.quant is not None if quantized is None else quantized
+        return arch and not moe and not quant and not hybrid
+    if release < (0, 25, 0):
+        return arch
+    if release < (0, 27, 0):
+        return not hybrid and (arch or not moe)
+    return arch or (not moe and not hybrid)
 
 
 def concurrent_batches(model: ModelSpec, rules: VllmRules, pp: int, spec: SpecConfig | None) -> int:

@@ -24,7 +24,7 @@ from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_r
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
-from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
+from tpkit.engines.vllm.inputs import Resolved, resolve_inputs, uses_v2_runner
 from tpkit.engines.vllm.layout import resolve_parallel
 from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
@@ -35,7 +35,7 @@ from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import (aside, estimated_activation_peak, estimated_cuda_graphs, estimated_share,
+from tpkit.memory.band import (aside, estimated, estimated_activation_peak, estimated_share,
                                estimated_weights)
 from tpkit.memory.invariant import checked
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
@@ -248,10 +248,15 @@ def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: R
             rules: VllmRules) -> LineItem | None:
     if not rules.cudagraph_estimate or options.enforce_eager or options.kv_cache_memory_bytes is not None:
         return None
-    est = estimate_cudagraph_memory(model, parallel, max_num_seqs=r.max_num_seqs,
-                                    max_num_batched_tokens=r.max_num_batched_tokens,
-                                    compute_capability=r.compute_capability, act_bytes=r.act_bytes)
-    return LineItem(item="CUDA graphs (estimate)", bytes=estimated_cuda_graphs(est.bytes), source=est.formula)
+    quantized = model.quant is not None or options.quantization is not None
+    est = estimate_cudagraph_memory(rules, v2_runner=uses_v2_runner(model, rules, r.spec, quantized=quantized),
+                                    max_num_seqs=r.max_num_seqs, max_num_batched_tokens=r.max_num_batched_tokens,
+                                    compute_capability=r.compute_capability)
+    if not est.uncertainty.bytes:
+        return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
+    planned = estimated(est.bytes, est.uncertainty, term="cuda_graphs", item="CUDA graphs (estimate)",
+                        source=est.formula)
+    return LineItem(item="CUDA graphs (estimate)", bytes=planned, source=est.formula)
 
 
 def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules,

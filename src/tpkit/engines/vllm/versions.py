@@ -39,6 +39,9 @@ means first *released* version, the commit inside the interval before it is not 
     prefix caching on for hybrids ⇒ mamba "align" mode       0.28.0          engine/arg_utils.py _set_default_chunked_prefill_and_prefix_caching_args
     ≥ 160 GiB devices: max_num_batched_tokens 16384 (API)    0.28.0          engine/arg_utils.py get_batch_defaults
     Model Runner V2 by default (CUDA)                        0.29.0          config/vllm.py use_v2_model_runner
+    … for listed / dense models before that (V2 subtracts    0.22.0          config/vllm.py _is_default_v2_model_runner_model;
+      no CUDA-graph estimate until 0.29: inputs.uses_v2_runner,              v1/worker/gpu/model_runner.py profile_cudagraph_memory
+      engines/vllm/graphs.py)
     fit check against available − one (null) block          0.29.0          v1/core/kv_cache_utils.py check_enough_kv_cache_memory
     mamba "all" prefix-caching mode removed                  0.32.0          model_executor/models/config.py
     Mamba2 layers export a prefill checkpoint block          0.32.0          model_executor/layers/mamba/mamba_mixer2.py get_kv_cache_spec
