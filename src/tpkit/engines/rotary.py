@@ -25,9 +25,11 @@ The rotary width (``rotary_dim``) of a model's cos/sin cache, read in the releas
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tpkit.models.spec import ModelSpec
 
-__all__ = ["rope_config", "rotary_dim", "partial_rotary_factor"]
+__all__ = ["rope_config", "rotary_dim", "partial_rotary_factor", "LayerRope", "per_layer_type_ropes"]
 
 _FACTOR_KEYS = ("partial_rotary_factor", "rotary_pct", "rotary_emb_fraction", "rope_pct")
 _HALF_DEFAULT = frozenset({"glm4", "glm4_moe"})
@@ -70,3 +72,56 @@ def rotary_dim(model: ModelSpec) -> int:
     if extra.get("rotary_dim"):
         return int(extra["rotary_dim"])
     return int(model.head_dim * partial_rotary_factor(model))
+
+
+_LAYER_TYPE_KIND = {"full_attention": "full", "sliding_attention": "sliding"}
+
+
+@dataclass(frozen=True, slots=True)
+class LayerRope:
+    """One layer type's rope: the dict ``get_rope`` receives, the head size it is built for and the cache width."""
+
+    layer_type: str
+    rope: dict
+    head_size: int
+    width: int
+
+
+def per_layer_type_ropes(model: ModelSpec) -> tuple[LayerRope, ...]:
+    """The distinct ropes of a config whose ``rope_parameters`` is keyed by layer type (Gemma 4's
+    ``{"full_attention": {...}, "sliding_attention": {...}}``), in the order the decoder first meets each type
+    (the order SGLang's ``reserve_rope_cache_for_long_sequences`` walks the modules); () for a flat rope config.
+
+    Read in vLLM 0.19.0 / 0.27.1 ``models/gemma4.py`` (``Gemma4Attention``: ``config.rope_parameters[layer_type]``
+    into ``get_rope(head_dim, ...)``, head_dim ``global_head_dim`` on full layers) and SGLang 0.5.11 / 0.5.23
+    ``models/gemma4_causal.py`` (the same dict's rope_type / rope_theta / partial_rotary_factor; SGLang's config
+    rewrite makes ``head_dim`` the full layers' ``global_head_dim``).  A layer type missing from the dict gets
+    a default rope.  Width: a ``proportional`` rope (``Gemma4RotaryEmbedding``, both engines) passes
+    ``rotary_dim = head_size`` to the base class, so its cache is head_size wide whatever the partial factor
+    (the unrotated pairs are cos 1 / sin 0 columns); any other type head_size × ``partial_rotary_factor``."""
+    params = (model.extra or {}).get("rope_parameters")
+    if not (isinstance(params, dict) and params and any(isinstance(v, dict) for v in params.values())):
+        return ()
+    kinds = tuple(model.layer_kinds or ())
+    order: list[str] = []
+    for kind in kinds:
+        name = next((t for t, k in _LAYER_TYPE_KIND.items() if k == kind), None)
+        if name is not None and name not in order:
+            order.append(name)
+    if not order:
+        order = [t for t in _LAYER_TYPE_KIND if t in params]
+    out: list[LayerRope] = []
+    seen: set = set()
+    for name in order:
+        rope = params.get(name) if isinstance(params.get(name), dict) else {"rope_type": "default"}
+        head = int(model.kv_head_dim(_LAYER_TYPE_KIND[name]))
+        kind = str(rope.get("rope_type") or rope.get("type") or "default")
+        factor = rope.get("partial_rotary_factor")
+        factor = float(factor) if isinstance(factor, (int, float)) and 0 < factor < 1 else 1.0
+        width = head if kind == "proportional" else int(head * factor)
+        key = (head, width, tuple(sorted((k, str(v)) for k, v in rope.items())))
+        if key in seen:  # get_rope's _ROPE_DICT hands the same module back
+            continue
+        seen.add(key)
+        out.append(LayerRope(layer_type=name, rope=dict(rope), head_size=head, width=width))
+    return tuple(out)

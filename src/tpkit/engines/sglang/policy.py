@@ -91,10 +91,6 @@ sg_008) and Qwen2.5-VL-7B (sg_056), vLLM's printed weights by 4.2–8.3 % (vl_03
 (≈ 0.4–0.9 B parameters on 7–11 B models) with room for larger ones"""
 
 
-GEMMA3_GET_ROPE_RELEASE = "0.5.10"
-"""first SGLang release whose Gemma-3 attention builds get_rope caches (0.5.9: none)"""
-
-
 def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -> tuple[Bytes, str]:
     """SGLang's rotary cos/sin cache, built at model init (so inside the 'Load weight' usage) and not sharded:
     rows × rotary_dim elements (``engines.sglang.rope.rotary_dim``: MLA ``qk_rope_head_dim``; else head_dim ×
@@ -111,22 +107,23 @@ def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -
     dtype.  Gemma-3 (``gemma3`` family, ``models/gemma3_causal.py``): up to 0.5.9 it builds no get_rope cache (an
     HF-style ``Gemma3RotaryEmbedding`` computes cos/sin per forward; read 0.4.10, 0.5.9); from 0.5.10 every attention
     calls ``get_rope`` with ``{"rope_type": "default"}`` and its local or global base, so two default caches of
-    max_position rows (read 0.5.10, 0.5.20, 0.5.23; the config's linear factor is not used)."""
-    from tpkit.engines.sglang.rope import OWN_ROPE_RELEASE, cache_positions, rotary_dim
+    max_position rows (read 0.5.10, 0.5.20, 0.5.23; the config's linear factor is not used).  Gemma 4 (0.5.11+
+    ``models/gemma4_causal.py``): one cache per layer type of its ``rope_parameters`` (``engines.sglang.rope
+    .rotary_modules``); Gemma-4-26B-A4B 262,144 × (256 + 512) × 4 B = 768 MiB.  The Gemma-3 release boundary is
+    ``engines.sglang.rope.GEMMA3_GET_ROPE_RELEASE``."""
+    from tpkit.engines.sglang.rope import rotary_modules
 
-    dim = rotary_dim(model)
     version = options.engine_version
     fp32 = at_least(version, "0.4.2") and (gpu.vendor == "NVIDIA" or (
         str(gpu.vendor).upper() == "AMD" and at_least(version, "0.5.23")))
     elem = 4 if fp32 or options.dtype in ("float32", "float") else 2
-    rows, how = cache_positions(model, version)
-    family = str((model.extra or {}).get("wrapper_model_type") or model.model_type).removesuffix("_text")
-    if family == "gemma3" and at_least(version, OWN_ROPE_RELEASE):
-        if not at_least(version, GEMMA3_GET_ROPE_RELEASE):
-            return Bytes(0), "no rotary cache (Gemma-3 before SGLang 0.5.10: HF-style rotary embedding, no get_rope)"
-        rows, how = 2 * rows, "Gemma-3: two default caches (local and global base) × max_position_embeddings"
-    return (Bytes(rows * dim * elem),
-            f"rotary cos/sin cache {rows:,} ({how}) × {dim} × {elem} B "
+    mods = rotary_modules(model, version)  # every distinct get_rope module (Gemma-3 two, Gemma 4 one per layer type)
+    if not mods:
+        return Bytes(0), "no rotary cache (Gemma-3 before SGLang 0.5.10: HF-style rotary embedding, no get_rope)"
+    total = sum(m.rows * m.dim for m in mods) * elem
+    parts = "; ".join(f"{m.rows:,} ({m.how}) × {m.dim}" for m in mods)
+    return (Bytes(total),
+            f"rotary cos/sin cache{'s' if len(mods) > 1 else ''} [{parts}] × {elem} B "
             f"({'float32 on CUDA, SGLang >= 0.4.2' if fp32 else 'model dtype'}; layers/rotary_embedding.py)")
 
 

@@ -41,6 +41,17 @@ took the ``get_rope`` of the vLLM they pin (0.5.5 … 0.6.4.post1): tpkit's vLLM
 (``engines.vllm.rotary.rotary_cache_positions``).  ``_ensure_cos_sin_cache_length``
 compares the reserve with those rows (``needed_max_pos < cos_sin_cache.shape[0]``: nothing to do), whatever the
 scaling.
+
+Every rotary module grows, not one (``rotary_modules``): ``reserve_rope_cache_for_long_sequences`` walks
+``model.children()`` recursively and calls ``_ensure_cos_sin_cache_length`` on each child that has it and a
+``cos_sin_cache`` (``srt/utils/common.py``, read 0.5.6, 0.5.9, 0.5.10, 0.5.11–0.5.14, 0.5.20–0.5.22), so each distinct module ``get_rope`` built (its ``_ROPE_DICT`` shares one per key) grows once, in the
+order the layers hold them: Gemma-3 (0.5.10+) its local and global default caches; Gemma 4 (``models/gemma4_causal
+.py``, 0.5.11–0.5.23) one per layer type of its ``rope_parameters`` (``get_rope(head_dim, rotary_dim=head_dim,
+rope_scaling={"rope_type": ...}, partial_rotary_factor=...)``, head_dim ``global_head_dim`` on full layers;
+``proportional`` → ``Gemma4RotaryEmbedding``, whose cache is head_dim wide, 0.5.11 / 0.5.23
+``rotary_embedding/rope_variant.py``).  The allocator is followed through the walk (``_grow_all``): a later
+cache may be carved from a block an earlier growth freed or left over (a 20 MiB segment's remainder, an old
+cache's own segment), and an old cache's own segment that ends up wholly free comes back at ``empty_cache``.
 """
 
 from __future__ import annotations
@@ -52,8 +63,8 @@ from tpkit.engines.sglang.versions import at_least
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes, MiB
 
-__all__ = ["FIRST_RELEASE", "OWN_ROPE_RELEASE", "RopeReserve", "cache_positions", "rope_reserve", "rotary_dim",
-           "rope_reserve_term"]
+__all__ = ["FIRST_RELEASE", "OWN_ROPE_RELEASE", "RopeReserve", "RotaryModule", "cache_positions", "rope_reserve",
+           "rotary_dim", "rotary_modules", "rope_reserve_term"]
 
 FIRST_RELEASE = "0.5.6"
 """first SGLang release whose ``load_model`` pre-expands the RoPE cache after 'Load weight end'"""
@@ -83,6 +94,58 @@ class RopeReserve:
     """the most free memory it takes: the allocator segment a new block of that size needs"""
     rows: int
     source: str
+
+
+GEMMA3_GET_ROPE_RELEASE = "0.5.10"
+"""first SGLang release whose Gemma-3 attention builds get_rope caches (0.5.9: none)"""
+
+
+@dataclass(frozen=True, slots=True)
+class RotaryModule:
+    """One rotary module SGLang builds at model init: its cache's rows and width, and how they were found."""
+
+    rows: int
+    dim: int
+    how: str
+
+
+def _family(model: ModelSpec) -> str:
+    return str((model.extra or {}).get("wrapper_model_type") or model.model_type).removesuffix("_text")
+
+
+def rotary_modules(model: ModelSpec, version: str) -> tuple[RotaryModule, ...]:
+    """The distinct rotary modules (each with its own cos/sin cache) SGLang ``version`` builds for ``model``, in
+    the order the decoder layers hold them (see the module docstring): Gemma-3 none before 0.5.10, two default
+    caches of max_position rows from 0.5.10; a config whose ``rope_parameters`` is keyed by layer type (Gemma 4)
+    one per layer type (``tpkit.engines.rotary.per_layer_type_ropes``: rows by ``cache_positions`` for that
+    type's rope_type, which SGLang's ``gemma4_causal.py`` passes alone); else one (``cache_positions`` ×
+    ``rotary_dim``)."""
+    import dataclasses
+
+    from tpkit.engines.rotary import per_layer_type_ropes
+
+    family = _family(model)
+    own = at_least(version, OWN_ROPE_RELEASE)
+    if family == "gemma3" and own:
+        if not at_least(version, GEMMA3_GET_ROPE_RELEASE):
+            return ()
+        rows, how = cache_positions(model, version)
+        dim = rotary_dim(model)
+        return (RotaryModule(rows, dim, "Gemma-3 local layers' default rope: " + how),
+                RotaryModule(rows, dim, "Gemma-3 global layers' default rope: " + how))
+    layered = per_layer_type_ropes(model) if own else ()
+    if layered:
+        out = []
+        for lr in layered:
+            kind = str(lr.rope.get("rope_type") or "default")
+            one = dataclasses.replace(model, extra={**(model.extra or {}), "rope_scaling": {"rope_type": kind},
+                                                    "rope_parameters": None})
+            rows, how = cache_positions(one, version)
+            out.append(RotaryModule(rows, lr.width, f"{lr.layer_type} layers' {kind} rope, head {lr.head_size}: "
+                                    + how + (" (proportional: full head width)" if kind == "proportional" else "")))
+        return tuple(out)
+    rows, how = cache_positions(model, version)
+    return (RotaryModule(rows, rotary_dim(model), how),)
 
 
 def rotary_dim(model: ModelSpec) -> int:
@@ -140,37 +203,87 @@ def _segment(size: int) -> int:
     return -(-size // ROUND_LARGE.bytes) * ROUND_LARGE.bytes
 
 
+def _round(size: int) -> int:
+    return max(512, -(-size // 512) * 512)
+
+
+def _grow_all(growths: list[tuple[int, int]]) -> int:
+    """Bytes of device memory torch's caching allocator holds after the walk's growths, less those it held before
+    (after ``empty_cache``): each (old, new) cache in walk order allocates ``new`` while ``old`` lives, then frees
+    ``old``.  Blocks: best fit among the cached free blocks of the request's pool (≤ 1 MiB small, else large), split
+    when the rest is ≥ 512 B (small) or > 1 MiB (large); else a new segment (``_segment``).  An old cache below
+    10 MiB sits in a segment it shares with parameters (freed, its block is reusable but never returned); one of
+    10 MiB or more had its own segment, which ``empty_cache`` returns when nothing in it is used."""
+    free: list[list] = []  # [size, segment id or None (shared), small pool]
+    used: dict[int, int] = {}
+    size_of: dict[int, int] = {}
+    added = 0
+    old_own: list[int] = []
+    for old, new in growths:
+        old_seg = None
+        if old >= MIN_LARGE_ALLOC.bytes:
+            old_seg = len(size_of)
+            old_own.append(old_seg)
+            size_of[old_seg] = _segment(old)
+            used[old_seg] = size_of[old_seg]  # the block spans its segment (a rest ≤ 1 MiB is not split off)
+        req = _round(new)
+        small = req <= SMALL_SIZE.bytes
+        fits = [b for b in free if b[2] == small and b[0] >= req]
+        if fits:
+            block = min(fits, key=lambda b: b[0])
+            free.remove(block)
+            rest = block[0] - req
+            if rest >= (512 if small else SMALL_SIZE.bytes + 1):
+                free.append([rest, block[1], small])
+            else:
+                req = block[0]
+            if block[1] is not None:
+                used[block[1]] += req
+        else:
+            seg = len(size_of)
+            size_of[seg] = _segment(req)
+            added += size_of[seg]
+            used[seg] = req
+            if size_of[seg] - req >= (512 if small else SMALL_SIZE.bytes + 1):
+                free.append([size_of[seg] - req, seg, small])
+        r_old = size_of[old_seg] if old_seg is not None else _round(old)
+        free.append([r_old, old_seg, r_old <= SMALL_SIZE.bytes])
+        if old_seg is not None:
+            used[old_seg] -= r_old
+    returned = sum(size_of[seg] for seg in old_own if used[seg] <= 0)
+    return max(0, added - returned)
+
+
 def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = None, spec_steps: int = 0,
                  spec_draft_tokens: int = 0, vendor: str | None = None, dtype_bytes: int = 2) -> RopeReserve | None:
-    """The RoPE pre-expansion of SGLang ``version`` for ``model`` (None before 0.5.6, or when the cache already
-    holds the reserve: a ``context_len`` at least 257 below the cache's rows, ``cache_positions``).  ``vendor``
-    "AMD": the cache is in the model dtype (``dtype_bytes``) before 0.5.23."""
+    """The RoPE pre-expansion of SGLang ``version`` for ``model``: every rotary module (``rotary_modules``) whose
+    cache holds fewer rows than the reserve grows (None before 0.5.6, or when none does: a ``context_len`` at
+    least 257 below every cache's rows).  ``vendor`` "AMD": the cache is in the model dtype (``dtype_bytes``)
+    before 0.5.23.  ``high`` is the allocator's net new segments over the whole walk (``_grow_all``)."""
     if not at_least(version, FIRST_RELEASE):
         return None
     base = int(context_len or model.max_position_embeddings)
     reserve = base + int(spec_steps or 0) * int(spec_draft_tokens or 0) * SPEC_FACTOR + MARGIN
     reserve = (reserve + ALIGN - 1) // ALIGN * ALIGN
     needed = reserve - 1
-    held = cache_positions(model, version)[0]
-    if needed < held:  # _ensure_cos_sin_cache_length: the cache already holds the reserve
-        return None
     rows = (needed + ALIGN) // ALIGN * ALIGN
     amd = vendor is not None and str(vendor).upper() == "AMD"
     elem = dtype_bytes if amd and not at_least(version, "0.5.23") else 4
-    dim = rotary_dim(model)
-    tensor = rows * dim * elem
-    seg = _segment(tensor)
-    old = held * dim * elem
-    if old >= MIN_LARGE_ALLOC.bytes:  # the old cache's own segment comes back at the sample's empty_cache
-        seg = max(0, seg - _segment(old))
+    grown = [m for m in rotary_modules(model, version) if needed >= m.rows]  # else: the cache holds the reserve
+    if not grown:
+        return None
+    growths = [(m.rows * m.dim * elem, rows * m.dim * elem) for m in grown]
+    tensor = sum(new for _, new in growths)
+    seg = _grow_all(growths)
+    dims = " + ".join(f"{m.dim}" for m in grown)
     return RopeReserve(tensor=Bytes(tensor), high=Bytes(seg), rows=rows, source=(
         f"SGLang {version} reserve_rope_cache_for_long_sequences after 'Load weight end' (0.5.6+ model_runner.py "
-        f"load_model): a new cos/sin cache of {rows:,} rows (ceil_128(context {base:,} + 256"
+        f"load_model): {len(grown)} new cos/sin cache{'s' if len(grown) > 1 else ''} of {rows:,} rows "
+        f"(ceil_128(context {base:,} + 256"
         + (f" + {spec_steps}×{spec_draft_tokens}×2 speculative" if spec_steps and spec_draft_tokens else "")
-        + f")) × {dim} × {elem} B = {tensor / 2**20:.2f} MiB, allocated while the old one lives: 0 … "
-        + (f"one caching-allocator segment of {seg / 2**20:.0f} MiB" if old < MIN_LARGE_ALLOC.bytes else
-           f"{seg / 2**20:.0f} MiB (the new 2 MiB-rounded segment less the old cache's own, returned by empty_cache)")
-        + " leaves the free memory the KV budget samples"))
+        + f")) × ({dims}) × {elem} B = {tensor / 2**20:.2f} MiB, each allocated while its old one lives: 0 … "
+        + f"{seg / 2**20:.0f} MiB (new allocator segments less the old caches' own segments that empty_cache "
+          "returns) leaves the free memory the KV budget samples"))
 
 
 ROPE_TERM = "rope_reserve"

@@ -44,6 +44,12 @@ compilation mode NONE; 0.14.1 ``config/vllm.py``); with the default inductor com
 Gemma-3's local layers (a config ``rope_local_base_freq``) ask for a second, default cache of mpe rows
 (``models/gemma3.py``: sliding layers take ``rope_local_base_freq`` and ``{"rope_type": "default"}``, read 0.10.2;
 0.33.0 per layer type from ``rope_parameters``): both caches are counted.
+
+A ``rope_parameters`` keyed by layer type (Gemma 4, vLLM 0.19.0–0.27.1 ``models/gemma4.py``): one cache per distinct
+layer-type rope (``tpkit.engines.rotary.per_layer_type_ropes``), each rows by the rule above for its own dict, width
+head_size for ``proportional`` (``Gemma4RotaryEmbedding`` calls the base with ``rotary_dim = head_size``; 0.19.0 /
+0.27.1 ``rotary_embedding/gemma4_rope.py``), else head_size × its partial factor; the full layers' head_size is
+``global_head_dim``.  Gemma-4-26B-A4B: 262,144 × 256 (sliding) + 262,144 × 512 (full) × 2 B = 384 MiB.
 """
 
 from __future__ import annotations
@@ -51,7 +57,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tpkit.engines.rotary import rope_config, rotary_dim
+import dataclasses
+
+from tpkit.engines.rotary import per_layer_type_ropes, rope_config, rotary_dim
 from tpkit.models.spec import ModelSpec
 
 __all__ = ["RotaryCache", "rotary_caches", "rotary_cache_positions", "mrope_positions_factor"]
@@ -149,6 +157,17 @@ def rotary_caches(model: ModelSpec, act_bytes: int, release: tuple[int, int, int
     copies of ≤ 0.5.4 Gemma are the caller's).  ``custom_rope_op``: the ``rotary_embedding`` custom op is enabled
     (``--enforce-eager``), which keeps a DeepSeek-scaling cache in float32 on CUDA from 0.14."""
     rel = tuple(release) if release else LATEST
+    layered = per_layer_type_ropes(model)
+    if layered:
+        out = []
+        for lr in layered:
+            one = dataclasses.replace(model, extra={**(model.extra or {}), "rope_scaling": lr.rope})
+            rows, how = rotary_cache_positions(one, rel)
+            kind = str(lr.rope.get("rope_type") or "default")
+            out.append(RotaryCache(rows, lr.width, act_bytes,
+                                   f"{lr.layer_type} layers' {kind} rope ({how}; head {lr.head_size}"
+                                   + (", proportional: full head width" if kind == "proportional" else "") + ")"))
+        return tuple(out)
     dim = rotary_dim(model)
     rows, how = rotary_cache_positions(model, rel)
     elem, why = act_bytes, ""
