@@ -145,6 +145,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     **{cid: ("0.27.1", "image vllm/vllm-openai:v0.27.1 in the post's manifest (vfarcic/inference-demo@331e718)", {}, None)
        for cid in ("vp_017", "vp_018", "vp_019")},
     "vp_020": ("0.10.2", "printed 'Initializing a V1 LLM engine (v0.10.2)'", {"enable_expert_parallel": True}, None),
+    # helper new3 (2026-12-04): more public start-ups (logs also in tests/logs/data/vllm/ as vl_082, vl_083)
+    "vp_021": ("0.10.2", "printed by `vllm --version` before the launch", {"enable_expert_parallel": True}, None),
+    "vp_022": ("0.27.1", "the notes name vLLM 0.27.1 (Model Runner V2 source lines model_runner.py:329/791)",
+               # WSL2: CUDA reports the full 24,564 MiB (23.99 GiB, printed 'Free memory on device (22.45/23.99
+               # GiB)'); the catalog's 23.65 GiB is the native-Linux total
+               {"gpu_total_gib": 23.99}, None),
 }
 
 SGLANG_PUBLIC = {
@@ -399,6 +405,7 @@ def _record(engine: str, case: dict, sel) -> dict:
         case = {**case, "config_confidence": over.pop("config_confidence")}
     assumed = over.pop("gpu_assumed", None)  # an unnamed GPU whose memory class alone decides the prediction
     gpu_note = over.pop("gpu_note", None)  # what is known of an unnamed GPU, where the source's wording misleads
+    printed_total = over.pop("gpu_total_gib", None)  # a catalog GPU whose log prints another CUDA total (WSL2)
     parallel = {k: case.get(k) or 1 for k in ("tp", "pp", "dp", "ep")}
     out = {"id": case["id"], "engine": engine, "status": case["status"], "quality": case.get("quality"),
            "source": case["source"], "source_url": case.get("source_url"),
@@ -417,6 +424,9 @@ def _record(engine: str, case: dict, sel) -> dict:
            "notes": (case.get("notes") or "")[:400]}
     if gpu_note:
         out["gpu_note"] = gpu_note
+    if printed_total:
+        out["gpu_total_bytes"] = _gib(printed_total)
+        out.setdefault("gpu_note", f"{case['gpu']} with the total the log prints ({printed_total} GiB)")
     if assumed:
         out.update(gpu=assumed["gpu"], gpu_note=assumed["note"], gpu_candidates=list(assumed["candidates"]))
     quant = _checkpoint_quant(case, out["config_file"])
