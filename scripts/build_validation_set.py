@@ -151,6 +151,7 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                # WSL2: CUDA reports the full 24,564 MiB (23.99 GiB, printed 'Free memory on device (22.45/23.99
                # GiB)'); the catalog's 23.65 GiB is the native-Linux total
                {"gpu_total_gib": 23.99}, None),
+    "vp_023": ("0.10.2", "printed 'Initializing a V1 LLM engine (v0.10.2)'", {}, None),
 }
 
 SGLANG_PUBLIC = {
