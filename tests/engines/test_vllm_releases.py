@@ -46,7 +46,7 @@ def _plan(version, model=None, par=ParallelSpec(), gpu=H200, **kw):
     ("cublas_after_snapshot", True, False, "0.33.0"), ("mla_preferred_block", False, True, "0.18.0"),
     ("chunked_local_hybrid", False, True, "0.14.0"), ("torch_symm_mem_allreduce", False, True, "0.11.0"),
     ("huge_gpu_batch", False, True, "0.28.0"), ("dcp", False, True, "0.10.2"), ("mamba_all_mode", True, False, "0.32.0"),
-    ("flashinfer_sampler", "no", "if_installed", "0.9.0"), ("flashinfer_sampler", "if_installed", "no", "0.12.0"),
+    ("flashinfer_sampler", "no", "if_installed", "0.9.0"), ("flashinfer_sampler", "if_installed", "no", "0.11.1"),
     ("flashinfer_sampler", "no", "yes", "0.21.0"), ("triton_topk_topp", False, True, "0.17.0"),
 ])
 def test_each_rule_starts_at_its_release(field, before, after, boundary):
@@ -311,16 +311,18 @@ def test_engine_suffix_names_the_engine_of_a_release():
 
 
 def test_profile_sampler_follows_the_release_and_the_gpu():
-    """topk_topp_sampler.py: native up to 0.8; FlashInfer when installed 0.9–0.11; opt-in 0.12–0.20; default from
+    """topk_topp_sampler.py: native up to 0.8; FlashInfer when installed 0.9.0–0.11.0; opt-in 0.11.1–0.20; default from
     0.21 on the capabilities FlashInferBackend supports.  The native path sorts up to 0.16 and runs the Triton
     top-k/top-p kernel from 0.17.0 (helper v90)."""
     from tpkit.engines.vllm.policy import profile_sampler
     from tpkit.engines.vllm.profile import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, TRITON_SAMPLER_BYTES_PER_LOGIT
 
     hopper, turing = (9, 0), (7, 5)
-    assert [profile_sampler(resolve_rules(v), hopper) for v in ("0.8.5", "0.9.0", "0.11.0", "0.12.0", "0.16.0",
-                                                                   "0.17.0", "0.20.0", "0.21.0", "current", "v0")] == \
-        ["native", "either", "either", "native", "native", "triton", "triton", "flashinfer", "flashinfer", "native"]
+    assert [profile_sampler(resolve_rules(v), hopper) for v in ("0.8.5", "0.9.0", "0.11.0", "0.11.1", "0.12.0",
+                                                                   "0.16.0", "0.17.0", "0.20.0", "0.21.0", "current",
+                                                                   "v0")] == \
+        ["native", "native_unless_installed", "native_unless_installed", "native", "native", "native", "triton",
+         "triton", "flashinfer", "flashinfer", "native"]
     assert profile_sampler(resolve_rules("current"), turing) == "triton"
     assert profile_sampler(resolve_rules("0.16.0"), turing) == "native"
     assert profile_sampler(resolve_rules("current"), None) == "either"
@@ -513,3 +515,49 @@ def test_v0_0_2_4_budget_above_the_free_memory_is_shown_as_a_shortfall_line():
     assert items["requested beyond the free memory after the start-up uses"].bytes < Bytes(0)
     assert "requested beyond the free memory after the start-up uses" not in {
         l.item for l in _plan("0.2.4").ledger.items}
+
+
+def test_install_dependent_sampler_is_planned_as_a_plain_pip_install_gives_it():
+    """0.9.0–0.11.0 sample with FlashInfer only when flashinfer-python is installed, which the wheel does not
+    require (METADATA: absent in 0.10.0, the "flashinfer" extra in 0.10.2 / 0.11.0, Requires-Dist from 0.12.0): the
+    plan takes the PyTorch-native 38 B per logit of a plain pip install, its band reaching FlashInfer's 14 B.  From
+    0.11.1 the FlashInfer sampler is opt-in (VLLM_USE_FLASHINFER_SAMPLER=1): native, no band."""
+    from tpkit.engines.vllm.policy import profile_sampler
+    from tpkit.engines.vllm.profile import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
+
+    hopper, volta = (9, 0), (7, 0)
+    assert profile_sampler(resolve_rules("0.11.0"), None) == "native_unless_installed"
+    assert profile_sampler(resolve_rules("0.10.2"), volta) == "native"
+    assert profile_sampler(resolve_rules("0.8.5"), hopper) == "native"
+    assert profile_sampler(resolve_rules("0.11.1"), hopper) == "native"
+
+    def phase(version, **kw):
+        plan = _plan(version, enforce_eager=True, **kw)
+        return next(l for l in plan.ledger.items if l.item == "profile phase: logits + sampler")
+
+    rows, vocab = 1024, 128_256  # H200 defaults: max_num_seqs 1024; Llama-3 vocabulary
+    pip, opt_in = phase("0.11.0"), phase("0.11.1")
+    assert pip.bytes == opt_in.bytes  # the same native 38 B per logit on both sides of 0.11.1
+    assert "pip install" in pip.source and "FlashInfer 14 B if installed" in pip.source
+    assert pip.bytes.bytes - rows * vocab * SAMPLER_BYTES_PER_LOGIT < rows * vocab  # + the hidden T × H × a only
+    assert (SAMPLER_BYTES_PER_LOGIT, FLASHINFER_SAMPLER_BYTES_PER_LOGIT) == (38, 14)
+
+
+def test_a_log_stated_sampler_replaces_the_release_default():
+    """TopKTopPSampler.__init__ logs which sampler it takes; ``VllmOptions.topk_topp_sampler`` (from that line or
+    ``--topk-topp-sampler``) replaces the release's default on V1 runs with the dummy sampler."""
+    from tpkit.engines.vllm.policy import profile_sampler
+
+    hopper = (9, 0)
+    assert profile_sampler(resolve_rules("0.10.2"), hopper, "flashinfer") == "flashinfer"
+    assert profile_sampler(resolve_rules("0.10.2"), hopper, "native") == "native"
+    assert profile_sampler(resolve_rules("current"), hopper, "native") == "triton"  # ≥ 0.17 native = Triton kernel
+    assert profile_sampler(resolve_rules("0.16.0"), hopper, "flashinfer") == "flashinfer"
+    assert profile_sampler(resolve_rules("0.7.2:v1"), hopper, "flashinfer") == "none"  # no dummy sampler run
+    assert profile_sampler(resolve_rules("v0"), hopper, "flashinfer") == "native"
+    native = _plan("0.10.2", enforce_eager=True, topk_topp_sampler="native").extra["available_kv_bytes"]
+    flashinfer = _plan("0.10.2", enforce_eager=True, topk_topp_sampler="flashinfer").extra["available_kv_bytes"]
+    default = _plan("0.10.2", enforce_eager=True).extra["available_kv_bytes"]
+    assert default == native < flashinfer
+    with pytest.raises(PlanInputError, match="topk-topp-sampler"):
+        VllmOptions(topk_topp_sampler="fast")

@@ -201,3 +201,17 @@ def test_dp_attention_flags_reach_the_run_and_a_contradiction_is_reported(capsys
     out = json.loads(capsys.readouterr().out)
     assert [c["flag"] for c in out["contradictions"]] == ["enable_dp_attention"]
     assert out["run"]["values"]["enable_dp_attention"] is False  # the log's value is kept
+
+
+def test_plan_from_log_takes_the_sampler_the_vllm_log_names(capsys):
+    """vl_084 (vLLM 0.10.2) logs 'FlashInfer is not available. Falling back to the PyTorch-native …': plan
+    --from-log plans that sampler (no install-dependent band); without the line, 0.10.2's default is the
+    PyTorch-native sampler of a plain pip install with a band down to FlashInfer."""
+    log = str(DATA / "vllm" / "vl_084.log")
+    assert main(["plan", "Qwen/Qwen3-Next-80B-A3B-Instruct", "--from-log", log, "--json"]) == 0
+    phase = next(i for i in json.loads(capsys.readouterr().out)["ledger"] if i["item"] == "profile phase: logits + sampler")
+    assert "(PyTorch-native top-k/top-p)" in phase["source"] and "pip install" not in phase["source"]
+    assert main(["plan", "Qwen/Qwen3-Next-80B-A3B-Instruct", "--from-log", log, "--topk-topp-sampler", "flashinfer",
+                 "--json"]) == 0
+    phase = next(i for i in json.loads(capsys.readouterr().out)["ledger"] if i["item"] == "profile phase: logits + sampler")
+    assert "FlashInfer top-k/top-p" in phase["source"]

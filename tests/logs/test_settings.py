@@ -68,3 +68,21 @@ def test_sglang_forced_page_size_line():
     text = "[2026-05-01 10:00:00] FA4 backend only supports page size 128 for non-MLA model architectures, " \
            "changing page_size from 1 to 128.\n[2026-05-01 10:00:01] Load weight begin. avail mem=78.48 GB\n"
     assert parse_log(text).run.value("page_size") == 128
+
+
+def test_vllm_topk_topp_sampler_line():
+    """vLLM V1's TopKTopPSampler.__init__ names the sampler of its dummy sampler run (topk_topp_sampler.py,
+    0.8.5–0.33.0 wheels): vl_084 (0.10.2) has no FlashInfer; each wording maps to native or flashinfer."""
+    run = parse_log(log_bytes("vl_084")).run
+    assert run.value("topk_topp_sampler") == "native" and run.topk_topp_sampler.source == "log_line"
+    cases = {
+        "INFO 10-23 15:10:41 [topk_topp_sampler.py:59] Using FlashInfer for top-p & top-k sampling.": "flashinfer",
+        "WARNING 10-23 15:10:41 [topk_topp_sampler.py:62] FlashInfer is available, but it is not enabled. Falling "
+        "back to the PyTorch-native implementation of top-p & top-k sampling. For the best performance, please set "
+        "VLLM_USE_FLASHINFER_SAMPLER=1.": "native",
+        "WARNING 10-23 15:10:41 [topk_topp_sampler.py:36] FlashInfer version >= 0.2.3 required. Falling back to "
+        "default sampling implementation.": "native",
+    }
+    for line, value in cases.items():
+        text = "INFO 10-23 15:10:40 [api_server.py:1] vLLM API server version 0.9.2\n" + line + "\n"
+        assert parse_log(text).run.value("topk_topp_sampler") == value, line

@@ -270,7 +270,8 @@ _LOG_FLAGS = {"sglang": {"mem_fraction": "mem_fraction_static", "context_length"
                          "swa_full_tokens_ratio": "swa_full_tokens_ratio"},
               "vllm": {"mem_fraction": "gpu_memory_utilization", "context_length": "max_model_len",
                        "kv_cache_dtype": "kv_cache_dtype", "page_size": "block_size",
-                       "max_num_batched_tokens": "max_num_batched_tokens", "max_running_requests": "max_num_seqs"}}
+                       "max_num_batched_tokens": "max_num_batched_tokens", "max_running_requests": "max_num_seqs",
+                       "topk_topp_sampler": "topk_topp_sampler"}}
 """the log's settings a --from-log plan starts from (run setting → flag dest), unless the flag is given"""
 
 

@@ -22,13 +22,14 @@ _INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_
 _FLOATS = ("mem_fraction", "swa_full_tokens_ratio")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
           "disable_radix_cache", "disable_overlap_schedule")
-_STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend")
+_STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
                 "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
                 "disable_custom_all_reduce",
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
-                "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio")
+                "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
+                "topk_topp_sampler")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -96,6 +97,8 @@ class Run:
     disable_overlap_schedule: Setting | None = None
     swa_full_tokens_ratio: Setting | None = None
     """SGLang --swa-full-tokens-ratio"""
+    topk_topp_sampler: Setting | None = None
+    """vLLM V1's top-k/top-p sampler as its topk_topp_sampler.py line names it: ``"native"`` / ``"flashinfer"``"""
     conflicts: tuple[Conflict, ...] = ()
 
     def value(self, name: str):

@@ -161,8 +161,28 @@ _LOG_LINES = (
 )
 
 
+_SAMPLER_LINES = (
+    # vLLM V1 TopKTopPSampler.__init__ (v1/sample/ops/topk_topp_sampler.py, read in the 0.8.5, 0.9.2, 0.10.2,
+    # 0.11.0, 0.11.2, 0.12.0, 0.20.0, 0.21.0 and 0.33.0 wheels): the sampler its dummy sampler run uses
+    ("Using FlashInfer for top-p & top-k sampling", "flashinfer"),
+    ("Falling back to the PyTorch-native implementation of top-p & top-k sampling", "native"),
+    ("FlashInfer is not available. Falling back to the PyTorch-native", "native"),
+    ("FlashInfer is available, but it is not enabled", "native"),
+    ("FlashInfer version >= 0.2.3 required. Falling back to default sampling", "native"),
+)
+
+
+def _sampler_settings(message: str, *, line_no: int) -> list[Setting]:
+    flat = " ".join(message.split())
+    for needle, value in _SAMPLER_LINES:
+        if needle in flat:
+            return [Setting(name="topk_topp_sampler", value=value, key="topk_topp_sampler.py", source="log_line",
+                            line_no=line_no, text=_clip(message))]
+    return []
+
+
 def _log_line_settings(message: str, *, line_no: int) -> list[Setting]:
-    out = []
+    out = _sampler_settings(message, line_no=line_no)
     for pattern, key in _LOG_LINES:
         m = pattern.search(message)
         if m and key:
@@ -177,7 +197,8 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
         return _dump_settings(message, line_no=line_no)
     if "non-default args" in message:
         return _non_default_settings(message, line_no=line_no)
-    if "Using max model len" in message or "Chunked prefill is enabled" in message or "changing page_size" in message:
+    if ("Using max model len" in message or "Chunked prefill is enabled" in message or "changing page_size" in message
+            or "top-p & top-k sampling" in message or "FlashInfer version >= 0.2.3 required" in message):
         return _log_line_settings(message, line_no=line_no)
     return []
 

@@ -18,6 +18,9 @@ KV_CACHE_DTYPES = tuple(KV_DTYPES)
 DTYPES_ACCEPTED = ("auto", "bfloat16", "float16", "half", "float32", "float")
 """accepted ``--dtype`` spellings (vLLM has no ``bf16``/``fp16`` here)"""
 
+TOPK_TOPP_SAMPLERS = ("native", "flashinfer")
+"""values of ``--topk-topp-sampler``"""
+
 _POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs",
                   "decode_context_parallel_size", "data_parallel_size")
 
@@ -77,6 +80,14 @@ class VllmOptions:
     enable_expert_parallel: bool = flag(
         False, kind="bool", help="shard MoE experts over tp × dp ranks (vLLM's expert parallelism)")
     """``--enable-expert-parallel``: experts are split over EP = tp × dp ranks instead of tensor-sharded"""
+    topk_topp_sampler: str | None = flag(
+        choices=TOPK_TOPP_SAMPLERS,
+        help="top-k/top-p sampler of vLLM's profile run, as its log's topk_topp_sampler line names it (default: "
+             "the release's, PyTorch-native where FlashInfer is optional)")
+    """the top-k/top-p sampler the profile's dummy sampler run uses, as the log's ``topk_topp_sampler.py`` line
+    names it (``"native"``: "FlashInfer is not available" / "… not enabled" / "Falling back to the PyTorch-native
+    implementation"; ``"flashinfer"``: "Using FlashInfer for top-p & top-k sampling"); None = the release's default
+    (``VllmRules.flashinfer_sampler``; 0.9.0–0.11.0: native as a plain pip install gives it, with a band)"""
 
     def __post_init__(self) -> None:
         from tpkit.engines.vllm.versions import resolve_rules  # not at import: the flag table needs no rules
@@ -101,6 +112,10 @@ class VllmOptions:
             from tpkit.engines.vllm.speculative import parse_speculative_config
 
             parse_speculative_config(self.speculative_config)
+        if self.topk_topp_sampler is not None and self.topk_topp_sampler not in TOPK_TOPP_SAMPLERS:
+            raise PlanInputError(f"--topk-topp-sampler must be one of {', '.join(TOPK_TOPP_SAMPLERS)}, got "
+                                 f"{self.topk_topp_sampler!r}; it names the sampler the vLLM log reports (leave it "
+                                 "out for the release's default)")
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPES)}")

@@ -347,20 +347,31 @@ _FLASHINFER_CC = ((8, 0), (12, 1))
 0.28 raises the floor to 8.0 while SM75 is broken), taken as 8.0–12.1"""
 
 
-def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None) -> str:
+def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None,
+                    stated: str | None = None) -> str:
     """The top-k/top-p sampler of the profile's dummy sampler run (``VllmRules.flashinfer_sampler``): native
-    (the full sort, or from 0.17.0 the Triton kernel: ``VllmRules.triton_topk_topp``), FlashInfer, or "either"
-    where it depends on the install (and for a GPU of unknown capability)."""
+    (the full sort, or from 0.17.0 the Triton kernel: ``VllmRules.triton_topk_topp``), FlashInfer,
+    "native_unless_installed" where it depends on the install (0.9.0–0.11.0: native as a plain pip install gives
+    it, with a band down to FlashInfer), or "either" for a GPU of unknown capability where FlashInfer is the
+    default.  ``stated``: the sampler a log's topk_topp_sampler line names (``"native"`` / ``"flashinfer"``;
+    ``VllmOptions.topk_topp_sampler``), which replaces the release's default on a V1 run with the dummy sampler."""
     if rules.engine == "V1" and not rules.dummy_sampler:
         return "none"
     native = "triton" if rules.engine == "V1" and rules.triton_topk_topp else "native"
+    if rules.engine == "V1" and stated in ("native", "flashinfer"):
+        return native if stated == "native" else "flashinfer"
     if rules.engine != "V1" or rules.flashinfer_sampler == "no":
         return native
+    if rules.flashinfer_sampler == "if_installed":
+        if compute_capability is not None and not (
+                _FLASHINFER_CC[0] <= tuple(compute_capability) <= _FLASHINFER_CC[1]):
+            return native
+        return "native_unless_installed"
     if compute_capability is None:
         return "either"
     if not _FLASHINFER_CC[0] <= tuple(compute_capability) <= _FLASHINFER_CC[1]:
         return native
-    return "flashinfer" if rules.flashinfer_sampler == "yes" else "either"
+    return "flashinfer"
 
 
 def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
@@ -378,7 +389,8 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
                               if per_layer else ""))
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
                                 act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
-                                sampler=profile_sampler(rules, r.compute_capability), sm_count=r.sm_count)
+                                sampler=profile_sampler(rules, r.compute_capability, options.topk_topp_sampler),
+                                sm_count=r.sm_count)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")

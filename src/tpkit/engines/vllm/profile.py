@@ -27,8 +27,12 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              softmax probabilities (4).  14 B is read from the source (vllm 0.21 /
                                              0.28 wheels), not measured.  Which sampler runs is a release rule
                                              (``VllmRules.flashinfer_sampler``); where it depends on whether
-                                             flashinfer is installed (0.9–0.11), the estimate is the midpoint with
-                                             both ends inside its band.
+                                             flashinfer is installed (0.9.0–0.11.0) the estimate is the
+                                             PyTorch-native 38 B of a plain ``pip install vllm`` (flashinfer-python
+                                             is no requirement of those wheels) ± 24 B down to FlashInfer's 14 B
+                                             (the official docker image installs it); for a GPU of unknown compute
+                                             capability (≥ 0.21) the midpoint, both ends inside its band.  A log's
+                                             topk_topp_sampler line names the sampler (``VllmOptions``).
     Triton      T·H·a + R × V × 14 B         vLLM ≥ 0.17.0's PyTorch-native path with ≥ 8 rows
     top-k/top-p   + B × V × 4 B              (``apply_top_k_top_p_triton``, ``VllmRules.triton_topk_topp``): the
                                              caller's bf16 logits (2), the float32 copy (4) that temperature and
@@ -84,8 +88,10 @@ SAMPLER_BYTES_PER_LOGIT = 38
 """bytes alive per (row, vocab) element at the sampler's top-k/top-p peak (measured on H200, see module doc)"""
 FLASHINFER_SAMPLER_BYTES_PER_LOGIT = 14
 """the same with vLLM's FlashInfer top-k/top-p sampler (read from the source, see module doc)"""
-SAMPLERS = ("native", "flashinfer", "either", "none", "triton")
-"""which top-k/top-p sampler the dummy sampler run uses; ``"either"``: it depends on the install; ``"none"``: no
+SAMPLERS = ("native", "flashinfer", "either", "none", "triton", "native_unless_installed")
+"""which top-k/top-p sampler the dummy sampler run uses; ``"either"``: it depends on the GPU (unknown compute
+capability), the midpoint; ``"native_unless_installed"``: it depends on the install, PyTorch-native as a plain
+``pip install`` gives it, with a band down to FlashInfer (vLLM 0.9.0–0.11.0); ``"none"``: no
 sampler run, the profile computes the rows' logits only (vLLM 0.7.x V1 ``profile_run``); ``"triton"``: the native
 path through the Triton kernel (≥ 0.17.0; the full sort below 8 rows)"""
 TRITON_SAMPLER_BYTES_PER_LOGIT = 14
@@ -198,6 +204,16 @@ def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
                                   "(optional in vLLM 0.9–0.11), else PyTorch-native")
         return Bytes(hidden) + spread, (f"R {rows:,} rows × V {model.vocab_size:,} × {mid:g} ± {hi - mid:g} B "
                                         f"(FlashInfer {lo} B if installed, PyTorch-native {hi} B) + hidden T × H × {a} B")
+    if sampler == "native_unless_installed":
+        lo, hi = FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
+        spread = estimated(Bytes(logits * hi), Bytes(logits * (hi - lo)), term="vllm_sampler",
+                           item="top-k/top-p sampler (PyTorch-native unless flashinfer-python is installed)",
+                           source=f"{hi} B per logit: PyTorch-native, as a plain `pip install vllm` gives it "
+                                  f"(flashinfer-python only an optional extra in vLLM 0.9.0–0.11.0); ± {hi - lo} B "
+                                  f"covers FlashInfer's {lo} B (installed, e.g. the official docker image)")
+        return Bytes(hidden) + spread, (f"R {rows:,} rows × V {model.vocab_size:,} × {hi} ± {hi - lo} B "
+                                        f"(assumed PyTorch-native as pip installs it; FlashInfer {lo} B if installed) "
+                                        f"+ hidden T × H × {a} B")
     if sampler == "none":  # 0.7.x V1: compute_logits of the R rows (activation dtype), no sampler
         return Bytes(hidden + logits * a), (f"R {rows:,} rows × V {model.vocab_size:,} × {a} B (logits only, no "
                                             f"sampler run) + hidden T × H × {a} B")

@@ -61,8 +61,11 @@ means first *released* version, the commit inside the interval before it is not 
                                                                              0.7.3: "TODO: Consider the memory usage of the sampler")
     … those logits on max_num_seqs rows (0.7.1/0.7.2: on     0.7.3 (V1)      v1/worker/gpu_model_runner.py profile_run
       every one of the max_num_batched_tokens rows)                          (0.7.1, 0.7.2, 0.7.3 wheels)
-    FlashInfer top-k/top-p sampler when installed            0.9.0           v1/sample/ops/topk_topp_sampler.py (0.8.5: native)
-    … opt-in only (VLLM_USE_FLASHINFER_SAMPLER=1)            0.12.0          v1/sample/ops/topk_topp_sampler.py, envs.py
+    FlashInfer top-k/top-p sampler when installed            0.9.0           v1/sample/ops/topk_topp_sampler.py (0.8.5: native);
+      (flashinfer-python not a requirement before 0.12.0:                    wheel METADATA (0.10.0: absent; 0.10.2, 0.11.0:
+      a plain pip install samples natively)                                  extra "flashinfer" only; 0.12.0: Requires-Dist)
+    … opt-in only (VLLM_USE_FLASHINFER_SAMPLER=1)            0.11.1          v1/sample/ops/topk_topp_sampler.py (0.11.0: on
+                                                                             when installed; 0.11.1, 0.11.2, 0.12.0: opt-in)
     … on by default, flashinfer-python required              0.21.0          envs.py VLLM_USE_FLASHINFER_SAMPLER True; wheel metadata
 
 Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
@@ -203,11 +206,15 @@ class VllmRules:
     before, 8192 like every ≥ 70 GiB device other than A100"""
     flashinfer_sampler: str = "no"
     """top-k/top-p sampler of the profile's dummy sampler run on CUDA (v1/sample/ops/topk_topp_sampler.py
-    TopKTopPSampler.__init__): ``"no"`` PyTorch-native (≤ 0.8: FlashInfer ≥ 0.2.3 falls back to native; 0.12–0.20:
-    opt-in only, "Users must opt in explicitly via VLLM_USE_FLASHINFER_SAMPLER=1"); ``"if_installed"`` FlashInfer
-    when the optional flashinfer-python extra is installed (0.9.0–0.11: the official image has it, a plain pip
-    install does not); ``"yes"`` FlashInfer by default (≥ 0.21: VLLM_USE_FLASHINFER_SAMPLER defaults to True
-    and flashinfer-python is a requirement) on the compute capabilities FlashInferBackend supports"""
+    TopKTopPSampler.__init__): ``"no"`` PyTorch-native (≤ 0.8: FlashInfer ≥ 0.2.3 falls back to native; 0.11.1–0.20:
+    opt-in only, "Users must opt in explicitly via VLLM_USE_FLASHINFER_SAMPLER=1", read in the 0.11.1, 0.11.2 and
+    0.12.0 wheels); ``"if_installed"`` FlashInfer when flashinfer-python is installed (0.9.0–0.11.0: not a
+    requirement of the wheel — absent from 0.10.0's METADATA, only the "flashinfer" extra in 0.10.2 / 0.11.0 — so
+    a plain ``pip install vllm`` samples natively, while the official image installs FlashInfer in its vllm-base
+    stage, docker/Dockerfile ``FLASHINFER_WHEEL``, x86_64 only); ``"yes"`` FlashInfer by default (≥ 0.21:
+    VLLM_USE_FLASHINFER_SAMPLER defaults to True and flashinfer-python is a requirement) on the compute
+    capabilities FlashInferBackend supports.  A log's topk_topp_sampler line overrides it
+    (``VllmOptions.topk_topp_sampler``)"""
     triton_topk_topp: bool = False
     """the PyTorch-native top-k/top-p path runs vLLM's Triton kernel on ≥ 8 rows (``apply_top_k_top_p`` →
     ``apply_top_k_top_p_triton``, in place on the float32 logits with a cached per-program buffer; new in 0.17.0,
@@ -298,8 +305,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 9, 1), dict(memory_rule="increase")),
     ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
     ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True)),
-    ((0, 11, 1), dict(capacity_per_worker=False)),
-    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", flashinfer_sampler="no", page_unify="grow")),
+    ((0, 11, 1), dict(capacity_per_worker=False, flashinfer_sampler="no")),
+    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", page_unify="grow")),
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
     ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True)),
