@@ -470,7 +470,12 @@ VLLM_SHARED_EDITS = {'case_020': {'tpkit_engine_version': '0.9.2',
                          'max_num_seqs 1,024 rows with no penalties or logprobs, and the same box under SGLang '
                          '(sg_050, same thread) is +0.4 %, so the start-up terms (CUDA context, NCCL at tp 4) are '
                          'not the gap. The public thread carries only the two lines and a maintainer pointer to '
-                         'PR #19312; no source-backed mechanism for the remaining 1.0-2.7 GiB was found, so no rule.'},
+                         'PR #19312; no source-backed mechanism for the remaining 1.0-2.7 GiB was found, so no rule. '
+                         'Sampler re-read (helper smp, 2026-12-04; vllm 0.10.0 / 0.10.2 / 0.11.0 wheel METADATA, 0.9.2 '
+                         'topk_topp_sampler.py): flashinfer-python is no requirement of the 0.9.0-0.11.0 wheels, so a '
+                         'plain pip install samples natively and the plan now takes the native sampler (band down to '
+                         'FlashInfer): +34.8 % -> +13.1 %; about 1.0 GiB stays unexplained (the thread does not say '
+                         'how vLLM was installed).'},
  'case_021': {'tpkit_engine_version': '0.6.4',
               'engine_version_basis': "the 'Memory profiling results: total_gpu_memory=… initial_memory_usage=… "
                                       "non_torch_memory=… kv_cache_size=' line is vllm ≤ 0.6.4's worker.py "
