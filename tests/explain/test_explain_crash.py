@@ -4,7 +4,7 @@
 from explain_testlib import log_bytes
 
 from tpkit.explain import explain_log
-from tpkit.explain.diagnose import _pp_check_rule
+from tpkit.explain.vdiagnose import _pp_check_rule
 from tpkit.units import MiB
 
 

@@ -6,18 +6,17 @@ token).  Terms a knob changes that the log cannot measure are scaled and the fix
 ``--tp 2N`` halves the sharded weights and, for GQA models with enough KV heads, the cell; fp8 weights halve
 16-bit weights; an fp8 KV cache halves a 16-bit cell.
 
-The engines' diagnoses live in ``sgdiagnose`` (SGLang) and ``vdiagnose`` (vLLM), imported on first use (a log of
-one engine does not compile the other's rules); ``diagnose_sglang`` and ``diagnose_vllm`` are still read here.
+The engines' diagnoses live in ``sgdiagnose`` (SGLang) and ``vdiagnose`` (vLLM); ``explain.result`` imports the one
+its log needs (a log of one engine does not compile the other's rules).  This module keeps what both share.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 
 from tpkit.units import Bytes, GiB, format_bytes
 
-__all__ = ["Fix", "Diagnosis", "diagnose_sglang", "diagnose_vllm", "MARGIN"]
+__all__ = ["Fix", "Diagnosis", "MARGIN"]
 
 MARGIN = GiB(1)
 """headroom a re-planned fraction leaves above the bare need (activations of the first batch)"""
@@ -70,12 +69,3 @@ def _kv_heads_shard(model, tp: int) -> bool:
 
 def _weights_16bit(model) -> bool:
     return model is not None and getattr(model, "quant", None) is None
-
-
-_HOME = {"diagnose_sglang": "sgdiagnose", "diagnose_vllm": "vdiagnose", "_pp_check_rule": "vdiagnose"}
-
-
-def __getattr__(name: str):
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"tpkit.explain.{_HOME[name]}"), name)

@@ -12,12 +12,12 @@ its aliases ("H100", "h100-sxm", "NVIDIA H100 80GB HBM3" …).  An unknown name 
 from __future__ import annotations
 
 import json
-import os
 import re
 from functools import lru_cache
 
 from tpkit.errors import PlanInputError, UnknownGpuError
 from tpkit.hardware.gpu import GpuSpec
+from tpkit.pkgdata import data_text
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["lookup_gpu", "custom_gpu", "list_gpus", "normalise_gpu_name"]
@@ -55,23 +55,10 @@ def _spec(raw: dict) -> GpuSpec:
     )
 
 
-def _data_text(name: str) -> str:
-    """The text of ``data/NAME`` in this package: read from the file beside this module when there is one (a plain
-    install; importlib.resources costs a few milliseconds of imports at every start), else through
-    importlib.resources (a zipped install)."""
-    path = os.path.join(os.path.dirname(__file__), "data", name)
-    if os.path.isfile(path):
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    from importlib import resources
-
-    return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
-
-
 @lru_cache(maxsize=1)
 def _catalog() -> tuple[tuple[GpuSpec, ...], dict[str, GpuSpec]]:
     """(all GPUs in file order, normalised name/alias → GpuSpec); read once per process."""
-    text = _data_text("gpus.json")
+    text = data_text(__file__, __package__, "gpus.json")
     specs = tuple(_spec(raw) for raw in json.loads(text)["gpus"])
     index: dict[str, GpuSpec] = {}
     for spec in specs:

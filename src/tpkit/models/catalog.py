@@ -7,11 +7,11 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from tpkit.errors import ConfigError
+from tpkit.pkgdata import data_text
 
 __all__ = ["CatalogEntry", "catalog_entries", "find_entry", "close_matches"]
 
@@ -35,23 +35,10 @@ class CatalogEntry:
     """parameter counts (count) and checkpoint sizes (bytes) from the research catalog"""
 
 
-def _data_text(name: str) -> str:
-    """The text of ``data/NAME`` in this package: read from the file beside this module when there is one (a plain
-    install; importlib.resources costs a few milliseconds of imports at every start), else through
-    importlib.resources (a zipped install)."""
-    path = os.path.join(os.path.dirname(__file__), "data", name)
-    if os.path.isfile(path):
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    from importlib import resources
-
-    return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
-
-
 @lru_cache(maxsize=1)
 def catalog_entries() -> tuple[CatalogEntry, ...]:
     """All embedded models, read once from the package data."""
-    raw = json.loads(_data_text("catalog.json"))
+    raw = json.loads(data_text(__file__, __package__, "catalog.json"))
     _check_keys(raw, _TOP_KEYS, "catalog.json")
     entries = []
     for item in raw["models"]:
