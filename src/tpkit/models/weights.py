@@ -33,7 +33,8 @@ from tpkit.models.weights_plan import WeightLine, WeightsPlan
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["WeightLine", "WeightsPlan", "plan_weights", "plan_parts", "stage_layers", "padded_vocab", "mtp_bytes"]
+__all__ = ["WeightLine", "WeightsPlan", "plan_weights", "plan_parts", "stage_layers", "padded_vocab", "local_shape",
+           "mtp_bytes"]
 
 _ITEMS = {"embedding": "embedding", "attention": "attention", "linear_attention": "linear attention (KDA)",
           "dense_mlp": "dense MLP", "routed_experts": "routed experts", "shared_experts": "shared experts",
@@ -157,7 +158,7 @@ def _accumulate(spec, par, parts, elem, quant, pad_vocab, sums: dict[str, list[i
     """Add ``times`` × the parts into ``sums``: per category [elements, bytes] on the rank; scales under
     ``quant scales``."""
     for part in parts:
-        out, inp, count = _local_shape(spec, par, part, pad_vocab)
+        out, inp, count = local_shape(spec, part, tp=par.tp, attn_tp=par.attn_tp, ep=par.ep, pad_vocab=pad_vocab)
         n = out * inp * count
         row = sums.setdefault(part.category, [0, 0])
         row[0] += times * n
@@ -177,18 +178,24 @@ does not: its embedding stays on the full TP group, not modelled); lm_head, dens
 on the full TP group (no --enable-dp-lm-head, moe_dense_tp_size unset, no a2a backend)"""
 
 
-def _local_shape(spec: ModelSpec, par: ParallelSpec, part: Part, pad_vocab: bool) -> tuple[int, int, int]:
-    tp, s = (par.attn_tp if part.category in _ATTN_TP_CATEGORIES else par.tp), part.shard
-    moe_tp, experts = max(1, tp // par.ep), math.ceil(part.count / par.ep)
+def local_shape(spec: ModelSpec, part: Part, *, tp: int, attn_tp: int, ep: int,
+                pad_vocab: bool = True) -> tuple[int, int, int]:
+    """(rows, cols, count) of ``part`` on one rank: the shard rules of ``tpkit.models.params`` (``col``/``row``
+    split over TP, ``kv`` heads replicated when fewer than TP, ``vocab`` rows padded per rank, experts over EP
+    with the rest of TP inside each expert). Parts in ``_ATTN_TP_CATEGORIES`` split over ``attn_tp``.
+    The one home of these rules: the memory plan and the perf model's kernels both call it."""
+    rank_tp = attn_tp if part.category in _ATTN_TP_CATEGORIES else tp
+    s = part.shard
+    moe_tp, experts = max(1, rank_tp // ep), math.ceil(part.count / ep)
     if s == "col":
-        return math.ceil(part.out / tp), part.inp, part.count
+        return math.ceil(part.out / rank_tp), part.inp, part.count
     if s == "row":
-        return part.out, math.ceil(part.inp / tp), part.count
+        return part.out, math.ceil(part.inp / rank_tp), part.count
     if s == "kv":
         heads = spec.num_kv_heads
-        return part.out // heads * max(1, heads // tp), part.inp, part.count
+        return part.out // heads * max(1, heads // rank_tp), part.inp, part.count
     if s == "vocab":
-        return (padded_vocab(part.out, tp) if pad_vocab else math.ceil(part.out / tp)), part.inp, part.count
+        return (padded_vocab(part.out, rank_tp) if pad_vocab else math.ceil(part.out / rank_tp)), part.inp, part.count
     if s == "ecol":
         return math.ceil(part.out / moe_tp), part.inp, experts
     if s == "erow":

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
+from tpkit.models.layout import padded_vocab
 from tpkit.models.spec import ModelSpec
 from tpkit.perf.accept import accept_length, accept_rate_for
 from tpkit.perf.allreduce import make_link
@@ -28,7 +29,7 @@ from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult
 from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
 from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels, vocab_remap_kernels
 from tpkit.perf.verdict import confidence_of, verdict_for
-from tpkit.perf.work import Batch, Shard, padded_vocab_per_rank, forward_kernels
+from tpkit.perf.work import Batch, Shard, forward_kernels
 
 if TYPE_CHECKING:  # the profile type only: tpkit.comm.profile loads when a profile file is given
     from tpkit.comm.profile import BenchProfile
@@ -139,7 +140,7 @@ def plan_perf(req: PerfRequest) -> PerfResult:
     backends = tuple(_backend_point(ctx, p, ok, why) for p, ok, why in
                      available_policies(ctx.setup.link, req.gpu.compute_capability))
     calls = collective_calls(num_layers=req.model.num_layers, hidden=req.model.hidden_size, tokens=req.batch,
-                             vocab_per_rank=padded_vocab_per_rank(req.model.vocab_size, req.tp), tp=req.tp,
+                             vocab_per_rank=padded_vocab(req.model.vocab_size, req.tp), tp=req.tp,
                              dp_attention=req.dp_attention)
     allreduce = {"calls_per_forward": sum(c.count for c in calls if c.op == "all_reduce"),
                  "all_gathers_per_forward": sum(c.count for c in calls if c.op == "all_gather"),
@@ -244,7 +245,7 @@ def _forward_uncached(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *,
     kernels = forward_kernels(model, ctx.shard, batch, ctx.impl, quant=q, kv_bytes=ctx.kv_bytes,
                               attention=attention) + list(extra)
     calls = collective_calls(num_layers=model.num_layers, hidden=model.hidden_size, tokens=batch.tokens,
-                             vocab_per_rank=padded_vocab_per_rank(model.vocab_size, ctx.req.tp), tp=ctx.req.tp,
+                             vocab_per_rank=padded_vocab(model.vocab_size, ctx.req.tp), tp=ctx.req.tp,
                              dp_attention=ctx.req.dp_attention)
     ar_us, main = collectives_us(calls, policy, ctx.setup)
     out = time_forward(kernels, ctx.dev, allreduce_us=ar_us, impl=ctx.impl)

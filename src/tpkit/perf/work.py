@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from tpkit.models.params import Part, global_parts, layer_parts
 from tpkit.models.quant import is_quantised, matrix_bytes
 from tpkit.models.spec import ModelSpec, QuantSpec
+from tpkit.models.weights import local_shape
 from tpkit.perf.experts import expected_distinct_experts
 from tpkit.perf.impl import ImplProfile
 
-__all__ = ["Kernel", "Shard", "Batch", "forward_kernels", "weight_bytes_read", "padded_vocab_per_rank",
+__all__ = ["Kernel", "Shard", "Batch", "forward_kernels", "weight_bytes_read",
            "ATTENTION_MODES"]
 
 ATTENTION_MODES = ("decode", "extend_nosplit", "mla_prefill")
@@ -380,33 +381,8 @@ def _globals(spec, shard, batch, impl, quant) -> list[Kernel]:
 
 # ------------------------------------------------------------------------------------------------ shapes
 def _local_shape(spec: ModelSpec, shard: Shard, part: Part) -> tuple[int, int, int]:
-    """(rows, cols, count) of ``part`` on one rank (the rules of ``tpkit.models.params``; attention parts
-    use the attention-TP size)."""
-    tp = shard.attention_tp if part.category in ("attention", "linear_attention") else shard.tp
-    s = part.shard
-    moe_tp, experts = max(1, shard.tp // shard.ep), math.ceil(part.count / shard.ep)
-    if s == "col":
-        return math.ceil(part.out / tp), part.inp, part.count
-    if s == "row":
-        return part.out, math.ceil(part.inp / tp), part.count
-    if s == "kv":
-        heads = spec.num_kv_heads
-        return part.out // heads * max(1, heads // tp), part.inp, part.count
-    if s == "vocab":
-        return padded_vocab_per_rank(part.out, shard.tp), part.inp, part.count
-    if s == "ecol":
-        return math.ceil(part.out / moe_tp), part.inp, experts
-    if s == "erow":
-        return part.out, math.ceil(part.inp / moe_tp), experts
-    if s == "erep":
-        return part.out, part.inp, experts
-    return part.out, part.inp, part.count
-
-
-def padded_vocab_per_rank(vocab: int, tp: int) -> int:
-    """Vocabulary rows one rank holds: padded to 64 (64·tp when that is not divisible by tp), then split."""
-    pad = 64 if (math.ceil(vocab / 64) * 64) % tp == 0 else 64 * tp
-    return math.ceil(vocab / pad) * pad // tp
+    """(rows, cols, count) of ``part`` on one rank: ``tpkit.models.weights.local_shape``, the memory plan's rules."""
+    return local_shape(spec, part, tp=shard.tp, attn_tp=shard.attention_tp, ep=shard.ep)
 
 
 def _part_bytes(part: Part, out: int, inp: int, quant: QuantSpec | None, elem: int) -> float:
