@@ -209,6 +209,8 @@ SGLANG_PUBLIC = {
     "gs_017": ("0.5.18", "the report's environment table (SGLang 0.5.18)", {}, None),
     "gs_018": ("0.5.13.post1", "the report's environment list (SGLang 0.5.13.post1)",
                {"disable_custom_all_reduce": True}, None),  # --disable-custom-all-reduce in the launch command
+    # helper new5 (2026-12-04): public start-ups of models / releases the set had few of
+    "gs_019": ("0.4.4", "PR branch of 2025-03-27 (main between v0.4.4 and v0.4.5, as sg_013)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

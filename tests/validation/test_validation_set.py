@@ -20,6 +20,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # 2026-12-03 (helper sgr): the 0.5.9+ tp-1 stream pool (engines.sglang.streams)
                                      # and the MI300X RCCL init (start-up table nccl[xgmi:W]): sg_037 +8.5 → +0.5 %;
                                      # gs_010 +2.9 → +3.3 % (its hybrid state pool shrinks more than the budget)
+                                     # Helper new5 (2026-12-04) added gs_019 as printed (+0.0 %, no rule changed):
+                                     # 33 scored, median 0.32 %, p90 1.60 %, 32/33 inside (level unchanged)
     "vllm": (0.016, 0.14, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
