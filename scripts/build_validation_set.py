@@ -136,10 +136,22 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                              "page has no detailed section for it"),
     "vp_010": (None, "", {}, "failed start-up: the printed available KV memory is negative (-1.44 GiB, 'No available "
                              "memory for the cache blocks'); a relative error on it is not meaningful"),
-    "vl_075": (None, "", {}, "GPU named only as 'H20' (96 GB or 141 GB not stated); the printed count is the pre-0.21 "
-                             "hybrid figure the issue reports as wrong; no Qwen3.5-27B config in the set"),
-    "vl_076": (None, "", {}, "Gemma-4 26B A4B (gemma4: sliding + full attention with shared-KV layers) has no tpkit "
-                             "rules and its FP8 build is not named; the L40S was shared with other services"),
+    "vl_075": (None, "", {}, "GPU named only as 'H20' in the issue's form ('Hardware: H20'): the 96 GB H20 and the "
+                             "141 GB one (H20-3e) are both called H20 in threads, and their budgets differ by ~40 GiB; "
+                             "nothing else in the excerpt (no total, no free memory, no 'Available KV cache memory' "
+                             "line) tells them apart. Re-read by helper scor (2026-12-04): the rest is now plannable "
+                             "(Qwen3.5-27B geometry in tests/logs/data/configs/Qwen__Qwen3.5-27B; the pre-0.21 printed "
+                             "token count of a hybrid, num_blocks // groups x block, is engines/vllm/capacity.py's "
+                             "rule; --load-format dummy loads the same weights)"),
+    # helper scor (2026-12-04): vl_076 predicted (Gemma 4 vLLM rules since helper gm4); vp_024 is vl_024's source's
+    # second start-up (the same server at --gpu-memory-utilization 0.50)
+    "vl_076": ("0.25.1", "the note: numbers from vLLM 0.25.1's start-up log",
+               {"config_file": "google--gemma-4-26B-A4B-it.json", "config_confidence": "assembled (partial)",
+                "quantization": "fp8"}, None),
+    "vp_024": ("0.20.2", "'vLLM 0.20.2 confirmed by vllm.__version__' (the notebook's session 1; session 2 is the same "
+                         "container)",
+               {"config_file": "Qwen--Qwen3-VL-30B-A3B-Instruct-FP8.json", "config_confidence": "assembled (partial)"},
+               None),
     # helper new2 (2026-12-04): public start-ups of releases / GPUs the set had few of (logs also in tests/logs/data/vllm/)
     "vp_016": ("0.15.1", "printed 'Initializing a V1 LLM engine (v0.15.1)'", {}, None),
     **{cid: ("0.27.1", "image vllm/vllm-openai:v0.27.1 in the post's manifest (vfarcic/inference-demo@331e718)", {}, None)
@@ -167,7 +179,8 @@ SGLANG_PUBLIC = {
     "gs_007": (None, "", {}, "GPU not empty at start: 36.54 GiB free on an H100 NVL (other processes held the rest); "
                              "SGLang sizes the pool from the memory free at start, which tpkit takes only from a probed "
                              "machine profile (tpkit plan --machine), while the harness predicts from config, GPU and "
-                             "flags alone; H100 NVL is not in the GPU catalog either"),
+                             "flags alone (H100 NVL is in the GPU catalog since helper near; re-read by helper scor, "
+                             "2026-12-04)"),
     "gs_008": (None, "", {}, "GPU not empty at start (13.22 GiB free of 24 GB on an RTX 4090 D; as gs_007, the harness "
                              "has no free-memory input); OpenBMB/MiniCPM5-1B: no config in the set"),
     "gs_009": ("0.4.6", "issue title ('sglang0.4.6')",
@@ -203,8 +216,9 @@ SGLANG_PUBLIC = {
     "sg_066": (None, "", {}, "GPU not named and mem_fraction_static not in the stored excerpt (DP attention, tp 4 / "
                              "dp 4 / ep 4); no config of the FP8 checkpoint in the set"),
     "sg_067": (None, "", {}, "GPU not empty at start (36.54 GiB free on an H100 NVL: other processes held the rest); "
-                             "the harness has no input for memory held by other processes, H100 NVL is not in the GPU "
-                             "catalog, and no Qwen2.5-0.5B-Instruct config is in the set"),
+                             "the harness has no input for memory held by other processes (re-read by helper scor, "
+                             "2026-12-04: H100 NVL is in the GPU catalog and a Qwen2.5-0.5B-Instruct config in the set "
+                             "now; the same printed figures as gs_007, likely the same run)"),
     # helper new2 (2026-12-04): public start-ups of releases / GPUs the set had few of
     "gs_017": ("0.5.18", "the report's environment table (SGLang 0.5.18)", {}, None),
     "gs_018": ("0.5.13.post1", "the report's environment list (SGLang 0.5.13.post1)",
@@ -519,6 +533,49 @@ VLLM_SHARED_EDITS = {'case_020': {'tpkit_engine_version': '0.9.2',
 # and the MI355X are modelled / catalogued now, so each case says what blocks it today, or is predicted.  The
 # collection (/work/data) is not on disk, so its records are kept from cases/*.json; these edits are applied on
 # every rebuild (with or without the collection) so that the script, not the output, holds them.
+VLM_ENCODER_OFF_024 = (
+    "Helper scor, 2026-12-04 (vllm 0.20.2 / 0.25.1 wheels): the plan is over by the same absolute amount in both of "
+    "this source's start-ups: 1.21 GiB of KV at --gpu-memory-utilization 0.70 (vl_024) and at 0.50 (vp_024), so the "
+    "miss is a fixed cost, not a proportional one. The load is derived (no printed weights line; the notebook's "
+    "process total at 0.70, 68,702 MiB, is the budget plus the CUDA context, as planned). What tpkit leaves out "
+    "is the multimodal encoder profile: v1/worker/gpu_model_runner.py profile_run runs the vision tower on dummy "
+    "images up to the encoder budget before the text profile, and keeps the encoder-cache outputs; tpkit plans the "
+    "text model's profile only and says so in every multimodal plan (engines/vllm/policy.py _notes). No rule is "
+    "fitted: the encoder's peak depends on the image processor's maximum pixels, the attention backend and "
+    "--limit-mm-per-prompt, none of which tpkit reads yet.")
+"""why vl_024 / vp_024 are over (one text, two cases)"""
+
+VLM_ENCODER_OFF_076 = (
+    "Helper scor, 2026-12-04 (vllm 0.25.1 wheel): the plan's available KV is 13.57 GiB against the printed 12.75 "
+    "GiB. The load is reproduced (25.72 GiB planned, 25.8 printed) and so are the CUDA graphs (0.65 planned, 0.66 "
+    "printed), so the rest sits in the profile: 0.92 x 44.39 GiB - 25.8 - 0.66 - 12.75 = 1.63 GiB of activation "
+    "peak and non-torch growth, against the plan's 0.91 GiB (the sampler's logits for 256 rows of a 262,144 "
+    "vocabulary, and the cuBLAS handles). The missing ~0.7 GiB is what vLLM's profile_run spends on the Gemma 4 "
+    "vision tower first (v1/worker/gpu_model_runner.py: dummy images up to the encoder budget, each image 280 soft "
+    "tokens pooled 3 x 3 from 2,520 patches) — the multimodal encoder profile tpkit does not model (engines/vllm/policy.py _notes). No "
+    "rule is fitted to one case.")
+
+PUBLIC_EDITS = {
+    "vl_076": {"model": "google/gemma-4-26B-A4B-it, an FP8 build (repository not named)",
+               "families": ["MoE", "SWA", "VLM"],
+               "flags_note": "--quantization fp8 stands for the unnamed FP8 build: the planned load (weights 25.34 GiB "
+                             "+ the 0.38 GiB rotary caches vLLM allocates while loading = 25.72 GiB) is within "
+                             "0.08 GiB of the printed 'Model loading took 25.8 GiB', i.e. ~0.6 % of the KV",
+               "gpu_note": "L40S (46 GB), shared with other services per the note: vLLM 0.25.1's budget is total x "
+                           "0.92 (v1/worker/utils.py request_memory) and the KV is that less the non-KV memory "
+                           "(v1/worker/gpu_worker.py determine_available_memory), so memory other processes hold at "
+                           "start does not change the pool",
+               "notes": "gemma4: 25 sliding layers (8 KV heads x 256) + 5 full layers (2 KV heads x 512, K = V); "
+                        "the printed 12.75 GiB / 321,600 tokens and 0.66 GiB of CUDA graphs are from the note's quoted "
+                        "lines.",
+               "why_off": VLM_ENCODER_OFF_076},
+    "vp_024": {"gpu_note": "RTX PRO 6000 (96 GB), shared with ~11.9 GiB of other tenants, as vl_024",
+               "flags_note": "the same server as vl_024 with one variable changed ('--gpu-memory-utilization 0.70 -> "
+                             "0.50'); --max-model-len 32768, --max-num-seqs 4; KV dtype auto",
+               "why_off": VLM_ENCODER_OFF_024},
+}
+"""hand edits of the repository-kept public records (helper scor), applied after normalisation"""
+
 COLLECTION_EDITS = {
     "sg_004": {"why_not": "reward model (LlamaForSequenceClassification: the Llama-3.1-8B body with a 1-label score "
                           "head and no LM head): tpkit sizes that head now (models/params.py, lead 2026-12-03), but "
@@ -556,8 +613,14 @@ COLLECTION_EDITS = {
                           "environment is ROCm with compute capability 9.4 (gfx942: MI300X 191.98 GiB, MI325X 255.98 "
                           "GiB, or MI308X), whose pools differ by tens of GiB; the excerpt prints no free memory and "
                           "no flags beyond tp/dp/ep and chunked prefill"},
-    "sg_047": {"why_not": "google/gemma-4-26B-A4B (text-only FP8 conversion): no config in the set, and tpkit has no "
-                          "Gemma-4 rules (gemma4 layer types)"},
+    "sg_047": {"why_not": "re-read by helper scor (2026-12-04): tpkit has Gemma 4 rules for SGLang 0.5.11+ now (helper "
+                          "gs4) and the base geometry is in the set (google--gemma-4-26B-A4B-it.json), but the "
+                          "checkpoint is the author's own text-only FP8 (W8A8) conversion whose quantization_config "
+                          "(which modules stay bf16; the vision tower removed) is not public, the SGLang build is a "
+                          "2026-10 tree (release not named), and the pool is small against the load (~3 GiB of KV: "
+                          "29,061 tokens of ~110 KB by the report's own per-token check, beside 25.12 GiB of weights "
+                          "on a 31.4 GiB card), so every 0.1 GiB the guessed conversion misses moves the figure by "
+                          "~3 %"},
     "sg_052": {"why_not": "GPU unknown: the excerpts name no device and print no free memory before load (tp 2 x pp 2 "
                           "itself is planned)"},
     "sg_054": {"why_not": "engine_anomaly: v0.5.19's MTP draft holds its own embed/lm_head while the pool is sized "
@@ -565,8 +628,11 @@ COLLECTION_EDITS = {
                           "Qwen3.8-27B geometry is in the explain corpus now (tests/logs/data/configs/"
                           "Qwen__Qwen3.8-27B) but not the AutoRound INT4 quantization_config, and the author's table "
                           "gives no flags beyond the fp8 KV cache"},
-    "sg_055": {"why_not": "GLM-5 (glm_moe_dsa: MLA latent plus DSA indexer keys per layer): tpkit has no NSA/DSA pool "
-                          "rule, and no GLM-5 config is in the set"},
+    "sg_055": {"why_not": "re-read by helper scor (2026-12-04): the DSA pool (MLA latent plus indexer keys per layer) "
+                          "is modelled now (helper dsa), but no GLM-5 config is public in the tools (the explain "
+                          "corpus stands GLM-5.1's in, tests/logs/data/configs/zai-org__GLM-5.1), the NVFP4 "
+                          "checkpoint's quantization_config (which modules stay bf16 or FP8) and its MTP draft "
+                          "layer are not known, and the condensed log prints no release"},
     "sg_057": {"flags": {"max_running_requests": 128, "cuda_graph_max_bs": 4, "dtype": "float16",
                          "speculative_algorithm": "EAGLE3",
                          "speculative_draft_model_path": "jamesliu1--sglang-EAGLE3-Llama-3.1-Instruct-8B.json",
@@ -591,11 +657,26 @@ COLLECTION_EDITS = {
                "predict": True, "why_not": None},
     "vl_059": {"why_not": "bitsandbytes in-flight quantisation with LoRA adapters: tpkit plans neither (no "
                           "bitsandbytes weight rule, no LoRA buffers)"},
-    "vl_060": {"why_not": "GLM-5.3-Flash: no config in the set; per an unverified fixture it mixes Kimi Delta "
-                          "Attention and DeepSeek sparse attention layers (an indexer key pool), which tpkit can "
-                          "neither load nor size"},
-    "vl_066": {"why_not": "engine_anomaly (kvcached plugin); google/gemma-3-4b-it: no config in the set; "
-                          "gpu_memory_utilization not in the excerpt"},
+    "vl_060": {"why_not": "GLM-5.3-Flash: no config in the set or found public (re-read by helper scor, 2026-12-04); "
+                          "per an unverified test fixture it mixes Kimi Delta Attention layers with DeepSeek sparse "
+                          "attention layers whose indexer keys are compressed, a layer mix tpkit's vLLM page rules "
+                          "have not been read for (the log: 640-token attention blocks, mamba page padded 20.75 %)"},
+    "vl_066": {"why_not": "engine_anomaly: the kvcached plugin allocates the KV cache itself (elastic virtual "
+                          "memory), so the printed count is the plugin's, not vLLM's sizing; gpu_memory_utilization is "
+                          "not in the excerpt either. Re-read by helper scor (2026-12-04): a gemma-3-4b-it config "
+                          "(public architecture fields) would not unblock it"},
+    "vl_024": {"config_file": "Qwen--Qwen3-VL-30B-A3B-Instruct-FP8.json", "config_confidence": "assembled (partial)",
+               "tpkit_engine_version": "0.20.2",
+               "engine_version_basis": "'vLLM 0.20.2 confirmed by vllm.__version__ (torch 2.11.0+cu130)'",
+               "flags_note": "the notebook's flags: --gpu-memory-utilization 0.70, --max-model-len 32768, --max-num-seqs "
+                             "4 (its compose also sets --limit-mm-per-prompt '{\"image\": 8, \"video\": 0}', which "
+                             "tpkit does not read); KV dtype auto (the notebook's 96 KiB/token is bf16)",
+               "gpu_note": "RTX PRO 6000 (96 GB; the notebook's 'GPU total 97,887 MiB' is nvidia-smi's figure); other "
+                           "tenants held ~11.9 GiB, which vLLM 0.20's budget (total x utilisation, "
+                           "v1/worker/utils.py request_memory) does not depend on",
+               "predict": True, "why_not": None,
+               "why_off": VLM_ENCODER_OFF_024},
+
     # helper v0p, 2026-12-04: vl_001's Mllama profile replayed on an H200; vl_069's flags from the post's command
     "vl_001": {"why_off": (
         "vLLM V0 encoder-decoder profile with the Mllama vision encoder (helper v2, 2026-12-01; vllm 0.6.6 and "
@@ -641,9 +722,10 @@ COLLECTION_EDITS = {
 }
 
 
-def _edited(rec: dict) -> dict:
-    """``rec`` with its COLLECTION_EDITS (flags merged); applying them twice gives the same record."""
-    edits = COLLECTION_EDITS.get(rec["id"])
+def _edited(rec: dict, table: dict | None = None) -> dict:
+    """``rec`` with its COLLECTION_EDITS (or ``table``'s edits; flags merged); applying them twice gives the same
+    record."""
+    edits = (COLLECTION_EDITS if table is None else table).get(rec["id"])
     if not edits:
         return rec
     rec = dict(rec)
@@ -687,7 +769,7 @@ def _public(engine: str) -> list[dict]:
     table = SGLANG_PUBLIC if engine == "sglang" else VLLM_PUBLIC
     out = []
     for case in json.loads(path.read_text()):
-        rec = _record(engine, case, table[case["id"]])
+        rec = _edited(_record(engine, case, table[case["id"]]), PUBLIC_EDITS)
         rec["public_data"] = str(path.relative_to(ROOT))
         out.append(rec)
     return out

@@ -22,7 +22,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # gs_010 +2.9 → +3.3 % (its hybrid state pool shrinks more than the budget)
                                      # Helper new5 (2026-12-04) added gs_019 as printed (+0.0 %, no rule changed):
                                      # 33 scored, median 0.32 %, p90 1.60 %, 32/33 inside (level unchanged)
-    "vllm": (0.016, 0.14, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    "vllm": (0.020, 0.14, 0.87),  # (helper scor 2026-12-04: 54 scored, median 1.93 %, level 0.016 → 0.020) 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).
@@ -36,6 +36,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # Helper new3 added vp_021-vp_023 (51 scored); helper smp: the 0.9.0-0.11.0
                                  # sampler of a plain pip install (native, 38 B/logit): case_020 +34.8 → +13.1 %,
                                  # vp_023 +5.0 → +1.1 %, median 2.29 → 1.46 %; the guard tightened to what is reached.
+                                 # Helper scor (2026-12-04) LOOSENED median 1.6 → 2.0 %: three VLM start-ups scored
+                                 # as printed (vl_024 +3.6 %, vp_024 +8.3 %, vl_076 +6.4 %, all inside their bands;
+                                 # the multimodal encoder profile is not modelled, §6.4): 54 scored, median 1.93 %,
+                                 # p90 13.3 %, 48/54 inside.
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
@@ -133,3 +137,27 @@ def test_rebuilding_keeps_the_hand_edits_of_shared_vllm_cases():
     cases = {c["id"]: c for c in harness.load_cases("vllm")}
     assert cases["case_033"]["tpkit_engine_version"] == "0.2.5" and "why_off" in cases["case_033"]
     assert cases["case_027"]["predict"] is False and cases["case_027"]["why_not"]
+
+
+def test_the_two_qwen3_vl_startups_of_one_server_miss_by_the_same_bytes():
+    """vl_024 and vp_024 are one server restarted with only --gpu-memory-utilization changed (0.70 → 0.50, the
+    source's E4a): the plan's KV miss is a fixed cost (the multimodal encoder profile tpkit does not model, §6.4),
+    so the two misses agree in bytes although their relative errors differ (helper scor, 2026-12-04)."""
+    rows = {r.case["id"]: r for r in SCORED["vllm"][0] if r.case["id"] in ("vl_024", "vp_024")}
+    assert set(rows) == {"vl_024", "vp_024"}
+    a, b = rows["vl_024"], rows["vp_024"]
+    assert {k: v for k, v in a.case["flags"].items() if k != "gpu_memory_utilization"} == \
+        {k: v for k, v in b.case["flags"].items() if k != "gpu_memory_utilization"}
+    page = 48 * 4 * 128 * 2 * 2  # B/token: 48 layers x 4 KV heads x 128 x K and V x bf16 (the source's 96 KiB)
+    miss = [(r.predicted - r.printed) * page / 2**30 for r in (a, b)]
+    assert abs(miss[0] - miss[1]) < 0.01 and 1.0 < miss[0] < 1.4, miss
+    assert a.inside and b.inside
+
+
+def test_public_records_carry_their_hand_edits():
+    """PUBLIC_EDITS reach the repository-kept records (vl_076: the Gemma 4 FP8 build planned with --quantization
+    fp8, and why it is over)."""
+    cases = {c["id"]: c for c in harness.load_cases("vllm")}
+    assert cases["vl_076"]["predict"] and cases["vl_076"]["flags"]["quantization"] == "fp8"
+    assert "VLM" in cases["vl_076"]["families"] and "encoder" in cases["vl_076"]["why_off"]
+    assert "encoder" in cases["vp_024"]["why_off"] and "encoder" in cases["vl_024"]["why_off"]
