@@ -20,7 +20,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # 2026-12-03 (helper sgr): the 0.5.9+ tp-1 stream pool (engines.sglang.streams)
                                      # and the MI300X RCCL init (start-up table nccl[xgmi:W]): sg_037 +8.5 → +0.5 %;
                                      # gs_010 +2.9 → +3.3 % (its hybrid state pool shrinks more than the budget)
-    "vllm": (0.016, 0.14, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    "vllm": (0.017, 0.14, 0.84),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).
@@ -34,6 +34,12 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # Helper new3 added vp_021-vp_023 (51 scored); helper smp: the 0.9.0-0.11.0
                                  # sampler of a plain pip install (native, 38 B/logit): case_020 +34.8 → +13.1 %,
                                  # vp_023 +5.0 → +1.1 %, median 2.29 → 1.46 %; the guard tightened to what is reached.
+                                 # Helper new4 (2026-12-04) LOOSENED median 1.6 → 1.7 %, inside 87 → 84 %: vp_024-
+                                 # vp_029 added as printed (57 scored, blind: median 1.46 %, p90 13.3 %, 49/57
+                                 # inside; vp_026 -2.5 % and vp_027 -6.7 % outside: NCCL charged as an NVLink mesh
+                                 # for GPUs without P2P / across nodes, §6.4); then the MXFP4 Marlin padding from
+                                 # 0.10.1 (weights of vp_028 exact) moved vp_028 +1.3 → -3.0 %, outside, for the
+                                 # same cross-node NCCL reason: median 1.68 %, 48/57 inside.
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
