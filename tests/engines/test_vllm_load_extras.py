@@ -197,7 +197,7 @@ def test_v1_mla_prefill_workspace_rows_follow_the_batch_when_the_context_is_shor
 
 
 def test_gpt_oss_120b_tp4_on_a100_vllm_0_10_1_load_matches_the_print():
-    """vp_028 (dennislee22/vLLM-benchmarking, vLLM 0.10.1.1, 4 x A100-80GB over Ray): 'Model loading took 17.2217
+    """vp_029 (dennislee22/vLLM-benchmarking, vLLM 0.10.1.1, 4 x A100-80GB over Ray): 'Model loading took 17.2217
     GiB' per rank = the checkpoint's share + the Marlin padding of 0.10.1's create_weights (I 720 → 768, H 2880 →
     3072 per rank); on 0.10.0 there is no MXFP4 path, so no padding (helper new4, 2026-12-04)."""
     from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes

@@ -34,11 +34,11 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # Helper new3 added vp_021-vp_023 (51 scored); helper smp: the 0.9.0-0.11.0
                                  # sampler of a plain pip install (native, 38 B/logit): case_020 +34.8 → +13.1 %,
                                  # vp_023 +5.0 → +1.1 %, median 2.29 → 1.46 %; the guard tightened to what is reached.
-                                 # Helper new4 (2026-12-04) LOOSENED median 1.6 → 1.7 %, inside 87 → 84 %: vp_024-
-                                 # vp_029 added as printed (57 scored, blind: median 1.46 %, p90 13.3 %, 49/57
-                                 # inside; vp_026 -2.5 % and vp_027 -6.7 % outside: NCCL charged as an NVLink mesh
+                                 # Helper new4 (2026-12-04) LOOSENED median 1.6 → 1.7 %, inside 87 → 84 %: vp_025-
+                                 # vp_030 added as printed (57 scored, blind: median 1.46 %, p90 13.3 %, 49/57
+                                 # inside; vp_027 -2.5 % and vp_028 -6.7 % outside: NCCL charged as an NVLink mesh
                                  # for GPUs without P2P / across nodes, §6.4); then the MXFP4 Marlin padding from
-                                 # 0.10.1 (weights of vp_028 exact) moved vp_028 +1.3 → -3.0 %, outside, for the
+                                 # 0.10.1 (weights of vp_029 exact) moved vp_029 +1.3 → -3.0 %, outside, for the
                                  # same cross-node NCCL reason: median 1.68 %, 48/57 inside.
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}

@@ -14,7 +14,7 @@ allocating: the per-partition intermediate size to a multiple of 128 and the hid
 is (2·I_p) × H_p and w2 H_p × I_p, values at 4 bits plus one 1-byte scale per 32 along K, and the biases pad too.
 Applied from vLLM 0.10.1 on, the release that brought MXFP4 (gpt-oss): 0.10.1 and 0.10.1.1 have the same Marlin
 branch (``Mxfp4MoEMethod._should_use_marlin``: CUDA below compute capability 9.0 → Marlin; ``create_weights``: the
-same 128 / 256 padding), and 0.10.0 has no ``layers/quantization/mxfp4.py`` at all (helper new4, 2026-12-04: vp_028,
+same 128 / 256 padding), and 0.10.0 has no ``layers/quantization/mxfp4.py`` at all (helper new4, 2026-12-04: vp_029,
 gpt-oss-120b at tp 4 on A100s, 'Model loading took 17.2217 GiB' on 0.10.1.1 = the checkpoint's 15.24 GiB + this
 padding's 1.95 GiB).  Earlier releases and unknown GPUs get 0.
 
