@@ -94,9 +94,11 @@ def test_marlin_mxfp4_padding_by_compute_capability(cc, padded):
     assert extra.bytes == (round(24 * 32 * per_expert) if padded else 0)
 
 
-@pytest.mark.parametrize("release, padded", [((0, 10, 1), False), ((0, 10, 2), True), ((0, 14, 1), True),
-                                             ((0, 29, 0), True)])
+@pytest.mark.parametrize("release, padded", [((0, 10, 0), False), ((0, 10, 1), True), ((0, 10, 2), True),
+                                             ((0, 14, 1), True), ((0, 29, 0), True)])
 def test_marlin_mxfp4_padding_by_release(release, padded):
+    """MXFP4 (and its Marlin padding) arrives with vLLM 0.10.1 (0.10.1 / 0.10.1.1 Mxfp4MoEMethod.create_weights pad
+    like 0.10.2); 0.10.0 has no mxfp4.py (helper new4, 2026-12-04)."""
     from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
 
     oss = _spec("openai--gpt-oss-20b.json")
@@ -192,3 +194,21 @@ def test_v1_mla_prefill_workspace_rows_follow_the_batch_when_the_context_is_shor
                                        block_size=64, act_bytes=2).bytes == 4 * 256 * 64 * 576 * 2
     assert mla_prefill_workspace_bytes(v3, (0, 7, 3), engine="V1", max_model_len=32768, max_num_seqs=256,
                                        block_size=64, act_bytes=2).bytes == 0
+
+
+def test_gpt_oss_120b_tp4_on_a100_vllm_0_10_1_load_matches_the_print():
+    """vp_029 (dennislee22/vLLM-benchmarking, vLLM 0.10.1.1, 4 x A100-80GB over Ray): 'Model loading took 17.2217
+    GiB' per rank = the checkpoint's share + the Marlin padding of 0.10.1's create_weights (I 720 → 768, H 2880 →
+    3072 per rank); on 0.10.0 there is no MXFP4 path, so no padding (helper new4, 2026-12-04)."""
+    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes
+
+    oss = _spec("openai--gpt-oss-120b.json")
+    pad = marlin_mxfp4_padding_bytes(oss, ParallelSpec(tp=4), (0, 10, 1), (8, 0))
+    assert pad.gib == pytest.approx(1.95, abs=0.01)
+    assert marlin_mxfp4_padding_bytes(oss, ParallelSpec(tp=4), (0, 10, 0), (8, 0)).bytes == 0
+    r = plan_vllm(oss, lookup_gpu("A100-SXM-80GB"), ParallelSpec(tp=4),
+                  VllmOptions(engine_version="0.10.1.1", gpu_memory_utilization=0.8, max_model_len=16384,
+                              max_num_batched_tokens=2048), search_fixes=False)
+    load = sum((l.bytes for l in r.ledger.items
+                if l.item in ("model weights", "rotary cos/sin cache", "MXFP4 MoE padding (Marlin)")), GiB(0))
+    assert load.gib == pytest.approx(17.2217, rel=0.005)

@@ -23,7 +23,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # Helper new5 (2026-12-04) added gs_019 as printed (+0.0 %, no rule changed):
                                      # 33 scored, median 0.32 %, p90 1.60 %, 32/33 inside (level unchanged)
     # helper scor (2026-12-04): vl_024, vp_024, vl_076 scored as printed: 54 scored, median 1.93 % (level 0.016 → 0.020)
-    "vllm": (0.020, 0.14, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    "vllm": (0.020, 0.14, 0.84),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).
@@ -41,6 +41,12 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # as printed (vl_024 +3.6 %, vp_024 +8.3 %, vl_076 +6.4 %, all inside their bands;
                                  # the multimodal encoder profile is not modelled, §6.4): 54 scored, median 1.93 %,
                                  # p90 13.3 %, 48/54 inside.
+                                 # Helper new4 (2026-12-04) LOOSENED median 1.6 → 1.7 %, inside 87 → 84 %: vp_025-
+                                 # vp_030 added as printed (57 scored, blind: median 1.46 %, p90 13.3 %, 49/57
+                                 # inside; vp_027 -2.5 % and vp_028 -6.7 % outside: NCCL charged as an NVLink mesh
+                                 # for GPUs without P2P / across nodes, §6.4); then the MXFP4 Marlin padding from
+                                 # 0.10.1 (weights of vp_029 exact) moved vp_029 +1.3 → -3.0 %, outside, for the
+                                 # same cross-node NCCL reason: median 1.68 %, 48/57 inside.
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"

@@ -12,8 +12,11 @@ allocating: the per-partition intermediate size to a multiple of 128 and the hid
 ("the moe marlin kernel requires that for each linear n % 256 == 0 and k % 128 == 0"; 0.10.2 – 0.14.1
 ``Mxfp4MoEMethod.create_weights``; 0.19.0 / 0.29.0 ``mxfp4_round_up_hidden_size_and_intermediate_size``), so w13
 is (2·I_p) × H_p and w2 H_p × I_p, values at 4 bits plus one 1-byte scale per 32 along K, and the biases pad too.
-Applied from vLLM 0.10.2 (the first release read; gpt-oss came with 0.10.1) on; earlier releases and unknown GPUs
-get 0.
+Applied from vLLM 0.10.1 on, the release that brought MXFP4 (gpt-oss): 0.10.1 and 0.10.1.1 have the same Marlin
+branch (``Mxfp4MoEMethod._should_use_marlin``: CUDA below compute capability 9.0 → Marlin; ``create_weights``: the
+same 128 / 256 padding), and 0.10.0 has no ``layers/quantization/mxfp4.py`` at all (helper new4, 2026-12-04: vp_029,
+gpt-oss-120b at tp 4 on A100s, 'Model loading took 17.2217 GiB' on 0.10.1.1 = the checkpoint's 15.24 GiB + this
+padding's 1.95 GiB).  Earlier releases and unknown GPUs get 0.
 
 Hopper (compute capability 9.0, ``triton_mxfp4_extra_bytes``): the default backend is OpenAI's triton_kernels
 ``matmul_ogs`` (0.12.0 – 0.14.1 ``get_mxfp4_backend``: the FlashInfer SM90 path only with
@@ -50,9 +53,9 @@ from tpkit.units import Bytes
 __all__ = ["marlin_mxfp4_padding_bytes", "triton_mxfp4_extra_bytes", "FIRST_RELEASE", "TRITON_FIRST_RELEASE",
            "TRITON_SCALES_FREED"]
 
-FIRST_RELEASE = (0, 10, 2)
-"""first vLLM release whose MXFP4 backend choice and Marlin padding were read (0.10.2, 0.11.0, 0.12.0, 0.13.0,
-0.14.1, 0.19.0, 0.29.0)"""
+FIRST_RELEASE = (0, 10, 1)
+"""first vLLM release with MXFP4 (and so the Marlin padding); read in 0.10.1, 0.10.1.1, 0.10.2, 0.11.0, 0.12.0,
+0.13.0, 0.14.1, 0.19.0, 0.29.0 (0.10.0 has no mxfp4.py)"""
 
 
 TRITON_FIRST_RELEASE = (0, 12, 0)
