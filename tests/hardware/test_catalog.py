@@ -97,3 +97,41 @@ def test_h100_nvl_is_its_own_entry():
     assert g.compute_capability == (9, 0) and g.memory_bandwidth_tbps == 3.9
     assert g.nvlink_gbps_per_direction is None and "bridge" in g.source_of("nvlink")
     assert lookup_gpu("H100").name == "H100-SXM-80GB"
+
+
+@pytest.mark.parametrize("printed,name,gib", [
+    ("Tesla T4", "T4", 14.75), ("NVIDIA A10G", "A10G", 21.98), ("NVIDIA RTX A6000", "RTX-A6000", 47.54),
+    ("NVIDIA RTX 6000 Ada Generation", "RTX-6000-Ada", 47.37), ("Tesla V100-SXM2-16GB", "V100-16GB", 15.77),
+    ("NVIDIA B300 SXM6 AC", "B300", 267.69), ("NVIDIA GB10", "GB10", 119.63), ("NVIDIA H800", "H800", 79.19),
+    ("NVIDIA A800-SXM4-80GB", "A800-SXM-80GB", 79.15),
+])
+def test_added_gpus_by_printed_name(printed, name, gib):
+    """GPUs added 2026-12-04 (scripts/gpu_catalog_added.py): found by the name nvidia-smi / torch print, with the CUDA
+    total their public logs print (2-decimal GiB)."""
+    g = lookup_gpu(printed)
+    assert g.name == name and round(g.total_bytes.gib, 2) == gib
+
+
+def test_sibling_totals_are_not_matched_against_logs():
+    """A total assumed from a sibling board (L40 = L40S, H800 = H100) or derived from nvidia-smi (A40, H20) is not a
+    candidate for a printed total, so it cannot make a printed match ambiguous; a printed total matching one GPU
+    exactly wins over those within the driver slack (22.05 GiB: L4, not the A10G's 21.98)."""
+    from tpkit.logs.gpu_names import gpus_with_total
+    from tpkit.logs.printed import size_from_text
+
+    assert not lookup_gpu("L40").total_printed and not lookup_gpu("H800").total_printed
+    assert lookup_gpu("T4").total_printed and lookup_gpu("L40S").total_printed
+    size = lambda x: size_from_text(x, "GiB", meaning="total capacity")  # noqa: E731
+    assert gpus_with_total(size("44.53")) == ("L40S",)
+    assert gpus_with_total(size("22.05")) == ("L4",)
+    assert gpus_with_total(size("14.74")) == ("T4",)
+    assert set(gpus_with_total(size("21.99"))) == {"L4", "A10G"}
+
+
+def test_gpus_without_a_rate_refuse_perf_with_a_clear_error():
+    """T4 and V100 have no BF16 tensor cores; the catalog leaves bf16_dense_tflops None and perf says so."""
+    from tpkit.errors import PlanInputError
+    from tpkit.perf.device import device_rates
+
+    with pytest.raises(PlanInputError, match="T4"):
+        device_rates(lookup_gpu("T4"))
