@@ -45,7 +45,6 @@ set's raw schema (helper GS, 2026-12-01)"""
 CONFIG_DIRS = (CONFIGS, DATA / "sglang_logs" / "configs", DATA / "vllm_logs" / "configs", DATA / "engine_facts" / "configs",
                SHARED["sglang"] / "configs", SHARED["vllm"] / "configs")
 
-T4_TOTAL = round(14.74 * 2**30)  # T4 is not in the GPU catalog; the CUDA total vLLM prints for it (vl_025)
 
 # --- SGLang ----------------------------------------------------------------------------------------------------
 # id: (tpkit engine version, how it was chosen, overrides of the flags / inputs, reason not to predict or None)
@@ -280,14 +279,12 @@ def _gpu(case: dict) -> dict:
     rep = (case.get("reported") or {}).get("extra") or {}
     known = ("H100-SXM-80GB", "H100-80GB", "H20-141GB", "H200-SXM-141GB", "B200", "GB200", "L4", "L40S", "RTX-4090", "RTX-5090",
              "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB",
-             "MI355X", "H20-96GB")
+             "MI355X", "H20-96GB", "T4")
     if name in known:
         return {"gpu": name}
-    if name == "T4":
-        return {"gpu": None, "gpu_total_bytes": _gib(rep.get("total_gpu_memory_gib", 14.74)), "gpu_family": "turing",
-                "gpu_note": "T4 is not in the catalog: the CUDA total vLLM prints for a T4 (14.74 GiB)"}
-    if name.startswith("H800"):
-        return {"gpu": "H100-SXM-80GB", "gpu_note": "H800 = H100 SXM silicon and memory (NVLink cut): the H100 entry"}
+    if name.startswith("H800"):  # catalog entries added by helper gpux, 2026-12-04
+        return {"gpu": "H800", "gpu_note": "H800 catalog entry (helper gpux, 2026-12-04): the H100 SXM total and rates, "
+                                          "NVLink 400 GB/s; torch's name 'NVIDIA H800' has no 'h100' for vLLM <= 0.8.4"}
     if case.get("gpu_family") and (case.get("total_gpu_memory_gib") or rep.get("total_gpu_memory_gib")):
         total = case.get("total_gpu_memory_gib") or rep["total_gpu_memory_gib"]
         return {"gpu": None, "gpu_total_bytes": _gib(total), "gpu_family": case["gpu_family"],
@@ -518,6 +515,14 @@ VLLM_SHARED_EDITS = {'case_020': {'tpkit_engine_version': '0.9.2',
 # collection (/work/data) is not on disk, so its records are kept from cases/*.json; these edits are applied on
 # every rebuild (with or without the collection) so that the script, not the output, holds them.
 COLLECTION_EDITS = {
+    # GPUs added to the catalog by helper gpux (2026-12-04): the cases name the catalog entry (the total the log
+    # prints is kept, as for every case whose log prints one)
+    "vl_025": {"gpu": "T4", "gpu_family": None,
+               "gpu_note": "T4 catalog entry (helper gpux, 2026-12-04) with the CUDA total vLLM prints (14.74 GiB)"},
+    "vl_046": {"gpu": "T4", "gpu_family": None,
+               "gpu_note": "T4 catalog entry (helper gpux, 2026-12-04) with the CUDA total vLLM prints (14.74 GiB)"},
+    "vl_047": {"gpu": "H800", "gpu_note": "H800 catalog entry (helper gpux, 2026-12-04): the H100 SXM total and rates, "
+                                          "NVLink 400 GB/s; torch's name 'NVIDIA H800' has no 'h100' for vLLM <= 0.8.4"},
     "sg_004": {"why_not": "reward model (LlamaForSequenceClassification: the Llama-3.1-8B body with a 1-label score "
                           "head and no LM head): tpkit sizes that head now (models/params.py, lead 2026-12-03), but "
                           "the checkpoint's own config.json is not in the set (vocab size, num_labels and dtype "
