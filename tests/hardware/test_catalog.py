@@ -135,3 +135,14 @@ def test_gpus_without_a_rate_refuse_perf_with_a_clear_error():
 
     with pytest.raises(PlanInputError, match="T4"):
         device_rates(lookup_gpu("T4"))
+
+
+def test_sglang_refuses_gpus_below_sm75():
+    """SGLang's load_model raises 'SGLang only supports sm75 and above.' (sglang 0.4.2–0.5.23): V100 (7.0) gets a
+    clear planning error, T4 (7.5) plans; vLLM plans both."""
+    from tpkit.cli import main
+
+    cfg = "tests/logs/data/configs/Qwen__Qwen2.5-0.5B-Instruct"
+    assert main(["plan", cfg, "--gpu", "V100", "--engine", "sglang"]) == 2
+    assert main(["plan", cfg, "--gpu", "T4", "--engine", "sglang"]) == 0
+    assert main(["plan", cfg, "--gpu", "V100", "--engine", "vllm"]) == 0
