@@ -279,7 +279,7 @@ def _gpu(case: dict) -> dict:
     rep = (case.get("reported") or {}).get("extra") or {}
     known = ("H100-SXM-80GB", "H100-80GB", "H20-141GB", "H200-SXM-141GB", "B200", "GB200", "L4", "L40S", "RTX-4090", "RTX-5090",
              "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB",
-             "MI355X", "H20-96GB", "T4")
+             "MI355X", "H20-96GB", "T4", "RTX-5080")
     if name in known:
         return {"gpu": name}
     if name.startswith("H800"):  # catalog entries added by helper gpux, 2026-12-04

@@ -188,11 +188,12 @@ ADDED = [
           "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
           "sm_count": "36 SMs: torch prints multi_processor_count=36 (id 55124120300)",
           "compute_capability": "12.0: torch prints cc=(12, 0) (id 55124120300)"}),
-    _gpu("RTX-5080", ["NVIDIA GeForce RTX 5080", "GeForce RTX 5080", "5080", "RTX5080"], 15841 * MIB,
-         "derived: nvidia-smi 16303 MiB (a fixture recording vram_bytes=17094934528 = 16303 MiB for 'NVIDIA "
-         "GeForce RTX 5080', code-search id 68481364985) − 462 MiB, the Linux driver reservation of the RTX 5060 "
-         "Ti 16GB (same GDDR7 16 GB, same nvidia-smi total: 16303 − 15841 MiB); the one torch print found "
-         "(total_memory=16302MB, id 53141676041) is from Windows, whose WDDM total differs",
+    _gpu("RTX-5080", ["NVIDIA GeForce RTX 5080", "GeForce RTX 5080", "5080", "RTX5080"], 16302 * MIB,
+         "torch '_CudaDeviceProperties(name='NVIDIA GeForce RTX 5080', major=12, minor=0, total_memory=16302MB, "
+         "multi_processor_count=84 …)' (torch 2.7.1+cu128, a Windows prompt; code-search id 53141676041); "
+         "consistent with an SGLang start on Linux (validation case gs_001: 13.91 GiB free after 1.25 GiB of "
+         "weights, i.e. 15.16 GiB free before load, above the 15.47 GiB an RTX 5060 Ti's reservation would leave); "
+         "nvidia-smi 16303 MiB (gs_001's nvidia-smi; a fixture recording vram_bytes=17094934528, id 68481364985)",
          16303, (12, 0), 84, 0.96, None, None, None, None, 5,
          {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 5080 specifications: 16 GB GDDR7, 256-bit, 30 Gbps = 960 GB/s "
                                    f"[{_RECALLED}]",

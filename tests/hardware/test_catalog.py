@@ -114,8 +114,9 @@ def test_added_gpus_by_printed_name(printed, name, gib):
 
 def test_sibling_totals_are_not_matched_against_logs():
     """A total assumed from a sibling board (L40 = L40S, H800 = H100) or derived from nvidia-smi (A40, H20) is not a
-    candidate for a printed total, so it cannot make a printed match ambiguous; a printed total matching one GPU
-    exactly wins over those within the driver slack (22.05 GiB: L4, not the A10G's 21.98)."""
+    candidate for a printed total, so it cannot make a printed match ambiguous.  Two printed totals within the
+    driver slack of each other stay ambiguous (22.05 GiB: L4 or A10G, whose totals move by ~0.2 GiB with the
+    driver)."""
     from tpkit.logs.gpu_names import gpus_with_total
     from tpkit.logs.printed import size_from_text
 
@@ -123,7 +124,7 @@ def test_sibling_totals_are_not_matched_against_logs():
     assert lookup_gpu("T4").total_printed and lookup_gpu("L40S").total_printed
     size = lambda x: size_from_text(x, "GiB", meaning="total capacity")  # noqa: E731
     assert gpus_with_total(size("44.53")) == ("L40S",)
-    assert gpus_with_total(size("22.05")) == ("L4",)
+    assert set(gpus_with_total(size("22.05"))) == {"L4", "A10G"}
     assert gpus_with_total(size("14.74")) == ("T4",)
     assert set(gpus_with_total(size("21.99"))) == {"L4", "A10G"}
 
