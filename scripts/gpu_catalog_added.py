@@ -200,6 +200,38 @@ ADDED = [
           "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
           "sm_count": "84 SMs: torch prints multi_processor_count=84 (id 53141676041)",
           "compute_capability": "12.0: torch prints major=12, minor=0 (id 53141676041)"}),
+    _gpu("A100-PCIe-40GB", ["NVIDIA A100-PCIE-40GB", "A100-PCIE-40GB", "A100 PCIe 40GB"], 42294690447,
+         "assumed equal to A100 SXM4 40GB (same GA100 40 GB HBM2, same nvidia-smi total: 'NVIDIA A100-PCIE-40GB, "
+         "40960 MiB', code-search ids 30968376933, 71303864820); the SXM total is 39.39 GiB from public OOMs "
+         "(research catalog); torch 1.9 printed total_memory=40326MB (39.38 GiB) for 'NVIDIA A100-PCIE-40GB' on an "
+         "older driver (id 14004674982)",
+         40960, (8, 0), 108, 1.555, 312.0, None, 624.0, None, 4,
+         {"memory_bandwidth_tbps": f"NVIDIA A100 datasheet (PCIe 40GB): 1,555 GB/s HBM2 [{_RECALLED}]",
+          "bf16_dense_tflops": f"NVIDIA A100 datasheet: BF16 312 dense (624 sparse) [{_RECALLED}]",
+          "int8_dense_tops": f"NVIDIA A100 datasheet: INT8 624 dense [{_RECALLED}]",
+          "sm_count": "108 SMs: torch prints multi_processor_count=108 (id 14004674982)",
+          "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as H100 PCIe"}),
+    _gpu("A100-PCIe-80GB", ["NVIDIA A100 80GB PCIe", "A100-PCIE-80GB", "A100 PCIe 80GB"], 84986665370,
+         "assumed equal to A100 SXM4 80GB (same GA100 80 GB HBM2e, same nvidia-smi total: 'NVIDIA A100 80GB PCIe, "
+         "81920 MiB', code-search ids 27074596559, 68922542039); the SXM total is 79.15 GiB from public OOMs "
+         "(research catalog)",
+         81920, (8, 0), 108, 1.935, 312.0, None, 624.0, None, 4,
+         {"memory_bandwidth_tbps": f"NVIDIA A100 datasheet (PCIe 80GB): 1,935 GB/s HBM2e [{_RECALLED}]",
+          "bf16_dense_tflops": f"NVIDIA A100 datasheet: BF16 312 dense (624 sparse) [{_RECALLED}]",
+          "int8_dense_tops": f"NVIDIA A100 datasheet: INT8 624 dense [{_RECALLED}]",
+          "sm_count": "108 SMs (GA100 as configured for A100) [recalled]",
+          "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as H100 PCIe"}),
+    _gpu("RTX-5070-Ti", ["NVIDIA GeForce RTX 5070 Ti", "GeForce RTX 5070 Ti", "5070 Ti", "RTX 5070 Ti",
+                         "RTX-5070-Ti-16GB"], 16302 * MIB,
+         "assumed equal to RTX 5080 (same GB203 die, 16 GB GDDR7, same nvidia-smi total: 'NVIDIA GeForce RTX 5070 "
+         "Ti, 16303 MiB', code-search ids 62490236739, 68987439970, and tests/logs/data/vllm/vl_048.log); no CUDA "
+         "total printed with the name 5070 Ti was found",
+         16303, (12, 0), None, 0.896, None, None, None, None, 5,
+         {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 5070 Ti specifications: 16 GB GDDR7, 256-bit, 28 Gbps = 896 "
+                                   f"GB/s [{_RECALLED}]",
+          "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
+          "sm_count": "None: not printed in the evidence found",
+          "compute_capability": "12.0 (every GeForce RTX 50 card is SM120; torch prints 12.0 for the 5060 Ti and 5080)"}),
     _gpu("H800", ["NVIDIA H800", "H800-SXM", "H800-80GB", "H800-SXM5-80GB", "NVIDIA H800 80GB HBM3"],
          _gib(79.19),
          "assumed equal to H100 SXM 80GB (same GH100 80 GB HBM3 board, same nvidia-smi total: 'NVIDIA H800, 81559 "
