@@ -51,7 +51,8 @@ ADDED = [
          "capacity' in many public PyTorch OOM messages on T4 (ids 29258903864 'T4: CUDA out of memory … 14.75 GiB', "
          "29310183345 'T4(16GB RAM)'); nvidia-smi 15360MiB ('Tesla T4 … 15360MiB', id 41626499741)",
          15360, (7, 5), 40, 0.32, None, None, 130.0, None, 3,
-         {"memory_bandwidth_tbps": f"NVIDIA T4 datasheet: 16 GB GDDR6, 320 GB/s, 70 W [{_RECALLED}]",
+         {"memory_bandwidth_tbps": f"NVIDIA T4 datasheet: 16 GB GDDR6, 320 GB/s, 70 W [{_RECALLED}; the same 320 GB/s and INT8 130 TOPS in "
+                                  "heise.de's launch report, Nvidia-Tesla-P4-K-I-Beschleuniger…-4164684]",
           "bf16_dense_tflops": "None: Turing has no BF16 tensor cores (datasheet: FP16 mixed-precision 65 TFLOPS "
                                "dense); engines run T4 in float16, which the perf model does not rate",
           "int8_dense_tops": f"NVIDIA T4 datasheet: INT8 130 TOPS [{_RECALLED}]"}),
@@ -70,10 +71,11 @@ ADDED = [
          "24 GB vLLM hosts (id 56778435960, GPU unnamed) and '22.20 GiB total capacity' on a 'Lambda A10' with an "
          "older driver (id 65789298276)",
          23028, (8, 6), 72, 0.6, 125.0, None, 250.0, None, 4,
-         {"memory_bandwidth_tbps": f"NVIDIA A10 datasheet: 24 GB GDDR6, 600 GB/s, 150 W [{_RECALLED}]",
+         {"memory_bandwidth_tbps": f"NVIDIA A10 datasheet: 24 GB GDDR6, 600 GB/s, 150 W [{_RECALLED}; 600 GB/s for both A10 and A10G in "
+                                  "baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference]",
           "bf16_dense_tflops": f"NVIDIA A10 datasheet: BF16 tensor 125 | 250* TFLOPS (*sparsity) [{_RECALLED}]",
           "int8_dense_tops": f"NVIDIA A10 datasheet: INT8 250 | 500* TOPS [{_RECALLED}]",
-          "sm_count": "72 SMs (GA102 as configured for A10, datasheet 9,216 CUDA cores = 128 × 72) [recalled]"}),
+          "sm_count": "72 SMs (9,216 CUDA cores = 128 × 72; SM count 72 in sysrqmts.com's A10 PCIe spec table)"}),
     _gpu("RTX-A6000", ["NVIDIA RTX A6000", "RTX A6000", "A6000", "RTX-A6000-48GB"], _gib(47.54),
          "47.54 GiB: torch '_CudaDeviceProperties(name='NVIDIA RTX A6000', … total_memory=48676MB)' (code-search "
          "ids 11265254500, 35432920428) = 47.54 GiB; a CUDA device query printing 'NVIDIA RTX A6000 … Total global "
@@ -81,7 +83,8 @@ ADDED = [
          "56876912941); vLLM 'Free memory on device cuda:3 (33.49/47.54 GiB)' (id 52306291893); nvidia-smi "
          "'NVIDIA RTX A6000, 49140 MiB' (ids 62045867363, 69321511731)",
          49140, (8, 6), 84, 0.768, 154.8, None, 309.7, None, 4,
-         {"memory_bandwidth_tbps": f"NVIDIA RTX A6000 datasheet: 48 GB GDDR6 ECC, 768 GB/s, 300 W [{_RECALLED}]",
+         {"memory_bandwidth_tbps": f"NVIDIA RTX A6000 datasheet: 48 GB GDDR6 ECC, 768 GB/s, 300 W [{_RECALLED}; 768 GB/s, BF16 154.8 dense "
+                                  "and INT8 309.7 TOPS in llmperf.net's A6000 page citing Microway]",
           "bf16_dense_tflops": "NVIDIA RTX A6000 datasheet / Ampere GA102 whitepaper: FP16/BF16 tensor with FP32 "
                                f"accumulate 154.8 | 309.7* TFLOPS (*sparsity) [{_RECALLED}]",
           "int8_dense_tops": f"Ampere GA102 whitepaper (RTX A6000): INT8 309.7 | 619.4* TOPS [{_RECALLED}]",
@@ -93,7 +96,8 @@ ADDED = [
          "6000 Ada' (code-search id 53811563544; same figure in ids 65899189315, 29540830786, 51848403903); "
          "nvidia-smi 49,140 MiB for 'NVIDIA RTX 6000 Ada Generation' (id 53455615656)",
          49140, (8, 9), 142, 0.96, 364.2, 728.5, 728.5, None, 4,
-         {"memory_bandwidth_tbps": f"NVIDIA RTX 6000 Ada datasheet: 48 GB GDDR6 ECC, 960 GB/s, 300 W [{_RECALLED}]",
+         {"memory_bandwidth_tbps": f"NVIDIA RTX 6000 Ada datasheet: 48 GB GDDR6 ECC, 960 GB/s, 300 W [{_RECALLED}; 960 GB/s and 142 SMs in "
+                                  "grafikkarten.com's launch table]",
           "bf16_dense_tflops": "NVIDIA RTX 6000 Ada datasheet: tensor 1,457 TFLOPS FP8 with sparsity → FP8 728.5 "
                                f"dense, BF16 half of it, 364.2 dense [{_RECALLED}]",
           "fp8_dense_tflops": f"NVIDIA RTX 6000 Ada datasheet: FP8 1,457* TFLOPS (*sparsity; dense half) [{_RECALLED}]",
@@ -105,7 +109,9 @@ ADDED = [
          "OOMs (research catalog). Public OOMs at 44.52 GiB on unnamed 48 GB hosts (id 56538409782) fit an L40 or "
          "A40 on another driver within 0.13 GiB",
          46068, (8, 9), 142, 0.864, 181.05, 362.0, 362.0, None, 4,
-         {"memory_bandwidth_tbps": f"NVIDIA L40 datasheet: 48 GB GDDR6 ECC, 864 GB/s, 300 W [{_RECALLED}]",
+         {"memory_bandwidth_tbps": f"NVIDIA L40 datasheet: 48 GB GDDR6 ECC, 864 GB/s, 300 W [{_RECALLED}; a reseller copy of the L40/L40S "
+                                  "datasheet table (mullet.se product 355414) gives 864 GB/s, BF16 181.05 | 362.1*, FP8 362 | 724*, "
+                                  "INT8 362 | 724*]",
           "bf16_dense_tflops": f"NVIDIA L40 datasheet: BF16 181.05 | 362.1* TFLOPS (*sparsity) [{_RECALLED}]",
           "fp8_dense_tflops": f"NVIDIA L40 datasheet: FP8 362 | 724* TFLOPS [{_RECALLED}]",
           "int8_dense_tops": "derived: = dense FP8 (Ada datasheets list INT8 TOPS equal to FP8 TFLOPS)",
@@ -116,7 +122,9 @@ ADDED = [
          "(44.54 GiB); no CUDA total printed with the name A40 was found. Public OOMs at 44.52 GiB on unnamed 48 GB "
          "hosts (id 56538409782) lie 0.02 GiB below",
          46068, (8, 6), 84, 0.696, 149.7, None, 299.3, None, 4,
-         {"memory_bandwidth_tbps": f"NVIDIA A40 datasheet: 48 GB GDDR6 ECC, 696 GB/s, 300 W [{_RECALLED}]",
+         {"memory_bandwidth_tbps": f"NVIDIA A40 datasheet: 48 GB GDDR6 ECC, 696 GB/s, 300 W [{_RECALLED}; a reseller copy of the A40 "
+                                  "datasheet (ecer.com) gives 696 GB/s, BF16 149.7 | 299.4*, INT8 299.3 | 598.6*, NVLink 112.5 GB/s "
+                                  "bidirectional, PCIe Gen4 64 GB/s]",
           "bf16_dense_tflops": f"NVIDIA A40 datasheet: BF16 149.7 | 299.4* TFLOPS (*sparsity) [{_RECALLED}]",
           "int8_dense_tops": f"NVIDIA A40 datasheet: INT8 299.3 | 598.6* TOPS [{_RECALLED}]",
           "sm_count": "84 SMs (GA102, 10,752 CUDA cores = 128 × 84) [recalled]",
@@ -273,7 +281,8 @@ ADDED = [
          "host; the free memory at start-up also falls with what the CPU side uses. nvidia-smi prints no memory "
          "total on GB10",
          None, (12, 1), None, 0.273, None, None, None, None, None,
-         {"memory_bandwidth_tbps": f"NVIDIA DGX Spark specifications: 128 GB LPDDR5x unified, 273 GB/s [{_RECALLED}]",
+         {"memory_bandwidth_tbps": "NVIDIA DGX Spark specifications: 128 GB LPDDR5x unified, 273 GB/s (as quoted, 'verified against the "
+                                  "NVIDIA DGX Spark product page', by ai-infrastructure.net/dgx-spark)",
           "bf16_dense_tflops": "None: NVIDIA publishes only the FP4 sparse headline (1 PFLOP) for GB10",
           "compute_capability": "12.1 (sm_121): 'NVIDIA GB10 / sm_121' in public benchmark notes (ids 55403413146, "
                                 "58604305896)",
