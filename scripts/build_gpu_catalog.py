@@ -74,6 +74,7 @@ EXTRA = [
     {
         "name": "H20-141GB", "vendor": "NVIDIA", "aliases": ["H20-3e", "H20-141G", "H20-HBM3e"],
         "total_bytes": 150109880320,
+        "total_printed": False,
         "total_source": "assumed equal to the measured H200 SXM total (same 141 GB HBM3e stack); consistent with "
                         "vllm-project/recipes#12 (6.99 GiB / 0.05 utilisation = 139.8 GiB)",
         "nvidia_smi_total_mib": 143771, "compute_capability": [9, 0], "sm_count": 78,
@@ -211,6 +212,7 @@ def _entry(raw: dict) -> dict:
         "name": name, "vendor": raw.get("vendor", "NVIDIA"),
         "aliases": sorted(set(aliases) | set(extra_aliases) | {raw["gpu"]}),
         "total_bytes": total, "total_source": source,
+        **({"total_printed": False} if source.startswith("derived") else {}),
         "nvidia_smi_total_mib": mem.get("nvidia_smi_total_MiB"),
         "compute_capability": [int(cc.group(1)), int(cc.group(2))] if cc else None,
         "sm_count": int(_number(raw.get("sm_count"))) if _number(raw.get("sm_count")) else None,
@@ -222,9 +224,69 @@ def _entry(raw: dict) -> dict:
     }
 
 
+H100_NVL = {'name': 'H100-NVL-94GB',
+     'vendor': 'NVIDIA',
+     'aliases': ['H100 NVL', 'H100-NVL', 'H100NVL', 'H100 NVL 94GB', 'NVIDIA H100 NVL'],
+     'total_bytes': 99965363814,
+     'total_source': "93.09-93.11 GiB total capacity in public PyTorch OOM messages on H100 NVL ('GPU 0 has a total "
+                     "capacity of 93.10 GiB', several repositories; 93.09 and 93.11 on other drivers; 2-decimal "
+                     "rounding), 93.10 taken; nvidia-smi prints 95830MiB (public nvidia-smi tables of 'NVIDIA H100 "
+                     "NVL')",
+     'nvidia_smi_total_mib': 95830,
+     'compute_capability': [9, 0],
+     'sm_count': 132,
+     'memory_bandwidth_tbps': 3.9,
+     'bf16_dense_tflops': 835.5,
+     'nvlink_gbps_per_direction': None,
+     'pcie_gbps_per_direction': 64.0,
+     'fp8_dense_tflops': 1670.5,
+     'fp4_dense_tflops': None,
+     'int8_dense_tops': 1670.5,
+     'pcie_generation': 5,
+     'pcie_lanes': 16,
+     'sources': {'memory_bandwidth_tbps': 'NVIDIA H100 NVL datasheet (per GPU): 94 GB HBM3, 3.9 TB/s, BF16 1,671* / '
+                                          'FP8 3,341* TFLOPS (*sparsity; dense = half), 350-400 W, NVLink bridge 600 '
+                                          'GB/s, PCIe Gen5 128 GB/s [vendor datasheet values recalled (UNVERIFIED '
+                                          'against the PDF); corroborated by third-party tables in public '
+                                          "repositories: 'H100 NVL | Hopper | 94 GB HBM3 | 3.9 TB/s | ~835 | ~1670 | "
+                                          "NVLink bridge (600 GB/s)' (find_string 'H100 NVL', 2026-12-04)]",
+                 'bf16_dense_tflops': 'NVIDIA H100 NVL datasheet (per GPU): 94 GB HBM3, 3.9 TB/s, BF16 1,671* / FP8 '
+                                      '3,341* TFLOPS (*sparsity; dense = half), 350-400 W, NVLink bridge 600 GB/s, '
+                                      'PCIe Gen5 128 GB/s [vendor datasheet values recalled (UNVERIFIED against the '
+                                      "PDF); corroborated by third-party tables in public repositories: 'H100 NVL | "
+                                      "Hopper | 94 GB HBM3 | 3.9 TB/s | ~835 | ~1670 | NVLink bridge (600 GB/s)' "
+                                      "(find_string 'H100 NVL', 2026-12-04)]",
+                 'fp8_dense_tflops': 'NVIDIA H100 NVL datasheet (per GPU): 94 GB HBM3, 3.9 TB/s, BF16 1,671* / FP8 '
+                                     '3,341* TFLOPS (*sparsity; dense = half), 350-400 W, NVLink bridge 600 GB/s, PCIe '
+                                     'Gen5 128 GB/s [vendor datasheet values recalled (UNVERIFIED against the PDF); '
+                                     "corroborated by third-party tables in public repositories: 'H100 NVL | Hopper | "
+                                     "94 GB HBM3 | 3.9 TB/s | ~835 | ~1670 | NVLink bridge (600 GB/s)' (find_string "
+                                     "'H100 NVL', 2026-12-04)]",
+                 'int8_dense_tops': 'derived: = dense FP8 (Hopper datasheets list INT8 TOPS equal to FP8 TFLOPS)',
+                 'sm_count': '132 SMs (full GH100 configuration of the SXM part; third-party spec page '
+                             'gpu.blog/gpus/nvidia-h100-nvl: 132 SMs, 16,896 CUDA cores = 128 x 132)',
+                 'compute_capability': "Hopper SM90 (sglang-play check_environment.py prints 'GPU 0,...,7 Compute "
+                                       "Capability: 9.0' for 'NVIDIA H100 NVL', tests/logs/data/sglang/sg_067.log)",
+                 'nvlink': 'NVLink bridge 600 GB/s bidirectional (300 per direction) joins the two GPUs of a pair '
+                           'only; left null so the catalog topology (hardware/topology.py Topology.from_catalog) does '
+                           'not assume a full NVLink mesh across more GPUs, as H100-PCIe-80GB (same bridge)',
+                 'pcie': 'PCIe Gen5 x16: bidirectional GB/s / 2 per direction (datasheet)'}}
+"""H100 NVL (helper near, dc7408e): added to gpus.json by hand after H100 PCIe; kept here so a rebuild reproduces it"""
+
+
+def _added() -> list[dict]:
+    """The GPUs of ``scripts/gpu_catalog_added.py`` (helper gpux, 2026-12-04)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gpu_catalog_added import ADDED
+
+    return ADDED
+
+
 def main(argv: list[str]) -> int:
     src = Path(argv[1]) if len(argv) > 1 else DEFAULT_SRC
-    entries = [_entry(raw) for raw in json.loads(src.read_text())] + EXTRA
+    entries = [_entry(raw) for raw in json.loads(src.read_text())]
+    at = next(i for i, e in enumerate(entries) if e["name"] == "H100-PCIe-80GB") + 1
+    entries = entries[:at] + [H100_NVL] + entries[at:] + EXTRA + _added()
     OUT.write_text(json.dumps({"source": str(src.name), "gpus": entries}, indent=1) + "\n")
     print(f"wrote {len(entries)} GPUs to {OUT}")
     return 0

@@ -45,7 +45,6 @@ set's raw schema (helper GS, 2026-12-01)"""
 CONFIG_DIRS = (CONFIGS, DATA / "sglang_logs" / "configs", DATA / "vllm_logs" / "configs", DATA / "engine_facts" / "configs",
                SHARED["sglang"] / "configs", SHARED["vllm"] / "configs")
 
-T4_TOTAL = round(14.74 * 2**30)  # T4 is not in the GPU catalog; the CUDA total vLLM prints for it (vl_025)
 
 # --- SGLang ----------------------------------------------------------------------------------------------------
 # id: (tpkit engine version, how it was chosen, overrides of the flags / inputs, reason not to predict or None)
@@ -311,14 +310,12 @@ def _gpu(case: dict) -> dict:
     rep = (case.get("reported") or {}).get("extra") or {}
     known = ("H100-SXM-80GB", "H100-80GB", "H20-141GB", "H200-SXM-141GB", "B200", "GB200", "L4", "L40S", "RTX-4090", "RTX-5090",
              "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB",
-             "MI355X", "H20-96GB")
+             "MI355X", "H20-96GB", "T4", "RTX-5080")
     if name in known:
         return {"gpu": name}
-    if name == "T4":
-        return {"gpu": None, "gpu_total_bytes": _gib(rep.get("total_gpu_memory_gib", 14.74)), "gpu_family": "turing",
-                "gpu_note": "T4 is not in the catalog: the CUDA total vLLM prints for a T4 (14.74 GiB)"}
-    if name.startswith("H800"):
-        return {"gpu": "H100-SXM-80GB", "gpu_note": "H800 = H100 SXM silicon and memory (NVLink cut): the H100 entry"}
+    if name.startswith("H800"):  # catalog entries added by helper gpux, 2026-12-04
+        return {"gpu": "H800", "gpu_note": "H800 catalog entry (helper gpux, 2026-12-04): the H100 SXM total and rates, "
+                                          "NVLink 400 GB/s; torch's name 'NVIDIA H800' has no 'h100' for vLLM <= 0.8.4"}
     if case.get("gpu_family") and (case.get("total_gpu_memory_gib") or rep.get("total_gpu_memory_gib")):
         total = case.get("total_gpu_memory_gib") or rep["total_gpu_memory_gib"]
         return {"gpu": None, "gpu_total_bytes": _gib(total), "gpu_family": case["gpu_family"],
@@ -592,6 +589,37 @@ PUBLIC_EDITS = {
 """hand edits of the repository-kept public records (helper scor), applied after normalisation"""
 
 COLLECTION_EDITS = {
+    # GPUs added to the catalog by helper gpux (2026-12-04): the cases name the catalog entry (the total the log
+    # prints is kept, as for every case whose log prints one)
+    "vl_025": {"gpu": "T4", "gpu_family": None,
+               "gpu_note": "T4 catalog entry (helper gpux, 2026-12-04) with the CUDA total vLLM prints (14.74 GiB)"},
+    "vl_046": {"gpu": "T4", "gpu_family": None,
+               "gpu_note": "T4 catalog entry (helper gpux, 2026-12-04) with the CUDA total vLLM prints (14.74 GiB)"},
+    "vl_047": {"gpu": "H800", "gpu_note": "H800 catalog entry (helper gpux, 2026-12-04): the H100 SXM total and rates, "
+                                          "NVLink 400 GB/s; torch's name 'NVIDIA H800' has no 'h100' for vLLM <= 0.8.4",
+               "why_off": (
+                          "vLLM 0.8.4 V1, DeepSeek-V3 tp 16 EP 16 over two H800 nodes (helper v2, 2026-12-01; vllm 0.8.5 wheel,"
+                          " the same gpu_worker/gpu_model_runner code as vl_002). The plan's limiting phase is the dummy "
+                          "sampler (1,024 rows x 129,280 x 38 B plus the 8,192 x 7,168 hidden rows = 4.8 GiB, "
+                          "engine/arg_utils.py _set_default_args_v1: max_num_seqs 1,024 on >= 70 GiB GPUs); ~3.7 GiB more non-"
+                          "KV memory is charged than modelled, as vl_002 (same era), with no source found in the 0.8.5 worker "
+                          "or runner; the NCCL start-up cell for world 16 across nodes has no sample (world 8's cell, wider "
+                          "band). Scored, outside its band. Re-read (helper v08, 2026-12-03; vllm 0.8.4 and 0.8.5 wheels): (1) "
+                          "0.8.4's _set_default_args_v1 gives the large batch defaults by device NAME ('h100'/'h200' in torch's"
+                          " name); this GPU is 'NVIDIA H800' (the log's device_name=NVIDIA_H800), so without batch flags 0.8.4 "
+                          "ran 2,048 tokens / 256 sequences on the API server: a 1.2 GiB sampler instead of 4.8 GiB and ~7.3 "
+                          "GiB unexplained. The set mapped the H800 to the H100 entry, whose name kept tpkit on 8,192/1,024 "
+                          "(+17.2 %); since the H800 has its own catalog entry (helper gpux, 2026-12-04) tpkit follows 0.8.4's "
+                          "name rule and plans 2,048/256 (+35.3 %): the run's batch flags are not printed (the same author's V0"
+                          " command on this cluster passed --max-num-seqs 16 --max-num-batched-tokens 16384): the case is flag-"
+                          "limited. (2) vp_006 (vllm#17242: DeepSeek-R1, 0.8.4 V1, tp 16 over two 8 x H20 nodes, a 1-token "
+                          "batch) is +7.7 %, i.e. ~1.7 GiB of non-KV memory beyond the plan with negligible activations: part "
+                          "of this gap is two-node start-up memory (NCCL over the network; world 16 has no start-up sample). "
+                          "(3) MLA V1's chunked-prefill workspace (v1/attention/backends/mla/common.py "
+                          "MLACommonMetadataBuilder: min(max(8 x max_model_len, 4 x max_num_seqs x block), 131,072) x 576 x 2 B"
+                          " = 144 MiB here) is allocated before the profile and not in the plan: 0.14 of the 3.7 GiB, not added"
+                          " (its later releases not read)."),
+               },
     "sg_004": {"why_not": "reward model (LlamaForSequenceClassification: the Llama-3.1-8B body with a 1-label score "
                           "head and no LM head): tpkit sizes that head now (models/params.py, lead 2026-12-03), but "
                           "the checkpoint's own config.json is not in the set (vocab size, num_labels and dtype "

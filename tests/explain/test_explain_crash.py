@@ -37,7 +37,7 @@ def test_the_kv_check_under_pp_names_the_stage_imbalance():
     d = explain_log(log_bytes("vl_048")).diagnosis
     assert d.phase == "kv_pool" and set(d.to_dict()) >= {"status", "phase", "cause", "fixes"}
     assert "≤ 0.16" in d.cause and "imbalance across the pp stages" in d.cause
-    assert "RTX 5070 Ti" in d.cause and "RTX-5090" in d.cause
+    assert "RTX-5070-Ti" in d.cause and "RTX-5090" in d.cause  # both catalog GPUs (the 5070 Ti since 2026-12-04)
     assert d.fixes[0].flags == "--max-model-len 34736" and d.fixes[0].fits
 
 

@@ -135,3 +135,16 @@ def test_release_capped_by_the_log_date():
     assert newest_by_date("0.5.15", "2026-07-10") == ("0.5.15", "")  # released that day: not capped
     assert newest_by_date("0.4.4", "2026-01-01") == ("0.4.4", "")
     assert newest_by_date("0.5.3", None) == ("0.5.3", "")
+
+
+def test_siblings_and_gpus_sglang_refuses_are_no_candidates():
+    """An interval around 31.4 GiB holds the RTX 5090 (31.36 GiB) and the V100 32 GB (31.75 GiB): SGLang does not
+    run on a V100 (SM70, 'SGLang only supports sm75 and above.'), so the 5090 stays the only candidate.  Around
+    79 GiB the H800 and A800 (totals assumed equal to H100 / A100: GpuSpec.total_printed False) do not join."""
+    text = _log("[2026-10-04 10:00:00] Init torch distributed ends. mem usage=0.00 GB",
+                "[2026-10-04 10:00:01] Load weight begin. avail mem=30.90 GB")
+    got = infer_sglang_total(parse_log(text), 1)
+    assert got.low.gib < 31.36 < 31.75 < got.high.gib and got.candidates == ("RTX-5090",)
+    text = _log("[2025-03-25 16:37:06 TP0] Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, "
+                "avail mem=63.48 GB, mem usage=15.11 GB.")
+    assert "H800" not in infer_sglang_total(parse_log(text), 1).candidates

@@ -97,3 +97,55 @@ def test_h100_nvl_is_its_own_entry():
     assert g.compute_capability == (9, 0) and g.memory_bandwidth_tbps == 3.9
     assert g.nvlink_gbps_per_direction is None and "bridge" in g.source_of("nvlink")
     assert lookup_gpu("H100").name == "H100-SXM-80GB"
+
+
+@pytest.mark.parametrize("printed,name,gib", [
+    ("Tesla T4", "T4", 14.75), ("NVIDIA A10G", "A10G", 21.98), ("NVIDIA RTX A6000", "RTX-A6000", 47.54),
+    ("NVIDIA RTX 6000 Ada Generation", "RTX-6000-Ada", 47.37), ("Tesla V100-SXM2-16GB", "V100-16GB", 15.77),
+    ("NVIDIA B300 SXM6 AC", "B300", 267.69), ("NVIDIA GB10", "GB10", 119.63), ("NVIDIA H800", "H800", 79.19),
+    ("NVIDIA A800-SXM4-80GB", "A800-SXM-80GB", 79.15), ("NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB", 39.39),
+    ("NVIDIA A100 80GB PCIe", "A100-PCIe-80GB", 79.15), ("NVIDIA GeForce RTX 5070 Ti", "RTX-5070-Ti", 15.92),
+    ("NVIDIA GeForce RTX 5080", "RTX-5080", 15.92),
+])
+def test_added_gpus_by_printed_name(printed, name, gib):
+    """GPUs added 2026-12-04 (scripts/gpu_catalog_added.py): found by the name nvidia-smi / torch print, with the CUDA
+    total their public logs print (2-decimal GiB)."""
+    g = lookup_gpu(printed)
+    assert g.name == name and round(g.total_bytes.gib, 2) == gib
+
+
+def test_sibling_totals_are_not_matched_against_logs():
+    """A total assumed from a sibling board (L40 = L40S, H800 = H100) or derived from nvidia-smi (A40, H20) is not a
+    candidate for a printed total, so it cannot make a printed match ambiguous.  Two printed totals within the
+    driver slack of each other stay ambiguous (22.05 GiB: L4 or A10G, whose totals move by ~0.2 GiB with the
+    driver)."""
+    from tpkit.logs.gpu_names import gpus_with_total
+    from tpkit.logs.printed import size_from_text
+
+    assert not lookup_gpu("L40").total_printed and not lookup_gpu("H800").total_printed
+    assert lookup_gpu("T4").total_printed and lookup_gpu("L40S").total_printed
+    size = lambda x: size_from_text(x, "GiB", meaning="total capacity")  # noqa: E731
+    assert gpus_with_total(size("44.53")) == ("L40S",)
+    assert set(gpus_with_total(size("22.05"))) == {"L4", "A10G"}
+    assert gpus_with_total(size("14.74")) == ("T4",)
+    assert set(gpus_with_total(size("21.99"))) == {"L4", "A10G"}
+
+
+def test_gpus_without_a_rate_refuse_perf_with_a_clear_error():
+    """T4 and V100 have no BF16 tensor cores; the catalog leaves bf16_dense_tflops None and perf says so."""
+    from tpkit.errors import PlanInputError
+    from tpkit.perf.device import device_rates
+
+    with pytest.raises(PlanInputError, match="T4"):
+        device_rates(lookup_gpu("T4"))
+
+
+def test_sglang_refuses_gpus_below_sm75():
+    """SGLang's load_model raises 'SGLang only supports sm75 and above.' (sglang 0.4.2–0.5.23): V100 (7.0) gets a
+    clear planning error, T4 (7.5) plans; vLLM plans both."""
+    from tpkit.cli import main
+
+    cfg = "tests/logs/data/configs/Qwen__Qwen2.5-0.5B-Instruct"
+    assert main(["plan", cfg, "--gpu", "V100", "--engine", "sglang"]) == 2
+    assert main(["plan", cfg, "--gpu", "T4", "--engine", "sglang"]) == 0
+    assert main(["plan", cfg, "--gpu", "V100", "--engine", "vllm"]) == 0

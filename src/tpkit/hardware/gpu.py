@@ -47,6 +47,10 @@ class GpuSpec:
     """``NVIDIA`` or ``AMD``"""
     aliases: tuple[str, ...] = ()
     """other names that find this GPU (``H100``, ``NVIDIA H100 80GB HBM3`` …)"""
+    total_printed: bool = True
+    """``total_bytes`` was printed for this GPU (measured, PyTorch OOMs, engine logs); False where it is derived from
+    nvidia-smi or assumed equal to a sibling board's: such a total is not matched against a log's numbers
+    (``logs.gpu_names.gpus_with_total``, ``explain.gpuinfer``), so a sibling never makes a printed match ambiguous"""
 
     def source_of(self, field: str) -> str:
         """Where the value of ``field`` came from (``"not recorded"`` when the catalog says nothing)."""

@@ -42,6 +42,9 @@ def gpu_in(message: str) -> tuple[str, str | None] | None:
 
 
 def gpus_with_total(total: PrintedSize) -> tuple[str, ...]:
-    """Catalog GPUs whose CUDA-reported total prints as ``total`` (within its rounding, +0.5 %)."""
+    """Catalog GPUs whose CUDA-reported total prints as ``total`` (within its rounding, +0.5 %: driver releases move
+    the total by up to ~0.2 GiB).  Only totals printed for the GPU itself compete (``GpuSpec.total_printed``): a
+    total derived from nvidia-smi or assumed from a sibling board would make a printed match ambiguous (or a wrong
+    one unique) without evidence of its own."""
     slack = total.value * 0.005
-    return tuple(g.name for g in list_gpus() if total.contains(g.total_bytes, slack=slack))
+    return tuple(g.name for g in list_gpus() if g.total_printed and total.contains(g.total_bytes, slack=slack))

@@ -48,9 +48,12 @@ class DeviceRates:
 def device_rates(gpu: GpuSpec) -> DeviceRates:
     """Effective rates of ``gpu``; a GPU without bandwidth or bf16 rate in the catalog is a user error."""
     if not gpu.memory_bandwidth_tbps or not gpu.bf16_dense_tflops:
+        missing = [f for f in ("memory_bandwidth_tbps", "bf16_dense_tflops") if not getattr(gpu, f)]
+        why = "; ".join(f"{f}: {gpu.source_of(f)}" for f in missing if gpu.source_of(f) != "not recorded")
         raise PlanInputError(
             f"GPU {gpu.name!r} has no memory bandwidth or bf16 TFLOP/s in the catalog, so its decode speed cannot "
-            "be predicted; pass a catalog GPU with --gpu (e.g. --gpu H100), not --gpu-memory")
+            "be predicted" + (f" (the catalog says: {why})" if why else "")
+            + "; pass a catalog GPU with both rates with --gpu (e.g. --gpu H100), not --gpu-memory")
     hbm = C["hbm_efficiency"].value * gpu.memory_bandwidth_tbps * 1e12
     eff = C["gemm_flop_efficiency"].value
     flops = tuple((dt, eff * tf * 1e12) for dt in ("bf16", "fp8", "fp4", "int8")

@@ -430,6 +430,18 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
     return retry
 
 
+def _check_sm75(gpu: GpuSpec) -> None:
+    """No plan for a GPU SGLang refuses (``defaults.sglang_runs_on``: below SM75, e.g. a V100)."""
+    from tpkit.engines.sglang.defaults import SGLANG_MIN_COMPUTE_CAPABILITY, sglang_runs_on
+
+    if not sglang_runs_on(gpu.vendor, gpu.compute_capability):
+        cc, low = gpu.compute_capability, SGLANG_MIN_COMPUTE_CAPABILITY
+        raise PlanInputError(
+            f"SGLang does not run on {gpu.name} (compute capability {cc[0]}.{cc[1]}): it stops at the weight load "
+            f"with 'SGLang only supports sm{low[0]}{low[1]} and above.'; plan it with --engine vllm, or pick a GPU "
+            f"of SM{low[0]}{low[1]} or newer")
+
+
 def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
                 machine: MachineProfile | None = None, weights: "WeightsPlan | Bytes | None" = None,
                 extra_uses: "tuple[LineItem, ...] | Callable[[int], tuple[LineItem, ...]]" = (),
@@ -445,6 +457,7 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     function of the TP size that gives them (``tp -> lines``; ``tpkit plan --tpkit-allreduce`` passes one).
     ``search_fixes``: re-plan every fix the verdict could name and name only those that fit (False: name none).
     """
+    _check_sm75(gpu)
     uses_for = extra_uses if callable(extra_uses) else None
     extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
     extra_uses = use_lines(extra_uses) if extra_uses else ()

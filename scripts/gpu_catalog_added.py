@@ -1,0 +1,291 @@
+"""GPUs added to the catalog on 2026-12-04 (helper gpux): cards that public SGLang/vLLM threads serve on.
+
+Read by ``scripts/build_gpu_catalog.py`` (appended after ``EXTRA``).  Every ``total_bytes`` rests on printed evidence
+(found with the code-search index; ``id`` = its file id) or on the sibling relation stated in ``total_source``:
+
+* ``torch ... total_memory=NMB`` (``_CudaDeviceProperties``) is ``cudaMemGetInfo``'s total floored to MiB, so the
+  total is N MiB (+<1 MiB);
+* 'X GiB total capacity' (PyTorch OOM) and vLLM's 'Free memory on device (a/X GiB)' are 2-decimal GiB (±5 MiB);
+* a sibling board (same die, same memory, same nvidia-smi MiB total, same driver architecture) is assumed to
+  reserve the same driver memory; the entry names the sibling.
+
+Rates are vendor datasheet figures, recalled (UNVERIFIED against the PDFs, as the rest of the catalog); a rate
+that was not checked is ``None`` and ``sources`` says why (``tpkit perf`` then refuses with a clear error).
+"""
+
+from __future__ import annotations
+
+GIB = 2**30
+MIB = 2**20
+
+_RECALLED = "vendor datasheet value recalled (UNVERIFIED against the PDF)"
+
+
+def _gpu(name, aliases, total_bytes, total_source, smi, cc, sms, bw, bf16, fp8, int8, nvlink, pcie_gen, sources,
+         fp4=None):
+    """One catalog entry; ``total_printed`` is False where ``total_source`` derives or assumes the total."""
+    pcie = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}.get(pcie_gen)
+    return {
+        "name": name, "vendor": "NVIDIA", "aliases": list(aliases), "total_bytes": int(total_bytes),
+        "total_source": total_source,
+        **({"total_printed": False} if total_source.startswith(("derived", "assumed")) else {}),
+        "nvidia_smi_total_mib": smi, "compute_capability": list(cc) if cc else None,
+        "sm_count": sms, "memory_bandwidth_tbps": bw, "bf16_dense_tflops": bf16, "nvlink_gbps_per_direction": nvlink,
+        "pcie_gbps_per_direction": pcie, "fp8_dense_tflops": fp8, "fp4_dense_tflops": fp4, "int8_dense_tops": int8,
+        "pcie_generation": pcie_gen, "pcie_lanes": 16 if pcie_gen else None,
+        "sources": {**sources, **({"pcie": f"PCIe Gen{pcie_gen} x16: {pcie:g} GB/s per direction"} if pcie else {})},
+    }
+
+
+def _gib(x: float) -> int:
+    return round(x * GIB)
+
+
+A6000_RESERVED_MIB = 49140 - 47.54 * 1024
+"""RTX A6000: nvidia-smi 49140 MiB − CUDA 47.54 GiB (OOM messages) ≈ 459 MiB (GA102 professional board, ECC off)"""
+
+ADDED = [
+    _gpu("T4", ["Tesla T4", "NVIDIA T4", "T4-16GB", "Tesla-T4"], 15102 * MIB,
+         "torch '_CudaDeviceProperties(name='Tesla T4', total_memory=15102MB)' in public logs (code-search ids "
+         "24057668428, 39797959717, 27857302904; older drivers print 15079MB); consistent with '14.75 GiB total "
+         "capacity' in many public PyTorch OOM messages on T4 (ids 29258903864 'T4: CUDA out of memory … 14.75 GiB', "
+         "29310183345 'T4(16GB RAM)'); nvidia-smi 15360MiB ('Tesla T4 … 15360MiB', id 41626499741)",
+         15360, (7, 5), 40, 0.32, None, None, 130.0, None, 3,
+         {"memory_bandwidth_tbps": f"NVIDIA T4 datasheet: 16 GB GDDR6, 320 GB/s, 70 W [{_RECALLED}; the same 320 GB/s and INT8 130 TOPS in "
+                                  "heise.de's launch report, Nvidia-Tesla-P4-K-I-Beschleuniger…-4164684]",
+          "bf16_dense_tflops": "None: Turing has no BF16 tensor cores (datasheet: FP16 mixed-precision 65 TFLOPS "
+                               "dense); engines run T4 in float16, which the perf model does not rate",
+          "int8_dense_tops": f"NVIDIA T4 datasheet: INT8 130 TOPS [{_RECALLED}]"}),
+    _gpu("A10G", ["NVIDIA A10G", "A10G-24GB"], _gib(21.98),
+         "21.98 GiB 'GPU 0 has a total capacity of 21.98 GiB' in a public PyTorch OOM on AWS g5.12xlarge "
+         "('4× NVIDIA A10G', code-search id 62857096736); older drivers print torch total_memory=22723MB "
+         "(22.19 GiB, ids 8395161179, 7882622645); nvidia-smi 23028 MiB ('NVIDIA A10G, 23028 MiB', id 71624822744)",
+         23028, (8, 6), None, 0.6, None, None, None, None, 4,
+         {"memory_bandwidth_tbps": "600 GB/s GDDR6 (AWS EC2 G5 instance page) [recalled, UNVERIFIED]",
+          "bf16_dense_tflops": "None: NVIDIA publishes no A10G datasheet (an AWS-only variant of the A10); not "
+                               "taken from the A10's",
+          "sm_count": "None: not printed in the evidence found"}),
+    _gpu("A10", ["NVIDIA A10", "A10-24GB", "NVIDIA A10 Tensor Core GPU"], _gib(21.98),
+         "assumed equal to A10G (same GA102 24 GB GDDR6 board, same nvidia-smi total 23028 MiB: 'NVIDIA A10, "
+         "23028 MiB', code-search ids 68303699196, 55616450133); consistent with public OOMs printing 21.99 GiB on "
+         "24 GB vLLM hosts (id 56778435960, GPU unnamed) and '22.20 GiB total capacity' on a 'Lambda A10' with an "
+         "older driver (id 65789298276)",
+         23028, (8, 6), 72, 0.6, 125.0, None, 250.0, None, 4,
+         {"memory_bandwidth_tbps": f"NVIDIA A10 datasheet: 24 GB GDDR6, 600 GB/s, 150 W [{_RECALLED}; 600 GB/s for both A10 and A10G in "
+                                  "baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference]",
+          "bf16_dense_tflops": f"NVIDIA A10 datasheet: BF16 tensor 125 | 250* TFLOPS (*sparsity) [{_RECALLED}]",
+          "int8_dense_tops": f"NVIDIA A10 datasheet: INT8 250 | 500* TOPS [{_RECALLED}]",
+          "sm_count": "72 SMs (9,216 CUDA cores = 128 × 72; SM count 72 in sysrqmts.com's A10 PCIe spec table)"}),
+    _gpu("RTX-A6000", ["NVIDIA RTX A6000", "RTX A6000", "A6000", "RTX-A6000-48GB"], _gib(47.54),
+         "47.54 GiB: torch '_CudaDeviceProperties(name='NVIDIA RTX A6000', … total_memory=48676MB)' (code-search "
+         "ids 11265254500, 35432920428) = 47.54 GiB; a CUDA device query printing 'NVIDIA RTX A6000 … Total global "
+         "mem : 47.54 GiB' (id 63297095723); '8x RTX A6000 … GPU 0 has a total capacity of 47.54 GiB' (id "
+         "56876912941); vLLM 'Free memory on device cuda:3 (33.49/47.54 GiB)' (id 52306291893); nvidia-smi "
+         "'NVIDIA RTX A6000, 49140 MiB' (ids 62045867363, 69321511731)",
+         49140, (8, 6), 84, 0.768, 154.8, None, 309.7, None, 4,
+         {"memory_bandwidth_tbps": f"NVIDIA RTX A6000 datasheet: 48 GB GDDR6 ECC, 768 GB/s, 300 W [{_RECALLED}; 768 GB/s, BF16 154.8 dense "
+                                  "and INT8 309.7 TOPS in llmperf.net's A6000 page citing Microway]",
+          "bf16_dense_tflops": "NVIDIA RTX A6000 datasheet / Ampere GA102 whitepaper: FP16/BF16 tensor with FP32 "
+                               f"accumulate 154.8 | 309.7* TFLOPS (*sparsity) [{_RECALLED}]",
+          "int8_dense_tops": f"Ampere GA102 whitepaper (RTX A6000): INT8 309.7 | 619.4* TOPS [{_RECALLED}]",
+          "sm_count": "84 SMs: torch prints multi_processor_count=84 for 'NVIDIA RTX A6000' (id 11265254500)",
+          "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as H100 PCIe"}),
+    _gpu("RTX-6000-Ada", ["NVIDIA RTX 6000 Ada Generation", "RTX 6000 Ada", "RTX-6000-Ada-48GB", "RTX6000Ada"],
+         _gib(47.37),
+         "47.37 GiB 'GPU 0 has a total capacity of 47.37 GiB' in public PyTorch OOMs, one naming 'The 48 GiB RTX "
+         "6000 Ada' (code-search id 53811563544; same figure in ids 65899189315, 29540830786, 51848403903); "
+         "nvidia-smi 49,140 MiB for 'NVIDIA RTX 6000 Ada Generation' (id 53455615656)",
+         49140, (8, 9), 142, 0.96, 364.2, 728.5, 728.5, None, 4,
+         {"memory_bandwidth_tbps": f"NVIDIA RTX 6000 Ada datasheet: 48 GB GDDR6 ECC, 960 GB/s, 300 W [{_RECALLED}; 960 GB/s and 142 SMs in "
+                                  "grafikkarten.com's launch table]",
+          "bf16_dense_tflops": "NVIDIA RTX 6000 Ada datasheet: tensor 1,457 TFLOPS FP8 with sparsity → FP8 728.5 "
+                               f"dense, BF16 half of it, 364.2 dense [{_RECALLED}]",
+          "fp8_dense_tflops": f"NVIDIA RTX 6000 Ada datasheet: FP8 1,457* TFLOPS (*sparsity; dense half) [{_RECALLED}]",
+          "int8_dense_tops": "derived: = dense FP8 (Ada datasheets list INT8 TOPS equal to FP8 TFLOPS)",
+          "sm_count": "142 SMs (AD102 as configured, 18,176 CUDA cores = 128 × 142) [recalled]"}),
+    _gpu("L40", ["NVIDIA L40", "L40-48GB"], 47663399567,
+         "assumed equal to L40S (same AD102 48 GB GDDR6 board, same nvidia-smi total 46068 MiB: 'NVIDIA L40, 46068 "
+         "MiB', code-search ids 67518242752, 62319992236, 57815648328); the L40S total is 44.39 GiB from public "
+         "OOMs (research catalog). Public OOMs at 44.52 GiB on unnamed 48 GB hosts (id 56538409782) fit an L40 or "
+         "A40 on another driver within 0.13 GiB",
+         46068, (8, 9), 142, 0.864, 181.05, 362.0, 362.0, None, 4,
+         {"memory_bandwidth_tbps": f"NVIDIA L40 datasheet: 48 GB GDDR6 ECC, 864 GB/s, 300 W [{_RECALLED}; a reseller copy of the L40/L40S "
+                                  "datasheet table (mullet.se product 355414) gives 864 GB/s, BF16 181.05 | 362.1*, FP8 362 | 724*, "
+                                  "INT8 362 | 724*]",
+          "bf16_dense_tflops": f"NVIDIA L40 datasheet: BF16 181.05 | 362.1* TFLOPS (*sparsity) [{_RECALLED}]",
+          "fp8_dense_tflops": f"NVIDIA L40 datasheet: FP8 362 | 724* TFLOPS [{_RECALLED}]",
+          "int8_dense_tops": "derived: = dense FP8 (Ada datasheets list INT8 TOPS equal to FP8 TFLOPS)",
+          "sm_count": "142 SMs (AD102 as configured for L40, 18,176 CUDA cores) [recalled]"}),
+    _gpu("A40", ["NVIDIA A40", "A40-48GB"], (46068 - round(A6000_RESERVED_MIB)) * MIB,
+         "derived: nvidia-smi 46068 MiB ('NVIDIA A40, 46068 MiB', code-search ids 55365890293, 67500832079) − 459 "
+         "MiB, the driver reservation of its GA102 sibling RTX A6000 (49140 MiB − 47.54 GiB) = 45609 MiB "
+         "(44.54 GiB); no CUDA total printed with the name A40 was found. Public OOMs at 44.52 GiB on unnamed 48 GB "
+         "hosts (id 56538409782) lie 0.02 GiB below",
+         46068, (8, 6), 84, 0.696, 149.7, None, 299.3, None, 4,
+         {"memory_bandwidth_tbps": f"NVIDIA A40 datasheet: 48 GB GDDR6 ECC, 696 GB/s, 300 W [{_RECALLED}; a reseller copy of the A40 "
+                                  "datasheet (ecer.com) gives 696 GB/s, BF16 149.7 | 299.4*, INT8 299.3 | 598.6*, NVLink 112.5 GB/s "
+                                  "bidirectional, PCIe Gen4 64 GB/s]",
+          "bf16_dense_tflops": f"NVIDIA A40 datasheet: BF16 149.7 | 299.4* TFLOPS (*sparsity) [{_RECALLED}]",
+          "int8_dense_tops": f"NVIDIA A40 datasheet: INT8 299.3 | 598.6* TOPS [{_RECALLED}]",
+          "sm_count": "84 SMs (GA102, 10,752 CUDA cores = 128 × 84) [recalled]",
+          "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed)"}),
+    _gpu("V100-16GB", ["Tesla V100-SXM2-16GB", "Tesla V100-PCIE-16GB", "V100", "V100-SXM2-16GB",
+                       "V100-PCIE-16GB", "Tesla V100"], _gib(15.77),
+         "15.77 GiB total capacity in public PyTorch OOMs on V100 16 GB: Azure NC6s_v3/NC12s_v3 (V100 PCIe 16 GB; "
+         "code-search id 7048187110) and a cluster whose 'nvidia-smi --list-gpus' prints 'Tesla V100-SXM2-16GB' "
+         "(same author, ids 37847564125 and 38674724423); older drivers print torch total_memory=16130MB (15.75 "
+         "GiB, id 239993708); nvidia-smi 16384 MiB on driver 580 ('Tesla V100-PCIE-16GB, 16384 MiB', id "
+         "70373575314). vLLM only: SGLang needs SM75+",
+         16384, (7, 0), 80, 0.9, None, None, None, None, 3,
+         {"memory_bandwidth_tbps": f"NVIDIA V100 datasheet: 900 GB/s HBM2 (SXM2 and PCIe) [{_RECALLED}]",
+          "bf16_dense_tflops": "None: Volta has no BF16 tensor cores (FP16 tensor 125 TFLOPS SXM2 / 112 PCIe); "
+                               "engines run V100 in float16, which the perf model does not rate",
+          "sm_count": "80 SMs (GV100 as configured, 5,120 CUDA cores = 64 × 80) [recalled]",
+          "nvlink": "SXM2 boards have NVLink 2 (300 GB/s), PCIe boards none: left null (the PCIe figure is used)"}),
+    _gpu("V100-32GB", ["Tesla V100-SXM2-32GB", "Tesla V100-PCIE-32GB", "V100-SXM2-32GB", "V100-PCIE-32GB",
+                       "V100-32G"], _gib(31.75),
+         "31.75 GiB total capacity in many public PyTorch OOMs from 2019–2022 training hosts (code-search ids "
+         "19353376632, 31315442811, 5175656359: 'GPU 4; 31.75 GiB total capacity' on an 8-GPU node); the GPU is "
+         "not named in those messages: identity inferred (the only 32 GB CUDA device of that era; 31.75 GiB = 32512 "
+         "MiB, the V100 32 GB nvidia-smi total of those drivers). vLLM only",
+         None, (7, 0), 80, 0.9, None, None, None, None, 3,
+         {"memory_bandwidth_tbps": f"NVIDIA V100 datasheet: 900 GB/s HBM2 [{_RECALLED}]",
+          "bf16_dense_tflops": "None: Volta has no BF16 tensor cores (FP16 tensor 125 TFLOPS SXM2 / 112 PCIe)",
+          "sm_count": "80 SMs (GV100) [recalled]",
+          "nvlink": "SXM2 boards have NVLink 2, PCIe boards none: left null",
+          "nvidia_smi_total_mib": "None: no nvidia-smi table for a 32 GB V100 found"}),
+    _gpu("RTX-4080", ["NVIDIA GeForce RTX 4080", "GeForce RTX 4080", "4080", "RTX4080"], 16049 * MIB,
+         "torch '_CudaDeviceProperties(name='NVIDIA GeForce RTX 4080', major=8, minor=9, total_memory=16049MB, "
+         "multi_processor_count=76)' (code-search id 22567041692); consumer cards that also drive a display show "
+         "less. nvidia-smi total as the RTX 4070 Ti SUPER (AD103, 16 GB): 16376 MiB",
+         16376, (8, 9), 76, 0.7168, None, None, None, None, 4,
+         {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 4080 specifications: 16 GB GDDR6X, 256-bit, 22.4 Gbps = "
+                                   f"716.8 GB/s [{_RECALLED}]",
+          "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate of the 4080 was not checked",
+          "sm_count": "76 SMs: torch prints multi_processor_count=76 (id 22567041692)"}),
+    _gpu("RTX-4070-Ti-SUPER", ["NVIDIA GeForce RTX 4070 Ti SUPER", "GeForce RTX 4070 Ti SUPER", "4070 Ti SUPER",
+                               "RTX 4070 Ti Super"], 15974 * MIB,
+         "torch '_CudaDeviceProperties(name='NVIDIA GeForce RTX 4070 Ti SUPER', major=8, minor=9, "
+         "total_memory=15974MB, multi_processor_count=66' on Linux with nvidia-smi 'NVIDIA GeForce RTX 4070 Ti "
+         "SUPER, 16376 MiB, 560.35.03' (code-search ids 62007510912, 62087872125); a desktop in use prints 15934MB "
+         "(id 21059009318)",
+         16376, (8, 9), 66, 0.672, None, None, None, None, 4,
+         {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 4070 Ti SUPER specifications: 16 GB GDDR6X, 256-bit, 21 Gbps "
+                                   f"= 672 GB/s [{_RECALLED}]",
+          "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
+          "sm_count": "66 SMs: torch prints multi_processor_count=66 (id 62007510912)"}),
+    _gpu("RTX-3060-12GB", ["NVIDIA GeForce RTX 3060", "GeForce RTX 3060", "3060", "RTX 3060", "RTX-3060"],
+         12044 * MIB,
+         "torch '_CudaDeviceProperties(name='NVIDIA GeForce RTX 3060', major=8, minor=6, total_memory=12044MB, "
+         "multi_processor_count=28)' on a Linux host next to two RTX 3090s (code-search id 31224020222); desktops "
+         "print 11931–12011MB (ids 47313141004, 3512848646, 35980113475). nvidia-smi 12288 MiB (id 70970259014). "
+         "The 8 GB RTX 3060 prints the same name: pass --gpu-memory for it",
+         12288, (8, 6), 28, 0.36, None, None, None, None, 4,
+         {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 3060 specifications: 12 GB GDDR6, 192-bit, 15 Gbps = 360 GB/s "
+                                   f"[{_RECALLED}]",
+          "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
+          "sm_count": "28 SMs: torch prints multi_processor_count=28 (id 31224020222)"}),
+    _gpu("RTX-5060-Ti-16GB", ["NVIDIA GeForce RTX 5060 Ti", "GeForce RTX 5060 Ti", "5060 Ti", "RTX 5060 Ti",
+                              "RTX-5060-Ti"], 15841 * MIB,
+         "torch '_CudaDeviceProperties(name='NVIDIA GeForce RTX 5060 Ti', total_memory=15841MB)' in a Linux "
+         "container (code-search id 9995932201); nvidia-smi 16303 MiB ('NVIDIA GeForce RTX 5060 Ti, 7987, 16303', "
+         "id 71155525970). The 8 GB RTX 5060 Ti prints the same name: pass --gpu-memory for it",
+         16303, (12, 0), 36, 0.448, None, None, None, None, 5,
+         {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 5060 Ti specifications: 16 GB GDDR7, 128-bit, 28 Gbps = "
+                                   f"448 GB/s [{_RECALLED}]",
+          "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
+          "sm_count": "36 SMs: torch prints multi_processor_count=36 (id 55124120300)",
+          "compute_capability": "12.0: torch prints cc=(12, 0) (id 55124120300)"}),
+    _gpu("RTX-5080", ["NVIDIA GeForce RTX 5080", "GeForce RTX 5080", "5080", "RTX5080"], 16302 * MIB,
+         "torch '_CudaDeviceProperties(name='NVIDIA GeForce RTX 5080', major=12, minor=0, total_memory=16302MB, "
+         "multi_processor_count=84 …)' (torch 2.7.1+cu128, a Windows prompt; code-search id 53141676041); "
+         "consistent with an SGLang start on Linux (validation case gs_001: 13.91 GiB free after 1.25 GiB of "
+         "weights, i.e. 15.16 GiB free before load, above the 15.47 GiB an RTX 5060 Ti's reservation would leave); "
+         "nvidia-smi 16303 MiB (gs_001's nvidia-smi; a fixture recording vram_bytes=17094934528, id 68481364985)",
+         16303, (12, 0), 84, 0.96, None, None, None, None, 5,
+         {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 5080 specifications: 16 GB GDDR7, 256-bit, 30 Gbps = 960 GB/s "
+                                   f"[{_RECALLED}]",
+          "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
+          "sm_count": "84 SMs: torch prints multi_processor_count=84 (id 53141676041)",
+          "compute_capability": "12.0: torch prints major=12, minor=0 (id 53141676041)"}),
+    _gpu("A100-PCIe-40GB", ["NVIDIA A100-PCIE-40GB", "A100-PCIE-40GB", "A100 PCIe 40GB"], 42294690447,
+         "assumed equal to A100 SXM4 40GB (same GA100 40 GB HBM2, same nvidia-smi total: 'NVIDIA A100-PCIE-40GB, "
+         "40960 MiB', code-search ids 30968376933, 71303864820); the SXM total is 39.39 GiB from public OOMs "
+         "(research catalog); torch 1.9 printed total_memory=40326MB (39.38 GiB) for 'NVIDIA A100-PCIE-40GB' on an "
+         "older driver (id 14004674982)",
+         40960, (8, 0), 108, 1.555, 312.0, None, 624.0, None, 4,
+         {"memory_bandwidth_tbps": f"NVIDIA A100 datasheet (PCIe 40GB): 1,555 GB/s HBM2 [{_RECALLED}]",
+          "bf16_dense_tflops": f"NVIDIA A100 datasheet: BF16 312 dense (624 sparse) [{_RECALLED}]",
+          "int8_dense_tops": f"NVIDIA A100 datasheet: INT8 624 dense [{_RECALLED}]",
+          "sm_count": "108 SMs: torch prints multi_processor_count=108 (id 14004674982)",
+          "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as H100 PCIe"}),
+    _gpu("A100-PCIe-80GB", ["NVIDIA A100 80GB PCIe", "A100-PCIE-80GB", "A100 PCIe 80GB"], 84986665370,
+         "assumed equal to A100 SXM4 80GB (same GA100 80 GB HBM2e, same nvidia-smi total: 'NVIDIA A100 80GB PCIe, "
+         "81920 MiB', code-search ids 27074596559, 68922542039); the SXM total is 79.15 GiB from public OOMs "
+         "(research catalog)",
+         81920, (8, 0), 108, 1.935, 312.0, None, 624.0, None, 4,
+         {"memory_bandwidth_tbps": f"NVIDIA A100 datasheet (PCIe 80GB): 1,935 GB/s HBM2e [{_RECALLED}]",
+          "bf16_dense_tflops": f"NVIDIA A100 datasheet: BF16 312 dense (624 sparse) [{_RECALLED}]",
+          "int8_dense_tops": f"NVIDIA A100 datasheet: INT8 624 dense [{_RECALLED}]",
+          "sm_count": "108 SMs (GA100 as configured for A100) [recalled]",
+          "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as H100 PCIe"}),
+    _gpu("RTX-5070-Ti", ["NVIDIA GeForce RTX 5070 Ti", "GeForce RTX 5070 Ti", "5070 Ti", "RTX 5070 Ti",
+                         "RTX-5070-Ti-16GB"], 16302 * MIB,
+         "assumed equal to RTX 5080 (same GB203 die, 16 GB GDDR7, same nvidia-smi total: 'NVIDIA GeForce RTX 5070 "
+         "Ti, 16303 MiB', code-search ids 62490236739, 68987439970, and tests/logs/data/vllm/vl_048.log); no CUDA "
+         "total printed with the name 5070 Ti was found",
+         16303, (12, 0), None, 0.896, None, None, None, None, 5,
+         {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 5070 Ti specifications: 16 GB GDDR7, 256-bit, 28 Gbps = 896 "
+                                   f"GB/s [{_RECALLED}]",
+          "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
+          "sm_count": "None: not printed in the evidence found",
+          "compute_capability": "12.0 (every GeForce RTX 50 card is SM120; torch prints 12.0 for the 5060 Ti and 5080)"}),
+    _gpu("H800", ["NVIDIA H800", "H800-SXM", "H800-80GB", "H800-SXM5-80GB", "NVIDIA H800 80GB HBM3"],
+         _gib(79.19),
+         "assumed equal to H100 SXM 80GB (same GH100 80 GB HBM3 board, same nvidia-smi total: 'NVIDIA H800, 81559 "
+         "MiB', code-search id 71303046155); the H100 total is 79.19 GiB from public OOMs (research catalog); "
+         "newer drivers print 79.33 GiB on 80 GB Hopper boards",
+         81559, (9, 0), 132, 3.35, 989.4, 1978.9, 1978.9, 200.0, 5,
+         {"memory_bandwidth_tbps": "NVIDIA H800 SXM5: compute and HBM3 as H100 SXM5 (3.35 TB/s); only NVLink is cut "
+                                   f"[{_RECALLED}]",
+          "bf16_dense_tflops": f"as H100 SXM5 datasheet: BF16 989.4 dense [{_RECALLED}]",
+          "fp8_dense_tflops": f"as H100 SXM5 datasheet: FP8 1,978.9 dense [{_RECALLED}]",
+          "int8_dense_tops": "derived: = dense FP8 (Hopper datasheets list INT8 TOPS equal to FP8 TFLOPS)",
+          "nvlink": f"H800 NVLink 400 GB/s bidirectional (8 links), 200 per direction [{_RECALLED}]"}),
+    _gpu("A800-SXM-80GB", ["NVIDIA A800-SXM4-80GB", "A800", "A800-80GB", "A800-SXM4-80GB"], _gib(79.15),
+         "assumed equal to A100 SXM4 80GB (same GA100 80 GB HBM2e board, same nvidia-smi total: 'NVIDIA "
+         "A800-SXM4-80GB, 81920 MiB', code-search ids 60651791858, 59889546879); the A100 80GB total is 79.15 GiB "
+         "from public OOMs (research catalog)",
+         81920, (8, 0), 108, 2.039, 312.0, None, 624.0, 200.0, 4,
+         {"memory_bandwidth_tbps": "NVIDIA A800 80GB SXM4: compute and HBM2e as A100 80GB SXM4 (2,039 GB/s); NVLink "
+                                   f"cut to 400 GB/s [{_RECALLED}]",
+          "bf16_dense_tflops": f"as A100 datasheet: BF16 312 dense (624 sparse) [{_RECALLED}]",
+          "int8_dense_tops": f"as A100 datasheet: INT8 624 dense [{_RECALLED}]",
+          "nvlink": f"A800 NVLink 400 GB/s bidirectional, 200 per direction [{_RECALLED}]"}),
+    _gpu("B300", ["NVIDIA B300", "NVIDIA B300 SXM6 AC", "B300-SXM6", "HGX-B300", "B300-288GB"], _gib(267.69),
+         "267.69 GiB: vLLM 'Free memory on device (264.8/267.69 GiB)' on 8× 'NVIDIA B300 SXM6', nvidia-smi "
+         "memory.total 275,040 MiB (public benchmark post, code-search id 66974703316); the same 267.69 GiB in "
+         "public OOMs on B300 hosts (ids 65719067222, 66068615294)",
+         275040, (10, 3), None, 8.0, None, None, None, 900.0, 6,
+         {"memory_bandwidth_tbps": f"NVIDIA HGX B300: 288 GB HBM3e, 8 TB/s per GPU [{_RECALLED}]",
+          "bf16_dense_tflops": "None: the per-GPU dense BF16 rate of B300 was not found in a vendor table",
+          "compute_capability": "10.3 (sm_103): 'NVIDIA B300 SXM6, compute capability 10.3' (id 66854200485)",
+          "sm_count": "None: not printed in the evidence found",
+          "nvlink": "NVLink 5: 18 links × 53.125 GB/s per direction ≈ 956 GB/s measured with nvidia-smi nvlink -s "
+                    "(id 66974703316); HGX page 1.8 TB/s bidirectional → 900 per direction",
+          "pcie": "PCIe Gen6 x16 (HGX B300) [recalled, UNVERIFIED]"}),
+    _gpu("GB10", ["NVIDIA GB10", "DGX Spark", "DGX-Spark", "GB10-128GB"], _gib(119.63),
+         "119.63 GiB: a vLLM OOM on 'NVIDIA DGX Spark GB10 (128 GB unified LPDDR5x, 119.63 GiB reported)' "
+         "(code-search id 57110244904); other DGX Spark OOMs print 119.61–119.70 GiB (ids 54707799443, "
+         "55424505868). Unified memory: the CUDA total is the system memory the OS leaves, so it varies with the "
+         "host; the free memory at start-up also falls with what the CPU side uses. nvidia-smi prints no memory "
+         "total on GB10",
+         None, (12, 1), None, 0.273, None, None, None, None, None,
+         {"memory_bandwidth_tbps": "NVIDIA DGX Spark specifications: 128 GB LPDDR5x unified, 273 GB/s (as quoted, 'verified against the "
+                                  "NVIDIA DGX Spark product page', by ai-infrastructure.net/dgx-spark)",
+          "bf16_dense_tflops": "None: NVIDIA publishes only the FP4 sparse headline (1 PFLOP) for GB10",
+          "compute_capability": "12.1 (sm_121): 'NVIDIA GB10 / sm_121' in public benchmark notes (ids 55403413146, "
+                                "58604305896)",
+          "sm_count": "None: not printed in the evidence found",
+          "nvidia_smi_total_mib": "None: unified memory, nvidia-smi prints no total"}),
+]
