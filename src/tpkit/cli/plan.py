@@ -350,6 +350,7 @@ def _from_log(args):
         if getattr(args, dest, "absent") is None and value is not None and not (setting == "kv_cache_dtype"
                                                                                and str(value) == "auto"):
             setattr(args, dest, value)
+    args.log_links = ctx.links  # what the log prints about the links: used unless --link/--no-p2p/--nnodes say
     if args.model is None and ctx.model is not None:
         args.model = e.parsed.run.value("model") if ctx.model_source.startswith("the log") else None
     if args.gpu is None and args.gpu_memory is None and args.machine is None and ctx.gpu is not None:
