@@ -71,8 +71,9 @@ def _register_allreduce(a) -> None:
     a.add_argument("--tpkit-allreduce", default=None, metavar="SIZE",
                    help="charge the buffers tpkit's AllReduce.create(max_bytes=SIZE) allocates on the TP group "
                         "(e.g. 8MiB); use it with --disable-custom-all-reduce when tpkit's all-reduce replaces "
-                        "the engine's. Topology from --machine, else from the GPU (NVLink GPUs are assumed to be "
-                        "a full NVLink mesh); TPKIT_ALLREDUCE_FORCE_PCIE is read from the environment")
+                        "the engine's. Topology from --link/--no-p2p/--nnodes, else --machine, else from the GPU (NVLink "
+                        "GPUs are assumed to be a full NVLink mesh); TPKIT_ALLREDUCE_FORCE_PCIE is read from the "
+                        "environment")
 
 
 def _register_links(a) -> None:

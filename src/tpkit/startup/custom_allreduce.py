@@ -34,6 +34,13 @@ group named "tp", in this order:
 3. ≥ 0.27, inside custom all-reduce: a ``6 × 16 MiB`` MNNVL Lamport buffer (``_init_mnnvl_buffer``), kept
    only when the symm-mem rendezvous returns a multicast pointer.
 
+Across nodes (``GroupTopology.num_nodes`` > 1) neither engine keeps it: vLLM ≤ 0.26 and SGLang 0.4.2–0.5.23 print
+"… is disabled because this process group spans across nodes"; vLLM ≥ 0.27 keeps it only through MNNVL (compute
+capability ≥ 10.0 and a multicast pointer, 0.27.1 / 0.29.0 ``_group_can_attempt_mnnvl``); SGLang 0.5.23's V2 crosses
+nodes only on one NVLink clique with the expandable-segments allocator (not modelled: off).  Without CUDA peer access
+both print "… your platform lacks GPU P2P capability" and keep none.  The links come from
+``tpkit.startup.links`` (catalog, probe, or what the user or the log says).
+
 Multicast is taken to exist on a CUDA GPU of compute capability 9.x/10.x whose TP group is a full NVLink
 mesh (an NVSwitch board); a symm-mem buffer without multicast carries its whole size as uncertainty.
 

@@ -14,7 +14,8 @@ the ranks of its replica).  tpkit predicts that measurement from the shared star
     custom all-reduce         custom all-reduce buffers   CustomAllReduceV2 from 0.5.12 (issue 11 rule 9:
                                                           ``SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2`` defaults on
                                                           from 0.5.12; opt-in before), else legacy;
-                                                          not with --disable-custom-all-reduce
+                                                          not with --disable-custom-all-reduce, without
+                                                          GPU P2P, nor across nodes (``startup.links``)
     the caller's extra uses   (their own names)           before pre_model_load_memory
     SGLang init (not NCCL)    SGLang init_torch_distr…    always (start-up table, from SGLang logs)
     cuBLAS                    cuBLAS workspace            AFTER the KV pool, out of the slack: ``init_cublas``
