@@ -164,16 +164,19 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"gpu_total_gib": 23.99}, None),
     "vp_023": ("0.10.2", "printed 'Initializing a V1 LLM engine (v0.10.2)'", {}, None),
     # helper new4 (2026-12-04): public start-ups not seen before (logs of vp_025-vp_029 also in tests/logs/data/vllm/
-    # as vl_085-vl_089). The sampler is the one each log's topk_topp_sampler line names; custom all-reduce is off
-    # where vLLM printed that it turned it off (no P2P, or a group spanning nodes)
+    # as vl_085-vl_089). The sampler is the one each log's topk_topp_sampler line names. The links are what each
+    # log prints (helper lnk, tpkit plan --no-p2p / --nnodes): vp_027 'Custom allreduce is disabled because your
+    # platform lacks GPU P2P capability' (custom_all_reduce.py:147, both ranks); vp_028 / vp_029 'Custom allreduce is
+    # disabled because this process group spans across nodes' (custom_all_reduce.py:85) under Ray, whose workers print
+    # from 1 / 3 other hosts (ip=...) after ray_utils.py:200 'reserved number of GPUs (1 GPUs) in a node'
     **{cid: ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)'", {"topk_topp_sampler": "flashinfer"}, None)
        for cid in ("vp_025", "vp_026")},
     "vp_027": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)'",
-               {"topk_topp_sampler": "flashinfer", "disable_custom_all_reduce": True}, None),
+               {"topk_topp_sampler": "flashinfer", "no_p2p": True}, None),
     "vp_028": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)'",
-               {"topk_topp_sampler": "native", "disable_custom_all_reduce": True}, None),
+               {"topk_topp_sampler": "native", "nnodes": 2}, None),
     "vp_029": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)'",
-               {"topk_topp_sampler": "flashinfer", "disable_custom_all_reduce": True}, None),
+               {"topk_topp_sampler": "flashinfer", "nnodes": 4}, None),
     "vp_030": ("0.15.1", "the note: vLLM v0.15.1 built from source (tag v0.15.1, sm_120 kernels)", {}, None),
     "vp_031": (None, "", {}, "laptop RTX 5090 (24 GB) under WSL2: not in the GPU catalog and the log prints no CUDA "
                              "total (WSL2 reports its own); no Qwen2.5-32B-Instruct-GPTQ-Int4 config in the set; a "

@@ -21,6 +21,7 @@ from tpkit.hardware.catalog import custom_gpu, lookup_gpu
 from tpkit.memory.band import at_band_end
 from tpkit.models.config import from_config_dict
 from tpkit.parallel import ParallelSpec
+from tpkit.startup.links import link_choice
 from tpkit.units import Bytes
 
 HERE = Path(__file__).resolve().parent
@@ -58,7 +59,9 @@ def inputs(case: dict):
     draft = flags.get("speculative_draft_model_path")
     if draft and (CONFIGS / draft).exists():  # a draft config kept with the case configs
         flags["speculative_draft_model_path"] = str(CONFIGS / draft)
-    options = engine.options(engine_version=case["tpkit_engine_version"], **flags)
+    links = link_choice(link=flags.pop("link", None), no_p2p=bool(flags.pop("no_p2p", False)),
+                        nnodes=flags.pop("nnodes", None), num_gpus=parallel.num_gpus)  # tpkit plan's --link/--no-p2p/--nnodes
+    options = engine.options(engine_version=case["tpkit_engine_version"], links=links, **flags)
     return model, gpu_of(case), parallel, options
 
 

@@ -61,6 +61,8 @@ def register(sub, argv: list[str] | None = None) -> None:
     groups: dict = {}
     add_engine_flags(p, groups)
     _register_allreduce(groups.get("all-reduce") or p.add_argument_group("all-reduce"))
+    _register_links(p.add_argument_group("links (default: --machine's probe, else the GPU catalog: an NVLink GPU in a "
+                                         "full NVLink mesh with peer access, one node)"))
     p.add_argument("--json", action="store_true", help="machine-readable output (stable schema)")
     p.set_defaults(func=run_plan)
 
@@ -69,8 +71,45 @@ def _register_allreduce(a) -> None:
     a.add_argument("--tpkit-allreduce", default=None, metavar="SIZE",
                    help="charge the buffers tpkit's AllReduce.create(max_bytes=SIZE) allocates on the TP group "
                         "(e.g. 8MiB); use it with --disable-custom-all-reduce when tpkit's all-reduce replaces "
-                        "the engine's. Topology from --machine, else from the GPU (NVLink GPUs are assumed to be "
-                        "a full NVLink mesh); TPKIT_ALLREDUCE_FORCE_PCIE is read from the environment")
+                        "the engine's. Topology from --link/--no-p2p/--nnodes, else --machine, else from the GPU (NVLink "
+                        "GPUs are assumed to be a full NVLink mesh); TPKIT_ALLREDUCE_FORCE_PCIE is read from the "
+                        "environment")
+
+
+def _register_links(a) -> None:
+    from tpkit.startup.links import LINKS
+
+    a.add_argument("--link", choices=LINKS, default=None,
+                   help="interconnect of the TP group, as in tpkit perf: nvlink (a full NVLink mesh) or pcie (no "
+                        "NVLink mesh); it sets the start-up NCCL row and whether the engines' custom all-reduce runs")
+    a.add_argument("--no-p2p", action="store_true", default=None,
+                   help="the GPUs have no CUDA peer access (VMs, one GPU per container, boards whose driver turns it "
+                        "off): the engines turn their custom all-reduce off, and NCCL cannot use NVLink (the PCIe row)")
+    a.add_argument("--nnodes", type=_whole_nodes, default=None, metavar="N",
+                   help="hosts the GPUs span (as SGLang's and vLLM's --nnodes; GPUs split evenly, TP ranks "
+                        "innermost): a TP group across hosts has no custom all-reduce, and its NCCL memory is "
+                        "assumed from the PCIe row with a wide band")
+
+
+def _whole_nodes(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of nodes ≥ 1, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of nodes ≥ 1, got {text!r}")
+    return n
+
+
+def links_from_args(args, parallel):
+    """The ``LinkChoice`` of ``--link`` / ``--no-p2p`` / ``--nnodes`` (None when none is given; with ``--from-log``
+    the log's, when the flags say nothing)."""
+    from tpkit.startup.links import link_choice
+
+    num_gpus = args.num_gpus if getattr(args, "num_gpus", None) is not None else parallel.num_gpus
+    given = link_choice(link=getattr(args, "link", None), no_p2p=bool(getattr(args, "no_p2p", None)),
+                        nnodes=getattr(args, "nnodes", None), num_gpus=num_gpus)
+    return given if given is not None else getattr(args, "log_links", None)
 
 
 def _resolve_gpu(args, machine):
@@ -199,7 +238,8 @@ def tpkit_allreduce_uses(args, gpu, parallel, machine) -> tuple[tuple, tuple[str
 
     size = _allreduce_size(args.tpkit_allreduce)
     # the first TP group, as select_gpus chose it
-    topology = plan_topology(gpu, machine, parallel.tp if machine is None else len(machine.gpus))
+    topology = plan_topology(gpu, machine, parallel.tp if machine is None else len(machine.gpus),
+                             links_from_args(args, parallel))
     ar = plan_allreduce(world_size=parallel.tp, max_bytes=size, topology=topology, env=os.environ)
     note = describe_skipped(ar)
     return ar.lines, ((note,) if note else ())
@@ -225,6 +265,11 @@ def plan(args):
     engine = get_engine(args.engine)
     model, gpu, parallel, machine = build_request(args)
     options = options_from_args(engine, args)
+    links = links_from_args(args, parallel)
+    if links is not None:
+        from dataclasses import replace as _set
+
+        options = _set(options, links=links)
     extra, notes = tpkit_allreduce_uses(args, gpu, parallel, machine)
     if args.tpkit_allreduce is not None:  # the verdict re-plans fixes at other TP sizes: their buffers too
         from dataclasses import replace as _with
@@ -306,6 +351,7 @@ def _from_log(args):
         if getattr(args, dest, "absent") is None and value is not None and not (setting == "kv_cache_dtype"
                                                                                and str(value) == "auto"):
             setattr(args, dest, value)
+    args.log_links = ctx.links  # what the log prints about the links: used unless --link/--no-p2p/--nnodes say
     if args.model is None and ctx.model is not None:
         args.model = e.parsed.run.value("model") if ctx.model_source.startswith("the log") else None
     if args.gpu is None and args.gpu_memory is None and args.machine is None and ctx.gpu is not None:

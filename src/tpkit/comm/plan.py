@@ -55,17 +55,21 @@ class AllReducePlan:
 
 
 def topology_note(group: GroupTopology) -> str:
-    """The group's links in words, naming what was assumed rather than measured."""
+    """The group's links in words, naming what was assumed rather than measured (or given: ``tpkit plan --link``,
+    ``--no-p2p``, ``--nnodes`` or a log's lines, ``tpkit.startup.links``)."""
+    given = group.source.split(", in place of: ")[0] if ", in place of: " in group.source else None
+    how = f"({given})" if given else "(measured)"
     if "nvlink" in group.assumed:
         link = ("NVLink GPU assumed to be a full NVLink mesh (HGX)" if group.full_nvlink
                 else "GPU without NVLink: PCIe assumed")
     else:
-        link = "full NVLink mesh (measured)" if group.full_nvlink else "no full NVLink mesh (measured)"
+        link = f"full NVLink mesh {how}" if group.full_nvlink else f"no full NVLink mesh {how}"
     if "p2p" in group.assumed:
         peer = "CUDA P2P assumed" if group.p2p else "no CUDA P2P assumed"
     else:
-        peer = "CUDA P2P (measured)" if group.p2p else "no CUDA P2P (measured)"
-    return f"one node, {link}, {peer}"
+        peer = f"CUDA P2P {how}" if group.p2p else f"no CUDA P2P {how}"
+    nodes = "one node" if group.num_nodes == 1 else f"{group.num_nodes} nodes"
+    return f"{nodes}, {link}, {peer}"
 
 
 def _keyword_topology(world_size: int, gpu_has_nvlink: bool | None, full_nvlink: bool | None, p2p: bool | None,

@@ -82,6 +82,9 @@ class Context:
     """where ``spec`` comes from (log line and record, or the flag)"""
     spec_missing: str | None = None
     """vLLM: the log shows speculative decoding ran but prints no speculative config (what is missing, in words)"""
+    links: object | None = None
+    """``tpkit.startup.links.LinkChoice`` of what the log prints about the TP group's links (no GPU P2P, no NVLink
+    mesh, hosts spanned: ``tpkit.logs.links``), for a re-plan; None when it prints nothing about them"""
 
     @property
     def rules_version(self) -> str | None:
@@ -274,6 +277,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
             gpu = lookup_gpu(inferred.candidates[0])
             gpu_source = (f"inferred: the only catalog GPU whose total lies in {inferred.low.gib:.2f}–"
                           f"{inferred.high.gib:.2f} GiB, the memory arithmetic's bounds (no GPU name printed)")
+    links = _links_from_log(raw, values, notes)
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
                                                                                    slack=gpu.total_bytes * 0.002):
         notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "
@@ -281,7 +285,39 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     return Context(engine=engine, version=version, values=values, sources=sources, model=model,
                    model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
-                   tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing)
+                   tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing,
+                   links=links)
+
+
+_LINK_NEEDLES = (b"is disabled because", b"Custom collectives are disabled")
+
+
+def _links_from_log(raw: bytes | None, values: dict, notes: list):
+    """The ``LinkChoice`` the log's own lines give (``tpkit.logs.links``): 'lacks GPU P2P' → ``--no-p2p``,
+    'more than two PCIe-only GPUs' → ``--link pcie``, 'spans across nodes' → ``--nnodes N`` (the TP group spread
+    over N hosts); None when the log says nothing about the links."""
+    if not raw or not any(n in raw for n in _LINK_NEEDLES):
+        return None
+    from tpkit.logs.links import read_link_signs
+    from tpkit.startup.links import LinkChoice
+
+    tp = values.get("tp")
+    tp = int(tp) if isinstance(tp, (int, float)) and not isinstance(tp, bool) and tp >= 1 else None
+    signs = read_link_signs(raw.decode("utf-8", "replace"), tp=tp)
+    if signs is None:
+        return None
+    said = [s for s in (signs.no_p2p, signs.pcie, signs.nodes) if s is not None]
+    source = "; ".join(f"log line {line}: '{text}'" for line, text in said)
+    nodes = signs.num_nodes if signs.nodes else 1
+    per = max(1, -(-(tp or 1) // nodes)) if nodes > 1 else None
+    if per is not None and tp and per >= tp:
+        per = max(1, tp - 1)
+    choice = LinkChoice(link="pcie" if signs.pcie and not signs.no_p2p else None,
+                        p2p=False if signs.no_p2p else None, nnodes=nodes, gpus_per_node=per, source=source)
+    notes.append(f"links from the log: {choice.flags()} ({source}"
+                 + (f"; {signs.num_nodes} nodes: {signs.nodes_how}" if signs.nodes else "")
+                 + "): a re-plan (tpkit plan --from-log) charges the NCCL row and the custom all-reduce for them")
+    return choice
 
 
 DRAFTER_LINES = lazy(

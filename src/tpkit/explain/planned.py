@@ -52,7 +52,8 @@ def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
         kv = str(ctx.get("kv_cache_dtype", "auto") or "auto")
         options = SglangOptions(engine_version=version, mem_fraction_static=None if frac is None else float(frac),
                                 context_length=ctx.get("context_length"), kv_cache_dtype=kv,
-                                quantization=ctx.get("quantization"), enable_dp_attention=dpa)
+                                quantization=ctx.get("quantization"), enable_dp_attention=dpa,
+                                links=getattr(ctx, "links", None))
         parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa)
         base = _plan(ctx.model, ctx.gpu, parallel, options)
     except REFUSED:  # settings the planner refuses: no planned fix, never a crash

@@ -242,18 +242,19 @@ def _car_bytes(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | N
     if ctx.gpu is None or tp < 2 or ctx.get("disable_custom_all_reduce") or disabled_warning:
         return None, "off"
     try:
-        from types import SimpleNamespace
-
         from tpkit.engines.sglang.baseline import custom_allreduce_cost
         from tpkit.engines.sglang.versions import LATEST, at_least
+        from tpkit.hardware.topology import GroupTopology
         from tpkit.parallel import ParallelSpec
         from tpkit.startup.custom_allreduce import sglang_custom_allreduce
 
         version = ctx.rules_version or LATEST
-        cost = custom_allreduce_cost(ctx.gpu, ParallelSpec(tp=tp), version)
+        cost = custom_allreduce_cost(ctx.gpu, ParallelSpec(tp=tp), version, links=ctx.links)
         if cost.bytes.bytes == 0 and ctx.forced_custom_allreduce:
             # forced on over PCIe: the buffers the implementation allocates when it runs (links as if allowed)
-            cost = sglang_custom_allreduce(ctx.gpu, SimpleNamespace(full_nvlink=True), tp, v2=at_least(version, "0.5.12"))
+            forced = GroupTopology(full_nvlink=True, p2p=True, compute_capability=ctx.gpu.compute_capability,
+                                   source="forced on by the command line")
+            cost = sglang_custom_allreduce(ctx.gpu, forced, tp, v2=at_least(version, "0.5.12"))
             return cost.bytes, f"forced on by the command line: {cost.source}"
         return (cost.bytes or None), cost.source
     except REFUSED:

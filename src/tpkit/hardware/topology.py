@@ -74,7 +74,8 @@ class GroupTopology:
         """One line, e.g. ``"1 node, full NVLink, P2P"``."""
         if self.device != "cuda":
             return f"{self.device.upper()} ranks, no GPU links"
-        link = "full NVLink" if self.full_nvlink else "no full NVLink mesh (PCIe)"
+        link = ("full NVLink" if self.full_nvlink else "no full NVLink mesh (PCIe)" if self.num_nodes == 1
+                else "no NVLink between the nodes (network)")
         p2p = "P2P" if self.p2p else "no P2P"
         nodes = f"{self.num_nodes} node" + ("s" if self.num_nodes != 1 else "")
         return f"{nodes}, {link}, {p2p}"

@@ -10,7 +10,8 @@ What a serving process holds on a GPU before it loads weights, term by term, and
     terms.py             CUDA context, NCCL init + warm-up, cuBLAS, an engine's process overhead, creation order
     cache.py             ``startup_cache``: lru_cache keyed also on the band state
     custom_allreduce.py  the engines' own custom all-reduce buffers, per implementation and release
-    links.py             ``group_links``: is a TP group a full NVLink mesh with peer access (the one place)
+    links.py             ``group_links``: is a TP group a full NVLink mesh with peer access, on how many hosts (the
+                         one place); ``LinkChoice``: what ``--link`` / ``--no-p2p`` / ``--nnodes`` or a log says
     capacity.py          the tightest GPU of a probed machine, the engines' imbalance check
 
 A machine profile (``tpkit probe``) replaces three things: the capacity (the tightest GPU's free memory
@@ -34,7 +35,7 @@ _HOME = {
     "startup_cache": "cache",
     "sglang_custom_allreduce": "custom_allreduce", "vllm_allreduce_costs": "custom_allreduce",
     "VllmAllreduceRelease": "custom_allreduce",
-    "plan_topology": "links", "group_links": "links",
+    "plan_topology": "links", "group_links": "links", "LinkChoice": "links", "link_choice": "links",
     "TightestRank": "capacity", "Imbalance": "capacity", "layout_gpus": "capacity", "tightest_rank": "capacity",
     "find_imbalance": "capacity",
 }

@@ -34,6 +34,13 @@ group named "tp", in this order:
 3. ≥ 0.27, inside custom all-reduce: a ``6 × 16 MiB`` MNNVL Lamport buffer (``_init_mnnvl_buffer``), kept
    only when the symm-mem rendezvous returns a multicast pointer.
 
+Across nodes (``GroupTopology.num_nodes`` > 1) neither engine keeps it: vLLM ≤ 0.26 and SGLang 0.4.2–0.5.23 print
+"… is disabled because this process group spans across nodes"; vLLM ≥ 0.27 keeps it only through MNNVL (compute
+capability ≥ 10.0 and a multicast pointer, 0.27.1 / 0.29.0 ``_group_can_attempt_mnnvl``); SGLang 0.5.23's V2 crosses
+nodes only on one NVLink clique with the expandable-segments allocator (not modelled: off).  Without CUDA peer access
+both print "… your platform lacks GPU P2P capability" and keep none.  The links come from
+``tpkit.startup.links`` (catalog, probe, or what the user or the log says).
+
 Multicast is taken to exist on a CUDA GPU of compute capability 9.x/10.x whose TP group is a full NVLink
 mesh (an NVSwitch board); a symm-mem buffer without multicast carries its whole size as uncertainty.
 
@@ -71,6 +78,15 @@ def sglang_custom_allreduce(gpu: GpuSpec, links: GroupTopology, world: int, *, v
         return _cost(Bytes(0), "none (tp = 1)")
     nvlink = links.full_nvlink
     cuda = gpu.vendor == "NVIDIA"
+    if links.num_nodes > 1:
+        return _cost(Bytes(0), f"disabled: the TP group spans {links.num_nodes} nodes (sglang 0.4.2–0.5.23 "
+                               "CustomAllreduce.__init__ / custom_all_reduce_utils.py "
+                               "can_use_custom_all_reduce_with_nvlink: 'spans across nodes'; 0.5.23's "
+                               "CustomAllReduceV2 crosses nodes only on one NVLink clique with the expandable-segments "
+                               "allocator, not modelled)")
+    if cuda and links.p2p is False:
+        return _cost(Bytes(0), f"disabled: no GPU P2P access in the TP group ({links.source or 'probed'}; sglang "
+                               "0.4.2–0.5.23 custom all-reduce: 'your platform lacks GPU P2P capability')")
     if cuda and nvlink and v2 and world in _V2_SM90_MIB:
         sym_mib, table_mib = _V2_SM90_MIB[world]
         note = "" if gpu.compute_capability == (9, 0) else " (SM90 sizes used for another arch: UNVERIFIED)"
@@ -131,6 +147,14 @@ def multicast_group(gpu: GpuSpec, links: GroupTopology, world: int) -> bool:
     return world > 1 and cap is not None and cap.split(".")[0] in ("9", "10") and links.full_nvlink
 
 
+def _mnnvl(gpu: GpuSpec, links: GroupTopology, world: int) -> bool:
+    """vLLM ≥ 0.27 keeps its custom all-reduce on a group across nodes only through MNNVL: every rank of compute
+    capability ≥ 10.0 (``_group_can_attempt_mnnvl``) and a multicast pointer from the symm-mem rendezvous (vllm
+    0.27.1 / 0.29.0 custom_all_reduce.py ``CustomAllreduce.__init__``)."""
+    cc = links.compute_capability or gpu.compute_capability
+    return bool(cc) and cc[0] >= 10 and multicast_group(gpu, links, world)
+
+
 def _symm_mem(gpu: GpuSpec, links: GroupTopology, world: int, rel: VllmAllreduceRelease) -> Cost | None:
     cap = _cap(gpu, links)
     size = SYMM_MEM_SIZES.get(cap or "", {}).get(world)
@@ -150,12 +174,18 @@ def _custom(gpu: GpuSpec, links: GroupTopology, world: int, rel: VllmAllreduceRe
         return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
                      source=f"not initialised (TP {world})"),)
     cuda = gpu.vendor == "NVIDIA"
+    if links.num_nodes > 1 and not (rel.mnnvl_lamport and _mnnvl(gpu, links, world)):
+        return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
+                     source=f"disabled: the TP group spans {links.num_nodes} nodes (vllm ≤ 0.26 custom_all_reduce.py "
+                            "CustomAllreduce.__init__: 'spans across nodes'; ≥ 0.27 only on an MNNVL group of "
+                            "compute capability ≥ 10.0 with multicast)"),)
     if cuda and world > 2 and not links.full_nvlink:
         return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
                      source=f"disabled: TP {world} over PCIe (not a full NVLink mesh)"),)
     if cuda and links.p2p is False:
         return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
-                     source="disabled: no GPU P2P access in the TP group (probed)"),)
+                     source=f"disabled: no GPU P2P access in the TP group ({links.source or 'probed'}; "
+                            "custom_all_reduce.py: 'your platform lacks GPU P2P capability')"),)
     cap = _cap(gpu, links)
     multicast = rel.torch_symm_mem and multicast_group(gpu, links, world) \
         and world in SYMM_MEM_SIZES.get(cap or "", {})

@@ -82,21 +82,34 @@ def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
     return table_cost("cuda_context", "cuda_context", gpu_family(gpu), item="CUDA context")
 
 
-def nccl_costs(gpu: GpuSpec | None, world: int, *, transport: str) -> tuple[Cost, ...]:
+def nccl_costs(gpu: GpuSpec | None, world: int, *, transport: str, nodes: int = 1,
+               links: str = "") -> tuple[Cost, ...]:
     """NCCL communicator init and its first (warm-up) collective for a ``world``-rank group over ``transport``
     (``"nvlink"``, ``"pcie"``, or ``"xgmi"``: RCCL on AMD Instinct boards, whose cells hold SGLang's whole distributed
-    init there); none for one rank.  The table's total is split in the ratio measured on 2× H200."""
+    init there); none for one rank.  The table's total is split in the ratio measured on 2× H200.
+
+    ``nodes`` > 1: the group spans hosts.  No row of the start-up table measures NCCL's GPU memory over a network
+    transport (InfiniBand/RoCE with GPUDirect keeps its buffers on the GPU, sockets in host memory), so the row of
+    ``transport`` is charged as an ASSUMPTION with a band of ± its nominal (from none of it to twice it).
+    ``links``: which links were assumed and from where (``GroupTopology.describe`` and its source), stated in the
+    lines' source."""
     if world < 2:
         return ()
     e = nccl_entry(transport, world)
     share = nccl_init_fraction()
+    total_unc = e.uncertainty
+    source = e.source
+    if nodes > 1:
+        total_unc = max(e.uncertainty, e.bytes)
+        source += (f"; the group spans {nodes} nodes: NCCL's GPU memory over the network is not measured in this "
+                   f"repository, the {transport} row is an ASSUMPTION, band ± its nominal")
     init = Bytes(round(e.bytes.bytes * share))
-    init_unc = Bytes(round(e.uncertainty.bytes * share))
+    init_unc = Bytes(round(total_unc.bytes * share))
     split = f" (init {share:.0%} of the total, as measured on 2× H200)"
     return (Cost(key="nccl_init", item="NCCL process group", bytes=init, uncertainty=init_unc,
-                 source=e.source + split).resolved(),
+                 source=source + split + (f"; links: {links}" if links else "")).resolved(),
             Cost(key="nccl_warmup", item="NCCL communicator warm-up", bytes=e.bytes - init,
-                 uncertainty=e.uncertainty - init_unc, source=e.source + split).resolved())
+                 uncertainty=total_unc - init_unc, source=source + split).resolved())
 
 
 def cublas(gpu: GpuSpec | None) -> Cost:

@@ -14,7 +14,8 @@ the ranks of its replica).  tpkit predicts that measurement from the shared star
     custom all-reduce         custom all-reduce buffers   CustomAllReduceV2 from 0.5.12 (issue 11 rule 9:
                                                           ``SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2`` defaults on
                                                           from 0.5.12; opt-in before), else legacy;
-                                                          not with --disable-custom-all-reduce
+                                                          not with --disable-custom-all-reduce, without
+                                                          GPU P2P, nor across nodes (``startup.links``)
     the caller's extra uses   (their own names)           before pre_model_load_memory
     SGLang init (not NCCL)    SGLang init_torch_distr…    always (start-up table, from SGLang logs)
     cuBLAS                    cuBLAS workspace            AFTER the KV pool, out of the slack: ``init_cublas``
@@ -40,7 +41,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.startup.cache import startup_cache
 from tpkit.startup.cost import Cost
 from tpkit.startup.custom_allreduce import sglang_custom_allreduce
-from tpkit.startup.links import group_links
+from tpkit.startup.links import LinkChoice, group_links, links_note
 from tpkit.startup.terms import cublas, cuda_context, nccl_costs, sglang_process_overhead, startup_costs
 from tpkit.units import Bytes, format_bytes
 
@@ -72,32 +73,35 @@ class Baseline:
 
 
 def custom_allreduce_cost(gpu: GpuSpec, parallel: ParallelSpec, version: str,
-                          machine: MachineProfile | None = None) -> Cost:
-    """SGLang's custom all-reduce buffers on the first TP group for a release (0 bytes when disabled)."""
-    links = group_links(gpu, machine, range(parallel.tp))
+                          machine: MachineProfile | None = None, links: LinkChoice | None = None) -> Cost:
+    """SGLang's custom all-reduce buffers on the first TP group for a release (0 bytes when disabled); ``links``:
+    what the user or the log says about the links (``tpkit.startup.links``)."""
+    links = group_links(gpu, machine, range(parallel.tp), links)
     return sglang_custom_allreduce(gpu, links, parallel.tp, v2=at_least(version, "0.5.12"))
 
 
 def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachineProfile | None, *,
                   disable_custom_all_reduce: bool = False, extra_uses: tuple[LineItem, ...] = (),
-                  version: str | None = None) -> Baseline:
+                  version: str | None = None, links: LinkChoice | None = None) -> Baseline:
     """Capacity and pre-weight uses of the rank with the least memory.
 
     ``extra_uses``: memory the process allocates before SGLang measures ``pre_model_load_memory`` (e.g.
     tpkit's all-reduce buffers), charged like the CUDA context.  ``disable_custom_all_reduce`` drops SGLang's
-    own custom all-reduce buffers (``--disable-custom-all-reduce``).
+    own custom all-reduce buffers (``--disable-custom-all-reduce``).  ``links``: what the user or the log says about
+    the GPUs' links (``--link``, ``--no-p2p``, ``--nnodes``), in place of the catalog's or the profile's.
     """
     version = version or era
     if machine is None:
-        return _catalog_baseline(gpu, parallel.tp, parallel.pp, version, disable_custom_all_reduce, extra_uses)
-    return _baseline(gpu, parallel, version, machine, disable_custom_all_reduce, extra_uses)
+        return _catalog_baseline(gpu, parallel.tp, parallel.pp, version, disable_custom_all_reduce, extra_uses,
+                                 links)
+    return _baseline(gpu, parallel, version, machine, disable_custom_all_reduce, extra_uses, links)
 
 
 @startup_cache(maxsize=512)
 def _catalog_baseline(gpu: GpuSpec, tp: int, pp: int, version: str, disable_car: bool = False,
-                      extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
+                      extra_uses: tuple[LineItem, ...] = (), links: LinkChoice | None = None) -> Baseline:
     """Baseline from the catalog total (memoised: it depends only on these values)."""
-    return _baseline(gpu, ParallelSpec(tp=tp, pp=pp), version, None, disable_car, extra_uses)
+    return _baseline(gpu, ParallelSpec(tp=tp, pp=pp), version, None, disable_car, extra_uses, links)
 
 
 _NOTES = {"nccl_init": "; world {world} (buffers grow with peers: UNVERIFIED)",
@@ -106,14 +110,16 @@ _NOTES = {"nccl_init": "; world {world} (buffers grow with peers: UNVERIFIED)",
 
 
 def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: MachineProfile | None,
-              disable_car: bool = False, extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
+              disable_car: bool = False, extra_uses: tuple[LineItem, ...] = (),
+              choice: LinkChoice | None = None) -> Baseline:
     capacity, label, warnings, state = _capacity(gpu, parallel, machine)
     world = parallel.tp * parallel.pp
-    links = group_links(gpu, machine, range(parallel.tp))
+    links = group_links(gpu, machine, range(parallel.tp), choice)
     costs = startup_costs(
         context=cuda_context(gpu, state),
-        nccl=nccl_costs(gpu, world, transport=_transport(gpu, links.full_nvlink)),
-        custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, version, machine),
+        nccl=nccl_costs(gpu, world, transport=_transport(gpu, links.full_nvlink), nodes=links.num_nodes,
+                        links=links_note(links)),
+        custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, version, machine, choice),
         extra=extra_uses, cublas_cost=cublas(gpu),
         process_overhead=sglang_process_overhead(at_least(version, "0.5.8")))
     uses = tuple(c.line(note=_NOTES.get(c.key, "").format(world=world)) for c in costs if c.key != "cublas")

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tpkit.dtypes import lookup_dtype
 from tpkit.engines.engine import flag
 from tpkit.engines.sglang.versions import LATEST, parse_version
 from tpkit.errors import PlanInputError
+
+if TYPE_CHECKING:
+    from tpkit.startup.links import LinkChoice
 
 __all__ = ["SglangOptions", "KV_CACHE_DTYPES", "UNMODELLED_KV_DTYPES", "unmodelled_kv_error", "SPEC_ALGORITHMS",
            "A2A_BACKENDS", "explicit_kv_dtype"]
@@ -81,6 +85,9 @@ class SglangOptions:
     """cap on concurrently running requests"""
     checkpoint_dir: str | None = None
     """local checkpoint directory (exact weight bytes from safetensors headers)"""
+    links: LinkChoice | None = None
+    """what the user (``--link``, ``--no-p2p``, ``--nnodes``) or the log says about the GPUs' links, in place of the
+    catalog's or the machine profile's (``tpkit.startup.links``); None: not said"""
     disable_custom_all_reduce: bool = flag(
         False, kind="bool", group="all-reduce",
         help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")

@@ -320,7 +320,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     fraction = _times(_fraction(options, era, gpu_mem_mib, parallel, cap, model, extras),
                       rocm_aiter_factor(model, gpu, parallel, options))
     baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses, version=version,
-                             disable_custom_all_reduce=options.disable_custom_all_reduce)
+                             disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
     split_v = parse_version(version) >= (0, 5, 7)  # model_runner_kv_cache_mixin.py of 0.5.7 (0.5.6: head_dim × 2)
     cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype, split_v_dim=split_v, version=version,
                         swa_full_tokens_ratio=options.swa_full_tokens_ratio)

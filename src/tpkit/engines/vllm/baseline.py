@@ -39,7 +39,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.startup.cost import Cost
 from tpkit.startup.custom_allreduce import VllmAllreduceRelease, vllm_allreduce_costs
 from tpkit.hardware.topology import GroupTopology
-from tpkit.startup.links import group_links
+from tpkit.startup.links import LinkChoice, group_links, links_note
 from tpkit.startup.terms import cublas, cuda_context, nccl_costs, startup_costs, vllm_nontorch_growth
 from tpkit.units import Bytes
 
@@ -94,12 +94,12 @@ def allreduce_costs(gpu: GpuSpec, links: GroupTopology, world: int, rules: VllmR
 
 
 def custom_allreduce_cost(parallel: ParallelSpec, rules: VllmRules, gpu: GpuSpec | None = None,
-                          machine: MachineProfile | None = None) -> Cost:
+                          machine: MachineProfile | None = None, links: LinkChoice | None = None) -> Cost:
     """vLLM's custom all-reduce buffers on the TP group for the release's rules (0 bytes when not initialised)."""
     from tpkit.hardware.catalog import lookup_gpu
 
     gpu = gpu or lookup_gpu("H100")
-    car, _ = allreduce_costs(gpu, group_links(gpu, machine, range(parallel.tp)), parallel.tp, rules,
+    car, _ = allreduce_costs(gpu, group_links(gpu, machine, range(parallel.tp), links), parallel.tp, rules,
                                   disable_custom_all_reduce=False)
     return car or Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
                        source=f"not initialised (TP {parallel.tp})")
@@ -131,13 +131,15 @@ def _late(key: str, rules: VllmRules) -> str | None:
 
 
 def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None,
-           context: Cost, disable_car: bool, extra: tuple[LineItem, ...]) -> tuple[tuple[Cost, ...], frozenset]:
+           context: Cost, disable_car: bool, extra: tuple[LineItem, ...],
+           choice: LinkChoice | None = None) -> tuple[tuple[Cost, ...], frozenset]:
     """(every start-up term in creation order, the ids of vLLM's own all-reduce buffers among the extras)."""
-    links = group_links(gpu, machine, range(parallel.tp))
+    links = group_links(gpu, machine, range(parallel.tp), choice)
     car, others = allreduce_costs(gpu, links, parallel.tp, rules, disable_custom_all_reduce=disable_car)
     own = tuple(LineItem(item=c.item, bytes=c.bytes, source=c.source) for c in others if c.bytes)
     costs = startup_costs(
-        context=context, nccl=nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie"),
+        context=context, nccl=nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie",
+                                         nodes=links.num_nodes, links=links_note(links)),
         custom_allreduce=car, extra=own + tuple(extra), cublas_cost=cublas(gpu))
     mine = {c.item for c in others}
     return costs, frozenset(mine)
@@ -158,12 +160,14 @@ def _split(costs: tuple[Cost, ...], rules: VllmRules,
 
 
 def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None = None,
-                  *, disable_custom_all_reduce: bool = False, extra_uses: tuple[LineItem, ...] = ()) -> Baseline:
+                  *, disable_custom_all_reduce: bool = False, extra_uses: tuple[LineItem, ...] = (),
+                  links: LinkChoice | None = None) -> Baseline:
     """Capacity and pre-snapshot uses of the limiting rank.
 
     ``extra_uses``: memory the process allocates before vLLM's init snapshot (e.g. tpkit's all-reduce
     buffers), charged like the CUDA context in every era.  ``disable_custom_all_reduce`` drops vLLM's own
-    custom all-reduce buffers (``--disable-custom-all-reduce``).
+    custom all-reduce buffers (``--disable-custom-all-reduce``).  ``links``: what the user or the log says about the
+    GPUs' links (``--link``, ``--no-p2p``, ``--nnodes``), in place of the catalog's or the profile's.
     """
     tight = None
     if machine is not None:
@@ -171,7 +175,7 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machin
 
         tight = tightest_rank(machine, parallel, gpu)
     context = cuda_context(gpu, tight.state if tight else None)
-    costs, own = _costs(gpu, parallel, rules, machine, context, disable_custom_all_reduce, tuple(extra_uses))
+    costs, own = _costs(gpu, parallel, rules, machine, context, disable_custom_all_reduce, tuple(extra_uses), links)
     uses, after = _split(costs, rules, own)
     if tight is None:
         cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
@@ -188,7 +192,7 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machin
 
 
 def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *,
-                            moe: bool = True) -> tuple[LineItem, ...]:
+                            moe: bool = True, links: LinkChoice | None = None) -> tuple[LineItem, ...]:
     """Non-torch memory that first appears during the V1 profile run, as lines.
 
     * From 0.11.0 (the init snapshot follows the distributed init, ``distributed_after_snapshot`` False) with
@@ -219,7 +223,9 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
                                               f"run's collectives and workspaces outside torch (vLLM ≥ 0.11 "
                                               f"charges them); {c.source}"))
     if parallel.dp > 1 and moe:
-        nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if gpu.nvlink_gbps_per_direction else "pcie")
+        group = group_links(gpu, None, range(0, parallel.num_gpus, parallel.tp * parallel.pp), links)
+        nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if group.full_nvlink else "pcie",
+                          nodes=group.num_nodes)
         parts.append((sum((c.bytes for c in nccl), Bytes(0)), sum((c.uncertainty for c in nccl), Bytes(0)),
                       "DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; init + first "
                       "collective " + nccl[0].source))

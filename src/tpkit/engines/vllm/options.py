@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tpkit.engines.engine import flag
 from tpkit.engines.vllm.kvdtype import KV_DTYPES
 from tpkit.errors import PlanInputError
 from tpkit.units import Bytes
+
+if TYPE_CHECKING:
+    from tpkit.startup.links import LinkChoice
 
 __all__ = ["VllmOptions", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED"]
 
@@ -60,6 +64,9 @@ class VllmOptions:
     """weight quantisation override (e.g. ``fp8``); None = the checkpoint's"""
     checkpoint_dir: str | None = None
     """local checkpoint directory (exact weight bytes from safetensors headers)"""
+    links: LinkChoice | None = None
+    """what the user (``--link``, ``--no-p2p``, ``--nnodes``) or the log says about the GPUs' links, in place of the
+    catalog's or the machine profile's (``tpkit.startup.links``); None: not said"""
     disable_custom_all_reduce: bool = flag(
         False, kind="bool", group="all-reduce",
         help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")

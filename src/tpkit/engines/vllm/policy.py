@@ -467,14 +467,15 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     drafter = _drafter(model, parallel, options, r)
     layout = _layout(model, parallel, r, rules, drafter)
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
-                             disable_custom_all_reduce=options.disable_custom_all_reduce)
+                             disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
     w_line = _weights(model, parallel, options, r, weights)
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules,
                                               cuda_gpu=str(gpu.vendor).upper() != "AMD")
     mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
     ws_lines = _mla_workspace(model, options, r, rules)  # torch memory at the profile, outside the load delta
     g_line = _graphs(model, parallel, options, r, rules)
-    growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None))
+    growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
+                                                                     links=options.links))
     draft_w = drafter.weights if drafter is not None else Bytes(0)
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w
                             + sum((l.bytes for l in mla_lines), Bytes(0)),
