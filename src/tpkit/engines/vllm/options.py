@@ -80,6 +80,10 @@ class VllmOptions:
     enable_expert_parallel: bool = flag(
         False, kind="bool", help="shard MoE experts over tp × dp ranks (vLLM's expert parallelism)")
     """``--enable-expert-parallel``: experts are split over EP = tp × dp ranks instead of tensor-sharded"""
+    skip_mm_profiling: bool = flag(
+        False, kind="bool", help="vLLM skips the multimodal encoder's memory profile (--skip-mm-profiling)")
+    """``--skip-mm-profiling``: the profile run leaves the multimodal encoder and its cache out
+    (``engines.vllm.encoder``)"""
     topk_topp_sampler: str | None = flag(
         choices=TOPK_TOPP_SAMPLERS,
         help="top-k/top-p sampler of vLLM's profile run, as its log's topk_topp_sampler line names it (default: "
@@ -105,7 +109,7 @@ class VllmOptions:
         kv = self.kv_cache_memory_bytes
         if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
             raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
-        for name in ("disable_custom_all_reduce", "enable_expert_parallel"):
+        for name in ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling"):
             if not isinstance(getattr(self, name), bool):
                 raise PlanInputError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if self.speculative_config is not None:
