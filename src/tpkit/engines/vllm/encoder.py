@@ -1,6 +1,7 @@
 """vLLM V1's multimodal encoder profile: the vision tower's peak on the dummy batch and the outputs it keeps.
 
-Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.14.1, 0.17.0, 0.19.0, 0.20.0, 0.25.1 and 0.29.0 wheels.
+Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.14.1, 0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.19.0, 0.20.0, 0.25.1 and 0.29.0
+wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
 model_runner.py`` ``profile_run`` → ``mm/encoder_runner.py`` ``profile_encoder_cache``): unless
@@ -30,15 +31,15 @@ assumed: otherwise max_num_seqs is also capped at max_num_batched_tokens // t.
 
 Max tokens per item, per family (the processor's limits are not in config.json, so they are sourced constants):
 
-* Qwen3-VL / Qwen3.5 tower (``qwen3_vl``, ``qwen3_vl_moe``, ``qwen3_5``, ``qwen3_5_moe``), vLLM ≥ 0.17.0:
+* Qwen3-VL / Qwen3.5 tower (``qwen3_vl``, ``qwen3_vl_moe``, ``qwen3_5``, ``qwen3_5_moe``), vLLM ≥ 0.15.0:
   ``Qwen2VLProcessingInfo.get_image_size_with_most_features`` factorises max_pixels // (patch × merge)² merged
   tokens into an image of aspect ratio ≤ 200.  max_pixels is the image processor's ``size["longest_edge"]``,
   16,777,216 (4096²) in the released preprocessor_config.json of Qwen3-VL and Qwen3.5.  Public copies of that file
   were read: a Qwen3.5-2B-Base dump and Qwen3VLProcessor test fixtures.  That gives 16,384 tokens, 65,536 patches
-  of 16 × 16.  ``Qwen3VLProcessingInfo.get_max_video_tokens`` (0.17.0–0.29.0) is two frames at the video
+  of 16 × 16.  ``Qwen3VLProcessingInfo.get_max_video_tokens`` (0.15.0–0.29.0) is two frames at the video
   processor's longest_edge / temporal_patch_size: 25,165,824 / 2 gives 12,288 tokens.  So the image is the dummy
   modality.  Up to 0.14.1 the video item had as many frames as ``max_model_len`` allows, so it could be larger than
-  the image; that is not modelled.  Only the warning remains below 0.17.0.
+  the image; that is not modelled.  Only the warning remains below 0.15.0.
 * Other families are not modelled, and the plan keeps the warning:
   - Gemma 4 (0.25.1 ``gemma4_mm.py``): the dummy is a 32-frame video of 2,496 tokens.  It runs through
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
@@ -48,7 +49,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
-``Qwen3_VisionBlock`` and ``qwen2_5_vl.py`` ``Qwen2_5_VisionAttention`` (0.17.0–0.29.0; N patches, d width,
+``Qwen3_VisionBlock`` and ``qwen2_5_vl.py`` ``Qwen2_5_VisionAttention`` (0.15.0–0.29.0; N patches, d width,
 i MLP width, a activation bytes, tp ranks with ``mm_encoder_tp_mode="weights"``, the default):
 
     attention  N·(3d + 8d/tp)·a    the block input and its norm; qkv (3d), the contiguous q/k copy (2d), the
@@ -87,7 +88,7 @@ QWEN3_VL_PROCESSOR = {"image_longest_edge": 16_777_216, "video_longest_edge": 25
 ``video_preprocessor_config.json`` (``size.longest_edge``), as public copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
-_QWEN3_VL_FROM = (0, 17, 0)
+_QWEN3_VL_FROM = (0, 15, 0)
 _BUDGET_FROM = (0, 10, 0)
 _PER_PROMPT_CAP_FROM = (0, 10, 1)
 
@@ -152,7 +153,7 @@ def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: 
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(vc, dict):
         return None, f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < _QWEN3_VL_FROM:
-        return None, ("before vLLM 0.17.0 the Qwen3-VL dummy video's frames follow max_model_len, which is not "
+        return None, ("before vLLM 0.15.0 the Qwen3-VL dummy video's frames follow max_model_len, which is not "
                       "modelled")
     modality, tokens, patches = _qwen3_vl_tokens(vc)
     items = items_per_batch(release, tokens, max_num_batched_tokens=max_num_batched_tokens,

@@ -81,7 +81,7 @@ class VllmOptions:
         False, kind="bool", help="shard MoE experts over tp × dp ranks (vLLM's expert parallelism)")
     """``--enable-expert-parallel``: experts are split over EP = tp × dp ranks instead of tensor-sharded"""
     skip_mm_profiling: bool = flag(
-        False, kind="bool", help="vLLM skips the multimodal encoder's memory profile (--skip-mm-profiling)")
+        False, kind="bool", help="the profile run leaves out the multimodal encoder and its cache (vLLM's flag)")
     """``--skip-mm-profiling``: the profile run leaves the multimodal encoder and its cache out
     (``engines.vllm.encoder``)"""
     topk_topp_sampler: str | None = flag(
