@@ -83,7 +83,8 @@ class VllmOptions:
     skip_mm_profiling: bool = flag(
         False, kind="bool", help="the profile run leaves out the multimodal encoder and its cache (vLLM's flag)")
     """``--skip-mm-profiling``: the profile run leaves the multimodal encoder and its cache out
-    (``engines.vllm.encoder``)"""
+    (``engines.vllm.encoder``).  vLLM also skips them when ``--limit-mm-per-prompt`` sets every modality to 0;
+    tpkit does not read that flag, so pass this one for such a run."""
     topk_topp_sampler: str | None = flag(
         choices=TOPK_TOPP_SAMPLERS,
         help="top-k/top-p sampler of vLLM's profile run, as its log's topk_topp_sampler line names it (default: "
