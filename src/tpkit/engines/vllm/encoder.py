@@ -82,7 +82,8 @@ from dataclasses import dataclass
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
-__all__ = ["EncoderProfile", "encoder_profile", "items_per_batch", "QWEN3_VL_PROCESSOR", "DEFAULT_MM_LIMIT"]
+__all__ = ["EncoderProfile", "encoder_profile", "not_modelled", "items_per_batch", "QWEN3_VL_PROCESSOR",
+           "DEFAULT_MM_LIMIT"]
 
 DEFAULT_MM_LIMIT = 999
 """items per prompt of a modality when ``--limit-mm-per-prompt`` does not name it (V1; ``config/multimodal.py``
@@ -147,19 +148,26 @@ def _qwen3_vl_tokens(vc: dict) -> tuple[str, int, int]:
     return "image", image, image * m * m
 
 
+def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str) -> str:
+    """Why the encoder step of ``model``'s profile run is not modelled for this release ("" when it is)."""
+    wrapper = model.extra.get("wrapper_model_type")
+    if engine != "V1":
+        return "the V0 engine's encoder profile is not modelled"
+    if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
+        return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
+    if release < _QWEN3_VL_FROM:
+        return "before vLLM 0.15.0 the Qwen3-VL dummy video's frames follow max_model_len, which is not modelled"
+    return ""
+
+
 def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: str, tp: int,
                     max_num_batched_tokens: int, max_num_seqs: int, max_model_len: int, act_bytes: int,
                     v2_runner: bool) -> tuple[EncoderProfile | None, str]:
     """The encoder step of the profile run, or (None, why it is not modelled)."""
-    wrapper = model.extra.get("wrapper_model_type")
-    vc = model.extra.get("vision_config")
-    if engine != "V1":
-        return None, "the V0 engine's encoder profile is not modelled"
-    if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(vc, dict):
-        return None, f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
-    if release < _QWEN3_VL_FROM:
-        return None, ("before vLLM 0.15.0 the Qwen3-VL dummy video's frames follow max_model_len, which is not "
-                      "modelled")
+    why = not_modelled(model, release=release, engine=engine)
+    if why:
+        return None, why
+    vc = model.extra["vision_config"]
     modality, tokens, patches = _qwen3_vl_tokens(vc)
     items = items_per_batch(release, tokens, max_num_batched_tokens=max_num_batched_tokens,
                             max_num_seqs=max_num_seqs, max_model_len=max_model_len)

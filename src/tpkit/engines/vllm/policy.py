@@ -31,6 +31,7 @@ from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_l
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
 from tpkit.engines.vllm.encoder import EncoderProfile, encoder_profile
+from tpkit.engines.vllm.encoder import not_modelled as encoder_not_modelled
 from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
@@ -430,9 +431,8 @@ def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[st
     notes = tuple(f"model: {a}" for a in model.assumptions)
     if not model.is_multimodal or options.skip_mm_profiling:
         return notes
-    found, why = encoder_profile(model, release=rules.release, engine=rules.engine, tp=1, max_num_batched_tokens=1,
-                                 max_num_seqs=1, max_model_len=1, act_bytes=2, v2_runner=False)
-    if found is not None:
+    why = encoder_not_modelled(model, release=rules.release, engine=rules.engine)
+    if not why:
         return notes
     return notes + (f"multimodal: vLLM profiles the vision encoder and its cache first; {why}, so that memory is "
                     "not in the plan and the real KV cache is smaller (--skip-mm-profiling leaves it out)",)
