@@ -30,8 +30,7 @@ from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
-from tpkit.engines.vllm.encoder import EncoderProfile, encoder_profile
-from tpkit.engines.vllm.encoder import not_modelled as encoder_not_modelled
+from tpkit.engines.vllm.encoder import EncoderProfile, encoder_profile, not_modelled as encoder_not_modelled
 from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
