@@ -146,3 +146,10 @@ def test_skip_mm_profiling_must_be_a_bool():
     with pytest.raises(PlanInputError, match="skip_mm_profiling"):
         VllmOptions(skip_mm_profiling="yes")
     assert replace(VllmOptions(), skip_mm_profiling=True).skip_mm_profiling is True
+
+
+def test_skip_mm_profiling_exists_from_0_10_1():
+    from tpkit.errors import PlanInputError
+    assert VllmOptions(engine_version="0.10.1", skip_mm_profiling=True).skip_mm_profiling is True
+    with pytest.raises(PlanInputError, match="from vLLM 0.10.1"):
+        VllmOptions(engine_version="0.10.0", skip_mm_profiling=True)

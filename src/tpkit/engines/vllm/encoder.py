@@ -26,7 +26,11 @@ Items per batch (``multimodal/encoder_budget.py`` ``MultiModalBudget`` ≥ 0.20,
                = limit                                    0.10.0
     limit  = --limit-mm-per-prompt, 999 when not given (V1); t = the modality's max tokens per item
 
-Before 0.10.0 the count was ``cdiv`` (0.8.5, 0.9.2); not modelled here.  V1 with chunked prefill (its default) is
+Before 0.10.0 the count was ``cdiv`` (0.8.5, 0.9.2); not modelled here.  Release boundaries of the flags:
+V1's ``profile_run`` runs the dummy encoder pass from 0.7.0 (the 0.7.0 wheel).  ``--skip-mm-profiling`` exists
+from 0.10.1 (``engine/arg_utils.py``; not in 0.10.0).  ``--mm-encoder-tp-mode`` exists from 0.10.2, and its
+default ``weights`` shards the tower as before; with ``data`` one rank runs a single dummy item whole, which is not
+modelled.  V1 with chunked prefill (its default) is
 assumed: otherwise max_num_seqs is also capped at max_num_batched_tokens // t.
 
 Max tokens per item, per family (the processor's limits are not in config.json, so they are sourced constants):

@@ -97,7 +97,10 @@ class VllmOptions:
     def __post_init__(self) -> None:
         from tpkit.engines.vllm.versions import resolve_rules  # not at import: the flag table needs no rules
 
-        resolve_rules(self.engine_version)
+        rules = resolve_rules(self.engine_version)
+        if self.skip_mm_profiling is True and rules.engine == "V1" and rules.release < (0, 10, 1):
+            raise PlanInputError(f"--skip-mm-profiling exists from vLLM 0.10.1 (engine/arg_utils.py), not in "
+                                 f"{self.engine_version}; leave it out or plan a later --engine-version")
         u = self.gpu_memory_utilization
         if u is not None and (isinstance(u, bool) or not isinstance(u, (int, float)) or not 0 < u <= 1):
             raise PlanInputError(
