@@ -98,7 +98,7 @@ class VllmOptions:
         from tpkit.engines.vllm.versions import resolve_rules  # not at import: the flag table needs no rules
 
         rules = resolve_rules(self.engine_version)
-        if self.skip_mm_profiling is True and rules.engine == "V1" and rules.release < (0, 10, 1):
+        if self.skip_mm_profiling is True and rules.release < (0, 10, 1):
             raise PlanInputError(f"--skip-mm-profiling exists from vLLM 0.10.1 (engine/arg_utils.py), not in "
                                  f"{self.engine_version}; leave it out or plan a later --engine-version")
         u = self.gpu_memory_utilization
