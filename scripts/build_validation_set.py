@@ -557,7 +557,11 @@ VLM_ENCODER_OFF_024 = (
     "images up to the encoder budget before the text profile, and keeps the encoder-cache outputs; tpkit plans the "
     "text model's profile only and says so in every multimodal plan (engines/vllm/policy.py _notes). No rule is "
     "fitted: the encoder's peak depends on the image processor's maximum pixels, the attention backend and "
-    "--limit-mm-per-prompt, none of which tpkit reads yet.")
+    "--limit-mm-per-prompt, none of which tpkit reads yet. Helper mmp, 2026-12-04: the encoder step is modelled "
+    "now for the Qwen3-VL / Qwen3.5 tower (engines/vllm/encoder.py, read in the 0.15.0-0.29.0 wheels). It is one "
+    "4096 x 4096 dummy image of 16,384 tokens under the released processor's 16,777,216-pixel longest_edge, a "
+    "2.07 GiB pass against a 0.47 GiB text peak. Both start-ups now miss by the same -0.39 GiB: +3.6 -> -1.2 % "
+    "and +8.3 -> -2.7 %.")
 """why vl_024 / vp_024 are over (one text, two cases)"""
 
 VLM_ENCODER_OFF_076 = (
@@ -568,7 +572,13 @@ VLM_ENCODER_OFF_076 = (
     "vocabulary, and the cuBLAS handles). The missing ~0.7 GiB is what vLLM's profile_run spends on the Gemma 4 "
     "vision tower first (v1/worker/gpu_model_runner.py: dummy images up to the encoder budget, each image 280 soft "
     "tokens pooled 3 x 3 from 2,520 patches) — the multimodal encoder profile tpkit does not model (engines/vllm/policy.py _notes). No "
-    "rule is fitted to one case.")
+    "rule is fitted to one case. Helper mmp, 2026-12-04 (0.25.1 gemma4_mm.py): the dummy item is a video, not an "
+    "image. get_mm_max_tokens_per_item gives video 32 x (70 + 2 + 6) = 2,496 tokens against 280 for an image. Its "
+    "32 frames of 630 patches go through transformers' tower in chunks that _encoder_chunk sizes from the free "
+    "memory, min(free / 2, total / 10). The int64 F.one_hot position table and its bf16 copy would alone take "
+    "about 2.8 GiB, against the 1.63 GiB this log leaves for the whole profile. So the installed transformers or "
+    "the free memory differed from what was read, and no rule is fitted (engines/vllm/encoder.py keeps the "
+    "warning).")
 
 PUBLIC_EDITS = {
     "vl_076": {"model": "google/gemma-4-26B-A4B-it, an FP8 build (repository not named)",

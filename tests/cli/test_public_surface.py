@@ -25,7 +25,7 @@ PLAN_FLAGS = frozenset({
     # vLLM
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
     "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",
-    "--data-parallel-size", "--enable-expert-parallel", "--topk-topp-sampler",
+    "--data-parallel-size", "--enable-expert-parallel", "--topk-topp-sampler", "--skip-mm-profiling",
     # all-reduce
     "--disable-custom-all-reduce", "--tpkit-allreduce",
     # the machine of a log (tpkit explain)

@@ -215,3 +215,24 @@ def test_plan_from_log_takes_the_sampler_the_vllm_log_names(capsys):
                  "--json"]) == 0
     phase = next(i for i in json.loads(capsys.readouterr().out)["ledger"] if i["item"] == "profile phase: logits + sampler")
     assert "FlashInfer top-k/top-p" in phase["source"]
+
+
+def test_plan_from_log_takes_skip_mm_profiling(capsys, tmp_path):
+    """A vLLM log that says 'Skipping memory profiling for multimodal encoder and encoder cache.' (profile_run
+    under --skip-mm-profiling): plan --from-log leaves out the encoder step that a Qwen3-VL plan otherwise charges
+    (engines/vllm/encoder.py)."""
+    config = str(ROOT / "tests" / "validation" / "configs"
+                 / "Qwen--Qwen3-VL-30B-A3B-Instruct-FP8.json")
+    log = tmp_path / "skip.log"
+    log.write_text("INFO 10-23 15:10:40 [api_server.py:1] vLLM API server version 0.20.2\n(EngineCore_DP0 pid=1) "
+                   "INFO 10-23 15:10:41 [gpu_model_runner.py:5793] Skipping memory profiling for multimodal encoder "
+                   "and encoder cache.\n")
+    common = ["plan", config, "--engine", "vllm", "--gpu", "RTX-PRO-6000", "--max-model-len", "32768",
+              "--max-num-seqs", "4", "--json"]
+    assert main(common + ["--engine-version", "0.20.2"]) == 0
+    items = [i["item"] for i in json.loads(capsys.readouterr().out)["ledger"]]
+    assert "profile phase: vision encoder (dummy items)" in items
+    assert main(common + ["--from-log", str(log)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert not any("vision encoder" in i["item"] for i in out["ledger"])
+    assert not any("vision encoder" in w for w in out["warnings"])

@@ -86,3 +86,18 @@ def test_vllm_topk_topp_sampler_line():
     for line, value in cases.items():
         text = "INFO 10-23 15:10:40 [api_server.py:1] vLLM API server version 0.9.2\n" + line + "\n"
         assert parse_log(text).run.value("topk_topp_sampler") == value, line
+
+
+def test_vllm_skip_mm_profiling_line_and_argument():
+    """vLLM V1's profile_run says 'Skipping memory profiling for multimodal encoder and encoder cache.' under
+    --skip-mm-profiling (v1/worker/gpu_model_runner.py, 0.10.2 and 0.25.1 wheels); its non-default args dump names
+    the flag too.  Either becomes the run setting that a --from-log plan takes (engines/vllm/encoder.py)."""
+    head = "INFO 10-23 15:10:40 [api_server.py:1] vLLM API server version 0.20.2\n"
+    line = ("(EngineCore_DP0 pid=1) INFO 10-23 15:10:41 [gpu_model_runner.py:5793] Skipping memory profiling for "
+            "multimodal encoder and encoder cache.\n")
+    run = parse_log(head + line).run
+    assert run.value("skip_mm_profiling") is True and run.skip_mm_profiling.source == "log_line"
+    args = ("INFO 10-23 15:10:40 [utils.py:233] non-default args: {'model': 'Qwen/Qwen3-VL-8B-Instruct', "
+            "'skip_mm_profiling': True}\n")
+    assert parse_log(head + args).run.value("skip_mm_profiling") is True
+    assert parse_log(head).run.value("skip_mm_profiling") is None

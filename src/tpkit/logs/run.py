@@ -21,7 +21,7 @@ _INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_
          "chunked_prefill_size", "max_num_batched_tokens", "context_length", "kv_cache_memory_bytes")
 _FLOATS = ("mem_fraction", "swa_full_tokens_ratio")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
-          "disable_radix_cache", "disable_overlap_schedule")
+          "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
@@ -29,7 +29,7 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "disable_custom_all_reduce",
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
                 "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
-                "topk_topp_sampler")
+                "topk_topp_sampler", "skip_mm_profiling")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -98,6 +98,8 @@ class Run:
     swa_full_tokens_ratio: Setting | None = None
     """SGLang --swa-full-tokens-ratio"""
     topk_topp_sampler: Setting | None = None
+    skip_mm_profiling: Setting | None = None
+    """vLLM --skip-mm-profiling (its argument dump, or the profile's 'Skipping memory profiling' line)"""
     """vLLM V1's top-k/top-p sampler as its topk_topp_sampler.py line names it: ``"native"`` / ``"flashinfer"``"""
     conflicts: tuple[Conflict, ...] = ()
 

@@ -47,6 +47,8 @@ TRIGGERS = (
     "Application startup", "Uvicorn running", "Starting vLLM", "Available routes",
     # vLLM V1's top-k/top-p sampler choice (v1/sample/ops/topk_topp_sampler.py; the fallbacks say "PyTorch")
     "Using FlashInfer for top", "FlashInfer version >=",
+    # vLLM V1 profile_run under --skip-mm-profiling
+    "Skipping memory profiling",
     # failures and tracebacks
     "OutOfMemory", "CUDA out of memory", "HIP out of memory", "CUDA error", "Tried to allocate", "To serve",
     "The model's max", "Based on the available", "No available memory", "Not enough memory", "Loaded weights",

@@ -79,6 +79,7 @@ KEYS: dict[str, str] = {
     "max_capture_size": "cuda_graph_max_bs", "max_seq_len_to_capture": "max_seq_len_to_capture",
     "decode_context_parallel_size": "dcp", "kv_cache_memory_bytes": "kv_cache_memory_bytes",
     "num_gpu_blocks_override": "num_gpu_blocks_override", "cpu_offload_gb": "cpu_offload_gb",
+    "skip_mm_profiling": "skip_mm_profiling",
 }
 """engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
 
@@ -92,7 +93,7 @@ _VLLM_SHORT = {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", "dp
 _BOOL_FLAGS = {"disable_cuda_graph", "enforce_eager", "enable_dp_attention", "disable_custom_all_reduce",
                "enable_expert_parallel", "enable_ep_moe", "trust_remote_code", "enable_prefix_caching",
                "enable_torch_symm_mem", "disable_radix_cache", "disable_log_stats", "enable_chunked_prefill",
-               "disable_overlap_schedule"}
+               "disable_overlap_schedule", "skip_mm_profiling"}
 _LAUNCHERS = ("sglang.launch_server", "sglang serve", "sglang.launch_server", "vllm serve", "vllm.entrypoints",
               "-m sglang", "python -m vllm")
 _COMMAND = lazy(r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")
@@ -181,8 +182,16 @@ def _sampler_settings(message: str, *, line_no: int) -> list[Setting]:
     return []
 
 
+_SKIP_MM_LINE = "Skipping memory profiling for multimodal encoder"
+"""vLLM V1 ``profile_run`` (``v1/worker/gpu_model_runner.py``, 0.10.2 and 0.25.1 wheels) under --skip-mm-profiling
+(Model Runner V2, 0.29.0, prints no line)"""
+
+
 def _log_line_settings(message: str, *, line_no: int) -> list[Setting]:
     out = _sampler_settings(message, line_no=line_no)
+    if _SKIP_MM_LINE in message:
+        out.append(Setting(name="skip_mm_profiling", value=True, key="gpu_model_runner.py", source="log_line",
+                           line_no=line_no, text=_clip(message)))
     for pattern, key in _LOG_LINES:
         m = pattern.search(message)
         if m and key:
@@ -198,7 +207,8 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
     if "non-default args" in message:
         return _non_default_settings(message, line_no=line_no)
     if ("Using max model len" in message or "Chunked prefill is enabled" in message or "changing page_size" in message
-            or "top-p & top-k sampling" in message or "FlashInfer version >= 0.2.3 required" in message):
+            or "top-p & top-k sampling" in message or "FlashInfer version >= 0.2.3 required" in message
+            or _SKIP_MM_LINE in message):
         return _log_line_settings(message, line_no=line_no)
     return []
 

@@ -87,6 +87,11 @@ class VllmOptions:
     enable_expert_parallel: bool = flag(
         False, kind="bool", help="shard MoE experts over tp × dp ranks (vLLM's expert parallelism)")
     """``--enable-expert-parallel``: experts are split over EP = tp × dp ranks instead of tensor-sharded"""
+    skip_mm_profiling: bool = flag(
+        False, kind="bool", help="the profile run leaves out the multimodal encoder and its cache (vLLM's flag)")
+    """``--skip-mm-profiling``: the profile run leaves the multimodal encoder and its cache out
+    (``engines.vllm.encoder``).  vLLM also skips them when ``--limit-mm-per-prompt`` sets every modality to 0;
+    tpkit does not read that flag, so pass this one for such a run."""
     topk_topp_sampler: str | None = flag(
         choices=TOPK_TOPP_SAMPLERS,
         help="top-k/top-p sampler of vLLM's profile run, as its log's topk_topp_sampler line names it (default: "
@@ -99,7 +104,10 @@ class VllmOptions:
     def __post_init__(self) -> None:
         from tpkit.engines.vllm.versions import resolve_rules  # not at import: the flag table needs no rules
 
-        resolve_rules(self.engine_version)
+        rules = resolve_rules(self.engine_version)
+        if self.skip_mm_profiling is True and rules.release < (0, 10, 1):
+            raise PlanInputError(f"--skip-mm-profiling exists from vLLM 0.10.1 (engine/arg_utils.py), not in "
+                                 f"{self.engine_version}; leave it out or plan a later --engine-version")
         u = self.gpu_memory_utilization
         if u is not None and (isinstance(u, bool) or not isinstance(u, (int, float)) or not 0 < u <= 1):
             raise PlanInputError(
@@ -112,7 +120,7 @@ class VllmOptions:
         kv = self.kv_cache_memory_bytes
         if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
             raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
-        for name in ("disable_custom_all_reduce", "enable_expert_parallel"):
+        for name in ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling"):
             if not isinstance(getattr(self, name), bool):
                 raise PlanInputError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if self.speculative_config is not None:

@@ -30,6 +30,7 @@ from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
+from tpkit.engines.vllm.encoder import EncoderProfile, encoder_profile, not_modelled as encoder_not_modelled
 from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
@@ -387,13 +388,17 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
                                       for c in caches) + " (vLLM buffer, in the load delta)"
                            + (f", one per layer × {model.num_layers} (vLLM ≤ 0.5.4 {model.model_type})"
                               if per_layer else ""))
+    encoder = _encoder(model, parallel, options, r, rules)
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
                                 act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
                                 sampler=profile_sampler(rules, r.compute_capability, options.topk_topp_sampler),
-                                sm_count=r.sm_count)
+                                sm_count=r.sm_count, encoder=encoder)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
-                           f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows")
+                           f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
+                           + (f"; multimodal encoder step first: {encoder.items} dummy {encoder.modality} item(s) of "
+                              f"{encoder.tokens_per_item:,} tokens (engines/vllm/encoder.py, vLLM profile_run)"
+                              if encoder is not None else ""))
     held, how = (held_allreduce_bytes(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
                                       act_bytes=r.act_bytes) if rules.v0_allreduce_held else (Bytes(0), ""))
     if held.bytes == 0:
@@ -409,11 +414,27 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     return rope, (line,) + act.parts + (note,)
 
 
-def _notes(model: ModelSpec) -> tuple[str, ...]:
+def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+             rules: VllmRules) -> "EncoderProfile | None":
+    """The multimodal encoder step of the profile run where it is modelled (``engines/vllm/encoder.py``)."""
+    if not model.is_multimodal or options.skip_mm_profiling:
+        return None
+    return encoder_profile(model, release=rules.release, engine=rules.engine, tp=parallel.tp,
+                           max_num_batched_tokens=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
+                           max_model_len=r.max_model_len, act_bytes=r.act_bytes,
+                           v2_runner=uses_v2_runner(model, rules, r.spec))[0]
+
+
+def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
     # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
-    return tuple(f"model: {a}" for a in model.assumptions) + (
-        ("multimodal: vLLM profiles the vision encoder and its cache first; that memory is not modelled, "
-         "so the real KV cache is smaller",) if model.is_multimodal else ())
+    notes = tuple(f"model: {a}" for a in model.assumptions)
+    if not model.is_multimodal or options.skip_mm_profiling:
+        return notes
+    why = encoder_not_modelled(model, release=rules.release, engine=rules.engine)
+    if not why:
+        return notes
+    return notes + (f"multimodal: vLLM profiles the vision encoder and its cache first; {why}, so that memory is "
+                    "not in the plan and the real KV cache is smaller (--skip-mm-profiling leaves it out)",)
 
 
 def _newer(options: VllmOptions) -> tuple[str, ...]:
@@ -509,4 +530,4 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         kv_pool=None if budget.override and override_spare(budget) < Bytes(0) else _kv_pool(layout, cap),  # OOM
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + r.notes + _notes(model) + _newer(options)))
+        warnings=layout.warnings + r.notes + _notes(model, options, rules) + _newer(options)))

@@ -45,6 +45,8 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              measured.  A GPU of unknown SM count is taken at 132 SMs (H100 SXM).
 
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
+A multimodal model's encoder step comes first (``engines/vllm/encoder.py``): its pass is one more phase, and the
+encoder outputs it keeps are added to every text phase.
 
 vLLM 0.2.5 with tp > 1 (``VllmRules.v0_allreduce_held``) also charges the blocks its all-reduces keep reserved
 (``held_allreduce_bytes``): ProcessGroupNCCL records each collective's tensors on the NCCL stream, so a block
@@ -68,12 +70,16 @@ ahead of the GPU, so every collective's block stays reserved, and 0.2.5's total 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tpkit.memory.band import estimated
 from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
+
+if TYPE_CHECKING:
+    from tpkit.engines.vllm.encoder import EncoderProfile
 
 __all__ = ["ActivationEstimate", "estimate_profile_peak", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT",
            "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT", "SAMPLERS",
@@ -225,12 +231,14 @@ def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
 
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
-                          sm_count: int | None = None) -> ActivationEstimate:
+                          sm_count: int | None = None, encoder: "EncoderProfile | None" = None) -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
     weight into a temporary per call (see ``_dequant_temp``).  ``sampler``: the top-k/top-p sampler of the dummy
-    sampler run (``SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer)."""
+    sampler run (``SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer).  ``encoder``: the
+    multimodal encoder step that runs first (``engines.vllm.encoder``): its pass is a phase of its own and what it
+    keeps is added to each text phase."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
     if model.moe is None or model.moe.num_dense_layers > 0:
@@ -241,6 +249,11 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
                                                                                 sm_count)
+    if encoder is not None:
+        kept = encoder.kept
+        phases = {p: (b + kept, f + f" + encoder outputs kept {kept.bytes / 2**30:.2f} GiB") for p, (b, f) in
+                  phases.items()}
+        phases["vision encoder (dummy items)"] = (encoder.peak, encoder.formula)
     name = max(phases, key=lambda p: phases[p][0])
     parts = tuple(LineItem(item=f"profile phase: {p}", bytes=b, kind="info", source=f"estimate: {f}")
                   for p, (b, f) in phases.items())

@@ -1,0 +1,155 @@
+"""vLLM V1's multimodal encoder profile (``engines/vllm/encoder.py``), hand-computed from the wheels.
+
+- Items per batch (``v1/core/encoder_cache_manager.py compute_mm_encoder_budget``; ``v1/worker/utils.py`` /
+  ``multimodal/encoder_budget.py MultiModalBudget._get_max_items``): the budget is max(max_num_batched_tokens,
+  t).  From 0.10.1 the per-prompt count is capped at max_model_len // t; 0.10.0 takes the limit alone; before
+  0.10.0 the count is ``cdiv`` (0.9.2), which is not modelled.
+- Qwen3-VL / Qwen3.5 (``qwen3_vl.py``, ``qwen2_vl.py``): the image has the most features under the released
+  processor's longest_edge of 16,777,216 px, 16,384 merged tokens.  From 0.15.0 the dummy video is two frames at
+  25,165,824 / 2 px, 12,288 tokens.  0.14.1 sizes the video's frames from max_model_len, so no term is planned
+  there.
+- The V1 runner keeps the dummy batch during the text run (``profile_run``'s local); Model Runner V2 does not
+  (``execute_mm_encoder``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tpkit.engines.vllm import VllmOptions
+from tpkit.engines.vllm.encoder import QWEN3_VL_PROCESSOR, encoder_profile, items_per_batch
+from tpkit.engines.vllm.policy import plan_vllm
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.models import from_config_dict
+from tpkit.parallel import ParallelSpec
+
+CONFIGS = Path(__file__).resolve().parents[1] / "validation" / "configs"
+GIB = 2**30
+
+
+def _model(stem: str):
+    return from_config_dict(json.loads((CONFIGS / f"{stem}.json").read_text()), name=stem, source="test")
+
+
+QWEN3_VL = "Qwen--Qwen3-VL-30B-A3B-Instruct-FP8"  # vl_024 / vp_024: depth 27, d 1152, i 4304, 3 deepstack, out 2048
+QWEN35 = "Qwen--Qwen3.8-27B"  # vl_073: the same tower, no deepstack, out 5120
+
+
+def _plan(stem: str, version: str, **flags):
+    options = VllmOptions(engine_version=version, **{"gpu_memory_utilization": 0.7, "max_model_len": 32768,
+                                                     "max_num_seqs": 4, **flags})
+    return plan_vllm(_model(stem), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
+
+
+def _line(plan, item: str):
+    return next(li for li in plan.ledger.items if li.item == item)
+
+
+def test_items_per_batch_per_prompt_cap_from_0_10_1():
+    # t = 1,000 tokens, budget 16,384 → 16 by the encoder budget; 4 requests × per-prompt
+    kw = dict(max_num_batched_tokens=16384, max_num_seqs=4, max_model_len=2048)
+    assert items_per_batch((0, 10, 1), 1000, **kw) == 8  # per prompt min(999, 2048 // 1000 = 2) → 4 × 2
+    assert items_per_batch((0, 20, 0), 1000, **kw) == 8
+    assert items_per_batch((0, 10, 0), 1000, **kw) == 16  # per prompt = the limit, 999
+    assert items_per_batch((0, 9, 2), 1000, **kw) is None  # cdiv era, not modelled
+    # an item larger than the budget raises it: one item
+    assert items_per_batch((0, 20, 0), 16384, max_num_batched_tokens=8192, max_num_seqs=256,
+                           max_model_len=8192) == 1
+    assert items_per_batch((0, 20, 0), 280, max_num_batched_tokens=2496, max_num_seqs=256,
+                           max_model_len=32768, limit=999) == 8
+
+
+def test_qwen3_vl_dummy_item_and_peak_by_hand():
+    model = _model(QWEN3_VL)
+    enc, why = encoder_profile(model, release=(0, 20, 2), engine="V1", tp=1, max_num_batched_tokens=8192,
+                               max_num_seqs=4, max_model_len=32768, act_bytes=2, v2_runner=False)
+    assert why == "" and enc.modality == "image" and enc.tokens_per_item == 16384 and enc.items == 1
+    assert QWEN3_VL_PROCESSOR["image_longest_edge"] // 32**2 == 16384
+    n, d, i = 65536, 1152, 4304  # 16,384 tokens × 2 × 2 merge
+    held = n * 1536 * 2 + n * d * 2 + n * 72 * 2 + 3 * 16384 * 2048 * 2  # pixels, pos, rotary, deepstack
+    block = max(n * 11 * d * 2, n * (3 * d + 2 * i) * 2)  # attention 11d > MLP 3d + 2i
+    assert block == n * 11 * d * 2
+    assert enc.peak.bytes == held + block  # 2.07 GiB
+    assert round(enc.peak.bytes / GIB, 2) == 2.07
+    outputs = 16384 * 2048 * 4 * 2
+    assert enc.kept.bytes == outputs + n * 1536 * 2  # the V1 runner keeps the dummy pixels too
+    v2, _ = encoder_profile(model, release=(0, 29, 0), engine="V1", tp=1, max_num_batched_tokens=8192,
+                            max_num_seqs=4, max_model_len=32768, act_bytes=2, v2_runner=True)
+    assert v2.kept.bytes == outputs and v2.peak == enc.peak
+
+
+def test_qwen3_vl_tp_shards_the_block_widths():
+    model = _model(QWEN3_VL)
+    kw = dict(release=(0, 20, 2), engine="V1", max_num_batched_tokens=8192, max_num_seqs=4, max_model_len=32768,
+              act_bytes=2, v2_runner=False)
+    one, two = encoder_profile(model, tp=1, **kw)[0], encoder_profile(model, tp=2, **kw)[0]
+    n, d = 65536, 1152
+    assert one.peak.bytes - two.peak.bytes == n * (8 * d - 4 * d) * 2  # attention 3d + 8d/tp
+
+
+def test_release_boundary_0_15_0_and_the_warning():
+    model = _model(QWEN3_VL)
+    kw = dict(engine="V1", tp=1, max_num_batched_tokens=8192, max_num_seqs=4, max_model_len=32768, act_bytes=2,
+              v2_runner=False)
+    assert encoder_profile(model, release=(0, 15, 0), **kw)[0] is not None
+    before, why = encoder_profile(model, release=(0, 14, 1), **kw)
+    assert before is None and "max_model_len" in why
+    old, new = _plan(QWEN3_VL, "0.14.1"), _plan(QWEN3_VL, "0.15.0")
+    assert any("vision encoder" in w and "max_model_len" in w for w in old.warnings)
+    assert not any("vision encoder" in w for w in new.warnings)
+    assert not any(li.item == "profile phase: vision encoder (dummy items)" for li in old.ledger.items)
+    assert _line(new, "profile phase: vision encoder (dummy items)").bytes.bytes > 2 * GIB
+
+
+def test_plan_charges_the_encoder_pass_and_skip_mm_profiling_removes_it():
+    with_enc = _plan(QWEN3_VL, "0.20.2")
+    act = _line(with_enc, "activation peak (profile run, estimate)")
+    enc = _line(with_enc, "profile phase: vision encoder (dummy items)")
+    assert act.bytes == enc.bytes and "encoder step first: 1 dummy image" in act.source
+    moe = _line(with_enc, "profile phase: MoE layer")
+    assert "encoder outputs kept 0.44 GiB" in moe.source  # 0.25 GiB outputs + 0.19 GiB dummy pixels
+    skipped = _plan(QWEN3_VL, "0.20.2", skip_mm_profiling=True)
+    assert not any("vision encoder" in li.item for li in skipped.ledger.items)
+    assert not any("vision encoder" in w for w in skipped.warnings)
+    assert _line(skipped, "activation peak (profile run, estimate)").bytes < act.bytes
+    # the text peak (0.47 GiB) is what is left: 2.07 − 0.47 GiB = 1.60 GiB more KV
+    gained = (skipped.kv_tokens - with_enc.kv_tokens) * 98304
+    assert 1.55 * GIB < gained < 1.65 * GIB
+
+
+def test_qwen35_wrapper_on_model_runner_v2():
+    plan = _plan(QWEN35, "0.29.0", gpu_memory_utilization=0.9, max_model_len=8192, max_num_seqs=256)
+    enc = _line(plan, "profile phase: vision encoder (dummy items)")
+    assert "kept for the text run 0.16 GiB (outputs)" in enc.source  # 16,384 × 5,120 × 2 B, no pixels on V2
+
+
+@pytest.mark.parametrize("stem,version", [("google--gemma-4-26B-A4B-it", "0.25.1"),
+                                          ("llava-hf--llava-v1.6-mistral-7b-hf", "0.10.2")])
+def test_other_families_keep_the_warning(stem, version):
+    model = _model(stem)
+    enc, why = encoder_profile(model, release=tuple(int(x) for x in version.split(".")), engine="V1", tp=1,
+                               max_num_batched_tokens=8192, max_num_seqs=4, max_model_len=32768, act_bytes=2,
+                               v2_runner=False)
+    assert enc is None and "not modelled" in why
+    plan = plan_vllm(model, lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=1),
+                     VllmOptions(engine_version=version, max_model_len=4096))
+    assert any(w.startswith("multimodal: vLLM profiles the vision encoder") for w in plan.warnings)
+    assert not any("vision encoder" in li.item for li in plan.ledger.items)
+
+
+def test_skip_mm_profiling_must_be_a_bool():
+    from tpkit.errors import PlanInputError
+    with pytest.raises(PlanInputError, match="skip_mm_profiling"):
+        VllmOptions(skip_mm_profiling="yes")
+    assert replace(VllmOptions(), skip_mm_profiling=True).skip_mm_profiling is True
+
+
+def test_skip_mm_profiling_exists_from_0_10_1():
+    from tpkit.errors import PlanInputError
+    assert VllmOptions(engine_version="0.10.1", skip_mm_profiling=True).skip_mm_profiling is True
+    with pytest.raises(PlanInputError, match="from vLLM 0.10.1"):
+        VllmOptions(engine_version="0.10.0", skip_mm_profiling=True)
