@@ -1,0 +1,100 @@
+"""SGLang: the KV pool's cell (bytes per token) from the model config, as the planner sizes it
+(``tpkit.engines.sglang.pool``), with the hybrid-SWA request-capped pool and an unknown TP size.  Used by
+``explain.sglang`` to rebuild the token count from the KV budget."""
+
+from __future__ import annotations
+
+from tpkit.explain.context import Context
+from tpkit.explain.interval import Iv
+from tpkit.explain.refusals import REFUSED
+from tpkit.units import Bytes
+
+
+def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
+    """(bytes per token of the target pool, source, page) from the model config, None when no model."""
+    return _cell_capped(ctx, tp, pp)[:3]
+
+
+def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int, tuple | None]:
+    """``_cell`` and, when SGLang sizes a hybrid-SWA pool from the request cap, (CellSize, SwaPoolChoice): then the
+    bytes per token are the full pool's alone (the SWA pool is fixed)."""
+    page = int(ctx.get("page_size", 1) or 1)
+    if ctx.model is None:
+        return None, "no model config", page, None
+    try:
+        from tpkit.engines.sglang.options import UNMODELLED_KV_DTYPES, SglangOptions, unmodelled_kv_error
+        from tpkit.engines.sglang.pool import compute_cell
+        from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
+        from tpkit.engines.sglang.versions import LATEST, parse_version
+
+        version = ctx.rules_version or LATEST
+        kv = str(ctx.get("kv_cache_dtype", "auto"))
+        if kv.lower() in UNMODELLED_KV_DTYPES:  # fp4/mx KV: no cell rather than the model dtype's
+            raise unmodelled_kv_error(kv.lower())
+        try:
+            opts = SglangOptions(kv_cache_dtype=kv, engine_version=version)
+        except REFUSED:  # a spelling the options refuse: the model's own dtype
+            opts = SglangOptions(engine_version=version)
+        kv_dtype = resolve_kv_dtype(ctx.model, opts)[0]
+        attn_tp = tp // max(1, int(ctx.get("dp", 1) or 1)) if ctx.get("enable_dp_attention") else tp
+        ratio = ctx.get("swa_full_tokens_ratio")
+        cell = compute_cell(ctx.model, attn_tp, pp, kv_dtype, split_v_dim=parse_version(version) >= (0, 5, 8),
+                            version=version, swa_full_tokens_ratio=float(ratio) if ratio else None)
+        choice = _swa_choice(ctx, cell, version, page, tp // attn_tp, pp)
+        if choice is not None and choice.swa_cap is not None:
+            return (float(cell.full_bytes()), f"{cell.source}; {choice.configurator}: {choice.why} "
+                    f"({ctx.model_source})", page, (cell, choice))
+        return float(cell.bytes_per_token), f"{cell.source} ({ctx.model_source})", page, None
+    except REFUSED as exc:  # a model the rules cannot size: say so, keep explaining
+        return None, f"cell not computable ({type(exc).__name__}: {str(exc)[:120]})", page, None
+
+
+def _swa_choice(ctx: Context, cell, version: str, page: int, attn_dp: int, pp: int):
+    """SGLang's hybrid-SWA configurator for this log (``engines.sglang.pool.swa_pool_choice``, the plan's rule): the
+    printed ServerArgs / command line flags; the chunked-prefill size as printed (already per attention-DP rank)."""
+    from tpkit.engines.sglang.pool import swa_pool_choice
+
+    def num(name):
+        v = ctx.get(name)
+        try:
+            return int(v) if v is not None and not isinstance(v, bool) else None
+        except (TypeError, ValueError):
+            return None
+
+    spec = ctx.get("spec_algorithm") not in (None, "", "None", "NONE")
+    try:
+        return swa_pool_choice(cell, version, disable_radix_cache=bool(ctx.get("disable_radix_cache")),
+                               max_running_requests=num("max_running_requests"),
+                               chunked_prefill_size=num("chunked_prefill_size"), page_size=page,
+                               sliding_window=ctx.model.sliding_window, attn_dp=max(1, attn_dp),
+                               overlap_schedule=not (ctx.get("disable_overlap_schedule") or pp > 1),
+                               speculative=spec)
+    except REFUSED:
+        return None
+
+
+def _tp_unknown_cell(ctx: Context, pp: int, cell: float, source: str) -> tuple[float | None, str]:
+    """The cell when the log names no TP size (no ServerArgs, no command line: ``context.tp_default_evidence``):
+    kept when every TP size of ``TP_CANDIDATES`` the model accepts gives the same cell (MLA: the latent is not
+    split); else None, with the cell per TP size in the source text (``pool_configurator.py _compute_cell_size``
+    divides the KV heads by the attention TP size)."""
+    from tpkit.explain.context import TP_CANDIDATES
+
+    cells: dict[float, list[int]] = {}
+    for tp in TP_CANDIDATES:
+        c, _, _ = _cell(ctx, tp, pp)
+        if c is not None:
+            cells.setdefault(c, []).append(tp)
+    if len(cells) <= 1:
+        return cell, source
+    each = "; ".join(f"tp {'/'.join(map(str, tps))} → {c:,.0f} B/token" for c, tps in cells.items())
+    return None, f"tp not printed and the KV cell depends on it ({each}): pass --tp"
+
+
+def _full_share(rest: Iv | None, capped) -> Iv | None:
+    """The KV budget left to the full pool: all of it, or less the fixed SWA pool when SGLang sizes that pool from
+    the request cap (``engines.sglang.pool.size_tokens``), so budget ÷ full cell stays the full pool's tokens."""
+    if rest is None or capped is None:
+        return rest
+    fixed = Bytes(capped[1].swa_cap * capped[0].swa_bytes())
+    return rest - Iv(fixed, fixed)
