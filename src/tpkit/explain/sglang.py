@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
-from tpkit.explain.sgpool import _cell_capped, _full_share, _tp_unknown_cell
+from tpkit.explain.sgpool import _cell_of, _full_share, _predict_tokens
 from tpkit.explain.sgranks import (_draft_before_pool, _min_over_ranks, _printed_floor, _target_last, _tokens_agreed,
                                    _unprinted_shortfall)
 from tpkit.explain.sgrelease import (_car_bytes, _default_fraction, _pre_from_load_usage, _rope_reserve,
                                      _runner_factor, _stream_pool)
 from tpkit.explain.sgstate import _split_rest, _state_pool
-from tpkit.logs import ParsedLog, RankView
+from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.units import Bytes
 
 __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
@@ -87,9 +87,85 @@ class SglangAnchored:
     than the world: the smallest unprinted rank's shortfall it implies, in words (``_unprinted_shortfall``)"""
 
 
+@dataclass(frozen=True, slots=True)
+class _Load:
+    """The load anchors of the run: pre_model_load_memory (MIN over ranks), the weights, the free memory after
+    them, and the sample SGLang's budget starts from."""
+
+    pre: Iv | None
+    n_pre: int
+    """ranks that print 'Load weight begin'"""
+    end: Anchor | None
+    """this rank's 'Load weight end'"""
+    weights: Iv | None
+    free_after: Iv | None
+    n_after: int
+    """ranks that print 'Load weight end'"""
+    pre_estimated: bool
+    sample: Iv | None
+    """pre as SGLang samples it: + the stream pool"""
+    stream: Iv | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Fraction:
+    """mem_fraction_static as SGLang applied it: printed or set (× the multimodal runner factor), else the
+    release's default (a range when the GPU does not pin it)."""
+
+    value: float | None
+    source: str
+    range: tuple[float, float] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _PrintedPool:
+    """The printed KV pool of this rank: K and V sizes, the one size (MLA), or 'SWAKVPool mem usage'."""
+
+    k: Anchor | None
+    v: Anchor | None
+    kv: Anchor | None
+    both: Anchor | None
+    bytes: Iv | None
+
+
 def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnchored:
+    """The ledger of ``view``'s rank, step by step: the device and distributed init, the load anchors, the KV
+    budget, the state pool of a hybrid, the KV pool and its tokens, the memory after the pools and the graphs."""
     rows: list[Row] = []
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
+    total, init_iv = _device_rows(view, ctx, rows)
+    load = _load_rows(parsed, view, ctx, rows, tp, pp, total, init_iv)
+    f = _fraction(parsed, ctx, tp, pp)
+    slack, rest = _budget_rows(ctx, rows, load, f, tp, pp)
+    state, rest = _state_rows(view, ctx, rows, rest)
+    pool = _printed_pool(view)
+    tokens_a, tokens_printed = _printed_tokens(parsed, view)
+    cell, cell_source, page, capped = _cell_of(ctx, tp, pp, pool.bytes, tokens_printed)
+    if pool.bytes is not None:
+        rows.append(_pool_row(pool, cell, page, rest))
+    predicted = _predict_tokens(ctx, rest, cell, page, capped)
+    if tokens_a is not None or predicted is not None:
+        rows.append(_tokens_row(tokens_a, tokens_printed, predicted, cell, cell_source, page, capped))
+    pool_end = _pool_end_rows(view, rows, load.end, pool.bytes, state)
+    graph, ge = _graph_rows(view, rows)
+    car, car_source = _car_bytes(ctx, tp, any(x.kind == "custom_allreduce_disabled" for x in parsed.failures))
+    return SglangAnchored(rows=tuple(rows), fraction=None if f.value is None else float(f.value),
+                          fraction_source=f.source, pre=load.pre, init_dist=init_iv, weights=load.weights,
+                          free_after_weights=load.free_after, slack=slack, rest=rest, pool_bytes=pool.bytes,
+                          tokens_printed=tokens_printed, tokens_predicted=predicted, cell_bytes=cell,
+                          cell_source=cell_source, page=page, graph=graph,
+                          slack_after_pool=iv_of(pool_end.size) if pool_end else None,
+                          free_after_graphs=iv_of(ge.size) if ge else None, device_total=total, car_bytes=car,
+                          car_source=car_source, fraction_range=f.range, pre_estimated=load.pre_estimated,
+                          state_pool=state.pool if state is not None else None,
+                          state_charged=state.charged if state is not None else None, stream_pool=load.stream,
+                          unprinted_ranks=_unprinted_shortfall(*_printed_floor(parsed, tokens_printed, page),
+                                                               _full_share(rest, capped), cell, f.value, tp * pp,
+                                                               max(load.n_after, load.n_pre), ctx))
+
+
+def _device_rows(view: RankView, ctx: Context, rows: list[Row]) -> tuple[Bytes | None, Iv | None]:
+    """The device total (catalog), the distributed init's and the memory baseline's printed usage: (total, init)."""
     total = ctx.gpu.total_bytes if ctx.gpu is not None else None
     if total is not None:
         rows.append(derived_row(f"device total ({ctx.gpu.name})", Iv(total, total),
@@ -103,45 +179,20 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     base = view.last("baseline_mem_usage")
     if base:
         rows.append(printed_row("memory baseline", base, f"'Memory baseline taken' (0.5.2x), {GIB_NOTE}"))
-    pre_a, n_pre = _min_over_ranks(parsed, "load_begin_avail")
-    begin = _target_last(view, "load_begin_avail")
-    end = _target_last(view, "load_end_avail")
-    wu = _target_last(view, "weights_mem_usage")
-    pre = iv_of(pre_a.size) if pre_a else None
-    if pre is None and end and wu:
-        pre = iv_of(end.size) + iv_of(wu.size)
+    return total, init_iv
+
+
+def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row], tp: int, pp: int,
+               total: Bytes | None, init_iv: Iv | None) -> _Load:
+    """The load anchors and their rows: pre-load memory, the weights, the free memory after them (the draft's
+    when it loads before the pool is sized), pre estimated from the config when not printed, the stream pool."""
     stream, stream_why = _stream_pool(ctx, tp, pp)
-    if total is not None and pre is not None:
-        ctx_iv = Iv(total, total) - pre - (stream or Iv(Bytes(0), Bytes(0))) - (init_iv or Iv(Bytes(0), Bytes(0)))
-        rows.append(derived_row("CUDA context + process (before distributed init)", ctx_iv,
-                                "device total − pre_model_load_memory − distributed init"
-                                + (" − the stream pool" if stream else "")
-                                + ("" if init_iv else " (distributed init not printed: included)")))
-    if begin:
-        rows.append(printed_row("free before weights (this rank)", begin,
-                                f"'Load weight begin. avail mem' = local free memory before the weights, {GIB_NOTE}"))
-    if pre_a is not None:
-        rows.append(derived_row("pre_model_load_memory", pre,
-                                f"min over {n_pre} rank(s) of 'Load weight begin. avail mem' (SGLang's MIN "
-                                f"all-reduce), {GIB_NOTE}"))
-    weights = None
-    if wu:
-        d = iv_of(begin.size) - iv_of(end.size) if begin and end else None
-        rows.append(printed_row("weights", wu, f"'Load weight end. mem usage' = free before − free after the weights, "
-                                f"{GIB_NOTE}", derived=d, derived_from="avail mem before − after the weights"))
-        weights = iv_of(wu.size)
-    elif begin and end:
-        weights = iv_of(begin.size) - iv_of(end.size)
-        rows.append(derived_row("weights", weights, "free before − free after the weights"))
+    pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, stream)
+    weights = _weights_rows(view, rows)
     after_a, n_after = _min_over_ranks(parsed, "load_end_avail")
     draft_end, _ = _min_over_ranks(parsed, "load_end_avail", "draft")
     if draft_end is not None and not _draft_before_pool(parsed, draft_end):
         draft_end = None
-    if end:
-        d = iv_of(begin.size) - iv_of(wu.size) if begin and wu else None
-        rows.append(printed_row("free after weights (this rank)", end,
-                                f"'Load weight end. avail mem' = local free memory after the weights, {GIB_NOTE}",
-                                derived=d, derived_from="avail before − mem usage"))
     free_after = iv_of((draft_end or after_a).size) if (draft_end or after_a) else None
     if free_after is None and pre is not None and weights is not None:
         free_after = pre - weights
@@ -159,6 +210,63 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         rows.append(derived_row("pre_model_load_memory (SGLang's sample)", sample,
                                 "free before weights + the stream pool: init_torch_distributed samples the free "
                                 "memory before ModelRunner creates its forward stream"))
+    return _Load(pre=pre, n_pre=n_pre, end=_target_last(view, "load_end_avail"), weights=weights,
+                 free_after=free_after, n_after=n_after, pre_estimated=pre_estimated, sample=sample, stream=stream)
+
+
+def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes | None, init_iv: Iv | None,
+              stream: Iv | None) -> tuple[Iv | None, int]:
+    """pre_model_load_memory (MIN over ranks of 'Load weight begin', else this rank's 'Load weight end' avail +
+    mem usage) and the rows of the CUDA context, this rank's free memory before the weights and the pre."""
+    pre_a, n_pre = _min_over_ranks(parsed, "load_begin_avail")
+    begin = _target_last(view, "load_begin_avail")
+    end = _target_last(view, "load_end_avail")
+    wu = _target_last(view, "weights_mem_usage")
+    pre = iv_of(pre_a.size) if pre_a else None
+    if pre is None and end and wu:
+        pre = iv_of(end.size) + iv_of(wu.size)
+    if total is not None and pre is not None:
+        ctx_iv = Iv(total, total) - pre - (stream or Iv(Bytes(0), Bytes(0))) - (init_iv or Iv(Bytes(0), Bytes(0)))
+        rows.append(derived_row("CUDA context + process (before distributed init)", ctx_iv,
+                                "device total − pre_model_load_memory − distributed init"
+                                + (" − the stream pool" if stream else "")
+                                + ("" if init_iv else " (distributed init not printed: included)")))
+    if begin:
+        rows.append(printed_row("free before weights (this rank)", begin,
+                                f"'Load weight begin. avail mem' = local free memory before the weights, {GIB_NOTE}"))
+    if pre_a is not None:
+        rows.append(derived_row("pre_model_load_memory", pre,
+                                f"min over {n_pre} rank(s) of 'Load weight begin. avail mem' (SGLang's MIN "
+                                f"all-reduce), {GIB_NOTE}"))
+    return pre, n_pre
+
+
+def _weights_rows(view: RankView, rows: list[Row]) -> Iv | None:
+    """The weights (printed 'mem usage', else free before − after) and this rank's free memory after them, each
+    checked against the other two prints."""
+    begin = _target_last(view, "load_begin_avail")
+    end = _target_last(view, "load_end_avail")
+    wu = _target_last(view, "weights_mem_usage")
+    weights = None
+    if wu:
+        d = iv_of(begin.size) - iv_of(end.size) if begin and end else None
+        rows.append(printed_row("weights", wu, f"'Load weight end. mem usage' = free before − free after the weights, "
+                                f"{GIB_NOTE}", derived=d, derived_from="avail mem before − after the weights"))
+        weights = iv_of(wu.size)
+    elif begin and end:
+        weights = iv_of(begin.size) - iv_of(end.size)
+        rows.append(derived_row("weights", weights, "free before − free after the weights"))
+    if end:
+        d = iv_of(begin.size) - iv_of(wu.size) if begin and wu else None
+        rows.append(printed_row("free after weights (this rank)", end,
+                                f"'Load weight end. avail mem' = local free memory after the weights, {GIB_NOTE}",
+                                derived=d, derived_from="avail before − mem usage"))
+    return weights
+
+
+def _fraction(parsed: ParsedLog, ctx: Context, tp: int, pp: int) -> _Fraction:
+    """mem_fraction_static: the log's or the flags' (× the multimodal runner factor of the release), else the
+    release's default for this run (``sgrelease._default_fraction``)."""
     f = ctx.get("mem_fraction")
     f_source = ctx.sources.get("mem_fraction", "")
     f_range = None
@@ -169,140 +277,177 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         runner = _runner_factor(ctx, parsed)
         if runner is not None:
             f, f_source = float(f) * runner[0], f"{f_source}, then {runner[1]}"
-    slack = rest = None
-    if f is not None and sample is not None:
-        lo_f, hi_f = f_range if f_range is not None else (float(f), float(f))
-        if lo_f == hi_f:
-            slack = sample.scale(1.0 - lo_f)
-            label = f"slack (1 − {lo_f:.3f}) × pre_model_load_memory"
-        else:
-            slack = Iv(Bytes(round(sample.low.bytes * (1.0 - hi_f))), Bytes(round(sample.high.bytes * (1.0 - lo_f))))
-            label = f"slack (1 − {lo_f:.4f}…{hi_f:.4f}) × pre_model_load_memory"
-        rows.append(derived_row(label, slack, f"mem_fraction_static ({f_source}): kept for activations, "
-                                "CUDA graphs, req_to_token"))
-    sampled = free_after
+    return _Fraction(f, f_source, f_range)
+
+
+def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: int,
+                 pp: int) -> tuple[Iv | None, Iv | None]:
+    """(slack, KV budget) and their rows: slack = (1 − f) × SGLang's pre sample; budget = the free memory after
+    the weights (less the RoPE pre-expansion) − slack, lowered by the rank spread when ranks are not printed."""
+    slack = _slack_row(rows, load.sample, f)
+    sampled = load.free_after
     rope = _rope_reserve(ctx)
-    if rope is not None and free_after is not None:
-        sampled = free_after - rope[0]
+    if rope is not None and load.free_after is not None:
+        sampled = load.free_after - rope[0]
         from tpkit.engines.sglang.rope import ROPE_ITEM
 
         rows.append(derived_row(ROPE_ITEM, rope[0], rope[1]))
         rows.append(derived_row("free when the KV budget is sampled", sampled,
                                 "free after weights − the RoPE pre-expansion"))
-    if slack is not None and sampled is not None:
-        rest = sampled - slack
-        rows.append(derived_row("KV budget (rest)", rest,
-                                f"min over {max(n_after, 1)} rank(s) of free after weights "
-                                + ("− the RoPE pre-expansion " if rope is not None else "")
-                                + "− slack (ModelRunner.profile_max_num_token)"))
-        world = tp * pp
-        if world > 1 and 0 < max(n_after, n_pre) < world and not pre_estimated:
-            hi_f = f_range[1] if f_range is not None else float(f)
-            spread = Bytes(round(RANK_SPREAD.bytes * hi_f))
-            rest = Iv(rest.low - spread, rest.high)
-            rows.append(derived_row("KV budget (rest), ranks not printed", rest, (
-                f"{max(n_after, n_pre)} of the {world} ranks print 'Load weight begin/end': SGLang's MIN over all "
-                f"ranks (get_available_gpu_memory(distributed=True) in init_torch_distributed and "
-                f"profile_max_num_token) may lie up to {RANK_SPREAD.mib:.0f} MiB below the printed ranks on both "
-                f"samples (a rank's distributed init differs: {RANK_SPREAD_EVIDENCE}), which lowers the budget by up "
-                f"to f × that = {spread.mib:.1f} MiB")))
+    if slack is None or sampled is None:
+        return slack, None
+    rest = sampled - slack
+    rows.append(derived_row("KV budget (rest)", rest,
+                            f"min over {max(load.n_after, 1)} rank(s) of free after weights "
+                            + ("− the RoPE pre-expansion " if rope is not None else "")
+                            + "− slack (ModelRunner.profile_max_num_token)"))
+    return slack, _rank_spread_row(rows, rest, load, f, tp * pp)
+
+
+def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:
+    """The slack (1 − f) × pre_model_load_memory SGLang keeps out of the KV budget (over the fraction's range
+    when the default is not pinned), None without a fraction or a pre."""
+    if f.value is None or sample is None:
+        return None
+    lo_f, hi_f = f.range if f.range is not None else (float(f.value), float(f.value))
+    if lo_f == hi_f:
+        slack = sample.scale(1.0 - lo_f)
+        label = f"slack (1 − {lo_f:.3f}) × pre_model_load_memory"
+    else:
+        slack = Iv(Bytes(round(sample.low.bytes * (1.0 - hi_f))), Bytes(round(sample.high.bytes * (1.0 - lo_f))))
+        label = f"slack (1 − {lo_f:.4f}…{hi_f:.4f}) × pre_model_load_memory"
+    rows.append(derived_row(label, slack, f"mem_fraction_static ({f.source}): kept for activations, "
+                            "CUDA graphs, req_to_token"))
+    return slack
+
+
+def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world: int) -> Iv:
+    """The KV budget widened down by f × ``RANK_SPREAD`` when the log prints the load anchors of fewer ranks than
+    the world (SGLang's MIN over all ranks may lie below the printed ones); ``rest`` otherwise."""
+    printed = max(load.n_after, load.n_pre)
+    if not (world > 1 and 0 < printed < world and not load.pre_estimated):
+        return rest
+    hi_f = f.range[1] if f.range is not None else float(f.value)
+    spread = Bytes(round(RANK_SPREAD.bytes * hi_f))
+    rest = Iv(rest.low - spread, rest.high)
+    rows.append(derived_row("KV budget (rest), ranks not printed", rest, (
+        f"{printed} of the {world} ranks print 'Load weight begin/end': SGLang's MIN over all "
+        f"ranks (get_available_gpu_memory(distributed=True) in init_torch_distributed and "
+        f"profile_max_num_token) may lie up to {RANK_SPREAD.mib:.0f} MiB below the printed ranks on both "
+        f"samples (a rank's distributed init differs: {RANK_SPREAD_EVIDENCE}), which lowers the budget by up "
+        f"to f × that = {spread.mib:.1f} MiB")))
+    return rest
+
+
+def _state_rows(view: RankView, ctx: Context, rows: list[Row], rest: Iv | None):
+    """A hybrid's printed state pool (``explain.sgstate``) and the KV budget after it: (state or None, budget).
+    The printed split pins the budget where it was solved rather than set."""
     state = _state_pool(view, ctx)
-    if state is not None:
-        rows.append(Row(item="state pool (mamba / linear attention)", value=state.pool, kind="printed",
-                        meaning=f"'Mamba Cache is allocated' conv_state + ssm_state sizes, {GIB_NOTE}",
-                        printed=state.printed, line_no=state.line_no))
-        split = _split_rest(state, ctx)
-        if split is not None:
-            pinned, why = split
-            check = None
-            if rest is not None:
-                check = "reproduced" if rest.overlaps(pinned) else "differs"
-            rows.append(Row(item="KV budget (rest) from the state split", value=pinned, kind="derived",
-                            meaning=f"the printed state pool solved for the budget: {why}",
-                            derived=rest, derived_from="KV budget (rest) from the fraction", check=check,
-                            note="" if rest is None else "the split pins the budget; used below"))
-            rest = pinned
+    if state is None:
+        return None, rest
+    rows.append(Row(item="state pool (mamba / linear attention)", value=state.pool, kind="printed",
+                    meaning=f"'Mamba Cache is allocated' conv_state + ssm_state sizes, {GIB_NOTE}",
+                    printed=state.printed, line_no=state.line_no))
+    split = _split_rest(state, ctx)
+    if split is not None:
+        pinned, why = split
+        check = None
         if rest is not None:
-            rest = rest - state.charged
-            rows.append(derived_row("KV budget after the state pool", rest,
-                                    f"KV budget − {state.charged.text()} charged for the state pool: {state.source} "
-                                    "(engines.sglang.mamba; explain.sgstate)"))
+            check = "reproduced" if rest.overlaps(pinned) else "differs"
+        rows.append(Row(item="KV budget (rest) from the state split", value=pinned, kind="derived",
+                        meaning=f"the printed state pool solved for the budget: {why}",
+                        derived=rest, derived_from="KV budget (rest) from the fraction", check=check,
+                        note="" if rest is None else "the split pins the budget; used below"))
+        rest = pinned
+    if rest is not None:
+        rest = rest - state.charged
+        rows.append(derived_row("KV budget after the state pool", rest,
+                                f"KV budget − {state.charged.text()} charged for the state pool: {state.source} "
+                                "(engines.sglang.mamba; explain.sgstate)"))
+    return state, rest
+
+
+def _printed_pool(view: RankView) -> _PrintedPool:
+    """The target's printed KV pool on this rank (a hybrid-SWA pool: 'SWAKVPool mem usage' holds both pools,
+    each 'KV Cache is allocated' line one)."""
     k, v, kv = _target_last(view, "kv_k_size"), _target_last(view, "kv_v_size"), _target_last(view, "kv_size")
     both = _target_last(view, "swa_pool_mem_usage")
-    if both:  # a hybrid-SWA pool: 'SWAKVPool mem usage' holds both pools, each 'KV Cache is allocated' line one
+    if both:
         kv = both
     pool = None
     if kv:
         pool = iv_of(kv.size)
     elif k and v:
         pool = iv_of(k.size) + iv_of(v.size)
+    return _PrintedPool(k, v, kv, both, pool)
+
+
+def _printed_tokens(parsed: ParsedLog, view: RankView):
+    """(the anchor of the printed token count, the count as an int or None): this rank's, else the one count
+    every rank agrees on (``sgranks._tokens_agreed``)."""
     tokens_a = (_target_last(view, "kv_tokens") or _target_last(view, "max_total_num_tokens")
                 or _tokens_agreed(parsed))
     tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
-    cell, cell_source, page, capped = _cell_capped(ctx, tp, pp)
-    if cell is not None and ctx.get("tp") is None:
-        cell, cell_source = _tp_unknown_cell(ctx, pp, cell, cell_source)
-    if cell is None:
-        capped = None
-    if cell is None and pool is not None and tokens_printed:
-        cell = pool.mid.bytes / (tokens_printed + page)
-        cell_source = "measured: printed KV pool bytes / (printed tokens + page)"
-    if pool is not None:
-        slack_cell = Bytes(int((cell or 0) * page))
-        anchor = kv or k
-        rows.append(Row(item="KV pool", value=pool, kind="printed",
-                        meaning=("'SWAKVPool mem usage' = full pool + SWA pool" if both else
-                                 "'KV Cache is allocated' K size + V size (or the MLA latent size)")
-                                + f" = (tokens + page) × cell, {GIB_NOTE}",
-                        printed=" + ".join(a.size.text for a in (k, v) if a) if not kv else kv.size.text,
-                        line_no=anchor.line_no, derived=rest, derived_from="KV budget (rest)",
-                        check=None if rest is None else ("reproduced" if pool.overlaps(rest, slack_cell + Bytes(2**20))
-                                                         else "differs"),
-                        note="within one page of cells of the budget" if rest is not None else ""))
-    predicted = None
-    if rest is not None and cell and capped is not None:  # the request-capped SWA pool: the plan's size_tokens
-        from tpkit.engines.sglang.pool import size_tokens
+    return tokens_a, tokens_printed
 
-        mtt = ctx.get("max_total_tokens")
-        lo, hi = (size_tokens(b, capped[0], page_size=page, max_total_tokens=int(mtt) if mtt else None,
-                              swa_cap=capped[1].swa_cap)[0] for b in (rest.low, rest.high))
-        predicted = (int(lo), int(hi))
-    elif rest is not None and cell:
-        mtt = ctx.get("max_total_tokens")
-        lo = max(rest.low.bytes, 0) // cell // page * page
-        hi = max(rest.high.bytes, 0) // cell // page * page
-        if mtt:
-            lo, hi = min(lo, int(mtt)), min(hi, int(mtt))
-        predicted = (int(lo), int(hi))
-    if tokens_a is not None or predicted is not None:
-        check = None
-        if tokens_printed is not None and predicted is not None:
-            check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
-        if tokens_printed is not None:
-            mid = tokens_printed
-        elif predicted is not None:
-            mid = (predicted[0] + predicted[1]) // 2
-        else:
-            mid = tokens_a.count.value
-        rule = ("full pool = floor((KV budget − SWA pool × SWA cell) / full cell)" if capped is not None
-                else "floor(KV budget / cell)")
-        rows.append(Row(item="KV tokens", value=None, count=mid, kind="printed" if tokens_a else "derived",
-                        meaning=f"{rule} rounded down to page {page}; cell "
-                                f"{cell:,.0f} B/token ({cell_source})" if cell else "KV pool tokens per rank",
-                        printed=tokens_a.count.text if tokens_a else None,
-                        line_no=tokens_a.line_no if tokens_a else None,
-                        derived=None, check=check,
-                        note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}"))
+
+def _pool_row(pool: _PrintedPool, cell: float | None, page: int, rest: Iv | None) -> Row:
+    """The printed KV pool, checked against the budget within one page of cells (+ 1 MiB)."""
+    slack_cell = Bytes(int((cell or 0) * page))
+    anchor = pool.kv or pool.k
+    return Row(item="KV pool", value=pool.bytes, kind="printed",
+               meaning=("'SWAKVPool mem usage' = full pool + SWA pool" if pool.both else
+                        "'KV Cache is allocated' K size + V size (or the MLA latent size)")
+                       + f" = (tokens + page) × cell, {GIB_NOTE}",
+               printed=" + ".join(a.size.text for a in (pool.k, pool.v) if a) if not pool.kv else pool.kv.size.text,
+               line_no=anchor.line_no, derived=rest, derived_from="KV budget (rest)",
+               check=None if rest is None else ("reproduced" if pool.bytes.overlaps(rest, slack_cell + Bytes(2**20))
+                                                else "differs"),
+               note="within one page of cells of the budget" if rest is not None else "")
+
+
+def _tokens_row(tokens_a, tokens_printed: int | None, predicted: tuple[int, int] | None, cell: float | None,
+                cell_source: str, page: int, capped) -> Row:
+    """The KV tokens: printed (checked against the range rebuilt from the anchors) or rebuilt."""
+    check = None
+    if tokens_printed is not None and predicted is not None:
+        check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
+    if tokens_printed is not None:
+        mid = tokens_printed
+    elif predicted is not None:
+        mid = (predicted[0] + predicted[1]) // 2
+    else:
+        mid = tokens_a.count.value
+    rule = ("full pool = floor((KV budget − SWA pool × SWA cell) / full cell)" if capped is not None
+            else "floor(KV budget / cell)")
+    return Row(item="KV tokens", value=None, count=mid, kind="printed" if tokens_a else "derived",
+               meaning=f"{rule} rounded down to page {page}; cell "
+                       f"{cell:,.0f} B/token ({cell_source})" if cell else "KV pool tokens per rank",
+               printed=tokens_a.count.text if tokens_a else None,
+               line_no=tokens_a.line_no if tokens_a else None,
+               derived=None, check=check,
+               note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}")
+
+
+def _pool_end_rows(view: RankView, rows: list[Row], end, pool: Iv | None, state):
+    """'Memory pool end' and what the pools took beside the KV pool (req_to_token, metadata); its anchor."""
     pool_end = _target_last(view, "pool_end_avail")
-    if pool_end:
-        d = iv_of(end.size) - pool if end and pool is not None else None
-        if d is not None and state is not None:
-            d = d - state.pool
-        rows.append(printed_row("free after the pools", pool_end,
-                                f"'Memory pool end. avail mem' = free after the KV and req_to_token pools, {GIB_NOTE}"))
-        if d is not None:
-            rows.append(derived_row("req_to_token + pool metadata", d - iv_of(pool_end.size),
-                                    "free after weights − KV pool − free after the pools (from the slack)"))
+    if not pool_end:
+        return pool_end
+    d = iv_of(end.size) - pool if end and pool is not None else None
+    if d is not None and state is not None:
+        d = d - state.pool
+    rows.append(printed_row("free after the pools", pool_end,
+                            f"'Memory pool end. avail mem' = free after the KV and req_to_token pools, {GIB_NOTE}"))
+    if d is not None:
+        rows.append(derived_row("req_to_token + pool metadata", d - iv_of(pool_end.size),
+                                "free after weights − KV pool − free after the pools (from the slack)"))
+    return pool_end
+
+
+def _graph_rows(view: RankView, rows: list[Row]):
+    """The CUDA graphs' printed usage (summed over the captures) or free before − after, and the free memory after
+    start-up: (graph, the 'Capture cuda graph end' anchor)."""
     gb, ge, gu = view.last("graph_begin_avail"), view.last("graph_end_avail"), view.last("graph_mem_usage")
     graph = None
     if gu:
@@ -315,18 +460,4 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
         rows.append(derived_row("CUDA graphs", graph, "free before − after capture"))
     if ge:
         rows.append(printed_row("free after start-up", ge, f"'Capture cuda graph end. avail mem', {GIB_NOTE}"))
-    car, car_source = _car_bytes(ctx, tp, any(x.kind == "custom_allreduce_disabled" for x in parsed.failures))
-    return SglangAnchored(rows=tuple(rows), fraction=None if f is None else float(f), fraction_source=f_source,
-                          pre=pre, init_dist=init_iv, weights=weights, free_after_weights=free_after, slack=slack,
-                          rest=rest, pool_bytes=pool, tokens_printed=tokens_printed, tokens_predicted=predicted,
-                          cell_bytes=cell, cell_source=cell_source, page=page, graph=graph,
-                          slack_after_pool=iv_of(pool_end.size) if pool_end else None,
-                          free_after_graphs=iv_of(ge.size) if ge else None, device_total=total, car_bytes=car,
-                          car_source=car_source, fraction_range=f_range, pre_estimated=pre_estimated,
-                          state_pool=state.pool if state is not None else None,
-                          state_charged=state.charged if state is not None else None, stream_pool=stream,
-                          unprinted_ranks=_unprinted_shortfall(*_printed_floor(parsed, tokens_printed, page),
-                                                               _full_share(rest, capped), cell, f, tp * pp,
-                                                               max(n_after, n_pre), ctx))
-
-
+    return graph, ge

@@ -98,3 +98,39 @@ def _full_share(rest: Iv | None, capped) -> Iv | None:
         return rest
     fixed = Bytes(capped[1].swa_cap * capped[0].swa_bytes())
     return rest - Iv(fixed, fixed)
+
+
+
+def _cell_of(ctx: Context, tp: int, pp: int, pool: Iv | None,
+             tokens_printed: int | None) -> tuple[float | None, str, int, tuple | None]:
+    """(cell bytes, source, page, capped) for the run: the config's (``_cell_capped``; with no TP size printed,
+    only when every TP size gives the same cell), else measured from the printed pool and tokens."""
+    cell, cell_source, page, capped = _cell_capped(ctx, tp, pp)
+    if cell is not None and ctx.get("tp") is None:
+        cell, cell_source = _tp_unknown_cell(ctx, pp, cell, cell_source)
+    if cell is None:
+        capped = None
+    if cell is None and pool is not None and tokens_printed:
+        cell = pool.mid.bytes / (tokens_printed + page)
+        cell_source = "measured: printed KV pool bytes / (printed tokens + page)"
+    return cell, cell_source, page, capped
+
+
+def _predict_tokens(ctx: Context, rest: Iv | None, cell: float | None, page: int,
+                    capped) -> tuple[int, int] | None:
+    """(low, high) tokens rebuilt from the KV budget: floor(budget / cell) rounded down to the page and capped by
+    ``--max-total-tokens``, or the plan's ``size_tokens`` for a request-capped SWA pool; None without both."""
+    if rest is None or not cell:
+        return None
+    mtt = ctx.get("max_total_tokens")
+    if capped is not None:  # the request-capped SWA pool: the plan's size_tokens
+        from tpkit.engines.sglang.pool import size_tokens
+
+        lo, hi = (size_tokens(b, capped[0], page_size=page, max_total_tokens=int(mtt) if mtt else None,
+                              swa_cap=capped[1].swa_cap)[0] for b in (rest.low, rest.high))
+        return int(lo), int(hi)
+    lo = max(rest.low.bytes, 0) // cell // page * page
+    hi = max(rest.high.bytes, 0) // cell // page * page
+    if mtt:
+        lo, hi = min(lo, int(mtt)), min(hi, int(mtt))
+    return int(lo), int(hi)
