@@ -13,10 +13,8 @@ from dataclasses import dataclass
 
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
-from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
-from tpkit.explain.vlayout import _token_bytes
-from tpkit.explain.vtokens import _other_end, _rules, _tokens, _tp_unknown
+from tpkit.explain.vtokens import _Rebuilt, _rebuilt, _rules
 from tpkit.explain.vworkers import _may_print_per_worker, _per_worker
 from tpkit.logs import ParsedLog, RankView
 from tpkit.units import Bytes
@@ -56,9 +54,36 @@ def _min_available(parsed: ParsedLog):
 
 
 def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored:
+    """The ledger of the tightest worker, step by step: the device total, the requested memory, the profile's
+    non-KV terms, the available KV memory, the KV tokens (printed and rebuilt), the maximum concurrency."""
     rows: list[Row] = []
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
     rules = _rules(ctx)
+    total = _total_row(parsed, view, ctx, rows)
+    u, requested = _requested_rows(view, ctx, rows, rules, total)
+    weights, parts, graph_estimate = _profile_rows(view, rows)
+    avail_a, available, non_kv = _available_rows(parsed, view, rows, requested, weights, parts, graph_estimate)
+    block = int(ctx.get("page_size", 16) or 16)
+    tok_a, per_worker = _per_worker(parsed, rules, tp, pp, view.last("kv_tokens"), avail_a,
+                                    release_known=not _may_print_per_worker(ctx), range_text=ctx.version)
+    blocks_a = view.last("gpu_blocks")
+    tokens_printed = _printed_tokens(tok_a, blocks_a, block)
+    rebuilt = _rebuilt(ctx, rules, tp, pp, block, available, tokens_printed)
+    if tok_a or blocks_a or rebuilt.predicted:
+        rows.append(_tokens_row(tok_a or blocks_a, tokens_printed, rebuilt, per_worker))
+    mc = view.last("max_concurrency")
+    if mc:
+        rows.append(Row(item="maximum concurrency", value=None, count=mc.count.value, kind="printed",
+                        meaning=mc.meaning, printed=mc.count.text, line_no=mc.line_no))
+    return VllmAnchored(rows=tuple(rows), utilization=u, total=total, requested=requested, weights=weights,
+                        non_kv=non_kv, available=available, graph_estimate=graph_estimate,
+                        tokens_printed=tokens_printed, tokens_predicted=rebuilt.predicted,
+                        token_bytes=rebuilt.token_bytes, token_bytes_source=rebuilt.source, block_size=rebuilt.block,
+                        per_worker=per_worker)
+
+
+def _total_row(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row]) -> Iv | None:
+    """The device total: printed by vLLM, else printed elsewhere in the log, else the catalog GPU's."""
     total_a = view.last("total_gpu_memory") or view.last("startup_total")
     total = None
     if total_a:
@@ -70,6 +95,13 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     elif ctx.gpu is not None:
         total = Iv(ctx.gpu.total_bytes, ctx.gpu.total_bytes)
         rows.append(derived_row(f"device total ({ctx.gpu.name})", total, f"catalog, {ctx.gpu_source}", kind="catalog"))
+    return total
+
+
+def _requested_rows(view: RankView, ctx: Context, rows: list[Row], rules,
+                    total: Iv | None) -> tuple[float, Iv | None]:
+    """(gpu_memory_utilization, requested memory): the printed requested memory checked against total × u (ceil
+    from 0.33), else total × u."""
     u = ctx.get("mem_fraction")
     u_source = ctx.sources.get("mem_fraction", "")
     if u is None:
@@ -84,22 +116,30 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     if req_a:
         rows.append(printed_row("requested memory", req_a, f"total × gpu_memory_utilization {u} ({u_source}), {_G}",
                                 derived=derived_req, derived_from="device total × utilization"))
-        requested = iv_of(req_a.size)
-    else:
-        requested = derived_req
-        if requested is not None:
-            rows.append(derived_row("requested memory", requested,
-                                    f"total × gpu_memory_utilization {u} ({u_source})"
-                                    + (", ceil (≥ 0.33)" if rules.ceil_requested else "")))
+        return u, iv_of(req_a.size)
+    if derived_req is not None:
+        rows.append(derived_row("requested memory", derived_req,
+                                f"total × gpu_memory_utilization {u} ({u_source})"
+                                + (", ceil (≥ 0.33)" if rules.ceil_requested else "")))
+    return u, derived_req
+
+
+_PROFILE_TERMS = (("non_torch_memory", "non-torch memory (CUDA context, NCCL, cuBLAS)"),
+                  ("non_torch_increase", "non-torch increase during profiling"),
+                  ("activation_peak", "activation peak (profile run)"),
+                  ("torch_peak_increase", "torch peak increase (profile run)"))
+"""the profile's printed non-KV terms beside the weights (anchor name, ledger item)"""
+
+
+def _profile_rows(view: RankView, rows: list[Row]) -> tuple[Iv | None, list[Iv], Iv | None]:
+    """(weights, the non-KV terms that add up to the non-KV memory, the CUDA-graph estimate) as printed: the
+    non-torch memory (else its increase) and the activation peak (else the torch peak increase)."""
     w = view.last("weights")
     weights = iv_of(w.size) if w else None
     if w:
         rows.append(printed_row("weights", w, f"'Model loading took' = torch-allocated bytes after − before the load, {_G}"))
     parts = []
-    for name, item in (("non_torch_memory", "non-torch memory (CUDA context, NCCL, cuBLAS)"),
-                       ("non_torch_increase", "non-torch increase during profiling"),
-                       ("activation_peak", "activation peak (profile run)"),
-                       ("torch_peak_increase", "torch peak increase (profile run)")):
+    for name, item in _PROFILE_TERMS:
         a = view.last(name)
         if a:
             rows.append(printed_row(item, a, f"{a.meaning}"))
@@ -111,15 +151,23 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     graph_estimate = iv_of(ge.size) if ge else None
     if ge:
         rows.append(printed_row("CUDA-graph estimate", ge, f"CUDA-graph memory estimated before KV sizing (≥ 0.21), {_G}"))
+    return weights, parts, graph_estimate
+
+
+def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requested: Iv | None, weights: Iv | None,
+                    parts: list[Iv], graph_estimate: Iv | None):
+    """(the smallest worker's 'Available KV cache memory' anchor, its interval, the non-KV residual) and their
+    rows: available checked against requested − the printed terms; the residual against the DEBUG print."""
     avail_a = _min_available(parsed) or view.last("available_kv")
     available = iv_of(avail_a.size) if avail_a else None
+    zero = Iv(Bytes(0), Bytes(0))
     non_kv = None
     if requested is not None and available is not None:
-        non_kv = requested - available - (graph_estimate or Iv(Bytes(0), Bytes(0)))
+        non_kv = requested - available - (graph_estimate or zero)
     if avail_a:
         d = None
         if requested is not None and weights is not None and len(parts) >= 2:
-            d = requested - weights - sum(parts, Iv(Bytes(0), Bytes(0))) - (graph_estimate or Iv(Bytes(0), Bytes(0)))
+            d = requested - weights - sum(parts, zero) - (graph_estimate or zero)
         rows.append(printed_row("available KV cache memory", avail_a,
                                 f"requested − weights − non-torch − activation peak (− CUDA-graph estimate), the "
                                 f"smallest over workers; {_G}", derived=d,
@@ -132,57 +180,30 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     if nkv and non_kv is not None:
         rows.append(printed_row("non-KV memory (printed, DEBUG)", nkv, nkv.meaning, derived=non_kv,
                                 derived_from="requested − available − graph estimate"))
-    block = int(ctx.get("page_size", 16) or 16)
-    tok_a, per_worker = _per_worker(parsed, rules, tp, pp, view.last("kv_tokens"), avail_a,
-                                    release_known=not _may_print_per_worker(ctx), range_text=ctx.version)
-    blocks_a = view.last("gpu_blocks")
-    tokens_printed = None
+    return avail_a, available, non_kv
+
+
+def _printed_tokens(tok_a, blocks_a, block: int) -> int | None:
+    """The printed KV tokens: the capacity line's, else the printed blocks × the block size."""
     if tok_a and isinstance(tok_a.count.value, int):
-        tokens_printed = tok_a.count.value
-    elif blocks_a and isinstance(blocks_a.count.value, int):
-        tokens_printed = blocks_a.count.value * block
-    layout, tb_source = _token_bytes(ctx, tp, pp, block, rules)
-    if layout is not None and ctx.get("tp") is None and available is not None:
-        layout, tb_source = _tp_unknown(ctx, pp, block, rules, available, layout, tb_source)
-    predicted = None
-    token_bytes = None
-    if layout is not None:
-        token_bytes = layout.bytes_per_block.bytes / layout.block_size
-        block = layout.block_size
-        if available is not None:
-            try:
-                predicted = _tokens(layout, available, ctx, rules, pp)
-            except REFUSED:  # a length the rules refuse: blocks × block size
-                per_block = layout.bytes_per_block.bytes
-                groups = max(1, len(getattr(layout, "groups", ()) or ()) if rules.tokens_rule == "groups" else 1)
-                lo = max(available.low.bytes, 0) // per_block // groups * layout.block_size
-                hi = max(available.high.bytes, 0) // per_block // groups * layout.block_size
-                predicted = (int(lo), int(hi))
-        if predicted is not None and available is not None:
-            predicted, tb_source = _other_end(ctx, tp, pp, int(ctx.get("page_size", 16) or 16), rules, available,
-                                              predicted, tb_source)
-    elif tokens_printed and available is not None:
-        token_bytes = available.mid.bytes / tokens_printed
-        tb_source = "measured: available KV memory / printed tokens"
-    if tok_a or blocks_a or predicted:
-        check = None
-        if predicted is not None and tokens_printed is not None:
-            check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
-        anchor = tok_a or blocks_a
-        rows.append(Row(item="KV tokens", value=None,
-                        count=tokens_printed if tokens_printed is not None else
-                        (predicted[0] + predicted[1]) // 2 if predicted is not None else anchor.count.value,
-                        kind="printed" if anchor else "derived",
-                        meaning=f"floor(available / bytes per block) × block size; {tb_source}"
-                        + (f"; {per_worker}" if per_worker else ""),
-                        printed=anchor.count.text if anchor else None, line_no=anchor.line_no if anchor else None,
-                        check=check,
-                        note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}"))
-    mc = view.last("max_concurrency")
-    if mc:
-        rows.append(Row(item="maximum concurrency", value=None, count=mc.count.value, kind="printed",
-                        meaning=mc.meaning, printed=mc.count.text, line_no=mc.line_no))
-    return VllmAnchored(rows=tuple(rows), utilization=u, total=total, requested=requested, weights=weights,
-                        non_kv=non_kv, available=available, graph_estimate=graph_estimate,
-                        tokens_printed=tokens_printed, tokens_predicted=predicted, token_bytes=token_bytes,
-                        token_bytes_source=tb_source, block_size=block, per_worker=per_worker)
+        return tok_a.count.value
+    if blocks_a and isinstance(blocks_a.count.value, int):
+        return blocks_a.count.value * block
+    return None
+
+
+def _tokens_row(anchor, tokens_printed: int | None, rebuilt: _Rebuilt, per_worker: str | None) -> Row:
+    """The KV tokens: printed (checked against the range rebuilt from the anchors) or rebuilt."""
+    predicted = rebuilt.predicted
+    check = None
+    if predicted is not None and tokens_printed is not None:
+        check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
+    return Row(item="KV tokens", value=None,
+               count=tokens_printed if tokens_printed is not None else
+               (predicted[0] + predicted[1]) // 2 if predicted is not None else anchor.count.value,
+               kind="printed" if anchor else "derived",
+               meaning=f"floor(available / bytes per block) × block size; {rebuilt.source}"
+               + (f"; {per_worker}" if per_worker else ""),
+               printed=anchor.count.text if anchor else None, line_no=anchor.line_no if anchor else None,
+               check=check,
+               note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}")

@@ -4,6 +4,8 @@ every candidate that changes the count is rebuilt and named.  Used by ``explain.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv
 from tpkit.explain.refusals import REFUSED
@@ -118,3 +120,43 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
         return predicted, tb_source
     return (low, high), (f"{tb_source}; the release is inferred from the line formats as {ctx.version}: "
                          + "; ".join(parts) + "; --engine-version picks one")
+
+
+
+@dataclass(frozen=True, slots=True)
+class _Rebuilt:
+    """The KV tokens rebuilt from the available memory: the range, the KV bytes per token and their source, the
+    block size the layout uses."""
+
+    predicted: tuple[int, int] | None
+    token_bytes: float | None
+    source: str
+    block: int
+
+
+def _rebuilt(ctx: Context, rules, tp: int, pp: int, block: int, available: Iv | None,
+             tokens_printed: int | None) -> _Rebuilt:
+    """The tokens rebuilt from the layout (``_token_bytes``) over the available memory (``_tokens``; blocks ×
+    block size where the rules refuse the length), widened over the TP sizes and releases the log leaves open;
+    without a layout, the bytes per token measured as available / printed tokens."""
+    layout, tb_source = _token_bytes(ctx, tp, pp, block, rules)
+    if layout is not None and ctx.get("tp") is None and available is not None:
+        layout, tb_source = _tp_unknown(ctx, pp, block, rules, available, layout, tb_source)
+    if layout is None:
+        if tokens_printed and available is not None:
+            return _Rebuilt(None, available.mid.bytes / tokens_printed,
+                            "measured: available KV memory / printed tokens", block)
+        return _Rebuilt(None, None, tb_source, block)
+    predicted = None
+    if available is not None:
+        try:
+            predicted = _tokens(layout, available, ctx, rules, pp)
+        except REFUSED:  # a length the rules refuse: blocks × block size
+            per_block = layout.bytes_per_block.bytes
+            groups = max(1, len(getattr(layout, "groups", ()) or ()) if rules.tokens_rule == "groups" else 1)
+            lo = max(available.low.bytes, 0) // per_block // groups * layout.block_size
+            hi = max(available.high.bytes, 0) // per_block // groups * layout.block_size
+            predicted = (int(lo), int(hi))
+    if predicted is not None and available is not None:
+        predicted, tb_source = _other_end(ctx, tp, pp, block, rules, available, predicted, tb_source)
+    return _Rebuilt(predicted, layout.bytes_per_block.bytes / layout.block_size, tb_source, layout.block_size)
