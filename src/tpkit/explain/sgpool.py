@@ -1,12 +1,18 @@
-"""SGLang: the KV pool's cell (bytes per token) from the model config, as the planner sizes it
-(``tpkit.engines.sglang.pool``), with the hybrid-SWA request-capped pool and an unknown TP size.  Used by
-``explain.sglang`` to rebuild the token count from the KV budget."""
+"""SGLang: the KV pool of the ledger.  The printed pool and tokens; the cell (bytes per token) from the model
+config, as the planner sizes it (``tpkit.engines.sglang.pool``), with the hybrid-SWA request-capped pool and an
+unknown TP size; the tokens rebuilt from the KV budget; the pool's rows ('KV pool', 'KV tokens', 'Memory pool
+end').  Used by ``explain.sglang``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tpkit.explain.context import Context
-from tpkit.explain.interval import Iv
+from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.refusals import REFUSED
+from tpkit.explain.rows import Row, derived_row, printed_row
+from tpkit.explain.sganchors import GIB_NOTE, _target_last, _tokens_agreed
+from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.units import Bytes
 
 
@@ -134,3 +140,92 @@ def _predict_tokens(ctx: Context, rest: Iv | None, cell: float | None, page: int
     if mtt:
         lo, hi = min(lo, int(mtt)), min(hi, int(mtt))
     return int(lo), int(hi)
+
+
+@dataclass(frozen=True, slots=True)
+class _PrintedPool:
+    """The printed KV pool of this rank: K and V sizes, the one size (MLA), or 'SWAKVPool mem usage'."""
+
+    k: Anchor | None
+    v: Anchor | None
+    kv: Anchor | None
+    both: Anchor | None
+    bytes: Iv | None
+
+
+def _printed_pool(view: RankView) -> _PrintedPool:
+    """The target's printed KV pool on this rank (a hybrid-SWA pool: 'SWAKVPool mem usage' holds both pools,
+    each 'KV Cache is allocated' line one)."""
+    k, v, kv = _target_last(view, "kv_k_size"), _target_last(view, "kv_v_size"), _target_last(view, "kv_size")
+    both = _target_last(view, "swa_pool_mem_usage")
+    if both:
+        kv = both
+    pool = None
+    if kv:
+        pool = iv_of(kv.size)
+    elif k and v:
+        pool = iv_of(k.size) + iv_of(v.size)
+    return _PrintedPool(k, v, kv, both, pool)
+
+
+def _printed_tokens(parsed: ParsedLog, view: RankView):
+    """(the anchor of the printed token count, the count as an int or None): this rank's, else the one count
+    every rank agrees on (``sganchors._tokens_agreed``)."""
+    tokens_a = (_target_last(view, "kv_tokens") or _target_last(view, "max_total_num_tokens")
+                or _tokens_agreed(parsed))
+    tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
+    return tokens_a, tokens_printed
+
+
+def _pool_row(pool: _PrintedPool, cell: float | None, page: int, rest: Iv | None) -> Row:
+    """The printed KV pool, checked against the budget within one page of cells (+ 1 MiB)."""
+    slack_cell = Bytes(int((cell or 0) * page))
+    anchor = pool.kv or pool.k
+    return Row(item="KV pool", value=pool.bytes, kind="printed",
+               meaning=("'SWAKVPool mem usage' = full pool + SWA pool" if pool.both else
+                        "'KV Cache is allocated' K size + V size (or the MLA latent size)")
+                       + f" = (tokens + page) × cell, {GIB_NOTE}",
+               printed=" + ".join(a.size.text for a in (pool.k, pool.v) if a) if not pool.kv else pool.kv.size.text,
+               line_no=anchor.line_no, derived=rest, derived_from="KV budget (rest)",
+               check=None if rest is None else ("reproduced" if pool.bytes.overlaps(rest, slack_cell + Bytes(2**20))
+                                                else "differs"),
+               note="within one page of cells of the budget" if rest is not None else "")
+
+
+def _tokens_row(tokens_a, tokens_printed: int | None, predicted: tuple[int, int] | None, cell: float | None,
+                cell_source: str, page: int, capped) -> Row:
+    """The KV tokens: printed (checked against the range rebuilt from the anchors) or rebuilt."""
+    check = None
+    if tokens_printed is not None and predicted is not None:
+        check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
+    if tokens_printed is not None:
+        mid = tokens_printed
+    elif predicted is not None:
+        mid = (predicted[0] + predicted[1]) // 2
+    else:
+        mid = tokens_a.count.value
+    rule = ("full pool = floor((KV budget − SWA pool × SWA cell) / full cell)" if capped is not None
+            else "floor(KV budget / cell)")
+    return Row(item="KV tokens", value=None, count=mid, kind="printed" if tokens_a else "derived",
+               meaning=f"{rule} rounded down to page {page}; cell "
+                       f"{cell:,.0f} B/token ({cell_source})" if cell else "KV pool tokens per rank",
+               printed=tokens_a.count.text if tokens_a else None,
+               line_no=tokens_a.line_no if tokens_a else None,
+               derived=None, check=check,
+               note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}")
+
+
+def _pool_end_rows(view: RankView, rows: list[Row], end, pool: Iv | None, state):
+    """'Memory pool end' and what the pools took beside the KV pool (req_to_token, metadata); its anchor."""
+    pool_end = _target_last(view, "pool_end_avail")
+    if not pool_end:
+        return pool_end
+    d = iv_of(end.size) - pool if end and pool is not None else None
+    if d is not None and state is not None:
+        d = d - state.pool
+    rows.append(printed_row("free after the pools", pool_end,
+                            f"'Memory pool end. avail mem' = free after the KV and req_to_token pools, {GIB_NOTE}"))
+    if d is not None:
+        rows.append(derived_row("req_to_token + pool metadata", d - iv_of(pool_end.size),
+                                "free after weights − KV pool − free after the pools (from the slack)"))
+    return pool_end

@@ -1,13 +1,16 @@
-"""SGLang: reading the anchors over the ranks a log prints.  SGLang sizes every rank's pool from the MIN over the
-world of the free memory before and after the weights (``get_available_gpu_memory(distributed=True)``), so the
+"""SGLang: reading the anchors a log prints.  Every size SGLang prints is GiB though it says GB (``GIB_NOTE``); a
+rank's anchors are the target model's (a draft's loads are not); SGLang sizes every rank's pool from the MIN over
+the world of the free memory before and after the weights (``get_available_gpu_memory(distributed=True)``), so the
 budget is rebuilt from the smallest printed rank, and a log that prints fewer ranks than the world may hide a
-smaller one.  Used by ``explain.sglang``."""
+smaller one.  Used by ``explain.sglang`` and ``explain.sgpool``."""
 
 from __future__ import annotations
 
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv
 from tpkit.logs import ParsedLog, RankView
+
+GIB_NOTE = "GiB (SGLang prints 'GB' but divides by 2^30)"
 
 
 def _min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
