@@ -1,4 +1,5 @@
-"""A golden record of ``tpkit explain`` over the explain corpus, for behaviour-preserving refactors of the explain layer.
+"""A golden record of ``tpkit explain`` over the explain corpus, for behaviour-preserving refactors of the explain
+layer.
 
 For every log under tests/logs/data (sorted by path), ``tpkit explain LOG --json`` is run in-process through the
 CLI's own ``main`` (argument parsing, flag checks, the JSON writer): once bare, and, where
@@ -28,7 +29,8 @@ DATA = ROOT / "tests" / "logs" / "data"
 
 def _capacity_module():
     """scripts/explain_capacity_check.py, loaded as a module (its flag helpers and its ``check``)."""
-    spec = importlib.util.spec_from_file_location("explain_capacity_check", ROOT / "scripts" / "explain_capacity_check.py")
+    path = ROOT / "scripts" / "explain_capacity_check.py"
+    spec = importlib.util.spec_from_file_location("explain_capacity_check", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)

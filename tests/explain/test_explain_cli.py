@@ -116,8 +116,8 @@ PLAIN = {"sglang": {"tpkit.engines.sglang", "tpkit.engines.sglang.versions"}, "v
 dates, which ``explain.context._sglang_tag_era`` reads for any log"""
 OWN_EXPLAIN = {"sglang": ("tpkit.explain.sglang", "tpkit.explain.sgdiagnose", "tpkit.explain.sgstate",
                           "tpkit.explain.sganchors", "tpkit.explain.sgpool", "tpkit.explain.sgrelease"),
-               "vllm": ("tpkit.explain.vllm", "tpkit.explain.vdiagnose", "tpkit.explain.vlayout", "tpkit.explain.vtokens",
-                        "tpkit.explain.vworkers")}
+               "vllm": ("tpkit.explain.vllm", "tpkit.explain.vdiagnose", "tpkit.explain.vlayout",
+                        "tpkit.explain.vtokens", "tpkit.explain.vworkers")}
 
 
 def _loaded_by(argv: list[str]) -> set[str]:

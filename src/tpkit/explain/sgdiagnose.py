@@ -58,7 +58,8 @@ class _Replan:
         fits = rest is not None and rest > need and (tokens is None or tokens > 0)
         context = self.context
         if tokens is not None and context and tokens < int(context) and kw.get("fraction") is None:
-            note = (note + "; " if note else "") + f"holds {tokens:,} tokens, less than one {int(context):,}-token request"
+            note = ((note + "; " if note else "")
+                    + f"holds {tokens:,} tokens, less than one {int(context):,}-token request")
         return Fix(flags=flags, kv_tokens=tokens, fits=bool(fits), why=why, note=note)
 
 
