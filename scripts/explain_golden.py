@@ -7,9 +7,9 @@ tests/logs/data/models.json names the log, once more with the ``--model`` and pl
 scripts/explain_capacity_check.py passes them), that second run also as text (the renderer).  Each run keeps its
 exit status, stdout and stderr.  The rows of scripts/explain_capacity_check.py (``--json``) are added, and the
 diagnosis of every log's anchors (the bare run's) under each failure of ``FAILURES`` (one per phase and kind the
-diagnoses tell apart; most of them no corpus log prints), so every branch of the diagnoses is recorded.  The whole
-record is written as one canonical JSON (sorted keys, this checkout's path replaced by ``<ROOT>``) to PATH; two
-records of unchanged behaviour are byte-identical (``cmp A B``).
+diagnoses tell apart), so branches of the diagnoses no corpus log reaches are recorded too.  The whole record is
+written as one canonical JSON (sorted keys, this checkout's path replaced by ``<ROOT>``) to PATH; two records of
+unchanged behaviour are byte-identical (``cmp A B``).
 
     PYTHONPATH=src python scripts/explain_golden.py PATH
 """

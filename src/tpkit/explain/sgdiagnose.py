@@ -4,7 +4,6 @@ weights, free after weights, the cell); the shared types and rules are ``explain
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from tpkit.explain.diagnose import MARGIN, _MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit
 from tpkit.explain.refusals import REFUSED
@@ -19,25 +18,21 @@ def _sg_tokens(rest: int, cell: float | None, page: int) -> int | None:
     return max(0, int(rest // cell)) // page * page
 
 
-@dataclass(frozen=True, slots=True)
 class _Replan:
-    """The anchors a fix re-plans from (SGLang's budget: (pre + stream pool) × f − weights − stream pool, with pre
-    the 'Load weight begin' free memory: ``engines.sglang.streams``), in bytes."""
+    """The anchors a fix re-plans from, in bytes: SGLang's budget is (pre + stream pool) × f − weights − stream pool,
+    with pre the 'Load weight begin' free memory (``engines.sglang.streams``); ``a`` is the run's
+    :class:`~tpkit.explain.sglang.SglangAnchored`, ``context`` the context length (None when unknown); a plain class: a
+    dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
 
-    a: object
-    """the run's :class:`~tpkit.explain.sglang.SglangAnchored`"""
-    pre: int | None
-    stream: int
-    w: int | None
-    f: float | None
-    context: object
-    """the context length (the log's or the flags'), None when unknown"""
+    __slots__ = ("a", "pre", "stream", "w", "f", "context")
 
-    @classmethod
-    def of(cls, a, ctx) -> _Replan:
-        return cls(a=a, pre=a.pre.mid.bytes if a.pre else None,
-                   stream=a.stream_pool.mid.bytes if a.stream_pool is not None else 0,
-                   w=a.weights.mid.bytes if a.weights else None, f=a.fraction, context=ctx.get("context_length"))
+    def __init__(self, a, ctx) -> None:
+        self.a = a
+        self.pre = a.pre.mid.bytes if a.pre else None
+        self.stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
+        self.w = a.weights.mid.bytes if a.weights else None
+        self.f = a.fraction
+        self.context = ctx.get("context_length")
 
     def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0) -> tuple[int | None, int | None]:
         """(KV budget bytes, tokens) with one knob changed, from the anchors."""
@@ -67,7 +62,7 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     """``a``: :class:`~tpkit.explain.sglang.SglangAnchored`."""
     failure = parsed.primary_failure
     findings = _car_findings(a, ctx)
-    plan = _Replan.of(a, ctx)
+    plan = _Replan(a, ctx)
     if failure is None:
         return _ok(a, ctx, plan, findings)
     phase = failure.phase

@@ -86,34 +86,30 @@ class SglangAnchored:
     than the world: the smallest unprinted rank's shortfall it implies, in words (``_unprinted_shortfall``)"""
 
 
-@dataclass(frozen=True, slots=True)
 class _Load:
-    """The load anchors of the run: pre_model_load_memory (MIN over ranks), the weights, the free memory after
-    them, and the sample SGLang's budget starts from."""
+    """The load anchors of the run: pre_model_load_memory (MIN over ranks; ``n_pre`` ranks print 'Load weight begin'),
+    this rank's 'Load weight end' anchor (``end``), the weights, the free memory after them (MIN over ``n_after``
+    ranks), whether pre was estimated from the config, ``sample``: pre as SGLang samples it (+ the stream pool
+    ``stream``); a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
 
-    pre: Iv | None
-    n_pre: int
-    """ranks that print 'Load weight begin'"""
-    end: Anchor | None
-    """this rank's 'Load weight end'"""
-    weights: Iv | None
-    free_after: Iv | None
-    n_after: int
-    """ranks that print 'Load weight end'"""
-    pre_estimated: bool
-    sample: Iv | None
-    """pre as SGLang samples it: + the stream pool"""
-    stream: Iv | None
+    __slots__ = ("pre", "n_pre", "end", "weights", "free_after", "n_after", "pre_estimated", "sample", "stream")
+
+    def __init__(self, *, pre: Iv | None, n_pre: int, end: Anchor | None, weights: Iv | None, free_after: Iv | None,
+                 n_after: int, pre_estimated: bool, sample: Iv | None, stream: Iv | None) -> None:
+        self.pre, self.n_pre, self.end, self.weights = pre, n_pre, end, weights
+        self.free_after, self.n_after, self.pre_estimated = free_after, n_after, pre_estimated
+        self.sample, self.stream = sample, stream
 
 
-@dataclass(frozen=True, slots=True)
 class _Fraction:
-    """mem_fraction_static as SGLang applied it: printed or set (× the multimodal runner factor), else the
-    release's default (a range when the GPU does not pin it)."""
+    """mem_fraction_static as SGLang applied it: printed or set (× the multimodal runner factor), else the release's
+    default (``range``: lowest and highest when the GPU does not pin it); a plain class: a dataclass costs ~1 ms of
+    ``tpkit explain``'s cold start, issue 12."""
 
-    value: float | None
-    source: str
-    range: tuple[float, float] | None
+    __slots__ = ("value", "source", "range")
+
+    def __init__(self, value: float | None, source: str, range: tuple[float, float] | None) -> None:
+        self.value, self.source, self.range = value, source, range
 
 
 def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnchored:

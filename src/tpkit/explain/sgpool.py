@@ -5,8 +5,6 @@ end').  Used by ``explain.sglang``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.refusals import REFUSED
@@ -142,15 +140,16 @@ def _predict_tokens(ctx: Context, rest: Iv | None, cell: float | None, page: int
     return int(lo), int(hi)
 
 
-@dataclass(frozen=True, slots=True)
 class _PrintedPool:
-    """The printed KV pool of this rank: K and V sizes, the one size (MLA), or 'SWAKVPool mem usage'."""
+    """The printed KV pool of this rank: the K and V size anchors, the one size (MLA) or 'SWAKVPool mem usage' (``kv``;
+    ``both`` for the latter), and the pool's bytes; a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold
+    start, issue 12."""
 
-    k: Anchor | None
-    v: Anchor | None
-    kv: Anchor | None
-    both: Anchor | None
-    bytes: Iv | None
+    __slots__ = ("k", "v", "kv", "both", "bytes")
+
+    def __init__(self, k: Anchor | None, v: Anchor | None, kv: Anchor | None, both: Anchor | None,
+                 bytes: Iv | None) -> None:
+        self.k, self.v, self.kv, self.both, self.bytes = k, v, kv, both, bytes
 
 
 def _printed_pool(view: RankView) -> _PrintedPool:
