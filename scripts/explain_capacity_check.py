@@ -339,7 +339,8 @@ def pin_vllm_estimate(text: str, full, stripped) -> Pin | None:
     rng = None
     if a is not None and a.available is not None and ctx.model is not None:
         from tpkit.engines.vllm.capacity import estimate_max_model_len, max_concurrent_batches
-        from tpkit.explain.vllm import _rules, _token_bytes
+        from tpkit.explain.vlayout import _token_bytes
+        from tpkit.explain.vtokens import _rules
         from tpkit.units import Bytes
 
         tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)

@@ -114,8 +114,10 @@ when the command line names an engine flag"""
 PLAIN = {"sglang": {"tpkit.engines.sglang", "tpkit.engines.sglang.versions"}, "vllm": set()}
 """the other engine's modules a plain ``tpkit explain LOG`` of a vLLM / SGLang log may import: SGLang's release
 dates, which ``explain.context._sglang_tag_era`` reads for any log"""
-OWN_EXPLAIN = {"sglang": ("tpkit.explain.sglang", "tpkit.explain.sgdiagnose", "tpkit.explain.sgstate"),
-               "vllm": ("tpkit.explain.vllm", "tpkit.explain.vdiagnose")}
+OWN_EXPLAIN = {"sglang": ("tpkit.explain.sglang", "tpkit.explain.sgdiagnose", "tpkit.explain.sgstate",
+                          "tpkit.explain.sganchors", "tpkit.explain.sgpool", "tpkit.explain.sgrelease"),
+               "vllm": ("tpkit.explain.vllm", "tpkit.explain.vdiagnose", "tpkit.explain.vlayout",
+                        "tpkit.explain.vtokens", "tpkit.explain.vworkers")}
 
 
 def _loaded_by(argv: list[str]) -> set[str]:

@@ -18,166 +18,253 @@ def _sg_tokens(rest: int, cell: float | None, page: int) -> int | None:
     return max(0, int(rest // cell)) // page * page
 
 
+class _Replan:
+    """The anchors a fix re-plans from, in bytes: SGLang's budget is (pre + stream pool) × f − weights − stream pool,
+    with pre the 'Load weight begin' free memory (``engines.sglang.streams``); ``a`` is the run's
+    :class:`~tpkit.explain.sglang.SglangAnchored`, ``context`` the context length (None when unknown); a plain class: a
+    dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
+
+    __slots__ = ("a", "pre", "stream", "w", "f", "context")
+
+    def __init__(self, a, ctx) -> None:
+        self.a = a
+        self.pre = a.pre.mid.bytes if a.pre else None
+        self.stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
+        self.w = a.weights.mid.bytes if a.weights else None
+        self.f = a.fraction
+        self.context = ctx.get("context_length")
+
+    def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0) -> tuple[int | None, int | None]:
+        """(KV budget bytes, tokens) with one knob changed, from the anchors."""
+        if self.pre is None or self.w is None or (fraction or self.f) is None:
+            return None, None
+        frac = fraction if fraction is not None else self.f
+        # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
+        # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
+        p = self.pre + free_gain + self.stream
+        rest = int(p * frac - self.w * weights_scale - self.stream)
+        cell = self.a.cell_bytes * cell_scale if self.a.cell_bytes else None
+        return rest, _sg_tokens(rest, cell, self.a.page)
+
+    def fix(self, flags, why, note="", *, need=0, **kw) -> Fix:
+        """The fix ``flags`` with its budget re-planned (``budget``'s knobs in ``kw``): it fits when the budget
+        exceeds ``need`` and holds a token; a pool below one full-context request is said."""
+        rest, tokens = self.budget(**kw)
+        fits = rest is not None and rest > need and (tokens is None or tokens > 0)
+        context = self.context
+        if tokens is not None and context and tokens < int(context) and kw.get("fraction") is None:
+            note = ((note + "; " if note else "")
+                    + f"holds {tokens:,} tokens, less than one {int(context):,}-token request")
+        return Fix(flags=flags, kv_tokens=tokens, fits=bool(fits), why=why, note=note)
+
+
 def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     """``a``: :class:`~tpkit.explain.sglang.SglangAnchored`."""
     failure = parsed.primary_failure
+    findings = _car_findings(a, ctx)
+    plan = _Replan(a, ctx)
+    if failure is None:
+        return _ok(a, ctx, plan, findings)
+    phase = failure.phase
+    ev = f"line {failure.line_no}: {failure.evidence[:160]}"
+    if failure.kind == "imbalance" or phase == "imbalance":
+        cause, short, fixes = _imbalance(failure, plan)
+    elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
+        cause, short, fixes = _kv_pool_failure(failure, a, ctx, plan, findings)
+    elif phase == "weights":
+        cause, short, fixes = _weights_failure(failure, a, ctx, plan)
+    elif phase == "cuda_graph":
+        cause, short, fixes = _graph_failure(failure, a, ctx, plan)
+    elif phase == "first_request":
+        cause, short, fixes = _first_request_failure(failure, a, ctx, plan)
+    else:
+        cause, short, fixes = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}", \
+            _oom(failure)[3], []
+    return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
+                     findings=tuple(findings))
+
+
+def _car_findings(a, ctx) -> list[str]:
+    """What the custom all-reduce buffers take (tpkit's start-up model), when charged."""
     tp = int(ctx.get("tp", 1) or 1)
     findings = []
-    pre = a.pre.mid.bytes if a.pre else None
-    stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
-    w = a.weights.mid.bytes if a.weights else None
-    f = a.fraction
-    context = ctx.get("context_length")
     if a.car_bytes and a.car_bytes.bytes:
         findings.append(_car_finding(a, ctx))
     if a.init_dist is not None and a.car_bytes:
         findings.append(f"distributed init took {a.init_dist.text()} (printed); SGLang's custom all-reduce buffers for "
                         f"tp {tp} are {_g(a.car_bytes)} of it (tpkit's start-up model)")
+    return findings
 
-    def replan(*, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0) -> tuple[int | None, int | None]:
-        """(KV budget bytes, tokens) with one knob changed, from the anchors."""
-        if pre is None or w is None or (fraction or f) is None:
-            return None, None
-        frac = fraction if fraction is not None else f
-        # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
-        # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
-        p = pre + free_gain + stream
-        rest = int(p * frac - w * weights_scale - stream)
-        cell = a.cell_bytes * cell_scale if a.cell_bytes else None
-        return rest, _sg_tokens(rest, cell, a.page)
 
-    def fix(flags, why, note="", *, need=0, **kw) -> Fix:
-        rest, tokens = replan(**kw)
-        fits = rest is not None and rest > need and (tokens is None or tokens > 0)
-        if tokens is not None and context and tokens < int(context) and kw.get("fraction") is None:
-            note = (note + "; " if note else "") + f"holds {tokens:,} tokens, less than one {int(context):,}-token request"
-        return Fix(flags=flags, kv_tokens=tokens, fits=bool(fits), why=why, note=note)
+def _ok(a, ctx, plan: _Replan, findings: list[str]) -> Diagnosis:
+    """A run that started: a pool below one full-context request is a finding, with the fixes that grow it."""
+    context = plan.context
+    short_pool = a.tokens_printed is not None and context and a.tokens_printed < int(context)
+    if short_pool:
+        findings.append(f"the KV pool holds {a.tokens_printed:,} tokens, less than one {int(context):,}-token "
+                        "request")
+    return Diagnosis(status="ok", phase=None, cause="", findings=tuple(findings),
+                     fixes=_sg_growth_fixes(a, ctx, plan.fix) if short_pool else ())
 
-    if failure is None:
-        if a.tokens_printed is not None and context and a.tokens_printed < int(context):
-            findings.append(f"the KV pool holds {a.tokens_printed:,} tokens, less than one {int(context):,}-token "
-                            "request")
-        return Diagnosis(status="ok", phase=None, cause="", findings=tuple(findings),
-                         fixes=_sg_growth_fixes(a, ctx, fix) if a.tokens_printed is not None and context
-                         and a.tokens_printed < int(context) else ())
-    phase = failure.phase
-    ev = f"line {failure.line_no}: {failure.evidence[:160]}"
-    fixes: list[Fix] = []
-    short = None
-    if failure.kind == "imbalance" or phase == "imbalance":
-        sizes = dict(failure.sizes)
-        lo, loc = sizes.get("pre_model_load_memory"), sizes.get("local_gpu_memory")
-        cause = "rank memory imbalance: some GPU of the TP group has > 10 % less free memory than another " \
-                "(another process on the GPU)"
-        if lo and loc:
-            short = Bytes(int(loc.value.bytes * 0.9) - lo.value.bytes)
-            cause += f": min over ranks {lo.text} < 0.9 × local {loc.text}"
-        gain = 0 if not (lo and loc) else loc.value.bytes - lo.value.bytes
-        rest, tokens = replan(free_gain=gain)
-        fixes.append(Fix(flags="free the other process's memory on the busy GPU (nvidia-smi), or "
-                               "CUDA_VISIBLE_DEVICES=<idle GPUs>", kv_tokens=tokens, fits=True,
-                         why="with every rank as free as the local one the balance check passes"
-                         + ("" if rest is None else f"; KV budget {_g(rest)}")))
-        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev,
-                         fixes=tuple(fixes), findings=tuple(findings))
+
+def _oom(failure):
+    """(a CUDA OOM?, the size it asked for, the size free, asked − free when both are printed)."""
     oom = failure.kind == "cuda_oom"
     req, free = failure.size("requested"), failure.size("free")
-    if oom and req and free:
-        short = req.value - free.value
-    if phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
-        rest, _ = replan()
-        if rest is not None and rest <= 0:
-            short = Bytes(-rest)
-            cause = (f"the KV budget is negative ({_g(rest)}): the weights ({a.weights.text()}) exceed "
-                     f"mem_fraction_static {f:.3f} × pre-load memory ({a.pre.text()}) = {_g(int(pre * f))}")
-        elif rest is not None:
-            cause = (f"the KV pool did not fit: KV budget {_g(rest)} after weights {a.weights.text()} "
-                     f"and slack (1 − {f:.3f}) × {a.pre.text()}")
-        elif oom and short is not None:
-            cause = (f"out of memory allocating the KV pool: asked for {req.text}, {free.text} free (short by "
-                     f"{_g(short)}): memory taken after SGLang sized the pool (another process, or a pool sized "
-                     "from a stale measurement)")
-            total = failure.size("total")
-            if f is not None and total is not None:
-                base = pre if pre is not None else int(total.value.bytes * 0.9)
-                f2 = math.floor((f - (short.bytes + MARGIN.bytes // 2) / base) * 100) / 100
-                if f2 > 0:
-                    fixes.append(Fix(flags=f"--mem-fraction-static {f2:.2f}", kv_tokens=replan(fraction=f2)[1],
-                                     fits=(f - f2) * base >= short.bytes,
-                                     why=f"the pool shrinks by ({f:.3f} − {f2:.2f}) × pre-load memory ≥ the {_g(short)} "
-                                         "missing", note="" if pre is not None else
-                                     "pre-load memory not printed: taken as 90 % of the printed total"))
-        else:
-            cause = "the KV pool could not be sized or allocated (the log does not print the numbers to say by how much)"
-        planned: list[Fix] = []
-        if rest is None and not (oom and short is not None):
-            from tpkit.explain.planned import catalog_fixes_sglang
+    return oom, req, free, (req.value - free.value if oom and req and free else None)
 
-            found, finding = catalog_fixes_sglang(ctx)
-            planned = [Fix(**kw) for kw in found]
-            if finding:
-                findings.append(finding)
-                cause += "; " + finding
-        fixes += planned or _sg_growth_fixes(a, ctx, fix)
-    elif phase == "weights":
-        cause = "out of memory while loading the weights"
-        if oom and req and free:
-            cause += f": asked for {req.text} with {free.text} free"
-        room = pre if pre is not None else _free_for_weights(failure)
-        if room is not None and pre is not None and free is not None:
-            cause += f"; {_g(pre - free.value.bytes)} of weights were loaded out of {_g(pre)} free before the load"
-        if w is not None:
-            fixes.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
-                             cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
-                             note="weights scaled by 1/2 (replicated layers not split)"))
-        else:
-            fixes += _weights_fixes_from_model(ctx, tp, room, f, a)
-    elif phase == "cuda_graph":
-        cause = "out of memory while capturing CUDA graphs: the slack left after the KV pool was too small"
-        if oom and req and free:
-            cause += f" (asked for {req.text}, {free.text} free: short by {_g(short)})"
-        need = (short.bytes if short else 0) + MARGIN.bytes // 2
-        if pre and f is not None:
-            f2 = math.floor((f - need / pre) * 100) / 100
-            if f2 > 0:
-                fixes.append(fix(f"--mem-fraction-static {f2:.2f}", f"keeps {_g(need)} more slack for the graphs",
-                                 fraction=f2))
-        bs = ctx.get("cuda_graph_max_bs")
-        pools = failure.size("graph_pools") if oom else None
-        if pools is not None and req is not None and short is not None:
-            # torch's OOM message prints what the graphs captured so far hold ("allocated in private pools"):
-            # the graph memory at the failure is that plus the allocation that failed
-            need = pools.value.bytes + req.value.bytes
-            graph_fits = need / 2 >= short.bytes
-            graph_note = (f"graph memory scaled by 1/2 (assumed ∝ the largest captured batch, not measured per batch "
-                          f"size): the graph pools held {pools.text} when the capture asked for {req.text}; half of "
-                          f"{_g(need)} is {_g(need // 2)} against {_g(short)} missing")
-        else:
-            graph_fits = (short is None or short.bytes <= 0 or (a.graph is not None and a.graph.mid.bytes / 2 >=
-                                                                 short.bytes) or short.bytes < GiB(1).bytes)
-            graph_note = "graph memory scaled by 1/2 (not measured per batch size)"
-        fixes.append(Fix(flags=f"--cuda-graph-max-bs {max(1, int(bs) // 2) if bs else 'N/2 (half the captured max)'}",
-                         kv_tokens=a.tokens_printed, fits=bool(graph_fits),
-                         why="graph memory grows with the largest captured batch; the KV pool is unchanged",
-                         note=graph_note))
-        if a.car_bytes:
-            fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
-                             fits=short is not None and a.car_bytes >= short,
-                             why=f"frees SGLang's custom all-reduce buffers ({_g(a.car_bytes)})"))
-    elif phase == "first_request":
-        cause = "out of memory after start-up (first requests): activations exceeded the slack"
-        if short is not None and pre and f is not None:
-            f2 = math.floor((f - (short.bytes + MARGIN.bytes // 2) / pre) * 100) / 100
-            if f2 > 0:
-                fixes.append(fix(f"--mem-fraction-static {f2:.2f}", "more slack for activations", fraction=f2))
-        cpp = ctx.get("chunked_prefill_size")
-        fixes.append(Fix(flags=f"--chunked-prefill-size {max(512, int(cpp) // 2) if cpp else 4096}",
-                         kv_tokens=a.tokens_printed, fits=True,
-                         why="smaller prefill chunks need fewer activation bytes; the KV pool is unchanged"))
+
+def _imbalance(failure, plan: _Replan):
+    """SGLang's rank-balance check failed: (cause, short, fixes)."""
+    short = None
+    sizes = dict(failure.sizes)
+    lo, loc = sizes.get("pre_model_load_memory"), sizes.get("local_gpu_memory")
+    cause = "rank memory imbalance: some GPU of the TP group has > 10 % less free memory than another " \
+            "(another process on the GPU)"
+    if lo and loc:
+        short = Bytes(int(loc.value.bytes * 0.9) - lo.value.bytes)
+        cause += f": min over ranks {lo.text} < 0.9 × local {loc.text}"
+    gain = 0 if not (lo and loc) else loc.value.bytes - lo.value.bytes
+    rest, tokens = plan.budget(free_gain=gain)
+    fixes = [Fix(flags="free the other process's memory on the busy GPU (nvidia-smi), or "
+                       "CUDA_VISIBLE_DEVICES=<idle GPUs>", kv_tokens=tokens, fits=True,
+                 why="with every rank as free as the local one the balance check passes"
+                 + ("" if rest is None else f"; KV budget {_g(rest)}"))]
+    return cause, short, fixes
+
+
+def _kv_pool_failure(failure, a, ctx, plan: _Replan, findings: list[str]):
+    """The KV pool could not be sized or allocated: (cause, short, fixes); tpkit's catalog plan where the anchors
+    give no budget (its finding added to ``findings``)."""
+    oom, req, free, short = _oom(failure)
+    f, pre = plan.f, plan.pre
+    fixes: list[Fix] = []
+    rest, _ = plan.budget()
+    if rest is not None and rest <= 0:
+        short = Bytes(-rest)
+        cause = (f"the KV budget is negative ({_g(rest)}): the weights ({a.weights.text()}) exceed "
+                 f"mem_fraction_static {f:.3f} × pre-load memory ({a.pre.text()}) = {_g(int(pre * f))}")
+    elif rest is not None:
+        cause = (f"the KV pool did not fit: KV budget {_g(rest)} after weights {a.weights.text()} "
+                 f"and slack (1 − {f:.3f}) × {a.pre.text()}")
+    elif oom and short is not None:
+        cause = (f"out of memory allocating the KV pool: asked for {req.text}, {free.text} free (short by "
+                 f"{_g(short)}): memory taken after SGLang sized the pool (another process, or a pool sized "
+                 "from a stale measurement)")
+        fixes += _pool_oom_fraction(failure, plan, short)
     else:
-        cause = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}"
-    return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
-                     findings=tuple(findings))
+        cause = "the KV pool could not be sized or allocated (the log does not print the numbers to say by how much)"
+    planned: list[Fix] = []
+    if rest is None and not (oom and short is not None):
+        from tpkit.explain.planned import catalog_fixes_sglang
+
+        found, finding = catalog_fixes_sglang(ctx)
+        planned = [Fix(**kw) for kw in found]
+        if finding:
+            findings.append(finding)
+            cause += "; " + finding
+    fixes += planned or _sg_growth_fixes(a, ctx, plan.fix)
+    return cause, short, fixes
+
+
+def _pool_oom_fraction(failure, plan: _Replan, short: Bytes) -> list[Fix]:
+    """The fraction that shrinks the pool by the missing bytes (+ half the margin) after an OOM allocating it;
+    pre-load memory taken as 90 % of the printed total when not printed."""
+    f, pre = plan.f, plan.pre
+    total = failure.size("total")
+    if f is None or total is None:
+        return []
+    base = pre if pre is not None else int(total.value.bytes * 0.9)
+    f2 = math.floor((f - (short.bytes + MARGIN.bytes // 2) / base) * 100) / 100
+    if f2 <= 0:
+        return []
+    return [Fix(flags=f"--mem-fraction-static {f2:.2f}", kv_tokens=plan.budget(fraction=f2)[1],
+                fits=(f - f2) * base >= short.bytes,
+                why=f"the pool shrinks by ({f:.3f} − {f2:.2f}) × pre-load memory ≥ the {_g(short)} "
+                    "missing", note="" if pre is not None else
+                "pre-load memory not printed: taken as 90 % of the printed total")]
+
+
+def _weights_failure(failure, a, ctx, plan: _Replan):
+    """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, or re-planned from the model
+    config when the load never finished."""
+    oom, req, free, short = _oom(failure)
+    tp = int(ctx.get("tp", 1) or 1)
+    pre = plan.pre
+    cause = "out of memory while loading the weights"
+    if oom and req and free:
+        cause += f": asked for {req.text} with {free.text} free"
+    room = pre if pre is not None else _free_for_weights(failure)
+    if room is not None and pre is not None and free is not None:
+        cause += f"; {_g(pre - free.value.bytes)} of weights were loaded out of {_g(pre)} free before the load"
+    if plan.w is not None:
+        return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
+                                       cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
+                                       note="weights scaled by 1/2 (replicated layers not split)")]
+    return cause, short, _weights_fixes_from_model(ctx, tp, room, plan.f, a)
+
+
+def _graph_failure(failure, a, ctx, plan: _Replan):
+    """Out of memory capturing the CUDA graphs: (cause, short, fixes) — more slack, a smaller captured batch, the
+    custom all-reduce buffers off."""
+    oom, req, free, short = _oom(failure)
+    f, pre = plan.f, plan.pre
+    fixes: list[Fix] = []
+    cause = "out of memory while capturing CUDA graphs: the slack left after the KV pool was too small"
+    if oom and req and free:
+        cause += f" (asked for {req.text}, {free.text} free: short by {_g(short)})"
+    need = (short.bytes if short else 0) + MARGIN.bytes // 2
+    if pre and f is not None:
+        f2 = math.floor((f - need / pre) * 100) / 100
+        if f2 > 0:
+            fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", f"keeps {_g(need)} more slack for the graphs",
+                                  fraction=f2))
+    fixes.append(_graph_batch_fix(failure, a, ctx, oom, req, short))
+    if a.car_bytes:
+        fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
+                         fits=short is not None and a.car_bytes >= short,
+                         why=f"frees SGLang's custom all-reduce buffers ({_g(a.car_bytes)})"))
+    return cause, short, fixes
+
+
+def _graph_batch_fix(failure, a, ctx, oom: bool, req, short) -> Fix:
+    """Half the largest captured batch: the graph memory scaled by 1/2, from the graph pools torch's OOM message
+    prints when it does."""
+    bs = ctx.get("cuda_graph_max_bs")
+    pools = failure.size("graph_pools") if oom else None
+    if pools is not None and req is not None and short is not None:
+        # torch's OOM message prints what the graphs captured so far hold ("allocated in private pools"):
+        # the graph memory at the failure is that plus the allocation that failed
+        need = pools.value.bytes + req.value.bytes
+        graph_fits = need / 2 >= short.bytes
+        graph_note = (f"graph memory scaled by 1/2 (assumed ∝ the largest captured batch, not measured per batch "
+                      f"size): the graph pools held {pools.text} when the capture asked for {req.text}; half of "
+                      f"{_g(need)} is {_g(need // 2)} against {_g(short)} missing")
+    else:
+        graph_fits = (short is None or short.bytes <= 0 or (a.graph is not None and a.graph.mid.bytes / 2 >=
+                                                             short.bytes) or short.bytes < GiB(1).bytes)
+        graph_note = "graph memory scaled by 1/2 (not measured per batch size)"
+    return Fix(flags=f"--cuda-graph-max-bs {max(1, int(bs) // 2) if bs else 'N/2 (half the captured max)'}",
+               kv_tokens=a.tokens_printed, fits=bool(graph_fits),
+               why="graph memory grows with the largest captured batch; the KV pool is unchanged",
+               note=graph_note)
+
+
+def _first_request_failure(failure, a, ctx, plan: _Replan):
+    """Out of memory after start-up: (cause, short, fixes) — more slack, smaller prefill chunks."""
+    short = _oom(failure)[3]
+    f, pre = plan.f, plan.pre
+    fixes: list[Fix] = []
+    cause = "out of memory after start-up (first requests): activations exceeded the slack"
+    if short is not None and pre and f is not None:
+        f2 = math.floor((f - (short.bytes + MARGIN.bytes // 2) / pre) * 100) / 100
+        if f2 > 0:
+            fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", "more slack for activations", fraction=f2))
+    cpp = ctx.get("chunked_prefill_size")
+    fixes.append(Fix(flags=f"--chunked-prefill-size {max(512, int(cpp) // 2) if cpp else 4096}",
+                     kv_tokens=a.tokens_printed, fits=True,
+                     why="smaller prefill chunks need fewer activation bytes; the KV pool is unchanged"))
+    return cause, short, fixes
 
 
 def _free_for_weights(failure) -> int | None:

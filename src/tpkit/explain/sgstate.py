@@ -29,7 +29,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
+from tpkit.explain.sgrelease import _release
+from tpkit.logs import RankView
 from tpkit.units import Bytes
 
 __all__ = ["StateFromLog", "state_from_anchors", "rest_from_split"]
@@ -116,3 +119,22 @@ def rest_from_split(state: StateFromLog, version: str, *, ratio: float | None = 
     return Iv(Bytes(int(lo)), Bytes(int(hi))), (
         f"rest = budget × (1 + ρ)/ρ, ρ = mamba_full_memory_ratio {rho:g}; {rule}; per = printed pool / "
         f"{allocated:,} slots (SGLang {version}; engines.sglang.mamba)")
+
+
+def _state_pool(view: RankView, ctx: Context):
+    """The hybrid state pool from the log's anchors (``state_from_anchors``), for the newest release consistent
+    with the log's formats and its date; None without a 'Mamba Cache is allocated' line."""
+    version, _ = _release(ctx)
+    mr = ctx.get("max_running_requests")
+    return state_from_anchors(view, version, int(mr) if mr else None)
+
+
+def _split_rest(state, ctx: Context):
+    """The KV budget pinned by the printed state split (``rest_from_split``), None when the slot count was set
+    rather than solved."""
+    version, _ = _release(ctx)
+    slots_set = bool(ctx.get("max_mamba_cache_size")) or bool(
+        ctx.get("disable_radix_cache") and ctx.get("max_running_requests"))
+    if ctx.get("spec_algorithm") not in (None, "", "None", "NONE"):
+        return None
+    return rest_from_split(state, version, ratio=ctx.get("mamba_full_memory_ratio"), slots_set=slots_set)

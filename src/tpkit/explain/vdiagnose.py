@@ -4,6 +4,7 @@ memory, available KV, bytes per token); the shared types and rules are ``explain
 from __future__ import annotations
 
 import math
+from functools import partial
 
 from tpkit.explain.diagnose import _MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit
 from tpkit.units import Bytes, GiB, MiB
@@ -57,155 +58,241 @@ def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str) -> list[
 def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     """``a``: :class:`~tpkit.explain.vllm.VllmAnchored`."""
     failure = parsed.primary_failure
-    tp = int(ctx.get("tp", 1) or 1)
-    total = a.total.mid.bytes if a.total else None
-    u = a.utilization
-
-    def tokens_for(available: int | None, token_bytes=None) -> int | None:
-        tb = token_bytes or a.token_bytes
-        if available is None or not tb:
-            return None
-        return max(0, int(available // tb)) // a.block_size * a.block_size
-
     if failure is None:
         return Diagnosis(status="ok", phase=None, cause="")
     phase = failure.phase
     ev = f"line {failure.line_no}: {failure.evidence[:160]}"
-    fixes: list[Fix] = []
-    short = None
-    avail = a.available.mid.bytes if a.available else None
+    tokens_for = partial(_tokens_for, a)
+    findings: list[str] = []
     if failure.kind == "kv_too_small":
-        needed, have = failure.size("needed"), failure.size("available")
-        mml = failure.count("max_model_len")
-        est = failure.count("estimated_max_len")
-        kv_tokens = failure.count("kv_tokens")
-        tb = None
-        if needed and mml:
-            tb = needed.value.bytes / int(mml.value)
-        have_b = have.value.bytes if have else avail
-        if needed and have_b is not None:
-            short = Bytes(needed.value.bytes - have_b)
-            cause = (f"one request of max_model_len {mml.text if mml else '?'} needs {needed.text} of KV cache, "
-                     f"{_g(have_b)} is available: short by {_g(short)}")
-        elif mml and kv_tokens:
-            cause = f"max_model_len {mml.text} is larger than the KV capacity of {kv_tokens.text} tokens (V0)"
-            tb = a.token_bytes
-            have_b = avail
-        else:
-            cause = "one request of max_model_len does not fit the KV cache"
-        pp = int(ctx.get("pp", 1) or 1)
-        findings = []
-        if pp > 1 and needed and have_b is not None:
-            stage = _pp_check_rule(ctx.version)
-            cause += f"; {stage}"
-            findings.append(f"pipeline parallel (pp {pp}): {stage}")
-            gpus = _distinct_gpus(parsed)
-            if len(gpus) > 1:
-                cause += f"; the stages run on different GPUs ({', '.join(gpus)}): imbalance across the pp stages"
-                findings.append(f"different GPUs under pp ({', '.join(gpus)}): the smallest stage's free "
-                                "memory limits the KV cache of every stage")
-        tok_now = tokens_for(have_b, tb) if have_b is not None else None
-        limit = int(est.value) if est else (int(kv_tokens.value) if kv_tokens else tok_now)
-        if limit:
-            fixes.append(Fix(flags=f"--max-model-len {limit}", kv_tokens=tok_now if tok_now is not None else limit,
-                             fits=True, why="the longest request the KV cache holds (vLLM's own estimate when printed)"))
-        if short is not None and total and u is not None:
-            u2 = math.ceil((u + (short.bytes + MiB(256).bytes) / total) * 100) / 100
-            if u2 <= _MAX_FRACTION:
-                fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
-                                 kv_tokens=tokens_for(have_b + int((u2 - u) * total), tb), fits=True,
-                                 why="more of the device for the KV cache (requested grows by Δu × total)",
-                                 note="assumes the device has that much free at start-up"))
-        if needed and have_b is not None:
-            kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
-            if "fp8" not in kv:
-                fixes.append(Fix(flags="--kv-cache-dtype fp8", kv_tokens=tokens_for(have_b, tb / 2 if tb else None),
-                                 fits=needed.value.bytes / 2 <= have_b, why="an fp8 KV cache halves the bytes per token"))
-            w = a.weights.mid.bytes if a.weights else None
-            if w is not None:
-                gain = w // 2
-                ktb = (tb / 2 if _kv_heads_shard(ctx.model, tp) else tb) if tb else None
-                need2 = needed.value.bytes / (2 if _kv_heads_shard(ctx.model, tp) else 1)
-                fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(have_b + gain, ktb),
-                                 fits=need2 <= have_b + gain, why="half the weights per GPU free room for the KV cache",
-                                 note="weights scaled by 1/2"))
+        cause, short, fixes = _kv_too_small(parsed, failure, a, ctx, tokens_for, findings)
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
                          findings=tuple(findings))
     if failure.kind == "startup_free_memory":
-        free, tot, req = failure.size("free"), failure.size("total"), failure.size("requested")
-        cause = "free device memory at start-up is below gpu_memory_utilization × total (another process holds memory)"
-        if free and req:
-            short = req.value - free.value
-            cause += f": {free.text} free, {req.text} requested"
-        if free and tot:
-            u2 = math.floor((free.value.bytes - MiB(512).bytes) / tot.value.bytes * 100) / 100
-            if u2 > 0:
-                fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=None, fits=u2 > 0.05,
-                                 why=f"requested {u2:.2f} × {tot.text} ≤ the {free.text} free",
-                                 note="KV tokens depend on the non-KV memory, not measured before this check"))
-        fixes.append(Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
-                         kv_tokens=None, fits=True, why="the whole requested memory becomes free"))
-        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
-    if phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
-        cause = "no memory left for the KV cache after the weights, activations and non-torch memory"
-        if avail is not None and avail <= 0:
-            short = Bytes(-avail)
-            cause += f" (available KV cache memory {a.available.text()})"
-        if total and u is not None:
-            need = (short.bytes if short else 0) + GiB(2).bytes
-            u2 = math.ceil((u + need / total) * 100) / 100
-            if u2 <= _MAX_FRACTION:
-                fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
-                                 kv_tokens=tokens_for((avail or 0) + int((u2 - u) * total)), fits=True,
-                                 why="more of the device for vLLM", note="assumes the device has it free"))
-        w = a.weights.mid.bytes if a.weights else None
-        if w is not None:
-            fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for((avail or 0) + w // 2),
-                             fits=(avail or 0) + w // 2 > 0, why="half the weights per GPU", note="weights scaled by 1/2"))
-            if _weights_16bit(ctx.model) or ctx.model is None:
-                fixes.append(Fix(flags="--quantization fp8", kv_tokens=tokens_for((avail or 0) + w // 2),
-                                 fits=(avail or 0) + w // 2 > 0, why="fp8 weights are half of 16-bit weights",
-                                 note="assumes 16-bit weights"))
-        fixes.append(Fix(flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
-                         fits=bool(short is None or short < GiB(1)),
-                         why="a smaller profile run lowers the activation peak"))
-        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
-    oom = failure.kind == "cuda_oom"
-    req, free = failure.size("requested"), failure.size("free")
-    if oom and req and free:
-        short = req.value - free.value
-    if phase == "cuda_graph":
-        # vLLM ≥ 0.2x profiles the graphs inside determine_available_memory (gpu_model_runner.profile_cudagraph_memory,
-        # read in 0.29.0 and 0.30.0), before the KV cache is sized; the capture itself runs after it
-        estimate = "profile_cudagraph" in failure.phase_evidence
-        if estimate:
-            cause = ("out of memory in vLLM's CUDA-graph memory profiling (profile_cudagraph_memory inside "
-                     "determine_available_memory, before the KV cache is sized: neither --max-model-len nor "
-                     "--gpu-memory-utilization changes what it allocates)")
-        else:
-            cause = "out of memory while capturing CUDA graphs"
-        if short is not None:
-            cause += f" (asked for {req.text}, {free.text} free)"
-        fixes.append(Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
-                         why="no CUDA graphs are captured (slower decode)"
-                         + ("; the CUDA-graph profiling is skipped too" if estimate else "")))
-        if not estimate:
-            fixes += _lower_utilisation(u, total, short, avail, tokens_for,
-                                        why="leaves more of the device outside vLLM's budget for the graphs")
-        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
-    if phase == "weights":
-        cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
-        fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=None, fits=True,
-                         why="half the weights per GPU"))
-        fixes.append(Fix(flags="--quantization fp8", kv_tokens=None, fits=True, why="fp8 weights are half of 16-bit",
-                         note="assumes 16-bit weights"))
-        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
-    if phase == "first_request" and oom:
-        cause = "out of memory after start-up (first requests)"
-        if short is not None:
-            cause += f": asked for {req.text}, {free.text} free (short by {_g(short)})"
-        fixes += _lower_utilisation(u, total, short, avail, tokens_for,
-                                    why="leaves room outside vLLM's budget for the activations")
-        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
-    cause = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}"
+        cause, short, fixes = _startup_free_memory(failure)
+    elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
+        cause, short, fixes = _no_kv_memory(a, ctx, tokens_for)
+    elif phase == "cuda_graph":
+        cause, short, fixes = _graph_failure(failure, a, tokens_for)
+    elif phase == "weights":
+        cause, short, fixes = _weights_failure(failure, ctx)
+    elif phase == "first_request" and failure.kind == "cuda_oom":
+        cause, short, fixes = _first_request_failure(failure, a, tokens_for)
+    else:
+        cause, short, fixes = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}", \
+            _oom_short(failure), []
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
+
+
+def _tokens_for(a, available: int | None, token_bytes=None) -> int | None:
+    """The KV tokens ``available`` bytes hold at ``token_bytes`` per token (the anchors' by default), in whole
+    blocks; None when either is unknown."""
+    tb = token_bytes or a.token_bytes
+    if available is None or not tb:
+        return None
+    return max(0, int(available // tb)) // a.block_size * a.block_size
+
+
+def _oom_short(failure):
+    """A CUDA OOM's asked − free when both are printed, else None."""
+    req, free = failure.size("requested"), failure.size("free")
+    return req.value - free.value if failure.kind == "cuda_oom" and req and free else None
+
+
+class _KvNeed:
+    """What vLLM's fit check printed: the KV one max_model_len request needs (``needed``), the KV memory it had
+    (``have_b``), bytes per token (``tb``), the shortfall, vLLM's own estimate of the longest request (``est``) and (V0)
+    the KV capacity (``kv_tokens``); a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue
+    12."""
+
+    __slots__ = ("needed", "have_b", "tb", "short", "est", "kv_tokens")
+
+    def __init__(self, needed, have_b: int | None, tb: float | None, short: Bytes | None, est, kv_tokens) -> None:
+        self.needed, self.have_b, self.tb = needed, have_b, tb
+        self.short, self.est, self.kv_tokens = short, est, kv_tokens
+
+
+def _kv_too_small(parsed, failure, a, ctx, tokens_for, findings: list[str]):
+    """One max_model_len request does not fit the KV cache: (cause, short, fixes); the pipeline-parallel check
+    rule added to ``findings``."""
+    needed, have = failure.size("needed"), failure.size("available")
+    mml = failure.count("max_model_len")
+    kv_tokens = failure.count("kv_tokens")
+    avail = a.available.mid.bytes if a.available else None
+    short = tb = None
+    if needed and mml:
+        tb = needed.value.bytes / int(mml.value)
+    have_b = have.value.bytes if have else avail
+    if needed and have_b is not None:
+        short = Bytes(needed.value.bytes - have_b)
+        cause = (f"one request of max_model_len {mml.text if mml else '?'} needs {needed.text} of KV cache, "
+                 f"{_g(have_b)} is available: short by {_g(short)}")
+    elif mml and kv_tokens:
+        cause = f"max_model_len {mml.text} is larger than the KV capacity of {kv_tokens.text} tokens (V0)"
+        tb = a.token_bytes
+        have_b = avail
+    else:
+        cause = "one request of max_model_len does not fit the KV cache"
+    if needed and have_b is not None:
+        cause += _pp_cause(parsed, ctx, findings)
+    need = _KvNeed(needed, have_b, tb, short, failure.count("estimated_max_len"), kv_tokens)
+    return cause, short, _kv_too_small_fixes(a, ctx, need, tokens_for)
+
+
+def _pp_cause(parsed, ctx, findings: list[str]) -> str:
+    """Under pipeline parallelism, how vLLM checks the request against the stages (``_pp_check_rule``) and the
+    stages' different GPUs, as words for the cause (added to ``findings`` too); '' without pp."""
+    pp = int(ctx.get("pp", 1) or 1)
+    if pp <= 1:
+        return ""
+    stage = _pp_check_rule(ctx.version)
+    cause = f"; {stage}"
+    findings.append(f"pipeline parallel (pp {pp}): {stage}")
+    gpus = _distinct_gpus(parsed)
+    if len(gpus) > 1:
+        cause += f"; the stages run on different GPUs ({', '.join(gpus)}): imbalance across the pp stages"
+        findings.append(f"different GPUs under pp ({', '.join(gpus)}): the smallest stage's free "
+                        "memory limits the KV cache of every stage")
+    return cause
+
+
+def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
+    """A shorter --max-model-len (vLLM's estimate when printed), more of the device, an fp8 KV cache, twice the TP
+    size."""
+    tp = int(ctx.get("tp", 1) or 1)
+    total = a.total.mid.bytes if a.total else None
+    u = a.utilization
+    needed, have_b, tb, short = need.needed, need.have_b, need.tb, need.short
+    fixes: list[Fix] = []
+    tok_now = tokens_for(have_b, tb) if have_b is not None else None
+    limit = int(need.est.value) if need.est else (int(need.kv_tokens.value) if need.kv_tokens else tok_now)
+    if limit:
+        fixes.append(Fix(flags=f"--max-model-len {limit}", kv_tokens=tok_now if tok_now is not None else limit,
+                         fits=True, why="the longest request the KV cache holds (vLLM's own estimate when printed)"))
+    if short is not None and total and u is not None:
+        u2 = math.ceil((u + (short.bytes + MiB(256).bytes) / total) * 100) / 100
+        if u2 <= _MAX_FRACTION:
+            fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
+                             kv_tokens=tokens_for(have_b + int((u2 - u) * total), tb), fits=True,
+                             why="more of the device for the KV cache (requested grows by Δu × total)",
+                             note="assumes the device has that much free at start-up"))
+    if not (needed and have_b is not None):
+        return fixes
+    kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
+    if "fp8" not in kv:
+        fixes.append(Fix(flags="--kv-cache-dtype fp8", kv_tokens=tokens_for(have_b, tb / 2 if tb else None),
+                         fits=needed.value.bytes / 2 <= have_b, why="an fp8 KV cache halves the bytes per token"))
+    w = a.weights.mid.bytes if a.weights else None
+    if w is not None:
+        gain = w // 2
+        ktb = (tb / 2 if _kv_heads_shard(ctx.model, tp) else tb) if tb else None
+        need2 = needed.value.bytes / (2 if _kv_heads_shard(ctx.model, tp) else 1)
+        fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(have_b + gain, ktb),
+                         fits=need2 <= have_b + gain, why="half the weights per GPU free room for the KV cache",
+                         note="weights scaled by 1/2"))
+    return fixes
+
+
+def _startup_free_memory(failure):
+    """Free memory at start-up below u × total: (cause, short, fixes) — a utilisation that fits the free memory,
+    or free the GPU."""
+    short = None
+    fixes: list[Fix] = []
+    free, tot, req = failure.size("free"), failure.size("total"), failure.size("requested")
+    cause = "free device memory at start-up is below gpu_memory_utilization × total (another process holds memory)"
+    if free and req:
+        short = req.value - free.value
+        cause += f": {free.text} free, {req.text} requested"
+    if free and tot:
+        u2 = math.floor((free.value.bytes - MiB(512).bytes) / tot.value.bytes * 100) / 100
+        if u2 > 0:
+            fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=None, fits=u2 > 0.05,
+                             why=f"requested {u2:.2f} × {tot.text} ≤ the {free.text} free",
+                             note="KV tokens depend on the non-KV memory, not measured before this check"))
+    fixes.append(Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
+                     kv_tokens=None, fits=True, why="the whole requested memory becomes free"))
+    return cause, short, fixes
+
+
+def _no_kv_memory(a, ctx, tokens_for):
+    """No memory left for the KV cache: (cause, short, fixes) — more of the device, half the weights (tp, fp8), a
+    smaller profile run."""
+    tp = int(ctx.get("tp", 1) or 1)
+    total = a.total.mid.bytes if a.total else None
+    u = a.utilization
+    avail = a.available.mid.bytes if a.available else None
+    short = None
+    fixes: list[Fix] = []
+    cause = "no memory left for the KV cache after the weights, activations and non-torch memory"
+    if avail is not None and avail <= 0:
+        short = Bytes(-avail)
+        cause += f" (available KV cache memory {a.available.text()})"
+    if total and u is not None:
+        need = (short.bytes if short else 0) + GiB(2).bytes
+        u2 = math.ceil((u + need / total) * 100) / 100
+        if u2 <= _MAX_FRACTION:
+            fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
+                             kv_tokens=tokens_for((avail or 0) + int((u2 - u) * total)), fits=True,
+                             why="more of the device for vLLM", note="assumes the device has it free"))
+    w = a.weights.mid.bytes if a.weights else None
+    if w is not None:
+        fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for((avail or 0) + w // 2),
+                         fits=(avail or 0) + w // 2 > 0, why="half the weights per GPU", note="weights scaled by 1/2"))
+        if _weights_16bit(ctx.model) or ctx.model is None:
+            fixes.append(Fix(flags="--quantization fp8", kv_tokens=tokens_for((avail or 0) + w // 2),
+                             fits=(avail or 0) + w // 2 > 0, why="fp8 weights are half of 16-bit weights",
+                             note="assumes 16-bit weights"))
+    fixes.append(Fix(flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
+                     fits=bool(short is None or short < GiB(1)),
+                     why="a smaller profile run lowers the activation peak"))
+    return cause, short, fixes
+
+
+def _graph_failure(failure, a, tokens_for):
+    """Out of memory in the CUDA-graph profiling or capture: (cause, short, fixes)."""
+    req, free, short = failure.size("requested"), failure.size("free"), _oom_short(failure)
+    total = a.total.mid.bytes if a.total else None
+    avail = a.available.mid.bytes if a.available else None
+    # vLLM ≥ 0.2x profiles the graphs inside determine_available_memory (gpu_model_runner.profile_cudagraph_memory,
+    # read in 0.29.0 and 0.30.0), before the KV cache is sized; the capture itself runs after it
+    estimate = "profile_cudagraph" in failure.phase_evidence
+    if estimate:
+        cause = ("out of memory in vLLM's CUDA-graph memory profiling (profile_cudagraph_memory inside "
+                 "determine_available_memory, before the KV cache is sized: neither --max-model-len nor "
+                 "--gpu-memory-utilization changes what it allocates)")
+    else:
+        cause = "out of memory while capturing CUDA graphs"
+    if short is not None:
+        cause += f" (asked for {req.text}, {free.text} free)"
+    fixes = [Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
+                 why="no CUDA graphs are captured (slower decode)"
+                 + ("; the CUDA-graph profiling is skipped too" if estimate else ""))]
+    if not estimate:
+        fixes += _lower_utilisation(a.utilization, total, short, avail, tokens_for,
+                                    why="leaves more of the device outside vLLM's budget for the graphs")
+    return cause, short, fixes
+
+
+def _weights_failure(failure, ctx):
+    """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, fp8 weights."""
+    tp = int(ctx.get("tp", 1) or 1)
+    req, free, short = failure.size("requested"), failure.size("free"), _oom_short(failure)
+    cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
+    fixes = [Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=None, fits=True,
+                 why="half the weights per GPU"),
+             Fix(flags="--quantization fp8", kv_tokens=None, fits=True, why="fp8 weights are half of 16-bit",
+                 note="assumes 16-bit weights")]
+    return cause, short, fixes
+
+
+def _first_request_failure(failure, a, tokens_for):
+    """Out of memory after start-up: (cause, short, fixes) — a lower utilisation leaves room for activations."""
+    req, free, short = failure.size("requested"), failure.size("free"), _oom_short(failure)
+    total = a.total.mid.bytes if a.total else None
+    avail = a.available.mid.bytes if a.available else None
+    cause = "out of memory after start-up (first requests)"
+    if short is not None:
+        cause += f": asked for {req.text}, {free.text} free (short by {_g(short)})"
+    fixes = _lower_utilisation(a.utilization, total, short, avail, tokens_for,
+                               why="leaves room outside vLLM's budget for the activations")
+    return cause, short, fixes

@@ -1,0 +1,230 @@
+"""SGLang: the KV pool of the ledger.  The printed pool and tokens; the cell (bytes per token) from the model
+config, as the planner sizes it (``tpkit.engines.sglang.pool``), with the hybrid-SWA request-capped pool and an
+unknown TP size; the tokens rebuilt from the KV budget; the pool's rows ('KV pool', 'KV tokens', 'Memory pool
+end').  Used by ``explain.sglang``."""
+
+from __future__ import annotations
+
+from tpkit.explain.context import Context
+from tpkit.explain.interval import Iv, iv_of
+from tpkit.explain.refusals import REFUSED
+from tpkit.explain.rows import Row, derived_row, printed_row
+from tpkit.explain.sganchors import GIB_NOTE, _target_last, _tokens_agreed
+from tpkit.logs import Anchor, ParsedLog, RankView
+from tpkit.units import Bytes
+
+
+def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
+    """(bytes per token of the target pool, source, page) from the model config, None when no model."""
+    return _cell_capped(ctx, tp, pp)[:3]
+
+
+def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int, tuple | None]:
+    """``_cell`` and, when SGLang sizes a hybrid-SWA pool from the request cap, (CellSize, SwaPoolChoice): then the
+    bytes per token are the full pool's alone (the SWA pool is fixed)."""
+    page = int(ctx.get("page_size", 1) or 1)
+    if ctx.model is None:
+        return None, "no model config", page, None
+    try:
+        from tpkit.engines.sglang.options import UNMODELLED_KV_DTYPES, SglangOptions, unmodelled_kv_error
+        from tpkit.engines.sglang.pool import compute_cell
+        from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
+        from tpkit.engines.sglang.versions import LATEST, parse_version
+
+        version = ctx.rules_version or LATEST
+        kv = str(ctx.get("kv_cache_dtype", "auto"))
+        if kv.lower() in UNMODELLED_KV_DTYPES:  # fp4/mx KV: no cell rather than the model dtype's
+            raise unmodelled_kv_error(kv.lower())
+        try:
+            opts = SglangOptions(kv_cache_dtype=kv, engine_version=version)
+        except REFUSED:  # a spelling the options refuse: the model's own dtype
+            opts = SglangOptions(engine_version=version)
+        kv_dtype = resolve_kv_dtype(ctx.model, opts)[0]
+        attn_tp = tp // max(1, int(ctx.get("dp", 1) or 1)) if ctx.get("enable_dp_attention") else tp
+        ratio = ctx.get("swa_full_tokens_ratio")
+        cell = compute_cell(ctx.model, attn_tp, pp, kv_dtype, split_v_dim=parse_version(version) >= (0, 5, 8),
+                            version=version, swa_full_tokens_ratio=float(ratio) if ratio else None)
+        choice = _swa_choice(ctx, cell, version, page, tp // attn_tp, pp)
+        if choice is not None and choice.swa_cap is not None:
+            return (float(cell.full_bytes()), f"{cell.source}; {choice.configurator}: {choice.why} "
+                    f"({ctx.model_source})", page, (cell, choice))
+        return float(cell.bytes_per_token), f"{cell.source} ({ctx.model_source})", page, None
+    except REFUSED as exc:  # a model the rules cannot size: say so, keep explaining
+        return None, f"cell not computable ({type(exc).__name__}: {str(exc)[:120]})", page, None
+
+
+def _swa_choice(ctx: Context, cell, version: str, page: int, attn_dp: int, pp: int):
+    """SGLang's hybrid-SWA configurator for this log (``engines.sglang.pool.swa_pool_choice``, the plan's rule): the
+    printed ServerArgs / command line flags; the chunked-prefill size as printed (already per attention-DP rank)."""
+    from tpkit.engines.sglang.pool import swa_pool_choice
+
+    def num(name):
+        v = ctx.get(name)
+        try:
+            return int(v) if v is not None and not isinstance(v, bool) else None
+        except (TypeError, ValueError):
+            return None
+
+    spec = ctx.get("spec_algorithm") not in (None, "", "None", "NONE")
+    try:
+        return swa_pool_choice(cell, version, disable_radix_cache=bool(ctx.get("disable_radix_cache")),
+                               max_running_requests=num("max_running_requests"),
+                               chunked_prefill_size=num("chunked_prefill_size"), page_size=page,
+                               sliding_window=ctx.model.sliding_window, attn_dp=max(1, attn_dp),
+                               overlap_schedule=not (ctx.get("disable_overlap_schedule") or pp > 1),
+                               speculative=spec)
+    except REFUSED:
+        return None
+
+
+def _tp_unknown_cell(ctx: Context, pp: int, cell: float, source: str) -> tuple[float | None, str]:
+    """The cell when the log names no TP size (no ServerArgs, no command line: ``context.tp_default_evidence``):
+    kept when every TP size of ``TP_CANDIDATES`` the model accepts gives the same cell (MLA: the latent is not
+    split); else None, with the cell per TP size in the source text (``pool_configurator.py _compute_cell_size``
+    divides the KV heads by the attention TP size)."""
+    from tpkit.explain.context import TP_CANDIDATES
+
+    cells: dict[float, list[int]] = {}
+    for tp in TP_CANDIDATES:
+        c, _, _ = _cell(ctx, tp, pp)
+        if c is not None:
+            cells.setdefault(c, []).append(tp)
+    if len(cells) <= 1:
+        return cell, source
+    each = "; ".join(f"tp {'/'.join(map(str, tps))} → {c:,.0f} B/token" for c, tps in cells.items())
+    return None, f"tp not printed and the KV cell depends on it ({each}): pass --tp"
+
+
+def _full_share(rest: Iv | None, capped) -> Iv | None:
+    """The KV budget left to the full pool: all of it, or less the fixed SWA pool when SGLang sizes that pool from
+    the request cap (``engines.sglang.pool.size_tokens``), so budget ÷ full cell stays the full pool's tokens."""
+    if rest is None or capped is None:
+        return rest
+    fixed = Bytes(capped[1].swa_cap * capped[0].swa_bytes())
+    return rest - Iv(fixed, fixed)
+
+
+
+def _cell_of(ctx: Context, tp: int, pp: int, pool: Iv | None,
+             tokens_printed: int | None) -> tuple[float | None, str, int, tuple | None]:
+    """(cell bytes, source, page, capped) for the run: the config's (``_cell_capped``; with no TP size printed,
+    only when every TP size gives the same cell), else measured from the printed pool and tokens."""
+    cell, cell_source, page, capped = _cell_capped(ctx, tp, pp)
+    if cell is not None and ctx.get("tp") is None:
+        cell, cell_source = _tp_unknown_cell(ctx, pp, cell, cell_source)
+    if cell is None:
+        capped = None
+    if cell is None and pool is not None and tokens_printed:
+        cell = pool.mid.bytes / (tokens_printed + page)
+        cell_source = "measured: printed KV pool bytes / (printed tokens + page)"
+    return cell, cell_source, page, capped
+
+
+def _predict_tokens(ctx: Context, rest: Iv | None, cell: float | None, page: int,
+                    capped) -> tuple[int, int] | None:
+    """(low, high) tokens rebuilt from the KV budget: floor(budget / cell) rounded down to the page and capped by
+    ``--max-total-tokens``, or the plan's ``size_tokens`` for a request-capped SWA pool; None without both."""
+    if rest is None or not cell:
+        return None
+    mtt = ctx.get("max_total_tokens")
+    if capped is not None:  # the request-capped SWA pool: the plan's size_tokens
+        from tpkit.engines.sglang.pool import size_tokens
+
+        lo, hi = (size_tokens(b, capped[0], page_size=page, max_total_tokens=int(mtt) if mtt else None,
+                              swa_cap=capped[1].swa_cap)[0] for b in (rest.low, rest.high))
+        return int(lo), int(hi)
+    lo = max(rest.low.bytes, 0) // cell // page * page
+    hi = max(rest.high.bytes, 0) // cell // page * page
+    if mtt:
+        lo, hi = min(lo, int(mtt)), min(hi, int(mtt))
+    return int(lo), int(hi)
+
+
+class _PrintedPool:
+    """The printed KV pool of this rank: the K and V size anchors, the one size (MLA) or 'SWAKVPool mem usage' (``kv``;
+    ``both`` for the latter), and the pool's bytes; a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold
+    start, issue 12."""
+
+    __slots__ = ("k", "v", "kv", "both", "bytes")
+
+    def __init__(self, k: Anchor | None, v: Anchor | None, kv: Anchor | None, both: Anchor | None,
+                 bytes: Iv | None) -> None:
+        self.k, self.v, self.kv, self.both, self.bytes = k, v, kv, both, bytes
+
+
+def _printed_pool(view: RankView) -> _PrintedPool:
+    """The target's printed KV pool on this rank (a hybrid-SWA pool: 'SWAKVPool mem usage' holds both pools,
+    each 'KV Cache is allocated' line one)."""
+    k, v, kv = _target_last(view, "kv_k_size"), _target_last(view, "kv_v_size"), _target_last(view, "kv_size")
+    both = _target_last(view, "swa_pool_mem_usage")
+    if both:
+        kv = both
+    pool = None
+    if kv:
+        pool = iv_of(kv.size)
+    elif k and v:
+        pool = iv_of(k.size) + iv_of(v.size)
+    return _PrintedPool(k, v, kv, both, pool)
+
+
+def _printed_tokens(parsed: ParsedLog, view: RankView):
+    """(the anchor of the printed token count, the count as an int or None): this rank's, else the one count
+    every rank agrees on (``sganchors._tokens_agreed``)."""
+    tokens_a = (_target_last(view, "kv_tokens") or _target_last(view, "max_total_num_tokens")
+                or _tokens_agreed(parsed))
+    tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
+    return tokens_a, tokens_printed
+
+
+def _pool_row(pool: _PrintedPool, cell: float | None, page: int, rest: Iv | None) -> Row:
+    """The printed KV pool, checked against the budget within one page of cells (+ 1 MiB)."""
+    slack_cell = Bytes(int((cell or 0) * page))
+    anchor = pool.kv or pool.k
+    return Row(item="KV pool", value=pool.bytes, kind="printed",
+               meaning=("'SWAKVPool mem usage' = full pool + SWA pool" if pool.both else
+                        "'KV Cache is allocated' K size + V size (or the MLA latent size)")
+                       + f" = (tokens + page) × cell, {GIB_NOTE}",
+               printed=" + ".join(a.size.text for a in (pool.k, pool.v) if a) if not pool.kv else pool.kv.size.text,
+               line_no=anchor.line_no, derived=rest, derived_from="KV budget (rest)",
+               check=None if rest is None else ("reproduced" if pool.bytes.overlaps(rest, slack_cell + Bytes(2**20))
+                                                else "differs"),
+               note="within one page of cells of the budget" if rest is not None else "")
+
+
+def _tokens_row(tokens_a, tokens_printed: int | None, predicted: tuple[int, int] | None, cell: float | None,
+                cell_source: str, page: int, capped) -> Row:
+    """The KV tokens: printed (checked against the range rebuilt from the anchors) or rebuilt."""
+    check = None
+    if tokens_printed is not None and predicted is not None:
+        check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
+    if tokens_printed is not None:
+        mid = tokens_printed
+    elif predicted is not None:
+        mid = (predicted[0] + predicted[1]) // 2
+    else:
+        mid = tokens_a.count.value
+    rule = ("full pool = floor((KV budget − SWA pool × SWA cell) / full cell)" if capped is not None
+            else "floor(KV budget / cell)")
+    return Row(item="KV tokens", value=None, count=mid, kind="printed" if tokens_a else "derived",
+               meaning=f"{rule} rounded down to page {page}; cell "
+                       f"{cell:,.0f} B/token ({cell_source})" if cell else "KV pool tokens per rank",
+               printed=tokens_a.count.text if tokens_a else None,
+               line_no=tokens_a.line_no if tokens_a else None,
+               derived=None, check=check,
+               note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}")
+
+
+def _pool_end_rows(view: RankView, rows: list[Row], end, pool: Iv | None, state):
+    """'Memory pool end' and what the pools took beside the KV pool (req_to_token, metadata); its anchor."""
+    pool_end = _target_last(view, "pool_end_avail")
+    if not pool_end:
+        return pool_end
+    d = iv_of(end.size) - pool if end and pool is not None else None
+    if d is not None and state is not None:
+        d = d - state.pool
+    rows.append(printed_row("free after the pools", pool_end,
+                            f"'Memory pool end. avail mem' = free after the KV and req_to_token pools, {GIB_NOTE}"))
+    if d is not None:
+        rows.append(derived_row("req_to_token + pool metadata", d - iv_of(pool_end.size),
+                                "free after weights − KV pool − free after the pools (from the slack)"))
+    return pool_end

@@ -1,0 +1,234 @@
+"""SGLang: the start-up terms the log's release gives, from tpkit's engine rules (``tpkit.engines.sglang``): the
+release that reads the log, the default ``mem_fraction_static`` and the multimodal runner factor, the load usage
+when 'Load weight begin' is not printed, torch's stream pool, the RoPE pre-expansion and the custom all-reduce
+buffers.  Used by ``explain.sglang`` to anchor the ledger."""
+
+from __future__ import annotations
+
+from tpkit.explain.context import Context
+from tpkit.explain.interval import Iv
+from tpkit.explain.refusals import REFUSED
+from tpkit.logs import ParsedLog
+from tpkit.units import Bytes
+
+
+_RUNNER_RULE_RELEASED = (("0.4.5", "0.4.4", "2025-04-07"), ("0.4.9", "0.4.8", "2025-07-06"))
+"""(first release of a ModelRunner multimodal-factor rule, the release before it, its date): the build date of the
+files in the release wheels (``pip download --no-deps sglang==0.4.5`` / ``==0.4.9``; ``unzip -l``).  A log dated
+before a release cannot come from it."""
+
+
+def _runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
+    """The factor SGLang's ModelRunner applies to a multimodal model's mem_fraction_static, the user's included
+    (× 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8, none from 0.4.9: ``engines.sglang.multimodal.
+    multimodal_runner_factor``), for the newest release consistent with the log's formats and its date."""
+    if ctx.model is None or not getattr(ctx.model, "is_multimodal", False):
+        return None
+    from tpkit.engines.sglang.multimodal import multimodal_runner_factor
+    from tpkit.engines.sglang.versions import LATEST, parse_version
+
+    version = ctx.rules_version or LATEST
+    date, why = ctx.get("log_date"), ""
+    for first, before, released in _RUNNER_RULE_RELEASED:
+        if date is not None and date < released and parse_version(version) >= parse_version(first):
+            version, why = before, f"; the log is dated {date}, before SGLang {first} ({released}): ≤ {before}"
+            break
+    try:
+        found = multimodal_runner_factor(version)
+    except REFUSED:  # a version the rules do not read
+        return None
+    return None if found is None else (found[0], f"{found[1]} (release {version}{why})")
+
+
+def _car_bytes(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | None, str]:
+    """SGLang's custom all-reduce buffers per GPU for this layout (tpkit's start-up model) and their source."""
+    if ctx.gpu is None or tp < 2 or ctx.get("disable_custom_all_reduce") or disabled_warning:
+        return None, "off"
+    try:
+        from tpkit.engines.sglang.baseline import custom_allreduce_cost
+        from tpkit.engines.sglang.versions import LATEST, at_least
+        from tpkit.hardware.topology import GroupTopology
+        from tpkit.parallel import ParallelSpec
+        from tpkit.startup.custom_allreduce import sglang_custom_allreduce
+
+        version = ctx.rules_version or LATEST
+        cost = custom_allreduce_cost(ctx.gpu, ParallelSpec(tp=tp), version, links=ctx.links)
+        if cost.bytes.bytes == 0 and ctx.forced_custom_allreduce:
+            # forced on over PCIe: the buffers the implementation allocates when it runs (links as if allowed)
+            forced = GroupTopology(full_nvlink=True, p2p=True, compute_capability=ctx.gpu.compute_capability,
+                                   source="forced on by the command line")
+            cost = sglang_custom_allreduce(ctx.gpu, forced, tp, v2=at_least(version, "0.5.12"))
+            return cost.bytes, f"forced on by the command line: {cost.source}"
+        return (cost.bytes or None), cost.source
+    except REFUSED:
+        return None, "unknown"
+
+
+def _release(ctx: Context) -> tuple[str, str]:
+    """The SGLang release whose rules read this log: the newest consistent with its formats and dated no later
+    than the log (``versions.newest_by_date``), and the reason when the date capped it ('' otherwise)."""
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date
+
+    return newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+
+
+def _rope_reserve(ctx: Context) -> tuple[Iv, str] | None:
+    """(0 … the allocator segment of SGLang's RoPE pre-expansion, why; None when no release the log allows has it):
+    ``engines.sglang.rope.rope_reserve`` for the newest release consistent with the log's formats and its date
+    (0.5.6+: ``load_model`` grows the cos/sin cache after printing 'Load weight end', before the KV budget samples
+    the free memory).  The low end is 0 (the new cache may fit a cached free block), so a log whose releases
+    straddle 0.5.6 gets the same interval."""
+    if ctx.model is None:
+        return None
+    from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_interval
+
+    version, capped = _release(ctx)
+    vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
+    try:
+        found = rope_reserve(ctx.model, version, context_len=ctx.get("context_length"),
+                             spec_steps=int(ctx.get("speculative_num_steps") or 0),
+                             spec_draft_tokens=int(ctx.get("speculative_num_draft_tokens") or 0), vendor=vendor)
+    except (REFUSED, ValueError, TypeError):  # a version or config the rule cannot read: no charge
+        return None
+    if found is None:
+        return None
+    return Iv(*rope_reserve_interval(found)), found.source + (f" ({capped})" if capped else "")
+
+
+def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
+    """(torch's stream pool taken between SGLang's pre sample and 'Load weight begin', why; None when none):
+    ``engines.sglang.streams.forward_stream_pool`` at both ends of the releases the log allows — the oldest
+    release its line formats admit and the newest one they and its date admit (``versions.newest_by_date``) —
+    so a log whose releases straddle 0.5.9 gets 0 … the pool, and no version at all the same."""
+    import re
+
+    from tpkit.engines.sglang.streams import FIRST_RELEASE, STREAM_POOL_SOURCE, forward_stream_pool
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date, parse_version
+
+    vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
+    newest, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    found = re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", ctx.version or ""))
+    oldest = found[0] if found else None
+    try:
+        ends = [forward_stream_pool(v, world=tp * pp, vendor=vendor) for v in (oldest, newest) if v]
+        if oldest is not None and parse_version(oldest) > parse_version(newest):
+            ends = [forward_stream_pool(newest, world=tp * pp, vendor=vendor)]
+    except Exception:  # noqa: BLE001 - a version string the rules cannot read: no charge
+        return None, ""
+    lo = Bytes(0) if oldest is None else min(ends)
+    hi = max(ends)
+    if hi.bytes == 0:
+        return None, ""
+    span = (f"SGLang {oldest}–{newest}" if oldest and oldest != newest else f"SGLang {newest}") + \
+        (f" ({capped})" if capped else "")
+    if lo != hi:
+        span += f": 0 before {FIRST_RELEASE}, so 0 … the pool"
+    return Iv(lo, hi), f"{STREAM_POOL_SOURCE}; {span}; world size {tp * pp}"
+
+
+def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float] | None, str]:
+    """SGLang's default mem_fraction_static for this run ((lowest, highest), source; None when not pinned):
+    tpkit's engine rules (``engines.sglang.sizing.kv_budget``: ``engines.sglang.defaults`` by release, the
+    multimodal and ROCm factors) for the newest release consistent with the log's formats and its date
+    (``versions.newest_by_date``), on
+
+    * the GPU the log names (or the flags, or the only catalog GPU its arithmetic fits: ``build_context``);
+    * else every catalog GPU whose total lies in the interval ``explain.gpuinfer`` bounds, or, with no catalog GPU
+      there, the interval's two ends (the nvidia-smi MiB SGLang reads taken up to the catalog's largest
+      nvidia-smi/CUDA ratio) and the capacity-class boundaries inside it (``defaults.GPU_MEMORY_BOUNDARIES_MIB``);
+    * else (no upper bound) every catalog GPU: used only when they all give the same value — the release's
+      default does not depend on the GPU (the by-tp tables up to 0.4.5).
+    Different values give the range; none is picked silently."""
+    from dataclasses import replace
+
+    from tpkit.hardware.catalog import custom_gpu, list_gpus, lookup_gpu
+
+    version, capped = _release(ctx)
+    why = f"; {capped}" if capped else ""
+    inferred = ctx.gpu_inferred
+    if ctx.gpu is not None:
+        gpus, on = [ctx.gpu], ""
+    elif inferred is not None and inferred.candidates:
+        gpus = [lookup_gpu(n) for n in inferred.candidates]
+        on = f" over the catalog GPUs the inferred total fits ({', '.join(inferred.candidates)})"
+    elif inferred is not None and inferred.high is not None:
+        from tpkit.engines.sglang.defaults import GPU_MEMORY_BOUNDARIES_MIB
+
+        ratio = max((g.nvidia_smi_total_mib * 2**20 / g.total_bytes.bytes for g in list_gpus()
+                     if g.nvidia_smi_total_mib), default=1.0)
+        lo_mib, hi_mib = inferred.low.bytes / 2**20, inferred.high.bytes / 2**20 * ratio
+        points = [lo_mib, hi_mib] + [b + d for b in GPU_MEMORY_BOUNDARIES_MIB for d in (0, 1) if lo_mib < b + d < hi_mib]
+        gpus = [replace(custom_gpu(Bytes(int(m * 2**20)), name="inferred"), nvidia_smi_total_mib=m) for m in points]
+        on = (f" over the inferred total {inferred.low.gib:.2f}–{inferred.high.gib:.2f} GiB (SGLang's nvidia-smi "
+              f"MiB {lo_mib:,.0f}–{hi_mib:,.0f})")
+    else:
+        gpus, on = list(list_gpus()), " (GPU not known: the same on every catalog GPU)"
+    values, sources = set(), []
+    for gpu in gpus:
+        found = _fraction_on(ctx, gpu, tp, pp, version)
+        if found is None:
+            return None, f"not printed: SGLang's default not computable on {gpu.name}"
+        values.add(round(found[0], 6))
+        sources.append(found[1])
+    lo, hi = min(values), max(values)
+    if ctx.gpu is None and inferred is not None and inferred.high is None and lo != hi:
+        return None, (f"not printed: SGLang {version}'s default depends on the GPU's memory ({lo:.3f}–{hi:.3f} over "
+                      f"the catalog) and the log bounds the total only from below ({inferred.low.gib:.2f} GiB){why}")
+    if ctx.gpu is None and inferred is None and lo != hi:
+        return None, (f"not printed: SGLang {version}'s default depends on the GPU's memory ({lo:.3f}–{hi:.3f} over "
+                      f"the catalog) and no GPU is named nor inferred{why}")
+    text = sources[0] if lo == hi else f"{lo:.4f}–{hi:.4f} (not pinned by the inferred total: the range is used)"
+    return (lo, hi), f"not printed: SGLang's default{on}: {text}{why}"
+
+
+def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[float, str] | None:
+    """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.sizing.kv_budget``), with the run's
+    DP attention (``--enable-dp-attention`` and its ``--dp``, from the log or the flags): SGLang's default reserve
+    grows with it (0.4.8–0.4.10 ``server_args.py __post_init__``: + 4 GiB; 0.5.3+: + the per-dp graph term;
+    ``engines.sglang.defaults``)."""
+    try:
+        from tpkit.engines.sglang.options import SglangOptions
+        from tpkit.engines.sglang.sizing import kv_budget
+        from tpkit.engines.sglang.versions import attention_dp_size
+        from tpkit.parallel import ParallelSpec
+
+        dpa = bool(ctx.get("enable_dp_attention"))
+        dp = attention_dp_size(version, tp=tp, dp=int(ctx.get("dp", 1) or 1), dp_attention=True) if dpa else 1
+        parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa and dp > 1)
+        b = kv_budget(ctx.model, gpu, parallel, SglangOptions(engine_version=version,
+                                                              enable_dp_attention=dpa and dp > 1),
+                      machine=None, weights_bytes=Bytes(0))
+        return b.fraction.value, b.fraction.source
+    except REFUSED:
+        return None
+
+
+def _pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tuple[Iv, str] | None:
+    """pre_model_load_memory when neither 'Load weight begin' nor the load's 'mem usage' is printed (SGLang ≤ 0.4.5
+    prints no usage; an excerpt may start at 'Load weight end'): the free memory after the weights plus SGLang's
+    load usage as tpkit computes it from the config (``engines.sglang.policy.load_usage``: weights, rotary cache,
+    load allocations; their band).  ``profile_max_num_token`` subtracts ``pre × (1 − f)`` from the free memory
+    after the weights (sglang 0.3.3 / 0.4.0.post1 ``model_runner.py``), and pre is the free memory after
+    ``init_torch_distributed``, before the weights — so pre = free after + usage.  The rotary cache's dtype
+    depends on the vendor (float32 on CUDA from 0.4.2): both are taken when the GPU is unknown."""
+    try:
+        from tpkit.engines.sglang.options import SglangOptions
+        from tpkit.engines.sglang.policy import load_usage
+        from tpkit.hardware.catalog import custom_gpu
+        from tpkit.parallel import ParallelSpec
+        from dataclasses import replace
+
+        version, _ = _release(ctx)
+        opts = SglangOptions(engine_version=version)
+        gpus = [ctx.gpu] if ctx.gpu is not None else [
+            replace(custom_gpu(free_after.high, name="unknown"), vendor=v) for v in ("NVIDIA", "AMD")]
+        lows, highs, source = [], [], ""
+        for gpu in gpus:
+            nominal, unc, source = load_usage(ctx.model, ParallelSpec(tp=tp, pp=pp), opts, None, gpu)
+            lows.append(nominal - unc)
+            highs.append(nominal + unc)
+    except REFUSED:  # a model the rules cannot size: the pre stays unknown
+        return None
+    usage = Iv(min(lows), max(highs))
+    return free_after + usage, (f"not printed: min-over-ranks 'Load weight end' avail + SGLang's load usage from the "
+                                f"config {usage.text()} ({source}; SGLang {version})")

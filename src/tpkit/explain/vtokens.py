@@ -1,0 +1,160 @@
+"""vLLM: the printed KV token count rebuilt from the available memory and the page layout (``explain.vlayout``) by
+the rules of the log's release (``tpkit.engines.vllm.capacity``); where the TP size or the release is not pinned,
+every candidate that changes the count is rebuilt and named.  Used by ``explain.vllm``."""
+
+from __future__ import annotations
+
+from tpkit.explain.context import Context
+from tpkit.explain.interval import Iv
+from tpkit.explain.refusals import REFUSED
+from tpkit.explain.vlayout import _token_bytes
+from tpkit.units import Bytes
+
+
+def _rules(ctx: Context):
+    from tpkit.engines.vllm.versions import RULES, resolve_rules
+
+    try:
+        return resolve_rules(ctx.rules_version) if ctx.rules_version else RULES["0.33"]
+    except REFUSED:
+        return RULES["0.33"]
+
+
+def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, int]:
+    """The printed token count for the low and high end of ``available`` (``engines.vllm.capacity.plan_capacity``:
+    ≥ 0.21 int(max_concurrency × max_model_len), V1 < 0.21 blocks // groups × block, V0 blocks × block)."""
+    from tpkit.engines.vllm.capacity import plan_capacity
+    from tpkit.engines.vllm.inputs import derived_max_model_len, mm_prefix_batch_floor
+
+    length = int(ctx.get("context_length") or derived_max_model_len(ctx.model, rules)[0])
+    batched = int(ctx.get("max_num_batched_tokens") or 2048)
+    if not ctx.get("max_num_batched_tokens") and getattr(rules, "mm_prefix_batch_floor", False):
+        batched = max(batched, mm_prefix_batch_floor(ctx.model) or 0)  # Gemma 4 prefix-LM default (≥ 0.22)
+    out = []
+    for end in (available.low, available.high):
+        cap = plan_capacity(layout, Bytes(max(end.bytes, 0)), max_model_len=length, max_num_batched_tokens=batched,
+                            pp=pp, rules=rules)
+        out.append(int(cap.tokens))
+    return min(out), max(out)
+
+
+def _tp_unknown(ctx: Context, pp: int, block: int, rules, available: Iv, layout, tb_source: str):
+    """The layout when the log names no TP size (``context.tp_default_evidence`` found no default either): kept
+    when every TP size of ``TP_CANDIDATES`` the model accepts rebuilds the same tokens (MLA: one latent head per
+    rank); else None, with the rebuilt tokens per TP size in the source text (the cell of each rank is the model's
+    KV heads ÷ tp, ``vllm/config/model.py get_num_kv_heads``, so one printed available memory fits several
+    capacities)."""
+    from tpkit.explain.context import TP_CANDIDATES
+
+    seen: dict[tuple[int, int], list[int]] = {}
+    for tp in TP_CANDIDATES:
+        cand, _ = _token_bytes(ctx, tp, pp, block, rules)
+        if cand is None:
+            continue
+        try:
+            rng = _tokens(cand, available, ctx, rules, pp)
+        except REFUSED:  # a length the rules refuse: leave this TP size out
+            continue
+        seen.setdefault(rng, []).append(tp)
+    if len(seen) <= 1:
+        return layout, tb_source + ("; tp not printed, the same for tp " + ", ".join(map(str, TP_CANDIDATES))
+                                    if seen else "")
+    each = "; ".join(f"tp {'/'.join(map(str, tps))} → {lo:,}–{hi:,}" for (lo, hi), tps in seen.items())
+    why = ctx.tp_inferred.text() if ctx.tp_inferred is not None else (
+        "nothing in the log bounds it: no 'Model loading took' line, world size, NCCL nranks or CUDA_VISIBLE_DEVICES")
+    return None, f"tp not printed and the KV bytes per token depend on it ({each}; {why}): pass --tp"
+
+
+def _version_ends(ctx: Context) -> tuple[str, str] | None:
+    """(oldest, newest) release of an inferred range: "0.18–0.27" (``logs.engine.intersect_ranges``: the releases
+    every line format allows), "≥ 0.18" (newest: the current rules, ``versions.CURRENT``); None for a printed
+    release or none."""
+    from tpkit.engines.vllm.versions import CURRENT
+    from tpkit.logs.engine import release_range
+
+    text = ctx.version or ""
+    if "–" not in text and "≥" not in text:
+        return None
+    rng = release_range(text)
+    if rng is None:
+        return None
+    (a, b, c), (x, y, z) = rng
+    first = f"{a}.{b}" if c == 0 else f"{a}.{b}.{c}"
+    last = CURRENT if x == 999 else (f"{x}.{y}" if z == 999 else f"{x}.{y}.{z}")
+    return first, last
+
+
+def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv, predicted: tuple[int, int],
+               tb_source: str) -> tuple[tuple[int, int], str]:
+    """Where the log's release is only known as a range and a release at the other end of it counts the KV cache
+    by another rule (``VllmRules``: the tokens rule, the era, the engine), the range rebuilt under both rules,
+    each named in the source text (``--engine-version`` on the command line picks one)."""
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    ends = _version_ends(ctx)
+    if ends is None:
+        return predicted, tb_source
+    seen = {(rules.tokens_rule, rules.era, rules.engine)}
+    parts = [f"vLLM {rules.label} rules give {predicted[0]:,}–{predicted[1]:,} tokens ({rules.tokens_rule} rule)"]
+    low, high = predicted
+    for end in ends:
+        try:
+            other = resolve_rules(end)
+        except REFUSED:
+            continue
+        if (other.tokens_rule, other.era, other.engine) in seen:
+            continue
+        layout, _ = _token_bytes(ctx, tp, pp, block, other)
+        if layout is None:
+            continue
+        try:
+            rng = _tokens(layout, available, ctx, other, pp)
+        except REFUSED:
+            continue
+        seen.add((other.tokens_rule, other.era, other.engine))
+        parts.append(f"vLLM {other.label} rules give {rng[0]:,}–{rng[1]:,} ({other.tokens_rule} rule)")
+        low, high = min(low, rng[0]), max(high, rng[1])
+    if len(parts) == 1:
+        return predicted, tb_source
+    return (low, high), (f"{tb_source}; the release is inferred from the line formats as {ctx.version}: "
+                         + "; ".join(parts) + "; --engine-version picks one")
+
+
+
+class _Rebuilt:
+    """The KV tokens rebuilt from the available memory: the range (``predicted``), the KV bytes per token and their
+    source, the block size the layout uses; a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start,
+    issue 12."""
+
+    __slots__ = ("predicted", "token_bytes", "source", "block")
+
+    def __init__(self, predicted: tuple[int, int] | None, token_bytes: float | None, source: str, block: int) -> None:
+        self.predicted, self.token_bytes, self.source, self.block = predicted, token_bytes, source, block
+
+
+def _rebuilt(ctx: Context, rules, tp: int, pp: int, block: int, available: Iv | None,
+             tokens_printed: int | None) -> _Rebuilt:
+    """The tokens rebuilt from the layout (``_token_bytes``) over the available memory (``_tokens``; blocks ×
+    block size where the rules refuse the length), widened over the TP sizes and releases the log leaves open;
+    without a layout, the bytes per token measured as available / printed tokens."""
+    layout, tb_source = _token_bytes(ctx, tp, pp, block, rules)
+    if layout is not None and ctx.get("tp") is None and available is not None:
+        layout, tb_source = _tp_unknown(ctx, pp, block, rules, available, layout, tb_source)
+    if layout is None:
+        if tokens_printed and available is not None:
+            return _Rebuilt(None, available.mid.bytes / tokens_printed,
+                            "measured: available KV memory / printed tokens", block)
+        return _Rebuilt(None, None, tb_source, block)
+    predicted = None
+    if available is not None:
+        try:
+            predicted = _tokens(layout, available, ctx, rules, pp)
+        except REFUSED:  # a length the rules refuse: blocks × block size
+            per_block = layout.bytes_per_block.bytes
+            groups = max(1, len(getattr(layout, "groups", ()) or ()) if rules.tokens_rule == "groups" else 1)
+            lo = max(available.low.bytes, 0) // per_block // groups * layout.block_size
+            hi = max(available.high.bytes, 0) // per_block // groups * layout.block_size
+            predicted = (int(lo), int(hi))
+    if predicted is not None and available is not None:
+        predicted, tb_source = _other_end(ctx, tp, pp, block, rules, available, predicted, tb_source)
+    return _Rebuilt(predicted, layout.bytes_per_block.bytes / layout.block_size, tb_source, layout.block_size)

@@ -1,0 +1,89 @@
+"""vLLM: the capacity lines of several workers.  vLLM 0.8.2–0.11.0 print one 'GPU KV cache size' line per worker
+before every worker gets the smallest block count (``VllmRules.capacity_per_worker``); a log that prints fewer
+lines than workers may show another worker's line than the one whose available memory it prints.  Used by
+``explain.vllm``."""
+
+from __future__ import annotations
+
+from tpkit.explain.context import Context
+from tpkit.explain.vtokens import _version_ends
+from tpkit.logs import ParsedLog
+
+
+def _report_block(parsed: ParsedLog, last) -> list:
+    """The capacity lines of the start-up report that ends with ``last``: the "GPU KV cache size" lines printed
+    one after the other (each followed by its "Maximum concurrency" line, so at most 3 lines apart)."""
+    lines = sorted((a for a in parsed.anchors if a.name == "kv_tokens" and a.group is None and a.count is not None
+                    and isinstance(a.count.value, int) and a.line_no <= last.line_no), key=lambda a: a.line_no)
+    block = [last]
+    for a in reversed(lines[:-1] if lines and lines[-1] is last else lines):
+        if block[-1].line_no - a.line_no > 3:
+            break
+        block.append(a)
+    return block
+
+
+PER_WORKER_RELEASES = ((0, 8, 2), (0, 11, 0))
+"""first and last vLLM release whose engine core prints one 'GPU KV cache size' line per worker
+(``VllmRules.capacity_per_worker``)"""
+
+
+def _may_print_per_worker(ctx: Context) -> bool:
+    """Whether a release the log allows prints the capacity per worker while the rules that read it do not: no
+    release printed nor inferred, or an inferred range (``_version_ends``) that overlaps ``PER_WORKER_RELEASES``."""
+    import re
+
+    if not (ctx.version or ctx.rules_version):
+        return True
+    ends = _version_ends(ctx)
+    if ends is None:
+        return False
+
+    def parse(v: str) -> tuple[int, ...]:
+        nums = tuple(int(x) for x in re.findall(r"\d+", v)[:3])
+        return nums + (0,) * (3 - len(nums))
+
+    lo, hi = parse(ends[0]), parse(ends[1])
+    return lo <= PER_WORKER_RELEASES[1] and hi >= PER_WORKER_RELEASES[0]
+
+
+def _per_worker(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available_a,
+                release_known: bool = True, range_text: str | None = None) -> tuple[object, str | None]:
+    """vLLM 0.8.2–0.11.0 print one "GPU KV cache size" line per worker, each from that worker's own available
+    memory, and only then give every worker the smallest block count (``VllmRules.capacity_per_worker``; the
+    engine core's ``_initialize_kv_caches`` calls ``get_kv_cache_config`` once per worker, in worker order, before
+    ``unify_kv_cache_configs``).  The pool is the smallest line of the report; the returned anchor is that line
+    (``tok_a`` itself when the rule does not apply) and the pairing in words: with fewer lines than workers the
+    printed line may be another worker's than the one whose 'Available KV cache memory' the log shows.
+
+    ``release_known`` False (no release printed, or a range inferred from the line formats that holds such a
+    release while the rules reading the log are another's, ``_may_print_per_worker``): the rule is kept as a caveat in words when more than one worker runs and the log prints fewer capacity
+    lines than workers — the pool is then not re-read from the lines (the release may print one line for all)."""
+    world = tp * pp
+    if tok_a is not None and not release_known and not rules.capacity_per_worker and world > 1:
+        block = _report_block(parsed, tok_a)
+        if len(block) < world:
+            inferred = f"inferred {range_text} from the line formats; " if range_text else ""
+            return tok_a, (f"the release is not printed ({inferred}the log is read with vLLM {rules.label} rules): vLLM "
+                           "0.8.2–0.11.0 print one 'GPU KV cache size' line per worker, each from that worker's own "
+                           "available memory, before every worker gets the smallest block count (v1/engine/core.py "
+                           f"_initialize_kv_caches); the log prints {len(block)} line(s) for {world} workers, so "
+                           "from such a release the printed line may be another worker's than the one whose "
+                           "'Available KV cache memory' it shows; --engine-version reads it by that release")
+    if tok_a is None or not rules.capacity_per_worker or rules.engine != "V1" or world <= 1:
+        return tok_a, None
+    block = _report_block(parsed, tok_a)
+    smallest = min(block, key=lambda a: a.count.value)
+    seen = sorted({a.rank.label for a in parsed.anchors if a.name == "available_kv" and a.group is None})
+    text = (f"vLLM {rules.label} prints one 'GPU KV cache size' line per worker, each from that worker's own "
+            "available memory, before every worker gets the smallest block count (v1/engine/core.py "
+            "_initialize_kv_caches, 0.8.2–0.11.0): the pool is the smallest line")
+    if len(block) >= world:
+        text += f"; the log prints {len(block)} lines for {world} workers, the smallest {smallest.count.value:,}"
+    else:
+        shown = ", ".join(seen) if seen else "none"
+        text += (f"; the log prints {len(block)} of the {world} workers' lines and the available memory of "
+                 f"{len(seen)} worker(s) ({shown}; the smallest "
+                 f"{available_a.size.text if available_a is not None else '—'}): the printed line may be another "
+                 "worker's, whose available memory the log does not show")
+    return smallest, text
