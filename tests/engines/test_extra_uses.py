@@ -46,19 +46,22 @@ def _total(lines) -> Bytes:
 # engines/vllm/graphs.py GRAPH_EVIDENCE) instead of the analytic ≈ 0.15 GiB: vllm current column only.
 # Regenerated 2026-12-04 (helper smp): vLLM 0.9.0–0.11.0 plan the PyTorch-native top-k/top-p sampler of a plain pip
 # install (flashinfer-python is no requirement of those wheels; was the native/FlashInfer midpoint): 0.11 column only.
+# Regenerated 2026-12-04 (helper mrv2): Model Runner V2 (every model from 0.29) keeps its request/sampling state on
+# the GPU (engines/vllm/profile.py v2_runner_state_bytes: max_num_seqs × 128,256 vocab × 4 B of output_bin_counts
+# and smaller tables): vllm current column only.
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
-    ("H100", 2): (0, 10_481, 20_944, 0, 22_240),
-    ("H100", 4): (395_794, 433_102, 472_512, 420_544, 467_808),
-    ("H100", 8): (1_196_222, 1_234_103, 1_375_648, 1_271_696, 1_351_648),
+    ("H100", 2): (0, 10_481, 17_424, 0, 22_240),
+    ("H100", 4): (395_794, 433_102, 465_472, 420_544, 467_808),
+    ("H100", 8): (1_196_222, 1_234_103, 1_361_568, 1_271_696, 1_351_648),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
-    ("L40S", 4): (42_872, 0, 70_928, 57_936, 74_976),
-    ("L40S", 8): (502_480, 366_960, 572_480, 546_496, 578_992),
+    ("L40S", 4): (42_872, 0, 69_168, 57_936, 74_976),
+    ("L40S", 8): (502_480, 366_960, 568_976, 546_496, 578_992),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (96_377, 100_635, 116_080, 86_896, 117_968),
-    ("RTX-PRO-6000", 4): (615_063, 621_115, 662_800, 604_400, 668_368),
-    ("RTX-PRO-6000", 8): (1_647_086, 1_619_702, 1_756_208, 1_639_424, 1_765_776),
+    ("RTX-PRO-6000", 2): (96_377, 100_635, 112_560, 86_896, 117_968),
+    ("RTX-PRO-6000", 4): (615_063, 621_115, 655_760, 604_400, 668_368),
+    ("RTX-PRO-6000", 8): (1_647_086, 1_619_702, 1_742_128, 1_639_424, 1_765_776),
 }
 
 

@@ -245,12 +245,35 @@ def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, 
     return tuple(log)
 
 
+def _v2_runner(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
+    """Model Runner V2 runs this model by default (``inputs.uses_v2_runner``; V1-generation releases only)."""
+    if rules.engine != "V1":
+        return False
+    quantized = model.quant is not None or options.quantization is not None
+    return uses_v2_runner(model, rules, r.spec, quantized=quantized)
+
+
+def _v2_state(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
+    """Model Runner V2's request and sampling state (``profile.v2_runner_state_bytes``): on the GPU from the runner's
+    construction, after the init snapshot and outside the load delta; a line only on a V2 run."""
+    from tpkit.engines.vllm.profile import v2_runner_state_bytes
+
+    if not _v2_runner(model, options, r, rules):
+        return ()
+    spec_tokens = (r.spec.num_speculative_tokens or 0) if r.spec is not None else 0
+    nbytes, how = v2_runner_state_bytes(vocab_size=model.vocab_size, max_num_seqs=r.max_num_seqs,
+                                        max_num_batched_tokens=r.max_num_batched_tokens, spec_tokens=spec_tokens)
+    return (LineItem(item="Model Runner V2 request/sampling state", bytes=nbytes,
+                     source=f"{how} (vLLM ≥ 0.22 v1/worker/gpu: sample/penalties.py PenaltiesState, "
+                            "structured_outputs.py, states.py, input_batch.py; made after the init snapshot, "
+                            "outside the load delta, so in the profile's total consumed)"),)
+
+
 def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
             rules: VllmRules) -> LineItem | None:
     if not rules.cudagraph_estimate or options.enforce_eager or options.kv_cache_memory_bytes is not None:
         return None
-    quantized = model.quant is not None or options.quantization is not None
-    est = estimate_cudagraph_memory(rules, v2_runner=uses_v2_runner(model, rules, r.spec, quantized=quantized),
+    est = estimate_cudagraph_memory(rules, v2_runner=_v2_runner(model, options, r, rules),
                                     max_num_seqs=r.max_num_seqs, max_num_batched_tokens=r.max_num_batched_tokens,
                                     compute_capability=r.compute_capability)
     if not est.uncertainty.bytes:
@@ -349,13 +372,18 @@ _FLASHINFER_CC = ((8, 0), (12, 1))
 
 
 def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None,
-                    stated: str | None = None) -> str:
+                    stated: str | None = None, *, v2_runner: bool = False) -> str:
     """The top-k/top-p sampler of the profile's dummy sampler run (``VllmRules.flashinfer_sampler``): native
     (the full sort, or from 0.17.0 the Triton kernel: ``VllmRules.triton_topk_topp``), FlashInfer,
     "native_unless_installed" where it depends on the install (0.9.0–0.11.0: native as a plain pip install gives
     it, with a band down to FlashInfer), or "either" for a GPU of unknown capability where FlashInfer is the
     default.  ``stated``: the sampler a log's topk_topp_sampler line names (``"native"`` / ``"flashinfer"``;
-    ``VllmOptions.topk_topp_sampler``), which replaces the release's default on a V1 run with the dummy sampler."""
+    ``VllmOptions.topk_topp_sampler``), which replaces the release's default on a V1 run with the dummy sampler.
+    ``v2_runner``: Model Runner V2 runs the profile (``inputs.uses_v2_runner``): its greedy dummy batch runs no
+    top-k/top-p before 0.33 (``VllmRules.v2_dummy_sampler``: ``"v2_fp32"`` 0.22–0.25, ``"v2_greedy"`` 0.26–0.32);
+    from 0.33 its warm-up-parameter pass is charged as the V1 estimate below."""
+    if v2_runner and rules.v2_dummy_sampler in ("fp32_copy", "greedy"):
+        return "v2_fp32" if rules.v2_dummy_sampler == "fp32_copy" else "v2_greedy"
     if rules.engine == "V1" and not rules.dummy_sampler:
         return "none"
     native = "triton" if rules.engine == "V1" and rules.triton_topk_topp else "native"
@@ -391,7 +419,8 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     encoder = _encoder(model, parallel, options, r, rules)
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
                                 act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
-                                sampler=profile_sampler(rules, r.compute_capability, options.topk_topp_sampler),
+                                sampler=profile_sampler(rules, r.compute_capability, options.topk_topp_sampler,
+                                                        v2_runner=_v2_runner(model, options, r, rules)),
                                 sm_count=r.sm_count, encoder=encoder)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
@@ -493,7 +522,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules,
                                               cuda_gpu=str(gpu.vendor).upper() != "AMD")
     mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
-    ws_lines = _mla_workspace(model, options, r, rules)  # torch memory at the profile, outside the load delta
+    # torch memory at the profile, outside the load delta
+    ws_lines = _mla_workspace(model, options, r, rules) + _v2_state(model, options, r, rules)
     g_line = _graphs(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
                                                                      links=options.links))

@@ -44,9 +44,22 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              ``ops/topk_topp_sampler.py``, ``ops/topk_topp_triton.py``), not
                                              measured.  A GPU of unknown SM count is taken at 132 SMs (H100 SXM).
 
+    V2 sampler  T·H·a + R × V × a            Model Runner V2 (``v1/worker/gpu/model_runner.py _dummy_sampler_run``,
+    (greedy)    (+ R × V × 4 B, 0.18–0.25)   ``sample/sampler.py``): the dummy batch keeps the default request
+                                             states (temperature 0, top-k = V, top-p 1, no penalties, no logprobs),
+                                             so no top-k/top-p runs: the caller's logits in the activation dtype,
+                                             argmax'd by ``gumbel_sample`` (R × blocks scratch only); 0.18–0.25 first
+                                             copy them to a new float32 tensor (``"v2_fp32"``), 0.26–0.32 do not
+                                             (``"v2_greedy"``).  From 0.33 a second pass with the warm-up sampling
+                                             parameters runs the float32 / top-k / top-p pipeline, charged as V1's
+                                             FlashInfer or Triton estimate (``VllmRules.v2_dummy_sampler``).
+
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
 A multimodal model's encoder step comes first (``engines/vllm/encoder.py``): its pass is one more phase, and the
 encoder outputs it keeps are added to every text phase.
+
+Model Runner V2 also keeps per-request state on the GPU from its construction (after the init snapshot, outside
+"Model loading took", so in vLLM's "total consumed"; ``v2_runner_state_bytes``).
 
 vLLM 0.2.5 with tp > 1 (``VllmRules.v0_allreduce_held``) also charges the blocks its all-reduces keep reserved
 (``held_allreduce_bytes``): ProcessGroupNCCL records each collective's tensors on the NCCL stream, so a block
@@ -83,7 +96,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ActivationEstimate", "estimate_profile_peak", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT",
            "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT", "SAMPLERS",
-           "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE"]
+           "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE", "v2_runner_state_bytes"]
 
 HELD_ALLREDUCE_SHARE = 0.25
 """± share of ``held_allreduce_bytes`` (the in-flight count is not measured; the activation estimate's share)"""
@@ -94,12 +107,13 @@ SAMPLER_BYTES_PER_LOGIT = 38
 """bytes alive per (row, vocab) element at the sampler's top-k/top-p peak (measured on H200, see module doc)"""
 FLASHINFER_SAMPLER_BYTES_PER_LOGIT = 14
 """the same with vLLM's FlashInfer top-k/top-p sampler (read from the source, see module doc)"""
-SAMPLERS = ("native", "flashinfer", "either", "none", "triton", "native_unless_installed")
+SAMPLERS = ("native", "flashinfer", "either", "none", "triton", "native_unless_installed", "v2_greedy", "v2_fp32")
 """which top-k/top-p sampler the dummy sampler run uses; ``"either"``: it depends on the GPU (unknown compute
 capability), the midpoint; ``"native_unless_installed"``: it depends on the install, PyTorch-native as a plain
 ``pip install`` gives it, with a band down to FlashInfer (vLLM 0.9.0–0.11.0); ``"none"``: no
 sampler run, the profile computes the rows' logits only (vLLM 0.7.x V1 ``profile_run``); ``"triton"``: the native
-path through the Triton kernel (≥ 0.17.0; the full sort below 8 rows)"""
+path through the Triton kernel (≥ 0.17.0; the full sort below 8 rows); ``"v2_greedy"`` / ``"v2_fp32"``: Model
+Runner V2's dummy sampler run, no top-k/top-p (the logits, plus their float32 copy for ``"v2_fp32"``)"""
 TRITON_SAMPLER_BYTES_PER_LOGIT = 14
 """bytes alive per (row, vocab) element at the Triton top-k/top-p path's peak (read from the source, module doc)"""
 TRITON_MIN_ROWS = 8
@@ -220,6 +234,10 @@ def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
         return Bytes(hidden) + spread, (f"R {rows:,} rows × V {model.vocab_size:,} × {hi} ± {hi - lo} B "
                                         f"(assumed PyTorch-native as pip installs it; FlashInfer {lo} B if installed) "
                                         f"+ hidden T × H × {a} B")
+    if sampler in ("v2_greedy", "v2_fp32"):
+        per, how = (a + 4, f"{a} + 4 B (logits, float32 copy)") if sampler == "v2_fp32" else (a, f"{a} B (logits)")
+        return Bytes(hidden + logits * per), (f"R {rows:,} rows × V {model.vocab_size:,} × {how}: Model Runner V2's "
+                                              f"greedy dummy batch, no top-k/top-p + hidden T × H × {a} B")
     if sampler == "none":  # 0.7.x V1: compute_logits of the R rows (activation dtype), no sampler
         return Bytes(hidden + logits * a), (f"R {rows:,} rows × V {model.vocab_size:,} × {a} B (logits only, no "
                                             f"sampler run) + hidden T × H × {a} B")
@@ -274,3 +292,43 @@ def held_allreduce_bytes(model: ModelSpec, parallel: ParallelSpec, *, tokens: in
         f"{count} all-reduces (2 per layer × {model.num_layers} + embedding) × T {tokens:,} × H "
         f"{model.hidden_size:,} × {act_bytes} B + logits all-gather R {rows:,} × V {model.vocab_size:,} × "
         f"(1 + 1/{tp}) × {act_bytes} B")
+
+
+V2_SMALL_STATE_COLUMNS = 3 * 1024 + 128 + 1024 + 129 + 128
+"""int32 columns per request of Model Runner V2's small per-request tables (``v1/worker/gpu/sample``, 0.22–0.33):
+allowed token ids, logit-bias ids and values (``MAX_NUM_ALLOWED_TOKEN_IDS`` / ``MAX_NUM_LOGIT_BIAS_TOKENS`` 1,024
+each), stop token ids (``MAX_NUM_STOP_TOKEN_IDS`` 128), bad-word tokens and offsets (1,024 and 128 + 1, constants
+≤ 0.27, ``VLLM_MAX_BAD_WORDS_TOTAL_TOKENS`` / ``VLLM_MAX_NUM_BAD_WORDS`` defaults from 0.28), logprob token ids
+(``MAX_LOGPROB_TOKEN_IDS`` 128)"""
+
+
+def v2_runner_state_bytes(*, vocab_size: int, max_num_seqs: int, max_num_batched_tokens: int,
+                          spec_tokens: int = 0) -> tuple[Bytes, str]:
+    """GPU memory Model Runner V2 allocates for its request and sampling state before the profile run, and the
+    formula (vLLM 0.22–0.33 wheels, read in 0.22.0, 0.25.0, 0.27.1, 0.28.0, 0.29.0, 0.33.0).
+
+    Made in ``GPUModelRunner.__init__`` (``states.py RequestState``, ``input_batch.py InputBuffers``) and in
+    ``load_model`` after its ``DeviceMemoryProfiler`` block (``Sampler``, ``StructuredOutputsWorker``), i.e. after
+    ``gpu_worker.init_device``'s snapshot and outside "Model loading took": vLLM charges them through
+    ``memory_profiling``'s total consumed (≥ 0.27) or the torch increase (before).  R = max_num_seqs, V = vocab,
+    q = 1 + speculative tokens, T = max_num_batched_tokens:
+
+        PenaltiesState.output_bin_counts   R × V × 4 B            (int32, "can be very large", sample/penalties.py)
+        PenaltiesState.prompt_bin_mask     R × ⌈V/32⌉ × 4 B
+        StructuredOutputsWorker bitmask    R·q × ⌈V/32⌉ × 4 B     (+ R·q × 4 B logits indices)
+        small per-request tables           R × 4,481 × 4 B        (``V2_SMALL_STATE_COLUMNS``)
+        InputBuffers                       T × 13 B + R × 12 B    (input ids int32, positions int64, padding bool;
+                                                                    query_start_loc, seq_lens, DCP seq_lens)
+        RequestState                       R × (16 + 8·s + 4) B   (total_len, computed tokens, last sampled int64,
+                                                                    draft tokens int64 × s, next prefill tokens)
+
+    ``all_token_ids`` (R × max_model_len) and every ``UvaBackedTensor`` live in pinned host memory (UVA), not on
+    the GPU.  The caching allocator's 2 MiB small-block segments around these tensors are not counted.  Block
+    tables, attention metadata and CUDA-graph buffers are made in ``initialize_kv_cache``, after the KV sizing."""
+    r, v, q, s = max_num_seqs, vocab_size, 1 + spec_tokens, spec_tokens
+    words = -(-v // 32)
+    parts = (r * v * 4 + r * words * 4 + r * q * (words + 1) * 4 + r * V2_SMALL_STATE_COLUMNS * 4
+             + max_num_batched_tokens * 13 + r * 12 + r * (16 + 8 * s + 4))
+    return Bytes(parts), (f"output_bin_counts R {r:,} × V {v:,} × 4 B + prompt/grammar bitmasks (R + R·q {r * q:,}) × "
+                          f"⌈V/32⌉ × 4 B + per-request tables R × {V2_SMALL_STATE_COLUMNS:,} × 4 B + input buffers "
+                          f"T {max_num_batched_tokens:,} × 13 B")

@@ -50,6 +50,13 @@ means first *released* version, the commit inside the interval before it is not 
       mamba_ssm_dtype sets the GDN temporal-state dtype                      Qwen3_5ForConditionalGenerationConfig (0.16.0: no such class)
     … and the text-only Qwen3_5(Moe)ForCausalLM              0.27.0          model_executor/models/config.py Qwen3_5ForCausalLMConfig
     cuBLAS/cuBLASLt warm-up before the init snapshot         0.33.0          v1/worker/gpu_worker.py init_device
+    Model Runner V2's dummy sampler: logits copied to fp32   0.18.0          v1/worker/gpu/sample/sampler.py
+      on every call (no top-k/top-p in the dummy batch)                      apply_sampling_params (0.18.0–0.25.0)
+    … no copy: the greedy dummy batch samples the logits     0.26.0          … (0.26.0 in place; 0.27.1 skips by
+      as they are                                                            _requires_logits_processing, 0.28–0.32
+                                                                             by needs_logits_processing)
+    … plus a pass with the warm-up sampling parameters       0.33.0          v1/worker/gpu/model_runner.py
+      (fp32 copy, top-k/top-p, logprobs)                                     _dummy_sampler_run (for_sampler_warmup)
     YaRN max_position_embeddings taken as already scaled     0.30.0          config/model.py _get_and_verify_max_len
     V1 batch defaults keyed on the device NAME ("h100"/"h200" 0.8.0           engine/arg_utils.py _set_default_args_v1 (0.7.3,
       in torch's device name: 8192 API / 16384 LLM tokens,                   0.8.0, 0.8.3 wheels)
@@ -225,6 +232,15 @@ class VllmRules:
     the device name, else 2048 / 8192; max_num_seqs 1024 on every device), ``"name"`` (0.8.4: both by name, 1024 /
     256 seqs), ``"memory"`` (0.8.5: device memory ≥ 70 GiB), ``"memory_not_a100"`` (≥ 0.9.0: ≥ 70 GiB and not an
     A100)"""
+    v2_dummy_sampler: str = "fp32_copy"
+    """what Model Runner V2's profile sampler run holds (``v1/worker/gpu/model_runner.py _dummy_sampler_run`` →
+    ``sample/sampler.py Sampler``; versions table): its dummy batch has the default states (temperature 0, top-k =
+    vocab, top-p 1, no penalties or logprobs), so no top-k/top-p runs.  ``"fp32_copy"`` (0.18–0.25:
+    ``apply_sampling_params`` always copies the logits to a new float32 tensor), ``"greedy"`` (0.26: in place;
+    0.27.1: ``_requires_logits_processing``, 0.28–0.32: ``needs_logits_processing`` is False, the logits are
+    sampled as computed), ``"warmup_params"``
+    (≥ 0.33: a second pass with ``SamplingParams.for_sampler_warmup()`` — float32 copy, top-k 50 / top-p 0.9
+    through FlashInfer where supported, logprobs — which costs what V1's top-k/top-p estimate charges)"""
     dummy_sampler: bool = True
     """V1's profile run ends with ``_dummy_sampler_run`` (≥ 0.8.0); the 0.7.x V1 runner computes logits and no
     sampler (v1/worker/gpu_model_runner.py profile_run, vllm 0.7.1–0.7.3 wheels)"""
@@ -315,7 +331,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
     ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True)),
-    ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True)),
+    ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy")),
     ((0, 27, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS + _QWEN35_TEXT,
                       memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
                       custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True)),
@@ -323,7 +339,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 29, 0), dict(fit_check_reserves_block=True, v2_runner_default=True)),
     ((0, 30, 0), dict(yarn_prescaled=True)),
     ((0, 32, 0), dict(mamba_all_mode=False, mamba_all_mode_spec=False, checkpoint_kinds=("mamba2",))),
-    ((0, 33, 0), dict(cublas_after_snapshot=False, checkpoint_kinds=("mamba2", "gdn"))),
+    ((0, 33, 0), dict(cublas_after_snapshot=False, checkpoint_kinds=("mamba2", "gdn"),
+                      v2_dummy_sampler="warmup_params")),
 )
 """(first release, the rules it changes), oldest first; each row's citation is in the module docstring"""
 

@@ -1,0 +1,117 @@
+"""Model Runner V2 before the KV sizing (engines/vllm/profile.py, policy.py; vLLM 0.22–0.33 wheels): the request and
+sampling state it keeps on the GPU, and its dummy sampler run (no top-k/top-p; a float32 copy in 0.22–0.25; the
+warm-up-parameter pass from 0.33), both sides of every boundary."""
+
+from dataclasses import replace
+
+import pytest
+
+from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
+from tpkit.engines.vllm.policy import profile_sampler
+from tpkit.engines.vllm.profile import V2_SMALL_STATE_COLUMNS, estimate_profile_peak, v2_runner_state_bytes
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes
+
+from vllm_fixtures import H200, GivenWeights, config_model, llama3_8b
+
+W = GivenWeights(Bytes(8_030_261_248 * 2))
+STATE = "Model Runner V2 request/sampling state"
+
+
+def _qwen3_like():
+    return replace(llama3_8b(), architecture="Qwen3ForCausalLM")
+
+
+def _plan(version, model=None, **kw):
+    return plan_vllm(model or _qwen3_like(), H200, ParallelSpec(), VllmOptions(engine_version=version, **kw),
+                     weights=W)
+
+
+def _line(plan, item):
+    return next((l for l in plan.ledger.items if l.item == item), None)
+
+
+def test_state_bytes_formula_qwen3_8b_defaults():
+    # vp_017's flags: R 256, V 151,936, T 2,048, no speculation
+    nbytes, how = v2_runner_state_bytes(vocab_size=151_936, max_num_seqs=256, max_num_batched_tokens=2048)
+    words = -(-151_936 // 32)
+    expected = (256 * 151_936 * 4 + 256 * words * 4 + 256 * (words + 1) * 4 + 256 * V2_SMALL_STATE_COLUMNS * 4
+                + 2048 * 13 + 256 * 12 + 256 * 20)
+    assert nbytes == Bytes(expected) == Bytes(169_930_752)
+    assert "output_bin_counts" in how and V2_SMALL_STATE_COLUMNS == 4_481
+
+
+def test_state_grows_with_speculative_tokens():
+    base, _ = v2_runner_state_bytes(vocab_size=128_256, max_num_seqs=256, max_num_batched_tokens=8192)
+    spec, _ = v2_runner_state_bytes(vocab_size=128_256, max_num_seqs=256, max_num_batched_tokens=8192,
+                                    spec_tokens=3)
+    words = -(-128_256 // 32)
+    assert spec - base == Bytes(256 * 3 * (words + 1) * 4 + 256 * 8 * 3)  # grammar bitmask rows + draft tokens
+
+
+@pytest.mark.parametrize("version, expected", [
+    ("0.25.0", "fp32_copy"), ("0.25.1", "fp32_copy"), ("0.26.0", "greedy"), ("0.32.0", "greedy"),
+    ("0.33.0", "warmup_params")])
+def test_v2_dummy_sampler_rule_per_release(version, expected):
+    assert resolve_rules(version).v2_dummy_sampler == expected
+
+
+@pytest.mark.parametrize("version, v2, expected", [
+    ("0.22.0", True, "v2_fp32"), ("0.25.0", True, "v2_fp32"), ("0.26.0", True, "v2_greedy"),
+    ("0.32.0", True, "v2_greedy"), ("0.33.0", True, "flashinfer"), ("0.27.1", False, "flashinfer")])
+def test_profile_sampler_on_the_v2_runner(version, v2, expected):
+    assert profile_sampler(resolve_rules(version), (8, 9), v2_runner=v2) == expected
+
+
+def test_v2_sampler_phase_bytes():
+    model = _qwen3_like()
+    rows, tokens, a = 256, 2048, 2
+    hidden = tokens * model.hidden_size * a
+    greedy = estimate_profile_peak(model, ParallelSpec(), tokens=tokens, rows=rows, act_bytes=a, sampler="v2_greedy")
+    fp32 = estimate_profile_peak(model, ParallelSpec(), tokens=tokens, rows=rows, act_bytes=a, sampler="v2_fp32")
+    phase = {p.item: p.bytes for p in greedy.parts}["profile phase: logits + sampler"]
+    assert phase == Bytes(hidden + rows * model.vocab_size * a)
+    phase = {p.item: p.bytes for p in fp32.parts}["profile phase: logits + sampler"]
+    assert phase == Bytes(hidden + rows * model.vocab_size * (a + 4))
+
+
+def test_state_line_only_on_v2_runs():
+    assert _line(_plan("0.21.0"), STATE) is None            # V1 (V2 not a default before 0.22)
+    line = _line(_plan("0.22.0"), STATE)                    # Qwen3 listed in 0.22
+    assert line is not None and line.bytes.bytes > 0 and "PenaltiesState" in line.source
+    gemma = replace(llama3_8b(), architecture="Gemma3ForCausalLM")
+    assert _line(_plan("0.24.0", gemma), STATE) is None     # V1 until 0.25
+    assert _line(_plan("0.25.0", gemma), STATE) is not None
+
+
+def test_moe_model_gets_the_state_only_from_0_29():
+    moe = config_model("Qwen--Qwen3-235B-A22B-FP8")       # Qwen3MoeForCausalLM, never listed before 0.29
+    kw = dict(weights=GivenWeights(Bytes(1)))
+    p28 = plan_vllm(moe, H200, ParallelSpec(tp=8), VllmOptions(engine_version="0.28.0"), **kw)
+    p29 = plan_vllm(moe, H200, ParallelSpec(tp=8), VllmOptions(engine_version="0.29.0"), **kw)
+    assert _line(p28, STATE) is None and _line(p29, STATE) is not None
+
+
+def test_state_lowers_the_available_kv_by_its_bytes():
+    # 0.24 (V1) → 0.25 (V2) for a Gemma 3: the state line, the activation and the CUDA-graph estimate (0 on V2) move
+    v1 = _plan("0.24.0", replace(llama3_8b(), architecture="Gemma3ForCausalLM"))
+    v2 = _plan("0.25.0", replace(llama3_8b(), architecture="Gemma3ForCausalLM"))
+    state = _line(v2, STATE).bytes
+    act = {l.item: l.bytes for l in v2.ledger.items}["activation peak (profile run, estimate)"]
+    act1 = {l.item: l.bytes for l in v1.ledger.items}["activation peak (profile run, estimate)"]
+    diff = v1.extra["available_kv_bytes"] - v2.extra["available_kv_bytes"]
+    graphs1 = v1.extra["cuda_graph_bytes"]
+    assert v2.extra["cuda_graph_bytes"] == 0 and graphs1 > 0
+    assert diff == state.bytes + act.bytes - act1.bytes - graphs1
+
+
+def test_profile_sampler_boundaries_in_the_plan():
+    def sampler_phase(version):
+        parts = {l.item: l for l in _plan(version).ledger.items}
+        return parts["(profile phase: logits + sampler)"] if "(profile phase: logits + sampler)" in parts else \
+            next(l for l in _plan(version).ledger.items if "logits + sampler" in l.item)
+
+    assert "float32 copy" in sampler_phase("0.25.0").source
+    assert "float32 copy" not in sampler_phase("0.26.0").source and "greedy" in sampler_phase("0.26.0").source
+    assert "greedy" in sampler_phase("0.32.0").source
+    assert "greedy" not in sampler_phase("0.33.0").source   # the warm-up-parameter pass: V1's estimate
