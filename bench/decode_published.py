@@ -5,7 +5,8 @@
 Reads ``bench/data/published_spec.json`` (every row with its source), predicts each with
 ``tpkit.perf.plan_perf`` exactly as ``tpkit perf`` would (the row's GPU, TP, engine and engine version,
 batch, context, algorithm and settings; the measured accept length where the source gives one, else the
-per-family default; the attention backend where the source forced one with ``--attention-backend``) and
+per-family default; the attention backend where the source forced one with ``--attention-backend``; SGLang's
+spec v1/v2 (``sglang_spec_v2``) where the source set SGLANG_ENABLE_SPEC_V2) and
 prints a markdown table with the measured and predicted speed-up and the error, then the scores for all
 rows, for the training sources (``split.train``: the only rows the constants marked ``fitted`` were set on,
 by ``bench/decode_fit.py``) and for the held-out rest:
@@ -38,7 +39,8 @@ def predict(row: dict):
                                  context=row["context"], engine=row["engine"], spec=settings,
                                  accept_length=row["accept_length"], kv_cache_dtype=row["kv_cache_dtype"],
                                  engine_version=row.get("engine_version"),
-                                 attention_backend=row.get("attention_backend")))
+                                 attention_backend=row.get("attention_backend"),
+                                 sglang_spec_v2=row.get("sglang_spec_v2")))
 
 
 def measured_speedup(row: dict) -> float:
@@ -79,7 +81,8 @@ def table(data: dict) -> tuple[list[str], dict]:
         spec = f"{row['spec_tok_s']:.1f} / {r.speculative.tok_s:.1f}" if row["spec_tok_s"] else \
             f"— / {r.speculative.tok_s:.1f}"
         name = row["model"].split("/")[-1].replace(".config.json", "")
-        engine = row["engine"] + (f" {row['engine_version']}" if row.get("engine_version") else "")
+        engine = row["engine"] + (f" {row['engine_version']}" if row.get("engine_version") else "") + (
+            {True: " (spec v2)", False: " (spec v1)"}.get(row.get("sglang_spec_v2"), ""))
         lines.append(f"| {i} | {row['source']} | {'train' if row['source'] in train else 'held out'} | {name} | "
                      f"{row['gpu']} × {row['tp']} | {engine} | {row['batch']} | "
                      f"{row['context']} | {row['algorithm']} {row['num_steps']}/{row['topk']}/{row['num_draft_tokens']} | "

@@ -48,7 +48,7 @@ PERF_FLAGS = frozenset({
     "--kv-cache-dtype", "--speculative-algorithm", "--speculative-num-steps", "--speculative-eagle-topk",
     "--speculative-num-draft-tokens", "--speculative-draft-model-path", "--accept-length", "--allreduce-profile",
     "--allreduce-backend", "--pcie-fabric-gbps", "--impl", "--json", "--engine-version", "--attention-backend",
-    "--disable-cuda-graph", "--enforce-eager",
+    "--disable-cuda-graph", "--enforce-eager", "--sglang-spec-v2",
     "--tensor-parallel-size", "--tp-size", "--dp-size", "--expert-parallel-size", "--ep-size",
 })
 PUBLIC_API = frozenset({

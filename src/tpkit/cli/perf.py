@@ -73,6 +73,10 @@ def register(sub, argv: list[str] | None = None) -> None:
     p.add_argument("--disable-cuda-graph", "--enforce-eager", dest="eager", action="store_true",
                    help="model the engine without CUDA graphs (every kernel launched from Python)")
     s = p.add_argument_group("speculative decoding")
+    s.add_argument("--sglang-spec-v2", type=str.lower, choices=("on", "off"), default=None,
+                   help="SGLang spec v2 (SGLANG_ENABLE_SPEC_V2=1: the overlap scheduler kept under speculation) on "
+                        "or off; default: the release's own choice (v1 up to 0.5.10, v2 for topk 1 in "
+                        "0.5.11–0.5.12, v2 from 0.5.13); a setting the release cannot run is refused")
     s.add_argument("--speculative-algorithm", default=None, metavar="A",
                    help="EAGLE, EAGLE3, NEXTN (= MTP) or STANDALONE")
     s.add_argument("--speculative-num-steps", type=int, default=None, metavar="S")
@@ -168,7 +172,8 @@ def build_perf_request(args):
                        backend=args.allreduce_backend, profile=_profile(args.allreduce_profile),
                        profile_name=args.allreduce_profile or "", fabric_gbps=args.pcie_fabric_gbps,
                        kv_cache_dtype=args.kv_cache_dtype, engine_version=args.engine_version,
-                       attention_backend=args.attention_backend, eager=args.eager)
+                       attention_backend=args.attention_backend, eager=args.eager,
+                       sglang_spec_v2=None if args.sglang_spec_v2 is None else args.sglang_spec_v2 == "on")
 
 
 def run_perf(args) -> int:
@@ -197,6 +202,14 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in str(text).split(".")[:3] if x.isdigit())
 
 
+def _spec_mode(rt: dict) -> str:
+    """``, spec v2 (release default)`` for SGLang speculation; empty otherwise."""
+    if rt.get("spec_v2") is None:
+        return ""
+    why = "--sglang-spec-v2" if rt["spec_v2_source"] == "flag" else "release default"
+    return f", spec {'v2' if rt['spec_v2'] else 'v1'} ({why})"
+
+
 def format_perf(d: dict) -> str:
     """Text form of ``PerfResult.to_dict()`` (pure)."""
     lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}), {d['engine']}, batch {d['batch']}, "
@@ -210,7 +223,8 @@ def format_perf(d: dict) -> str:
     graphs = ", ".join(f"{k} {v}" for k, v in rt["graphs"].items())
     lines.append(f"engine           {d['engine']} {rt['engine_version']}{given}, attention {rt['attention_backend']}, "
                  f"verify attention {rt['verify_attention']}, overlap plain/spec {_yes(rt['plain_overlap'])}/"
-                 f"{_yes(rt['spec_overlap'])}, graphs: {graphs}")
+                 f"{_yes(rt['spec_overlap'])}, graphs: {graphs}"
+                 + _spec_mode(rt))
     lines.append(f"plain decoding   {b['tok_s']:.1f} tok/s   step {b['step_s'] * 1e3:.2f} ms")
     lines.append(f"all-reduce       {ar['calls_per_forward']} per forward × {ar['us_per_call']:.1f} µs ({ar['backend']}; "
                  f"{ar['source']}) = {ar['us_per_forward'] / 1e3:.2f} ms, + {ar['all_gathers_per_forward']} all-gather")

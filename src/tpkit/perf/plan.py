@@ -26,7 +26,7 @@ from tpkit.perf.forward import ForwardTime, time_forward
 from tpkit.perf.impl import ImplProfile, impl_profile
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
-from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
+from tpkit.perf.runtime import NEWEST, SPEC_V2_FLAG, Runtime, runtime_for, sglang_spec_v2
 from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels, vocab_remap_kernels
 from tpkit.perf.verdict import confidence_of, verdict_for
 from tpkit.perf.work import Batch, Shard, forward_kernels
@@ -96,6 +96,8 @@ class PerfRequest:
     """the engine's attention backend (its own spelling); None = the engine's default for this GPU and model"""
     eager: bool = False
     """no CUDA graphs (SGLang --disable-cuda-graph, vLLM --enforce-eager)"""
+    sglang_spec_v2: bool | None = None
+    """SGLang spec v2 (SGLANG_ENABLE_SPEC_V2=1: the overlapped draft worker) on/off; None = the release's default"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -122,7 +124,7 @@ class _Ctx:
                 topk=settings.topk if settings else None, algorithm=settings.family if settings else None,
                 attention_backend=r.attention_backend, eager=r.eager, architecture=r.model.architecture,
                 moe=r.model.moe is not None, quantized=r.model.quant is not None,
-                hybrid=r.model.linear_attn is not None)
+                hybrid=r.model.linear_attn is not None, spec_v2=r.sglang_spec_v2 if settings else None)
         return self.memo[key]
 
 
@@ -215,6 +217,12 @@ def _check(req: PerfRequest) -> None:
                              "attention heads; use a TP size that divides them")
     if req.engine not in ("sglang", "vllm"):
         raise PlanInputError(f"--engine must be sglang or vllm, got {req.engine!r}")
+    if req.sglang_spec_v2 is not None and req.engine != "sglang":
+        raise PlanInputError("--sglang-spec-v2 is an SGLang setting (SGLANG_ENABLE_SPEC_V2); vLLM has no spec "
+                             "v1/v2 switch: drop it or use --engine sglang")
+    if req.sglang_spec_v2 is not None and req.spec is None:
+        raise PlanInputError("--sglang-spec-v2 needs --speculative-algorithm (EAGLE, EAGLE3, NEXTN/MTP or "
+                             "STANDALONE): it selects how SGLang runs speculative decoding")
     if req.accept_length is not None and req.spec is None:
         raise PlanInputError("--accept-length needs --speculative-algorithm (EAGLE, EAGLE3, NEXTN/MTP or STANDALONE)")
 
@@ -416,9 +424,20 @@ def _grid(req: PerfRequest) -> list[SpecSettings]:
     return out
 
 
+def _runnable(ctx: _Ctx, s: SpecSettings) -> bool:
+    """Whether the engine runs grid setting ``s`` under the request's fixed choices (e.g. SGLang spec v2 asked
+    for on a release that refuses it for topk > 1: those settings leave the grid)."""
+    try:
+        ctx.runtime(s)
+    except PlanInputError:
+        return False
+    return True
+
+
 def _best_settings(ctx: _Ctx, policy: str) -> dict:
     base, _ = _base_step(ctx, ctx.req.batch, policy)
-    scored = [(_spec_point(ctx, s, ctx.req.batch, policy, base.total_us), s) for s in _grid(ctx.req)]
+    scored = [(_spec_point(ctx, s, ctx.req.batch, policy, base.total_us), s) for s in _grid(ctx.req)
+              if _runnable(ctx, s)]
     point, s = max(scored, key=lambda ps: ps[0].speedup)
     return {**s.to_dict(), "batch": ctx.req.batch, "speedup": round(point.speedup, 3),
             "accept_length": round(point.accept_length, 3), "tok_s": round(point.tok_s, 2),
@@ -437,6 +456,28 @@ def _backend_point(ctx: _Ctx, policy: str, usable: bool, why: str) -> BackendPoi
                         source=main.source if main else "no collectives at tp 1")
 
 
+def _spec_v2_alts(req: PerfRequest, rt: Runtime) -> list:
+    """SGLang's other speculative mode where this release can run it: spec v2 by SGLANG_ENABLE_SPEC_V2=1
+    (``--enable-beta-spec`` in 0.5.4) on a release whose default is v1, or the release's default back."""
+    if req.engine != "sglang" or rt.spec_v2 is None:
+        return []
+    s, asked = req.spec, req.sglang_spec_v2
+    if asked is not None:
+        default, _ = sglang_spec_v2(rt.version, s.topk, s.family, None)
+        if default == rt.spec_v2:
+            return []
+        return [(f"spec {'v2' if default else 'v1'} (the release's default, without --sglang-spec-v2)",
+                 {"sglang_spec_v2": None}, ())]
+    if rt.spec_v2:
+        return []
+    try:
+        sglang_spec_v2(rt.version, s.topk, s.family, True)
+    except PlanInputError:
+        return []
+    flag = SPEC_V2_FLAG if rt.version >= (0, 5, 5) else "--enable-beta-spec"
+    return [(f"spec v2 ({flag}: the overlap scheduler kept under speculation)", {"sglang_spec_v2": True}, (flag,))]
+
+
 def _what_ifs(ctx: _Ctx, policy: str) -> tuple[tuple[str, float, float, tuple[str, ...]], ...]:
     """The same request under other engine settings: the newest engine version, a split-KV verify backend,
     CUDA graphs on.  (change, speed-up, break-even accept length, flags)."""
@@ -444,7 +485,8 @@ def _what_ifs(ctx: _Ctx, policy: str) -> tuple[tuple[str, float, float, tuple[st
     alts = []
     if rt.version_given and rt.version < NEWEST[req.engine]:
         newest = ".".join(map(str, NEWEST[req.engine]))
-        alts.append((f"{req.engine} {newest}", {"engine_version": None}, ()))
+        alts.append((f"{req.engine} {newest}", {"engine_version": None, "sglang_spec_v2": None}, ()))
+    alts += _spec_v2_alts(req, rt)
     if req.engine == "sglang" and rt.attention_backend == "triton":
         alts.append(("a verify kernel that splits the KV cache (--attention-backend flashinfer, if this build runs it "
                      "on this GPU)", {"attention_backend": "flashinfer"}, ("--attention-backend flashinfer",)))
@@ -477,6 +519,7 @@ def _runtime_dict(rt: Runtime) -> dict:
             "graphs": {"plain": rt.target_graph, "verify": rt.verify_graph, "draft": rt.draft_graph,
                        "draft_extend": rt.extend_graph},
             "draft_loop_kernels": rt.draft_loop_kernels, "draft_logits_eager": rt.draft_logits_eager,
+            "spec_v2": rt.spec_v2, "spec_v2_source": rt.spec_v2_source or None,
             "facts": list(rt.facts)}
 
 

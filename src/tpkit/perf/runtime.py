@@ -22,7 +22,7 @@ SGLang
                        is deprecated. It is enabled by default now").  EAGLE/EAGLE3/NEXTN/STANDALONE: spec v1
                        (no overlap) up to 0.5.10 (``disable_overlap_schedule = True`` unless SGLANG_ENABLE_SPEC_V2);
                        0.5.11–0.5.12: spec v2 (overlap) by default for topk = 1, v1 for topk > 1; from 0.5.13
-                       ``eagle_worker.py`` (v1) is gone: always v2
+                       ``eagle_worker.py`` (v1) is gone: always v2.  The switch per release: ``sglang_spec_v2``
     graphs             target verify and the multi-step draft run as CUDA graphs; the draft extend has its own
                        graph from 0.4.7 (``eagle_draft_extend_cuda_graph_runner.py``: absent in 0.4.6, present
                        in 0.4.7; sglang PR #6606) — before, it ran eagerly
@@ -92,7 +92,7 @@ from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["Runtime", "runtime_for", "parse_version", "NEWEST", "ATTENTION_BACKENDS"]
+__all__ = ["Runtime", "runtime_for", "parse_version", "sglang_spec_v2", "NEWEST", "ATTENTION_BACKENDS"]
 
 NEWEST = {"sglang": (0, 5, 23), "vllm": (0, 33, 0)}
 """the newest version whose sources tpkit read; ``--engine-version`` omitted means this one"""
@@ -144,6 +144,10 @@ class Runtime:
     draft_logits_eager: bool = False
     """the draft's lm_head, argmax (and EAGLE-3 vocab remap) are launched from Python after its forward, outside
     its CUDA graph (vLLM before 0.18)"""
+    spec_v2: bool | None = None
+    """SGLang speculation runs spec v2 (the overlapped draft worker); None: not SGLang speculation"""
+    spec_v2_source: str = ""
+    """``default`` (the release's choice) or ``flag`` (``--sglang-spec-v2`` / SGLANG_ENABLE_SPEC_V2 given)"""
 
     @property
     def label(self) -> str:
@@ -165,18 +169,22 @@ def parse_version(text: str | None, engine: str) -> tuple[tuple[int, int, int], 
 def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[int, int] | None, mla: bool,
                 topk: int | None, algorithm: str | None, attention_backend: str | None = None,
                 eager: bool = False, architecture: str | None = None, moe: bool = False, quantized: bool = False,
-                hybrid: bool = False) -> Runtime:
+                hybrid: bool = False, spec_v2: bool | None = None) -> Runtime:
     """The engine facts for one deployment (see module docstring).  ``architecture`` (``architectures[0]``),
     ``moe``, ``quantized`` (weight quantisation) and ``hybrid`` (linear-attention / mamba layers) pick vLLM's
-    default model runner; an unknown architecture counts as not listed."""
+    default model runner; an unknown architecture counts as not listed.  ``spec_v2``: SGLang's
+    SGLANG_ENABLE_SPEC_V2 (None = the release's default; a setting the release cannot run is refused)."""
     ver, given = parse_version(version, engine)
     ver = tuple(ver)
     cc = compute_capability or (9, 0)
     backend = attention_backend or _default_backend(engine, cc, mla, topk)
     _check_backend(engine, backend, mla)
     if engine == "sglang":
-        rt = _sglang(ver, backend, mla, topk, algorithm)
+        rt = _sglang(ver, backend, mla, topk, algorithm, spec_v2)
     else:
+        if spec_v2 is not None:
+            raise PlanInputError("--sglang-spec-v2 is an SGLang setting (SGLANG_ENABLE_SPEC_V2); vLLM has no spec "
+                                 "v1/v2 switch: drop it or use --engine sglang")
         v2 = algorithm in _V2_METHODS and _vllm_runner_v2_default(ver, architecture, moe=moe, quantized=quantized,
                                                                    hybrid=hybrid)
         rt = _vllm(ver, backend, mla, topk, algorithm, runner_v2=v2)
@@ -212,7 +220,7 @@ def _check_backend(engine: str, backend: str, mla: bool) -> None:
                              f"{', '.join(b for b in allowed if b not in _MLA_BACKENDS)}")
 
 
-def _sglang(ver, backend, mla, topk, algorithm) -> dict:
+def _sglang(ver, backend, mla, topk, algorithm, spec_v2=None) -> dict:
     facts = [f"attention backend {backend} (sglang get_default_attn_backend: MLA → fa3 on SM90, flashinfer on "
              "SM100, triton elsewhere)"]
     split = backend != "triton"
@@ -220,25 +228,101 @@ def _sglang(ver, backend, mla, topk, algorithm) -> dict:
         facts.append("triton backend: target verify and draft extend run extend_attention_fwd, grid (batch, heads, "
                      "⌈q/BLOCK_M⌉) with no KV split: one block per (sequence, head) streams the whole context "
                      "(sglang kernels/ops/attention/extend_attention.py)")
-    chain = topk is None or topk == 1
-    if ver >= (0, 5, 13):
-        spec_overlap, why = True, "spec v2 (overlap scheduling) for every EAGLE-family setting from 0.5.13"
-    elif ver >= (0, 5, 11):
-        spec_overlap = chain
-        why = ("spec v2 (overlap) by default for topk 1 in 0.5.11–0.5.12" if chain else
-               "topk > 1 falls back to spec v1 without overlap in 0.5.11–0.5.12 (server_args.py: 'spec v2 currently "
-               "only supports topk = 1')")
-    else:
-        spec_overlap, why = False, ("spec v1: speculative decoding turns the overlap scheduler off up to 0.5.10 "
-                                    "(server_args.py disable_overlap_schedule = True unless SGLANG_ENABLE_SPEC_V2)")
+    v2, source = None, ""
     if algorithm is not None:
+        v2, why = sglang_spec_v2(ver, topk, algorithm, spec_v2)
+        source = "default" if spec_v2 is None else "flag"
         facts.append(why)
+    spec_overlap = bool(v2)
     extend = "full" if ver >= (0, 4, 7) else "eager"
     if algorithm is not None and extend == "eager":
         facts.append("draft extend without CUDA graph before 0.4.7 (eagle_draft_extend_cuda_graph_runner.py first "
                      "in 0.4.7)")
     return dict(plain_overlap=True, spec_overlap=spec_overlap, verify_split_kv=split, verify_mla_prefill=False,
-                target_graph="full", verify_graph="full", draft_graph="full", extend_graph=extend, facts=tuple(facts))
+                target_graph="full", verify_graph="full", draft_graph="full", extend_graph=extend, facts=tuple(facts),
+                spec_v2=v2, spec_v2_source=source)
+
+
+SPEC_V2_FLAG = "SGLANG_ENABLE_SPEC_V2=1"
+"""the environment setting that asks SGLang 0.5.5–0.5.10 for spec v2"""
+SPEC_V2_FIRST = (0, 5, 4)
+"""first SGLang release with the overlapped EAGLE worker (``eagle_worker_v2.py`` first in the 0.5.4 wheel)"""
+SPEC_V2_DEFAULT = (0, 5, 11)
+"""first release where spec v2 is the default (0.5.11 environ.py ``SGLANG_ENABLE_SPEC_V2 = EnvBool(True)``)"""
+SPEC_V2_ONLY = (0, 5, 13)
+"""first release without the spec-v1 worker (``eagle_worker.py`` absent from the 0.5.13 wheel)"""
+
+
+def sglang_spec_v2(ver: tuple[int, int, int], topk: int | None, algorithm: str,
+                   requested: bool | None) -> tuple[bool, str]:
+    """Whether SGLang runs speculation as spec v2 (the overlapped draft worker) or spec v1 (overlap scheduler
+    off), and why; ``requested``: SGLANG_ENABLE_SPEC_V2 as set (None = unset).  Raises ``PlanInputError`` for a
+    setting the release cannot run.  Read in the released wheels (server_args.py ``_handle_speculative_decoding``
+    or its predecessor, environ.py, speculative/spec_info.py, managers/scheduler.py):
+
+    < 0.5.4        no v2 worker: v1 only
+    0.5.4          CLI flag ``--enable-beta-spec`` (there is no variable yet): overlap kept, the scheduler builds
+                   ``EAGLEWorkerV2`` for EAGLE/EAGLE3 (NEXTN is EAGLE); STANDALONE has no v2 worker; no topk check
+    0.5.5–0.5.6    SGLANG_ENABLE_SPEC_V2 (environ.py EnvBool(False): 1/true/yes/y on, 0/false/no/n off) replaces
+                   the flag, same support (``_create_eagle_worker``: EAGLE and EAGLE3 take ``enable_overlap``)
+    0.5.7          EAGLE/EAGLE3 only; ``ValueError('Spec v2 currently only supports topk = 1 …')`` for topk > 1;
+                   STANDALONE with the variable set silently stays v1 (refused here: v2 cannot run)
+    0.5.8–0.5.10   EAGLE/EAGLE3/STANDALONE (``standalone_worker_v2.py``); the same topk > 1 ValueError
+    0.5.11–0.5.12  default on (EnvBool(True)); topk > 1 falls back to v1 ("spec v2 currently only supports
+                   topk = 1"), SGLANG_ENABLE_SPEC_V2=0/False (or ``--disable-overlap-schedule``) → v1
+    ≥ 0.5.13       ``create_worker`` always returns the V2 workers (any topk); the variable is no longer read,
+                   so v1 cannot be asked for (``--disable-overlap-schedule`` drives the v2 worker synchronously,
+                   not modelled)
+
+    DP attention and the attention backend do not enter the choice in any of these releases (no check on them
+    next to the variable); what v2 changes in the perf model is the overlap of the cycle's host work (the
+    draft extend runs num_steps + 1 tokens under its own CUDA graph in both)."""
+    chain = topk is None or topk == 1
+    name = "SGLANG_ENABLE_SPEC_V2" if ver >= (0, 5, 5) else "--enable-beta-spec"
+    if ver >= SPEC_V2_ONLY:
+        if requested is False:
+            raise PlanInputError("--sglang-spec-v2 off: SGLang 0.5.13 and later have no spec v1 worker "
+                                 "(eagle_worker.py removed; SGLANG_ENABLE_SPEC_V2 is no longer read); drop the flag "
+                                 "or give --engine-version 0.5.12 or older")
+        return True, ("spec v2 (overlap scheduling) for every EAGLE-family setting from 0.5.13 (spec_info.py "
+                      "create_worker: V2 workers only)" + (" — as asked" if requested else ""))
+    if ver >= SPEC_V2_DEFAULT:
+        if requested is False:
+            return False, ("spec v1 (no overlap): SGLANG_ENABLE_SPEC_V2=0 given (--sglang-spec-v2 off); "
+                           "0.5.11–0.5.12 default to v2 for topk 1")
+        if not chain:
+            if requested:
+                raise PlanInputError(f"--sglang-spec-v2 on with --speculative-eagle-topk {topk}: SGLang "
+                                     "0.5.11–0.5.12 run spec v2 for topk 1 only and fall back to v1 for topk > 1 "
+                                     "(server_args.py: 'spec v2 currently only supports topk = 1'); use topk 1, drop "
+                                     "the flag, or --engine-version 0.5.13 or newer")
+            return False, ("topk > 1 falls back to spec v1 without overlap in 0.5.11–0.5.12 (server_args.py: 'spec "
+                           "v2 currently only supports topk = 1')")
+        how = ("as asked (SGLANG_ENABLE_SPEC_V2=1, also the default)" if requested else
+               "by default for topk 1 in 0.5.11–0.5.12 (environ.py SGLANG_ENABLE_SPEC_V2 default True)")
+        return True, "spec v2 (overlap) " + how
+    v1 = ("spec v1: speculative decoding turns the overlap scheduler off up to 0.5.10 (server_args.py "
+          f"disable_overlap_schedule = True unless {name})")
+    if ver < SPEC_V2_FIRST and not requested:
+        return False, ("spec v1: speculative decoding turns the overlap scheduler off (server_args.py "
+                       "disable_overlap_schedule = True; no spec v2 worker before 0.5.4)")
+    if not requested:
+        return False, v1 + (" — as asked" if requested is False else "")
+    if ver < SPEC_V2_FIRST:
+        raise PlanInputError(f"--sglang-spec-v2 on: SGLang {'.'.join(map(str, ver))} has no spec v2 worker "
+                             "(eagle_worker_v2.py first in 0.5.4); drop the flag or give --engine-version 0.5.4 or "
+                             "newer")
+    if algorithm == "STANDALONE" and ver < (0, 5, 8):
+        raise PlanInputError("--sglang-spec-v2 on with STANDALONE: SGLang before 0.5.8 has no spec v2 worker for a "
+                             "standalone draft (standalone_worker_v2.py first in 0.5.8); drop the flag or give "
+                             "--engine-version 0.5.8 or newer")
+    if not chain and ver >= (0, 5, 7):
+        raise PlanInputError(f"--sglang-spec-v2 on with --speculative-eagle-topk {topk}: SGLang 0.5.7–0.5.10 refuse "
+                             "spec v2 for topk > 1 (server_args.py: 'Spec v2 currently only supports topk = 1'); "
+                             "use topk 1 or drop the flag")
+    return True, (f"spec v2 (overlap scheduling) as asked ({name}"
+                  + ("=1" if name.startswith("SGLANG") else "") + "; the release's default is v1, "
+                  "server_args.py keeps the overlap scheduler only with it)")
 
 
 _V2_METHODS = ("EAGLE", "EAGLE3", "NEXTN", "MTP")

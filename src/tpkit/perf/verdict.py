@@ -82,6 +82,13 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
     lines = [head, breakeven, *_context_text(req, spec, *by_context), _cycle_text(req, base, spec),
              *_engine_text(runtime, spec, base),
              *_what_if_text(what_ifs, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)
+    env = _spec_v2_env(req, runtime, spec, what_ifs)
+    if env and spec.speedup < 1.05:
+        flag, sp = env
+        lines.insert(2, f"Speculation pays here only with spec v2 ({flag}, the overlap scheduler kept under "
+                        f"speculation): {sp:.2f}× against {spec.speedup:.2f}× with this release's default spec v1.")
+        return Verdict(message="\n".join(lines), flags=tuple([flag] + spec_flags(req.engine, req.spec.to_dict(), name,
+                                                                                 req.draft_path) + ar_flags))
     if spec.speedup >= 1.05:
         use = best if best and best["speedup"] > 1.05 * spec.speedup else req.spec.to_dict()
         stop = (f"It stops paying at batch ≥ {crossover}." if crossover else
@@ -89,7 +96,9 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
         lines.insert(2, f"Speculation pays here. {stop}" + (
             f" Best grid settings: steps {best['num_steps']}, topk {best['topk']}, draft tokens "
             f"{best['num_draft_tokens']} ({best['speedup']:.2f}×)." if best else ""))
-        flags = spec_flags(req.engine, use, name, req.draft_path) + ar_flags
+        flags = ([env[0]] if env else []) + spec_flags(req.engine, use, name, req.draft_path) + ar_flags
+        if env:
+            lines.insert(3, f"Keep spec v2 ({env[0]}): this release's default spec v1 reaches {env[1]:.2f}×.")
         return Verdict(message="\n".join(lines), flags=tuple(flags))
     if spec.speedup >= 1.0:
         lines.insert(2, f"About break-even: not worth the draft model's memory at batch {req.batch}.")
@@ -104,6 +113,25 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
     better = f" The grid's best reaches only {best['speedup']:.2f}×." if best else ""
     lines.insert(2, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better}")
     return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
+
+
+def _spec_v2_env(req, runtime, spec, what_ifs) -> tuple[str, float] | None:
+    """(the setting, the other mode's speed-up) when SGLang spec v2 is what makes speculation pay on a release
+    where v1 is the default.  v1 ran by default and the v2 what-if pays (≥ 1.05×) while v1 does not; or the
+    request asked for v2 (``--sglang-spec-v2 on``), it pays and the v1 default pays not or > 3 % less (the
+    all-reduce flags' rule): the flags then carry the setting so that they run what was predicted."""
+    if runtime is None or runtime.spec_v2 is None:
+        return None
+    if runtime.spec_v2 and runtime.spec_v2_source == "flag":
+        v1 = [w for w in what_ifs if w[0].startswith("spec v1 (the release's default")]
+        if v1 and spec.speedup >= 1.05 and (v1[0][1] < 1.05 or spec.speedup > 1.03 * v1[0][1]):
+            flag = "SGLANG_ENABLE_SPEC_V2=1" if runtime.version >= (0, 5, 5) else "--enable-beta-spec"
+            return flag, v1[0][1]
+        return None
+    v2 = [w for w in what_ifs if w[0].startswith("spec v2 (") and w[3]]
+    if v2 and not runtime.spec_v2 and spec.speedup < 1.05 <= v2[0][1]:
+        return v2[0][3][0], v2[0][1]
+    return None
 
 
 def _tokens(n: int) -> str:
