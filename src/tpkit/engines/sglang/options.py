@@ -81,7 +81,8 @@ class SglangOptions:
     cuda_graph_max_bs: int | None = flag(kind="int", unit="requests",
                                          help="largest decode batch captured in a CUDA graph")
     """largest decode batch captured in a CUDA graph; None = capacity default"""
-    max_running_requests: int | None = flag(kind="int", unit="requests", help="cap on concurrently running requests")
+    max_running_requests: int | None = flag(kind="int", unit="requests", concept="running requests",
+                                             help="cap on concurrently running requests")
     """cap on concurrently running requests"""
     checkpoint_dir: str | None = None
     """local checkpoint directory (exact weight bytes from safetensors headers)"""

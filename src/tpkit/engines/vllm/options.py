@@ -48,7 +48,8 @@ class VllmOptions:
     max_num_batched_tokens: int | None = flag(kind="int", unit="tokens", suffixes="k",
                                               help="tokens per scheduler step (the profile-run size)")
     """tokens per scheduler step (= the profile-run size); None = the version's default"""
-    max_num_seqs: int | None = flag(kind="int", unit="requests", help="requests per scheduler step")
+    max_num_seqs: int | None = flag(kind="int", unit="requests", concept="running requests",
+                                     help="requests per scheduler step")
     """requests per step (= sampler rows in the profile run); None = the version's default"""
     kv_cache_memory_bytes: Bytes | None = flag(kind="size", unit="bytes per GPU", metavar="SIZE",
                                                help="KV cache size that replaces the profiled budget, e.g. 40GiB")

@@ -1,0 +1,183 @@
+"""More of what a new user who knows SGLang/vLLM types (helper newb, 2026-12-04): each test names the behaviour
+before the fix it pins.  Exit 2 with a message that says what was wrong, what was received and how to fix it; no
+traceback; or the answer the engine's own spelling of the same flags gives."""
+
+import json
+import lzma
+import os
+
+import pytest
+
+from tpkit.cli import main
+from tpkit.runtime.machine_probe import no_gpu_reason
+
+LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
+SYNTHETIC_KIMI = os.path.join(os.path.dirname(__file__), "..", "logs", "data", "synthetic",
+                              "kimi_k25_8x_rtx_pro_6000_sglang.log")
+
+
+def cli(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def refused(capsys, *argv, says=()):
+    code, out, err = cli(capsys, *argv)
+    assert code == 2, (code, out, err)
+    assert "Traceback" not in err and "usage:" not in err and not out, (out, err)
+    error = [line for line in err.splitlines() if ": error: " in line]
+    assert len(error) == 1, err
+    for words in says:
+        assert words in error[0], (words, err)
+    return error[0]
+
+
+# --- explain: a file that is not a log ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("content, says", [
+    (b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 8, ("not a text log", "ELF executable")),
+    (lzma.compress(b"Load weight end. avail mem=21.65 GB\n"), ("xz-compressed", "xz -dc")),
+    (b"PK\x03\x04" + bytes(200), ("zip archive", "unzip")),
+    (bytes(4096), ("only NUL bytes",)),
+    (bytes((i * 37 + 11) % 256 for i in range(8192)), ("control bytes or not UTF-8",)),
+])
+def test_a_binary_file_is_not_explained_as_a_log(capsys, tmp_path, content, says):
+    """Before: exit 0 with 'engine unknown … Diagnosis ok' for an executable, an archive or random bytes."""
+    path = tmp_path / "server.log"
+    path.write_bytes(content)
+    refused(capsys, "explain", str(path), says=says)
+    refused(capsys, "plan", "--from-log", str(path), says=says)
+
+
+def test_a_log_with_a_run_of_nul_bytes_is_still_read(capsys, tmp_path):
+    """A log cut by a crash may end in NUL bytes (a file-system hole): still a log, still explained."""
+    path = tmp_path / "server.log"
+    with open(SYNTHETIC_KIMI, "rb") as fh:
+        path.write_bytes(fh.read() + bytes(1 << 20))
+    code, out, err = cli(capsys, "explain", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["kv_tokens"]["printed"] == 117631
+
+
+def test_every_corpus_log_is_text():
+    from pathlib import Path
+
+    from tpkit.cli.explain import _not_text
+
+    logs = sorted((Path(__file__).resolve().parents[1] / "logs" / "data").rglob("*.log"))
+    assert len(logs) > 150
+    assert [p.name for p in logs if p.stat().st_size and _not_text(p.read_bytes())[0]] == []
+
+
+# --- engine flags of the other engine ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("engine, flag, other", [("sglang", "--max-num-seqs", "--max-running-requests"),
+                                                 ("vllm", "--max-running-requests", "--max-num-seqs")])
+def test_the_request_cap_of_the_other_engine_names_this_engines_flag(capsys, engine, flag, other):
+    """Before: '--max-num-seqs is a vLLM flag, but --engine is sglang' with no flag to use instead."""
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", engine, flag, "16", says=(f"use {other}",))
+
+
+# --- perf takes vLLM's --speculative-config -----------------------------------------------------------------------
+
+def _perf(capsys, *argv):
+    code, out, err = cli(capsys, "perf", LLAMA, "--gpu", "H100", "--engine", "vllm", "--json", *argv)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_perf_reads_vllms_speculative_config_as_its_own_flags(capsys):
+    """Before: 'tpkit perf has no flag --speculative-config', though perf's own vLLM verdict prints that flag."""
+    via_config = _perf(capsys, "--speculative-config", '{"method": "eagle3", "num_speculative_tokens": 2}')
+    via_flags = _perf(capsys, "--speculative-algorithm", "EAGLE3", "--speculative-num-steps", "2")
+    assert via_config["speculative_settings"] == via_flags["speculative_settings"]
+    assert via_config["speculative"] == via_flags["speculative"]
+    assert via_config["speculative_settings"]["num_steps"] == 2
+
+
+@pytest.mark.parametrize("extra, says", [
+    (("--speculative-config", '{"method": "ngram"}'), ("method 'ngram' is not one tpkit perf models", "eagle3")),
+    (("--speculative-config", '{"method": "eagle3"'), ("not valid JSON", "num_speculative_tokens")),
+    (("--speculative-config", "[3]"), ("must be a JSON object",)),
+    (("--speculative-config", '{"method": "eagle", "num_speculative_tokens": 0}'), ("whole number ≥ 1, got 0",)),
+    (("--speculative-config", '{"method": "eagle3"}', "--speculative-algorithm", "EAGLE"), ("give one of them",)),
+])
+def test_a_bad_speculative_config_is_refused(capsys, extra, says):
+    refused(capsys, "perf", LLAMA, "--gpu", "H100", "--engine", "vllm", *extra, says=says)
+
+
+def test_speculative_config_with_sglang_names_the_sglang_flags(capsys):
+    refused(capsys, "perf", LLAMA, "--gpu", "H100", "--speculative-config", '{"method": "eagle3"}',
+            says=("vLLM's flag", "--engine vllm", "--speculative-algorithm"))
+
+
+def test_perf_tp_that_does_not_divide_the_heads_lists_the_sizes(capsys):
+    """Before: 'use a TP size that divides them' with no size (plan listed them)."""
+    refused(capsys, "perf", "Qwen/Qwen2.5-7B-Instruct", "--gpu", "H100", "--tp", "8",
+            says=("28 attention heads", "--tp 1, 2, 4"))
+
+
+# --- a damaged checkpoint ----------------------------------------------------------------------------------------
+
+def _checkpoint(tmp_path, weights: bytes):
+    config = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+              "num_attention_heads": 32, "num_key_value_heads": 8, "num_hidden_layers": 32,
+              "intermediate_size": 14336, "vocab_size": 128256, "max_position_embeddings": 8192,
+              "torch_dtype": "bfloat16"}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    (tmp_path / "model-00001-of-00004.safetensors").write_bytes(weights)
+    return tmp_path
+
+
+def test_a_git_lfs_pointer_is_named_with_the_fix(capsys, tmp_path):
+    """Before: 'header length 2334956330867777142 bytes is implausible; is this a safetensors file?' for the pointer
+    files a clone without git-lfs leaves."""
+    pointer = (b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"4d" * 32 + b"\nsize 4976698672\n")
+    ckpt = _checkpoint(tmp_path, pointer)
+    refused(capsys, "plan", str(ckpt), "--gpu", "H100", says=("Git LFS pointer", "git lfs pull", "config.json"))
+    code, _, err = cli(capsys, "plan", str(ckpt / "config.json"), "--gpu", "H100")
+    assert code == 0, err  # the way out the message names works
+
+
+def test_a_damaged_weights_file_says_how_to_go_on(capsys, tmp_path):
+    """Before: 'too short for a safetensors file (no 8-byte header length)' and nothing on what to do."""
+    refused(capsys, "plan", str(_checkpoint(tmp_path, b"junk")), "--gpu", "H100",
+            says=("too short for a safetensors file", "re-download it", "config.json alone"))
+
+
+# --- a GPU name that does not say the board ------------------------------------------------------------------------
+
+def _warnings(capsys, *argv):
+    code, out, err = cli(capsys, "plan", LLAMA, *argv, "--json")
+    assert code == 0, err
+    return [w for w in json.loads(out)["warnings"] if "is read as" in w]
+
+
+@pytest.mark.parametrize("gpu, board, other", [("A100 80GB", "A100-SXM-80GB", "A100-PCIe-80GB"),
+                                               ("h100", "H100-SXM-80GB", "H100-PCIe-80GB")])
+def test_a_gpu_name_without_the_board_says_which_board_was_planned(capsys, gpu, board, other):
+    """Before: 'A100 80GB' and 'h100' were planned as the SXM (NVLink) boards at tp > 1 without a word."""
+    (note,) = _warnings(capsys, "--gpu", gpu, "--tp", "2")
+    assert f"is read as {board} (NVLink)" in note and f"--gpu {other}" in note and "--link pcie" in note
+
+
+@pytest.mark.parametrize("argv", [("--gpu", "A100", "--tp", "1"), ("--gpu", "A100-PCIe-80GB", "--tp", "2"),
+                                  ("--gpu", "A100-SXM4-80GB", "--tp", "2"), ("--gpu", "A100", "--tp", "2",
+                                                                           "--link", "nvlink"),
+                                  ("--gpu", "NVIDIA H100 80GB HBM3", "--tp", "2"), ("--gpu", "L40S", "--tp", "2")])
+def test_no_board_note_where_the_board_or_links_are_known_or_do_not_matter(capsys, argv):
+    assert _warnings(capsys, *argv) == []
+
+
+# --- bench -------------------------------------------------------------------------------------------------------
+
+@pytest.mark.skipif(no_gpu_reason() is None, reason="a GPU is visible here")
+def test_bench_graph_mode_on_the_cpu_is_refused(capsys):
+    """Before: an empty table (every CPU row is eager) and exit 0."""
+    pytest.importorskip("torch")
+    refused(capsys, "bench", "allreduce", "--mode", "graph", "--nproc", "2", "--max-size", "4KiB",
+            says=("--mode graph needs CUDA graphs", "eager only", "drop --mode graph"))
