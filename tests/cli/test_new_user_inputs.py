@@ -181,3 +181,27 @@ def test_bench_graph_mode_on_the_cpu_is_refused(capsys):
     pytest.importorskip("torch")
     refused(capsys, "bench", "allreduce", "--mode", "graph", "--nproc", "2", "--max-size", "4KiB",
             says=("--mode graph needs CUDA graphs", "eager only", "drop --mode graph"))
+
+
+# --- sizes and fractions in the spellings other tools use ---------------------------------------------------------
+
+@pytest.mark.parametrize("size, says", [
+    ("80G", ("'80G' does not say which G", "'80GiB' (= 80 × 2^30 bytes)", "'80GB' (= 80 × 10^9 bytes)")),
+    ("512m", ("'512m' does not say which M", "'512MiB'", "'512MB'")),
+    ("80Gi", ("unknown unit 'Gi'", "write '80GiB'")),
+])
+def test_a_one_letter_unit_is_refused_with_both_readings(capsys, size, says):
+    """Before: "unknown unit 'G' in '80G'; use one of B, KiB, …" (docker's and Kubernetes' spellings)."""
+    refused(capsys, "plan", LLAMA, "--gpu-memory", size, says=says)
+
+
+@pytest.mark.parametrize("argv, fraction", [(("--mem-fraction-static", "85"), "0.85"),
+                                            (("--engine", "vllm", "--gpu-memory-utilization", "90"), "0.9")])
+def test_a_fraction_given_as_a_percentage_says_so(capsys, argv, fraction):
+    """Before: 'must be in the range (0, 1], got 85.0' and no word on what was meant."""
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", *argv, says=(f"looks like a percentage: write {fraction}",))
+
+
+def test_a_fraction_just_above_one_is_not_called_a_percentage(capsys):
+    err = refused(capsys, "plan", LLAMA, "--gpu", "H100", "--mem-fraction-static", "1.2", says=("got 1.2",))
+    assert "percentage" not in err

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tpkit.dtypes import lookup_dtype
-from tpkit.engines.engine import flag
+from tpkit.engines.engine import flag, percent_hint
 from tpkit.engines.sglang.versions import LATEST, parse_version
 from tpkit.errors import PlanInputError
 
@@ -136,7 +136,7 @@ class SglangOptions:
         if f is not None and (isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 < f <= 1):
             raise PlanInputError(
                 f"--mem-fraction-static must be in the range (0, 1], got {f!r}; SGLang keeps this fraction of the "
-                "free memory before weight load for weights + KV cache (e.g. 0.88)")
+                "free memory before weight load for weights + KV cache (e.g. 0.88)" + percent_hint(f))
         for name in _POSITIVE_INTS:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tpkit.engines.engine import flag
+from tpkit.engines.engine import flag, percent_hint
 from tpkit.engines.vllm.kvdtype import KV_DTYPES
 from tpkit.errors import PlanInputError
 from tpkit.units import Bytes
@@ -113,7 +113,7 @@ class VllmOptions:
         if u is not None and (isinstance(u, bool) or not isinstance(u, (int, float)) or not 0 < u <= 1):
             raise PlanInputError(
                 f"--gpu-memory-utilization must be in the range (0, 1], got {u!r}; it is the fraction of the "
-                "device total this vLLM instance may use (e.g. 0.9)")
+                "device total this vLLM instance may use (e.g. 0.9)" + percent_hint(u))
         for name in _POSITIVE_INTS:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
