@@ -205,3 +205,26 @@ def test_a_fraction_given_as_a_percentage_says_so(capsys, argv, fraction):
 def test_a_fraction_just_above_one_is_not_called_a_percentage(capsys):
     err = refused(capsys, "plan", LLAMA, "--gpu", "H100", "--mem-fraction-static", "1.2", says=("got 1.2",))
     assert "percentage" not in err
+
+
+# --- explain: a GPU flag the log's memory arithmetic rules out ----------------------------------------------------
+
+@pytest.mark.parametrize("argv, flag", [(("--gpu", "h100"), "gpu"), (("--gpu-memory", "80GiB"), "gpu_memory")])
+def test_a_gpu_smaller_than_the_memory_the_log_shows_free_is_a_contradiction(capsys, argv, flag):
+    """Before: '--gpu h100' on a log with 93.01 GiB free before the weights was taken as the device, and the
+    ledger showed a CUDA context of −14.70 GiB."""
+    code, out, err = cli(capsys, "explain", SYNTHETIC_KIMI, *argv, "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    (c,) = d["contradictions"]
+    assert c["flag"] == flag and "device total ≥ 93.93 GiB" in c["logged"]
+    assert d["gpu"]["name"] == "RTX-PRO-6000"  # the log's value is used, as for every contradiction
+    assert all(row.get("bytes", 0) >= 0 for row in d["ledger"] if "CUDA context" in row.get("item", ""))
+
+
+def test_a_larger_gpu_flag_is_not_a_contradiction(capsys):
+    """Another process may have held memory: only the lower bound is firm."""
+    code, out, err = cli(capsys, "explain", SYNTHETIC_KIMI, "--gpu", "B200", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["contradictions"] == [] and d["gpu"]["name"] == "B200"
