@@ -228,3 +228,10 @@ def test_a_larger_gpu_flag_is_not_a_contradiction(capsys):
     assert code == 0, err
     d = json.loads(out)
     assert d["contradictions"] == [] and d["gpu"]["name"] == "B200"
+
+
+@pytest.mark.parametrize("engine", ["sglang", "vllm"])
+def test_a_quantised_type_as_dtype_points_at_quantization(capsys, engine):
+    """Before: "--dtype 'fp8' is not one of auto, bfloat16, …" and nothing on where FP8 weights are set."""
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", engine, "--dtype", "fp8",
+            says=("--dtype 'fp8' is not one of", "--quantization fp8"))
