@@ -235,3 +235,23 @@ def test_a_quantised_type_as_dtype_points_at_quantization(capsys, engine):
     """Before: "--dtype 'fp8' is not one of auto, bfloat16, …" and nothing on where FP8 weights are set."""
     refused(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", engine, "--dtype", "fp8",
             says=("--dtype 'fp8' is not one of", "--quantization fp8"))
+
+
+# --- the GPU scripts the README names, on a machine without a GPU ---------------------------------------------------
+
+@pytest.mark.skipif(no_gpu_reason() is None, reason="a GPU is visible here")
+@pytest.mark.parametrize("script", ["bench/allreduce_correctness.py", "bench/dispatch_overhead.py",
+                                    "bench/p2p_bandwidth.py", "scripts/gpu_memory_check.py"])
+def test_a_gpu_script_without_a_gpu_exits_2_with_the_reason(script):
+    """Before: a torch traceback ('Torch not compiled with CUDA enabled', 'no attribute _cuda_setDevice') and exit 1,
+    or (gpu_memory_check) exit 0; scripts/device_final_check.sh and bench/run_allreduce_h200x2.sh run these."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pytest.importorskip("torch")
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run([sys.executable, str(root / script)], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(root / "src")}, cwd=root)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr and "no CUDA GPU is visible" in r.stderr, r.stderr
