@@ -255,3 +255,43 @@ def test_a_gpu_script_without_a_gpu_exits_2_with_the_reason(script):
                        env={**os.environ, "PYTHONPATH": str(root / "src")}, cwd=root)
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert "Traceback" not in r.stderr and "no CUDA GPU is visible" in r.stderr, r.stderr
+
+
+# --- the local HF cache ------------------------------------------------------------------------------------------
+
+def _hf_cache(root, repo="acme/Tiny-Llama", ref=True):
+    folder = root / ("models--" + repo.replace("/", "--"))
+    snap = folder / "snapshots" / "abc123"
+    snap.mkdir(parents=True)
+    config = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 2048,
+              "num_attention_heads": 32, "num_key_value_heads": 8, "num_hidden_layers": 16,
+              "intermediate_size": 8192, "vocab_size": 128256, "max_position_embeddings": 8192,
+              "torch_dtype": "bfloat16"}
+    (snap / "config.json").write_text(json.dumps(config))
+    if ref:
+        (folder / "refs").mkdir()
+        (folder / "refs" / "main").write_text("abc123")
+    return snap / "config.json"
+
+
+def _model_source(capsys, monkeypatch, root, model):
+    monkeypatch.setenv("HF_HUB_CACHE", str(root))
+    code, out, err = cli(capsys, "plan", model, "--gpu", "H100", "--json")
+    assert code == 0, err
+    return json.loads(out)["model"]["source"]
+
+
+@pytest.mark.parametrize("ref", [True, False])
+def test_the_hf_cache_is_read_without_huggingface_hub(capsys, monkeypatch, tmp_path, ref):
+    """Before: a plain `pip install -e .` (no `hf` extra) skipped the HF cache the README lists as a MODEL source."""
+    import sys
+
+    config = _hf_cache(tmp_path, ref=ref)
+    monkeypatch.setitem(sys.modules, "huggingface_hub", None)  # import fails as on a plain install
+    assert str(config) in _model_source(capsys, monkeypatch, tmp_path, "acme/Tiny-Llama")
+
+
+def test_an_hf_id_in_another_case_finds_the_cached_repo(capsys, monkeypatch, tmp_path):
+    """Before: 'acme/tiny-llama' was 'not found' when 'acme/Tiny-Llama' was cached (the Hub's ids ignore case)."""
+    config = _hf_cache(tmp_path)
+    assert str(config) in _model_source(capsys, monkeypatch, tmp_path, "acme/tiny-llama")
