@@ -295,3 +295,19 @@ def test_an_hf_id_in_another_case_finds_the_cached_repo(capsys, monkeypatch, tmp
     """Before: 'acme/tiny-llama' was 'not found' when 'acme/Tiny-Llama' was cached (the Hub's ids ignore case)."""
     config = _hf_cache(tmp_path)
     assert str(config) in _model_source(capsys, monkeypatch, tmp_path, "acme/tiny-llama")
+
+
+def test_explain_stdin_at_a_terminal_says_what_it_waits_for(capsys, monkeypatch):
+    """Before: `tpkit explain -` typed at a terminal waited without a word."""
+    import io
+    import sys
+
+    class Terminal(io.TextIOWrapper):
+        def isatty(self):
+            return True
+
+    with open(SYNTHETIC_KIMI, "rb") as fh:
+        monkeypatch.setattr(sys, "stdin", Terminal(io.BytesIO(fh.read())))
+    code, out, err = cli(capsys, "explain", "-", "--json")
+    assert code == 0 and "paste it, then Ctrl-D" in err
+    assert json.loads(out)["kv_tokens"]["printed"] == 117631

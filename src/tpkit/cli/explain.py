@@ -68,6 +68,9 @@ def register(sub, argv: list[str] | None = None) -> None:
 def read_log(path: str) -> bytes:
     """The log's bytes; a path that cannot be read is the user's error."""
     if path == "-":
+        if sys.stdin.isatty():  # `tpkit explain -` typed at a terminal would wait without a word
+            print("tpkit explain: reading the log from standard input: paste it, then Ctrl-D (or pipe it: "
+                  "cat server.log | tpkit explain -)", file=sys.stderr)
         return _not_empty(sys.stdin.buffer.read(), "standard input")
     import os
 
