@@ -42,7 +42,7 @@ def refused(capsys, *argv, says=()):
     (b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 8, ("not a text log", "ELF executable")),
     (lzma.compress(b"Load weight end. avail mem=21.65 GB\n"), ("xz-compressed", "xz -dc")),
     (b"PK\x03\x04" + bytes(200), ("zip archive", "unzip")),
-    (bytes(4096), ("only NUL bytes",)),
+    (bytes(4096), ("its 4,096 bytes are all NUL",)),
     (bytes((i * 37 + 11) % 256 for i in range(8192)), ("control bytes or not UTF-8",)),
 ])
 def test_a_binary_file_is_not_explained_as_a_log(capsys, tmp_path, content, says):
@@ -53,11 +53,13 @@ def test_a_binary_file_is_not_explained_as_a_log(capsys, tmp_path, content, says
     refused(capsys, "plan", "--from-log", str(path), says=says)
 
 
-def test_a_log_with_a_run_of_nul_bytes_is_still_read(capsys, tmp_path):
-    """A log cut by a crash may end in NUL bytes (a file-system hole): still a log, still explained."""
+@pytest.mark.parametrize("where", ["end", "start"])
+def test_a_log_with_a_run_of_nul_bytes_is_still_read(capsys, tmp_path, where):
+    """A log cut by a crash may hold a run of NUL bytes (a file-system hole): still a log, still explained."""
     path = tmp_path / "server.log"
     with open(SYNTHETIC_KIMI, "rb") as fh:
-        path.write_bytes(fh.read() + bytes(1 << 20))
+        text = fh.read()
+    path.write_bytes(text + bytes(1 << 20) if where == "end" else bytes(1 << 17) + text)
     code, out, err = cli(capsys, "explain", str(path), "--json")
     assert code == 0, err
     assert json.loads(out)["kv_tokens"]["printed"] == 117631

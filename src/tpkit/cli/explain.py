@@ -137,23 +137,26 @@ non-UTF-8 name, a stray escape) are a few per line; compressed or executable dat
 
 
 def _not_text(data: bytes) -> tuple[str, str]:
-    """Why ``data`` is not a text log and how to read it (("", "") when it is text): a known binary signature, or a first 64 KiB (NUL bytes left
-    out: a log cut by a crash may end in a run of them; UTF-16 with a byte-order mark is text) of which 30 % or
-    more are control bytes or bytes that are not UTF-8."""
+    """Why ``data`` is not a text log and how to read it (("", "") when it is text): a known binary signature, or
+    64 KiB from the first byte that is not NUL (NUL bytes left out: a log cut by a crash may hold a run of them;
+    UTF-16 with a byte-order mark is text) of which 30 % or more are control bytes or bytes that are not UTF-8."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return "", ""
     for magic, kind, advice in _MAGIC:
         if data.startswith(magic):
             return f"it is {kind} (it starts with {data[:len(magic)]!r})", advice
-    sample = data[:_SAMPLE_BYTES].replace(b"\x00", b"")
-    if not sample:
-        return "it holds only NUL bytes", ""
+    import re
+
+    first = re.search(rb"[^\x00]", data)
+    if first is None:
+        return f"its {len(data):,} bytes are all NUL", ""
+    sample = data[first.start():first.start() + _SAMPLE_BYTES].replace(b"\x00", b"")
     control = sum(sample.count(bytes([c])) for c in (*range(1, 9), 11, *range(14, 27), *range(28, 32), 127))
     foreign = sample.decode("utf-8", "replace").count("\ufffd")
     share = (control + foreign) / len(sample)
     if share < _BINARY_SHARE:
         return "", ""
-    return (f"{share:.0%} of its first {len(sample):,} bytes are control bytes or not UTF-8 (it starts with "
+    return (f"{share:.0%} of the {len(sample):,} bytes read are control bytes or not UTF-8 (it starts with "
             f"{data[:16]!r})"), ""
 
 
