@@ -313,3 +313,13 @@ def test_explain_stdin_at_a_terminal_says_what_it_waits_for(capsys, monkeypatch)
     code, out, err = cli(capsys, "explain", "-", "--json")
     assert code == 0 and "paste it, then Ctrl-D" in err
     assert json.loads(out)["kv_tokens"]["printed"] == 117631
+
+
+def test_binary_noise_before_real_log_lines_is_still_a_log(capsys, tmp_path):
+    """The binary check refuses only what the log reader finds nothing in (fuzz cases 'garbage' + 'glue')."""
+    path = tmp_path / "server.log"
+    with open(SYNTHETIC_KIMI, "rb") as fh:
+        path.write_bytes(bytes((i * 37 + 11) % 256 for i in range(1 << 17)) + b"\n" + fh.read())
+    code, out, err = cli(capsys, "explain", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["kv_tokens"]["printed"] == 117631
