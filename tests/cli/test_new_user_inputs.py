@@ -323,3 +323,10 @@ def test_binary_noise_before_real_log_lines_is_still_a_log(capsys, tmp_path):
     code, out, err = cli(capsys, "explain", str(path), "--json")
     assert code == 0, err
     assert json.loads(out)["kv_tokens"]["printed"] == 117631
+
+
+def test_a_model_path_under_an_unknown_users_home_is_not_found_without_a_traceback(capsys):
+    """Before: `tpkit plan '~nosuchuser/model'` (and a log naming such a model path) raised pathlib's
+    'RuntimeError: Could not determine home directory.' (found by scripts/fuzz_explain.py --count 5000 --seed 2)."""
+    code, out, err = cli(capsys, "plan", "~nosuchuser-tpkit/model", "--gpu", "H100")
+    assert code == 2 and "Traceback" not in err and "not found" in err, err

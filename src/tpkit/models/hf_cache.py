@@ -13,7 +13,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["find_cached_config", "looks_like_repo_id", "default_cache_dir"]
+__all__ = ["find_cached_config", "looks_like_repo_id", "default_cache_dir", "expand_user"]
 
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
@@ -23,16 +23,25 @@ def looks_like_repo_id(name: str) -> bool:
     return bool(_REPO_ID.match(name))
 
 
+def expand_user(text: str) -> Path:
+    """``Path(text).expanduser()``, or the path as written when it names a user this machine does not know
+    (``~nosuchuser/model``: pathlib raises RuntimeError, which reached the user as a traceback)."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        return Path(text)
+
+
 def default_cache_dir() -> Path:
     """The hub cache folder as huggingface_hub resolves it (HF_HUB_CACHE, its legacy name
     HUGGINGFACE_HUB_CACHE, HF_HOME/hub, XDG, ~/.cache)."""
     for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
         if os.environ.get(name):
-            return Path(os.environ[name]).expanduser()
+            return expand_user(os.environ[name])
     if os.environ.get("HF_HOME"):
-        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
+        return expand_user(os.environ["HF_HOME"]) / "hub"
     xdg = os.environ.get("XDG_CACHE_HOME") or "~/.cache"
-    return Path(xdg).expanduser() / "huggingface" / "hub"
+    return expand_user(xdg) / "huggingface" / "hub"
 
 
 def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None, str]:
@@ -40,7 +49,7 @@ def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None
     if looks_like_repo_id(repo_id):
         # Fast path: a repo the cache has never seen has no ``models--org--name`` folder; skip the
         # huggingface_hub import (≈ 0.15 s) in that case.
-        root = Path(cache_dir).expanduser() if cache_dir else default_cache_dir()
+        root = expand_user(cache_dir) if cache_dir else default_cache_dir()
         try:
             cached = (root / _folder(repo_id)).is_dir()
             if not cached:  # the Hub's ids are case-insensitive: 'qwen/qwen3-8b' is the 'Qwen/Qwen3-8B' downloaded
@@ -57,7 +66,7 @@ def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None
         from huggingface_hub import try_to_load_from_cache
         from huggingface_hub.constants import HF_HUB_CACHE
     except ImportError:  # a plain install: read the cache's own layout
-        return _without_hub(Path(cache_dir).expanduser() if cache_dir else default_cache_dir(), repo_id)
+        return _without_hub(expand_user(cache_dir) if cache_dir else default_cache_dir(), repo_id)
     where = cache_dir or HF_HUB_CACHE
     try:
         found = try_to_load_from_cache(repo_id, "config.json", cache_dir=cache_dir)
