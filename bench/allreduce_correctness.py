@@ -80,6 +80,11 @@ def main() -> int:
     ap.add_argument("--max-bytes", type=int, default=16 << 20)
     ap.add_argument("--seed", type=int, default=1234)
     a = ap.parse_args()
+    from tpkit.runtime.machine_probe import no_gpu_reason
+
+    if (why := no_gpu_reason()) is not None:  # a GPU script on a CPU machine: say so, exit 2, no traceback
+        print(f"bench/allreduce_correctness.py: needs a CUDA GPU: {why}; run it on a GPU machine", file=sys.stderr)
+        raise SystemExit(2)
     os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
     os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
     local = int(os.environ.get("LOCAL_RANK", 0))

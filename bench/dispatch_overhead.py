@@ -8,6 +8,7 @@ computation and the cached decision lookup, to find what an eager auto call pays
 
 from __future__ import annotations
 
+import sys
 import time
 
 import torch
@@ -25,6 +26,11 @@ def per_call_us(fn, n: int = 20000) -> float:
 
 
 def main() -> None:
+    from tpkit.runtime.machine_probe import no_gpu_reason
+
+    if (why := no_gpu_reason()) is not None:  # a GPU script on a CPU machine: say so, exit 2, no traceback
+        print(f"bench/dispatch_overhead.py: needs a CUDA GPU: {why}; run it on a GPU machine", file=sys.stderr)
+        raise SystemExit(2)
     x = torch.randn(4096, device="cuda", dtype=torch.bfloat16)
     cache = {(x.numel() * x.element_size(), "bf16", "eager"): "decision"}
     rows = {

@@ -5,12 +5,16 @@ does).  Bytes counted = bytes read over the link; GB = 10^9 B.  Run with torchru
 """
 
 import os
+import sys
 
 import torch
 import torch.distributed as dist
 import torch.distributed._symmetric_memory as symm_mem
 
 os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
+if (why := __import__("tpkit.runtime.machine_probe", fromlist=["no_gpu_reason"]).no_gpu_reason()) is not None:
+    print(f"bench/p2p_bandwidth.py: needs CUDA GPUs: {why}; run it on a GPU machine under torchrun", file=sys.stderr)
+    raise SystemExit(2)
 local = int(os.environ.get("LOCAL_RANK", 0))
 torch.cuda.set_device(local)
 dev = torch.device("cuda", local)

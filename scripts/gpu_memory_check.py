@@ -239,8 +239,11 @@ def main(argv: list[str] | None = None) -> int:
 
     world = a.world or (2 if a.fake else torch.cuda.device_count())
     if world < 1:
-        print("gpu_memory_check: no GPU visible; use --fake for a CPU run")
-        return 0
+        from tpkit.runtime.machine_probe import no_gpu_reason
+
+        print(f"gpu_memory_check: no GPU visible ({no_gpu_reason() or 'CUDA shows 0 devices'}); run it on a GPU "
+              "machine, or check the CPU path with --fake", file=sys.stderr)
+        return 2
     opts = {"fake": a.fake, "model": a.model, "fraction": a.mem_fraction_static, "out": a.out, "timeout_s": a.timeout_s}
     mp.spawn(_worker, args=(world, _free_port(), opts), nprocs=world, join=True)
     return 0

@@ -44,6 +44,8 @@ UNITS: dict[str, int] = {**_BINARY, **_DECIMAL}
 
 _UNIT_LOOKUP = {name.lower(): size for name, size in UNITS.items()}
 _UNIT_LOOKUP.update({"k": 10**3, "kib": 2**10, "bytes": 1, "byte": 1})
+_POWERS = {"M": (20, 6), "G": (30, 9), "T": (40, 12)}
+"""a unit prefix read both ways: (power of 2, power of 10)"""
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d+)?|\.\d+"
 """a decimal number: ``,`` only between groups of three digits (``1,024``), ``_`` between digits, ``.`` once"""
 _PARSE_RE = re.compile(rf"^\s*([+-]?(?:{_NUMBER})(?:[eE][+-]?\d+)?)\s*([A-Za-z]*)\s*$")
@@ -264,6 +266,13 @@ def parse_bytes(text: str, *, what: str = "size") -> Bytes:
             f"(= {number} × 2^30 bytes) or '{number}GB' (= {number} × 10^9 bytes), or '{number}B' for bytes"
         )
     size = _UNIT_LOOKUP.get(unit.lower())
+    prefix = unit[:1].upper()
+    if size is None and unit.lower() in ("m", "g", "t", "mi", "gi", "ti"):  # docker's '80G', Kubernetes' '80Gi'
+        binary = f"'{number}{prefix}iB' (= {number} × 2^{_POWERS[prefix][0]} bytes)"
+        if len(unit) == 2:
+            raise UnitError(f"{what}: unknown unit {unit!r} in {text!r}; write {binary}")
+        raise UnitError(f"{what}: {text!r} does not say which {prefix} it means; write {binary} or "
+                        f"'{number}{prefix}B' (= {number} × 10^{_POWERS[prefix][1]} bytes)")
     if size is None:
         raise UnitError(
             f"{what}: unknown unit {unit!r} in {text!r}; use one of B, KiB, MiB, GiB, TiB, KB, MB, GB, TB"

@@ -16,7 +16,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.units import GiB
 
 MODEL = "meta-llama/Llama-3.1-70B-Instruct"
-BASE = (MODEL, "--gpu", "H100", "--tp", "4")
+BASE = (MODEL, "--gpu", "H100-SXM-80GB", "--tp", "4")
 TPKIT = ("all-reduce one_shot buffers", "all-reduce one_shot_pull buffers", "all-reduce two_shot buffers",
          "all-reduce symm_mem_one_shot buffers", "all-reduce symm_mem_two_shot buffers")
 ENGINE_AR = "custom all-reduce buffers"

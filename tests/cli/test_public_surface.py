@@ -46,7 +46,8 @@ BENCH_ALLREDUCE_FLAGS = frozenset({
 PERF_FLAGS = frozenset({
     "-h", "--help", "--gpu", "--tp", "--num-gpus", "--link", "--batch", "--context", "--engine", "--ep", "--dp",
     "--kv-cache-dtype", "--speculative-algorithm", "--speculative-num-steps", "--speculative-eagle-topk",
-    "--speculative-num-draft-tokens", "--speculative-draft-model-path", "--accept-length", "--allreduce-profile",
+    "--speculative-num-draft-tokens", "--speculative-draft-model-path", "--speculative-config", "--accept-length",
+    "--allreduce-profile",
     "--allreduce-backend", "--pcie-fabric-gbps", "--impl", "--json", "--engine-version", "--attention-backend",
     "--disable-cuda-graph", "--enforce-eager", "--sglang-spec-v2",
     "--tensor-parallel-size", "--tp-size", "--dp-size", "--expert-parallel-size", "--ep-size",

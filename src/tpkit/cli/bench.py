@@ -153,6 +153,11 @@ def options_from_args(args) -> dict:
     if hi is not None:
         _sizes(lo, hi, args.dtype)
     device = _device(args, backends)
+    if device == "cpu" and args.modes and "graph" in args.modes:
+        raise PlanInputError(f"--mode graph needs CUDA graphs, and this run is on the CPU "
+                             f"({'--device cpu' if args.device == 'cpu' else 'no CUDA GPU is visible'}): CPU ranks "
+                             "(gloo) run eager only; drop --mode graph (or pass --mode eager), or run on a GPU "
+                             "machine")
     sizes = _sizes(lo, hi or parse_bytes("1MiB" if device == "cpu" else "256MiB", what="--max-size"), args.dtype)
     return {
         "nproc": args.nproc, "backends": backends, "sizes": sizes, "dtype": args.dtype,

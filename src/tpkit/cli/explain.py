@@ -68,6 +68,9 @@ def register(sub, argv: list[str] | None = None) -> None:
 def read_log(path: str) -> bytes:
     """The log's bytes; a path that cannot be read is the user's error."""
     if path == "-":
+        if sys.stdin.isatty():  # `tpkit explain -` typed at a terminal would wait without a word
+            print("tpkit explain: reading the log from standard input: paste it, then Ctrl-D (or pipe it: "
+                  "cat server.log | tpkit explain -)", file=sys.stderr)
         return _not_empty(sys.stdin.buffer.read(), "standard input")
     import os
 
@@ -108,7 +111,62 @@ def _not_empty(data: bytes, what: str) -> bytes:
     if not data.strip():
         raise PlanInputError(f"{what} is empty ({len(data):,} bytes); give the server's log after it started (or "
                              "crashed), e.g. the file its stdout/stderr went to")
+    binary, advice, signature = _not_text(data)
+    if binary and (signature or not _recognised(data)):  # binary noise around real log lines is still a log
+        raise PlanInputError(f"{what} is not a text log: {binary}; " + (advice or "give the server's log (the file "
+                             "its stdout/stderr went to; a .gz is read as its text)"))
     return data
+
+
+_MAGIC = (
+    (b"\x7fELF", "an ELF executable or library", ""),
+    (b"PK\x03\x04", "a zip archive", "unzip it and pass the log inside"),
+    (b"\xfd7zXZ\x00", "xz-compressed", "decompress it first: xz -dc FILE | tpkit explain -"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed", "decompress it first: zstd -dc FILE | tpkit explain -"),
+    (b"BZh", "bzip2-compressed", "decompress it first: bzcat FILE | tpkit explain -"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", "extract the log from it first"),
+    (b"\x89PNG", "a PNG image", ""),
+    (b"\xff\xd8\xff", "a JPEG image", ""),
+)
+"""file signatures of what a user passes by mistake for a log: (leading bytes, what it is, how to read it)"""
+
+_SAMPLE_BYTES = 1 << 16
+_BINARY_SHARE = 0.3
+"""a sample whose bytes are this share or more control bytes or not UTF-8 is not text: a real log's odd bytes (a
+non-UTF-8 name, a stray escape) are a few per line; compressed or executable data is ~half of them"""
+
+
+def _recognised(data: bytes) -> bool:
+    """Whether the log reader finds any engine line, setting or failure in ``data``."""
+    from tpkit.logs import parse_log
+
+    parsed = parse_log(data)
+    return bool(parsed.anchors or parsed.failures or parsed.settings)
+
+
+def _not_text(data: bytes) -> tuple[str, str, bool]:
+    """Why ``data`` is not a text log, how to read it, and whether a file signature says so (("", "", False) when it
+    is text): a known binary signature (an archive or a compressed file holds no readable log lines), or
+    64 KiB from the first byte that is not NUL (NUL bytes left out: a log cut by a crash may hold a run of them;
+    UTF-16 with a byte-order mark is text) of which 30 % or more are control bytes or bytes that are not UTF-8."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "", "", False
+    for magic, kind, advice in _MAGIC:
+        if data.startswith(magic):
+            return f"it is {kind} (it starts with {data[:len(magic)]!r})", advice, True
+    import re
+
+    first = re.search(rb"[^\x00]", data)
+    if first is None:
+        return f"its {len(data):,} bytes are all NUL", "", False
+    sample = data[first.start():first.start() + _SAMPLE_BYTES].replace(b"\x00", b"")
+    control = sum(sample.count(bytes([c])) for c in (*range(1, 9), 11, *range(14, 27), *range(28, 32), 127))
+    foreign = sample.decode("utf-8", "replace").count("\ufffd")
+    share = (control + foreign) / len(sample)
+    if share < _BINARY_SHARE:
+        return "", "", False
+    return (f"{share:.0%} of the {len(sample):,} bytes read are control bytes or not UTF-8 (it starts with "
+            f"{data[:16]!r})"), "", False
 
 
 def check_flag_values(args) -> None:

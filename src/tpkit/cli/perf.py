@@ -85,6 +85,11 @@ def register(sub, argv: list[str] | None = None) -> None:
     s.add_argument("--speculative-draft-model-path", default=None, metavar="P",
                    help="draft model (config.json, checkpoint dir, HF cache or catalog id); an EAGLE head that is "
                         "not found locally is modelled from the target's shape")
+    s.add_argument("--speculative-config", default=None, metavar="JSON",
+                   help="vLLM's spelling, with --engine vllm: '{\"method\": \"eagle3\", \"model\": P, "
+                        "\"num_speculative_tokens\": S}' is read as --speculative-algorithm EAGLE3 "
+                        "--speculative-num-steps S --speculative-draft-model-path P (the form perf's own verdict "
+                        "prints)")
     s.add_argument("--accept-length", type=_positive_float, default=None, metavar="L",
                    help="measured accepted tokens per cycle (the verified token included); default: per-family "
                         "acceptance, stated as an assumption")
@@ -100,6 +105,49 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="kernel layout (default: the engine's; reference = bench/decode_reference.py)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run_perf)
+
+
+_VLLM_METHODS = {"eagle": "EAGLE", "eagle3": "EAGLE3", "mtp": "MTP", "draft_model": "STANDALONE"}
+"""vLLM ``--speculative-config`` methods perf models → its algorithm (the inverse of ``perf.verdict``'s map);
+vLLM's model-specific MTP methods (``deepseek_mtp``, ``qwen3_next_mtp`` …) end in ``_mtp``"""
+
+
+def _from_speculative_config(args) -> None:
+    """Read vLLM's ``--speculative-config`` into perf's own speculative flags (in place), or say what is wrong."""
+    text = args.speculative_config
+    if text is None:
+        return
+    if args.engine != "vllm":
+        raise PlanInputError(f"--speculative-config is vLLM's flag, but --engine is {args.engine}; add --engine vllm, "
+                             "or for SGLang use --speculative-algorithm A --speculative-num-steps S")
+    mine = [f"--{n.replace('_', '-')}" for n in ("speculative_algorithm", "speculative_num_steps",
+                                                 "speculative_draft_model_path") if getattr(args, n) is not None]
+    if mine:
+        raise PlanInputError(f"--speculative-config and {', '.join(mine)} both set the speculative settings; give "
+                             "one of them")
+    try:
+        cfg = json.loads(text)
+    except ValueError as exc:
+        raise PlanInputError(f"--speculative-config is not valid JSON ({exc}): got {text!r}; write it as vLLM "
+                             "reads it, e.g. '{\"method\": \"eagle3\", \"num_speculative_tokens\": 3}'") from None
+    if not isinstance(cfg, dict):
+        raise PlanInputError(f"--speculative-config must be a JSON object, got {text!r}; e.g. "
+                             "'{\"method\": \"eagle3\", \"num_speculative_tokens\": 3}'")
+    method = str(cfg.get("method") or "").strip().lower()
+    algorithm = _VLLM_METHODS.get(method) or ("MTP" if method.endswith("_mtp") else None)
+    if algorithm is None:
+        known = ", ".join([*_VLLM_METHODS, "<model>_mtp"])
+        raise PlanInputError(f"--speculative-config method {cfg.get('method')!r} is not one tpkit perf models; use "
+                             f"one of {known} (n-gram, suffix, Medusa and MLP speculators are not modelled)")
+    steps = cfg.get("num_speculative_tokens")
+    if steps is not None and (isinstance(steps, bool) or not isinstance(steps, int) or steps < 1):
+        raise PlanInputError(f"--speculative-config num_speculative_tokens must be a whole number ≥ 1, got "
+                             f"{steps!r}")
+    model = cfg.get("model")
+    if model is not None and not isinstance(model, str):
+        raise PlanInputError(f"--speculative-config model must be a path or an HF id, got {model!r}")
+    args.speculative_algorithm, args.speculative_num_steps = algorithm, steps
+    args.speculative_draft_model_path = model
 
 
 def _settings(args):
@@ -158,6 +206,7 @@ def build_perf_request(args):
     if args.num_gpus is not None and args.num_gpus < args.tp:
         raise PlanInputError(f"--tp {args.tp} needs {args.tp} GPUs but --num-gpus is {args.num_gpus}; raise "
                              "--num-gpus or lower --tp")
+    _from_speculative_config(args)
     settings = _settings(args)
     if settings is not None and settings.family == "STANDALONE" and args.speculative_draft_model_path is None:
         raise PlanInputError("--speculative-algorithm STANDALONE needs --speculative-draft-model-path")

@@ -157,6 +157,34 @@ def gpu_memory_note(args, gpu) -> tuple[str, ...]:
             "come from the catalog",)
 
 
+_BOARD_WORDS = ("sxm", "pcie", "nvl", "hgx", "dgx", "hbm3")
+"""words in a GPU name that say which board (form factor) is meant (nvidia-smi calls the H100 SXM board
+'NVIDIA H100 80GB HBM3', the PCIe one 'NVIDIA H100 PCIe')"""
+
+
+def board_note(args, gpu, parallel) -> tuple[str, ...]:
+    """The warning for a ``--gpu`` name that does not say the board (``A100``, ``H100 80GB``) when the catalog holds
+    another board of the same chip and memory with other links (A100/H100 SXM with NVLink vs PCIe): the catalog's
+    alias picks one, and at tp > 1 the links set the NCCL start-up row and whether the custom all-reduce runs
+    (``startup.links``).  Nothing to say at tp 1, or when ``--link``, ``--machine`` or ``--from-log`` gives the
+    links."""
+    if (args.gpu is None or parallel.tp < 2 or getattr(args, "link", None) or getattr(args, "machine", None)
+            or getattr(args, "from_log", None)):
+        return ()
+    from tpkit.hardware.catalog import list_gpus, normalise_gpu_name
+
+    if any(word in normalise_gpu_name(args.gpu) for word in _BOARD_WORDS):
+        return ()
+    nvlink = bool(gpu.nvlink_gbps_per_direction)
+    others = [g.name for g in list_gpus() if g.name != gpu.name and g.name.split("-")[0] == gpu.name.split("-")[0]
+              and g.total_bytes == gpu.total_bytes and bool(g.nvlink_gbps_per_direction) != nvlink]
+    if not others:
+        return ()
+    return (f"--gpu {args.gpu!r} is read as {gpu.name} ({'NVLink' if nvlink else 'PCIe'}); for the "
+            f"{others[0]} board ({'no NVLink' if nvlink else 'NVLink'}: the NCCL start-up row and the custom "
+            f"all-reduce follow the links) pass --gpu {others[0]} or --link {'pcie' if nvlink else 'nvlink'}",)
+
+
 def quantization_note(args, model) -> tuple[str, ...]:
     """The warning for ``--quantization METHOD`` (a stored format: awq, gptq, mxfp4, compressed-tensors) on a
     checkpoint without ``quantization_config``: tpkit plans it as that method's checkpoint of the same shape, while
@@ -297,7 +325,7 @@ def plan(args):
             result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     else:
         result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
-    notes = gpu_memory_note(args, gpu) + quantization_note(args, model) + tuple(notes)
+    notes = gpu_memory_note(args, gpu) + board_note(args, gpu, parallel) + quantization_note(args, model) + tuple(notes)
     if notes:
         from dataclasses import replace
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Engine", "Flag", "flag", "FLAG_KINDS"]
+__all__ = ["Engine", "Flag", "flag", "FLAG_KINDS", "percent_hint"]
 
 FLAG_KINDS = ("str", "int", "fraction", "size", "bool")
 """how a flag's text becomes the field's value: as is, a whole number, a number in (0, 1], a size with a
@@ -51,6 +51,13 @@ class Flag:
     def __post_init__(self) -> None:
         if self.kind not in FLAG_KINDS:
             raise ValueError(f"Flag kind must be one of {FLAG_KINDS}, got {self.kind!r}")
+
+
+def percent_hint(value) -> str:
+    """The end of a refusal for a memory fraction given as a percentage (``85`` for 0.85, from 5 up: 1.2 is a
+    fraction too large, not 1.2 %): what to write instead."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 5 <= value <= 100
+    return f"; {value:g} looks like a percentage: write {value / 100:g}" if ok else ""
 
 
 def flag(default=None, **kw):

@@ -132,6 +132,26 @@ def _resolve_model(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object 
     return None, "unknown"
 
 
+def _flag_gpu_below_the_log(parsed: ParsedLog, values: dict, flags: dict, gpu, contradictions: list,
+                            notes: list):
+    """The GPU of ``--gpu``/``--gpu-memory``, or None when its total is below what the SGLang log shows was free
+    (``explain.gpuinfer``: free memory plus what the process held is a firm lower bound on the device total, print
+    rounding included): such a flag contradicts the log, is reported, and the log's arithmetic picks the GPU."""
+    from tpkit.explain.gpuinfer import infer_sglang_total
+
+    bound = infer_sglang_total(parsed, int(values.get("tp") or 1))
+    if bound is None or gpu.total_bytes >= bound.low:
+        return gpu
+    flag = "gpu_memory" if flags.get("gpu_memory") else "gpu"
+    contradictions.append(Contradiction(
+        flag=flag, given=flags[flag],
+        logged=f"device total ≥ {bound.low.gib:.2f} GiB, more than "
+               + (f"{gpu.name}'s {gpu.total_bytes.gib:.2f} GiB" if flag == "gpu" else
+                  f"the {gpu.total_bytes.gib:.2f} GiB given"),
+        source=bound.evidence[0].partition(" from ")[2]))
+    return None
+
+
 def _resolve_gpu(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | None, str]:
     from tpkit.hardware.catalog import custom_gpu, lookup_gpu
     from tpkit.units import parse_bytes
@@ -269,6 +289,10 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         tp_inferred = _tp_from_numbers(parsed, model, values, sources, raw, spec)
     gpu, gpu_source = _resolve_gpu(parsed, flags, notes)
     inferred = None
+    if gpu is not None and engine == "sglang" and gpu_source.startswith(("--gpu ", "--gpu-memory ")):
+        gpu = _flag_gpu_below_the_log(parsed, values, flags, gpu, contradictions, notes)
+        if gpu is None:
+            gpu_source = ""
     if gpu is None and engine == "sglang":
         from tpkit.explain.gpuinfer import infer_sglang_total
         from tpkit.hardware.catalog import lookup_gpu

@@ -13,7 +13,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["find_cached_config", "looks_like_repo_id", "default_cache_dir"]
+__all__ = ["find_cached_config", "looks_like_repo_id", "default_cache_dir", "expand_user"]
 
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
@@ -23,16 +23,25 @@ def looks_like_repo_id(name: str) -> bool:
     return bool(_REPO_ID.match(name))
 
 
+def expand_user(text: str) -> Path:
+    """``Path(text).expanduser()``, or the path as written when it names a user this machine does not know
+    (``~nosuchuser/model``: pathlib raises RuntimeError, which reached the user as a traceback)."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        return Path(text)
+
+
 def default_cache_dir() -> Path:
     """The hub cache folder as huggingface_hub resolves it (HF_HUB_CACHE, its legacy name
     HUGGINGFACE_HUB_CACHE, HF_HOME/hub, XDG, ~/.cache)."""
     for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
         if os.environ.get(name):
-            return Path(os.environ[name]).expanduser()
+            return expand_user(os.environ[name])
     if os.environ.get("HF_HOME"):
-        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
+        return expand_user(os.environ["HF_HOME"]) / "hub"
     xdg = os.environ.get("XDG_CACHE_HOME") or "~/.cache"
-    return Path(xdg).expanduser() / "huggingface" / "hub"
+    return expand_user(xdg) / "huggingface" / "hub"
 
 
 def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None, str]:
@@ -40,9 +49,12 @@ def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None
     if looks_like_repo_id(repo_id):
         # Fast path: a repo the cache has never seen has no ``models--org--name`` folder; skip the
         # huggingface_hub import (≈ 0.15 s) in that case.
-        root = Path(cache_dir).expanduser() if cache_dir else default_cache_dir()
+        root = expand_user(cache_dir) if cache_dir else default_cache_dir()
         try:
-            cached = (root / ("models--" + repo_id.replace("/", "--"))).is_dir()
+            cached = (root / _folder(repo_id)).is_dir()
+            if not cached:  # the Hub's ids are case-insensitive: 'qwen/qwen3-8b' is the 'Qwen/Qwen3-8B' downloaded
+                same = _case_insensitive(root, repo_id)
+                cached, repo_id = same is not None, same or repo_id
         except OSError as exc:  # e.g. a name longer than the file system allows
             return None, f"HF cache {root}: skipped ({exc.strerror or exc})"
         if not cached:
@@ -53,8 +65,8 @@ def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None
     try:
         from huggingface_hub import try_to_load_from_cache
         from huggingface_hub.constants import HF_HUB_CACHE
-    except ImportError:
-        return None, "HF cache: skipped (huggingface_hub is not installed; pip install 'tpkit[hf]')"
+    except ImportError:  # a plain install: read the cache's own layout
+        return _without_hub(expand_user(cache_dir) if cache_dir else default_cache_dir(), repo_id)
     where = cache_dir or HF_HUB_CACHE
     try:
         found = try_to_load_from_cache(repo_id, "config.json", cache_dir=cache_dir)
@@ -63,3 +75,39 @@ def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None
     if isinstance(found, str):
         return Path(found), f"HF cache {where}: found {found}"
     return None, f"HF cache {where}: no cached config.json for {repo_id:.120}"
+
+
+def _folder(repo_id: str) -> str:
+    return "models--" + repo_id.replace("/", "--")
+
+
+def _case_insensitive(root: Path, repo_id: str) -> str | None:
+    """The cached repo whose id equals ``repo_id`` up to case (the Hub resolves ids so), or None."""
+    want = _folder(repo_id).lower()
+    if not root.is_dir():
+        return None
+    for entry in root.iterdir():
+        if entry.name.lower() == want and entry.is_dir():
+            return entry.name[len("models--"):].replace("--", "/", 1)
+    return None
+
+
+def _without_hub(root: Path, repo_id: str) -> tuple[Path | None, str]:
+    """``config.json`` of ``repo_id`` read from the hub cache's layout without ``huggingface_hub`` (a plain install):
+    ``models--ORG--NAME/refs/main`` names the snapshot ``snapshots/<commit>/`` that holds the files, as
+    ``huggingface_hub.try_to_load_from_cache`` reads it; without that ref, the one snapshot that has a config.json."""
+    folder = root / _folder(repo_id)
+    ref = folder / "refs" / "main"
+    try:
+        commit = ref.read_text().strip() if ref.is_file() else None
+        found = folder / "snapshots" / commit / "config.json" if commit else None
+        if found is None or not found.is_file():
+            configs = sorted((folder / "snapshots").glob("*/config.json"))
+            found = configs[0] if len(configs) == 1 else None
+            if found is None:
+                why = (f"{len(configs)} snapshots hold one and refs/main names none of them; pass the snapshot folder"
+                       if configs else "no snapshot holds one")
+                return None, f"HF cache {root}: no cached config.json for {repo_id:.120} ({why})"
+    except OSError as exc:
+        return None, f"HF cache {root}: skipped ({exc.strerror or exc})"
+    return found, f"HF cache {root}: found {found} (read without huggingface_hub)"

@@ -17,7 +17,7 @@ from pathlib import Path
 from tpkit.errors import ConfigError, UnknownModelError
 from tpkit.models.catalog import close_matches, find_entry
 from tpkit.models.config import from_config_dict, read_config_file
-from tpkit.models.hf_cache import find_cached_config
+from tpkit.models.hf_cache import expand_user, find_cached_config
 from tpkit.models.spec import ModelSpec
 
 __all__ = ["load_model"]
@@ -27,7 +27,7 @@ def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSp
     """Resolve ``name_or_path`` (file, checkpoint dir, HF cache, catalog) into a ``ModelSpec``."""
     if not isinstance(name_or_path, str) or not name_or_path.strip():
         raise UnknownModelError(f"model must be a non-empty name or path, got {name_or_path!r}")
-    path = Path(name_or_path).expanduser()
+    path = expand_user(name_or_path)
     kind, why = _path_kind(path)
     if kind == "file":
         return _with_extra(from_config_dict(read_config_file(path), name=name_or_path, source=str(path)),

@@ -52,24 +52,48 @@ class TensorInfo:
     """bytes of the tensor data (end − begin offsets)"""
 
 
+_REMEDY = ("re-download it (or remove it from the directory), or pass the checkpoint's config.json alone to derive "
+           "the weights from the config")
+"""how to go on from a damaged weights file: every header error ends with it"""
+
+
 def read_header(path: Path) -> list[TensorInfo]:
-    """Tensors listed in one safetensors file's header, each checked against the file's data size."""
+    """Tensors listed in one safetensors file's header, each checked against the file's data size; a file that
+    cannot be read as one is a ``ConfigError`` that names the file, what is wrong and how to go on."""
     try:
         with open(path, "rb") as fh:
             file_size = os.fstat(fh.fileno()).st_size
-            head = fh.read(8)
-            if len(head) != 8:
-                raise ConfigError(f"{path}: too short for a safetensors file (no 8-byte header length)")
-            (size,) = struct.unpack("<Q", head)
-            if size > _MAX_HEADER:
-                raise ConfigError(f"{path}: header length {size} bytes is implausible; is this a safetensors file?")
-            if 8 + size > file_size:
-                raise ConfigError(f"{path}: header length {size:,} bytes runs past the end of the "
-                                  f"{file_size:,}-byte file; the file is truncated or not a safetensors file")
-            raw = fh.read(size)
+            head = fh.read(40)
+            if head.startswith(b"version https://git-lfs"):
+                raise ConfigError(f"{path}: a Git LFS pointer file ({file_size:,} bytes), not the weights: the "
+                                  "repository was cloned without git-lfs; run `git lfs pull` in it, or pass its "
+                                  "config.json alone to derive the weights from the config")
+            fh.seek(0)
+            try:
+                return _read_header(fh, path, file_size)
+            except ConfigError as exc:
+                raise ConfigError(f"{exc}; {_REMEDY}") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read as a safetensors file ({exc.strerror or exc}); "
                           "remove it from the checkpoint directory or replace it") from None
+
+
+_REMEDY = ("re-download it (or remove it from the directory), or pass the checkpoint's config.json alone to derive "
+           "the weights from the config")
+"""how to go on from a damaged weights file: every header error ends with it"""
+
+
+def _read_header(fh, path: Path, file_size: int) -> list[TensorInfo]:
+    head = fh.read(8)
+    if len(head) != 8:
+        raise ConfigError(f"{path}: too short for a safetensors file (no 8-byte header length)")
+    (size,) = struct.unpack("<Q", head)
+    if size > _MAX_HEADER:
+        raise ConfigError(f"{path}: header length {size} bytes is implausible; is this a safetensors file?")
+    if 8 + size > file_size:
+        raise ConfigError(f"{path}: header length {size:,} bytes runs past the end of the "
+                          f"{file_size:,}-byte file; the file is truncated or not a safetensors file")
+    raw = fh.read(size)
     header = _parse_header(path, raw)
     data_size = file_size - 8 - size
     return [_tensor(path, name, meta, data_size) for name, meta in header.items() if name != "__metadata__"]

@@ -92,12 +92,17 @@ def mtp_bytes(spec: ModelSpec, elem: str, quant: QuantSpec | None) -> Bytes:
     return Bytes(sum(b for _, b in sums.values()))
 
 
+_QUANT_HINT = ("; --dtype is the type of the unquantised weights and activations, as in the engines: quantised weights "
+               "come from the checkpoint or --quantization (e.g. --quantization fp8)")
+
+
 def _dtype(spec: ModelSpec, dtype: str | None) -> str:
     """Canonical dtype of the unquantised weights (``tpkit.dtypes``)."""
     auto = dtype in (None, "auto")
     found = lookup_dtype(spec.torch_dtype if auto else dtype)
     if found is None or found.name not in WEIGHT_DTYPES:
-        raise PlanInputError(f"--dtype {dtype!r} is not one of auto, bfloat16, float16, half, float32, float")
+        raise PlanInputError(f"--dtype {dtype!r} is not one of auto, bfloat16, float16, half, float32, float"
+                             + _QUANT_HINT)
     if auto and found.name == "float32":
         return "bfloat16"  # both engines load an fp32 checkpoint as bf16 under dtype=auto
     return found.name

@@ -212,9 +212,11 @@ def _check(req: PerfRequest) -> None:
     if req.num_gpus is not None and req.num_gpus < req.tp:
         raise PlanInputError(f"--tp {req.tp} needs {req.tp} GPUs but --num-gpus is {req.num_gpus}; raise --num-gpus "
                              "or lower --tp")
-    if req.model.num_attention_heads % (req.tp // req.dp_attention):
-        raise PlanInputError(f"--tp {req.tp} does not divide {req.model.name}'s {req.model.num_attention_heads} "
-                             "attention heads; use a TP size that divides them")
+    heads = req.model.num_attention_heads
+    if heads % (req.tp // req.dp_attention):
+        ok = ", ".join(str(t * req.dp_attention) for t in (1, 2, 4, 8, 16, 32) if heads % t == 0)
+        raise PlanInputError(f"--tp {req.tp} does not divide {req.model.name}'s {heads} attention heads; use a TP "
+                             f"size that divides them: --tp {ok}")
     if req.engine not in ("sglang", "vllm"):
         raise PlanInputError(f"--engine must be sglang or vllm, got {req.engine!r}")
     if req.sglang_spec_v2 is not None and req.engine != "sglang":

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tpkit.dtypes import lookup_dtype
-from tpkit.engines.engine import flag
+from tpkit.engines.engine import flag, percent_hint
 from tpkit.engines.sglang.versions import LATEST, parse_version
 from tpkit.errors import PlanInputError
 
@@ -81,7 +81,8 @@ class SglangOptions:
     cuda_graph_max_bs: int | None = flag(kind="int", unit="requests",
                                          help="largest decode batch captured in a CUDA graph")
     """largest decode batch captured in a CUDA graph; None = capacity default"""
-    max_running_requests: int | None = flag(kind="int", unit="requests", help="cap on concurrently running requests")
+    max_running_requests: int | None = flag(kind="int", unit="requests", concept="running requests",
+                                             help="cap on concurrently running requests")
     """cap on concurrently running requests"""
     checkpoint_dir: str | None = None
     """local checkpoint directory (exact weight bytes from safetensors headers)"""
@@ -135,7 +136,7 @@ class SglangOptions:
         if f is not None and (isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 < f <= 1):
             raise PlanInputError(
                 f"--mem-fraction-static must be in the range (0, 1], got {f!r}; SGLang keeps this fraction of the "
-                "free memory before weight load for weights + KV cache (e.g. 0.88)")
+                "free memory before weight load for weights + KV cache (e.g. 0.88)" + percent_hint(f))
         for name in _POSITIVE_INTS:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):

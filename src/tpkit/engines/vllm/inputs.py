@@ -121,7 +121,9 @@ def _act_dtype(model: ModelSpec, options: VllmOptions) -> tuple[str, int]:
     if name == "auto":
         name = model.torch_dtype if model.torch_dtype != "float32" else "bfloat16"
     elif name not in DTYPES_ACCEPTED:
-        raise PlanInputError(f"--dtype {options.dtype!r} is not one of auto, bfloat16, float16, float32")
+        raise PlanInputError(f"--dtype {options.dtype!r} is not one of auto, bfloat16, float16, float32; --dtype is "
+                             "the type of the unquantised weights and activations, as in vLLM: quantised weights come "
+                             "from the checkpoint or --quantization (e.g. --quantization fp8)")
     found = lookup_dtype(name)
     return found.name, found.bytes
 

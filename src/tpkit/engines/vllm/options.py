@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tpkit.engines.engine import flag
+from tpkit.engines.engine import flag, percent_hint
 from tpkit.engines.vllm.kvdtype import KV_DTYPES
 from tpkit.errors import PlanInputError
 from tpkit.units import Bytes
@@ -48,7 +48,8 @@ class VllmOptions:
     max_num_batched_tokens: int | None = flag(kind="int", unit="tokens", suffixes="k",
                                               help="tokens per scheduler step (the profile-run size)")
     """tokens per scheduler step (= the profile-run size); None = the version's default"""
-    max_num_seqs: int | None = flag(kind="int", unit="requests", help="requests per scheduler step")
+    max_num_seqs: int | None = flag(kind="int", unit="requests", concept="running requests",
+                                     help="requests per scheduler step")
     """requests per step (= sampler rows in the profile run); None = the version's default"""
     kv_cache_memory_bytes: Bytes | None = flag(kind="size", unit="bytes per GPU", metavar="SIZE",
                                                help="KV cache size that replaces the profiled budget, e.g. 40GiB")
@@ -112,7 +113,7 @@ class VllmOptions:
         if u is not None and (isinstance(u, bool) or not isinstance(u, (int, float)) or not 0 < u <= 1):
             raise PlanInputError(
                 f"--gpu-memory-utilization must be in the range (0, 1], got {u!r}; it is the fraction of the "
-                "device total this vLLM instance may use (e.g. 0.9)")
+                "device total this vLLM instance may use (e.g. 0.9)" + percent_hint(u))
         for name in _POSITIVE_INTS:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
