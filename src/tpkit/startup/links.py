@@ -109,6 +109,13 @@ def group_links(gpu: GpuSpec, machine: MachineProfile | None, members: Sequence[
                 choice: LinkChoice | None = None) -> GroupTopology:
     """Links of the TP group made of profile positions ``members`` (CUDA order), for ``gpu``."""
     members = list(members)
+    if machine is None and members:
+        # the catalog's links are the same for every pair; only the hosts depend on where the GPUs sit: describe
+        # the members alone (a DP group of a 16,384-GPU plan is 1,024 GPUs, not a 16,384² matrix)
+        topo = Topology.from_catalog(gpu, num_gpus=len(members))
+        if choice is not None and not choice.empty:
+            topo = _override(topo, gpu, choice, positions=members)
+        return topo.group()
     return plan_topology(gpu, machine, max(members, default=0) + 1, choice).group(members)
 
 
@@ -117,13 +124,15 @@ def links_note(links: GroupTopology) -> str:
     return f"TP group {links.describe()}, from {links.source}" if links.source else f"TP group {links.describe()}"
 
 
-def _override(topo: Topology, gpu: GpuSpec, choice: LinkChoice) -> Topology:
-    """``topo`` with what ``choice`` says in place of its measured or assumed facts."""
+def _override(topo: Topology, gpu: GpuSpec, choice: LinkChoice, positions: Sequence[int] | None = None) -> Topology:
+    """``topo`` with what ``choice`` says in place of its measured or assumed facts; ``positions``: each GPU's
+    index in the deployment (default its index in ``topo``), which places it on its host."""
     n = topo.num_gpus
+    positions = range(n) if positions is None else positions
     if choice.link == "nvlink" and gpu.nvlink_gbps_per_direction is None and gpu.vendor == "NVIDIA":
         raise PlanInputError(f"--link nvlink: {gpu.name} has no NVLink in the catalog; use --link pcie (or name the "
                              "NVLink variant of the GPU with --gpu, see --list-gpus)")
-    nodes = tuple(i // choice.gpus_per_node for i in range(n)) if choice.nnodes > 1 else topo.nodes
+    nodes = tuple(p // choice.gpus_per_node for p in positions) if choice.nnodes > 1 else topo.nodes
 
     def same_host(i: int, j: int) -> bool:
         return not nodes or nodes[i] == nodes[j]
