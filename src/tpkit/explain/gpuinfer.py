@@ -15,7 +15,7 @@ what lies above it (the CUDA context's highest band end over the GPU families; t
 ``sglang_tp1_init`` for one rank, NCCL's for ``tp`` ranks over NVLink or PCIe, whichever is larger).  The catalog
 GPUs whose CUDA total lies in [low, high] are the candidates; none is chosen when several fit.  Only totals printed
 for the GPU itself compete (``GpuSpec.total_printed``: a total assumed from a sibling board or derived from
-nvidia-smi does not), and only GPUs SGLang runs on (``engines.sglang.defaults.sglang_runs_on``: SM75 and newer).
+nvidia-smi does not), and only GPUs SGLang runs on (``engines.sglang.support.sglang_runs_on``: SM75 and newer).
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def infer_sglang_total(parsed: ParsedLog, tp: int) -> InferredTotal | None:
         high = None
     elif high is not None:
         evidence.append(f"≤ {high.gib:.2f} GiB if the process is alone on its GPU ({high_why})")
-    from tpkit.engines.sglang.defaults import sglang_runs_on
+    from tpkit.engines.sglang.support import sglang_runs_on
     from tpkit.hardware.catalog import list_gpus
 
     fits = tuple(g.name for g in list_gpus() if high is not None and low <= g.total_bytes <= high

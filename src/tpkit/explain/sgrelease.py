@@ -45,7 +45,7 @@ def _car_bytes(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | N
     if ctx.gpu is None or tp < 2 or ctx.get("disable_custom_all_reduce") or disabled_warning:
         return None, "off"
     try:
-        from tpkit.engines.sglang.baseline import custom_allreduce_cost
+        from tpkit.engines.sglang.allreduce import custom_allreduce_cost
         from tpkit.engines.sglang.versions import LATEST, at_least
         from tpkit.hardware.topology import GroupTopology
         from tpkit.parallel import ParallelSpec

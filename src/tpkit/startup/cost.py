@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from tpkit.memory.band import resolve
-from tpkit.memory.ledger import LineItem
 from tpkit.units import Bytes
+
+if TYPE_CHECKING:  # loaded when a cost becomes a ledger line: `tpkit explain` sizes costs without a ledger
+    from tpkit.memory.ledger import LineItem
 
 __all__ = ["Cost", "KEYS"]
 
@@ -39,6 +41,8 @@ class Cost:
     def resolved(self) -> "Cost":
         """This cost at the current band end, or as measured when ``measured_terms`` names its key
         (``tpkit.memory.band``); the same cost again when it has no band."""
+        from tpkit.memory.band import resolve
+
         base = self.nominal if self.nominal is not None else self.bytes
         value, unc, source = resolve(base, self.uncertainty, term=self.key, item=self.item, source=self.source)
         if value == self.bytes and unc == self.uncertainty and source == self.source:
@@ -47,5 +51,7 @@ class Cost:
 
     def line(self, *, item: str | None = None, note: str = "") -> LineItem:
         """This cost as a ledger "use" line, under ``item`` (default: its own name), ``note`` appended."""
+        from tpkit.memory.ledger import LineItem
+
         return LineItem(item=item or self.item, bytes=self.bytes, source=self.source + note,
                         uncertainty=self.uncertainty)

@@ -39,8 +39,7 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
 from tpkit.startup.cache import startup_cache
-from tpkit.startup.cost import Cost
-from tpkit.startup.custom_allreduce import sglang_custom_allreduce
+from tpkit.engines.sglang.allreduce import custom_allreduce_cost
 from tpkit.startup.links import LinkChoice, group_links, links_note
 from tpkit.startup.terms import cublas, cuda_context, nccl_costs, sglang_process_overhead, startup_costs
 from tpkit.units import Bytes, format_bytes
@@ -72,12 +71,6 @@ class Baseline:
     """notes for the plan (e.g. memory imbalance)"""
 
 
-def custom_allreduce_cost(gpu: GpuSpec, parallel: ParallelSpec, version: str,
-                          machine: MachineProfile | None = None, links: LinkChoice | None = None) -> Cost:
-    """SGLang's custom all-reduce buffers on the first TP group for a release (0 bytes when disabled); ``links``:
-    what the user or the log says about the links (``tpkit.startup.links``)."""
-    links = group_links(gpu, machine, range(parallel.tp), links)
-    return sglang_custom_allreduce(gpu, links, parallel.tp, v2=at_least(version, "0.5.12"))
 
 
 def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, era: str, machine: MachineProfile | None, *,

@@ -306,15 +306,3 @@ def _formula(gpu_mem_mib: float, reserved_mib: float, source: str, ndigits: int 
     return FractionChoice(value=value, reserved_mib=reserved_mib,
                           source=f"{source} → f = (gpu {gpu_mem_mib:.0f} − {reserved_mib:.0f}) / gpu = {value:.3f}")
 
-
-SGLANG_MIN_COMPUTE_CAPABILITY = (7, 5)
-"""SGLang refuses an NVIDIA GPU below SM75 at its weight load: ``RuntimeError("SGLang only supports sm75 and
-above.")`` (sglang 0.4.2–0.5.20 ``model_executor/model_runner.py`` ``ModelRunner.load_model``; 0.5.23
-``model_executor/model_runner_components/load_model_utils.py``); below SM80 it also loads in float16."""
-
-
-def sglang_runs_on(vendor: str, compute_capability: tuple[int, int] | None) -> bool:
-    """False for an NVIDIA GPU below ``SGLANG_MIN_COMPUTE_CAPABILITY`` (a V100); True when it is unknown."""
-    if vendor != "NVIDIA" or compute_capability is None:
-        return True
-    return tuple(compute_capability) >= SGLANG_MIN_COMPUTE_CAPABILITY

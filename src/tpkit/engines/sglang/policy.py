@@ -431,8 +431,8 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
 
 
 def _check_sm75(gpu: GpuSpec) -> None:
-    """No plan for a GPU SGLang refuses (``defaults.sglang_runs_on``: below SM75, e.g. a V100)."""
-    from tpkit.engines.sglang.defaults import SGLANG_MIN_COMPUTE_CAPABILITY, sglang_runs_on
+    """No plan for a GPU SGLang refuses (``support.sglang_runs_on``: below SM75, e.g. a V100)."""
+    from tpkit.engines.sglang.support import SGLANG_MIN_COMPUTE_CAPABILITY, sglang_runs_on
 
     if not sglang_runs_on(gpu.vendor, gpu.compute_capability):
         cc, low = gpu.compute_capability, SGLANG_MIN_COMPUTE_CAPABILITY
