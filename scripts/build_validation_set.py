@@ -181,6 +181,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_031": (None, "", {}, "laptop RTX 5090 (24 GB) under WSL2: not in the GPU catalog and the log prints no CUDA "
                              "total (WSL2 reports its own); no Qwen2.5-32B-Instruct-GPTQ-Int4 config in the set; a "
                              "0.21.1 development build"),
+    # helper new6 (2026-12-04): kaggle-vllm/kaggle-vllm's milestone-4 compatibility runs on Kaggle's 2 x T4 (logs also
+    # in tests/logs/data/vllm/ as vl_090-vl_093). The build prints 0.18.2.dev0+ga26e8dc7f.d20260822: setuptools-scm's
+    # next-version form for a modified tree at the v0.18.1 tag, so the 0.18.1 rules apply
+    **{cid: ("0.18.1", "printed 'Initializing a V1 LLM engine (v0.18.2.dev0+ga26e8dc7f.d20260822)': v0.18.1 source with "
+                       "local changes (setuptools-scm dev0 + .d<date> = a dirty tree at the tag)", {}, None)
+       for cid in ("vp_032", "vp_033", "vp_034", "vp_035")},
 }
 
 SGLANG_PUBLIC = {
