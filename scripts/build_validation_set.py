@@ -181,6 +181,15 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_031": (None, "", {}, "laptop RTX 5090 (24 GB) under WSL2: not in the GPU catalog and the log prints no CUDA "
                              "total (WSL2 reports its own); no Qwen2.5-32B-Instruct-GPTQ-Int4 config in the set; a "
                              "0.21.1 development build"),
+    # helper new6 (2026-12-04): kaggle-vllm/kaggle-vllm's milestone-4 compatibility runs on Kaggle's 2 x T4 (logs also
+    # in tests/logs/data/vllm/ as vl_090-vl_093). The build prints 0.18.2.dev0+ga26e8dc7f.d20260822, so the 0.18.1 rules apply
+    # (next-version form for a modified tree at the v0.18.1 tag). The tp-2 runs' two T4s have no CUDA peer access: the
+    # same repository's NCCL_DEBUG=INFO log of that machine (artifacts/kaggle-2026-09-07-milestone-3-measured-comm/
+    # nccl-info.log) prints 'Check P2P Type isAllDirectP2p 0' and 'Channel 00 : 0[0] -> 1[1] via SHM/direct/direct'
+    **{cid: ("0.18.1", "printed 'Initializing a V1 LLM engine (v0.18.2.dev0+ga26e8dc7f.d20260822)': v0.18.1 source with "
+                       "local changes (setuptools-scm dev0 + .d<date> = a dirty tree at the tag)",
+             {"no_p2p": True} if cid in ("vp_033", "vp_035") else {}, None)
+       for cid in ("vp_032", "vp_033", "vp_034", "vp_035")},
 }
 
 SGLANG_PUBLIC = {

@@ -104,3 +104,25 @@ def test_nontorch_growth_is_charged_from_0_11_on_more_than_one_rank_only():
         assert _plan(version, par=ParallelSpec(pp=2)).ledger.get("non-torch growth during profiling").bytes == tp2.bytes
     assert _plan("0.10.2").ledger.get("non-torch growth during profiling").bytes == Bytes(0)
     assert "non-torch growth during profiling" not in [l.item for l in _plan("v0").ledger.items]
+
+
+def test_nontorch_growth_without_peer_access_on_one_node_is_the_one_rank_row():
+    """No CUDA peer access inside one node: NCCL's SHM transport keeps its channel buffers in host memory (NCCL docs,
+    NCCL_SHM_DISABLE), so from 0.11 the profile's collectives grow no device memory beyond the one-rank row (helper
+    new6: kaggle-vllm's 2 x T4, vp_033 / vp_035). With peer access, or across nodes, the tp>1 row stays."""
+    from tpkit.startup.links import link_choice
+    from tpkit.startup.terms import vllm_nontorch_growth
+
+    one, many = vllm_nontorch_growth(1), vllm_nontorch_growth(2)
+    assert one.bytes < many.bytes
+    no_p2p = link_choice(link="pcie", no_p2p=True, num_gpus=2)
+    item = "non-torch growth during profiling"
+    for version in ("0.11.0", "0.18.1", "0.27.0", "current"):
+        line = _plan(version, links=no_p2p).ledger.get(item)
+        assert (line.bytes, line.uncertainty) == (one.bytes, one.uncertainty) and "SHM transport" in line.source
+        assert _plan(version, links=link_choice(link="pcie", num_gpus=2)).ledger.get(item).bytes == many.bytes
+        across = link_choice(no_p2p=True, nnodes=2, num_gpus=2)
+        assert _plan(version, links=across).ledger.get(item).bytes == many.bytes
+        assert _plan(version, links=no_p2p).ledger.check(Bytes(0)) == []
+    # before 0.11 NCCL is set up after the snapshot and charged as its own lines: no growth line either way
+    assert _plan("0.10.2", links=no_p2p).ledger.get(item).bytes == Bytes(0)

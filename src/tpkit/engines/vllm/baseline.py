@@ -203,6 +203,13 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
       the KV budget (utils/mem_utils.py, v1/worker/gpu_worker.py determine_available_memory; vllm 0.11.0 and
       0.28.0 wheels).  Its size is the start-up table's ``vllm_nontorch_growth[tp>1]`` (public late-0.2x logs,
       beyond the family's cuBLAS, which is its own term), with its band.  At world 1 the rows give 0 beyond cuBLAS.
+      A group on one node without CUDA peer access (``--no-p2p``, or a log's "lacks GPU P2P capability") gets the
+      world-1 row instead: NCCL then connects the ranks over its SHM transport, "used between devices when
+      peer-to-peer cannot happen, therefore, host memory is used" (NCCL environment-variable docs,
+      NCCL_SHM_DISABLE), so the lazily connected channels hold no device memory.  Evidence: kaggle-vllm's 2 x T4
+      runs (NCCL 2.27.5 'via SHM/direct/direct', 'isAllDirectP2p 0' on the same machine; vLLM 0.18.1 source,
+      eager, custom all-reduce off): weights + profile + growth took 0.35 GiB of the budget at tp 2 as at tp 1
+      (Llama-3.2-3B: 13.28 − 3.05 − 9.88 against 13.28 − 6.02 − 6.90 GiB), not the tp>1 row's 1.43 GiB.
     * With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
       the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
       all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land
@@ -218,10 +225,19 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
     parts: list[tuple[Bytes, Bytes, str]] = []
     world = parallel.tp * parallel.pp
     if not rules.distributed_after_snapshot and world > 1:
-        c = vllm_nontorch_growth(world)
-        parts.append((c.bytes, c.uncertainty, f"tp × pp = {world}: NCCL connections made lazily by the profile "
-                                              f"run's collectives and workspaces outside torch (vLLM ≥ 0.11 "
-                                              f"charges them); {c.source}"))
+        group = group_links(gpu, None, range(world), links)
+        if group.num_nodes == 1 and not group.p2p:
+            c = vllm_nontorch_growth(1)
+            parts.append((c.bytes, c.uncertainty, f"tp × pp = {world} on one node without CUDA peer access: NCCL "
+                                                  f"connects over its SHM transport, whose buffers are host memory "
+                                                  f"(NCCL docs, NCCL_SHM_DISABLE), so the profile's collectives grow "
+                                                  f"no device memory beyond one rank's ({links_note(group)}); "
+                                                  f"{c.source}"))
+        else:
+            c = vllm_nontorch_growth(world)
+            parts.append((c.bytes, c.uncertainty, f"tp × pp = {world}: NCCL connections made lazily by the profile "
+                                                  f"run's collectives and workspaces outside torch (vLLM ≥ 0.11 "
+                                                  f"charges them); {c.source}"))
     if parallel.dp > 1 and moe:
         group = group_links(gpu, None, range(0, parallel.num_gpus, parallel.tp * parallel.pp), links)
         nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if group.full_nvlink else "pcie",
