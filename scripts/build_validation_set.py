@@ -251,6 +251,9 @@ SGLANG_PUBLIC = {
                {"disable_custom_all_reduce": True}, None),  # --disable-custom-all-reduce in the launch command
     # helper new5 (2026-12-04): public start-ups of models / releases the set had few of
     "gs_019": ("0.4.4", "PR branch of 2025-03-27 (main between v0.4.4 and v0.4.5, as sg_013)", {}, None),
+    # helper new7 (2026-12-04): a server log committed to a public repository
+    "gs_020": ("0.5.7", "a 0.5.7 source build (the log's paths: src/sglang_0.5.7/...; FlashInfer 0.5.3, 0.5.7's pin)",
+               {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
