@@ -22,6 +22,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # gs_010 +2.9 → +3.3 % (its hybrid state pool shrinks more than the budget)
                                      # Helper new5 (2026-12-04) added gs_019 as printed (+0.0 %, no rule changed):
                                      # 33 scored, median 0.32 %, p90 1.60 %, 32/33 inside (level unchanged)
+                                     # Helper new7 (2026-12-04) added gs_020 as printed (−2.3 % blind, inside
+                                     # its band, no rule changed): 34 scored, median 0.35 %, p90 1.90 %, 33/34
+                                     # inside (level unchanged)
     # helper scor (2026-12-04): vl_024, vp_024, vl_076 scored as printed: 54 scored, median 1.93 % (level 0.016 → 0.020)
     # lead, end of the second session of 2026-12-04: 64 scored, median 1.45 %, p90 13.2 %, 54/64 inside (tightened)
     "vllm": (0.016, 0.14, 0.83),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
