@@ -190,6 +190,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                        "local changes (setuptools-scm dev0 + .d<date> = a dirty tree at the tag)",
              {"no_p2p": True} if cid in ("vp_033", "vp_035") else {}, None)
        for cid in ("vp_032", "vp_033", "vp_034", "vp_035")},
+    # helper new7 (2026-12-04): a vLLM server log committed to a public repository (abinavChandar/demo_env_l4)
+    "vp_036": ("0.11.0", "printed 'vLLM API server version 0.11.0'", {}, None),
 }
 
 SGLANG_PUBLIC = {
