@@ -325,7 +325,10 @@ def plan(args):
             result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     else:
         result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
-    notes = gpu_memory_note(args, gpu) + board_note(args, gpu, parallel) + quantization_note(args, model) + tuple(notes)
+    from tpkit.engines.unified import unified_memory_note
+
+    notes = (gpu_memory_note(args, gpu) + board_note(args, gpu, parallel) + quantization_note(args, model)
+             + unified_memory_note(args.engine, getattr(args, "engine_version", None), gpu) + tuple(notes))
     if notes:
         from dataclasses import replace
 

@@ -52,6 +52,11 @@ class GpuSpec:
     nvidia-smi or assumed equal to a sibling board's: such a total is not matched against a log's numbers
     (``logs.gpu_names.gpus_with_total``, ``explain.gpuinfer``), so a sibling never makes a printed match ambiguous"""
 
+    unified_memory: bool = False
+    """the GPU shares the host's memory (GB10 / DGX Spark, Jetson Thor and Orin): cudaMemGetInfo reports the system
+    memory the OS leaves, so the total and the free memory at start-up vary with what the host uses
+    (``engines.unified``)"""
+
     def source_of(self, field: str) -> str:
         """Where the value of ``field`` came from (``"not recorded"`` when the catalog says nothing)."""
         return dict(self.sources).get(field, "not recorded")

@@ -1,0 +1,58 @@
+"""What the engines do on a unified-memory GPU (GB10 / DGX Spark, Jetson Thor and Orin), read in the released wheels.
+
+On these devices cudaMemGetInfo reports the system memory the OS leaves: its total is the host's memory less what
+the OS keeps, and its "free" leaves out the page cache.  The catalog marks them with ``unified_memory``.
+
+* vLLM, 0.12.0 and later (``vllm/utils/mem_utils.py`` ``MemorySnapshot.measure``; in 0.12–0.19 a compute
+  capability check for (8, 7) Orin, (11, 0) Thor, (12, 1) Spark, from 0.20 ``current_platform.is_integrated_gpu``):
+  the free memory is ``psutil.virtual_memory().available`` (MemAvailable, page cache counted as free) instead of
+  cudaMemGetInfo's.  The total stays cudaMemGetInfo's.  The KV budget (utilization × total − profiled use) takes
+  differences of snapshots, so a host's steady use cancels; it enters through the start-up check (free at start
+  must reach utilization × total) and through the total itself.  0.11.0 and earlier have no such branch (read in
+  the 0.11.0 wheel: neither ``vllm/utils/__init__.py`` nor a ``mem_utils`` module holds it): the free memory is
+  cudaMemGetInfo's, which the page cache lowers.
+* SGLang, 0.5.9 and later read (``sglang/srt/utils/common.py`` ``get_available_gpu_memory``: when
+  ``torch.cuda.get_device_properties(..).is_integrated``, free = MemAvailable; read in 0.5.9, 0.5.10.post1,
+  0.5.11–0.5.13 and 0.5.23; releases before 0.5.9 were not read here).  SGLang's pool is the free memory after the
+  weights less (1 − mem_fraction_static) × total, so every byte the host uses at start-up comes out of the KV pool.
+
+tpkit plans with the catalog total and a host that uses nothing else; the note below says so in the plan.
+"""
+
+from __future__ import annotations
+
+__all__ = ["unified_memory_note", "VLLM_FIRST", "SGLANG_FIRST_READ"]
+
+VLLM_FIRST = (0, 12, 0)
+"""first vLLM release whose MemorySnapshot takes MemAvailable on unified memory"""
+SGLANG_FIRST_READ = "0.5.9"
+"""earliest SGLang release read with the is_integrated branch in get_available_gpu_memory"""
+
+
+def unified_memory_note(engine: str, version: str | None, gpu) -> tuple[str, ...]:
+    """The plan warning for a unified-memory GPU (empty for a discrete one)."""
+    if not getattr(gpu, "unified_memory", False):
+        return ()
+    head = (f"{gpu.name} has unified memory: its CUDA total and the free memory at start-up vary with what the host "
+            "uses (the plan assumes a host that uses nothing else); pass --gpu-memory with the total that "
+            "nvidia-smi or the engine log prints")
+    if engine == "vllm":
+        from tpkit.engines.vllm.versions import CURRENT, parse_version
+
+        if parse_version(version or CURRENT) >= VLLM_FIRST:
+            tail = ("vLLM 0.12+ counts the host's MemAvailable as free (mem_utils MemorySnapshot): the KV budget "
+                    "does not move with steady host use, but start-up fails when MemAvailable is below "
+                    "gpu_memory_utilization × total")
+        else:
+            tail = ("vLLM before 0.12 treats it as a discrete GPU: cudaMemGetInfo's free leaves out the page cache, "
+                    "so start-up can fail its free-memory check (drop caches or lower gpu_memory_utilization)")
+    else:
+        from tpkit.engines.sglang.versions import at_least
+
+        if version is None or at_least(version, SGLANG_FIRST_READ):
+            tail = ("SGLang reads the host's MemAvailable as free (get_available_gpu_memory): every GiB the host "
+                    "uses at start-up comes out of the KV pool")
+        else:
+            tail = (f"SGLang releases before {SGLANG_FIRST_READ} were not read for unified memory; from "
+                    f"{SGLANG_FIRST_READ} free memory is the host's MemAvailable and host use comes out of the KV pool")
+    return (f"{head}. {tail}",)

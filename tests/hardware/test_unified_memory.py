@@ -1,0 +1,42 @@
+"""Unified-memory GPUs (GB10): the catalog flag and the engines' rules per release (engines.unified)."""
+
+from tpkit.engines.unified import unified_memory_note
+from tpkit.hardware.catalog import list_gpus, lookup_gpu
+
+
+def test_gb10_is_flagged_and_discrete_gpus_are_not():
+    assert lookup_gpu("GB10").unified_memory
+    assert lookup_gpu("DGX Spark").unified_memory
+    assert not lookup_gpu("H100").unified_memory
+    assert [g.name for g in list_gpus() if g.unified_memory] == ["GB10"]
+
+
+def test_discrete_gpu_gets_no_note():
+    assert unified_memory_note("vllm", None, lookup_gpu("H100")) == ()
+    assert unified_memory_note("sglang", None, lookup_gpu("H200")) == ()
+
+
+def test_vllm_boundary_at_0_12():
+    gb10 = lookup_gpu("GB10")
+    before = unified_memory_note("vllm", "0.11.0", gb10)[0]
+    after = unified_memory_note("vllm", "0.12.0", gb10)[0]
+    assert "--gpu-memory" in before and "--gpu-memory" in after
+    assert "before 0.12" in before and "MemAvailable" not in before
+    assert "0.12+" in after and "MemAvailable" in after
+    assert unified_memory_note("vllm", None, gb10) == unified_memory_note("vllm", "0.33", gb10)
+
+
+def test_sglang_read_from_0_5_9():
+    gb10 = lookup_gpu("GB10")
+    assert "were not read" in unified_memory_note("sglang", "0.5.8", gb10)[0]
+    for version in ("0.5.9", "0.5.23", None):
+        assert "comes out of the KV pool" in unified_memory_note("sglang", version, gb10)[0]
+
+
+def test_plan_warns_on_gb10(capsys):
+    from tpkit.cli import main
+
+    rc = main(["plan", "tests/validation/configs/Qwen--Qwen2-7B-Instruct.json", "--gpu", "GB10", "--engine", "vllm"])
+    out = capsys.readouterr().out
+    assert rc in (0, None)
+    assert "GB10 has unified memory" in out
