@@ -119,8 +119,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper new (2026-12-03): vl_072/vl_073 (logs also in tests/logs/data/vllm/); vp_007-vp_015 (numbered vp_003-vp_011
     # on the helper's branch, renumbered at the merge beside helper v08's vp_003-vp_006) are the H100 runs
     # tabulated by llm-d/llm-d-benchmark's config_explorer (scored on the printed available KV memory)
-    "vl_072": (None, "", {}, "DGX Spark (GB10, unified memory): not in the GPU catalog and the log does not print the "
-                             "CUDA total; TheBloke/Mistral-7B-Instruct-v0.2-GPTQ: its GPTQ config is not in the set"),
+    "vl_072": (None, "", {}, "TheBloke/Mistral-7B-Instruct-v0.2-GPTQ: its GPTQ config (v0.2 vocabulary, "
+                             "quantization_config) is not in the set; GB10 is in the catalog now (unified memory: the "
+                             "log does not print the CUDA total, which varies with the host)"),
     "vl_073": ("0.29.0", "printed by the report (vLLM 0.29.0 wheel)", {}, None),
     **{cid: ("0.14.1", LLMD_BASIS, {}, None) for cid in ("vp_007", "vp_009", "vp_011", "vp_012", "vp_013",
                                                          "vp_014", "vp_015")},
