@@ -26,7 +26,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # its band, no rule changed): 34 scored, median 0.35 %, p90 1.90 %, 33/34
                                      # inside (level unchanged)
     # helper scor (2026-12-04): vl_024, vp_024, vl_076 scored as printed: 54 scored, median 1.93 % (level 0.016 → 0.020)
-    # lead, end of the second session of 2026-12-04: 64 scored, median 1.45 %, p90 13.2 %, 54/64 inside (tightened)
+    # lead, end of the second session of 2026-12-04: 65 scored, median 1.46 %, p90 13.2 %, 55/65 inside (tightened)
     # helper new7 (2026-12-04): vp_036 added as printed (−1.6 % blind, inside, no rule changed): 65 scored, median
     # 1.46 %, p90 13.2 %, 55/65 inside (level unchanged)
     "vllm": (0.016, 0.14, 0.83),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
