@@ -4,26 +4,13 @@ wrong, what was received, how to fix it), no usage block, no traceback, nothing 
 Each test names the behaviour before the fix it pins."""
 
 import json
-from pathlib import Path
 
 import pytest
 
-from tpkit.cli import main
+from clirun import SYNTHETIC_KIMI, cli
 from tpkit.runtime.machine_probe import no_gpu_reason
 
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
-SYNTHETIC_KIMI = (Path(__file__).resolve().parents[1] / "logs" / "data" / "synthetic"
-                  / "kimi_k25_8x_rtx_pro_6000_sglang.log")
-
-
-def cli(capsys, *argv):
-    """(exit code, stdout, stderr) of ``tpkit ARGV``; argparse's own exits included."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def refused(capsys, *argv, says=()):

@@ -8,21 +8,10 @@ import os
 
 import pytest
 
-from tpkit.cli import main
+from clirun import SYNTHETIC_KIMI, cli
 from tpkit.runtime.machine_probe import no_gpu_reason
 
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
-SYNTHETIC_KIMI = os.path.join(os.path.dirname(__file__), "..", "logs", "data", "synthetic",
-                              "kimi_k25_8x_rtx_pro_6000_sglang.log")
-
-
-def cli(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def refused(capsys, *argv, says=()):
@@ -215,7 +204,7 @@ def test_a_fraction_just_above_one_is_not_called_a_percentage(capsys):
 def test_a_gpu_smaller_than_the_memory_the_log_shows_free_is_a_contradiction(capsys, argv, flag):
     """Before: '--gpu h100' on a log with 93.01 GiB free before the weights was taken as the device, and the
     ledger showed a CUDA context of −14.70 GiB."""
-    code, out, err = cli(capsys, "explain", SYNTHETIC_KIMI, *argv, "--json")
+    code, out, err = cli(capsys, "explain", str(SYNTHETIC_KIMI), *argv, "--json")
     assert code == 0, err
     d = json.loads(out)
     (c,) = d["contradictions"]
@@ -226,7 +215,7 @@ def test_a_gpu_smaller_than_the_memory_the_log_shows_free_is_a_contradiction(cap
 
 def test_a_larger_gpu_flag_is_not_a_contradiction(capsys):
     """Another process may have held memory: only the lower bound is firm."""
-    code, out, err = cli(capsys, "explain", SYNTHETIC_KIMI, "--gpu", "B200", "--json")
+    code, out, err = cli(capsys, "explain", str(SYNTHETIC_KIMI), "--gpu", "B200", "--json")
     assert code == 0, err
     d = json.loads(out)
     assert d["contradictions"] == [] and d["gpu"]["name"] == "B200"

@@ -7,21 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from tpkit.cli import main
+from clirun import cli as _cli
 
 ROOT = Path(__file__).resolve().parents[2]
 QWEN = str(ROOT / "tests" / "validation" / "configs" / "Qwen--Qwen2-7B-Instruct.json")
 LOGS = ROOT / "tests" / "logs" / "data" / "vllm"
 CAR = "custom all-reduce buffers"
-
-
-def _cli(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _plan(capsys, *argv, engine="vllm"):
