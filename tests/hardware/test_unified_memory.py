@@ -40,3 +40,13 @@ def test_plan_warns_on_gb10(capsys):
     out = capsys.readouterr().out
     assert rc in (0, None)
     assert "GB10 has unified memory" in out
+
+
+def test_vllm_version_aliases_are_read_as_their_release():
+    """The note takes --engine-version as the plan does: 'current'/'latest' are the newest release, 'v0' and
+    'X:v0' the V0 engine (before 0.12); it refused them as unreadable before."""
+    gb10 = lookup_gpu("GB10")
+    for alias in ("current", "latest"):
+        assert "0.12+" in unified_memory_note("vllm", alias, gb10)[0]
+    for alias in ("v0", "0.8.2:v0"):
+        assert "before 0.12" in unified_memory_note("vllm", alias, gb10)[0]

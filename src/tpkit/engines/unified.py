@@ -37,9 +37,9 @@ def unified_memory_note(engine: str, version: str | None, gpu) -> tuple[str, ...
             "uses (the plan assumes a host that uses nothing else); pass --gpu-memory with the total that "
             "nvidia-smi or the engine log prints")
     if engine == "vllm":
-        from tpkit.engines.vllm.versions import CURRENT, parse_version
+        from tpkit.engines.vllm.versions import CURRENT, resolve_rules
 
-        if parse_version(version or CURRENT) >= VLLM_FIRST:
+        if resolve_rules(version or CURRENT).release >= VLLM_FIRST:  # the release of an alias too ("current", "v0")
             tail = ("vLLM 0.12+ counts the host's MemAvailable as free (mem_utils MemorySnapshot): the KV budget "
                     "does not move with steady host use, but start-up fails when MemAvailable is below "
                     "gpu_memory_utilization × total")
