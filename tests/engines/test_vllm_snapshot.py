@@ -126,3 +126,26 @@ def test_nontorch_growth_without_peer_access_on_one_node_is_the_one_rank_row():
         assert _plan(version, links=no_p2p).ledger.check(Bytes(0)) == []
     # before 0.11 NCCL is set up after the snapshot and charged as its own lines: no growth line either way
     assert _plan("0.10.2", links=no_p2p).ledger.get(item).bytes == Bytes(0)
+
+
+def test_nontorch_growth_reads_a_probed_machine_without_peer_access():
+    """The same rule from a ``tpkit probe`` profile: two GPUs on one host whose probe found no CUDA peer access get
+    the one-rank row; the same two GPUs with peer access keep the tp>1 row (the links come from the one place,
+    ``startup.links.group_links``, with the machine)."""
+    from tpkit.hardware.machine import GpuState, MachineProfile
+    from tpkit.startup.terms import vllm_nontorch_growth
+    from tpkit.units import GiB
+
+    def machine(p2p: bool) -> MachineProfile:
+        gpus = tuple(GpuState(index=i, name="NVIDIA H200", total_bytes=H200.total_bytes,
+                              free_bytes=H200.total_bytes - GiB(1), compute_capability=(9, 0)) for i in range(2))
+        return MachineProfile(gpus=gpus, nvlink_links=((0, 0), (0, 0)),
+                              p2p_access=((False, p2p), (p2p, False)))
+
+    item = "non-torch growth during profiling"
+    for version in ("0.11.0", "current"):
+        opts = VllmOptions(engine_version=version)
+        off = plan_vllm(llama3_8b(), H200, ParallelSpec(tp=2), opts, weights=W, machine=machine(False))
+        on = plan_vllm(llama3_8b(), H200, ParallelSpec(tp=2), opts, weights=W, machine=machine(True))
+        assert off.ledger.get(item).bytes == vllm_nontorch_growth(1).bytes
+        assert on.ledger.get(item).bytes == vllm_nontorch_growth(2).bytes

@@ -192,7 +192,8 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machin
 
 
 def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *,
-                            moe: bool = True, links: LinkChoice | None = None) -> tuple[LineItem, ...]:
+                            moe: bool = True, links: LinkChoice | None = None,
+                            machine: MachineProfile | None = None) -> tuple[LineItem, ...]:
     """Non-torch memory that first appears during the V1 profile run, as lines.
 
     * From 0.11.0 (the init snapshot follows the distributed init, ``distributed_after_snapshot`` False) with
@@ -203,9 +204,9 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
       the KV budget (utils/mem_utils.py, v1/worker/gpu_worker.py determine_available_memory; vllm 0.11.0 and
       0.28.0 wheels).  Its size is the start-up table's ``vllm_nontorch_growth[tp>1]`` (public late-0.2x logs,
       beyond the family's cuBLAS, which is its own term), with its band.  At world 1 the rows give 0 beyond cuBLAS.
-      A group on one node without CUDA peer access (``--no-p2p``, or a log's "lacks GPU P2P capability") gets the
-      world-1 row instead: NCCL then connects the ranks over its SHM transport, "used between devices when
-      peer-to-peer cannot happen, therefore, host memory is used" (NCCL environment-variable docs,
+      A group on one node without CUDA peer access (``--no-p2p``, a log's "lacks GPU P2P capability", or a probed
+      ``--machine`` profile) gets the world-1 row instead: NCCL then connects the ranks over its SHM transport,
+      "used between devices when peer-to-peer cannot happen, therefore, host memory is used" (NCCL environment-variable docs,
       NCCL_SHM_DISABLE), so the lazily connected channels hold no device memory.  Evidence: kaggle-vllm's 2 x T4
       runs (NCCL 2.27.5 'via SHM/direct/direct', 'isAllDirectP2p 0' on the same machine; vLLM 0.18.1 source,
       eager, custom all-reduce off): weights + profile + growth took 0.35 GiB of the budget at tp 2 as at tp 1
@@ -225,7 +226,7 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
     parts: list[tuple[Bytes, Bytes, str]] = []
     world = parallel.tp * parallel.pp
     if not rules.distributed_after_snapshot and world > 1:
-        group = group_links(gpu, None, range(world), links)
+        group = group_links(gpu, machine, range(world), links)
         if group.num_nodes == 1 and not group.p2p:
             c = vllm_nontorch_growth(1)
             parts.append((c.bytes, c.uncertainty, f"tp × pp = {world} on one node without CUDA peer access: NCCL "

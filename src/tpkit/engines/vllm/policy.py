@@ -526,7 +526,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     ws_lines = _mla_workspace(model, options, r, rules) + _v2_state(model, options, r, rules)
     g_line = _graphs(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
-                                                                     links=options.links))
+                                                                     links=options.links, machine=machine))
     draft_w = drafter.weights if drafter is not None else Bytes(0)
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w
                             + sum((l.bytes for l in mla_lines), Bytes(0)),
