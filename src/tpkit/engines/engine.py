@@ -16,7 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Engine", "Flag", "flag", "FLAG_KINDS", "percent_hint"]
+from tpkit.errors import PlanInputError
+
+__all__ = ["Engine", "Flag", "flag", "FLAG_KINDS", "percent_hint", "check_fraction", "check_whole_numbers",
+           "check_switches"]
 
 FLAG_KINDS = ("str", "int", "fraction", "size", "bool")
 """how a flag's text becomes the field's value: as is, a whole number, a number in (0, 1], a size with a
@@ -58,6 +61,28 @@ def percent_hint(value) -> str:
     fraction too large, not 1.2 %): what to write instead."""
     ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 5 <= value <= 100
     return f"; {value:g} looks like a percentage: write {value / 100:g}" if ok else ""
+
+
+def check_fraction(name: str, value, meaning: str) -> None:
+    """Refuse a memory fraction outside (0, 1] (None = the engine's default): ``name`` is the flag, ``meaning`` what
+    the engine does with it, with an example value."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1):
+        raise PlanInputError(f"--{name} must be in the range (0, 1], got {value!r}; {meaning}" + percent_hint(value))
+
+
+def check_whole_numbers(options, names: tuple[str, ...]) -> None:
+    """Refuse a field of ``options`` among ``names`` that is set but is not a whole number ≥ 1."""
+    for name in names:
+        value = getattr(options, name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value!r}")
+
+
+def check_switches(options, names: tuple[str, ...]) -> None:
+    """Refuse a field of ``options`` among ``names`` that is not True or False."""
+    for name in names:
+        if not isinstance(getattr(options, name), bool):
+            raise PlanInputError(f"{name} must be True or False, got {getattr(options, name)!r}")
 
 
 def flag(default=None, **kw):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tpkit.dtypes import lookup_dtype
-from tpkit.engines.engine import flag, percent_hint
+from tpkit.engines.engine import check_fraction, check_switches, check_whole_numbers, flag
 from tpkit.engines.sglang.versions import LATEST, parse_version
 from tpkit.errors import PlanInputError
 
@@ -132,22 +132,15 @@ class SglangOptions:
 
     def __post_init__(self) -> None:
         parse_version(self.engine_version)
-        f = self.mem_fraction_static
-        if f is not None and (isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 < f <= 1):
-            raise PlanInputError(
-                f"--mem-fraction-static must be in the range (0, 1], got {f!r}; SGLang keeps this fraction of the "
-                "free memory before weight load for weights + KV cache (e.g. 0.88)" + percent_hint(f))
-        for name in _POSITIVE_INTS:
-            value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value!r}")
+        check_fraction("mem-fraction-static", self.mem_fraction_static,
+                       "SGLang keeps this fraction of the free memory before weight load for weights + KV cache "
+                       "(e.g. 0.88)")
+        check_whole_numbers(self, _POSITIVE_INTS)
         cpp = self.chunked_prefill_size
         if cpp is not None and (isinstance(cpp, bool) or not isinstance(cpp, int) or (cpp < 1 and cpp != -1)):
             raise PlanInputError(f"--chunked-prefill-size must be a whole number ≥ 1, or -1 to disable chunked "
                                  f"prefill (as in SGLang), got {cpp!r}")
-        if not isinstance(self.disable_custom_all_reduce, bool):
-            raise PlanInputError(f"disable_custom_all_reduce must be True or False, got "
-                                 f"{self.disable_custom_all_reduce!r}")
+        check_switches(self, ("disable_custom_all_reduce",))
         if self.speculative_algorithm is not None and self.speculative_algorithm not in SPEC_ALGORITHMS:
             raise PlanInputError(f"--speculative-algorithm {self.speculative_algorithm!r} is not sized by tpkit; use "
                                  f"one of {', '.join(SPEC_ALGORITHMS)}")

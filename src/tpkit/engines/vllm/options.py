@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tpkit.engines.engine import flag, percent_hint
+from tpkit.engines.engine import check_fraction, check_switches, check_whole_numbers, flag
 from tpkit.engines.vllm.kvdtype import KV_DTYPES
 from tpkit.errors import PlanInputError
 from tpkit.units import Bytes
@@ -109,21 +109,13 @@ class VllmOptions:
         if self.skip_mm_profiling is True and rules.release < (0, 10, 1):
             raise PlanInputError(f"--skip-mm-profiling exists from vLLM 0.10.1 (engine/arg_utils.py), not in "
                                  f"{self.engine_version}; leave it out or plan a later --engine-version")
-        u = self.gpu_memory_utilization
-        if u is not None and (isinstance(u, bool) or not isinstance(u, (int, float)) or not 0 < u <= 1):
-            raise PlanInputError(
-                f"--gpu-memory-utilization must be in the range (0, 1], got {u!r}; it is the fraction of the "
-                "device total this vLLM instance may use (e.g. 0.9)" + percent_hint(u))
-        for name in _POSITIVE_INTS:
-            value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value!r}")
+        check_fraction("gpu-memory-utilization", self.gpu_memory_utilization,
+                       "it is the fraction of the device total this vLLM instance may use (e.g. 0.9)")
+        check_whole_numbers(self, _POSITIVE_INTS)
         kv = self.kv_cache_memory_bytes
         if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
             raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
-        for name in ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling"):
-            if not isinstance(getattr(self, name), bool):
-                raise PlanInputError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        check_switches(self, ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling"))
         if self.speculative_config is not None:
             from tpkit.engines.vllm.speculative import parse_speculative_config
 
