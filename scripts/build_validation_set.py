@@ -205,6 +205,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
        for cid in ("vp_041", "vp_042", "vp_043")},
     "vp_044": ("0.20.2", "printed 'Initializing a V1 LLM engine (v0.20.2)'", {}, None),
     "vp_045": ("0.13.0", "printed 'vLLM API server version 0.13.0'", {}, None),
+    **{cid: ("0.10.2", "printed 'vLLM API server version 0.10.2'", {"topk_topp_sampler": "native"}, None)
+       for cid in ("vp_046", "vp_047")},
 }
 
 SGLANG_PUBLIC = {
