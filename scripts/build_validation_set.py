@@ -193,6 +193,20 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
        for cid in ("vp_032", "vp_033", "vp_034", "vp_035")},
     # helper new7 (2026-12-04): a vLLM server log committed to a public repository (abinavChandar/demo_env_l4)
     "vp_036": ("0.11.0", "printed 'vLLM API server version 0.11.0'", {}, None),
+    # helper mv1 (2026-12-04): vLLM server logs committed to public repositories (logs also in tests/logs/data/vllm/ as
+    # vl_100-vl_105). The sampler is the one each log's topk_topp_sampler line names; vp_040's CUDA total is the one
+    # its 'Free memory on device (78.84/79.25 GiB)' line prints
+    "vp_040": ("0.27.0", "printed 'version 0.26.1rc1.dev156+g0eec856cc.d20260731' (main after v0.26.1rc0): its 'Free "
+                         "memory on device ... for consumed memory (weights + non-torch)' line is 0.27's gpu_worker.py "
+                         "wording (0.26.0 prints '... GiB for weight, ... for non-torch memory'), so the 0.27.0 rules",
+               {"gpu_total_gib": 79.25, "topk_topp_sampler": "flashinfer"}, None),
+    **{cid: ("0.10.0", "printed 'vLLM API server version 0.10.0'",
+             {"topk_topp_sampler": "native", **({"enable_expert_parallel": True} if cid == "vp_042" else {})}, None)
+       for cid in ("vp_041", "vp_042", "vp_043")},
+    "vp_044": ("0.20.2", "printed 'Initializing a V1 LLM engine (v0.20.2)'", {}, None),
+    "vp_045": ("0.13.0", "printed 'vLLM API server version 0.13.0'", {}, None),
+    **{cid: ("0.10.2", "printed 'vLLM API server version 0.10.2'", {"topk_topp_sampler": "native"}, None)
+       for cid in ("vp_046", "vp_047")},
 }
 
 SGLANG_PUBLIC = {

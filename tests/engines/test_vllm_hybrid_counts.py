@@ -72,10 +72,12 @@ def test_kda_mla_hybrid_prints_blocks_per_group_before_0_21():
     assert cap.num_blocks == 319 and cap.tokens == 319 // 4 * 960 == 75_840
 
 
-def test_kda_mla_hybrid_prints_concurrency_times_length_from_0_21():
-    for version in ("0.20.2", "0.21.0"):
+def test_kda_mla_hybrid_prints_concurrency_times_length_from_0_20_1():
+    """0.20.1 and 0.20.2 backport 0.21.0's printed figure (v1/core/kv_cache_utils.py _report_kv_cache_config, read
+    in the 0.20.0 / 0.20.1 / 0.20.2 / 0.21.0 wheels by helper mv1); 0.20.0 prints blocks // groups × block."""
+    for version in ("0.20.0", "0.20.1", "0.20.2", "0.21.0"):
         layout, cap = _kimi_capacity(version)
-        if version == "0.20.2":
+        if version == "0.20.0":
             assert cap.tokens == cap.num_blocks // len(layout.groups) * layout.block_size
         else:
             assert cap.tokens == int(cap.max_concurrency * 120_000)

@@ -38,7 +38,7 @@ def _plan(version, model=None, par=ParallelSpec(), gpu=H200, **kw):
 
 @pytest.mark.parametrize("field, before, after, boundary", [
     ("default_utilization", 0.9, 0.92, "0.20.0"), ("cudagraph_estimate", False, True, "0.20.0"),
-    ("ceil_requested", False, True, "0.14.0"), ("tokens_rule", "groups", "concurrency", "0.21.0"),
+    ("ceil_requested", False, True, "0.14.0"), ("tokens_rule", "groups", "concurrency", "0.20.1"),
     ("sliding_in_flight", False, True, "0.26.0"), ("memory_rule", "increase", "consumed", "0.27.0"),
     ("custom_ar_buffer_mib", 8, 16, "0.27.0"), ("mnnvl_lamport", False, True, "0.27.0"),
     ("one_line_log", False, True, "0.28.0"), ("hybrid_prefix_caching", False, True, "0.28.0"),
@@ -50,8 +50,8 @@ def _plan(version, model=None, par=ParallelSpec(), gpu=H200, **kw):
     ("flashinfer_sampler", "no", "yes", "0.21.0"), ("triton_topk_topp", False, True, "0.17.0"),
 ])
 def test_each_rule_starts_at_its_release(field, before, after, boundary):
-    major, minor, _ = (int(p) for p in boundary.split("."))
-    previous = resolve_rules(f"{major}.{minor - 1}.9") if minor else None
+    major, minor, patch = (int(p) for p in boundary.split("."))
+    previous = resolve_rules(f"{major}.{minor}.{patch - 1}" if patch else f"{major}.{minor - 1}.9")
     assert getattr(previous, field) == before
     assert getattr(resolve_rules(boundary), field) == after
 
@@ -561,3 +561,18 @@ def test_a_log_stated_sampler_replaces_the_release_default():
     assert default == native < flashinfer
     with pytest.raises(PlanInputError, match="topk-topp-sampler"):
         VllmOptions(topk_topp_sampler="fast")
+
+
+def test_printed_token_count_of_a_hybrid_changes_in_the_0_20_1_patch_release():
+    """vLLM 0.20.1 and 0.20.2 backport 0.21.0's ``_report_kv_cache_config`` (v1/core/kv_cache_utils.py: 'GPU KV cache
+    size' = int(max_concurrency × max_model_len)); 0.20.0 prints num_blocks // num_groups × block.  On a sliding +
+    full hybrid (Gemma 3) the two figures differ while the blocks and the concurrency do not (helper mv1: vp_044, a
+    gemma-4-26B-A4B-it start-up of 0.20.2, printed 984,297 tokens = 30.04 × 32,768)."""
+    model = _model("google--gemma-3-27b-it")
+    plans = {v: _plan(v, model, gpu_memory_utilization=0.9, max_model_len=32768, max_num_batched_tokens=8192)
+             for v in ("0.20.0", "0.20.1", "0.20.2", "0.21.0")}
+    old, new = plans["0.20.0"], plans["0.20.1"]
+    assert old.extra["kv_blocks"] == new.extra["kv_blocks"] and old.max_concurrency == new.max_concurrency
+    assert new.kv_tokens == int(new.max_concurrency * 32768) > old.kv_tokens
+    assert old.kv_tokens == old.extra["kv_blocks"] // 7 * 16  # 7 KV groups (6 sliding, 1 full) of 16-token blocks
+    assert all(p.kv_tokens == int(p.max_concurrency * 32768) for p in (plans["0.20.2"], plans["0.21.0"]))

@@ -22,7 +22,7 @@ def _rules(ctx: Context):
 
 def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, int]:
     """The printed token count for the low and high end of ``available`` (``engines.vllm.capacity.plan_capacity``:
-    ≥ 0.21 int(max_concurrency × max_model_len), V1 < 0.21 blocks // groups × block, V0 blocks × block)."""
+    ≥ 0.20.1 int(max_concurrency × max_model_len), V1 < 0.20.1 blocks // groups × block, V0 blocks × block)."""
     from tpkit.engines.vllm.capacity import plan_capacity
     from tpkit.engines.vllm.inputs import derived_max_model_len, mm_prefix_batch_floor
 

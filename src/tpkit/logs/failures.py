@@ -284,10 +284,21 @@ _FRAME_RULES = (
 )
 
 
+_GRAPH_PASS_THROUGH = lazy(r"^__call__ \(cuda_graph\.py\)$")
+"""vLLM's ``CUDAGraphWrapper.__call__`` (``vllm/compilation/cuda_graph.py``, 0.10.1 … 0.33.0): every compiled forward
+goes through it, and with ``CUDAGraphMode.NONE`` ("could mean the profile run, a warmup run, or running without
+cudagraphs", its own comment) it only calls the wrapped runnable; capture shows as the callers' frames
+(``capture_model``, ``_capture_cudagraphs``), so this frame alone names no graph phase (helper mv1: vl_107, an
+OOM in inductor autotuning under ``profile_run``)"""
+
+
 def frame_phase(frames: list[str]) -> tuple[str, str] | None:
-    """(phase, evidence) from traceback frames ``"func (file.py)"``, most specific rule first."""
+    """(phase, evidence) from traceback frames ``"func (file.py)"``, most specific rule first (vLLM's CUDA-graph
+    wrapper's pass-through ``__call__`` is not a graph frame: ``_GRAPH_PASS_THROUGH``)."""
     for phase, pattern in _FRAME_RULES:
         for frame in reversed(frames):
+            if phase == "cuda_graph" and _GRAPH_PASS_THROUGH.search(frame):
+                continue
             if pattern.search(frame):
                 return phase, f"traceback frame {frame}"
     return None

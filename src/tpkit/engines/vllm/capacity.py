@@ -5,8 +5,9 @@
     num_blocks           = available // bytes_per_block                     (min over workers)
     blocks per request   = Σ_groups blocks one request of max_model_len holds
     max_concurrency      = num_blocks / blocks per request                  (null block included)
-    printed tokens       ≥ 0.21: int(max_concurrency × max_model_len)
-                         V1 < 0.21: num_blocks // num_groups × min block size (× dcp when dcp > 1)
+    printed tokens       ≥ 0.20.1: int(max_concurrency × max_model_len) (``_report_kv_cache_config``; 0.21.0's
+                           figure, backported into the 0.20.1 and 0.20.2 patch releases)
+                         V1 < 0.20.1: num_blocks // num_groups × min block size (× dcp when dcp > 1)
                          V0  : num_blocks × block_size
     fit check            needed(max_model_len) ≤ available (≥ 0.29: available − one block); otherwise the
                          "estimated maximum model length" is the largest length that fits (binary search)

@@ -14,7 +14,9 @@ means first *released* version, the commit inside the interval before it is not 
     MLA block = the backend's preferred size                 0.18.0          platforms/interface.py update_block_size_for_backend
     Gemma 4 served (per-kind head dims, shared-KV layers)    0.19.0          model_executor/models/gemma4.py (none in 0.18.0)
     default gpu_memory_utilization 0.92; CUDA-graph estimate 0.20.0          config/cache.py; envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS "1"
-    printed tokens = int(concurrency × max_model_len)        0.21.0          v1/core/kv_cache_utils.py
+    printed tokens = int(concurrency × max_model_len)        0.20.1          v1/core/kv_cache_utils.py
+      (a patch-release backport: 0.20.0 prints num_blocks //                 _report_kv_cache_config (0.20.1, 0.20.2
+      groups × block; 0.20.1 and 0.20.2 print 0.21.0's figure)               and 0.21.0 identical; read by helper mv1)
     mm prefix-LM (Gemma 4): default batched tokens ≥ the     0.22.0          engine/arg_utils.py _get_min_mm_batched_tokens
       largest per-item multimodal token count
     SWA in-flight = max_concurrent_batches × T               0.26.0          v1/kv_cache_interface.py SlidingWindowSpec; config/vllm.py
@@ -329,6 +331,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 18, 0), dict(mla_preferred_block=True)),
     ((0, 19, 0), dict(gemma4=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
+    ((0, 20, 1), dict(tokens_rule="concurrency")),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
     ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True)),
     ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy")),
