@@ -254,6 +254,30 @@ def test_vl_009_shows_both_token_rules_of_its_inferred_release_range_and_engine_
     assert new.kv_predicted_range[0] > 150_000
 
 
+def test_a_hybrid_shows_both_prefix_caching_defaults_of_its_inferred_release_range():
+    """vl_074 without its capacity lines (Qwen3.8-27B, a Gated-DeltaNet hybrid) leaves the releases 0.22–0.28.0:
+    vLLM keeps prefix caching off for hybrids up to 0.27 ('none' mode, one state page a request) and turns it on
+    from 0.28 ('align', two), so the two ends rebuild different counts with the same tokens rule; both are shown
+    and --engine-version (or a prefix-caching setting the log states) keeps one.  A model without linear layers
+    (vl_009) gets no prefix-caching words."""
+    check = script("explain_capacity_check")
+    entry = check.model_map()["vl_074"]
+    flags = {**check.cli_flags(check.source_flags(entry)), "model": check.model_flag(entry)}
+    data = check.strip_capacity(log_bytes("vl_074"))
+    e = explain_log(data, flags=flags)
+    assert e.context.version == "0.22–0.28.0" and e.kv_predicted_range == (338_602, 351_031)
+    assert "prefix caching on for hybrids by default" in e.kv_source
+    assert "prefix caching off for hybrids by default" in e.kv_source
+    old = explain_log(data, flags={**flags, "engine_version": "0.27.1"})
+    new = explain_log(data, flags={**flags, "engine_version": "0.28.0"})
+    assert old.kv_predicted_range == (350_278, 351_031) and "rules give" not in old.kv_source
+    assert new.kv_predicted_range == (338_602, 339_330) and "rules give" not in new.kv_source
+    stated = explain_log(data + b"\n'enable_prefix_caching': False\n", flags=flags)
+    assert stated.kv_predicted_range == (350_278, 351_031) and "rules give" not in stated.kv_source
+    plain = explain_log(log_bytes("vl_009"), flags={"model": "openai/gpt-oss-120b"})
+    assert "prefix caching" not in plain.kv_source
+
+
 def test_a_kv_dtype_tpkit_does_not_model_gives_no_capacity_rather_than_the_model_dtypes():
     """The vl_038 command line with --kv-cache-dtype turboquant_k8v4 (accepted by vLLM ≥ 0.20, layout not modelled):
     no rebuilt capacity and the reason, where bf16 pages would have rebuilt a wrong one (helper kvd)."""

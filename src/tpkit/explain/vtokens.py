@@ -84,25 +84,50 @@ def _version_ends(ctx: Context) -> tuple[str, str] | None:
     return first, last
 
 
+def _hybrid_default(ctx: Context, rules) -> bool | None:
+    """For a V1 hybrid (linear-attention layers) whose log states no prefix-caching setting: the release's default
+    (``VllmRules.hybrid_prefix_caching``: off for hybrids up to 0.27 — ``config/model.py
+    is_prefix_caching_supported`` ≤ 0.25, ``engine/arg_utils.py _set_default_chunked_prefill_and_prefix_caching_args``
+    keeps it opt-in in 0.26–0.27 —, on from 0.28), which sets the mamba groups' pages per request
+    (``engines.vllm.mamba``); None otherwise (not a hybrid, V0, or the log or a flag states it)."""
+    if ctx.model is None or "linear" not in getattr(ctx.model, "kinds", ()) or rules.engine != "V1":
+        return None
+    if ctx.get("enable_prefix_caching") is not None:
+        return None
+    return bool(rules.hybrid_prefix_caching)
+
+
+def _rule_key(ctx: Context, rules) -> tuple:
+    """What makes two releases count the printed tokens differently for this log (``_other_end``)."""
+    return rules.tokens_rule, rules.era, rules.engine, _hybrid_default(ctx, rules)
+
+
+def _rule_words(ctx: Context, rules) -> str:
+    hybrid = _hybrid_default(ctx, rules)
+    return f"{rules.tokens_rule} rule" + ("" if hybrid is None else
+                                          f", prefix caching {'on' if hybrid else 'off'} for hybrids by default")
+
+
 def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv, predicted: tuple[int, int],
                tb_source: str) -> tuple[tuple[int, int], str]:
     """Where the log's release is only known as a range and a release at the other end of it counts the KV cache
-    by another rule (``VllmRules``: the tokens rule, the era, the engine), the range rebuilt under both rules,
-    each named in the source text (``--engine-version`` on the command line picks one)."""
+    by another rule (``VllmRules``: the tokens rule, the era, the engine; for a hybrid with linear-attention layers
+    also the prefix-caching default, ``_rule_key``), the range rebuilt under both rules, each named in the source
+    text (``--engine-version`` on the command line picks one)."""
     from tpkit.engines.vllm.versions import resolve_rules
 
     ends = _version_ends(ctx)
     if ends is None:
         return predicted, tb_source
-    seen = {(rules.tokens_rule, rules.era, rules.engine)}
-    parts = [f"vLLM {rules.label} rules give {predicted[0]:,}–{predicted[1]:,} tokens ({rules.tokens_rule} rule)"]
+    seen = {_rule_key(ctx, rules)}
+    parts = [f"vLLM {rules.label} rules give {predicted[0]:,}–{predicted[1]:,} tokens ({_rule_words(ctx, rules)})"]
     low, high = predicted
     for end in ends:
         try:
             other = resolve_rules(end)
         except REFUSED:
             continue
-        if (other.tokens_rule, other.era, other.engine) in seen:
+        if _rule_key(ctx, other) in seen:
             continue
         layout, _ = _token_bytes(ctx, tp, pp, block, other)
         if layout is None:
@@ -111,8 +136,8 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
             rng = _tokens(layout, available, ctx, other, pp)
         except REFUSED:
             continue
-        seen.add((other.tokens_rule, other.era, other.engine))
-        parts.append(f"vLLM {other.label} rules give {rng[0]:,}–{rng[1]:,} ({other.tokens_rule} rule)")
+        seen.add(_rule_key(ctx, other))
+        parts.append(f"vLLM {other.label} rules give {rng[0]:,}–{rng[1]:,} ({_rule_words(ctx, other)})")
         low, high = min(low, rng[0]), max(high, rng[1])
     if len(parts) == 1:
         return predicted, tb_source
