@@ -284,10 +284,21 @@ _FRAME_RULES = (
 )
 
 
+_DISPATCH_FRAMES = frozenset({"__call__ (cuda_graph.py)"})
+"""frames that name CUDA graphs but run on every forward: vLLM's ``CUDAGraphWrapper.__call__``
+(``vllm/compilation/cuda_graph.py``, read in the 0.19.0 wheel) wraps the model on the profile run, warm-up and
+eager batches too and only passes them to the runnable ("CUDAGraphMode.NONE could mean the profile run, a
+warmup run, or running without cudagraphs"); a capture reaches it from ``capture_model`` /
+``_capture_cudagraphs``, whose frames the ``cuda_graph`` rule still matches (helper mv3, 2026-12-04)"""
+
+
 def frame_phase(frames: list[str]) -> tuple[str, str] | None:
-    """(phase, evidence) from traceback frames ``"func (file.py)"``, most specific rule first."""
+    """(phase, evidence) from traceback frames ``"func (file.py)"``, most specific rule first.  A per-forward
+    dispatch frame (:data:`_DISPATCH_FRAMES`) is no evidence of the ``cuda_graph`` phase by itself."""
     for phase, pattern in _FRAME_RULES:
         for frame in reversed(frames):
+            if phase == "cuda_graph" and frame.strip() in _DISPATCH_FRAMES:
+                continue
             if pattern.search(frame):
                 return phase, f"traceback frame {frame}"
     return None
