@@ -119,6 +119,10 @@ def test_vllm_cuda_graph_hint_prints_the_utilization():
            "(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1), which more accurately accounts for CUDA graph memory during "
            "KV cache allocation. To try it now, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 and increase "
            "--gpu-memory-utilization from 0.9200 to 0.9401 to maintain the same effective KV cache size.")
+    # vl_160 (a 0.19.2rc1 nightly, estimate on): the hint agrees with the non-default args, which stay the source
+    hint = [s for s in parse_log(log_bytes("vl_160")).settings if s.name == "mem_fraction" and s.source == "log_line"]
+    assert [s.value for s in hint] == [0.85] and "is equivalent to" in hint[0].text
+    assert parse_log(log_bytes("vl_160")).run.mem_fraction.source == "non_default_args"
     for line, want in ((on, 0.85), (off, 0.92)):
         (got,) = [s for s in settings_from_record(line, line_no=1) if s.name == "mem_fraction"]
         assert got.value == want and got.source == "log_line"
