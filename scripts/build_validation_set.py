@@ -207,6 +207,15 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_045": ("0.13.0", "printed 'vLLM API server version 0.13.0'", {}, None),
     **{cid: ("0.10.2", "printed 'vLLM API server version 0.10.2'", {"topk_topp_sampler": "native"}, None)
        for cid in ("vp_046", "vp_047")},
+    # helper mv3 (2026-12-04): vLLM server logs committed to public repositories (vllm_server.log; logs also in
+    # tests/logs/data/vllm/ as vl_150-vl_154). vp_081 runs on Kaggle's 2 x T4, whose GPUs have no CUDA peer access
+    # (kaggle-vllm's NCCL log of that offering, see vp_033: 'via SHM/direct/direct')
+    "vp_080": ("0.12.0", "printed 'vLLM API server version 0.12.0'", {}, None),
+    "vp_081": ("0.22.1", "printed banner 'version 0.22.1' and 'Initializing a V1 LLM engine (v0.22.1)'", {"no_p2p": True},
+               None),
+    "vp_082": ("0.30.0", "printed banner 'version 0.30.0' and 'Initializing a V1 LLM engine (v0.30.0)'", {}, None),
+    "vp_083": ("0.10.2", "printed 'vLLM API server version 0.10.2'", {}, None),
+    "vp_084": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
 }
 
 SGLANG_PUBLIC = {

@@ -113,3 +113,26 @@ def test_a_wheel_file_name_prints_the_release():
     guess = parse_log("sglang-0.5.10-py3-none-any.whl\nRuntimeError: Not enough memory. Please try to increase "
                       "--mem-fraction-static.\n").engine
     assert guess.engine == "sglang" and guess.version == "0.5.10" and guess.version_printed
+
+
+def test_cuda_graph_wrapper_frame_alone_is_not_the_capture_phase():
+    """vLLM's CUDAGraphWrapper.__call__ (compilation/cuda_graph.py) wraps every forward, the profile run's too
+    (0.19.0 wheel: "CUDAGraphMode.NONE could mean the profile run, a warmup run, or running without cudagraphs").
+    vl_159: an OOM in torch.compile's autotuning on the profile run's first forward is a kv_pool failure (helper
+    mv3, 2026-12-04; it was read as cuda_graph from that frame); a capture still is cuda_graph (its frames pass
+    through capture_model / _capture_cudagraphs)."""
+    from tpkit.logs.failures import frame_phase
+
+    failure = _primary("vl_159")
+    assert failure.kind == "cuda_oom" and failure.phase == "kv_pool"
+    assert "profile_run" in failure.phase_evidence
+    assert failure.size("requested").value == GiB(1.02) and failure.size("total").value == GiB(14.56)
+    profile = ["run_engine_core (core.py)", "determine_available_memory (gpu_worker.py)",
+               "profile_run (gpu_model_runner.py)", "_dummy_run (gpu_model_runner.py)", "__call__ (cuda_graph.py)",
+               "forward (qwen2.py)"]
+    capture = ["run_engine_core (core.py)", "compile_or_warm_up_model (gpu_worker.py)",
+               "capture_model (gpu_model_runner.py)", "_capture_cudagraphs (gpu_model_runner.py)",
+               "_dummy_run (gpu_model_runner.py)", "__call__ (cuda_graph.py)", "forward (qwen2.py)"]
+    assert frame_phase(profile)[0] == "kv_pool"
+    assert frame_phase(capture)[0] == "cuda_graph"
+    assert frame_phase(["__call__ (cuda_graph.py)"]) is None

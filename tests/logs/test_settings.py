@@ -101,3 +101,31 @@ def test_vllm_skip_mm_profiling_line_and_argument():
             "'skip_mm_profiling': True}\n")
     assert parse_log(head + args).run.value("skip_mm_profiling") is True
     assert parse_log(head).run.value("skip_mm_profiling") is None
+
+
+def test_vllm_cuda_graph_hint_prints_the_utilization():
+    """vLLM V1's CUDA-graph hint (v1/worker/gpu_worker.py determine_available_memory: 0.19.0 prints either
+    wording, 0.25.1 and 0.29.0 the second) writes the run's gpu_memory_utilization as %.4f (helper mv3)."""
+    from tpkit.logs.settings import settings_from_record
+
+    # vl_154 (0.19.0, estimate off): no non-default utilization, the release default 0.9 printed by the hint
+    run = parse_log(log_bytes("vl_154")).run
+    assert run.value("mem_fraction") == 0.9 and run.mem_fraction.source == "log_line"
+    on = ("INFO 04-25 08:54:58 [gpu_worker.py:455] CUDA graph memory profiling is enabled (default since v0.21.0). "
+          "The current --gpu-memory-utilization=0.8500 is equivalent to --gpu-memory-utilization=0.8301 without CUDA "
+          "graph memory profiling. To maintain the same effective KV cache size as before, increase "
+          "--gpu-memory-utilization to 0.8699.")
+    off = ("INFO 04-20 00:18:37 [gpu_worker.py:470] In v0.19, CUDA graph memory profiling will be enabled by default "
+           "(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1), which more accurately accounts for CUDA graph memory during "
+           "KV cache allocation. To try it now, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 and increase "
+           "--gpu-memory-utilization from 0.9200 to 0.9401 to maintain the same effective KV cache size.")
+    # vl_160 (a 0.19.2rc1 nightly, estimate on): the hint agrees with the non-default args, which stay the source
+    hint = [s for s in parse_log(log_bytes("vl_160")).settings if s.name == "mem_fraction" and s.source == "log_line"]
+    assert [s.value for s in hint] == [0.85] and "is equivalent to" in hint[0].text
+    assert parse_log(log_bytes("vl_160")).run.mem_fraction.source == "non_default_args"
+    for line, want in ((on, 0.85), (off, 0.92)):
+        (got,) = [s for s in settings_from_record(line, line_no=1) if s.name == "mem_fraction"]
+        assert got.value == want and got.source == "log_line"
+    # a launch command's flag is the command reader's, not this line rule's
+    assert not [s for s in settings_from_record("vllm serve m --gpu-memory-utilization 0.7", line_no=1)
+                if s.name == "mem_fraction"]

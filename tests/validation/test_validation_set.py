@@ -29,6 +29,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # lead, end of the second session of 2026-12-04: 65 scored, median 1.46 %, p90 13.2 %, 55/65 inside (tightened)
     # helper new7 (2026-12-04): vp_036 added as printed (−1.6 % blind, inside, no rule changed): 65 scored, median
     # 1.46 %, p90 13.2 %, 55/65 inside (level unchanged)
+    # helper mv3 (2026-12-04): vp_080-vp_084 added as printed (blind −0.9, +8.3, +0.1, +20.0, +1.7 %, all inside
+    # their bands; no capacity rule changed): 70 scored, median 1.51 %, p90 13.4 %, 60/70 inside (level unchanged)
     "vllm": (0.016, 0.14, 0.83),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);

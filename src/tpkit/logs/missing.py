@@ -28,7 +28,8 @@ EXPECTED = {
     ),
     "vllm": (
         ("mem_fraction", "setting", "gpu_memory_utilization in the engine config / non-default args / "
-                                    "--gpu-memory-utilization (else the release default applies)"),
+                                    "--gpu-memory-utilization / the CUDA-graph hint 'increase "
+                                    "--gpu-memory-utilization from …' (else the release default applies)"),
         ("weights", "weights", "'Model loading took … GiB' / 'Loading model weights took … GB' / "
                                "'model weights take'"),
         ("available_kv", "available_kv", "'Available KV cache memory: … GiB' / 'the rest of the memory reserved for "

@@ -182,6 +182,15 @@ def _sampler_settings(message: str, *, line_no: int) -> list[Setting]:
     return []
 
 
+_UTIL_LINES = (
+    # vLLM V1 Worker.determine_available_memory's CUDA-graph hint (v1/worker/gpu_worker.py; read in the 0.19.0 wheel,
+    # both wordings, and the 0.25.1 / 0.29.0 wheels, the second one): it prints the run's gpu_memory_utilization
+    # as %.4f; the CUDA-graph estimate off: "... increase --gpu-memory-utilization from 0.9000 to 0.9201 ...",
+    # on: "The current --gpu-memory-utilization=0.8500 is equivalent to ..." (helper mv3, 2026-12-04: vl_154)
+    lazy(r"--gpu-memory-utilization from (\d(?:\.\d{1,6})?) to \d"),
+    lazy(r"The current --gpu-memory-utilization=(\d(?:\.\d{1,6})?) is equivalent"),
+)
+
 _SKIP_MM_LINE = "Skipping memory profiling for multimodal encoder"
 """vLLM V1 ``profile_run`` (``v1/worker/gpu_model_runner.py``, 0.10.2 and 0.25.1 wheels) under --skip-mm-profiling
 (Model Runner V2, 0.29.0, prints no line)"""
@@ -192,6 +201,12 @@ def _log_line_settings(message: str, *, line_no: int) -> list[Setting]:
     if _SKIP_MM_LINE in message:
         out.append(Setting(name="skip_mm_profiling", value=True, key="gpu_model_runner.py", source="log_line",
                            line_no=line_no, text=_clip(message)))
+    for pattern in _UTIL_LINES:
+        m = pattern.search(message)
+        if m:
+            out += _pairs_to_settings([("gpu_memory_utilization", float(m.group(1)))], source="log_line",
+                                      line_no=line_no, text=_clip(message))
+            break
     for pattern, key in _LOG_LINES:
         m = pattern.search(message)
         if m and key:
@@ -208,7 +223,7 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
         return _non_default_settings(message, line_no=line_no)
     if ("Using max model len" in message or "Chunked prefill is enabled" in message or "changing page_size" in message
             or "top-p & top-k sampling" in message or "FlashInfer version >= 0.2.3 required" in message
-            or _SKIP_MM_LINE in message):
+            or _SKIP_MM_LINE in message or "--gpu-memory-utilization" in message):
         return _log_line_settings(message, line_no=line_no)
     return []
 
