@@ -193,6 +193,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
        for cid in ("vp_032", "vp_033", "vp_034", "vp_035")},
     # helper new7 (2026-12-04): a vLLM server log committed to a public repository (abinavChandar/demo_env_l4)
     "vp_036": ("0.11.0", "printed 'vLLM API server version 0.11.0'", {}, None),
+    # helper v2gap (2026-12-04): vLLM 0.26-0.31 start-ups that print the memory split (docs/accuracy.md 11.8)
+    "vp_100": ("0.27.1", "printed 'version 0.27.1' (API server banner)", {"gpu_total_gib": 23.99}, None),
+    "vp_101": ("0.26.0", "log source lines match the 0.26.0 wheel only (gpu_worker.py:378, model_runner.py:305/747)",
+               {}, None),
+    **{cid: ("0.28.0", "the notes: 'vLLM 0.28.0, image vllm/vllm-openai:latest'", {}, None)
+       for cid in ("vp_102", "vp_103")},
+    "vp_104": ("0.31.0", "image vllm/vllm-openai:v0.31.0-ubuntu2404 in the quoted command", {"gpu_total_gib": 79.25},
+               None),
 }
 
 SGLANG_PUBLIC = {
