@@ -137,3 +137,41 @@ def test_profile_sampler_boundaries_in_the_plan():
     assert "float32 copy" not in sampler_phase("0.26.0").source and "greedy" in sampler_phase("0.26.0").source
     assert "greedy" in sampler_phase("0.32.0").source
     assert "greedy" not in sampler_phase("0.33.0").source   # the warm-up-parameter pass: V1's estimate
+
+
+VH = "profile phase: vocab × hidden (V2, printed peaks)"
+
+
+@pytest.mark.parametrize("version, on", [("0.25.0", False), ("0.26.0", True), ("0.27.1", True), ("0.32.0", True),
+                                         ("0.33.0", False)])
+def test_vocab_hidden_floor_per_release(version, on):
+    # EVIDENCE (profile.V2_VOCAB_HIDDEN_EVIDENCE): V2 runs of 0.26-0.32; not before the float32 sampler copy goes,
+    # not with 0.33's warm-up sampler pass
+    assert resolve_rules(version).v2_vocab_hidden_peak is on
+    assert (_line(_plan(version), VH) is not None) is on
+
+
+def test_vocab_hidden_floor_only_on_v2_runs():
+    gemma = replace(llama3_8b(), architecture="Gemma3ForCausalLM")   # V1 until 0.25, V2 from 0.25
+    moe = config_model("Qwen--Qwen3-235B-A22B-FP8")                  # MoE: V1 before 0.29
+    p28 = plan_vllm(moe, H200, ParallelSpec(tp=8), VllmOptions(engine_version="0.28.0"),
+                    weights=GivenWeights(Bytes(1)))
+    p29 = plan_vllm(moe, H200, ParallelSpec(tp=8), VllmOptions(engine_version="0.29.0"),
+                    weights=GivenWeights(Bytes(1)))
+    assert _line(_plan("0.26.0", gemma), VH) is not None
+    assert _line(p28, VH) is None and _line(p29, VH) is not None
+
+
+def test_vocab_hidden_floor_bytes_and_limit():
+    # Qwen3-8B-like at vp_017's flags (T 2,048, R 256): V × H × 2 B = 1.16 GiB is the peak; per rank at tp 2
+    model = _qwen3_like()
+    p = _plan("0.27.1", model, max_num_batched_tokens=2048, max_num_seqs=256)
+    vh = _line(p, VH)
+    assert vh.bytes == Bytes(model.vocab_size * model.hidden_size * 2)
+    act = _line(p, "activation peak (profile run, estimate)")
+    assert "vocab × hidden" in act.source
+    tp2 = plan_vllm(model, H200, ParallelSpec(tp=2), VllmOptions(engine_version="0.27.1"), weights=W)
+    assert _line(tp2, VH).bytes == Bytes(-(-model.vocab_size // 2) * model.hidden_size * 2)
+    # at a large batch the MLP phase stays the peak (vp_101's 0.26.0 run: T 32,768)
+    big = _plan("0.26.0", model, max_num_batched_tokens=32768)
+    assert "vocab × hidden" not in _line(big, "activation peak (profile run, estimate)").source

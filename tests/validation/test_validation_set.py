@@ -29,7 +29,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # lead, end of the second session of 2026-12-04: 65 scored, median 1.46 %, p90 13.2 %, 55/65 inside (tightened)
     # helper new7 (2026-12-04): vp_036 added as printed (−1.6 % blind, inside, no rule changed): 65 scored, median
     # 1.46 %, p90 13.2 %, 55/65 inside (level unchanged)
-    "vllm": (0.016, 0.15, 0.81),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    "vllm": (0.016, 0.075, 0.89),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).
@@ -69,7 +69,12 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # 1.51 %, p90 14.75 %, 57/70 inside; the three served L4 / RTX 4090 start-ups at
                                  # 2,048 batched tokens (vp_100 +3.0 %, vp_102 +29.3 %, vp_103 +14.7 %) miss like
                                  # vp_017-019 (docs/accuracy.md §11.8); the V2 state charged from 0.27 only moves
-                                 # vp_101 -1.5 → -0.1 % and no earlier case.
+                                 # vp_101 -1.5 → -0.1 % and no earlier case. Then TIGHTENED p90 15 → 7.5 %,
+                                 # inside 81 → 89 %: the V2 vocab × hidden peak floor (0.26-0.32, EVIDENCE from
+                                 # printed splits, profile.V2_VOCAB_HIDDEN_EVIDENCE): 70 scored, median 1.51 %,
+                                 # p90 7.18 %, 63/70 inside; vp_017-019 +34.1/+15.3/+15.3 → +3.1/+4.8/+4.8 %,
+                                 # vl_057 +10.6 → +0.3 %, vp_102/103 +29.3/+14.7 → +6.4/+3.2 %, vp_100 +3.0 →
+                                 # +2.1 %, vp_104 +1.1 → -0.3 %, vl_073 +0.3 → -1.7 %.
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"

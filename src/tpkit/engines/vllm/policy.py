@@ -426,7 +426,8 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
                                 act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
                                 sampler=profile_sampler(rules, r.compute_capability, options.topk_topp_sampler,
                                                         v2_runner=_v2_runner(model, options, r, rules)),
-                                sm_count=r.sm_count, encoder=encoder)
+                                sm_count=r.sm_count, encoder=encoder,
+                                vocab_hidden=rules.v2_vocab_hidden_peak and _v2_runner(model, options, r, rules))
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"

@@ -54,6 +54,21 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              parameters runs the float32 / top-k / top-p pipeline, charged as V1's
                                              FlashInfer or Triton estimate (``VllmRules.v2_dummy_sampler``).
 
+    V2 vocab    ⌈V/tp⌉ × H × a              EVIDENCE, not source (``V2_VOCAB_HIDDEN_EVIDENCE``): on Model Runner V2
+    × hidden                                 runs of 0.26–0.32 the printed peak activation is at least one
+                                             embedding / lm_head-sized tensor in the activation dtype, where the
+                                             phases above give less (0.25 GiB printed for Qwen2.5-0.5B at T 2,048,
+                                             V × H × 2 B = 0.254; 1.04 twice for Qwen2.5-7B-AWQ, 1.015).  The wheels
+                                             read (0.26.0–0.31.0 ``v1/worker/gpu/model_runner.py profile_run``,
+                                             ``_dummy_sampler_run``, ``sample/sampler.py``, ``model_executor/layers/
+                                             logits_processor.py``, ``vocab_parallel_embedding.py``) allocate no
+                                             such tensor, and plain torch.compile / Inductor (torch 2.11, H200,
+                                             cold and warm cache, combo kernels on and off) does not either, so the
+                                             mechanism is not known; the phase is a floor taken from the printed
+                                             splits (``VllmRules.v2_vocab_hidden_peak``).  It stays under the MLP
+                                             phase at the LLM class's larger T (vp_022, vp_101), which print
+                                             no more than the other phases give.
+
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
 A multimodal model's encoder step comes first (``engines/vllm/encoder.py``): its pass is one more phase, and the
 encoder outputs it keeps are added to every text phase.
@@ -94,7 +109,7 @@ from tpkit.units import Bytes
 if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
-__all__ = ["ActivationEstimate", "estimate_profile_peak", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT",
+__all__ = ["ActivationEstimate", "estimate_profile_peak", "V2_VOCAB_HIDDEN_EVIDENCE", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT",
            "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT", "SAMPLERS",
            "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE", "v2_runner_state_bytes"]
 
@@ -247,16 +262,36 @@ def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
                                           f"top-k/top-p) + hidden T × H × {a} B")
 
 
+V2_VOCAB_HIDDEN_EVIDENCE: tuple[tuple[str, str, float, float], ...] = (
+    # (case, run, printed peak activation GiB, V × H × a GiB) — docs/accuracy.md §11.8
+    ("vp_100", "0.27.1 V2, Qwen2.5-0.5B-Instruct bf16, RTX 4090, vllm serve, T 2,048", 0.25, 0.254),
+    ("vp_102/vp_103", "0.28.0 V2, Qwen2.5-7B-Instruct-AWQ fp16, L4, vllm serve, T 2,048", 1.04, 1.015),
+    ("vl_022", "V2 run without a CUDA-graph estimate (0.25-0.28), Qwen2.5-7B-Instruct-AWQ, 16 GB GPU, vllm serve",
+     1.04, 1.015),
+)
+"""Printed peak activations of Model Runner V2 start-ups whose source phases (forward, greedy sampler) give far
+less, against one vocabulary × hidden tensor in the activation dtype (module docstring, "V2 vocab × hidden")."""
+
+
+def _vocab_hidden(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str]:
+    rows = -(-model.vocab_size // tp)
+    return (Bytes(rows * model.hidden_size * act_bytes),
+            f"⌈V/tp⌉ {rows:,} × H {model.hidden_size:,} × {act_bytes} B: one embedding-sized tensor, the floor "
+            f"Model Runner V2's printed peaks show (0.26–0.32; EVIDENCE, mechanism not found in the wheels)")
+
+
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
-                          sm_count: int | None = None, encoder: "EncoderProfile | None" = None) -> ActivationEstimate:
+                          sm_count: int | None = None, encoder: "EncoderProfile | None" = None,
+                          vocab_hidden: bool = False) -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
     weight into a temporary per call (see ``_dequant_temp``).  ``sampler``: the top-k/top-p sampler of the dummy
     sampler run (``SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer).  ``encoder``: the
     multimodal encoder step that runs first (``engines.vllm.encoder``): its pass is a phase of its own and what it
-    keeps is added to each text phase."""
+    keeps is added to each text phase.  ``vocab_hidden``: add the V2 vocabulary × hidden floor (module docstring;
+    ``V2_VOCAB_HIDDEN_EVIDENCE``)."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
     if model.moe is None or model.moe.num_dense_layers > 0:
@@ -267,6 +302,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
                                                                                 sm_count)
+    if vocab_hidden:
+        phases["vocab × hidden (V2, printed peaks)"] = _vocab_hidden(model, parallel.tp, act_bytes)
     if encoder is not None:
         kept = encoder.kept
         phases = {p: (b + kept, f + f" + encoder outputs kept {kept.bytes / 2**30:.2f} GiB") for p, (b, f) in
