@@ -67,7 +67,10 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              mechanism is not known; the phase is a floor taken from the printed
                                              splits (``VllmRules.v2_vocab_hidden_peak``).  It stays under the MLP
                                              phase at the LLM class's larger T (vp_022, vp_101), which print
-                                             no more than the other phases give.
+                                             no more than the other phases give.  Contrary print: vl_073 (0.29.0,
+                                             a likely warm-cache rerun) 1.89 GiB where V × H × a is 2.52; the
+                                             evidence runs are first starts, so a cold-compile cost is the likely
+                                             condition, which the flags do not show.
 
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
 A multimodal model's encoder step comes first (``engines/vllm/encoder.py``): its pass is one more phase, and the
