@@ -139,14 +139,14 @@ def test_profile_sampler_boundaries_in_the_plan():
     assert "greedy" not in sampler_phase("0.33.0").source   # the warm-up-parameter pass: V1's estimate
 
 
-VH = "profile phase: vocab × hidden (V2, printed peaks)"
+VH = "profile phase: cold compile scratch ≈ vocab × hidden (V2)"
 
 
 @pytest.mark.parametrize("version, on", [("0.25.0", False), ("0.26.0", True), ("0.27.1", True), ("0.32.0", True),
                                          ("0.33.0", False)])
 def test_vocab_hidden_floor_per_release(version, on):
-    # EVIDENCE (profile.V2_VOCAB_HIDDEN_EVIDENCE): V2 runs of 0.26-0.32; not before the float32 sampler copy goes,
-    # not with 0.33's warm-up sampler pass
+    # cold torch.compile scratch (vLLM issue #54122), sized from printed first starts
+    # (profile.V2_VOCAB_HIDDEN_EVIDENCE): V2 runs of 0.26-0.32, where the printed splits are
     assert resolve_rules(version).v2_vocab_hidden_peak is on
     assert (_line(_plan(version), VH) is not None) is on
 

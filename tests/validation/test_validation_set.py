@@ -70,8 +70,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # 2,048 batched tokens (vp_100 +3.0 %, vp_102 +29.3 %, vp_103 +14.7 %) miss like
                                  # vp_017-019 (docs/accuracy.md §11.8); the V2 state charged from 0.27 only moves
                                  # vp_101 -1.5 → -0.1 % and no earlier case. Then TIGHTENED p90 15 → 7.5 %,
-                                 # inside 81 → 89 %: the V2 vocab × hidden peak floor (0.26-0.32, EVIDENCE from
-                                 # printed splits, profile.V2_VOCAB_HIDDEN_EVIDENCE): 70 scored, median 1.51 %,
+                                 # inside 81 → 89 %: a cold torch.compile's scratch in V2's profile window (vLLM
+                                 # issue #54122), sized V x H x a from printed first starts (0.26-0.32,
+                                 # profile.V2_VOCAB_HIDDEN_EVIDENCE): 70 scored, median 1.51 %,
                                  # p90 7.18 %, 63/70 inside; vp_017-019 +34.1/+15.3/+15.3 → +3.1/+4.8/+4.8 %,
                                  # vl_057 +10.6 → +0.3 %, vp_102/103 +29.3/+14.7 → +6.4/+3.2 %, vp_100 +3.0 →
                                  # +2.1 %, vp_104 +1.1 → -0.3 %, vl_073 +0.3 → -1.7 %.

@@ -57,9 +57,9 @@ means first *released* version, the commit inside the interval before it is not 
                                                                              by needs_logits_processing)
     … plus a pass with the warm-up sampling parameters       0.33.0          v1/worker/gpu/model_runner.py
       (fp32 copy, top-k/top-p, logprobs)                                     _dummy_sampler_run (for_sampler_warmup)
-    V2 profile peak ≥ one vocab × hidden tensor (EVIDENCE,   0.26.0–0.32     printed splits of 0.27.1 / 0.28.0 V2 start-ups
-      not source; mechanism not found in the wheels)                         (profile.V2_VOCAB_HIDDEN_EVIDENCE); off from
-                                                                             0.33.0 with the warm-up sampler pass
+    V2 profile peak holds a cold torch.compile's scratch     0.26.0–0.32     vllm-project/vllm #54122 (compile inside the
+      (size: one vocab × hidden tensor, EVIDENCE)                            profile window); size: printed first starts of
+                                                                             0.27.1 / 0.28.0 (profile.V2_VOCAB_HIDDEN_EVIDENCE)
     YaRN max_position_embeddings taken as already scaled     0.30.0          config/model.py _get_and_verify_max_len
     V1 batch defaults keyed on the device NAME ("h100"/"h200" 0.8.0           engine/arg_utils.py _set_default_args_v1 (0.7.3,
       in torch's device name: 8192 API / 16384 LLM tokens,                   0.8.0, 0.8.3 wheels)
@@ -245,10 +245,11 @@ class VllmRules:
     (≥ 0.33: a second pass with ``SamplingParams.for_sampler_warmup()`` — float32 copy, top-k 50 / top-p 0.9
     through FlashInfer where supported, logprobs — which costs what V1's top-k/top-p estimate charges)"""
     v2_vocab_hidden_peak: bool = False
-    """Model Runner V2's profile peak is at least one vocabulary × hidden tensor (0.26–0.32): EVIDENCE from the
-    printed splits of 0.27.1 / 0.28.0 V2 start-ups (``profile.V2_VOCAB_HIDDEN_EVIDENCE``, docs/accuracy.md §11.8),
-    the mechanism not found in the wheels; bounded by the evidence's releases and the greedy dummy-sampler era
-    (0.26: the float32 copy goes; 0.33: the warm-up-parameter pass makes the sampler phase V1's)"""
+    """Model Runner V2's profile peak holds a cold torch.compile's scratch of one vocabulary × hidden tensor
+    (0.26–0.32; ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile
+    inside the profile window; no peak reset in the 0.26.0–0.33.0 wheels), the size EVIDENCE from printed first-start
+    peaks of 0.27.1 / 0.28.0 V2 runs (``profile.V2_VOCAB_HIDDEN_EVIDENCE``); 0.22–0.25 and 0.33 print no split that
+    shows it"""
     dummy_sampler: bool = True
     """V1's profile run ends with ``_dummy_sampler_run`` (≥ 0.8.0); the 0.7.x V1 runner computes logits and no
     sampler (v1/worker/gpu_model_runner.py profile_run, vllm 0.7.1–0.7.3 wheels)"""
