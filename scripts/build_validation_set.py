@@ -216,6 +216,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_082": ("0.30.0", "printed banner 'version 0.30.0' and 'Initializing a V1 LLM engine (v0.30.0)'", {}, None),
     "vp_083": ("0.10.2", "printed 'vLLM API server version 0.10.2'", {}, None),
     "vp_084": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
+    # helper v2gap (2026-12-04): vLLM 0.26-0.31 start-ups that print the memory split (docs/accuracy.md 11.8)
+    "vp_100": ("0.27.1", "printed 'version 0.27.1' (API server banner)", {"gpu_total_gib": 23.99}, None),
+    "vp_101": ("0.26.0", "log source lines match the 0.26.0 wheel only (gpu_worker.py:378, model_runner.py:305/747)",
+               {}, None),
+    **{cid: ("0.28.0", "the notes: 'vLLM 0.28.0, image vllm/vllm-openai:latest'", {}, None)
+       for cid in ("vp_102", "vp_103")},
+    "vp_104": ("0.31.0", "image vllm/vllm-openai:v0.31.0-ubuntu2404 in the quoted command", {"gpu_total_gib": 79.25},
+               None),
 }
 
 SGLANG_PUBLIC = {

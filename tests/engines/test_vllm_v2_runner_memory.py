@@ -1,6 +1,7 @@
 """Model Runner V2 before the KV sizing (engines/vllm/profile.py, policy.py; vLLM 0.22–0.33 wheels): the request and
 sampling state it keeps on the GPU, and its dummy sampler run (no top-k/top-p; a float32 copy in 0.22–0.25; the
-warm-up-parameter pass from 0.33), both sides of every boundary."""
+warm-up-parameter pass from 0.33), both sides of every boundary; the state is charged from 0.27, when the profile
+starts charging the free-memory drop since the init snapshot."""
 
 from dataclasses import replace
 
@@ -77,11 +78,31 @@ def test_v2_sampler_phase_bytes():
 
 def test_state_line_only_on_v2_runs():
     assert _line(_plan("0.21.0"), STATE) is None            # V1 (V2 not a default before 0.22)
-    line = _line(_plan("0.22.0"), STATE)                    # Qwen3 listed in 0.22
+    line = _line(_plan("0.27.0"), STATE)                    # Qwen3 on V2, "total consumed" accounting
     assert line is not None and line.bytes.bytes > 0 and "PenaltiesState" in line.source
     gemma = replace(llama3_8b(), architecture="Gemma3ForCausalLM")
     assert _line(_plan("0.24.0", gemma), STATE) is None     # V1 until 0.25
-    assert _line(_plan("0.25.0", gemma), STATE) is not None
+    assert _line(_plan("0.27.0", gemma), STATE) is not None
+
+
+@pytest.mark.parametrize("version, charged", [("0.22.0", False), ("0.26.0", False), ("0.27.0", True),
+                                              ("0.27.1", True), ("0.28.0", True)])
+def test_state_charged_only_from_0_27(version, charged):
+    # 0.22-0.26: non-KV = load delta + torch peak increase over the profile (from the allocation level at its
+    # start, state included) + non-torch increase; 0.27.0 adds utils/mem_utils.py "total_consumed" (free-memory drop
+    # since the init snapshot), which holds the state made before the profile
+    assert resolve_rules(version).memory_rule == ("consumed" if charged else "increase")
+    assert (_line(_plan(version), STATE) is not None) is charged
+
+
+def test_state_boundary_moves_the_available_kv_by_the_state():
+    # Qwen3 on V2 both sides (no CUDA-graph estimate on V2 before 0.29): 0.26.0 → 0.27.0 lowers the KV by the state
+    p26, p27 = _plan("0.26.0"), _plan("0.27.0")
+    act = "activation peak (profile run, estimate)"
+    assert _line(p26, act).bytes == _line(p27, act).bytes
+    assert p26.extra["cuda_graph_bytes"] == p27.extra["cuda_graph_bytes"] == 0
+    diff = p26.extra["available_kv_bytes"] - p27.extra["available_kv_bytes"]
+    assert diff == _line(p27, STATE).bytes.bytes
 
 
 def test_moe_model_gets_the_state_only_from_0_29():
@@ -93,16 +114,17 @@ def test_moe_model_gets_the_state_only_from_0_29():
 
 
 def test_state_lowers_the_available_kv_by_its_bytes():
-    # 0.24 (V1) → 0.25 (V2) for a Gemma 3: the state line, the activation and the CUDA-graph estimate (0 on V2) move
+    # 0.24 (V1) → 0.25 (V2) for a Gemma 3: the activation and the CUDA-graph estimate (0 on V2) move; the state is
+    # not charged before 0.27 (test_state_charged_only_from_0_27)
     v1 = _plan("0.24.0", replace(llama3_8b(), architecture="Gemma3ForCausalLM"))
     v2 = _plan("0.25.0", replace(llama3_8b(), architecture="Gemma3ForCausalLM"))
-    state = _line(v2, STATE).bytes
+    assert _line(v2, STATE) is None
     act = {l.item: l.bytes for l in v2.ledger.items}["activation peak (profile run, estimate)"]
     act1 = {l.item: l.bytes for l in v1.ledger.items}["activation peak (profile run, estimate)"]
     diff = v1.extra["available_kv_bytes"] - v2.extra["available_kv_bytes"]
     graphs1 = v1.extra["cuda_graph_bytes"]
     assert v2.extra["cuda_graph_bytes"] == 0 and graphs1 > 0
-    assert diff == state.bytes + act.bytes - act1.bytes - graphs1
+    assert diff == act.bytes - act1.bytes - graphs1
 
 
 def test_profile_sampler_boundaries_in_the_plan():
@@ -115,3 +137,50 @@ def test_profile_sampler_boundaries_in_the_plan():
     assert "float32 copy" not in sampler_phase("0.26.0").source and "greedy" in sampler_phase("0.26.0").source
     assert "greedy" in sampler_phase("0.32.0").source
     assert "greedy" not in sampler_phase("0.33.0").source   # the warm-up-parameter pass: V1's estimate
+
+
+VH = "profile phase: cold compile scratch ≈ vocab × hidden (V2)"
+
+
+@pytest.mark.parametrize("version, on", [("0.25.0", False), ("0.26.0", True), ("0.27.1", True), ("0.32.0", True),
+                                         ("0.33.0", False)])
+def test_vocab_hidden_floor_per_release(version, on):
+    # cold torch.compile scratch (vLLM issue #54122), sized from printed first starts
+    # (profile.V2_VOCAB_HIDDEN_EVIDENCE): V2 runs of 0.26-0.32, where the printed splits are
+    assert resolve_rules(version).v2_vocab_hidden_peak is on
+    assert (_line(_plan(version), VH) is not None) is on
+
+
+def test_vocab_hidden_floor_only_on_v2_runs():
+    gemma = replace(llama3_8b(), architecture="Gemma3ForCausalLM")   # V1 until 0.25, V2 from 0.25
+    moe = config_model("Qwen--Qwen3-235B-A22B-FP8")                  # MoE: V1 before 0.29
+    p28 = plan_vllm(moe, H200, ParallelSpec(tp=8), VllmOptions(engine_version="0.28.0"),
+                    weights=GivenWeights(Bytes(1)))
+    p29 = plan_vllm(moe, H200, ParallelSpec(tp=8), VllmOptions(engine_version="0.29.0"),
+                    weights=GivenWeights(Bytes(1)))
+    assert _line(_plan("0.26.0", gemma), VH) is not None
+    assert _line(p28, VH) is None and _line(p29, VH) is not None
+
+
+def test_vocab_hidden_floor_bytes_and_limit():
+    # Qwen3-8B-like at vp_017's flags (T 2,048, R 256): V × H × 2 B = 1.16 GiB is the peak; per rank at tp 2
+    model = _qwen3_like()
+    p = _plan("0.27.1", model, max_num_batched_tokens=2048, max_num_seqs=256)
+    vh = _line(p, VH)
+    assert vh.bytes == Bytes(model.vocab_size * model.hidden_size * 2)
+    act = _line(p, "activation peak (profile run, estimate)")
+    assert "vocab × hidden" in act.source
+    tp2 = plan_vllm(model, H200, ParallelSpec(tp=2), VllmOptions(engine_version="0.27.1"), weights=W)
+    assert _line(tp2, VH).bytes == Bytes(-(-model.vocab_size // 2) * model.hidden_size * 2)
+    # at a large batch the MLP phase stays the peak (vp_101's 0.26.0 run: T 32,768)
+    big = _plan("0.26.0", model, max_num_batched_tokens=32768)
+    assert "vocab × hidden" not in _line(big, "activation peak (profile run, estimate)").source
+
+
+@pytest.mark.parametrize("version", ["0.26.0", "0.27.1", "0.30.0", "0.32.0"])
+def test_vocab_hidden_floor_not_with_enforce_eager(version):
+    # --enforce-eager sets compilation mode NONE (config/vllm.py, 0.25.1 / 0.27.1 wheels): no compile in the window
+    assert _line(_plan(version), VH) is not None
+    eager = _plan(version, enforce_eager=True)
+    assert _line(eager, VH) is None
+    assert "vocab × hidden" not in _line(eager, "activation peak (profile run, estimate)").source

@@ -31,7 +31,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # 1.46 %, p90 13.2 %, 55/65 inside (level unchanged)
     # helper mv3 (2026-12-04): vp_080-vp_084 added as printed (blind −0.9, +8.3, +0.1, +20.0, +1.7 %, all inside
     # their bands; no capacity rule changed): 70 scored, median 1.51 %, p90 13.4 %, 60/70 inside (level unchanged)
-    "vllm": (0.016, 0.14, 0.83),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    # lead (2026-12-04, after merging mv1, mv3, v2gap): 83 scored; the cold-compile phase not with --enforce-eager
+    # (vp_082, 0.30.0 eager: -38.7 % -> +0.1 %): median 1.56 %, p90 7.32 %, 73/83 inside (88 %)
+    "vllm": (0.016, 0.075, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).
@@ -71,6 +73,18 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # 60/73 inside (vp_044 -67.6 %: vLLM 0.20.2 prints 0.21's token figure); the
                                  # 0.20.1 printed-token boundary: vp_044 +1.8 %, p90 12.63 %, 61/73 inside (84 %);
                                  # vp_045 +3.6 % and vp_046 +3.2 % stay outside their bands (§6.4); guard holds.
+                                 # Helper v2gap (2026-12-04) LOOSENED p90 14 → 15 %, inside 83 → 81 %: vp_100-
+                                 # vp_104 (vLLM 0.26-0.31, printed memory splits) added blind: 70 scored, median
+                                 # 1.51 %, p90 14.75 %, 57/70 inside; the three served L4 / RTX 4090 start-ups at
+                                 # 2,048 batched tokens (vp_100 +3.0 %, vp_102 +29.3 %, vp_103 +14.7 %) miss like
+                                 # vp_017-019 (docs/accuracy.md §11.8); the V2 state charged from 0.27 only moves
+                                 # vp_101 -1.5 → -0.1 % and no earlier case. Then TIGHTENED p90 15 → 7.5 %,
+                                 # inside 81 → 89 %: a cold torch.compile's scratch in V2's profile window (vLLM
+                                 # issue #54122), sized V x H x a from printed first starts (0.26-0.32,
+                                 # profile.V2_VOCAB_HIDDEN_EVIDENCE): 70 scored, median 1.51 %,
+                                 # p90 7.18 %, 63/70 inside; vp_017-019 +34.1/+15.3/+15.3 → +3.1/+4.8/+4.8 %,
+                                 # vl_057 +10.6 → +0.3 %, vp_102/103 +29.3/+14.7 → +6.4/+3.2 %, vp_100 +3.0 →
+                                 # +2.1 %, vp_104 +1.1 → -0.3 %, vl_073 +0.3 → -1.7 %.
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"

@@ -255,10 +255,15 @@ def _v2_runner(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmR
 
 def _v2_state(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
     """Model Runner V2's request and sampling state (``profile.v2_runner_state_bytes``): on the GPU from the runner's
-    construction, after the init snapshot and outside the load delta; a line only on a V2 run."""
+    construction, after the init snapshot and outside the load delta; a line only on a V2 run whose release charges
+    it.  From 0.27.0 (``memory_rule == "consumed"``) ``utils/mem_utils.py memory_profiling`` charges the free-memory
+    drop since the init snapshot ("total consumed"), which holds the state.  Up to 0.26 (``"increase"``) the non-KV
+    sum is the load delta + torch's peak increase over the profile (measured from the allocation level at its start,
+    state included) + the non-torch increase (``gpu_worker.py determine_available_memory``, 0.22.0–0.26.0 wheels;
+    ``total_consumed`` first in the 0.27.0 wheel), so the state, made before the profile, is never charged."""
     from tpkit.engines.vllm.profile import v2_runner_state_bytes
 
-    if not _v2_runner(model, options, r, rules):
+    if not _v2_runner(model, options, r, rules) or rules.memory_rule != "consumed":
         return ()
     spec_tokens = (r.spec.num_speculative_tokens or 0) if r.spec is not None else 0
     nbytes, how = v2_runner_state_bytes(vocab_size=model.vocab_size, max_num_seqs=r.max_num_seqs,
@@ -266,7 +271,16 @@ def _v2_state(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRu
     return (LineItem(item="Model Runner V2 request/sampling state", bytes=nbytes,
                      source=f"{how} (vLLM ≥ 0.22 v1/worker/gpu: sample/penalties.py PenaltiesState, "
                             "structured_outputs.py, states.py, input_batch.py; made after the init snapshot, "
-                            "outside the load delta, so in the profile's total consumed)"),)
+                            "outside the load delta, so in the profile's total consumed, charged from 0.27)"),)
+
+
+def _cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
+    """Whether the profile peak holds a cold torch.compile's scratch (``profile`` module docstring, "cold compile
+    scratch"): a V2 run of a release with the rule, with torch.compile on.  ``--enforce-eager`` turns torch.compile
+    off with the CUDA graphs ("Enforce eager set, disabling torch.compile and CUDAGraphs", ``config/vllm.py``
+    ``VllmConfig.__post_init__``, 0.25.1 and 0.27.1 wheels: ``compilation_config.mode = CompilationMode.NONE``), so
+    nothing compiles inside the profile window (vp_082: 0.30.0 V2, eager, prints a 0.15 GiB peak)."""
+    return rules.v2_vocab_hidden_peak and not options.enforce_eager and _v2_runner(model, options, r, rules)
 
 
 def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
@@ -421,7 +435,8 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
                                 act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
                                 sampler=profile_sampler(rules, r.compute_capability, options.topk_topp_sampler,
                                                         v2_runner=_v2_runner(model, options, r, rules)),
-                                sm_count=r.sm_count, encoder=encoder)
+                                sm_count=r.sm_count, encoder=encoder,
+                                vocab_hidden=_cold_compile(model, options, r, rules))
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"

@@ -54,6 +54,29 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              parameters runs the float32 / top-k / top-p pipeline, charged as V1's
                                              FlashInfer or Triton estimate (``VllmRules.v2_dummy_sampler``).
 
+    cold        ⌈V/tp⌉ × H × a              Model Runner V2, 0.26–0.32: a cold torch.compile inside the profile
+    compile                                  run.  ``gpu_worker.determine_available_memory`` measures the peak over
+    scratch                                  ``profile_run``, and on a cold compile cache the first forward compiles
+                                             there: Inductor / Triton compilation, autotuning and the AOT export
+                                             allocate temporaries that the window charges as peak activation
+                                             (vllm-project/vllm issue #54122 and #54383, open PRs #54209 / #54479:
+                                             "cold boots stop losing capacity"; 1CatAI/1Cat-vLLM PR #518: cold
+                                             torch peak +2.59 GiB vs +0.74 warm; no peak reset after compilation in
+                                             the 0.26.0–0.33.0 wheels).  Its size is EVIDENCE, not source: the
+                                             printed peaks are one vocabulary × hidden tensor in the activation
+                                             dtype (``V2_VOCAB_HIDDEN_EVIDENCE``: 0.25 GiB for Qwen2.5-0.5B, 1.04
+                                             twice for Qwen2.5-7B-AWQ, 2.59 for Qwen3.8-27B; 0.254 / 1.015 / 2.52
+                                             by the formula).  Plain torch.compile of the same shapes (torch 2.11,
+                                             H200, cold and warm, combo kernels on and off) allocates no such
+                                             tensor, so what vLLM's compile path holds is not known.  tpkit cannot
+                                             see the compile cache, so the phase assumes a first start (a fresh
+                                             container or pod); a warm restart may plan up to that much too little
+                                             (vl_073, a likely warm rerun, prints 1.89 GiB where the formula gives
+                                             2.52).  It stays under the MLP phase at the LLM class's larger T
+                                             (vp_022, vp_101).  V1 runs and 0.22–0.25 / 0.33 V2 runs print no split
+                                             that shows it (V1's sampler phase is usually larger), so they keep
+                                             the phases above (``VllmRules.v2_vocab_hidden_peak``).
+
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
 A multimodal model's encoder step comes first (``engines/vllm/encoder.py``): its pass is one more phase, and the
 encoder outputs it keeps are added to every text phase.
@@ -94,7 +117,7 @@ from tpkit.units import Bytes
 if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
-__all__ = ["ActivationEstimate", "estimate_profile_peak", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT",
+__all__ = ["ActivationEstimate", "estimate_profile_peak", "V2_VOCAB_HIDDEN_EVIDENCE", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT",
            "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT", "SAMPLERS",
            "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE", "v2_runner_state_bytes"]
 
@@ -247,16 +270,39 @@ def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
                                           f"top-k/top-p) + hidden T × H × {a} B")
 
 
+V2_VOCAB_HIDDEN_EVIDENCE: tuple[tuple[str, str, float, float], ...] = (
+    # (case, run, printed peak activation GiB, V × H × a GiB) — docs/accuracy.md §11.8
+    ("vp_100", "0.27.1 V2, Qwen2.5-0.5B-Instruct bf16, RTX 4090, vllm serve, T 2,048", 0.25, 0.254),
+    ("vp_102/vp_103", "0.28.0 V2, Qwen2.5-7B-Instruct-AWQ fp16, L4, vllm serve (fresh container), T 2,048",
+     1.04, 1.015),
+    ("vl_022", "V2 run without a CUDA-graph estimate (0.25-0.28), Qwen2.5-7B-Instruct-AWQ, 16 GB GPU, vllm serve",
+     1.04, 1.015),
+    ("1Cat-vLLM PR #518", "cold compile, Qwen3.8-27B-NVFP4, RTX 8000 (torch peak +2.59 GiB; +0.74 warm)", 2.59, 2.52),
+)
+"""Printed peak activations of first (cold-compile) starts whose source phases (forward, greedy sampler) give far
+less, against one vocabulary × hidden tensor in the activation dtype (module docstring, "cold compile scratch")."""
+
+
+def _vocab_hidden(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str]:
+    rows = -(-model.vocab_size // tp)
+    return (Bytes(rows * model.hidden_size * act_bytes),
+            f"⌈V/tp⌉ {rows:,} × H {model.hidden_size:,} × {act_bytes} B: a cold torch.compile's scratch inside the "
+            f"profile window (vLLM issue #54122; size from printed first-start peaks, V2 0.26–0.32), assuming a "
+            f"first start")
+
+
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
-                          sm_count: int | None = None, encoder: "EncoderProfile | None" = None) -> ActivationEstimate:
+                          sm_count: int | None = None, encoder: "EncoderProfile | None" = None,
+                          vocab_hidden: bool = False) -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
     weight into a temporary per call (see ``_dequant_temp``).  ``sampler``: the top-k/top-p sampler of the dummy
     sampler run (``SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer).  ``encoder``: the
     multimodal encoder step that runs first (``engines.vllm.encoder``): its pass is a phase of its own and what it
-    keeps is added to each text phase."""
+    keeps is added to each text phase.  ``vocab_hidden``: add the cold torch.compile scratch phase (module docstring,
+    "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``)."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
     if model.moe is None or model.moe.num_dense_layers > 0:
@@ -267,6 +313,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
                                                                                 sm_count)
+    if vocab_hidden:
+        phases["cold compile scratch ≈ vocab × hidden (V2)"] = _vocab_hidden(model, parallel.tp, act_bytes)
     if encoder is not None:
         kept = encoder.kept
         phases = {p: (b + kept, f + f" + encoder outputs kept {kept.bytes / 2**30:.2f} GiB") for p, (b, f) in

@@ -59,6 +59,9 @@ means first *released* version, the commit inside the interval before it is not 
                                                                              by needs_logits_processing)
     … plus a pass with the warm-up sampling parameters       0.33.0          v1/worker/gpu/model_runner.py
       (fp32 copy, top-k/top-p, logprobs)                                     _dummy_sampler_run (for_sampler_warmup)
+    V2 profile peak holds a cold torch.compile's scratch     0.26.0–0.32     vllm-project/vllm #54122 (compile inside the
+      (size: one vocab × hidden tensor, EVIDENCE)                            profile window); size: printed first starts of
+                                                                             0.27.1 / 0.28.0 (profile.V2_VOCAB_HIDDEN_EVIDENCE)
     YaRN max_position_embeddings taken as already scaled     0.30.0          config/model.py _get_and_verify_max_len
     V1 batch defaults keyed on the device NAME ("h100"/"h200" 0.8.0           engine/arg_utils.py _set_default_args_v1 (0.7.3,
       in torch's device name: 8192 API / 16384 LLM tokens,                   0.8.0, 0.8.3 wheels)
@@ -243,6 +246,12 @@ class VllmRules:
     sampled as computed), ``"warmup_params"``
     (≥ 0.33: a second pass with ``SamplingParams.for_sampler_warmup()`` — float32 copy, top-k 50 / top-p 0.9
     through FlashInfer where supported, logprobs — which costs what V1's top-k/top-p estimate charges)"""
+    v2_vocab_hidden_peak: bool = False
+    """Model Runner V2's profile peak holds a cold torch.compile's scratch of one vocabulary × hidden tensor
+    (0.26–0.32; ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile
+    inside the profile window; no peak reset in the 0.26.0–0.33.0 wheels), the size EVIDENCE from printed first-start
+    peaks of 0.27.1 / 0.28.0 V2 runs (``profile.V2_VOCAB_HIDDEN_EVIDENCE``); 0.22–0.25 and 0.33 print no split that
+    shows it"""
     dummy_sampler: bool = True
     """V1's profile run ends with ``_dummy_sampler_run`` (≥ 0.8.0); the 0.7.x V1 runner computes logits and no
     sampler (v1/worker/gpu_model_runner.py profile_run, vllm 0.7.1–0.7.3 wheels)"""
@@ -334,7 +343,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 20, 1), dict(tokens_rule="concurrency")),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
     ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True)),
-    ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy")),
+    ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy",
+                      v2_vocab_hidden_peak=True)),
     ((0, 27, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS + _QWEN35_TEXT,
                       memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
                       custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True)),
@@ -343,7 +353,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 30, 0), dict(yarn_prescaled=True)),
     ((0, 32, 0), dict(mamba_all_mode=False, mamba_all_mode_spec=False, checkpoint_kinds=("mamba2",))),
     ((0, 33, 0), dict(cublas_after_snapshot=False, checkpoint_kinds=("mamba2", "gdn"),
-                      v2_dummy_sampler="warmup_params")),
+                      v2_dummy_sampler="warmup_params", v2_vocab_hidden_peak=False)),
 )
 """(first release, the rules it changes), oldest first; each row's citation is in the module docstring"""
 
