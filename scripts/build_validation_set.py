@@ -233,8 +233,11 @@ SGLANG_PUBLIC = {
                              "machine profile (tpkit plan --machine), while the harness predicts from config, GPU and "
                              "flags alone (H100 NVL is in the GPU catalog since helper near; re-read by helper scor, "
                              "2026-12-04)"),
-    "gs_008": (None, "", {}, "GPU not empty at start (13.22 GiB free of 24 GB on an RTX 4090 D; as gs_007, the harness "
-                             "has no free-memory input); OpenBMB/MiniCPM5-1B: no config in the set"),
+    "gs_008": (None, "", {"config_file": "OpenBMB--MiniCPM5-1B.json",  # helper cfg3 (2026-12-04): assembled, its note
+                          "config_confidence": "assembled (architecture fields from public code; bf16 assumed)"},
+               "GPU not empty at start (13.22 GiB free of 24 GB on an RTX 4090 D; as gs_007, the harness has no "
+               "free-memory input); the OpenBMB/MiniCPM5-1B config is in the set since helper cfg3 (its KV bytes per "
+               "token, 24,576, match the log's 5.76 GiB / 251,788 tokens)"),
     "gs_009": ("0.4.6", "issue title ('sglang0.4.6')",
                {"gpu_assumed": {
                    "gpu": "A100-SXM-80GB", "candidates": ["A100-SXM-80GB", "H100-SXM-80GB"],
