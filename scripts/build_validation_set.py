@@ -119,9 +119,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper new (2026-12-03): vl_072/vl_073 (logs also in tests/logs/data/vllm/); vp_007-vp_015 (numbered vp_003-vp_011
     # on the helper's branch, renumbered at the merge beside helper v08's vp_003-vp_006) are the H100 runs
     # tabulated by llm-d/llm-d-benchmark's config_explorer (scored on the printed available KV memory)
-    "vl_072": (None, "", {}, "TheBloke/Mistral-7B-Instruct-v0.2-GPTQ: its GPTQ config (v0.2 vocabulary, "
-                             "quantization_config) is not in the set; GB10 is in the catalog now (unified memory: the "
-                             "log does not print the CUDA total, which varies with the host)"),
+    # helper cfg3 (2026-12-04): the config assembled (its _assembled_note); the GPU is the page's DGX Spark, i.e. the
+    # catalog's GB10, whose CUDA total (119.63 GiB) comes from other DGX Spark logs (119.61-119.70 GiB printed)
+    "vl_072": ("0.11.0", "printed 'vLLM API server version 0.11.0+582e4e37.nv25.11' (NVIDIA's 25.11 container build)",
+               {"config_file": "TheBloke--Mistral-7B-Instruct-v0.2-GPTQ.json",
+                "config_confidence": "assembled (Mistral-7B-Instruct-v0.2 geometry; TheBloke's main-branch GPTQ "
+                                     "parameters: 4 bits, group 128)",
+                "gpu_catalog": {"gpu": "GB10", "note": "DGX Spark (the page's title): the catalog's GB10, unified "
+                                "memory; the log prints no CUDA total, the catalog's 119.63 GiB is other DGX Spark "
+                                "logs' (119.61-119.70 GiB)"}},
+               None),
     "vl_073": ("0.29.0", "printed by the report (vLLM 0.29.0 wheel)", {}, None),
     **{cid: ("0.14.1", LLMD_BASIS, {}, None) for cid in ("vp_007", "vp_009", "vp_011", "vp_012", "vp_013",
                                                          "vp_014", "vp_015")},
@@ -479,6 +486,7 @@ def _record(engine: str, case: dict, sel) -> dict:
     assumed = over.pop("gpu_assumed", None)  # an unnamed GPU whose memory class alone decides the prediction
     gpu_note = over.pop("gpu_note", None)  # what is known of an unnamed GPU, where the source's wording misleads
     printed_total = over.pop("gpu_total_gib", None)  # a catalog GPU whose log prints another CUDA total (WSL2)
+    named_gpu = over.pop("gpu_catalog", None)  # a catalog GPU the source names where the raw record has none (cfg3)
     parallel = {k: case.get(k) or 1 for k in ("tp", "pp", "dp", "ep")}
     out = {"id": case["id"], "engine": engine, "status": case["status"], "quality": case.get("quality"),
            "source": case["source"], "source_url": case.get("source_url"),
@@ -502,6 +510,8 @@ def _record(engine: str, case: dict, sel) -> dict:
         out.setdefault("gpu_note", f"{case['gpu']} with the total the log prints ({printed_total} GiB)")
     if assumed:
         out.update(gpu=assumed["gpu"], gpu_note=assumed["note"], gpu_candidates=list(assumed["candidates"]))
+    if named_gpu:
+        out.update(gpu=named_gpu["gpu"], gpu_note=named_gpu["note"])
     quant = _checkpoint_quant(case, out["config_file"])
     if quant and "quantization" not in out["flags"]:
         out["flags"]["quantization"] = quant
