@@ -186,9 +186,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_029": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)'",
                {"topk_topp_sampler": "flashinfer", "nnodes": 4}, None),
     "vp_030": ("0.15.1", "the note: vLLM v0.15.1 built from source (tag v0.15.1, sm_120 kernels)", {}, None),
-    "vp_031": (None, "", {}, "laptop RTX 5090 (24 GB) under WSL2: not in the GPU catalog and the log prints no CUDA "
-                             "total (WSL2 reports its own); no Qwen2.5-32B-Instruct-GPTQ-Int4 config in the set; a "
-                             "0.21.1 development build"),
+    "vp_031": (None, "", {"config_file": "Qwen--Qwen2.5-32B-Instruct-GPTQ-Int4.json",  # helper cfg3, 2026-12-04
+                          "config_confidence": "verbatim values (a public script's literal of the HF config.json)"},
+               "laptop RTX 5090 (24 GB) under WSL2: not in the GPU catalog and the log prints no CUDA total (WSL2 "
+               "reports its own; no public CUDA total of this laptop GPU found: nvidia-smi's 24,463 MiB is not what "
+               "torch sees under WSL2); a 0.21.1 development build. The Qwen2.5-32B-Instruct-GPTQ-Int4 config is in "
+               "the set since helper cfg3 (weights 18.02 GiB derived, 18.02 printed; KV 131,072 B per token at fp8, "
+               "the log's 1.17 GiB / 9,584 tokens)"),
     # helper new6 (2026-12-04): kaggle-vllm/kaggle-vllm's milestone-4 compatibility runs on Kaggle's 2 x T4 (logs also
     # in tests/logs/data/vllm/ as vl_090-vl_093). The build prints 0.18.2.dev0+ga26e8dc7f.d20260822, so the 0.18.1 rules apply
     # (next-version form for a modified tree at the v0.18.1 tag). The tp-2 runs' two T4s have no CUDA peer access: the
