@@ -571,9 +571,13 @@ VLLM_SHARED_EDITS = {'case_020': {'tpkit_engine_version': '0.9.2',
               'engine_version_basis': "same run series as case_021 (the ≤ 0.6.4 'Memory profiling results: "
                                       "total_gpu_memory=' wording)"},
  'case_027': {'predict': False,
-              'why_not': "the AWQ checkpoint's quantization_config (which layers stay bf16) is not in the set, so "
-                         "its weights cannot be derived (as vl_071); also vLLM's KDA prefill kernels are not in "
-                         "tpkit's activation estimate"},
+              'config_confidence': "assembled (base-model architecture; quantization_config from a public "
+                                   "provenance note of the checkpoint: compressed-tensors int4, group 32, routed "
+                                   "experts only; helper cfg3)",
+              'why_not': "vLLM's KDA prefill kernels are not in tpkit's activation estimate. The checkpoint's "
+                         "quantization_config (compressed-tensors int4 g32 on the routed experts; attention, the "
+                         "dense MLP, shared experts and lm_head bf16) is in the set since helper cfg3 (2026-12-04): "
+                         "its derived size, 30.52 GB, is the published shards' 30.53 GB"},
  'case_032': {'tpkit_engine_version': '0.2.5',
               'engine_version_basis': "PR #2031's branch (2023-12-12), whose total - free profile first ships in "
                                       'v0.2.5 (wheel built 2023-12-14; 0.2.6, built 2023-12-17, adds '
