@@ -99,6 +99,12 @@ SGLANG = {
     "case_005": ("0.5.10", "PR #19718 of 2026-02 (v0.5.8-0.5.10 era, guessed)", {}, None),
 }
 
+VL071_BASIS = ("V0 forced (VLLM_USE_V1=0); log dated 04-07 (2025), model_runner.py:1146 / worker.py:267 -> "
+               "v0.8.2/0.8.3 (tpkit's V0 rules are the same for both)")
+VL071_CONFIDENCE = ("assembled (catalog gemma-3-27b-it architecture; the AWQ quantization_config from the checkpoint's "
+                    "converter, gau-nernst/gemma3-int4 convert_flax.py: int4, group 32, vision tower and embedding bf16)")
+"""vl_071's release and config (helper cfg3, 2026-12-04)"""
+
 LLMD_BASIS = "image vllm/vllm-openai:latest on 2026-01-26 (0.14.1 released 2026-01-24, PyPI; guessed from the date)"
 """the release of the llm-d config_explorer H100 runs (vp_007-vp_015, helper new)"""
 
@@ -334,7 +340,8 @@ VLLM = {
                "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "vl_068": ("v0", "V0 (Turing), log of 2025-06 (v0.8.5/0.9.0)", {"disable_custom_all_reduce": True}, None),
     "vl_069": ("v0", "V0 (as vl_068)", {}, None),
-    "vl_071": (None, "", {}, "gaunernst/gemma-3-27b-it-int4-awq: its AWQ config is not in the set"),
+    "vl_071": ("0.8.2:v0", VL071_BASIS, {"config_file": "gaunernst--gemma-3-27b-it-int4-awq.json",
+                                         "config_confidence": VL071_CONFIDENCE}, None),  # helper cfg3 (COLLECTION_EDITS)
 }
 
 
@@ -661,6 +668,11 @@ PUBLIC_EDITS = {
 """hand edits of the repository-kept public records (helper scor), applied after normalisation"""
 
 COLLECTION_EDITS = {
+    # helper cfg3 (2026-12-04): the AWQ checkpoint's config assembled (its _assembled_note); its only blocker was the
+    # config, so the case is predicted, blind
+    "vl_071": {"config_file": "gaunernst--gemma-3-27b-it-int4-awq.json", "config_confidence": VL071_CONFIDENCE,
+               "tpkit_engine_version": "0.8.2:v0", "engine_version_basis": VL071_BASIS, "predict": True,
+               "why_not": None},
     # GPUs added to the catalog by helper gpux (2026-12-04): the cases name the catalog entry (the total the log
     # prints is kept, as for every case whose log prints one)
     "vl_025": {"gpu": "T4", "gpu_family": None,

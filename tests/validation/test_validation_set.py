@@ -72,9 +72,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # 0.20.1 printed-token boundary: vp_044 +1.8 %, p90 12.63 %, 61/73 inside (84 %);
                                  # vp_045 +3.6 % and vp_046 +3.2 % stay outside their bands (§6.4); guard holds.
                                  # Helper cfg3 (2026-12-04): vl_072 scored with its assembled GPTQ config and the
-                                 # catalog's GB10 (-0.2 % blind, inside; weights 3.87 vs 3.88 GiB printed; no rule
-                                 # changed): 79 scored, median 1.51 → 1.46 %, p90 13.17 → 13.16 %, 67/79 inside
-                                 # (level unchanged).
+                                 # catalog's GB10 (-0.2 % blind, inside; weights 3.87 vs 3.88 GiB printed) and vl_071
+                                 # with its AWQ config (-8.9 % blind, inside; weights 17.20 vs 17.61 GiB); no rule
+                                 # changed: 80 scored, median 1.51 %, p90 13.17 → 13.16 %, 68/80 inside (level
+                                 # unchanged).
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
