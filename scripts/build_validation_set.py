@@ -99,6 +99,12 @@ SGLANG = {
     "case_005": ("0.5.10", "PR #19718 of 2026-02 (v0.5.8-0.5.10 era, guessed)", {}, None),
 }
 
+VL071_BASIS = ("V0 forced (VLLM_USE_V1=0); log dated 04-07 (2025), model_runner.py:1146 / worker.py:267 -> "
+               "v0.8.2/0.8.3 (tpkit's V0 rules are the same for both)")
+VL071_CONFIDENCE = ("assembled (catalog gemma-3-27b-it architecture; the AWQ quantization_config from the checkpoint's "
+                    "converter, gau-nernst/gemma3-int4 convert_flax.py: int4, group 32, vision tower and embedding bf16)")
+"""vl_071's release and config (helper cfg3, 2026-12-04)"""
+
 LLMD_BASIS = "image vllm/vllm-openai:latest on 2026-01-26 (0.14.1 released 2026-01-24, PyPI; guessed from the date)"
 """the release of the llm-d config_explorer H100 runs (vp_007-vp_015, helper new)"""
 
@@ -119,9 +125,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper new (2026-12-03): vl_072/vl_073 (logs also in tests/logs/data/vllm/); vp_007-vp_015 (numbered vp_003-vp_011
     # on the helper's branch, renumbered at the merge beside helper v08's vp_003-vp_006) are the H100 runs
     # tabulated by llm-d/llm-d-benchmark's config_explorer (scored on the printed available KV memory)
-    "vl_072": (None, "", {}, "TheBloke/Mistral-7B-Instruct-v0.2-GPTQ: its GPTQ config (v0.2 vocabulary, "
-                             "quantization_config) is not in the set; GB10 is in the catalog now (unified memory: the "
-                             "log does not print the CUDA total, which varies with the host)"),
+    # helper cfg3 (2026-12-04): the config assembled (its _assembled_note); the GPU is the page's DGX Spark, i.e. the
+    # catalog's GB10, whose CUDA total (119.63 GiB) comes from other DGX Spark logs (119.61-119.70 GiB printed)
+    "vl_072": ("0.11.0", "printed 'vLLM API server version 0.11.0+582e4e37.nv25.11' (NVIDIA's 25.11 container build)",
+               {"config_file": "TheBloke--Mistral-7B-Instruct-v0.2-GPTQ.json",
+                "config_confidence": "assembled (Mistral-7B-Instruct-v0.2 geometry; TheBloke's main-branch GPTQ "
+                                     "parameters: 4 bits, group 128)",
+                "gpu_catalog": {"gpu": "GB10", "note": "DGX Spark (the page's title): the catalog's GB10, unified "
+                                "memory; the log prints no CUDA total, the catalog's 119.63 GiB is other DGX Spark "
+                                "logs' (119.61-119.70 GiB)"}},
+               None),
     "vl_073": ("0.29.0", "printed by the report (vLLM 0.29.0 wheel)", {}, None),
     **{cid: ("0.14.1", LLMD_BASIS, {}, None) for cid in ("vp_007", "vp_009", "vp_011", "vp_012", "vp_013",
                                                          "vp_014", "vp_015")},
@@ -179,9 +192,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_029": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)'",
                {"topk_topp_sampler": "flashinfer", "nnodes": 4}, None),
     "vp_030": ("0.15.1", "the note: vLLM v0.15.1 built from source (tag v0.15.1, sm_120 kernels)", {}, None),
-    "vp_031": (None, "", {}, "laptop RTX 5090 (24 GB) under WSL2: not in the GPU catalog and the log prints no CUDA "
-                             "total (WSL2 reports its own); no Qwen2.5-32B-Instruct-GPTQ-Int4 config in the set; a "
-                             "0.21.1 development build"),
+    "vp_031": (None, "", {"config_file": "Qwen--Qwen2.5-32B-Instruct-GPTQ-Int4.json",  # helper cfg3, 2026-12-04
+                          "config_confidence": "verbatim values (a public script's literal of the HF config.json)"},
+               "laptop RTX 5090 (24 GB) under WSL2: not in the GPU catalog and the log prints no CUDA total (WSL2 "
+               "reports its own; no public CUDA total of this laptop GPU found: nvidia-smi's 24,463 MiB is not what "
+               "torch sees under WSL2); a 0.21.1 development build. The Qwen2.5-32B-Instruct-GPTQ-Int4 config is in "
+               "the set since helper cfg3 (weights 18.02 GiB derived, 18.02 printed; KV 131,072 B per token at fp8, "
+               "the log's 1.17 GiB / 9,584 tokens)"),
     # helper new6 (2026-12-04): kaggle-vllm/kaggle-vllm's milestone-4 compatibility runs on Kaggle's 2 x T4 (logs also
     # in tests/logs/data/vllm/ as vl_090-vl_093). The build prints 0.18.2.dev0+ga26e8dc7f.d20260822, so the 0.18.1 rules apply
     # (next-version form for a modified tree at the v0.18.1 tag). The tp-2 runs' two T4s have no CUDA peer access: the
@@ -241,8 +258,11 @@ SGLANG_PUBLIC = {
                              "machine profile (tpkit plan --machine), while the harness predicts from config, GPU and "
                              "flags alone (H100 NVL is in the GPU catalog since helper near; re-read by helper scor, "
                              "2026-12-04)"),
-    "gs_008": (None, "", {}, "GPU not empty at start (13.22 GiB free of 24 GB on an RTX 4090 D; as gs_007, the harness "
-                             "has no free-memory input); OpenBMB/MiniCPM5-1B: no config in the set"),
+    "gs_008": (None, "", {"config_file": "OpenBMB--MiniCPM5-1B.json",  # helper cfg3 (2026-12-04): assembled, its note
+                          "config_confidence": "assembled (architecture fields from public code; bf16 assumed)"},
+               "GPU not empty at start (13.22 GiB free of 24 GB on an RTX 4090 D; as gs_007, the harness has no "
+               "free-memory input); the OpenBMB/MiniCPM5-1B config is in the set since helper cfg3 (its KV bytes per "
+               "token, 24,576, match the log's 5.76 GiB / 251,788 tokens)"),
     "gs_009": ("0.4.6", "issue title ('sglang0.4.6')",
                {"gpu_assumed": {
                    "gpu": "A100-SXM-80GB", "candidates": ["A100-SXM-80GB", "H100-SXM-80GB"],
@@ -328,7 +348,8 @@ VLLM = {
                "re-read 2026-12-03: COLLECTION_EDITS holds its current state"),
     "vl_068": ("v0", "V0 (Turing), log of 2025-06 (v0.8.5/0.9.0)", {"disable_custom_all_reduce": True}, None),
     "vl_069": ("v0", "V0 (as vl_068)", {}, None),
-    "vl_071": (None, "", {}, "gaunernst/gemma-3-27b-it-int4-awq: its AWQ config is not in the set"),
+    "vl_071": ("0.8.2:v0", VL071_BASIS, {"config_file": "gaunernst--gemma-3-27b-it-int4-awq.json",
+                                         "config_confidence": VL071_CONFIDENCE}, None),  # helper cfg3 (COLLECTION_EDITS)
 }
 
 
@@ -484,6 +505,7 @@ def _record(engine: str, case: dict, sel) -> dict:
     assumed = over.pop("gpu_assumed", None)  # an unnamed GPU whose memory class alone decides the prediction
     gpu_note = over.pop("gpu_note", None)  # what is known of an unnamed GPU, where the source's wording misleads
     printed_total = over.pop("gpu_total_gib", None)  # a catalog GPU whose log prints another CUDA total (WSL2)
+    named_gpu = over.pop("gpu_catalog", None)  # a catalog GPU the source names where the raw record has none (cfg3)
     parallel = {k: case.get(k) or 1 for k in ("tp", "pp", "dp", "ep")}
     out = {"id": case["id"], "engine": engine, "status": case["status"], "quality": case.get("quality"),
            "source": case["source"], "source_url": case.get("source_url"),
@@ -507,6 +529,8 @@ def _record(engine: str, case: dict, sel) -> dict:
         out.setdefault("gpu_note", f"{case['gpu']} with the total the log prints ({printed_total} GiB)")
     if assumed:
         out.update(gpu=assumed["gpu"], gpu_note=assumed["note"], gpu_candidates=list(assumed["candidates"]))
+    if named_gpu:
+        out.update(gpu=named_gpu["gpu"], gpu_note=named_gpu["note"])
     quant = _checkpoint_quant(case, out["config_file"])
     if quant and "quantization" not in out["flags"]:
         out["flags"]["quantization"] = quant
@@ -562,9 +586,13 @@ VLLM_SHARED_EDITS = {'case_020': {'tpkit_engine_version': '0.9.2',
               'engine_version_basis': "same run series as case_021 (the ≤ 0.6.4 'Memory profiling results: "
                                       "total_gpu_memory=' wording)"},
  'case_027': {'predict': False,
-              'why_not': "the AWQ checkpoint's quantization_config (which layers stay bf16) is not in the set, so "
-                         "its weights cannot be derived (as vl_071); also vLLM's KDA prefill kernels are not in "
-                         "tpkit's activation estimate"},
+              'config_confidence': "assembled (base-model architecture; quantization_config from a public "
+                                   "provenance note of the checkpoint: compressed-tensors int4, group 32, routed "
+                                   "experts only; helper cfg3)",
+              'why_not': "vLLM's KDA prefill kernels are not in tpkit's activation estimate. The checkpoint's "
+                         "quantization_config (compressed-tensors int4 g32 on the routed experts; attention, the "
+                         "dense MLP, shared experts and lm_head bf16) is in the set since helper cfg3 (2026-12-04): "
+                         "its derived size, 30.52 GB, is the published shards' 30.53 GB"},
  'case_032': {'tpkit_engine_version': '0.2.5',
               'engine_version_basis': "PR #2031's branch (2023-12-12), whose total - free profile first ships in "
                                       'v0.2.5 (wheel built 2023-12-14; 0.2.6, built 2023-12-17, adds '
@@ -648,6 +676,11 @@ PUBLIC_EDITS = {
 """hand edits of the repository-kept public records (helper scor), applied after normalisation"""
 
 COLLECTION_EDITS = {
+    # helper cfg3 (2026-12-04): the AWQ checkpoint's config assembled (its _assembled_note); its only blocker was the
+    # config, so the case is predicted, blind
+    "vl_071": {"config_file": "gaunernst--gemma-3-27b-it-int4-awq.json", "config_confidence": VL071_CONFIDENCE,
+               "tpkit_engine_version": "0.8.2:v0", "engine_version_basis": VL071_BASIS, "predict": True,
+               "why_not": None},
     # GPUs added to the catalog by helper gpux (2026-12-04): the cases name the catalog entry (the total the log
     # prints is kept, as for every case whose log prints one)
     "vl_025": {"gpu": "T4", "gpu_family": None,

@@ -32,8 +32,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # helper mv3 (2026-12-04): vp_080-vp_084 added as printed (blind −0.9, +8.3, +0.1, +20.0, +1.7 %, all inside
     # their bands; no capacity rule changed): 70 scored, median 1.51 %, p90 13.4 %, 60/70 inside (level unchanged)
     # lead (2026-12-04, after merging mv1, mv3, v2gap): 83 scored; the cold-compile phase not with --enforce-eager
-    # (vp_082, 0.30.0 eager: -38.7 % -> +0.1 %): median 1.56 %, p90 7.32 %, 73/83 inside (88 %)
-    "vllm": (0.016, 0.075, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    # (vp_082, 0.30.0 eager: -38.7 % -> +0.1 %): median 1.56 %, p90 7.32 %, 73/83 inside (88 %); with cfg3's vl_071
+    # (-8.9 %) and vl_072 (-0.2 %): 85 scored, median 1.56 %, p90 7.94 %, 75/85 inside (88 %)
+    "vllm": (0.016, 0.08, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).
@@ -85,6 +86,11 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # p90 7.18 %, 63/70 inside; vp_017-019 +34.1/+15.3/+15.3 → +3.1/+4.8/+4.8 %,
                                  # vl_057 +10.6 → +0.3 %, vp_102/103 +29.3/+14.7 → +6.4/+3.2 %, vp_100 +3.0 →
                                  # +2.1 %, vp_104 +1.1 → -0.3 %, vl_073 +0.3 → -1.7 %.
+                                 # Helper cfg3 (2026-12-04): vl_072 scored with its assembled GPTQ config and the
+                                 # catalog's GB10 (-0.2 % blind, inside; weights 3.87 vs 3.88 GiB printed) and vl_071
+                                 # with its AWQ config (-8.9 % blind, inside; weights 17.20 vs 17.61 GiB); no rule
+                                 # changed: 80 scored, median 1.51 %, p90 13.17 → 13.16 %, 68/80 inside (level
+                                 # unchanged).
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
