@@ -30,6 +30,9 @@ class Explanation:
     """SglangAnchored / VllmAnchored"""
     diagnosis: Diagnosis
     missing: tuple[str, ...]
+    kv_predicted_alternatives: tuple[tuple[int, int], ...] = ()
+    """where the log leaves the release open and its ends count the tokens by different rules: the range under each
+    (``kv_predicted_range`` is their hull, no count between them is predicted); empty otherwise"""
 
     def to_dict(self) -> dict:
         ctx = self.context
@@ -55,6 +58,7 @@ class Explanation:
             "rank": {"label": self.rank, "reason": self.rank_reason},
             "kv_tokens": {"printed": self.kv_printed, "predicted": self.kv_predicted,
                           "predicted_range": list(self.kv_predicted_range) if self.kv_predicted_range else None,
+                          "predicted_alternatives": [list(r) for r in self.kv_predicted_alternatives] or None,
                           "source": self.kv_source},
             "ledger": [r.to_dict() for r in self.rows],
             "diagnosis": self.diagnosis.to_dict(),
@@ -198,11 +202,14 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
                               cause="" if failure is None else f"{failure.kind.replace('_', ' ')} (engine unknown: "
                                                                "pass --engine sglang|vllm for the ledger)")
         missing.append("engine: neither SGLang nor vLLM recognised (pass --engine)")
+    alternatives = getattr(anchored, "tokens_alternatives", ()) if anchored is not None else ()
     if rng is not None:
-        if printed is not None and rng[0] <= printed <= rng[1]:
+        if printed is not None and any(lo <= printed <= hi for lo, hi in alternatives or (rng,)):
             predicted = printed
-        else:
-            predicted = (rng[0] + rng[1]) // 2
+        else:  # the midpoint of the range under the rules the log is read by (the first alternative), not of a hull
+            lo, hi = alternatives[0] if alternatives else rng
+            predicted = (lo + hi) // 2
     return Explanation(parsed=parsed, context=ctx, rank=view.rank.label, rank_reason=view.reason, rows=rows,
                        kv_printed=printed, kv_predicted=predicted, kv_predicted_range=rng, kv_source=kv_source,
-                       anchored=anchored, diagnosis=diagnosis, missing=tuple(missing))
+                       anchored=anchored, diagnosis=diagnosis, missing=tuple(missing),
+                       kv_predicted_alternatives=alternatives)

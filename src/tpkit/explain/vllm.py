@@ -40,6 +40,9 @@ class VllmAnchored:
     """KV bytes per token (all layers): from the model, else measured available / printed tokens"""
     token_bytes_source: str
     block_size: int
+    tokens_alternatives: tuple[tuple[int, int], ...] = ()
+    """where the release is open and its ends count the tokens by different rules: the range under each rule
+    (``tokens_predicted`` is their hull; ``explain.vtokens._other_end``); empty otherwise"""
     per_worker: str | None = None
     """vLLM 0.8.2–0.11.0 (``VllmRules.capacity_per_worker``) with more than one worker: how the printed capacity
     line(s) pair with the workers whose available memory the log prints, in words (None otherwise)"""
@@ -79,7 +82,7 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
                         non_kv=non_kv, available=available, graph_estimate=graph_estimate,
                         tokens_printed=tokens_printed, tokens_predicted=rebuilt.predicted,
                         token_bytes=rebuilt.token_bytes, token_bytes_source=rebuilt.source, block_size=rebuilt.block,
-                        per_worker=per_worker)
+                        tokens_alternatives=rebuilt.alternatives, per_worker=per_worker)
 
 
 def _total_row(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row]) -> Iv | None:
@@ -197,7 +200,8 @@ def _tokens_row(anchor, tokens_printed: int | None, rebuilt: _Rebuilt, per_worke
     predicted = rebuilt.predicted
     check = None
     if predicted is not None and tokens_printed is not None:
-        check = "reproduced" if predicted[0] <= tokens_printed <= predicted[1] else "differs"
+        ranges = rebuilt.alternatives or (predicted,)
+        check = "reproduced" if any(lo <= tokens_printed <= hi for lo, hi in ranges) else "differs"
     return Row(item="KV tokens", value=None,
                count=tokens_printed if tokens_printed is not None else
                (predicted[0] + predicted[1]) // 2 if predicted is not None else anchor.count.value,

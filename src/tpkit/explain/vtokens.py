@@ -109,19 +109,22 @@ def _rule_words(ctx: Context, rules) -> str:
 
 
 def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv, predicted: tuple[int, int],
-               tb_source: str) -> tuple[tuple[int, int], str]:
+               tb_source: str) -> tuple[tuple[int, int], str, tuple[tuple[int, int], ...]]:
     """Where the log's release is only known as a range and a release at the other end of it counts the KV cache
     by another rule (``VllmRules``: the tokens rule, the era, the engine; for a hybrid with linear-attention layers
     also the prefix-caching default, ``_rule_key``), the range rebuilt under both rules, each named in the source
-    text (``--engine-version`` on the command line picks one)."""
+    text (``--engine-version`` on the command line picks one): (the hull of the ranges, the source, the ranges one
+    per rule; empty where one rule holds).  The hull is no prediction by itself: the engine printed one of the
+    ranges, never a count between them."""
     from tpkit.engines.vllm.versions import resolve_rules
 
     ends = _version_ends(ctx)
     if ends is None:
-        return predicted, tb_source
+        return predicted, tb_source, ()
     seen = {_rule_key(ctx, rules)}
     parts = [f"vLLM {rules.label} rules give {predicted[0]:,}–{predicted[1]:,} tokens ({_rule_words(ctx, rules)})"]
     low, high = predicted
+    alternatives = [predicted]
     for end in ends:
         try:
             other = resolve_rules(end)
@@ -138,11 +141,12 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
             continue
         seen.add(_rule_key(ctx, other))
         parts.append(f"vLLM {other.label} rules give {rng[0]:,}–{rng[1]:,} ({_rule_words(ctx, other)})")
+        alternatives.append(rng)
         low, high = min(low, rng[0]), max(high, rng[1])
     if len(parts) == 1:
-        return predicted, tb_source
+        return predicted, tb_source, ()
     return (low, high), (f"{tb_source}; the release is inferred from the line formats as {ctx.version}: "
-                         + "; ".join(parts) + "; --engine-version picks one")
+                         + "; ".join(parts) + "; --engine-version picks one"), tuple(alternatives)
 
 
 
@@ -151,10 +155,14 @@ class _Rebuilt:
     source, the block size the layout uses; a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start,
     issue 12."""
 
-    __slots__ = ("predicted", "token_bytes", "source", "block")
+    __slots__ = ("predicted", "token_bytes", "source", "block", "alternatives")
 
-    def __init__(self, predicted: tuple[int, int] | None, token_bytes: float | None, source: str, block: int) -> None:
+    def __init__(self, predicted: tuple[int, int] | None, token_bytes: float | None, source: str, block: int,
+                 alternatives: tuple[tuple[int, int], ...] = ()) -> None:
         self.predicted, self.token_bytes, self.source, self.block = predicted, token_bytes, source, block
+        self.alternatives = alternatives
+        """the ranges one per release rule where the release is open and the rules differ (``_other_end``);
+        ``predicted`` is then their hull"""
 
 
 def _rebuilt(ctx: Context, rules, tp: int, pp: int, block: int, available: Iv | None,
@@ -180,6 +188,8 @@ def _rebuilt(ctx: Context, rules, tp: int, pp: int, block: int, available: Iv | 
             lo = max(available.low.bytes, 0) // per_block // groups * layout.block_size
             hi = max(available.high.bytes, 0) // per_block // groups * layout.block_size
             predicted = (int(lo), int(hi))
+    alternatives = ()
     if predicted is not None and available is not None:
-        predicted, tb_source = _other_end(ctx, tp, pp, block, rules, available, predicted, tb_source)
-    return _Rebuilt(predicted, layout.bytes_per_block.bytes / layout.block_size, tb_source, layout.block_size)
+        predicted, tb_source, alternatives = _other_end(ctx, tp, pp, block, rules, available, predicted, tb_source)
+    return _Rebuilt(predicted, layout.bytes_per_block.bytes / layout.block_size, tb_source, layout.block_size,
+                    alternatives)
