@@ -193,6 +193,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
        for cid in ("vp_032", "vp_033", "vp_034", "vp_035")},
     # helper new7 (2026-12-04): a vLLM server log committed to a public repository (abinavChandar/demo_env_l4)
     "vp_036": ("0.11.0", "printed 'vLLM API server version 0.11.0'", {}, None),
+    # helper mv2 (2026-12-04): vLLM server logs committed to public repositories (joshhickson/LogoMesh,
+    # zyfjrx/train_sft, kumaxxp/duo-talk); GPUs from the same repositories' docs / training logs
+    "vp_060": ("0.13.0", "printed 'vLLM API server version 0.13.0'", {}, None),
+    "vp_061": ("0.10.0", "printed 'vLLM API server version 0.10.0'", {}, None),
+    "vp_062": ("0.13.0", "printed 'vLLM API server version 0.13.0'",
+               {"gpu_note": "RTX A5000 (the repository's docs; not in the catalog): torch's total 24138 MiB of "
+                            "another A5000 (search-index id 29278846479), Ampere (sm_86)"}, None),
 }
 
 SGLANG_PUBLIC = {
