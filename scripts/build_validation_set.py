@@ -200,6 +200,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_062": ("0.13.0", "printed 'vLLM API server version 0.13.0'",
                {"gpu_note": "RTX A5000 (the repository's docs; not in the catalog): torch's total 24138 MiB of "
                             "another A5000 (search-index id 29278846479), Ampere (sm_86)"}, None),
+    "vp_063": ("0.22.1", "printed banner 'version 0.22.1'", {}, None),
+    "vp_064": ("0.10.2", "printed 'vLLM API server version 0.10.2'", {"gpu_total_gib": 79.18}, None),
 }
 
 SGLANG_PUBLIC = {
