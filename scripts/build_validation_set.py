@@ -202,6 +202,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                             "another A5000 (search-index id 29278846479), Ampere (sm_86)"}, None),
     "vp_063": ("0.22.1", "printed banner 'version 0.22.1'", {}, None),
     "vp_064": ("0.10.2", "printed 'vLLM API server version 0.10.2'", {"gpu_total_gib": 79.18}, None),
+    **{cid: ("0.7.2", "printed 'vLLM API server version 0.7.2' (V0 engine)", {}, None)
+       for cid in ("vp_065", "vp_066")},  # daxdelvira/distributed_agent_gc: unnamed GPUs, the printed CUDA totals
 }
 
 SGLANG_PUBLIC = {
