@@ -204,6 +204,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_064": ("0.10.2", "printed 'vLLM API server version 0.10.2'", {"gpu_total_gib": 79.18}, None),
     **{cid: ("0.7.2", "printed 'vLLM API server version 0.7.2' (V0 engine)", {}, None)
        for cid in ("vp_065", "vp_066")},  # daxdelvira/distributed_agent_gc: unnamed GPUs, the printed CUDA totals
+    "vp_067": ("0.9.2", "printed 'vLLM API server version 0.9.2'",
+               {"gpu_assumed": {
+                   "gpu": "RTX-4090", "candidates": ["RTX-4090", "RTX-3090"],
+                   "note": "GPU not named (Wolffy427/stage5); 5.79 GiB of weights + 14.62 GiB of KV under 0.9 x total "
+                           "need at least 22.7 GiB, which leaves the 24 GB class (RTX 4090 / RTX 3090: 23.65 / 23.58 "
+                           "GiB CUDA totals). Planned on the first candidate; every candidate's prediction lies inside "
+                           "the others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
 }
 
 SGLANG_PUBLIC = {
