@@ -29,6 +29,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # lead, end of the second session of 2026-12-04: 65 scored, median 1.46 %, p90 13.2 %, 55/65 inside (tightened)
     # helper new7 (2026-12-04): vp_036 added as printed (−1.6 % blind, inside, no rule changed): 65 scored, median
     # 1.46 %, p90 13.2 %, 55/65 inside (level unchanged)
+    # helper mv2 (2026-12-04): vp_060-vp_067 added as printed from committed server logs (blind +0.0, -0.5, +1.1,
+    # +0.1, +0.8, +0.9, +11.5 % (vp_066, tp 2 on unnamed 39.50 GiB GPUs: outside) and +1.3 %; no capacity rule
+    # changed): 73 scored, median 1.23 %, p90 12.8 %, 62/73 inside (level unchanged)
     "vllm": (0.016, 0.14, 0.83),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
