@@ -241,6 +241,24 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
        for cid in ("vp_102", "vp_103")},
     "vp_104": ("0.31.0", "image vllm/vllm-openai:v0.31.0-ubuntu2404 in the quoted command", {"gpu_total_gib": 79.25},
                None),
+    # helper mv2 (2026-12-04): vLLM server logs committed to public repositories (joshhickson/LogoMesh,
+    # zyfjrx/train_sft, kumaxxp/duo-talk); GPUs from the same repositories' docs / training logs
+    "vp_060": ("0.13.0", "printed 'vLLM API server version 0.13.0'", {}, None),
+    "vp_061": ("0.10.0", "printed 'vLLM API server version 0.10.0'", {}, None),
+    "vp_062": ("0.13.0", "printed 'vLLM API server version 0.13.0'",
+               {"gpu_note": "RTX A5000 (the repository's docs; not in the catalog): torch's total 24138 MiB of "
+                            "another A5000 (search-index id 29278846479), Ampere (sm_86)"}, None),
+    "vp_063": ("0.22.1", "printed banner 'version 0.22.1'", {}, None),
+    "vp_064": ("0.10.2", "printed 'vLLM API server version 0.10.2'", {"gpu_total_gib": 79.18}, None),
+    **{cid: ("0.7.2", "printed 'vLLM API server version 0.7.2' (V0 engine)", {}, None)
+       for cid in ("vp_065", "vp_066")},  # daxdelvira/distributed_agent_gc: unnamed GPUs, the printed CUDA totals
+    "vp_067": ("0.9.2", "printed 'vLLM API server version 0.9.2'",
+               {"gpu_assumed": {
+                   "gpu": "RTX-4090", "candidates": ["RTX-4090", "RTX-3090"],
+                   "note": "GPU not named (Wolffy427/stage5); 5.79 GiB of weights + 14.62 GiB of KV under 0.9 x total "
+                           "need at least 22.7 GiB, which leaves the 24 GB class (RTX 4090 / RTX 3090: 23.65 / 23.58 "
+                           "GiB CUDA totals). Planned on the first candidate; every candidate's prediction lies inside "
+                           "the others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
 }
 
 SGLANG_PUBLIC = {

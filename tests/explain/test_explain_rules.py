@@ -380,3 +380,31 @@ def test_a_release_not_printed_keeps_the_per_worker_caveat():
     assert explain_log(_TWO_LINES, flags={**flags, "tp": 1}).anchored.per_worker is None
     inside = explain_log(_TWO_LINES, flags={**flags, "engine_version": "0.10.0"}).anchored.per_worker
     assert inside is not None and "release is not printed" not in inside and "1 of the 4 workers' lines" in inside
+
+
+@pytest.mark.parametrize("version, rules", [("0.13.0+faa43dbf.nv26.01", "0.13.0"), ("0.13.0", "0.13.0"),
+                                            ("0.10.1.dev101+gbda9d0535", "0.10.1"), ("0.4.6–0.5.3", "0.5.3"),
+                                            ("0.22.1", "0.22.1")])
+def test_the_rules_release_ignores_a_local_build_label(version, rules):
+    """PEP 440's local label ('+…') is not a release: NVIDIA's container build prints 'vLLM API server version
+    0.13.0+faa43dbf.nv26.01' (vl_134), whose '26.01' is the container's YY.MM; read as a release it put 0.13's
+    GB10 run under the ≥ 0.21 concurrency rule and rebuilt 372k tokens for the printed 282,624.  Ranges and dev
+    builds keep their release."""
+    from tpkit.explain.context import Context
+
+    ctx = Context.__new__(Context)
+    object.__setattr__(ctx, "version", version)
+    assert ctx.rules_version == rules
+
+
+def test_an_nvidia_container_build_is_rebuilt_by_its_release():
+    """vl_134 (gpt-oss-20b on a GB10, vLLM 0.13.0+faa43dbf.nv26.01): blocks // groups × block (V1 < 0.21)."""
+    from pathlib import Path
+
+    from tpkit.explain import explain_log
+
+    data = Path(__file__).resolve().parents[1] / "logs" / "data" / "vllm" / "vl_134.log"
+    e = explain_log(data.read_bytes(), flags={"gpu": "GB10", "model": str(Path(__file__).resolve().parents[2]
+                                                                        / "tests/validation/configs/openai--gpt-oss-20b.json")})
+    lo, hi = e.kv_predicted_range
+    assert lo <= 282_624 <= hi

@@ -136,3 +136,58 @@ def test_cuda_graph_wrapper_frame_alone_is_not_the_capture_phase():
     assert frame_phase(profile)[0] == "kv_pool"
     assert frame_phase(capture)[0] == "cuda_graph"
     assert frame_phase(["__call__ (cuda_graph.py)"]) is None
+
+
+def _synthetic(lines: list[str]):
+    return parse_log("\n".join(lines).encode())
+
+
+_V1_WARMUP_TB = [
+    "(EngineCore pid=7) INFO 06-23 15:43:18 [gpu_worker.py:480] Available KV cache memory: 41.01 GiB",
+    "(EngineCore pid=7) INFO 06-23 15:43:18 [kv_cache_utils.py:1744] GPU KV cache size: 1,343,840 tokens",
+    "(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195] EngineCore failed to start.",
+    "(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195] Traceback (most recent call last):",
+    '(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195]   File "/x/vllm/v1/engine/core.py", line 290, in _initialize_kv_caches',
+    '(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195]   File "/x/vllm/v1/executor/abstract.py", line 124, in initialize_from_config',
+    '(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195]   File "/x/vllm/v1/worker/gpu_worker.py", line 707, in compile_or_warm_up_model',
+]
+
+
+def test_a_vllm_failure_in_warm_up_is_after_the_kv_pool():
+    """vl_133 (vLLM 0.23.0): flashinfer's sampler JIT fails in compile_or_warm_up_model → warmup_kernels, after the
+    KV cache was sized and the graphs captured; the outer frames (_initialize_kv_caches, initialize_from_config)
+    do not make it a KV-pool failure.  A capture inside the same call is still a CUDA-graph failure, and a failure
+    in the KV sizing under the same outer frames still a KV-pool one."""
+    real = parse_log(log_bytes("vl_133"))
+    nvcc = next(f for f in real.failures if "nvcc" in f.detail)
+    assert nvcc.phase == "first_request" and "warmup_kernels" in nvcc.phase_evidence
+    warm = _synthetic(_V1_WARMUP_TB + [
+        '(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195]   File "/x/vllm/v1/worker/gpu/warmup.py", line 118, in warmup_kernels',
+        "(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195] RuntimeError: Could not find nvcc"])
+    assert [f.phase for f in warm.failures if "nvcc" in f.detail] == ["first_request"]
+    capture = _synthetic(_V1_WARMUP_TB + [
+        '(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195]   File "/x/vllm/v1/worker/gpu_model_runner.py", line 4587, in capture_model',
+        "(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195] RuntimeError: CUDA error: out of resources"])
+    assert [f.phase for f in capture.failures if "out of resources" in f.detail] == ["cuda_graph"]
+    sizing = _synthetic(_V1_WARMUP_TB[:6] + [
+        '(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195]   File "/x/vllm/v1/worker/gpu_worker.py", line 300, in determine_available_memory',
+        "(EngineCore pid=7) ERROR 06-23 15:43:19 [core.py:1195] RuntimeError: boom"])
+    assert [f.phase for f in sizing.failures if "boom" in f.detail] == ["kv_pool"]
+
+
+def test_a_traceback_logged_as_a_warning_is_not_the_failure():
+    """vLLM 0.23.0 logs a failed optional import (utils/import_utils.py _has_module, logger.warning with
+    exc_info) with WARNING on every line of the traceback: vl_133's deep_gemm AssertionError is a warning, and the
+    primary failure is the engine's own.  The same traceback at ERROR level stays an error."""
+    real = parse_log(log_bytes("vl_133"))
+    assert real.primary_failure.kind == "engine_start_failed"
+    assert [f.severity for f in real.failures if f.detail.startswith("AssertionError")] == ["warning"]
+    tb = ["(EngineCore pid=7) {lvl} 06-23 15:43:18 [import_utils.py:408] Module vllm.third_party.deep_gemm was found but failed to import",
+          "(EngineCore pid=7) {lvl} 06-23 15:43:18 [import_utils.py:408] Traceback (most recent call last):",
+          '(EngineCore pid=7) {lvl} 06-23 15:43:18 [import_utils.py:408]   File "/x/vllm/utils/import_utils.py", line 406, in _has_module',
+          "(EngineCore pid=7) {lvl} 06-23 15:43:18 [import_utils.py:408] AssertionError",
+          "(EngineCore pid=7) INFO 06-23 15:43:19 [model_runner.py:701] Graph capturing finished in 1 secs, took 0.33 GiB"]
+    warned = _synthetic([line.format(lvl="WARNING") for line in tb])
+    assert warned.status == "ok" and [f.severity for f in warned.failures] == ["warning"]
+    errored = _synthetic([line.format(lvl="ERROR") for line in tb])
+    assert any(f.severity == "error" and f.detail.startswith("AssertionError") for f in errored.failures)

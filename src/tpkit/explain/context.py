@@ -91,10 +91,13 @@ class Context:
     def rules_version(self) -> str | None:
         """The release whose rules apply: the newest end of ``version`` (a range such as "0.4.6–0.5.3" gives
         0.5.3, the newest release consistent with the log's line formats; a bare release gives itself).  Text in
-        parentheses (releases ruled out) is ignored."""
+        parentheses (releases ruled out) is ignored, and so is a PEP 440 local label ("+…": NVIDIA's container build
+        prints 'vLLM API server version 0.13.0+faa43dbf.nv26.01', whose '26.01' is the container's YY.MM, not a
+        vLLM release)."""
         import re
 
         text = re.sub(r"\(.*?\)", "", self.version or "")
+        text = re.sub(r"\+[\w.]+", "", text)
         found = re.findall(r"\d+\.\d+(?:\.\d+)?", text)
         return found[-1] if found else None
 

@@ -274,6 +274,12 @@ _FRAME_RULES = (
     ("cuda_graph", lazy(r"captur|cuda_?graph|cudagraph|graph_runner|init_device_graphs", re.I)),
     ("weights", lazy(r"load_model|load_weights|weight_loader|get_model\b|_initialize_model|model_loader|"
                            r"loader\.py|initialize_model")),
+    # vLLM V1's warm-up runs after the KV tensors exist: the executor's initialize_from_config calls the workers'
+    # initialize_from_config (KV allocation), then compile_or_warm_up_model (capture_model, matched above, then
+    # warmup_kernels / the dummy sampler run): v1/executor/abstract.py initialize_from_config and
+    # v1/worker/gpu_worker.py compile_or_warm_up_model, vLLM 0.10.0 and 0.23.0 wheels. Checked before kv_pool, whose
+    # pattern the outer frames (_initialize_kv_caches, initialize_from_config) also match.
+    ("first_request", lazy(r"compile_or_warm_up_model|warmup_kernels")),
     ("kv_pool", lazy(r"memory_pool|init_memory_pool|profile_max_num_token|_init_pools|_create_buffers|"
                            r"kv_cache|profile_run|determine_available_memory|determine_num_available_blocks|"
                            r"initialize_cache|initialize_from_config|cache_engine|_allocate_kv")),

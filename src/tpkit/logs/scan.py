@@ -172,11 +172,12 @@ class Scan:
                 owner = owner or self._owner(start)
                 rank = owner
             self.ranks.setdefault(rank.label, rank)
-            self._record(line_no, start, end, rank, record.message)
+            self._record(line_no, start, end, rank, record.message, record.level)
             self._last_rank = rank
         self._last_end = end + 1
 
-    def _record(self, line_no: int, start: int, end: int, rank: RankKey, message: str) -> None:
+    def _record(self, line_no: int, start: int, end: int, rank: RankKey, message: str,
+                level: str | None = None) -> None:
         self._engine_evidence(line_no, message)
         for engine, anchor in apply_rules(message, rank=rank, line_no=line_no):
             self.anchors.append((engine, anchor))
@@ -188,7 +189,7 @@ class Scan:
         if state:
             self._advance(rank, state)
         self._frames(line_no, rank, message)
-        self._failures(line_no, end, rank, message)
+        self._failures(line_no, end, rank, message, level)
         if any(n in message for n in GPU_NEEDLES):
             found = gpu_in(message)
             if found:
@@ -321,13 +322,19 @@ class Scan:
         state = self._state.get(rank.label) or self._state.get("*")
         return fl.marker_phase(state), f"last start-up step logged before it: {state or 'none'}"
 
-    def _failures(self, line_no: int, end: int, rank: RankKey, message: str) -> None:
+    def _failures(self, line_no: int, end: int, rank: RankKey, message: str, level: str | None = None) -> None:
         found = fl.detect(message, self._window(end)) if _may_fail(message) else []
         if not found:
             tb = self._tracebacks.get(rank.label)
             m = _EXCEPTION.match(message) if tb is not None and not tb.closed and tb.frames else None
             if m:
-                found = [("exception", "error", (), (), f"{m.group(1)}: {m.group(2)}".strip())]
+                # a traceback the engine logged at WARNING/INFO level is a handled exception, not the failure
+                # (vLLM's utils/import_utils.py _has_module logs a failed optional import, its traceback and the
+                # exception line, with logger.warning on every line; 0.23.0 wheel)
+                handled = level in ("WARNING", "WARN", "INFO", "DEBUG")
+                found = [("exception", "warning" if handled else "error", (), (), f"{m.group(1)}: {m.group(2)}".strip())]
+                if handled:
+                    tb.closed = True
         fixed = next((k for k, *_ in found if k in fl.KIND_PHASE), None)
         for kind, severity, sizes, counts, detail in found:
             if kind in fl.KIND_ENGINE:
