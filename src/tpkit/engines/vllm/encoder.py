@@ -124,8 +124,12 @@ Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, wit
   varlen lengths; its window reorder (``hidden_states[window_index]``) and the merger's reverse index are
   transient N·d copies before and after the blocks, below the block peak.  The attention kernel (FlashAttention,
   xFormers or SDPA per item) is linear in N and not modelled past its output.
+  ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
+  only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
+  and within 0.005 % for Qwen2.5-VL-7B (helper qvl, 2026-12-04): an accounting check, not a measurement of vLLM.
+  vp_083 (Qwen2-VL-2B, 0.10.2) prints a 2.65 GiB peak activation against this 2.50 GiB.
 
-Check (MEASURED, helper mmp, 2026-12-04): a plain-torch replay of that op order and those lifetimes, with random
+Check of the Qwen3-VL term (MEASURED, helper mmp, 2026-12-04): a plain-torch replay of that op order and those lifetimes, with random
 bf16 weights and FlashAttention varlen, was run on one H200 (torch 2.11): ``tests/engines/test_vllm_encoder_gpu.py``.
 For the 65,536-patch Qwen3-VL-30B-A3B dummy image it peaks at 2,224,030,208 B.  This estimate gives
 2,224,029,696 B.  The replay checks the accounting of the live set as read, not vLLM itself.
