@@ -49,7 +49,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL: the dummy video's frames follow ``max_model_len``.
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.10.2 (below; the tower's code changes in every later release).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -72,7 +72,64 @@ i MLP width, a activation bytes, tp ranks with ``mm_encoder_tp_mode="weights"``,
 The vision attention itself (FlashAttention varlen, or SDPA per image) is linear in N and is not modelled past
 its output.  The whole term is an estimate: it sits inside the activation line's ± band (``memory.band``).
 
-Check (MEASURED, helper mmp, 2026-12-04): a plain-torch replay of that op order and those lifetimes, with random
+Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, without ``text_config``, so
+``has_vision_encoder`` rather than ``is_multimodal`` admits them), read in the 0.10.0, 0.10.1 and 0.10.2 wheels
+(``qwen2_vl.py``, ``qwen2_5_vl.py``, ``multimodal/registry.py``, ``multimodal/profiling.py``,
+``v1/worker/gpu_model_runner.py``, ``model_executor/custom_op.py``, ``layers/activation.py``, ``layers/layernorm.py``):
+
+* The image (``Qwen2VLProcessingInfo.get_image_size_with_most_features`` → ``_get_vision_info``, 0.10.0–0.12.0):
+  transformers' ``smart_resize`` of a 9,999,999² image under the processor's ``max_pixels``.  The released
+  preprocessor_config.json of Qwen2-VL and of Qwen2.5-VL both give max_pixels 12,845,056 (min_pixels 3,136; public
+  copies found with the code-search tools: a Qwen2.5-VL-7B-Instruct processor dump and a test fixture trimmed from
+  it, and the Qwen2-VL processor config copied into third-party code).  That is 3,584² px: 128 × 128 = 16,384
+  merged tokens, 65,536 patches of 14 × 14 (vp_083's log prints the 16,384-token budget this gives).
+* The video (``get_num_frames_with_most_features`` / ``_get_max_video_frames``): frames of that same size, as many
+  as fit in ``seq_len`` tokens, then min(that // videos, _MAX_FRAMES_PER_VIDEO), at least 1.  Frames are padded to a
+  multiple of temporal_patch_size, so two frames cost one image's tokens.  Per release:
+
+  - which modality and t: ``get_max_tokens_per_item_by_modality`` with seq_len = max_model_len and one item of
+    each modality.  0.10.0–0.10.1 first take the image's tokens off seq_len; 0.10.2 does not.  The cap is 16
+    frames (14 from 0.11.0, which also starts the frame search at 1).  The larger wins; a tie is the image
+    (``max`` keeps the first).  So the video is the dummy once max_model_len ≥ 2 × 16,384 (0.10.2) or 3 × 16,384
+    (0.10.0–0.10.1).
+  - the dummy video actually encoded: 0.10.0 ``profile_run`` builds it with seq_len = t; 0.10.1–0.10.2
+    ``_get_mm_dummy_batch`` with seq_len = max_num_batched_tokens (the runner's ``max_num_tokens``) and only the
+    video counted; 0.11–0.14 with max_model_len.  So in 0.10.1–0.10.2 the encoded video can be shorter than t.
+
+* The live set (N patches, d the tower width, i its MLP width, hd = d / heads, a activation bytes, tp ranks).
+  V1's default compilation (PIECEWISE with Inductor) leaves vLLM's custom ops off
+  (``CustomOp.default_on``), so ``QuickGELU``, ``SiluAndMul`` and ``RMSNorm`` run ``forward_native`` in the tower;
+  ``--enforce-eager`` (level 0) turns them on.
+
+    attention  N·(2d + 7d/tp)·a + N·(d/tp)·8 + N·hd·4 (+ N·3d·a all-gathered when tp > 1)
+               the block input and its norm; qkv (3d) kept by ``forward``'s local; the contiguous q, k and v
+               copies (3d); during k's rotation (flash-attn's Triton ``apply_rotary``) its fp32 copy and fp32
+               output (8 B each) and the cast back (d), and the fp32 cos and sin of the rotary table
+    MLP        Qwen2-VL   N·(3d + 3i/tp)·a native QuickGELU (x·sigmoid(1.702x): fc1 and two temporaries),
+                          N·(3d + 2i/tp)·a with the CUDA kernel; the 3d is the block input held by the caller,
+                          the post-attention residual and the LayerNorm output
+               Qwen2.5-VL N·(4d + 4i/tp)·a 0.10.1–0.10.2 native: the input, the attention output, RMSNorm's new
+                          residual and output; gate_up (2i), silu (i) and the product (i);
+                          N·(3d + 3i/tp)·a with the CUDA ops (the fused add-norm works in place; gate_up, the
+                          activation and the down projection);
+                          N·(4d + 3i/tp)·a 0.10.0 (separate gate and up projections, nn.SiLU)
+    held       N·C·a + the rotary table N·(hd/2)·4, twice for Qwen2.5-VL (``get_rope_by_thw``'s lru_cache
+               keeps one on the GPU, ``torch.cat`` copies it)
+    output     (N/m²)·o·a (o = hidden_size for Qwen2-VL, out_hidden_size for Qwen2.5-VL); the cached rotary
+               table of Qwen2.5-VL stays allocated too
+
+    encoder peak = held + max(attention, MLP)
+
+  Qwen2.5-VL's window attention (``fullatt_block_indexes`` pick the full-attention blocks) changes only the
+  varlen lengths; its window reorder (``hidden_states[window_index]``) and the merger's reverse index are
+  transient N·d copies before and after the blocks, below the block peak.  The attention kernel (FlashAttention,
+  xFormers or SDPA per item) is linear in N and not modelled past its output.
+  ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
+  only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
+  and within 0.005 % for Qwen2.5-VL-7B (helper qvl, 2026-12-04): an accounting check, not a measurement of vLLM.
+  vp_083 (Qwen2-VL-2B, 0.10.2) prints a 2.65 GiB peak activation against this 2.50 GiB.
+
+Check of the Qwen3-VL term (MEASURED, helper mmp, 2026-12-04): a plain-torch replay of that op order and those lifetimes, with random
 bf16 weights and FlashAttention varlen, was run on one H200 (torch 2.11): ``tests/engines/test_vllm_encoder_gpu.py``.
 For the 65,536-patch Qwen3-VL-30B-A3B dummy image it peaks at 2,224,030,208 B.  This estimate gives
 2,224,029,696 B.  The replay checks the accounting of the live set as read, not vLLM itself.
@@ -87,7 +144,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
 __all__ = ["EncoderProfile", "encoder_profile", "not_modelled", "items_per_batch", "QWEN3_VL_PROCESSOR",
-           "DEFAULT_MM_LIMIT"]
+           "QWEN2_VL_PROCESSOR", "DEFAULT_MM_LIMIT", "has_vision_encoder", "qwen2_vl_dummy"]
 
 DEFAULT_MM_LIMIT = 999
 """items per prompt of a modality when ``--limit-mm-per-prompt`` does not name it (V1; ``config/multimodal.py``
@@ -97,7 +154,17 @@ QWEN3_VL_PROCESSOR = {"image_longest_edge": 16_777_216, "video_longest_edge": 25
 """the released Qwen3-VL / Qwen3.5 ``preprocessor_config.json`` (``size.longest_edge``, 4096²) and
 ``video_preprocessor_config.json`` (``size.longest_edge``), as public copies of those files give them"""
 
+QWEN2_VL_PROCESSOR = {"max_pixels": 12_845_056, "min_pixels": 3_136}
+"""the released Qwen2-VL and Qwen2.5-VL ``preprocessor_config.json`` (``max_pixels`` / ``min_pixels``), as public
+copies of those files give them"""
+
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
+_QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 10, 2)
+"""the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
+_QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
+_QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
+_QWEN25_FUSED_MLP = (0, 10, 1)  # merged gate_up and the fused add-norm block from 0.10.1
 _QWEN3_VL_FROM = (0, 15, 0)
 _BUDGET_FROM = (0, 10, 0)
 _PER_PROMPT_CAP_FROM = (0, 10, 1)
@@ -152,11 +219,79 @@ def _qwen3_vl_tokens(vc: dict) -> tuple[str, int, int]:
     return "image", image, image * m * m
 
 
+def has_vision_encoder(model: ModelSpec) -> bool:
+    """Whether vLLM profiles a vision encoder for ``model``: a wrapper with ``text_config``, or a Qwen2-VL /
+    Qwen2.5-VL config, whose text fields sit at the top level beside ``vision_config``."""
+    return model.is_multimodal or (model.extra.get("wrapper_model_type") in _QWEN2_VL_WRAPPERS
+                                   and isinstance(model.extra.get("vision_config"), dict))
+
+
+def _smart_resize_side(max_pixels: int, unit: int, side: int = 9_999_999) -> int:
+    """Merged tokens along one edge of transformers' ``smart_resize`` of a ``side``² image under ``max_pixels``
+    (``Qwen2VLProcessingInfo.get_image_size_with_most_features`` up to 0.12.0)."""
+    edge = round(side / unit) * unit
+    if edge * edge > max_pixels:
+        beta = math.sqrt(side * side / max_pixels)
+        edge = max(unit, math.floor(side / beta / unit) * unit)
+    return edge // unit
+
+
+def _video_groups(frames: int, temporal: int) -> int:
+    """Temporal patches of ``frames`` frames padded as ``_get_vision_info`` pads them (0.10.x)."""
+    return max((frames + frames % temporal) // temporal, 1)
+
+
+def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int) -> int:
+    """``get_num_frames_with_most_features`` with one video (0.10.x): the most frames whose tokens fit in
+    ``seq_len`` (the search starts at 0), capped, at least 1."""
+    frames = 0
+    while _video_groups(frames + 1, temporal) * per_group <= seq_len:
+        frames += 1
+        if frames >= cap:
+            break
+    return max(min(frames, cap), 1)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Qwen2VLDummy:
+    """The dummy item of vLLM 0.10.x's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+
+    modality: str
+    tokens: int
+    """t: the item's merged tokens as the budget counts them"""
+    encoded_tokens: int
+    """merged tokens of the item actually encoded (a shorter video in 0.10.1–0.10.2)"""
+    patches: int
+    """patches of the encoded item"""
+
+
+def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
+                   max_num_batched_tokens: int) -> Qwen2VLDummy:
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.10.2 (module docstring)."""
+    p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
+    m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
+    side = _smart_resize_side(QWEN2_VL_PROCESSOR["max_pixels"], p * m)
+    image = side * side
+    cap = 16
+    room = max_model_len - (0 if release >= _QWEN2_VL_NO_IMAGE_OFF else image)
+    video = _video_groups(_max_frames(room, image, temporal, cap), temporal) * image
+    if video <= image:
+        return Qwen2VLDummy(modality="image", tokens=image, encoded_tokens=image, patches=image * m * m)
+    dummy_len = video if release <= _QWEN2_VL_DUMMY_AT_T else max_num_batched_tokens
+    encoded = _video_groups(_max_frames(dummy_len, image, temporal, cap), temporal) * image
+    return Qwen2VLDummy(modality="video", tokens=video, encoded_tokens=encoded, patches=encoded * m * m)
+
+
 def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str) -> str:
     """Why the encoder step of ``model``'s profile run is not modelled for this release ("" when it is)."""
     wrapper = model.extra.get("wrapper_model_type")
     if engine != "V1":
         return "the V0 engine's encoder profile is not modelled"
+    if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
+        if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
+            return ""
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.10.2 only (the video's "
+                "frames follow max_model_len and the tower's code changes in every later release)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < _QWEN3_VL_FROM:
@@ -164,13 +299,73 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     return ""
 
 
+def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
+                      max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
+                      enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.10.2 (module docstring)."""
+    vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
+    dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
+                           max_num_batched_tokens=max_num_batched_tokens)
+    items = items_per_batch(release, dummy.tokens, max_num_batched_tokens=max_num_batched_tokens,
+                            max_num_seqs=max_num_seqs, max_model_len=max_model_len)
+    if items is None:
+        return None, "the encoder budget is read only from vLLM 0.10.0"
+    heads = int(vc.get("num_heads") or vc.get("num_attention_heads") or 16)
+    p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
+    m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
+    channels = int(vc.get("in_chans") or vc.get("in_channels") or 3) * temporal * p * p
+    if wrapper == "qwen2_vl":
+        d = int(vc.get("embed_dim") or vc["hidden_size"])
+        i = int(d * float(vc.get("mlp_ratio", 4)))
+        out = int(vc.get("hidden_size") or model.hidden_size)
+        mlp_width = (3 * d, (2 if enforce_eager else 3) * i)
+        rotary_copies, cached = 1, 0
+        mlp_how = "QuickGELU " + ("CUDA kernel" if enforce_eager else "native")
+    else:
+        d, i = int(vc["hidden_size"]), int(vc["intermediate_size"])
+        out = int(vc.get("out_hidden_size") or model.hidden_size)
+        if release < _QWEN25_FUSED_MLP:
+            mlp_width, mlp_how = (4 * d, 3 * i), "gate, up, nn.SiLU"
+        elif enforce_eager:
+            mlp_width, mlp_how = (3 * d, 3 * i), "SiluAndMul / fused add-norm CUDA ops"
+        else:
+            mlp_width, mlp_how = (4 * d, 4 * i), "SiluAndMul / RMSNorm native"
+        rotary_copies, cached = 2, 1
+    hd = d // heads
+    n, a = items * dummy.patches, act_bytes
+    shard = -(-d // tp)
+    attention = n * (2 * d + 7 * shard) * a + n * shard * 8 + n * hd * 4 + (n * 3 * d * a if tp > 1 else 0)
+    mlp = n * (mlp_width[0] + -(-mlp_width[1] // tp)) * a
+    pixels = n * channels * a
+    rotary = n * (hd // 2) * 4
+    held = pixels + rotary_copies * rotary
+    output = items * dummy.encoded_tokens * out * a
+    kept = output + cached * rotary + (0 if v2_runner else pixels)
+    phase = "attention" if attention >= mlp else "MLP"
+    video = (f", {dummy.encoded_tokens:,} tokens encoded (the dummy video's frames follow "
+             f"{'max_num_batched_tokens' if dummy.encoded_tokens != dummy.tokens else 'max_model_len'})"
+             if dummy.modality == "video" else "")
+    formula = (f"{items} {dummy.modality} item(s) × {dummy.tokens:,} tokens{video} ({dummy.patches:,} patches of "
+               f"{p}×{p}; max_pixels {QWEN2_VL_PROCESSOR['max_pixels']:,}): held {held / 2**30:.2f} GiB (pixels, "
+               f"rotary) + block {phase} {max(attention, mlp) / 2**30:.2f} GiB (attention N·(2d + 7d/tp)·a + fp32 "
+               f"rotation vs MLP {mlp_how}, d {d}, i {i}); kept for the text run {kept / 2**30:.2f} GiB "
+               f"(outputs{'' if v2_runner else ' + dummy pixels'})")
+    return EncoderProfile(peak=Bytes(held + max(attention, mlp)), kept=Bytes(kept), items=items,
+                          modality=dummy.modality, tokens_per_item=dummy.tokens, formula=formula), ""
+
+
 def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: str, tp: int,
                     max_num_batched_tokens: int, max_num_seqs: int, max_model_len: int, act_bytes: int,
-                    v2_runner: bool) -> tuple[EncoderProfile | None, str]:
-    """The encoder step of the profile run, or (None, why it is not modelled)."""
+                    v2_runner: bool, enforce_eager: bool = False) -> tuple[EncoderProfile | None, str]:
+    """The encoder step of the profile run, or (None, why it is not modelled).  ``enforce_eager`` turns vLLM's
+    custom ops on (Qwen2-VL / Qwen2.5-VL towers; module docstring)."""
     why = not_modelled(model, release=release, engine=engine)
     if why:
         return None, why
+    if model.extra.get("wrapper_model_type") in _QWEN2_VL_WRAPPERS:
+        return _qwen2_vl_profile(model, release=release, tp=tp, max_num_batched_tokens=max_num_batched_tokens,
+                                 max_num_seqs=max_num_seqs, max_model_len=max_model_len, act_bytes=act_bytes,
+                                 v2_runner=v2_runner, enforce_eager=enforce_eager)
     vc = model.extra["vision_config"]
     modality, tokens, patches = _qwen3_vl_tokens(vc)
     items = items_per_batch(release, tokens, max_num_batched_tokens=max_num_batched_tokens,

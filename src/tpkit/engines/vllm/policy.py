@@ -30,7 +30,8 @@ from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
-from tpkit.engines.vllm.encoder import EncoderProfile, encoder_profile, not_modelled as encoder_not_modelled
+from tpkit.engines.vllm.encoder import (EncoderProfile, encoder_profile, has_vision_encoder,
+                                        not_modelled as encoder_not_modelled)
 from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
@@ -461,18 +462,19 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
 def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
              rules: VllmRules) -> "EncoderProfile | None":
     """The multimodal encoder step of the profile run where it is modelled (``engines/vllm/encoder.py``)."""
-    if not model.is_multimodal or options.skip_mm_profiling:
+    if not has_vision_encoder(model) or options.skip_mm_profiling:
         return None
     return encoder_profile(model, release=rules.release, engine=rules.engine, tp=parallel.tp,
                            max_num_batched_tokens=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                            max_model_len=r.max_model_len, act_bytes=r.act_bytes,
-                           v2_runner=uses_v2_runner(model, rules, r.spec))[0]
+                           v2_runner=uses_v2_runner(model, rules, r.spec),
+                           enforce_eager=bool(options.enforce_eager))[0]
 
 
 def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
     # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
     notes = tuple(f"model: {a}" for a in model.assumptions)
-    if not model.is_multimodal or options.skip_mm_profiling:
+    if not has_vision_encoder(model) or options.skip_mm_profiling:
         return notes
     why = encoder_not_modelled(model, release=rules.release, engine=rules.engine)
     if not why:

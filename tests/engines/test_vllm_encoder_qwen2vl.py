@@ -1,0 +1,150 @@
+"""vLLM 0.10.x's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from the wheels.
+
+- The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
+  3,584² px, 128 × 128 = 16,384 merged tokens, 65,536 patches of 14 × 14 (``qwen2_vl.py``
+  ``get_image_size_with_most_features``, 0.10.0–0.10.2).
+- The video: frames of that size as max_model_len allows, two frames per temporal patch, at most 16.  0.10.0 and
+  0.10.1 leave one image's tokens out of max_model_len (``get_num_frames_with_most_features``); 0.10.2 does not.
+  0.10.0 encodes a video of t tokens (``profile_run``); 0.10.1–0.10.2 build it from max_num_batched_tokens
+  (``_get_mm_dummy_batch``).
+- The live set: attention N·(2d + 7d/tp)·a + the fp32 rotation N·(d/tp)·8 + cos/sin N·hd·4; MLP per tower and
+  release (QuickGELU native 3i or CUDA 2i; Qwen2.5-VL 4d + 4i native from 0.10.1, 3d + 3i eager, 4d + 3i in
+  0.10.0); held pixels and the rotary table (twice for Qwen2.5-VL).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tpkit.engines.vllm import VllmOptions
+from tpkit.engines.vllm.encoder import (QWEN2_VL_PROCESSOR, encoder_profile, has_vision_encoder, not_modelled,
+                                        qwen2_vl_dummy)
+from tpkit.engines.vllm.policy import plan_vllm
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.models import from_config_dict
+from tpkit.parallel import ParallelSpec
+
+CONFIGS = Path(__file__).resolve().parents[1] / "validation" / "configs"
+QWEN2_VL = "Qwen--Qwen2-VL-2B-Instruct"  # vp_083: embed_dim 1280, 16 heads, mlp_ratio 4, merger to 1536
+QWEN25_VL = "Qwen--Qwen2.5-VL-7B-Instruct"  # width 1280, 16 heads, intermediate 3420, out 3584
+N = 65_536  # patches of the 16,384-token image
+PHASE = "profile phase: vision encoder (dummy items)"
+
+
+def _model(stem: str):
+    return from_config_dict(json.loads((CONFIGS / f"{stem}.json").read_text()), name=stem, source="test")
+
+
+def _enc(stem: str, release, *, tp: int = 1, mml: int = 4096, mnbt: int = 2048, eager: bool = False):
+    return encoder_profile(_model(stem), release=release, engine="V1", tp=tp, max_num_batched_tokens=mnbt,
+                           max_num_seqs=256, max_model_len=mml, act_bytes=2, v2_runner=False, enforce_eager=eager)
+
+
+def _dummy(release, mml: int, mnbt: int = 2048):
+    return qwen2_vl_dummy(_model(QWEN2_VL).extra["vision_config"], release=release, max_model_len=mml,
+                          max_num_batched_tokens=mnbt)
+
+
+def test_flat_qwen2_vl_configs_have_a_vision_encoder():
+    for stem in (QWEN2_VL, QWEN25_VL):
+        model = _model(stem)
+        assert not model.is_multimodal  # no text_config: the wrapper's own flag stays as it was
+        assert has_vision_encoder(model)
+
+
+def test_dummy_image_is_the_released_max_pixels():
+    assert QWEN2_VL_PROCESSOR["max_pixels"] == 3584 * 3584
+    d = _dummy((0, 10, 2), 4096)
+    assert (d.modality, d.tokens, d.encoded_tokens, d.patches) == ("image", 16384, 16384, N)
+
+
+def test_video_overtakes_the_image_0_10_2_from_two_groups():
+    # 0.10.2: frames fit in max_model_len; 4 frames = 2 temporal patches = 32,768 tokens > the image
+    assert _dummy((0, 10, 2), 32767).modality == "image"
+    d = _dummy((0, 10, 2), 32768)
+    assert (d.modality, d.tokens) == ("video", 32768)
+    # the encoded video is built from max_num_batched_tokens (2,048): one frame, one temporal patch
+    assert (d.encoded_tokens, d.patches) == (16384, N)
+    assert _dummy((0, 10, 2), 32768, mnbt=32768).encoded_tokens == 32768
+    # the 16-frame cap: 8 temporal patches at most
+    assert _dummy((0, 10, 2), 1_000_000).tokens == 8 * 16384
+
+
+def test_video_leaves_one_image_out_before_0_10_2():
+    # 0.10.0–0.10.1: seq_len − 16,384 for the frames, so the video needs 3 × 16,384
+    assert _dummy((0, 10, 1), 32768).modality == "image"
+    assert _dummy((0, 10, 1), 49151).modality == "image"
+    assert (_dummy((0, 10, 1), 49152).modality, _dummy((0, 10, 1), 49152).tokens) == ("video", 32768)
+    # 0.10.0 encodes the video of t tokens; 0.10.1 the one max_num_batched_tokens allows
+    assert _dummy((0, 10, 0), 49152).encoded_tokens == 32768
+    assert _dummy((0, 10, 1), 49152).encoded_tokens == 16384
+
+
+def test_qwen2_vl_peak_by_hand_native_and_eager():
+    enc, why = _enc(QWEN2_VL, (0, 10, 2))
+    assert why == "" and enc.modality == "image" and enc.items == 1 and enc.tokens_per_item == 16384
+    d, i, hd = 1280, 5120, 80
+    held = N * 1176 * 2 + N * (hd // 2) * 4  # pixels (3·2·14²) in bf16, the fp32 rotary table
+    attention = N * 9 * d * 2 + N * d * 8 + N * hd * 4  # 2d + 7d in bf16, the fp32 copy and output, cos/sin
+    mlp_native = N * (3 * d + 3 * i) * 2
+    assert mlp_native > attention
+    assert enc.peak.bytes == held + mlp_native == 2_681_208_832  # 2.50 GiB (vp_083 prints 2.65 GiB)
+    assert enc.kept.bytes == 16384 * 1536 * 2 + N * 1176 * 2  # outputs + the V1 runner's dummy pixels
+    eager, _ = _enc(QWEN2_VL, (0, 10, 2), eager=True)
+    assert N * (3 * d + 2 * i) * 2 < attention
+    assert eager.peak.bytes == held + attention
+
+
+def test_qwen25_vl_mlp_by_release():
+    d, i, hd = 1280, 3420, 80
+    held = N * 1176 * 2 + 2 * N * (hd // 2) * 4  # the lru-cached rotary table and its torch.cat copy
+    attention = N * 9 * d * 2 + N * d * 8 + N * hd * 4
+    fused = _enc(QWEN25_VL, (0, 10, 1))[0]
+    assert fused.peak.bytes == held + N * (4 * d + 4 * i) * 2  # native RMSNorm + SiluAndMul: MLP
+    split = _enc(QWEN25_VL, (0, 10, 0))[0]
+    assert N * (4 * d + 3 * i) * 2 < attention and split.peak.bytes == held + attention
+    eager = _enc(QWEN25_VL, (0, 10, 2), eager=True)[0]
+    assert N * (3 * d + 3 * i) * 2 < attention and eager.peak.bytes == held + attention
+    assert fused.kept.bytes == 16384 * 3584 * 2 + N * (hd // 2) * 4 + N * 1176 * 2
+
+
+def test_tp_gathers_qkv_and_shards_the_rest():
+    d, i, hd = 1280, 5120, 80
+    two = _enc(QWEN2_VL, (0, 10, 2), tp=2)[0]
+    attention = N * (2 * d + 7 * d // 2) * 2 + N * (d // 2) * 8 + N * hd * 4 + N * 3 * d * 2
+    assert attention > N * (3 * d + 3 * i // 2) * 2
+    assert two.peak.bytes == N * 1176 * 2 + N * (hd // 2) * 4 + attention
+
+
+@pytest.mark.parametrize("release,modelled", [((0, 9, 2), False), ((0, 10, 0), True), ((0, 10, 2), True),
+                                              ((0, 11, 0), False)])
+def test_release_range_read(release, modelled):
+    model = _model(QWEN25_VL)
+    why = not_modelled(model, release=release, engine="V1")
+    assert (why == "") is modelled
+    if not modelled:
+        assert "0.10.0–0.10.2" in why
+    assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
+
+
+def _plan(version: str, **flags):
+    options = VllmOptions(engine_version=version, **{"gpu_memory_utilization": 0.8, "max_model_len": 4096,
+                                                     "max_num_batched_tokens": 2048, **flags})
+    return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
+
+
+def test_plan_charges_the_pass_in_0_10_2_and_warns_from_0_11():
+    new, old = _plan("0.10.2"), _plan("0.11.0")
+    line = next(li for li in new.ledger.items if li.item == PHASE)
+    assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
+    assert not any("vision encoder" in w for w in new.warnings)
+    assert not any(li.item == PHASE for li in old.ledger.items)
+    assert any("vision encoder" in w and "0.10.0–0.10.2" in w for w in old.warnings)
+    skipped = _plan("0.10.2", skip_mm_profiling=True)
+    assert not any(li.item == PHASE for li in skipped.ledger.items)
+    assert not any("vision encoder" in w for w in skipped.warnings)
+    eager = _plan("0.10.2", enforce_eager=True)
+    assert "QuickGELU CUDA kernel" in next(li for li in eager.ledger.items if li.item == PHASE).source
