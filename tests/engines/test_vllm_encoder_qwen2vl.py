@@ -51,7 +51,7 @@ def _dummy(release, mml: int, mnbt: int = 2048):
 def test_flat_qwen2_vl_configs_have_a_vision_encoder():
     for stem in (QWEN2_VL, QWEN25_VL):
         model = _model(stem)
-        assert not model.is_multimodal  # no text_config: the wrapper's own flag stays as it was
+        assert model.is_multimodal  # no text_config, but a vision_config beside the text fields (lead, 2026-12-04)
         assert has_vision_encoder(model)
 
 

@@ -172,3 +172,16 @@ def test_sglang_drops_the_uncounted_tower_band_once_the_tower_is_counted():
 def test_a_known_tower_with_bad_sizes_is_a_config_error(vc, wrapper, match):
     with pytest.raises(ConfigError, match=match):
         vision_tower(vc, 4096, wrapper)
+
+
+def test_flat_vision_config_is_multimodal():
+    """Qwen2-VL / Qwen2.5-VL configs keep the text fields at the top level beside ``vision_config`` (no
+    ``text_config``); SGLang's ``multimodal_model_archs`` (configs/model_config.py, 0.5.23) lists both
+    architectures, so they are multimodal; a text-only config with neither is not."""
+    root = Path(__file__).resolve().parents[1] / "validation" / "configs"
+    for stem in ("Qwen--Qwen2-VL-2B-Instruct", "Qwen--Qwen2.5-VL-7B-Instruct"):
+        cfg = json.loads((root / f"{stem}.json").read_text(encoding="utf-8"))
+        assert "text_config" not in cfg and isinstance(cfg["vision_config"], dict)
+        assert from_config_dict(cfg, name=stem, source=stem).is_multimodal
+        text_only = {k: v for k, v in cfg.items() if k != "vision_config"}
+        assert not from_config_dict(text_only, name=stem, source=stem).is_multimodal

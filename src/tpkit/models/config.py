@@ -144,7 +144,10 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
         linear_attn=_linear_attn(text, source),
         quant=parse_quant_config(text.get("quantization_config"), where=source),
         num_nextn_layers=optional_int(text, "num_nextn_predict_layers", source, default=0, maximum=MAX_LAYERS),
-        is_multimodal="text_config" in cfg, attention_bias=_qkv_bias(text),
+        # a wrapper with text_config, or a flat config with a vision tower beside the text fields (Qwen2-VL,
+        # Qwen2.5-VL): both engines serve these as multimodal (SGLang configs/model_config.py
+        # multimodal_model_archs lists Qwen2VL / Qwen2_5_VLForConditionalGeneration, 0.5.23 wheel)
+        is_multimodal="text_config" in cfg or isinstance(cfg.get("vision_config"), dict), attention_bias=_qkv_bias(text),
         vision_params=vision_params(cfg.get("vision_config"), hidden, cfg.get("model_type"), where=source),
         assumptions=tuple(assumptions), extra=_extra(cfg, text),
     )
