@@ -26,6 +26,7 @@ PLAN_FLAGS = frozenset({
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
     "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",
     "--data-parallel-size", "--enable-expert-parallel", "--topk-topp-sampler", "--skip-mm-profiling",
+    "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)
     # all-reduce
     "--disable-custom-all-reduce", "--tpkit-allreduce",
     # the machine of a log (tpkit explain)

@@ -139,6 +139,11 @@ def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[
     for field in engine_fields(engines):
         if engine in field.owners or getattr(args, field.name, None) is None:
             continue
+        if field.flag.tpkit:
+            owners = " and ".join(e.label for e in field.owners)
+            raise PlanInputError(f"{field.option} is a tpkit option for {owners} plans only (not an engine flag: "
+                                 f"{field.flag.help.split(';')[0]}), but --engine is {engine.name}, whose plans have "
+                                 f"no such term; leave {field.option} out")
         alt = next((m.option for m in mine if field.flag.concept and m.flag.concept == field.flag.concept), None)
         fix = f"; for --engine {engine.name} use {alt}" if alt else ""
         owners = " and ".join(e.label for e in field.owners)

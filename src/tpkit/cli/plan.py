@@ -317,6 +317,12 @@ def plan(args):
         same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
                 and (measured.layout["quantization"] or None) == (getattr(args, "quantization", None) or None))
         notes = tuple(notes) + measured.notes
+        logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
+        if "activation_peak" in terms and logged_cache and args.compile_cache != logged_cache:
+            terms.pop("activation_peak")
+            notes += (f"activation peak not taken from the log: it ran with a {logged_cache} torch.compile cache "
+                      f"({_where(log, 'compile_cache')}), this plan assumes "
+                      f"--compile-cache {args.compile_cache}",)
         if "weights" in terms and not same:
             terms.pop("weights")
             notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "
@@ -325,6 +331,10 @@ def plan(args):
             result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     else:
         result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
+    if log is not None and "compile_cache" in getattr(args, "log_filled", ()) and any(
+            str(w).startswith("torch.compile cache assumed") for w in result.warnings):
+        notes = tuple(notes) + (f"--compile-cache {args.compile_cache}: read from the log "
+                                f"({_where(log, 'compile_cache')})",)
     from tpkit.engines.unified import unified_memory_note
 
     notes = (gpu_memory_note(args, gpu) + board_note(args, gpu, parallel) + quantization_note(args, model)
@@ -334,6 +344,11 @@ def plan(args):
 
         result = replace(result, warnings=tuple(result.warnings) + notes)
     return result
+
+
+def _where(log, name: str) -> str:
+    """Where the log's explanation read a setting ("log line 3"), for a note."""
+    return log.context.sources.get(name, "the log").replace(" (log_line)", "")
 
 
 _FILLED = ("tp", "pp", "dp", "ep")
@@ -347,7 +362,8 @@ _LOG_FLAGS = {"sglang": {"mem_fraction": "mem_fraction_static", "context_length"
               "vllm": {"mem_fraction": "gpu_memory_utilization", "context_length": "max_model_len",
                        "kv_cache_dtype": "kv_cache_dtype", "page_size": "block_size",
                        "max_num_batched_tokens": "max_num_batched_tokens", "max_running_requests": "max_num_seqs",
-                       "topk_topp_sampler": "topk_topp_sampler", "skip_mm_profiling": "skip_mm_profiling"}}
+                       "topk_topp_sampler": "topk_topp_sampler", "skip_mm_profiling": "skip_mm_profiling",
+                       "compile_cache": "compile_cache"}}
 """the log's settings a --from-log plan starts from (run setting → flag dest), unless the flag is given"""
 
 
@@ -377,11 +393,14 @@ def _from_log(args):
     for name in _FILLED:
         if getattr(args, name) is None and ctx.get(name) is not None:
             setattr(args, name, int(ctx.get(name)))
+    filled = []
     for setting, dest in _LOG_FLAGS.get(ctx.engine, {}).items():
         value = ctx.get(setting)
         if getattr(args, dest, "absent") is None and value is not None and not (setting == "kv_cache_dtype"
                                                                                and str(value) == "auto"):
             setattr(args, dest, value)
+            filled.append(setting)
+    args.log_filled = tuple(filled)
     args.log_links = ctx.links  # what the log prints about the links: used unless --link/--no-p2p/--nnodes say
     if args.model is None and ctx.model is not None:
         args.model = e.parsed.run.value("model") if ctx.model_source.startswith("the log") else None

@@ -45,6 +45,9 @@ class Flag:
     """help section; None: the engine's own section (or the main one for a flag every engine has)"""
     metavar: str | None = None
     """placeholder in ``--help`` (default: the field name in capitals)"""
+    tpkit: bool = False
+    """a tpkit option that says what the engine cannot be told (an assumption about the run), not an engine flag:
+    its help says so, and given with another ``--engine`` it is refused as such"""
     suffixes: str | None = None
     """``int`` flags the engine reads with vLLM's ``human_readable_int``: ``"k"`` accepts ``128k`` (= 128,000, the
     lowercase decimal suffix every release reads alike), ``"k_or_auto"`` also names ``auto`` / ``-1`` (vLLM's

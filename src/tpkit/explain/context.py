@@ -29,7 +29,7 @@ FLAG_SETTINGS = {
     "enable_dp_attention": "enable_dp_attention", "data_parallel_size": "dp",
     "disable_radix_cache": "disable_radix_cache", "disable_overlap_schedule": "disable_overlap_schedule",
     "swa_full_tokens_ratio": "swa_full_tokens_ratio", "topk_topp_sampler": "topk_topp_sampler",
-    "skip_mm_profiling": "skip_mm_profiling",
+    "skip_mm_profiling": "skip_mm_profiling", "compile_cache": "compile_cache",
 }
 
 
@@ -237,7 +237,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                  "quantization", "cuda_graph_max_bs", "max_total_tokens", "max_running_requests",
                  "chunked_prefill_size", "max_num_batched_tokens", "cuda_graph_disabled",
                  "disable_custom_all_reduce", "speculative", "dtype", "enable_dp_attention", "disable_radix_cache",
-                 "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling"):
+                 "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling", "compile_cache"):
         setting = getattr(run, name, None)
         if setting is not None and setting.value is not None:
             values[name] = setting.value
@@ -306,6 +306,8 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
             gpu_source = (f"inferred: the only catalog GPU whose total lies in {inferred.low.gib:.2f}–"
                           f"{inferred.high.gib:.2f} GiB, the memory arithmetic's bounds (no GPU name printed)")
     links = _links_from_log(raw, values, notes)
+    if engine == "vllm":
+        notes += _compile_cache_note(values, sources, version)
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
                                                                                    slack=gpu.total_bytes * 0.002):
         notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "
@@ -315,6 +317,37 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
                    tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing,
                    links=links)
+
+
+def _compile_cache_note(values: dict, sources: dict, version: str | None) -> list[str]:
+    """What the log shows of vLLM's torch.compile cache (``logs.settings._COMPILE_CACHE_LINES``), and what a plan of
+    the run does with it: Model Runner V2 runs of 0.26-0.32 with torch.compile on charge a cold compile's scratch
+    (``engines.vllm.profile``, "cold compile scratch"; ``tpkit plan --compile-cache``).  Unknown is said only for a
+    release with that phase (or an unknown release)."""
+    state = values.get("compile_cache")
+    where = sources.get("compile_cache", "").replace(" (log_line)", "")
+    if state == "warm":
+        return [f"torch.compile cache: warm, the compiled graphs were loaded from vLLM's cache ({where}); on a vLLM "
+                "0.26-0.32 Model Runner V2 run a plan then drops the cold-compile scratch phase (--compile-cache "
+                "warm; tpkit plan --from-log takes the log's state)"]
+    if state == "cold":
+        return [f"torch.compile cache: cold, this run compiled its graphs ({where}); on a vLLM 0.26-0.32 Model "
+                "Runner V2 run a plan charges the cold-compile scratch phase for it (--compile-cache cold, the "
+                "default)"]
+    if values.get("cuda_graph_disabled") is True:
+        return []  # --enforce-eager: no torch.compile
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    found = re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", version or ""))
+    try:
+        applies = not found or resolve_rules(found[-1]).v2_vocab_hidden_peak
+    except TpkitError:
+        applies = False
+    if not applies:
+        return []
+    return ["torch.compile cache: unknown, the log shows no 'Compiling a graph' / 'Cache the graph' (cold) or "
+            "'Directly load the compiled graph(s)' (warm) line; a plan assumes a first start (--compile-cache cold) "
+            "unless told --compile-cache warm"]
 
 
 _LINK_NEEDLES = (b"is disabled because", b"Custom collectives are disabled")

@@ -22,14 +22,15 @@ _INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_
 _FLOATS = ("mem_fraction", "swa_full_tokens_ratio")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
           "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling")
-_STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler")
+_STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
+         "compile_cache")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
                 "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
                 "disable_custom_all_reduce",
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
                 "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
-                "topk_topp_sampler", "skip_mm_profiling")
+                "topk_topp_sampler", "skip_mm_profiling", "compile_cache")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -98,9 +99,13 @@ class Run:
     swa_full_tokens_ratio: Setting | None = None
     """SGLang --swa-full-tokens-ratio"""
     topk_topp_sampler: Setting | None = None
+    """vLLM V1's top-k/top-p sampler as its topk_topp_sampler.py line names it: ``"native"`` / ``"flashinfer"``"""
     skip_mm_profiling: Setting | None = None
     """vLLM --skip-mm-profiling (its argument dump, or the profile's 'Skipping memory profiling' line)"""
-    """vLLM V1's top-k/top-p sampler as its topk_topp_sampler.py line names it: ``"native"`` / ``"flashinfer"``"""
+    compile_cache: Setting | None = None
+    """vLLM's torch.compile cache as the log shows it: ``"cold"`` (graphs compiled in this run, or the cache off) /
+    ``"warm"`` (every graph loaded from the cache); None: unknown, no such line (``logs.settings.
+    _COMPILE_CACHE_LINES``)"""
     conflicts: tuple[Conflict, ...] = ()
 
     def value(self, name: str):
@@ -221,6 +226,13 @@ def _expert_parallel(chosen: dict[str, Setting], by_name: dict[str, list[Setting
         return
 
 
+def _compile_cache(candidates: list[Setting]) -> Setting:
+    """One run that compiled any graph is cold, whatever else it loaded from the cache (a new compile range, an
+    encoder, a changed config): its first cold line is the evidence, no conflict; else the last warm line."""
+    cold = [s for s in candidates if s.value == "cold"]
+    return min(cold, key=lambda s: s.line_no) if cold else max(candidates, key=lambda s: s.line_no)
+
+
 def build_run(settings: list[Setting], *, engine: EngineGuess, gpu: Setting | None, gpu_total: PrintedSize | None,
               gpu_candidates: tuple[str, ...], gpus_named: tuple[str, ...] = ()) -> Run:
     """The run from every setting the pass read."""
@@ -228,7 +240,9 @@ def build_run(settings: list[Setting], *, engine: EngineGuess, gpu: Setting | No
     chosen: dict[str, Setting] = {}
     conflicts: list[Conflict] = []
     for name, candidates in by_name.items():
-        if name in RUN_SETTINGS:
+        if name == "compile_cache":
+            chosen[name], found = _compile_cache(candidates), []
+        elif name in RUN_SETTINGS:
             chosen[name], found = _pick(candidates)
             conflicts += found
     spec, found = _speculative(by_name)

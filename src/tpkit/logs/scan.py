@@ -49,6 +49,8 @@ TRIGGERS = (
     "Using FlashInfer for top", "FlashInfer version >=",
     # vLLM V1 profile_run under --skip-mm-profiling
     "Skipping memory profiling",
+    # vLLM's torch.compile cache: graphs loaded or compiled in this run (tpkit.logs.settings._COMPILE_CACHE_LINES)
+    "Directly load the compiled", "Directly load AOT", "Compiling a graph", "Cache the graph", "Compiling model again",
     # failures and tracebacks
     "OutOfMemory", "CUDA out of memory", "HIP out of memory", "CUDA error", "Tried to allocate", "To serve",
     "The model's max", "Based on the available", "No available memory", "Not enough memory", "Loaded weights",

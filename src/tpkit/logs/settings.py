@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from tpkit.logs.dumps import balanced, literal_dict, read_value, split_pairs
 from tpkit.logs.lazyre import lazy
 
-__all__ = ["Setting", "KEYS", "settings_from_record", "command_settings", "is_command", "SOURCES"]
+__all__ = ["Setting", "KEYS", "settings_from_record", "command_settings", "is_command", "SOURCES",
+           "compile_cache_state"]
 
 SOURCES = ("server_args", "engine_config", "non_default_args", "log_line", "command_line")
 """where a setting can come from, most trusted first"""
@@ -196,8 +197,50 @@ _SKIP_MM_LINE = "Skipping memory profiling for multimodal encoder"
 (Model Runner V2, 0.29.0, prints no line)"""
 
 
+_COMPILE_CACHE_LINES = (
+    # vLLM's torch.compile cache (``vllm/compilation``), read in the 0.6.6, 0.8.4, 0.8.5, 0.9.0, 0.9.2, 0.10.1.1
+    # and 0.18.0-0.33.0 wheels; 0.32/0.33 put a "%s" prefix in front of the same words.
+    # warm: CompilerManager.compile (backends.py) found every graph of a shape / compile range in vLLM's cache:
+    #   "Directly load the compiled graph for shape %s from the cache" (0.8.4), "... graph(s) for shape %s ..."
+    #   (0.8.5-0.9.x), "... for dynamic shape ..." (0.10.x), "... for compile range %s from the cache, took %.3f s"
+    #   (0.18.0-0.33.0); or the whole AOT-compiled function came from it (decorators.py, 0.18.0-0.33.0)
+    ("Directly load the compiled graph", "warm"),
+    ("Directly load AOT compilation from path", "warm"),
+    # cold: CompilerManager.compile compiled a graph in this run: "Compiling a graph for general shape / shape %s /
+    # dynamic shape / compile range %s takes %.2f s" and, with the cache on, "Cache the graph of shape %s / for
+    # dynamic shape / of compile range %s for later use"; the cache turned off (VLLM_DISABLE_COMPILE_CACHE,
+    # backends.py VllmBackend.__call__: "vLLM's torch.compile cache is disabled."); an AOT artifact that failed to
+    # load (decorators.py: "Compiling model again due to a load failure from %s")
+    ("Compiling a graph for ", "cold"),
+    ("Cache the graph of ", "cold"),
+    ("Cache the graph for ", "cold"),
+    ("torch.compile cache is disabled", "cold"),
+    ("Compiling model again due to a load failure", "cold"),
+)
+"""vLLM log lines that show whether this run compiled its torch.compile graphs (``"cold"``) or loaded them from
+vLLM's compile cache (``"warm"``).  "torch.compile takes / took %.2f s in total" (monitor.py) and "Dynamo bytecode
+transform time" are printed either way, so they say nothing about the cache.  A run that loads some graphs and
+compiles others is cold (``tpkit.logs.run``)."""
+
+
+def compile_cache_state(message: str) -> str | None:
+    """``"cold"`` / ``"warm"`` when the record is one of :data:`_COMPILE_CACHE_LINES`, else None."""
+    for needle, state in _COMPILE_CACHE_LINES:
+        if needle in message:
+            return state
+    return None
+
+
+def _compile_cache_settings(message: str, *, line_no: int) -> list[Setting]:
+    state = compile_cache_state(message)
+    if state is None:
+        return []
+    return [Setting(name="compile_cache", value=state, key="vllm/compilation", source="log_line", line_no=line_no,
+                    text=_clip(message))]
+
+
 def _log_line_settings(message: str, *, line_no: int) -> list[Setting]:
-    out = _sampler_settings(message, line_no=line_no)
+    out = _sampler_settings(message, line_no=line_no) + _compile_cache_settings(message, line_no=line_no)
     if _SKIP_MM_LINE in message:
         out.append(Setting(name="skip_mm_profiling", value=True, key="gpu_model_runner.py", source="log_line",
                            line_no=line_no, text=_clip(message)))
@@ -223,7 +266,8 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
         return _non_default_settings(message, line_no=line_no)
     if ("Using max model len" in message or "Chunked prefill is enabled" in message or "changing page_size" in message
             or "top-p & top-k sampling" in message or "FlashInfer version >= 0.2.3 required" in message
-            or _SKIP_MM_LINE in message or "--gpu-memory-utilization" in message):
+            or _SKIP_MM_LINE in message or "--gpu-memory-utilization" in message
+            or "Directly load " in message or "ompil" in message or "Cache the graph" in message):
         return _log_line_settings(message, line_no=line_no)
     return []
 

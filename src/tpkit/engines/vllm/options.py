@@ -13,7 +13,7 @@ from tpkit.units import Bytes
 if TYPE_CHECKING:
     from tpkit.startup.links import LinkChoice
 
-__all__ = ["VllmOptions", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED"]
+__all__ = ["VllmOptions", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES"]
 
 KV_CACHE_DTYPES = tuple(KV_DTYPES)
 """accepted ``--kv-cache-dtype`` spellings (``vllm/config/cache.py`` ``CacheDType`` per release:
@@ -24,6 +24,8 @@ DTYPES_ACCEPTED = ("auto", "bfloat16", "float16", "half", "float32", "float")
 
 TOPK_TOPP_SAMPLERS = ("native", "flashinfer")
 """values of ``--topk-topp-sampler``"""
+COMPILE_CACHE_STATES = ("cold", "warm")
+"""values of ``--compile-cache``"""
 
 _POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs",
                   "decode_context_parallel_size", "data_parallel_size")
@@ -102,6 +104,16 @@ class VllmOptions:
     implementation"; ``"flashinfer"``: "Using FlashInfer for top-p & top-k sampling"); None = the release's default
     (``VllmRules.flashinfer_sampler``; 0.9.0–0.11.0: native as a plain pip install gives it, with a band)"""
 
+    compile_cache: str = flag(
+        "cold", choices=COMPILE_CACHE_STATES, tpkit=True,
+        help="vLLM's torch.compile cache at start-up; a tpkit option, not a vLLM flag: cold (default, a first start: "
+             "empty cache, a fresh container or pod) charges vLLM 0.26-0.32 Model Runner V2's cold-compile scratch "
+             "in the profile peak, warm (a restart that loads the compiled graphs from the cache) drops it; "
+             "--from-log reads it from the log")
+    """the torch.compile cache the start-up finds: ``"cold"`` (a first start; the default) or ``"warm"`` (every graph
+    loaded from vLLM's cache).  Only Model Runner V2 runs of 0.26–0.32 with torch.compile on depend on it
+    (``engines.vllm.profile``, "cold compile scratch"; ``policy._cold_compile``)"""
+
     def __post_init__(self) -> None:
         from tpkit.engines.vllm.versions import resolve_rules  # not at import: the flag table needs no rules
 
@@ -124,6 +136,10 @@ class VllmOptions:
             raise PlanInputError(f"--topk-topp-sampler must be one of {', '.join(TOPK_TOPP_SAMPLERS)}, got "
                                  f"{self.topk_topp_sampler!r}; it names the sampler the vLLM log reports (leave it "
                                  "out for the release's default)")
+        if self.compile_cache not in COMPILE_CACHE_STATES:
+            raise PlanInputError(f"--compile-cache must be one of {', '.join(COMPILE_CACHE_STATES)}, got "
+                                 f"{self.compile_cache!r}; cold: a first start (empty torch.compile cache), warm: a "
+                                 "restart that loads the compiled graphs from vLLM's cache")
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPES)}")

@@ -275,13 +275,36 @@ def _v2_state(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRu
                             "outside the load delta, so in the profile's total consumed, charged from 0.27)"),)
 
 
-def _cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
-    """Whether the profile peak holds a cold torch.compile's scratch (``profile`` module docstring, "cold compile
-    scratch"): a V2 run of a release with the rule, with torch.compile on.  ``--enforce-eager`` turns torch.compile
-    off with the CUDA graphs ("Enforce eager set, disabling torch.compile and CUDAGraphs", ``config/vllm.py``
-    ``VllmConfig.__post_init__``, 0.25.1 and 0.27.1 wheels: ``compilation_config.mode = CompilationMode.NONE``), so
-    nothing compiles inside the profile window (vp_082: 0.30.0 V2, eager, prints a 0.15 GiB peak)."""
+def _compiles(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
+    """Whether the run's profile peak depends on the torch.compile cache (``profile`` module docstring, "cold
+    compile scratch"): a V2 run of a release with the rule, with torch.compile on.  ``--enforce-eager`` turns
+    torch.compile off with the CUDA graphs ("Enforce eager set, disabling torch.compile and CUDAGraphs",
+    ``config/vllm.py`` ``VllmConfig.__post_init__``, 0.25.1 and 0.27.1 wheels: ``compilation_config.mode =
+    CompilationMode.NONE``), so nothing compiles inside the profile window (vp_082: 0.30.0 V2, eager, prints a 0.15
+    GiB peak)."""
     return rules.v2_vocab_hidden_peak and not options.enforce_eager and _v2_runner(model, options, r, rules)
+
+
+def _cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
+    """Whether the profile peak holds a cold torch.compile's scratch: a run that compiles (``_compiles``) on an empty
+    compile cache (``--compile-cache cold``, the default: a first start).  With ``--compile-cache warm`` vLLM loads
+    every graph from its cache ("Directly load the compiled graph(s) for compile range … from the cache",
+    ``compilation/backends.py`` ``CompilerManager.compile``, 0.26.0–0.32.0 wheels) and compiles nothing in the
+    window (vllm-project/vllm issue #54122: the loss lasts "until restart"; 1CatAI/1Cat-vLLM PR #518: +0.74 GiB torch
+    peak warm vs +2.59 cold for Qwen3.8-27B), so the phase is dropped."""
+    return options.compile_cache == "cold" and _compiles(model, options, r, rules)
+
+
+def _compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> str:
+    """The assumption about the torch.compile cache, for the activation line and the plan's notes ("" where the
+    plan does not depend on it)."""
+    if not _compiles(model, options, r, rules):
+        return ""
+    if options.compile_cache == "warm":
+        return ("torch.compile cache assumed warm (--compile-cache warm: a restart that loads the compiled graphs "
+                "from vLLM's cache): no cold-compile scratch phase in the profile peak")
+    return ("torch.compile cache assumed cold (a first start, --compile-cache cold, the default): the profile peak "
+            "holds the cold-compile scratch phase; a warm restart needs up to that much less (--compile-cache warm)")
 
 
 def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
@@ -441,6 +464,7 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
+                           + (f"; {cache}" if (cache := _compile_cache_text(model, options, r, rules)) else "")
                            + (f"; multimodal encoder step first: {encoder.items} dummy {encoder.modality} item(s) of "
                               f"{encoder.tokens_per_item:,} tokens (engines/vllm/encoder.py, vLLM profile_run)"
                               if encoder is not None else ""))
@@ -577,4 +601,5 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         kv_pool=None if budget.override and override_spare(budget) < Bytes(0) else _kv_pool(layout, cap),  # OOM
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + r.notes + _notes(model, options, rules) + _newer(options)))
+        warnings=layout.warnings + r.notes + _notes(model, options, rules) + _newer(options)
+        + tuple(t for t in (_compile_cache_text(model, options, r, rules),) if t)))

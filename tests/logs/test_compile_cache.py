@@ -1,0 +1,115 @@
+"""vLLM's torch.compile cache as the log shows it (``tpkit.logs.settings._COMPILE_CACHE_LINES``): ``cold`` when the
+run compiled its graphs (``compilation/backends.py`` CompilerManager.compile "Compiling a graph for … takes" /
+"Cache the graph of … for later use", the cache turned off, an AOT load failure), ``warm`` when every graph came
+from vLLM's cache ("Directly load the compiled graph(s) for … from the cache", decorators.py "Directly load AOT
+compilation from path"), unknown otherwise ("torch.compile took … in total" and "Dynamo bytecode transform time"
+print either way).  Every line below is a real line of a corpus log (tests/logs/data), by wording era: 0.8.4–0.9
+"shape", 0.10–0.11 "dynamic shape", 0.18–0.33 "compile range" (0.32/0.33 add a prefix)."""
+
+from pathlib import Path
+
+import pytest
+
+from tpkit.explain import explain_log
+from tpkit.logs import parse_log
+
+DATA = Path(__file__).resolve().parent / "data"
+
+WARM = {
+    # vl_002 (0.8.4–0.8.5), vl_005 (0.10), vl_155 (0.17.1), vl_176 (0.26.0, vp_101)
+    "vl_002": "INFO 04-24 16:33:11 [backends.py:118] Directly load the compiled graph(s) for shape None from the "
+              "cache, took 4.673 s",
+    "vl_005": "(EngineCore_0 pid=5839) INFO 08-20 18:04:20 [backends.py:161] Directly load the compiled graph(s) for "
+              "dynamic shape from the cache, took 4.513 s",
+    "vl_155": "(EngineCore_DP0 pid=230015) INFO 05-16 21:40:26 [backends.py:266] Directly load the compiled graph(s) "
+              "for compile range (1, 2048) from the cache, took 1.547 s",
+    "vl_176": "(EngineCore pid=6113) INFO 08-02 07:03:46 [backends.py:292] Directly load the compiled graph(s) for "
+              "compile range (1, 32768) from the cache, took 0.648 s",
+    "vl_154": "(Worker_TP0 pid=3438584) INFO 04-20 00:18:28 [decorators.py:303] Directly load AOT compilation from path "
+              "/mnt/home/pxu10/.cache/vllm/torch_compile_cache/torch_aot_compile/b589bd60f900959bf25419fa836919ffa4b2"
+              "f465",
+}
+COLD = {
+    # vl_044 (≤ 0.10 "general shape"), vl_050 (0.11.0 "dynamic shape"), vl_160 (0.19.x "compile range")
+    "vl_044": "   INFO 02-13 15:01:16 backends.py:311] Cache the graph of shape None for later use",
+    "vl_050": "(EngineCore_DP0 pid=175) INFO 11-14 14:24:41 [backends.py:197] Cache the graph for dynamic shape for "
+              "later use",
+    "vl_160": "(EngineCore pid=2301) INFO 04-25 08:54:31 [backends.py:391] Compiling a graph for compile range (1, 2048) "
+              "takes 43.34 s",
+}
+NEITHER = {
+    "vl_104": "(EngineCore pid=1152769) INFO 05-15 02:16:06 [monitor.py:53] torch.compile took 7.16 s in total",
+    "vl_107": "(EngineCore_DP0 pid=558551) INFO 01-19 23:55:12 [backends.py:703] Dynamo bytecode transform time: 3.66 s",
+}
+
+
+def _text(case_id: str) -> str:
+    return (DATA / "vllm" / f"{case_id}.log").read_text(encoding="utf-8", errors="replace")
+
+
+@pytest.mark.parametrize("case_id,line", list(WARM.items()) + list(COLD.items()) + list(NEITHER.items()))
+def test_the_lines_are_real(case_id, line):
+    assert line in _text(case_id)
+
+
+@pytest.mark.parametrize("case_id,line", list(WARM.items()))
+def test_warm_lines(case_id, line):
+    run = parse_log(line + "\n").run
+    assert run.value("compile_cache") == "warm" and run.compile_cache.line_no == 1
+    assert parse_log(_text(case_id)).run.value("compile_cache") == "warm"
+
+
+@pytest.mark.parametrize("case_id,line", list(COLD.items()))
+def test_cold_lines(case_id, line):
+    assert parse_log(line + "\n").run.value("compile_cache") == "cold"
+    assert parse_log(_text(case_id)).run.value("compile_cache") == "cold"
+
+
+@pytest.mark.parametrize("case_id,line", list(NEITHER.items()))
+def test_lines_printed_either_way_say_nothing(case_id, line):
+    assert parse_log(line + "\n").run.value("compile_cache") is None
+    assert parse_log(_text(case_id)).run.value("compile_cache") is None
+
+
+def test_a_run_that_compiles_any_graph_is_cold():
+    # graphs of one range loaded, another compiled (the lines of vl_176 and vl_160 in one run): cold, no conflict
+    text = WARM["vl_176"] + "\n" + COLD["vl_160"] + "\n"
+    run = parse_log(text).run
+    assert run.value("compile_cache") == "cold" and run.compile_cache.line_no == 2
+    assert not [c for c in run.conflicts if c.name == "compile_cache"]
+
+
+def test_the_corpus_count():
+    """Helper v2c (2026-12-04), every vLLM log in tests/logs/data (vllm/ and validation/): 5 cold, 11 warm, the rest
+    neither: 119 of the 135 (most are excerpts without the compile lines).  With helper mv2's committed server logs
+    (lead, 2026-12-04): 11 cold (vl_125-vl_129 and vl_134 added), 13 warm (vl_133, vl_138), 125 neither, of 149."""
+    found = {"cold": [], "warm": [], None: []}
+    for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
+        parsed = parse_log(path.read_bytes())
+        if parsed.engine.engine == "vllm" or path.parent.name == "vllm":
+            found[parsed.run.value("compile_cache")].append(path.stem)
+    assert sorted(found["cold"]) == ["vl_025", "vl_044", "vl_050", "vl_056", "vl_125", "vl_126", "vl_127", "vl_128",
+                                     "vl_129", "vl_134", "vl_160"]
+    assert len(found["warm"]) == 13 and {"vl_133", "vl_138", "vl_176"} <= set(found["warm"])
+
+
+@pytest.mark.parametrize("case_id,state", [("vl_155", "warm"), ("vl_176", "warm"), ("vl_160", "cold")])
+def test_explain_notes_say_which_the_log_shows(case_id, state):
+    notes = explain_log((DATA / "vllm" / f"{case_id}.log").read_bytes()).context.notes
+    assert any(n.startswith(f"torch.compile cache: {state}") for n in notes), notes
+
+
+def test_explain_note_unknown_only_where_a_plan_depends_on_it():
+    # vl_073: vLLM 0.29.0, no compile line: unknown is said; vl_104 (0.20.x): nothing to say
+    notes = explain_log((DATA / "vllm" / "vl_073.log").read_bytes()).context.notes
+    assert any(n.startswith("torch.compile cache: unknown") for n in notes)
+    notes = explain_log((DATA / "vllm" / "vl_104.log").read_bytes()).context.notes
+    assert not any(n.startswith("torch.compile cache") for n in notes)
+
+
+def test_explain_flag_fills_or_contradicts():
+    e = explain_log((DATA / "vllm" / "vl_073.log").read_bytes(), flags={"compile_cache": "warm"})
+    assert e.context.get("compile_cache") == "warm" and not e.context.contradictions
+    e = explain_log((DATA / "vllm" / "vl_176.log").read_bytes(), flags={"compile_cache": "cold"})
+    assert e.context.get("compile_cache") == "warm"
+    assert [c.flag for c in e.context.contradictions] == ["compile_cache"]
