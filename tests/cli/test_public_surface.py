@@ -26,6 +26,10 @@ PLAN_FLAGS = frozenset({
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
     "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",
     "--data-parallel-size", "--enable-expert-parallel", "--topk-topp-sampler", "--skip-mm-profiling",
+    # LoRA (both engines: --enable-lora, --max-lora-rank; vLLM: --max-loras, --max-cpu-loras, --fully-sharded-loras,
+    # --lora-dtype, --lora-extra-vocab-size; SGLang: --max-loras-per-batch, --lora-target-modules)
+    "--enable-lora", "--max-lora-rank", "--max-loras", "--max-cpu-loras", "--fully-sharded-loras", "--lora-dtype",
+    "--lora-extra-vocab-size", "--max-loras-per-batch", "--lora-target-modules",
     # all-reduce
     "--disable-custom-all-reduce", "--tpkit-allreduce",
     # the machine of a log (tpkit explain)
