@@ -131,8 +131,8 @@ class SglangOptions:
     """``none`` | ``deepep``"""
 
     enable_lora: bool = flag(False, kind="bool", group="LoRA",
-                             help="serve LoRA adapters: plan the engine's LoRA A/B buffers (vLLM: --max-loras × rank per wrapped "
-                                  "layer; SGLang: --max-loras-per-batch × rank per target module)")
+                             help="serve LoRA adapters: plan the engine's LoRA A/B buffers (vLLM: --max-loras × "
+                                  "rank per wrapped layer; SGLang: --max-loras-per-batch × rank per target module)")
     """``--enable-lora``: SGLang's ``LoRAMemoryPool`` is allocated after the weights, before the KV pool is sized
     (``engines.sglang.lora``)"""
     max_loras_per_batch: int | None = flag(kind="int", unit="adapters", group="LoRA", concept="LoRA adapter slots",

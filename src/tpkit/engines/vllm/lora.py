@@ -125,7 +125,6 @@ def lora_buffers(model: ModelSpec, parallel: ParallelSpec, *, release: tuple[int
     h = model.hidden_size
     h_row = h // tp if fully_sharded else h
     notes: list[str] = []
-    per_layer: dict[str, int] = {}
 
     # attention
     if model.mla is None and model.linear_attn is None:

@@ -103,8 +103,8 @@ class VllmOptions:
     (``VllmRules.flashinfer_sampler``; 0.9.0–0.11.0: native as a plain pip install gives it, with a band)"""
 
     enable_lora: bool = flag(False, kind="bool", group="LoRA",
-                             help="serve LoRA adapters: plan the engine's LoRA A/B buffers (vLLM: --max-loras × rank per wrapped "
-                                  "layer; SGLang: --max-loras-per-batch × rank per target module)")
+                             help="serve LoRA adapters: plan the engine's LoRA A/B buffers (vLLM: --max-loras × "
+                                  "rank per wrapped layer; SGLang: --max-loras-per-batch × rank per target module)")
     """``--enable-lora``: the LoRA manager wraps every linear layer (and embed_tokens / lm_head) with stacked A/B
     buffers inside the load delta (``engines.vllm.lora``)"""
     max_loras: int | None = flag(kind="int", unit="adapters", group="LoRA", concept="LoRA adapter slots",
