@@ -228,8 +228,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # tests/logs/data/vllm/ as vl_150-vl_154). vp_081 runs on Kaggle's 2 x T4, whose GPUs have no CUDA peer access
     # (kaggle-vllm's NCCL log of that offering, see vp_033: 'via SHM/direct/direct')
     "vp_080": ("0.12.0", "printed 'vLLM API server version 0.12.0'", {}, None),
-    "vp_081": ("0.22.1", "printed banner 'version 0.22.1' and 'Initializing a V1 LLM engine (v0.22.1)'", {"no_p2p": True},
-               None),
+    # vp_081's non-default args print 'enable_lora': True (max_loras / max_lora_rank at vLLM's defaults 1 / 16)
+    "vp_081": ("0.22.1", "printed banner 'version 0.22.1' and 'Initializing a V1 LLM engine (v0.22.1)'",
+               {"no_p2p": True, "enable_lora": True}, None),
     "vp_082": ("0.30.0", "printed banner 'version 0.30.0' and 'Initializing a V1 LLM engine (v0.30.0)'", {}, None),
     "vp_083": ("0.10.2", "printed 'vLLM API server version 0.10.2'", {}, None),
     "vp_084": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),

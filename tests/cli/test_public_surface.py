@@ -27,6 +27,10 @@ PLAN_FLAGS = frozenset({
     "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",
     "--data-parallel-size", "--enable-expert-parallel", "--topk-topp-sampler", "--skip-mm-profiling",
     "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)
+    # LoRA (both engines: --enable-lora, --max-lora-rank; vLLM: --max-loras, --max-cpu-loras, --fully-sharded-loras,
+    # --lora-dtype, --lora-extra-vocab-size; SGLang: --max-loras-per-batch, --lora-target-modules)
+    "--enable-lora", "--max-lora-rank", "--max-loras", "--max-cpu-loras", "--fully-sharded-loras", "--lora-dtype",
+    "--lora-extra-vocab-size", "--max-loras-per-batch", "--lora-target-modules",
     # all-reduce
     "--disable-custom-all-reduce", "--tpkit-allreduce",
     # the machine of a log (tpkit explain)

@@ -129,3 +129,18 @@ def test_vllm_cuda_graph_hint_prints_the_utilization():
     # a launch command's flag is the command reader's, not this line rule's
     assert not [s for s in settings_from_record("vllm serve m --gpu-memory-utilization 0.7", line_no=1)
                 if s.name == "mem_fraction"]
+
+
+def test_lora_settings_from_dumps():
+    """vLLM's non-default args (vl_151, 0.22.1: 'enable_lora': True) and its flags; SGLang's ServerArgs dump
+    (enable_lora, max_lora_rank, max_loras_per_batch; sg_001 prints the default 8 with LoRA off)."""
+    run = parse_log(log_bytes("vl_151")).run
+    assert run.value("enable_lora") is True and run.enable_lora.source == "non_default_args"
+    assert run.value("max_loras") is None and run.value("max_lora_rank") is None  # vLLM's defaults (1, 16)
+    head = "INFO 10-23 15:10:40 [api_server.py:1] vLLM API server version 0.20.2\n"
+    args = ("INFO 10-23 15:10:40 [utils.py:233] non-default args: {'model': 'Qwen/Qwen3-8B', 'enable_lora': True, "
+            "'max_loras': 4, 'max_lora_rank': 64}\n")
+    run = parse_log(head + args).run
+    assert (run.value("enable_lora"), run.value("max_loras"), run.value("max_lora_rank")) == (True, 4, 64)
+    sg = parse_log(log_bytes("sg_001")).run
+    assert sg.value("max_loras_per_batch") == 8 and not sg.value("enable_lora")

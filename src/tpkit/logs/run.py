@@ -18,10 +18,11 @@ __all__ = ["Run", "Conflict", "build_run", "RUN_SETTINGS"]
 
 _INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_bs", "max_running_requests",
          "max_total_tokens",
-         "chunked_prefill_size", "max_num_batched_tokens", "context_length", "kv_cache_memory_bytes")
+         "chunked_prefill_size", "max_num_batched_tokens", "context_length", "kv_cache_memory_bytes",
+         "max_loras", "max_lora_rank", "max_loras_per_batch")
 _FLOATS = ("mem_fraction", "swa_full_tokens_ratio")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
-          "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling")
+          "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
          "compile_cache")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
@@ -30,7 +31,8 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "disable_custom_all_reduce",
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
                 "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
-                "topk_topp_sampler", "skip_mm_profiling", "compile_cache")
+                "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
+                "max_lora_rank", "max_loras_per_batch")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -106,6 +108,15 @@ class Run:
     """vLLM's torch.compile cache as the log shows it: ``"cold"`` (graphs compiled in this run, or the cache off) /
     ``"warm"`` (every graph loaded from the cache); None: unknown, no such line (``logs.settings.
     _COMPILE_CACHE_LINES``)"""
+    """vLLM V1's top-k/top-p sampler as its topk_topp_sampler.py line names it: ``"native"`` / ``"flashinfer"``"""
+    enable_lora: Setting | None = None
+    """vLLM / SGLang --enable-lora (SGLang's ServerArgs prints True when --lora-paths turned it on)"""
+    max_loras: Setting | None = None
+    """vLLM --max-loras (adapter slots on the GPU)"""
+    max_lora_rank: Setting | None = None
+    """vLLM / SGLang --max-lora-rank"""
+    max_loras_per_batch: Setting | None = None
+    """SGLang --max-loras-per-batch (LoRA memory pool slots)"""
     conflicts: tuple[Conflict, ...] = ()
 
     def value(self, name: str):

@@ -69,6 +69,8 @@ KEYS: dict[str, str] = {
     "max_mamba_cache_size": "max_mamba_cache_size", "mamba_full_memory_ratio": "mamba_full_memory_ratio",
     "disable_radix_cache": "disable_radix_cache", "swa_full_tokens_ratio": "swa_full_tokens_ratio",
     "disable_overlap_schedule": "disable_overlap_schedule",
+    "enable_lora": "enable_lora", "max_lora_rank": "max_lora_rank", "max_loras_per_batch": "max_loras_per_batch",
+    "max_loras": "max_loras",  # vLLM --max-loras (vllm/config/lora.py); the two keys above are vLLM's too
     # vLLM engine args (vllm/engine/arg_utils.py) and the engine config repr (vllm/config)
     "model": "model", "model_tag": "model", "tensor_parallel_size": "tp", "pipeline_parallel_size": "pp",
     "data_parallel_size": "dp", "enable_expert_parallel": "enable_expert_parallel",
@@ -94,7 +96,7 @@ _VLLM_SHORT = {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", "dp
 _BOOL_FLAGS = {"disable_cuda_graph", "enforce_eager", "enable_dp_attention", "disable_custom_all_reduce",
                "enable_expert_parallel", "enable_ep_moe", "trust_remote_code", "enable_prefix_caching",
                "enable_torch_symm_mem", "disable_radix_cache", "disable_log_stats", "enable_chunked_prefill",
-               "disable_overlap_schedule", "skip_mm_profiling"}
+               "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "fully_sharded_loras"}
 _LAUNCHERS = ("sglang.launch_server", "sglang serve", "sglang.launch_server", "vllm serve", "vllm.entrypoints",
               "-m sglang", "python -m vllm")
 _COMMAND = lazy(r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")

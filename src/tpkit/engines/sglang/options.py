@@ -130,6 +130,23 @@ class SglangOptions:
                                                                   "reserve)")
     """``none`` | ``deepep``"""
 
+    enable_lora: bool = flag(False, kind="bool", group="LoRA",
+                             help="serve LoRA adapters: plan the engine's LoRA A/B buffers (vLLM: --max-loras × "
+                                  "rank per wrapped layer; SGLang: --max-loras-per-batch × rank per target module)")
+    """``--enable-lora``: SGLang's ``LoRAMemoryPool`` is allocated after the weights, before the KV pool is sized
+    (``engines.sglang.lora``)"""
+    max_loras_per_batch: int | None = flag(kind="int", unit="adapters", group="LoRA", concept="LoRA adapter slots",
+                                           help="SGLang: adapter slots in the LoRA memory pool (default 8)")
+    """``--max-loras-per-batch``: the pool's adapter slots; None = 8"""
+    max_lora_rank: int | None = flag(kind="int", unit="rank", group="LoRA",
+                                     help="largest adapter rank (vLLM: default 16, one of the release's allowed ranks; "
+                                          "SGLang: required, it infers it from the adapters)")
+    """``--max-lora-rank``: the pool's rank (required with --enable-lora: SGLang infers it from the adapters)"""
+    lora_target_modules: str | None = flag(group="LoRA", metavar="MODULES",
+                                           help="SGLang: modules with LoRA buffers, e.g. 'q_proj v_proj' or 'all' "
+                                                "(default: the linear projections)")
+    """``--lora-target-modules`` (space- or comma-separated, or ``all``); None = q/k/v/o/gate/up/down"""
+
     def __post_init__(self) -> None:
         parse_version(self.engine_version)
         check_fraction("mem-fraction-static", self.mem_fraction_static,
@@ -160,6 +177,9 @@ class SglangOptions:
         if self.moe_a2a_backend not in A2A_BACKENDS:
             raise PlanInputError(f"--moe-a2a-backend {self.moe_a2a_backend!r} is not sized by tpkit; use one of "
                                  f"{', '.join(A2A_BACKENDS)}")
+        from tpkit.engines.sglang.lora import check_lora_flags
+
+        check_lora_flags(self, parse_version(self.engine_version))
         if self.kv_cache_dtype in UNMODELLED_KV_DTYPES:
             raise unmodelled_kv_error(self.kv_cache_dtype)
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:

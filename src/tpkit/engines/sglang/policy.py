@@ -240,6 +240,8 @@ def _budget_line(s: SglangSizing) -> LineItem:
         parts.append("RoPE pre-expansion")
     if s.draft_weights_before:
         parts.append("draft weights")
+    if s.lora:
+        parts.append("LoRA memory pool")
     parts.append("slack")
     if s.mm_reserved:
         parts.append("multimodal caches")
@@ -301,6 +303,7 @@ def build_ledger(s: SglangSizing) -> Ledger:
              LineItem(item="weights", bytes=s.weights, source=s.weights_source),
              *_rope_lines(s),
              *[l for l in _draft_lines(s, before=True) if not l.item.startswith("draft KV")],
+             *([LineItem(item="LoRA memory pool (A/B buffers)", bytes=s.lora, source=s.lora_source)] if s.lora else []),
              LineItem(item=f"slack (1 − {f:.3f}) × free before weights", bytes=s.slack, kind="reserve",
                       source=f"mem_fraction_static {f:.3f}: {s.fraction.source}"),
              *mm,
@@ -314,6 +317,14 @@ def build_ledger(s: SglangSizing) -> Ledger:
 
 def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tuple[str, ...]:
     out = [f"model: {a}" for a in model.assumptions] + list(s.baseline.warnings)
+    out += list(s.lora_notes)
+    if not options.enable_lora:
+        given = [f"--{n.replace('_', '-')}" for n in ("max_loras_per_batch", "max_lora_rank", "lora_target_modules")
+                 if getattr(options, n) is not None]
+        if given:
+            out.append(f"{', '.join(given)} without --enable-lora (or --lora-paths): SGLang starts no LoRA manager "
+                       "(server_args.py check_lora_server_args), so these flags change nothing; add --enable-lora "
+                       "to plan its LoRA memory pool")
     if is_newer_than_latest(options.engine_version):
         out.append(f"SGLang {options.engine_version} is newer than the latest examined release {LATEST}; "
                    "its rules are assumed unchanged")

@@ -236,6 +236,13 @@ class KvBudget:
     frees after the target's pool is sized (``draft_weights_at_sizing``): they return to the slack (bytes)"""
     swa_pool: SwaPoolChoice | None = None
     """the hybrid-SWA configurator SGLang picks and why (``pool.swa_pool_choice``); None for other layouts"""
+    lora: Bytes = Bytes(0)
+    """``--enable-lora``: SGLang's LoRA memory pool, allocated after the weights and before the budget sample
+    (``engines.sglang.lora``; bytes, else 0)"""
+    lora_source: str = ""
+    """why"""
+    lora_notes: tuple[str, ...] = ()
+    """what the LoRA plan assumes or leaves out"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -340,7 +347,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
     found = _planned_rope(model, gpu, options, spec)
     rope = rope_reserve_term(found)
-    rest = pre - stream - weights_bytes - rope - draft_before - slack - mm
+    lora = _lora(model, parallel, options)
+    rest = pre - stream - weights_bytes - rope - draft_before - lora.bytes - slack - mm
     linear = stage_layer_kinds(model, parallel.pp).count("linear")
     running_cap = _spec_running(options, parallel, spec)
     mamba = plan_mamba_pool(model, parallel.attn_tp, linear, rest, version,
@@ -357,7 +365,25 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                     draft_freed_after_pool=draft_before - spec.weights if draft_before else Bytes(0), mm_reserved=mm, mm_source=mm_source, rest=rest,
                     mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens,
                     attn_dp=parallel.attn_dp, stream_pool=stream, rope_reserve=rope,
-                    rope_source=found.source if found is not None else "", swa_pool=swa_pool)
+                    rope_source=found.source if found is not None else "", swa_pool=swa_pool,
+                    lora=lora.bytes, lora_source=lora.source, lora_notes=lora.notes)
+
+
+def _lora(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions):
+    """``--enable-lora``: the LoRA memory pool per GPU (``engines.sglang.lora.lora_pool``), else nothing."""
+    from tpkit.engines.sglang.lora import SglangLora, lora_pool, normalise_targets
+
+    if not options.enable_lora:
+        return SglangLora(bytes=Bytes(0), source="")
+    release = parse_version(options.engine_version)
+    from tpkit.dtypes import lookup_dtype
+
+    flag = lookup_dtype(options.dtype) if options.dtype else None
+    fp32 = flag is not None and flag.name == "float32"  # the pool is in the model dtype (bf16/fp16 unless fp32)
+    return lora_pool(model, parallel, release, max_loras_per_batch=options.max_loras_per_batch or 8,
+                     max_lora_rank=options.max_lora_rank, elem_bytes=4 if fp32 else 2,
+                     targets=normalise_targets(options.lora_target_modules, release),
+                     targets_given=options.lora_target_modules is not None)
 
 
 def plan_swa_pool(cell: CellSize, model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
@@ -451,7 +477,7 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         pool=pool, kv_bytes=kv_bytes, draft_pool=draft_pool, draft_kv_bytes=draft_kv, max_running_requests=running,
         req_to_token_rows=rows, req_to_token_cols=b.context_len + 4 + extra_cols, req_to_token=req,
         running_rule=rule, after_pool=after,
-        pool_end_free=b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.mamba_bytes - kv_bytes - in_budget - req)
+        pool_end_free=b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora - b.mamba_bytes - kv_bytes - in_budget - req)
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:

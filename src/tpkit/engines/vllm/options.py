@@ -113,6 +113,30 @@ class VllmOptions:
     """the torch.compile cache the start-up finds: ``"cold"`` (a first start; the default) or ``"warm"`` (every graph
     loaded from vLLM's cache).  Only Model Runner V2 runs of 0.26–0.32 with torch.compile on depend on it
     (``engines.vllm.profile``, "cold compile scratch"; ``policy._cold_compile``)"""
+    enable_lora: bool = flag(False, kind="bool", group="LoRA",
+                             help="serve LoRA adapters: plan the engine's LoRA A/B buffers (vLLM: --max-loras × "
+                                  "rank per wrapped layer; SGLang: --max-loras-per-batch × rank per target module)")
+    """``--enable-lora``: the LoRA manager wraps every linear layer (and embed_tokens / lm_head) with stacked A/B
+    buffers inside the load delta (``engines.vllm.lora``)"""
+    max_loras: int | None = flag(kind="int", unit="adapters", group="LoRA", concept="LoRA adapter slots",
+                                 help="LoRA adapters in one batch (vLLM's default 1)")
+    """``--max-loras``: adapter slots on the GPU; None = 1"""
+    max_lora_rank: int | None = flag(kind="int", unit="rank", group="LoRA",
+                                     help="largest adapter rank (vLLM: default 16, one of the release's allowed ranks; "
+                                          "SGLang: required, it infers it from the adapters)")
+    """``--max-lora-rank``: the buffers' rank; None = 16"""
+    max_cpu_loras: int | None = flag(kind="int", unit="adapters", group="LoRA",
+                                     help="adapters cached in CPU memory (no GPU memory; must be ≥ --max-loras)")
+    """``--max-cpu-loras``: the CPU-side adapter cache (checked, no GPU term)"""
+    fully_sharded_loras: bool = flag(False, kind="bool", group="LoRA",
+                                     help="shard the LoRA rank (column layers) and outputs (row layers) over TP")
+    """``--fully-sharded-loras``: A of column-parallel and B of row-parallel layers split over TP"""
+    lora_dtype: str | None = flag(choices=("auto", "float16", "bfloat16", "float32"), group="LoRA",
+                                  help="LoRA buffer dtype (auto: the model's)")
+    """``--lora-dtype``: the A/B buffers' element type; None/auto = the model dtype"""
+    lora_extra_vocab_size: int | None = flag(kind="int", unit="tokens", group="LoRA",
+                                             help="extra vocabulary rows of LoRA adapters (vLLM ≤ 0.11; default 256)")
+    """``--lora-extra-vocab-size`` (vLLM ≤ 0.11.x): extra embedding rows; None = 256"""
 
     def __post_init__(self) -> None:
         from tpkit.engines.vllm.versions import resolve_rules  # not at import: the flag table needs no rules
@@ -140,6 +164,9 @@ class VllmOptions:
             raise PlanInputError(f"--compile-cache must be one of {', '.join(COMPILE_CACHE_STATES)}, got "
                                  f"{self.compile_cache!r}; cold: a first start (empty torch.compile cache), warm: a "
                                  "restart that loads the compiled graphs from vLLM's cache")
+        from tpkit.engines.vllm.lora import check_lora_flags
+
+        check_lora_flags(self, rules.release, self.engine_version)
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPES)}")

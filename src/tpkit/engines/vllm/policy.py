@@ -194,6 +194,41 @@ def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     return ()
 
 
+_LORA_DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4}
+
+
+def _lora(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+          rules: VllmRules) -> tuple[LineItem, ...]:
+    """``--enable-lora``: the stacked LoRA A/B buffers and punica metadata vLLM allocates inside the load delta
+    (``engines.vllm.lora``: ``load_lora_model`` → ``create_lora_weights``, every release)."""
+    if not options.enable_lora:
+        return ()
+    from tpkit.engines.vllm.lora import lora_buffers
+
+    lora = lora_buffers(model, parallel, release=rules.release, max_loras=options.max_loras or 1,
+                        max_lora_rank=options.max_lora_rank or 16, fully_sharded=options.fully_sharded_loras,
+                        lora_bytes=_LORA_DTYPE_BYTES.get(options.lora_dtype or "auto", r.act_bytes),
+                        model_bytes=r.act_bytes, max_num_batched_tokens=r.max_num_batched_tokens,
+                        max_num_seqs=r.max_num_seqs, extra_vocab=options.lora_extra_vocab_size)
+    return (LineItem(item="LoRA adapter buffers (A/B stacks)", bytes=lora.bytes, source=lora.source),)
+
+
+def _lora_notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
+    if not options.enable_lora:
+        given = [f"--{n.replace('_', '-')}" for n in ("max_loras", "max_lora_rank", "max_cpu_loras", "lora_dtype",
+                                                     "lora_extra_vocab_size") if getattr(options, n) is not None]
+        given += ["--fully-sharded-loras"] if options.fully_sharded_loras else []
+        return ((f"{', '.join(given)} without --enable-lora: vLLM builds no LoRA config (EngineArgs."
+                 "create_lora_config), so these flags change nothing; add --enable-lora to plan the adapters' "
+                 "buffers",) if given else ())
+    notes = []
+    if model.mla is not None or model.linear_attn is not None:
+        notes.append("LoRA: the A/B buffers of MLA / linear-attention projections are not modelled (left out)")
+    if model.moe is not None and rules.release < (0, 12, 0):
+        notes.append("LoRA: this release does not wrap the routed experts (FusedMoE LoRA from vLLM 0.12.0)")
+    return tuple(notes)
+
+
 def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
     if cap.num_blocks <= 0:
         return None
@@ -498,6 +533,7 @@ def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
 def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
     # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
     notes = tuple(f"model: {a}" for a in model.assumptions)
+    notes += _lora_notes(model, options, rules)
     if not has_vision_encoder(model) or options.skip_mm_profiling:
         return notes
     why = encoder_not_modelled(model, release=rules.release, engine=rules.engine)
@@ -563,6 +599,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules,
                                               cuda_gpu=str(gpu.vendor).upper() != "AMD")
     mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
+    mla_lines += _lora(model, parallel, options, r, rules)
     # torch memory at the profile, outside the load delta
     ws_lines = _mla_workspace(model, options, r, rules) + _v2_state(model, options, r, rules)
     g_line = _graphs(model, parallel, options, r, rules)
