@@ -69,7 +69,7 @@ def test_a_third_engine_gets_its_flags_and_the_wrong_engine_check_with_no_code_c
     check_engine_flags(args, TRT, engines)
     assert options_from_args(TRT, args) == _TrtOptions(max_seq_len=4096, kv_cache_dtype="fp8")
     args = p.parse_args(["--context-length", "100"])
-    with pytest.raises(PlanInputError, match="--context-length is a SGLang flag, but --engine is trtllm; "
+    with pytest.raises(PlanInputError, match="--context-length is an SGLang flag, but --engine is trtllm; "
                                              "for --engine trtllm use --max-seq-len"):
         check_engine_flags(args, TRT, engines)
 

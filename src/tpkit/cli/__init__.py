@@ -47,8 +47,20 @@ class TpkitArgumentParser(argparse.ArgumentParser):
     """argparse with one-line errors: the message and where the flags are listed, not the whole usage block
     (``tpkit plan`` has ~50 flags; the usage buried the one line that said what was wrong)."""
 
+    argv: list[str] = []
+    """the command line ``main`` is parsing (class-wide: argparse builds the sub-parsers itself)"""
+
     def error(self, message: str):  # noqa: D401 - argparse's hook
+        unknown = self._unknown_options() if message.startswith("the following arguments are required") else []
+        if unknown:  # `tpkit perf … --gpu-memory 141GB`: say the flag it does not have, not only the one it lacks
+            self.exit(2, f"{self.prog}: error: {message}; {unknown_flags_message(self, unknown)}\n")
         self.exit(2, f"{self.prog}: error: {message}; `{self.prog} --help` lists the flags\n")
+
+    def _unknown_options(self) -> list[str]:
+        """The ``--flags`` of the command line this parser has not (not even as an abbreviation argparse takes)."""
+        known = [o for a in self._actions for o in a.option_strings]  # noqa: SLF001 - argparse keeps them here
+        words = [w for w in self.argv if w.startswith("--") and len(w) > 2]
+        return [w for w in words if not any(k.startswith(w.split("=", 1)[0]) for k in known)]
 
 
 def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) -> str:
@@ -68,7 +80,8 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         if name in _MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
             return (f"{name} is the engines' flag for the model; {parser.prog} takes it as its first argument: "
                     f"{parser.prog} MODEL … (an HF id, a checkpoint directory or a config.json)")
-        close = difflib.get_close_matches(name, known, n=2, cutoff=0.6)
+        close = (difflib.get_close_matches(name, known, n=2, cutoff=0.6)
+                 or [k for k in known if k.startswith("--") and name.startswith(k + "-")][-1:])  # --gpu-memory → --gpu
         parts.append(f"{name} (did you mean {' or '.join(close)}?)" if close else name)
     if not parts:
         return f"unexpected argument(s) {' '.join(extras)!s}; `{parser.prog} --help` shows what it takes"
@@ -119,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     from tpkit.errors import is_user_error
 
     argv = sys.argv[1:] if argv is None else list(argv)
+    TpkitArgumentParser.argv = argv
     parser = build_parser(argv)
     args, extras = parser.parse_known_args(argv)
     if extras:

@@ -133,21 +133,34 @@ def add_engine_flags(parser: argparse.ArgumentParser, groups: dict[str, object],
         (groups[title] if title else parser).add_argument(field.option, **_kwargs(field))
 
 
-def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[Engine, ...] | None = None) -> None:
-    """Refuse an engine flag the chosen engine does not have, naming its flag for the same concept."""
+def _article(label: str) -> str:
+    """'an' before a name read with a vowel sound ('an SGLang flag'), else 'a' ('a vLLM flag')."""
+    return "an" if label[:1].upper() in "AEFHILMNORSX" else "a"
+
+
+def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[Engine, ...] | None = None, *,
+                       engine_from: str | None = None) -> None:
+    """Refuse an engine flag the chosen engine does not have, naming its flag for the same concept, or, when it
+    has none, the two ways out (leave the flag out, or plan the engine that has it).  ``engine_from`` says where
+    the engine came from when the user did not give ``--engine`` ('the default', 'from the log'): a user who never
+    typed ``--engine sglang`` is not told that '--engine is sglang'."""
     mine = engine_fields((engine,))
+    chosen = f"the engine is {engine.name} ({engine_from})" if engine_from else f"--engine is {engine.name}"
     for field in engine_fields(engines):
         if engine in field.owners or getattr(args, field.name, None) is None:
             continue
+        owners = " and ".join(e.label for e in field.owners)
         if field.flag.tpkit:
-            owners = " and ".join(e.label for e in field.owners)
             raise PlanInputError(f"{field.option} is a tpkit option for {owners} plans only (not an engine flag: "
-                                 f"{field.flag.help.split(';')[0]}), but --engine is {engine.name}, whose plans have "
+                                 f"{field.flag.help.split(';')[0]}), but {chosen}, whose plans have "
                                  f"no such term; leave {field.option} out")
         alt = next((m.option for m in mine if field.flag.concept and m.flag.concept == field.flag.concept), None)
-        fix = f"; for --engine {engine.name} use {alt}" if alt else ""
-        owners = " and ".join(e.label for e in field.owners)
-        raise PlanInputError(f"{field.option} is a {owners} flag, but --engine is {engine.name}{fix}")
+        if alt:
+            fix = f"; for --engine {engine.name} use {alt}"
+        else:
+            other = " or ".join(f"--engine {e.name}" for e in field.owners)
+            fix = f"; {engine.label} has no such flag: leave {field.option} out, or plan with {other}"
+        raise PlanInputError(f"{field.option} is {_article(owners)} {owners} flag, but {chosen}{fix}")
 
 
 def options_from_args(engine: Engine, args: argparse.Namespace):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from tpkit.errors import PlanInputError
@@ -144,15 +145,45 @@ def with_memory(gpu, total):
                                 f"{format_bytes(gpu.total_bytes)} for {gpu.name})")
 
 
+_DECIMAL_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT])B\s*", re.IGNORECASE)
+"""a ``--gpu-memory`` written in decimal units (``80GB``), the spelling of a card's marketing name"""
+
+
+def decimal_size_note(args, gpu) -> tuple[str, ...]:
+    """The warning for ``--gpu-memory 80GB``: read as 80 × 10^9 B (74.51 GiB), as tpkit's units say, but a card
+    sold as '80GB' reports more to CUDA (an H100 80GB: 79.19 GiB = 85.03 GB), and a user copying nvidia-smi's
+    figure meant GiB.  The plan keeps the decimal reading; the warning gives the number in GiB, the binary spelling
+    and the catalog cards whose name carries the same figure."""
+    m = _DECIMAL_SIZE.fullmatch(args.gpu_memory or "")
+    if m is None or m.group(2).upper() != "G":
+        return ()
+    from tpkit.hardware.catalog import list_gpus
+    from tpkit.units import format_bytes
+
+    number = m.group(1)
+    named = [g for g in list_gpus() if re.search(rf"(?<![\d.]){re.escape(number)}GB", g.name)]
+    cards = ""
+    if named:
+        card = named[0]
+        cards = (f"; a card sold as '{number}GB' reports another total to CUDA ({card.name}: "
+                 f"{format_bytes(card.total_bytes)} = {format_bytes(card.total_bytes, binary=False)}): "
+                 f"name it with --gpu {card.name}")
+    return (f"--gpu-memory {args.gpu_memory} is read as {number} × 10^9 B = {format_bytes(gpu.total_bytes)} "
+            f"(GB = 10^9 B, GiB = 2^30 B); CUDA and nvidia-smi count in GiB/MiB: if you meant GiB, write "
+            f"--gpu-memory {number}GiB{cards}",)
+
+
 def gpu_memory_note(args, gpu) -> tuple[str, ...]:
     """The warning that says which of ``--gpu`` and ``--gpu-memory`` set what, when both are given."""
-    if args.gpu is None or args.gpu_memory is None:
+    if args.gpu_memory is None:
         return ()
+    if args.gpu is None:
+        return decimal_size_note(args, gpu)
     from tpkit.hardware.catalog import lookup_gpu
     from tpkit.units import format_bytes
 
     catalog = lookup_gpu(args.gpu)
-    return (f"--gpu-memory {format_bytes(gpu.total_bytes)} replaces the catalog total of {catalog.name} "
+    return decimal_size_note(args, gpu) + (f"--gpu-memory {format_bytes(gpu.total_bytes)} replaces the catalog total of {catalog.name} "
             f"({format_bytes(catalog.total_bytes)}); its other properties (compute capability, links, vendor) "
             "come from the catalog",)
 
@@ -218,7 +249,7 @@ def build_request(args):
     from tpkit.models import load_model
     from tpkit.parallel import ParallelSpec
 
-    check_engine_flags(args, get_engine(args.engine))
+    check_engine_flags(args, get_engine(args.engine), engine_from=getattr(args, "engine_from", None))
     parallel = ParallelSpec(tp=args.tp, pp=args.pp, dp=args.dp, ep=args.ep,
                             dp_attention=bool(getattr(args, "enable_dp_attention", None)))
     num_gpus = args.num_gpus if args.num_gpus is not None else parallel.num_gpus
@@ -279,7 +310,10 @@ def plan(args):
     from tpkit.engines.registry import get_engine
     from tpkit.memory.band import with_band
 
+    given = args.engine is not None
     log = _from_log(args) if getattr(args, "from_log", None) else None
+    if not given:
+        args.engine_from = "read from the log" if args.engine is not None else "the default"
     if args.engine is None:
         from tpkit.engines.registry import DEFAULT_ENGINE
 
@@ -287,6 +321,11 @@ def plan(args):
     for name in _FILLED:
         if getattr(args, name) is None:
             setattr(args, name, 1)
+    if args.model is None and log is not None:
+        raise PlanInputError(f"--from-log {args.from_log}: the log does not name a model tpkit can read (no model "
+                             "path or name printed, or a path that is not on this machine); pass MODEL as well, "
+                             f"e.g. tpkit plan meta-llama/Llama-3.1-8B-Instruct --from-log {args.from_log} "
+                             "(an HF id, a model dir or a config.json)")
     if args.model is None:
         raise PlanInputError("no model given: pass MODEL (an HF id, a model dir or a config.json), or --from-log LOG "
                              "with a log that names a model tpkit can read")

@@ -1,0 +1,115 @@
+"""What a first-time user met on 2026-12-04 (an SGLang/vLLM user trying ~75 sessions from a fresh clone), pinned:
+each message says what was wrong, what was received and how to fix it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.clirun import cli
+
+LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
+VLLM_LOG_WITHOUT_MODEL = Path(__file__).resolve().parents[1] / "logs" / "data" / "vllm" / "vl_001.log"
+"""a vLLM V0 log whose lines print memory but no model name"""
+
+
+def refused(capsys, *argv, says=()):
+    code, out, err = cli(capsys, *argv)
+    assert code == 2, (code, out, err)
+    assert "Traceback" not in err and "usage:" not in err and not out, (out, err)
+    error = [line for line in err.splitlines() if ": error: " in line]
+    assert len(error) == 1, err
+    for words in says:
+        assert words in error[0], (words, err)
+    return error[0]
+
+
+# --- a flag of the other engine: the way out, and where the engine came from ---------------------------------------
+
+def test_a_vllm_flag_without_engine_says_the_engine_is_the_default_and_how_to_fix(capsys):
+    """Before: '--skip-mm-profiling is a vLLM flag, but --engine is sglang' to a user who never typed --engine
+    (the default engine), and no fix."""
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", "--skip-mm-profiling",
+            says=("is a vLLM flag", "the engine is sglang (the default)", "leave --skip-mm-profiling out",
+                  "--engine vllm"))
+
+
+def test_an_sglang_flag_with_no_vllm_counterpart_names_both_ways_out(capsys):
+    """Before: '--lora-target-modules is a SGLang flag, but --engine is vllm' and nothing more."""
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", "vllm", "--enable-lora", "--max-lora-rank", "16",
+            "--lora-target-modules", "q_proj",
+            says=("is an SGLang flag, but --engine is vllm", "vLLM has no such flag",
+                  "leave --lora-target-modules out", "--engine sglang"))
+
+
+def test_a_flag_with_a_counterpart_still_names_it(capsys):
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", "vllm", "--mem-fraction-static", "0.8",
+            says=("--engine is vllm", "use --gpu-memory-utilization"))
+
+
+def test_from_log_engine_is_said_to_come_from_the_log(capsys):
+    """A --from-log plan takes the engine from the log: an other-engine flag names that source."""
+    refused(capsys, "plan", LLAMA, "--from-log", str(VLLM_LOG_WITHOUT_MODEL), "--mem-fraction-static", "0.8",
+            says=("the engine is vllm (read from the log)", "use --gpu-memory-utilization"))
+
+
+# --- --from-log with a log that names no model -----------------------------------------------------------------------
+
+def test_from_log_without_a_model_in_the_log_names_the_log_and_the_fix(capsys):
+    """Before: 'no model given: pass MODEL …, or --from-log LOG with a log that names a model' to a user who had
+    just passed --from-log."""
+    refused(capsys, "plan", "--from-log", str(VLLM_LOG_WITHOUT_MODEL),
+            says=(f"--from-log {VLLM_LOG_WITHOUT_MODEL}: the log does not name a model", "pass MODEL as well"))
+
+
+# --- --gpu-memory in GB where GiB was meant -------------------------------------------------------------------------
+
+def _warnings(capsys, *argv):
+    code, out, err = cli(capsys, "plan", LLAMA, "--json", *argv)
+    assert code in (0, 3), err
+    return json.loads(out)["warnings"]
+
+
+def test_gpu_memory_in_gb_warns_with_the_gib_reading_and_the_card(capsys):
+    """`--gpu-memory 80GB` is 74.51 GiB: planned as written (GB = 10^9 B), with a warning that gives the binary
+    spelling and the catalog card sold as '80GB' (79.19 GiB to CUDA)."""
+    notes = [w for w in _warnings(capsys, "--gpu-memory", "80GB") if w.startswith("--gpu-memory 80GB")]
+    assert len(notes) == 1, notes
+    assert "74.51 GiB" in notes[0] and "--gpu-memory 80GiB" in notes[0]
+    assert "H100-SXM-80GB: 79.19 GiB" in notes[0] and "--gpu H100-SXM-80GB" in notes[0]
+
+
+@pytest.mark.parametrize("size", ["80GiB", "85899345920B", "81559MiB"])
+def test_gpu_memory_in_binary_units_or_bytes_has_no_such_warning(capsys, size):
+    assert not [w for w in _warnings(capsys, "--gpu-memory", size) if "10^9" in w]
+
+
+def test_gpu_memory_in_gb_with_a_gpu_keeps_both_warnings(capsys):
+    notes = _warnings(capsys, "--gpu", "H100", "--gpu-memory", "141GB")
+    assert any("141 × 10^9 B = 131.32 GiB" in w and "H200-SXM-141GB" in w for w in notes), notes
+    assert any("replaces the catalog total of H100-SXM-80GB" in w for w in notes), notes
+
+
+# --- a flag the sub-command lacks, next to a required one it then misses ------------------------------------------------
+
+def test_perf_with_plans_gpu_memory_names_the_flag_it_lacks(capsys):
+    """Before: 'the following arguments are required: --gpu' only, though the user had given --gpu-memory."""
+    refused(capsys, "perf", LLAMA, "--gpu-memory", "141GB", "--tp", "4",
+            says=("required: --gpu", "tpkit perf has no flag --gpu-memory (did you mean --gpu?)"))
+
+
+def test_an_unknown_flag_whose_prefix_is_a_flag_is_pointed_at_it(capsys):
+    refused(capsys, "perf", LLAMA, "--gpu", "H200", "--gpu-memory", "141GB",
+            says=("tpkit perf has no flag --gpu-memory (did you mean --gpu?)",))
+
+
+def test_a_required_argument_alone_keeps_the_short_message(capsys):
+    line = refused(capsys, "perf", LLAMA, "--tp", "4")
+    assert line.endswith("required: --gpu; `tpkit perf --help` lists the flags")
+
+
+def test_an_abbreviated_flag_is_not_called_unknown(capsys):
+    line = refused(capsys, "perf", LLAMA, "--tp", "4", "--acc", "2")
+    assert "has no flag" not in line
