@@ -124,8 +124,8 @@ class MemoryProbe(Protocol):
 
 
 class FakeProbe:
-    """A probe with scripted numbers, for tests and CPU-only runs of ``tpkit.runtime`` (no GPU, no torch; the
-    ``tpkit probe`` command has no fake mode: it measures real GPUs only).
+    """A probe with scripted numbers, for tests and ``scripts/gpu_memory_check.py --fake`` runs (no GPU, no torch;
+    the ``tpkit probe`` command has no fake mode: it measures real GPUs only).
 
     ``free_bytes`` may be one value or a sequence: each ``snapshot()`` takes the next value and
     repeats the last one, so a test can script "before" and "after" an allocation.
