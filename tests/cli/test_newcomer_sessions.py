@@ -113,3 +113,26 @@ def test_a_required_argument_alone_keeps_the_short_message(capsys):
 def test_an_abbreviated_flag_is_not_called_unknown(capsys):
     line = refused(capsys, "perf", LLAMA, "--tp", "4", "--acc", "2")
     assert "has no flag" not in line
+
+
+# --- the examples in the messages work when followed --------------------------------------------------------------------
+
+def test_the_speculative_config_example_of_the_error_plans_as_given(capsys):
+    """Before: the example draft (yuhuili/EAGLE3-LLaMA3.1-Instruct-8B) was in neither the catalog nor a fresh HF
+    cache, so a newcomer who pasted the message's example got 'model not found'.  The example now names a catalog
+    draft of the same EAGLE-3 Llama-3.1-8B geometry, and pasting it plans."""
+    import re
+
+    line = refused(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", "vllm", "--speculative-config",
+                   '{"method": "eagle3"}', says=("needs a draft model", "--list-models"))
+    example = re.search(r"e\.g\. '(\{.*?\})'", line).group(1)
+    code, out, err = cli(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", "vllm", "--speculative-config", example)
+    assert code == 0, err
+    assert "drafter weights (eagle3)" in out
+
+
+def test_nnodes_on_one_gpu_says_one_gpu(capsys):
+    """Before: 'does not split the 1 GPUs … here one of 1'."""
+    line = refused(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", "vllm", "--nnodes", "2",
+                   says=("--nnodes 2 does not split the 1 GPU of the deployment", "--num-gpus (or --tp)"))
+    assert "1 GPUs" not in line

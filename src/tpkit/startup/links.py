@@ -85,9 +85,11 @@ def link_choice(*, link: str | None = None, no_p2p: bool = False, nnodes: int | 
         raise PlanInputError(f"--nnodes must be a whole number ≥ 1 (the hosts the GPUs span), got {nnodes!r}")
     if n > num_gpus or num_gpus % n:
         fits = ", ".join(str(d) for d in range(1, num_gpus + 1) if num_gpus % d == 0)
-        raise PlanInputError(f"--nnodes {n} does not split the {num_gpus} GPUs of the deployment evenly: give a "
-                             f"node count that divides --num-gpus (default tp×pp×dp; here one of {fits}), or raise "
-                             "--num-gpus to every GPU of every node")
+        gpus = "the 1 GPU" if num_gpus == 1 else f"the {num_gpus} GPUs"
+        here = f"one of {fits}" if num_gpus > 1 else "1"
+        raise PlanInputError(f"--nnodes {n} does not split {gpus} of the deployment evenly: give a "
+                             f"node count that divides --num-gpus (default tp×pp×dp; here {here}), or raise "
+                             "--num-gpus (or --tp) to every GPU of every node")
     return LinkChoice(link=link, p2p=False if no_p2p else None, nnodes=n,
                       gpus_per_node=num_gpus // n if n > 1 else None, source=source)
 

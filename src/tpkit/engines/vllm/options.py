@@ -76,7 +76,7 @@ class VllmOptions:
     """``--disable-custom-all-reduce``: vLLM allocates no custom all-reduce buffers (NCCL only)"""
     speculative_config: str | dict | None = flag(
         metavar="JSON", concept="speculative decoding", help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
-                             "\"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", \"num_speculative_tokens\": 3}'")
+                             "\"lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge\", \"num_speculative_tokens\": 3}'")
     """``--speculative-config``: JSON text (or a dict) with vLLM's keys: method (eagle, eagle3, mtp,
     deepseek_mtp …, ngram, draft_model), model, num_speculative_tokens, draft_tensor_parallel_size …"""
     decode_context_parallel_size: int | None = flag(

@@ -30,7 +30,7 @@ KEYS = ("method", "model", "num_speculative_tokens", "draft_tensor_parallel_size
         "speculative_token_tree", "rejection_sample_method", "draft_sample_method", "tokenizer")
 """keys of vLLM's SpeculativeConfig tpkit accepts (only method, model, num_speculative_tokens,
 draft_tensor_parallel_size and quantization change memory)"""
-_EXAMPLE = ('\'{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", '
+_EXAMPLE = ('\'{"method": "eagle3", "model": "lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge", '
             '"num_speculative_tokens": 3}\'')
 
 
@@ -116,7 +116,8 @@ def parse_speculative_config(text: str | dict) -> SpecConfig:
     tokens = _int(data, "num_speculative_tokens")
     if method in ("eagle", "eagle3", "draft_model") and model is None:
         raise PlanInputError(f"--speculative-config: method {method} needs a draft model: add \"model\": "
-                             "\"<HF id or path of the draft>\"")
+                             "\"<HF id or path of the draft>\", e.g. " + _EXAMPLE + " (`tpkit plan --list-models` "
+                             "lists the drafts tpkit knows without a download)")
     if method in ("ngram", "ngram_gpu"):
         model = None
     if tokens is None and method != "mtp":
