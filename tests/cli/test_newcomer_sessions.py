@@ -136,3 +136,23 @@ def test_nnodes_on_one_gpu_says_one_gpu(capsys):
     line = refused(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", "vllm", "--nnodes", "2",
                    says=("--nnodes 2 does not split the 1 GPU of the deployment", "--num-gpus (or --tp)"))
     assert "1 GPUs" not in line
+
+
+# --- perf takes the --engine-version values plan takes -------------------------------------------------------------------
+
+@pytest.mark.parametrize("engine, old, first", [("sglang", "0.1", "0.2.15"), ("sglang", "0.2.14", "0.2.15"),
+                                                ("vllm", "0.1.7", "0.2")])
+def test_perf_refuses_a_release_older_than_plan_models(capsys, engine, old, first):
+    """Before: `tpkit perf … --engine-version 0.1` ran as 'sglang 0.1.0' while `tpkit plan` refused it."""
+    refused(capsys, "perf", LLAMA, "--gpu", "H100", "--engine", engine, "--engine-version", old,
+            says=(f"releases before {first} are not modelled",))
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", engine, "--engine-version", old,
+            says=(f"releases before {first} are not modelled",))
+
+
+@pytest.mark.parametrize("engine, first", [("sglang", "0.2.15"), ("vllm", "0.2")])
+def test_perf_takes_the_oldest_release_plan_models(capsys, engine, first):
+    code, _, err = cli(capsys, "perf", LLAMA, "--gpu", "H100", "--engine", engine, "--engine-version", first)
+    assert code == 0, err
+    code, _, err = cli(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", engine, "--engine-version", first)
+    assert code == 0, err

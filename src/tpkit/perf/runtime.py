@@ -95,6 +95,10 @@ from tpkit.errors import PlanInputError
 __all__ = ["Runtime", "runtime_for", "parse_version", "sglang_spec_v2", "NEWEST", "ATTENTION_BACKENDS"]
 
 NEWEST = {"sglang": (0, 5, 23), "vllm": (0, 33, 0)}
+OLDEST = {"sglang": (0, 2, 15), "vllm": (0, 2, 0)}
+"""the oldest release of each engine tpkit models: ``tpkit plan`` refuses older ones (SGLang: the first rule era,
+``engines/sglang/versions.py`` ERAS; vLLM: ``engines/vllm/versions.py`` rules_for_version), and ``tpkit perf``
+refuses the same, so the two commands take the same ``--engine-version`` values"""
 """the newest version whose sources tpkit read; ``--engine-version`` omitted means this one"""
 _VERSION = re.compile(r"^[vV]?(\d+)\.(\d+)(?:\.(\d+))?(?:\D.*)?$")
 
@@ -163,7 +167,16 @@ def parse_version(text: str | None, engine: str) -> tuple[tuple[int, int, int], 
     if m is None:
         raise PlanInputError(f"--engine-version {text!r} is not a version; give it as MAJOR.MINOR[.PATCH], e.g. "
                              "0.5.10 or 0.21.0")
-    return (int(m[1]), int(m[2]), int(m[3] or 0)), True
+    version = (int(m[1]), int(m[2]), int(m[3] or 0))
+    oldest = OLDEST.get(engine)
+    if oldest is not None and version < oldest:
+        first = ".".join(map(str, oldest[:2] if oldest[2] == 0 else oldest))
+        newest = ".".join(map(str, NEWEST[engine]))
+        label = {"sglang": "SGLang", "vllm": "vLLM"}.get(engine, engine)
+        raise PlanInputError(f"--engine-version {text}: {label} releases before {first} are not modelled; use "
+                             f"{first} or later (latest examined: {newest}), or leave --engine-version out for the "
+                             "newest")
+    return version, True
 
 
 def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[int, int] | None, mla: bool,
