@@ -156,3 +156,23 @@ def test_perf_takes_the_oldest_release_plan_models(capsys, engine, first):
     assert code == 0, err
     code, _, err = cli(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", engine, "--engine-version", first)
     assert code == 0, err
+
+
+# --- explain: a flag of the engine the log is not ----------------------------------------------------------------------
+
+SGLANG_LOG = Path(__file__).resolve().parents[1] / "logs" / "data" / "sglang" / "sg_010.log"
+
+
+@pytest.mark.parametrize("flag, says", [
+    (("--compile-cache", "warm"), "--compile-cache is a tpkit option for vLLM plans only"),
+    (("--max-model-len", "4096"), "use --context-length"),
+])
+def test_explain_refuses_a_flag_of_the_other_engine_than_the_logs(capsys, flag, says):
+    """Before: `tpkit explain SGLANG_LOG --compile-cache warm` printed 'compile_cache=warm' in the run of an SGLang
+    log and used it nowhere; now refused as `tpkit plan --from-log` refuses it."""
+    refused(capsys, "explain", str(SGLANG_LOG), *flag, says=(says, "the engine is sglang (read from the log)"))
+
+
+def test_explain_takes_a_flag_of_the_logs_engine(capsys):
+    code, out, err = cli(capsys, "explain", str(SGLANG_LOG), "--context-length", "4096")
+    assert code == 0, err

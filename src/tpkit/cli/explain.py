@@ -240,6 +240,14 @@ def run_explain(args) -> int:
 
         check_engine_flags(args, get_engine(flags["engine"]))
     explanation = explain_log(read_log(args.log), rank=_rank(args.rank), flags=flags)
+    logged = explanation.context.engine
+    if not flags.get("engine") and logged and engine_flags_given(args):
+        # the engine came from the log: a flag of the other engine would be recorded and never used (an SGLang
+        # log with --compile-cache warm); refuse it as `tpkit plan --from-log` does, naming where the engine came from
+        from tpkit.cli.engine_flags import check_engine_flags
+        from tpkit.engines.registry import get_engine
+
+        check_engine_flags(args, get_engine(logged), engine_from="read from the log")
     if args.json:
         json.dump(explanation.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
