@@ -176,3 +176,10 @@ def test_explain_refuses_a_flag_of_the_other_engine_than_the_logs(capsys, flag, 
 def test_explain_takes_a_flag_of_the_logs_engine(capsys):
     code, out, err = cli(capsys, "explain", str(SGLANG_LOG), "--context-length", "4096")
     assert code == 0, err
+
+
+def test_perf_mtp_on_a_model_without_mtp_layers_names_the_vllm_spelling_too(capsys):
+    """Before: an `--engine vllm --speculative-config '{"method": "mtp"}'` user was told only SGLang's flag."""
+    refused(capsys, "perf", "moonshotai/Kimi-K2.5", "--gpu", "H200", "--tp", "8", "--engine", "vllm",
+            "--speculative-config", '{"method": "mtp", "num_speculative_tokens": 1}',
+            says=("no MTP/nextn layers", "--speculative-algorithm EAGLE3", '{"method": "eagle3"'))

@@ -92,7 +92,9 @@ def draft_spec(target: ModelSpec, settings: SpecSettings, draft: ModelSpec | Non
         if not target.num_nextn_layers:
             raise PlanInputError(
                 f"{target.name} has no MTP/nextn layers (num_nextn_predict_layers is 0), so NEXTN/MTP cannot run; "
-                "use --speculative-algorithm EAGLE3 with a draft model")
+                "use EAGLE-3 instead: --speculative-algorithm EAGLE3 (with --engine vllm also "
+                "--speculative-config '{\"method\": \"eagle3\", \"num_speculative_tokens\": 3}'); perf sizes a "
+                "one-layer draft head when no draft model is given")
         return _mtp_layer(target)
     if draft is not None:
         return draft
