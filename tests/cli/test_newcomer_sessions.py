@@ -183,3 +183,15 @@ def test_perf_mtp_on_a_model_without_mtp_layers_names_the_vllm_spelling_too(caps
     refused(capsys, "perf", "moonshotai/Kimi-K2.5", "--gpu", "H200", "--tp", "8", "--engine", "vllm",
             "--speculative-config", '{"method": "mtp", "num_speculative_tokens": 1}',
             says=("no MTP/nextn layers", "--speculative-algorithm EAGLE3", '{"method": "eagle3"'))
+
+
+# --- a damaged machine profile says how to get a good one ------------------------------------------------------------------
+
+@pytest.mark.parametrize("content, says", [("[1, 2]", "expected a JSON object, got list"),
+                                           ('{"profile_version": 1}', "missing required key")])
+def test_a_damaged_machine_profile_names_the_way_out(capsys, tmp_path, content, says):
+    """Before: '--machine FILE: expected a JSON object, got list' and nothing about how to get a valid profile."""
+    bad = tmp_path / "machine.json"
+    bad.write_text(content)
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", "--machine", str(bad),
+            says=(f"--machine {bad}", says, "tpkit probe --out"))

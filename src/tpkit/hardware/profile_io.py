@@ -83,7 +83,14 @@ def load_machine_profile(path: str | os.PathLike) -> MachineProfile:
     except RecursionError:
         raise PlanInputError(f"--machine {p}: the JSON is nested too deeply to be a machine profile; re-create "
                              "it with `tpkit probe --out`") from None
-    return profile_from_dict(data, where=str(p))
+    try:
+        return profile_from_dict(data, where=f"--machine {p}")
+    except PlanInputError as exc:  # what is wrong inside the file: the way out is the same for every field
+        text = str(exc)
+        if "tpkit probe --out" in text:
+            raise
+        raise PlanInputError(f"{text}; this is not a profile as `tpkit probe --out` writes it: fix the field or "
+                             "re-create the file with `tpkit probe --out FILE` on the GPU machine") from None
 
 
 def profile_from_dict(data, *, where: str = "machine profile") -> MachineProfile:
