@@ -195,3 +195,33 @@ def test_a_damaged_machine_profile_names_the_way_out(capsys, tmp_path, content, 
     bad.write_text(content)
     refused(capsys, "plan", LLAMA, "--gpu", "H100", "--machine", str(bad),
             says=(f"--machine {bad}", says, "tpkit probe --out"))
+
+
+# --- --compile-cache warm where nothing compiles ------------------------------------------------------------------------
+
+QWEN = "Qwen/Qwen3-32B"
+
+
+def _vllm_warnings(capsys, *argv):
+    code, out, err = cli(capsys, "plan", QWEN, "--engine", "vllm", "--gpu", "H100", "--tp", "2", "--json", *argv)
+    assert code in (0, 3), err
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("extra, why", [(("--enforce-eager",), "--enforce-eager turns torch.compile off"),
+                                        (("--engine-version", "0.20"), "Model Runner V2 of vLLM 0.26–0.32 only")])
+def test_compile_cache_warm_that_changes_nothing_says_so(capsys, extra, why):
+    """Before: `--compile-cache warm --enforce-eager` was taken without a word, though the plan is the same warm or
+    cold (nothing compiles in the profile window)."""
+    warm = _vllm_warnings(capsys, "--compile-cache", "warm", *extra)
+    cold = _vllm_warnings(capsys, *extra)
+    notes = [w for w in warm["warnings"] if w.startswith("--compile-cache warm changes nothing here")]
+    assert len(notes) == 1 and why in notes[0], warm["warnings"]
+    assert warm["kv_tokens"] == cold["kv_tokens"]
+    assert not [w for w in cold["warnings"] if "--compile-cache" in w and "changes nothing" in w]
+
+
+def test_compile_cache_warm_where_it_matters_keeps_its_assumption_note(capsys):
+    warm = _vllm_warnings(capsys, "--compile-cache", "warm", "--engine-version", "0.30")
+    assert any("torch.compile cache assumed warm" in w for w in warm["warnings"])
+    assert not any("changes nothing" in w for w in warm["warnings"])

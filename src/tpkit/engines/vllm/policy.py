@@ -334,7 +334,13 @@ def _compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rul
     """The assumption about the torch.compile cache, for the activation line and the plan's notes ("" where the
     plan does not depend on it)."""
     if not _compiles(model, options, r, rules):
-        return ""
+        if options.compile_cache != "warm":  # the default: nothing to say
+            return ""
+        why = ("--enforce-eager turns torch.compile off" if options.enforce_eager else
+               "this run's model runner and release charge no cold-compile scratch (Model Runner V2 of vLLM "
+               "0.26–0.32 only)")
+        return (f"--compile-cache warm changes nothing here: {why}, so the plan is the same warm or cold; leave "
+                "--compile-cache out")
     if options.compile_cache == "warm":
         return ("torch.compile cache assumed warm (--compile-cache warm: a restart that loads the compiled graphs "
                 "from vLLM's cache): no cold-compile scratch phase in the profile peak")
@@ -499,7 +505,8 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
-                           + (f"; {cache}" if (cache := _compile_cache_text(model, options, r, rules)) else "")
+                           + (f"; {_compile_cache_text(model, options, r, rules)}"
+                              if _compiles(model, options, r, rules) else "")
                            + (f"; multimodal encoder step first: {encoder.items} dummy {encoder.modality} item(s) of "
                               f"{encoder.tokens_per_item:,} tokens (engines/vllm/encoder.py, vLLM profile_run)"
                               if encoder is not None else ""))
