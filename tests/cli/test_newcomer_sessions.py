@@ -225,3 +225,12 @@ def test_compile_cache_warm_where_it_matters_keeps_its_assumption_note(capsys):
     warm = _vllm_warnings(capsys, "--compile-cache", "warm", "--engine-version", "0.30")
     assert any("torch.compile cache assumed warm" in w for w in warm["warnings"])
     assert not any("changes nothing" in w for w in warm["warnings"])
+
+
+def test_a_user_error_of_a_nested_command_names_the_command_as_argparse_does(capsys):
+    """Before: 'tpkit bench: error: --min-size …' for a value error, 'tpkit bench allreduce: error: …' for a flag error
+    of the same command."""
+    line = refused(capsys, "bench", "allreduce", "--min-size", "80")
+    assert line.startswith("tpkit bench allreduce: error: --min-size"), line
+    line = refused(capsys, "plan", LLAMA, "--gpu", "H1000")
+    assert line.startswith("tpkit plan: error: unknown GPU"), line

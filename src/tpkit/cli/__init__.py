@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         return 141
     except Exception as exc:  # noqa: BLE001 - user errors become messages
         if is_user_error(exc):
-            print(f"tpkit {args.command}: error: {exc}", file=sys.stderr)
+            print(f"{_subparser(parser, args).prog}: error: {exc}", file=sys.stderr)  # `tpkit bench allreduce`
             return 2
         raise
 
