@@ -234,3 +234,23 @@ def test_a_user_error_of_a_nested_command_names_the_command_as_argparse_does(cap
     assert line.startswith("tpkit bench allreduce: error: --min-size"), line
     line = refused(capsys, "plan", LLAMA, "--gpu", "H1000")
     assert line.startswith("tpkit plan: error: unknown GPU"), line
+
+
+# --- --link nvlink with a TP group across nodes ---------------------------------------------------------------------------
+
+def test_link_nvlink_across_nodes_says_it_assumes_one_nvlink_domain(capsys):
+    """`--link nvlink --nnodes 2` with the TP group over both nodes is planned with NVLink between the hosts (a
+    multi-node NVLink domain); before, nothing said so to a user of two ordinary HGX nodes."""
+    code, out, err = cli(capsys, "plan", LLAMA, "--engine", "vllm", "--gpu", "H100", "--tp", "2", "--nnodes", "2",
+                         "--link", "nvlink", "--json")
+    assert code == 0, err
+    notes = [w for w in json.loads(out)["warnings"] if w.startswith("--link nvlink --nnodes 2")]
+    assert len(notes) == 1 and "multi-node NVLink" in notes[0] and "--link pcie --nnodes 2" in notes[0]
+
+
+@pytest.mark.parametrize("argv", [("--tp", "4", "--num-gpus", "8", "--nnodes", "2", "--link", "nvlink"),
+                                  ("--tp", "2", "--nnodes", "2", "--link", "pcie")])
+def test_no_mnnvl_warning_when_tp_stays_in_a_node_or_the_link_is_pcie(capsys, argv):
+    code, out, err = cli(capsys, "plan", LLAMA, "--engine", "vllm", "--gpu", "H100", *argv, "--json")
+    assert code == 0, err
+    assert not [w for w in json.loads(out)["warnings"] if "multi-node NVLink" in w]

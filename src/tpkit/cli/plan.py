@@ -188,6 +188,23 @@ def gpu_memory_note(args, gpu) -> tuple[str, ...]:
             "come from the catalog",)
 
 
+def mnnvl_note(args, parallel) -> tuple[str, ...]:
+    """The warning for ``--link nvlink --nnodes N`` whose TP group spans nodes: ``startup.links._override`` then
+    takes NVLink across the hosts (a multi-node NVLink domain such as GB200 NVL72), which ordinary HGX nodes do not
+    have (their GPUs meet over the network); say which was assumed and the flag for the other reading."""
+    nnodes = getattr(args, "nnodes", None) or 1
+    if getattr(args, "link", None) != "nvlink" or nnodes < 2:
+        return ()
+    num_gpus = args.num_gpus if args.num_gpus is not None else parallel.num_gpus
+    per_node = num_gpus // nnodes
+    if parallel.tp <= per_node:
+        return ()
+    return (f"--link nvlink --nnodes {nnodes}: the TP group of {parallel.tp} spans nodes of {per_node} GPU(s), "
+            "so NVLink is assumed across the nodes (one multi-node NVLink domain, e.g. GB200 NVL72); nodes that "
+            "meet over the network (InfiniBand/Ethernet, as HGX boards do) are --link pcie --nnodes "
+            f"{nnodes}",)
+
+
 _BOARD_WORDS = ("sxm", "pcie", "nvl", "hgx", "dgx", "hbm3")
 """words in a GPU name that say which board (form factor) is meant (nvidia-smi calls the H100 SXM board
 'NVIDIA H100 80GB HBM3', the PCIe one 'NVIDIA H100 PCIe')"""
@@ -376,7 +393,8 @@ def plan(args):
                                 f"({_where(log, 'compile_cache')})",)
     from tpkit.engines.unified import unified_memory_note
 
-    notes = (gpu_memory_note(args, gpu) + board_note(args, gpu, parallel) + quantization_note(args, model)
+    notes = (gpu_memory_note(args, gpu) + board_note(args, gpu, parallel) + mnnvl_note(args, parallel)
+             + quantization_note(args, model)
              + unified_memory_note(args.engine, getattr(args, "engine_version", None), gpu) + tuple(notes))
     if notes:
         from dataclasses import replace
