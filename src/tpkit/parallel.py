@@ -15,6 +15,11 @@ MAX_SIZE = 1024
 """largest tp, pp, dp or ep tpkit plans: per-GPU matrices (links, p2p) grow with its square"""
 
 
+_MEANING = {"tp": "tensor parallel: the GPUs each layer is split over", "pp": "pipeline stages",
+            "dp": "data-parallel replicas", "ep": "expert parallel: the GPUs the experts are spread over"}
+"""what each layout flag counts, for the message that refuses a value below 1"""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ParallelSpec:
     """How the model is split across GPUs.
@@ -43,7 +48,8 @@ class ParallelSpec:
         for name in ("tp", "pp", "dp", "ep"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise PlanInputError(f"--{name} must be a whole number ≥ 1, got {value!r}")
+                raise PlanInputError(f"--{name} must be a whole number ≥ 1, got {value!r}; it counts GPUs "
+                                     f"({_MEANING[name]}): 1 when not split that way, e.g. --{name} 1")
             if value > MAX_SIZE:
                 raise PlanInputError(f"--{name} {value:,} is more than tpkit plans ({MAX_SIZE:,} per dimension: no "
                                      f"released model has more attention heads or layers to split); use "

@@ -254,3 +254,11 @@ def test_no_mnnvl_warning_when_tp_stays_in_a_node_or_the_link_is_pcie(capsys, ar
     code, out, err = cli(capsys, "plan", LLAMA, "--engine", "vllm", "--gpu", "H100", *argv, "--json")
     assert code == 0, err
     assert not [w for w in json.loads(out)["warnings"] if "multi-node NVLink" in w]
+
+
+@pytest.mark.parametrize("command", ["plan", "explain"])
+def test_a_layout_size_below_one_says_what_it_counts(capsys, command):
+    """Before: '--tp must be a whole number ≥ 1, got 0' and no way forward."""
+    first = (LLAMA, "--gpu", "H100") if command == "plan" else (str(SGLANG_LOG),)
+    refused(capsys, command, *first, "--tp", "0",
+            says=("--tp must be a whole number ≥ 1, got 0", "tensor parallel", "e.g. --tp 1"))
