@@ -31,7 +31,7 @@ from tpkit.parallel import ParallelSpec
 
 __all__ = ["DRAFT_METHODS", "DraftModel", "load_draft", "draft_parts", "plan_draft_weights", "catalog_drafts"]
 
-DRAFT_METHODS = ("mtp", "eagle", "eagle3", "standalone")
+DRAFT_METHODS = ("mtp", "eagle", "eagle3", "standalone", "dflash")
 """draft kinds: the target's MTP layers, an EAGLE(-2) head, an EAGLE-3 head, a separate small model"""
 
 
@@ -92,7 +92,26 @@ def draft_parts(draft: DraftModel) -> list[Part]:
         layers = [p for i in range(spec.num_layers) for p in layer_parts(spec, i)
                   if not (i == 0 and p.name.endswith(".norm0"))]  # layer 0 has no input_layernorm
         return _embed_and_head(spec, vocab=spec.vocab_size) + fc + layers
+    if draft.method == "dflash":
+        return _dflash_parts(spec)
     return _eagle3_parts(spec)
+
+
+def _dflash_parts(spec: ModelSpec) -> list[Part]:
+    """vLLM's DFlash draft (``model_executor/models/qwen3_dflash.py DFlashQwen3Model``, 0.20.0–0.33.0): ``fc`` maps
+    the concatenated target hidden states (``target_hidden_size`` × the ``dflash_config.target_layer_ids`` count,
+    else × the draft's layer count: ``_get_dflash_fc_input_size``) to ``hidden_size``; ``hidden_norm``; plain Qwen3
+    decoder layers; ``norm``; the embedding and lm_head (shared with the target when the checkpoint has none).
+    DFlash2's extra modules (``qwen3_dflash2.py``: grouped conv, candidate selector) are not counted."""
+    h, x = spec.hidden_size, spec.extra
+    h_in = int(x.get("target_hidden_size") or h)
+    ids = (x.get("dflash_config") or {}).get("target_layer_ids") or x.get("target_layer_ids")
+    features = len(ids) if isinstance(ids, (list, tuple)) and ids else spec.num_layers
+    fc = [Part(name="model.fc", category="attention", out=h, inp=h_in * features, linear=True)]
+    layers = [p for i in range(spec.num_layers) for p in layer_parts(spec, i)]
+    return (_embed_and_head(spec, vocab=int(x.get("draft_vocab_size") or spec.vocab_size)) + fc
+            + [Part(name="model.hidden_norm", category="norms", out=h)] + layers
+            + [Part(name="model.norm", category="norms", out=h)])
 
 
 def _eagle3_parts(spec: ModelSpec) -> list[Part]:

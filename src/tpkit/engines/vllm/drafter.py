@@ -16,6 +16,15 @@ sources below).
   spec as the target's joins the target's group; a different one joins a uniform-type group (0.11+) or gets
   its own group (``pages.py``).  One real log (vLLM ~0.9.1, Llama-3.1-8B + EAGLE, H100) prints 33 × 4,096 B
   per token.
+- **DFlash** (``method: dflash``, vLLM 0.20.0+; ``model_executor/models/qwen3_dflash.py``,
+  ``v1/spec_decode/dflash.py``): ``num_hidden_layers`` Qwen3 decoder layers, each one ``Attention`` of
+  ``AttentionType.DECODER`` (non-causal by default, which changes the backend, not the page), registered like an
+  EAGLE head's (``get_draft_kv_cache_layer_names``): the draft's GQA pages at the drafter's TP, grouped with the
+  target's as an EAGLE head's.  Weights: an embedding and lm_head shared as EAGLE's (``llm_base_proposer.py
+  _maybe_share_embeddings / _maybe_share_lm_head``: shared when the checkpoint ships none), the ``fc`` over the
+  target's hidden states, the layers.  A sliding-window draft (``dflash_config.use_swa`` or a
+  ``sliding_attention`` entry in ``layer_types``, ``_resolve_layer_attention``, 0.27+) is refused: tpkit has no
+  sliding drafter pages.
 - Not modelled: the drafter's share of the profile run's activations and of the CUDA-graph estimate.
 """
 
@@ -32,10 +41,11 @@ from tpkit.units import Bytes
 
 __all__ = ["Drafter", "plan_drafter", "drafter_kv"]
 
-_DRAFT_METHOD = {"mtp": "mtp", "eagle": "eagle", "eagle3": "eagle3", "draft_model": "standalone"}
+_DRAFT_METHOD = {"mtp": "mtp", "eagle": "eagle", "eagle3": "eagle3", "draft_model": "standalone", "dflash": "dflash"}
 """vLLM method → ``tpkit.models.draft`` method"""
 _SHARED = {"mtp": frozenset({"embedding", "lm_head"}), "eagle": frozenset({"embedding", "lm_head"}),
-           "eagle3": frozenset({"embedding"}), "draft_model": frozenset()}
+           "eagle3": frozenset({"embedding"}), "draft_model": frozenset(),
+           "dflash": frozenset({"embedding", "lm_head"})}
 """tensors the proposer takes from the target instead of keeping its own copy"""
 
 
@@ -87,7 +97,21 @@ def _load(model: ModelSpec, spec: SpecConfig):
         n = model.extra.get("mtp_num_hidden_layers")
         if isinstance(n, int) and not isinstance(n, bool) and n > 0:
             model = replace(model, num_nextn_layers=n)
-    return method, load_draft(method, None if method == "mtp" else spec.model, target=model)
+    draft = load_draft(method, None if method == "mtp" else spec.model, target=model)
+    if method == "dflash":
+        _check_dflash(draft.spec)
+    return method, draft
+
+
+def _check_dflash(draft: ModelSpec) -> None:
+    """Refuse a sliding-window DFlash draft (``qwen3_dflash.py _resolve_layer_attention``: ``dflash_config.use_swa``
+    or ``sliding_attention`` in ``layer_types``)."""
+    x = draft.extra
+    types = x.get("layer_types") or ()
+    if (x.get("dflash_config") or {}).get("use_swa") or "sliding_attention" in types or "sliding" in draft.kinds:
+        raise PlanInputError(f"--speculative-config: the DFlash draft {draft.name} has sliding-window layers "
+                             "(dflash_config.use_swa or layer_types); tpkit plans full-attention DFlash drafts only "
+                             "— plan without the drafter, or with a full-attention DFlash draft")
 
 
 def drafter_kv(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *,

@@ -31,7 +31,7 @@ from tpkit.engines.vllm.kvdtype import KvDtype, checkpoint_kv_dtype, kv_dtype
 from tpkit.engines.vllm.layout import resolve_dcp
 from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions
 from tpkit.engines.vllm.pages import stage_layer_kinds
-from tpkit.engines.vllm.speculative import SpecConfig, parse_speculative_config
+from tpkit.engines.vllm.speculative import SpecConfig, check_method_release, parse_speculative_config
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
@@ -232,7 +232,7 @@ def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, 
     only; 0.23 Llama, Mistral, Qwen3) that is neither MoE nor quantised; 0.24: any listed architecture; 0.25–0.26:
     any non-MoE model or a listed MoE one, never an attention+mamba hybrid; 0.27–0.28: a listed architecture or a
     model that is neither MoE nor hybrid; from 0.29 every model (its unsupported-feature fallbacks are not
-    modelled).  Before 0.29 a speculative method other than EAGLE/EAGLE-3/MTP falls back to V1 (``_get_v2_model_runner_unsupported_features``); so do hybrids in 0.22
+    modelled).  Before 0.29 a speculative method other than EAGLE/EAGLE-3/MTP falls back to V1 (``_get_v2_model_runner_unsupported_features``; DFlash is listed from 0.24.0); so do hybrids in 0.22
     ("hybrid/mamba models")."""
     if rules.v2_runner_default:
         return True
@@ -241,6 +241,8 @@ def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, 
         return False
     if spec is not None and not spec.eagle_family:
         return False
+    if spec is not None and spec.method == "dflash" and release < (0, 24, 0):
+        return False  # 0.22.0/0.23.0 _get_v2_model_runner_unsupported_features list only eagle/eagle3/mtp
     listed = _V2_LISTED[max(k for k in _V2_LISTED if k <= release)]
     arch = model.architecture in listed
     hybrid = "linear" in model.kinds
@@ -296,6 +298,8 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
     if spec is not None and rules.engine == "V0":
         raise PlanInputError("--speculative-config is planned for the V1 engine only (vLLM ≥ 0.8); plan with "
                              "--engine-version 0.11 or current")
+    if spec is not None:
+        check_method_release(spec, rules.release, rules.label)
     kinds = stage_layer_kinds(model, parallel.pp)
     dcp = resolve_dcp(options, parallel, kinds, rules)
     return Resolved(

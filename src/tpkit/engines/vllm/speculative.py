@@ -8,6 +8,11 @@ vLLM's rules (``config/speculative.py SpeculativeConfig.__post_init__``, 0.33; t
   are deprecated aliases of ``mtp``.
 - ``mtp`` without ``model``: the target checkpoint's own next-token layers; ``ngram``: no model, no weights.
 - ``draft_tensor_parallel_size`` is 1 or the target's ``--tp`` (default: the target's).
+- ``dflash`` (DFlash / DFlash2 block drafters, ``v1/spec_decode/dflash.py DFlashProposer``) exists from vLLM
+  0.20.0: the 0.19.0 and 0.19.1 wheels' ``config/speculative.py`` and ``model_executor/models/registry.py`` have no
+  DFlash, 0.20.0 has ``"dflash"`` in ``SpeculativeConfig`` and ``DFlashDraftModel`` in the registry
+  (``DFlash2DraftModel`` from 0.28.0).  Its ``use_eagle()`` is true (0.20.0–0.33.0), so it is of the EAGLE family
+  here; without ``method`` a draft whose name contains ``dflash`` is a DFlash draft (0.33 ``__post_init__``).
 """
 
 from __future__ import annotations
@@ -17,9 +22,9 @@ from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["SpecConfig", "parse_speculative_config", "METHODS"]
+__all__ = ["SpecConfig", "parse_speculative_config", "METHODS", "check_method_release", "FIRST_RELEASE"]
 
-METHODS = ("eagle", "eagle3", "mtp", "ngram", "ngram_gpu", "draft_model")
+METHODS = ("eagle", "eagle3", "mtp", "ngram", "ngram_gpu", "draft_model", "dflash")
 """the methods tpkit plans (their memory differs: drafter weights and KV layers, or none)"""
 MTP_ALIASES = ("deepseek_mtp", "qwen3_next_mtp", "glm4_moe_mtp", "glm4_moe_lite_mtp", "ernie_mtp", "mimo_mtp",
                "mimo_v2_mtp", "nemotron_h_mtp", "exaone_moe_mtp", "longcat_flash_mtp", "pangu_ultra_moe_mtp")
@@ -32,6 +37,8 @@ KEYS = ("method", "model", "num_speculative_tokens", "draft_tensor_parallel_size
 draft_tensor_parallel_size and quantization change memory)"""
 _EXAMPLE = ('\'{"method": "eagle3", "model": "lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge", '
             '"num_speculative_tokens": 3}\'')
+FIRST_RELEASE = {"dflash": (0, 20, 0)}
+"""methods younger than tpkit's oldest V1 rules → the first vLLM release that has them (module docstring)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -56,8 +63,8 @@ class SpecConfig:
 
     @property
     def eagle_family(self) -> bool:
-        """vLLM's ``use_eagle()``: EAGLE, EAGLE-3 and MTP share the EAGLE proposer."""
-        return self.method in ("eagle", "eagle3", "mtp")
+        """vLLM's ``use_eagle()``: EAGLE, EAGLE-3, MTP and DFlash (0.20+) read the target's hidden states."""
+        return self.method in ("eagle", "eagle3", "mtp", "dflash")
 
 
 def _load(text: str | dict) -> dict:
@@ -96,7 +103,7 @@ def _method(data: dict) -> str:
             raise PlanInputError("--speculative-config needs a method or a model; write it like " + _EXAMPLE)
         low = model.lower()
         method = ("ngram" if low in ("ngram", "[ngram]") else "eagle" if "eagle-" in low
-                  else "eagle3" if "eagle3" in low else "draft_model")
+                  else "eagle3" if "eagle3" in low else "dflash" if "dflash" in low else "draft_model")
     method = "ngram" if method == "[ngram]" else "mtp" if method in MTP_ALIASES else method
     if method not in METHODS:
         raise PlanInputError(f"--speculative-config: method {method!r} is not planned by tpkit; use one of "
@@ -114,7 +121,7 @@ def parse_speculative_config(text: str | dict) -> SpecConfig:
     method = _method(data)
     model = data.get("model")
     tokens = _int(data, "num_speculative_tokens")
-    if method in ("eagle", "eagle3", "draft_model") and model is None:
+    if method in ("eagle", "eagle3", "draft_model", "dflash") and model is None:
         raise PlanInputError(f"--speculative-config: method {method} needs a draft model: add \"model\": "
                              "\"<HF id or path of the draft>\", e.g. " + _EXAMPLE + " (`tpkit plan --list-models` "
                              "lists the drafts tpkit knows without a download)")
@@ -127,3 +134,13 @@ def parse_speculative_config(text: str | dict) -> SpecConfig:
         raise PlanInputError(f"--speculative-config: quantization must be a string such as \"fp8\", got {quant!r}")
     return SpecConfig(method=method, model=model, num_speculative_tokens=tokens,
                       draft_tensor_parallel_size=_int(data, "draft_tensor_parallel_size"), quantization=quant)
+
+
+def check_method_release(spec: SpecConfig, release: tuple[int, ...] | None, label: str = "") -> None:
+    """Refuse a method the planned vLLM release does not have (``FIRST_RELEASE``); ``release`` None = newest."""
+    first = FIRST_RELEASE.get(spec.method)
+    if first is None or release is None or tuple(release[:3]) >= first:
+        return
+    name = ".".join(map(str, first))
+    raise PlanInputError(f"--speculative-config: method {spec.method} is not in vLLM {label or '.'.join(map(str, release))} "
+                         f"(vLLM adds it in {name}); plan with --engine-version {name} or later, or drop the drafter")

@@ -1,0 +1,68 @@
+"""vLLM's DFlash drafter (``--speculative-config`` method ``dflash``, vLLM 0.20.0+): the release boundary, its KV
+layers (plain GQA pages like an EAGLE head's) and its weights.  The draft config is a synthetic full-attention
+DFlash head (architecture ``DFlashDraftModel``, five Qwen3 layers, 8 KV heads × 128), not a published checkpoint."""
+
+import json
+
+import pytest
+
+from tpkit.engines.vllm import VllmOptions, plan_vllm
+from tpkit.engines.vllm.speculative import parse_speculative_config
+from tpkit.errors import PlanInputError
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes, GiB
+
+from vllm_fixtures import H200, GivenWeights, llama3_8b
+
+W = GivenWeights(Bytes(16 * 2**30))
+DRAFT = {"architectures": ["DFlashDraftModel"], "model_type": "qwen3", "hidden_size": 4096, "num_hidden_layers": 5,
+         "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 12288,
+         "vocab_size": 128256, "rms_norm_eps": 1e-6, "max_position_embeddings": 131072, "torch_dtype": "bfloat16",
+         "tie_word_embeddings": False, "dflash_config": {"mask_token_id": 128002, "target_layer_ids": [1, 8, 15, 22, 29]}}
+
+
+def _draft(tmp_path, **over):
+    path = tmp_path / "dflash" / "config.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(DRAFT | over))
+    return str(path.parent)
+
+
+def _plan(tmp_path, version, tokens=7, **over):
+    spec = json.dumps({"method": "dflash", "model": _draft(tmp_path, **over), "num_speculative_tokens": tokens})
+    return plan_vllm(llama3_8b(), H200, ParallelSpec(), weights=W,
+                     options=VllmOptions(engine_version=version, kv_cache_memory_bytes=Bytes(40 * 2**30),
+                                         speculative_config=spec))
+
+
+def test_dflash_is_refused_before_0_20_naming_the_first_release(tmp_path):
+    with pytest.raises(PlanInputError, match=r"not in vLLM 0\.19\.1 \(vLLM adds it in 0\.20\.0\)"):
+        _plan(tmp_path, "0.19.1")
+
+
+@pytest.mark.parametrize("version", ["0.20.0", "0.27.1", "0.33.0"])
+def test_dflash_layers_are_five_more_gqa_pages_in_the_pool(tmp_path, version):
+    r = _plan(tmp_path, version)
+    assert r.extra["bytes_per_block"] == (32 + 5) * 16 * 4_096  # 5 drafter layers of the target's page
+    items = {l.item: l for l in r.ledger.items}
+    assert items["drafter KV cache (dflash)"].bytes * 32 == items["KV cache"].bytes * 5
+    assert r.ledger.check(Bytes(0)) == [] or not r.verdict.fits
+
+
+def test_dflash_weights_share_the_embedding_and_lm_head(tmp_path):
+    r = _plan(tmp_path, "0.33.0")
+    drafter = r.ledger.get("drafter weights (dflash)").bytes
+    # fc 5·4096→4096 (0.08 G) + five Qwen3 layers (0.20 G each) in bf16; no embedding/lm_head (2 × 0.53 G)
+    assert GiB(1.9) < drafter < GiB(2.1)
+
+
+def test_method_is_inferred_from_a_dflash_name_and_needs_a_model():
+    assert parse_speculative_config({"model": "z-lab/Qwen3-8B-DFlash-b16", "num_speculative_tokens": 7}).method \
+        == "dflash"
+    with pytest.raises(PlanInputError, match="needs a draft model"):
+        parse_speculative_config({"method": "dflash", "num_speculative_tokens": 7})
+
+
+def test_sliding_window_dflash_drafts_are_refused(tmp_path):
+    with pytest.raises(PlanInputError, match="sliding-window layers"):
+        _plan(tmp_path, "0.33.0", dflash_config={"use_swa": True, "target_layer_ids": [1, 8]}, sliding_window=2048)
