@@ -63,6 +63,21 @@ def test_method_is_inferred_from_a_dflash_name_and_needs_a_model():
         parse_speculative_config({"method": "dflash", "num_speculative_tokens": 7})
 
 
-def test_sliding_window_dflash_drafts_are_refused(tmp_path):
-    with pytest.raises(PlanInputError, match="sliding-window layers"):
-        _plan(tmp_path, "0.33.0", dflash_config={"use_swa": True, "target_layer_ids": [1, 8]}, sliding_window=2048)
+def test_a_sliding_dflash_draft_is_a_group_of_its_own_from_0_25(tmp_path):
+    """0.25.0+ ``_resolve_layer_attention``: ``use_swa`` makes every layer sliding (window ``swa_window_size``); the
+    full-attention target has no sliding group, so the drafter's five layers get groups of their own, each
+    holding about window / block + 1 blocks per request.  0.24.0 builds the same draft with full layers."""
+    over = dict(dflash_config={"use_swa": True, "swa_window_size": 2048, "target_layer_ids": [1, 8, 15, 22, 29]})
+    r = _plan(tmp_path, "0.25.0", **over)
+    groups = r.extra["kv_groups"]
+    assert {g["kind"] for g in groups} == {"full", "sliding"}
+    assert "drafter KV cache (dflash)" in {l.item for l in r.ledger.items}
+    old = _plan(tmp_path, "0.24.0", **over)
+    assert old.extra["bytes_per_block"] == (32 + 5) * 16 * 4_096 and r.kv_tokens > old.kv_tokens
+
+
+def test_mixed_or_windowless_sliding_dflash_drafts_are_refused(tmp_path):
+    with pytest.raises(PlanInputError, match="mixes sliding and full layers"):
+        _plan(tmp_path, "0.33.0", layer_types=["sliding_attention"] * 4 + ["full_attention"])
+    with pytest.raises(PlanInputError, match="no window"):
+        _plan(tmp_path, "0.33.0", dflash_config={"use_swa": True})

@@ -25,7 +25,7 @@ def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[obj
             requested = checkpoint_kv_dtype(getattr(ctx.model, "quant", None), rules.release) or requested
         fmt = kv_dtype(requested, rules.release, mla=ctx.model.mla is not None, label=rules.label)
         nbytes = fmt.element_bytes or 2
-        draft, spec_tokens, spec_how = _draft(ctx, tp, pp, nbytes, fmt)
+        draft, spec_tokens, spec_how = _draft(ctx, tp, pp, nbytes, fmt, rules.release)
         if draft == "refused":
             return None, spec_how
         mamba = None
@@ -50,7 +50,7 @@ def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[obj
         return None, f"block not computable ({type(exc).__name__}: {str(exc)[:120]})"
 
 
-def _draft(ctx: Context, tp: int, pp: int, kv_bytes: int, fmt) -> tuple[object, int, str]:
+def _draft(ctx: Context, tp: int, pp: int, kv_bytes: int, fmt, release=None) -> tuple[object, int, str]:
     """(the drafter's KV layers or None — "refused" when they cannot be rebuilt —, speculative tokens per step,
     the words): the plan's drafter (``engines.vllm.drafter.drafter_kv``, the same layers ``tpkit plan
     --speculative-config`` puts in the pages) for the run's speculative config (``Context.spec``)."""
@@ -65,7 +65,11 @@ def _draft(ctx: Context, tp: int, pp: int, kv_bytes: int, fmt) -> tuple[object, 
     from tpkit.parallel import ParallelSpec
 
     try:
-        kv, tokens, source = drafter_kv(ctx.model, spec, ParallelSpec(tp=tp, pp=pp), kv_bytes=kv_bytes)
+        from tpkit.engines.vllm.speculative import check_method_release
+
+        check_method_release(spec, release)
+        kv, tokens, source = drafter_kv(ctx.model, spec, ParallelSpec(tp=tp, pp=pp), kv_bytes=kv_bytes,
+                                        release=release)
     except TpkitError as exc:
         return "refused", 0, (f"block not computable: the {spec.method} drafter of the speculative config "
                               f"({ctx.spec_source}) cannot be sized ({str(exc)[:160]}); pass --speculative-config "

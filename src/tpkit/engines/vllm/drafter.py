@@ -22,9 +22,12 @@ sources below).
   EAGLE head's (``get_draft_kv_cache_layer_names``): the draft's GQA pages at the drafter's TP, grouped with the
   target's as an EAGLE head's.  Weights: an embedding and lm_head shared as EAGLE's (``llm_base_proposer.py
   _maybe_share_embeddings / _maybe_share_lm_head``: shared when the checkpoint ships none), the ``fc`` over the
-  target's hidden states, the layers.  A sliding-window draft (``dflash_config.use_swa`` or a
-  ``sliding_attention`` entry in ``layer_types``, ``_resolve_layer_attention``, 0.27+) is refused: tpkit has no
-  sliding drafter pages.
+  target's hidden states, the layers.  Sliding layers (``_resolve_layer_attention``, 0.25.0+; 0.20.0–0.24.0 build
+  every DFlash layer full whatever the config says): ``dflash_config.use_swa`` or an all-``sliding_attention``
+  ``layer_types`` makes every layer a sliding-window ``Attention`` of ``dflash_config.swa_window_size`` (else
+  ``sliding_window``), a ``SlidingWindowSpec`` of its own that joins a target group only when the target has
+  sliding layers of that window and page, else forms drafter groups (``pages.build_layout``).  A draft that
+  mixes sliding and full layers is refused (V1 refuses it; tpkit does not split a drafter over two kinds).
 - Not modelled: the drafter's share of the profile run's activations and of the CUDA-graph estimate.
 """
 
@@ -70,7 +73,8 @@ def _draft_tp(spec: SpecConfig, parallel: ParallelSpec) -> int:
     return tp
 
 
-def _kv(model: ModelSpec, draft_spec: ModelSpec, layers: int, tp: int, kv_bytes: int, mtp: bool) -> DraftKv:
+def _kv(model: ModelSpec, draft_spec: ModelSpec, layers: int, tp: int, kv_bytes: int, mtp: bool,
+        window: int | None = None) -> DraftKv:
     if mtp and model.mla is not None:
         per_token = (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * kv_bytes
         return DraftKv(kind="mla", num_layers=layers, per_token_bytes=per_token, label="MTP (MLA) layers")
@@ -79,6 +83,10 @@ def _kv(model: ModelSpec, draft_spec: ModelSpec, layers: int, tp: int, kv_bytes:
         per_token = (src.mla.kv_lora_rank + src.mla.qk_rope_head_dim) * kv_bytes
         return DraftKv(kind="mla", num_layers=layers, per_token_bytes=per_token, label="drafter MLA layers")
     heads = kv_heads_per_rank(src, tp)
+    if window is not None:
+        return DraftKv(kind="sliding", num_layers=layers, per_token_bytes=heads * (src.head_dim + src.v_head_dim)
+                       * kv_bytes, window=window,
+                       label=f"drafter sliding-window ({window:,}) layers ({heads} KV head(s) × {src.head_dim} per rank)")
     return DraftKv(kind="full", num_layers=layers, per_token_bytes=heads * (src.head_dim + src.v_head_dim) * kv_bytes,
                    label=f"drafter layers ({heads} KV head(s) × {src.head_dim} per rank)")
 
@@ -97,38 +105,48 @@ def _load(model: ModelSpec, spec: SpecConfig):
         n = model.extra.get("mtp_num_hidden_layers")
         if isinstance(n, int) and not isinstance(n, bool) and n > 0:
             model = replace(model, num_nextn_layers=n)
-    draft = load_draft(method, None if method == "mtp" else spec.model, target=model)
-    if method == "dflash":
-        _check_dflash(draft.spec)
-    return method, draft
+    return method, load_draft(method, None if method == "mtp" else spec.model, target=model)
 
 
-def _check_dflash(draft: ModelSpec) -> None:
-    """Refuse a sliding-window DFlash draft (``qwen3_dflash.py _resolve_layer_attention``: ``dflash_config.use_swa``
-    or ``sliding_attention`` in ``layer_types``)."""
+def _dflash_window(draft: ModelSpec, release: tuple[int, ...] | None) -> int | None:
+    """The sliding window of a DFlash draft's layers, None when they are full (module docstring: 0.25.0+
+    ``qwen3_dflash.py _resolve_layer_attention``)."""
+    if release is not None and tuple(release[:3]) < (0, 25, 0):
+        return None
     x = draft.extra
-    types = x.get("layer_types") or ()
-    if (x.get("dflash_config") or {}).get("use_swa") or "sliding_attention" in types or "sliding" in draft.kinds:
-        raise PlanInputError(f"--speculative-config: the DFlash draft {draft.name} has sliding-window layers "
-                             "(dflash_config.use_swa or layer_types); tpkit plans full-attention DFlash drafts only "
-                             "— plan without the drafter, or with a full-attention DFlash draft")
+    cfg = x.get("dflash_config") or {}
+    types = draft.kinds  # ``layer_types`` as the config loader reads it
+    sliding = sum(t == "sliding" for t in types)
+    if 0 < sliding < len(types):
+        raise PlanInputError(f"--speculative-config: the DFlash draft {draft.name} mixes sliding and full layers "
+                             f"({sliding} of {len(types)} sliding); tpkit plans DFlash drafts whose layers are all "
+                             "full or all sliding (vLLM's V1 runner refuses mixed drafts too)")
+    if not (cfg.get("use_swa") or (types and sliding == len(types))):
+        return None
+    window = cfg.get("swa_window_size") or draft.sliding_window or x.get("sliding_window")
+    if not isinstance(window, int) or isinstance(window, bool) or window < 1:
+        raise PlanInputError(f"--speculative-config: the DFlash draft {draft.name} has sliding layers but no window "
+                             "(dflash_config.swa_window_size or sliding_window); vLLM refuses it too")
+    return window
 
 
-def drafter_kv(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *,
-               kv_bytes: int) -> tuple[DraftKv | None, int, str]:
+def drafter_kv(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, kv_bytes: int,
+               release: tuple[int, ...] | None = None) -> tuple[DraftKv | None, int, str]:
     """(the drafter's KV layers on one rank, speculative tokens per step, where the draft came from) — the KV side
     of ``plan_drafter`` alone (``explain`` rebuilds the pages from a log without sizing the drafter's weights)."""
     if not spec.has_drafter:
         return None, spec.num_speculative_tokens or 0, f"{spec.method}: no drafter model"
     tp = _draft_tp(spec, parallel)
     method, draft = _load(model, spec)
-    return (_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp"),
+    window = _dflash_window(draft.spec, release) if method == "dflash" else None
+    return (_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp", window),
             spec.num_speculative_tokens or draft.num_layers, draft.source)
 
 
 def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, kv_bytes: int, act_dtype: str,
-                 target_quantization: str | None) -> Drafter:
-    """The drafter's weights and KV layers on one rank of ``parallel``."""
+                 target_quantization: str | None, release: tuple[int, ...] | None = None) -> Drafter:
+    """The drafter's weights and KV layers on one rank of ``parallel`` (``release``: the vLLM release's rules,
+    None = newest)."""
     if not spec.has_drafter:
         return Drafter(method=spec.method, weights=Bytes(0), weights_source=f"{spec.method}: no drafter model",
                        kv=None, num_speculative_tokens=spec.num_speculative_tokens or 0)
@@ -144,5 +162,6 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
     return Drafter(method=spec.method, weights=plan.bytes_per_rank,
                    weights_source=f"{draft.source}: {draft.num_layers} layer(s) at TP {tp}, {plan.method}; shares "
                                   f"{shared} with the target (in vLLM's \"Model loading took\")",
-                   kv=_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp"),
+                   kv=_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp",
+                          _dflash_window(draft.spec, release) if method == "dflash" else None),
                    num_speculative_tokens=tokens)

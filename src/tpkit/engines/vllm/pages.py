@@ -151,13 +151,16 @@ class DraftKv:
     """The KV layers a speculative drafter registers on one rank (vLLM gives them pages like the target's)."""
 
     kind: str
-    """``full`` or ``mla``"""
+    """``full``, ``mla`` or ``sliding``"""
     num_layers: int
     """drafter attention layers"""
     per_token_bytes: int
     """bytes one token costs in one drafter layer on one rank"""
     label: str
     """what the drafter is (for the ledger)"""
+    window: int | None = None
+    """sliding window of the drafter's layers (kind ``sliding``: a DFlash draft with ``use_swa`` / sliding
+    ``layer_types``, vLLM 0.25+)"""
 
 
 def kv_heads_per_rank(model: ModelSpec, tp: int, kind: str = "sliding") -> int:
@@ -359,10 +362,12 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     indexer = dsa_indexer_token_bytes(model, rules.release)
     tok = {k: _per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer) for k in counts if k != "linear"}
     uniform_draft = draft is not None and len(counts) == 1 and next(iter(counts)) in ("full", "mla") \
-        and rules.release >= (0, 11, 0)
+        and draft.kind != "sliding" and rules.release >= (0, 11, 0)
     key = None
     if draft is not None and not uniform_draft:
-        key = draft.kind if tok.get(draft.kind) == draft.per_token_bytes else "draft"
+        same = tok.get(draft.kind) == draft.per_token_bytes and (draft.kind != "sliding"
+                                                                  or draft.window == model.sliding_window)
+        key = draft.kind if same else "draft"
         counts[key] = counts.get(key, 0) + draft.num_layers
         tok.setdefault(key, draft.per_token_bytes)
     blocks = {k: block_size for k in tok}
@@ -380,7 +385,7 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     _check_pages(pages, rules, draft if key == "draft" else None)
     pages, blocks = _unify_pages(pages, blocks, grow_mla=rules.page_unify == "grow")
     layout = _assemble(model, counts, pages, blocks, dtype_bytes, dtype_name, mamba,
-                       draft.kind if draft is not None else None)
+                       draft.kind if draft is not None else None, draft.window if draft is not None else None)
     if draft is None:
         return layout
     if uniform_draft:  # one uniform-type group (0.11+): the drafter's pages join every block
@@ -449,16 +454,17 @@ def _unify_pages(pages: dict[str, int], blocks: dict[str, int], *,
 
 
 def _group(model: ModelSpec, key: str, n: int, page: int, block: int, mamba: MambaMode | None,
-           draft_kind: str | None) -> KvGroup:
+           draft_kind: str | None, draft_window: int | None = None) -> KvGroup:
     kind = draft_kind if key == "draft" else key
-    window = model.sliding_window if kind in ("sliding", "chunked") else None
+    window = (draft_window if key == "draft" else model.sliding_window) if kind in ("sliding", "chunked") else None
     state, spec = (1, 0) if mamba is None else (mamba.fixed_blocks, mamba.spec_blocks)
     return KvGroup(kind=kind, num_layers=n, page_bytes=Bytes(page), block_size=block, window=window,
                    state_blocks=state, spec_blocks=spec, draft=key == "draft")
 
 
 def _assemble(model: ModelSpec, counts: dict[str, int], pages: dict[str, int], blocks: dict[str, int],
-              dtype_bytes: int, dtype_name: str, mamba: MambaMode | None, draft_kind: str | None) -> KvLayout:
+              dtype_bytes: int, dtype_name: str, mamba: MambaMode | None, draft_kind: str | None,
+              draft_window: int | None = None) -> KvLayout:
     gsize = _group_size(counts)
     groups, padding, warnings = [], 0, []
     for key, n in counts.items():
@@ -470,7 +476,7 @@ def _assemble(model: ModelSpec, counts: dict[str, int], pages: dict[str, int], b
         base, extra = divmod(n, num_groups)
         for i in range(num_groups):
             groups.append(_group(model, key, base + (1 if i < extra else 0), pages[key], blocks[key], mamba,
-                                 draft_kind))
+                                 draft_kind, draft_window))
     if len(counts) == 1:
         per_block = Bytes(sum(pages[k] * n for k, n in counts.items()))
     else:

@@ -375,14 +375,15 @@ def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRu
                         kv_format=r.kv_format)
 
 
-def _drafter(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved) -> Drafter | None:
+def _drafter(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+             rules: VllmRules) -> Drafter | None:
     if r.spec is None:
         return None
     if r.kv_format is not None and r.kv_format.layout != "dense":
         raise PlanInputError(f"--kv-cache-dtype {r.kv_format.name} with --speculative-config: tpkit does not model "
                              "the drafter's packed KV pages; plan without the drafter or with fp8/auto KV")
     return plan_drafter(model, r.spec, parallel, kv_bytes=r.kv_bytes, act_dtype=r.act_dtype,
-                        target_quantization=options.quantization)
+                        target_quantization=options.quantization, release=rules.release)
 
 
 def _draft_lines(drafter: Drafter | None, layout: KvLayout, cap: KvCapacity,
@@ -598,7 +599,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     given = parallel
     parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
     r = resolve_inputs(model, gpu, options, rules, parallel)
-    drafter = _drafter(model, parallel, options, r)
+    drafter = _drafter(model, parallel, options, r, rules)
     layout = _layout(model, parallel, r, rules, drafter)
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
