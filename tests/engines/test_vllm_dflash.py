@@ -81,3 +81,17 @@ def test_mixed_or_windowless_sliding_dflash_drafts_are_refused(tmp_path):
         _plan(tmp_path, "0.33.0", layer_types=["sliding_attention"] * 4 + ["full_attention"])
     with pytest.raises(PlanInputError, match="no window"):
         _plan(tmp_path, "0.33.0", dflash_config={"use_swa": True})
+
+
+@pytest.mark.parametrize("version, v2", [("0.23.0", False), ("0.24.0", True)])
+def test_model_runner_v2_takes_dflash_from_0_24(version, v2):
+    """``config/vllm.py _get_v2_model_runner_unsupported_features``: 0.22.0/0.23.0 list only eagle/eagle3/mtp,
+    0.24.0 adds dflash; EAGLE-3 runs V2 in both."""
+    from tpkit.engines.vllm.inputs import uses_v2_runner
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    rules = resolve_rules(version)
+    dflash = parse_speculative_config({"method": "dflash", "model": "x", "num_speculative_tokens": 7})
+    eagle3 = parse_speculative_config({"method": "eagle3", "model": "x", "num_speculative_tokens": 3})
+    assert uses_v2_runner(llama3_8b(), rules, eagle3)
+    assert uses_v2_runner(llama3_8b(), rules, dflash) is v2

@@ -27,7 +27,10 @@ sources below).
   ``layer_types`` makes every layer a sliding-window ``Attention`` of ``dflash_config.swa_window_size`` (else
   ``sliding_window``), a ``SlidingWindowSpec`` of its own that joins a target group only when the target has
   sliding layers of that window and page, else forms drafter groups (``pages.build_layout``).  A draft that
-  mixes sliding and full layers is refused (V1 refuses it; tpkit does not split a drafter over two kinds).
+  mixes sliding and full layers is refused (0.25–0.27 refuse it; 0.28+ force Model Runner V2 for it,
+  ``config/vllm.py _dflash_needs_multi_kv_group``; tpkit does not split a drafter over two kinds).
+- Not modelled: 0.28+ force Model Runner V2 for a ``DFlash2DraftModel`` draft (``config/vllm.py
+  _is_dflash2_draft``); tpkit picks the runner from the target and the method alone.
 - Not modelled: the drafter's share of the profile run's activations and of the CUDA-graph estimate.
 """
 
@@ -120,7 +123,8 @@ def _dflash_window(draft: ModelSpec, release: tuple[int, ...] | None) -> int | N
     if 0 < sliding < len(types):
         raise PlanInputError(f"--speculative-config: the DFlash draft {draft.name} mixes sliding and full layers "
                              f"({sliding} of {len(types)} sliding); tpkit plans DFlash drafts whose layers are all "
-                             "full or all sliding (vLLM's V1 runner refuses mixed drafts too)")
+                             "full or all sliding (vLLM 0.25–0.27 refuses mixed drafts; 0.28+ runs them on Model "
+                             "Runner V2 in two KV groups, which tpkit does not model)")
     if not (cfg.get("use_swa") or (types and sliding == len(types))):
         return None
     window = cfg.get("swa_window_size") or draft.sliding_window or x.get("sliding_window")
