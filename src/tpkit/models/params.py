@@ -15,7 +15,7 @@ with the rule that shards it over tensor-parallel ranks:
     erow     routed experts: ceil(E/ep) experts per rank, input dim / max(1, tp // ep)
     erep     routed experts: ceil(E/ep) per rank, not split by tp (expert down-proj biases)
 
-Layouts: Llama/Qwen/Mistral/Gemma (GQA), gpt-oss (biases, sinks, router bias), DeepSeek/Kimi MLA,
+Layouts: Llama/Qwen/Mistral/Gemma (GQA), GPT-2 / OPT (LayerNorm biases, learned positions, two-matrix MLP), gpt-oss (biases, sinks, router bias), DeepSeek/Kimi MLA,
 Kimi Delta Attention (linear layers of Kimi-Linear), Gated DeltaNet (Qwen3-Next), Mamba-2 (Granite-4.0-H), LFM2
 short convolutions, dense MLP, routed + shared experts.
 """
@@ -69,6 +69,9 @@ def count_params(spec: ModelSpec) -> int:
 
 def global_parts(spec: ModelSpec) -> list[Part]:
     """Embedding, final norm and (untied) lm_head."""
+    x = spec.extra
+    if x.get("classic_mlp"):
+        return _classic_global_parts(spec)
     parts = [Part(name="model.embed_tokens", category="embedding", out=spec.vocab_size, inp=spec.hidden_size,
                   shard="vocab"),
              Part(name="model.norm", category="norms", out=spec.hidden_size)]
@@ -91,6 +94,25 @@ def global_parts(spec: ModelSpec) -> list[Part]:
     elif not spec.tie_word_embeddings:
         parts.append(Part(name="lm_head", category="lm_head", out=spec.vocab_size, inp=spec.hidden_size,
                           shard="vocab"))
+    return parts
+
+
+def _classic_global_parts(spec: ModelSpec) -> list[Part]:
+    """GPT-2 / OPT (``models.config.CLASSIC_MODEL_TYPES``): token embedding (of ``word_embed_proj_dim`` for OPT-350m,
+    with replicated project_in / project_out), learned position embedding, final LayerNorm (weight + bias; OPT
+    without ``do_layer_norm_before`` has none), lm_head tied unless the config unties it."""
+    x, h = spec.extra, spec.hidden_size
+    width = x.get("word_embed_proj_dim") or h
+    parts = [Part(name="model.embed_tokens", category="embedding", out=spec.vocab_size, inp=width, shard="vocab")]
+    if x.get("learned_positions"):
+        parts.append(Part(name="model.embed_positions", category="embedding", out=int(x["learned_positions"]), inp=h))
+    if width != h:
+        parts += [Part(name="model.project_in", category="embedding", out=h, inp=width, linear=True),
+                  Part(name="model.project_out", category="embedding", out=width, inp=h, linear=True)]
+    if x.get("final_norm", True):
+        parts += [Part(name="model.norm", category="norms", out=h), Part(name="model.norm.bias", category="norms", out=h)]
+    if not spec.tie_word_embeddings:
+        parts.append(Part(name="lm_head", category="lm_head", out=spec.vocab_size, inp=width, shard="vocab"))
     return parts
 
 
@@ -313,6 +335,14 @@ def _mlp(spec: ModelSpec, pre: str, moe_layer: bool, *, double: bool = False) ->
     moe = spec.moe
     if moe is None or not moe_layer:
         width = spec.intermediate_size * (2 if double else 1)
+        if spec.extra.get("classic_mlp"):  # GPT-2 c_fc / c_proj, OPT fc1 / fc2: no gate, biased (per mlp_bias)
+            h = spec.hidden_size
+            parts = [Part(name=f"{pre}.mlp.fc1", category="dense_mlp", out=width, inp=h, shard="col", linear=True),
+                     Part(name=f"{pre}.mlp.fc2", category="dense_mlp", out=h, inp=width, shard="row", linear=True)]
+            if spec.extra.get("mlp_bias"):
+                parts += [Part(name=f"{pre}.mlp.fc1.bias", category="dense_mlp", out=width, shard="col"),
+                          Part(name=f"{pre}.mlp.fc2.bias", category="dense_mlp", out=h)]
+            return parts
         return _ffn(f"{pre}.mlp", "dense_mlp", spec.hidden_size, width, 1, "col", "row")
     h, e, w = spec.hidden_size, moe.num_experts, moe.moe_intermediate_size
     parts = [Part(name=f"{pre}.mlp.gate", category="router", out=e, inp=h)]

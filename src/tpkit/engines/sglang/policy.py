@@ -119,6 +119,8 @@ def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -
     elem = 4 if fp32 or options.dtype in ("float32", "float") else 2
     mods = rotary_modules(model, version)  # every distinct get_rope module (Gemma-3 two, Gemma 4 one per layer type)
     if not mods:
+        if (model.extra or {}).get("learned_positions"):
+            return Bytes(0), "no rotary cache (learned position embeddings, counted in the weights)"
         return Bytes(0), "no rotary cache (Gemma-3 before SGLang 0.5.10: HF-style rotary embedding, no get_rope)"
     total = sum(m.rows * m.dim for m in mods) * elem
     parts = "; ".join(f"{m.rows:,} ({m.how}) × {m.dim}" for m in mods)

@@ -124,6 +124,8 @@ def rotary_modules(model: ModelSpec, version: str) -> tuple[RotaryModule, ...]:
 
     from tpkit.engines.rotary import per_layer_type_ropes
 
+    if (model.extra or {}).get("learned_positions"):
+        return ()  # GPT-2 / OPT: learned position embeddings, no get_rope (sglang models/gpt2.py)
     family = _family(model)
     own = at_least(version, OWN_ROPE_RELEASE)
     if family == "gemma3" and own:

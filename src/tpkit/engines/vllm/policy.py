@@ -492,8 +492,9 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     caches = rotary_caches(model, r.act_bytes, _release(options.engine_version), custom_rope_op=eager, cuda=cuda)
     per_layer = rope_bytes.bytes > sum(c.bytes for c in caches)
     rope = LineItem(item="rotary cos/sin cache", bytes=rope_bytes,
-                    source=" + ".join(f"{c.how}: {c.rows:,} positions × rotary_dim {c.dim} × {c.elem} B"
-                                      for c in caches) + " (vLLM buffer, in the load delta)"
+                    source=(" + ".join(f"{c.how}: {c.rows:,} positions × rotary_dim {c.dim} × {c.elem} B"
+                                       for c in caches) + " (vLLM buffer, in the load delta)") if caches else
+                           "none: learned position embeddings (counted in the weights), no rotary cache"
                            + (f", one per layer × {model.num_layers} (vLLM ≤ 0.5.4 {model.model_type})"
                               if per_layer else ""))
     encoder = _encoder(model, parallel, options, r, rules)

@@ -157,6 +157,8 @@ def rotary_caches(model: ModelSpec, act_bytes: int, release: tuple[int, int, int
     copies of ≤ 0.5.4 Gemma are the caller's).  ``custom_rope_op``: the ``rotary_embedding`` custom op is enabled
     (``--enforce-eager``), which keeps a DeepSeek-scaling cache in float32 on CUDA from 0.14."""
     rel = tuple(release) if release else LATEST
+    if (model.extra or {}).get("learned_positions"):
+        return ()  # GPT-2 / OPT: learned position embeddings, no get_rope (vLLM models/gpt2.py, models/opt.py)
     layered = per_layer_type_ropes(model)
     if layered:
         out = []
