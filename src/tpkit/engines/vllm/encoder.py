@@ -49,7 +49,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.11.0 (below; the tower's code changes again in 0.11.1 and later).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.11.2 (below; the tower's code changes again from 0.12).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -140,10 +140,25 @@ Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, wit
   d) is below the rotation.  0.11.0's ``profile_run`` also widens each cached output to (encoder_budget, o) when
   the item has fewer tokens than the budget (``new_zeros`` + ``copy_``); the loop variable ``output`` keeps the
   last split (a view of all items' outputs) through the text dummy forward, so kept gains items·budget·o·a.
-  0.11.1 rewrites the attention (an einops view of qkv, ``dispatch_rotary_emb_function``, ``vit_*_wrapper``
-  custom ops, ``Conv3dLayer``, QKV/merged-column linears) and puts ``support_torch_compile`` on the Qwen2.5-VL
-  block, patch embed and merger (``enable_if=should_torch_compile_mm_vit``, ``compile_mm_encoder``, default
-  off); it is not modelled and keeps the warning.
+  0.11.1–0.11.2 (the two wheels' ``qwen2_vl.py``, ``qwen2_5_vl.py``, ``attention/ops/vit_attn_wrappers.py``,
+  ``layers/rotary_embedding/common.py``, ``layers/conv.py`` are identical): Qwen2.5-VL's ``qkv`` is a
+  ``QKVParallelLinear`` whose output is rearranged as a view (b s three head hd); ``qk_reshaped`` (2d/tp) is the
+  one copy, and it goes through ``apply_rotary_pos_emb_vision`` (``dispatch_rotary_emb_function`` → flash-attn's
+  Triton ``apply_rotary_emb`` on CUDA; fp32 copy and output, cast back).  Qwen2-VL keeps ``split_qkv`` (all-gather
+  when tp > 1) but drops the contiguous copies: ``torch.cat([q, k])`` (2d/tp) of the views.  Both:
+
+    attention  N·(2d + 7d/tp)·a + N·(2d/tp)·8 + N·hd·4 (+ N·3d·a gathered for Qwen2-VL when tp > 1: v stays a
+               view of it)
+
+  The attention kernel (``vit_flash_attn_wrapper``, a custom op over views) adds the output (d/tp) and the
+  projection (d), below the rotation.  The block, MLP (``MergedColumnParallelLinear`` gate_up, ``SiluAndMul``;
+  QuickGELU), norms, rotary tables, window reorder and merger are as in 0.10.2 (``forward`` bodies compared);
+  ``CustomOp.default_on`` still turns the custom ops off under Inductor (``custom_ops`` "none", ``vllm.py``).
+  ``Conv3dLayer``'s unfold + ``F.linear`` patch embed copies the pixels once (N·C·a) before the blocks, below
+  their peak.  ``support_torch_compile`` on the Qwen2.5-VL block, patch embed and merger is gated by
+  ``compile_mm_encoder`` (``should_torch_compile_mm_vit``), default off: the plan assumes it off (compiled,
+  Inductor would decide the live set, which is not modelled).  The dummy builders' ``mm_options`` overrides can
+  only shrink the dummy; none is assumed.  ``profile_run`` widens kept outputs as in 0.11.0.
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -181,11 +196,13 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 11, 0)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 11, 2)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
 rotated concatenated, and the runner widens each kept output to the encoder budget (module docstring)"""
+_QWEN2_VL_0_11_1 = (0, 11, 1)
+"""0.11.1: q/k/v are views of qkv (no contiguous copies); Qwen2.5-VL's qkv is a QKVParallelLinear (no all-gather)"""
 _QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
 _QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
 _QWEN25_FUSED_MLP = (0, 10, 1)  # merged gate_up and the fused add-norm block from 0.10.1
@@ -278,7 +295,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.11.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.11.2's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -291,7 +308,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.11.0 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.11.2 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     side = _smart_resize_side(QWEN2_VL_PROCESSOR["max_pixels"], p * m)
@@ -317,9 +334,8 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.11.0 only (0.11.1 "
-                "rewrites the vision attention and can compile the Qwen2.5-VL vision block; later releases change "
-                "the tower again)")
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.11.2 only (0.12 and "
+                "later replace the vision attention and rotary code again)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < _QWEN3_VL_FROM:
@@ -330,7 +346,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.11.0 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.11.2 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
@@ -362,13 +378,17 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
     hd = d // heads
     n, a = items * dummy.patches, act_bytes
     shard = -(-d // tp)
-    if release >= _QWEN2_VL_0_11:  # q and k rotated together: the concat, its fp32 copy/output and cast
+    gathered = tp > 1 and (release < _QWEN2_VL_0_11_1 or wrapper == "qwen2_vl")
+    if release >= _QWEN2_VL_0_11_1:  # q‖k copied once from the qkv views, rotated in fp32, cast back
+        attention = n * (2 * d + 7 * shard) * a + n * 2 * shard * 8
+        rot_how = "N·(2d + 7d/tp)·a + fp32 rotation of q‖k"
+    elif release >= _QWEN2_VL_0_11:  # q and k rotated together: the concat, its fp32 copy/output and cast
         attention = n * (2 * d + 10 * shard) * a + n * 2 * shard * 8
         rot_how = "N·(2d + 10d/tp)·a + fp32 rotation of q‖k"
     else:
         attention = n * (2 * d + 7 * shard) * a + n * shard * 8
         rot_how = "N·(2d + 7d/tp)·a + fp32 rotation of k"
-    attention += n * hd * 4 + (n * 3 * d * a if tp > 1 else 0)
+    attention += n * hd * 4 + (n * 3 * d * a if gathered else 0)
     mlp = n * (mlp_width[0] + -(-mlp_width[1] // tp)) * a
     pixels = n * channels * a
     rotary = n * (hd // 2) * 4
