@@ -159,6 +159,10 @@ Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, wit
   ``compile_mm_encoder`` (``should_torch_compile_mm_vit``), default off: the plan assumes it off (compiled,
   Inductor would decide the live set, which is not modelled).  The dummy builders' ``mm_options`` overrides can
   only shrink the dummy; none is assumed.  ``profile_run`` widens kept outputs as in 0.11.0.
+  0.12.0 rotates in the activation dtype (``apply_rotary_pos_emb_vision(t, cos, sin)``, no ``t.float()``) with
+  cos/sin taken once per tower from a ``RotaryEmbedding`` cache (``get_cos_sin``; lru-cached per grid for
+  Qwen2.5-VL); those tables' dtype and lifetimes were not pinned, and 0.13.0+ use ``ApplyRotaryEmb`` /
+  ``MMEncoderAttention``: from 0.12.0 the plan keeps the warning.
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
