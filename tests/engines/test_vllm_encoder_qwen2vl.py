@@ -1,4 +1,4 @@
-"""vLLM 0.10.x's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from the wheels.
+"""vLLM 0.10.0–0.11.2's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
   3,584² px, 128 × 128 = 16,384 merged tokens, 65,536 patches of 14 × 14 (``qwen2_vl.py``
@@ -120,13 +120,15 @@ def test_tp_gathers_qkv_and_shards_the_rest():
 
 
 @pytest.mark.parametrize("release,modelled", [((0, 9, 2), False), ((0, 10, 0), True), ((0, 10, 2), True),
-                                              ((0, 11, 0), False)])
+                                              ((0, 11, 0), True), ((0, 11, 1), True), ((0, 11, 2), True),
+                                              ((0, 12, 0), False),
+                                              ((0, 19, 0), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.10.2" in why
+        assert "0.10.0–0.11.2" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -136,15 +138,85 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_in_0_10_2_and_warns_from_0_11():
-    new, old = _plan("0.10.2"), _plan("0.11.0")
+def test_plan_charges_the_pass_to_0_11_2_and_warns_from_0_12():
+    new, old = _plan("0.10.2"), _plan("0.12.0")
+    assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
+    eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
+    assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
     line = next(li for li in new.ledger.items if li.item == PHASE)
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.10.2" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.11.2" in w for w in old.warnings)
     skipped = _plan("0.10.2", skip_mm_profiling=True)
     assert not any(li.item == PHASE for li in skipped.ledger.items)
     assert not any("vision encoder" in w for w in skipped.warnings)
     eager = _plan("0.10.2", enforce_eager=True)
     assert "QuickGELU CUDA kernel" in next(li for li in eager.ledger.items if li.item == PHASE).source
+
+
+# vLLM 0.11.0 (helper q2vl): ``_MAX_FRAMES_PER_VIDEO = 14``, the frame search starts at 1, the dummy video is built
+# from max_model_len (so the encoded video is t), q and k are rotated concatenated, and ``profile_run`` widens each
+# cached output to the encoder budget when the item is smaller than it.
+
+def test_0_11_0_video_caps_at_14_frames_and_encodes_t():
+    assert _dummy((0, 11, 0), 32767).modality == "image"
+    d = _dummy((0, 11, 0), 32768)  # 4 frames = 2 temporal patches, no image taken off (as 0.10.2)
+    assert (d.modality, d.tokens, d.encoded_tokens, d.patches) == ("video", 32768, 32768, 2 * N)
+    assert _dummy((0, 11, 0), 1_000_000).tokens == 7 * 16384  # 14 frames (0.10.2: 16 frames, 8 patches)
+    assert _dummy((0, 10, 2), 1_000_000).tokens == 8 * 16384
+    assert _dummy((0, 11, 0), 1_000_000).encoded_tokens == 7 * 16384  # not the 2,048-token batch
+
+
+def test_0_11_0_rotates_q_and_k_together():
+    d, i, hd = 1280, 5120, 80
+    held = N * 1176 * 2 + N * (hd // 2) * 4
+    # input + norm (2d), qkv (3d), contiguous q/k/v (3d), q‖k (2d), its cast back (2d): 2d + 10d in bf16;
+    # the fp32 copy and output of q‖k (2 × 2d × 4 B); cos/sin fp32
+    attention = N * 12 * d * 2 + N * 2 * d * 8 + N * hd * 4
+    assert attention > N * (3 * d + 3 * i) * 2  # the attention now beats Qwen2-VL's native MLP
+    enc = _enc(QWEN2_VL, (0, 11, 0))[0]
+    assert enc.peak.bytes == held + attention == 3_541_041_152
+    assert enc.peak.bytes > _enc(QWEN2_VL, (0, 10, 2))[0].peak.bytes
+    assert enc.kept.bytes == 16384 * 1536 * 2 + N * 1176 * 2
+    d25, i25 = 1280, 3420
+    assert N * (4 * d25 + 4 * i25) * 2 < attention
+    assert _enc(QWEN25_VL, (0, 11, 0))[0].peak.bytes == N * 1176 * 2 + 2 * N * (hd // 2) * 4 + attention
+
+
+def test_0_11_0_widens_kept_outputs_to_the_budget():
+    # budget 32,768 > t 16,384: two image items, each output copied into a 32,768-row buffer; the split storage
+    # stays referenced; 0.10.2 keeps only the outputs
+    wide = _enc(QWEN2_VL, (0, 11, 0), mnbt=32768)[0]
+    assert wide.items == 2
+    assert wide.kept.bytes == 2 * 16384 * 1536 * 2 + 2 * 32768 * 1536 * 2 + 2 * N * 1176 * 2
+    old = _enc(QWEN2_VL, (0, 10, 2), mnbt=32768)[0]
+    assert old.items == 2 and old.kept.bytes == 2 * 16384 * 1536 * 2 + 2 * N * 1176 * 2
+    same = _enc(QWEN2_VL, (0, 11, 0), mnbt=16384)[0]  # budget = t: nothing widened
+    assert same.kept.bytes == 16384 * 1536 * 2 + N * 1176 * 2
+
+
+# vLLM 0.11.1–0.11.2 (helper q2vl): q/k/v stay views of qkv; q‖k is copied once (Qwen2.5-VL ``qk_reshaped``,
+# Qwen2-VL ``torch.cat``), rotated in fp32 and cast back; Qwen2.5-VL's QKVParallelLinear needs no all-gather.
+
+@pytest.mark.parametrize("release", [(0, 11, 1), (0, 11, 2)])
+def test_0_11_1_copies_q_and_k_once(release):
+    d, i, hd = 1280, 5120, 80
+    attention = N * 9 * d * 2 + N * 2 * d * 8 + N * hd * 4  # 2d + 3d qkv + 2d q‖k + 2d cast; fp32 2 × 2d × 4 B
+    assert attention > N * (3 * d + 3 * i) * 2
+    assert _enc(QWEN2_VL, release)[0].peak.bytes == N * 1176 * 2 + N * (hd // 2) * 4 + attention == 3_037_724_672
+    assert _enc(QWEN25_VL, release)[0].peak.bytes == N * 1176 * 2 + 2 * N * (hd // 2) * 4 + attention
+    assert _enc(QWEN2_VL, (0, 11, 0))[0].peak.bytes - 3_037_724_672 == N * 3 * d * 2  # the contiguous q/k/v
+    assert _dummy(release, 1_000_000).tokens == 7 * 16384
+    assert _enc(QWEN2_VL, release, mnbt=32768)[0].kept.bytes == _enc(QWEN2_VL, (0, 11, 0), mnbt=32768)[0].kept.bytes
+
+
+def test_0_11_1_tp2_gathers_only_for_qwen2_vl():
+    hd = 80
+    base = N * (2 * 1280 + 7 * 640) * 2 + N * 2 * 640 * 8 + N * hd * 4
+    assert N * (4 * 1280 + 4 * 1710) * 2 < base  # Qwen2.5-VL native MLP (i 3420 / 2)
+    assert _enc(QWEN25_VL, (0, 11, 1), tp=2)[0].peak.bytes == N * 1176 * 2 + 2 * N * (hd // 2) * 4 + base
+    assert _enc(QWEN2_VL, (0, 11, 1), tp=2)[0].peak.bytes == N * 1176 * 2 + N * (hd // 2) * 4 + base + N * 3 * 1280 * 2
+    # 0.11.0 still all-gathers for both towers (split_qkv)
+    old = N * (2 * 1280 + 10 * 640) * 2 + N * 2 * 640 * 8 + N * hd * 4 + N * 3 * 1280 * 2
+    assert _enc(QWEN25_VL, (0, 11, 0), tp=2)[0].peak.bytes == N * 1176 * 2 + 2 * N * (hd // 2) * 4 + old

@@ -1,6 +1,6 @@
 """vLLM V1's multimodal encoder profile: the vision tower's peak on the dummy batch and the outputs it keeps.
 
-Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.14.1, 0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.19.0, 0.20.0, 0.25.1 and 0.29.0
+Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.14.1, 0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.19.0, 0.20.0, 0.25.1 and 0.29.0
 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
@@ -49,7 +49,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.10.2 (below; the tower's code changes in every later release).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.11.2 (below; the tower's code changes again from 0.12).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -95,6 +95,11 @@ Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, wit
   - the dummy video actually encoded: 0.10.0 ``profile_run`` builds it with seq_len = t; 0.10.1–0.10.2
     ``_get_mm_dummy_batch`` with seq_len = max_num_batched_tokens (the runner's ``max_num_tokens``) and only the
     video counted; 0.11–0.14 with max_model_len.  So in 0.10.1–0.10.2 the encoded video can be shorter than t.
+  - 0.11.0 (``qwen2_vl.py`` ``_get_max_video_frames(start_num_frames=1)``, ``_MAX_FRAMES_PER_VIDEO = 14``;
+    ``multimodal/registry.py`` ``get_max_tokens_per_item_by_modality`` → ``profiling.py``
+    ``get_mm_max_contiguous_tokens``, no image taken off; ``gpu_model_runner.py`` ``_get_mm_dummy_batch`` with
+    seq_len = max_model_len): at most 7 temporal patches (114,688 tokens), the video is the dummy from
+    max_model_len ≥ 32,768, and the encoded video is the one counted (t tokens).
 
 * The live set (N patches, d the tower width, i its MLP width, hd = d / heads, a activation bytes, tp ranks).
   V1's default compilation (PIECEWISE with Inductor) leaves vLLM's custom ops off
@@ -124,6 +129,41 @@ Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, wit
   varlen lengths; its window reorder (``hidden_states[window_index]``) and the merger's reverse index are
   transient N·d copies before and after the blocks, below the block peak.  The attention kernel (FlashAttention,
   xFormers or SDPA per item) is linear in N and not modelled past its output.
+  0.11.0 (``qwen2_vl.py`` ``Qwen2VisionAttention.forward``, ``qwen2_5_vl.py`` ``Qwen2_5_VisionAttention.forward``;
+  MLP, norms, patch embed and rotary table as in 0.10.2; no ``support_torch_compile`` on the tower) rotates q and
+  k together: ``torch.cat([q, k])`` (2d/tp) goes through ``apply_rotary_pos_emb_vision`` (its fp32 copy and
+  fp32 output, 2 × 2d/tp × 4 B, and the cast back, 2d/tp) while the contiguous q, k and v stay referenced:
+
+    attention  N·(2d + 10d/tp)·a + N·(2d/tp)·8 + N·hd·4 (+ N·3d·a all-gathered when tp > 1, kept as for 0.10.2)
+
+  ``qk_concat`` stays a local of ``forward`` through the attention kernel, but that point (9d/tp + the projection's
+  d) is below the rotation.  0.11.0's ``profile_run`` also widens each cached output to (encoder_budget, o) when
+  the item has fewer tokens than the budget (``new_zeros`` + ``copy_``); the loop variable ``output`` keeps the
+  last split (a view of all items' outputs) through the text dummy forward, so kept gains items·budget·o·a.
+  0.11.1–0.11.2 (the two wheels' ``qwen2_vl.py``, ``qwen2_5_vl.py``, ``attention/ops/vit_attn_wrappers.py``,
+  ``layers/rotary_embedding/common.py``, ``layers/conv.py`` are identical): Qwen2.5-VL's ``qkv`` is a
+  ``QKVParallelLinear`` whose output is rearranged as a view (b s three head hd); ``qk_reshaped`` (2d/tp) is the
+  one copy, and it goes through ``apply_rotary_pos_emb_vision`` (``dispatch_rotary_emb_function`` → flash-attn's
+  Triton ``apply_rotary_emb`` on CUDA; fp32 copy and output, cast back).  Qwen2-VL keeps ``split_qkv`` (all-gather
+  when tp > 1) but drops the contiguous copies: ``torch.cat([q, k])`` (2d/tp) of the views.  Both:
+
+    attention  N·(2d + 7d/tp)·a + N·(2d/tp)·8 + N·hd·4 (+ N·3d·a gathered for Qwen2-VL when tp > 1: v stays a
+               view of it)
+
+  The attention kernel (``vit_flash_attn_wrapper``, a custom op over views) adds the output (d/tp) and the
+  projection (d), below the rotation.  The block, MLP (``MergedColumnParallelLinear`` gate_up, ``SiluAndMul``;
+  QuickGELU), norms, rotary tables, window reorder and merger are as in 0.10.2 (``forward`` bodies compared);
+  ``CustomOp.default_on`` still turns the custom ops off under Inductor (``custom_ops`` "none", ``vllm.py``).
+  ``Conv3dLayer``'s unfold + ``F.linear`` patch embed copies the pixels once (N·C·a) before the blocks, below
+  their peak.  ``support_torch_compile`` on the Qwen2.5-VL block, patch embed and merger is gated by
+  ``compile_mm_encoder`` (``should_torch_compile_mm_vit``), default off: the plan assumes it off (compiled,
+  Inductor would decide the live set, which is not modelled).  The dummy builders' ``mm_options`` overrides can
+  only shrink the dummy; none is assumed.  ``profile_run`` widens kept outputs as in 0.11.0.
+  0.12.0 rotates in the activation dtype (``apply_rotary_pos_emb_vision(t, cos, sin)``, no ``t.float()``) with
+  cos/sin taken once per tower from a ``RotaryEmbedding`` cache (``get_cos_sin``; lru-cached per grid for
+  Qwen2.5-VL); those tables' dtype and lifetimes were not pinned, and 0.13.0+ use ``ApplyRotaryEmb`` /
+  ``MMEncoderAttention``: from 0.12.0 the plan keeps the warning.
+
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
   and within 0.005 % for Qwen2.5-VL-7B (helper qvl, 2026-12-04): an accounting check, not a measurement of vLLM.
@@ -160,8 +200,13 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 10, 2)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 11, 2)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
+_QWEN2_VL_0_11 = (0, 11, 0)
+"""0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
+rotated concatenated, and the runner widens each kept output to the encoder budget (module docstring)"""
+_QWEN2_VL_0_11_1 = (0, 11, 1)
+"""0.11.1: q/k/v are views of qkv (no contiguous copies); Qwen2.5-VL's qkv is a QKVParallelLinear (no all-gather)"""
 _QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
 _QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
 _QWEN25_FUSED_MLP = (0, 10, 1)  # merged gate_up and the fused add-norm block from 0.10.1
@@ -241,10 +286,10 @@ def _video_groups(frames: int, temporal: int) -> int:
     return max((frames + frames % temporal) // temporal, 1)
 
 
-def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int) -> int:
-    """``get_num_frames_with_most_features`` with one video (0.10.x): the most frames whose tokens fit in
-    ``seq_len`` (the search starts at 0), capped, at least 1."""
-    frames = 0
+def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: int = 0) -> int:
+    """``get_num_frames_with_most_features`` with one video: the most frames whose tokens fit in ``seq_len`` (the
+    search starts at ``start``: 0 in 0.10.x, 1 from 0.11.0), capped, at least 1."""
+    frames = start
     while _video_groups(frames + 1, temporal) * per_group <= seq_len:
         frames += 1
         if frames >= cap:
@@ -254,7 +299,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int) -> int:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.x's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.11.2's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -267,16 +312,19 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.10.2 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.11.2 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     side = _smart_resize_side(QWEN2_VL_PROCESSOR["max_pixels"], p * m)
     image = side * side
-    cap = 16
+    cap = 14 if release >= _QWEN2_VL_0_11 else 16
+    start = 1 if release >= _QWEN2_VL_0_11 else 0
     room = max_model_len - (0 if release >= _QWEN2_VL_NO_IMAGE_OFF else image)
-    video = _video_groups(_max_frames(room, image, temporal, cap), temporal) * image
+    video = _video_groups(_max_frames(room, image, temporal, cap, start), temporal) * image
     if video <= image:
         return Qwen2VLDummy(modality="image", tokens=image, encoded_tokens=image, patches=image * m * m)
+    if release >= _QWEN2_VL_0_11:  # built from max_model_len with one video, like t
+        return Qwen2VLDummy(modality="video", tokens=video, encoded_tokens=video, patches=video * m * m)
     dummy_len = video if release <= _QWEN2_VL_DUMMY_AT_T else max_num_batched_tokens
     encoded = _video_groups(_max_frames(dummy_len, image, temporal, cap), temporal) * image
     return Qwen2VLDummy(modality="video", tokens=video, encoded_tokens=encoded, patches=encoded * m * m)
@@ -290,8 +338,8 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.10.2 only (the video's "
-                "frames follow max_model_len and the tower's code changes in every later release)")
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.11.2 only (0.12 and "
+                "later replace the vision attention and rotary code again)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < _QWEN3_VL_FROM:
@@ -302,7 +350,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.10.2 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.11.2 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
@@ -334,12 +382,26 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
     hd = d // heads
     n, a = items * dummy.patches, act_bytes
     shard = -(-d // tp)
-    attention = n * (2 * d + 7 * shard) * a + n * shard * 8 + n * hd * 4 + (n * 3 * d * a if tp > 1 else 0)
+    gathered = tp > 1 and (release < _QWEN2_VL_0_11_1 or wrapper == "qwen2_vl")
+    if release >= _QWEN2_VL_0_11_1:  # q‖k copied once from the qkv views, rotated in fp32, cast back
+        attention = n * (2 * d + 7 * shard) * a + n * 2 * shard * 8
+        rot_how = "N·(2d + 7d/tp)·a + fp32 rotation of q‖k"
+    elif release >= _QWEN2_VL_0_11:  # q and k rotated together: the concat, its fp32 copy/output and cast
+        attention = n * (2 * d + 10 * shard) * a + n * 2 * shard * 8
+        rot_how = "N·(2d + 10d/tp)·a + fp32 rotation of q‖k"
+    else:
+        attention = n * (2 * d + 7 * shard) * a + n * shard * 8
+        rot_how = "N·(2d + 7d/tp)·a + fp32 rotation of k"
+    attention += n * hd * 4 + (n * 3 * d * a if gathered else 0)
     mlp = n * (mlp_width[0] + -(-mlp_width[1] // tp)) * a
     pixels = n * channels * a
     rotary = n * (hd // 2) * 4
     held = pixels + rotary_copies * rotary
     output = items * dummy.encoded_tokens * out * a
+    budget = max(max_num_batched_tokens, dummy.tokens)
+    widened = release >= _QWEN2_VL_0_11 and dummy.encoded_tokens < budget
+    if widened:  # each output copied into a (budget, o) buffer; the loop variable keeps the split's storage
+        output += items * budget * out * a
     kept = output + cached * rotary + (0 if v2_runner else pixels)
     phase = "attention" if attention >= mlp else "MLP"
     video = (f", {dummy.encoded_tokens:,} tokens encoded (the dummy video's frames follow "
@@ -347,9 +409,10 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
              if dummy.modality == "video" else "")
     formula = (f"{items} {dummy.modality} item(s) × {dummy.tokens:,} tokens{video} ({dummy.patches:,} patches of "
                f"{p}×{p}; max_pixels {QWEN2_VL_PROCESSOR['max_pixels']:,}): held {held / 2**30:.2f} GiB (pixels, "
-               f"rotary) + block {phase} {max(attention, mlp) / 2**30:.2f} GiB (attention N·(2d + 7d/tp)·a + fp32 "
-               f"rotation vs MLP {mlp_how}, d {d}, i {i}); kept for the text run {kept / 2**30:.2f} GiB "
-               f"(outputs{'' if v2_runner else ' + dummy pixels'})")
+               f"rotary) + block {phase} {max(attention, mlp) / 2**30:.2f} GiB (attention {rot_how} vs MLP "
+               f"{mlp_how}, d {d}, i {i}); kept for the text run {kept / 2**30:.2f} GiB (outputs"
+               f"{f' widened to the {budget:,}-token budget' if widened else ''}"
+               f"{'' if v2_runner else ' + dummy pixels'})")
     return EncoderProfile(peak=Bytes(held + max(attention, mlp)), kept=Bytes(kept), items=items,
                           modality=dummy.modality, tokens_per_item=dummy.tokens, formula=formula), ""
 
