@@ -1,4 +1,4 @@
-"""vLLM 0.10.0–0.11.2's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from the wheels.
+"""vLLM 0.10.0–0.12.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
   3,584² px, 128 × 128 = 16,384 merged tokens, 65,536 patches of 14 × 14 (``qwen2_vl.py``
@@ -121,14 +121,14 @@ def test_tp_gathers_qkv_and_shards_the_rest():
 
 @pytest.mark.parametrize("release,modelled", [((0, 9, 2), False), ((0, 10, 0), True), ((0, 10, 2), True),
                                               ((0, 11, 0), True), ((0, 11, 1), True), ((0, 11, 2), True),
-                                              ((0, 12, 0), False),
+                                              ((0, 12, 0), True), ((0, 13, 0), False),
                                               ((0, 19, 0), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.11.2" in why
+        assert "0.10.0–0.12.0" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -138,8 +138,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_11_2_and_warns_from_0_12():
-    new, old = _plan("0.10.2"), _plan("0.12.0")
+def test_plan_charges_the_pass_to_0_12_0_and_warns_from_0_13():
+    new, old = _plan("0.10.2"), _plan("0.13.0")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -147,7 +147,10 @@ def test_plan_charges_the_pass_to_0_11_2_and_warns_from_0_12():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.11.2" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.12.0" in w for w in old.warnings)
+    twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
+    assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
+    assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
     skipped = _plan("0.10.2", skip_mm_profiling=True)
     assert not any(li.item == PHASE for li in skipped.ledger.items)
     assert not any("vision encoder" in w for w in skipped.warnings)
@@ -211,12 +214,60 @@ def test_0_11_1_copies_q_and_k_once(release):
     assert _enc(QWEN2_VL, release, mnbt=32768)[0].kept.bytes == _enc(QWEN2_VL, (0, 11, 0), mnbt=32768)[0].kept.bytes
 
 
-def test_0_11_1_tp2_gathers_only_for_qwen2_vl():
+def test_0_11_1_tp2_gathers_for_neither_tower():
+    # helper q3vl: 0.11.1 and 0.11.2 ``Qwen2VisionAttention.split_qkv`` is only ``chunk`` + ``view`` (no
+    # ``tensor_model_parallel_all_gather``, which 0.11.0 still calls)
     hd = 80
     base = N * (2 * 1280 + 7 * 640) * 2 + N * 2 * 640 * 8 + N * hd * 4
     assert N * (4 * 1280 + 4 * 1710) * 2 < base  # Qwen2.5-VL native MLP (i 3420 / 2)
+    assert N * (3 * 1280 + 8 * 640) * 2 < base  # after the kernel: below the rotation at tp = 2
     assert _enc(QWEN25_VL, (0, 11, 1), tp=2)[0].peak.bytes == N * 1176 * 2 + 2 * N * (hd // 2) * 4 + base
-    assert _enc(QWEN2_VL, (0, 11, 1), tp=2)[0].peak.bytes == N * 1176 * 2 + N * (hd // 2) * 4 + base + N * 3 * 1280 * 2
+    assert N * (3 * 1280 + 3 * 2560) * 2 < base  # Qwen2-VL native QuickGELU (i 5120 / 2)
+    assert _enc(QWEN2_VL, (0, 11, 1), tp=2)[0].peak.bytes == N * 1176 * 2 + N * (hd // 2) * 4 + base
     # 0.11.0 still all-gathers for both towers (split_qkv)
     old = N * (2 * 1280 + 10 * 640) * 2 + N * 2 * 640 * 8 + N * hd * 4 + N * 3 * 1280 * 2
     assert _enc(QWEN25_VL, (0, 11, 0), tp=2)[0].peak.bytes == N * 1176 * 2 + 2 * N * (hd // 2) * 4 + old
+
+
+# vLLM 0.12.0 (helper q3vl): q‖k rotated in bf16 (flash-attn Triton ``apply_rotary``, no fp32 copy); cos and sin,
+# hd/2 wide each, indexed once per tower from ``get_rope``'s model-dtype ``cos_sin_cache``; Qwen2.5-VL's
+# ``get_rope_by_thw`` lru-caches one grid's pair; ``profile_run`` widens only outputs shorter than t (never here).
+
+def test_0_12_0_qwen2_vl_rotates_in_bf16():
+    d, i, hd = 1280, 5120, 80
+    held = N * 1176 * 2 + N * hd * 2  # pixels; cos + sin in bf16 (N·hd/2·2 B each)
+    attention = N * (3 * d + 8 * d) * 2  # input, norm, qkv 3d, q‖k 2d, rotated 2d, output d, projection d
+    mlp = N * (3 * d + 3 * i) * 2  # native QuickGELU, as 0.10.2–0.11.2
+    assert mlp > attention > N * (2 * d + 7 * d) * 2  # after the kernel beats the rotation; the MLP beats both
+    enc, why = _enc(QWEN2_VL, (0, 12, 0))
+    assert why == "" and enc.peak.bytes == held + mlp == 2_681_208_832  # N·hd·2 = the old N·(hd/2)·4
+    assert enc.peak.bytes < _enc(QWEN2_VL, (0, 11, 2))[0].peak.bytes == 3_037_724_672
+    eager = _enc(QWEN2_VL, (0, 12, 0), eager=True)[0]  # CUDA QuickGELU: 3d + 2i < 3d + 8d
+    assert eager.peak.bytes == held + attention
+    two = _enc(QWEN2_VL, (0, 12, 0), tp=2)[0]  # no all-gather
+    assert two.peak.bytes == held + max(N * (3 * d + 8 * 640) * 2, N * (3 * d + 3 * 2560) * 2)
+
+
+def test_0_12_0_qwen25_vl_table_cached_per_grid():
+    d, i, hd = 1280, 3420, 80
+    enc = _enc(QWEN25_VL, (0, 12, 0))[0]
+    mlp = N * (4 * d + 4 * i) * 2
+    assert mlp > N * 11 * d * 2
+    assert enc.peak.bytes == N * 1176 * 2 + N * hd * 2 + N * hd * 2 + mlp  # the cat copy and the cached pair
+    assert enc.kept.bytes == 16384 * 3584 * 2 + N * hd * 2 + N * 1176 * 2
+    # two items (budget 32,768): the cat copy doubles, the lru-cached pair is one grid's
+    two = _enc(QWEN25_VL, (0, 12, 0), mnbt=32768)[0]
+    assert two.items == 2
+    assert two.peak.bytes == 2 * N * 1176 * 2 + 2 * N * hd * 2 + N * hd * 2 + 2 * mlp
+    assert two.kept.bytes == 2 * 16384 * 3584 * 2 + N * hd * 2 + 2 * N * 1176 * 2
+    old = _enc(QWEN25_VL, (0, 11, 2), mnbt=32768)[0]  # same per-grid cache rule before 0.12, fp32 angles
+    assert old.kept.bytes - 2 * N * 1176 * 2 == 2 * 16384 * 3584 * 2 + 2 * 32768 * 3584 * 2 + N * (hd // 2) * 4
+
+
+def test_0_12_0_keeps_outputs_unwidened():
+    # 0.11.x widened each output to the 32,768-token budget; 0.12.0 widens only below t, and the dummy is t
+    wide = _enc(QWEN2_VL, (0, 11, 2), mnbt=32768)[0]
+    now = _enc(QWEN2_VL, (0, 12, 0), mnbt=32768)[0]
+    assert now.items == 2 and now.kept.bytes == 2 * 16384 * 1536 * 2 + 2 * N * 1176 * 2
+    assert wide.kept.bytes - now.kept.bytes == 2 * 32768 * 1536 * 2
+    assert _dummy((0, 12, 0), 1_000_000).tokens == _dummy((0, 12, 0), 1_000_000).encoded_tokens == 7 * 16384

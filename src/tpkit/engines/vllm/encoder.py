@@ -1,6 +1,6 @@
 """vLLM V1's multimodal encoder profile: the vision tower's peak on the dummy batch and the outputs it keeps.
 
-Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.14.1, 0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.19.0, 0.20.0, 0.25.1 and 0.29.0
+Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.14.1, 0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.19.0, 0.20.0, 0.25.1 and 0.29.0
 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
@@ -49,7 +49,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.11.2 (below; the tower's code changes again from 0.12).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.12.0 (below; the tower's code changes again from 0.13).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -144,14 +144,15 @@ Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, wit
   ``layers/rotary_embedding/common.py``, ``layers/conv.py`` are identical): Qwen2.5-VL's ``qkv`` is a
   ``QKVParallelLinear`` whose output is rearranged as a view (b s three head hd); ``qk_reshaped`` (2d/tp) is the
   one copy, and it goes through ``apply_rotary_pos_emb_vision`` (``dispatch_rotary_emb_function`` → flash-attn's
-  Triton ``apply_rotary_emb`` on CUDA; fp32 copy and output, cast back).  Qwen2-VL keeps ``split_qkv`` (all-gather
-  when tp > 1) but drops the contiguous copies: ``torch.cat([q, k])`` (2d/tp) of the views.  Both:
+  Triton ``apply_rotary_emb`` on CUDA; fp32 copy and output, cast back).  Qwen2-VL's ``split_qkv`` no longer
+  all-gathers (only ``chunk`` and ``view``; read in both wheels, helper q3vl) and the contiguous copies are gone:
+  ``torch.cat([q, k])`` (2d/tp) of the views.  Both:
 
-    attention  N·(2d + 7d/tp)·a + N·(2d/tp)·8 + N·hd·4 (+ N·3d·a gathered for Qwen2-VL when tp > 1: v stays a
-               view of it)
+    attention  max(N·(2d + 7d/tp)·a + N·(2d/tp)·8 + N·hd·4, N·(3d + 8d/tp)·a)
 
   The attention kernel (``vit_flash_attn_wrapper``, a custom op over views) adds the output (d/tp) and the
-  projection (d), below the rotation.  The block, MLP (``MergedColumnParallelLinear`` gate_up, ``SiluAndMul``;
+  projection (d) while qkv, q‖k and its cast copy stay referenced: the second term, which reaches the rotation
+  only at tp ≥ 8 (ties it there for d = 1280), where the MLP is larger still for both released towers.  The block, MLP (``MergedColumnParallelLinear`` gate_up, ``SiluAndMul``;
   QuickGELU), norms, rotary tables, window reorder and merger are as in 0.10.2 (``forward`` bodies compared);
   ``CustomOp.default_on`` still turns the custom ops off under Inductor (``custom_ops`` "none", ``vllm.py``).
   ``Conv3dLayer``'s unfold + ``F.linear`` patch embed copies the pixels once (N·C·a) before the blocks, below
@@ -159,10 +160,36 @@ Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, wit
   ``compile_mm_encoder`` (``should_torch_compile_mm_vit``), default off: the plan assumes it off (compiled,
   Inductor would decide the live set, which is not modelled).  The dummy builders' ``mm_options`` overrides can
   only shrink the dummy; none is assumed.  ``profile_run`` widens kept outputs as in 0.11.0.
-  0.12.0 rotates in the activation dtype (``apply_rotary_pos_emb_vision(t, cos, sin)``, no ``t.float()``) with
-  cos/sin taken once per tower from a ``RotaryEmbedding`` cache (``get_cos_sin``; lru-cached per grid for
-  Qwen2.5-VL); those tables' dtype and lifetimes were not pinned, and 0.13.0+ use ``ApplyRotaryEmb`` /
-  ``MMEncoderAttention``: from 0.12.0 the plan keeps the warning.
+  0.12.0 (helper q3vl; the wheel's ``qwen2_vl.py``, ``qwen2_5_vl.py``, ``layers/rotary_embedding/__init__.py``
+  ``get_rope``, ``base.py`` ``RotaryEmbeddingBase.__init__`` / ``get_cos_sin``, ``common.py``
+  ``dispatch_rotary_emb_function``, ``vllm_flash_attn/ops/triton/rotary.py`` ``apply_rotary``,
+  ``v1/worker/gpu_model_runner.py`` ``profile_run``; the dummy builders, ``multimodal/profiling.py``,
+  ``custom_op.py``, ``layernorm.py`` and the MLP / block bodies unchanged from 0.11.2):
+
+  - rotary tables: ``get_rope(head_dim, rotary_dim=hd/2, max_position=8192)`` builds ``cos_sin_cache`` at load in
+    ``torch.get_default_dtype()`` (the model dtype; a buffer, not an activation).  ``rot_pos_emb`` indexes it once
+    per tower call: cos and sin, N·(hd/2)·a each, referenced by the tower's locals through every block, so
+    N·hd·a held.  Qwen2.5-VL's ``get_rope_by_thw`` is ``lru_cache``d: the window-ordered cos/sin of one grid stay
+    on the GPU after the profile (all dummy items share one grid: one item's N·hd·a, held and kept), and
+    ``torch.cat`` copies them per item (N·hd·a).  Before 0.12 the same structure held the fp32 angle table,
+    N·(hd/2)·4, once per item (the cached copy likewise one item's).
+  - rotation: ``apply_rotary_pos_emb_vision(t, cos, sin)`` passes the bf16 q‖k straight to flash-attn's Triton
+    ``apply_rotary`` (it asserts x and cos share a dtype; ``empty_like`` output); ``type_as`` is then a no-op.
+    No fp32 copy, no per-block cos/sin.  q/k/v handling as 0.11.2 (Qwen2.5-VL ``qk_reshaped``, Qwen2-VL
+    ``torch.cat`` of views; neither all-gathers).  So the peak of the block's attention is after the kernel:
+
+    attention  N·(3d + 8d/tp)·a   the input and its norm, qkv (3d), q‖k (2d), rotated q‖k (2d), the output (d),
+                                  sharded; the all-reduced projection (d) — the Qwen3-VL attention's form
+    MLP        as 0.10.2–0.11.2 (native ops under Inductor: ``custom_ops`` "none" when the mode is
+               VLLM_COMPILE; ``--enforce-eager`` forces -O0 and "all"), which now beats the attention for both
+               released towers at tp = 1
+    held       N·C·a + N·hd·a (+ one item's N·hd·a cached, Qwen2.5-VL)
+    output     items·t·o·a: ``profile_run`` now widens an output only when it has fewer rows than the modality's
+               max tokens per item, which never holds here (the dummy is built from max_model_len, as in 0.11)
+
+  0.13.0 replaces the rotation and the attention with the ``ApplyRotaryEmb`` and ``MMEncoderAttention`` custom
+  ops and drops ``rotary_dim`` from ``get_rope``; it was not read far enough, so from 0.13.0 the plan keeps the
+  warning.
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -200,13 +227,16 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 11, 2)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 12, 0)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
 rotated concatenated, and the runner widens each kept output to the encoder budget (module docstring)"""
 _QWEN2_VL_0_11_1 = (0, 11, 1)
 """0.11.1: q/k/v are views of qkv (no contiguous copies); Qwen2.5-VL's qkv is a QKVParallelLinear (no all-gather)"""
+_QWEN2_VL_0_12 = (0, 12, 0)
+"""0.12.0: q‖k rotated in the activation dtype with cos/sin tables of the model dtype taken once per tower from
+``get_rope``'s cache; no output is widened (module docstring)"""
 _QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
 _QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
 _QWEN25_FUSED_MLP = (0, 10, 1)  # merged gate_up and the fused add-norm block from 0.10.1
@@ -299,7 +329,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.11.2's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.12.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -312,7 +342,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.11.2 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.12.0 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     side = _smart_resize_side(QWEN2_VL_PROCESSOR["max_pixels"], p * m)
@@ -338,7 +368,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.11.2 only (0.12 and "
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.12.0 only (0.13 and "
                 "later replace the vision attention and rotary code again)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
@@ -350,7 +380,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.11.2 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.12.0 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
@@ -367,7 +397,7 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
         i = int(d * float(vc.get("mlp_ratio", 4)))
         out = int(vc.get("hidden_size") or model.hidden_size)
         mlp_width = (3 * d, (2 if enforce_eager else 3) * i)
-        rotary_copies, cached = 1, 0
+        cached = 0
         mlp_how = "QuickGELU " + ("CUDA kernel" if enforce_eager else "native")
     else:
         d, i = int(vc["hidden_size"]), int(vc["intermediate_size"])
@@ -378,31 +408,42 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
             mlp_width, mlp_how = (3 * d, 3 * i), "SiluAndMul / fused add-norm CUDA ops"
         else:
             mlp_width, mlp_how = (4 * d, 4 * i), "SiluAndMul / RMSNorm native"
-        rotary_copies, cached = 2, 1
+        cached = 1
     hd = d // heads
     n, a = items * dummy.patches, act_bytes
     shard = -(-d // tp)
-    gathered = tp > 1 and (release < _QWEN2_VL_0_11_1 or wrapper == "qwen2_vl")
-    if release >= _QWEN2_VL_0_11_1:  # q‖k copied once from the qkv views, rotated in fp32, cast back
-        attention = n * (2 * d + 7 * shard) * a + n * 2 * shard * 8
+    gathered = tp > 1 and release < _QWEN2_VL_0_11_1  # split_qkv's all-gather, gone from 0.11.1 (both towers)
+    # after the kernel: the input and its norm, qkv, the q‖k copy and its rotated (cast) copy, the attention
+    # output (sharded) and the all-reduced projection (d) — 0.11.1 and later
+    projection = n * (3 * d + 8 * shard) * a
+    if release >= _QWEN2_VL_0_12:  # q‖k copied once, rotated in the activation dtype (no fp32 copy, no cast)
+        attention = max(n * (2 * d + 7 * shard) * a, projection)
+        rot_how = "N·(3d + 8d/tp)·a, q‖k rotated in the activation dtype"
+    elif release >= _QWEN2_VL_0_11_1:  # q‖k copied once from the qkv views, rotated in fp32, cast back
+        attention = max(n * (2 * d + 7 * shard) * a + n * 2 * shard * 8 + n * hd * 4, projection)
         rot_how = "N·(2d + 7d/tp)·a + fp32 rotation of q‖k"
     elif release >= _QWEN2_VL_0_11:  # q and k rotated together: the concat, its fp32 copy/output and cast
-        attention = n * (2 * d + 10 * shard) * a + n * 2 * shard * 8
+        attention = n * (2 * d + 10 * shard) * a + n * 2 * shard * 8 + n * hd * 4
         rot_how = "N·(2d + 10d/tp)·a + fp32 rotation of q‖k"
     else:
-        attention = n * (2 * d + 7 * shard) * a + n * shard * 8
+        attention = n * (2 * d + 7 * shard) * a + n * shard * 8 + n * hd * 4
         rot_how = "N·(2d + 7d/tp)·a + fp32 rotation of k"
-    attention += n * hd * 4 + (n * 3 * d * a if gathered else 0)
+    attention += n * 3 * d * a if gathered else 0
     mlp = n * (mlp_width[0] + -(-mlp_width[1] // tp)) * a
     pixels = n * channels * a
-    rotary = n * (hd // 2) * 4
-    held = pixels + rotary_copies * rotary
+    if release >= _QWEN2_VL_0_12:  # cos and sin, hd/2 wide each, in the model dtype (``get_rope`` cache)
+        rotary, table = n * hd * a, dummy.patches * hd * a
+    else:  # the fp32 angle table, hd/2 wide
+        rotary, table = n * (hd // 2) * 4, dummy.patches * (hd // 2) * 4
+    # Qwen2.5-VL: ``get_rope_by_thw``'s lru_cache keeps one item's table (all dummy items share the grid) and
+    # ``torch.cat`` copies it per item
+    held = pixels + rotary + cached * table
     output = items * dummy.encoded_tokens * out * a
     budget = max(max_num_batched_tokens, dummy.tokens)
-    widened = release >= _QWEN2_VL_0_11 and dummy.encoded_tokens < budget
+    widened = _QWEN2_VL_0_11 <= release < _QWEN2_VL_0_12 and dummy.encoded_tokens < budget
     if widened:  # each output copied into a (budget, o) buffer; the loop variable keeps the split's storage
         output += items * budget * out * a
-    kept = output + cached * rotary + (0 if v2_runner else pixels)
+    kept = output + cached * table + (0 if v2_runner else pixels)
     phase = "attention" if attention >= mlp else "MLP"
     video = (f", {dummy.encoded_tokens:,} tokens encoded (the dummy video's frames follow "
              f"{'max_num_batched_tokens' if dummy.encoded_tokens != dummy.tokens else 'max_model_len'})"
