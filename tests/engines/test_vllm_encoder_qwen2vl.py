@@ -1,4 +1,5 @@
-"""vLLM 0.10.0–0.12.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from the wheels.
+"""vLLM 0.10.0–0.13.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
+the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
   3,584² px, 128 × 128 = 16,384 merged tokens, 65,536 patches of 14 × 14 (``qwen2_vl.py``
@@ -121,14 +122,14 @@ def test_tp_gathers_qkv_and_shards_the_rest():
 
 @pytest.mark.parametrize("release,modelled", [((0, 9, 2), False), ((0, 10, 0), True), ((0, 10, 2), True),
                                               ((0, 11, 0), True), ((0, 11, 1), True), ((0, 11, 2), True),
-                                              ((0, 12, 0), True), ((0, 13, 0), False),
+                                              ((0, 12, 0), True), ((0, 13, 0), True), ((0, 14, 1), False),
                                               ((0, 19, 0), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.12.0" in why
+        assert "0.10.0–0.13.0" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -138,8 +139,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_12_0_and_warns_from_0_13():
-    new, old = _plan("0.10.2"), _plan("0.13.0")
+def test_plan_charges_the_pass_to_0_13_0_and_warns_from_0_14():
+    new, old = _plan("0.10.2"), _plan("0.14.1")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -147,10 +148,12 @@ def test_plan_charges_the_pass_to_0_12_0_and_warns_from_0_13():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.12.0" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.13.0" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
+    thirteen = next(li for li in _plan("0.13.0").ledger.items if li.item == PHASE)
+    assert thirteen.bytes.bytes == 2_681_208_832 and not any("vision encoder" in w for w in _plan("0.13.0").warnings)
     skipped = _plan("0.10.2", skip_mm_profiling=True)
     assert not any(li.item == PHASE for li in skipped.ledger.items)
     assert not any("vision encoder" in w for w in skipped.warnings)
@@ -271,3 +274,34 @@ def test_0_12_0_keeps_outputs_unwidened():
     assert now.items == 2 and now.kept.bytes == 2 * 16384 * 1536 * 2 + 2 * N * 1176 * 2
     assert wide.kept.bytes - now.kept.bytes == 2 * 32768 * 1536 * 2
     assert _dummy((0, 12, 0), 1_000_000).tokens == _dummy((0, 12, 0), 1_000_000).encoded_tokens == 7 * 16384
+
+
+# vLLM 0.13.0 (helper q3vl): ``ApplyRotaryEmb`` / ``MMEncoderAttention`` keep 0.12.0's live set; Qwen2-VL's
+# ``split_qkv`` all-gathers again when tp > 1; the dummy image factorises max_pixels // (patch × merge)².
+
+def test_0_13_0_matches_0_12_0_at_tp1():
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for mnbt in (2048, 32768):
+            a, b = _enc(stem, (0, 12, 0), mnbt=mnbt)[0], _enc(stem, (0, 13, 0), mnbt=mnbt)[0]
+            assert (a.peak, a.kept, a.items) == (b.peak, b.kept, b.items)
+    assert _enc(QWEN2_VL, (0, 13, 0), eager=True)[0].peak.bytes == N * 1176 * 2 + N * 80 * 2 + N * 11 * 1280 * 2
+
+
+def test_0_13_0_qwen2_vl_gathers_again_at_tp2():
+    d, i, hd = 1280, 5120, 80
+    held = N * 1176 * 2 + N * hd * 2
+    attention = N * (3 * d + 8 * 640) * 2 + N * 3 * d * 2  # + the gathered qkv, of which q, k, v are views
+    assert attention > N * (3 * d + 3 * 2560) * 2
+    assert _enc(QWEN2_VL, (0, 13, 0), tp=2)[0].peak.bytes == held + attention
+    assert _enc(QWEN2_VL, (0, 12, 0), tp=2)[0].peak.bytes == held + N * (3 * d + 3 * 2560) * 2  # MLP, no gather
+    # Qwen2.5-VL's QKVParallelLinear: no gather in either release
+    assert _enc(QWEN25_VL, (0, 13, 0), tp=2)[0].peak == _enc(QWEN25_VL, (0, 12, 0), tp=2)[0].peak
+
+
+def test_0_13_0_image_is_factorised():
+    vc = {**_model(QWEN2_VL).extra["vision_config"], "patch_size": 12}  # unit 24: 12,845,056 // 576 = 22,300
+    old = qwen2_vl_dummy(vc, release=(0, 12, 0), max_model_len=4096, max_num_batched_tokens=2048)
+    new = qwen2_vl_dummy(vc, release=(0, 13, 0), max_model_len=4096, max_num_batched_tokens=2048)
+    assert old.tokens == 149 * 149 == 22_201  # smart_resize: floor(3,584 / 24) = 149 per edge
+    assert new.tokens == 100 * 223 == 22_300 and new.patches == 4 * 22_300  # 22,300 = 2² · 5² · 223
+    assert _dummy((0, 13, 0), 4096).tokens == 16384 and _dummy((0, 13, 0), 1_000_000).tokens == 7 * 16384

@@ -1,6 +1,7 @@
 """vLLM V1's multimodal encoder profile: the vision tower's peak on the dummy batch and the outputs it keeps.
 
-Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.14.1, 0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.19.0, 0.20.0, 0.25.1 and 0.29.0
+Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.1,
+0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.19.0, 0.20.0, 0.25.1 and 0.29.0
 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
@@ -49,7 +50,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.12.0 (below; the tower's code changes again from 0.13).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.13.0 (below; 0.14 and later not read for this tower).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -77,7 +78,8 @@ Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, wit
 (``qwen2_vl.py``, ``qwen2_5_vl.py``, ``multimodal/registry.py``, ``multimodal/profiling.py``,
 ``v1/worker/gpu_model_runner.py``, ``model_executor/custom_op.py``, ``layers/activation.py``, ``layers/layernorm.py``):
 
-* The image (``Qwen2VLProcessingInfo.get_image_size_with_most_features`` → ``_get_vision_info``, 0.10.0–0.12.0):
+* The image (``Qwen2VLProcessingInfo.get_image_size_with_most_features`` → ``_get_vision_info``, 0.10.0–0.12.0;
+  0.13.0 below):
   transformers' ``smart_resize`` of a 9,999,999² image under the processor's ``max_pixels``.  The released
   preprocessor_config.json of Qwen2-VL and of Qwen2.5-VL both give max_pixels 12,845,056 (min_pixels 3,136; public
   copies found with the code-search tools: a Qwen2.5-VL-7B-Instruct processor dump and a test fixture trimmed from
@@ -152,7 +154,8 @@ Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, wit
 
   The attention kernel (``vit_flash_attn_wrapper``, a custom op over views) adds the output (d/tp) and the
   projection (d) while qkv, q‖k and its cast copy stay referenced: the second term, which reaches the rotation
-  only at tp ≥ 8 (ties it there for d = 1280), where the MLP is larger still for both released towers.  The block, MLP (``MergedColumnParallelLinear`` gate_up, ``SiluAndMul``;
+  only at tp ≥ 8 (ties it there for d = 1280), where the MLP is larger still for both released towers.
+  The block, MLP (``MergedColumnParallelLinear`` gate_up, ``SiluAndMul``;
   QuickGELU), norms, rotary tables, window reorder and merger are as in 0.10.2 (``forward`` bodies compared);
   ``CustomOp.default_on`` still turns the custom ops off under Inductor (``custom_ops`` "none", ``vllm.py``).
   ``Conv3dLayer``'s unfold + ``F.linear`` patch embed copies the pixels once (N·C·a) before the blocks, below
@@ -187,9 +190,28 @@ Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, wit
     output     items·t·o·a: ``profile_run`` now widens an output only when it has fewer rows than the modality's
                max tokens per item, which never holds here (the dummy is built from max_model_len, as in 0.11)
 
-  0.13.0 replaces the rotation and the attention with the ``ApplyRotaryEmb`` and ``MMEncoderAttention`` custom
-  ops and drops ``rotary_dim`` from ``get_rope``; it was not read far enough, so from 0.13.0 the plan keeps the
-  warning.
+  0.13.0 (helper q3vl; the wheel's ``qwen2_vl.py``, ``qwen2_5_vl.py``, ``layers/rotary_embedding/common.py``
+  ``ApplyRotaryEmb``, ``attention/layers/mm_encoder_attention.py`` ``MMEncoderAttention``,
+  ``attention/ops/vit_attn_wrappers.py``, ``model_executor/custom_op.py``, ``distributed/utils.py``,
+  ``multimodal/registry.py`` / ``profiling.py``, ``v1/worker/gpu_model_runner.py``):
+
+  - the image: ``get_image_size_with_most_features`` no longer runs ``smart_resize`` on a huge image; it
+    factorises max_pixels // (patch × merge)² into the most-square pair with aspect ≤ 200, lowering the count
+    until one fits (as the Qwen3-VL rule above).  For the released processors (16,384 = 128²) nothing changes;
+    other patch sizes can differ (patch 12: 22,300 = 100 × 223 against smart_resize's 149² = 22,201).  The video
+    frames, their cap (14) and the dummy built from max_model_len are unchanged; ``get_mm_max_tokens`` counts
+    embeddings, which for these towers are the tokens.
+  - the rotation: ``ApplyRotaryEmb(enforce_enable=True)`` is on whatever ``custom_ops`` says
+    (``CustomOp._enforce_enable``); ``forward_cuda`` passes the bf16 tensor to flash-attn's ``apply_rotary_emb``
+    (``enable_fp32_compute`` defaults off): as 0.12.0.  ``get_rope`` takes ``partial_rotary_factor`` 0.5 instead
+    of ``rotary_dim``: the same hd/2 table, model dtype.
+  - the attention: ``MMEncoderAttention.forward_cuda`` → ``vit_flash_attn_wrapper`` over views; the caller's
+    ``rearrange(...).contiguous()`` copies nothing for one batch row.  Qwen2-VL's ``split_qkv`` all-gathers qkv
+    again when tp > 1 and takes this rank's q, k, v as views of it (``split_tensor_along_last_dim`` without
+    contiguous chunks), so + N·3d·a gathered, as before 0.11.1.
+  - ``profile_run`` stores each output under its own key and widens nothing: kept as 0.12.0.
+
+  From 0.14 the plan keeps the warning (not read for this tower).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -227,7 +249,7 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 12, 0)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 13, 0)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -237,6 +259,9 @@ _QWEN2_VL_0_11_1 = (0, 11, 1)
 _QWEN2_VL_0_12 = (0, 12, 0)
 """0.12.0: q‖k rotated in the activation dtype with cos/sin tables of the model dtype taken once per tower from
 ``get_rope``'s cache; no output is widened (module docstring)"""
+_QWEN2_VL_0_13 = (0, 13, 0)
+"""0.13.0: the dummy image factorises max_pixels // (patch × merge)² (aspect ≤ 200); Qwen2-VL's ``split_qkv``
+all-gathers again when tp > 1; ``ApplyRotaryEmb`` / ``MMEncoderAttention`` keep 0.12.0's live set"""
 _QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
 _QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
 _QWEN25_FUSED_MLP = (0, 10, 1)  # merged gate_up and the fused add-norm block from 0.10.1
@@ -329,7 +354,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.12.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.13.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -342,11 +367,15 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.12.0 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.13.0 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
-    side = _smart_resize_side(QWEN2_VL_PROCESSOR["max_pixels"], p * m)
-    image = side * side
+    if release >= _QWEN2_VL_0_13:  # the largest token count factorised into an aspect ratio ≤ 200
+        h, w = _most_features(QWEN2_VL_PROCESSOR["max_pixels"], p * m)
+        image = h * w
+    else:  # smart_resize of a 9,999,999² image
+        side = _smart_resize_side(QWEN2_VL_PROCESSOR["max_pixels"], p * m)
+        image = side * side
     cap = 14 if release >= _QWEN2_VL_0_11 else 16
     start = 1 if release >= _QWEN2_VL_0_11 else 0
     room = max_model_len - (0 if release >= _QWEN2_VL_NO_IMAGE_OFF else image)
@@ -368,8 +397,8 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.12.0 only (0.13 and "
-                "later replace the vision attention and rotary code again)")
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.13.0 only (0.14 and "
+                "later were not read for this tower)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < _QWEN3_VL_FROM:
@@ -380,7 +409,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.12.0 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.13.0 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
@@ -412,7 +441,8 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
     hd = d // heads
     n, a = items * dummy.patches, act_bytes
     shard = -(-d // tp)
-    gathered = tp > 1 and release < _QWEN2_VL_0_11_1  # split_qkv's all-gather, gone from 0.11.1 (both towers)
+    # split_qkv's all-gather: both towers before 0.11.1; none in 0.11.1–0.12.0; Qwen2-VL again from 0.13.0
+    gathered = tp > 1 and (release < _QWEN2_VL_0_11_1 or (release >= _QWEN2_VL_0_13 and wrapper == "qwen2_vl"))
     # after the kernel: the input and its norm, qkv, the q‖k copy and its rotated (cast) copy, the attention
     # output (sharded) and the all-reduced projection (d) — 0.11.1 and later
     projection = n * (3 * d + 8 * shard) * a
