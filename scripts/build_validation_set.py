@@ -260,6 +260,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                            "need at least 22.7 GiB, which leaves the 24 GB class (RTX 4090 / RTX 3090: 23.65 / 23.58 "
                            "GiB CUDA totals). Planned on the first candidate; every candidate's prediction lies inside "
                            "the others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
+    # helper mv4 (2026-12-04): vLLM server logs committed to public repositories (logs/vllm_server.log; logs also
+    # in tests/logs/data/vllm/ as vl_200-)
+    "vp_120": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
 }
 
 SGLANG_PUBLIC = {
