@@ -264,6 +264,7 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # in tests/logs/data/vllm/ as vl_200-)
     "vp_120": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
     "vp_121": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
+    "vp_122": ("0.30.0", "printed banner 'version 0.30.0' and 'Initializing a V1 LLM engine (v0.30.0)'", {}, None),
 }
 
 SGLANG_PUBLIC = {
