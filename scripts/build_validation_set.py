@@ -273,6 +273,7 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                            "leaves the 24 GB class (RTX 4090 / RTX 3090: 23.65 / 23.58 GiB CUDA totals; RTX A5000 "
                            "similar). Planned on the first candidate; every candidate's prediction lies inside the "
                            "others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
+    "vp_124": ("0.12.0", "printed 'vLLM API server version 0.12.0'", {}, None),
 }
 
 SGLANG_PUBLIC = {

@@ -182,9 +182,12 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     configs: vl_137 (DialoGPT-small) and vl_138 (Phi-3-mini-4k-instruct) hit, no other row moved: 98 of the 122.
     Helper mv4 (2026-12-04) added six anchored vLLM server logs committed to public repositories (vl_200-vl_205:
     0.9.2-0.30.0, an H200, 2 x A100 40 GB with a 70B AWQ, a T4, 4 x 24 GB PCIe, two unnamed GPUs; no rule
-    changed): all hit, 104 of the 128."""
+    changed): all hit; and vl_206 (0.12.0, Qwen3-VL-30B-A3B-Instruct, tp 2 on H100s): a miss by 144 tokens
+    (-0.02 %), 104 of the 129. Its cause is in the 0.12.0 wheel (v1/core/kv_cache_utils.py get_kv_cache_configs: every
+    worker gets the smallest num_blocks among the workers) while only rank 0 prints 'Available KV cache memory': rank
+    1 had at least two blocks less; not fixed (the other rank's budget is not in the log)."""
     rows = _capacity_rows()
-    assert len(rows) == 128
+    assert len(rows) == 129
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
     assert len(hits) >= 104, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
