@@ -185,11 +185,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     changed): all hit; and vl_206 (0.12.0, Qwen3-VL-30B-A3B-Instruct, tp 2 on H100s): a miss by 144 tokens
     (-0.02 %), 104 of the 129. Its cause is in the 0.12.0 wheel (v1/core/kv_cache_utils.py get_kv_cache_configs: every
     worker gets the smallest num_blocks among the workers) while only rank 0 prints 'Available KV cache memory': rank
-    1 had at least two blocks less; not fixed (the other rank's budget is not in the log)."""
+    1 had at least two blocks less; not fixed (the other rank's budget is not in the log). And vl_207 (0.18.0,
+    Qwen3.5-9B hybrid on one unnamed GPU): a miss by -0.30 % (attention block 272 rebuilt, 528 printed) until the
+    assembled 9B config got the family's "mamba_ssm_dtype": "float32" (its SOURCE.md), then a hit: 105 of the 130."""
     rows = _capacity_rows()
-    assert len(rows) == 129
+    assert len(rows) == 130
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 104, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 105, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one
