@@ -274,6 +274,7 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                            "similar). Planned on the first candidate; every candidate's prediction lies inside the "
                            "others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
     "vp_124": ("0.12.0", "printed 'vLLM API server version 0.12.0'", {}, None),
+    "vp_125": ("0.19.1", "printed banner 'version 0.19.1' and 'Initializing a V1 LLM engine (v0.19.1)'", {}, None),
 }
 
 SGLANG_PUBLIC = {
