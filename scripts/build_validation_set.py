@@ -260,6 +260,21 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                            "need at least 22.7 GiB, which leaves the 24 GB class (RTX 4090 / RTX 3090: 23.65 / 23.58 "
                            "GiB CUDA totals). Planned on the first candidate; every candidate's prediction lies inside "
                            "the others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
+    # helper mv4 (2026-12-04): vLLM server logs committed to public repositories (logs/vllm_server.log; logs also
+    # in tests/logs/data/vllm/ as vl_200-)
+    "vp_120": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
+    "vp_121": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
+    "vp_122": ("0.30.0", "printed banner 'version 0.30.0' and 'Initializing a V1 LLM engine (v0.30.0)'", {}, None),
+    "vp_123": ("0.9.2", "printed 'vLLM API server version 0.9.2'",
+               {"gpu_assumed": {
+                   "gpu": "RTX-4090", "candidates": ["RTX-4090", "RTX-3090"],
+                   "note": "GPU not named (jyngjeon/multiagentsdebate; four PCIe-only GPUs); 6.95 GiB of weights + 12.79 "
+                           "GiB of KV per rank under 0.9 x total need at least 21.9 GiB plus the activation peak, which "
+                           "leaves the 24 GB class (RTX 4090 / RTX 3090: 23.65 / 23.58 GiB CUDA totals; RTX A5000 "
+                           "similar). Planned on the first candidate; every candidate's prediction lies inside the "
+                           "others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
+    "vp_124": ("0.12.0", "printed 'vLLM API server version 0.12.0'", {}, None),
+    "vp_125": ("0.19.1", "printed banner 'version 0.19.1' and 'Initializing a V1 LLM engine (v0.19.1)'", {}, None),
 }
 
 SGLANG_PUBLIC = {

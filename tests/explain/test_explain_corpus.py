@@ -179,11 +179,20 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Runner V2 runs; no capacity rule changed): vl_175, vl_176 and vl_179 print the anchor and hit (vl_177 / vl_178
     are the author's table rows, no engine line): with the others, 96 of the 122.
     Helper cfg4 (2026-12-04) taught the config loader GPT-2 / OPT key names and added the GPT-2 and Phi-3-mini
-    configs: vl_137 (DialoGPT-small) and vl_138 (Phi-3-mini-4k-instruct) hit, no other row moved: 98 of the 122."""
+    configs: vl_137 (DialoGPT-small) and vl_138 (Phi-3-mini-4k-instruct) hit, no other row moved: 98 of the 122.
+    Helper mv4 (2026-12-04) added six anchored vLLM server logs committed to public repositories (vl_200-vl_205:
+    0.9.2-0.30.0, an H200, 2 x A100 40 GB with a 70B AWQ, a T4, 4 x 24 GB PCIe, two unnamed GPUs; no rule
+    changed): all hit; and vl_206 (0.12.0, Qwen3-VL-30B-A3B-Instruct, tp 2 on H100s): a miss by 144 tokens
+    (-0.02 %), 104 of the 129. Its cause is in the 0.12.0 wheel (v1/core/kv_cache_utils.py get_kv_cache_configs: every
+    worker gets the smallest num_blocks among the workers) while only rank 0 prints 'Available KV cache memory': rank
+    1 had at least two blocks less; not fixed (the other rank's budget is not in the log). And vl_207 (0.18.0,
+    Qwen3.5-9B hybrid on one unnamed GPU): a miss by -0.30 % (attention block 272 rebuilt, 528 printed) until the
+    assembled 9B config got the family's "mamba_ssm_dtype": "float32" (its SOURCE.md), then a hit; and vl_208 (0.19.1,
+    Qwen2.5-Coder-14B-Instruct, a CUDA-graph capture crash after the pool was sized): a hit, 106 of the 131."""
     rows = _capacity_rows()
-    assert len(rows) == 122
+    assert len(rows) == 131
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 98, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 106, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one

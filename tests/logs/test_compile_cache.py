@@ -82,7 +82,9 @@ def test_a_run_that_compiles_any_graph_is_cold():
 def test_the_corpus_count():
     """Helper v2c (2026-12-04), every vLLM log in tests/logs/data (vllm/ and validation/): 5 cold, 11 warm, the rest
     neither: 119 of the 135 (most are excerpts without the compile lines).  With helper mv2's committed server logs
-    (lead, 2026-12-04): 11 cold (vl_125-vl_129 and vl_134 added), 13 warm (vl_133, vl_138), 125 neither, of 149."""
+    (lead, 2026-12-04): 11 cold (vl_125-vl_129 and vl_134 added), 13 warm (vl_133, vl_138), 125 neither, of 149.
+    Helper mv4 (2026-12-04): vl_206 warm (its excerpt keeps 'Directly load the compiled graph(s) ... from the cache'):
+    14 warm."""
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
@@ -90,7 +92,7 @@ def test_the_corpus_count():
             found[parsed.run.value("compile_cache")].append(path.stem)
     assert sorted(found["cold"]) == ["vl_025", "vl_044", "vl_050", "vl_056", "vl_125", "vl_126", "vl_127", "vl_128",
                                      "vl_129", "vl_134", "vl_160"]
-    assert len(found["warm"]) == 13 and {"vl_133", "vl_138", "vl_176"} <= set(found["warm"])
+    assert len(found["warm"]) == 14 and {"vl_133", "vl_138", "vl_176", "vl_206"} <= set(found["warm"])
 
 
 @pytest.mark.parametrize("case_id,state", [("vl_155", "warm"), ("vl_176", "warm"), ("vl_160", "cold")])

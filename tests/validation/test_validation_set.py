@@ -38,6 +38,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # (vp_082, 0.30.0 eager: -38.7 % -> +0.1 %): median 1.56 %, p90 7.32 %, 73/83 inside (88 %); with cfg3's vl_071
     # (-8.9 %) and vl_072 (-0.2 %): 85 scored, median 1.56 %, p90 7.94 %, 75/85 inside (88 %)
     # lead, after merging mv2 (2026-12-04): 93 scored, median 1.43 %, p90 8.14 %, 82/93 inside (88 %)
+    # helper mv4 (2026-12-04): vp_120-vp_125 added as printed from committed server logs (blind +0.1, -6.9 % (vp_121,
+    # 70B AWQ tp 2 on 40 GB A100s: outside its band), -3.6, +0.5, +5.1 % (vp_124, Qwen3-VL-30B-A3B tp 2 on H100s:
+    # outside), +0.6 %; no capacity rule changed): 99 scored, median 1.35 %, p90 6.9 %, 87/99 inside (level unchanged)
     "vllm": (0.015, 0.085, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);

@@ -358,7 +358,13 @@ class Scan:
         nothing before it places (no traceback, no start-up step) takes the phase of a traceback or call tree quoted
         right after it (a paste that gives the message first and its stack below)."""
         for i, f in enumerate(self.failures):
-            if f.severity != "error" or f.phase_evidence != _NO_STEP:
+            # vLLM V1 logs "EngineCore failed to start." with logger.exception (v1/engine/core.py run_engine_core,
+            # 0.10.0 wheel; vl_208's 0.19.1 prints it from core.py:1108): the message comes first and its traceback
+            # below, so the start-up step
+            # logged before it does not place it; the traceback quoted right after it does (helper mv4: vl_208)
+            after_header = f.evidence.startswith("EngineCore failed to start") and \
+                f.phase_evidence.startswith("last start-up step logged before it")
+            if f.severity != "error" or (f.phase_evidence != _NO_STEP and not after_header):
                 continue
             after = [tb for tb in self._tracebacks.values()
                      if tb.frames and f.line_no < tb.start <= f.line_no + _TB_REACH]
