@@ -19,3 +19,16 @@ def cli(capsys, *argv):
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def refused(capsys, *argv, says=()):
+    """The one error line of ``tpkit ARGV`` refused as a user mistake: exit 2, nothing on stdout, no traceback or
+    usage dump, and every phrase of ``says`` in that line."""
+    code, out, err = cli(capsys, *argv)
+    assert code == 2, (code, out, err)
+    assert "Traceback" not in err and "usage:" not in err and not out, (out, err)
+    error = [line for line in err.splitlines() if ": error: " in line]
+    assert len(error) == 1, err
+    for words in says:
+        assert words in error[0], (words, err)
+    return error[0]

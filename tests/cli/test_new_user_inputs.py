@@ -8,21 +8,10 @@ import os
 
 import pytest
 
-from clirun import SYNTHETIC_KIMI, cli
+from clirun import SYNTHETIC_KIMI, cli, refused
 from tpkit.runtime.machine_probe import no_gpu_reason
 
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
-
-
-def refused(capsys, *argv, says=()):
-    code, out, err = cli(capsys, *argv)
-    assert code == 2, (code, out, err)
-    assert "Traceback" not in err and "usage:" not in err and not out, (out, err)
-    error = [line for line in err.splitlines() if ": error: " in line]
-    assert len(error) == 1, err
-    for words in says:
-        assert words in error[0], (words, err)
-    return error[0]
 
 
 # --- explain: a file that is not a log ----------------------------------------------------------------------------

@@ -8,22 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.clirun import cli
+from clirun import cli, refused
 
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
 VLLM_LOG_WITHOUT_MODEL = Path(__file__).resolve().parents[1] / "logs" / "data" / "vllm" / "vl_001.log"
 """a vLLM V0 log whose lines print memory but no model name"""
-
-
-def refused(capsys, *argv, says=()):
-    code, out, err = cli(capsys, *argv)
-    assert code == 2, (code, out, err)
-    assert "Traceback" not in err and "usage:" not in err and not out, (out, err)
-    error = [line for line in err.splitlines() if ": error: " in line]
-    assert len(error) == 1, err
-    for words in says:
-        assert words in error[0], (words, err)
-    return error[0]
 
 
 # --- a flag of the other engine: the way out, and where the engine came from ---------------------------------------
