@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from encoder_replay import varlen_attention
+
 from tpkit.engines.vllm.encoder import encoder_profile
 from tpkit.models import from_config_dict
 
@@ -32,18 +34,6 @@ if not torch.cuda.is_available():  # pragma: no cover - CPU CI
 
 F = torch.nn.functional
 CONFIG = Path(__file__).resolve().parents[1] / "validation" / "configs" / "Qwen--Qwen3-VL-30B-A3B-Instruct-FP8.json"
-
-
-def _attention(q, k, v, n: int, heads: int, hd: int):
-    """FlashAttention varlen over one sequence of ``n`` tokens (vLLM's ViT FA path); SDPA when unavailable."""
-    cu = torch.tensor([0, n], dtype=torch.int32, device=q.device)
-    try:
-        return torch.ops.aten._flash_attention_forward(q, k, v, cu, cu, n, n, 0.0, False, False,
-                                                       scale=hd ** -0.5)[0]
-    except (RuntimeError, TypeError):  # pragma: no cover - torch without the varlen op
-        out = F.scaled_dot_product_attention(q.transpose(0, 1)[None], k.transpose(0, 1)[None],
-                                             v.transpose(0, 1)[None])
-        return out[0].transpose(0, 1)
 
 
 def _replay(vc: dict) -> int:
@@ -81,7 +71,7 @@ def _replay(vc: dict) -> int:
         rotated.copy_(qk)  # the Triton rotary kernel's single output
         q, k = rotated.unbind(0)
         v = qkv5[0, :, 2]
-        ctx = _attention(q, k, v, n, heads, hd).reshape(n, 1, d)
+        ctx = varlen_attention(q, k, v, n, hd).reshape(n, 1, d)
         proj = F.linear(ctx, *wo)
         del qkv, qkv5, qk, rotated, q, k, v, ctx
         x = x + proj

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from encoder_replay import varlen_attention
+
 from tpkit.engines.vllm.encoder import encoder_profile
 from tpkit.models import from_config_dict
 
@@ -31,18 +33,6 @@ if not torch.cuda.is_available():  # pragma: no cover - CPU CI
 
 F = torch.nn.functional
 CONFIGS = Path(__file__).resolve().parents[1] / "validation" / "configs"
-
-
-def _attention(q, k, v, n: int, hd: int):
-    """FlashAttention varlen over one sequence of ``n`` tokens; SDPA when unavailable (both linear in n)."""
-    cu = torch.tensor([0, n], dtype=torch.int32, device=q.device)
-    try:
-        return torch.ops.aten._flash_attention_forward(q, k, v, cu, cu, n, n, 0.0, False, False,
-                                                       scale=hd ** -0.5)[0]
-    except (RuntimeError, TypeError):  # pragma: no cover - torch without the varlen op
-        out = F.scaled_dot_product_attention(q.transpose(0, 1)[None], k.transpose(0, 1)[None],
-                                             v.transpose(0, 1)[None])
-        return out[0].transpose(0, 1)
 
 
 def _rotate(t, cos, sin):
@@ -95,7 +85,7 @@ def _replay(vc: dict, qwen25: bool) -> int:
         cos, sin = table.cos(), table.sin()
         q = _rotate(q, cos, sin)
         k = _rotate(k, cos, sin)
-        ctx = _attention(q[0], k[0], v[0], n, hd).reshape(n, 1, d)
+        ctx = varlen_attention(q[0], k[0], v[0], n, hd).reshape(n, 1, d)
         return F.linear(ctx, *wo)
 
     for _ in range(2):
