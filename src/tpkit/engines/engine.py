@@ -73,12 +73,15 @@ def check_fraction(name: str, value, meaning: str) -> None:
         raise PlanInputError(f"--{name} must be in the range (0, 1], got {value!r}; {meaning}" + percent_hint(value))
 
 
-def check_whole_numbers(options, names: tuple[str, ...]) -> None:
-    """Refuse a field of ``options`` among ``names`` that is set but is not a whole number ≥ 1."""
+def check_whole_numbers(options, names: tuple[str, ...], why: dict[str, str] | None = None) -> None:
+    """Refuse a field of ``options`` among ``names`` that is set but is not a whole number ≥ 1 (``why``: the
+    engine's own reason for a field, added in brackets)."""
     for name in names:
         value = getattr(options, name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value!r}")
+            reason = (why or {}).get(name)
+            raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value!r}"
+                                 + (f" ({reason})" if reason else ""))
 
 
 def check_switches(options, names: tuple[str, ...]) -> None:

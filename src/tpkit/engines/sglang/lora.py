@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tpkit.engines.engine import check_switches, check_whole_numbers
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
@@ -84,14 +85,9 @@ def normalise_targets(text: str | None, release: tuple[int, ...]) -> tuple[str, 
 
 def check_lora_flags(options, release: tuple[int, ...]) -> None:
     """Refuse the LoRA flags SGLang refuses, and a rank tpkit cannot infer (module docstring)."""
-    for name in ("max_loras_per_batch", "max_lora_rank"):
-        value = getattr(options, name)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value!r}"
-                                 + (" (SGLang asserts max_loras_per_batch > 0)" if name == "max_loras_per_batch"
-                                    else ""))
-    if not isinstance(options.enable_lora, bool):
-        raise PlanInputError(f"enable_lora must be True or False, got {options.enable_lora!r}")
+    check_whole_numbers(options, ("max_loras_per_batch", "max_lora_rank"),
+                        why={"max_loras_per_batch": "SGLang asserts max_loras_per_batch > 0"})
+    check_switches(options, ("enable_lora",))
     if options.lora_target_modules is not None:
         normalise_targets(options.lora_target_modules, release)
     if options.enable_lora and options.max_lora_rank is None:
@@ -100,13 +96,16 @@ def check_lora_flags(options, release: tuple[int, ...]) -> None:
                              "(e.g. --max-lora-rank 16)")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class SglangLora:
     """The LoRA memory pool of one GPU."""
 
     bytes: Bytes
+    """the pool's A/B buffers on one GPU (bytes)"""
     source: str
+    """how they were sized, in words"""
     notes: tuple[str, ...] = ()
+    """what is not modelled for this model or release"""
 
 
 def lora_pool(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, ...], *, max_loras_per_batch: int,

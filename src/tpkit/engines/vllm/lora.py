@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from tpkit.engines.engine import check_switches, check_whole_numbers
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
@@ -76,12 +77,8 @@ def allowed_ranks(release: tuple[int, ...]) -> tuple[int, ...]:
 
 def check_lora_flags(options, release: tuple[int, ...], version: str) -> None:
     """Refuse LoRA flags vLLM refuses (``LoRAConfig`` validation, ``config/lora.py`` / ``config.py``)."""
-    for name in ("max_loras", "max_lora_rank", "max_cpu_loras", "lora_extra_vocab_size"):
-        value = getattr(options, name)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise PlanInputError(f"--{name.replace('_', '-')} must be a whole number ≥ 1, got {value!r}")
-    if not isinstance(options.enable_lora, bool) or not isinstance(options.fully_sharded_loras, bool):
-        raise PlanInputError("enable_lora and fully_sharded_loras must be True or False")
+    check_whole_numbers(options, ("max_loras", "max_lora_rank", "max_cpu_loras", "lora_extra_vocab_size"))
+    check_switches(options, ("enable_lora", "fully_sharded_loras"))
     rank = options.max_lora_rank
     ranks = allowed_ranks(release)
     if rank is not None and rank not in ranks:
@@ -97,13 +94,16 @@ def check_lora_flags(options, release: tuple[int, ...], version: str) -> None:
                                  f"{version}; leave it out")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class VllmLora:
     """The LoRA buffers of one GPU."""
 
     bytes: Bytes
+    """the A/B buffers and punica metadata on one GPU (bytes)"""
     source: str
+    """how they were sized, in words"""
     notes: tuple[str, ...] = ()
+    """what is not modelled for this model or release"""
 
 
 def _linear(rank: int, in_a: int, out_b: int, slices: int = 1, rank_a: int | None = None) -> int:
