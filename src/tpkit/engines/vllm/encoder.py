@@ -73,8 +73,8 @@ i MLP width, a activation bytes, tp ranks with ``mm_encoder_tp_mode="weights"``,
 The vision attention itself (FlashAttention varlen, or SDPA per image) is linear in N and is not modelled past
 its output.  The whole term is an estimate: it sits inside the activation line's ± band (``memory.band``).
 
-Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, without ``text_config``, so
-``has_vision_encoder`` rather than ``is_multimodal`` admits them), read in the 0.10.0, 0.10.1 and 0.10.2 wheels
+Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, with ``vision_config`` beside the text
+fields and no ``text_config``, which ``models.config`` reads as multimodal), read in the 0.10.0, 0.10.1 and 0.10.2 wheels
 (``qwen2_vl.py``, ``qwen2_5_vl.py``, ``multimodal/registry.py``, ``multimodal/profiling.py``,
 ``v1/worker/gpu_model_runner.py``, ``model_executor/custom_op.py``, ``layers/activation.py``, ``layers/layernorm.py``):
 
@@ -233,7 +233,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
 __all__ = ["EncoderProfile", "encoder_profile", "not_modelled", "items_per_batch", "QWEN3_VL_PROCESSOR",
-           "QWEN2_VL_PROCESSOR", "DEFAULT_MM_LIMIT", "has_vision_encoder", "qwen2_vl_dummy"]
+           "QWEN2_VL_PROCESSOR", "DEFAULT_MM_LIMIT", "qwen2_vl_dummy"]
 
 DEFAULT_MM_LIMIT = 999
 """items per prompt of a modality when ``--limit-mm-per-prompt`` does not name it (V1; ``config/multimodal.py``
@@ -317,13 +317,6 @@ def _qwen3_vl_tokens(vc: dict) -> tuple[str, int, int]:
     if video > image:
         return "video", video, video * m * m
     return "image", image, image * m * m
-
-
-def has_vision_encoder(model: ModelSpec) -> bool:
-    """Whether vLLM profiles a vision encoder for ``model``: a wrapper with ``text_config``, or a Qwen2-VL /
-    Qwen2.5-VL config, whose text fields sit at the top level beside ``vision_config``."""
-    return model.is_multimodal or (model.extra.get("wrapper_model_type") in _QWEN2_VL_WRAPPERS
-                                   and isinstance(model.extra.get("vision_config"), dict))
 
 
 def _smart_resize_side(max_pixels: int, unit: int, side: int = 9_999_999) -> int:
@@ -419,7 +412,7 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
         return None, "the encoder budget is read only from vLLM 0.10.0"
     heads = int(vc.get("num_heads") or vc.get("num_attention_heads") or 16)
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
-    m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
+    temporal = int(vc.get("temporal_patch_size", 2))
     channels = int(vc.get("in_chans") or vc.get("in_channels") or 3) * temporal * p * p
     if wrapper == "qwen2_vl":
         d = int(vc.get("embed_dim") or vc["hidden_size"])

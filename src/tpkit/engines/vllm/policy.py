@@ -30,7 +30,7 @@ from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
-from tpkit.engines.vllm.encoder import (EncoderProfile, encoder_profile, has_vision_encoder,
+from tpkit.engines.vllm.encoder import (EncoderProfile, encoder_profile,
                                         not_modelled as encoder_not_modelled)
 from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
@@ -530,7 +530,7 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
 def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
              rules: VllmRules) -> "EncoderProfile | None":
     """The multimodal encoder step of the profile run where it is modelled (``engines/vllm/encoder.py``)."""
-    if not has_vision_encoder(model) or options.skip_mm_profiling:
+    if not model.is_multimodal or options.skip_mm_profiling:
         return None
     return encoder_profile(model, release=rules.release, engine=rules.engine, tp=parallel.tp,
                            max_num_batched_tokens=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
@@ -543,7 +543,7 @@ def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[st
     # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
     notes = tuple(f"model: {a}" for a in model.assumptions)
     notes += _lora_notes(model, options, rules)
-    if not has_vision_encoder(model) or options.skip_mm_profiling:
+    if not model.is_multimodal or options.skip_mm_profiling:
         return notes
     why = encoder_not_modelled(model, release=rules.release, engine=rules.engine)
     if not why:
