@@ -6,8 +6,10 @@
   0.10.0 the count is ``cdiv`` (0.9.2), which is not modelled.
 - Qwen3-VL / Qwen3.5 (``qwen3_vl.py``, ``qwen2_vl.py``): the image has the most features under the released
   processor's longest_edge of 16,777,216 px, 16,384 merged tokens.  From 0.15.0 the dummy video is two frames at
-  25,165,824 / 2 px, 12,288 tokens.  0.14.1 sizes the video's frames from max_model_len, so no term is planned
-  there.
+  25,165,824 / 2 px, 12,288 tokens.  0.12.0–0.14.1 size the dummy video from max_model_len (frames from 2 up,
+  at most 24,576; transformers' video ``smart_resize`` keeps all frames under 25,165,824 px); 0.11.x–0.12.x count
+  each video token as 12.5 text tokens (``get_max_video_tokens``), so the video is the dummy there and 0.12.0's
+  ``profile_run`` widens its output to that count.  0.11.x's tower was not read: the warning stays.
 - The V1 runner keeps the dummy batch during the text run (``profile_run``'s local); Model Runner V2 does not
   (``execute_mm_encoder``).
 """
@@ -91,19 +93,44 @@ def test_qwen3_vl_tp_shards_the_block_widths():
     assert one.peak.bytes - two.peak.bytes == n * (8 * d - 4 * d) * 2  # attention 3d + 8d/tp
 
 
-def test_release_boundary_0_15_0_and_the_warning():
+def test_release_boundaries_0_12_0_0_13_0_and_the_warning():
     model = _model(QWEN3_VL)
     kw = dict(engine="V1", tp=1, max_num_batched_tokens=8192, max_num_seqs=4, max_model_len=32768, act_bytes=2,
               v2_runner=False)
-    assert encoder_profile(model, release=(0, 15, 0), **kw)[0] is not None
-    before, why = encoder_profile(model, release=(0, 14, 1), **kw)
-    assert before is None and "max_model_len" in why
-    old, new = _plan(QWEN3_VL, "0.14.1"), _plan(QWEN3_VL, "0.15.0")
-    assert any("vision encoder" in w and "max_model_len" in w for w in old.warnings)
-    assert not any("vision encoder" in w for w in new.warnings)
-    assert not any(li.item == "profile phase: vision encoder (dummy items)" for li in old.ledger.items)
-    assert _line(new, "profile phase: vision encoder (dummy items)").bytes.bytes > 2 * GIB
+    new = encoder_profile(model, release=(0, 15, 0), **kw)[0]
+    # 0.13.0–0.14.1: the video is ≤ 12,288 tokens with no 12.5 factor, so the image is the dummy: 0.15.0's profile
+    for release in ((0, 13, 0), (0, 14, 1)):
+        assert encoder_profile(model, release=release, **kw)[0] == new
+    # 0.12.0: 24,576 frames of 32 × 32 px = 12,288 temporal patches × 2 × 2 = 49,152 patches, 12,288 merged tokens,
+    # counted as int(12,288 × 12.5) = 153,600 (vp_124's log: "a budget of 153600 tokens ... 1 video items")
+    old = encoder_profile(model, release=(0, 12, 0), **kw)[0]
+    assert (old.modality, old.tokens_per_item, old.items) == ("video", 153_600, 1)
+    n, d, out, deep = 49_152, 1152, 2048, 3  # i 4304: the MLP (3d + 2i) is below the attention at tp 1
+    held = n * 1536 * 2 + n * d * 2 + n * (d // 16) * 2 + deep * (n // 4) * out * 2
+    assert old.peak.bytes == held + n * (3 * d + 8 * d) * 2  # the attention beats the MLP (3d + 2i) at tp 1
+    output, widened, pixels = (n // 4) * out * (1 + deep) * 2, 153_600 * out * (1 + deep) * 2, n * 1536 * 2
+    assert old.kept.bytes == output + widened + pixels == 2_868_903_936
+    before, why = encoder_profile(model, release=(0, 11, 2), **kw)
+    assert before is None and "0.11.x" in why
+    p11, p12 = _plan(QWEN3_VL, "0.11.2"), _plan(QWEN3_VL, "0.12.0")
+    assert any("vision encoder" in w and "0.11.x" in w for w in p11.warnings)
+    assert not any("vision encoder" in w for w in p12.warnings)
+    assert _line(p12, "profile phase: vision encoder (dummy items)").bytes == old.peak
+    assert "2.34 GiB widened to 153,600 rows" in _line(p12, "profile phase: vision encoder (dummy items)").source
 
+
+def test_qwen3_vl_dummy_video_frames_follow_max_model_len_before_0_15():
+    model = _model(QWEN3_VL)
+    kw = dict(engine="V1", tp=1, max_num_batched_tokens=8192, max_num_seqs=4, act_bytes=2, v2_runner=False)
+    # max_model_len 8,192: already 2 frames (the search's start) exceed it, so the video stays at 2 frames of
+    # 4096² px resized: beta = sqrt(2 × 4096² / 25,165,824) → floor(4096 / beta / 32) × 32 = 3,520 px,
+    # 220 × 220 patches, 12,100 merged tokens, counted as 151,250 in 0.12.0
+    short = encoder_profile(model, release=(0, 12, 0), max_model_len=8192, **kw)[0]
+    assert (short.modality, short.tokens_per_item) == ("video", 151_250)
+    assert "12,100 merged tokens counted as 151,250" in short.formula and "48,400 patches" in short.formula
+    # 24,576 frames once max_model_len reaches 12,288
+    long = encoder_profile(model, release=(0, 12, 0), max_model_len=65536, **kw)[0]
+    assert long.tokens_per_item == 153_600 and "49,152 patches" in long.formula
 
 def test_plan_charges_the_encoder_pass_and_skip_mm_profiling_removes_it():
     with_enc = _plan(QWEN3_VL, "0.20.2")

@@ -41,7 +41,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # helper mv4 (2026-12-04): vp_120-vp_125 added as printed from committed server logs (blind +0.1, -6.9 % (vp_121,
     # 70B AWQ tp 2 on 40 GB A100s: outside its band), -3.6, +0.5, +5.1 % (vp_124, Qwen3-VL-30B-A3B tp 2 on H100s:
     # outside), +0.6 %; no capacity rule changed): 99 scored, median 1.35 %, p90 6.9 %, 87/99 inside (level unchanged)
-    "vllm": (0.015, 0.085, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    # lead (2026-12-04, fourth session): Qwen3-VL's 0.12.0 dummy video (12.5 text tokens per video token, the
+    # output widened to that count): vp_124 +5.1 → -2.0 %, inside; 99 scored, median 1.35 %, p90 6.9 %, 88/99
+    "vllm": (0.015, 0.085, 0.88),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).

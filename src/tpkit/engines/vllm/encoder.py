@@ -43,8 +43,29 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
   were read: a Qwen3.5-2B-Base dump and Qwen3VLProcessor test fixtures.  That gives 16,384 tokens, 65,536 patches
   of 16 × 16.  ``Qwen3VLProcessingInfo.get_max_video_tokens`` (0.15.0–0.29.0) is two frames at the video
   processor's longest_edge / temporal_patch_size: 25,165,824 / 2 gives 12,288 tokens.  So the image is the dummy
-  modality.  Up to 0.14.1 the video item had as many frames as ``max_model_len`` allows, so it could be larger than
-  the image; that is not modelled.  Only the warning remains below 0.15.0.
+  modality.
+* Qwen3-VL (``qwen3_vl``, ``qwen3_vl_moe``), vLLM 0.12.0–0.14.1 (the 0.12.0, 0.13.0 and 0.14.1 wheels'
+  ``qwen3_vl.py`` ``Qwen3VLProcessingInfo`` / ``Qwen3VLDummyInputsBuilder``, ``qwen2_vl.py``
+  ``_get_max_video_frames`` / ``get_num_frames_with_most_features``; transformers' ``qwen3_vl``
+  ``video_processing_qwen3_vl.smart_resize``): the dummy video has as many frames as ``max_model_len`` allows
+  (the search starts at 2 and adds frames while the video's tokens stay ≤ max_model_len; at most
+  ``_MAX_FRAMES_PER_VIDEO`` = 24,576), each of the most-features image size, and the video processor's
+  ``smart_resize`` shrinks the frames so that all of them together stay under its ``longest_edge`` pixels
+  (25,165,824): 24,576 frames of 32 × 32 px, 49,152 patches, 12,288 merged tokens once max_model_len ≥ 12,288.
+  The image is 16,384 tokens: up to 0.12.0 transformers' ``smart_resize`` of a 9,999,999² image, from 0.13.0 the
+  factorisation above (both 128 × 128 for the released processor).
+  - 0.11.0–0.12.x: ``get_max_video_tokens`` counts each video token as 12.5 (the "<t seconds>" timestamp text
+    and the vision start/end tokens), so the budget's t is int(12,288 × 12.5) = 153,600 and the video is the dummy
+    modality (vp_124's log prints "a budget of 153600 tokens, and profiled with 1 video items").  ``profile_run``
+    (0.12.0 ``v1/worker/gpu_model_runner.py``) then widens each output with fewer rows than t into a new
+    (t, o·(1 + D)) zero tensor, kept through the text dummy run; the loop variable keeps the original outputs'
+    storage too.  0.11.x's tower (fp32 rotary tables, another attention live set) was not read: only the warning.
+  - 0.13.0–0.14.1: no 12.5 factor (``get_max_video_tokens`` returns the soft tokens), so the image (16,384) beats
+    the video (≤ 12,288) and the profile is the one of 0.15.0; ``profile_run`` widens nothing.
+  The tower (``Qwen3_VisionTransformer.forward``, ``Qwen3_VisionBlock``, ``Qwen3_VisionMLP``,
+  ``Qwen3_VisionPatchMerger``) differs from 0.15.0's only in how the multimodal config is passed, so the live set
+  below holds from 0.12.0; a video's frames are separate attention sequences (``cu_seqlens`` per frame group),
+  which changes only the varlen lengths.
 * Other families are not modelled, and the plan keeps the warning:
   - Gemma 4 (0.25.1 ``gemma4_mm.py``): the dummy is a 32-frame video of 2,496 tokens.  It runs through
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
@@ -226,6 +247,7 @@ For the 65,536-patch Qwen3-VL-30B-A3B dummy image it peaks at 2,224,030,208 B.  
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -265,7 +287,14 @@ all-gathers again when tp > 1; ``ApplyRotaryEmb`` / ``MMEncoderAttention`` keep 
 _QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
 _QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
 _QWEN25_FUSED_MLP = (0, 10, 1)  # merged gate_up and the fused add-norm block from 0.10.1
-_QWEN3_VL_FROM = (0, 15, 0)
+_QWEN3_VL_FROM = (0, 12, 0)
+"""the first release whose Qwen3-VL dummy batch and tower were read (module docstring)"""
+_QWEN3_VL_TWO_FRAMES = (0, 15, 0)  # the dummy video is two frames from here
+_QWEN3_VL_FACTORISED = (0, 13, 0)  # the image factorised (not smart_resize'd) and no 12.5 video factor from here
+_QWEN3_VL_MAX_FRAMES = 24_576
+"""``_MAX_FRAMES_PER_VIDEO`` of ``qwen3_vl.py`` (0.11.0–0.14.1)"""
+_QWEN3_VL_VIDEO_TOKEN_TEXT = 12.5
+"""text tokens ``get_max_video_tokens`` counts per video token, 0.11.0–0.12.x (timestamps + vision start/end)"""
 _BUDGET_FROM = (0, 10, 0)
 _PER_PROMPT_CAP_FROM = (0, 10, 1)
 
@@ -307,16 +336,64 @@ def _most_features(max_pixels: int, unit: int) -> tuple[int, int]:
     return 1, 1
 
 
-def _qwen3_vl_tokens(vc: dict) -> tuple[str, int, int]:
-    """(modality, merged tokens per item, patches per item) of the Qwen3-VL dummy item (module docstring)."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Qwen3VLDummy:
+    """The dummy item of vLLM's Qwen3-VL encoder profile (module docstring)."""
+
+    modality: str
+    tokens: int
+    """t: the item's tokens as the encoder budget counts them (a 0.12 video's soft tokens × 12.5)"""
+    merged: int
+    """merged tokens the tower outputs for the item (its rows in the encoder cache)"""
+    patches: int
+    """patches of the item"""
+
+
+def _qwen3_vl_video_patches(frames: int, side_px: tuple[int, int], *, patch: int, merge: int,
+                            temporal: int) -> int:
+    """Patches of a ``frames``-frame dummy video of ``side_px`` frames after transformers' Qwen3-VL video
+    ``smart_resize`` under the video processor's ``longest_edge`` (module docstring; Python's ``round``)."""
+    unit, cap = patch * merge, QWEN3_VL_PROCESSOR["video_longest_edge"]
+    height, width = side_px
+    h_bar, w_bar = round(height / unit) * unit, round(width / unit) * unit
+    if round(frames / temporal) * temporal * h_bar * w_bar > cap:
+        beta = math.sqrt(frames * height * width / cap)
+        h_bar = max(unit, math.floor(height / beta / unit) * unit)
+        w_bar = max(unit, math.floor(width / beta / unit) * unit)
+    return max((frames + frames % temporal) // temporal, 1) * (h_bar // patch) * (w_bar // patch)
+
+
+@functools.lru_cache(maxsize=64)
+def _qwen3_vl_longest_video(max_model_len: int, side_px: tuple[int, int], *, patch: int, merge: int,
+                            temporal: int) -> int:
+    """Patches of the dummy video before 0.15.0: frames from 2 up while the next count's merged tokens stay
+    ≤ ``max_model_len``, at most ``_MAX_FRAMES_PER_VIDEO`` (``_get_max_video_frames``,
+    ``get_num_frames_with_most_features``; up to 24,576 steps, so the result is cached)."""
+    frames = 2
+    while (frames < _QWEN3_VL_MAX_FRAMES and _qwen3_vl_video_patches(
+            frames + 1, side_px, patch=patch, merge=merge, temporal=temporal) // (merge * merge) <= max_model_len):
+        frames += 1
+    return _qwen3_vl_video_patches(frames, side_px, patch=patch, merge=merge, temporal=temporal)
+
+
+def _qwen3_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int) -> Qwen3VLDummy:
+    """The Qwen3-VL dummy item: the modality with the most tokens as the budget counts them (module docstring)."""
     p, m, t = vc.get("patch_size", 16), vc.get("spatial_merge_size", 2), vc.get("temporal_patch_size", 2)
-    h, w = _most_features(QWEN3_VL_PROCESSOR["image_longest_edge"], p * m)
-    image = h * w
-    vh, vw = _most_features(QWEN3_VL_PROCESSOR["video_longest_edge"] // t, p * m)
-    video = vh * vw  # two frames, one temporal patch
-    if video > image:
-        return "video", video, video * m * m
-    return "image", image, image * m * m
+    unit = p * m
+    if release >= _QWEN3_VL_FACTORISED:
+        h, w = _most_features(QWEN3_VL_PROCESSOR["image_longest_edge"], unit)
+    else:
+        h = w = _smart_resize_side(QWEN3_VL_PROCESSOR["image_longest_edge"], unit)
+    image = Qwen3VLDummy(modality="image", tokens=h * w, merged=h * w, patches=h * w * m * m)
+    if release >= _QWEN3_VL_TWO_FRAMES:
+        vh, vw = _most_features(QWEN3_VL_PROCESSOR["video_longest_edge"] // t, unit)
+        video = Qwen3VLDummy(modality="video", tokens=vh * vw, merged=vh * vw, patches=vh * vw * m * m)
+    else:
+        n = _qwen3_vl_longest_video(max_model_len, (h * unit, w * unit), patch=p, merge=m, temporal=t)
+        merged = n // (m * m)
+        counted = merged if release >= _QWEN3_VL_FACTORISED else int(merged * _QWEN3_VL_VIDEO_TOKEN_TEXT)
+        video = Qwen3VLDummy(modality="video", tokens=counted, merged=merged, patches=n)
+    return video if video.tokens > image.tokens else image
 
 
 def _smart_resize_side(max_pixels: int, unit: int, side: int = 9_999_999) -> int:
@@ -395,7 +472,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < _QWEN3_VL_FROM:
-        return "before vLLM 0.15.0 the Qwen3-VL dummy video's frames follow max_model_len, which is not modelled"
+        return "the Qwen3-VL tower of vLLM 0.11.x (its rotary tables and attention live set) was not read"
     return ""
 
 
@@ -494,7 +571,8 @@ def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: 
                                  max_num_seqs=max_num_seqs, max_model_len=max_model_len, act_bytes=act_bytes,
                                  v2_runner=v2_runner, enforce_eager=enforce_eager)
     vc = model.extra["vision_config"]
-    modality, tokens, patches = _qwen3_vl_tokens(vc)
+    dummy = _qwen3_vl_dummy(vc, release=release, max_model_len=max_model_len)
+    modality, tokens, patches = dummy.modality, dummy.tokens, dummy.patches
     items = items_per_batch(release, tokens, max_num_batched_tokens=max_num_batched_tokens,
                             max_num_seqs=max_num_seqs, max_model_len=max_model_len)
     if items is None:
@@ -512,12 +590,18 @@ def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: 
     pixels = n * channels * a
     held = pixels + n * d * a + n * (d // heads) * a + deep * merged * out * a
     output = merged * out * (1 + deep) * a
-    kept = output + (0 if v2_runner else pixels)
+    # 0.11–0.12: each output with fewer rows than t is copied into a (t, o·(1 + D)) zero tensor
+    widened = items * tokens * out * (1 + deep) * a if release < _QWEN3_VL_FACTORISED and dummy.merged < tokens else 0
+    kept = output + widened + (0 if v2_runner else pixels)
     phase = "attention" if attention >= mlp else "MLP"
-    formula = (f"{items} {modality} item(s) × {tokens:,} tokens ({patches:,} patches of {p}×{p}; "
-               f"max_pixels {QWEN3_VL_PROCESSOR['image_longest_edge']:,}): held {held / 2**30:.2f} GiB (pixels, "
-               f"position embeddings, rotary, {deep} deepstack) + block {phase} "
+    shape = (f"{dummy.merged:,} merged tokens counted as {tokens:,} (12.5 text tokens each)"
+             if dummy.merged != tokens else f"{tokens:,} tokens")
+    formula = (f"{items} {modality} item(s) × {shape} ({patches:,} patches of {p}×{p}; "
+               f"max_pixels {QWEN3_VL_PROCESSOR[modality + '_longest_edge']:,}): held {held / 2**30:.2f} GiB "
+               f"(pixels, position embeddings, rotary, {deep} deepstack) + block {phase} "
                f"{max(attention, mlp) / 2**30:.2f} GiB (N·(3d + 8d/tp)·a vs N·(3d + 2i/tp)·a, d {d}, i {i}); kept "
-               f"for the text run {kept / 2**30:.2f} GiB (outputs{'' if v2_runner else ' + dummy pixels'})")
+               f"for the text run {kept / 2**30:.2f} GiB (outputs"
+               f"{f' + {widened / 2**30:.2f} GiB widened to {tokens:,} rows' if widened else ''}"
+               f"{'' if v2_runner else ' + dummy pixels'})")
     return EncoderProfile(peak=Bytes(held + max(attention, mlp)), kept=Bytes(kept), items=items, modality=modality,
                           tokens_per_item=tokens, formula=formula), ""
