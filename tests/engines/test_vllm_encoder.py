@@ -9,7 +9,9 @@
   25,165,824 / 2 px, 12,288 tokens.  0.12.0–0.14.1 size the dummy video from max_model_len (frames from 2 up,
   at most 24,576; transformers' video ``smart_resize`` keeps all frames under 25,165,824 px); 0.11.x–0.12.x count
   each video token as 12.5 text tokens (``get_max_video_tokens``), so the video is the dummy there and 0.12.0's
-  ``profile_run`` widens its output to that count.  0.11.x's tower was not read: the warning stays.
+  ``profile_run`` widens its output to that count (0.11.x: to the encoder budget).  0.11.x's tower holds the fp32
+  angle table (N·(hd/2)·4) and runs ``Qwen2_5_VisionAttention``'s 0.11 forms (fp32 rotation of q‖k; 0.11.0
+  all-gathers qkv at tp > 1).  vLLM has no Qwen3-VL before 0.11.0.
 - The V1 runner keeps the dummy batch during the text run (``profile_run``'s local); Model Runner V2 does not
   (``execute_mm_encoder``).
 """
@@ -110,13 +112,33 @@ def test_release_boundaries_0_12_0_0_13_0_and_the_warning():
     assert old.peak.bytes == held + n * (3 * d + 8 * d) * 2  # the attention beats the MLP (3d + 2i) at tp 1
     output, widened, pixels = (n // 4) * out * (1 + deep) * 2, 153_600 * out * (1 + deep) * 2, n * 1536 * 2
     assert old.kept.bytes == output + widened + pixels == 2_868_903_936
-    before, why = encoder_profile(model, release=(0, 11, 2), **kw)
-    assert before is None and "0.11.x" in why
-    p11, p12 = _plan(QWEN3_VL, "0.11.2"), _plan(QWEN3_VL, "0.12.0")
-    assert any("vision encoder" in w and "0.11.x" in w for w in p11.warnings)
+    before, why = encoder_profile(model, release=(0, 10, 2), **kw)
+    assert before is None and "before 0.11.0" in why
+    p10, p12 = _plan(QWEN3_VL, "0.10.2"), _plan(QWEN3_VL, "0.12.0")
+    assert any("vision encoder" in w and "before 0.11.0" in w for w in p10.warnings)
     assert not any("vision encoder" in w for w in p12.warnings)
     assert _line(p12, "profile phase: vision encoder (dummy items)").bytes == old.peak
     assert "2.34 GiB widened to 153,600 rows" in _line(p12, "profile phase: vision encoder (dummy items)").source
+
+
+def test_qwen3_vl_0_11_tower_by_hand():
+    model = _model(QWEN3_VL)
+    kw = dict(engine="V1", max_num_batched_tokens=8192, max_num_seqs=4, max_model_len=32768, act_bytes=2,
+              v2_runner=False)
+    n, d, hd, out, deep = 49_152, 1152, 72, 2048, 3  # the same 24,576-frame dummy video as 0.12.0 (i 4304)
+    held = n * 1536 * 2 + n * d * 2 + n * (hd // 2) * 4 + deep * (n // 4) * out * 2  # fp32 angle table
+    # 0.11.1–0.11.2 at tp 1: max(N·(2d + 7d)·a + N·2d·8 + N·hd·4, N·(3d + 8d)·a) beats the MLP N·(3d + 2i)·a
+    late = encoder_profile(model, release=(0, 11, 2), tp=1, **kw)[0]
+    assert late.tokens_per_item == 153_600 and late.peak.bytes == held + n * (18 * d + 16 * d + hd * 4)
+    # 0.11.0: N·(2d + 10d)·a + N·2d·8 + N·hd·4; at tp 2 the all-gathered qkv N·3d·a on top, the rest sharded
+    early = encoder_profile(model, release=(0, 11, 0), tp=1, **kw)[0]
+    assert early.peak.bytes == held + n * (24 * d + 16 * d + hd * 4)
+    two = encoder_profile(model, release=(0, 11, 0), tp=2, **kw)[0]
+    assert two.peak.bytes == held + n * (2 * d + 10 * 576) * 2 + n * 2 * 576 * 8 + n * hd * 4 + n * 3 * d * 2
+    # widened to the encoder budget max(max_num_batched_tokens, t) = 153,600 rows, as 0.12.0 widens to t
+    assert late.kept.bytes == early.kept.bytes == 2_868_903_936
+    wide = encoder_profile(model, release=(0, 11, 2), tp=1, **{**kw, "max_num_batched_tokens": 200_000})[0]
+    assert wide.kept.bytes - late.kept.bytes == (200_000 - 153_600) * out * (1 + deep) * 2
 
 
 def test_qwen3_vl_dummy_video_frames_follow_max_model_len_before_0_15():

@@ -44,8 +44,8 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
   of 16 × 16.  ``Qwen3VLProcessingInfo.get_max_video_tokens`` (0.15.0–0.29.0) is two frames at the video
   processor's longest_edge / temporal_patch_size: 25,165,824 / 2 gives 12,288 tokens.  So the image is the dummy
   modality.
-* Qwen3-VL (``qwen3_vl``, ``qwen3_vl_moe``), vLLM 0.12.0–0.14.1 (the 0.12.0, 0.13.0 and 0.14.1 wheels'
-  ``qwen3_vl.py`` ``Qwen3VLProcessingInfo`` / ``Qwen3VLDummyInputsBuilder``, ``qwen2_vl.py``
+* Qwen3-VL (``qwen3_vl``, ``qwen3_vl_moe``), vLLM 0.11.0–0.14.1 (the 0.11.0, 0.11.2, 0.12.0, 0.13.0 and
+  0.14.1 wheels' ``qwen3_vl.py`` ``Qwen3VLProcessingInfo`` / ``Qwen3VLDummyInputsBuilder``, ``qwen2_vl.py``
   ``_get_max_video_frames`` / ``get_num_frames_with_most_features``; transformers' ``qwen3_vl``
   ``video_processing_qwen3_vl.smart_resize``): the dummy video has as many frames as ``max_model_len`` allows
   (the search starts at 2 and adds frames while the video's tokens stay ≤ max_model_len; at most
@@ -59,13 +59,17 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     modality (vp_124's log prints "a budget of 153600 tokens, and profiled with 1 video items").  ``profile_run``
     (0.12.0 ``v1/worker/gpu_model_runner.py``) then widens each output with fewer rows than t into a new
     (t, o·(1 + D)) zero tensor, kept through the text dummy run; the loop variable keeps the original outputs'
-    storage too.  0.11.x's tower (fp32 rotary tables, another attention live set) was not read: only the warning.
+    storage too.  0.11.x (the 0.11.0 and 0.11.2 wheels, the first releases with Qwen3-VL) widen to the encoder
+    budget, max(max_num_batched_tokens, t), instead (``profile_run``), and their tower differs from 0.12.0's in two
+    places: ``rot_pos_emb`` indexes the fp32 angle table of ``Qwen2_5_VisionRotaryEmbedding`` (N·(hd/2)·4 held,
+    not cos and sin in the model dtype), and ``Qwen2_5_VisionAttention`` is the 0.11 one (the Qwen2.5-VL 0.11.0 /
+    0.11.1 forms below: q‖k rotated in fp32, and 0.11.0's all-gathered qkv at tp > 1).
   - 0.13.0–0.14.1: no 12.5 factor (``get_max_video_tokens`` returns the soft tokens), so the image (16,384) beats
     the video (≤ 12,288) and the profile is the one of 0.15.0; ``profile_run`` widens nothing.
   The tower (``Qwen3_VisionTransformer.forward``, ``Qwen3_VisionBlock``, ``Qwen3_VisionMLP``,
   ``Qwen3_VisionPatchMerger``) differs from 0.15.0's only in how the multimodal config is passed, so the live set
-  below holds from 0.12.0; a video's frames are separate attention sequences (``cu_seqlens`` per frame group),
-  which changes only the varlen lengths.
+  below holds from 0.12.0 (0.11.x as above); a video's frames are separate attention sequences (``cu_seqlens``
+  per frame group), which changes only the varlen lengths.
 * Other families are not modelled, and the plan keeps the warning:
   - Gemma 4 (0.25.1 ``gemma4_mm.py``): the dummy is a 32-frame video of 2,496 tokens.  It runs through
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
@@ -287,8 +291,8 @@ all-gathers again when tp > 1; ``ApplyRotaryEmb`` / ``MMEncoderAttention`` keep 
 _QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
 _QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
 _QWEN25_FUSED_MLP = (0, 10, 1)  # merged gate_up and the fused add-norm block from 0.10.1
-_QWEN3_VL_FROM = (0, 12, 0)
-"""the first release whose Qwen3-VL dummy batch and tower were read (module docstring)"""
+_QWEN3_VL_FROM = (0, 11, 0)
+"""vLLM's first release with Qwen3-VL; its dummy batch and tower were read from there (module docstring)"""
 _QWEN3_VL_TWO_FRAMES = (0, 15, 0)  # the dummy video is two frames from here
 _QWEN3_VL_FACTORISED = (0, 13, 0)  # the image factorised (not smart_resize'd) and no 12.5 video factor from here
 _QWEN3_VL_MAX_FRAMES = 24_576
@@ -472,8 +476,20 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < _QWEN3_VL_FROM:
-        return "the Qwen3-VL tower of vLLM 0.11.x (its rotary tables and attention live set) was not read"
+        return "vLLM has no Qwen3-VL before 0.11.0"
     return ""
+
+
+def _attention_0_11(release: tuple[int, int, int], *, n: int, d: int, shard: int, hd: int,
+                    a: int) -> tuple[int, str]:
+    """Peak bytes of vLLM 0.11.x's ``Qwen2_5_VisionAttention`` (Qwen2-VL's attention too) on ``n`` patches, without
+    0.11.0's tp > 1 all-gather (module docstring), and how it was counted."""
+    if release >= _QWEN2_VL_0_11_1:  # q‖k copied once from the qkv views, rotated in fp32, cast back
+        projection = n * (3 * d + 8 * shard) * a
+        return (max(n * (2 * d + 7 * shard) * a + n * 2 * shard * 8 + n * hd * 4, projection),
+                "N·(2d + 7d/tp)·a + fp32 rotation of q‖k")
+    # 0.11.0: q and k rotated together: the concat, its fp32 copy/output and cast
+    return n * (2 * d + 10 * shard) * a + n * 2 * shard * 8 + n * hd * 4, "N·(2d + 10d/tp)·a + fp32 rotation of q‖k"
 
 
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
@@ -519,12 +535,8 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
     if release >= _QWEN2_VL_0_12:  # q‖k copied once, rotated in the activation dtype (no fp32 copy, no cast)
         attention = max(n * (2 * d + 7 * shard) * a, projection)
         rot_how = "N·(3d + 8d/tp)·a, q‖k rotated in the activation dtype"
-    elif release >= _QWEN2_VL_0_11_1:  # q‖k copied once from the qkv views, rotated in fp32, cast back
-        attention = max(n * (2 * d + 7 * shard) * a + n * 2 * shard * 8 + n * hd * 4, projection)
-        rot_how = "N·(2d + 7d/tp)·a + fp32 rotation of q‖k"
-    elif release >= _QWEN2_VL_0_11:  # q and k rotated together: the concat, its fp32 copy/output and cast
-        attention = n * (2 * d + 10 * shard) * a + n * 2 * shard * 8 + n * hd * 4
-        rot_how = "N·(2d + 10d/tp)·a + fp32 rotation of q‖k"
+    elif release >= _QWEN2_VL_0_11:
+        attention, rot_how = _attention_0_11(release, n=n, d=d, shard=shard, hd=hd, a=a)
     else:
         attention = n * (2 * d + 7 * shard) * a + n * shard * 8 + n * hd * 4
         rot_how = "N·(2d + 7d/tp)·a + fp32 rotation of k"
@@ -585,13 +597,21 @@ def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: 
     deep = len(vc.get("deepstack_visual_indexes") or [])
     n, a = items * patches, act_bytes
     merged = n // (m * m)
-    attention = n * (3 * d + -(-8 * d // tp)) * a
+    hd = d // heads
+    if release >= _QWEN2_VL_0_12:  # cos and sin of ``get_rope``'s cache, hd/2 wide each, in the model dtype
+        attention, rot_how = n * (3 * d + -(-8 * d // tp)) * a, "N·(3d + 8d/tp)·a"
+        rotary = n * hd * a
+    else:  # 0.11.x: Qwen2_5_VisionAttention's 0.11 forms (+ 0.11.0's all-gather); the fp32 angle table
+        attention, rot_how = _attention_0_11(release, n=n, d=d, shard=-(-d // tp), hd=hd, a=a)
+        attention += n * 3 * d * a if tp > 1 and release < _QWEN2_VL_0_11_1 else 0
+        rotary = n * (hd // 2) * 4
     mlp = n * (3 * d + -(-2 * i // tp)) * a
     pixels = n * channels * a
-    held = pixels + n * d * a + n * (d // heads) * a + deep * merged * out * a
+    held = pixels + n * d * a + rotary + deep * merged * out * a
     output = merged * out * (1 + deep) * a
-    # 0.11–0.12: each output with fewer rows than t is copied into a (t, o·(1 + D)) zero tensor
-    widened = items * tokens * out * (1 + deep) * a if release < _QWEN3_VL_FACTORISED and dummy.merged < tokens else 0
+    # each output with fewer rows than the budget (0.11.x) / than t (0.12.x) copied into a zero tensor that wide
+    rows = max(max_num_batched_tokens, tokens) if release < _QWEN2_VL_0_12 else tokens
+    widened = items * rows * out * (1 + deep) * a if release < _QWEN3_VL_FACTORISED and dummy.merged < rows else 0
     kept = output + widened + (0 if v2_runner else pixels)
     phase = "attention" if attention >= mlp else "MLP"
     shape = (f"{dummy.merged:,} merged tokens counted as {tokens:,} (12.5 text tokens each)"
@@ -599,9 +619,9 @@ def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: 
     formula = (f"{items} {modality} item(s) × {shape} ({patches:,} patches of {p}×{p}; "
                f"max_pixels {QWEN3_VL_PROCESSOR[modality + '_longest_edge']:,}): held {held / 2**30:.2f} GiB "
                f"(pixels, position embeddings, rotary, {deep} deepstack) + block {phase} "
-               f"{max(attention, mlp) / 2**30:.2f} GiB (N·(3d + 8d/tp)·a vs N·(3d + 2i/tp)·a, d {d}, i {i}); kept "
-               f"for the text run {kept / 2**30:.2f} GiB (outputs"
-               f"{f' + {widened / 2**30:.2f} GiB widened to {tokens:,} rows' if widened else ''}"
+               f"{max(attention, mlp) / 2**30:.2f} GiB (attention {rot_how} vs MLP N·(3d + 2i/tp)·a, d {d}, i {i}); "
+               f"kept for the text run {kept / 2**30:.2f} GiB (outputs"
+               f"{f' + {widened / 2**30:.2f} GiB widened to {rows:,} rows' if widened else ''}"
                f"{'' if v2_runner else ' + dummy pixels'})")
     return EncoderProfile(peak=Bytes(held + max(attention, mlp)), kept=Bytes(kept), items=items, modality=modality,
                           tokens_per_item=tokens, formula=formula), ""
