@@ -8,6 +8,7 @@ one.  The first is pinned below on the held-out rows; the sign bar is not met (d
 floor pinned here is the level reached on 2026-12-01 so a change that loses it fails.  Rows from four more
 held-out sources were added 2026-12-03 (helper pub, model unchanged); the floors still hold and are not lowered.
 12 rows from three more held-out sources were added 2026-12-04 (helper spec4, model unchanged); same floors.
+25 rows from three more held-out sources were added 2026-12-04 (helper spx, model unchanged); same floors.
 """
 
 import json
@@ -68,10 +69,23 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 
 
 def test_held_out_rows_are_not_dropped():
-    """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources (2026-12-04)."""
+    """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three (2026-12-04)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 69
-    assert {"gpustack_q8", "amd_k25_hf", "rocm_k25"} <= set(DATA["sources"]) - train
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 94
+    assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle"} <= set(DATA["sources"]) - train
+
+
+def test_spx_rows_are_scored_blind_with_the_sources_settings():
+    """jiang_q8: vLLM 0.31.0 (named), EAGLE3 chains k = 5 / 3 / 5 at caps 1 / 8 / 32; tengyunw_q8: the card's
+    SGLang launch command 6/10/32.  Neither source gives an accept length, so the rows carry none (family default)."""
+    jiang = [r for r in DATA["rows"] if r["source"] == "jiang_q8"]
+    assert [(r["batch"], r["num_steps"], r["topk"], r["num_draft_tokens"]) for r in jiang] == [
+        (1, 5, 1, 6), (8, 3, 1, 4), (32, 5, 1, 6)]
+    assert {r["engine_version"] for r in jiang} == {"0.31.0"}
+    card = [r for r in DATA["rows"] if r["source"] == "tengyunw_q8"]
+    assert [(r["gpu"], r["num_steps"], r["topk"], r["num_draft_tokens"]) for r in card] == [
+        ("H200", 6, 10, 32), ("RTX-5090", 6, 10, 32)]
+    assert all(r["accept_length"] is None for r in jiang + card)
 
 
 def test_gpustack_rows_carry_the_settings_sglang_0_5_3_runs():
@@ -85,3 +99,23 @@ def test_gpustack_rows_carry_the_settings_sglang_0_5_3_runs():
     defaults = [r for r in rows if "no speculative settings" in r["note"]]
     assert [(r["num_steps"], r["topk"], r["num_draft_tokens"]) for r in defaults] == [(5, 4, 8)]
     assert all(r["base_tok_s"] == 657.83 and r["accept_length"] is None for r in rows)
+
+
+def test_sbundle_rows_follow_the_admission_rule_fixed_before_scoring():
+    """SpecBundle dashboard: the MT-bench rows of the SpecBundle draft, five settings per model, for the four catalog
+    models whose TP the dashboard's tables state once (H200: Llama-3.1-8B TP 1 at batch 1; Llama-3.3-70B TP 4,
+    Llama-4-Scout TP 8, Qwen3-235B-A22B TP 8 at batch 8), each with the dashboard's measured accept length."""
+    rows = [r for r in DATA["rows"] if r["source"] == "sbundle"]
+    assert len(rows) == 20
+    assert all(r["note"].startswith("MT-bench, draft ") and "specforge" in r["note"].lower() for r in rows)
+    by_model = {}
+    for r in rows:
+        by_model.setdefault((r["model"], r["gpu"], r["tp"], r["batch"]), []).append(
+            (r["num_steps"], r["topk"], r["num_draft_tokens"]))
+    settings = [(3, 1, 4), (5, 1, 6), (5, 3, 6), (7, 1, 8), (7, 4, 8)]
+    assert by_model == {("meta-llama/Llama-3.1-8B-Instruct", "H200", 1, 1): settings,
+                        ("meta-llama/Llama-3.3-70B-Instruct", "H200", 4, 8): settings,
+                        ("meta-llama/Llama-4-Scout-17B-16E-Instruct", "H200", 8, 8): settings,
+                        ("Qwen/Qwen3-235B-A22B", "H200", 8, 8): settings}
+    assert all(r["accept_length"] and r["accept_length"] > 1 for r in rows)
+    assert {r["engine_version"] for r in rows} == {"0.5.6"}
