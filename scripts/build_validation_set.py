@@ -342,6 +342,10 @@ SGLANG_PUBLIC = {
     # helper new7 (2026-12-04): a server log committed to a public repository
     "gs_020": ("0.5.7", "a 0.5.7 source build (the log's paths: src/sglang_0.5.7/...; FlashInfer 0.5.3, 0.5.7's pin)",
                {}, None),
+    # helper sgx (2026-12-04): a public start-up of a GPU the set had none of (RTX 4070 Ti SUPER under WSL2)
+    "gs_030": ("0.5.8", "the presentation's environment table (SGLang 0.5.8; line formats agree)",
+               {"gpu_catalog": {"gpu": "RTX-4070-Ti-SUPER", "note": "named in the environment table ('NVIDIA RTX "
+                                "4070 Ti SUPER (16GB)', Windows 11 + WSL2): the catalog's RTX-4070-Ti-SUPER"}}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
