@@ -134,9 +134,13 @@ def vllm_nontorch_growth(world: int) -> Cost:
     ``world`` of tp × pp ranks: NCCL channels and protocols connected lazily at the profile run's first large
     collectives and kernel workspaces outside torch's allocator (late-0.2x 'non-torch' / 'consumed memory' lines).
     The vLLM rules charge it at world > 1 (``tpkit.engines.vllm.baseline.profile_nontorch_growth``); at world 1 the
-    rows give 0 beyond cuBLAS."""
-    return table_cost("extra", "vllm_nontorch_growth", "tp1" if world < 2 else "tp>1",
-                      item="non-torch memory grown after the snapshot")
+    rows give 0 beyond cuBLAS.  Rows by world: ``tp1``, ``tp2`` and ``tp>2``.  World 2 has its own row (one printed
+    split, vLLM 0.10.2 on 2 x H200: 0.46 GiB beyond NCCL's init + warm-up and cuBLAS, against 0.85-1.64 GiB at
+    world 4 and 8): at two GPUs NCCL does not set up NVLink SHARP (NCCL src/transport/nvls.cc ``ncclNvlsInit``:
+    nvlsSupport stays 0 when ``gpuCount <= 2`` without MNNVL, NCCL 2.19+, the 2.2x vLLM ships) and a ring or chain has
+    a single peer, so the larger worlds' row does not carry over."""
+    key = "tp1" if world < 2 else "tp2" if world == 2 else "tp>2"
+    return table_cost("extra", "vllm_nontorch_growth", key, item="non-torch memory grown after the snapshot")
 
 
 def extra_costs(lines: tuple[LineItem, ...]) -> tuple[Cost, ...]:
