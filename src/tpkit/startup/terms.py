@@ -136,9 +136,10 @@ def vllm_nontorch_growth(world: int) -> Cost:
     The vLLM rules charge it at world > 1 (``tpkit.engines.vllm.baseline.profile_nontorch_growth``); at world 1 the
     rows give 0 beyond cuBLAS.  Rows by world: ``tp1``, ``tp2`` and ``tp>2``.  World 2 has its own row (one printed
     split, vLLM 0.10.2 on 2 x H200: 0.46 GiB beyond NCCL's init + warm-up and cuBLAS, against 0.85-1.64 GiB at
-    world 4 and 8): at two GPUs NCCL does not set up NVLink SHARP (NCCL src/transport/nvls.cc ``ncclNvlsInit``:
-    nvlsSupport stays 0 when ``gpuCount <= 2`` without MNNVL, NCCL 2.19+, the 2.2x vLLM ships) and a ring or chain has
-    a single peer, so the larger worlds' row does not carry over."""
+    world 4 and 8): at two GPUs NCCL does not set up NVLink SHARP, whose buffers it otherwise allocates at the first
+    NVLS collective (NCCL src/transport/nvls.cc ``ncclNvlsInit``: nvlsSupport stays 0 when ``gpuCount <= 2`` without
+    MNNVL; ``ncclNvlsBufferSetup``; read at NVIDIA/nccl commit 178b6b7), and a ring or chain has a single peer, so the
+    larger worlds' row does not carry over.  Not the whole cause: A100s (no NVLS) show the same split."""
     key = "tp1" if world < 2 else "tp2" if world == 2 else "tp>2"
     return table_cost("extra", "vllm_nontorch_growth", key, item="non-torch memory grown after the snapshot")
 
