@@ -108,7 +108,7 @@ def test_nontorch_growth_is_charged_from_0_11_on_more_than_one_rank_only():
 
 def test_nontorch_growth_has_a_world_2_row_below_the_larger_worlds():
     """World 2 has its own row (the printed 0.10.2 split on 2 x H200, vl_084: 1.38 GiB non-torch minus NCCL's
-    measured init + warm-up and cuBLAS); worlds 4 and 8 keep the tp>2 row. NCCL sets up no NVLink SHARP at two GPUs
+    measured init + warm-up and cuBLAS; llm-d's 2 x H100 table: 0.55 minus cuBLAS); worlds 4 and 8 keep the tp>2 row. NCCL sets up no NVLink SHARP at two GPUs
     (src/transport/nvls.cc ncclNvlsInit, gpuCount <= 2). Before 0.11 neither is charged (NCCL is its own line)."""
     from tpkit.startup.terms import vllm_nontorch_growth
 
