@@ -14,7 +14,7 @@ Terms and keys:
     sglang_tp1_init  SGLang's ``init_torch_distributed`` at world 1 (what it allocates besides NCCL)
     sglang_load_extra     what SGLang's model load allocates beyond the parameters (load usage − weights)
     vllm_nontorch_growth  non-torch memory vLLM (≥ 0.11) finds grown after its init snapshot beyond the family's
-                          cuBLAS (charged as its own term), "tp1" / "tp>1" (tp × pp)
+                          cuBLAS (charged as its own term), "tp1" / "tp2" / "tp>2" (tp × pp)
 
 Statistic of one cell (samples = the rows' derived values, unweighted, one per row):
     nominal  the median; a direct tpkit measurement of the cell replaces it when it lies inside the band
@@ -261,8 +261,10 @@ def doc_section(table: dict, evidence: dict) -> str:
             "with the weights (`tpkit.engines.sglang.policy`); `load_model` keeps no other buffer. "
             "vLLM ≥ 0.11 (`vllm_nontorch_growth`): non-torch memory grown after the init snapshot beyond "
             "the family's cuBLAS (which tpkit charges as its own term), "
-            f"{_gib(grow['tp1'])} GiB at tp 1 ({grow['tp1']['n']} rows) and {_gib(grow['tp>1'])} GiB at tp × pp > 1 "
-            f"({grow['tp>1']['n']} rows: RTX PRO 6000 tp4, H200 tp8, GB200 tp4). From 0.11 the snapshot follows "
+            f"{_gib(grow['tp1'])} GiB at tp 1 ({grow['tp1']['n']} rows), {_gib(grow['tp2'])} GiB at tp × pp = 2 "
+            f"({grow['tp2']['n']} rows: 0.10.2 on 2× H200 beyond NCCL's measured init + warm-up, a 0.14-era 2× H100 table; "
+            f"NCCL sets up no NVLink SHARP at two GPUs, nvls.cc ncclNvlsInit) and {_gib(grow['tp>2'])} GiB at tp × pp > 2 "
+            f"({grow['tp>2']['n']} rows: RTX PRO 6000 tp4, H200 tp8, GB200 tp4). From 0.11 the snapshot follows "
             "the distributed init, so NCCL's communicator and its one-element warm-up all-reduce sit before it; what "
             "grows at tp > 1 is NCCL connecting further channels and protocols at the profile run's first large "
             "collectives (NCCL ≥ 2.22 connects at runtime) and kernel workspaces outside torch's allocator. vLLM "

@@ -49,9 +49,11 @@ def _total(lines) -> Bytes:
 # Regenerated 2026-12-04 (helper mrv2): Model Runner V2 (every model from 0.29) keeps its request/sampling state on
 # the GPU (engines/vllm/profile.py v2_runner_state_bytes: max_num_seqs × 128,256 vocab × 4 B of output_bin_counts
 # and smaller tables): vllm current column only.
+# Regenerated 2026-12-04 (helper gap): vLLM >= 0.11's non-torch growth has a world-2 row (0.46 GiB, startup table
+# vllm_nontorch_growth[tp2]) apart from the world-4/8 row (1.43 GiB): current and 0.11 columns at tp 2 only.
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
-    ("H100", 2): (0, 10_481, 17_424, 0, 22_240),
+    ("H100", 2): (0, 10_481, 23_792, 1_328, 22_240),
     ("H100", 4): (395_794, 433_102, 465_472, 420_544, 467_808),
     ("H100", 8): (1_196_222, 1_234_103, 1_361_568, 1_271_696, 1_351_648),
     ("L40S", 1): (0, 0, 0, 0, 0),
@@ -59,7 +61,7 @@ BEFORE_THE_FEATURE = {
     ("L40S", 4): (42_872, 0, 69_168, 57_936, 74_976),
     ("L40S", 8): (502_480, 366_960, 568_976, 546_496, 578_992),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (96_377, 100_635, 112_560, 86_896, 117_968),
+    ("RTX-PRO-6000", 2): (96_377, 100_635, 118_928, 93_264, 117_968),
     ("RTX-PRO-6000", 4): (615_063, 621_115, 655_760, 604_400, 668_368),
     ("RTX-PRO-6000", 8): (1_647_086, 1_619_702, 1_742_128, 1_639_424, 1_765_776),
 }

@@ -7,7 +7,7 @@ from tpkit.startup import nccl_costs
 from tpkit.startup.measured import STARTUP_COSTS
 from tpkit.engines.vllm.profile import FUSED_MOE_CHUNK, estimate_profile_peak
 from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes
+from tpkit.units import Bytes, GiB
 
 from vllm_fixtures import H200, GivenWeights, config_model, llama3_8b
 
@@ -37,7 +37,7 @@ def test_nccl_and_custom_allreduce_are_charged_before_0_11_only():
                                                   "custom all-reduce buffers")), Bytes(0))
     assert late > NCCL
     # from 0.11 the communicators exist before the snapshot; what the profile's collectives connect lazily after
-    # it (and workspaces outside torch) is charged instead: the start-up table's vllm_nontorch_growth[tp>1]
+    # it (and workspaces outside torch) is charged instead: the start-up table's vllm_nontorch_growth row for the world
     growth = new.ledger.get("non-torch growth during profiling").bytes
     assert old.ledger.get("non-torch growth during profiling").bytes == Bytes(0) < growth
     assert new.extra["available_kv_bytes"] - old.extra["available_kv_bytes"] == (late - growth).bytes
@@ -97,7 +97,7 @@ def test_nontorch_growth_is_charged_from_0_11_on_more_than_one_rank_only():
     from tpkit.startup.terms import vllm_nontorch_growth
 
     tp2 = vllm_nontorch_growth(2)
-    assert tp2.bytes > Bytes(0) and tp2.uncertainty > Bytes(0) and "vllm_nontorch_growth[tp>1]" in tp2.source
+    assert tp2.bytes > Bytes(0) and tp2.uncertainty > Bytes(0) and "vllm_nontorch_growth[tp2]" in tp2.source
     for version in ("0.11.0", "0.27.0", "current"):
         assert _plan(version).ledger.get("non-torch growth during profiling").bytes == tp2.bytes
         assert _plan(version, par=ParallelSpec()).ledger.get("non-torch growth during profiling").bytes == Bytes(0)
@@ -106,10 +106,30 @@ def test_nontorch_growth_is_charged_from_0_11_on_more_than_one_rank_only():
     assert "non-torch growth during profiling" not in [l.item for l in _plan("v0").ledger.items]
 
 
+def test_nontorch_growth_has_a_world_2_row_below_the_larger_worlds():
+    """World 2 has its own row (the printed 0.10.2 split on 2 x H200, vl_084: 1.38 GiB non-torch minus NCCL's
+    measured init + warm-up and cuBLAS; llm-d's 2 x H100 table: 0.55 minus cuBLAS); worlds 4 and 8 keep the tp>2 row. NCCL sets up no NVLink SHARP at two GPUs
+    (src/transport/nvls.cc ncclNvlsInit, gpuCount <= 2). Before 0.11 neither is charged (NCCL is its own line)."""
+    from tpkit.startup.terms import vllm_nontorch_growth
+
+    one, two, four, eight = (vllm_nontorch_growth(w) for w in (1, 2, 4, 8))
+    assert one.bytes < two.bytes < four.bytes == eight.bytes
+    assert "vllm_nontorch_growth[tp2]" in two.source and "vllm_nontorch_growth[tp>2]" in four.source
+    assert GiB(0.3) < two.bytes < GiB(0.6) and GiB(1.2) < four.bytes < GiB(1.6)
+    item = "non-torch growth during profiling"
+    for version in ("0.11.0", "0.19.0", "current"):
+        assert _plan(version).ledger.get(item).bytes == two.bytes
+        assert _plan(version, par=ParallelSpec(tp=4)).ledger.get(item).bytes == four.bytes
+        assert _plan(version, par=ParallelSpec(tp=2, pp=2)).ledger.get(item).bytes == four.bytes
+    for version in ("0.10.1", "0.10.2"):
+        assert _plan(version).ledger.get(item).bytes == Bytes(0)
+        assert _plan(version, par=ParallelSpec(tp=4)).ledger.get(item).bytes == Bytes(0)
+
+
 def test_nontorch_growth_without_peer_access_on_one_node_is_the_one_rank_row():
     """No CUDA peer access inside one node: NCCL's SHM transport keeps its channel buffers in host memory (NCCL docs,
     NCCL_SHM_DISABLE), so from 0.11 the profile's collectives grow no device memory beyond the one-rank row (helper
-    new6: kaggle-vllm's 2 x T4, vp_033 / vp_035). With peer access, or across nodes, the tp>1 row stays."""
+    new6: kaggle-vllm's 2 x T4, vp_033 / vp_035). With peer access, or across nodes, the tp2 row stays."""
     from tpkit.startup.links import link_choice
     from tpkit.startup.terms import vllm_nontorch_growth
 
@@ -130,7 +150,7 @@ def test_nontorch_growth_without_peer_access_on_one_node_is_the_one_rank_row():
 
 def test_nontorch_growth_reads_a_probed_machine_without_peer_access():
     """The same rule from a ``tpkit probe`` profile: two GPUs on one host whose probe found no CUDA peer access get
-    the one-rank row; the same two GPUs with peer access keep the tp>1 row (the links come from the one place,
+    the one-rank row; the same two GPUs with peer access keep the tp2 row (the links come from the one place,
     ``startup.links.group_links``, with the machine)."""
     from tpkit.hardware.machine import GpuState, MachineProfile
     from tpkit.startup.terms import vllm_nontorch_growth

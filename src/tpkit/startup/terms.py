@@ -134,9 +134,14 @@ def vllm_nontorch_growth(world: int) -> Cost:
     ``world`` of tp × pp ranks: NCCL channels and protocols connected lazily at the profile run's first large
     collectives and kernel workspaces outside torch's allocator (late-0.2x 'non-torch' / 'consumed memory' lines).
     The vLLM rules charge it at world > 1 (``tpkit.engines.vllm.baseline.profile_nontorch_growth``); at world 1 the
-    rows give 0 beyond cuBLAS."""
-    return table_cost("extra", "vllm_nontorch_growth", "tp1" if world < 2 else "tp>1",
-                      item="non-torch memory grown after the snapshot")
+    rows give 0 beyond cuBLAS.  Rows by world: ``tp1``, ``tp2`` and ``tp>2``.  World 2 has its own row (two printed
+    splits: vLLM 0.10.2 on 2 x H200, 0.46 GiB beyond NCCL's init + warm-up and cuBLAS; llm-d's 0.14-era table on
+    2 x H100, 0.45 GiB beyond cuBLAS; against 0.85-1.64 GiB at world 4 and 8): at two GPUs NCCL does not set up NVLink SHARP, whose buffers it otherwise allocates at the first
+    NVLS collective (NCCL src/transport/nvls.cc ``ncclNvlsInit``: nvlsSupport stays 0 when ``gpuCount <= 2`` without
+    MNNVL; ``ncclNvlsBufferSetup``; read at NVIDIA/nccl commit 178b6b7), and a ring or chain has a single peer, so the
+    larger worlds' row does not carry over.  Not the whole cause: A100s (no NVLS) show the same split."""
+    key = "tp1" if world < 2 else "tp2" if world == 2 else "tp>2"
+    return table_cost("extra", "vllm_nontorch_growth", key, item="non-torch memory grown after the snapshot")
 
 
 def extra_costs(lines: tuple[LineItem, ...]) -> tuple[Cost, ...]:

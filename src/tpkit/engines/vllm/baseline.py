@@ -202,15 +202,15 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
       runtime), next to kernel workspaces outside torch's allocator.  vLLM's ``memory_profiling`` counts it as
       non_torch_increase (≥ 0.27: inside total_consumed = init free − free after the profile) and charges it to
       the KV budget (utils/mem_utils.py, v1/worker/gpu_worker.py determine_available_memory; vllm 0.11.0 and
-      0.28.0 wheels).  Its size is the start-up table's ``vllm_nontorch_growth[tp>1]`` (public late-0.2x logs,
-      beyond the family's cuBLAS, which is its own term), with its band.  At world 1 the rows give 0 beyond cuBLAS.
+      0.28.0 wheels).  Its size is the start-up table's ``vllm_nontorch_growth`` row for the world (``tp2`` or
+      ``tp>2``: public logs, beyond the family's cuBLAS, which is its own term), with its band.  At world 1 the rows give 0 beyond cuBLAS.
       A group on one node without CUDA peer access (``--no-p2p``, a log's "lacks GPU P2P capability", or a probed
       ``--machine`` profile) gets the world-1 row instead: NCCL then connects the ranks over its SHM transport,
       "used between devices when peer-to-peer cannot happen, therefore, host memory is used" (NCCL
       environment-variable docs, NCCL_SHM_DISABLE), so the lazily connected channels hold no device memory.  Evidence: kaggle-vllm's 2 x T4
       runs (NCCL 2.27.5 'via SHM/direct/direct', 'isAllDirectP2p 0' on the same machine; vLLM 0.18.1 source,
       eager, custom all-reduce off): weights + profile + growth took 0.35 GiB of the budget at tp 2 as at tp 1
-      (Llama-3.2-3B: 13.28 − 3.05 − 9.88 against 13.28 − 6.02 − 6.90 GiB), not the tp>1 row's 1.43 GiB.
+      (Llama-3.2-3B: 13.28 − 3.05 − 9.88 against 13.28 − 6.02 − 6.90 GiB), not the tp2 row's 0.46 GiB.
     * With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
       the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
       all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land

@@ -503,7 +503,8 @@ def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
                                 sampler=profile_sampler(rules, r.compute_capability, options.topk_topp_sampler,
                                                         v2_runner=_v2_runner(model, options, r, rules)),
                                 sm_count=r.sm_count, encoder=encoder,
-                                vocab_hidden=_cold_compile(model, options, r, rules))
+                                vocab_hidden=_cold_compile(model, options, r, rules),
+                                allreduce_out_of_place=rules.engine == "V0" and rules.v0_allreduce_out_of_place)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"

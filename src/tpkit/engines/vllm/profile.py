@@ -77,6 +77,20 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              that shows it (V1's sampler phase is usually larger), so they keep
                                              the phases above (``VllmRules.v2_vocab_hidden_peak``).
 
+    V0 out-of-   + T × H × a on the dense     The V0 engine from 0.6.5 with tp > 1: every all-reduce is out of place
+    place        MLP and attention phases     (``GroupCoordinator.all_reduce`` → ``torch.ops.vllm.all_reduce`` →
+    all-reduce                                ``_all_reduce_out_place``; custom all-reduce returns a new tensor and
+                                              ``PyNcclCommunicator.all_reduce`` allocates ``out_tensor =
+                                              torch.empty_like(in_tensor)``: vllm 0.6.5, 0.6.6, 0.7.0–0.7.3, 0.8.0,
+                                              0.8.5, 0.9.0, 0.10.2 wheels; 0.6.4 and earlier reduce the NCCL path
+                                              in place, ``inplace_all_reduce`` / ``pynccl_comm.all_reduce(input_)``).
+                                              RowParallelLinear (``down_proj`` / ``o_proj``) reduces its partial
+                                              output while the eager forward still holds gate_up, act, qkv and the
+                                              attention output by reference, so one more T × H tensor is alive at
+                                              those phases' peak (``VllmRules.v0_allreduce_out_of_place``).  V1's
+                                              compiled forward frees dead intermediates itself and keeps the
+                                              phases above.
+
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
 A multimodal model's encoder step comes first (``engines/vllm/encoder.py``): its pass is one more phase, and the
 encoder outputs it keeps are added to every text phase.
@@ -294,7 +308,7 @@ def _vocab_hidden(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
                           sm_count: int | None = None, encoder: "EncoderProfile | None" = None,
-                          vocab_hidden: bool = False) -> ActivationEstimate:
+                          vocab_hidden: bool = False, allreduce_out_of_place: bool = False) -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
@@ -302,13 +316,22 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     sampler run (``SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer).  ``encoder``: the
     multimodal encoder step that runs first (``engines.vllm.encoder``): its pass is a phase of its own and what it
     keeps is added to each text phase.  ``vocab_hidden``: add the cold torch.compile scratch phase (module docstring,
-    "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``)."""
+    "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
+    reduces RowParallelLinear's output out of place; with tp > 1 the dense MLP and attention phases hold one more
+    T × H tensor (module docstring, "V0 out-of-place all-reduce")."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
     if model.moe is None or model.moe.num_dense_layers > 0:
         phases["dense MLP"] = _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm)
     if model.moe is not None:
         phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes)
+    if allreduce_out_of_place and parallel.tp > 1:
+        extra = tokens * model.hidden_size * act_bytes
+        for p in ("attention", "dense MLP"):
+            if p in phases:
+                b, f = phases[p]
+                phases[p] = (Bytes(b.bytes + extra), f + f" + the all-reduced copy T × H × {act_bytes} B (V0 ≥ 0.6.5, "
+                                                          f"out of place)")
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,

@@ -182,6 +182,10 @@ class VllmRules:
     v0_allreduce_held: bool = False
     """V0 0.2.5: with tp > 1 the profile's all-reduced activations stay reserved (recorded on the NCCL stream,
     TORCH_NCCL_AVOID_RECORD_STREAMS not yet set) and total − free charges them (module docstring)"""
+    v0_allreduce_out_of_place: bool = False
+    """V0 ≥ 0.6.5: every tensor-parallel all-reduce returns a new tensor (parallel_state.py
+    ``_all_reduce_out_place``, pynccl.py ``all_reduce``: ``torch.empty_like``; 0.6.4 reduces the NCCL path in place),
+    so with tp > 1 the profile's MLP and attention peaks hold one more T × H tensor (``profile`` module docstring)"""
     distributed_after_snapshot: bool = False
     """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
     cublas_after_snapshot: bool = False
@@ -295,11 +299,15 @@ _V0 = VllmRules(
     release=(0, 7, 0), era="v0", engine="V0", default_utilization=0.9, ceil_requested=False, memory_rule="v0_peak",
     cudagraph_estimate=False, null_block=False, one_line_log=False, capacity_per_worker=False, tokens_rule="blocks",
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
-    custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0", v0_context_outside=True)
+    custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0", v0_context_outside=True, v0_allreduce_out_of_place=True)
 
 _V0_CONTEXT_CHARGED = (((0, 2, 0), (0, 3, 1)), ((0, 6, 4), (0, 6, 5)))
 """V0 release ranges [first, next) whose budget charges the CUDA context (module docstring: ≤ 0.3.0 total − free;
 0.6.4 total − free − torch allocated); every other V0 release measures from init_device's free memory"""
+
+_V0_ALLREDUCE_OUT_OF_PLACE = (0, 6, 5)
+"""first V0 release whose tensor-parallel all-reduce is always out of place (vllm 0.6.4 wheel: ``inplace_all_reduce``
+for the NCCL path; 0.6.5: ``torch.ops.vllm.all_reduce`` → ``_all_reduce_out_place``)"""
 
 _V0_TORCH_PEAK_ONLY = ((0, 2, 0), (0, 2, 5))
 """V0 release range [first, next) whose budget charges torch's peak alone (module docstring: 0.2.0–0.2.4
@@ -366,7 +374,8 @@ def rules_for(release: tuple[int, int, int]) -> VllmRules:
         torch_only = _V0_TORCH_PEAK_ONLY[0] <= release < _V0_TORCH_PEAK_ONLY[1]
         held = _V0_ALLREDUCE_HELD[0] <= release < _V0_ALLREDUCE_HELD[1]
         return replace(_V0, release=release, v0_context_outside=not charged, custom_ar_world_sizes=custom_ar,
-                       v0_torch_peak_only=torch_only, v0_allreduce_held=held)
+                       v0_torch_peak_only=torch_only, v0_allreduce_held=held,
+                       v0_allreduce_out_of_place=release >= _V0_ALLREDUCE_OUT_OF_PLACE)
     rules = _V1
     for first, changes in _BOUNDARIES:
         if release >= first:
