@@ -275,6 +275,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                            "others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
     "vp_124": ("0.12.0", "printed 'vLLM API server version 0.12.0'", {}, None),
     "vp_125": ("0.19.1", "printed banner 'version 0.19.1' and 'Initializing a V1 LLM engine (v0.19.1)'", {}, None),
+    # helper mv5 (2026-12-04): vLLM server logs committed to public repositories (logs also in tests/logs/data/vllm/
+    # as vl_220-)
+    "vp_140": ("0.15.1", "printed banner 'version 0.15.1' and 'Initializing a V1 LLM engine (v0.15.1)'", {}, None),
 }
 
 SGLANG_PUBLIC = {
