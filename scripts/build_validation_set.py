@@ -278,6 +278,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv5 (2026-12-04): vLLM server logs committed to public repositories (logs also in tests/logs/data/vllm/
     # as vl_220-)
     "vp_140": ("0.15.1", "printed banner 'version 0.15.1' and 'Initializing a V1 LLM engine (v0.15.1)'", {}, None),
+    # benyucong/neo4j-graphrag-python's logs/vllm.out (two versions of the file): FlashInfer not installed (printed
+    # native sampler); the CUDA totals the logs print
+    "vp_141": ("0.10.2", "printed 'vLLM API server version 0.10.2'",
+               {"gpu_total_gib": 79.18, "topk_topp_sampler": "native"}, None),
+    "vp_142": ("0.10.2", "printed 'vLLM API server version 0.10.2'",
+               {"gpu_total_gib": 79.25, "topk_topp_sampler": "native"}, None),
 }
 
 SGLANG_PUBLIC = {
