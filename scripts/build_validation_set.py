@@ -284,6 +284,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"gpu_total_gib": 79.18, "topk_topp_sampler": "native"}, None),
     "vp_142": ("0.10.2", "printed 'vLLM API server version 0.10.2'",
                {"gpu_total_gib": 79.25, "topk_topp_sampler": "native"}, None),
+    # phivan3008/meeting-translator's vllm_serve.log: the pool sized, then the kernel warm-up failed (not memory)
+    "vp_143": ("0.27.1", "printed banner 'version 0.27.1' and 'Initializing a V1 LLM engine (v0.27.1)'",
+               {"topk_topp_sampler": "flashinfer"}, None),
 }
 
 SGLANG_PUBLIC = {
