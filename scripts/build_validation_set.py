@@ -284,9 +284,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"gpu_total_gib": 79.18, "topk_topp_sampler": "native"}, None),
     "vp_142": ("0.10.2", "printed 'vLLM API server version 0.10.2'",
                {"gpu_total_gib": 79.25, "topk_topp_sampler": "native"}, None),
-    # phivan3008/meeting-translator's vllm_serve.log: the pool sized, then the kernel warm-up failed (not memory)
+    # phivan3008/meeting-translator's vllm_serve.log: the pool sized, then the kernel warm-up failed (not memory).
+    # Its non-default args print 'enable_prefix_caching': True (a hybrid: mamba 'align' mode, printed 'Mamba cache
+    # mode is set to 'align''; off by default for hybrids in 0.27) and 'language_model_only': True ('All limits of
+    # multimodal modalities ... set to 0, running in text-only mode': no encoder in the profile run, which
+    # VllmOptions.skip_mm_profiling stands for)
     "vp_143": ("0.27.1", "printed banner 'version 0.27.1' and 'Initializing a V1 LLM engine (v0.27.1)'",
-               {"topk_topp_sampler": "flashinfer"}, None),
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": True, "skip_mm_profiling": True}, None),
 }
 
 SGLANG_PUBLIC = {
