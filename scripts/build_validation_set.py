@@ -291,6 +291,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # VllmOptions.skip_mm_profiling stands for)
     "vp_143": ("0.27.1", "printed banner 'version 0.27.1' and 'Initializing a V1 LLM engine (v0.27.1)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": True, "skip_mm_profiling": True}, None),
+    # leadawon/LAMBO's logs/vllm_serve.log: 4 x RTX 3090 (README), PCIe only (printed)
+    "vp_144": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
 }
 
 SGLANG_PUBLIC = {

@@ -192,7 +192,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper mv5 (2026-12-04) added four anchored vLLM logs (committed server logs; no rule of the rebuild changed):
     vl_220 (0.15.1, gpt-oss-120b tp 2, H200), vl_221 / vl_222 (0.10.2, Qwen3-4B and Llama-2-7b-hf on 80 GB H100s)
     and vl_223 (0.27.1, Qwen3.6-27B-FP8 hybrid with prefix caching on, a warm-up crash after the pool was sized):
-    all hit, 110 of the 135 (vl_224 / vl_225 are crash logs before the anchor)."""
+    all hit, 110 of the 135 (vl_224 - vl_226 are crash logs before the anchor)."""
     rows = _capacity_rows()
     assert len(rows) == 135
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
