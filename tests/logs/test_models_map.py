@@ -144,12 +144,12 @@ def test_capacity_logs_with_a_config_do_not_regress():
     (committed server logs): 119 and 105; helper v2c (2026-12-04)
     vl_175-vl_179 (vp_100-vp_104), all with a config, of which vl_175, vl_176 and vl_179 print the anchor: 122 and
     108; helper cfg4 (2026-12-04) the configs of vl_137 (GPT-2) and vl_138 (Phi-3-mini): 122 and 110; helper mv4 (2026-12-04) vl_200-vl_208
-    (committed server logs), all with a config: 131 and 119; helper mv5 (2026-12-04) vl_220-vl_223 (committed server
-    logs), all with a config (vl_224 - vl_226 crash before the anchor): 135 and 123. A floor, so that entries are not
-    lost."""
+    (committed server logs), all with a config: 131 and 119; helper mv5 (2026-12-04) vl_220-vl_223 and vl_227
+    (committed server logs), all with a config (vl_224 - vl_226 crash before the anchor): 136 and 124. A floor, so
+    that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 135
-    assert sum(1 for e in anchored if e["config"]) >= 123
+    assert len(anchored) == 136
+    assert sum(1 for e in anchored if e["config"]) >= 124
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
