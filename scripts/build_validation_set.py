@@ -275,6 +275,24 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                            "others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
     "vp_124": ("0.12.0", "printed 'vLLM API server version 0.12.0'", {}, None),
     "vp_125": ("0.19.1", "printed banner 'version 0.19.1' and 'Initializing a V1 LLM engine (v0.19.1)'", {}, None),
+    # helper mv5 (2026-12-04): vLLM server logs committed to public repositories (logs also in tests/logs/data/vllm/
+    # as vl_220-)
+    "vp_140": ("0.15.1", "printed banner 'version 0.15.1' and 'Initializing a V1 LLM engine (v0.15.1)'", {}, None),
+    # benyucong/neo4j-graphrag-python's logs/vllm.out (two versions of the file): FlashInfer not installed (printed
+    # native sampler); the CUDA totals the logs print
+    "vp_141": ("0.10.2", "printed 'vLLM API server version 0.10.2'",
+               {"gpu_total_gib": 79.18, "topk_topp_sampler": "native"}, None),
+    "vp_142": ("0.10.2", "printed 'vLLM API server version 0.10.2'",
+               {"gpu_total_gib": 79.25, "topk_topp_sampler": "native"}, None),
+    # phivan3008/meeting-translator's vllm_serve.log: the pool sized, then the kernel warm-up failed (not memory).
+    # Its non-default args print 'enable_prefix_caching': True (a hybrid: mamba 'align' mode, printed 'Mamba cache
+    # mode is set to 'align''; off by default for hybrids in 0.27) and 'language_model_only': True ('All limits of
+    # multimodal modalities ... set to 0, running in text-only mode': no encoder in the profile run, which
+    # VllmOptions.skip_mm_profiling stands for)
+    "vp_143": ("0.27.1", "printed banner 'version 0.27.1' and 'Initializing a V1 LLM engine (v0.27.1)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": True, "skip_mm_profiling": True}, None),
+    # leadawon/LAMBO's logs/vllm_serve.log: 4 x RTX 3090 (README), PCIe only (printed)
+    "vp_144": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
 }
 
 SGLANG_PUBLIC = {

@@ -26,6 +26,7 @@ PLAN_FLAGS = frozenset({
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
     "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",
     "--data-parallel-size", "--enable-expert-parallel", "--topk-topp-sampler", "--skip-mm-profiling",
+    "--enable-prefix-caching",  # helper mv5: a hybrid's mamba cache mode (engines.vllm.mamba)
     "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)
     # LoRA (both engines: --enable-lora, --max-lora-rank; vLLM: --max-loras, --max-cpu-loras, --fully-sharded-loras,
     # --lora-dtype, --lora-extra-vocab-size; SGLang: --max-loras-per-batch, --lora-target-modules)

@@ -84,7 +84,8 @@ def test_the_corpus_count():
     neither: 119 of the 135 (most are excerpts without the compile lines).  With helper mv2's committed server logs
     (lead, 2026-12-04): 11 cold (vl_125-vl_129 and vl_134 added), 13 warm (vl_133, vl_138), 125 neither, of 149.
     Helper mv4 (2026-12-04): vl_206 warm (its excerpt keeps 'Directly load the compiled graph(s) ... from the cache'):
-    14 warm."""
+    14 warm.  Helper mv5 (2026-12-04): vl_220-vl_222 warm (committed server logs that load the compiled graphs from
+    the cache): 17 warm."""
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
@@ -92,7 +93,8 @@ def test_the_corpus_count():
             found[parsed.run.value("compile_cache")].append(path.stem)
     assert sorted(found["cold"]) == ["vl_025", "vl_044", "vl_050", "vl_056", "vl_125", "vl_126", "vl_127", "vl_128",
                                      "vl_129", "vl_134", "vl_160"]
-    assert len(found["warm"]) == 14 and {"vl_133", "vl_138", "vl_176", "vl_206"} <= set(found["warm"])
+    assert len(found["warm"]) == 17 and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
+                                          "vl_222"} <= set(found["warm"])
 
 
 @pytest.mark.parametrize("case_id,state", [("vl_155", "warm"), ("vl_176", "warm"), ("vl_160", "cold")])

@@ -145,11 +145,12 @@ def test_capacity_logs_with_a_config_do_not_regress():
     vl_175-vl_179 (vp_100-vp_104), all with a config, of which vl_175, vl_176 and vl_179 print the anchor: 122 and
     108; helper cfg4 (2026-12-04) the configs of vl_137 (GPT-2) and vl_138 (Phi-3-mini): 122 and 110; helper mv4 (2026-12-04) vl_200-vl_208
     (committed server logs), all with a config: 131 and 119; helper sgx (2026-12-04) sg_080 and sg_081 with a config
-    and sg_082 (Laguna-S-2.1-INT4 on a GB10) without one (committed server logs): 134 and 121. A floor, so that
-    entries are not lost."""
+    and sg_082 (Laguna-S-2.1-INT4 on a GB10) without one (committed server logs): 134 and 121; helper mv5 (2026-12-04)
+    vl_220-vl_223 and vl_227 (committed server logs), all with a config (vl_224 - vl_226 crash before the anchor):
+    139 and 126. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 134
-    assert sum(1 for e in anchored if e["config"]) >= 121
+    assert len(anchored) == 139
+    assert sum(1 for e in anchored if e["config"]) >= 126
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

@@ -65,6 +65,8 @@ class Resolved:
     compute_capability: tuple[int, int] | None
     sm_count: int | None = None
     """the GPU's streaming multiprocessors (the Triton top-k/top-p kernel's per-program buffer rows)"""
+    enable_prefix_caching: bool | None = None
+    """``--enable-prefix-caching`` as given (None: the release's default; ``engines.vllm.mamba``)"""
     notes: tuple[str, ...] = ()
     block_log: str | None = None
     """vLLM's line when it overrides ``--block-size`` (MLA backends ≤ 0.17)"""
@@ -307,5 +309,6 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         act_dtype=act_name, act_bytes=act_bytes, kv_dtype=kv_name, kv_bytes=kv_bytes, block_size=block,
         max_num_batched_tokens=tokens, max_num_seqs=seqs,
         sampler_rows=tokens if rules.profile_logits_all_tokens else min(tokens, seqs),
-        compute_capability=cap, sm_count=gpu.sm_count, block_log=block_log, dcp=dcp, spec=spec, notes=notes,
+        compute_capability=cap, sm_count=gpu.sm_count, enable_prefix_caching=options.enable_prefix_caching,
+        block_log=block_log, dcp=dcp, spec=spec, notes=notes,
         concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec), kv_format=fmt)

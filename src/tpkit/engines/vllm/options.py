@@ -95,6 +95,17 @@ class VllmOptions:
     """``--skip-mm-profiling``: the profile run leaves the multimodal encoder and its cache out
     (``engines.vllm.encoder``).  vLLM also skips them when ``--limit-mm-per-prompt`` sets every modality to 0;
     tpkit does not read that flag, so pass this one for such a run."""
+    enable_prefix_caching: bool | None = flag(
+        kind="bool", help="prefix caching on (vLLM's flag); for attention + mamba / linear-attention hybrids it "
+                          "sets the mamba cache mode ('align': 2 state pages per request), which vLLM up to 0.27 "
+                          "leaves off for hybrids unless this flag is given (on by default from 0.28)")
+    """``--enable-prefix-caching``: None = the release's default for the model.  Only hybrids' KV layout depends
+    on it: vLLM runs their mamba groups in ``"align"`` (or ``"all"``) mode with prefix caching on, holding 2 (+
+    speculative) state pages per request instead of 1 (``v1/kv_cache_interface.py MambaSpec.max_memory_usage_bytes``
+    and ``model_executor/models/config.py``, 'Mamba cache mode is set to 'align' ... when prefix caching is
+    enabled', vLLM 0.15–0.33 wheels; ``engines.vllm.mamba``).  Hybrids have it off by default up to 0.27 and on
+    from 0.28 (``VllmRules.hybrid_prefix_caching``); False (prefix caching off) is accepted from the API and
+    ``--from-log``, the command line only turns it on."""
     topk_topp_sampler: str | None = flag(
         choices=TOPK_TOPP_SAMPLERS,
         help="top-k/top-p sampler of vLLM's profile run, as its log's topk_topp_sampler line names it (default: "
@@ -152,6 +163,9 @@ class VllmOptions:
         if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
             raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
         check_switches(self, ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling"))
+        if self.enable_prefix_caching is not None and not isinstance(self.enable_prefix_caching, bool):
+            raise PlanInputError(f"enable_prefix_caching must be True, False or None (the release's default), got "
+                                 f"{self.enable_prefix_caching!r}")
         if self.speculative_config is not None:
             from tpkit.engines.vllm.speculative import parse_speculative_config
 

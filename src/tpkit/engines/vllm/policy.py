@@ -365,7 +365,8 @@ def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: R
 def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules,
             drafter: Drafter | None) -> KvLayout:
     spec_tokens = drafter.num_speculative_tokens if drafter is not None else 0
-    mamba = mamba_mode(model, rules, spec_tokens=spec_tokens, compute_capability=r.compute_capability) \
+    mamba = mamba_mode(model, rules, spec_tokens=spec_tokens, prefix_caching=r.enable_prefix_caching,
+                       compute_capability=r.compute_capability) \
         if "linear" in model.kinds and rules.engine == "V1" else None
     if r.spec is not None and r.spec.eagle_family:
         rules = replace(rules, chunked_local_hybrid=False)  # chunked-local + EAGLE: hybrid manager off
