@@ -43,6 +43,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # outside), +0.6 %; no capacity rule changed): 99 scored, median 1.35 %, p90 6.9 %, 87/99 inside (level unchanged)
     # lead (2026-12-04, fourth session): Qwen3-VL's 0.12.0 dummy video (12.5 text tokens per video token, the
     # output widened to that count): vp_124 +5.1 → -2.0 %, inside; 99 scored, median 1.35 %, p90 6.9 %, 88/99
+    # helper g3v (2026-12-04): vp_160 / vp_161 (Gemma 3 on MI300X, 0.23.0 / 0.11.0 pre-release) added blind: -3.6 %
+    # (outside) / +1.7 %, 101 scored, median 1.43 %, 89/101 inside; then the Gemma 3 encoder profile
+    # (engines/vllm/encoder_gemma3.py): -3.7 % / -0.8 %, median 1.35 %, p90 6.9 %, 89/101 inside (level unchanged)
     "vllm": (0.015, 0.085, 0.88),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
