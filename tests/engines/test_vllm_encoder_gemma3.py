@@ -71,3 +71,10 @@ def test_releases_not_read_keep_the_warning(gemma3_4b):
         assert prof is None and "gemma3" in why
         assert not_modelled(gemma3_4b, release=release, engine="V1")
     assert not_modelled(gemma3_4b, release=(0, 11, 0), engine="V1") == ""
+
+
+def test_soft_tokens_come_from_the_config():
+    cfg = json.loads((CONFIGS / "google--gemma-3-4b-it.json").read_text())
+    model = from_config_dict({**cfg, "mm_tokens_per_image": 64}, name="gemma3-64", source="test")
+    assert _profile(model, (0, 13, 0))[0].tokens_per_item == 64
+    assert _profile(model, (0, 12, 0))[0].tokens_per_item == 68  # + the four placeholder text tokens
