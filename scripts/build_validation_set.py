@@ -293,6 +293,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": True, "skip_mm_profiling": True}, None),
     # leadawon/LAMBO's logs/vllm_serve.log: 4 x RTX 3090 (README), PCIe only (printed)
     "vp_144": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
+    # helper g3v (2026-12-04): Gemma 3 start-ups on AMD MI300X (logs also in tests/logs/data/vllm/ as vl_240-)
+    "vp_160": ("0.23.0", "printed banner 'version 0.23.0' and 'Initializing a V1 LLM engine (v0.23.0)'", {}, None),
+    "vp_161": ("0.11.0", "printed 'vLLM API server version 0.11.0rc2.dev98+g393de22d2' (a pre-release between "
+                         "0.11.0rc1 and 0.11.0; planned with the 0.11.0 rules)", {}, None),
 }
 
 SGLANG_PUBLIC = {

@@ -85,14 +85,15 @@ def test_the_corpus_count():
     (lead, 2026-12-04): 11 cold (vl_125-vl_129 and vl_134 added), 13 warm (vl_133, vl_138), 125 neither, of 149.
     Helper mv4 (2026-12-04): vl_206 warm (its excerpt keeps 'Directly load the compiled graph(s) ... from the cache'):
     14 warm.  Helper mv5 (2026-12-04): vl_220-vl_222 warm (committed server logs that load the compiled graphs from
-    the cache): 17 warm."""
+    the cache): 17 warm.  Helper g3v (2026-12-04): vl_240 and vl_241 cold (their excerpts keep
+    'Cache the graph ... for later use')."""
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
         if parsed.engine.engine == "vllm" or path.parent.name == "vllm":
             found[parsed.run.value("compile_cache")].append(path.stem)
     assert sorted(found["cold"]) == ["vl_025", "vl_044", "vl_050", "vl_056", "vl_125", "vl_126", "vl_127", "vl_128",
-                                     "vl_129", "vl_134", "vl_160"]
+                                     "vl_129", "vl_134", "vl_160", "vl_240", "vl_241"]
     assert len(found["warm"]) == 17 and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
                                           "vl_222"} <= set(found["warm"])
 

@@ -53,6 +53,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # --language-model-only) -0.9 %: 103 scored, median 1.33 %, p90 6.9 %, 91/103 inside; then vp_144 (0.19.0
     # Qwen3.5-27B tp 4 on PCIe RTX 3090s, -15.4 % blind, outside: the tp>1 non-torch growth row; not changed):
     # 104 scored, median 1.34 %, p90 7.1 %, 91/104 inside: LOOSENED inside 0.88 → 0.87 (91/104 = 87.5 %)
+    # helper g3v (2026-12-04): vp_160 / vp_161 (Gemma 3 on MI300X, 0.23.0 / 0.11.0 pre-release) added blind: -3.6 %
+    # (outside) / +1.7 %, 101 scored, median 1.43 %, 89/101 inside; then the Gemma 3 encoder profile
+    # (engines/vllm/encoder_gemma3.py): -3.7 % / -0.8 %, median 1.35 %, p90 6.9 %, 89/101 inside (level unchanged)
+    # lead merge (2026-12-04): with mv5, gap and g3v merged the level is set below from the merged re-score
     "vllm": (0.015, 0.085, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);

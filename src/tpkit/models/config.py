@@ -557,7 +557,7 @@ def _extra(cfg: dict, text: dict) -> dict:
     for key in ("linear_attn_config", "rope_scaling", "rope_theta", "partial_rotary_factor", "rotary_dim",
                 "rotary_pct", "rope_pct", "rotary_emb_fraction", "rope_parameters", "rope_local_base_freq",
                 "original_max_position_embeddings",
-                "vision_config", "draft_vocab_size",
+                "vision_config", "mm_tokens_per_image", "draft_vocab_size",
                 "eagle_config", "dflash_config", "target_layer_ids", "target_hidden_size", "num_aux_hidden_states",
                 "num_attention_layers", "is_hybrid_swa",
                 "mtp_num_hidden_layers", "use_bidirectional_attention", "attention_k_eq_v", "use_double_wide_mlp",

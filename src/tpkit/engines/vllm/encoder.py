@@ -70,6 +70,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
   ``Qwen3_VisionPatchMerger``) differs from 0.15.0's only in how the multimodal config is passed, so the live set
   below holds from 0.12.0 (0.11.x as above); a video's frames are separate attention sequences (``cu_seqlens``
   per frame group), which changes only the varlen lengths.
+* Gemma 3 (``gemma3``, 0.11.0–0.29.0): ``engines/vllm/encoder_gemma3.py``.
 * Other families are not modelled, and the plan keeps the warning:
   - Gemma 4 (0.25.1 ``gemma4_mm.py``): the dummy is a 32-frame video of 2,496 tokens.  It runs through
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
@@ -255,6 +256,8 @@ import functools
 import math
 from dataclasses import dataclass
 
+from tpkit.engines.vllm.encoder_gemma3 import (GEMMA3_WRAPPERS, gemma3_not_modelled, gemma3_profile,
+                                              gemma3_tokens_per_item)
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
@@ -473,6 +476,8 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
             return ""
         return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.13.0 only (0.14 and "
                 "later were not read for this tower)")
+    if wrapper in GEMMA3_WRAPPERS:  # engines/vllm/encoder_gemma3.py (helper g3v)
+        return gemma3_not_modelled(model, release=release)
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < _QWEN3_VL_FROM:
@@ -582,6 +587,17 @@ def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: 
         return _qwen2_vl_profile(model, release=release, tp=tp, max_num_batched_tokens=max_num_batched_tokens,
                                  max_num_seqs=max_num_seqs, max_model_len=max_model_len, act_bytes=act_bytes,
                                  v2_runner=v2_runner, enforce_eager=enforce_eager)
+    if model.extra.get("wrapper_model_type") in GEMMA3_WRAPPERS:  # engines/vllm/encoder_gemma3.py (helper g3v)
+        t = gemma3_tokens_per_item(model, release=release)
+        items = items_per_batch(release, t, max_num_batched_tokens=max_num_batched_tokens,
+                                max_num_seqs=max_num_seqs, max_model_len=max_model_len)
+        if items is None:
+            return None, "the encoder budget is read only from vLLM 0.10.0"
+        peak, kept, formula = gemma3_profile(model, release=release, tp=tp, items=items,
+                                             max_num_batched_tokens=max_num_batched_tokens, act_bytes=act_bytes,
+                                             v2_runner=v2_runner)
+        return EncoderProfile(peak=peak, kept=kept, items=items, modality="image", tokens_per_item=t,
+                              formula=formula), ""
     vc = model.extra["vision_config"]
     dummy = _qwen3_vl_dummy(vc, release=release, max_model_len=max_model_len)
     modality, tokens, patches = dummy.modality, dummy.tokens, dummy.patches

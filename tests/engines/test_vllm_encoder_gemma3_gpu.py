@@ -1,0 +1,115 @@
+"""GPU check of the Gemma 3 encoder term (``engines/vllm/encoder_gemma3.py``; skipped without CUDA).
+
+Replays, with plain torch ops and random bf16 weights, the tensors that the vllm 0.23.0 wheel's
+``siglip.py`` (``SiglipVisionEmbeddings`` / ``SiglipEncoder`` / ``SiglipEncoderLayer`` / ``SiglipAttention`` /
+``SiglipMLP`` ``.forward``) and ``gemma3_mm.py`` (``Gemma3MultiModalProjector.forward``) create on the profile's
+dummy batch: 32 images of 896² (4,096 patches each) for gemma-3-4b-it under max_num_batched_tokens 8192.
+Lifetimes: the caller keeps the dummy pixels; the patch embeddings stay referenced by ``SiglipEncoder.forward``
+(``inputs_embeds``, ``hidden_states_pool``); each layer's input is held by the caller's loop variable; q, k and v
+are ``chunk`` views handed to FlashAttention varlen (one sequence per image); ``nn.GELU(approximate="tanh")``.
+Two layers are replayed (the peak is one layer's after the first, whatever the depth), then the post-layernorm and
+the projector.  The replay checks the accounting of the live set as read, not vLLM itself.
+"""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tpkit.engines.vllm.encoder import encoder_profile
+from tpkit.models import from_config_dict
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.gpu
+if not torch.cuda.is_available():  # pragma: no cover - CPU CI
+    pytest.skip("needs a CUDA GPU", allow_module_level=True)
+
+F = torch.nn.functional
+CONFIGS = Path(__file__).resolve().parents[1] / "validation" / "configs"
+
+
+def _attention(q, k, v, b: int, s: int, hd: int):
+    """FlashAttention varlen over ``b`` sequences of ``s`` tokens on (b·s, heads, hd) views (vLLM's ViT FA path);
+    SDPA per batch when the op is unavailable."""
+    cu = torch.arange(0, (b + 1) * s, s, dtype=torch.int32, device=q.device)
+    try:
+        return torch.ops.aten._flash_attention_forward(q, k, v, cu, cu, s, s, 0.0, False, False,
+                                                       scale=hd ** -0.5)[0]
+    except (RuntimeError, TypeError):  # pragma: no cover - torch without the varlen op
+        h = q.shape[1]
+        qq, kk, vv = (t.view(b, s, h, hd).transpose(1, 2) for t in (q, k, v))
+        return F.scaled_dot_product_attention(qq, kk, vv).transpose(1, 2).reshape(b * s, h, hd)
+
+
+def _replay(cfg: dict, items: int) -> tuple[int, int]:
+    dev, dt = torch.device("cuda"), torch.bfloat16
+    vc = cfg["vision_config"]
+    d, i, heads = vc["hidden_size"], vc["intermediate_size"], vc["num_attention_heads"]
+    size, patch = vc["image_size"], vc["patch_size"]
+    side = size // patch
+    s, hd, text = side * side, d // heads, cfg["text_config"]["hidden_size"]
+    w = lambda o, k: (torch.randn(o, k, device=dev, dtype=dt) * 0.02, torch.zeros(o, device=dev, dtype=dt))  # noqa
+    conv = torch.randn(d, 3, patch, patch, device=dev, dtype=dt) * 0.02
+    pos = torch.randn(1, s, d, device=dev, dtype=dt) * 0.02
+    wqkv, wo, w1, w2 = w(3 * d, d), w(d, d), w(i, d), w(d, i)
+    ln = (torch.ones(d, device=dev, dtype=dt), torch.zeros(d, device=dev, dtype=dt))
+    proj = torch.randn(d, text, device=dev, dtype=dt) * 0.02
+    F.linear(torch.randn(64, d, device=dev, dtype=dt), *wo)  # cuBLAS workspace before the baseline
+    torch.cuda.synchronize()
+    base = torch.cuda.memory_allocated()
+    torch.cuda.reset_peak_memory_stats()
+    pixels = torch.randn(items, 3, size, size, device=dev, dtype=dt)  # the dummy batch, kept by profile_run
+    emb = F.conv2d(pixels, conv, stride=patch).flatten(2).transpose(1, 2)
+    emb += pos
+    hidden = emb  # inputs_embeds / hidden_states_pool keep emb through every layer
+    for _ in range(2):
+        x = hidden  # the caller's loop variable
+        h = F.layer_norm(x, (d,), *ln)
+        qkv = F.linear(h, *wqkv)
+        q, k, v = (t.view(items, s, heads, hd).flatten(0, 1) for t in qkv.chunk(3, dim=-1))
+        out = _attention(q, k, v, items, s, hd).view(items, s, d)
+        del q, k, v, qkv
+        attn = F.linear(out, *wo)
+        del out, h
+        attn += x
+        residual = attn
+        h2 = F.layer_norm(attn, (d,), *ln)
+        f = F.linear(h2, *w1)
+        f = F.gelu(f, approximate="tanh")
+        down = F.linear(f, *w2)
+        del f, h2
+        down += residual
+        del residual, attn, x
+        hidden = down
+        del down
+    post = F.layer_norm(hidden, (d,), *ln)
+    del hidden
+    r = post.transpose(1, 2).reshape(items, d, side, side).contiguous()
+    pooled = F.avg_pool2d(r, kernel_size=4, stride=4).flatten(2).transpose(1, 2)
+    del r, post
+    normed = (pooled.float() * torch.rsqrt(pooled.float().pow(2).mean(-1, keepdim=True) + 1e-6)).to(dt)
+    outputs = torch.matmul(normed, proj)
+    del normed, pooled, emb
+    torch.cuda.synchronize()
+    peak = torch.cuda.max_memory_allocated() - base
+    kept = torch.cuda.memory_allocated() - base  # outputs + pixels
+    del outputs, pixels
+    return peak, kept
+
+
+def test_gemma3_encoder_peak_matches_the_estimate():
+    stem = "google--gemma-3-4b-it"
+    cfg = json.loads((CONFIGS / f"{stem}.json").read_text())
+    model = from_config_dict(cfg, name=stem, source="test")
+    est, _ = encoder_profile(model, release=(0, 23, 0), engine="V1", tp=1, max_num_batched_tokens=8192,
+                             max_num_seqs=256, max_model_len=8192, act_bytes=2, v2_runner=False)
+    peak, kept = _replay(cfg, est.items)
+    out = os.environ.get("OUT")
+    if out:
+        with open(os.path.join(out, "gemma3_encoder.json"), "w") as f:
+            json.dump({"peak_bytes": peak, "estimate_bytes": est.peak.bytes, "kept_bytes": kept,
+                       "estimate_kept_bytes": est.kept.bytes, "items": est.items, "torch": torch.__version__,
+                       "gpu": torch.cuda.get_device_name()}, f)
+    assert abs(peak - est.peak.bytes) / est.peak.bytes < 0.10, (peak / 2**30, est.peak.bytes / 2**30)
+    assert abs(kept - est.kept.bytes) / est.kept.bytes < 0.10, (kept / 2**30, est.kept.bytes / 2**30)
