@@ -1,4 +1,4 @@
-"""vLLM 0.10.0–0.13.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
+"""vLLM 0.10.0–0.15.1's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
@@ -121,14 +121,15 @@ def test_tp_gathers_qkv_and_shards_the_rest():
 
 @pytest.mark.parametrize("release,modelled", [((0, 9, 2), False), ((0, 10, 0), True), ((0, 10, 2), True),
                                               ((0, 11, 0), True), ((0, 11, 1), True), ((0, 11, 2), True),
-                                              ((0, 12, 0), True), ((0, 13, 0), True), ((0, 14, 1), False),
-                                              ((0, 19, 0), False), ((0, 33, 0), False)])
+                                              ((0, 12, 0), True), ((0, 13, 0), True), ((0, 14, 0), True),
+                                              ((0, 14, 1), True), ((0, 15, 0), True), ((0, 15, 1), True),
+                                              ((0, 16, 0), False), ((0, 19, 0), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.13.0" in why
+        assert "0.10.0–0.15.1" in why and "0.16 and later" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -138,8 +139,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_13_0_and_warns_from_0_14():
-    new, old = _plan("0.10.2"), _plan("0.14.1")
+def test_plan_charges_the_pass_to_0_15_1_and_warns_from_0_16():
+    new, old = _plan("0.10.2"), _plan("0.16.0")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -147,7 +148,7 @@ def test_plan_charges_the_pass_to_0_13_0_and_warns_from_0_14():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.13.0" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.15.1" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
@@ -304,3 +305,51 @@ def test_0_13_0_image_is_factorised():
     assert old.tokens == 149 * 149 == 22_201  # smart_resize: floor(3,584 / 24) = 149 per edge
     assert new.tokens == 100 * 223 == 22_300 and new.patches == 4 * 22_300  # 22,300 = 2² · 5² · 223
     assert _dummy((0, 13, 0), 4096).tokens == 16384 and _dummy((0, 13, 0), 1_000_000).tokens == 7 * 16384
+
+
+# vLLM 0.14.0–0.14.1 (helper q25): the towers, attention wrappers, rotary, custom ops, budget and ``profile_run``
+# keep 0.13.0's live set and dummy.  0.15.0–0.15.1: ``SiluAndMul`` runs its native forward under ``torch.compile``
+# (``compile_native``), so the Qwen2.5-VL MLP under Inductor is N·(4d + 3i/tp)·a; Qwen2-VL (QuickGELU) unchanged.
+
+def test_0_14_matches_0_13_0():
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for tp, mnbt, eager in ((1, 2048, False), (2, 2048, False), (1, 32768, False), (1, 2048, True)):
+            a = _enc(stem, (0, 13, 0), tp=tp, mnbt=mnbt, eager=eager)[0]
+            for release in ((0, 14, 0), (0, 14, 1)):
+                b = _enc(stem, release, tp=tp, mnbt=mnbt, eager=eager)[0]
+                assert (a.peak, a.kept, a.items, a.tokens_per_item) == (b.peak, b.kept, b.items, b.tokens_per_item)
+    assert _dummy((0, 14, 1), 1_000_000).tokens == 7 * 16384
+
+
+def test_0_15_0_qwen25_vl_mlp_fused_by_torch_compile():
+    d, i, hd = 1280, 3420, 80
+    held = N * 1176 * 2 + N * hd * 2 + N * hd * 2  # pixels, the cat copy of cos/sin and the lru-cached pair
+    before = _enc(QWEN25_VL, (0, 14, 1))[0]
+    assert before.peak.bytes == held + N * (4 * d + 4 * i) * 2  # native silu (i) and product (i)
+    after = _enc(QWEN25_VL, (0, 15, 0))[0]
+    mlp = N * (4 * d + 3 * i) * 2  # gate_up (2i) + the compiled kernel's one output (i)
+    assert mlp > N * (3 * d + 8 * d) * 2  # still above the attention (q‖k copied explicitly from 0.15.0)
+    assert after.peak.bytes == held + mlp == 2_190_999_552
+    assert before.peak.bytes - after.peak.bytes == N * i * 2
+    assert "torch.compile" in after.formula
+    assert after.kept == before.kept and after.items == before.items
+    assert _enc(QWEN25_VL, (0, 15, 1))[0].peak == after.peak
+    # --enforce-eager: the CUDA ops on both sides of the boundary; at tp = 8 the MLP (4d + 3i/8) still wins
+    assert _enc(QWEN25_VL, (0, 15, 0), eager=True)[0].peak == _enc(QWEN25_VL, (0, 14, 1), eager=True)[0].peak
+    eight = _enc(QWEN25_VL, (0, 15, 0), tp=8)[0]
+    assert eight.peak.bytes == held + N * (4 * d + -(-3 * i // 8)) * 2
+
+
+def test_0_15_0_qwen2_vl_unchanged():
+    for tp in (1, 2):
+        for eager in (False, True):
+            a, b = _enc(QWEN2_VL, (0, 14, 1), tp=tp, eager=eager)[0], _enc(QWEN2_VL, (0, 15, 1), tp=tp, eager=eager)[0]
+            assert (a.peak, a.kept) == (b.peak, b.kept)
+    assert _dummy((0, 15, 0), 4096).tokens == 16384 and _dummy((0, 15, 1), 1_000_000).tokens == 7 * 16384
+
+
+def test_plan_0_15_charges_the_pass():
+    line = next(li for li in _plan("0.15.1").ledger.items if li.item == PHASE)
+    assert line.bytes.bytes == 2_681_208_832  # Qwen2-VL-2B: as 0.13.0
+    assert not any("vision encoder" in w for w in _plan("0.15.1").warnings)
+    assert any("vision encoder" in w for w in _plan("0.16.0").warnings)

@@ -71,7 +71,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.13.0 (below; 0.14 and later not read for this tower).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.15.1 (below; 0.16 and later not read for this tower).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -232,7 +232,32 @@ fields and no ``text_config``, which ``models.config`` reads as multimodal), rea
     contiguous chunks), so + N·3d·a gathered, as before 0.11.1.
   - ``profile_run`` stores each output under its own key and widens nothing: kept as 0.12.0.
 
-  From 0.14 the plan keeps the warning (not read for this tower).
+  0.14.0–0.14.1 (helper q25; the 0.14.1 wheel's ``qwen2_vl.py``, ``qwen2_5_vl.py``, ``layers/attention/
+  mm_encoder_attention.py``, ``v1/attention/ops/vit_attn_wrappers.py``, ``rotary_embedding/common.py``,
+  ``custom_op.py``, ``activation.py``, ``layernorm.py``, ``multimodal/registry.py``, ``v1/worker/utils.py``,
+  ``gpu_model_runner.py`` ``profile_run`` / ``_get_mm_dummy_batch``; the 0.14.0 wheel's model files and those
+  helpers are byte-identical to 0.14.1's): as 0.13.0.  The towers only pass the softmax scale explicitly and gain
+  LoRA token-count helpers (``get_num_mm_encoder_tokens``, used for LoRA mappings only); the attention wrappers
+  moved package and take an optional ``cu_seqlens``; ``profile_run`` and the budget are unchanged.
+  0.15.0–0.15.1 (helper q25; both wheels' ``qwen2_vl.py``, ``qwen2_5_vl.py``, ``custom_op.py``,
+  ``rotary_embedding/common.py``, ``mm_encoder_attention.py``, ``distributed/utils.py``, ``layernorm.py`` are
+  byte-identical; ``activation.py`` differs only by a new SwigluStep op; ``profile_run`` unchanged):
+
+  - the dummy: ``get_image_size_with_most_features`` takes an optional max_pixels (the dummy passes none, so the
+    processor's, as 0.13.0); frames, cap 14 and the budget's one item per modality at max_model_len unchanged.
+  - Qwen2.5-VL's attention copies q‖k explicitly (``qk_reshaped.contiguous()``), the copy counted above since
+    0.11.1.  (Before 0.15 the ``einops.rearrange`` of the qkv view is itself a view for one batch row, so the
+    0.12–0.14 attention term of this tower counts N·2d/tp·a that vLLM did not allocate; it does not set the peak
+    for the released towers, whose MLP is larger.)
+  - ``CustomOp`` gains ``compile_native``: a disabled op's ``forward_native`` is wrapped in ``torch.compile``
+    (``maybe_compile``; not under -O0 / the eager backend).  ``SiluAndMul`` defaults it on, so under V1's default
+    Inductor mode (``custom_ops`` "none") the Qwen2.5-VL MLP's silu(gate)·up is one fused output, no silu
+    temporary: N·(4d + 3i/tp)·a (was 4d + 4i/tp).  ``--enforce-eager`` keeps the CUDA ops (3d + 3i/tp).
+    QuickGELU and RMSNorm keep their eager native forward (no ``compile_native``), so Qwen2-VL is unchanged.
+
+  From 0.16 the plan keeps the warning (not read for this tower: 0.16.0 moves max_pixels to the processor's
+  ``size["longest_edge"]`` and 0.17.0 lets ``--mm-processor-kwargs`` override it; ``activation.py``,
+  ``layernorm.py``, ``custom_op.py``, the rotary and attention helpers change in 0.16–0.20 and were not read).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -271,7 +296,7 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 13, 0)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 15, 1)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -284,6 +309,9 @@ _QWEN2_VL_0_12 = (0, 12, 0)
 _QWEN2_VL_0_13 = (0, 13, 0)
 """0.13.0: the dummy image factorises max_pixels // (patch × merge)² (aspect ≤ 200); Qwen2-VL's ``split_qkv``
 all-gathers again when tp > 1; ``ApplyRotaryEmb`` / ``MMEncoderAttention`` keep 0.12.0's live set"""
+_QWEN25_COMPILED_SILU = (0, 15, 0)
+"""0.15.0: ``SiluAndMul`` (``compile_native=True``) runs its native forward through ``torch.compile`` when the custom
+op is off, so the Qwen2.5-VL tower's gate·up product is one fused output (module docstring)"""
 _QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
 _QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
 _QWEN25_FUSED_MLP = (0, 10, 1)  # merged gate_up and the fused add-norm block from 0.10.1
@@ -424,7 +452,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.13.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.15.1's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -437,7 +465,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.13.0 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.15.1 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     if release >= _QWEN2_VL_0_13:  # the largest token count factorised into an aspect ratio ≤ 200
@@ -467,7 +495,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.13.0 only (0.14 and "
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.15.1 only (0.16 and "
                 "later were not read for this tower)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
@@ -479,7 +507,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.13.0 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.15.1 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
@@ -505,6 +533,8 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
             mlp_width, mlp_how = (4 * d, 3 * i), "gate, up, nn.SiLU"
         elif enforce_eager:
             mlp_width, mlp_how = (3 * d, 3 * i), "SiluAndMul / fused add-norm CUDA ops"
+        elif release >= _QWEN25_COMPILED_SILU:  # silu(gate)·up fused by torch.compile: gate_up (2i) + output (i)
+            mlp_width, mlp_how = (4 * d, 3 * i), "SiluAndMul native under torch.compile / RMSNorm native"
         else:
             mlp_width, mlp_how = (4 * d, 4 * i), "SiluAndMul / RMSNorm native"
         cached = 1
