@@ -1,4 +1,4 @@
-"""vLLM 0.10.0–0.15.1's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
+"""vLLM 0.10.0–0.20.2's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
@@ -123,13 +123,14 @@ def test_tp_gathers_qkv_and_shards_the_rest():
                                               ((0, 11, 0), True), ((0, 11, 1), True), ((0, 11, 2), True),
                                               ((0, 12, 0), True), ((0, 13, 0), True), ((0, 14, 0), True),
                                               ((0, 14, 1), True), ((0, 15, 0), True), ((0, 15, 1), True),
-                                              ((0, 16, 0), False), ((0, 19, 0), False), ((0, 33, 0), False)])
+                                              ((0, 16, 0), True), ((0, 19, 0), True), ((0, 20, 2), True),
+                                              ((0, 21, 0), False), ((0, 22, 0), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.15.1" in why and "0.16 and later" in why
+        assert "0.10.0–0.20.2" in why and "0.21 and later" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -139,8 +140,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_15_1_and_warns_from_0_16():
-    new, old = _plan("0.10.2"), _plan("0.16.0")
+def test_plan_charges_the_pass_to_0_20_2_and_warns_from_0_21():
+    new, old = _plan("0.10.2"), _plan("0.21.0")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -148,7 +149,7 @@ def test_plan_charges_the_pass_to_0_15_1_and_warns_from_0_16():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.15.1" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.20.2" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
@@ -352,4 +353,31 @@ def test_plan_0_15_charges_the_pass():
     line = next(li for li in _plan("0.15.1").ledger.items if li.item == PHASE)
     assert line.bytes.bytes == 2_681_208_832  # Qwen2-VL-2B: as 0.13.0
     assert not any("vision encoder" in w for w in _plan("0.15.1").warnings)
-    assert any("vision encoder" in w for w in _plan("0.16.0").warnings)
+    assert not any("vision encoder" in w for w in _plan("0.20.2").warnings)
+    assert any("vision encoder" in w for w in _plan("0.21.0").warnings)
+
+
+# vLLM 0.16.0–0.20.2 (helper q25): the 0.15 live set; from 0.17.0 a tie between the image and a one-group video
+# goes to "video" (``get_modality_with_max_tokens`` keys on (tokens, name)), with the same patches and bytes.
+
+def test_0_16_to_0_20_match_0_15_1():
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for tp, mnbt, mml, eager in ((1, 2048, 4096, False), (2, 2048, 4096, False), (1, 32768, 4096, False),
+                                     (1, 2048, 4096, True), (1, 8192, 131072, False)):
+            a = _enc(stem, (0, 15, 1), tp=tp, mnbt=mnbt, mml=mml, eager=eager)[0]
+            for release in ((0, 16, 0), (0, 17, 0), (0, 17, 1), (0, 18, 1), (0, 19, 1), (0, 20, 0), (0, 20, 2)):
+                b = _enc(stem, release, tp=tp, mnbt=mnbt, mml=mml, eager=eager)[0]
+                assert (a.peak, a.kept, a.items, a.tokens_per_item) == (b.peak, b.kept, b.items, b.tokens_per_item)
+
+
+def test_0_17_0_tie_goes_to_the_one_group_video():
+    # max_model_len 4,096 < 32,768: at most 2 frames = one temporal group = 16,384 tokens, as the image
+    old, new = _dummy((0, 16, 0), 4096), _dummy((0, 17, 0), 4096)
+    assert old.modality == "image" and new.modality == "video"
+    assert (old.tokens, old.encoded_tokens, old.patches) == (new.tokens, new.encoded_tokens, new.patches) \
+        == (16384, 16384, N)
+    assert _enc(QWEN2_VL, (0, 17, 0))[0].modality == "video"
+    assert _enc(QWEN2_VL, (0, 17, 0))[0].peak == _enc(QWEN2_VL, (0, 16, 0))[0].peak
+    # two groups (max_model_len ≥ 32,768) beat the image in every release; 7 groups at most (14 frames)
+    assert _dummy((0, 16, 0), 32768).modality == _dummy((0, 17, 0), 32768).modality == "video"
+    assert _dummy((0, 20, 2), 32768).tokens == 2 * 16384 and _dummy((0, 20, 2), 1_000_000).tokens == 7 * 16384

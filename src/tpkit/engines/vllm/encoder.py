@@ -1,7 +1,7 @@
 """vLLM V1's multimodal encoder profile: the vision tower's peak on the dummy batch and the outputs it keeps.
 
-Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.1,
-0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.19.0, 0.20.0, 0.25.1 and 0.29.0
+Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1,
+0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.1, 0.20.2, 0.25.1 and 0.29.0
 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
@@ -71,7 +71,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.15.1 (below; 0.16 and later not read for this tower).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.20.2 (below; 0.21 and later not read for this tower).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -255,9 +255,29 @@ fields and no ``text_config``, which ``models.config`` reads as multimodal), rea
     temporary: N·(4d + 3i/tp)·a (was 4d + 4i/tp).  ``--enforce-eager`` keeps the CUDA ops (3d + 3i/tp).
     QuickGELU and RMSNorm keep their eager native forward (no ``compile_native``), so Qwen2-VL is unchanged.
 
-  From 0.16 the plan keeps the warning (not read for this tower: 0.16.0 moves max_pixels to the processor's
-  ``size["longest_edge"]`` and 0.17.0 lets ``--mm-processor-kwargs`` override it; ``activation.py``,
-  ``layernorm.py``, ``custom_op.py``, the rotary and attention helpers change in 0.16–0.20 and were not read).
+  0.16.0–0.20.2 (helper q25; the 0.16.0, 0.17.0, 0.18.0, 0.19.0 and 0.20.0 wheels' files named above, plus
+  ``multimodal/encoder_budget.py`` ``MultiModalBudget``, ``compilation/decorators.py``, ``ir/ops/layernorm.py``;
+  the 0.17.1, 0.18.1, 0.19.1, 0.20.1 and 0.20.2 wheels differ from their x.y.0 in none of those files'
+  Qwen2-VL paths): the 0.15 rule.
+  - the dummy: ``get_image_size_with_most_features`` reads max_pixels from the image processor's
+    ``size["longest_edge"]`` (0.16.0; 12,845,056 for the released processors, whose min/max_pixels fill
+    ``size``), and from 0.17.0 ``--mm-processor-kwargs`` may override it (not read by the plan: the released
+    value is assumed).  Frames, the cap of 14 and the budget (one item of each modality at max_model_len) are
+    unchanged.  A tie between the image and a one-group video (max_model_len < 2 × 16,384): 0.16.0 builds the
+    budget's dict from a set of modality names (string-hash order), 0.17.0 on take the larger name, "video".
+    The two dummies have the same patches and channels (a 2-frame video is one temporal group, an image is
+    padded to one), so only the modality named changes; the plan names the image up to 0.16.0.
+  - the towers: only a ``prefix`` for the attention layer, a FlashInfer / Triton ViT attention backend
+    (opt-in; FLASH_ATTN stays the CUDA default) and, for Qwen2.5-VL, ``support_torch_compile`` gated by
+    ``should_torch_compile_mm_encoder`` (``compile_mm_encoder``, still default off).
+  - ``SiluAndMul``'s ``compile_native`` stays on (0.17.0 adds optional dynamic-dim marking); RMSNorm with a
+    residual keeps 0.15's native body; without one it runs the new ``ir.ops.rms_norm`` (0.20.0; the blocks'
+    first norm and the merger's, not at the peak).  ``Conv3dLayer`` uses the unfold + linear patch embed for
+    every torch ≥ 2.9 (0.19.0), before the blocks as before.  ``profile_run`` and ``_get_mm_dummy_batch``
+    change only in logging and helper names.
+
+  From 0.21 the plan keeps the warning (not read for this tower; 0.21.0 changes ``qwen2_5_vl.py``, 0.22.0 both
+  files).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -296,7 +316,7 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 15, 1)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 20, 2)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -312,6 +332,9 @@ all-gathers again when tp > 1; ``ApplyRotaryEmb`` / ``MMEncoderAttention`` keep 
 _QWEN25_COMPILED_SILU = (0, 15, 0)
 """0.15.0: ``SiluAndMul`` (``compile_native=True``) runs its native forward through ``torch.compile`` when the custom
 op is off, so the Qwen2.5-VL tower's gate·up product is one fused output (module docstring)"""
+_QWEN2_VL_TIE_VIDEO = (0, 17, 0)
+"""0.17.0: ``MultiModalBudget.get_modality_with_max_tokens`` breaks a tie by the modality's name, so a video of as
+many tokens as the image is the dummy (``max`` with key (tokens, name))"""
 _QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
 _QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
 _QWEN25_FUSED_MLP = (0, 10, 1)  # merged gate_up and the fused add-norm block from 0.10.1
@@ -452,7 +475,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.15.1's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.20.2's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -465,7 +488,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.15.1 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.20.2 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     if release >= _QWEN2_VL_0_13:  # the largest token count factorised into an aspect ratio ≤ 200
@@ -478,7 +501,7 @@ def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: in
     start = 1 if release >= _QWEN2_VL_0_11 else 0
     room = max_model_len - (0 if release >= _QWEN2_VL_NO_IMAGE_OFF else image)
     video = _video_groups(_max_frames(room, image, temporal, cap, start), temporal) * image
-    if video <= image:
+    if video < image or (video == image and release < _QWEN2_VL_TIE_VIDEO):
         return Qwen2VLDummy(modality="image", tokens=image, encoded_tokens=image, patches=image * m * m)
     if release >= _QWEN2_VL_0_11:  # built from max_model_len with one video, like t
         return Qwen2VLDummy(modality="video", tokens=video, encoded_tokens=video, patches=video * m * m)
@@ -495,7 +518,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.15.1 only (0.16 and "
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.20.2 only (0.21 and "
                 "later were not read for this tower)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
@@ -507,7 +530,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.15.1 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.20.2 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
