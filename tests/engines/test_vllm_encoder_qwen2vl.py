@@ -1,4 +1,4 @@
-"""vLLM 0.10.0–0.20.2's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
+"""vLLM 0.10.0–0.22.1's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
@@ -124,13 +124,14 @@ def test_tp_gathers_qkv_and_shards_the_rest():
                                               ((0, 12, 0), True), ((0, 13, 0), True), ((0, 14, 0), True),
                                               ((0, 14, 1), True), ((0, 15, 0), True), ((0, 15, 1), True),
                                               ((0, 16, 0), True), ((0, 19, 0), True), ((0, 20, 2), True),
-                                              ((0, 21, 0), False), ((0, 22, 0), False), ((0, 33, 0), False)])
+                                              ((0, 21, 0), True), ((0, 22, 1), True), ((0, 23, 0), False),
+                                              ((0, 25, 1), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.20.2" in why and "0.21 and later" in why
+        assert "0.10.0–0.22.1" in why and "0.23 and later" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -140,8 +141,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_20_2_and_warns_from_0_21():
-    new, old = _plan("0.10.2"), _plan("0.21.0")
+def test_plan_charges_the_pass_to_0_22_1_and_warns_from_0_23():
+    new, old = _plan("0.10.2"), _plan("0.23.0")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -149,7 +150,7 @@ def test_plan_charges_the_pass_to_0_20_2_and_warns_from_0_21():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.20.2" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.22.1" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
@@ -354,7 +355,8 @@ def test_plan_0_15_charges_the_pass():
     assert line.bytes.bytes == 2_681_208_832  # Qwen2-VL-2B: as 0.13.0
     assert not any("vision encoder" in w for w in _plan("0.15.1").warnings)
     assert not any("vision encoder" in w for w in _plan("0.20.2").warnings)
-    assert any("vision encoder" in w for w in _plan("0.21.0").warnings)
+    assert not any("vision encoder" in w for w in _plan("0.22.1").warnings)
+    assert any("vision encoder" in w for w in _plan("0.23.0").warnings)
 
 
 # vLLM 0.16.0–0.20.2 (helper q25): the 0.15 live set; from 0.17.0 a tie between the image and a one-group video
@@ -381,3 +383,25 @@ def test_0_17_0_tie_goes_to_the_one_group_video():
     # two groups (max_model_len ≥ 32,768) beat the image in every release; 7 groups at most (14 frames)
     assert _dummy((0, 16, 0), 32768).modality == _dummy((0, 17, 0), 32768).modality == "video"
     assert _dummy((0, 20, 2), 32768).tokens == 2 * 16384 and _dummy((0, 20, 2), 1_000_000).tokens == 7 * 16384
+
+
+# vLLM 0.21.0–0.22.1 (helper q25): the 0.15 rule; in 0.21.x RMSNorm's residual path is the IR op
+# ``fused_add_rms_norm``, whose priority only ``set_forward_context`` sets, so the encoder profile (outside it)
+# runs the native out-of-place form even under --enforce-eager; 0.22.0 installs the priority at worker init.
+
+def test_0_21_0_eager_qwen25_vl_norm_out_of_place():
+    d, i, hd = 1280, 3420, 80
+    held = N * 1176 * 2 + N * hd * 2 + N * hd * 2
+    eager = {r: _enc(QWEN25_VL, r, eager=True)[0] for r in ((0, 20, 2), (0, 21, 0), (0, 22, 0), (0, 22, 1))}
+    assert N * (3 * d + 3 * i) * 2 > N * 11 * d * 2  # the MLP is the block peak on both sides
+    assert eager[(0, 20, 2)].peak.bytes == held + N * (3 * d + 3 * i) * 2  # in-place fused add-norm CUDA op
+    assert eager[(0, 21, 0)].peak.bytes == held + N * (4 * d + 3 * i) * 2 == 2_190_999_552
+    assert "no priority" in eager[(0, 21, 0)].formula
+    assert eager[(0, 22, 0)].peak == eager[(0, 22, 1)].peak == eager[(0, 20, 2)].peak
+    # the default (Inductor) mode: native norm before and after, compiled SiluAndMul
+    for r in ((0, 21, 0), (0, 22, 1)):
+        assert _enc(QWEN25_VL, r)[0].peak.bytes == held + N * (4 * d + 3 * i) * 2
+    # Qwen2-VL (LayerNorm, QuickGELU) unchanged in both modes
+    for flag in (False, True):
+        base = _enc(QWEN2_VL, (0, 20, 2), eager=flag)[0].peak
+        assert _enc(QWEN2_VL, (0, 21, 0), eager=flag)[0].peak == _enc(QWEN2_VL, (0, 22, 1), eager=flag)[0].peak == base

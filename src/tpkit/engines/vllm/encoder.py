@@ -1,8 +1,8 @@
 """vLLM V1's multimodal encoder profile: the vision tower's peak on the dummy batch and the outputs it keeps.
 
-Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1,
-0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.1, 0.20.2, 0.25.1 and 0.29.0
-wheels.
+Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1, 0.15.0, 0.15.1,
+0.16.0, 0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.1, 0.20.2, 0.21.0, 0.22.0, 0.22.1, 0.25.1
+and 0.29.0 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
 model_runner.py`` ``profile_run`` → ``mm/encoder_runner.py`` ``profile_encoder_cache``): unless
@@ -71,7 +71,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.20.2 (below; 0.21 and later not read for this tower).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.22.1 (below; 0.23 and later not read for this tower).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -276,8 +276,23 @@ fields and no ``text_config``, which ``models.config`` reads as multimodal), rea
     every torch ≥ 2.9 (0.19.0), before the blocks as before.  ``profile_run`` and ``_get_mm_dummy_batch``
     change only in logging and helper names.
 
-  From 0.21 the plan keeps the warning (not read for this tower; 0.21.0 changes ``qwen2_5_vl.py``, 0.22.0 both
-  files).
+  0.21.0–0.22.1 (helper q25; the 0.21.0 and 0.22.0 wheels' files named above plus ``ir/op.py``,
+  ``ir/ops/layernorm.py``, ``kernels/vllm_c.py``, ``config/kernel.py``, ``forward_context.py``,
+  ``platforms/cuda.py`` ``get_default_ir_op_priority``, ``v1/worker/worker_base.py``; 0.22.1 differs from 0.22.0
+  in none of them): the 0.15 rule, except Qwen2.5-VL under ``--enforce-eager`` in 0.21.x.
+  - the towers: ``prepare_encoder_metadata`` gathers the rotary cos/sin, window index and cu_seqlens that
+    ``forward`` computed inline (same tensors, still referenced through the blocks), for the encoder CUDA graphs
+    (``cudagraph_mm_encoder``, default off; ``profile_run`` runs the eager forward).  0.22.0 moves the position
+    and window indices to the GPU before indexing (int64 transients of N·2·8 and N/m² B before the blocks).
+    FP8 ViT attention (``mm_encoder_attn_dtype``) is opt-in.
+  - RMSNorm: 0.21.0 sends the residual path through ``ir.ops.fused_add_rms_norm`` too.  Its priority is set by
+    ``set_forward_context`` only, and ``profile_run`` calls ``embed_multimodal`` outside it, so the native,
+    out-of-place implementation runs whatever the mode: under Inductor as before (4d), under ``--enforce-eager``
+    no longer in place: Qwen2.5-VL's eager MLP is N·(4d + 3i/tp)·a in 0.21.x (was 3d + 3i/tp).  0.22.0
+    installs the platform's priority at worker init (``set_default``): ``vllm_c`` (in place) first without
+    Inductor, ``native`` with it, so 3d again under ``--enforce-eager``.
+
+  From 0.23 the plan keeps the warning (not read for this tower; 0.23.0 changes both files).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -316,7 +331,7 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 20, 2)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 22, 1)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -332,6 +347,10 @@ all-gathers again when tp > 1; ``ApplyRotaryEmb`` / ``MMEncoderAttention`` keep 
 _QWEN25_COMPILED_SILU = (0, 15, 0)
 """0.15.0: ``SiluAndMul`` (``compile_native=True``) runs its native forward through ``torch.compile`` when the custom
 op is off, so the Qwen2.5-VL tower's gate·up product is one fused output (module docstring)"""
+_QWEN25_IR_NORM_UNSET, _QWEN25_IR_NORM_DEFAULT = (0, 21, 0), (0, 22, 0)
+"""0.21.0: RMSNorm with a residual dispatches ``ir.ops.fused_add_rms_norm``, whose priority only
+``set_forward_context`` sets (the encoder profile runs outside it: native); 0.22.0 installs the priority at worker
+init (``vllm_c``, in place, under -O0 / ``--enforce-eager``)"""
 _QWEN2_VL_TIE_VIDEO = (0, 17, 0)
 """0.17.0: ``MultiModalBudget.get_modality_with_max_tokens`` breaks a tie by the modality's name, so a video of as
 many tokens as the image is the dummy (``max`` with key (tokens, name))"""
@@ -475,7 +494,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.20.2's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.22.1's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -488,7 +507,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.20.2 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.22.1 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     if release >= _QWEN2_VL_0_13:  # the largest token count factorised into an aspect ratio ≤ 200
@@ -518,7 +537,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.20.2 only (0.21 and "
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.22.1 only (0.23 and "
                 "later were not read for this tower)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
@@ -530,7 +549,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.20.2 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.22.1 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
@@ -554,6 +573,10 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
         out = int(vc.get("out_hidden_size") or model.hidden_size)
         if release < _QWEN25_FUSED_MLP:
             mlp_width, mlp_how = (4 * d, 3 * i), "gate, up, nn.SiLU"
+        elif enforce_eager and _QWEN25_IR_NORM_UNSET <= release < _QWEN25_IR_NORM_DEFAULT:
+            # the IR op's priority is set only inside set_forward_context: the encoder pass gets the native
+            # (out-of-place) fused add-norm, while SiluAndMul runs its CUDA op
+            mlp_width, mlp_how = (4 * d, 3 * i), "SiluAndMul CUDA op / fused add-norm native (IR op, no priority)"
         elif enforce_eager:
             mlp_width, mlp_how = (3 * d, 3 * i), "SiluAndMul / fused add-norm CUDA ops"
         elif release >= _QWEN25_COMPILED_SILU:  # silu(gate)·up fused by torch.compile: gate_up (2i) + output (i)
