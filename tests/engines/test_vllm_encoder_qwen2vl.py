@@ -1,4 +1,4 @@
-"""vLLM 0.10.0–0.22.1's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
+"""vLLM 0.10.0–0.26.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
@@ -124,14 +124,14 @@ def test_tp_gathers_qkv_and_shards_the_rest():
                                               ((0, 12, 0), True), ((0, 13, 0), True), ((0, 14, 0), True),
                                               ((0, 14, 1), True), ((0, 15, 0), True), ((0, 15, 1), True),
                                               ((0, 16, 0), True), ((0, 19, 0), True), ((0, 20, 2), True),
-                                              ((0, 21, 0), True), ((0, 22, 1), True), ((0, 23, 0), False),
-                                              ((0, 25, 1), False), ((0, 33, 0), False)])
+                                              ((0, 21, 0), True), ((0, 22, 1), True), ((0, 23, 0), True),
+                                              ((0, 26, 0), True), ((0, 27, 0), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.22.1" in why and "0.23 and later" in why
+        assert "0.10.0–0.26.0" in why and "0.27 and later" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -141,8 +141,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_22_1_and_warns_from_0_23():
-    new, old = _plan("0.10.2"), _plan("0.23.0")
+def test_plan_charges_the_pass_to_0_26_0_and_warns_from_0_27():
+    new, old = _plan("0.10.2"), _plan("0.27.0")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -150,7 +150,7 @@ def test_plan_charges_the_pass_to_0_22_1_and_warns_from_0_23():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.22.1" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.26.0" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
@@ -356,7 +356,7 @@ def test_plan_0_15_charges_the_pass():
     assert not any("vision encoder" in w for w in _plan("0.15.1").warnings)
     assert not any("vision encoder" in w for w in _plan("0.20.2").warnings)
     assert not any("vision encoder" in w for w in _plan("0.22.1").warnings)
-    assert any("vision encoder" in w for w in _plan("0.23.0").warnings)
+    assert any("vision encoder" in w for w in _plan("0.27.0").warnings)
 
 
 # vLLM 0.16.0–0.20.2 (helper q25): the 0.15 live set; from 0.17.0 a tie between the image and a one-group video
@@ -405,3 +405,36 @@ def test_0_21_0_eager_qwen25_vl_norm_out_of_place():
     for flag in (False, True):
         base = _enc(QWEN2_VL, (0, 20, 2), eager=flag)[0].peak
         assert _enc(QWEN2_VL, (0, 21, 0), eager=flag)[0].peak == _enc(QWEN2_VL, (0, 22, 1), eager=flag)[0].peak == base
+
+
+# vLLM 0.23.0–0.26.0 (helper q25): the 0.22 rule on V1.  Model Runner V2's profile_run encodes nothing before
+# 0.27.0, and from 0.25.0 V2 is the default runner of these dense towers: a default plan charges no encoder term.
+
+def test_0_23_to_0_26_v1_match_0_22_1():
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for tp, mnbt, mml, eager in ((1, 2048, 4096, False), (2, 2048, 4096, True), (1, 8192, 131072, False)):
+            a = _enc(stem, (0, 22, 1), tp=tp, mnbt=mnbt, mml=mml, eager=eager)[0]
+            for release in ((0, 23, 0), (0, 24, 0), (0, 25, 1), (0, 26, 0)):
+                b = _enc(stem, release, tp=tp, mnbt=mnbt, mml=mml, eager=eager)[0]
+                assert (a.peak, a.kept, a.items, a.modality) == (b.peak, b.kept, b.items, b.modality)
+
+
+def test_model_runner_v2_profiles_the_encoder_from_0_27_0():
+    kw = dict(engine="V1", tp=1, max_num_batched_tokens=2048, max_num_seqs=256, max_model_len=4096, act_bytes=2)
+    v2 = encoder_profile(_model(QWEN25_VL), release=(0, 26, 0), v2_runner=True, **kw)
+    assert v2 == (None, "")
+    v1 = encoder_profile(_model(QWEN25_VL), release=(0, 26, 0), v2_runner=False, **kw)[0]
+    assert v1.peak.bytes == 2_190_999_552
+    # the default runner: V1 through 0.24 (Qwen2-VL is not a listed V2 architecture), V2 from 0.25.0 (non-MoE)
+    charged = {v: any(li.item == PHASE for li in _plan(v).ledger.items) for v in ("0.24.0", "0.25.0", "0.26.0")}
+    assert charged == {"0.24.0": True, "0.25.0": False, "0.26.0": False}
+    assert not any("vision encoder" in w for w in _plan("0.26.0").warnings)
+
+
+def test_model_runner_v2_guard_is_general():
+    # the same V2 rule for the Qwen3-VL tower (a family-independent guard in encoder_profile)
+    model = _model("Qwen--Qwen3-VL-30B-A3B-Instruct-FP8")
+    kw = dict(engine="V1", tp=1, max_num_batched_tokens=8192, max_num_seqs=4, max_model_len=32768, act_bytes=2)
+    assert encoder_profile(model, release=(0, 26, 0), v2_runner=True, **kw) == (None, "")
+    assert encoder_profile(model, release=(0, 27, 0), v2_runner=True, **kw)[0].peak == \
+        encoder_profile(model, release=(0, 26, 0), v2_runner=False, **kw)[0].peak

@@ -1,11 +1,12 @@
 """vLLM V1's multimodal encoder profile: the vision tower's peak on the dummy batch and the outputs it keeps.
 
 Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1, 0.15.0, 0.15.1,
-0.16.0, 0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.1, 0.20.2, 0.21.0, 0.22.0, 0.22.1, 0.25.1
-and 0.29.0 wheels.
+0.16.0, 0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.1, 0.20.2, 0.21.0, 0.22.0, 0.22.1, 0.23.0,
+0.24.0, 0.25.0, 0.25.1, 0.26.0 and 0.29.0 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
-model_runner.py`` ``profile_run`` → ``mm/encoder_runner.py`` ``profile_encoder_cache``): unless
+model_runner.py`` ``profile_run`` → ``mm/encoder_runner.py`` ``profile_encoder_cache``, from 0.27.0; before it V2's
+profile encodes nothing and no term is charged): unless
 ``--skip-mm-profiling``, a multimodal model first runs its encoder (``embed_multimodal``) on a dummy batch of
 ``items`` copies of one maximum-size item of the modality with the most tokens per item, stores the outputs in the
 encoder cache, and only then runs the text model's dummy forward and sampler.  vLLM's torch peak covers the whole
@@ -71,7 +72,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.22.1 (below; 0.23 and later not read for this tower).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.26.0 (below; 0.27 and later not read for this tower).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -292,7 +293,18 @@ fields and no ``text_config``, which ``models.config`` reads as multimodal), rea
     installs the platform's priority at worker init (``set_default``): ``vllm_c`` (in place) first without
     Inductor, ``native`` with it, so 3d again under ``--enforce-eager``.
 
-  From 0.23 the plan keeps the warning (not read for this tower; 0.23.0 changes both files).
+  0.23.0–0.26.0 (helper q25; the 0.23.0, 0.24.0, 0.25.0, 0.25.1 and 0.26.0 wheels' files named above): the 0.22
+  rule.  The towers change only in weight loading (a stacked-parameter mapper), encoder-CUDA-graph helpers,
+  pinned-memory flags and, for Qwen2.5-VL, ``compile_native`` passed off on ROCm only; ``get_rope`` /
+  ``ApplyRotaryEmb`` (a ROCm grid-size fallback), ``SiluAndMul``, RMSNorm (weight passing), the IR priority
+  defaults, ``compile_mm_encoder`` (off), the budget, the dummy and V1's ``profile_run`` are as 0.22.
+  Model Runner V2, though, runs no encoder profile before 0.27.0 (``_V2_ENCODER_PROFILE_FROM``), and from 0.25.0
+  it is the default runner of these dense, non-hybrid towers (``_is_default_v2_model_runner_model``: any non-MoE
+  model): so a default 0.25.0–0.26.0 plan charges no encoder term, without a warning; the V1 rule above applies
+  where V1 runs (a feature V2 lacks, e.g. an ngram drafter).
+
+  From 0.27 the plan keeps the warning (not read for this tower: 0.27.0's Model Runner V2 adds
+  ``profile_encoder_cache``, 0.27.1 and 0.28.0 change both model files).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -331,7 +343,7 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 22, 1)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 26, 0)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -365,6 +377,10 @@ _QWEN3_VL_MAX_FRAMES = 24_576
 """``_MAX_FRAMES_PER_VIDEO`` of ``qwen3_vl.py`` (0.11.0–0.14.1)"""
 _QWEN3_VL_VIDEO_TOKEN_TEXT = 12.5
 """text tokens ``get_max_video_tokens`` counts per video token, 0.11.0–0.12.x (timestamps + vision start/end)"""
+_V2_ENCODER_PROFILE_FROM = (0, 27, 0)
+"""Model Runner V2's ``profile_run`` (``v1/worker/gpu/model_runner.py``) is the text dummy run and the sampler only
+in 0.22.0–0.26.0 (its ``encoder_runner`` encodes only in ``execute_mm_encoder``); 0.27.0 adds
+``profile_encoder_cache`` (read in the 0.20.0, 0.22.0, 0.24.0, 0.25.0, 0.25.1, 0.26.0 and 0.27.0 wheels)"""
 _BUDGET_FROM = (0, 10, 0)
 _PER_PROMPT_CAP_FROM = (0, 10, 1)
 
@@ -494,7 +510,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.22.1's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.26.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -507,7 +523,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.22.1 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.26.0 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     if release >= _QWEN2_VL_0_13:  # the largest token count factorised into an aspect ratio ≤ 200
@@ -537,7 +553,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.22.1 only (0.23 and "
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.26.0 only (0.27 and "
                 "later were not read for this tower)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
@@ -549,7 +565,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.22.1 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.26.0 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
@@ -637,11 +653,14 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
 def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: str, tp: int,
                     max_num_batched_tokens: int, max_num_seqs: int, max_model_len: int, act_bytes: int,
                     v2_runner: bool, enforce_eager: bool = False) -> tuple[EncoderProfile | None, str]:
-    """The encoder step of the profile run, or (None, why it is not modelled).  ``enforce_eager`` turns vLLM's
-    custom ops on (Qwen2-VL / Qwen2.5-VL towers; module docstring)."""
+    """The encoder step of the profile run, or (None, why it is not modelled); (None, "") where the profile runs no
+    encoder (Model Runner V2 before 0.27.0).  ``enforce_eager`` turns vLLM's custom ops on (Qwen2-VL / Qwen2.5-VL
+    towers; module docstring)."""
     why = not_modelled(model, release=release, engine=engine)
     if why:
         return None, why
+    if v2_runner and release < _V2_ENCODER_PROFILE_FROM:
+        return None, ""  # Model Runner V2's profile_run encodes nothing before 0.27.0: no term, nothing missing
     if model.extra.get("wrapper_model_type") in _QWEN2_VL_WRAPPERS:
         return _qwen2_vl_profile(model, release=release, tp=tp, max_num_batched_tokens=max_num_batched_tokens,
                                  max_num_seqs=max_num_seqs, max_model_len=max_model_len, act_bytes=act_bytes,
