@@ -1,4 +1,4 @@
-"""vLLM 0.10.0–0.26.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
+"""vLLM 0.10.0–0.27.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
@@ -125,13 +125,14 @@ def test_tp_gathers_qkv_and_shards_the_rest():
                                               ((0, 14, 1), True), ((0, 15, 0), True), ((0, 15, 1), True),
                                               ((0, 16, 0), True), ((0, 19, 0), True), ((0, 20, 2), True),
                                               ((0, 21, 0), True), ((0, 22, 1), True), ((0, 23, 0), True),
-                                              ((0, 26, 0), True), ((0, 27, 0), False), ((0, 33, 0), False)])
+                                              ((0, 26, 0), True), ((0, 27, 0), True), ((0, 27, 1), False),
+                                              ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.26.0" in why and "0.27 and later" in why
+        assert "0.10.0–0.27.0" in why and "0.27.1 and later" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -141,8 +142,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_26_0_and_warns_from_0_27():
-    new, old = _plan("0.10.2"), _plan("0.27.0")
+def test_plan_charges_the_pass_to_0_27_0_and_warns_from_0_27_1():
+    new, old = _plan("0.10.2"), _plan("0.27.1")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -150,7 +151,7 @@ def test_plan_charges_the_pass_to_0_26_0_and_warns_from_0_27():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.26.0" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.27.0" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
@@ -356,7 +357,7 @@ def test_plan_0_15_charges_the_pass():
     assert not any("vision encoder" in w for w in _plan("0.15.1").warnings)
     assert not any("vision encoder" in w for w in _plan("0.20.2").warnings)
     assert not any("vision encoder" in w for w in _plan("0.22.1").warnings)
-    assert any("vision encoder" in w for w in _plan("0.27.0").warnings)
+    assert any("vision encoder" in w for w in _plan("0.27.1").warnings)
 
 
 # vLLM 0.16.0–0.20.2 (helper q25): the 0.15 live set; from 0.17.0 a tie between the image and a one-group video
@@ -438,3 +439,30 @@ def test_model_runner_v2_guard_is_general():
     assert encoder_profile(model, release=(0, 26, 0), v2_runner=True, **kw) == (None, "")
     assert encoder_profile(model, release=(0, 27, 0), v2_runner=True, **kw)[0].peak == \
         encoder_profile(model, release=(0, 26, 0), v2_runner=False, **kw)[0].peak
+
+
+# vLLM 0.27.0 (helper q25): Model Runner V2 profiles the encoder (same budget and dummy; the batch is freed inside
+# execute_mm_encoder, so no dummy pixels are kept); frames are padded to the next multiple of temporal_patch_size.
+
+def test_0_27_0_v2_profiles_the_encoder():
+    kw = dict(engine="V1", tp=1, max_num_batched_tokens=2048, max_num_seqs=256, max_model_len=4096, act_bytes=2)
+    v1 = encoder_profile(_model(QWEN2_VL), release=(0, 26, 0), v2_runner=False, **kw)[0]
+    v2 = encoder_profile(_model(QWEN2_VL), release=(0, 27, 0), v2_runner=True, **kw)[0]
+    assert v2.peak == v1.peak and v2.peak.bytes == 2_681_208_832
+    assert v1.kept.bytes - v2.kept.bytes == N * 1176 * 2  # V1 keeps the dummy pixels, V2 does not
+    assert v2.kept.bytes == 16384 * 1536 * 2
+    line = next(li for li in _plan("0.27.0").ledger.items if li.item == PHASE)  # default runner: V2
+    assert line.bytes.bytes == 2_681_208_832
+    assert not any("vision encoder" in w for w in _plan("0.27.0").warnings)
+
+
+def test_0_27_0_pads_frames_up_to_the_temporal_patch():
+    vc = {**_model(QWEN2_VL).extra["vision_config"], "temporal_patch_size": 3}
+    old = qwen2_vl_dummy(vc, release=(0, 26, 0), max_model_len=40_000, max_num_batched_tokens=2048)
+    new = qwen2_vl_dummy(vc, release=(0, 27, 0), max_model_len=40_000, max_num_batched_tokens=2048)
+    # frames + frames % 3 (≤ 0.26): 4 frames -> 5 // 3 = 1 group, 6 frames -> 2 groups; ceil (0.27): 4 -> 2 groups
+    assert old.modality == new.modality == "video" and old.tokens == new.tokens == 2 * 16384
+    assert _dummy((0, 27, 0), 1_000_000).tokens == _dummy((0, 26, 0), 1_000_000).tokens == 7 * 16384
+    from tpkit.engines.vllm.encoder import _video_groups
+    assert (_video_groups(4, 3), _video_groups(4, 3, ceil_pad=True)) == (1, 2)
+    assert all(_video_groups(f, 2) == _video_groups(f, 2, ceil_pad=True) for f in range(1, 40))

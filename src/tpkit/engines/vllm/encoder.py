@@ -2,7 +2,7 @@
 
 Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1, 0.15.0, 0.15.1,
 0.16.0, 0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.1, 0.20.2, 0.21.0, 0.22.0, 0.22.1, 0.23.0,
-0.24.0, 0.25.0, 0.25.1, 0.26.0 and 0.29.0 wheels.
+0.24.0, 0.25.0, 0.25.1, 0.26.0, 0.27.0 and 0.29.0 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
 model_runner.py`` ``profile_run`` → ``mm/encoder_runner.py`` ``profile_encoder_cache``, from 0.27.0; before it V2's
@@ -72,7 +72,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.26.0 (below; 0.27 and later not read for this tower).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.27.0 (below; 0.27.1 and later not read for this tower).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -303,8 +303,17 @@ fields and no ``text_config``, which ``models.config`` reads as multimodal), rea
   model): so a default 0.25.0–0.26.0 plan charges no encoder term, without a warning; the V1 rule above applies
   where V1 runs (a feature V2 lacks, e.g. an ngram drafter).
 
-  From 0.27 the plan keeps the warning (not read for this tower: 0.27.0's Model Runner V2 adds
-  ``profile_encoder_cache``, 0.27.1 and 0.28.0 change both model files).
+  0.27.0 (helper q25; the wheel's files named above, ``v1/worker/gpu/model_runner.py`` ``profile_run``,
+  ``v1/worker/gpu/mm/encoder_runner.py`` ``profile_encoder_cache`` / ``execute_mm_encoder``,
+  ``multimodal/encoder_budget.py`` ``get_dummy_encoder_profile_inputs``): the 0.22 rule on both runners.  V1's
+  ``profile_run`` is unchanged.  Model Runner V2 now profiles the encoder: the same budget
+  (``MultiModalBudget``, processor cache off), the same modality and dummy item, ``max_items_per_batch`` copies
+  batched to the GPU inside ``execute_mm_encoder`` (freed with it: no dummy pixels kept), the outputs kept in
+  the encoder cache until ``reset_encoder_cache`` after the text run.  ``_get_vision_info`` pads frames to the next
+  multiple of temporal_patch_size (``_QWEN2_VL_CEIL_PAD``; the same for the released 2).  The towers, custom-op
+  defaults, IR priorities and ``compile_mm_encoder`` (off) are as 0.26.0; the attention adds ROCm FP8 (opt-in).
+
+  From 0.27.1 the plan keeps the warning (not read for this tower: 0.27.1 and 0.28.0 change both model files).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -343,7 +352,7 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 26, 0)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 27, 0)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -363,6 +372,9 @@ _QWEN25_IR_NORM_UNSET, _QWEN25_IR_NORM_DEFAULT = (0, 21, 0), (0, 22, 0)
 """0.21.0: RMSNorm with a residual dispatches ``ir.ops.fused_add_rms_norm``, whose priority only
 ``set_forward_context`` sets (the encoder profile runs outside it: native); 0.22.0 installs the priority at worker
 init (``vllm_c``, in place, under -O0 / ``--enforce-eager``)"""
+_QWEN2_VL_CEIL_PAD = (0, 27, 0)
+"""0.27.0: ``_get_vision_info`` pads the frames to the next multiple of temporal_patch_size (the same as before
+for the released temporal_patch_size 2)"""
 _QWEN2_VL_TIE_VIDEO = (0, 17, 0)
 """0.17.0: ``MultiModalBudget.get_modality_with_max_tokens`` breaks a tie by the modality's name, so a video of as
 many tokens as the image is the dummy (``max`` with key (tokens, name))"""
@@ -492,16 +504,18 @@ def _smart_resize_side(max_pixels: int, unit: int, side: int = 9_999_999) -> int
     return edge // unit
 
 
-def _video_groups(frames: int, temporal: int) -> int:
-    """Temporal patches of ``frames`` frames padded as ``_get_vision_info`` pads them (0.10.x)."""
-    return max((frames + frames % temporal) // temporal, 1)
+def _video_groups(frames: int, temporal: int, ceil_pad: bool = False) -> int:
+    """Temporal patches of ``frames`` frames padded as ``_get_vision_info`` pads them: ``frames + frames %
+    temporal`` up to 0.26.0, to the next multiple of temporal from 0.27.0 (``ceil_pad``; the same for 2)."""
+    padded = frames + (-frames % temporal if ceil_pad else frames % temporal)
+    return max(padded // temporal, 1)
 
 
-def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: int = 0) -> int:
+def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: int = 0, ceil_pad: bool = False) -> int:
     """``get_num_frames_with_most_features`` with one video: the most frames whose tokens fit in ``seq_len`` (the
     search starts at ``start``: 0 in 0.10.x, 1 from 0.11.0), capped, at least 1."""
     frames = start
-    while _video_groups(frames + 1, temporal) * per_group <= seq_len:
+    while _video_groups(frames + 1, temporal, ceil_pad) * per_group <= seq_len:
         frames += 1
         if frames >= cap:
             break
@@ -510,7 +524,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.26.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.27.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -523,7 +537,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.26.0 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.27.0 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     if release >= _QWEN2_VL_0_13:  # the largest token count factorised into an aspect ratio ≤ 200
@@ -535,7 +549,8 @@ def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: in
     cap = 14 if release >= _QWEN2_VL_0_11 else 16
     start = 1 if release >= _QWEN2_VL_0_11 else 0
     room = max_model_len - (0 if release >= _QWEN2_VL_NO_IMAGE_OFF else image)
-    video = _video_groups(_max_frames(room, image, temporal, cap, start), temporal) * image
+    pad = release >= _QWEN2_VL_CEIL_PAD
+    video = _video_groups(_max_frames(room, image, temporal, cap, start, pad), temporal, pad) * image
     if video < image or (video == image and release < _QWEN2_VL_TIE_VIDEO):
         return Qwen2VLDummy(modality="image", tokens=image, encoded_tokens=image, patches=image * m * m)
     if release >= _QWEN2_VL_0_11:  # built from max_model_len with one video, like t
@@ -553,8 +568,8 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.26.0 only (0.27 and "
-                "later were not read for this tower)")
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.27.0 only (0.27.1 "
+                "and later were not read for this tower)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < _QWEN3_VL_FROM:
@@ -565,7 +580,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.26.0 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.27.0 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
