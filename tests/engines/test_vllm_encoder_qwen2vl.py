@@ -1,4 +1,4 @@
-"""vLLM 0.10.0–0.27.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
+"""vLLM 0.10.0–0.27.1's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
@@ -125,14 +125,14 @@ def test_tp_gathers_qkv_and_shards_the_rest():
                                               ((0, 14, 1), True), ((0, 15, 0), True), ((0, 15, 1), True),
                                               ((0, 16, 0), True), ((0, 19, 0), True), ((0, 20, 2), True),
                                               ((0, 21, 0), True), ((0, 22, 1), True), ((0, 23, 0), True),
-                                              ((0, 26, 0), True), ((0, 27, 0), True), ((0, 27, 1), False),
-                                              ((0, 33, 0), False)])
+                                              ((0, 26, 0), True), ((0, 27, 0), True), ((0, 27, 1), True),
+                                              ((0, 28, 0), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.27.0" in why and "0.27.1 and later" in why
+        assert "0.10.0–0.27.1" in why and "0.28 and later" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -142,8 +142,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_27_0_and_warns_from_0_27_1():
-    new, old = _plan("0.10.2"), _plan("0.27.1")
+def test_plan_charges_the_pass_to_0_27_1_and_warns_from_0_28():
+    new, old = _plan("0.10.2"), _plan("0.28.0")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -151,7 +151,7 @@ def test_plan_charges_the_pass_to_0_27_0_and_warns_from_0_27_1():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.27.0" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.27.1" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
@@ -357,7 +357,8 @@ def test_plan_0_15_charges_the_pass():
     assert not any("vision encoder" in w for w in _plan("0.15.1").warnings)
     assert not any("vision encoder" in w for w in _plan("0.20.2").warnings)
     assert not any("vision encoder" in w for w in _plan("0.22.1").warnings)
-    assert any("vision encoder" in w for w in _plan("0.27.1").warnings)
+    assert not any("vision encoder" in w for w in _plan("0.27.1").warnings)
+    assert any("vision encoder" in w for w in _plan("0.28.0").warnings)
 
 
 # vLLM 0.16.0–0.20.2 (helper q25): the 0.15 live set; from 0.17.0 a tie between the image and a one-group video
@@ -454,6 +455,7 @@ def test_0_27_0_v2_profiles_the_encoder():
     line = next(li for li in _plan("0.27.0").ledger.items if li.item == PHASE)  # default runner: V2
     assert line.bytes.bytes == 2_681_208_832
     assert not any("vision encoder" in w for w in _plan("0.27.0").warnings)
+    assert next(li for li in _plan("0.27.1").ledger.items if li.item == PHASE).bytes == line.bytes
 
 
 def test_0_27_0_pads_frames_up_to_the_temporal_patch():

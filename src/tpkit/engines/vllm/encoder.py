@@ -2,7 +2,7 @@
 
 Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1, 0.15.0, 0.15.1,
 0.16.0, 0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.1, 0.20.2, 0.21.0, 0.22.0, 0.22.1, 0.23.0,
-0.24.0, 0.25.0, 0.25.1, 0.26.0, 0.27.0 and 0.29.0 wheels.
+0.24.0, 0.25.0, 0.25.1, 0.26.0, 0.27.0, 0.27.1 and 0.29.0 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
 model_runner.py`` ``profile_run`` → ``mm/encoder_runner.py`` ``profile_encoder_cache``, from 0.27.0; before it V2's
@@ -72,7 +72,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.27.0 (below; 0.27.1 and later not read for this tower).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.27.1 (below; 0.28 and later not read for this tower).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -303,7 +303,7 @@ fields and no ``text_config``, which ``models.config`` reads as multimodal), rea
   model): so a default 0.25.0–0.26.0 plan charges no encoder term, without a warning; the V1 rule above applies
   where V1 runs (a feature V2 lacks, e.g. an ngram drafter).
 
-  0.27.0 (helper q25; the wheel's files named above, ``v1/worker/gpu/model_runner.py`` ``profile_run``,
+  0.27.0–0.27.1 (helper q25; the 0.27.0 wheel's files named above, ``v1/worker/gpu/model_runner.py`` ``profile_run``,
   ``v1/worker/gpu/mm/encoder_runner.py`` ``profile_encoder_cache`` / ``execute_mm_encoder``,
   ``multimodal/encoder_budget.py`` ``get_dummy_encoder_profile_inputs``): the 0.22 rule on both runners.  V1's
   ``profile_run`` is unchanged.  Model Runner V2 now profiles the encoder: the same budget
@@ -312,8 +312,10 @@ fields and no ``text_config``, which ``models.config`` reads as multimodal), rea
   the encoder cache until ``reset_encoder_cache`` after the text run.  ``_get_vision_info`` pads frames to the next
   multiple of temporal_patch_size (``_QWEN2_VL_CEIL_PAD``; the same for the released 2).  The towers, custom-op
   defaults, IR priorities and ``compile_mm_encoder`` (off) are as 0.26.0; the attention adds ROCm FP8 (opt-in).
+  0.27.1's copies of all these files are byte-identical to 0.27.0's.
 
-  From 0.27.1 the plan keeps the warning (not read for this tower: 0.27.1 and 0.28.0 change both model files).
+  From 0.28 the plan keeps the warning (not read for this tower: 0.28.0 normalises the pixels on the GPU by
+  default, ``mm_device_do_normalize`` / ``FusedInputNorm``, which changes the dummy pixels' dtype and copies).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -352,7 +354,7 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 27, 0)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 27, 1)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -524,7 +526,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.27.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.27.1's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -537,7 +539,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.27.0 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.27.1 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     if release >= _QWEN2_VL_0_13:  # the largest token count factorised into an aspect ratio ≤ 200
@@ -568,8 +570,8 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.27.0 only (0.27.1 "
-                "and later were not read for this tower)")
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.27.1 only (0.28 and "
+                "later were not read for this tower)")
     if wrapper not in _QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < _QWEN3_VL_FROM:
@@ -580,7 +582,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.27.0 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.27.1 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
