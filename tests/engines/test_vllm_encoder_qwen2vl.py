@@ -1,4 +1,4 @@
-"""vLLM 0.10.0–0.13.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
+"""vLLM 0.10.0–0.27.1's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
@@ -121,14 +121,18 @@ def test_tp_gathers_qkv_and_shards_the_rest():
 
 @pytest.mark.parametrize("release,modelled", [((0, 9, 2), False), ((0, 10, 0), True), ((0, 10, 2), True),
                                               ((0, 11, 0), True), ((0, 11, 1), True), ((0, 11, 2), True),
-                                              ((0, 12, 0), True), ((0, 13, 0), True), ((0, 14, 1), False),
-                                              ((0, 19, 0), False), ((0, 33, 0), False)])
+                                              ((0, 12, 0), True), ((0, 13, 0), True), ((0, 14, 0), True),
+                                              ((0, 14, 1), True), ((0, 15, 0), True), ((0, 15, 1), True),
+                                              ((0, 16, 0), True), ((0, 19, 0), True), ((0, 20, 2), True),
+                                              ((0, 21, 0), True), ((0, 22, 1), True), ((0, 23, 0), True),
+                                              ((0, 26, 0), True), ((0, 27, 0), True), ((0, 27, 1), True),
+                                              ((0, 28, 0), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.13.0" in why
+        assert "0.10.0–0.27.1" in why and "0.28 and later" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -138,8 +142,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_13_0_and_warns_from_0_14():
-    new, old = _plan("0.10.2"), _plan("0.14.1")
+def test_plan_charges_the_pass_to_0_27_1_and_warns_from_0_28():
+    new, old = _plan("0.10.2"), _plan("0.28.0")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -147,7 +151,7 @@ def test_plan_charges_the_pass_to_0_13_0_and_warns_from_0_14():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.13.0" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.27.1" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
@@ -304,3 +308,163 @@ def test_0_13_0_image_is_factorised():
     assert old.tokens == 149 * 149 == 22_201  # smart_resize: floor(3,584 / 24) = 149 per edge
     assert new.tokens == 100 * 223 == 22_300 and new.patches == 4 * 22_300  # 22,300 = 2² · 5² · 223
     assert _dummy((0, 13, 0), 4096).tokens == 16384 and _dummy((0, 13, 0), 1_000_000).tokens == 7 * 16384
+
+
+# vLLM 0.14.0–0.14.1 (helper q25): the towers, attention wrappers, rotary, custom ops, budget and ``profile_run``
+# keep 0.13.0's live set and dummy.  0.15.0–0.15.1: ``SiluAndMul`` runs its native forward under ``torch.compile``
+# (``compile_native``), so the Qwen2.5-VL MLP under Inductor is N·(4d + 3i/tp)·a; Qwen2-VL (QuickGELU) unchanged.
+
+def test_0_14_matches_0_13_0():
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for tp, mnbt, eager in ((1, 2048, False), (2, 2048, False), (1, 32768, False), (1, 2048, True)):
+            a = _enc(stem, (0, 13, 0), tp=tp, mnbt=mnbt, eager=eager)[0]
+            for release in ((0, 14, 0), (0, 14, 1)):
+                b = _enc(stem, release, tp=tp, mnbt=mnbt, eager=eager)[0]
+                assert (a.peak, a.kept, a.items, a.tokens_per_item) == (b.peak, b.kept, b.items, b.tokens_per_item)
+    assert _dummy((0, 14, 1), 1_000_000).tokens == 7 * 16384
+
+
+def test_0_15_0_qwen25_vl_mlp_fused_by_torch_compile():
+    d, i, hd = 1280, 3420, 80
+    held = N * 1176 * 2 + N * hd * 2 + N * hd * 2  # pixels, the cat copy of cos/sin and the lru-cached pair
+    before = _enc(QWEN25_VL, (0, 14, 1))[0]
+    assert before.peak.bytes == held + N * (4 * d + 4 * i) * 2  # native silu (i) and product (i)
+    after = _enc(QWEN25_VL, (0, 15, 0))[0]
+    mlp = N * (4 * d + 3 * i) * 2  # gate_up (2i) + the compiled kernel's one output (i)
+    assert mlp > N * (3 * d + 8 * d) * 2  # still above the attention (q‖k copied explicitly from 0.15.0)
+    assert after.peak.bytes == held + mlp == 2_190_999_552
+    assert before.peak.bytes - after.peak.bytes == N * i * 2
+    assert "torch.compile" in after.formula
+    assert after.kept == before.kept and after.items == before.items
+    assert _enc(QWEN25_VL, (0, 15, 1))[0].peak == after.peak
+    # --enforce-eager: the CUDA ops on both sides of the boundary; at tp = 8 the MLP (4d + 3i/8) still wins
+    assert _enc(QWEN25_VL, (0, 15, 0), eager=True)[0].peak == _enc(QWEN25_VL, (0, 14, 1), eager=True)[0].peak
+    eight = _enc(QWEN25_VL, (0, 15, 0), tp=8)[0]
+    assert eight.peak.bytes == held + N * (4 * d + -(-3 * i // 8)) * 2
+
+
+def test_0_15_0_qwen2_vl_unchanged():
+    for tp in (1, 2):
+        for eager in (False, True):
+            a, b = _enc(QWEN2_VL, (0, 14, 1), tp=tp, eager=eager)[0], _enc(QWEN2_VL, (0, 15, 1), tp=tp, eager=eager)[0]
+            assert (a.peak, a.kept) == (b.peak, b.kept)
+    assert _dummy((0, 15, 0), 4096).tokens == 16384 and _dummy((0, 15, 1), 1_000_000).tokens == 7 * 16384
+
+
+def test_plan_0_15_charges_the_pass():
+    line = next(li for li in _plan("0.15.1").ledger.items if li.item == PHASE)
+    assert line.bytes.bytes == 2_681_208_832  # Qwen2-VL-2B: as 0.13.0
+    assert not any("vision encoder" in w for w in _plan("0.15.1").warnings)
+    assert not any("vision encoder" in w for w in _plan("0.20.2").warnings)
+    assert not any("vision encoder" in w for w in _plan("0.22.1").warnings)
+    assert not any("vision encoder" in w for w in _plan("0.27.1").warnings)
+    assert any("vision encoder" in w for w in _plan("0.28.0").warnings)
+
+
+# vLLM 0.16.0–0.20.2 (helper q25): the 0.15 live set; from 0.17.0 a tie between the image and a one-group video
+# goes to "video" (``get_modality_with_max_tokens`` keys on (tokens, name)), with the same patches and bytes.
+
+def test_0_16_to_0_20_match_0_15_1():
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for tp, mnbt, mml, eager in ((1, 2048, 4096, False), (2, 2048, 4096, False), (1, 32768, 4096, False),
+                                     (1, 2048, 4096, True), (1, 8192, 131072, False)):
+            a = _enc(stem, (0, 15, 1), tp=tp, mnbt=mnbt, mml=mml, eager=eager)[0]
+            for release in ((0, 16, 0), (0, 17, 0), (0, 17, 1), (0, 18, 1), (0, 19, 1), (0, 20, 0), (0, 20, 2)):
+                b = _enc(stem, release, tp=tp, mnbt=mnbt, mml=mml, eager=eager)[0]
+                assert (a.peak, a.kept, a.items, a.tokens_per_item) == (b.peak, b.kept, b.items, b.tokens_per_item)
+
+
+def test_0_17_0_tie_goes_to_the_one_group_video():
+    # max_model_len 4,096 < 32,768: at most 2 frames = one temporal group = 16,384 tokens, as the image
+    old, new = _dummy((0, 16, 0), 4096), _dummy((0, 17, 0), 4096)
+    assert old.modality == "image" and new.modality == "video"
+    assert (old.tokens, old.encoded_tokens, old.patches) == (new.tokens, new.encoded_tokens, new.patches) \
+        == (16384, 16384, N)
+    assert _enc(QWEN2_VL, (0, 17, 0))[0].modality == "video"
+    assert _enc(QWEN2_VL, (0, 17, 0))[0].peak == _enc(QWEN2_VL, (0, 16, 0))[0].peak
+    # two groups (max_model_len ≥ 32,768) beat the image in every release; 7 groups at most (14 frames)
+    assert _dummy((0, 16, 0), 32768).modality == _dummy((0, 17, 0), 32768).modality == "video"
+    assert _dummy((0, 20, 2), 32768).tokens == 2 * 16384 and _dummy((0, 20, 2), 1_000_000).tokens == 7 * 16384
+
+
+# vLLM 0.21.0–0.22.1 (helper q25): the 0.15 rule; in 0.21.x RMSNorm's residual path is the IR op
+# ``fused_add_rms_norm``, whose priority only ``set_forward_context`` sets, so the encoder profile (outside it)
+# runs the native out-of-place form even under --enforce-eager; 0.22.0 installs the priority at worker init.
+
+def test_0_21_0_eager_qwen25_vl_norm_out_of_place():
+    d, i, hd = 1280, 3420, 80
+    held = N * 1176 * 2 + N * hd * 2 + N * hd * 2
+    eager = {r: _enc(QWEN25_VL, r, eager=True)[0] for r in ((0, 20, 2), (0, 21, 0), (0, 22, 0), (0, 22, 1))}
+    assert N * (3 * d + 3 * i) * 2 > N * 11 * d * 2  # the MLP is the block peak on both sides
+    assert eager[(0, 20, 2)].peak.bytes == held + N * (3 * d + 3 * i) * 2  # in-place fused add-norm CUDA op
+    assert eager[(0, 21, 0)].peak.bytes == held + N * (4 * d + 3 * i) * 2 == 2_190_999_552
+    assert "no priority" in eager[(0, 21, 0)].formula
+    assert eager[(0, 22, 0)].peak == eager[(0, 22, 1)].peak == eager[(0, 20, 2)].peak
+    # the default (Inductor) mode: native norm before and after, compiled SiluAndMul
+    for r in ((0, 21, 0), (0, 22, 1)):
+        assert _enc(QWEN25_VL, r)[0].peak.bytes == held + N * (4 * d + 3 * i) * 2
+    # Qwen2-VL (LayerNorm, QuickGELU) unchanged in both modes
+    for flag in (False, True):
+        base = _enc(QWEN2_VL, (0, 20, 2), eager=flag)[0].peak
+        assert _enc(QWEN2_VL, (0, 21, 0), eager=flag)[0].peak == _enc(QWEN2_VL, (0, 22, 1), eager=flag)[0].peak == base
+
+
+# vLLM 0.23.0–0.26.0 (helper q25): the 0.22 rule on V1.  Model Runner V2's profile_run encodes nothing before
+# 0.27.0, and from 0.25.0 V2 is the default runner of these dense towers: a default plan charges no encoder term.
+
+def test_0_23_to_0_26_v1_match_0_22_1():
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for tp, mnbt, mml, eager in ((1, 2048, 4096, False), (2, 2048, 4096, True), (1, 8192, 131072, False)):
+            a = _enc(stem, (0, 22, 1), tp=tp, mnbt=mnbt, mml=mml, eager=eager)[0]
+            for release in ((0, 23, 0), (0, 24, 0), (0, 25, 1), (0, 26, 0)):
+                b = _enc(stem, release, tp=tp, mnbt=mnbt, mml=mml, eager=eager)[0]
+                assert (a.peak, a.kept, a.items, a.modality) == (b.peak, b.kept, b.items, b.modality)
+
+
+def test_model_runner_v2_profiles_the_encoder_from_0_27_0():
+    kw = dict(engine="V1", tp=1, max_num_batched_tokens=2048, max_num_seqs=256, max_model_len=4096, act_bytes=2)
+    v2 = encoder_profile(_model(QWEN25_VL), release=(0, 26, 0), v2_runner=True, **kw)
+    assert v2 == (None, "")
+    v1 = encoder_profile(_model(QWEN25_VL), release=(0, 26, 0), v2_runner=False, **kw)[0]
+    assert v1.peak.bytes == 2_190_999_552
+    # the default runner: V1 through 0.24 (Qwen2-VL is not a listed V2 architecture), V2 from 0.25.0 (non-MoE)
+    charged = {v: any(li.item == PHASE for li in _plan(v).ledger.items) for v in ("0.24.0", "0.25.0", "0.26.0")}
+    assert charged == {"0.24.0": True, "0.25.0": False, "0.26.0": False}
+    assert not any("vision encoder" in w for w in _plan("0.26.0").warnings)
+
+
+def test_model_runner_v2_guard_is_general():
+    # the same V2 rule for the Qwen3-VL tower (a family-independent guard in encoder_profile)
+    model = _model("Qwen--Qwen3-VL-30B-A3B-Instruct-FP8")
+    kw = dict(engine="V1", tp=1, max_num_batched_tokens=8192, max_num_seqs=4, max_model_len=32768, act_bytes=2)
+    assert encoder_profile(model, release=(0, 26, 0), v2_runner=True, **kw) == (None, "")
+    assert encoder_profile(model, release=(0, 27, 0), v2_runner=True, **kw)[0].peak == \
+        encoder_profile(model, release=(0, 26, 0), v2_runner=False, **kw)[0].peak
+
+
+# vLLM 0.27.0 (helper q25): Model Runner V2 profiles the encoder (same budget and dummy; the batch is freed inside
+# execute_mm_encoder, so no dummy pixels are kept); frames are padded to the next multiple of temporal_patch_size.
+
+def test_0_27_0_v2_profiles_the_encoder():
+    kw = dict(engine="V1", tp=1, max_num_batched_tokens=2048, max_num_seqs=256, max_model_len=4096, act_bytes=2)
+    v1 = encoder_profile(_model(QWEN2_VL), release=(0, 26, 0), v2_runner=False, **kw)[0]
+    v2 = encoder_profile(_model(QWEN2_VL), release=(0, 27, 0), v2_runner=True, **kw)[0]
+    assert v2.peak == v1.peak and v2.peak.bytes == 2_681_208_832
+    assert v1.kept.bytes - v2.kept.bytes == N * 1176 * 2  # V1 keeps the dummy pixels, V2 does not
+    assert v2.kept.bytes == 16384 * 1536 * 2
+    line = next(li for li in _plan("0.27.0").ledger.items if li.item == PHASE)  # default runner: V2
+    assert line.bytes.bytes == 2_681_208_832
+    assert not any("vision encoder" in w for w in _plan("0.27.0").warnings)
+    assert next(li for li in _plan("0.27.1").ledger.items if li.item == PHASE).bytes == line.bytes
+
+
+def test_0_27_0_pads_frames_up_to_the_temporal_patch():
+    vc = {**_model(QWEN2_VL).extra["vision_config"], "temporal_patch_size": 3}
+    old = qwen2_vl_dummy(vc, release=(0, 26, 0), max_model_len=40_000, max_num_batched_tokens=2048)
+    new = qwen2_vl_dummy(vc, release=(0, 27, 0), max_model_len=40_000, max_num_batched_tokens=2048)
+    # frames + frames % 3 (≤ 0.26): 4 frames -> 5 // 3 = 1 group, 6 frames -> 2 groups; ceil (0.27): 4 -> 2 groups
+    assert old.modality == new.modality == "video" and old.tokens == new.tokens == 2 * 16384
+    assert _dummy((0, 27, 0), 1_000_000).tokens == _dummy((0, 26, 0), 1_000_000).tokens == 7 * 16384
+    from tpkit.engines.vllm.encoder import _video_groups
+    assert (_video_groups(4, 3), _video_groups(4, 3, ceil_pad=True)) == (1, 2)
+    assert all(_video_groups(f, 2) == _video_groups(f, 2, ceil_pad=True) for f in range(1, 40))

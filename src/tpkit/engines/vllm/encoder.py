@@ -1,11 +1,12 @@
 """vLLM V1's multimodal encoder profile: the vision tower's peak on the dummy batch and the outputs it keeps.
 
-Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.1,
-0.15.0, 0.15.1, 0.16.0, 0.17.0, 0.19.0, 0.20.0, 0.25.1 and 0.29.0
-wheels.
+Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1, 0.15.0, 0.15.1,
+0.16.0, 0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.1, 0.20.2, 0.21.0, 0.22.0, 0.22.1, 0.23.0,
+0.24.0, 0.25.0, 0.25.1, 0.26.0, 0.27.0, 0.27.1 and 0.29.0 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
-model_runner.py`` ``profile_run`` → ``mm/encoder_runner.py`` ``profile_encoder_cache``): unless
+model_runner.py`` ``profile_run`` → ``mm/encoder_runner.py`` ``profile_encoder_cache``, from 0.27.0; before it V2's
+profile encodes nothing and no term is charged): unless
 ``--skip-mm-profiling``, a multimodal model first runs its encoder (``embed_multimodal``) on a dummy batch of
 ``items`` copies of one maximum-size item of the modality with the most tokens per item, stores the outputs in the
 encoder cache, and only then runs the text model's dummy forward and sampler.  vLLM's torch peak covers the whole
@@ -76,7 +77,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.13.0 (below; 0.14 and later not read for this tower).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.27.1 (below; 0.28 and later not read for this tower).
   - LLaVA, Mllama, Llama 4, Kimi: not read.
 
 The Qwen3-VL tower's live set on one rank is read from ``qwen3_vl.py`` ``Qwen3_VisionTransformer.forward`` /
@@ -237,7 +238,89 @@ fields and no ``text_config``, which ``models.config`` reads as multimodal), rea
     contiguous chunks), so + N·3d·a gathered, as before 0.11.1.
   - ``profile_run`` stores each output under its own key and widens nothing: kept as 0.12.0.
 
-  From 0.14 the plan keeps the warning (not read for this tower).
+  0.14.0–0.14.1 (helper q25; the 0.14.1 wheel's ``qwen2_vl.py``, ``qwen2_5_vl.py``, ``layers/attention/
+  mm_encoder_attention.py``, ``v1/attention/ops/vit_attn_wrappers.py``, ``rotary_embedding/common.py``,
+  ``custom_op.py``, ``activation.py``, ``layernorm.py``, ``multimodal/registry.py``, ``v1/worker/utils.py``,
+  ``gpu_model_runner.py`` ``profile_run`` / ``_get_mm_dummy_batch``; the 0.14.0 wheel's model files and those
+  helpers are byte-identical to 0.14.1's): as 0.13.0.  The towers only pass the softmax scale explicitly and gain
+  LoRA token-count helpers (``get_num_mm_encoder_tokens``, used for LoRA mappings only); the attention wrappers
+  moved package and take an optional ``cu_seqlens``; ``profile_run`` and the budget are unchanged.
+  0.15.0–0.15.1 (helper q25; both wheels' ``qwen2_vl.py``, ``qwen2_5_vl.py``, ``custom_op.py``,
+  ``rotary_embedding/common.py``, ``mm_encoder_attention.py``, ``distributed/utils.py``, ``layernorm.py`` are
+  byte-identical; ``activation.py`` differs only by a new SwigluStep op; ``profile_run`` unchanged):
+
+  - the dummy: ``get_image_size_with_most_features`` takes an optional max_pixels (the dummy passes none, so the
+    processor's, as 0.13.0); frames, cap 14 and the budget's one item per modality at max_model_len unchanged.
+  - Qwen2.5-VL's attention copies q‖k explicitly (``qk_reshaped.contiguous()``), the copy counted above since
+    0.11.1.  (Before 0.15 the ``einops.rearrange`` of the qkv view is itself a view for one batch row, so the
+    0.12–0.14 attention term of this tower counts N·2d/tp·a that vLLM did not allocate; it does not set the peak
+    for the released towers, whose MLP is larger.)
+  - ``CustomOp`` gains ``compile_native``: a disabled op's ``forward_native`` is wrapped in ``torch.compile``
+    (``maybe_compile``; not under -O0 / the eager backend).  ``SiluAndMul`` defaults it on, so under V1's default
+    Inductor mode (``custom_ops`` "none") the Qwen2.5-VL MLP's silu(gate)·up is one fused output, no silu
+    temporary: N·(4d + 3i/tp)·a (was 4d + 4i/tp).  ``--enforce-eager`` keeps the CUDA ops (3d + 3i/tp).
+    QuickGELU and RMSNorm keep their eager native forward (no ``compile_native``), so Qwen2-VL is unchanged.
+
+  0.16.0–0.20.2 (helper q25; the 0.16.0, 0.17.0, 0.18.0, 0.19.0 and 0.20.0 wheels' files named above, plus
+  ``multimodal/encoder_budget.py`` ``MultiModalBudget``, ``compilation/decorators.py``, ``ir/ops/layernorm.py``;
+  the 0.17.1, 0.18.1, 0.19.1, 0.20.1 and 0.20.2 wheels differ from their x.y.0 in none of those files'
+  Qwen2-VL paths): the 0.15 rule.
+  - the dummy: ``get_image_size_with_most_features`` reads max_pixels from the image processor's
+    ``size["longest_edge"]`` (0.16.0; 12,845,056 for the released processors, whose min/max_pixels fill
+    ``size``), and from 0.17.0 ``--mm-processor-kwargs`` may override it (not read by the plan: the released
+    value is assumed).  Frames, the cap of 14 and the budget (one item of each modality at max_model_len) are
+    unchanged.  A tie between the image and a one-group video (max_model_len < 2 × 16,384): 0.16.0 builds the
+    budget's dict from a set of modality names (string-hash order), 0.17.0 on take the larger name, "video".
+    The two dummies have the same patches and channels (a 2-frame video is one temporal group, an image is
+    padded to one), so only the modality named changes; the plan names the image up to 0.16.0.
+  - the towers: only a ``prefix`` for the attention layer, a FlashInfer / Triton ViT attention backend
+    (opt-in; FLASH_ATTN stays the CUDA default) and, for Qwen2.5-VL, ``support_torch_compile`` gated by
+    ``should_torch_compile_mm_encoder`` (``compile_mm_encoder``, still default off).
+  - ``SiluAndMul``'s ``compile_native`` stays on (0.17.0 adds optional dynamic-dim marking); RMSNorm with a
+    residual keeps 0.15's native body; without one it runs the new ``ir.ops.rms_norm`` (0.20.0; the blocks'
+    first norm and the merger's, not at the peak).  ``Conv3dLayer`` uses the unfold + linear patch embed for
+    every torch ≥ 2.9 (0.19.0), before the blocks as before.  ``profile_run`` and ``_get_mm_dummy_batch``
+    change only in logging and helper names.
+
+  0.21.0–0.22.1 (helper q25; the 0.21.0 and 0.22.0 wheels' files named above plus ``ir/op.py``,
+  ``ir/ops/layernorm.py``, ``kernels/vllm_c.py``, ``config/kernel.py``, ``forward_context.py``,
+  ``platforms/cuda.py`` ``get_default_ir_op_priority``, ``v1/worker/worker_base.py``; 0.22.1 differs from 0.22.0
+  in none of them): the 0.15 rule, except Qwen2.5-VL under ``--enforce-eager`` in 0.21.x.
+  - the towers: ``prepare_encoder_metadata`` gathers the rotary cos/sin, window index and cu_seqlens that
+    ``forward`` computed inline (same tensors, still referenced through the blocks), for the encoder CUDA graphs
+    (``cudagraph_mm_encoder``, default off; ``profile_run`` runs the eager forward).  0.22.0 moves the position
+    and window indices to the GPU before indexing (int64 transients of N·2·8 and N/m² B before the blocks).
+    FP8 ViT attention (``mm_encoder_attn_dtype``) is opt-in.
+  - RMSNorm: 0.21.0 sends the residual path through ``ir.ops.fused_add_rms_norm`` too.  Its priority is set by
+    ``set_forward_context`` only, and ``profile_run`` calls ``embed_multimodal`` outside it, so the native,
+    out-of-place implementation runs whatever the mode: under Inductor as before (4d), under ``--enforce-eager``
+    no longer in place: Qwen2.5-VL's eager MLP is N·(4d + 3i/tp)·a in 0.21.x (was 3d + 3i/tp).  0.22.0
+    installs the platform's priority at worker init (``set_default``): ``vllm_c`` (in place) first without
+    Inductor, ``native`` with it, so 3d again under ``--enforce-eager``.
+
+  0.23.0–0.26.0 (helper q25; the 0.23.0, 0.24.0, 0.25.0, 0.25.1 and 0.26.0 wheels' files named above): the 0.22
+  rule.  The towers change only in weight loading (a stacked-parameter mapper), encoder-CUDA-graph helpers,
+  pinned-memory flags and, for Qwen2.5-VL, ``compile_native`` passed off on ROCm only; ``get_rope`` /
+  ``ApplyRotaryEmb`` (a ROCm grid-size fallback), ``SiluAndMul``, RMSNorm (weight passing), the IR priority
+  defaults, ``compile_mm_encoder`` (off), the budget, the dummy and V1's ``profile_run`` are as 0.22.
+  Model Runner V2, though, runs no encoder profile before 0.27.0 (``_V2_ENCODER_PROFILE_FROM``), and from 0.25.0
+  it is the default runner of these dense, non-hybrid towers (``_is_default_v2_model_runner_model``: any non-MoE
+  model): so a default 0.25.0–0.26.0 plan charges no encoder term, without a warning; the V1 rule above applies
+  where V1 runs (a feature V2 lacks, e.g. an ngram drafter).
+
+  0.27.0–0.27.1 (helper q25; the 0.27.0 wheel's files named above, ``v1/worker/gpu/model_runner.py`` ``profile_run``,
+  ``v1/worker/gpu/mm/encoder_runner.py`` ``profile_encoder_cache`` / ``execute_mm_encoder``,
+  ``multimodal/encoder_budget.py`` ``get_dummy_encoder_profile_inputs``): the 0.22 rule on both runners.  V1's
+  ``profile_run`` is unchanged.  Model Runner V2 now profiles the encoder: the same budget
+  (``MultiModalBudget``, processor cache off), the same modality and dummy item, ``max_items_per_batch`` copies
+  batched to the GPU inside ``execute_mm_encoder`` (freed with it: no dummy pixels kept), the outputs kept in
+  the encoder cache until ``reset_encoder_cache`` after the text run.  ``_get_vision_info`` pads frames to the next
+  multiple of temporal_patch_size (``_QWEN2_VL_CEIL_PAD``; the same for the released 2).  The towers, custom-op
+  defaults, IR priorities and ``compile_mm_encoder`` (off) are as 0.26.0; the attention adds ROCm FP8 (opt-in).
+  0.27.1's copies of all these files are byte-identical to 0.27.0's.
+
+  From 0.28 the plan keeps the warning (not read for this tower: 0.28.0 normalises the pixels on the GPU by
+  default, ``mm_device_do_normalize`` / ``FusedInputNorm``, which changes the dummy pixels' dtype and copies).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -278,7 +361,7 @@ copies of those files give them"""
 
 _QWEN3_VL_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
 _QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 13, 0)
+_QWEN2_VL_FROM, _QWEN2_VL_TO = (0, 10, 0), (0, 27, 1)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -291,6 +374,19 @@ _QWEN2_VL_0_12 = (0, 12, 0)
 _QWEN2_VL_0_13 = (0, 13, 0)
 """0.13.0: the dummy image factorises max_pixels // (patch × merge)² (aspect ≤ 200); Qwen2-VL's ``split_qkv``
 all-gathers again when tp > 1; ``ApplyRotaryEmb`` / ``MMEncoderAttention`` keep 0.12.0's live set"""
+_QWEN25_COMPILED_SILU = (0, 15, 0)
+"""0.15.0: ``SiluAndMul`` (``compile_native=True``) runs its native forward through ``torch.compile`` when the custom
+op is off, so the Qwen2.5-VL tower's gate·up product is one fused output (module docstring)"""
+_QWEN25_IR_NORM_UNSET, _QWEN25_IR_NORM_DEFAULT = (0, 21, 0), (0, 22, 0)
+"""0.21.0: RMSNorm with a residual dispatches ``ir.ops.fused_add_rms_norm``, whose priority only
+``set_forward_context`` sets (the encoder profile runs outside it: native); 0.22.0 installs the priority at worker
+init (``vllm_c``, in place, under -O0 / ``--enforce-eager``)"""
+_QWEN2_VL_CEIL_PAD = (0, 27, 0)
+"""0.27.0: ``_get_vision_info`` pads the frames to the next multiple of temporal_patch_size (the same as before
+for the released temporal_patch_size 2)"""
+_QWEN2_VL_TIE_VIDEO = (0, 17, 0)
+"""0.17.0: ``MultiModalBudget.get_modality_with_max_tokens`` breaks a tie by the modality's name, so a video of as
+many tokens as the image is the dummy (``max`` with key (tokens, name))"""
 _QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
 _QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
 _QWEN25_FUSED_MLP = (0, 10, 1)  # merged gate_up and the fused add-norm block from 0.10.1
@@ -302,6 +398,10 @@ _QWEN3_VL_MAX_FRAMES = 24_576
 """``_MAX_FRAMES_PER_VIDEO`` of ``qwen3_vl.py`` (0.11.0–0.14.1)"""
 _QWEN3_VL_VIDEO_TOKEN_TEXT = 12.5
 """text tokens ``get_max_video_tokens`` counts per video token, 0.11.0–0.12.x (timestamps + vision start/end)"""
+_V2_ENCODER_PROFILE_FROM = (0, 27, 0)
+"""Model Runner V2's ``profile_run`` (``v1/worker/gpu/model_runner.py``) is the text dummy run and the sampler only
+in 0.22.0–0.26.0 (its ``encoder_runner`` encodes only in ``execute_mm_encoder``); 0.27.0 adds
+``profile_encoder_cache`` (read in the 0.20.0, 0.22.0, 0.24.0, 0.25.0, 0.25.1, 0.26.0 and 0.27.0 wheels)"""
 _BUDGET_FROM = (0, 10, 0)
 _PER_PROMPT_CAP_FROM = (0, 10, 1)
 
@@ -413,16 +513,18 @@ def _smart_resize_side(max_pixels: int, unit: int, side: int = 9_999_999) -> int
     return edge // unit
 
 
-def _video_groups(frames: int, temporal: int) -> int:
-    """Temporal patches of ``frames`` frames padded as ``_get_vision_info`` pads them (0.10.x)."""
-    return max((frames + frames % temporal) // temporal, 1)
+def _video_groups(frames: int, temporal: int, ceil_pad: bool = False) -> int:
+    """Temporal patches of ``frames`` frames padded as ``_get_vision_info`` pads them: ``frames + frames %
+    temporal`` up to 0.26.0, to the next multiple of temporal from 0.27.0 (``ceil_pad``; the same for 2)."""
+    padded = frames + (-frames % temporal if ceil_pad else frames % temporal)
+    return max(padded // temporal, 1)
 
 
-def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: int = 0) -> int:
+def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: int = 0, ceil_pad: bool = False) -> int:
     """``get_num_frames_with_most_features`` with one video: the most frames whose tokens fit in ``seq_len`` (the
     search starts at ``start``: 0 in 0.10.x, 1 from 0.11.0), capped, at least 1."""
     frames = start
-    while _video_groups(frames + 1, temporal) * per_group <= seq_len:
+    while _video_groups(frames + 1, temporal, ceil_pad) * per_group <= seq_len:
         frames += 1
         if frames >= cap:
             break
@@ -431,7 +533,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.13.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.27.1's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -444,7 +546,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.13.0 (module docstring)."""
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.27.1 (module docstring)."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     if release >= _QWEN2_VL_0_13:  # the largest token count factorised into an aspect ratio ≤ 200
@@ -456,8 +558,9 @@ def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: in
     cap = 14 if release >= _QWEN2_VL_0_11 else 16
     start = 1 if release >= _QWEN2_VL_0_11 else 0
     room = max_model_len - (0 if release >= _QWEN2_VL_NO_IMAGE_OFF else image)
-    video = _video_groups(_max_frames(room, image, temporal, cap, start), temporal) * image
-    if video <= image:
+    pad = release >= _QWEN2_VL_CEIL_PAD
+    video = _video_groups(_max_frames(room, image, temporal, cap, start, pad), temporal, pad) * image
+    if video < image or (video == image and release < _QWEN2_VL_TIE_VIDEO):
         return Qwen2VLDummy(modality="image", tokens=image, encoded_tokens=image, patches=image * m * m)
     if release >= _QWEN2_VL_0_11:  # built from max_model_len with one video, like t
         return Qwen2VLDummy(modality="video", tokens=video, encoded_tokens=video, patches=video * m * m)
@@ -474,7 +577,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in _QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if _QWEN2_VL_FROM <= release <= _QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.13.0 only (0.14 and "
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.27.1 only (0.28 and "
                 "later were not read for this tower)")
     if wrapper in GEMMA3_WRAPPERS:  # engines/vllm/encoder_gemma3.py (helper g3v)
         return gemma3_not_modelled(model, release=release)
@@ -500,7 +603,7 @@ def _attention_0_11(release: tuple[int, int, int], *, n: int, d: int, shard: int
 def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.13.0 (module docstring)."""
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.27.1 (module docstring)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens)
@@ -524,8 +627,14 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
         out = int(vc.get("out_hidden_size") or model.hidden_size)
         if release < _QWEN25_FUSED_MLP:
             mlp_width, mlp_how = (4 * d, 3 * i), "gate, up, nn.SiLU"
+        elif enforce_eager and _QWEN25_IR_NORM_UNSET <= release < _QWEN25_IR_NORM_DEFAULT:
+            # the IR op's priority is set only inside set_forward_context: the encoder pass gets the native
+            # (out-of-place) fused add-norm, while SiluAndMul runs its CUDA op
+            mlp_width, mlp_how = (4 * d, 3 * i), "SiluAndMul CUDA op / fused add-norm native (IR op, no priority)"
         elif enforce_eager:
             mlp_width, mlp_how = (3 * d, 3 * i), "SiluAndMul / fused add-norm CUDA ops"
+        elif release >= _QWEN25_COMPILED_SILU:  # silu(gate)·up fused by torch.compile: gate_up (2i) + output (i)
+            mlp_width, mlp_how = (4 * d, 3 * i), "SiluAndMul native under torch.compile / RMSNorm native"
         else:
             mlp_width, mlp_how = (4 * d, 4 * i), "SiluAndMul / RMSNorm native"
         cached = 1
@@ -578,11 +687,14 @@ def _qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: in
 def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: str, tp: int,
                     max_num_batched_tokens: int, max_num_seqs: int, max_model_len: int, act_bytes: int,
                     v2_runner: bool, enforce_eager: bool = False) -> tuple[EncoderProfile | None, str]:
-    """The encoder step of the profile run, or (None, why it is not modelled).  ``enforce_eager`` turns vLLM's
-    custom ops on (Qwen2-VL / Qwen2.5-VL towers; module docstring)."""
+    """The encoder step of the profile run, or (None, why it is not modelled); (None, "") where the profile runs no
+    encoder (Model Runner V2 before 0.27.0).  ``enforce_eager`` turns vLLM's custom ops on (Qwen2-VL / Qwen2.5-VL
+    towers; module docstring)."""
     why = not_modelled(model, release=release, engine=engine)
     if why:
         return None, why
+    if v2_runner and release < _V2_ENCODER_PROFILE_FROM:
+        return None, ""  # Model Runner V2's profile_run encodes nothing before 0.27.0: no term, nothing missing
     if model.extra.get("wrapper_model_type") in _QWEN2_VL_WRAPPERS:
         return _qwen2_vl_profile(model, release=release, tp=tp, max_num_batched_tokens=max_num_batched_tokens,
                                  max_num_seqs=max_num_seqs, max_model_len=max_model_len, act_bytes=act_bytes,
