@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 from tpkit.engines.vllm import VllmOptions
-from tpkit.engines.vllm.encoder import QWEN3_VL_PROCESSOR, encoder_profile, items_per_batch
+from tpkit.engines.vllm.encoder import encoder_profile
+from tpkit.engines.vllm.encoder_dummy import QWEN3_VL_PROCESSOR, items_per_batch
 from tpkit.engines.vllm.policy import plan_vllm
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import from_config_dict

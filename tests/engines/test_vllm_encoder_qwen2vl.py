@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from tpkit.engines.vllm import VllmOptions
-from tpkit.engines.vllm.encoder import (QWEN2_VL_PROCESSOR, encoder_profile, not_modelled,
-                                        qwen2_vl_dummy)
+from tpkit.engines.vllm.encoder import encoder_profile, not_modelled
+from tpkit.engines.vllm.encoder_dummy import QWEN2_VL_PROCESSOR, qwen2_vl_dummy
 from tpkit.engines.vllm.policy import plan_vllm
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import from_config_dict
