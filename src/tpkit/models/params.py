@@ -15,9 +15,9 @@ with the rule that shards it over tensor-parallel ranks:
     erow     routed experts: ceil(E/ep) experts per rank, input dim / max(1, tp // ep)
     erep     routed experts: ceil(E/ep) per rank, not split by tp (expert down-proj biases)
 
-Layouts: Llama/Qwen/Mistral/Gemma (GQA), GPT-2 / OPT (LayerNorm biases, learned positions, two-matrix MLP), gpt-oss (biases, sinks, router bias), DeepSeek/Kimi MLA,
-Kimi Delta Attention (linear layers of Kimi-Linear), Gated DeltaNet (Qwen3-Next), Mamba-2 (Granite-4.0-H), LFM2
-short convolutions, dense MLP, routed + shared experts.
+Layouts: Llama/Qwen/Mistral/Gemma (GQA), GPT-2 / OPT (LayerNorm biases, learned positions, two-matrix MLP), gpt-oss
+(biases, sinks, router bias), DeepSeek/Kimi MLA, Kimi Delta Attention (linear layers of Kimi-Linear), Gated DeltaNet
+(Qwen3-Next), Mamba-2 (Granite-4.0-H), LFM2 short convolutions, dense MLP, routed + shared experts.
 """
 
 from __future__ import annotations

@@ -310,7 +310,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
               machine: MachineProfile | None, weights_bytes: Bytes,
               extra_uses: tuple[LineItem, ...] = (), draft_weights: Bytes | None = None) -> KvBudget:
     """Validate the layout and size the KV budget and token count (sglang 0.5.23 ``bootstrap.py``
-    ``measure_pre_model_load_memory`` → ``kv_cache_configurator.py`` ``_profile_available_bytes`` → ``config_from_budget``).
+    ``measure_pre_model_load_memory`` → ``kv_cache_configurator.py`` ``_profile_available_bytes`` →
+    ``config_from_budget``).
 
     ``extra_uses`` are charged before ``pre_model_load_memory`` like the CUDA context (see ``plan_baseline``).
     """

@@ -53,8 +53,8 @@ The vision attention itself (FlashAttention varlen, or SDPA per image) is linear
 its output.  The whole term is an estimate: it sits inside the activation line's ± band (``memory.band``).
 
 Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, with ``vision_config`` beside the text
-fields and no ``text_config``, which ``models.config`` reads as multimodal), read in the 0.10.0, 0.10.1 and 0.10.2 wheels
-(``qwen2_vl.py``, ``qwen2_5_vl.py``, ``multimodal/registry.py``, ``multimodal/profiling.py``,
+fields and no ``text_config``, which ``models.config`` reads as multimodal), read in the 0.10.0, 0.10.1 and 0.10.2
+wheels (``qwen2_vl.py``, ``qwen2_5_vl.py``, ``multimodal/registry.py``, ``multimodal/profiling.py``,
 ``v1/worker/gpu_model_runner.py``, ``model_executor/custom_op.py``, ``layers/activation.py``, ``layers/layernorm.py``):
 
 * The dummy image and video: ``engines.vllm.encoder_dummy``.
@@ -169,10 +169,10 @@ fields and no ``text_config``, which ``models.config`` reads as multimodal), rea
   and within 0.005 % for Qwen2.5-VL-7B (helper qvl, 2026-12-04): an accounting check, not a measurement of vLLM.
   vp_083 (Qwen2-VL-2B, 0.10.2) prints a 2.65 GiB peak activation against this 2.50 GiB.
 
-Check of the Qwen3-VL term (MEASURED, helper mmp, 2026-12-04): a plain-torch replay of that op order and those lifetimes, with random
-bf16 weights and FlashAttention varlen, was run on one H200 (torch 2.11): ``tests/engines/test_vllm_encoder_gpu.py``.
-For the 65,536-patch Qwen3-VL-30B-A3B dummy image it peaks at 2,224,030,208 B.  This estimate gives
-2,224,029,696 B.  The replay checks the accounting of the live set as read, not vLLM itself.
+Check of the Qwen3-VL term (MEASURED, helper mmp, 2026-12-04): a plain-torch replay of that op order and those
+lifetimes, with random bf16 weights and FlashAttention varlen, was run on one H200 (torch 2.11):
+``tests/engines/test_vllm_encoder_gpu.py``. For the 65,536-patch Qwen3-VL-30B-A3B dummy image it peaks at
+2,224,030,208 B.  This estimate gives 2,224,029,696 B.  The replay checks the accounting of the live set as read, not vLLM itself.
 """
 
 from __future__ import annotations

@@ -85,11 +85,11 @@ in the later ones named below:
     max_model_len ≥ 32,768, and the encoded video is the one counted (t tokens).
 
 * The image from 0.13.0 (helper q3vl; the wheel's ``qwen2_vl.py``, ``multimodal/registry.py`` / ``profiling.py``):
-  ``get_image_size_with_most_features`` no longer runs ``smart_resize`` on a huge image; it factorises max_pixels // (patch × merge)² into the most-square pair with aspect ≤ 200, lowering the count
-  until one fits (as the Qwen3-VL rule above).  For the released processors (16,384 = 128²) nothing changes;
-  other patch sizes can differ (patch 12: 22,300 = 100 × 223 against smart_resize's 149² = 22,201).  The video
-  frames, their cap (14) and the dummy built from max_model_len are unchanged; ``get_mm_max_tokens`` counts
-  embeddings, which for these towers are the tokens.
+  ``get_image_size_with_most_features`` no longer runs ``smart_resize`` on a huge image; it factorises max_pixels //
+  (patch × merge)² into the most-square pair with aspect ≤ 200, lowering the count until one fits (as the Qwen3-VL rule
+  above).  For the released processors (16,384 = 128²) nothing changes; other patch sizes can differ (patch 12: 22,300 =
+  100 × 223 against smart_resize's 149² = 22,201).  The video frames, their cap (14) and the dummy built from
+  max_model_len are unchanged; ``get_mm_max_tokens`` counts embeddings, which for these towers are the tokens.
 """
 
 from __future__ import annotations

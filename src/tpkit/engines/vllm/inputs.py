@@ -232,8 +232,9 @@ def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, 
     only; 0.23 Llama, Mistral, Qwen3) that is neither MoE nor quantised; 0.24: any listed architecture; 0.25–0.26:
     any non-MoE model or a listed MoE one, never an attention+mamba hybrid; 0.27–0.28: a listed architecture or a
     model that is neither MoE nor hybrid; from 0.29 every model (its unsupported-feature fallbacks are not
-    modelled).  Before 0.29 a speculative method other than EAGLE/EAGLE-3/MTP falls back to V1 (``_get_v2_model_runner_unsupported_features``; DFlash is listed from 0.24.0); so do hybrids in 0.22
-    ("hybrid/mamba models")."""
+    modelled).  Before 0.29 a speculative method other than EAGLE/EAGLE-3/MTP falls back to V1
+    (``_get_v2_model_runner_unsupported_features``; DFlash is listed from 0.24.0); so do hybrids in 0.22 ("hybrid/mamba
+    models")."""
     if rules.v2_runner_default:
         return True
     release = rules.release

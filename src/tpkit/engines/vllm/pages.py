@@ -37,8 +37,8 @@ __all__ = ["KvGroup", "KvLayout", "DraftKv", "build_layout", "kv_heads_per_rank"
 HYBRID_ALIGN = 16
 """kernel block alignment used to grow the attention block of attention+linear hybrids (non-MLA)"""
 HYBRID_ALIGN_MLA = {"0.33": 128, "0.11": 64}
-"""MLA hybrids: ≥ 128 in the current rules (vLLM 0.33 ``_align_hybrid_block_size``); 64 (FlashMLA/Triton-MLA) in 0.11 (vLLM 0.11.1
-``HybridAttentionMambaModelConfig``; 128 only with CUTLASS-MLA)"""
+"""MLA hybrids: ≥ 128 in the current rules (vLLM 0.33 ``_align_hybrid_block_size``); 64 (FlashMLA/Triton-MLA) in 0.11
+(vLLM 0.11.1 ``HybridAttentionMambaModelConfig``; 128 only with CUTLASS-MLA)"""
 
 
 def cdiv(a: int, b: int) -> int:
