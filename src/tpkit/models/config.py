@@ -149,7 +149,8 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
         # a wrapper with text_config, or a flat config with a vision tower beside the text fields (Qwen2-VL,
         # Qwen2.5-VL): both engines serve these as multimodal (SGLang configs/model_config.py
         # multimodal_model_archs lists Qwen2VL / Qwen2_5_VLForConditionalGeneration, 0.5.23 wheel)
-        is_multimodal="text_config" in cfg or isinstance(cfg.get("vision_config"), dict), attention_bias=_qkv_bias(text),
+        is_multimodal="text_config" in cfg or isinstance(cfg.get("vision_config"), dict),
+        attention_bias=_qkv_bias(text),
         vision_params=vision_params(cfg.get("vision_config"), hidden, cfg.get("model_type"), where=source),
         assumptions=tuple(assumptions), extra=_extra(cfg, text),
     )
@@ -364,7 +365,8 @@ def _moe(text: dict, r: _Reader, num_layers: int) -> MoeSpec | None:
         raise ConfigError(f"{r.where}: MoE config ({key}={text[key]}) lacks num_experts_per_tok")
     return MoeSpec(num_experts=r.int(key), experts_per_token=r.int(topk_key), moe_intermediate_size=width,
                    num_shared_experts=shared, shared_intermediate_size=shared_width,
-                   num_dense_layers=num_dense, moe_layer_freq=optional_int(text, "moe_layer_freq", r.where, default=1) or 1,
+                   num_dense_layers=num_dense,
+                   moe_layer_freq=optional_int(text, "moe_layer_freq", r.where, default=1) or 1,
                    moe_layer_ids=moe_layer_ids(text, num_layers, num_dense, r.where))
 
 

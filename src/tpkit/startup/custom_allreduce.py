@@ -194,7 +194,8 @@ def _custom(gpu: GpuSpec, links: GroupTopology, world: int, rel: VllmAllreduceRe
     car = Cost(key="custom_allreduce", item="custom all-reduce buffers",
                bytes=Bytes(rel.signal_bytes) + max_size + staging + _RANK_DATA,
                source=f"Signal {rel.signal_bytes:,} B + max_size {_mib(max_size)} (meta) + "
-                      f"{_mib(staging)} staging + 8 MiB rank_data (custom_all_reduce.py CustomAllreduce.__init__), TP {world}"
+                      f"{_mib(staging)} staging + 8 MiB rank_data (custom_all_reduce.py CustomAllreduce.__init__), "
+                      f"TP {world}"
                       + (f"; max_size = CUSTOM_ALL_REDUCE_MAX_SIZES[{cap}][{world}] (torch symm-mem up)"
                          if multicast and max_size != _MAX_SIZE else ""))
     if not (rel.mnnvl_lamport and multicast):

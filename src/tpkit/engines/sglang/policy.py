@@ -75,8 +75,8 @@ def _planned_weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOp
         return hit[1]
     from tpkit.models.weights import plan_weights
 
-    plan = plan_weights(replace(model, tie_word_embeddings=False) if untie else model, parallel, dtype=options.dtype, quantization=options.quantization,
-                        checkpoint_dir=options.checkpoint_dir, engine="sglang")
+    plan = plan_weights(replace(model, tie_word_embeddings=False) if untie else model, parallel, dtype=options.dtype,
+                        quantization=options.quantization, checkpoint_dir=options.checkpoint_dir, engine="sglang")
     if len(_WEIGHTS_CACHE) >= _WEIGHTS_CACHE_SIZE:
         _WEIGHTS_CACHE.pop(next(iter(_WEIGHTS_CACHE)))
     _WEIGHTS_CACHE[key] = (model, plan)
@@ -142,7 +142,8 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
     if model.is_multimodal and not model.vision_params and "derived" in method:
         share, what = UNCOUNTED_TOWER_SHARE, f"{method}; vision tower not counted: ± {UNCOUNTED_TOWER_SHARE:.0%}"
     elif "derived" in method:
-        share = WEIGHTS_DERIVED_QUANTIZED_SHARE if getattr(weights, "quant", None) is not None else WEIGHTS_DERIVED_SHARE
+        quantized = getattr(weights, "quant", None) is not None
+        share = WEIGHTS_DERIVED_QUANTIZED_SHARE if quantized else WEIGHTS_DERIVED_SHARE
         what = f"{method}: ± {share:.0%}"
     else:
         share, what = 0.0, method
@@ -247,7 +248,8 @@ def _budget_line(s: SglangSizing) -> LineItem:
     parts.append("slack")
     if s.mm_reserved:
         parts.append("multimodal caches")
-    return LineItem(item="KV budget (rest)", bytes=s.rest, kind="info", source=" − ".join(parts) + " (sglang kv_cache_configurator.py _profile_available_bytes)")
+    return LineItem(item="KV budget (rest)", bytes=s.rest, kind="info",
+                    source=" − ".join(parts) + " (sglang kv_cache_configurator.py _profile_available_bytes)")
 
 
 def _tail_lines(s: SglangSizing) -> list[LineItem]:
@@ -337,8 +339,8 @@ def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tupl
     if s.pool.num_tokens > 0 and graph_room(s) < need:
         out.append(f"slack left for activations and CUDA graphs is {format_bytes(graph_room(s))}; SGLang's own "
                    f"graph reserve for --cuda-graph-max-bs {s.capacity.cuda_graph_max_bs} is ≈ {format_bytes(need)} "
-                   "(512 MiB + 2 MiB × max bs + prefill-graph term, sglang memory_hook.py reserve_for_graph_mb): lower --mem-fraction-static or "
-                   "--cuda-graph-max-bs")
+                   "(512 MiB + 2 MiB × max bs + prefill-graph term, sglang memory_hook.py reserve_for_graph_mb): "
+                   "lower --mem-fraction-static or --cuda-graph-max-bs")
     if model.is_mla and options.page_size is None:
         out.append("MLA: the attention backend may force a larger page size (FlashMLA 64); pass --page-size to plan it")
     if s.mamba is not None:
@@ -384,7 +386,8 @@ def _spec_json(s: SglangSizing) -> dict | None:
 
 def _extra(s: SglangSizing, kv_source: str) -> dict:
     new = {"prefill_cuda_graphs": s.prefill_graphs[0], "budget_cell_bytes_per_token": s.budget_cell,
-           "mm_reserved_bytes": s.mm_reserved.bytes, "stream_pool_bytes": s.stream_pool.bytes, "rope_reserve_bytes": s.rope_reserve.bytes, "speculative": _spec_json(s), "attn_dp_size": s.attn_dp,
+           "mm_reserved_bytes": s.mm_reserved.bytes, "stream_pool_bytes": s.stream_pool.bytes,
+           "rope_reserve_bytes": s.rope_reserve.bytes, "speculative": _spec_json(s), "attn_dp_size": s.attn_dp,
            "after_pool_bytes": s.after_pool.bytes, "scheduler_log_line": _scheduler(s) if s.pool.num_tokens else None}
     return {"sglang": {**_extra_base(s, kv_source), **new}}
 

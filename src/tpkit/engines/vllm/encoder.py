@@ -172,7 +172,8 @@ wheels (``qwen2_vl.py``, ``qwen2_5_vl.py``, ``multimodal/registry.py``, ``multim
 Check of the Qwen3-VL term (MEASURED, helper mmp, 2026-12-04): a plain-torch replay of that op order and those
 lifetimes, with random bf16 weights and FlashAttention varlen, was run on one H200 (torch 2.11):
 ``tests/engines/test_vllm_encoder_gpu.py``. For the 65,536-patch Qwen3-VL-30B-A3B dummy image it peaks at
-2,224,030,208 B.  This estimate gives 2,224,029,696 B.  The replay checks the accounting of the live set as read, not vLLM itself.
+2,224,030,208 B.  This estimate gives 2,224,029,696 B.  The replay checks the accounting of the live set as read, not
+vLLM itself.
 """
 
 from __future__ import annotations

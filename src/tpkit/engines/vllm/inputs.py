@@ -99,7 +99,8 @@ def derived_max_model_len(model: ModelSpec, rules: VllmRules) -> tuple[int, str]
         return base, "max_position_embeddings"
     if kind in _YARN:
         original = rope.get("original_max_position_embeddings") or base
-        return int(original * factor), f"rope_scaling {kind}: original_max_position_embeddings {original:,} × {factor:g}"
+        return (int(original * factor),
+                f"rope_scaling {kind}: original_max_position_embeddings {original:,} × {factor:g}")
     return int(base * factor), f"rope_scaling {kind}: max_position_embeddings {base:,} × {factor:g}"
 
 

@@ -73,8 +73,9 @@ class VllmOptions:
     disable_custom_all_reduce: bool = shared_flag("disable_custom_all_reduce")
     """``--disable-custom-all-reduce``: vLLM allocates no custom all-reduce buffers (NCCL only)"""
     speculative_config: str | dict | None = flag(
-        metavar="JSON", concept="speculative decoding", help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
-                             "\"lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge\", \"num_speculative_tokens\": 3}'")
+        metavar="JSON", concept="speculative decoding",
+        help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
+             "\"lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge\", \"num_speculative_tokens\": 3}'")
     """``--speculative-config``: JSON text (or a dict) with vLLM's keys: method (eagle, eagle3, mtp,
     deepseek_mtp …, ngram, draft_model), model, num_speculative_tokens, draft_tensor_parallel_size …"""
     decode_context_parallel_size: int | None = flag(
