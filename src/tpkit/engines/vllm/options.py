@@ -111,7 +111,7 @@ class VllmOptions:
              "--from-log reads it from the log")
     """the torch.compile cache the start-up finds: ``"cold"`` (a first start; the default) or ``"warm"`` (every graph
     loaded from vLLM's cache).  Only Model Runner V2 runs of 0.26–0.32 with torch.compile on depend on it
-    (``engines.vllm.profile``, "cold compile scratch"; ``policy._cold_compile``)"""
+    (``engines.vllm.profile``, "cold compile scratch"; ``profile_lines._cold_compile``)"""
     enable_lora: bool = shared_flag("enable_lora")
     """``--enable-lora``: the LoRA manager wraps every linear layer (and embed_tokens / lm_head) with stacked A/B
     buffers inside the load delta (``engines.vllm.lora``)"""
