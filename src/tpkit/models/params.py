@@ -291,7 +291,7 @@ def _mamba2(spec: ModelSpec, pre: str) -> list[Part]:
     one input projection to ``inner + conv_dim + heads`` (gate z, x·B·C, dt), a depthwise conv over ``conv_dim``,
     per-head ``A``, ``D`` and ``dt_bias``, a gated RMSNorm over ``inner``, the output projection; all split over TP
     (``A`` is fp32 in SGLang, counted at the model dtype: 128 B per layer)."""
-    from tpkit.models.config import mamba2_dims
+    from tpkit.models.linear_attn import mamba2_dims
 
     x, h, a = spec.extra, spec.hidden_size, f"{pre}.mamba"
     d = mamba2_dims({**{f"mamba_{k}": x[f"mamba_{k}"] for k in ("n_heads", "d_head", "d_state", "n_groups",
@@ -319,7 +319,7 @@ def _short_conv(spec: ModelSpec, pre: str) -> list[Part]:
     ``conv_L_cache`` taps over hidden, ``out_proj`` hidden → hidden; ``conv_bias`` adds a bias to all three; split
     over TP along hidden.  The layer's norms (operator_norm, ffn_norm) are the two per-layer norms; LFM2's final norm
     is ``embedding_norm`` (the ``model.norm`` line)."""
-    from tpkit.models.config import short_conv_dims
+    from tpkit.models.linear_attn import short_conv_dims
 
     h, a = spec.hidden_size, f"{pre}.conv"
     kernel, _ = short_conv_dims({**{k: spec.extra[k] for k in ("conv_L_cache",) if k in spec.extra},
