@@ -1,5 +1,5 @@
 """``--compile-cache cold|warm`` (a tpkit option, not a vLLM flag): the cold torch.compile scratch phase of vLLM
-0.26–0.32 Model Runner V2 runs (engines/vllm/profile.py "cold compile scratch", policy._cold_compile) is charged on
+0.26–0.32 Model Runner V2 runs (engines/vllm/profile.py "cold compile scratch", profile_lines._cold_compile) is charged on
 a first start (cold, the default) and dropped on a restart that loads every graph from vLLM's compile cache
 (warm: compilation/backends.py CompilerManager.compile "Directly load the compiled graph(s) … from the cache",
 0.26.0–0.32.0 wheels).  Both sides of the rule's release boundaries, --enforce-eager, the ledger's source text, the

@@ -314,7 +314,7 @@ def test_profile_sampler_follows_the_release_and_the_gpu():
     """topk_topp_sampler.py: native up to 0.8; FlashInfer when installed 0.9.0–0.11.0; opt-in 0.11.1–0.20; default from
     0.21 on the capabilities FlashInferBackend supports.  The native path sorts up to 0.16 and runs the Triton
     top-k/top-p kernel from 0.17.0 (helper v90)."""
-    from tpkit.engines.vllm.policy import profile_sampler
+    from tpkit.engines.vllm.profile_lines import profile_sampler
     from tpkit.engines.vllm.profile import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, TRITON_SAMPLER_BYTES_PER_LOGIT
 
     hopper, turing = (9, 0), (7, 5)
@@ -522,7 +522,7 @@ def test_install_dependent_sampler_is_planned_as_a_plain_pip_install_gives_it():
     require (METADATA: absent in 0.10.0, the "flashinfer" extra in 0.10.2 / 0.11.0, Requires-Dist from 0.12.0): the
     plan takes the PyTorch-native 38 B per logit of a plain pip install, its band reaching FlashInfer's 14 B.  From
     0.11.1 the FlashInfer sampler is opt-in (VLLM_USE_FLASHINFER_SAMPLER=1): native, no band."""
-    from tpkit.engines.vllm.policy import profile_sampler
+    from tpkit.engines.vllm.profile_lines import profile_sampler
     from tpkit.engines.vllm.profile import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
 
     hopper, volta = (9, 0), (7, 0)
@@ -546,7 +546,7 @@ def test_install_dependent_sampler_is_planned_as_a_plain_pip_install_gives_it():
 def test_a_log_stated_sampler_replaces_the_release_default():
     """TopKTopPSampler.__init__ logs which sampler it takes; ``VllmOptions.topk_topp_sampler`` (from that line or
     ``--topk-topp-sampler``) replaces the release's default on V1 runs with the dummy sampler."""
-    from tpkit.engines.vllm.policy import profile_sampler
+    from tpkit.engines.vllm.profile_lines import profile_sampler
 
     hopper = (9, 0)
     assert profile_sampler(resolve_rules("0.10.2"), hopper, "flashinfer") == "flashinfer"

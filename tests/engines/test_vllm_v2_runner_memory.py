@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
-from tpkit.engines.vllm.policy import profile_sampler
+from tpkit.engines.vllm.profile_lines import profile_sampler
 from tpkit.engines.vllm.profile import V2_SMALL_STATE_COLUMNS, estimate_profile_peak, v2_runner_state_bytes
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes

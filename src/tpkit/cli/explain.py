@@ -52,11 +52,13 @@ def register(sub, argv: list[str] | None = None) -> None:
                                                 "'TP3' (default: the tightest rank)")
     p.add_argument("--model", default=None, help="model config when the log's path is not on this machine: an HF "
                                                  "id (HF cache or catalog), a model dir or a config.json")
-    p.add_argument("--engine", type=str.lower, choices=engine_names(), default=None, help="the engine, when the log does not say")
+    p.add_argument("--engine", type=str.lower, choices=engine_names(), default=None,
+                   help="the engine, when the log does not say")
     p.add_argument("--gpu", default=None, help="GPU name when the log does not print it, e.g. H100")
     p.add_argument("--gpu-memory", default=None, metavar="SIZE", help="device memory with a unit, e.g. 96GiB")
     for name in ("tp", "pp", "dp", "ep"):
-        p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None, help=f"{name.upper()} size when the log does not print it")
+        p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None,
+                       help=f"{name.upper()} size when the log does not print it")
     if _needs_engine_flags(argv):
         from tpkit.cli.engine_flags import add_engine_flags
 

@@ -51,15 +51,19 @@ def register(sub, argv: list[str] | None = None) -> None:
         "settings and all-reduce backend, and a verdict in the engine's flags.")
     p.add_argument("model", help="HF id (local HF cache or embedded catalog), model dir or config.json path")
     p.add_argument("--gpu", required=True, help="catalog GPU, e.g. H200, H100, RTX-PRO-6000")
-    p.add_argument("--tp", *PARALLEL_ALIASES["tp"], dest="tp", type=int, default=1, help="tensor-parallel size (default 1)")
-    p.add_argument("--ep", *PARALLEL_ALIASES["ep"], dest="ep", type=int, default=1, help="expert-parallel size (default 1: experts split by TP)")
-    p.add_argument("--dp", *PARALLEL_ALIASES["dp"], dest="dp", type=int, default=1, help="DP-attention groups (SGLang --enable-dp-attention --dp N)")
+    p.add_argument("--tp", *PARALLEL_ALIASES["tp"], dest="tp", type=int, default=1,
+                   help="tensor-parallel size (default 1)")
+    p.add_argument("--ep", *PARALLEL_ALIASES["ep"], dest="ep", type=int, default=1,
+                   help="expert-parallel size (default 1: experts split by TP)")
+    p.add_argument("--dp", *PARALLEL_ALIASES["dp"], dest="dp", type=int, default=1,
+                   help="DP-attention groups (SGLang --enable-dp-attention --dp N)")
     p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default --tp)")
     p.add_argument("--link", choices=("nvlink", "pcie"), default=None,
                    help="interconnect of the TP group (default: NVLink if the GPU has it, else PCIe)")
     p.add_argument("--batch", type=_whole, default=1, help="sequences decoded together (default 1)")
     p.add_argument("--context", type=_whole, default=1024, help="tokens in each sequence's KV cache (default 1024)")
-    p.add_argument("--engine", type=str.lower, choices=("sglang", "vllm"), default="sglang", help="flags and kernel layout")
+    p.add_argument("--engine", type=str.lower, choices=("sglang", "vllm"), default="sglang",
+                   help="flags and kernel layout")
     p.add_argument("--kv-cache-dtype", type=_kv_dtype, choices=("auto", "bf16", "fp8"), default="auto",
                    help="KV cache element type (default: the checkpoint's, else bf16); the engines' spellings "
                         "bfloat16, fp8_e4m3 and fp8_e5m2 are accepted")
@@ -275,8 +279,9 @@ def format_perf(d: dict) -> str:
                  f"{_yes(rt['spec_overlap'])}, graphs: {graphs}"
                  + _spec_mode(rt))
     lines.append(f"plain decoding   {b['tok_s']:.1f} tok/s   step {b['step_s'] * 1e3:.2f} ms")
-    lines.append(f"all-reduce       {ar['calls_per_forward']} per forward × {ar['us_per_call']:.1f} µs ({ar['backend']}; "
-                 f"{ar['source']}) = {ar['us_per_forward'] / 1e3:.2f} ms, + {ar['all_gathers_per_forward']} all-gather")
+    lines.append(f"all-reduce       {ar['calls_per_forward']} per forward × {ar['us_per_call']:.1f} µs "
+                 f"({ar['backend']}; {ar['source']}) = {ar['us_per_forward'] / 1e3:.2f} ms, "
+                 f"+ {ar['all_gathers_per_forward']} all-gather")
     sp = d["speculative"]
     if sp:
         st = d["speculative_settings"]
@@ -289,8 +294,8 @@ def format_perf(d: dict) -> str:
         lines.append(f"crossover context {f'{cc:,} tokens' if cc is not None else f'none up to {longest:,} tokens'} "
                      f"(at batch {d['batch']})")
         bs = d["best_settings"]
-        lines.append(f"best settings    steps {bs['num_steps']}, topk {bs['topk']}, draft tokens {bs['num_draft_tokens']}"
-                     f" → {bs['speedup']:.2f}× ({bs['grid']})")
+        lines.append(f"best settings    steps {bs['num_steps']}, topk {bs['topk']}, "
+                     f"draft tokens {bs['num_draft_tokens']} → {bs['speedup']:.2f}× ({bs['grid']})")
     lines += ["", "batch   plain tok/s" + ("   spec tok/s   speed-up" if sp else "")]
     for row in d["by_batch"]:
         spec = row["speculative"]
@@ -300,7 +305,8 @@ def format_perf(d: dict) -> str:
         lines += ["", f"context (batch {d['batch']})   plain tok/s   spec tok/s   speed-up"]
         for row in d["by_context"]:
             spec = row["speculative"]
-            lines.append(f"{row['context']:17,d}   {row['tok_s']:11.1f}   {spec['tok_s']:10.1f}   {spec['speedup']:7.2f}×")
+            lines.append(f"{row['context']:17,d}   {row['tok_s']:11.1f}   {spec['tok_s']:10.1f}   "
+                         f"{spec['speedup']:7.2f}×")
     lines += ["", "verdict", *("  " + x for x in d["verdict"]["message"].split("\n"))]
     if d["verdict"]["flags"]:
         lines.append("  flags: " + " ".join(d["verdict"]["flags"]))

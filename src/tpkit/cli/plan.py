@@ -45,8 +45,8 @@ def register(sub, argv: list[str] | None = None) -> None:
                         "path (default with --from-log: the log's model)")
     p.add_argument("--list-gpus", action="store_true", help="list the catalog GPUs (names, aliases, memory) and exit")
     p.add_argument("--list-models", action="store_true", help="list the embedded catalog models and exit")
-    p.add_argument("--engine", type=str.lower, choices=engine_names(), default=None, help=f"default {DEFAULT_ENGINE} (with --from-log: "
-                                                                          "the log's engine)")
+    p.add_argument("--engine", type=str.lower, choices=engine_names(), default=None,
+                   help=f"default {DEFAULT_ENGINE} (with --from-log: the log's engine)")
     p.add_argument("--from-log", default=None, metavar="LOG",
                    help="plan on the machine of this SGLang/vLLM log: its measured start-up terms (and weights, for "
                         "the same layout) replace the catalog's; other flags change the configuration")
@@ -57,8 +57,8 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="machine profile from `tpkit probe --out`: plan from measured free memory per GPU")
     p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default tp×pp×dp)")
     for name in ("tp", "pp", "dp", "ep"):
-        p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None, help=f"{name.upper()} size (default 1; with --from-log "
-                                                                  "the log's)")
+        p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None,
+                       help=f"{name.upper()} size (default 1; with --from-log the log's)")
     groups: dict = {}
     add_engine_flags(p, groups)
     _register_allreduce(groups.get("all-reduce") or p.add_argument_group("all-reduce"))
@@ -72,9 +72,9 @@ def _register_allreduce(a) -> None:
     a.add_argument("--tpkit-allreduce", default=None, metavar="SIZE",
                    help="charge the buffers tpkit's AllReduce.create(max_bytes=SIZE) allocates on the TP group "
                         "(e.g. 8MiB); use it with --disable-custom-all-reduce when tpkit's all-reduce replaces "
-                        "the engine's. Topology from --link/--no-p2p/--nnodes, else --machine, else from the GPU (NVLink "
-                        "GPUs are assumed to be a full NVLink mesh); TPKIT_ALLREDUCE_FORCE_PCIE is read from the "
-                        "environment")
+                        "the engine's. Topology from --link/--no-p2p/--nnodes, else --machine, else from the GPU "
+                        "(NVLink GPUs are assumed to be a full NVLink mesh); TPKIT_ALLREDUCE_FORCE_PCIE is read from "
+                        "the environment")
 
 
 def _register_links(a) -> None:
@@ -183,9 +183,10 @@ def gpu_memory_note(args, gpu) -> tuple[str, ...]:
     from tpkit.units import format_bytes
 
     catalog = lookup_gpu(args.gpu)
-    return decimal_size_note(args, gpu) + (f"--gpu-memory {format_bytes(gpu.total_bytes)} replaces the catalog total of {catalog.name} "
-            f"({format_bytes(catalog.total_bytes)}); its other properties (compute capability, links, vendor) "
-            "come from the catalog",)
+    return decimal_size_note(args, gpu) + (
+        f"--gpu-memory {format_bytes(gpu.total_bytes)} replaces the catalog total of {catalog.name} "
+        f"({format_bytes(catalog.total_bytes)}); its other properties (compute capability, links, vendor) "
+        "come from the catalog",)
 
 
 def mnnvl_note(args, parallel) -> tuple[str, ...]:

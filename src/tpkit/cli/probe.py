@@ -65,7 +65,8 @@ def run_probe(args) -> int:
 def format_profile(profile: MachineProfile) -> str:
     """Plain text: the memory table, the users, the topology and P2P matrices, notes."""
     lines = [f"host {profile.hostname or '?'}  driver {profile.driver_version or '?'}  GPUs {len(profile.gpus)}", ""]
-    lines.append(f"{'gpu':>3}  {'name':<24} {'cc':>4} {'total GiB':>10} {'free GiB':>10} {'used GiB':>10} {'others GiB':>10}")
+    lines.append(f"{'gpu':>3}  {'name':<24} {'cc':>4} {'total GiB':>10} {'free GiB':>10} {'used GiB':>10} "
+                 f"{'others GiB':>10}")
     for g in profile.gpus:
         cc = ".".join(map(str, g.compute_capability)) if g.compute_capability else "?"
         lines.append(
@@ -79,7 +80,8 @@ def format_profile(profile: MachineProfile) -> str:
         lines += ["", "topology (nvidia-smi topo style):"] + _matrix(profile.pcie_path)
     if profile.p2p_access:
         lines += ["", "peer access (P2P):"] + _matrix(tuple(tuple("X" if i == j else ("yes" if v else "no")
-                                                                 for j, v in enumerate(r)) for i, r in enumerate(profile.p2p_access)))
+                                                                 for j, v in enumerate(r))
+                                                           for i, r in enumerate(profile.p2p_access)))
     if profile.nvlink_links and len(profile.gpus) > 1:
         group = Topology.from_machine_profile(profile).group()
         lines.append(f"\nfull NVLink mesh: {'yes' if group.full_nvlink else 'no'}; "
@@ -95,7 +97,8 @@ def _users(processes) -> str:
     parts = []
     for p in processes:
         used = p.get("used_bytes")
-        parts.append(f"pid {p['pid']} ({p.get('name', '?')}) " + (f"{used / 2**30:.2f} GiB" if used is not None else "?"))
+        parts.append(f"pid {p['pid']} ({p.get('name', '?')}) "
+                     + (f"{used / 2**30:.2f} GiB" if used is not None else "?"))
     return ", ".join(parts)
 
 

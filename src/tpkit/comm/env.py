@@ -1,10 +1,13 @@
 """Environment overrides of the all-reduce dispatcher, parsed once into a frozen value.
 
-| variable | values | effect |
-|---|---|---|
-| ``TPKIT_ALLREDUCE`` | ``auto`` (default) or a backend family: each registry row's ``env_name`` (``one_shot``, ``two_shot``, ``symm_mem``, ``nccl``) | force that family |
-| ``TPKIT_ALLREDUCE_FORCE_PCIE`` | ``1`` / ``0`` (default) | allow custom kernels on > 2 GPUs without a full NVLink mesh |
-| ``TPKIT_ALLREDUCE_MAX_BYTES`` | a size with a unit, e.g. ``8MiB`` | custom kernels only up to this many bytes |
+    variable                    values                                    effect
+    TPKIT_ALLREDUCE             ``auto`` (default) or a backend family:   force that family
+                                each registry row's ``env_name``
+                                (``one_shot``, ``two_shot``,
+                                ``symm_mem``, ``nccl``)
+    TPKIT_ALLREDUCE_FORCE_PCIE  ``1`` / ``0`` (default)                   allow custom kernels on > 2 GPUs without a
+                                                                          full NVLink mesh
+    TPKIT_ALLREDUCE_MAX_BYTES   a size with a unit, e.g. ``8MiB``         custom kernels only up to this many bytes
 """
 
 from __future__ import annotations

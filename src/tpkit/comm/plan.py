@@ -6,9 +6,9 @@ The planner (``tpkit plan --tpkit-allreduce SIZE``) charges tpkit's all-reduce b
     → started (one_shot, one_shot_pull, two_shot, …), skipped, lines (all-reduce one_shot buffers, …)
 
 A backend starts when ``comm.registry.device_reason`` and ``startup_reason`` let it (the very rules
-``AllReduce.create`` applies; a GPU group never starts gloo); NCCL allocates nothing of its own here.  The sizes are ``comm.ledger``'s, the same
-function the started backends' ``ledger_lines()`` call.  What the planner cannot know (a Triton or torch
-build that fails at start-up, ``BackendUnavailable``) is assumed to work: the plan charges the buffers.
+``AllReduce.create`` applies; a GPU group never starts gloo); NCCL allocates nothing of its own here.  The sizes are
+``comm.ledger``'s, the same function the started backends' ``ledger_lines()`` call.  What the planner cannot know (a
+Triton or torch build that fails at start-up, ``BackendUnavailable``) is assumed to work: the plan charges the buffers.
 
 The group is GPUs ``0 .. world_size−1`` of ``topology`` (a ``hardware.topology.Topology``: a machine
 profile, or the catalog's assumption).  The older keywords describe it without a ``Topology``:

@@ -102,7 +102,8 @@ def profile_from_dict(raw: dict, *, where: str = "profile") -> BenchProfile:
         return _profile(raw, where)
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
         raise ConfigError(f"{where}: malformed profile ({type(exc).__name__}: {exc}); rows need an integer "
-                          "'bytes' and a 'time_us' object of backend → µs; re-run `tpkit bench allreduce --json`") from None
+                          "'bytes' and a 'time_us' object of backend → µs; re-run "
+                          "`tpkit bench allreduce --json`") from None
 
 
 def _profile(raw: dict, where: str) -> BenchProfile:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["Engine", "Flag", "flag", "FLAG_KINDS", "percent_hint", "check_fraction", "check_whole_numbers",
-           "check_switches"]
+__all__ = ["Engine", "Flag", "flag", "shared_flag", "FLAG_KINDS", "percent_hint", "check_fraction",
+           "check_whole_numbers", "check_switches"]
 
 FLAG_KINDS = ("str", "int", "fraction", "size", "bool")
 """how a flag's text becomes the field's value: as is, a whole number, a number in (0, 1], a size with a
@@ -94,6 +94,29 @@ def check_switches(options, names: tuple[str, ...]) -> None:
 def flag(default=None, **kw):
     """A dataclass field that is a ``tpkit plan`` flag (``kw``: the ``Flag`` fields)."""
     return field(default=default, metadata={"flag": Flag(**kw)})
+
+
+_SHARED_FLAGS: dict[str, tuple[object, dict]] = {
+    "disable_custom_all_reduce": (False, dict(
+        kind="bool", group="all-reduce",
+        help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")),
+    "enable_lora": (False, dict(
+        kind="bool", group="LoRA",
+        help="serve LoRA adapters: plan the engine's LoRA A/B buffers (vLLM: --max-loras × rank per wrapped layer; "
+             "SGLang: --max-loras-per-batch × rank per target module)")),
+    "max_lora_rank": (None, dict(
+        kind="int", unit="rank", group="LoRA",
+        help="largest adapter rank (vLLM: default 16, one of the release's allowed ranks; SGLang: required, it "
+             "infers it from the adapters)")),
+}
+"""flags every engine declares with the same words on ``--help``: field name → (default, ``Flag`` fields)"""
+
+
+def shared_flag(name: str):
+    """The field of a flag every engine declares alike (one of ``_SHARED_FLAGS``); each engine documents the field
+    in its own words."""
+    default, kw = _SHARED_FLAGS[name]
+    return flag(default, **kw)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

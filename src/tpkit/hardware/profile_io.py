@@ -266,7 +266,8 @@ def _matrix(rows, n: int, kind: type, name: str, where: str) -> tuple[tuple, ...
     if rows == []:
         return ()
     if not isinstance(rows, list) or len(rows) != n or any(not isinstance(r, list) or len(r) != n for r in rows):
-        raise PlanInputError(f"{where}: {name} must be a {n}×{n} list of lists (one row per GPU) or [], got {rows!r:.80}")
+        raise PlanInputError(f"{where}: {name} must be a {n}×{n} list of lists (one row per GPU) or [], "
+                             f"got {rows!r:.80}")
     for r in rows:
         for v in r:
             _typed(v, kind, f"{name} entry", where)

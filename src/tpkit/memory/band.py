@@ -35,7 +35,8 @@ from tpkit.units import Bytes
 
 __all__ = ["Estimate", "Band", "band_end", "at_band_end", "estimated", "resolve", "estimated_weights",
            "estimated_share", "estimated_activation_peak", "estimated_cuda_graphs", "measured_terms", "state_key",
-           "with_band", "collecting", "aside", "WEIGHTS_DERIVED_SHARE", "WEIGHTS_DERIVED_QUANTIZED_SHARE", "ACTIVATION_PEAK_SHARE", "CUDA_GRAPHS_SHARE"]
+           "with_band", "collecting", "aside", "WEIGHTS_DERIVED_SHARE", "WEIGHTS_DERIVED_QUANTIZED_SHARE",
+           "ACTIVATION_PEAK_SHARE", "CUDA_GRAPHS_SHARE"]
 
 WEIGHTS_DERIVED_SHARE = 0.01
 """± share of weights derived from a config (unquantised): vLLM's printed weights of 10 validation cases lie 0.1–1.4 %

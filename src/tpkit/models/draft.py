@@ -7,9 +7,14 @@
          the ones it shares with the target); ``plan_draft_weights`` (bytes per rank)
 
     method       draft config                          KV layers                 weights
-    mtp          the target's own nextn/MTP layers     num_nextn_predict_layers  ``params.mtp_parts`` (embed/head are the target's)
-    eagle        a draft path (LlamaForCausalLMEagle)  draft num_hidden_layers   fc 2h→h (+bias), decoder layers (layer 0 without input norm), embed, lm_head
-    eagle3       a draft path (LlamaForCausalLMEagle3) draft num_hidden_layers   fc (n_aux·h_target)→h, layer 0 reads 2h, hidden_norm, embed, lm_head (draft vocab)
+    mtp          the target's own nextn/MTP layers     num_nextn_predict_layers  ``params.mtp_parts`` (embed/head are
+                                                                                 the target's)
+    eagle        a draft path (LlamaForCausalLMEagle)  draft num_hidden_layers   fc 2h→h (+bias), decoder layers
+                                                                                 (layer 0 without input norm), embed,
+                                                                                 lm_head
+    eagle3       a draft path (LlamaForCausalLMEagle3) draft num_hidden_layers   fc (n_aux·h_target)→h, layer 0 reads
+                                                                                 2h, hidden_norm, embed, lm_head (draft
+                                                                                 vocab)
     standalone   a draft path (any causal LM)          draft num_hidden_layers   the whole draft model
 
 Which of these tensors an engine shares with the target (and so does not load twice) is the engine's rule

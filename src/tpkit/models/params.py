@@ -15,9 +15,9 @@ with the rule that shards it over tensor-parallel ranks:
     erow     routed experts: ceil(E/ep) experts per rank, input dim / max(1, tp // ep)
     erep     routed experts: ceil(E/ep) per rank, not split by tp (expert down-proj biases)
 
-Layouts: Llama/Qwen/Mistral/Gemma (GQA), GPT-2 / OPT (LayerNorm biases, learned positions, two-matrix MLP), gpt-oss (biases, sinks, router bias), DeepSeek/Kimi MLA,
-Kimi Delta Attention (linear layers of Kimi-Linear), Gated DeltaNet (Qwen3-Next), Mamba-2 (Granite-4.0-H), LFM2
-short convolutions, dense MLP, routed + shared experts.
+Layouts: Llama/Qwen/Mistral/Gemma (GQA), GPT-2 / OPT (LayerNorm biases, learned positions, two-matrix MLP), gpt-oss
+(biases, sinks, router bias), DeepSeek/Kimi MLA, Kimi Delta Attention (linear layers of Kimi-Linear), Gated DeltaNet
+(Qwen3-Next), Mamba-2 (Granite-4.0-H), LFM2 short convolutions, dense MLP, routed + shared experts.
 """
 
 from __future__ import annotations
@@ -110,7 +110,8 @@ def _classic_global_parts(spec: ModelSpec) -> list[Part]:
         parts += [Part(name="model.project_in", category="embedding", out=h, inp=width, linear=True),
                   Part(name="model.project_out", category="embedding", out=width, inp=h, linear=True)]
     if x.get("final_norm", True):
-        parts += [Part(name="model.norm", category="norms", out=h), Part(name="model.norm.bias", category="norms", out=h)]
+        parts += [Part(name="model.norm", category="norms", out=h),
+                  Part(name="model.norm.bias", category="norms", out=h)]
     if not spec.tie_word_embeddings:
         parts.append(Part(name="lm_head", category="lm_head", out=spec.vocab_size, inp=width, shard="vocab"))
     return parts
@@ -199,7 +200,8 @@ def _gqa(spec: ModelSpec, pre: str, kind: str = "full") -> list[Part]:
     if x.get("o_bias"):
         parts.append(Part(name=f"{a}.o_proj.bias", category="attention", out=h))
     if x.get("qk_norm"):
-        parts += [Part(name=f"{a}.q_norm", category="norms", out=hd), Part(name=f"{a}.k_norm", category="norms", out=hd)]
+        parts += [Part(name=f"{a}.q_norm", category="norms", out=hd),
+                  Part(name=f"{a}.k_norm", category="norms", out=hd)]
     if x.get("attention_sinks"):
         parts.append(Part(name=f"{a}.sinks", category="attention", out=nh, shard="col"))
     return parts
@@ -271,7 +273,8 @@ def _gdn(spec: ModelSpec, pre: str) -> list[Part]:
     ``dt_bias`` and ``A_log``, gated RMSNorm over the value head, output projection; all split over attention TP."""
     x = spec.extra
     n_k, n_v = int(x["linear_num_key_heads"]), int(x["linear_num_value_heads"])
-    d_k, d_v, kernel = int(x["linear_key_head_dim"]), int(x["linear_value_head_dim"]), int(x.get("linear_conv_kernel_dim") or 4)
+    d_k, d_v = int(x["linear_key_head_dim"]), int(x["linear_value_head_dim"])
+    kernel = int(x.get("linear_conv_kernel_dim") or 4)
     h, key, value, a = spec.hidden_size, n_k * d_k, n_v * d_v, f"{pre}.linear_attn"
     return [Part(name=f"{a}.in_proj_qkvz", category="linear_attention", out=2 * key + 2 * value, inp=h, shard="col",
                  linear=True),
@@ -288,7 +291,7 @@ def _mamba2(spec: ModelSpec, pre: str) -> list[Part]:
     one input projection to ``inner + conv_dim + heads`` (gate z, x·B·C, dt), a depthwise conv over ``conv_dim``,
     per-head ``A``, ``D`` and ``dt_bias``, a gated RMSNorm over ``inner``, the output projection; all split over TP
     (``A`` is fp32 in SGLang, counted at the model dtype: 128 B per layer)."""
-    from tpkit.models.config import mamba2_dims
+    from tpkit.models.linear_attn import mamba2_dims
 
     x, h, a = spec.extra, spec.hidden_size, f"{pre}.mamba"
     d = mamba2_dims({**{f"mamba_{k}": x[f"mamba_{k}"] for k in ("n_heads", "d_head", "d_state", "n_groups",
@@ -316,7 +319,7 @@ def _short_conv(spec: ModelSpec, pre: str) -> list[Part]:
     ``conv_L_cache`` taps over hidden, ``out_proj`` hidden → hidden; ``conv_bias`` adds a bias to all three; split
     over TP along hidden.  The layer's norms (operator_norm, ffn_norm) are the two per-layer norms; LFM2's final norm
     is ``embedding_norm`` (the ``model.norm`` line)."""
-    from tpkit.models.config import short_conv_dims
+    from tpkit.models.linear_attn import short_conv_dims
 
     h, a = spec.hidden_size, f"{pre}.conv"
     kernel, _ = short_conv_dims({**{k: spec.extra[k] for k in ("conv_L_cache",) if k in spec.extra},
@@ -381,4 +384,5 @@ def mtp_parts(spec: ModelSpec) -> list[Part]:
     pre = f"model.layers.{spec.num_layers}"
     return layer_parts(spec, moe_layer) + [
         Part(name=f"{pre}.eh_proj", category="attention", out=spec.hidden_size, inp=2 * spec.hidden_size),
-        *(Part(name=f"{pre}.{n}", category="norms", out=spec.hidden_size) for n in ("enorm", "hnorm", "shared_head.norm"))]
+        *(Part(name=f"{pre}.{n}", category="norms", out=spec.hidden_size)
+          for n in ("enorm", "hnorm", "shared_head.norm"))]

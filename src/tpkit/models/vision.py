@@ -300,5 +300,5 @@ def _gemma4(k: _Keys, hidden: int, wrapper: str | None) -> VisionTower:
                        other=3 * p * p * d + 2 * pos * d + n * (2 * hd + 4 * d) + standardize)
 
 
-_BUILDERS = {"gemma4": _gemma4, "siglip": _siglip, "clip": _clip, "mllama": _mllama, "llama4": _llama4, "qwen2_vl": _qwen2_vl,
-             "qwen2_5_vl": _qwen2_5_vl, "qwen3_vl": _qwen3_vl, "moonvit": _moonvit}
+_BUILDERS = {"gemma4": _gemma4, "siglip": _siglip, "clip": _clip, "mllama": _mllama, "llama4": _llama4,
+             "qwen2_vl": _qwen2_vl, "qwen2_5_vl": _qwen2_5_vl, "qwen3_vl": _qwen3_vl, "moonvit": _moonvit}

@@ -56,7 +56,8 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
 
         return plan_from_safetensors(spec, parallel, Path(directory), dtype=elem, quant=quant)
     if parallel.pp > spec.num_layers:
-        raise PlanInputError(f"--pp {parallel.pp} exceeds the model's {spec.num_layers} layers; use --pp ≤ {spec.num_layers}")
+        raise PlanInputError(f"--pp {parallel.pp} exceeds the model's {spec.num_layers} layers; "
+                             f"use --pp ≤ {spec.num_layers}")
     stages = [_stage_lines(spec, parallel, s, elem, quant, engine=engine) for s in range(parallel.pp)]
     best = max(range(parallel.pp), key=lambda s: sum(l.bytes.bytes for l in stages[s]))
     lines = tuple(stages[best])
@@ -228,7 +229,8 @@ def _describe(category: str, spec: ModelSpec, par: ParallelSpec, elem: str, quan
         "embedding": f"vocab {spec.vocab_size} padded to 64-multiple per rank = {padded_vocab(spec.vocab_size, tp)} "
                      f"rows × hidden {spec.hidden_size} × {b} B",
         "lm_head": f"vocab {spec.vocab_size} → {padded_vocab(spec.vocab_size, tp)} rows/rank × hidden "
-                   f"{spec.hidden_size} × {b} B" + (" (tied copy on the last PP stage)" if spec.tie_word_embeddings else ""),
+                   f"{spec.hidden_size} × {b} B"
+                   + (" (tied copy on the last PP stage)" if spec.tie_word_embeddings else ""),
         "attention": (f"MLA: q/kv_b/o split over tp={tp}, q_a/kv_a replicated" if spec.mla else
                       f"q/o split over tp={tp}; k/v keep max(1, {spec.num_kv_heads}//{tp}) = "
                       f"{max(1, spec.num_kv_heads // tp)} heads × head_dim {spec.head_dim}") + q,

@@ -126,7 +126,8 @@ def allow_imbalance_from_env(environ: dict[str, str] | None = None) -> bool:
 def format_group_table(group: GroupMemory) -> str:
     """A plain-text table: one line per rank, GiB named, the minimum marked."""
     low = group.min_rank.rank
-    header = f"{'rank':>4}  {'host':<16} {'gpu':<22} {'total GiB':>10} {'free GiB':>10} {'ours GiB':>9} {'others GiB':>10}"
+    header = (f"{'rank':>4}  {'host':<16} {'gpu':<22} {'total GiB':>10} {'free GiB':>10} {'ours GiB':>9} "
+              f"{'others GiB':>10}")
     rows = [header]
     for r in group.ranks:
         s = r.snapshot

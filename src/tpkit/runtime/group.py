@@ -96,7 +96,8 @@ def _default_probe() -> MemoryProbe:
     from tpkit.runtime.cuda_probe import CudaProbe
 
     if not torch.cuda.is_available():
-        raise RuntimeSetupError("init_memory without a probe needs a CUDA GPU; none is visible (pass probe=FakeProbe(...) on CPU)")
+        raise RuntimeSetupError("init_memory without a probe needs a CUDA GPU; none is visible "
+                                "(pass probe=FakeProbe(...) on CPU)")
     return CudaProbe(torch.cuda.current_device())
 
 

@@ -135,7 +135,8 @@ def allocate_kv_pool(
         )
     names = [b.name for b in plan.buffers]
     if len(set(names)) != len(names):
-        raise RuntimeSetupError(f"KV pool plan has duplicate buffer names {names}; each buffer group needs its own name")
+        raise RuntimeSetupError(f"KV pool plan has duplicate buffer names {names}; "
+                                "each buffer group needs its own name")
     tensors = {b.name: _allocate(plan, b, device) for b in plan.buffers}
     _assert_matches_plan(plan, tensors)
     after = probe.snapshot().free_bytes

@@ -36,7 +36,8 @@ def probe_machine(*, use_nvml: bool = True) -> MachineProfile:
     snapshots = [CudaProbe(i, use_nvml=use_nvml).snapshot() for i in range(n)]
     nvml, nvml_reason = _nvml.load_nvml() if use_nvml else (None, "NVML not used")
     topo, handle_note = read_visible(nvml, torch)
-    notes = sorted({note for s in snapshots for note in s.notes} | set(topo.notes) | ({nvml_reason} - {""}) | handle_note)
+    notes = sorted({note for s in snapshots for note in s.notes} | set(topo.notes) | ({nvml_reason} - {""})
+                   | handle_note)
     return MachineProfile(
         gpus=tuple(s.to_gpu_state() for s in snapshots),
         nvlink_links=topo.nvlink_links, p2p_access=topo.p2p_access, pcie_path=topo.path,

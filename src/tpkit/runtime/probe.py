@@ -39,7 +39,8 @@ class ProcessUsage:
     @classmethod
     def from_dict(cls, d: dict) -> "ProcessUsage":
         used = d.get("used_bytes")
-        return cls(pid=int(d["pid"]), name=str(d.get("name", "?")), used_bytes=None if used is None else Bytes(int(used)))
+        return cls(pid=int(d["pid"]), name=str(d.get("name", "?")),
+                   used_bytes=None if used is None else Bytes(int(used)))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -57,7 +57,8 @@ def read_topology(nvml, handles: Sequence, can_access: Callable[[int, int], bool
                                notes=("NVML not available: NVLink counts and PCIe paths unknown",))
     notes: list[str] = []
     links = _nvlink_counts(nvml, handles, notes)
-    levels = tuple(tuple(None if i == j else _ancestor(nvml, handles[i], handles[j]) for j in range(n)) for i in range(n))
+    levels = tuple(tuple(None if i == j else _ancestor(nvml, handles[i], handles[j]) for j in range(n))
+                   for i in range(n))
     return TopologyReading(nvlink_links=links, pcie_levels=levels, p2p_access=p2p, notes=tuple(notes))
 
 
@@ -179,5 +180,6 @@ def group_topology(group, device) -> GroupTopology:
            f"ranks use CUDA devices {indices}, which this process cannot tell apart")
     return Topology(nvlink_links=tuple((0,) * world for _ in range(world)),
                     p2p_access=tuple((False,) * world for _ in range(world)),
-                    compute_capability=tuple(tuple(cc) for _, _, cc in ranks), nodes=tuple(hosts[h] for h, _, _ in ranks),
+                    compute_capability=tuple(tuple(cc) for _, _, cc in ranks),
+                    nodes=tuple(hosts[h] for h, _, _ in ranks),
                     source=f"probed: {why}; no peer links assumed").group()

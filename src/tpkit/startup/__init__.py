@@ -29,7 +29,8 @@ import importlib
 _HOME = {
     "Cost": "cost", "KEYS": "cost",
     "cuda_context": "terms", "nccl_costs": "terms", "cublas": "terms", "startup_costs": "terms",
-    "SGLANG_PROCESS_OVERHEAD": "terms", "sglang_process_overhead": "terms", "table_cost": "terms", "sglang_load_extra": "terms",
+    "SGLANG_PROCESS_OVERHEAD": "terms", "sglang_process_overhead": "terms", "table_cost": "terms",
+    "sglang_load_extra": "terms",
     "vllm_nontorch_growth": "terms",
     "gpu_family": "families", "FAMILIES": "families", "Entry": "table", "entry": "table", "nccl_entry": "table",
     "startup_cache": "cache",

@@ -25,8 +25,8 @@ group named "tp", in this order:
 2. custom all-reduce (``custom_all_reduce.py CustomAllreduce``), unless ``--disable-custom-all-reduce``:
    only on world sizes {2, 4, 6, 8} ({2, 4, 6, 8, 16} from 0.27, 16 serving only multi-node MNNVL), disabled
    on more than two CUDA GPUs without a full NVLink mesh and without P2P (ROCm: XGMI counts as fully
-   connected and the P2P test is skipped; the MI300X/MI325X boards are taken as one XGMI mesh).  ``max_size`` = 8 MiB, capped to
-   ``CUSTOM_ALL_REDUCE_MAX_SIZES[cap][ws]`` when the symm-mem communicator came up (multicast: NVSwitch;
+   connected and the P2P test is skipped; the MI300X/MI325X boards are taken as one XGMI mesh).  ``max_size`` = 8 MiB,
+   capped to ``CUSTOM_ALL_REDUCE_MAX_SIZES[cap][ws]`` when the symm-mem communicator came up (multicast: NVSwitch;
    cap 9.0: 64 MiB / 32 MiB / 512 KiB / 256 KiB for ws 2/4/6/8, cap 10.0: 2/2/1/1 MiB).  Buffers per rank:
    meta ``sizeof(Signal) + max_size``, staging ``max_size`` (≤ 0.26) or ``max(max_size, 2 MiB, 16 MiB)``
    (≥ 0.27), and 8 MiB ``rank_data``.  ``sizeof(Signal)`` 2,560 B ([36][8] flags), 4,864 B from 0.27
@@ -62,8 +62,8 @@ __all__ = ["sglang_custom_allreduce", "VllmAllreduceRelease", "vllm_allreduce_co
 _ITEM = "custom all-reduce buffers"
 _V2_SM90_MIB = {2: (80.0, 2), 3: (34.0, 3), 4: (23.0, 4), 5: (19.8, 5), 6: (18.3, 6), 7: (17.8, 7), 8: (18.0, 8)}
 """CustomAllReduceV2 on SM90: world size → (symmetric buffer MiB, graph-params table MiB),
-sglang 0.5.15–0.5.23 ``python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py`` with the SM90 table of
-``configs/custom_all_reduce_v2.py``"""
+sglang 0.5.15–0.5.23 ``python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py`` with the SM90 table
+of ``configs/custom_all_reduce_v2.py``"""
 _SGLANG_SIGNAL_BYTES = 3_456
 """sizeof(Signal) with kSignalBlocks = 36 (``sgl-kernel/csrc/allreduce/custom_all_reduce.cuh`` ``struct Signal``)"""
 
@@ -194,7 +194,8 @@ def _custom(gpu: GpuSpec, links: GroupTopology, world: int, rel: VllmAllreduceRe
     car = Cost(key="custom_allreduce", item="custom all-reduce buffers",
                bytes=Bytes(rel.signal_bytes) + max_size + staging + _RANK_DATA,
                source=f"Signal {rel.signal_bytes:,} B + max_size {_mib(max_size)} (meta) + "
-                      f"{_mib(staging)} staging + 8 MiB rank_data (custom_all_reduce.py CustomAllreduce.__init__), TP {world}"
+                      f"{_mib(staging)} staging + 8 MiB rank_data (custom_all_reduce.py CustomAllreduce.__init__), "
+                      f"TP {world}"
                       + (f"; max_size = CUSTOM_ALL_REDUCE_MAX_SIZES[{cap}][{world}] (torch symm-mem up)"
                          if multicast and max_size != _MAX_SIZE else ""))
     if not (rel.mnnvl_lamport and multicast):

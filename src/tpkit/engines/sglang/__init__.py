@@ -4,7 +4,7 @@
     options.py   SglangOptions (flags)       baseline.py  free memory before weights (context, NCCL, custom AR)
     pool.py      cell size, tokens, buffers  sizing.py    every number of one plan
     mamba.py     linear-attention state pool verdict.py   fits / which knob
-    logs.py      the lines SGLang prints
+    logs.py      the lines SGLang prints     ledger.py    the plan's ledger lines from its sizing
     policy.py    plan_sglang (entry point)   engine.py    ENGINE: SGLang for the engine registry
 
 The names below are imported on first use, so ``tpkit plan --help`` reads the options without the policy.

@@ -204,4 +204,5 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
     return MambaPool(slots=slots, allocated_slots=allocated if slots else 0, per_slot=per_slot, ratio=ratio,
                      intermediate=intermediate, source=(
         f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = {format_bytes(per_slot)} "
-        f"per slot; {slots:,} slots = {rule} of rest × 0.9/1.9; {why} (radix cache on; sglang kv_cache_configurator.py _handle_max_mamba_cache)"))
+        f"per slot; {slots:,} slots = {rule} of rest × 0.9/1.9; {why} (radix cache on; sglang "
+        "kv_cache_configurator.py _handle_max_mamba_cache)"))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tpkit.dtypes import lookup_dtype
-from tpkit.engines.engine import check_fraction, check_switches, check_whole_numbers, flag
+from tpkit.engines.engine import check_fraction, check_switches, check_whole_numbers, flag, shared_flag
 from tpkit.engines.sglang.versions import LATEST, parse_version
 from tpkit.errors import PlanInputError
 
@@ -89,9 +89,7 @@ class SglangOptions:
     links: LinkChoice | None = None
     """what the user (``--link``, ``--no-p2p``, ``--nnodes``) or the log says about the GPUs' links, in place of the
     catalog's or the machine profile's (``tpkit.startup.links``); None: not said"""
-    disable_custom_all_reduce: bool = flag(
-        False, kind="bool", group="all-reduce",
-        help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")
+    disable_custom_all_reduce: bool = shared_flag("disable_custom_all_reduce")
     """``--disable-custom-all-reduce``: SGLang allocates no custom all-reduce buffers (NCCL only)"""
     speculative_algorithm: str | None = flag(
         choices=SPEC_ALGORITHMS, concept="speculative decoding",
@@ -117,7 +115,8 @@ class SglangOptions:
         False, kind="bool", group="radix cache",
         help="as in SGLang: no prefix (radix) cache; with --max-running-requests a hybrid sliding-window model's "
              "SWA pool is sized from the request cap (SGLang 0.5.14+)")
-    """``--disable-radix-cache``: with ``--max-running-requests``, the request-capped SWA pool (``pool.swa_pool_choice``)"""
+    """``--disable-radix-cache``: with ``--max-running-requests``, the request-capped SWA pool
+    (``pool.swa_pool_choice``)"""
     disable_overlap_schedule: bool = flag(
         False, kind="bool", group="overlap schedule",
         help="as in SGLang: no overlap scheduler (one prefill chunk in flight in the request-capped SWA pool)")
@@ -130,17 +129,13 @@ class SglangOptions:
                                                                   "reserve)")
     """``none`` | ``deepep``"""
 
-    enable_lora: bool = flag(False, kind="bool", group="LoRA",
-                             help="serve LoRA adapters: plan the engine's LoRA A/B buffers (vLLM: --max-loras × "
-                                  "rank per wrapped layer; SGLang: --max-loras-per-batch × rank per target module)")
+    enable_lora: bool = shared_flag("enable_lora")
     """``--enable-lora``: SGLang's ``LoRAMemoryPool`` is allocated after the weights, before the KV pool is sized
     (``engines.sglang.lora``)"""
     max_loras_per_batch: int | None = flag(kind="int", unit="adapters", group="LoRA", concept="LoRA adapter slots",
                                            help="SGLang: adapter slots in the LoRA memory pool (default 8)")
     """``--max-loras-per-batch``: the pool's adapter slots; None = 8"""
-    max_lora_rank: int | None = flag(kind="int", unit="rank", group="LoRA",
-                                     help="largest adapter rank (vLLM: default 16, one of the release's allowed ranks; "
-                                          "SGLang: required, it infers it from the adapters)")
+    max_lora_rank: int | None = shared_flag("max_lora_rank")
     """``--max-lora-rank``: the pool's rank (required with --enable-lora: SGLang infers it from the adapters)"""
     lora_target_modules: str | None = flag(group="LoRA", metavar="MODULES",
                                            help="SGLang: modules with LoRA buffers, e.g. 'q_proj v_proj' or 'all' "

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from tpkit.memory.kvpool import KVPoolPlan
 
 __all__ = ["CellSize", "NSA_ARCHITECTURES", "nsa_model", "nsa_indexer_bytes_per_layer", "nsa_latent_store_bytes",
-           "SWA_FULL_TOKENS_RATIO", "SWA_REQUEST_CAP_FIRST", "SwaPoolChoice", "swa_pool_choice", "kv_heads_per_rank", "GEMMA4_FIRST", "Gemma4Pools", "gemma4_pools", "compute_cell", "size_tokens",
+           "SWA_FULL_TOKENS_RATIO", "SWA_REQUEST_CAP_FIRST", "SwaPoolChoice", "swa_pool_choice", "kv_heads_per_rank",
+           "GEMMA4_FIRST", "Gemma4Pools", "gemma4_pools", "compute_cell", "size_tokens",
            "pool_buffers", "max_running_requests", "req_to_token_bytes", "stage_layer_kinds"]
 
 SWA_FULL_TOKENS_RATIO = 0.8
@@ -139,7 +140,8 @@ class CellSize:
     def swa_bytes(self) -> int:
         """Bytes per token of the sliding-window pool over its layers (S × swa_layers)."""
         n = self.swa_n_kv_heads or self.n_kv_heads
-        return n * ((self.swa_k_dim or self.k_dim) + (self.swa_v_dim or self.v_dim)) * self.element_bytes * self.swa_layers
+        dims = (self.swa_k_dim or self.k_dim) + (self.swa_v_dim or self.v_dim)
+        return n * dims * self.element_bytes * self.swa_layers
 
 
 def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
@@ -266,7 +268,8 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
                         source=f"{head_text} × {full} layers (sglang pool_configurator.py _compute_cell_size)")
     if full == 0:
         return CellSize(layout="swa", bytes_per_token=per_layer * swa, full_layers=0, swa_layers=swa, **common,
-                        source=f"{head_text} × {swa} sliding layers (all-SWA model; sglang pool_configurator.py HybridSWAPoolConfigurator)")
+                        source=f"{head_text} × {swa} sliding layers (all-SWA model; sglang pool_configurator.py "
+                               "HybridSWAPoolConfigurator)")
     cell = per_layer * full + r * per_layer * swa
     return CellSize(layout="swa", bytes_per_token=cell, full_layers=full, swa_layers=swa, swa_ratio=r, **common,
                     source=f"{head_text} × ({full} full + {r:g} × {swa} sliding) layers "
@@ -470,7 +473,8 @@ def max_running_requests(era: str, *, tokens: int, context_len: int, user: int |
         return value, value + pad, f"min(user or clamp(tokens/context×512, 2048, 4096), tokens//2){pad_text}"
     if era_at_least(era, "0.5.3"):
         value = min(user // dp, est) if user is not None else min(est, tokens // 2)
-        return value, value + pad, f"user: min(user, est); unset: min(clamp(tokens/context×512, 2048, 4096), tokens//2){pad_text}"
+        return value, value + pad, ("user: min(user, est); unset: min(clamp(tokens/context×512, 2048, 4096), "
+                                    f"tokens//2){pad_text}")
     rows = user if user is not None else est
     value = min(user // dp if user is not None else tokens // 2, rows)
     return value, rows, "pool = user or clamp(tokens/context×512, 2048, 4096); running = min(user or tokens//2, pool)"

@@ -44,14 +44,15 @@ scaling.
 
 Every rotary module grows, not one (``rotary_modules``): ``reserve_rope_cache_for_long_sequences`` walks
 ``model.children()`` recursively and calls ``_ensure_cos_sin_cache_length`` on each child that has it and a
-``cos_sin_cache`` (``srt/utils/common.py``, read 0.5.6, 0.5.9, 0.5.10, 0.5.11–0.5.14, 0.5.20–0.5.22), so each distinct module ``get_rope`` built (its ``_ROPE_DICT`` shares one per key) grows once, in the
-order the layers hold them: Gemma-3 (0.5.10+) its local and global default caches; Gemma 4 (``models/gemma4_causal
-.py``, 0.5.11–0.5.23) one per layer type of its ``rope_parameters`` (``get_rope(head_dim, rotary_dim=head_dim,
-rope_scaling={"rope_type": ...}, partial_rotary_factor=...)``, head_dim ``global_head_dim`` on full layers;
-``proportional`` → ``Gemma4RotaryEmbedding``, whose cache is head_dim wide, 0.5.11 / 0.5.23
-``rotary_embedding/rope_variant.py``).  The allocator is followed through the walk (``_grow_all``): a later
-cache may be carved from a block an earlier growth freed or left over (a 20 MiB segment's remainder, an old
-cache's own segment), and an old cache's own segment that ends up wholly free comes back at ``empty_cache``.
+``cos_sin_cache`` (``srt/utils/common.py``, read 0.5.6, 0.5.9, 0.5.10, 0.5.11–0.5.14, 0.5.20–0.5.22), so each distinct
+module ``get_rope`` built (its ``_ROPE_DICT`` shares one per key) grows once, in the order the layers hold them: Gemma-3
+(0.5.10+) its local and global default caches; Gemma 4 (``models/gemma4_causal.py``, 0.5.11–0.5.23) one per layer type
+of its ``rope_parameters`` (``get_rope(head_dim, rotary_dim=head_dim, rope_scaling={"rope_type": ...},
+partial_rotary_factor=...)``, head_dim ``global_head_dim`` on full layers; ``proportional`` → ``Gemma4RotaryEmbedding``,
+whose cache is head_dim wide, 0.5.11 / 0.5.23 ``rotary_embedding/rope_variant.py``).  The allocator is followed through
+the walk (``_grow_all``): a later cache may be carved from a block an earlier growth freed or left over (a 20 MiB
+segment's remainder, an old cache's own segment), and an old cache's own segment that ends up wholly free comes back at
+``empty_cache``.
 """
 
 from __future__ import annotations

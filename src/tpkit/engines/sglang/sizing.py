@@ -310,7 +310,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
               machine: MachineProfile | None, weights_bytes: Bytes,
               extra_uses: tuple[LineItem, ...] = (), draft_weights: Bytes | None = None) -> KvBudget:
     """Validate the layout and size the KV budget and token count (sglang 0.5.23 ``bootstrap.py``
-    ``measure_pre_model_load_memory`` → ``kv_cache_configurator.py`` ``_profile_available_bytes`` → ``config_from_budget``).
+    ``measure_pre_model_load_memory`` → ``kv_cache_configurator.py`` ``_profile_available_bytes`` →
+    ``config_from_budget``).
 
     ``extra_uses`` are charged before ``pre_model_load_memory`` like the CUDA context (see ``plan_baseline``).
     """
@@ -362,7 +363,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                     gpu_mem_mib=gpu_mem_mib, capacity=cap, prefill_graphs=graphs, fraction=fraction,
                     baseline=baseline, cell=cell, budget_cell=budget_cell.bytes_per_token, pre=pre, slack=slack,
                     spec=spec, draft_weights_before=draft_before,
-                    draft_freed_after_pool=draft_before - spec.weights if draft_before else Bytes(0), mm_reserved=mm, mm_source=mm_source, rest=rest,
+                    draft_freed_after_pool=draft_before - spec.weights if draft_before else Bytes(0), mm_reserved=mm,
+                    mm_source=mm_source, rest=rest,
                     mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens,
                     attn_dp=parallel.attn_dp, stream_pool=stream, rope_reserve=rope,
                     rope_source=found.source if found is not None else "", swa_pool=swa_pool,
@@ -477,7 +479,8 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         pool=pool, kv_bytes=kv_bytes, draft_pool=draft_pool, draft_kv_bytes=draft_kv, max_running_requests=running,
         req_to_token_rows=rows, req_to_token_cols=b.context_len + 4 + extra_cols, req_to_token=req,
         running_rule=rule, after_pool=after,
-        pool_end_free=b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora - b.mamba_bytes - kv_bytes - in_budget - req)
+        pool_end_free=(b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora
+                       - b.mamba_bytes - kv_bytes - in_budget - req))
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:

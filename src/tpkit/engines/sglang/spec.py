@@ -5,8 +5,8 @@
     defaults         NEXTN is EAGLE; a DeepSeek-V3/V3.2/V4, GLM-4 MoE, Bailing, Mistral-Large-3 … target without a
                      draft path drafts with its own MTP layers; steps/topk/draft tokens (5, 4, 8) for Llama and
                      Grok targets, (3, 1, 4) otherwise and for STANDALONE; max_running_requests 48 when unset
-                     (0.5.23 ``arg_groups/speculative_hook.py _handle_eagle_family``, ``_auto_choose_speculative_params``;
-                     0.5.10 ``server_args.py _handle_speculative_decoding``)
+                     (0.5.23 ``arg_groups/speculative_hook.py _handle_eagle_family``,
+                     ``_auto_choose_speculative_params``; 0.5.10 ``server_args.py _handle_speculative_decoding``)
     draft weights    shared with the target: embedding and lm_head (MTP, EAGLE), the embedding (EAGLE-3; its
                      lm_head too when the draft has no draft vocab), nothing (STANDALONE)
                      (``speculative/eagle_worker_v2.py init_lm_head``)

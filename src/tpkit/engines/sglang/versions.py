@@ -1,9 +1,9 @@
 """SGLang releases whose memory rules tpkit models, and how a version string maps to a rule era.
 
 Rules change only at a few releases (read in each release wheel: ``server_args.py`` / ``arg_groups/memory_hook.py``
-defaults, ``kv_cache_configurator.py`` request slots, ``custom_all_reduce.py dispatch_custom_allreduce``); a version selects the newest era that
-starts at or before it.  Anything newer than the latest examined release uses the latest rules (and
-the plan says so in a warning).
+defaults, ``kv_cache_configurator.py`` request slots, ``custom_all_reduce.py dispatch_custom_allreduce``); a version
+selects the newest era that starts at or before it.  Anything newer than the latest examined release uses the latest
+rules (and the plan says so in a warning).
 """
 
 from __future__ import annotations

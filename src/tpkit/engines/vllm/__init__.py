@@ -5,8 +5,9 @@
 Modules, in vLLM's start-up order: ``versions`` (the rules of each release, as data), ``options``/``inputs``
 (flags and defaults), ``layout`` (--data-parallel-size, --enable-expert-parallel, DCP), ``speculative``
 (--speculative-config), ``blocksize`` (block size per backend), ``baseline``/``allreduce`` (start-up memory
-and where it counts), ``profile`` (activation peak estimate), ``graphs`` (CUDA-graph estimate), ``drafter``
-(the speculative drafter's weights and KV layers), ``budget`` (requested and available KV bytes, ledger),
+and where it counts), ``profile`` (activation peak estimate), ``graphs`` (CUDA-graph estimate),
+``profile_lines`` (the profile run's lines of one plan), ``drafter`` (the speculative drafter's weights and KV
+layers), ``budget`` (requested and available KV bytes, ledger),
 ``mamba``/``pages`` (page sizes, groups, mamba cache mode), ``capacity`` (blocks, printed tokens, fit check),
 ``verdict`` and ``logs`` (vLLM's words); ``engine`` registers vLLM with the engine registry.
 

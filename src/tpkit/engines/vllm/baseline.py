@@ -207,10 +207,10 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
       A group on one node without CUDA peer access (``--no-p2p``, a log's "lacks GPU P2P capability", or a probed
       ``--machine`` profile) gets the world-1 row instead: NCCL then connects the ranks over its SHM transport,
       "used between devices when peer-to-peer cannot happen, therefore, host memory is used" (NCCL
-      environment-variable docs, NCCL_SHM_DISABLE), so the lazily connected channels hold no device memory.  Evidence: kaggle-vllm's 2 x T4
-      runs (NCCL 2.27.5 'via SHM/direct/direct', 'isAllDirectP2p 0' on the same machine; vLLM 0.18.1 source,
-      eager, custom all-reduce off): weights + profile + growth took 0.35 GiB of the budget at tp 2 as at tp 1
-      (Llama-3.2-3B: 13.28 − 3.05 − 9.88 against 13.28 − 6.02 − 6.90 GiB), not the tp2 row's 0.46 GiB.
+      environment-variable docs, NCCL_SHM_DISABLE), so the lazily connected channels hold no device memory.  Evidence:
+      kaggle-vllm's 2 x T4 runs (NCCL 2.27.5 'via SHM/direct/direct', 'isAllDirectP2p 0' on the same machine; vLLM
+      0.18.1 source, eager, custom all-reduce off): weights + profile + growth took 0.35 GiB of the budget at tp 2 as at
+      tp 1 (Llama-3.2-3B: 13.28 − 3.05 − 9.88 against 13.28 − 6.02 − 6.90 GiB), not the tp2 row's 0.46 GiB.
     * With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
       the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
       all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land

@@ -1,6 +1,7 @@
 """From available KV bytes to blocks, printed tokens, concurrency and the max_model_len check
 (vLLM 0.33 ``vllm/v1/core/kv_cache_planning.py`` ``get_kv_cache_configs``,
-``vllm/v1/core/kv_cache_utils.py`` ``get_max_concurrency_for_kv_cache_config`` / ``get_kv_cache_capacity``; 0.11 as noted).
+``vllm/v1/core/kv_cache_utils.py`` ``get_max_concurrency_for_kv_cache_config`` / ``get_kv_cache_capacity``; 0.11 as
+noted).
 
     num_blocks           = available // bytes_per_block                     (min over workers)
     blocks per request   = Σ_groups blocks one request of max_model_len holds

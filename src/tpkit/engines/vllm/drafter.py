@@ -89,7 +89,8 @@ def _kv(model: ModelSpec, draft_spec: ModelSpec, layers: int, tp: int, kv_bytes:
     if window is not None:
         return DraftKv(kind="sliding", num_layers=layers, per_token_bytes=heads * (src.head_dim + src.v_head_dim)
                        * kv_bytes, window=window,
-                       label=f"drafter sliding-window ({window:,}) layers ({heads} KV head(s) × {src.head_dim} per rank)")
+                       label=f"drafter sliding-window ({window:,}) layers ({heads} KV head(s) × {src.head_dim} "
+                             "per rank)")
     return DraftKv(kind="full", num_layers=layers, per_token_bytes=heads * (src.head_dim + src.v_head_dim) * kv_bytes,
                    label=f"drafter layers ({heads} KV head(s) × {src.head_dim} per rank)")
 

@@ -101,7 +101,8 @@ def derived_max_model_len(model: ModelSpec, rules: VllmRules) -> tuple[int, str]
         return base, "max_position_embeddings"
     if kind in _YARN:
         original = rope.get("original_max_position_embeddings") or base
-        return int(original * factor), f"rope_scaling {kind}: original_max_position_embeddings {original:,} × {factor:g}"
+        return (int(original * factor),
+                f"rope_scaling {kind}: original_max_position_embeddings {original:,} × {factor:g}")
     return int(base * factor), f"rope_scaling {kind}: max_position_embeddings {base:,} × {factor:g}"
 
 
@@ -234,8 +235,9 @@ def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, 
     only; 0.23 Llama, Mistral, Qwen3) that is neither MoE nor quantised; 0.24: any listed architecture; 0.25–0.26:
     any non-MoE model or a listed MoE one, never an attention+mamba hybrid; 0.27–0.28: a listed architecture or a
     model that is neither MoE nor hybrid; from 0.29 every model (its unsupported-feature fallbacks are not
-    modelled).  Before 0.29 a speculative method other than EAGLE/EAGLE-3/MTP falls back to V1 (``_get_v2_model_runner_unsupported_features``; DFlash is listed from 0.24.0); so do hybrids in 0.22
-    ("hybrid/mamba models")."""
+    modelled).  Before 0.29 a speculative method other than EAGLE/EAGLE-3/MTP falls back to V1
+    (``_get_v2_model_runner_unsupported_features``; DFlash is listed from 0.24.0); so do hybrids in 0.22 ("hybrid/mamba
+    models")."""
     if rules.v2_runner_default:
         return True
     release = rules.release

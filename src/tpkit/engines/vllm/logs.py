@@ -89,9 +89,9 @@ def too_long_message(*, max_model_len: int, needed: Bytes, available: Bytes, est
 
 def startup_message(*, free: Bytes, total: Bytes, utilization: float, requested: Bytes) -> str:
     """V1's start-up check failure."""
-    return (f"Free memory on device ({free.bytes / 2**30:.2f}/{total.bytes / 2**30:.2f} GiB) on startup is less than desired GPU memory "
-            f"utilization ({utilization}, {requested.bytes / 2**30:.2f} GiB). Decrease GPU memory utilization or "
-            "reduce GPU memory used by other processes.")
+    return (f"Free memory on device ({free.bytes / 2**30:.2f}/{total.bytes / 2**30:.2f} GiB) on startup is less than "
+            f"desired GPU memory utilization ({utilization}, {requested.bytes / 2**30:.2f} GiB). Decrease GPU memory "
+            "utilization or reduce GPU memory used by other processes.")
 
 
 def no_memory_message() -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tpkit.engines.engine import check_fraction, check_switches, check_whole_numbers, flag
+from tpkit.engines.engine import check_fraction, check_switches, check_whole_numbers, flag, shared_flag
 from tpkit.engines.vllm.kvdtype import KV_DTYPES
 from tpkit.errors import PlanInputError
 from tpkit.units import Bytes
@@ -70,13 +70,12 @@ class VllmOptions:
     links: LinkChoice | None = None
     """what the user (``--link``, ``--no-p2p``, ``--nnodes``) or the log says about the GPUs' links, in place of the
     catalog's or the machine profile's (``tpkit.startup.links``); None: not said"""
-    disable_custom_all_reduce: bool = flag(
-        False, kind="bool", group="all-reduce",
-        help="as in SGLang and vLLM: the engine allocates no custom all-reduce buffers (NCCL only)")
+    disable_custom_all_reduce: bool = shared_flag("disable_custom_all_reduce")
     """``--disable-custom-all-reduce``: vLLM allocates no custom all-reduce buffers (NCCL only)"""
     speculative_config: str | dict | None = flag(
-        metavar="JSON", concept="speculative decoding", help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
-                             "\"lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge\", \"num_speculative_tokens\": 3}'")
+        metavar="JSON", concept="speculative decoding",
+        help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
+             "\"lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge\", \"num_speculative_tokens\": 3}'")
     """``--speculative-config``: JSON text (or a dict) with vLLM's keys: method (eagle, eagle3, mtp,
     deepseek_mtp …, ngram, draft_model), model, num_speculative_tokens, draft_tensor_parallel_size …"""
     decode_context_parallel_size: int | None = flag(
@@ -123,18 +122,14 @@ class VllmOptions:
              "--from-log reads it from the log")
     """the torch.compile cache the start-up finds: ``"cold"`` (a first start; the default) or ``"warm"`` (every graph
     loaded from vLLM's cache).  Only Model Runner V2 runs of 0.26–0.32 with torch.compile on depend on it
-    (``engines.vllm.profile``, "cold compile scratch"; ``policy._cold_compile``)"""
-    enable_lora: bool = flag(False, kind="bool", group="LoRA",
-                             help="serve LoRA adapters: plan the engine's LoRA A/B buffers (vLLM: --max-loras × "
-                                  "rank per wrapped layer; SGLang: --max-loras-per-batch × rank per target module)")
+    (``engines.vllm.profile``, "cold compile scratch"; ``profile_lines._cold_compile``)"""
+    enable_lora: bool = shared_flag("enable_lora")
     """``--enable-lora``: the LoRA manager wraps every linear layer (and embed_tokens / lm_head) with stacked A/B
     buffers inside the load delta (``engines.vllm.lora``)"""
     max_loras: int | None = flag(kind="int", unit="adapters", group="LoRA", concept="LoRA adapter slots",
                                  help="LoRA adapters in one batch (vLLM's default 1)")
     """``--max-loras``: adapter slots on the GPU; None = 1"""
-    max_lora_rank: int | None = flag(kind="int", unit="rank", group="LoRA",
-                                     help="largest adapter rank (vLLM: default 16, one of the release's allowed ranks; "
-                                          "SGLang: required, it infers it from the adapters)")
+    max_lora_rank: int | None = shared_flag("max_lora_rank")
     """``--max-lora-rank``: the buffers' rank; None = 16"""
     max_cpu_loras: int | None = flag(kind="int", unit="adapters", group="LoRA",
                                      help="adapters cached in CPU memory (no GPU memory; must be ≥ --max-loras)")

@@ -37,8 +37,8 @@ __all__ = ["KvGroup", "KvLayout", "DraftKv", "build_layout", "kv_heads_per_rank"
 HYBRID_ALIGN = 16
 """kernel block alignment used to grow the attention block of attention+linear hybrids (non-MLA)"""
 HYBRID_ALIGN_MLA = {"0.33": 128, "0.11": 64}
-"""MLA hybrids: ≥ 128 in the current rules (vLLM 0.33 ``_align_hybrid_block_size``); 64 (FlashMLA/Triton-MLA) in 0.11 (vLLM 0.11.1
-``HybridAttentionMambaModelConfig``; 128 only with CUTLASS-MLA)"""
+"""MLA hybrids: ≥ 128 in the current rules (vLLM 0.33 ``_align_hybrid_block_size``); 64 (FlashMLA/Triton-MLA) in 0.11
+(vLLM 0.11.1 ``HybridAttentionMambaModelConfig``; 128 only with CUTLASS-MLA)"""
 
 
 def cdiv(a: int, b: int) -> int:
@@ -252,7 +252,7 @@ def short_conv_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int) -> int:
     in the model dtype (``--mamba-cache-dtype auto``), no SSM state and no speculative columns (vLLM 0.14.1 and
     0.29.0 ``models/lfm2.py get_mamba_state_shape_from_config`` → ``mamba_utils.py short_conv_state_shape`` with
     ``hf_config.conv_dim``, ``short_conv_state_dtype``)."""
-    from tpkit.models.config import short_conv_dims
+    from tpkit.models.linear_attn import short_conv_dims
 
     kernel, width = short_conv_dims({**{k: model.extra[k] for k in ("conv_L_cache", "conv_dim") if k in model.extra},
                                      "hidden_size": model.hidden_size}, model.source)

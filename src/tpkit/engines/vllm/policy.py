@@ -9,6 +9,7 @@ Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's
 2. weights as the torch-allocated delta of loading (+ vLLM's rotary cos/sin cache, + the drafter's weights:
    drafter.py)
 3. the profile run's activation peak (profile.py, an estimate) and, from 0.20, the CUDA-graph estimate
+   (profile_lines.py: which terms apply to the run)
 4. available KV bytes (budget.py) → blocks, printed tokens, concurrency, fit check (capacity.py)
 5. the per-layer pages and groups (pages.py, with the drafter's KV layers and the mamba mode) → the KV
    buffers vLLM allocates
@@ -23,22 +24,19 @@ from tpkit.engines.vllm.baseline import plan_baseline, profile_nontorch_growth
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
-from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
-from tpkit.engines.vllm.inputs import Resolved, resolve_inputs, uses_v2_runner
+from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
 from tpkit.engines.vllm.layout import resolve_parallel
 from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
-from tpkit.engines.vllm.encoder import (EncoderProfile, encoder_profile,
-                                        not_modelled as encoder_not_modelled)
-from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
+from tpkit.engines.vllm.encoder import not_modelled as encoder_not_modelled
+from tpkit.engines.vllm.profile_lines import activation_lines, compile_cache_text, graphs_line, v2_state_lines
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import (aside, estimated, estimated_activation_peak, estimated_share,
-                               estimated_weights)
+from tpkit.memory.band import aside, estimated_weights
 from tpkit.memory.invariant import checked
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem, use_lines
@@ -98,6 +96,22 @@ def rotary_cache_bytes(model: ModelSpec, act_bytes: int, version: str | None = N
     if version and version not in ("current", "latest") and model.model_type in _PER_LAYER_ROPE:
         copies = model.num_layers if release is not None and release <= (0, 5, 4) else 1
     return Bytes(total * copies)
+
+
+def _rope_line(model: ModelSpec, options: VllmOptions, r: Resolved, *, cuda_gpu: bool = True) -> LineItem:
+    """vLLM's rotary cos/sin cache as a load-delta line (``rotary_cache_bytes``)."""
+    from tpkit.engines.vllm.rotary import rotary_caches
+
+    eager, cuda = bool(options.enforce_eager), cuda_gpu
+    rope_bytes = rotary_cache_bytes(model, r.act_bytes, options.engine_version, enforce_eager=eager, cuda=cuda)
+    caches = rotary_caches(model, r.act_bytes, _release(options.engine_version), custom_rope_op=eager, cuda=cuda)
+    per_layer = rope_bytes.bytes > sum(c.bytes for c in caches)
+    return LineItem(item="rotary cos/sin cache", bytes=rope_bytes,
+                    source=(" + ".join(f"{c.how}: {c.rows:,} positions × rotary_dim {c.dim} × {c.elem} B"
+                                       for c in caches) + " (vLLM buffer, in the load delta)") if caches else
+                           "none: learned position embeddings (counted in the weights), no rotary cache"
+                           + (f", one per layer × {model.num_layers} (vLLM ≤ 0.5.4 {model.model_type})"
+                              if per_layer else ""))
 
 
 def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
@@ -281,87 +295,6 @@ def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, 
     return tuple(log)
 
 
-def _v2_runner(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
-    """Model Runner V2 runs this model by default (``inputs.uses_v2_runner``; V1-generation releases only)."""
-    if rules.engine != "V1":
-        return False
-    quantized = model.quant is not None or options.quantization is not None
-    return uses_v2_runner(model, rules, r.spec, quantized=quantized)
-
-
-def _v2_state(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
-    """Model Runner V2's request and sampling state (``profile.v2_runner_state_bytes``): on the GPU from the runner's
-    construction, after the init snapshot and outside the load delta; a line only on a V2 run whose release charges
-    it.  From 0.27.0 (``memory_rule == "consumed"``) ``utils/mem_utils.py memory_profiling`` charges the free-memory
-    drop since the init snapshot ("total consumed"), which holds the state.  Up to 0.26 (``"increase"``) the non-KV
-    sum is the load delta + torch's peak increase over the profile (measured from the allocation level at its start,
-    state included) + the non-torch increase (``gpu_worker.py determine_available_memory``, 0.22.0–0.26.0 wheels;
-    ``total_consumed`` first in the 0.27.0 wheel), so the state, made before the profile, is never charged."""
-    from tpkit.engines.vllm.profile import v2_runner_state_bytes
-
-    if not _v2_runner(model, options, r, rules) or rules.memory_rule != "consumed":
-        return ()
-    spec_tokens = (r.spec.num_speculative_tokens or 0) if r.spec is not None else 0
-    nbytes, how = v2_runner_state_bytes(vocab_size=model.vocab_size, max_num_seqs=r.max_num_seqs,
-                                        max_num_batched_tokens=r.max_num_batched_tokens, spec_tokens=spec_tokens)
-    return (LineItem(item="Model Runner V2 request/sampling state", bytes=nbytes,
-                     source=f"{how} (vLLM ≥ 0.22 v1/worker/gpu: sample/penalties.py PenaltiesState, "
-                            "structured_outputs.py, states.py, input_batch.py; made after the init snapshot, "
-                            "outside the load delta, so in the profile's total consumed, charged from 0.27)"),)
-
-
-def _compiles(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
-    """Whether the run's profile peak depends on the torch.compile cache (``profile`` module docstring, "cold
-    compile scratch"): a V2 run of a release with the rule, with torch.compile on.  ``--enforce-eager`` turns
-    torch.compile off with the CUDA graphs ("Enforce eager set, disabling torch.compile and CUDAGraphs",
-    ``config/vllm.py`` ``VllmConfig.__post_init__``, 0.25.1 and 0.27.1 wheels: ``compilation_config.mode =
-    CompilationMode.NONE``), so nothing compiles inside the profile window (vp_082: 0.30.0 V2, eager, prints a 0.15
-    GiB peak)."""
-    return rules.v2_vocab_hidden_peak and not options.enforce_eager and _v2_runner(model, options, r, rules)
-
-
-def _cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
-    """Whether the profile peak holds a cold torch.compile's scratch: a run that compiles (``_compiles``) on an empty
-    compile cache (``--compile-cache cold``, the default: a first start).  With ``--compile-cache warm`` vLLM loads
-    every graph from its cache ("Directly load the compiled graph(s) for compile range … from the cache",
-    ``compilation/backends.py`` ``CompilerManager.compile``, 0.26.0–0.32.0 wheels) and compiles nothing in the
-    window (vllm-project/vllm issue #54122: the loss lasts "until restart"; 1CatAI/1Cat-vLLM PR #518: +0.74 GiB torch
-    peak warm vs +2.59 cold for Qwen3.8-27B), so the phase is dropped."""
-    return options.compile_cache == "cold" and _compiles(model, options, r, rules)
-
-
-def _compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> str:
-    """The assumption about the torch.compile cache, for the activation line and the plan's notes ("" where the
-    plan does not depend on it)."""
-    if not _compiles(model, options, r, rules):
-        if options.compile_cache != "warm":  # the default: nothing to say
-            return ""
-        why = ("--enforce-eager turns torch.compile off" if options.enforce_eager else
-               "this run's model runner and release charge no cold-compile scratch (Model Runner V2 of vLLM "
-               "0.26–0.32 only)")
-        return (f"--compile-cache warm changes nothing here: {why}, so the plan is the same warm or cold; leave "
-                "--compile-cache out")
-    if options.compile_cache == "warm":
-        return ("torch.compile cache assumed warm (--compile-cache warm: a restart that loads the compiled graphs "
-                "from vLLM's cache): no cold-compile scratch phase in the profile peak")
-    return ("torch.compile cache assumed cold (a first start, --compile-cache cold, the default): the profile peak "
-            "holds the cold-compile scratch phase; a warm restart needs up to that much less (--compile-cache warm)")
-
-
-def _graphs(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
-            rules: VllmRules) -> LineItem | None:
-    if not rules.cudagraph_estimate or options.enforce_eager or options.kv_cache_memory_bytes is not None:
-        return None
-    est = estimate_cudagraph_memory(rules, v2_runner=_v2_runner(model, options, r, rules),
-                                    max_num_seqs=r.max_num_seqs, max_num_batched_tokens=r.max_num_batched_tokens,
-                                    compute_capability=r.compute_capability)
-    if not est.uncertainty.bytes:
-        return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
-    planned = estimated(est.bytes, est.uncertainty, term="cuda_graphs", item="CUDA graphs (estimate)",
-                        source=est.formula)
-    return LineItem(item="CUDA graphs (estimate)", bytes=planned, source=est.formula)
-
-
 def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules,
             drafter: Drafter | None) -> KvLayout:
     spec_tokens = drafter.num_speculative_tokens if drafter is not None else 0
@@ -437,110 +370,6 @@ def _own_numbers(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved,
     }
 
 
-def uses_gptq_kernel(model: ModelSpec, options: VllmOptions) -> bool:
-    """vLLM runs its GPTQ (exllama) linear method, whose ``gptq_gemm`` dequantises each weight per call, when
-    ``--quantization gptq`` is passed on a GPTQ checkpoint: 0.3.0 has no other GPTQ kernel, and from the
-    release with gptq_marlin on, ``GPTQMarlinConfig.override_quantization_method`` keeps ``gptq`` when it is
-    asked for explicitly (vllm 0.6.4 wheel).  Without the flag, newer releases pick gptq_marlin (not modelled
-    as a temporary)."""
-    flag = (options.quantization or "").lower()
-    return flag == "gptq" and (model.quant is None or model.quant.raw_method in ("", "gptq"))
-
-
-_FLASHINFER_CC = ((8, 0), (12, 1))
-"""compute capabilities FlashInferBackend.supports_compute_capability accepts for the sampler (vllm 0.21: 7.5–12.1;
-0.28 raises the floor to 8.0 while SM75 is broken), taken as 8.0–12.1"""
-
-
-def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None,
-                    stated: str | None = None, *, v2_runner: bool = False) -> str:
-    """The top-k/top-p sampler of the profile's dummy sampler run (``VllmRules.flashinfer_sampler``): native
-    (the full sort, or from 0.17.0 the Triton kernel: ``VllmRules.triton_topk_topp``), FlashInfer,
-    "native_unless_installed" where it depends on the install (0.9.0–0.11.0: native as a plain pip install gives
-    it, with a band down to FlashInfer), or "either" for a GPU of unknown capability where FlashInfer is the
-    default.  ``stated``: the sampler a log's topk_topp_sampler line names (``"native"`` / ``"flashinfer"``;
-    ``VllmOptions.topk_topp_sampler``), which replaces the release's default on a V1 run with the dummy sampler.
-    ``v2_runner``: Model Runner V2 runs the profile (``inputs.uses_v2_runner``): its greedy dummy batch runs no
-    top-k/top-p before 0.33 (``VllmRules.v2_dummy_sampler``: ``"v2_fp32"`` 0.22–0.25, ``"v2_greedy"`` 0.26–0.32);
-    from 0.33 its warm-up-parameter pass is charged as the V1 estimate below."""
-    if v2_runner and rules.v2_dummy_sampler in ("fp32_copy", "greedy"):
-        return "v2_fp32" if rules.v2_dummy_sampler == "fp32_copy" else "v2_greedy"
-    if rules.engine == "V1" and not rules.dummy_sampler:
-        return "none"
-    native = "triton" if rules.engine == "V1" and rules.triton_topk_topp else "native"
-    if rules.engine == "V1" and stated in ("native", "flashinfer"):
-        return native if stated == "native" else "flashinfer"
-    if rules.engine != "V1" or rules.flashinfer_sampler == "no":
-        return native
-    if rules.flashinfer_sampler == "if_installed":
-        if compute_capability is not None and not (
-                _FLASHINFER_CC[0] <= tuple(compute_capability) <= _FLASHINFER_CC[1]):
-            return native
-        return "native_unless_installed"
-    if compute_capability is None:
-        return "either"
-    if not _FLASHINFER_CC[0] <= tuple(compute_capability) <= _FLASHINFER_CC[1]:
-        return native
-    return "flashinfer"
-
-
-def _profile_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
-                   r: Resolved, rules: VllmRules, *, cuda_gpu: bool = True) -> tuple[LineItem, tuple[LineItem, ...]]:
-    from tpkit.engines.vllm.rotary import rotary_caches
-
-    eager, cuda = bool(options.enforce_eager), cuda_gpu
-    rope_bytes = rotary_cache_bytes(model, r.act_bytes, options.engine_version, enforce_eager=eager, cuda=cuda)
-    caches = rotary_caches(model, r.act_bytes, _release(options.engine_version), custom_rope_op=eager, cuda=cuda)
-    per_layer = rope_bytes.bytes > sum(c.bytes for c in caches)
-    rope = LineItem(item="rotary cos/sin cache", bytes=rope_bytes,
-                    source=(" + ".join(f"{c.how}: {c.rows:,} positions × rotary_dim {c.dim} × {c.elem} B"
-                                       for c in caches) + " (vLLM buffer, in the load delta)") if caches else
-                           "none: learned position embeddings (counted in the weights), no rotary cache"
-                           + (f", one per layer × {model.num_layers} (vLLM ≤ 0.5.4 {model.model_type})"
-                              if per_layer else ""))
-    encoder = _encoder(model, parallel, options, r, rules)
-    act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
-                                act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
-                                sampler=profile_sampler(rules, r.compute_capability, options.topk_topp_sampler,
-                                                        v2_runner=_v2_runner(model, options, r, rules)),
-                                sm_count=r.sm_count, encoder=encoder,
-                                vocab_hidden=_cold_compile(model, options, r, rules),
-                                allreduce_out_of_place=rules.engine == "V0" and rules.v0_allreduce_out_of_place)
-    line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
-                    source=f"max of the profile phases below ({act.limiting_phase}); "
-                           f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
-                           + (f"; {_compile_cache_text(model, options, r, rules)}"
-                              if _compiles(model, options, r, rules) else "")
-                           + (f"; multimodal encoder step first: {encoder.items} dummy {encoder.modality} item(s) of "
-                              f"{encoder.tokens_per_item:,} tokens (engines/vllm/encoder.py, vLLM profile_run)"
-                              if encoder is not None else ""))
-    held, how = (held_allreduce_bytes(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
-                                      act_bytes=r.act_bytes) if rules.v0_allreduce_held else (Bytes(0), ""))
-    if held.bytes == 0:
-        return rope, (line,) + act.parts
-    item = "profile phase: all-reduced activations held reserved (vLLM 0.2.5)"
-    held = estimated_share(held, HELD_ALLREDUCE_SHARE, term="vllm_allreduce_held", item=item)
-    line = replace(line, bytes=line.bytes + held,
-                   source=line.source + " + the all-reduced activations 0.2.5 keeps reserved (line below)")
-    note = LineItem(item=item, bytes=held, kind="info", source=(
-        f"estimate ± {HELD_ALLREDUCE_SHARE:.0%}: {how}; ProcessGroupNCCL records each collective's tensors on the "
-        "NCCL stream (TORCH_NCCL_AVOID_RECORD_STREAMS unset before 0.2.6), so the freed blocks stay reserved and "
-        "0.2.5's total − free charges them (engines/vllm/profile.py)"))
-    return rope, (line,) + act.parts + (note,)
-
-
-def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
-             rules: VllmRules) -> "EncoderProfile | None":
-    """The multimodal encoder step of the profile run where it is modelled (``engines/vllm/encoder.py``)."""
-    if not model.is_multimodal or options.skip_mm_profiling:
-        return None
-    return encoder_profile(model, release=rules.release, engine=rules.engine, tp=parallel.tp,
-                           max_num_batched_tokens=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
-                           max_model_len=r.max_model_len, act_bytes=r.act_bytes,
-                           v2_runner=uses_v2_runner(model, rules, r.spec),
-                           enforce_eager=bool(options.enforce_eager))[0]
-
-
 def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
     # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
     notes = tuple(f"model: {a}" for a in model.assumptions)
@@ -607,13 +436,13 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
     w_line = _weights(model, parallel, options, r, weights)
-    rope, (act_line, *parts) = _profile_lines(model, parallel, options, r, rules,
-                                              cuda_gpu=str(gpu.vendor).upper() != "AMD")
+    rope = _rope_line(model, options, r, cuda_gpu=str(gpu.vendor).upper() != "AMD")
+    act_line, *parts = activation_lines(model, parallel, options, r, rules)
     mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
     mla_lines += _lora(model, parallel, options, r, rules)
     # torch memory at the profile, outside the load delta
-    ws_lines = _mla_workspace(model, options, r, rules) + _v2_state(model, options, r, rules)
-    g_line = _graphs(model, parallel, options, r, rules)
+    ws_lines = _mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
+    g_line = graphs_line(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
                                                                      links=options.links, machine=machine))
     draft_w = drafter.weights if drafter is not None else Bytes(0)
@@ -650,4 +479,4 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
         warnings=layout.warnings + r.notes + _notes(model, options, rules) + _newer(options)
-        + tuple(t for t in (_compile_cache_text(model, options, r, rules),) if t)))
+        + tuple(t for t in (compile_cache_text(model, options, r, rules),) if t)))

@@ -131,9 +131,9 @@ from tpkit.units import Bytes
 if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
-__all__ = ["ActivationEstimate", "estimate_profile_peak", "V2_VOCAB_HIDDEN_EVIDENCE", "FUSED_MOE_CHUNK", "SAMPLER_BYTES_PER_LOGIT",
-           "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT", "SAMPLERS",
-           "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE", "v2_runner_state_bytes"]
+__all__ = ["ActivationEstimate", "estimate_profile_peak", "V2_VOCAB_HIDDEN_EVIDENCE", "FUSED_MOE_CHUNK",
+           "SAMPLER_BYTES_PER_LOGIT", "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT",
+           "SAMPLERS", "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE", "v2_runner_state_bytes"]
 
 HELD_ALLREDUCE_SHARE = 0.25
 """± share of ``held_allreduce_bytes`` (the in-flight count is not measured; the activation estimate's share)"""
@@ -260,7 +260,8 @@ def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
                            source=f"{lo}–{hi} B per logit: FlashInfer when flashinfer-python is installed "
                                   "(optional in vLLM 0.9–0.11), else PyTorch-native")
         return Bytes(hidden) + spread, (f"R {rows:,} rows × V {model.vocab_size:,} × {mid:g} ± {hi - mid:g} B "
-                                        f"(FlashInfer {lo} B if installed, PyTorch-native {hi} B) + hidden T × H × {a} B")
+                                        f"(FlashInfer {lo} B if installed, PyTorch-native {hi} B) "
+                                        f"+ hidden T × H × {a} B")
     if sampler == "native_unless_installed":
         lo, hi = FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
         spread = estimated(Bytes(logits * hi), Bytes(logits * (hi - lo)), term="vllm_sampler",

@@ -142,5 +142,6 @@ def check_method_release(spec: SpecConfig, release: tuple[int, ...] | None, labe
     if first is None or release is None or tuple(release[:3]) >= first:
         return
     name = ".".join(map(str, first))
-    raise PlanInputError(f"--speculative-config: method {spec.method} is not in vLLM {label or '.'.join(map(str, release))} "
+    raise PlanInputError(f"--speculative-config: method {spec.method} is not in vLLM "
+                         f"{label or '.'.join(map(str, release))} "
                          f"(vLLM adds it in {name}); plan with --engine-version {name} or later, or drop the drafter")

@@ -3,82 +3,113 @@
 Every rule has the first release that has it (read in every minor wheel 0.9.2 … 0.33.0; "first release"
 means first *released* version, the commit inside the interval before it is not known):
 
-    rule                                                     first release   source (vllm/…)
-    V1 budget with the init snapshot ("increase" rule)       0.9.1           v1/worker/gpu_worker.py determine_available_memory
-    init snapshot after the distributed init                 0.11.0          v1/worker/gpu_worker.py init_device
-    torch symm-mem all-reduce on by default                  0.11.0          envs.py VLLM_ALLREDUCE_USE_SYMM_MEM
-    DCP "Multiplying the GPU KV cache size by the cp_world…" 0.12.0          v1/core/kv_cache_utils.py (0.10.2–0.11: dcp_world_size)
-    "Model loading took %.4f GiB memory and" (0.11: "GiB and") 0.12.0        v1/worker/gpu_model_runner.py load_model
-    requested = ceil(total × util); sizes via format_gib     0.14.0          v1/worker/utils.py request_memory; utils/mem_utils.py
-    chunked-local layers keep the hybrid manager             0.14.0          envs.py VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE "1"
-    MLA block = the backend's preferred size                 0.18.0          platforms/interface.py update_block_size_for_backend
-    Gemma 4 served (per-kind head dims, shared-KV layers)    0.19.0          model_executor/models/gemma4.py (none in 0.18.0)
-    default gpu_memory_utilization 0.92; CUDA-graph estimate 0.20.0          config/cache.py; envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS "1"
-    printed tokens = int(concurrency × max_model_len)        0.20.1          v1/core/kv_cache_utils.py
-      (a patch-release backport: 0.20.0 prints num_blocks //                 _report_kv_cache_config (0.20.1, 0.20.2
-      groups × block; 0.20.1 and 0.20.2 print 0.21.0's figure)               and 0.21.0 identical; read by helper mv1)
-    mm prefix-LM (Gemma 4): default batched tokens ≥ the     0.22.0          engine/arg_utils.py _get_min_mm_batched_tokens
-      largest per-item multimodal token count
-    SWA in-flight = max_concurrent_batches × T               0.26.0          v1/kv_cache_interface.py SlidingWindowSpec; config/vllm.py
-    non-KV = total consumed + transient peak ("consumed")    0.27.0          utils/mem_utils.py memory_profiling
-    custom AR staging 16 MiB, ws 16, MNNVL Lamport buffer    0.27.0          distributed/device_communicators/custom_all_reduce.py
-    one "GPU KV cache size …, Maximum concurrency …" line    0.28.0          v1/core/kv_cache_utils.py
-    each worker prints its own "GPU KV cache size" line,     0.8.2           v1/executor/abstract.py determine_available_memory (a
-      from its own available memory, before the smallest                     list, 0.8.1: min(output)); v1/engine/core.py
-      is taken for every worker (the pool)                                   _initialize_kv_caches (get_kv_cache_config per worker,
-                                                                             then unify_kv_cache_configs / the min in get_kv_cache_configs)
-    … one line, printed after the smallest is taken         0.11.1          v1/core/kv_cache_utils.py get_kv_cache_configs
-                                                                             → _report_kv_cache_config (0.11.0: inside
-                                                                             get_kv_cache_config_from_groups, per worker)
-    layers whose KV pages differ (a drafter's next to the    0.12.0          v1/core/kv_cache_utils.py unify_kv_cache_spec_page_size
-      target's): smaller pages grow their block size when                    (NotImplementedError "…Cannot unify by adjusting
-      they divide the largest, else vLLM refuses; before,                    block_size." otherwise; a mamba page cannot grow);
-      a bare NotImplementedError (one group of one spec                      0.10.2 get_kv_cache_config, 0.11.0–0.11.2
-      type excepted, 0.11.0 on)                                              get_kv_cache_groups: bare NotImplementedError
-    … pages that do not divide are padded (mamba pages;      0.22–0.27.1     kv_cache_planning / kv_cache_utils.py
-      non-MLA attention)                                                     unify_kv_cache_spec_page_size (0.21.0: refuses;
-                                                                             0.27.1, 0.29.0, 0.33.0: pads; between not read)
-    prefix caching on for hybrids ⇒ mamba "align" mode       0.28.0          engine/arg_utils.py _set_default_chunked_prefill_and_prefix_caching_args
-    ≥ 160 GiB devices: max_num_batched_tokens 16384 (API)    0.28.0          engine/arg_utils.py get_batch_defaults
-    Model Runner V2 by default (CUDA)                        0.29.0          config/vllm.py use_v2_model_runner
-    … for listed / dense models before that (V2 subtracts    0.22.0          config/vllm.py _is_default_v2_model_runner_model;
-      no CUDA-graph estimate until 0.29: inputs.uses_v2_runner,              v1/worker/gpu/model_runner.py profile_cudagraph_memory
+    rule                                            release      source (vllm/…)
+    V1 budget with the init snapshot ("increase"    0.9.1        v1/worker/gpu_worker.py determine_available_memory
+      rule)
+    init snapshot after the distributed init        0.11.0       v1/worker/gpu_worker.py init_device
+    torch symm-mem all-reduce on by default         0.11.0       envs.py VLLM_ALLREDUCE_USE_SYMM_MEM
+    DCP "Multiplying the GPU KV cache size by the   0.12.0       v1/core/kv_cache_utils.py (0.10.2–0.11: dcp_world_size)
+      cp_world…"
+    "Model loading took %.4f GiB memory and"        0.12.0       v1/worker/gpu_model_runner.py load_model
+      (0.11: "GiB and")
+    requested = ceil(total × util); sizes via       0.14.0       v1/worker/utils.py request_memory; utils/mem_utils.py
+      format_gib
+    chunked-local layers keep the hybrid manager    0.14.0       envs.py
+                                                                 VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE "1"
+    MLA block = the backend's preferred size        0.18.0       platforms/interface.py update_block_size_for_backend
+    Gemma 4 served (per-kind head dims, shared-KV   0.19.0       model_executor/models/gemma4.py (none in 0.18.0)
+      layers)
+    default gpu_memory_utilization 0.92;            0.20.0       config/cache.py; envs.py
+      CUDA-graph estimate                                        VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS "1"
+    printed tokens = int(concurrency ×              0.20.1       v1/core/kv_cache_utils.py _report_kv_cache_config
+      max_model_len) (a patch-release backport:                  (0.20.1, 0.20.2 and 0.21.0 identical; read by helper
+      0.20.0 prints num_blocks // groups × block;                mv1)
+      0.20.1 and 0.20.2 print 0.21.0's figure)
+    mm prefix-LM (Gemma 4): default batched tokens  0.22.0       engine/arg_utils.py _get_min_mm_batched_tokens
+      ≥ the largest per-item multimodal token
+      count
+    SWA in-flight = max_concurrent_batches × T      0.26.0       v1/kv_cache_interface.py SlidingWindowSpec;
+                                                                 config/vllm.py
+    non-KV = total consumed + transient peak        0.27.0       utils/mem_utils.py memory_profiling
+      ("consumed")
+    custom AR staging 16 MiB, ws 16, MNNVL Lamport  0.27.0       distributed/device_communicators/custom_all_reduce.py
+      buffer
+    one "GPU KV cache size …, Maximum concurrency   0.28.0       v1/core/kv_cache_utils.py
+      …" line
+    each worker prints its own "GPU KV cache size"  0.8.2        v1/executor/abstract.py determine_available_memory (a
+      line, from its own available memory, before                list, 0.8.1: min(output)); v1/engine/core.py
+      the smallest is taken for every worker (the                _initialize_kv_caches (get_kv_cache_config per worker,
+      pool)                                                      then unify_kv_cache_configs / the min in
+                                                                 get_kv_cache_configs)
+    … one line, printed after the smallest is       0.11.1       v1/core/kv_cache_utils.py get_kv_cache_configs →
+      taken                                                      _report_kv_cache_config (0.11.0: inside
+                                                                 get_kv_cache_config_from_groups, per worker)
+    layers whose KV pages differ (a drafter's next  0.12.0       v1/core/kv_cache_utils.py unify_kv_cache_spec_page_size
+      to the target's): smaller pages grow their                 (NotImplementedError "…Cannot unify by adjusting
+      block size when they divide the largest,                   block_size." otherwise; a mamba page cannot grow);
+      else vLLM refuses; before, a bare                          0.10.2 get_kv_cache_config, 0.11.0–0.11.2
+      NotImplementedError (one group of one spec                 get_kv_cache_groups: bare NotImplementedError
+      type excepted, 0.11.0 on)
+    … pages that do not divide are padded (mamba    0.22–0.27.1  kv_cache_planning / kv_cache_utils.py
+      pages; non-MLA attention)                                  unify_kv_cache_spec_page_size (0.21.0: refuses; 0.27.1,
+                                                                 0.29.0, 0.33.0: pads; between not read)
+    prefix caching on for hybrids ⇒ mamba "align"   0.28.0       engine/arg_utils.py
+      mode                                                       _set_default_chunked_prefill_and_prefix_caching_args
+    ≥ 160 GiB devices: max_num_batched_tokens       0.28.0       engine/arg_utils.py get_batch_defaults
+      16384 (API)
+    Model Runner V2 by default (CUDA)               0.29.0       config/vllm.py use_v2_model_runner
+    … for listed / dense models before that (V2     0.22.0       config/vllm.py _is_default_v2_model_runner_model;
+      subtracts no CUDA-graph estimate until 0.29:               v1/worker/gpu/model_runner.py profile_cudagraph_memory
+      inputs.uses_v2_runner,
       engines/vllm/graphs.py)
-    fit check against available − one (null) block          0.29.0          v1/core/kv_cache_utils.py check_enough_kv_cache_memory
-    mamba "all" prefix-caching mode removed                  0.32.0          model_executor/models/config.py
-    Mamba2 layers export a prefill checkpoint block          0.32.0          model_executor/layers/mamba/mamba_mixer2.py get_kv_cache_spec
-    GDN layers export a prefill checkpoint block             0.33.0          model_executor/layers/mamba/gdn/qwen_gdn_linear_attn.py
-    Qwen3.5 (…ForConditionalGeneration): the config's        0.17.0          model_executor/models/config.py
-      mamba_ssm_dtype sets the GDN temporal-state dtype                      Qwen3_5ForConditionalGenerationConfig (0.16.0: no such class)
-    … and the text-only Qwen3_5(Moe)ForCausalLM              0.27.0          model_executor/models/config.py Qwen3_5ForCausalLMConfig
-    cuBLAS/cuBLASLt warm-up before the init snapshot         0.33.0          v1/worker/gpu_worker.py init_device
-    Model Runner V2's dummy sampler: logits copied to fp32   0.18.0          v1/worker/gpu/sample/sampler.py
-      on every call (no top-k/top-p in the dummy batch)                      apply_sampling_params (0.18.0–0.25.0)
-    … no copy: the greedy dummy batch samples the logits     0.26.0          … (0.26.0 in place; 0.27.1 skips by
-      as they are                                                            _requires_logits_processing, 0.28–0.32
-                                                                             by needs_logits_processing)
-    … plus a pass with the warm-up sampling parameters       0.33.0          v1/worker/gpu/model_runner.py
-      (fp32 copy, top-k/top-p, logprobs)                                     _dummy_sampler_run (for_sampler_warmup)
-    V2 profile peak holds a cold torch.compile's scratch     0.26.0–0.32     vllm-project/vllm #54122 (compile inside the
-      (size: one vocab × hidden tensor, EVIDENCE)                            profile window); size: printed first starts of
-                                                                             0.27.1 / 0.28.0 (profile.V2_VOCAB_HIDDEN_EVIDENCE)
-    YaRN max_position_embeddings taken as already scaled     0.30.0          config/model.py _get_and_verify_max_len
-    V1 batch defaults keyed on the device NAME ("h100"/"h200" 0.8.0           engine/arg_utils.py _set_default_args_v1 (0.7.3,
-      in torch's device name: 8192 API / 16384 LLM tokens,                   0.8.0, 0.8.3 wheels)
-      else 2048 / 8192); max_num_seqs 1024 on every device
-    … max_num_seqs by name too (h100/h200 1024, else 256)    0.8.4           engine/arg_utils.py _set_default_args_v1 (0.8.4)
-    … keyed on device memory ≥ 70 GiB (A100-80GB included)   0.8.5           engine/arg_utils.py _set_default_args_v1 (0.8.5)
-    … ≥ 70 GiB and "a100" not in the device name             0.9.0           engine/arg_utils.py _set_default_args_v1 (0.9.0–0.11.0)
-    profile runs the dummy sampler (0.7.x V1: logits only)   0.8.0           v1/worker/gpu_model_runner.py profile_run (0.7.1–
-                                                                             0.7.3: "TODO: Consider the memory usage of the sampler")
-    … those logits on max_num_seqs rows (0.7.1/0.7.2: on     0.7.3 (V1)      v1/worker/gpu_model_runner.py profile_run
-      every one of the max_num_batched_tokens rows)                          (0.7.1, 0.7.2, 0.7.3 wheels)
-    FlashInfer top-k/top-p sampler when installed            0.9.0           v1/sample/ops/topk_topp_sampler.py (0.8.5: native);
-      (flashinfer-python not a requirement before 0.12.0:                    wheel METADATA (0.10.0: absent; 0.10.2, 0.11.0:
-      a plain pip install samples natively)                                  extra "flashinfer" only; 0.12.0: Requires-Dist)
-    … opt-in only (VLLM_USE_FLASHINFER_SAMPLER=1)            0.11.1          v1/sample/ops/topk_topp_sampler.py (0.11.0: on
-                                                                             when installed; 0.11.1, 0.11.2, 0.12.0: opt-in)
-    … on by default, flashinfer-python required              0.21.0          envs.py VLLM_USE_FLASHINFER_SAMPLER True; wheel metadata
+    fit check against available − one (null) block  0.29.0       v1/core/kv_cache_utils.py check_enough_kv_cache_memory
+    mamba "all" prefix-caching mode removed         0.32.0       model_executor/models/config.py
+    Mamba2 layers export a prefill checkpoint       0.32.0       model_executor/layers/mamba/mamba_mixer2.py
+      block                                                      get_kv_cache_spec
+    GDN layers export a prefill checkpoint block    0.33.0       model_executor/layers/mamba/gdn/qwen_gdn_linear_attn.py
+    Qwen3.5 (…ForConditionalGeneration): the        0.17.0       model_executor/models/config.py
+      config's mamba_ssm_dtype sets the GDN                      Qwen3_5ForConditionalGenerationConfig (0.16.0: no such
+      temporal-state dtype                                       class)
+    … and the text-only Qwen3_5(Moe)ForCausalLM     0.27.0       model_executor/models/config.py
+                                                                 Qwen3_5ForCausalLMConfig
+    cuBLAS/cuBLASLt warm-up before the init         0.33.0       v1/worker/gpu_worker.py init_device
+      snapshot
+    Model Runner V2's dummy sampler: logits copied  0.18.0       v1/worker/gpu/sample/sampler.py apply_sampling_params
+      to fp32 on every call (no top-k/top-p in the               (0.18.0–0.25.0)
+      dummy batch)
+    … no copy: the greedy dummy batch samples the   0.26.0       … (0.26.0 in place; 0.27.1 skips by
+      logits as they are                                         _requires_logits_processing, 0.28–0.32 by
+                                                                 needs_logits_processing)
+    … plus a pass with the warm-up sampling         0.33.0       v1/worker/gpu/model_runner.py _dummy_sampler_run
+      parameters (fp32 copy, top-k/top-p,                        (for_sampler_warmup)
+      logprobs)
+    V2 profile peak holds a cold torch.compile's    0.26.0–0.32  vllm-project/vllm #54122 (compile inside the profile
+      scratch (size: one vocab × hidden tensor,                  window); size: printed first starts of 0.27.1 / 0.28.0
+      EVIDENCE)                                                  (profile.V2_VOCAB_HIDDEN_EVIDENCE)
+    YaRN max_position_embeddings taken as already   0.30.0       config/model.py _get_and_verify_max_len
+      scaled
+    V1 batch defaults keyed on the device NAME      0.8.0        engine/arg_utils.py _set_default_args_v1 (0.7.3, 0.8.0,
+      ("h100"/"h200" in torch's device name: 8192                0.8.3 wheels)
+      API / 16384 LLM tokens, else 2048 / 8192);
+      max_num_seqs 1024 on every device
+    … max_num_seqs by name too (h100/h200 1024,     0.8.4        engine/arg_utils.py _set_default_args_v1 (0.8.4)
+      else 256)
+    … keyed on device memory ≥ 70 GiB (A100-80GB    0.8.5        engine/arg_utils.py _set_default_args_v1 (0.8.5)
+      included)
+    … ≥ 70 GiB and "a100" not in the device name    0.9.0        engine/arg_utils.py _set_default_args_v1 (0.9.0–0.11.0)
+    profile runs the dummy sampler (0.7.x V1:       0.8.0        v1/worker/gpu_model_runner.py profile_run (0.7.1–0.7.3:
+      logits only)                                               "TODO: Consider the memory usage of the sampler")
+    … those logits on max_num_seqs rows             0.7.3 (V1)   v1/worker/gpu_model_runner.py profile_run (0.7.1,
+      (0.7.1/0.7.2: on every one of the                          0.7.2, 0.7.3 wheels)
+      max_num_batched_tokens rows)
+    FlashInfer top-k/top-p sampler when installed   0.9.0        v1/sample/ops/topk_topp_sampler.py (0.8.5: native);
+      (flashinfer-python not a requirement before                wheel METADATA (0.10.0: absent; 0.10.2, 0.11.0: extra
+      0.12.0: a plain pip install samples                        "flashinfer" only; 0.12.0: Requires-Dist)
+      natively)
+    … opt-in only (VLLM_USE_FLASHINFER_SAMPLER=1)   0.11.1       v1/sample/ops/topk_topp_sampler.py (0.11.0: on when
+                                                                 installed; 0.11.1, 0.11.2, 0.12.0: opt-in)
+    … on by default, flashinfer-python required     0.21.0       envs.py VLLM_USE_FLASHINFER_SAMPLER True; wheel
+                                                                 metadata
 
 Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
 for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget charges as non-torch memory:
@@ -110,8 +141,8 @@ for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget cha
                                  and 0.6.6; the V0 engine keeps it in 0.7–0.10)
 
 Custom all-reduce (``model_executor/parallel_utils/custom_all_reduce.py``, ``init_custom_ar`` called by
-worker/worker.py ``Worker.init_model`` after the distributed init) first ships in 0.3.0 (world sizes 2, 4, 6, 8; 8 MiB meta +
-8 MiB buffer + 8 MiB rank_data); the 0.2.6 and 0.2.7 wheels have no such module and all-reduce through
+worker/worker.py ``Worker.init_model`` after the distributed init) first ships in 0.3.0 (world sizes 2, 4, 6, 8; 8 MiB
+meta + 8 MiB buffer + 8 MiB rank_data); the 0.2.6 and 0.2.7 wheels have no such module and all-reduce through
 ``torch.distributed.all_reduce`` only (``parallel_utils/communication_op.py``), so releases before 0.3.0 keep
 no custom all-reduce buffers.  ``era`` is only a label of the log wording family (``"v0"``,
 ``"0.11"`` for V1 before 0.21, ``"0.33"`` from 0.21); every rule above is its own field.
@@ -147,7 +178,8 @@ class VllmRules:
     ceil_requested: bool
     """requested = ceil(total × util) (True) or the float product (False)"""
     memory_rule: str
-    """``"v0_peak"`` (V0, and V1 < 0.9.1) | ``"increase"`` | ``"consumed"`` (``vllm/utils/mem_utils.py memory_profiling``)"""
+    """``"v0_peak"`` (V0, and V1 < 0.9.1) | ``"increase"`` | ``"consumed"`` (``vllm/utils/mem_utils.py
+    memory_profiling``)"""
     cudagraph_estimate: bool
     """the CUDA-graph memory estimate is subtracted before KV sizing (``gpu_worker.py determine_available_memory``)"""
     null_block: bool
@@ -166,8 +198,8 @@ class VllmRules:
     sliding_in_flight: bool
     """sliding/chunked-local need counts max_concurrent_batches × max_num_batched_tokens (≥ 0.26) or one batch"""
     custom_ar_buffer_mib: int
-    """eager staging buffer of vLLM's custom all-reduce when max_size is 8 MiB, MiB (``custom_all_reduce.py CustomAllreduce.__init__``); ≥ 0.27 it is
-    max(max_size, 2 MiB, 16 MiB), before it is max_size"""
+    """eager staging buffer of vLLM's custom all-reduce when max_size is 8 MiB, MiB (``custom_all_reduce.py
+    CustomAllreduce.__init__``); ≥ 0.27 it is max(max_size, 2 MiB, 16 MiB), before it is max_size"""
     custom_ar_signal_bytes: int
     """sizeof(Signal) of the custom all-reduce meta buffer (``csrc/custom_all_reduce.cuh`` ``struct Signal``)"""
     custom_ar_world_sizes: tuple[int, ...]
