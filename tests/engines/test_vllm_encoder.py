@@ -1,4 +1,4 @@
-"""vLLM V1's multimodal encoder profile (``engines/vllm/encoder.py``), hand-computed from the wheels.
+"""vLLM V1's multimodal encoder profile (``engines/vllm/encoder.py``, ``encoder_budget``, ``encoder_qwen3vl``), hand-computed from the wheels.
 
 - Items per batch (``v1/core/encoder_cache_manager.py compute_mm_encoder_budget``; ``v1/worker/utils.py`` /
   ``multimodal/encoder_budget.py MultiModalBudget._get_max_items``): the budget is max(max_num_batched_tokens,
@@ -25,7 +25,9 @@ from pathlib import Path
 import pytest
 
 from tpkit.engines.vllm import VllmOptions
-from tpkit.engines.vllm.encoder import QWEN3_VL_PROCESSOR, encoder_profile, items_per_batch
+from tpkit.engines.vllm.encoder import encoder_profile
+from tpkit.engines.vllm.encoder_budget import items_per_batch
+from tpkit.engines.vllm.encoder_qwen3vl import QWEN3_VL_PROCESSOR
 from tpkit.engines.vllm.policy import plan_vllm
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import from_config_dict
