@@ -1,5 +1,8 @@
-"""vLLM V1's encoder profile for Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, with ``vision_config`` beside the text
-fields and no ``text_config``, which ``models.config`` reads as multimodal), read in the 0.10.0, 0.10.1 and 0.10.2 wheels
+"""vLLM V1's encoder profile for Qwen2-VL / Qwen2.5-VL: the dummy item and the towers' live set.
+
+Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, with ``vision_config`` beside the
+text fields and no ``text_config``, which ``models.config`` reads as multimodal), read in the 0.10.0, 0.10.1 and
+0.10.2 wheels
 (``qwen2_vl.py``, ``qwen2_5_vl.py``, ``multimodal/registry.py``, ``multimodal/profiling.py``,
 ``v1/worker/gpu_model_runner.py``, ``model_executor/custom_op.py``, ``layers/activation.py``, ``layers/layernorm.py``):
 
@@ -235,8 +238,8 @@ from tpkit.engines.vllm.encoder_budget import EncoderProfile, items_per_batch, m
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
-__all__ = ["QWEN2_VL_PROCESSOR", "QWEN2_VL_WRAPPERS", "QWEN2_VL_FROM", "QWEN2_VL_TO", "qwen2_vl_dummy", "qwen2_vl_profile",
-           "attention_0_11"]
+__all__ = ["QWEN2_VL_PROCESSOR", "QWEN2_VL_WRAPPERS", "QWEN2_VL_FROM", "QWEN2_VL_TO", "qwen2_vl_dummy",
+           "qwen2_vl_profile", "attention_0_11"]
 
 QWEN2_VL_PROCESSOR = {"max_pixels": 12_845_056, "min_pixels": 3_136}
 """the released Qwen2-VL and Qwen2.5-VL ``preprocessor_config.json`` (``max_pixels`` / ``min_pixels``), as public

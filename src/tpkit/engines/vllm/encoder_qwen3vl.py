@@ -59,7 +59,8 @@ i MLP width, a activation bytes, tp ranks with ``mm_encoder_tp_mode="weights"``,
 The vision attention itself (FlashAttention varlen, or SDPA per image) is linear in N and is not modelled past
 its output.  The whole term is an estimate: it sits inside the activation line's ± band (``memory.band``).
 
-Check of the Qwen3-VL term (MEASURED, helper mmp, 2026-12-04): a plain-torch replay of that op order and those lifetimes, with random
+Check of the Qwen3-VL term (MEASURED, helper mmp, 2026-12-04): a plain-torch replay of that op order and those
+lifetimes, with random
 bf16 weights and FlashAttention varlen, was run on one H200 (torch 2.11): ``tests/engines/test_vllm_encoder_gpu.py``.
 For the 65,536-patch Qwen3-VL-30B-A3B dummy image it peaks at 2,224,030,208 B.  This estimate gives
 2,224,029,696 B.  The replay checks the accounting of the live set as read, not vLLM itself.
