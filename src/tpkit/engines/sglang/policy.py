@@ -135,8 +135,8 @@ def cpu_offload(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions
     to the device for each forward (no UVA path): the load usage drops by the offloaded bytes; the copy, one layer
     at a time, is taken from the slack after the pool is sized (SGLang's budget reads the free memory after the
     load and runs no profile forward before it)."""
-    if not options.cpu_offload_gb:
-        return None
+    if not options.cpu_offload_gb or (weights is not None and not hasattr(weights, "lines")):
+        return None  # weights given as a figure (a measured load usage) already lack the offloaded layers
     from tpkit.engines.offload import plan_offload
 
     if weights is None:
@@ -316,9 +316,9 @@ def _rope_lines(s: SglangSizing) -> list[LineItem]:
 def _offload_notes(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights) -> tuple[str, ...]:
     """What ``--cpu-offload-gb`` leaves to the user: the per-forward device copy (from the slack), a cap above the
     decoder layers (``engines.offload``)."""
-    if not options.cpu_offload_gb or isinstance(weights, Bytes):
+    off = cpu_offload(model, parallel, options, None if weights is None else weights)
+    if off is None or isinstance(weights, Bytes):
         return ()
-    off = cpu_offload(model, parallel, options, weights)
     out = [f"--cpu-offload-gb {options.cpu_offload_gb:g}: each forward copies an offloaded layer's parameters to the "
            f"GPU and frees them after it (up to {format_bytes(off.largest_layer)} at a time; SGLang has no zero-copy "
            "path): taken from the slack (1 − mem_fraction_static) after the pool, not from the KV budget"]
