@@ -63,7 +63,8 @@ def test_rule_cap_above_the_layers_moves_every_layer_only():
 
 def test_rule_fractional_gib_is_the_engines_int_of_bytes():
     assert plan_offload(sgf.llama3_8b(), ParallelSpec(), 0.5, dtype="bfloat16").asked == Bytes(2**29)
-    # 0.1 GiB = 107,374,182 B: qkv (50,331,648) + o (83,886,080 ≥ cap … no: below) + gate_up
+    # 0.1 GiB = int(0.1 × 2^30) = 107,374,182 B: after qkv 50,331,648 and o 83,886,080 the total is still below the
+    # cap, so gate_up moves too (318,767,104 B), then the check stops the layer
     off = plan_offload(sgf.llama3_8b(), ParallelSpec(), 0.1, dtype="bfloat16")
     assert off.asked == Bytes(107_374_182)
     assert off.offloaded == Bytes(50_331_648 + 33_554_432 + 234_881_024) and off.layers_whole == 0
