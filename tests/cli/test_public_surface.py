@@ -25,6 +25,7 @@ PLAN_FLAGS = frozenset({
     # vLLM
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
     "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",
+    "--cpu-offload-gb",  # both engines, GiB per GPU
     "--data-parallel-size", "--enable-expert-parallel", "--topk-topp-sampler", "--skip-mm-profiling",
     "--enable-prefix-caching",  # helper mv5: a hybrid's mamba cache mode (engines.vllm.mamba)
     "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)

@@ -99,7 +99,26 @@ def _readable(auto: bool):
     return parse
 
 
-_TYPES = {"str": str, "int": _whole, "fraction": _fraction, "size": str}
+def _gib(text: str) -> float:
+    """A plain number of GiB, as SGLang and vLLM read ``--cpu-offload-gb`` (no unit: ``48GB`` is refused with both
+    readings spelled out, GiB = 2^30 B, GB = 10^9 B)."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*", text)
+    if m:
+        n, unit = float(m.group(1)), m.group(2)
+        gib = n if unit.lower() in ("gib", "g") else n * 10**9 / 2**30 if unit.lower() == "gb" else None
+        hint = f"; write {n:g}" if unit.lower() in ("gib", "g") else (
+            f"; {n:g} GB = {gib:.2f} GiB: write {gib:.2f}" if gib is not None else "")
+        raise argparse.ArgumentTypeError(
+            f"expected a plain number of GiB per GPU (the engines' unit, 2^30 bytes; no unit written), got "
+            f"{text!r}{hint}")
+    raise argparse.ArgumentTypeError(f"expected a plain number of GiB per GPU, e.g. 8, got {text!r}")
+
+
+_TYPES = {"str": str, "int": _whole, "fraction": _fraction, "size": str, "gib": _gib}
 
 
 def _kwargs(field: EngineField) -> dict:

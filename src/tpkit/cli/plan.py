@@ -416,12 +416,12 @@ _LOG_FLAGS = {"sglang": {"mem_fraction": "mem_fraction_static", "context_length"
                          "max_running_requests": "max_running_requests", "max_total_tokens": "max_total_tokens",
                          "disable_radix_cache": "disable_radix_cache",
                          "disable_overlap_schedule": "disable_overlap_schedule",
-                         "swa_full_tokens_ratio": "swa_full_tokens_ratio"},
+                         "swa_full_tokens_ratio": "swa_full_tokens_ratio", "cpu_offload_gb": "cpu_offload_gb"},
               "vllm": {"mem_fraction": "gpu_memory_utilization", "context_length": "max_model_len",
                        "kv_cache_dtype": "kv_cache_dtype", "page_size": "block_size",
                        "max_num_batched_tokens": "max_num_batched_tokens", "max_running_requests": "max_num_seqs",
                        "topk_topp_sampler": "topk_topp_sampler", "skip_mm_profiling": "skip_mm_profiling",
-                       "compile_cache": "compile_cache"}}
+                       "compile_cache": "compile_cache", "cpu_offload_gb": "cpu_offload_gb"}}
 """the log's settings a --from-log plan starts from (run setting → flag dest), unless the flag is given"""
 
 

@@ -21,9 +21,10 @@ from tpkit.errors import PlanInputError
 __all__ = ["Engine", "Flag", "flag", "shared_flag", "FLAG_KINDS", "percent_hint", "check_fraction",
            "check_whole_numbers", "check_switches"]
 
-FLAG_KINDS = ("str", "int", "fraction", "size", "bool")
+FLAG_KINDS = ("str", "int", "fraction", "size", "bool", "gib")
 """how a flag's text becomes the field's value: as is, a whole number, a number in (0, 1], a size with a
-unit (``40GiB`` → ``Bytes``), or a switch"""
+unit (``40GiB`` → ``Bytes``), a switch, or a plain number of GiB as the engine reads it (``--cpu-offload-gb 8``;
+a unit is refused, the engines take none)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

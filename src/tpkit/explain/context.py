@@ -29,7 +29,7 @@ FLAG_SETTINGS = {
     "enable_dp_attention": "enable_dp_attention", "data_parallel_size": "dp",
     "disable_radix_cache": "disable_radix_cache", "disable_overlap_schedule": "disable_overlap_schedule",
     "swa_full_tokens_ratio": "swa_full_tokens_ratio", "topk_topp_sampler": "topk_topp_sampler",
-    "skip_mm_profiling": "skip_mm_profiling", "compile_cache": "compile_cache",
+    "skip_mm_profiling": "skip_mm_profiling", "compile_cache": "compile_cache", "cpu_offload_gb": "cpu_offload_gb",
 }
 
 
@@ -237,7 +237,8 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                  "quantization", "cuda_graph_max_bs", "max_total_tokens", "max_running_requests",
                  "chunked_prefill_size", "max_num_batched_tokens", "cuda_graph_disabled",
                  "disable_custom_all_reduce", "speculative", "dtype", "enable_dp_attention", "disable_radix_cache",
-                 "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling", "compile_cache"):
+                 "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling", "compile_cache",
+                 "cpu_offload_gb"):
         setting = getattr(run, name, None)
         if setting is not None and setting.value is not None:
             values[name] = setting.value

@@ -42,6 +42,7 @@ def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
     try:
         from tpkit.engines.sglang.options import SglangOptions
         from tpkit.engines.sglang.versions import LATEST
+        from tpkit.explain.sgrelease import offload_gb
         from tpkit.parallel import ParallelSpec
 
         version = ctx.rules_version or LATEST
@@ -53,6 +54,7 @@ def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
         options = SglangOptions(engine_version=version, mem_fraction_static=None if frac is None else float(frac),
                                 context_length=ctx.get("context_length"), kv_cache_dtype=kv,
                                 quantization=ctx.get("quantization"), enable_dp_attention=dpa,
+                                cpu_offload_gb=offload_gb(ctx),
                                 links=getattr(ctx, "links", None))
         parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa)
         base = _plan(ctx.model, ctx.gpu, parallel, options)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
+from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.explain.sganchors import (GIB_NOTE, _draft_before_pool, _min_over_ranks, _printed_floor, _target_last,
                                      _unprinted_shortfall)
@@ -173,6 +174,7 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
     stream, stream_why = _stream_pool(ctx, tp, pp)
     pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, stream)
     weights = _weights_rows(view, rows)
+    _offload_note(ctx, rows, tp, pp)
     after_a, n_after = _min_over_ranks(parsed, "load_end_avail")
     draft_end, _ = _min_over_ranks(parsed, "load_end_avail", "draft")
     if draft_end is not None and not _draft_before_pool(parsed, draft_end):
@@ -223,6 +225,34 @@ def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes |
                                 f"min over {n_pre} rank(s) of 'Load weight begin. avail mem' (SGLang's MIN "
                                 f"all-reduce), {GIB_NOTE}"))
     return pre, n_pre
+
+
+def _offload_note(ctx: Context, rows: list[Row], tp: int, pp: int) -> None:
+    """With ``--cpu-offload-gb`` in the run, the weights row's meaning says the load usage lacks the offloaded decoder layers
+    and, when the config is known, what tpkit's rule (``engines.offload``; ``engines.sglang.policy.load_usage``)
+    plans for it.  Nothing changes in the rebuild: it reads the printed usage."""
+    from tpkit.explain.sgrelease import offload_gb
+
+    gb = offload_gb(ctx)
+    at = next((i for i, r in enumerate(rows) if r.item == "weights"), None)
+    if not gb or at is None:
+        return
+    note = (f"--cpu-offload-gb {gb} ({ctx.sources.get('cpu_offload_gb', 'the log')}): SGLang keeps up to {gb} GiB "
+            "per GPU of decoder layers in CPU memory, so this usage lacks them")
+    if ctx.model is not None:
+        try:
+            from tpkit.engines.sglang.options import SglangOptions
+            from tpkit.engines.sglang.policy import cpu_offload
+            from tpkit.parallel import ParallelSpec
+
+            off = cpu_offload(ctx.model, ParallelSpec(tp=tp, pp=pp),
+                              SglangOptions(engine_version=ctx.rules_version or "0.5.23", cpu_offload_gb=gb))
+            note += f"; tpkit's rule: {off.describe()}"
+        except REFUSED:  # a model the rules cannot size: the note without the planned figure
+            pass
+    from dataclasses import replace
+
+    rows[at] = replace(rows[at], meaning=f"{rows[at].meaning}; {note}")
 
 
 def _weights_rows(view: RankView, rows: list[Row]) -> Iv | None:

@@ -196,11 +196,20 @@ def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[flo
         dp = attention_dp_size(version, tp=tp, dp=int(ctx.get("dp", 1) or 1), dp_attention=True) if dpa else 1
         parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa and dp > 1)
         b = kv_budget(ctx.model, gpu, parallel, SglangOptions(engine_version=version,
-                                                              enable_dp_attention=dpa and dp > 1),
+                                                              enable_dp_attention=dpa and dp > 1,
+                                                              cpu_offload_gb=offload_gb(ctx)),
                       machine=None, weights_bytes=Bytes(0))
         return b.fraction.value, b.fraction.source
     except REFUSED:
         return None
+
+
+def offload_gb(ctx: Context) -> int | None:
+    """The run's ``--cpu-offload-gb`` as SGLang reads it (a whole number of GiB per GPU; None when 0 or unknown):
+    the load usage drops by the offloaded layers and, 0.5.10–0.5.14, piecewise graphs are off
+    (``engines.offload``, ``engines.sglang.graphs``)."""
+    value = ctx.get("cpu_offload_gb")
+    return int(value) if value else None
 
 
 def _pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tuple[Iv, str] | None:
@@ -219,7 +228,7 @@ def _pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tupl
         from dataclasses import replace
 
         version, _ = _release(ctx)
-        opts = SglangOptions(engine_version=version)
+        opts = SglangOptions(engine_version=version, cpu_offload_gb=offload_gb(ctx))
         gpus = [ctx.gpu] if ctx.gpu is not None else [
             replace(custom_gpu(free_after.high, name="unknown"), vendor=v) for v in ("NVIDIA", "AMD")]
         lows, highs, source = [], [], ""

@@ -20,7 +20,7 @@ _INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_
          "max_total_tokens",
          "chunked_prefill_size", "max_num_batched_tokens", "context_length", "kv_cache_memory_bytes",
          "max_loras", "max_lora_rank", "max_loras_per_batch")
-_FLOATS = ("mem_fraction", "swa_full_tokens_ratio")
+_FLOATS = ("mem_fraction", "swa_full_tokens_ratio", "cpu_offload_gb")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
           "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
@@ -32,7 +32,7 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
                 "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
-                "max_lora_rank", "max_loras_per_batch")
+                "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -117,6 +117,8 @@ class Run:
     """vLLM / SGLang --max-lora-rank"""
     max_loras_per_batch: Setting | None = None
     """SGLang --max-loras-per-batch (LoRA memory pool slots)"""
+    cpu_offload_gb: Setting | None = None
+    """vLLM / SGLang --cpu-offload-gb (GiB per GPU of decoder-layer weights kept in CPU memory)"""
     conflicts: tuple[Conflict, ...] = ()
 
     def value(self, name: str):

@@ -10,7 +10,7 @@ only for a backend that is not DISABLED.  Which configurations turn the default 
     0.5.10–0.5.14   tc_piecewise         non-CUDA GPUs; the arch list ``piecewise_cuda_graph_disabled_model_archs``
                     (torch.compile)      (Qwen3-Next, DeepSeek-V3.2/V4, Bailing-V2.5 …); speculative decoding
                                          (0.5.10 only); DP attention; pp > 1; an MoE a2a backend; multimodal
-                                         models (0.5.14: unless Cohere2Vision)
+                                         models (0.5.14: unless Cohere2Vision); --cpu-offload-gb
                                          (``server_args.py _handle_piecewise_cuda_graph`` /
                                          ``_disable_tc_piecewise_cudagraph_if_incompatible``)
     0.5.15–0.5.22   breakable on CUDA,   non-CUDA GPUs (the tc_piecewise rules); MLA (≤ 0.5.17, DSA exempt from
@@ -73,6 +73,10 @@ class GraphContext:
     """--enable-dp-attention"""
     a2a_backend: str = "none"
     """--moe-a2a-backend"""
+    cpu_offload: bool = False
+    """--cpu-offload-gb > 0: turns torch.compile piecewise graphs off (0.5.10 ``_handle_piecewise_cuda_graph`` "CPU
+    offload (breaks dynamo)", 0.5.14/0.5.15 ``_disable_tc_piecewise_cudagraph_if_incompatible``, 0.5.20
+    ``arg_groups/cuda_graph_hook.py``); the breakable backend (0.5.15+ on CUDA) has no such rule"""
 
 
 def prefill_graphs(model: ModelSpec, gpu: GpuSpec, ctx: GraphContext) -> tuple[bool, str]:
@@ -98,6 +102,7 @@ def _tc_piecewise_off(model: ModelSpec, ctx: GraphContext) -> str:
         (ctx.dp_attention, "DP attention"),
         (ctx.pp > 1, "pp > 1"),
         (ctx.a2a_backend != "none", f"MoE a2a backend {ctx.a2a_backend}"),
+        (ctx.cpu_offload, "--cpu-offload-gb"),
         (model.is_multimodal and not (at_least(v, "0.5.14") and
                                       model.architecture == "Cohere2VisionForConditionalGeneration"),
          "multimodal model"),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from tpkit.dtypes import lookup_dtype
 from tpkit.engines.engine import check_fraction, check_switches, check_whole_numbers, flag, shared_flag
-from tpkit.engines.sglang.versions import LATEST, parse_version
+from tpkit.engines.sglang.versions import LATEST, at_least, parse_version
 from tpkit.errors import PlanInputError
 
 if TYPE_CHECKING:
@@ -73,6 +73,12 @@ class SglangOptions:
     """weight/activation dtype override (``bfloat16``, ``float16``); None = the checkpoint's"""
     quantization: str | None = flag(help="weight quantisation override, e.g. fp8")
     """weight quantisation override (e.g. ``fp8``); None = the checkpoint's"""
+    cpu_offload_gb: float | None = flag(
+        kind="gib", unit="GiB per GPU", metavar="GIB", concept="weight offload",
+        help="GiB of weights per GPU the engine keeps in CPU memory (GiB = 2^30 B, per GPU, as both engines read "
+             "it): decoder layers in order, whole parameters; SGLang takes a whole number")
+    """``--cpu-offload-gb``: GiB per GPU of decoder-layer parameters SGLang moves to pinned CPU memory
+    (``engines.offload``; ``type=int`` in SGLang); None/0 = none"""
     max_total_tokens: int | None = flag(kind="int", unit="tokens per rank", help="cap on the KV token pool, per rank")
     """cap on the KV token pool (tokens per rank)"""
     chunked_prefill_size: int | None = flag(kind="int", unit="tokens",
@@ -148,6 +154,12 @@ class SglangOptions:
                        "SGLang keeps this fraction of the free memory before weight load for weights + KV cache "
                        "(e.g. 0.88)")
         check_whole_numbers(self, _POSITIVE_INTS)
+        from tpkit.engines.offload import check_cpu_offload_gb
+
+        check_cpu_offload_gb(self.cpu_offload_gb, whole=True, engine="SGLang")
+        if self.cpu_offload_gb and not at_least(self.engine_version, "0.4.0"):
+            raise PlanInputError(f"--cpu-offload-gb exists from SGLang 0.4.0 (server_args.py; absent in 0.3.6), not "
+                                 f"in {self.engine_version}; leave it out or plan --engine-version 0.4.0 or later")
         cpp = self.chunked_prefill_size
         if cpp is not None and (isinstance(cpp, bool) or not isinstance(cpp, int) or (cpp < 1 and cpp != -1)):
             raise PlanInputError(f"--chunked-prefill-size must be a whole number ≥ 1, or -1 to disable chunked "

@@ -130,6 +130,22 @@ def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -
             f"({'float32 on CUDA, SGLang >= 0.4.2' if fp32 else 'model dtype'}; layers/rotary_embedding.py)")
 
 
+def cpu_offload(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights=None):
+    """``--cpu-offload-gb``'s ``engines.offload.CpuOffload`` on the reported rank (None without the flag).  Every
+    SGLang release with the flag (0.4.0 – 0.5.23) keeps the offloaded parameters in CPU memory and copies a layer's
+    to the device for each forward (no UVA path): the load usage drops by the offloaded bytes; the copy, one layer
+    at a time, is taken from the slack after the pool is sized (SGLang's budget reads the free memory after the
+    load and runs no profile forward before it)."""
+    if not options.cpu_offload_gb or (weights is not None and not hasattr(weights, "lines")):
+        return None  # weights given as a figure (a measured load usage) already lack the offloaded layers
+    from tpkit.engines.offload import plan_offload
+
+    if weights is None:
+        weights = _planned_weights(model, parallel, options)
+    return plan_offload(model, parallel, options.cpu_offload_gb, dtype=getattr(weights, "dtype", "bfloat16"),
+                        quant=getattr(weights, "quant", None), stage=getattr(weights, "stage", 0))
+
+
 def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights=None,
                gpu: GpuSpec | None = None) -> tuple[Bytes, Bytes, str]:
     """(nominal, ±, source) of SGLang's load usage per rank — what 'Load weight end. mem usage' measures: the
@@ -148,6 +164,10 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
         what = f"{method}: ± {share:.0%}"
     else:
         share, what = 0.0, method
+    off = cpu_offload(model, parallel, options, weights)
+    if off is not None:  # the engine moves these to CPU memory before 'Load weight end' is measured
+        params = params - min(off.offloaded, params)
+        what += f"; less {off.describe()} (engines.offload: OffloaderV1.maybe_offload_to_cpu)"
     nominal, unc, source = params, Bytes(round(params.bytes * share)), f"weights per rank ({what})"
     if gpu is not None:
         rope, rope_source = rotary_cache_bytes(model, gpu, options)
@@ -175,6 +195,22 @@ def _sizing(model, gpu, parallel, options, machine, weights, extra_uses, draft_w
     w_bytes, w_source = _weights(model, parallel, options, weights, gpu)
     return size_sglang(model, gpu, parallel, options, machine=machine, weights_bytes=w_bytes, weights_source=w_source,
                        extra_uses=extra_uses, draft_weights=draft_weights)
+
+
+def _offload_notes(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights) -> tuple[str, ...]:
+    """What ``--cpu-offload-gb`` leaves to the user: the per-forward device copy (from the slack), a cap above the
+    decoder layers (``engines.offload``)."""
+    off = cpu_offload(model, parallel, options, None if weights is None else weights)
+    if off is None or isinstance(weights, Bytes):
+        return ()
+    out = [f"--cpu-offload-gb {options.cpu_offload_gb:g}: each forward copies an offloaded layer's parameters to the "
+           f"GPU and frees them after it (up to {format_bytes(off.largest_layer)} at a time; SGLang has no zero-copy "
+           "path): taken from the slack (1 − mem_fraction_static) after the pool, not from the KV budget"]
+    if off.capped:
+        out.append(f"--cpu-offload-gb {options.cpu_offload_gb:g} is more than the {format_bytes(off.eligible)} of "
+                   f"decoder layers on each GPU: SGLang offloads all {off.layers_total} and ignores the rest (the "
+                   "value is GiB per GPU, not for the whole model)")
+    return tuple(out)
 
 
 def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tuple[str, ...]:
@@ -355,7 +391,7 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         max_running_requests=s.max_running_requests, max_concurrency=s.pool.num_tokens / s.context_len,
         context_length=s.context_len,
         verdict=make_verdict(s, model, parallel.tp, retry, s.baseline.warnings),
-        warnings=_warnings(s, model, options),
+        warnings=_warnings(s, model, options) + _offload_notes(model, parallel, options, weights),
         engine_log=engine_log_lines(pool=s.pool, swa_tokens=s.swa_tokens, free_before_weights=s.pre,
                                     weights=s.weights, pool_end_free=s.pool_end_free, model_class=model.architecture,
                                     quant_method=model.quant.raw_method if model.quant else None,

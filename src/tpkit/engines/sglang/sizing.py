@@ -280,7 +280,8 @@ class SglangSizing(KvBudget):
 def _extras(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions,
             spec: SpecPlan | None) -> tuple[ReserveExtras, tuple[bool, str]]:
     ctx = GraphContext(version=options.engine_version, pp=parallel.pp, speculative=spec is not None,
-                       dp_attention=parallel.dp_attention, a2a_backend=options.moe_a2a_backend)
+                       dp_attention=parallel.dp_attention, a2a_backend=options.moe_a2a_backend,
+                       cpu_offload=bool(options.cpu_offload_gb))
     graphs = prefill_graphs(model, gpu, ctx)
     extras = ReserveExtras(version=options.engine_version, prefill_graphs=graphs[0], attn_dp=parallel.attn_dp,
                            deepep=options.moe_a2a_backend == "deepep", speculative=options.speculative_algorithm)

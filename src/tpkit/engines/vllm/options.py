@@ -53,6 +53,12 @@ class VllmOptions:
     max_num_seqs: int | None = flag(kind="int", unit="requests", concept="running requests",
                                      help="requests per scheduler step")
     """requests per step (= sampler rows in the profile run); None = the version's default"""
+    cpu_offload_gb: float | None = flag(
+        kind="gib", unit="GiB per GPU", metavar="GIB", concept="weight offload",
+        help="GiB of weights per GPU the engine keeps in CPU memory (GiB = 2^30 B, per GPU, as both engines read "
+             "it): decoder layers in order, whole parameters; SGLang takes a whole number")
+    """``--cpu-offload-gb``: GiB per GPU of decoder-layer parameters vLLM moves to CPU memory (UVA from 0.8.3 V1,
+    a per-forward device copy in V0; ``engines.offload``); None/0 = none"""
     kv_cache_memory_bytes: Bytes | None = flag(kind="size", unit="bytes per GPU", metavar="SIZE",
                                                help="KV cache size that replaces the profiled budget, e.g. 40GiB")
     """per-GPU KV bytes that replace the profiled budget (``--kv-cache-memory-bytes``)"""
@@ -154,6 +160,12 @@ class VllmOptions:
         check_fraction("gpu-memory-utilization", self.gpu_memory_utilization,
                        "it is the fraction of the device total this vLLM instance may use (e.g. 0.9)")
         check_whole_numbers(self, _POSITIVE_INTS)
+        from tpkit.engines.offload import check_cpu_offload_gb
+
+        check_cpu_offload_gb(self.cpu_offload_gb, whole=False, engine="vLLM")
+        if self.cpu_offload_gb and rules.release <= (0, 4, 1):  # 0.4.1 has no such flag, 0.5.4 has; between not read
+            raise PlanInputError(f"--cpu-offload-gb is not a flag of vLLM 0.4.1 and earlier (engine/arg_utils.py), "
+                                 f"not in {self.engine_version}; leave it out or plan a later --engine-version")
         kv = self.kv_cache_memory_bytes
         if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
             raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")

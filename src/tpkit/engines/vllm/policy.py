@@ -43,7 +43,7 @@ from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes, GiB
+from tpkit.units import Bytes, GiB, format_bytes
 
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
@@ -121,8 +121,59 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
         weights = plan_weights(model, parallel, dtype=r.act_dtype, quantization=options.quantization,
                                checkpoint_dir=options.checkpoint_dir, engine="vllm")
     method = getattr(weights, "method", "given")
+    off = cpu_offload(model, parallel, options, weights)
+    if off is not None:  # the offloaded parameters never count in the load delta (CPU memory or a UVA view)
+        weights = replace(weights, bytes_per_rank=weights.bytes_per_rank - min(off.offloaded, weights.bytes_per_rank))
+        method = f"{method}; less {off.describe()} (engines.offload)"
     return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
                     source=f"torch-allocated delta of loading, per rank ({method})")
+
+
+def cpu_offload(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, weights):
+    """``--cpu-offload-gb``'s ``engines.offload.CpuOffload`` on the reported rank; None without the flag or for
+    weights given as plain bytes (a measured load delta already lacks them)."""
+    if not options.cpu_offload_gb or not hasattr(weights, "lines"):
+        return None
+    from tpkit.engines.offload import plan_offload
+
+    return plan_offload(model, parallel, options.cpu_offload_gb, dtype=weights.dtype, quant=weights.quant,
+                        stage=weights.stage)
+
+
+def offload_copies(rules: VllmRules) -> bool:
+    """True where vLLM's offloaded layers run through the wrapped forward that copies them to the device per call
+    (``engines.offload``): the V0 engine, and V1 before 0.8.3 (0.7.x opt-in V1; ``uva_offloading`` from 0.8.3,
+    ``model_executor/models/utils.py maybe_offload_to_cpu``).  From 0.8.3 V1 reads them through UVA: no copy."""
+    return rules.engine == "V0" or rules.release < (0, 8, 3)
+
+
+def offload_v0_fallback(options: VllmOptions, rules: VllmRules) -> VllmOptions | None:
+    """vLLM 0.8.0–0.8.2 run V0 when --cpu-offload-gb is set ("--cpu-offload-gb is not supported by the V1 Engine.
+    Falling back to V0", ``engine/arg_utils.py _is_v1_supported_oracle`` → ``_raise_or_fallback``; 0.8.3 drops the
+    check): the options with the release's V0 rules, None where nothing changes.  An explicit ``:v1`` is what
+    VLLM_USE_V1=1 asks for, which those releases refuse (NotImplementedError)."""
+    if not options.cpu_offload_gb or rules.engine != "V1" or not (0, 8, 0) <= rules.release < (0, 8, 3):
+        return None
+    version = str(options.engine_version)
+    if version.endswith(":v1"):
+        raise PlanInputError(f"--engine-version {version} with --cpu-offload-gb: vLLM 0.8.0–0.8.2 refuse "
+                             "VLLM_USE_V1=1 with this flag (engine/arg_utils.py _raise_or_fallback) and otherwise "
+                             "fall back to V0; plan without ':v1', or a 0.8.3+ release")
+    return replace(options, engine_version=version.partition(":")[0] + ":v0")
+
+
+def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_weights,
+                  rules: VllmRules) -> tuple[LineItem, ...]:
+    """The profile run's copy of one offloaded layer on the device where the release copies (``offload_copies``):
+    the wrapped forward of each offloaded layer puts its parameters on the GPU until the call returns, so the torch
+    peak holds the largest layer's offloaded bytes (outside the load delta)."""
+    off = cpu_offload(model, parallel, options, w_weights)
+    if off is None or not offload_copies(rules) or not off.largest_layer:
+        return ()
+    return (LineItem(item="CPU-offload layer copy (profile run)", bytes=off.largest_layer,
+                     source=f"one offloaded decoder layer's parameters copied to the GPU for its forward and freed "
+                            f"after it ({rules.engine}, vLLM {'.'.join(map(str, rules.release))}: "
+                            "maybe_offload_to_cpu's wrapped forward, no UVA); in the profile's torch peak"),)
 
 
 def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
@@ -370,6 +421,21 @@ def _own_numbers(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved,
     }
 
 
+def _offload_notes(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_plan,
+                   fell_back: bool) -> tuple[str, ...]:
+    """What ``--cpu-offload-gb`` changed that the ledger does not say: the V0 fallback, a cap above the layers."""
+    out = []
+    if fell_back:
+        out.append("--cpu-offload-gb: vLLM 0.8.0–0.8.2 fall back to the V0 engine for this flag "
+                   "(engine/arg_utils.py _is_v1_supported_oracle); planned with the release's V0 rules")
+    off = cpu_offload(model, parallel, options, w_plan)
+    if off is not None and off.capped:
+        out.append(f"--cpu-offload-gb {options.cpu_offload_gb:g} is more than the {format_bytes(off.eligible)} of "
+                   f"decoder layers on each GPU: vLLM offloads all {off.layers_total} and ignores the rest (the "
+                   "value is GiB per GPU, not for the whole model)")
+    return tuple(out)
+
+
 def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
     # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
     notes = tuple(f"model: {a}" for a in model.assumptions)
@@ -428,6 +494,9 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     uses_for = extra_uses if callable(extra_uses) else None  # tp -> lines: re-plans at another TP get their own
     extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
     rules = resolve_rules(options.engine_version)
+    fallback = offload_v0_fallback(options, rules)
+    if fallback is not None:
+        options, rules = fallback, resolve_rules(fallback.engine_version)
     given = parallel
     parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
     r = resolve_inputs(model, gpu, options, rules, parallel)
@@ -435,13 +504,21 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     layout = _layout(model, parallel, r, rules, drafter)
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
-    w_line = _weights(model, parallel, options, r, weights)
+    if weights is None:
+        from tpkit.models.weights import plan_weights
+
+        w_plan = plan_weights(model, parallel, dtype=r.act_dtype, quantization=options.quantization,
+                              checkpoint_dir=options.checkpoint_dir, engine="vllm")
+    else:
+        w_plan = weights
+    w_line = _weights(model, parallel, options, r, w_plan)
     rope = _rope_line(model, options, r, cuda_gpu=str(gpu.vendor).upper() != "AMD")
     act_line, *parts = activation_lines(model, parallel, options, r, rules)
     mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
     mla_lines += _lora(model, parallel, options, r, rules)
     # torch memory at the profile, outside the load delta
     ws_lines = _mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
+    ws_lines += _offload_copy(model, parallel, options, w_plan, rules)
     g_line = graphs_line(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
                                                                      links=options.links, machine=machine))
@@ -479,4 +556,5 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
         warnings=layout.warnings + r.notes + _notes(model, options, rules) + _newer(options)
+        + _offload_notes(model, parallel, options, w_plan, fallback is not None)
         + tuple(t for t in (compile_cache_text(model, options, r, rules),) if t)))
