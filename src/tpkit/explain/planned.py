@@ -53,6 +53,7 @@ def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
         options = SglangOptions(engine_version=version, mem_fraction_static=None if frac is None else float(frac),
                                 context_length=ctx.get("context_length"), kv_cache_dtype=kv,
                                 quantization=ctx.get("quantization"), enable_dp_attention=dpa,
+                                disable_cuda_graph=ctx.get("cuda_graph_disabled") is True,
                                 links=getattr(ctx, "links", None))
         parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa)
         base = _plan(ctx.model, ctx.gpu, parallel, options)
