@@ -105,3 +105,22 @@ def test_from_log_takes_the_logs_value(capsys):
     code, out, _ = cli(capsys, "plan", "Qwen/Qwen2.5-7B-Instruct", "--gpu", "L4", "--from-log",
                        "tests/logs/data/sglang/sg_080.log")
     assert code == 0 and "--disable-cuda-graph: no" in out
+
+
+class _Ctx:
+    """The two things ``sgrelease._fraction_on`` reads of an explain context."""
+
+    def __init__(self, **values):
+        self.model, self.values = llama3_8b(), values
+
+    def get(self, name, default=None):
+        return self.values.get(name, default)
+
+
+def test_explain_default_fraction_takes_the_logs_value():
+    from tpkit.explain.sgrelease import _fraction_on
+
+    gpu = lookup_gpu("H100")
+    assert _fraction_on(_Ctx(), gpu, 1, 1, "0.5.23")[0] == 0.830
+    assert _fraction_on(_Ctx(cuda_graph_disabled=True), gpu, 1, 1, "0.5.23")[0] == 0.841
+    assert _fraction_on(_Ctx(cuda_graph_disabled=True), gpu, 1, 1, "0.5.13")[0] == 0.830
