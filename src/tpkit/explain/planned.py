@@ -55,6 +55,7 @@ def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
                                 context_length=ctx.get("context_length"), kv_cache_dtype=kv,
                                 quantization=ctx.get("quantization"), enable_dp_attention=dpa,
                                 cpu_offload_gb=offload_gb(ctx),
+                                disable_cuda_graph=ctx.get("cuda_graph_disabled") is True,
                                 links=getattr(ctx, "links", None))
         parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa)
         base = _plan(ctx.model, ctx.gpu, parallel, options)

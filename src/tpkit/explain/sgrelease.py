@@ -185,7 +185,7 @@ def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[flo
     """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.sizing.kv_budget``), with the run's
     DP attention (``--enable-dp-attention`` and its ``--dp``, from the log or the flags): SGLang's default reserve
     grows with it (0.4.8–0.4.10 ``server_args.py __post_init__``: + 4 GiB; 0.5.3+: + the per-dp graph term;
-    ``engines.sglang.defaults``)."""
+    ``engines.sglang.defaults``), and the log's ``disable_cuda_graph`` (0.5.14+ drops graph terms from it)."""
     try:
         from tpkit.engines.sglang.options import SglangOptions
         from tpkit.engines.sglang.sizing import kv_budget
@@ -197,7 +197,9 @@ def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[flo
         parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa and dp > 1)
         b = kv_budget(ctx.model, gpu, parallel, SglangOptions(engine_version=version,
                                                               enable_dp_attention=dpa and dp > 1,
-                                                              cpu_offload_gb=offload_gb(ctx)),
+                                                              cpu_offload_gb=offload_gb(ctx),
+                                                              disable_cuda_graph=ctx.get("cuda_graph_disabled")
+                                                              is True),
                       machine=None, weights_bytes=Bytes(0))
         return b.fraction.value, b.fraction.source
     except REFUSED:

@@ -28,6 +28,15 @@ Terms that depend on the launch (``ReserveExtras``; issue 11, every wheel 0.5.10
     speculative decoding 0.4.8–0.5.1: + 2 GiB; 0.5.2: + 2 GiB (STANDALONE 6 GiB); 0.5.3–0.5.9: + 2048
                          (STANDALONE 6144) after the floor; 0.5.10–0.5.13:
                          + 4096 (STANDALONE 6144) after the floor; 0.5.14+: none (the draft weights are measured)
+    --disable-cuda-graph 0.4.x–0.5.13: no change (the decode term ``2 × max_bs`` is unconditional, and 0.5.10–0.5.13's
+                         piecewise term reads ``disable_piecewise_cuda_graph``, which --disable-cuda-graph does not
+                         set: ``server_args.py _handle_gpu_memory_settings`` / ``_handle_piecewise_cuda_graph``);
+                         0.5.14: the prefill-graph term goes (``_handle_cuda_graph_config`` sets both phases'
+                         backend DISABLED; the decode term is still unconditional); 0.5.15+: the decode term
+                         ``2 × max_bs``, the prefill-graph term (with its DeepEP delta) and the DeepEP a2a 2048 go,
+                         all gated on a backend that is not DISABLED; the DP-attention padding stays (0.5.15
+                         ``server_args.py``, 0.5.19–0.5.23 ``arg_groups/memory_hook.py reserve_for_graph_mb`` /
+                         ``reserve_for_deepep_a2a_mb``, ``arg_groups/cuda_graph_hook.py``)
     small GPUs (20–35 GiB) chunked prefill 2048 and max bs 24/80 up to 0.5.19 (16/80 before 0.5.5); 4096 and
                          48/160 from 0.5.20 (0.5.19/0.5.20 ``arg_groups/memory_hook.py``)
 """
@@ -77,6 +86,8 @@ class ReserveExtras:
     """--moe-a2a-backend deepep"""
     speculative: str | None = None
     """--speculative-algorithm as the user wrote it (None: off)"""
+    cuda_graphs: bool = True
+    """the decode CUDA graphs are on (False: --disable-cuda-graph); the prefill graphs are ``prefill_graphs``"""
 
 
 NO_EXTRAS = ReserveExtras()
@@ -172,7 +183,7 @@ def prefill_capture_sizes(max_bs: int) -> tuple[int, ...]:
 def graph_reserve_mib(era: str, *, max_bs: int, cpp: int, is_mla: bool, extras: ReserveExtras = NO_EXTRAS) -> float:
     """CUDA-graph term of the reserve (``reserve_for_graph_mb``), MiB: decode graphs, DP-attention padding,
     prefill graphs when they are on (+ the DeepEP delta with breakable prefill graphs, 0.5.17+)."""
-    decode = 2 * max_bs
+    decode = 2 * max_bs if _decode_graph_term(extras) else 0
     if extras.attn_dp > 1 and era_at_least(era, "0.5.3"):
         decode += 3 * max_bs * extras.attn_dp + (1.5 * max_bs * extras.attn_dp if max_bs > 300 else 0)
     if not era_at_least(era, "0.5.10") or not extras.prefill_graphs:
@@ -184,6 +195,14 @@ def graph_reserve_mib(era: str, *, max_bs: int, cpp: int, is_mla: bool, extras: 
     return decode + 8 * prefill_capture_count(prefill_max_bs) + deepep
 
 
+def _decode_graph_term(extras: ReserveExtras) -> bool:
+    """Does the reserve count the decode graphs (``2 × max_bs``; the DeepEP a2a 2048 from 0.5.15)?  Always before
+    0.5.15 (unconditional in ``_handle_gpu_memory_settings`` up to 0.5.14); from 0.5.15 only when the decode graph
+    backend is not DISABLED, which --disable-cuda-graph makes it (0.5.15 ``server_args.py``, 0.5.23
+    ``arg_groups/memory_hook.py reserve_for_graph_mb`` / ``reserve_for_deepep_a2a_mb``)."""
+    return extras.cuda_graphs or not at_least(extras.version, "0.5.15")
+
+
 def slack_estimate_mib(era: str, *, tp: int, pp: int, cpp: int, max_bs: int, is_mla: bool,
                        gpu_mem_mib: float, extras: ReserveExtras = NO_EXTRAS) -> float:
     """SGLang's own estimate of activations + CUDA graphs + overhead (MiB), the formula-era reserve."""
@@ -192,7 +211,7 @@ def slack_estimate_mib(era: str, *, tp: int, pp: int, cpp: int, max_bs: int, is_
     reserved += graph_reserve_mib(era, max_bs=max_bs, cpp=cpp, is_mla=is_mla, extras=extras)
     if gpu_mem_mib > 60 * 1024:
         reserved = max(reserved, 10240)
-    if extras.deepep and at_least(extras.version, "0.5.15"):
+    if extras.deepep and at_least(extras.version, "0.5.15") and extras.cuda_graphs:
         reserved += 2048
     return reserved + _speculative_mib(era, extras)
 
@@ -250,7 +269,10 @@ def default_mem_fraction(era: str, *, gpu_mem_mib: float, tp: int, pp: int, cpp:
 
 def _extras_text(extras: ReserveExtras) -> str:
     """The launch-dependent parts of the reserve, in words ('' for a plain launch)."""
-    parts = [] if extras.prefill_graphs else ["no prefill graphs"]
+    off = not extras.cuda_graphs and at_least(extras.version, "0.5.14")
+    parts = [] if extras.prefill_graphs else ["no prefill graphs" + (" (--disable-cuda-graph)" if off else "")]
+    if not _decode_graph_term(extras):
+        parts.append("--disable-cuda-graph: no decode-graph term")
     if extras.attn_dp > 1:
         parts.append(f"DP attention ×{extras.attn_dp}")
     if extras.deepep:

@@ -26,6 +26,11 @@ only for a backend that is not DISABLED.  Which configurations turn the default 
                                          disable_breakable_cudagraph_if_incompatible``)
     0.5.23          breakable on CUDA,   as 0.5.22
                     disabled elsewhere
+
+--disable-cuda-graph: from 0.5.14 it sets both phases' backend DISABLED (``_handle_cuda_graph_config``, 0.5.14 /
+0.5.15 ``server_args.py``; 0.5.23 ``arg_groups/cuda_graph_hook.py``), so the prefill graphs are off; 0.5.10–0.5.13
+keep the piecewise graphs (``_handle_piecewise_cuda_graph`` never reads ``disable_cuda_graph``, and
+``ModelRunner`` captures them apart from the decode graphs).
 """
 
 from __future__ import annotations
@@ -77,6 +82,8 @@ class GraphContext:
     """--cpu-offload-gb > 0: turns torch.compile piecewise graphs off (0.5.10 ``_handle_piecewise_cuda_graph`` "CPU
     offload (breaks dynamo)", 0.5.14/0.5.15 ``_disable_tc_piecewise_cudagraph_if_incompatible``, 0.5.20
     ``arg_groups/cuda_graph_hook.py``); the breakable backend (0.5.15+ on CUDA) has no such rule"""
+    cuda_graph_disabled: bool = False
+    """--disable-cuda-graph"""
 
 
 def prefill_graphs(model: ModelSpec, gpu: GpuSpec, ctx: GraphContext) -> tuple[bool, str]:
@@ -84,6 +91,8 @@ def prefill_graphs(model: ModelSpec, gpu: GpuSpec, ctx: GraphContext) -> tuple[b
     v = ctx.version
     if not at_least(v, "0.5.10"):
         return False, f"SGLang {v} captures no prefill CUDA graphs"
+    if ctx.cuda_graph_disabled and at_least(v, "0.5.14"):
+        return False, f"prefill CUDA graphs off: --disable-cuda-graph (SGLang {v} sets both phases DISABLED)"
     if gpu.vendor != "NVIDIA":
         return False, f"{gpu.vendor} GPU: SGLang's prefill graph backend is not available off CUDA"
     reason = _tc_piecewise_off(model, ctx) if not at_least(v, "0.5.15") else _breakable_off(model, gpu, ctx)

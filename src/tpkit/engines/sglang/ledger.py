@@ -102,7 +102,9 @@ def _tail_lines(s: SglangSizing) -> list[LineItem]:
     lines += _draft_lines(s, before=False)
     freed = " + the draft's shared tensors set_embed frees" if s.draft_freed_after_pool else ""
     lines.append(LineItem(item="left for activations + CUDA graphs", bytes=graph_room(s),
-                          kind="info", source=f"Memory pool end − what the slack pays after it{freed}"))
+                          kind="info", source=f"Memory pool end − what the slack pays after it{freed}"
+                                              + ("" if s.cuda_graphs else "; --disable-cuda-graph: no decode "
+                                                 "graphs are captured from it")))
     return lines
 
 

@@ -131,6 +131,13 @@ class SglangOptions:
         kind="fraction", unit="fraction", concept="SWA pool ratio",
         help="SWA-layer KV tokens / full-layer KV tokens of a hybrid sliding-window model, in (0, 1] (default 0.8)")
     """``--swa-full-tokens-ratio``; None = SGLang's default 0.8"""
+    disable_cuda_graph: bool = flag(
+        False, kind="bool", concept="CUDA graphs",
+        help="as in SGLang: no CUDA graphs; from 0.5.14/0.5.15 SGLang's default --mem-fraction-static reserve "
+             "drops its prefill/decode graph terms (a larger default fraction; earlier releases: unchanged)")
+    """``--disable-cuda-graph`` (SGLang 0.5.23: the deprecated spelling of ``--cuda-graph-backend-{decode,prefill}
+    =disabled``): the default reserve per release (``defaults._decode_graph_term``, ``graphs.prefill_graphs``) and
+    no graph-capture room in the slack check (``sizing.graph_slack_need``)"""
     moe_a2a_backend: str = flag("none", choices=A2A_BACKENDS, help="MoE all-to-all backend (deepep adds its "
                                                                   "reserve)")
     """``none`` | ``deepep``"""
@@ -164,7 +171,7 @@ class SglangOptions:
         if cpp is not None and (isinstance(cpp, bool) or not isinstance(cpp, int) or (cpp < 1 and cpp != -1)):
             raise PlanInputError(f"--chunked-prefill-size must be a whole number ≥ 1, or -1 to disable chunked "
                                  f"prefill (as in SGLang), got {cpp!r}")
-        check_switches(self, ("disable_custom_all_reduce",))
+        check_switches(self, ("disable_custom_all_reduce", "disable_cuda_graph"))
         if self.speculative_algorithm is not None and self.speculative_algorithm not in SPEC_ALGORITHMS:
             raise PlanInputError(f"--speculative-algorithm {self.speculative_algorithm!r} is not sized by tpkit; use "
                                  f"one of {', '.join(SPEC_ALGORITHMS)}")

@@ -231,10 +231,16 @@ def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tupl
                    f"{s.context_len:,}-token request; lower --context-length or add memory")
     need = graph_slack_need(s)
     if s.pool.num_tokens > 0 and graph_room(s) < need:
-        out.append(f"slack left for activations and CUDA graphs is {format_bytes(graph_room(s))}; SGLang's own "
-                   f"graph reserve for --cuda-graph-max-bs {s.capacity.cuda_graph_max_bs} is ≈ {format_bytes(need)} "
-                   "(512 MiB + 2 MiB × max bs + prefill-graph term, sglang memory_hook.py reserve_for_graph_mb): "
-                   "lower --mem-fraction-static or --cuda-graph-max-bs")
+        if s.cuda_graphs:
+            out.append(f"slack left for activations and CUDA graphs is {format_bytes(graph_room(s))}; SGLang's own "
+                       f"graph reserve for --cuda-graph-max-bs {s.capacity.cuda_graph_max_bs} is ≈ "
+                       f"{format_bytes(need)} (512 MiB + 2 MiB × max bs + prefill-graph term, sglang memory_hook.py "
+                       "reserve_for_graph_mb): lower --mem-fraction-static or --cuda-graph-max-bs")
+        else:
+            out.append(f"slack left for activations is {format_bytes(graph_room(s))}; with --disable-cuda-graph "
+                       f"SGLang still needs ≈ {format_bytes(need)} after the pool (512 MiB + the prefill-graph term "
+                       "where those graphs are still captured, sglang reserve_for_graph_mb): lower "
+                       "--mem-fraction-static")
     if model.is_mla and options.page_size is None:
         out.append("MLA: the attention backend may force a larger page size (FlashMLA 64); pass --page-size to plan it")
     if s.mamba is not None:

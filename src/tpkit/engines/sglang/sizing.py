@@ -190,6 +190,8 @@ class KvBudget:
     """chunked-prefill size and graph max batch in effect"""
     prefill_graphs: tuple[bool, str]
     """(prefill CUDA graphs on?, why)"""
+    cuda_graphs: bool = True
+    """decode CUDA graphs captured (False: --disable-cuda-graph)"""
     fraction: FractionChoice
     """``mem_fraction_static`` in effect and why"""
     baseline: Baseline
@@ -281,10 +283,12 @@ def _extras(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: Sgl
             spec: SpecPlan | None) -> tuple[ReserveExtras, tuple[bool, str]]:
     ctx = GraphContext(version=options.engine_version, pp=parallel.pp, speculative=spec is not None,
                        dp_attention=parallel.dp_attention, a2a_backend=options.moe_a2a_backend,
-                       cpu_offload=bool(options.cpu_offload_gb))
+                       cpu_offload=bool(options.cpu_offload_gb),
+                       cuda_graph_disabled=options.disable_cuda_graph)
     graphs = prefill_graphs(model, gpu, ctx)
     extras = ReserveExtras(version=options.engine_version, prefill_graphs=graphs[0], attn_dp=parallel.attn_dp,
-                           deepep=options.moe_a2a_backend == "deepep", speculative=options.speculative_algorithm)
+                           deepep=options.moe_a2a_backend == "deepep", speculative=options.speculative_algorithm,
+                           cuda_graphs=not options.disable_cuda_graph)
     return extras, graphs
 
 
@@ -361,7 +365,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                                      max_total_tokens=options.max_total_tokens,
                                      swa_cap=swa_pool.swa_cap if swa_pool is not None else None)
     return KvBudget(era=era, version=version, context_len=_context_len(model, options), page_size=page,
-                    gpu_mem_mib=gpu_mem_mib, capacity=cap, prefill_graphs=graphs, fraction=fraction,
+                    gpu_mem_mib=gpu_mem_mib, capacity=cap, prefill_graphs=graphs,
+                    cuda_graphs=not options.disable_cuda_graph, fraction=fraction,
                     baseline=baseline, cell=cell, budget_cell=budget_cell.bytes_per_token, pre=pre, slack=slack,
                     spec=spec, draft_weights_before=draft_before,
                     draft_freed_after_pool=draft_before - spec.weights if draft_before else Bytes(0), mm_reserved=mm,
@@ -486,8 +491,12 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
 
 def graph_slack_need(s: SglangSizing) -> Bytes:
     """Slack SGLang's own heuristic sets aside for CUDA graphs + base overhead (512 MiB + sglang 0.5.23
-    ``arg_groups/memory_hook.py`` ``reserve_for_graph_mb``)."""
+    ``arg_groups/memory_hook.py`` ``reserve_for_graph_mb``).  With --disable-cuda-graph no decode graph is
+    captured in any release (``ModelRunner.init_device_graphs`` returns early), so the decode and DP-padding terms
+    (both sized by the graph max bs) are left out; the prefill term stays only where those graphs are still
+    captured (0.5.10–0.5.13 piecewise graphs, ``graphs.prefill_graphs``)."""
     extras = ReserveExtras(version=s.version, prefill_graphs=s.prefill_graphs[0], attn_dp=s.attn_dp)
-    mib = 512 + graph_reserve_mib(s.era, max_bs=s.capacity.cuda_graph_max_bs,
+    max_bs = s.capacity.cuda_graph_max_bs if s.cuda_graphs else 0
+    mib = 512 + graph_reserve_mib(s.era, max_bs=max_bs,
                                    cpp=s.capacity.chunked_prefill_size, is_mla=s.cell.layout == "mla", extras=extras)
     return MiB(mib)

@@ -62,7 +62,8 @@ class VllmOptions:
     kv_cache_memory_bytes: Bytes | None = flag(kind="size", unit="bytes per GPU", metavar="SIZE",
                                                help="KV cache size that replaces the profiled budget, e.g. 40GiB")
     """per-GPU KV bytes that replace the profiled budget (``--kv-cache-memory-bytes``)"""
-    enforce_eager: bool = flag(False, kind="bool", help="no CUDA graphs (no CUDA-graph memory estimate)")
+    enforce_eager: bool = flag(False, kind="bool", concept="CUDA graphs",
+                               help="no CUDA graphs (no CUDA-graph memory estimate)")
     """no CUDA graphs (no CUDA-graph memory estimate)"""
     kv_cache_dtype: str = flag("auto", choices=KV_CACHE_DTYPES, help="KV cache element type (auto: the model's)")
     """``auto`` (model dtype) | ``bf16`` | ``fp16`` | ``fp8`` | ``fp8_e4m3`` | ``fp8_e5m2`` | ``nvfp4`` …
