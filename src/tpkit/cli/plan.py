@@ -422,7 +422,8 @@ _LOG_FLAGS = {"sglang": {"mem_fraction": "mem_fraction_static", "context_length"
                        "kv_cache_dtype": "kv_cache_dtype", "page_size": "block_size",
                        "max_num_batched_tokens": "max_num_batched_tokens", "max_running_requests": "max_num_seqs",
                        "topk_topp_sampler": "topk_topp_sampler", "skip_mm_profiling": "skip_mm_profiling",
-                       "compile_cache": "compile_cache", "cpu_offload_gb": "cpu_offload_gb"}}
+                       "compile_cache": "compile_cache", "cpu_offload_gb": "cpu_offload_gb",
+                       "cuda_graph_disabled": "enforce_eager"}}
 """the log's settings a --from-log plan starts from (run setting → flag dest), unless the flag is given"""
 
 
