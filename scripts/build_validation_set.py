@@ -296,7 +296,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper g3v (2026-12-04): Gemma 3 start-ups on AMD MI300X (logs also in tests/logs/data/vllm/ as vl_240-)
     "vp_160": ("0.23.0", "printed banner 'version 0.23.0' and 'Initializing a V1 LLM engine (v0.23.0)'", {}, None),
     "vp_161": ("0.11.0", "printed 'vLLM API server version 0.11.0rc2.dev98+g393de22d2' (a pre-release between "
-                         "0.11.0rc1 and 0.11.0; planned with the 0.11.0 rules)", {}, None),
+                         "0.11.0rc1 and 0.11.0; planned with the 0.11.0 rules)",
+               {"limit_mm_per_prompt": '{"image": 2}'}, None),  # printed non-default args (helper lmm)
 }
 
 SGLANG_PUBLIC = {
@@ -730,7 +731,9 @@ PUBLIC_EDITS = {
                "why_off": VLM_ENCODER_OFF_076},
     "vp_024": {"gpu_note": "RTX PRO 6000 (96 GB), shared with ~11.9 GiB of other tenants, as vl_024",
                "flags_note": "the same server as vl_024 with one variable changed ('--gpu-memory-utilization 0.70 -> "
-                             "0.50'); --max-model-len 32768, --max-num-seqs 4; KV dtype auto",
+                             "0.50'); --max-model-len 32768, --max-num-seqs 4; KV dtype auto; "
+                             "--limit-mm-per-prompt '{\"image\": 8, \"video\": 0}' as vl_024's compose (helper lmm)",
+               "flags": {"limit_mm_per_prompt": '{"image": 8, "video": 0}'},
                "why_off": VLM_ENCODER_OFF_024},
 }
 """hand edits of the repository-kept public records (helper scor), applied after normalisation"""
@@ -864,8 +867,9 @@ COLLECTION_EDITS = {
                "tpkit_engine_version": "0.20.2",
                "engine_version_basis": "'vLLM 0.20.2 confirmed by vllm.__version__ (torch 2.11.0+cu130)'",
                "flags_note": "the notebook's flags: --gpu-memory-utilization 0.70, --max-model-len 32768, --max-num-seqs "
-                             "4 (its compose also sets --limit-mm-per-prompt '{\"image\": 8, \"video\": 0}', which "
-                             "tpkit does not read); KV dtype auto (the notebook's 96 KiB/token is bf16)",
+                             "4 (its compose also sets --limit-mm-per-prompt '{\"image\": 8, \"video\": 0}', "
+                             "planned since helper lmm, 2026-12-04); KV dtype auto (the notebook's 96 KiB/token is bf16)",
+               "flags": {"limit_mm_per_prompt": '{"image": 8, "video": 0}'},
                "gpu_note": "RTX PRO 6000 (96 GB; the notebook's 'GPU total 97,887 MiB' is nvidia-smi's figure); other "
                            "tenants held ~11.9 GiB, which vLLM 0.20's budget (total x utilisation, "
                            "v1/worker/utils.py request_memory) does not depend on",

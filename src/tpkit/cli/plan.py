@@ -423,7 +423,7 @@ _LOG_FLAGS = {"sglang": {"mem_fraction": "mem_fraction_static", "context_length"
                        "max_num_batched_tokens": "max_num_batched_tokens", "max_running_requests": "max_num_seqs",
                        "topk_topp_sampler": "topk_topp_sampler", "skip_mm_profiling": "skip_mm_profiling",
                        "compile_cache": "compile_cache", "cpu_offload_gb": "cpu_offload_gb",
-                       "cuda_graph_disabled": "enforce_eager"}}
+                       "cuda_graph_disabled": "enforce_eager", "limit_mm_per_prompt": "limit_mm_per_prompt"}}
 """the log's settings a --from-log plan starts from (run setting → flag dest), unless the flag is given"""
 
 

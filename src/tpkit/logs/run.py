@@ -32,7 +32,7 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
                 "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
-                "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb")
+                "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -104,6 +104,8 @@ class Run:
     """vLLM V1's top-k/top-p sampler as its topk_topp_sampler.py line names it: ``"native"`` / ``"flashinfer"``"""
     skip_mm_profiling: Setting | None = None
     """vLLM --skip-mm-profiling (its argument dump, or the profile's 'Skipping memory profiling' line)"""
+    limit_mm_per_prompt: Setting | None = None
+    """vLLM --limit-mm-per-prompt as its argument dump prints it (a dict of modality → count)"""
     compile_cache: Setting | None = None
     """vLLM's torch.compile cache as the log shows it: ``"cold"`` (graphs compiled in this run, or the cache off) /
     ``"warm"`` (every graph loaded from the cache); None: unknown, no such line (``logs.settings.

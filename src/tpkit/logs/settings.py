@@ -83,6 +83,7 @@ KEYS: dict[str, str] = {
     "decode_context_parallel_size": "dcp", "kv_cache_memory_bytes": "kv_cache_memory_bytes",
     "num_gpu_blocks_override": "num_gpu_blocks_override", "cpu_offload_gb": "cpu_offload_gb",
     "skip_mm_profiling": "skip_mm_profiling",
+    "limit_mm_per_prompt": "limit_mm_per_prompt",  # vLLM --limit-mm-per-prompt (engines/vllm/mmlimits.py)
 }
 """engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
 

@@ -33,14 +33,17 @@ The modules: ``encoder_budget`` (how many dummy items run at once; the result ty
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from tpkit.engines.vllm.encoder_budget import EncoderProfile, items_per_batch
 from tpkit.engines.vllm.encoder_gemma3 import (GEMMA3_WRAPPERS, gemma3_not_modelled, gemma3_profile,
                                               gemma3_tokens_per_item)
 from tpkit.engines.vllm.encoder_qwen2vl import QWEN2_VL_FROM, QWEN2_VL_TO, QWEN2_VL_WRAPPERS, qwen2_vl_profile
 from tpkit.engines.vllm.encoder_qwen3vl import QWEN3_VL_FROM, QWEN3_VL_WRAPPERS, qwen3_vl_profile
+from tpkit.engines.vllm.mmlimits import mm_limit
 from tpkit.models.spec import ModelSpec
 
-__all__ = ["EncoderProfile", "encoder_profile", "not_modelled"]
+__all__ = ["EncoderProfile", "all_limits_zero", "encoder_profile", "not_modelled", "supported_modalities"]
 
 _V2_ENCODER_PROFILE_FROM = (0, 27, 0)
 """Model Runner V2's ``profile_run`` (``v1/worker/gpu/model_runner.py``) is the text dummy run and the sampler only
@@ -66,25 +69,48 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
         return "vLLM has no Qwen3-VL before 0.11.0"
     return ""
 
+def supported_modalities(model: ModelSpec) -> tuple[str, ...]:
+    """The modalities the modelled families' processors take (``supported_mm_limits``: Qwen2-VL / Qwen2.5-VL /
+    Qwen3-VL image and video, Gemma 3 image); () for a family not modelled."""
+    wrapper = model.extra.get("wrapper_model_type")
+    if wrapper in QWEN2_VL_WRAPPERS or wrapper in QWEN3_VL_WRAPPERS:
+        return ("image", "video")
+    if wrapper in GEMMA3_WRAPPERS:
+        return ("image",)
+    return ()
+
+
+def all_limits_zero(model: ModelSpec, limits: Mapping[str, int] | None, release: tuple[int, int, int]) -> bool:
+    """True where ``--limit-mm-per-prompt`` sets every modality the (modelled) family supports to 0: vLLM 0.10.0 and
+    later then run no encoder profile at all (``engines/vllm/mmlimits.py``)."""
+    names = supported_modalities(model)
+    return bool(names) and release >= (0, 10, 0) and all(mm_limit(limits, m) == 0 for m in names)
+
+
 def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: str, tp: int,
                     max_num_batched_tokens: int, max_num_seqs: int, max_model_len: int, act_bytes: int,
-                    v2_runner: bool, enforce_eager: bool = False) -> tuple[EncoderProfile | None, str]:
+                    v2_runner: bool, enforce_eager: bool = False,
+                    limits: Mapping[str, int] | None = None) -> tuple[EncoderProfile | None, str]:
     """The encoder step of the profile run, or (None, why it is not modelled); (None, "") where the profile runs no
-    encoder (Model Runner V2 before 0.27.0).  ``enforce_eager`` turns vLLM's custom ops on (Qwen2-VL / Qwen2.5-VL
-    towers; module docstring)."""
+    encoder (Model Runner V2 before 0.27.0; every modality's ``--limit-mm-per-prompt`` 0).  ``enforce_eager``
+    turns vLLM's custom ops on (Qwen2-VL / Qwen2.5-VL towers; module docstring); ``limits``: items per prompt by
+    modality (``engines/vllm/mmlimits.py``)."""
     why = not_modelled(model, release=release, engine=engine)
     if why:
         return None, why
+    if all_limits_zero(model, limits, release):
+        return None, ""  # supports_multimodal_inputs is False / the encoder budget is 0: no encoder pass
     if v2_runner and release < _V2_ENCODER_PROFILE_FROM:
         return None, ""  # Model Runner V2's profile_run encodes nothing before 0.27.0: no term, nothing missing
     if model.extra.get("wrapper_model_type") in QWEN2_VL_WRAPPERS:
         return qwen2_vl_profile(model, release=release, tp=tp, max_num_batched_tokens=max_num_batched_tokens,
                                  max_num_seqs=max_num_seqs, max_model_len=max_model_len, act_bytes=act_bytes,
-                                 v2_runner=v2_runner, enforce_eager=enforce_eager)
+                                 v2_runner=v2_runner, enforce_eager=enforce_eager, limits=limits)
     if model.extra.get("wrapper_model_type") in GEMMA3_WRAPPERS:  # engines/vllm/encoder_gemma3.py (helper g3v)
         t = gemma3_tokens_per_item(model, release=release)
         items = items_per_batch(release, t, max_num_batched_tokens=max_num_batched_tokens,
-                                max_num_seqs=max_num_seqs, max_model_len=max_model_len)
+                                max_num_seqs=max_num_seqs, max_model_len=max_model_len,
+                                limit=mm_limit(limits, "image"))
         if items is None:
             return None, "the encoder budget is read only from vLLM 0.10.0"
         peak, kept, formula = gemma3_profile(model, release=release, tp=tp, items=items,
@@ -94,4 +120,4 @@ def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: 
                               formula=formula), ""
     return qwen3_vl_profile(model, release=release, tp=tp, max_num_batched_tokens=max_num_batched_tokens,
                             max_num_seqs=max_num_seqs, max_model_len=max_model_len, act_bytes=act_bytes,
-                            v2_runner=v2_runner)
+                            v2_runner=v2_runner, limits=limits)

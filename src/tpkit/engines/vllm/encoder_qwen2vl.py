@@ -232,9 +232,11 @@ text fields and no ``text_config``, which ``models.config`` reads as multimodal)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tpkit.engines.vllm.encoder_budget import EncoderProfile, items_per_batch, most_features, smart_resize_side
+from tpkit.engines.vllm.mmlimits import mm_limit
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
@@ -308,8 +310,11 @@ class Qwen2VLDummy:
 
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
-                   max_num_batched_tokens: int) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.27.1 (module docstring)."""
+                   max_num_batched_tokens: int, limits: Mapping[str, int] | None = None) -> Qwen2VLDummy:
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.27.1 (module docstring).
+    ``limits`` (``--limit-mm-per-prompt``, ``engines/vllm/mmlimits.py``): a modality at 0 is not a candidate, and
+    in 0.10.0–0.10.1 an image limit of 0 leaves the video's frames all of max_model_len (``mm_counts`` has no
+    image: ``get_num_frames_with_most_features``); the caller has dropped the case where both are 0."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
     if release >= _QWEN2_VL_0_13:  # the largest token count factorised into an aspect ratio ≤ 200
@@ -320,10 +325,11 @@ def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: in
         image = side * side
     cap = 14 if release >= _QWEN2_VL_0_11 else 16
     start = 1 if release >= _QWEN2_VL_0_11 else 0
-    room = max_model_len - (0 if release >= _QWEN2_VL_NO_IMAGE_OFF else image)
+    image_on, video_on = mm_limit(limits, "image") > 0, mm_limit(limits, "video") > 0
+    room = max_model_len - (0 if release >= _QWEN2_VL_NO_IMAGE_OFF or not image_on else image)
     pad = release >= _QWEN2_VL_CEIL_PAD
     video = _video_groups(_max_frames(room, image, temporal, cap, start, pad), temporal, pad) * image
-    if video < image or (video == image and release < _QWEN2_VL_TIE_VIDEO):
+    if image_on and (not video_on or video < image or (video == image and release < _QWEN2_VL_TIE_VIDEO)):
         return Qwen2VLDummy(modality="image", tokens=image, encoded_tokens=image, patches=image * m * m)
     if release >= _QWEN2_VL_0_11:  # built from max_model_len with one video, like t
         return Qwen2VLDummy(modality="video", tokens=video, encoded_tokens=video, patches=video * m * m)
@@ -345,13 +351,15 @@ def attention_0_11(release: tuple[int, int, int], *, n: int, d: int, shard: int,
 
 def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
-                      enforce_eager: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.27.1 (module docstring)."""
+                      enforce_eager: bool, limits: Mapping[str, int] | None = None) -> tuple[EncoderProfile | None, str]:
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.27.1 (module docstring); ``limits``:
+    ``--limit-mm-per-prompt`` (``engines/vllm/mmlimits.py``)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
-                           max_num_batched_tokens=max_num_batched_tokens)
+                           max_num_batched_tokens=max_num_batched_tokens, limits=limits)
     items = items_per_batch(release, dummy.tokens, max_num_batched_tokens=max_num_batched_tokens,
-                            max_num_seqs=max_num_seqs, max_model_len=max_model_len)
+                            max_num_seqs=max_num_seqs, max_model_len=max_model_len,
+                            limit=mm_limit(limits, dummy.modality))
     if items is None:
         return None, "the encoder budget is read only from vLLM 0.10.0"
     heads = int(vc.get("num_heads") or vc.get("num_attention_heads") or 16)

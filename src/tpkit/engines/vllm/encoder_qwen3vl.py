@@ -70,10 +70,12 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tpkit.engines.vllm.encoder_budget import EncoderProfile, items_per_batch, most_features, smart_resize_side
 from tpkit.engines.vllm.encoder_qwen2vl import QWEN2_VL_0_11_1, QWEN2_VL_0_12, attention_0_11
+from tpkit.engines.vllm.mmlimits import mm_limit
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
@@ -134,8 +136,11 @@ def _qwen3_vl_longest_video(max_model_len: int, side_px: tuple[int, int], *, pat
     return _qwen3_vl_video_patches(frames, side_px, patch=patch, merge=merge, temporal=temporal)
 
 
-def _qwen3_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int) -> Qwen3VLDummy:
-    """The Qwen3-VL dummy item: the modality with the most tokens as the budget counts them (module docstring)."""
+def _qwen3_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
+                    limits: Mapping[str, int] | None = None) -> Qwen3VLDummy:
+    """The Qwen3-VL dummy item: the modality with the most tokens as the budget counts them (module docstring),
+    among those whose ``--limit-mm-per-prompt`` is > 0 (``engines/vllm/mmlimits.py``; the caller has dropped the
+    case where both are 0)."""
     p, m, t = vc.get("patch_size", 16), vc.get("spatial_merge_size", 2), vc.get("temporal_patch_size", 2)
     unit = p * m
     if release >= _QWEN3_VL_FACTORISED:
@@ -151,17 +156,23 @@ def _qwen3_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: i
         merged = n // (m * m)
         counted = merged if release >= _QWEN3_VL_FACTORISED else int(merged * _QWEN3_VL_VIDEO_TOKEN_TEXT)
         video = Qwen3VLDummy(modality="video", tokens=counted, merged=merged, patches=n)
+    if mm_limit(limits, "image") == 0:
+        return video
+    if mm_limit(limits, "video") == 0:
+        return image
     return video if video.tokens > image.tokens else image
 
 def qwen3_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                      max_num_seqs: int, max_model_len: int, act_bytes: int,
-                     v2_runner: bool) -> tuple[EncoderProfile | None, str]:
-    """The Qwen3-VL / Qwen3.5 encoder step, vLLM 0.11.0 and later (module docstring)."""
+                     v2_runner: bool, limits: Mapping[str, int] | None = None) -> tuple[EncoderProfile | None, str]:
+    """The Qwen3-VL / Qwen3.5 encoder step, vLLM 0.11.0 and later (module docstring); ``limits``:
+    ``--limit-mm-per-prompt`` (``engines/vllm/mmlimits.py``)."""
     vc = model.extra["vision_config"]
-    dummy = _qwen3_vl_dummy(vc, release=release, max_model_len=max_model_len)
+    dummy = _qwen3_vl_dummy(vc, release=release, max_model_len=max_model_len, limits=limits)
     modality, tokens, patches = dummy.modality, dummy.tokens, dummy.patches
     items = items_per_batch(release, tokens, max_num_batched_tokens=max_num_batched_tokens,
-                            max_num_seqs=max_num_seqs, max_model_len=max_model_len)
+                            max_num_seqs=max_num_seqs, max_model_len=max_model_len,
+                            limit=mm_limit(limits, modality))
     if items is None:
         return None, "the encoder budget is read only from vLLM 0.10.0"
     d, i = int(vc["hidden_size"]), int(vc["intermediate_size"])

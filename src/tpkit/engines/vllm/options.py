@@ -99,8 +99,15 @@ class VllmOptions:
     skip_mm_profiling: bool = flag(
         False, kind="bool", help="the profile run leaves out the multimodal encoder and its cache (vLLM's flag)")
     """``--skip-mm-profiling``: the profile run leaves the multimodal encoder and its cache out
-    (``engines.vllm.encoder``).  vLLM also skips them when ``--limit-mm-per-prompt`` sets every modality to 0;
-    tpkit does not read that flag, so pass this one for such a run."""
+    (``engines.vllm.encoder``).  vLLM 0.10.0 and later also skip them when ``--limit-mm-per-prompt`` sets every
+    modality the model supports to 0 (``engines.vllm.mmlimits``)."""
+    limit_mm_per_prompt: str | dict | None = flag(
+        metavar="JSON", concept="multimodal items per prompt",
+        help="vLLM's items per prompt by modality, e.g. '{\"image\": 2, \"video\": 0}' (or image=2,video=0 up to "
+             "vLLM 0.9.2): a modality at 0 is not profiled, all at 0 = no encoder profile (default 999 each)")
+    """``--limit-mm-per-prompt``: JSON text, KEY=VALUE text (≤ 0.9.2) or a dict of modality → count (or
+    {"count": n}, ≥ 0.11.1); sets the encoder profile's modality and items per prompt (``engines.vllm.mmlimits``);
+    None = 999 for every modality"""
     enable_prefix_caching: bool | None = flag(
         kind="bool", help="prefix caching on (vLLM's flag); for attention + mamba / linear-attention hybrids it "
                           "sets the mamba cache mode ('align': 2 state pages per request), which vLLM up to 0.27 "
@@ -174,6 +181,10 @@ class VllmOptions:
         if self.enable_prefix_caching is not None and not isinstance(self.enable_prefix_caching, bool):
             raise PlanInputError(f"enable_prefix_caching must be True, False or None (the release's default), got "
                                  f"{self.enable_prefix_caching!r}")
+        if self.limit_mm_per_prompt is not None:
+            from tpkit.engines.vllm.mmlimits import parse_mm_limits
+
+            parse_mm_limits(self.limit_mm_per_prompt, rules.release)
         if self.speculative_config is not None:
             from tpkit.engines.vllm.speculative import parse_speculative_config
 

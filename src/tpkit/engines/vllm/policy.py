@@ -30,7 +30,8 @@ from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout
-from tpkit.engines.vllm.encoder import not_modelled as encoder_not_modelled
+from tpkit.engines.vllm.encoder import all_limits_zero, not_modelled as encoder_not_modelled
+from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.profile_lines import activation_lines, compile_cache_text, graphs_line, v2_state_lines
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
@@ -443,6 +444,10 @@ def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[st
     if not model.is_multimodal or options.skip_mm_profiling:
         return notes
     why = encoder_not_modelled(model, release=rules.release, engine=rules.engine)
+    limits = parse_mm_limits(options.limit_mm_per_prompt, rules.release)
+    if all_limits_zero(model, limits, rules.release):
+        return notes + ("multimodal: --limit-mm-per-prompt sets every modality to 0, so vLLM runs no encoder "
+                        "profile (engines/vllm/mmlimits.py)",)
     if not why:
         return notes
     return notes + (f"multimodal: vLLM profiles the vision encoder and its cache first; {why}, so that memory is "

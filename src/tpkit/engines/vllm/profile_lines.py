@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from tpkit.engines.vllm.encoder import encoder_profile
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved, uses_v2_runner
+from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
 from tpkit.engines.vllm.versions import VllmRules
@@ -201,4 +202,5 @@ def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
                            max_num_batched_tokens=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                            max_model_len=r.max_model_len, act_bytes=r.act_bytes,
                            v2_runner=uses_v2_runner(model, rules, r.spec),
-                           enforce_eager=bool(options.enforce_eager))[0]
+                           enforce_eager=bool(options.enforce_eager),
+                           limits=parse_mm_limits(options.limit_mm_per_prompt, rules.release))[0]
