@@ -297,6 +297,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_160": ("0.23.0", "printed banner 'version 0.23.0' and 'Initializing a V1 LLM engine (v0.23.0)'", {}, None),
     "vp_161": ("0.11.0", "printed 'vLLM API server version 0.11.0rc2.dev98+g393de22d2' (a pre-release between "
                          "0.11.0rc1 and 0.11.0; planned with the 0.11.0 rules)", {}, None),
+    # helper mv6 (2026-12-04): wangpeiwen/gpu-util-interference's mlwd/sensitivity/data_bak.md (V100 named in the
+    # repository's mlwd/config.py; 32 GB from the figures); log also in tests/logs/data/vllm/ as vl_251
+    "vp_170": ("0.18.0", "printed 'Initializing a V1 LLM engine (v0.18.0)'",
+               {"gpu_catalog": {"gpu": "V100-32GB", "note": "V100 named in the repository (mlwd/config.py); 32 GB "
+                                                           "from 14.25 GiB weights + 13.1 GiB KV at 0.9"}}, None),
 }
 
 SGLANG_PUBLIC = {
