@@ -302,6 +302,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_170": ("0.18.0", "printed 'Initializing a V1 LLM engine (v0.18.0)'",
                {"gpu_catalog": {"gpu": "V100-32GB", "note": "V100 named in the repository (mlwd/config.py); 32 GB "
                                                            "from 14.25 GiB weights + 13.1 GiB KV at 0.9"}}, None),
+    # helper mv6 (2026-12-04): dariustanrd/tokenkaki's blog draft (two versions of one file: 0.19.1 and 0.9.2), one
+    # A100-SXM4-40GB named by the quoted nvidia-smi; logs also in tests/logs/data/vllm/ as vl_252 / vl_253
+    "vp_171": ("0.19.1", "printed banner 'version 0.19.1' and 'Initializing a V1 LLM engine (v0.19.1)'", {}, None),
+    "vp_172": ("0.9.2", "printed 'vLLM API server version 0.9.2'", {"topk_topp_sampler": "native"}, None),
 }
 
 SGLANG_PUBLIC = {
