@@ -306,6 +306,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # A100-SXM4-40GB named by the quoted nvidia-smi; logs also in tests/logs/data/vllm/ as vl_252 / vl_253
     "vp_171": ("0.19.1", "printed banner 'version 0.19.1' and 'Initializing a V1 LLM engine (v0.19.1)'", {}, None),
     "vp_172": ("0.9.2", "printed 'vLLM API server version 0.9.2'", {"topk_topp_sampler": "native"}, None),
+    # helper mv6 (2026-12-04): a lab note (search-index id 10876549642, repository not returned): Llama-3-70B AWQ tp 2
+    # on two L40S (named); log also in tests/logs/data/vllm/ as vl_254
+    "vp_173": ("0.16.0", "printed banner 'version 0.16.0' and 'Initializing a V1 LLM engine (v0.16.0)'", {}, None),
 }
 
 SGLANG_PUBLIC = {
