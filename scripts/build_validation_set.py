@@ -309,6 +309,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv6 (2026-12-04): a lab note (search-index id 10876549642, repository not returned): Llama-3-70B AWQ tp 2
     # on two L40S (named); log also in tests/logs/data/vllm/ as vl_254
     "vp_173": ("0.16.0", "printed banner 'version 0.16.0' and 'Initializing a V1 LLM engine (v0.16.0)'", {}, None),
+    # helper mv6 (2026-12-04): ROCm/rocm-blogs rocm-ray README (vLLM 0.9.2.dev364 ROCm build, Ray executor, tp 2; AMD GPU
+    # inferred from the figures as MI300X); log also in tests/logs/data/vllm/ as vl_255
+    "vp_174": ("0.9.2", "printed 'vLLM API server version 0.9.2.dev364+gb432b7a28' (a ROCm build between 0.9.1 and "
+                        "0.9.2; planned with the 0.9.2 rules)", {}, None),
 }
 
 SGLANG_PUBLIC = {
