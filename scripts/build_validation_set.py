@@ -313,6 +313,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # inferred from the figures as MI300X); log also in tests/logs/data/vllm/ as vl_255
     "vp_174": ("0.9.2", "printed 'vLLM API server version 0.9.2.dev364+gb432b7a28' (a ROCm build between 0.9.1 and "
                         "0.9.2; planned with the 0.9.2 rules)", {}, None),
+    # helper mv6 (2026-12-04): a CS336 assignment note (search-index id 60430572081): vLLM 0.7.2 V0 on an L40
+    # (named by its nvidia-smi); log also in tests/logs/data/vllm/ as vl_257
+    "vp_175": ("0.7.2", "printed 'Initializing a V0 LLM engine (v0.7.2)'",
+               {"gpu_catalog": {"gpu": "L40", "note": "NVIDIA L40 named by the quoted nvidia-smi (46068MiB); "
+                                                    "vLLM prints 44.39 GiB"}}, None),
 }
 
 SGLANG_PUBLIC = {
