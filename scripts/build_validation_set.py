@@ -318,6 +318,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_175": ("0.7.2", "printed 'Initializing a V0 LLM engine (v0.7.2)'",
                {"gpu_catalog": {"gpu": "L40", "note": "NVIDIA L40 named by the quoted nvidia-smi (46068MiB); "
                                                     "vLLM prints 44.39 GiB"}}, None),
+    # helper mv6 (2026-12-04): a 'vllm inference' note (search-index id 4922787267): vLLM 0.7.1 V0 on a 32 GB Volta
+    # (V100-32GB inferred: XFormers for Volta/Turing, 31.74 GiB printed); log also in tests/logs/data/vllm/ as vl_258
+    "vp_176": ("0.7.1", "printed 'vLLM API server version 0.7.1'",
+               {"gpu_catalog": {"gpu": "V100-32GB", "note": "not named: Volta or Turing (XFormers, FA2 refused) with "
+                                                           "31.74 GiB printed: a 32 GB V100"}}, None),
 }
 
 SGLANG_PUBLIC = {
