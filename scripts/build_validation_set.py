@@ -298,6 +298,32 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_161": ("0.11.0", "printed 'vLLM API server version 0.11.0rc2.dev98+g393de22d2' (a pre-release between "
                          "0.11.0rc1 and 0.11.0; planned with the 0.11.0 rules)",
                {"limit_mm_per_prompt": '{"image": 2}'}, None),  # printed non-default args (helper lmm)
+    # helper mv6 (2026-12-04): wangpeiwen/gpu-util-interference's mlwd/sensitivity/data_bak.md (V100 named in the
+    # repository's mlwd/config.py; 32 GB from the figures); log also in tests/logs/data/vllm/ as vl_251
+    "vp_170": ("0.18.0", "printed 'Initializing a V1 LLM engine (v0.18.0)'",
+               {"gpu_catalog": {"gpu": "V100-32GB", "note": "V100 named in the repository (mlwd/config.py); 32 GB "
+                                                           "from 14.25 GiB weights + 13.1 GiB KV at 0.9"}}, None),
+    # helper mv6 (2026-12-04): dariustanrd/tokenkaki's blog draft (two versions of one file: 0.19.1 and 0.9.2), one
+    # A100-SXM4-40GB named by the quoted nvidia-smi; logs also in tests/logs/data/vllm/ as vl_252 / vl_253
+    "vp_171": ("0.19.1", "printed banner 'version 0.19.1' and 'Initializing a V1 LLM engine (v0.19.1)'", {}, None),
+    "vp_172": ("0.9.2", "printed 'vLLM API server version 0.9.2'", {"topk_topp_sampler": "native"}, None),
+    # helper mv6 (2026-12-04): a lab note (search-index id 10876549642, repository not returned): Llama-3-70B AWQ tp 2
+    # on two L40S (named); log also in tests/logs/data/vllm/ as vl_254
+    "vp_173": ("0.16.0", "printed banner 'version 0.16.0' and 'Initializing a V1 LLM engine (v0.16.0)'", {}, None),
+    # helper mv6 (2026-12-04): ROCm/rocm-blogs rocm-ray README (vLLM 0.9.2.dev364 ROCm build, Ray executor, tp 2; AMD GPU
+    # inferred from the figures as MI300X); log also in tests/logs/data/vllm/ as vl_255
+    "vp_174": ("0.9.2", "printed 'vLLM API server version 0.9.2.dev364+gb432b7a28' (a ROCm build between 0.9.1 and "
+                        "0.9.2; planned with the 0.9.2 rules)", {}, None),
+    # helper mv6 (2026-12-04): a CS336 assignment note (search-index id 60430572081): vLLM 0.7.2 V0 on an L40
+    # (named by its nvidia-smi); log also in tests/logs/data/vllm/ as vl_257
+    "vp_175": ("0.7.2", "printed 'Initializing a V0 LLM engine (v0.7.2)'",
+               {"gpu_catalog": {"gpu": "L40", "note": "NVIDIA L40 named by the quoted nvidia-smi (46068MiB); "
+                                                    "vLLM prints 44.39 GiB"}}, None),
+    # helper mv6 (2026-12-04): a 'vllm inference' note (search-index id 4922787267): vLLM 0.7.1 V0 on a 32 GB Volta
+    # (V100-32GB inferred: XFormers for Volta/Turing, 31.74 GiB printed); log also in tests/logs/data/vllm/ as vl_258
+    "vp_176": ("0.7.1", "printed 'vLLM API server version 0.7.1'",
+               {"gpu_catalog": {"gpu": "V100-32GB", "note": "not named: Volta or Turing (XFormers, FA2 refused) with "
+                                                           "31.74 GiB printed: a 32 GB V100"}}, None),
 }
 
 SGLANG_PUBLIC = {

@@ -57,6 +57,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # (outside) / +1.7 %, 101 scored, median 1.43 %, 89/101 inside; then the Gemma 3 encoder profile
     # (engines/vllm/encoder_gemma3.py): -3.7 % / -0.8 %, median 1.35 %, p90 6.9 %, 89/101 inside (level unchanged)
     # lead merge (2026-12-04): with mv5, gap and g3v merged the level is set below from the merged re-score
+    # helper mv6 (2026-12-04): vp_170-vp_176 added blind (first five) from committed logs (V100 0.18.0 +1.2 %, A100-40GB 0.19.1
+    # +0.8 % and 0.9.2 +0.1 %, L40S tp 2 AWQ 0.16.0 -2.2 %, MI300X 0.9.2 ROCm tp 2 +1.2 %), all inside: 111 scored,
+    # median 1.10 %, p90 6.84 %, 98/111 inside (88 %); then vp_175 (L40 0.7.2 V0 +0.2 %) and vp_176 (V100-32GB 0.7.1
+    # V0 +0.5 %): 113 scored, median 1.10 %, p90 6.75 %, 100/113 inside (level unchanged)
     "vllm": (0.015, 0.085, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);

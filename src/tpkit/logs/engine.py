@@ -49,7 +49,7 @@ class EngineGuess:
                              for e in self.evidence]}
 
 
-_V = r"v?(\d{1,6}\.\d{1,6}(?:\.\d{1,6})?(?:[.+-]?(?:post|dev|rc)\w*)?(?:\+[\w.]+)?)"
+_V = r"v?(\d{1,6}\.\d{1,6}(?:\.\d{1,6})?(?:[.+-]?(?:post|dev|rc)\w*){0,3}(?:\+[\w.]+)?)"
 VERSION_PATTERNS = (
     ("vllm", lazy(r"vLLM API server version " + _V)),
     ("vllm", lazy(r"Initializing an? (?:V\d )?LLM engine \(" + _V + r"\)")),
