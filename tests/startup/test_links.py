@@ -111,3 +111,14 @@ def test_sglang_custom_allreduce_off_across_nodes_and_without_p2p(version):
     assert sglang_car(h100, tp2, version, links=_choice(link="pcie")).bytes.bytes > 0
     assert sglang_car(h100, tp2, version, links=_choice(no_p2p=True)).bytes.bytes == 0
     assert sglang_car(h100, tp2, version, links=_choice(nnodes=2)).bytes.bytes == 0
+
+
+@pytest.mark.parametrize("name", ["H100", "RTX-4090", "L40S"])
+@pytest.mark.parametrize("size", [1, 2, 3, 64, 257])
+def test_catalog_group_of_any_size_answers_as_the_full_matrix(name, size):
+    # group_links describes a catalog group from one pair instead of an n² matrix (a DP group of a 2,048-GPU plan
+    # took seconds); the answer must be the one the whole uniform matrix gives
+    from tpkit.hardware.topology import Topology
+
+    gpu = lookup_gpu(name)
+    assert group_links(gpu, None, range(size)) == Topology.from_catalog(gpu, num_gpus=size).group()

@@ -114,10 +114,11 @@ def group_links(gpu: GpuSpec, machine: MachineProfile | None, members: Sequence[
     if machine is None and members:
         # the catalog's links are the same for every pair; only the hosts depend on where the GPUs sit: describe
         # the members alone (a DP group of a 16,384-GPU plan is 1,024 GPUs, not a 16,384² matrix)
-        topo = Topology.from_catalog(gpu, num_gpus=len(members))
-        if choice is not None and not choice.empty:
-            topo = _override(topo, gpu, choice, positions=members)
-        return topo.group()
+        if choice is None or choice.empty:
+            # one pair answers for every pair of a uniform single-host topology (same links, same source): the
+            # group of 2 is the group of any n ≥ 2 without building an n² matrix; a lone GPU stays a group of 1
+            return Topology.from_catalog(gpu, num_gpus=min(len(members), 2)).group()
+        return _override(Topology.from_catalog(gpu, num_gpus=len(members)), gpu, choice, positions=members).group()
     return plan_topology(gpu, machine, max(members, default=0) + 1, choice).group(members)
 
 
