@@ -1,5 +1,16 @@
-"""Shared by the GPU replays of vLLM's vision encoders (test_vllm_encoder_gpu.py, test_vllm_encoder_qwen2vl_gpu.py):
-torch is imported inside, so the module loads on a machine without it (the tests skip first)."""
+"""Shared by the GPU replays of vLLM's vision encoders (test_vllm_encoder_gpu.py, test_vllm_encoder_qwen2vl_gpu.py,
+test_vllm_encoder_gemma3_gpu.py): torch is imported inside, so the module loads on a machine without it (the tests
+skip first)."""
+
+
+def cuda_torch():
+    """torch, or skip the calling test module (at import) where torch or a CUDA GPU is missing (CPU CI)."""
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():  # pragma: no cover - CPU CI
+        pytest.skip("needs a CUDA GPU", allow_module_level=True)
+    return torch
 
 
 def varlen_attention(q, k, v, n: int, hd: int):

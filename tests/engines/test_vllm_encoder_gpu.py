@@ -22,15 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from encoder_replay import varlen_attention
+from encoder_replay import cuda_torch, varlen_attention
 
 from tpkit.engines.vllm.encoder import encoder_profile
 from tpkit.models import from_config_dict
 
-torch = pytest.importorskip("torch")
+torch = cuda_torch()
 pytestmark = pytest.mark.gpu
-if not torch.cuda.is_available():  # pragma: no cover - CPU CI
-    pytest.skip("needs a CUDA GPU", allow_module_level=True)
 
 F = torch.nn.functional
 CONFIG = Path(__file__).resolve().parents[1] / "validation" / "configs" / "Qwen--Qwen3-VL-30B-A3B-Instruct-FP8.json"

@@ -49,7 +49,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["CpuOffload", "plan_offload", "check_cpu_offload_gb", "offload_cap_bytes"]
+__all__ = ["CpuOffload", "plan_offload", "offload_of", "check_cpu_offload_gb", "offload_cap_bytes"]
 
 _FUSED = {"q_proj": "qkv_proj", "k_proj": "qkv_proj", "v_proj": "qkv_proj",
           "gate_proj": "gate_up_proj", "up_proj": "gate_up_proj"}
@@ -150,3 +150,11 @@ def plan_offload(spec: ModelSpec, parallel: ParallelSpec, cpu_offload_gb: float,
         largest = max(largest, moved)
     return CpuOffload(asked=Bytes(cap), offloaded=Bytes(done), eligible=Bytes(eligible), layers_whole=whole,
                       layers_total=len(layers), largest_layer=Bytes(largest))
+
+
+def offload_of(spec: ModelSpec, parallel: ParallelSpec, cpu_offload_gb: float | None, weights) -> CpuOffload | None:
+    """The offload of planned weights (a ``models.weights.WeightsPlan``: its dtype, quantisation and PP stage);
+    None without the flag or for weights given as a figure (a measured load already lacks the offloaded layers)."""
+    if not cpu_offload_gb or not hasattr(weights, "lines"):
+        return None
+    return plan_offload(spec, parallel, cpu_offload_gb, dtype=weights.dtype, quant=weights.quant, stage=weights.stage)

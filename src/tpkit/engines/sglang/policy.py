@@ -136,14 +136,11 @@ def cpu_offload(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions
     to the device for each forward (no UVA path): the load usage drops by the offloaded bytes; the copy, one layer
     at a time, is taken from the slack after the pool is sized (SGLang's budget reads the free memory after the
     load and runs no profile forward before it)."""
-    if not options.cpu_offload_gb or (weights is not None and not hasattr(weights, "lines")):
-        return None  # weights given as a figure (a measured load usage) already lack the offloaded layers
-    from tpkit.engines.offload import plan_offload
+    from tpkit.engines.offload import offload_of
 
-    if weights is None:
+    if weights is None and options.cpu_offload_gb:
         weights = _planned_weights(model, parallel, options)
-    return plan_offload(model, parallel, options.cpu_offload_gb, dtype=getattr(weights, "dtype", "bfloat16"),
-                        quant=getattr(weights, "quant", None), stage=getattr(weights, "stage", 0))
+    return offload_of(model, parallel, options.cpu_offload_gb, weights)
 
 
 def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights=None,
@@ -200,7 +197,7 @@ def _sizing(model, gpu, parallel, options, machine, weights, extra_uses, draft_w
 def _offload_notes(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights) -> tuple[str, ...]:
     """What ``--cpu-offload-gb`` leaves to the user: the per-forward device copy (from the slack), a cap above the
     decoder layers (``engines.offload``)."""
-    off = cpu_offload(model, parallel, options, None if weights is None else weights)
+    off = cpu_offload(model, parallel, options, weights)
     if off is None or isinstance(weights, Bytes):
         return ()
     out = [f"--cpu-offload-gb {options.cpu_offload_gb:g}: each forward copies an offloaded layer's parameters to the "

@@ -133,12 +133,9 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
 def cpu_offload(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, weights):
     """``--cpu-offload-gb``'s ``engines.offload.CpuOffload`` on the reported rank; None without the flag or for
     weights given as plain bytes (a measured load delta already lacks them)."""
-    if not options.cpu_offload_gb or not hasattr(weights, "lines"):
-        return None
-    from tpkit.engines.offload import plan_offload
+    from tpkit.engines.offload import offload_of
 
-    return plan_offload(model, parallel, options.cpu_offload_gb, dtype=weights.dtype, quant=weights.quant,
-                        stage=weights.stage)
+    return offload_of(model, parallel, options.cpu_offload_gb, weights)
 
 
 def offload_copies(rules: VllmRules) -> bool:
