@@ -11,6 +11,10 @@ catalog knows (parameter counts, checkpoint bytes, provenance) is kept verbatim 
 Entries the research catalog does not hold (models the pinned engine cases need, public EAGLE-3 drafts of
 catalog models) come from ``scripts/catalog_extra.json``: HF-style configs with their source, appended after
 the research entries (which stay byte-identical).  A draft's ``facts.draft`` names its method and targets.
+Last, ``scripts/catalog_tested.json`` names public configs of the test data (``tests/validation/configs``,
+``tests/logs/data/configs``) that real start-ups were planned or explained from: each is copied without its
+``_``-notes, its note (or SOURCE.md) becomes ``facts.source``, and its parameter count is derived by
+``tpkit.models.params.count_params`` (said so in ``facts.params_total_source``).
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SRC = Path("/work/shared/catalog/models.json")
 DEFAULT_OUT = ROOT / "src/tpkit/models/data/catalog.json"
 DEFAULT_EXTRA = ROOT / "scripts/catalog_extra.json"
+DEFAULT_TESTED = ROOT / "scripts/catalog_tested.json"
+_TESTED_KEYS = {"id", "config", "fidelity", "checked_by"}
 _EXTRA_KEYS = {"id", "short_name", "verification_status", "config", "facts"}
 
 _COPY = ("architectures", "model_type", "hidden_size", "intermediate_size", "num_hidden_layers",
@@ -172,13 +178,16 @@ def facts(entry: dict) -> dict:
     return out
 
 
-def build(src: Path, extra: Path | None = None) -> dict:
-    """The whole embedded catalog (schema 1): the research catalog at ``src``, then the entries of ``extra``."""
+def build(src: Path, extra: Path | None = None, tested: Path | None = None) -> dict:
+    """The whole embedded catalog (schema 1): the research catalog at ``src``, then the entries of ``extra``, then
+    the test data's configs named by ``tested``."""
     entries = json.loads(src.read_text())
     models = [{"id": e["hf_repo"], "short_name": e["model"], "verification_status": e["verification_status"],
                "config": hf_config(e), "facts": facts(e)} for e in entries]
     if extra is not None:
         models += extra_entries(extra, known={m["id"].lower() for m in models})
+    if tested is not None:
+        models += tested_entries(tested, known={m["id"].lower() for m in models})
     return {"schema": 1, "generated_from": str(src), "generator": "scripts/build_catalog.py", "models": models}
 
 
@@ -195,14 +204,58 @@ def extra_entries(path: Path, *, known: set[str]) -> list[dict]:
     return out
 
 
+def tested_entries(path: Path, *, known: set[str]) -> list[dict]:
+    """One catalog entry per ``catalog_tested.json`` row: the config file without its ``_`` notes, its provenance."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "src"))
+    from tpkit.models import from_config_dict
+    from tpkit.models.params import count_params
+
+    out = []
+    for row in json.loads(path.read_text())["models"]:
+        if set(row) != _TESTED_KEYS:
+            raise ValueError(f"{path}: row {row.get('id')!r} needs exactly {sorted(_TESTED_KEYS)}")
+        if row["id"].lower() in known:
+            raise ValueError(f"{path}: {row['id']} is already in the catalog")
+        known.add(row["id"].lower())
+        raw = json.loads((ROOT / row["config"]).read_text())
+        config = {k: v for k, v in raw.items() if not k.startswith("_")}
+        note = _tested_note(ROOT / row["config"], raw)
+        checked = row["checked_by"]
+        status = (f"{row['fidelity']}: the test data's {row['config']}"
+                  + (f", checked against the public start-up(s) {', '.join(checked)}" if checked else
+                     ", no public start-up of this model in the test data"))
+        params = count_params(from_config_dict(config, name=row["id"], source=row["config"]))
+        out.append({"id": row["id"], "short_name": row["id"].split("/", 1)[1], "verification_status": status,
+                    "config": config,
+                    "facts": {"source": note, "fidelity": row["fidelity"], "checked_by": checked,
+                              "params_total": params,
+                              "params_total_source": "derived from the config by tpkit.models.params.count_params "
+                                                     "(the language model as stored; no vision tower, no MTP)"}})
+    return out
+
+
+def _tested_note(config_path: Path, raw: dict) -> str:
+    """A config's provenance: its ``_`` notes, or the first paragraph of the SOURCE.md beside it."""
+    notes = [str(v) for k, v in raw.items() if k.startswith("_")]
+    if notes:
+        return " ".join(notes)
+    source = config_path.parent / "SOURCE.md"
+    if config_path.name == "config.json" and source.exists():
+        return " ".join(source.read_text().split("\n\n", 1)[0].split())
+    return f"{config_path.relative_to(ROOT)}: config.json fields copied into the validation set (see its README)"
+
+
 def main() -> None:
     """CLI entry: write the catalog file."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", type=Path, default=DEFAULT_SRC)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--extra", type=Path, default=DEFAULT_EXTRA)
+    parser.add_argument("--tested", type=Path, default=DEFAULT_TESTED)
     args = parser.parse_args()
-    catalog = build(args.src, args.extra)
+    catalog = build(args.src, args.extra, args.tested)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(catalog, indent=1) + "\n")
     print(f"wrote {len(catalog['models'])} models to {args.out}")

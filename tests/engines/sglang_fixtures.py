@@ -51,6 +51,10 @@ def ledger_problems(result) -> list[str]:
     problems = result.ledger.check(expected)
     if result.verdict.fits:  # each pool (full, sliding-window) may round down by a page and add a padding page
         page = result.kv_pool.cell_bytes * result.kv_pool.page_size * len(pools)
+        # DSA's indexer buffer holds (tokens + page + 1) // page pages, one page more than the latent at page 1
+        page = page + sum((Bytes(b.total_bytes.bytes // b.shape[0]) for b in result.kv_pool.buffers
+                           if b.name == "index_k_with_scale"),
+                          Bytes(0))
         if not -page.bytes <= result.ledger.remaining.bytes < page.bytes:
             problems.append(f"fits but {result.ledger.remaining} of the KV budget unused (a page is {page})")
     return problems

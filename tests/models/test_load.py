@@ -16,12 +16,15 @@ from models_testlib import VALIDATION, tiny_llama
 
 def test_catalog_loads_every_entry_through_the_config_path():
     entries = catalog_entries()
-    assert len(entries) == 36  # 22 from the research catalog + 14 from scripts/catalog_extra.json
+    assert len(entries) == 107  # 22 from the research catalog + 14 from scripts/catalog_extra.json + 71 tested
     for entry in entries:
         spec = load_model(entry.id)
         assert spec.source == f"catalog:{entry.id}"
         assert spec.extra["provenance"] == entry.verification_status
-        assert spec.num_layers == entry.config.get("num_hidden_layers", entry.config.get("text_config", {}).get("num_hidden_layers"))
+        text = entry.config.get("text_config", {})
+        layers = next(c.get(k) for c in (entry.config, text, {"n_layer": None}) for k in ("num_hidden_layers", "n_layer",
+                                                                                        "num_layers") if k in c)
+        assert spec.num_layers == layers, entry.id
 
 
 @pytest.mark.parametrize("name", ["moonshotai/Kimi-K2.5", "Kimi-K2.5", "kimi-k2.5", "MOONSHOTAI/KIMI-K2.5"])
@@ -305,3 +308,20 @@ def test_a_sequence_classification_checkpoint_has_a_score_head_instead_of_the_lm
     assert not causal.tie_word_embeddings
     assert count_params(causal) - count_params(reward) == v * h - 1 * h
     assert count_params(two) - count_params(reward) == h  # num_labels from id2label
+
+
+def test_hf_cache_set_after_huggingface_hub_was_imported(tmp_path, monkeypatch):
+    """Before: with huggingface_hub already imported, a later HF_HUB_CACHE was ignored (its constant is read once)."""
+    pytest.importorskip("huggingface_hub")
+    import huggingface_hub.constants  # noqa: F401  (read once, as an earlier caller in the process would have)
+
+    snap = tmp_path / "models--acme--Late-Llama" / "snapshots" / "abc"
+    snap.mkdir(parents=True)
+    (snap / "config.json").write_text(json.dumps({
+        "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 1024, "num_attention_heads": 8,
+        "num_key_value_heads": 8, "num_hidden_layers": 4, "intermediate_size": 4096, "vocab_size": 32000,
+        "max_position_embeddings": 4096, "torch_dtype": "bfloat16"}))
+    (tmp_path / "models--acme--Late-Llama" / "refs").mkdir()
+    (tmp_path / "models--acme--Late-Llama" / "refs" / "main").write_text("abc")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    assert load_model("acme/Late-Llama").num_layers == 4

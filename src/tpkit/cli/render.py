@@ -86,7 +86,15 @@ def _header(result: PlanResult, width: int) -> str:
     return _block([f"tpkit plan · {_version(result)} · {result.model.get('name')}"], width) + _block([
         f"GPU {gpu.get('name')} ({format_bytes(total)} = {format_bytes(total, binary=False)} as CUDA reports) "
         f"× {par.num_gpus} · tp {par.tp} pp {par.pp} dp {par.dp} ep {par.ep}",
-        f"model from {result.model.get('source')}"], width, indent="  ")
+        f"model from {result.model.get('source')}{_provenance(result.model.get('provenance'))}"], width, indent="  ")
+
+
+def _provenance(status: str | None) -> str:
+    """`` (config: verified: verbatim config copy)`` — how a catalog entry's config was checked, its first clause."""
+    if not status:
+        return ""
+    head = status.split(";")[0].split(", checked against")[0].split(", no public start-up")[0]
+    return f" (config {head if len(head) <= 110 else head[:109] + '…'})"
 
 
 def _tokens(result: PlanResult) -> str:

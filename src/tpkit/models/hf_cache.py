@@ -64,12 +64,13 @@ def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None
         return None, f"HF cache {where}: skipped ({repo_id!r:.120} is not an org/name repo id)"
     try:
         from huggingface_hub import try_to_load_from_cache
-        from huggingface_hub.constants import HF_HUB_CACHE
     except ImportError:  # a plain install: read the cache's own layout
         return _without_hub(expand_user(cache_dir) if cache_dir else default_cache_dir(), repo_id)
-    where = cache_dir or HF_HUB_CACHE
+    # the folder resolved now, not huggingface_hub's HF_HUB_CACHE constant: that one is read from the environment
+    # once, when huggingface_hub is first imported, and misses a later change (HF_HUB_CACHE set in-process)
+    where = str(expand_user(cache_dir) if cache_dir else default_cache_dir())
     try:
-        found = try_to_load_from_cache(repo_id, "config.json", cache_dir=cache_dir)
+        found = try_to_load_from_cache(repo_id, "config.json", cache_dir=where)
     except ValueError as exc:  # HFValidationError: a name the hub would refuse
         return None, f"HF cache {where}: skipped ({repo_id!r:.120} is not a valid repo id: {exc})"
     if isinstance(found, str):

@@ -233,4 +233,5 @@ class ModelSpec:
             "moe": bool(self.moe), "quantization": self.quant.method if self.quant else None,
             "max_position_embeddings": self.max_position_embeddings,
             "assumptions": list(self.assumptions),
+            "provenance": self.extra.get("provenance"),
         }
