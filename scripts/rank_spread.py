@@ -11,7 +11,7 @@ last value each rank prints by figure and PP stage, and report
 * ``range``: largest − smallest over the ranks printed, max over the figures;
 * ``complete``: some figure is printed by every rank of the group (the smallest rank is then seen, not bounded).
 
-``allowance_stats(rows)`` gives the upper percentiles the explain rule uses (``tpkit.explain.rankspread``):
+``allowance_stats(rows)`` gives the upper percentiles the explain rule uses (``tpkit.startup.rankspread``):
 nearest-rank p90 and the max, with the count, over the complete logs of each engine.
 
     PYTHONPATH=src python scripts/rank_spread.py [--json]

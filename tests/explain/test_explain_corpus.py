@@ -203,7 +203,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     (Gemma 3 on ROCm, 0.23.0 / a 0.11.0 pre-release): both hits, 115 of the 141.  Helper mv6 (2026-12-04): vl_251 -
     vl_255 (committed logs: 0.18.0 on a V100, 0.19.1 / 0.9.2 on an A100-40GB, 0.16.0 AWQ tp 2 on L40S, a 0.9.2 ROCm
     build tp 2) all hit and vl_256 (a shared-GPU crash, no config) is n/a: 120 of the 147.  Helper rsp
-    (2026-12-04): the cross-rank spread measured (``explain.rankspread``, scripts/rank_spread.py): sg_055 (no rank
+    (2026-12-04): the cross-rank spread measured (``startup.rankspread``, scripts/rank_spread.py): sg_055 (no rank
     named: 0.42 GiB), vl_021 / vl_078 / validation_case_020 (a capacity line of any worker: ± 0.47 GiB) hit: 124."""
     rows = _capacity_rows()
     assert len(rows) == 147

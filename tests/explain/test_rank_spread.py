@@ -1,4 +1,4 @@
-"""The cross-rank spread allowance (``explain.rankspread``), measured by ``scripts/rank_spread.py``.
+"""The cross-rank spread allowance (``startup.rankspread``), measured by ``scripts/rank_spread.py``.
 
 SGLang sizes every rank's pool from the MIN over the ranks of the free memory before and after the weights;
 vLLM 0.8.2–0.11.0 print one 'GPU KV cache size' line per worker.  A log that prints fewer ranks than run bounds
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tpkit.explain import explain_log
-from tpkit.explain.rankspread import (SGLANG_BELOW_RANK0, SGLANG_RANGE, SPREAD_STATS, VLLM_RANGE, VLLM_RANGE_WORLD2,
+from tpkit.startup.rankspread import (SGLANG_BELOW_RANK0, SGLANG_RANGE, SPREAD_STATS, VLLM_RANGE, VLLM_RANGE_WORLD2,
                                       sglang_rank_spread, vllm_worker_spread)
 
 _ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
-from tpkit.explain.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
+from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
 from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.explain.sganchors import (GIB_NOTE, _draft_before_pool, _min_over_ranks, _printed_floor, _target_last,
@@ -31,8 +31,8 @@ __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
 
 RANK_SPREAD = SGLANG_BELOW_RANK0
 """how far SGLang's MIN over the ranks of the free memory before / after the weights lies below rank 0 (p90 of the
-corpus logs that print every rank, ``explain.rankspread``); a log that prints other ranks only takes
-``explain.rankspread.SGLANG_RANGE``"""
+corpus logs that print every rank, ``startup.rankspread``); a log that prints other ranks only takes
+``startup.rankspread.SGLANG_RANGE``"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -340,7 +340,7 @@ def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:
 
 
 def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world: int) -> Iv:
-    """The KV budget widened down by f × the rank spread (``explain.rankspread.sglang_rank_spread``: 0.05 GiB below
+    """The KV budget widened down by f × the rank spread (``startup.rankspread.sglang_rank_spread``: 0.05 GiB below
     rank 0 when rank 0 is printed, 0.42 GiB below any other rank, both measured p90s) when the log prints the load
     anchors of fewer ranks than the world (SGLang's MIN over all ranks may lie below the printed ones); ``rest``
     otherwise."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 from tpkit.units import Bytes
 
 __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD2", "SPREAD_STATS",
-           "sglang_rank_spread", "vllm_worker_spread"]
+           "sglang_rank_spread", "vllm_worker_spread", "sglang_plan_spread"]
 
 _GIB = 2**30
 
@@ -88,3 +88,26 @@ def vllm_worker_spread(world: int) -> tuple[Bytes, str]:
                                    + _stat("vllm", "range_world2") + "; scripts/rank_spread.py")
     return VLLM_RANGE, ("workers' 'Available KV cache memory' at more than two workers spread by "
                         + _stat("vllm", "range_world_gt2") + "; scripts/rank_spread.py")
+
+
+def sglang_plan_spread(world: int):
+    """The band term of a multi-rank SGLang plan (issue 11, docs/accuracy.md §5.1): a ``Cost`` of 0 bytes ±
+    ``SGLANG_BELOW_RANK0``, charged before ``pre_model_load_memory`` like the CUDA context, or None at world 1.
+
+    SGLang sizes every rank from the MIN over the ranks of the free memory before and after the weights
+    (``get_available_gpu_memory(distributed=True)``), while tpkit's start-up terms are one rank's — and the
+    evidence behind them is rank 0's (``startup/data/evidence.json`` sg_051: TP0's 'Load weight begin' 137.34 GB
+    and init 1.96 GB, where TP1–TP6 print 137.29 / 2.01).  The smallest rank lies 0.00–0.05 GiB below rank 0 in
+    15 of the 16 logs that print every rank (p90 0.05), so the term moves only the band's high end (fewest tokens:
+    a use can not fall below 0, ``memory.band.resolve``); the nominal and the low end stay rank 0's.  A machine
+    profile measures every rank (``startup.capacity.tightest_rank``): no term then."""
+    if world <= 1:
+        return None
+    from tpkit.startup.cost import Cost
+    from tpkit.units import Bytes
+
+    p90, top, n, at = SPREAD_STATS["sglang"]["below_rank0"]
+    return Cost(key="rank_spread", item="rank spread (MIN over ranks, below rank 0)", bytes=Bytes(0),
+                uncertainty=SGLANG_BELOW_RANK0,
+                source=(f"SGLang's MIN over {world} ranks lies below rank 0 by p90 {p90:.2f} GiB over {n} logs that "
+                        f"print every rank (max {top:.2f}, {', '.join(at)}); scripts/rank_spread.py"))
