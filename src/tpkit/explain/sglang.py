@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
-from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
 from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.explain.sganchors import (GIB_NOTE, _draft_before_pool, _min_over_ranks, _printed_floor, _target_last,
@@ -25,6 +24,7 @@ from tpkit.explain.sgrelease import (_car_bytes, _default_fraction, _pre_from_lo
                                      _runner_factor, _stream_pool)
 from tpkit.explain.sgstate import _split_rest, _state_pool
 from tpkit.logs import Anchor, ParsedLog, RankView
+from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
 from tpkit.units import Bytes
 
 __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]

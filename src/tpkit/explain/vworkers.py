@@ -100,8 +100,9 @@ def _worker_spread(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available,
     (``_per_worker``); a log that prints fewer lines than workers may show any worker's.  When the log prints
     every worker's available memory the line's lies between their smallest and largest; else it lies within
     ``startup.rankspread.vllm_worker_spread`` of the printed ones, either way (0.47 GiB beyond two workers, the
-    measured p90 of largest − smallest over the 3 logs at tp 4 / 8 that print every worker; 0 at two, 4 logs).  Applied also when the release is not printed but its
-    inferred range holds 0.8.2–0.11.0 (``release_known`` False) and the rules reading the log print one line."""
+    measured p90 of largest − smallest over the 3 logs at tp 4 / 8 that print every worker; 0 at two, 4 logs).
+    Applied also when the release is not printed but its inferred range holds 0.8.2–0.11.0 (``release_known``
+    False) and the rules reading the log print one line."""
     from tpkit.explain.interval import Iv, iv_of
     from tpkit.startup.rankspread import vllm_worker_spread
     from tpkit.units import Bytes
