@@ -105,3 +105,25 @@ def test_cli_shows_plus_minus_tokens_and_json_has_the_range(capsys):
     lo, hi = doc["kv_tokens_range"]
     assert lo <= doc["kv_tokens"] <= hi and doc["band"]["estimated_terms"]
     assert any("uncertainty_bytes" in line for line in doc["ledger"])
+
+
+def test_a_multi_rank_sglang_band_carries_the_rank_spread_at_its_high_end_only():
+    """SGLang sizes every rank from the MIN over the ranks; tpkit's start-up terms are rank 0's (the evidence is
+    TP0's lines).  The measured spread below rank 0 (p90 0.05 GiB, ``startup.rankspread``) is a named band term:
+    tp 2 lists it, tp 1 does not; the nominal ledger has no line for it, the high end charges exactly 0.05 GiB."""
+    from tpkit.startup.rankspread import SGLANG_BELOW_RANK0
+
+    two = _sglang()
+    spread = [e for e in two.band.estimates if e.term == "rank_spread"]
+    assert spread and spread[0].uncertainty == SGLANG_BELOW_RANK0 and spread[0].nominal == Bytes(0)
+    assert "16 logs" in spread[0].source
+    one = with_band(plan_sglang, load_model(MODEL), H100, ParallelSpec(tp=1), SglangOptions())
+    assert not any(e.term == "rank_spread" for e in one.band.estimates)
+    nominal = plan_sglang(load_model(MODEL), H100, ParallelSpec(tp=2), SglangOptions())
+    assert not any("rank spread" in l.item for l in nominal.ledger.items)
+    with at_band_end(1):
+        least = plan_sglang(load_model(MODEL), H100, ParallelSpec(tp=2), SglangOptions())
+    assert [l.bytes for l in least.ledger.items if "rank spread" in l.item] == [SGLANG_BELOW_RANK0]
+    with at_band_end(-1):
+        most = plan_sglang(load_model(MODEL), H100, ParallelSpec(tp=2), SglangOptions())
+    assert not any("rank spread" in l.item for l in most.ledger.items)  # never below rank 0's own

@@ -24,16 +24,15 @@ from tpkit.explain.sgrelease import (_car_bytes, _default_fraction, _pre_from_lo
                                      _runner_factor, _stream_pool)
 from tpkit.explain.sgstate import _split_rest, _state_pool
 from tpkit.logs import Anchor, ParsedLog, RankView
+from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
 from tpkit.units import Bytes
 
 __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
 
-RANK_SPREAD = Bytes(round(0.05 * 2**30))
-"""how far SGLang's MIN over the ranks of the free memory before / after the weights lies below the ranks a log
-prints, at most, in the corpus logs that print every rank (``RANK_SPREAD_EVIDENCE``)"""
-RANK_SPREAD_EVIDENCE = ("in the corpus logs that print every rank the lowest rank is 0.00–0.05 GiB below rank 0: "
-                        "sg_051 tp 8 'Load weight begin' TP0 137.34, TP1–TP6 137.29 GB (their distributed init "
-                        "2.01 vs TP0's 1.96 GB); sg_027 0.03, sg_020 0.02, sg_009 / sg_034 0.00")
+RANK_SPREAD = SGLANG_BELOW_RANK0
+"""how far SGLang's MIN over the ranks of the free memory before / after the weights lies below rank 0 (p90 of the
+corpus logs that print every rank, ``startup.rankspread``); a log that prints other ranks only takes
+``startup.rankspread.SGLANG_RANGE``"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -93,13 +92,15 @@ class _Load:
     ranks), whether pre was estimated from the config, ``sample``: pre as SGLang samples it (+ the stream pool
     ``stream``); a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
 
-    __slots__ = ("pre", "n_pre", "end", "weights", "free_after", "n_after", "pre_estimated", "sample", "stream")
+    __slots__ = ("pre", "n_pre", "end", "weights", "free_after", "n_after", "pre_estimated", "sample", "stream",
+                 "rank0")
 
     def __init__(self, *, pre: Iv | None, n_pre: int, end: Anchor | None, weights: Iv | None, free_after: Iv | None,
-                 n_after: int, pre_estimated: bool, sample: Iv | None, stream: Iv | None) -> None:
+                 n_after: int, pre_estimated: bool, sample: Iv | None, stream: Iv | None,
+                 rank0: bool = False) -> None:
         self.pre, self.n_pre, self.end, self.weights = pre, n_pre, end, weights
         self.free_after, self.n_after, self.pre_estimated = free_after, n_after, pre_estimated
-        self.sample, self.stream = sample, stream
+        self.sample, self.stream, self.rank0 = sample, stream, rank0
 
 
 class _Fraction:
@@ -196,8 +197,11 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
         rows.append(derived_row("pre_model_load_memory (SGLang's sample)", sample,
                                 "free before weights + the stream pool: init_torch_distributed samples the free "
                                 "memory before ModelRunner creates its forward stream"))
+    rank0 = any(a.name in ("load_begin_avail", "load_end_avail") and a.rank.index(tp_size=tp) == 0
+                for a in parsed.anchors)
     return _Load(pre=pre, n_pre=n_pre, end=_target_last(view, "load_end_avail"), weights=weights,
-                 free_after=free_after, n_after=n_after, pre_estimated=pre_estimated, sample=sample, stream=stream)
+                 free_after=free_after, n_after=n_after, pre_estimated=pre_estimated, sample=sample, stream=stream,
+                 rank0=rank0)
 
 
 def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes | None, init_iv: Iv | None,
@@ -336,20 +340,22 @@ def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:
 
 
 def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world: int) -> Iv:
-    """The KV budget widened down by f × ``RANK_SPREAD`` when the log prints the load anchors of fewer ranks than
-    the world (SGLang's MIN over all ranks may lie below the printed ones); ``rest`` otherwise."""
+    """The KV budget widened down by f × the rank spread (``startup.rankspread.sglang_rank_spread``: 0.05 GiB below
+    rank 0 when rank 0 is printed, 0.42 GiB below any other rank, both measured p90s) when the log prints the load
+    anchors of fewer ranks than the world (SGLang's MIN over all ranks may lie below the printed ones); ``rest``
+    otherwise."""
     printed = max(load.n_after, load.n_pre)
     if not (world > 1 and 0 < printed < world and not load.pre_estimated):
         return rest
     hi_f = f.range[1] if f.range is not None else float(f.value)
-    spread = Bytes(round(RANK_SPREAD.bytes * hi_f))
+    allowance, why = sglang_rank_spread(load.rank0)
+    spread = Bytes(round(allowance.bytes * hi_f))
     rest = Iv(rest.low - spread, rest.high)
     rows.append(derived_row("KV budget (rest), ranks not printed", rest, (
         f"{printed} of the {world} ranks print 'Load weight begin/end': SGLang's MIN over all "
         f"ranks (get_available_gpu_memory(distributed=True) in init_torch_distributed and "
-        f"profile_max_num_token) may lie up to {RANK_SPREAD.mib:.0f} MiB below the printed ranks on both "
-        f"samples (a rank's distributed init differs: {RANK_SPREAD_EVIDENCE}), which lowers the budget by up "
-        f"to f × that = {spread.mib:.1f} MiB")))
+        f"profile_max_num_token) may lie up to {allowance.gib:.2f} GiB below the printed ranks on both "
+        f"samples ({why}), which lowers the budget by up to f × that = {spread.mib:.1f} MiB")))
     return rest
 
 

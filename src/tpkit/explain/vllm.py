@@ -15,7 +15,7 @@ from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.explain.vtokens import _Rebuilt, _rebuilt, _rules
-from tpkit.explain.vworkers import _may_print_per_worker, _per_worker
+from tpkit.explain.vworkers import _may_print_per_worker, _per_worker, _worker_spread
 from tpkit.logs import ParsedLog, RankView
 from tpkit.units import Bytes
 
@@ -67,11 +67,18 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     weights, parts, graph_estimate = _profile_rows(view, rows)
     avail_a, available, non_kv = _available_rows(parsed, view, rows, requested, weights, parts, graph_estimate)
     block = int(ctx.get("page_size", 16) or 16)
-    tok_a, per_worker = _per_worker(parsed, rules, tp, pp, view.last("kv_tokens"), avail_a,
-                                    release_known=not _may_print_per_worker(ctx), range_text=ctx.version)
+    release_known = not _may_print_per_worker(ctx)
+    last_line = view.last("kv_tokens")
+    tok_a, per_worker = _per_worker(parsed, rules, tp, pp, last_line, avail_a,
+                                    release_known=release_known, range_text=ctx.version)
+    line_available, spread_words = _worker_spread(parsed, rules, tp, pp, last_line, available, release_known)
+    if line_available is not None:
+        rows.append(derived_row("available KV memory of the printed line's worker", line_available,
+                                spread_words))
+        per_worker = f"{per_worker}; {spread_words}" if per_worker else spread_words
     blocks_a = view.last("gpu_blocks")
     tokens_printed = _printed_tokens(tok_a, blocks_a, block)
-    rebuilt = _rebuilt(ctx, rules, tp, pp, block, available, tokens_printed)
+    rebuilt = _rebuilt(ctx, rules, tp, pp, block, line_available or available, tokens_printed)
     if tok_a or blocks_a or rebuilt.predicted:
         rows.append(_tokens_row(tok_a or blocks_a, tokens_printed, rebuilt, per_worker))
     mc = view.last("max_concurrency")

@@ -87,3 +87,47 @@ def _per_worker(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available_a,
                  f"{available_a.size.text if available_a is not None else '—'}): the printed line may be another "
                  "worker's, whose available memory the log does not show")
     return smallest, text
+
+
+def _worker_spread(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available, release_known: bool = True):
+    """The available KV memory of the worker whose 'GPU KV cache size' line the log prints, when that worker is
+    not known: (interval, words), or (None, None) when every worker's line is printed, the rule does not apply,
+    or one worker runs.  Without a capacity line (``tok_a`` None: a log cut short, or the capacity check's log with
+    those lines removed) the interval is where any worker's line may lie when the log prints the available memory
+    of fewer workers than run (the smallest, the pool, is then within it too).
+
+    vLLM 0.8.2–0.11.0 print one line per worker from that worker's own 'Available KV cache memory'
+    (``_per_worker``); a log that prints fewer lines than workers may show any worker's.  When the log prints
+    every worker's available memory the line's lies between their smallest and largest; else it lies within
+    ``startup.rankspread.vllm_worker_spread`` of the printed ones, either way (0.47 GiB beyond two workers, the
+    measured p90 of largest − smallest over the 3 logs at tp 4 / 8 that print every worker; 0 at two, 4 logs).
+    Applied also when the release is not printed but its inferred range holds 0.8.2–0.11.0 (``release_known``
+    False) and the rules reading the log print one line."""
+    from tpkit.explain.interval import Iv, iv_of
+    from tpkit.startup.rankspread import vllm_worker_spread
+    from tpkit.units import Bytes
+
+    world = tp * pp
+    if available is None or world <= 1:
+        return None, None
+    applies = (rules.capacity_per_worker and rules.engine == "V1") or (not release_known
+                                                                       and not rules.capacity_per_worker)
+    if not applies or (tok_a is not None and len(_report_block(parsed, tok_a)) >= world):
+        return None, None
+    last = {}
+    for a in parsed.anchors:
+        if a.name == "available_kv" and a.size is not None and a.group is None:
+            last[a.rank.label] = iv_of(a.size)
+    seen = list(last.values()) or [available]
+    lo, hi = min(v.low for v in seen), max(v.high for v in seen)
+    if len(seen) >= world:
+        if tok_a is None:  # no capacity line: the pool is the smallest worker's, which the log shows
+            return None, None
+        return Iv(lo, hi), (f"the line printed may be any worker's: every worker's available memory is printed, "
+                            f"{Iv(lo, hi).text()}")
+    spread, why = vllm_worker_spread(world)
+    if spread.bytes == 0 and tok_a is None:
+        return None, None
+    return Iv(Bytes(max(0, lo.bytes - spread.bytes)), hi + spread), (
+        f"the line printed may be any worker's, and {len(seen)} of the {world} workers' available memory is "
+        f"printed: another worker's lies within {spread.gib:.2f} GiB of it either way ({why})")

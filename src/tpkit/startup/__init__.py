@@ -13,6 +13,8 @@ What a serving process holds on a GPU before it loads weights, term by term, and
     links.py             ``group_links``: is a TP group a full NVLink mesh with peer access, on how many hosts (the
                          one place); ``LinkChoice``: what ``--link`` / ``--no-p2p`` / ``--nnodes`` or a log says
     capacity.py          the tightest GPU of a probed machine, the engines' imbalance check
+    rankspread.py        the measured spread of free memory across ranks (scripts/rank_spread.py): the band term
+                         of a multi-rank SGLang plan, the allowances of ``tpkit explain`` for unprinted ranks
 
 A machine profile (``tpkit probe``) replaces three things: the capacity (the tightest GPU's free memory
 instead of the catalog total), the CUDA context (the probe's own, measured on that machine) and the links

@@ -18,6 +18,10 @@ the ranks of its replica).  tpkit predicts that measurement from the shared star
                                                           GPU P2P, nor across nodes (``startup.links``)
     the caller's extra uses   (their own names)           before pre_model_load_memory
     SGLang init (not NCCL)    SGLang init_torch_distr…    always (start-up table, from SGLang logs)
+    rank spread               rank spread (MIN over …)    tp × pp > 1 without a machine profile: 0 ± 0.05 GiB,
+                                                          the band's high end only (``startup.rankspread``
+                                                          ``sglang_plan_spread``: the MIN over ranks lies up to
+                                                          that far below rank 0, p90 of 16 logs)
     cuBLAS                    cuBLAS workspace            AFTER the KV pool, out of the slack: ``init_cublas``
                                                           follows ``init_memory_pool`` in every release read
                                                           (0.2.15 … 0.5.3 ``model_runner.py``; 0.5.10
@@ -41,6 +45,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.startup.cache import startup_cache
 from tpkit.engines.sglang.allreduce import custom_allreduce_cost
 from tpkit.startup.links import LinkChoice, group_links, links_note
+from tpkit.startup.rankspread import sglang_plan_spread
 from tpkit.startup.terms import cublas, cuda_context, nccl_costs, sglang_process_overhead, startup_costs
 from tpkit.units import Bytes, format_bytes
 
@@ -115,6 +120,11 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: Machi
         custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, version, machine, choice),
         extra=extra_uses, cublas_cost=cublas(gpu),
         process_overhead=sglang_process_overhead(at_least(version, "0.5.8")))
+    spread = sglang_plan_spread(world) if machine is None else None
+    if spread is not None:
+        spread = spread.resolved()
+        if spread.bytes:  # the band's high end only: the nominal is rank 0's, the MIN over ranks may be lower
+            costs = (*costs, spread)
     uses = tuple(c.line(note=_NOTES.get(c.key, "").format(world=world)) for c in costs if c.key != "cublas")
     after = tuple(c.line(item="cuBLAS workspace (after the KV pool, from the slack)") for c in costs
                   if c.key == "cublas")

@@ -1,0 +1,262 @@
+"""The spread of free memory ACROSS RANKS, measured in every corpus log that prints more than one rank's memory
+numbers, plus a few public logs quoted below (docs/accuracy.md §7.2, "Cross-rank spread, measured").
+
+For each log of tests/logs/data (SGLang 'Load weight begin/end … avail mem', 'Memory pool end. avail mem', 'Capture
+cuda graph end. avail mem', 'Init torch distributed ends. mem usage'; vLLM 'Available KV cache memory', 'Model
+loading took', the start-up free memory, and the per-worker 'GPU KV cache size' lines of 0.8.2–0.11.0), group the
+last value each rank prints by figure and PP stage, and report
+
+* ``below rank 0``: rank 0's free memory − the smallest rank's, max over the free-memory figures that print rank 0
+  and another rank (for a usage figure: the largest usage − rank 0's);
+* ``range``: largest − smallest over the ranks printed, max over the figures;
+* ``complete``: some figure is printed by every rank of the group (the smallest rank is then seen, not bounded).
+
+``allowance_stats(rows)`` gives the upper percentiles the explain rule uses (``tpkit.startup.rankspread``):
+nearest-rank p90 and the max, with the count, over the complete logs of each engine.
+
+    PYTHONPATH=src python scripts/rank_spread.py [--json]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "logs" / "data"
+GIB = 2**30
+
+FREE = {"sglang": ("load_begin_avail", "load_end_avail", "pool_end_avail", "graph_end_avail", "available_gpu_mem"),
+        "vllm": ("available_kv", "startup_free")}
+"""free-memory figures: a rank with less is the tighter one"""
+USAGE = {"sglang": ("init_dist_mem_usage",), "vllm": ("weights", "non_torch_memory")}
+"""usage figures: a rank with more is the tighter one"""
+BUDGET = {"sglang": FREE["sglang"] + USAGE["sglang"], "vllm": ("available_kv",)}
+"""the figures whose spread moves the KV budget: every SGLang free-memory figure (the pool is sized from the MIN
+over ranks of the free memory before and after the weights, and is equal on every rank, so the spread after the
+pool and the graphs is the spread after the weights); vLLM's per-worker 'Available KV cache memory', from which
+each worker's 'GPU KV cache size' line is computed (vLLM ≥ 0.11 subtracts this process's own use from the
+requested memory, so the start-up free memory of other processes does not reach the budget)"""
+
+SOURCE_FACTS = {
+    "sg_018": "2× RTX 3090 (source repository club-3090; consumer cards, PCIe)",
+    "sg_022": "tp 16 over 2 nodes (8 GPUs each), DP attention 16 (source thread sglang#6017)",
+    "sg_055": "8× RTX PRO 6000 (PCIe); the poster's summary prints 'Memory pool end. avail mem=7.43-7.53 GB [× 8 "
+              "GPUs]': the pool is equal on every rank, so free after the weights spreads 0.10 GiB too",
+    "sg_061": "8× MI300X (ROCm), DP attention 8 (source thread sglang#7691)",
+    "kimi_k25_8x_rtx_pro_6000_sglang": "8× RTX PRO 6000 (PCIe)",
+}
+"""facts the source threads state that the log lines do not (GPU, nodes); quoted, never used by a rule"""
+
+EXTERNAL = [
+    {"log": "dcu-r1-tp8 (public doc)", "engine": "sglang", "world": 8, "nodes": "1 of 2", "gpu": "Hygon DCU (HIP)",
+     "link": "—", "dp_attention": False, "figure": "load_end_avail",
+     "ranks": {0: 101.38, 1: 101.33, 2: 101.33, 3: 101.34, 4: 101.37, 5: 101.33, 6: 101.36, 7: 101.35},
+     "source": "find_string 'TP7] Load weight end', file id 54673115369 (a Chinese deployment note, SGLang with "
+               "--attention-backend dcu_mla, DeepSeek-R1-Channel-FP8); 'Memory pool end' TP0 14.15, min 14.10"},
+    {"log": "dcu-r1-dpattn8 (public doc)", "engine": "sglang", "world": 8, "nodes": "1 of 2", "gpu": "Hygon DCU (HIP)",
+     "link": "—", "dp_attention": True, "figure": "load_begin_avail",
+     "ranks": {0: 143.10, 1: 143.05, 2: 143.05, 3: 143.06, 4: 143.09, 5: 143.05, 6: 143.08, 7: 143.07},
+     "source": "same note, second run (--enable-dp-attention --dp-size 16 --ep-size 16, 'DP0 TP0 EP0' labels); "
+               "'Init torch distributed ends. mem usage' 0.43–0.48"},
+]
+"""public logs found with the search tools (find_string "TP7] Load weight end"), every printed rank quoted"""
+
+
+def _cases() -> dict[str, dict]:
+    return {c["id"]: c for c in json.loads((DATA / "cases.json").read_text(encoding="utf-8"))}
+
+
+def _flags() -> dict[str, dict]:
+    return {e["id"]: dict(e.get("flags") or {})
+            for e in json.loads((DATA / "models.json").read_text(encoding="utf-8"))["cases"]}
+
+
+def _rank_of(key, tp: int | None, engine: str, labels: set[str]) -> int | None:
+    """The global rank a record's prefix names; vLLM V0's driver prints without a prefix next to
+    'VllmWorkerProcess' / 'RayWorkerWrapper' workers, so there an unprefixed record is rank 0."""
+    n = key.index(tp_size=tp)
+    if n is not None:
+        return n
+    if engine == "vllm" and key.label == "main" and any(l.startswith(("VllmWorkerProcess", "RayWorkerWrapper"))
+                                                        for l in labels):
+        return 0
+    return None
+
+
+def _world(parsed, case: dict, flags: dict) -> tuple[int, int]:
+    tp = parsed.run.value("tp") or flags.get("tp") or case.get("tp") or 1
+    pp = parsed.run.value("pp") or 1
+    return int(tp), int(pp)
+
+
+def _kv_lines(parsed) -> list[int]:
+    """vLLM 0.8.2–0.11.0: the 'GPU KV cache size' lines the engine core prints one per worker, in worker order
+    (the first block of consecutive lines)."""
+    lines = sorted((a for a in parsed.anchors if a.name == "kv_tokens" and a.group is None and a.count is not None
+                    and isinstance(a.count.value, int)), key=lambda a: a.line_no)
+    block: list = []
+    for a in lines:
+        if block and a.line_no - block[-1].line_no > 3:
+            break
+        block.append(a)
+    return [a.count.value for a in block]
+
+
+def measure_log(path: Path, case: dict, flags: dict) -> dict | None:
+    from tpkit.logs import parse_log
+    from tpkit.logs.links import read_link_signs
+
+    text = path.read_text(encoding="utf-8", errors="replace")
+    parsed = parse_log(text)
+    engine = case.get("engine") or ("vllm" if "vllm" in str(parsed.engine).lower() else "sglang")
+    tp, pp = _world(parsed, case, flags)
+    labels = {a.rank.label for a in parsed.anchors}
+    figures: dict[tuple[str, int | None], dict] = {}
+    for a in parsed.anchors:
+        if a.size is None or a.group is not None:
+            continue
+        if a.name not in FREE.get(engine, ()) and a.name not in USAGE.get(engine, ()):
+            continue
+        if a.rank.role != "worker" and _rank_of(a.rank, tp, engine, labels) is None:
+            continue
+        key = (a.name, a.rank.pp)
+        figures.setdefault(key, {})[a.rank.label] = (_rank_of(a.rank, tp, engine, labels),
+                                                     a.size.value.bytes / GIB)
+    per_fig = []
+    for (name, stage), ranks in figures.items():
+        if len(ranks) < 2:
+            continue
+        values = [v for _, v in ranks.values()]
+        zero = [v for r, v in ranks.values() if r == 0]
+        usage = name in USAGE.get(engine, ())
+        below0 = None
+        if zero:
+            below0 = (max(values) - zero[0]) if usage else (zero[0] - min(values))
+        per_fig.append({"figure": name + (f" (PP{stage})" if stage is not None else ""), "usage": usage,
+                        "n": len(ranks), "below_rank0": below0, "range": max(values) - min(values),
+                        "ranks": {lab: round(v, 4) for lab, (_, v) in sorted(ranks.items(), key=lambda t: (
+                            t[1][0] if t[1][0] is not None else 99, t[0]))}})
+    kv = _kv_lines(parsed) if engine == "vllm" and tp * pp > 1 else []
+    if len(kv) > 1:
+        per_fig.append({"figure": "GPU KV cache size (tokens, worker order)", "usage": False, "n": len(kv),
+                        "below_rank0": None, "range": None, "ranks": {f"line {i}": v for i, v in enumerate(kv)}})
+    free_figs = [f for f in per_fig if not f["usage"] and f["range"] is not None]
+    if not per_fig:
+        return None
+    group = tp  # ranks of one PP stage
+    nodes = re.search(r"nnodes=(\d+)", text)
+    signs = read_link_signs(text, tp=tp)
+    link = ("PCIe" if signs and (signs.pcie or signs.no_p2p) else None)
+    dp_attn = bool(parsed.run.value("enable_dp_attention") or flags.get("enable_dp_attention")
+                   or any("DP" in l and "TP" in l for l in labels))
+    ep = bool(flags.get("enable_expert_parallel") or any("EP" in l for l in labels))
+    gpu = parsed.run.gpu.value if getattr(parsed.run, "gpu", None) is not None else flags.get("gpu")
+    below = [f["below_rank0"] for f in free_figs + [f for f in per_fig if f["usage"]] if f["below_rank0"] is not None]
+    budget = [f for f in per_fig if f["figure"].split(" (PP")[0] in BUDGET[engine]]
+    b_below = [f["below_rank0"] for f in budget if f["below_rank0"] is not None]
+    b_range = [f["range"] for f in budget if not f["usage"] and f["range"] is not None]
+    return {"log": path.stem, "engine": engine, "world": tp * pp, "tp": tp, "pp": pp,
+            "nodes": int(nodes.group(1)) if nodes else (signs.num_nodes if signs and signs.nodes else None),
+            "gpu": gpu, "link": link, "dp_attention": dp_attn, "ep": ep,
+            "complete": any(f["n"] >= group for f in free_figs),
+            "below_rank0": max(below) if below else None,
+            "range": max((f["range"] for f in free_figs), default=None),
+            "budget": {"below_rank0": max(b_below) if b_below else None, "range": max(b_range) if b_range else None,
+                       "complete": any(f["n"] >= group for f in budget if not f["usage"])},
+            "figures": per_fig, "facts": SOURCE_FACTS.get(path.stem, ""),
+            "source": case.get("source_url") or case.get("source") or ""}
+
+
+def measure() -> list[dict]:
+    cases, flags = _cases(), _flags()
+    rows = []
+    for path in sorted(DATA.glob("**/*.log")):
+        cid = path.stem if path.parent.name != "validation" else f"validation_{path.stem}"
+        case = cases.get(cid) or cases.get(path.stem) or {}
+        row = measure_log(path, case, flags.get(cid, flags.get(path.stem, {})))
+        if row is not None:
+            row["log"] = cid
+            rows.append(row)
+    for ext in EXTERNAL:
+        v = ext["ranks"]
+        rows.append({"log": ext["log"], "engine": ext["engine"], "world": ext["world"], "tp": ext["world"], "pp": 1,
+                     "nodes": ext["nodes"], "gpu": ext["gpu"], "link": ext["link"],
+                     "dp_attention": ext["dp_attention"], "ep": ext["dp_attention"], "complete": True,
+                     "below_rank0": v[0] - min(v.values()), "range": max(v.values()) - min(v.values()),
+                     "budget": {"below_rank0": v[0] - min(v.values()), "range": max(v.values()) - min(v.values()),
+                                "complete": True},
+                     "figures": [{"figure": ext["figure"], "usage": False, "n": len(v),
+                                  "below_rank0": v[0] - min(v.values()), "range": max(v.values()) - min(v.values()),
+                                  "ranks": {f"TP{r}": x for r, x in v.items()}}],
+                     "facts": "", "source": ext["source"], "external": True})
+    return rows
+
+
+def _p90(values: list[float]) -> float:
+    """Nearest-rank 90th percentile."""
+    s = sorted(values)
+    return s[max(0, math.ceil(0.9 * len(s)) - 1)]
+
+
+def allowance_stats(rows: list[dict]) -> dict:
+    """{engine: {"below_rank0"|"range"|"range_world2"|"range_world_gt2": (p90, max, n, logs at the max)}} of the
+    budget figures (``BUDGET``) over
+    the complete logs (every rank of the group printed for one of them), rounded to the print resolution
+    (0.01 GiB)."""
+    out: dict = {}
+    for engine in ("sglang", "vllm"):
+        done = [r["budget"] | {"log": r["log"], "world": r["world"]} for r in rows
+                if r["engine"] == engine and r["budget"]["complete"]]
+        stats = {}
+        for what, key, keep in (("below_rank0", "below_rank0", None), ("range", "range", None),
+                                ("range", "range_world2", lambda w: w == 2),
+                                ("range", "range_world_gt2", lambda w: w > 2)):
+            vals = [(round(r[what], 2), r["log"]) for r in done
+                    if r[what] is not None and (keep is None or keep(r["world"]))]
+            if not vals:
+                continue
+            top = max(v for v, _ in vals)
+            stats[key] = (_p90([v for v, _ in vals]), top, len(vals), [l for v, l in vals if v == top])
+        out[engine] = stats
+    return out
+
+
+def _fmt(x: float | None) -> str:
+    return "—" if x is None else f"{x:.2f}"
+
+
+def table(rows: list[dict]) -> str:
+    head = ("| log | engine | world | nodes | GPU | link | DP attn / EP | every rank | below rank 0 (GiB) | "
+            "range (GiB) | per-rank numbers (GiB; tokens for the vLLM lines) |\n|---|---|---|---|---|---|---|---|---|"
+            "---|---|\n")
+    lines = []
+    for r in rows:
+        figs = "; ".join(f"{f['figure']}: " + ", ".join(f"{k} {v:g}" for k, v in f["ranks"].items())
+                         for f in r["figures"])
+        facts = f" ({r['facts']})" if r["facts"] else ""
+        lines.append(f"| {r['log']} | {r['engine']} | {r['world']} | {r['nodes'] or '—'} | {r['gpu'] or '—'} | "
+                     f"{r['link'] or '—'} | {'DP attn' if r['dp_attention'] else '—'}"
+                     f"{' / EP' if r['ep'] else ''} | {'yes' if r['complete'] else 'no'} | "
+                     f"{_fmt(r['below_rank0'])} | {_fmt(r['range'])} | {figs}{facts} |")
+    return head + "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    rows = measure()
+    if "--json" in argv:
+        print(json.dumps({"rows": rows, "stats": allowance_stats(rows)}, indent=1, default=str))
+        return 0
+    print(table(rows))
+    print()
+    for engine, stats in allowance_stats(rows).items():
+        for what, (p90, top, n, at) in stats.items():
+            print(f"{engine} {what}: p90 {p90:.2f} GiB, max {top:.2f} GiB ({', '.join(at)}), n = {n} complete logs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

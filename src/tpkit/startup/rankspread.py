@@ -1,0 +1,113 @@
+"""How far the free memory of an unprinted rank may lie from the ranks a log prints (issue 12), measured.
+
+``scripts/rank_spread.py`` reads every corpus log that prints more than one rank's memory numbers (and two public
+logs it quotes) and tabulates, per log, rank 0's free memory − the smallest rank's ("below rank 0") and the largest
+− the smallest ("range"); docs/accuracy.md §7.2 "Cross-rank spread, measured" holds the table.  The allowances
+below are the nearest-rank 90th percentiles over the logs that print every rank of the group
+(``scripts/rank_spread.allowance_stats``; ``tests/explain/test_rank_spread.py`` checks that they are what the
+corpus gives), measured on 2026-12-04:
+
+* SGLang, below rank 0: p90 0.05 GiB over 16 logs (0.00 in 7, 0.02–0.05 in 8: sg_051 tp 8 'Load weight begin' TP0
+  137.34 vs TP1–TP6 137.29 GB; sg_031, the two public Hygon DCU runs); max 0.77 GiB (sg_018, 2× RTX 3090, a
+  consumer pair whose rank 1 holds 0.77 GiB more of something else).
+* SGLang, range: p90 0.42 GiB over the same 16 (sg_020 / sg_021 tp 8 'Memory pool end': TP1 0.42 GiB above the
+  smallest; sg_081 tp 2: TP1 0.42 above TP0); max 0.77 (sg_018).  Rank 0 is the low rank or within 0.05 GiB of it in
+  15 of the 16: the ranks that stand out stand out upward (TP1, TP7), so a rank printed other than rank 0 may lie
+  that far above the smallest.
+* vLLM 'Available KV cache memory', range: 0.00 GiB in all four tp-2 logs; p90 (= max) 0.47 GiB over the three
+  at tp 4 / 8 (vl_101 tp 4, vl_102 / vl_103 tp 8: rank 0 0.09–0.10 above ranks 1…N−2, the last rank 0.37–0.38
+  above rank 0).  World size separates vLLM's numbers (0 vs 0.47), so the vLLM allowance depends on it.
+* SGLang by world size: tp 2, p90 0.77 over 5 logs (sg_018's 3090 pair and sg_081, an unnamed GPU, 0.42; the
+  other three 0.00); tp > 2, p90 0.42 over 11.  The tp-2 figure rests on two consumer-class logs and is larger,
+  not smaller, so SGLang keeps one allowance for every world size (the 16-log p90s).
+
+What the evidence does NOT show, so the allowance does not depend on it: world size > 8 or several nodes (sg_022
+tp 16 over 2 nodes prints 3 of 16 ranks, TP2/TP3 0.09 below TP0, a lower bound; sg_027 tp 16 prints one node: 0.03;
+the public DCU node of a 2-node run: 0.05), DP attention (sg_066 0.03, the DCU DP-attention run 0.05), ROCm / HIP
+(sg_020, ROCm image, 0.02; DCU 0.05), PCIe (sg_009 4× L4 0.00, 8× RTX PRO 6000 0.00 below TP0) — each within the
+p90 of the rest.  The conditions the numbers separate are WHICH rank an SGLang log prints (rank 0 or not) and, for
+vLLM, two workers or more.
+"""
+
+from __future__ import annotations
+
+from tpkit.units import Bytes
+
+__all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD2", "SPREAD_STATS",
+           "sglang_rank_spread", "vllm_worker_spread", "sglang_plan_spread"]
+
+_GIB = 2**30
+
+SPREAD_STATS = {
+    "sglang": {"below_rank0": (0.05, 0.77, 16, ("sg_018",)), "range": (0.42, 0.77, 16, ("sg_018",)),
+               "range_world2": (0.77, 0.77, 5, ("sg_018",)), "range_world_gt2": (0.42, 0.42, 11, ("sg_020", "sg_021"))},
+    "vllm": {"below_rank0": (0.10, 0.10, 6, ("vl_101",)), "range": (0.47, 0.47, 7, ("vl_101", "vl_102")),
+             "range_world2": (0.0, 0.0, 4, ("vl_084", "vl_087", "vl_088", "vl_131")),
+             "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
+}
+"""engine → figure → (p90 GiB, max GiB, logs, logs at the max), as ``scripts/rank_spread.py`` prints them"""
+
+SGLANG_BELOW_RANK0 = Bytes(round(SPREAD_STATS["sglang"]["below_rank0"][0] * _GIB))
+"""SGLang: how far the smallest rank lies below rank 0 (p90, 16 logs)"""
+SGLANG_RANGE = Bytes(round(SPREAD_STATS["sglang"]["range"][0] * _GIB))
+"""SGLang: how far the smallest rank lies below any one rank (p90 of largest − smallest, 16 logs)"""
+VLLM_RANGE = Bytes(round(SPREAD_STATS["vllm"]["range_world_gt2"][0] * _GIB))
+"""vLLM, more than two workers: how far one worker's 'Available KV cache memory' lies from another's (p90 of
+largest − smallest, 3 logs at tp 4 / 8)"""
+VLLM_RANGE_WORLD2 = Bytes(round(SPREAD_STATS["vllm"]["range_world2"][0] * _GIB))
+"""vLLM, two workers: the same, 0 over the 4 logs at tp 2 (vl_084 H200, vl_087 A100 PCIe, vl_088 A100 over Ray on
+2 nodes, vl_131 V0)"""
+
+
+def _stat(engine: str, what: str) -> str:
+    p90, top, n, at = SPREAD_STATS[engine][what]
+    return f"p90 {p90:.2f} GiB over {n} logs that print every rank, max {top:.2f} ({', '.join(at)})"
+
+
+def sglang_rank_spread(rank0_printed: bool) -> tuple[Bytes, str]:
+    """(how far SGLang's MIN over all ranks may lie below the smallest printed rank, why) for a log that prints
+    fewer ranks than the world: ``SGLANG_BELOW_RANK0`` when rank 0 is among the printed ranks, else
+    ``SGLANG_RANGE`` (an unlabelled or non-zero rank may be one of the high ranks)."""
+    if rank0_printed:
+        return SGLANG_BELOW_RANK0, ("rank 0 is printed; the smallest rank lies below rank 0 by "
+                                    + _stat("sglang", "below_rank0") + "; scripts/rank_spread.py")
+    return SGLANG_RANGE, ("rank 0 is not among the printed ranks (or no rank is named), and a rank other than 0 may "
+                          "be one of the high ones: the smallest rank lies below the largest by "
+                          + _stat("sglang", "range") + "; scripts/rank_spread.py")
+
+
+def vllm_worker_spread(world: int) -> tuple[Bytes, str]:
+    """(how far another worker's 'Available KV cache memory' may lie from a printed one, either way, why) for
+    ``world`` workers: a capacity line printed without its worker may be any worker's (vLLM 0.8.2–0.11.0 print one
+    per worker).  Two workers: ``VLLM_RANGE_WORLD2`` (0: the four tp-2 logs print equal numbers on both); more:
+    ``VLLM_RANGE`` (0.47 GiB: at tp 4 and 8 rank 0 lies 0.09–0.10 GiB above ranks 1…N−2 and the last rank
+    0.37–0.38 above rank 0; NCCL builds no NVLink SHARP group at two GPUs, ``nvls.cc ncclNvlsInit``, one
+    difference between the two sizes, not shown to be the cause)."""
+    if world <= 2:
+        return VLLM_RANGE_WORLD2, ("workers' 'Available KV cache memory' at two workers spread by "
+                                   + _stat("vllm", "range_world2") + "; scripts/rank_spread.py")
+    return VLLM_RANGE, ("workers' 'Available KV cache memory' at more than two workers spread by "
+                        + _stat("vllm", "range_world_gt2") + "; scripts/rank_spread.py")
+
+
+def sglang_plan_spread(world: int):
+    """The band term of a multi-rank SGLang plan (issue 11, docs/accuracy.md §5.1): a ``Cost`` of 0 bytes ±
+    ``SGLANG_BELOW_RANK0``, charged before ``pre_model_load_memory`` like the CUDA context, or None at world 1.
+
+    SGLang sizes every rank from the MIN over the ranks of the free memory before and after the weights
+    (``get_available_gpu_memory(distributed=True)``), while tpkit's start-up terms are one rank's — and the
+    evidence behind them is rank 0's (``startup/data/evidence.json`` sg_051: TP0's 'Load weight begin' 137.34 GB
+    and init 1.96 GB, where TP1–TP6 print 137.29 / 2.01).  The smallest rank lies 0.00–0.05 GiB below rank 0 in
+    15 of the 16 logs that print every rank (p90 0.05), so the term moves only the band's high end (fewest tokens:
+    a use can not fall below 0, ``memory.band.resolve``); the nominal and the low end stay rank 0's.  A machine
+    profile measures every rank (``startup.capacity.tightest_rank``): no term then."""
+    if world <= 1:
+        return None
+    from tpkit.startup.cost import Cost
+    from tpkit.units import Bytes
+
+    p90, top, n, at = SPREAD_STATS["sglang"]["below_rank0"]
+    return Cost(key="rank_spread", item="rank spread (MIN over ranks, below rank 0)", bytes=Bytes(0),
+                uncertainty=SGLANG_BELOW_RANK0,
+                source=(f"SGLang's MIN over {world} ranks lies below rank 0 by p90 {p90:.2f} GiB over {n} logs that "
+                        f"print every rank (max {top:.2f}, {', '.join(at)}); scripts/rank_spread.py"))

@@ -1,0 +1,132 @@
+"""The cross-rank spread allowance (``startup.rankspread``), measured by ``scripts/rank_spread.py``.
+
+SGLang sizes every rank's pool from the MIN over the ranks of the free memory before and after the weights;
+vLLM 0.8.2–0.11.0 print one 'GPU KV cache size' line per worker.  A log that prints fewer ranks than run bounds
+neither, and the allowance is the measured p90 of the spread in the corpus logs that print every rank: 0.05 GiB
+below rank 0 (SGLang, rank 0 printed), 0.42 GiB below any other rank (SGLang), 0.47 GiB either way (vLLM).
+"""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from tpkit.explain import explain_log
+from tpkit.startup.rankspread import (SGLANG_BELOW_RANK0, SGLANG_RANGE, SPREAD_STATS, VLLM_RANGE, VLLM_RANGE_WORLD2,
+                                      sglang_rank_spread, vllm_worker_spread)
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("rank_spread", _ROOT / "scripts" / "rank_spread.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_allowances_are_what_the_corpus_measures():
+    """The constants are the script's p90 / max / count over the logs that print every rank, not typed by hand."""
+    mod = _script()
+    measured = mod.allowance_stats(mod.measure())
+    for engine, stats in SPREAD_STATS.items():
+        for what, (p90, top, n, at) in stats.items():
+            got = measured[engine][what]
+            assert (got[0], got[1], got[2], tuple(got[3])) == (p90, top, n, at), (engine, what, got)
+
+
+def test_the_allowance_depends_on_whether_rank_0_is_printed():
+    """Both sides of the one condition the evidence separates; the values are the measured p90s."""
+    assert sglang_rank_spread(True)[0].bytes == SGLANG_BELOW_RANK0.bytes == round(0.05 * 2**30)
+    assert sglang_rank_spread(False)[0].bytes == SGLANG_RANGE.bytes == round(0.42 * 2**30)
+    assert "rank 0 is printed" in sglang_rank_spread(True)[1] and "16 logs" in sglang_rank_spread(True)[1]
+    assert "not among the printed ranks" in sglang_rank_spread(False)[1]
+    assert vllm_worker_spread(4)[0].bytes == VLLM_RANGE.bytes == round(0.47 * 2**30)
+    assert vllm_worker_spread(3)[0].bytes == VLLM_RANGE.bytes
+    assert vllm_worker_spread(2)[0].bytes == VLLM_RANGE_WORLD2.bytes == 0
+
+
+_HEAD = ("[2025-09-11 10:24:10] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', tp_size=2, "
+         "mem_fraction_static=0.85, page_size=1)\n")
+
+
+def _rank(label: str) -> str:
+    p = f" {label}" if label else ""
+    return (f"[2025-09-11 10:24:24{p}] Load weight begin. avail mem=78.48 GB\n"
+            f"[2025-09-11 10:25:33{p}] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, "
+            "avail mem=70.80 GB, mem usage=7.68 GB.\n")
+
+
+def _sglang(text: str):
+    return explain_log(text, flags={"model": "Qwen/Qwen3-8B", "gpu": "H100-SXM-80GB", "engine_version": "0.5.2"})
+
+
+@pytest.mark.parametrize("printed, allowance", [("TP0", SGLANG_BELOW_RANK0), ("TP1", SGLANG_RANGE)])
+def test_sglang_widens_by_the_allowance_of_the_rank_printed(printed, allowance):
+    """tp 2, one rank's load lines: rank 0 printed → f × 0.05 GiB below; rank 1 printed → f × 0.42 GiB; every
+    rank printed → not widened."""
+    both = _sglang(_HEAD + _rank("TP0") + _rank("TP1"))
+    one = _sglang(_HEAD + _rank(printed))
+    assert not any("ranks not printed" in r.item for r in both.anchored.rows)
+    assert one.anchored.rest.high == both.anchored.rest.high
+    assert both.anchored.rest.low.bytes - one.anchored.rest.low.bytes == round(allowance.bytes * 0.85)
+
+
+def test_a_tp_1_log_without_rank_labels_is_not_widened():
+    text = _HEAD.replace("tp_size=2", "tp_size=1") + _rank("")
+    assert not any("ranks not printed" in r.item for r in _sglang(text).anchored.rows)
+
+
+_AVAIL = "({w} pid=10) INFO 09-24 20:53:41 [gpu_worker.py:298] Available KV cache memory: {g} GiB\n"
+_LINE = "(EngineCore_DP0 pid=9) INFO 09-24 20:53:41 [kv_cache_utils.py:864] GPU KV cache size: {n:,} tokens\n"
+_VFLAGS = {"model": "Qwen/Qwen3-8B", "gpu": "H100", "tp": 4, "engine_version": "0.10.2"}
+
+
+def _vllm(workers: dict[str, str], lines: tuple[int, ...] = ()):
+    text = "".join(_AVAIL.format(w=w, g=g) for w, g in workers.items()) + "".join(_LINE.format(n=n) for n in lines)
+    return explain_log(text.encode(), flags=_VFLAGS)
+
+
+def _spread_row(e):
+    return [r for r in e.anchored.rows if r.item == "available KV memory of the printed line's worker"]
+
+
+def test_vllm_one_workers_memory_of_four_widens_either_way_by_the_allowance():
+    """0.10.2, tp 4, one worker's available memory and no capacity line: the line (the pool, or another worker's)
+    lies within 0.47 GiB of it either way; every worker's memory printed: the pool is the smallest, not widened;
+    tp 2: the measured spread is 0, not widened."""
+    one = _vllm({"Worker_TP0": "10.00"})
+    rows = _spread_row(one)
+    assert rows and "within 0.47 GiB of it either way" in rows[0].meaning
+    lo = round(9.995 * 2**30) - VLLM_RANGE.bytes
+    hi = round(10.005 * 2**30) + VLLM_RANGE.bytes
+    assert abs(rows[0].value.low.bytes - lo) <= 2 and abs(rows[0].value.high.bytes - hi) <= 2
+    assert not _spread_row(_vllm({f"Worker_TP{i}": "10.00" for i in range(4)}))
+    two = explain_log(_AVAIL.format(w="Worker_TP0", g="10.00").encode(), flags={**_VFLAGS, "tp": 2})
+    assert not _spread_row(two)
+
+
+def test_vllm_one_line_of_four_with_every_workers_memory_lies_between_them():
+    workers = {"Worker_TP0": "10.00", "Worker_TP1": "10.10", "Worker_TP2": "10.10", "Worker_TP3": "10.20"}
+    rows = _spread_row(_vllm(workers, (230_000,)))
+    assert rows and "every worker's available memory is printed" in rows[0].meaning
+    assert not _spread_row(_vllm(workers, (230_000, 232_000, 232_000, 234_000)))
+
+
+@pytest.mark.parametrize("release, widened", [("0.8.1", False), ("0.8.2", True), ("0.11.0", True),
+                                              ("0.11.1", False)])
+def test_vllm_widens_only_for_the_per_worker_releases(release, widened):
+    """0.8.1 and 0.11.1+ size every worker from the smallest available memory and print one line."""
+    e = explain_log("".join(_AVAIL.format(w="Worker_TP0", g="10.00")).encode(),
+                    flags={**_VFLAGS, "engine_version": release})
+    assert bool(_spread_row(e)) is widened
+
+
+def test_vllm_release_not_printed_widens_when_its_range_holds_the_per_worker_releases():
+    """validation_case_020's two lines (tp 4, no release: the formats admit 0.8–0.27): widened; a release given
+    outside 0.8.2–0.11.0, or one worker: not."""
+    two = b"Available KV cache memory: 8.11 GiB\nGPU KV cache size: 178,880 tokens\n"
+    flags = {"model": "Qwen/Qwen3-8B", "gpu": "H100", "tp": 4}
+    assert _spread_row(explain_log(two, flags=flags))
+    assert not _spread_row(explain_log(two, flags={**flags, "engine_version": "0.20.0"}))
+    assert not _spread_row(explain_log(two, flags={**flags, "tp": 1}))
