@@ -9,6 +9,7 @@ floor pinned here is the level reached on 2026-12-01 so a change that loses it f
 held-out sources were added 2026-12-03 (helper pub, model unchanged); the floors still hold and are not lowered.
 12 rows from three more held-out sources were added 2026-12-04 (helper spec4, model unchanged); same floors.
 25 rows from three more held-out sources were added 2026-12-04 (helper spx, model unchanged); same floors.
+23 rows from two more held-out sources were added 2026-12-04 (helper spy, model unchanged); same floors.
 """
 
 import json
@@ -69,10 +70,12 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 
 
 def test_held_out_rows_are_not_dropped():
-    """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three (2026-12-04)."""
+    """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three, 117 after
+    helper spy's two (2026-12-04)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 94
-    assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle"} <= set(DATA["sources"]) - train
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 117
+    assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
+            "eagle3_t3", "specter_a40"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -119,3 +122,23 @@ def test_sbundle_rows_follow_the_admission_rule_fixed_before_scoring():
                         ("Qwen/Qwen3-235B-A22B", "H200", 8, 8): settings}
     assert all(r["accept_length"] and r["accept_length"] > 1 for r in rows)
     assert {r["engine_version"] for r in rows} == {"0.5.6"}
+
+
+def test_spy_rows_are_scored_blind_as_the_sources_give_them():
+    """eagle3_t3: EAGLE-3 paper Table 3 ("SGLang v0.4.4 environment", one H100, no tree, "chain length was set to 3"),
+    speed-ups only, EAGLE and EAGLE-3 at batch 2-64.  specter_a40: YYukin0/Specter results/bullet2_vllm_eagle3.json,
+    one A40, vLLM 0.10.2, num_speculative_tokens 3 at 1/4/16/32/64 concurrent streams.  Neither gives an accept length."""
+    t3 = [r for r in DATA["rows"] if r["source"] == "eagle3_t3"]
+    batches = [2, 4, 8, 16, 24, 32, 48, 56, 64]
+    assert [(r["algorithm"], r["batch"]) for r in t3] == [("EAGLE", b) for b in batches] + [("EAGLE3", b) for b in batches]
+    assert [r["measured_speedup"] for r in t3] == [1.40, 1.38, 1.23, 1.02, 0.93, 0.94, 0.88, 0.99, 0.99,
+                                                  1.81, 1.82, 1.62, 1.48, 1.39, 1.32, 1.38, 1.34, 1.38]
+    assert all((r["gpu"], r["tp"], r["engine"], r["engine_version"]) == ("H100", 1, "sglang", "0.4.4") for r in t3)
+    assert all((r["num_steps"], r["topk"], r["num_draft_tokens"]) == (3, 1, 4) for r in t3)
+    assert all(r["base_tok_s"] is None and r["spec_tok_s"] is None for r in t3)
+    a40 = [r for r in DATA["rows"] if r["source"] == "specter_a40"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"]) for r in a40] == [
+        (1, 34.17, 80.6), (4, 121.76, 299.98), (16, 441.44, 1066.65), (32, 828.97, 1856.73), (64, 1434.26, 2333.49)]
+    assert all((r["gpu"], r["engine"], r["engine_version"], r["algorithm"], r["num_steps"], r["topk"],
+                r["num_draft_tokens"]) == ("A40", "vllm", "0.10.2", "EAGLE3", 3, 1, 4) for r in a40)
+    assert all(r["accept_length"] is None for r in t3 + a40)
