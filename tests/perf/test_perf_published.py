@@ -9,6 +9,7 @@ floor pinned here is the level reached on 2026-12-01 so a change that loses it f
 held-out sources were added 2026-12-03 (helper pub, model unchanged); the floors still hold and are not lowered.
 12 rows from three more held-out sources were added 2026-12-04 (helper spec4, model unchanged); same floors.
 25 rows from three more held-out sources were added 2026-12-04 (helper spx, model unchanged); same floors.
+31 rows from three more held-out sources were added 2026-12-04 (helper spy, model unchanged); same floors.
 """
 
 import json
@@ -69,10 +70,12 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 
 
 def test_held_out_rows_are_not_dropped():
-    """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three (2026-12-04)."""
+    """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three, 125 after
+    helper spy's three (2026-12-04)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 94
-    assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle"} <= set(DATA["sources"]) - train
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 125
+    assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
+            "eagle3_t3", "specter_a40", "llmib_q8"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -119,3 +122,34 @@ def test_sbundle_rows_follow_the_admission_rule_fixed_before_scoring():
                         ("Qwen/Qwen3-235B-A22B", "H200", 8, 8): settings}
     assert all(r["accept_length"] and r["accept_length"] > 1 for r in rows)
     assert {r["engine_version"] for r in rows} == {"0.5.6"}
+
+
+def test_spy_rows_are_scored_blind_as_the_sources_give_them():
+    """eagle3_t3: EAGLE-3 paper Table 3 ("SGLang v0.4.4 environment", one H100, no tree, "chain length was set to 3"),
+    speed-ups only, EAGLE and EAGLE-3 at batch 2-64.  specter_a40: YYukin0/Specter results/bullet2_vllm_eagle3.json,
+    one A40, vLLM 0.10.2, num_speculative_tokens 3 at 1/4/16/32/64 concurrent streams.  Neither gives an accept length.
+    llmib_q8: yuqiz7/llm-inference-bench, Qwen3-8B on one H100, vLLM 0.28.0 (k = 3) and SGLang 0.5.9 (3/1/4) at
+    concurrency 1/8/32/64 with the measured accept length (vLLM: 1 + accepted drafts per step; SGLang: as logged)."""
+    t3 = [r for r in DATA["rows"] if r["source"] == "eagle3_t3"]
+    batches = [2, 4, 8, 16, 24, 32, 48, 56, 64]
+    assert [(r["algorithm"], r["batch"]) for r in t3] == [("EAGLE", b) for b in batches] + [("EAGLE3", b) for b in batches]
+    assert [r["measured_speedup"] for r in t3] == [1.40, 1.38, 1.23, 1.02, 0.93, 0.94, 0.88, 0.99, 0.99,
+                                                  1.81, 1.82, 1.62, 1.48, 1.39, 1.32, 1.38, 1.34, 1.38]
+    assert all((r["gpu"], r["tp"], r["engine"], r["engine_version"]) == ("H100", 1, "sglang", "0.4.4") for r in t3)
+    assert all((r["num_steps"], r["topk"], r["num_draft_tokens"]) == (3, 1, 4) for r in t3)
+    assert all(r["base_tok_s"] is None and r["spec_tok_s"] is None for r in t3)
+    a40 = [r for r in DATA["rows"] if r["source"] == "specter_a40"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"]) for r in a40] == [
+        (1, 34.17, 80.6), (4, 121.76, 299.98), (16, 441.44, 1066.65), (32, 828.97, 1856.73), (64, 1434.26, 2333.49)]
+    assert all((r["gpu"], r["engine"], r["engine_version"], r["algorithm"], r["num_steps"], r["topk"],
+                r["num_draft_tokens"]) == ("A40", "vllm", "0.10.2", "EAGLE3", 3, 1, 4) for r in a40)
+    assert all(r["accept_length"] is None for r in t3 + a40)
+    llmib = [r for r in DATA["rows"] if r["source"] == "llmib_q8"]
+    assert [(r["engine"], r["engine_version"], r["batch"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"])
+            for r in llmib] == [
+        ("vllm", "0.28.0", 1, 147.1, 296.0, 2.37), ("vllm", "0.28.0", 8, 1129.9, 2263.4, 2.37),
+        ("vllm", "0.28.0", 32, 4164.3, 7027.6, 2.38), ("vllm", "0.28.0", 64, 7393.3, 11692.6, 2.39),
+        ("sglang", "0.5.9", 1, 142.7, 226.8, 2.22), ("sglang", "0.5.9", 8, 1083.5, 1557.5, 2.23),
+        ("sglang", "0.5.9", 32, 3977.6, 4177.5, 2.22), ("sglang", "0.5.9", 64, 7202.6, 5655.6, 2.23)]
+    assert all((r["model"], r["gpu"], r["tp"], r["num_steps"], r["topk"], r["num_draft_tokens"]) ==
+               ("Qwen/Qwen3-8B", "H100", 1, 3, 1, 4) and "sglang_spec_v2" not in r for r in llmib)
