@@ -6,7 +6,7 @@ nothing recorded, and the planner keeps its old assumption (peer access availabl
 an NVLink mesh (SXM / HGX boards) are not listed: their peer access goes over NVLink.
 
 What "false" means: on the stock NVIDIA driver, on the hosts these boards are publicly reported on (workstations
-for GeForce cards, cloud VMs for A10G / L4 / T4), ``torch.cuda.can_device_access_peer`` (what vLLM's and SGLang's
+for GeForce cards, cloud VMs for A10 / A10G / L4 / T4), ``torch.cuda.can_device_access_peer`` (what vLLM's and SGLang's
 custom all-reduce ask, ``_can_p2p``) is False and NCCL connects the ranks over SHM.  Each false entry names what
 turns peer access on (an NVLink bridge on two boards, a patched open kernel module with IOMMU / ACS off and
 resizable BAR on); ``tpkit plan --p2p`` says so for a plan.
@@ -41,7 +41,9 @@ PCIE_P2P: dict[str, tuple[bool, str]] = {
         "does not support P2P (reported at https://www.purepc.pl/nvidia-geforce-rtx-4090-amerykanska-firma-"
         "potwierdza-ze-jej-topowy-uklad-nie-obsluguje-profesjonalnego-trybu-peer-to-peer); "
         "https://github.com/sgl-project/sglang/issues/4814 (8x 4090, driver 550, tp 2: 'CUDART error: peer access "
-        "is not supported between these two devices'); https://github.com/NVIDIA/TensorRT-LLM/issues/2225 (NCCL "
+        "is not supported between these two devices') and https://github.com/sgl-project/sglang/pull/531 ('Fix "
+        "Regression: Disable p2p for 4090', the same error from the custom all-reduce); "
+        "https://github.com/NVIDIA/TensorRT-LLM/issues/2225 (NCCL "
         "'P2P is disabled between connected GPUs' on a 4090 server); https://github.com/OpenRLHF/OpenRLHF/issues/"
         "1064 ('4x RTX 4090 (without P2P support)'); " + _GEFORCE_NVIDIA + ". Caveats: drivers of late 2022 "
         "reported peer access on 4090s that then hung or corrupted data "
@@ -73,7 +75,9 @@ PCIE_P2P: dict[str, tuple[bool, str]] = {
         "no P2P on the cloud instances that carry it: https://github.com/ray-project/ray/pull/64109 (Ray's T4 CI "
         "fleet: NCCL's cuMem path 'attempts GPU peer access …, which is unsupported on T4'); "
         "https://github.com/ray-project/ray/issues/15495 (4x T4 on AWS, driver 460: collectives ran only with "
-        "NCCL_P2P_DISABLE); Kaggle's 2x T4 (NCCL 2.27.5 'via SHM/direct/direct', 'isAllDirectP2p 0', validation "
+        "NCCL_P2P_DISABLE); https://github.com/sgl-project/sglang/issues/552 (2x T4 on Kaggle: the custom "
+        "all-reduce failed with 'peer access is not supported between these two devices'); Kaggle's 2x T4 (NCCL "
+        "2.27.5 'via SHM/direct/direct', 'isAllDirectP2p 0', validation "
         "cases vp_033 / vp_035, tpkit.engines.vllm.baseline.profile_nontorch_growth). Caveat: a property of the "
         "instances, not of the chip. Default: no P2P")),
     # professional and datacenter PCIe boards: peer access
@@ -102,9 +106,11 @@ PCIE_P2P: dict[str, tuple[bool, str]] = {
         "https://github.com/ai-dynamo/aiconfigurator/issues/1346 (two 8x L40S nodes, vLLM 0.24.0: the custom "
         "all-reduce init hangs, titled 'no GPU P2P'). Default: P2P")),
     "L40": (True, "P2P over PCIe: the L40S's board and chip (see L40S); no trace of the L40 itself. Default: P2P"),
-    "A10": (True, (
-        "P2P over PCIe on bare metal (datacenter board); no trace found, and the A10G (its AWS variant) has none "
-        "in the cloud: rented A10 VMs may lack it too. Default: P2P")),
+    "A10": (False, (
+        "no P2P on the one host traced: https://github.com/NVIDIA/TensorRT-LLM/issues/1374 (2x A10, PHB: "
+        "'cudaDeviceCanAccessPeer(0, 1)' returns 0); A10s are mostly rented as cloud VMs, and its AWS variant A10G "
+        "has none there (see A10G). Caveat: a datacenter board, so a bare-metal server may have it; no trace of "
+        "peer access found. Default: no P2P")),
     "A100-PCIe-40GB": (True, (
         "P2P over PCIe (datacenter board): https://github.com/efeslab/Nanoflow/issues/22 ('V100, A100, H100 have "
         "this feature'). Caveat: containers or VMs holding one GPU each have none (dennislee22/vLLM-benchmarking, "

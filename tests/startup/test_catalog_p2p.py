@@ -1,7 +1,7 @@
 """CUDA peer access over PCIe as a sourced catalog fact (``GpuSpec.pcie_p2p``, ``scripts/gpu_p2p.py``) and what a
-plan does with it: a TP group of GPUs without it (GeForce boards, the cloud-only A10G / L4 / T4) gets the start-up
-terms of ``--no-p2p`` (no custom all-reduce in either engine; vLLM ≥ 0.11: the one-rank non-torch growth row), and
-``--p2p`` / ``--no-p2p`` / ``--link`` / a machine profile override it (helper p2p, 2026-12-04)."""
+plan does with it: a TP group of GPUs without it (GeForce boards, the cloud-rented A10 / A10G / L4 / T4) gets the
+start-up terms of ``--no-p2p`` (no custom all-reduce in either engine; vLLM ≥ 0.11: the one-rank non-torch growth
+row), and ``--p2p`` / ``--no-p2p`` / ``--link`` / a machine profile override it (helper p2p, 2026-12-04)."""
 
 import pytest
 
@@ -17,8 +17,8 @@ from tpkit.startup.links import catalog_p2p_note, group_links, link_choice
 from tpkit.startup.terms import vllm_nontorch_growth
 from tpkit.units import GiB
 
-NO_P2P = ("RTX-3090", "RTX-4090", "RTX-5090", "RTX-4080", "RTX-5080", "A10G", "L4", "T4")
-P2P = ("RTX-PRO-6000", "RTX-6000-Ada", "RTX-A6000", "L40S", "L40", "A40", "A10", "A100-PCIe-80GB", "H100-PCIe-80GB",
+NO_P2P = ("RTX-3090", "RTX-4090", "RTX-5090", "RTX-4080", "RTX-5080", "A10G", "A10", "L4", "T4")
+P2P = ("RTX-PRO-6000", "RTX-6000-Ada", "RTX-A6000", "L40S", "L40", "A40", "A100-PCIe-80GB", "H100-PCIe-80GB",
        "V100-32GB")
 
 

@@ -89,7 +89,7 @@ def _register_links(a) -> None:
                         "off): the engines turn their custom all-reduce off, and NCCL cannot use NVLink (the PCIe row)")
     a.add_argument("--p2p", action="store_true", default=None,
                    help="the GPUs have CUDA peer access where the GPU catalog records none (GeForce boards joined by "
-                        "an NVLink bridge, a patched driver, A10G/L4/T4 on bare metal): the start-up terms of GPUs "
+                        "an NVLink bridge, a patched driver, A10/A10G/L4/T4 on bare metal): the start-up terms of GPUs "
                         "with peer access")
     a.add_argument("--nnodes", type=_whole_nodes, default=None, metavar="N",
                    help="hosts the GPUs span (as SGLang's and vLLM's --nnodes; GPUs split evenly, TP ranks "

@@ -169,7 +169,7 @@ class Topology:
 
         A GPU with NVLink is taken as a full NVLink mesh (an HGX board; link counts unknown); one without as
         PCIe.  CUDA peer access is taken as available, except over PCIe for a GPU whose catalog entry records none
-        (``GpuSpec.pcie_p2p`` False: GeForce boards, the cloud-only A10G / L4 / T4; sources in
+        (``GpuSpec.pcie_p2p`` False: GeForce boards, the cloud-rented A10 / A10G / L4 / T4; sources in
         ``scripts/gpu_p2p.py``).
         """
         nvlink = gpu.nvlink_gbps_per_direction is not None

@@ -3,7 +3,7 @@ assumption (an NVLink GPU sits in a full NVLink mesh, an HGX board), either one 
 (``tpkit plan --link nvlink|pcie --p2p|--no-p2p --nnodes N``) or what a log printed (``LinkChoice``).
 
 The catalog's assumption for GPUs without an NVLink mesh follows the GPU's sourced ``pcie_p2p`` fact
-(``scripts/gpu_p2p.py``): GeForce boards and the cloud-only A10G / L4 / T4 get no CUDA peer access, so a plan at
+(``scripts/gpu_p2p.py``): GeForce boards and the cloud-rented A10 / A10G / L4 / T4 get no CUDA peer access, so a plan at
 tp × pp > 1 takes the start-up rows for no peer access (vLLM ≥ 0.11: the world-1 ``vllm_nontorch_growth`` row,
 ``engines.vllm.baseline.profile_nontorch_growth``; both engines: no custom all-reduce buffers,
 ``startup.custom_allreduce``), as ``--no-p2p`` does; ``catalog_p2p_note`` says so in the plan.
