@@ -127,5 +127,9 @@ def test_note_only_where_the_catalog_decides():
     assert catalog_p2p_note(gpu, 1) == ()
     assert catalog_p2p_note(gpu, 4, choice=_choice(p2p=True)) == ()
     assert catalog_p2p_note(gpu, 4, choice=_choice(no_p2p=True)) == ()
+    assert len(catalog_p2p_note(gpu, 4, choice=_choice(link="pcie"))) == 1  # the catalog still decides peer access
+    states = tuple(GpuState(index=i, name="NVIDIA GeForce RTX 3090", total_bytes=GiB(24), free_bytes=GiB(23))
+                   for i in range(4))
+    assert catalog_p2p_note(gpu, 4, MachineProfile(gpus=states)) == ()
     assert catalog_p2p_note(lookup_gpu("RTX-PRO-6000"), 4) == ()
     assert catalog_p2p_note(lookup_gpu("H100"), 8) == ()

@@ -184,9 +184,10 @@ def _override(topo: Topology, gpu: GpuSpec, choice: LinkChoice, positions: Seque
 def catalog_p2p_note(gpu: GpuSpec, world: int, machine: MachineProfile | None = None,
                      choice: LinkChoice | None = None) -> tuple[str, ...]:
     """The plan's sentence for a TP × PP group of ``world`` GPUs that the GPU catalog's ``pcie_p2p`` fact leaves
-    without CUDA peer access (empty when the group has one GPU, a machine profile or ``--link`` / ``--p2p`` /
-    ``--no-p2p`` / ``--nnodes`` / a log gives the links, or the catalog records peer access)."""
-    if world < 2 or machine is not None or (choice is not None and not choice.empty):
+    without CUDA peer access (empty when the group has one GPU, a machine profile or ``--p2p`` / ``--no-p2p`` / a
+    log says whether the GPUs have peer access, or the catalog records peer access; ``--link pcie`` and
+    ``--nnodes`` leave the question to the catalog)."""
+    if world < 2 or machine is not None or (choice is not None and choice.p2p is not None):
         return ()
     if gpu.nvlink_gbps_per_direction is not None or gpu.pcie_p2p is not False:
         return ()
