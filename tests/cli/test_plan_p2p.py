@@ -37,3 +37,11 @@ def test_plan_refuses_both_flags(capsys):
     code, out, err = _cli(capsys, "plan", QWEN, "--engine", "vllm", "--gpu", "RTX-4090", "--tp", "2", "--p2p",
                           "--no-p2p")
     assert code == 2 and "--p2p and --no-p2p contradict each other" in err and "Traceback" not in err
+
+
+def test_list_gpus_json_gives_the_links_a_plan_assumes(capsys):
+    code, out, err = _cli(capsys, "plan", "--list-gpus", "--json")
+    assert code == 0, err
+    gpus = {g["name"]: g for g in json.loads(out)["gpus"]}
+    assert gpus["RTX-4090"]["pcie_p2p"] is False and gpus["RTX-6000-Ada"]["pcie_p2p"] is True
+    assert gpus["H100-SXM-80GB"]["nvlink"] and gpus["H100-SXM-80GB"]["pcie_p2p"] is None
