@@ -282,11 +282,40 @@ def _added() -> list[dict]:
     return ADDED
 
 
+UNIFIED = ("GB10",)
+"""GPUs that share the host's memory (helper uma, 2026-12-04: set in gpus.json by hand, kept here so a rebuild
+reproduces it)"""
+
+
+def _with_unified(entry: dict) -> dict:
+    """``entry`` with ``unified_memory`` after ``total_source`` for the GPUs of ``UNIFIED``."""
+    if entry["name"] not in UNIFIED:
+        return entry
+    out = {}
+    for key, value in entry.items():
+        out[key] = value
+        if key == "total_source":
+            out["unified_memory"] = True
+    return out
+
+
+def _with_p2p(entry: dict) -> dict:
+    """``entry`` with ``pcie_p2p`` and its source from ``scripts/gpu_p2p.py`` (helper p2p, 2026-12-04)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gpu_p2p import PCIE_P2P
+
+    if entry["name"] not in PCIE_P2P:
+        return entry
+    p2p, source = PCIE_P2P[entry["name"]]
+    return {**entry, "pcie_p2p": p2p, "sources": {**(entry.get("sources") or {}), "pcie_p2p": source}}
+
+
 def main(argv: list[str]) -> int:
     src = Path(argv[1]) if len(argv) > 1 else DEFAULT_SRC
     entries = [_entry(raw) for raw in json.loads(src.read_text())]
     at = next(i for i, e in enumerate(entries) if e["name"] == "H100-PCIe-80GB") + 1
     entries = entries[:at] + [H100_NVL] + entries[at:] + EXTRA + _added()
+    entries = [_with_p2p(_with_unified(e)) for e in entries]
     OUT.write_text(json.dumps({"source": str(src.name), "gpus": entries}, indent=1) + "\n")
     print(f"wrote {len(entries)} GPUs to {OUT}")
     return 0

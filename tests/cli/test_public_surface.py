@@ -15,7 +15,7 @@ from tpkit.cli import COMMANDS, build_parser
 
 PLAN_FLAGS = frozenset({
     "-h", "--help", "--engine", "--engine-version", "--gpu", "--gpu-memory", "--machine", "--num-gpus",
-    "--list-gpus", "--list-models", "--link", "--no-p2p", "--nnodes",
+    "--list-gpus", "--list-models", "--link", "--no-p2p", "--p2p", "--nnodes",
     "--tp", "--pp", "--dp", "--ep", "--dtype", "--quantization", "--kv-cache-dtype", "--json",
     # SGLang
     "--mem-fraction-static", "--context-length", "--page-size", "--max-total-tokens", "--chunked-prefill-size",
@@ -44,7 +44,7 @@ PLAN_FLAGS = frozenset({
     "--expert-parallel-size", "--ep-size",
 })
 EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log",
-                                "--list-gpus", "--list-models", "--link", "--no-p2p", "--nnodes"}) | {"--rank", "--model"}
+                                "--list-gpus", "--list-models", "--link", "--no-p2p", "--p2p", "--nnodes"}) | {"--rank", "--model"}
 """``tpkit explain LOG``: the plan flags that describe a run fill what the log does not print"""
 PROBE_FLAGS = frozenset({"-h", "--help", "--json", "--out", "--no-nvml"})
 BENCH_ALLREDUCE_FLAGS = frozenset({

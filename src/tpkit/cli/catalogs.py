@@ -10,12 +10,14 @@ __all__ = ["gpu_rows", "model_rows", "format_rows", "print_catalogs"]
 
 
 def gpu_rows() -> list[dict]:
-    """One dict per catalog GPU: name, CUDA-reported total (bytes and GiB), vendor, compute capability, aliases."""
+    """One dict per catalog GPU: name, CUDA-reported total (bytes and GiB), vendor, compute capability, NVLink mesh,
+    CUDA peer access over PCIe (``GpuSpec.pcie_p2p``: None where not recorded), aliases."""
     from tpkit.hardware.catalog import list_gpus
 
     return [{"name": g.name, "total_bytes": g.total_bytes.bytes, "total_gib": round(g.total_bytes.gib, 2),
              "vendor": g.vendor,
              "compute_capability": ".".join(map(str, g.compute_capability)) if g.compute_capability else None,
+             "nvlink": g.nvlink_gbps_per_direction is not None, "pcie_p2p": g.pcie_p2p,
              "aliases": list(g.aliases)} for g in list_gpus()]
 
 

@@ -63,7 +63,8 @@ def register(sub, argv: list[str] | None = None) -> None:
     add_engine_flags(p, groups)
     _register_allreduce(groups.get("all-reduce") or p.add_argument_group("all-reduce"))
     _register_links(p.add_argument_group("links (default: --machine's probe, else the GPU catalog: an NVLink GPU in a "
-                                         "full NVLink mesh with peer access, one node)"))
+                                         "full NVLink mesh with peer access, a PCIe GPU with the peer access its "
+                                         "catalog entry records, one node)"))
     p.add_argument("--json", action="store_true", help="machine-readable output (stable schema)")
     p.set_defaults(func=run_plan)
 
@@ -86,6 +87,10 @@ def _register_links(a) -> None:
     a.add_argument("--no-p2p", action="store_true", default=None,
                    help="the GPUs have no CUDA peer access (VMs, one GPU per container, boards whose driver turns it "
                         "off): the engines turn their custom all-reduce off, and NCCL cannot use NVLink (the PCIe row)")
+    a.add_argument("--p2p", action="store_true", default=None,
+                   help="the GPUs have CUDA peer access where the GPU catalog records none (GeForce boards joined by "
+                        "an NVLink bridge, a patched driver, A10/A10G/L4/T4 on bare metal): the start-up terms of GPUs "
+                        "with peer access")
     a.add_argument("--nnodes", type=_whole_nodes, default=None, metavar="N",
                    help="hosts the GPUs span (as SGLang's and vLLM's --nnodes; GPUs split evenly, TP ranks "
                         "innermost): a TP group across hosts has no custom all-reduce, and its NCCL memory is "
@@ -103,13 +108,13 @@ def _whole_nodes(text: str) -> int:
 
 
 def links_from_args(args, parallel):
-    """The ``LinkChoice`` of ``--link`` / ``--no-p2p`` / ``--nnodes`` (None when none is given; with ``--from-log``
-    the log's, when the flags say nothing)."""
+    """The ``LinkChoice`` of ``--link`` / ``--p2p`` / ``--no-p2p`` / ``--nnodes`` (None when none is given; with
+    ``--from-log`` the log's, when the flags say nothing)."""
     from tpkit.startup.links import link_choice
 
     num_gpus = args.num_gpus if getattr(args, "num_gpus", None) is not None else parallel.num_gpus
     given = link_choice(link=getattr(args, "link", None), no_p2p=bool(getattr(args, "no_p2p", None)),
-                        nnodes=getattr(args, "nnodes", None), num_gpus=num_gpus)
+                        nnodes=getattr(args, "nnodes", None), num_gpus=num_gpus, p2p=bool(getattr(args, "p2p", None)))
     return given if given is not None else getattr(args, "log_links", None)
 
 
@@ -394,7 +399,10 @@ def plan(args):
                                 f"({_where(log, 'compile_cache')})",)
     from tpkit.engines.unified import unified_memory_note
 
+    from tpkit.startup.links import catalog_p2p_note
+
     notes = (gpu_memory_note(args, gpu) + board_note(args, gpu, parallel) + mnnvl_note(args, parallel)
+             + catalog_p2p_note(gpu, parallel.tp * parallel.pp, machine, links)
              + quantization_note(args, model)
              + unified_memory_note(args.engine, getattr(args, "engine_version", None), gpu) + tuple(notes))
     if notes:

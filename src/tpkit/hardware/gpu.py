@@ -57,6 +57,14 @@ class GpuSpec:
     memory the OS leaves, so the total and the free memory at start-up vary with what the host uses
     (``engines.unified``)"""
 
+    pcie_p2p: bool | None = None
+    """two boards of this GPU on one host have CUDA peer access over PCIe with the stock driver, as the boards are
+    publicly reported (``torch.cuda.can_device_access_peer``, which vLLM's and SGLang's custom all-reduce ask):
+    False for GeForce cards and the cloud-rented A10 / A10G / L4 / T4, True for professional and datacenter PCIe boards,
+    None where nothing is recorded (NVLink boards, AMD, GB10: peer access assumed).  Its source and caveats (NVLink
+    bridges, patched drivers, VMs, ACS / IOMMU) are ``source_of("pcie_p2p")``; ``tpkit plan --p2p`` / ``--no-p2p``
+    override it (``startup.links``).  Built by ``scripts/build_gpu_catalog.py`` from ``scripts/gpu_p2p.py``."""
+
     def source_of(self, field: str) -> str:
         """Where the value of ``field`` came from (``"not recorded"`` when the catalog says nothing)."""
         return dict(self.sources).get(field, "not recorded")

@@ -151,7 +151,8 @@ class Topology:
             assumed.add("nvlink")
         p2p = _from_profile(profile.p2p_access, guess and guess.p2p_access, _matrix(n, False))
         if not profile.p2p_access:
-            notes.append("no P2P matrix in it (" + ("CUDA P2P assumed" if guess else "no CUDA P2P assumed") + ")")
+            peer = guess is not None and all(all(row) for row in guess.p2p_access)
+            notes.append("no P2P matrix in it (" + ("CUDA P2P assumed" if peer else "no CUDA P2P assumed") + ")")
             assumed.add("p2p")
         ccs = tuple(g.compute_capability if g.compute_capability is not None
                     else (fallback_gpu.compute_capability if fallback_gpu is not None else None)
@@ -167,12 +168,17 @@ class Topology:
         """What the catalog lets us assume for ``num_gpus`` GPUs of type ``gpu`` (a ``GpuSpec``) in one node.
 
         A GPU with NVLink is taken as a full NVLink mesh (an HGX board; link counts unknown); one without as
-        PCIe.  CUDA peer access is taken as available.
+        PCIe.  CUDA peer access is taken as available, except over PCIe for a GPU whose catalog entry records none
+        (``GpuSpec.pcie_p2p`` False: GeForce boards, the cloud-rented A10 / A10G / L4 / T4; sources in
+        ``scripts/gpu_p2p.py``).
         """
         nvlink = gpu.nvlink_gbps_per_direction is not None
+        p2p = nvlink or getattr(gpu, "pcie_p2p", None) is not False
         source = (f"catalog: GPU {gpu.name} assumed a full NVLink mesh" if nvlink
-                  else f"catalog: GPU {gpu.name} has no NVLink, PCIe assumed")
-        return cls.uniform(num_gpus, nvlink=nvlink, p2p=True, compute_capability=gpu.compute_capability,
+                  else f"catalog: GPU {gpu.name} has no NVLink, PCIe assumed" if p2p
+                  else f"catalog: GPU {gpu.name} has no NVLink, PCIe assumed, and no CUDA peer access over PCIe "
+                       "(catalog fact pcie_p2p)")
+        return cls.uniform(num_gpus, nvlink=nvlink, p2p=p2p, compute_capability=gpu.compute_capability,
                            source=source, assumed=frozenset({"nvlink", "p2p"}))
 
     @classmethod

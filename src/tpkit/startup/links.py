@@ -1,6 +1,12 @@
 """The topology the planner assumes for a plan: the probed links of a machine profile, else the GPU catalog's
 assumption (an NVLink GPU sits in a full NVLink mesh, an HGX board), either one overridden by what the user says
-(``tpkit plan --link nvlink|pcie --no-p2p --nnodes N``) or what a log printed (``LinkChoice``).
+(``tpkit plan --link nvlink|pcie --p2p|--no-p2p --nnodes N``) or what a log printed (``LinkChoice``).
+
+The catalog's assumption for GPUs without an NVLink mesh follows the GPU's sourced ``pcie_p2p`` fact
+(``scripts/gpu_p2p.py``): GeForce boards and the cloud-rented A10 / A10G / L4 / T4 get no CUDA peer access, so a plan at
+tp × pp > 1 takes the start-up rows for no peer access (vLLM ≥ 0.11: the world-1 ``vllm_nontorch_growth`` row,
+``engines.vllm.baseline.profile_nontorch_growth``; both engines: no custom all-reduce buffers,
+``startup.custom_allreduce``), as ``--no-p2p`` does; ``catalog_p2p_note`` says so in the plan.
 
 The questions themselves (full NVLink mesh? peer access? how many hosts? lowest compute capability?) are answered
 by :meth:`tpkit.hardware.topology.Topology.group`, the one place they are decided.  Everything that reads the links
@@ -21,7 +27,7 @@ from tpkit.hardware.topology import GroupTopology, Topology
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 
-__all__ = ["LINKS", "LinkChoice", "link_choice", "plan_topology", "group_links", "links_note"]
+__all__ = ["LINKS", "LinkChoice", "link_choice", "plan_topology", "group_links", "links_note", "catalog_p2p_note"]
 
 LINKS = ("nvlink", "pcie")
 """values of ``--link`` (the same as ``tpkit perf --link``)"""
@@ -36,7 +42,9 @@ class LinkChoice:
     """``"nvlink"``: every pair of GPUs is linked by NVLink (peer access follows); ``"pcie"``: no NVLink mesh"""
     p2p: bool | None = None
     """False: no CUDA peer access between the GPUs (VMs, one GPU per container, boards whose driver turns it off);
-    NCCL's NVLink transport is peer access, so the GPUs then count as linked by neither"""
+    NCCL's NVLink transport is peer access, so the GPUs then count as linked by neither.  True (``--p2p``): the GPUs
+    of one host have peer access where the catalog says they have none (two GeForce boards joined by an NVLink
+    bridge, a patched driver)"""
     nnodes: int = 1
     """hosts the GPUs span (count)"""
     gpus_per_node: int | None = None
@@ -69,16 +77,21 @@ class LinkChoice:
     def flags(self) -> str:
         """The tpkit plan flags that say the same, e.g. ``"--link pcie --no-p2p"``."""
         out = [f"--link {self.link}"] if self.link else []
-        out += ["--no-p2p"] if self.p2p is False else []
+        out += ["--no-p2p"] if self.p2p is False else ["--p2p"] if self.p2p is True else []
         out += [f"--nnodes {self.nnodes}"] if self.nnodes > 1 else []
         return " ".join(out)
 
 
 def link_choice(*, link: str | None = None, no_p2p: bool = False, nnodes: int | None = None, num_gpus: int,
-                source: str = "flag") -> LinkChoice | None:
-    """The ``LinkChoice`` for the flags ``--link``, ``--no-p2p`` and ``--nnodes`` on a deployment of ``num_gpus``
-    GPUs spread evenly over the nodes (None when none is given).  Bad values raise ``PlanInputError``."""
-    if link is None and not no_p2p and nnodes in (None, 1):
+                source: str = "flag", p2p: bool = False) -> LinkChoice | None:
+    """The ``LinkChoice`` for the flags ``--link``, ``--p2p`` / ``--no-p2p`` and ``--nnodes`` on a deployment of
+    ``num_gpus`` GPUs spread evenly over the nodes (None when none is given).  Bad values raise
+    ``PlanInputError``."""
+    if p2p and no_p2p:
+        raise PlanInputError("--p2p and --no-p2p contradict each other: give --p2p when the GPUs have CUDA peer "
+                             "access (an NVLink bridge, a patched driver), --no-p2p when they have none, or neither "
+                             "for the GPU catalog's fact")
+    if link is None and not no_p2p and not p2p and nnodes in (None, 1):
         return None
     n = 1 if nnodes is None else nnodes
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -90,7 +103,7 @@ def link_choice(*, link: str | None = None, no_p2p: bool = False, nnodes: int | 
         raise PlanInputError(f"--nnodes {n} does not split {gpus} of the deployment evenly: give a "
                              f"node count that divides --num-gpus (default tp×pp×dp; here {here}), or raise "
                              "--num-gpus (or --tp) to every GPU of every node")
-    return LinkChoice(link=link, p2p=False if no_p2p else None, nnodes=n,
+    return LinkChoice(link=link, p2p=False if no_p2p else True if p2p else None, nnodes=n,
                       gpus_per_node=num_gpus // n if n > 1 else None, source=source)
 
 
@@ -134,7 +147,8 @@ def _override(topo: Topology, gpu: GpuSpec, choice: LinkChoice, positions: Seque
     positions = range(n) if positions is None else positions
     if choice.link == "nvlink" and gpu.nvlink_gbps_per_direction is None and gpu.vendor == "NVIDIA":
         raise PlanInputError(f"--link nvlink: {gpu.name} has no NVLink in the catalog; use --link pcie (or name the "
-                             "NVLink variant of the GPU with --gpu, see --list-gpus)")
+                             "NVLink variant of the GPU with --gpu, see --list-gpus; for two boards joined by an "
+                             "NVLink bridge, which gives them CUDA peer access, use --p2p)")
     nodes = tuple(p // choice.gpus_per_node for p in positions) if choice.nnodes > 1 else topo.nodes
 
     def same_host(i: int, j: int) -> bool:
@@ -154,7 +168,7 @@ def _override(topo: Topology, gpu: GpuSpec, choice: LinkChoice, positions: Seque
             return False
         if not same_host(i, j):
             return choice.link == "nvlink"
-        return True if choice.link == "nvlink" else topo.p2p_access[i][j]
+        return True if choice.link == "nvlink" or choice.p2p is True else topo.p2p_access[i][j]
 
     assumed = set(topo.assumed)
     if choice.link is not None or choice.p2p is False:
@@ -165,3 +179,21 @@ def _override(topo: Topology, gpu: GpuSpec, choice: LinkChoice, positions: Seque
     return replace(topo, nvlink_links=tuple(tuple(nvlink(i, j) for j in range(n)) for i in range(n)),
                    p2p_access=tuple(tuple(p2p(i, j) for j in range(n)) for i in range(n)), nodes=nodes,
                    assumed=frozenset(assumed), source=f"{said}, in place of: {topo.source}")
+
+
+def catalog_p2p_note(gpu: GpuSpec, world: int, machine: MachineProfile | None = None,
+                     choice: LinkChoice | None = None) -> tuple[str, ...]:
+    """The plan's sentence for a TP × PP group of ``world`` GPUs that the GPU catalog's ``pcie_p2p`` fact leaves
+    without CUDA peer access (empty when the group has one GPU, a machine profile or ``--p2p`` / ``--no-p2p`` / a
+    log says whether the GPUs have peer access, or the catalog records peer access; ``--link pcie`` and
+    ``--nnodes`` leave the question to the catalog)."""
+    if world < 2 or machine is not None or (choice is not None and choice.p2p is not None):
+        return ()
+    if gpu.nvlink_gbps_per_direction is not None or gpu.pcie_p2p is not False:
+        return ()
+    why = gpu.source_of("pcie_p2p").split(":")[0]
+    return (f"{gpu.name} over PCIe: no CUDA peer access assumed ({why}; catalog fact pcie_p2p, sources in "
+            "docs/accuracy.md §5), so the plan takes the start-up terms of --no-p2p: no custom all-reduce buffers "
+            "in either engine, and in vLLM ≥ 0.11 the one-rank row of the non-torch growth during the profile "
+            "(NCCL connects over host memory); pass --p2p if these GPUs do have peer access (an NVLink bridge, a "
+            "patched driver)",)
