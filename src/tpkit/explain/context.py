@@ -128,11 +128,39 @@ def _resolve_model(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object 
         try:
             return _load_model(str(logged)), f"the log's model path {logged!r}"
         except TpkitError:
+            found = _by_path_tail(str(logged), notes)
+            if found is not None:
+                return found
             notes.append(f"the log's model {logged!r} is not on this machine nor in the catalog: pass --model "
                          "(an HF id, a model dir or a config.json) to get the KV cell size")
         except READ_FAILED as exc:  # a log path must never crash the explanation
             notes.append(f"the log's model {logged!r} could not be read ({type(exc).__name__})")
     return None, "unknown"
+
+
+def _by_path_tail(logged: str, notes: list) -> tuple[object, str] | None:
+    """The model a path from another machine names by its last components: ``/data/models/Qwen/Qwen3-8B`` →
+    ``Qwen/Qwen3-8B`` (then ``Qwen3-8B``), looked up in this machine's HF cache and the embedded catalog.  Used only
+    when the whole path is not here; a note says the match is by name (a fine-tune saved under its base model's
+    name would be read as the base model), and ``--model`` overrides it."""
+    from tpkit.models.catalog import find_entry
+
+    parts = [p for p in logged.replace("\\", "/").rstrip("/").split("/") if p]
+    if len(parts) < 2 and not logged.startswith(("/", "~", ".")):
+        return None  # an HF id or a bare name: load_model has already looked it up as such
+    for tail in ("/".join(parts[-2:]), parts[-1]) if len(parts) >= 2 else (parts[-1],):
+        if tail.startswith("models--"):  # an HF-cache folder name: models--org--name
+            tail = tail[len("models--"):].replace("--", "/", 1)
+        try:
+            model = _load_model(tail)
+        except READ_FAILED:  # TpkitError included: the name is neither cached nor in the catalog
+            continue
+        entry = find_entry(tail)
+        where = f"the catalog's {entry.id}" if entry is not None else f"{tail!r} in this machine's HF cache"
+        notes.append(f"the log's model path {logged!r} is not on this machine; its name {tail!r} is {where}: "
+                     "used, by name (pass --model if the run served a fine-tune or another build)")
+        return model, f"the log's model path {logged!r}, by its name {tail!r}"
+    return None
 
 
 def _flag_gpu_below_the_log(parsed: ParsedLog, values: dict, flags: dict, gpu, contradictions: list,

@@ -1,0 +1,72 @@
+"""A log's model path from another machine is looked up by its name (``explain.context._by_path_tail``):
+``/root/yjpzmodel/basemodel/Qwen3-8B`` → the catalog's Qwen/Qwen3-8B, said in a note; ``--model`` and a path that
+exists here still win, and a name nobody knows stays unknown with the "pass --model" note."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tpkit.explain.context import _by_path_tail
+from tpkit.logs import parse_log
+from tpkit.models import load_model
+
+from explain_testlib import DATA, ROOT, cases
+
+MODELS = {c["id"]: c for c in json.loads((DATA / "models.json").read_text())["cases"]}
+
+
+def _explain(capsys, *argv):
+    from tpkit.cli import main
+
+    code = main(["explain", *argv, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_path_from_another_machine_is_read_by_its_name(capsys):
+    code, out = _explain(capsys, str(DATA / "vllm" / "vl_017.log"))
+    assert code == 0
+    assert out["model"]["name"] == "Qwen3-8B" and "by its name 'Qwen3-8B'" in out["model"]["source"]
+    assert any("is not on this machine; its name 'Qwen3-8B' is the catalog's Qwen/Qwen3-8B" in n for n in out["notes"])
+    assert "B per block of 16" in out["kv_tokens"]["source"]  # the cell comes from the model found by name
+
+
+def test_model_flag_still_wins(capsys):
+    code, out = _explain(capsys, str(DATA / "vllm" / "vl_017.log"), "--model", "Qwen/Qwen3-32B")
+    assert code == 0 and out["model"]["source"] == "--model Qwen/Qwen3-32B"
+
+
+@pytest.mark.parametrize("path", ["/data/private/my-finetune-v3", "/models/org/NotAModel-7B", "./ckpt/"])
+def test_an_unknown_name_is_not_guessed(path):
+    notes = []
+    assert _by_path_tail(path, notes) is None and notes == []
+
+
+def test_an_hf_cache_folder_name_is_read_as_its_repo_id():
+    notes = []
+    found = _by_path_tail("/home/u/.cache/huggingface/hub/models--Qwen--Qwen3-8B", notes)
+    assert found is not None and found[0].num_layers == 36 and "'Qwen/Qwen3-8B'" in notes[0]
+
+
+def _geometry(spec):
+    return (spec.num_layers, spec.num_kv_heads, spec.head_dim, spec.hidden_size, bool(spec.mla))
+
+
+def test_every_corpus_log_read_by_name_gets_the_geometry_of_its_labelled_config():
+    """Where the corpus labels a log's model (models.json, with evidence) and the log's path resolves by name, the two
+    agree on the KV geometry: the lookup by name never silently picks another architecture."""
+    checked = 0
+    for case in cases():
+        label = MODELS.get(case["id"], {}).get("config")
+        if not label:
+            continue
+        logged = parse_log((DATA / case["file"]).read_bytes()).run.value("model")
+        if not logged or Path(str(logged)).exists():
+            continue
+        found = _by_path_tail(str(logged), [])
+        if found is None:
+            continue
+        labelled = load_model(label[len("catalog:"):] if label.startswith("catalog:") else str(ROOT / label))
+        assert _geometry(found[0]) == _geometry(labelled), (case["id"], logged, label)
+        checked += 1
+    assert checked >= 20
