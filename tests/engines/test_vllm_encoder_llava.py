@@ -1,4 +1,4 @@
-"""vLLM 0.10.2–0.11.0's LLaVA-1.5 / LLaVA-NeXT encoder profile (``engines/vllm/encoder_llava.py``, helper q2n),
+"""vLLM 0.10.2–0.29.0's LLaVA-1.5 / LLaVA-NeXT encoder profile (``engines/vllm/encoder_llava.py``, helper q2n),
 hand-computed from the wheels.
 
 - The dummy image: LLaVA-1.5 one 336² crop, 24² = 576 tokens (``default`` drops the class token); LLaVA-NeXT the
@@ -6,7 +6,8 @@ hand-computed from the wheels.
   (``get_image_size_with_most_features``, ``get_num_image_tokens``, ``_get_num_unpadded_features``).
 - The CLIP tower (23 layers for ``vision_feature_layer`` −2): pixels + the held embeddings N·d + the MLP
   N·(3d + 3i/tp)·a (native QuickGELU; 2i with ``--enforce-eager``), N = crops × 577.
-- Kept: the outputs items × t × H × a and the V1 runner's pixels; 0.11.0 widens each to the encoder budget.
+- Kept: the outputs items × t × H × a and the V1 runner's pixels; 0.11.x widens each to the encoder budget,
+  0.12.x only below t (never for LLaVA), 0.13.0 on nothing.
 - vl_031 (llava-v1.6-mistral-7b-hf, vLLM 0.10.2, --max-num-batched-tokens 16384) prints "profiled with 5 image
   items" and a 16,384-token budget.
 """
@@ -103,13 +104,15 @@ def test_0_11_0_widens_the_outputs_to_the_budget():
 
 
 @pytest.mark.parametrize("release,modelled", [((0, 9, 2), False), ((0, 10, 1), False), ((0, 10, 2), True),
-                                              ((0, 11, 0), True), ((0, 11, 1), False), ((0, 29, 0), False)])
+                                              ((0, 11, 0), True), ((0, 11, 2), True), ((0, 12, 0), True),
+                                              ((0, 22, 0), True), ((0, 29, 0), True), ((0, 30, 0), False),
+                                              ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     for path in (NEXT, LLAVA15):
         why = not_modelled(_model(path), release=release, engine="V1")
         assert (why == "") is modelled
         if not modelled:
-            assert "0.10.2–0.11.0" in why
+            assert "0.10.2–0.29.0" in why
 
 
 def test_what_is_not_modelled_says_why():
@@ -133,7 +136,29 @@ def test_plan_charges_the_pass_and_keeps_the_warning_outside_the_range():
     assert line.bytes.bytes == 489_612_800 and "5 image item(s)" in line.source
     assert not any("vision encoder" in w for w in _plan("0.10.2").warnings)
     assert not any("vision encoder" in w for w in _plan("0.11.0").warnings)
-    late = _plan("0.12.0")
+    late = _plan("0.30.0")
     assert not any(li.item == PHASE for li in late.ledger.items)
-    assert any("vision encoder" in w and "0.10.2–0.11.0" in w for w in late.warnings)
+    assert any("vision encoder" in w and "0.10.2–0.29.0" in w for w in late.warnings)
     assert not any(li.item == PHASE for li in _plan("0.10.2", skip_mm_profiling=True).ledger.items)
+
+
+def test_widening_by_release():
+    # 0.11.x widens to the budget (0.11.2 as 0.11.0); 0.12.x only below t (LLaVA's rows are t); 0.13.0 on nothing
+    base = _enc(NEXT, (0, 10, 2))[0]
+    assert _enc(NEXT, (0, 11, 2))[0] == _enc(NEXT, (0, 11, 0))[0] != base
+    for release in ((0, 12, 0), (0, 13, 0), (0, 22, 0), (0, 27, 1), (0, 29, 0)):
+        enc = _enc(NEXT, release)[0]
+        assert (enc.peak, enc.kept, enc.items) == (base.peak, base.kept, base.items)
+
+
+def test_model_runner_v2():
+    kw = dict(engine="V1", tp=1, max_num_batched_tokens=16384, max_num_seqs=1024, max_model_len=4096, act_bytes=2)
+    # V2 runs no encoder profile before 0.27.0; from 0.27.0 it does, and frees the dummy batch with the call
+    assert encoder_profile(_model(NEXT), release=(0, 26, 0), v2_runner=True, **kw) == (None, "")
+    v1 = encoder_profile(_model(NEXT), release=(0, 27, 0), v2_runner=False, **kw)[0]
+    v2 = encoder_profile(_model(NEXT), release=(0, 27, 0), v2_runner=True, **kw)[0]
+    assert v2.peak == v1.peak and v1.kept.bytes - v2.kept.bytes == 25 * PIXELS_PER_CROP * 2
+    # the default runner of this dense model is V2 from 0.25.0: no term in 0.25–0.26, the V2 term from 0.27
+    assert not any(li.item == PHASE for li in _plan("0.25.1").ledger.items)
+    assert not any("vision encoder" in w for w in _plan("0.25.1").warnings)
+    assert next(li for li in _plan("0.29.0").ledger.items if li.item == PHASE).bytes == v2.peak

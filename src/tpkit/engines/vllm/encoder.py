@@ -21,7 +21,7 @@ it returns.  Model Runner V2 batches inside ``execute_mm_encoder``, so its GPU c
 The modules: ``encoder_budget`` (how many dummy items run at once; the result type), one per modelled family —
 ``encoder_qwen3vl`` (Qwen3-VL / Qwen3.5, from 0.11.0), ``encoder_qwen2vl`` (Qwen2-VL / Qwen2.5-VL, 0.10.0–0.29.0),
 ``encoder_gemma3`` (Gemma 3, 0.11.0–0.29.0), ``encoder_llava`` (LLaVA-1.5 / LLaVA-NeXT with a CLIP tower,
-0.10.2–0.11.0) — and this dispatcher.
+0.10.2–0.29.0) — and this dispatcher.
 
 * Other families are not modelled, and the plan keeps the warning:
   - Gemma 4 (0.25.1 ``gemma4_mm.py``): the dummy is a 32-frame video of 2,496 tokens.  It runs through
@@ -29,7 +29,7 @@ The modules: ``encoder_budget`` (how many dummy items run at once; the result ty
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
   - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.29.0 (``encoder_qwen2vl``; 0.30 and later not read for this tower).
-  - LLaVA / LLaVA-NeXT outside 0.10.2–0.11.0 or with a non-CLIP tower (``encoder_llava``); Mllama, Llama 4,
+  - LLaVA / LLaVA-NeXT outside 0.10.2–0.29.0 or with a non-CLIP tower (``encoder_llava``); Mllama, Llama 4,
     Mistral 3 (Pixtral), InternVL, Kimi: not read.
 """
 

@@ -7,6 +7,16 @@ Read in the vllm 0.10.2 and 0.11.0 wheels (``model_executor/models/llava.py``, `
 ``select_best_resolution`` / ``get_anyres_image_grid_shape`` (which vLLM's ``llava_next.py`` imports).  Between the
 two wheels ``clip.py`` is identical and ``llava.py`` / ``llava_next.py`` differ only in typing, docstrings and the
 sampler argument; ``MultiHeadAttention`` gains a FlashAttention varlen path over the same q/k/v views.
+Later releases (the 0.11.2, 0.12.0, 0.13.0, 0.14.1, 0.15.0, 0.16.0, 0.17.0–0.27.0 (every x.y.0), 0.28.0 and
+0.29.0 wheels; the bodies of the functions named here compared as ASTs, the changed ones read): 0.11.2 moves the
+feature selection into the tower (``resolve_visual_encoder_outputs(feature_select_strategy=…)``, the same
+``[:, 1:]`` view) and rewrites the CLIP modules' construction; 0.14.1 gives CLIP ``MMEncoderAttention``
+(``view`` of the q/k/v chunks, no repeat for CLIP's equal head counts, ``einops.rearrange`` of (b, s) — a view
+for these strides — into ``vit_flash_attn_wrapper``); ``Conv2dLayer`` replaces ``nn.Conv2d`` (its unfold +
+linear path copies the pixels once before the blocks); 0.17.0 passes the dummy options (they can only shrink
+the image; none assumed).  ``QuickGELU`` keeps an eager native forward (no ``compile_native``) through 0.29.0.
+The projector, the merge, the pinpoint search and the token count are unchanged through 0.29.0; the pixels are
+the processor's floats cast to the model dtype (``FusedInputNorm``, 0.28, is Qwen2-VL's only).
 
 * The dummy item (``get_image_size_with_most_features``, ``get_num_image_tokens``; s = ``image_size``, p =
   ``patch_size``, g = s / p):
@@ -51,17 +61,21 @@ sampler argument; ``MultiHeadAttention`` gains a FlashAttention varlen path over
   the ``cat`` with the base crop (t·H); the projector output (N'·H) stays referenced by
   ``_process_image_input``'s local.  At the last image: pixels + N'·H·a + items·t·H·a + (t − g²)·H·a.
 * Kept for the text dummy run: the outputs, items × t × H × a (LLaVA-1.5: views of the projector output;
-  LLaVA-NeXT: one merged tensor per image), and the V1 runner's dummy pixels.  0.11.0's ``profile_run`` widens
-  each output with fewer rows than the encoder budget into a (budget, H) zero tensor: + items × budget × H × a,
-  and its loop variable keeps the last original output (LLaVA-1.5: a view of the whole projector output, so all
-  of it; LLaVA-NeXT: one image's t·H); the widening loop's end (all originals and all copies) joins the encoder
-  peak.  0.10.2 widens nothing.
+  LLaVA-NeXT: one merged tensor per image), and the V1 runner's dummy pixels (Model Runner V2, which profiles
+  the encoder from 0.27.0 and is the default for these dense models from 0.25.0, frees its batch inside
+  ``execute_mm_encoder``; ``engines/vllm/encoder.py`` charges no term for V2 before 0.27.0).  0.11.x's
+  ``profile_run`` (the 0.11.0 and 0.11.2 wheels; 0.11.1 not read, its neighbours agree) widens each output with
+  fewer rows than the encoder budget into a (budget, H) zero tensor: + items × budget × H × a, and its loop
+  variable keeps the last original output (LLaVA-1.5: a view of the whole projector output, so all of it;
+  LLaVA-NeXT: one image's t·H); the widening loop's end (all originals and all copies) joins the encoder peak.
+  0.10.2 widens nothing; 0.12.x widens an output with fewer rows than t (never here: the rows are t); 0.13.0 on
+  store each output as it is.
 
     encoder peak = max(tower, projector, merge, widening)
 
 Not modelled (the plan keeps the warning): other releases (0.10.1 and before: another budget API and attention
-layer; from 0.11.1 ``clip.py`` is rewritten (``Conv2dLayer``, the CLIP pooling model) and ``profile_run`` widens
-to t, then nothing — not read for this tower); non-CLIP towers (SigLIP, Pixtral-HF); a list of feature layers
+layer; 0.30.0 and later change ``llava.py``, ``llava_next.py`` and, in 0.31.0, ``clip.py`` and ``vision.py`` —
+not read); non-CLIP towers (SigLIP, Pixtral-HF); a list of feature layers
 (every selected layer's hidden states stay in the pool); ``full`` selection for LLaVA-NeXT; the
 ``mm_encoder_tp_mode="data"`` path.
 """
@@ -77,10 +91,11 @@ __all__ = ["LLAVA_WRAPPERS", "LLAVA_FROM", "LLAVA_TO", "LlavaDummy", "llava_dumm
            "llava_profile", "select_best_resolution"]
 
 LLAVA_WRAPPERS = frozenset({"llava", "llava_next"})
-LLAVA_FROM, LLAVA_TO = (0, 10, 2), (0, 11, 0)
+LLAVA_FROM, LLAVA_TO = (0, 10, 2), (0, 29, 0)
 """the releases whose LLaVA / LLaVA-NeXT profile was read (module docstring)"""
-_WIDEN_TO_BUDGET = (0, 11, 0)
-"""0.11.0's ``profile_run`` widens each output with fewer rows than the encoder budget (module docstring)"""
+_WIDEN_TO_BUDGET, _WIDEN_TO_T = (0, 11, 0), (0, 12, 0)
+"""0.11.x's ``profile_run`` widens each output with fewer rows than the encoder budget; 0.12.x only those with
+fewer rows than t, which LLaVA's are not (module docstring)"""
 _CLIP_TOWERS = frozenset({"clip_vision_model"})
 
 
@@ -108,8 +123,8 @@ def llava_not_modelled(model: ModelSpec, *, release: tuple[int, int, int]) -> st
     if tower not in _CLIP_TOWERS:
         return f"the {wrapper} encoder's dummy batch is modelled for a CLIP tower only (this one is {tower})"
     if not LLAVA_FROM <= release <= LLAVA_TO:
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.2–0.11.0 only (0.10.1 and "
-                "before, and 0.11.1 and later, were not read for this tower)")
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.2–0.29.0 only (0.10.1 and "
+                "before, and 0.30 and later, were not read for this tower)")
     layers = _layers(model)
     if layers is None or layers < 1:
         return f"the {wrapper} encoder with several vision feature layers is not modelled"
@@ -207,7 +222,7 @@ def llava_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, i
     merge = (pixels + selected * big_h * a + outputs + (dummy.tokens - dummy.base) * big_h * a
              if wrapper == "llava_next" else 0)
     budget = max(max_num_batched_tokens, dummy.tokens)
-    widened = items * budget * big_h * a if release >= _WIDEN_TO_BUDGET and dummy.tokens < budget else 0
+    widened = items * budget * big_h * a if _WIDEN_TO_BUDGET <= release < _WIDEN_TO_T and dummy.tokens < budget else 0
     if widened:
         # the loop variable keeps the last original output: LLaVA-1.5's views share the projector output
         originals = outputs if wrapper != "llava_next" else dummy.tokens * big_h * a
