@@ -73,6 +73,11 @@ the processor's floats cast to the model dtype (``FusedInputNorm``, 0.28, is Qwe
 
     encoder peak = max(tower, projector, merge, widening)
 
+Check (helper q2n, 2026-12-04): ``tests/engines/test_vllm_encoder_llava_gpu.py``'s plain-torch replay of that op
+order (random bf16 weights, FlashAttention varlen, two CLIP layers, the projector and the merge) for vl_031's
+5-item dummy batch, run as the same ops in one script on one H200 (torch 2.11): peak 489,612,800 B and
+136,865,280 B kept, both equal to this estimate.  An accounting check of the live set as read, not of vLLM.
+
 Not modelled (the plan keeps the warning): other releases (0.10.1 and before: another budget API and attention
 layer; 0.30.0 and later change ``llava.py``, ``llava_next.py`` and, in 0.31.0, ``clip.py`` and ``vision.py`` —
 not read); non-CLIP towers (SigLIP, Pixtral-HF); a list of feature layers
