@@ -1,4 +1,4 @@
-"""vLLM 0.10.0–0.29.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder_qwen2vl.py``), hand-computed from
+"""vLLM 0.10.0–0.30.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder_qwen2vl.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
@@ -126,14 +126,14 @@ def test_tp_gathers_qkv_and_shards_the_rest():
                                               ((0, 16, 0), True), ((0, 19, 0), True), ((0, 20, 2), True),
                                               ((0, 21, 0), True), ((0, 22, 1), True), ((0, 23, 0), True),
                                               ((0, 26, 0), True), ((0, 27, 0), True), ((0, 27, 1), True),
-                                              ((0, 28, 0), True), ((0, 29, 0), True), ((0, 30, 0), False),
-                                              ((0, 33, 0), False)])
+                                              ((0, 28, 0), True), ((0, 29, 0), True), ((0, 30, 0), True),
+                                              ((0, 31, 0), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.29.0" in why and "0.30 and later" in why
+        assert "0.10.0–0.30.0" in why and "0.31 and later" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -143,8 +143,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_29_0_and_warns_from_0_30():
-    new, old = _plan("0.10.2"), _plan("0.30.0")
+def test_plan_charges_the_pass_to_0_30_0_and_warns_from_0_31():
+    new, old = _plan("0.10.2"), _plan("0.31.0")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -152,7 +152,7 @@ def test_plan_charges_the_pass_to_0_29_0_and_warns_from_0_30():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.29.0" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.30.0" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
@@ -360,7 +360,8 @@ def test_plan_0_15_charges_the_pass():
     assert not any("vision encoder" in w for w in _plan("0.22.1").warnings)
     assert not any("vision encoder" in w for w in _plan("0.27.1").warnings)
     assert not any("vision encoder" in w for w in _plan("0.28.0").warnings)
-    assert any("vision encoder" in w for w in _plan("0.30.0").warnings)
+    assert not any("vision encoder" in w for w in _plan("0.30.0").warnings)
+    assert any("vision encoder" in w for w in _plan("0.31.0").warnings)
 
 
 # vLLM 0.16.0–0.20.2 (helper q25): the 0.15 live set; from 0.17.0 a tie between the image and a one-group video
@@ -516,3 +517,19 @@ def test_plan_0_28_v2_default_keeps_no_pixels():
     line = next(li for li in _plan("0.28.0").ledger.items if li.item == PHASE)
     assert line.bytes.bytes == 2_681_208_832 + N * 1176
     assert next(li for li in _plan("0.29.0").ledger.items if li.item == PHASE).bytes == line.bytes
+
+
+# vLLM 0.30.0 (helper q2n): FusedInputNorm runs inside the tower's forward, so the normalised pixels are freed after
+# the patch embed; only the uint8 batch stays held (N·C·1).  Kept and the dummy as 0.28–0.29.
+
+def test_0_30_0_frees_the_normalised_pixels_before_the_blocks():
+    c = 1176
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for eager in (False, True):
+            old, new = _enc(stem, (0, 29, 0), eager=eager)[0], _enc(stem, (0, 30, 0), eager=eager)[0]
+            assert old.peak.bytes - new.peak.bytes == N * c * 2
+            assert (new.kept, new.items, new.tokens_per_item) == (old.kept, old.items, old.tokens_per_item)
+            assert new.peak.bytes - _enc(stem, (0, 27, 1), eager=eager)[0].peak.bytes == -N * c * 1
+    assert "normalised in the tower" in _enc(QWEN2_VL, (0, 30, 0))[0].formula
+    line = next(li for li in _plan("0.30.0").ledger.items if li.item == PHASE)
+    assert line.bytes.bytes == 2_681_208_832 - N * c

@@ -247,8 +247,21 @@ text fields and no ``text_config``, which ``models.config`` reads as multimodal)
   1,024 entries instead of ``lru_cache`` (the same one table kept).  ``--no-mm-device-do-normalize`` (or
   ``VLLM_USE_RUST_FRONTEND``) restores the 0.27 pixels; the plan does not read that flag and assumes the default.
 
-  From 0.30 the plan keeps the warning (not read for this tower: 0.30.0 moves ``FusedInputNorm`` into the
-  tower's ``forward``, and 0.31.0 rewrites ``vision.py``, ``encoder_budget.py`` and the registry).
+  0.30.0 (helper q2n; the wheel's ``qwen2_vl.py``, ``qwen2_5_vl.py``, ``vision.py``, ``activation.py``,
+  ``layernorm.py``, ``rotary_embedding/common.py``, ``multimodal/registry.py`` / ``encoder_budget.py`` /
+  ``processing/dummy_inputs.py`` / ``context.py``, ``custom_op.py``, the attention wrappers, ``conv.py``, V1's
+  ``profile_run`` / ``_get_mm_dummy_batch`` and V2's ``encoder_runner.py`` compared with 0.29.0's):
+  ``FusedInputNorm`` moves into the towers' ``forward`` (``Qwen2VisionTransformer`` / ``Qwen2_5_VisionTransformer``
+  take it as ``input_norm``): the normalised pixels are a local that the patch embed's output replaces, so they
+  are freed before the blocks and only the uint8 batch stays held: N·C·1 (the normalisation's N·C·13 B transient
+  is unchanged).  The other changes are XPU paths (a fused input-norm kernel, Gemma RMSNorm), a new activation
+  op, ``async_tensor_h2d`` copies of the index tensors, LoRA token helpers, a renderer-only ``seq_len`` cap of
+  the dummy (the profile's ``_get_mm_dummy_batch`` and the budget pass no scheduler config) and the dummy
+  video's (height, width) order (square here).  ``profile_run``, the budget, the attention, custom ops and conv
+  are unchanged.
+
+  From 0.31 the plan keeps the warning (not read for this tower: 0.31.0 rewrites ``vision.py``,
+  ``encoder_budget.py``, the registry and both towers' files).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -274,7 +287,7 @@ QWEN2_VL_PROCESSOR = {"max_pixels": 12_845_056, "min_pixels": 3_136}
 """the released Qwen2-VL and Qwen2.5-VL ``preprocessor_config.json`` (``max_pixels`` / ``min_pixels``), as public
 copies of those files give them"""
 QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-QWEN2_VL_FROM, QWEN2_VL_TO = (0, 10, 0), (0, 29, 0)
+QWEN2_VL_FROM, QWEN2_VL_TO = (0, 10, 0), (0, 30, 0)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -300,6 +313,9 @@ for the released temporal_patch_size 2)"""
 _QWEN2_VL_DEVICE_NORM = (0, 28, 0)
 """0.28.0: ``mm_device_do_normalize`` (default on): uint8 dummy pixels, normalised by ``FusedInputNorm`` on the GPU
 before the tower (module docstring)"""
+_QWEN2_VL_NORM_IN_TOWER = (0, 30, 0)
+"""0.30.0: ``FusedInputNorm`` runs inside the tower's ``forward``, so the normalised pixels are freed after the
+patch embed (module docstring)"""
 _DEVICE_NORM_BYTES = 13
 """bytes per pixel element at ``FusedInputNorm``'s peak: the uint8 batch (1), its fp32 copy, the product and the
 sum (4 each)"""
@@ -331,7 +347,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.29.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.30.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -344,7 +360,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int, limits: Mapping[str, int] | None = None) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.29.0 (module docstring).
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.30.0 (module docstring).
     ``limits`` (``--limit-mm-per-prompt``, ``engines/vllm/mmlimits.py``): a modality at 0 is not a candidate, and
     in 0.10.0–0.10.1 an image limit of 0 leaves the video's frames all of max_model_len (``mm_counts`` has no
     image: ``get_num_frames_with_most_features``); the caller has dropped the case where both are 0."""
@@ -385,7 +401,7 @@ def attention_0_11(release: tuple[int, int, int], *, n: int, d: int, shard: int,
 def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool, limits: Mapping[str, int] | None = None) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.29.0 (module docstring); ``limits``:
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.30.0 (module docstring); ``limits``:
     ``--limit-mm-per-prompt`` (``engines/vllm/mmlimits.py``)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
@@ -442,7 +458,9 @@ def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
     mlp = n * (mlp_width[0] + -(-mlp_width[1] // tp)) * a
     device_norm = release >= _QWEN2_VL_DEVICE_NORM
     pixels = n * channels * (1 if device_norm else a)  # the batch the runner moved to the GPU (uint8 from 0.28)
-    normalised = n * channels * a if device_norm else 0  # FusedInputNorm's output, the tower's input
+    # FusedInputNorm's output, held by the caller through the blocks in 0.28–0.29; a tower local freed after the
+    # patch embed from 0.30
+    normalised = n * channels * a if device_norm and release < _QWEN2_VL_NORM_IN_TOWER else 0
     norm_peak = n * channels * _DEVICE_NORM_BYTES if device_norm else 0
     if release >= QWEN2_VL_0_12:  # cos and sin, hd/2 wide each, in the model dtype (``get_rope`` cache)
         rotary, table = n * hd * a, dummy.patches * hd * a
@@ -463,7 +481,7 @@ def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
              if dummy.modality == "video" else "")
     formula = (f"{items} {dummy.modality} item(s) × {dummy.tokens:,} tokens{video} ({dummy.patches:,} patches of "
                f"{p}×{p}; max_pixels {QWEN2_VL_PROCESSOR['max_pixels']:,}): held {held / 2**30:.2f} GiB (pixels"
-               f"{' uint8 + normalised on the GPU' if device_norm else ''}, rotary) + block {phase} {max(attention, mlp) / 2**30:.2f} GiB (attention {rot_how} vs MLP "
+               f"{(' uint8 + normalised on the GPU' if normalised else ' uint8, normalised in the tower') if device_norm else ''}, rotary) + block {phase} {max(attention, mlp) / 2**30:.2f} GiB (attention {rot_how} vs MLP "
                f"{mlp_how}, d {d}, i {i}); kept for the text run {kept / 2**30:.2f} GiB (outputs"
                f"{f' widened to the {budget:,}-token budget' if widened else ''}"
                f"{'' if v2_runner else ' + dummy pixels'})")
