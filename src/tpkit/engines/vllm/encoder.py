@@ -2,7 +2,7 @@
 
 Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1, 0.15.0, 0.15.1,
 0.16.0, 0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.1, 0.20.2, 0.21.0, 0.22.0, 0.22.1, 0.23.0,
-0.24.0, 0.25.0, 0.25.1, 0.26.0, 0.27.0, 0.27.1, 0.28.0, 0.29.0 and 0.30.0 wheels.
+0.24.0, 0.25.0, 0.25.1, 0.26.0, 0.27.0, 0.27.1, 0.28.0, 0.29.0, 0.30.0 and 0.31.0 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
 model_runner.py`` ``profile_run`` → ``mm/encoder_runner.py`` ``profile_encoder_cache``, from 0.27.0; before it V2's
@@ -19,7 +19,7 @@ the dummy batch on the GPU: ``_get_mm_dummy_batch`` moves it there, and ``profil
 it returns.  Model Runner V2 batches inside ``execute_mm_encoder``, so its GPU copy is freed with that call.
 
 The modules: ``encoder_budget`` (how many dummy items run at once; the result type), one per modelled family —
-``encoder_qwen3vl`` (Qwen3-VL / Qwen3.5, from 0.11.0), ``encoder_qwen2vl`` (Qwen2-VL / Qwen2.5-VL, 0.10.0–0.30.0),
+``encoder_qwen3vl`` (Qwen3-VL / Qwen3.5, from 0.11.0), ``encoder_qwen2vl`` (Qwen2-VL / Qwen2.5-VL, 0.10.0–0.31.0),
 ``encoder_gemma3`` (Gemma 3, 0.11.0–0.29.0), ``encoder_llava`` (LLaVA-1.5 / LLaVA-NeXT with a CLIP tower,
 0.10.2–0.29.0) — and this dispatcher.
 
@@ -28,7 +28,7 @@ The modules: ``encoder_budget`` (how many dummy items run at once; the result ty
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.30.0 (``encoder_qwen2vl``; 0.31 and later not read for this tower).
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.31.0 (``encoder_qwen2vl``; 0.32 and later not read for this tower).
   - LLaVA / LLaVA-NeXT outside 0.10.2–0.29.0 or with a non-CLIP tower (``encoder_llava``); Mllama, Llama 4,
     Mistral 3 (Pixtral), InternVL, Kimi: not read.
 """
@@ -62,7 +62,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if QWEN2_VL_FROM <= release <= QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.30.0 only (0.31 and "
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.31.0 only (0.32 and "
                 "later were not read for this tower)")
     if wrapper in GEMMA3_WRAPPERS:  # engines/vllm/encoder_gemma3.py (helper g3v)
         return gemma3_not_modelled(model, release=release)

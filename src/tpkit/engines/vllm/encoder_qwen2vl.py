@@ -260,8 +260,22 @@ text fields and no ``text_config``, which ``models.config`` reads as multimodal)
   video's (height, width) order (square here).  ``profile_run``, the budget, the attention, custom ops and conv
   are unchanged.
 
-  From 0.31 the plan keeps the warning (not read for this tower: 0.31.0 rewrites ``vision.py``,
-  ``encoder_budget.py``, the registry and both towers' files).
+  0.31.0 (helper q2n; the wheel's files above compared with 0.30.0's, plus the new
+  ``layers/fusion/mm_input_norm.py`` and ``multimodal/processing/processor.py`` ``get_dummy_mm_inputs``): the
+  norm becomes ``build_mm_input_norm`` → ``FusedMMInputNorm``, a custom op.  Under V1's default Inductor mode
+  (custom ops off) its ``forward_native`` multiplies the uint8 view by the fp32 weight (type promotion, no
+  separate copy) and adds the bias: N·C·9 B at most; ``--enforce-eager`` runs its Triton kernel straight into
+  the output, N·C·(1 + a).  Either stays below the blocks; held and kept are 0.30's.  ``get_hf_processor`` no
+  longer passes ``use_fast``: transformers' default backend is torchvision where it is installed (5.5.3's
+  ``_resolve_backend``; 0.31.0 requires transformers ≥ 5.10.4 and torchvision), and ``FusedMMInputNorm``
+  documents its input as uint8 under ``mm_device_do_normalize``.  The budget moves into
+  ``MultiModalBudget.get_dummy_encoder_profile_inputs`` (the same dummy at max_model_len, the same counts);
+  V1's ``profile_run`` is unchanged; Qwen2.5-VL's dummy video gains metadata (2 fps, no frame sampling), which
+  keeps its frames.  The other changes are typing, docstrings, XPU / ROCm / CPU paths, batch-invariant
+  RMSNorm (``VLLM_BATCH_INVARIANT``), CUDA-graph capture of the ViT attention and data-parallel sharding.
+
+  From 0.32 the plan keeps the warning (not read for this tower: 0.32.0 resolves the processor's size and
+  pixel limits anew in ``qwen2_vl.py`` and rewrites ``processing/context.py``).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -287,7 +301,7 @@ QWEN2_VL_PROCESSOR = {"max_pixels": 12_845_056, "min_pixels": 3_136}
 """the released Qwen2-VL and Qwen2.5-VL ``preprocessor_config.json`` (``max_pixels`` / ``min_pixels``), as public
 copies of those files give them"""
 QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-QWEN2_VL_FROM, QWEN2_VL_TO = (0, 10, 0), (0, 30, 0)
+QWEN2_VL_FROM, QWEN2_VL_TO = (0, 10, 0), (0, 31, 0)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -319,6 +333,9 @@ patch embed (module docstring)"""
 _DEVICE_NORM_BYTES = 13
 """bytes per pixel element at ``FusedInputNorm``'s peak: the uint8 batch (1), its fp32 copy, the product and the
 sum (4 each)"""
+_QWEN2_VL_NORM_OP = (0, 31, 0)
+"""0.31.0: ``FusedMMInputNorm`` (a custom op): native, the uint8 batch, the promoted product and the sum (9 B per
+element); its Triton kernel under ``--enforce-eager``: the uint8 batch and the output (1 + a)"""
 _QWEN2_VL_TIE_VIDEO = (0, 17, 0)
 """0.17.0: ``MultiModalBudget.get_modality_with_max_tokens`` breaks a tie by the modality's name, so a video of as
 many tokens as the image is the dummy (``max`` with key (tokens, name))"""
@@ -347,7 +364,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.30.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.31.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -360,7 +377,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int, limits: Mapping[str, int] | None = None) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.30.0 (module docstring).
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.31.0 (module docstring).
     ``limits`` (``--limit-mm-per-prompt``, ``engines/vllm/mmlimits.py``): a modality at 0 is not a candidate, and
     in 0.10.0–0.10.1 an image limit of 0 leaves the video's frames all of max_model_len (``mm_counts`` has no
     image: ``get_num_frames_with_most_features``); the caller has dropped the case where both are 0."""
@@ -401,7 +418,7 @@ def attention_0_11(release: tuple[int, int, int], *, n: int, d: int, shard: int,
 def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool, limits: Mapping[str, int] | None = None) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.30.0 (module docstring); ``limits``:
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.31.0 (module docstring); ``limits``:
     ``--limit-mm-per-prompt`` (``engines/vllm/mmlimits.py``)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
@@ -461,7 +478,12 @@ def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
     # FusedInputNorm's output, held by the caller through the blocks in 0.28–0.29; a tower local freed after the
     # patch embed from 0.30
     normalised = n * channels * a if device_norm and release < _QWEN2_VL_NORM_IN_TOWER else 0
-    norm_peak = n * channels * _DEVICE_NORM_BYTES if device_norm else 0
+    if not device_norm:
+        norm_peak = 0
+    elif release >= _QWEN2_VL_NORM_OP:
+        norm_peak = n * channels * ((1 + a) if enforce_eager else 9)
+    else:
+        norm_peak = n * channels * _DEVICE_NORM_BYTES
     if release >= QWEN2_VL_0_12:  # cos and sin, hd/2 wide each, in the model dtype (``get_rope`` cache)
         rotary, table = n * hd * a, dummy.patches * hd * a
     else:  # the fp32 angle table, hd/2 wide
