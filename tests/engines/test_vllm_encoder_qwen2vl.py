@@ -1,4 +1,4 @@
-"""vLLM 0.10.0–0.27.1's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder_qwen2vl.py``), hand-computed from
+"""vLLM 0.10.0–0.31.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder_qwen2vl.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
@@ -126,13 +126,14 @@ def test_tp_gathers_qkv_and_shards_the_rest():
                                               ((0, 16, 0), True), ((0, 19, 0), True), ((0, 20, 2), True),
                                               ((0, 21, 0), True), ((0, 22, 1), True), ((0, 23, 0), True),
                                               ((0, 26, 0), True), ((0, 27, 0), True), ((0, 27, 1), True),
-                                              ((0, 28, 0), False), ((0, 33, 0), False)])
+                                              ((0, 28, 0), True), ((0, 29, 0), True), ((0, 30, 0), True),
+                                              ((0, 31, 0), True), ((0, 32, 0), False), ((0, 33, 0), False)])
 def test_release_range_read(release, modelled):
     model = _model(QWEN25_VL)
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.27.1" in why and "0.28 and later" in why
+        assert "0.10.0–0.31.0" in why and "0.32 and later" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -142,8 +143,8 @@ def _plan(version: str, **flags):
     return plan_vllm(_model(QWEN2_VL), lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=1), options)
 
 
-def test_plan_charges_the_pass_to_0_27_1_and_warns_from_0_28():
-    new, old = _plan("0.10.2"), _plan("0.28.0")
+def test_plan_charges_the_pass_to_0_31_0_and_warns_from_0_32():
+    new, old = _plan("0.10.2"), _plan("0.32.0")
     assert next(li for li in _plan("0.11.2").ledger.items if li.item == PHASE).bytes.bytes == 3_037_724_672
     eleven = next(li for li in _plan("0.11.0").ledger.items if li.item == PHASE)
     assert eleven.bytes.bytes == 3_541_041_152 and "q‖k" in eleven.source
@@ -151,7 +152,7 @@ def test_plan_charges_the_pass_to_0_27_1_and_warns_from_0_28():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.27.1" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.10.0–0.31.0" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)
@@ -358,7 +359,10 @@ def test_plan_0_15_charges_the_pass():
     assert not any("vision encoder" in w for w in _plan("0.20.2").warnings)
     assert not any("vision encoder" in w for w in _plan("0.22.1").warnings)
     assert not any("vision encoder" in w for w in _plan("0.27.1").warnings)
-    assert any("vision encoder" in w for w in _plan("0.28.0").warnings)
+    assert not any("vision encoder" in w for w in _plan("0.28.0").warnings)
+    assert not any("vision encoder" in w for w in _plan("0.30.0").warnings)
+    assert not any("vision encoder" in w for w in _plan("0.31.0").warnings)
+    assert any("vision encoder" in w for w in _plan("0.32.0").warnings)
 
 
 # vLLM 0.16.0–0.20.2 (helper q25): the 0.15 live set; from 0.17.0 a tie between the image and a one-group video
@@ -468,3 +472,87 @@ def test_0_27_0_pads_frames_up_to_the_temporal_patch():
     from tpkit.engines.vllm.encoder_qwen2vl import _video_groups
     assert (_video_groups(4, 3), _video_groups(4, 3, ceil_pad=True)) == (1, 2)
     assert all(_video_groups(f, 2) == _video_groups(f, 2, ceil_pad=True) for f in range(1, 40))
+
+
+# vLLM 0.28.0–0.29.0 (helper q2n): mm_device_do_normalize (default on) makes the HF processor return uint8 pixels
+# (transformers ≥ 5.5.3's torchvision backend skips rescale/normalise), which FusedInputNorm normalises on the GPU
+# before the tower (fp32 copy, product and sum, then the cast).  held: N·C·(1 + a); kept: the uint8 batch (V1).
+
+def test_0_28_0_normalises_uint8_pixels_on_the_gpu():
+    c = 1176  # 3 × 2 × 14²
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for eager in (False, True):
+            old, new = _enc(stem, (0, 27, 1), eager=eager)[0], _enc(stem, (0, 28, 0), eager=eager)[0]
+            # the tower's input: the uint8 batch stays referenced beside the normalised bf16 copy (+ N·C·1)
+            assert new.peak.bytes - old.peak.bytes == N * c * 1
+            # the V1 runner keeps the uint8 batch instead of the bf16 one (− N·C·1)
+            assert old.kept.bytes - new.kept.bytes == N * c * 1
+            assert (new.items, new.modality, new.tokens_per_item) == (old.items, old.modality, old.tokens_per_item)
+            assert _enc(stem, (0, 29, 0), eager=eager)[0] == new
+    d, i, hd = 1280, 5120, 80
+    enc = _enc(QWEN2_VL, (0, 28, 0))[0]
+    # 0.12+ rotary: cos/sin in the model dtype; native QuickGELU MLP (3d + 3i)
+    assert enc.peak.bytes == N * c * (1 + 2) + N * hd * 2 + N * (3 * d + 3 * i) * 2
+    assert enc.kept.bytes == 16384 * 1536 * 2 + N * c
+    assert "uint8 + normalised on the GPU" in enc.formula
+    assert N * c * 13 < enc.peak.bytes  # FusedInputNorm's fp32 transients stay below the blocks
+
+
+def test_0_28_0_norm_transient_can_set_the_peak():
+    # a toy tower whose blocks are narrower than 13 bytes per pixel element: the normalisation sets the peak
+    from tpkit.engines.vllm.encoder_qwen2vl import qwen2_vl_profile
+    model = _model(QWEN2_VL)
+    vc = {**model.extra["vision_config"], "embed_dim": 16, "num_heads": 1, "mlp_ratio": 1}
+    from dataclasses import replace
+    toy = replace(model, extra={**model.extra, "vision_config": vc})
+    kw = dict(tp=1, max_num_batched_tokens=2048, max_num_seqs=256, max_model_len=4096, act_bytes=2,
+              v2_runner=True, enforce_eager=False)
+    assert qwen2_vl_profile(toy, release=(0, 28, 0), **kw)[0].peak.bytes == N * 1176 * 13
+    assert qwen2_vl_profile(toy, release=(0, 27, 1), **kw)[0].peak.bytes < N * 1176 * 13
+
+
+def test_plan_0_28_v2_default_keeps_no_pixels():
+    kw = dict(engine="V1", tp=1, max_num_batched_tokens=2048, max_num_seqs=256, max_model_len=4096, act_bytes=2)
+    v2 = encoder_profile(_model(QWEN2_VL), release=(0, 28, 0), v2_runner=True, **kw)[0]
+    assert v2.kept.bytes == 16384 * 1536 * 2
+    line = next(li for li in _plan("0.28.0").ledger.items if li.item == PHASE)
+    assert line.bytes.bytes == 2_681_208_832 + N * 1176
+    assert next(li for li in _plan("0.29.0").ledger.items if li.item == PHASE).bytes == line.bytes
+
+
+# vLLM 0.30.0 (helper q2n): FusedInputNorm runs inside the tower's forward, so the normalised pixels are freed after
+# the patch embed; only the uint8 batch stays held (N·C·1).  Kept and the dummy as 0.28–0.29.
+
+def test_0_30_0_frees_the_normalised_pixels_before_the_blocks():
+    c = 1176
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for eager in (False, True):
+            old, new = _enc(stem, (0, 29, 0), eager=eager)[0], _enc(stem, (0, 30, 0), eager=eager)[0]
+            assert old.peak.bytes - new.peak.bytes == N * c * 2
+            assert (new.kept, new.items, new.tokens_per_item) == (old.kept, old.items, old.tokens_per_item)
+            assert new.peak.bytes - _enc(stem, (0, 27, 1), eager=eager)[0].peak.bytes == -N * c * 1
+    assert "normalised in the tower" in _enc(QWEN2_VL, (0, 30, 0))[0].formula
+    line = next(li for li in _plan("0.30.0").ledger.items if li.item == PHASE)
+    assert line.bytes.bytes == 2_681_208_832 - N * c
+
+
+# vLLM 0.31.0 (helper q2n): FusedMMInputNorm, a custom op (native: 9 B per pixel element; Triton under
+# --enforce-eager: 1 + a); held and kept as 0.30.0.
+
+def test_0_31_0_as_0_30_0_for_the_released_towers():
+    for stem in (QWEN2_VL, QWEN25_VL):
+        for eager in (False, True):
+            assert _enc(stem, (0, 31, 0), eager=eager)[0] == _enc(stem, (0, 30, 0), eager=eager)[0]
+
+
+def test_0_31_0_norm_transient_by_mode():
+    from dataclasses import replace
+    from tpkit.engines.vllm.encoder_qwen2vl import qwen2_vl_profile
+    model = _model(QWEN2_VL)
+    toy = replace(model, extra={**model.extra, "vision_config": {**model.extra["vision_config"], "embed_dim": 16,
+                                                                  "num_heads": 1, "mlp_ratio": 1}})
+    kw = dict(tp=1, max_num_batched_tokens=2048, max_num_seqs=256, max_model_len=4096, act_bytes=2, v2_runner=True)
+    assert qwen2_vl_profile(toy, release=(0, 30, 0), enforce_eager=False, **kw)[0].peak.bytes == N * 1176 * 13
+    assert qwen2_vl_profile(toy, release=(0, 31, 0), enforce_eager=False, **kw)[0].peak.bytes == N * 1176 * 9
+    eager = qwen2_vl_profile(toy, release=(0, 31, 0), enforce_eager=True, **kw)[0].peak.bytes
+    assert eager < N * 1176 * 9 and eager >= N * 1176 * 3

@@ -459,6 +459,7 @@ def _extra(cfg: dict, text: dict) -> dict:
                 "rotary_pct", "rope_pct", "rotary_emb_fraction", "rope_parameters", "rope_local_base_freq",
                 "original_max_position_embeddings",
                 "vision_config", "mm_tokens_per_image", "draft_vocab_size",
+                "image_grid_pinpoints", "vision_feature_layer", "vision_feature_select_strategy",
                 "eagle_config", "dflash_config", "target_layer_ids", "target_hidden_size", "num_aux_hidden_states",
                 "num_attention_layers", "is_hybrid_swa",
                 "mtp_num_hidden_layers", "use_bidirectional_attention", "attention_k_eq_v", "use_double_wide_mlp",

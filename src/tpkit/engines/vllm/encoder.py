@@ -2,7 +2,7 @@
 
 Read in the vllm 0.10.0, 0.10.1, 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1, 0.15.0, 0.15.1,
 0.16.0, 0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.1, 0.20.2, 0.21.0, 0.22.0, 0.22.1, 0.23.0,
-0.24.0, 0.25.0, 0.25.1, 0.26.0, 0.27.0, 0.27.1 and 0.29.0 wheels.
+0.24.0, 0.25.0, 0.25.1, 0.26.0, 0.27.0, 0.27.1, 0.28.0, 0.29.0, 0.30.0 and 0.31.0 wheels.
 
 What the profile does (``v1/worker/gpu_model_runner.py`` ``profile_run``; Model Runner V2: ``v1/worker/gpu/
 model_runner.py`` ``profile_run`` → ``mm/encoder_runner.py`` ``profile_encoder_cache``, from 0.27.0; before it V2's
@@ -19,16 +19,18 @@ the dummy batch on the GPU: ``_get_mm_dummy_batch`` moves it there, and ``profil
 it returns.  Model Runner V2 batches inside ``execute_mm_encoder``, so its GPU copy is freed with that call.
 
 The modules: ``encoder_budget`` (how many dummy items run at once; the result type), one per modelled family —
-``encoder_qwen3vl`` (Qwen3-VL / Qwen3.5, from 0.11.0), ``encoder_qwen2vl`` (Qwen2-VL / Qwen2.5-VL, 0.10.0–0.27.1),
-``encoder_gemma3`` (Gemma 3, 0.11.0–0.29.0) — and this dispatcher.
+``encoder_qwen3vl`` (Qwen3-VL / Qwen3.5, from 0.11.0), ``encoder_qwen2vl`` (Qwen2-VL / Qwen2.5-VL, 0.10.0–0.31.0),
+``encoder_gemma3`` (Gemma 3, 0.11.0–0.29.0), ``encoder_llava`` (LLaVA-1.5 / LLaVA-NeXT with a CLIP tower,
+0.10.2–0.29.0) — and this dispatcher.
 
 * Other families are not modelled, and the plan keeps the warning:
   - Gemma 4 (0.25.1 ``gemma4_mm.py``): the dummy is a 32-frame video of 2,496 tokens.  It runs through
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.27.1 (``encoder_qwen2vl``; 0.28 and later not read for this tower).
-  - LLaVA, Mllama, Llama 4, Kimi: not read.
+  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.31.0 (``encoder_qwen2vl``; 0.32 and later not read for this tower).
+  - LLaVA / LLaVA-NeXT outside 0.10.2–0.29.0 or with a non-CLIP tower (``encoder_llava``); Mllama, Llama 4,
+    Mistral 3 (Pixtral), InternVL, Kimi: not read.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from collections.abc import Mapping
 from tpkit.engines.vllm.encoder_budget import EncoderProfile, items_per_batch
 from tpkit.engines.vllm.encoder_gemma3 import (GEMMA3_WRAPPERS, gemma3_not_modelled, gemma3_profile,
                                               gemma3_tokens_per_item)
+from tpkit.engines.vllm.encoder_llava import LLAVA_WRAPPERS, llava_dummy, llava_not_modelled, llava_profile
 from tpkit.engines.vllm.encoder_qwen2vl import QWEN2_VL_FROM, QWEN2_VL_TO, QWEN2_VL_WRAPPERS, qwen2_vl_profile
 from tpkit.engines.vllm.encoder_qwen3vl import QWEN3_VL_FROM, QWEN3_VL_WRAPPERS, qwen3_vl_profile
 from tpkit.engines.vllm.mmlimits import mm_limit
@@ -59,10 +62,12 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if QWEN2_VL_FROM <= release <= QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.27.1 only (0.28 and "
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.31.0 only (0.32 and "
                 "later were not read for this tower)")
     if wrapper in GEMMA3_WRAPPERS:  # engines/vllm/encoder_gemma3.py (helper g3v)
         return gemma3_not_modelled(model, release=release)
+    if wrapper in LLAVA_WRAPPERS:  # engines/vllm/encoder_llava.py (helper q2n)
+        return llava_not_modelled(model, release=release)
     if wrapper not in QWEN3_VL_WRAPPERS or not isinstance(model.extra.get("vision_config"), dict):
         return f"the {wrapper or model.model_type} encoder's dummy batch is not modelled"
     if release < QWEN3_VL_FROM:
@@ -71,11 +76,11 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
 
 def supported_modalities(model: ModelSpec) -> tuple[str, ...]:
     """The modalities the modelled families' processors take (``supported_mm_limits``: Qwen2-VL / Qwen2.5-VL /
-    Qwen3-VL image and video, Gemma 3 image); () for a family not modelled."""
+    Qwen3-VL image and video, Gemma 3 and LLaVA / LLaVA-NeXT image); () for a family not modelled."""
     wrapper = model.extra.get("wrapper_model_type")
     if wrapper in QWEN2_VL_WRAPPERS or wrapper in QWEN3_VL_WRAPPERS:
         return ("image", "video")
-    if wrapper in GEMMA3_WRAPPERS:
+    if wrapper in GEMMA3_WRAPPERS or wrapper in LLAVA_WRAPPERS:
         return ("image",)
     return ()
 
@@ -116,6 +121,18 @@ def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: 
         peak, kept, formula = gemma3_profile(model, release=release, tp=tp, items=items,
                                              max_num_batched_tokens=max_num_batched_tokens, act_bytes=act_bytes,
                                              v2_runner=v2_runner)
+        return EncoderProfile(peak=peak, kept=kept, items=items, modality="image", tokens_per_item=t,
+                              formula=formula), ""
+    if model.extra.get("wrapper_model_type") in LLAVA_WRAPPERS:  # engines/vllm/encoder_llava.py (helper q2n)
+        t = llava_dummy(model).tokens
+        items = items_per_batch(release, t, max_num_batched_tokens=max_num_batched_tokens,
+                                max_num_seqs=max_num_seqs, max_model_len=max_model_len,
+                                limit=mm_limit(limits, "image"))
+        if items is None:
+            return None, "the encoder budget is read only from vLLM 0.10.0"
+        peak, kept, formula = llava_profile(model, release=release, tp=tp, items=items,
+                                            max_num_batched_tokens=max_num_batched_tokens, act_bytes=act_bytes,
+                                            v2_runner=v2_runner, enforce_eager=enforce_eager)
         return EncoderProfile(peak=peak, kept=kept, items=items, modality="image", tokens_per_item=t,
                               formula=formula), ""
     return qwen3_vl_profile(model, release=release, tp=tp, max_num_batched_tokens=max_num_batched_tokens,

@@ -220,8 +220,62 @@ text fields and no ``text_config``, which ``models.config`` reads as multimodal)
   defaults, IR priorities and ``compile_mm_encoder`` (off) are as 0.26.0; the attention adds ROCm FP8 (opt-in).
   0.27.1's copies of all these files are byte-identical to 0.27.0's.
 
-  From 0.28 the plan keeps the warning (not read for this tower: 0.28.0 normalises the pixels on the GPU by
-  default, ``mm_device_do_normalize`` / ``FusedInputNorm``, which changes the dummy pixels' dtype and copies).
+  0.28.0–0.29.0 (helper q2n; the 0.28.0 and 0.29.0 wheels' ``qwen2_vl.py``, ``qwen2_5_vl.py``,
+  ``models/vision.py`` ``FusedInputNorm``, ``config/model.py`` ``_resolve_mm_device_do_normalize``,
+  ``config/multimodal.py`` ``merge_mm_processor_kwargs``, ``multimodal/processing/context.py``
+  ``call_hf_processor`` / ``_postprocess_output``, ``multimodal/registry.py`` ``get_dummy_mm_inputs``,
+  ``v1/worker/gpu_model_runner.py`` ``profile_run`` / ``_get_mm_dummy_batch`` (unchanged from 0.27.0),
+  ``v1/worker/gpu/mm/encoder_runner.py``; transformers 5.5.3, the oldest 0.28.0 accepts,
+  ``image_processing_backends.py`` ``TorchvisionBackend.rescale_and_normalize`` / ``process_image``):
+  the pixels are normalised on the GPU.  ``mm_device_do_normalize`` (``--mm-device-do-normalize``, default on;
+  both towers set ``supports_mm_device_do_normalize``) passes ``do_rescale=False, do_normalize=False`` to the
+  HF processor, whose torchvision backend (vLLM asks for ``use_fast``) then returns the resized PIL pixels as
+  they are: uint8, which ``_postprocess_output`` does not cast (only floating tensors go to the model dtype).
+  ``_process_image_input`` / ``_process_video_input`` run ``FusedInputNorm`` (the processor config's mean,
+  std and rescale factor, fp32 buffers) before the tower: an fp32 copy, the product and the sum (4 B each
+  while the uint8 batch stays referenced: N·C·13 B at most) and the cast to the tower's dtype.  So
+
+    held       N·C·(1 + a) (the uint8 batch, still referenced by the image-input dict and, on V1, the runner,
+               and the normalised pixels the tower takes) + the rotary terms of 0.22–0.27
+    encoder peak = max(held + max(attention, MLP), N·C·13)
+    kept       the V1 runner's dummy pixels are uint8: N·C·1 (was N·C·a); Model Runner V2 keeps none
+
+  Nothing else on the Qwen2-VL path changes: the dummy, the budget, the towers' blocks (``activation.py`` loses
+  only ``ScaledActivation``; the attention wrappers gain sync guards), V1's ``profile_run``; V2's encoder runner
+  gains encoder CUDA graphs, off unless ``cudagraph_mm_encoder``.  0.29.0 builds the rotary position ids on the
+  GPU (int64 transients before the blocks) and keeps Qwen2.5-VL's per-grid rotary table in an ``LRUCache`` of
+  1,024 entries instead of ``lru_cache`` (the same one table kept).  ``--no-mm-device-do-normalize`` (or
+  ``VLLM_USE_RUST_FRONTEND``) restores the 0.27 pixels; the plan does not read that flag and assumes the default.
+
+  0.30.0 (helper q2n; the wheel's ``qwen2_vl.py``, ``qwen2_5_vl.py``, ``vision.py``, ``activation.py``,
+  ``layernorm.py``, ``rotary_embedding/common.py``, ``multimodal/registry.py`` / ``encoder_budget.py`` /
+  ``processing/dummy_inputs.py`` / ``context.py``, ``custom_op.py``, the attention wrappers, ``conv.py``, V1's
+  ``profile_run`` / ``_get_mm_dummy_batch`` and V2's ``encoder_runner.py`` compared with 0.29.0's):
+  ``FusedInputNorm`` moves into the towers' ``forward`` (``Qwen2VisionTransformer`` / ``Qwen2_5_VisionTransformer``
+  take it as ``input_norm``): the normalised pixels are a local that the patch embed's output replaces, so they
+  are freed before the blocks and only the uint8 batch stays held: N·C·1 (the normalisation's N·C·13 B transient
+  is unchanged).  The other changes are XPU paths (a fused input-norm kernel, Gemma RMSNorm), a new activation
+  op, ``async_tensor_h2d`` copies of the index tensors, LoRA token helpers, a renderer-only ``seq_len`` cap of
+  the dummy (the profile's ``_get_mm_dummy_batch`` and the budget pass no scheduler config) and the dummy
+  video's (height, width) order (square here).  ``profile_run``, the budget, the attention, custom ops and conv
+  are unchanged.
+
+  0.31.0 (helper q2n; the wheel's files above compared with 0.30.0's, plus the new
+  ``layers/fusion/mm_input_norm.py`` and ``multimodal/processing/processor.py`` ``get_dummy_mm_inputs``): the
+  norm becomes ``build_mm_input_norm`` → ``FusedMMInputNorm``, a custom op.  Under V1's default Inductor mode
+  (custom ops off) its ``forward_native`` multiplies the uint8 view by the fp32 weight (type promotion, no
+  separate copy) and adds the bias: N·C·9 B at most; ``--enforce-eager`` runs its Triton kernel straight into
+  the output, N·C·(1 + a).  Either stays below the blocks; held and kept are 0.30's.  ``get_hf_processor`` no
+  longer passes ``use_fast``: transformers' default backend is torchvision where it is installed (5.5.3's
+  ``_resolve_backend``; 0.31.0 requires transformers ≥ 5.10.4 and torchvision), and ``FusedMMInputNorm``
+  documents its input as uint8 under ``mm_device_do_normalize``.  The budget moves into
+  ``MultiModalBudget.get_dummy_encoder_profile_inputs`` (the same dummy at max_model_len, the same counts);
+  V1's ``profile_run`` is unchanged; Qwen2.5-VL's dummy video gains metadata (2 fps, no frame sampling), which
+  keeps its frames.  The other changes are typing, docstrings, XPU / ROCm / CPU paths, batch-invariant
+  RMSNorm (``VLLM_BATCH_INVARIANT``), CUDA-graph capture of the ViT attention and data-parallel sharding.
+
+  From 0.32 the plan keeps the warning (not read for this tower: 0.32.0 resolves the processor's size and
+  pixel limits anew in ``qwen2_vl.py`` and rewrites ``processing/context.py``).
 
   ``tests/engines/test_vllm_encoder_qwen2vl_gpu.py`` replays both towers' 0.10.2 op order in plain torch (GPU
   only).  Under a CPU tensor-storage lifetime tracker that replay gives this estimate to the byte for Qwen2-VL-2B
@@ -247,7 +301,7 @@ QWEN2_VL_PROCESSOR = {"max_pixels": 12_845_056, "min_pixels": 3_136}
 """the released Qwen2-VL and Qwen2.5-VL ``preprocessor_config.json`` (``max_pixels`` / ``min_pixels``), as public
 copies of those files give them"""
 QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-QWEN2_VL_FROM, QWEN2_VL_TO = (0, 10, 0), (0, 27, 1)
+QWEN2_VL_FROM, QWEN2_VL_TO = (0, 10, 0), (0, 31, 0)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: the frame search starts at 1 and caps at 14, the dummy video is built from max_model_len, q and k are
@@ -270,6 +324,18 @@ init (``vllm_c``, in place, under -O0 / ``--enforce-eager``)"""
 _QWEN2_VL_CEIL_PAD = (0, 27, 0)
 """0.27.0: ``_get_vision_info`` pads the frames to the next multiple of temporal_patch_size (the same as before
 for the released temporal_patch_size 2)"""
+_QWEN2_VL_DEVICE_NORM = (0, 28, 0)
+"""0.28.0: ``mm_device_do_normalize`` (default on): uint8 dummy pixels, normalised by ``FusedInputNorm`` on the GPU
+before the tower (module docstring)"""
+_QWEN2_VL_NORM_IN_TOWER = (0, 30, 0)
+"""0.30.0: ``FusedInputNorm`` runs inside the tower's ``forward``, so the normalised pixels are freed after the
+patch embed (module docstring)"""
+_DEVICE_NORM_BYTES = 13
+"""bytes per pixel element at ``FusedInputNorm``'s peak: the uint8 batch (1), its fp32 copy, the product and the
+sum (4 each)"""
+_QWEN2_VL_NORM_OP = (0, 31, 0)
+"""0.31.0: ``FusedMMInputNorm`` (a custom op): native, the uint8 batch, the promoted product and the sum (9 B per
+element); its Triton kernel under ``--enforce-eager``: the uint8 batch and the output (1 + a)"""
 _QWEN2_VL_TIE_VIDEO = (0, 17, 0)
 """0.17.0: ``MultiModalBudget.get_modality_with_max_tokens`` breaks a tie by the modality's name, so a video of as
 many tokens as the image is the dummy (``max`` with key (tokens, name))"""
@@ -298,7 +364,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.27.1's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.10.0–0.31.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -311,7 +377,7 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int, limits: Mapping[str, int] | None = None) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.27.1 (module docstring).
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.31.0 (module docstring).
     ``limits`` (``--limit-mm-per-prompt``, ``engines/vllm/mmlimits.py``): a modality at 0 is not a candidate, and
     in 0.10.0–0.10.1 an image limit of 0 leaves the video's frames all of max_model_len (``mm_counts`` has no
     image: ``get_num_frames_with_most_features``); the caller has dropped the case where both are 0."""
@@ -352,7 +418,7 @@ def attention_0_11(release: tuple[int, int, int], *, n: int, d: int, shard: int,
 def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool, limits: Mapping[str, int] | None = None) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.27.1 (module docstring); ``limits``:
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.31.0 (module docstring); ``limits``:
     ``--limit-mm-per-prompt`` (``engines/vllm/mmlimits.py``)."""
     vc, wrapper = model.extra["vision_config"], model.extra.get("wrapper_model_type")
     dummy = qwen2_vl_dummy(vc, release=release, max_model_len=max_model_len,
@@ -407,14 +473,24 @@ def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
         rot_how = "N·(2d + 7d/tp)·a + fp32 rotation of k"
     attention += n * 3 * d * a if gathered else 0
     mlp = n * (mlp_width[0] + -(-mlp_width[1] // tp)) * a
-    pixels = n * channels * a
+    device_norm = release >= _QWEN2_VL_DEVICE_NORM
+    pixels = n * channels * (1 if device_norm else a)  # the batch the runner moved to the GPU (uint8 from 0.28)
+    # FusedInputNorm's output, held by the caller through the blocks in 0.28–0.29; a tower local freed after the
+    # patch embed from 0.30
+    normalised = n * channels * a if device_norm and release < _QWEN2_VL_NORM_IN_TOWER else 0
+    if not device_norm:
+        norm_peak = 0
+    elif release >= _QWEN2_VL_NORM_OP:
+        norm_peak = n * channels * ((1 + a) if enforce_eager else 9)
+    else:
+        norm_peak = n * channels * _DEVICE_NORM_BYTES
     if release >= QWEN2_VL_0_12:  # cos and sin, hd/2 wide each, in the model dtype (``get_rope`` cache)
         rotary, table = n * hd * a, dummy.patches * hd * a
     else:  # the fp32 angle table, hd/2 wide
         rotary, table = n * (hd // 2) * 4, dummy.patches * (hd // 2) * 4
     # Qwen2.5-VL: ``get_rope_by_thw``'s lru_cache keeps one item's table (all dummy items share the grid) and
     # ``torch.cat`` copies it per item
-    held = pixels + rotary + cached * table
+    held = pixels + normalised + rotary + cached * table
     output = items * dummy.encoded_tokens * out * a
     budget = max(max_num_batched_tokens, dummy.tokens)
     widened = _QWEN2_VL_0_11 <= release < QWEN2_VL_0_12 and dummy.encoded_tokens < budget
@@ -426,10 +502,10 @@ def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
              f"{'max_num_batched_tokens' if dummy.encoded_tokens != dummy.tokens else 'max_model_len'})"
              if dummy.modality == "video" else "")
     formula = (f"{items} {dummy.modality} item(s) × {dummy.tokens:,} tokens{video} ({dummy.patches:,} patches of "
-               f"{p}×{p}; max_pixels {QWEN2_VL_PROCESSOR['max_pixels']:,}): held {held / 2**30:.2f} GiB (pixels, "
-               f"rotary) + block {phase} {max(attention, mlp) / 2**30:.2f} GiB (attention {rot_how} vs MLP "
+               f"{p}×{p}; max_pixels {QWEN2_VL_PROCESSOR['max_pixels']:,}): held {held / 2**30:.2f} GiB (pixels"
+               f"{(' uint8 + normalised on the GPU' if normalised else ' uint8, normalised in the tower') if device_norm else ''}, rotary) + block {phase} {max(attention, mlp) / 2**30:.2f} GiB (attention {rot_how} vs MLP "
                f"{mlp_how}, d {d}, i {i}); kept for the text run {kept / 2**30:.2f} GiB (outputs"
                f"{f' widened to the {budget:,}-token budget' if widened else ''}"
                f"{'' if v2_runner else ' + dummy pixels'})")
-    return EncoderProfile(peak=Bytes(held + max(attention, mlp)), kept=Bytes(kept), items=items,
+    return EncoderProfile(peak=Bytes(max(held + max(attention, mlp), norm_peak)), kept=Bytes(kept), items=items,
                           modality=dummy.modality, tokens_per_item=dummy.tokens, formula=formula), ""
