@@ -282,12 +282,12 @@ def parse_bytes(text: str, *, what: str = "size") -> Bytes:
         raise UnitError(f"{what}: {text!r} is not a finite size")
     if value < 0:
         raise UnitError(f"{what}: {text!r} is negative; a memory size must be ≥ 0")
-    if value * size > MAX_SIZE_BYTES:
+    # an integer is compared exactly: float(n) × size rounds 2^64 + 1024 down to 2^64 (hypothesis found it)
+    exact = int(number) * size if re.fullmatch(r"\d+", number) else None
+    if (exact if exact is not None else value * size) > MAX_SIZE_BYTES:
         raise UnitError(f"{what}: {text!r} is more than {MAX_SIZE_BYTES:,} bytes (16 EiB, the 64-bit address "
                         "space); no device or buffer is that large")
-    if re.fullmatch(r"\d+", number):
-        return Bytes(int(number) * size)
-    return Bytes(round(value * size))
+    return Bytes(exact if exact is not None else round(value * size))
 
 
 def format_bytes(n: Bytes, *, binary: bool = True, digits: int = 2) -> str:
