@@ -204,11 +204,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     vl_255 (committed logs: 0.18.0 on a V100, 0.19.1 / 0.9.2 on an A100-40GB, 0.16.0 AWQ tp 2 on L40S, a 0.9.2 ROCm
     build tp 2) all hit and vl_256 (a shared-GPU crash, no config) is n/a: 120 of the 147.  Helper rsp
     (2026-12-04): the cross-rank spread measured (``startup.rankspread``, scripts/rank_spread.py): sg_055 (no rank
-    named: 0.42 GiB), vl_021 / vl_078 / validation_case_020 (a capacity line of any worker: ± 0.47 GiB) hit: 124."""
+    named: 0.42 GiB), vl_021 / vl_078 / validation_case_020 (a capacity line of any worker: ± 0.47 GiB) hit: 124.  Lead (2026-12-04):
+    vLLM V1 outside 0.8.2–0.11.0 prints the MIN over workers once; an excerpt with fewer workers' available memory
+    is widened down (``explain.vworkers._min_over_workers``): vl_206 (tp 2, rank 0's lines) hits: 125."""
     rows = _capacity_rows()
     assert len(rows) == 147
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 124, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 125, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from tpkit.explain import explain_log
-from tpkit.startup.rankspread import (SGLANG_BELOW_RANK0, SGLANG_RANGE, SPREAD_STATS, VLLM_RANGE, VLLM_RANGE_WORLD2,
-                                      sglang_rank_spread, vllm_worker_spread)
+from tpkit.startup.rankspread import (SGLANG_BELOW_RANK0, SGLANG_RANGE, SPREAD_STATS, VLLM_BELOW_RANK0,
+                                      VLLM_PRINT_STEP, VLLM_RANGE, VLLM_RANGE_WORLD2, sglang_rank_spread,
+                                      vllm_min_below_printed, vllm_worker_spread)
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -130,3 +131,37 @@ def test_vllm_release_not_printed_widens_when_its_range_holds_the_per_worker_rel
     assert _spread_row(explain_log(two, flags=flags))
     assert not _spread_row(explain_log(two, flags={**flags, "engine_version": "0.20.0"}))
     assert not _spread_row(explain_log(two, flags={**flags, "tp": 1}))
+
+
+def _min_row(e):
+    return [r for r in e.anchored.rows if r.item == "available KV memory of the smallest worker"]
+
+
+@pytest.mark.parametrize("tp, printed, allowance", [(2, ["Worker_TP0"], VLLM_PRINT_STEP),
+                                                     (4, ["Worker_TP0"], VLLM_BELOW_RANK0),
+                                                     (4, ["Worker_TP2"], VLLM_RANGE)])
+def test_vllm_min_over_workers_widens_down_by_the_allowance(tp, printed, allowance):
+    """0.12.0 sizes every worker from the smallest and prints one capacity: a log that shows fewer workers' available
+    memory than run is widened DOWN only — one 0.01 GiB print step at two workers (their prints are equal), the
+    p90 below rank 0 at four when rank 0 is printed, the range otherwise."""
+    e = explain_log("".join(_AVAIL.format(w=w, g="10.00") for w in printed).encode(),
+                    flags={**_VFLAGS, "tp": tp, "engine_version": "0.12.0"})
+    rows = _min_row(e)
+    assert rows and f"up to {allowance.gib:.2f} GiB below it" in rows[0].meaning
+    assert abs(rows[0].value.low.bytes - (round(9.995 * 2**30) - allowance.bytes)) <= 2
+    assert abs(rows[0].value.high.bytes - round(10.005 * 2**30)) <= 2
+    assert vllm_min_below_printed(tp, printed == ["Worker_TP0"])[0] == allowance
+
+
+@pytest.mark.parametrize("release, widened", [("0.11.0", False), ("0.11.1", True), ("0.20.0", True)])
+def test_vllm_min_over_workers_only_where_one_line_is_the_min(release, widened):
+    """0.8.2–0.11.0 print a line per worker (the other rule, either way); 0.11.1 on print the MIN once."""
+    e = explain_log(_AVAIL.format(w="Worker_TP0", g="10.00").encode(), flags={**_VFLAGS, "engine_version": release})
+    assert bool(_min_row(e)) is widened
+
+
+def test_vllm_min_over_workers_not_when_every_worker_or_one_runs():
+    every = "".join(_AVAIL.format(w=f"Worker_TP{i}", g="10.00") for i in range(4)).encode()
+    assert not _min_row(explain_log(every, flags={**_VFLAGS, "engine_version": "0.12.0"}))
+    one = _AVAIL.format(w="Worker_TP0", g="10.00").encode()
+    assert not _min_row(explain_log(one, flags={**_VFLAGS, "tp": 1, "engine_version": "0.12.0"}))

@@ -15,7 +15,7 @@ from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.explain.vtokens import _Rebuilt, _rebuilt, _rules
-from tpkit.explain.vworkers import _may_print_per_worker, _per_worker, _worker_spread
+from tpkit.explain.vworkers import _may_print_per_worker, _min_over_workers, _per_worker, _worker_spread
 from tpkit.logs import ParsedLog, RankView
 from tpkit.units import Bytes
 
@@ -76,6 +76,11 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
         rows.append(derived_row("available KV memory of the printed line's worker", line_available,
                                 spread_words))
         per_worker = f"{per_worker}; {spread_words}" if per_worker else spread_words
+    else:
+        line_available, min_words = _min_over_workers(parsed, rules, tp, pp, available, release_known)
+        if line_available is not None:
+            rows.append(derived_row("available KV memory of the smallest worker", line_available, min_words))
+            per_worker = f"{per_worker}; {min_words}" if per_worker else min_words
     blocks_a = view.last("gpu_blocks")
     tokens_printed = _printed_tokens(tok_a, blocks_a, block)
     rebuilt = _rebuilt(ctx, rules, tp, pp, block, line_available or available, tokens_printed)

@@ -131,3 +131,30 @@ def _worker_spread(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available,
     return Iv(Bytes(max(0, lo.bytes - spread.bytes)), hi + spread), (
         f"the line printed may be any worker's, and {len(seen)} of the {world} workers' available memory is "
         f"printed: another worker's lies within {spread.gib:.2f} GiB of it either way ({why})")
+
+
+def _min_over_workers(parsed: ParsedLog, rules, tp: int, pp: int, available, release_known: bool = True):
+    """The available KV memory of the smallest worker, when the rules reading the log size every worker from it
+    (vLLM V1 outside 0.8.2–0.11.0 — 0.8.0–0.8.1, and 0.11.1 on: ``v1/core/kv_cache_utils.py
+    get_kv_cache_configs`` sets each worker's block count to the smallest and prints that capacity once, read in
+    0.12.0) and the log prints the available memory of fewer workers than run (an
+    excerpt of rank 0's lines, or a release whose workers do not all log): (interval, words), the printed interval
+    widened DOWN by ``startup.rankspread.vllm_min_below_printed``; (None, None) otherwise."""
+    from tpkit.explain.interval import Iv
+    from tpkit.startup.rankspread import vllm_min_below_printed
+    from tpkit.units import Bytes
+
+    world = tp * pp
+    if available is None or world <= 1 or rules.engine != "V1" or rules.capacity_per_worker or not release_known:
+        return None, None
+    printed = {a.rank.label: a for a in parsed.anchors
+               if a.name == "available_kv" and a.size is not None and a.group is None}
+    if len(printed) >= world:
+        return None, None
+    rank0 = any(a.rank.index(tp_size=tp) == 0 for a in printed.values())
+    allowance, why = vllm_min_below_printed(world, rank0)
+    low = Bytes(max(0, available.low.bytes - allowance.bytes))
+    return Iv(low, available.high), (
+        f"vLLM {rules.label} gives every worker the smallest worker's block count and prints that capacity once "
+        f"(v1/core/kv_cache_utils.py get_kv_cache_configs); the log prints the available memory of "
+        f"{len(printed)} of the {world} workers, so the smallest may lie up to {allowance.gib:.2f} GiB below it ({why})")

@@ -34,7 +34,8 @@ from __future__ import annotations
 from tpkit.units import Bytes
 
 __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD2", "SPREAD_STATS",
-           "sglang_rank_spread", "vllm_worker_spread", "sglang_plan_spread"]
+           "VLLM_BELOW_RANK0", "VLLM_PRINT_STEP", "sglang_rank_spread", "vllm_worker_spread",
+           "vllm_min_below_printed", "sglang_plan_spread"]
 
 _GIB = 2**30
 
@@ -87,6 +88,30 @@ def vllm_worker_spread(world: int) -> tuple[Bytes, str]:
         return VLLM_RANGE_WORLD2, ("workers' 'Available KV cache memory' at two workers spread by "
                                    + _stat("vllm", "range_world2") + "; scripts/rank_spread.py")
     return VLLM_RANGE, ("workers' 'Available KV cache memory' at more than two workers spread by "
+                        + _stat("vllm", "range_world_gt2") + "; scripts/rank_spread.py")
+
+
+VLLM_BELOW_RANK0 = Bytes(round(SPREAD_STATS["vllm"]["below_rank0"][0] * _GIB))
+"""vLLM: how far the smallest worker's 'Available KV cache memory' lies below rank 0's (p90, 6 logs)"""
+VLLM_PRINT_STEP = Bytes(round(0.01 * _GIB))
+"""one step of vLLM's 2-decimal GiB print: two workers printed equal lie less than this apart"""
+
+
+def vllm_min_below_printed(world: int, rank0_printed: bool) -> tuple[Bytes, str]:
+    """(how far the smallest worker's available KV memory may lie below the smallest printed one, why) for a vLLM
+    log that prints fewer workers' 'Available KV cache memory' than run, read by rules whose one capacity line is
+    the MIN over workers (0.11.1 on: ``v1/core/kv_cache_utils.py get_kv_cache_configs`` gives every worker the
+    smallest block count, then prints it once; read in 0.12.0).  Two workers: ``VLLM_PRINT_STEP`` (the four tp-2
+    logs print equal figures on both workers: apart by less than one 0.01 GiB print step, not by 0); more:
+    ``VLLM_BELOW_RANK0`` when rank 0 is printed, else ``VLLM_RANGE``."""
+    if world <= 2:
+        return VLLM_PRINT_STEP, ("at two workers the 'Available KV cache memory' prints are equal ("
+                                 + _stat("vllm", "range_world2") + "), i.e. apart by less than one 0.01 GiB print "
+                                 "step; scripts/rank_spread.py")
+    if rank0_printed:
+        return VLLM_BELOW_RANK0, ("rank 0 is printed; the smallest worker lies below rank 0 by "
+                                  + _stat("vllm", "below_rank0") + "; scripts/rank_spread.py")
+    return VLLM_RANGE, ("rank 0 is not among the printed workers (or none is named): another worker lies within "
                         + _stat("vllm", "range_world_gt2") + "; scripts/rank_spread.py")
 
 
