@@ -205,9 +205,11 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     build tp 2) all hit and vl_256 (a shared-GPU crash, no config) is n/a: 120 of the 147.  Helper sgy (2026-12-04):
     sg_100 / sg_101 (committed engine logs: Qwen3-VL-2B-Instruct on an RTX 5060 Ti, a 0.5.9-0.5.10 main build and a
     0.5.15-era build with page 16) hit and sg_102 (Qwen3-VL-32B-Instruct on an H100, 'Not enough memory' at the
-    default fraction, no config) is n/a: 122 of the 150."""
+    default fraction, no config) is n/a: 122 of the 150; sg_103 (a committed server log: amd/GLM-5.1-MXFP4 tp 2 on
+    MI355X, ROCm image v0.5.11) misses by 266 tokens (-0.04 %): the printed tokens imply a KV budget 8-21 MB below
+    'Load weight end' minus the slack, not explained by the 0.5.11 wheel (models.json note): 122 of the 151."""
     rows = _capacity_rows()
-    assert len(rows) == 150
+    assert len(rows) == 151
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
     assert len(hits) >= 122, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
