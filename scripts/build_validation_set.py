@@ -412,6 +412,8 @@ SGLANG_PUBLIC = {
                {"gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "inferred: same host and user as gs_050/gs_051 two "
                                 "days later, same 15.16 GiB free before loading, an SM120 FlashInfer cache ('0.6.6/120a')"}},
                None),
+    "gs_053": ("0.5.5", "a source checkout of main between 0.5.5 and 0.5.6 (ServerArgs fields; FlashInfer 0.5.2): tpkit's "
+                        "0.5.3 era, whose rules 0.5.5 and 0.5.6 share", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

@@ -151,10 +151,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     config: 141 and 128; helper mv6 (2026-12-04) vl_251-vl_255 with a config and vl_256 (a shared-GPU crash) without
     one (committed logs; vl_250 is V0, no anchor): 147 and 133; helper sgy (2026-12-04) sg_100 and sg_101 with a
     config and sg_102 (Qwen3-VL-32B-Instruct, a pool crash) without one (committed engine logs): 150 and 135; sg_103
-    (amd/GLM-5.1-MXFP4 on MI355X) on the GLM-5.1 config: 151 and 136. A floor, so that entries are not lost."""
+    (amd/GLM-5.1-MXFP4 on MI355X) on the GLM-5.1 config: 151 and 136; sg_104 (Qwen3-VL-30B-A3B-Instruct on a B200):
+    152 and 137. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 151
-    assert sum(1 for e in anchored if e["config"]) >= 136
+    assert len(anchored) == 152
+    assert sum(1 for e in anchored if e["config"]) >= 137
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
