@@ -395,6 +395,25 @@ SGLANG_PUBLIC = {
     "gs_030": ("0.5.8", "the presentation's environment table (SGLang 0.5.8; line formats agree)",
                {"gpu_catalog": {"gpu": "RTX-4070-Ti-SUPER", "note": "named in the environment table ('NVIDIA RTX "
                                 "4070 Ti SUPER (16GB)', Windows 11 + WSL2): the catalog's RTX-4070-Ti-SUPER"}}, None),
+    # helper sgy (2026-12-04): engine logs committed to a public repository (StevenWang-CY/sglang-attention-
+    # reproducibility, page-size study), a GPU the set had none of (RTX 5060 Ti, SM120)
+    "gs_050": ("0.5.9", "a main build between 0.5.9 and 0.5.10 (ServerArgs fields: enable_mm_global_cache of 0.5.10 "
+                        "next to hierarchical_sparse_attention_extra_config / speculative_ngram_branch_length of 0.5.9); "
+                        "tpkit's rules for 0.5.9",
+               {"gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "named by the repository's raw-data folder "
+                                "('report-14-shared-prefix-page-kernel-rtx5060ti'); the log prints compute capability "
+                                "12.0 and 15.16 GiB free before loading: the catalog's RTX-5060-Ti-16GB"}}, None),
+    "gs_051": ("0.5.9", "the same build as gs_050 (same venv and day; the same ServerArgs fields)",
+               {"gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "as gs_050 (same folder, same host, three minutes "
+                                "later)"}}, None),
+    "gs_052": ("0.5.15", "a source build dated 2026-07-17 (venv 'sglang_0b2e'): cuda_graph_config (absent in the 0.5.13 "
+                         "wheel, present in 0.5.20) and elastic_ep_rejoin (gone in 0.5.23) in its ServerArgs; tpkit's "
+                         "0.5.15 era",
+               {"gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "inferred: same host and user as gs_050/gs_051 two "
+                                "days later, same 15.16 GiB free before loading, an SM120 FlashInfer cache ('0.6.6/120a')"}},
+               None),
+    "gs_053": ("0.5.5", "a source checkout of main between 0.5.5 and 0.5.6 (ServerArgs fields; FlashInfer 0.5.2): tpkit's "
+                        "0.5.3 era, whose rules 0.5.5 and 0.5.6 share", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

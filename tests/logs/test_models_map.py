@@ -149,10 +149,14 @@ def test_capacity_logs_with_a_config_do_not_regress():
     vl_220-vl_223 and vl_227 (committed server logs), all with a config (vl_224 - vl_226 crash before the anchor):
     139 and 126; helper g3v (2026-12-04) vl_240 and vl_241 (Gemma 3 on ROCm), both with a
     config: 141 and 128; helper mv6 (2026-12-04) vl_251-vl_255 with a config and vl_256 (a shared-GPU crash) without
-    one (committed logs; vl_250 is V0, no anchor): 147 and 133. A floor, so that entries are not lost."""
+    one (committed logs; vl_250 is V0, no anchor): 147 and 133; helper sgy (2026-12-04) sg_100 and sg_101 with a
+    config and sg_102 (Qwen3-VL-32B-Instruct, a pool crash) without one (committed engine logs): 150 and 135; sg_103
+    (amd/GLM-5.1-MXFP4 on MI355X) on the GLM-5.1 config: 151 and 136; sg_104 (Qwen3-VL-30B-A3B-Instruct on a B200):
+    152 and 137; sg_105 (DeepSeek-V3.2, a pool crash on B200s): 153 and 138; sg_106 (DeepSeek-V3.2-AWQ on B200s, a
+    capture crash after the pool): 154 and 139. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 147
-    assert sum(1 for e in anchored if e["config"]) >= 133
+    assert len(anchored) == 154
+    assert sum(1 for e in anchored if e["config"]) >= 139
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

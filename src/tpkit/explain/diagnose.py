@@ -12,11 +12,12 @@ its log needs (a log of one engine does not compile the other's rules).  This mo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from tpkit.units import Bytes, GiB, format_bytes
 
-__all__ = ["Fix", "Diagnosis", "MARGIN"]
+__all__ = ["Fix", "Diagnosis", "MARGIN", "capture_error_not_memory"]
 
 MARGIN = GiB(1)
 """headroom a re-planned fraction leaves above the bare need (activations of the first batch)"""
@@ -69,3 +70,30 @@ def _kv_heads_shard(model, tp: int) -> bool:
 
 def _weights_16bit(model) -> bool:
     return model is not None and getattr(model, "quant", None) is None
+
+
+_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,160})")
+_MEMORY_WORDS = ("out of memory", "outofmemory", "cudaerrormemoryallocation", "alloc_failed", "tried to allocate")
+
+
+def capture_error_not_memory(parsed) -> str | None:
+    """The CUDA error a failed CUDA-graph capture names when no failure of the run is a memory error, else None.
+
+    Both engines wrap whatever the capture raises: SGLang's ``CudaGraphRunner.__init__`` turns every
+    ``RuntimeError`` of ``capture()`` into "Capture cuda graph failed: {e}" followed by the same memory advice
+    (``CUDA_GRAPH_CAPTURE_FAILED_MSG``, ``model_executor/cuda_graph_runner.py``; read in the 0.5.11 wheel), and vLLM
+    re-raises from ``capture_model``.  The wrapper's wording therefore says nothing about the cause; the chained
+    exception does.  A CUDA error such as "operation not permitted when stream is capturing" (a synchronising call
+    inside the captured forward) is not a lack of memory: more slack would not help.  A log whose exception text is
+    cut, or that names no CUDA error, keeps the memory reading (None)."""
+    texts = [t for f in parsed.failures
+             if f.kind in ("exception", "cuda_graph_capture_failed", "cuda_oom", "engine_start_failed")
+             for t in (f.detail, f.evidence) if t]
+    if any(w in t.lower() for t in texts for w in _MEMORY_WORDS) or any(f.kind == "cuda_oom" for f in parsed.failures):
+        return None
+    for t in texts:
+        m = _CUDA_ERROR.search(t)
+        if m:
+            return m.group(1).strip()
+    return None
+

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 
-from tpkit.explain.diagnose import MARGIN, _MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit
+from tpkit.explain.diagnose import (MARGIN, _MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit,
+                                   capture_error_not_memory)
 from tpkit.explain.refusals import REFUSED
 from tpkit.units import Bytes, GiB
 
@@ -73,6 +74,8 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _kv_pool_failure(failure, a, ctx, plan, findings)
     elif phase == "weights":
         cause, short, fixes = _weights_failure(failure, a, ctx, plan)
+    elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
+        cause, short, fixes = _graph_error(root, a)
     elif phase == "cuda_graph":
         cause, short, fixes = _graph_failure(failure, a, ctx, plan)
     elif phase == "first_request":
@@ -202,6 +205,16 @@ def _weights_failure(failure, a, ctx, plan: _Replan):
                                        cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
                                        note="weights scaled by 1/2 (replicated layers not split)")]
     return cause, short, _weights_fixes_from_model(ctx, tp, room, plan.f, a)
+
+
+def _graph_error(root: str, a):
+    """The capture failed on a CUDA error that is not a lack of memory (``diagnose.capture_error_not_memory``):
+    (cause, short, fixes) — only skipping the capture avoids it; a smaller fraction or batch would not."""
+    cause = (f"CUDA-graph capture failed on a CUDA error that is not a lack of memory ({root}); SGLang's "
+             "'Capture cuda graph failed' advice (smaller --mem-fraction-static / --cuda-graph-max-bs) does not apply: "
+             "a kernel or call in the captured forward is not capturable")
+    return cause, None, [Fix(flags="--disable-cuda-graph", kv_tokens=a.tokens_printed, fits=True,
+                             why="no CUDA graph is captured (slower decode); the KV pool is unchanged")]
 
 
 def _graph_failure(failure, a, ctx, plan: _Replan):

@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from tpkit.explain.diagnose import _MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit
+from tpkit.explain.diagnose import (_MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit,
+                                   capture_error_not_memory)
 from tpkit.units import Bytes, GiB, MiB
 
 __all__ = ["diagnose_vllm"]
@@ -72,6 +73,11 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _startup_free_memory(failure)
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _no_kv_memory(a, ctx, tokens_for)
+    elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
+        cause = (f"CUDA-graph capture failed on a CUDA error that is not a lack of memory ({root}): a kernel or call in "
+                 "the captured forward is not capturable; a lower --gpu-memory-utilization would not help")
+        short, fixes = None, [Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
+                                  why="no CUDA graphs are captured (slower decode); the KV cache is unchanged")]
     elif phase == "cuda_graph":
         cause, short, fixes = _graph_failure(failure, a, tokens_for)
     elif phase == "weights":
