@@ -116,7 +116,9 @@ def test_a_multi_rank_sglang_band_carries_the_rank_spread_at_its_high_end_only()
     two = _sglang()
     spread = [e for e in two.band.estimates if e.term == "rank_spread"]
     assert spread and spread[0].uncertainty == SGLANG_BELOW_RANK0 and spread[0].nominal == Bytes(0)
-    assert "16 logs" in spread[0].source
+    from tpkit.startup.rankspread import SPREAD_STATS
+
+    assert f"{SPREAD_STATS['sglang']['below_rank0'][2]} logs" in spread[0].source
     one = with_band(plan_sglang, load_model(MODEL), H100, ParallelSpec(tp=1), SglangOptions())
     assert not any(e.term == "rank_spread" for e in one.band.estimates)
     nominal = plan_sglang(load_model(MODEL), H100, ParallelSpec(tp=2), SglangOptions())
