@@ -324,6 +324,17 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_176": ("0.7.1", "printed 'vLLM API server version 0.7.1'",
                {"gpu_catalog": {"gpu": "V100-32GB", "note": "not named: Volta or Turing (XFormers, FA2 refused) with "
                                                            "31.74 GiB printed: a 32 GB V100"}}, None),
+    # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 30 probes (vLLM 0.29.0, RedHatAI gemma-4-26B-A4B-it
+    # FP8-dynamic on one L40S, text-only, prefix caching off, FlashInfer sampler printed, cold compile); logs also in
+    # tests/logs/data/vllm/ as vl_270-vl_273
+    "vp_190": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+    "vp_191": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+    "vp_192": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+    "vp_193": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
 }
 
 SGLANG_PUBLIC = {
