@@ -334,7 +334,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_192": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
     "vp_193": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
-               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True,
+                "no_async_scheduling": True}, None),  # printed 'async_scheduling': False (helper mv7's option)
     # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 10 smoke test (vLLM 0.29.0, gpt-oss-20b on L4s,
     # five configurations of k8s/smoke_test.sh; log grep-filtered, so no explain-corpus copy)
     "vp_194": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
@@ -346,7 +347,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_197": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
                {"enable_prefix_caching": False, "enable_expert_parallel": True}, None),
     "vp_198": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
-               {"enable_prefix_caching": False, "data_parallel_size": 4, "enforce_eager": True}, None),
+               {"enable_prefix_caching": False, "data_parallel_size": 4, "enforce_eager": True,
+                "no_async_scheduling": True}, None),  # smoke_test.sh row dp4: async false (helper mv7's option)
 }
 
 SGLANG_PUBLIC = {
