@@ -336,6 +336,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_193": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True,
                 "no_async_scheduling": True}, None),  # printed 'async_scheduling': False (helper mv7's option)
+    # helper mv7 (2026-12-04): the study-30 evaluation of its best configuration without MTP (another L40S node);
+    # log also in tests/logs/data/vllm/ as vl_274
+    "vp_199": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
     # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 10 smoke test (vLLM 0.29.0, gpt-oss-20b on L4s,
     # five configurations of k8s/smoke_test.sh; log grep-filtered, so no explain-corpus copy)
     "vp_194": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",

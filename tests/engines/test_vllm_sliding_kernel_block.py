@@ -116,3 +116,21 @@ def test_the_log_reader_takes_async_scheduling_from_the_non_default_args():
     assert e.context.get("async_scheduling") is False
     e16 = explain_log((ROOT / "logs" / "data" / "vllm" / "vl_270.log").read_bytes())
     assert e16.context.get("async_scheduling") is True
+
+
+def test_plan_from_log_takes_the_logs_async_scheduling(capsys):
+    """vl_273 prints 'async_scheduling': False: a plan --from-log holds one batch in flight (5 × 25 + 32 blocks per
+    request), as the same plan with --no-async-scheduling given."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "cli"))
+    from clirun import cli
+
+    base = ("plan", str(GEMMA4), "--from-log", str(ROOT / "logs" / "data" / "vllm" / "vl_273.log"),
+            "--quantization", "fp8", "--json")
+    code, out, _ = cli(capsys, *base)
+    code2, out2, _ = cli(capsys, *base, "--no-async-scheduling")
+    assert code == code2 == 0
+    plan, given = json.loads(out), json.loads(out2)
+    assert plan["kv_tokens"] == given["kv_tokens"]
+    assert round(plan["kv_blocks"] / plan["max_concurrency"]) == 5 * 25 + 32  # one 512-token batch in flight
