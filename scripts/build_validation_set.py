@@ -340,6 +340,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # log also in tests/logs/data/vllm/ as vl_274
     "vp_199": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+    # helper mv7 (2026-12-04): study 31's smoke run (study 30's B-default at max_model_len 16384); vl_275
+    "vp_200": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
     # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 10 smoke test (vLLM 0.29.0, gpt-oss-20b on L4s,
     # five configurations of k8s/smoke_test.sh; log grep-filtered, so no explain-corpus copy)
     "vp_194": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
