@@ -150,11 +150,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     139 and 126; helper g3v (2026-12-04) vl_240 and vl_241 (Gemma 3 on ROCm), both with a
     config: 141 and 128; helper mv6 (2026-12-04) vl_251-vl_255 with a config and vl_256 (a shared-GPU crash) without
     one (committed logs; vl_250 is V0, no anchor): 147 and 133; helper mv7 (2026-12-04) vl_270-vl_273 (committed
-    run logs of akamaslabs/vllm-benchmark, gemma-4-26B-A4B-it FP8 on an L40S) and vl_274, all with a config: 152 and
-    138. A floor, so that entries are not lost."""
+    run logs of akamaslabs/vllm-benchmark, gemma-4-26B-A4B-it FP8 on an L40S), vl_274 and vl_275, all with a config: 153
+    and 139. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 152
-    assert sum(1 for e in anchored if e["config"]) >= 138
+    assert len(anchored) == 153
+    assert sum(1 for e in anchored if e["config"]) >= 139
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

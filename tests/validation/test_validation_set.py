@@ -67,7 +67,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # block, --no-async-scheduling (vp_193 -25.2 → -3.7 %) and vLLM DP without EP sharding the experts over tp × dp
     # (vp_198 -63.8 → +3.4 %): 122 scored, median 1.15 %, p90 7.34 %, 107/122 inside; then vp_199 (the same study's
     # best configuration without MTP, +0.7 %, on a path the fixes do not touch): 123 scored, median 1.15 %, p90
-    # 7.32 %, 108/123 inside (level unchanged)
+    # 7.32 %, 108/123 inside; vp_200 (study 31, -4.9 %): 124 scored, median 1.15 %, p90 7.30 %, 109/124 inside
+    # (level unchanged)
     "vllm": (0.015, 0.085, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
