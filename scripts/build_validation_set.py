@@ -324,6 +324,38 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_176": ("0.7.1", "printed 'vLLM API server version 0.7.1'",
                {"gpu_catalog": {"gpu": "V100-32GB", "note": "not named: Volta or Turing (XFormers, FA2 refused) with "
                                                            "31.74 GiB printed: a 32 GB V100"}}, None),
+    # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 30 probes (vLLM 0.29.0, RedHatAI gemma-4-26B-A4B-it
+    # FP8-dynamic on one L40S, text-only, prefix caching off, FlashInfer sampler printed, cold compile); logs also in
+    # tests/logs/data/vllm/ as vl_270-vl_273
+    "vp_190": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+    "vp_191": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+    "vp_192": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+    "vp_193": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True,
+                "no_async_scheduling": True}, None),  # printed 'async_scheduling': False (helper mv7's option)
+    # helper mv7 (2026-12-04): the study-30 evaluation of its best configuration without MTP (another L40S node);
+    # log also in tests/logs/data/vllm/ as vl_274
+    "vp_199": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+    # helper mv7 (2026-12-04): study 31's smoke run (study 30's B-default at max_model_len 16384); vl_275
+    "vp_200": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+    # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 10 smoke test (vLLM 0.29.0, gpt-oss-20b on L4s,
+    # five configurations of k8s/smoke_test.sh; log grep-filtered, so no explain-corpus copy)
+    "vp_194": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"enable_prefix_caching": False}, None),
+    "vp_195": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"enable_prefix_caching": False}, None),
+    "vp_196": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"enable_prefix_caching": False}, None),
+    "vp_197": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"enable_prefix_caching": False, "enable_expert_parallel": True}, None),
+    "vp_198": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"enable_prefix_caching": False, "data_parallel_size": 4, "enforce_eager": True,
+                "no_async_scheduling": True}, None),  # smoke_test.sh row dp4: async false (helper mv7's option)
 }
 
 SGLANG_PUBLIC = {

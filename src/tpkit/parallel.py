@@ -43,6 +43,10 @@ class ParallelSpec:
     """expert-parallel size (count); 1 = experts are TP-sharded"""
     dp_attention: bool = False
     """``dp`` is attention data parallelism inside the TP group (SGLang ``--enable-dp-attention``)"""
+    expert_tp: int | None = None
+    """GPUs each routed expert's matrices are split over when that differs from ``tp`` (None: ``tp``): vLLM's
+    ``--data-parallel-size`` without ``--enable-expert-parallel`` shards the experts over tp × dp
+    (``engines.vllm.layout.resolve_parallel``)"""
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "ep"):
@@ -54,6 +58,9 @@ class ParallelSpec:
                 raise PlanInputError(f"--{name} {value:,} is more than tpkit plans ({MAX_SIZE:,} per dimension: no "
                                      f"released model has more attention heads or layers to split); use "
                                      f"--{name} ≤ {MAX_SIZE:,}")
+        if self.expert_tp is not None and (isinstance(self.expert_tp, bool) or not isinstance(self.expert_tp, int)
+                                           or self.expert_tp < 1):
+            raise PlanInputError(f"expert_tp must be a whole number ≥ 1 or None, got {self.expert_tp!r}")
         if not isinstance(self.dp_attention, bool):
             raise PlanInputError(f"dp_attention must be True or False, got {self.dp_attention!r}")
         if self.dp_attention and self.tp % self.dp:

@@ -153,10 +153,13 @@ def test_capacity_logs_with_a_config_do_not_regress():
     config and sg_102 (Qwen3-VL-32B-Instruct, a pool crash) without one (committed engine logs): 150 and 135; sg_103
     (amd/GLM-5.1-MXFP4 on MI355X) on the GLM-5.1 config: 151 and 136; sg_104 (Qwen3-VL-30B-A3B-Instruct on a B200):
     152 and 137; sg_105 (DeepSeek-V3.2, a pool crash on B200s): 153 and 138; sg_106 (DeepSeek-V3.2-AWQ on B200s, a
-    capture crash after the pool): 154 and 139. A floor, so that entries are not lost."""
+    capture crash after the pool): 154 and 139;
+    helper mv7 (2026-12-04) vl_270-vl_273 (committed
+    run logs of akamaslabs/vllm-benchmark, gemma-4-26B-A4B-it FP8 on an L40S), vl_274 and vl_275, all with a config: 160
+    and 145 with sgy's. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 154
-    assert sum(1 for e in anchored if e["config"]) >= 139
+    assert len(anchored) == 160
+    assert sum(1 for e in anchored if e["config"]) >= 145
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

@@ -67,6 +67,14 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # +0.8 % and 0.9.2 +0.1 %, L40S tp 2 AWQ 0.16.0 -2.2 %, MI300X 0.9.2 ROCm tp 2 +1.2 %), all inside: 111 scored,
     # median 1.10 %, p90 6.84 %, 98/111 inside (88 %); then vp_175 (L40 0.7.2 V0 +0.2 %) and vp_176 (V100-32GB 0.7.1
     # V0 +0.5 %): 113 scored, median 1.10 %, p90 6.75 %, 100/113 inside (level unchanged)
+    # helper mv7 (2026-12-04): vp_190-vp_198 added blind from akamaslabs/vllm-benchmark's committed run logs (vLLM
+    # 0.29.0; gemma-4-26B-A4B-it FP8 on an L40S: -4.9, -4.7, +1.0, -25.2 %; gpt-oss-20b on L4s: +29.7, +27.4, +29.7,
+    # +0.3, -63.8 %): 122 scored, median 1.15 %, p90 9.57 %, 107/122 inside; then the 0.25+ sliding-window kernel
+    # block, --no-async-scheduling (vp_193 -25.2 → -3.7 %) and vLLM DP without EP sharding the experts over tp × dp
+    # (vp_198 -63.8 → +3.4 %): 122 scored, median 1.15 %, p90 7.34 %, 107/122 inside; then vp_199 (the same study's
+    # best configuration without MTP, +0.7 %, on a path the fixes do not touch): 123 scored, median 1.15 %, p90
+    # 7.32 %, 108/123 inside; vp_200 (study 31, -4.9 %): 124 scored, median 1.15 %, p90 7.30 %, 109/124 inside
+    # (level unchanged)
     "vllm": (0.015, 0.085, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);

@@ -468,6 +468,10 @@ def _from_log(args):
                                                                                and str(value) == "auto"):
             setattr(args, dest, value)
             filled.append(setting)
+    if ctx.engine == "vllm" and ctx.get("async_scheduling") is False and getattr(args, "no_async_scheduling",
+                                                                                 "absent") is None:
+        args.no_async_scheduling = True  # the log's 'async_scheduling': False (vLLM --no-async-scheduling)
+        filled.append("async_scheduling")
     args.log_filled = tuple(filled)
     args.log_links = ctx.links  # what the log prints about the links: used unless --link/--no-p2p/--nnodes say
     if args.model is None and ctx.model is not None:

@@ -118,7 +118,8 @@ def _param_bytes(spec: ModelSpec, parallel: ParallelSpec, layer: int, elem: str,
 
     order: dict[str, int] = {}
     for part in layer_parts(spec, layer):
-        out, inp, count = local_shape(spec, part, tp=parallel.tp, attn_tp=parallel.attn_tp, ep=parallel.ep)
+        out, inp, count = local_shape(spec, part, tp=parallel.tp, attn_tp=parallel.attn_tp, ep=parallel.ep,
+                                      expert_tp=parallel.expert_tp)
         if is_quantised(part, quant):
             b = count * matrix_bytes(out, inp, quant)
         else:

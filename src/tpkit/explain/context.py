@@ -266,7 +266,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                  "chunked_prefill_size", "max_num_batched_tokens", "cuda_graph_disabled",
                  "disable_custom_all_reduce", "speculative", "dtype", "enable_dp_attention", "disable_radix_cache",
                  "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling", "compile_cache",
-                 "cpu_offload_gb", "limit_mm_per_prompt"):
+                 "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling"):
         setting = getattr(run, name, None)
         if setting is not None and setting.value is not None:
             values[name] = setting.value

@@ -23,17 +23,21 @@ def _rules(ctx: Context):
 def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, int]:
     """The printed token count for the low and high end of ``available`` (``engines.vllm.capacity.plan_capacity``:
     ≥ 0.20.1 int(max_concurrency × max_model_len), V1 < 0.20.1 blocks // groups × block, V0 blocks × block)."""
-    from tpkit.engines.vllm.capacity import plan_capacity
+    from tpkit.engines.vllm.capacity import max_concurrent_batches, plan_capacity
     from tpkit.engines.vllm.inputs import derived_max_model_len, mm_prefix_batch_floor
 
     length = int(ctx.get("context_length") or derived_max_model_len(ctx.model, rules)[0])
     batched = int(ctx.get("max_num_batched_tokens") or 2048)
     if not ctx.get("max_num_batched_tokens") and getattr(rules, "mm_prefix_batch_floor", False):
         batched = max(batched, mm_prefix_batch_floor(ctx.model) or 0)  # Gemma 4 prefix-LM default (≥ 0.22)
+    # the log's 'async_scheduling': False (--no-async-scheduling): one batch in flight (config/vllm.py
+    # max_concurrent_batches), else the release's default
+    batches = max_concurrent_batches(rules, pp, async_scheduling=False) if ctx.get("async_scheduling") is False \
+        else None
     out = []
     for end in (available.low, available.high):
         cap = plan_capacity(layout, Bytes(max(end.bytes, 0)), max_model_len=length, max_num_batched_tokens=batched,
-                            pp=pp, rules=rules)
+                            pp=pp, rules=rules, concurrent_batches=batches)
         out.append(int(cap.tokens))
     return min(out), max(out)
 

@@ -22,7 +22,7 @@ _INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_
          "max_loras", "max_lora_rank", "max_loras_per_batch")
 _FLOATS = ("mem_fraction", "swa_full_tokens_ratio", "cpu_offload_gb")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
-          "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora")
+          "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "async_scheduling")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
          "compile_cache")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
@@ -32,7 +32,7 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
                 "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
-                "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt")
+                "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -106,6 +106,8 @@ class Run:
     """vLLM --skip-mm-profiling (its argument dump, or the profile's 'Skipping memory profiling' line)"""
     limit_mm_per_prompt: Setting | None = None
     """vLLM --limit-mm-per-prompt as its argument dump prints it (a dict of modality → count)"""
+    async_scheduling: Setting | None = None
+    """vLLM --(no-)async-scheduling as its non-default args print it (False: one batch in flight)"""
     compile_cache: Setting | None = None
     """vLLM's torch.compile cache as the log shows it: ``"cold"`` (graphs compiled in this run, or the cache off) /
     ``"warm"`` (every graph loaded from the cache); None: unknown, no such line (``logs.settings.

@@ -164,7 +164,8 @@ def _accumulate(spec, par, parts, elem, quant, pad_vocab, sums: dict[str, list[i
     """Add ``times`` × the parts into ``sums``: per category [elements, bytes] on the rank; scales under
     ``quant scales``."""
     for part in parts:
-        out, inp, count = local_shape(spec, part, tp=par.tp, attn_tp=par.attn_tp, ep=par.ep, pad_vocab=pad_vocab)
+        out, inp, count = local_shape(spec, part, tp=par.tp, attn_tp=par.attn_tp, ep=par.ep, pad_vocab=pad_vocab,
+                                      expert_tp=par.expert_tp)
         n = out * inp * count
         row = sums.setdefault(part.category, [0, 0])
         row[0] += times * n
@@ -185,14 +186,15 @@ on the full TP group (no --enable-dp-lm-head, moe_dense_tp_size unset, no a2a ba
 
 
 def local_shape(spec: ModelSpec, part: Part, *, tp: int, attn_tp: int, ep: int,
-                pad_vocab: bool = True) -> tuple[int, int, int]:
+                pad_vocab: bool = True, expert_tp: int | None = None) -> tuple[int, int, int]:
     """(rows, cols, count) of ``part`` on one rank: the shard rules of ``tpkit.models.params`` (``col``/``row``
     split over TP, ``kv`` heads replicated when fewer than TP, ``vocab`` rows padded per rank, experts over EP
     with the rest of TP inside each expert). Parts in ``_ATTN_TP_CATEGORIES`` split over ``attn_tp``.
-    The one home of these rules: the memory plan and the perf model's kernels both call it."""
+    The one home of these rules: the memory plan and the perf model's kernels both call it.  ``expert_tp``: the
+    GPUs an expert's matrices are split over when not ``tp`` (``ParallelSpec.expert_tp``; vLLM DP without EP)."""
     rank_tp = attn_tp if part.category in _ATTN_TP_CATEGORIES else tp
     s = part.shard
-    moe_tp, experts = max(1, rank_tp // ep), math.ceil(part.count / ep)
+    moe_tp, experts = max(1, (expert_tp or rank_tp) // ep), math.ceil(part.count / ep)
     if s == "col":
         return math.ceil(part.out / rank_tp), part.inp, part.count
     if s == "row":
@@ -244,7 +246,9 @@ def _describe(category: str, spec: ModelSpec, par: ParallelSpec, elem: str, quan
     if spec.moe:
         m = spec.moe
         rules["routed_experts"] = (f"ceil({m.num_experts}/ep {par.ep}) experts × 3 × hidden {spec.hidden_size} × "
-                                   f"{m.moe_intermediate_size}/{max(1, tp // par.ep)} per MoE layer" + q)
+                                   f"{m.moe_intermediate_size}/{max(1, (par.expert_tp or tp) // par.ep)} per MoE "
+                                   "layer" + (f" (tp × dp = {par.expert_tp}: vLLM DP without EP)"
+                                              if par.expert_tp else "") + q)
         rules["shared_experts"] = f"{m.num_shared_experts} shared expert(s) × 3 × hidden / tp {tp}" + q
     return f"{n:,} params/rank: {rules[category]} ({elem})"
 

@@ -261,11 +261,13 @@ def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, 
     return arch or (not moe and not hybrid)
 
 
-def concurrent_batches(model: ModelSpec, rules: VllmRules, pp: int, spec: SpecConfig | None) -> int:
-    """``max_concurrent_batches`` with vLLM's default scheduling for this model and layout."""
+def concurrent_batches(model: ModelSpec, rules: VllmRules, pp: int, spec: SpecConfig | None, *,
+                       async_off: bool = False) -> int:
+    """``max_concurrent_batches`` with vLLM's default scheduling for this model and layout (``async_off``:
+    ``--no-async-scheduling``, ``config/vllm.py VllmConfig.max_concurrent_batches`` then returns pp)."""
     v2 = uses_v2_runner(model, rules, spec)
     async_ok = v2 or spec is None or spec.eagle_family or spec.method in ("draft_model", "ngram_gpu")
-    return max_concurrent_batches(rules, pp, v2_runner=v2, async_scheduling=async_ok)
+    return max_concurrent_batches(rules, pp, v2_runner=v2, async_scheduling=async_ok and not async_off)
 
 
 def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: VllmRules,
@@ -313,4 +315,5 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         sampler_rows=tokens if rules.profile_logits_all_tokens else min(tokens, seqs),
         compute_capability=cap, sm_count=gpu.sm_count, enable_prefix_caching=options.enable_prefix_caching,
         block_log=block_log, dcp=dcp, spec=spec, notes=notes,
-        concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec), kv_format=fmt)
+        concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec,
+                                              async_off=options.no_async_scheduling), kv_format=fmt)

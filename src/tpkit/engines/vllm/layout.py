@@ -5,8 +5,11 @@
 - ``--enable-expert-parallel``: MoE layers use ``FusedMoEParallelConfig.make``
   (``model_executor/layers/fused_moe/config.py``): EP size = tp × dp, one expert shard per rank
   (E / (tp·dp) experts, unsplit); attention and dense layers stay TP-sharded and are replicated over DP.
-  Without it, vLLM tensor-shards the experts over tp × dp (not modelled by tpkit's weights plan, which
-  shards them over tp: the per-rank expert bytes are then high by a factor dp).
+  Without it, vLLM tensor-shards the experts over tp × dp (``FusedMoEParallelConfig.make`` →
+  ``flatten_tp_across_dp_and_pcp``: "There are 2 engine instances and the tensors are sharded across 2 devices";
+  read in the 0.14.1, 0.19.0, 0.29.0 and 0.33.0 wheels): ``ParallelSpec.expert_tp`` = tp × dp, which the weights
+  plan and the MXFP4 padding use (helper mv7, 2026-12-04; before, the experts were split over tp only and the
+  per-rank expert bytes were high by a factor dp: vp_198, gpt-oss-20b dp 4 on L4s).
 - ``--decode-context-parallel-size D`` (≥ 0.10.2; ``config/parallel.py``): D TP ranks share one request's
   KV, each keeping every D-th token; ``tp % D == 0``; KV heads per rank unchanged; sliding-window layers
   refuse it (``SlidingWindowSpec.max_memory_usage_bytes`` asserts "DCP not support sliding window").
@@ -47,7 +50,11 @@ def resolve_parallel(parallel: ParallelSpec, options: VllmOptions, model: ModelS
             raise PlanInputError(f"--enable-expert-parallel shards the experts over tp × dp = {parallel.tp * dp} "
                                  f"ranks, but --ep is {parallel.ep}; drop --ep (vLLM has no separate EP size)")
         ep = parallel.tp * dp
-    return replace(parallel, dp=dp, ep=ep) if (dp, ep) != (parallel.dp, parallel.ep) else parallel
+    # without expert parallelism the experts are tensor-sharded over tp × dp (module docstring)
+    expert_tp = parallel.tp * dp if model.moe is not None and dp > 1 and ep == 1 else parallel.expert_tp
+    if (dp, ep, expert_tp) == (parallel.dp, parallel.ep, parallel.expert_tp):
+        return parallel
+    return replace(parallel, dp=dp, ep=ep, expert_tp=expert_tp)
 
 
 def resolve_dcp(options: VllmOptions, parallel: ParallelSpec, kinds: tuple[str, ...], rules: VllmRules) -> int:

@@ -78,7 +78,7 @@ def marlin_mxfp4_padding_bytes(model: ModelSpec, parallel: ParallelSpec, release
     if (q is None or q.method != "mxfp4" or moe is None or release is None or release < FIRST_RELEASE
             or compute_capability is None or tuple(compute_capability) >= (9, 0)):
         return Bytes(0)
-    split = 1 if parallel.ep > 1 else parallel.tp
+    split = 1 if parallel.ep > 1 else (parallel.expert_tp or parallel.tp)  # DP without EP: tp × dp
     i_rank = moe.moe_intermediate_size // split
     h = model.hidden_size
     i_pad, h_pad = _up(i_rank, 128), _up(h, 256)
@@ -101,7 +101,7 @@ def triton_mxfp4_extra_bytes(model: ModelSpec, parallel: ParallelSpec, release: 
     if (q is None or q.method != "mxfp4" or moe is None or release is None or release < TRITON_FIRST_RELEASE
             or compute_capability is None or tuple(compute_capability) != _HOPPER):
         return Bytes(0)
-    split = 1 if parallel.ep > 1 else parallel.tp
+    split = 1 if parallel.ep > 1 else (parallel.expert_tp or parallel.tp)  # DP without EP: tp × dp
     i_rank = moe.moe_intermediate_size // split
     h = model.hidden_size
     i_pad = _up(i_rank, 64)

@@ -119,6 +119,15 @@ class VllmOptions:
     enabled', vLLM 0.15–0.33 wheels; ``engines.vllm.mamba``).  Hybrids have it off by default up to 0.27 and on
     from 0.28 (``VllmRules.hybrid_prefix_caching``); False (prefix caching off) is accepted from the API and
     ``--from-log``, the command line only turns it on."""
+    no_async_scheduling: bool = flag(
+        False, kind="bool", help="vLLM's --no-async-scheduling: one batch in flight instead of two (or pp + 1 on "
+                                 "Model Runner V2), so sliding-window layers reserve the window plus one batch of "
+                                 "--max-num-batched-tokens per request (vLLM ≥ 0.26)")
+    """``--no-async-scheduling``: ``VllmConfig.max_concurrent_batches`` is then ``pp`` (``config/vllm.py``, vLLM
+    0.26.0–0.33.0), which sets the tokens a sliding-window / chunked-local group holds per request
+    (``max_in_flight_tokens``, ``engines.vllm.capacity``); False = the release's default scheduling (async where
+    the release and the speculative method allow it, ``engines.vllm.inputs.concurrent_batches``).  Before 0.26 the
+    sliding need counts one batch either way."""
     topk_topp_sampler: str | None = flag(
         choices=TOPK_TOPP_SAMPLERS,
         help="top-k/top-p sampler of vLLM's profile run, as its log's topk_topp_sampler line names it (default: "
@@ -177,7 +186,8 @@ class VllmOptions:
         kv = self.kv_cache_memory_bytes
         if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
             raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
-        check_switches(self, ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling"))
+        check_switches(self, ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling",
+                              "no_async_scheduling"))
         if self.enable_prefix_caching is not None and not isinstance(self.enable_prefix_caching, bool):
             raise PlanInputError(f"enable_prefix_caching must be True, False or None (the release's default), got "
                                  f"{self.enable_prefix_caching!r}")

@@ -15,7 +15,8 @@ Kinds of layer: ``full``, ``mla``, ``sliding``, ``chunked`` (Llama-4 chunked-loc
 manager on, ≥ 0.14), ``linear`` (mamba-like state), and the KV layers a speculative drafter registers
 (``DraftKv``): the same spec as the target's ⇒ the same group, else a group of their own (page unified as the
 release does, ``VllmRules.page_unify``; a release that cannot pool the pages refuses, ``_check_pages``).
-The block size rules are in ``blocksize.py``, the mamba pages per request in ``mamba.py``.
+The block size rules are in ``blocksize.py`` (from 0.25 a sliding-window layer starts from the kernel block,
+``SLIDING_KERNEL_BLOCK``, not ``--block-size``), the mamba pages per request in ``mamba.py``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ from tpkit.units import Bytes
 __all__ = ["KvGroup", "KvLayout", "DraftKv", "build_layout", "kv_heads_per_rank", "cdiv", "stage_layer_kinds",
            "chunked_local_model", "DEFAULT_BLOCK_SIZE", "dsa_indexer_token_bytes", "DSA_INDEXER_FIRST"]
 HYBRID_ALIGN = 16
+SLIDING_KERNEL_BLOCK = 16
+"""the block a sliding-window layer starts from on vLLM ≥ 0.25 (``VllmRules.sliding_kernel_block``): the smallest
+kernel block of the CUDA attention backends (``get_supported_kernel_block_sizes``: TRITON_ATTN and FLASH_ATTN
+``MultipleOf(16)``, FlashInfer ``[16, 32, 64]``; vLLM 0.29.0 ``v1/attention/backends``)"""
 """kernel block alignment used to grow the attention block of attention+linear hybrids (non-MLA)"""
 HYBRID_ALIGN_MLA = {"0.33": 128, "0.11": 64}
 """MLA hybrids: ≥ 128 in the current rules (vLLM 0.33 ``_align_hybrid_block_size``); 64 (FlashMLA/Triton-MLA) in 0.11
@@ -370,16 +375,19 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
         key = draft.kind if same else "draft"
         counts[key] = counts.get(key, 0) + draft.num_layers
         tok.setdefault(key, draft.per_token_bytes)
-    blocks = {k: block_size for k in tok}
-    pages = {k: tok[k] * block_size for k in tok}
+    # ≥ 0.25 a sliding-window layer (the drafter's too) starts from the kernel block, the others from --block-size
+    own = {k for k in tok if rules.sliding_kernel_block and (
+        k == "sliding" or (k == "draft" and draft is not None and draft.kind == "sliding"))}
+    blocks = {k: SLIDING_KERNEL_BLOCK if k in own else block_size for k in tok}
+    pages = {k: tok[k] * blocks[k] for k in tok}
     if "linear" in counts:
         state = _linear_state_bytes(model, parallel.tp, act_bytes, spec_tokens, rules)
         align = HYBRID_ALIGN_MLA.get(era, HYBRID_ALIGN) if model.mla is not None else HYBRID_ALIGN
         attn_tok = max(v for k, v in tok.items() if k != "draft")  # the target's attention (model_config)
         grown = align * cdiv(state, align * attn_tok)
         if grown > block_size:
-            blocks = {k: grown for k in tok}
-            pages = {k: tok[k] * grown for k in tok}
+            blocks = {k: blocks[k] if k in own else grown for k in tok}
+            pages = {k: tok[k] * blocks[k] for k in tok}
         pages["linear"] = max(v for k, v in pages.items() if k != "draft")  # padded to the target's page
         blocks["linear"] = max(blocks.values())
     _check_pages(pages, rules, draft if key == "draft" else None)

@@ -28,6 +28,11 @@ means first *released* version, the commit inside the interval before it is not 
     mm prefix-LM (Gemma 4): default batched tokens  0.22.0       engine/arg_utils.py _get_min_mm_batched_tokens
       ≥ the largest per-item multimodal token
       count
+    sliding-window layers take the backend's        0.25.0       model_executor/layers/attention/attention.py
+      smallest kernel block (16 on the CUDA                      Attention.get_kv_cache_spec ("SW chooses its own
+      backends), not --block-size; the pages are                 block_size, decoupled from the user's --block-size";
+      then unified (a smaller page grows its                     absent from 0.18.0–0.24.0, the same in 0.25.0–0.33.0;
+      block size)                                                read by helper mv7)
     SWA in-flight = max_concurrent_batches × T      0.26.0       v1/kv_cache_interface.py SlidingWindowSpec;
                                                                  config/vllm.py
     non-KV = total consumed + transient peak        0.27.0       utils/mem_utils.py memory_profiling
@@ -197,6 +202,12 @@ class VllmRules:
     """the max_model_len fit check uses available − one block (``kv_cache_planning.py get_kv_cache_configs``)"""
     sliding_in_flight: bool
     """sliding/chunked-local need counts max_concurrent_batches × max_num_batched_tokens (≥ 0.26) or one batch"""
+    sliding_kernel_block: bool = False
+    """sliding-window attention layers start from the attention backend's smallest kernel block (16 on the CUDA
+    backends: TRITON_ATTN / FLASH_ATTN ``MultipleOf(16)``, FlashInfer ``[16, 32, 64]``) instead of ``--block-size``
+    (≥ 0.25, ``Attention.get_kv_cache_spec`` → ``_largest_kernel_block_within`` with no padded page); the full
+    layers keep ``--block-size`` and ``unify_kv_cache_spec_page_size`` then grows the smaller page's block size.
+    Before 0.25 every attention layer starts from ``--block-size``"""
     custom_ar_buffer_mib: int
     """eager staging buffer of vLLM's custom all-reduce when max_size is 8 MiB, MiB (``custom_all_reduce.py
     CustomAllreduce.__init__``); ≥ 0.27 it is max(max_size, 2 MiB, 16 MiB), before it is max_size"""
@@ -383,6 +394,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 20, 1), dict(tokens_rule="concurrency")),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
     ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True)),
+    ((0, 25, 0), dict(sliding_kernel_block=True)),
     ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy",
                       v2_vocab_hidden_peak=True)),
     ((0, 27, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS + _QWEN35_TEXT,
