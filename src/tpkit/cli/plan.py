@@ -410,27 +410,22 @@ def _where(log, name: str) -> str:
 
 
 _FILLED = ("tp", "pp", "dp", "ep")
-_LOG_FLAGS = {"sglang": {"mem_fraction": "mem_fraction_static", "context_length": "context_length",
-                         "kv_cache_dtype": "kv_cache_dtype", "page_size": "page_size",
-                         "cuda_graph_max_bs": "cuda_graph_max_bs", "chunked_prefill_size": "chunked_prefill_size",
-                         "max_running_requests": "max_running_requests", "max_total_tokens": "max_total_tokens",
-                         "disable_radix_cache": "disable_radix_cache",
-                         "disable_overlap_schedule": "disable_overlap_schedule",
-                         "swa_full_tokens_ratio": "swa_full_tokens_ratio", "cpu_offload_gb": "cpu_offload_gb",
-                         "cuda_graph_disabled": "disable_cuda_graph"},
-              "vllm": {"mem_fraction": "gpu_memory_utilization", "context_length": "max_model_len",
-                       "kv_cache_dtype": "kv_cache_dtype", "page_size": "block_size",
-                       "max_num_batched_tokens": "max_num_batched_tokens", "max_running_requests": "max_num_seqs",
-                       "topk_topp_sampler": "topk_topp_sampler", "skip_mm_profiling": "skip_mm_profiling",
-                       "compile_cache": "compile_cache", "cpu_offload_gb": "cpu_offload_gb",
-                       "cuda_graph_disabled": "enforce_eager", "limit_mm_per_prompt": "limit_mm_per_prompt"}}
-"""the log's settings a --from-log plan starts from (run setting → flag dest), unless the flag is given"""
+_LOG_FLAGS = {
+    "sglang": ("mem_fraction_static", "context_length", "kv_cache_dtype", "page_size", "cuda_graph_max_bs",
+               "chunked_prefill_size", "max_running_requests", "max_total_tokens", "disable_radix_cache",
+               "disable_overlap_schedule", "swa_full_tokens_ratio", "cpu_offload_gb", "disable_cuda_graph"),
+    "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
+             "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
+             "enforce_eager", "limit_mm_per_prompt")}
+"""the plan flags (dests) a --from-log plan fills from the log's settings (``logs.settings.flag_settings`` names the
+setting of each), unless the flag is given"""
 
 
 def _from_log(args):
     """Explain ``--from-log``; fill MODEL, --engine, --gpu and the layout the flags leave open from the log."""
     from tpkit.cli.explain import read_log
     from tpkit.explain import explain_log
+    from tpkit.logs.settings import flag_settings
 
     e = explain_log(read_log(args.from_log))
     ctx = e.context
@@ -454,7 +449,7 @@ def _from_log(args):
         if getattr(args, name) is None and ctx.get(name) is not None:
             setattr(args, name, int(ctx.get(name)))
     filled = []
-    for setting, dest in _LOG_FLAGS.get(ctx.engine, {}).items():
+    for dest, setting in flag_settings(_LOG_FLAGS.get(ctx.engine, ())).items():
         value = ctx.get(setting)
         if getattr(args, dest, "absent") is None and value is not None and not (setting == "kv_cache_dtype"
                                                                                and str(value) == "auto"):

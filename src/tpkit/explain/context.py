@@ -14,23 +14,18 @@ from dataclasses import dataclass
 from tpkit.errors import TpkitError
 from tpkit.logs import ParsedLog
 from tpkit.logs.lazyre import lazy
+from tpkit.logs.settings import flag_settings
 from tpkit.explain.refusals import READ_FAILED, REFUSED
 
 __all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
 
-FLAG_SETTINGS = {
-    # flag dest -> Run setting name
-    "tp": "tp", "pp": "pp", "dp": "dp", "ep": "ep", "mem_fraction_static": "mem_fraction",
-    "gpu_memory_utilization": "mem_fraction", "context_length": "context_length", "max_model_len": "context_length",
-    "kv_cache_dtype": "kv_cache_dtype", "page_size": "page_size", "block_size": "page_size",
-    "quantization": "quantization", "cuda_graph_max_bs": "cuda_graph_max_bs", "max_total_tokens": "max_total_tokens",
-    "max_running_requests": "max_running_requests", "max_num_seqs": "max_running_requests",
-    "chunked_prefill_size": "chunked_prefill_size", "max_num_batched_tokens": "max_num_batched_tokens",
-    "enable_dp_attention": "enable_dp_attention", "data_parallel_size": "dp",
-    "disable_radix_cache": "disable_radix_cache", "disable_overlap_schedule": "disable_overlap_schedule",
-    "swa_full_tokens_ratio": "swa_full_tokens_ratio", "topk_topp_sampler": "topk_topp_sampler",
-    "skip_mm_profiling": "skip_mm_profiling", "compile_cache": "compile_cache", "cpu_offload_gb": "cpu_offload_gb",
-}
+FLAG_SETTINGS = flag_settings((
+    "tp", "pp", "dp", "ep", "mem_fraction_static", "gpu_memory_utilization", "context_length", "max_model_len",
+    "kv_cache_dtype", "page_size", "block_size", "quantization", "cuda_graph_max_bs", "max_total_tokens",
+    "max_running_requests", "max_num_seqs", "chunked_prefill_size", "max_num_batched_tokens", "enable_dp_attention",
+    "data_parallel_size", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
+    "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb"))
+"""flag dest → Run setting name: the plan flags an explanation takes (``logs.settings.flag_settings``)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

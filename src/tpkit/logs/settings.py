@@ -13,7 +13,7 @@ from tpkit.logs.dumps import balanced, literal_dict, read_value, split_pairs
 from tpkit.logs.lazyre import lazy
 
 __all__ = ["Setting", "KEYS", "settings_from_record", "command_settings", "is_command", "SOURCES",
-           "compile_cache_state"]
+           "compile_cache_state", "SETTING_FLAGS", "flag_settings"]
 
 SOURCES = ("server_args", "engine_config", "non_default_args", "log_line", "command_line")
 """where a setting can come from, most trusted first"""
@@ -86,6 +86,20 @@ KEYS: dict[str, str] = {
     "limit_mm_per_prompt": "limit_mm_per_prompt",  # vLLM --limit-mm-per-prompt (engines/vllm/mmlimits.py)
 }
 """engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
+
+SETTING_FLAGS = ("tp", "pp", "dp", "ep", "topk_topp_sampler", "compile_cache")
+"""tpkit's own plan flags (argparse dests) that carry a run setting under the setting's name: ``--tp`` for SGLang's
+``tp_size`` and vLLM's ``tensor_parallel_size`` (likewise pp, dp, ep), ``--topk-topp-sampler`` and
+``--compile-cache`` (states a log line shows, no engine key)"""
+
+
+def flag_settings(dests) -> dict[str, str]:
+    """Plan flag (argparse dest) → run setting name, for ``dests`` in their order: tpkit's own
+    (:data:`SETTING_FLAGS`) name their setting; an engine's spelling (``mem_fraction_static``,
+    ``gpu_memory_utilization``, ``block_size``, ``enforce_eager`` …) maps through :data:`KEYS`, the one map of
+    the engines' keys.  A dest that is neither raises KeyError (a programming error)."""
+    return {dest: dest if dest in SETTING_FLAGS else KEYS[dest] for dest in dests}
+
 
 _FLAG_ALIASES: dict[str, str] = {
     "tp": "tp_size", "tensor_parallel_size": "tensor_parallel_size", "pp": "pp_size", "dp": "dp_size",
