@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from tpkit.errors import TpkitError
 from tpkit.logs import ParsedLog
+from tpkit.logs.engine import releases_in
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.settings import flag_settings
 from tpkit.explain.refusals import READ_FAILED, REFUSED
@@ -89,11 +90,7 @@ class Context:
         parentheses (releases ruled out) is ignored, and so is a PEP 440 local label ("+…": NVIDIA's container build
         prints 'vLLM API server version 0.13.0+faa43dbf.nv26.01', whose '26.01' is the container's YY.MM, not a
         vLLM release)."""
-        import re
-
-        text = re.sub(r"\(.*?\)", "", self.version or "")
-        text = re.sub(r"\+[\w.]+", "", text)
-        found = re.findall(r"\d+\.\d+(?:\.\d+)?", text)
+        found = releases_in(re.sub(r"\+[\w.]+", "", self.version or ""))
         return found[-1] if found else None
 
     def get(self, name: str, default=None):
@@ -334,7 +331,7 @@ def _compile_cache_note(values: dict, sources: dict, version: str | None) -> lis
         return []  # --enforce-eager: no torch.compile
     from tpkit.engines.vllm.versions import resolve_rules
 
-    found = re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", version or ""))
+    found = releases_in(version)
     try:
         applies = not found or resolve_rules(found[-1]).v2_vocab_hidden_peak
     except TpkitError:
@@ -520,11 +517,9 @@ every run tags its lines " TP{rank}" (managers/scheduler.py run_scheduler_proces
 def _sglang_tag_era(version: str | None, date: str | None) -> str | None:
     """"tags_every_run" (SGLang before 0.4.7), "tags_above_1" (0.4.7 and later) or None (the log's releases,
     capped by its date (``versions.newest_by_date``), straddle 0.4.7 or are unknown)."""
-    import re
-
     from tpkit.engines.sglang.versions import newest_by_date
 
-    found = re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", version or ""))
+    found = releases_in(version)
     if not found:
         return None
     releases = sorted(tuple(int(x) for x in v.split(".")) for v in found)
