@@ -349,6 +349,12 @@ def plan(args):
                              "with a log that names a model tpkit can read")
     engine = get_engine(args.engine)
     model, gpu, parallel, machine = build_request(args)
+    if "quantization" in getattr(args, "log_filled", ()):
+        from tpkit.explain.fromlog import refused_quantization
+
+        refused = refused_quantization(model, args.quantization)
+        if refused:
+            args.log_notes, args.quantization = (refused,), None
     options = options_from_args(engine, args)
     links = links_from_args(args, parallel)
     if links is not None:
@@ -372,8 +378,9 @@ def plan(args):
         measured = measured_startup(log, gpu_total=gpu.total_bytes)
         terms = dict(measured.terms)
         same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
-                and (measured.layout["quantization"] or None) == (getattr(args, "quantization", None) or None))
-        notes = tuple(notes) + measured.notes
+                and (measured.layout["planned_quantization"] or measured.layout["quantization"] or None)
+                == (getattr(args, "quantization", None) or None))
+        notes = tuple(notes) + measured.notes + getattr(args, "log_notes", ())
         logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
         if "activation_peak" in terms and logged_cache and args.compile_cache != logged_cache:
             terms.pop("activation_peak")
@@ -410,22 +417,15 @@ def _where(log, name: str) -> str:
 
 
 _FILLED = ("tp", "pp", "dp", "ep")
-_LOG_FLAGS = {
-    "sglang": ("mem_fraction_static", "context_length", "kv_cache_dtype", "page_size", "cuda_graph_max_bs",
-               "chunked_prefill_size", "max_running_requests", "max_total_tokens", "disable_radix_cache",
-               "disable_overlap_schedule", "swa_full_tokens_ratio", "cpu_offload_gb", "disable_cuda_graph"),
-    "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
-             "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
-             "enforce_eager", "limit_mm_per_prompt")}
-"""the plan flags (dests) a --from-log plan fills from the log's settings (``logs.settings.flag_settings`` names the
-setting of each), unless the flag is given"""
+"""the layout a --from-log plan takes from the log where the flags leave it open (the other flags:
+``explain.fromlog.LOG_FLAGS``)"""
 
 
 def _from_log(args):
     """Explain ``--from-log``; fill MODEL, --engine, --gpu and the layout the flags leave open from the log."""
     from tpkit.cli.explain import read_log
     from tpkit.explain import explain_log
-    from tpkit.logs.settings import flag_settings
+    from tpkit.explain.fromlog import log_flag_values, quantization_from_log
 
     e = explain_log(read_log(args.from_log))
     ctx = e.context
@@ -449,12 +449,14 @@ def _from_log(args):
         if getattr(args, name) is None and ctx.get(name) is not None:
             setattr(args, name, int(ctx.get(name)))
     filled = []
-    for dest, setting in flag_settings(_LOG_FLAGS.get(ctx.engine, ())).items():
-        value = ctx.get(setting)
-        if getattr(args, dest, "absent") is None and value is not None and not (setting == "kv_cache_dtype"
-                                                                               and str(value) == "auto"):
+    for dest, setting, value in log_flag_values(ctx):
+        if getattr(args, dest, "absent") is None:
             setattr(args, dest, value)
             filled.append(setting)
+    quantization, args.log_notes = quantization_from_log(ctx, getattr(args, "quantization", None))
+    if quantization is not None:
+        args.quantization = quantization
+        filled.append("quantization")
     args.log_filled = tuple(filled)
     args.log_links = ctx.links  # what the log prints about the links: used unless --link/--no-p2p/--nnodes say
     if args.model is None and ctx.model is not None:

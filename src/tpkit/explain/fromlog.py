@@ -21,7 +21,110 @@ from dataclasses import dataclass
 from tpkit.explain.result import Explanation
 from tpkit.units import Bytes
 
-__all__ = ["MeasuredStartup", "measured_startup"]
+__all__ = ["MeasuredStartup", "measured_startup", "LOG_FLAGS", "log_flag_values", "QUANTIZATION_NAMES",
+           "planned_quantization", "log_quantization", "quantization_from_log", "refused_quantization"]
+
+
+LOG_FLAGS = {
+    "sglang": ("mem_fraction_static", "context_length", "kv_cache_dtype", "page_size", "cuda_graph_max_bs",
+               "chunked_prefill_size", "max_running_requests", "max_total_tokens", "disable_radix_cache",
+               "disable_overlap_schedule", "swa_full_tokens_ratio", "cpu_offload_gb", "disable_cuda_graph"),
+    "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
+             "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
+             "enforce_eager", "limit_mm_per_prompt")}
+"""the plan flags (dests) a --from-log plan fills from the log's settings (``logs.settings.flag_settings`` names the
+setting of each), unless the flag is given; the layout (tp, pp, dp, ep) and ``--quantization``
+(:func:`quantization_from_log`) apart"""
+
+
+def log_flag_values(ctx) -> list[tuple[str, str, object]]:
+    """(flag dest, run setting, value) of each :data:`LOG_FLAGS` flag of the log's engine whose setting the log
+    shows (a kv_cache_dtype of "auto" says nothing)."""
+    from tpkit.logs.settings import flag_settings
+
+    out = []
+    for dest, setting in flag_settings(LOG_FLAGS.get(ctx.engine, ())).items():
+        value = ctx.get(setting)
+        if value is not None and not (setting == "kv_cache_dtype" and str(value) == "auto"):
+            out.append((dest, setting, value))
+    return out
+
+
+QUANTIZATION_NAMES: dict[str, str] = {
+    # the planner's own spellings (models.quant.resolve_quant), kept as printed: a storage format, or the kernel
+    # that reads it (gptq: vLLM's exllama kernel, whose per-call dequantised copy tpkit charges,
+    # engines.vllm.profile_lines.uses_gptq_kernel; gptq_marlin / awq_marlin: Marlin, no such copy)
+    "fp8": "fp8", "fbgemm_fp8": "fbgemm_fp8", "mxfp4": "mxfp4", "awq": "awq", "awq_marlin": "awq_marlin",
+    "gptq": "gptq", "gptq_marlin": "gptq_marlin", "compressed-tensors": "compressed-tensors",
+    "compressed_tensors": "compressed-tensors", "moe_wna16": "moe_wna16",
+    # vLLM's own names for those formats (model_executor/layers/quantization/__init__.py QuantizationMethods and
+    # each config's get_name / override_quantization_method, read in the 0.20.0-0.33.0 wheels):
+    "auto_awq": "awq",  # ≥ 0.24 AutoAWQConfig: every quant_method "awq" checkpoint (Marlin or the AWQ kernel)
+    "auto_gptq": "gptq_marlin",  # ≥ 0.22 AutoGPTQConfig: a quant_method "gptq" checkpoint, mixed-precision kernel
+    "gpt_oss_mxfp4": "mxfp4",  # ≥ 0.20 Mxfp4Config.override_quantization_method: gpt-oss's mxfp4 checkpoint
+}
+"""a quantization name a log prints (vLLM's engine config ``quantization=`` / non-default args, SGLang's
+``ServerArgs(quantization=…)`` or a launch command's ``--quantization``) → the ``--quantization`` spelling tpkit's
+planner takes for the same weights.  Names not here (modelopt*, gguf, bitsandbytes, quark, auto-round,
+deepseek_v4_fp8, w8a8_*, vLLM's online fp8_per_* shorthands …) have none: a plan then assumes the checkpoint's
+``quantization_config``."""
+
+
+def planned_quantization(printed) -> str | None:
+    """The planner's spelling of a printed quantization name (:data:`QUANTIZATION_NAMES`), None when it has none."""
+    return QUANTIZATION_NAMES.get(str(printed).strip().strip("'\"").lower())
+
+
+def log_quantization(ctx) -> tuple[str | None, str | None, str | None]:
+    """(printed, planned, assumption) of the log's quantization (the ``Context`` run setting ``quantization``):
+    ``quantization=NAME (where)`` as the log prints it; the ``--quantization`` spelling a plan of the run takes
+    (None when the planner has none); for such a name, the assumption a plan makes instead (the checkpoint's own
+    ``quantization_config``).  All None when the log prints no quantization (or None / auto)."""
+    value = ctx.get("quantization")
+    if value is None or str(value).strip().strip("'\"").lower() in ("", "none", "auto"):
+        return None, None, None
+    where = ctx.sources.get("quantization", "the log").replace(" (log_line)", "")
+    printed = f"quantization={value}, {where}"
+    planned = planned_quantization(value)
+    if planned is not None:
+        return printed, planned, None
+    known = ", ".join(sorted(set(QUANTIZATION_NAMES.values())))
+    return printed, None, (f"the log's quantization {value!r} ({where}) has no --quantization spelling in tpkit "
+                           f"({known}): assumed to be the checkpoint's own quantization_config; pass "
+                           "--quantization to plan another")
+
+
+def quantization_from_log(ctx, given) -> tuple[str | None, tuple[str, ...]]:
+    """(the ``--quantization`` a --from-log plan takes from the log, None to leave the flag as it is; the plan's
+    notes): the log's name in the planner's spelling (:func:`log_quantization`) where no flag is given, said with
+    where it was read; for a name without a spelling the stated assumption instead; a ``given`` flag that
+    contradicts the log is reported and planned (every flag given with --from-log wins over the log)."""
+    printed, planned, assumption = log_quantization(ctx)
+    if printed is None:
+        return None, ()
+    if given is None:
+        if planned is None:
+            return None, (assumption,)
+        return planned, (f"--quantization {planned}: read from the log ({printed})",)
+    logged = str(ctx.get("quantization"))
+    if str(given).lower() == (planned or logged).lower():
+        return None, ()
+    spelled = f"; --quantization {planned} in tpkit's words" if planned and planned != logged else ""
+    return None, (f"--quantization {given} contradicts the log ({printed}{spelled}); the flag is planned",)
+
+
+def refused_quantization(model, value: str) -> str | None:
+    """The note for a ``--quantization`` read from the log that the plan's checkpoint refuses
+    (``models.quant.resolve_quant``: another MODEL than the log's, e.g. an fp8 run planned on an AWQ checkpoint),
+    else None: the plan then drops it, since the user gave no such flag, so it is no error either."""
+    from tpkit.errors import PlanInputError
+    from tpkit.models.quant import resolve_quant
+
+    try:
+        resolve_quant(model.quant, value)
+    except PlanInputError as exc:
+        return f"--quantization {value} read from the log is not used: {exc}"
+    return None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -30,7 +133,8 @@ class MeasuredStartup:
     """term → Bytes (``tpkit.memory.band.measured_terms``)"""
     notes: tuple[str, ...]
     layout: dict
-    """the log's tp, pp, quantization, model: the conditions under which the weights were measured"""
+    """the log's tp, pp, quantization (as printed; ``planned_quantization``: the planner's spelling of it, None when
+    it has none), model: the conditions under which the weights were measured"""
 
 
 def _mid(iv) -> Bytes | None:
@@ -41,7 +145,7 @@ def measured_startup(e: Explanation, *, gpu_total: Bytes | None = None) -> Measu
     """The start-up terms the log measured, for a plan on ``gpu_total`` (the plan's GPU)."""
     a, ctx, terms, notes = e.anchored, e.context, {}, []
     layout = {"tp": ctx.get("tp", 1), "pp": ctx.get("pp", 1), "quantization": ctx.get("quantization"),
-              "model": getattr(ctx.model, "name", None)}
+              "planned_quantization": log_quantization(ctx)[1], "model": getattr(ctx.model, "name", None)}
     if ctx.engine == "sglang" and a is not None and a.pre is not None:
         total = gpu_total or a.device_total
         if total is not None:
