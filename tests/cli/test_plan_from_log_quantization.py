@@ -102,3 +102,14 @@ def test_cli_drops_a_log_value_the_checkpoint_refuses(capsys):
     assert any(w.startswith("--quantization awq_marlin read from the log is not used: --quantization awq_marlin "
                             "conflicts with the checkpoint's quantization_config") for w in warnings)
     assert "weights not taken from the log: it ran tp 1, pp 1, quantization awq_marlin" in warnings
+
+
+def test_explain_reads_the_printed_name_as_the_flag_would_spell_it(capsys):
+    # tpkit explain's contradictions (explain.context) compare through the same map: vLLM 0.30.0's auto_awq is
+    # --quantization awq; fp8 contradicts it and the log's value is kept
+    for flag, contradicts in (("awq", False), ("AWQ", False), ("fp8", True)):
+        code, out, _ = cli(capsys, "explain", str(LOGS / "vllm/vl_152.log"), "--quantization", flag, "--json")
+        assert code == 0
+        found = [c for c in json.loads(out)["contradictions"] if c["flag"] == "quantization"]
+        assert found == ([{"flag": "quantization", "given": flag, "logged": "auto_awq",
+                           "source": "log line 15 (engine_config)"}] if contradicts else [])

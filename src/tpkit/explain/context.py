@@ -15,7 +15,7 @@ from tpkit.errors import TpkitError
 from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
 from tpkit.logs.lazyre import lazy
-from tpkit.logs.settings import flag_settings
+from tpkit.logs.settings import flag_settings, same_quantization
 from tpkit.explain.refusals import READ_FAILED, REFUSED
 
 __all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
@@ -244,7 +244,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
             continue
         given = flags[flag]
         if name in values:
-            if not _same(values[name], given):
+            if not (same_quantization(values[name], given) if name == "quantization" else _same(values[name], given)):
                 contradictions.append(Contradiction(flag=flag, given=given, logged=values[name], source=sources[name]))
         else:
             values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tpkit.explain.result import Explanation
+from tpkit.logs.settings import QUANTIZATION_NAMES, planned_quantization, same_quantization
 from tpkit.units import Bytes
 
 __all__ = ["MeasuredStartup", "measured_startup", "LOG_FLAGS", "log_flag_values", "QUANTIZATION_NAMES",
@@ -48,31 +49,6 @@ def log_flag_values(ctx) -> list[tuple[str, str, object]]:
         if value is not None and not (setting == "kv_cache_dtype" and str(value) == "auto"):
             out.append((dest, setting, value))
     return out
-
-
-QUANTIZATION_NAMES: dict[str, str] = {
-    # the planner's own spellings (models.quant.resolve_quant), kept as printed: a storage format, or the kernel
-    # that reads it (gptq: vLLM's exllama kernel, whose per-call dequantised copy tpkit charges,
-    # engines.vllm.profile_lines.uses_gptq_kernel; gptq_marlin / awq_marlin: Marlin, no such copy)
-    "fp8": "fp8", "fbgemm_fp8": "fbgemm_fp8", "mxfp4": "mxfp4", "awq": "awq", "awq_marlin": "awq_marlin",
-    "gptq": "gptq", "gptq_marlin": "gptq_marlin", "compressed-tensors": "compressed-tensors",
-    "compressed_tensors": "compressed-tensors", "moe_wna16": "moe_wna16",
-    # vLLM's own names for those formats (model_executor/layers/quantization/__init__.py QuantizationMethods and
-    # each config's get_name / override_quantization_method, read in the 0.20.0-0.33.0 wheels):
-    "auto_awq": "awq",  # ≥ 0.24 AutoAWQConfig: every quant_method "awq" checkpoint (Marlin or the AWQ kernel)
-    "auto_gptq": "gptq_marlin",  # ≥ 0.22 AutoGPTQConfig: a quant_method "gptq" checkpoint, mixed-precision kernel
-    "gpt_oss_mxfp4": "mxfp4",  # ≥ 0.20 Mxfp4Config.override_quantization_method: gpt-oss's mxfp4 checkpoint
-}
-"""a quantization name a log prints (vLLM's engine config ``quantization=`` / non-default args, SGLang's
-``ServerArgs(quantization=…)`` or a launch command's ``--quantization``) → the ``--quantization`` spelling tpkit's
-planner takes for the same weights.  Names not here (modelopt*, gguf, bitsandbytes, quark, auto-round,
-deepseek_v4_fp8, w8a8_*, vLLM's online fp8_per_* shorthands …) have none: a plan then assumes the checkpoint's
-``quantization_config``."""
-
-
-def planned_quantization(printed) -> str | None:
-    """The planner's spelling of a printed quantization name (:data:`QUANTIZATION_NAMES`), None when it has none."""
-    return QUANTIZATION_NAMES.get(str(printed).strip().strip("'\"").lower())
 
 
 def log_quantization(ctx) -> tuple[str | None, str | None, str | None]:
@@ -107,7 +83,7 @@ def quantization_from_log(ctx, given) -> tuple[str | None, tuple[str, ...]]:
             return None, (assumption,)
         return planned, (f"--quantization {planned}: read from the log ({printed})",)
     logged = str(ctx.get("quantization"))
-    if str(given).lower() == (planned or logged).lower():
+    if same_quantization(logged, given):
         return None, ()
     spelled = f"; --quantization {planned} in tpkit's words" if planned and planned != logged else ""
     return None, (f"--quantization {given} contradicts the log ({printed}{spelled}); the flag is planned",)
