@@ -373,13 +373,13 @@ def plan(args):
         extra_for = extra
     if log is not None:
         from tpkit.explain.fromlog import measured_startup
+        from tpkit.logs.settings import same_quantization
         from tpkit.memory.band import measured_terms
 
         measured = measured_startup(log, gpu_total=gpu.total_bytes)
         terms = dict(measured.terms)
         same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
-                and (measured.layout["planned_quantization"] or measured.layout["quantization"] or None)
-                == (getattr(args, "quantization", None) or None))
+                and same_quantization(measured.layout["quantization"], getattr(args, "quantization", None)))
         notes = tuple(notes) + measured.notes + getattr(args, "log_notes", ())
         logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
         if "activation_peak" in terms and logged_cache and args.compile_cache != logged_cache:

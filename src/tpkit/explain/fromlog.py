@@ -109,8 +109,8 @@ class MeasuredStartup:
     """term → Bytes (``tpkit.memory.band.measured_terms``)"""
     notes: tuple[str, ...]
     layout: dict
-    """the log's tp, pp, quantization (as printed; ``planned_quantization``: the planner's spelling of it, None when
-    it has none), model: the conditions under which the weights were measured"""
+    """the log's tp, pp, quantization (as printed; ``logs.settings.same_quantization`` compares it with a plan's
+    --quantization), model: the conditions under which the weights were measured"""
 
 
 def _mid(iv) -> Bytes | None:
@@ -121,7 +121,7 @@ def measured_startup(e: Explanation, *, gpu_total: Bytes | None = None) -> Measu
     """The start-up terms the log measured, for a plan on ``gpu_total`` (the plan's GPU)."""
     a, ctx, terms, notes = e.anchored, e.context, {}, []
     layout = {"tp": ctx.get("tp", 1), "pp": ctx.get("pp", 1), "quantization": ctx.get("quantization"),
-              "planned_quantization": log_quantization(ctx)[1], "model": getattr(ctx.model, "name", None)}
+              "model": getattr(ctx.model, "name", None)}
     if ctx.engine == "sglang" and a is not None and a.pre is not None:
         total = gpu_total or a.device_total
         if total is not None:

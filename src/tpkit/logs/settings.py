@@ -123,7 +123,9 @@ deepseek_v4_fp8, w8a8_*, vLLM's online fp8_per_* shorthands …) have none: a pl
 
 
 def _quant_name(name) -> str:
-    return str(name).strip().strip("'\"").lower()
+    """A quantization name compared as the planner reads it: lower case, unquoted; None / "none" / "auto" → ""."""
+    text = "" if name is None else str(name).strip().strip("'\"").lower()
+    return "" if text in ("none", "auto") else text
 
 
 def planned_quantization(printed) -> str | None:
