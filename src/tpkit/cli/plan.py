@@ -355,6 +355,7 @@ def plan(args):
         refused = refused_quantization(model, args.quantization)
         if refused:
             args.log_notes, args.quantization = (refused,), None
+            args.log_filled = tuple(n for n in args.log_filled if n != "quantization")
     options = options_from_args(engine, args)
     links = links_from_args(args, parallel)
     if links is not None:
@@ -372,13 +373,14 @@ def plan(args):
     else:
         extra_for = extra
     if log is not None:
-        from tpkit.explain.fromlog import measured_startup
+        from tpkit.explain.fromlog import QUANTIZED_LOAD_DELTA, measured_startup
         from tpkit.logs.settings import same_quantization
         from tpkit.memory.band import measured_terms
 
         measured = measured_startup(log, gpu_total=gpu.total_bytes)
         terms = dict(measured.terms)
-        same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
+        filled_quant = "quantization" in getattr(args, "log_filled", ())  # explain.fromlog.QUANTIZED_LOAD_DELTA
+        same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp and not filled_quant
                 and same_quantization(measured.layout["quantization"], getattr(args, "quantization", None)))
         notes = tuple(notes) + measured.notes + getattr(args, "log_notes", ())
         logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
@@ -390,7 +392,8 @@ def plan(args):
         if "weights" in terms and not same:
             terms.pop("weights")
             notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "
-                      f"quantization {measured.layout['quantization'] or 'of the checkpoint'}",)
+                      f"quantization {measured.layout['quantization'] or 'of the checkpoint'}"
+                      + (f"; {QUANTIZED_LOAD_DELTA}" if filled_quant else ""),)
         with measured_terms(terms, source=f"measured in {args.from_log}"):
             result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     else:

@@ -23,7 +23,8 @@ from tpkit.logs.settings import QUANTIZATION_NAMES, planned_quantization, same_q
 from tpkit.units import Bytes
 
 __all__ = ["MeasuredStartup", "measured_startup", "LOG_FLAGS", "log_flag_values", "QUANTIZATION_NAMES",
-           "planned_quantization", "log_quantization", "quantization_from_log", "refused_quantization"]
+           "planned_quantization", "log_quantization", "quantization_from_log", "refused_quantization",
+           "QUANTIZED_LOAD_DELTA"]
 
 
 LOG_FLAGS = {
@@ -87,6 +88,16 @@ def quantization_from_log(ctx, given) -> tuple[str | None, tuple[str, ...]]:
         return None, ()
     spelled = f"; --quantization {planned} in tpkit's words" if planned and planned != logged else ""
     return None, (f"--quantization {given} contradicts the log ({printed}{spelled}); the flag is planned",)
+
+
+QUANTIZED_LOAD_DELTA = ("its load delta ('Model loading took' / 'Load weight end') also holds what the quantisation "
+                        "backend allocates at load, which the plan charges on lines of its own (vLLM's MXFP4 MoE "
+                        "padding, the MLA kv_b dequantised copy), so with --quantization read from the log the "
+                        "planned weights are used")
+"""Why a --from-log plan whose ``--quantization`` came from the log keeps its planned weights: the measured load
+delta would count those lines twice (gpt-oss-120b, vl_089 on an A100: 17.22 GiB measured = 15.24 GiB weights +
+1.96 GiB Marlin padding).  Given explicitly, a ``--quantization`` the log agrees with takes the measured weights, as
+before."""
 
 
 def refused_quantization(model, value: str) -> str | None:
