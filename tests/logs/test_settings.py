@@ -144,3 +144,15 @@ def test_lora_settings_from_dumps():
     assert (run.value("enable_lora"), run.value("max_loras"), run.value("max_lora_rank")) == (True, 4, 64)
     sg = parse_log(log_bytes("sg_001")).run
     assert sg.value("max_loras_per_batch") == 8 and not sg.value("enable_lora")
+
+
+def test_same_quantization_reads_both_names_as_the_planner_spells_them():
+    # logs.settings.same_quantization: vLLM's printed name against a --quantization flag (explain's contradictions,
+    # plan --from-log's measured-weights layout check)
+    from tpkit.logs.settings import same_quantization
+
+    assert same_quantization("auto_awq", "awq") and same_quantization("auto_awq", "AWQ")
+    assert same_quantization("'fp8'", "fp8") and same_quantization(None, None) and same_quantization("None", "auto")
+    assert not same_quantization("awq_marlin", "awq")  # vLLM runs another kernel for an explicit awq
+    assert not same_quantization("gptq_marlin", "gptq") and not same_quantization(None, "fp8")
+    assert same_quantization("modelopt", "modelopt") and not same_quantization("modelopt", None)

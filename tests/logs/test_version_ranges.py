@@ -68,3 +68,14 @@ def test_sglang_time_only_rank_prefix_means_0_3_3_or_older():
     assert old is not None and old.startswith("0.2.15–0.3.3")
     assert _version("[2024-10-20 22:30:52 TP0] " + line).startswith("0.2.15–0.5.8 ")  # 'type=' form ends at 0.5.8
     assert _version("[HH:MM:SS] " + line).startswith("0.2.15–0.5.8 ")  # a template, no rank: nothing read off it
+
+
+def test_releases_in_reads_the_ends_of_a_version_text():
+    # logs.engine.releases_in: the one reader of the releases an explanation's version text names (explain.context,
+    # explain.sgrelease); parentheses (releases ruled out) are skipped
+    from tpkit.logs.engine import releases_in
+
+    assert releases_in("0.4.6–0.5.3") == ["0.4.6", "0.5.3"]
+    assert releases_in("0.10.2") == ["0.10.2"]
+    assert releases_in("≥ 0.18 (0.17 ruled out)") == ["0.18"]
+    assert releases_in(None) == [] and releases_in("") == []

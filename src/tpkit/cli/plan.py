@@ -354,6 +354,13 @@ def plan(args):
                              "with a log that names a model tpkit can read")
     engine = get_engine(args.engine)
     model, gpu, parallel, machine = build_request(args)
+    if "quantization" in getattr(args, "log_filled", ()):
+        from tpkit.explain.fromlog import refused_quantization
+
+        refused = refused_quantization(model, args.quantization)
+        if refused:
+            args.log_notes, args.quantization = (refused,), None
+            args.log_filled = tuple(n for n in args.log_filled if n != "quantization")
     options = options_from_args(engine, args)
     links = links_from_args(args, parallel)
     if links is not None:
@@ -371,14 +378,16 @@ def plan(args):
     else:
         extra_for = extra
     if log is not None:
-        from tpkit.explain.fromlog import measured_startup
+        from tpkit.explain.fromlog import QUANTIZED_LOAD_DELTA, measured_startup
+        from tpkit.logs.settings import same_quantization
         from tpkit.memory.band import measured_terms
 
         measured = measured_startup(log, gpu_total=gpu.total_bytes)
         terms = dict(measured.terms)
-        same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
-                and (measured.layout["quantization"] or None) == (getattr(args, "quantization", None) or None))
-        notes = tuple(notes) + measured.notes
+        filled_quant = "quantization" in getattr(args, "log_filled", ())  # explain.fromlog.QUANTIZED_LOAD_DELTA
+        same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp and not filled_quant
+                and same_quantization(measured.layout["quantization"], getattr(args, "quantization", None)))
+        notes = tuple(notes) + measured.notes + getattr(args, "log_notes", ())
         logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
         if "activation_peak" in terms and logged_cache and args.compile_cache != logged_cache:
             terms.pop("activation_peak")
@@ -388,7 +397,8 @@ def plan(args):
         if "weights" in terms and not same:
             terms.pop("weights")
             notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "
-                      f"quantization {measured.layout['quantization'] or 'of the checkpoint'}",)
+                      f"quantization {measured.layout['quantization'] or 'of the checkpoint'}"
+                      + (f"; {QUANTIZED_LOAD_DELTA}" if filled_quant else ""),)
         with measured_terms(terms, source=f"measured in {args.from_log}"):
             result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     else:
@@ -418,27 +428,15 @@ def _where(log, name: str) -> str:
 
 
 _FILLED = ("tp", "pp", "dp", "ep")
-_LOG_FLAGS = {"sglang": {"mem_fraction": "mem_fraction_static", "context_length": "context_length",
-                         "kv_cache_dtype": "kv_cache_dtype", "page_size": "page_size",
-                         "cuda_graph_max_bs": "cuda_graph_max_bs", "chunked_prefill_size": "chunked_prefill_size",
-                         "max_running_requests": "max_running_requests", "max_total_tokens": "max_total_tokens",
-                         "disable_radix_cache": "disable_radix_cache",
-                         "disable_overlap_schedule": "disable_overlap_schedule",
-                         "swa_full_tokens_ratio": "swa_full_tokens_ratio", "cpu_offload_gb": "cpu_offload_gb",
-                         "cuda_graph_disabled": "disable_cuda_graph"},
-              "vllm": {"mem_fraction": "gpu_memory_utilization", "context_length": "max_model_len",
-                       "kv_cache_dtype": "kv_cache_dtype", "page_size": "block_size",
-                       "max_num_batched_tokens": "max_num_batched_tokens", "max_running_requests": "max_num_seqs",
-                       "topk_topp_sampler": "topk_topp_sampler", "skip_mm_profiling": "skip_mm_profiling",
-                       "compile_cache": "compile_cache", "cpu_offload_gb": "cpu_offload_gb",
-                       "cuda_graph_disabled": "enforce_eager", "limit_mm_per_prompt": "limit_mm_per_prompt"}}
-"""the log's settings a --from-log plan starts from (run setting → flag dest), unless the flag is given"""
+"""the layout a --from-log plan takes from the log where the flags leave it open (the other flags:
+``explain.fromlog.LOG_FLAGS``)"""
 
 
 def _from_log(args):
     """Explain ``--from-log``; fill MODEL, --engine, --gpu and the layout the flags leave open from the log."""
     from tpkit.cli.explain import read_log
     from tpkit.explain import explain_log
+    from tpkit.explain.fromlog import log_flag_values, quantization_from_log
 
     e = explain_log(read_log(args.from_log))
     ctx = e.context
@@ -462,16 +460,18 @@ def _from_log(args):
         if getattr(args, name) is None and ctx.get(name) is not None:
             setattr(args, name, int(ctx.get(name)))
     filled = []
-    for setting, dest in _LOG_FLAGS.get(ctx.engine, {}).items():
-        value = ctx.get(setting)
-        if getattr(args, dest, "absent") is None and value is not None and not (setting == "kv_cache_dtype"
-                                                                               and str(value) == "auto"):
+    for dest, setting, value in log_flag_values(ctx):
+        if getattr(args, dest, "absent") is None:
             setattr(args, dest, value)
             filled.append(setting)
     if ctx.engine == "vllm" and ctx.get("async_scheduling") is False and getattr(args, "no_async_scheduling",
                                                                                  "absent") is None:
         args.no_async_scheduling = True  # the log's 'async_scheduling': False (vLLM --no-async-scheduling)
         filled.append("async_scheduling")
+    quantization, args.log_notes = quantization_from_log(ctx, getattr(args, "quantization", None))
+    if quantization is not None:
+        args.quantization = quantization
+        filled.append("quantization")
     args.log_filled = tuple(filled)
     args.log_links = ctx.links  # what the log prints about the links: used unless --link/--no-p2p/--nnodes say
     if args.model is None and ctx.model is not None:

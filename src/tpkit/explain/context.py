@@ -12,43 +12,21 @@ import re
 from dataclasses import dataclass
 
 from tpkit.errors import TpkitError
+from tpkit.explain.contradiction import Contradiction
 from tpkit.logs import ParsedLog
-from tpkit.logs.lazyre import lazy
+from tpkit.logs.engine import releases_in
+from tpkit.logs.settings import flag_settings, same_quantization
 from tpkit.explain.refusals import READ_FAILED, REFUSED
 
 __all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
 
-FLAG_SETTINGS = {
-    # flag dest -> Run setting name
-    "tp": "tp", "pp": "pp", "dp": "dp", "ep": "ep", "mem_fraction_static": "mem_fraction",
-    "gpu_memory_utilization": "mem_fraction", "context_length": "context_length", "max_model_len": "context_length",
-    "kv_cache_dtype": "kv_cache_dtype", "page_size": "page_size", "block_size": "page_size",
-    "quantization": "quantization", "cuda_graph_max_bs": "cuda_graph_max_bs", "max_total_tokens": "max_total_tokens",
-    "max_running_requests": "max_running_requests", "max_num_seqs": "max_running_requests",
-    "chunked_prefill_size": "chunked_prefill_size", "max_num_batched_tokens": "max_num_batched_tokens",
-    "enable_dp_attention": "enable_dp_attention", "data_parallel_size": "dp",
-    "disable_radix_cache": "disable_radix_cache", "disable_overlap_schedule": "disable_overlap_schedule",
-    "swa_full_tokens_ratio": "swa_full_tokens_ratio", "topk_topp_sampler": "topk_topp_sampler",
-    "skip_mm_profiling": "skip_mm_profiling", "compile_cache": "compile_cache", "cpu_offload_gb": "cpu_offload_gb",
-}
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Contradiction:
-    """A flag given on the command line that disagrees with the log."""
-
-    flag: str
-    given: object
-    logged: object
-    source: str
-    """where the log says so (setting source and line)"""
-
-    def text(self) -> str:
-        return (f"--{self.flag.replace('_', '-')} {self.given} contradicts the log ({self.logged}, {self.source}); "
-                "the log's value is used")
-
-    def to_dict(self) -> dict:
-        return {"flag": self.flag, "given": self.given, "logged": self.logged, "source": self.source}
+FLAG_SETTINGS = flag_settings((
+    "tp", "pp", "dp", "ep", "mem_fraction_static", "gpu_memory_utilization", "context_length", "max_model_len",
+    "kv_cache_dtype", "page_size", "block_size", "quantization", "cuda_graph_max_bs", "max_total_tokens",
+    "max_running_requests", "max_num_seqs", "chunked_prefill_size", "max_num_batched_tokens", "enable_dp_attention",
+    "data_parallel_size", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
+    "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb"))
+"""flag dest → Run setting name: the plan flags an explanation takes (``logs.settings.flag_settings``)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -94,11 +72,7 @@ class Context:
         parentheses (releases ruled out) is ignored, and so is a PEP 440 local label ("+…": NVIDIA's container build
         prints 'vLLM API server version 0.13.0+faa43dbf.nv26.01', whose '26.01' is the container's YY.MM, not a
         vLLM release)."""
-        import re
-
-        text = re.sub(r"\(.*?\)", "", self.version or "")
-        text = re.sub(r"\+[\w.]+", "", text)
-        found = re.findall(r"\d+\.\d+(?:\.\d+)?", text)
+        found = releases_in(re.sub(r"\+[\w.]+", "", self.version or ""))
         return found[-1] if found else None
 
     def get(self, name: str, default=None):
@@ -280,7 +254,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
             continue
         given = flags[flag]
         if name in values:
-            if not _same(values[name], given):
+            if not (same_quantization(values[name], given) if name == "quantization" else _same(values[name], given)):
                 contradictions.append(Contradiction(flag=flag, given=given, logged=values[name], source=sources[name]))
         else:
             values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"
@@ -311,8 +285,9 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     _tp_divides_heads(model, values, sources)
     spec = spec_source = spec_missing = None
     if engine == "vllm" or (engine is None and flags.get("speculative_config") is not None):
-        spec, spec_source, spec_missing = _vllm_speculative(parsed, flags, values, sources, contradictions, notes,
-                                                            raw)
+        from tpkit.explain.vspec import vllm_speculative
+
+        spec, spec_source, spec_missing = vllm_speculative(parsed, flags, values, sources, contradictions, notes, raw)
     elif flags.get("speculative_config") is not None:
         notes.append(f"--speculative-config is vLLM's flag and this is a {engine} log: it is not used (SGLang's "
                      "drafter comes from --speculative-algorithm / --speculative-draft-model-path)")
@@ -367,7 +342,7 @@ def _compile_cache_note(values: dict, sources: dict, version: str | None) -> lis
         return []  # --enforce-eager: no torch.compile
     from tpkit.engines.vllm.versions import resolve_rules
 
-    found = re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", version or ""))
+    found = releases_in(version)
     try:
         applies = not found or resolve_rules(found[-1]).v2_vocab_hidden_peak
     except TpkitError:
@@ -410,108 +385,12 @@ def _links_from_log(raw: bytes | None, values: dict, notes: list):
     return choice
 
 
-DRAFTER_LINES = lazy(
-    r"Loading drafter model|EAGLE head|Detected (?:EAGLE|MTP) model|with the draft model|SpecDecoding metrics|"
-    r"Configuring SpecDecodeWorker")
-"""vLLM lines that show a speculative drafter ran although no speculative config is printed:
-``v1/worker/gpu_model_runner.py load_model`` "Loading drafter model..." (0.9.1, 0.11.0, 0.33; ``info_once`` in
-0.33); ``v1/spec_decode/eagle.py load_model`` "Assuming the EAGLE head shares …", "The EAGLE head's vocab
-embedding …", "Loading EAGLE LM head weights …" (0.9.1, 0.11.0); ``v1/spec_decode/llm_base_proposer.py``
-"Detected EAGLE model …" / "Detected MTP model. Sharing target model … with the draft model." (0.33);
-``v1/spec_decode/metrics.py`` "SpecDecoding metrics: …" (0.9.1, 0.33); V0's ``spec_decode/spec_decode_worker.py``
-"Configuring SpecDecodeWorker with proposer=…" (0.8.5).  Case-sensitive: vLLM's own spellings."""
-
-_SPEC_EXAMPLE = {"mtp": '\'{"method": "mtp", "num_speculative_tokens": 1}\'',
-                 "eagle": '\'{"method": "eagle", "model": "<draft HF id or config path>", '
-                          '"num_speculative_tokens": 3}\''}
-
-
-def _spec_from_log(value: dict) -> dict:
-    """The log's speculative setting (``logs.run``: algorithm / draft_model / num_steps) in vLLM's keys."""
-    data = {"method": value.get("algorithm"), "model": value.get("draft_model"),
-            "num_speculative_tokens": value.get("num_steps")}
-    return {k: v for k, v in data.items() if v not in (None, "", "None")}
-
-
-def _vllm_speculative(parsed: ParsedLog, flags: dict, values: dict, sources: dict, contradictions: list,
-                      notes: list, raw: bytes | None) -> tuple[object | None, str | None, str | None]:
-    """vLLM's speculative decoding for the KV rebuild: (SpecConfig, where from, what is missing).
-
-    The log's speculative config (the engine-config dump's ``speculative_config=SpeculativeConfig(method=…,
-    model=…, num_spec_tokens=…)``, ``config/speculative.py __repr__`` 0.9.1–0.33, or the non-default args'
-    ``speculative_config`` dict) is read by the plan's parser (``engines.vllm.speculative
-    .parse_speculative_config``); ``--speculative-config`` (the plan's flag) fills it in where the log prints
-    none, and where both name the same method and token count but another draft ``model`` the flag's model is
-    where the drafter's config is read (the log's is usually a path of the serving machine).  Other
-    disagreements are contradictions; the log's value is kept.  A log with drafter lines (``DRAFTER_LINES``) and no
-    config gets a ``spec_missing`` text."""
-    from tpkit.engines.vllm.speculative import parse_speculative_config
-
-    given = flags.get("speculative_config")
-    flag_spec = parse_speculative_config(given) if given is not None else None  # bad JSON: exit 2
-    logged = values.get("speculative")
-    if isinstance(logged, dict) and _spec_from_log(logged):
-        data = _spec_from_log(logged)
-        where = sources.get("speculative", "the log")
-        try:
-            spec = parse_speculative_config(data)
-        except TpkitError as exc:
-            notes.append(f"the log's speculative config {data} ({where}) is not one tpkit rebuilds ({exc}): the "
-                         "drafter's KV layers are left out of the KV rebuild")
-            return None, None, None
-        if flag_spec is None:
-            return spec, where, None
-        same = (flag_spec.method, flag_spec.num_speculative_tokens) == (spec.method, spec.num_speculative_tokens)
-        if same and flag_spec.model != spec.model and flag_spec.model is not None:
-            notes.append(f"the drafter's config is read from --speculative-config's model {flag_spec.model!r}; the "
-                         f"log names {spec.model!r} ({where})")
-            return flag_spec, f"{where}; draft config from flag --speculative-config", None
-        if not same:
-            contradictions.append(Contradiction(flag="speculative_config", given=given, logged=data, source=where))
-        return spec, where, None
-    if flag_spec is not None:
-        return flag_spec, "flag --speculative-config", None
-    text = (raw or b"").decode("utf-8", "replace")
-    hit = DRAFTER_LINES.search(text)
-    if hit is None:
-        return None, None, None
-    line_no = text.count("\n", 0, hit.start()) + 1
-    example = _SPEC_EXAMPLE["mtp" if re.search("mtp", text, re.IGNORECASE) else "eagle"]
-    missing = (f"the log shows speculative decoding (line {line_no}: '{hit.group(0)}') but prints no speculative "
-               "config (method, draft model, num_speculative_tokens): the drafter's KV layers, which vLLM puts in "
-               f"the same KV pages as the target's, are not in this rebuild; pass --speculative-config {example}")
-    return None, None, missing
-
-
-def _with_drafter(spec):
-    """``explain.tpinfer.predicted_weights`` plus the speculative drafter's weights at that tp: vLLM loads the
-    drafter inside the same ``DeviceMemoryProfiler`` block as the target, so 'Model loading took' holds both
-    (``v1/worker/gpu_model_runner.py load_model``, 0.9.1–0.33; ``engines.vllm.drafter.plan_drafter`` sizes them
-    as tpkit plan does).  A drafter tpkit cannot size adds nothing (the band then says so by not fitting)."""
-    from tpkit.engines.vllm.drafter import plan_drafter
-    from tpkit.explain.tpinfer import predicted_weights
-    from tpkit.parallel import ParallelSpec
-
-    def predict(model, tp: int, *, pp: int = 1, dtype: str | None = None, quantization: str | None = None):
-        nominal, low, high = predicted_weights(model, tp, pp=pp, dtype=dtype, quantization=quantization)
-        name = str(dtype or "auto").removeprefix("torch.")
-        act = model.torch_dtype if name == "auto" else name
-        try:
-            extra = plan_drafter(model, spec, ParallelSpec(tp=tp, pp=pp), kv_bytes=2,
-                                 act_dtype="bfloat16" if act == "float32" else act,
-                                 target_quantization=quantization).weights
-        except REFUSED:
-            return nominal, low, high
-        return nominal + extra, low + extra, high + extra
-
-    return predict
-
-
 def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw: bytes | None, spec=None):
     """vLLM: the tp from the log's text bounds and its 'Model loading took' (``explain.tpinfer``; with a
-    speculative drafter, its weights too: ``_with_drafter``); set when exactly one of ``TP_CANDIDATES`` survives.
+    speculative drafter, its weights too: ``explain.vspec.with_drafter``); set when exactly one of ``TP_CANDIDATES`` survives.
     Returns the ``TpInference`` (None when nothing bears on it)."""
     from tpkit.explain.tpinfer import infer_tp, predicted_weights, tp_hints
+    from tpkit.explain.vspec import with_drafter
 
     hints = tp_hints(raw or b"", pp=values.get("pp"), dp=values.get("dp"))
     w = [a for a in parsed.anchors if a.name == "weights" and a.size is not None and a.group is None]
@@ -523,7 +402,7 @@ def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw:
         found = infer_tp(model=model, weights=weights, hints=hints, candidates=TP_CANDIDATES,
                          pp=int(values.get("pp") or 1), dtype=values.get("dtype"),
                          quantization=values.get("quantization"),
-                         predict=_with_drafter(spec) if spec is not None and spec.has_drafter else predicted_weights)
+                         predict=with_drafter(spec) if spec is not None and spec.has_drafter else predicted_weights)
     except REFUSED:  # a config the planner cannot size leaves the tp unknown
         return None
     if found is not None and found.tp is not None:
@@ -553,11 +432,9 @@ every run tags its lines " TP{rank}" (managers/scheduler.py run_scheduler_proces
 def _sglang_tag_era(version: str | None, date: str | None) -> str | None:
     """"tags_every_run" (SGLang before 0.4.7), "tags_above_1" (0.4.7 and later) or None (the log's releases,
     capped by its date (``versions.newest_by_date``), straddle 0.4.7 or are unknown)."""
-    import re
-
     from tpkit.engines.sglang.versions import newest_by_date
 
-    found = re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", version or ""))
+    found = releases_in(version)
     if not found:
         return None
     releases = sorted(tuple(int(x) for x in v.split(".")) for v in found)

@@ -19,9 +19,99 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tpkit.explain.result import Explanation
+from tpkit.logs.settings import QUANTIZATION_NAMES, planned_quantization, same_quantization
 from tpkit.units import Bytes
 
-__all__ = ["MeasuredStartup", "measured_startup"]
+__all__ = ["MeasuredStartup", "measured_startup", "LOG_FLAGS", "log_flag_values", "QUANTIZATION_NAMES",
+           "planned_quantization", "log_quantization", "quantization_from_log", "refused_quantization",
+           "QUANTIZED_LOAD_DELTA"]
+
+
+LOG_FLAGS = {
+    "sglang": ("mem_fraction_static", "context_length", "kv_cache_dtype", "page_size", "cuda_graph_max_bs",
+               "chunked_prefill_size", "max_running_requests", "max_total_tokens", "disable_radix_cache",
+               "disable_overlap_schedule", "swa_full_tokens_ratio", "cpu_offload_gb", "disable_cuda_graph"),
+    "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
+             "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
+             "enforce_eager", "limit_mm_per_prompt")}
+"""the plan flags (dests) a --from-log plan fills from the log's settings (``logs.settings.flag_settings`` names the
+setting of each), unless the flag is given; the layout (tp, pp, dp, ep) and ``--quantization``
+(:func:`quantization_from_log`) apart"""
+
+
+def log_flag_values(ctx) -> list[tuple[str, str, object]]:
+    """(flag dest, run setting, value) of each :data:`LOG_FLAGS` flag of the log's engine whose setting the log
+    shows (a kv_cache_dtype of "auto" says nothing)."""
+    from tpkit.logs.settings import flag_settings
+
+    out = []
+    for dest, setting in flag_settings(LOG_FLAGS.get(ctx.engine, ())).items():
+        value = ctx.get(setting)
+        if value is not None and not (setting == "kv_cache_dtype" and str(value) == "auto"):
+            out.append((dest, setting, value))
+    return out
+
+
+def log_quantization(ctx) -> tuple[str | None, str | None, str | None]:
+    """(printed, planned, assumption) of the log's quantization (the ``Context`` run setting ``quantization``):
+    ``quantization=NAME (where)`` as the log prints it; the ``--quantization`` spelling a plan of the run takes
+    (None when the planner has none); for such a name, the assumption a plan makes instead (the checkpoint's own
+    ``quantization_config``).  All None when the log prints no quantization (or None / auto)."""
+    value = ctx.get("quantization")
+    if value is None or str(value).strip().strip("'\"").lower() in ("", "none", "auto"):
+        return None, None, None
+    where = ctx.sources.get("quantization", "the log").replace(" (log_line)", "")
+    printed = f"quantization={value}, {where}"
+    planned = planned_quantization(value)
+    if planned is not None:
+        return printed, planned, None
+    known = ", ".join(sorted(set(QUANTIZATION_NAMES.values())))
+    return printed, None, (f"the log's quantization {value!r} ({where}) has no --quantization spelling in tpkit "
+                           f"({known}): assumed to be the checkpoint's own quantization_config; pass "
+                           "--quantization to plan another")
+
+
+def quantization_from_log(ctx, given) -> tuple[str | None, tuple[str, ...]]:
+    """(the ``--quantization`` a --from-log plan takes from the log, None to leave the flag as it is; the plan's
+    notes): the log's name in the planner's spelling (:func:`log_quantization`) where no flag is given, said with
+    where it was read; for a name without a spelling the stated assumption instead; a ``given`` flag that
+    contradicts the log is reported and planned (every flag given with --from-log wins over the log)."""
+    printed, planned, assumption = log_quantization(ctx)
+    if printed is None:
+        return None, ()
+    if given is None:
+        if planned is None:
+            return None, (assumption,)
+        return planned, (f"--quantization {planned}: read from the log ({printed})",)
+    logged = str(ctx.get("quantization"))
+    if same_quantization(logged, given):
+        return None, ()
+    spelled = f"; --quantization {planned} in tpkit's words" if planned and planned != logged else ""
+    return None, (f"--quantization {given} contradicts the log ({printed}{spelled}); the flag is planned",)
+
+
+QUANTIZED_LOAD_DELTA = ("its load delta ('Model loading took' / 'Load weight end') also holds what the quantisation "
+                        "backend allocates at load, which the plan charges on lines of its own (vLLM's MXFP4 MoE "
+                        "padding, the MLA kv_b dequantised copy), so with --quantization read from the log the "
+                        "planned weights are used")
+"""Why a --from-log plan whose ``--quantization`` came from the log keeps its planned weights: the measured load
+delta would count those lines twice (gpt-oss-120b, vl_089 on an A100: 17.22 GiB measured = 15.24 GiB weights +
+1.96 GiB Marlin padding).  Given explicitly, a ``--quantization`` the log agrees with takes the measured weights, as
+before."""
+
+
+def refused_quantization(model, value: str) -> str | None:
+    """The note for a ``--quantization`` read from the log that the plan's checkpoint refuses
+    (``models.quant.resolve_quant``: another MODEL than the log's, e.g. an fp8 run planned on an AWQ checkpoint),
+    else None: the plan then drops it, since the user gave no such flag, so it is no error either."""
+    from tpkit.errors import PlanInputError
+    from tpkit.models.quant import resolve_quant
+
+    try:
+        resolve_quant(model.quant, value)
+    except PlanInputError as exc:
+        return f"--quantization {value} read from the log is not used: {exc}"
+    return None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -30,7 +120,8 @@ class MeasuredStartup:
     """term → Bytes (``tpkit.memory.band.measured_terms``)"""
     notes: tuple[str, ...]
     layout: dict
-    """the log's tp, pp, quantization, model: the conditions under which the weights were measured"""
+    """the log's tp, pp, quantization (as printed; ``logs.settings.same_quantization`` compares it with a plan's
+    --quantization), model: the conditions under which the weights were measured"""
 
 
 def _mid(iv) -> Bytes | None:

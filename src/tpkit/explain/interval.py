@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from tpkit.logs.printed import PrintedSize
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["Iv", "iv_of"]
+__all__ = ["Iv", "iv_of", "mid_bytes"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,3 +48,8 @@ def iv_of(size: PrintedSize | Bytes) -> Iv:
     if isinstance(size, Bytes):
         return Iv(size, size)
     return Iv(size.low, size.high)
+
+
+def mid_bytes(iv: Iv | None) -> int | None:
+    """The middle of an interval in bytes, None for no interval (an anchor the log does not print)."""
+    return None if iv is None else iv.mid.bytes

@@ -9,6 +9,7 @@ from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv
 from tpkit.explain.refusals import REFUSED
 from tpkit.logs import ParsedLog
+from tpkit.logs.engine import releases_in
 from tpkit.units import Bytes
 
 
@@ -100,14 +101,12 @@ def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     ``engines.sglang.streams.forward_stream_pool`` at both ends of the releases the log allows — the oldest
     release its line formats admit and the newest one they and its date admit (``versions.newest_by_date``) —
     so a log whose releases straddle 0.5.9 gets 0 … the pool, and no version at all the same."""
-    import re
-
     from tpkit.engines.sglang.streams import FIRST_RELEASE, STREAM_POOL_SOURCE, forward_stream_pool
     from tpkit.engines.sglang.versions import LATEST, newest_by_date, parse_version
 
     vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
     newest, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
-    found = re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", ctx.version or ""))
+    found = releases_in(ctx.version)
     oldest = found[0] if found else None
     try:
         ends = [forward_stream_pool(v, world=tp * pp, vendor=vendor) for v in (oldest, newest) if v]

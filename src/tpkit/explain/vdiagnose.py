@@ -8,6 +8,7 @@ from functools import partial
 
 from tpkit.explain.diagnose import (_MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit,
                                    capture_error_not_memory)
+from tpkit.explain.interval import mid_bytes
 from tpkit.units import Bytes, GiB, MiB
 
 __all__ = ["diagnose_vllm"]
@@ -105,6 +106,11 @@ def _oom_short(failure):
     return req.value - free.value if failure.kind == "cuda_oom" and req and free else None
 
 
+def _oom_sizes(failure):
+    """(asked, free, short): the OOM's printed request and free memory (None when not printed) and ``_oom_short``."""
+    return failure.size("requested"), failure.size("free"), _oom_short(failure)
+
+
 class _KvNeed:
     """What vLLM's fit check printed: the KV one max_model_len request needs (``needed``), the KV memory it had
     (``have_b``), bytes per token (``tb``), the shortfall, vLLM's own estimate of the longest request (``est``) and (V0)
@@ -124,7 +130,7 @@ def _kv_too_small(parsed, failure, a, ctx, tokens_for, findings: list[str]):
     needed, have = failure.size("needed"), failure.size("available")
     mml = failure.count("max_model_len")
     kv_tokens = failure.count("kv_tokens")
-    avail = a.available.mid.bytes if a.available else None
+    avail = mid_bytes(a.available)
     short = tb = None
     if needed and mml:
         tb = needed.value.bytes / int(mml.value)
@@ -166,7 +172,7 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
     """A shorter --max-model-len (vLLM's estimate when printed), more of the device, an fp8 KV cache, twice the TP
     size."""
     tp = int(ctx.get("tp", 1) or 1)
-    total = a.total.mid.bytes if a.total else None
+    total = mid_bytes(a.total)
     u = a.utilization
     needed, have_b, tb, short = need.needed, need.have_b, need.tb, need.short
     fixes: list[Fix] = []
@@ -188,7 +194,7 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
     if "fp8" not in kv:
         fixes.append(Fix(flags="--kv-cache-dtype fp8", kv_tokens=tokens_for(have_b, tb / 2 if tb else None),
                          fits=needed.value.bytes / 2 <= have_b, why="an fp8 KV cache halves the bytes per token"))
-    w = a.weights.mid.bytes if a.weights else None
+    w = mid_bytes(a.weights)
     if w is not None:
         gain = w // 2
         ktb = (tb / 2 if _kv_heads_shard(ctx.model, tp) else tb) if tb else None
@@ -224,9 +230,9 @@ def _no_kv_memory(a, ctx, tokens_for):
     """No memory left for the KV cache: (cause, short, fixes) — more of the device, half the weights (tp, fp8), a
     smaller profile run."""
     tp = int(ctx.get("tp", 1) or 1)
-    total = a.total.mid.bytes if a.total else None
+    total = mid_bytes(a.total)
     u = a.utilization
-    avail = a.available.mid.bytes if a.available else None
+    avail = mid_bytes(a.available)
     short = None
     fixes: list[Fix] = []
     cause = "no memory left for the KV cache after the weights, activations and non-torch memory"
@@ -240,7 +246,7 @@ def _no_kv_memory(a, ctx, tokens_for):
             fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
                              kv_tokens=tokens_for((avail or 0) + int((u2 - u) * total)), fits=True,
                              why="more of the device for vLLM", note="assumes the device has it free"))
-    w = a.weights.mid.bytes if a.weights else None
+    w = mid_bytes(a.weights)
     if w is not None:
         fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for((avail or 0) + w // 2),
                          fits=(avail or 0) + w // 2 > 0, why="half the weights per GPU", note="weights scaled by 1/2"))
@@ -256,9 +262,9 @@ def _no_kv_memory(a, ctx, tokens_for):
 
 def _graph_failure(failure, a, tokens_for):
     """Out of memory in the CUDA-graph profiling or capture: (cause, short, fixes)."""
-    req, free, short = failure.size("requested"), failure.size("free"), _oom_short(failure)
-    total = a.total.mid.bytes if a.total else None
-    avail = a.available.mid.bytes if a.available else None
+    req, free, short = _oom_sizes(failure)
+    total = mid_bytes(a.total)
+    avail = mid_bytes(a.available)
     # vLLM ≥ 0.2x profiles the graphs inside determine_available_memory (gpu_model_runner.profile_cudagraph_memory,
     # read in 0.29.0 and 0.30.0), before the KV cache is sized; the capture itself runs after it
     estimate = "profile_cudagraph" in failure.phase_evidence
@@ -282,7 +288,7 @@ def _graph_failure(failure, a, tokens_for):
 def _weights_failure(failure, ctx):
     """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, fp8 weights."""
     tp = int(ctx.get("tp", 1) or 1)
-    req, free, short = failure.size("requested"), failure.size("free"), _oom_short(failure)
+    req, free, short = _oom_sizes(failure)
     cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
     fixes = [Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=None, fits=True,
                  why="half the weights per GPU"),
@@ -293,9 +299,9 @@ def _weights_failure(failure, ctx):
 
 def _first_request_failure(failure, a, tokens_for):
     """Out of memory after start-up: (cause, short, fixes) — a lower utilisation leaves room for activations."""
-    req, free, short = failure.size("requested"), failure.size("free"), _oom_short(failure)
-    total = a.total.mid.bytes if a.total else None
-    avail = a.available.mid.bytes if a.available else None
+    req, free, short = _oom_sizes(failure)
+    total = mid_bytes(a.total)
+    avail = mid_bytes(a.available)
     cause = "out of memory after start-up (first requests)"
     if short is not None:
         cause += f": asked for {req.text}, {free.text} free (short by {_g(short)})"

@@ -14,7 +14,7 @@ from tpkit.logs.lazyre import lazy
 
 __all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "SOURCE_NAMES",
            "decide_engine", "version_in", "source_names_in", "FORMAT_PATTERNS", "PREFIX_PATTERNS", "release_range",
-           "intersect_ranges", "SOURCE_LINES", "source_line_format"]
+           "intersect_ranges", "SOURCE_LINES", "source_line_format", "releases_in"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -275,6 +275,13 @@ def decide_engine(votes: dict[str, int], evidence: list[Evidence]) -> EngineGues
         version = intersect_ranges([f.claim.split(": ", 1)[1].rsplit(" [", 1)[0] for f in formats]) or version
     return EngineGuess(engine=engine, version=version, version_printed=False, engine_generation=generation,
                        evidence=tuple(mine[:12]))
+
+
+def releases_in(version: str | None) -> list[str]:
+    """The releases an explanation's version text names, in its order: "0.4.6–0.5.3" → ["0.4.6", "0.5.3"], a bare
+    release → itself, None → [].  Text in parentheses (releases ruled out) is ignored; a PEP 440 local label is not
+    (``explain.context.Context.rules_version`` drops it first)."""
+    return re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", version or ""))
 
 
 _RANGE = lazy(r"^\s*(≥|≤)?\s*(\d+\.\d+(?:\.[\dx]+)?)(?:\s*–\s*(\d+\.\d+(?:\.[\dx]+)?))?")

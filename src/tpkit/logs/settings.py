@@ -13,7 +13,8 @@ from tpkit.logs.dumps import balanced, literal_dict, read_value, split_pairs
 from tpkit.logs.lazyre import lazy
 
 __all__ = ["Setting", "KEYS", "settings_from_record", "command_settings", "is_command", "SOURCES",
-           "compile_cache_state"]
+           "compile_cache_state", "SETTING_FLAGS", "flag_settings", "QUANTIZATION_NAMES", "planned_quantization",
+           "same_quantization"]
 
 SOURCES = ("server_args", "engine_config", "non_default_args", "log_line", "command_line")
 """where a setting can come from, most trusted first"""
@@ -87,6 +88,58 @@ KEYS: dict[str, str] = {
     "limit_mm_per_prompt": "limit_mm_per_prompt",  # vLLM --limit-mm-per-prompt (engines/vllm/mmlimits.py)
 }
 """engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
+
+SETTING_FLAGS = ("tp", "pp", "dp", "ep", "topk_topp_sampler", "compile_cache")
+"""tpkit's own plan flags (argparse dests) that carry a run setting under the setting's name: ``--tp`` for SGLang's
+``tp_size`` and vLLM's ``tensor_parallel_size`` (likewise pp, dp, ep), ``--topk-topp-sampler`` and
+``--compile-cache`` (states a log line shows, no engine key)"""
+
+
+def flag_settings(dests) -> dict[str, str]:
+    """Plan flag (argparse dest) → run setting name, for ``dests`` in their order: tpkit's own
+    (:data:`SETTING_FLAGS`) name their setting; an engine's spelling (``mem_fraction_static``,
+    ``gpu_memory_utilization``, ``block_size``, ``enforce_eager`` …) maps through :data:`KEYS`, the one map of
+    the engines' keys.  A dest that is neither raises KeyError (a programming error)."""
+    return {dest: dest if dest in SETTING_FLAGS else KEYS[dest] for dest in dests}
+
+
+QUANTIZATION_NAMES: dict[str, str] = {
+    # the planner's own spellings (models.quant.resolve_quant), kept as printed: a storage format, or the kernel
+    # that reads it (gptq: vLLM's exllama kernel, whose per-call dequantised copy tpkit charges,
+    # engines.vllm.profile_lines.uses_gptq_kernel; gptq_marlin / awq_marlin: Marlin, no such copy)
+    "fp8": "fp8", "fbgemm_fp8": "fbgemm_fp8", "mxfp4": "mxfp4", "awq": "awq", "awq_marlin": "awq_marlin",
+    "gptq": "gptq", "gptq_marlin": "gptq_marlin", "compressed-tensors": "compressed-tensors",
+    "compressed_tensors": "compressed-tensors", "moe_wna16": "moe_wna16",
+    # vLLM's own names for those formats (model_executor/layers/quantization/__init__.py QuantizationMethods and
+    # each config's get_name / override_quantization_method, read in the 0.20.0-0.33.0 wheels):
+    "auto_awq": "awq",  # ≥ 0.24 AutoAWQConfig: every quant_method "awq" checkpoint (Marlin or the AWQ kernel)
+    "auto_gptq": "gptq_marlin",  # ≥ 0.22 AutoGPTQConfig: a quant_method "gptq" checkpoint, mixed-precision kernel
+    "gpt_oss_mxfp4": "mxfp4",  # ≥ 0.20 Mxfp4Config.override_quantization_method: gpt-oss's mxfp4 checkpoint
+}
+"""a quantization name a log prints (vLLM's engine config ``quantization=`` / non-default args, SGLang's
+``ServerArgs(quantization=…)`` or a launch command's ``--quantization``) → the ``--quantization`` spelling tpkit's
+planner takes for the same weights.  Names not here (modelopt*, gguf, bitsandbytes, quark, auto-round,
+deepseek_v4_fp8, w8a8_*, vLLM's online fp8_per_* shorthands …) have none: a plan then assumes the checkpoint's
+``quantization_config``."""
+
+
+def _quant_name(name) -> str:
+    """A quantization name compared as the planner reads it: lower case, unquoted; None / "none" / "auto" → ""."""
+    text = "" if name is None else str(name).strip().strip("'\"").lower()
+    return "" if text in ("none", "auto") else text
+
+
+def planned_quantization(printed) -> str | None:
+    """The planner's spelling of a printed quantization name (:data:`QUANTIZATION_NAMES`), None when it has none."""
+    return QUANTIZATION_NAMES.get(_quant_name(printed))
+
+
+def same_quantization(logged, given) -> bool:
+    """True when a ``--quantization`` flag names what the log printed: the same planner spelling (vLLM's
+    ``auto_awq`` is ``--quantization awq``), or, for names without one, the same name."""
+    a, b = planned_quantization(logged), planned_quantization(given)
+    return a == b if a is not None and b is not None else _quant_name(logged) == _quant_name(given)
+
 
 _FLAG_ALIASES: dict[str, str] = {
     "tp": "tp_size", "tensor_parallel_size": "tensor_parallel_size", "pp": "pp_size", "dp": "dp_size",

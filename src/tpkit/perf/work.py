@@ -123,21 +123,36 @@ def _times(k: Kernel, count: int) -> Kernel:
                                        cta_bytes=k.cta_bytes, cta_row_bytes=k.cta_row_bytes, count=k.count * count)
 
 
-_CLASS_CACHE: dict[tuple, tuple] = {}
-"""(id(spec), id(quant), shard, layers) → (spec, quant, classes); identity-checked, bounded"""
+class _SpecCache:
+    """Results per (model spec, quantisation, other arguments), keyed by the two objects' ids and returned only while
+    the entry holds those very objects (an id is reused once its object is freed); emptied past ``limit`` entries."""
+
+    __slots__ = ("limit", "entries")
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.entries: dict[tuple, tuple] = {}
+
+    def get(self, spec, quant, rest: tuple, build):
+        key = (id(spec), id(quant), *rest)
+        hit = self.entries.get(key)
+        if hit is not None and hit[0] is spec and hit[1] is quant:
+            return hit[2]
+        if len(self.entries) > self.limit:
+            self.entries.clear()
+        value = build()
+        self.entries[key] = (spec, quant, value)
+        return value
+
+
+_CLASS_CACHE = _SpecCache(64)
+"""(spec, quant, shard, layers) → classes"""
 
 
 def _layer_classes(spec, shard, quant, layers) -> list[tuple[int, int]]:
     """(representative layer, how many layers share its shape); cached per model object."""
-    key = (id(spec), id(quant), shard, (layers.start, layers.stop) if layers is not None else None)
-    hit = _CLASS_CACHE.get(key)
-    if hit is not None and hit[0] is spec and hit[1] is quant:
-        return hit[2]
-    if len(_CLASS_CACHE) > 64:
-        _CLASS_CACHE.clear()
-    classes = _classify(spec, shard, quant, layers)
-    _CLASS_CACHE[key] = (spec, quant, classes)
-    return classes
+    rest = (shard, (layers.start, layers.stop) if layers is not None else None)
+    return _CLASS_CACHE.get(spec, quant, rest, lambda: _classify(spec, shard, quant, layers))
 
 
 def _classify(spec, shard, quant, layers) -> list[tuple[int, int]]:
@@ -228,17 +243,15 @@ class _StaticLayer:
     moe: bool
 
 
-_STATIC_CACHE: dict[tuple, tuple] = {}
-"""(id(spec), id(quant), shard, layer) → (spec, quant, _StaticLayer); identity-checked, bounded"""
+_STATIC_CACHE = _SpecCache(4096)
+"""(spec, quant, shard, layer) → _StaticLayer"""
 
 
 def _static_layer(spec, shard, quant, i) -> _StaticLayer:
-    key = (id(spec), id(quant), shard, i)
-    hit = _STATIC_CACHE.get(key)
-    if hit is not None and hit[0] is spec and hit[1] is quant:
-        return hit[2]
-    if len(_STATIC_CACHE) > 4096:
-        _STATIC_CACHE.clear()
+    return _STATIC_CACHE.get(spec, quant, (shard, i), lambda: _build_static_layer(spec, shard, quant, i))
+
+
+def _build_static_layer(spec, shard, quant, i) -> _StaticLayer:
     parts = layer_parts(spec, i)
     attn_cat = "linear_attention" if spec.kinds[i] == "linear" else "attention"
     moe = spec.moe is not None and i in spec.moe.moe_layer_ids
@@ -250,9 +263,7 @@ def _static_layer(spec, shard, quant, i) -> _StaticLayer:
     else:
         mlp = _gemms(spec, shard, quant, [p for p in parts if p.category == "dense_mlp"], _MLP_GROUPS)
         experts = ()
-    static = _StaticLayer(attn_gemms=attn, mlp_gemms=mlp, experts=experts, moe=moe)
-    _STATIC_CACHE[key] = (spec, quant, static)
-    return static
+    return _StaticLayer(attn_gemms=attn, mlp_gemms=mlp, experts=experts, moe=moe)
 
 
 _MLP_GROUPS = {"gate_proj": "gate_up", "up_proj": "gate_up", "down_proj": "down", "gate": "router"}
