@@ -84,7 +84,7 @@ def spec_running_cap(version: str, algorithm: str | None, *, architecture: str |
     ``_handle_speculative_decoding`` 0.5.3–0.5.12, ``arg_groups/speculative_hook.py _handle_eagle_family`` from
     0.5.13; the NGRAM / DFLASH / Frozen-KV MTP branches set the same 48 but are not modelled):
 
-    - 0.4.1.post7 (EAGLE's first release) – 0.4.3.post2: EAGLE sets none (0.4.3 also forces
+    - up to 0.4.3.post2 (EAGLE read in 0.4.1.post7, 0.4.2, 0.4.2.post4, 0.4.3–0.4.3.post2): EAGLE sets none (0.4.3 also forces
       ``prefill_only_one_req``, no radix cache, no chunked prefill; the batch is then bounded by the memory only);
     - 0.4.3.post3 – 0.4.4.post3: 32 ("Max running request set to 32 because of using eagle speculative
       decoding"), for EAGLE and NEXTN (an alias of EAGLE), EAGLE3 from 0.4.4.post2 (its first release);
@@ -109,7 +109,7 @@ def spec_running_cap(version: str, algorithm: str | None, *, architecture: str |
             value = cap
     if value is None:
         return SpecRunningCap(requests=None, source=(
-            f"sglang {version} sets no running-request cap under speculation (0.4.1.post7–0.4.3.post2 "
+            f"sglang {version} sets no running-request cap under speculation (up to 0.4.3.post2, "
             "server_args.py __post_init__)"))
     where = ("server_args.py __post_init__" if release < (0, 5, 3, 0) else
              "server_args.py _handle_speculative_decoding" if release < (0, 5, 13, 0) else
