@@ -6,7 +6,8 @@ Reads ``bench/data/published_spec.json`` (every row with its source), predicts e
 ``tpkit.perf.plan_perf`` exactly as ``tpkit perf`` would (the row's GPU, TP, engine and engine version,
 batch, context, algorithm and settings; the measured accept length where the source gives one, else the
 per-family default; the attention backend where the source forced one with ``--attention-backend``; SGLang's
-spec v1/v2 (``sglang_spec_v2``) where the source set SGLANG_ENABLE_SPEC_V2) and
+spec v1/v2 (``sglang_spec_v2``) where the source set SGLANG_ENABLE_SPEC_V2; ``max_running_requests`` where the
+source set SGLang's --max-running-requests, else the release's speculative running-request cap applies) and
 prints a markdown table with the measured and predicted speed-up and the error, then the scores for all
 rows, for the training sources (``split.train``: the only rows the constants marked ``fitted`` were set on,
 by ``bench/decode_fit.py``) and for the held-out rest:
@@ -40,7 +41,8 @@ def predict(row: dict):
                                  accept_length=row["accept_length"], kv_cache_dtype=row["kv_cache_dtype"],
                                  engine_version=row.get("engine_version"),
                                  attention_backend=row.get("attention_backend"),
-                                 sglang_spec_v2=row.get("sglang_spec_v2")))
+                                 sglang_spec_v2=row.get("sglang_spec_v2"),
+                                 max_running_requests=row.get("max_running_requests")))
 
 
 def measured_speedup(row: dict) -> float:
@@ -75,7 +77,7 @@ def table(data: dict) -> tuple[list[str], dict]:
         preds.append(pred)
         err = pred / meas - 1
         sign = (pred > 1) == (meas > 1)
-        base_pred = r.baseline.batch / r.baseline.step_us * 1e6
+        base_pred = r.baseline.tok_s
         tau = (f"{row['accept_length']:.2f}" if row["accept_length"] else f"{r.speculative.accept_length:.2f}*")
         base = f"{row['base_tok_s']:.1f} / {base_pred:.1f}" if row["base_tok_s"] else f"— / {base_pred:.1f}"
         spec = f"{row['spec_tok_s']:.1f} / {r.speculative.tok_s:.1f}" if row["spec_tok_s"] else \

@@ -59,7 +59,7 @@ PERF_FLAGS = frozenset({
     "--speculative-num-draft-tokens", "--speculative-draft-model-path", "--speculative-config", "--accept-length",
     "--allreduce-profile",
     "--allreduce-backend", "--pcie-fabric-gbps", "--impl", "--json", "--engine-version", "--attention-backend",
-    "--disable-cuda-graph", "--enforce-eager", "--sglang-spec-v2",
+    "--disable-cuda-graph", "--enforce-eager", "--sglang-spec-v2", "--max-running-requests",
     "--tensor-parallel-size", "--tp-size", "--dp-size", "--expert-parallel-size", "--ep-size",
 })
 PUBLIC_API = frozenset({

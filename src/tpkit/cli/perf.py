@@ -76,6 +76,10 @@ def register(sub, argv: list[str] | None = None) -> None:
                         "vLLM: FLASH_ATTN, TRITON_MLA, …); default: the engine's choice for this GPU and model")
     p.add_argument("--disable-cuda-graph", "--enforce-eager", dest="eager", action="store_true",
                    help="model the engine without CUDA graphs (every kernel launched from Python)")
+    p.add_argument("--max-running-requests", type=int, default=None, metavar="N",
+                   help="SGLang --max-running-requests: requests decoded at once, plain and speculative alike; "
+                        "default: the release's (speculation: 32 in 0.4.3.post3–0.4.4.post3, 48 from 0.4.4.post4; "
+                        "plain decoding: none); give it to lift the speculative cap")
     s = p.add_argument_group("speculative decoding")
     s.add_argument("--sglang-spec-v2", type=str.lower, choices=("on", "off"), default=None,
                    help="SGLang spec v2 (SGLANG_ENABLE_SPEC_V2=1: the overlap scheduler kept under speculation) on "
@@ -226,7 +230,8 @@ def build_perf_request(args):
                        profile_name=args.allreduce_profile or "", fabric_gbps=args.pcie_fabric_gbps,
                        kv_cache_dtype=args.kv_cache_dtype, engine_version=args.engine_version,
                        attention_backend=args.attention_backend, eager=args.eager,
-                       sglang_spec_v2=None if args.sglang_spec_v2 is None else args.sglang_spec_v2 == "on")
+                       sglang_spec_v2=None if args.sglang_spec_v2 is None else args.sglang_spec_v2 == "on",
+                       max_running_requests=args.max_running_requests)
 
 
 def run_perf(args) -> int:
@@ -288,6 +293,9 @@ def format_perf(d: dict) -> str:
         lines.append(f"speculative      {sp['tok_s']:.1f} tok/s   cycle {sp['cycle_s'] * 1e3:.2f} ms   accept length "
                      f"{sp['accept_length']:.2f}   speed-up {sp['speedup']:.2f}×   ({st['algorithm']} steps "
                      f"{st['num_steps']}, topk {st['topk']}, draft tokens {st['num_draft_tokens']})")
+        if sp.get("running_requests") and sp["running_requests"] < d["batch"]:
+            lines.append(f"running cap      speculative side decodes {sp['running_requests']} of {d['batch']} requests "
+                         f"at a time ({sp['running_cap_source']}); --max-running-requests lifts it")
         cross = d["crossover_batch"]
         lines.append(f"crossover batch  {cross if cross else 'none up to 1024'}")
         cc, longest = d["crossover_context"], d["by_context"][-1]["context"]

@@ -27,7 +27,8 @@ from tpkit.perf.impl import ImplProfile, impl_profile
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
 from tpkit.perf.runtime import NEWEST, SPEC_V2_FLAG, Runtime, runtime_for, sglang_spec_v2
-from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels, vocab_remap_kernels
+from tpkit.perf.spec import (SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels, running_requests,
+                             vocab_remap_kernels)
 from tpkit.perf.verdict import confidence_of, verdict_for
 from tpkit.perf.work import Batch, Shard, forward_kernels
 
@@ -98,6 +99,10 @@ class PerfRequest:
     """no CUDA graphs (SGLang --disable-cuda-graph, vLLM --enforce-eager)"""
     sglang_spec_v2: bool | None = None
     """SGLang spec v2 (SGLANG_ENABLE_SPEC_V2=1: the overlapped draft worker) on/off; None = the release's default"""
+    max_running_requests: int | None = None
+    """SGLang --max-running-requests (count, whole server): caps plain and speculative decoding alike; None = the
+    release's default: no cap for plain decoding, the speculative cap under speculation (32 or 48,
+    ``engines.sglang.spec.spec_running_cap``)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -149,7 +154,7 @@ def plan_perf(req: PerfRequest) -> PerfResult:
                  "us_per_call": round(base_ar.us, 2) if base_ar else 0.0,
                  "backend": policy, "source": base_ar.source if base_ar else "no collectives at tp 1",
                  "us_per_forward": round(base.allreduce_us, 1)}
-    baseline = BatchPoint(batch=req.batch, step_us=base.total_us, spec=spec)
+    baseline = BatchPoint(batch=req.batch, step_us=base.total_us, spec=spec, running=_plain_running(ctx, req.batch))
     breakdown = {"baseline": base.to_dict(), "cycle": dict(spec.parts_us) if spec else None}
     result_args = dict(inputs=_inputs(req, ctx, policy), baseline=baseline, speculative=spec, allreduce=allreduce,
                        by_batch=sweep, crossover_batch=crossover, by_context=by_context,
@@ -225,6 +230,14 @@ def _check(req: PerfRequest) -> None:
     if req.sglang_spec_v2 is not None and req.spec is None:
         raise PlanInputError("--sglang-spec-v2 needs --speculative-algorithm (EAGLE, EAGLE3, NEXTN/MTP or "
                              "STANDALONE): it selects how SGLang runs speculative decoding")
+    if req.max_running_requests is not None:
+        value = req.max_running_requests
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise PlanInputError(f"--max-running-requests must be a whole number ≥ 1, got {value!r}")
+        if req.engine != "sglang":
+            raise PlanInputError("--max-running-requests is an SGLang setting; vLLM sets no running-request cap "
+                                 "under speculation (its --max-num-seqs keeps the same default with or without it): "
+                                 "drop it or use --engine sglang")
     if req.accept_length is not None and req.spec is None:
         raise PlanInputError("--accept-length needs --speculative-algorithm (EAGLE, EAGLE3, NEXTN/MTP or STANDALONE)")
 
@@ -275,9 +288,16 @@ def _launch_host_us(model: ModelSpec, graph: str, attention: str, launches: int)
     return 0.0
 
 
+def _plain_running(ctx: _Ctx, batch: int) -> int:
+    """Requests plain decoding runs at once at ``batch`` (a smaller --max-running-requests caps it)."""
+    return running_requests(ctx.req, batch, False)[0]
+
+
 def _base_step(ctx: _Ctx, batch: int, policy: str) -> tuple[ForwardTime, object]:
+    """The plain step at ``batch`` offered requests (``_plain_running`` of them decoded at once)."""
     rt = ctx.runtime(None)
-    out, main = _forward(ctx, ctx.req.model, Batch(sequences=batch, context=ctx.req.context, dp=ctx.req.dp_attention),
+    out, main = _forward(ctx, ctx.req.model, Batch(sequences=_plain_running(ctx, batch), context=ctx.req.context,
+                                                   dp=ctx.req.dp_attention),
                          policy, graph=rt.target_graph)
     return out, main
 
@@ -295,8 +315,12 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     the other k − 1 take batch tokens, and there is no separate extend.  Each pass runs the way the engine
     version runs it (``runtime``: attention path, full/piecewise/eager graphs).  Overhead: tree/accept kernels,
     the GPU→CPU sync of accepted tokens, and the host work: a share of the cycle when the engine overlaps it
-    (SGLang spec v2, vLLM async scheduling), the whole per-iteration host time when it does not."""
+    (SGLang spec v2, vLLM async scheduling), the whole per-iteration host time when it does not.  ``batch``
+    requests are offered; the cycle runs ``running_requests`` of them (SGLang's speculative cap when it binds), and
+    the speed-up is against plain decoding of the same offered batch."""
     req, rt = ctx.req, ctx.runtime(s)
+    offered = batch
+    batch, cap_source = running_requests(req, offered, True)
     verify_attn = "mla_prefill" if rt.verify_mla_prefill else ("decode" if rt.verify_split_kv else "extend_nosplit")
     verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens), policy, attention=verify_attn,
                          graph=rt.verify_graph)
@@ -325,8 +349,9 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
              ("verify attention (in verify)", dict(verify.by_kind_us).get("attention", 0.0)),
              ("draft extend", extend_us), ("overhead", overhead),
              ("host not overlapped (in overhead)", _sync_host_us(rt)))
-    return SpecPoint(cycle_us=cycle, tok_s=tok_s, accept_length=tau, speedup=tok_s / (batch / base_us * 1e6),
-                     parts_us=parts)
+    plain_tok_s = _plain_running(ctx, offered) / base_us * 1e6
+    return SpecPoint(cycle_us=cycle, tok_s=tok_s, accept_length=tau, speedup=tok_s / plain_tok_s, parts_us=parts,
+                     running=batch, cap_source=cap_source)
 
 
 def _batch(ctx: _Ctx, batch: int, tokens: int) -> Batch:
@@ -356,7 +381,7 @@ def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: 
 def _batch_point(ctx: _Ctx, batch: int, policy: str) -> BatchPoint:
     base, _ = _base_step(ctx, batch, policy)
     spec = _spec_point(ctx, ctx.req.spec, batch, policy, base.total_us) if ctx.req.spec else None
-    return BatchPoint(batch=batch, step_us=base.total_us, spec=spec)
+    return BatchPoint(batch=batch, step_us=base.total_us, spec=spec, running=_plain_running(ctx, batch))
 
 
 def _speedup(ctx: _Ctx, batch: int, policy: str, settings: SpecSettings | None = None) -> float:
@@ -384,7 +409,8 @@ def _at_context(req: PerfRequest, context: int, policy: str) -> ContextPoint:
     ctx = _context(dataclasses.replace(req, context=context))
     base, _ = _base_step(ctx, req.batch, policy)
     spec = _spec_point(ctx, req.spec, req.batch, policy, base.total_us) if req.spec else None
-    return ContextPoint(context=context, batch=req.batch, step_us=base.total_us, spec=spec)
+    return ContextPoint(context=context, batch=req.batch, step_us=base.total_us, spec=spec,
+                        running=_plain_running(ctx, req.batch))
 
 
 def _context_sweep(req: PerfRequest, policy: str) -> tuple[ContextPoint, ...]:
@@ -454,7 +480,8 @@ def _backend_point(ctx: _Ctx, policy: str, usable: bool, why: str) -> BackendPoi
                             source="cannot run on this link")
     spec = _spec_point(ctx, ctx.req.spec, ctx.req.batch, policy, base.total_us) if ctx.req.spec else None
     return BackendPoint(policy=policy, usable=usable, why=why, us_per_call=main.us if main else 0.0,
-                        base_tok_s=ctx.req.batch / base.total_us * 1e6, spec_tok_s=spec.tok_s if spec else None,
+                        base_tok_s=_plain_running(ctx, ctx.req.batch) / base.total_us * 1e6,
+                        spec_tok_s=spec.tok_s if spec else None,
                         source=main.source if main else "no collectives at tp 1")
 
 
@@ -494,6 +521,11 @@ def _what_ifs(ctx: _Ctx, policy: str) -> tuple[tuple[str, float, float, tuple[st
                      "on this GPU)", {"attention_backend": "flashinfer"}, ("--attention-backend flashinfer",)))
     if req.eager:
         alts.append(("with CUDA graphs", {"eager": False}, ()))
+    running, why = running_requests(req, req.batch, True)
+    if running < req.batch and req.max_running_requests is None:
+        alts.append((f"--max-running-requests {req.batch} (SGLang's speculative running-request cap lifted; its "
+                     "KV pool must hold them)", {"max_running_requests": req.batch},
+                     (f"--max-running-requests {req.batch}",)))
     out = []
     for label, change, flags in alts:
         alt = _context(dataclasses.replace(req, **change))
@@ -506,6 +538,7 @@ def _what_ifs(ctx: _Ctx, policy: str) -> tuple[tuple[str, float, float, tuple[st
 # ------------------------------------------------------------------------------------------------ output
 def _inputs(req: PerfRequest, ctx: _Ctx, policy: str) -> dict:
     return {"model": req.model.name, "gpu": req.gpu.name, "tp": req.tp, "ep": req.ep, "dp_attention": req.dp_attention,
+            "max_running_requests": req.max_running_requests,
             "link": ctx.setup.link.kind, "batch": req.batch, "context": req.context, "engine": req.engine,
             "impl": ctx.impl.name, "speculative_settings": req.spec.to_dict() if req.spec else None,
             "draft_model": ctx.draft.name if ctx.draft is not None else None,

@@ -36,6 +36,11 @@ class SpecPoint:
     """tok_s / plain decoding tok_s"""
     parts_us: tuple[tuple[str, float], ...] = ()
     """(part of the cycle, µs): draft steps, verify, extend, overhead"""
+    running: int = 0
+    """requests the speculative side decodes at once (count): the batch, or SGLang's running-request cap when it
+    is smaller (``engines.sglang.spec.spec_running_cap``); 0 = not recorded"""
+    cap_source: str = ""
+    """where the cap came from when it binds (``running`` < batch), else empty"""
 
     @property
     def breakeven_accept_length(self) -> float:
@@ -46,6 +51,7 @@ class SpecPoint:
         return {"cycle_s": _r(self.cycle_us / 1e6, 7), "tok_s": _r(self.tok_s, 2),
                 "accept_length": _r(self.accept_length, 3), "speedup": _r(self.speedup, 3),
                 "breakeven_accept_length": _r(self.breakeven_accept_length, 3),
+                "running_requests": self.running or None, "running_cap_source": self.cap_source or None,
                 "parts_us": {k: _r(v, 1) for k, v in self.parts_us}}
 
 
@@ -59,10 +65,17 @@ class BatchPoint:
     """plain decode step (µs)"""
     spec: SpecPoint | None = None
     """speculative decoding at this batch (None without a speculative algorithm)"""
+    running: int = 0
+    """requests plain decoding runs at once (count): the batch, or a smaller --max-running-requests; 0 = the batch"""
+
+    @property
+    def tok_s(self) -> float:
+        """plain decoding tokens per second"""
+        return (self.running or self.batch) / self.step_us * 1e6
 
     def to_dict(self) -> dict:
         return {"batch": self.batch, "step_s": _r(self.step_us / 1e6, 7),
-                "tok_s": _r(self.batch / self.step_us * 1e6, 2),
+                "tok_s": _r(self.tok_s, 2),
                 "speculative": self.spec.to_dict() if self.spec else None}
 
 
@@ -78,10 +91,12 @@ class ContextPoint:
     """plain decode step (µs)"""
     spec: SpecPoint | None = None
     """speculative decoding at this context (None without a speculative algorithm)"""
+    running: int = 0
+    """requests plain decoding runs at once (count): the batch, or a smaller --max-running-requests; 0 = the batch"""
 
     def to_dict(self) -> dict:
         return {"context": self.context, "step_s": _r(self.step_us / 1e6, 7),
-                "tok_s": _r(self.batch / self.step_us * 1e6, 2),
+                "tok_s": _r((self.running or self.batch) / self.step_us * 1e6, 2),
                 "speculative": self.spec.to_dict() if self.spec else None}
 
 
@@ -160,7 +175,7 @@ class PerfResult:
     def to_dict(self) -> dict:
         base = self.baseline
         return {"schema_version": SCHEMA_VERSION, **self.inputs,
-                "baseline": {"step_s": _r(base.step_us / 1e6, 7), "tok_s": _r(base.batch / base.step_us * 1e6, 2)},
+                "baseline": {"step_s": _r(base.step_us / 1e6, 7), "tok_s": _r(base.tok_s, 2)},
                 "speculative": self.speculative.to_dict() if self.speculative else None,
                 "allreduce": self.allreduce, "crossover_batch": self.crossover_batch,
                 "crossover_context": self.crossover_context,

@@ -28,7 +28,7 @@ from tpkit.perf.constants import C
 from tpkit.perf.work import Kernel
 
 __all__ = ["SpecSettings", "ALGORITHMS", "draft_spec", "default_accept_rate", "extra_draft_kernels",
-           "vocab_remap_kernels"]
+           "vocab_remap_kernels", "running_requests"]
 
 ALGORITHMS = ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE")
 """accepted --speculative-algorithm values (SGLang's names; MTP is an alias of NEXTN)"""
@@ -145,3 +145,34 @@ def vocab_remap_kernels(target: ModelSpec, draft: ModelSpec, settings: SpecSetti
             Kernel(kind="small", name="EAGLE3 remap: + d2t", bytes=3 * idx),
             Kernel(kind="small", name="EAGLE3 remap: new_full(-inf) over the target vocab", bytes=2.0 * rows * v),
             Kernel(kind="small", name="EAGLE3 remap: index_put", bytes=idx + 4.0 * rows * d)]
+
+
+def running_requests(req, batch: int, speculative: bool) -> tuple[int, str]:
+    """(requests decoded at once, why it is below ``batch`` or "") for ``req`` (a ``PerfRequest``) at ``batch``
+    concurrent requests.  SGLang: ``--max-running-requests`` when given caps both sides; unset, speculation gets the
+    release's cap (``engines.sglang.spec.spec_running_cap``: 32 in 0.4.3.post3–0.4.4.post3, 48 from 0.4.4.post4)
+    and plain decoding none; the value is split over the DP-attention ranks (``max_running_requests // dp``), so
+    the server runs ``dp × (value // dp)``.  The requests above it wait: the side's tok/s is that of the capped
+    batch.  vLLM sets no cap under speculation (``max_num_seqs`` keeps its usage-context default with or without
+    it: read in vllm 0.10.2, 0.20.0 and 0.33.0 ``engine/arg_utils.py``, ``config/speculative.py``,
+    ``config/vllm.py``)."""
+    if req.engine != "sglang":
+        return batch, ""
+    from tpkit.engines.sglang.spec import spec_running_cap, spec_running_requests
+    from tpkit.perf.runtime import NEWEST
+
+    version = req.engine_version or ".".join(map(str, NEWEST["sglang"]))
+    algo = req.spec.algorithm if speculative and req.spec is not None else None
+    arch = req.model.architecture
+    per_rank = spec_running_requests(version, algo, req.max_running_requests, attn_dp=req.dp_attention,
+                                     architecture=arch)
+    if per_rank is None or per_rank * req.dp_attention >= batch:
+        return batch, ""
+    running = per_rank * req.dp_attention
+    if req.max_running_requests is not None:
+        why = f"--max-running-requests {req.max_running_requests}"
+    else:
+        why = spec_running_cap(version, algo, architecture=arch).source
+    if req.dp_attention > 1:
+        why += f"; {per_rank} per DP-attention rank × {req.dp_attention}"
+    return running, why

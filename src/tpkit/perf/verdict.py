@@ -22,6 +22,7 @@ import json
 from tpkit.perf.allreduce import Link
 from tpkit.perf.experts import expected_distinct_experts
 from tpkit.perf.result import Verdict
+from tpkit.perf.spec import running_requests
 
 __all__ = ["verdict_for", "confidence_of", "spec_flags"]
 
@@ -60,7 +61,7 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
     """The verdict for one request (see module docstring).  ``runtime``: the engine facts the cycle was costed
     with; ``what_ifs``: (change, speed-up, break-even accept length, flags) for other engine settings;
     ``by_context``: (the context sweep at this batch, the context crossover)."""
-    base_tok = req.batch / base.total_us * 1e6
+    base_tok = running_requests(req, req.batch, False)[0] / base.total_us * 1e6
     if spec is None:
         return _plain_verdict(req, link, policy, base, base_tok, backends)
     usable = [b for b in backends if b.usable and b.spec_tok_s]
@@ -82,6 +83,18 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
     lines = [head, breakeven, *_context_text(req, spec, *by_context), _cycle_text(req, base, spec),
              *_engine_text(runtime, spec, base),
              *_what_if_text(what_ifs, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)
+    lift = _cap_lift(req, spec, what_ifs)
+    if spec.running and spec.running < req.batch:
+        lines.insert(1, f"Cap-limited: {spec.cap_source}. The {name} side decodes {spec.running} of the {req.batch} "
+                        f"requests at a time (the rest wait), so its {spec.tok_s:.1f} tok/s is that of batch "
+                        f"{spec.running}, against plain decoding of all {req.batch}"
+                        + (f"; --max-running-requests {req.batch} lifts the cap (the KV pool must hold them): "
+                           f"{lift[1]:.2f}×." if lift else "."))
+    if lift and spec.speedup < 1.05 <= lift[1]:
+        lines.insert(2, f"Speculation pays here only with SGLang's speculative running-request cap lifted "
+                        f"({lift[0]}): {lift[1]:.2f}× against {spec.speedup:.2f}× capped.")
+        return Verdict(message="\n".join(lines), flags=tuple([lift[0]] + spec_flags(req.engine, req.spec.to_dict(),
+                                                                                   name, req.draft_path) + ar_flags))
     env = _spec_v2_env(req, runtime, spec, what_ifs)
     if env and spec.speedup < 1.05:
         flag, sp = env
@@ -97,6 +110,8 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
             f" Best grid settings: steps {best['num_steps']}, topk {best['topk']}, draft tokens "
             f"{best['num_draft_tokens']} ({best['speedup']:.2f}×)." if best else ""))
         flags = ([env[0]] if env else []) + spec_flags(req.engine, use, name, req.draft_path) + ar_flags
+        if lift and lift[1] > 1.03 * spec.speedup:
+            flags.insert(0, lift[0])
         if env:
             lines.insert(3, f"Keep spec v2 ({env[0]}): this release's default spec v1 reaches {env[1]:.2f}×.")
         return Verdict(message="\n".join(lines), flags=tuple(flags))
@@ -132,6 +147,15 @@ def _spec_v2_env(req, runtime, spec, what_ifs) -> tuple[str, float] | None:
     if v2 and not runtime.spec_v2 and spec.speedup < 1.05 <= v2[0][1]:
         return v2[0][3][0], v2[0][1]
     return None
+
+
+def _cap_lift(req, spec, what_ifs) -> tuple[str, float] | None:
+    """(the flag, the speed-up with it) when SGLang's speculative running-request cap binds at this batch and
+    ``--max-running-requests`` lifts it (the what-if of ``plan._what_ifs``)."""
+    if not spec.running or spec.running >= req.batch:
+        return None
+    lifted = [w for w in what_ifs if w[0].startswith("--max-running-requests") and w[3]]
+    return (lifted[0][3][0], lifted[0][1]) if lifted else None
 
 
 def _tokens(n: int) -> str:

@@ -30,7 +30,8 @@ from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
 from tpkit.engines.sglang.pool import (CellSize, SwaPoolChoice, compute_cell, max_running_requests, nsa_model,
                                        pool_buffers, req_to_token_bytes, size_tokens, stage_layer_kinds,
                                        swa_pool_choice)
-from tpkit.engines.sglang.spec import DEFAULT_SPEC_RUNNING_REQUESTS, SpecPlan, budget_cell_growth, plan_speculative
+from tpkit.engines.sglang.spec import (SpecPlan, budget_cell_growth, plan_speculative, spec_running_cap,
+                                       spec_running_requests)
 from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_term
 from tpkit.engines.sglang.streams import forward_stream_pool
 from tpkit.engines.sglang.versions import at_least, parse_version, rule_era
@@ -356,7 +357,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     lora = _lora(model, parallel, options)
     rest = pre - stream - weights_bytes - rope - draft_before - lora.bytes - slack - mm
     linear = stage_layer_kinds(model, parallel.pp).count("linear")
-    running_cap = _spec_running(options, parallel, spec)
+    running_cap = _spec_running(options, parallel, spec, model.architecture)
     mamba = plan_mamba_pool(model, parallel.attn_tp, linear, rest, version,
                             draft_tokens=spec.num_draft_tokens if spec else None, max_running=running_cap)
     mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
@@ -403,8 +404,9 @@ def plan_swa_pool(cell: CellSize, model: ModelSpec, parallel: ParallelSpec, opti
     if cpp is not None and cpp > 0 and parallel.attn_dp > 1:
         cpp = cpp // parallel.attn_dp
     running = options.max_running_requests
-    if running is None and options.speculative_algorithm is not None:
-        running = DEFAULT_SPEC_RUNNING_REQUESTS  # set by SGLang's speculative defaults when unset
+    if running is None:  # SGLang's speculative cap when unset (spec.spec_running_cap)
+        running = spec_running_cap(options.engine_version, options.speculative_algorithm,
+                                   architecture=model.architecture).requests
     return swa_pool_choice(cell, options.engine_version, disable_radix_cache=options.disable_radix_cache,
                            max_running_requests=running, chunked_prefill_size=cpp,
                            page_size=page, sliding_window=model.sliding_window, attn_dp=parallel.attn_dp,
@@ -422,23 +424,25 @@ def _planned_rope(model: ModelSpec, gpu: GpuSpec, options: SglangOptions, spec: 
                         vendor=gpu.vendor, dtype_bytes=dtype_bytes)
 
 
-def _spec_running(options: SglangOptions, parallel: ParallelSpec, spec: SpecPlan | None) -> int | None:
-    """max_running_requests per attention-DP rank as SGLang has set it (the spec default 48), else None."""
-    user = options.max_running_requests
-    if user is None and spec is not None:
-        user = DEFAULT_SPEC_RUNNING_REQUESTS
-    return None if user is None else max(1, user // parallel.attn_dp)
+def _spec_running(options: SglangOptions, parallel: ParallelSpec, spec: SpecPlan | None,
+                  architecture: str | None = None) -> int | None:
+    """max_running_requests per attention-DP rank as SGLang has set it (the user's, else the release's speculative
+    cap: ``spec.spec_running_requests``), else None."""
+    return spec_running_requests(options.engine_version, spec.algorithm if spec is not None else None,
+                                 options.max_running_requests, attn_dp=parallel.attn_dp, architecture=architecture)
 
 
-def _running(b: KvBudget, options: SglangOptions) -> tuple[int, int, str]:
+def _running(b: KvBudget, options: SglangOptions, architecture: str | None = None) -> tuple[int, int, str]:
     """max_running_requests and req_to_token rows, capped by the state pool for hybrids."""
     user = options.max_running_requests
-    if user is None and b.spec is not None:
-        user = DEFAULT_SPEC_RUNNING_REQUESTS  # set by _handle_eagle_family when unset
+    cap = None
+    if user is None and b.spec is not None:  # the release's speculative cap when unset (spec.spec_running_cap)
+        cap = spec_running_cap(b.version, b.spec.algorithm, architecture=architecture)
+        user = cap.requests
     running, rows, rule = max_running_requests(b.era, tokens=b.tokens, context_len=b.context_len,
                                                user=user, dp=b.attn_dp, version=b.version)
-    if b.spec is not None and options.max_running_requests is None:
-        rule += f"; speculative decoding sets {DEFAULT_SPEC_RUNNING_REQUESTS} when unset"
+    if cap is not None and cap.requests is not None:
+        rule += f"; speculative decoding sets {cap.requests} when unset"
     if b.mamba is not None:  # the req_to_token pool keeps its padding row over the capped value
         padding = rows - running
         running = min(running, b.mamba.slots // b.mamba.ratio)
@@ -470,7 +474,7 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     pool = pool_buffers(b.cell, b.tokens, b.swa_tokens, b.page_size)
     draft_pool = _draft_pool(b)
     draft_kv = draft_pool.total_bytes if draft_pool else Bytes(0)
-    running, rows, rule = _running(b, options)
+    running, rows, rule = _running(b, options, model.architecture)
     kv_bytes = pool.total_bytes
     extra_cols = b.spec.num_draft_tokens if b.spec else 0
     req = req_to_token_bytes(rows, b.context_len, extra_cols) if b.tokens > 0 else Bytes(0)

@@ -4,9 +4,12 @@
                      --speculative-num-steps, --speculative-eagle-topk, --speculative-num-draft-tokens
     defaults         NEXTN is EAGLE; a DeepSeek-V3/V3.2/V4, GLM-4 MoE, Bailing, Mistral-Large-3 … target without a
                      draft path drafts with its own MTP layers; steps/topk/draft tokens (5, 4, 8) for Llama and
-                     Grok targets, (3, 1, 4) otherwise and for STANDALONE; max_running_requests 48 when unset
-                     (0.5.23 ``arg_groups/speculative_hook.py _handle_eagle_family``,
-                     ``_auto_choose_speculative_params``; 0.5.10 ``server_args.py _handle_speculative_decoding``)
+                     Grok targets, (3, 1, 4) otherwise and for STANDALONE (0.5.23
+                     ``arg_groups/speculative_hook.py _auto_choose_speculative_params``; 0.5.10 ``server_args.py
+                     _handle_speculative_decoding``)
+    running cap      max_running_requests when the user leaves it unset: none to 0.4.3.post2, 32 in
+                     0.4.3.post3–0.4.4.post3, 48 from 0.4.4.post4 (``spec_running_cap``; the one home of the rule,
+                     used by the planner's sizing and by ``tpkit perf``)
     draft weights    shared with the target: embedding and lm_head (MTP, EAGLE), the embedding (EAGLE-3; its
                      lm_head too when the draft has no draft vocab), nothing (STANDALONE)
                      (``speculative/eagle_worker_v2.py init_lm_head``)
@@ -24,11 +27,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.options import SPEC_ALGORITHMS, SglangOptions
-from tpkit.engines.sglang.versions import at_least
+from tpkit.engines.sglang.versions import at_least, parse_version
 from tpkit.errors import PlanInputError
 from tpkit.models.draft import DraftModel, load_draft, plan_draft_weights
 from tpkit.models.kv import kv_heads_per_rank
@@ -36,10 +40,93 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["SPEC_ALGORITHMS", "SpecPlan", "plan_speculative", "DEFAULT_SPEC_RUNNING_REQUESTS"]
+__all__ = ["SPEC_ALGORITHMS", "SpecPlan", "plan_speculative", "DEFAULT_SPEC_RUNNING_REQUESTS", "SpecRunningCap",
+           "spec_running_cap", "spec_running_requests"]
 
 DEFAULT_SPEC_RUNNING_REQUESTS = 48
-"""max_running_requests SGLang sets for EAGLE-family / STANDALONE decoding when the user leaves it unset"""
+"""max_running_requests SGLang sets under speculation when the user leaves it unset, 0.4.4.post4–0.5.23 (the newest
+era of ``spec_running_cap``)"""
+
+_SPEC_RUNNING_ERAS: tuple[tuple[tuple[int, int, int, int], int | None], ...] = (
+    ((0, 0, 0, 0), None),
+    ((0, 4, 3, 3), 32),
+    ((0, 4, 4, 4), DEFAULT_SPEC_RUNNING_REQUESTS),
+)
+"""(first release as (major, minor, patch, post), max_running_requests set under speculation when unset)"""
+
+_V4_RUNNING_REQUESTS = 256
+"""DeepSeek-V4's own default (0.5.12+ ``arg_groups/deepseek_v4_hook.py apply_deepseek_v4_defaults``)"""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SpecRunningCap:
+    """What SGLang does to max_running_requests under speculation when ``--max-running-requests`` is unset."""
+
+    requests: int | None
+    """the value it sets (count, whole server, before the per-DP-rank split); None: it sets none"""
+    source: str
+    """the release's file and function, in words"""
+
+
+def _release(version: str) -> tuple[int, int, int, int]:
+    """``"0.4.4.post4"`` → ``(0, 4, 4, 4)``; no ``.postN`` → post 0 (the boundaries of this rule are post releases,
+    which ``versions.parse_version`` folds into their base release)."""
+    base = parse_version(version)
+    m = re.search(r"post(\d+)", str(version))
+    return (*base, int(m.group(1)) if m else 0)
+
+
+def spec_running_cap(version: str, algorithm: str | None, *, architecture: str | None = None) -> SpecRunningCap:
+    """The running-request cap SGLang release ``version`` sets under speculative ``algorithm`` (NEXTN, EAGLE, EAGLE3,
+    STANDALONE; None: plain decoding, no cap) when ``--max-running-requests`` is unset.
+
+    Read in every release wheel at the boundaries (``server_args.py`` ``__post_init__`` to 0.5.2,
+    ``_handle_speculative_decoding`` 0.5.3–0.5.12, ``arg_groups/speculative_hook.py _handle_eagle_family`` from
+    0.5.13; the NGRAM / DFLASH / Frozen-KV MTP branches set the same 48 but are not modelled):
+
+    - up to 0.4.3.post2 (EAGLE read in 0.4.1.post7, 0.4.2, 0.4.2.post4, 0.4.3–0.4.3.post2): EAGLE sets none (0.4.3 also forces
+      ``prefill_only_one_req``, no radix cache, no chunked prefill; the batch is then bounded by the memory only);
+    - 0.4.3.post3 – 0.4.4.post3: 32 ("Max running request set to 32 because of using eagle speculative
+      decoding"), for EAGLE and NEXTN (an alias of EAGLE), EAGLE3 from 0.4.4.post2 (its first release);
+    - 0.4.4.post4 – 0.5.23: 48 for EAGLE / EAGLE3 / NEXTN, STANDALONE from 0.5.2 (its first release); 0.5.10+
+      warn "Max running requests is reset to 48 for speculative decoding".
+
+    No release ties it to DP attention, the page size, topk or the attention backend (with DP attention SGLang
+    splits the value over the DP ranks, ``max_running_requests // dp_size``: ``spec_running_requests``). One
+    model rule runs first: from 0.5.12 ``apply_deepseek_v4_defaults`` sets 256 for ``DeepseekV4ForCausalLM``
+    (model-specific adjustments run before the speculative handler), so the 48 never applies to it. An algorithm
+    the release does not have yet gets its era's value."""
+    if algorithm is None:
+        return SpecRunningCap(requests=None, source="plain decoding: no cap")
+    release = _release(version)
+    if architecture == "DeepseekV4ForCausalLM" and release >= (0, 5, 12, 0):
+        return SpecRunningCap(requests=_V4_RUNNING_REQUESTS, source=(
+            "DeepSeek-V4's own default 256, set before the speculative handler (0.5.12+ "
+            "arg_groups/deepseek_v4_hook.py apply_deepseek_v4_defaults)"))
+    value = None
+    for first, cap in _SPEC_RUNNING_ERAS:
+        if release >= first:
+            value = cap
+    if value is None:
+        return SpecRunningCap(requests=None, source=(
+            f"sglang {version} sets no running-request cap under speculation (up to 0.4.3.post2, "
+            "server_args.py __post_init__)"))
+    where = ("server_args.py __post_init__" if release < (0, 5, 3, 0) else
+             "server_args.py _handle_speculative_decoding" if release < (0, 5, 13, 0) else
+             "arg_groups/speculative_hook.py _handle_eagle_family")
+    era = "0.4.3.post3–0.4.4.post3" if value == 32 else "0.4.4.post4–0.5.23"
+    return SpecRunningCap(requests=value, source=(
+        f"sglang {version} sets max_running_requests {value} under speculation when --max-running-requests is unset "
+        f"({era}, {where})"))
+
+
+def spec_running_requests(version: str, algorithm: str | None, user: int | None, *, attn_dp: int = 1,
+                          architecture: str | None = None) -> int | None:
+    """max_running_requests per attention-DP rank under ``algorithm``: the user's ``--max-running-requests``, else
+    the release's speculative cap (``spec_running_cap``), split over the DP ranks (``max_running_requests //
+    dp_size``: 0.4.4 ``managers/tp_worker.py``, 0.5.9 ``model_executor/model_runner.py``); None: no cap."""
+    value = user if user is not None else spec_running_cap(version, algorithm, architecture=architecture).requests
+    return None if value is None else max(1, value // max(1, attn_dp))
 
 _BUILTIN_MTP_ARCHS = frozenset({
     "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM",
