@@ -310,12 +310,24 @@ def _with_p2p(entry: dict) -> dict:
     return {**entry, "pcie_p2p": p2p, "sources": {**(entry.get("sources") or {}), "pcie_p2p": source}}
 
 
+def _with_os_totals(entry: dict) -> dict:
+    """``entry`` with ``sources["total_linux"]`` / ``sources["total_windows"]`` from ``scripts/gpu_totals_os.py``
+    (helper cbw, 2026-12-04): the catalog total is the Linux figure; Windows/WSL2 reports the nvidia-smi total."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gpu_totals_os import TOTALS_BY_OS
+
+    if entry["name"] not in TOTALS_BY_OS:
+        return entry
+    linux, windows = TOTALS_BY_OS[entry["name"]]
+    return {**entry, "sources": {**(entry.get("sources") or {}), "total_linux": linux, "total_windows": windows}}
+
+
 def main(argv: list[str]) -> int:
     src = Path(argv[1]) if len(argv) > 1 else DEFAULT_SRC
     entries = [_entry(raw) for raw in json.loads(src.read_text())]
     at = next(i for i, e in enumerate(entries) if e["name"] == "H100-PCIe-80GB") + 1
     entries = entries[:at] + [H100_NVL] + entries[at:] + EXTRA + _added()
-    entries = [_with_p2p(_with_unified(e)) for e in entries]
+    entries = [_with_os_totals(_with_p2p(_with_unified(e))) for e in entries]
     OUT.write_text(json.dumps({"source": str(src.name), "gpus": entries}, indent=1) + "\n")
     print(f"wrote {len(entries)} GPUs to {OUT}")
     return 0

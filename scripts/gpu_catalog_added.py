@@ -196,12 +196,15 @@ ADDED = [
           "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
           "sm_count": "36 SMs: torch prints multi_processor_count=36 (id 55124120300)",
           "compute_capability": "12.0: torch prints cc=(12, 0) (id 55124120300)"}),
-    _gpu("RTX-5080", ["NVIDIA GeForce RTX 5080", "GeForce RTX 5080", "5080", "RTX5080"], 16302 * MIB,
-         "torch '_CudaDeviceProperties(name='NVIDIA GeForce RTX 5080', major=12, minor=0, total_memory=16302MB, "
-         "multi_processor_count=84 …)' (torch 2.7.1+cu128, a Windows prompt; code-search id 53141676041); "
-         "consistent with an SGLang start on Linux (validation case gs_001: 13.91 GiB free after 1.25 GiB of "
-         "weights, i.e. 15.16 GiB free before load, above the 15.47 GiB an RTX 5060 Ti's reservation would leave); "
-         "nvidia-smi 16303 MiB (gs_001's nvidia-smi; a fixture recording vram_bytes=17094934528, id 68481364985)",
+    _gpu("RTX-5080", ["NVIDIA GeForce RTX 5080", "GeForce RTX 5080", "5080", "RTX5080"], 15841 * MIB,
+         "15.47 GiB on Linux: vLLM 0.30 EngineCore on an RTX 5080 'GPU 0 has a total capacity of 15.47 GiB' "
+         "(a Chinese write-up of a speculative-decoding RL experiment on the author's RTX 5090 / 5080, 2026-09-29, "
+         "code-search id 70302463552); a 16303-MiB card beside a 24576-MiB one prints the same 15.47 GiB (id "
+         "55386702992); taken as the RTX 5060 Ti's exact 15841 MiB (same 16303 MiB nvidia-smi total and the same "
+         "2-decimal print; helper cbw, 2026-12-04). Windows (WDDM) reports 16302MB = 15.92 GiB instead: torch "
+         "'_CudaDeviceProperties(name='NVIDIA GeForce RTX 5080', major=12, minor=0, total_memory=16302MB, "
+         "multi_processor_count=84 …)' in a Windows prompt (id 53141676041), the catalog total until 2026-12-04; "
+         "nvidia-smi 16303 MiB (Linux hosts, ids 70347760501, 33311716229)",
          16303, (12, 0), 84, 0.96, None, None, None, None, 5,
          {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 5080 specifications: 16 GB GDDR7, 256-bit, 30 Gbps = 960 GB/s "
                                    f"[{_RECALLED}]",
@@ -230,10 +233,11 @@ ADDED = [
           "sm_count": "108 SMs (GA100 as configured for A100) [recalled]",
           "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as H100 PCIe"}),
     _gpu("RTX-5070-Ti", ["NVIDIA GeForce RTX 5070 Ti", "GeForce RTX 5070 Ti", "5070 Ti", "RTX 5070 Ti",
-                         "RTX-5070-Ti-16GB"], 16302 * MIB,
-         "assumed equal to RTX 5080 (same GB203 die, 16 GB GDDR7, same nvidia-smi total: 'NVIDIA GeForce RTX 5070 "
-         "Ti, 16303 MiB', code-search ids 62490236739, 68987439970, and tests/logs/data/vllm/vl_048.log); no CUDA "
-         "total printed with the name 5070 Ti was found",
+                         "RTX-5070-Ti-16GB"], 15841 * MIB,
+         "assumed equal to RTX 5080 on Linux (same GB203 die, 16 GB GDDR7, same nvidia-smi total: 'NVIDIA GeForce "
+         "RTX 5070 Ti, 16303 MiB', code-search ids 62490236739, 68987439970, and tests/logs/data/vllm/vl_048.log): "
+         "15841 MiB = 15.47 GiB; no CUDA total printed with the name 5070 Ti was found. Windows (WDDM) would "
+         "report about 15.92 GiB, as the RTX 5080",
          16303, (12, 0), None, 0.896, None, None, None, None, 5,
          {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 5070 Ti specifications: 16 GB GDDR7, 256-bit, 28 Gbps = 896 "
                                    f"GB/s [{_RECALLED}]",

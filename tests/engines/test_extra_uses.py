@@ -51,6 +51,8 @@ def _total(lines) -> Bytes:
 # and smaller tables): vllm current column only.
 # Regenerated 2026-12-04 (helper gap): vLLM >= 0.11's non-torch growth has a world-2 row (0.46 GiB, startup table
 # vllm_nontorch_growth[tp2]) apart from the world-4/8 row (1.43 GiB): current and 0.11 columns at tp 2 only.
+# Regenerated 2026-12-04 (helper cbw): the blackwell-consumer CUDA context is 0.52 GiB from four rows (was 0.68 from
+# sg_047 alone; startup/data/evidence.json): the SGLang columns on RTX-PRO-6000 only (vLLM charges it before its snapshot).
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 23_792, 1_328, 22_240),
@@ -61,9 +63,9 @@ BEFORE_THE_FEATURE = {
     ("L40S", 4): (42_872, 0, 69_168, 57_936, 74_976),
     ("L40S", 8): (502_480, 366_960, 568_976, 546_496, 578_992),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (96_377, 100_635, 118_928, 93_264, 117_968),
-    ("RTX-PRO-6000", 4): (615_063, 621_115, 655_760, 604_400, 668_368),
-    ("RTX-PRO-6000", 8): (1_647_086, 1_619_702, 1_742_128, 1_639_424, 1_765_776),
+    ("RTX-PRO-6000", 2): (97_299, 101_565, 118_928, 93_264, 117_968),
+    ("RTX-PRO-6000", 4): (616_890, 622_952, 655_760, 604_400, 668_368),
+    ("RTX-PRO-6000", 8): (1_650_719, 1_623_287, 1_742_128, 1_639_424, 1_765_776),
 }
 
 

@@ -104,8 +104,8 @@ def test_h100_nvl_is_its_own_entry():
     ("NVIDIA RTX 6000 Ada Generation", "RTX-6000-Ada", 47.37), ("Tesla V100-SXM2-16GB", "V100-16GB", 15.77),
     ("NVIDIA B300 SXM6 AC", "B300", 267.69), ("NVIDIA GB10", "GB10", 119.63), ("NVIDIA H800", "H800", 79.19),
     ("NVIDIA A800-SXM4-80GB", "A800-SXM-80GB", 79.15), ("NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB", 39.39),
-    ("NVIDIA A100 80GB PCIe", "A100-PCIe-80GB", 79.15), ("NVIDIA GeForce RTX 5070 Ti", "RTX-5070-Ti", 15.92),
-    ("NVIDIA GeForce RTX 5080", "RTX-5080", 15.92),
+    ("NVIDIA A100 80GB PCIe", "A100-PCIe-80GB", 79.15), ("NVIDIA GeForce RTX 5070 Ti", "RTX-5070-Ti", 15.47),
+    ("NVIDIA GeForce RTX 5080", "RTX-5080", 15.47),
 ])
 def test_added_gpus_by_printed_name(printed, name, gib):
     """GPUs added 2026-12-04 (scripts/gpu_catalog_added.py): found by the name nvidia-smi / torch print, with the CUDA
