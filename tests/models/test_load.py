@@ -27,6 +27,23 @@ def test_catalog_loads_every_entry_through_the_config_path():
         assert spec.num_layers == layers, entry.id
 
 
+@pytest.mark.parametrize("model_id, params", [
+    ("microsoft/Phi-4-mini-instruct", 3_836_021_760),     # public safetensors-header count of the release
+    ("Qwen/Qwen3-4B-Instruct-2507", 4_022_468_096),       # HF API count quoted publicly
+    ("Qwen/Qwen2.5-Coder-7B-Instruct", 7_615_616_512),    # public sizing catalog of revision c03e6d35
+])
+def test_added_catalog_models_match_published_parameter_counts(model_id, params):
+    from tpkit.models.params import count_params
+    assert count_params(load_model(model_id)) == params
+
+
+def test_added_catalog_models_match_published_kv_bytes_per_token():
+    from tpkit.engines.sglang.pool import compute_cell
+    # gemma-3-1b-it: 26 layers x 1 KV head x 256 x K+V x 2 B (public NPU-port note); Qwen3-4B-Instruct-2507: 147,456
+    assert compute_cell(load_model("google/gemma-3-1b-it"), 1, 1, "bfloat16").bytes_per_token == 26_624
+    assert compute_cell(load_model("Qwen/Qwen3-4B-Instruct-2507"), 1, 1, "bfloat16").bytes_per_token == 147_456
+
+
 @pytest.mark.parametrize("name", ["moonshotai/Kimi-K2.5", "Kimi-K2.5", "kimi-k2.5", "MOONSHOTAI/KIMI-K2.5"])
 def test_catalog_lookup_by_id_short_name_any_case(name):
     spec = load_model(name)
