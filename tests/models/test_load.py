@@ -16,7 +16,7 @@ from models_testlib import VALIDATION, tiny_llama
 
 def test_catalog_loads_every_entry_through_the_config_path():
     entries = catalog_entries()
-    assert len(entries) == 105  # 22 from the research catalog + 14 from scripts/catalog_extra.json + 69 tested
+    assert len(entries) == 131  # 22 from the research catalog + 40 from scripts/catalog_extra.json + 69 tested
     for entry in entries:
         spec = load_model(entry.id)
         assert spec.source == f"catalog:{entry.id}"
@@ -25,6 +25,23 @@ def test_catalog_loads_every_entry_through_the_config_path():
         layers = next(c.get(k) for c in (entry.config, text, {"n_layer": None}) for k in ("num_hidden_layers", "n_layer",
                                                                                         "num_layers") if k in c)
         assert spec.num_layers == layers, entry.id
+
+
+@pytest.mark.parametrize("model_id, params", [
+    ("microsoft/Phi-4-mini-instruct", 3_836_021_760),     # public safetensors-header count of the release
+    ("Qwen/Qwen3-4B-Instruct-2507", 4_022_468_096),       # HF API count quoted publicly
+    ("Qwen/Qwen2.5-Coder-7B-Instruct", 7_615_616_512),    # public sizing catalog of revision c03e6d35
+])
+def test_added_catalog_models_match_published_parameter_counts(model_id, params):
+    from tpkit.models.params import count_params
+    assert count_params(load_model(model_id)) == params
+
+
+def test_added_catalog_models_match_published_kv_bytes_per_token():
+    from tpkit.engines.sglang.pool import compute_cell
+    # gemma-3-1b-it: 26 layers x 1 KV head x 256 x K+V x 2 B (public NPU-port note); Qwen3-4B-Instruct-2507: 147,456
+    assert compute_cell(load_model("google/gemma-3-1b-it"), 1, 1, "bfloat16").bytes_per_token == 26_624
+    assert compute_cell(load_model("Qwen/Qwen3-4B-Instruct-2507"), 1, 1, "bfloat16").bytes_per_token == 147_456
 
 
 @pytest.mark.parametrize("name", ["moonshotai/Kimi-K2.5", "Kimi-K2.5", "kimi-k2.5", "MOONSHOTAI/KIMI-K2.5"])
@@ -111,6 +128,24 @@ def test_kimi_linear_layer_kinds_are_one_based():
     assert spec.moe.num_experts == 256 and spec.moe.moe_layer_ids == tuple(range(1, 27))
     # SGLang KimiLinearStateShape at TP 1: fp32 recurrent 32×128×128, bf16 conv (4−1)×(3×4096)
     assert spec.linear_attn.state_bytes_per_layer.bytes == 32 * 128 * 128 * 4 + 3 * 3 * 4096 * 2
+
+
+def test_qwen3_next_without_layer_types_takes_full_attention_interval():
+    """The released Qwen3-Next config.json has full_attention_interval, no layer_types (SGLang 0.5.23
+    configs/qwen3_next.py layers_block_type): every 4th layer full, the rest Gated DeltaNet."""
+    cfg = json.loads((Path(__file__).resolve().parents[1] / "validation" / "configs"
+                      / "Qwen--Qwen3-Next-80B-A3B-Instruct.json").read_text())
+    cfg = {k: v for k, v in cfg.items() if not k.startswith("_")}
+    written = from_config_dict(cfg, name="written", source="t")
+    cfg.pop("layer_types", None)
+    derived = from_config_dict(cfg, name="derived", source="t")
+    assert derived.kinds == written.kinds and derived.num_full_layers == 12 and derived.num_linear_layers == 36
+    assert derived.kinds[3] == "full" and derived.kinds[0] == "linear"
+    # catalog entry copied from the released file (no layer_types): same plan as the written-out one
+    thinking = load_model("Qwen/Qwen3-Next-80B-A3B-Thinking")
+    assert thinking.kinds == written.kinds and thinking.linear_attn is not None
+    # the rule needs the Gated DeltaNet keys: a plain decoder with the key stays all full attention
+    assert from_config_dict(tiny_llama(full_attention_interval=4), name="p", source="t").layer_kinds == ()
 
 
 def test_gpt_oss_alternates_sliding_and_full():

@@ -9,6 +9,8 @@ Attention kinds, from the first rule that applies:
                                 (Granite-4.0-H: "attention" / "mamba"; LFM2: "full_attention" / "conv")
     full_attn_idxs              LFM2's older spelling: 0-based attention layers, every other layer "conv"
     linear_attn_config          Kimi-Linear: 1-based ``kda_layers`` → "linear", ``full_attn_layers`` → "full"
+    full_attention_interval = n Qwen3-Next (Gated DeltaNet keys present): layer i is full when (i+1) % n == 0,
+                                else linear (``_from_interval``)
     sliding_window_pattern = n  Gemma 2/3: layer i is full when (i+1) % n == 0, else sliding
     attention_chunk_size        Llama 4: ``no_rope_layers[i] == 0`` → full (NoPE global), else chunked ("sliding")
     use_sliding_window          Qwen2/3: sliding from ``max_window_layers`` on when true, else all full
@@ -49,6 +51,8 @@ def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str])
         return _lfm2_from_indices(text.get("full_attn_idxs"), num_layers, where), None
     if isinstance(text.get("linear_attn_config"), dict):
         return _from_linear_attn(text["linear_attn_config"], num_layers, where), None
+    if text.get("full_attention_interval") is not None and text.get("linear_num_value_heads") is not None:
+        return _from_interval(text, num_layers, where), None
     if text.get("sliding_window_pattern") and window:
         n = optional_int(text, "sliding_window_pattern", where, default=None, minimum=1)
         return tuple("full" if (i + 1) % n == 0 else "sliding" for i in range(num_layers)), window
@@ -66,6 +70,18 @@ def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str])
             return tuple("sliding" if i % 2 == 0 else "full" for i in range(num_layers)), window
         return ("sliding",) * num_layers, window
     return (), None
+
+
+def _from_interval(text: dict, num_layers: int, where: str) -> tuple[str, ...]:
+    """Gated-DeltaNet hybrids whose config.json has no ``layer_types`` (the released Qwen3-Next config.json):
+    layer i is full attention when ``(i + 1) % full_attention_interval == 0``, else linear attention.
+
+    SGLang 0.5.11 – 0.5.23 ``configs/qwen3_next.py`` ``Qwen3NextConfig.layers_block_type`` (read by
+    ``linear_layer_ids`` / ``full_attention_layer_ids``); vLLM 0.29.0 ``transformers_utils/configs/qwen3_next.py``
+    fills a missing ``layer_types`` with every 4th layer full (its default interval; the released models use 4).
+    Without this rule such a config planned every layer as full attention (4× the KV, no linear state)."""
+    n = optional_int(text, "full_attention_interval", where, default=None, minimum=1)
+    return tuple("full" if (i + 1) % n == 0 else "linear" for i in range(num_layers))
 
 
 def _from_layer_types(types, num_layers: int, where: str) -> tuple[str, ...]:
