@@ -158,10 +158,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     run logs of akamaslabs/vllm-benchmark, gemma-4-26B-A4B-it FP8 on an L40S), vl_274 and vl_275, all with a config: 160
     and 145 with sgy's; helper mv8 (2026-12-04) vl_290, vl_291 (akamaslabs/vllm-benchmark study 28, Qwen3-8B-FP8 on a
     MIG slice), vl_293 (Qwen2.5-7B bitsandbytes) and vl_294 (Qwen3-VL-Embedding-2B pooling), all with a config: 164
-    and 149. A floor, so that entries are not lost."""
+    and 149; then vl_296 (Qwen3-14B-AWQ), vl_297 (Qwen3-30B-A3B Int4 tp 2) and vl_298 (dots.ocr), all with a config:
+    167 and 152. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 164
-    assert sum(1 for e in anchored if e["config"]) >= 149
+    assert len(anchored) == 167
+    assert sum(1 for e in anchored if e["config"]) >= 152
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
