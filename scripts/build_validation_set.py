@@ -343,6 +343,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv7 (2026-12-04): study 31's smoke run (study 30's B-default at max_model_len 16384); vl_275
     "vp_200": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+    # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
+    # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
+    # also in tests/logs/data/vllm/ as vl_290-vl_291
+    "vp_210": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False}, None),
+    "vp_211": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False}, None),
     # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 10 smoke test (vLLM 0.29.0, gpt-oss-20b on L4s,
     # five configurations of k8s/smoke_test.sh; log grep-filtered, so no explain-corpus copy)
     "vp_194": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",

@@ -89,7 +89,10 @@ def test_the_corpus_count():
     'Cache the graph ... for later use').  Helper mv6 (2026-12-04): vl_254 and vl_256 cold ('Compiling a graph for
     compile range'), vl_252, vl_253 and vl_255 warm ('Directly load the compiled graph(s)'): 20 warm.  Helper mv7
     (2026-12-04): vl_270 - vl_272 cold (0.29.0 first starts: 'Compiling a graph for compile range'); vl_273 runs
-    eager (neither)."""
+    eager (neither).  Helper mv8 (2026-12-04): vl_290, vl_291 (0.29.0 first starts: 'Compiling a graph for compile
+    range') and vl_293 (0.16.0: 'Cache the graph ... for later use') cold; vl_294 runs eager, vl_292 and vl_295
+    fail before compiling (neither); vl_297 and vl_298 warm ('Directly load the compiled graph(s)'): 22 warm; vl_296
+    runs eager (neither)."""
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
@@ -97,8 +100,8 @@ def test_the_corpus_count():
             found[parsed.run.value("compile_cache")].append(path.stem)
     assert sorted(found["cold"]) == ["vl_025", "vl_044", "vl_050", "vl_056", "vl_125", "vl_126", "vl_127", "vl_128",
                                      "vl_129", "vl_134", "vl_160", "vl_240", "vl_241", "vl_254", "vl_256",
-                                     "vl_270", "vl_271", "vl_272"]
-    assert len(found["warm"]) == 20 and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
+                                     "vl_270", "vl_271", "vl_272", "vl_290", "vl_291", "vl_293"]
+    assert len(found["warm"]) == 22 and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
                                           "vl_222", "vl_252", "vl_253", "vl_255"} <= set(found["warm"])
 
 

@@ -157,10 +157,14 @@ def test_capacity_logs_with_a_config_do_not_regress():
     helper mv7 (2026-12-04) vl_270-vl_273 (committed
     run logs of akamaslabs/vllm-benchmark, gemma-4-26B-A4B-it FP8 on an L40S), vl_274 and vl_275, all with a config: 160
     and 145 with sgy's; helper cfg5 (2026-12-04) sg_102's (Qwen3-VL-32B-Instruct, partial) and sg_082's (Laguna-S-2.1,
-    assembled, partial): 160 and 147. A floor, so that entries are not lost."""
+    assembled, partial): 160 and 147;
+    helper mv8 (2026-12-04) vl_290, vl_291 (akamaslabs/vllm-benchmark study 28, Qwen3-8B-FP8 on a
+    MIG slice), vl_293 (Qwen2.5-7B bitsandbytes) and vl_294 (Qwen3-VL-Embedding-2B pooling), all with a config: 164
+    and 149; then vl_296 (Qwen3-14B-AWQ), vl_297 (Qwen3-30B-A3B Int4 tp 2) and vl_298 (dots.ocr), all with a config:
+    167 and 154 with cfg5's. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 160
-    assert sum(1 for e in anchored if e["config"]) >= 147
+    assert len(anchored) == 167
+    assert sum(1 for e in anchored if e["config"]) >= 154
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

@@ -75,6 +75,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # best configuration without MTP, +0.7 %, on a path the fixes do not touch): 123 scored, median 1.15 %, p90
     # 7.32 %, 108/123 inside; vp_200 (study 31, -4.9 %): 124 scored, median 1.15 %, p90 7.30 %, 109/124 inside
     # (level unchanged)
+    # helper mv8 (2026-12-04): vp_210 / vp_211 added blind (akamaslabs/vllm-benchmark study 28: vLLM 0.29.0
+    # Qwen3-8B-FP8 on a MIG 1g.16gb slice, KV auto / fp8; +36.6 / +54.7 %, both inside their wide bands; the run
+    # sets VLLM_USE_V2_MODEL_RUNNER=0, which tpkit cannot express; no rule changed): 126 scored, median 1.21 %,
+    # p90 8.15 %, 112/126 inside (level unchanged)
     "vllm": (0.015, 0.085, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
