@@ -19,8 +19,6 @@ Cap 1 GiB = 1,073,741,824: layers 0 and 1 whole (872,448,000 < cap), then layer 
 offloaded; the largest per-layer copy is a whole layer, 436,224,000.
 """
 
-from dataclasses import replace
-
 import pytest
 
 from tpkit.engines.offload import plan_offload
