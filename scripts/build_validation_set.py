@@ -446,11 +446,6 @@ SGLANG_PUBLIC = {
                None),
     "gs_053": ("0.5.5", "a source checkout of main between 0.5.5 and 0.5.6 (ServerArgs fields; FlashInfer 0.5.2): tpkit's "
                         "0.5.3 era, whose rules 0.5.5 and 0.5.6 share", {}, None),
-    # helper sgz (2026-12-04): server logs committed to public repositories (round sgz)
-    "gs_070": ("0.5.15", "a build of the official image's source tree dated 2026-08-27, before 0.5.20 of 2026-09-18: "
-                         "cuda_graph_config (absent in the 0.5.13 wheel) in its ServerArgs; tpkit's 0.5.15 era",
-               {"gpu_catalog": {"gpu": "H100-SXM-80GB", "note": "named by the log's FP8 kernel config path "
-                                "('device_name=NVIDIA_H100_80GB_HBM3'); 78.48 GiB free before loading"}}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
