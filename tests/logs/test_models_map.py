@@ -157,11 +157,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     helper mv7 (2026-12-04) vl_270-vl_273 (committed
     run logs of akamaslabs/vllm-benchmark, gemma-4-26B-A4B-it FP8 on an L40S), vl_274 and vl_275, all with a config: 160
     and 145 with sgy's; helper sgz (2026-12-04) sg_120 (the tp-8 sibling of sg_103, same GLM-5.1 config): 161 and
-    146, and sg_121 (sglang#25118, DeepSeek-V4-Flash on MI300X, no config): 162 and 146. A floor, so that entries
-    are not lost."""
+    146, sg_121 (sglang#25118, DeepSeek-V4-Flash on MI300X, no config): 162 and 146, and sg_122 (sg_120 on the
+    v0.5.10rc0 image): 163 and 147. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 162
-    assert sum(1 for e in anchored if e["config"]) >= 146
+    assert len(anchored) == 163
+    assert sum(1 for e in anchored if e["config"]) >= 147
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
