@@ -222,11 +222,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper sgz (2026-12-04): sg_120 (sg_103's tp-8 sibling, same ROCm image and flags, eight ranks) misses by 188
     tokens (-0.01 %), the same 10-17 MB deficit as sg_103 (see docs/accuracy.md §6.4, round sgz): 135 of the 161;
     sg_121 (sglang#25118: DeepSeek-V4-Flash on MI300X, a non-memory assertion creating the pool, no config) is n/a:
-    135 of the 162; sg_122 (sg_120 on the v0.5.10rc0 image) misses by 246 tokens, the same deficit: 135 of the 163."""
+    135 of the 162; sg_122 (sg_120 on the v0.5.10rc0 image) misses by 246 tokens, the same deficit: 135 of the 163.
+    sg_120 / sg_122 print every rank, rank 0 0.42 GiB above the others (RCCL on MI355X), which moves the measured SGLang
+    below-rank-0 allowance (``startup.rankspread``) from 0.05 to 0.42 GiB: sg_022 and sg_061 (rank 0 / a few ranks
+    printed, 0.08-0.18 GiB short) become hits: 137 of the 163."""
     rows = _capacity_rows()
     assert len(rows) == 163
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 135, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 137, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one
