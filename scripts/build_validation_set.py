@@ -453,6 +453,11 @@ SGLANG_PUBLIC = {
                None),
     "gs_053": ("0.5.5", "a source checkout of main between 0.5.5 and 0.5.6 (ServerArgs fields; FlashInfer 0.5.2): tpkit's "
                         "0.5.3 era, whose rules 0.5.5 and 0.5.6 share", {}, None),
+    # helper sgz (2026-12-04): logs of public notes and committed server logs (round sgz)
+    "gs_070": ("0.5.10", "printed by the note: SGLang 0.0.0.dev11582+g4df60434d, a main build run 2026-04-14, nine days "
+                         "after 0.5.10 (2026-04-05): tpkit's 0.5.10 era",
+               {"gpu_catalog": {"gpu": "RTX-4090", "note": "named by the note ('5x RTX 4090 (24GB each)'); the two "
+                                "cards used were empty at start (nvidia-smi before the launch)"}}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

@@ -61,3 +61,37 @@ def test_vllm_capture_oom_keeps_the_memory_reading():
     e, d = _diag(log_bytes("vl_037"))
     assert capture_error_not_memory(e.parsed) is None
     assert d.cause.startswith("out of memory while capturing CUDA graphs")
+
+
+# --- the KV pool's creation (helper sgz, 2026-12-04) ---------------------------------------------------------------
+# SGLang sizes the pool, then builds it in ``_init_pools`` (model_executor/model_runner_kv_cache_mixin.py, 0.5.11
+# wheel).  An exception of another kind than a memory error raised there is not fixed by memory knobs.
+
+from tpkit.explain.diagnose import pool_error_not_memory  # noqa: E402
+
+
+def test_sglang_pool_creation_error_that_is_not_memory():
+    """sg_121 (sglang#25118): DeepSeek-V4-Flash on MI300X, 'assert self.store_dtype == torch.uint8' in
+    deepseekv4_memory_pool.create_buffer after the pool was sized with an 87 GiB budget."""
+    e, d = _diag(log_bytes("sg_121"))
+    assert d.phase == "kv_pool"
+    assert pool_error_not_memory(e.parsed) == "AssertionError"
+    assert "not a lack of memory" in d.cause and "did not fit" not in d.cause
+    assert "87.27 GiB" in d.cause
+    assert d.fixes == () and d.short_by is None
+
+
+def test_sglang_same_pool_log_with_an_oom_keeps_the_memory_reading():
+    raw = log_bytes("sg_121").replace(b"    assert self.store_dtype == torch.uint8\nAssertionError",
+                                      b"torch.OutOfMemoryError: HIP out of memory. Tried to allocate 20.00 GiB.")
+    e, d = _diag(raw)
+    assert pool_error_not_memory(e.parsed) is None
+    assert "not a lack of memory" not in d.cause
+
+
+def test_sglang_pool_memory_failures_in_the_corpus_are_unchanged():
+    """'Not enough memory' (sg_060), a negative budget (sg_045, sg_105), an OOM allocating the pool (sg_038)."""
+    for log in ("sg_060", "sg_045", "sg_105", "sg_038"):
+        e, d = _diag(log_bytes(log))
+        assert pool_error_not_memory(e.parsed) is None, log
+        assert d.phase == "kv_pool" and "not a lack of memory" not in d.cause, log

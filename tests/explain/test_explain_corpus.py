@@ -226,11 +226,18 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     vl_290 / vl_291 (vLLM 0.29.0, Qwen3-8B-FP8 on a MIG 1g.16gb slice, KV auto / fp8), vl_293 (0.16.0, Qwen2.5-7B
     bitsandbytes) and vl_294 (0.11.0, Qwen3-VL-Embedding-2B pooling on a T4), committed logs, all hit blind: 139 of
     the 164; then vl_296 (0.16.0 Qwen3-14B-AWQ eager), vl_297 (0.13.0 Qwen3-30B-A3B Int4 tp 2) and vl_298 (0.9.1
-    dots.ocr under WSL) hit blind: 142 of the 167 on its branch; 144 of the 167 merged."""
+    dots.ocr under WSL) hit blind: 142 of the 167 on its branch; 144 of the 167 merged.
+    Helper sgz (2026-12-04): sg_120 (sg_103's tp-8 sibling, same ROCm image and flags, eight ranks) misses by 188
+    tokens (-0.01 %), the same 10-17 MB deficit as sg_103 (see docs/accuracy.md §6.4, round sgz): 135 of the 161;
+    sg_121 (sglang#25118: DeepSeek-V4-Flash on MI300X, a non-memory assertion creating the pool, no config) is n/a:
+    135 of the 162; sg_122 (sg_120 on the v0.5.10rc0 image) misses by 246 tokens, the same deficit: 135 of the 163.
+    sg_120 / sg_122 print every rank, rank 0 0.42 GiB above the others (RCCL on MI355X), which moves the measured SGLang
+    below-rank-0 allowance (``startup.rankspread``) from 0.05 to 0.42 GiB: sg_022 and sg_061 (rank 0 / a few ranks
+    printed, 0.08-0.18 GiB short) become hits: 137 of the 163 on its branch; 146 of the 170 merged (one sample per deployment in the rank spread: still 0.42 GiB)."""
     rows = _capacity_rows()
-    assert len(rows) == 167
+    assert len(rows) == 170
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 144, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 146, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one

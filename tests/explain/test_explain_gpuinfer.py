@@ -148,3 +148,29 @@ def test_siblings_and_gpus_sglang_refuses_are_no_candidates():
     text = _log("[2025-03-25 16:37:06 TP0] Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, "
                 "avail mem=63.48 GB, mem usage=15.11 GB.")
     assert "H800" not in infer_sglang_total(parse_log(text), 1).candidates
+
+
+RCCL_TP8 = _log(
+    "[2026-05-20 03:30:11 TP0] Init torch distributed ends. elapsed=13.77 s, mem usage=10.04 GB",
+    "[2026-05-20 03:30:11 TP2] Init torch distributed ends. elapsed=13.98 s, mem usage=10.46 GB",
+    "[2026-05-20 03:30:12 TP0] Load weight begin. avail mem=277.27 GB",
+    "[2026-05-20 03:30:12 TP2] Load weight begin. avail mem=276.85 GB",
+)
+
+
+def test_a_printed_distributed_init_bounds_the_total_instead_of_the_nccl_band():
+    """sg_120 (MI355X tp 8, RCCL 10.04-10.46 GiB per rank, above NCCL's band): with the band the per-rank upper bound
+    (277.27 + context + band) fell below the lower bound 287.30 and no GPU was inferred; the printed init bounds it
+    (helper sgz, 2026-12-04)."""
+    got = infer_sglang_total(parse_log(RCCL_TP8), 8)
+    assert abs(got.low.gib - 287.30) < 0.02
+    assert got.high is not None and got.high.gib > 287.98
+    assert got.candidates == ("MI355X",)
+
+
+def test_without_a_printed_init_the_nccl_band_still_bounds_the_total():
+    """The same begin figures without the init lines: the table's band is the only bound above (below the low one
+    here, so no upper bound and no candidate)."""
+    text = "".join(line + "\n" for line in RCCL_TP8.splitlines() if "Load weight begin" in line)
+    got = infer_sglang_total(parse_log(text), 8)
+    assert got.high is not None and got.high.gib < 287.98 and "MI355X" not in got.candidates

@@ -161,10 +161,13 @@ def test_capacity_logs_with_a_config_do_not_regress():
     helper mv8 (2026-12-04) vl_290, vl_291 (akamaslabs/vllm-benchmark study 28, Qwen3-8B-FP8 on a
     MIG slice), vl_293 (Qwen2.5-7B bitsandbytes) and vl_294 (Qwen3-VL-Embedding-2B pooling), all with a config: 164
     and 149; then vl_296 (Qwen3-14B-AWQ), vl_297 (Qwen3-30B-A3B Int4 tp 2) and vl_298 (dots.ocr), all with a config:
-    167 and 154 with cfg5's. A floor, so that entries are not lost."""
+    167 and 154 with cfg5's;
+    helper sgz (2026-12-04) sg_120 (the tp-8 sibling of sg_103, same GLM-5.1 config): 161 and
+    146, sg_121 (sglang#25118, DeepSeek-V4-Flash on MI300X, no config): 162 and 146, and sg_122 (sg_120 on the
+    v0.5.10rc0 image): 170 and 156 with the rounds above. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 167
-    assert sum(1 for e in anchored if e["config"]) >= 154
+    assert len(anchored) == 170
+    assert sum(1 for e in anchored if e["config"]) >= 156
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

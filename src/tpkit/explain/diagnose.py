@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from tpkit.units import Bytes, GiB, format_bytes
 
-__all__ = ["Fix", "Diagnosis", "MARGIN", "capture_error_not_memory"]
+__all__ = ["Fix", "Diagnosis", "MARGIN", "capture_error_not_memory", "pool_error_not_memory"]
 
 MARGIN = GiB(1)
 """headroom a re-planned fraction leaves above the bare need (activations of the first batch)"""
@@ -97,3 +97,38 @@ def capture_error_not_memory(parsed) -> str | None:
             return m.group(1).strip()
     return None
 
+
+
+_POOL_MEMORY_KINDS = ("cuda_oom", "no_kv_memory", "kv_budget_non_positive", "kv_too_small")
+_EXCEPTION_NAME = re.compile(r"\b([A-Z][A-Za-z]*(?:Error|Exception))\b(:[^\n]{0,160})?")
+
+
+def pool_error_not_memory(parsed) -> str | None:
+    """The exception a run that failed while creating its KV pool names, when nothing in the run is a memory error;
+    else None.
+
+    SGLang sizes the pool first (``ModelRunnerKVCacheMixin._profile_available_bytes`` / the pool configurator) and
+    then builds it (``_apply_memory_pool_config`` -> ``_init_pools``; ``model_executor/model_runner_kv_cache_mixin.py``,
+    0.5.11 wheel).  A lack of memory surfaces as its own messages ("Not enough memory. Please try to increase
+    --mem-fraction-static", a negative token count) or as a CUDA/HIP OOM while allocating; an exception of another
+    kind raised inside ``_init_pools`` (sglang#25118: ``deepseekv4_memory_pool.create_buffer``'s ``assert
+    self.store_dtype == torch.uint8`` with an fp8_e4m3fnuz cache on MI300X, build 0.5.11.dev20260512) is a code or
+    option incompatibility: a smaller fraction, more GPUs or fp8 weights would not help.  A failure in the kv_pool
+    phase qualifies when no failure of the run is of a memory kind, no failure text mentions memory, and some failure
+    names a Python exception class (``AssertionError``, ``ValueError: ...``)."""
+    failures = list(parsed.failures)
+    if not failures or not any(f.phase == "kv_pool" for f in failures):
+        return None
+    if any(f.kind in _POOL_MEMORY_KINDS for f in failures):
+        return None
+    texts = [t for f in failures for t in (f.detail, f.evidence) if t]
+    if any("memory" in t.lower() or w in t.lower() for t in texts for w in _MEMORY_WORDS):
+        return None
+    for f in failures:
+        if f.kind != "exception":
+            continue
+        for t in (f.detail, f.evidence):
+            m = _EXCEPTION_NAME.search(t or "")
+            if m:
+                return (m.group(1) + (m.group(2) or "")).rstrip(": ").strip()
+    return None

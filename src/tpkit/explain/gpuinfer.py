@@ -12,7 +12,10 @@ total is at least what was free plus what the process had already taken at that 
 
 The upper bound assumes the process is alone on its GPU: the figure plus what tpkit's start-up table allows for
 what lies above it (the CUDA context's highest band end over the GPU families; the distributed init's band:
-``sglang_tp1_init`` for one rank, NCCL's for ``tp`` ranks over NVLink or PCIe, whichever is larger).  The catalog
+``sglang_tp1_init`` for one rank, NCCL's for ``tp`` ranks over NVLink or PCIe, whichever is larger).  Where the rank
+prints its distributed init ('Init torch distributed ends. mem usage', 0.4.6+), the measured figure bounds it and the
+band is not used (helper sgz, 2026-12-04: RCCL's 8-10 GiB per rank on MI300X / MI355X lie above NCCL's band, which
+made the band's bound fall below the measured lower bound).  The catalog
 GPUs whose CUDA total lies in [low, high] are the candidates; none is chosen when several fit.  Only totals printed
 for the GPU itself compete (``GpuSpec.total_printed``: a total assumed from a sibling board or derived from
 nvidia-smi does not), and only GPUs SGLang runs on (``engines.sglang.support.sglang_runs_on``: SM75 and newer).
@@ -101,7 +104,11 @@ def infer_sglang_total(parsed: ParsedLog, tp: int) -> InferredTotal | None:
                    f"line {end.line_no}{where}: 'Load weight end' avail {end.size.text} + mem usage {usage.size.text}")
         if pre is not None:
             lows.append((pre[0], pre[2]))
-            uppers.append((pre[1] + ctx_high + dist_high, f"{ctx_why}; {dist_why}"))
+            if not (begin is not None and init is not None):
+                # the table's distributed-init band only where the rank prints no measured init: a printed
+                # 'Init torch distributed ends. mem usage' already bounds it (RCCL on ROCm takes 8-10 GiB per rank,
+                # above NCCL's band: sglang#25118, Jacob0226/SGLang-benchmarks MI355X logs)
+                uppers.append((pre[1] + ctx_high + dist_high, f"{ctx_why}; {dist_why}"))
         for name in ("load_end_avail", "pool_end_avail", "graph_begin_avail", "graph_end_avail"):
             a = got.get(name)
             if a is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from tpkit.explain.diagnose import (MARGIN, _MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit,
-                                   capture_error_not_memory)
+                                   capture_error_not_memory, pool_error_not_memory)
 from tpkit.explain.refusals import REFUSED
 from tpkit.units import Bytes, GiB
 
@@ -70,6 +70,8 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     ev = f"line {failure.line_no}: {failure.evidence[:160]}"
     if failure.kind == "imbalance" or phase == "imbalance":
         cause, short, fixes = _imbalance(failure, plan)
+    elif phase == "kv_pool" and (root := pool_error_not_memory(parsed)) is not None:
+        cause, short, fixes = _pool_error(root, plan)
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _kv_pool_failure(failure, a, ctx, plan, findings)
     elif phase == "weights":
@@ -168,6 +170,17 @@ def _kv_pool_failure(failure, a, ctx, plan: _Replan, findings: list[str]):
             cause += "; " + finding
     fixes += planned or _sg_growth_fixes(a, ctx, plan.fix)
     return cause, short, fixes
+
+
+def _pool_error(root: str, plan: _Replan):
+    """Creating the KV pool raised an exception that is not a lack of memory (``diagnose.pool_error_not_memory``):
+    (cause, short, fixes) — no memory knob is offered; the budget the anchors give is reported when they give one."""
+    rest, _ = plan.budget()
+    cause = (f"creating the KV pool raised {root}, which is not a lack of memory"
+             + (f" (the KV budget the anchors give is {_g(rest)})" if rest is not None and rest > 0 else "")
+             + ": an option or build the pool code does not support (the raising check names it); a smaller "
+               "--mem-fraction-static, more GPUs or fp8 weights would not help")
+    return cause, None, []
 
 
 def _pool_oom_fraction(failure, plan: _Replan, short: Bytes) -> list[Fix]:

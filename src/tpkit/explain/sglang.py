@@ -340,7 +340,7 @@ def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:
 
 
 def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world: int) -> Iv:
-    """The KV budget widened down by f × the rank spread (``startup.rankspread.sglang_rank_spread``: 0.05 GiB below
+    """The KV budget widened down by f × the rank spread (``startup.rankspread.sglang_rank_spread``: 0.42 GiB below
     rank 0 when rank 0 is printed, 0.42 GiB below any other rank, both measured p90s) when the log prints the load
     anchors of fewer ranks than the world (SGLang's MIN over all ranks may lie below the printed ones); ``rest``
     otherwise."""

@@ -7,7 +7,10 @@ below are the nearest-rank 90th percentiles over the logs that print every rank 
 (``scripts/rank_spread.allowance_stats``; ``tests/explain/test_rank_spread.py`` checks that they are what the
 corpus gives), measured on 2026-12-04:
 
-* SGLang, below rank 0: p90 0.05 GiB over 16 logs (19 with sgy's, same p90) (0.00 in 7, 0.02–0.05 in 8: sg_051 tp 8 'Load weight begin' TP0
+* SGLang, below rank 0: p90 0.42 GiB over 22 logs since helper sgz's (2026-12-04) sg_120 / sg_122 (GLM-5.1 tp 8 on
+  MI355X, the same host twice: RCCL's distributed init takes 10.04 GiB on TP0 and 10.31-10.46 on TP1-TP7, so rank 0
+  stands 0.42 GiB above the smallest rank; sg_121, MI300X tp 4, 0.02); before them p90 0.05 GiB over 16 logs (19
+  with sgy's, same p90) (0.00 in 7, 0.02–0.05 in 8: sg_051 tp 8 'Load weight begin' TP0
   137.34 vs TP1–TP6 137.29 GB; sg_031, the two public Hygon DCU runs); max 0.77 GiB (sg_018, 2× RTX 3090, a
   consumer pair whose rank 1 holds 0.77 GiB more of something else).
 * SGLang, range: p90 0.42 GiB over the same 16 (sg_020 / sg_021 tp 8 'Memory pool end': TP1 0.42 GiB above the
@@ -40,18 +43,22 @@ __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD
 _GIB = 2**30
 
 SPREAD_STATS = {
-    "sglang": {"below_rank0": (0.05, 0.77, 19, ("sg_018",)), "range": (0.42, 0.77, 19, ("sg_018",)),
-               "range_world2": (0.77, 0.77, 6, ("sg_018",)), "range_world_gt2": (0.42, 0.42, 13, ("sg_020", "sg_021"))},
-    "vllm": {"below_rank0": (0.10, 0.10, 6, ("vl_101",)), "range": (0.47, 0.47, 7, ("vl_101", "vl_102")),
-             "range_world2": (0.0, 0.0, 4, ("vl_084", "vl_087", "vl_088", "vl_131")),
-             "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
+    "sglang": {"below_rank0": (0.42, 0.77, 19, ("sg_018",)), "range": (0.42, 0.77, 19, ("sg_018",)),
+               "range_world2": (0.77, 0.77, 6, ("sg_018",)),
+               "range_world_gt2": (0.42, 0.42, 13, ("sg_020", "sg_021", "sg_120"))},
+    "vllm": {"below_rank0": (0.10, 0.10, 5, ("vl_101",)), "range": (0.47, 0.47, 5, ("vl_101", "vl_102")),
+             "range_world2": (0.0, 0.0, 3, ("vl_084", "vl_087", "vl_131")),
+             "range_world_gt2": (0.47, 0.47, 2, ("vl_101", "vl_102"))},
 }
-"""engine → figure → (p90 GiB, max GiB, logs, logs at the max), as ``scripts/rank_spread.py`` prints them"""
+"""engine → figure → (p90 GiB, max GiB, deployments, logs at the max), as ``scripts/rank_spread.py`` prints them: one
+sample per deployment (a repository's committed runs at one world size, an issue thread, a stored file count once;
+the synthetic seed log is not a sample), its largest"""
 
 SGLANG_BELOW_RANK0 = Bytes(round(SPREAD_STATS["sglang"]["below_rank0"][0] * _GIB))
-"""SGLang: how far the smallest rank lies below rank 0 (p90, 19 logs; 16 before sgy's logs, same p90)"""
+"""SGLang: how far the smallest rank lies below rank 0 (p90 over 19 deployments; 0.05 before sgz's MI355X host, where
+RCCL's init leaves rank 0 0.42 GiB above the others; 2 of the 19 deployments stand ≥ 0.42 apart)"""
 SGLANG_RANGE = Bytes(round(SPREAD_STATS["sglang"]["range"][0] * _GIB))
-"""SGLang: how far the smallest rank lies below any one rank (p90 of largest − smallest, 19 logs)"""
+"""SGLang: how far the smallest rank lies below any one rank (p90 of largest − smallest, 19 deployments)"""
 VLLM_RANGE = Bytes(round(SPREAD_STATS["vllm"]["range_world_gt2"][0] * _GIB))
 """vLLM, more than two workers: how far one worker's 'Available KV cache memory' lies from another's (p90 of
 largest − smallest, 3 logs at tp 4 / 8)"""
@@ -123,7 +130,8 @@ def sglang_plan_spread(world: int):
     (``get_available_gpu_memory(distributed=True)``), while tpkit's start-up terms are one rank's — and the
     evidence behind them is rank 0's (``startup/data/evidence.json`` sg_051: TP0's 'Load weight begin' 137.34 GB
     and init 1.96 GB, where TP1–TP6 print 137.29 / 2.01).  The smallest rank lies 0.00–0.05 GiB below rank 0 in
-    15 of the 16 logs that print every rank (p90 0.05), so the term moves only the band's high end (fewest tokens:
+    15 of the first 16 logs that print every rank; with the MI355X tp-8 logs (rank 0 0.42 above, RCCL) the p90 over 22
+    is 0.42, so the term moves only the band's high end (fewest tokens:
     a use can not fall below 0, ``memory.band.resolve``); the nominal and the low end stay rank 0's.  A machine
     profile measures every rank (``startup.capacity.tightest_rank``): no term then."""
     if world <= 1:
