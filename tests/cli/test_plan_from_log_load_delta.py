@@ -128,3 +128,17 @@ def test_sglang_measured_load_usage_is_narrated_and_replaces_its_parts(capsys):
     assert w["source"].startswith("'Load weight end. mem usage', log lines 23–32 of ")
     assert "planned " in w["source"] and "rotary cos/sin cache" in w["source"]
     assert abs(plan["kv_tokens"] - 903_439) / 903_439 < 0.01  # the log's max_total_num_tokens
+
+
+def test_v1_drafter_weights_inside_the_measured_delta():
+    # V1 loads the drafter inside the runner's DeviceMemoryProfiler block (gpu_model_runner.load_model); V0's spec
+    # decode worker prints its own load: there the drafter stays charged
+    spec = json.dumps({"method": "eagle3", "num_speculative_tokens": 3,
+                       "model": str(ROOT / "engines" / "data_vllm_issue11" / "SpecForge--llama3-8B-eagle3.json")})
+    kw = dict(speculative_config=spec, max_model_len=8192)
+    planned = _vllm("meta-llama--Llama-3.1-8B-Instruct.json", "0.10.1", **kw)
+    measured = _vllm("meta-llama--Llama-3.1-8B-Instruct.json", "0.10.1", measured=GiB(16), **kw)
+    (p,) = [l for l in planned.ledger.items if l.item.startswith("drafter weights")]
+    (m,) = [l for l in measured.ledger.items if l.item.startswith("drafter weights")]
+    assert p.bytes.bytes > 0 and m.bytes.bytes == 0 and m.source.startswith("inside the measured load delta")
+    assert measured.ledger.remaining.bytes == 0 and planned.ledger.remaining.bytes == 0
