@@ -378,14 +378,15 @@ def plan(args):
     else:
         extra_for = extra
     if log is not None:
-        from tpkit.explain.fromlog import QUANTIZED_LOAD_DELTA, measured_startup
+        from tpkit.explain.fromlog import measured_startup
         from tpkit.logs.settings import same_quantization
         from tpkit.memory.band import measured_terms
 
         measured = measured_startup(log, gpu_total=gpu.total_bytes)
         terms = dict(measured.terms)
-        filled_quant = "quantization" in getattr(args, "log_filled", ())  # explain.fromlog.QUANTIZED_LOAD_DELTA
-        same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp and not filled_quant
+        # the measured load delta stands for the weights and every line allocated inside it (the planner charges
+        # those 0: engines.vllm.policy.inside_load_delta), so a --quantization read from the log keeps it too
+        same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
                 and same_quantization(measured.layout["quantization"], getattr(args, "quantization", None)))
         notes = tuple(notes) + measured.notes + getattr(args, "log_notes", ())
         logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
@@ -397,9 +398,10 @@ def plan(args):
         if "weights" in terms and not same:
             terms.pop("weights")
             notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "
-                      f"quantization {measured.layout['quantization'] or 'of the checkpoint'}"
-                      + (f"; {QUANTIZED_LOAD_DELTA}" if filled_quant else ""),)
-        with measured_terms(terms, source=f"measured in {args.from_log}"):
+                      f"quantization {measured.layout['quantization'] or 'of the checkpoint'}",)
+        weights = {"weights": terms.pop("weights")} if "weights" in terms else {}
+        with measured_terms(terms, source=f"measured in {args.from_log}"), \
+                measured_terms(weights, source=f"{measured.weights_where} of {args.from_log}"):
             result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     else:
         result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)

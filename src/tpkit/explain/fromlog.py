@@ -94,10 +94,10 @@ QUANTIZED_LOAD_DELTA = ("its load delta ('Model loading took' / 'Load weight end
                         "backend allocates at load, which the plan charges on lines of its own (vLLM's MXFP4 MoE "
                         "padding, the MLA kv_b dequantised copy), so with --quantization read from the log the "
                         "planned weights are used")
-"""Why a --from-log plan whose ``--quantization`` came from the log keeps its planned weights: the measured load
-delta would count those lines twice (gpt-oss-120b, vl_089 on an A100: 17.22 GiB measured = 15.24 GiB weights +
-1.96 GiB Marlin padding).  Given explicitly, a ``--quantization`` the log agrees with takes the measured weights, as
-before."""
+"""What a quantised run's measured load delta holds beside the weights (gpt-oss-120b, vl_089 on an A100: 17.22 GiB
+measured = 15.24 GiB weights + 1.96 GiB Marlin padding).  Since helper mwt (2026-12-04) a --from-log plan takes the
+measured weights whether ``--quantization`` came from the log or was given, and the lines inside the measurement
+are charged 0 (``engines.vllm.policy.inside_load_delta``); the text is kept for callers that quote it."""
 
 
 def refused_quantization(model, value: str) -> str | None:
@@ -119,6 +119,9 @@ class MeasuredStartup:
     terms: dict
     """term → Bytes (``tpkit.memory.band.measured_terms``)"""
     notes: tuple[str, ...]
+    weights_where: str = "the log"
+    """where the measured weights were read ("log line 19"; SGLang: "log lines 10–13", 'Load weight begin' and
+    'end'): a --from-log plan's weights line and the load-time lines inside it cite it"""
     layout: dict
     """the log's tp, pp, quantization (as printed; ``logs.settings.same_quantization`` compares it with a plan's
     --quantization), model: the conditions under which the weights were measured"""
@@ -164,4 +167,15 @@ def measured_startup(e: Explanation, *, gpu_total: Bytes | None = None) -> Measu
         notes.append("vLLM: the weights" + (", activation peak" if "activation_peak" in terms else "")
                      + (", CUDA-graph estimate" if "cuda_graphs" in terms else "")
                      + " measured in the log; the start-up terms stay the planner's")
-    return MeasuredStartup(terms={k: v for k, v in terms.items() if v is not None}, notes=tuple(notes), layout=layout)
+    return MeasuredStartup(terms={k: v for k, v in terms.items() if v is not None}, notes=tuple(notes), layout=layout,
+                           weights_where=_weights_where(a, ctx.engine))
+
+
+def _weights_where(a, engine: str | None) -> str:
+    """The log line(s) of the measured weights: vLLM's 'Model loading took' row; SGLang's 'Load weight begin' and
+    'Load weight end' rows of the reported rank (their difference is the measurement)."""
+    names = ("weights",) if engine == "vllm" else ("free before weights (this rank)", "free after weights (this rank)")
+    lines = sorted({r.line_no for r in getattr(a, "rows", ()) if r.item in names and r.line_no})
+    if not lines:
+        return "the log"
+    return f"log line {lines[0]}" if len(lines) == 1 else f"log lines {lines[0]}–{lines[-1]}"

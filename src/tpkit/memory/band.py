@@ -34,7 +34,8 @@ from typing import Any
 from tpkit.units import Bytes
 
 __all__ = ["Estimate", "Band", "band_end", "at_band_end", "estimated", "resolve", "estimated_weights",
-           "estimated_share", "estimated_activation_peak", "estimated_cuda_graphs", "measured_terms", "state_key",
+           "estimated_share", "estimated_activation_peak", "estimated_cuda_graphs", "measured_terms", "measured_term",
+           "state_key",
            "with_band", "collecting", "aside", "WEIGHTS_DERIVED_SHARE", "WEIGHTS_DERIVED_QUANTIZED_SHARE",
            "ACTIVATION_PEAK_SHARE", "CUDA_GRAPHS_SHARE"]
 
@@ -128,6 +129,13 @@ def measured_terms(values: Mapping[str, Bytes], *, source: str = "measured") -> 
         _MEASURED.reset(token)
 
 
+def measured_term(term: str) -> tuple[Bytes, str] | None:
+    """(bytes, where) of ``term`` when it is measured in the current context (``measured_terms``), else None: a
+    planner whose measured term already holds other lines (vLLM's 'Model loading took' holds the rotary cache and
+    the backends' load-time copies) zeroes those lines with it."""
+    return _MEASURED.get().get(term)
+
+
 @contextmanager
 def collecting() -> Iterator[dict]:
     """Record the estimates made inside (``{(term, item): Estimate}``)."""
@@ -202,6 +210,8 @@ def estimated_weights(weights: Any, *, item: str = "weights") -> Bytes:
     headers, or bytes the caller gave)."""
     nominal = weights.bytes_per_rank
     if "derived" not in str(getattr(weights, "method", "")):
+        if measured_term("weights") is not None:  # a measured load delta replaces exact weights too
+            return resolve(nominal, Bytes(0), term="weights", item=item)[0]
         return nominal  # exact (safetensors headers) or given by the caller
     share = WEIGHTS_DERIVED_QUANTIZED_SHARE if getattr(weights, "quant", None) is not None else WEIGHTS_DERIVED_SHARE
     return estimated_share(nominal, share, term="weights", item=item,

@@ -17,7 +17,8 @@ from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, at_least, attention_dp_size, is_newer_than_latest
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE, aside, estimated
+from tpkit.memory.band import (WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE, aside, estimated, measured_term,
+                               resolve)
 from tpkit.memory.invariant import checked
 from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
@@ -183,6 +184,12 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, w
     if isinstance(weights, Bytes):
         return weights, "weights per rank, given by the caller"
     nominal, unc, source = load_usage(model, parallel, options, weights, gpu)
+    measured = measured_term("weights")
+    if measured is not None:  # tpkit plan --from-log: the log's 'Load weight end. mem usage' replaces all of it
+        value = resolve(nominal, unc, term="weights", item="weights", source=source)[0]
+        return value, (f"'Load weight end. mem usage', {measured[1]}: the free memory 'Load weight begin' − 'Load "
+                       "weight end', which holds the weights, the rotary cache built at model init and what the load "
+                       f"allocates beyond them (ModelRunner.load_model); planned {format_bytes(nominal)}: {source}")
     if not unc.bytes:
         return nominal, source
     return estimated(nominal, unc, term="weights", item="weights", source=source), source

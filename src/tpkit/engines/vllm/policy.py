@@ -37,7 +37,7 @@ from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import aside, estimated_weights
+from tpkit.memory.band import aside, estimated_weights, measured_term
 from tpkit.memory.invariant import checked
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem, use_lines
@@ -126,8 +126,39 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
     if off is not None:  # the offloaded parameters never count in the load delta (CPU memory or a UVA view)
         weights = replace(weights, bytes_per_rank=weights.bytes_per_rank - min(off.offloaded, weights.bytes_per_rank))
         method = f"{method}; less {off.describe()} (engines.offload)"
+    measured = measured_term("weights")
+    if measured is not None:
+        return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
+                        source=f"'Model loading took', {measured[1]}: the torch-allocated delta of loading, per rank "
+                               "(it holds the load-time lines below that say so)")
     return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
                     source=f"torch-allocated delta of loading, per rank ({method})")
+
+
+def lora_in_load_delta(rules: VllmRules) -> bool:
+    """Whether vLLM builds the LoRA A/B stacks inside the measured 'Model loading took' block: V1 from its first
+    LoRA release (0.7.3 ``v1/worker/gpu_model_runner.py load_model``: ``load_lora_model`` inside the
+    ``DeviceMemoryProfiler``, every later release read: 0.8.0, 0.10.1, 0.14.1, 0.19, 0.25.1, 0.27.1, 0.29.0); V0
+    from 0.8.0 (``worker/model_runner.py load_model``: ``create_lora_manager`` moved inside the profiler, read 0.8.0,
+    0.10.1).  V0 ≤ 0.7.3 (read 0.5.4, 0.7.1, 0.7.2, 0.7.3) creates the LoRA manager after 'Loading model weights took'
+    is printed: outside the measurement."""
+    return rules.engine == "V1" or rules.release >= (0, 8, 0)
+
+
+def drafter_in_load_delta(rules: VllmRules) -> bool:
+    """Whether the drafter's weights are inside the measured 'Model loading took': V1 loads the drafter inside the
+    runner's ``DeviceMemoryProfiler`` block (``self.drafter.load_model(self.model)``, read 0.10.1, 0.14.1, 0.19,
+    0.25.1, 0.27.1, 0.29.0); V0's speculative decoding loads the draft model in a worker of its own, which prints a
+    load line of its own (``spec_decode/spec_decode_worker.py load_model``): outside the target's."""
+    return rules.engine == "V1"
+
+
+def inside_load_delta(line: LineItem, where: str) -> LineItem:
+    """``line`` as 0 bytes: its memory is inside the measured load delta read at ``where`` (``tpkit plan --from-log``
+    with the log's weights), so the ledger still names it and adds up."""
+    return replace(line, bytes=Bytes(0),
+                   source=f"inside the measured load delta ({where}); planned {format_bytes(line.bytes)}: "
+                          f"{line.source}")
 
 
 def cpu_offload(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, weights):
@@ -257,6 +288,7 @@ def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     return ()
 
 
+_LORA_ITEM = "LoRA adapter buffers (A/B stacks)"
 _LORA_DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4}
 
 
@@ -273,7 +305,7 @@ def _lora(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Res
                         lora_bytes=_LORA_DTYPE_BYTES.get(options.lora_dtype or "auto", r.act_bytes),
                         model_bytes=r.act_bytes, max_num_batched_tokens=r.max_num_batched_tokens,
                         max_num_seqs=r.max_num_seqs, extra_vocab=options.lora_extra_vocab_size)
-    return (LineItem(item="LoRA adapter buffers (A/B stacks)", bytes=lora.bytes, source=lora.source),)
+    return (LineItem(item=_LORA_ITEM, bytes=lora.bytes, source=lora.source),)
 
 
 def _lora_notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
@@ -524,7 +556,14 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     g_line = graphs_line(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
                                                                      links=options.links, machine=machine))
-    draft_w = drafter.weights if drafter is not None else Bytes(0)
+    measured = measured_term("weights")
+    if measured is not None:  # the log's 'Model loading took' already holds what the load allocates beside them
+        where = measured[1]
+        rope = inside_load_delta(rope, where) if rope.bytes else rope
+        mla_lines = tuple(inside_load_delta(l, where) if l.item != _LORA_ITEM or lora_in_load_delta(rules) else l
+                          for l in mla_lines)
+    draft_inside = measured is not None and drafter_in_load_delta(rules)
+    draft_w = drafter.weights if drafter is not None and not draft_inside else Bytes(0)
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w
                             + sum((l.bytes for l in mla_lines), Bytes(0)),
                             activation=act_line.bytes + sum((l.bytes for l in ws_lines), Bytes(0)),
@@ -534,6 +573,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                         max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules,
                         concurrent_batches=r.concurrent_batches, dcp=r.dcp)
     draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r)
+    if draft_inside:
+        draft_w_lines = [inside_load_delta(l, measured[1]) if l.bytes else l for l in draft_w_lines]
     ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization,
                                     weight_lines=[w_line, rope, *mla_lines, *ws_lines, *draft_w_lines],
                                     activation_line=act_line,
