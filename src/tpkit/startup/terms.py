@@ -92,9 +92,11 @@ def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
     family = gpu_family(gpu)
     model = context_model()
     n_own = own_samples("cuda_context", family) if family != "unknown" else 0
-    threads = resident_threads(gpu.sm_count, gpu.compute_capability) if gpu is not None and gpu.vendor == "NVIDIA" else None
+    nvidia = gpu is not None and gpu.vendor == "NVIDIA"
+    threads = resident_threads(gpu.sm_count, gpu.compute_capability) if nvidia else None
     if model.use and threads is not None and n_own < model.below_n:
-        return Cost(key="cuda_context", item="CUDA context", bytes=model.predict(threads), uncertainty=model.uncertainty,
+        return Cost(key="cuda_context", item="CUDA context", bytes=model.predict(threads),
+                    uncertainty=model.uncertainty,
                     source=(f"{gpu.name}: {gpu.sm_count} SMs × {threads // gpu.sm_count} threads per SM; family "
                             f"{family} has {n_own} sample(s) of its own (< {model.below_n}); " + model.source)
                     ).resolved()
