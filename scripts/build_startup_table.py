@@ -21,6 +21,13 @@ Statistic of one cell (samples = the rows' derived values, unweighted, one per r
     band     n ≥ 3: the larger distance from the nominal to the 10th / 90th percentile; n ≤ 2: the largest
              distance to a sample; plus the samples' median resolution (print rounding, rank spread, the band
              of a term subtracted on the way); at least 25 % (n = 1), 20 % (n = 2) or 10 % of the nominal and 0.02 GiB
+CUDA context by resident threads (``cuda_context_model``): context = a + b × SMs × max resident threads per SM,
+least squares over one point per GPU (the median of its samples; NVIDIA GPUs of the catalog with an SM count and a
+listed compute capability, ``tpkit.hardware.sm``).  Its band is the 90th percentile of the leave-one-family-out
+residuals of every sample (each family's samples predicted from a fit on the other families) plus their median
+resolution.  It replaces the cell of a family with fewer than ``MODEL_BELOW_N`` samples of its own (and of a GPU
+without a family) when its leave-one-family-out error is no larger than the pooled cell's (``use``);
+``tpkit.startup.terms.cuda_context`` evaluates it for the GPU.
 A family without a sample takes the nearest family's cell (``NEAREST``) with 1.5 × its band (at least the band
 of all families pooled), and says so.  ``unknown`` (a GPU without a family: custom totals, unknown vendors) is
 the pool of every sample of the term.  NCCL world sizes without a sample are interpolated in log2(world) between
@@ -40,6 +47,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "src" / "tpkit" / "startup" / "data"
+CATALOG = ROOT / "src" / "tpkit" / "hardware" / "data" / "gpus.json"
+sys.path.insert(0, str(ROOT / "src"))
+from tpkit.hardware.sm import max_threads_per_sm  # noqa: E402 — pure module, no table read
 GIB = 2**30
 
 FAMILIES = ("turing", "ampere", "ampere-consumer", "ada", "hopper", "blackwell", "blackwell-consumer", "cdna3")
@@ -58,6 +68,8 @@ TERMS = ("sglang_tp1_init", "cublas", "cuda_context", "nccl", "sglang_load_extra
 """derivation order: a term may subtract the nominal of a term before it"""
 NCCL_WORLDS = (2, 3, 4, 5, 6, 7, 8, 16, 32, 64)
 TRANSPORTS = ("nvlink", "pcie", "xgmi")
+MODEL_BELOW_N = 3
+"""families with fewer samples of their own than this take the CUDA-context model (when it is used)"""
 MEASURED_SPLIT = ("tpkit-h200x2-steps", "free_after_context", "free_after_init_process_group", "free_after_first_allreduce")
 """the NCCL total is split into init and first-collective in the ratio measured on 2× H200"""
 
@@ -174,6 +186,66 @@ def _nccl_cells(by_key: dict[str, list[dict]]) -> dict[str, dict]:
     return cells
 
 
+def _ols(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    return my - slope * mx, slope
+
+
+def context_model(rows: list[dict], by_key: dict[str, list[dict]], catalog: dict[str, dict]) -> dict:
+    """CUDA context = a + b × resident threads (SMs × max threads per SM), fitted on one point per GPU, with the
+    leave-one-family-out residuals of every sample against the pooled cell's (see the module docstring)."""
+    gpu_of = {r["id"]: r["gpu"] for r in rows}
+    points: dict[str, dict] = {}
+    samples = []
+    for fam, ss in by_key.items():
+        for s in ss:
+            g = catalog.get(gpu_of[s["row"]])
+            per_sm = max_threads_per_sm(tuple(g["compute_capability"])) if g and g.get("compute_capability") else None
+            if not g or g.get("vendor") != "NVIDIA" or not g.get("sm_count") or per_sm is None:
+                continue
+            threads = g["sm_count"] * per_sm
+            samples.append({**s, "family": fam, "gpu": g["name"], "threads": threads})
+            points.setdefault(g["name"], {"gpu": g["name"], "family": fam, "sm_count": g["sm_count"],
+                                          "threads_per_sm": per_sm, "threads": threads, "values": []})
+            points[g["name"]]["values"].append(s["value"])
+    for p in points.values():
+        p["context_gib"] = statistics.median(p["values"])
+    every = [s for ss in by_key.values() for s in ss]
+
+    def fit(pts: list[dict]) -> tuple[float, float]:
+        return _ols([p["threads"] for p in pts], [p["context_gib"] for p in pts])
+
+    loo, loo_pool = [], []
+    for fam in sorted({s["family"] for s in samples}):
+        a, b = fit([p for p in points.values() if p["family"] != fam])
+        pool = statistics.median(s["value"] for s in every if s not in by_key[fam])
+        for s in (s for s in samples if s["family"] == fam):
+            loo.append({"row": s["row"], "family": fam, "gpu": s["gpu"], "observed_gib": round(s["value"], 4),
+                        "model_gib": round(a + b * s["threads"], 4), "residual_gib": round(s["value"] - a - b * s["threads"], 4),
+                        "pooled_residual_gib": round(s["value"] - pool, 4)})
+            loo_pool.append(s["value"] - pool)
+    a, b = fit(list(points.values()))
+    abs_res = [abs(x["residual_gib"]) for x in loo]
+    band = _percentile(abs_res, 0.9) + statistics.median(s["resolution"] for s in samples)
+    mae = sum(abs_res) / len(abs_res)
+    mae_pool = sum(abs(x) for x in loo_pool) / len(loo_pool)
+    return {"intercept_bytes": round(a * GIB), "bytes_per_resident_thread": b * GIB,
+            "uncertainty_bytes": round(band * GIB), "below_n": MODEL_BELOW_N, "use": mae <= mae_pool,
+            "n_gpus": len(points), "n_samples": len(samples),
+            "loo_family_mae_gib": round(mae, 4), "loo_family_pooled_mae_gib": round(mae_pool, 4),
+            "how": (f"least squares over {len(points)} GPUs (median of each GPU's samples, {len(samples)} samples, "
+                    "public validation logs left out as in the table); band: 90th percentile of the |leave-one-"
+                    "family-out residuals| plus the samples' median resolution"),
+            "source": ("context = a + b × SMs × max resident threads per SM: the driver sizes the context's local "
+                       "memory as max threads per SM × SMs × per-thread size (NVIDIA developer forum 'Local memory "
+                       "management', t/289339 answer 9; cuCtxSetLimit CU_LIMIT_STACK_SIZE); threads per SM from the "
+                       "CUDA C++ Programming Guide (tpkit.hardware.sm)"),
+            "points": [{k: (round(v, 4) if isinstance(v, float) else v) for k, v in p.items() if k != "values"}
+                       for p in sorted(points.values(), key=lambda p: p["threads"])],
+            "leave_one_family_out": loo}
+
+
 def build(evidence: dict) -> dict:
     rows = evidence["rows"]
     table = Table()
@@ -185,6 +257,9 @@ def build(evidence: dict) -> dict:
             table.cells[term] = {k: {**cell(v), "source": "evidence"} for k, v in sorted(by_key.items())}
         else:
             table.cells[term] = _family_cells(term, by_key)
+        if term == "cuda_context":
+            catalog = {g["name"]: g for g in json.loads(CATALOG.read_text())["gpus"]}
+            model = context_model(rows, by_key, catalog)
     steps = next(r for r in rows if r["id"] == MEASURED_SPLIT[0])["printed"]
     init = steps[MEASURED_SPLIT[1]] - steps[MEASURED_SPLIT[2]]
     total = steps[MEASURED_SPLIT[1]] - steps[MEASURED_SPLIT[3]]
@@ -194,7 +269,8 @@ def build(evidence: dict) -> dict:
                       "uncertainty_bytes: ± band; n: samples; rows: evidence row ids; how: the statistic; source: evidence, "
                       "fallback (nearest family) or interpolation.",
             "evidence_sha256_16": digest, "nccl_init_fraction": init / total,
-            "rows_used": sum(1 for r in rows if r["use"]), "rows_listed": len(rows), "terms": terms}
+            "rows_used": sum(1 for r in rows if r["use"]), "rows_listed": len(rows), "terms": terms,
+            "cuda_context_model": model}
 
 
 def _bytes(c: dict) -> dict:
@@ -232,6 +308,15 @@ def doc_section(table: dict, evidence: dict) -> str:
         note = "; ".join(x for x in (c["source"] if c["source"] != "evidence" else "",
                                      ("cuBLAS: " + b["source"]) if b["source"] != "evidence" else "") if x)
         out.append(f"| {fam} | {_gib(c)} | {c['n']} | {_gib(b)} | {b['n']} | {note} |")
+    m = table["cuda_context_model"]
+    if m["use"]:
+        out += ["", f"CUDA context of a family with fewer than {m['below_n']} samples of its own (and of an NVIDIA GPU "
+                f"without a family): {m['intercept_bytes'] / GIB:.3f} GiB + {m['bytes_per_resident_thread']:.0f} B × SMs × "
+                f"max resident threads per SM, ± {m['uncertainty_bytes'] / GIB:.2f} GiB, fitted across families "
+                f"({m['n_gpus']} GPUs, {m['n_samples']} samples; leave-one-family-out mean |error| "
+                f"{m['loo_family_mae_gib']:.3f} GiB against {m['loo_family_pooled_mae_gib']:.3f} for the pooled cell); "
+                "the table rows above stay for families with more samples, for AMD and for GPUs without an SM count "
+                "(§5 \"CUDA context by SM count\")."]
     out += ["", "| NCCL (init + first collective) | " + " | ".join(f"world {w}" for w in NCCL_WORLDS) + " |",
             "|---|" + "---|" * len(NCCL_WORLDS)]
     for t in TRANSPORTS:

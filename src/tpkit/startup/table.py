@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tpkit.units import Bytes
 
-__all__ = ["Entry", "entry", "nccl_entry", "nccl_init_fraction", "table_path"]
+__all__ = ["ContextModel", "Entry", "context_model", "entry", "nccl_entry", "nccl_init_fraction", "own_samples", "table_path"]
 
 _NCCL_WORLDS = (2, 3, 4, 5, 6, 7, 8, 16, 32, 64)
 
@@ -74,3 +74,40 @@ def nccl_entry(transport: str, world: int) -> Entry:
 def nccl_init_fraction() -> float:
     """Share of the NCCL total taken by communicator init (the rest: the first collective), measured on 2× H200."""
     return _table()["nccl_init_fraction"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ContextModel:
+    """CUDA context = intercept + bytes_per_resident_thread × SMs × max resident threads per SM, fitted across GPU
+    families by ``scripts/build_startup_table.py`` (``cuda_context_model`` in the table)."""
+
+    intercept: Bytes
+    bytes_per_resident_thread: float
+    uncertainty: Bytes
+    """± bytes: the 90th percentile of the leave-one-family-out residuals plus the samples' resolution"""
+    below_n: int
+    """a family with fewer samples of its own than this takes the model"""
+    use: bool
+    """the model's leave-one-family-out error is no larger than the pooled cell's"""
+    source: str
+
+    def predict(self, threads: int) -> Bytes:
+        """The context for a GPU with ``threads`` resident threads (SMs × max threads per SM)."""
+        return Bytes(round(self.intercept.bytes + self.bytes_per_resident_thread * threads))
+
+
+def own_samples(term: str, key: str) -> int:
+    """Samples of ``key``'s own behind the cell of ``term`` (0 for a cell taken from a neighbour, the pool, or a
+    key without a cell)."""
+    raw = _table()["terms"][term].get(key)
+    return raw["n"] if raw is not None and raw["source"] == "evidence" else 0
+
+
+def context_model() -> ContextModel:
+    """The start-up table's CUDA-context model by resident threads."""
+    m = _table()["cuda_context_model"]
+    source = (f"start-up table cuda_context_model: {m['source']}; {m['how']}; leave-one-family-out mean |error| "
+              f"{m['loo_family_mae_gib']:.3f} GiB vs {m['loo_family_pooled_mae_gib']:.3f} GiB for the pooled cell "
+              f"(src/tpkit/startup/data/table.json)")
+    return ContextModel(intercept=Bytes(m["intercept_bytes"]), bytes_per_resident_thread=m["bytes_per_resident_thread"],
+                        uncertainty=Bytes(m["uncertainty_bytes"]), below_n=m["below_n"], use=m["use"], source=source)

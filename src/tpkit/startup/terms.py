@@ -3,7 +3,8 @@
     term               bytes from                                          charged when
     CUDA context       the probe's own context on the deciding GPU (a      always
                        measurement: no band), else the start-up table by
-                       GPU family
+                       GPU family; a family with < 3 samples (or an NVIDIA
+                       GPU without one): the model by SMs × threads per SM
     NCCL init          the start-up table by transport (NVLink / PCIe)     the engine's start-up world > 1
     NCCL warm-up       and world size, split in the measured ratio
     custom all-reduce  the engine's implementation (``custom_allreduce``)  the engine initialises it
@@ -25,7 +26,8 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.ledger import LineItem
 from tpkit.startup.cost import Cost
 from tpkit.startup.families import gpu_family
-from tpkit.startup.table import entry, nccl_entry, nccl_init_fraction
+from tpkit.hardware.sm import resident_threads
+from tpkit.startup.table import context_model, entry, nccl_entry, nccl_init_fraction, own_samples
 from tpkit.units import Bytes
 
 if TYPE_CHECKING:
@@ -74,12 +76,31 @@ def sglang_process_overhead(since_058: bool | None) -> Cost:
 
 def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
     """The CUDA context on ``state`` (a probed GPU): the probe's own context when it recorded one, which was
-    measured on that very machine and driver (no band); else the start-up table for the GPU's family."""
+    measured on that very machine and driver (no band); else the start-up table for the GPU's family.
+
+    A family with fewer than 3 samples of its own (turing, ampere, ampere-consumer, blackwell today) and an NVIDIA
+    GPU of no family take the table's model instead, context = a + b × SMs × max resident threads per SM (fitted
+    across families, one point per GPU; docs/accuracy.md §5, "CUDA context by SM count"): the driver sizes the
+    context's local memory (per-thread stack) as max threads per SM × SMs × the per-thread size (NVIDIA developer
+    forum "Local memory management", t/289339; ``cuCtxSetLimit`` CU_LIMIT_STACK_SIZE), so the context grows with
+    the GPU's resident threads across families.  Families with ≥ 3 samples keep their measured cell; AMD GPUs and a
+    GPU without an SM count or listed compute capability keep the family / pooled cell."""
     own = state.used_by_this_process_bytes if state is not None else Bytes(0)
     if own > Bytes(0):
         return Cost(key="cuda_context", item="CUDA context", bytes=own,
                     source=f"measured by tpkit probe on GPU {state.index} (the probe's own context)")
-    return table_cost("cuda_context", "cuda_context", gpu_family(gpu), item="CUDA context")
+    family = gpu_family(gpu)
+    model = context_model()
+    n_own = own_samples("cuda_context", family) if family != "unknown" else 0
+    nvidia = gpu is not None and gpu.vendor == "NVIDIA"
+    threads = resident_threads(gpu.sm_count, gpu.compute_capability) if nvidia else None
+    if model.use and threads is not None and n_own < model.below_n:
+        return Cost(key="cuda_context", item="CUDA context", bytes=model.predict(threads),
+                    uncertainty=model.uncertainty,
+                    source=(f"{gpu.name}: {gpu.sm_count} SMs × {threads // gpu.sm_count} threads per SM; family "
+                            f"{family} has {n_own} sample(s) of its own (< {model.below_n}); " + model.source)
+                    ).resolved()
+    return table_cost("cuda_context", "cuda_context", family, item="CUDA context")
 
 
 def nccl_costs(gpu: GpuSpec | None, world: int, *, transport: str, nodes: int = 1,
