@@ -79,6 +79,16 @@ def test_gptq_kernel_adds_the_dequantised_weight_of_the_last_gemm():
     assert "GPTQ temp_dq" not in unflagged.ledger.get("profile phase: dense MLP").source
 
 
+@pytest.mark.parametrize("version, exllama", [("v0", True), ("0.11", True), ("0.21.0", True), ("0.22.0", False),
+                                              ("0.29.0", False), ("0.33.0", False)])
+def test_explicit_gptq_runs_exllama_only_up_to_0_21(version, exllama):
+    """0.21.0 forces the exllama GPTQConfig for an explicit --quantization gptq; from 0.22.0 AutoGPTQConfig takes
+    it (Marlin-family kernel, no per-call dequantised weight)."""
+    model = config_model("Qwen--Qwen1.5-7B-Chat-GPTQ-Int4")
+    plan = plan_vllm(model, H200, ParallelSpec(), VllmOptions(engine_version=version, quantization="gptq"))
+    assert ("GPTQ temp_dq" in plan.ledger.get("profile phase: dense MLP").source) is exllama
+
+
 def test_moe_gathers_dp_tokens_with_or_without_ep():
     model = config_model("Qwen--Qwen3-Coder-480B-A35B-Instruct-FP8")
     kw = dict(tokens=8192, rows=1024, act_bytes=2)

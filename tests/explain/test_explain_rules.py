@@ -141,6 +141,17 @@ def test_sglang_tag_era_from_the_release_range_and_the_date():
     assert _sglang_tag_era("0.4.6–0.5.3", None) is None  # straddles the boundary
     assert _sglang_tag_era("0.4.6–0.5.3", "2024-12-13") == "tags_every_run"  # dated before 0.4.7
     assert _sglang_tag_era(None, "2024-12-13") is None
+
+
+def test_version_readers_drop_a_local_label():
+    """Every reader of the log's version text goes through logs.engine.releases_in, which drops a PEP 440 local
+    label: '+….nv26.01' is no release 26.01 (before, the tag era straddled 0.4.7 and the compile-cache note took
+    the newest rules)."""
+    from tpkit.explain.context import _compile_cache_note, _sglang_tag_era
+
+    assert _sglang_tag_era("0.4.6+abc.nv25.10", None) == "tags_every_run"
+    assert _compile_cache_note({}, {}, "0.27.1+faa43dbf.nv26.01") == _compile_cache_note({}, {}, "0.27.1") != []
+    assert _compile_cache_note({}, {}, "0.33.0+faa43dbf.nv26.01") == []
 def test_free_form_fraction_in_the_flag_spelling_of_an_engine_message():
     """SGLang 0.5.23's KV-budget error prints the fraction it ran with as '--mem-fraction-static=0.88.' (a
     sentence's full stop after the number); a version-like '0.9.1' is still not a fraction."""

@@ -79,3 +79,16 @@ def test_releases_in_reads_the_ends_of_a_version_text():
     assert releases_in("0.10.2") == ["0.10.2"]
     assert releases_in("≥ 0.18 (0.17 ruled out)") == ["0.18"]
     assert releases_in(None) == [] and releases_in("") == []
+
+
+def test_releases_in_drops_a_local_label():
+    """A PEP 440 local label ("+…") names no release: NVIDIA's container build prints
+    'vLLM API server version 0.13.0+faa43dbf.nv26.01' ('26.01' is the container's YY.MM)."""
+    from tpkit.explain.vdiagnose import _release
+    from tpkit.logs.engine import releases_in
+
+    assert releases_in("0.13.0+faa43dbf.nv26.01") == ["0.13.0"]
+    assert releases_in("0.10.1.dev101+gbda9d0535") == ["0.10.1"]
+    assert releases_in("0.11.0+582e4e37.nv25.11") == ["0.11.0"]
+    assert _release("0.13.0+faa43dbf.nv26.01") == (0, 13) and _release("0.4.6–0.5.3") == (0, 4)
+    assert _release(None) is None

@@ -69,10 +69,9 @@ class Context:
     def rules_version(self) -> str | None:
         """The release whose rules apply: the newest end of ``version`` (a range such as "0.4.6–0.5.3" gives
         0.5.3, the newest release consistent with the log's line formats; a bare release gives itself).  Text in
-        parentheses (releases ruled out) is ignored, and so is a PEP 440 local label ("+…": NVIDIA's container build
-        prints 'vLLM API server version 0.13.0+faa43dbf.nv26.01', whose '26.01' is the container's YY.MM, not a
-        vLLM release)."""
-        found = releases_in(re.sub(r"\+[\w.]+", "", self.version or ""))
+        parentheses (releases ruled out) and a PEP 440 local label ("+…") are ignored (``logs.engine.releases_in``,
+        the one reader of a version text)."""
+        found = releases_in(self.version)
         return found[-1] if found else None
 
     def get(self, name: str, default=None):

@@ -15,10 +15,15 @@ __all__ = ["diagnose_vllm"]
 
 
 def _release(version: str | None) -> tuple[int, int] | None:
-    import re
+    """(major, minor) of the oldest release the version text names (``logs.engine.releases_in``: a PEP 440 local
+    label such as '+faa43dbf.nv26.01' is not a release); None when it names none."""
+    from tpkit.logs.engine import releases_in
 
-    m = re.search(r"(\d+)\.(\d+)", version or "")
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    found = releases_in(version)
+    if not found:
+        return None
+    major, minor = found[0].split(".")[:2]
+    return int(major), int(minor)
 
 
 def _pp_check_rule(version: str | None) -> str:

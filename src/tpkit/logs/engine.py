@@ -279,9 +279,14 @@ def decide_engine(votes: dict[str, int], evidence: list[Evidence]) -> EngineGues
 
 def releases_in(version: str | None) -> list[str]:
     """The releases an explanation's version text names, in its order: "0.4.6–0.5.3" → ["0.4.6", "0.5.3"], a bare
-    release → itself, None → [].  Text in parentheses (releases ruled out) is ignored; a PEP 440 local label is not
-    (``explain.context.Context.rules_version`` drops it first)."""
-    return re.findall(r"\d+\.\d+(?:\.\d+)?", re.sub(r"\(.*?\)", "", version or ""))
+    release → itself, None → [].  The one reader of a version text's releases (``explain.context``: rules_version,
+    the SGLang tag era, the compile-cache note; ``explain.sgrelease``; ``explain.vdiagnose``).  Text in parentheses
+    (releases ruled out) is ignored, and so is a PEP 440 local label ("+…", PEP 440 "Local version identifiers":
+    NVIDIA's container build prints 'vLLM API server version 0.13.0+faa43dbf.nv26.01', whose '26.01' is the
+    container's YY.MM, not a release; a dev build's '+gbda9d0535' likewise)."""
+    text = re.sub(r"\(.*?\)", "", version or "")
+    text = re.sub(r"\+[\w.]+", "", text)
+    return re.findall(r"\d+\.\d+(?:\.\d+)?", text)
 
 
 _RANGE = lazy(r"^\s*(≥|≤)?\s*(\d+\.\d+(?:\.[\dx]+)?)(?:\s*–\s*(\d+\.\d+(?:\.[\dx]+)?))?")

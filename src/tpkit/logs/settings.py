@@ -105,7 +105,7 @@ def flag_settings(dests) -> dict[str, str]:
 
 QUANTIZATION_NAMES: dict[str, str] = {
     # the planner's own spellings (models.quant.resolve_quant), kept as printed: a storage format, or the kernel
-    # that reads it (gptq: vLLM's exllama kernel, whose per-call dequantised copy tpkit charges,
+    # that reads it (gptq: vLLM's exllama kernel up to 0.21, whose per-call dequantised copy tpkit charges,
     # engines.vllm.profile_lines.uses_gptq_kernel; gptq_marlin / awq_marlin: Marlin, no such copy)
     "fp8": "fp8", "fbgemm_fp8": "fbgemm_fp8", "mxfp4": "mxfp4", "awq": "awq", "awq_marlin": "awq_marlin",
     "gptq": "gptq", "gptq_marlin": "gptq_marlin", "compressed-tensors": "compressed-tensors",

@@ -36,7 +36,8 @@ from tpkit.units import Bytes
 __all__ = ["Estimate", "Band", "band_end", "at_band_end", "estimated", "resolve", "estimated_weights",
            "estimated_share", "estimated_activation_peak", "estimated_cuda_graphs", "measured_terms", "measured_term",
            "state_key",
-           "with_band", "collecting", "aside", "WEIGHTS_DERIVED_SHARE", "WEIGHTS_DERIVED_QUANTIZED_SHARE",
+           "with_band", "collecting", "aside", "unmeasured", "replan_weights", "WEIGHTS_DERIVED_SHARE",
+           "WEIGHTS_DERIVED_QUANTIZED_SHARE",
            "ACTIVATION_PEAK_SHARE", "CUDA_GRAPHS_SHARE"]
 
 WEIGHTS_DERIVED_SHARE = 0.01
@@ -134,6 +135,32 @@ def measured_term(term: str) -> tuple[Bytes, str] | None:
     planner whose measured term already holds other lines (vLLM's 'Model loading took' holds the rotary cache and
     the backends' load-time copies) zeroes those lines with it."""
     return _MEASURED.get().get(term)
+
+
+@contextmanager
+def unmeasured(*terms: str) -> Iterator[None]:
+    """Plan with these terms estimated again, not measured: a verdict's re-plan at another layout (tp, pp) or
+    quantisation than the measuring run's, where a per-rank measurement of that run does not hold."""
+    token = _MEASURED.set({t: v for t, v in _MEASURED.get().items() if t not in terms})
+    try:
+        yield
+    finally:
+        _MEASURED.reset(token)
+
+
+def replan_weights(*, tp: int, pp: int, changed: str | None) -> tuple[bool, str]:
+    """For a verdict's re-plan of a fix that changes ``changed`` (``"tp 4"``, ``"quantization fp8"``; None: only a
+    budget knob): (drop the measured weights?, the words the fix adds).  A measured weights term (``tpkit plan
+    --from-log``: vLLM's 'Model loading took', SGLang's 'Load weight end. mem usage') is per rank at the log's layout
+    (tp ``tp``, pp ``pp``) and quantisation, as ``cli.plan`` already says for a layout given on the command line
+    ("weights not taken from the log"): a fix at another layout or quantisation is re-planned with the derived
+    weights (and the load-time lines charged again), and says so.  (False, "") without measured weights or a
+    change."""
+    measured = measured_term("weights")
+    if measured is None or changed is None:
+        return False, ""
+    return True, (f" (re-planned with derived weights at {changed}: the log's measured weights, {measured[1]}, "
+                  f"hold per rank at its own tp {tp}, pp {pp} and quantization only)")
 
 
 @contextmanager

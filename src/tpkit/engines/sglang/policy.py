@@ -6,6 +6,7 @@ cell size (§3.3) → tokens (§3.4) → request slots and req_to_token (§3.5) 
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
@@ -18,7 +19,7 @@ from tpkit.engines.sglang.versions import LATEST, at_least, attention_dp_size, i
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.band import (WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE, aside, estimated, measured_term,
-                               resolve)
+                               replan_weights, resolve, unmeasured)
 from tpkit.memory.invariant import checked
 from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
@@ -314,10 +315,27 @@ def _extra_base(s: SglangSizing, kv_source: str) -> dict:
 
 def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_uses, draft_weights):
     """The verdict's re-planner for this plan (``verdict.Retry``): the whole plan again with a knob changed, so a
-    fix is named only when every check of the verdict passes."""
+    fix is named only when every check of the verdict passes.  A re-plan at another TP size or quantisation drops
+    the log's measured weights (``memory.band.replan_weights``: 'Load weight end. mem usage' is per rank at the
+    log's layout); ``retry.note(tp=…, quantization=…)`` gives the words the fix then adds."""
+
+    def changed(tp: int, quantization: str | None) -> str | None:
+        if tp != parallel.tp:
+            return f"tp {tp}"
+        if quantization and quantization != options.quantization:
+            return f"quantization {quantization}"
+        return None
 
     def retry(*, tp: int, quantization: str | None = None, mem_fraction_static: float | None = None,
               full: bool = True) -> int | None:
+        derived, _ = replan_weights(tp=parallel.tp, pp=parallel.pp, changed=changed(tp, quantization))
+        with unmeasured("weights") if derived else nullcontext():
+            return _replan(tp=tp, quantization=quantization, mem_fraction_static=mem_fraction_static, full=full)
+
+    def note(*, tp: int, quantization: str | None = None) -> str:
+        return replan_weights(tp=parallel.tp, pp=parallel.pp, changed=changed(tp, quantization))[1]
+
+    def _replan(*, tp: int, quantization: str | None, mem_fraction_static: float | None, full: bool) -> int | None:
         """KV tokens of the same plan with another TP, quantisation and/or fraction when it fits, else 0
         (None: unknown).  ``full=False``: only the KV budget (a page and the state slots), which grows with the
         fraction — the monotone half the fraction search bisects on; the whole plan also needs slack after the
@@ -347,6 +365,7 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
             return 0
         return again.kv_tokens if again.verdict.fits else 0
 
+    retry.note = note
     return retry
 
 

@@ -47,14 +47,21 @@ def _fixes(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry) -> list[str
     fixes = []
     better_tp = next_tp(tp, retry)
     if better_tp is not None:
-        fixes.append(f"--tp {better_tp}")
+        fixes.append(f"--tp {better_tp}" + _note(retry, tp=better_tp))
     unquantised = model.quant is None or model.quant.weight_bits >= 16
     if unquantised and _fits(retry, tp=tp, quantization="fp8"):
-        fixes.append("fp8 weights (--quantization fp8)")
+        fixes.append("fp8 weights (--quantization fp8)" + _note(retry, tp=tp, quantization="fp8"))
     f_min = replanned_fraction(min_fraction(s), tp, retry)
     if f_min is not None:
         fixes.append(f"--mem-fraction-static ≥ {f_min:.3f}")
     return fixes
+
+
+def _note(retry: Retry, **change) -> str:
+    """What a fix's re-plan changed beyond its knob (``retry.note``: derived weights in place of the log's measured
+    ones at another layout or quantisation, ``memory.band.replan_weights``); "" when nothing."""
+    note = getattr(retry, "note", None)
+    return note(**change) if note is not None else ""
 
 
 def replanned_fraction(lowest: float, tp: int, retry: Retry) -> float | None:

@@ -17,6 +17,7 @@ Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
@@ -37,7 +38,7 @@ from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.memory.band import aside, estimated_weights, measured_term
+from tpkit.memory.band import aside, estimated_weights, measured_term, replan_weights, unmeasured
 from tpkit.memory.invariant import checked
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem, use_lines
@@ -493,13 +494,23 @@ def _newer(options: VllmOptions) -> tuple[str, ...]:
 
 def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions,
            machine: MachineProfile | None, weights, extra_uses) -> Retry:
-    """The verdict's re-planner: the same plan with knobs changed; does it fit?"""
+    """The verdict's re-planner: the same plan with knobs changed; does it fit?  A re-plan at another TP size or
+    quantisation drops the log's measured weights (``memory.band.replan_weights``: they are per rank at the log's
+    layout); ``retry.note(**changes)`` gives the words the fix then adds."""
+
+    def changed(tp: int | None, changes: dict) -> str | None:
+        if tp is not None and tp != parallel.tp:
+            return f"tp {tp}"
+        if "quantization" in changes and changes["quantization"] != options.quantization:
+            return f"quantization {changes['quantization']}"
+        return None
 
     def retry(*, tp: int | None = None, **changes) -> bool:
         if weights is not None and (tp is not None or "quantization" in changes):
             return False  # weights were given for this layout and quantisation only
+        derived, _ = replan_weights(tp=parallel.tp, pp=parallel.pp, changed=changed(tp, changes))
         try:
-            with aside():
+            with aside(), (unmeasured("weights") if derived else nullcontext()):
                 again = plan_vllm(model, gpu, replace(parallel, tp=tp) if tp else parallel,
                                   replace(options, **changes), machine=machine, weights=weights,
                                   extra_uses=extra_uses, search_fixes=False)
@@ -507,6 +518,10 @@ def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: Vllm
             return False
         return again.verdict.fits
 
+    def note(*, tp: int | None = None, **changes) -> str:
+        return replan_weights(tp=parallel.tp, pp=parallel.pp, changed=changed(tp, changes))[1]
+
+    retry.note = note
     return retry
 
 

@@ -111,14 +111,18 @@ def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, 
     return LineItem(item="CUDA graphs (estimate)", bytes=planned, source=est.formula)
 
 
-def uses_gptq_kernel(model: ModelSpec, options: VllmOptions) -> bool:
+def uses_gptq_kernel(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> bool:
     """vLLM runs its GPTQ (exllama) linear method, whose ``gptq_gemm`` dequantises each weight per call, when
-    ``--quantization gptq`` is passed on a GPTQ checkpoint: 0.3.0 has no other GPTQ kernel, and from the
-    release with gptq_marlin on, ``GPTQMarlinConfig.override_quantization_method`` keeps ``gptq`` when it is
-    asked for explicitly (vllm 0.6.4 wheel).  Without the flag, newer releases pick gptq_marlin (not modelled
-    as a temporary)."""
+    ``--quantization gptq`` is passed on a GPTQ checkpoint of a release up to 0.21 (``VllmRules.
+    gptq_explicit_exllama``): 0.3.0 has no other GPTQ kernel, and from the release with gptq_marlin on,
+    ``GPTQMarlinConfig.override_quantization_method`` keeps ``gptq`` when it is asked for explicitly (vllm 0.6.4
+    and 0.21.0 wheels).  From 0.22.0 ``AutoGPTQConfig.override_quantization_method`` takes the explicit ``gptq``
+    too and runs the Marlin-family mixed-precision kernel (no per-call copy; vllm 0.22.0, 0.29.0, 0.33.0 wheels,
+    model_executor/layers/quantization/auto_gptq.py).  Without the flag, releases with gptq_marlin pick it (not
+    modelled as a temporary)."""
     flag = (options.quantization or "").lower()
-    return flag == "gptq" and (model.quant is None or model.quant.raw_method in ("", "gptq"))
+    return (rules.gptq_explicit_exllama and flag == "gptq"
+            and (model.quant is None or model.quant.raw_method in ("", "gptq")))
 
 
 _FLASHINFER_CC = ((8, 0), (12, 1))
@@ -164,7 +168,7 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
     activations)."""
     encoder = _encoder(model, parallel, options, r, rules)
     act = estimate_profile_peak(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
-                                act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options),
+                                act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options, rules),
                                 sampler=profile_sampler(rules, r.compute_capability, options.topk_topp_sampler,
                                                         v2_runner=_v2_runner(model, options, r, rules)),
                                 sm_count=r.sm_count, encoder=encoder,

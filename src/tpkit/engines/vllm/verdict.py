@@ -109,10 +109,17 @@ def _fixes(retry: Retry | None, budget: Budget, total: Bytes, r: Resolved, rules
         out.append(f"--gpu-memory-utilization {util}")
     better_tp = _tp_fix(retry, r, tp)
     if better_tp is not None:
-        out.append(f"--tp {better_tp}")
+        out.append(f"--tp {better_tp}" + _note(retry, tp=better_tp))
     if quantizable and retry is not None and retry(quantization="fp8"):
-        out.append("fp8 weights (--quantization fp8)")
+        out.append("fp8 weights (--quantization fp8)" + _note(retry, quantization="fp8"))
     return out
+
+
+def _note(retry: Retry | None, **change) -> str:
+    """What a fix's re-plan changed beyond its knob (``retry.note``: derived weights in place of the log's measured
+    ones at another layout or quantisation, ``memory.band.replan_weights``); "" when nothing."""
+    note = getattr(retry, "note", None)
+    return note(**change) if note is not None else ""
 
 
 def _nothing(budget: Budget, total: Bytes, tp: int) -> str:

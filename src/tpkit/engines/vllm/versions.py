@@ -55,6 +55,11 @@ means first *released* version, the commit inside the interval before it is not 
       else vLLM refuses; before, a bare                          0.10.2 get_kv_cache_config, 0.11.0–0.11.2
       NotImplementedError (one group of one spec                 get_kv_cache_groups: bare NotImplementedError
       type excepted, 0.11.0 on)
+    --quantization gptq on a GPTQ checkpoint        0.22.0       model_executor/layers/quantization/auto_gptq.py
+      runs AutoGPTQConfig's Marlin-family kernel,                AutoGPTQConfig.override_quantization_method;
+      not exllama gptq_gemm (0.3–0.21: exllama, its              config/model.py override order (auto_gptq first);
+      per-call dequantised weight charged)                       0.21.0: gptq.py GPTQConfig, gptq_marlin.py keeps an
+                                                                 explicit gptq (0.22.0, 0.29.0, 0.33.0: auto_gptq)
     … pages that do not divide are padded (mamba    0.22–0.27.1  kv_cache_planning / kv_cache_utils.py
       pages; non-MLA attention)                                  unify_kv_cache_spec_page_size (0.21.0: refuses; 0.27.1,
                                                                  0.29.0, 0.33.0: pads; between not read)
@@ -326,6 +331,16 @@ class VllmRules:
     ``get_kv_cache_config`` 0.10.2 / ``get_kv_cache_groups`` 0.11.x), ``"grow"`` (0.12–0.21: a smaller page
     grows its block size when it divides the largest, else NotImplementedError), ``"pad"`` (from a release in
     0.22–0.27.1: mamba pages and non-dividing non-MLA attention pages are padded to the largest)"""
+    gptq_explicit_exllama: bool = True
+    """``--quantization gptq`` on a GPTQ checkpoint runs the exllama ``gptq_gemm`` kernel (``GPTQConfig``, its
+    per-call dequantised weight charged by ``profile_lines.uses_gptq_kernel``): up to 0.21 (0.21.0 wheel:
+    ``GPTQMarlinConfig.override_quantization_method`` returns None for an explicit ``gptq``, "forcing gptq");
+    from 0.22.0 ``gptq`` / ``gptq_marlin`` / ``auto_gptq`` all map to ``AutoGPTQConfig``, whose
+    ``override_quantization_method`` (first in config/model.py's override list) takes any quant_method "gptq"
+    checkpoint asked for as ``gptq``, and whose linear method is the mixed-precision kernel chosen by
+    ``choose_mp_linear_kernel`` after ``verify_marlin_supported`` (Machete/Marlin on CUDA; no per-call dequantised
+    copy) — read in the 0.22.0, 0.29.0 and 0.33.0 wheels (model_executor/layers/quantization/auto_gptq.py,
+    __init__.py get_quantization_config)"""
     ssm_dtype_from_config: tuple[str, ...] = ()
     """architectures whose HF ``mamba_ssm_dtype`` becomes ``cache_config.mamba_ssm_cache_dtype`` when that is
     "auto" (``model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig.verify_and_update_config``:
@@ -393,7 +408,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
     ((0, 20, 1), dict(tokens_rule="concurrency")),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
-    ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True)),
+    ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True, gptq_explicit_exllama=False)),
     ((0, 25, 0), dict(sliding_kernel_block=True)),
     ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy",
                       v2_vocab_hidden_peak=True)),
