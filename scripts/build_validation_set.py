@@ -345,11 +345,15 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
-    # also in tests/logs/data/vllm/ as vl_290-vl_291
+    # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
+    # probes' StatefulSet (kernel-probe/results/A-auto.sts.yaml) sets VLLM_USE_V2_MODEL_RUNNER=0 and the logs agree
+    # ("Model loading took" from [gpu_model_runner.py:5471], no "Using V2 Model Runner")
     "vp_210": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
-               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False}, None),
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
     "vp_211": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
-               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False}, None),
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
     # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 10 smoke test (vLLM 0.29.0, gpt-oss-20b on L4s,
     # five configurations of k8s/smoke_test.sh; log grep-filtered, so no explain-corpus copy)
     "vp_194": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",

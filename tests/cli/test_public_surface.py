@@ -32,6 +32,7 @@ PLAN_FLAGS = frozenset({
     "--enable-prefix-caching",  # helper mv5: a hybrid's mamba cache mode (engines.vllm.mamba)
     "--no-async-scheduling",  # helper mv7: one batch in flight for the sliding-window need (engines.vllm.capacity)
     "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)
+    "--vllm-use-v2-model-runner",  # vLLM's VLLM_USE_V2_MODEL_RUNNER (the V1 runner or Model Runner V2)
     # LoRA (both engines: --enable-lora, --max-lora-rank; vLLM: --max-loras, --max-cpu-loras, --fully-sharded-loras,
     # --lora-dtype, --lora-extra-vocab-size; SGLang: --max-loras-per-batch, --lora-target-modules)
     "--enable-lora", "--max-lora-rank", "--max-loras", "--max-cpu-loras", "--fully-sharded-loras", "--lora-dtype",

@@ -156,3 +156,28 @@ def test_same_quantization_reads_both_names_as_the_planner_spells_them():
     assert not same_quantization("awq_marlin", "awq")  # vLLM runs another kernel for an explicit awq
     assert not same_quantization("gptq_marlin", "gptq") and not same_quantization(None, "fp8")
     assert same_quantization("modelopt", "modelopt") and not same_quantization("modelopt", None)
+
+
+def test_vllm_model_runner_lines():
+    """The runner a vLLM log shows (``logs.settings.runner_settings``): "Using V2 Model Runner" (gpu_worker.py,
+    0.16.0+), vLLM's fall-back warnings (config/vllm.py, 0.22.0+), else the file tag of "Model loading took"
+    (V1 ``[gpu_model_runner.py:N]``, V2 ``[model_runner.py:N]``), read off the raw line.  vl_290 (vp_210:
+    VLLM_USE_V2_MODEL_RUNNER=0 on 0.29.0) shows V1; vl_270 (vp_190, 0.29.0 default) shows V2."""
+    run = parse_log(log_bytes("vl_290")).run
+    assert run.value("vllm_use_v2_model_runner") == "0" and run.vllm_use_v2_model_runner.key == "gpu_model_runner.py:5471"
+    assert parse_log(log_bytes("vl_270")).run.value("vllm_use_v2_model_runner") == "1"
+    head = "INFO 10-02 09:33:00 [api_server.py:1] vLLM API server version 0.29.0\n"
+    cases = {
+        "(EngineCore pid=1) INFO 10-02 09:33:10 [gpu_worker.py:429] Using V2 Model Runner": "1",
+        "(EngineCore pid=1) WARNING 10-02 09:33:10 [vllm.py:680] Model Runner V2 does not yet support ngram/ngram_gpu "
+        "speculative decoding; using the V1 model runner instead.": "0",
+        "(EngineCore pid=1) INFO 10-02 09:33:10 [model_runner.py:404] Model loading took 8.88 GiB memory and 6.9 "
+        "seconds": "1",
+        "(EngineCore pid=1) INFO 10-02 09:33:10 [gpu_model_runner.py:5471] Model loading took 8.88 GiB memory and "
+        "6.9 seconds": "0",
+    }
+    for line, value in cases.items():
+        assert parse_log(head + line + "\n").run.value("vllm_use_v2_model_runner") == value, line
+    # no runner line, or another model_runner.py line (V0's "Loading model weights took"): unknown
+    assert parse_log(head + "INFO 10-02 09:33:10 [model_runner.py:1] Loading model weights took 8.88 GB\n"
+                     ).run.value("vllm_use_v2_model_runner") is None

@@ -395,6 +395,15 @@ def plan(args):
             notes += (f"activation peak not taken from the log: it ran with a {logged_cache} torch.compile cache "
                       f"({_where(log, 'compile_cache')}), this plan assumes "
                       f"--compile-cache {args.compile_cache}",)
+        logged_runner = log.context.get("vllm_use_v2_model_runner") if args.engine == "vllm" else None
+        given_runner = getattr(args, "vllm_use_v2_model_runner", None)
+        if logged_runner is not None and given_runner is not None and str(given_runner) != str(logged_runner):
+            for term in ("activation_peak", "cuda_graphs"):
+                terms.pop(term, None)
+            notes += (f"activation peak and CUDA-graph estimate not taken from the log: it ran "
+                      f"{'Model Runner V2' if str(logged_runner) == '1' else 'the V1 model runner'} "
+                      f"({_where(log, 'vllm_use_v2_model_runner')}), this plan --vllm-use-v2-model-runner "
+                      f"{given_runner}",)
         if "weights" in terms and not same:
             terms.pop("weights")
             notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "
@@ -409,6 +418,9 @@ def plan(args):
             str(w).startswith("torch.compile cache assumed") for w in result.warnings):
         notes = tuple(notes) + (f"--compile-cache {args.compile_cache}: read from the log "
                                 f"({_where(log, 'compile_cache')})",)
+    if log is not None and "vllm_use_v2_model_runner" in getattr(args, "log_filled", ()):
+        notes = tuple(notes) + (f"--vllm-use-v2-model-runner {args.vllm_use_v2_model_runner}: read from the log "
+                                f"({_where(log, 'vllm_use_v2_model_runner')})",)
     from tpkit.engines.unified import unified_memory_note
 
     from tpkit.startup.links import catalog_p2p_note

@@ -25,7 +25,7 @@ FLAG_SETTINGS = flag_settings((
     "kv_cache_dtype", "page_size", "block_size", "quantization", "cuda_graph_max_bs", "max_total_tokens",
     "max_running_requests", "max_num_seqs", "chunked_prefill_size", "max_num_batched_tokens", "enable_dp_attention",
     "data_parallel_size", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
-    "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb"))
+    "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb", "vllm_use_v2_model_runner"))
 """flag dest → Run setting name: the plan flags an explanation takes (``logs.settings.flag_settings``)"""
 
 
@@ -239,7 +239,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                  "chunked_prefill_size", "max_num_batched_tokens", "cuda_graph_disabled",
                  "disable_custom_all_reduce", "speculative", "dtype", "enable_dp_attention", "disable_radix_cache",
                  "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling", "compile_cache",
-                 "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling"):
+                 "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling", "vllm_use_v2_model_runner"):
         setting = getattr(run, name, None)
         if setting is not None and setting.value is not None:
             values[name] = setting.value
@@ -311,6 +311,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     links = _links_from_log(raw, values, notes)
     if engine == "vllm":
         notes += _compile_cache_note(values, sources, version)
+        notes += _runner_note(values, sources)
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
                                                                                    slack=gpu.total_bytes * 0.002):
         notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "
@@ -320,6 +321,18 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
                    tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing,
                    links=links)
+
+
+def _runner_note(values: dict, sources: dict) -> list[str]:
+    """The model runner the log shows (``logs.settings.runner_settings``): Model Runner V2 or the V1 runner, which
+    a plan of the run takes (``tpkit plan --from-log`` fills ``--vllm-use-v2-model-runner``)."""
+    runner = values.get("vllm_use_v2_model_runner")
+    if runner is None:
+        return []
+    where = sources.get("vllm_use_v2_model_runner", "").replace(" (log_line)", "")
+    name = "Model Runner V2 (v1/worker/gpu/)" if str(runner) == "1" else "the V1 runner (gpu_model_runner.py)"
+    return [f"model runner: {name} ({where}); a plan of this run takes --vllm-use-v2-model-runner {runner} "
+            "(tpkit plan --from-log reads it)"]
 
 
 def _compile_cache_note(values: dict, sources: dict, version: str | None) -> list[str]:

@@ -32,8 +32,9 @@ def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, i
         batched = max(batched, mm_prefix_batch_floor(ctx.model) or 0)  # Gemma 4 prefix-LM default (≥ 0.22)
     # the log's 'async_scheduling': False (--no-async-scheduling): one batch in flight (config/vllm.py
     # max_concurrent_batches), else the release's default
+    runner = ctx.get("vllm_use_v2_model_runner")  # the runner the log shows (Model Runner V2 keeps pp + 1 in flight)
     batches = max_concurrent_batches(rules, pp, async_scheduling=False) if ctx.get("async_scheduling") is False \
-        else None
+        else None if runner is None else max_concurrent_batches(rules, pp, v2_runner=str(runner) == "1")
     out = []
     for end in (available.low, available.high):
         cap = plan_capacity(layout, Bytes(max(end.bytes, 0)), max_model_len=length, max_num_batched_tokens=batched,

@@ -24,7 +24,7 @@ _FLOATS = ("mem_fraction", "swa_full_tokens_ratio", "cpu_offload_gb")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
           "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "async_scheduling")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
-         "compile_cache")
+         "compile_cache", "vllm_use_v2_model_runner")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
                 "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
@@ -32,7 +32,8 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
                 "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
-                "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling")
+                "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling",
+                "vllm_use_v2_model_runner")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -108,6 +109,9 @@ class Run:
     """vLLM --limit-mm-per-prompt as its argument dump prints it (a dict of modality → count)"""
     async_scheduling: Setting | None = None
     """vLLM --(no-)async-scheduling as its non-default args print it (False: one batch in flight)"""
+    vllm_use_v2_model_runner: Setting | None = None
+    """vLLM's model runner as the log's lines show it: ``"1"`` Model Runner V2, ``"0"`` the V1 runner
+    (``logs.settings.runner_settings``); None: no such line"""
     compile_cache: Setting | None = None
     """vLLM's torch.compile cache as the log shows it: ``"cold"`` (graphs compiled in this run, or the cache off) /
     ``"warm"`` (every graph loaded from the cache); None: unknown, no such line (``logs.settings.

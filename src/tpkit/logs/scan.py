@@ -21,7 +21,7 @@ from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
 from tpkit.logs.rules import apply_rules
-from tpkit.logs.settings import Setting, command_settings, is_command, settings_from_record
+from tpkit.logs.settings import Setting, command_settings, is_command, runner_settings, settings_from_record
 from tpkit.logs.text import MAX_LINE_CHARS, clean_line
 
 __all__ = ["Scan", "scan_text", "KEYWORDS", "TRIGGERS", "LOWER_TRIGGERS"]
@@ -167,6 +167,8 @@ class Scan:
         if line.startswith(("(", "[")):
             self._prefix_formats(line_no, line)
         self._source_line_format(line_no, line)
+        if "odel" in line and ("unner" in line or "loading took" in line):
+            self.settings += runner_settings(line, line_no=line_no)
         owner = None
         for record in split_records(line):
             rank = record.rank

@@ -14,7 +14,7 @@ from tpkit.logs.lazyre import lazy
 
 __all__ = ["Setting", "KEYS", "settings_from_record", "command_settings", "is_command", "SOURCES",
            "compile_cache_state", "SETTING_FLAGS", "flag_settings", "QUANTIZATION_NAMES", "planned_quantization",
-           "same_quantization"]
+           "same_quantization", "runner_settings"]
 
 SOURCES = ("server_args", "engine_config", "non_default_args", "log_line", "command_line")
 """where a setting can come from, most trusted first"""
@@ -89,10 +89,11 @@ KEYS: dict[str, str] = {
 }
 """engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
 
-SETTING_FLAGS = ("tp", "pp", "dp", "ep", "topk_topp_sampler", "compile_cache")
+SETTING_FLAGS = ("tp", "pp", "dp", "ep", "topk_topp_sampler", "compile_cache", "vllm_use_v2_model_runner")
 """tpkit's own plan flags (argparse dests) that carry a run setting under the setting's name: ``--tp`` for SGLang's
 ``tp_size`` and vLLM's ``tensor_parallel_size`` (likewise pp, dp, ep), ``--topk-topp-sampler`` and
-``--compile-cache`` (states a log line shows, no engine key)"""
+``--compile-cache`` (states a log line shows, no engine key), ``--vllm-use-v2-model-runner`` (the runner the log's
+lines show, :func:`runner_settings`)"""
 
 
 def flag_settings(dests) -> dict[str, str]:
@@ -295,6 +296,38 @@ def _compile_cache_settings(message: str, *, line_no: int) -> list[Setting]:
         return []
     return [Setting(name="compile_cache", value=state, key="vllm/compilation", source="log_line", line_no=line_no,
                     text=_clip(message))]
+
+
+_RUNNER_WORDS = (
+    # Model Runner V2: GPUWorker.init_device, logger.info_once (v1/worker/gpu_worker.py, 0.16.0-0.33.0 wheels;
+    # 0.13.0-0.15.0 print no such line)
+    ("Using V2 Model Runner", "1", "gpu_worker.py"),
+    # the V1 runner chosen by vLLM over V2 (config/vllm.py VllmConfig.use_v2_model_runner, 0.22.0-0.33.0: "Model
+    # Runner V2 does not yet support %s; using the V1 model runner instead", "... requires Triton; using the V1
+    # model runner instead"; 0.29.0-0.31.0 "Defaulting to V1 model runner on ROCm for model architectures: %s")
+    ("using the V1 model runner instead", "0", "config/vllm.py"),
+    ("Defaulting to V1 model runner", "0", "config/vllm.py"),
+)
+_RUNNER_FILE = lazy(r"\[(gpu_model_runner|model_runner)\.py:\d+\]")
+
+
+def runner_settings(line: str, *, line_no: int) -> list[Setting]:
+    """The model runner a vLLM log line shows, as the ``vllm_use_v2_model_runner`` setting (``"1"``: Model Runner
+    V2, ``"0"``: the V1 runner), read off the RAW line (the record splitter drops vLLM's ``[file.py:N]`` tag):
+    the words of :data:`_RUNNER_WORDS`, or the tag of the "Model loading took" line, which both runners print:
+    ``[gpu_model_runner.py:N]`` from the V1 runner (``v1/worker/gpu_model_runner.py load_model``),
+    ``[model_runner.py:N]`` from Model Runner V2 (``v1/worker/gpu/model_runner.py load_model``; 0.13.0-0.33.0
+    wheels; V0's ``worker/model_runner.py`` prints "Loading model weights took" instead)."""
+    for words, value, key in _RUNNER_WORDS:
+        if words in line:
+            return [Setting(name="vllm_use_v2_model_runner", value=value, key=key, source="log_line",
+                            line_no=line_no, text=_clip(line))]
+    if "Model loading took" in line:
+        m = _RUNNER_FILE.search(line)
+        if m:
+            return [Setting(name="vllm_use_v2_model_runner", value="0" if m.group(1) == "gpu_model_runner" else "1",
+                            key=m.group(0).strip("[]"), source="log_line", line_no=line_no, text=_clip(line))]
+    return []
 
 
 def _log_line_settings(message: str, *, line_no: int) -> list[Setting]:

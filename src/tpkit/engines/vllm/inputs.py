@@ -29,7 +29,7 @@ from tpkit.engines.vllm.blocksize import resolve_block_size
 from tpkit.engines.vllm.capacity import max_concurrent_batches
 from tpkit.engines.vllm.kvdtype import KvDtype, checkpoint_kv_dtype, kv_dtype
 from tpkit.engines.vllm.layout import resolve_dcp
-from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions
+from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions, v2_runner_override
 from tpkit.engines.vllm.pages import stage_layer_kinds
 from tpkit.engines.vllm.speculative import SpecConfig, check_method_release, parse_speculative_config
 from tpkit.engines.vllm.versions import VllmRules
@@ -39,7 +39,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import GiB
 
-__all__ = ["Resolved", "resolve_inputs"]
+__all__ = ["Resolved", "resolve_inputs", "uses_v2_runner", "v2_unsupported"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -78,6 +78,9 @@ class Resolved:
     """``max_concurrent_batches`` (batches in flight for the sliding-window need)"""
     kv_format: KvDtype | None = None
     """the ``--kv-cache-dtype`` layout (``engines.vllm.kvdtype``); None: dense ``kv_bytes`` elements"""
+    v2_runner: bool = False
+    """Model Runner V2 runs the engine (:func:`uses_v2_runner`, ``--vllm-use-v2-model-runner`` first); V1-engine
+    releases only"""
 
 
 _UNSCALED_ROPE = ("su", "longrope", "llama3")
@@ -226,27 +229,69 @@ _V2_LISTED = {
 """``DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES`` per release (``config/vllm.py``, wheels 0.22.0–0.28.0)"""
 
 
-def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, *,
-                   quantized: bool | None = None) -> bool:
-    """Model Runner V2 runs this model by default on CUDA (``config/vllm.py`` ``use_v2_model_runner`` /
-    ``_is_default_v2_model_runner_model``, read in the 0.21.0–0.29.0 wheels).
+_V2_UNSUPPORTED_SPEC = (
+    ((0, 29, 0), ("ngram", "ngram_gpu", "draft_model")),
+    ((0, 31, 0), ("ngram", "ngram_gpu")),
+    ((0, 32, 0), ()),
+)
+"""speculative methods (of those tpkit plans) that send a ≥ 0.29 run back to the V1 runner, from each release on
+(``config/vllm.py _get_v2_model_runner_unsupported_features``: 0.29.0 lists every method but eagle, eagle3, mtp,
+dflash, dspark, extract_hidden_states; 0.30.0 ngram, ngram_gpu, draft_model, suffix, medusa, mlp_speculator,
+custom_class; 0.31.0 drops draft_model; 0.32.0 drops ngram and ngram_gpu (suffix, medusa, mlp_speculator,
+custom_class left); 0.33.0 suffix, custom_class)"""
 
-    None before 0.22.0 (``VLLM_USE_V2_MODEL_RUNNER`` "0").  0.22–0.23: a listed dense architecture (0.22 Qwen3
-    only; 0.23 Llama, Mistral, Qwen3) that is neither MoE nor quantised; 0.24: any listed architecture; 0.25–0.26:
-    any non-MoE model or a listed MoE one, never an attention+mamba hybrid; 0.27–0.28: a listed architecture or a
-    model that is neither MoE nor hybrid; from 0.29 every model (its unsupported-feature fallbacks are not
-    modelled).  Before 0.29 a speculative method other than EAGLE/EAGLE-3/MTP falls back to V1
-    (``_get_v2_model_runner_unsupported_features``; DFlash is listed from 0.24.0); so do hybrids in 0.22 ("hybrid/mamba
-    models")."""
+
+def v2_unsupported(rules: VllmRules, spec: SpecConfig | None, pp: int = 1) -> str | None:
+    """What vLLM names when Model Runner V2 cannot run this configuration and the release falls back to the V1
+    runner (its warning "Model Runner V2 does not yet support %s; using the V1 model runner instead",
+    ``config/vllm.py use_v2_model_runner``), or None.  Read in the 0.22.0–0.33.0 wheels
+    (``_get_v2_model_runner_unsupported_features``): a speculative method V2 lacks (before 0.29: every method but
+    EAGLE/EAGLE-3/MTP, DFlash from 0.24; from 0.29 :data:`_V2_UNSUPPORTED_SPEC`), and EAGLE-3 with pipeline
+    parallelism (0.22.0–0.29.0; gone in 0.30.0).  Fallbacks tpkit has no input for (sequence parallelism, stock
+    torch.compile, dual batch overlap, elastic EP, custom logits processors, parallel drafting for EAGLE, KV
+    sharing fast prefill, mamba cache mode 'all', ROCm DeepSeek-V3.2/V4 in 0.29–0.31, no Triton) are not
+    modelled."""
+    release = rules.release
+    if release < (0, 22, 0) or spec is None:
+        return None
+    if release < (0, 29, 0):
+        supported = ("eagle", "eagle3", "mtp") + (("dflash",) if release >= (0, 24, 0) else ())
+        if spec.method in ("ngram", "ngram_gpu"):
+            return "ngram/ngram_gpu speculative decoding"
+        if spec.method not in supported:
+            return f"speculative method '{spec.method}'"
+    else:
+        methods = [m for since, m in _V2_UNSUPPORTED_SPEC if since <= release][-1]
+        if spec.method in methods:
+            return ("ngram/ngram_gpu speculative decoding" if release < (0, 30, 0) and spec.method != "draft_model"
+                    else f"speculative method '{spec.method}'")
+    if spec.method == "eagle3" and pp > 1 and release < (0, 30, 0):
+        return "EAGLE3 with pipeline parallelism"
+    return None
+
+
+def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, *,
+                   quantized: bool | None = None, pp: int = 1, override: bool | None = None) -> bool:
+    """Model Runner V2 runs this model on CUDA (``config/vllm.py`` ``use_v2_model_runner`` /
+    ``_is_default_v2_model_runner_model``, read in the 0.21.0–0.33.0 wheels).
+
+    ``override``: ``VLLM_USE_V2_MODEL_RUNNER`` as the user set it (``--vllm-use-v2-model-runner``), which every
+    release honours first (0.12.0–0.21.0: ``v1/worker/gpu_worker.py`` reads it, default 0; 0.22.0–0.33.0:
+    ``use_v2_model_runner`` returns it before any choice of its own).  Not set: V1 before 0.22.0.  0.22–0.23: a
+    listed dense architecture (0.22 Qwen3 only; 0.23 Llama, Mistral, Qwen3) that is neither MoE nor quantised;
+    0.24: any listed architecture; 0.25–0.26: any non-MoE model or a listed MoE one, never an attention+mamba
+    hybrid; 0.27–0.28: a listed architecture or a model that is neither MoE nor hybrid; from 0.29 every model.
+    In every release the features V2 lacks send the run back to V1 (:func:`v2_unsupported`; hybrids too in 0.22,
+    "hybrid/mamba models")."""
+    if override is not None:
+        return override
     if rules.v2_runner_default:
-        return True
+        return v2_unsupported(rules, spec, pp) is None
     release = rules.release
     if release < (0, 22, 0):
         return False
-    if spec is not None and not spec.eagle_family:
+    if v2_unsupported(rules, spec, pp) is not None:
         return False
-    if spec is not None and spec.method == "dflash" and release < (0, 24, 0):
-        return False  # 0.22.0/0.23.0 _get_v2_model_runner_unsupported_features list only eagle/eagle3/mtp
     listed = _V2_LISTED[max(k for k in _V2_LISTED if k <= release)]
     arch = model.architecture in listed
     hybrid = "linear" in model.kinds
@@ -261,11 +306,28 @@ def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, 
     return arch or (not moe and not hybrid)
 
 
+def _runner_notes(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, pp: int, v2: bool,
+                  override: bool | None, quantized: bool) -> tuple[str, ...]:
+    """The plan's line on the model runner where it is not the plain default: the user's override, or vLLM's own
+    fall-back to V1 (:func:`v2_unsupported`)."""
+    if rules.engine != "V1" or rules.release < (0, 22, 0) and override is None:
+        return ()
+    if override is not None:
+        return (f"model runner: {'Model Runner V2' if v2 else 'V1 (gpu_model_runner.py)'} as "
+                f"--vllm-use-v2-model-runner {int(v2)} (VLLM_USE_V2_MODEL_RUNNER) sets it",)
+    reason = v2_unsupported(rules, spec, pp)
+    if reason is not None and uses_v2_runner(model, rules, None, quantized=quantized):
+        return (f"model runner: V1 — vLLM {rules.label} falls back from Model Runner V2 (\"does not yet support "
+                f"{reason}\", config/vllm.py use_v2_model_runner); --vllm-use-v2-model-runner 1 forces V2",)
+    return ()
+
+
 def concurrent_batches(model: ModelSpec, rules: VllmRules, pp: int, spec: SpecConfig | None, *,
-                       async_off: bool = False) -> int:
+                       async_off: bool = False, v2: bool | None = None) -> int:
     """``max_concurrent_batches`` with vLLM's default scheduling for this model and layout (``async_off``:
-    ``--no-async-scheduling``, ``config/vllm.py VllmConfig.max_concurrent_batches`` then returns pp)."""
-    v2 = uses_v2_runner(model, rules, spec)
+    ``--no-async-scheduling``, ``config/vllm.py VllmConfig.max_concurrent_batches`` then returns pp; ``v2``: the
+    runner, None = :func:`uses_v2_runner`'s default)."""
+    v2 = uses_v2_runner(model, rules, spec, pp=pp) if v2 is None else v2
     async_ok = v2 or spec is None or spec.eagle_family or spec.method in ("draft_model", "ngram_gpu")
     return max_concurrent_batches(rules, pp, v2_runner=v2, async_scheduling=async_ok and not async_off)
 
@@ -308,6 +370,11 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         check_method_release(spec, rules.release, rules.label)
     kinds = stage_layer_kinds(model, parallel.pp)
     dcp = resolve_dcp(options, parallel, kinds, rules)
+    override = v2_runner_override(options)
+    quantized = model.quant is not None or options.quantization is not None
+    v2 = rules.engine == "V1" and uses_v2_runner(model, rules, spec, quantized=quantized, pp=parallel.pp,
+                                                 override=override)
+    notes = tuple(notes) + _runner_notes(model, rules, spec, parallel.pp, v2, override, quantized)
     return Resolved(
         max_model_len=length, utilization=options.gpu_memory_utilization or rules.default_utilization,
         act_dtype=act_name, act_bytes=act_bytes, kv_dtype=kv_name, kv_bytes=kv_bytes, block_size=block,
@@ -316,4 +383,5 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         compute_capability=cap, sm_count=gpu.sm_count, enable_prefix_caching=options.enable_prefix_caching,
         block_log=block_log, dcp=dcp, spec=spec, notes=notes,
         concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec,
-                                              async_off=options.no_async_scheduling), kv_format=fmt)
+                                              async_off=options.no_async_scheduling, v2=v2), kv_format=fmt,
+        v2_runner=v2)

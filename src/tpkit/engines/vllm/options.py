@@ -13,7 +13,7 @@ from tpkit.units import Bytes
 if TYPE_CHECKING:
     from tpkit.startup.links import LinkChoice
 
-__all__ = ["VllmOptions", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES"]
+__all__ = ["VllmOptions", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES", "v2_runner_override"]
 
 KV_CACHE_DTYPES = tuple(KV_DTYPES)
 """accepted ``--kv-cache-dtype`` spellings (``vllm/config/cache.py`` ``CacheDType`` per release:
@@ -137,6 +137,16 @@ class VllmOptions:
     implementation"; ``"flashinfer"``: "Using FlashInfer for top-p & top-k sampling"); None = the release's default
     (``VllmRules.flashinfer_sampler``; 0.9.0–0.11.0: native as a plain pip install gives it, with a band)"""
 
+    vllm_use_v2_model_runner: str | None = flag(
+        choices=("0", "1"), group="model runner",
+        help="the VLLM_USE_V2_MODEL_RUNNER environment variable the server ran with: 1 = Model Runner V2 "
+             "(v1/worker/gpu/), 0 = the V1 runner (gpu_model_runner.py); default: the release's choice for the "
+             "model (V1 up to 0.21, V2 for some models in 0.22-0.28 and for every model from 0.29 unless a "
+             "feature it lacks sends it back to V1); vLLM 0.12+; --from-log reads it from the log")
+    """``VLLM_USE_V2_MODEL_RUNNER`` (``envs.py``; vLLM 0.12.0+): ``"1"`` / ``"0"`` force Model Runner V2 / the V1
+    runner, as ``config/vllm.py VllmConfig.use_v2_model_runner`` honours the variable before its own choice
+    (0.22.0–0.33.0; 0.12.0–0.21.0 read it in ``v1/worker/gpu_worker.py``, default "0"); None = the release's
+    choice (``engines.vllm.inputs.uses_v2_runner``).  0 / 1 / True / False are accepted from the API."""
     compile_cache: str = flag(
         "cold", choices=COMPILE_CACHE_STATES, tpkit=True,
         help="vLLM's torch.compile cache at start-up; a tpkit option, not a vLLM flag: cold (default, a first start: "
@@ -188,6 +198,17 @@ class VllmOptions:
             raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
         check_switches(self, ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling",
                               "no_async_scheduling"))
+        v2 = self.vllm_use_v2_model_runner
+        if v2 is not None:
+            if str(v2) not in ("0", "1", "True", "False"):
+                raise PlanInputError(f"--vllm-use-v2-model-runner must be 0 or 1 (the VLLM_USE_V2_MODEL_RUNNER "
+                                     f"value the server ran with), got {v2!r}; leave it out for the release's "
+                                     "choice")
+            if str(v2) in ("1", "True") and (rules.engine != "V1" or rules.release < (0, 12, 0)):
+                raise PlanInputError(f"--vllm-use-v2-model-runner 1: Model Runner V2 (VLLM_USE_V2_MODEL_RUNNER) "
+                                     f"exists from vLLM 0.12.0 (envs.py, v1/worker/gpu/), not in "
+                                     f"{self.engine_version}; leave it out (0 = the only runner there) or plan a "
+                                     "later --engine-version")
         if self.enable_prefix_caching is not None and not isinstance(self.enable_prefix_caching, bool):
             raise PlanInputError(f"enable_prefix_caching must be True, False or None (the release's default), got "
                                  f"{self.enable_prefix_caching!r}")
@@ -213,3 +234,9 @@ class VllmOptions:
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPES)}")
+
+
+def v2_runner_override(options: "VllmOptions") -> bool | None:
+    """``--vllm-use-v2-model-runner`` as a switch: True (1), False (0) or None (not given: the release's choice)."""
+    v2 = options.vllm_use_v2_model_runner
+    return None if v2 is None else str(v2) in ("1", "True")

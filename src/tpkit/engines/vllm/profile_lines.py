@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from tpkit.engines.vllm.encoder import encoder_profile
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
-from tpkit.engines.vllm.inputs import Resolved, uses_v2_runner
+from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
@@ -31,11 +31,9 @@ __all__ = ["activation_lines", "v2_state_lines", "graphs_line", "compile_cache_t
 
 
 def _v2_runner(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
-    """Model Runner V2 runs this model by default (``inputs.uses_v2_runner``; V1-generation releases only)."""
-    if rules.engine != "V1":
-        return False
-    quantized = model.quant is not None or options.quantization is not None
-    return uses_v2_runner(model, rules, r.spec, quantized=quantized)
+    """Model Runner V2 runs this model (``Resolved.v2_runner``: ``inputs.uses_v2_runner`` with
+    ``--vllm-use-v2-model-runner`` first; V1-generation releases only)."""
+    return rules.engine == "V1" and r.v2_runner
 
 
 def v2_state_lines(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
@@ -205,6 +203,6 @@ def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
     return encoder_profile(model, release=rules.release, engine=rules.engine, tp=parallel.tp,
                            max_num_batched_tokens=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                            max_model_len=r.max_model_len, act_bytes=r.act_bytes,
-                           v2_runner=uses_v2_runner(model, rules, r.spec),
+                           v2_runner=_v2_runner(model, options, r, rules),
                            enforce_eager=bool(options.enforce_eager),
                            limits=parse_mm_limits(options.limit_mm_per_prompt, rules.release))[0]

@@ -72,6 +72,11 @@ means first *released* version, the commit inside the interval before it is not 
       subtracts no CUDA-graph estimate until 0.29:               v1/worker/gpu/model_runner.py profile_cudagraph_memory
       inputs.uses_v2_runner,
       engines/vllm/graphs.py)
+    … except where V2 lacks a feature (back to      0.29.0–      config/vllm.py
+      V1: ngram ≤ 0.31, draft_model ≤ 0.30,         0.31.0       _get_v2_model_runner_unsupported_features
+      EAGLE-3 with pp > 1 ≤ 0.29);                               (0.22.0–0.33.0 wheels); inputs.v2_unsupported;
+      VLLM_USE_V2_MODEL_RUNNER overrides both                    envs.py (0.12.0+): --vllm-use-v2-model-runner
+      (inputs.uses_v2_runner)
     fit check against available − one (null) block  0.29.0       v1/core/kv_cache_utils.py check_enough_kv_cache_memory
     mamba "all" prefix-caching mode removed         0.32.0       model_executor/models/config.py
     Mamba2 layers export a prefill checkpoint       0.32.0       model_executor/layers/mamba/mamba_mixer2.py
