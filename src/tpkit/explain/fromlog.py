@@ -33,7 +33,7 @@ LOG_FLAGS = {
                "disable_overlap_schedule", "swa_full_tokens_ratio", "cpu_offload_gb", "disable_cuda_graph"),
     "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
              "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
-             "enforce_eager", "limit_mm_per_prompt")}
+             "enforce_eager", "limit_mm_per_prompt", "language_model_only")}
 """the plan flags (dests) a --from-log plan fills from the log's settings (``logs.settings.flag_settings`` names the
 setting of each), unless the flag is given; the layout (tp, pp, dp, ep) and ``--quantization``
 (:func:`quantization_from_log`) apart"""

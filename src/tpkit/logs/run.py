@@ -32,7 +32,8 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "quantization", "dtype", "max_running_requests", "max_total_tokens", "attention_backend",
                 "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
-                "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling")
+                "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling",
+                "language_model_only")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -108,6 +109,8 @@ class Run:
     """vLLM --limit-mm-per-prompt as its argument dump prints it (a dict of modality → count)"""
     async_scheduling: Setting | None = None
     """vLLM --(no-)async-scheduling as its non-default args print it (False: one batch in flight)"""
+    language_model_only: Setting | None = None
+    """vLLM --language-model-only as its non-default args print it (engines/vllm/towers.py)"""
     compile_cache: Setting | None = None
     """vLLM's torch.compile cache as the log shows it: ``"cold"`` (graphs compiled in this run, or the cache off) /
     ``"warm"`` (every graph loaded from the cache); None: unknown, no such line (``logs.settings.

@@ -143,8 +143,10 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
         return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
                         source=f"'Model loading took', {measured[1]}: the torch-allocated delta of loading, per rank "
                                "(it holds the load-time lines below that say so)")
+    tower = next((l.source for l in getattr(weights, "lines", ()) if l.item == "vision tower"
+                  and l.source.startswith("vision tower not loaded")), "")
     return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
-                    source=f"torch-allocated delta of loading, per rank ({method})")
+                    source=f"torch-allocated delta of loading, per rank ({method})" + (f"; {tower}" if tower else ""))
 
 
 def lora_in_load_delta(rules: VllmRules) -> bool:
@@ -482,6 +484,12 @@ def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[st
     # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
     notes = tuple(f"model: {a}" for a in model.assumptions)
     notes += _lora_notes(model, options, rules)
+    from tpkit.engines.vllm.towers import tower_not_built
+
+    tower = tower_not_built(model, release=rules.release, language_model_only=bool(options.language_model_only),
+                            limits=parse_mm_limits(options.limit_mm_per_prompt, rules.release))
+    if tower:
+        notes += (f"weights: vision tower not loaded: {tower}",)
     if model.is_multimodal and options.language_model_only:
         return notes + ("multimodal: --language-model-only sets every modality to 0, so vLLM runs no encoder "
                         "profile (config/multimodal.py)",)
