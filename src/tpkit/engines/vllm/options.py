@@ -101,9 +101,7 @@ class VllmOptions:
     """``--skip-mm-profiling``: the profile run leaves the multimodal encoder and its cache out
     (``engines.vllm.encoder``).  vLLM 0.10.0 and later also skip them when ``--limit-mm-per-prompt`` sets every
     modality the model supports to 0 (``engines.vllm.mmlimits``)."""
-    language_model_only: bool = flag(
-        False, kind="bool", help="vLLM ≥ 0.17.0: every modality's limit 0 — no encoder profile, and the vision tower "
-                                 "of the families engines/vllm/towers.py lists is not built (its weights not loaded)")
+    language_model_only: bool = shared_flag("language_model_only")
     """``--language-model-only`` (vLLM ≥ 0.17.0, ``config/multimodal.py``): ``--limit-mm-per-prompt`` 0 for every
     modality, so no encoder profile (``engines.vllm.encoder``) and no vision tower for the families
     ``engines.vllm.towers`` lists"""
