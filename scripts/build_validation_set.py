@@ -287,10 +287,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # phivan3008/meeting-translator's vllm_serve.log: the pool sized, then the kernel warm-up failed (not memory).
     # Its non-default args print 'enable_prefix_caching': True (a hybrid: mamba 'align' mode, printed 'Mamba cache
     # mode is set to 'align''; off by default for hybrids in 0.27) and 'language_model_only': True ('All limits of
-    # multimodal modalities ... set to 0, running in text-only mode': no encoder in the profile run, which
-    # VllmOptions.skip_mm_profiling stands for)
+    # multimodal modalities ... set to 0, running in text-only mode': no encoder in the profile run and, from
+    # 0.17.0, no vision tower: VllmOptions.language_model_only, engines/vllm/towers.py; helper lmo)
     "vp_143": ("0.27.1", "printed banner 'version 0.27.1' and 'Initializing a V1 LLM engine (v0.27.1)'",
-               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": True, "skip_mm_profiling": True}, None),
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": True, "language_model_only": True}, None),
     # leadawon/LAMBO's logs/vllm_serve.log: 4 x RTX 3090 (README), PCIe only (printed)
     "vp_144": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
     # helper g3v (2026-12-04): Gemma 3 start-ups on AMD MI300X (logs also in tests/logs/data/vllm/ as vl_240-)
@@ -325,24 +325,24 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"gpu_catalog": {"gpu": "V100-32GB", "note": "not named: Volta or Turing (XFormers, FA2 refused) with "
                                                            "31.74 GiB printed: a 32 GB V100"}}, None),
     # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 30 probes (vLLM 0.29.0, RedHatAI gemma-4-26B-A4B-it
-    # FP8-dynamic on one L40S, text-only, prefix caching off, FlashInfer sampler printed, cold compile); logs also in
+    # FP8-dynamic on one L40S, text-only (--language-model-only), prefix caching off, FlashInfer sampler printed, cold compile); logs also in
     # tests/logs/data/vllm/ as vl_270-vl_273
     "vp_190": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
-               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_191": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
-               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_192": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
-               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_193": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
-               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True,
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True,
                 "no_async_scheduling": True}, None),  # printed 'async_scheduling': False (helper mv7's option)
     # helper mv7 (2026-12-04): the study-30 evaluation of its best configuration without MTP (another L40S node);
     # log also in tests/logs/data/vllm/ as vl_274
     "vp_199": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
-               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     # helper mv7 (2026-12-04): study 31's smoke run (study 30's B-default at max_model_len 16384); vl_275
     "vp_200": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
-               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "skip_mm_profiling": True}, None),
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

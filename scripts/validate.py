@@ -155,6 +155,10 @@ def _weights_table() -> list[str]:
                     model = replace(model, tie_word_embeddings=False)
             plan = plan_weights(model, par, dtype=getattr(opts, "dtype", None),
                                 quantization=getattr(opts, "quantization", None))
+            if engine == "vllm":  # the tower the release does not build (engines/vllm/towers.py)
+                from tpkit.engines.vllm.policy import tower_weights
+
+                plan = tower_weights(model, opts, plan)
             d = plan.bytes_per_rank.gib
             lines.append(f"| {case['id']} | {case['model'].split('/')[-1][:34]} | "
                          f"{plan.quant.method if plan.quant else '—'} | {w['gib']:.2f} ({w['what'].split()[0]}) | "

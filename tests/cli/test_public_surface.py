@@ -29,6 +29,7 @@ PLAN_FLAGS = frozenset({
     "--cpu-offload-gb",  # both engines, GiB per GPU
     "--data-parallel-size", "--enable-expert-parallel", "--topk-topp-sampler", "--skip-mm-profiling",
     "--limit-mm-per-prompt",  # helper lmm: the encoder profile's modalities and items per prompt
+    "--language-model-only",  # helper lmo: both engines; the vision tower the release does not build
     "--enable-prefix-caching",  # helper mv5: a hybrid's mamba cache mode (engines.vllm.mamba)
     "--no-async-scheduling",  # helper mv7: one batch in flight for the sliding-window need (engines.vllm.capacity)
     "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)

@@ -109,6 +109,11 @@ _SHARED_FLAGS: dict[str, tuple[object, dict]] = {
         kind="int", unit="rank", group="LoRA",
         help="largest adapter rank (vLLM: default 16, one of the release's allowed ranks; SGLang: required, it "
              "infers it from the adapters)")),
+    "language_model_only": (False, dict(
+        kind="bool",
+        help="text only (vLLM ≥ 0.17.0, SGLang ≥ 0.5.18): the vision tower the release does not build leaves the "
+             "weights (vLLM: the families engines/vllm/towers.py lists, no encoder profile; SGLang: Qwen3-VL / "
+             "Qwen3.5, no multimodal factor or caches, engines/sglang/towers.py)")),
 }
 """flags every engine declares with the same words on ``--help``: field name → (default, ``Flag`` fields)"""
 

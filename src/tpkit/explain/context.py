@@ -25,7 +25,8 @@ FLAG_SETTINGS = flag_settings((
     "kv_cache_dtype", "page_size", "block_size", "quantization", "cuda_graph_max_bs", "max_total_tokens",
     "max_running_requests", "max_num_seqs", "chunked_prefill_size", "max_num_batched_tokens", "enable_dp_attention",
     "data_parallel_size", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
-    "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb", "vllm_use_v2_model_runner"))
+    "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb", "vllm_use_v2_model_runner",
+    "language_model_only"))
 """flag dest → Run setting name: the plan flags an explanation takes (``logs.settings.flag_settings``)"""
 
 
@@ -239,7 +240,8 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                  "chunked_prefill_size", "max_num_batched_tokens", "cuda_graph_disabled",
                  "disable_custom_all_reduce", "speculative", "dtype", "enable_dp_attention", "disable_radix_cache",
                  "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling", "compile_cache",
-                 "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling", "vllm_use_v2_model_runner"):
+                 "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling", "vllm_use_v2_model_runner",
+                 "language_model_only"):
         setting = getattr(run, name, None)
         if setting is not None and setting.value is not None:
             values[name] = setting.value

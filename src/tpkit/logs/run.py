@@ -33,7 +33,7 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
                 "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling",
-                "vllm_use_v2_model_runner")
+                "vllm_use_v2_model_runner", "language_model_only")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -112,6 +112,8 @@ class Run:
     vllm_use_v2_model_runner: Setting | None = None
     """vLLM's model runner as the log's lines show it: ``"1"`` Model Runner V2, ``"0"`` the V1 runner
     (``logs.settings.runner_settings``); None: no such line"""
+    language_model_only: Setting | None = None
+    """vLLM --language-model-only as its non-default args print it (engines/vllm/towers.py)"""
     compile_cache: Setting | None = None
     """vLLM's torch.compile cache as the log shows it: ``"cold"`` (graphs compiled in this run, or the cache off) /
     ``"warm"`` (every graph loaded from the cache); None: unknown, no such line (``logs.settings.

@@ -86,6 +86,7 @@ KEYS: dict[str, str] = {
     "skip_mm_profiling": "skip_mm_profiling",
     "async_scheduling": "async_scheduling",  # vLLM --(no-)async-scheduling (config/scheduler.py; non-default args)
     "limit_mm_per_prompt": "limit_mm_per_prompt",  # vLLM --limit-mm-per-prompt (engines/vllm/mmlimits.py)
+    "language_model_only": "language_model_only",  # vLLM --language-model-only (engines/vllm/towers.py)
 }
 """engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
 
@@ -153,7 +154,7 @@ _BOOL_FLAGS = {"disable_cuda_graph", "enforce_eager", "enable_dp_attention", "di
                "enable_expert_parallel", "enable_ep_moe", "trust_remote_code", "enable_prefix_caching",
                "enable_torch_symm_mem", "disable_radix_cache", "disable_log_stats", "enable_chunked_prefill",
                "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "fully_sharded_loras",
-               "async_scheduling"}
+               "async_scheduling", "language_model_only"}
 _LAUNCHERS = ("sglang.launch_server", "sglang serve", "sglang.launch_server", "vllm serve", "vllm.entrypoints",
               "-m sglang", "python -m vllm")
 _COMMAND = lazy(r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")

@@ -34,7 +34,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
 __all__ = ["WeightLine", "WeightsPlan", "plan_weights", "plan_parts", "stage_layers", "padded_vocab", "local_shape",
-           "mtp_bytes"]
+           "mtp_bytes", "without_tower"]
 
 _ITEMS = {"embedding": "embedding", "attention": "attention", "linear_attention": "linear attention (KDA)",
           "dense_mlp": "dense MLP", "routed_experts": "routed experts", "shared_experts": "shared experts",
@@ -83,6 +83,21 @@ def plan_parts(spec: ModelSpec, parallel: ParallelSpec, parts: list[Part], *, dt
     return WeightsPlan(bytes_per_rank=sum((l.bytes for l in lines), Bytes(0)), lines=lines,
                        total_bytes=Bytes(sum(b for _, b in whole.values())), method="derived from config",
                        dtype=elem, quant=quant, notes=(note,) if note else ())
+
+
+def without_tower(plan: WeightsPlan, why: str) -> WeightsPlan:
+    """``plan`` with its vision-tower line(s) at 0 bytes, narrated "vision tower not loaded: ``why``" (the engine
+    does not build the tower: ``engines/vllm/towers.py``, ``engines/sglang/towers.py``); ``plan`` as is where ``why``
+    is empty or it has no such line (e.g. one read from safetensors headers)."""
+    if not why or not any(l.item == "vision tower" for l in plan.lines):
+        return plan
+    dropped = sum((l.bytes for l in plan.lines if l.item == "vision tower"), Bytes(0))
+    lines = tuple(WeightLine(item="vision tower", bytes=Bytes(0),
+                             source=f"vision tower not loaded: {why} ({l.bytes.bytes / 2**30:.2f} GiB not counted)")
+                  if l.item == "vision tower" else l for l in plan.lines)
+    from dataclasses import replace
+
+    return replace(plan, lines=lines, bytes_per_rank=plan.bytes_per_rank - dropped)
 
 
 def mtp_bytes(spec: ModelSpec, elem: str, quant: QuantSpec | None) -> Bytes:

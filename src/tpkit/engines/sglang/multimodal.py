@@ -37,10 +37,15 @@ def large_hopper_qwen3_vl(model: ModelSpec, gpu_mem_mib: float, gpu: GpuSpec, ve
 
 
 def mm_reservation(model: ModelSpec, gpu: GpuSpec, gpu_mem_mib: float, version: str,
-                   max_running_requests: int | None) -> tuple[Bytes, str]:
-    """(bytes reserved out of the KV budget for the multimodal caches, why); 0 for text models and < 0.5.18."""
+                   max_running_requests: int | None, *, language_model_only: bool = False) -> tuple[Bytes, str]:
+    """(bytes reserved out of the KV budget for the multimodal caches, why); 0 for text models and < 0.5.18.
+    ``--language-model-only`` from 0.5.20 makes ``ModelConfig.is_multimodal`` False (``configs/model_config.py``
+    ``is_lm_only``), which ``mm_runtime_reservation_gb`` reads: nothing reserved; in 0.5.18 ``is_multimodal`` is
+    computed before the flag reaches the HF config, so the reservation stays (0.5.19 not read)."""
     if not model.is_multimodal:
         return MiB(0), ""
+    if language_model_only and at_least(version, "0.5.20"):
+        return MiB(0), "--language-model-only: ModelConfig.is_multimodal False, no multimodal cache reserved"
     if not at_least(version, "0.5.18"):
         return MiB(0), f"SGLang {version} allocates the multimodal caches after the pool, from the slack"
     if large_hopper_qwen3_vl(model, gpu_mem_mib, gpu, version):

@@ -117,6 +117,8 @@ class SglangOptions:
         help="attention data parallel inside the TP group: --dp attention ranks of tp/dp GPUs each, one KV pool "
              "per attention-DP rank (GPUs = tp × pp)")
     """``--enable-dp-attention``: ``--dp`` is the attention-DP size inside the TP group"""
+    language_model_only: bool = shared_flag("language_model_only")
+    """``--language-model-only`` (SGLang ≥ 0.5.18; ``engines.sglang.towers``)"""
     disable_radix_cache: bool = flag(
         False, kind="bool", group="radix cache",
         help="as in SGLang: no prefix (radix) cache; with --max-running-requests a hybrid sliding-window model's "
@@ -157,6 +159,9 @@ class SglangOptions:
 
     def __post_init__(self) -> None:
         parse_version(self.engine_version)
+        if self.language_model_only is True and not at_least(self.engine_version, "0.5.18"):
+            raise PlanInputError(f"--language-model-only exists from SGLang 0.5.18 (server_args.py), not in "
+                                 f"{self.engine_version}; leave it out or plan a later --engine-version")
         check_fraction("mem-fraction-static", self.mem_fraction_static,
                        "SGLang keeps this fraction of the free memory before weight load for weights + KV cache "
                        "(e.g. 0.88)")
@@ -171,7 +176,7 @@ class SglangOptions:
         if cpp is not None and (isinstance(cpp, bool) or not isinstance(cpp, int) or (cpp < 1 and cpp != -1)):
             raise PlanInputError(f"--chunked-prefill-size must be a whole number ≥ 1, or -1 to disable chunked "
                                  f"prefill (as in SGLang), got {cpp!r}")
-        check_switches(self, ("disable_custom_all_reduce", "disable_cuda_graph"))
+        check_switches(self, ("disable_custom_all_reduce", "disable_cuda_graph", "language_model_only"))
         if self.speculative_algorithm is not None and self.speculative_algorithm not in SPEC_ALGORITHMS:
             raise PlanInputError(f"--speculative-algorithm {self.speculative_algorithm!r} is not sized by tpkit; use "
                                  f"one of {', '.join(SPEC_ALGORITHMS)}")

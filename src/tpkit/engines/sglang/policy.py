@@ -72,7 +72,7 @@ def _planned_weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOp
     """
     untie = loads_untied_lm_head(model, options.engine_version)
     key = (id(model), parallel.tp, parallel.pp, parallel.ep, parallel.attn_tp, options.dtype, options.quantization,
-           options.checkpoint_dir, untie)
+           options.checkpoint_dir, untie, options.language_model_only)
     hit = _WEIGHTS_CACHE.get(key)
     if hit is not None and hit[0] is model:
         return hit[1]
@@ -80,6 +80,10 @@ def _planned_weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOp
 
     plan = plan_weights(replace(model, tie_word_embeddings=False) if untie else model, parallel, dtype=options.dtype,
                         quantization=options.quantization, checkpoint_dir=options.checkpoint_dir, engine="sglang")
+    from tpkit.engines.sglang.towers import tower_not_built
+    from tpkit.models.weights import without_tower
+
+    plan = without_tower(plan, tower_not_built(model, language_model_only=bool(options.language_model_only)))
     if len(_WEIGHTS_CACHE) >= _WEIGHTS_CACHE_SIZE:
         _WEIGHTS_CACHE.pop(next(iter(_WEIGHTS_CACHE)))
     _WEIGHTS_CACHE[key] = (model, plan)
@@ -163,6 +167,10 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
         what = f"{method}: ± {share:.0%}"
     else:
         share, what = 0.0, method
+    tower = next((l.source for l in getattr(weights, "lines", ()) if l.item == "vision tower"
+                  and l.source.startswith("vision tower not loaded")), "")
+    if tower:
+        what += f"; {tower}"
     off = cpu_offload(model, parallel, options, weights)
     if off is not None:  # the engine moves these to CPU memory before 'Load weight end' is measured
         params = params - min(off.offloaded, params)

@@ -115,6 +115,9 @@ def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: Pa
         return _times(choice, runner)
     if model.is_multimodal and not era_has_vlm_factor(era):  # 0.4.9: × 0.90 on the default only
         return _times(choice, (0.90, "multimodal × 0.90 on the default (0.4.9 server_args.py __post_init__)"))
+    if model.is_multimodal and era_has_vlm_factor(era) and options.language_model_only:
+        return FractionChoice(value=choice.value, reserved_mib=choice.reserved_mib,  # engines/sglang/towers.py
+                              source=f"{choice.source}; --language-model-only: no multimodal factor")
     if model.is_multimodal and era_has_vlm_factor(era):
         # a multimodal config without vision_config is incomplete (the released one has it): SGLang's defaults
         factor, why = vlm_fraction_factor(model.extra.get("vision_config") or {})
@@ -350,7 +353,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     # no slack to reserve (and a negative default fraction must not turn a negative free into a budget)
     slack = max(pre, Bytes(0)) * (1.0 - fraction.value)
     draft_before = draft_weights_at_sizing(spec)
-    mm, mm_source = mm_reservation(model, gpu, gpu_mem_mib, version, options.max_running_requests)
+    mm, mm_source = mm_reservation(model, gpu, gpu_mem_mib, version, options.max_running_requests,
+                                   language_model_only=bool(options.language_model_only))
     stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
     found = _planned_rope(model, gpu, options, spec)
     rope = rope_reserve_term(found)

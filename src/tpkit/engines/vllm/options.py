@@ -101,6 +101,10 @@ class VllmOptions:
     """``--skip-mm-profiling``: the profile run leaves the multimodal encoder and its cache out
     (``engines.vllm.encoder``).  vLLM 0.10.0 and later also skip them when ``--limit-mm-per-prompt`` sets every
     modality the model supports to 0 (``engines.vllm.mmlimits``)."""
+    language_model_only: bool = shared_flag("language_model_only")
+    """``--language-model-only`` (vLLM ≥ 0.17.0, ``config/multimodal.py``): ``--limit-mm-per-prompt`` 0 for every
+    modality, so no encoder profile (``engines.vllm.encoder``) and no vision tower for the families
+    ``engines.vllm.towers`` lists"""
     limit_mm_per_prompt: str | dict | None = flag(
         metavar="JSON", concept="multimodal items per prompt",
         help="vLLM's items per prompt by modality, e.g. '{\"image\": 2, \"video\": 0}' (or image=2,video=0 up to "
@@ -184,6 +188,10 @@ class VllmOptions:
         if self.skip_mm_profiling is True and rules.release < (0, 10, 1):
             raise PlanInputError(f"--skip-mm-profiling exists from vLLM 0.10.1 (engine/arg_utils.py), not in "
                                  f"{self.engine_version}; leave it out or plan a later --engine-version")
+        if self.language_model_only is True and rules.release < (0, 17, 0):
+            raise PlanInputError(f"--language-model-only exists from vLLM 0.17.0 (config/multimodal.py), not in "
+                                 f"{self.engine_version}; use --limit-mm-per-prompt with every modality at 0, or "
+                                 "plan a later --engine-version")
         check_fraction("gpu-memory-utilization", self.gpu_memory_utilization,
                        "it is the fraction of the device total this vLLM instance may use (e.g. 0.9)")
         check_whole_numbers(self, _POSITIVE_INTS)
@@ -197,6 +205,7 @@ class VllmOptions:
         if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
             raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
         check_switches(self, ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling",
+                              "language_model_only",
                               "no_async_scheduling"))
         v2 = self.vllm_use_v2_model_runner
         if v2 is not None:

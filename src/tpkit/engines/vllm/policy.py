@@ -116,12 +116,24 @@ def _rope_line(model: ModelSpec, options: VllmOptions, r: Resolved, *, cuda_gpu:
                               if per_layer else ""))
 
 
+def tower_weights(model: ModelSpec, options: VllmOptions, plan):
+    """``plan`` less the vision tower where this release does not build it (``engines/vllm/towers.py``)."""
+    from tpkit.engines.vllm.towers import tower_not_built
+    from tpkit.models.weights import without_tower
+
+    release = resolve_rules(options.engine_version).release
+    why = tower_not_built(model, release=release, language_model_only=bool(options.language_model_only),
+                          limits=parse_mm_limits(options.limit_mm_per_prompt, release))
+    return without_tower(plan, why)
+
+
 def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
     if weights is None:
         from tpkit.models.weights import plan_weights
 
-        weights = plan_weights(model, parallel, dtype=r.act_dtype, quantization=options.quantization,
-                               checkpoint_dir=options.checkpoint_dir, engine="vllm")
+        weights = tower_weights(model, options, plan_weights(
+            model, parallel, dtype=r.act_dtype, quantization=options.quantization,
+            checkpoint_dir=options.checkpoint_dir, engine="vllm"))
     method = getattr(weights, "method", "given")
     off = cpu_offload(model, parallel, options, weights)
     if off is not None:  # the offloaded parameters never count in the load delta (CPU memory or a UVA view)
@@ -132,8 +144,10 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
         return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
                         source=f"'Model loading took', {measured[1]}: the torch-allocated delta of loading, per rank "
                                "(it holds the load-time lines below that say so)")
+    tower = next((l.source for l in getattr(weights, "lines", ()) if l.item == "vision tower"
+                  and l.source.startswith("vision tower not loaded")), "")
     return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
-                    source=f"torch-allocated delta of loading, per rank ({method})")
+                    source=f"torch-allocated delta of loading, per rank ({method})" + (f"; {tower}" if tower else ""))
 
 
 def lora_in_load_delta(rules: VllmRules) -> bool:
@@ -471,6 +485,15 @@ def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[st
     # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
     notes = tuple(f"model: {a}" for a in model.assumptions)
     notes += _lora_notes(model, options, rules)
+    from tpkit.engines.vllm.towers import tower_not_built
+
+    tower = tower_not_built(model, release=rules.release, language_model_only=bool(options.language_model_only),
+                            limits=parse_mm_limits(options.limit_mm_per_prompt, rules.release))
+    if tower:
+        notes += (f"weights: vision tower not loaded: {tower}",)
+    if model.is_multimodal and options.language_model_only:
+        return notes + ("multimodal: --language-model-only sets every modality to 0, so vLLM runs no encoder "
+                        "profile (config/multimodal.py)",)
     if not model.is_multimodal or options.skip_mm_profiling:
         return notes
     why = encoder_not_modelled(model, release=rules.release, engine=rules.engine)
@@ -556,8 +579,9 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     if weights is None:
         from tpkit.models.weights import plan_weights
 
-        w_plan = plan_weights(model, parallel, dtype=r.act_dtype, quantization=options.quantization,
-                              checkpoint_dir=options.checkpoint_dir, engine="vllm")
+        w_plan = tower_weights(model, options, plan_weights(
+            model, parallel, dtype=r.act_dtype, quantization=options.quantization,
+            checkpoint_dir=options.checkpoint_dir, engine="vllm"))
     else:
         w_plan = weights
     w_line = _weights(model, parallel, options, r, w_plan)

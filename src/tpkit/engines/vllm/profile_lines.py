@@ -198,8 +198,8 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
 def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
              rules: VllmRules) -> "EncoderProfile | None":
     """The multimodal encoder step of the profile run where it is modelled (``engines/vllm/encoder.py``)."""
-    if not model.is_multimodal or options.skip_mm_profiling:
-        return None
+    if not model.is_multimodal or options.skip_mm_profiling or options.language_model_only:
+        return None  # --language-model-only: every modality's limit 0 (engines/vllm/towers.py), no encoder pass
     return encoder_profile(model, release=rules.release, engine=rules.engine, tp=parallel.tp,
                            max_num_batched_tokens=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                            max_model_len=r.max_model_len, act_bytes=r.act_bytes,
