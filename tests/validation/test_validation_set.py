@@ -136,6 +136,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # with its AWQ config (-8.9 % blind, inside; weights 17.20 vs 17.61 GiB); no rule
                                  # changed: 80 scored, median 1.51 %, p90 13.17 → 13.16 %, 68/80 inside (level
                                  # unchanged).
+                                 # Helper mv9 (2026-12-04): vp_230 (dennislee22's util-0.25 sibling of vp_027)
+                                 # added blind, -1.6 % inside: 126 → 127 scored, median 1.21 → 1.23 %, p90 8.15 →
+                                 # 7.99 %, inside 89 %; guard holds.
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
