@@ -343,6 +343,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv7 (2026-12-04): study 31's smoke run (study 30's B-default at max_model_len 16384); vl_275
     "vp_200": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
+    # helper mv9 (2026-12-04): dennislee22/vLLM-benchmarking's sixth log (util 0.25 at tp 2, the sibling of vp_027:
+    # no GPU P2P printed, FlashInfer sampler printed); log also in tests/logs/data/vllm/ as vl_313
+    "vp_230": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)'",
+               {"topk_topp_sampler": "flashinfer", "no_p2p": True}, None),
+    # helper mv9 (2026-12-04): ray-project/ray#65486 / #66230, a Ray Serve LLM start-up (vLLM 0.26.0, Qwen3-8B, one
+    # 80 GB Hopper GPU by the printed 79.18 GiB total and FlashInfer's '90a'); log also in tests/logs/data/vllm/ as vl_315
+    "vp_231": ("0.26.0", "printed 'Initializing a V1 LLM engine (v0.26.0)'", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

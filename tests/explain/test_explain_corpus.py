@@ -233,11 +233,15 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     135 of the 162; sg_122 (sg_120 on the v0.5.10rc0 image) misses by 246 tokens, the same deficit: 135 of the 163.
     sg_120 / sg_122 print every rank, rank 0 0.42 GiB above the others (RCCL on MI355X), which moves the measured SGLang
     below-rank-0 allowance (``startup.rankspread``) from 0.05 to 0.42 GiB: sg_022 and sg_061 (rank 0 / a few ranks
-    printed, 0.08-0.18 GiB short) become hits: 137 of the 163 on its branch; 146 of the 170 merged (one sample per deployment in the rank spread: still 0.42 GiB)."""
+    printed, 0.08-0.18 GiB short) become hits: 137 of the 163 on its branch; 146 of the 170 merged (one sample per deployment in the rank spread: still 0.42 GiB).
+    Helper mv9: vl_310 (LMCache's xPyD decoder log, Llama-3.1-8B tp 2 eager with a 2 GiB NIXL buffer) hits blind: 147 of
+    the 171; vl_313 (validation case vp_230, Qwen2-7B tp 2 at util 0.25 on A100s) hits blind: 148 of the 172; vl_314
+    (ragflow#9856, Qwen3-30B-A3B-Thinking-2507-FP8 tp 2) hits blind: 149 of the 173; vl_315 (vp_231, ray#65486, Ray
+    Serve LLM Qwen3-8B on vLLM 0.26.0) hits blind: 150 of the 174."""
     rows = _capacity_rows()
-    assert len(rows) == 170
+    assert len(rows) == 174
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 146, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 150, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one

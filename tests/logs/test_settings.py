@@ -181,3 +181,16 @@ def test_vllm_model_runner_lines():
     # no runner line, or another model_runner.py line (V0's "Loading model weights took"): unknown
     assert parse_log(head + "INFO 10-02 09:33:10 [model_runner.py:1] Loading model weights took 8.88 GB\n"
                      ).run.value("vllm_use_v2_model_runner") is None
+
+
+def test_four_part_vllm_release_is_read_whole():
+    """vLLM's patch releases 0.9.0.1 / 0.10.1.1 print four numbers (LMCache's committed example log, vl_311); a
+    three-part version keeps reading as before."""
+    from tpkit.logs.engine import version_in
+    assert version_in("INFO 06-02 17:49:48 [api_server.py:1289] vLLM API server version 0.9.0.1") == ("vllm", "0.9.0.1")
+    assert version_in("Initializing a V1 LLM engine (v0.10.1.1) with config: model='m'") == ("vllm", "0.10.1.1")
+    assert version_in("vLLM API server version 0.9.2.dev325+g2965c99c8") == ("vllm", "0.9.2.dev325+g2965c99c8")
+    assert version_in("vLLM API server version 0.10.2") == ("vllm", "0.10.2")
+    assert version_in("Initializing a V1 LLM engine (v0.29.0) with config") == ("vllm", "0.29.0")
+    run = parse_log(log_bytes("vl_311")).run
+    assert run.engine.version == "0.9.0.1" and run.engine.version_printed

@@ -49,7 +49,11 @@ class EngineGuess:
                              for e in self.evidence]}
 
 
-_V = r"v?(\d{1,6}\.\d{1,6}(?:\.\d{1,6})?(?:[.+-]?(?:post|dev|rc)\w*){0,3}(?:\+[\w.]+)?)"
+_V = r"v?(\d{1,6}\.\d{1,6}(?:\.\d{1,6}){0,2}(?:[.+-]?(?:post|dev|rc)\w*){0,3}(?:\+[\w.]+)?)"
+"""a printed version; up to four numbers, since vLLM published four-part patch releases (0.9.0.1, 0.10.1.1 on PyPI:
+the API server prints 'vLLM API server version 0.9.0.1', ``vllm/version.py`` of the 0.9.0.1 wheel); read as three
+parts, 0.9.0.1 was reported as 0.9.0 and the engine-config line '(v0.9.0.1)' did not match at all.  The planners'
+``parse_version`` keep major.minor.patch of either form."""
 VERSION_PATTERNS = (
     ("vllm", lazy(r"vLLM API server version " + _V)),
     ("vllm", lazy(r"Initializing an? (?:V\d )?LLM engine \(" + _V + r"\)")),

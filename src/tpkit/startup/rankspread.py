@@ -17,7 +17,8 @@ corpus gives), measured on 2026-12-04:
   smallest; sg_081 tp 2: TP1 0.42 above TP0); max 0.77 (sg_018).  Rank 0 is the low rank or within 0.05 GiB of it in
   15 of the 16: the ranks that stand out stand out upward (TP1, TP7), so a rank printed other than rank 0 may lie
   that far above the smallest.
-* vLLM 'Available KV cache memory', range: 0.00 GiB in all four tp-2 logs; p90 (= max) 0.47 GiB over the three
+* vLLM 'Available KV cache memory', range: 0.00 GiB in all five tp-2 deployments (vl_310, LMCache's xPyD
+  decoder, and vl_314, ragflow#9856, added by helper mv9; vl_313 is vl_087's repository again, one sample); p90 (= max) 0.47 GiB over the three
   at tp 4 / 8 (vl_101 tp 4, vl_102 / vl_103 tp 8: rank 0 0.09–0.10 above ranks 1…N−2, the last rank 0.37–0.38
   above rank 0).  World size separates vLLM's numbers (0 vs 0.47), so the vLLM allowance depends on it.
 * SGLang by world size: tp 2, p90 0.77 over 5 logs (sg_018's 3090 pair and sg_081, an unnamed GPU, 0.42; the
@@ -46,8 +47,8 @@ SPREAD_STATS = {
     "sglang": {"below_rank0": (0.42, 0.77, 19, ("sg_018",)), "range": (0.42, 0.77, 19, ("sg_018",)),
                "range_world2": (0.77, 0.77, 6, ("sg_018",)),
                "range_world_gt2": (0.42, 0.42, 13, ("sg_020", "sg_021", "sg_120"))},
-    "vllm": {"below_rank0": (0.10, 0.10, 5, ("vl_101",)), "range": (0.47, 0.47, 5, ("vl_101", "vl_102")),
-             "range_world2": (0.0, 0.0, 3, ("vl_084", "vl_087", "vl_131")),
+    "vllm": {"below_rank0": (0.10, 0.10, 7, ("vl_101",)), "range": (0.47, 0.47, 7, ("vl_101", "vl_102")),
+             "range_world2": (0.0, 0.0, 5, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314")),
              "range_world_gt2": (0.47, 0.47, 2, ("vl_101", "vl_102"))},
 }
 """engine → figure → (p90 GiB, max GiB, deployments, logs at the max), as ``scripts/rank_spread.py`` prints them: one
