@@ -25,8 +25,10 @@ The rotary width (``rotary_dim``) of a model's cos/sin cache, read in the releas
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from tpkit.errors import ConfigError
 from tpkit.models.spec import ModelSpec
 
 __all__ = ["rope_config", "rotary_dim", "partial_rotary_factor", "LayerRope", "per_layer_type_ropes"]
@@ -58,8 +60,12 @@ def partial_rotary_factor(model: ModelSpec) -> float:
     if kinds & _ALWAYS_HALF:
         return 0.5
     params = extra.get("rope_parameters") if isinstance(extra.get("rope_parameters"), dict) else {}
-    for value in [extra.get(k) for k in _FACTOR_KEYS] + [params.get("partial_rotary_factor")]:
+    for key, value in [(k, extra.get(k)) for k in _FACTOR_KEYS] + [("rope_parameters.partial_rotary_factor",
+                                                                       params.get("partial_rotary_factor"))]:
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            if not (math.isfinite(value) and value <= 1):
+                raise ConfigError(f"{model.name}: config.json {key} is {value!r}: the share of head_dim that rotates "
+                                  "must lie in (0, 1] (e.g. 0.25, 0.5 or 1.0); fix the config")
             return float(value)
     return 0.5 if kinds & _HALF_DEFAULT else 1.0
 
@@ -70,7 +76,12 @@ def rotary_dim(model: ModelSpec) -> int:
         return int(model.mla.qk_rope_head_dim)
     extra = model.extra or {}
     if extra.get("rotary_dim"):
-        return int(extra["rotary_dim"])
+        width = extra["rotary_dim"]
+        if isinstance(width, bool) or not isinstance(width, (int, float)) or not math.isfinite(width) or \
+                not 0 < width <= max(model.head_dim, 1):
+            raise ConfigError(f"{model.name}: config.json rotary_dim is {width!r}: it must be a whole number of "
+                              f"elements in 1 … head_dim ({model.head_dim}); fix the config")
+        return int(width)
     return int(model.head_dim * partial_rotary_factor(model))
 
 
