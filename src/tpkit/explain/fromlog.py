@@ -128,6 +128,12 @@ class MeasuredStartup:
     --quantization), model: the conditions under which the weights were measured"""
 
 
+def _ranks_printed(e: Explanation) -> int:
+    """How many ranks of an SGLang log print 'Load weight begin/end' (the samples SGLang takes the MIN over)."""
+    return len({a.rank.label for a in e.parsed.anchors
+                if a.name in ("load_begin_avail", "load_end_avail") and a.group is None})
+
+
 def _mid(iv) -> Bytes | None:
     return None if iv is None else Bytes(max(iv.mid.bytes, 0))
 
@@ -156,6 +162,11 @@ def measured_startup(e: Explanation, *, gpu_total: Bytes | None = None) -> Measu
                              "are not used (another GPU?)")
         if a.weights is not None:
             terms["weights"] = _mid(a.weights)
+        world = int(ctx.get("tp", 1) or 1) * int(ctx.get("pp", 1) or 1)
+        if world > 1 and _ranks_printed(e) >= world:
+            terms["rank_spread"] = Bytes(0)
+            notes.append(f"every one of the {world} ranks prints its load lines: the MIN over ranks SGLang sizes from "
+                         "is measured, so the plan carries no rank-spread band term")
     elif ctx.engine == "vllm" and a is not None:
         if a.weights is not None:
             terms["weights"] = _mid(a.weights)
