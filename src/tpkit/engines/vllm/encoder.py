@@ -111,30 +111,29 @@ def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: 
         return qwen2_vl_profile(model, release=release, tp=tp, max_num_batched_tokens=max_num_batched_tokens,
                                  max_num_seqs=max_num_seqs, max_model_len=max_model_len, act_bytes=act_bytes,
                                  v2_runner=v2_runner, enforce_eager=enforce_eager, limits=limits)
+    budget = dict(release=release, max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs,
+                  max_model_len=max_model_len, limits=limits)
     if model.extra.get("wrapper_model_type") in GEMMA3_WRAPPERS:  # engines/vllm/encoder_gemma3.py (helper g3v)
-        t = gemma3_tokens_per_item(model, release=release)
-        items = items_per_batch(release, t, max_num_batched_tokens=max_num_batched_tokens,
-                                max_num_seqs=max_num_seqs, max_model_len=max_model_len,
-                                limit=mm_limit(limits, "image"))
-        if items is None:
-            return None, "the encoder budget is read only from vLLM 0.10.0"
-        peak, kept, formula = gemma3_profile(model, release=release, tp=tp, items=items,
-                                             max_num_batched_tokens=max_num_batched_tokens, act_bytes=act_bytes,
-                                             v2_runner=v2_runner)
-        return EncoderProfile(peak=peak, kept=kept, items=items, modality="image", tokens_per_item=t,
-                              formula=formula), ""
+        return _image_profile(gemma3_tokens_per_item(model, release=release), lambda items: gemma3_profile(
+            model, release=release, tp=tp, items=items, max_num_batched_tokens=max_num_batched_tokens,
+            act_bytes=act_bytes, v2_runner=v2_runner), **budget)
     if model.extra.get("wrapper_model_type") in LLAVA_WRAPPERS:  # engines/vllm/encoder_llava.py (helper q2n)
-        t = llava_dummy(model).tokens
-        items = items_per_batch(release, t, max_num_batched_tokens=max_num_batched_tokens,
-                                max_num_seqs=max_num_seqs, max_model_len=max_model_len,
-                                limit=mm_limit(limits, "image"))
-        if items is None:
-            return None, "the encoder budget is read only from vLLM 0.10.0"
-        peak, kept, formula = llava_profile(model, release=release, tp=tp, items=items,
-                                            max_num_batched_tokens=max_num_batched_tokens, act_bytes=act_bytes,
-                                            v2_runner=v2_runner, enforce_eager=enforce_eager)
-        return EncoderProfile(peak=peak, kept=kept, items=items, modality="image", tokens_per_item=t,
-                              formula=formula), ""
+        return _image_profile(llava_dummy(model).tokens, lambda items: llava_profile(
+            model, release=release, tp=tp, items=items, max_num_batched_tokens=max_num_batched_tokens,
+            act_bytes=act_bytes, v2_runner=v2_runner, enforce_eager=enforce_eager), **budget)
     return qwen3_vl_profile(model, release=release, tp=tp, max_num_batched_tokens=max_num_batched_tokens,
                             max_num_seqs=max_num_seqs, max_model_len=max_model_len, act_bytes=act_bytes,
                             v2_runner=v2_runner, limits=limits)
+
+
+def _image_profile(tokens: int, profile, *, release: tuple[int, int, int], max_num_batched_tokens: int,
+                   max_num_seqs: int, max_model_len: int, limits) -> tuple[EncoderProfile | None, str]:
+    """A family whose dummy is ``tokens``-token images: the items of one encoder batch (``items_per_batch``), then
+    ``profile(items)`` → (peak, kept, formula) of the family's module."""
+    items = items_per_batch(release, tokens, max_num_batched_tokens=max_num_batched_tokens, max_num_seqs=max_num_seqs,
+                            max_model_len=max_model_len, limit=mm_limit(limits, "image"))
+    if items is None:
+        return None, "the encoder budget is read only from vLLM 0.10.0"
+    peak, kept, formula = profile(items)
+    return EncoderProfile(peak=peak, kept=kept, items=items, modality="image", tokens_per_item=tokens,
+                          formula=formula), ""
