@@ -1,0 +1,305 @@
+"""vLLM's load delta, line by line: the weights as the torch-allocated delta of loading, and what vLLM allocates with
+them inside the same measured window — the rotary cos/sin cache, the vision tower (or none with
+``--language-model-only``), LoRA buffers, MLA's absorbed / dequantised matrices and workspace, MXFP4 padding, the
+CPU-offload copy — each with the release range it was read in (split from ``engines.vllm.policy``, pure).
+
+    in:  the model, the parallel layout, ``VllmOptions``, the resolved inputs and the release's rules
+    out: ``LineItem`` rows for ``plan_vllm``'s ledger, and whether a term sits inside vLLM's measured load delta
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tpkit.engines.vllm.inputs import Resolved
+from tpkit.engines.vllm.options import VllmOptions
+from tpkit.engines.vllm.mmlimits import parse_mm_limits
+from tpkit.engines.vllm.versions import VllmRules, resolve_rules
+from tpkit.errors import PlanInputError
+from tpkit.memory.band import estimated_weights, measured_term
+from tpkit.memory.ledger import LineItem
+from tpkit.models.spec import ModelSpec
+from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes, format_bytes
+
+_PER_LAYER_ROPE = frozenset({"gemma", "gemma2"})
+"""model types whose attention built its own rotary embedding per layer in vLLM ≤ 0.5.4 (``GemmaRotaryEmbedding(...)``
+in ``Gemma{,2}Attention.__init__``, "TODO(woosuk): Use the get_rope interface"; vLLM 0.5.4
+``model_executor/models/gemma.py`` / ``gemma2.py``); from 0.5.5 both call ``get_rope``, whose ``_ROPE_DICT`` hands
+every layer the same module (read in 0.5.5, 0.6.0, 0.6.3, 0.6.6, 0.7.1, 0.14.1)"""
+
+
+def rotary_cache_positions(model: ModelSpec, version: str | None = None) -> tuple[int, str]:
+    """(positions, how) of vLLM's main rotary cos/sin cache for ``version`` (None / "current": the newest release
+    read): ``engines.vllm.rotary.rotary_cache_positions`` (max_position_embeddings; original × factor for YaRN;
+    max_position × factor for linear, and for dynamic up to 0.21; × 4 for MRoPE from 0.7.2; original +
+    max_position for longrope)."""
+    from tpkit.engines.vllm.rotary import rotary_cache_positions as positions
+
+    return positions(model, _release(version))
+
+
+def _release(version: str | None) -> tuple[int, int, int] | None:
+    if not version:
+        return None
+    try:
+        return resolve_rules(version).release
+    except PlanInputError:
+        return None
+
+
+def rotary_cache_bytes(model: ModelSpec, act_bytes: int, version: str | None = None, *,
+                       enforce_eager: bool = False, cuda: bool = True) -> Bytes:
+    """vLLM's rotary cos/sin caches (``engines.vllm.rotary.rotary_caches``: rows × rotary_dim × element per
+    distinct rope config; built at model init, so "Model loading took" includes them) — one shared cache per rope
+    config (``get_rope``), or one per decoder layer for the model types of ``_PER_LAYER_ROPE`` on vLLM ≤ 0.5.4
+    (``version`` None or "current": the shared cache).  ``enforce_eager``: the ``rotary_embedding`` custom op is
+    on (a DeepSeek-scaling cache stays float32 on CUDA from 0.14)."""
+    from tpkit.engines.vllm.rotary import rotary_caches
+
+    release = _release(version)
+    caches = rotary_caches(model, act_bytes, release, custom_rope_op=enforce_eager, cuda=cuda)
+    total = sum(c.bytes for c in caches)
+    copies = 1
+    if version and version not in ("current", "latest") and model.model_type in _PER_LAYER_ROPE:
+        copies = model.num_layers if release is not None and release <= (0, 5, 4) else 1
+    return Bytes(total * copies)
+
+
+def _rope_line(model: ModelSpec, options: VllmOptions, r: Resolved, *, cuda_gpu: bool = True) -> LineItem:
+    """vLLM's rotary cos/sin cache as a load-delta line (``rotary_cache_bytes``)."""
+    from tpkit.engines.vllm.rotary import rotary_caches
+
+    eager, cuda = bool(options.enforce_eager), cuda_gpu
+    rope_bytes = rotary_cache_bytes(model, r.act_bytes, options.engine_version, enforce_eager=eager, cuda=cuda)
+    caches = rotary_caches(model, r.act_bytes, _release(options.engine_version), custom_rope_op=eager, cuda=cuda)
+    per_layer = rope_bytes.bytes > sum(c.bytes for c in caches)
+    return LineItem(item="rotary cos/sin cache", bytes=rope_bytes,
+                    source=(" + ".join(f"{c.how}: {c.rows:,} positions × rotary_dim {c.dim} × {c.elem} B"
+                                       for c in caches) + " (vLLM buffer, in the load delta)") if caches else
+                           "none: learned position embeddings (counted in the weights), no rotary cache"
+                           + (f", one per layer × {model.num_layers} (vLLM ≤ 0.5.4 {model.model_type})"
+                              if per_layer else ""))
+
+
+def tower_weights(model: ModelSpec, options: VllmOptions, plan):
+    """``plan`` less the vision tower where this release does not build it (``engines/vllm/towers.py``)."""
+    from tpkit.engines.vllm.towers import tower_not_built
+    from tpkit.models.weights import without_tower
+
+    release = resolve_rules(options.engine_version).release
+    why = tower_not_built(model, release=release, language_model_only=bool(options.language_model_only),
+                          limits=parse_mm_limits(options.limit_mm_per_prompt, release))
+    return without_tower(plan, why)
+
+
+def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
+    if weights is None:
+        from tpkit.models.weights import plan_weights
+
+        weights = tower_weights(model, options, plan_weights(
+            model, parallel, dtype=r.act_dtype, quantization=options.quantization,
+            checkpoint_dir=options.checkpoint_dir, engine="vllm"))
+    method = getattr(weights, "method", "given")
+    off = cpu_offload(model, parallel, options, weights)
+    if off is not None:  # the offloaded parameters never count in the load delta (CPU memory or a UVA view)
+        weights = replace(weights, bytes_per_rank=weights.bytes_per_rank - min(off.offloaded, weights.bytes_per_rank))
+        method = f"{method}; less {off.describe()} (engines.offload)"
+    measured = measured_term("weights")
+    if measured is not None:
+        return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
+                        source=f"'Model loading took', {measured[1]}: the torch-allocated delta of loading, per rank "
+                               "(it holds the load-time lines below that say so)")
+    tower = next((l.source for l in getattr(weights, "lines", ()) if l.item == "vision tower"
+                  and l.source.startswith("vision tower not loaded")), "")
+    return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
+                    source=f"torch-allocated delta of loading, per rank ({method})" + (f"; {tower}" if tower else ""))
+
+
+def lora_in_load_delta(rules: VllmRules) -> bool:
+    """Whether vLLM builds the LoRA A/B stacks inside the measured 'Model loading took' block: V1 from its first
+    LoRA release (0.7.3 ``v1/worker/gpu_model_runner.py load_model``: ``load_lora_model`` inside the
+    ``DeviceMemoryProfiler``, every later release read: 0.8.0, 0.10.1, 0.14.1, 0.19, 0.25.1, 0.27.1, 0.29.0); V0
+    from 0.8.0 (``worker/model_runner.py load_model``: ``create_lora_manager`` moved inside the profiler, read 0.8.0,
+    0.10.1).  V0 ≤ 0.7.3 (read 0.5.4, 0.7.1, 0.7.2, 0.7.3) creates the LoRA manager after 'Loading model weights took'
+    is printed: outside the measurement."""
+    return rules.engine == "V1" or rules.release >= (0, 8, 0)
+
+
+def drafter_in_load_delta(rules: VllmRules) -> bool:
+    """Whether the drafter's weights are inside the measured 'Model loading took': V1 loads the drafter inside the
+    runner's ``DeviceMemoryProfiler`` block (``self.drafter.load_model(self.model)``, read 0.10.1, 0.14.1, 0.19,
+    0.25.1, 0.27.1, 0.29.0); V0's speculative decoding loads the draft model in a worker of its own, which prints a
+    load line of its own (``spec_decode/spec_decode_worker.py load_model``): outside the target's."""
+    return rules.engine == "V1"
+
+
+def inside_load_delta(line: LineItem, where: str) -> LineItem:
+    """``line`` as 0 bytes: its memory is inside the measured load delta read at ``where`` (``tpkit plan --from-log``
+    with the log's weights), so the ledger still names it and adds up."""
+    return replace(line, bytes=Bytes(0),
+                   source=f"inside the measured load delta ({where}); planned {format_bytes(line.bytes)}: "
+                          f"{line.source}")
+
+
+def cpu_offload(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, weights):
+    """``--cpu-offload-gb``'s ``engines.offload.CpuOffload`` on the reported rank; None without the flag or for
+    weights given as plain bytes (a measured load delta already lacks them)."""
+    from tpkit.engines.offload import offload_of
+
+    return offload_of(model, parallel, options.cpu_offload_gb, weights)
+
+
+def offload_copies(rules: VllmRules) -> bool:
+    """True where vLLM's offloaded layers run through the wrapped forward that copies them to the device per call
+    (``engines.offload``): the V0 engine, and V1 before 0.8.3 (0.7.x opt-in V1; ``uva_offloading`` from 0.8.3,
+    ``model_executor/models/utils.py maybe_offload_to_cpu``).  From 0.8.3 V1 reads them through UVA: no copy."""
+    return rules.engine == "V0" or rules.release < (0, 8, 3)
+
+
+def offload_v0_fallback(options: VllmOptions, rules: VllmRules) -> VllmOptions | None:
+    """vLLM 0.8.0–0.8.2 run V0 when --cpu-offload-gb is set ("--cpu-offload-gb is not supported by the V1 Engine.
+    Falling back to V0", ``engine/arg_utils.py _is_v1_supported_oracle`` → ``_raise_or_fallback``; 0.8.3 drops the
+    check): the options with the release's V0 rules, None where nothing changes.  An explicit ``:v1`` is what
+    VLLM_USE_V1=1 asks for, which those releases refuse (NotImplementedError)."""
+    if not options.cpu_offload_gb or rules.engine != "V1" or not (0, 8, 0) <= rules.release < (0, 8, 3):
+        return None
+    version = str(options.engine_version)
+    if version.endswith(":v1"):
+        raise PlanInputError(f"--engine-version {version} with --cpu-offload-gb: vLLM 0.8.0–0.8.2 refuse "
+                             "VLLM_USE_V1=1 with this flag (engine/arg_utils.py _raise_or_fallback) and otherwise "
+                             "fall back to V0; plan without ':v1', or a 0.8.3+ release")
+    return replace(options, engine_version=version.partition(":")[0] + ":v0")
+
+
+def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_weights,
+                  rules: VllmRules) -> tuple[LineItem, ...]:
+    """The profile run's copy of one offloaded layer on the device where the release copies (``offload_copies``):
+    the wrapped forward of each offloaded layer puts its parameters on the GPU until the call returns, so the torch
+    peak holds the largest layer's offloaded bytes (outside the load delta)."""
+    off = cpu_offload(model, parallel, options, w_weights)
+    if off is None or not offload_copies(rules) or not off.largest_layer:
+        return ()
+    return (LineItem(item="CPU-offload layer copy (profile run)", bytes=off.largest_layer,
+                     source=f"one offloaded decoder layer's parameters copied to the GPU for its forward and freed "
+                            f"after it ({rules.engine}, vLLM {'.'.join(map(str, rules.release))}: "
+                            "maybe_offload_to_cpu's wrapped forward, no UVA); in the profile's torch peak"),)
+
+
+def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+                  rules: VllmRules) -> tuple[LineItem, ...]:
+    """What the MLA backends build after loading (``tpkit.engines.vllm.mla``), a line only where it exists: the V0
+    absorbed decode matrices of vLLM 0.7.1–0.7.3, and from 0.8.0 (V0 and V1) the activation-dtype copy of a
+    quantised ``kv_b_proj``."""
+    from tpkit.engines.vllm.mla import mla_absorbed_bytes, mla_dequant_kv_b_bytes
+    from tpkit.engines.vllm.versions import CURRENT, parse_version
+
+    if model.mla is None:
+        return ()
+    version = CURRENT if options.engine_version in ("current", "latest") else options.engine_version
+    try:
+        release = parse_version(version)
+    except PlanInputError:  # an era name ("v0"): no release to place it in
+        return ()
+    lines = []
+    if rules.engine == "V0":
+        extra = mla_absorbed_bytes(model, parallel, release, act_bytes=r.act_bytes,
+                                   quantization=options.quantization)
+        if extra.bytes:
+            lines.append(LineItem(item="MLA absorbed decode matrices", bytes=extra,
+                                  source="W_QR + W_Q_UK + W_UV_O per MLA layer (vLLM 0.7.1–0.7.3 V0 MLA backend, "
+                                         "process_weights_after_loading; in the load delta)"))
+    copy = mla_dequant_kv_b_bytes(model, parallel, release, act_bytes=r.act_bytes, quantization=options.quantization)
+    if copy.bytes:
+        lines.append(LineItem(item="MLA kv_b_proj dequantised copy", bytes=copy,
+                              source="kv_lora_rank × heads/rank × (qk_nope + v_head) × dtype bytes per MLA layer "
+                                     "with a quantised kv_b_proj: W_UK_T / W_UV are views of it (vLLM ≥ 0.8.0 MLA "
+                                     "process_weights_after_loading; in the load delta)"))
+    return tuple(lines)
+
+
+def _mla_workspace(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
+    """The V1 MLA chunked-prefill workspace of vLLM 0.8.0–0.8.5 (``tpkit.engines.vllm.mla``): allocated before the
+    profile, so in its torch peak but not in "Model loading took"; a line only where it exists."""
+    from tpkit.engines.vllm.mla import mla_prefill_workspace_bytes
+    from tpkit.engines.vllm.versions import parse_version
+
+    if model.mla is None or rules.engine != "V1":
+        return ()
+    try:
+        release = parse_version(options.engine_version)
+    except PlanInputError:  # "current" (no workspace before the profile) or an era name
+        return ()
+    ws = mla_prefill_workspace_bytes(model, release, engine=rules.engine, max_model_len=r.max_model_len,
+                                     max_num_seqs=r.max_num_seqs, block_size=r.block_size, act_bytes=r.act_bytes)
+    if not ws.bytes:
+        return ()
+    return (LineItem(item="MLA chunked-prefill workspace", bytes=ws,
+                     source="min(max(8 × max_model_len, 4 × max_num_seqs × block), 131,072) rows × "
+                            "(kv_lora_rank + qk_rope_head_dim) × dtype bytes (vLLM 0.8.0–0.8.5 V1 "
+                            "MLACommonMetadataBuilder, made in GPUModelRunner.__init__: alive through the profile, "
+                            "not in the load delta)"),)
+
+
+def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
+                   r: Resolved) -> tuple[LineItem, ...]:
+    """What vLLM's MXFP4 MoE backend adds to the expert tensors at load (``tpkit.engines.vllm.mxfp4``): the Marlin
+    padding below compute capability 9.0, the triton_kernels swizzled scales and float32 biases on Hopper; a line
+    only where they grow."""
+    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes, triton_mxfp4_extra_bytes
+    from tpkit.engines.vllm.versions import CURRENT, parse_version
+
+    version = CURRENT if options.engine_version in ("current", "latest") else options.engine_version
+    try:
+        release = parse_version(version)
+    except PlanInputError:
+        return ()
+    extra = marlin_mxfp4_padding_bytes(model, parallel, release, r.compute_capability)
+    if extra.bytes:
+        return (LineItem(item="MXFP4 MoE padding (Marlin)", bytes=extra,
+                         source="experts padded to intermediate/tp ↑128, hidden ↑256 by vLLM's Marlin MXFP4 backend "
+                                "(GPUs below compute capability 9.0; in the load delta)"),)
+    extra = triton_mxfp4_extra_bytes(model, parallel, release, r.compute_capability)
+    if extra.bytes:
+        kept = "original scales kept beside the swizzled copy (≤ 0.24), " if release < (0, 25, 0) else ""
+        return (LineItem(item="MXFP4 MoE swizzle (Hopper triton_kernels)", bytes=extra,
+                         source="vLLM's triton_kernels MXFP4 backend on compute capability 9.0: Hopper-swizzled "
+                                f"scales padded to 256 rows, {kept}float32 expert biases, intermediate/tp ↑64 "
+                                "(mxfp4.py / fused_moe/oracle/mxfp4.py; in the load delta)"),)
+    return ()
+
+
+_LORA_ITEM = "LoRA adapter buffers (A/B stacks)"
+_LORA_DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4}
+
+
+def _lora(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+          rules: VllmRules) -> tuple[LineItem, ...]:
+    """``--enable-lora``: the stacked LoRA A/B buffers and punica metadata vLLM allocates inside the load delta
+    (``engines.vllm.lora``: ``load_lora_model`` → ``create_lora_weights``, every release)."""
+    if not options.enable_lora:
+        return ()
+    from tpkit.engines.vllm.lora import lora_buffers
+
+    lora = lora_buffers(model, parallel, release=rules.release, max_loras=options.max_loras or 1,
+                        max_lora_rank=options.max_lora_rank or 16, fully_sharded=options.fully_sharded_loras,
+                        lora_bytes=_LORA_DTYPE_BYTES.get(options.lora_dtype or "auto", r.act_bytes),
+                        model_bytes=r.act_bytes, max_num_batched_tokens=r.max_num_batched_tokens,
+                        max_num_seqs=r.max_num_seqs, extra_vocab=options.lora_extra_vocab_size)
+    return (LineItem(item=_LORA_ITEM, bytes=lora.bytes, source=lora.source),)
+
+
+def _lora_notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
+    if not options.enable_lora:
+        given = [f"--{n.replace('_', '-')}" for n in ("max_loras", "max_lora_rank", "max_cpu_loras", "lora_dtype",
+                                                     "lora_extra_vocab_size") if getattr(options, n) is not None]
+        given += ["--fully-sharded-loras"] if options.fully_sharded_loras else []
+        return ((f"{', '.join(given)} without --enable-lora: vLLM builds no LoRA config (EngineArgs."
+                 "create_lora_config), so these flags change nothing; add --enable-lora to plan the adapters' "
+                 "buffers",) if given else ())
+    notes = []
+    if model.mla is not None or model.linear_attn is not None:
+        notes.append("LoRA: the A/B buffers of MLA / linear-attention projections are not modelled (left out)")
+    if model.moe is not None and rules.release < (0, 12, 0):
+        notes.append("LoRA: this release does not wrap the routed experts (FusedMoE LoRA from vLLM 0.12.0)")
+    return tuple(notes)
