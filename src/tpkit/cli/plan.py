@@ -489,7 +489,9 @@ def _from_log(args):
     args.log_filled = tuple(filled)
     args.log_links = ctx.links  # what the log prints about the links: used unless --link/--no-p2p/--nnodes say
     if args.model is None and ctx.model is not None:
-        args.model = e.parsed.run.value("model") if ctx.model_source.startswith("the log") else None
+        # the name explain loaded it by: the log's path, or that path's name where the path is not on this machine
+        # (explain.context._by_path_tail)
+        args.model = getattr(ctx.model, "name", None) if ctx.model_source.startswith("the log") else None
     if args.gpu is None and args.gpu_memory is None and args.machine is None and ctx.gpu is not None:
         if ctx.gpu_source.startswith("printed device total"):
             args.gpu_memory = f"{ctx.gpu.total_bytes.bytes}B"
