@@ -4,7 +4,7 @@
 from pathlib import Path
 
 from tpkit.cli import build_parser
-from tpkit.cli.plan import _from_log
+from tpkit.cli.fromlog import from_log as _from_log
 
 ROOT = Path(__file__).resolve().parents[1]
 QWEN_3B = str(ROOT / "validation" / "configs" / "Qwen--Qwen2.5-3B-Instruct.json")

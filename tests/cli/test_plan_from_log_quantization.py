@@ -12,7 +12,7 @@ import pytest
 from clirun import cli
 
 from tpkit.cli import build_parser
-from tpkit.cli.plan import _from_log
+from tpkit.cli.fromlog import from_log as _from_log
 from tpkit.explain.fromlog import QUANTIZATION_NAMES, planned_quantization
 from tpkit.models.quant import _FLAG_ALIASES
 

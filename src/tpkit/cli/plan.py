@@ -7,6 +7,7 @@ import json
 import re
 import sys
 
+from tpkit.cli.fromlog import FILLED, from_log, where
 from tpkit.errors import PlanInputError
 
 __all__ = ["register", "run_plan", "build_request", "plan", "HELP", "EXIT_DOES_NOT_FIT", "with_memory"]
@@ -334,14 +335,14 @@ def plan(args):
     from tpkit.memory.band import with_band
 
     given = args.engine is not None
-    log = _from_log(args) if getattr(args, "from_log", None) else None
+    log = from_log(args) if getattr(args, "from_log", None) else None
     if not given:
         args.engine_from = "read from the log" if args.engine is not None else "the default"
     if args.engine is None:
         from tpkit.engines.registry import DEFAULT_ENGINE
 
         args.engine = DEFAULT_ENGINE
-    for name in _FILLED:
+    for name in FILLED:
         if getattr(args, name) is None:
             setattr(args, name, 1)
     if args.model is None and log is not None:
@@ -393,7 +394,7 @@ def plan(args):
         if "activation_peak" in terms and logged_cache and args.compile_cache != logged_cache:
             terms.pop("activation_peak")
             notes += (f"activation peak not taken from the log: it ran with a {logged_cache} torch.compile cache "
-                      f"({_where(log, 'compile_cache')}), this plan assumes "
+                      f"({where(log, 'compile_cache')}), this plan assumes "
                       f"--compile-cache {args.compile_cache}",)
         logged_runner = log.context.get("vllm_use_v2_model_runner") if args.engine == "vllm" else None
         given_runner = getattr(args, "vllm_use_v2_model_runner", None)
@@ -402,7 +403,7 @@ def plan(args):
                 terms.pop(term, None)
             notes += (f"activation peak and CUDA-graph estimate not taken from the log: it ran "
                       f"{'Model Runner V2' if str(logged_runner) == '1' else 'the V1 model runner'} "
-                      f"({_where(log, 'vllm_use_v2_model_runner')}), this plan --vllm-use-v2-model-runner "
+                      f"({where(log, 'vllm_use_v2_model_runner')}), this plan --vllm-use-v2-model-runner "
                       f"{given_runner}",)
         if "weights" in terms and not same:
             terms.pop("weights")
@@ -417,10 +418,10 @@ def plan(args):
     if log is not None and "compile_cache" in getattr(args, "log_filled", ()) and any(
             str(w).startswith("torch.compile cache assumed") for w in result.warnings):
         notes = tuple(notes) + (f"--compile-cache {args.compile_cache}: read from the log "
-                                f"({_where(log, 'compile_cache')})",)
+                                f"({where(log, 'compile_cache')})",)
     if log is not None and "vllm_use_v2_model_runner" in getattr(args, "log_filled", ()):
         notes = tuple(notes) + (f"--vllm-use-v2-model-runner {args.vllm_use_v2_model_runner}: read from the log "
-                                f"({_where(log, 'vllm_use_v2_model_runner')})",)
+                                f"({where(log, 'vllm_use_v2_model_runner')})",)
     from tpkit.engines.unified import unified_memory_note
 
     from tpkit.startup.links import catalog_p2p_note
@@ -434,70 +435,6 @@ def plan(args):
 
         result = replace(result, warnings=tuple(result.warnings) + notes)
     return result
-
-
-def _where(log, name: str) -> str:
-    """Where the log's explanation read a setting ("log line 3"), for a note."""
-    return log.context.sources.get(name, "the log").replace(" (log_line)", "")
-
-
-_FILLED = ("tp", "pp", "dp", "ep")
-"""the layout a --from-log plan takes from the log where the flags leave it open (the other flags:
-``explain.fromlog.LOG_FLAGS``)"""
-
-
-def _from_log(args):
-    """Explain ``--from-log``; fill MODEL, --engine, --gpu and the layout the flags leave open from the log."""
-    from tpkit.cli.explain import read_log
-    from tpkit.explain import explain_log
-    from tpkit.explain.fromlog import log_flag_values, quantization_from_log
-
-    e = explain_log(read_log(args.from_log))
-    ctx = e.context
-    if ctx.engine is None:
-        raise PlanInputError(f"--from-log {args.from_log}: neither SGLang nor vLLM recognised in the log; give a "
-                             "server log that prints its memory lines")
-    if args.engine is None:
-        args.engine = ctx.engine
-    elif args.engine != ctx.engine:
-        raise PlanInputError(f"--from-log {args.from_log} is a {ctx.engine} log but --engine is {args.engine}: the "
-                             f"measured terms are {ctx.engine}'s; drop --engine or give a {args.engine} log")
-    if getattr(args, "engine_version", None) is None and ctx.rules_version:
-        from tpkit.engines.registry import get_engine
-
-        try:  # the log's release when the engine has rules for it
-            get_engine(args.engine).options(engine_version=ctx.rules_version)
-            args.engine_version = ctx.rules_version
-        except Exception:  # noqa: BLE001 - a release the engine does not know: its default rules
-            pass
-    for name in _FILLED:
-        if getattr(args, name) is None and ctx.get(name) is not None:
-            setattr(args, name, int(ctx.get(name)))
-    filled = []
-    for dest, setting, value in log_flag_values(ctx):
-        if getattr(args, dest, "absent") is None:
-            setattr(args, dest, value)
-            filled.append(setting)
-    if ctx.engine == "vllm" and ctx.get("async_scheduling") is False and getattr(args, "no_async_scheduling",
-                                                                                 "absent") is None:
-        args.no_async_scheduling = True  # the log's 'async_scheduling': False (vLLM --no-async-scheduling)
-        filled.append("async_scheduling")
-    quantization, args.log_notes = quantization_from_log(ctx, getattr(args, "quantization", None))
-    if quantization is not None:
-        args.quantization = quantization
-        filled.append("quantization")
-    args.log_filled = tuple(filled)
-    args.log_links = ctx.links  # what the log prints about the links: used unless --link/--no-p2p/--nnodes say
-    if args.model is None and ctx.model is not None:
-        # the name explain loaded it by: the log's path, or that path's name where the path is not on this machine
-        # (explain.context._by_path_tail)
-        args.model = getattr(ctx.model, "name", None) if ctx.model_source.startswith("the log") else None
-    if args.gpu is None and args.gpu_memory is None and args.machine is None and ctx.gpu is not None:
-        if ctx.gpu_source.startswith("printed device total"):
-            args.gpu_memory = f"{ctx.gpu.total_bytes.bytes}B"
-        else:
-            args.gpu = ctx.gpu.name
-    return e
 
 
 def run_plan(args) -> int:

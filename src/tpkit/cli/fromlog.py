@@ -1,0 +1,73 @@
+"""``tpkit plan --from-log LOG``: read the log, fill what the flags leave open (MODEL, engine, release, GPU, layout,
+the settings of ``explain.fromlog.LOG_FLAGS``, ``--quantization``) and say where each came from (split from
+``cli.plan``; the planning itself stays there)."""
+
+from __future__ import annotations
+
+from tpkit.errors import PlanInputError
+
+__all__ = ["from_log", "where", "FILLED"]
+
+
+def where(log, name: str) -> str:
+    """Where the log's explanation read a setting ("log line 3"), for a note."""
+    return log.context.sources.get(name, "the log").replace(" (log_line)", "")
+
+
+FILLED = ("tp", "pp", "dp", "ep")
+"""the layout a --from-log plan takes from the log where the flags leave it open (the other flags:
+``explain.fromlog.LOG_FLAGS``)"""
+
+
+def from_log(args):
+    """Explain ``--from-log``; fill MODEL, --engine, --gpu and the layout the flags leave open from the log."""
+    from tpkit.cli.explain import read_log
+    from tpkit.explain import explain_log
+    from tpkit.explain.fromlog import log_flag_values, quantization_from_log
+
+    e = explain_log(read_log(args.from_log))
+    ctx = e.context
+    if ctx.engine is None:
+        raise PlanInputError(f"--from-log {args.from_log}: neither SGLang nor vLLM recognised in the log; give a "
+                             "server log that prints its memory lines")
+    if args.engine is None:
+        args.engine = ctx.engine
+    elif args.engine != ctx.engine:
+        raise PlanInputError(f"--from-log {args.from_log} is a {ctx.engine} log but --engine is {args.engine}: the "
+                             f"measured terms are {ctx.engine}'s; drop --engine or give a {args.engine} log")
+    if getattr(args, "engine_version", None) is None and ctx.rules_version:
+        from tpkit.engines.registry import get_engine
+
+        try:  # the log's release when the engine has rules for it
+            get_engine(args.engine).options(engine_version=ctx.rules_version)
+            args.engine_version = ctx.rules_version
+        except Exception:  # noqa: BLE001 - a release the engine does not know: its default rules
+            pass
+    for name in FILLED:
+        if getattr(args, name) is None and ctx.get(name) is not None:
+            setattr(args, name, int(ctx.get(name)))
+    filled = []
+    for dest, setting, value in log_flag_values(ctx):
+        if getattr(args, dest, "absent") is None:
+            setattr(args, dest, value)
+            filled.append(setting)
+    if ctx.engine == "vllm" and ctx.get("async_scheduling") is False and getattr(args, "no_async_scheduling",
+                                                                                 "absent") is None:
+        args.no_async_scheduling = True  # the log's 'async_scheduling': False (vLLM --no-async-scheduling)
+        filled.append("async_scheduling")
+    quantization, args.log_notes = quantization_from_log(ctx, getattr(args, "quantization", None))
+    if quantization is not None:
+        args.quantization = quantization
+        filled.append("quantization")
+    args.log_filled = tuple(filled)
+    args.log_links = ctx.links  # what the log prints about the links: used unless --link/--no-p2p/--nnodes say
+    if args.model is None and ctx.model is not None:
+        # the name explain loaded it by: the log's path, or that path's name where the path is not on this machine
+        # (explain.context._by_path_tail)
+        args.model = getattr(ctx.model, "name", None) if ctx.model_source.startswith("the log") else None
+    if args.gpu is None and args.gpu_memory is None and args.machine is None and ctx.gpu is not None:
+        if ctx.gpu_source.startswith("printed device total"):
+            args.gpu_memory = f"{ctx.gpu.total_bytes.bytes}B"
+        else:
+            args.gpu = ctx.gpu.name
+    return e
