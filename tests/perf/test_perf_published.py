@@ -10,6 +10,7 @@ held-out sources were added 2026-12-03 (helper pub, model unchanged); the floors
 12 rows from three more held-out sources were added 2026-12-04 (helper spec4, model unchanged); same floors.
 25 rows from three more held-out sources were added 2026-12-04 (helper spx, model unchanged); same floors.
 31 rows from three more held-out sources were added 2026-12-04 (helper spy, model unchanged); same floors.
+6 rows from two more held-out sources were added 2026-12-04 (helper spz, model unchanged); same floors.
 """
 
 import json
@@ -71,11 +72,11 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 
 def test_held_out_rows_are_not_dropped():
     """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three, 125 after
-    helper spy's three (2026-12-04)."""
+    helper spy's three, 131 after helper spz's two (2026-12-04)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 125
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 131
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
-            "eagle3_t3", "specter_a40", "llmib_q8"} <= set(DATA["sources"]) - train
+            "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -153,3 +154,24 @@ def test_spy_rows_are_scored_blind_as_the_sources_give_them():
         ("sglang", "0.5.9", 32, 3977.6, 4177.5, 2.22), ("sglang", "0.5.9", 64, 7202.6, 5655.6, 2.23)]
     assert all((r["model"], r["gpu"], r["tp"], r["num_steps"], r["topk"], r["num_draft_tokens"]) ==
                ("Qwen/Qwen3-8B", "H100", 1, 3, 1, 4) and "sglang_spec_v2" not in r for r in llmib)
+
+
+def test_spz_rows_are_scored_blind_as_the_source_gives_them():
+    """aimo_goss: aimosprite/inference-bench-results eagle3_tree_validate/notes.md, gpt-oss-120b TP 1 on one H100,
+    'vLLM v0.17.1', fp8_e4m3 KV, batch_size 8; the chain runs only (width 1: num_speculative_tokens = depth 2/3/4/6,
+    cumulative tok/s against the 656.9 baseline), no accept length.  The tree runs (width > 1) are not scored.
+    glm47f_e3: SafeAILab/EAGLE PR #330, GLM-4.7-Flash on one H100, 'SGLang + FlashInfer', EAGLE3 3/4/6 at B=1 and
+    B=32 with the stated acceptance length 2.4; release 0.5.8 assumed (current at the PR's date)."""
+    rows = [r for r in DATA["rows"] if r["source"] == "aimo_goss"]
+    assert [(r["num_steps"], r["topk"], r["num_draft_tokens"], r["spec_tok_s"]) for r in rows] == [
+        (2, 1, 3, 779.1), (3, 1, 4, 797.4), (4, 1, 5, 820.9), (6, 1, 7, 753.4)]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["batch"], r["kv_cache_dtype"],
+                r["algorithm"], r["base_tok_s"]) == ("openai/gpt-oss-120b", "H100", 1, "vllm", "0.17.1", 8, "fp8",
+                                                     "EAGLE3", 656.9) for r in rows)
+    assert all(r["accept_length"] is None and r["measured_speedup"] is None for r in rows)
+    assert any(e[0].startswith("aimosprite/inference-bench-results") and "tree" in e[2] for e in DATA["not_scored"])
+    glm = [r for r in DATA["rows"] if r["source"] == "glm47f_e3"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"]) for r in glm] == [(1, 120.3, 167.75), (32, 258.61, 440.15)]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["attention_backend"], r["num_steps"],
+                r["topk"], r["num_draft_tokens"], r["accept_length"]) == ("zai-org/GLM-4.7-Flash", "H100", 1, "sglang",
+                                                                         "0.5.8", "flashinfer", 3, 4, 6, 2.4) for r in glm)
