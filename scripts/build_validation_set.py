@@ -350,6 +350,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv9 (2026-12-04): ray-project/ray#65486 / #66230, a Ray Serve LLM start-up (vLLM 0.26.0, Qwen3-8B, one
     # 80 GB Hopper GPU by the printed 79.18 GiB total and FlashInfer's '90a'); log also in tests/logs/data/vllm/ as vl_315
     "vp_231": ("0.26.0", "printed 'Initializing a V1 LLM engine (v0.26.0)'", {}, None),
+    # helper mv10 (2026-12-04): StellaLee/vllm-experiment's two committed server logs (vLLM 0.23.0 with the repository's
+    # scheduler/eviction patches, Qwen2.5-Coder-7B-Instruct, max_num_seqs 32, the README's RTX 4090; FlashInfer sampler
+    # printed); the second start loads the compiled graphs from the cache ('Directly load the compiled graph(s)');
+    # logs also in tests/logs/data/vllm/ as vl_330 and vl_331
+    "vp_250": ("0.23.0", "printed banner 'version 0.23.0' and 'Initializing a V1 LLM engine (v0.23.0)'",
+               {"topk_topp_sampler": "flashinfer"}, None),
+    "vp_251": ("0.23.0", "printed banner 'version 0.23.0' and 'Initializing a V1 LLM engine (v0.23.0)'",
+               {"topk_topp_sampler": "flashinfer", "compile_cache": "warm"}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
