@@ -79,7 +79,12 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # Qwen3-8B-FP8 on a MIG 1g.16gb slice, KV auto / fp8; +36.6 / +54.7 %, both inside their wide bands; the run
     # sets VLLM_USE_V2_MODEL_RUNNER=0, which tpkit cannot express; no rule changed): 126 scored, median 1.21 %,
     # p90 8.15 %, 112/126 inside (level unchanged)
-    "vllm": (0.015, 0.091, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    # helper mv10 (2026-12-04): vp_250 / vp_251 added blind (StellaLee/vllm-experiment's two committed vLLM 0.23.0
+    # server logs, Qwen2.5-Coder-7B-Instruct on an RTX 4090, the same command twice: +9.5 % / -3.0 %, both inside
+    # their bands; the two runs differ by 0.78 GiB of available KV memory, cold vs warm compile; no rule changed):
+    # 128 scored, median 1.34 %, p90 8.97 % -> 130 scored, median 1.39 %, p90 9.11 %, inside 88 %: LOOSENED p90
+    # 0.091 -> 0.092
+    "vllm": (0.015, 0.092, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).
