@@ -358,6 +358,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"topk_topp_sampler": "flashinfer"}, None),
     "vp_251": ("0.23.0", "printed banner 'version 0.23.0' and 'Initializing a V1 LLM engine (v0.23.0)'",
                {"topk_topp_sampler": "flashinfer", "compile_cache": "warm"}, None),
+    # helper mv10 (2026-12-04): a markdown test report quoting a vLLM 0.21.0 start-up of google/gemma-4-E2B on an L4
+    # (compose.yaml: --language-model-only --max-model-len 8192 --gpu-memory-utilization 0.90 --enforce-eager)
+    "vp_252": ("0.21.0", "the report's settings block 'vLLM: v0.21.0'", {"language_model_only": True}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
