@@ -364,6 +364,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv10 (2026-12-04): xbill9/gemma4-dev's committed g4dn start-up (vLLM 0.28.0, gemma-4-E2B-it float16 on a
     # T4; flags from the rig's tpu.env; FlashInfer sampler unavailable on SM 7.5, printed); log also vl_333
     "vp_253": ("0.28.0", "printed 'vllm 0.28.0' (the excerpt's versions block)", {"topk_topp_sampler": "native"}, None),
+    # helper mv10 (2026-12-04): the same repository's MI300X rig (gemma-4-E2B-it bf16, ROCm nightly of the 0.29.1 era per
+    # the article; --limit-mm-per-prompt from tpu.env)
+    "vp_254": ("0.29.1", "the article: 'on vLLM 0.29.1' (ROCm nightly image)",
+               {"limit_mm_per_prompt": '{"image": 4, "audio": 0}', "gpu_total_gib": 191.69}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -88,6 +88,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_253 (xbill9/gemma4-dev's committed g4dn start-up, vLLM 0.28.0 gemma-4-E2B-it float16 on a T4, multimodal
     # on): +11.9 % blind, outside (weights printed 9.80 GiB, tpkit 8.97: the audio tower tpkit does not count):
     # 132 scored, median 1.44 %, p90 9.42 %, 88 % inside: LOOSENED p90 0.092 -> 0.095
+    # then vp_254 (the same repository's MI300X rig, gemma-4-E2B-it bf16, ROCm nightly of the 0.29.1 era): +3.7 %
+    # blind, outside its narrow band: 133 scored, median 1.44 %, p90 9.38 %, 87 % inside (level unchanged)
     "vllm": (0.015, 0.095, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
