@@ -350,6 +350,24 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv9 (2026-12-04): ray-project/ray#65486 / #66230, a Ray Serve LLM start-up (vLLM 0.26.0, Qwen3-8B, one
     # 80 GB Hopper GPU by the printed 79.18 GiB total and FlashInfer's '90a'); log also in tests/logs/data/vllm/ as vl_315
     "vp_231": ("0.26.0", "printed 'Initializing a V1 LLM engine (v0.26.0)'", {}, None),
+    # helper mv10 (2026-12-04): StellaLee/vllm-experiment's two committed server logs (vLLM 0.23.0 with the repository's
+    # scheduler/eviction patches, Qwen2.5-Coder-7B-Instruct, max_num_seqs 32, the README's RTX 4090; FlashInfer sampler
+    # printed); the second start loads the compiled graphs from the cache ('Directly load the compiled graph(s)');
+    # logs also in tests/logs/data/vllm/ as vl_330 and vl_331
+    "vp_250": ("0.23.0", "printed banner 'version 0.23.0' and 'Initializing a V1 LLM engine (v0.23.0)'",
+               {"topk_topp_sampler": "flashinfer"}, None),
+    "vp_251": ("0.23.0", "printed banner 'version 0.23.0' and 'Initializing a V1 LLM engine (v0.23.0)'",
+               {"topk_topp_sampler": "flashinfer", "compile_cache": "warm"}, None),
+    # helper mv10 (2026-12-04): a markdown test report quoting a vLLM 0.21.0 start-up of google/gemma-4-E2B on an L4
+    # (compose.yaml: --language-model-only --max-model-len 8192 --gpu-memory-utilization 0.90 --enforce-eager)
+    "vp_252": ("0.21.0", "the report's settings block 'vLLM: v0.21.0'", {"language_model_only": True}, None),
+    # helper mv10 (2026-12-04): xbill9/gemma4-dev's committed g4dn start-up (vLLM 0.28.0, gemma-4-E2B-it float16 on a
+    # T4; flags from the rig's tpu.env; FlashInfer sampler unavailable on SM 7.5, printed); log also vl_333
+    "vp_253": ("0.28.0", "printed 'vllm 0.28.0' (the excerpt's versions block)", {"topk_topp_sampler": "native"}, None),
+    # helper mv10 (2026-12-04): the same repository's MI300X rig (gemma-4-E2B-it bf16, ROCm nightly of the 0.29.1 era per
+    # the article; --limit-mm-per-prompt from tpu.env)
+    "vp_254": ("0.29.1", "the article: 'on vLLM 0.29.1' (ROCm nightly image)",
+               {"limit_mm_per_prompt": '{"image": 4, "audio": 0}', "gpu_total_gib": 191.69}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

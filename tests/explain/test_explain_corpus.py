@@ -237,11 +237,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper mv9: vl_310 (LMCache's xPyD decoder log, Llama-3.1-8B tp 2 eager with a 2 GiB NIXL buffer) hits blind: 147 of
     the 171; vl_313 (validation case vp_230, Qwen2-7B tp 2 at util 0.25 on A100s) hits blind: 148 of the 172; vl_314
     (ragflow#9856, Qwen3-30B-A3B-Thinking-2507-FP8 tp 2) hits blind: 149 of the 173; vl_315 (vp_231, ray#65486, Ray
-    Serve LLM Qwen3-8B on vLLM 0.26.0) hits blind: 150 of the 174."""
+    Serve LLM Qwen3-8B on vLLM 0.26.0) hits blind: 150 of the 174.
+    Helper mv10: vl_330 and vl_331 (StellaLee/vllm-experiment, vLLM 0.23.0 Qwen2.5-Coder-7B-Instruct, the same server
+    twice, 6.06 / 6.84 GiB available) hit blind: 152 of the 176; vl_332 (belonghim/vllm-optimizer's KV-too-small
+    fixture, an unnamed Qwen3.5 checkpoint, no config) is not rebuilt: 152 of the 177."""
     rows = _capacity_rows()
-    assert len(rows) == 174
+    assert len(rows) == 177
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 150, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 152, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one

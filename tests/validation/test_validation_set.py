@@ -79,7 +79,18 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # Qwen3-8B-FP8 on a MIG 1g.16gb slice, KV auto / fp8; +36.6 / +54.7 %, both inside their wide bands; the run
     # sets VLLM_USE_V2_MODEL_RUNNER=0, which tpkit cannot express; no rule changed): 126 scored, median 1.21 %,
     # p90 8.15 %, 112/126 inside (level unchanged)
-    "vllm": (0.015, 0.091, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    # helper mv10 (2026-12-04): vp_250 / vp_251 added blind (StellaLee/vllm-experiment's two committed vLLM 0.23.0
+    # server logs, Qwen2.5-Coder-7B-Instruct on an RTX 4090, the same command twice: +9.5 % / -3.0 %, both inside
+    # their bands; the two runs differ by 0.78 GiB of available KV memory, cold vs warm compile; no rule changed):
+    # 128 scored, median 1.34 %, p90 8.97 % -> 130 scored, median 1.39 %, p90 9.11 %, inside 88 %: LOOSENED p90
+    # 0.091 -> 0.092; then vp_252 (a report quoting a vLLM 0.21.0 google/gemma-4-E2B start-up on an L4,
+    # --language-model-only --enforce-eager): +1.8 % blind, inside: 131 scored, median 1.43 %, p90 9.07 %, 89 % inside;
+    # then vp_253 (xbill9/gemma4-dev's committed g4dn start-up, vLLM 0.28.0 gemma-4-E2B-it float16 on a T4, multimodal
+    # on): +11.9 % blind, outside (weights printed 9.80 GiB, tpkit 8.97: the audio tower tpkit does not count):
+    # 132 scored, median 1.44 %, p90 9.42 %, 88 % inside: LOOSENED p90 0.092 -> 0.095
+    # then vp_254 (the same repository's MI300X rig, gemma-4-E2B-it bf16, ROCm nightly of the 0.29.1 era): +3.7 %
+    # blind, outside its narrow band: 133 scored, median 1.44 %, p90 9.38 %, 87 % inside (level unchanged)
+    "vllm": (0.015, 0.095, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).
