@@ -229,8 +229,8 @@ def tested_entries(path: Path, *, known: set[str]) -> list[dict]:
         params = count_params(from_config_dict(config, name=row["id"], source=row["config"]))
         out.append({"id": row["id"], "short_name": row["id"].split("/", 1)[1], "verification_status": status,
                     "config": config,
-                    "facts": {"source": note, "fidelity": row["fidelity"], "checked_by": checked,
-                              "params_total": params,
+                    "facts": {"source": note, "fidelity": row["fidelity"], "config": row["config"],
+                              "checked_by": checked, "params_total": params,
                               "params_total_source": "derived from the config by tpkit.models.params.count_params "
                                                      "(the language model as stored; no vision tower, no MTP)"}})
     return out
