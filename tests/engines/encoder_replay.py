@@ -26,3 +26,21 @@ def varlen_attention(q, k, v, n: int, hd: int):
         out = torch.nn.functional.scaled_dot_product_attention(q.transpose(0, 1)[None], k.transpose(0, 1)[None],
                                                                v.transpose(0, 1)[None])
         return out[0].transpose(0, 1)
+
+
+def record_and_check(name: str, peak: int, kept: int, est) -> None:
+    """Write the replay's measured peak and kept bytes next to tpkit's estimate into ``$OUT/<name>.json`` (when the
+    device run sets ``OUT``), then require both within 10 % of the estimate."""
+    import json
+    import os
+
+    import torch
+
+    out = os.environ.get("OUT")
+    if out:
+        with open(os.path.join(out, f"{name}.json"), "w") as f:
+            json.dump({"peak_bytes": peak, "estimate_bytes": est.peak.bytes, "kept_bytes": kept,
+                       "estimate_kept_bytes": est.kept.bytes, "items": est.items, "torch": torch.__version__,
+                       "gpu": torch.cuda.get_device_name()}, f)
+    assert abs(peak - est.peak.bytes) / est.peak.bytes < 0.10, (peak / 2**30, est.peak.bytes / 2**30)
+    assert abs(kept - est.kept.bytes) / est.kept.bytes < 0.10, (kept / 2**30, est.kept.bytes / 2**30)

@@ -5,7 +5,6 @@ Configs are the real ones of the validation set."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -15,22 +14,12 @@ from tpkit.engines.sglang import SglangOptions
 from tpkit.engines.sglang.policy import _planned_weights
 from tpkit.engines.sglang.towers import tower_not_built
 from tpkit.errors import PlanInputError
-from tpkit.models import from_config_dict
 from tpkit.parallel import ParallelSpec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
 from clirun import cli, refused  # noqa: E402
 
-CONFIGS = Path(__file__).resolve().parents[1] / "validation" / "configs"
-
-
-def _model(stem: str):
-    path = CONFIGS / f"{stem}.json"
-    return from_config_dict(json.loads(path.read_text()), name=path.stem, source="test")
-
-
-def _tower(plan) -> int:
-    return sum(l.bytes.bytes for l in plan.lines if l.item == "vision tower")
+from towers_testlib import CONFIGS, config_model as _model, tower_bytes as _tower  # noqa: E402
 
 
 @pytest.mark.parametrize("stem, dropped", [

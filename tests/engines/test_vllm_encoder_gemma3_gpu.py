@@ -12,12 +12,11 @@ the projector.  The replay checks the accounting of the live set as read, not vL
 """
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from encoder_replay import cuda_torch
+from encoder_replay import cuda_torch, record_and_check
 
 from tpkit.engines.vllm.encoder import encoder_profile
 from tpkit.models import from_config_dict
@@ -105,11 +104,4 @@ def test_gemma3_encoder_peak_matches_the_estimate():
     est, _ = encoder_profile(model, release=(0, 23, 0), engine="V1", tp=1, max_num_batched_tokens=8192,
                              max_num_seqs=256, max_model_len=8192, act_bytes=2, v2_runner=False)
     peak, kept = _replay(cfg, est.items)
-    out = os.environ.get("OUT")
-    if out:
-        with open(os.path.join(out, "gemma3_encoder.json"), "w") as f:
-            json.dump({"peak_bytes": peak, "estimate_bytes": est.peak.bytes, "kept_bytes": kept,
-                       "estimate_kept_bytes": est.kept.bytes, "items": est.items, "torch": torch.__version__,
-                       "gpu": torch.cuda.get_device_name()}, f)
-    assert abs(peak - est.peak.bytes) / est.peak.bytes < 0.10, (peak / 2**30, est.peak.bytes / 2**30)
-    assert abs(kept - est.kept.bytes) / est.kept.bytes < 0.10, (kept / 2**30, est.kept.bytes / 2**30)
+    record_and_check("gemma3_encoder", peak, kept, est)

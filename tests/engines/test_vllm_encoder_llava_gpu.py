@@ -14,12 +14,11 @@ and the per-image merge.  The replay checks the accounting of the live set as re
 """
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from encoder_replay import cuda_torch
+from encoder_replay import cuda_torch, record_and_check
 
 from tpkit.engines.vllm.encoder import encoder_profile
 from tpkit.models import from_config_dict
@@ -128,11 +127,4 @@ def test_llava_next_encoder_peak_matches_the_estimate():
                              max_num_seqs=1024, max_model_len=4096, act_bytes=2, v2_runner=False)
     assert est.items == 5
     peak, kept = _replay(cfg, est.items, 5, (2, 2))
-    out = os.environ.get("OUT")
-    if out:
-        with open(os.path.join(out, "llava_next_encoder.json"), "w") as f:
-            json.dump({"peak_bytes": peak, "estimate_bytes": est.peak.bytes, "kept_bytes": kept,
-                       "estimate_kept_bytes": est.kept.bytes, "items": est.items, "torch": torch.__version__,
-                       "gpu": torch.cuda.get_device_name()}, f)
-    assert abs(peak - est.peak.bytes) / est.peak.bytes < 0.10, (peak / 2**30, est.peak.bytes / 2**30)
-    assert abs(kept - est.kept.bytes) / est.kept.bytes < 0.10, (kept / 2**30, est.kept.bytes / 2**30)
+    record_and_check("llava_next_encoder", peak, kept, est)

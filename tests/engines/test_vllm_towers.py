@@ -8,7 +8,6 @@ from 0.17.0 (0.16.0 refuses it).  Configs are the real ones of the validation se
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -18,23 +17,13 @@ from tpkit.engines.vllm import VllmOptions
 from tpkit.engines.vllm.policy import tower_weights
 from tpkit.engines.vllm.towers import TOWER_SKIP_FROM, tower_not_built
 from tpkit.errors import PlanInputError
-from tpkit.models import from_config_dict
 from tpkit.models.weights import plan_weights
 from tpkit.parallel import ParallelSpec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
 from clirun import cli, refused  # noqa: E402
 
-CONFIGS = Path(__file__).resolve().parents[1] / "validation" / "configs"
-
-
-def _model(stem: str):
-    path = CONFIGS / f"{stem}.json"
-    return from_config_dict(json.loads(path.read_text()), name=path.stem, source="test")
-
-
-def _tower(plan) -> int:
-    return sum(l.bytes.bytes for l in plan.lines if l.item == "vision tower")
+from towers_testlib import CONFIGS, config_model as _model, tower_bytes as _tower  # noqa: E402
 
 
 # (config, wrapper, first release without the tower, the release before it)
