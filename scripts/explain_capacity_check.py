@@ -46,8 +46,24 @@ def model_map() -> dict[str, dict]:
 
 
 def source_flags(entry: dict | None) -> dict:
-    """The plan flags the entry quotes from the log's source thread (argparse dests of ``tpkit explain``)."""
-    return dict((entry or {}).get("flags") or {})
+    """The plan flags the entry quotes from the log's source thread (argparse dests of ``tpkit explain``), with
+    a repository file they name (a drafter config in ``--speculative-config``) made absolute, so the check runs
+    from any working directory."""
+    return {dest: _rooted(value) for dest, value in ((entry or {}).get("flags") or {}).items()}
+
+
+def _rooted(value):
+    """``value`` with a repository-relative path (``tests/...``) made absolute; a JSON object's ``model`` too."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith("tests/"):
+        return str(ROOT / value)
+    if value.lstrip().startswith("{"):
+        obj = json.loads(value)
+        if isinstance(obj.get("model"), str) and obj["model"].startswith("tests/"):
+            obj["model"] = str(ROOT / obj["model"])
+            return json.dumps(obj)
+    return value
 
 
 def flag_argv(flags: dict) -> list[str]:
@@ -116,7 +132,7 @@ def check(case: dict, models: dict[str, dict]) -> dict:
     if model:
         flags["model"] = model
     stripped = explain_log(strip_capacity(data), flags=flags)
-    row["flags"] = source_flags(entry)
+    row["flags"] = dict(entry.get("flags") or {})
     row["contradictions"] = [c.text() for c in stripped.context.contradictions]
     rng = stripped.kv_predicted_range
     row["range"] = list(rng) if rng else None

@@ -6,6 +6,8 @@ DISABLED, decode term still unconditional); 0.5.15+ also drops the decode term a
 DP-attention padding stays (``engines.sglang.defaults``).
 """
 
+from pathlib import Path
+
 import pytest
 
 from tests.cli.clirun import cli, refused
@@ -15,6 +17,8 @@ from tpkit.engines.sglang.graphs import GraphContext, prefill_graphs
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.errors import PlanInputError
 from tpkit.hardware.catalog import lookup_gpu
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # H100 SXM: 81559 MiB; Llama-3.1-8B, tp 1: cpp 8192, max bs 256, 58 prefill sizes (464 MiB)
 # reserve = 512 + 1.5 × 8192 + 1/8 × 1024 + [decode 2 × 256] + [prefill 8 × 58]
@@ -103,7 +107,7 @@ def test_cli_flag(capsys):
 def test_from_log_takes_the_logs_value(capsys):
     # sg_080 prints disable_cuda_graph=True in its server_args dump (line 5)
     code, out, _ = cli(capsys, "plan", "Qwen/Qwen2.5-7B-Instruct", "--gpu", "L4", "--from-log",
-                       "tests/logs/data/sglang/sg_080.log")
+                       str(ROOT / "tests/logs/data/sglang/sg_080.log"))
     assert code == 0 and "--disable-cuda-graph: no" in out
 
 

@@ -4,7 +4,7 @@ rebuilt from the anchors with the capacity lines removed (docs/accuracy.md §7).
 import json
 
 import pytest
-from explain_testlib import cases, log_bytes, script
+from explain_testlib import ROOT, cases, log_bytes, script
 
 from tpkit.explain import explain_log
 from tpkit.explain.render import format_explanation
@@ -22,8 +22,8 @@ NO_NUMBERS = {
     "sg_039": "title-only OOM while loading Gemma-3; no sizes in the excerpt",
 }
 FLAGS_FOR = {
-    "sg_042": {"model": "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json"},
-    "sg_060": {"model": "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json", "engine_version": "0.4.1"},
+    "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
+    "sg_060": {"model": str(ROOT / "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"), "engine_version": "0.4.1"},
     "vl_256": {"gpu": "L40S"},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source

@@ -1,7 +1,7 @@
 """Crash logs: the phase, the cause and fixes re-planned from the log's numbers (docs/accuracy.md §7.3; helper crash,
 2026-12-01)."""
 
-from explain_testlib import log_bytes
+from explain_testlib import ROOT, log_bytes
 
 from tpkit.explain import explain_log
 from tpkit.explain.vdiagnose import _pp_check_rule
@@ -53,7 +53,7 @@ def test_a_single_stage_kv_failure_says_nothing_of_stages():
 
 
 # --- sg_060: no number printed; the model and the GPU are known: fixes planned from the catalog
-DSV2 = "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"
+DSV2 = str(ROOT / "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json")
 
 
 def test_sglang_dp_attention_means_dp_equals_tp_up_to_0_4_4():

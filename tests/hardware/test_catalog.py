@@ -2,12 +2,15 @@
 
 import json
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
 from tpkit.errors import PlanInputError, UnknownGpuError, is_user_error
 from tpkit.hardware.catalog import custom_gpu, list_gpus, lookup_gpu, normalise_gpu_name
 from tpkit.units import GiB, MiB, Bytes
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("name, canonical", [
@@ -145,7 +148,7 @@ def test_sglang_refuses_gpus_below_sm75():
     clear planning error, T4 (7.5) plans; vLLM plans both."""
     from tpkit.cli import main
 
-    cfg = "tests/logs/data/configs/Qwen__Qwen2.5-0.5B-Instruct"
+    cfg = str(ROOT / "tests/logs/data/configs/Qwen__Qwen2.5-0.5B-Instruct")
     assert main(["plan", cfg, "--gpu", "V100", "--engine", "sglang"]) == 2
     assert main(["plan", cfg, "--gpu", "T4", "--engine", "sglang"]) == 0
     assert main(["plan", cfg, "--gpu", "V100", "--engine", "vllm"]) == 0

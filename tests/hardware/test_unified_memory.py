@@ -1,7 +1,11 @@
 """Unified-memory GPUs (GB10): the catalog flag and the engines' rules per release (engines.unified)."""
 
+from pathlib import Path
+
 from tpkit.engines.unified import unified_memory_note
 from tpkit.hardware.catalog import list_gpus, lookup_gpu
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_gb10_is_flagged_and_discrete_gpus_are_not():
@@ -36,7 +40,7 @@ def test_sglang_read_from_0_5_9():
 def test_plan_warns_on_gb10(capsys):
     from tpkit.cli import main
 
-    rc = main(["plan", "tests/validation/configs/Qwen--Qwen2-7B-Instruct.json", "--gpu", "GB10", "--engine", "vllm"])
+    rc = main(["plan", str(ROOT / "tests/validation/configs/Qwen--Qwen2-7B-Instruct.json"), "--gpu", "GB10", "--engine", "vllm"])
     out = capsys.readouterr().out
     assert rc in (0, None)
     assert "GB10 has unified memory" in out
