@@ -11,7 +11,7 @@ held-out sources were added 2026-12-03 (helper pub, model unchanged); the floors
 25 rows from three more held-out sources were added 2026-12-04 (helper spx, model unchanged); same floors.
 31 rows from three more held-out sources were added 2026-12-04 (helper spy, model unchanged); same floors.
 6 rows from two more held-out sources were added 2026-12-04 (helper spz, model unchanged); same floors.
-16 rows from two more held-out sources were added 2026-12-04 (helper spw, model unchanged); same floors.
+25 rows from three more held-out sources were added 2026-12-04 (helper spw, model unchanged); same floors.
 """
 
 import json
@@ -73,12 +73,12 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 
 def test_held_out_rows_are_not_dropped():
     """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three, 125 after
-    helper spy's three, 131 after helper spz's two, 147 after helper spw's two (2026-12-04)."""
+    helper spy's three, 131 after helper spz's two, 156 after helper spw's three (2026-12-04)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 147
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 156
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
             "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3",
-            "rocm_dsv3_mtp", "mb3090_coder"} <= set(DATA["sources"]) - train
+            "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -214,3 +214,25 @@ def test_spw_rows_are_scored_blind_as_the_sources_give_them():
     assert (config["quantization_config"]["quant_method"], config["quantization_config"]["bits"],
             config["quantization_config"]["group_size"]) == ("awq", 4, 128)
     assert any(e[0].startswith("mattbucci/2x-3090") and "withdraws" in e[2] for e in DATA["not_scored"])
+
+
+def test_glm51v2_rows_follow_the_admission_rule_fixed_before_scoring():
+    """glm51v2_rtx6k: local-inference-lab/rtx6kpro GLM-5.1 v2 raw decode matrix (glm-dcp1-mtp0 vs glm-dcp1-mtp1),
+    8x RTX PRO 6000, vLLM 0.20.2rc1.dev249 image, GLM-5.1 NVFP4, MTP num_speculative_tokens 3.  Admitted: DCP1 cells
+    measured in both runs, not underfilled / capacity-limited / warm-up-timed-out in either, mean TTFT <= 2 s in both
+    (nine cells; c2@0, c16@0 and c32@0 fail it).  Accept length 1 + 3 x the cell's server_spec_accept_rate; context =
+    mean input + 1,024."""
+    rows = [r for r in DATA["rows"] if r["source"] == "glm51v2_rtx6k"]
+    assert [(r["batch"], r["context"]) for r in rows] == [
+        (1, 1095), (4, 1095), (8, 1095), (1, 17254), (2, 17254), (4, 17254), (1, 33363), (2, 33363), (1, 65574)]
+    assert [(r["base_tok_s"], r["spec_tok_s"]) for r in rows][:3] == [(59.03, 95.58), (164.3, 247.31), (251.49, 201.46)]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["kv_cache_dtype"], r["algorithm"],
+                r["num_steps"], r["topk"], r["num_draft_tokens"]) ==
+               ("bench/data/glm-5.1-nvfp4.config.json", "RTX-PRO-6000", 8, "vllm", "0.20.2rc1.dev249", "fp8", "NEXTN",
+                3, 1, 4) for r in rows)
+    assert all(1 < r["accept_length"] < 4 for r in rows)
+    text = DATA["sources"]["glm51v2_rtx6k"]
+    assert "c2@0" in text.split("Not admitted by that rule:")[1] and "mean TTFT at most 2 s" in text
+    config = json.loads((ROOT / "bench" / "data" / "glm-5.1-nvfp4.config.json").read_text())
+    assert config["architectures"] == ["GlmMoeDsaForCausalLM"]
+    assert (config["quantization_config"]["quant_algo"], config["quantization_config"]["group_size"]) == ("NVFP4", 16)
