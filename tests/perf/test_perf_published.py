@@ -11,6 +11,7 @@ held-out sources were added 2026-12-03 (helper pub, model unchanged); the floors
 25 rows from three more held-out sources were added 2026-12-04 (helper spx, model unchanged); same floors.
 31 rows from three more held-out sources were added 2026-12-04 (helper spy, model unchanged); same floors.
 6 rows from two more held-out sources were added 2026-12-04 (helper spz, model unchanged); same floors.
+25 rows from three more held-out sources were added 2026-12-04 (helper spw, model unchanged); same floors.
 """
 
 import json
@@ -72,11 +73,12 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 
 def test_held_out_rows_are_not_dropped():
     """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three, 125 after
-    helper spy's three, 131 after helper spz's two (2026-12-04)."""
+    helper spy's three, 131 after helper spz's two, 156 after helper spw's three (2026-12-04)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 131
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 156
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
-            "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3"} <= set(DATA["sources"]) - train
+            "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3",
+            "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -175,3 +177,62 @@ def test_spz_rows_are_scored_blind_as_the_source_gives_them():
     assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["attention_backend"], r["num_steps"],
                 r["topk"], r["num_draft_tokens"], r["accept_length"]) == ("zai-org/GLM-4.7-Flash", "H100", 1, "sglang",
                                                                          "0.5.8", "flashinfer", 3, 4, 6, 2.4) for r in glm)
+
+
+def test_spw_rows_are_scored_blind_as_the_sources_give_them():
+    """rocm_dsv3_mtp: ROCm blog 'Efficient LLM Serving with MTP' (ROCm/rocm-blogs mtp/README.md), DeepSeek-V3 with the
+    NextN draft on 8x MI300X, SGLang v0.5.0rc0, NEXTN 2/1/3; Tables 1 (random 3200/800, max concurrency 1-64) and 2
+    (ShareGPT, 4-64) give mean end-to-end latency without / with MTP: the speed-up is their ratio, no tok/s and no
+    accept length.  Random context 1,800 (bench_serving 0.5.0rc0 --random-range-ratio default 0.0: means 1,600 in and
+    400 out).  mb3090_coder: mattbucci/2x-3090 coder30b-eagle3-poolcap-2026-07-19.json, the armD-ctx64k arm only
+    (the one arm with four depths paired with a no-spec run at the same depth), 2x RTX 3090 TP 2, SGLang 0.5.15,
+    Qwen3-Coder-30B-A3B AWQ, EAGLE3 4/4/8, fp8 KV, one request, the measured accept length per depth."""
+    rocm = [r for r in DATA["rows"] if r["source"] == "rocm_dsv3_mtp"]
+    latencies = [(1, 17348.25, 8229.37), (2, 17162.29, 8408.02), (4, 17948.30, 9736.64), (8, 19919.06, 11742.82),
+                 (16, 23708.94, 15483.11), (32, 30868.39, 21399.39), (64, 43848.20, 35074.26),
+                 (4, 3981.91, 2215.44), (8, 5007.75, 2854.36), (16, 6255.86, 3947.93), (32, 7571.25, 5023.23),
+                 (64, 11900.36, 8763.65)]
+    assert [(r["batch"], r["context"]) for r in rocm] == [(b, 1800 if i < 7 else 400)
+                                                          for i, (b, _, _) in enumerate(latencies)]
+    for r, (_, plain_ms, spec_ms) in zip(rocm, latencies):
+        assert r["measured_speedup"] == pytest.approx(plain_ms / spec_ms, abs=1e-4)
+        assert f"{plain_ms} ms without MTP, {spec_ms} ms with" in r["note"]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["algorithm"], r["num_steps"],
+                r["topk"], r["num_draft_tokens"]) == ("deepseek-ai/DeepSeek-V3", "MI300X", 8, "sglang", "0.5.0rc0",
+                                                      "NEXTN", 2, 1, 3) for r in rocm)
+    assert all(r["base_tok_s"] is None and r["spec_tok_s"] is None and r["accept_length"] is None
+               and "attention_backend" not in r and "max_running_requests" not in r for r in rocm)
+    coder = [r for r in DATA["rows"] if r["source"] == "mb3090_coder"]
+    assert [(r["context"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"]) for r in coder] == [
+        (2486, 196.4, 322.1, 3.62), (13768, 176.5, 152.3, 2.72), (39648, 152.6, 129.1, 2.51),
+        (61239, 136.9, 103.4, 2.38)]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["batch"], r["kv_cache_dtype"],
+                r["algorithm"], r["num_steps"], r["topk"], r["num_draft_tokens"]) ==
+               ("bench/data/qwen3-coder-30b-a3b-awq.config.json", "RTX-3090", 2, "sglang", "0.5.15", 1, "fp8",
+                "EAGLE3", 4, 4, 8) for r in coder)
+    config = json.loads((ROOT / "bench" / "data" / "qwen3-coder-30b-a3b-awq.config.json").read_text())
+    assert (config["quantization_config"]["quant_method"], config["quantization_config"]["bits"],
+            config["quantization_config"]["group_size"]) == ("awq", 4, 128)
+    assert any(e[0].startswith("mattbucci/2x-3090") and "withdraws" in e[2] for e in DATA["not_scored"])
+
+
+def test_glm51v2_rows_follow_the_admission_rule_fixed_before_scoring():
+    """glm51v2_rtx6k: local-inference-lab/rtx6kpro GLM-5.1 v2 raw decode matrix (glm-dcp1-mtp0 vs glm-dcp1-mtp1),
+    8x RTX PRO 6000, vLLM 0.20.2rc1.dev249 image, GLM-5.1 NVFP4, MTP num_speculative_tokens 3.  Admitted: DCP1 cells
+    measured in both runs, not underfilled / capacity-limited / warm-up-timed-out in either, mean TTFT <= 2 s in both
+    (nine cells; c2@0, c16@0 and c32@0 fail it).  Accept length 1 + 3 x the cell's server_spec_accept_rate; context =
+    mean input + 1,024."""
+    rows = [r for r in DATA["rows"] if r["source"] == "glm51v2_rtx6k"]
+    assert [(r["batch"], r["context"]) for r in rows] == [
+        (1, 1095), (4, 1095), (8, 1095), (1, 17254), (2, 17254), (4, 17254), (1, 33363), (2, 33363), (1, 65574)]
+    assert [(r["base_tok_s"], r["spec_tok_s"]) for r in rows][:3] == [(59.03, 95.58), (164.3, 247.31), (251.49, 201.46)]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["kv_cache_dtype"], r["algorithm"],
+                r["num_steps"], r["topk"], r["num_draft_tokens"]) ==
+               ("bench/data/glm-5.1-nvfp4.config.json", "RTX-PRO-6000", 8, "vllm", "0.20.2rc1.dev249", "fp8", "NEXTN",
+                3, 1, 4) for r in rows)
+    assert all(1 < r["accept_length"] < 4 for r in rows)
+    text = DATA["sources"]["glm51v2_rtx6k"]
+    assert "c2@0" in text.split("Not admitted by that rule:")[1] and "mean TTFT at most 2 s" in text
+    config = json.loads((ROOT / "bench" / "data" / "glm-5.1-nvfp4.config.json").read_text())
+    assert config["architectures"] == ["GlmMoeDsaForCausalLM"]
+    assert (config["quantization_config"]["quant_algo"], config["quantization_config"]["group_size"]) == ("NVFP4", 16)
