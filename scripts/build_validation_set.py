@@ -368,6 +368,15 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # the article; --limit-mm-per-prompt from tpu.env)
     "vp_254": ("0.29.1", "the article: 'on vLLM 0.29.1' (ROCm nightly image)",
                {"limit_mm_per_prompt": '{"image": 4, "audio": 0}', "gpu_total_gib": 191.69}, None),
+    # helper mv12 (2026-12-04): sipeed/sipeed_wiki's NanoKVM-Pro page quotes a whole vLLM 0.11.0 start-up of
+    # Qwen3-VL-30B-A3B-Instruct at tp 4 on four RTX 3090s (fused-MoE look-up 'NVIDIA_GeForce_RTX_3090'; FlashInfer
+    # not installed, native sampler printed; warm compile cache printed); log also in tests/logs/data/vllm/ as vl_370
+    "vp_290": ("0.11.0", "printed 'vLLM API server version 0.11.0' and 'Initializing a V1 LLM engine (v0.11.0)'",
+               {"topk_topp_sampler": "native", "compile_cache": "warm"}, None),
+    # helper mv12 (2026-12-04): gnosia93/eks-agentic-ai's lesson page quotes a vLLM 0.19.0 pod's start-up of
+    # Qwen2.5-72B-Instruct at tp 4 on a g6e.12xlarge (4 x L40S, named by the page; SM 8.9 and PCIe-only printed;
+    # cold compile printed; no sampler line in the excerpt); log also in tests/logs/data/vllm/ as vl_371
+    "vp_291": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -96,7 +96,10 @@ def test_the_corpus_count():
     compiled graph(s) for dynamic shape from the cache') and vl_314 (ragflow#9856, the same line): 24 warm; vl_310 -
     vl_312 run eager (neither).  Helper mv10 (2026-12-04): vl_330 cold ('Compiling a graph for compile range') and
     vl_331 warm ('Directly load the compiled graph(s)'), the same vLLM 0.23.0 server twice: 25 warm; vl_332 cold
-    (belonghim/vllm-optimizer's KV-too-small fixture: 'Compiling a graph for compile range')."""
+    (belonghim/vllm-optimizer's KV-too-small fixture: 'Compiling a graph for compile range').  Helper mv12
+    (2026-12-04): vl_370 warm (0.11.0: 'Directly load the compiled graph(s) for dynamic shape from the cache'): 26
+    warm; vl_371 cold (0.19.0: 'Compiling a graph for compile range (1, 2048)'); vl_372 warm (0.17.0: 'Directly
+    load the compiled graph(s) for compile range (1, 4096) from the cache'): 27 warm."""
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
@@ -104,8 +107,9 @@ def test_the_corpus_count():
             found[parsed.run.value("compile_cache")].append(path.stem)
     assert sorted(found["cold"]) == ["vl_025", "vl_044", "vl_050", "vl_056", "vl_125", "vl_126", "vl_127", "vl_128",
                                      "vl_129", "vl_134", "vl_160", "vl_240", "vl_241", "vl_254", "vl_256",
-                                     "vl_270", "vl_271", "vl_272", "vl_290", "vl_291", "vl_293", "vl_330", "vl_332"]
-    assert len(found["warm"]) == 25 and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
+                                     "vl_270", "vl_271", "vl_272", "vl_290", "vl_291", "vl_293", "vl_330", "vl_332",
+                                     "vl_371"]
+    assert len(found["warm"]) == 27 and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
                                           "vl_222", "vl_252", "vl_253", "vl_255"} <= set(found["warm"])
 
 

@@ -170,10 +170,13 @@ def test_capacity_logs_with_a_config_do_not_regress():
     vl_314 (ragflow#9856, Qwen3-30B-A3B-Thinking-2507-FP8 tp 2): 173 and 159; vl_315 (vp_231, Ray Serve LLM Qwen3-8B):
     174 and 160; helper mv10 (2026-12-04) vl_330 and vl_331 (StellaLee/vllm-experiment, Qwen2.5-Coder-7B-Instruct on
     vLLM 0.23.0), both with a config: 176 and 162; vl_332 (belonghim/vllm-optimizer's KV-too-small fixture, an unnamed
-    Qwen3.5 checkpoint, no config): 177 and 162. A floor, so that entries are not lost."""
+    Qwen3.5 checkpoint, no config): 177 and 162; helper mv12 (2026-12-04) vl_370 (vp_290, sipeed/sipeed_wiki's
+    Qwen3-VL-30B-A3B-Instruct tp 4 on RTX 3090s, with a config): 178 and 163; vl_371 (vp_291, gnosia93/eks-agentic-ai's
+    Qwen2.5-72B-Instruct tp 4 on L40S, with a config): 179 and 164; vl_372 (a vLLM 0.17.0 Qwen3-8B-AWQ tp 2 session
+    on two Ada GPUs, on the base Qwen3-8B config): 180 and 165. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 177
-    assert sum(1 for e in anchored if e["config"]) >= 162
+    assert len(anchored) == 180
+    assert sum(1 for e in anchored if e["config"]) >= 165
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

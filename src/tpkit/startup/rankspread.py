@@ -20,7 +20,9 @@ corpus gives), measured on 2026-12-04:
 * vLLM 'Available KV cache memory', range: 0.00 GiB in all five tp-2 deployments (vl_310, LMCache's xPyD
   decoder, and vl_314, ragflow#9856, added by helper mv9; vl_313 is vl_087's repository again, one sample); p90 (= max) 0.47 GiB over the three
   at tp 4 / 8 (vl_101 tp 4, vl_102 / vl_103 tp 8: rank 0 0.09–0.10 above ranks 1…N−2, the last rank 0.37–0.38
-  above rank 0).  World size separates vLLM's numbers (0 vs 0.47), so the vLLM allowance depends on it.
+  above rank 0).  World size separates vLLM's numbers (0 vs 0.47), so the vLLM allowance depends on it.  Helper
+  mv12 (2026-12-04) adds vl_370 (four RTX 3090s at tp 4, vLLM 0.11.0: all four workers 2.31 GiB): a third deployment
+  above two workers, spread 0.00; the p90 and max stay 0.47.
 * SGLang by world size: tp 2, p90 0.77 over 5 logs (sg_018's 3090 pair and sg_081, an unnamed GPU, 0.42; the
   other three 0.00); tp > 2, p90 0.42 over 11.  The tp-2 figure rests on two consumer-class logs and is larger,
   not smaller, so SGLang keeps one allowance for every world size (the 16-log p90s).
@@ -47,9 +49,9 @@ SPREAD_STATS = {
     "sglang": {"below_rank0": (0.42, 0.77, 19, ("sg_018",)), "range": (0.42, 0.77, 19, ("sg_018",)),
                "range_world2": (0.77, 0.77, 6, ("sg_018",)),
                "range_world_gt2": (0.42, 0.42, 13, ("sg_020", "sg_021", "sg_120"))},
-    "vllm": {"below_rank0": (0.10, 0.10, 7, ("vl_101",)), "range": (0.47, 0.47, 7, ("vl_101", "vl_102")),
+    "vllm": {"below_rank0": (0.10, 0.10, 8, ("vl_101",)), "range": (0.47, 0.47, 8, ("vl_101", "vl_102")),
              "range_world2": (0.0, 0.0, 5, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314")),
-             "range_world_gt2": (0.47, 0.47, 2, ("vl_101", "vl_102"))},
+             "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
 }
 """engine → figure → (p90 GiB, max GiB, deployments, logs at the max), as ``scripts/rank_spread.py`` prints them: one
 sample per deployment (a repository's committed runs at one world size, an issue thread, a stored file count once;
