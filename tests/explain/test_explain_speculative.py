@@ -57,20 +57,23 @@ def test_vl_055_mtp_layer_from_the_launch_profile():
     (``mtp_num_hidden_layers`` 1, a full-attention layer like the target's) joins the 16 full layers and the
     Gated-DeltaNet conv state grows by the speculative token.  The published Qwen3.6-27B config
     (``tests/logs/data/configs/Qwen__Qwen3.6-27B``) keeps the temporal state in float32 (``mamba_ssm_dtype``):
-    block 800.  The release is not printed: 0.33 rules (hybrid prefix caching on, 'align': 2 + 1 pages) give
-    251,537; the rules of 0.21–0.27 (prefix caching off for hybrids: 1 + 1 pages) give the printed 255,975."""
+    block 800.  The log prints no release; the ADR is dated 2026-05-08, when 0.20.1 was the newest release
+    (models.json flags: --engine-version 0.20.1, helper capV).  The rules of 0.20.1–0.27 (prefix caching off for
+    hybrids: 1 + 1 pages; the print int(max_concurrency × max_model_len)) give the printed 255,975; 0.28+ (hybrid
+    prefix caching on, 'align': 2 + 1 pages) 251,537; 0.20.0 prints blocks // groups × block (66,400)."""
     check = script("explain_capacity_check")
     case = next(c for c in json.loads((DATA / "cases.json").read_text(encoding="utf-8")) if c["id"] == "vl_055")
     row = check.check(case, check.model_map())
-    assert row["range"] == [251_537, 251_537]
+    assert row["range"] == [255_975, 255_975] and row["outcome"] == "hit"
     assert "speculative mtp (flag --speculative-config): + 1 drafter layers" in row["cell_source"]
-    assert "2 + 1 speculative" in row["cell_source"] and "block of 800" in row["cell_source"]
+    assert "1 + speculative" in row["cell_source"] and "block of 800" in row["cell_source"]
     entry = check.model_map()["vl_055"]
     stripped = check.strip_capacity(log_bytes("vl_055"))
     base = check.cli_flags(check.source_flags(entry))
     base["model"] = check.model_flag(entry)
-    for version, expected, mode in (("0.21.0", 255_975, "1 + speculative"), ("0.27.1", 255_975, "1 + speculative"),
-                                    ("0.28.0", 251_537, "2 + 1 speculative")):
+    for version, expected, mode in (("0.20.0", 66_400, "1 + speculative"), ("0.20.1", 255_975, "1 + speculative"),
+                                    ("0.20.2", 255_975, "1 + speculative"), ("0.27.1", 255_975, "1 + speculative"),
+                                    ("0.28.0", 251_537, "2 + 1 speculative"), ("0.33.0", 251_537, "2 + 1 speculative")):
         e = explain_log(stripped, flags={**base, "engine_version": version})
         assert e.kv_predicted_range == (expected, expected), version
         assert mode in e.kv_source, version
