@@ -46,8 +46,17 @@ def model_map() -> dict[str, dict]:
 
 
 def source_flags(entry: dict | None) -> dict:
-    """The plan flags the entry quotes from the log's source thread (argparse dests of ``tpkit explain``)."""
-    return dict((entry or {}).get("flags") or {})
+    """The plan flags the entry quotes from the log's source thread (argparse dests of ``tpkit explain``).  A
+    drafter config the map holds (``--speculative-config``'s ``model``, a path under tests/logs/data/configs/ as
+    the entries' ``config`` is) is given by its absolute path, so the check runs from any directory."""
+    flags = dict((entry or {}).get("flags") or {})
+    spec = flags.get("speculative_config")
+    if isinstance(spec, str):
+        data = json.loads(spec)
+        draft = data.get("model")
+        if isinstance(draft, str) and draft.startswith("tests/") and (ROOT / draft).exists():
+            flags["speculative_config"] = json.dumps({**data, "model": str(ROOT / draft)})
+    return flags
 
 
 def flag_argv(flags: dict) -> list[str]:
@@ -116,7 +125,7 @@ def check(case: dict, models: dict[str, dict]) -> dict:
     if model:
         flags["model"] = model
     stripped = explain_log(strip_capacity(data), flags=flags)
-    row["flags"] = source_flags(entry)
+    row["flags"] = dict((entry or {}).get("flags") or {})  # as the map writes them (repository paths)
     row["contradictions"] = [c.text() for c in stripped.context.contradictions]
     rng = stripped.kv_predicted_range
     row["range"] = list(rng) if rng else None
