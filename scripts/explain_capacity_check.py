@@ -46,24 +46,17 @@ def model_map() -> dict[str, dict]:
 
 
 def source_flags(entry: dict | None) -> dict:
-    """The plan flags the entry quotes from the log's source thread (argparse dests of ``tpkit explain``), with
-    a repository file they name (a drafter config in ``--speculative-config``) made absolute, so the check runs
-    from any working directory."""
-    return {dest: _rooted(value) for dest, value in ((entry or {}).get("flags") or {}).items()}
-
-
-def _rooted(value):
-    """``value`` with a repository-relative path (``tests/...``) made absolute; a JSON object's ``model`` too."""
-    if not isinstance(value, str):
-        return value
-    if value.startswith("tests/"):
-        return str(ROOT / value)
-    if value.lstrip().startswith("{"):
-        obj = json.loads(value)
-        if isinstance(obj.get("model"), str) and obj["model"].startswith("tests/"):
-            obj["model"] = str(ROOT / obj["model"])
-            return json.dumps(obj)
-    return value
+    """The plan flags the entry quotes from the log's source thread (argparse dests of ``tpkit explain``).  A
+    drafter config the map holds (``--speculative-config``'s ``model``, a path under tests/logs/data/configs/ as
+    the entries' ``config`` is) is given by its absolute path, so the check runs from any directory."""
+    flags = dict((entry or {}).get("flags") or {})
+    spec = flags.get("speculative_config")
+    if isinstance(spec, str):
+        data = json.loads(spec)
+        draft = data.get("model")
+        if isinstance(draft, str) and draft.startswith("tests/") and (ROOT / draft).exists():
+            flags["speculative_config"] = json.dumps({**data, "model": str(ROOT / draft)})
+    return flags
 
 
 def flag_argv(flags: dict) -> list[str]:
@@ -132,7 +125,7 @@ def check(case: dict, models: dict[str, dict]) -> dict:
     if model:
         flags["model"] = model
     stripped = explain_log(strip_capacity(data), flags=flags)
-    row["flags"] = dict(entry.get("flags") or {})
+    row["flags"] = dict((entry or {}).get("flags") or {})  # as the map writes them (repository paths)
     row["contradictions"] = [c.text() for c in stripped.context.contradictions]
     rng = stripped.kv_predicted_range
     row["range"] = list(rng) if rng else None

@@ -3,6 +3,7 @@ layers (plain GQA pages like an EAGLE head's) and its weights.  The draft config
 DFlash head (architecture ``DFlashDraftModel``, five Qwen3 layers, 8 KV heads × 128), not a published checkpoint."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -95,3 +96,34 @@ def test_model_runner_v2_takes_dflash_from_0_24(version, v2):
     eagle3 = parse_speculative_config({"method": "eagle3", "model": "x", "num_speculative_tokens": 3})
     assert uses_v2_runner(llama3_8b(), rules, eagle3)
     assert uses_v2_runner(llama3_8b(), rules, dflash) is v2
+
+
+QWEN38 = Path(__file__).resolve().parents[1] / "logs" / "data" / "configs" / "Qwen__Qwen3.8-27B" / "config.json"
+"""Qwen3.8-27B: 16 full-attention layers of 4 KV heads × 256 and 48 Gated-DeltaNet layers"""
+
+
+def _hybrid_plan(tmp_path, version, **over):
+    from tpkit.models.config import from_config_dict
+
+    model = from_config_dict(json.loads(QWEN38.read_text()), name="Qwen3.8-27B", source=str(QWEN38))
+    spec = json.dumps({"method": "dflash", "model": _draft(tmp_path, hidden_size=5120, **over),
+                       "num_speculative_tokens": 7})
+    return plan_vllm(model, H200, ParallelSpec(tp=2), weights=W,
+                     options=VllmOptions(engine_version=version, kv_cache_memory_bytes=Bytes(11 * 2**30),
+                                         max_model_len=65536, speculative_config=spec))
+
+
+@pytest.mark.parametrize("version", ["0.27.1", "0.33.0"])
+def test_a_drafter_of_another_head_shape_is_a_group_of_its_own_in_a_hybrid(tmp_path, version):
+    """vLLM groups a hybrid's layers by spec equality (``same_type_layers[layer_spec]``; ``FullAttentionSpec.merge``
+    asserts ``num_kv_heads`` and ``head_size`` equal; ``kv_cache_utils.py _get_kv_cache_groups_uniform_page_size``
+    0.27.1, ``kv_cache_planning.py`` 0.33.0).  At TP 2 a DFlash layer of 8 KV heads × 128 costs 4 × 128 × 2 × 2 B =
+    2,048 B per token, as a Qwen3.8 full layer of 4 × 256 does (2 × 256 × 2 × 2 B), but it is another spec: the five
+    drafter layers are a bucket of their own, the group size becomes 5 (min 5, max 48 ≥ 1.5 × 5) and a block is
+    5 pages.  A drafter of the target's head shape (4 KV heads × 256) joins the 16 full layers (21 layers; group
+    size 21)."""
+    other = _hybrid_plan(tmp_path, version)
+    page = other.extra["bytes_per_block"] // 5
+    assert other.extra["bytes_per_block"] == 5 * page and page % 2_048 == 0
+    same = _hybrid_plan(tmp_path, version, num_key_value_heads=4, head_dim=256)
+    assert same.extra["bytes_per_block"] == 21 * page

@@ -57,20 +57,23 @@ def test_vl_055_mtp_layer_from_the_launch_profile():
     (``mtp_num_hidden_layers`` 1, a full-attention layer like the target's) joins the 16 full layers and the
     Gated-DeltaNet conv state grows by the speculative token.  The published Qwen3.6-27B config
     (``tests/logs/data/configs/Qwen__Qwen3.6-27B``) keeps the temporal state in float32 (``mamba_ssm_dtype``):
-    block 800.  The release is not printed: 0.33 rules (hybrid prefix caching on, 'align': 2 + 1 pages) give
-    251,537; the rules of 0.21–0.27 (prefix caching off for hybrids: 1 + 1 pages) give the printed 255,975."""
+    block 800.  The log prints no release; the ADR is dated 2026-05-08, when 0.20.1 was the newest release
+    (models.json flags: --engine-version 0.20.1, helper capV).  The rules of 0.20.1–0.27 (prefix caching off for
+    hybrids: 1 + 1 pages; the print int(max_concurrency × max_model_len)) give the printed 255,975; 0.28+ (hybrid
+    prefix caching on, 'align': 2 + 1 pages) 251,537; 0.20.0 prints blocks // groups × block (66,400)."""
     check = script("explain_capacity_check")
     case = next(c for c in json.loads((DATA / "cases.json").read_text(encoding="utf-8")) if c["id"] == "vl_055")
     row = check.check(case, check.model_map())
-    assert row["range"] == [251_537, 251_537]
+    assert row["range"] == [255_975, 255_975] and row["outcome"] == "hit"
     assert "speculative mtp (flag --speculative-config): + 1 drafter layers" in row["cell_source"]
-    assert "2 + 1 speculative" in row["cell_source"] and "block of 800" in row["cell_source"]
+    assert "1 + speculative" in row["cell_source"] and "block of 800" in row["cell_source"]
     entry = check.model_map()["vl_055"]
     stripped = check.strip_capacity(log_bytes("vl_055"))
     base = check.cli_flags(check.source_flags(entry))
     base["model"] = check.model_flag(entry)
-    for version, expected, mode in (("0.21.0", 255_975, "1 + speculative"), ("0.27.1", 255_975, "1 + speculative"),
-                                    ("0.28.0", 251_537, "2 + 1 speculative")):
+    for version, expected, mode in (("0.20.0", 66_400, "1 + speculative"), ("0.20.1", 255_975, "1 + speculative"),
+                                    ("0.20.2", 255_975, "1 + speculative"), ("0.27.1", 255_975, "1 + speculative"),
+                                    ("0.28.0", 251_537, "2 + 1 speculative"), ("0.33.0", 251_537, "2 + 1 speculative")):
         e = explain_log(stripped, flags={**base, "engine_version": version})
         assert e.kv_predicted_range == (expected, expected), version
         assert mode in e.kv_source, version
@@ -229,3 +232,46 @@ def test_the_cli_takes_the_plans_flag_and_refuses_bad_json(capsys, tmp_path):
     run = json.loads(capsys.readouterr().out)["run"]
     assert run["speculative_config"]["method"] == "eagle3" and run["speculative_missing"] is None
     assert run["speculative_config"]["source"] == "flag --speculative-config"
+
+
+def test_vl_074_dflash2_drafter_and_prefix_caching_from_the_compose():
+    """vl_074 (club-3090 #1086: Qwen3.8-27B FP8, TP 2 on two RTX 5090, vLLM 0.27.1 with the DFlash2 backport): the
+    compose the issue names (commit ea24343) runs a DFlash2 drafter (n=7) and --enable-prefix-caching (models.json
+    flags).  The drafter's five sliding layers (8 KV heads × 128, window 2,048) are a KV bucket of their own, so
+    vLLM's group size is 5; a request holds 4 × 79 full blocks, cdiv(2,047 + 2 × 8,192, 832) + 1 = 24 sliding blocks
+    and 10 × (2 + 7) GDN state pages ('align'); 1,405 blocks / 430 × 65,536 = 214,135, the print.  Prefix caching off
+    ('none': 1 + 7 pages) gives 218,921–219,233; without the drafter and prefix caching 350,278–351,031."""
+    check = script("explain_capacity_check")
+    case = next(c for c in json.loads((DATA / "cases.json").read_text(encoding="utf-8")) if c["id"] == "vl_074")
+    row = check.check(case, check.model_map())
+    assert row["outcome"] == "hit" and row["range"] == [213_830, 214_135]
+    assert "sliding" in row["cell_source"] and "2 + 7 speculative" in row["cell_source"]
+    entry = check.model_map()["vl_074"]
+    stripped = check.strip_capacity(log_bytes("vl_074"))
+    base = check.cli_flags(check.source_flags(entry))
+    base["model"] = check.model_flag(entry)
+    off = explain_log(stripped, flags={**base, "enable_prefix_caching": False})
+    assert off.kv_predicted_range == (218_921, 219_233)
+    assert off.context.sources["enable_prefix_caching"] == "flag --no-enable-prefix-caching"
+    plain = explain_log(stripped, flags={k: v for k, v in base.items()
+                                         if k not in ("speculative_config", "enable_prefix_caching")})
+    assert plain.kv_predicted_range == (350_278, 351_031)
+
+
+def test_a_prefix_caching_flag_fills_the_gap_and_the_log_wins():
+    """``--enable-prefix-caching`` reaches explain as the plan flag does (``explain.context._prefix_caching_flag``):
+    it sets the mamba mode of a hybrid when the log does not say; where the log prints the setting, the log's value
+    stays and a different flag is a contradiction."""
+    args = ("(APIServer pid=1) INFO 05-08 10:00:00 [utils.py:278] non-default args: {'model': '/m', "
+            "'max_model_len': 131072, 'gpu_memory_utilization': 0.97}\n")
+    avail = "(EngineCore pid=2) INFO 05-08 10:01:00 [gpu_worker.py:440] Available KV cache memory: 17.25 GiB\n"
+    flags = {"model": QWEN35_27B, "gpu": "RTX 3090", "engine_version": "0.27.1"}
+    off = explain_log((args + avail).encode(), flags=flags)
+    on = explain_log((args + avail).encode(), flags={**flags, "enable_prefix_caching": True})
+    assert on.context.get("enable_prefix_caching") is True and "'align'" in on.kv_source
+    assert on.kv_predicted_range[0] < off.kv_predicted_range[0]
+    said = args.replace("'gpu_memory_utilization': 0.97", "'gpu_memory_utilization': 0.97, "
+                        "'enable_prefix_caching': False")
+    e = explain_log((said + avail).encode(), flags={**flags, "enable_prefix_caching": True})
+    assert e.context.get("enable_prefix_caching") is False
+    assert [c.flag for c in e.context.contradictions] == ["enable_prefix_caching"]

@@ -259,6 +259,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                 contradictions.append(Contradiction(flag=flag, given=given, logged=values[name], source=sources[name]))
         else:
             values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"
+    _prefix_caching_flag(flags, values, sources, contradictions)
     if "tp" not in values:
         _tp_from_ranks(parsed, values, sources, notes, _sglang_tag_era(parsed.engine.version, values.get("log_date")))
     engine, version = parsed.engine.engine, parsed.engine.version
@@ -323,6 +324,25 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
                    tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing,
                    links=links)
+
+
+def _prefix_caching_flag(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
+    """``--enable-prefix-caching`` / ``--no-enable-prefix-caching`` (the vLLM option, ``engines.vllm.options``):
+    the log's own statement (``result.free_form_settings``: the flag in a printed command, or
+    ``enable_prefix_caching`` in the non-default args) wins and a different flag is a contradiction; otherwise the
+    flag sets it.  It decides how many state pages a hybrid's mamba groups hold per request ('none' / 'align',
+    ``engines.vllm.mamba``; ``explain.vtokens`` reads it)."""
+    if flags.get("enable_prefix_caching") is None:
+        return
+    given = bool(flags["enable_prefix_caching"])
+    if "enable_prefix_caching" in values:
+        if bool(values["enable_prefix_caching"]) != given:
+            contradictions.append(Contradiction(flag="enable_prefix_caching", given=given,
+                                                logged=values["enable_prefix_caching"],
+                                                source=sources["enable_prefix_caching"]))
+        return
+    values["enable_prefix_caching"] = given
+    sources["enable_prefix_caching"] = "flag --" + ("" if given else "no-") + "enable-prefix-caching"
 
 
 def _runner_note(values: dict, sources: dict) -> list[str]:

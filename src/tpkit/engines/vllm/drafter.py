@@ -20,7 +20,7 @@ sources below).
   ``v1/spec_decode/dflash.py``): ``num_hidden_layers`` Qwen3 decoder layers, each one ``Attention`` of
   ``AttentionType.DECODER`` (non-causal by default, which changes the backend, not the page), registered like an
   EAGLE head's (``get_draft_kv_cache_layer_names``): the draft's GQA pages at the drafter's TP, grouped with the
-  target's as an EAGLE head's.  Weights: an embedding and lm_head shared as EAGLE's (``llm_base_proposer.py
+  target's as an EAGLE head's — in a hybrid only when the head shape is the target's too (``DraftKv.shape``).  Weights: an embedding and lm_head shared as EAGLE's (``llm_base_proposer.py
   _maybe_share_embeddings / _maybe_share_lm_head``: shared when the checkpoint ships none), the ``fc`` over the
   target's hidden states, the layers.  Sliding layers (``_resolve_layer_attention``, 0.25.0+; 0.20.0–0.24.0 build
   every DFlash layer full whatever the config says): ``dflash_config.use_swa`` or an all-``sliding_attention``
@@ -86,13 +86,14 @@ def _kv(model: ModelSpec, draft_spec: ModelSpec, layers: int, tp: int, kv_bytes:
         per_token = (src.mla.kv_lora_rank + src.mla.qk_rope_head_dim) * kv_bytes
         return DraftKv(kind="mla", num_layers=layers, per_token_bytes=per_token, label="drafter MLA layers")
     heads = kv_heads_per_rank(src, tp)
+    shape = (heads, src.head_dim, src.v_head_dim)
     if window is not None:
         return DraftKv(kind="sliding", num_layers=layers, per_token_bytes=heads * (src.head_dim + src.v_head_dim)
-                       * kv_bytes, window=window,
+                       * kv_bytes, window=window, shape=shape,
                        label=f"drafter sliding-window ({window:,}) layers ({heads} KV head(s) × {src.head_dim} "
                              "per rank)")
     return DraftKv(kind="full", num_layers=layers, per_token_bytes=heads * (src.head_dim + src.v_head_dim) * kv_bytes,
-                   label=f"drafter layers ({heads} KV head(s) × {src.head_dim} per rank)")
+                   shape=shape, label=f"drafter layers ({heads} KV head(s) × {src.head_dim} per rank)")
 
 
 def _load(model: ModelSpec, spec: SpecConfig):

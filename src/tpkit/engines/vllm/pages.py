@@ -166,6 +166,14 @@ class DraftKv:
     window: int | None = None
     """sliding window of the drafter's layers (kind ``sliding``: a DFlash draft with ``use_swa`` / sliding
     ``layer_types``, vLLM 0.25+)"""
+    shape: tuple[int, int, int] | None = None
+    """(KV heads per rank, K head size, V head size) of the drafter's layers (kinds ``full`` / ``sliding``; None:
+    not known, the bytes per token decide).  vLLM groups layers by spec equality (``same_type_layers[layer_spec]``,
+    and ``FullAttentionSpec.merge`` asserts every ``AttentionSpec`` field equal: ``num_kv_heads``, ``head_size``,
+    ``head_size_v``, dtype …; ``v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size`` 0.11–0.27,
+    ``v1/core/kv_cache_planning.py`` 0.33; 0.10.2 ``_get_kv_cache_config_uniform_page_size``), so a drafter of
+    equal bytes per token but another head shape (a DFlash draft of 8 KV heads × 128 next to Qwen3.5's 4 × 256)
+    is a group of its own, not a member of the target's"""
 
 
 def kv_heads_per_rank(model: ModelSpec, tp: int, kind: str = "sliding") -> int:
@@ -210,6 +218,15 @@ def dsa_indexer_token_bytes(model: ModelSpec, release: tuple[int, int, int]) -> 
         return 0
     d = model.dsa.index_head_dim
     return d + d // 128 * 4
+
+
+def _head_shape(model: ModelSpec, kind: str, tp: int) -> tuple[int, int, int] | None:
+    """(KV heads per rank, K head size, V head size) of the target's layers of ``kind`` (None for MLA), the
+    attention-spec fields a drafter's layer must share to join their group (``DraftKv.shape``)."""
+    if kind == "mla":
+        return None
+    k_dim, v_dim = (model.kv_head_dim(kind),) * 2 if model.per_kind_kv else (model.head_dim, model.v_head_dim)
+    return kv_heads_per_rank(model, tp, kind), k_dim, v_dim
 
 
 def _per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int, kv_format: KvDtype | None = None,
@@ -371,7 +388,9 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     key = None
     if draft is not None and not uniform_draft:
         same = tok.get(draft.kind) == draft.per_token_bytes and (draft.kind != "sliding"
-                                                                  or draft.window == model.sliding_window)
+                                                                  or draft.window == model.sliding_window) \
+            and (draft.shape is None or draft.kind not in counts or draft.shape == _head_shape(model, draft.kind,
+                                                                                               parallel.tp))
         key = draft.kind if same else "draft"
         counts[key] = counts.get(key, 0) + draft.num_layers
         tok.setdefault(key, draft.per_token_bytes)
