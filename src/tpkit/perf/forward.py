@@ -75,7 +75,8 @@ def _cta_rate(k: Kernel) -> float:
 def gemv_floor_us(k_dim: int) -> float:
     """Least µs of a weight-streaming GEMM of ≤ 16 tokens whose reduction length is ``k_dim`` elements: the
     launch cost plus a latency that grows with K up to ``gemv_k_latency_cap`` (bf16 cuBLAS on an H200,
-    ``bench/gemv_small_m.py``; assumed to carry over to other GPUs like the other H200-measured constants)."""
+    ``bench/gemv_small_m.py``; assumed to carry over to other GPUs like the other H200-measured constants, and to
+    quantised GEMMs (fp8, Marlin int4/mxfp4), which were not measured)."""
     return C["gemm_overhead_us"].value + min(k_dim, C["gemv_k_latency_cap"].value) * C["gemv_k_latency_ns"].value / 1e3
 
 
