@@ -49,6 +49,19 @@ C = {
     "gemm_overhead_us": Const(
         value=2.8, unit="us per GEMM",
         source=f"batch-1 GEMMs minus bytes / copy bandwidth (1.0, 4.5, 2.8 µs; median); {_RUN}", confidence="measured"),
+    "gemv_k_latency_ns": Const(
+        value=1.15, unit="ns per element of a GEMM's reduction length K (floor of a GEMM at ≤ 16 tokens)",
+        source="bench/gemv_small_m.py, bf16 cuBLAS GEMMs at M = 1/4/16 in a CUDA graph, 1× H200, 2026-12-04 "
+               "(docs/runs/gemv_small_m_h200_2026-12-04.json): small-N matrices take a time set by K, not by their "
+               "bytes (N×K = 2048×256: 3.1 µs, 2048×512: 3.8, 2048×1024: 4.8, 512×2048: 5.8, 256×2048: 5.7, "
+               "768×4096: 7.5, 128×7168: 7.1); floor = gemm_overhead_us + min(K, gemv_k_latency_cap) × 1.15 ns "
+               "(line through the K = 256 and K = 4096 rows from the 2.8 µs intercept; at or below every row but "
+               "128×7168, 4–6 % above it at the cap)",
+        confidence="measured"),
+    "gemv_k_latency_cap": Const(
+        value=4096, unit="elements of K beyond which the floor stops growing",
+        source="same run: 128×7168 (7.1 µs) is no slower than 768×4096 (7.5 µs): cuBLAS splits long reductions",
+        confidence="measured"),
     "roofline_sharpness": Const(
         value=3.0, unit="exponent p of (t_mem^p + t_flop^p)^(1/p)",
         source="chosen so a GEMM near the ridge is slower than max(t_mem, t_flop), as the M=64 rows of the GEMM "

@@ -1,6 +1,9 @@
 """Time of one forward pass on one rank: kernels through a roofline, plus all-reduces (pure).
 
-    t(gemm)      = smooth_max(bytes / BW, FLOPs / F[dtype]) + gemm_overhead
+    t(gemm)      = max(smooth_max(bytes / BW, FLOPs / F[dtype]) + gemm_overhead,
+                       gemm_overhead + min(K, gemv_k_latency_cap) · gemv_k_latency_ns)   (the second term only
+                   for a GEMM of ≤ 16 tokens, ``Kernel.latency_k`` = K: a small-N GEMV is latency-bound along K,
+                   measured on an H200, docs/runs/gemv_small_m_h200_2026-12-04.json)
     t(grouped)   = smooth_max(bytes / (BW · grouped efficiency), FLOPs / F) + grouped overhead (per ``impl``)
     t(attention) = smooth_max(max(bytes / BW, bytes one block streams / per-block rate), FLOPs / F)
                    + attention_overhead   (the block term only for kernels without split-KV)
@@ -19,7 +22,7 @@ from tpkit.perf.device import DeviceRates
 from tpkit.perf.impl import ImplProfile
 from tpkit.perf.work import Kernel
 
-__all__ = ["ForwardTime", "kernel_us", "time_forward"]
+__all__ = ["ForwardTime", "gemv_floor_us", "kernel_us", "time_forward"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -69,12 +72,21 @@ def _cta_rate(k: Kernel) -> float:
     return C["attention_cta_gbps"].value * 1e9 * scale
 
 
+def gemv_floor_us(k_dim: int) -> float:
+    """Least µs of a weight-streaming GEMM of ≤ 16 tokens whose reduction length is ``k_dim`` elements: the
+    launch cost plus a latency that grows with K up to ``gemv_k_latency_cap`` (bf16 cuBLAS on an H200,
+    ``bench/gemv_small_m.py``; assumed to carry over to other GPUs like the other H200-measured constants, and to
+    quantised GEMMs (fp8, Marlin int4/mxfp4), which were not measured)."""
+    return C["gemm_overhead_us"].value + min(k_dim, C["gemv_k_latency_cap"].value) * C["gemv_k_latency_ns"].value / 1e3
+
+
 def kernel_us(k: Kernel, dev: DeviceRates, impl: ImplProfile | None = None) -> float:
     """µs of one launch of ``k`` on ``dev`` (``impl`` sets the expert-GEMM efficiency; default: measured torch)."""
     bw = dev.hbm_bytes_per_s
     flop_us = k.flops / dev.flops_for(k.dtype) * 1e6 if k.flops else 0.0
     if k.kind == "gemm":
-        return _smooth_max(k.bytes / bw * 1e6, flop_us) + C["gemm_overhead_us"].value
+        t = _smooth_max(k.bytes / bw * 1e6, flop_us) + C["gemm_overhead_us"].value
+        return max(t, gemv_floor_us(k.latency_k)) if k.latency_k else t
     if k.kind == "grouped":
         eff = impl.grouped_efficiency if impl else C["grouped_gemm_efficiency"].value
         fixed = impl.grouped_overhead_us if impl else C["grouped_gemm_overhead_us"].value

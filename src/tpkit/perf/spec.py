@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
 from tpkit.perf.constants import C
-from tpkit.perf.work import Kernel
+from tpkit.perf.work import GEMV_MAX_TOKENS, Kernel
 
 __all__ = ["SpecSettings", "ALGORITHMS", "draft_spec", "default_accept_rate", "extra_draft_kernels",
            "vocab_remap_kernels", "running_requests"]
@@ -127,7 +127,7 @@ def extra_draft_kernels(target: ModelSpec, settings: SpecSettings, tokens: int, 
     local_out = -(-h // tp) if settings.family == "NEXTN" else h
     name = "EAGLE3 fusion fc" if settings.family == "EAGLE3" else "MTP eh_proj"
     return [Kernel(kind="gemm", name=name, bytes=2.0 * width * local_out + 2.0 * tokens * (width + local_out),
-                   flops=2.0 * tokens * width * local_out)]
+                   flops=2.0 * tokens * width * local_out, latency_k=width if tokens <= GEMV_MAX_TOKENS else 0)]
 
 
 def vocab_remap_kernels(target: ModelSpec, draft: ModelSpec, settings: SpecSettings, rows: int) -> list[Kernel]:

@@ -30,7 +30,7 @@ from tpkit.perf.experts import expected_distinct_experts
 from tpkit.perf.impl import ImplProfile
 
 __all__ = ["Kernel", "Shard", "Batch", "forward_kernels", "weight_bytes_read",
-           "ATTENTION_MODES"]
+           "ATTENTION_MODES", "GEMV_MAX_TOKENS"]
 
 ATTENTION_MODES = ("decode", "extend_nosplit", "mla_prefill")
 """how a pass reads the KV cache: ``decode`` (the implementation's decode kernel), ``extend_nosplit`` (an
@@ -40,6 +40,10 @@ then a prefill attention without KV split: vLLM TRITON_MLA before 0.31)"""
 
 ACT_BYTES = 2
 """activations are bf16 (bytes per element)"""
+
+GEMV_MAX_TOKENS = 16
+"""a GEMM of at most this many tokens carries the K-latency floor (the range measured: M = 1, 4, 16;
+docs/runs/gemv_small_m_h200_2026-12-04.json)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -64,6 +68,9 @@ class Kernel:
     cta_row_bytes: float = 0.0
     """bytes of one cached token that block reads per step (B; 0 = the calibration row): a latency-bound
     block streams faster when each token's row is wider"""
+    latency_k: int = 0
+    """reduction length K (elements) of a weight-streaming GEMM run at ≤ ``GEMV_MAX_TOKENS`` tokens, whose time
+    has a latency floor that grows with K (``forward.kernel_us``); 0 = no such floor"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -120,7 +127,8 @@ def forward_kernels(spec: ModelSpec, shard: Shard, batch: Batch, impl: ImplProfi
 
 def _times(k: Kernel, count: int) -> Kernel:
     return k if count == 1 else Kernel(kind=k.kind, name=k.name, bytes=k.bytes, flops=k.flops, dtype=k.dtype,
-                                       cta_bytes=k.cta_bytes, cta_row_bytes=k.cta_row_bytes, count=k.count * count)
+                                       cta_bytes=k.cta_bytes, cta_row_bytes=k.cta_row_bytes,
+                                       latency_k=k.latency_k, count=k.count * count)
 
 
 class _SpecCache:
@@ -210,7 +218,8 @@ class _Gemm:
 
     def kernel(self, tokens: int) -> Kernel:
         return Kernel(kind="gemm", name=self.name, dtype=self.dtype, flops=tokens * self.flops_per_token,
-                      bytes=self.weight_bytes + ACT_BYTES * tokens * (self.inp + self.out))
+                      bytes=self.weight_bytes + ACT_BYTES * tokens * (self.inp + self.out),
+                      latency_k=self.inp if tokens <= GEMV_MAX_TOKENS else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,9 +426,10 @@ def _merge(kernels: list[Kernel]) -> list[Kernel]:
     """Identical kernels of different layers become one row with a count."""
     rows: dict[tuple, Kernel] = {}
     for k in kernels:
-        key = (k.kind, k.name, round(k.bytes, 3), round(k.flops, 3), k.dtype, round(k.cta_bytes, 3))
+        key = (k.kind, k.name, round(k.bytes, 3), round(k.flops, 3), k.dtype, round(k.cta_bytes, 3), k.latency_k)
         prev = rows.get(key)
         rows[key] = k if prev is None else Kernel(kind=k.kind, name=k.name, bytes=k.bytes, flops=k.flops,
                                                   dtype=k.dtype, cta_bytes=k.cta_bytes,
-                                                  cta_row_bytes=k.cta_row_bytes, count=prev.count + k.count)
+                                                  cta_row_bytes=k.cta_row_bytes, latency_k=k.latency_k,
+                                                  count=prev.count + k.count)
     return list(rows.values())
