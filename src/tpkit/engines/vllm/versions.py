@@ -98,9 +98,10 @@ means first *released* version, the commit inside the interval before it is not 
     … plus a pass with the warm-up sampling         0.33.0       v1/worker/gpu/model_runner.py _dummy_sampler_run
       parameters (fp32 copy, top-k/top-p,                        (for_sampler_warmup)
       logprobs)
-    V2 profile peak holds a cold torch.compile's    0.26.0–0.32  vllm-project/vllm #54122 (compile inside the profile
+    profile peak holds a cold torch.compile's       0.26.0–0.32  vllm-project/vllm #54122 (compile inside the profile
       scratch (size: one vocab × hidden tensor,                  window); size: printed first starts of 0.27.1 / 0.28.0
-      EVIDENCE)                                                  (profile.V2_VOCAB_HIDDEN_EVIDENCE)
+      EVIDENCE), on either model runner (V1                      V2 and 0.29.0 V1 (profile.V2_VOCAB_HIDDEN_EVIDENCE);
+      from helper gpt20)                                         profile_lines._compiles
     YaRN max_position_embeddings taken as already   0.30.0       config/model.py _get_and_verify_max_len
       scaled
     V1 batch defaults keyed on the device NAME      0.8.0        engine/arg_utils.py _set_default_args_v1 (0.7.3, 0.8.0,
@@ -304,11 +305,12 @@ class VllmRules:
     (≥ 0.33: a second pass with ``SamplingParams.for_sampler_warmup()`` — float32 copy, top-k 50 / top-p 0.9
     through FlashInfer where supported, logprobs — which costs what V1's top-k/top-p estimate charges)"""
     v2_vocab_hidden_peak: bool = False
-    """Model Runner V2's profile peak holds a cold torch.compile's scratch of one vocabulary × hidden tensor
-    (0.26–0.32; ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile
-    inside the profile window; no peak reset in the 0.26.0–0.33.0 wheels), the size EVIDENCE from printed first-start
-    peaks of 0.27.1 / 0.28.0 V2 runs (``profile.V2_VOCAB_HIDDEN_EVIDENCE``); 0.22–0.25 and 0.33 print no split that
-    shows it"""
+    """The profile peak holds a cold torch.compile's scratch of one vocabulary × hidden tensor (0.26–0.32;
+    ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile inside the
+    profile window; no peak reset in the 0.26.0–0.33.0 wheels), the size EVIDENCE from printed first-start peaks of
+    0.27.1 / 0.28.0 V2 runs and 0.29.0 V1 runs (``profile.V2_VOCAB_HIDDEN_EVIDENCE``); 0.22–0.25 and 0.33 print no
+    split that shows it.  The name is historical: from helper gpt20 (2026-12-04) it applies to both model runners,
+    which compile the same model inside the same window (``profile_lines._compiles``)"""
     dummy_sampler: bool = True
     """V1's profile run ends with ``_dummy_sampler_run`` (≥ 0.8.0); the 0.7.x V1 runner computes logits and no
     sampler (v1/worker/gpu_model_runner.py profile_run, vllm 0.7.1–0.7.3 wheels)"""
