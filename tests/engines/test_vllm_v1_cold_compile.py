@@ -70,7 +70,8 @@ def test_v1_runner_warm_cache_and_eager_drop_it(version):
 
 def test_v1_probe_of_study_28_peak_is_the_scratch():
     # vl_290's flags (vp_210): Qwen3-8B-FP8, 0.29.0 V1, T 2,048, R 256, FlashInfer sampler, cold compile.  The
-    # printed transient peak 1.14 GiB (1.69 − 0.55) is the scratch, not the sampler phase (0.52 GiB).
+    # printed transient peak 1.14 GiB (1.69 − 0.55) is the scratch, not the sampler phase (0.60 GiB: the native
+    # warm-up pass, Triton kernel and its buffer of an assumed 132 SMs' rows).
     path = Path(__file__).resolve().parent.parent / "validation" / "configs" / "Qwen--Qwen3-8B-FP8.json"
     model = from_config_dict(json.loads(path.read_text()), name="Qwen/Qwen3-8B-FP8", source=str(path))
     opts = dict(max_num_batched_tokens=2048, max_num_seqs=256, max_model_len=4096, topk_topp_sampler="flashinfer",
@@ -80,6 +81,6 @@ def test_v1_probe_of_study_28_peak_is_the_scratch():
     assert act.bytes == _line(p, VH).bytes == Bytes(151_936 * 4_096 * 2)
     assert abs(act.bytes.bytes / 2**30 - 1.14) < 0.03
     sampler = next(l for l in p.ledger.items if "logits + sampler" in l.item)
-    assert sampler.bytes.bytes < act.bytes.bytes / 2
+    assert sampler.bytes.bytes < 0.6 * act.bytes.bytes
     warm = _plan("0.29.0", model, compile_cache="warm", **opts)
     assert _line(warm, ACT).bytes == sampler.bytes

@@ -59,7 +59,7 @@ def test_v2_dummy_sampler_rule_per_release(version, expected):
 
 @pytest.mark.parametrize("version, v2, expected", [
     ("0.22.0", True, "v2_fp32"), ("0.25.0", True, "v2_fp32"), ("0.26.0", True, "v2_greedy"),
-    ("0.32.0", True, "v2_greedy"), ("0.33.0", True, "flashinfer"), ("0.27.1", False, "flashinfer")])
+    ("0.32.0", True, "v2_greedy"), ("0.33.0", True, "flashinfer"), ("0.27.1", False, "triton")])
 def test_profile_sampler_on_the_v2_runner(version, v2, expected):
     assert profile_sampler(resolve_rules(version), (8, 9), v2_runner=v2) == expected
 

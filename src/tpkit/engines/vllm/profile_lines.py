@@ -150,6 +150,8 @@ def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None
     if rules.engine == "V1" and not rules.dummy_sampler:
         return "none"
     native = "triton" if rules.engine == "V1" and rules.triton_topk_topp else "native"
+    if rules.engine == "V1" and rules.v1_native_sampler_warmup and not v2_runner:
+        return native  # the V1 runner's second, seeded call runs the native path whatever the sampler (VllmRules)
     if rules.engine == "V1" and stated in ("native", "flashinfer"):
         return native if stated == "native" else "flashinfer"
     if rules.engine != "V1" or rules.flashinfer_sampler == "no":

@@ -126,6 +126,10 @@ means first *released* version, the commit inside the interval before it is not 
                                                                  installed; 0.11.1, 0.11.2, 0.12.0: opt-in)
     … on by default, flashinfer-python required     0.21.0       envs.py VLLM_USE_FLASHINFER_SAMPLER True; wheel
                                                                  metadata
+    … then a second dummy sampler call with a       0.21.0       v1/worker/gpu_model_runner.py _dummy_sampler_run
+      seeded generator: the PyTorch-native path                  ("Also warm forward_native"; 0.20.0: one call; the
+      (Triton ≥ 8 rows, sort below) whatever the                 same in 0.21.0–0.33.0; helper gpt20)
+      sampler (V1 runner)
 
 Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
 for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget charges as non-torch memory:
@@ -285,6 +289,13 @@ class VllmRules:
     VLLM_USE_FLASHINFER_SAMPLER defaults to True and flashinfer-python is a requirement) on the compute
     capabilities FlashInferBackend supports.  A log's topk_topp_sampler line overrides it
     (``VllmOptions.topk_topp_sampler``)"""
+    v1_native_sampler_warmup: bool = False
+    """the V1 runner's ``_dummy_sampler_run`` calls the sampler a second time with a seeded ``torch.Generator``
+    ("Also warm forward_native", v1/worker/gpu_model_runner.py, 0.21.0–0.33.0 wheels; one call in 0.20.0), which
+    ``TopKTopPSampler.forward_cuda`` sends to ``forward_native`` whatever the sampler (FlashInfer takes no per-request
+    generators): the profile peak is then the PyTorch-native path's (Triton kernel from 8 rows, the sort below),
+    which holds at least what the FlashInfer pass does.  Skipped only with ``--logprobs-mode processed_*``, where
+    FlashInfer is not used either"""
     triton_topk_topp: bool = False
     """the PyTorch-native top-k/top-p path runs vLLM's Triton kernel on ≥ 8 rows (``apply_top_k_top_p`` →
     ``apply_top_k_top_p_triton``, in place on the float32 logits with a cached per-program buffer; new in 0.17.0,
@@ -414,7 +425,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 19, 0), dict(gemma4=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
     ((0, 20, 1), dict(tokens_rule="concurrency")),
-    ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
+    ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes",
+                      v1_native_sampler_warmup=True)),
     ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True, gptq_explicit_exllama=False)),
     ((0, 25, 0), dict(sliding_kernel_block=True)),
     ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy",
