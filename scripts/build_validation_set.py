@@ -212,11 +212,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_036": ("0.11.0", "printed 'vLLM API server version 0.11.0'", {}, None),
     # helper mv1 (2026-12-04): vLLM server logs committed to public repositories (logs also in tests/logs/data/vllm/ as
     # vl_100-vl_105). The sampler is the one each log's topk_topp_sampler line names; vp_040's CUDA total is the one
-    # its 'Free memory on device (78.84/79.25 GiB)' line prints
+    # its 'Free memory on device (78.84/79.25 GiB)' line prints; its compile cache was warm (helper gpt20: the full log
+    # prints 'Directly load the compiled graph(s) for compile range (1, 2048) from the cache, took 1.635 s' and
+    # 'Directly load AOT compilation from path ...'; the corpus excerpt vl_100 cuts those lines)
     "vp_040": ("0.27.0", "printed 'version 0.26.1rc1.dev156+g0eec856cc.d20260731' (main after v0.26.1rc0): its 'Free "
                          "memory on device ... for consumed memory (weights + non-torch)' line is 0.27's gpu_worker.py "
                          "wording (0.26.0 prints '... GiB for weight, ... for non-torch memory'), so the 0.27.0 rules",
-               {"gpu_total_gib": 79.25, "topk_topp_sampler": "flashinfer"}, None),
+               {"gpu_total_gib": 79.25, "topk_topp_sampler": "flashinfer", "compile_cache": "warm"}, None),
     **{cid: ("0.10.0", "printed 'vLLM API server version 0.10.0'",
              {"topk_topp_sampler": "native", **({"enable_expert_parallel": True} if cid == "vp_042" else {})}, None)
        for cid in ("vp_041", "vp_042", "vp_043")},

@@ -17,7 +17,7 @@ from tpkit.units import Bytes
 from vllm_fixtures import H200, GivenWeights, llama3_8b
 
 W = GivenWeights(Bytes(8_030_261_248 * 2))
-VH = "profile phase: cold compile scratch ≈ vocab × hidden (V2)"
+VH = "profile phase: cold compile scratch ≈ vocab × hidden"
 ACT = "activation peak (profile run, estimate)"
 
 

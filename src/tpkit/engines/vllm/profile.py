@@ -54,11 +54,12 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              parameters runs the float32 / top-k / top-p pipeline, charged as V1's
                                              FlashInfer or Triton estimate (``VllmRules.v2_dummy_sampler``).
 
-    cold        ⌈V/tp⌉ × H × a              Model Runner V2, 0.26–0.32: a cold torch.compile inside the profile
-    compile                                  run.  ``gpu_worker.determine_available_memory`` measures the peak over
-    scratch                                  ``profile_run``, and on a cold compile cache the first forward compiles
-                                             there: Inductor / Triton compilation, autotuning and the AOT export
-                                             allocate temporaries that the window charges as peak activation
+    cold        ⌈V/tp⌉ × H × a              0.26–0.32, either model runner: a cold torch.compile inside the
+    compile                                  profile run.  ``gpu_worker.determine_available_memory`` measures the
+    scratch                                  peak over ``profile_run``, and on a cold compile cache the first
+                                             forward compiles there: Inductor / Triton compilation, autotuning
+                                             and the AOT export allocate temporaries that the window charges as
+                                             peak activation
                                              (vllm-project/vllm issue #54122 and #54383, open PRs #54209 / #54479:
                                              "cold boots stop losing capacity"; 1CatAI/1Cat-vLLM PR #518: cold
                                              torch peak +2.59 GiB vs +0.74 warm; no peak reset after compilation in
@@ -73,9 +74,16 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              container or pod); a warm restart may plan up to that much too little
                                              (vl_073, a likely warm rerun, prints 1.89 GiB where the formula gives
                                              2.52).  It stays under the MLP phase at the LLM class's larger T
-                                             (vp_022, vp_101).  V1 runs and 0.22–0.25 / 0.33 V2 runs print no split
-                                             that shows it (V1's sampler phase is usually larger), so they keep
-                                             the phases above (``VllmRules.v2_vocab_hidden_peak``).
+                                             (vp_022, vp_101).  0.22–0.25 / 0.33 runs print no split that shows
+                                             it, so they keep the phases above (``VllmRules.v2_vocab_hidden_peak``).
+                                             The V1 runner compiles the same model in the same window
+                                             (``profile_lines._compiles``): until helper gpt20 it was left out
+                                             because no V1 run showed it (its sampler phase is usually larger);
+                                             the V1 probes vl_290 / vl_291 (0.29.0, Qwen3-8B-FP8, T 2,048, R 256,
+                                             cold) print 1.14 GiB of transient peak (printed peak − printed CUDA-
+                                             graph estimate, 0.27+) against V × H × 2 B = 1.16 and a V1 FlashInfer
+                                             sampler phase of 0.52; vl_100 (V1, warm: "Directly load the compiled
+                                             graph(s)") prints 0.08.
 
     V0 out-of-   + T × H × a on the dense     The V0 engine from 0.6.5 with tp > 1: every all-reduce is out of place
     place        MLP and attention phases     (``GroupCoordinator.all_reduce`` → ``torch.ops.vllm.all_reduce`` →
@@ -293,6 +301,10 @@ V2_VOCAB_HIDDEN_EVIDENCE: tuple[tuple[str, str, float, float], ...] = (
     ("vl_022", "V2 run without a CUDA-graph estimate (0.25-0.28), Qwen2.5-7B-Instruct-AWQ, 16 GB GPU, vllm serve",
      1.04, 1.015),
     ("1Cat-vLLM PR #518", "cold compile, Qwen3.8-27B-NVFP4, RTX 8000 (torch peak +2.59 GiB; +0.74 warm)", 2.59, 2.52),
+    ("vp_210/vp_211 (vl_290/vl_291)", "0.29.0 V1 runner (VLLM_USE_V2_MODEL_RUNNER=0), Qwen3-8B-FP8, MIG 1g.16gb slice "
+     "of an RTX PRO 4500, cold compile, T 2,048, R 256: printed peak 1.69 / 1.95 − printed CUDA-graph estimate "
+     "0.55 / 0.81 (from 0.27 the printed peak adds the estimate, gpu_worker.py determine_available_memory)",
+     1.14, 1.16),
 )
 """Printed peak activations of first (cold-compile) starts whose source phases (forward, greedy sampler) give far
 less, against one vocabulary × hidden tensor in the activation dtype (module docstring, "cold compile scratch")."""
@@ -302,7 +314,7 @@ def _vocab_hidden(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str
     rows = -(-model.vocab_size // tp)
     return (Bytes(rows * model.hidden_size * act_bytes),
             f"⌈V/tp⌉ {rows:,} × H {model.hidden_size:,} × {act_bytes} B: a cold torch.compile's scratch inside the "
-            f"profile window (vLLM issue #54122; size from printed first-start peaks, V2 0.26–0.32), assuming a "
+            f"profile window (vLLM issue #54122; size from printed first-start peaks, 0.26–0.32), assuming a "
             f"first start")
 
 
@@ -338,7 +350,7 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
                                                                                 sm_count)
     if vocab_hidden:
-        phases["cold compile scratch ≈ vocab × hidden (V2)"] = _vocab_hidden(model, parallel.tp, act_bytes)
+        phases["cold compile scratch ≈ vocab × hidden"] = _vocab_hidden(model, parallel.tp, act_bytes)
     if encoder is not None:
         kept = encoder.kept
         phases = {p: (b + kept, f + f" + encoder outputs kept {kept.bytes / 2**30:.2f} GiB") for p, (b, f) in

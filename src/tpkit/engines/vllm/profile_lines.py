@@ -59,12 +59,19 @@ def v2_state_lines(model: ModelSpec, options: VllmOptions, r: Resolved, rules: V
 
 def _compiles(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
     """Whether the run's profile peak depends on the torch.compile cache (``profile`` module docstring, "cold
-    compile scratch"): a V2 run of a release with the rule, with torch.compile on.  ``--enforce-eager`` turns
+    compile scratch"): a V1-generation run of a release with the rule (0.26–0.32), with torch.compile on, on
+    either model runner.  The compile is the model's own (``compilation/decorators.py`` ``support_torch_compile``:
+    the first forward compiles), and both runners' ``profile_run`` make that first forward inside
+    ``gpu_worker.determine_available_memory``'s ``memory_profiling`` window (``v1/worker/gpu_model_runner.py`` and
+    ``v1/worker/gpu/model_runner.py`` ``profile_run`` → ``_dummy_run``, 0.26.0–0.32.0 wheels; read in 0.29.0, where
+    the V1 log prints "torch.compile took … s" before "Initial profiling/warmup run took … s").  Until helper gpt20
+    (2026-12-04) only Model Runner V2 runs were charged: V1 runs printed no split that showed it, until the V1 probes
+    vl_290 / vl_291 (vp_210 / vp_211, ``profile.V2_VOCAB_HIDDEN_EVIDENCE``).  ``--enforce-eager`` turns
     torch.compile off with the CUDA graphs ("Enforce eager set, disabling torch.compile and CUDAGraphs",
     ``config/vllm.py`` ``VllmConfig.__post_init__``, 0.25.1 and 0.27.1 wheels: ``compilation_config.mode =
     CompilationMode.NONE``), so nothing compiles inside the profile window (vp_082: 0.30.0 V2, eager, prints a 0.15
     GiB peak)."""
-    return rules.v2_vocab_hidden_peak and not options.enforce_eager and _v2_runner(model, options, r, rules)
+    return rules.v2_vocab_hidden_peak and rules.engine == "V1" and not options.enforce_eager
 
 
 def _cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
@@ -84,8 +91,7 @@ def compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rule
         if options.compile_cache != "warm":  # the default: nothing to say
             return ""
         why = ("--enforce-eager turns torch.compile off" if options.enforce_eager else
-               "this run's model runner and release charge no cold-compile scratch (Model Runner V2 of vLLM "
-               "0.26–0.32 only)")
+               "this run's release charges no cold-compile scratch (vLLM 0.26–0.32 only)")
         return (f"--compile-cache warm changes nothing here: {why}, so the plan is the same warm or cold; leave "
                 "--compile-cache out")
     if options.compile_cache == "warm":
@@ -144,6 +150,8 @@ def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None
     if rules.engine == "V1" and not rules.dummy_sampler:
         return "none"
     native = "triton" if rules.engine == "V1" and rules.triton_topk_topp else "native"
+    if rules.engine == "V1" and rules.v1_native_sampler_warmup and not v2_runner:
+        return native  # the V1 runner's second, seeded call runs the native path whatever the sampler (VllmRules)
     if rules.engine == "V1" and stated in ("native", "flashinfer"):
         return native if stated == "native" else "flashinfer"
     if rules.engine != "V1" or rules.flashinfer_sampler == "no":

@@ -98,9 +98,10 @@ means first *released* version, the commit inside the interval before it is not 
     … plus a pass with the warm-up sampling         0.33.0       v1/worker/gpu/model_runner.py _dummy_sampler_run
       parameters (fp32 copy, top-k/top-p,                        (for_sampler_warmup)
       logprobs)
-    V2 profile peak holds a cold torch.compile's    0.26.0–0.32  vllm-project/vllm #54122 (compile inside the profile
+    profile peak holds a cold torch.compile's       0.26.0–0.32  vllm-project/vllm #54122 (compile inside the profile
       scratch (size: one vocab × hidden tensor,                  window); size: printed first starts of 0.27.1 / 0.28.0
-      EVIDENCE)                                                  (profile.V2_VOCAB_HIDDEN_EVIDENCE)
+      EVIDENCE), on either model runner (V1                      V2 and 0.29.0 V1 (profile.V2_VOCAB_HIDDEN_EVIDENCE);
+      from helper gpt20)                                         profile_lines._compiles
     YaRN max_position_embeddings taken as already   0.30.0       config/model.py _get_and_verify_max_len
       scaled
     V1 batch defaults keyed on the device NAME      0.8.0        engine/arg_utils.py _set_default_args_v1 (0.7.3, 0.8.0,
@@ -125,6 +126,10 @@ means first *released* version, the commit inside the interval before it is not 
                                                                  installed; 0.11.1, 0.11.2, 0.12.0: opt-in)
     … on by default, flashinfer-python required     0.21.0       envs.py VLLM_USE_FLASHINFER_SAMPLER True; wheel
                                                                  metadata
+    … then a second dummy sampler call with a       0.21.0       v1/worker/gpu_model_runner.py _dummy_sampler_run
+      seeded generator: the PyTorch-native path                  ("Also warm forward_native"; 0.20.0: one call; the
+      (Triton ≥ 8 rows, sort below) whatever the                 same in 0.21.0–0.33.0; helper gpt20)
+      sampler (V1 runner)
 
 Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
 for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget charges as non-torch memory:
@@ -284,6 +289,13 @@ class VllmRules:
     VLLM_USE_FLASHINFER_SAMPLER defaults to True and flashinfer-python is a requirement) on the compute
     capabilities FlashInferBackend supports.  A log's topk_topp_sampler line overrides it
     (``VllmOptions.topk_topp_sampler``)"""
+    v1_native_sampler_warmup: bool = False
+    """the V1 runner's ``_dummy_sampler_run`` calls the sampler a second time with a seeded ``torch.Generator``
+    ("Also warm forward_native", v1/worker/gpu_model_runner.py, 0.21.0–0.33.0 wheels; one call in 0.20.0), which
+    ``TopKTopPSampler.forward_cuda`` sends to ``forward_native`` whatever the sampler (FlashInfer takes no per-request
+    generators): the profile peak is then the PyTorch-native path's (Triton kernel from 8 rows, the sort below),
+    which holds at least what the FlashInfer pass does.  Skipped only with ``--logprobs-mode processed_*``, where
+    FlashInfer is not used either"""
     triton_topk_topp: bool = False
     """the PyTorch-native top-k/top-p path runs vLLM's Triton kernel on ≥ 8 rows (``apply_top_k_top_p`` →
     ``apply_top_k_top_p_triton``, in place on the float32 logits with a cached per-program buffer; new in 0.17.0,
@@ -304,11 +316,12 @@ class VllmRules:
     (≥ 0.33: a second pass with ``SamplingParams.for_sampler_warmup()`` — float32 copy, top-k 50 / top-p 0.9
     through FlashInfer where supported, logprobs — which costs what V1's top-k/top-p estimate charges)"""
     v2_vocab_hidden_peak: bool = False
-    """Model Runner V2's profile peak holds a cold torch.compile's scratch of one vocabulary × hidden tensor
-    (0.26–0.32; ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile
-    inside the profile window; no peak reset in the 0.26.0–0.33.0 wheels), the size EVIDENCE from printed first-start
-    peaks of 0.27.1 / 0.28.0 V2 runs (``profile.V2_VOCAB_HIDDEN_EVIDENCE``); 0.22–0.25 and 0.33 print no split that
-    shows it"""
+    """The profile peak holds a cold torch.compile's scratch of one vocabulary × hidden tensor (0.26–0.32;
+    ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile inside the
+    profile window; no peak reset in the 0.26.0–0.33.0 wheels), the size EVIDENCE from printed first-start peaks of
+    0.27.1 / 0.28.0 V2 runs and 0.29.0 V1 runs (``profile.V2_VOCAB_HIDDEN_EVIDENCE``); 0.22–0.25 and 0.33 print no
+    split that shows it.  The name is historical: from helper gpt20 (2026-12-04) it applies to both model runners,
+    which compile the same model inside the same window (``profile_lines._compiles``)"""
     dummy_sampler: bool = True
     """V1's profile run ends with ``_dummy_sampler_run`` (≥ 0.8.0); the 0.7.x V1 runner computes logits and no
     sampler (v1/worker/gpu_model_runner.py profile_run, vllm 0.7.1–0.7.3 wheels)"""
@@ -412,7 +425,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 19, 0), dict(gemma4=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
     ((0, 20, 1), dict(tokens_rule="concurrency")),
-    ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes")),
+    ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes",
+                      v1_native_sampler_warmup=True)),
     ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True, gptq_explicit_exllama=False)),
     ((0, 25, 0), dict(sliding_kernel_block=True)),
     ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy",
