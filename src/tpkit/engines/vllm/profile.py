@@ -199,7 +199,8 @@ def _attention(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool) ->
         f"T {tokens:,} × (3H + q/k/v/out widths = {per_token // a:,}) × {a} B{note}")
 
 
-def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int) -> tuple[Bytes, str]:
+def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int,
+         workspace_experts: str | None = None) -> tuple[Bytes, str]:
     """Tensors alive inside ``fused_experts_impl`` (vllm 0.10.1 wheel, ``fused_moe/fused_moe.py``; dispatch from
     ``FusedMoE.forward_impl`` and ``NaiveAll2AllManager``):
 
@@ -215,20 +216,39 @@ def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int) -> tuple
 
     N = expert width per rank: the full width with EP, else ``moe_intermediate_size / (tp × dp)``
     (``FusedMoEParallelConfig.make`` folds DP into TP without EP).
+
+    ``workspace_experts`` (``"bf16"`` or ``"fp8"``; vLLM 0.18.0–0.33.0, ``VllmRules.moe_unchunked_workspace``, for
+    unquantised and FP8 experts): the modular kernel runs all M tokens in one pass and takes two workspaces from the
+    ``WorkspaceManager`` — (M, k, max(N, H)) shared with the (M, H) output, and (M, k, max(2N, H)) — in the activation
+    dtype (``modular_kernel.py`` ``FusedMoEModularKernel._allocate_buffers`` with M_chunk = M_full,
+    ``experts/triton_moe.py`` (0.22+; ``fused_moe.py`` 0.18–0.21) ``TritonExperts.workspace_shapes``, the base
+    ``workspace_dtype`` = activation dtype; the CUTLASS and DeepGEMM FP8 experts ask for the same two sizes, with
+    M·k rows).  The workspace stays allocated after the profile run (``v1/worker/workspace.py``: it only grows),
+    which vLLM's totals count either way (consumed or peak); here it is the MoE phase's peak.  FP8 experts add the
+    quantised input (M × H fp8 + an fp32 scale per 128) and the quantised intermediate (M·k·N fp8 + scales), once.
+    Other formats (MXFP4, INT4, NVFP4 experts: Marlin, triton_kernels, FlashInfer layouts) keep the formula above.
     """
     moe = model.moe
     k, h, e = moe.experts_per_token, model.hidden_size, moe.num_experts
     dp = parallel.dp
     gathered = tokens * dp
     width = moe.moe_intermediate_size if parallel.ep > 1 else moe.moe_intermediate_size // (parallel.tp * dp)
-    chunk = min(gathered, FUSED_MOE_CHUNK)
     dispatch = gathered * (h + e) * a if dp > 1 else 0
+    rows = tokens * (2 * h + e) * a + dispatch + gathered * k * 8
+    if workspace_experts is not None:
+        fused = gathered * k * (max(width, h) + max(2 * width, h)) * a
+        fp8 = (gathered * h + gathered * k * width) * (1 + 4 / 128) if workspace_experts == "fp8" else 0
+        return Bytes(rows + fused + int(fp8)), (
+            f"fused MoE (modular kernel, one pass): workspaces M {gathered:,} tokens × k {k} × (max(N, H) + "
+            f"max(2N, H)) × {a} B, N {width:,} (vLLM ≥ 0.18 WorkspaceManager, kept after the profile); + hidden/"
+            f"residual/router rows, DP-gathered copies, top-k ids/weights{', fp8 inputs' if fp8 else ''}")
+    chunk = min(gathered, FUSED_MOE_CHUNK)
     fused = chunk * k * (max(2 * width, h) + width) * a
     fp8 = 0
     if model.quant and model.quant.method in _FP8:
         copies = 2 if gathered > chunk else 1
         fp8 = chunk * h * (1 + 4 / 128) + copies * chunk * k * width * (1 + 4 / 128)
-    total = tokens * (2 * h + e) * a + dispatch + gathered * k * 8 + fused + int(fp8)
+    total = rows + fused + int(fp8)
     return Bytes(total), (f"fused MoE: M {gathered:,} tokens (chunk {chunk:,}) × k {k} × "
                           f"(max(2N, H) + N), N {width:,}; + hidden/residual/router rows, DP-gathered copies, "
                           f"top-k ids/weights{', fp8 inputs' if fp8 else ''}")
@@ -309,7 +329,8 @@ def _vocab_hidden(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
                           sm_count: int | None = None, encoder: "EncoderProfile | None" = None,
-                          vocab_hidden: bool = False, allreduce_out_of_place: bool = False) -> ActivationEstimate:
+                          vocab_hidden: bool = False, allreduce_out_of_place: bool = False,
+                          moe_workspace_experts: str | None = None) -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
@@ -319,13 +340,14 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     keeps is added to each text phase.  ``vocab_hidden``: add the cold torch.compile scratch phase (module docstring,
     "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
     reduces RowParallelLinear's output out of place; with tp > 1 the dense MLP and attention phases hold one more
-    T × H tensor (module docstring, "V0 out-of-place all-reduce")."""
+    T × H tensor (module docstring, "V0 out-of-place all-reduce").  ``moe_workspace_experts``: ``"bf16"`` / ``"fp8"``
+    where the release runs unquantised / FP8 experts through the unchunked modular kernel (``_moe``)."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
     if model.moe is None or model.moe.num_dense_layers > 0:
         phases["dense MLP"] = _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm)
     if model.moe is not None:
-        phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes)
+        phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes, moe_workspace_experts)
     if allreduce_out_of_place and parallel.tp > 1:
         extra = tokens * model.hidden_size * act_bytes
         for p in ("attention", "dense MLP"):

@@ -171,7 +171,8 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                                         v2_runner=_v2_runner(model, options, r, rules)),
                                 sm_count=r.sm_count, encoder=encoder,
                                 vocab_hidden=_cold_compile(model, options, r, rules),
-                                allreduce_out_of_place=rules.engine == "V0" and rules.v0_allreduce_out_of_place)
+                                allreduce_out_of_place=rules.engine == "V0" and rules.v0_allreduce_out_of_place,
+                                moe_workspace_experts=_moe_workspace_experts(model, options, rules))
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
@@ -193,6 +194,22 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
         "NCCL stream (TORCH_NCCL_AVOID_RECORD_STREAMS unset before 0.2.6), so the freed blocks stay reserved and "
         "0.2.5's total − free charges them (engines/vllm/profile.py)"))
     return (line,) + act.parts + (note,)
+
+
+def _moe_workspace_experts(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> str | None:
+    """``"bf16"`` / ``"fp8"`` where this release runs the model's experts through the unchunked modular kernel with
+    the Triton-sized workspaces (``VllmRules.moe_unchunked_workspace``, ``profile._moe``): unquantised experts, or FP8
+    ones (a checkpoint's or ``--quantization fp8`` applied at load); None otherwise (other formats, older releases)."""
+    if model.moe is None or not rules.moe_unchunked_workspace:
+        return None
+    from tpkit.models.quant import resolve_quant
+
+    quant = resolve_quant(model.quant, options.quantization)
+    if quant is None:
+        return "bf16"
+    if quant.method == "fp8" and quant.weight_bits == 8:
+        return "fp8"
+    return None
 
 
 def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,

@@ -324,6 +324,12 @@ class VllmRules:
     max_num_batched_tokens of at least its largest per-item multimodal token count (≥ 0.22.0,
     ``engine/arg_utils.py`` ``_get_min_mm_batched_tokens``, "Raising max_num_batched_tokens from …"; absent from
     the 0.21.0 wheel)"""
+    moe_unchunked_workspace: bool = False
+    """the fused-MoE call runs through the modular kernel on all M tokens at once and takes its workspaces from the
+    ``WorkspaceManager`` (``FusedMoEModularKernel._allocate_buffers(…, M_full, M_full, …)`` →
+    ``current_workspace_manager().get_simultaneous``; ``TritonExperts.workspace_shapes``: (M, k, max(N_act, H)) and
+    (M, k, max(2N, H)) of the activation dtype): 0.18.0–0.33.0 wheels; 0.15.0–0.17.0 pass ``CHUNK_SIZE`` as
+    M_chunk (``profile._moe``)"""
     yarn_prescaled: bool = False
     """YaRN configs' max_position_embeddings is taken as already scaled (≥ 0.30: "yarn", "deepseek_yarn" join
     the types whose factor is not applied); before, the derived length is original_max_position_embeddings ×
@@ -408,7 +414,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
     ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True)),
-    ((0, 18, 0), dict(mla_preferred_block=True)),
+    ((0, 18, 0), dict(mla_preferred_block=True, moe_unchunked_workspace=True)),
     ((0, 19, 0), dict(gemma4=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
     ((0, 20, 1), dict(tokens_rule="concurrency")),
