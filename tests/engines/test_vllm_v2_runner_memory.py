@@ -139,7 +139,7 @@ def test_profile_sampler_boundaries_in_the_plan():
     assert "greedy" not in sampler_phase("0.33.0").source   # the warm-up-parameter pass: V1's estimate
 
 
-VH = "profile phase: cold compile scratch ≈ vocab × hidden (V2)"
+VH = "profile phase: cold compile scratch ≈ vocab × hidden"
 
 
 @pytest.mark.parametrize("version, on", [("0.25.0", False), ("0.26.0", True), ("0.27.1", True), ("0.32.0", True),
@@ -151,15 +151,23 @@ def test_vocab_hidden_floor_per_release(version, on):
     assert (_line(_plan(version), VH) is not None) is on
 
 
-def test_vocab_hidden_floor_only_on_v2_runs():
+def test_vocab_hidden_floor_on_v2_runs_and_v1_runs_from_0_17():
+    """V2 runs of 0.26–0.32 (v2_vocab_hidden_peak); V1-runner runs of 0.17–0.32 (v1_vocab_hidden_peak, helper gem4:
+    the AOT compile on by default once vLLM pins torch 2.10; vl_330 / vl_331 cold vs warm on 0.23.0 V1)."""
     gemma = replace(llama3_8b(), architecture="Gemma3ForCausalLM")   # V1 until 0.25, V2 from 0.25
     moe = config_model("Qwen--Qwen3-235B-A22B-FP8")                  # MoE: V1 before 0.29
-    p28 = plan_vllm(moe, H200, ParallelSpec(tp=8), VllmOptions(engine_version="0.28.0"),
-                    weights=GivenWeights(Bytes(1)))
-    p29 = plan_vllm(moe, H200, ParallelSpec(tp=8), VllmOptions(engine_version="0.29.0"),
-                    weights=GivenWeights(Bytes(1)))
+
+    def moe_plan(version):
+        return plan_vllm(moe, H200, ParallelSpec(tp=8), VllmOptions(engine_version=version),
+                         weights=GivenWeights(Bytes(1)))
+
     assert _line(_plan("0.26.0", gemma), VH) is not None
-    assert _line(p28, VH) is None and _line(p29, VH) is not None
+    assert _line(moe_plan("0.28.0"), VH) is not None and _line(moe_plan("0.29.0"), VH) is not None
+    assert [resolve_rules(v).v1_vocab_hidden_peak for v in ("0.16.0", "0.17.0", "0.32.0", "0.33.0")] == [
+        False, True, True, False]
+    assert _line(_plan("0.16.0", gemma), VH) is None and _line(_plan("0.17.0", gemma), VH) is not None
+    assert _line(_plan("0.17.0", gemma, compile_cache="warm"), VH) is None
+    assert _line(_plan("0.23.0", gemma, enforce_eager=True), VH) is None
 
 
 def test_vocab_hidden_floor_bytes_and_limit():

@@ -90,7 +90,12 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # 132 scored, median 1.44 %, p90 9.42 %, 88 % inside: LOOSENED p90 0.092 -> 0.095
     # then vp_254 (the same repository's MI300X rig, gemma-4-E2B-it bf16, ROCm nightly of the 0.29.1 era): +3.7 %
     # blind, outside its narrow band: 133 scored, median 1.44 %, p90 9.38 %, 87 % inside (level unchanged)
-    "vllm": (0.015, 0.095, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    # helper gem4 (2026-12-04): Gemma 4's audio tower counted (vp_253 +11.9 → −7.4 %), vLLM ≥ 0.18's unchunked
+    # fused-MoE workspaces (vp_192 +9.1 → +6.7 %, vp_199 +8.6 → +6.3 %), the cold-compile scratch on 0.17–0.32
+    # V1-runner runs (vp_250 +9.5 → −3.0 %, vl_076 +6.4 → +2.5 %, vp_210 / vp_211 +72 / +95 → +44 / +63 %; worse:
+    # vp_040 −2.4 → −5.6 %, vp_121 −0.8 → −3.7 %), vp_171 flagged warm from its log: 133 scored, median 1.56 %,
+    # p90 7.42 %, 89 % inside: TIGHTENED p90 0.095 -> 0.075, inside 0.87 -> 0.88; LOOSENED median 0.015 -> 0.016
+    "vllm": (0.016, 0.075, 0.88),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).

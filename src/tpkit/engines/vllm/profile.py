@@ -76,6 +76,13 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              (vp_022, vp_101).  V1 runs and 0.22–0.25 / 0.33 V2 runs print no split
                                              that shows it (V1's sampler phase is usually larger), so they keep
                                              the phases above (``VllmRules.v2_vocab_hidden_peak``).
+                                             V1-runner runs of 0.17–0.32 charge it too
+                                             (``VllmRules.v1_vocab_hidden_peak``: from 0.17 vLLM pins torch 2.10,
+                                             so the AOT compile is on by default and a first start compiles and
+                                             saves inside the profile window): vl_330 / vl_331 (0.23.0 V1,
+                                             Qwen2.5-Coder-7B, RTX 4090, one command cold then warm) print 0.78 GiB
+                                             less KV memory cold, the formula's 1.015 GiB over the 0.26 GiB warm
+                                             peak 0.76.
 
     V0 out-of-   + T × H × a on the dense     The V0 engine from 0.6.5 with tp > 1: every all-reduce is out of place
     place        MLP and attention phases     (``GroupCoordinator.all_reduce`` → ``torch.ops.vllm.all_reduce`` →
@@ -360,7 +367,7 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
                                                                                 sm_count)
     if vocab_hidden:
-        phases["cold compile scratch ≈ vocab × hidden (V2)"] = _vocab_hidden(model, parallel.tp, act_bytes)
+        phases["cold compile scratch ≈ vocab × hidden"] = _vocab_hidden(model, parallel.tp, act_bytes)
     if encoder is not None:
         kept = encoder.kept
         phases = {p: (b + kept, f + f" + encoder outputs kept {kept.bytes / 2**30:.2f} GiB") for p, (b, f) in
