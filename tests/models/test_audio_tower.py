@@ -98,3 +98,12 @@ def test_language_model_only_drops_both_towers():
     plan = plan_weights(model, ParallelSpec(), engine="vllm")
     cut = tower_weights(model, VllmOptions(engine_version="0.21.0", language_model_only=True), plan)
     assert _audio(cut) == 0 and tower_bytes(cut) == 0
+
+
+def test_vllm_holds_the_gemma4_towers_whole_on_every_tp_rank():
+    """vLLM 0.19.0–0.33.0 builds Gemma 4's vision tower with transformers' AutoModel (nn.Linear, ReplicatedLinear
+    from 0.25) and a ReplicatedLinear embed_vision: tp 2 holds the same tower bytes as tp 1."""
+    model = config_model("google--gemma-4-26B-A4B-it")
+    one = tower_bytes(plan_weights(model, ParallelSpec(tp=1), engine="vllm"))
+    two = tower_bytes(plan_weights(model, ParallelSpec(tp=2), engine="vllm"))
+    assert one == two > 0
