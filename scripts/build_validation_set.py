@@ -307,7 +307,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                                                            "from 14.25 GiB weights + 13.1 GiB KV at 0.9"}}, None),
     # helper mv6 (2026-12-04): dariustanrd/tokenkaki's blog draft (two versions of one file: 0.19.1 and 0.9.2), one
     # A100-SXM4-40GB named by the quoted nvidia-smi; logs also in tests/logs/data/vllm/ as vl_252 / vl_253
-    "vp_171": ("0.19.1", "printed banner 'version 0.19.1' and 'Initializing a V1 LLM engine (v0.19.1)'", {}, None),
+    # helper gem4 (2026-12-04): the 0.19.1 start-up loads its graphs from vLLM's compile cache (vl_252 line 17:
+    # 'Directly load the compiled graph(s) for compile range (1, 2048) from the cache'), so a warm restart
+    "vp_171": ("0.19.1", "printed banner 'version 0.19.1' and 'Initializing a V1 LLM engine (v0.19.1)'",
+               {"compile_cache": "warm"}, None),
     "vp_172": ("0.9.2", "printed 'vLLM API server version 0.9.2'", {"topk_topp_sampler": "native"}, None),
     # helper mv6 (2026-12-04): a lab note (search-index id 10876549642, repository not returned): Llama-3-70B AWQ tp 2
     # on two L40S (named); log also in tests/logs/data/vllm/ as vl_254

@@ -135,7 +135,9 @@ def _weights_table() -> list[str]:
     lines = ["### 6.3 Weights: derived vs printed", "",
              "Where a case prints its weights (vLLM 'Model loading took'; SGLang's load usage = avail before − after "
              "loading), next to tpkit's bytes derived from the config. This sets the weights' ± share in the band "
-             "(`tpkit.memory.band`).", "", "| case | model | quantization | printed GiB | derived GiB | derived − "
+             "(`tpkit.memory.band`). For vLLM the derived figure is the weights plus the rotary cos/sin caches that "
+             "vLLM builds at model init, which 'Model loading took' holds (0.38 GiB for Gemma-4-26B-A4B, a few MiB "
+             "for most models).", "", "| case | model | quantization | printed GiB | derived GiB | derived − "
              "printed |", "|---|---|---|---|---|---|"]
     for engine in harness.ENGINES:
         for case in harness.load_cases(engine):
@@ -155,11 +157,21 @@ def _weights_table() -> list[str]:
                     model = replace(model, tie_word_embeddings=False)
             plan = plan_weights(model, par, dtype=getattr(opts, "dtype", None),
                                 quantization=getattr(opts, "quantization", None))
+            rope = 0.0
             if engine == "vllm":  # the tower the release does not build (engines/vllm/towers.py)
                 from tpkit.engines.vllm.policy import tower_weights
 
                 plan = tower_weights(model, opts, plan)
-            d = plan.bytes_per_rank.gib
+                # "Model loading took" also holds the rotary cos/sin caches built at model init (the plan's own
+                # line, engines/vllm/load_lines.py rotary_cache_bytes): compare like with like
+                try:
+                    from tpkit.engines.registry import get_engine
+
+                    ledger = get_engine("vllm").plan(model, harness.gpu_of(case), par, opts).ledger
+                    rope = ledger.get("rotary cos/sin cache").bytes.gib
+                except Exception:  # noqa: BLE001 — a plan without the line: weights alone
+                    rope = 0.0
+            d = plan.bytes_per_rank.gib + rope
             lines.append(f"| {case['id']} | {case['model'].split('/')[-1][:34]} | "
                          f"{plan.quant.method if plan.quant else '—'} | {w['gib']:.2f} ({w['what'].split()[0]}) | "
                          f"{d:.2f} | {d - w['gib']:+.2f} ({(d - w['gib']) / w['gib'] * 100:+.1f} %) |")

@@ -1,5 +1,5 @@
 """``--compile-cache cold|warm`` (a tpkit option, not a vLLM flag): the cold torch.compile scratch phase of vLLM
-0.26–0.32 Model Runner V2 runs (engines/vllm/profile.py "cold compile scratch", profile_lines._cold_compile) is charged on
+0.26–0.32 Model Runner V2 runs and, since helper gem4, of 0.17–0.32 V1-runner runs (the last test) (engines/vllm/profile.py "cold compile scratch", profile_lines._cold_compile) is charged on
 a first start (cold, the default) and dropped on a restart that loads every graph from vLLM's compile cache
 (warm: compilation/backends.py CompilerManager.compile "Directly load the compiled graph(s) … from the cache",
 0.26.0–0.32.0 wheels).  Both sides of the rule's release boundaries, --enforce-eager, the ledger's source text, the
@@ -67,3 +67,25 @@ def test_no_compile_cache_term_with_enforce_eager(version):
 def test_bad_compile_cache_value_is_refused():
     with pytest.raises(PlanInputError, match="--compile-cache must be one of cold, warm"):
         VllmOptions(compile_cache="hot")
+
+
+def test_v1_runner_cold_start_of_0_23_matches_the_printed_pair():
+    """vl_330 / vl_331 (= vp_250 / vp_251): vLLM 0.23.0, V1 runner, Qwen2.5-Coder-7B on an RTX 4090, one command
+    started cold then warm, print 6.06 and 6.84 GiB of available KV memory (0.78 GiB apart).  tpkit's cold plan charges
+    the scratch V × H × 2 B = 1.015 GiB where the warm peak is the MLP phase: 0.76 GiB apart
+    (VllmRules.v1_vocab_hidden_peak, 0.17–0.32)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "validation"))
+    import harness
+
+    cases = {c["id"]: c for c in harness.load_cases("vllm")}
+    plans = {}
+    for cid in ("vp_250", "vp_251"):
+        model, gpu, par, opts = harness.inputs(cases[cid])
+        plans[cid] = plan_vllm(model, gpu, par, opts)
+    cold, warm = plans["vp_250"], plans["vp_251"]
+    assert _line(cold, VH) is not None and _line(warm, VH) is None
+    gap = (warm.extra["available_kv_bytes"] - cold.extra["available_kv_bytes"]) / 2**30
+    assert gap == pytest.approx(0.78, abs=0.05)

@@ -138,3 +138,21 @@ def test_modelopt_configs_tpkit_cannot_size_get_a_clear_error(qc, match):
 
     with pytest.raises(ConfigError, match=match):
         parse_quant_config(qc, where="config.json")
+
+
+def test_ignore_list_of_a_multimodal_wrapper_names_the_text_layers_with_its_prefix():
+    """A Gemma 4 / Qwen-VL style checkpoint spells the text layers ``model.language_model.layers.N…`` (transformers
+    ≥ 4.52) or ``language_model.model.layers.N…``; vLLM maps those onto its modules before matching (0.29.0
+    ``CompressedTensorsConfig.apply_vllm_mapper``), so tpkit's ``model.layers.N…`` parts take the same entries
+    (helper gem4, 2026-12-04)."""
+    qc = {"quant_method": "compressed-tensors",
+          "config_groups": {"g": {"targets": ["Linear"], "weights": {"num_bits": 8, "type": "float"}}},
+          "ignore": ["model.language_model.layers.0.mlp.down_proj", "language_model.model.layers.1.self_attn.q_proj",
+                     r"re:model\.language_model\.layers\.2\..*", "language_model.lm_head"]}
+    q = parse_quant_config(qc, where="t")
+    assert is_ignored("model.layers.0.mlp.down_proj", q) and is_ignored("model.layers.1.self_attn.q_proj", q)
+    assert is_ignored("model.layers.2.mlp.up_proj", q) and is_ignored("lm_head", q)
+    assert not is_ignored("model.layers.3.mlp.down_proj", q) and not is_ignored("model.layers.1.self_attn.k_proj", q)
+    # a text-only list matches as before
+    text = parse_quant_config({**qc, "ignore": ["lm_head", "re:.*router.*", "model.layers.0.mlp.down_proj"]}, where="t")
+    assert is_ignored("model.layers.0.mlp.down_proj", text) and not is_ignored("model.layers.1.mlp.down_proj", text)

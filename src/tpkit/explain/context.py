@@ -369,15 +369,17 @@ def _compile_cache_note(values: dict, sources: dict, version: str | None) -> lis
                 "0.26-0.32 run with torch.compile a plan then drops the cold-compile scratch phase (--compile-cache "
                 "warm; tpkit plan --from-log takes the log's state)"]
     if state == "cold":
-        return [f"torch.compile cache: cold, this run compiled its graphs ({where}); on a vLLM 0.26-0.32 run "
-                "a plan charges the cold-compile scratch phase for it (--compile-cache cold, the default)"]
+        return [f"torch.compile cache: cold, this run compiled its graphs ({where}); on a vLLM 0.26-0.32 Model "
+                "Runner V2 run or a 0.17-0.32 V1-runner run a plan charges the cold-compile scratch phase for it (--compile-cache cold, the "
+                "default)"]
     if values.get("cuda_graph_disabled") is True:
         return []  # --enforce-eager: no torch.compile
     from tpkit.engines.vllm.versions import resolve_rules
 
     found = releases_in(version)
     try:
-        applies = not found or resolve_rules(found[-1]).v2_vocab_hidden_peak
+        rules = resolve_rules(found[-1]) if found else None
+        applies = rules is None or rules.v2_vocab_hidden_peak or rules.v1_vocab_hidden_peak
     except TpkitError:
         applies = False
     if not applies:

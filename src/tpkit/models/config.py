@@ -448,6 +448,7 @@ def _extra(cfg: dict, text: dict) -> dict:
     }
     if isinstance(cfg.get("audio_config"), dict):
         extra["has_audio_tower"] = True
+        extra["audio_config"] = cfg["audio_config"]  # sized by tpkit.models.audio (weights' "audio tower" line)
     if mt in CLASSIC_MODEL_TYPES:
         extra.update(_classic_extra(text))
     if mt in GATED_ATTN_ARCH and text.get("attn_output_gate", True) is not False:

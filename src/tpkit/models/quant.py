@@ -231,8 +231,31 @@ def resolve_quant(checkpoint: QuantSpec | None, flag: str | None) -> QuantSpec |
     )
 
 
+_WRAPPED_TEXT_PREFIXES = ("model.language_model.", "language_model.model.")
+"""how a multimodal wrapper's checkpoint spells the text model's ``model.`` prefix: transformers ≥ 4.52
+``model.language_model.layers.N…`` (Gemma 3 / 4, Qwen2.5-VL, Mistral 3 …), older ``language_model.model.layers.N…``
+(which is also vLLM's own module path); its lm_head is ``lm_head`` or ``language_model.lm_head``"""
+
+
 def is_ignored(module: str, quant: QuantSpec) -> bool:
-    """True when ``module`` (an HF-style name such as ``model.layers.3.self_attn.q_proj``) stays unquantised."""
+    """True when ``module`` (an HF-style name such as ``model.layers.3.self_attn.q_proj``) stays unquantised.
+
+    A multimodal checkpoint's ignore list names the text layers with its wrapper's prefix
+    (``_WRAPPED_TEXT_PREFIXES``); vLLM maps such paths onto its modules before matching (0.29.0
+    ``compressed_tensors.py`` ``CompressedTensorsConfig.apply_vllm_mapper`` with the model's ``hf_to_vllm_mapper``,
+    e.g. ``gemma4_mm.py``: "model.language_model." → "language_model.model."; ``compressed_tensors/utils.py``
+    ``should_ignore_layer``), so ``module`` is also tried under each wrapped spelling (plain names and ``re:``
+    patterns alike; a text-only list never names them, so it matches as before)."""
+    if _ignored_as(module, quant):
+        return True
+    if module.startswith("model."):
+        rest = module[len("model."):]
+        if any(_ignored_as(prefix + rest, quant) for prefix in _WRAPPED_TEXT_PREFIXES):
+            return True
+    return module == "lm_head" and _ignored_as("language_model.lm_head", quant)
+
+
+def _ignored_as(module: str, quant: QuantSpec) -> bool:
     for pattern in quant.ignored:
         if pattern.startswith("re:"):
             if re.match(pattern[3:], module):

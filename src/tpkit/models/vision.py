@@ -99,6 +99,10 @@ TOWER_TP_SHARDED: dict[tuple[str, str], frozenset[str]] = {
     # kimi_k25_vit.py KimiK25MultiModalProjector and gemma3_mm.py mm_input_projection_weight are replicated.
     # vLLM 0.6.6 mllama.py: patch/attention/MLP parallel, multi_modal_projector ColumnParallelLinear.
     ("vllm", "moonvit"): frozenset({"attention", "mlp"}),
+    # vLLM 0.19.0–0.33.0 gemma4_mm.py: the tower is transformers' own (AutoModel.from_config), its nn.Linear layers
+    # kept (0.19–0.24) or swapped for ReplicatedLinear (0.25+: transformers/utils.py recursive_replace_linear, style
+    # "replicate"); embed_vision's projection is a ReplicatedLinear: nothing is split (helper gem4)
+    ("vllm", "gemma4"): frozenset(),
     ("vllm", "siglip"): frozenset({"attention", "mlp"}),
 }
 """(engine, family) → the groups the engine splits over TP when it differs from "all of ``SHARDABLE``" (the

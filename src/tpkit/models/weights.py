@@ -24,6 +24,7 @@ from pathlib import Path
 
 from tpkit.dtypes import DTYPES, WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import PlanInputError
+from tpkit.models.audio import audio_tower_params
 from tpkit.models.layout import padded_vocab, stage_layers
 from tpkit.models.params import Part, global_parts, layer_groups, layer_parts, mtp_parts
 from tpkit.models.quant import is_quantised, matrix_bytes, resolve_quant
@@ -85,16 +86,16 @@ def plan_parts(spec: ModelSpec, parallel: ParallelSpec, parts: list[Part], *, dt
                        dtype=elem, quant=quant, notes=(note,) if note else ())
 
 
-def without_tower(plan: WeightsPlan, why: str) -> WeightsPlan:
-    """``plan`` with its vision-tower line(s) at 0 bytes, narrated "vision tower not loaded: ``why``" (the engine
-    does not build the tower: ``engines/vllm/towers.py``, ``engines/sglang/towers.py``); ``plan`` as is where ``why``
-    is empty or it has no such line (e.g. one read from safetensors headers)."""
-    if not why or not any(l.item == "vision tower" for l in plan.lines):
+def without_tower(plan: WeightsPlan, why: str, *, item: str = "vision tower") -> WeightsPlan:
+    """``plan`` with its ``item`` line(s) (the vision tower, or the "audio tower") at 0 bytes, narrated "``item`` not
+    loaded: ``why``" (the engine does not build the tower: ``engines/vllm/towers.py``, ``engines/sglang/towers.py``);
+    ``plan`` as is where ``why`` is empty or it has no such line (e.g. one read from safetensors headers)."""
+    if not why or not any(l.item == item for l in plan.lines):
         return plan
-    dropped = sum((l.bytes for l in plan.lines if l.item == "vision tower"), Bytes(0))
-    lines = tuple(WeightLine(item="vision tower", bytes=Bytes(0),
-                             source=f"vision tower not loaded: {why} ({l.bytes.bytes / 2**30:.2f} GiB not counted)")
-                  if l.item == "vision tower" else l for l in plan.lines)
+    dropped = sum((l.bytes for l in plan.lines if l.item == item), Bytes(0))
+    lines = tuple(WeightLine(item=item, bytes=Bytes(0),
+                             source=f"{item} not loaded: {why} ({l.bytes.bytes / 2**30:.2f} GiB not counted)")
+                  if l.item == item else l for l in plan.lines)
     from dataclasses import replace
 
     return replace(plan, lines=lines, bytes_per_rank=plan.bytes_per_rank - dropped)
@@ -143,6 +144,7 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
     lines = _lines(sums, spec, par, elem, quant)
     if first:
         lines += _vision_line(spec, par.tp, elem, engine)
+        lines += _audio_line(spec, elem)
     if spec.num_nextn_layers:
         mtp = spec.num_nextn_layers * sum(p.elements for p in mtp_parts(spec))
         lines.append(WeightLine(item="mtp/nextn layers", bytes=Bytes(0),
@@ -279,6 +281,21 @@ def _vision_bytes(spec: ModelSpec, tp: int, elem: str, engine: str | None = None
     if tower is None:
         return Bytes(math.ceil((spec.vision_params or 0) / tp) * DTYPES[elem].bytes)
     return Bytes(tower_params_per_rank(tower, tp, engine=engine) * DTYPES[elem].bytes)
+
+
+def _audio_line(spec: ModelSpec, elem: str) -> list[WeightLine]:
+    """The audio tower + its embedder (``tpkit.models.audio``), held whole on every rank (vLLM builds it with
+    ``ReplicatedLinear``); none for a model without ``audio_config``, a 0-byte note for an unknown layout."""
+    config = spec.extra.get("audio_config")
+    if config is None:
+        return []
+    n = audio_tower_params(config, spec.hidden_size, where=spec.source)
+    if n is None:
+        return [WeightLine(item="audio tower", bytes=Bytes(0),
+                           source="unknown: audio tower layout not derivable from this config; not counted")]
+    return [WeightLine(item="audio tower", bytes=Bytes(n * DTYPES[elem].bytes), params=n,
+                       source=f"{n:,} params ({config.get('model_type')} tower + embed_audio, from audio_config; "
+                              f"tpkit.models.audio), held whole on every rank × {DTYPES[elem].bytes} B ({elem})")]
 
 
 def _vision_line(spec: ModelSpec, tp: int, elem: str, engine: str | None = None) -> list[WeightLine]:

@@ -83,14 +83,15 @@ def _rope_line(model: ModelSpec, options: VllmOptions, r: Resolved, *, cuda_gpu:
 
 
 def tower_weights(model: ModelSpec, options: VllmOptions, plan):
-    """``plan`` less the vision tower where this release does not build it (``engines/vllm/towers.py``)."""
-    from tpkit.engines.vllm.towers import tower_not_built
+    """``plan`` less the vision and audio towers where this release does not build them (``engines/vllm/towers.py``)."""
+    from tpkit.engines.vllm.towers import audio_not_built, tower_not_built
     from tpkit.models.weights import without_tower
 
     release = resolve_rules(options.engine_version).release
-    why = tower_not_built(model, release=release, language_model_only=bool(options.language_model_only),
-                          limits=parse_mm_limits(options.limit_mm_per_prompt, release))
-    return without_tower(plan, why)
+    flags = dict(release=release, language_model_only=bool(options.language_model_only),
+                 limits=parse_mm_limits(options.limit_mm_per_prompt, release))
+    plan = without_tower(plan, audio_not_built(model, **flags), item="audio tower")
+    return without_tower(plan, tower_not_built(model, **flags))
 
 
 def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:

@@ -74,16 +74,16 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              container or pod); a warm restart may plan up to that much too little
                                              (vl_073, a likely warm rerun, prints 1.89 GiB where the formula gives
                                              2.52).  It stays under the MLP phase at the LLM class's larger T
-                                             (vp_022, vp_101).  0.22–0.25 / 0.33 runs print no split that shows
-                                             it, so they keep the phases above (``VllmRules.v2_vocab_hidden_peak``).
-                                             The V1 runner compiles the same model in the same window
-                                             (``profile_lines._compiles``): until helper gpt20 it was left out
-                                             because no V1 run showed it (its sampler phase is usually larger);
-                                             the V1 probes vl_290 / vl_291 (0.29.0, Qwen3-8B-FP8, T 2,048, R 256,
-                                             cold) print 1.14 GiB of transient peak (printed peak − printed CUDA-
-                                             graph estimate, 0.27+) against V × H × 2 B = 1.16 and a V1 FlashInfer
-                                             sampler phase of 0.52; vl_100 (V1, warm: "Directly load the compiled
-                                             graph(s)") prints 0.08.
+                                             (vp_022, vp_101).  V1 runs and 0.22–0.25 / 0.33 V2 runs print no split
+                                             that shows it (V1's sampler phase is usually larger), so they keep
+                                             the phases above (``VllmRules.v2_vocab_hidden_peak``).
+                                             V1-runner runs of 0.17–0.32 charge it too
+                                             (``VllmRules.v1_vocab_hidden_peak``: from 0.17 vLLM pins torch 2.10,
+                                             so the AOT compile is on by default and a first start compiles and
+                                             saves inside the profile window): vl_330 / vl_331 (0.23.0 V1,
+                                             Qwen2.5-Coder-7B, RTX 4090, one command cold then warm) print 0.78 GiB
+                                             less KV memory cold, the formula's 1.015 GiB over the 0.26 GiB warm
+                                             peak 0.76.
 
     V0 out-of-   + T × H × a on the dense     The V0 engine from 0.6.5 with tp > 1: every all-reduce is out of place
     place        MLP and attention phases     (``GroupCoordinator.all_reduce`` → ``torch.ops.vllm.all_reduce`` →
@@ -207,7 +207,8 @@ def _attention(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool) ->
         f"T {tokens:,} × (3H + q/k/v/out widths = {per_token // a:,}) × {a} B{note}")
 
 
-def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int) -> tuple[Bytes, str]:
+def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int,
+         workspace_experts: str | None = None) -> tuple[Bytes, str]:
     """Tensors alive inside ``fused_experts_impl`` (vllm 0.10.1 wheel, ``fused_moe/fused_moe.py``; dispatch from
     ``FusedMoE.forward_impl`` and ``NaiveAll2AllManager``):
 
@@ -223,20 +224,39 @@ def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int) -> tuple
 
     N = expert width per rank: the full width with EP, else ``moe_intermediate_size / (tp × dp)``
     (``FusedMoEParallelConfig.make`` folds DP into TP without EP).
+
+    ``workspace_experts`` (``"bf16"`` or ``"fp8"``; vLLM 0.18.0–0.33.0, ``VllmRules.moe_unchunked_workspace``, for
+    unquantised and FP8 experts): the modular kernel runs all M tokens in one pass and takes two workspaces from the
+    ``WorkspaceManager`` — (M, k, max(N, H)) shared with the (M, H) output, and (M, k, max(2N, H)) — in the activation
+    dtype (``modular_kernel.py`` ``FusedMoEModularKernel._allocate_buffers`` with M_chunk = M_full,
+    ``experts/triton_moe.py`` (0.22+; ``fused_moe.py`` 0.18–0.21) ``TritonExperts.workspace_shapes``, the base
+    ``workspace_dtype`` = activation dtype; the CUTLASS and DeepGEMM FP8 experts ask for the same two sizes, with
+    M·k rows).  The workspace stays allocated after the profile run (``v1/worker/workspace.py``: it only grows),
+    which vLLM's totals count either way (consumed or peak); here it is the MoE phase's peak.  FP8 experts add the
+    quantised input (M × H fp8 + an fp32 scale per 128) and the quantised intermediate (M·k·N fp8 + scales), once.
+    Other formats (MXFP4, INT4, NVFP4 experts: Marlin, triton_kernels, FlashInfer layouts) keep the formula above.
     """
     moe = model.moe
     k, h, e = moe.experts_per_token, model.hidden_size, moe.num_experts
     dp = parallel.dp
     gathered = tokens * dp
     width = moe.moe_intermediate_size if parallel.ep > 1 else moe.moe_intermediate_size // (parallel.tp * dp)
-    chunk = min(gathered, FUSED_MOE_CHUNK)
     dispatch = gathered * (h + e) * a if dp > 1 else 0
+    rows = tokens * (2 * h + e) * a + dispatch + gathered * k * 8
+    if workspace_experts is not None:
+        fused = gathered * k * (max(width, h) + max(2 * width, h)) * a
+        fp8 = (gathered * h + gathered * k * width) * (1 + 4 / 128) if workspace_experts == "fp8" else 0
+        return Bytes(rows + fused + int(fp8)), (
+            f"fused MoE (modular kernel, one pass): workspaces M {gathered:,} tokens × k {k} × (max(N, H) + "
+            f"max(2N, H)) × {a} B, N {width:,} (vLLM ≥ 0.18 WorkspaceManager, kept after the profile); + hidden/"
+            f"residual/router rows, DP-gathered copies, top-k ids/weights{', fp8 inputs' if fp8 else ''}")
+    chunk = min(gathered, FUSED_MOE_CHUNK)
     fused = chunk * k * (max(2 * width, h) + width) * a
     fp8 = 0
     if model.quant and model.quant.method in _FP8:
         copies = 2 if gathered > chunk else 1
         fp8 = chunk * h * (1 + 4 / 128) + copies * chunk * k * width * (1 + 4 / 128)
-    total = tokens * (2 * h + e) * a + dispatch + gathered * k * 8 + fused + int(fp8)
+    total = rows + fused + int(fp8)
     return Bytes(total), (f"fused MoE: M {gathered:,} tokens (chunk {chunk:,}) × k {k} × "
                           f"(max(2N, H) + N), N {width:,}; + hidden/residual/router rows, DP-gathered copies, "
                           f"top-k ids/weights{', fp8 inputs' if fp8 else ''}")
@@ -321,7 +341,8 @@ def _vocab_hidden(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
                           sm_count: int | None = None, encoder: "EncoderProfile | None" = None,
-                          vocab_hidden: bool = False, allreduce_out_of_place: bool = False) -> ActivationEstimate:
+                          vocab_hidden: bool = False, allreduce_out_of_place: bool = False,
+                          moe_workspace_experts: str | None = None) -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
@@ -331,13 +352,14 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     keeps is added to each text phase.  ``vocab_hidden``: add the cold torch.compile scratch phase (module docstring,
     "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
     reduces RowParallelLinear's output out of place; with tp > 1 the dense MLP and attention phases hold one more
-    T × H tensor (module docstring, "V0 out-of-place all-reduce")."""
+    T × H tensor (module docstring, "V0 out-of-place all-reduce").  ``moe_workspace_experts``: ``"bf16"`` / ``"fp8"``
+    where the release runs unquantised / FP8 experts through the unchunked modular kernel (``_moe``)."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
     if model.moe is None or model.moe.num_dense_layers > 0:
         phases["dense MLP"] = _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm)
     if model.moe is not None:
-        phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes)
+        phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes, moe_workspace_experts)
     if allreduce_out_of_place and parallel.tp > 1:
         extra = tokens * model.hidden_size * act_bytes
         for p in ("attention", "dense MLP"):

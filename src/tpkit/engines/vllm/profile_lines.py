@@ -59,19 +59,17 @@ def v2_state_lines(model: ModelSpec, options: VllmOptions, r: Resolved, rules: V
 
 def _compiles(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
     """Whether the run's profile peak depends on the torch.compile cache (``profile`` module docstring, "cold
-    compile scratch"): a V1-generation run of a release with the rule (0.26–0.32), with torch.compile on, on
-    either model runner.  The compile is the model's own (``compilation/decorators.py`` ``support_torch_compile``:
-    the first forward compiles), and both runners' ``profile_run`` make that first forward inside
-    ``gpu_worker.determine_available_memory``'s ``memory_profiling`` window (``v1/worker/gpu_model_runner.py`` and
-    ``v1/worker/gpu/model_runner.py`` ``profile_run`` → ``_dummy_run``, 0.26.0–0.32.0 wheels; read in 0.29.0, where
-    the V1 log prints "torch.compile took … s" before "Initial profiling/warmup run took … s").  Until helper gpt20
-    (2026-12-04) only Model Runner V2 runs were charged: V1 runs printed no split that showed it, until the V1 probes
-    vl_290 / vl_291 (vp_210 / vp_211, ``profile.V2_VOCAB_HIDDEN_EVIDENCE``).  ``--enforce-eager`` turns
+    compile scratch"): a V2 run of a release with ``v2_vocab_hidden_peak`` (0.26–0.32), or a V1-runner run of a release
+    with ``v1_vocab_hidden_peak`` (0.17–0.32), with torch.compile on.  ``--enforce-eager`` turns
     torch.compile off with the CUDA graphs ("Enforce eager set, disabling torch.compile and CUDAGraphs",
     ``config/vllm.py`` ``VllmConfig.__post_init__``, 0.25.1 and 0.27.1 wheels: ``compilation_config.mode =
     CompilationMode.NONE``), so nothing compiles inside the profile window (vp_082: 0.30.0 V2, eager, prints a 0.15
     GiB peak)."""
-    return rules.v2_vocab_hidden_peak and rules.engine == "V1" and not options.enforce_eager
+    if options.enforce_eager or rules.engine != "V1":
+        return False
+    if _v2_runner(model, options, r, rules):
+        return rules.v2_vocab_hidden_peak
+    return rules.v1_vocab_hidden_peak  # the V1 runner (VllmRules.v1_vocab_hidden_peak)
 
 
 def _cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
@@ -91,7 +89,8 @@ def compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rule
         if options.compile_cache != "warm":  # the default: nothing to say
             return ""
         why = ("--enforce-eager turns torch.compile off" if options.enforce_eager else
-               "this run's release charges no cold-compile scratch (vLLM 0.26–0.32 only)")
+               "this run's model runner and release charge no cold-compile scratch (Model Runner V2 of vLLM "
+               "0.26–0.32 and the V1 runner of 0.17–0.32 only)")
         return (f"--compile-cache warm changes nothing here: {why}, so the plan is the same warm or cold; leave "
                 "--compile-cache out")
     if options.compile_cache == "warm":
@@ -179,7 +178,8 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                                         v2_runner=_v2_runner(model, options, r, rules)),
                                 sm_count=r.sm_count, encoder=encoder,
                                 vocab_hidden=_cold_compile(model, options, r, rules),
-                                allreduce_out_of_place=rules.engine == "V0" and rules.v0_allreduce_out_of_place)
+                                allreduce_out_of_place=rules.engine == "V0" and rules.v0_allreduce_out_of_place,
+                                moe_workspace_experts=_moe_workspace_experts(model, options, rules))
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
@@ -201,6 +201,22 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
         "NCCL stream (TORCH_NCCL_AVOID_RECORD_STREAMS unset before 0.2.6), so the freed blocks stay reserved and "
         "0.2.5's total − free charges them (engines/vllm/profile.py)"))
     return (line,) + act.parts + (note,)
+
+
+def _moe_workspace_experts(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> str | None:
+    """``"bf16"`` / ``"fp8"`` where this release runs the model's experts through the unchunked modular kernel with
+    the Triton-sized workspaces (``VllmRules.moe_unchunked_workspace``, ``profile._moe``): unquantised experts, or FP8
+    ones (a checkpoint's or ``--quantization fp8`` applied at load); None otherwise (other formats, older releases)."""
+    if model.moe is None or not rules.moe_unchunked_workspace:
+        return None
+    from tpkit.models.quant import resolve_quant
+
+    quant = resolve_quant(model.quant, options.quantization)
+    if quant is None:
+        return "bf16"
+    if quant.method == "fp8" and quant.weight_bits == 8:
+        return "fp8"
+    return None
 
 
 def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,

@@ -21,6 +21,11 @@ Read in the vllm 0.9.2, 0.10.0, 0.10.1, 0.10.1.1, 0.11.0, 0.14.1, 0.15.0, 0.16.0
     Qwen3-VL-MoE (``qwen3_vl.py``) from their first release, 0.11.0.
 * Other families (Mllama, Llama 4, Kimi, InternVL, Pixtral …) were not read: their tower stays counted.
 
+* Gemma 4's audio tower (``audio_config``: E2B / E4B; sized by ``tpkit.models.audio``) is built in its own
+  ``_mark_tower_model(vllm_config, "audio")`` block (``gemma4_mm.py`` ``Gemma4ForConditionalGeneration.__init__``,
+  read in the 0.19.0, 0.20.0, 0.21.0, 0.25.0, 0.28.0, 0.29.0 and 0.33.0 wheels): an audio limit of 0 (or
+  ``--language-model-only``) leaves it out whatever the image / video limits are (``audio_not_built``).
+
 The encoder profile follows the same limits (``engines/vllm/encoder.py`` ``all_limits_zero``): no tower, no
 encoder pass.
 """
@@ -32,7 +37,7 @@ from collections.abc import Mapping
 from tpkit.engines.vllm.mmlimits import mm_limit
 from tpkit.models.spec import ModelSpec
 
-__all__ = ["LANGUAGE_MODEL_ONLY_FROM", "TOWER_SKIP_FROM", "tower_not_built"]
+__all__ = ["LANGUAGE_MODEL_ONLY_FROM", "TOWER_SKIP_FROM", "AUDIO_SKIP_FROM", "tower_not_built", "audio_not_built"]
 
 LANGUAGE_MODEL_ONLY_FROM = (0, 17, 0)
 """vLLM's first release with ``--language-model-only`` (absent in 0.16.0)"""
@@ -53,11 +58,32 @@ TOWER_SKIP_FROM: dict[str, tuple[tuple[int, int, int], tuple[str, ...]]] = {
 that must all be 0) (module docstring)"""
 
 
+AUDIO_SKIP_FROM: dict[str, tuple[tuple[int, int, int], tuple[str, ...]]] = {
+    "gemma4": ((0, 19, 0), ("audio",)),
+}
+"""wrapper ``model_type`` → (first release that leaves the audio tower out at a zero audio limit, its modalities)"""
+
+
+def audio_not_built(model: ModelSpec, *, release: tuple[int, int, int], language_model_only: bool = False,
+                    limits: Mapping[str, int] | None = None) -> str:
+    """Why vLLM ``release`` builds no audio tower for ``model`` ("" where it builds it, has none, or not read)."""
+    if not model.extra.get("audio_config"):
+        return ""
+    return _not_built(model, AUDIO_SKIP_FROM, release=release, language_model_only=language_model_only,
+                      limits=limits)
+
+
 def tower_not_built(model: ModelSpec, *, release: tuple[int, int, int], language_model_only: bool = False,
                     limits: Mapping[str, int] | None = None) -> str:
     """Why vLLM ``release`` builds no vision tower for ``model`` ("" where it builds it, or where not read)."""
+    return _not_built(model, TOWER_SKIP_FROM, release=release, language_model_only=language_model_only,
+                      limits=limits)
+
+
+def _not_built(model: ModelSpec, table: dict, *, release: tuple[int, int, int], language_model_only: bool,
+               limits: Mapping[str, int] | None) -> str:
     wrapper = model.extra.get("wrapper_model_type")
-    rule = TOWER_SKIP_FROM.get(wrapper or "")
+    rule = table.get(wrapper or "")
     if not model.is_multimodal or rule is None or release < rule[0]:
         return ""
     since, modalities = rule

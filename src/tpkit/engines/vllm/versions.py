@@ -316,12 +316,20 @@ class VllmRules:
     (≥ 0.33: a second pass with ``SamplingParams.for_sampler_warmup()`` — float32 copy, top-k 50 / top-p 0.9
     through FlashInfer where supported, logprobs — which costs what V1's top-k/top-p estimate charges)"""
     v2_vocab_hidden_peak: bool = False
-    """The profile peak holds a cold torch.compile's scratch of one vocabulary × hidden tensor (0.26–0.32;
-    ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile inside the
-    profile window; no peak reset in the 0.26.0–0.33.0 wheels), the size EVIDENCE from printed first-start peaks of
-    0.27.1 / 0.28.0 V2 runs and 0.29.0 V1 runs (``profile.V2_VOCAB_HIDDEN_EVIDENCE``); 0.22–0.25 and 0.33 print no
-    split that shows it.  The name is historical: from helper gpt20 (2026-12-04) it applies to both model runners,
-    which compile the same model inside the same window (``profile_lines._compiles``)"""
+    """Model Runner V2's profile peak holds a cold torch.compile's scratch of one vocabulary × hidden tensor
+    (0.26–0.32; ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile
+    inside the profile window; no peak reset in the 0.26.0–0.33.0 wheels), the size EVIDENCE from printed first-start
+    peaks of 0.27.1 / 0.28.0 V2 runs and 0.29.0 V1 runs (``profile.V2_VOCAB_HIDDEN_EVIDENCE``: the V1 probes
+    vl_290 / vl_291 added by helper gpt20); 0.22–0.25 and 0.33 print no split that shows it"""
+    v1_vocab_hidden_peak: bool = False
+    """the V1 model runner's profile peak holds the same cold torch.compile scratch (0.17–0.32): from 0.17.0 vLLM pins
+    torch 2.10 (wheel METADATA ``Requires-Dist: torch==2.10.0``; 0.19.0 2.10.0, 0.20.0–0.25.1 2.11.0, 0.27.0–0.28.0
+    2.13.0), so ``envs.use_aot_compile`` defaults to 1 and a first start compiles and saves the AOT artifact inside
+    the profile window ("saved AOT compiled function", ``compilation/decorators.py``); ``gpu_worker.py
+    determine_available_memory`` profiles ``profile_run`` inside ``memory_profiling`` with no peak reset after the
+    compile (0.23.0 wheel).  Evidence: vl_330 / vl_331 (0.23.0, V1, Qwen2.5-Coder-7B on an RTX 4090, the same
+    command cold then warm): 0.78 GiB less KV memory cold, the scratch 1.015 GiB over a 0.26 GiB warm peak gives
+    0.76.  Off from 0.33 with the V2 rule (``v2_vocab_hidden_peak``)"""
     dummy_sampler: bool = True
     """V1's profile run ends with ``_dummy_sampler_run`` (≥ 0.8.0); the 0.7.x V1 runner computes logits and no
     sampler (v1/worker/gpu_model_runner.py profile_run, vllm 0.7.1–0.7.3 wheels)"""
@@ -337,6 +345,12 @@ class VllmRules:
     max_num_batched_tokens of at least its largest per-item multimodal token count (≥ 0.22.0,
     ``engine/arg_utils.py`` ``_get_min_mm_batched_tokens``, "Raising max_num_batched_tokens from …"; absent from
     the 0.21.0 wheel)"""
+    moe_unchunked_workspace: bool = False
+    """the fused-MoE call runs through the modular kernel on all M tokens at once and takes its workspaces from the
+    ``WorkspaceManager`` (``FusedMoEModularKernel._allocate_buffers(…, M_full, M_full, …)`` →
+    ``current_workspace_manager().get_simultaneous``; ``TritonExperts.workspace_shapes``: (M, k, max(N_act, H)) and
+    (M, k, max(2N, H)) of the activation dtype): 0.18.0–0.33.0 wheels; 0.15.0–0.17.0 pass ``CHUNK_SIZE`` as
+    M_chunk (``profile._moe``)"""
     yarn_prescaled: bool = False
     """YaRN configs' max_position_embeddings is taken as already scaled (≥ 0.30: "yarn", "deepseek_yarn" join
     the types whose factor is not applied); before, the derived length is original_max_position_embeddings ×
@@ -420,8 +434,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", page_unify="grow")),
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
-    ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True)),
-    ((0, 18, 0), dict(mla_preferred_block=True)),
+    ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True, v1_vocab_hidden_peak=True)),
+    ((0, 18, 0), dict(mla_preferred_block=True, moe_unchunked_workspace=True)),
     ((0, 19, 0), dict(gemma4=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
     ((0, 20, 1), dict(tokens_rule="concurrency")),
@@ -439,7 +453,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 30, 0), dict(yarn_prescaled=True)),
     ((0, 32, 0), dict(mamba_all_mode=False, mamba_all_mode_spec=False, checkpoint_kinds=("mamba2",))),
     ((0, 33, 0), dict(cublas_after_snapshot=False, checkpoint_kinds=("mamba2", "gdn"),
-                      v2_dummy_sampler="warmup_params", v2_vocab_hidden_peak=False)),
+                      v2_dummy_sampler="warmup_params", v2_vocab_hidden_peak=False, v1_vocab_hidden_peak=False)),
 )
 """(first release, the rules it changes), oldest first; each row's citation is in the module docstring"""
 
