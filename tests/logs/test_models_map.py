@@ -170,10 +170,13 @@ def test_capacity_logs_with_a_config_do_not_regress():
     vl_314 (ragflow#9856, Qwen3-30B-A3B-Thinking-2507-FP8 tp 2): 173 and 159; vl_315 (vp_231, Ray Serve LLM Qwen3-8B):
     174 and 160; helper mv10 (2026-12-04) vl_330 and vl_331 (StellaLee/vllm-experiment, Qwen2.5-Coder-7B-Instruct on
     vLLM 0.23.0), both with a config: 176 and 162; vl_332 (belonghim/vllm-optimizer's KV-too-small fixture, an unnamed
-    Qwen3.5 checkpoint, no config): 177 and 162. A floor, so that entries are not lost."""
+    Qwen3.5 checkpoint, no config): 177 and 162; helper mv11 (2026-12-04) vl_340-vl_342 (guardkit/guardkit's GB10 docker
+    logs: Qwen2.5-14B-Instruct-FP8-dynamic twice, Qwen3-30B-A3B-FP8), with a config, and vl_343-vl_345
+    (Nemotron-3-Nano-4B-FP8 twice, Qwen3.5-35B-A3B-FP8) without one (vl_346 fails its start-up check before the
+    anchor): 183 and 165. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 177
-    assert sum(1 for e in anchored if e["config"]) >= 162
+    assert len(anchored) == 183
+    assert sum(1 for e in anchored if e["config"]) >= 165
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
