@@ -379,6 +379,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                       "prints 119.63 GiB, the catalog's total"),
            ("vp_261", "printed fused-MoE path 'device_name=NVIDIA_GB10'; the same host as vp_260 (119.63 GiB printed "
                       "by its vLLM 0.13, the catalog's total)"))},
+    # helper mv11 (2026-12-04): samiulabir201/swiss-legal-citation-retrieval's notebook outputs (vLLM 0.20.2 offline LLM
+    # class, Qwen/Qwen3-Reranker-8B on Colab's RTX PRO 6000 Blackwell; 16,384 batched tokens printed); log also vl_347
+    "vp_262": ("0.20.2", "printed 'Initializing a V1 LLM engine (v0.20.2)'", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -97,6 +97,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # only from 0.28 (inputs._nvml_has_no_memory_total): +1.7 % (inside) / +28.6 % (cold compile on unified
     # memory, unexplained, §6.4); vl_072 -0.2 -> +0.6 % leaves its narrow band: 135 scored, median 1.46 %,
     # p90 9.57 %, 116/135 inside (85.9 %): LOOSENED p90 0.095 -> 0.096, inside 0.87 -> 0.85
+    # then vp_262 (samiulabir201/swiss-legal-citation-retrieval's notebook, vLLM 0.20.2 LLM class, Qwen3-Reranker-8B on
+    # an RTX PRO 6000): -0.1 % blind, inside: 136 scored, median 1.45 %, p90 9.55 %, 117/136 inside (level unchanged)
     "vllm": (0.015, 0.096, 0.85),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
