@@ -382,6 +382,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv11 (2026-12-04): samiulabir201/swiss-legal-citation-retrieval's notebook outputs (vLLM 0.20.2 offline LLM
     # class, Qwen/Qwen3-Reranker-8B on Colab's RTX PRO 6000 Blackwell; 16,384 batched tokens printed); log also vl_347
     "vp_262": ("0.20.2", "printed 'Initializing a V1 LLM engine (v0.20.2)'", {}, None),
+    # helper mv11 (2026-12-04): the same repository's Kaggle notebook (vLLM 0.20.0 LLM class, Qwen3-8B-AWQ on one T4 whose
+    # CUDA total the notebook prints: 14.56 GiB); log also vl_348
+    "vp_263": ("0.20.0", "printed 'Initializing a V1 LLM engine (v0.20.0)'", {"gpu_total_gib": 14.56}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
