@@ -173,11 +173,12 @@ def test_capacity_logs_with_a_config_do_not_regress():
     Qwen3.5 checkpoint, no config): 177 and 162; helper mv11 (2026-12-04) vl_340-vl_342 (guardkit/guardkit's GB10 docker
     logs: Qwen2.5-14B-Instruct-FP8-dynamic twice, Qwen3-30B-A3B-FP8), with a config, and vl_343-vl_345
     (Nemotron-3-Nano-4B-FP8 twice, Qwen3.5-35B-A3B-FP8) without one (vl_346 fails its start-up check before the
-    anchor): 183 and 165; vl_347 (a notebook's vLLM 0.20.2 Qwen3-Reranker-8B start-up, with a config): 184 and 166. A
-    floor, so that entries are not lost."""
+    anchor): 183 and 165; vl_347 (a notebook's vLLM 0.20.2 Qwen3-Reranker-8B start-up, with a config): 184 and 166;
+    vl_348 (the same repository's Kaggle T4 Qwen3-8B-AWQ start-up, assembled config): 185 and 167. A floor, so that
+    entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 184
-    assert sum(1 for e in anchored if e["config"]) >= 166
+    assert len(anchored) == 185
+    assert sum(1 for e in anchored if e["config"]) >= 167
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

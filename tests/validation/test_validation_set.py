@@ -99,6 +99,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # p90 9.57 %, 116/135 inside (85.9 %): LOOSENED p90 0.095 -> 0.096, inside 0.87 -> 0.85
     # then vp_262 (samiulabir201/swiss-legal-citation-retrieval's notebook, vLLM 0.20.2 LLM class, Qwen3-Reranker-8B on
     # an RTX PRO 6000): -0.1 % blind, inside: 136 scored, median 1.45 %, p90 9.55 %, 117/136 inside (level unchanged)
+    # then vp_263 (the same repository's Kaggle notebook, vLLM 0.20.0 Qwen3-8B-AWQ on a T4 of 14.56 GiB, eager): +1.7 %
+    # blind, inside: 137 scored, median 1.46 %, p90 9.53 %, 118/137 inside (level unchanged)
     "vllm": (0.015, 0.096, 0.85),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
