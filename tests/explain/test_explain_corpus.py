@@ -372,3 +372,14 @@ def test_a_kv_dtype_tpkit_does_not_model_gives_no_capacity_rather_than_the_model
     e = explain_log(data, flags={"model": check.model_flag(check.model_map()["vl_038"])})
     assert e.kv_predicted_range is None
     assert "turboquant_k8v4" in e.kv_source and "does not model" in e.kv_source
+
+
+def test_fp8_is_offered_only_for_16_bit_weights():
+    """'--quantization fp8' halves 16-bit weights; a log whose engine already loads a quantized checkpoint
+    (vLLM's engine config prints quantization=compressed-tensors / modelopt) has none to halve, as the planned
+    re-plan already knew (helper mv11, 2026-12-04).  vl_005 (quantization=None) keeps the fix."""
+    def quant_fixes(case_id, flags=None):
+        return [f.flags for f in explain_log(log_bytes(case_id), flags=flags).diagnosis.fixes if "quantization" in f.flags]
+    for case_id in ("vl_342", "vl_344", "vl_256"):
+        assert quant_fixes(case_id, {"gpu": "GB10"} if case_id != "vl_256" else {"gpu": "L40S"}) == [], case_id
+    assert quant_fixes("vl_005") == ["--quantization fp8"]
