@@ -382,6 +382,23 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # Qwen2.5-72B-Instruct at tp 4 on a g6e.12xlarge (4 x L40S, named by the page; SM 8.9 and PCIe-only printed;
     # cold compile printed; no sampler line in the excerpt); log also in tests/logs/data/vllm/ as vl_371
     "vp_291": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
+    # helper mv11 (2026-12-04): guardkit/guardkit's committed docker logs of its Graphiti LLM server on the author's
+    # Dell Pro Max GB10 (NVIDIA container 26.01, vLLM 0.13.0+faa43dbf.nv26.01; fp8 KV, prefix caching); logs also in
+    # tests/logs/data/vllm/ as vl_340 / vl_341
+    **{cid: ("0.13.0", "printed 'vLLM API server version 0.13.0+faa43dbf.nv26.01' (NVIDIA's 26.01 container build)",
+             {"gpu_catalog": {"gpu": "GB10", "note": note}}, None)
+       for cid, note in (
+           ("vp_260", "the author's Dell Pro Max GB10 (host 'promaxgb10-41b1' in the capture's prompt; the repository's "
+                      "reviews: 'Dell ProxMax GB10 (DGX Spark), 128GB unified, SM 12.1'); the same host's vLLM 0.13 "
+                      "prints 119.63 GiB, the catalog's total"),
+           ("vp_261", "printed fused-MoE path 'device_name=NVIDIA_GB10'; the same host as vp_260 (119.63 GiB printed "
+                      "by its vLLM 0.13, the catalog's total)"))},
+    # helper mv11 (2026-12-04): samiulabir201/swiss-legal-citation-retrieval's notebook outputs (vLLM 0.20.2 offline LLM
+    # class, Qwen/Qwen3-Reranker-8B on Colab's RTX PRO 6000 Blackwell; 16,384 batched tokens printed); log also vl_347
+    "vp_262": ("0.20.2", "printed 'Initializing a V1 LLM engine (v0.20.2)'", {}, None),
+    # helper mv11 (2026-12-04): the same repository's Kaggle notebook (vLLM 0.20.0 LLM class, Qwen3-8B-AWQ on one T4 whose
+    # CUDA total the notebook prints: 14.56 GiB); log also vl_348
+    "vp_263": ("0.20.0", "printed 'Initializing a V1 LLM engine (v0.20.0)'", {"gpu_total_gib": 14.56}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

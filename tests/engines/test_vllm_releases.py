@@ -228,6 +228,17 @@ def test_v1_batch_defaults_per_release_and_device():
     assert _batch("0.9.0", a100) == (2048, 256) and _batch("0.9.0", h20) == (8192, 1024)
 
 
+def test_gb10_gets_the_small_batch_defaults_in_every_memory_rule_release():
+    """engine/arg_utils.py reads the device memory through NVML and falls back to 0 bytes when the query fails
+    (0.10.2–0.29.0 wheels); GB10's NVML reports no memory total, so its 119.63 GiB count as 0: 2048 / 256 before
+    and after 0.28.0 (tpkit gave it 8192 / 1024 before 0.28 until helper mv11), while an H100 keeps 8192 / 1024."""
+    gb10, h100 = lookup_gpu("GB10"), lookup_gpu("H100-SXM-80GB")
+    for version in ("0.9.0", "0.11.0", "0.13.0", "0.27.0", "0.28.0", "current"):
+        assert _batch(version, gb10) == (2048, 256), version
+        assert _batch(version, h100) == (8192, 1024), version
+    assert _batch("0.8.4", gb10) == (2048, 256)  # the name rule: no "h100"/"h200" in "GB10"
+
+
 def test_v1_profile_sampler_starts_in_0_8_and_0_7_3_takes_the_request_rows():
     """v1/worker/gpu_model_runner.py profile_run: 0.7.1/0.7.2 compute the logits of every batched token, 0.7.3 of
     the max_num_seqs rows, neither runs a sampler; 0.8.0 adds _dummy_sampler_run (38 B per logit, native)."""

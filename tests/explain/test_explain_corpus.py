@@ -25,12 +25,14 @@ FLAGS_FOR = {
     "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
     "sg_060": {"model": str(ROOT / "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"), "engine_version": "0.4.1"},
     "vl_256": {"gpu": "L40S"},
+    "vl_344": {"gpu": "GB10"},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in
 tests/ (tests/explain/data/SOURCE.md: the DeepSeek-V2 236B geometry), and no release (the issue is dated
 2025-01-07, the 0.4.1 series; cases.json engine_version_note); its fixes are planned from the catalog.  vl_256: the log names no GPU; the capture's shell prompt does (host
-'l40s-90-us-west-or-1', models.json flags), and the utilization fix needs the device total."""
+'l40s-90-us-west-or-1', models.json flags), and the utilization fix needs the device total.  vl_344 (helper mv11): the
+same, a Dell Pro Max GB10 named by the capture's prompt (host 'promaxgb10-41b1') and the repository's reviews."""
 
 
 @pytest.mark.parametrize("case_id", IDS)
@@ -249,11 +251,16 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     from public parser tests) and its estimated maximum model length 54,944 is rebuilt: 153; vl_055 takes
     --engine-version 0.20.1, the newest vLLM release on its ADR's date (2026-05-08; prefix caching off for hybrids
     before 0.28): 154; vl_074 takes its compose's DFlash2 drafter (five sliding layers of 8 KV heads x 128, a KV
-    bucket of its own), --enable-prefix-caching and v0.27.1 image: 158 of the 180 after mv12's three blind hits."""
+    bucket of its own), --enable-prefix-caching and v0.27.1 image: 158 of the 180 after mv12's three blind hits.
+    Helper mv11: vl_340 and vl_341 (guardkit/guardkit's GB10 docker logs, vLLM 0.13.0 NVIDIA build, fp8 KV) hit blind;
+    vl_342 and vl_344 (negative budgets) have no number that pins the pool; vl_343 (Nemotron-3-Nano-4B-FP8) and
+    vl_345 (Qwen3.5-35B-A3B-FP8) have no config: 154 of the 183; vl_347 (samiulabir201/swiss-legal-citation-retrieval's
+    notebook, vLLM 0.20.2 Qwen3-Reranker-8B on an RTX PRO 6000) hits blind: 155 of the 184; vl_348 (its Kaggle
+    notebook, vLLM 0.20.0 Qwen3-8B-AWQ on a T4) hits blind: 156 of the 185. Merged (lead): 162 of the 188."""
     rows = _capacity_rows()
-    assert len(rows) == 180
+    assert len(rows) == 188
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 158, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 162, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one
@@ -377,3 +384,14 @@ def test_a_kv_dtype_tpkit_does_not_model_gives_no_capacity_rather_than_the_model
     e = explain_log(data, flags={"model": check.model_flag(check.model_map()["vl_038"])})
     assert e.kv_predicted_range is None
     assert "turboquant_k8v4" in e.kv_source and "does not model" in e.kv_source
+
+
+def test_fp8_is_offered_only_for_16_bit_weights():
+    """'--quantization fp8' halves 16-bit weights; a log whose engine already loads a quantized checkpoint
+    (vLLM's engine config prints quantization=compressed-tensors / modelopt) has none to halve, as the planned
+    re-plan already knew (helper mv11, 2026-12-04).  vl_005 (quantization=None) keeps the fix."""
+    def quant_fixes(case_id, flags=None):
+        return [f.flags for f in explain_log(log_bytes(case_id), flags=flags).diagnosis.fixes if "quantization" in f.flags]
+    for case_id in ("vl_342", "vl_344", "vl_256"):
+        assert quant_fixes(case_id, {"gpu": "GB10"} if case_id != "vl_256" else {"gpu": "L40S"}) == [], case_id
+    assert quant_fixes("vl_005") == ["--quantization fp8"]

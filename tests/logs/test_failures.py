@@ -108,6 +108,23 @@ def test_a_call_tree_quoted_after_the_error_gives_its_phase_only_when_nothing_be
     assert placed.phase == "weights"
 
 
+def test_a_python_warnings_source_line_is_not_a_call_tree():
+    """warnings.formatwarning prints 'file.py:LINE: Category: message', the message's lines, then the warned
+    source line indented: torch's GB10 capability UserWarning ends in '  queued_call()' (vl_345, a healthy
+    start-up).  The every-line read took that line for a call tree cut before its exception (helper mv11,
+    2026-12-04); a bare name() line with no warning before it still reads as one."""
+    warned = ("(EngineCore pid=62) /usr/lib/python3/torch/cuda/__init__.py:435: UserWarning: \n"
+              "(EngineCore pid=62)     Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n"
+              "(EngineCore pid=62)     (8.0) - (12.0)\n"
+              "(EngineCore pid=62)   queued_call()\n"
+              "(EngineCore pid=62) INFO 03-26 10:44:14 [gpu_model_runner.py:4723] Starting to load model x...\n")
+    for every in (False, True):
+        assert not parse_log(warned, read_every_line=every).failures
+    assert not parse_log(log_bytes("vl_345"), read_every_line=True).failures
+    tree = "(EngineCore pid=62) INFO [gpu_model_runner.py:1] Starting to load model x...\n(EngineCore pid=62)   queued_call()\n"
+    assert parse_log(tree, read_every_line=True).failures
+
+
 def test_a_wheel_file_name_prints_the_release():
     # the whole local version since helper mv6 (2026-12-04) took up to three pre-release parts (release 0.15.2rc1)
     assert parse_log(log_bytes("vl_048")).engine.version == "0.15.2rc1.dev93+g11a4c9d30.cu128"

@@ -173,10 +173,16 @@ def test_capacity_logs_with_a_config_do_not_regress():
     Qwen3.5 checkpoint, no config): 177 and 162; helper mv12 (2026-12-04) vl_370 (vp_290, sipeed/sipeed_wiki's
     Qwen3-VL-30B-A3B-Instruct tp 4 on RTX 3090s, with a config): 178 and 163; vl_371 (vp_291, gnosia93/eks-agentic-ai's
     Qwen2.5-72B-Instruct tp 4 on L40S, with a config): 179 and 164; vl_372 (a vLLM 0.17.0 Qwen3-8B-AWQ tp 2 session
-    on two Ada GPUs, on the base Qwen3-8B config): 180 and 165. A floor, so that entries are not lost."""
+    on two Ada GPUs, on the base Qwen3-8B config): 180 and 165.
+    Merged with helper mv11 (2026-12-04) vl_340-vl_342 (guardkit/guardkit's GB10 docker
+    logs: Qwen2.5-14B-Instruct-FP8-dynamic twice, Qwen3-30B-A3B-FP8), with a config, and vl_343-vl_345
+    (Nemotron-3-Nano-4B-FP8 twice, Qwen3.5-35B-A3B-FP8) without one (vl_346 fails its start-up check before the
+    anchor): 183 and 165; vl_347 (a notebook's vLLM 0.20.2 Qwen3-Reranker-8B start-up, with a config): 184 and 166;
+    vl_348 (the same repository's Kaggle T4 Qwen3-8B-AWQ start-up, assembled config): 185 and 167 on its branch; 188 and 174 merged
+    (with capV's vl_332 config). A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 180
-    assert sum(1 for e in anchored if e["config"]) >= 165
+    assert len(anchored) == 188
+    assert sum(1 for e in anchored if e["config"]) >= 174
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

@@ -72,6 +72,17 @@ def _weights_16bit(model) -> bool:
     return model is not None and getattr(model, "quant", None) is None
 
 
+def _fp8_could_halve_weights(ctx) -> bool:
+    """Whether '--quantization fp8' is a fix to offer: the log prints no quantization method (vLLM's engine config
+    'quantization=…', SGLang's server args) and the model config, where known, carries none.  A checkpoint the engine
+    already loads quantized (compressed-tensors FP8, AWQ, ModelOpt …) has no 16-bit weights to halve; the planned
+    re-plan (``explain.planned``) applied the same test, the two diagnoses did not (helper mv11, 2026-12-04: vl_342,
+    an FP8-dynamic checkpoint, was offered '--quantization fp8')."""
+    if ctx.get("quantization"):
+        return False
+    return ctx.model is None or _weights_16bit(ctx.model)
+
+
 _CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,160})")
 _MEMORY_WORDS = ("out of memory", "outofmemory", "cudaerrormemoryallocation", "alloc_failed", "tried to allocate")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from tpkit.explain.diagnose import (MARGIN, _MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit,
-                                   capture_error_not_memory, pool_error_not_memory)
+from tpkit.explain.diagnose import (MARGIN, _MAX_FRACTION, Diagnosis, Fix, _fp8_could_halve_weights, _g,
+                                   _kv_heads_shard, capture_error_not_memory, pool_error_not_memory)
 from tpkit.explain.refusals import REFUSED
 from tpkit.units import Bytes, GiB
 
@@ -354,7 +354,7 @@ def _sg_growth_fixes(a, ctx, fix) -> list[Fix]:
     out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
                    cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
                    note="weights scaled by 1/2 (replicated layers not split)"))
-    if _weights_16bit(ctx.model) or ctx.model is None:
+    if _fp8_could_halve_weights(ctx):
         out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights", weights_scale=0.5,
                        note="assumes 16-bit weights"))
     kv = str(ctx.get("kv_cache_dtype", "auto")).lower()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from tpkit.explain.diagnose import (_MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _weights_16bit,
+from tpkit.explain.diagnose import (_MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _fp8_could_halve_weights,
                                    capture_error_not_memory)
 from tpkit.explain.interval import mid_bytes
 from tpkit.units import Bytes, GiB, MiB
@@ -255,7 +255,7 @@ def _no_kv_memory(a, ctx, tokens_for):
     if w is not None:
         fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for((avail or 0) + w // 2),
                          fits=(avail or 0) + w // 2 > 0, why="half the weights per GPU", note="weights scaled by 1/2"))
-        if _weights_16bit(ctx.model) or ctx.model is None:
+        if _fp8_could_halve_weights(ctx):
             fixes.append(Fix(flags="--quantization fp8", kv_tokens=tokens_for((avail or 0) + w // 2),
                              fits=(avail or 0) + w // 2 > 0, why="fp8 weights are half of 16-bit weights",
                              note="assumes 16-bit weights"))

@@ -31,6 +31,11 @@ _FRAME = lazy(r'File "([^"\n]{1,500})", line (\d{1,7}), in ([\w<>.]{1,200})')
 _CALL_TREE = lazy(r"^\s*(?:[└├│|`+\-]+\s*)?([A-Za-z_]\w{2,120})\(\)\s*(?:(?:←|<-|#|at)\s*[\w./-]{0,200}:?\d{0,7}\s*)?$")
 """one line of a summarised call tree, as pasted in an issue or a post: ``name()``, optionally behind tree
 glyphs and followed by ``← file.py:line``"""
+_PY_WARNING = lazy(r"\.py:\d{1,7}: (?:[\w.]{1,200}\.)?[A-Z]\w{0,80}Warning: ")
+"""the header of a Python warning as ``warnings.formatwarning`` prints it: ``file.py:LINE: Category: message``,
+then the message's further lines and the warned line of source, indented (``  queued_call()``)"""
+_WARNING_REACH = 10
+"""lines after a warning header in which a bare ``name()`` line is the warning's source line, not a call tree"""
 _NO_STEP = "last start-up step logged before it: none"
 _EXCEPTION = lazy(r"^\s*(?:[\w.]{1,200}\.)?([A-Z]\w{0,80}(?:Error|Exception|Exit))\b(?:\([\w.]{0,80}\))?:? ?"
                         r"(.{0,300})")
@@ -129,6 +134,8 @@ class Scan:
     colour_codes: int = 0
     _state: dict[str, str] = field(default_factory=dict)
     _tracebacks: dict[str, _Traceback] = field(default_factory=dict)
+    _warnings: dict[str, int] = field(default_factory=dict)
+    """per rank, the line of the last Python warning header (``_PY_WARNING``)"""
     _last_rank: RankKey = MAIN
     _last_end: int = 0
     _consumed: set = field(default_factory=set)
@@ -294,10 +301,12 @@ class Scan:
     def _frames(self, line_no: int, rank: RankKey, message: str) -> None:
         if _TB_START in message:
             self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
+        if "Warning: " in message and _PY_WARNING.search(message):
+            self._warnings[rank.label] = line_no
         frames = _FRAME.findall(message)
         if not frames:
             m = _CALL_TREE.match(message) if "()" in message else None
-            if m is None:
+            if m is None or self._warned_source_line(rank, line_no):
                 return
             frames = [("call tree", "", m.group(1))]
         tb = self._tracebacks.get(rank.label)
@@ -307,6 +316,18 @@ class Scan:
             tb.frames.append(f"{func} ({path.rsplit('/', 1)[-1]})")
         tb.last = line_no
         del tb.frames[:-400]
+
+    def _warned_source_line(self, rank: RankKey, line_no: int) -> bool:
+        """A bare ``name()`` line just after a Python warning header is the line of source the warning quotes
+        (``warnings.formatwarning``: the header, the message's lines, then the source line indented), not a frame:
+        torch's 'Found GPU0 NVIDIA GB10 which is of cuda capability 12.1' UserWarning quotes ``queued_call()``
+        (vl_345).  Without this, only the every-line read took it for a call tree cut before its exception (the
+        prefilter skips the line), so the two reads disagreed on a healthy start-up."""
+        warned = self._warnings.get(rank.label)
+        if warned is None or line_no - warned > _WARNING_REACH:
+            return False
+        tb = self._tracebacks.get(rank.label)
+        return tb is None or tb.start < warned or tb.closed
 
     def _traceback_for(self, rank: RankKey, line_no: int) -> _Traceback | None:
         own = self._tracebacks.get(rank.label)

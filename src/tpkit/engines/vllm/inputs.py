@@ -2,7 +2,8 @@
 ``vllm/config/cache.py`` ``CacheConfig``, ``vllm/engine/arg_utils.py`` ``get_batch_defaults``; 0.11 as noted).
 
 Default batch sizes (``engine/arg_utils.py get_batch_defaults``, API server): ≥ 160 GiB devices get
-16384 / 1024 from 0.28.0 (not GB10), ≥ 70 GiB devices other than A100 8192 / 1024, others 2048 / 256.  Before
+16384 / 1024 from 0.28.0, ≥ 70 GiB devices other than A100 8192 / 1024, others 2048 / 256; GB10 always the
+last (its NVML reports no memory total, ``_nvml_has_no_memory_total``).  Before
 0.9.0 (``_set_default_args_v1``, vllm 0.7.3, 0.8.0, 0.8.3, 0.8.4, 0.8.5 wheels): 0.8.5 gives every ≥ 70 GiB device
 (A100-80GB included) 8192 / 1024; 0.8.4 only devices named H100/H200; 0.7.x V1 and 0.8.0–0.8.3 give the 8192
 tokens to H100/H200 by name and 1024 sequences to every device.  V0
@@ -138,8 +139,7 @@ def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, mo
     if rules.engine == "V0":
         return _v0_batch(options, rules, length, model), options.max_num_seqs or 256
     big, big_seqs = _large_batch_device(gpu, rules)
-    gb10 = gpu.compute_capability == (12, 1)
-    huge = rules.huge_gpu_batch and gpu.total_bytes >= GiB(160) and not gb10
+    huge = rules.huge_gpu_batch and gpu.total_bytes >= GiB(160) and not _nvml_has_no_memory_total(gpu)
     tokens = options.max_num_batched_tokens or (16384 if huge else 8192 if big else 2048)
     if not options.max_num_batched_tokens and rules.mm_prefix_batch_floor:
         tokens = max(tokens, mm_prefix_batch_floor(model) or 0)
@@ -193,8 +193,21 @@ def _large_batch_device(gpu: GpuSpec, rules: VllmRules) -> tuple[bool, bool]:
         return by_name, by_name
     big = gpu.total_bytes >= GiB(70)
     if rules.v1_batch_defaults == "memory_not_a100":
-        big = big and "a100" not in name and not (rules.huge_gpu_batch and gpu.compute_capability == (12, 1))
+        big = big and "a100" not in name and not _nvml_has_no_memory_total(gpu)
     return big, big
+
+
+def _nvml_has_no_memory_total(gpu: GpuSpec) -> bool:
+    """GB10 (compute capability 12.1, unified memory): vLLM's default batch sizes see a device of 0 bytes, so it
+    gets the small defaults (2048 tokens, 256 sequences on the API server) in every release of the memory rule.
+    The rule reads the memory through NVML (``platforms/cuda.py`` ``NvmlCudaPlatform.get_device_total_memory``:
+    ``pynvml.nvmlDeviceGetMemoryInfo(handle).total``), which GB10's unified memory does not report (nvidia-smi
+    prints no memory total there; the catalog's ``nvidia_smi_total_mib`` is empty), and ``engine/arg_utils.py``
+    sets ``device_memory = 0`` on any exception of that query (read in the 0.10.2, 0.11.0, 0.12.0, 0.13.0, 0.27.1,
+    0.28.0 and 0.29.0 wheels).  The GB10 logs agree: 'Chunked prefill is enabled with max_num_batched_tokens=2048'
+    without the flag (vl_072, 0.11.0; vl_134, vl_340, vl_341, 0.13.0).  Until helper mv11 (2026-12-04) tpkit applied
+    this from 0.28.0 only."""
+    return gpu.compute_capability == (12, 1)
 
 
 def _v0_batch(options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec) -> int:
