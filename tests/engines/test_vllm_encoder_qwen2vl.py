@@ -1,4 +1,5 @@
-"""vLLM 0.10.0–0.31.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder_qwen2vl.py``), hand-computed from
+"""vLLM 0.10.0–0.31.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder_qwen2vl.py``, with the dummy
+item in ``encoder_qwen2vl_dummy.py`` and the towers' live set in ``encoder_qwen2vl_tower.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
