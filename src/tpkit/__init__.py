@@ -10,29 +10,26 @@ first use, so ``import tpkit`` stays cheap::
                          ParallelSpec(tp=2), engine.options(max_model_len=8192))
 """
 
-import importlib
+from tpkit.lazy import lazy_getattr
 
 __version__ = "0.1.0"
 
 _HOME = {
-    "Bytes": "tpkit.units", "parse_bytes": "tpkit.units", "format_bytes": "tpkit.units",
-    "TpkitError": "tpkit.errors", "ParallelSpec": "tpkit.parallel",
-    "load_model": "tpkit.models.load", "ModelSpec": "tpkit.models.spec",
-    "lookup_gpu": "tpkit.hardware.catalog", "GpuSpec": "tpkit.hardware.gpu",
-    "Engine": "tpkit.engines.engine", "get_engine": "tpkit.engines.registry", "engine_names": "tpkit.engines.registry",
-    "SglangOptions": "tpkit.engines.sglang.options", "plan_sglang": "tpkit.engines.sglang.policy",
-    "VllmOptions": "tpkit.engines.vllm.options", "plan_vllm": "tpkit.engines.vllm.policy",
-    "PlanResult": "tpkit.memory.result", "Ledger": "tpkit.memory.ledger", "LineItem": "tpkit.memory.ledger",
+    "Bytes": "units", "parse_bytes": "units", "format_bytes": "units",
+    "TpkitError": "errors", "ParallelSpec": "parallel",
+    "load_model": "models.load", "ModelSpec": "models.spec",
+    "lookup_gpu": "hardware.catalog", "GpuSpec": "hardware.gpu",
+    "Engine": "engines.engine", "get_engine": "engines.registry", "engine_names": "engines.registry",
+    "SglangOptions": "engines.sglang.options", "plan_sglang": "engines.sglang.policy",
+    "VllmOptions": "engines.vllm.options", "plan_vllm": "engines.vllm.policy",
+    "PlanResult": "memory.result", "Ledger": "memory.ledger", "LineItem": "memory.ledger",
 }
-"""public name → the module that defines it"""
+"""public name → the module that defines it (relative to ``tpkit``)"""
 
 __all__ = ["__version__", *_HOME]
 
 
-def __getattr__(name: str):
-    if name not in _HOME:
-        raise AttributeError(f"module 'tpkit' has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOME[name]), name)
+__getattr__ = lazy_getattr(__name__, _HOME)
 
 
 def __dir__() -> list[str]:

@@ -1,4 +1,5 @@
-"""vLLM 0.10.0–0.31.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder_qwen2vl.py``), hand-computed from
+"""vLLM 0.10.0–0.31.0's Qwen2-VL / Qwen2.5-VL encoder profile (``engines/vllm/encoder_qwen2vl.py``, with the dummy
+item in ``encoder_qwen2vl_dummy.py`` and the towers' live set in ``encoder_qwen2vl_tower.py``), hand-computed from
 the wheels.
 
 - The image: ``smart_resize`` of a 9,999,999² image under the released processor's max_pixels 12,845,056 gives
@@ -469,7 +470,7 @@ def test_0_27_0_pads_frames_up_to_the_temporal_patch():
     # frames + frames % 3 (≤ 0.26): 4 frames -> 5 // 3 = 1 group, 6 frames -> 2 groups; ceil (0.27): 4 -> 2 groups
     assert old.modality == new.modality == "video" and old.tokens == new.tokens == 2 * 16384
     assert _dummy((0, 27, 0), 1_000_000).tokens == _dummy((0, 26, 0), 1_000_000).tokens == 7 * 16384
-    from tpkit.engines.vllm.encoder_qwen2vl import _video_groups
+    from tpkit.engines.vllm.encoder_qwen2vl_dummy import _video_groups
     assert (_video_groups(4, 3), _video_groups(4, 3, ceil_pad=True)) == (1, 2)
     assert all(_video_groups(f, 2) == _video_groups(f, 2, ceil_pad=True) for f in range(1, 40))
 

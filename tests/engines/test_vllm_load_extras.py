@@ -107,6 +107,24 @@ def test_marlin_mxfp4_padding_by_release(release, padded):
     assert marlin_mxfp4_padding_bytes(llama, ParallelSpec(), release, (8, 0)).bytes == 0
 
 
+def test_both_mxfp4_backends_share_the_experts_a_rank_holds():
+    """``mxfp4._experts_on_rank``, the one prologue of the Marlin padding and the Hopper triton_kernels extras:
+    (intermediate per rank, hidden, experts × MoE layers), None off MXFP4 or before the backend's first release."""
+    from tpkit.engines.vllm.mxfp4 import FIRST_RELEASE, TRITON_FIRST_RELEASE, _experts_on_rank
+
+    oss = _spec("openai--gpt-oss-20b.json")  # 24 MoE layers × 32 experts, intermediate 2880, hidden 2880
+    assert _experts_on_rank(oss, ParallelSpec(), (0, 19, 0), FIRST_RELEASE) == (2880, 2880, 24 * 32)
+    assert _experts_on_rank(oss, ParallelSpec(tp=2), (0, 19, 0), FIRST_RELEASE) == (1440, 2880, 24 * 32)
+    # EP: experts divided, the intermediate size whole; PP: layers divided (rounded up)
+    assert _experts_on_rank(oss, ParallelSpec(tp=4, ep=4), (0, 19, 0), FIRST_RELEASE) == (2880, 2880, 24 * 8)
+    assert _experts_on_rank(oss, ParallelSpec(pp=5), (0, 19, 0), FIRST_RELEASE) == (2880, 2880, 5 * 32)
+    assert _experts_on_rank(oss, ParallelSpec(), (0, 11, 0), TRITON_FIRST_RELEASE) is None
+    assert _experts_on_rank(oss, ParallelSpec(), (0, 12, 0), TRITON_FIRST_RELEASE) is not None
+    assert _experts_on_rank(oss, ParallelSpec(), None, FIRST_RELEASE) is None
+    assert _experts_on_rank(_spec("meta-llama--Llama-3.1-8B-Instruct.json"), ParallelSpec(), (0, 19, 0),
+                            FIRST_RELEASE) is None
+
+
 def test_gpt_oss_20b_on_a100_vllm_0_19_load_matches_the_print():
     oss = _spec("openai--gpt-oss-20b.json")
     r = plan_vllm(oss, lookup_gpu("A100-SXM-80GB"), ParallelSpec(), VllmOptions(engine_version="0.19.0"),

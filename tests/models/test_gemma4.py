@@ -138,3 +138,11 @@ def test_per_layer_input_weights_in_every_layer():
     names = {p.name.rsplit(".", 1)[-1]: (p.out, p.inp) for p in layer_parts(_small(), 0)}
     assert names["per_layer_input_gate"] == (32, 256) and names["per_layer_projection"] == (256, 32)
     assert "per_layer_input_gate" not in {p.name.rsplit(".", 1)[-1] for p in layer_parts(_spec(), 0)}
+
+
+def test_attention_k_eq_v_reads_like_every_config_flag():
+    # one flag reader (models.fields.optional_bool, merged with config.py's): 0/1 are false/true, as for
+    # enable_moe_block; before the merge Gemma 4's own copy refused them (qual3, 2026-12-04)
+    assert _small(attention_k_eq_v=1, num_global_key_value_heads=1) == _small(attention_k_eq_v=True,
+                                                                              num_global_key_value_heads=1)
+    assert _small(attention_k_eq_v=0) == _small(attention_k_eq_v=False)

@@ -129,3 +129,31 @@ def test_a_multi_rank_sglang_band_carries_the_rank_spread_at_its_high_end_only()
     with at_band_end(-1):
         most = plan_sglang(load_model(MODEL), H100, ParallelSpec(tp=2), SglangOptions())
     assert not any("rank spread" in l.item for l in most.ledger.items)  # never below rank 0's own
+
+
+def test_every_band_context_restores_the_state_it_found_even_on_error():
+    """``band._bound`` is the one set/reset of the band's context variables (at_band_end, measured_terms,
+    unmeasured, collecting, aside): each holds its value inside the block and puts back the outer one after it,
+    also when the block raises, so nested re-plans see their caller's state again."""
+    from contextvars import ContextVar
+
+    from tpkit.memory.band import _bound, aside, band_end, collecting, measured_term, state_key, unmeasured
+
+    var = ContextVar("test_var", default="outer")
+    with _bound(var, "inner"):
+        assert var.get() == "inner"
+    assert var.get() == "outer"
+    with pytest.raises(KeyError), _bound(var, "inner"):
+        raise KeyError
+    assert var.get() == "outer"
+
+    before = state_key()
+    with at_band_end(1), measured_terms({"weights": GiB(2)}, source="log"), collecting() as seen:
+        assert band_end() == 1 and measured_term("weights") == (GiB(2), "log") and seen == {}
+        with unmeasured("weights"), aside():
+            assert measured_term("weights") is None and state_key()[2] == 0
+        assert measured_term("weights") == (GiB(2), "log") and state_key()[2] != 0
+        with pytest.raises(RuntimeError), at_band_end(-1), unmeasured("weights"):
+            raise RuntimeError
+        assert band_end() == 1 and measured_term("weights") == (GiB(2), "log")
+    assert state_key() == before and band_end() == 0 and measured_term("weights") is None

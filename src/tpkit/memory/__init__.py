@@ -4,7 +4,7 @@ The names below are imported on first use, so a module that needs only the KV-po
 through ``engines.sglang.pool``) does not compile the ledger, the plan result and the band.
 """
 
-import importlib
+from tpkit.lazy import lazy_getattr
 
 __all__ = ["Ledger", "LineItem", "KVBuffer", "KVPoolPlan", "PlanResult", "Verdict"]
 
@@ -12,7 +12,4 @@ _HOME = {"Ledger": "ledger", "LineItem": "ledger", "KVBuffer": "kvpool", "KVPool
          "PlanResult": "result", "Verdict": "result"}
 
 
-def __getattr__(name: str):
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+__getattr__ = lazy_getattr(__name__, _HOME)

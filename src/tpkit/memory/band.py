@@ -58,6 +58,17 @@ _SEEN: ContextVar[tuple[int, dict] | None] = ContextVar("tpkit_band_seen", defau
 _COLLECTIONS = itertools.count(1)
 
 
+@contextmanager
+def _bound(var: ContextVar, value: Any) -> Iterator[None]:
+    """``var`` holds ``value`` inside the block and its earlier value after it (the one set/reset of every context
+    below)."""
+    token = var.set(value)
+    try:
+        yield
+    finally:
+        var.reset(token)
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Estimate:
     """One estimated (or measured) term a plan used."""
@@ -110,11 +121,8 @@ def at_band_end(end: int) -> Iterator[None]:
     """Plan with every estimated use at its low (−1) or high (+1) end, or nominal (0)."""
     if end not in (-1, 0, 1):
         raise ValueError(f"band end must be -1, 0 or 1, got {end!r}")
-    token = _END.set(end)
-    try:
+    with _bound(_END, end):
         yield
-    finally:
-        _END.reset(token)
 
 
 @contextmanager
@@ -123,11 +131,8 @@ def measured_terms(values: Mapping[str, Bytes], *, source: str = "measured") -> 
     for term, value in values.items():
         if not isinstance(value, Bytes) or value.bytes < 0:
             raise TypeError(f"measured term {term!r} must be Bytes ≥ 0, got {value!r}")
-    token = _MEASURED.set({**_MEASURED.get(), **{t: (v, source) for t, v in values.items()}})
-    try:
+    with _bound(_MEASURED, {**_MEASURED.get(), **{t: (v, source) for t, v in values.items()}}):
         yield
-    finally:
-        _MEASURED.reset(token)
 
 
 def measured_term(term: str) -> tuple[Bytes, str] | None:
@@ -141,11 +146,8 @@ def measured_term(term: str) -> tuple[Bytes, str] | None:
 def unmeasured(*terms: str) -> Iterator[None]:
     """Plan with these terms estimated again, not measured: a verdict's re-plan at another layout (tp, pp) or
     quantisation than the measuring run's, where a per-rank measurement of that run does not hold."""
-    token = _MEASURED.set({t: v for t, v in _MEASURED.get().items() if t not in terms})
-    try:
+    with _bound(_MEASURED, {t: v for t, v in _MEASURED.get().items() if t not in terms}):
         yield
-    finally:
-        _MEASURED.reset(token)
 
 
 def replan_weights(*, tp: int, pp: int, changed: str | None) -> tuple[bool, str]:
@@ -167,22 +169,16 @@ def replan_weights(*, tp: int, pp: int, changed: str | None) -> tuple[bool, str]
 def collecting() -> Iterator[dict]:
     """Record the estimates made inside (``{(term, item): Estimate}``)."""
     seen: dict = {}
-    token = _SEEN.set((next(_COLLECTIONS), seen))
-    try:
+    with _bound(_SEEN, (next(_COLLECTIONS), seen)):
         yield seen
-    finally:
-        _SEEN.reset(token)
 
 
 @contextmanager
 def aside() -> Iterator[None]:
     """Plan without recording into the collection in progress: a verdict's re-plans of its fixes (another TP,
     utilisation …) must not add their terms to this plan's band."""
-    token = _SEEN.set(None)
-    try:
+    with _bound(_SEEN, None):
         yield
-    finally:
-        _SEEN.reset(token)
 
 
 def state_key() -> tuple:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import ConfigError
-from tpkit.models.fields import MAX_DIM, optional_int
+from tpkit.models.fields import MAX_DIM, optional_bool, optional_int
 from tpkit.models.gemma4 import Gemma4Attn, gemma4_attention, gemma4_defaults, is_gemma4
 from tpkit.models.layers import GATED_ATTN_ARCH, layer_kinds, moe_layer_ids
 from tpkit.models.linear_attn import linear_attn_spec
@@ -141,7 +141,7 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
         full_head_dim=g4.full_head_dim, full_kv_heads=g4.full_kv_heads, kv_shared_layers=g4.kv_shared_layers,
         vocab_size=r.int("vocab_size"), max_position_embeddings=_max_positions(text, r),
         torch_dtype=_dtype(text, source, assumptions),
-        tie_word_embeddings=_flag(text, "tie_word_embeddings", source) and not _is_grok(cfg),
+        tie_word_embeddings=optional_bool(text, "tie_word_embeddings", source) and not _is_grok(cfg),
         layer_kinds=kinds, sliding_window=window, mla=mla, dsa=_dsa(text, r, mla), moe=moe,
         linear_attn=linear_attn_spec(text, source),
         quant=parse_quant_config(text.get("quantization_config"), where=source),
@@ -252,7 +252,7 @@ def _classic_spellings(text: dict, where: str) -> None:
     else:
         if text.get("intermediate_size") is None and text.get("ffn_dim") is not None:
             text["intermediate_size"] = text["ffn_dim"]
-        bias = True if text.get("enable_bias") is None else _flag(text, "enable_bias", where)
+        bias = True if text.get("enable_bias") is None else optional_bool(text, "enable_bias", where)
     text.setdefault("attention_bias", bias)
     text["mlp_bias"] = bias
     text.setdefault("tie_word_embeddings", True)
@@ -269,7 +269,7 @@ def lfm2_ff_dim(text: dict, where: str) -> int:
     if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= MAX_DIM:
         raise ConfigError(f"{where}: an LFM2 config needs intermediate_size (or block_ff_dim), a whole number from 1 "
                           f"to {MAX_DIM:,}, got {width!r:.60}; fix the config.json")
-    if "block_auto_adjust_ff_dim" in text and not _flag(text, "block_auto_adjust_ff_dim", where):
+    if "block_auto_adjust_ff_dim" in text and not optional_bool(text, "block_auto_adjust_ff_dim", where):
         return width
     width = int(2 * width / 3)
     multiplier = text.get("block_ffn_dim_multiplier", 1.0)
@@ -295,15 +295,6 @@ def _architecture(cfg: dict, mt: str, where: str, assumptions: list[str]) -> str
             "(attention + MLP per layer, sizes from the config); pass the checkpoint directory so the "
             "weights come from its safetensors headers")
     return arch
-
-
-def _flag(text: dict, key: str, where: str) -> bool:
-    value = text.get(key, False)
-    if value is None:
-        return False
-    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
-        return bool(value)
-    raise ConfigError(f"{where}: {key} must be true or false, got {value!r:.60}")
 
 
 def _mla(text: dict, r: _Reader) -> MlaSpec | None:
@@ -343,7 +334,7 @@ def _head_dims(text: dict, r: _Reader, mla: MlaSpec | None, hidden: int, heads: 
 
 def _moe(text: dict, r: _Reader, num_layers: int) -> MoeSpec | None:
     key = next((k for k in ("n_routed_experts", "num_experts", "num_local_experts") if text.get(k)), None)
-    if key is None or (is_gemma4(text) and not _flag(text, "enable_moe_block", r.where)):
+    if key is None or (is_gemma4(text) and not optional_bool(text, "enable_moe_block", r.where)):
         return None  # Gemma 4 builds its expert block only with enable_moe_block (vLLM models/gemma4.py)
     mt = text["model_type"]
     width_key = "moe_intermediate_size" if text.get("moe_intermediate_size") else "intermediate_size"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tpkit.errors import ConfigError
 
-__all__ = ["optional_int", "int_list", "name_list", "MAX_DIM"]
+__all__ = ["optional_int", "optional_bool", "int_list", "name_list", "MAX_DIM"]
 
 MAX_DIM = 2**31 - 1
 """largest size tpkit accepts for one model dimension (elements); no released model comes near it"""
@@ -25,6 +25,17 @@ def optional_int(text: dict, key: str, where: str, *, default: int | None, minim
         raise ConfigError(f"{where}: {key} must be a whole number from {minimum} to {maximum:,}, got {value!r:.80}; "
                           "fix the config.json (HF writes these fields as plain integers)")
     return value
+
+
+def optional_bool(text: dict, key: str, where: str) -> bool:
+    """``text[key]`` as a flag; False when absent or null.  ``true``/``false`` and the integers 0 and 1 (which
+    transformers' configs take as their truth values) are accepted; anything else raises ``ConfigError``."""
+    value = text.get(key, False)
+    if value is None:
+        return False
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return bool(value)
+    raise ConfigError(f"{where}: {key} must be true or false, got {value!r:.60}; fix the config.json")
 
 
 def int_list(value, key: str, where: str, *, lo: int, hi: int) -> tuple[int, ...]:

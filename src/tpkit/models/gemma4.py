@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tpkit.errors import ConfigError
-from tpkit.models.fields import MAX_DIM, optional_int
+from tpkit.models.fields import MAX_DIM, optional_bool, optional_int
 
 __all__ = ["GEMMA4_TEXT_TYPES", "Gemma4Attn", "gemma4_attention", "gemma4_defaults", "is_gemma4",
            "GLOBAL_HEAD_DIM_DEFAULT", "SLIDING_PATTERN_DEFAULT"]
@@ -56,15 +56,6 @@ class Gemma4Attn:
 
 def is_gemma4(text: dict) -> bool:
     return text.get("model_type") in GEMMA4_TEXT_TYPES
-
-
-def _flag(text: dict, key: str, where: str) -> bool:
-    value = text.get(key, False)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise ConfigError(f"{where}: {key} must be true or false, got {value!r:.60}; fix the config.json")
-    return value
 
 
 def gemma4_defaults(text: dict, num_layers: int, where: str, assumptions: list[str]) -> dict:
@@ -112,7 +103,7 @@ def gemma4_attention(text: dict, kinds: tuple[str, ...], num_layers: int, head_d
         raise ConfigError(f"{where}: Gemma 4 layer_types may only hold \"sliding_attention\" and "
                           f"\"full_attention\", got kinds {odd}; fix the config.json")
     global_dim = optional_int(text, "global_head_dim", where, default=None, minimum=1, maximum=MAX_DIM)
-    k_eq_v = _flag(text, "attention_k_eq_v", where)
+    k_eq_v = optional_bool(text, "attention_k_eq_v", where)
     global_kv = optional_int(text, "num_global_key_value_heads", where, default=None, minimum=1,
                              maximum=MAX_DIM) if k_eq_v else None
     shared = optional_int(text, "num_kv_shared_layers", where, default=0, minimum=0, maximum=num_layers)

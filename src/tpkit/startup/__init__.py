@@ -26,7 +26,7 @@ which names, for which world, and when (before or after its memory snapshot).
 The names below are imported on first use (a plan without a machine profile never loads ``capacity``).
 """
 
-import importlib
+from tpkit.lazy import lazy_getattr
 
 _HOME = {
     "Cost": "cost", "KEYS": "cost",
@@ -45,7 +45,4 @@ _HOME = {
 __all__ = list(_HOME)
 
 
-def __getattr__(name: str):
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+__getattr__ = lazy_getattr(__name__, _HOME)

@@ -10,7 +10,6 @@ from tpkit.comm.backends._symm import SymmBuffer
 from tpkit.comm.backends.error_flag import DEFAULT_SPIN_LIMIT
 from tpkit.comm.backends.triton_base import TritonLaunch, check_world, warm_up
 from tpkit.comm.ledger import DEFAULT_MAX_BLOCKS
-from tpkit.comm.registry import MAX_PEER_WORLD_SIZE
 from tpkit.units import Bytes
 
 __all__ = ["PushOneShotBackend", "start"]
@@ -45,16 +44,10 @@ class PushOneShotBackend(TritonLaunch):
 
     def _launch(self, x: torch.Tensor, out: torch.Tensor, *, warmup: bool = False):
         numel, elem = x.numel(), x.element_size()
-        views = self.views[elem]
-        ws, rank = self.buf.world_size, self.buf.rank
-        args = (x, out, views[rank], *(views + [views[0]] * (MAX_PEER_WORLD_SIZE - ws)), self.counters, numel,
-                self.capacity.bytes // elem, rank, *self._error_args())
-        meta = dict(WS=ws, BLOCK=self.chunk_bytes // elem, MAXB=self.max_blocks, SENT=self.sentinel[elem],
-                    num_warps=self.num_warps)
-        grid = (self.grid(numel, elem),)
-        if warmup:
-            return self.kernel.warmup(*args, grid=grid, **meta)
-        return self.kernel[grid](*args, **meta)
+        views, rank = self.views[elem], self.buf.rank
+        args = (x, out, views[rank], *self._peers(views), self.counters, numel, self.capacity.bytes // elem, rank,
+                *self._error_args())
+        return self._dispatch(args, numel, elem, warmup=warmup, SENT=self.sentinel[elem])
 
 
 def start(name: str, group, *, max_bytes: Bytes, device, max_blocks: int = DEFAULT_MAX_BLOCKS, num_warps: int = 4,

@@ -61,6 +61,20 @@ class TritonLaunch:
         """The kernels' last arguments: error word, claim word, this backend's code base, spin limit."""
         return self.errors.address, self.errors.claim_address, self.code_base, self.spin_limit
 
+    def _peers(self, views: list) -> list:
+        """Every rank's view, then rank 0's again up to the kernels' ``MAX_PEER_WORLD_SIZE`` peer arguments."""
+        return views + [views[0]] * (MAX_PEER_WORLD_SIZE - self.buf.world_size)
+
+    def _dispatch(self, args: tuple, numel: int, elem: int, *, warmup: bool, **extra_meta):
+        """Launch ``self.kernel`` on ``grid(numel, elem)`` blocks of ``chunk_bytes`` (or, with ``warmup``, only
+        compile it and return the compiled kernel); the meta-parameters every kernel takes plus ``extra_meta``."""
+        meta = dict(WS=self.buf.world_size, BLOCK=self.chunk_bytes // elem, MAXB=self.max_blocks, **extra_meta,
+                    num_warps=self.num_warps)
+        grid = (self.grid(numel, elem),)
+        if warmup:
+            return self.kernel.warmup(*args, grid=grid, **meta)
+        return self.kernel[grid](*args, **meta)
+
 
 class TritonSymmBackend(TritonLaunch):
     """Launches ``kernel`` (one-shot or two-shot) with every rank's buffer and signal pad."""
@@ -96,16 +110,10 @@ class TritonSymmBackend(TritonLaunch):
 
     def _launch(self, x: torch.Tensor, out: torch.Tensor, *, warmup: bool = False):
         numel, elem = x.numel(), x.element_size()
-        views = self.views[x.dtype]
-        ws, rank = self.buf.world_size, self.buf.rank
-        peers8 = views + [views[0]] * (MAX_PEER_WORLD_SIZE - ws)
-        args = (x, out, views[rank], *peers8, *self.pads8, self.pad_self, self.counters,
+        views, rank = self.views[x.dtype], self.buf.rank
+        args = (x, out, views[rank], *self._peers(views), *self.pads8, self.pad_self, self.counters,
                 numel, self.capacity.bytes // elem, rank, *self._error_args())
-        meta = dict(WS=ws, BLOCK=self.chunk_bytes // elem, MAXB=self.max_blocks, num_warps=self.num_warps)
-        grid = (self.grid(numel, elem),)
-        if warmup:
-            return self.kernel.warmup(*args, grid=grid, **meta)
-        return self.kernel[grid](*args, **meta)
+        return self._dispatch(args, numel, elem, warmup=warmup)
 
 
 def check_world(group) -> int:

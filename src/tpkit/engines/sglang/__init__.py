@@ -10,14 +10,11 @@
 The names below are imported on first use, so ``tpkit plan --help`` reads the options without the policy.
 """
 
-import importlib
+from tpkit.lazy import lazy_getattr
 
 __all__ = ["SglangOptions", "plan_sglang", "LATEST"]
 
 _HOME = {"SglangOptions": "options", "plan_sglang": "policy", "LATEST": "versions"}
 
 
-def __getattr__(name: str):
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+__getattr__ = lazy_getattr(__name__, _HOME)

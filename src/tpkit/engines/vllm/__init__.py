@@ -14,7 +14,7 @@ layers), ``budget`` (requested and available KV bytes, ledger),
 The names below are imported on first use, so ``tpkit plan --help`` reads the options without the policy.
 """
 
-import importlib
+from tpkit.lazy import lazy_getattr
 
 __all__ = ["plan_vllm", "VllmOptions", "resolve_rules", "RULES", "CURRENT", "rotary_cache_bytes"]
 
@@ -22,7 +22,4 @@ _HOME = {"plan_vllm": "policy", "rotary_cache_bytes": "policy", "VllmOptions": "
          "resolve_rules": "versions", "RULES": "versions", "CURRENT": "versions"}
 
 
-def __getattr__(name: str):
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+__getattr__ = lazy_getattr(__name__, _HOME)

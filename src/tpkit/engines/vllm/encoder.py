@@ -19,9 +19,10 @@ the dummy batch on the GPU: ``_get_mm_dummy_batch`` moves it there, and ``profil
 it returns.  Model Runner V2 batches inside ``execute_mm_encoder``, so its GPU copy is freed with that call.
 
 The modules: ``encoder_budget`` (how many dummy items run at once; the result type), one per modelled family —
-``encoder_qwen3vl`` (Qwen3-VL / Qwen3.5, from 0.11.0), ``encoder_qwen2vl`` (Qwen2-VL / Qwen2.5-VL, 0.10.0–0.31.0),
-``encoder_gemma3`` (Gemma 3, 0.11.0–0.29.0), ``encoder_llava`` (LLaVA-1.5 / LLaVA-NeXT with a CLIP tower,
-0.10.2–0.29.0) — and this dispatcher.
+``encoder_qwen3vl`` (Qwen3-VL / Qwen3.5, from 0.11.0), ``encoder_qwen2vl`` (Qwen2-VL / Qwen2.5-VL, 0.10.0–0.31.0;
+its dummy item in ``encoder_qwen2vl_dummy``, its towers' live set in ``encoder_qwen2vl_tower``), ``encoder_gemma3``
+(Gemma 3, 0.11.0–0.29.0), ``encoder_llava`` (LLaVA-1.5 / LLaVA-NeXT with a CLIP tower, 0.10.2–0.29.0) — and this
+dispatcher.
 
 * Other families are not modelled, and the plan keeps the warning:
   - Gemma 4 (0.25.1 ``gemma4_mm.py``): the dummy is a 32-frame video of 2,496 tokens.  It runs through

@@ -31,7 +31,7 @@ Max tokens per item, per family (the processor's limits are not in config.json, 
     budget, max(max_num_batched_tokens, t), instead (``profile_run``), and their tower differs from 0.12.0's in two
     places: ``rot_pos_emb`` indexes the fp32 angle table of ``Qwen2_5_VisionRotaryEmbedding`` (N·(hd/2)·4 held,
     not cos and sin in the model dtype), and ``Qwen2_5_VisionAttention`` is the 0.11 one (the Qwen2.5-VL 0.11.0 /
-    0.11.1 forms of ``encoder_qwen2vl``: q‖k rotated in fp32, and 0.11.0's all-gathered qkv at tp > 1).
+    0.11.1 forms of ``encoder_qwen2vl_tower``: q‖k rotated in fp32, and 0.11.0's all-gathered qkv at tp > 1).
   - 0.13.0–0.14.1: no 12.5 factor (``get_max_video_tokens`` returns the soft tokens), so the image (16,384) beats
     the video (≤ 12,288) and the profile is the one of 0.15.0; ``profile_run`` widens nothing.
   The tower (``Qwen3_VisionTransformer.forward``, ``Qwen3_VisionBlock``, ``Qwen3_VisionMLP``,
@@ -74,7 +74,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tpkit.engines.vllm.encoder_budget import EncoderProfile, items_per_batch, most_features, smart_resize_side
-from tpkit.engines.vllm.encoder_qwen2vl import QWEN2_VL_0_11_1, QWEN2_VL_0_12, attention_0_11
+from tpkit.engines.vllm.encoder_qwen2vl_tower import QWEN2_VL_0_11_1, QWEN2_VL_0_12, attention_0_11
 from tpkit.engines.vllm.mmlimits import mm_limit
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes

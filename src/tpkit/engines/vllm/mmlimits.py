@@ -25,7 +25,7 @@ Effect on the encoder profile (vLLM 0.10.0 and later; the 0.10.0, 0.10.1.1, 0.10
 * The dummy item itself is built with ``mm_counts={modality: 1}`` (``_get_mm_dummy_batch``), so its size does not
   depend on the limit.  Only Qwen2-VL / Qwen2.5-VL 0.10.0–0.10.1 let the image's count change the video's t: their
   ``get_num_frames_with_most_features`` takes one image's tokens off seq_len when ``mm_counts["image"]`` is 1,
-  i.e. when the image limit is > 0 (``encoder_qwen2vl``).
+  i.e. when the image limit is > 0 (``encoder_qwen2vl_dummy``).
 """
 
 from __future__ import annotations

@@ -71,25 +71,34 @@ def _up(x: int, to: int) -> int:
     return -(-x // to) * to
 
 
+def _experts_on_rank(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None,
+                     first: tuple[int, int, int]) -> tuple[int, int, int] | None:
+    """The routed experts of an MXFP4 checkpoint on the fullest rank from vLLM release ``first``: (intermediate
+    size per rank, hidden size, experts × MoE layers the rank holds); None without MXFP4, experts or a release from
+    ``first``.  The intermediate size is split by tp (tp × dp under DP without EP), not under EP."""
+    q, moe = model.quant, model.moe
+    if q is None or q.method != "mxfp4" or moe is None or release is None or release < first:
+        return None
+    split = 1 if parallel.ep > 1 else (parallel.expert_tp or parallel.tp)  # DP without EP: tp × dp
+    experts = math.ceil(moe.num_experts / parallel.ep)
+    layers = math.ceil(len(moe.moe_layer_ids) / parallel.pp)
+    return moe.moe_intermediate_size // split, model.hidden_size, layers * experts
+
+
 def marlin_mxfp4_padding_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None,
                                compute_capability: tuple[int, int] | None) -> Bytes:
     """Bytes per rank the Marlin padding adds to the routed experts of an MXFP4 checkpoint (module docstring)."""
-    q, moe = model.quant, model.moe
-    if (q is None or q.method != "mxfp4" or moe is None or release is None or release < FIRST_RELEASE
-            or compute_capability is None or tuple(compute_capability) >= (9, 0)):
+    held = _experts_on_rank(model, parallel, release, FIRST_RELEASE)
+    if held is None or compute_capability is None or tuple(compute_capability) >= (9, 0):
         return Bytes(0)
-    split = 1 if parallel.ep > 1 else (parallel.expert_tp or parallel.tp)  # DP without EP: tp × dp
-    i_rank = moe.moe_intermediate_size // split
-    h = model.hidden_size
+    i_rank, h, count = held
     i_pad, h_pad = _up(i_rank, 128), _up(h, 256)
     if (i_pad, h_pad) == (i_rank, h):
         return Bytes(0)
     per_element = 0.5 + 1 / 32  # 4-bit value + a 1-byte scale per 32 along K
     values = 3 * per_element * (i_pad * h_pad - i_rank * h)
     biases = 2 * (2 * (i_pad - i_rank) + (h_pad - h)) if model.extra.get("expert_bias") else 0
-    experts = math.ceil(moe.num_experts / parallel.ep)
-    layers = math.ceil(len(moe.moe_layer_ids) / parallel.pp)
-    return Bytes(round(layers * experts * (values + biases)))
+    return Bytes(round(count * (values + biases)))
 
 
 def triton_mxfp4_extra_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None,
@@ -97,13 +106,10 @@ def triton_mxfp4_extra_bytes(model: ModelSpec, parallel: ParallelSpec, release: 
     """Bytes per rank the Hopper triton_kernels backend holds beyond the checkpoint's expert tensors after loading
     (module docstring): the 64-padding of the intermediate size, the values' swizzle padding, the swizzled scales
     (plus the originals' own padding while they are kept, < 0.25.0) and the float32 biases."""
-    q, moe = model.quant, model.moe
-    if (q is None or q.method != "mxfp4" or moe is None or release is None or release < TRITON_FIRST_RELEASE
-            or compute_capability is None or tuple(compute_capability) != _HOPPER):
+    held = _experts_on_rank(model, parallel, release, TRITON_FIRST_RELEASE)
+    if held is None or compute_capability is None or tuple(compute_capability) != _HOPPER:
         return Bytes(0)
-    split = 1 if parallel.ep > 1 else (parallel.expert_tp or parallel.tp)  # DP without EP: tp × dp
-    i_rank = moe.moe_intermediate_size // split
-    h = model.hidden_size
+    i_rank, h, count = held
     i_pad = _up(i_rank, 64)
     # the checkpoint's tensors as tpkit counts them: 4-bit values, a 1-byte scale per 32 along K, bf16 biases
     counted_values = 3 * i_rank * h // 2
@@ -117,6 +123,4 @@ def triton_mxfp4_extra_bytes(model: ModelSpec, parallel: ParallelSpec, release: 
     per_expert = values - counted_values + swizzled + kept - counted_scales
     if model.extra.get("expert_bias"):
         per_expert += 4 * (2 * i_pad + h) - 2 * (2 * i_rank + h)
-    experts = math.ceil(moe.num_experts / parallel.ep)
-    layers = math.ceil(len(moe.moe_layer_ids) / parallel.pp)
-    return Bytes(layers * experts * per_expert)
+    return Bytes(count * per_expert)
