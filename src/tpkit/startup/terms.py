@@ -176,7 +176,8 @@ def vllm_nontorch_growth(world: int, *, transport: str | None = None) -> Cost:
     there at more than two GPUs (src/transport/nvls.cc ``ncclNvlsBufferSetup``: channels x 2 x 1 MiB x ranks).
     The PCIe cells' samples are L4 / L40S / RTX 4090 / RTX 2080 Ti; the tp>2 row's are NVLink (GB200 tp4, H200 tp8)
     and one 0.27 'consumed memory' figure on 4 x RTX PRO 6000, a definition that also counts torch memory kept
-    after the load (world-1 logs of 0.27-0.31 show 0.16-2.3 GiB of it without any NCCL; docs/accuracy.md §5)."""
+    after the load (world-1 logs of 0.26.1-0.31 print consumed − 'Model loading took' of 0.25-2.29 GiB without any
+    NCCL, against 0.07-0.22 GiB of non-torch memory at world 1 in 0.14-0.26; docs/accuracy.md §5)."""
     key = "tp1" if world < 2 else "tp2" if world == 2 else "tp>2"
     item = "non-torch memory grown after the snapshot"
     if transport not in (None, "pcie"):
