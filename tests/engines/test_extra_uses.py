@@ -53,6 +53,9 @@ def _total(lines) -> Bytes:
 # vllm_nontorch_growth[tp2]) apart from the world-4/8 row (1.43 GiB): current and 0.11 columns at tp 2 only.
 # Regenerated 2026-12-04 (helper cbw): the blackwell-consumer CUDA context is 0.52 GiB from four rows (was 0.68 from
 # sg_047 alone; startup/data/evidence.json): the SGLang columns on RTX-PRO-6000 only (vLLM charges it before its snapshot).
+# Regenerated 2026-12-04 (helper ntg): vLLM >= 0.11's non-torch growth on one node with peer access over PCIe is bounded
+# by NCCL's PCIe footprint at that world (startup.terms.vllm_nontorch_growth(transport="pcie")): the vllm current and
+# 0.11 columns on L40S and RTX-PRO-6000 at tp 2-8 only.
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 23_792, 1_328, 22_240),
@@ -60,12 +63,12 @@ BEFORE_THE_FEATURE = {
     ("H100", 8): (1_196_222, 1_234_103, 1_361_568, 1_271_696, 1_351_648),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
-    ("L40S", 4): (42_872, 0, 69_168, 57_936, 74_976),
-    ("L40S", 8): (502_480, 366_960, 568_976, 546_496, 578_992),
+    ("L40S", 4): (42_872, 0, 86_208, 74_976, 74_976),
+    ("L40S", 8): (502_480, 366_960, 601_472, 578_992, 578_992),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (97_299, 101_565, 118_928, 93_264, 117_968),
-    ("RTX-PRO-6000", 4): (616_890, 622_952, 655_760, 604_400, 668_368),
-    ("RTX-PRO-6000", 8): (1_650_719, 1_623_287, 1_742_128, 1_639_424, 1_765_776),
+    ("RTX-PRO-6000", 2): (97_299, 101_565, 120_336, 94_656, 117_968),
+    ("RTX-PRO-6000", 4): (616_890, 622_952, 672_800, 621_440, 668_368),
+    ("RTX-PRO-6000", 8): (1_650_719, 1_623_287, 1_774_640, 1_671_936, 1_765_776),
 }
 
 

@@ -106,7 +106,9 @@ def test_moe_gathers_dp_tokens_with_or_without_ep():
 def test_nontorch_growth_is_charged_from_0_11_on_more_than_one_rank_only():
     from tpkit.startup.terms import vllm_nontorch_growth
 
-    tp2 = vllm_nontorch_growth(2)
+    # the fixture H200 has no NVLink field: two GPUs over PCIe with peer access, the tp2 row bounded by NCCL's
+    # PCIe footprint (helper ntg)
+    tp2 = vllm_nontorch_growth(2, transport="pcie")
     assert tp2.bytes > Bytes(0) and tp2.uncertainty > Bytes(0) and "vllm_nontorch_growth[tp2]" in tp2.source
     for version in ("0.11.0", "0.27.0", "current"):
         assert _plan(version).ledger.get("non-torch growth during profiling").bytes == tp2.bytes
@@ -122,15 +124,22 @@ def test_nontorch_growth_has_a_world_2_row_below_the_larger_worlds():
     (src/transport/nvls.cc ncclNvlsInit, gpuCount <= 2). Before 0.11 neither is charged (NCCL is its own line)."""
     from tpkit.startup.terms import vllm_nontorch_growth
 
+    from tpkit.hardware.catalog import lookup_gpu
+
     one, two, four, eight = (vllm_nontorch_growth(w) for w in (1, 2, 4, 8))
     assert one.bytes < two.bytes < four.bytes == eight.bytes
     assert "vllm_nontorch_growth[tp2]" in two.source and "vllm_nontorch_growth[tp>2]" in four.source
     assert GiB(0.3) < two.bytes < GiB(0.6) and GiB(1.2) < four.bytes < GiB(1.6)
     item = "non-torch growth during profiling"
+    nvlink = lookup_gpu("H200")  # the catalog's H200 sits in a full NVLink mesh: the rows themselves
+
+    def plan(version, par=ParallelSpec(tp=2)):
+        return plan_vllm(llama3_8b(), nvlink, par, VllmOptions(engine_version=version), weights=W)
+
     for version in ("0.11.0", "0.19.0", "current"):
-        assert _plan(version).ledger.get(item).bytes == two.bytes
-        assert _plan(version, par=ParallelSpec(tp=4)).ledger.get(item).bytes == four.bytes
-        assert _plan(version, par=ParallelSpec(tp=2, pp=2)).ledger.get(item).bytes == four.bytes
+        assert plan(version).ledger.get(item).bytes == two.bytes
+        assert plan(version, par=ParallelSpec(tp=4)).ledger.get(item).bytes == four.bytes
+        assert plan(version, par=ParallelSpec(tp=2, pp=2)).ledger.get(item).bytes == four.bytes
     for version in ("0.10.1", "0.10.2"):
         assert _plan(version).ledger.get(item).bytes == Bytes(0)
         assert _plan(version, par=ParallelSpec(tp=4)).ledger.get(item).bytes == Bytes(0)
@@ -150,7 +159,8 @@ def test_nontorch_growth_without_peer_access_on_one_node_is_the_one_rank_row():
     for version in ("0.11.0", "0.18.1", "0.27.0", "current"):
         line = _plan(version, links=no_p2p).ledger.get(item)
         assert (line.bytes, line.uncertainty) == (one.bytes, one.uncertainty) and "SHM transport" in line.source
-        assert _plan(version, links=link_choice(link="pcie", num_gpus=2)).ledger.get(item).bytes == many.bytes
+        pcie = vllm_nontorch_growth(2, transport="pcie")  # peer access over PCIe: the bounded row (helper ntg)
+        assert _plan(version, links=link_choice(link="pcie", num_gpus=2)).ledger.get(item).bytes == pcie.bytes
         across = link_choice(no_p2p=True, nnodes=2, num_gpus=2)
         assert _plan(version, links=across).ledger.get(item).bytes == many.bytes
         assert _plan(version, links=no_p2p).ledger.check(Bytes(0)) == []
@@ -178,4 +188,5 @@ def test_nontorch_growth_reads_a_probed_machine_without_peer_access():
         off = plan_vllm(llama3_8b(), H200, ParallelSpec(tp=2), opts, weights=W, machine=machine(False))
         on = plan_vllm(llama3_8b(), H200, ParallelSpec(tp=2), opts, weights=W, machine=machine(True))
         assert off.ledger.get(item).bytes == vllm_nontorch_growth(1).bytes
-        assert on.ledger.get(item).bytes == vllm_nontorch_growth(2).bytes
+        # peer access without NVLink links: PCIe, the tp2 row bounded by NCCL's PCIe footprint (helper ntg)
+        assert on.ledger.get(item).bytes == vllm_nontorch_growth(2, transport="pcie").bytes

@@ -85,7 +85,8 @@ def test_flags_and_profiles_override_the_fact():
 def test_vllm_growth_row_on_both_sides_of_the_fact():
     rules = resolve_rules("0.19.0")
     tp4 = ParallelSpec(tp=4)
-    one, many = vllm_nontorch_growth(1), vllm_nontorch_growth(4)
+    # peer access over PCIe takes the tp>2 row bounded by NCCL's PCIe footprint (helper ntg)
+    one, many = vllm_nontorch_growth(1), vllm_nontorch_growth(4, transport="pcie")
     assert one.bytes < many.bytes
     (geforce,) = profile_nontorch_growth(lookup_gpu("RTX-3090"), tp4, rules)
     assert geforce.bytes == one.bytes and "without CUDA peer access" in geforce.source

@@ -150,7 +150,7 @@ def sglang_load_extra(since_058: bool | None = None) -> Cost:
     return table_cost("extra", "sglang_load_extra", key, item="SGLang model-load allocations (beyond the weights)")
 
 
-def vllm_nontorch_growth(world: int) -> Cost:
+def vllm_nontorch_growth(world: int, *, transport: str | None = None) -> Cost:
     """Non-torch memory vLLM (≥ 0.11) finds grown after its init snapshot beyond cuBLAS (its own term), for a
     ``world`` of tp × pp ranks: NCCL channels and protocols connected lazily at the profile run's first large
     collectives and kernel workspaces outside torch's allocator (late-0.2x 'non-torch' / 'consumed memory' lines).
@@ -160,9 +160,40 @@ def vllm_nontorch_growth(world: int) -> Cost:
     2 x H100, 0.45 GiB beyond cuBLAS; against 0.85-1.64 GiB at world 4 and 8): at two GPUs NCCL does not set up NVLink SHARP, whose buffers it otherwise allocates at the first
     NVLS collective (NCCL src/transport/nvls.cc ``ncclNvlsInit``: nvlsSupport stays 0 when ``gpuCount <= 2`` without
     MNNVL; ``ncclNvlsBufferSetup``; read at NVIDIA/nccl commit 178b6b7), and a ring or chain has a single peer, so the
-    larger worlds' row does not carry over.  Not the whole cause: A100s (no NVLS) show the same split."""
+    larger worlds' row does not carry over.  Not the whole cause: A100s (no NVLS) show the same split.
+
+    ``transport="pcie"`` (one node, CUDA peer access, no full NVLink mesh; helper ntg, 2026-12-04): the row is
+    bounded by the start-up table's NCCL cell for PCIe at that world (``nccl[pcie:W]``, init + first collective),
+    when that is smaller.  Why it bounds it: before 0.11 ``gpu_worker.init_device`` takes its snapshot before
+    ``init_worker_distributed_environment`` (vllm 0.10.1/0.10.2 wheels; V0 ``worker.py init_device``, 0.7.1), so
+    the non-torch lines of those releases, from which the PCIe cells are derived, hold NCCL's communicators, their
+    warm-up and every channel the profile run connected (vl_021: 8 x L40S, vLLM 0.10.2, NCCL 2.27.3, 0.21 GiB in
+    all); from 0.11 the init and warm-up sit before the snapshot (0.11.0 / 0.19.0 wheels) and only the rest
+    grows.  With NCCL >= 2.22 connecting an algorithm's buffers at its first use (``NCCL_RUNTIME_CONNECT``,
+    src/init.cc and src/group.cc, NVIDIA/nccl v2.27.5) that rest is what the profile's first large collectives
+    connect, and each connection's buffers scale with the channels (SIMPLE 4 MiB + LL128 ~4.7 MiB + LL 0.5 MiB per
+    channel and peer, src/init.cc DEFAULT_*BUFFSIZE): few over PCIe, 16-32 over NVSwitch, plus NVLink SHARP buffers
+    there at more than two GPUs (src/transport/nvls.cc ``ncclNvlsBufferSetup``: channels x 2 x 1 MiB x ranks).
+    The PCIe cells' samples are L4 / L40S / RTX 4090 / RTX 2080 Ti; the tp>2 row's are NVLink (GB200 tp4, H200 tp8)
+    and one 0.27 'consumed memory' figure on 4 x RTX PRO 6000, a definition that also counts torch memory kept
+    after the load (world-1 logs of 0.26.1-0.31 print consumed − 'Model loading took' of 0.25-2.29 GiB without any
+    NCCL, against 0.07-0.22 GiB of non-torch memory at world 1 in 0.14-0.26; docs/accuracy.md §5)."""
     key = "tp1" if world < 2 else "tp2" if world == 2 else "tp>2"
-    return table_cost("extra", "vllm_nontorch_growth", key, item="non-torch memory grown after the snapshot")
+    item = "non-torch memory grown after the snapshot"
+    if transport not in (None, "pcie"):
+        raise ValueError(f"transport must be None or 'pcie' (one node, peer access, no NVLink mesh), got {transport!r}")
+    if transport is None or world < 2:
+        return table_cost("extra", "vllm_nontorch_growth", key, item=item)
+    row, nccl = entry("vllm_nontorch_growth", key), nccl_entry("pcie", world)
+    if nccl.bytes >= row.bytes:  # the nominals decide; the band end is applied to the cell taken
+        return table_cost("extra", "vllm_nontorch_growth", key, item=item)
+    return Cost(key="extra", item=item, bytes=nccl.bytes,
+                uncertainty=nccl.uncertainty,
+                source=(f"bounded by NCCL's whole footprint over PCIe at world {world} ({nccl.source}), below the "
+                        f"vllm_nontorch_growth[{key}] row ({row.bytes.gib:.2f} GiB, its samples mostly NVLink): "
+                        "before 0.11 the init snapshot precedes the distributed init, so the non-torch lines behind "
+                        "the PCIe cells hold NCCL's init, warm-up and every connection the profile made; from 0.11 "
+                        "only the part made after the snapshot grows, so it cannot exceed them")).resolved()
 
 
 def extra_costs(lines: tuple[LineItem, ...]) -> tuple[Cost, ...]:

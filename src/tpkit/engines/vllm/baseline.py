@@ -211,6 +211,10 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
       kaggle-vllm's 2 x T4 runs (NCCL 2.27.5 'via SHM/direct/direct', 'isAllDirectP2p 0' on the same machine; vLLM
       0.18.1 source, eager, custom all-reduce off): weights + profile + growth took 0.35 GiB of the budget at tp 2 as at
       tp 1 (Llama-3.2-3B: 13.28 − 3.05 − 9.88 against 13.28 − 6.02 − 6.90 GiB), not the tp2 row's 0.46 GiB.
+      A group on one node with peer access but no full NVLink mesh (PCIe) takes the row bounded by NCCL's whole
+      footprint over PCIe at that world (``vllm_nontorch_growth(world, transport="pcie")``): the pre-0.11 lines
+      behind the PCIe cells hold all of NCCL, of which only the part made after the 0.11+ snapshot grows (helper
+      ntg, docs/accuracy.md §5 "vLLM non-torch growth by transport").
     * With DP > 1 (with or without EP: ``FusedMoE.forward_impl`` ``do_naive_dispatch_combine``, vllm 0.10.1),
       the MoE layers broadcast tokens over the DP group's torch.distributed NCCL communicator (the "naive"
       all-to-all), which NCCL creates lazily at that first use: its init and first-collective buffers land
@@ -235,10 +239,12 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
                                                   f"no device memory beyond one rank's ({links_note(group)}); "
                                                   f"{c.source}"))
         else:
-            c = vllm_nontorch_growth(world)
+            pcie = group.num_nodes == 1 and not group.full_nvlink
+            c = vllm_nontorch_growth(world, transport="pcie" if pcie else None)
+            over = f"over PCIe ({links_note(group)}), " if pcie else ""
             parts.append((c.bytes, c.uncertainty, f"tp × pp = {world}: NCCL connections made lazily by the profile "
                                                   f"run's collectives and workspaces outside torch (vLLM ≥ 0.11 "
-                                                  f"charges them); {c.source}"))
+                                                  f"charges them); {over}{c.source}"))
     if parallel.dp > 1 and moe:
         group = group_links(gpu, None, range(0, parallel.num_gpus, parallel.tp * parallel.pp), links)
         nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if group.full_nvlink else "pcie",
