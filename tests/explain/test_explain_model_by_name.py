@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tpkit.explain.context import _by_path_tail
+from tpkit.explain.context import _by_path_tail, _path_tails
 from tpkit.logs import parse_log
 from tpkit.models import load_model
 
@@ -46,6 +46,29 @@ def test_an_hf_cache_folder_name_is_read_as_its_repo_id():
     notes = []
     found = _by_path_tail("/home/u/.cache/huggingface/hub/models--Qwen--Qwen3-8B", notes)
     assert found is not None and found[0].num_layers == 36 and "'Qwen/Qwen3-8B'" in notes[0]
+
+
+def test_an_hf_cache_snapshot_path_is_read_as_its_repo_id():
+    """``…/models--org--name/snapshots/<revision>``: the repo folder names the model (huggingface_hub's
+    ``repo_folder_name``); the revision hash is not a name."""
+    notes = []
+    path = "/home/u/.cache/huggingface/hub/models--Qwen--Qwen3-8B/snapshots/0123456789abcdef0123456789abcdef01234567"
+    found = _by_path_tail(path, notes)
+    assert found is not None and found[0].num_layers == 36 and "its name 'Qwen/Qwen3-8B'" in notes[0]
+
+
+@pytest.mark.parametrize("path, name", [("/mnt/d/Model/Qwen3-0___6B", "Qwen3-0.6B"),
+                                        ("/root/.cache/modelscope/hub/Qwen/Qwen3-0___6B", "Qwen/Qwen3-0.6B")])
+def test_a_modelscope_masked_name_is_read_with_its_dots(path, name):
+    """ModelScope stores ``Qwen/Qwen3-0.6B`` as ``Qwen/Qwen3-0___6B`` (``get_model_masked_directory``)."""
+    notes = []
+    found = _by_path_tail(path, notes)
+    assert found is not None and found[0].num_layers == 28 and f"its name {name!r}" in notes[0]
+
+
+def test_a_name_without_the_mask_is_not_changed():
+    assert _path_tails(["models", "my__model"]) == ["models/my__model", "my__model"]
+    assert _path_tails(["snapshots", "abc"]) == ["snapshots/abc", "abc"]  # no models-- folder: read as written
 
 
 def _geometry(spec):
