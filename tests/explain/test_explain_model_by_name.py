@@ -93,3 +93,23 @@ def test_every_corpus_log_read_by_name_gets_the_geometry_of_its_labelled_config(
         assert _geometry(found[0]) == _geometry(labelled), (case["id"], logged, label)
         checked += 1
     assert checked >= 20
+
+
+def test_every_corpus_log_whose_model_is_found_with_no_flags_gets_its_labelled_geometry():
+    """Any way the model is found with no flags (the log's id as printed, a catalog entry named for it, a path read
+    by its name), a log labelled in models.json gets the labelled config's KV geometry (112 of 290 on 2026-12-04)."""
+    from tpkit.explain.context import _resolve_model
+
+    checked = 0
+    for case in cases():
+        label = MODELS.get(case["id"], {}).get("config")
+        if not label:
+            continue
+        found, _ = _resolve_model(parse_log((DATA / case["file"]).read_bytes()), {}, [])
+        if found is None:
+            continue
+        labelled = load_model(label[len("catalog:"):] if label.startswith("catalog:") else str(ROOT / label))
+        assert _geometry(found) == _geometry(labelled), (case["id"], label)
+        checked += 1
+    assert checked >= 112
+
