@@ -4,7 +4,8 @@ For every log of tests/logs/data/cases.json, run ``tpkit explain LOG --json`` wi
 ``main``) and record whether a model was found (``model.source`` other than "unknown") and how: the log's path or id
 as given, or by its name (``explain.context._by_path_tail``).  A log whose model is not found is put in one class:
 
-    none       the log prints no model name or path at all (the log reader finds no ``model``)
+    none       the log prints no model name or path at all (the log reader finds no ``model``), or only a placeholder
+               or a folder that names no model (``<model>``, ``/opt/ml/model``, ``/mnt/models``, ``…/8b/1``)
     tested     it prints one whose labelled config (tests/logs/data/models.json) is a public config file of the test
                data that the catalog does not hold (scripts/catalog_tested.json could add it)
     variant    its label is "same architecture" / a base model's config: a quantized or fine-tuned variant whose
@@ -38,18 +39,29 @@ def _explain(path: Path) -> dict:
     return json.loads(out.getvalue())
 
 
-def _class(case: dict, label: dict, logged) -> str:
-    if not logged:
-        return "none"
+_GENERIC = {"model", "models", "checkpoint", "checkpoints", "weights"}
+_VARIANT = ("same architecture", "base architecture", "assumed model")
+
+
+def _class(label: dict, logged) -> str:
+    """The class of a log whose model is not found (the module docstring's four)."""
+    printed = str(logged or "").strip().rstrip("/").split("/")[-1].replace("___", ".").lower()
+    if (not any(ch.isalnum() for ch in printed) or (printed.startswith("<") and printed.endswith(">"))
+            or printed.isdigit() or printed in _GENERIC):
+        return "none"  # nothing printed, a placeholder ('<model>'), a fence read as a path, a folder naming no model
     config = label.get("config") or ""
-    fidelity = (label.get("config_fidelity") or "").lower()
     if not config:
-        return "other"
-    if fidelity not in ("exact", "partial", "") and "same" in fidelity or "base" in fidelity:
-        return "variant"
-    if not config.startswith("catalog:"):
-        return "tested"
-    return "other"
+        return "other"  # no labelled config: nothing to add to the catalog from the test data
+    if config.startswith("catalog:"):
+        named = config.split("/")[-1]
+    elif config.endswith("/config.json"):
+        named = config.split("/")[-2].split("__")[-1]
+    else:
+        named = config.split("/")[-1].removesuffix(".json").split("--")[-1]
+    fidelity = (label.get("config_fidelity") or "").lower()
+    if named.lower() == printed and not fidelity.startswith(_VARIANT):
+        return "other" if config.startswith("catalog:") else "tested"
+    return "variant"  # another model's config stands for this build (a quantized, fine-tuned or base variant)
 
 
 def rows(ids: set[str] | None = None) -> list[dict]:
@@ -72,7 +84,7 @@ def rows(ids: set[str] | None = None) -> list[dict]:
                     "by_name": found and "by its name" in source, "source": source,
                     "label": label.get("config"), "label_model": label.get("model"),
                     "fidelity": label.get("config_fidelity"),
-                    "class": None if found else _class(case, label, logged)})
+                    "class": None if found else _class(label, logged)})
     return out
 
 
