@@ -236,9 +236,13 @@ def tested_entries(path: Path, *, known: set[str]) -> list[dict]:
     return out
 
 
+# keys transformers itself writes with a leading underscore: part of a verbatim copy, not a note of ours
+_HF_UNDERSCORE_KEYS = {"_name_or_path", "_attn_implementation_autoset", "_commit_hash"}
+
+
 def _tested_note(config_path: Path, raw: dict) -> str:
     """A config's provenance: its ``_`` notes, or the first paragraph of the SOURCE.md beside it."""
-    notes = [str(v) for k, v in raw.items() if k.startswith("_")]
+    notes = [str(v) for k, v in raw.items() if k.startswith("_") and k not in _HF_UNDERSCORE_KEYS]
     if notes:
         return " ".join(notes)
     source = config_path.parent / "SOURCE.md"

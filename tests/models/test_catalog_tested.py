@@ -20,7 +20,7 @@ def _test_file(entry) -> Path:
 
 
 def test_the_tested_entries_are_there():
-    assert len(TESTED) == 71
+    assert len(TESTED) == 76
 
 
 @pytest.mark.parametrize("entry", TESTED, ids=[e.id for e in TESTED])

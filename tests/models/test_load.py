@@ -16,7 +16,7 @@ from models_testlib import VALIDATION, tiny_llama
 
 def test_catalog_loads_every_entry_through_the_config_path():
     entries = catalog_entries()
-    assert len(entries) == 133  # 22 from the research catalog + 40 from scripts/catalog_extra.json + 71 tested
+    assert len(entries) == 138  # 22 from the research catalog + 40 from scripts/catalog_extra.json + 76 tested
     for entry in entries:
         spec = load_model(entry.id)
         assert spec.source == f"catalog:{entry.id}"

@@ -122,9 +122,7 @@ def _by_path_tail(logged: str, notes: list) -> tuple[object, str] | None:
     parts = [p for p in logged.replace("\\", "/").rstrip("/").split("/") if p]
     if len(parts) < 2 and not logged.startswith(("/", "~", ".")):
         return None  # an HF id or a bare name: load_model has already looked it up as such
-    for tail in ("/".join(parts[-2:]), parts[-1]) if len(parts) >= 2 else (parts[-1],):
-        if tail.startswith("models--"):  # an HF-cache folder name: models--org--name
-            tail = tail[len("models--"):].replace("--", "/", 1)
+    for tail in _path_tails(parts):
         try:
             model = _load_model(tail)
         except READ_FAILED:  # TpkitError included: the name is neither cached nor in the catalog
@@ -135,6 +133,31 @@ def _by_path_tail(logged: str, notes: list) -> tuple[object, str] | None:
                      "used, by name (pass --model if the run served a fine-tune or another build)")
         return model, f"the log's model path {logged!r}, by its name {tail!r}"
     return None
+
+
+def _path_tails(parts: list[str]) -> list[str]:
+    """The names a path's last components may be, in the order tried: the last two, then the last.
+
+    Two download layouts are read back to the repo id they were written from:
+    - the HF hub cache ``…/models--{org}--{name}/snapshots/{revision}``: the repo folder is
+      ``huggingface_hub.file_download.repo_folder_name`` ("models" + "--".join of the id; read in
+      huggingface_hub 2.4.0), so a path ending in a snapshot reads as that folder, and ``models--org--name`` as
+      ``org/name``;
+    - ModelScope's masked directory: ``modelscope.hub.utils.utils.get_model_masked_directory`` (read in
+      modelscope 1.40.2) stores ``Qwen/Qwen3-0.6B`` as ``Qwen/Qwen3-0___6B``, so a name with ``___`` is also tried
+      with ``.`` (after the name as written)."""
+    folders = [i for i, p in enumerate(parts) if p.startswith("models--")]
+    if folders and parts[folders[-1] + 1:folders[-1] + 2] == ["snapshots"]:
+        parts = parts[:folders[-1] + 1]  # a snapshot of an HF-cache repo folder: the folder names the repo
+    tails = ["/".join(parts[-2:]), parts[-1]] if len(parts) >= 2 else [parts[-1]]
+    out = []
+    for tail in tails:
+        if tail.startswith("models--"):  # an HF-cache folder name: models--org--name
+            tail = tail[len("models--"):].replace("--", "/", 1)
+        out.append(tail)
+        if "___" in tail:
+            out.append(tail.replace("___", "."))
+    return list(dict.fromkeys(out))
 
 
 def _flag_gpu_below_the_log(parsed: ParsedLog, values: dict, flags: dict, gpu, contradictions: list,
