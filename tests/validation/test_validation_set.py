@@ -115,7 +115,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # blind, inside: 137 scored, median 1.46 %, p90 9.53 %, 118/137 inside (level unchanged)
     # lead, merging mv11 too (2026-12-04): 139 scored, median 1.59 %, p90 9.07 %, 121/139 (87.1 %) inside: the blind
     # vp_261 (+28.6 %) and vp_291 (-21.5 %) stay unexplained: p90 guard 0.084 -> 0.091, inside 0.88 -> 0.87
-    "vllm": (0.016, 0.091, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
+    # lead, after merging ntg (vLLM non-torch growth capped by the PCIe NCCL cell over PCIe; vp_291 -21.5 -> +3.9 %)
+    # and mfind (2026-12-04): 139 scored, median 1.56 %, p90 7.73 %, 122/139 inside: TIGHTENED p90 0.091 -> 0.078,
+    # inside 0.87 -> 0.87
+    "vllm": (0.016, 0.078, 0.87),  # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
                                  # p90 misses 8 % (vl_001, case_020, vl_002, vl_047, vl_069: §6.2 why_off).
