@@ -46,8 +46,10 @@ vLLM (V1)
                        FLASHINFER_MLA_SPARSE_SM120 on SM12x from 0.24.0, none elsewhere (the engine refuses the
                        model; a build with its own sparse backend is assumed).  Every token, the verify's included,
                        attends decode-style over the indexer's top-k latents (0.11.0 flashmla_sparse.py ``forward``;
-                       0.16–0.33 mla_attention.py: 'Sparse MLA impls only support forward_mqa'), under full CUDA
-                       graphs (UNIFORM_BATCH, ``supports_spec_as_decode=True``): no TRITON_MLA rule applies
+                       0.16–0.25 mla_attention.py: 'Sparse MLA impls only support forward_mqa'; from 0.26 a
+                       prefill's tokens may take a dense MHA path, ``_use_sparse_mha``, decode tokens stay MQA),
+                       under full CUDA graphs (UNIFORM_BATCH, ``supports_spec_as_decode=True``: the verify is a
+                       decode): no TRITON_MLA rule applies
     overlap            async scheduling off by default up to 0.13 ("we won't reach here until async scheduling
                        is enabled by default", 0.12 config/vllm.py); from 0.14 on by default, EAGLE/MTP
                        speculation included, draft_model (STANDALONE) excluded
@@ -498,16 +500,17 @@ def _vllm_sparse_backend(cc: tuple[int, int], ver: tuple[int, int, int]) -> str:
 
 def _vllm_sparse(ver, backend, cc, algorithm, *, runner_v2: bool = False) -> dict:
     """A DeepSeek-sparse-attention (DSA) model on vLLM: a sparse-MLA implementation runs every token decode-style
-    (0.11.0 flashmla_sparse.py ``forward``: 'the sparse FlashMLA kernels ... use MQA 576/512 approach for both
-    prefill and decode'; 0.16–0.33 mla_attention.py ``MLAAttention.forward``: 'Sparse MLA impls only support
-    forward_mqa (decode-style attention)'), each query over the indexer's top-k latents; the sparse metadata
+    (0.11.0–0.33 flashmla_sparse.py: 'the sparse FlashMLA kernels ... use MQA 576/512 approach for both prefill and
+    decode'; 0.16–0.25 mla_attention.py ``MLAAttention.forward``: 'Sparse MLA impls only support forward_mqa
+    (decode-style attention)'; from 0.26 only a prefill's tokens may take a dense MHA path, ``_use_sparse_mha``),
+    each query over the indexer's top-k latents; the sparse metadata
     builders declare ``AttentionCGSupport.UNIFORM_BATCH`` and take a verify as a decode
     (``_init_reorder_batch_threshold(1, supports_spec_as_decode=True)``, flashmla_sparse.py 0.16–0.33, the same in
     flashinfer_mla_sparse.py), so plain decode and the verify run under full CUDA graphs (FULL_AND_PIECEWISE from
     0.11), and the TRITON_MLA rules (piecewise < 0.22, prefill-path verify < 0.31) never apply."""
     facts = [f"DeepSeek sparse attention: vLLM runs it on a sparse-MLA backend only ({backend}); every token, the "
-             "verify's included, attends decode-style to the indexer's top-k latents (mla_attention.py: 'Sparse MLA "
-             "impls only support forward_mqa'); full CUDA graphs (UNIFORM_BATCH, spec as decode)"]
+             "verify's included, attends decode-style to the indexer's top-k latents (flashmla_sparse.py: 'MQA 576/512 "
+             "approach for both prefill and decode'); full CUDA graphs (UNIFORM_BATCH, spec as decode)"]
     if backend == SPARSE_CUSTOM:
         first = "0.24" if cc[0] == 12 else "no release read"
         facts.append(f"vLLM {'.'.join(map(str, ver))} has no sparse-MLA backend for SM{cc[0]}{cc[1]} (first: "
