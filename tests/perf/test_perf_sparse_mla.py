@@ -124,3 +124,17 @@ def test_dsa_speculation_holds_with_context_where_the_dense_prefill_path_collaps
     near, far = _speedup(GLM, 1_024), _speedup(GLM, 65_536)
     assert far > 1.3 and abs(far / near - 1) < 0.1
     assert _speedup(DENSE, 65_536) < 0.7 < _speedup(DENSE, 65_536, version="0.31.0")
+
+
+# ------------------------------------------------------------------------------------------------ CUTLASS_MLA
+@pytest.mark.parametrize("version", ["0.11.0", "0.20.2", "0.33.0"])
+def test_cutlass_mla_verify_takes_the_prefill_path_where_flashinfer_mla_does_not(version):
+    """cutlass_mla.py (0.10.2–0.33): reorder_batch_threshold 1 / SINGLE_ONLY, graphs UNIFORM_SINGLE_TOKEN_DECODE;
+    FLASHINFER_MLA (the SM10x default) takes a uniform verify as a decode."""
+    cut = rt(version, SM100, sparse=False, attention_backend="CUTLASS_MLA")
+    fi = rt(version, SM100, sparse=False)
+    assert fi.attention_backend == "FLASHINFER_MLA" and not fi.verify_mla_prefill and fi.verify_graph == "full"
+    assert cut.verify_mla_prefill and cut.verify_graph == "piecewise" and cut.target_graph == "full"
+    plain = runtime_for("vllm", version, compute_capability=SM100, mla=True, topk=None, algorithm=None,
+                        attention_backend="CUTLASS_MLA")
+    assert not plain.verify_mla_prefill

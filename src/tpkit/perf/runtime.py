@@ -32,6 +32,9 @@ vLLM (V1)
                        ``supports_compute_capability``: FLASH_ATTN_MLA needs SM90, FLASHMLA SM90/100,
                        FLASHINFER_MLA/CUTLASS_MLA SM100, TRITON_MLA any → on SM120/SM8x an MLA model gets
                        TRITON_MLA; MHA: FLASH_ATTN (FLASHINFER on SM100)
+    CUTLASS_MLA        (never a default: SM10x lists FLASHINFER_MLA first) reorder_batch_threshold 1 /
+                       SINGLE_ONLY and UNIFORM_SINGLE_TOKEN_DECODE graphs in every release read (0.10.2–0.33
+                       cutlass_mla.py): chosen with --attention-backend, its verify takes the prefill path, piecewise
     TRITON_MLA         < 0.22: ``_cudagraph_support`` NEVER (inherits the base builder) → the engine falls back
                        to PIECEWISE graphs, attention runs eagerly between graph pieces; query-length support
                        SINGLE_ONLY up to 0.30 → reorder_batch_threshold 1, so a verify batch (1 + k tokens per
@@ -444,6 +447,11 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
             facts.append("TRITON_MLA before 0.31 supports single-token decode queries only: the verify batch "
                          "(1 + k tokens per request) takes the MLA prefill path, which up-projects every cached "
                          "latent to per-head K/V in every layer (mla_attention.py _compute_prefill_context)")
+    if backend == "CUTLASS_MLA" and mla and algorithm is not None:
+        verify_graph, prefill = "piecewise", True
+        facts.append("CUTLASS_MLA takes single-token decode queries only in every release read (reorder_batch_"
+                     "threshold 1, query_len_support SINGLE_ONLY from 0.13; graphs UNIFORM_SINGLE_TOKEN_DECODE, "
+                     "cutlass_mla.py 0.10.2–0.33): the verify batch takes the MLA prefill path under piecewise graphs")
     spec_ok = algorithm in (None, "EAGLE", "EAGLE3", "NEXTN", "MTP")
     plain_overlap = ver >= (0, 14, 0)
     spec_overlap = plain_overlap and spec_ok
