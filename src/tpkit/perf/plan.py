@@ -67,7 +67,8 @@ class _Ctx:
                 topk=settings.topk if settings else None, algorithm=settings.family if settings else None,
                 attention_backend=r.attention_backend, eager=r.eager, architecture=r.model.architecture,
                 moe=r.model.moe is not None, quantized=r.model.quant is not None,
-                hybrid=r.model.linear_attn is not None, spec_v2=r.sglang_spec_v2 if settings else None)
+                hybrid=r.model.linear_attn is not None, spec_v2=r.sglang_spec_v2 if settings else None,
+                sparse=r.model.dsa is not None)
         return self.memo[key]
 
 
@@ -443,6 +444,7 @@ def _runtime_dict(rt: Runtime) -> dict:
             "graphs": {"plain": rt.target_graph, "verify": rt.verify_graph, "draft": rt.draft_graph,
                        "draft_extend": rt.extend_graph},
             "draft_loop_kernels": rt.draft_loop_kernels, "draft_logits_eager": rt.draft_logits_eager,
+            "sparse_mla": rt.sparse_mla,
             "spec_v2": rt.spec_v2, "spec_v2_source": rt.spec_v2_source or None,
             "facts": list(rt.facts)}
 

@@ -32,6 +32,9 @@ vLLM (V1)
                        ``supports_compute_capability``: FLASH_ATTN_MLA needs SM90, FLASHMLA SM90/100,
                        FLASHINFER_MLA/CUTLASS_MLA SM100, TRITON_MLA any → on SM120/SM8x an MLA model gets
                        TRITON_MLA; MHA: FLASH_ATTN (FLASHINFER on SM100)
+    CUTLASS_MLA        (never a default: SM10x lists FLASHINFER_MLA first) reorder_batch_threshold 1 /
+                       SINGLE_ONLY and UNIFORM_SINGLE_TOKEN_DECODE graphs in every release read (0.10.2–0.33
+                       cutlass_mla.py): chosen with --attention-backend, its verify takes the prefill path, piecewise
     TRITON_MLA         < 0.22: ``_cudagraph_support`` NEVER (inherits the base builder) → the engine falls back
                        to PIECEWISE graphs, attention runs eagerly between graph pieces; query-length support
                        SINGLE_ONLY up to 0.30 → reorder_batch_threshold 1, so a verify batch (1 + k tokens per
@@ -40,6 +43,16 @@ vLLM (V1)
                        a prefill attention on them (model_executor/layers/attention/mla_attention.py
                        ``_compute_prefill_context``); 0.31: UNIFORM_BATCH + QueryLenSupport.UNIFORM (verify as
                        decode under full graphs)
+    sparse MLA         a DeepSeek-sparse-attention model (``index_topk``: DeepSeek-V3.2, GLM-5) runs only on a
+                       sparse-MLA backend (v1/attention/backend.py ``validate_configuration``: ``use_sparse !=
+                       cls.is_sparse()`` is invalid): FLASHMLA_SPARSE on SM9x/SM10x from 0.11.0,
+                       FLASHINFER_MLA_SPARSE_SM120 on SM12x from 0.24.0, none elsewhere (the engine refuses the
+                       model; a build with its own sparse backend is assumed).  Every token, the verify's included,
+                       attends decode-style over the indexer's top-k latents (0.11.0 flashmla_sparse.py ``forward``;
+                       0.16–0.25 mla_attention.py: 'Sparse MLA impls only support forward_mqa'; from 0.26 a
+                       prefill's tokens may take a dense MHA path, ``_use_sparse_mha``, decode tokens stay MQA),
+                       under full CUDA graphs (UNIFORM_BATCH, ``supports_spec_as_decode=True``: the verify is a
+                       decode): no TRITON_MLA rule applies
     overlap            async scheduling off by default up to 0.13 ("we won't reach here until async scheduling
                        is enabled by default", 0.12 config/vllm.py); from 0.14 on by default, EAGLE/MTP
                        speculation included, draft_model (STANDALONE) excluded
@@ -105,12 +118,21 @@ _VERSION = re.compile(r"^[vV]?(\d+)\.(\d+)(?:\.(\d+))?(?:\D.*)?$")
 ATTENTION_BACKENDS = {
     "sglang": ("fa3", "fa4", "flashinfer", "triton", "trtllm_mha", "trtllm_mla", "flashmla", "cutlass_mla"),
     "vllm": ("FLASH_ATTN", "FLASHINFER", "TRITON_ATTN", "FLASH_ATTN_MLA", "FLASHMLA", "FLASHINFER_MLA",
-             "CUTLASS_MLA", "TRITON_MLA"),
+             "CUTLASS_MLA", "TRITON_MLA", "FLASHMLA_SPARSE", "FLASHINFER_MLA_SPARSE", "FLASHINFER_MLA_SPARSE_SM120"),
 }
 """``--attention-backend`` values per engine (the engines' own spellings)"""
 
 _MLA_BACKENDS = {"trtllm_mla", "flashmla", "cutlass_mla", "FLASH_ATTN_MLA", "FLASHMLA", "FLASHINFER_MLA",
-                 "CUTLASS_MLA", "TRITON_MLA"}
+                 "CUTLASS_MLA", "TRITON_MLA", "FLASHMLA_SPARSE", "FLASHINFER_MLA_SPARSE", "FLASHINFER_MLA_SPARSE_SM120"}
+_VLLM_SPARSE_BACKENDS = {"FLASHMLA_SPARSE", "FLASHINFER_MLA_SPARSE", "FLASHINFER_MLA_SPARSE_SM120"}
+"""vLLM's sparse-MLA backends (``is_sparse()`` True): the only ones a DeepSeek-sparse-attention model may run, and
+they run nothing else (v1/attention/backend.py ``validate_configuration``: ``use_sparse != cls.is_sparse()``)"""
+VLLM_SPARSE_FIRST = (0, 11, 0)
+"""first vLLM release with a sparse-MLA backend (``flashmla_sparse.py``; DeepSeek-V3.2's indexer cache)"""
+VLLM_SPARSE_SM120_FIRST = (0, 24, 0)
+"""first vLLM release with a sparse-MLA backend for SM12x (``flashinfer_mla_sparse_sm120.py``; platforms/cuda.py
+lists ``FLASHINFER_MLA_SPARSE_SM120`` for major 12); before it FLASHMLA_SPARSE (SM9x/SM10x) and, from 0.17,
+FLASHINFER_MLA_SPARSE (SM10x) are the only ones"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -152,6 +174,9 @@ class Runtime:
     """SGLang speculation runs spec v2 (the overlapped draft worker); None: not SGLang speculation"""
     spec_v2_source: str = ""
     """``default`` (the release's choice) or ``flag`` (``--sglang-spec-v2`` / SGLANG_ENABLE_SPEC_V2 given)"""
+    sparse_mla: bool = False
+    """the attention is DeepSeek sparse attention through a sparse-MLA implementation: every token, the verify's
+    included, attends decode-style (MQA over the latents) to the indexer's top-k tokens"""
 
     @property
     def label(self) -> str:
@@ -182,16 +207,21 @@ def parse_version(text: str | None, engine: str) -> tuple[tuple[int, int, int], 
 def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[int, int] | None, mla: bool,
                 topk: int | None, algorithm: str | None, attention_backend: str | None = None,
                 eager: bool = False, architecture: str | None = None, moe: bool = False, quantized: bool = False,
-                hybrid: bool = False, spec_v2: bool | None = None) -> Runtime:
+                hybrid: bool = False, spec_v2: bool | None = None, sparse: bool = False) -> Runtime:
     """The engine facts for one deployment (see module docstring).  ``architecture`` (``architectures[0]``),
     ``moe``, ``quantized`` (weight quantisation) and ``hybrid`` (linear-attention / mamba layers) pick vLLM's
     default model runner; an unknown architecture counts as not listed.  ``spec_v2``: SGLang's
-    SGLANG_ENABLE_SPEC_V2 (None = the release's default; a setting the release cannot run is refused)."""
+    SGLANG_ENABLE_SPEC_V2 (None = the release's default; a setting the release cannot run is refused).  ``sparse``:
+    the model has DeepSeek sparse attention (an indexer's ``index_topk``; vLLM then runs a sparse-MLA backend)."""
     ver, given = parse_version(version, engine)
     ver = tuple(ver)
     cc = compute_capability or (9, 0)
-    backend = attention_backend or _default_backend(engine, cc, mla, topk)
-    _check_backend(engine, backend, mla)
+    vllm_sparse = engine == "vllm" and mla and sparse
+    if vllm_sparse:
+        backend = attention_backend or _vllm_sparse_backend(cc, ver)
+    else:
+        backend = attention_backend or _default_backend(engine, cc, mla, topk)
+    _check_backend(engine, backend, mla, sparse=vllm_sparse, given=attention_backend is not None)
     if engine == "sglang":
         rt = _sglang(ver, backend, mla, topk, algorithm, spec_v2)
     else:
@@ -200,7 +230,8 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
                                  "v1/v2 switch: drop it or use --engine sglang")
         v2 = algorithm in _V2_METHODS and _vllm_runner_v2_default(ver, architecture, moe=moe, quantized=quantized,
                                                                    hybrid=hybrid)
-        rt = _vllm(ver, backend, mla, topk, algorithm, runner_v2=v2)
+        rt = (_vllm_sparse(ver, backend, cc, algorithm, runner_v2=v2) if vllm_sparse
+              else _vllm(ver, backend, mla, topk, algorithm, runner_v2=v2))
     if eager:
         rt = {**rt, "target_graph": "eager", "verify_graph": "eager", "draft_graph": "eager", "extend_graph": "eager",
               "facts": rt["facts"] + ("eager mode (SGLang --disable-cuda-graph / vLLM --enforce-eager): every "
@@ -223,8 +254,16 @@ def _default_backend(engine: str, cc: tuple[int, int], mla: bool, topk: int | No
     return "FLASHINFER" if cc[0] == 10 else "FLASH_ATTN"
 
 
-def _check_backend(engine: str, backend: str, mla: bool) -> None:
+def _check_backend(engine: str, backend: str, mla: bool, *, sparse: bool = False, given: bool = True) -> None:
     allowed = ATTENTION_BACKENDS[engine]
+    if not given:
+        return
+    if engine == "vllm" and mla and sparse != (backend in _VLLM_SPARSE_BACKENDS):
+        need = ", ".join(sorted(_VLLM_SPARSE_BACKENDS)) if sparse else "a dense MLA backend (TRITON_MLA, FLASHMLA, …)"
+        raise PlanInputError(f"--attention-backend {backend}: vLLM runs a model "
+                             + ("with" if sparse else "without") + " DeepSeek sparse attention (index_topk) only on "
+                             f"{'a sparse' if sparse else 'a dense'} MLA backend (v1/attention/backend.py "
+                             f"validate_configuration); use {need}, or leave --attention-backend out")
     if backend not in allowed:
         raise PlanInputError(f"--attention-backend {backend!r} is not a {engine} attention backend tpkit models; use "
                              f"one of {', '.join(allowed)}")
@@ -408,6 +447,11 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
             facts.append("TRITON_MLA before 0.31 supports single-token decode queries only: the verify batch "
                          "(1 + k tokens per request) takes the MLA prefill path, which up-projects every cached "
                          "latent to per-head K/V in every layer (mla_attention.py _compute_prefill_context)")
+    if backend == "CUTLASS_MLA" and mla and algorithm is not None:
+        verify_graph, prefill = "piecewise", True
+        facts.append("CUTLASS_MLA takes single-token decode queries only in every release read (reorder_batch_"
+                     "threshold 1, query_len_support SINGLE_ONLY from 0.13; graphs UNIFORM_SINGLE_TOKEN_DECODE, "
+                     "cutlass_mla.py 0.10.2–0.33): the verify batch takes the MLA prefill path under piecewise graphs")
     spec_ok = algorithm in (None, "EAGLE", "EAGLE3", "NEXTN", "MTP")
     plain_overlap = ver >= (0, 14, 0)
     spec_overlap = plain_overlap and spec_ok
@@ -442,6 +486,64 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
                 verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
                 extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
                 draft_loop_kernels=loop, draft_logits_eager=bool(loop))
+
+
+SPARSE_CUSTOM = "sparse MLA (not in this release for this GPU)"
+"""the backend label of a DeepSeek-sparse-attention model on vLLM where the release has no sparse-MLA backend for the
+GPU: the engine refuses the model there, so a build carrying its own sparse backend is assumed"""
+
+
+def _vllm_sparse_backend(cc: tuple[int, int], ver: tuple[int, int, int]) -> str:
+    """vLLM's sparse-MLA backend for a DeepSeek-sparse-attention model (platforms/cuda.py ``_get_backend_priorities``
+    filtered by ``is_sparse`` and ``supports_compute_capability``): FLASHMLA_SPARSE on SM9x/SM10x from 0.11.0 (the
+    only one 0.11–0.16; FLASHINFER_MLA_SPARSE, SM10x only, ahead of it for fp8 KV from 0.17); on SM12x
+    FLASHINFER_MLA_SPARSE_SM120 from 0.24.0 and nothing before (0.20.2 lists FLASHMLA_SPARSE only, capability
+    9/10); nothing on other GPUs."""
+    if ver >= VLLM_SPARSE_FIRST and cc[0] in (9, 10):
+        return "FLASHMLA_SPARSE"
+    if ver >= VLLM_SPARSE_SM120_FIRST and cc[0] == 12:
+        return "FLASHINFER_MLA_SPARSE_SM120"
+    return SPARSE_CUSTOM
+
+
+def _vllm_sparse(ver, backend, cc, algorithm, *, runner_v2: bool = False) -> dict:
+    """A DeepSeek-sparse-attention (DSA) model on vLLM: a sparse-MLA implementation runs every token decode-style
+    (0.11.0–0.33 flashmla_sparse.py: 'the sparse FlashMLA kernels ... use MQA 576/512 approach for both prefill and
+    decode'; 0.16–0.25 mla_attention.py ``MLAAttention.forward``: 'Sparse MLA impls only support forward_mqa
+    (decode-style attention)'; from 0.26 only a prefill's tokens may take a dense MHA path, ``_use_sparse_mha``),
+    each query over the indexer's top-k latents; the sparse metadata
+    builders declare ``AttentionCGSupport.UNIFORM_BATCH`` and take a verify as a decode
+    (``_init_reorder_batch_threshold(1, supports_spec_as_decode=True)``, flashmla_sparse.py 0.16–0.33, the same in
+    flashinfer_mla_sparse.py), so plain decode and the verify run under full CUDA graphs (FULL_AND_PIECEWISE from
+    0.11), and the TRITON_MLA rules (piecewise < 0.22, prefill-path verify < 0.31) never apply."""
+    facts = [f"DeepSeek sparse attention: vLLM runs it on a sparse-MLA backend only ({backend}); every token, the "
+             "verify's included, attends decode-style to the indexer's top-k latents (flashmla_sparse.py: 'MQA 576/512 "
+             "approach for both prefill and decode'); full CUDA graphs (UNIFORM_BATCH, spec as decode)"]
+    if backend == SPARSE_CUSTOM:
+        first = "0.24" if cc[0] == 12 else "no release read"
+        facts.append(f"vLLM {'.'.join(map(str, ver))} has no sparse-MLA backend for SM{cc[0]}{cc[1]} (first: "
+                     f"{first}; FLASHMLA_SPARSE needs SM9x/SM10x) and refuses the model there: a build with its own "
+                     "sparse backend is assumed, costed as the stock sparse backends run")
+    if ver < VLLM_SPARSE_FIRST:
+        facts.append("no sparse-MLA backend before vLLM 0.11.0 (flashmla_sparse.py first in 0.11.0): costed as 0.11")
+    graph = "full"
+    spec_ok = algorithm in (None, "EAGLE", "EAGLE3", "NEXTN", "MTP")
+    plain_overlap = ver >= (0, 14, 0)
+    spec_overlap = plain_overlap and spec_ok
+    if algorithm is not None:
+        facts.append("async scheduling " + ("on" if spec_overlap else "off") + (
+            " (default from 0.14 for plain decoding and EAGLE/MTP)" if plain_overlap else
+            " (off by default before 0.14, config/vllm.py)") + (
+            "; draft_model speculation disables it" if plain_overlap and not spec_ok else ""))
+    draft = _vllm_draft_graph(ver, graph, runner_v2)
+    loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
+    if loop:
+        facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
+                     "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop)")
+    return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
+                verify_mla_prefill=False, target_graph=graph, verify_graph=graph, draft_graph=draft,
+                extend_graph=draft, facts=tuple(facts), draft_loop_kernels=loop, draft_logits_eager=bool(loop),
+                sparse_mla=True)
 
 
 def _proposer_loop_kernels(ver: tuple[int, int, int]) -> int:

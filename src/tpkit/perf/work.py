@@ -333,6 +333,8 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode") -> list[
     if kind == "sliding" and spec.sliding_window:
         ctx = min(ctx, spec.sliding_window)
     heads = max(1, spec.num_attention_heads // shard.attention_tp)
+    if spec.mla is not None and spec.dsa is not None and mode != "mla_prefill":
+        return _dsa_attention(spec, seqs, t, ctx, heads, kv_bytes)
     if spec.mla is not None and mode == "mla_prefill":
         return _mla_prefill_path(spec.mla, seqs, t, ctx, heads, kv_bytes)
     if spec.mla is not None:
@@ -352,6 +354,36 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode") -> list[
     if mode == "mla_prefill" or impl.split_kv:
         return [Kernel(kind="attention", name="attention", bytes=total, flops=flops)]
     return [Kernel(kind="attention", name="attention", bytes=total, flops=flops, cta_bytes=total / ctas)]
+
+
+def _dsa_attention(spec: ModelSpec, seqs: int, t: int, ctx: int, heads: int, kv_bytes: int) -> list[Kernel]:
+    """DeepSeek sparse attention (DSA) in one layer: the lightning indexer scores every cached token for each query
+    token, a top-k keeps ``index_topk`` of them, and MLA attends decode-style (MQA over the latents) to those only.
+
+    indexer   reads each sequence's cached index keys once (fp8 ``index_head_dim`` + one fp32 scale per 128: the
+              layout of vLLM ``DeepseekV32IndexerCache`` / SGLang's NSA pool; ``index_kpool`` keys per row), writes
+              the fp32 logits of every query token over the context and reads them back for the top-k
+              (vllm 0.20.2 v1/attention/backends/mla/indexer.py + model_executor/models/deepseek_v2.py ``Indexer``:
+              ``fp8_paged_mqa_logits`` then ``top_k_per_row_decode``; the verify's 1 + k tokens of a request
+              share one read of its keys, ``next_n``); FLOPs 2 · tokens · rows · index heads · index dim at fp8;
+              layers that reuse another layer's top-k (``shared_indexer_layers``) scan nothing (charged as a
+              share of the layers)
+    attention reads min(context, index_topk) latents per sequence (the verify's other query tokens pick mostly the
+              same rows; repeated reads of one request's cache are not charged, as for the dense kernels);
+              FLOPs per query token over its top-k"""
+    d, m = spec.dsa, spec.mla
+    rows = -(-ctx // max(1, d.index_kpool))
+    own = 1.0 - d.shared_indexer_layers / max(1, spec.num_layers)
+    key_bytes = d.index_head_dim + d.index_head_dim // 128 * 4
+    indexer = Kernel(kind="attention", name="DSA indexer (logits over the context + top-k)", dtype="fp8",
+                     bytes=own * (seqs * rows * key_bytes + 2.0 * 4 * t * rows),
+                     flops=own * 2.0 * t * rows * d.index_n_heads * d.index_head_dim)
+    picked = min(ctx, d.index_topk)
+    per_token = (m.kv_lora_rank + m.qk_rope_head_dim) * kv_bytes
+    attn = Kernel(kind="attention", name=f"sparse MLA attention (top {picked} latents)",
+                  bytes=float(seqs * picked * per_token),
+                  flops=2.0 * t * picked * heads * (2 * m.kv_lora_rank + m.qk_rope_head_dim))
+    return [indexer, attn]
 
 
 def _mla_prefill_path(m, seqs: int, t: int, ctx: int, heads: int, kv_bytes: int) -> list[Kernel]:
