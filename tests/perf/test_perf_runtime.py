@@ -230,3 +230,17 @@ def test_a_small_eagle3_step_waits_for_the_proposer_launches_before_0_18():
     assert old_parts["draft steps"] > 6 * (15 + 2 + 4) * per
     assert dict(llama_vllm("0.9.2", "EAGLE").parts_us)["draft launch-bound (in steps)"] == 0.0
     assert dict(llama_vllm("0.17.0", "EAGLE3").parts_us)["draft launch-bound (in steps)"] > 0.0
+
+
+@pytest.mark.parametrize("version, skips", [("0.4.2", False), ("0.4.3", True), ("0.5.10", True), (None, True)])
+def test_sglang_draft_loop_skips_its_last_forward_from_0_4_3(version, skips):
+    """eagle_worker ``draft_forward``: "We don't need to run the last forward" (0.4.3 on; 0.4.2.post4 runs every
+    step): the cycle holds num_steps − 1 draft forwards; vLLM's proposer runs num_steps."""
+    assert rt("sglang", version).draft_skips_last_forward is skips
+    assert not rt("vllm", None).draft_skips_last_forward
+    three = SpecSettings(algorithm="EAGLE3", num_steps=3, topk=1, num_draft_tokens=4)
+    five = SpecSettings(algorithm="EAGLE3", num_steps=5, topk=1, num_draft_tokens=6)
+    a = dict(kimi(gpu="H200", spec=three, engine_version=version, accept_length=2.0).speculative.parts_us)
+    b = dict(kimi(gpu="H200", spec=five, engine_version=version, accept_length=2.0).speculative.parts_us)
+    per_step = (b["draft steps"] - a["draft steps"]) / 2      # the step's shape does not depend on num_steps
+    assert a["draft steps"] == pytest.approx(per_step * (2 if skips else 3), rel=1e-9)

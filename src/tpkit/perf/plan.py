@@ -200,7 +200,8 @@ def _sync_host_us(rt: Runtime) -> float:
 
 
 def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: float) -> SpecPoint:
-    """One cycle.  SGLang: num_steps draft forwards of batch × topk tokens, the verify, then a draft extend on
+    """One cycle.  SGLang: num_steps draft forwards of batch × topk tokens (num_steps − 1 from 0.4.3,
+    ``Runtime.draft_skips_last_forward``), the verify, then a draft extend on
     batch × (num_steps + 1) tokens.  vLLM: the first draft forward takes the accepted tokens (batch × (k + 1)),
     the other k − 1 take batch tokens, and there is no separate extend.  Each pass runs the way the engine
     version runs it (``runtime``: attention path, full/piecewise/eager graphs).  Overhead: tree/accept kernels,
@@ -220,7 +221,8 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
         steps = [first] + [rest] * (s.num_steps - 1)
         extend_us = 0.0
     else:
-        steps = [_draft_forward(ctx, s, batch, s.topk, policy, graph=rt.draft_graph)] * s.num_steps
+        forwards = s.num_steps - 1 if rt.draft_skips_last_forward else s.num_steps
+        steps = [_draft_forward(ctx, s, batch, s.topk, policy, graph=rt.draft_graph)] * forwards
         extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph,
                                    attention="decode" if rt.verify_split_kv else "extend_nosplit").total_us
     draft_us = sum(f.total_us for f in steps)

@@ -174,6 +174,11 @@ class Runtime:
     """SGLang speculation runs spec v2 (the overlapped draft worker); None: not SGLang speculation"""
     spec_v2_source: str = ""
     """``default`` (the release's choice) or ``flag`` (``--sglang-spec-v2`` / SGLANG_ENABLE_SPEC_V2 given)"""
+    draft_skips_last_forward: bool = False
+    """SGLang's EAGLE draft loop skips the forward of its last step: the first step's top-k comes from the previous
+    draft extend, so a cycle runs num_steps − 1 draft forwards ("We don't need to run the last forward. we get 1
+    token from draft prefill and (#spec steps - 1) tokens here": ``eagle_worker.py`` ``draft_forward`` 0.4.3–0.5.12,
+    ``eagle_worker_v2.py`` 0.5.4–0.5.23; 0.4.2.post4 runs every step)"""
     sparse_mla: bool = False
     """the attention is DeepSeek sparse attention through a sparse-MLA implementation: every token, the verify's
     included, attends decode-style (MQA over the latents) to the indexer's top-k tokens"""
@@ -290,9 +295,17 @@ def _sglang(ver, backend, mla, topk, algorithm, spec_v2=None) -> dict:
     if algorithm is not None and extend == "eager":
         facts.append("draft extend without CUDA graph before 0.4.7 (eagle_draft_extend_cuda_graph_runner.py first "
                      "in 0.4.7)")
+    skips = ver >= SKIP_LAST_DRAFT_FORWARD
+    if algorithm is not None and skips:
+        facts.append("num_steps − 1 draft forwards per cycle: the last step's forward is skipped, its top-k coming "
+                     "from the draft extend (eagle_worker draft_forward, from 0.4.3)")
     return dict(plain_overlap=True, spec_overlap=spec_overlap, verify_split_kv=split, verify_mla_prefill=False,
                 target_graph="full", verify_graph="full", draft_graph="full", extend_graph=extend, facts=tuple(facts),
-                spec_v2=v2, spec_v2_source=source)
+                spec_v2=v2, spec_v2_source=source, draft_skips_last_forward=skips)
+
+
+SKIP_LAST_DRAFT_FORWARD = (0, 4, 3)
+"""first SGLang release whose EAGLE draft loop skips its last forward (``Runtime.draft_skips_last_forward``)"""
 
 
 SPEC_V2_FLAG = "SGLANG_ENABLE_SPEC_V2=1"
