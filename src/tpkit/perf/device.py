@@ -62,9 +62,9 @@ def device_rates(gpu: GpuSpec) -> DeviceRates:
     eff = C["gemm_flop_efficiency"].value
     flops = tuple((dt, eff * tf * 1e12) for dt in ("bf16", "fp8", "fp4", "int8")
                   if (tf := gpu.dense_tflops(dt)))
-    hbm_note = (f"{hbm_eff} achievable fraction on {gpu.name} (band {gpu.hbm_efficiency_band[0]}–"
-                f"{gpu.hbm_efficiency_band[1]}; {gpu.source_of('hbm_efficiency')})" if own_hbm and gpu.hbm_efficiency_band
-                else f"{hbm_eff} achievable fraction on {gpu.name} ({gpu.source_of('hbm_efficiency')})" if own_hbm
+    band = (f"band {gpu.hbm_efficiency_band[0]}–{gpu.hbm_efficiency_band[1]}; "
+            if gpu.hbm_efficiency_band else "")
+    hbm_note = (f"{hbm_eff} achievable fraction on {gpu.name} ({band}{gpu.source_of('hbm_efficiency')})" if own_hbm
                 else f"{hbm_eff} measured copy efficiency")
     notes = [f"memory bandwidth {gpu.memory_bandwidth_tbps} TB/s ({gpu.source_of('memory_bandwidth_tbps')}) × "
              f"{hbm_note}",
