@@ -310,6 +310,19 @@ def _with_p2p(entry: dict) -> dict:
     return {**entry, "pcie_p2p": p2p, "sources": {**(entry.get("sources") or {}), "pcie_p2p": source}}
 
 
+def _with_hbm(entry: dict) -> dict:
+    """``entry`` with ``hbm_efficiency``, ``hbm_efficiency_band`` and their source from ``scripts/gpu_hbm.py``
+    (helper amdbw, 2026-12-04): achievable HBM bandwidth from public microbenchmarks."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gpu_hbm import HBM_EFFICIENCY
+
+    if entry["name"] not in HBM_EFFICIENCY:
+        return entry
+    value, (low, high), source = HBM_EFFICIENCY[entry["name"]]
+    return {**entry, "hbm_efficiency": value, "hbm_efficiency_band": [low, high],
+            "sources": {**(entry.get("sources") or {}), "hbm_efficiency": source}}
+
+
 def _with_os_totals(entry: dict) -> dict:
     """``entry`` with ``sources["total_linux"]`` / ``sources["total_windows"]`` from ``scripts/gpu_totals_os.py``
     (helper cbw, 2026-12-04): the catalog total is the Linux figure; Windows/WSL2 reports the nvidia-smi total."""
@@ -327,7 +340,7 @@ def main(argv: list[str]) -> int:
     entries = [_entry(raw) for raw in json.loads(src.read_text())]
     at = next(i for i, e in enumerate(entries) if e["name"] == "H100-PCIe-80GB") + 1
     entries = entries[:at] + [H100_NVL] + entries[at:] + EXTRA + _added()
-    entries = [_with_os_totals(_with_p2p(_with_unified(e))) for e in entries]
+    entries = [_with_hbm(_with_os_totals(_with_p2p(_with_unified(e)))) for e in entries]
     OUT.write_text(json.dumps({"source": str(src.name), "gpus": entries}, indent=1) + "\n")
     print(f"wrote {len(entries)} GPUs to {OUT}")
     return 0

@@ -27,7 +27,7 @@ _FIELDS = {
     "compute_capability", "sm_count", "memory_bandwidth_tbps", "bf16_dense_tflops",
     "nvlink_gbps_per_direction", "pcie_gbps_per_direction",
     "fp8_dense_tflops", "fp4_dense_tflops", "int8_dense_tops", "pcie_generation", "pcie_lanes", "sources",
-    "total_printed", "unified_memory", "pcie_p2p",
+    "total_printed", "unified_memory", "pcie_p2p", "hbm_efficiency", "hbm_efficiency_band",
 }
 
 
@@ -55,6 +55,8 @@ def _spec(raw: dict) -> GpuSpec:
         vendor=raw.get("vendor", "NVIDIA"), aliases=tuple(raw.get("aliases", ())),
         total_printed=bool(raw.get("total_printed", True)),
         unified_memory=bool(raw.get("unified_memory", False)), pcie_p2p=raw.get("pcie_p2p"),
+        hbm_efficiency=raw.get("hbm_efficiency"),
+        hbm_efficiency_band=tuple(raw["hbm_efficiency_band"]) if raw.get("hbm_efficiency_band") else None,
     )
 
 

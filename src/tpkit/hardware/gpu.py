@@ -65,6 +65,14 @@ class GpuSpec:
     bridges, patched drivers, VMs, ACS / IOMMU) are ``source_of("pcie_p2p")``; ``tpkit plan --p2p`` / ``--no-p2p``
     override it (``startup.links``).  Built by ``scripts/build_gpu_catalog.py`` from ``scripts/gpu_p2p.py``."""
 
+    hbm_efficiency: float | None = None
+    """achievable fraction of ``memory_bandwidth_tbps`` from public microbenchmarks on this GPU, put on the same
+    footing as the H200-measured copy efficiency (``scripts/gpu_hbm.py``; source: ``source_of("hbm_efficiency")``);
+    None where nothing is recorded: ``tpkit.perf`` then uses the H200 figure"""
+
+    hbm_efficiency_band: tuple[float, float] | None = None
+    """(low, high) of ``hbm_efficiency`` over the microbenchmarks behind it"""
+
     def source_of(self, field: str) -> str:
         """Where the value of ``field`` came from (``"not recorded"`` when the catalog says nothing)."""
         return dict(self.sources).get(field, "not recorded")

@@ -4,7 +4,9 @@
     out: ``DeviceRates``: bytes/s and FLOP/s the model divides by, each with the source behind it
 
 Effective rate = datasheet rate × an efficiency measured on the H200 (constants ``hbm_efficiency``,
-``gemm_flop_efficiency``); for other GPUs that transfer is an assumption and the output says so.
+``gemm_flop_efficiency``); for other GPUs that transfer is an assumption and the output says so.  Where the GPU
+catalog records a GPU's own achievable HBM fraction (``GpuSpec.hbm_efficiency``: public microbenchmarks put on the
+H200 copy's footing, ``scripts/gpu_hbm.py``; MI300X and MI325X as of 2026-12-04) the bandwidth uses it instead.
 """
 
 from __future__ import annotations
@@ -54,16 +56,24 @@ def device_rates(gpu: GpuSpec) -> DeviceRates:
             f"GPU {gpu.name!r} has no memory bandwidth or bf16 TFLOP/s in the catalog, so its decode speed cannot "
             "be predicted" + (f" (the catalog says: {why})" if why else "")
             + "; pass a catalog GPU with both rates with --gpu (e.g. --gpu H100), not --gpu-memory")
-    hbm = C["hbm_efficiency"].value * gpu.memory_bandwidth_tbps * 1e12
+    own_hbm = gpu.hbm_efficiency is not None
+    hbm_eff = gpu.hbm_efficiency if own_hbm else C["hbm_efficiency"].value
+    hbm = hbm_eff * gpu.memory_bandwidth_tbps * 1e12
     eff = C["gemm_flop_efficiency"].value
     flops = tuple((dt, eff * tf * 1e12) for dt in ("bf16", "fp8", "fp4", "int8")
                   if (tf := gpu.dense_tflops(dt)))
+    band = (f"band {gpu.hbm_efficiency_band[0]}–{gpu.hbm_efficiency_band[1]}; "
+            if gpu.hbm_efficiency_band else "")
+    hbm_note = (f"{hbm_eff} achievable fraction on {gpu.name} ({band}{gpu.source_of('hbm_efficiency')})" if own_hbm
+                else f"{hbm_eff} measured copy efficiency")
     notes = [f"memory bandwidth {gpu.memory_bandwidth_tbps} TB/s ({gpu.source_of('memory_bandwidth_tbps')}) × "
-             f"{C['hbm_efficiency'].value} measured copy efficiency",
+             f"{hbm_note}",
              f"bf16 {gpu.bf16_dense_tflops} TFLOP/s dense ({gpu.source_of('bf16_dense_tflops')}) × "
              f"{eff} measured GEMM efficiency"]
     if gpu.name != _MEASURED_ON:
-        notes.append(f"efficiencies were measured on {_MEASURED_ON} and are assumed to carry over to {gpu.name}")
+        what = "the GEMM efficiency was" if own_hbm else "efficiencies were"
+        notes.append(f"{what} measured on {_MEASURED_ON} and {'is' if own_hbm else 'are'} assumed to carry over to "
+                     f"{gpu.name}")
     return DeviceRates(name=gpu.name, hbm_bytes_per_s=hbm, flops=flops, compute_capability=gpu.compute_capability,
                        nvlink_gbps_per_direction=gpu.nvlink_gbps_per_direction,
                        pcie_gbps_per_direction=gpu.pcie_gbps_per_direction, notes=tuple(notes))

@@ -284,7 +284,10 @@ def confidence_of(req, link: Link, rate_source: str) -> dict:
                                                            "counted from its source, not measured"}
     else:
         base = {"level": "low" if req.gpu.name.startswith("RTX-PRO") else "medium", "band_pct": 30,
-                "why": f"H200 efficiencies assumed to carry over to {req.gpu.name}; its datasheet rates: "
+                "why": (f"H200 GEMM efficiency assumed to carry over to {req.gpu.name}, its HBM fraction "
+                        f"{req.gpu.hbm_efficiency} from public microbenchmarks (scripts/gpu_hbm.py)"
+                        if req.gpu.hbm_efficiency is not None else
+                        f"H200 efficiencies assumed to carry over to {req.gpu.name}") + "; its datasheet rates: "
                        f"{req.gpu.source_of('bf16_dense_tflops')[:80]}"}
     if req.profile is not None:
         ar = {"level": "high", "why": "measured all-reduce profile"}
