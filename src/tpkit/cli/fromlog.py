@@ -1,12 +1,13 @@
 """``tpkit plan --from-log LOG``: read the log, fill what the flags leave open (MODEL, engine, release, GPU, layout,
-the settings of ``explain.fromlog.LOG_FLAGS``, ``--quantization``) and say where each came from (split from
-``cli.plan``; the planning itself stays there)."""
+the settings of ``explain.fromlog.LOG_FLAGS``, ``--quantization``) and say where each came from; the measured
+start-up terms the plan charges (``measured_from_log``) and the notes on flags read from the log
+(``read_from_log_notes``) (split from ``cli.plan``; the planning itself stays there)."""
 
 from __future__ import annotations
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["from_log", "where", "FILLED"]
+__all__ = ["from_log", "where", "FILLED", "measured_from_log", "read_from_log_notes"]
 
 
 def where(log, name: str) -> str:
@@ -71,3 +72,53 @@ def from_log(args):
         else:
             args.gpu = ctx.gpu.name
     return e
+
+
+def measured_from_log(args, log, gpu, parallel) -> tuple[dict, dict, str, tuple[str, ...]]:
+    """(measured start-up terms, the measured weights term, where the weights were read, notes) a --from-log plan
+    charges: terms the plan's flags make inapplicable (another torch.compile cache or model runner, another
+    layout or quantization for the weights) are dropped, with a note saying why."""
+    from tpkit.explain.fromlog import measured_startup
+    from tpkit.logs.settings import same_quantization
+
+    measured = measured_startup(log, gpu_total=gpu.total_bytes)
+    terms = dict(measured.terms)
+    # the measured load delta stands for the weights and every line allocated inside it (the planner charges
+    # those 0: engines.vllm.policy.inside_load_delta), so a --quantization read from the log keeps it too
+    same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
+            and same_quantization(measured.layout["quantization"], getattr(args, "quantization", None)))
+    notes = measured.notes + getattr(args, "log_notes", ())
+    logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
+    if "activation_peak" in terms and logged_cache and args.compile_cache != logged_cache:
+        terms.pop("activation_peak")
+        notes += (f"activation peak not taken from the log: it ran with a {logged_cache} torch.compile cache "
+                  f"({where(log, 'compile_cache')}), this plan assumes "
+                  f"--compile-cache {args.compile_cache}",)
+    logged_runner = log.context.get("vllm_use_v2_model_runner") if args.engine == "vllm" else None
+    given_runner = getattr(args, "vllm_use_v2_model_runner", None)
+    if logged_runner is not None and given_runner is not None and str(given_runner) != str(logged_runner):
+        for term in ("activation_peak", "cuda_graphs"):
+            terms.pop(term, None)
+        notes += (f"activation peak and CUDA-graph estimate not taken from the log: it ran "
+                  f"{'Model Runner V2' if str(logged_runner) == '1' else 'the V1 model runner'} "
+                  f"({where(log, 'vllm_use_v2_model_runner')}), this plan --vllm-use-v2-model-runner "
+                  f"{given_runner}",)
+    if "weights" in terms and not same:
+        terms.pop("weights")
+        notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "
+                  f"quantization {measured.layout['quantization'] or 'of the checkpoint'}",)
+    weights = {"weights": terms.pop("weights")} if "weights" in terms else {}
+    return terms, weights, measured.weights_where, tuple(notes)
+
+
+def read_from_log_notes(args, log, result) -> tuple[str, ...]:
+    """Notes naming the flags a --from-log plan read from the log where the plan depends on them."""
+    notes: tuple[str, ...] = ()
+    if "compile_cache" in getattr(args, "log_filled", ()) and any(
+            str(w).startswith("torch.compile cache assumed") for w in result.warnings):
+        notes += (f"--compile-cache {args.compile_cache}: read from the log "
+                  f"({where(log, 'compile_cache')})",)
+    if "vllm_use_v2_model_runner" in getattr(args, "log_filled", ()):
+        notes += (f"--vllm-use-v2-model-runner {args.vllm_use_v2_model_runner}: read from the log "
+                  f"({where(log, 'vllm_use_v2_model_runner')})",)
+    return notes

@@ -7,7 +7,7 @@ import json
 import re
 import sys
 
-from tpkit.cli.fromlog import FILLED, from_log, where
+from tpkit.cli.fromlog import FILLED, from_log, measured_from_log, read_from_log_notes
 from tpkit.errors import PlanInputError
 
 __all__ = ["register", "run_plan", "build_request", "plan", "HELP", "EXIT_DOES_NOT_FIT", "with_memory"]
@@ -328,14 +328,9 @@ def tpkit_allreduce_uses(args, gpu, parallel, machine) -> tuple[tuple, tuple[str
     return ar.lines, ((note,) if note else ())
 
 
-def plan(args):
-    """Flags → PlanResult (pure; no torch)."""
-    from tpkit.cli.engine_flags import options_from_args
-    from tpkit.engines.registry import get_engine
-    from tpkit.memory.band import with_band
-
-    given = args.engine is not None
-    log = from_log(args) if getattr(args, "from_log", None) else None
+def _engine_and_model(args, log, given: bool) -> None:
+    """Fill --engine (the log's, else the default; ``given``: --engine was on the command line) and the layout left
+    open with 1; refuse a plan without MODEL."""
     if not given:
         args.engine_from = "read from the log" if args.engine is not None else "the default"
     if args.engine is None:
@@ -353,6 +348,31 @@ def plan(args):
     if args.model is None:
         raise PlanInputError("no model given: pass MODEL (an HF id, a model dir or a config.json), or --from-log LOG "
                              "with a log that names a model tpkit can read")
+
+
+def _extra_uses_by_tp(args, gpu, parallel, machine, extra):
+    """The extra uses the engine charges: ``extra`` as is, or with --tpkit-allreduce a function of the TP size
+    (the verdict re-plans fixes at other TP sizes: their buffers too)."""
+    if args.tpkit_allreduce is None:
+        return extra
+    from dataclasses import replace as _with
+
+    def extra_for(tp: int, _done={parallel.tp: extra}):  # noqa: B006 - a cache for this one plan
+        if tp not in _done:
+            _done[tp] = tpkit_allreduce_uses(args, gpu, _with(parallel, tp=tp), machine)[0]
+        return _done[tp]
+    return extra_for
+
+
+def plan(args):
+    """Flags → PlanResult (pure; no torch)."""
+    from tpkit.cli.engine_flags import options_from_args
+    from tpkit.engines.registry import get_engine
+    from tpkit.memory.band import with_band
+
+    given = args.engine is not None
+    log = from_log(args) if getattr(args, "from_log", None) else None
+    _engine_and_model(args, log, given)
     engine = get_engine(args.engine)
     model, gpu, parallel, machine = build_request(args)
     if "quantization" in getattr(args, "log_filled", ()):
@@ -369,59 +389,19 @@ def plan(args):
 
         options = _set(options, links=links)
     extra, notes = tpkit_allreduce_uses(args, gpu, parallel, machine)
-    if args.tpkit_allreduce is not None:  # the verdict re-plans fixes at other TP sizes: their buffers too
-        from dataclasses import replace as _with
-
-        def extra_for(tp: int, _done={parallel.tp: extra}):  # noqa: B006 - a cache for this one plan
-            if tp not in _done:
-                _done[tp] = tpkit_allreduce_uses(args, gpu, _with(parallel, tp=tp), machine)[0]
-            return _done[tp]
-    else:
-        extra_for = extra
+    extra_for = _extra_uses_by_tp(args, gpu, parallel, machine, extra)
     if log is not None:
-        from tpkit.explain.fromlog import measured_startup
-        from tpkit.logs.settings import same_quantization
         from tpkit.memory.band import measured_terms
 
-        measured = measured_startup(log, gpu_total=gpu.total_bytes)
-        terms = dict(measured.terms)
-        # the measured load delta stands for the weights and every line allocated inside it (the planner charges
-        # those 0: engines.vllm.policy.inside_load_delta), so a --quantization read from the log keeps it too
-        same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
-                and same_quantization(measured.layout["quantization"], getattr(args, "quantization", None)))
-        notes = tuple(notes) + measured.notes + getattr(args, "log_notes", ())
-        logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
-        if "activation_peak" in terms and logged_cache and args.compile_cache != logged_cache:
-            terms.pop("activation_peak")
-            notes += (f"activation peak not taken from the log: it ran with a {logged_cache} torch.compile cache "
-                      f"({where(log, 'compile_cache')}), this plan assumes "
-                      f"--compile-cache {args.compile_cache}",)
-        logged_runner = log.context.get("vllm_use_v2_model_runner") if args.engine == "vllm" else None
-        given_runner = getattr(args, "vllm_use_v2_model_runner", None)
-        if logged_runner is not None and given_runner is not None and str(given_runner) != str(logged_runner):
-            for term in ("activation_peak", "cuda_graphs"):
-                terms.pop(term, None)
-            notes += (f"activation peak and CUDA-graph estimate not taken from the log: it ran "
-                      f"{'Model Runner V2' if str(logged_runner) == '1' else 'the V1 model runner'} "
-                      f"({where(log, 'vllm_use_v2_model_runner')}), this plan --vllm-use-v2-model-runner "
-                      f"{given_runner}",)
-        if "weights" in terms and not same:
-            terms.pop("weights")
-            notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "
-                      f"quantization {measured.layout['quantization'] or 'of the checkpoint'}",)
-        weights = {"weights": terms.pop("weights")} if "weights" in terms else {}
+        terms, weights, weights_where, logged = measured_from_log(args, log, gpu, parallel)
+        notes = tuple(notes) + logged
         with measured_terms(terms, source=f"measured in {args.from_log}"), \
-                measured_terms(weights, source=f"{measured.weights_where} of {args.from_log}"):
+                measured_terms(weights, source=f"{weights_where} of {args.from_log}"):
             result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     else:
         result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
-    if log is not None and "compile_cache" in getattr(args, "log_filled", ()) and any(
-            str(w).startswith("torch.compile cache assumed") for w in result.warnings):
-        notes = tuple(notes) + (f"--compile-cache {args.compile_cache}: read from the log "
-                                f"({where(log, 'compile_cache')})",)
-    if log is not None and "vllm_use_v2_model_runner" in getattr(args, "log_filled", ()):
-        notes = tuple(notes) + (f"--vllm-use-v2-model-runner {args.vllm_use_v2_model_runner}: read from the log "
-                                f"({where(log, 'vllm_use_v2_model_runner')})",)
+    if log is not None:
+        notes = tuple(notes) + read_from_log_notes(args, log, result)
     from tpkit.engines.unified import unified_memory_note
 
     from tpkit.startup.links import catalog_p2p_note

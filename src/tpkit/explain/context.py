@@ -257,14 +257,65 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     ``explain.tpinfer.tp_hints`` (world size, NCCL nranks, CUDA_VISIBLE_DEVICES)."""
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
     run = parsed.run
-    values, sources, contradictions, notes = {}, {}, [], []
-    for name in ("tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
-                 "quantization", "cuda_graph_max_bs", "max_total_tokens", "max_running_requests",
-                 "chunked_prefill_size", "max_num_batched_tokens", "cuda_graph_disabled",
-                 "disable_custom_all_reduce", "speculative", "dtype", "enable_dp_attention", "disable_radix_cache",
-                 "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling", "compile_cache",
-                 "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling", "vllm_use_v2_model_runner",
-                 "language_model_only"):
+    contradictions, notes = [], []
+    values, sources = _logged_values(run, text_settings)
+    _apply_flags(flags, values, sources, contradictions)
+    _prefix_caching_flag(flags, values, sources, contradictions)
+    if "tp" not in values:
+        _tp_from_ranks(parsed, values, sources, notes, _sglang_tag_era(parsed.engine.version, values.get("log_date")))
+    if "tp" not in values:
+        why = tp_default_evidence(parsed)
+        if why:
+            values["tp"], sources["tp"] = 1, why
+    engine, version = _engine_and_version(parsed, flags, contradictions, notes)
+    model, model_source = _resolve_model(parsed, flags, notes)
+    _tp_divides_heads(model, values, sources)
+    spec = spec_source = spec_missing = None
+    if engine == "vllm" or (engine is None and flags.get("speculative_config") is not None):
+        from tpkit.explain.vspec import vllm_speculative
+
+        spec, spec_source, spec_missing = vllm_speculative(parsed, flags, values, sources, contradictions, notes, raw)
+    elif flags.get("speculative_config") is not None:
+        notes.append(f"--speculative-config is vLLM's flag and this is a {engine} log: it is not used (SGLang's "
+                     "drafter comes from --speculative-algorithm / --speculative-draft-model-path)")
+    tp_inferred = None
+    if "tp" not in values and engine == "vllm":
+        tp_inferred = _tp_from_numbers(parsed, model, values, sources, raw, spec)
+    gpu, gpu_source = _resolve_gpu(parsed, flags, notes)
+    inferred = None
+    if engine == "sglang":
+        gpu, gpu_source, inferred = _sglang_gpu(parsed, values, flags, gpu, gpu_source, contradictions, notes)
+    links = _links_from_log(raw, values, notes)
+    if engine == "vllm":
+        notes += _compile_cache_note(values, sources, version)
+        notes += _runner_note(values, sources)
+    if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
+                                                                                   slack=gpu.total_bytes * 0.002):
+        notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "
+                     f"{gpu.total_bytes.gib:.2f} GiB: the printed total is used where the engine reads it")
+    return Context(engine=engine, version=version, values=values, sources=sources, model=model,
+                   model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
+                   notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
+                   tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing,
+                   links=links)
+
+
+
+_LOGGED = ("tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
+           "quantization", "cuda_graph_max_bs", "max_total_tokens", "max_running_requests",
+           "chunked_prefill_size", "max_num_batched_tokens", "cuda_graph_disabled",
+           "disable_custom_all_reduce", "speculative", "dtype", "enable_dp_attention", "disable_radix_cache",
+           "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling",
+           "compile_cache", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling", "vllm_use_v2_model_runner",
+           "language_model_only")
+"""the run settings ``build_context`` takes from the reader's ``RunSettings`` (in this order)"""
+
+
+def _logged_values(run, text_settings: dict | None) -> tuple[dict, dict]:
+    """(values, sources) the log states: the reader's run settings, then the free-form ``text_settings`` where the
+    reader found none."""
+    values, sources = {}, {}
+    for name in _LOGGED:
         setting = getattr(run, name, None)
         if setting is not None and setting.value is not None:
             values[name] = setting.value
@@ -273,6 +324,12 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         if isinstance(found, tuple) and name not in values:
             values[name] = found[0]
             sources[name] = f"log line {(text_settings or {}).get(name + '_line', '?')} ({found[1]})"
+    return values, sources
+
+
+def _apply_flags(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
+    """The flags of ``FLAG_SETTINGS`` fill what the log leaves open; one that differs from the log's value is a
+    contradiction (the log's value stays)."""
     for flag, name in FLAG_SETTINGS.items():
         if flag not in flags:
             continue
@@ -282,14 +339,13 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                 contradictions.append(Contradiction(flag=flag, given=given, logged=values[name], source=sources[name]))
         else:
             values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"
-    _prefix_caching_flag(flags, values, sources, contradictions)
-    if "tp" not in values:
-        _tp_from_ranks(parsed, values, sources, notes, _sglang_tag_era(parsed.engine.version, values.get("log_date")))
+
+
+def _engine_and_version(parsed: ParsedLog, flags: dict, contradictions: list, notes: list):
+    """(engine, release) of the run: the reader's, else the engine an error message's wording names; --engine
+    fills a gap (a different one is a contradiction); --engine-version replaces a release range inferred from the
+    line formats or fills a missing one."""
     engine, version = parsed.engine.engine, parsed.engine.version
-    if "tp" not in values:
-        why = tp_default_evidence(parsed)
-        if why:
-            values["tp"], sources["tp"] = 1, why
     if engine is None:
         engine = _engine_from_failures(parsed)
         if engine:
@@ -306,26 +362,20 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
             notes.append(f"--engine-version {flags['engine_version']} replaces the release range {version} inferred "
                          "from the line formats")
         version = flags["engine_version"]
-    model, model_source = _resolve_model(parsed, flags, notes)
-    _tp_divides_heads(model, values, sources)
-    spec = spec_source = spec_missing = None
-    if engine == "vllm" or (engine is None and flags.get("speculative_config") is not None):
-        from tpkit.explain.vspec import vllm_speculative
+    return engine, version
 
-        spec, spec_source, spec_missing = vllm_speculative(parsed, flags, values, sources, contradictions, notes, raw)
-    elif flags.get("speculative_config") is not None:
-        notes.append(f"--speculative-config is vLLM's flag and this is a {engine} log: it is not used (SGLang's "
-                     "drafter comes from --speculative-algorithm / --speculative-draft-model-path)")
-    tp_inferred = None
-    if "tp" not in values and engine == "vllm":
-        tp_inferred = _tp_from_numbers(parsed, model, values, sources, raw, spec)
-    gpu, gpu_source = _resolve_gpu(parsed, flags, notes)
+
+def _sglang_gpu(parsed: ParsedLog, values: dict, flags: dict, gpu, gpu_source: str, contradictions: list,
+                notes: list):
+    """(GPU, source, inference) of an SGLang run: a --gpu / --gpu-memory below what the log shows is dropped
+    (``_flag_gpu_below_the_log``); without a GPU, the only catalog GPU whose total fits the memory arithmetic
+    (``explain.gpuinfer.infer_sglang_total``; the inference is returned either way, None when not tried)."""
     inferred = None
-    if gpu is not None and engine == "sglang" and gpu_source.startswith(("--gpu ", "--gpu-memory ")):
+    if gpu is not None and gpu_source.startswith(("--gpu ", "--gpu-memory ")):
         gpu = _flag_gpu_below_the_log(parsed, values, flags, gpu, contradictions, notes)
         if gpu is None:
             gpu_source = ""
-    if gpu is None and engine == "sglang":
+    if gpu is None:
         from tpkit.explain.gpuinfer import infer_sglang_total
         from tpkit.hardware.catalog import lookup_gpu
 
@@ -334,20 +384,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
             gpu = lookup_gpu(inferred.candidates[0])
             gpu_source = (f"inferred: the only catalog GPU whose total lies in {inferred.low.gib:.2f}–"
                           f"{inferred.high.gib:.2f} GiB, the memory arithmetic's bounds (no GPU name printed)")
-    links = _links_from_log(raw, values, notes)
-    if engine == "vllm":
-        notes += _compile_cache_note(values, sources, version)
-        notes += _runner_note(values, sources)
-    if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
-                                                                                   slack=gpu.total_bytes * 0.002):
-        notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "
-                     f"{gpu.total_bytes.gib:.2f} GiB: the printed total is used where the engine reads it")
-    return Context(engine=engine, version=version, values=values, sources=sources, model=model,
-                   model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
-                   notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
-                   tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing,
-                   links=links)
-
+    return gpu, gpu_source, inferred
 
 def _prefix_caching_flag(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
     """``--enable-prefix-caching`` / ``--no-enable-prefix-caching`` (the vLLM option, ``engines.vllm.options``):

@@ -2,7 +2,8 @@
 
     versions.py  release → rule era          defaults.py  default mem_fraction_static, capacity defaults
     options.py   SglangOptions (flags)       baseline.py  free memory before weights (context, NCCL, custom AR)
-    pool.py      cell size, tokens, buffers  sizing.py    every number of one plan
+    pool.py      cell size, tokens, buffers  sizing.py    every number of one plan (budget, tokens, buffers)
+    choices.py   what SGLang settles first: layout check, context, NSA KV defaults, capacity, fraction in effect
     mamba.py     linear-attention state pool verdict.py   fits / which knob
     logs.py      the lines SGLang prints     ledger.py    the plan's ledger lines from its sizing
     policy.py    plan_sglang (entry point)   engine.py    ENGINE: SGLang for the engine registry

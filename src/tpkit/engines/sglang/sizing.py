@@ -1,5 +1,9 @@
 """All SGLang sizing numbers for one configuration (pure; the ledger and verdict read this).
 
+What SGLang settles first (layout check, context, NSA KV defaults, capacity defaults, the fraction in effect) lives
+in ``choices.py``; ``validate_layout``, ``nsa_kv_defaults``, ``rocm_aiter_factor`` and ``era_has_vlm_factor`` are
+re-exported here.  This module turns those into the budget, the token count and the buffers:
+
     pre        = capacity − context − NCCL − custom AR − extra − process    (pre_model_load_memory)
     available  = pre − weights − draft weights (0.5.14+)                    (after weight load)
     slack      = pre × (1 − f)                                              (activations, graphs, cuBLAS, req_to_token)
@@ -20,13 +24,13 @@ from typing import TYPE_CHECKING
 
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.baseline import Baseline, plan_baseline
-from tpkit.engines.sglang.defaults import (CapacityDefaults, FractionChoice, ReserveExtras, capacity_defaults,
-                                           default_mem_fraction, graph_reserve_mib, vlm_fraction_factor)
-from tpkit.engines.sglang.graphs import GraphContext, prefill_graphs
+from tpkit.engines.sglang.choices import (capacity_in_effect, context_len, era_has_vlm_factor, nsa_kv_defaults,
+                                          plan_fraction, reserve_extras, rocm_aiter_factor, validate_layout)
+from tpkit.engines.sglang.defaults import CapacityDefaults, FractionChoice, ReserveExtras, graph_reserve_mib
 from tpkit.engines.sglang.mamba import MambaPool, plan_mamba_pool
 from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
-from tpkit.engines.sglang.multimodal import large_hopper_qwen3_vl, mm_reservation, multimodal_runner_factor
-from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
+from tpkit.engines.sglang.multimodal import mm_reservation
+from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.pool import (CellSize, SwaPoolChoice, compute_cell, max_running_requests, nsa_model,
                                        pool_buffers, req_to_token_bytes, size_tokens, stage_layer_kinds,
                                        swa_pool_choice)
@@ -34,8 +38,7 @@ from tpkit.engines.sglang.spec import (SpecPlan, budget_cell_growth, plan_specul
                                        spec_running_requests)
 from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_term
 from tpkit.engines.sglang.streams import forward_stream_pool
-from tpkit.engines.sglang.versions import at_least, parse_version, rule_era
-from tpkit.errors import PlanInputError
+from tpkit.engines.sglang.versions import parse_version, rule_era
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem
@@ -47,108 +50,7 @@ if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 
 __all__ = ["SglangSizing", "KvBudget", "kv_budget", "size_sglang", "resolve_kv_dtype", "validate_layout",
-           "graph_slack_need"]
-
-
-def nsa_kv_defaults(gpu: GpuSpec, options: SglangOptions, kv_dtype: str, page: int, version: str) -> tuple[str, int]:
-    """(KV dtype, page size) SGLang forces for DeepSeek sparse attention models (``server_args.py``
-    ``_handle_model_specific_adjustments``, DSA branch, 0.5.3 – 0.5.23): the page is 64 on CUDA whatever the user
-    set (``NSATokenToKVPool`` asserts it), 1 on ROCm from 0.5.8 ("Setting page size to 1 for DeepSeek DSA on
-    ROCm"); ``--kv-cache-dtype auto`` becomes fp8_e4m3 on SM ≥ 10 and bfloat16 below (0.5.5+,
-    ``_set_default_nsa_kv_cache_dtype`` from 0.5.9; 0.5.3/0.5.4 set fp8 on SM ≥ 10 and kept the model dtype
-    otherwise).  A GPU without a catalogued compute capability keeps the model dtype."""
-    if gpu.vendor != "NVIDIA" and at_least(version, "0.5.8"):
-        page = 1
-    else:
-        page = 64
-    if explicit_kv_dtype(options.kv_cache_dtype) is None and gpu.compute_capability is not None:
-        if gpu.compute_capability[0] >= 10:
-            kv_dtype = "fp8_e4m3"
-        elif at_least(version, "0.5.5"):
-            kv_dtype = "bfloat16"
-    return kv_dtype, page
-
-
-def validate_layout(model: ModelSpec, parallel: ParallelSpec) -> None:
-    """Refuse layouts SGLang refuses: the attention TP size must divide the heads; PP must not exceed the layers."""
-    tp, heads, kv = parallel.attn_tp, model.num_attention_heads, model.num_kv_heads
-    what = f"attention TP size tp/dp = {tp}" if parallel.dp_attention else f"--tp {tp}"
-    if heads % tp:
-        ok = [t for t in (1, 2, 4, 8, 16, 32) if heads % t == 0]
-        raise PlanInputError(f"{what} does not divide the {heads} attention heads of {model.name}; "
-                             f"use a TP size that divides {heads}: {', '.join(map(str, ok))}")
-    if model.mla is None and kv and (kv % tp if kv >= tp else tp % kv):
-        raise PlanInputError(f"{what} and the {kv} KV heads of {model.name} do not split evenly (one must "
-                             f"divide the other); use --tp dividing {kv} or a multiple of it")
-    if parallel.pp > model.num_layers:
-        raise PlanInputError(f"--pp {parallel.pp} exceeds the {model.num_layers} layers of {model.name}")
-    if parallel.pp > 1 and model.model_type == "lfm2":  # models/lfm2.py asserts one stage (0.5.9 – 0.5.23)
-        raise PlanInputError(f"SGLang serves LFM2 ({model.name}) on one pipeline stage only (Lfm2ForCausalLM asserts "
-                             f"the first and last PP rank); use --pp 1, got --pp {parallel.pp}")
-
-
-def _context_len(model: ModelSpec, options: SglangOptions) -> int:
-    limit = model.max_position_embeddings
-    if options.context_length is None:
-        return limit
-    if options.context_length > limit:
-        raise PlanInputError(
-            f"--context-length {options.context_length} exceeds the model limit {limit} of {model.name}; SGLang "
-            f"refuses it unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set; use ≤ {limit}")
-    return options.context_length
-
-
-def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: ParallelSpec,
-              cap: CapacityDefaults, model: ModelSpec, extras: ReserveExtras) -> FractionChoice:
-    """The user's fraction, else SGLang's default, with the multimodal factor of the release
-    (``multimodal_runner_factor`` before 0.4.9; × 0.90 on the default in 0.4.9; ``vlm_fraction_factor`` from
-    0.4.10)."""
-    runner = multimodal_runner_factor(options.engine_version) if model.is_multimodal else None
-    if options.mem_fraction_static is not None:
-        user = FractionChoice(value=float(options.mem_fraction_static), reserved_mib=None,
-                              source="--mem-fraction-static")
-        return _times(user, runner)
-    choice = default_mem_fraction(era, gpu_mem_mib=gpu_mem_mib, tp=parallel.tp, pp=parallel.pp,
-                                  cpp=cap.chunked_prefill_size, max_bs=cap.cuda_graph_max_bs, is_mla=model.is_mla,
-                                  extras=extras)
-    if runner is not None:
-        return _times(choice, runner)
-    if model.is_multimodal and not era_has_vlm_factor(era):  # 0.4.9: × 0.90 on the default only
-        return _times(choice, (0.90, "multimodal × 0.90 on the default (0.4.9 server_args.py __post_init__)"))
-    if model.is_multimodal and era_has_vlm_factor(era) and options.language_model_only:
-        return FractionChoice(value=choice.value, reserved_mib=choice.reserved_mib,  # engines/sglang/towers.py
-                              source=f"{choice.source}; --language-model-only: no multimodal factor")
-    if model.is_multimodal and era_has_vlm_factor(era):
-        # a multimodal config without vision_config is incomplete (the released one has it): SGLang's defaults
-        factor, why = vlm_fraction_factor(model.extra.get("vision_config") or {})
-        return FractionChoice(value=choice.value * factor, reserved_mib=choice.reserved_mib,
-                              source=f"{choice.source}, {why} = {choice.value * factor:.6f}")
-    return choice
-
-
-def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
-                      options: SglangOptions) -> tuple[float, str] | None:
-    """× 0.85 on ANY fraction on an AMD GPU in SGLang 0.4.7–0.5.4 when the attention backend is aiter and the
-    context is longer than 8192 tokens (``ModelRunner.model_specific_adjustment``; gone in 0.5.5).  aiter is the
-    HIP default for every non-MLA model, and for MLA models with 16 or 128 KV heads per rank (else triton) — the
-    default backend is assumed (tpkit has no ``--attention-backend``); None otherwise."""
-    version = options.engine_version
-    if gpu.vendor != "AMD" or not at_least(version, "0.4.7") or at_least(version, "0.5.5"):
-        return None
-    if model.mla is not None and max(1, model.num_kv_heads // parallel.tp) not in (16, 128):  # get_num_kv_heads(tp)
-        return None
-    context = _context_len(model, options)
-    if context <= 8192:
-        return None
-    return 0.85, f"aiter attention (ROCm default) with context {context} > 8192: × 0.85 (SGLang {version} ModelRunner)"
-
-
-def _times(choice: FractionChoice, factor: tuple[float, str] | None) -> FractionChoice:
-    if factor is None:
-        return choice
-    value = choice.value * factor[0]
-    return FractionChoice(value=value, reserved_mib=choice.reserved_mib,
-                          source=f"{choice.source}, {factor[1]} = {value:.6f}")
+           "graph_slack_need", "nsa_kv_defaults", "rocm_aiter_factor", "era_has_vlm_factor"]
 
 
 def draft_weights_at_sizing(spec: SpecPlan | None) -> Bytes:
@@ -170,10 +72,6 @@ def draft_weights_at_sizing(spec: SpecPlan | None) -> Bytes:
         return Bytes(0)
     return max(spec.weights, spec.weights_at_load)
 
-
-def era_has_vlm_factor(era: str) -> bool:
-    """``adjust_mem_fraction_for_vlm`` exists from 0.4.10 (none in 0.4.6 and earlier ``server_args.py``)."""
-    return parse_version(era) >= (0, 4, 10)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -282,35 +180,6 @@ class SglangSizing(KvBudget):
     after_pool: Bytes
     """taken from the slack after that line: cuBLAS, and before 0.5.14 the draft's weights and KV pool"""
 
-
-def _extras(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions,
-            spec: SpecPlan | None) -> tuple[ReserveExtras, tuple[bool, str]]:
-    ctx = GraphContext(version=options.engine_version, pp=parallel.pp, speculative=spec is not None,
-                       dp_attention=parallel.dp_attention, a2a_backend=options.moe_a2a_backend,
-                       cpu_offload=bool(options.cpu_offload_gb),
-                       cuda_graph_disabled=options.disable_cuda_graph)
-    graphs = prefill_graphs(model, gpu, ctx)
-    extras = ReserveExtras(version=options.engine_version, prefill_graphs=graphs[0], attn_dp=parallel.attn_dp,
-                           deepep=options.moe_a2a_backend == "deepep", speculative=options.speculative_algorithm,
-                           cuda_graphs=not options.disable_cuda_graph)
-    return extras, graphs
-
-
-def _capacity(model: ModelSpec, gpu: GpuSpec, gpu_mem_mib: float, parallel: ParallelSpec, era: str,
-              options: SglangOptions) -> CapacityDefaults:
-    cap = capacity_defaults(gpu_mem_mib, parallel.tp, options.engine_version,
-                            chunked_prefill_size=options.chunked_prefill_size,
-                            cuda_graph_max_bs=options.cuda_graph_max_bs,
-                            max_running_requests=options.max_running_requests)
-    user = options.max_running_requests
-    if (options.cuda_graph_max_bs is None and user is not None and cap.cuda_graph_max_bs < user <= 512
-            and large_hopper_qwen3_vl(model, gpu_mem_mib, gpu, options.engine_version)):
-        return CapacityDefaults(chunked_prefill_size=cap.chunked_prefill_size, cuda_graph_max_bs=user,
-                                source=cap.source + "; Qwen3-VL on large Hopper: graph max bs raised to "
-                                                    "--max-running-requests (model_overrides/qwen3_vl.py)")
-    return cap
-
-
 def _target_kv_layers(cell: CellSize) -> int:
     return cell.full_layers + cell.swa_layers
 
@@ -328,14 +197,13 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     version, era = options.engine_version, rule_era(options.engine_version)
     page = options.page_size or 1
     gpu_mem_mib = gpu.nvidia_smi_total_mib or gpu.total_bytes.bytes / 2**20
-    cap = _capacity(model, gpu, gpu_mem_mib, parallel, era, options)
+    cap = capacity_in_effect(model, gpu, gpu_mem_mib, parallel, era, options)
     kv_dtype = resolve_kv_dtype(model, options)[0]
     if nsa_model(model):
         kv_dtype, page = nsa_kv_defaults(gpu, options, kv_dtype, page, version)
     spec = plan_speculative(model, parallel, options, kv_dtype=kv_dtype, weights=draft_weights)
-    extras, graphs = _extras(model, gpu, parallel, options, spec)
-    fraction = _times(_fraction(options, era, gpu_mem_mib, parallel, cap, model, extras),
-                      rocm_aiter_factor(model, gpu, parallel, options))
+    extras, graphs = reserve_extras(model, gpu, parallel, options, spec)
+    fraction = plan_fraction(model, gpu, parallel, options, era=era, gpu_mem_mib=gpu_mem_mib, cap=cap, extras=extras)
     baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses, version=version,
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
     split_v = parse_version(version) >= (0, 5, 7)  # model_runner_kv_cache_mixin.py of 0.5.7 (0.5.6: head_dim × 2)
@@ -369,7 +237,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     tokens, swa_tokens = size_tokens(rest - mamba_bytes, budget_cell, page_size=page,
                                      max_total_tokens=options.max_total_tokens,
                                      swa_cap=swa_pool.swa_cap if swa_pool is not None else None)
-    return KvBudget(era=era, version=version, context_len=_context_len(model, options), page_size=page,
+    return KvBudget(era=era, version=version, context_len=context_len(model, options), page_size=page,
                     gpu_mem_mib=gpu_mem_mib, capacity=cap, prefill_graphs=graphs,
                     cuda_graphs=not options.disable_cuda_graph, fraction=fraction,
                     baseline=baseline, cell=cell, budget_cell=budget_cell.bytes_per_token, pre=pre, slack=slack,
@@ -419,10 +287,10 @@ def plan_swa_pool(cell: CellSize, model: ModelSpec, parallel: ParallelSpec, opti
 
 
 def _planned_rope(model: ModelSpec, gpu: GpuSpec, options: SglangOptions, spec: SpecPlan | None):
-    """``engines.sglang.rope.rope_reserve`` for this plan: the context SGLang serves (``_context_len``) and the
+    """``engines.sglang.rope.rope_reserve`` for this plan: the context SGLang serves (``choices.context_len``) and the
     speculative steps × draft tokens as SGLang resolves them (``SpecPlan``)."""
     dtype_bytes = 4 if options.dtype in ("float32", "float") else 2
-    return rope_reserve(model, options.engine_version, context_len=_context_len(model, options),
+    return rope_reserve(model, options.engine_version, context_len=context_len(model, options),
                         spec_steps=spec.num_steps if spec is not None else 0,
                         spec_draft_tokens=spec.num_draft_tokens if spec is not None else 0,
                         vendor=gpu.vendor, dtype_bytes=dtype_bytes)

@@ -1,0 +1,68 @@
+"""What SGLang settles before it sizes the KV budget (``engines.sglang.choices``, split from ``sizing``).
+
+The split changed no rule: ``sizing`` re-exports the names callers import from it, and ``kv_budget`` takes the
+fraction, context and capacity these functions give.  The ROCm aiter factor is pinned on both sides of its
+release bounds (0.4.7 – 0.5.4, ``ModelRunner.model_specific_adjustment``; gone in 0.5.5).
+"""
+
+import pytest
+
+from tpkit.engines.sglang import choices, sizing
+from tpkit.engines.sglang.options import SglangOptions
+from tpkit.engines.sglang.versions import rule_era
+from tpkit.errors import PlanInputError
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.models import load_model
+from tpkit.parallel import ParallelSpec
+from tpkit.units import GiB
+
+MODEL = "Qwen/Qwen3-8B"  # catalog: 40960 positions, 32 heads, 8 KV heads
+
+
+@pytest.mark.parametrize("name", ["validate_layout", "nsa_kv_defaults", "rocm_aiter_factor", "era_has_vlm_factor"])
+def test_sizing_re_exports_the_moved_names(name):
+    assert getattr(sizing, name) is getattr(choices, name)
+    assert name in sizing.__all__
+
+
+def _fraction(gpu: str, version: str, **flags):
+    model, parallel = load_model(MODEL), ParallelSpec(tp=1)
+    options = SglangOptions(engine_version=version, **flags)
+    g = lookup_gpu(gpu)
+    mib, era = g.nvidia_smi_total_mib or g.total_bytes.bytes / 2**20, rule_era(version)
+    cap = choices.capacity_in_effect(model, g, mib, parallel, era, options)
+    extras, _ = choices.reserve_extras(model, g, parallel, options, None)
+    return choices.plan_fraction(model, g, parallel, options, era=era, gpu_mem_mib=mib, cap=cap, extras=extras)
+
+
+def test_user_fraction_is_kept_on_nvidia():
+    f = _fraction("H100-SXM-80GB", "0.5.23", mem_fraction_static=0.85)
+    assert f.value == 0.85 and f.source == "--mem-fraction-static"
+
+
+def test_rocm_aiter_factor_inside_its_release_range_only():
+    inside = _fraction("MI300X", "0.5.4", mem_fraction_static=0.8)
+    after = _fraction("MI300X", "0.5.5", mem_fraction_static=0.8)
+    before = _fraction("MI300X", "0.4.6", mem_fraction_static=0.8)
+    assert inside.value == pytest.approx(0.8 * 0.85) and "aiter" in inside.source
+    assert after.value == 0.8 and before.value == 0.8
+
+
+def test_rocm_aiter_factor_needs_a_context_over_8192():
+    f = _fraction("MI300X", "0.5.4", mem_fraction_static=0.8, context_length=8192)
+    assert f.value == 0.8
+
+
+def test_context_len_above_the_model_limit_is_refused_with_the_fix():
+    model = load_model(MODEL)
+    assert choices.context_len(model, SglangOptions()) == model.max_position_embeddings
+    with pytest.raises(PlanInputError, match=r"exceeds the model limit 40960 .* use ≤ 40960"):
+        choices.context_len(model, SglangOptions(context_length=40961))
+
+
+def test_kv_budget_takes_the_fraction_and_context_of_choices():
+    options = SglangOptions(engine_version="0.5.23", context_length=8192)
+    b = sizing.kv_budget(load_model(MODEL), lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=1), options,
+                         machine=None, weights_bytes=GiB(15))
+    assert b.fraction == _fraction("H100-SXM-80GB", "0.5.23", context_length=8192)
+    assert b.context_len == 8192
