@@ -11,6 +11,8 @@ Attention kinds, from the first rule that applies:
     linear_attn_config          Kimi-Linear: 1-based ``kda_layers`` → "linear", ``full_attn_layers`` → "full"
     full_attention_interval = n Qwen3-Next (Gated DeltaNet keys present): layer i is full when (i+1) % n == 0,
                                 else linear (``_from_interval``)
+    hybrid_override_pattern     NemotronH: one character per layer, "M" Mamba-2 → "linear", "*" attention →
+                                "full", "-" MLP / "E" MoE → "none" (no cache at all; ``_from_pattern``)
     sliding_window_pattern = n  Gemma 2/3: layer i is full when (i+1) % n == 0, else sliding
     attention_chunk_size        Llama 4: ``no_rope_layers[i] == 0`` → full (NoPE global), else chunked ("sliding")
     use_sliding_window          Qwen2/3: sliding from ``max_window_layers`` on when true, else all full
@@ -53,6 +55,8 @@ def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str])
         return _from_linear_attn(text["linear_attn_config"], num_layers, where), None
     if text.get("full_attention_interval") is not None and text.get("linear_num_value_heads") is not None:
         return _from_interval(text, num_layers, where), None
+    if text.get("hybrid_override_pattern") is not None:
+        return _from_pattern(text["hybrid_override_pattern"], num_layers, where), None
     if text.get("sliding_window_pattern") and window:
         n = optional_int(text, "sliding_window_pattern", where, default=None, minimum=1)
         return tuple("full" if (i + 1) % n == 0 else "sliding" for i in range(num_layers)), window
@@ -82,6 +86,30 @@ def _from_interval(text: dict, num_layers: int, where: str) -> tuple[str, ...]:
     Without this rule such a config planned every layer as full attention (4× the KV, no linear state)."""
     n = optional_int(text, "full_attention_interval", where, default=None, minimum=1)
     return tuple("full" if (i + 1) % n == 0 else "linear" for i in range(num_layers))
+
+
+_PATTERN_KINDS = {"M": "linear", "*": "full", "-": "none", "E": "none"}
+"""NemotronH ``hybrid_override_pattern`` characters → kinds (see ``_from_pattern``)"""
+
+
+def _from_pattern(pattern, num_layers: int, where: str) -> tuple[str, ...]:
+    """NemotronH (``model_type`` nemotron_h): ``hybrid_override_pattern`` names each decoder layer's single mixer.
+
+    vLLM 0.13.0 ``transformers_utils/configs/nemotron_h.py`` ``NemotronHConfig`` (the pattern must be
+    ``num_hidden_layers`` long; ``layers_block_type`` maps "M" mamba, "*" attention, "-" mlp, "E" moe) and
+    ``model_executor/models/nemotron_h.py`` ``ALL_DECODER_LAYER_TYPES``: an "M" layer is a Mamba-2 mixer (a
+    per-request state, "linear"), a "*" layer an attention mixer (per-token KV, "full"), and "-" / "E" layers are a
+    dense MLP / MoE block with no attention module, so they own no KV cache spec ("none") — unchanged through
+    the 0.33.0 wheel.  SGLang (``configs/nemotron_h.py``) reads the same pattern."""
+    if not isinstance(pattern, str) or len(pattern) != num_layers:
+        got = f"{len(pattern)} characters" if isinstance(pattern, str) else type(pattern).__name__
+        raise ConfigError(f"{where}: hybrid_override_pattern must have one character per layer ({num_layers}), "
+                          f"got {got}; fix the config.json")
+    unknown = sorted({c for c in pattern if c not in _PATTERN_KINDS})
+    if unknown:
+        raise ConfigError(f"{where}: hybrid_override_pattern has unknown characters {unknown}; expected 'M' "
+                          "(Mamba-2), '*' (attention), '-' (MLP) or 'E' (MoE)")
+    return tuple(_PATTERN_KINDS[c] for c in pattern)
 
 
 def _from_layer_types(types, num_layers: int, where: str) -> tuple[str, ...]:

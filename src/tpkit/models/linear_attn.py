@@ -10,7 +10,7 @@ from tpkit.models.fields import optional_int
 from tpkit.models.spec import LinearAttnSpec
 from tpkit.units import Bytes
 
-__all__ = ["linear_attn_spec", "mamba2_dims", "short_conv_dims"]
+__all__ = ["linear_attn_spec", "mamba2_dims", "nemotron_h_mamba_dims", "short_conv_dims"]
 
 
 def linear_attn_spec(text: dict, where: str) -> LinearAttnSpec | None:
@@ -20,6 +20,8 @@ def linear_attn_spec(text: dict, where: str) -> LinearAttnSpec | None:
         return _gdn(text, where)
     if text.get("mamba_n_heads") is not None:
         return _mamba2(text, where)
+    if text.get("model_type") == "nemotron_h":
+        return _nemotron_h(text, where)
     if text.get("model_type") == "lfm2":
         return _short_conv(text, where)
     if "mamba" in (text.get("layer_types") or ()):
@@ -75,6 +77,40 @@ def mamba2_dims(text: dict, where: str) -> dict[str, int]:
         raise ConfigError(f"{where}: mamba_n_heads × mamba_d_head = {inner:,} must equal mamba_expand × hidden_size "
                           f"= {dims['expand']} × {hidden:,} (as the engines check); fix the mamba_* fields")
     return {**dims, "inner": inner, "conv_dim": inner + 2 * dims["n_groups"] * dims["d_state"]}
+
+
+def nemotron_h_mamba_dims(text: dict, where: str) -> dict[str, int]:
+    """Mamba-2 mixer dimensions of a NemotronH config (its own key names; absent keys take the config class's
+    defaults: vLLM 0.13.0 ``transformers_utils/configs/nemotron_h.py`` and SGLang 0.5.11 ``configs/nemotron_h.py``
+    ``NemotronHConfig`` — ``mamba_num_heads`` 128, ``mamba_head_dim`` 64, ``ssm_state_size`` 128, ``n_groups``
+    (``mamba_n_groups``) 8, ``conv_kernel`` (``mamba_d_conv``) 4).  The mixer's inner width is
+    ``mamba_num_heads × mamba_head_dim`` (``NemotronHForCausalLM.get_mamba_state_shape_from_config``), not
+    expand × hidden, so no Granite-style check applies."""
+    def pick(*keys_default):
+        *keys, default = keys_default
+        for k in keys:
+            if text.get(k) is not None:
+                return optional_int(text, k, where, default=default, minimum=1)
+        return default
+    d = {"n_heads": pick("mamba_num_heads", 128), "d_head": pick("mamba_head_dim", 64),
+         "d_state": pick("ssm_state_size", 128), "n_groups": pick("n_groups", "mamba_n_groups", 8),
+         "d_conv": pick("conv_kernel", "mamba_d_conv", 4)}
+    inner = d["n_heads"] * d["d_head"]
+    return {**d, "inner": inner, "conv_dim": inner + 2 * d["n_groups"] * d["d_state"]}
+
+
+def _nemotron_h(text: dict, where: str) -> LinearAttnSpec:
+    """NemotronH Mamba-2 state per request per layer at TP 1, in SGLang's default dtypes (as ``_mamba2``): conv
+    ``(inner + 2·groups·d_state) × (conv_kernel − 1)`` in bf16 + temporal ``heads × head_dim × d_state`` in fp32
+    (SGLang 0.5.11 ``configs/nemotron_h.py`` ``mamba2_cache_params``).  vLLM sizes its own page from the dims
+    (``engines.vllm.pages.nemotron_h_state_bytes``: its temporal dtype differs)."""
+    d = nemotron_h_mamba_dims(text, where)
+    conv, temporal = d["conv_dim"] * (d["d_conv"] - 1) * 2, d["n_heads"] * d["d_head"] * d["d_state"] * 4
+    return LinearAttnSpec(
+        state_bytes_per_layer=Bytes(conv + temporal),
+        description=f"NemotronH Mamba-2 per request per layer at TP 1: conv {d['conv_dim']}×({d['d_conv']}−1) bf16 = "
+                    f"{conv:,} B + temporal {d['n_heads']}×{d['d_head']}×{d['d_state']} fp32 = {temporal:,} B "
+                    "(SGLang default state dtypes)")
 
 
 def _mamba2(text: dict, where: str) -> LinearAttnSpec:

@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import repeat
 
+from tpkit.errors import ConfigError
 from tpkit.models.layers import GATED_ATTN_ARCH
 from tpkit.models.spec import ModelSpec
 
@@ -141,6 +142,8 @@ def layer_parts(spec: ModelSpec, i: int, *, moe_layer: bool | None = None) -> li
         moe_layer = spec.moe is not None and i in spec.moe.moe_layer_ids
     kind = spec.kind_of(i)
     pre = f"model.layers.{i}"
+    if spec.model_type == "nemotron_h":
+        return _nemotron_h_layer(spec, pre, kind, moe_layer)
     if kind == "linear":
         if spec.extra.get("linear_num_value_heads"):
             attn = _gdn(spec, pre)
@@ -164,6 +167,41 @@ def layer_parts(spec: ModelSpec, i: int, *, moe_layer: bool | None = None) -> li
                        inp=per_layer, linear=True),
                   Part(name=f"{pre}.post_per_layer_input_norm", category="norms", out=spec.hidden_size)]
     return attn + _mlp(spec, pre, moe_layer, double=i >= _double_wide_from(spec)) + norms
+
+
+def _nemotron_h_layer(spec: ModelSpec, pre: str, kind: str, moe_layer: bool) -> list[Part]:
+    """One NemotronH decoder layer: a single mixer and one RMSNorm (vLLM 0.13.0 ``models/nemotron_h.py``
+    ``NemotronH{Mamba,Attention,MLP}DecoderLayer``): "M" a Mamba-2 mixer (``MambaMixer2``: in_proj to
+    ``inner + conv_dim + heads``, conv1d over conv_dim, A / D / dt_bias per head, gated norm over inner, out_proj),
+    "*" GQA attention, "-" a non-gated MLP (``NemotronHMLP``: up_proj hidden → intermediate_size, relu², down_proj;
+    no gate_proj).  "E" (MoE) layers are not sized here: the MoE NemotronH checkpoints are out of this rule."""
+    from tpkit.models.linear_attn import nemotron_h_mamba_dims
+
+    h = spec.hidden_size
+    norm = [Part(name=f"{pre}.norm", category="norms", out=h)]
+    if kind == "full":
+        return _gqa(spec, pre, kind) + norm
+    if kind == "linear":
+        d = nemotron_h_mamba_dims({**spec.extra, "model_type": "nemotron_h"}, spec.source)
+        a = f"{pre}.mixer"
+        parts = [Part(name=f"{a}.in_proj", category="linear_attention",
+                      out=d["inner"] + d["conv_dim"] + d["n_heads"], inp=h, shard="col", linear=True),
+                 Part(name=f"{a}.conv1d", category="linear_attention", out=d["conv_dim"], inp=d["d_conv"],
+                      shard="col"),
+                 *(Part(name=f"{a}.{n}", category="linear_attention", out=d["n_heads"], shard="col")
+                   for n in ("A", "D", "dt_bias")),
+                 Part(name=f"{a}.norm", category="norms", out=d["inner"], shard="col"),
+                 Part(name=f"{a}.out_proj", category="linear_attention", out=h, inp=d["inner"], shard="row",
+                      linear=True)]
+        if spec.extra.get("use_conv_bias", spec.extra.get("mamba_conv_bias", True)):
+            parts.append(Part(name=f"{a}.conv1d.bias", category="linear_attention", out=d["conv_dim"], shard="col"))
+        return parts + norm
+    if moe_layer:
+        raise ConfigError(f"{spec.source}: NemotronH MoE ('E') layers are not sized by tpkit's weight rules; "
+                          "plan a dense NemotronH (pattern of 'M', '*', '-') or pass the weight size from a log")
+    w = spec.intermediate_size
+    return [Part(name=f"{pre}.mixer.up_proj", category="dense_mlp", out=w, inp=h, shard="col", linear=True),
+            Part(name=f"{pre}.mixer.down_proj", category="dense_mlp", out=h, inp=w, shard="row", linear=True)] + norm
 
 
 def _double_wide_from(spec: ModelSpec) -> int:

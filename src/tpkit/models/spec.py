@@ -13,7 +13,7 @@ from tpkit.units import Bytes
 
 __all__ = ["MlaSpec", "DsaSpec", "MoeSpec", "QuantSpec", "LinearAttnSpec", "ModelSpec", "LAYER_KINDS"]
 
-LAYER_KINDS = ("full", "sliding", "linear")
+LAYER_KINDS = ("full", "sliding", "linear", "none")
 """attention kind of one decoder layer: full attention, sliding-window, linear/mamba-like"""
 
 

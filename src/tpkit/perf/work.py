@@ -325,6 +325,8 @@ def _experts(spec, shard, quant, parts: list[Part]) -> tuple[_ExpertGemm, ...]:
 def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode") -> list[Kernel]:
     seqs = math.ceil(batch.sequences / batch.dp)
     t = seqs * batch.tokens_per_sequence
+    if kind == "none":  # NemotronH MLP / MoE layer: no attention mixer
+        return []
     if kind == "linear":
         state = (spec.linear_attn.state_bytes_per_layer.bytes if spec.linear_attn and spec.linear_attn.state_bytes_per_layer
                  else 0) / shard.attention_tp

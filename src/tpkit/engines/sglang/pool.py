@@ -145,12 +145,14 @@ class CellSize:
 
 
 def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
-    """Layer kinds of the largest pipeline stage (SGLang gives the last ``layers % pp`` stages one more)."""
+    """Layer kinds of the largest pipeline stage (SGLang gives the last ``layers % pp`` stages one more), without
+    the layers that hold no cache (NemotronH MLP / MoE layers, kind "none": SGLang 0.5.11 ``configs/nemotron_h.py``
+    lists only the "M" layers in ``mamba_layer_ids`` and the "*" layers in ``full_attention_layer_ids``)."""
     kinds = model.kinds
-    if pp == 1:
-        return kinds
-    per_stage = -(-len(kinds) // pp)
-    return kinds[len(kinds) - per_stage:]
+    if pp > 1:
+        per_stage = -(-len(kinds) // pp)
+        kinds = kinds[len(kinds) - per_stage:]
+    return tuple(k for k in kinds if k != "none") if "none" in kinds else kinds
 
 
 GEMMA4_FIRST: dict[str, str] = {"Gemma4ForCausalLM": "0.5.11", "Gemma4ForConditionalGeneration": "0.5.11",

@@ -281,14 +281,34 @@ def short_conv_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int) -> int:
     return (kernel - 1) * (width // tp) * dtype_bytes
 
 
+def nemotron_h_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, temporal_bytes: int) -> int:
+    """vLLM's NemotronH Mamba-2 state per request per layer on one rank: conv ``(conv_kernel − 1) × conv_dim/tp``
+    in the model dtype and temporal ``heads/tp × head_dim × ssm_state_size`` in ``temporal_bytes``, with
+    ``conv_dim = heads·head_dim + 2·groups·ssm_state_size`` and the groups raised to a multiple of tp when tp does
+    not divide them (vLLM 0.13.0 – 0.33.0 ``models/nemotron_h.py get_mamba_state_shape_from_config`` →
+    ``layers/mamba/mamba_utils.py mamba2_state_shape`` / ``extra_groups_for_head_shards``)."""
+    from tpkit.models.linear_attn import nemotron_h_mamba_dims
+
+    d = nemotron_h_mamba_dims({**model.extra, "model_type": model.model_type}, model.source)
+    groups = d["n_groups"] if d["n_groups"] % tp == 0 else tp  # extra_groups_for_head_shards: ngroups → tp
+    conv_dim = d["inner"] + 2 * groups * d["d_state"]
+    return (d["d_conv"] - 1) * (conv_dim // tp) * dtype_bytes + (d["n_heads"] // tp) * d["d_head"] * d["d_state"] \
+        * temporal_bytes
+
+
 _DTYPE_BYTES = {"float32": 4, "float": 4, "bfloat16": 2, "float16": 2, "half": 2}
 
 
 def ssm_state_bytes(model: ModelSpec, rules: VllmRules | None, dtype_bytes: int) -> int:
     """Bytes per element of the mamba temporal (SSM) state: the config's ``mamba_ssm_dtype`` where the release
     reads it for the architecture (``VllmRules.ssm_dtype_from_config``: Qwen3.5 wrappers ≥ 0.17.0, text-only
-    Qwen3.5 ≥ 0.27.0, ``model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig``), else the conv
-    dtype (``--mamba-ssm-cache-dtype auto``)."""
+    Qwen3.5 ≥ 0.27.0, ``model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig``); for NemotronH
+    the config's ``mamba_ssm_cache_dtype`` else the release's default (``VllmRules.nemotron_h_ssm_default``:
+    float16 0.13–0.19, float32 from 0.20, ``NemotronHForCausalLMConfig``); else the conv dtype
+    (``--mamba-ssm-cache-dtype auto``)."""
+    if rules is not None and rules.nemotron_h_ssm_default and model.model_type == "nemotron_h":
+        named = str(model.extra.get("mamba_ssm_cache_dtype") or rules.nemotron_h_ssm_default).lower()
+        return _DTYPE_BYTES.get(named, dtype_bytes)
     named = str(model.extra.get("mamba_ssm_dtype") or "").lower()
     if rules is not None and model.architecture in rules.ssm_dtype_from_config and named in _DTYPE_BYTES:
         return _DTYPE_BYTES[named]
@@ -304,6 +324,8 @@ def _linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, spec_tokens
     if model.extra.get("linear_num_value_heads") is not None:
         return gdn_state_bytes(model.extra, tp, dtype_bytes, spec_tokens,
                                temporal_bytes=ssm_state_bytes(model, rules, dtype_bytes))
+    if model.model_type == "nemotron_h":
+        return nemotron_h_state_bytes(model, tp, dtype_bytes, ssm_state_bytes(model, rules, dtype_bytes))
     if (spec is None or spec.state_bytes_per_layer is None) and isinstance(lac, dict) and "num_heads" in lac:
         return kda_state_bytes(lac, tp, dtype_bytes)
     if spec is None or spec.state_bytes_per_layer is None:
@@ -341,6 +363,7 @@ def stage_layer_kinds(model: ModelSpec, pp: int, *, chunked_hybrid: bool = False
     start = sum(sizes[:stage])
     owners = n - model.kv_shared_layers  # Gemma 4: the last kv_shared_layers reuse an earlier layer's KV
     kinds = model.kinds[start:min(start + sizes[stage], owners)]
+    kinds = tuple(k for k in kinds if k != "none")  # NemotronH MLP / MoE layers: no attention, no KV cache spec
     if model.mla is not None:
         kinds = tuple("mla" if k == "full" else k for k in kinds)
     if chunked_local_model(model):

@@ -87,6 +87,10 @@ means first *released* version, the commit inside the interval before it is not 
       temporal-state dtype                                       class)
     … and the text-only Qwen3_5(Moe)ForCausalLM     0.27.0       model_executor/models/config.py
                                                                  Qwen3_5ForCausalLMConfig
+    NemotronH: --mamba-ssm-cache-dtype auto takes   0.13.0       model_executor/models/config.py
+      the config's mamba_ssm_cache_dtype, else                   NemotronHForCausalLMConfig (absent in 0.12.0)
+      float16
+    … else float32                                  0.20.0       … DEFAULT_MAMBA_SSM_CACHE_DTYPE (0.19.0: float16)
     cuBLAS/cuBLASLt warm-up before the init         0.33.0       v1/worker/gpu_worker.py init_device
       snapshot
     Model Runner V2's dummy sampler: logits copied  0.18.0       v1/worker/gpu/sample/sampler.py apply_sampling_params
@@ -378,6 +382,11 @@ class VllmRules:
     "auto" (``model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig.verify_and_update_config``:
     the Qwen3.5 multimodal wrappers from 0.17.0, the text-only ``Qwen3_5(Moe)ForCausalLM`` from 0.27.0); every
     other model keeps the temporal state in the conv dtype (``mamba_utils.py _mamba_state_dtype``)"""
+    nemotron_h_ssm_default: str | None = None
+    """NemotronH's temporal (SSM) state dtype when ``--mamba-ssm-cache-dtype`` is "auto" and the config writes no
+    ``mamba_ssm_cache_dtype``: ``model_executor/models/config.py NemotronHForCausalLMConfig`` (0.13.0–0.19.0
+    wheels: ``getattr(hf_config, "mamba_ssm_cache_dtype", "float16")``; 0.20.0–0.33.0:
+    ``DEFAULT_MAMBA_SSM_CACHE_DTYPE = "float32"``); None before 0.13.0 (no such class: the conv dtype)"""
 
     @property
     def label(self) -> str:
@@ -432,12 +441,13 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True)),
     ((0, 11, 1), dict(capacity_per_worker=False, flashinfer_sampler="no")),
     ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", page_unify="grow")),
+    ((0, 13, 0), dict(nemotron_h_ssm_default="float16")),
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
     ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True, v1_vocab_hidden_peak=True)),
     ((0, 18, 0), dict(mla_preferred_block=True, moe_unchunked_workspace=True)),
     ((0, 19, 0), dict(gemma4=True)),
-    ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True)),
+    ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True, nemotron_h_ssm_default="float32")),
     ((0, 20, 1), dict(tokens_rule="concurrency")),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes",
                       v1_native_sampler_warmup=True)),
