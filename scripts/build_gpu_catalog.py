@@ -323,6 +323,19 @@ def _with_hbm(entry: dict) -> dict:
             "sources": {**(entry.get("sources") or {}), "hbm_efficiency": source}}
 
 
+def _with_xgmi(entry: dict) -> dict:
+    """``entry`` with ``xgmi_gbps_per_link``, ``xgmi_links`` and their source from ``scripts/gpu_xgmi.py`` (helper
+    xgmi, 2026-12-04): the Infinity Fabric full mesh of the 8-GPU AMD Instinct platforms."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gpu_xgmi import XGMI
+
+    if entry["name"] not in XGMI:
+        return entry
+    per_link, links, source = XGMI[entry["name"]]
+    return {**entry, "xgmi_gbps_per_link": per_link, "xgmi_links": links,
+            "sources": {**(entry.get("sources") or {}), "xgmi": source}}
+
+
 def _with_os_totals(entry: dict) -> dict:
     """``entry`` with ``sources["total_linux"]`` / ``sources["total_windows"]`` from ``scripts/gpu_totals_os.py``
     (helper cbw, 2026-12-04): the catalog total is the Linux figure; Windows/WSL2 reports the nvidia-smi total."""
@@ -340,7 +353,7 @@ def main(argv: list[str]) -> int:
     entries = [_entry(raw) for raw in json.loads(src.read_text())]
     at = next(i for i, e in enumerate(entries) if e["name"] == "H100-PCIe-80GB") + 1
     entries = entries[:at] + [H100_NVL] + entries[at:] + EXTRA + _added()
-    entries = [_with_hbm(_with_os_totals(_with_p2p(_with_unified(e)))) for e in entries]
+    entries = [_with_xgmi(_with_hbm(_with_os_totals(_with_p2p(_with_unified(e))))) for e in entries]
     OUT.write_text(json.dumps({"source": str(src.name), "gpus": entries}, indent=1) + "\n")
     print(f"wrote {len(entries)} GPUs to {OUT}")
     return 0

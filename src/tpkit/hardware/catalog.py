@@ -28,6 +28,7 @@ _FIELDS = {
     "nvlink_gbps_per_direction", "pcie_gbps_per_direction",
     "fp8_dense_tflops", "fp4_dense_tflops", "int8_dense_tops", "pcie_generation", "pcie_lanes", "sources",
     "total_printed", "unified_memory", "pcie_p2p", "hbm_efficiency", "hbm_efficiency_band",
+    "xgmi_gbps_per_link", "xgmi_links",
 }
 
 
@@ -57,6 +58,7 @@ def _spec(raw: dict) -> GpuSpec:
         unified_memory=bool(raw.get("unified_memory", False)), pcie_p2p=raw.get("pcie_p2p"),
         hbm_efficiency=raw.get("hbm_efficiency"),
         hbm_efficiency_band=tuple(raw["hbm_efficiency_band"]) if raw.get("hbm_efficiency_band") else None,
+        xgmi_gbps_per_link=raw.get("xgmi_gbps_per_link"), xgmi_links=raw.get("xgmi_links"),
     )
 
 

@@ -73,6 +73,14 @@ class GpuSpec:
     hbm_efficiency_band: tuple[float, float] | None = None
     """(low, high) of ``hbm_efficiency`` over the microbenchmarks behind it"""
 
+    xgmi_gbps_per_link: float | None = None
+    """AMD Infinity Fabric (xGMI): raw bandwidth of one GPU-to-GPU link per direction (GB/s, decimal); None where the
+    GPU has no xGMI mesh.  Source: ``source_of("xgmi")`` (``scripts/gpu_xgmi.py``)"""
+
+    xgmi_links: int | None = None
+    """xGMI links per GPU (count): the 8-GPU MI300X / MI325X / MI355X platforms link every GPU directly to the other
+    seven (a full mesh, no switch)"""
+
     def source_of(self, field: str) -> str:
         """Where the value of ``field`` came from (``"not recorded"`` when the catalog says nothing)."""
         return dict(self.sources).get(field, "not recorded")

@@ -18,6 +18,13 @@ Analytical models (constants and their sources in ``constants``):
     two-shot    reduce-scatter + all-gather of S/n pieces: α + 2(n−1)/n · S / link (PCIe: also fabric-bound)
     symm-mem    torch symmetric-memory one-shot (NVLink only): measured 6.6 µs floor at 2 GPUs + (n−1)·S / link
 
+xGMI (AMD Instinct MI300X / MI325X / MI355X, link kind ``xgmi``): every GPU has a dedicated Infinity Fabric link to
+each of the other seven (a full mesh, no switch), so a group of n ranks has n − 1 links per rank and ``link_gbps`` is
+their sum (usable = ``xgmi_efficiency`` × raw per link).  A one-shot rank reads S from each peer over its own link:
+α_xgmi + S / per-link; two-shot: 1.5 α_xgmi + 2(n−1)/n · S / (n−1 links).  RCCL (the engines' fallback, and every
+call with ``--disable-custom-all-reduce``) is priced from the published rccl-tests curve on 8× MI300X, not from
+NCCL's tuner tables: min(LL: α_LL + 2(n−1)/n · S / (0.33 × group), Simple: α_S + 2(n−1)/n · S / (0.98 × group)).
+
 A measured profile (``tpkit bench allreduce --json``) or the shipped 2× H200 NVLink profile replaces the
 model for its world size; between measured sizes the time is interpolated linearly in bytes.
 """
@@ -47,11 +54,12 @@ class Link:
     """The interconnect of one tensor-parallel group."""
 
     kind: str
-    """``nvlink`` or ``pcie``"""
+    """``nvlink``, ``xgmi`` (AMD Infinity Fabric full mesh) or ``pcie``"""
     world: int
     """ranks in the group (count)"""
     link_gbps: float
-    """usable bandwidth per GPU per direction (GB/s, 10^9 B/s)"""
+    """usable bandwidth per GPU per direction (GB/s, 10^9 B/s); xGMI: the sum over the rank's n − 1 links in the
+    group"""
     nccl_busbw_gbps: float
     """NCCL ring bus bandwidth with the Simple protocol (GB/s)"""
     ll_max_gbps: float
@@ -77,8 +85,12 @@ class ArCost:
 
 
 def make_link(*, kind: str, world: int, gpu_name: str, nvlink_gbps: float | None, pcie_gbps: float | None,
-              compute_capability: tuple[int, int] | None, fabric_gbps: float | None = None) -> Link:
-    """The link of ``world`` GPUs of one type; ``kind`` ``nvlink`` needs a GPU with NVLink."""
+              compute_capability: tuple[int, int] | None, fabric_gbps: float | None = None,
+              xgmi_gbps_per_link: float | None = None, xgmi_links: int | None = None) -> Link:
+    """The link of ``world`` GPUs of one type; ``kind`` ``nvlink`` needs a GPU with NVLink, ``xgmi`` one with an
+    Infinity Fabric mesh (``GpuSpec.xgmi_gbps_per_link``)."""
+    if kind == "xgmi":
+        return _xgmi_link(world, gpu_name, xgmi_gbps_per_link, xgmi_links)
     cc_major = compute_capability[0] if compute_capability else 9
     ll_max = C["nccl_ll_max_bw_hopper_gbps"].value * (2 if cc_major >= 10 else 1) if cc_major >= 9 else 87.7
     if kind == "nvlink":
@@ -98,6 +110,24 @@ def make_link(*, kind: str, world: int, gpu_name: str, nvlink_gbps: float | None
              + ("" if fabric_gbps else f" (default: {_fabric_source(world)})"))
     return Link(kind="pcie", world=world, link_gbps=p2p, nccl_busbw_gbps=bus, ll_max_gbps=ll_max,
                 fabric_gbps=fabric, gpu=gpu_name, notes=notes)
+
+
+def _xgmi_link(world: int, gpu_name: str, per_link: float | None, links: int | None) -> Link:
+    """A TP group of ``world`` ranks on an xGMI full mesh: n − 1 dedicated links per rank."""
+    if not per_link or not links:
+        raise PlanInputError(f"--link xgmi: {gpu_name} has no xGMI (Infinity Fabric) mesh in the catalog; use "
+                             "--link pcie, or a catalog AMD Instinct GPU (MI300X, MI325X, MI355X)")
+    if world - 1 > links:
+        raise PlanInputError(f"--link xgmi: a TP group of {world} needs {world - 1} xGMI links per GPU, {gpu_name} "
+                             f"has {links} (a full mesh of {links + 1}); use --tp {links + 1} or less")
+    usable = C["xgmi_efficiency"].value * per_link
+    group = usable * max(world - 1, 1)
+    notes = (f"xGMI full mesh: {world - 1} link(s) per rank × {per_link:g} GB/s per direction × "
+             f"{C['xgmi_efficiency'].value} ({C['xgmi_efficiency'].source[:90]}…) = {group:.0f} GB/s",
+             "RCCL priced from the published rccl-tests curve on 8× MI300X (ROCm blog mi300x-rccl-xgmi)")
+    return Link(kind="xgmi", world=world, link_gbps=group,
+                nccl_busbw_gbps=C["rccl_xgmi_busbw_fraction"].value * group,
+                ll_max_gbps=C["rccl_xgmi_ll_bus_fraction"].value * group, gpu=gpu_name, notes=notes)
 
 
 def _default_fabric(world: int) -> float:
@@ -130,6 +160,11 @@ def allgather_cost(nbytes_total: float, link: Link) -> ArCost:
     if link.world == 1:
         return ArCost(us=0.0, backend="nccl", source="no all-gather on one rank")
     n = link.world
+    if link.kind == "xgmi":
+        us = min(C["rccl_xgmi_ll_latency_us"].value + nbytes_total * (n - 1) / n / (link.ll_max_gbps * 1e9) * 1e6,
+                 C["rccl_xgmi_simple_latency_us"].value
+                 + nbytes_total * (n - 1) / n / (link.nccl_busbw_gbps * 1e9) * 1e6)
+        return ArCost(us=us, backend="nccl", source="analytical: RCCL all-gather on an xGMI mesh (rccl-tests curve)")
     hw = C["nccl_hw_lat_nvlink_us" if link.kind == "nvlink" else "nccl_hw_lat_pci_us"].value
     lat = C["nccl_base_lat_ring_ll_us"].value + (n - 1) * hw
     bw = min(link.ll_max_gbps, link.link_gbps) * 1e9
@@ -141,6 +176,8 @@ def allgather_cost(nbytes_total: float, link: Link) -> ArCost:
 
 # ------------------------------------------------------------------------------------------------ analytical
 def _nccl(s: float, link: Link) -> tuple[float, str]:
+    if link.kind == "xgmi":
+        return _rccl_xgmi(s, link)
     n, steps = link.world, 2 * (link.world - 1)
     nv = link.kind == "nvlink"
     hw = {"LL": C["nccl_hw_lat_nvlink_us" if nv else "nccl_hw_lat_pci_us"].value,
@@ -155,7 +192,20 @@ def _nccl(s: float, link: Link) -> tuple[float, str]:
     return times[best], f"NCCL ring/{best}, {steps} steps ({link.kind})"
 
 
+def _rccl_xgmi(s: float, link: Link) -> tuple[float, str]:
+    """RCCL all-reduce on an xGMI mesh: the cheaper of a small-message (LL) and a large-message (Simple) line, both
+    read off the published rccl-tests graph-mode run on 8× MI300X (constants ``rccl_xgmi_*``)."""
+    n = link.world
+    moved = 2 * (n - 1) / n * s
+    ll = C["rccl_xgmi_ll_latency_us"].value + moved / (link.ll_max_gbps * 1e9) * 1e6
+    simple = C["rccl_xgmi_simple_latency_us"].value + moved / (link.nccl_busbw_gbps * 1e9) * 1e6
+    best, us = ("LL", ll) if ll <= simple else ("Simple", simple)
+    return us, f"RCCL/{best} on an xGMI mesh of {n} (rccl-tests curve, 8× MI300X)"
+
+
 def _oneshot_alpha(link: Link) -> float:
+    if link.kind == "xgmi":
+        return C["xgmi_oneshot_latency_us"].value
     if link.kind == "pcie":
         return C["pcie_oneshot_latency_us"].value
     return C["nvlink_oneshot_latency_us"].value + C["nvlink_oneshot_latency_per_peer_us"].value * (link.world - 2)
@@ -166,6 +216,8 @@ def _oneshot(s: float, link: Link) -> tuple[float, str]:
     own = (n - 1) * s / (link.link_gbps * 1e9) * 1e6
     if link.kind == "nvlink":
         return _oneshot_alpha(link) + own, "one-shot, each rank reads (n−1)·S over its NVLink port"
+    if link.kind == "xgmi":
+        return _oneshot_alpha(link) + own, "one-shot on an xGMI mesh, each rank reads S from each peer over its own link"
     fabric = n * (n - 1) * s / (link.fabric_gbps * 1e9) * 1e6
     bound = "host fabric" if fabric > own else "own PCIe link"
     return _oneshot_alpha(link) + max(own, fabric), (
@@ -177,8 +229,8 @@ def _twoshot(s: float, link: Link) -> tuple[float, str]:
     n = link.world
     own = 2 * (n - 1) / n * s / (link.link_gbps * 1e9) * 1e6
     alpha = 1.5 * _oneshot_alpha(link)
-    if link.kind == "nvlink":
-        return alpha + own, "two-shot (reduce-scatter + all-gather), 1.5× the one-shot sync cost"
+    if link.kind in ("nvlink", "xgmi"):
+        return alpha + own, f"two-shot (reduce-scatter + all-gather) over {link.kind}, 1.5× the one-shot sync cost"
     fabric = 2 * (n - 1) * s / (link.fabric_gbps * 1e9) * 1e6
     return alpha + max(own, fabric), "PCIe two-shot, fabric carries 2(n−1)·S"
 

@@ -145,6 +145,35 @@ C = {
         value=0.5, unit="us per extra peer",
         source="interpolates 2.6 µs at 2 GPUs to ~5.6 µs at 8, the low end of the published 5.7–13 µs (landscape §0.5)",
         confidence="derived"),
+    # ---- AMD Infinity Fabric (xGMI) full mesh (helper xgmi, 2026-12-04; facts in scripts/gpu_xgmi.py)
+    "xgmi_efficiency": Const(
+        value=0.73, unit="fraction of the raw per-link, per-direction xGMI bandwidth",
+        source="TransferBench a2a on 8× MI300X, all 56 directed links at once: 45.1–47.2 GB/s per link, average "
+               "46.55 of 64 (ROCm blog 'Understanding RCCL Bandwidth and xGMI Performance on AMD Instinct MI300X', "
+               "2025-03-02: CRC and protocol overhead leave ~75 %)", confidence="published"),
+    "xgmi_oneshot_latency_us": Const(
+        value=6.0, unit="us (custom one-shot all-reduce floor on an xGMI mesh, in a graph)",
+        source="vLLM custom all-reduce on 8× MI355X: 6.3 µs at 24 KB, 6.7 at 48 KB (vllm-project/vllm PR #39080 "
+               "table, 'vllm/us' column, less the bytes over one 56 GB/s link); 7.2 µs at 2 KB on 4× MI300X (PR "
+               "#19744 'baseline'); 5 µs with fused wait-reduce kernels on 8× MI300X (Epliz/muiLLM PR #6); flat in "
+               "the group size (no per-size figure beyond these)", confidence="published"),
+    "rccl_xgmi_ll_latency_us": Const(
+        value=6.0, unit="us (RCCL all-reduce floor on an xGMI mesh, graph mode)",
+        source="rccl-tests all_reduce_perf -G 1 on 8× MI300X (RCCL 2.22.3, ROCm 6.3): 6.0–6.5 µs at 32–128 B "
+               "(ROCm blog mi300x-rccl-xgmi, 2025-03-02); 13 µs without graphs", confidence="published"),
+    "rccl_xgmi_ll_bus_fraction": Const(
+        value=0.33, unit="fraction of the group's usable xGMI bandwidth as RCCL small-message bus bandwidth",
+        source="same graph-mode run: 10.26 µs at 256 KB ⇒ 1.75 × 262,144 B / (10.26 − 6.0) µs = 108 GB/s bus "
+               "bandwidth of 7 × 46.55 = 326 GB/s usable (derived from the published rows ≤ 256 KB: 9.1 µs at 64 KB, "
+               "the line gives 7.1)", confidence="derived"),
+    "rccl_xgmi_simple_latency_us": Const(
+        value=23.5, unit="us (RCCL large-message protocol start-up on an xGMI mesh)",
+        source="same run: 35.0 µs at 2 MB minus 1.75 × 2 MB at the peak bus bandwidth (derived; 4 MB: model 46 vs "
+               "51.8 µs measured, 16 MB: 115 vs 149)", confidence="derived"),
+    "rccl_xgmi_busbw_fraction": Const(
+        value=0.98, unit="fraction of the group's usable xGMI bandwidth as RCCL peak bus bandwidth",
+        source="same run: 319 GB/s bus bandwidth at 16 GB of 7 × 46.55 = 326 GB/s usable ('RCCL Bandwidth "
+               "shuffle[s] between 310-330 GB/s', set by the slowest link)", confidence="derived"),
     # ---- speculative decoding
     "accept_rate_eagle3": Const(
         value=0.71, unit="per-token acceptance (chain)",

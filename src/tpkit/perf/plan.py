@@ -112,14 +112,15 @@ def plan_perf(req: PerfRequest) -> PerfResult:
 def _context(req: PerfRequest) -> _Ctx:
     check_request(req)
     dev = device_rates(req.gpu)
-    kind = req.link or ("nvlink" if req.gpu.nvlink_gbps_per_direction else "pcie")
-    if kind not in ("nvlink", "pcie"):
-        raise PlanInputError(f"--link must be nvlink or pcie, got {kind!r}")
+    kind = req.link or default_link_kind(req.gpu)
+    if kind not in ("nvlink", "xgmi", "pcie"):
+        raise PlanInputError(f"--link must be nvlink, xgmi or pcie, got {kind!r}")
 
     def link_of(world):
         return make_link(kind=kind, world=world, gpu_name=req.gpu.name, nvlink_gbps=req.gpu.nvlink_gbps_per_direction,
                          pcie_gbps=req.gpu.pcie_gbps_per_direction, compute_capability=req.gpu.compute_capability,
-                         fabric_gbps=req.fabric_gbps)
+                         fabric_gbps=req.fabric_gbps, xgmi_gbps_per_link=req.gpu.xgmi_gbps_per_link,
+                         xgmi_links=req.gpu.xgmi_links)
 
     attn_tp = req.tp // req.dp_attention
     setup = CommSetup(link=link_of(req.tp), attn_link=link_of(attn_tp) if req.dp_attention > 1 else None,
@@ -130,6 +131,21 @@ def _context(req: PerfRequest) -> _Ctx:
     return _Ctx(req=req, dev=dev, impl=impl_profile(req.impl or req.engine), setup=setup,
                 shard=Shard(tp=req.tp, ep=req.ep, attn_tp=attn_tp), kv_bytes=kv, draft=draft, rate=rate,
                 rate_source=source, memo={})
+
+
+XGMI_BY_DEFAULT = False
+"""Whether a GPU with an xGMI mesh (MI300X / MI325X / MI355X) gets ``--link xgmi`` without the flag.  Off: tried on
+2026-12-04 (helper xgmi, docs/accuracy.md §4.3), the sourced xGMI model made the held-out published rows worse
+(within 25 %: 130 → 127 of 166; sign unchanged 151), because the AMD plain step it speeds up is already
+predicted too fast (rocm_dsv3_mtp batch 1–4 fell from −22 % to −28 %).  ``--link xgmi`` prices it on request."""
+
+
+def default_link_kind(gpu) -> str:
+    """The TP group's link when ``--link`` is not given: NVLink when the catalog GPU has it, else PCIe (the AMD
+    Infinity Fabric mesh only when ``XGMI_BY_DEFAULT``)."""
+    if gpu.nvlink_gbps_per_direction:
+        return "nvlink"
+    return "xgmi" if XGMI_BY_DEFAULT and gpu.xgmi_gbps_per_link else "pcie"
 
 
 def _rate(req: PerfRequest) -> tuple[float | None, str]:

@@ -3,7 +3,13 @@ cost of every collective of a forward under one of them (pure).
 
     nccl      NCCL for every call (SGLang/vLLM ``--disable-custom-all-reduce``)
     custom    the engine's custom all-reduce: one-shot or two-shot (the faster) up to 8 MiB, NCCL above
-              (SGLang/vLLM default on a full NVLink mesh, and on exactly 2 PCIe GPUs)
+              (SGLang/vLLM default on a full NVLink mesh, on a full xGMI mesh of AMD Instinct GPUs, and on
+              exactly 2 PCIe GPUs).  ROCm: both engines ask amdsmi whether every pair is one xGMI hop
+              (``amdsmi_topo_get_link_type`` type 2: vLLM platforms/rocm.py ``is_fully_connected``, 0.9.2–0.27.1;
+              SGLang custom_all_reduce_utils ``is_full_nvlink``, 0.4.10–0.5.23) and then run their custom
+              all-reduce; SGLang from 0.5.6 dispatches it to aiter's (``SGLANG_USE_AITER_AR`` default true,
+              ``dispatch_custom_allreduce``), with a 16 MiB buffer on HIP; vLLM's quick-reduce stays off unless
+              ``VLLM_ROCM_QUICK_REDUCE_QUANTIZATION`` is set (default NONE, 0.9.2–0.27.1)
     oneshot   one-shot for every size (a forced PCIe one-shot; not an upstream SGLang/vLLM option on more
               than 2 PCIe GPUs, where both engines refuse custom all-reduce)
     symm_mem  torch symmetric memory up to 8 MiB, NCCL above (SGLang ``--enable-torch-symm-mem``: SM90 with
@@ -46,14 +52,15 @@ def available_policies(link: Link, compute_capability: tuple[int, int] | None) -
     """(policy, usable by the engine as shipped, why) for every policy."""
     cc = compute_capability or (9, 0)
     nv = link.kind == "nvlink"
-    custom_ok = nv or link.world == 2
+    mesh = link.kind in ("nvlink", "xgmi")
+    custom_ok = mesh or link.world == 2
     symm_worlds = {9: (4, 6, 8), 10: (6, 8)}.get(cc[0], ())
     symm_ok = nv and link.world in symm_worlds
     return [
         ("nccl", True, "always available"),
-        ("custom", custom_ok, "engine default on full NVLink or 2 PCIe GPUs" if custom_ok else
+        ("custom", custom_ok, "engine default on a full NVLink / xGMI mesh or 2 PCIe GPUs" if custom_ok else
          "SGLang and vLLM disable custom all-reduce on more than two PCIe-only GPUs"),
-        ("oneshot", nv or link.world == 2, "forced one-shot for every size" + ("" if nv or link.world == 2 else
+        ("oneshot", mesh or link.world == 2, "forced one-shot for every size" + ("" if mesh or link.world == 2 else
                                                                                 ": needs a patched engine on PCIe")),
         ("symm_mem", symm_ok, f"--enable-torch-symm-mem (SM{cc[0]}{cc[1]}, world {link.world})" if symm_ok else
          f"torch symm-mem needs NVLink and SM90 world 4/6/8 or SM100 world 6/8 (here SM{cc[0]}{cc[1]}, "
@@ -63,7 +70,7 @@ def available_policies(link: Link, compute_capability: tuple[int, int] | None) -
 
 def default_policy(link: Link) -> str:
     """What SGLang and vLLM use when no all-reduce flag is given."""
-    return "custom" if link.kind == "nvlink" or link.world == 2 else "nccl"
+    return "custom" if link.kind in ("nvlink", "xgmi") or link.world == 2 else "nccl"
 
 
 def policy_cost(nbytes: float, link: Link, policy: str, setup: CommSetup) -> ArCost:

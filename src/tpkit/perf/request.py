@@ -37,7 +37,8 @@ class PerfRequest:
     num_gpus: int | None = None
     """GPUs on the machine (count; default tp)"""
     link: str | None = None
-    """``nvlink`` or ``pcie``; None = NVLink when the GPU has it, else PCIe"""
+    """``nvlink``, ``xgmi`` (AMD Instinct Infinity Fabric mesh) or ``pcie``; None = NVLink when the GPU has it, else
+    PCIe (``plan.default_link_kind``)"""
     batch: int = 1
     """sequences decoded together (count)"""
     context: int = 1024

@@ -291,6 +291,10 @@ def confidence_of(req, link: Link, rate_source: str) -> dict:
                        f"{req.gpu.source_of('bf16_dense_tflops')[:80]}"}
     if req.profile is not None:
         ar = {"level": "high", "why": "measured all-reduce profile"}
+    elif link.kind == "xgmi":
+        ar = {"level": "medium", "why": "xGMI full-mesh model from published figures (TransferBench per-link rates, "
+                                        "rccl-tests on 8× MI300X, vLLM custom all-reduce timings on MI300X / MI355X); "
+                                        "within ~25 % of those at ≤ 4 MB; AMD all-reduce not measured here"}
     elif link.kind == "nvlink":
         ar = {"level": "medium", "why": "NCCL's own latency model; matches the 2× H200 measurement within 10 % at "
                                         "≤ 1 MiB; 8-GPU NVLink not measured here"}
