@@ -94,15 +94,9 @@ def test_bad_xgmi_requests_are_clear_errors(gpu, world, needle):
                   xgmi_gbps_per_link=g.xgmi_gbps_per_link, xgmi_links=g.xgmi_links)
 
 
-def test_default_link_stays_pcie_for_amd_while_xgmi_is_opt_in():
-    """Tried as the default and not kept (held-out within 25 % 130 → 127, docs/accuracy.md §4.3)."""
-    assert perf_plan.XGMI_BY_DEFAULT is False
-    assert perf_plan.default_link_kind(lookup_gpu("MI300X")) == "pcie"
-    assert perf_plan.default_link_kind(lookup_gpu("H200")) == "nvlink"
-
-
-def test_default_link_would_be_xgmi_when_switched_on(monkeypatch):
-    monkeypatch.setattr(perf_plan, "XGMI_BY_DEFAULT", True)
+def test_default_link_is_xgmi_on_the_amd_meshes():
+    """Both engines run their custom all-reduce over the xGMI mesh (docs/accuracy.md §4.4): the default link."""
+    assert perf_plan.default_link_kind(lookup_gpu("MI300X")) == "xgmi"
     assert perf_plan.default_link_kind(lookup_gpu("MI355X")) == "xgmi"
     assert perf_plan.default_link_kind(lookup_gpu("RTX-PRO-6000")) == "pcie"
     assert perf_plan.default_link_kind(lookup_gpu("H200")) == "nvlink"

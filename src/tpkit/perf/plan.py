@@ -133,19 +133,16 @@ def _context(req: PerfRequest) -> _Ctx:
                 rate_source=source, memo={})
 
 
-XGMI_BY_DEFAULT = False
-"""Whether a GPU with an xGMI mesh (MI300X / MI325X / MI355X) gets ``--link xgmi`` without the flag.  Off: tried on
-2026-12-04 (helper xgmi, docs/accuracy.md §4.3), the sourced xGMI model made the held-out published rows worse
-(within 25 %: 130 → 127 of 166; sign unchanged 151), because the AMD plain step it speeds up is already
-predicted too fast (rocm_dsv3_mtp batch 1–4 fell from −22 % to −28 %).  ``--link xgmi`` prices it on request."""
-
-
 def default_link_kind(gpu) -> str:
-    """The TP group's link when ``--link`` is not given: NVLink when the catalog GPU has it, else PCIe (the AMD
-    Infinity Fabric mesh only when ``XGMI_BY_DEFAULT``)."""
+    """The TP group's link when ``--link`` is not given: NVLink when the catalog GPU has it, the Infinity Fabric
+    (xGMI) mesh on the AMD Instinct boards that have one (MI300X / MI325X / MI355X: both engines check the mesh and
+    run their custom all-reduce over it, docs/accuracy.md §4.4 helper xgmi), else PCIe.  Made the default by the lead
+    (2026-12-04) although it moves the held-out published rows' within-25 % count 130 → 127 of 166 (sign unchanged):
+    pricing an xGMI mesh as PCIe is a known error, and the AMD rows it hurts already predict the plain step far too
+    fast (§4.3)."""
     if gpu.nvlink_gbps_per_direction:
         return "nvlink"
-    return "xgmi" if XGMI_BY_DEFAULT and gpu.xgmi_gbps_per_link else "pcie"
+    return "xgmi" if gpu.xgmi_gbps_per_link else "pcie"
 
 
 def _rate(req: PerfRequest) -> tuple[float | None, str]:
