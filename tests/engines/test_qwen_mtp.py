@@ -148,3 +148,20 @@ def test_perf_nextn_runs_on_qwen_hybrids():
 
     layer = _mtp_layer(load_model(QN))
     assert layer.num_layers == 1 and layer.layer_kinds == ("full",) and layer.moe.moe_layer_ids == (0,)
+
+
+@pytest.mark.parametrize("version, at_sizing", [("0.5.13", False), ("0.5.14", True), ("0.5.19", True)])
+def test_sglang_mtp_draft_holds_its_own_vocab_tables_while_the_pool_is_sized(version, at_sizing):
+    """sgl-project/sglang PR #32468 (v0.5.19, Qwen3.5-style MTP at TP 2): the draft prints 2.57 GB at load, ~2.37 GB
+    of it the draft's own bf16 embedding + lm_head (124,160 × 5,120 × 2 B each), freed only by ``init_lm_head``
+    after the target pool is sized (0.5.14+); before 0.5.14 the draft loads after the pool."""
+    from pathlib import Path
+
+    from tpkit.engines.sglang.sizing import draft_weights_at_sizing
+
+    cfg = Path(__file__).resolve().parents[1] / "logs/data/configs/Qwen__Qwen3.8-27B/config.json"
+    spec = plan_speculative(load_model(str(cfg)), ParallelSpec(tp=2),
+                            SglangOptions(speculative_algorithm="EAGLE", engine_version=version), kv_dtype="bfloat16")
+    assert spec.draft.method == "mtp"
+    assert spec.weights_at_load.bytes - spec.weights.bytes == 2 * 124_160 * 5_120 * 2
+    assert draft_weights_at_sizing(spec) == (spec.weights_at_load if at_sizing else Bytes(0))

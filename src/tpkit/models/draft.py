@@ -89,8 +89,8 @@ def load_draft(method: str, path: str | None, *, target: ModelSpec, hf_cache_dir
 def draft_parts(draft: DraftModel, *, fc_split: bool = False) -> list[Part]:
     """Every weight tensor of the draft, embedding and lm_head included (names as in the draft checkpoint);
     ``fc_split``: a Qwen-style MTP ``fc`` is TP-split and quantisable (vLLM), not replicated (SGLang)."""
-    if draft.method == "mtp":
-        return mtp_parts(draft.spec, fc_split=fc_split)
+    if draft.method == "mtp":  # the MTP modules build their own embedding and lm_head (the engines then share)
+        return _embed_and_head(draft.spec, vocab=draft.spec.vocab_size) + mtp_parts(draft.spec, fc_split=fc_split)
     spec = draft.spec
     if draft.method == "standalone":
         return global_parts(spec) + [p for i in range(spec.num_layers) for p in layer_parts(spec, i)]

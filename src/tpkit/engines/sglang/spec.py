@@ -181,7 +181,11 @@ class SpecPlan:
     its own embedding (and lm_head) and only then swaps in the target's — ``set_embed`` / ``set_embed_and_head``
     ``del`` the draft's tensor and ``torch.cuda.empty_cache()`` (0.5.2 ``speculative/eagle_worker.py``
     ``EAGLEWorker.__init__`` after ``super().__init__``, ``models/llama.py set_embed``; 0.5.20
-    ``speculative/eagle_worker_v2.py``, same order). The draft's 'Load weight end … mem usage' prints this peak;
+    ``speculative/eagle_worker_v2.py``, same order; MTP drafts too: ``models/deepseek_nextn.py``,
+    ``qwen3_next_mtp.py`` and ``qwen3_5_mtp.py`` build a ``VocabParallelEmbedding`` and a ``ParallelLMHead`` of
+    their own, 0.5.10.post1 – 0.5.23; measured: sgl-project/sglang PR #32468, v0.5.19, Qwen3.5-style MTP at TP 2
+    'Load weight end. type=Qwen3_5ForCausalLMMTP … mem usage=2.57 GB', of which ~2.37 GiB the two bf16
+    vocab tables). The draft's 'Load weight end … mem usage' prints this peak;
     the steady state (``weights``) is what stays. 0 when not derived (caller-given weights)."""
 
 
@@ -213,7 +217,7 @@ def plan_speculative(target: ModelSpec, parallel: ParallelSpec, options: SglangO
     w_bytes, w_source = plan.bytes_per_rank, f"{draft.method} draft, {plan.method}{shared_text}"
     at_load = (plan_draft_weights(draft, parallel, dtype=options.dtype if draft.method == "mtp" else None,
                                   quantization=options.quantization if draft.method == "mtp" else None).bytes_per_rank
-               if shared and draft.method in ("eagle", "eagle3") else plan.bytes_per_rank)
+               if shared and draft.method in ("eagle", "eagle3", "mtp") else plan.bytes_per_rank)
     if weights is not None:
         w_bytes, w_source, at_load = weights, f"{draft.method} draft, given by the caller", Bytes(0)
     return SpecPlan(algorithm=algo, draft=draft, num_steps=steps, eagle_topk=topk, num_draft_tokens=tokens,
