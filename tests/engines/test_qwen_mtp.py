@@ -71,8 +71,8 @@ def test_qwen_mtp_parts_are_fc_norms_and_one_full_attention_layer(name, moe):
     assert any(n.endswith("self_attn.q_proj") for n in names)
     assert any(p.category == "routed_experts" for p in parts) is moe
     assert not any(p.category in ("embedding", "lm_head") for p in parts)  # shared with the target
-    split = next(p for p in mtp_parts(spec, fc_split=True) if p.name == "mtp.fc")
-    assert (split.shard, split.linear) == ("col", True)  # vLLM: ColumnParallelLinear
+    split = next(p for p in mtp_parts(spec, fc_split=True, fc_quantised=True) if p.name == "mtp.fc")
+    assert (split.shard, split.linear) == ("col", True)  # vLLM 0.11.0+: ColumnParallelLinear with the quant config
 
 
 def test_deepseek_mtp_parts_keep_their_layout():
@@ -165,3 +165,21 @@ def test_sglang_mtp_draft_holds_its_own_vocab_tables_while_the_pool_is_sized(ver
     assert spec.draft.method == "mtp"
     assert spec.weights_at_load.bytes - spec.weights.bytes == 2 * 124_160 * 5_120 * 2
     assert draft_weights_at_sizing(spec) == (spec.weights_at_load if at_sizing else Bytes(0))
+
+
+def test_vllm_fc_is_quantised_from_0_11_0():
+    """vLLM 0.10.2 ``qwen3_next_mtp.py`` builds ``fc`` without a quant config; 0.11.0+ pass the model's."""
+    from tpkit.engines.vllm.drafter import plan_drafter
+    from tpkit.engines.vllm.speculative import parse_speculative_config
+
+    model = load_model(QN)
+    cfg = parse_speculative_config(json.dumps({"method": "qwen3_next_mtp", "num_speculative_tokens": 1}))
+
+    def weights(release):
+        return plan_drafter(model, cfg, ParallelSpec(tp=2), kv_bytes=2, act_dtype="bfloat16",
+                            target_quantization="fp8", release=release).weights.bytes
+
+    h = model.hidden_size
+    gap = weights((0, 10, 2)) - weights((0, 11, 0))
+    assert h * h - 2**16 <= gap <= h * h  # 2h × h / TP 2 elements: 2 B → 1 B (less the fp8 scales)
+    assert weights((0, 11, 0)) == weights(None)

@@ -86,11 +86,13 @@ def load_draft(method: str, path: str | None, *, target: ModelSpec, hf_cache_dir
     return DraftModel(method=method, spec=spec, num_layers=layers, source=spec.source)
 
 
-def draft_parts(draft: DraftModel, *, fc_split: bool = False) -> list[Part]:
+def draft_parts(draft: DraftModel, *, fc_split: bool = False, fc_quantised: bool = False) -> list[Part]:
     """Every weight tensor of the draft, embedding and lm_head included (names as in the draft checkpoint);
-    ``fc_split``: a Qwen-style MTP ``fc`` is TP-split and quantisable (vLLM), not replicated (SGLang)."""
+    ``fc_split`` / ``fc_quantised``: a Qwen-style MTP ``fc`` is TP-split / quantised like the model (vLLM; see
+    ``params.mtp_parts``), else replicated and unquantised (SGLang)."""
     if draft.method == "mtp":  # the MTP modules build their own embedding and lm_head (the engines then share)
-        return _embed_and_head(draft.spec, vocab=draft.spec.vocab_size) + mtp_parts(draft.spec, fc_split=fc_split)
+        return _embed_and_head(draft.spec, vocab=draft.spec.vocab_size) + mtp_parts(draft.spec, fc_split=fc_split,
+                                                                                    fc_quantised=fc_quantised)
     spec = draft.spec
     if draft.method == "standalone":
         return global_parts(spec) + [p for i in range(spec.num_layers) for p in layer_parts(spec, i)]
@@ -153,10 +155,10 @@ def _embed_and_head(spec: ModelSpec, *, vocab: int) -> list[Part]:
 
 def plan_draft_weights(draft: DraftModel, parallel: ParallelSpec, *, shared: frozenset[str] = frozenset(),
                        dtype: str | None = None, quantization: str | None = None,
-                       fc_split: bool = False) -> WeightsPlan:
+                       fc_split: bool = False, fc_quantised: bool = False) -> WeightsPlan:
     """Draft weight bytes per rank; ``shared`` names categories (``embedding``, ``lm_head``) the engine takes
     from the target instead of loading them.  An MTP draft is quantised like its target."""
-    parts = [p for p in draft_parts(draft, fc_split=fc_split) if p.category not in shared]
+    parts = [p for p in draft_parts(draft, fc_split=fc_split, fc_quantised=fc_quantised) if p.category not in shared]
     note = f"{draft.method} draft ({draft.source})" + (f"; {', '.join(sorted(shared))} shared with the target"
                                                        if shared else "")
     return plan_parts(draft.spec, parallel, parts, dtype=dtype, quantization=quantization, note=note)

@@ -158,8 +158,9 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
     method, draft = _load(model, spec)
     quant = target_quantization if method == "mtp" else spec.quantization
     plan = plan_draft_weights(draft, parallel if tp == parallel.tp else ParallelSpec(tp=tp),
-                              shared=_SHARED[spec.method], dtype=act_dtype, quantization=quant,
-                              fc_split=True)  # a Qwen MTP fc is a ColumnParallelLinear (params.mtp_parts)
+                              shared=_SHARED[spec.method], dtype=act_dtype, quantization=quant, fc_split=True,
+                              fc_quantised=release is None or tuple(release[:3]) >= (0, 11, 0))
+    # a Qwen MTP fc is a ColumnParallelLinear, given the model's quant config from 0.11.0 (params.mtp_parts)
     tokens = spec.num_speculative_tokens or draft.num_layers
     shared = ", ".join(sorted(_SHARED[spec.method])) or "nothing"
     return Drafter(method=spec.method, weights=plan.bytes_per_rank,
