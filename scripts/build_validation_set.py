@@ -971,7 +971,8 @@ COLLECTION_EDITS = {
     "sg_052": {"why_not": "GPU unknown: the excerpts name no device and print no free memory before load (tp 2 x pp 2 "
                           "itself is planned)"},
     "sg_054": {"why_not": "engine_anomaly: v0.5.19's MTP draft holds its own embed/lm_head while the pool is sized "
-                          "(the PR's subject; tpkit's SGLang rules share them with the target, as after the fix); the "
+                          "(the PR's subject; tpkit's SGLang rules model that stock order from helper qmtp, "
+                          "2026-12-04: 2.37 GiB at TP 2, as the PR measures); the "
                           "Qwen3.8-27B geometry is in the explain corpus now (tests/logs/data/configs/"
                           "Qwen__Qwen3.8-27B) but not the AutoRound INT4 quantization_config, and the author's table "
                           "gives no flags beyond the fp8 KV cache"},

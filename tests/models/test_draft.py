@@ -20,8 +20,13 @@ def test_mtp_draft_is_the_targets_nextn_layers():
     target = load_model("deepseek-ai/DeepSeek-V3")
     draft = load_draft("mtp", None, target=target)
     assert draft.num_layers == 1 and draft.spec is target and draft.kv_like_target
-    assert draft_parts(draft) == mtp_parts(target)
-    assert not {p.category for p in draft_parts(draft)} & {"embedding", "lm_head"}  # shared with the target
+    # the MTP module builds its own embedding and lm_head (the engines swap in the target's: plan_draft_weights'
+    # ``shared``); the rest is the nextn layer
+    parts = draft_parts(draft)
+    assert [p.category for p in parts[:2]] == ["embedding", "lm_head"] and parts[2:] == mtp_parts(target)
+    shared = plan_draft_weights(draft, ParallelSpec(tp=8), shared=frozenset({"embedding", "lm_head"}))
+    own = plan_draft_weights(draft, ParallelSpec(tp=8))
+    assert own.bytes_per_rank.bytes - shared.bytes_per_rank.bytes == 2 * 129280 * 7168 * 2 // 8
 
 
 def test_mtp_without_nextn_layers_is_refused():

@@ -10,8 +10,8 @@ max_position_embeddings, torch_dtype / dtype, tie_word_embeddings, attention_bia
 kv_lora_rank, q_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim,
 n_routed_experts / num_experts / num_local_experts, num_experts_per_tok / experts_per_token,
 moe_intermediate_size, n_shared_experts / num_shared_experts, first_k_dense_replace,
-layer_types, sliding_window(_pattern), linear_attn_config, num_nextn_predict_layers,
-quantization_config.  GPT-2 (``n_embd``, ``n_layer``, ``n_head``, ``n_positions``, ``n_inner``) and OPT
+layer_types, sliding_window(_pattern), linear_attn_config, num_nextn_predict_layers / mtp_num_hidden_layers
+(``mtp_layer_count``), quantization_config.  GPT-2 (``n_embd``, ``n_layer``, ``n_head``, ``n_positions``, ``n_inner``) and OPT
 (``ffn_dim``, ``word_embed_proj_dim``, ``do_layer_norm_before``, ``enable_bias``) spellings are mapped onto these
 (``_classic_spellings``).
 """
@@ -31,7 +31,31 @@ from tpkit.models.quant import parse_quant_config
 from tpkit.models.spec import DsaSpec, MlaSpec, ModelSpec, MoeSpec
 from tpkit.models.vision import vision_params
 
-__all__ = ["from_config_dict", "read_config_file"]
+__all__ = ["from_config_dict", "read_config_file", "mtp_layer_count", "QWEN_MTP_ARCHS"]
+
+QWEN_MTP_ARCHS = frozenset({"Qwen3NextForCausalLM", "Qwen3_5ForConditionalGeneration",
+                            "Qwen3_5MoeForConditionalGeneration", "Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"})
+"""architectures whose checkpoints ship one Qwen-style MTP module (``mtp.fc``, ``mtp.layers.0``, ``mtp.norm``)
+that the engines draft with even when the config declares no count: SGLang turns the draft of these into
+``Qwen3NextForCausalLMMTP`` / ``Qwen3_5ForCausalLMMTP`` with ``num_nextn_predict_layers = 1``
+(``configs/model_config.py``, 0.5.10.post1 and 0.5.23); vLLM's ``qwen3_next_mtp.py`` builds
+``getattr(config, "num_nextn_predict_layers", 1)`` layers and ``qwen3_5_mtp.py``
+``getattr(config, "mtp_num_hidden_layers", 1)`` (0.10.2 / 0.17.0 – 0.33.0)"""
+
+
+def mtp_layer_count(text: dict, architecture: str, source: str) -> int:
+    """MTP / nextn layers the checkpoint stores after the decoder (count), the one home of the rule:
+    ``num_nextn_predict_layers`` (DeepSeek-V3, GLM-4.5, …) when positive, else ``mtp_num_hidden_layers``
+    (Qwen3.5 / Qwen3.6) when positive, else 1 for a ``QWEN_MTP_ARCHS`` architecture (Qwen3-Next's config
+    declares neither key; the engines default to one layer), else 0 (a key set to 0: no MTP module)."""
+    nextn = optional_int(text, "num_nextn_predict_layers", source, default=0, maximum=MAX_LAYERS)
+    if nextn:
+        return nextn
+    mtp = optional_int(text, "mtp_num_hidden_layers", source, default=0, maximum=MAX_LAYERS)
+    if mtp:
+        return mtp
+    declared = any(text.get(k) is not None for k in ("num_nextn_predict_layers", "mtp_num_hidden_layers"))
+    return 1 if architecture in QWEN_MTP_ARCHS and not declared else 0
 
 _LIBRARY_DEFAULTS = {
     # transformers config-class defaults for keys that released config.json files omit
@@ -146,7 +170,7 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
         layer_kinds=kinds, sliding_window=window, mla=mla, dsa=_dsa(text, r, mla), moe=moe,
         linear_attn=linear_attn_spec(text, source),
         quant=parse_quant_config(text.get("quantization_config"), where=source),
-        num_nextn_layers=optional_int(text, "num_nextn_predict_layers", source, default=0, maximum=MAX_LAYERS),
+        num_nextn_layers=mtp_layer_count(text, architecture, source),
         # a wrapper with text_config, or a flat config with a vision tower beside the text fields (Qwen2-VL,
         # Qwen2.5-VL): both engines serve these as multimodal (SGLang configs/model_config.py
         # multimodal_model_archs lists Qwen2VL / Qwen2_5_VLForConditionalGeneration, 0.5.23 wheel)

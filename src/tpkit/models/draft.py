@@ -7,8 +7,10 @@
          the ones it shares with the target); ``plan_draft_weights`` (bytes per rank)
 
     method       draft config                          KV layers                 weights
-    mtp          the target's own nextn/MTP layers     num_nextn_predict_layers  ``params.mtp_parts`` (embed/head are
-                                                                                 the target's)
+    mtp          the target's own nextn/MTP layers     ``num_nextn_layers``      ``params.mtp_parts`` (embed/head are
+                                                   (``config.mtp_layer_count``:  the target's)
+                                                   num_nextn_predict_layers or
+                                                   mtp_num_hidden_layers)
     eagle        a draft path (LlamaForCausalLMEagle)  draft num_hidden_layers   fc 2h→h (+bias), decoder layers
                                                                                  (layer 0 without input norm), embed,
                                                                                  lm_head
@@ -67,7 +69,8 @@ def load_draft(method: str, path: str | None, *, target: ModelSpec, hf_cache_dir
     if method == "mtp":
         if target.num_nextn_layers < 1:
             raise PlanInputError(
-                f"{target.name} has no MTP/nextn layers in its config (num_nextn_predict_layers is 0 or absent), so "
+                f"{target.name} has no MTP/nextn layers in its config (num_nextn_predict_layers / "
+                "mtp_num_hidden_layers are 0 or absent), so "
                 "it cannot draft for itself; pass a draft model path (e.g. an EAGLE-3 head) instead")
         return DraftModel(method="mtp", spec=target, num_layers=target.num_nextn_layers,
                           source=f"{target.num_nextn_layers} MTP/nextn layer(s) of {target.name} ({target.source})")
@@ -83,10 +86,13 @@ def load_draft(method: str, path: str | None, *, target: ModelSpec, hf_cache_dir
     return DraftModel(method=method, spec=spec, num_layers=layers, source=spec.source)
 
 
-def draft_parts(draft: DraftModel) -> list[Part]:
-    """Every weight tensor of the draft, embedding and lm_head included (names as in the draft checkpoint)."""
-    if draft.method == "mtp":
-        return mtp_parts(draft.spec)
+def draft_parts(draft: DraftModel, *, fc_split: bool = False, fc_quantised: bool = False) -> list[Part]:
+    """Every weight tensor of the draft, embedding and lm_head included (names as in the draft checkpoint);
+    ``fc_split`` / ``fc_quantised``: a Qwen-style MTP ``fc`` is TP-split / quantised like the model (vLLM; see
+    ``params.mtp_parts``), else replicated and unquantised (SGLang)."""
+    if draft.method == "mtp":  # the MTP modules build their own embedding and lm_head (the engines then share)
+        return _embed_and_head(draft.spec, vocab=draft.spec.vocab_size) + mtp_parts(draft.spec, fc_split=fc_split,
+                                                                                    fc_quantised=fc_quantised)
     spec = draft.spec
     if draft.method == "standalone":
         return global_parts(spec) + [p for i in range(spec.num_layers) for p in layer_parts(spec, i)]
@@ -148,10 +154,11 @@ def _embed_and_head(spec: ModelSpec, *, vocab: int) -> list[Part]:
 
 
 def plan_draft_weights(draft: DraftModel, parallel: ParallelSpec, *, shared: frozenset[str] = frozenset(),
-                       dtype: str | None = None, quantization: str | None = None) -> WeightsPlan:
+                       dtype: str | None = None, quantization: str | None = None,
+                       fc_split: bool = False, fc_quantised: bool = False) -> WeightsPlan:
     """Draft weight bytes per rank; ``shared`` names categories (``embedding``, ``lm_head``) the engine takes
     from the target instead of loading them.  An MTP draft is quantised like its target."""
-    parts = [p for p in draft_parts(draft) if p.category not in shared]
+    parts = [p for p in draft_parts(draft, fc_split=fc_split, fc_quantised=fc_quantised) if p.category not in shared]
     note = f"{draft.method} draft ({draft.source})" + (f"; {', '.join(sorted(shared))} shared with the target"
                                                        if shared else "")
     return plan_parts(draft.spec, parallel, parts, dtype=dtype, quantization=quantization, note=note)

@@ -413,11 +413,29 @@ def _ffn(pre: str, category: str, h: int, width: int, count: int, col: str, row:
             Part(name=f"{pre}.down_proj", category=category, out=h, inp=width, count=count, shard=row, linear=True)]
 
 
-def mtp_parts(spec: ModelSpec) -> list[Part]:
-    """Weights of ONE of the ``spec.num_nextn_layers`` MTP / nextn layers stored after the decoder (DeepSeek-V3,
-    GLM-4.5; all alike, so callers multiply): one decoder layer (MoE when the model is, named as the last MoE
-    layer for quantisation rules) + ``eh_proj`` (hidden × 2·hidden) + enorm, hnorm and the shared-head norm;
-    embedding and lm_head are shared with the main model."""
+def mtp_parts(spec: ModelSpec, *, fc_split: bool = False, fc_quantised: bool = False) -> list[Part]:
+    """Weights of ONE of the ``spec.num_nextn_layers`` MTP / nextn layers stored after the decoder (all alike, so
+    callers multiply); embedding and lm_head are the main model's (the engines share them).
+
+    - DeepSeek-V3 / GLM-4.5 layout: one decoder layer (MoE when the model is, named as the last MoE layer for
+      quantisation rules) + ``eh_proj`` (hidden × 2·hidden, replicated) + enorm, hnorm and the shared-head norm.
+    - Qwen3-Next / Qwen3.5 layout (``models.layers.GATED_ATTN_ARCH`` model types): ``mtp.fc`` (hidden ×
+      2·hidden, no bias), ``pre_fc_norm_embedding``, ``pre_fc_norm_hidden``, one FULL-attention decoder layer
+      (MoE for an MoE model, else the dense MLP; no linear-attention state) and ``mtp.norm``: SGLang 0.5.10.post1
+      – 0.5.23 ``models/qwen3_next_mtp.py`` / ``qwen3_5_mtp.py`` (``num_hidden_layers = 1``,
+      ``full_attention_interval = 1``; ``fc`` an ``nn.Linear``: replicated, never quantised), vLLM 0.10.2 – 0.33
+      ``qwen3_next_mtp.py`` / 0.17.0+ ``qwen3_5_mtp.py`` (``layer_type="full_attention"``; ``fc`` a
+      ``ColumnParallelLinear(gather_output=True)``: ``fc_split=True``; built without a quant config in 0.10.2's
+      ``qwen3_next_mtp.py``, with the model's from 0.11.0: ``fc_quantised=True``)."""
+    if spec.model_type in GATED_ATTN_ARCH:
+        kinds = spec.layer_kinds or ()
+        full = max((i for i, k in enumerate(kinds) if k == "full"), default=spec.num_layers - 1)
+        h = spec.hidden_size
+        return layer_parts(spec, full, moe_layer=spec.moe is not None) + [
+            Part(name="mtp.fc", category="attention", out=h, inp=2 * h, shard="col" if fc_split else "rep",
+                 linear=fc_quantised),
+            *(Part(name=f"mtp.{n}", category="norms", out=h)
+              for n in ("pre_fc_norm_embedding", "pre_fc_norm_hidden", "norm"))]
     moe_layer = spec.moe.moe_layer_ids[-1] if spec.moe and spec.moe.moe_layer_ids else spec.num_layers - 1
     pre = f"model.layers.{spec.num_layers}"
     return layer_parts(spec, moe_layer) + [

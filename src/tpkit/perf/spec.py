@@ -91,7 +91,8 @@ def draft_spec(target: ModelSpec, settings: SpecSettings, draft: ModelSpec | Non
     if family == "NEXTN":
         if not target.num_nextn_layers:
             raise PlanInputError(
-                f"{target.name} has no MTP/nextn layers (num_nextn_predict_layers is 0), so NEXTN/MTP cannot run; "
+                f"{target.name} has no MTP/nextn layers (num_nextn_predict_layers / mtp_num_hidden_layers are 0 or "
+                "absent), so NEXTN/MTP cannot run; "
                 "use EAGLE-3 instead: --speculative-algorithm EAGLE3 (with --engine vllm also "
                 "--speculative-config '{\"method\": \"eagle3\", \"num_speculative_tokens\": 3}'); perf sizes a "
                 "one-layer draft head when no draft model is given")
@@ -109,11 +110,14 @@ def draft_spec(target: ModelSpec, settings: SpecSettings, draft: ModelSpec | Non
 
 
 def _mtp_layer(target: ModelSpec) -> ModelSpec:
-    """The nextn layer as a one-layer model shaped like the target's last MoE layer."""
+    """The nextn layer as a one-layer model shaped like the target's last MoE layer.  Its attention is the
+    target's last layer's kind, full when that is a linear-attention layer: the MTP layer of Qwen3-Next / Qwen3.5
+    is full attention and holds no linear-attention state (``models.params.mtp_parts``)."""
     moe = target.moe
     if moe is not None:
         moe = dataclasses.replace(moe, num_dense_layers=0, moe_layer_ids=(0,))
-    kinds = (target.kinds[-1],) if target.layer_kinds else ()
+    last = target.kinds[-1] if target.layer_kinds else None
+    kinds = ("full" if last == "linear" else last,) if last is not None else ()
     return dataclasses.replace(target, name=f"MTP layer of {target.name}", num_layers=1, moe=moe, layer_kinds=kinds,
                                num_nextn_layers=0)
 

@@ -65,7 +65,8 @@ def draft_weights_at_sizing(spec: SpecPlan | None) -> Bytes:
     only then ``EagleDraftWorker.alloc_memory_pool`` calls ``init_lm_head``, whose ``set_embed`` /
     ``set_embed_and_head`` (``models/llama.py``) deletes the draft's own tensors for the target's.  So from
     0.5.14 (``SpecPlan.loaded_before_pool``) the budget sees the draft at load, ``SpecPlan.weights_at_load``
-    (EAGLE / EAGLE3 drafts; MTP and STANDALONE drafts, and caller-given weights, keep ``weights``); the shared
+    (EAGLE / EAGLE3 / MTP drafts — an MTP module builds its own embedding and lm_head too, sgl-project/sglang
+    PR #32468 measured it on 0.5.19; STANDALONE drafts and caller-given weights keep ``weights``); the shared
     tensors return to the slack after the pool (``KvBudget.draft_freed_after_pool``).  0.5.13 and earlier
     size the target pool inside the target's ``ModelRunner.initialize``, before the draft loads: 0."""
     if spec is None or not spec.loaded_before_pool:

@@ -21,6 +21,14 @@
                      target's KV layers) — the draft pool is assumed to cost the target's per-layer KV
                      (``model_executor/pool_configurator.py DefaultPoolConfigurator``); the draft pool really
                      allocates its own per-layer KV (an EAGLE-3 GQA head on an MLA target: less)
+    Qwen MTP         NEXTN/EAGLE on Qwen3-Next / Qwen3.5 / Qwen3.6 (``models.config.QWEN_MTP_ARCHS``) without a draft
+                     path drafts with the model itself (``ModelConfig.from_server_args``: ``model_path or
+                     server_args.model_path``), which SGLang loads as ``Qwen3NextForCausalLMMTP`` /
+                     ``Qwen3_5ForCausalLMMTP`` with ``num_nextn_predict_layers = 1`` (``configs/model_config.py``,
+                     0.5.10.post1 and 0.5.23): ONE full-attention layer (MoE or dense MLP) + ``fc`` + 3 norms
+                     (``params.mtp_parts``); embedding and lm_head shared (``set_embed_and_head``); its draft pool
+                     is one layer of the target's full-attention KV (no linear-attention state; the target's
+                     mamba pool keeps the verify states, ``mamba.py``)
     req_to_token     + ``speculative_num_draft_tokens`` columns (0.5.23 ``mem_cache/allocation_sizing.py
                      get_req_to_token_extra_context_len``; 0.5.10 the same sum)
 """
@@ -28,12 +36,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.options import SPEC_ALGORITHMS, SglangOptions
 from tpkit.engines.sglang.versions import at_least, parse_version
 from tpkit.errors import PlanInputError
+from tpkit.models.config import QWEN_MTP_ARCHS
 from tpkit.models.draft import DraftModel, load_draft, plan_draft_weights
 from tpkit.models.kv import kv_heads_per_rank
 from tpkit.models.spec import ModelSpec
@@ -172,7 +181,11 @@ class SpecPlan:
     its own embedding (and lm_head) and only then swaps in the target's — ``set_embed`` / ``set_embed_and_head``
     ``del`` the draft's tensor and ``torch.cuda.empty_cache()`` (0.5.2 ``speculative/eagle_worker.py``
     ``EAGLEWorker.__init__`` after ``super().__init__``, ``models/llama.py set_embed``; 0.5.20
-    ``speculative/eagle_worker_v2.py``, same order). The draft's 'Load weight end … mem usage' prints this peak;
+    ``speculative/eagle_worker_v2.py``, same order; MTP drafts too: ``models/deepseek_nextn.py``,
+    ``qwen3_next_mtp.py`` and ``qwen3_5_mtp.py`` build a ``VocabParallelEmbedding`` and a ``ParallelLMHead`` of
+    their own, 0.5.10.post1 – 0.5.23; measured: sgl-project/sglang PR #32468, v0.5.19, Qwen3.5-style MTP at TP 2
+    'Load weight end. type=Qwen3_5ForCausalLMMTP … mem usage=2.57 GB', of which ~2.37 GiB the two bf16
+    vocab tables). The draft's 'Load weight end … mem usage' prints this peak;
     the steady state (``weights``) is what stays. 0 when not derived (caller-given weights)."""
 
 
@@ -204,7 +217,7 @@ def plan_speculative(target: ModelSpec, parallel: ParallelSpec, options: SglangO
     w_bytes, w_source = plan.bytes_per_rank, f"{draft.method} draft, {plan.method}{shared_text}"
     at_load = (plan_draft_weights(draft, parallel, dtype=options.dtype if draft.method == "mtp" else None,
                                   quantization=options.quantization if draft.method == "mtp" else None).bytes_per_rank
-               if shared and draft.method in ("eagle", "eagle3") else plan.bytes_per_rank)
+               if shared and draft.method in ("eagle", "eagle3", "mtp") else plan.bytes_per_rank)
     if weights is not None:
         w_bytes, w_source, at_load = weights, f"{draft.method} draft, given by the caller", Bytes(0)
     return SpecPlan(algorithm=algo, draft=draft, num_steps=steps, eagle_topk=topk, num_draft_tokens=tokens,
@@ -220,7 +233,11 @@ def _draft(target: ModelSpec, algo: str, options: SglangOptions) -> DraftModel:
         path = None  # the draft path is the model itself: its MTP layers
     if path is None:
         if algo == "EAGLE" and (target.architecture in _BUILTIN_MTP_ARCHS or target.num_nextn_layers):
-            return load_draft("mtp", None, target=target)
+            draft = load_draft("mtp", None, target=target)
+            if target.architecture in QWEN_MTP_ARCHS and draft.num_layers != 1:
+                # SGLang builds one MTP layer whatever the config declares (module docstring: Qwen MTP)
+                draft = replace(draft, num_layers=1, source=f"{draft.source}; SGLang builds 1 of them")
+            return draft
         raise PlanInputError(
             f"--speculative-algorithm {options.speculative_algorithm} on {target.name} needs "
             "--speculative-draft-model-path (a draft config.json, checkpoint dir, HF id or catalog name"

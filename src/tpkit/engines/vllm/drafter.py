@@ -97,19 +97,15 @@ def _kv(model: ModelSpec, draft_spec: ModelSpec, layers: int, tp: int, kv_bytes:
 
 
 def _load(model: ModelSpec, spec: SpecConfig):
-    """The draft (``models.draft.load_draft``).  vLLM's MTP of the Qwen3.5 family counts its layers in
+    """The draft (``models.draft.load_draft``).  An MTP draft's layer count is the config reader's
+    ``num_nextn_layers`` (``models.config.mtp_layer_count``): vLLM's MTP of the Qwen3.5 family counts its layers in
     ``mtp_num_hidden_layers`` (``config/speculative.py SpeculativeConfig.hf_config_override``, 0.33: n_predict of
     ``qwen3_5``/``qwen3_5_text``/``qwen3_5_moe`` … is ``mtp_num_hidden_layers``; ``qwen3_5_mtp.py`` builds that
-    many full-attention layers), not ``num_nextn_predict_layers``."""
-    from dataclasses import replace
-
+    many full-attention layers), Qwen3-Next in ``num_nextn_predict_layers`` (default 1, ``qwen3_next_mtp.py``,
+    0.10.2+), DeepSeek-style models in ``num_nextn_predict_layers``."""
     from tpkit.models.draft import load_draft
 
     method = _DRAFT_METHOD[spec.method]
-    if method == "mtp" and not model.num_nextn_layers:
-        n = model.extra.get("mtp_num_hidden_layers")
-        if isinstance(n, int) and not isinstance(n, bool) and n > 0:
-            model = replace(model, num_nextn_layers=n)
     return method, load_draft(method, None if method == "mtp" else spec.model, target=model)
 
 
@@ -162,7 +158,9 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
     method, draft = _load(model, spec)
     quant = target_quantization if method == "mtp" else spec.quantization
     plan = plan_draft_weights(draft, parallel if tp == parallel.tp else ParallelSpec(tp=tp),
-                              shared=_SHARED[spec.method], dtype=act_dtype, quantization=quant)
+                              shared=_SHARED[spec.method], dtype=act_dtype, quantization=quant, fc_split=True,
+                              fc_quantised=release is None or tuple(release[:3]) >= (0, 11, 0))
+    # a Qwen MTP fc is a ColumnParallelLinear, given the model's quant config from 0.11.0 (params.mtp_parts)
     tokens = spec.num_speculative_tokens or draft.num_layers
     shared = ", ".join(sorted(_SHARED[spec.method])) or "nothing"
     return Drafter(method=spec.method, weights=plan.bytes_per_rank,
