@@ -11,13 +11,13 @@ Worker.determine_available_memory`` sets ``self.peak_activation_memory``, which 
 prints as "P GiB for peak activation" on the kv-cache-memory suggestion line ("Free memory on device …"); read in
 the wheels 0.18.0, 0.18.1, 0.19.0–0.29.0, 0.30.0–0.34.0:
 
-    release           print ("Actual usage is …")              printed P                        available KV
-    0.18.0–0.18.1     "W GiB for weight, P GiB for peak        torch_peak_increase + applied    R − (W + N + P)
-                      activation, N GiB for non-torch"
-    0.19.0–0.26.0     the same                                 torch_peak_increase              R − (W + N + P) − applied
-    0.27.0–0.34.0     "C GiB for consumed memory (weights      transient_peak_headroom          R − C − P
-                      + non-torch), P GiB for peak             + applied
-                      activation"
+    release        print ("Actual usage is …")            printed P                       available KV
+    0.18.0–0.18.1  "W GiB for weight, P GiB for peak      torch_peak_increase + applied   R − (W + N + P)
+                   activation, N GiB for non-torch"
+    0.19.0–0.26.0  the same                               torch_peak_increase             R − (W + N + P) − applied
+    0.27.0–0.34.0  "C GiB for consumed memory (weights    transient_peak_headroom         R − C − P
+                   + non-torch), P GiB for peak           + applied
+                   activation"
 
 (R requested memory, W weights, N non-torch memory, C total consumed.)  So where the print holds the estimate, the
 activation term is ``P − applied`` and the estimate is a term of its own.  The consumed wording is the signature
