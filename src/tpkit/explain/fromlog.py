@@ -13,7 +13,8 @@ vLLM's log measures the weights ('Model loading took'), the activation peak and 
 when it prints them (V0 0.7–0.10, DEBUG, ≥ 0.21); its start-up terms stay the planner's.  The CUDA-graph term is
 the *applied* estimate (0 where the log shows it was not subtracted), and where the printed peak activation holds
 it (the ≥ 0.27 "consumed memory" print, 0.18.x) the activation term is the print less it (``explain.vpeak``).
-The distributed-init term was measured at the log's TP size: planning another TP re-uses it (NCCL buffers grow a little with peers).
+The distributed-init term was measured at the log's TP size: planning another TP re-uses it (NCCL buffers grow a
+little with peers).
 """
 
 from __future__ import annotations
