@@ -91,9 +91,12 @@ def measured_from_log(args, log, gpu, parallel) -> tuple[dict, dict, str, tuple[
     logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
     if "activation_peak" in terms and logged_cache and args.compile_cache != logged_cache:
         terms.pop("activation_peak")
+        if measured.graphs_in_peak:  # the applied CUDA-graph estimate went with it (explain.vpeak)
+            terms.pop("cuda_graphs", None)
         notes += (f"activation peak not taken from the log: it ran with a {logged_cache} torch.compile cache "
                   f"({where(log, 'compile_cache')}), this plan assumes "
-                  f"--compile-cache {args.compile_cache}",)
+                  f"--compile-cache {args.compile_cache}"
+                  + (" (nor the CUDA-graph estimate it holds)" if measured.graphs_in_peak else ""),)
     logged_runner = log.context.get("vllm_use_v2_model_runner") if args.engine == "vllm" else None
     given_runner = getattr(args, "vllm_use_v2_model_runner", None)
     if logged_runner is not None and given_runner is not None and str(given_runner) != str(logged_runner):

@@ -10,8 +10,11 @@ handed to the planner through ``measured_terms`` and has no band.  What SGLang's
     weights            'Load weight end. mem usage'                              only for the log's tp/pp/quant
 
 vLLM's log measures the weights ('Model loading took'), the activation peak and the CUDA-graph estimate
-when it prints them (V0 0.7–0.10, DEBUG, ≥ 0.21); its start-up terms stay the planner's.  The distributed-init
-term was measured at the log's TP size: planning another TP re-uses it (NCCL buffers grow a little with peers).
+when it prints them (V0 0.7–0.10, DEBUG, ≥ 0.21); its start-up terms stay the planner's.  The CUDA-graph term is
+the *applied* estimate (0 where the log shows it was not subtracted), and where the printed peak activation holds
+it (the ≥ 0.27 "consumed memory" print, 0.18.x) the activation term is the print less it (``explain.vpeak``).
+The distributed-init term was measured at the log's TP size: planning another TP re-uses it (NCCL buffers grow a
+little with peers).
 """
 
 from __future__ import annotations
@@ -119,6 +122,9 @@ def refused_quantization(model, value: str) -> str | None:
 class MeasuredStartup:
     terms: dict
     """term → Bytes (``tpkit.memory.band.measured_terms``)"""
+    graphs_in_peak: bool = False
+    """vLLM: the measured activation peak holds an applied CUDA-graph estimate the log does not print alone, so
+    ``cuda_graphs`` is measured 0 (``explain.vpeak``): a plan that drops the measured activation peak drops it too"""
     notes: tuple[str, ...]
     weights_where: str = "the log"
     """where the measured weights were read ("log line 19"; SGLang: "log lines 10–13", 'Load weight begin' and
@@ -170,16 +176,28 @@ def measured_startup(e: Explanation, *, gpu_total: Bytes | None = None) -> Measu
     elif ctx.engine == "vllm" and a is not None:
         if a.weights is not None:
             terms["weights"] = _mid(a.weights)
-        view_rows = {r.item: r for r in a.rows}
-        act = view_rows.get("activation peak (profile run)")
-        if act is not None and act.value is not None:
-            terms["activation_peak"] = _mid(act.value)
-        if a.graph_estimate is not None:
-            terms["cuda_graphs"] = _mid(a.graph_estimate)
+        use = a.graph_use
+        if a.activation is not None:
+            terms["activation_peak"] = _mid(a.activation)
+        if use is not None and use.applied is not None:
+            terms["cuda_graphs"] = _mid(use.applied)
+        elif use is not None and use.graphs_in_peak and "activation_peak" in terms:
+            terms["cuda_graphs"] = Bytes(0)
         notes.append("vLLM: the weights" + (", activation peak" if "activation_peak" in terms else "")
                      + (", CUDA-graph estimate" if "cuda_graphs" in terms else "")
                      + " measured in the log; the start-up terms stay the planner's")
+        if use is not None and use.peak_holds and "activation_peak" in terms:
+            if use.graphs_in_peak:
+                notes.append("the log's peak activation holds the applied CUDA-graph estimate, which it does not "
+                             "print alone: both are charged as the activation peak, the CUDA-graph line 0 "
+                             f"({use.peak_why})")
+            elif use.applied is not None and use.applied.high.bytes > 0:
+                notes.append(f"activation peak {a.activation.mid.gib:.2f} GiB = the printed peak activation less the "
+                             f"applied CUDA-graph estimate {use.applied.mid.gib:.2f} GiB it holds ({use.peak_why})")
+    in_peak = bool(ctx.engine == "vllm" and a is not None and getattr(a, "graph_use", None) is not None
+                   and a.graph_use.graphs_in_peak and "activation_peak" in terms)
     return MeasuredStartup(terms={k: v for k, v in terms.items() if v is not None}, notes=tuple(notes), layout=layout,
+                           graphs_in_peak=in_peak,
                            weights_where=_weights_where(a, ctx.engine))
 
 

@@ -1,7 +1,8 @@
 """vLLM: the ledger of the tightest worker anchored on the numbers vLLM printed (``tpkit/logs/LEDGER.md``).
 
 vLLM divides by ``2**30`` and says GiB (V0 says "GB" for the same GiB).  The KV budget is
-``requested − non-KV memory`` (weights + non-torch + activation peak; − the CUDA-graph estimate from 0.21),
+``requested − non-KV memory`` (weights + non-torch + activation peak; − the applied CUDA-graph estimate, which the
+printed peak activation holds on the ≥ 0.27 print and in 0.18.x: ``explain.vpeak``),
 ``requested = total × gpu_memory_utilization`` (``ceil`` from 0.33); the engine sizes every worker with the
 smallest ``Available KV cache memory`` and cuts it into ``floor(available / bytes per block)`` blocks
 (``vllm/v1/core/kv_cache_utils``).
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
+from tpkit.explain.vpeak import GraphEstimateUse, graph_estimate_use
 from tpkit.explain.vtokens import _Rebuilt, _rebuilt, _rules
 from tpkit.explain.vworkers import _may_print_per_worker, _min_over_workers, _per_worker, _worker_spread
 from tpkit.logs import ParsedLog, RankView
@@ -34,6 +36,7 @@ class VllmAnchored:
     non_kv: Iv | None
     available: Iv | None
     graph_estimate: Iv | None
+    """the printed CUDA-graph estimate (applied or not: ``graph_use``)"""
     tokens_printed: int | None
     tokens_predicted: tuple[int, int] | None
     token_bytes: float | None
@@ -43,6 +46,11 @@ class VllmAnchored:
     tokens_alternatives: tuple[tuple[int, int], ...] = ()
     """where the release is open and its ends count the tokens by different rules: the range under each rule
     (``tokens_predicted`` is their hull; ``explain.vtokens._other_end``); empty otherwise"""
+    activation: Iv | None = None
+    """the activation term of the profile run: the printed peak activation less the applied CUDA-graph estimate
+    it holds (``explain.vpeak``), None where no peak activation is printed"""
+    graph_use: GraphEstimateUse | None = None
+    """the CUDA-graph estimate: printed, applied or not, inside the printed peak activation or not"""
     per_worker: str | None = None
     """vLLM 0.8.2–0.11.0 (``VllmRules.capacity_per_worker``) with more than one worker: how the printed capacity
     line(s) pair with the workers whose available memory the log prints, in words (None otherwise)"""
@@ -64,8 +72,9 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     rules = _rules(ctx)
     total = _total_row(parsed, view, ctx, rows)
     u, requested = _requested_rows(view, ctx, rows, rules, total)
-    weights, parts, graph_estimate = _profile_rows(view, rows)
-    avail_a, available, non_kv = _available_rows(parsed, view, rows, requested, weights, parts, graph_estimate)
+    use = graph_estimate_use(view, ctx.rules_version)
+    weights, parts, activation = _profile_rows(view, rows, use)
+    avail_a, available, non_kv = _available_rows(parsed, view, rows, requested, weights, parts, use)
     block = int(ctx.get("page_size", 16) or 16)
     release_known = not _may_print_per_worker(ctx)
     last_line = view.last("kv_tokens")
@@ -91,7 +100,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
         rows.append(Row(item="maximum concurrency", value=None, count=mc.count.value, kind="printed",
                         meaning=mc.meaning, printed=mc.count.text, line_no=mc.line_no))
     return VllmAnchored(rows=tuple(rows), utilization=u, total=total, requested=requested, weights=weights,
-                        non_kv=non_kv, available=available, graph_estimate=graph_estimate,
+                        non_kv=non_kv, available=available, graph_estimate=use.estimate,
+                        activation=activation, graph_use=use,
                         tokens_printed=tokens_printed, tokens_predicted=rebuilt.predicted,
                         token_bytes=rebuilt.token_bytes, token_bytes_source=rebuilt.source, block_size=rebuilt.block,
                         tokens_alternatives=rebuilt.alternatives, per_worker=per_worker)
@@ -146,55 +156,77 @@ _PROFILE_TERMS = (("non_torch_memory", "non-torch memory (CUDA context, NCCL, cu
 """the profile's printed non-KV terms beside the weights (anchor name, ledger item)"""
 
 
-def _profile_rows(view: RankView, rows: list[Row]) -> tuple[Iv | None, list[Iv], Iv | None]:
-    """(weights, the non-KV terms that add up to the non-KV memory, the CUDA-graph estimate) as printed: the
-    non-torch memory (else its increase) and the activation peak (else the torch peak increase)."""
+def _profile_rows(view: RankView, rows: list[Row], use: GraphEstimateUse) -> tuple[Iv | None, list[Iv], Iv | None]:
+    """(weights, the non-KV terms that add up to the non-KV memory, the activation term): the non-torch memory
+    (else its increase) and the activation peak (else the torch peak increase) as printed, the activation peak
+    less the applied CUDA-graph estimate where the print holds it (``explain.vpeak``); the estimate's row."""
     w = view.last("weights")
     weights = iv_of(w.size) if w else None
     if w:
         rows.append(printed_row("weights", w, f"'Model loading took' = torch-allocated bytes after − before the load, {_G}"))
     parts = []
+    activation = None
     for name, item in _PROFILE_TERMS:
         a = view.last(name)
         if a:
-            rows.append(printed_row(item, a, f"{a.meaning}"))
+            held = name == "activation_peak" and use.peak_holds
+            rows.append(printed_row(item, a, f"{a.meaning}" + (f"; {use.peak_why}" if held else "")))
+            term = iv_of(a.size)
+            if name == "activation_peak":
+                activation = term = use.activation(term)
+                if held and use.applied is not None and use.applied.high.bytes > 0:
+                    rows.append(derived_row("activation peak less the CUDA-graph estimate", term,
+                                            "printed peak activation − the applied CUDA-graph estimate it holds "
+                                            "(explain.vpeak)"))
             if name in ("non_torch_memory", "activation_peak") or (
                     name == "non_torch_increase" and not view.last("non_torch_memory")) or (
                     name == "torch_peak_increase" and not view.last("activation_peak")):
-                parts.append(iv_of(a.size))
+                parts.append(term)
     ge = view.last("graph_estimate")
-    graph_estimate = iv_of(ge.size) if ge else None
     if ge:
-        rows.append(printed_row("CUDA-graph estimate", ge, f"CUDA-graph memory estimated before KV sizing (≥ 0.21), {_G}"))
-    return weights, parts, graph_estimate
+        rows.append(printed_row("CUDA-graph estimate", ge, f"CUDA-graph memory estimated before KV sizing (≥ 0.18), "
+                                                           f"{use.applied_why}; {_G}"))
+    return weights, parts, activation
 
 
 def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requested: Iv | None, weights: Iv | None,
-                    parts: list[Iv], graph_estimate: Iv | None):
+                    parts: list[Iv], use: GraphEstimateUse):
     """(the smallest worker's 'Available KV cache memory' anchor, its interval, the non-KV residual) and their
-    rows: available checked against requested − the printed terms; the residual against the DEBUG print."""
+    rows: available checked against requested − the printed terms (the ≥ 0.27 print: requested − consumed − the
+    printed peak activation, which holds the applied CUDA-graph estimate); the residual against the DEBUG print.
+    Only the *applied* estimate is subtracted (``explain.vpeak``)."""
     avail_a = _min_available(parsed) or view.last("available_kv")
     available = iv_of(avail_a.size) if avail_a else None
     zero = Iv(Bytes(0), Bytes(0))
+    graphs = use.subtracted
+    consumed = view.last("consumed_memory")
     non_kv = None
     if requested is not None and available is not None:
-        non_kv = requested - available - (graph_estimate or zero)
+        non_kv = requested - available - graphs
     if avail_a:
-        d = None
-        if requested is not None and weights is not None and len(parts) >= 2:
-            d = requested - weights - sum(parts, zero) - (graph_estimate or zero)
+        d, terms = None, "weights − non-torch − activation peak −"
+        peak = view.last("activation_peak")
+        if requested is not None and consumed is not None and peak is not None:
+            # the ≥ 0.27 print: available = requested − consumed − transient peak − applied = requested − C − P
+            d, terms = (requested - iv_of(consumed.size) - iv_of(peak.size),
+                        "consumed (weights + non-torch) − the printed peak activation, which holds")
+        elif requested is not None and weights is not None and len(parts) >= 2:
+            d = requested - weights - sum(parts, zero) - graphs
         rows.append(printed_row("available KV cache memory", avail_a,
-                                f"requested − weights − non-torch − activation peak (− CUDA-graph estimate), the "
+                                f"requested − {terms} the applied CUDA-graph estimate, the "
                                 f"smallest over workers; {_G}", derived=d,
                                 derived_from="requested − the printed non-KV terms", slack=Bytes(2**24)))
     if non_kv is not None:
+        inside = (" (+ the applied CUDA-graph estimate, inside the printed peak activation: not printed alone)"
+                  if use.graphs_in_peak else "")
         rows.append(derived_row("non-KV memory (residual)", non_kv,
-                                "requested − available KV − CUDA-graph estimate = weights + non-torch + activation peak"
+                                "requested − available KV − the applied CUDA-graph estimate = weights + non-torch + "
+                                "activation peak" + inside
                                 + (f"; weights {weights.text()} of it" if weights is not None else "")))
     nkv = view.last("non_kv_cache_memory")
     if nkv and non_kv is not None:
         rows.append(printed_row("non-KV memory (printed, DEBUG)", nkv, nkv.meaning, derived=non_kv,
-                                derived_from="requested − available − graph estimate"))
+                                derived_from="requested − available − the applied graph estimate"))
     return avail_a, available, non_kv
 
 

@@ -92,6 +92,9 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "kv_in_use": (SIZE, "KV cache memory in use, from the kv-cache-memory suggestion line (bytes or GiB)"),
     "gmu_equivalent": (COUNT, "the gpu_memory_utilization that gives the same KV budget without the CUDA-graph "
                               "estimate"),
+    "gmu_estimate_off": (COUNT, "the gpu_memory_utilization of vLLM's advice 'increase --gpu-memory-utilization "
+                                "from U to U′', printed where the CUDA-graph estimate was measured but not subtracted "
+                                "before KV sizing (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS off)"),
 }
 """anchor name → (``"size"`` or ``"count"``, what the engine measured)."""
 

@@ -157,6 +157,8 @@ VLLM_RULES = (
                  _before("graph_estimate", " (estimated)"))),
     Rule(engine="vllm", needles=("is equivalent to --gpu-memory-utilization",),
          fields=(_count("gmu_equivalent", r"is equivalent to --gpu-memory-utilization="),)),
+    Rule(engine="vllm", needles=("--gpu-memory-utilization from",),
+         fields=(_count("gmu_estimate_off", r"--gpu-memory-utilization from "),)),
     Rule(engine="vllm", needles=("Free memory on device",),
          fields=(_f("startup_free", r"\(" + _N + r"/"), _f("startup_total", r"/" + _N + _GI + r"\)"),
                  _count("gpu_memory_utilization", r"utilization (?:is )?\("),
