@@ -947,7 +947,12 @@ COLLECTION_EDITS = {
                           "head and no LM head): tpkit sizes that head now (models/params.py, lead 2026-12-03), but "
                           "the checkpoint's own config.json is not in the set (vocab size, num_labels and dtype "
                           "unconfirmed), and the Llama-3.1-8B-Instruct config would count a 128,256 x 4,096 LM "
-                          "head (0.98 GiB) the checkpoint does not have"},
+                          "head (0.98 GiB) the checkpoint does not have. Re-read by helper npred (2026-12-04): the "
+                          "checkpoint's config.json is not in the search tools (no stored file of the "
+                          "Skywork/Skywork-Reward-Llama-3.1-8B-v0.2 repository; code and page search return users' "
+                          "scripts and model-card mirrors only, one of which gives BF16 and 7.5 B parameters: the "
+                          "Llama-3.1-8B body without its 0.53 B-parameter LM head, but neither vocab size nor "
+                          "num_labels)"},
     "sg_010": {"why_not": "xai-org/grok-2: its config is assembled in the explain corpus only "
                           "(tests/logs/data/configs/xai-org__grok-2, partial; the FFN widths are confirmed by the "
                           "log's '#parameters (actual): 269.56 B' and its MoE kernel config N=2048), not copied "
