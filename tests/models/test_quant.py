@@ -187,3 +187,15 @@ def test_bitsandbytes_on_a_checkpoint_quantised_otherwise_or_on_moe_experts_is_r
 
     with pytest.raises(PlanInputError, match="mixture-of-experts"):
         check_bnb_model(_Moe(), resolve_quant(None, "bitsandbytes"))
+
+
+def test_bitsandbytes_is_refused_under_sglang_whose_loader_picks_weights_by_name():
+    from tpkit.models.quant import check_bnb_model
+
+    class _Dense:
+        name, moe = "dense", None
+
+    q = resolve_quant(None, "bitsandbytes")
+    check_bnb_model(_Dense(), q, "vllm")
+    with pytest.raises(PlanInputError, match="vLLM only"):
+        check_bnb_model(_Dense(), q, "sglang")

@@ -224,9 +224,19 @@ def bnb_online() -> QuantSpec:
                      ignored=("lm_head", "model.embed_tokens"), scope="all_linear", raw_method="bitsandbytes (online)")
 
 
-def check_bnb_model(spec, quant: QuantSpec | None) -> None:
-    """Refuse in-flight bitsandbytes for a model with routed experts (module doc of ``bnb_online``)."""
-    if quant is not None and quant.raw_method.startswith("bitsandbytes") and getattr(spec, "moe", None) is not None:
+def check_bnb_model(spec, quant: QuantSpec | None, engine: str | None = None) -> None:
+    """Refuse in-flight bitsandbytes for a model with routed experts (module doc of ``bnb_online``), and under SGLang:
+    its loader (sglang 0.4.2 / 0.5.10 ``model_loader/loader.py`` ``BitsAndBytesModelLoader``) makes the same
+    ``quantize_4bit`` call, but picks the weights by name (``default_target_modules``, or the model's
+    ``default_bitsandbytes_target_modules``), which e.g. misses a fused ``gate_up_proj``: not the vLLM rule."""
+    if quant is None or not quant.raw_method.startswith("bitsandbytes"):
+        return
+    if engine == "sglang":
+        raise PlanInputError(
+            "--quantization bitsandbytes is planned for vLLM only: SGLang's bitsandbytes loader quantises the weights "
+            "its target-module names match (a fused gate_up_proj is not among its defaults), which tpkit does not "
+            "model; plan with --engine vllm, or drop the flag")
+    if getattr(spec, "moe", None) is not None:
         raise PlanInputError(
             f"--quantization bitsandbytes on a mixture-of-experts model ({spec.name}) is not planned: vLLM's "
             "bitsandbytes loader leaves the experts in bf16 up to 0.8.5 and quantises them in later releases, which "

@@ -51,7 +51,7 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
     (``tpkit.models.vision.TOWER_TP_SHARDED``); ``None`` splits every tower matrix."""
     elem = _dtype(spec, dtype)
     quant = resolve_quant(spec.quant, quantization)
-    check_bnb_model(spec, quant)
+    check_bnb_model(spec, quant, engine)
     directory = checkpoint_dir or spec.extra.get("checkpoint_dir")
     if directory and any(Path(directory).glob("*.safetensors")):
         from tpkit.models.safetensors import plan_from_safetensors
