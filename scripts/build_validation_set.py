@@ -108,6 +108,12 @@ VL071_CONFIDENCE = ("assembled (catalog gemma-3-27b-it architecture; the AWQ qua
 LLMD_BASIS = "image vllm/vllm-openai:latest on 2026-01-26 (0.14.1 released 2026-01-24, PyPI; guessed from the date)"
 """the release of the llm-d config_explorer H100 runs (vp_007-vp_015, helper new)"""
 
+FREE_AT_START_H100NVL = {
+    "gib": 36.54, "line": "[2026-07-08 16:06:48] Load weight begin. avail mem=36.54 GB",
+    "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB'), of a 93.10 GiB "
+                "H100 NVL: other processes held ~56 GiB"}
+"""gs_007 / sg_067 (the same run of willxxy/sglang-play): the free memory printed before the weights"""
+
 # Kept in the repository (tests/validation/data_public/sglang_cases.json), same normalisation.
 VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_001": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
@@ -435,16 +441,25 @@ SGLANG_PUBLIC = {
     "gs_006": ("0.4.2.post1", "the notes' install step got sglang-0.4.2.post1 (runs of 2025-02-03)", {}, None),
     # gs_007/008/009/011/012 re-read by helper npr (2026-12-03): what blocks each now (DP attention, speculative
     # decoding and the MI355X are modelled / catalogued on this branch)
-    "gs_007": (None, "", {}, "GPU not empty at start: 36.54 GiB free on an H100 NVL (other processes held the rest); "
-                             "SGLang sizes the pool from the memory free at start, which tpkit takes only from a probed "
-                             "machine profile (tpkit plan --machine), while the harness predicts from config, GPU and "
-                             "flags alone (H100 NVL is in the GPU catalog since helper near; re-read by helper scor, "
-                             "2026-12-04)"),
-    "gs_008": (None, "", {"config_file": "OpenBMB--MiniCPM5-1B.json",  # helper cfg3 (2026-12-04): assembled, its note
-                          "config_confidence": "assembled (architecture fields from public code; bf16 assumed)"},
-               "GPU not empty at start (13.22 GiB free of 24 GB on an RTX 4090 D; as gs_007, the harness has no "
-               "free-memory input); the OpenBMB/MiniCPM5-1B config is in the set since helper cfg3 (its KV bytes per "
-               "token, 24,576, match the log's 5.76 GiB / 251,788 tokens)"),
+    # gs_007 / gs_008 / sg_067: GPU not empty at start (other processes held memory).  Scored since helper npred
+    # (2026-12-04) from the free memory the log prints before the weights, taken as the machine profile `tpkit plan
+    # --machine` reads (``free_at_start``: the figure, its printed line; harness.machine_of)
+    "gs_007": ("0.5.10.post1", "check_environment.py prints sglang: 0.5.10.post1",
+               {"config_file": "Qwen--Qwen2.5-0.5B-Instruct.json", "config_confidence": "verbatim",
+                "gpu_catalog": {"gpu": "H100-NVL", "note": "H100 NVL (94 GB): the catalog's H100-NVL-94GB"},
+                "free_at_start": FREE_AT_START_H100NVL}, None),
+    "gs_008": ("0.5.13.post1", "environment block of the tutorial (sglang 0.5.13.post1)",
+               {"config_file": "OpenBMB--MiniCPM5-1B.json",  # helper cfg3 (2026-12-04): assembled, its note
+                "config_confidence": "assembled (architecture fields from public code; bf16 assumed)",
+                "gpu_catalog": {"gpu": "RTX-4090", "note": "RTX 4090 D (24 GB, the RTX 4090's memory): the catalog's "
+                                                         "RTX-4090"},
+                "free_at_start": {
+                    "gib": 13.22,
+                    "line": "[22:24:31] Load weight end. elapsed=0.95 s, type=LlamaForCausalLM, avail mem=11.06 GB, "
+                            "mem usage=2.16 GB.",
+                    "evidence": "SGLang's pre_model_load_memory = 'Load weight end' avail 11.06 + the load's mem usage "
+                                "2.16 = 13.22 GiB (SGLang prints GiB as 'GB'); the excerpt has no 'Load weight "
+                                "begin' line; of a 23.65 GiB RTX 4090 (D), so other processes held ~10 GiB"}}, None),
     "gs_009": ("0.4.6", "issue title ('sglang0.4.6')",
                {"gpu_assumed": {
                    "gpu": "A100-SXM-80GB", "candidates": ["A100-SXM-80GB", "H100-SXM-80GB"],
@@ -477,10 +492,11 @@ SGLANG_PUBLIC = {
                {"cuda_graph_max_bs": 512}, None),
     "sg_066": (None, "", {}, "GPU not named and mem_fraction_static not in the stored excerpt (DP attention, tp 4 / "
                              "dp 4 / ep 4); no config of the FP8 checkpoint in the set"),
-    "sg_067": (None, "", {}, "GPU not empty at start (36.54 GiB free on an H100 NVL: other processes held the rest); "
-                             "the harness has no input for memory held by other processes (re-read by helper scor, "
-                             "2026-12-04: H100 NVL is in the GPU catalog and a Qwen2.5-0.5B-Instruct config in the set "
-                             "now; the same printed figures as gs_007, likely the same run)"),
+    "sg_067": ("0.5.10.post1", "printed by check_environment.py (the README also names 0.5.14)",
+               {"config_file": "Qwen--Qwen2.5-0.5B-Instruct.json", "config_confidence": "verbatim",
+                "gpu_catalog": {"gpu": "H100-NVL", "note": "the log's 'GPU 0,1,2,3,4,5,6,7: NVIDIA H100 NVL': the "
+                                                         "catalog's H100-NVL-94GB"},
+                "free_at_start": FREE_AT_START_H100NVL}, None),
     # helper new2 (2026-12-04): public start-ups of releases / GPUs the set had few of
     "gs_017": ("0.5.18", "the report's environment table (SGLang 0.5.18)", {}, None),
     "gs_018": ("0.5.13.post1", "the report's environment list (SGLang 0.5.13.post1)",
@@ -716,6 +732,7 @@ def _record(engine: str, case: dict, sel) -> dict:
     gpu_note = over.pop("gpu_note", None)  # what is known of an unnamed GPU, where the source's wording misleads
     printed_total = over.pop("gpu_total_gib", None)  # a catalog GPU whose log prints another CUDA total (WSL2)
     named_gpu = over.pop("gpu_catalog", None)  # a catalog GPU the source names where the raw record has none (cfg3)
+    free_at_start = over.pop("free_at_start", None)  # a GPU not empty at start: its printed free memory (npred)
     parallel = {k: case.get(k) or 1 for k in ("tp", "pp", "dp", "ep")}
     out = {"id": case["id"], "engine": engine, "status": case["status"], "quality": case.get("quality"),
            "source": case["source"], "source_url": case.get("source_url"),
@@ -741,6 +758,8 @@ def _record(engine: str, case: dict, sel) -> dict:
         out.update(gpu=assumed["gpu"], gpu_note=assumed["note"], gpu_candidates=list(assumed["candidates"]))
     if named_gpu:
         out.update(gpu=named_gpu["gpu"], gpu_note=named_gpu["note"])
+    if free_at_start:
+        out["free_at_start"] = dict(free_at_start)
     quant = _checkpoint_quant(case, out["config_file"])
     if quant and "quantization" not in out["flags"]:
         out["flags"]["quantization"] = quant
@@ -928,7 +947,12 @@ COLLECTION_EDITS = {
                           "head and no LM head): tpkit sizes that head now (models/params.py, lead 2026-12-03), but "
                           "the checkpoint's own config.json is not in the set (vocab size, num_labels and dtype "
                           "unconfirmed), and the Llama-3.1-8B-Instruct config would count a 128,256 x 4,096 LM "
-                          "head (0.98 GiB) the checkpoint does not have"},
+                          "head (0.98 GiB) the checkpoint does not have. Re-read by helper npred (2026-12-04): the "
+                          "checkpoint's config.json is not in the search tools (no stored file of the "
+                          "Skywork/Skywork-Reward-Llama-3.1-8B-v0.2 repository; code and page search return users' "
+                          "scripts and model-card mirrors only, one of which gives BF16 and 7.5 B parameters: the "
+                          "Llama-3.1-8B body without its 0.53 B-parameter LM head, but neither vocab size nor "
+                          "num_labels)"},
     "sg_010": {"why_not": "xai-org/grok-2: its config is assembled in the explain corpus only "
                           "(tests/logs/data/configs/xai-org__grok-2, partial; the FFN widths are confirmed by the "
                           "log's '#parameters (actual): 269.56 B' and its MoE kernel config N=2048), not copied "
@@ -1003,8 +1027,26 @@ COLLECTION_EDITS = {
                "flags_note": "quantization 'fp8': the printed engine config (quantization=fp8, online FP8 of the bf16 "
                              "checkpoint)",
                "predict": True, "why_not": None},
-    "vl_059": {"why_not": "bitsandbytes in-flight quantisation with LoRA adapters: tpkit plans neither (no "
-                          "bitsandbytes weight rule, no LoRA buffers)"},
+    "vl_059": {"tpkit_engine_version": "0.8.2:v0",  # helper npred (2026-12-04)
+               "engine_version_basis": "V0 line numbers: loader.py:1155 'Loading weights with BitsAndBytes' and "
+                                       "model_runner.py:1146 'Model loading took' are 0.8.2's and 0.8.3's (0.8.4: "
+                                       "loader.py:1166; 0.8.5: 1187 / 1140); tpkit's V0 rules are the same for both",
+               "flags": {"quantization": "bitsandbytes", "enable_lora": True},
+               "flags_note": "quantization 'bitsandbytes' (the log: 'Loading weights with BitsAndBytes quantization' "
+                             "of the bf16 Phi-4 checkpoint, in-flight nf4) and --enable-lora (the log's 'Using "
+                             "PunicaWrapperGPU'); max_loras and max_lora_rank are not printed: vLLM's defaults (1, "
+                             "16) assumed; the printed CPU blocks (1,966 x 16 x 204,800 B = 6.0 GiB) say swap_space "
+                             "6, which takes no GPU memory",
+               "predict": True, "why_not": None,
+               "why_off": (
+                   "Scored since helper npred (2026-12-04): +1.3 % blind, outside its band. The load is reproduced: "
+                   "nf4 weights with their compressed absmax (models/quant.py bnb_online; vllm 0.8.2 loader.py "
+                   "_quantized_4bit_generator) 8.464 GiB, LoRA buffers at vLLM's defaults (max_loras 1, rank 16; "
+                   "engines/vllm/lora.py) 0.138 GiB, rotary cache 0.004 GiB: 8.606 against the printed 8.6253 GiB "
+                   "(-0.2 %). The gap is the profile run's activation peak: 0.93 GiB planned (logits + sampler "
+                   "phase) against the printed 1.16 GiB; bitsandbytes' 4-bit matmul dequantises each weight to bf16 "
+                   "for a prefill (0.33 GiB for gate_up) but that lifts the MLP phase to ~0.6 GiB only, under the "
+                   "sampler phase, so no rule was added; the remaining ~0.23 GiB has no source found yet")},
     "vl_060": {"why_not": "GLM-5.3-Flash: no config in the set or found public (re-read by helper scor, 2026-12-04); "
                           "per an unverified test fixture it mixes Kimi Delta Attention layers with DeepSeek sparse "
                           "attention layers whose indexer keys are compressed, a layer mix tpkit's vLLM page rules "

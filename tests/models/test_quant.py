@@ -156,3 +156,46 @@ def test_ignore_list_of_a_multimodal_wrapper_names_the_text_layers_with_its_pref
     # a text-only list matches as before
     text = parse_quant_config({**qc, "ignore": ["lm_head", "re:.*router.*", "model.layers.0.mlp.down_proj"]}, where="t")
     assert is_ignored("model.layers.0.mlp.down_proj", text) and not is_ignored("model.layers.1.mlp.down_proj", text)
+
+
+def test_bitsandbytes_in_flight_is_nf4_with_a_compressed_absmax_per_64():
+    """vLLM's in-flight bitsandbytes (0.5.4 / 0.8.2 / 0.8.5 ``loader.py``, 0.14.1 / 0.27.1 ``bitsandbytes_loader.py``:
+    ``quantize_4bit(compress_statistics=True, quant_type="nf4")`` on every LinearBase weight): the same bytes in
+    every release read, so one rule; embedding and lm_head stay unquantised."""
+    from tpkit.models.quant import bnb_online
+
+    q = resolve_quant(None, "bitsandbytes")
+    assert q == bnb_online() and q.raw_method.startswith("bitsandbytes")
+    assert is_ignored("lm_head", q) and is_ignored("model.embed_tokens", q)
+    assert not is_ignored("model.layers.0.mlp.down_proj", q)
+    # phi-4 gate_up: 35,840 × 5,120 → packed halves + one uint8 absmax per 64 + one fp32 per 256 absmax
+    n = 35840 * 5120
+    assert matrix_bytes(35840, 5120, q) == n // 2 + n // 64 + -(-(n // 64) // 256) * 4
+    # blocks run over the flattened tensor: a row length that is no multiple of 64 shares blocks across rows
+    assert matrix_bytes(3, 100, q) == 150 + 5 + 4
+
+
+def test_bitsandbytes_on_a_checkpoint_quantised_otherwise_or_on_moe_experts_is_refused():
+    from tpkit.models.quant import check_bnb_model
+
+    awq = parse_quant_config({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True}, where="t")
+    with pytest.raises(PlanInputError, match="conflicts"):
+        resolve_quant(awq, "bitsandbytes")
+
+    class _Moe:
+        name, moe = "some-moe", object()
+
+    with pytest.raises(PlanInputError, match="mixture-of-experts"):
+        check_bnb_model(_Moe(), resolve_quant(None, "bitsandbytes"))
+
+
+def test_bitsandbytes_is_refused_under_sglang_whose_loader_picks_weights_by_name():
+    from tpkit.models.quant import check_bnb_model
+
+    class _Dense:
+        name, moe = "dense", None
+
+    q = resolve_quant(None, "bitsandbytes")
+    check_bnb_model(_Dense(), q, "vllm")
+    with pytest.raises(PlanInputError, match="vLLM only"):
+        check_bnb_model(_Dense(), q, "sglang")

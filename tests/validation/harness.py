@@ -18,6 +18,7 @@ from pathlib import Path
 from tpkit.engines.registry import get_engine
 from tpkit.errors import TpkitError
 from tpkit.hardware.catalog import custom_gpu, lookup_gpu
+from tpkit.hardware.profile_io import profile_from_dict, select_gpus
 from tpkit.memory.band import at_band_end
 from tpkit.models.config import from_config_dict
 from tpkit.parallel import ParallelSpec
@@ -63,6 +64,41 @@ def inputs(case: dict):
                         nnodes=flags.pop("nnodes", None), num_gpus=parallel.num_gpus)  # tpkit plan's --link/--no-p2p/--nnodes
     options = engine.options(engine_version=case["tpkit_engine_version"], links=links, **flags)
     return model, gpu_of(case), parallel, options
+
+
+def machine_of(case: dict, model, gpu, parallel, options):
+    """The machine profile ``tpkit plan --machine`` would take for a case whose GPU was not empty at start
+    (``free_at_start``: the free memory the engine printed before the weights, with its line), else None.
+
+    The printed figure is SGLang's 'Load weight begin. avail mem' (``get_available_gpu_memory``: cudaMemGetInfo free
+    / 2^30, printed "x.xx GB"; or 'Load weight end' avail + its mem usage), taken after the server's own CUDA
+    context and distributed init; a ``tpkit probe`` profile records the free memory before the server starts.  So
+    the profile's free memory is the printed figure plus what the plan itself charges before that line (catalog
+    total − the plan's prediction of the line without a profile, nominal): at the nominal the profile plan starts
+    from exactly the printed figure, and the start-up terms keep their band.  The profile then goes through the same validation and GPU selection as ``--machine FILE``
+    (``hardware.profile_io.profile_from_dict`` / ``select_gpus``; helper npred, 2026-12-04)."""
+    held = case.get("free_at_start")
+    if not held:
+        return None
+    printed = Bytes(round(held["gib"] * 2**30))
+    plan = get_engine(case["engine"]).plan
+    with at_band_end(0):
+        alone = plan(model, gpu, parallel, options)
+    sg = alone.extra.get("sglang") or {}
+    if "pre_model_load_bytes" not in sg:
+        raise ValueError(f"{case['id']}: free_at_start is read for SGLang's 'Load weight begin' figure only")
+    # 'Load weight begin' is pre_model_load_memory less torch's stream pool taken after that sample (0.5.9+ at
+    # world size 1, engines.sglang.streams): the plan's own prediction of the printed line
+    pre = sg["pre_model_load_bytes"] - sg.get("stream_pool_bytes", 0)
+    own = gpu.total_bytes.bytes - int(pre)
+    free = printed.bytes + own
+    data = {"profile_version": 1, "hostname": case["id"], "gpus": [
+        {"index": i, "name": gpu.name, "total_bytes": gpu.total_bytes.bytes, "free_bytes": free,
+         "used_by_this_process_bytes": 0, "used_by_others_bytes": gpu.total_bytes.bytes - free}
+        for i in range(parallel.num_gpus)],
+        "extra": {"source": f"validation case {case['id']}: {held['line']}"}}
+    machine = profile_from_dict(data, where=f"{case['id']} free_at_start")
+    return machine.first(len(select_gpus(machine, num_gpus=parallel.num_gpus)))
 
 
 def _metric(result, case: dict) -> float:
@@ -118,10 +154,11 @@ def predict(case: dict) -> Row:
     """Plan ``case`` at the nominal and at both ends of its band; the printed figure next to the predicted."""
     model, gpu, parallel, options = inputs(case)
     plan = get_engine(case["engine"]).plan
+    machine = machine_of(case, model, gpu, parallel, options)
     values = []
     for end in (0, -1, 1):
         with at_band_end(end):
-            values.append(_metric(plan(model, gpu, parallel, options), case))
+            values.append(_metric(plan(model, gpu, parallel, options, machine=machine), case))
     return Row(case=case, printed=case["printed"]["value"], predicted=values[0], low=min(values), high=max(values))
 
 

@@ -11,6 +11,9 @@ Storage formats (bytes of one weight matrix of ``out × in`` elements):
     nvfp4 (ModelOpt, compressed)     out·in/2 + out·ceil(in/16)·1                (fp8 e4m3 scale per 16)
     fp8 per-tensor (ModelOpt)        out·in·1                                    (+ 2 fp32 scalars per shard, ≤ 24 B,
                                                                                   not counted)
+    nf4 bitsandbytes (in-flight)     out·in/2 + B·1 + ceil(B/256)·4, B = ceil(out·in/64)
+                                     (uint8 absmax per block of 64, compressed; fp32 absmax per 256 of those;
+                                      the 1 KiB code tables per tensor not counted)
 
 ModelOpt (``quant_method`` modelopt / modelopt_fp8 / modelopt_fp4; sglang 0.5.10
 ``layers/quantization/modelopt_quant.py`` ``ModelOptFp8Config`` / ``ModelOptFp4Config.from_config`` and their
@@ -30,14 +33,20 @@ from tpkit.errors import ConfigError, PlanInputError
 from tpkit.models.fields import name_list, optional_int
 from tpkit.models.spec import QuantSpec
 
-__all__ = ["parse_quant_config", "online_quant", "resolve_quant", "is_ignored", "is_quantised", "matrix_bytes"]
+__all__ = ["parse_quant_config", "online_quant", "bnb_online", "check_bnb_model", "resolve_quant", "is_ignored", "is_quantised", "matrix_bytes"]
 
 _FLAG_ALIASES = {
     "fp8": "fp8", "fbgemm_fp8": "fbgemm_fp8", "mxfp4": "mxfp4",
     "awq": "awq", "awq_marlin": "awq", "gptq": "gptq", "gptq_marlin": "gptq",
     "compressed-tensors": "compressed-tensors", "compressed_tensors": "compressed-tensors",
     "moe_wna16": None,  # a kernel choice for an int4 checkpoint, never a storage format of its own
+    "bitsandbytes": "bitsandbytes",  # vLLM's in-flight nf4 of a bf16/fp16 checkpoint (bnb_online)
 }
+
+BNB_BLOCK = 64
+"""elements per absmax of bitsandbytes' ``quantize_4bit`` (its default blocksize on CUDA)"""
+BNB_NESTED_BLOCK = 256
+"""absmax values per fp32 absmax of the nested (``compress_statistics=True``) quantisation of the absmax"""
 
 
 def parse_quant_config(qc: dict | None, *, where: str) -> QuantSpec | None:
@@ -199,11 +208,48 @@ def online_quant(method: str) -> QuantSpec:
                      scope="all_linear", raw_method="fp8 (online)")
 
 
+def bnb_online() -> QuantSpec:
+    """``--quantization bitsandbytes`` on an unquantised checkpoint: vLLM quantises at load time.
+
+    vLLM's ``BitsAndBytesModelLoader`` (0.5.4 and 0.8.5 ``model_executor/model_loader/loader.py``, 0.14.1 and
+    0.27.1 ``bitsandbytes_loader.py``; ``_quantized_4bit_generator``): every weight of a ``LinearBase`` module
+    (``_get_bnb_target_modules``) is moved to the GPU and passed to bitsandbytes' ``quantize_4bit(...,
+    compress_statistics=True, quant_type="nf4")``: two 4-bit values per byte (``BitsAndBytesLinearMethod``'s
+    uint8 parameter), a uint8 absmax per block of 64 and, for the nested quantisation of those, an fp32 absmax per
+    256 of them.  The embedding and ``lm_head`` (``VocabParallelEmbedding`` / ``ParallelLMHead``, not
+    ``LinearBase``) and the norms stay in the model dtype.  The same in every release read (no boundary for dense
+    models); FusedMoE experts are quantised only from some release between 0.8.5 (not handled) and 0.14.1
+    (``_is_moe_model``), which tpkit does not plan (``check_bnb_model``)."""
+    return QuantSpec(method="nf4", weight_bits=4, group_size=BNB_BLOCK, scale_bytes=1,
+                     ignored=("lm_head", "model.embed_tokens"), scope="all_linear", raw_method="bitsandbytes (online)")
+
+
+def check_bnb_model(spec, quant: QuantSpec | None, engine: str | None = None) -> None:
+    """Refuse in-flight bitsandbytes for a model with routed experts (module doc of ``bnb_online``), and under SGLang:
+    its loader (sglang 0.4.2 / 0.5.10 ``model_loader/loader.py`` ``BitsAndBytesModelLoader``) makes the same
+    ``quantize_4bit`` call, but picks the weights by name (``default_target_modules``, or the model's
+    ``default_bitsandbytes_target_modules``), which e.g. misses a fused ``gate_up_proj``: not the vLLM rule."""
+    if quant is None or not quant.raw_method.startswith("bitsandbytes"):
+        return
+    if engine == "sglang":
+        raise PlanInputError(
+            "--quantization bitsandbytes is planned for vLLM only: SGLang's bitsandbytes loader quantises the weights "
+            "its target-module names match (a fused gate_up_proj is not among its defaults), which tpkit does not "
+            "model; plan with --engine vllm, or drop the flag")
+    if getattr(spec, "moe", None) is not None:
+        raise PlanInputError(
+            f"--quantization bitsandbytes on a mixture-of-experts model ({spec.name}) is not planned: vLLM's "
+            "bitsandbytes loader leaves the experts in bf16 up to 0.8.5 and quantises them in later releases, which "
+            "tpkit has not read; drop --quantization bitsandbytes or plan --quantization fp8 for an estimate")
+
+
 def _flag_only(method: str) -> QuantSpec:
     """A flag on a config without quantization_config: fp8 is applied online; a stored format (awq,
     gptq, mxfp4, compressed-tensors) is taken as the checkpoint's, with that method's defaults."""
     if method in ("fp8", "fbgemm_fp8"):
         return online_quant(method)
+    if method == "bitsandbytes":
+        return bnb_online()
     spec = _PARSERS[method]({"quant_method": method}, f"--quantization {method}")
     return _replace(spec, raw_method=method, ignored=spec.ignored)
 
@@ -287,6 +333,9 @@ def is_quantised(part, quant: QuantSpec | None) -> bool:
 def matrix_bytes(out_f: int, in_f: int, quant: QuantSpec) -> int:
     """Bytes of one quantised ``out_f × in_f`` weight matrix incl. scales/zeros (see module table)."""
     values = math.ceil(out_f * in_f * quant.weight_bits / 8)
+    if quant.raw_method.startswith("bitsandbytes"):  # blocks over the flattened tensor (``bnb_online``)
+        blocks = math.ceil(out_f * in_f / BNB_BLOCK)
+        return values + blocks + math.ceil(blocks / BNB_NESTED_BLOCK) * 4
     if quant.block_size:
         b0, b1 = quant.block_size
         return values + math.ceil(out_f / b0) * math.ceil(in_f / b1) * quant.scale_bytes

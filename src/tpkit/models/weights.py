@@ -27,7 +27,7 @@ from tpkit.errors import PlanInputError
 from tpkit.models.audio import audio_tower_params
 from tpkit.models.layout import padded_vocab, stage_layers
 from tpkit.models.params import Part, global_parts, layer_groups, layer_parts, mtp_parts
-from tpkit.models.quant import is_quantised, matrix_bytes, resolve_quant
+from tpkit.models.quant import check_bnb_model, is_quantised, matrix_bytes, resolve_quant
 from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.vision import SHARDABLE, TOWER_TP_SHARDED, tower_params_per_rank, vision_tower
 from tpkit.models.weights_plan import WeightLine, WeightsPlan
@@ -51,6 +51,7 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
     (``tpkit.models.vision.TOWER_TP_SHARDED``); ``None`` splits every tower matrix."""
     elem = _dtype(spec, dtype)
     quant = resolve_quant(spec.quant, quantization)
+    check_bnb_model(spec, quant, engine)
     directory = checkpoint_dir or spec.extra.get("checkpoint_dir")
     if directory and any(Path(directory).glob("*.safetensors")):
         from tpkit.models.safetensors import plan_from_safetensors
