@@ -2,7 +2,7 @@
 
 For every log of tests/logs/data/cases.json, run ``tpkit explain LOG --json`` with no flags (in-process, the CLI's own
 ``main``) and record whether a model was found (``model.source`` other than "unknown") and how: the log's path or id
-as given, or by its name (``explain.context._by_path_tail``).  A log whose model is not found is put in one class:
+as given, or by its name (``explain.modelpath._by_path_tail``).  A log whose model is not found is put in one class:
 
     none       the log prints no model name or path at all (the log reader finds no ``model``), or only a placeholder
                or a folder that names no model (``<model>``, ``/opt/ml/model``, ``/mnt/models``, ``…/8b/1``)

@@ -1,7 +1,7 @@
 """``plan --from-log``: what the log measured and what it named.  SGLang sizes every rank from the MIN over ranks
 (``startup.rankspread``): a log that prints every rank's load lines measured that minimum, so the plan carries no
 rank-spread band term, and a log that prints fewer ranks keeps it (``explain.fromlog._ranks_printed``).  A model path
-from another machine is planned by the name explain found it by (``explain.context._by_path_tail``)."""
+from another machine is planned by the name explain found it by (``explain.modelpath._by_path_tail``)."""
 
 import json
 from pathlib import Path

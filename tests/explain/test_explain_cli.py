@@ -113,7 +113,7 @@ FLAG_TABLE = {
 when the command line names an engine flag"""
 PLAIN = {"sglang": {"tpkit.engines.sglang", "tpkit.engines.sglang.versions"}, "vllm": set()}
 """the other engine's modules a plain ``tpkit explain LOG`` of a vLLM / SGLang log may import: SGLang's release
-dates, which ``explain.context._sglang_tag_era`` reads for any log"""
+dates, which ``explain.runtp._sglang_tag_era`` reads for any log"""
 OWN_EXPLAIN = {"sglang": ("tpkit.explain.sglang", "tpkit.explain.sgdiagnose", "tpkit.explain.sgstate",
                           "tpkit.explain.sganchors", "tpkit.explain.sgpool", "tpkit.explain.sgrelease"),
                "vllm": ("tpkit.explain.vllm", "tpkit.explain.vdiagnose", "tpkit.explain.vlayout",
@@ -191,7 +191,7 @@ def test_explains_own_options_are_the_full_parsers_less_the_engine_flags():
 def test_dp_attention_flags_reach_the_run_and_a_contradiction_is_reported(capsys):
     """--enable-dp-attention and --dp fill a log that does not print them (sg_022 prints only 'DPn TPn' prefixes);
     against a ServerArgs dump that says enable_dp_attention=False the flag is reported and the log's value kept
-    (``explain.context.FLAG_SETTINGS``)."""
+    (``explain.flagmerge.FLAG_SETTINGS``)."""
     assert main(["explain", str(DATA / "sglang" / "sg_022.log"), "--tp", "16", "--dp", "16",
                  "--enable-dp-attention", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

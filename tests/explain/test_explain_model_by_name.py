@@ -1,4 +1,4 @@
-"""A log's model path from another machine is looked up by its name (``explain.context._by_path_tail``):
+"""A log's model path from another machine is looked up by its name (``explain.modelpath._by_path_tail``):
 ``/root/yjpzmodel/basemodel/Qwen3-8B`` → the catalog's Qwen/Qwen3-8B, said in a note; ``--model`` and a path that
 exists here still win, and a name nobody knows stays unknown with the "pass --model" note."""
 

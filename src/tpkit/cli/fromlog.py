@@ -64,7 +64,7 @@ def from_log(args):
     args.log_links = ctx.links  # what the log prints about the links: used unless --link/--no-p2p/--nnodes say
     if args.model is None and ctx.model is not None:
         # the name explain loaded it by: the log's path, or that path's name where the path is not on this machine
-        # (explain.context._by_path_tail)
+        # (explain.modelpath._by_path_tail)
         args.model = getattr(ctx.model, "name", None) if ctx.model_source.startswith("the log") else None
     if args.gpu is None and args.gpu_memory is None and args.machine is None and ctx.gpu is not None:
         if ctx.gpu_source.startswith("printed device total"):

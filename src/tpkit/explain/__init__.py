@@ -4,10 +4,10 @@ capacity rebuilt from them, a diagnosis and fixes re-planned from the same measu
     explain_log(text_or_bytes, rank=None, flags=None) -> Explanation   (.to_dict(): schema "tpkit.explain/1")
     measured_startup(explanation) -> {term: Bytes}                     (``tpkit plan --from-log``)
 
-Module map: context (run + flags) → sglang / vllm (anchored ledger rows, capacity; SGLang's helpers in sganchors,
-sgrelease, sgpool, sgstate, vLLM's in vlayout, vtokens, vworkers) → sgdiagnose / vdiagnose (phase, cause, fixes;
-shared types in diagnose) → result (Explanation) → render (text); fromlog (measured start-up terms for the
-planner).
+Module map: context (run + flags; its helpers flagmerge, modelpath, runtp, runfacts) → sglang / vllm (anchored
+ledger rows, capacity; SGLang's helpers in sganchors, sgrelease, sgpool, sgstate, vLLM's in vlayout, vtokens,
+vworkers) → sgdiagnose / vdiagnose (phase, cause, fixes; shared types in diagnose) → result (Explanation) → render
+(text); fromlog (measured start-up terms for the planner).
 """
 
 from tpkit.explain.diagnose import Diagnosis, Fix

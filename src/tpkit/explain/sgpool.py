@@ -78,7 +78,7 @@ def _swa_choice(ctx: Context, cell, version: str, page: int, attn_dp: int, pp: i
 
 
 def _tp_unknown_cell(ctx: Context, pp: int, cell: float, source: str) -> tuple[float | None, str]:
-    """The cell when the log names no TP size (no ServerArgs, no command line: ``context.tp_default_evidence``):
+    """The cell when the log names no TP size (no ServerArgs, no command line: ``runtp.tp_default_evidence``):
     kept when every TP size of ``TP_CANDIDATES`` the model accepts gives the same cell (MLA: the latent is not
     split); else None, with the cell per TP size in the source text (``pool_configurator.py _compute_cell_size``
     divides the KV heads by the attention TP size)."""

@@ -44,7 +44,7 @@ def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, i
 
 
 def _tp_unknown(ctx: Context, pp: int, block: int, rules, available: Iv, layout, tb_source: str):
-    """The layout when the log names no TP size (``context.tp_default_evidence`` found no default either): kept
+    """The layout when the log names no TP size (``runtp.tp_default_evidence`` found no default either): kept
     when every TP size of ``TP_CANDIDATES`` the model accepts rebuilds the same tokens (MLA: one latent head per
     rank); else None, with the rebuilt tokens per TP size in the source text (the cell of each rank is the model's
     KV heads ÷ tp, ``vllm/config/model.py get_num_kv_heads``, so one printed available memory fits several

@@ -1,0 +1,129 @@
+"""The run's settings as the log states them, and the command-line flags merged into them (``explain.context``).
+
+The log's own values come first (the reader's ``RunSettings``, then the free-form settings of
+``result.free_form_settings``); a flag fills what the log leaves open, and a flag that differs from the log's value
+is a ``Contradiction`` (the log's value is kept: the log is what ran).  The engine and its release come from the
+reader, an error message's wording, or ``--engine`` / ``--engine-version``.
+"""
+
+from __future__ import annotations
+
+from tpkit.explain.contradiction import Contradiction
+from tpkit.logs import ParsedLog
+from tpkit.logs.settings import flag_settings, same_quantization
+
+__all__ = ["FLAG_SETTINGS"]
+
+FLAG_SETTINGS = flag_settings((
+    "tp", "pp", "dp", "ep", "mem_fraction_static", "gpu_memory_utilization", "context_length", "max_model_len",
+    "kv_cache_dtype", "page_size", "block_size", "quantization", "cuda_graph_max_bs", "max_total_tokens",
+    "max_running_requests", "max_num_seqs", "chunked_prefill_size", "max_num_batched_tokens", "enable_dp_attention",
+    "data_parallel_size", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
+    "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb", "vllm_use_v2_model_runner",
+    "language_model_only"))
+"""flag dest → Run setting name: the plan flags an explanation takes (``logs.settings.flag_settings``)"""
+
+
+_LOGGED = ("tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
+           "quantization", "cuda_graph_max_bs", "max_total_tokens", "max_running_requests",
+           "chunked_prefill_size", "max_num_batched_tokens", "cuda_graph_disabled",
+           "disable_custom_all_reduce", "speculative", "dtype", "enable_dp_attention", "disable_radix_cache",
+           "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling",
+           "compile_cache", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling", "vllm_use_v2_model_runner",
+           "language_model_only")
+"""the run settings ``build_context`` takes from the reader's ``RunSettings`` (in this order)"""
+
+
+def _same(a, b) -> bool:
+    try:
+        return abs(float(a) - float(b)) < 1e-9
+    except (TypeError, ValueError):
+        return str(a).strip().lower() == str(b).strip().lower()
+
+
+def _logged_values(run, text_settings: dict | None) -> tuple[dict, dict]:
+    """(values, sources) the log states: the reader's run settings, then the free-form ``text_settings`` where the
+    reader found none."""
+    values, sources = {}, {}
+    for name in _LOGGED:
+        setting = getattr(run, name, None)
+        if setting is not None and setting.value is not None:
+            values[name] = setting.value
+            sources[name] = f"log line {setting.line_no} ({setting.source})"
+    for name, found in (text_settings or {}).items():
+        if isinstance(found, tuple) and name not in values:
+            values[name] = found[0]
+            sources[name] = f"log line {(text_settings or {}).get(name + '_line', '?')} ({found[1]})"
+    return values, sources
+
+
+def _apply_flags(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
+    """The flags of ``FLAG_SETTINGS`` fill what the log leaves open; one that differs from the log's value is a
+    contradiction (the log's value stays)."""
+    for flag, name in FLAG_SETTINGS.items():
+        if flag not in flags:
+            continue
+        given = flags[flag]
+        if name in values:
+            if not (same_quantization(values[name], given) if name == "quantization" else _same(values[name], given)):
+                contradictions.append(Contradiction(flag=flag, given=given, logged=values[name], source=sources[name]))
+        else:
+            values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"
+
+
+def _prefix_caching_flag(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
+    """``--enable-prefix-caching`` / ``--no-enable-prefix-caching`` (the vLLM option, ``engines.vllm.options``):
+    the log's own statement (``result.free_form_settings``: the flag in a printed command, or
+    ``enable_prefix_caching`` in the non-default args) wins and a different flag is a contradiction; otherwise the
+    flag sets it.  It decides how many state pages a hybrid's mamba groups hold per request ('none' / 'align',
+    ``engines.vllm.mamba``; ``explain.vtokens`` reads it)."""
+    if flags.get("enable_prefix_caching") is None:
+        return
+    given = bool(flags["enable_prefix_caching"])
+    if "enable_prefix_caching" in values:
+        if bool(values["enable_prefix_caching"]) != given:
+            contradictions.append(Contradiction(flag="enable_prefix_caching", given=given,
+                                                logged=values["enable_prefix_caching"],
+                                                source=sources["enable_prefix_caching"]))
+        return
+    values["enable_prefix_caching"] = given
+    sources["enable_prefix_caching"] = "flag --" + ("" if given else "no-") + "enable-prefix-caching"
+
+
+def _engine_from_failures(parsed: ParsedLog) -> str | None:
+    """An error message that names one engine's flag (SGLang's --mem-fraction-static, vLLM's gpu_memory_utilization)."""
+    from tpkit.logs.failures import KIND_ENGINE
+
+    for f in parsed.failures:
+        if f.kind in KIND_ENGINE:
+            return KIND_ENGINE[f.kind]
+        text = f.evidence
+        if "mem-fraction-static" in text or "mem_fraction_static" in text:
+            return "sglang"
+        if "gpu_memory_utilization" in text or "gpu-memory-utilization" in text:
+            return "vllm"
+    return None
+
+
+def _engine_and_version(parsed: ParsedLog, flags: dict, contradictions: list, notes: list):
+    """(engine, release) of the run: the reader's, else the engine an error message's wording names; --engine
+    fills a gap (a different one is a contradiction); --engine-version replaces a release range inferred from the
+    line formats or fills a missing one."""
+    engine, version = parsed.engine.engine, parsed.engine.version
+    if engine is None:
+        engine = _engine_from_failures(parsed)
+        if engine:
+            notes.append(f"engine {engine}: inferred from the wording of its error message")
+    if flags.get("engine"):
+        if engine and flags["engine"] != engine:
+            contradictions.append(Contradiction(flag="engine", given=flags["engine"], logged=engine,
+                                                source="; ".join(e.text for e in parsed.engine.evidence[:1])
+                                                if getattr(parsed.engine, "evidence", None) else "the log"))
+        engine = engine or flags["engine"]
+    if flags.get("engine_version") and flags["engine_version"] != "current" and (
+            not version or not parsed.engine.version_printed):
+        if version:
+            notes.append(f"--engine-version {flags['engine_version']} replaces the release range {version} inferred "
+                         "from the line formats")
+        version = flags["engine_version"]
+    return engine, version

@@ -1,0 +1,155 @@
+"""The GPU of an explained run and the notes on what its log shows of the links, the torch.compile cache and the
+model runner (``explain.context``).
+
+The GPU: ``--gpu-memory`` / ``--gpu``, else the printed GPU name, else the catalog GPUs whose total prints as the
+log's total; for SGLang a flag GPU below what the log shows was free is a contradiction, and without a GPU the
+memory arithmetic may leave one catalog GPU (``explain.gpuinfer``).  The links (``tpkit.logs.links``) become a
+``LinkChoice`` for a re-plan; the compile-cache and runner notes say what ``tpkit plan --from-log`` takes from them.
+"""
+
+from __future__ import annotations
+
+from tpkit.errors import TpkitError
+from tpkit.explain.contradiction import Contradiction
+from tpkit.logs import ParsedLog
+from tpkit.logs.engine import releases_in
+
+
+def _resolve_gpu(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | None, str]:
+    from tpkit.hardware.catalog import custom_gpu, lookup_gpu
+    from tpkit.units import parse_bytes
+
+    if flags.get("gpu_memory"):
+        total = parse_bytes(flags["gpu_memory"], what="--gpu-memory")
+        return custom_gpu(total, name=flags.get("gpu") or "custom"), f"--gpu-memory {flags['gpu_memory']}"
+    if flags.get("gpu"):
+        return lookup_gpu(flags["gpu"]), f"--gpu {flags['gpu']}"
+    run = parsed.run
+    if run.gpu is not None:
+        try:
+            return lookup_gpu(str(run.gpu.value)), f"printed GPU name (line {run.gpu.line_no})"
+        except TpkitError:
+            notes.append(f"the printed GPU {run.gpu.value!r} is not in the catalog")
+    if run.gpu_total is not None:
+        if len(run.gpu_candidates) == 1:
+            return lookup_gpu(run.gpu_candidates[0]), f"the only catalog GPU whose total prints as {run.gpu_total.text}"
+        return (custom_gpu(run.gpu_total.value, name="GPU of the log", source=f"printed total {run.gpu_total.text}"),
+                f"printed device total {run.gpu_total.text}")
+    return None, "unknown"
+
+
+def _flag_gpu_below_the_log(parsed: ParsedLog, values: dict, flags: dict, gpu, contradictions: list,
+                            notes: list):
+    """The GPU of ``--gpu``/``--gpu-memory``, or None when its total is below what the SGLang log shows was free
+    (``explain.gpuinfer``: free memory plus what the process held is a firm lower bound on the device total, print
+    rounding included): such a flag contradicts the log, is reported, and the log's arithmetic picks the GPU."""
+    from tpkit.explain.gpuinfer import infer_sglang_total
+
+    bound = infer_sglang_total(parsed, int(values.get("tp") or 1))
+    if bound is None or gpu.total_bytes >= bound.low:
+        return gpu
+    flag = "gpu_memory" if flags.get("gpu_memory") else "gpu"
+    contradictions.append(Contradiction(
+        flag=flag, given=flags[flag],
+        logged=f"device total ≥ {bound.low.gib:.2f} GiB, more than "
+               + (f"{gpu.name}'s {gpu.total_bytes.gib:.2f} GiB" if flag == "gpu" else
+                  f"the {gpu.total_bytes.gib:.2f} GiB given"),
+        source=bound.evidence[0].partition(" from ")[2]))
+    return None
+
+
+def _sglang_gpu(parsed: ParsedLog, values: dict, flags: dict, gpu, gpu_source: str, contradictions: list,
+                notes: list):
+    """(GPU, source, inference) of an SGLang run: a --gpu / --gpu-memory below what the log shows is dropped
+    (``_flag_gpu_below_the_log``); without a GPU, the only catalog GPU whose total fits the memory arithmetic
+    (``explain.gpuinfer.infer_sglang_total``; the inference is returned either way, None when not tried)."""
+    inferred = None
+    if gpu is not None and gpu_source.startswith(("--gpu ", "--gpu-memory ")):
+        gpu = _flag_gpu_below_the_log(parsed, values, flags, gpu, contradictions, notes)
+        if gpu is None:
+            gpu_source = ""
+    if gpu is None:
+        from tpkit.explain.gpuinfer import infer_sglang_total
+        from tpkit.hardware.catalog import lookup_gpu
+
+        inferred = infer_sglang_total(parsed, int(values.get("tp") or 1))
+        if inferred is not None and len(inferred.candidates) == 1:
+            gpu = lookup_gpu(inferred.candidates[0])
+            gpu_source = (f"inferred: the only catalog GPU whose total lies in {inferred.low.gib:.2f}–"
+                          f"{inferred.high.gib:.2f} GiB, the memory arithmetic's bounds (no GPU name printed)")
+    return gpu, gpu_source, inferred
+
+
+_LINK_NEEDLES = (b"is disabled because", b"Custom collectives are disabled")
+
+
+def _links_from_log(raw: bytes | None, values: dict, notes: list):
+    """The ``LinkChoice`` the log's own lines give (``tpkit.logs.links``): 'lacks GPU P2P' → ``--no-p2p``,
+    'more than two PCIe-only GPUs' → ``--link pcie``, 'spans across nodes' → ``--nnodes N`` (the TP group spread
+    over N hosts); None when the log says nothing about the links."""
+    if not raw or not any(n in raw for n in _LINK_NEEDLES):
+        return None
+    from tpkit.logs.links import read_link_signs
+    from tpkit.startup.links import LinkChoice
+
+    tp = values.get("tp")
+    tp = int(tp) if isinstance(tp, (int, float)) and not isinstance(tp, bool) and tp >= 1 else None
+    signs = read_link_signs(raw.decode("utf-8", "replace"), tp=tp)
+    if signs is None:
+        return None
+    said = [s for s in (signs.no_p2p, signs.pcie, signs.nodes) if s is not None]
+    source = "; ".join(f"log line {line}: '{text}'" for line, text in said)
+    nodes = signs.num_nodes if signs.nodes else 1
+    per = max(1, -(-(tp or 1) // nodes)) if nodes > 1 else None
+    if per is not None and tp and per >= tp:
+        per = max(1, tp - 1)
+    choice = LinkChoice(link="pcie" if signs.pcie and not signs.no_p2p else None,
+                        p2p=False if signs.no_p2p else None, nnodes=nodes, gpus_per_node=per, source=source)
+    notes.append(f"links from the log: {choice.flags()} ({source}"
+                 + (f"; {signs.num_nodes} nodes: {signs.nodes_how}" if signs.nodes else "")
+                 + "): a re-plan (tpkit plan --from-log) charges the NCCL row and the custom all-reduce for them")
+    return choice
+
+
+def _runner_note(values: dict, sources: dict) -> list[str]:
+    """The model runner the log shows (``logs.settings.runner_settings``): Model Runner V2 or the V1 runner, which
+    a plan of the run takes (``tpkit plan --from-log`` fills ``--vllm-use-v2-model-runner``)."""
+    runner = values.get("vllm_use_v2_model_runner")
+    if runner is None:
+        return []
+    where = sources.get("vllm_use_v2_model_runner", "").replace(" (log_line)", "")
+    name = "Model Runner V2 (v1/worker/gpu/)" if str(runner) == "1" else "the V1 runner (gpu_model_runner.py)"
+    return [f"model runner: {name} ({where}); a plan of this run takes --vllm-use-v2-model-runner {runner} "
+            "(tpkit plan --from-log reads it)"]
+
+
+def _compile_cache_note(values: dict, sources: dict, version: str | None) -> list[str]:
+    """What the log shows of vLLM's torch.compile cache (``logs.settings._COMPILE_CACHE_LINES``), and what a plan of
+    the run does with it: runs of 0.26-0.32 with torch.compile on (either model runner) charge a cold compile's scratch
+    (``engines.vllm.profile``, "cold compile scratch"; ``tpkit plan --compile-cache``).  Unknown is said only for a
+    release with that phase (or an unknown release)."""
+    state = values.get("compile_cache")
+    where = sources.get("compile_cache", "").replace(" (log_line)", "")
+    if state == "warm":
+        return [f"torch.compile cache: warm, the compiled graphs were loaded from vLLM's cache ({where}); on a vLLM "
+                "0.26-0.32 run with torch.compile a plan then drops the cold-compile scratch phase (--compile-cache "
+                "warm; tpkit plan --from-log takes the log's state)"]
+    if state == "cold":
+        return [f"torch.compile cache: cold, this run compiled its graphs ({where}); on a vLLM 0.26-0.32 Model "
+                "Runner V2 run or a 0.17-0.32 V1-runner run a plan charges the cold-compile scratch phase for it (--compile-cache cold, the "
+                "default)"]
+    if values.get("cuda_graph_disabled") is True:
+        return []  # --enforce-eager: no torch.compile
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    found = releases_in(version)
+    try:
+        rules = resolve_rules(found[-1]) if found else None
+        applies = rules is None or rules.v2_vocab_hidden_peak or rules.v1_vocab_hidden_peak
+    except TpkitError:
+        applies = False
+    if not applies:
+        return []
+    return ["torch.compile cache: unknown, the log shows no 'Compiling a graph' / 'Cache the graph' (cold) or "
+            "'Directly load the compiled graph(s)' (warm) line; a plan assumes a first start (--compile-cache cold) "
+            "unless told --compile-cache warm"]

@@ -1,0 +1,143 @@
+"""The tensor-parallel size of an explained run when no dump or flag prints it (``explain.context``).
+
+In the order ``build_context`` tries them: the rank prefixes of the log's lines (``_tp_from_ranks``, with SGLang's
+tagging era ``_sglang_tag_era``), the engines' default of 1 where a launch record shows it
+(``tp_default_evidence``), a rank-prefix bound raised to divide the attention heads (``_tp_divides_heads``), and
+for vLLM the log's numbers (``_tp_from_numbers``: ``explain.tpinfer``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tpkit.explain.refusals import REFUSED
+from tpkit.logs import ParsedLog
+from tpkit.logs.engine import releases_in
+
+__all__ = ["TP_CANDIDATES", "SGLANG_TP_TAG_ONLY_ABOVE_1", "tp_default_evidence"]
+
+TP_CANDIDATES = (1, 2, 4, 8)
+"""tensor-parallel sizes tried when a log does not say which one ran"""
+
+
+SGLANG_TP_TAG_ONLY_ABOVE_1 = (0, 4, 7)
+"""From this SGLang release the scheduler's log prefix carries " TP{rank}" only when tp_size > 1; before it,
+every run tags its lines " TP{rank}" (managers/scheduler.py run_scheduler_process: 0.4.6 unconditional, 0.4.7
+``if server_args.tp_size > 1``; read in the 0.3.6, 0.4.0, 0.4.3, 0.4.6, 0.4.7–0.4.10 and 0.5.2 wheels)."""
+
+
+def _sglang_tag_era(version: str | None, date: str | None) -> str | None:
+    """"tags_every_run" (SGLang before 0.4.7), "tags_above_1" (0.4.7 and later) or None (the log's releases,
+    capped by its date (``versions.newest_by_date``), straddle 0.4.7 or are unknown)."""
+    from tpkit.engines.sglang.versions import newest_by_date
+
+    found = releases_in(version)
+    if not found:
+        return None
+    releases = sorted(tuple(int(x) for x in v.split(".")) for v in found)
+    oldest, newest = releases[0], releases[-1]
+    capped, _ = newest_by_date(".".join(map(str, newest)), date)
+    newest = min(newest, tuple(int(x) for x in re.findall(r"\d+", capped)))
+    if oldest >= SGLANG_TP_TAG_ONLY_ABOVE_1:
+        return "tags_above_1"
+    if newest < SGLANG_TP_TAG_ONLY_ABOVE_1:
+        return "tags_every_run"
+    return None
+
+
+def _tp_from_ranks(parsed: ParsedLog, values: dict, sources: dict, notes: list, era: str | None = None) -> None:
+    """tp from the rank prefixes when no dump or flag prints it: the highest TP index + 1 ('TP0' … 'TP7' → 8).
+    A rank the excerpt leaves out would make it larger.  Rank 0 alone pins tp only where the engine tags every
+    run: SGLang before 0.4.7 (tp 1, stated as assumed: an excerpt of rank 0 looks the same).  SGLang from 0.4.7
+    tags lines only when tp > 1 (``SGLANG_TP_TAG_ONLY_ABOVE_1``), so there a log without any TP tag ran tp 1 and
+    a 'TP0' tag means tp ≥ 2; vLLM names a 'Worker_TP0' process only when tp > 1 (multiproc_executor.py
+    setup_proc_title_and_log_prefix)."""
+    seen = sorted({r.tp for r in parsed.ranks if r.role == "worker" and r.tp is not None})
+    sglang = parsed.engine.engine == "sglang"
+    tags_only_above_1 = sglang and era == "tags_above_1"
+    if not seen:
+        if tags_only_above_1:
+            values["tp"] = 1
+            sources["tp"] = ("no TP tag on any line: SGLang ≥ 0.4.7 tags its scheduler lines ' TPn' only when "
+                             "tp > 1 (managers/scheduler.py)")
+        elif sglang:
+            notes.append("tp: not printed and no TP rank prefix in the log: 1 assumed")
+        return
+    if seen[-1] == 0:
+        if sglang and era == "tags_every_run":
+            values["tp"] = 1
+            sources["tp"] = ("assumed from the rank prefix TP0 alone: SGLang before 0.4.7 tags every run ' TP0', "
+                             "so a tp-1 log shows only TP0 (an excerpt of rank 0 of a larger tp would look the same)")
+        else:
+            notes.append("tp: not printed; the log shows rank TP0 only, which a tp > 1 run prints too "
+                         "(pass --tp)")
+        return
+    values["tp"] = seen[-1] + 1
+    shown = f"TP{seen[0]}" if len(seen) == 1 else f"TP{seen[0]}…TP{seen[-1]} ({len(seen)} ranks)"
+    sources["tp"] = (f"inferred from the rank prefixes {shown}: not printed; a rank missing from the log would make "
+                     "it larger")
+
+
+def tp_default_evidence(parsed: ParsedLog) -> str | None:
+    """Why a log that prints no TP size ran at the engines' default of 1, or None when it cannot tell.
+
+    - a launch record that lists the settings and names no TP size: vLLM's ``non-default args`` dict
+      (``vllm/entrypoints/utils.py log_non_default_args``, every argument that differs from its default) or a
+      printed ``vllm serve`` / ``sglang.launch_server`` command line (``--tensor-parallel-size`` /
+      ``--tp-size`` default 1 in both engines);
+    - vLLM V1's "Available KV cache memory" printed by the engine-core process itself: the worker ran inside it,
+      which is the uni-process executor, and vLLM picks that only for a world size (tp × pp) of 1
+      (``vllm/config/parallel.py ParallelConfig.__post_init__``: world_size > 1 defaults to "mp" or "ray",
+      whose workers print as ``Worker_TP…`` / ``VllmWorker rank=…``; ≥ 0.10 prefixes, read in 0.11.0).
+
+    Not when a process names a TP rank above 0, or is a vLLM ``Worker_TP…`` (that suffix is added only when
+    tp > 1, ``v1/executor/multiproc_executor.py setup_proc_title_and_log_prefix``): the command shown is then not
+    the one that ran."""
+    if any((r.tp or 0) > 0 or (r.worker_rank or 0) > 0 or "_TP" in r.label for r in parsed.ranks):
+        return None
+    sources = {s.source for s in parsed.settings}
+    if "non_default_args" in sources:
+        return "not in vLLM's non-default args: the default tp 1"
+    if "command_line" in sources:
+        return "the printed launch command sets no TP size: the default tp 1"
+    if any(a.name == "available_kv" and a.rank.role == "engine" for a in parsed.anchors):
+        return "the worker printed from the engine-core process (vLLM's uni-process executor: tp × pp = 1)"
+    return None
+
+
+def _tp_divides_heads(model, values: dict, sources: dict) -> None:
+    """A tp read off the rank prefixes is a lower bound (a rank the excerpt leaves out makes it larger); both
+    engines require tp to divide the attention heads (SGLang and vLLM assert it when they build the model), so the
+    bound is raised to the smallest tp that does ('TP0…TP5' of a 128-head model → 8)."""
+    tp, heads = values.get("tp"), getattr(model, "num_attention_heads", None)
+    if not tp or not heads or not sources.get("tp", "").startswith("inferred from the rank prefixes") or heads % tp == 0:
+        return
+    raised = next(t for t in range(tp, heads + 1) if heads % t == 0)
+    sources["tp"] += (f"; raised from {tp} to {raised}, the smallest tp ≥ {tp} that divides the model's {heads} "
+                      "attention heads (the engines require it)")
+    values["tp"] = raised
+
+
+def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw: bytes | None, spec=None):
+    """vLLM: the tp from the log's text bounds and its 'Model loading took' (``explain.tpinfer``; with a
+    speculative drafter, its weights too: ``explain.vspec.with_drafter``); set when exactly one of ``TP_CANDIDATES`` survives.
+    Returns the ``TpInference`` (None when nothing bears on it)."""
+    from tpkit.explain.tpinfer import infer_tp, predicted_weights, tp_hints
+    from tpkit.explain.vspec import with_drafter
+
+    hints = tp_hints(raw or b"", pp=values.get("pp"), dp=values.get("dp"))
+    w = [a for a in parsed.anchors if a.name == "weights" and a.size is not None and a.group is None]
+    weights = None
+    if w:
+        top = max(w, key=lambda a: a.size.value.bytes)  # the limiting rank's load (ranks of one tp print alike)
+        weights = (top.size, top.line_no)
+    try:
+        found = infer_tp(model=model, weights=weights, hints=hints, candidates=TP_CANDIDATES,
+                         pp=int(values.get("pp") or 1), dtype=values.get("dtype"),
+                         quantization=values.get("quantization"),
+                         predict=with_drafter(spec) if spec is not None and spec.has_drafter else predicted_weights)
+    except REFUSED:  # a config the planner cannot size leaves the tp unknown
+        return None
+    if found is not None and found.tp is not None:
+        values["tp"], sources["tp"] = found.tp, found.text()
+    return found
