@@ -519,7 +519,8 @@ def _vllm_sparse_backend(cc: tuple[int, int], ver: tuple[int, int, int]) -> str:
     filtered by ``is_sparse`` and ``supports_compute_capability``): FLASHMLA_SPARSE on SM9x/SM10x from 0.11.0 (the
     only one 0.11–0.16; FLASHINFER_MLA_SPARSE, SM10x only, ahead of it for fp8 KV from 0.17); on SM12x
     FLASHINFER_MLA_SPARSE_SM120 from 0.24.0 and nothing before (0.20.2 lists FLASHMLA_SPARSE only, capability
-    9/10); nothing on other GPUs."""
+    9/10); nothing on other GPUs.  The fp8-KV choice on SM10x is not made here (no KV dtype is passed): the label
+    stays FLASHMLA_SPARSE, and ``_vllm_sparse`` costs every sparse-MLA backend alike, so no figure depends on it."""
     if ver >= VLLM_SPARSE_FIRST and cc[0] in (9, 10):
         return "FLASHMLA_SPARSE"
     if ver >= VLLM_SPARSE_SM120_FIRST and cc[0] == 12:
