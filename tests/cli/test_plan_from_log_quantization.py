@@ -132,3 +132,30 @@ def test_explain_reads_the_printed_name_as_the_flag_would_spell_it(capsys):
         found = [c for c in json.loads(out)["contradictions"] if c["flag"] == "quantization"]
         assert found == ([{"flag": "quantization", "given": flag, "logged": "auto_awq",
                            "source": "log line 15 (engine_config)"}] if contradicts else [])
+
+
+def test_a_bitsandbytes_load_fills_the_flag_and_plans_it_in_flight(capsys):
+    # vl_059 (vLLM 0.8.x, Phi-4 in flight): no dump names the quantization, the loader's line does
+    # ("Loading weights with BitsAndBytes quantization", logs.settings._BNB_LINE); the flag is the planner's nf4 and
+    # the plan says nothing of a stored-format checkpoint (vLLM quantises a bf16 checkpoint at load time)
+    assert planned_quantization("bitsandbytes") == "bitsandbytes"
+    phi4 = str(CONFIGS / "microsoft--phi-4.json")
+    args = _filled("vllm/vl_059.log", model=phi4)
+    assert args.quantization == "bitsandbytes" and "quantization" in args.log_filled
+    assert args.log_notes == ("--quantization bitsandbytes: read from the log (quantization=bitsandbytes, log line 2)",)
+    code, out, err = cli(capsys, "plan", phi4, "--from-log", str(LOGS / "vllm/vl_059.log"), "--gpu", "H100", "--json")
+    assert code == 0, err
+    warnings = json.loads(out)["warnings"]
+    assert not any("Cannot find the config file" in w for w in warnings)
+    assert not any("not used" in w for w in warnings)
+
+
+def test_a_bitsandbytes_log_value_refused_by_moe_or_sglang_is_dropped_with_a_note():
+    from tpkit.explain.fromlog import refused_quantization
+    from tpkit.models.load import load_model
+
+    dense = load_model(str(CONFIGS / "microsoft--phi-4.json"))
+    moe = load_model(str(CONFIGS / "Qwen--Qwen3-30B-A3B.json"))
+    assert refused_quantization(dense, "bitsandbytes", "vllm") is None
+    assert "planned for vLLM only" in refused_quantization(dense, "bitsandbytes", "sglang")
+    assert "mixture-of-experts" in refused_quantization(moe, "bitsandbytes", "vllm")

@@ -51,3 +51,13 @@ def test_from_log_takes_the_logs_runner(capsys):
     warnings = json.loads(out)["warnings"]
     assert any(w.startswith("activation peak and CUDA-graph estimate not taken from the log: it ran the V1 model "
                             "runner (log line 19)") for w in warnings)
+
+
+def test_a_v0_log_fills_no_runner(capsys):
+    # vl_025 (vLLM 0.8.x V0: '[model_runner.py:1146] Model loading took 6.0160 GB', four decimals) was read as Model
+    # Runner V2, so plan --from-log filled --vllm-use-v2-model-runner 1 and exited 2 on a flag nobody gave
+    config = str(Path(__file__).resolve().parents[1] / "validation" / "configs" /
+                 "meta-llama--Llama-3.2-3B-Instruct.json")
+    code, out, err = cli(capsys, "plan", config, "--from-log", str(LOGS / "vl_025.log"), "--gpu", "H100", "--json")
+    assert code == 0, err
+    assert not any("--vllm-use-v2-model-runner" in w for w in json.loads(out)["warnings"])

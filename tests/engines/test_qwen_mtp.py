@@ -14,7 +14,7 @@ from tpkit.engines.sglang import SglangOptions
 from tpkit.engines.sglang.spec import plan_speculative
 from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.models import load_model
-from tpkit.models.config import from_config_dict, mtp_layer_count
+from tpkit.models.config import mtp_layer_count
 from tpkit.models.params import mtp_parts
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, GiB

@@ -238,3 +238,16 @@ def test_plan_from_log_takes_skip_mm_profiling(capsys, tmp_path):
     out = json.loads(capsys.readouterr().out)
     assert not any("vision encoder" in i["item"] for i in out["ledger"])
     assert not any("vision encoder" in w for w in out["warnings"])
+
+
+def test_a_value_every_engine_refuses_names_each_engines_reason(capsys):
+    # --engine-version abc before the log is read: SGLang's and vLLM's refusals both said, not SGLang's alone (a
+    # vLLM log was told "cannot read 'abc' as an SGLang version"); with --engine the engine's own message
+    log = str(DATA / "vllm" / "vl_290.log")
+    assert main(["explain", log, "--engine-version", "abc"]) == 2
+    err = capsys.readouterr().err
+    assert "--engine-version 'abc': no engine takes it (sglang: " in err and "; vllm: " in err
+    assert "as a vLLM version" in err and "Traceback" not in err
+    assert main(["explain", log, "--engine", "vllm", "--engine-version", "abc"]) == 2
+    err = capsys.readouterr().err
+    assert "as a vLLM version" in err and "SGLang" not in err

@@ -178,6 +178,12 @@ def test_vllm_model_runner_lines():
     }
     for line, value in cases.items():
         assert parse_log(head + line + "\n").run.value("vllm_use_v2_model_runner") == value, line
+    # V0's worker/model_runner.py (0.8-0.10) prints "Model loading took" with four decimals (V2's format_gib
+    # rounds to two): neither runner; vl_059 (0.8.2-0.8.4, "GB") and the 0.10.1.1 wording
+    assert parse_log(log_bytes("vl_059")).run.value("vllm_use_v2_model_runner") is None
+    v0 = "INFO 10-02 09:33:10 [model_runner.py:1203] Model loading took 8.8800 GiB and 6.900000 seconds\n"
+    assert parse_log(head.replace("0.29.0", "0.10.1.1") + v0).run.value("vllm_use_v2_model_runner") is None
+    assert parse_log(head + v0.replace("8.8800", "8.88")).run.value("vllm_use_v2_model_runner") == "1"
     # no runner line, or another model_runner.py line (V0's "Loading model weights took"): unknown
     assert parse_log(head + "INFO 10-02 09:33:10 [model_runner.py:1] Loading model weights took 8.88 GB\n"
                      ).run.value("vllm_use_v2_model_runner") is None

@@ -114,3 +114,16 @@ def test_cli_link_xgmi_on_an_nvidia_gpu_exits_2(capsys):
     code = main(["perf", "deepseek-ai/DeepSeek-V3", "--gpu", "H200", "--tp", "8", "--link", "xgmi"])
     _, err = capsys.readouterr()
     assert code == 2 and "no xGMI" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("gpu, link", [("MI300X", None), ("RTX-4090", "pcie")])
+def test_cli_symm_mem_off_nvlink_exits_2_instead_of_zero_tok_s(capsys, gpu, link):
+    # torch symm-mem needs NVLink P2P (allreduce._symm prices it infinite elsewhere): forcing it on the xGMI mesh or
+    # PCIe printed "0.0 tok/s, step inf ms"; now a clear refusal.  On NVLink it still runs.
+    argv = ["perf", "Qwen/Qwen2.5-7B-Instruct", "--gpu", gpu, "--tp", "4", "--allreduce-backend", "symm_mem"]
+    code = main(argv + (["--link", link] if link else []))
+    _, err = capsys.readouterr()
+    assert code == 2 and "needs NVLink P2P" in err and "Traceback" not in err
+    assert main(["perf", "Qwen/Qwen2.5-7B-Instruct", "--gpu", "H200", "--tp", "4", "--allreduce-backend",
+                 "symm_mem", "--json"]) == 0
+    assert json.loads(capsys.readouterr()[0])["allreduce"]["backend"] == "symm_mem"

@@ -193,7 +193,18 @@ def check_flag_values(args) -> None:
         owners = [e for e in field.owners if args.engine in (None, e.name)] or list(field.owners)
         errors = [e for e in (_refusal(owner, field.name, value) for owner in owners) if e is not None]
         if len(errors) == len(owners):  # no engine the run may be takes it (--engine-version 0.8.2:v0 is vLLM's)
-            raise errors[0]
+            raise _refused_by_all(field.option, value, owners, errors)
+
+
+def _refused_by_all(option: str, value, owners, errors) -> PlanInputError:
+    """The one error for a flag value every engine the run may be refuses: their own message when they say the
+    same (or only one was asked), else each engine's, named (before the log is read the engine is not known, and
+    ``--engine-version abc`` on a vLLM log must not be refused as an SGLang version alone)."""
+    texts = list(dict.fromkeys(str(e) for e in errors))
+    if len(texts) == 1:
+        return errors[0]
+    said = "; ".join(f"{o.name}: {e}" for o, e in zip(owners, errors))
+    return PlanInputError(f"{option} {value!r}: no engine takes it ({said}); pass --engine to name the log's engine")
 
 
 def _refusal(engine, name: str, value) -> PlanInputError | None:

@@ -59,8 +59,8 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="DP-attention groups (SGLang --enable-dp-attention --dp N)")
     p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default --tp)")
     p.add_argument("--link", choices=("nvlink", "xgmi", "pcie"), default=None,
-                   help="interconnect of the TP group (default: NVLink if the GPU has it, else PCIe); xgmi: the "
-                        "AMD Infinity Fabric full mesh of MI300X / MI325X / MI355X platforms")
+                   help="interconnect of the TP group (default: NVLink if the GPU has it, the xGMI mesh on MI300X / "
+                        "MI325X / MI355X, else PCIe); xgmi: the AMD Infinity Fabric full mesh of those platforms")
     p.add_argument("--batch", type=_whole, default=1, help="sequences decoded together (default 1)")
     p.add_argument("--context", type=_whole, default=1024, help="tokens in each sequence's KV cache (default 1024)")
     p.add_argument("--engine", type=str.lower, choices=("sglang", "vllm"), default="sglang",

@@ -245,9 +245,11 @@ def quantization_note(args, model) -> tuple[str, ...]:
     checkpoint without ``quantization_config``: tpkit plans it as that method's checkpoint of the same shape, while
     the engines refuse the flag on this checkpoint (vLLM model_executor/model_loader/weight_utils.py
     ``get_quant_config``: "Cannot find the config file for awq" when the checkpoint ships no quant config file;
-    SGLang loads through the same helper).  fp8 is quantised at load time by both, so it gets no note."""
+    SGLang loads through the same helper).  fp8 is quantised at load time by both, and vLLM's bitsandbytes loader
+    quantises a bf16/fp16 checkpoint in flight (``models.quant.bnb_online``), so they get no note."""
     flag = getattr(args, "quantization", None)
-    if not flag or flag.lower() in ("none", "auto", "fp8") or getattr(model, "quant", None) is not None:
+    if (not flag or flag.lower() in ("none", "auto", "fp8", "bitsandbytes")
+            or getattr(model, "quant", None) is not None):
         return ()
     return (f"--quantization {flag}: this checkpoint has no quantization_config, so tpkit planned its weights as if "
             f"stored in {flag} format (the method's default group size); the engines refuse --quantization {flag} "
@@ -378,7 +380,7 @@ def plan(args):
     if "quantization" in getattr(args, "log_filled", ()):
         from tpkit.explain.fromlog import refused_quantization
 
-        refused = refused_quantization(model, args.quantization)
+        refused = refused_quantization(model, args.quantization, args.engine)
         if refused:
             args.log_notes, args.quantization = (refused,), None
             args.log_filled = tuple(n for n in args.log_filled if n != "quantization")

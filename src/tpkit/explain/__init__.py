@@ -6,8 +6,9 @@ capacity rebuilt from them, a diagnosis and fixes re-planned from the same measu
 
 Module map: context (run + flags; its helpers flagmerge, modelpath, runtp, runfacts) → sglang / vllm (anchored
 ledger rows, capacity; SGLang's helpers in sganchors, sgrelease, sgpool, sgstate, vLLM's in vlayout, vtokens,
-vworkers) → sgdiagnose / vdiagnose (phase, cause, fixes; shared types in diagnose) → result (Explanation) → render
-(text); fromlog (measured start-up terms for the planner).
+vworkers, vpeak) → sgdiagnose / vdiagnose (phase, cause, fixes; shared types in diagnose) → result (Explanation) →
+render (text); fromlog (measured start-up terms for the planner; with vllm, vpeak's CUDA-graph estimate in the
+printed activation peak).
 """
 
 from tpkit.explain.diagnose import Diagnosis, Fix

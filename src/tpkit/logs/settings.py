@@ -117,10 +117,13 @@ QUANTIZATION_NAMES: dict[str, str] = {
     "auto_awq": "awq",  # ≥ 0.24 AutoAWQConfig: every quant_method "awq" checkpoint (Marlin or the AWQ kernel)
     "auto_gptq": "gptq_marlin",  # ≥ 0.22 AutoGPTQConfig: a quant_method "gptq" checkpoint, mixed-precision kernel
     "gpt_oss_mxfp4": "mxfp4",  # ≥ 0.20 Mxfp4Config.override_quantization_method: gpt-oss's mxfp4 checkpoint
+    # bitsandbytes (vLLM's engine config ``quantization=bitsandbytes``, or the loader's line, :data:`_BNB_LINE`):
+    # the planner's in-flight nf4 (models.quant.bnb_online); a pre-quantised bnb checkpoint keeps its own config
+    "bitsandbytes": "bitsandbytes",
 }
 """a quantization name a log prints (vLLM's engine config ``quantization=`` / non-default args, SGLang's
 ``ServerArgs(quantization=…)`` or a launch command's ``--quantization``) → the ``--quantization`` spelling tpkit's
-planner takes for the same weights.  Names not here (modelopt*, gguf, bitsandbytes, quark, auto-round,
+planner takes for the same weights.  Names not here (modelopt*, gguf, quark, auto-round,
 deepseek_v4_fp8, w8a8_*, vLLM's online fp8_per_* shorthands …) have none: a plan then assumes the checkpoint's
 ``quantization_config``."""
 
@@ -310,6 +313,10 @@ _RUNNER_WORDS = (
     ("Defaulting to V1 model runner", "0", "config/vllm.py"),
 )
 _RUNNER_FILE = lazy(r"\[(gpu_model_runner|model_runner)\.py:\d+\]")
+_V0_LOAD = lazy(r"Model loading took \d+\.\d{4} Gi?B and")
+"""V0's ``worker/model_runner.py`` load line (``"Model loading took %.4f GiB and %.6f seconds"``, 0.8.0-0.10.x;
+"GB" in the 0.8.0-0.8.4 logs): four decimals, which Model Runner V2's ``format_gib`` (``round(b / GiB, 2)``,
+``v1/worker/gpu/model_runner.py``, 0.14.1 / 0.27.1 wheels) never prints"""
 
 
 def runner_settings(line: str, *, line_no: int) -> list[Setting]:
@@ -318,21 +325,32 @@ def runner_settings(line: str, *, line_no: int) -> list[Setting]:
     the words of :data:`_RUNNER_WORDS`, or the tag of the "Model loading took" line, which both runners print:
     ``[gpu_model_runner.py:N]`` from the V1 runner (``v1/worker/gpu_model_runner.py load_model``),
     ``[model_runner.py:N]`` from Model Runner V2 (``v1/worker/gpu/model_runner.py load_model``; 0.13.0-0.33.0
-    wheels; V0's ``worker/model_runner.py`` prints "Loading model weights took" instead)."""
+    wheels).  V0's ``worker/model_runner.py`` prints "Loading model weights took" up to 0.7 and "Model loading
+    took" with four decimals from 0.8 (:data:`_V0_LOAD`; 0.8.5 / 0.10.1.1 wheels): neither runner, no setting."""
     for words, value, key in _RUNNER_WORDS:
         if words in line:
             return [Setting(name="vllm_use_v2_model_runner", value=value, key=key, source="log_line",
                             line_no=line_no, text=_clip(line))]
     if "Model loading took" in line:
         m = _RUNNER_FILE.search(line)
-        if m:
+        if m and not (m.group(1) == "model_runner" and _V0_LOAD.search(line)):
             return [Setting(name="vllm_use_v2_model_runner", value="0" if m.group(1) == "gpu_model_runner" else "1",
                             key=m.group(0).strip("[]"), source="log_line", line_no=line_no, text=_clip(line))]
     return []
 
 
+_BNB_LINE = "Loading weights with BitsAndBytes quantization"
+"""the bitsandbytes loader's line as it starts loading (vLLM ``BitsAndBytesModelLoader``: 0.5.4 ``loader.py``,
+0.10.1.1 / 0.14.1 / 0.19.0 / 0.27.1 ``bitsandbytes_loader.py``, vl_059's 0.8.x ``loader.py:1155``; SGLang's
+``model_loader/loader.py`` 0.4.10 / 0.5.11 / 0.5.23): the run loads its weights as bitsandbytes (in flight or
+pre-quantised), the ``quantization`` setting ``bitsandbytes`` where no dump names it"""
+
+
 def _log_line_settings(message: str, *, line_no: int) -> list[Setting]:
     out = _sampler_settings(message, line_no=line_no) + _compile_cache_settings(message, line_no=line_no)
+    if _BNB_LINE in message:
+        out.append(Setting(name="quantization", value="bitsandbytes", key="bitsandbytes loader", source="log_line",
+                           line_no=line_no, text=_clip(message)))
     if _SKIP_MM_LINE in message:
         out.append(Setting(name="skip_mm_profiling", value=True, key="gpu_model_runner.py", source="log_line",
                            line_no=line_no, text=_clip(message)))
@@ -358,7 +376,7 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
         return _non_default_settings(message, line_no=line_no)
     if ("Using max model len" in message or "Chunked prefill is enabled" in message or "changing page_size" in message
             or "top-p & top-k sampling" in message or "FlashInfer version >= 0.2.3 required" in message
-            or _SKIP_MM_LINE in message or "--gpu-memory-utilization" in message
+            or _SKIP_MM_LINE in message or "--gpu-memory-utilization" in message or _BNB_LINE in message
             or "Directly load " in message or "ompil" in message or "Cache the graph" in message):
         return _log_line_settings(message, line_no=line_no)
     return []

@@ -104,13 +104,7 @@ def _nemotron_h(text: dict, where: str) -> LinearAttnSpec:
     ``(inner + 2·groups·d_state) × (conv_kernel − 1)`` in bf16 + temporal ``heads × head_dim × d_state`` in fp32
     (SGLang 0.5.11 ``configs/nemotron_h.py`` ``mamba2_cache_params``).  vLLM sizes its own page from the dims
     (``engines.vllm.pages.nemotron_h_state_bytes``: its temporal dtype differs)."""
-    d = nemotron_h_mamba_dims(text, where)
-    conv, temporal = d["conv_dim"] * (d["d_conv"] - 1) * 2, d["n_heads"] * d["d_head"] * d["d_state"] * 4
-    return LinearAttnSpec(
-        state_bytes_per_layer=Bytes(conv + temporal),
-        description=f"NemotronH Mamba-2 per request per layer at TP 1: conv {d['conv_dim']}×({d['d_conv']}−1) bf16 = "
-                    f"{conv:,} B + temporal {d['n_heads']}×{d['d_head']}×{d['d_state']} fp32 = {temporal:,} B "
-                    "(SGLang default state dtypes)")
+    return _mamba2_state(nemotron_h_mamba_dims(text, where), "NemotronH Mamba-2")
 
 
 def _mamba2(text: dict, where: str) -> LinearAttnSpec:
@@ -118,11 +112,16 @@ def _mamba2(text: dict, where: str) -> LinearAttnSpec:
     ``Mamba2StateShape.create``): conv ``(inner + 2·groups·d_state) × (d_conv − 1)`` in bf16 and the temporal state
     ``heads × d_head × d_state`` in fp32 (SGLang's default ``mamba_ssm_dtype``).  At TP > 1 SGLang raises the groups
     to the TP size when TP does not divide them (a few KiB more conv state per layer, not modelled: split evenly)."""
-    d = mamba2_dims(text, where)
+    return _mamba2_state(mamba2_dims(text, where), "Mamba-2")
+
+
+def _mamba2_state(d: dict, label: str) -> LinearAttnSpec:
+    """The Mamba-2 state of dims ``d`` (``mamba2_dims`` / ``nemotron_h_mamba_dims``) in SGLang's default dtypes:
+    conv in bf16 (2 B), temporal in fp32 (4 B)."""
     conv, temporal = d["conv_dim"] * (d["d_conv"] - 1) * 2, d["n_heads"] * d["d_head"] * d["d_state"] * 4
     return LinearAttnSpec(
         state_bytes_per_layer=Bytes(conv + temporal),
-        description=f"Mamba-2 per request per layer at TP 1: conv {d['conv_dim']}×({d['d_conv']}−1) bf16 = {conv:,} B "
+        description=f"{label} per request per layer at TP 1: conv {d['conv_dim']}×({d['d_conv']}−1) bf16 = {conv:,} B "
                     f"+ temporal {d['n_heads']}×{d['d_head']}×{d['d_state']} fp32 = {temporal:,} B (SGLang default "
                     "state dtypes)")
 

@@ -76,6 +76,11 @@ def plan_perf(req: PerfRequest) -> PerfResult:
     """Predict plain and speculative decoding for ``req`` (see module docstring)."""
     ctx = _context(req)
     policy = req.backend or default_policy(ctx.setup.link)
+    if policy == "symm_mem" and req.tp > 1 and ctx.setup.link.kind != "nvlink":
+        # torch symm-mem needs NVLink P2P (allreduce._symm prices it infinite elsewhere): a clear refusal, not 0 tok/s
+        raise PlanInputError(f"--allreduce-backend symm_mem: torch symmetric memory needs NVLink P2P, and this TP group "
+                             f"of {req.tp}× {req.gpu.name} runs over {ctx.setup.link.kind}; use --allreduce-backend "
+                             "nccl, custom or oneshot, or leave it out for the engine's default")
     base, base_ar = _base_step(ctx, req.batch, policy)
     spec = _spec_point(ctx, req.spec, req.batch, policy, base.total_us) if req.spec else None
     sweep = tuple(_batch_point(ctx, b, policy) for b in sorted(set(SWEEP_BATCHES) | {req.batch}))

@@ -37,8 +37,8 @@ class PerfRequest:
     num_gpus: int | None = None
     """GPUs on the machine (count; default tp)"""
     link: str | None = None
-    """``nvlink``, ``xgmi`` (AMD Instinct Infinity Fabric mesh) or ``pcie``; None = NVLink when the GPU has it, else
-    PCIe (``plan.default_link_kind``)"""
+    """``nvlink``, ``xgmi`` (AMD Instinct Infinity Fabric mesh) or ``pcie``; None = NVLink when the GPU has it, the
+    xGMI mesh when the catalog GPU has one, else PCIe (``plan.default_link_kind``)"""
     batch: int = 1
     """sequences decoded together (count)"""
     context: int = 1024

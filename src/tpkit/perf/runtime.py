@@ -432,6 +432,21 @@ def _vllm_runner_v2_default(ver: tuple[int, int, int], architecture: str | None,
     return listed or not moe
 
 
+def _vllm_async_scheduling(ver: tuple, algorithm: str | None, facts: list[str]) -> tuple[bool, bool]:
+    """(plain decoding overlapped, speculation overlapped) under vLLM's async scheduling: the default from 0.14 for
+    plain decoding and EAGLE / MTP, off before (``config/vllm.py``), off for draft-model speculation; the fact is
+    said when speculating."""
+    spec_ok = algorithm in (None, "EAGLE", "EAGLE3", "NEXTN", "MTP")
+    plain_overlap = ver >= (0, 14, 0)
+    spec_overlap = plain_overlap and spec_ok
+    if algorithm is not None:
+        facts.append("async scheduling " + ("on" if spec_overlap else "off") + (
+            " (default from 0.14 for plain decoding and EAGLE/MTP)" if plain_overlap else
+            " (off by default before 0.14, config/vllm.py)") + (
+            "; draft_model speculation disables it" if plain_overlap and not spec_ok else ""))
+    return plain_overlap, spec_overlap
+
+
 def _vllm_draft_graph(ver: tuple[int, int, int], target: str, runner_v2: bool) -> str:
     """The graph mode of vLLM's draft steps (module docstring, 'graphs'): V1 runner eager < 0.9, piecewise
     0.9.0–0.10.0, eager 0.10.1–0.11.0 (no runtime mode passed after the dispatcher), piecewise from 0.11.1 even
@@ -465,14 +480,7 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
         facts.append("CUTLASS_MLA takes single-token decode queries only in every release read (reorder_batch_"
                      "threshold 1, query_len_support SINGLE_ONLY from 0.13; graphs UNIFORM_SINGLE_TOKEN_DECODE, "
                      "cutlass_mla.py 0.10.2–0.33): the verify batch takes the MLA prefill path under piecewise graphs")
-    spec_ok = algorithm in (None, "EAGLE", "EAGLE3", "NEXTN", "MTP")
-    plain_overlap = ver >= (0, 14, 0)
-    spec_overlap = plain_overlap and spec_ok
-    if algorithm is not None:
-        facts.append("async scheduling " + ("on" if spec_overlap else "off") + (
-            " (default from 0.14 for plain decoding and EAGLE/MTP)" if plain_overlap else
-            " (off by default before 0.14, config/vllm.py)") + (
-            "; draft_model speculation disables it" if plain_overlap and not spec_ok else ""))
+    plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
     draft = _vllm_draft_graph(ver, graph, runner_v2)
     if algorithm is not None:
         if runner_v2:
@@ -511,7 +519,8 @@ def _vllm_sparse_backend(cc: tuple[int, int], ver: tuple[int, int, int]) -> str:
     filtered by ``is_sparse`` and ``supports_compute_capability``): FLASHMLA_SPARSE on SM9x/SM10x from 0.11.0 (the
     only one 0.11–0.16; FLASHINFER_MLA_SPARSE, SM10x only, ahead of it for fp8 KV from 0.17); on SM12x
     FLASHINFER_MLA_SPARSE_SM120 from 0.24.0 and nothing before (0.20.2 lists FLASHMLA_SPARSE only, capability
-    9/10); nothing on other GPUs."""
+    9/10); nothing on other GPUs.  The fp8-KV choice on SM10x is not made here (no KV dtype is passed): the label
+    stays FLASHMLA_SPARSE, and ``_vllm_sparse`` costs every sparse-MLA backend alike, so no figure depends on it."""
     if ver >= VLLM_SPARSE_FIRST and cc[0] in (9, 10):
         return "FLASHMLA_SPARSE"
     if ver >= VLLM_SPARSE_SM120_FIRST and cc[0] == 12:
@@ -540,14 +549,7 @@ def _vllm_sparse(ver, backend, cc, algorithm, *, runner_v2: bool = False) -> dic
     if ver < VLLM_SPARSE_FIRST:
         facts.append("no sparse-MLA backend before vLLM 0.11.0 (flashmla_sparse.py first in 0.11.0): costed as 0.11")
     graph = "full"
-    spec_ok = algorithm in (None, "EAGLE", "EAGLE3", "NEXTN", "MTP")
-    plain_overlap = ver >= (0, 14, 0)
-    spec_overlap = plain_overlap and spec_ok
-    if algorithm is not None:
-        facts.append("async scheduling " + ("on" if spec_overlap else "off") + (
-            " (default from 0.14 for plain decoding and EAGLE/MTP)" if plain_overlap else
-            " (off by default before 0.14, config/vllm.py)") + (
-            "; draft_model speculation disables it" if plain_overlap and not spec_ok else ""))
+    plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
     draft = _vllm_draft_graph(ver, graph, runner_v2)
     loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
     if loop:

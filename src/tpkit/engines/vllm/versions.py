@@ -102,10 +102,12 @@ means first *released* version, the commit inside the interval before it is not 
     … plus a pass with the warm-up sampling         0.33.0       v1/worker/gpu/model_runner.py _dummy_sampler_run
       parameters (fp32 copy, top-k/top-p,                        (for_sampler_warmup)
       logprobs)
-    profile peak holds a cold torch.compile's       0.26.0–0.32  vllm-project/vllm #54122 (compile inside the profile
+    V2 profile peak holds a cold torch.compile's    0.26.0–0.32  vllm-project/vllm #54122 (compile inside the profile
       scratch (size: one vocab × hidden tensor,                  window); size: printed first starts of 0.27.1 / 0.28.0
-      EVIDENCE), on either model runner (V1                      V2 and 0.29.0 V1 (profile.V2_VOCAB_HIDDEN_EVIDENCE);
-      from helper gpt20)                                         profile_lines._compiles
+      EVIDENCE)                                                  V2 and 0.29.0 V1 (profile.V2_VOCAB_HIDDEN_EVIDENCE);
+                                                                 profile_lines._compiles
+    … the same scratch on the V1 runner             0.17.0–0.32  torch 2.10 pin → AOT compile inside the profile
+                                                                 window (v1_vocab_hidden_peak; vl_330 / vl_331)
     YaRN max_position_embeddings taken as already   0.30.0       config/model.py _get_and_verify_max_len
       scaled
     V1 batch defaults keyed on the device NAME      0.8.0        engine/arg_utils.py _set_default_args_v1 (0.7.3, 0.8.0,
