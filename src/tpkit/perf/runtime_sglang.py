@@ -1,0 +1,147 @@
+"""How SGLang runs the passes of a decode step on one GPU architecture (pure engine facts; ``perf.runtime``
+assembles them into its ``Runtime``).
+
+    in:  SGLang version, attention backend, MLA or not, top-k, the speculative algorithm, SGLANG_ENABLE_SPEC_V2
+    out: the ``Runtime`` fields for SGLang (overlap, verify kernel, graphs, spec v1/v2) with the facts' sources
+
+Facts read from SGLang's own sources (wheels in /work/data/wheels, 2026-12-01; the default attention backend is
+chosen in ``perf.runtime._default_backend``):
+
+    attention backend  ``_get_default_attn_backend`` (0.5.10 server_args.py; 0.5.23
+                       arg_groups/model_override_base.py ``get_default_attn_backend``): MLA → fa3 on SM90,
+                       flashinfer on SM100, triton elsewhere (SM120, SM80/86/89); MHA → fa3 on SM90 unless
+                       topk > 1, trtllm_mha on SM100 unless topk > 1, else flashinfer
+    verify kernel      the triton backend runs target-verify and draft-extend through ``extend_attention_fwd``
+                       whose grid is (batch, q heads, ⌈q/BLOCK_M⌉): no split over the KV cache, so one block
+                       per (sequence, head) streams the whole context (0.5.10
+                       layers/attention/triton_ops/extend_attention.py; 0.5.23
+                       kernels/ops/attention/extend_attention.py).  Plain decode uses the split-KV decode kernel.
+    overlap            plain decoding: overlap scheduler on by default (since 0.3.x: "--enable-overlap-schedule
+                       is deprecated. It is enabled by default now").  EAGLE/EAGLE3/NEXTN/STANDALONE: spec v1
+                       (no overlap) up to 0.5.10 (``disable_overlap_schedule = True`` unless SGLANG_ENABLE_SPEC_V2);
+                       0.5.11–0.5.12: spec v2 (overlap) by default for topk = 1, v1 for topk > 1; from 0.5.13
+                       ``eagle_worker.py`` (v1) is gone: always v2.  The switch per release: ``sglang_spec_v2``
+    graphs             target verify and the multi-step draft run as CUDA graphs; the draft extend has its own
+                       graph from 0.4.7 (``eagle_draft_extend_cuda_graph_runner.py``: absent in 0.4.6, present
+                       in 0.4.7; sglang PR #6606) — before, it ran eagerly
+"""
+
+from __future__ import annotations
+
+from tpkit.errors import PlanInputError
+
+__all__ = ["sglang_spec_v2", "SPEC_V2_FLAG", "SPEC_V2_FIRST", "SPEC_V2_DEFAULT", "SPEC_V2_ONLY",
+           "SKIP_LAST_DRAFT_FORWARD"]
+
+
+SKIP_LAST_DRAFT_FORWARD = (0, 4, 3)
+"""first SGLang release whose EAGLE draft loop skips its last forward (``Runtime.draft_skips_last_forward``)"""
+
+
+SPEC_V2_FLAG = "SGLANG_ENABLE_SPEC_V2=1"
+"""the environment setting that asks SGLang 0.5.5–0.5.10 for spec v2"""
+SPEC_V2_FIRST = (0, 5, 4)
+"""first SGLang release with the overlapped EAGLE worker (``eagle_worker_v2.py`` first in the 0.5.4 wheel)"""
+SPEC_V2_DEFAULT = (0, 5, 11)
+"""first release where spec v2 is the default (0.5.11 environ.py ``SGLANG_ENABLE_SPEC_V2 = EnvBool(True)``)"""
+SPEC_V2_ONLY = (0, 5, 13)
+"""first release without the spec-v1 worker (``eagle_worker.py`` absent from the 0.5.13 wheel)"""
+
+
+def _sglang(ver, backend, mla, topk, algorithm, spec_v2=None) -> dict:
+    facts = [f"attention backend {backend} (sglang get_default_attn_backend: MLA → fa3 on SM90, flashinfer on "
+             "SM100, triton elsewhere)"]
+    split = backend != "triton"
+    if not split:
+        facts.append("triton backend: target verify and draft extend run extend_attention_fwd, grid (batch, heads, "
+                     "⌈q/BLOCK_M⌉) with no KV split: one block per (sequence, head) streams the whole context "
+                     "(sglang kernels/ops/attention/extend_attention.py)")
+    v2, source = None, ""
+    if algorithm is not None:
+        v2, why = sglang_spec_v2(ver, topk, algorithm, spec_v2)
+        source = "default" if spec_v2 is None else "flag"
+        facts.append(why)
+    spec_overlap = bool(v2)
+    extend = "full" if ver >= (0, 4, 7) else "eager"
+    if algorithm is not None and extend == "eager":
+        facts.append("draft extend without CUDA graph before 0.4.7 (eagle_draft_extend_cuda_graph_runner.py first "
+                     "in 0.4.7)")
+    skips = ver >= SKIP_LAST_DRAFT_FORWARD
+    if algorithm is not None and skips:
+        facts.append("num_steps − 1 draft forwards per cycle: the last step's forward is skipped, its top-k coming "
+                     "from the draft extend (eagle_worker draft_forward, from 0.4.3)")
+    return dict(plain_overlap=True, spec_overlap=spec_overlap, verify_split_kv=split, verify_mla_prefill=False,
+                target_graph="full", verify_graph="full", draft_graph="full", extend_graph=extend, facts=tuple(facts),
+                spec_v2=v2, spec_v2_source=source, draft_skips_last_forward=skips)
+
+
+def sglang_spec_v2(ver: tuple[int, int, int], topk: int | None, algorithm: str,
+                   requested: bool | None) -> tuple[bool, str]:
+    """Whether SGLang runs speculation as spec v2 (the overlapped draft worker) or spec v1 (overlap scheduler
+    off), and why; ``requested``: SGLANG_ENABLE_SPEC_V2 as set (None = unset).  Raises ``PlanInputError`` for a
+    setting the release cannot run.  Read in the released wheels (server_args.py ``_handle_speculative_decoding``
+    or its predecessor, environ.py, speculative/spec_info.py, managers/scheduler.py):
+
+    < 0.5.4        no v2 worker: v1 only
+    0.5.4          CLI flag ``--enable-beta-spec`` (there is no variable yet): overlap kept, the scheduler builds
+                   ``EAGLEWorkerV2`` for EAGLE/EAGLE3 (NEXTN is EAGLE); STANDALONE has no v2 worker; no topk check
+    0.5.5–0.5.6    SGLANG_ENABLE_SPEC_V2 (environ.py EnvBool(False): 1/true/yes/y on, 0/false/no/n off) replaces
+                   the flag, same support (``_create_eagle_worker``: EAGLE and EAGLE3 take ``enable_overlap``)
+    0.5.7          EAGLE/EAGLE3 only; ``ValueError('Spec v2 currently only supports topk = 1 …')`` for topk > 1;
+                   STANDALONE with the variable set silently stays v1 (refused here: v2 cannot run)
+    0.5.8–0.5.10   EAGLE/EAGLE3/STANDALONE (``standalone_worker_v2.py``); the same topk > 1 ValueError
+    0.5.11–0.5.12  default on (EnvBool(True)); topk > 1 falls back to v1 ("spec v2 currently only supports
+                   topk = 1"), SGLANG_ENABLE_SPEC_V2=0/False (or ``--disable-overlap-schedule``) → v1
+    ≥ 0.5.13       ``create_worker`` always returns the V2 workers (any topk); the variable is no longer read,
+                   so v1 cannot be asked for (``--disable-overlap-schedule`` drives the v2 worker synchronously,
+                   not modelled)
+
+    DP attention and the attention backend do not enter the choice in any of these releases (no check on them
+    next to the variable); what v2 changes in the perf model is the overlap of the cycle's host work (the
+    draft extend runs num_steps + 1 tokens under its own CUDA graph in both)."""
+    chain = topk is None or topk == 1
+    name = "SGLANG_ENABLE_SPEC_V2" if ver >= (0, 5, 5) else "--enable-beta-spec"
+    if ver >= SPEC_V2_ONLY:
+        if requested is False:
+            raise PlanInputError("--sglang-spec-v2 off: SGLang 0.5.13 and later have no spec v1 worker "
+                                 "(eagle_worker.py removed; SGLANG_ENABLE_SPEC_V2 is no longer read); drop the flag "
+                                 "or give --engine-version 0.5.12 or older")
+        return True, ("spec v2 (overlap scheduling) for every EAGLE-family setting from 0.5.13 (spec_info.py "
+                      "create_worker: V2 workers only)" + (" — as asked" if requested else ""))
+    if ver >= SPEC_V2_DEFAULT:
+        if requested is False:
+            return False, ("spec v1 (no overlap): SGLANG_ENABLE_SPEC_V2=0 given (--sglang-spec-v2 off); "
+                           "0.5.11–0.5.12 default to v2 for topk 1")
+        if not chain:
+            if requested:
+                raise PlanInputError(f"--sglang-spec-v2 on with --speculative-eagle-topk {topk}: SGLang "
+                                     "0.5.11–0.5.12 run spec v2 for topk 1 only and fall back to v1 for topk > 1 "
+                                     "(server_args.py: 'spec v2 currently only supports topk = 1'); use topk 1, drop "
+                                     "the flag, or --engine-version 0.5.13 or newer")
+            return False, ("topk > 1 falls back to spec v1 without overlap in 0.5.11–0.5.12 (server_args.py: 'spec "
+                           "v2 currently only supports topk = 1')")
+        how = ("as asked (SGLANG_ENABLE_SPEC_V2=1, also the default)" if requested else
+               "by default for topk 1 in 0.5.11–0.5.12 (environ.py SGLANG_ENABLE_SPEC_V2 default True)")
+        return True, "spec v2 (overlap) " + how
+    v1 = ("spec v1: speculative decoding turns the overlap scheduler off up to 0.5.10 (server_args.py "
+          f"disable_overlap_schedule = True unless {name})")
+    if ver < SPEC_V2_FIRST and not requested:
+        return False, ("spec v1: speculative decoding turns the overlap scheduler off (server_args.py "
+                       "disable_overlap_schedule = True; no spec v2 worker before 0.5.4)")
+    if not requested:
+        return False, v1 + (" — as asked" if requested is False else "")
+    if ver < SPEC_V2_FIRST:
+        raise PlanInputError(f"--sglang-spec-v2 on: SGLang {'.'.join(map(str, ver))} has no spec v2 worker "
+                             "(eagle_worker_v2.py first in 0.5.4); drop the flag or give --engine-version 0.5.4 or "
+                             "newer")
+    if algorithm == "STANDALONE" and ver < (0, 5, 8):
+        raise PlanInputError("--sglang-spec-v2 on with STANDALONE: SGLang before 0.5.8 has no spec v2 worker for a "
+                             "standalone draft (standalone_worker_v2.py first in 0.5.8); drop the flag or give "
+                             "--engine-version 0.5.8 or newer")
+    if not chain and ver >= (0, 5, 7):
+        raise PlanInputError(f"--sglang-spec-v2 on with --speculative-eagle-topk {topk}: SGLang 0.5.7–0.5.10 refuse "
+                             "spec v2 for topk > 1 (server_args.py: 'Spec v2 currently only supports topk = 1'); "
+                             "use topk 1 or drop the flag")
+    return True, (f"spec v2 (overlap scheduling) as asked ({name}"
+                  + ("=1" if name.startswith("SGLANG") else "") + "; the release's default is v1, "
+                  "server_args.py keeps the overlap scheduler only with it)")

@@ -1,0 +1,272 @@
+"""How vLLM (V1) runs the passes of a decode step on one GPU architecture (pure engine facts; ``perf.runtime``
+assembles them into its ``Runtime``).
+
+    in:  vLLM version, attention backend, compute capability, MLA / sparse MLA or not, the speculative algorithm,
+         the model's architecture (which picks the default model runner)
+    out: the ``Runtime`` fields for vLLM (async scheduling, verify path, target/draft graphs, the proposer's eager
+         launches) with the facts' sources
+
+Facts read from vLLM's own sources (wheels in /work/data/wheels, 2026-12-01; the default attention backend is
+chosen in ``perf.runtime._default_backend``):
+
+    attention backend  ``_get_backend_priorities`` (0.16/0.20 platforms/cuda.py) filtered by
+                       ``supports_compute_capability``: FLASH_ATTN_MLA needs SM90, FLASHMLA SM90/100,
+                       FLASHINFER_MLA/CUTLASS_MLA SM100, TRITON_MLA any → on SM120/SM8x an MLA model gets
+                       TRITON_MLA; MHA: FLASH_ATTN (FLASHINFER on SM100)
+    CUTLASS_MLA        (never a default: SM10x lists FLASHINFER_MLA first) reorder_batch_threshold 1 /
+                       SINGLE_ONLY and UNIFORM_SINGLE_TOKEN_DECODE graphs in every release read (0.10.2–0.33
+                       cutlass_mla.py): chosen with --attention-backend, its verify takes the prefill path, piecewise
+    TRITON_MLA         < 0.22: ``_cudagraph_support`` NEVER (inherits the base builder) → the engine falls back
+                       to PIECEWISE graphs, attention runs eagerly between graph pieces; query-length support
+                       SINGLE_ONLY up to 0.30 → reorder_batch_threshold 1, so a verify batch (1 + k tokens per
+                       request) goes through the MLA *prefill* path: every layer gathers the cached latents,
+                       up-projects them with kv_b_proj into per-head K and V for the whole context and runs
+                       a prefill attention on them (model_executor/layers/attention/mla_attention.py
+                       ``_compute_prefill_context``); 0.31: UNIFORM_BATCH + QueryLenSupport.UNIFORM (verify as
+                       decode under full graphs)
+    sparse MLA         a DeepSeek-sparse-attention model (``index_topk``: DeepSeek-V3.2, GLM-5) runs only on a
+                       sparse-MLA backend (v1/attention/backend.py ``validate_configuration``: ``use_sparse !=
+                       cls.is_sparse()`` is invalid): FLASHMLA_SPARSE on SM9x/SM10x from 0.11.0,
+                       FLASHINFER_MLA_SPARSE_SM120 on SM12x from 0.24.0, none elsewhere (the engine refuses the
+                       model; a build with its own sparse backend is assumed).  Every token, the verify's included,
+                       attends decode-style over the indexer's top-k latents (0.11.0 flashmla_sparse.py ``forward``;
+                       0.16–0.25 mla_attention.py: 'Sparse MLA impls only support forward_mqa'; from 0.26 a
+                       prefill's tokens may take a dense MHA path, ``_use_sparse_mha``, decode tokens stay MQA),
+                       under full CUDA graphs (UNIFORM_BATCH, ``supports_spec_as_decode=True``: the verify is a
+                       decode): no TRITON_MLA rule applies
+    overlap            async scheduling off by default up to 0.13 ("we won't reach here until async scheduling
+                       is enabled by default", 0.12 config/vllm.py); from 0.14 on by default, EAGLE/MTP
+                       speculation included, draft_model (STANDALONE) excluded
+    graphs             FULL_AND_PIECEWISE default from 0.11 (PIECEWISE before: attention eager between
+                       pieces) for the target model.  The drafter (every EAGLE/EAGLE-3/MTP head) never follows
+                       it into FULL graphs in the V1 model runner:
+                       < 0.9         no CUDA graph (0.8.5 v1/spec_decode/eagle.py; vllm PR #17211/#17504 add it)
+                       0.9.0–0.10.0  PIECEWISE: the draft is compiled at CompilationLevel.PIECEWISE and the
+                                     piecewise backend captures/replays by padded size by itself
+                       0.10.1–0.11.0 no CUDA graph: from the CUDA-graph dispatcher (vllm PR #20059;
+                                     compilation/cuda_graph.py first in 0.10.1) a graph replays only when the
+                                     forward context names a runtime mode, and ``EagleProposer`` calls
+                                     ``set_forward_context`` without ``cudagraph_runtime_mode`` (default NONE) in
+                                     propose and dummy_run (0.10.1, 0.10.2, 0.11.0 eagle.py) — the compiled draft
+                                     runs with every kernel launched from Python
+                       ≥ 0.11.1      PIECEWISE only: ``use_cuda_graph = cudagraph_mode.has_mode(PIECEWISE)``
+                                     and ``cudagraph_runtime_mode = CUDAGraphMode.PIECEWISE`` (0.11.1–0.14.1
+                                     eagle.py, vllm PR #25109); from 0.16 ``initialize_cudagraph_keys`` maps
+                                     FULL or PIECEWISE mixed mode to PIECEWISE ("Eagle only supports PIECEWISE
+                                     cudagraphs", 0.16–0.19 eagle.py, 0.20–0.33 llm_base_proposer.py)
+                       Model Runner V2 (``init_cudagraph_manager``: 0.22 v1/worker/gpu/spec_decode/eagle/
+                       speculator.py, 0.25–0.29 autoregressive/speculator.py, 0.33 target_dependent_ar/
+                       speculator.py; EAGLE and MTP speculators alike): the draft steps after the first run FULL graphs
+                       (FULL_DECODE_ONLY) when the target's decode mode is FULL, else none; the first draft step
+                       dispatches like the target.  V2 is opt-in (VLLM_USE_V2_MODEL_RUNNER, default 0) up to
+                       0.21; the default for EAGLE/EAGLE-3/MTP (config/vllm.py ``use_v2_model_runner``,
+                       ``_is_default_v2_model_runner_model``) for: 0.22 Qwen3ForCausalLM, 0.23 also
+                       Llama/MistralForCausalLM (both unquantised, non-MoE only); 0.24 a list of six
+                       architectures; 0.25–0.28 every non-MoE model plus a few listed MoE architectures
+                       (hybrid models excluded unless listed: 0.25–0.26 always); every model from 0.29
+    proposer loop      ``EagleProposer.propose`` (v1/spec_decode/eagle.py) runs every draft step after the first
+                       from a Python loop whose bookkeeping is one eager torch op each: 0.8.3–0.8.4 positions += 1,
+                       seq_lens += 1, // block_size, block_table.gather, *, %, + (7); 0.8.5 adds the max-model-len
+                       guard (>=, torch.where, two masked_fill_: 11); 0.9.0–0.17.x add the int cast of the
+                       previous draft token and the three copies into the CUDA-graph input buffers (15; read in
+                       0.9.0, 0.9.2, 0.14.1, 0.17.0).  From 0.18.0 the positions/slot-mapping/seq_lens update is
+                       one triton kernel (``eagle_step_update_slot_mapping_and_metadata``) and the loop's few
+                       remaining launches are not modelled.  Before 0.18 every step also calls
+                       ``self.model.compute_logits`` and ``argmax`` after the draft forward, outside its graph:
+                       the lm_head GEMM, the argmax and, for EAGLE-3 heads with a reduced draft vocabulary, the
+                       draft→target remap of ``Eagle3LlamaForCausalLM.compute_logits`` (llama_eagle3.py, every
+                       release read 0.8.5–0.33: arange, + d2t, new_full(-inf) over the target vocab, index_put)
+                       are launched from Python.  A draft step takes max(GPU work, these launches)
+"""
+
+from __future__ import annotations
+
+__all__ = ["SPARSE_CUSTOM", "VLLM_SPARSE_FIRST", "VLLM_SPARSE_SM120_FIRST"]
+
+VLLM_SPARSE_FIRST = (0, 11, 0)
+"""first vLLM release with a sparse-MLA backend (``flashmla_sparse.py``; DeepSeek-V3.2's indexer cache)"""
+VLLM_SPARSE_SM120_FIRST = (0, 24, 0)
+"""first vLLM release with a sparse-MLA backend for SM12x (``flashinfer_mla_sparse_sm120.py``; platforms/cuda.py
+lists ``FLASHINFER_MLA_SPARSE_SM120`` for major 12); before it FLASHMLA_SPARSE (SM9x/SM10x) and, from 0.17,
+FLASHINFER_MLA_SPARSE (SM10x) are the only ones"""
+
+
+_V2_METHODS = ("EAGLE", "EAGLE3", "NEXTN", "MTP")
+"""speculative families Model Runner V2 runs (config/vllm.py: eagle, eagle3, mtp; not draft_model / ngram)"""
+
+_V2_ARCHS = {
+    (0, 22): frozenset({"Qwen3ForCausalLM"}),
+    (0, 23): frozenset({"LlamaForCausalLM", "MistralForCausalLM", "Qwen3ForCausalLM"}),
+    (0, 24): frozenset({"Qwen3ForCausalLM", "DeepseekV2ForCausalLM", "Qwen2MoeForCausalLM", "GraniteMoeForCausalLM",
+                        "LlamaForCausalLM", "MistralForCausalLM"}),
+    (0, 25): frozenset({"DeepseekV2ForCausalLM", "Qwen2MoeForCausalLM", "GraniteMoeForCausalLM"}),
+    (0, 26): frozenset({"DeepseekV2ForCausalLM", "GraniteMoeForCausalLM", "InklingForCausalLM",
+                        "InklingForConditionalGeneration", "LongcatFlashNgramForCausalLM", "Qwen2MoeForCausalLM"}),
+    (0, 27): frozenset({"DeepseekV2ForCausalLM", "GraniteMoeForCausalLM", "InklingForCausalLM",
+                        "InklingForConditionalGeneration", "KimiK3ForConditionalGeneration",
+                        "LongcatFlashNgramForCausalLM", "Qwen2MoeForCausalLM"}),
+    (0, 28): frozenset({"DeepseekV2ForCausalLM", "DeepseekV4ForCausalLM", "GraniteMoeForCausalLM",
+                        "InklingForCausalLM", "InklingForConditionalGeneration", "KimiK3ForConditionalGeneration",
+                        "LongcatFlashNgramForCausalLM", "Qwen2MoeForCausalLM"}),
+}
+"""``DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES`` per release (vllm 0.22.0–0.28.0 config/vllm.py; 0.27.1 read for 0.27)"""
+
+
+def _vllm_runner_v2_default(ver: tuple[int, int, int], architecture: str | None, *, moe: bool, quantized: bool,
+                            hybrid: bool) -> bool:
+    """Whether vLLM picks Model Runner V2 by default for an EAGLE/EAGLE-3/MTP deployment (``use_v2_model_runner``
+    and ``_is_default_v2_model_runner_model``, config/vllm.py): never before 0.22 (VLLM_USE_V2_MODEL_RUNNER
+    default 0, 0.14–0.21 envs.py); 0.22–0.23 a listed architecture, not MoE, not quantised; 0.24 a listed
+    architecture; 0.25–0.26 a listed architecture or not MoE, never hybrid; 0.27–0.28 the same, hybrid only when
+    listed; from 0.29 every model (only unsupported features, none of them modelled here, fall back to V1)."""
+    if ver < (0, 22, 0):
+        return False
+    if ver >= (0, 29, 0):
+        return True
+    listed = architecture in _V2_ARCHS[ver[:2]]
+    if ver < (0, 24, 0):
+        return listed and not moe and not quantized
+    if ver < (0, 25, 0):
+        return listed
+    if hybrid and (ver < (0, 27, 0) or not listed):
+        return False
+    return listed or not moe
+
+
+def _vllm_async_scheduling(ver: tuple, algorithm: str | None, facts: list[str]) -> tuple[bool, bool]:
+    """(plain decoding overlapped, speculation overlapped) under vLLM's async scheduling: the default from 0.14 for
+    plain decoding and EAGLE / MTP, off before (``config/vllm.py``), off for draft-model speculation; the fact is
+    said when speculating."""
+    spec_ok = algorithm in (None, "EAGLE", "EAGLE3", "NEXTN", "MTP")
+    plain_overlap = ver >= (0, 14, 0)
+    spec_overlap = plain_overlap and spec_ok
+    if algorithm is not None:
+        facts.append("async scheduling " + ("on" if spec_overlap else "off") + (
+            " (default from 0.14 for plain decoding and EAGLE/MTP)" if plain_overlap else
+            " (off by default before 0.14, config/vllm.py)") + (
+            "; draft_model speculation disables it" if plain_overlap and not spec_ok else ""))
+    return plain_overlap, spec_overlap
+
+
+def _vllm_draft_graph(ver: tuple[int, int, int], target: str, runner_v2: bool) -> str:
+    """The graph mode of vLLM's draft steps (module docstring, 'graphs'): V1 runner eager < 0.9, piecewise
+    0.9.0–0.10.0, eager 0.10.1–0.11.0 (no runtime mode passed after the dispatcher), piecewise from 0.11.1 even
+    when the target runs FULL_AND_PIECEWISE; Model Runner V2 full when the target's decode graphs are full."""
+    if runner_v2:
+        return "full" if target == "full" else "eager"
+    if ver < (0, 9, 0) or (0, 10, 1) <= ver < (0, 11, 1):
+        return "eager"
+    return "piecewise"
+
+
+def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dict:
+    facts = [f"attention backend {backend} (vllm platforms/cuda.py backend priorities filtered by compute capability)"]
+    graph = "full" if ver >= (0, 11, 0) else "piecewise"
+    if graph == "piecewise":
+        facts.append("PIECEWISE CUDA graphs before 0.11 (FULL_AND_PIECEWISE default from 0.11): attention eager "
+                     "between graph pieces")
+    verify_graph, prefill = graph, False
+    if backend == "TRITON_MLA":
+        if ver < (0, 22, 0):
+            graph = verify_graph = "piecewise"
+            facts.append("TRITON_MLA has no full-CUDA-graph support before 0.22 (_cudagraph_support NEVER → "
+                         "cudagraph_mode PIECEWISE)")
+        if ver < (0, 31, 0) and algorithm is not None:
+            verify_graph, prefill = "piecewise", True
+            facts.append("TRITON_MLA before 0.31 supports single-token decode queries only: the verify batch "
+                         "(1 + k tokens per request) takes the MLA prefill path, which up-projects every cached "
+                         "latent to per-head K/V in every layer (mla_attention.py _compute_prefill_context)")
+    if backend == "CUTLASS_MLA" and mla and algorithm is not None:
+        verify_graph, prefill = "piecewise", True
+        facts.append("CUTLASS_MLA takes single-token decode queries only in every release read (reorder_batch_"
+                     "threshold 1, query_len_support SINGLE_ONLY from 0.13; graphs UNIFORM_SINGLE_TOKEN_DECODE, "
+                     "cutlass_mla.py 0.10.2–0.33): the verify batch takes the MLA prefill path under piecewise graphs")
+    plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
+    draft = _vllm_draft_graph(ver, graph, runner_v2)
+    if algorithm is not None:
+        if runner_v2:
+            facts.append("Model Runner V2 (the default for this model and method in this release): draft steps "
+                         + ("under FULL CUDA graphs" if draft == "full" else "without CUDA graph (no full decode "
+                            "graphs for the target)")
+                         + " (v1/worker/gpu/spec_decode speculator init_cudagraph_manager)")
+        elif ver < (0, 9, 0):
+            facts.append("the EAGLE proposer runs without CUDA graph before 0.9 (vllm PR #17211/#17504)")
+        elif draft == "eager":
+            facts.append("the EAGLE proposer runs without CUDA graph in 0.10.1–0.11.0: it sets no cudagraph runtime "
+                         "mode after the CUDA-graph dispatcher (vllm PR #20059; restored as PIECEWISE by PR #25109)")
+        elif graph == "full":
+            facts.append("the drafter runs PIECEWISE CUDA graphs only (v1/spec_decode EagleProposer: 'Eagle only "
+                         "supports PIECEWISE cudagraphs'), attention eager between pieces, while the target runs "
+                         "FULL graphs")
+    loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
+    if loop:
+        facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
+                     + ("and EAGLE-3 vocab remap " if algorithm == "EAGLE3" else "")
+                     + "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop; "
+                     "llama_eagle3.py compute_logits): a small draft step waits for them")
+    return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
+                verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
+                extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
+                draft_loop_kernels=loop, draft_logits_eager=bool(loop))
+
+
+SPARSE_CUSTOM = "sparse MLA (not in this release for this GPU)"
+"""the backend label of a DeepSeek-sparse-attention model on vLLM where the release has no sparse-MLA backend for the
+GPU: the engine refuses the model there, so a build carrying its own sparse backend is assumed"""
+
+
+def _vllm_sparse_backend(cc: tuple[int, int], ver: tuple[int, int, int]) -> str:
+    """vLLM's sparse-MLA backend for a DeepSeek-sparse-attention model (platforms/cuda.py ``_get_backend_priorities``
+    filtered by ``is_sparse`` and ``supports_compute_capability``): FLASHMLA_SPARSE on SM9x/SM10x from 0.11.0 (the
+    only one 0.11–0.16; FLASHINFER_MLA_SPARSE, SM10x only, ahead of it for fp8 KV from 0.17); on SM12x
+    FLASHINFER_MLA_SPARSE_SM120 from 0.24.0 and nothing before (0.20.2 lists FLASHMLA_SPARSE only, capability
+    9/10); nothing on other GPUs.  The fp8-KV choice on SM10x is not made here (no KV dtype is passed): the label
+    stays FLASHMLA_SPARSE, and ``_vllm_sparse`` costs every sparse-MLA backend alike, so no figure depends on it."""
+    if ver >= VLLM_SPARSE_FIRST and cc[0] in (9, 10):
+        return "FLASHMLA_SPARSE"
+    if ver >= VLLM_SPARSE_SM120_FIRST and cc[0] == 12:
+        return "FLASHINFER_MLA_SPARSE_SM120"
+    return SPARSE_CUSTOM
+
+
+def _vllm_sparse(ver, backend, cc, algorithm, *, runner_v2: bool = False) -> dict:
+    """A DeepSeek-sparse-attention (DSA) model on vLLM: a sparse-MLA implementation runs every token decode-style
+    (0.11.0–0.33 flashmla_sparse.py: 'the sparse FlashMLA kernels ... use MQA 576/512 approach for both prefill and
+    decode'; 0.16–0.25 mla_attention.py ``MLAAttention.forward``: 'Sparse MLA impls only support forward_mqa
+    (decode-style attention)'; from 0.26 only a prefill's tokens may take a dense MHA path, ``_use_sparse_mha``),
+    each query over the indexer's top-k latents; the sparse metadata
+    builders declare ``AttentionCGSupport.UNIFORM_BATCH`` and take a verify as a decode
+    (``_init_reorder_batch_threshold(1, supports_spec_as_decode=True)``, flashmla_sparse.py 0.16–0.33, the same in
+    flashinfer_mla_sparse.py), so plain decode and the verify run under full CUDA graphs (FULL_AND_PIECEWISE from
+    0.11), and the TRITON_MLA rules (piecewise < 0.22, prefill-path verify < 0.31) never apply."""
+    facts = [f"DeepSeek sparse attention: vLLM runs it on a sparse-MLA backend only ({backend}); every token, the "
+             "verify's included, attends decode-style to the indexer's top-k latents (flashmla_sparse.py: 'MQA 576/512 "
+             "approach for both prefill and decode'); full CUDA graphs (UNIFORM_BATCH, spec as decode)"]
+    if backend == SPARSE_CUSTOM:
+        first = "0.24" if cc[0] == 12 else "no release read"
+        facts.append(f"vLLM {'.'.join(map(str, ver))} has no sparse-MLA backend for SM{cc[0]}{cc[1]} (first: "
+                     f"{first}; FLASHMLA_SPARSE needs SM9x/SM10x) and refuses the model there: a build with its own "
+                     "sparse backend is assumed, costed as the stock sparse backends run")
+    if ver < VLLM_SPARSE_FIRST:
+        facts.append("no sparse-MLA backend before vLLM 0.11.0 (flashmla_sparse.py first in 0.11.0): costed as 0.11")
+    graph = "full"
+    plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
+    draft = _vllm_draft_graph(ver, graph, runner_v2)
+    loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
+    if loop:
+        facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
+                     "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop)")
+    return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
+                verify_mla_prefill=False, target_graph=graph, verify_graph=graph, draft_graph=draft,
+                extend_graph=draft, facts=tuple(facts), draft_loop_kernels=loop, draft_logits_eager=bool(loop),
+                sparse_mla=True)
+
+
+def _proposer_loop_kernels(ver: tuple[int, int, int]) -> int:
+    """Eager torch ops of one pass of vLLM's ``EagleProposer.propose`` draft loop (see module docstring):
+    7 before 0.8.5, 11 in 0.8.5, 15 in 0.9.0–0.17.x; from 0.18.0 one fused kernel (not modelled: 0)."""
+    if ver >= (0, 18, 0):
+        return 0
+    if ver >= (0, 9, 0):
+        return 15
+    return 11 if ver >= (0, 8, 5) else 7
