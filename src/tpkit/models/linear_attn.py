@@ -103,7 +103,7 @@ def _nemotron_h(text: dict, where: str) -> LinearAttnSpec:
     """NemotronH Mamba-2 state per request per layer at TP 1, in SGLang's default dtypes (as ``_mamba2``): conv
     ``(inner + 2·groups·d_state) × (conv_kernel − 1)`` in bf16 + temporal ``heads × head_dim × d_state`` in fp32
     (SGLang 0.5.11 ``configs/nemotron_h.py`` ``mamba2_cache_params``).  vLLM sizes its own page from the dims
-    (``engines.vllm.pages.nemotron_h_state_bytes``: its temporal dtype differs)."""
+    (``engines.vllm.layer_bytes.nemotron_h_state_bytes``: its temporal dtype differs)."""
     return _mamba2_state(nemotron_h_mamba_dims(text, where), "NemotronH Mamba-2")
 
 

@@ -11,7 +11,8 @@ Modules, in call order:
     device      GPU datasheet rates × measured efficiencies
     impl        kernel layout of the implementation (reference bench, SGLang, vLLM)
     runtime     engine facts by version, GPU and backend: overlap under speculation, CUDA-graph coverage,
-                the verify pass's attention path
+                the verify pass's attention path (``Runtime``, version parsing, default backends); the facts
+                per engine with their sources in ``runtime_sglang`` and ``runtime_vllm``
     experts     expected distinct routed experts for T tokens
     work        the kernels of one forward on one rank (bytes, FLOPs)
     forward     kernels through a roofline → µs

@@ -1,0 +1,218 @@
+"""What a vLLM release's memory and logging rules are made of: ``VllmRules``, one field per rule, each with what it
+decides and the release range of each value.  The values per release, the first release of every rule and the
+sources they were read from are in ``versions.py`` (``rules_for`` / ``resolve_rules``); the "versions table" below
+is that module's docstring.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["VllmRules"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class VllmRules:
+    """The memory and logging rules of one vLLM release."""
+
+    release: tuple[int, int, int]
+    """the release these rules are for (major, minor, patch)"""
+    era: str
+    """log-wording family: ``"v0"``, ``"0.11"`` (V1 before 0.21) or ``"0.33"`` (0.21 on)"""
+    engine: str
+    """``"V0"`` or ``"V1"``"""
+    default_utilization: float
+    """``--gpu-memory-utilization`` default (fraction of the device total)"""
+    ceil_requested: bool
+    """requested = ceil(total × util) (True) or the float product (False)"""
+    memory_rule: str
+    """``"v0_peak"`` (V0, and V1 < 0.9.1) | ``"increase"`` | ``"consumed"`` (``vllm/utils/mem_utils.py
+    memory_profiling``)"""
+    cudagraph_estimate: bool
+    """the CUDA-graph memory estimate is subtracted before KV sizing (``gpu_worker.py determine_available_memory``)"""
+    null_block: bool
+    """one block is reserved as the null block (``vllm/v1/core/block_pool.py BlockPool``)"""
+    one_line_log: bool
+    """"GPU KV cache size … , Maximum concurrency …" printed as one line"""
+    capacity_per_worker: bool
+    """every worker prints its own "GPU KV cache size" / "Maximum concurrency" line, computed from its own
+    available memory, before the engine gives every worker the smallest block count (0.8.2–0.11.0); the pool is
+    the smallest of those lines, and an excerpt's one line may be any worker's"""
+    tokens_rule: str
+    """``"blocks"`` (V0: blocks × block) | ``"groups"`` (V1 < 0.21) | ``"concurrency"`` (≥ 0.21),
+``kv_cache_utils.py get_max_concurrency_for_kv_cache_config``"""
+    fit_check_reserves_block: bool
+    """the max_model_len fit check uses available − one block (``kv_cache_planning.py get_kv_cache_configs``)"""
+    sliding_in_flight: bool
+    """sliding/chunked-local need counts max_concurrent_batches × max_num_batched_tokens (≥ 0.26) or one batch"""
+    sliding_kernel_block: bool = False
+    """sliding-window attention layers start from the attention backend's smallest kernel block (16 on the CUDA
+    backends: TRITON_ATTN / FLASH_ATTN ``MultipleOf(16)``, FlashInfer ``[16, 32, 64]``) instead of ``--block-size``
+    (≥ 0.25, ``Attention.get_kv_cache_spec`` → ``_largest_kernel_block_within`` with no padded page); the full
+    layers keep ``--block-size`` and ``unify_kv_cache_spec_page_size`` then grows the smaller page's block size.
+    Before 0.25 every attention layer starts from ``--block-size``"""
+    custom_ar_buffer_mib: int
+    """eager staging buffer of vLLM's custom all-reduce when max_size is 8 MiB, MiB (``custom_all_reduce.py
+    CustomAllreduce.__init__``); ≥ 0.27 it is max(max_size, 2 MiB, 16 MiB), before it is max_size"""
+    custom_ar_signal_bytes: int
+    """sizeof(Signal) of the custom all-reduce meta buffer (``csrc/custom_all_reduce.cuh`` ``struct Signal``)"""
+    custom_ar_world_sizes: tuple[int, ...]
+    """world sizes where custom all-reduce initialises (``custom_all_reduce.py CustomAllreduce.__init__``)"""
+    v0_context_outside: bool = False
+    """V0 way (``memory_rule == "v0_peak"``): the CUDA context and other processes' memory sit outside the
+    memory charged to the budget (V0 0.3.1–0.6.3 and ≥ 0.6.5); False: charged (V0 ≤ 0.3.0 and 0.6.4, V1
+    0.8.0–0.9.0)"""
+    v0_torch_peak_only: bool = False
+    """V0 0.2.0–0.2.4: the budget is total × util − torch's peak allocation; the CUDA context, NCCL and other
+    processes are charged nothing (they take memory from the (1 − util) margin); False elsewhere"""
+    v0_allreduce_held: bool = False
+    """V0 0.2.5: with tp > 1 the profile's all-reduced activations stay reserved (recorded on the NCCL stream,
+    TORCH_NCCL_AVOID_RECORD_STREAMS not yet set) and total − free charges them (``versions`` module docstring)"""
+    v0_allreduce_out_of_place: bool = False
+    """V0 ≥ 0.6.5: every tensor-parallel all-reduce returns a new tensor (parallel_state.py
+    ``_all_reduce_out_place``, pynccl.py ``all_reduce``: ``torch.empty_like``; 0.6.4 reduces the NCCL path in place),
+    so with tp > 1 the profile's MLP and attention peaks hold one more T × H tensor (``profile`` module docstring)"""
+    distributed_after_snapshot: bool = False
+    """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
+    cublas_after_snapshot: bool = False
+    """V1: cuBLAS/cuBLASLt handles are first created by the profile run, after the init snapshot (< 0.33)"""
+    torch_symm_mem_allreduce: bool = False
+    """``VLLM_ALLREDUCE_USE_SYMM_MEM`` defaults to on: a torch symmetric-memory buffer on the TP group and, with
+    multicast, custom all-reduce's max_size capped by ``CUSTOM_ALL_REDUCE_MAX_SIZES`` (≥ 0.11)"""
+    mnnvl_lamport: bool = False
+    """custom all-reduce keeps a 6 × 16 MiB Lamport buffer when symm-mem rendezvous gives multicast (≥ 0.27)"""
+    mla_preferred_block: bool = False
+    """MLA block = the backend's preferred size, user sizes the kernel accepts kept (≥ 0.18); else forced"""
+    chunked_local_hybrid: bool = False
+    """chunked-local (Llama-4) layers keep their own KV group (≥ 0.14); before, the hybrid manager is off and
+    every layer is full attention"""
+    hybrid_prefix_caching: bool = False
+    """prefix caching is on by default for attention+mamba hybrids, so mamba groups run "align" (or "all")
+    mode (≥ 0.28)"""
+    mamba_all_mode: bool = False
+    """the "all" mamba prefix-caching mode exists (0.15–0.31) for the mamba-family architectures"""
+    mamba_all_mode_spec: bool = False
+    """the "all" mode need counts speculative blocks (0.26–0.31)"""
+    checkpoint_kinds: tuple[str, ...] = ()
+    """mamba layer families that add one prefill-checkpoint block in align mode (``mamba2`` ≥ 0.32, ``gdn`` 0.33)"""
+    v2_runner_default: bool = False
+    """Model Runner V2 is the default on CUDA for every model (≥ 0.29); 0.26–0.28 only for non-hybrid dense
+    models (``_is_default_v2_model_runner_model``)"""
+    weights_log: str = "format_gib"
+    """"Model loading took" wording: ``"0.11"`` (%.4f GiB and), ``"0.12"`` (%.4f GiB memory and),
+    ``"format_gib"`` (≥ 0.14), ``"v0"``"""
+    dcp: bool = False
+    """``--decode-context-parallel-size`` exists (≥ 0.10.2)"""
+    huge_gpu_batch: bool = False
+    """devices of ≥ 160 GiB (B200, MI300X; not GB10) default to 16384 batched tokens on the API server (≥ 0.28);
+    before, 8192 like every ≥ 70 GiB device other than A100"""
+    flashinfer_sampler: str = "no"
+    """top-k/top-p sampler of the profile's dummy sampler run on CUDA (v1/sample/ops/topk_topp_sampler.py
+    TopKTopPSampler.__init__): ``"no"`` PyTorch-native (≤ 0.8: FlashInfer ≥ 0.2.3 falls back to native; 0.11.1–0.20:
+    opt-in only, "Users must opt in explicitly via VLLM_USE_FLASHINFER_SAMPLER=1", read in the 0.11.1, 0.11.2 and
+    0.12.0 wheels); ``"if_installed"`` FlashInfer when flashinfer-python is installed (0.9.0–0.11.0: not a
+    requirement of the wheel — absent from 0.10.0's METADATA, only the "flashinfer" extra in 0.10.2 / 0.11.0 — so
+    a plain ``pip install vllm`` samples natively, while the official image installs FlashInfer in its vllm-base
+    stage, docker/Dockerfile ``FLASHINFER_WHEEL``, x86_64 only); ``"yes"`` FlashInfer by default (≥ 0.21:
+    VLLM_USE_FLASHINFER_SAMPLER defaults to True and flashinfer-python is a requirement) on the compute
+    capabilities FlashInferBackend supports.  A log's topk_topp_sampler line overrides it
+    (``VllmOptions.topk_topp_sampler``)"""
+    v1_native_sampler_warmup: bool = False
+    """the V1 runner's ``_dummy_sampler_run`` calls the sampler a second time with a seeded ``torch.Generator``
+    ("Also warm forward_native", v1/worker/gpu_model_runner.py, 0.21.0–0.33.0 wheels; one call in 0.20.0), which
+    ``TopKTopPSampler.forward_cuda`` sends to ``forward_native`` whatever the sampler (FlashInfer takes no per-request
+    generators): the profile peak is then the PyTorch-native path's (Triton kernel from 8 rows, the sort below),
+    which holds at least what the FlashInfer pass does.  Skipped only with ``--logprobs-mode processed_*``, where
+    FlashInfer is not used either"""
+    triton_topk_topp: bool = False
+    """the PyTorch-native top-k/top-p path runs vLLM's Triton kernel on ≥ 8 rows (``apply_top_k_top_p`` →
+    ``apply_top_k_top_p_triton``, in place on the float32 logits with a cached per-program buffer; new in 0.17.0,
+    read in 0.17.0, 0.18.0, 0.19.0, 0.20.0, 0.21.0, 0.24.0, 0.29.0) instead of the full sort (0.16.0 and before)"""
+    v1_batch_defaults: str = "memory_not_a100"
+    """which devices get V1's large batch defaults (engine/arg_utils.py ``_set_default_args_v1``; versions table):
+    ``"name_tokens"`` (0.7.x V1, 0.8.0–0.8.3: batched tokens 8192 API / 16384 LLM class when "h100" or "h200" is in
+    the device name, else 2048 / 8192; max_num_seqs 1024 on every device), ``"name"`` (0.8.4: both by name, 1024 /
+    256 seqs), ``"memory"`` (0.8.5: device memory ≥ 70 GiB), ``"memory_not_a100"`` (≥ 0.9.0: ≥ 70 GiB and not an
+    A100)"""
+    v2_dummy_sampler: str = "fp32_copy"
+    """what Model Runner V2's profile sampler run holds (``v1/worker/gpu/model_runner.py _dummy_sampler_run`` →
+    ``sample/sampler.py Sampler``; versions table): its dummy batch has the default states (temperature 0, top-k =
+    vocab, top-p 1, no penalties or logprobs), so no top-k/top-p runs.  ``"fp32_copy"`` (0.18–0.25:
+    ``apply_sampling_params`` always copies the logits to a new float32 tensor), ``"greedy"`` (0.26: in place;
+    0.27.1: ``_requires_logits_processing``, 0.28–0.32: ``needs_logits_processing`` is False, the logits are
+    sampled as computed), ``"warmup_params"``
+    (≥ 0.33: a second pass with ``SamplingParams.for_sampler_warmup()`` — float32 copy, top-k 50 / top-p 0.9
+    through FlashInfer where supported, logprobs — which costs what V1's top-k/top-p estimate charges)"""
+    v2_vocab_hidden_peak: bool = False
+    """Model Runner V2's profile peak holds a cold torch.compile's scratch of one vocabulary × hidden tensor
+    (0.26–0.32; ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile
+    inside the profile window; no peak reset in the 0.26.0–0.33.0 wheels), the size EVIDENCE from printed first-start
+    peaks of 0.27.1 / 0.28.0 V2 runs and 0.29.0 V1 runs (``profile.V2_VOCAB_HIDDEN_EVIDENCE``: the V1 probes
+    vl_290 / vl_291 added by helper gpt20); 0.22–0.25 and 0.33 print no split that shows it"""
+    v1_vocab_hidden_peak: bool = False
+    """the V1 model runner's profile peak holds the same cold torch.compile scratch (0.17–0.32): from 0.17.0 vLLM pins
+    torch 2.10 (wheel METADATA ``Requires-Dist: torch==2.10.0``; 0.19.0 2.10.0, 0.20.0–0.25.1 2.11.0, 0.27.0–0.28.0
+    2.13.0), so ``envs.use_aot_compile`` defaults to 1 and a first start compiles and saves the AOT artifact inside
+    the profile window ("saved AOT compiled function", ``compilation/decorators.py``); ``gpu_worker.py
+    determine_available_memory`` profiles ``profile_run`` inside ``memory_profiling`` with no peak reset after the
+    compile (0.23.0 wheel).  Evidence: vl_330 / vl_331 (0.23.0, V1, Qwen2.5-Coder-7B on an RTX 4090, the same
+    command cold then warm): 0.78 GiB less KV memory cold, the scratch 1.015 GiB over a 0.26 GiB warm peak gives
+    0.76.  Off from 0.33 with the V2 rule (``v2_vocab_hidden_peak``)"""
+    dummy_sampler: bool = True
+    """V1's profile run ends with ``_dummy_sampler_run`` (≥ 0.8.0); the 0.7.x V1 runner computes logits and no
+    sampler (v1/worker/gpu_model_runner.py profile_run, vllm 0.7.1–0.7.3 wheels)"""
+    profile_logits_all_tokens: bool = False
+    """0.7.0–0.7.2 V1: the profile's logits are computed on all max_num_batched_tokens rows (``compute_logits
+    (hidden_states)``, vllm 0.7.1 and 0.7.2 wheels); from 0.7.3 on the last token of each of the max_num_seqs
+    dummy requests (``hidden_states[logit_indices]``)"""
+    gemma4: bool = False
+    """Gemma 4 (``Gemma4ForConditionalGeneration`` / ``Gemma4ForCausalLM``) is served (≥ 0.19.0,
+    ``model_executor/models/gemma4.py``; absent from the 0.18.0 wheel)"""
+    mm_prefix_batch_floor: bool = False
+    """a multimodal prefix-LM model (Gemma 4 with ``use_bidirectional_attention: "vision"``) gets a default
+    max_num_batched_tokens of at least its largest per-item multimodal token count (≥ 0.22.0,
+    ``engine/arg_utils.py`` ``_get_min_mm_batched_tokens``, "Raising max_num_batched_tokens from …"; absent from
+    the 0.21.0 wheel)"""
+    moe_unchunked_workspace: bool = False
+    """the fused-MoE call runs through the modular kernel on all M tokens at once and takes its workspaces from the
+    ``WorkspaceManager`` (``FusedMoEModularKernel._allocate_buffers(…, M_full, M_full, …)`` →
+    ``current_workspace_manager().get_simultaneous``; ``TritonExperts.workspace_shapes``: (M, k, max(N_act, H)) and
+    (M, k, max(2N, H)) of the activation dtype): 0.18.0–0.33.0 wheels; 0.15.0–0.17.0 pass ``CHUNK_SIZE`` as
+    M_chunk (``profile._moe``)"""
+    yarn_prescaled: bool = False
+    """YaRN configs' max_position_embeddings is taken as already scaled (≥ 0.30: "yarn", "deepseek_yarn" join
+    the types whose factor is not applied); before, the derived length is original_max_position_embeddings ×
+    factor (config.py / config/model.py _get_and_verify_max_len)"""
+    dcp_log: str | None = None
+    """the extra DCP line before 0.21: ``"dcp"`` (0.10.2–0.11) or ``"cp"`` (0.12–0.20)"""
+    page_unify: str = "pad"
+    """layers whose KV pages differ (``unify_kv_cache_spec_page_size``; versions table): ``"none"`` (V1 < 0.12:
+    vLLM raises a bare NotImplementedError unless the pages are equal or every layer is one attention type,
+    ``get_kv_cache_config`` 0.10.2 / ``get_kv_cache_groups`` 0.11.x), ``"grow"`` (0.12–0.21: a smaller page
+    grows its block size when it divides the largest, else NotImplementedError), ``"pad"`` (from a release in
+    0.22–0.27.1: mamba pages and non-dividing non-MLA attention pages are padded to the largest)"""
+    gptq_explicit_exllama: bool = True
+    """``--quantization gptq`` on a GPTQ checkpoint runs the exllama ``gptq_gemm`` kernel (``GPTQConfig``, its
+    per-call dequantised weight charged by ``profile_lines.uses_gptq_kernel``): up to 0.21 (0.21.0 wheel:
+    ``GPTQMarlinConfig.override_quantization_method`` returns None for an explicit ``gptq``, "forcing gptq");
+    from 0.22.0 ``gptq`` / ``gptq_marlin`` / ``auto_gptq`` all map to ``AutoGPTQConfig``, whose
+    ``override_quantization_method`` (first in config/model.py's override list) takes any quant_method "gptq"
+    checkpoint asked for as ``gptq``, and whose linear method is the mixed-precision kernel chosen by
+    ``choose_mp_linear_kernel`` after ``verify_marlin_supported`` (Machete/Marlin on CUDA; no per-call dequantised
+    copy) — read in the 0.22.0, 0.29.0 and 0.33.0 wheels (model_executor/layers/quantization/auto_gptq.py,
+    __init__.py get_quantization_config)"""
+    ssm_dtype_from_config: tuple[str, ...] = ()
+    """architectures whose HF ``mamba_ssm_dtype`` becomes ``cache_config.mamba_ssm_cache_dtype`` when that is
+    "auto" (``model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig.verify_and_update_config``:
+    the Qwen3.5 multimodal wrappers from 0.17.0, the text-only ``Qwen3_5(Moe)ForCausalLM`` from 0.27.0); every
+    other model keeps the temporal state in the conv dtype (``mamba_utils.py _mamba_state_dtype``)"""
+    nemotron_h_ssm_default: str | None = None
+    """NemotronH's temporal (SSM) state dtype when ``--mamba-ssm-cache-dtype`` is "auto" and the config writes no
+    ``mamba_ssm_cache_dtype``: ``model_executor/models/config.py NemotronHForCausalLMConfig`` (0.13.0–0.19.0
+    wheels: ``getattr(hf_config, "mamba_ssm_cache_dtype", "float16")``; 0.20.0–0.33.0:
+    ``DEFAULT_MAMBA_SSM_CACHE_DTYPE = "float32"``); None before 0.13.0 (no such class: the conv dtype)"""
+
+    @property
+    def label(self) -> str:
+        """``"0.33.0"``-style release text."""
+        return ".".join(str(p) for p in self.release)
