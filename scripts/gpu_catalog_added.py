@@ -270,9 +270,15 @@ ADDED = [
          "267.69 GiB: vLLM 'Free memory on device (264.8/267.69 GiB)' on 8× 'NVIDIA B300 SXM6', nvidia-smi "
          "memory.total 275,040 MiB (public benchmark post, code-search id 66974703316); the same 267.69 GiB in "
          "public OOMs on B300 hosts (ids 65719067222, 66068615294)",
-         275040, (10, 3), None, 8.0, None, None, None, 900.0, 6,
+         275040, (10, 3), None, 8.0, 2250.0, 4500.0, None, 900.0, 6,
          {"memory_bandwidth_tbps": f"NVIDIA HGX B300: 288 GB HBM3e, 8 TB/s per GPU [{_RECALLED}]",
-          "bf16_dense_tflops": "None: the per-GPU dense BF16 rate of B300 was not found in a vendor table",
+          "bf16_dense_tflops": "NVIDIA Blackwell Architecture Technical Brief v2.1 (resources.nvidia.com/"
+                               "en-us-blackwell-architecture), Table 3 'NVIDIA HGX B300 and HGX B200' per-GPU column: "
+                               "FP16/BF16 Tensor Core 2.2 / 4.5 petaFLOPS dense / sparse, the same for HGX B300 and HGX "
+                               "B200; read through a public summary of the PDF (code-search id 57514645364), not the PDF "
+                               "itself. Dense = sparse / 2 = 2,250, the catalog's B200 value (helper spw3, 2026-12-04)",
+          "fp8_dense_tflops": "same Table 3: FP8/FP6 Tensor Core 4.5 / 9 petaFLOPS dense / sparse per GPU, HGX B300 = "
+                              "HGX B200 (helper spw3, 2026-12-04)",
           "compute_capability": "10.3 (sm_103): 'NVIDIA B300 SXM6, compute capability 10.3' (id 66854200485)",
           "sm_count": "None: not printed in the evidence found",
           "nvlink": "NVLink 5: 18 links × 53.125 GB/s per direction ≈ 956 GB/s measured with nvidia-smi nvlink -s "

@@ -13,6 +13,8 @@ held-out sources were added 2026-12-03 (helper pub, model unchanged); the floors
 6 rows from two more held-out sources were added 2026-12-04 (helper spz, model unchanged); same floors.
 25 rows from three more held-out sources were added 2026-12-04 (helper spw, model unchanged); same floors.
 10 rows from one more held-out source were added 2026-12-04 (helper spw2, model unchanged); same floors.
+2 rows from two more held-out sources were added 2026-12-04 (helper spw3, model unchanged; B300's dense BF16 / FP8
+rates added to the GPU catalog from NVIDIA's Blackwell technical brief, which un-refused one of them); same floors.
 """
 
 import json
@@ -74,12 +76,13 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 
 def test_held_out_rows_are_not_dropped():
     """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three, 125 after
-    helper spy's three, 131 after helper spz's two, 156 after helper spw's three, 166 after helper spw2's one (2026-12-04)."""
+    helper spy's three, 131 after helper spz's two, 156 after helper spw's three, 166 after helper spw2's one, 168 after helper spw3's two (2026-12-04)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 166
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 168
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
             "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3",
-            "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k", "vllm_blog_amd_e3"} <= set(DATA["sources"]) - train
+            "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k", "vllm_blog_amd_e3",
+            "vllm_blog_aa_dsv32", "glm5_oneshot_rtx6k"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -252,7 +255,8 @@ def test_spw2_rows_follow_the_admission_rule_fixed_before_scoring():
     printed no-spec bar, at the printed speed-up; tok/s = the printed per-GPU value x 4.  Kimi-K2.5 (MXFP4 target, the
     K2.5 INT4 config as the 4-bit stand-in) on the named v0.19.0 ROCm image, 3 speculative tokens assumed; MiniMax-M2.5
     with the stated 3 tokens on a nightly (0.25.0 assumed).  No accept length.  The FP8-draft bars are not admitted, and
-    the DeepSeek-V3.2 / B300 pair of the 2026-05-11 blog was withdrawn (the scorer refuses B300) before any prediction."""
+    the DeepSeek-V3.2 / B300 pair of the 2026-05-11 blog was withdrawn (the scorer refused B300) before any prediction;
+    helper spw3 re-admitted it unchanged once B300 had a rate (test below)."""
     rows = [r for r in DATA["rows"] if r["source"] == "vllm_blog_amd_e3"]
     kimi = [(4, 83, 157, 1.90), (8, 142, 269, 1.89), (16, 220, 400, 1.81), (32, 342, 628, 1.83), (64, 533, 902, 1.69)]
     minimax = [(4, 90, 162, 1.79), (8, 163, 278, 1.71), (16, 283, 437, 1.55), (32, 485, 759, 1.57),
@@ -269,5 +273,36 @@ def test_spw2_rows_follow_the_admission_rule_fixed_before_scoring():
     text = DATA["sources"]["vllm_blog_amd_e3"]
     assert "Admission rule, written down before the model was run" in text and "165 / 270 / 413 / 634 / 937" in text
     assert any(e[0].endswith("FP8-draft bars") for e in DATA["not_scored"])
-    assert "vllm_blog_aa_dsv32" not in DATA["sources"]
-    assert any("B300 has no bf16 TFLOP/s" in e[2] for e in DATA["not_scored"])
+    assert not any("B300 has no bf16 TFLOP/s" in e[2] for e in DATA["not_scored"])
+
+
+def test_spw3_rows_follow_the_admission_rule_fixed_before_scoring():
+    """Helper spw3 (2026-12-04).  vllm_blog_aa_dsv32: spw2's DeepSeek-V3.2 MTP=1 pair on 8x B300 (125 -> 234 tok/s at
+    concurrency 1, accept length 1.90), re-admitted unchanged after B300 got its vendor BF16 rate.  glm5_oneshot_rtx6k:
+    rtx6kpro optimization/pcie-oneshot-allreduce.md, GLM-5 TP 8 on 8x RTX PRO 6000, SGLang fork with spec v2, the
+    NCCL-baseline pair at c=1 ctx=0 (52.8 -> 102.0 tok/s); MTP 3/1/4 from the same repository's SGLang MTP flags, the
+    GLM-5.1 NVFP4 config as GLM-5's sibling, no accept length.  The oneshot pair and the 16k/32k cells are not admitted."""
+    dsv32 = [r for r in DATA["rows"] if r["source"] == "vllm_blog_aa_dsv32"]
+    assert [(r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["batch"], r["context"],
+             r["algorithm"], r["num_steps"], r["topk"], r["num_draft_tokens"], r["base_tok_s"], r["spec_tok_s"],
+             r["accept_length"]) for r in dsv32] == [
+        ("deepseek-ai/DeepSeek-V3.2", "B300", 8, "vllm", "0.20.2", 1, 1500, "NEXTN", 1, 1, 2, 125.0, 234.0, 1.9)]
+    glm5 = [r for r in DATA["rows"] if r["source"] == "glm5_oneshot_rtx6k"]
+    assert [(r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r.get("sglang_spec_v2"), r["batch"],
+             r["context"], r["algorithm"], r["num_steps"], r["topk"], r["num_draft_tokens"], r["base_tok_s"],
+             r["spec_tok_s"], r["accept_length"], r["kv_cache_dtype"]) for r in glm5] == [
+        ("bench/data/glm-5.1-nvfp4.config.json", "RTX-PRO-6000", 8, "sglang", "0.5.10.post1", True, 1, 1000, "NEXTN",
+         3, 1, 4, 52.8, 102.0, None, "fp8")]
+    text = DATA["sources"]["glm5_oneshot_rtx6k"]
+    assert "Admission rule of helper spw3" in text and "56.6 -> 97.6" in text.split("Not admitted:")[1]
+    assert "Admission rule of helper spw3" in DATA["sources"]["vllm_blog_aa_dsv32"]
+
+
+def test_b300_rates_come_from_the_vendor_brief():
+    """B300 dense BF16 2,250 / FP8 4,500 TFLOP/s: NVIDIA Blackwell Architecture Technical Brief v2.1, Table 3 (HGX B300
+    per GPU, 2.2 / 4.5 PF dense BF16, the same as HGX B200, whose catalog value is 2,250)."""
+    from tpkit.hardware.catalog import lookup_gpu
+
+    b300, b200 = lookup_gpu("B300"), lookup_gpu("B200")
+    assert (b300.bf16_dense_tflops, b300.fp8_dense_tflops) == (2250.0, 4500.0)
+    assert (b300.bf16_dense_tflops, b300.fp8_dense_tflops) == (b200.bf16_dense_tflops, b200.fp8_dense_tflops)
