@@ -412,6 +412,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_301": ("0.11.1", "printed 'vLLM API server version 0.11.1+9114fd76.nv25.12' (NVIDIA's container build of 0.11.1)",
                {"gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "named by the repository's README ('built for an RTX "
                                 "5060 Ti'); the log prints no CUDA total"}}, None),
+    # helper mv13: Einengutenmorgen/decode_kuki vllm_run.log (vLLM 0.31.0, Qwen3.8-27B tp 2; GPU from the printed CUDA
+    # total 44.39 GiB and cc 8.9: L40S / L40); log also vl_383
+    "vp_302": ("0.31.0", "printed banner 'version 0.31.0'",
+               {"gpu_assumed": {
+                   "gpu": "L40S", "candidates": ["L40S", "L40"],
+                   "note": "GPU not named (Einengutenmorgen/decode_kuki); the log prints 'Free memory on device "
+                           "(43.71/44.39 GiB)' and 'Device capability 8.9': the 48 GB Ada data-centre cards with ECC "
+                           "(L40S / L40: both 44.39 GiB CUDA totals). Planned on the first candidate; every candidate's "
+                           "prediction lies inside the others' bands (tests/validation/test_validation_set.py checks "
+                           "it)"}}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
