@@ -263,8 +263,8 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     NVIDIA 0.11.1 Qwen3-8B-NVFP4 on an RTX 5060 Ti) and vl_382 (YelinShan/vllm-scheduling-optimized, LMCache
     connector) hit blind; sg_200 (cli991/qwctest, SGLang 0.5.9 on an 80 GB GPU) misses by +274 tokens (+0.02 %):
     its budget leaves at most ~53 MiB for torch's stream pool, not the 70 MiB measured on torch 2.11 + CUDA 13.0:
-    167 of the 192. vl_383 (Einengutenmorgen/decode_kuki, vLLM 0.31.0 'Qwen/Qwen3.8-27B' at tp 2 on two L40S, no
-    config) hits from its printed KV bytes alone: 168 of the 193."""
+    167 of the 192. vl_383 (Einengutenmorgen/decode_kuki, vLLM 0.31.0 Qwen/Qwen3.8-27B at tp 2 on two L40S, the
+    set's config; validation case vp_302) hits blind: 168 of the 193."""
     rows = _capacity_rows()
     assert len(rows) == 193
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]

@@ -131,6 +131,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # engines/vllm/mxfp4.py): vp_300 +65.6 -> +1.5 %, inside, no other case moves. vp_301 stays unexplained (0.88 GiB
     # more non-KV memory than planned; §6.4): 142 scored, median 1.55 %, p90 8.78 %, 123/142 (86.6 %) inside:
     # LOOSENED p90 0.078 -> 0.088, inside 0.87 -> 0.86
+    # then vp_302 (Einengutenmorgen/decode_kuki, vLLM 0.31.0 Qwen3.8-27B tp 2 on two 44.39 GiB cc-8.9 cards): +0.0 %
+    # blind, inside: 143 scored, median 1.53 %, p90 8.63 %, 124/143 (86.7 %) inside (level unchanged)
                                      # Helper mv13 (2026-12-04) added gs_130 as printed (cli991/qwctest's
                                      # committed nohup log, SGLang 0.5.9 Qwen2.5-3B-Instruct on an 80 GB card;
                                      # -0.1 % blind, inside, no rule changed): 44 scored, median 0.36 %, p90
