@@ -405,6 +405,23 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv11 (2026-12-04): the same repository's Kaggle notebook (vLLM 0.20.0 LLM class, Qwen3-8B-AWQ on one T4 whose
     # CUDA total the notebook prints: 14.56 GiB); log also vl_348
     "vp_263": ("0.20.0", "printed 'Initializing a V1 LLM engine (v0.20.0)'", {"gpu_total_gib": 14.56}, None),
+    # helper mv13 (2026-12-04): server logs committed to public repositories (jxm020202/aimo3 vllm_server.txt, Kaggle
+    # H100 per the repository's CLAUDE.md; JVarnica/vllm-server vllm_logs.txt, NVIDIA's 25.12 container on the README's
+    # RTX 5060 Ti); logs also vl_380 / vl_381
+    "vp_300": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
+    "vp_301": ("0.11.1", "printed 'vLLM API server version 0.11.1+9114fd76.nv25.12' (NVIDIA's container build of 0.11.1)",
+               {"gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "named by the repository's README ('built for an RTX "
+                                "5060 Ti'); the log prints no CUDA total"}}, None),
+    # helper mv13: Einengutenmorgen/decode_kuki vllm_run.log (vLLM 0.31.0, Qwen3.8-27B tp 2; GPU from the printed CUDA
+    # total 44.39 GiB and cc 8.9: L40S / L40); log also vl_383
+    "vp_302": ("0.31.0", "printed banner 'version 0.31.0'",
+               {"gpu_assumed": {
+                   "gpu": "L40S", "candidates": ["L40S", "L40"],
+                   "note": "GPU not named (Einengutenmorgen/decode_kuki); the log prints 'Free memory on device "
+                           "(43.71/44.39 GiB)' and 'Device capability 8.9': the 48 GB Ada data-centre cards with ECC "
+                           "(L40S / L40: both 44.39 GiB CUDA totals). Planned on the first candidate; every candidate's "
+                           "prediction lies inside the others' bands (tests/validation/test_validation_set.py checks "
+                           "it)"}}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
@@ -534,6 +551,16 @@ SGLANG_PUBLIC = {
                          "after 0.5.10 (2026-04-05): tpkit's 0.5.10 era",
                {"gpu_catalog": {"gpu": "RTX-4090", "note": "named by the note ('5x RTX 4090 (24GB each)'); the two "
                                 "cards used were empty at start (nvidia-smi before the launch)"}}, None),
+    # helper mv13 (2026-12-04): cli991/qwctest's committed nohup log sglang.txt (release from the ServerArgs field set);
+    # log also sg_200
+    "gs_130": ("0.5.9", "ServerArgs field set = the 0.5.9 wheel's (0.5.8 lacks attn_cp_size / mamba_backend; 0.5.10 "
+                        "drops speculative_ngram_min_match_window_size)",
+               {"gpu_assumed": {
+                   "gpu": "A100-SXM-80GB", "candidates": ["A100-SXM-80GB", "H100-SXM-80GB"],
+                   "note": "GPU not named (cli991/qwctest); 78.64 GiB available before the load, after a 0.08 GiB "
+                           "distributed init, fits the 80 GB class only (A100-80GB or H100-80GB: 79.15 / 79.19 GiB CUDA "
+                           "totals). Planned on the first candidate; every candidate's prediction lies inside the "
+                           "others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

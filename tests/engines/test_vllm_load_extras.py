@@ -107,6 +107,24 @@ def test_marlin_mxfp4_padding_by_release(release, padded):
     assert marlin_mxfp4_padding_bytes(llama, ParallelSpec(), release, (8, 0)).bytes == 0
 
 
+@pytest.mark.parametrize("release, marlin, triton", [((0, 10, 1), False, False), ((0, 10, 2), True, False),
+                                                     ((0, 11, 0), True, False), ((0, 11, 2), True, False),
+                                                     ((0, 12, 0), False, True), ((0, 14, 1), False, True)])
+def test_hopper_mxfp4_backend_by_release(release, marlin, triton):
+    """Hopper runs Marlin on 0.10.2–0.11.2 (get_mxfp4_backend: 'not has_triton_kernels()' → MARLIN; triton_kernels
+    neither vendored nor required in those wheels) and the vendored triton_kernels from 0.12.0; 0.10.1 decides by
+    compute capability alone (helper mv13, 2026-12-04: vp_300's 0.11.2 H100 log prints 'Using Marlin backend')."""
+    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes, triton_mxfp4_extra_bytes
+
+    oss = _spec("openai--gpt-oss-20b.json")
+    pad = marlin_mxfp4_padding_bytes(oss, ParallelSpec(), release, (9, 0))
+    assert (pad.bytes > 0) is marlin
+    if marlin:  # the same padding as below 9.0
+        assert pad == marlin_mxfp4_padding_bytes(oss, ParallelSpec(), release, (8, 0))
+    assert (triton_mxfp4_extra_bytes(oss, ParallelSpec(), release, (9, 0)).bytes > 0) is triton
+    assert marlin_mxfp4_padding_bytes(oss, ParallelSpec(), release, (10, 0)).bytes == 0  # Blackwell not modelled
+
+
 def test_both_mxfp4_backends_share_the_experts_a_rank_holds():
     """``mxfp4._experts_on_rank``, the one prologue of the Marlin padding and the Hopper triton_kernels extras:
     (intermediate per rank, hidden, experts × MoE layers), None off MXFP4 or before the backend's first release."""

@@ -104,7 +104,10 @@ def test_the_corpus_count():
     (2026-12-04): guardkit/guardkit's GB10 docker logs: vl_340 warm ('Directly load the compiled graph(s)', after
     vl_342's start compiled the same model); vl_341 - vl_345 cold ('Cache the graph ... for later use'); vl_346 fails
     its start-up check before compiling (neither): 28 warm with mv12's; vl_347 cold (a notebook's vLLM 0.20.2 first start: 'Cache
-    the graph of compile range (1, 16384) for later use')."""
+    the graph of compile range (1, 16384) for later use').  Helper mv13 (2026-12-04): vl_380 (0.11.2) and vl_381 (0.11.1)
+    cold ('Cache the graph for dynamic shape for later use'), vl_383 cold (0.31.0: 'Compiling a graph for compile
+    range (1, 2048)'); vl_382 warm (0.9.2rc2: 'Directly load the compiled
+    graph(s) for dynamic shape from the cache'): 29 warm."""
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
@@ -113,8 +116,9 @@ def test_the_corpus_count():
     assert sorted(found["cold"]) == ["vl_025", "vl_044", "vl_050", "vl_056", "vl_125", "vl_126", "vl_127", "vl_128",
                                      "vl_129", "vl_134", "vl_160", "vl_240", "vl_241", "vl_254", "vl_256",
                                      "vl_270", "vl_271", "vl_272", "vl_290", "vl_291", "vl_293", "vl_330", "vl_332",
-                                     "vl_341", "vl_342", "vl_343", "vl_344", "vl_345", "vl_347", "vl_371"]
-    assert len(found["warm"]) == 28 and "vl_340" in found["warm"] and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
+                                     "vl_341", "vl_342", "vl_343", "vl_344", "vl_345", "vl_347", "vl_371",
+                                     "vl_380", "vl_381", "vl_383"]
+    assert len(found["warm"]) == 29 and {"vl_340", "vl_382"} <= set(found["warm"]) and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
                                           "vl_222", "vl_252", "vl_253", "vl_255"} <= set(found["warm"])
 
 

@@ -245,7 +245,7 @@ def _mla_workspace(model: ModelSpec, options: VllmOptions, r: Resolved, rules: V
 def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
                    r: Resolved) -> tuple[LineItem, ...]:
     """What vLLM's MXFP4 MoE backend adds to the expert tensors at load (``tpkit.engines.vllm.mxfp4``): the Marlin
-    padding below compute capability 9.0, the triton_kernels swizzled scales and float32 biases on Hopper; a line
+    padding below compute capability 9.0 (and on Hopper for 0.10.2–0.11.x), the triton_kernels swizzled scales and float32 biases on Hopper; a line
     only where they grow."""
     from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes, triton_mxfp4_extra_bytes
     from tpkit.engines.vllm.versions import CURRENT, parse_version
@@ -259,7 +259,8 @@ def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     if extra.bytes:
         return (LineItem(item="MXFP4 MoE padding (Marlin)", bytes=extra,
                          source="experts padded to intermediate/tp ↑128, hidden ↑256 by vLLM's Marlin MXFP4 backend "
-                                "(GPUs below compute capability 9.0; in the load delta)"),)
+                                "(GPUs below compute capability 9.0, and Hopper on 0.10.2–0.11.x, whose default "
+                                "install lacks triton_kernels; in the load delta)"),)
     extra = triton_mxfp4_extra_bytes(model, parallel, release, r.compute_capability)
     if extra.bytes:
         kept = "original scales kept beside the swizzled copy (≤ 0.24), " if release < (0, 25, 0) else ""

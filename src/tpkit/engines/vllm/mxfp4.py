@@ -36,10 +36,20 @@ then (read in 0.12.0, 0.13.0, 0.14.1, 0.19.0, 0.20.0, 0.21.0, 0.24.0, 0.25.0, 0.
   TRITON branch); from 0.25.0 it deletes them too ("drop the now-dead weight/scale Parameters", 0.25.0, 0.26.0,
   0.27.1, 0.29.0).
 
-The Hopper swizzle needs torch ≥ 2.8.1 (``_swizzle_mxfp4`` falls back to the strided layout, no copy, below):
-vLLM 0.10.2 and 0.11.0 pin torch 2.8.0 and do not vendor triton_kernels (the backend then depends on the install),
-so the Hopper rule starts at 0.12.0 (torch 2.9.0, triton_kernels in ``vllm/third_party``); 0.11.1 / 0.11.2 were
-not read and get 0.  Blackwell (SM100: FlashInfer first when installed, a dependency of the wheel) is not modelled.
+The Hopper swizzle needs torch ≥ 2.8.1 (``_swizzle_mxfp4`` falls back to the strided layout, no copy, below), so
+the Hopper triton rule starts at 0.12.0 (torch 2.9.0, triton_kernels vendored in ``vllm/third_party``).
+
+Hopper before 0.12.0 (helper mv13, 2026-12-04): vLLM 0.10.2, 0.11.0, 0.11.1 and 0.11.2 neither vendor
+triton_kernels (no ``vllm/third_party/triton_kernels`` in the wheels) nor require it (not in their
+``Requires-Dist``), and ``get_mxfp4_backend`` picks Marlin on CUDA when ``not has_triton_kernels()`` (read in the
+0.10.2, 0.11.0, 0.11.1 and 0.11.2 wheels; FlashInfer on SM90 only with ``VLLM_USE_FLASHINFER_MOE_MXFP4_BF16=1``).
+A plain ``pip install vllm`` on an H100/H200 therefore runs the Marlin backend, with its padding
+(``Mxfp4MoEMethod.create_weights``, the same ↑128 / ↑256 branch as below 9.0): ``HOPPER_MARLIN_RELEASES``.  The
+committed log of vp_300 (0.11.2, gpt-oss-120b on an H100) prints 'Using Marlin backend' and 65.97 GiB loaded, the
+checkpoint's 60.80 GiB + this padding's 5.16 GiB.  An install that adds triton_kernels itself gets the Triton
+backend instead, which tpkit does not model for these releases.  0.10.1 / 0.10.1.1 decide by compute capability
+alone (``_should_use_marlin``), so Hopper there gets 0.  Blackwell (SM100: FlashInfer first when installed, a
+dependency of the wheel) is not modelled.
 """
 
 from __future__ import annotations
@@ -50,7 +60,8 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["marlin_mxfp4_padding_bytes", "triton_mxfp4_extra_bytes", "FIRST_RELEASE", "TRITON_FIRST_RELEASE",
+__all__ = ["marlin_mxfp4_padding_bytes", "triton_mxfp4_extra_bytes", "FIRST_RELEASE", "HOPPER_MARLIN_RELEASES",
+           "TRITON_FIRST_RELEASE",
            "TRITON_SCALES_FREED"]
 
 FIRST_RELEASE = (0, 10, 1)
@@ -58,6 +69,9 @@ FIRST_RELEASE = (0, 10, 1)
 0.13.0, 0.14.1, 0.19.0, 0.29.0 (0.10.0 has no mxfp4.py)"""
 
 
+HOPPER_MARLIN_RELEASES = ((0, 10, 2), (0, 12, 0))
+"""[first, end) of the releases whose default install runs the Marlin MXFP4 backend on Hopper (no triton_kernels
+vendored or required; read in 0.10.2, 0.11.0, 0.11.1, 0.11.2 and, vendored, 0.12.0)"""
 TRITON_FIRST_RELEASE = (0, 12, 0)
 """first vLLM release whose Hopper triton_kernels swizzle is certain (torch 2.9.0 pinned, triton_kernels vendored)"""
 TRITON_SCALES_FREED = (0, 25, 0)
@@ -89,7 +103,11 @@ def marlin_mxfp4_padding_bytes(model: ModelSpec, parallel: ParallelSpec, release
                                compute_capability: tuple[int, int] | None) -> Bytes:
     """Bytes per rank the Marlin padding adds to the routed experts of an MXFP4 checkpoint (module docstring)."""
     held = _experts_on_rank(model, parallel, release, FIRST_RELEASE)
-    if held is None or compute_capability is None or tuple(compute_capability) >= (9, 0):
+    if held is None or compute_capability is None:
+        return Bytes(0)
+    first, end = HOPPER_MARLIN_RELEASES
+    hopper_marlin = tuple(compute_capability) == _HOPPER and first <= release < end
+    if tuple(compute_capability) >= (9, 0) and not hopper_marlin:
         return Bytes(0)
     i_rank, h, count = held
     i_pad, h_pad = _up(i_rank, 128), _up(h, 256)
