@@ -3,7 +3,8 @@
 import pytest
 
 from tpkit.engines.vllm.blocksize import default_block_size
-from tpkit.engines.vllm.pages import build_layout, kda_state_bytes, kv_heads_per_rank
+from tpkit.engines.vllm.layer_bytes import kda_state_bytes
+from tpkit.engines.vllm.pages import build_layout, kv_heads_per_rank
 from tpkit.engines.vllm.versions import RULES, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.parallel import ParallelSpec

@@ -271,7 +271,7 @@ def test_custom_allreduce_stays_on_rocm_xgmi_boards():
 def test_gated_delta_net_state_is_in_the_model_dtype():
     """Qwen3-Next: conv (4 − 1) × (2·16·128 + 32·128)/tp + temporal 32/tp × 128 × 128, all bf16 (vLLM's
     mamba_ssm_cache_dtype "auto"); SGLang's fp32 temporal state would be 2,146,304 B at TP 1."""
-    from tpkit.engines.vllm.pages import gdn_state_bytes
+    from tpkit.engines.vllm.layer_bytes import gdn_state_bytes
 
     extra = {"linear_num_key_heads": 16, "linear_num_value_heads": 32, "linear_key_head_dim": 128,
              "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4}
@@ -423,7 +423,7 @@ def test_qwen35_config_sets_the_gdn_temporal_state_dtype(arch, before, first):
     not in 0.16.0) turns the config's mamba_ssm_dtype "float32" into mamba_ssm_cache_dtype; the text-only
     Qwen3_5(Moe)ForCausalLM get it through Qwen3_5ForCausalLMConfig from 0.27.0 (not in 0.26.0).  Before, the
     temporal state stays in the conv dtype (bf16)."""
-    from tpkit.engines.vllm.pages import ssm_state_bytes
+    from tpkit.engines.vllm.layer_bytes import ssm_state_bytes
     from tpkit.models import load_model
 
     model = replace(load_model(QWEN36), architecture=arch)

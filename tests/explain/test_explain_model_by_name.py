@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tpkit.explain.context import _by_path_tail, _path_tails
+from tpkit.explain.modelpath import _by_path_tail, _path_tails
 from tpkit.logs import parse_log
 from tpkit.models import load_model
 

@@ -18,7 +18,7 @@ import pytest
 
 from tpkit.engines.sglang.mamba import plan_mamba_pool, short_conv_state_bytes
 from tpkit.engines.sglang.policy import loads_untied_lm_head
-from tpkit.engines.vllm import pages as vllm_pages
+from tpkit.engines.vllm import layer_bytes as vllm_layer_bytes
 from tpkit.errors import ConfigError, PlanInputError
 from tpkit.models import from_config_dict
 from tpkit.models.params import count_params, layer_parts
@@ -113,9 +113,9 @@ def test_sglang_serves_lfm2_from_0_5_9():
 def test_vllm_short_conv_state_in_the_model_dtype_split_over_tp():
     """vLLM: (conv_L_cache − 1) × conv_dim/tp in the model dtype; the config's conv_dim where it writes one."""
     spec = _spec()
-    assert vllm_pages.short_conv_state_bytes(spec, 1, 2) == 2 * 1536 * 2
-    assert vllm_pages.short_conv_state_bytes(spec, 2, 2) == 2 * 768 * 2
-    assert vllm_pages.short_conv_state_bytes(_spec(conv_dim=1024), 1, 4) == 2 * 1024 * 4
+    assert vllm_layer_bytes.short_conv_state_bytes(spec, 1, 2) == 2 * 1536 * 2
+    assert vllm_layer_bytes.short_conv_state_bytes(spec, 2, 2) == 2 * 768 * 2
+    assert vllm_layer_bytes.short_conv_state_bytes(_spec(conv_dim=1024), 1, 4) == 2 * 1024 * 4
 
 
 def test_lfm2_and_granite_h_are_known_model_types():

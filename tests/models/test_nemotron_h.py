@@ -15,7 +15,8 @@ import pytest
 
 from tpkit.engines.sglang.pool import stage_layer_kinds as sglang_stage_kinds
 from tpkit.engines.vllm import resolve_rules
-from tpkit.engines.vllm.pages import build_layout, nemotron_h_state_bytes, ssm_state_bytes, stage_layer_kinds
+from tpkit.engines.vllm.layer_bytes import nemotron_h_state_bytes, ssm_state_bytes
+from tpkit.engines.vllm.pages import build_layout, stage_layer_kinds
 from tpkit.errors import ConfigError
 from tpkit.models import from_config_dict
 from tpkit.models.params import count_params, layer_parts

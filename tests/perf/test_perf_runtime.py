@@ -169,7 +169,7 @@ def test_vllm_model_runner_v2_default_gives_the_drafter_full_graphs(version, arc
 
 
 def test_vllm_v2_drafter_without_full_target_graphs_runs_eagerly():
-    from tpkit.perf.runtime import _vllm_draft_graph
+    from tpkit.perf.runtime_vllm import _vllm_draft_graph
     assert _vllm_draft_graph((0, 29, 0), "piecewise", True) == "eager"
     assert _vllm_draft_graph((0, 29, 0), "full", True) == "full"
     assert _vllm_draft_graph((0, 29, 0), "full", False) == "piecewise"

@@ -12,7 +12,8 @@ from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import load_model
 from tpkit.perf import PerfRequest, SpecSettings, plan_perf
 from tpkit.perf.impl import impl_profile
-from tpkit.perf.runtime import SPARSE_CUSTOM, runtime_for
+from tpkit.perf.runtime import runtime_for
+from tpkit.perf.runtime_vllm import SPARSE_CUSTOM
 from tpkit.perf.work import Batch, Shard, forward_kernels
 
 GLM = load_model("zai-org/GLM-5.1")          # GlmMoeDsaForCausalLM: index_topk 2048, index_head_dim 128

@@ -25,9 +25,6 @@ from tpkit.explain.runtp import (TP_CANDIDATES, _sglang_tag_era, _tp_divides_hea
 from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
 
-# re-exported for the tests that import them from here (they live in the helper modules)
-from tpkit.explain.modelpath import _by_path_tail, _path_tails  # noqa: F401
-
 __all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
 
 

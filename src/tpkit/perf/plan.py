@@ -25,7 +25,8 @@ from tpkit.perf.impl import ImplProfile, impl_profile
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
-from tpkit.perf.runtime import NEWEST, SPEC_V2_FLAG, Runtime, runtime_for, sglang_spec_v2
+from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
+from tpkit.perf.runtime_sglang import SPEC_V2_FLAG, sglang_spec_v2
 from tpkit.perf.spec import (SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels, running_requests,
                              vocab_remap_kernels)
 from tpkit.perf.verdict import confidence_of, verdict_for

@@ -23,11 +23,7 @@ from tpkit.errors import PlanInputError
 from tpkit.perf.runtime_sglang import _sglang
 from tpkit.perf.runtime_vllm import _V2_METHODS, _vllm, _vllm_runner_v2_default, _vllm_sparse, _vllm_sparse_backend
 
-# re-exported for the modules and tests that import them from here (they live in the engine modules)
-from tpkit.perf.runtime_sglang import SKIP_LAST_DRAFT_FORWARD, SPEC_V2_DEFAULT, SPEC_V2_FIRST  # noqa: F401
-from tpkit.perf.runtime_sglang import SPEC_V2_FLAG, SPEC_V2_ONLY, sglang_spec_v2  # noqa: F401
-from tpkit.perf.runtime_vllm import SPARSE_CUSTOM, VLLM_SPARSE_FIRST, VLLM_SPARSE_SM120_FIRST  # noqa: F401
-from tpkit.perf.runtime_vllm import _proposer_loop_kernels, _vllm_draft_graph  # noqa: F401
+from tpkit.perf.runtime_sglang import sglang_spec_v2  # noqa: F401  (public: in __all__)
 
 __all__ = ["Runtime", "runtime_for", "parse_version", "sglang_spec_v2", "NEWEST", "ATTENTION_BACKENDS"]
 

@@ -37,10 +37,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-# re-exported for the modules and tests that import them from here (they live in layer_bytes)
-from tpkit.engines.vllm.layer_bytes import DSA_INDEXER_FIRST, kv_heads_per_rank  # noqa: F401
-from tpkit.engines.vllm.layer_bytes import gdn_state_bytes, kda_state_bytes, short_conv_state_bytes  # noqa: F401
-from tpkit.engines.vllm.layer_bytes import nemotron_h_state_bytes, ssm_state_bytes  # noqa: F401
+from tpkit.engines.vllm.layer_bytes import DSA_INDEXER_FIRST, kv_heads_per_rank  # noqa: F401  (public: in __all__)
 
 __all__ = ["KvGroup", "KvLayout", "DraftKv", "build_layout", "kv_heads_per_rank", "cdiv", "stage_layer_kinds",
            "chunked_local_model", "DEFAULT_BLOCK_SIZE", "dsa_indexer_token_bytes", "DSA_INDEXER_FIRST"]
