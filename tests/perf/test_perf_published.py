@@ -15,6 +15,7 @@ held-out sources were added 2026-12-03 (helper pub, model unchanged); the floors
 10 rows from one more held-out source were added 2026-12-04 (helper spw2, model unchanged); same floors.
 2 rows from two more held-out sources were added 2026-12-04 (helper spw3, model unchanged; B300's dense BF16 / FP8
 rates added to the GPU catalog from NVIDIA's Blackwell technical brief, which un-refused one of them); same floors.
+8 rows from one more held-out source were added 2026-12-04 (helper spw4, model unchanged); same floors.
 """
 
 import json
@@ -76,13 +77,13 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 
 def test_held_out_rows_are_not_dropped():
     """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three, 125 after
-    helper spy's three, 131 after helper spz's two, 156 after helper spw's three, 166 after helper spw2's one, 168 after helper spw3's two (2026-12-04)."""
+    helper spy's three, 131 after helper spz's two, 156 after helper spw's three, 166 after helper spw2's one, 168 after helper spw3's two, 176 after helper spw4's one (2026-12-04)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 168
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 176
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
             "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3",
             "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k", "vllm_blog_amd_e3",
-            "vllm_blog_aa_dsv32", "glm5_oneshot_rtx6k"} <= set(DATA["sources"]) - train
+            "vllm_blog_aa_dsv32", "glm5_oneshot_rtx6k", "tw_glm47f_h200"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -296,6 +297,30 @@ def test_spw3_rows_follow_the_admission_rule_fixed_before_scoring():
     text = DATA["sources"]["glm5_oneshot_rtx6k"]
     assert "Admission rule of helper spw3" in text and "56.6 -> 97.6" in text.split("Not admitted:")[1]
     assert "Admission rule of helper spw3" in DATA["sources"]["vllm_blog_aa_dsv32"]
+
+
+def test_spw4_rows_are_the_cards_tables_as_given():
+    """Helper spw4 (2026-12-04).  tw_glm47f_h200: thoughtworks/GLM-4.7-Flash-Eagle3 model card, the revision 'Verified
+    2026-04-12 on 1x NVIDIA H200 144GB, TP=1, FlashInfer', both tables (B=1 with the measured accept length per
+    dataset, B=32 with none: the dataset's B=1 figure is reused), the card's launch command 3/4/6 on the tails-mpt SGLang
+    fork (0.5.10.post1 assumed, spec v1), context 512 assumed.  Admitted: every dataset row; not the 'Mean' rows."""
+    rows = [r for r in DATA["rows"] if r["source"] == "tw_glm47f_h200"]
+    b1 = [("HumanEval", 130.2, 231.8, 3.42), ("Terminal-Bench", 128.0, 220.2, 3.77), ("MT-Bench", 129.2, 207.1, 2.88),
+          ("SWEBench-Verified", 127.4, 194.4, 3.10)]
+    b32 = [("SWEBench-Verified", 1415.3, 1830.4), ("HumanEval", 1595.8, 1851.5), ("MT-Bench", 1489.9, 1627.9),
+           ("Terminal-Bench", 1479.4, 1614.0)]
+    al = {name: a for name, _, _, a in b1}
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"]) for r in rows] == (
+        [(1, b, s, a) for _, b, s, a in b1] + [(32, b, s, al[name]) for name, b, s in b32])
+    assert all(r["note"].startswith(name + ",") for r, name in zip(rows, [n for n, *_ in b1] + [n for n, *_ in b32]))
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r.get("sglang_spec_v2"), r["context"],
+                r["algorithm"], r["num_steps"], r["topk"], r["num_draft_tokens"], r["kv_cache_dtype"],
+                r["attention_backend"], r["measured_speedup"]) ==
+               ("zai-org/GLM-4.7-Flash", "H200", 1, "sglang", "0.5.10.post1", None, 512, "EAGLE3", 3, 4, 6, "auto",
+                "flashinfer", None) for r in rows)
+    text = DATA["sources"]["tw_glm47f_h200"]
+    assert "Verified 2026-04-12 on 1x NVIDIA H200 144GB" in text and "Admission rule, written before scoring" in text
+    assert any(e[0].startswith("thoughtworks/GLM-4.7-FP8-Eagle3") for e in DATA["not_scored"])
 
 
 def test_b300_rates_come_from_the_vendor_brief():
