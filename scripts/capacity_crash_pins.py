@@ -118,8 +118,10 @@ _NO_BLOCKS = re.compile(r"(?:^|\s)ValueError: No available memory for the cache 
 
 def pin_vllm_no_blocks(text: str, full, stripped) -> Pin | None:
     """vLLM's ValueError 'No available memory for the cache blocks': V1 raises it when the available KV memory is
-    ≤ 0 (``v1/core/kv_cache_utils.py check_enough_kv_cache_memory``, read in 0.13.0 and the 0.16 traceback of
-    the corpus), V0 when the block count floor(available / block bytes) is ≤ 0 (``worker/worker.py
+    ≤ 0, before any other check (``v1/core/kv_cache_utils.py check_enough_kv_cache_memory``: ``if
+    available_memory <= 0: raise``; the corpus's 0.13.0 (vl_342, vl_344) and 0.16.1 (vl_256) tracebacks raise it
+    from there; 0.16 names it ``_check_enough_kv_cache_memory``), V0 when the block count floor(available / block
+    bytes) is ≤ 0 (``worker/worker.py
     raise_if_cache_size_invalid``).  So the pool was 0 blocks.  vLLM's anchor, 'Available KV cache memory', is
     that budget itself: this pin checks tpkit's block arithmetic at its low end (the rebuilt token range must
     admit 0) and, where no cell is known, only the budget's sign (the printed anchor ±0.005 GiB reaching ≤ 0,
