@@ -2,7 +2,7 @@
 
 For every log of tests/logs/data that prints "Load weight end" (SGLang) or "Available KV cache memory" (vLLM):
 remove the lines that print the capacity (SGLang 'KV Cache is allocated', 'max_total_num_tokens=', the
-'profiled value' warning;
+'profiled value' warning, the DeepSeek-V4 'DSV4 memory calculation … full_token=';
 vLLM 'GPU KV cache size', 'Maximum concurrency', '# GPU blocks' / '# cuda blocks'), run ``tpkit explain`` on
 the rest, and check that the printed capacity of the full log lies in the token range rebuilt from the
 anchors (the print-rounding interval of the anchors carried through the engine's arithmetic).
@@ -200,28 +200,6 @@ _TRANSCRIBED = re.compile(r"KV Cache allocated\. #tokens: ?(\d+)")
 _PROFILED = re.compile(r"max_total_tokens=(\d+) is larger than the profiled value (-?\d+)")
 
 
-_DSV4 = re.compile(r"[Dd][Ss][Vv]4 memory calculation: bytes_per_full_token=([\d.]+), available_bytes=([\d.]+) GB, "
-                   r"full_token=(\d+)")
-
-
-def pin_dsv4(text: str, full, stripped) -> Pin | None:
-    """SGLang's DeepSeek-V4 pool sizing line 'DSV4 memory calculation: bytes_per_full_token=C, available_bytes=A GB,
-    full_token=N' (sglang 0.5.12 ``model_executor/pool_configurator.py DSV4PoolConfigurator.calculate_pool_sizes``;
-    a 0.5.11 dev build spells it 'DSv4'): N = int(budget / C) floored to the page is the pool's full-attention token
-    count (``max_total_num_tokens``), exact; A is the KV budget ÷ 2^30.  The line is removed with the capacity
-    lines; N is compared with the rebuilt token range, and the row names the printed budget next to the rebuilt one
-    (a check of the anchors that needs no cell)."""
-    m = _DSV4.search(text)
-    if m is None or full.context.engine != "sglang":
-        return None
-    n, budget = int(m.group(3)), m.group(2)
-    rest = getattr(stripped.anchored, "rest", None)
-    shown = "" if rest is None else f"; rebuilt budget {rest.low.bytes / 2**30:.3f}–{rest.high.bytes / 2**30:.3f} GiB"
-    return Pin(kind="sglang_dsv4_full_token", printed=n, low=n, high=n, compare="tokens", rebuilt=None,
-               why=f"line {_line_no(text, m.start())}: 'DSv4 memory calculation … full_token={n:,}' (removed): "
-                   f"tokens, exact; its available_bytes {budget} GB (±0.005){shown}")
-
-
 def pin_transcribed(text: str, full, stripped) -> Pin | None:
     """SGLang's 'KV Cache is allocated. #tokens: N' written down without 'is' (a hand transcription of the record;
     no release prints that spelling: sglang 0.3.0–0.5.23 read): N is max_total_num_tokens, exact."""
@@ -347,7 +325,7 @@ def pin_vllm_estimate(text: str, full, stripped) -> Pin | None:
                    "binary search on the rebuilt layout over 'Available KV cache memory' ±0.005 GiB")
 
 
-PINS = (pin_transcribed, pin_profiled, pin_dsv4, pin_no_budget, pin_not_enough_memory, pin_pool_end,
+PINS = (pin_transcribed, pin_profiled, pin_no_budget, pin_not_enough_memory, pin_pool_end,
         pin_vllm_estimate, pin_vllm_no_blocks)
 """the line types tried in order, for a log whose full text prints no capacity line"""
 

@@ -69,19 +69,24 @@ def test_the_pins_read_the_record_not_the_raise_line_nor_a_quote():
     assert _pin("vl_005") is None
 
 
-def test_the_dsv4_sizing_line_pins_its_token_count_and_its_budget_matches_the_rebuilt_one():
-    """sg_121 (SGLang 0.5.11 dev, DeepSeek-V4-Flash, no config in the set): 'DSv4 memory calculation …
-    full_token=529408' is the pool's count (removed with the capacity lines, so the stripped log no longer holds
-    it); with no cell the row is a miss, and the printed available_bytes 87.26 GB lies in the budget rebuilt from
-    'Load weight end', the pre sample and the fraction 0.88."""
+def test_the_dsv4_sizing_line_is_read_as_the_printed_capacity_and_removed_with_the_capacity_lines():
+    """sg_121 (SGLang 0.5.11 dev, DeepSeek-V4-Flash, no config in the set): 'DSv4 memory calculation:
+    bytes_per_full_token=176983.05, available_bytes=87.26 GB, full_token=529408' prints the pool's token count
+    (sglang 0.5.12 ``DSV4PoolConfigurator.calculate_pool_sizes``): the reader takes 529,408, not the per-token
+    bytes before it; the check removes the line, and with no cell the row is a miss; the printed available_bytes
+    lies in the budget tpkit rebuilds from 'Load weight end', the pre sample and the fraction 0.88."""
+    from tpkit.logs import parse_log
+
     check = script("explain_capacity_check")
-    assert b"DSv4 memory calculation" not in check.strip_capacity(log_bytes("sg_121"))
-    pin = _pin("sg_121")
-    assert pin.kind == "sglang_dsv4_full_token" and pin.printed == pin.low == pin.high == 529_408
-    row = check.check(next(c for c in cases() if c["id"] == "sg_121"),
-                      check.model_map())
-    assert row["outcome"] == "miss" and "no config" in row["why"]
-    entry = check.model_map()["sg_121"]
-    rest = explain_log(check.strip_capacity(log_bytes("sg_121")),
-                       flags=check.cli_flags(check.source_flags(entry))).anchored.rest
+    data = log_bytes("sg_121")
+    kv = [a for a in parse_log(data).anchors if a.name == "kv_tokens"]
+    assert [(a.count.value, a.line_no) for a in kv] == [(529_408, 22)]
+    assert explain_log(data).kv_printed == 529_408
+    stripped = check.strip_capacity(data)
+    assert b"memory calculation" not in stripped and explain_log(stripped).kv_printed is None
+    row = check.check(next(c for c in cases() if c["id"] == "sg_121"), check.model_map())
+    assert row["outcome"] == "miss" and row["printed"] == 529_408 and "no config" in row["why"]
+    rest = explain_log(stripped, flags=check.cli_flags(check.source_flags(check.model_map()["sg_121"]))).anchored.rest
     assert rest.low.bytes / 2**30 <= 87.265 and rest.high.bytes / 2**30 >= 87.255
+    other = data.replace(b"full_token=529408", b"full_token=1000")
+    assert [a.count.value for a in parse_log(other).anchors if a.name == "kv_tokens"] == [1000]

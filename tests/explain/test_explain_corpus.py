@@ -268,7 +268,8 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper cap7: the pool crashes pin 0 tokens (``capacity_crash_pins``): SGLang's 'Not enough memory' (sg_102,
     sg_105, budgets rebuilt at -1.70 and -3.59 GiB) and vLLM's 'No available memory for the cache blocks' (vl_256,
     vl_342, vl_344: the anchor is the budget, so only its sign and the block arithmetic are checked): 173 of the
-    193, 170 without the three vLLM sign checks."""
+    193, 170 without the three vLLM sign checks; the reader takes SGLang's 'DSV4 memory calculation … full_token=N'
+    as the printed count, so sg_121 (no config) turns from n/a to a miss."""
     rows = _capacity_rows()
     assert len(rows) == 193
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
