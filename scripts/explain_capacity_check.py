@@ -2,7 +2,7 @@
 
 For every log of tests/logs/data that prints "Load weight end" (SGLang) or "Available KV cache memory" (vLLM):
 remove the lines that print the capacity (SGLang 'KV Cache is allocated', 'max_total_num_tokens=', the
-'profiled value' warning;
+'profiled value' warning, the DeepSeek-V4 'DSV4 memory calculation … full_token=';
 vLLM 'GPU KV cache size', 'Maximum concurrency', '# GPU blocks' / '# cuda blocks'), run ``tpkit explain`` on
 the rest, and check that the printed capacity of the full log lies in the token range rebuilt from the
 anchors (the print-rounding interval of the anchors carried through the engine's arithmetic).
@@ -11,7 +11,9 @@ A log whose full text prints no capacity line is scored against another printed 
 where one is printed (``PINS``, one rule per line type; the row's "why" names the quantity and its rounding):
 SGLang's 'KV Cache allocated. #tokens' written without 'is', the 'profiled value' of the max_total_tokens
 warning, the 'Loaded weights leave no GPU memory for the KV cache' / 'Not enough memory' errors, and 'Memory pool
-end' against 'Load weight end' on one rank.  A log with none of them stays n/a, with what it lacks in words.
+end' against 'Load weight end' on one rank; vLLM's 'estimated maximum model length' and 'No available memory for
+the cache blocks' errors (the crash pins: ``capacity_crash_pins``).  A log with none of them stays n/a, with what
+it lacks in words.  The summary counts apart the vLLM no-blocks pins, whose budget is the anchor itself.
 
 The model is passed as a user would pass ``--model``: the config that tests/logs/data/models.json names for the
 log (a catalog id or a config path).  The plan flags a user of that run would pass from their own launch command
@@ -27,17 +29,21 @@ other setting comes from the log.  A log without a config there is a miss with t
 from __future__ import annotations
 
 import json
-import math
 import re
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from capacity_crash_pins import (Pin, _line_no, _unclamped, pin_no_budget, pin_not_enough_memory,  # noqa: E402
+                                 pin_vllm_no_blocks)
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "logs" / "data"
 CAPACITY = re.compile(r"KV Cache is allocated|KV Cache allocated\. #tokens|max_total_num_tokens=|"
                       r"is larger than the profiled value|GPU KV cache size|Maximum concurrency for|"
-                      r"# GPU blocks|# cuda blocks|# CUDA blocks|num_gpu_blocks")
+                      r"# GPU blocks|# cuda blocks|# CUDA blocks|num_gpu_blocks|"
+                      r"[Dd][Ss][Vv]4 memory calculation")
 
 
 def model_map() -> dict[str, dict]:
@@ -190,41 +196,8 @@ def _alternatives_note(stripped) -> str:
     return f" (the release is open: the range is {shown} by the rules of its ends, and the printed count is in one)"
 
 
-@dataclass(frozen=True, kw_only=True)
-class Pin:
-    """A printed number that pins the pool of a log that prints no capacity line, as an interval of the compared
-    quantity (tokens per rank), and the interval tpkit rebuilt for it from the stripped log (None: not rebuilt)."""
-
-    kind: str
-    """the line type (a key of ``PINS``)"""
-    printed: int
-    """the number as printed (tokens), for the table"""
-    low: int
-    high: int
-    compare: str
-    """``tokens``: against the rebuilt token range; ``own``: ``rebuilt`` was computed by the pin itself"""
-    rebuilt: tuple[int, int] | None
-    why: str
-    """the compared quantity and its print rounding, in words"""
-    shown: str = ""
-    """the rebuilt side for the table when it is not a token range"""
-
-
 _TRANSCRIBED = re.compile(r"KV Cache allocated\. #tokens: ?(\d+)")
 _PROFILED = re.compile(r"max_total_tokens=(\d+) is larger than the profiled value (-?\d+)")
-_NO_BUDGET = re.compile(r"^(?:\[[^\]]*\]\s*)?(?:\w*Error: )?Loaded weights leave no GPU memory for the KV cache")
-
-
-def _line_no(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
-
-
-def _unclamped(stripped) -> tuple[int, int] | None:
-    """floor(KV budget / cell) over the rebuilt budget interval, negative budgets kept (None without both)."""
-    a = stripped.anchored
-    if a is None or getattr(a, "rest", None) is None or not getattr(a, "cell_bytes", None):
-        return None
-    return math.floor(a.rest.low.bytes / a.cell_bytes), math.floor(a.rest.high.bytes / a.cell_bytes)
 
 
 def pin_transcribed(text: str, full, stripped) -> Pin | None:
@@ -256,35 +229,6 @@ def pin_profiled(text: str, full, stripped) -> Pin | None:
     return Pin(kind="sglang_profiled_value", printed=p, low=p, high=p, compare="own", rebuilt=rng,
                why=f"line {_line_no(text, m.start())}: 'profiled value {p:,}' (the warning removed): SGLang's raw "
                    "floor(KV budget / cell) in tokens, exact, against floor(rebuilt budget / cell) unclamped")
-
-
-def pin_no_budget(text: str, full, stripped) -> Pin | None:
-    """SGLang's ValueError 'Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=F':
-    raised when ``rest_memory`` = available − pre × (1 − F) (− the multimodal reservation) is ≤ 0 (sglang 0.5.23
-    ``mem_cache/kv_cache_configurator.py``): the budget is ≤ 0 GiB, so the pool is 0 tokens.  Compared in tokens:
-    floor(rebuilt budget / cell) unclamped must admit a value ≤ 0; the crash line stays in the input (it is the
-    crash, not a capacity record).  A quote of the message inside other text (a table cell) is not the record."""
-    m = None
-    for line in text.splitlines():
-        m = _NO_BUDGET.search(line.strip())
-        if m:
-            break
-    if m is None or full.context.engine != "sglang":
-        return None
-    a = stripped.anchored
-    rest = getattr(a, "rest", None)
-    rng = None
-    if rest is not None:
-        cell = getattr(a, "cell_bytes", None) or 0
-        rng = _unclamped(stripped) if cell else ((-1 if rest.low.bytes <= 0 else 1), (-1 if rest.high.bytes <= 0 else 1))
-    shown = "" if rest is None or getattr(a, "cell_bytes", None) else (
-        f"budget {rest.low.bytes / 2**30:+.2f}…{rest.high.bytes / 2**30:+.2f} GiB")
-    return Pin(kind="sglang_no_kv_budget", printed=0, low=-(1 << 62), high=0, compare="own", rebuilt=rng, shown=shown,
-               why="'Loaded weights leave no GPU memory for the KV cache' (the crash, kept): KV budget ≤ 0 GiB, i.e. "
-                   "0 tokens; hit when the rebuilt budget interval (±0.005 GiB per print carried) reaches ≤ 0"
-                   + ("" if rest is None else f"; rebuilt budget {rest.low.bytes / 2**30:+.2f}…"
-                      f"{rest.high.bytes / 2**30:+.2f} GiB")
-                   + ("" if rest is None or getattr(a, "cell_bytes", None) else " (no cell needed: the budget's sign)"))
 
 
 def pin_pool_end(text: str, full, stripped) -> Pin | None:
@@ -381,7 +325,8 @@ def pin_vllm_estimate(text: str, full, stripped) -> Pin | None:
                    "binary search on the rebuilt layout over 'Available KV cache memory' ±0.005 GiB")
 
 
-PINS = (pin_transcribed, pin_profiled, pin_no_budget, pin_pool_end, pin_vllm_estimate)
+PINS = (pin_transcribed, pin_profiled, pin_no_budget, pin_not_enough_memory, pin_pool_end,
+        pin_vllm_estimate, pin_vllm_no_blocks)
 """the line types tried in order, for a log whose full text prints no capacity line"""
 
 
@@ -410,14 +355,14 @@ def no_pin_reason(data: bytes, full) -> str:
             why.append(f"the pool line is cut before its number ({cut[0].strip()[-60:]!r})")
         if not full.parsed.anchors or all(x.name not in ("pool_end_avail", "kv_tokens", "kv_size", "kv_k_size")
                                           for x in full.parsed.anchors):
-            why.append("no 'KV Cache is allocated', 'max_total_num_tokens', 'Memory pool end', profiled value or "
-                       "KV-budget error is printed")
+            why.append("no 'KV Cache is allocated', 'max_total_num_tokens', 'Memory pool end', profiled value, "
+                       "KV-budget or 'Not enough memory' error is printed")
         elif any(x.name == "pool_end_avail" for x in full.parsed.anchors):
             why.append("'Memory pool end' is printed but the pool has other buffers (sliding, hybrid, draft) or no "
                        "cell is known")
     else:
-        why.append("the only KV number is the anchor itself ('Available KV cache memory'); no capacity line and no "
-                   "'estimated maximum model length'")
+        why.append("the only KV number is the anchor itself ('Available KV cache memory'); no capacity line, no "
+                   "'estimated maximum model length' and no 'No available memory for the cache blocks'")
     if last == len(lines) - 1:
         why.append(f"the excerpt ends at '{anchor}'")
     if sum(ln.lstrip().startswith("|") for ln in lines) * 2 > len(lines):
@@ -472,11 +417,12 @@ def main(argv: list[str]) -> int:
     hits_all = sum(r["outcome"] == "hit" for r in rows)
     hits_cfg = sum(r["outcome"] == "hit" for r in withcfg)
     print(f"\n{len(rows)} logs print the anchor; {hits_all}/{len(rows)} rebuilt within the print rounding "
-          f"({hits_all / max(len(rows), 1):.0%}); with a config in models.json: {hits_cfg}/{len(withcfg)}; "
+          f"({hits_all / max(len(rows), 1):.1%}); with a config in models.json: {hits_cfg}/{len(withcfg)}; "
           f"{len(scored)} print a capacity or a number that pins it ({sum(bool(r.get('pin')) for r in rows)} "
           f"pinned): {hits}/{len(scored)}; of those with a config: "
           f"{sum(r['outcome'] == 'hit' for r in withcfg if r['outcome'] != 'n/a')}/"
-          f"{sum(r['outcome'] != 'n/a' for r in withcfg)}")
+          f"{sum(r['outcome'] != 'n/a' for r in withcfg)}; hits on vLLM's no-blocks error (the anchor is the budget, "
+          f"its sign checked): {sum(r['outcome'] == 'hit' and r.get('pin') == 'vllm_no_cache_blocks' for r in rows)}")
     return 0
 
 

@@ -9,7 +9,8 @@ field more or less, still yields what it has).  Sources, read in the released wh
   (``Memory baseline taken``, 0.5.2x), ``srt/mem_cache/memory_pool.py`` (``KV Cache is allocated``,
   ``Mamba Cache is allocated`` 0.5.3+, with ``max_mamba_cache_size`` from 0.5.4),
   ``srt/mem_cache/swa_memory_pool.py`` (``SWAKVPool mem usage``), ``srt/managers/scheduler.py``
-  (``max_total_num_tokens=…``).
+  (``max_total_num_tokens=…``), ``srt/model_executor/pool_configurator.py`` (``DSV4 memory calculation: …
+  full_token=N``, 0.5.12; a 0.5.11 dev build writes ``DSv4``: N is the DeepSeek-V4 pool's token count).
 - vLLM 0.6.3 → 0.33.0 ``worker/model_runner.py`` (``Loading model weights took``), ``worker/worker.py``
   (``Memory profiling takes`` …, 0.7–0.10), ``v1/worker/gpu_model_runner.py`` (``Model loading took``,
   ``Graph capturing finished``), ``v1/worker/gpu_worker.py`` (``Available KV cache memory``, ``Free memory on
@@ -94,6 +95,8 @@ SGLANG_RULES = (
     Rule(engine="sglang", needles=("KV Cache is allocated", "KV Cache VA upper bound"), group_from=_KV_GROUP,
          fields=(_count("kv_tokens", r"#tokens: "), _size("kv_k_size", r"\bK size: "),
                  _size("kv_v_size", r"\bV size: "), _size("kv_size", r"\bKV size: "))),
+    Rule(engine="sglang", needles=("memory calculation: bytes_per_full_token",),
+         fields=(_count("kv_tokens", r"\bfull_token="),)),
     Rule(engine="sglang", needles=("sliding window memory pool",),
          fields=(_count("swa_full_tokens", r"full_layer_tokens="), _count("swa_swa_tokens", r"swa_layer_tokens="))),
     Rule(engine="sglang", needles=("SWAKVPool mem usage", "SWAKVPool VA upper bound"),
