@@ -51,6 +51,7 @@ def test_sizes_stop_at_the_graph_max_bs_and_the_request_pool():
     assert {49, 50} <= spec((0, 4, 6), pool=50) and max(spec((0, 4, 6), pool=50)) == 50
     assert 50 in spec((0, 4, 7), pool=50) and 49 not in spec((0, 4, 7), pool=50)
     assert spec((0, 4, 4), pool=64) == set(range(1, 33))       # the list stays below the pool: nothing added
+    assert max(plain((0, 3, 6), pool=50)) == 48 and {49, 50} <= plain((0, 4, 1), pool=50)   # 0.3.6 adds none
 
 
 @pytest.mark.parametrize("ver, batch, speculative, padded", [
@@ -106,3 +107,28 @@ def test_plain_step_pads_too():
     # 0.5.6 plain list: ... 240, 248, 256: 249 replays 256 (context 0: attention nearly nothing)
     assert step(249, "0.5.6") == pytest.approx(step(256, "0.5.6"), rel=2e-3)
     assert step(249, "0.5.6") > step(248, "0.5.6")
+
+
+def test_the_assumptions_name_the_padding_and_the_graph_less_pass():
+    def notes(batch, version, mrr=None, eager=False):
+        r = plan_perf(PerfRequest(model=LLAMA, gpu=lookup_gpu("H100"), batch=batch, engine="sglang", spec=EAGLE3,
+                                  engine_version=version, max_running_requests=mrr, eager=eager))
+        return [a for a in r.assumptions if a.startswith("SGLang CUDA graphs")]
+    assert notes(57, "0.4.7", 80) == [
+        "SGLang CUDA graphs: plain step of 57 requests: the graph of 64 is replayed (the next captured batch size; "
+        "the 7 padded rows run the GEMMs, not the attention)",
+        "SGLang CUDA graphs: verify and draft passes of 57 requests: the graph of 80 is replayed (the next captured "
+        "batch size; the 23 padded rows run the GEMMs, not the attention)"]
+    assert notes(56, "0.4.7", 80) == []
+    assert any("above the largest captured batch size, run without a graph" in n for n in notes(40, "0.4.4", 64))
+    assert notes(40, "0.4.4", 64, eager=True) == []
+
+
+def test_from_0_5_10_a_speculative_pass_above_the_graphs_is_left_alone_plain_decoding_still_runs_eagerly():
+    # RTX 3090 (24 GB), TP 1: cuda_graph_max_bs 24 in 0.5.5–0.5.19; speculation's cap 48 lets 32 requests run
+    req = PerfRequest(model=LLAMA, gpu=lookup_gpu("RTX-3090"), batch=32, engine="sglang", spec=EAGLE3)
+    for version, spec_graph in (("0.5.9", "eager"), ("0.5.10", "full")):
+        rt = runtime_for("sglang", version, compute_capability=(8, 6), mla=False, topk=1, algorithm="EAGLE3")
+        assert graph_padding(req, rt, 32, True, "full") == (0, spec_graph)
+        assert graph_padding(req, rt, 32, False, "full") == (0, "eager")
+        assert graph_padding(req, rt, 24, True, "full") == (0, "full")

@@ -8,7 +8,10 @@
 
 Read in the released wheels (2026-12-04, helper sgn2): ``model_executor/cuda_graph_runner.py``
 ``get_batch_sizes_to_capture`` (0.3.6–0.5.2) and ``server_args.py`` ``_generate_cuda_graph_batch_sizes`` (0.5.3–0.5.9;
-0.5.15 ``_generate_decode_cuda_graph_batch_sizes``).  ``replay`` pads with ``bisect_left(capture_bs, raw_bs)``;
+0.5.15 ``_generate_decode_cuda_graph_batch_sizes``; 0.5.23 ``arg_groups/cuda_graph_hook.py``
+``generate_decode_cuda_graph_batch_sizes``, padded by ``bisect_left`` in ``runner/base_cuda_graph_runner.py``); wheels
+read: 0.3.6, 0.4.1, 0.4.3–0.4.8, 0.4.10, 0.5.0rc0, 0.5.2–0.5.6, 0.5.9, 0.5.15, 0.5.23.  ``replay`` pads with
+``bisect_left(capture_bs, raw_bs)``;
 ``can_run`` is ``batch_size <= max_bs``, else the forward runs eagerly.  The draft and draft-extend graph runners
 of EAGLE take the same list (0.4.7 and 0.5.6 ``eagle_draft_cuda_graph_runner.py``,
 ``eagle_draft_extend_cuda_graph_runner.py``).  Default lists (``--disable-cuda-graph-padding`` off):
@@ -20,13 +23,15 @@ of EAGLE take the same list (0.4.7 and 0.5.6 ``eagle_draft_cuda_graph_runner.py`
     0.4.7–0.5.2    plain as 0.4.5; speculation 1–8, 10–32 step 2, 40, 48, 56, 80–160 step 16
     0.5.3–0.5.4    plain 1, 2, 4, 8, 12, 16–256 step 8, 272–496 step 16, 512 up step 32; speculation 1–8, 10–32
                    step 2, 40–60 step 4, 72–256 step 8, 272 up step 16 (both up to cuda_graph_max_bs)
-    ≥ 0.5.5        speculation 40–64 step 4 (else as 0.5.3)
+    ≥ 0.5.5        speculation 40–64 step 4 (else as 0.5.3; unchanged in 0.5.23)
 
 Then every release keeps the sizes ≤ ``cuda_graph_max_bs`` (``engines.sglang.defaults.capacity_defaults``) and ≤ the
 request pool (``max_running_requests``: the user's, or the speculative cap), adding the pool's size when the list
-goes above it (and the size below it up to 0.4.6).  Not modelled: the GPU-memory and HIP additions of 0.4.4–0.5.2
+goes above it (from 0.4.1; with the size below it up to 0.4.6; 0.3.6 adds none).  Releases before 0.3.6 (not read)
+take 0.3.6's rules.  Not modelled: the GPU-memory and HIP additions of 0.4.4–0.5.2
 (sizes above 160, which the default ``cuda_graph_max_bs`` of 160 of those releases removes again), 0.4.7–0.5.2's
-extension to a larger user ``--cuda-graph-max-bs`` and 0.5.15's appended ``max_bs`` (``tpkit perf`` takes no
+extension to a larger user ``--cuda-graph-max-bs``, 0.5.15's appended ``max_bs``, speculative passes above the
+largest size from 0.5.10 (``PREFILL_GRAPHS``: left at their graph mode) (``tpkit perf`` takes no
 ``--cuda-graph-max-bs``; the defaults are in every list), DP attention (padded by tokens over the DP ranks).
 """
 
@@ -34,7 +39,14 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-__all__ = ["sglang_capture_sizes", "sglang_graph_batch", "graph_padding"]
+__all__ = ["sglang_capture_sizes", "sglang_graph_batch", "graph_padding", "graph_notes", "PREFILL_GRAPHS"]
+
+PREFILL_GRAPHS = (0, 5, 10)
+"""first release with prefill CUDA graphs (``engines.sglang.graphs.prefill_graphs``): from it a target-verify batch
+above the decode graphs' largest size may run under the prefill graph backend (0.5.23 ``model_runner.py``
+``forward``: an extend-mode batch, target verify included, tries ``prefill_cuda_graph_runner`` before the eager
+runner), so tpkit does not charge such speculative passes as eager; a plain decode batch there runs eagerly in
+every release read"""
 
 _S = range
 
@@ -65,7 +77,7 @@ def sglang_capture_sizes(ver: tuple[int, int, int], *, speculative: bool, max_bs
     """The decode batch sizes SGLang ``ver`` captures (module docstring); ``pool``: max running requests (None:
     the pool is larger than every size)."""
     sizes = (_spec_sizes if speculative else _plain_sizes)(ver, max_bs)
-    if pool is not None and max(sizes) > pool:
+    if pool is not None and max(sizes) > pool and ver >= (0, 4, 1):
         sizes += [pool - 1, pool] if ver < (0, 4, 7) else [pool]
     return tuple(sorted({s for s in sizes if 0 < s <= max_bs and (pool is None or s <= pool)}))
 
@@ -94,4 +106,27 @@ def graph_padding(req, rt, running: int, speculative: bool, graph: str) -> tuple
     algo = req.spec.algorithm if speculative and req.spec is not None else None
     pool = spec_running_requests(version, algo, req.max_running_requests, architecture=req.model.architecture)
     padded = sglang_graph_batch(rt.version, running, speculative=speculative, max_bs=max_bs, pool=pool)
-    return (0, "eager") if padded is None else (padded - running, graph)
+    if padded is not None:
+        return padded - running, graph
+    if speculative and rt.version >= PREFILL_GRAPHS:
+        return 0, graph      # the verify may take the prefill graph backend instead: not modelled, left as it was
+    return 0, "eager"
+
+
+def graph_notes(req, plain_rt, spec_rt, plain_running: int, spec_running: int) -> tuple[str, ...]:
+    """One line per side whose SGLang pass at the requested batch is padded or runs without a graph."""
+    out = []
+    for what, rt, running, spec in (("plain step", plain_rt, plain_running, False),
+                                    ("verify and draft passes", spec_rt, spec_running, True)):
+        if rt is None:
+            continue
+        pad, graph = graph_padding(req, rt, running, spec, rt.verify_graph if spec else rt.target_graph)
+        if graph == "eager" and (rt.verify_graph if spec else rt.target_graph) == "eager":
+            continue                                     # --disable-cuda-graph: no graph to pad
+        if graph == "eager":
+            out.append(f"SGLang CUDA graphs: {what} of {running} requests: above the largest captured batch size, "
+                       "run without a graph (cuda_graph_runner can_run)")
+        elif pad:
+            out.append(f"SGLang CUDA graphs: {what} of {running} requests: the graph of {running + pad} is replayed "
+                       f"(the next captured batch size; the {pad} padded rows run the GEMMs, not the attention)")
+    return tuple(out)

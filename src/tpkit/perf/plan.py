@@ -21,7 +21,7 @@ from tpkit.perf.calls import collective_calls
 from tpkit.perf.constants import C
 from tpkit.perf.device import DeviceRates, device_rates
 from tpkit.perf.forward import ForwardTime, time_forward
-from tpkit.perf.graphs import graph_padding
+from tpkit.perf.graphs import graph_notes, graph_padding
 from tpkit.perf.impl import ImplProfile, impl_profile
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
@@ -477,6 +477,8 @@ def _runtime_dict(rt: Runtime) -> dict:
 def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
     out = list(ctx.dev.notes) + list(ctx.setup.link.notes)
     out.append(f"kernel layout: {ctx.impl.name} ({ctx.impl.source})")
+    out += graph_notes(ctx.req, ctx.runtime(None), ctx.runtime(ctx.req.spec) if ctx.req.spec else None,
+                       _plain_running(ctx, ctx.req.batch), running_requests(ctx.req, ctx.req.batch, True)[0])
     if ctx.req.model.moe is not None:
         out.append("routed experts: uniform top-k routing, expected distinct experts E·(1−(1−k/E)^T) (an upper bound "
                    "for skewed routers)")
