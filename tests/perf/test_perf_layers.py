@@ -1,6 +1,7 @@
-"""tpkit.perf stays in the pure layer: units, errors, hardware, models, parallel and comm.profile only, plus the one
-engine rule it shares with the planner (``tpkit.engines.sglang.spec``: SGLang's speculative running-request cap,
-kept once in the engine layer; a pure module)."""
+"""tpkit.perf stays in the pure layer: units, errors, hardware, models, parallel and comm.profile only, plus the two
+engine rules it shares with the planner, each kept once in the engine layer (pure modules):
+``tpkit.engines.sglang.spec`` (SGLang's speculative running-request cap) and ``tpkit.engines.sglang.defaults``
+(SGLang's default ``cuda_graph_max_bs``, which ends the decode CUDA-graph list of ``perf.graphs``)."""
 
 import ast
 from pathlib import Path
@@ -9,7 +10,7 @@ import pytest
 
 PERF = Path(__file__).resolve().parents[2] / "src" / "tpkit" / "perf"
 ALLOWED = ("tpkit.units", "tpkit.errors", "tpkit.hardware", "tpkit.models", "tpkit.parallel", "tpkit.comm.profile",
-           "tpkit.perf", "tpkit.engines.sglang.spec")
+           "tpkit.perf", "tpkit.engines.sglang.spec", "tpkit.engines.sglang.defaults")
 
 
 @pytest.mark.parametrize("path", sorted(PERF.glob("*.py")), ids=lambda p: p.name)

@@ -13,6 +13,8 @@ Modules, in call order:
     runtime     engine facts by version, GPU and backend: overlap under speculation, CUDA-graph coverage,
                 the verify pass's attention path (``Runtime``, version parsing, default backends); the facts
                 per engine with their sources in ``runtime_sglang`` and ``runtime_vllm``
+    graphs      SGLang's decode CUDA-graph batch sizes per release: a pass runs at the next captured size
+                (the padded rows run the GEMMs, not the attention), or without a graph above the largest
     experts     expected distinct routed experts for T tokens
     work        the kernels of one forward on one rank (bytes, FLOPs)
     forward     kernels through a roofline → µs
@@ -25,8 +27,10 @@ Modules, in call order:
     verdict     the answer in engine flags; confidence of each number
     result      frozen results and their JSON form
 
-Imports: units, errors, hardware, models, parallel and ``tpkit.comm.profile`` only; never torch.
-(``runtime`` encodes facts read in the engines' sources; it never imports an engine.)
+Imports: units, errors, hardware, models, parallel and ``tpkit.comm.profile``, plus two pure engine rules shared with
+the planner (``engines.sglang.spec``: the speculative running-request cap; ``engines.sglang.defaults``: the default
+``cuda_graph_max_bs``); never torch.  (``runtime`` encodes facts read in the engines' sources; it never imports an
+engine.)
 """
 
 from tpkit.perf.plan import PerfRequest, plan_perf

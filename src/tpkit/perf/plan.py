@@ -21,6 +21,7 @@ from tpkit.perf.calls import collective_calls
 from tpkit.perf.constants import C
 from tpkit.perf.device import DeviceRates, device_rates
 from tpkit.perf.forward import ForwardTime, time_forward
+from tpkit.perf.graphs import graph_notes, graph_padding
 from tpkit.perf.impl import ImplProfile, impl_profile
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
@@ -204,11 +205,10 @@ def _plain_running(ctx: _Ctx, batch: int) -> int:
 
 def _base_step(ctx: _Ctx, batch: int, policy: str) -> tuple[ForwardTime, object]:
     """The plain step at ``batch`` offered requests (``_plain_running`` of them decoded at once)."""
-    rt = ctx.runtime(None)
-    out, main = _forward(ctx, ctx.req.model, Batch(sequences=_plain_running(ctx, batch), context=ctx.req.context,
-                                                   dp=ctx.req.dp_attention),
-                         policy, graph=rt.target_graph)
-    return out, main
+    rt, running = ctx.runtime(None), _plain_running(ctx, batch)
+    pad, graph = graph_padding(ctx.req, rt, running, False, rt.target_graph)   # SGLang: the captured batch size
+    return _forward(ctx, ctx.req.model, Batch(sequences=running, context=ctx.req.context, dp=ctx.req.dp_attention,
+                                              padded=pad), policy, graph=graph)
 
 
 def _sync_host_us(rt: Runtime) -> float:
@@ -232,8 +232,9 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     offered = batch
     batch, cap_source = running_requests(req, offered, True)
     verify_attn = "mla_prefill" if rt.verify_mla_prefill else ("decode" if rt.verify_split_kv else "extend_nosplit")
-    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens), policy, attention=verify_attn,
-                         graph=rt.verify_graph)
+    pad, verify_graph = graph_padding(req, rt, batch, True, rt.verify_graph)   # SGLang: the captured batch size
+    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens, pad), policy, attention=verify_attn,
+                         graph=verify_graph)
     if req.engine == "vllm":
         first = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph, loop=False)
         rest = _draft_forward(ctx, s, batch, 1, policy, graph=rt.draft_graph, loop=True)
@@ -241,8 +242,10 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
         extend_us = 0.0
     else:
         forwards = s.num_steps - 1 if rt.draft_skips_last_forward else s.num_steps
-        steps = [_draft_forward(ctx, s, batch, s.topk, policy, graph=rt.draft_graph)] * forwards
-        extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph,
+        pad, draft_graph = graph_padding(req, rt, batch, True, rt.draft_graph)
+        steps = [_draft_forward(ctx, s, batch, s.topk, policy, graph=draft_graph, pad=pad)] * forwards
+        pad, extend_graph = graph_padding(req, rt, batch, True, rt.extend_graph)
+        extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=extend_graph, pad=pad,
                                    attention="decode" if rt.verify_split_kv else "extend_nosplit").total_us
     draft_us = sum(f.total_us for f in steps)
     gpu = draft_us + verify.total_us + extend_us + C["spec_small_kernels"].value * C["small_kernel_us"].value
@@ -265,12 +268,13 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
                      running=batch, cap_source=cap_source)
 
 
-def _batch(ctx: _Ctx, batch: int, tokens: int) -> Batch:
-    return Batch(sequences=batch, tokens_per_sequence=tokens, context=ctx.req.context, dp=ctx.req.dp_attention)
+def _batch(ctx: _Ctx, batch: int, tokens: int, pad: int = 0) -> Batch:
+    return Batch(sequences=batch, tokens_per_sequence=tokens, context=ctx.req.context, dp=ctx.req.dp_attention,
+                 padded=pad)
 
 
 def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: str, *, graph: str = "full",
-                   attention: str = "decode", loop: bool = False) -> ForwardTime:
+                   attention: str = "decode", loop: bool = False, pad: int = 0) -> ForwardTime:
     """One draft forward.  vLLM adds its EAGLE-3 vocab remap on the batch's sampled rows; where the engine
     launches the proposer's bookkeeping (``loop``: the steps after the first) and the draft's lm_head / argmax /
     remap from Python outside the draft's graph (``Runtime.draft_logits_eager``), those launches join the step's
@@ -278,7 +282,7 @@ def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: 
     req, rt = ctx.req, ctx.runtime(s)
     quant = "target" if s.family == "NEXTN" else "none"
     remap = vocab_remap_kernels(req.model, ctx.draft, s, batch) if req.engine == "vllm" else []
-    out, _ = _forward(ctx, ctx.draft, _batch(ctx, batch, tokens), policy,
+    out, _ = _forward(ctx, ctx.draft, _batch(ctx, batch, tokens, pad), policy,
                       extra=extra_draft_kernels(req.model, s, batch * tokens, req.tp) + remap, quant=quant,
                       graph=graph, attention=attention)
     launches = rt.draft_loop_kernels if loop else 0
@@ -473,6 +477,8 @@ def _runtime_dict(rt: Runtime) -> dict:
 def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
     out = list(ctx.dev.notes) + list(ctx.setup.link.notes)
     out.append(f"kernel layout: {ctx.impl.name} ({ctx.impl.source})")
+    out += graph_notes(ctx.req, ctx.runtime(None), ctx.runtime(ctx.req.spec) if ctx.req.spec else None,
+                       _plain_running(ctx, ctx.req.batch), running_requests(ctx.req, ctx.req.batch, True)[0])
     if ctx.req.model.moe is not None:
         out.append("routed experts: uniform top-k routing, expected distinct experts E·(1−(1−k/E)^T) (an upper bound "
                    "for skewed routers)")

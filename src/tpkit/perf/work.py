@@ -101,10 +101,13 @@ class Batch:
     """tokens already in each sequence's KV cache (count)"""
     dp: int = 1
     """data-parallel attention groups the sequences are spread over (count)"""
+    padded: int = 0
+    """rows a CUDA graph of a larger captured batch adds (``perf.graphs``): they run the GEMMs, the experts and the
+    collectives, not the attention (SGLang fills their sequence lengths with 1) (count)"""
 
     @property
     def tokens(self) -> int:
-        return self.sequences * self.tokens_per_sequence
+        return (self.sequences + self.padded) * self.tokens_per_sequence
 
 
 def forward_kernels(spec: ModelSpec, shard: Shard, batch: Batch, impl: ImplProfile, *,
