@@ -930,14 +930,14 @@ VL056_OFF = (
 
 PUBLIC_EDITS = {
     "vp_066": {"why_off": (
-        "Helper vp90, 2026-12-04 (vllm 0.6.4, 0.7.2, 0.8.2, 0.8.5, 0.9.1 wheels). Printed vs planned: weights 13.93 vs "
-        "13.76 GiB (vp_065 at tp 1: 27.57 vs 27.52, so about 0.14 GiB per rank appears only at tp 2), non-torch 1.54 "
-        "vs 0.36 (NCCL + custom all-reduce + cuBLAS from the PCIe row; an NVLink pair's row would give 0.94), "
-        "activation 2.84 vs 2.52. The activation gap is one T x H (0.31 GiB), as in vp_065 (3.79 vs 3.47). V0's "
-        "eager layer loop keeps the layer's input bound while the MLP runs (Qwen2Model.forward / Qwen2MLP.forward), "
-        "which would be that tensor, but case_021 / case_022 (0.6.4, Llama-3.1-8B, the same loop and MLP body) print "
-        "exactly T x (3H + 3I) at T 20,000 and 29,000, so the rule would move them to -4.1 / -7.8 % and was not "
-        "applied.")},
+        "Helper vp90, 2026-12-04 (vllm 0.2.4-0.9.1 wheels). Printed vs planned: weights 13.93 vs 13.76 GiB (vp_065 at "
+        "tp 1: 27.57 vs 27.52, so about 0.14 GiB per rank appears only at tp 2), non-torch 1.54 vs 0.36, activation "
+        "2.84 vs 2.83 since V0's eager forward is modelled (engines/vllm/v0_forward.py: the layer loop holds the "
+        "layer's input, Qwen2MLP keeps gate_up through down_proj). The non-torch gap is the rest: 0.7.2 V0 gathers "
+        "the logits with torch.distributed.gather on the TP group, so torch's own NCCL communicator is created in the "
+        "profile beside PyNccl's; two communicators over NVLink under NCCL 2.21.5 (every channel connected at init) "
+        "would come to about 1.4 GiB, but the GPU (39.50 GiB, 0.11 above the catalog's A100 40 GB, as vp_065's "
+        "79.26 is above the 80 GB's 79.15) is not named, so the PCIe row stays.")},
     "vl_076": {"model": "google/gemma-4-26B-A4B-it, an FP8 build (repository not named)",
                "families": ["MoE", "SWA", "VLM"],
                "flags_note": "--quantization fp8 stands for the unnamed FP8 build: the planned load (weights 25.34 GiB "
