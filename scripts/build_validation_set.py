@@ -910,7 +910,34 @@ VLM_ENCODER_OFF_076 = (
     "the free memory differed from what was read, and no rule is fitted (engines/vllm/encoder.py keeps the "
     "warning).")
 
+VL071_OFF = (
+    "Helper vp90, 2026-12-04 (vllm 0.8.2 wheel, worker/model_runner.py _dummy_run): a V0 multimodal model profiles "
+    "min(max_num_seqs, max_num_batched_tokens // max_mm_tokens) sequences, here 5,120 // 258 = 19 (Gemma 3: 256 "
+    "soft tokens + <start_of_image> / <end_of_image>), each with one dummy image, so the sampler runs 19 rows, not "
+    "the 256 tpkit plans (2.43 GiB of sampler phase). With 19 rows the peak is the SigLIP tower on 19 images "
+    "(encoder_gemma3's live set, read for V1 0.11-0.29: about 2.0 GiB), and the case would go from -8.9 % to about "
+    "+16 %: the printed run leaves 2.24 GiB for peak + non-torch beside the printed 17.61 GiB of weights. Neither "
+    "the V0 row count nor a V0 Gemma 3 tower is applied; the derived weights are also 0.13 GiB short.")
+VL056_OFF = (
+    "Helper vp90, 2026-12-04. Two inputs the case does not carry, both seen in the issue: (1) the TP group spans two "
+    "nodes (the second worker is a Ray actor at another IP, 'RayWorkerWrapper pid=345, ip=10.224.1.180', the other "
+    "on the leader host 'vllm-0'; LWS leader / worker pods): with --nnodes 2 tpkit gives -8.2 % (custom all-reduce "
+    "off, NCCL over the network taken from the PCIe row, which is not measured); (2) the image: "
+    "/vllm-workspace/examples (vLLM's Dockerfile layout) but Python 3.10 dist-packages, not the official image's "
+    "3.12, so whether flashinfer-python was installed (FlashInfer sampler, 14 B per logit: -1.0 %) is not known. "
+    "Neither is set: the same --nnodes on the tp-16 runs vl_047 and vp_006 moves them away (+35 -> +44 %, "
+    "+7.2 -> +15.1 %), so the network proxy, not the input, is what is missing.")
+
 PUBLIC_EDITS = {
+    "vp_066": {"why_off": (
+        "Helper vp90, 2026-12-04 (vllm 0.2.4-0.9.1 wheels). Printed vs planned: weights 13.93 vs 13.76 GiB (vp_065 at "
+        "tp 1: 27.57 vs 27.52, so about 0.14 GiB per rank appears only at tp 2), non-torch 1.54 vs 0.36, activation "
+        "2.84 vs 2.83 since V0's eager forward is modelled (engines/vllm/v0_forward.py: the layer loop holds the "
+        "layer's input, Qwen2MLP keeps gate_up through down_proj). The non-torch gap is the rest: 0.7.2 V0 gathers "
+        "the logits with torch.distributed.gather on the TP group, so torch's own NCCL communicator is created in the "
+        "profile beside PyNccl's; two communicators over NVLink under NCCL 2.21.5 (every channel connected at init) "
+        "would come to about 1.4 GiB, but the GPU (39.50 GiB, 0.11 above the catalog's A100 40 GB, as vp_065's "
+        "79.26 is above the 80 GB's 79.15) is not named, so the PCIe row stays.")},
     "vl_076": {"model": "google/gemma-4-26B-A4B-it, an FP8 build (repository not named)",
                "families": ["MoE", "SWA", "VLM"],
                "flags_note": "--quantization fp8 stands for the unnamed FP8 build: the planned load (weights 25.34 GiB "
@@ -938,7 +965,8 @@ COLLECTION_EDITS = {
     # config, so the case is predicted, blind
     "vl_071": {"config_file": "gaunernst--gemma-3-27b-it-int4-awq.json", "config_confidence": VL071_CONFIDENCE,
                "tpkit_engine_version": "0.8.2:v0", "engine_version_basis": VL071_BASIS, "predict": True,
-               "why_not": None},
+               "why_not": None, "why_off": VL071_OFF},
+    "vl_056": {"why_off": VL056_OFF},
     # GPUs added to the catalog by helper gpux (2026-12-04): the cases name the catalog entry (the total the log
     # prints is kept, as for every case whose log prints one)
     "vl_025": {"gpu": "T4", "gpu_family": None,

@@ -28,6 +28,12 @@ def llama3_8b() -> ModelSpec:
     return config_model("meta-llama--Llama-3.1-8B-Instruct")
 
 
+def qwen25_14b() -> ModelSpec:
+    """Qwen2.5-14B-Instruct (``Qwen2ForCausalLM``), the validation set's config (tests/validation/configs)."""
+    path = CONFIGS.parent.parent / "configs" / "Qwen--Qwen2.5-14B-Instruct.json"
+    return from_config_dict(json.loads(path.read_text()), name="Qwen/Qwen2.5-14B-Instruct", source=str(path))
+
+
 def deepseek_v3_like() -> ModelSpec:
     """DeepSeek-V3's attention facts (61 layers, MLA 512 + 64) on a small dense body."""
     return ModelSpec(name="dsv3-like", source="test", architecture="DeepseekV3ForCausalLM", model_type="deepseek_v3",

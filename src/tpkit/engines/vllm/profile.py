@@ -95,9 +95,15 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                               RowParallelLinear (``down_proj`` / ``o_proj``) reduces its partial
                                               output while the eager forward still holds gate_up, act, qkv and the
                                               attention output by reference, so one more T × H tensor is alive at
-                                              those phases' peak (``VllmRules.v0_allreduce_out_of_place``).  V1's
-                                              compiled forward frees dead intermediates itself and keeps the
-                                              phases above.
+                                              those phases' peak (``VllmRules.v0_allreduce_out_of_place``); in the
+                                              MLP at ``down_proj``'s moment, which is the MLP's peak only where the
+                                              body keeps gate_up (``_v0_dense_mlp``).  V1's compiled forward frees
+                                              dead intermediates itself and keeps the phases above.
+
+    V0 eager     dense MLP T × max(3H + 3I,   The V0 engine runs the forward eagerly: the layer loop holds the
+    forward      4H + 3I or I (+ H))          layer's input through the MLP, and the MLP keeps its gate_up output
+                 MoE layer + T × H            unless the model file rebinds it (``LlamaMLP`` from 0.6.4); the
+                                              all-reduced copy joins at ``down_proj`` (``engines/vllm/v0_forward.py``).
 
 The peak is the larger of the forward pass and the sampler (the forward's intermediates are freed first).
 A multimodal model's encoder step comes first (``engines/vllm/encoder.py``): its pass is one more phase, and the
@@ -190,6 +196,23 @@ def _dense_mlp(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool) ->
     temp, note = _dequant_temp(width, model.hidden_size, a, dequant)  # down_proj, the peak's last GEMM
     return Bytes(tokens * per_token + temp), (
         f"T {tokens:,} × (3H + 3·I/tp = {3 * model.hidden_size + 3 * width:,}) × {a} B{note}")
+
+
+def _v0_dense_mlp(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool, *, kept: bool,
+                  oop: bool) -> tuple[Bytes, str]:
+    """The V0 eager MLP peak (``engines/vllm/v0_forward.py``): at the activation, residual + layer input + MLP input
+    + gate_up + act = 3H + 3I; at ``down_proj``, residual + layer input + MLP input + (gate_up if kept) + act +
+    output (+ the all-reduced copy) = 4H + 3I or 4H + I (+ H)."""
+    h, width = model.hidden_size, model.intermediate_size // tp
+    temp, note = _dequant_temp(width, h, a, dequant)  # down_proj's GEMM
+    act = tokens * (3 * h + 3 * width) * a
+    down_w = 4 * h + (3 * width if kept else width) + (h if oop else 0)
+    down = tokens * down_w * a + temp
+    body = "gate_up kept" if kept else "gate_up freed after the activation (LlamaMLP ≥ 0.6.4)"
+    return Bytes(max(act, down)), (
+        f"V0 eager: T {tokens:,} × max(3H + 3·I/tp = {3 * h + 3 * width:,} at the activation, "
+        f"4H + {'3' if kept else ''}·I/tp{' + H (all-reduced copy)' if oop else ''} = {down_w:,} at down_proj) × "
+        f"{a} B{note} (residual, the layer input the loop holds, MLP input; {body})")
 
 
 def _attention(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool) -> tuple[Bytes, str]:
@@ -342,7 +365,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
                           sm_count: int | None = None, encoder: "EncoderProfile | None" = None,
                           vocab_hidden: bool = False, allreduce_out_of_place: bool = False,
-                          moe_workspace_experts: str | None = None) -> ActivationEstimate:
+                          moe_workspace_experts: str | None = None,
+                          v0_eager: bool = False, v0_gate_up_kept: bool = True) -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
@@ -353,16 +377,26 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
     reduces RowParallelLinear's output out of place; with tp > 1 the dense MLP and attention phases hold one more
     T × H tensor (module docstring, "V0 out-of-place all-reduce").  ``moe_workspace_experts``: ``"bf16"`` / ``"fp8"``
-    where the release runs unquantised / FP8 experts through the unchunked modular kernel (``_moe``)."""
+    where the release runs unquantised / FP8 experts through the unchunked modular kernel (``_moe``).
+    ``v0_eager``: the V0 engine's eager forward (module docstring, "V0 eager forward"): the dense MLP phase is
+    ``_v0_dense_mlp`` (``v0_gate_up_kept``: the MLP keeps its gate_up output through ``down_proj``) and the MoE
+    phase holds the layer's input too."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
+    oop = allreduce_out_of_place and parallel.tp > 1
     if model.moe is None or model.moe.num_dense_layers > 0:
-        phases["dense MLP"] = _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm)
+        phases["dense MLP"] = (_v0_dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm,
+                                             kept=v0_gate_up_kept, oop=oop) if v0_eager
+                               else _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm))
     if model.moe is not None:
         phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes, moe_workspace_experts)
-    if allreduce_out_of_place and parallel.tp > 1:
+        if v0_eager:
+            b, f = phases["MoE layer"]
+            phases["MoE layer"] = (Bytes(b.bytes + tokens * model.hidden_size * act_bytes),
+                                   f + f" + the layer input V0's eager loop holds, T × H × {act_bytes} B")
+    if oop:
         extra = tokens * model.hidden_size * act_bytes
-        for p in ("attention", "dense MLP"):
+        for p in (("attention",) if v0_eager else ("attention", "dense MLP")):
             if p in phases:
                 b, f = phases[p]
                 phases[p] = (Bytes(b.bytes + extra), f + f" + the all-reduced copy T × H × {act_bytes} B (V0 ≥ 0.6.5, "

@@ -16,6 +16,7 @@ from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
+from tpkit.engines.vllm.v0_forward import v0_mlp_keeps_gate_up
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.memory.band import estimated, estimated_activation_peak, estimated_share
 from tpkit.memory.ledger import LineItem
@@ -179,7 +180,9 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 sm_count=r.sm_count, encoder=encoder,
                                 vocab_hidden=_cold_compile(model, options, r, rules),
                                 allreduce_out_of_place=rules.engine == "V0" and rules.v0_allreduce_out_of_place,
-                                moe_workspace_experts=_moe_workspace_experts(model, options, rules))
+                                moe_workspace_experts=_moe_workspace_experts(model, options, rules),
+                                v0_eager=rules.engine == "V0",
+                                v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"

@@ -71,7 +71,8 @@ class VllmRules:
     v0_allreduce_out_of_place: bool = False
     """V0 ≥ 0.6.5: every tensor-parallel all-reduce returns a new tensor (parallel_state.py
     ``_all_reduce_out_place``, pynccl.py ``all_reduce``: ``torch.empty_like``; 0.6.4 reduces the NCCL path in place),
-    so with tp > 1 the profile's MLP and attention peaks hold one more T × H tensor (``profile`` module docstring)"""
+    so with tp > 1 the profile's attention peak and the MLP's ``down_proj`` moment hold one more T × H tensor
+    (``profile`` module docstring, ``engines/vllm/v0_forward.py``)"""
     distributed_after_snapshot: bool = False
     """V1: NCCL communicators and custom all-reduce buffers are created after the init snapshot (< 0.11.0)"""
     cublas_after_snapshot: bool = False

@@ -1,0 +1,51 @@
+"""What the V0 engine's eager forward keeps alive at its MLP / MoE peak, beyond the phases of ``profile``.
+
+The V0 engine runs the model forward eagerly (no torch.compile), so Python's references decide what is alive
+(read in the vllm 0.2.4, 0.2.5, 0.3.0, 0.4.0, 0.5.0, 0.5.4, 0.6.0, 0.6.3, 0.6.4, 0.7.2, 0.8.2, 0.8.5 and 0.9.1
+wheels, ``model_executor/models/*.py``):
+
+* **The layer's input.**  Every decoder model's layer loop (``LlamaModel.forward``, ``Qwen2Model.forward`` and the
+  others: ``hidden_states, residual = layer(positions, hidden_states, …, residual)``) keeps ``hidden_states``
+  bound to the layer's input until the layer returns.  From the second layer on that input is the previous
+  layer's output, normalised in place by ``fused_add_rms_norm``: a T × H tensor apart from the residual, the MLP
+  input (the decoder layer's local ``hidden_states``) and the MLP's own tensors.  At the attention peak the held
+  input is the attention's own input, which the attention phase already counts; at the MLP / MoE peak it is one
+  more T × H.
+* **The MLP body.**  With ``gate_up, _ = self.gate_up_proj(x); x = self.act_fn(gate_up); x, _ =
+  self.down_proj(x)`` (every file read, and ``LlamaMLP`` up to 0.6.3) the gate_up output stays bound while
+  ``down_proj`` runs: residual, layer input, MLP input, gate_up (2I), act (I), down output (H) = 4H + 3I.
+  ``LlamaMLP`` from 0.6.4 rebinds one name (``x, _ = self.gate_up_proj(x); x = self.act_fn(x)``), so gate_up is
+  freed once the activation returns and the peak is max(3H + 3I at the activation, 4H + I at ``down_proj``) =
+  3H + 3I.  ``LlamaMLP`` serves the architectures vLLM's registry maps to ``llama.py`` (``LLAMA_MLP_ARCHITECTURES``)
+  and the classes that reuse it (``Phi3ForCausalLM`` subclasses ``LlamaForCausalLM``; Mllama's text layers).
+  Other files read keep gate_up: ``qwen.py``, ``qwen2.py`` (and ``qwen3.py``, which imports ``Qwen2MLP``),
+  ``qwen2_moe.py`` / ``qwen3_moe.py`` (shared expert and dense MLP), ``gemma.py``, ``gemma2.py``, ``gemma3.py``,
+  ``deepseek_v2.py``, ``mistral.py`` (0.2.x–0.3.0); an architecture not read is taken as keeping it.
+
+With tp > 1 and the out-of-place all-reduce (V0 ≥ 0.6.5, ``VllmRules.v0_allreduce_out_of_place``) the reduced
+copy of ``down_proj``'s output adds one more T × H at the ``down_proj`` moment.
+
+Evidence: vp_065 / vp_066 (Qwen2.5-14B, 0.7.2, tp 1 / 2, T 32,768) print 3.79 / 2.84 GiB of activation peak,
+T × (4H + 3I) (+ T × H at tp 2) = 3.78 / 2.83 GiB; case_021 / case_022 (Llama-3.1-8B, 0.6.4, T 20,000 / 29,000)
+print 2.07 / 2.99 GiB above the weights, T × (3H + 3I) = 2.06 / 2.99 GiB.
+"""
+
+from __future__ import annotations
+
+from tpkit.models.spec import ModelSpec
+
+__all__ = ["LLAMA_MLP_ARCHITECTURES", "LLAMA_MLP_RELEASES_GATE_UP_FROM", "v0_mlp_keeps_gate_up"]
+
+LLAMA_MLP_ARCHITECTURES = frozenset({
+    "LlamaForCausalLM", "LLaMAForCausalLM", "MistralForCausalLM", "AquilaForCausalLM", "AquilaModel",
+    "InternLMForCausalLM", "InternLM3ForCausalLM", "XverseForCausalLM", "Phi3ForCausalLM",
+    "MllamaForConditionalGeneration"})
+"""architectures whose dense MLP is ``llama.py``'s ``LlamaMLP`` (``model_executor/models/registry.py``: mapped to
+``("llama", "LlamaForCausalLM")`` in 0.6.4 and 0.8.2; ``phi3.py`` subclasses it; ``mllama.py`` imports it)"""
+LLAMA_MLP_RELEASES_GATE_UP_FROM = (0, 6, 4)
+"""first release whose ``LlamaMLP.forward`` rebinds the gate_up output to ``x`` (0.6.3: a ``gate_up`` local)"""
+
+
+def v0_mlp_keeps_gate_up(model: ModelSpec, release: tuple[int, int, int]) -> bool:
+    """Whether the V0 MLP keeps its gate_up output bound while ``down_proj`` runs (module docstring)."""
+    return not (model.architecture in LLAMA_MLP_ARCHITECTURES and release >= LLAMA_MLP_RELEASES_GATE_UP_FROM)
