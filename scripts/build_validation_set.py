@@ -551,6 +551,13 @@ SGLANG_PUBLIC = {
                          "after 0.5.10 (2026-04-05): tpkit's 0.5.10 era",
                {"gpu_catalog": {"gpu": "RTX-4090", "note": "named by the note ('5x RTX 4090 (24GB each)'); the two "
                                 "cards used were empty at start (nvidia-smi before the launch)"}}, None),
+    # helper mv15 (2026-12-04): MI355X runs of two public READMEs (search-index ids 65830671609, 65732309288): the
+    # pip route of sglang 0.5.17 on ROCm 7.2 (kernels shimmed, pools sized) and the official ROCm image
+    "gs_140": ("0.5.17", "printed by the README's install step (pip install --no-deps sglang==0.5.17)", {}, None),
+    "gs_141": ("0.5.17", "printed by the README's install step (pip install --no-deps sglang==0.5.17)",
+               {"disable_radix_cache": True}, None),
+    "gs_142": ("0.5.17", "printed inside the image: 0.5.17.dev20260819+g574274660f (rules 0.5.17)", {}, None),
+    "gs_143": ("0.5.17", "printed inside the image: 0.5.17.dev20260819+g574274660f (rules 0.5.17)", {}, None),
     # helper mv13 (2026-12-04): cli991/qwctest's committed nohup log sglang.txt (release from the ServerArgs field set);
     # log also sg_200
     "gs_130": ("0.5.9", "ServerArgs field set = the 0.5.9 wheel's (0.5.8 lacks attn_cp_size / mamba_backend; 0.5.10 "

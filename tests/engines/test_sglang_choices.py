@@ -2,7 +2,8 @@
 
 The split changed no rule: ``sizing`` re-exports the names callers import from it, and ``kv_budget`` takes the
 fraction, context and capacity these functions give.  The ROCm aiter factor is pinned on both sides of its
-release bounds (0.4.7 – 0.5.4, ``ModelRunner.model_specific_adjustment``; gone in 0.5.5).
+lower release bound (0.4.7; ``ModelRunner.model_specific_adjustment`` through 0.5.4, ``ServerArgs`` from 0.5.5 on,
+read in the 0.5.5–0.5.23 wheels: sg_222 / sg_223, SGLang 0.5.17 on an MI355X, print pools 0.85 × the plain budget).
 """
 
 import pytest
@@ -40,12 +41,18 @@ def test_user_fraction_is_kept_on_nvidia():
     assert f.value == 0.85 and f.source == "--mem-fraction-static"
 
 
-def test_rocm_aiter_factor_inside_its_release_range_only():
+def test_rocm_aiter_factor_from_0_4_7_on():
     inside = _fraction("MI300X", "0.5.4", mem_fraction_static=0.8)
-    after = _fraction("MI300X", "0.5.5", mem_fraction_static=0.8)
     before = _fraction("MI300X", "0.4.6", mem_fraction_static=0.8)
-    assert inside.value == pytest.approx(0.8 * 0.85) and "aiter" in inside.source
-    assert after.value == 0.8 and before.value == 0.8
+    assert inside.value == pytest.approx(0.8 * 0.85) and "ModelRunner" in inside.source
+    assert before.value == 0.8
+    for version in ("0.5.5", "0.5.17", "0.5.23"):  # moved to ServerArgs in 0.5.5, not removed
+        after = _fraction("MI300X", version, mem_fraction_static=0.8)
+        assert after.value == pytest.approx(0.8 * 0.85) and "ServerArgs" in after.source
+
+
+def test_rocm_aiter_factor_not_on_nvidia():
+    assert _fraction("H100-SXM-80GB", "0.5.17", mem_fraction_static=0.8).value == 0.8
 
 
 def test_rocm_aiter_factor_needs_a_context_over_8192():

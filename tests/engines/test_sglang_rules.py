@@ -337,10 +337,11 @@ def test_old_releases_refuse_a_draft_that_does_not_fit_in_the_slack():
     assert not r.verdict.fits and "come out of the slack" in r.verdict.message
 
 
-# ROCm: aiter's × 0.85 on the fraction (0.4.7 … 0.5.4 ``ModelRunner.model_specific_adjustment``) -------------------
+# ROCm: aiter's × 0.85 on the fraction (0.4.7 … 0.5.4 ``ModelRunner.model_specific_adjustment``, then ServerArgs) ----
 
-@pytest.mark.parametrize("version, scaled", [("0.4.6", False), ("0.4.7", True), ("0.5.4", True), ("0.5.5", False)])
-def test_rocm_aiter_scales_any_fraction_from_0_4_7_to_0_5_4(version, scaled):
+@pytest.mark.parametrize("version, scaled", [("0.4.6", False), ("0.4.7", True), ("0.5.4", True), ("0.5.5", True),
+                                             ("0.5.17", True), ("0.5.23", True)])
+def test_rocm_aiter_scales_any_fraction_from_0_4_7(version, scaled):
     def f(gpu, **options):
         r = plan(llama3_8b(), gpu=gpu, engine_version=version, mem_fraction_static=0.8, **options)
         return r.extra["sglang"]["mem_fraction_static"]

@@ -39,6 +39,11 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # start: planned from the printed free memory as a --machine profile; blind
                                      # +0.12, +0.80, +0.12 %, all inside, no rule changed): 43 scored, median
                                      # 0.37 %, p90 2.77 %, 42/43 inside (level unchanged)
+                                     # Helper mv15 (2026-12-04) added gs_140-gs_143 as printed (MI355X, sglang
+                                     # 0.5.17; blind +17.9, +17.9, +20.7, +19.0 %, all outside): 48 scored,
+                                     # median 0.38 %, p90 6.77 %, 43/48 inside.  The aiter × 0.85 kept from 0.5.5
+                                     # on (it moved to ServerArgs, engines.sglang.choices.rocm_aiter_factor):
+                                     # +0.1, +0.1, +0.2, +0.0 %; median 0.31 %, p90 2.76 %, 47/48 (level unchanged)
     # helper scor (2026-12-04): vl_024, vp_024, vl_076 scored as printed: 54 scored, median 1.93 % (level 0.016 → 0.020)
     # lead, end of the second session of 2026-12-04: 65 scored, median 1.46 %, p90 13.2 %, 55/65 inside (tightened)
     # helper new7 (2026-12-04): vp_036 added as printed (−1.6 % blind, inside, no rule changed): 65 scored, median

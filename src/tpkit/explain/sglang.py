@@ -20,9 +20,9 @@ from tpkit.explain.sganchors import (GIB_NOTE, _draft_before_pool, _min_over_ran
                                      _unprinted_shortfall)
 from tpkit.explain.sgpool import (_cell_of, _full_share, _pool_end_rows, _pool_row, _predict_tokens, _printed_pool,
                                   _printed_tokens, _tokens_row)
-from tpkit.explain.sgrelease import (_car_bytes, _default_fraction, _pre_from_load_usage, _rope_reserve,
+from tpkit.explain.sgrelease import (_aiter_factor, _car_bytes, _default_fraction, _pre_from_load_usage, _rope_reserve,
                                      _runner_factor, _stream_pool)
-from tpkit.explain.sgstate import _split_rest, _state_pool
+from tpkit.explain.sgstate import _split_rest, _state_pool, planned_state_rest
 from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
 from tpkit.units import Bytes
@@ -283,7 +283,8 @@ def _weights_rows(view: RankView, rows: list[Row]) -> Iv | None:
 
 
 def _fraction(parsed: ParsedLog, ctx: Context, tp: int, pp: int) -> _Fraction:
-    """mem_fraction_static: the log's or the flags' (× the multimodal runner factor of the release), else the
+    """mem_fraction_static: the log's or the flags' (× the multimodal runner factor of the release, × the ROCm aiter
+    factor: ``sgrelease._aiter_factor``), else the
     release's default for this run (``sgrelease._default_fraction``)."""
     f = ctx.get("mem_fraction")
     f_source = ctx.sources.get("mem_fraction", "")
@@ -292,9 +293,9 @@ def _fraction(parsed: ParsedLog, ctx: Context, tp: int, pp: int) -> _Fraction:
         f_range, f_source = _default_fraction(ctx, tp, pp)
         f = None if f_range is None else (f_range[0] + f_range[1]) / 2
     elif f is not None:
-        runner = _runner_factor(ctx, parsed)
-        if runner is not None:
-            f, f_source = float(f) * runner[0], f"{f_source}, then {runner[1]}"
+        for factor in (_runner_factor(ctx, parsed), _aiter_factor(ctx, parsed, tp)):
+            if factor is not None:
+                f, f_source = float(f) * factor[0], f"{f_source}, then {factor[1]}"
     return _Fraction(f, f_source, f_range)
 
 
@@ -364,7 +365,11 @@ def _state_rows(view: RankView, ctx: Context, rows: list[Row], rest: Iv | None):
     The printed split pins the budget where it was solved rather than set."""
     state = _state_pool(view, ctx)
     if state is None:
-        return None, rest
+        planned = planned_state_rest(ctx, rest, int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1))
+        if planned is None:
+            return None, rest
+        rows.append(derived_row("KV budget after the state pool", planned[0], planned[1]))
+        return None, planned[0]
     rows.append(Row(item="state pool (mamba / linear attention)", value=state.pool, kind="printed",
                     meaning=f"'Mamba Cache is allocated' conv_state + ssm_state sizes, {GIB_NOTE}",
                     printed=state.printed, line_no=state.line_no))

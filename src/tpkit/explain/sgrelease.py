@@ -41,6 +41,34 @@ def _runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
     return None if found is None else (found[0], f"{found[1]} (release {version}{why})")
 
 
+def _aiter_factor(ctx: Context, parsed: ParsedLog, tp: int) -> tuple[float, str] | None:
+    """The × 0.85 SGLang applies to mem_fraction_static on an AMD GPU with the aiter attention backend and a context
+    over 8192 tokens (``engines.sglang.choices.rocm_aiter_factor``: ModelRunner in 0.4.7–0.5.4, ServerArgs from
+    0.5.5), for a fraction the log or the flags give.  From 0.5.5 ServerArgs multiplies before the 'server_args='
+    line is printed, so a fraction the log prints already carries it: only a flag's (the user's value) is
+    multiplied then.  A log that prints another attention backend has none; None without a named AMD GPU."""
+    if ctx.model is None or ctx.gpu is None or getattr(ctx.gpu, "vendor", None) != "AMD":
+        return None
+    backend = parsed.run.value("attention_backend")
+    if backend is not None and str(backend) != "aiter":
+        return None
+    from tpkit.engines.sglang.choices import rocm_aiter_factor
+    from tpkit.engines.sglang.options import SglangOptions
+    from tpkit.engines.sglang.versions import LATEST, at_least
+    from tpkit.parallel import ParallelSpec
+
+    version = ctx.rules_version or LATEST
+    if at_least(version, "0.5.5") and not str(ctx.sources.get("mem_fraction", "")).startswith("flag"):
+        return None
+    context = ctx.get("context_length")
+    try:
+        return rocm_aiter_factor(ctx.model, ctx.gpu, ParallelSpec(tp=tp),
+                                 SglangOptions(engine_version=version,
+                                               context_length=None if context is None else int(context)))
+    except REFUSED:  # a context over the model's limit, a version the rules do not read
+        return None
+
+
 def _car_bytes(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | None, str]:
     """SGLang's custom all-reduce buffers per GPU for this layout (tpkit's start-up model) and their source."""
     if ctx.gpu is None or tp < 2 or ctx.get("disable_custom_all_reduce") or disabled_warning:

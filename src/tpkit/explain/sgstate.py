@@ -35,7 +35,7 @@ from tpkit.explain.sgrelease import _release
 from tpkit.logs import RankView
 from tpkit.units import Bytes
 
-__all__ = ["StateFromLog", "state_from_anchors", "rest_from_split"]
+__all__ = ["StateFromLog", "state_from_anchors", "rest_from_split", "planned_state_rest"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -138,3 +138,40 @@ def _split_rest(state, ctx: Context):
     if ctx.get("spec_algorithm") not in (None, "", "None", "NONE"):
         return None
     return rest_from_split(state, version, ratio=ctx.get("mamba_full_memory_ratio"), slots_set=slots_set)
+
+
+def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int):
+    """(KV budget after the state pool, why) from the model's config when the log prints no 'Mamba Cache is
+    allocated' line: the planner's own split (``engines.sglang.mamba.plan_mamba_pool``: ρ/(1 + ρ) of the budget
+    in whole per-request slots, the padding slot charged from 0.5.17) taken at both ends of the budget.  None
+    for a model without linear-attention layers, and where the slot count is set rather than solved or the
+    split has terms the plan does not take from a log (``--max-mamba-cache-size``, another
+    ``mamba_full_memory_ratio``, speculative decoding, DP attention, the radix cache off with
+    ``--max-running-requests``)."""
+    if ctx.model is None or rest is None:
+        return None
+    if ctx.get("max_mamba_cache_size") or ctx.get("enable_dp_attention") or (
+            ctx.get("disable_radix_cache") and ctx.get("max_running_requests")):
+        return None
+    if ctx.get("spec_algorithm") not in (None, "", "None", "NONE"):
+        return None
+    ratio = ctx.get("mamba_full_memory_ratio")
+    from tpkit.engines.sglang.mamba import MAMBA_FULL_MEMORY_RATIO, plan_mamba_pool
+    from tpkit.engines.sglang.pool import stage_layer_kinds
+    from tpkit.explain.refusals import REFUSED
+
+    if ratio is not None and abs(float(ratio) - MAMBA_FULL_MEMORY_RATIO) > 1e-9:
+        return None
+    version, _ = _release(ctx)
+    try:
+        linear = stage_layer_kinds(ctx.model, pp).count("linear")
+        if not linear:
+            return None
+        low = plan_mamba_pool(ctx.model, tp, linear, rest.low, version)
+        high = plan_mamba_pool(ctx.model, tp, linear, rest.high, version)
+    except REFUSED:
+        return None
+    if low is None or high is None:
+        return None
+    return (Iv(rest.low - low.total_bytes, rest.high - high.total_bytes),
+            f"not printed: the config's state pool, SGLang {version}: {high.source}")

@@ -148,19 +148,23 @@ def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: Pa
 
 def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
                       options: SglangOptions) -> tuple[float, str] | None:
-    """× 0.85 on ANY fraction on an AMD GPU in SGLang 0.4.7–0.5.4 when the attention backend is aiter and the
-    context is longer than 8192 tokens (``ModelRunner.model_specific_adjustment``; gone in 0.5.5).  aiter is the
+    """× 0.85 on ANY fraction on an AMD GPU in SGLang from 0.4.7 when the attention backend is aiter and the
+    context is longer than 8192 tokens: ``ModelRunner.model_specific_adjustment`` in 0.4.7–0.5.4, then
+    ``ServerArgs._handle_attention_backend_compatibility`` ('AMD platforms backends', read in the 0.5.5, 0.5.6,
+    0.5.9, 0.5.12, 0.5.16 and 0.5.17 wheels) and ``arg_groups/attention_hook.py`` (0.5.18–0.5.23 wheels, where
+    ``SGLANG_AITER_HONOR_EXPLICIT_MEM_FRACTION``, default False, can keep a user's fraction as given).  aiter is the
     HIP default for every non-MLA model, and for MLA models with 16 or 128 KV heads per rank (else triton) — the
     default backend is assumed (tpkit has no ``--attention-backend``); None otherwise."""
     version = options.engine_version
-    if gpu.vendor != "AMD" or not at_least(version, "0.4.7") or at_least(version, "0.5.5"):
+    if gpu.vendor != "AMD" or not at_least(version, "0.4.7"):
         return None
     if model.mla is not None and max(1, model.num_kv_heads // parallel.tp) not in (16, 128):  # get_num_kv_heads(tp)
         return None
     context = context_len(model, options)
     if context <= 8192:
         return None
-    return 0.85, f"aiter attention (ROCm default) with context {context} > 8192: × 0.85 (SGLang {version} ModelRunner)"
+    where = "ModelRunner" if not at_least(version, "0.5.5") else "ServerArgs"
+    return 0.85, f"aiter attention (ROCm default) with context {context} > 8192: × 0.85 (SGLang {version} {where})"
 
 
 def _times(choice: FractionChoice, factor: tuple[float, str] | None) -> FractionChoice:
