@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import re
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
 from tpkit.engines.engine import Engine, Flag
 from tpkit.engines.registry import all_engines
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 
 __all__ = ["EngineField", "engine_fields", "add_engine_flags", "check_engine_flags", "options_from_args"]
 
