@@ -48,9 +48,8 @@ class _Deferred:
         """The standard function, made once; put in place of this stand-in on ``owner`` (the class whose
         ``__dict__`` holds it) with the ``__qualname__`` ``dataclasses._set_qualname`` gives."""
         fn = self._fn
-        if fn is None:
+        if fn is None:  # two threads at once may both make it: the same function twice, either one kept
             fn = self._fn = self._make()
-            self._make = None
         if owner is not None and owner.__dict__.get(self.__name__) is self:
             if isinstance(fn, FunctionType):
                 fn.__qualname__ = f"{owner.__qualname__}.{fn.__name__}"

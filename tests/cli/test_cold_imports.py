@@ -32,7 +32,7 @@ NEVER = ("torch", "rich", "huggingface_hub", "importlib.metadata", "typing", "st
 """imported by no plan / perf / explain command below"""
 
 PERF_NOT = ("tpkit.logs", "tpkit.explain", "tpkit.cli.explain", "tpkit.cli.plan", "tpkit.memory", "tpkit.startup",
-            "tpkit.engines.vllm", "shutil")
+            "tpkit.engines.vllm", "tpkit.cli.engine_flags", "tpkit.engines.registry", "shutil")
 EXPLAIN_NOT = ("tpkit.perf", "tpkit.cli.perf", "tpkit.cli.plan", "tpkit.cli.engine_flags", "tpkit.memory.band",
                "shutil")
 PLAN_NOT = ("tpkit.perf", "tpkit.cli.perf", "tpkit.logs", "tpkit.explain", "tpkit.cli.explain")
@@ -40,13 +40,13 @@ PLAN_NOT = ("tpkit.perf", "tpkit.cli.perf", "tpkit.logs", "tpkit.explain", "tpki
 CASES = {
     # name: (argv, prefixes it must not import, ceiling on tpkit modules (count on 2026-12-04 + 3))
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
-                         90),
+                         91),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 100),
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 101),
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
-                         61),
-    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 61),
-    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 57),
+                         60),
+    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 60),
+    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 54),
     "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 92),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
                             91),

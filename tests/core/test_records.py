@@ -31,14 +31,14 @@ names = sorted(m.name for m in pkgutil.walk_packages(tpkit.__path__, "tpkit.") i
 for name in names:
     importlib.import_module(name)
 
-def code(fn):
-    fn = getattr(fn, "__wrapped__", fn)  # __repr__: dataclasses' recursion guard around the generated function
+def code(outer):
+    fn = getattr(outer, "__wrapped__", outer)  # __repr__: dataclasses' recursion guard around the generated one
     if not hasattr(fn, "__code__"):
         return repr(fn)
     c = fn.__code__
     cells = [repr(x.cell_contents) for x in (fn.__closure__ or ())]
     return [c.co_code.hex(), repr(c.co_consts), c.co_names, c.co_varnames, c.co_freevars, fn.__qualname__,
-            repr(fn.__defaults__), repr(fn.__kwdefaults__), cells, fn.__module__]
+            repr(fn.__defaults__), repr(fn.__kwdefaults__), cells, fn.__module__, outer.__qualname__]
 
 def field(f):
     factory = f.default_factory
