@@ -4,10 +4,10 @@
     PYTHONPATH=<src B> python scripts/cli_output_compare.py --write /tmp/b.json
     python scripts/cli_output_compare.py --compare /tmp/a.json /tmp/b.json
 
-Each command runs through ``tpkit.cli.main`` in this interpreter (with ``--fresh``: ``python -m tpkit`` each) (text and ``--json``, the help pages, and a few
-user errors); its stdout, stderr and exit code are recorded.  Used to check that a change meant to be invisible
-(the cold-start work: lazy imports, parser building) leaves every byte of output as it was.  COLUMNS is fixed
-so that argparse's help wraps alike.
+Each command (text and ``--json``, the help pages, a few user errors) runs through ``tpkit.cli.main`` in this
+interpreter, or with ``--fresh`` as ``python -m tpkit`` in one of its own; its stdout, stderr and exit code are
+recorded. Used to check that a change meant to be invisible (the cold-start work: lazy imports, deferred dataclass
+methods) leaves every byte of output as it was. COLUMNS is fixed so that argparse's help wraps alike.
 """
 
 from __future__ import annotations

@@ -1,26 +1,26 @@
 """``dataclass`` whose generated methods are compiled on first use: the same classes, a cheaper import.
 
-``dataclasses.dataclass`` writes the text of ``__init__``, ``__repr__``, ``__eq__``, ``__hash__``,
-``__setattr__`` and ``__delattr__`` for each class and compiles it with ``exec`` when the class is created:
-about 0.5–0.8 ms a frozen class on the 2-core helper machine; ``tpkit perf`` creates 46 classes, 36 ms of the
-85 ms of CPU its run took in-process with bytecode (``docs/benchmarks.md`` §1.1, "Deferred dataclass methods").  A command uses few of them: most classes are never compared,
-printed or assigned to, and many are never built.  ``dataclass`` below runs the standard decorator unchanged
-except that each of those methods is first a stand-in (``_Deferred``) holding the call that makes it; the first
-time the method is looked up — on an instance or on the class — the standard function is made by that same call
-and put in place of the stand-in, so from then on the class is what ``dataclasses`` would have made (same
-code, same ``__qualname__``, same ``__dataclass_fields__`` / ``__dataclass_params__``, ``fields``, ``replace``,
-``asdict``, ``inspect.signature``, pickling).
+``dataclasses.dataclass`` writes the text of ``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``
+and ``__delattr__`` for each class and compiles it with ``exec`` when the class is created: about 0.5–0.8 ms a
+frozen class on the 2-core helper machine; ``tpkit perf`` creates 46 classes, 36 ms of the 85 ms of CPU its run took
+in-process with bytecode (``docs/benchmarks.md`` §1.1, "Deferred dataclass methods"). A command uses few of them:
+most classes are never compared, printed or assigned to, and many are never built. ``dataclass`` below runs the
+standard decorator unchanged except that each of those methods is first a stand-in (``_Deferred``) holding the call
+that makes it; the first time the method is looked up — on an instance or on the class — the standard function is
+made by that same call and put in place of the stand-in, so from then on the class is what ``dataclasses`` would
+have made (same code, same ``__qualname__``, same ``__dataclass_fields__`` / ``__dataclass_params__``, ``fields``,
+``replace``, ``asdict``, ``inspect.signature``, pickling).
 
 It relies on the module-level helpers that CPython 3.11 and 3.12 ``dataclasses._process_class`` calls by name
-(``_init_fn``, ``_repr_fn``, ``_cmp_fn``, ``_hash_fn``, ``_frozen_get_del_attr``); on any other version, or if
-one is missing, it is the standard decorator.  ``tests/core/test_records.py`` builds every tpkit dataclass
-both ways and compares the generated code.  Imports nothing from tpkit (layer 0, beside ``lazy``).
+(``_init_fn``, ``_repr_fn``, ``_cmp_fn``, ``_hash_fn``, ``_frozen_get_del_attr``); on any other version, or if one
+is missing, it is the standard decorator. ``tests/core/test_records.py`` builds every tpkit dataclass both ways and
+compares the generated code. Imports nothing from tpkit (layer 0, beside ``lazy``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import _thread
+import dataclasses
 import sys
 from types import FunctionType, MethodType
 

@@ -65,7 +65,8 @@ print(json.dumps(out))
 
 def _dump(mode: str) -> dict:
     done = subprocess.run([sys.executable, "-c", _DUMP, mode], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"})
+                          env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin",
+                               "PYTHONHASHSEED": "0"})  # 3.12 writes frozensets in the generated code
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
 
@@ -120,8 +121,7 @@ _SAVED = {records.dataclass: SavedDeferred, dataclasses.dataclass: SavedStandard
 def test_behaviour_matches_the_standard_dataclass(decorator):
     Point, Point3, Plain = _classes(decorator)
     p = Point(x=1)
-    assert repr(p) == "test_behaviour_matches_the_standard_dataclass.<locals>._classes.<locals>.Point(x=1, y=2, tags=[])" \
-        .replace("test_behaviour_matches_the_standard_dataclass.<locals>.", "")
+    assert repr(p) == "_classes.<locals>.Point(x=1, y=2, tags=[])"
     assert p == Point(x=1, tags=[3]) and p != Point(x=2) and hash(p) == hash(Point(x=1))
     with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'x'"):
         p.x = 3
@@ -140,8 +140,7 @@ def test_behaviour_matches_the_standard_dataclass(decorator):
     assert Plain(1).b == "b" and Plain(1) == Plain(1, "b") and Plain.__doc__ == "Plain(a: int, b: str = 'b')"
     q = Plain(1)
     q.a = 5
-    assert repr(q) == "test_behaviour_matches_the_standard_dataclass.<locals>._classes.<locals>.Plain(a=5, b='b')" \
-        .replace("test_behaviour_matches_the_standard_dataclass.<locals>.", "")
+    assert repr(q) == "_classes.<locals>.Plain(a=5, b='b')"
     assert Plain.__hash__ is None
     with pytest.raises(TypeError, match="non-default argument 'c' follows default argument"):
         @decorator
