@@ -13,7 +13,7 @@ and reads their meaning here.  ``"auto"`` is not a dtype: it means "follow the m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tpkit.records import dataclass
 
 __all__ = ["Dtype", "DTYPES", "SPELLINGS", "WEIGHT_DTYPES", "lookup_dtype"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 
 __all__ = ["ParallelSpec"]
 

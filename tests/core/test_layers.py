@@ -18,6 +18,7 @@ PLANNER_MODULES = [
     "tpkit.units",
     "tpkit.errors",
     "tpkit.lazy",
+    "tpkit.records",
     "tpkit.dtypes",
     "tpkit.parallel",
     "tpkit.memory",
@@ -41,15 +42,15 @@ PLANNER_MODULES = [
 
 # layer rank: a module may import tpkit modules of the same or a lower rank only
 RANKS = {
-    "errors": 0, "lazy": 0, "units": 1, "dtypes": 1, "fileio": 1, "pkgdata": 1, "parallel": 2,
+    "errors": 0, "lazy": 0, "records": 0, "units": 1, "dtypes": 1, "fileio": 1, "pkgdata": 1, "parallel": 2,
     "hardware": 3, "models": 3, "memory": 3, "logs": 4, "startup": 4,
     "engines": 5, "comm.registry": 5, "comm.dispatch": 5, "comm.env": 5, "comm.profile": 5, "comm.ledger": 5,
     "comm.explain": 5, "comm.plan": 5, "perf": 6,
     "runtime": 6, "explain": 6, "comm": 7, "cli": 8,
 }
-NO_TORCH_PREFIXES = ("units", "errors", "lazy", "dtypes", "fileio", "pkgdata", "parallel", "hardware", "models",
-                     "memory", "startup", "engines", "comm.registry", "comm.dispatch", "comm.env", "comm.profile",
-                     "comm.ledger", "comm.explain", "comm.plan", "perf", "logs", "explain")
+NO_TORCH_PREFIXES = ("units", "errors", "lazy", "records", "dtypes", "fileio", "pkgdata", "parallel", "hardware",
+                     "models", "memory", "startup", "engines", "comm.registry", "comm.dispatch", "comm.env",
+                     "comm.profile", "comm.ledger", "comm.explain", "comm.plan", "perf", "logs", "explain")
 
 
 def _layer(module: str) -> str | None:

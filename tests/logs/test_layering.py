@@ -1,4 +1,5 @@
-"""tpkit.logs is pure: it imports units, errors, hardware and models only; never torch, never engines."""
+"""tpkit.logs is pure: it imports units, errors, records (the dataclass decorator), hardware and models only; never
+torch, never engines."""
 
 import ast
 import subprocess
@@ -6,7 +7,7 @@ import sys
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "tpkit"
-ALLOWED = ("tpkit.units", "tpkit.errors", "tpkit.hardware", "tpkit.models", "tpkit.logs")
+ALLOWED = ("tpkit.units", "tpkit.errors", "tpkit.records", "tpkit.hardware", "tpkit.models", "tpkit.logs")
 
 
 def test_imports_stay_in_the_allowed_layers():

@@ -10,7 +10,7 @@ import pytest
 
 PERF = Path(__file__).resolve().parents[2] / "src" / "tpkit" / "perf"
 ALLOWED = ("tpkit.units", "tpkit.errors", "tpkit.hardware", "tpkit.models", "tpkit.parallel", "tpkit.comm.profile",
-           "tpkit.perf", "tpkit.engines.sglang.spec", "tpkit.engines.sglang.defaults")
+           "tpkit.perf", "tpkit.engines.sglang.spec", "tpkit.engines.sglang.defaults", "tpkit.records")
 
 
 @pytest.mark.parametrize("path", sorted(PERF.glob("*.py")), ids=lambda p: p.name)

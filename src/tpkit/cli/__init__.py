@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from tpkit import __version__
@@ -50,6 +51,13 @@ class TpkitArgumentParser(argparse.ArgumentParser):
     argv: list[str] = []
     """the command line ``main`` is parsing (class-wide: argparse builds the sub-parsers itself)"""
 
+    if sys.version_info < (3, 14):  # 3.14's argparse also sets the formatter's colours here: left as it is
+
+        def _get_formatter(self):
+            """argparse's formatter at the width argparse picks, found without importing ``shutil`` (argparse
+            imports it, with bz2, lzma and fnmatch, for ``shutil.get_terminal_size`` on every ``add_argument``)."""
+            return self.formatter_class(prog=self.prog, width=terminal_columns() - 2)
+
     def error(self, message: str):  # noqa: D401 - argparse's hook
         unknown = self._unknown_options() if message.startswith("the following arguments are required") else []
         if unknown:  # `tpkit perf … --gpu-memory 141GB`: say the flag it does not have, not only the one it lacks
@@ -61,6 +69,22 @@ class TpkitArgumentParser(argparse.ArgumentParser):
         known = [o for a in self._actions for o in a.option_strings]  # noqa: SLF001 - argparse keeps them here
         words = [w for w in self.argv if w.startswith("--") and len(w) > 2]
         return [w for w in words if not any(k.startswith(w.split("=", 1)[0]) for k in known)]
+
+
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``: $COLUMNS when a positive number, else the terminal's width, else 80
+    (the same steps as shutil's)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        size = os.get_terminal_size(sys.__stdout__.fileno())
+    except (AttributeError, ValueError, OSError):
+        return 80
+    return size.columns or 80
 
 
 def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) -> str:
@@ -147,8 +171,6 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `tpkit plan … | head`: the reader left; say nothing more
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as exc:  # noqa: BLE001 - user errors become messages

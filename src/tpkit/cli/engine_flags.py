@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import argparse
 import re
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
+from tpkit.cli.argtypes import _whole
 from tpkit.engines.engine import Engine, Flag
 from tpkit.engines.registry import all_engines
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 
 __all__ = ["EngineField", "engine_fields", "add_engine_flags", "check_engine_flags", "options_from_args"]
 
@@ -59,27 +61,6 @@ def _fraction(text: str) -> float:
         return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}") from None
-
-
-_SUFFIXED = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kKmM])i?\s*")
-
-
-def _whole(text: str) -> int:
-    """A whole number; ``128k`` and the like are refused with both readings spelled out (no guessing k = 1000
-    or 1024)."""
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    m = _SUFFIXED.fullmatch(text)
-    if m:
-        n, big = float(m.group(1)), m.group(2).lower() == "m"
-        dec, binary = int(n * (10**6 if big else 10**3)), int(n * (2**20 if big else 2**10))
-        unit = "M" if big else "k"
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number, got {text!r}; write it out: {dec} (with {unit} = {'10^6' if big else '1000'}) "
-            f"or {binary} (with {unit} = {'2^20' if big else '1024'})")
-    raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
 
 
 def _readable(auto: bool):

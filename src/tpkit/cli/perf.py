@@ -42,7 +42,7 @@ def _kv_dtype(text: str) -> str:
 
 def register(sub, argv: list[str] | None = None) -> None:
     from tpkit.cli import PARALLEL_ALIASES
-    from tpkit.cli.engine_flags import _whole
+    from tpkit.cli.argtypes import _whole
     p = sub.add_parser(
         "perf", help="predict decode tok/s with every all-reduce costed, and whether speculative decoding pays",
         description="Decode step time and tokens/s of one TP group on NVLink or PCIe, from a model of one forward "

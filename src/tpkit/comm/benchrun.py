@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import torch
 import torch.distributed as dist
@@ -20,6 +20,7 @@ from tpkit.comm.allreduce import AllReduce
 from tpkit.comm.dispatch import skip_reason
 from tpkit.comm.env import CommEnv
 from tpkit.dtypes import lookup_dtype
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["BenchConfig", "Row", "worker", "check_once", "tolerance", "bench_skip_reason", "row_to_dict"]

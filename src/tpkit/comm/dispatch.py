@@ -9,8 +9,8 @@ and their rules are the rows of ``comm.registry``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
+from tpkit.records import dataclass
 import tpkit.comm.registry as registry
 from tpkit.comm.env import CommEnv, parse_env
 from tpkit.comm.profile import BenchProfile

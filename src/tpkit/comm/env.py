@@ -13,8 +13,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from tpkit.records import dataclass
 import tpkit.comm.registry as registry
 from tpkit.errors import ConfigError
 from tpkit.units import Bytes, parse_bytes

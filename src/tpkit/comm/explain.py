@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
+from tpkit.records import dataclass
 import tpkit.comm.registry as registry
 from tpkit.comm.dispatch import as_capacities, choose_allreduce, normalize_dtype, skip_reason
 from tpkit.comm.env import CommEnv, parse_env

@@ -23,8 +23,8 @@ Each line's source says which of these facts were assumed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
+from tpkit.records import dataclass
 import tpkit.comm.registry as registry
 from tpkit.comm.env import parse_env
 from tpkit.comm.ledger import allreduce_buffer_lines

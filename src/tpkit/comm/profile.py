@@ -11,10 +11,10 @@ Shipped defaults: ``comm/data/h200_nvlink_defaults.json`` (2×H200 SXM, NVLink, 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from tpkit.records import dataclass
 import tpkit.comm.registry as registry
 from tpkit.errors import ConfigError
 from tpkit.units import Bytes

@@ -19,9 +19,8 @@ The rules every peer-memory backend obeys, stated once here:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["BackendRow", "ROWS", "row", "names", "register", "env_choices", "env_family", "startup_reason",

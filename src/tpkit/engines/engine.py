@@ -14,9 +14,10 @@ flag the chosen engine does not have, with no list of engines of its own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 
 __all__ = ["Engine", "Flag", "flag", "shared_flag", "FLAG_KINDS", "percent_hint", "check_fraction",
            "check_whole_numbers", "check_switches"]

@@ -38,7 +38,6 @@ one ``qkv_proj`` and gate/up as one ``gate_up_proj`` (a quantised matrix's scale
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from tpkit.dtypes import DTYPES
 from tpkit.errors import PlanInputError
@@ -47,6 +46,7 @@ from tpkit.models.params import layer_parts
 from tpkit.models.quant import is_quantised, matrix_bytes
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["CpuOffload", "plan_offload", "offload_of", "check_cpu_offload_gb", "offload_cap_bytes"]

@@ -26,10 +26,10 @@ The rotary width (``rotary_dim``) of a model's cos/sin cache, read in the releas
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from tpkit.errors import ConfigError
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 
 __all__ = ["rope_config", "rotary_dim", "partial_rotary_factor", "LayerRope", "per_layer_type_ropes"]
 

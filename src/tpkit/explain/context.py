@@ -13,8 +13,6 @@ speculative config).  The names other modules and tests import from here are re-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.explain.contradiction import Contradiction
 from tpkit.explain.flagmerge import (FLAG_SETTINGS, _apply_flags, _engine_and_version, _logged_values,
                                      _prefix_caching_flag)
@@ -24,6 +22,7 @@ from tpkit.explain.runtp import (TP_CANDIDATES, _sglang_tag_era, _tp_divides_hea
                                  _tp_from_ranks, tp_default_evidence)
 from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
+from tpkit.records import dataclass
 
 __all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
 

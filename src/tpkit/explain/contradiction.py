@@ -3,7 +3,7 @@ is kept)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tpkit.records import dataclass
 
 __all__ = ["Contradiction"]
 

@@ -13,8 +13,9 @@ its log needs (a log of one engine does not compile the other's rules).  This mo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB, format_bytes
 
 __all__ = ["Fix", "Diagnosis", "MARGIN", "capture_error_not_memory", "pool_error_not_memory"]

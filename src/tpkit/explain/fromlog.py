@@ -19,10 +19,9 @@ little with peers).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.explain.result import Explanation
 from tpkit.logs.settings import QUANTIZATION_NAMES, planned_quantization, same_quantization
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["MeasuredStartup", "measured_startup", "LOG_FLAGS", "log_flag_values", "QUANTIZATION_NAMES",

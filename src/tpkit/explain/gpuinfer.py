@@ -23,9 +23,8 @@ nvidia-smi does not), and only GPUs SGLang runs on (``engines.sglang.support.sgl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.logs import ParsedLog
+from tpkit.records import dataclass
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["InferredTotal", "infer_sglang_total"]

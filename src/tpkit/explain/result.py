@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.explain.context import Context, build_context
 from tpkit.explain.diagnose import Diagnosis
 from tpkit.explain.rows import Row
 from tpkit.logs import ParsedLog, parse_log
+from tpkit.records import dataclass
 
 __all__ = ["Explanation", "explain_log", "explain_parsed", "SCHEMA"]
 

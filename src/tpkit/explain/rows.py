@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.explain.interval import Iv
 from tpkit.logs import Anchor
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["Row", "printed_row", "derived_row", "compare"]

@@ -10,8 +10,6 @@ before the weights (``ModelRunner.init_torch_distributed`` in 0.3–0.5); the KV
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.refusals import REFUSED
@@ -24,6 +22,7 @@ from tpkit.explain.sgrelease import (_aiter_factor, _car_bytes, _default_fractio
                                      _runner_factor, _stream_pool)
 from tpkit.explain.sgstate import _split_rest, _state_pool, planned_state_rest
 from tpkit.logs import Anchor, ParsedLog, RankView
+from tpkit.records import dataclass
 from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
 from tpkit.units import Bytes
 

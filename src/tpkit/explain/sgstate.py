@@ -27,12 +27,11 @@ release's capped request count, so the charge is widened by 0 … their printed 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.sgrelease import _release
 from tpkit.logs import RankView
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["StateFromLog", "state_from_anchors", "rest_from_split", "planned_state_rest"]

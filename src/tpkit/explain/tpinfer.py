@@ -27,8 +27,8 @@ Used only where no dump, flag, command line, rank prefix or default rule (``expl
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 from tpkit.explain.refusals import REFUSED
 

@@ -10,8 +10,6 @@ smallest ``Available KV cache memory`` and cuts it into ``floor(available / byte
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
@@ -19,6 +17,7 @@ from tpkit.explain.vpeak import GraphEstimateUse, graph_estimate_use
 from tpkit.explain.vtokens import _Rebuilt, _rebuilt, _rules
 from tpkit.explain.vworkers import _may_print_per_worker, _min_over_workers, _per_worker, _worker_spread
 from tpkit.logs import ParsedLog, RankView
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["VllmAnchored", "anchor_vllm"]

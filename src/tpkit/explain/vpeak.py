@@ -35,10 +35,9 @@ stays inside P: the terms are then ``P`` and 0, whose sum is still what vLLM sub
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.logs import RankView
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["GraphEstimateUse", "graph_estimate_use", "PEAK_HOLDS_ESTIMATE_OLD_FORMAT", "ESTIMATE_DEFAULT_ON"]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["GpuSpec"]

@@ -6,9 +6,10 @@ the real free memory of every GPU instead of catalog totals (the minimum decides
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["GpuState", "MachineProfile", "PROFILE_VERSION", "TOTAL_TOLERANCE", "check_same_gpu"]

@@ -22,9 +22,9 @@ Labels follow ``nvidia-smi topo -m``:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from tpkit.errors import RuntimeSetupError
+from tpkit.records import dataclass
 
 __all__ = [
     "Topology",

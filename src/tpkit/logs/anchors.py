@@ -8,10 +8,9 @@ divided by 2**30 by the engine, whatever the unit word says); counts are
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import PrintedCount, PrintedSize
+from tpkit.records import dataclass
 
 __all__ = ["Anchor", "MEANINGS", "SIZE", "COUNT"]
 

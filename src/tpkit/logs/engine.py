@@ -8,9 +8,9 @@ which checked releases print the format; releases in between were not read.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from tpkit.logs.lazyre import lazy
+from tpkit.records import dataclass
 
 __all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "SOURCE_NAMES",
            "decide_engine", "version_in", "source_names_in", "FORMAT_PATTERNS", "PREFIX_PATTERNS", "release_range",

@@ -18,11 +18,11 @@ the same rank logged before it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import PrintedCount, PrintedSize, count_from_text, size_from_text
+from tpkit.records import dataclass
 
 __all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "marker", "marker_phase", "FAILURE_NEEDLES",
            "ROOT_KINDS"]

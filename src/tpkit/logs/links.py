@@ -24,9 +24,8 @@ and ⌈N / K⌉, at least 2.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.logs.lazyre import lazy
+from tpkit.records import dataclass
 
 __all__ = ["LinkSigns", "read_link_signs"]
 

@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.errors import TpkitError
 from tpkit.logs.anchors import Anchor
 from tpkit.logs.engine import EngineGuess
@@ -15,6 +13,7 @@ from tpkit.logs.failures import ROOT_KINDS, Failure
 from tpkit.logs.prefix import MAIN, RankKey
 from tpkit.logs.run import Run
 from tpkit.logs.settings import Setting
+from tpkit.records import dataclass
 
 __all__ = ["ParsedLog", "RankView", "Missing", "RankNotFoundError", "GLOBAL_ANCHORS", "SCHEMA", "HEADROOM_ANCHORS"]
 

@@ -20,7 +20,8 @@ Several records glued on one line (a paste that lost its newlines) are split at 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from tpkit.records import dataclass
 
 __all__ = ["RankKey", "MAIN", "Record", "split_records", "has_header"]
 

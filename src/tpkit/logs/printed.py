@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["PrintedSize", "PrintedCount", "size_from_text", "count_from_text", "UNIT_WORDS"]

@@ -21,12 +21,12 @@ field more or less, still yields what it has).  Sources, read in the released wh
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from tpkit.logs.anchors import COUNT, MEANINGS, Anchor
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import count_from_text, size_from_text
+from tpkit.records import dataclass
 
 __all__ = ["Rule", "RULES", "NEEDLES", "apply_rules", "GIB"]
 

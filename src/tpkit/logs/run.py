@@ -7,12 +7,13 @@ belong to another attempt) and a disagreement is kept as a :class:`Conflict`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
 from tpkit.logs.dumps import balanced, read_value, split_pairs
 from tpkit.logs.engine import EngineGuess
 from tpkit.logs.printed import PrintedSize
 from tpkit.logs.settings import SOURCES, Setting
+from tpkit.records import dataclass
 
 __all__ = ["Run", "Conflict", "build_run", "RUN_SETTINGS"]
 

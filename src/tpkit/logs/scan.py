@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from itertools import accumulate, compress
 
 from tpkit.logs import engine as eng
@@ -23,6 +23,7 @@ from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
 from tpkit.logs.rules import apply_rules
 from tpkit.logs.settings import Setting, command_settings, is_command, runner_settings, settings_from_record
 from tpkit.logs.text import MAX_LINE_CHARS, clean_line
+from tpkit.records import dataclass
 
 __all__ = ["Scan", "scan_text", "KEYWORDS", "TRIGGERS", "LOWER_TRIGGERS"]
 

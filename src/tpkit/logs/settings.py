@@ -7,10 +7,10 @@ Every value becomes a :class:`Setting` named in tpkit's words (``tp``, ``mem_fra
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
 
 from tpkit.logs.dumps import balanced, literal_dict, read_value, split_pairs
 from tpkit.logs.lazyre import lazy
+from tpkit.records import dataclass
 
 __all__ = ["Setting", "KEYS", "settings_from_record", "command_settings", "is_command", "SOURCES",
            "compile_cache_state", "SETTING_FLAGS", "flag_settings", "QUANTIZATION_NAMES", "planned_quantization",

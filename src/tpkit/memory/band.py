@@ -28,10 +28,14 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
+from tpkit.records import dataclass
 from tpkit.units import Bytes
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Estimate", "Band", "band_end", "at_band_end", "estimated", "resolve", "estimated_weights",
            "estimated_share", "estimated_activation_peak", "estimated_cuda_graphs", "measured_terms", "measured_term",

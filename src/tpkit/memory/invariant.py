@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Iterator
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
+    from typing import Any
     from tpkit.memory.result import PlanResult
 
 __all__ = ["problems", "checked", "numbers", "SIGNED", "SENTINELS"]

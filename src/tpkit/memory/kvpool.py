@@ -7,8 +7,7 @@ create exactly these tensors and nothing else decides a size.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["KVBuffer", "KVPoolPlan"]

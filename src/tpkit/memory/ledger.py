@@ -15,9 +15,10 @@ Sign convention: a line is a *use* of memory (positive) unless ``kind`` says oth
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["LineItem", "Ledger", "KINDS", "use_lines"]

@@ -39,13 +39,17 @@ ledger lines, ``kv_tokens_range``, ``kv_blocks_range``, ``band``, the ``vllm`` b
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import field
 
 from tpkit.memory.band import Band
 from tpkit.memory.kvpool import KVPoolPlan
 from tpkit.memory.ledger import Ledger
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Verdict", "PlanResult", "SCHEMA_VERSION"]
 

@@ -7,11 +7,12 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 
 from tpkit.errors import ConfigError
 from tpkit.pkgdata import data_text
+from tpkit.records import dataclass
 
 __all__ = ["CatalogEntry", "catalog_entries", "find_entry", "close_matches"]
 

@@ -26,8 +26,6 @@ Which of these tensors an engine shares with the target (and so does not load tw
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.errors import PlanInputError, UnknownModelError
 from tpkit.models.load import load_model
 from tpkit.models.params import Part, global_parts, layer_parts, mtp_parts
@@ -35,6 +33,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.models.weights import plan_parts
 from tpkit.models.weights_plan import WeightsPlan
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 
 __all__ = ["DRAFT_METHODS", "DraftModel", "load_draft", "draft_parts", "plan_draft_weights", "catalog_drafts"]
 

@@ -24,10 +24,9 @@ clear error until a released config of that form is at hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.errors import ConfigError
 from tpkit.models.fields import MAX_DIM, optional_bool, optional_int
+from tpkit.records import dataclass
 
 __all__ = ["GEMMA4_TEXT_TYPES", "Gemma4Attn", "gemma4_attention", "gemma4_defaults", "is_gemma4",
            "GLOBAL_HEAD_DIM_DEFAULT", "SLIDING_PATTERN_DEFAULT"]

@@ -23,12 +23,12 @@ Layouts: Llama/Qwen/Mistral/Gemma (GQA), GPT-2 / OPT (LayerNorm biases, learned 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import repeat
 
 from tpkit.errors import ConfigError
 from tpkit.models.layers import GATED_ATTN_ARCH
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 
 __all__ = ["Part", "layer_parts", "layer_groups", "global_parts", "CATEGORIES", "count_params"]
 

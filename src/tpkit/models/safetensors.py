@@ -16,7 +16,6 @@ import math
 import os
 import re
 import struct
-from dataclasses import dataclass
 from pathlib import Path
 
 from tpkit.errors import ConfigError, PlanInputError
@@ -24,6 +23,7 @@ from tpkit.models.layout import padded_vocab, stage_layers
 from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.weights_plan import WeightLine, WeightsPlan
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["TensorInfo", "read_header", "read_checkpoint", "classify", "plan_from_safetensors"]

@@ -7,8 +7,9 @@ local HF cache or the embedded catalog — into one ``ModelSpec``.  Everything d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["MlaSpec", "DsaSpec", "MoeSpec", "QuantSpec", "LinearAttnSpec", "ModelSpec", "LAYER_KINDS"]

@@ -44,10 +44,10 @@ scope (not modelled otherwise).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from tpkit.errors import ConfigError
 from tpkit.models.fields import optional_int
+from tpkit.records import dataclass
 
 __all__ = ["VisionTower", "vision_tower", "vision_params", "tower_params_per_rank", "TOWER_TP_SHARDED"]
 

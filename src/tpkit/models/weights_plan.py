@@ -6,9 +6,8 @@ headers.  Both build these values, so they live here, below both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.models.spec import QuantSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["WeightLine", "WeightsPlan"]

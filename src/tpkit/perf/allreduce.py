@@ -31,12 +31,11 @@ model for its world size; between measured sizes the time is interpolated linear
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from tpkit.errors import PlanInputError
 from tpkit.perf.constants import C
+from tpkit.records import dataclass
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:  # the profile type only: tpkit.comm.profile loads when a profile file is given
     from tpkit.comm.profile import BenchProfile
 

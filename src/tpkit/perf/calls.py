@@ -16,7 +16,7 @@ Message size = tokens × hidden × 2 bytes (bf16 activations).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tpkit.records import dataclass
 
 __all__ = ["Collective", "collective_calls"]
 

@@ -16,7 +16,7 @@ never from the decode steps the model is checked against.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tpkit.records import dataclass
 
 __all__ = ["Const", "C", "all_constants"]
 

@@ -11,11 +11,10 @@ H200 copy's footing, ``scripts/gpu_hbm.py``; MI300X and MI325X as of 2026-12-04)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.perf.constants import C
+from tpkit.records import dataclass
 
 __all__ = ["DeviceRates", "device_rates"]
 

@@ -15,12 +15,11 @@ BW and F are the GPU's effective rates (``device``); the constants are in ``cons
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.perf.constants import C
 from tpkit.perf.device import DeviceRates
 from tpkit.perf.impl import ImplProfile
 from tpkit.perf.work import Kernel
+from tpkit.records import dataclass
 
 __all__ = ["ForwardTime", "gemv_floor_us", "kernel_us", "time_forward"]
 

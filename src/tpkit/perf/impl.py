@@ -16,10 +16,9 @@ properties of the code that runs it.  Three profiles:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.errors import PlanInputError
 from tpkit.perf.constants import C
+from tpkit.records import dataclass
 
 __all__ = ["ImplProfile", "IMPLS", "impl_profile"]
 

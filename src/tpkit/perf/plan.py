@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
 from tpkit.models.layout import padded_vocab
@@ -32,6 +31,7 @@ from tpkit.perf.spec import (SpecSettings, default_accept_rate, draft_spec, extr
                              vocab_remap_kernels)
 from tpkit.perf.verdict import confidence_of, verdict_for
 from tpkit.perf.work import Batch, Shard, forward_kernels
+from tpkit.records import dataclass
 
 __all__ = ["PerfRequest", "plan_perf", "SWEEP_BATCHES", "SWEEP_CONTEXTS"]
 

@@ -18,12 +18,11 @@ cost of every collective of a forward under one of them (pure).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from tpkit.perf.allreduce import ArCost, Link, allgather_cost, allreduce_cost
 from tpkit.perf.calls import Collective
+from tpkit.records import dataclass
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:  # the profile type only: tpkit.comm.profile loads when a profile file is given
     from tpkit.comm.profile import BenchProfile
 

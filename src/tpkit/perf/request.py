@@ -6,13 +6,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:  # types only: tpkit.comm.profile loads when a profile file is given
     from tpkit.comm.profile import BenchProfile
     from tpkit.perf.spec import SpecSettings

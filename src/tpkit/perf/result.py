@@ -11,7 +11,9 @@ null if it pays at every context of the sweep), plus ``by_batch``, ``by_context`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from tpkit.records import dataclass
 
 __all__ = ["SpecPoint", "BatchPoint", "ContextPoint", "BackendPoint", "Verdict", "PerfResult", "SCHEMA_VERSION"]
 

@@ -17,13 +17,11 @@ sources in the engine modules) and the ``--attention-backend`` checks.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
 from tpkit.perf.runtime_sglang import _sglang
-from tpkit.perf.runtime_vllm import _V2_METHODS, _vllm, _vllm_runner_v2_default, _vllm_sparse, _vllm_sparse_backend
-
 from tpkit.perf.runtime_sglang import sglang_spec_v2  # noqa: F401  (public: in __all__)
+from tpkit.records import dataclass
 
 __all__ = ["Runtime", "runtime_for", "parse_version", "sglang_spec_v2", "NEWEST", "ATTENTION_BACKENDS"]
 
@@ -136,6 +134,9 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
     ver = tuple(ver)
     cc = compute_capability or (9, 0)
     vllm_sparse = engine == "vllm" and mla and sparse
+    if engine == "vllm":  # the vLLM tables load for a vLLM run only (cold start of `tpkit perf`)
+        from tpkit.perf.runtime_vllm import (_V2_METHODS, _vllm, _vllm_runner_v2_default, _vllm_sparse,
+                                             _vllm_sparse_backend)
     if vllm_sparse:
         backend = attention_backend or _vllm_sparse_backend(cc, ver)
     else:

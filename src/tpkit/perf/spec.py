@@ -20,12 +20,12 @@ Drafts (``draft_spec``):
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
 from tpkit.perf.constants import C
 from tpkit.perf.work import GEMV_MAX_TOKENS, Kernel
+from tpkit.records import dataclass
 
 __all__ = ["SpecSettings", "ALGORITHMS", "draft_spec", "default_accept_rate", "extra_draft_kernels",
            "vocab_remap_kernels", "running_requests"]

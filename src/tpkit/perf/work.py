@@ -20,7 +20,6 @@ Per decoder layer (shapes are per rank, the shard rules of ``tpkit.models.params
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from tpkit.models.params import Part, global_parts, layer_parts
 from tpkit.models.quant import is_quantised, matrix_bytes
@@ -28,6 +27,7 @@ from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.weights import local_shape
 from tpkit.perf.experts import expected_distinct_experts
 from tpkit.perf.impl import ImplProfile
+from tpkit.records import dataclass
 
 __all__ = ["Kernel", "Shard", "Batch", "forward_kernels", "weight_bytes_read",
            "ATTENTION_MODES", "GEMV_MAX_TOKENS"]

@@ -9,10 +9,10 @@ is imbalanced exactly when ``min_free < max_free × ratio``.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from tpkit.errors import RuntimeSetupError
 from tpkit.hardware.machine import MachineProfile
+from tpkit.records import dataclass
 from tpkit.runtime.probe import MemorySnapshot
 from tpkit.units import Bytes, format_bytes
 

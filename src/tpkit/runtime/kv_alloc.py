@@ -8,12 +8,13 @@ and compares the measured drop in free memory with the planned bytes as a ledger
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from tpkit.dtypes import lookup_dtype
 from tpkit.errors import RuntimeSetupError
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import Ledger
+from tpkit.records import dataclass
 from tpkit.runtime.probe import MemoryProbe
 from tpkit.units import Bytes, MiB, format_bytes
 

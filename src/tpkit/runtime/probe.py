@@ -7,11 +7,12 @@ serves the CPU tests.  The CUDA implementation is ``tpkit.runtime.cuda_probe.Cud
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 from tpkit.errors import RuntimeSetupError
 from tpkit.hardware.machine import GpuState
+from tpkit.records import dataclass
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["ProcessUsage", "MemorySnapshot", "MemoryProbe", "FakeProbe"]

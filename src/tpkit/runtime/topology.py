@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from tpkit.hardware.topology import GroupTopology, Topology, path_matrix
+from tpkit.records import dataclass
 from tpkit.runtime import nvml as _nvml
 
 __all__ = ["TopologyReading", "read_topology", "read_visible", "probe_topology", "group_topology",

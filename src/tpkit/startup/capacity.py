@@ -9,12 +9,11 @@ layout uses: the first tp × pp × dp GPUs of the profile, in CUDA order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import GpuState, MachineProfile, check_same_gpu
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.startup.cost import Cost
 from tpkit.startup.terms import cuda_context
 from tpkit.units import Bytes

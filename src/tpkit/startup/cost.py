@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:  # loaded when a cost becomes a ledger line: `tpkit explain` sizes costs without a ledger
     from tpkit.memory.ledger import LineItem
 

@@ -49,9 +49,8 @@ Each returns a ``Cost`` of 0 bytes, with the reason, when the implementation doe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.hardware.gpu import GpuSpec
+from tpkit.records import dataclass
 from tpkit.startup.cost import Cost
 from tpkit.hardware.topology import GroupTopology
 from tpkit.units import Bytes, KiB, MiB, format_bytes

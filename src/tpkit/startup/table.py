@@ -17,10 +17,10 @@ that the shipped table is what the evidence gives.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["ContextModel", "Entry", "context_model", "entry", "nccl_entry", "nccl_init_fraction", "own_samples", "table_path"]

@@ -20,8 +20,6 @@ such as ``SGLANG_PROCESS_OVERHEAD`` moves with the band too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.ledger import LineItem
 from tpkit.startup.cost import Cost
@@ -30,6 +28,7 @@ from tpkit.hardware.sm import resident_threads
 from tpkit.startup.table import context_model, entry, nccl_entry, nccl_init_fraction, own_samples
 from tpkit.units import Bytes
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
     from tpkit.hardware.machine import GpuState
 

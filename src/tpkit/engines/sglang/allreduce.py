@@ -3,8 +3,6 @@ without the rest of the start-up baseline)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tpkit.engines.sglang.versions import at_least
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.parallel import ParallelSpec
@@ -12,6 +10,7 @@ from tpkit.startup.cost import Cost
 from tpkit.startup.custom_allreduce import sglang_custom_allreduce
 from tpkit.startup.links import LinkChoice, group_links
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 

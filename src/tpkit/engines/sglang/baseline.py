@@ -35,13 +35,11 @@ check (min free < 0.9 × a rank's own free memory aborts start-up, §2.1) is app
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from tpkit.engines.sglang.versions import at_least
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.startup.cache import startup_cache
 from tpkit.engines.sglang.allreduce import custom_allreduce_cost
 from tpkit.startup.links import LinkChoice, group_links, links_note
@@ -49,6 +47,7 @@ from tpkit.startup.rankspread import sglang_plan_spread
 from tpkit.startup.terms import cublas, cuda_context, nccl_costs, sglang_process_overhead, startup_costs
 from tpkit.units import Bytes, format_bytes
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 

@@ -43,10 +43,10 @@ Terms that depend on the launch (``ReserveExtras``; issue 11, every wheel 0.5.10
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least, rule_era
+from tpkit.records import dataclass
 
 __all__ = ["CapacityDefaults", "FractionChoice", "ReserveExtras", "capacity_defaults", "prefill_capture_sizes",
            "prefill_capture_count",

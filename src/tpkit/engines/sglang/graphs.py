@@ -35,11 +35,10 @@ keep the piecewise graphs (``_handle_piecewise_cuda_graph`` never reads ``disabl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.engines.sglang.versions import at_least
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 
 __all__ = ["GraphContext", "prefill_graphs"]
 

@@ -29,12 +29,11 @@ adapters with extra tokens, the backend's small batch-info tensors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.engines.engine import check_switches, check_whole_numbers
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["SglangLora", "supported_targets", "normalise_targets", "check_lora_flags", "lora_pool",

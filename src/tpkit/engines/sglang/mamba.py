@@ -48,11 +48,10 @@ no ``--max-mamba-cache-size``; state splits evenly over attention TP.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.engines.sglang.versions import at_least
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["MambaPool", "MAMBA_FULL_MEMORY_RATIO", "RADIX_SLOTS_PER_REQUEST", "slots_per_request",

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from tpkit.dtypes import lookup_dtype
 from tpkit.engines.engine import check_fraction, check_switches, check_whole_numbers, flag, shared_flag
 from tpkit.engines.sglang.versions import LATEST, at_least, parse_version
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
     from tpkit.startup.links import LinkChoice
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
 
 from tpkit.engines.sglang.ledger import build_ledger, graph_room
 from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, scheduler_line
@@ -28,6 +28,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.startup.terms import sglang_load_extra
 from tpkit.units import Bytes, format_bytes
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
     from tpkit.models.weights_plan import WeightsPlan

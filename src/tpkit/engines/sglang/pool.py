@@ -20,14 +20,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.swa import hybrid_swa
 from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least
 from tpkit.errors import PlanInputError
 from tpkit.models.kv import kv_heads_per_rank  # SGLang get_num_kv_heads: max(1, kv_heads // attn_tp)
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start (a few ms; issue 12)

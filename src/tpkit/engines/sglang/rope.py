@@ -58,10 +58,10 @@ segment's remainder, an old cache's own segment), and an old cache's own segment
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from tpkit.engines.sglang.versions import at_least
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes, MiB
 
 __all__ = ["FIRST_RELEASE", "OWN_ROPE_RELEASE", "RopeReserve", "RotaryModule", "cache_positions", "rope_reserve",

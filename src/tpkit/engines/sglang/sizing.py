@@ -19,8 +19,7 @@ Engine functions (sglang 0.5.23, ``python/sglang/srt/``): ``distributed/bootstra
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING
+from dataclasses import fields, replace
 
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.baseline import Baseline, plan_baseline
@@ -44,8 +43,10 @@ from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes, MiB
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 

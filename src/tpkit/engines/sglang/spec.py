@@ -36,7 +36,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.options import SPEC_ALGORITHMS, SglangOptions
@@ -47,6 +47,7 @@ from tpkit.models.draft import DraftModel, load_draft, plan_draft_weights
 from tpkit.models.kv import kv_heads_per_rank
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["SPEC_ALGORITHMS", "SpecPlan", "plan_speculative", "DEFAULT_SPEC_RUNNING_REQUESTS", "SpecRunningCap",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from tpkit.engines.sglang.sizing import SglangSizing
 from tpkit.errors import PlanInputError

@@ -29,13 +29,11 @@ measured total and free memory replace the catalog total.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.startup.cost import Cost
 from tpkit.startup.custom_allreduce import VllmAllreduceRelease, vllm_allreduce_costs
 from tpkit.hardware.topology import GroupTopology
@@ -43,6 +41,7 @@ from tpkit.startup.links import LinkChoice, group_links, links_note
 from tpkit.startup.terms import cublas, cuda_context, nccl_costs, startup_costs, vllm_nontorch_growth
 from tpkit.units import Bytes
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 

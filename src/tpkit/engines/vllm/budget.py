@@ -19,11 +19,12 @@ The ledger adds up exactly: capacity − uses − reserves = the shortfall (0 wh
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from tpkit.engines.vllm.baseline import Baseline
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.memory.ledger import Ledger, LineItem
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["Budget", "requested_bytes", "compute_budget", "build_ledger"]

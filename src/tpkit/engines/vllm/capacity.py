@@ -26,10 +26,9 @@ so full/MLA groups need ``cdiv(cdiv(max_model_len, D), block)`` blocks per reque
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.engines.vllm.pages import KvLayout, cdiv
 from tpkit.engines.vllm.versions import VllmRules
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["KvCapacity", "plan_capacity", "needed_bytes", "estimate_max_model_len", "max_concurrent_batches"]

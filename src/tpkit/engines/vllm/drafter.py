@@ -36,13 +36,12 @@ sources below).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.engines.vllm.pages import DraftKv, kv_heads_per_rank
 from tpkit.engines.vllm.speculative import SpecConfig
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["Drafter", "plan_drafter", "drafter_kv"]

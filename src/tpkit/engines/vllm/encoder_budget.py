@@ -22,8 +22,8 @@ assumed: otherwise max_num_seqs is also capped at max_num_batched_tokens // t.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["EncoderProfile", "DEFAULT_MM_LIMIT", "items_per_batch", "most_features", "smart_resize_side"]

@@ -87,9 +87,8 @@ not read); non-CLIP towers (SigLIP, Pixtral-HF); a list of feature layers
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["LLAVA_WRAPPERS", "LLAVA_FROM", "LLAVA_TO", "LlavaDummy", "llava_dummy", "llava_not_modelled",

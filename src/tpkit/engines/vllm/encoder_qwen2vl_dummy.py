@@ -67,10 +67,10 @@ Later releases (the rest of each release's reading is in ``encoder_qwen2vl_tower
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from tpkit.engines.vllm.encoder_budget import most_features, smart_resize_side
 from tpkit.engines.vllm.mmlimits import mm_limit
+from tpkit.records import dataclass
 
 __all__ = ["QWEN2_VL_PROCESSOR", "Qwen2VLDummy", "qwen2_vl_dummy"]
 

@@ -221,9 +221,8 @@ release below (each release's paragraph names all the files read for it, the dum
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 
 __all__ = ["QWEN2_VL_0_11_1", "QWEN2_VL_0_12", "Qwen2VLTower", "Qwen2VLLiveSet", "qwen2_vl_tower",
            "qwen2_vl_live_set", "attention_0_11"]

@@ -71,12 +71,12 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from tpkit.engines.vllm.encoder_budget import EncoderProfile, items_per_batch, most_features, smart_resize_side
 from tpkit.engines.vllm.encoder_qwen2vl_tower import QWEN2_VL_0_11_1, QWEN2_VL_0_12, attention_0_11
 from tpkit.engines.vllm.mmlimits import mm_limit
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["QWEN3_VL_PROCESSOR", "QWEN3_VL_WRAPPERS", "QWEN3_VL_FROM", "qwen3_vl_profile"]

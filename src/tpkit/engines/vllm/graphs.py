@@ -27,10 +27,8 @@ scaled.  A printed estimate (``explain``) is used as printed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from statistics import median
-
 from tpkit.engines.vllm.versions import VllmRules
+from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB
 
 __all__ = ["GraphEstimate", "GraphSample", "GRAPH_EVIDENCE", "capture_sizes", "full_capture_sizes",
@@ -75,6 +73,14 @@ median, all inside its band: 1 + 1 graphs 0.36 and 0.43 GiB, 3 + 2 0.27, 5 + 4 0
 35 + 19 0.37 (search-index 52377383460, 51912001300, 52101499359, 61544841280, 52221836498, 56878676544,
 67144197265).  Left out: multi-GPU runs (1.97 GiB at tp 2 on a 179 GiB GPU, 4.99 GiB for a B200 MoE, vl_032) and
 PIECEWISE-only runs (speculative decoding: 15 graphs 0.22 GiB; one prints −0.87 GiB)."""
+
+
+def median(values: list[float]) -> float:
+    """``statistics.median`` (the middle value, or the mean of the two middle ones), without importing
+    ``statistics``: it pulls in decimal, fractions and random, a few ms of every vLLM plan's cold start."""
+    data = sorted(values)
+    n, i = len(data), len(data) // 2
+    return data[i] if n % 2 else (data[i - 1] + data[i]) / 2
 
 
 def evidence_band() -> tuple[Bytes, Bytes]:

@@ -23,8 +23,6 @@ EAGLE/EAGLE-3/MTP/draft-model/ngram-GPU (``VllmConfig.__post_init__``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.dtypes import lookup_dtype
 from tpkit.engines.vllm.blocksize import resolve_block_size
 from tpkit.engines.vllm.capacity import max_concurrent_batches
@@ -38,6 +36,7 @@ from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.units import GiB
 
 __all__ = ["Resolved", "resolve_inputs", "uses_v2_runner", "v2_unsupported"]

@@ -32,10 +32,9 @@ Values vLLM accepts whose layout tpkit does not model (turboquant_*, *_per_token
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.dtypes import lookup_dtype
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start (a few ms; issue 12)
 if TYPE_CHECKING:

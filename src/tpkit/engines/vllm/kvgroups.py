@@ -6,8 +6,7 @@ blocks one request holds in it: ``max_memory_usage_bytes`` of vLLM 0.33 ``v1/kv_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["KvGroup", "KvLayout", "DraftKv", "cdiv"]

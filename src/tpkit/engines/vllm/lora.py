@@ -42,12 +42,12 @@ tower of multimodal models (vLLM wraps only the language model unless ``--enable
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from tpkit.engines.engine import check_switches, check_whole_numbers
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
+from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["VllmLora", "allowed_ranks", "check_lora_flags", "lora_buffers"]

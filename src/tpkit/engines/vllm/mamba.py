@@ -22,10 +22,9 @@ FlashInfer GDN prefill kernel runs: Hopper, or Blackwell with ``head_k_dim`` 128
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 
 __all__ = ["MambaMode", "mamba_mode"]
 

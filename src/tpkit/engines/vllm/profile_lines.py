@@ -8,7 +8,6 @@ picks which of it applies to a run.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from tpkit.engines.vllm.encoder import encoder_profile
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
@@ -24,6 +23,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 

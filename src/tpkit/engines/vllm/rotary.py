@@ -55,12 +55,12 @@ head_size for ``proportional`` (``Gemma4RotaryEmbedding`` calls the base with ``
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import dataclasses
 
 from tpkit.engines.rotary import per_layer_type_ropes, rope_config, rotary_dim
 from tpkit.models.spec import ModelSpec
+from tpkit.records import dataclass
 
 __all__ = ["RotaryCache", "rotary_caches", "rotary_cache_positions", "mrope_positions_factor"]
 

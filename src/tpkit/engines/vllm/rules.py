@@ -6,7 +6,7 @@ is that module's docstring.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tpkit.records import dataclass
 
 __all__ = ["VllmRules"]
 

@@ -18,9 +18,9 @@ vLLM's rules (``config/speculative.py SpeculativeConfig.__post_init__``, 0.33; t
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 
 __all__ = ["SpecConfig", "parse_speculative_config", "METHODS", "check_method_release", "FIRST_RELEASE"]
 

@@ -9,7 +9,7 @@ when that plan fits; when none does, the verdict says so and why.  The utilisati
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from tpkit.engines.vllm.budget import Budget
 from tpkit.engines.vllm.capacity import KvCapacity

@@ -1,0 +1,139 @@
+"""The import set of each command, pinned (issues 12 and 13: cold start of `tpkit plan`, `perf`, `explain`).
+
+Each command runs once through ``tpkit.cli.main`` in a fresh interpreter; what it imported is checked: the
+modules of other commands and of the engine not asked for stay out, no heavy standard module that tpkit can do
+without comes in (typing, statistics, shutil for perf and explain, importlib.metadata), nothing optional (rich,
+torch, huggingface_hub), and the number of tpkit modules stays under a ceiling (the count on 2026-12-04 plus 3), so
+a new import on a command's path is a decision made here, not a silent cost.  The ceilings are for a cold start
+cost: a module that must come in raises them with the reason written beside.
+"""
+
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
+KIMI_LOG = "tests/logs/data/synthetic/kimi_k25_8x_rtx_pro_6000_sglang.log"
+VLLM_LOG = "tests/logs/data/vllm/vl_067.log"
+KIMI = ["moonshotai/Kimi-K2.5", "--gpu", "RTX-PRO-6000", "--tp", "8"]
+
+NEVER = ("torch", "rich", "huggingface_hub", "importlib.metadata", "typing", "statistics", "threading",
+         "tpkit.runtime", "tpkit.comm.backends", "tpkit.comm.allreduce", "tpkit.cli.probe", "tpkit.cli.bench")
+"""imported by no plan / perf / explain command below"""
+
+PERF_NOT = ("tpkit.logs", "tpkit.explain", "tpkit.cli.explain", "tpkit.cli.plan", "tpkit.memory", "tpkit.startup",
+            "tpkit.engines.vllm", "tpkit.cli.engine_flags", "tpkit.engines.registry", "shutil")
+EXPLAIN_NOT = ("tpkit.perf", "tpkit.cli.perf", "tpkit.cli.plan", "tpkit.cli.engine_flags", "tpkit.memory.band",
+               "shutil")
+PLAN_NOT = ("tpkit.perf", "tpkit.cli.perf", "tpkit.logs", "tpkit.explain", "tpkit.cli.explain")
+
+CASES = {
+    # name: (argv, prefixes it must not import, ceiling on tpkit modules (count on 2026-12-04 + 3))
+    "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
+                         91),
+    "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 101),
+    "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
+                         60),
+    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 60),
+    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 54),
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 92),
+    "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
+                            91),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 87),
+}
+
+
+def _imported(argv: list[str]) -> list[str]:
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from tpkit.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    rc = main({argv!r})\n"
+        "assert rc == 0, rc\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    env.pop("COLUMNS", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_each_command_imports_only_what_it_needs(name):
+    argv, forbidden, ceiling = CASES[name]
+    mods = _imported(argv)
+    bad = [m for m in mods if m.startswith(NEVER + forbidden)]
+    assert bad == [], f"tpkit {' '.join(argv)} imported {bad}"
+    ours = [m for m in mods if m == "tpkit" or m.startswith("tpkit.")]
+    assert len(ours) <= ceiling, f"{len(ours)} tpkit modules > {ceiling}: {ours}"
+    assert "tpkit.records" in ours  # the dataclasses come from the deferring decorator
+
+
+def test_every_dataclass_goes_through_tpkit_records():
+    """``tpkit.records.dataclass`` compiles the generated methods on first use; a module that takes
+    ``dataclasses.dataclass`` itself brings back the cost at import (``docs/benchmarks.md`` §1.1)."""
+    direct = []
+    for path in sorted((SRC / "tpkit").rglob("*.py")):
+        if path.name == "records.py":
+            continue
+        text = path.read_text()
+        if re.search(r"^\s*from dataclasses import [^\n]*\bdataclass\b(?!es)", text, re.M) \
+                or "dataclasses.dataclass(" in text or "@dataclasses.dataclass" in text:
+            direct.append(str(path.relative_to(SRC)))
+    assert direct == []
+
+
+def test_the_local_median_is_statistics_median():
+    from tpkit.engines.vllm.graphs import GRAPH_EVIDENCE, median
+
+    samples = [[0.78], [0.36, 0.43], [3.0, 1.0, 2.0], [0.27, 0.61, 1.21, 0.65], [0.1] * 5 + [0.3] * 4,
+               [s.printed_gib for s in GRAPH_EVIDENCE]]
+    for values in samples:
+        assert median(values) == statistics.median(values)
+        assert type(median(values)) is type(statistics.median(values))
+
+
+@pytest.mark.parametrize("columns", [None, "", "abc", "0", "-5", "37", "200"])
+def test_terminal_columns_is_shutils(columns, monkeypatch):
+    from tpkit.cli import terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+
+
+def test_help_wraps_at_the_width_argparse_picks(monkeypatch):
+    """The help page at COLUMNS=61 is what argparse's own formatter (which asks shutil) writes."""
+    import argparse
+
+    from tpkit.cli import TpkitArgumentParser, build_parser
+
+    monkeypatch.setenv("COLUMNS", "61")
+    perf = build_parser(["perf", "--help"])._subparsers._group_actions[0].choices["perf"]
+
+    def page() -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            perf.print_help()
+        return out.getvalue()
+
+    ours = page()
+    with monkeypatch.context() as m:
+        m.setattr(TpkitArgumentParser, "_get_formatter", argparse.ArgumentParser._get_formatter)
+        standard = page()
+    monkeypatch.setenv("COLUMNS", "200")
+    assert ours == standard and page() != ours  # the same page, and the width is what moves it
