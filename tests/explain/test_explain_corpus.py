@@ -264,11 +264,16 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     connector) hit blind; sg_200 (cli991/qwctest, SGLang 0.5.9 on an 80 GB GPU) misses by +274 tokens (+0.02 %):
     its budget leaves at most ~53 MiB for torch's stream pool, not the 70 MiB measured on torch 2.11 + CUDA 13.0:
     167 of the 192. vl_383 (Einengutenmorgen/decode_kuki, vLLM 0.31.0 Qwen/Qwen3.8-27B at tp 2 on two L40S, the
-    set's config; validation case vp_302) hits blind: 168 of the 193."""
+    set's config; validation case vp_302) hits blind: 168 of the 193.
+    Helper mv14 (2026-12-04): vl_402 (vLLM 0.22.0 Qwen2.5-7B-Instruct, validation case vp_322) and vl_404 (a nightly
+    0.23.1rc1, nvidia/Qwen3.6-27B-NVFP4 on a GB10, the base Qwen3.6-27B config) hit blind; vl_403 (vLLM 0.22.0
+    Qwen3.5-4B) missed blind for want of a config and hits with the one assembled from the Megatron-LM Qwen3.5
+    variant table (tests/logs/data/configs/Qwen__Qwen3.5-4B; no rule changed): 171 of the 196. vl_400 / vl_401
+    (V0 0.7.2, validation cases vp_320 / vp_321) print no 'Available KV cache memory' and are not counted."""
     rows = _capacity_rows()
-    assert len(rows) == 193
+    assert len(rows) == 196
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 168, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 171, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only the KV-budget error, whose budget
     # (free after weights − pre × (1 − f)) needs no cell, may hit without one

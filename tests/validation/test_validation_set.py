@@ -133,6 +133,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # LOOSENED p90 0.078 -> 0.088, inside 0.87 -> 0.86
     # then vp_302 (Einengutenmorgen/decode_kuki, vLLM 0.31.0 Qwen3.8-27B tp 2 on two 44.39 GiB cc-8.9 cards): +0.0 %
     # blind, inside: 143 scored, median 1.53 %, p90 8.63 %, 124/143 (86.7 %) inside (level unchanged)
+    # helper mv14 (2026-12-04): vp_320 (vllm#15196, 0.7.2 V0 DeepSeek-Coder-V2-Lite on an L40S with --cpu-offload-gb
+    # 30) -1.0 %, vp_321 (a Colab T4 run, 0.7.2 V0 Qwen2.5-1.5B fp16) +2.9 %, vp_322 (0.22.0 Qwen2.5-7B-Instruct, GPU
+    # inferred 44.4 GiB class) -0.1 %, all blind and inside, no rule changed: 146 scored, median 1.50 %, p90 8.18 %,
+    # 127/146 (87.0 %) inside (level unchanged)
                                      # Helper mv13 (2026-12-04) added gs_130 as printed (cli991/qwctest's
                                      # committed nohup log, SGLang 0.5.9 Qwen2.5-3B-Instruct on an 80 GB card;
                                      # -0.1 % blind, inside, no rule changed): 44 scored, median 0.36 %, p90
