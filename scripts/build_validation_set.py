@@ -441,6 +441,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                             "and less than nothing on a 40 GB A100. Planned on the first candidate; every candidate's "
                             "prediction lies inside the others' bands (tests/validation/test_validation_set.py checks "
                             "it)"}}, None),
+    # helper mv14: a kubectl session (search-index file id 17822999525): vLLM 0.8.3 V0 + Ray, DeepSeek-V2.5 tp 8 x pp 2
+    # on two nodes of A100-SXM4-40GB, eager; log also vl_405
+    "vp_323": ("0.8.3", "printed 'vLLM API server version 0.8.3' (V0: pipeline parallelism falls back from V1)",
+               {"nnodes": 2, "gpu_total_gib": 39.49}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
