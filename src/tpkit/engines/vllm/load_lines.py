@@ -173,6 +173,23 @@ def offload_v0_fallback(options: VllmOptions, rules: VllmRules) -> VllmOptions |
     return replace(options, engine_version=version.partition(":")[0] + ":v0")
 
 
+def pp_v0_fallback(options: VllmOptions, rules: VllmRules, pp: int) -> VllmOptions | None:
+    """vLLM 0.8.0–0.9.0 run V0 for pipeline parallelism (``--pipeline-parallel-size`` > 1) unless the launch names an
+    executor backend V1 takes: ``engine/arg_utils.py _is_v1_supported_oracle`` falls back on any PP in 0.8.0–0.8.2
+    (``_warn_or_fallback("PP")``), on PP "without Ray distributed executor" in 0.8.3–0.8.5 and without ray / mp /
+    external_launcher in 0.9.0 (``_raise_or_fallback``); 0.9.1 adds the default backend (ParallelConfig's None) to
+    the accepted ones, so V1 runs (read in the 0.8.0, 0.8.2, 0.8.5, 0.9.0, 0.9.1, 0.9.2 and 0.10.0 wheels).
+    tpkit has no executor-backend option, so the default launch is planned: the options with the release's V0 rules,
+    None where nothing changes.  An explicit ``:v1`` is a launch that named the backend (or VLLM_USE_V1=1 on
+    0.8.0–0.8.2, where V1 PP is experimental) and is kept."""
+    if (pp or 1) <= 1 or rules.engine != "V1" or not (0, 8, 0) <= rules.release < (0, 9, 1):
+        return None
+    version = str(options.engine_version)
+    if version.endswith(":v1"):
+        return None
+    return replace(options, engine_version=version.partition(":")[0] + ":v0")
+
+
 def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_weights,
                   rules: VllmRules) -> tuple[LineItem, ...]:
     """The profile run's copy of one offloaded layer on the device where the release copies (``offload_copies``):
