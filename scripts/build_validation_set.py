@@ -445,6 +445,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # on two nodes of A100-SXM4-40GB, eager; log also vl_405
     "vp_323": ("0.8.3", "printed 'vLLM API server version 0.8.3' (V0: pipeline parallelism falls back from V1)",
                {"nnodes": 2, "gpu_total_gib": 39.49}, None),
+    # helper mv14: a README's start-up (search-index file ids 40791855483 / 41236106506): vLLM 0.8.4 (V0 on Turing),
+    # Qwen3-4B fp16 on an RTX 2060 12GB under WSL2 (custom GPU: the printed 12.00 GiB, Turing); log also vl_406
+    "vp_324": ("0.8.4", "not printed: V0 source lines model_runner.py:1146 / worker.py:267 / executor_base.py:112 are "
+               "0.8.3-0.8.4's, and Qwen3 is first registered in 0.8.4", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

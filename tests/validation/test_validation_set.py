@@ -144,6 +144,11 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # blocks are the minimum over 16 workers, and the one second-stage worker the log shows has 6,951 blocks' worth
     # (docs/accuracy.md §6.4, round mv14): 147 scored, median 1.53 %, p90 9.21 %, 128/147 (87.1 %) inside:
     # LOOSENED p90 0.088 -> 0.093 for vp_323
+    # then vp_324 (a README's start-up: vLLM 0.8.4 Qwen3-4B fp16 on an RTX 2060 12GB under WSL2) +9.5 % blind,
+    # inside: tpkit planned V1, the log's V0 lines show the fallback vLLM 0.8.0-0.10.1.1 take below compute
+    # capability 8.0 (engine/arg_utils.py _is_v1_supported_oracle; engines/vllm/load_lines.py
+    # capability_v0_fallback): +3.2 %, no other case moves (the earlier Turing cases name ':v0' themselves): 148
+    # scored, median 1.55 %, p90 9.14 % (blind 9.57 %), 129/148 (87.2 %) inside (level unchanged)
                                      # Helper mv13 (2026-12-04) added gs_130 as printed (cli991/qwctest's
                                      # committed nohup log, SGLang 0.5.9 Qwen2.5-3B-Instruct on an 80 GB card;
                                      # -0.1 % blind, inside, no rule changed): 44 scored, median 0.36 %, p90
