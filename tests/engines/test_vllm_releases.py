@@ -616,3 +616,28 @@ def test_pipeline_parallel_runs_v0_on_0_8_0_to_0_9_0(version, engine):
         # the V0 fallback sizes memory like the explicit V0 engine
         assert pp.kv_tokens == _plan(f"{version}:v0", par=ParallelSpec(tp=1, pp=2),
                                      max_num_batched_tokens=2048).kv_tokens
+
+
+@pytest.mark.parametrize("version, engine", [
+    ("0.7.3", "V0"), ("0.8.0", "V0"), ("0.8.4", "V0"), ("0.9.2", "V0"), ("0.10.1", "V0"), ("0.10.1.1", "V0"),
+    ("0.10.2", "V1"), ("0.11.0", "V1"), ("0.33.0", "V1")])
+@pytest.mark.parametrize("gpu_name", ["T4", "V100-32GB"])
+def test_compute_capability_below_8_runs_v0_on_0_8_0_to_0_10_1(version, engine, gpu_name):
+    """vLLM 0.8.0–0.10.1.1 fall back to V0 on CUDA GPUs of compute capability < 8.0 (engine/arg_utils.py
+    _is_v1_supported_oracle, 'Compute Capability < 8.0'); 0.10.2 drops the check.  0.7.x runs V0 anyway; an Ampere
+    GPU and a GPU of unknown capability keep V1; an explicit ':v1' is refused like VLLM_USE_V1=1."""
+    gpu = lookup_gpu(gpu_name)
+    assert gpu.compute_capability[0] < 8
+    res = _plan(version, gpu=gpu, max_num_batched_tokens=2048)
+    fell = [w for w in res.warnings if w.startswith("compute capability")]
+    assert bool(fell) == (engine == "V0" and version != "0.7.3")
+    assert res.engine_version == (f"{version}:v0" if fell else version)
+    assert resolve_rules(res.engine_version).engine == engine
+    if fell:
+        assert res.kv_tokens == _plan(f"{version}:v0", gpu=gpu, max_num_batched_tokens=2048).kv_tokens
+        with pytest.raises(PlanInputError, match="refuse VLLM_USE_V1=1 below 8.0"):
+            _plan(f"{version}:v1", gpu=gpu, max_num_batched_tokens=2048)
+        ampere = lookup_gpu("A100-SXM-40GB")
+        assert _plan(version, gpu=ampere, max_num_batched_tokens=2048).engine_version == version
+        unknown = replace(gpu, compute_capability=None)
+        assert _plan(version, gpu=unknown, max_num_batched_tokens=2048).engine_version == version

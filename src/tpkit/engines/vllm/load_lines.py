@@ -190,6 +190,25 @@ def pp_v0_fallback(options: VllmOptions, rules: VllmRules, pp: int) -> VllmOptio
     return replace(options, engine_version=version.partition(":")[0] + ":v0")
 
 
+def capability_v0_fallback(options: VllmOptions, rules: VllmRules,
+                           compute_capability: tuple[int, int] | None) -> VllmOptions | None:
+    """vLLM 0.8.0–0.10.1.1 run V0 on CUDA GPUs of compute capability below 8.0 (Volta, Turing: "Need at least Ampere
+    for now (FA support required)", ``engine/arg_utils.py _is_v1_supported_oracle`` → ``_raise_or_fallback("Compute
+    Capability < 8.0")``, read in the 0.8.0 … 0.10.1.1 wheels); 0.10.2 drops the check and runs V1 on them.  The
+    options with the release's V0 rules, None where nothing changes (an unknown capability changes nothing; ROCm
+    devices report gfx majors ≥ 9).  An explicit ``:v1`` is what VLLM_USE_V1=1 asks for, which those releases refuse
+    (NotImplementedError)."""
+    cc = compute_capability
+    if not cc or cc[0] >= 8 or rules.engine != "V1" or not (0, 8, 0) <= rules.release < (0, 10, 2):
+        return None
+    version = str(options.engine_version)
+    if version.endswith(":v1"):
+        raise PlanInputError(f"--engine-version {version} on a compute-capability {cc[0]}.{cc[1]} GPU: vLLM "
+                             "0.8.0–0.10.1 refuse VLLM_USE_V1=1 below 8.0 (engine/arg_utils.py _raise_or_fallback) "
+                             "and otherwise fall back to V0; plan without ':v1', or a 0.10.2+ release")
+    return replace(options, engine_version=version.partition(":")[0] + ":v0")
+
+
 def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_weights,
                   rules: VllmRules) -> tuple[LineItem, ...]:
     """The profile run's copy of one offloaded layer on the device where the release copies (``offload_copies``):
