@@ -449,6 +449,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # Qwen3-4B fp16 on an RTX 2060 12GB under WSL2 (custom GPU: the printed 12.00 GiB, Turing); log also vl_406
     "vp_324": ("0.8.4", "not printed: V0 source lines model_runner.py:1146 / worker.py:267 / executor_base.py:112 are "
                "0.8.3-0.8.4's, and Qwen3 is first registered in 0.8.4", {}, None),
+    # helper mv14: install notes (search-index file id 20903468563): vLLM 0.7.3 V0, DeepSeek-R1 tp 8 on eight H200,
+    # util 0.85, 128,000, 32,000 batched, 1,024 sequences; log also vl_407
+    "vp_325": ("0.7.3", "not printed: V0 lines without brackets (before 0.8.0), executor_base.py:111/116 (0.7.3)",
+               {"gpu_total_gib": 139.81}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
