@@ -224,10 +224,18 @@ def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
 
 
 def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
-                  rules: VllmRules) -> tuple[LineItem, ...]:
+                  rules: VllmRules, w_weights=None) -> tuple[LineItem, ...]:
     """What the MLA backends build after loading (``tpkit.engines.vllm.mla``), a line only where it exists: the V0
     absorbed decode matrices of vLLM 0.7.1–0.7.3, and from 0.8.0 (V0 and V1) the activation-dtype copy of a
-    quantised ``kv_b_proj``."""
+    quantised ``kv_b_proj``.
+
+    With ``--cpu-offload-gb`` the V0 absorbed matrices of an offloaded layer stay on the CPU: 0.7.2's
+    ``DefaultModelLoader.load_model`` runs a quant method's ``process_weights_after_loading`` inside
+    ``device_loading_context`` (parameters moved to the GPU and back) but calls the MLA attention's
+    ``process_weights_after_loading`` outside it, which builds W_QR / W_Q_UK / W_UV_O from ``kv_b_proj`` and
+    ``q_proj`` where they lie (``attention/backends/mla/utils.py``), i.e. in CPU memory for the layers
+    ``maybe_offload_to_cpu`` moved.  The line keeps the layers not moved whole (a partly moved layer counts as on
+    the GPU)."""
     from tpkit.engines.vllm.mla import mla_absorbed_bytes, mla_dequant_kv_b_bytes
     from tpkit.engines.vllm.versions import CURRENT, parse_version
 
@@ -242,10 +250,17 @@ def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
     if rules.engine == "V0":
         extra = mla_absorbed_bytes(model, parallel, release, act_bytes=r.act_bytes,
                                    quantization=options.quantization)
+        off = cpu_offload(model, parallel, options, w_weights) if w_weights is not None else None
+        note = ""
+        if extra.bytes and off is not None and off.layers_whole and off.layers_total:
+            kept = off.layers_total - off.layers_whole
+            extra = Bytes(extra.bytes * kept // off.layers_total)
+            note = (f"; the {off.layers_whole} of {off.layers_total} layers --cpu-offload-gb moved whole keep theirs "
+                    "in CPU memory (built outside device_loading_context)")
         if extra.bytes:
             lines.append(LineItem(item="MLA absorbed decode matrices", bytes=extra,
                                   source="W_QR + W_Q_UK + W_UV_O per MLA layer (vLLM 0.7.1–0.7.3 V0 MLA backend, "
-                                         "process_weights_after_loading; in the load delta)"))
+                                         f"process_weights_after_loading; in the load delta){note}"))
     copy = mla_dequant_kv_b_bytes(model, parallel, release, act_bytes=r.act_bytes, quantization=options.quantization)
     if copy.bytes:
         lines.append(LineItem(item="MLA kv_b_proj dequantised copy", bytes=copy,

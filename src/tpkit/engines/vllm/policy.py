@@ -318,7 +318,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     w_line = _weights(model, parallel, options, r, w_plan)
     rope = _rope_line(model, options, r, cuda_gpu=str(gpu.vendor).upper() != "AMD")
     act_line, *parts = activation_lines(model, parallel, options, r, rules)
-    mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
+    mla_lines = _mla_absorbed(model, parallel, options, r, rules, w_plan) + _mxfp4_padding(model, parallel, options, r)
     mla_lines += _lora(model, parallel, options, r, rules)
     # torch memory at the profile, outside the load delta
     ws_lines = _mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
