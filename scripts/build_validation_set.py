@@ -422,6 +422,37 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                            "(L40S / L40: both 44.39 GiB CUDA totals). Planned on the first candidate; every candidate's "
                            "prediction lies inside the others' bands (tests/validation/test_validation_set.py checks "
                            "it)"}}, None),
+    # helper mv14 (2026-12-04): vllm-project/vllm#15196 (GPUStack's vLLM 0.7.2 V0, DeepSeek-Coder-V2-Lite-Instruct on an
+    # L40S with --cpu-offload-gb 30; the log prints the L40S total as 44.31 GiB); log also vl_400
+    "vp_320": ("0.7.2", "the issue's environment ('vLLM: 0.7.2', GPUStack 0.5.1); V0 source lines worker.py:267 / "
+               "executor_base.py:110 agree", {"cpu_offload_gb": 30, "gpu_total_gib": 44.31}, None),
+    # helper mv14: a Colab Unsloth/TRL GRPO run's console (search-index file id 55875904831): vLLM 0.7.2 V0,
+    # Qwen2.5-1.5B-Instruct fp16 on a 14.56 GiB Turing GPU (Colab T4); log also vl_401
+    "vp_321": ("0.7.2", "printed 'Initializing a V0 LLM engine (v0.7.2)'", {"gpu_total_gib": 14.56}, None),
+    # helper mv14: a console run in a script's docstring (search-index file id 67144197265): vLLM 0.22.0
+    # AsyncLLMEngine, Qwen2.5-7B-Instruct at util 0.95; GPU from the budget (44.4 GiB class, FA2); log also vl_402
+    "vp_322": ("0.22.0", "printed 'Initializing a V1 LLM engine (v0.22.0)'",
+               {"topk_topp_sampler": "flashinfer",
+                "gpu_assumed": {
+                    "gpu": "L40S", "candidates": ["L40S", "L40", "A40"],
+                    "note": "GPU not named (search-index file id 67144197265). FlashAttention 2 is chosen, so not Hopper; "
+                            "the printed weights (14.29 GiB), KV (26.32 GiB) and graph estimate (0.37 GiB) inside the "
+                            "0.95 budget leave 1.19 GiB on a 44.4 GiB card (L40S, L40, A40), 4.2 GiB on a 47.5 GiB one "
+                            "and less than nothing on a 40 GB A100. Planned on the first candidate; every candidate's "
+                            "prediction lies inside the others' bands (tests/validation/test_validation_set.py checks "
+                            "it)"}}, None),
+    # helper mv14: a kubectl session (search-index file id 17822999525): vLLM 0.8.3 V0 + Ray, DeepSeek-V2.5 tp 8 x pp 2
+    # on two nodes of A100-SXM4-40GB, eager; log also vl_405
+    "vp_323": ("0.8.3", "printed 'vLLM API server version 0.8.3' (V0: pipeline parallelism falls back from V1)",
+               {"nnodes": 2, "gpu_total_gib": 39.49}, None),
+    # helper mv14: a README's start-up (search-index file ids 40791855483 / 41236106506): vLLM 0.8.4 (V0 on Turing),
+    # Qwen3-4B fp16 on an RTX 2060 12GB under WSL2 (custom GPU: the printed 12.00 GiB, Turing); log also vl_406
+    "vp_324": ("0.8.4", "not printed: V0 source lines model_runner.py:1146 / worker.py:267 / executor_base.py:112 are "
+               "0.8.3-0.8.4's, and Qwen3 is first registered in 0.8.4", {}, None),
+    # helper mv14: install notes (search-index file id 20903468563): vLLM 0.7.3 V0, DeepSeek-R1 tp 8 on eight H200,
+    # util 0.85, 128,000, 32,000 batched, 1,024 sequences; log also vl_407
+    "vp_325": ("0.7.3", "not printed: V0 lines without brackets (before 0.8.0), executor_base.py:111/116 (0.7.3)",
+               {"gpu_total_gib": 139.81}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

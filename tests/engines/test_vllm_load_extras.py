@@ -248,3 +248,39 @@ def test_gpt_oss_120b_tp4_on_a100_vllm_0_10_1_load_matches_the_print():
     load = sum((l.bytes for l in r.ledger.items
                 if l.item in ("model weights", "rotary cos/sin cache", "MXFP4 MoE padding (Marlin)")), GiB(0))
     assert load.gib == pytest.approx(17.2217, rel=0.005)
+
+
+def _mla_page(version, kv_cache_dtype="auto", **kw):
+    lite = _spec("deepseek-ai--DeepSeek-Coder-V2-Lite-Instruct.json")
+    r = plan_vllm(lite, lookup_gpu("A100-SXM-40GB"), ParallelSpec(tp=1),
+                  VllmOptions(engine_version=version, kv_cache_dtype=kv_cache_dtype, **kw), search_fixes=False)
+    return r.extra["bytes_per_block"]
+
+
+@pytest.mark.parametrize("version, elements", [("0.7.1", 576), ("0.7.2", 640), ("0.7.3", 640), ("0.8.2:v0", 576),
+                                               ("0.8.5", 576)])
+def test_v0_mla_cache_entry_padded_to_256_bytes_in_0_7_2_and_0_7_3(version, elements):
+    """vLLM 0.7.2–0.7.3's V0 CacheEngine pads an MLA latent entry (512 + 64) to 256 bytes of the model dtype
+    (``_align_cache`` / ``align_to_256bytes``, VLLM_CUDA_MEM_ALIGN_KV_CACHE default 1): 640 elements; 0.7.1 and
+    0.8.0+ do not.  vp_320 (0.7.2) and vp_325 (0.7.3) print blocks of 640 elements per layer-token."""
+    assert _mla_page(version) == 27 * elements * 2 * 16  # 27 MLA layers, 16-token block, bf16
+
+
+def test_v0_mla_padding_counts_model_dtype_elements_times_the_cache_dtype():
+    """``get_cache_block_size`` aligns with model_config.dtype (128 elements of bf16), then multiplies by the cache
+    dtype's size: an fp8 cache keeps 640 one-byte elements."""
+    assert _mla_page("0.7.3", kv_cache_dtype="fp8") == 27 * 640 * 1 * 16
+    assert _mla_page("0.7.1", kv_cache_dtype="fp8") == 27 * 576 * 1 * 16
+
+
+@pytest.mark.parametrize("offload_gb, kept_layers", [(0, 27), (30, 0)])
+def test_v0_mla_absorbed_matrices_of_offloaded_layers_stay_on_cpu(offload_gb, kept_layers):
+    """vLLM 0.7.2 builds the absorbed matrices outside ``device_loading_context``, from the offloaded (CPU) weights
+    of the layers --cpu-offload-gb moved: the GPU keeps only the other layers' (vp_320: 'model weights take
+    0.80GiB' with every layer of DeepSeek-Coder-V2-Lite moved)."""
+    lite = _spec("deepseek-ai--DeepSeek-Coder-V2-Lite-Instruct.json")
+    opts = VllmOptions(engine_version="0.7.2", cpu_offload_gb=offload_gb or None, enforce_eager=True)
+    r = plan_vllm(lite, lookup_gpu("L40S"), ParallelSpec(tp=1), opts, search_fixes=False)
+    line = next((l for l in r.ledger.items if l.item == "MLA absorbed decode matrices"), None)
+    full = mla_absorbed_bytes(lite, ParallelSpec(tp=1), (0, 7, 2), act_bytes=2)
+    assert (line.bytes.bytes if line else 0) == full.bytes * kept_layers // 27

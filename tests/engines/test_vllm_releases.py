@@ -594,3 +594,50 @@ def test_printed_token_count_of_a_hybrid_changes_in_the_0_20_1_patch_release():
     assert new.kv_tokens == int(new.max_concurrency * 32768) > old.kv_tokens
     assert old.kv_tokens == old.extra["kv_blocks"] // 7 * 16  # 7 KV groups (6 sliding, 1 full) of 16-token blocks
     assert all(p.kv_tokens == int(p.max_concurrency * 32768) for p in (plans["0.20.2"], plans["0.21.0"]))
+
+
+@pytest.mark.parametrize("version, engine", [
+    ("0.7.3", "V0"), ("0.8.0", "V0"), ("0.8.2", "V0"), ("0.8.3", "V0"), ("0.8.5", "V0"), ("0.9.0", "V0"),
+    ("0.9.1", "V1"), ("0.9.2", "V1"), ("0.10.0", "V1"), ("0.33.0", "V1")])
+def test_pipeline_parallel_runs_v0_on_0_8_0_to_0_9_0(version, engine):
+    """vLLM 0.8.0–0.9.0 fall back to V0 for --pipeline-parallel-size > 1 with the default executor backend
+    (engine/arg_utils.py _is_v1_supported_oracle: 'PP' in 0.8.0–0.8.2, 'Pipeline Parallelism without Ray distributed
+    executor' in 0.8.3–0.8.5, without ray / mp / external_launcher in 0.9.0); 0.9.1 accepts the default backend.
+    0.7.x runs V0 anyway; pp 1 and an explicit ':v1' (a launch that named the backend) keep V1."""
+    pp = _plan(version, par=ParallelSpec(tp=1, pp=2), max_num_batched_tokens=2048)
+    fell = [w for w in pp.warnings if "--pipeline-parallel-size > 1" in w]
+    assert bool(fell) == (engine == "V0" and version != "0.7.3")
+    assert pp.engine_version == (f"{version}:v0" if fell else version)
+    assert resolve_rules(pp.engine_version).engine == engine
+    assert _plan(version, par=ParallelSpec(tp=2, pp=1), max_num_batched_tokens=2048).engine_version == version
+    if (0, 8, 0) <= tuple(map(int, version.split("."))) < (0, 9, 1):
+        kept = _plan(f"{version}:v1", par=ParallelSpec(tp=1, pp=2), max_num_batched_tokens=2048)
+        assert kept.engine_version == f"{version}:v1" and not any("--pipeline-parallel-size" in w for w in kept.warnings)
+        # the V0 fallback sizes memory like the explicit V0 engine
+        assert pp.kv_tokens == _plan(f"{version}:v0", par=ParallelSpec(tp=1, pp=2),
+                                     max_num_batched_tokens=2048).kv_tokens
+
+
+@pytest.mark.parametrize("version, engine", [
+    ("0.7.3", "V0"), ("0.8.0", "V0"), ("0.8.4", "V0"), ("0.9.2", "V0"), ("0.10.1", "V0"), ("0.10.1.1", "V0"),
+    ("0.10.2", "V1"), ("0.11.0", "V1"), ("0.33.0", "V1")])
+@pytest.mark.parametrize("gpu_name", ["T4", "V100-32GB"])
+def test_compute_capability_below_8_runs_v0_on_0_8_0_to_0_10_1(version, engine, gpu_name):
+    """vLLM 0.8.0–0.10.1.1 fall back to V0 on CUDA GPUs of compute capability < 8.0 (engine/arg_utils.py
+    _is_v1_supported_oracle, 'Compute Capability < 8.0'); 0.10.2 drops the check.  0.7.x runs V0 anyway; an Ampere
+    GPU and a GPU of unknown capability keep V1; an explicit ':v1' is refused like VLLM_USE_V1=1."""
+    gpu = lookup_gpu(gpu_name)
+    assert gpu.compute_capability[0] < 8
+    res = _plan(version, gpu=gpu, max_num_batched_tokens=2048)
+    fell = [w for w in res.warnings if w.startswith("compute capability")]
+    assert bool(fell) == (engine == "V0" and version != "0.7.3")
+    assert res.engine_version == (f"{version}:v0" if fell else version)
+    assert resolve_rules(res.engine_version).engine == engine
+    if fell:
+        assert res.kv_tokens == _plan(f"{version}:v0", gpu=gpu, max_num_batched_tokens=2048).kv_tokens
+        with pytest.raises(PlanInputError, match="refuse VLLM_USE_V1=1 below 8.0"):
+            _plan(f"{version}:v1", gpu=gpu, max_num_batched_tokens=2048)
+        ampere = lookup_gpu("A100-SXM-40GB")
+        assert _plan(version, gpu=ampere, max_num_batched_tokens=2048).engine_version == version
+        unknown = replace(gpu, compute_capability=None)
+        assert _plan(version, gpu=unknown, max_num_batched_tokens=2048).engine_version == version

@@ -18,7 +18,8 @@ from tpkit.models import kv as model_kv
 from tpkit.models.spec import ModelSpec
 
 __all__ = ["kv_heads_per_rank", "dsa_indexer_token_bytes", "DSA_INDEXER_FIRST", "kda_state_bytes", "gdn_state_bytes",
-           "short_conv_state_bytes", "nemotron_h_state_bytes", "ssm_state_bytes"]
+           "short_conv_state_bytes", "nemotron_h_state_bytes", "ssm_state_bytes", "V0_MLA_ALIGN",
+           "v0_mla_aligned_token_bytes"]
 
 
 def kv_heads_per_rank(model: ModelSpec, tp: int, kind: str = "sliding") -> int:
@@ -88,6 +89,23 @@ def _per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int, kv_
     if kv_format is not None and kv_format.layout == "nvfp4":
         return heads * (kv_format.head_bytes(k_dim, dtype_bytes) + kv_format.head_bytes(v_dim, dtype_bytes))
     return heads * (k_dim + v_dim) * dtype_bytes
+
+
+V0_MLA_ALIGN = ((0, 7, 2), (0, 8, 0))
+"""vLLM releases whose V0 ``CacheEngine`` pads an MLA cache entry to 256 bytes (first, first without)"""
+
+
+def v0_mla_aligned_token_bytes(model: ModelSpec, dtype_bytes: int, act_bytes: int) -> int:
+    """Bytes one token costs in one MLA layer under vLLM 0.7.2–0.7.3's V0 ``CacheEngine`` on CUDA: with
+    ``VLLM_CUDA_MEM_ALIGN_KV_CACHE`` (default "1", ``envs.py``) ``_align_cache`` is on for MLA models, and
+    ``get_cache_block_size`` rounds the latent entry (kv_lora_rank + qk_rope_head_dim elements) up with
+    ``align_to_256bytes(entry, model_config.dtype)`` (``utils.py``: a multiple of 256 // dtype-size elements of the
+    *model* dtype) before multiplying by the cache dtype's size; ``_allocate_kv_cache`` allocates that padded
+    stride.  576 → 640 elements for a 16-bit model (DeepSeek-V2/V3).  Absent in 0.7.0, 0.7.1 and from 0.8.0
+    (``worker/cache_engine.py`` of those wheels)."""
+    entry = model.mla.kv_lora_rank + model.mla.qk_rope_head_dim
+    per = 256 // act_bytes
+    return -(-entry // per) * per * dtype_bytes
 
 
 def kda_state_bytes(lac: dict, tp: int, dtype_bytes: int) -> int:

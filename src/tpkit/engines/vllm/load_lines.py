@@ -173,6 +173,42 @@ def offload_v0_fallback(options: VllmOptions, rules: VllmRules) -> VllmOptions |
     return replace(options, engine_version=version.partition(":")[0] + ":v0")
 
 
+def pp_v0_fallback(options: VllmOptions, rules: VllmRules, pp: int) -> VllmOptions | None:
+    """vLLM 0.8.0–0.9.0 run V0 for pipeline parallelism (``--pipeline-parallel-size`` > 1) unless the launch names an
+    executor backend V1 takes: ``engine/arg_utils.py _is_v1_supported_oracle`` falls back on any PP in 0.8.0–0.8.2
+    (``_warn_or_fallback("PP")``), on PP "without Ray distributed executor" in 0.8.3–0.8.5 and without ray / mp /
+    external_launcher in 0.9.0 (``_raise_or_fallback``); 0.9.1 adds the default backend (ParallelConfig's None) to
+    the accepted ones, so V1 runs (read in the 0.8.0, 0.8.2, 0.8.5, 0.9.0, 0.9.1, 0.9.2 and 0.10.0 wheels).
+    tpkit has no executor-backend option, so the default launch is planned: the options with the release's V0 rules,
+    None where nothing changes.  An explicit ``:v1`` is a launch that named the backend (or VLLM_USE_V1=1 on
+    0.8.0–0.8.2, where V1 PP is experimental) and is kept."""
+    if (pp or 1) <= 1 or rules.engine != "V1" or not (0, 8, 0) <= rules.release < (0, 9, 1):
+        return None
+    version = str(options.engine_version)
+    if version.endswith(":v1"):
+        return None
+    return replace(options, engine_version=version.partition(":")[0] + ":v0")
+
+
+def capability_v0_fallback(options: VllmOptions, rules: VllmRules,
+                           compute_capability: tuple[int, int] | None) -> VllmOptions | None:
+    """vLLM 0.8.0–0.10.1.1 run V0 on CUDA GPUs of compute capability below 8.0 (Volta, Turing: "Need at least Ampere
+    for now (FA support required)", ``engine/arg_utils.py _is_v1_supported_oracle`` → ``_raise_or_fallback("Compute
+    Capability < 8.0")``, read in the 0.8.0 … 0.10.1.1 wheels); 0.10.2 drops the check and runs V1 on them.  The
+    options with the release's V0 rules, None where nothing changes (an unknown capability changes nothing; ROCm
+    devices report gfx majors ≥ 9).  An explicit ``:v1`` is what VLLM_USE_V1=1 asks for, which those releases refuse
+    (NotImplementedError)."""
+    cc = compute_capability
+    if not cc or cc[0] >= 8 or rules.engine != "V1" or not (0, 8, 0) <= rules.release < (0, 10, 2):
+        return None
+    version = str(options.engine_version)
+    if version.endswith(":v1"):
+        raise PlanInputError(f"--engine-version {version} on a compute-capability {cc[0]}.{cc[1]} GPU: vLLM "
+                             "0.8.0–0.10.1 refuse VLLM_USE_V1=1 below 8.0 (engine/arg_utils.py _raise_or_fallback) "
+                             "and otherwise fall back to V0; plan without ':v1', or a 0.10.2+ release")
+    return replace(options, engine_version=version.partition(":")[0] + ":v0")
+
+
 def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_weights,
                   rules: VllmRules) -> tuple[LineItem, ...]:
     """The profile run's copy of one offloaded layer on the device where the release copies (``offload_copies``):
@@ -188,10 +224,18 @@ def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
 
 
 def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
-                  rules: VllmRules) -> tuple[LineItem, ...]:
+                  rules: VllmRules, w_weights=None) -> tuple[LineItem, ...]:
     """What the MLA backends build after loading (``tpkit.engines.vllm.mla``), a line only where it exists: the V0
     absorbed decode matrices of vLLM 0.7.1–0.7.3, and from 0.8.0 (V0 and V1) the activation-dtype copy of a
-    quantised ``kv_b_proj``."""
+    quantised ``kv_b_proj``.
+
+    With ``--cpu-offload-gb`` the V0 absorbed matrices of an offloaded layer stay on the CPU: 0.7.2's
+    ``DefaultModelLoader.load_model`` runs a quant method's ``process_weights_after_loading`` inside
+    ``device_loading_context`` (parameters moved to the GPU and back) but calls the MLA attention's
+    ``process_weights_after_loading`` outside it, which builds W_QR / W_Q_UK / W_UV_O from ``kv_b_proj`` and
+    ``q_proj`` where they lie (``attention/backends/mla/utils.py``), i.e. in CPU memory for the layers
+    ``maybe_offload_to_cpu`` moved.  The line keeps the layers not moved whole (a partly moved layer counts as on
+    the GPU)."""
     from tpkit.engines.vllm.mla import mla_absorbed_bytes, mla_dequant_kv_b_bytes
     from tpkit.engines.vllm.versions import CURRENT, parse_version
 
@@ -206,10 +250,17 @@ def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
     if rules.engine == "V0":
         extra = mla_absorbed_bytes(model, parallel, release, act_bytes=r.act_bytes,
                                    quantization=options.quantization)
+        off = cpu_offload(model, parallel, options, w_weights) if w_weights is not None else None
+        note = ""
+        if extra.bytes and off is not None and off.layers_whole and off.layers_total:
+            kept = off.layers_total - off.layers_whole
+            extra = Bytes(extra.bytes * kept // off.layers_total)
+            note = (f"; the {off.layers_whole} of {off.layers_total} layers --cpu-offload-gb moved whole keep theirs "
+                    "in CPU memory (built outside device_loading_context)")
         if extra.bytes:
             lines.append(LineItem(item="MLA absorbed decode matrices", bytes=extra,
                                   source="W_QR + W_Q_UK + W_UV_O per MLA layer (vLLM 0.7.1–0.7.3 V0 MLA backend, "
-                                         "process_weights_after_loading; in the load delta)"))
+                                         f"process_weights_after_loading; in the load delta){note}"))
     copy = mla_dequant_kv_b_bytes(model, parallel, release, act_bytes=r.act_bytes, quantization=options.quantization)
     if copy.bytes:
         lines.append(LineItem(item="MLA kv_b_proj dequantised copy", bytes=copy,

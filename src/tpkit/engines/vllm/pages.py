@@ -28,8 +28,8 @@ from dataclasses import replace
 from tpkit.engines.vllm.blocksize import DEFAULT_BLOCK_SIZE
 from tpkit.engines.vllm.kvdtype import KvDtype
 from tpkit.engines.vllm.kvgroups import DraftKv, KvGroup, KvLayout, cdiv
-from tpkit.engines.vllm.layer_bytes import (_head_shape, _linear_state_bytes, _per_token_bytes,
-                                            dsa_indexer_token_bytes)
+from tpkit.engines.vllm.layer_bytes import (V0_MLA_ALIGN, _head_shape, _linear_state_bytes, _per_token_bytes,
+                                            dsa_indexer_token_bytes, v0_mla_aligned_token_bytes)
 from tpkit.engines.vllm.mamba import MambaMode
 from tpkit.engines.vllm.versions import RULES, VllmRules
 from tpkit.errors import PlanInputError
@@ -122,6 +122,8 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     counts = _counts(kinds, era)
     indexer = dsa_indexer_token_bytes(model, rules.release)
     tok = {k: _per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer) for k in counts if k != "linear"}
+    if era == "v0" and "mla" in tok and V0_MLA_ALIGN[0] <= rules.release < V0_MLA_ALIGN[1]:
+        tok["mla"] = v0_mla_aligned_token_bytes(model, dtype_bytes, act_bytes)  # 0.7.2–0.7.3 CacheEngine padding
     uniform_draft = draft is not None and len(counts) == 1 and next(iter(counts)) in ("full", "mla") \
         and draft.kind != "sliding" and rules.release >= (0, 11, 0)
     key = None

@@ -30,8 +30,9 @@ from tpkit.engines.vllm.layout import resolve_parallel
 from tpkit.engines.vllm.load_lines import (_LORA_ITEM, _lora, _lora_notes, _mla_absorbed, _mla_workspace,
                                            _mxfp4_padding, _offload_copy, _rope_line, _weights, cpu_offload,
                                            drafter_in_load_delta, inside_load_delta, lora_in_load_delta,
-                                           offload_copies, offload_v0_fallback, rotary_cache_bytes,
-                                           rotary_cache_positions, tower_weights)
+                                           offload_copies, offload_v0_fallback, pp_v0_fallback,
+                                           capability_v0_fallback, rotary_cache_bytes, rotary_cache_positions,
+                                           tower_weights)
 from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
@@ -57,7 +58,8 @@ if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 
 __all__ = ["plan_vllm", "rotary_cache_bytes", "rotary_cache_positions", "tower_weights", "lora_in_load_delta",
-           "drafter_in_load_delta", "inside_load_delta", "cpu_offload", "offload_copies", "offload_v0_fallback"]
+           "drafter_in_load_delta", "inside_load_delta", "cpu_offload", "offload_copies", "offload_v0_fallback",
+           "pp_v0_fallback", "capability_v0_fallback"]
 
 _SWAP_SPACE = GiB(4)
 """V0 default swap_space per GPU (CPU blocks in its log)"""
@@ -293,6 +295,12 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     fallback = offload_v0_fallback(options, rules)
     if fallback is not None:
         options, rules = fallback, resolve_rules(fallback.engine_version)
+    pp_fallback = pp_v0_fallback(options, rules, parallel.pp)
+    if pp_fallback is not None:
+        options, rules = pp_fallback, resolve_rules(pp_fallback.engine_version)
+    cc_fallback = capability_v0_fallback(options, rules, gpu.compute_capability)
+    if cc_fallback is not None:
+        options, rules = cc_fallback, resolve_rules(cc_fallback.engine_version)
     given = parallel
     parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
     r = resolve_inputs(model, gpu, options, rules, parallel)
@@ -311,7 +319,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     w_line = _weights(model, parallel, options, r, w_plan)
     rope = _rope_line(model, options, r, cuda_gpu=str(gpu.vendor).upper() != "AMD")
     act_line, *parts = activation_lines(model, parallel, options, r, rules)
-    mla_lines = _mla_absorbed(model, parallel, options, r, rules) + _mxfp4_padding(model, parallel, options, r)
+    mla_lines = _mla_absorbed(model, parallel, options, r, rules, w_plan) + _mxfp4_padding(model, parallel, options, r)
     mla_lines += _lora(model, parallel, options, r, rules)
     # torch memory at the profile, outside the load delta
     ws_lines = _mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
@@ -363,4 +371,10 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
         warnings=layout.warnings + r.notes + _notes(model, options, rules) + _newer(options)
         + _offload_notes(model, parallel, options, w_plan, fallback is not None)
+        + (("--pipeline-parallel-size > 1: vLLM 0.8.0–0.9.0 fall back to the V0 engine unless the launch names an "
+            "executor backend V1 takes (engine/arg_utils.py _is_v1_supported_oracle); planned with the release's V0 "
+            "rules (plan with ':v1' for a --distributed-executor-backend ray launch)",) if pp_fallback else ())
+        + ((f"compute capability {gpu.compute_capability[0]}.{gpu.compute_capability[1]}: vLLM 0.8.0–0.10.1 fall "
+            "back to the V0 engine below 8.0 (engine/arg_utils.py _is_v1_supported_oracle); planned with the "
+            "release's V0 rules",) if cc_fallback else ())
         + tuple(t for t in (compile_cache_text(model, options, r, rules),) if t)))
