@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 from tpkit import __version__
@@ -54,13 +55,70 @@ class TpkitArgumentParser(argparse.ArgumentParser):
         unknown = self._unknown_options() if message.startswith("the following arguments are required") else []
         if unknown:  # `tpkit perf … --gpu-memory 141GB`: say the flag it does not have, not only the one it lacks
             self.exit(2, f"{self.prog}: error: {message}; {unknown_flags_message(self, unknown)}\n")
-        self.exit(2, f"{self.prog}: error: {message}; `{self.prog} --help` lists the flags\n")
+        negative = _negative_value(message, self.argv)
+        if negative is not None:  # `--gpu-memory -80GiB`: parse it as the flag's value, whose check says why
+            raise _Reparse(negative)
+        self.exit(2, f"{self.prog}: error: {_plainer(message)}; `{self.prog} --help` lists the flags\n")
 
     def _unknown_options(self) -> list[str]:
         """The ``--flags`` of the command line this parser has not (not even as an abbreviation argparse takes)."""
         known = [o for a in self._actions for o in a.option_strings]  # noqa: SLF001 - argparse keeps them here
         words = [w for w in self.argv if w.startswith("--") and len(w) > 2]
         return [w for w in words if not any(k.startswith(w.split("=", 1)[0]) for k in known)]
+
+
+class _Reparse(Exception):
+    """Raised by the parser's error hook: parse this command line instead (a flag's negative value joined to it)."""
+
+    def __init__(self, argv: list[str]):
+        super().__init__("reparse")
+        self.argv = argv
+
+
+_NEGATIVE = re.compile(r"-\.?\d")
+"""a word that is a negative value, not a flag: ``-80GiB``, ``-0.5%`` (argparse reads only plain negative numbers
+such as ``-2`` as values; ``--gpu-memory -80GiB`` reached the user as 'expected one argument')"""
+
+
+def _negative_value(message: str, argv: list[str]) -> list[str] | None:
+    """``argv`` with ``--flag -VALUE`` joined to ``--flag=-VALUE`` when argparse refused the flag for want of a
+    value and a negative value follows it; None otherwise."""
+    m = re.fullmatch(r"argument (\S+): expected one argument", message)
+    if not m:
+        return None
+    names = m.group(1).split("/")
+    for i, word in enumerate(argv[:-1]):
+        if word in names and _NEGATIVE.match(argv[i + 1]):
+            return [*argv[:i], f"{word}={argv[i + 1]}", *argv[i + 2:]]
+    return None
+
+
+def _plainer(message: str) -> str:
+    """argparse's type and choice errors in words a user can act on: a whole number where ``int`` failed, and the
+    accepted value closest to a refused choice (``FP8`` → ``fp8``: the engines' choices are case-sensitive)."""
+    m = re.fullmatch(r"argument (\S+): invalid int value: '(.*)'", message, flags=re.S)
+    if m:
+        flag, value = m.groups()
+        hint = ""
+        try:
+            number = float(value)
+            if number == number and abs(number) != float("inf"):
+                hint = f"; it counts whole things: write e.g. {flag.split('/')[0]} {max(1, round(number))}"
+        except ValueError:
+            hint = f"; write it in digits, e.g. {flag.split('/')[0]} 2"
+        return f"argument {flag}: expected a whole number, got {value!r}{hint}"
+    m = re.fullmatch(r"argument (\S+): invalid choice: '(.*)' \(choose from (.*)\)", message, flags=re.S)
+    if m:
+        import difflib
+
+        flag, value, listed = m.groups()
+        choices = re.findall(r"'([^']*)'", listed)
+        same = [c for c in choices if c.lower() == value.lower()]
+        close = same or difflib.get_close_matches(value.lower(), choices, n=2, cutoff=0.75)
+        if close:
+            case = " (the engines spell it in lower case)" if same and value != same[0] else ""
+            return f"{message}; did you mean {' or '.join(repr(c) for c in close)}?{case}"
+    return message
 
 
 def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) -> str:
@@ -134,7 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     TpkitArgumentParser.argv = argv
     parser = build_parser(argv)
-    args, extras = parser.parse_known_args(argv)
+    try:
+        args, extras = parser.parse_known_args(argv)
+    except _Reparse as again:
+        return main(again.argv)
     if extras:
         sub = _subparser(parser, args)
         sub.exit(2, f"{sub.prog}: error: {unknown_flags_message(sub, extras)}\n")

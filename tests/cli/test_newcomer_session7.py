@@ -1,0 +1,58 @@
+"""What a new user types, session 7 (helper newb, 2026-12-04): each test names the behaviour before the fix it
+pins.  Exit 2 with one line that says what was wrong, what was received and how to fix it; no traceback."""
+
+import pytest
+
+from clirun import cli, refused
+
+LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
+
+
+# --- argparse's own refusals, in words a user can act on ----------------------------------------------------------
+
+@pytest.mark.parametrize("value, says", [
+    ("1.5", ("expected a whole number, got '1.5'", "write e.g. --tp 2")),
+    ("two", ("expected a whole number, got 'two'", "in digits")),
+])
+def test_a_count_that_is_not_a_whole_number_says_so(capsys, value, says):
+    """Before: "argument --tp/--tensor-parallel-size/--tp-size: invalid int value: '1.5'"."""
+    err = refused(capsys, "plan", LLAMA, "--gpu", "H100", "--tp", value, says=says)
+    assert "invalid int value" not in err
+
+
+@pytest.mark.parametrize("argv, says", [
+    (("--kv-cache-dtype", "FP8"), ("did you mean 'fp8'?", "lower case")),
+    (("--kv-cache-dtype", "fp8e4m3"), ("did you mean 'fp8_e4m3'",)),
+    (("--engine", "slang"), ("did you mean 'sglang'?",)),
+])
+def test_a_refused_choice_names_the_closest_accepted_value(capsys, argv, says):
+    """Before: the refusal listed the 23 accepted KV dtypes and left the user to spot 'fp8' among them."""
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", *argv, says=says)
+
+
+def test_a_choice_with_no_close_value_suggests_nothing(capsys):
+    err = refused(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", "trtllm", says=("invalid choice: 'trtllm'",))
+    assert "did you mean" not in err
+
+
+@pytest.mark.parametrize("argv, says", [
+    (("--mem-fraction-static", "90%"), ("got '90%'", "write 0.9")),
+    (("--engine", "vllm", "--gpu-memory-utilization", "85 %"), ("got '85 %'", "write 0.85")),
+])
+def test_a_fraction_written_with_a_percent_sign_gives_the_fraction(capsys, argv, says):
+    """Before: "expected a number in (0, 1], got '90%'" with no word on what to write."""
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", *argv, says=says)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (("--gpu-memory", "-80GiB"), ("'-80GiB' is negative",)),
+    (("--engine", "vllm", "--gpu", "H100", "--kv-cache-memory-bytes", "-4GiB"), ("'-4GiB' is negative",)),
+])
+def test_a_negative_size_after_a_space_is_checked_as_the_flags_value(capsys, argv, says):
+    """Before: "argument --gpu-memory: expected one argument" (argparse took '-80GiB' for a flag)."""
+    err = refused(capsys, "plan", LLAMA, *argv, says=says)
+    assert "expected one argument" not in err
+
+
+def test_a_flag_with_no_value_at_the_end_still_says_so(capsys):
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", "--tp", says=("expected one argument",))
