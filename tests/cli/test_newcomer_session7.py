@@ -56,3 +56,29 @@ def test_a_negative_size_after_a_space_is_checked_as_the_flags_value(capsys, arg
 
 def test_a_flag_with_no_value_at_the_end_still_says_so(capsys):
     refused(capsys, "plan", LLAMA, "--gpu", "H100", "--tp", says=("expected one argument",))
+
+
+# --- GPU names as people write them ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, board", [("A100-40G", "A100-SXM-40GB"), ("A100 80G", "A100-SXM-80GB"),
+                                         ("A10G", "A10G")])
+def test_a_size_class_written_without_its_b_is_the_catalog_board(name, board):
+    """Before: "unknown GPU 'A100-40G'" although 'A100-40GB' is an alias ('40G' is how boards are often named);
+    A10G, whose G is part of its name, stays the A10G."""
+    from tpkit.hardware.catalog import lookup_gpu
+
+    assert lookup_gpu(name).name == board
+
+
+@pytest.mark.parametrize("command, gpu, says", [
+    ("plan", "8xH100", ("names 8 GPUs", "--gpu H100 --tp 8")),
+    ("plan", "H100 x8", ("names 8 GPUs", "--gpu H100 --tp 8")),
+    ("perf", "2 × NVIDIA H100 80GB HBM3", ("names 2 GPUs", "--gpu 'NVIDIA H100 80GB HBM3' --tp 2")),
+])
+def test_a_gpu_count_in_the_gpu_name_says_where_the_count_goes(capsys, command, gpu, says):
+    """Before: "unknown GPU '8xH100'; did you mean H100-SXM-80GB, H100-NVL-94GB, V100-16GB …"."""
+    refused(capsys, command, LLAMA, "--gpu", gpu, says=says)
+
+
+def test_an_unknown_gpu_with_a_count_is_still_unknown(capsys):
+    refused(capsys, "plan", LLAMA, "--gpu", "8xfoo", says=("unknown GPU '8xfoo'",))
