@@ -82,3 +82,33 @@ def test_a_gpu_count_in_the_gpu_name_says_where_the_count_goes(capsys, command, 
 
 def test_an_unknown_gpu_with_a_count_is_still_unknown(capsys):
     refused(capsys, "plan", LLAMA, "--gpu", "8xfoo", says=("unknown GPU '8xfoo'",))
+
+
+# --- --json and a user error ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, kind, says", [
+    (("plan", "no-such-model", "--gpu", "H100"), "UnknownModelError", "model 'no-such-model' not found"),
+    (("plan", LLAMA, "--gpu", "H100", "--tp", "1.5"), "usage", "expected a whole number, got '1.5'"),
+    (("plan", LLAMA, "--gpu", "H100", "--bogus"), "usage", "tpkit plan has no flag --bogus"),
+    (("perf", LLAMA), "usage", "required: --gpu"),
+    (("explain", "/no/such/server.log"), "PlanInputError", "does not exist"),
+])
+def test_json_with_a_user_error_prints_an_error_object(capsys, argv, kind, says):
+    """Before: exit 2 and nothing on stdout, so `tpkit plan … --json | jq .verdict` printed nothing at all."""
+    import json
+
+    code, out, err = cli(capsys, *argv, "--json")
+    assert code == 2 and "Traceback" not in err
+    body = json.loads(out)
+    assert body["schema"] == "tpkit.error/1" and body["exit_code"] == 2
+    assert body["command"] == f"tpkit {argv[0]}" and body["error"]["type"] == kind
+    assert says in body["error"]["message"] and body["error"]["message"] in err  # the same line as on stderr
+
+
+def test_without_json_a_user_error_prints_nothing_on_stdout(capsys):
+    refused(capsys, "plan", "no-such-model", "--gpu", "H100", says=("not found",))
+
+
+def test_bench_json_names_a_file_and_gets_no_error_object(capsys, tmp_path):
+    code, out, err = cli(capsys, "bench", "allreduce", "--json", str(tmp_path / "no" / "p.json"))
+    assert code == 2 and not out and "does not exist or is not writable" in err

@@ -54,17 +54,46 @@ class TpkitArgumentParser(argparse.ArgumentParser):
     def error(self, message: str):  # noqa: D401 - argparse's hook
         unknown = self._unknown_options() if message.startswith("the following arguments are required") else []
         if unknown:  # `tpkit perf … --gpu-memory 141GB`: say the flag it does not have, not only the one it lacks
-            self.exit(2, f"{self.prog}: error: {message}; {unknown_flags_message(self, unknown)}\n")
+            _refuse(self, f"{message}; {unknown_flags_message(self, unknown)}")
         negative = _negative_value(message, self.argv)
         if negative is not None:  # `--gpu-memory -80GiB`: parse it as the flag's value, whose check says why
             raise _Reparse(negative)
-        self.exit(2, f"{self.prog}: error: {_plainer(message)}; `{self.prog} --help` lists the flags\n")
+        _refuse(self, f"{_plainer(message)}; `{self.prog} --help` lists the flags")
 
     def _unknown_options(self) -> list[str]:
         """The ``--flags`` of the command line this parser has not (not even as an abbreviation argparse takes)."""
         known = [o for a in self._actions for o in a.option_strings]  # noqa: SLF001 - argparse keeps them here
         words = [w for w in self.argv if w.startswith("--") and len(w) > 2]
         return [w for w in words if not any(k.startswith(w.split("=", 1)[0]) for k in known)]
+
+
+ERROR_SCHEMA = "tpkit.error/1"
+"""``schema`` of the object ``--json`` prints on stdout for a user error (exit 2): ``{"schema", "command",
+"exit_code", "error": {"type", "message"}}``; ``type`` is the error's class (``usage`` for a flag argparse
+refused), ``message`` the line printed on stderr after ``error:``"""
+
+
+def _wants_json(argv: list[str]) -> bool:
+    """``--json`` given to a command whose ``--json`` is a switch (``bench allreduce --json FILE`` writes a file)."""
+    return "--json" in argv and _command(argv) in ("plan", "perf", "explain", "probe")
+
+
+def _refuse(parser: argparse.ArgumentParser, message: str, exc: Exception | None = None, *, leave: bool = True):
+    """A user error: the one line on stderr and exit 2 (``leave``: by SystemExit, as argparse does; else the
+    caller returns 2); with ``--json``, also an error object on stdout, so a script that reads the JSON gets JSON
+    (``ERROR_SCHEMA``) rather than nothing."""
+    if _wants_json(TpkitArgumentParser.argv):
+        import json
+
+        body = {"schema": ERROR_SCHEMA, "command": parser.prog, "exit_code": 2,
+                "error": {"type": type(exc).__name__ if exc is not None else "usage", "message": message}}
+        try:
+            print(json.dumps(body, ensure_ascii=False), flush=True)
+        except BrokenPipeError:
+            pass
+    if leave:
+        parser.exit(2, f"{parser.prog}: error: {message}\n")
+    print(f"{parser.prog}: error: {message}", file=sys.stderr)
 
 
 class _Reparse(Exception):
@@ -198,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         return main(again.argv)
     if extras:
         sub = _subparser(parser, args)
-        sub.exit(2, f"{sub.prog}: error: {unknown_flags_message(sub, extras)}\n")
+        _refuse(sub, unknown_flags_message(sub, extras))
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -214,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         return 141
     except Exception as exc:  # noqa: BLE001 - user errors become messages
         if is_user_error(exc):
-            print(f"{_subparser(parser, args).prog}: error: {exc}", file=sys.stderr)  # `tpkit bench allreduce`
+            _refuse(_subparser(parser, args), str(exc), exc, leave=False)  # `tpkit bench allreduce`
             return 2
         raise
 
