@@ -112,3 +112,36 @@ def test_without_json_a_user_error_prints_nothing_on_stdout(capsys):
 def test_bench_json_names_a_file_and_gets_no_error_object(capsys, tmp_path):
     code, out, err = cli(capsys, "bench", "allreduce", "--json", str(tmp_path / "no" / "p.json"))
     assert code == 2 and not out and "does not exist or is not writable" in err
+
+
+# --- models: a revision, a BOM, a config.json that is a folder -----------------------------------------------------
+
+@pytest.mark.parametrize("model", ["Qwen/Qwen3-32B@main", "Qwen/Qwen3-32B:v1.0"])
+def test_a_model_with_a_revision_says_revisions_are_not_selected(capsys, model):
+    """Before: "model 'Qwen/Qwen3-32B@main' not found … close matches: Qwen/Qwen3-32B …" with no word on why."""
+    refused(capsys, "plan", model, "--gpu", "H100",
+            says=("names a revision", "Pass Qwen/Qwen3-32B", "models--Qwen--Qwen3-32B/snapshots/COMMIT"))
+
+
+def test_the_revision_flag_says_what_to_pass_instead(capsys):
+    """Before: "tpkit plan has no flag --revision (did you mean --json or --engine-version?)"."""
+    err = refused(capsys, "plan", LLAMA, "--gpu", "H100", "--revision", "main",
+                  says=("has no flag --revision", "snapshot directory"))
+    assert "did you mean" not in err
+
+
+def test_a_config_with_a_byte_order_mark_is_named_as_such(capsys, tmp_path):
+    """Before: "is not valid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig) at line 1, column 1"."""
+    import json
+
+    from tpkit.models.catalog import find_entry
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(find_entry(LLAMA).config), encoding="utf-8-sig")
+    refused(capsys, "plan", str(path), "--gpu", "H100", says=("byte-order mark", "UTF-8 without BOM"))
+
+
+def test_a_config_json_that_is_a_folder_is_named_as_such(capsys, tmp_path):
+    """Before: "directory … has no config.json" while it had one (a folder of that name)."""
+    (tmp_path / "config.json").mkdir()
+    refused(capsys, "plan", str(tmp_path), "--gpu", "H100", says=("config.json is a directory, not a file",))

@@ -164,6 +164,10 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         if not word.startswith("-"):
             continue
         name = word.split("=", 1)[0]
+        if name == "--revision" and any(a.dest == "model" and not a.option_strings for a in parser._actions):
+            return (f"{parser.prog} has no flag --revision: it reads the config of the local HF cache's current "
+                    "snapshot or of its embedded catalog; for another revision pass its snapshot directory "
+                    "(~/.cache/huggingface/hub/models--ORG--NAME/snapshots/COMMIT) or its config.json as MODEL")
         if name in _MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
             return (f"{name} is the engines' flag for the model; {parser.prog} takes it as its first argument: "
                     f"{parser.prog} MODEL … (an HF id, a checkpoint directory or a config.json)")
