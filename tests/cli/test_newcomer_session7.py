@@ -145,3 +145,36 @@ def test_a_config_json_that_is_a_folder_is_named_as_such(capsys, tmp_path):
     """Before: "directory … has no config.json" while it had one (a folder of that name)."""
     (tmp_path / "config.json").mkdir()
     refused(capsys, "plan", str(tmp_path), "--gpu", "H100", says=("config.json is a directory, not a file",))
+
+
+# --- explain: a file that is not the server's log ------------------------------------------------------------------
+
+def test_a_model_config_given_as_the_log_points_at_plan(capsys, tmp_path):
+    """Before: exit 0, 'engine unknown … Diagnosis ok' for the model's config.json."""
+    import json
+
+    from tpkit.models.catalog import find_entry
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(find_entry(LLAMA).config))
+    for command in (("explain", str(path)), ("plan", "--from-log", str(path))):
+        refused(capsys, *command, says=("is a model config.json", "not a server log", "tpkit plan FILE --gpu NAME"))
+
+
+def test_a_json_list_given_as_the_log_is_refused(capsys, tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text("[1, 2, 3]")
+    refused(capsys, "explain", str(path), says=("is a JSON document (a list)", "not a server log"))
+
+
+def test_text_with_no_engine_line_is_unrecognised_not_ok(capsys, tmp_path):
+    """Before: 'Diagnosis   ok' (and 'rebuilt from the anchors — ()') for a file with no SGLang/vLLM line, which
+    reads as a healthy start-up; still exit 0, as any readable text is."""
+    import json
+
+    path = tmp_path / "notes.txt"
+    path.write_text("started the server on node 3\nit did not come up\n")
+    code, out, err = cli(capsys, "explain", str(path))
+    assert code == 0 and "Diagnosis   unrecognised" in out and "nothing to diagnose" in out and "— ()" not in out
+    code, out, err = cli(capsys, "explain", str(path), "--json")
+    assert code == 0 and json.loads(out)["diagnosis"]["status"] == "unrecognised"

@@ -40,6 +40,7 @@ class Fix:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Diagnosis:
     status: str
+    """``ok``, ``failed`` (the log shows an error), or ``unrecognised`` (no engine line, setting or failure read)"""
     phase: str | None
     cause: str
     short_by: Bytes | None = None
