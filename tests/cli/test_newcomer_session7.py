@@ -178,3 +178,41 @@ def test_text_with_no_engine_line_is_unrecognised_not_ok(capsys, tmp_path):
     assert code == 0 and "Diagnosis   unrecognised" in out and "nothing to diagnose" in out and "— ()" not in out
     code, out, err = cli(capsys, "explain", str(path), "--json")
     assert code == 0 and json.loads(out)["diagnosis"]["status"] == "unrecognised"
+
+
+# --- bench and probe on a machine without a GPU --------------------------------------------------------------------
+
+def test_bench_on_the_cpu_refuses_more_ranks_than_cores(capsys, monkeypatch):
+    """Before: `tpkit bench allreduce --nproc 64` on a 2-core machine spawned 64 torch processes (~13 GiB) and ran
+    for minutes, timing the scheduler."""
+    pytest.importorskip("torch")
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    code, out, err = cli(capsys, "bench", "allreduce", "--nproc", "64")
+    assert code == 2 and not out and "Traceback" not in err
+    assert "--nproc 64 on the CPU spawns 64 torch processes on the 2 CPU core(s)" in err and "--nproc 2" in err
+    assert "no CUDA GPU is visible" not in err  # the refusal comes before the CPU-path note
+
+
+def test_bench_min_size_above_the_default_max_names_the_default(capsys, monkeypatch):
+    """Before: 'need 0 < --min-size ≤ --max-size, got 2.00 MiB and 1.00 MiB' with no --max-size given."""
+    pytest.importorskip("torch")
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    refused(capsys, "bench", "allreduce", "--min-size", "2MiB",
+            says=("above the default --max-size on the CPU (1.00 MiB)", "--max-size 2MiB"))
+
+
+def test_bench_a_min_size_of_part_of_an_element_is_refused_before_the_device_note(capsys):
+    code, out, err = cli(capsys, "bench", "allreduce", "--min-size", "3B")
+    assert code == 2 and "not a whole number of bf16 elements" in err and "no CUDA GPU" not in err
+
+
+@pytest.mark.parametrize("argv, example", [(("probe", "--out"), "machine.json"),
+                                           (("bench", "allreduce", "--plot"), "allreduce.png")])
+def test_an_output_path_that_is_a_folder_suggests_a_file_of_its_kind(capsys, tmp_path, argv, example):
+    """Before: 'pass a file name inside it, e.g. DIR/allreduce.json' for probe's machine profile and bench's plot."""
+    refused(capsys, *argv, str(tmp_path), says=(f"e.g. {tmp_path / example}",))
