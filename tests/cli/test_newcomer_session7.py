@@ -216,3 +216,16 @@ def test_bench_a_min_size_of_part_of_an_element_is_refused_before_the_device_not
 def test_an_output_path_that_is_a_folder_suggests_a_file_of_its_kind(capsys, tmp_path, argv, example):
     """Before: 'pass a file name inside it, e.g. DIR/allreduce.json' for probe's machine profile and bench's plot."""
     refused(capsys, *argv, str(tmp_path), says=(f"e.g. {tmp_path / example}",))
+
+
+@pytest.mark.parametrize("argv, gpu", [(("plan", LLAMA, "H100"), "H100"),
+                                       (("perf", LLAMA, "--gpu", "H100", "RTX-4090"), "RTX-4090")])
+def test_a_gpu_name_without_its_flag_points_at_gpu(capsys, argv, gpu):
+    """Before: 'unexpected argument(s) H100; `tpkit plan --help` shows what it takes'."""
+    refused(capsys, *argv, says=(f"'{gpu}': it is a GPU name", f"--gpu {gpu}"))
+
+
+def test_two_gpu_kinds_in_one_name_plan_the_smallest_or_the_machine(capsys):
+    """Before: "unknown GPU 'H100,A100-40GB'; did you mean H100-SXM-80GB, A100-SXM-80GB …"."""
+    refused(capsys, "plan", LLAMA, "--gpu", "H100,A100-40GB",
+            says=("names 2 GPUs", "--gpu A100-SXM-40GB", "--machine machine.json"))

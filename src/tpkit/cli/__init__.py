@@ -160,6 +160,10 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         return (f"{units[0]!r} stands on its own: write a size as one word, number and unit together, e.g. 80GiB "
                 "(= 80 × 2^30 bytes) or 80GB (= 80 × 10^9 bytes)")
     parts = []
+    gpus = _gpu_words(parser, extras)
+    if gpus:  # `tpkit plan MODEL H100`: a GPU name where no argument is taken
+        return (f"unexpected argument {gpus[0]!r}: it is a GPU name, which {parser.prog} takes as --gpu "
+                f"{gpus[0]}; `{parser.prog} --help` shows what it takes")
     for word in extras:
         if not word.startswith("-"):
             continue
@@ -177,6 +181,25 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
     if not parts:
         return f"unexpected argument(s) {' '.join(extras)!s}; `{parser.prog} --help` shows what it takes"
     return (f"{parser.prog} has no flag {', '.join(parts)}; `{parser.prog} --help` lists its flags")
+
+
+def _gpu_words(parser: argparse.ArgumentParser, extras: list[str]) -> list[str]:
+    """The words of ``extras`` that are catalog GPU names, for a command that has ``--gpu``."""
+    if not any("--gpu" in a.option_strings for a in parser._actions):  # noqa: SLF001
+        return []
+    from tpkit.errors import UnknownGpuError
+    from tpkit.hardware.catalog import lookup_gpu
+
+    found = []
+    for word in extras:
+        if word.startswith("-"):
+            continue
+        try:
+            lookup_gpu(word)
+        except UnknownGpuError:
+            continue
+        found.append(word)
+    return found
 
 
 _UNIT_WORDS = frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"})
