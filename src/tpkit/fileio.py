@@ -20,17 +20,17 @@ __all__ = ["write_atomic", "check_writable"]
 _DEFERRED_SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s)
 
 
-def check_writable(path: str | os.PathLike, *, what: str) -> None:
+def check_writable(path: str | os.PathLike, *, what: str, example: str = "allreduce.json") -> None:
     """Raise ``TpkitError`` now (before long work) unless ``path`` can be written as a file.
 
-    Refused: a folder that is missing or not writable, a path that is a directory, an existing file that
-    cannot be replaced.
+    Refused: a folder that is missing or not writable, a path that is a directory (``example`` names a file to
+    write inside it), an existing file that cannot be replaced.
     """
     target = Path(path)
     folder = target.parent
     if target.is_dir():
         raise TpkitError(f"{what} {path}: is a directory; pass a file name inside it, e.g. "
-                         f"{target / 'allreduce.json'}")
+                         f"{target / example}")
     if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
         raise TpkitError(f"{what} {path}: the folder {folder} does not exist or is not writable; "
                          "create it or pass a path in a writable folder")

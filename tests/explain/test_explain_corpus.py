@@ -43,6 +43,8 @@ def test_every_log_explains(case_id):
     assert set(out["kv_tokens"]) >= {"printed", "predicted"}
     assert set(out["diagnosis"]) >= {"status", "phase", "cause", "fixes"}
     assert out["diagnosis"]["status"] in ("ok", "failed")
+    nothing_read = e.context.engine is None and not (e.parsed.anchors or e.parsed.failures or e.parsed.settings)
+    assert out["diagnosis"]["cause"].startswith("nothing to diagnose") == nothing_read  # vl_177/vl_178: prose tables
     assert out["diagnosis"]["phase"] in (None, "weights", "kv_pool", "cuda_graph", "first_request", "imbalance",
                                          "other")
     for fix in out["diagnosis"]["fixes"]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 from tpkit import __version__
@@ -61,8 +62,11 @@ class TpkitArgumentParser(argparse.ArgumentParser):
     def error(self, message: str):  # noqa: D401 - argparse's hook
         unknown = self._unknown_options() if message.startswith("the following arguments are required") else []
         if unknown:  # `tpkit perf … --gpu-memory 141GB`: say the flag it does not have, not only the one it lacks
-            self.exit(2, f"{self.prog}: error: {message}; {unknown_flags_message(self, unknown)}\n")
-        self.exit(2, f"{self.prog}: error: {message}; `{self.prog} --help` lists the flags\n")
+            _refuse(self, f"{message}; {unknown_flags_message(self, unknown)}")
+        negative = _negative_value(message, self.argv)
+        if negative is not None:  # `--gpu-memory -80GiB`: parse it as the flag's value, whose check says why
+            raise _Reparse(negative)
+        _refuse(self, f"{_plainer(message)}; `{self.prog} --help` lists the flags")
 
     def _unknown_options(self) -> list[str]:
         """The ``--flags`` of the command line this parser has not (not even as an abbreviation argparse takes)."""
@@ -87,6 +91,89 @@ def terminal_columns() -> int:
     return size.columns or 80
 
 
+ERROR_SCHEMA = "tpkit.error/1"
+"""``schema`` of the object ``--json`` prints on stdout for a user error (exit 2): ``{"schema", "command",
+"exit_code", "error": {"type", "message"}}``; ``type`` is the error's class (``usage`` for a flag argparse
+refused), ``message`` the line printed on stderr after ``error:``"""
+
+
+def _wants_json(argv: list[str]) -> bool:
+    """``--json`` given to a command whose ``--json`` is a switch (``bench allreduce --json FILE`` writes a file)."""
+    return "--json" in argv and _command(argv) in ("plan", "perf", "explain", "probe")
+
+
+def _refuse(parser: argparse.ArgumentParser, message: str, exc: Exception | None = None, *, leave: bool = True):
+    """A user error: the one line on stderr and exit 2 (``leave``: by SystemExit, as argparse does; else the
+    caller returns 2); with ``--json``, also an error object on stdout, so a script that reads the JSON gets JSON
+    (``ERROR_SCHEMA``) rather than nothing."""
+    if _wants_json(TpkitArgumentParser.argv):
+        import json
+
+        body = {"schema": ERROR_SCHEMA, "command": parser.prog, "exit_code": 2,
+                "error": {"type": type(exc).__name__ if exc is not None else "usage", "message": message}}
+        try:
+            print(json.dumps(body, ensure_ascii=False), flush=True)
+        except BrokenPipeError:
+            pass
+    if leave:
+        parser.exit(2, f"{parser.prog}: error: {message}\n")
+    print(f"{parser.prog}: error: {message}", file=sys.stderr)
+
+
+class _Reparse(Exception):
+    """Raised by the parser's error hook: parse this command line instead (a flag's negative value joined to it)."""
+
+    def __init__(self, argv: list[str]):
+        super().__init__("reparse")
+        self.argv = argv
+
+
+_NEGATIVE = re.compile(r"-\.?\d")
+"""a word that is a negative value, not a flag: ``-80GiB``, ``-0.5%`` (argparse reads only plain negative numbers
+such as ``-2`` as values; ``--gpu-memory -80GiB`` reached the user as 'expected one argument')"""
+
+
+def _negative_value(message: str, argv: list[str]) -> list[str] | None:
+    """``argv`` with ``--flag -VALUE`` joined to ``--flag=-VALUE`` when argparse refused the flag for want of a
+    value and a negative value follows it; None otherwise."""
+    m = re.fullmatch(r"argument (\S+): expected one argument", message)
+    if not m:
+        return None
+    names = m.group(1).split("/")
+    for i, word in enumerate(argv[:-1]):
+        if word in names and _NEGATIVE.match(argv[i + 1]):
+            return [*argv[:i], f"{word}={argv[i + 1]}", *argv[i + 2:]]
+    return None
+
+
+def _plainer(message: str) -> str:
+    """argparse's type and choice errors in words a user can act on: a whole number where ``int`` failed, and the
+    accepted value closest to a refused choice (``FP8`` → ``fp8``: the engines' choices are case-sensitive)."""
+    m = re.fullmatch(r"argument (\S+): invalid int value: '(.*)'", message, flags=re.S)
+    if m:
+        flag, value = m.groups()
+        hint = ""
+        try:
+            number = float(value)
+            if number == number and abs(number) != float("inf"):
+                hint = f"; it counts whole things: write e.g. {flag.split('/')[0]} {max(1, round(number))}"
+        except ValueError:
+            hint = f"; write it in digits, e.g. {flag.split('/')[0]} 2"
+        return f"argument {flag}: expected a whole number, got {value!r}{hint}"
+    m = re.fullmatch(r"argument (\S+): invalid choice: '(.*)' \(choose from (.*)\)", message, flags=re.S)
+    if m:
+        import difflib
+
+        flag, value, listed = m.groups()
+        choices = re.findall(r"'([^']*)'", listed)
+        same = [c for c in choices if c.lower() == value.lower()]
+        close = same or difflib.get_close_matches(value.lower(), choices, n=2, cutoff=0.75)
+        if close:
+            case = " (the engines spell it in lower case)" if same and value != same[0] else ""
+            return f"{message}; did you mean {' or '.join(repr(c) for c in close)}?{case}"
+    return message
+
+
 def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) -> str:
     """What to say about flags no parser took: each one with the closest flag the command has."""
     import difflib
@@ -97,10 +184,18 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         return (f"{units[0]!r} stands on its own: write a size as one word, number and unit together, e.g. 80GiB "
                 "(= 80 × 2^30 bytes) or 80GB (= 80 × 10^9 bytes)")
     parts = []
+    gpus = _gpu_words(parser, extras)
+    if gpus:  # `tpkit plan MODEL H100`: a GPU name where no argument is taken
+        return (f"unexpected argument {gpus[0]!r}: it is a GPU name, which {parser.prog} takes as --gpu "
+                f"{gpus[0]}; `{parser.prog} --help` shows what it takes")
     for word in extras:
         if not word.startswith("-"):
             continue
         name = word.split("=", 1)[0]
+        if name == "--revision" and any(a.dest == "model" and not a.option_strings for a in parser._actions):
+            return (f"{parser.prog} has no flag --revision: it reads the config of the local HF cache's current "
+                    "snapshot or of its embedded catalog; for another revision pass its snapshot directory "
+                    "(~/.cache/huggingface/hub/models--ORG--NAME/snapshots/COMMIT) or its config.json as MODEL")
         if name in _MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
             return (f"{name} is the engines' flag for the model; {parser.prog} takes it as its first argument: "
                     f"{parser.prog} MODEL … (an HF id, a checkpoint directory or a config.json)")
@@ -110,6 +205,25 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
     if not parts:
         return f"unexpected argument(s) {' '.join(extras)!s}; `{parser.prog} --help` shows what it takes"
     return (f"{parser.prog} has no flag {', '.join(parts)}; `{parser.prog} --help` lists its flags")
+
+
+def _gpu_words(parser: argparse.ArgumentParser, extras: list[str]) -> list[str]:
+    """The words of ``extras`` that are catalog GPU names, for a command that has ``--gpu``."""
+    if not any("--gpu" in a.option_strings for a in parser._actions):  # noqa: SLF001
+        return []
+    from tpkit.errors import UnknownGpuError
+    from tpkit.hardware.catalog import lookup_gpu
+
+    found = []
+    for word in extras:
+        if word.startswith("-"):
+            continue
+        try:
+            lookup_gpu(word)
+        except UnknownGpuError:
+            continue
+        found.append(word)
+    return found
 
 
 _UNIT_WORDS = frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"})
@@ -158,10 +272,13 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     TpkitArgumentParser.argv = argv
     parser = build_parser(argv)
-    args, extras = parser.parse_known_args(argv)
+    try:
+        args, extras = parser.parse_known_args(argv)
+    except _Reparse as again:
+        return main(again.argv)
     if extras:
         sub = _subparser(parser, args)
-        sub.exit(2, f"{sub.prog}: error: {unknown_flags_message(sub, extras)}\n")
+        _refuse(sub, unknown_flags_message(sub, extras))
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -175,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         return 141
     except Exception as exc:  # noqa: BLE001 - user errors become messages
         if is_user_error(exc):
-            print(f"{_subparser(parser, args).prog}: error: {exc}", file=sys.stderr)  # `tpkit bench allreduce`
+            _refuse(_subparser(parser, args), str(exc), exc, leave=False)  # `tpkit bench allreduce`
             return 2
         raise
 

@@ -81,7 +81,7 @@ def _check_outputs(args) -> None:
         check_writable(args.json, what="--json")
         check_writable(rows_path(args.json), what="--json (its rows file)")
     if args.plot:
-        check_writable(args.plot, what="--plot")
+        check_writable(args.plot, what="--plot", example="allreduce.png")
         ext = os.path.splitext(args.plot)[1].lstrip(".").lower()
         if ext not in _PLOT_FORMATS:
             raise PlanInputError(f"--plot {args.plot}: the extension {ext or '(none)'!r} is not an image format; "
@@ -115,6 +115,11 @@ def _device(args, backends: tuple[str, ...] | None) -> str:
         device = "cuda" if cuda_ok and "cuda" in wanted else "cpu"
     build = f"torch {torch.__version__}, " + ("a CPU-only build" if torch.version.cuda is None
                                                else f"CUDA {torch.version.cuda}")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if device == "cpu" and "RANK" not in os.environ and args.nproc > max(cores, 2):
+        raise PlanInputError(f"--nproc {args.nproc} on the CPU spawns {args.nproc} torch processes on the {cores} "
+                             f"CPU core(s) this process may use: ranks that share a core time the scheduler, not the "
+                             f"all-reduce; use --nproc {max(cores, 2)} or fewer on this machine (or run on GPUs)")
     if args.device == "auto" and device == "cpu" and not cuda_ok:  # say it before the CPU rows, not after
         print(f"tpkit bench: no CUDA GPU is visible ({build}): running the CPU path (gloo) only; these are not GPU "
               "numbers. --device cuda refuses instead of falling back", file=sys.stderr)
@@ -150,15 +155,18 @@ def options_from_args(args) -> dict:
     _check_outputs(args)
     parse_env(os.environ)  # a bad TPKIT_ALLREDUCE* value is a user error here, before any rank starts
     backends = _backends(args)
-    if hi is not None:
-        _sizes(lo, hi, args.dtype)
+    _sizes(lo, hi if hi is not None else lo, args.dtype)  # before the device's note: a flag error comes first
     device = _device(args, backends)
     if device == "cpu" and args.modes and "graph" in args.modes:
         raise PlanInputError(f"--mode graph needs CUDA graphs, and this run is on the CPU "
                              f"({'--device cpu' if args.device == 'cpu' else 'no CUDA GPU is visible'}): CPU ranks "
                              "(gloo) run eager only; drop --mode graph (or pass --mode eager), or run on a GPU "
                              "machine")
-    sizes = _sizes(lo, hi or parse_bytes("1MiB" if device == "cpu" else "256MiB", what="--max-size"), args.dtype)
+    default_hi = parse_bytes("1MiB" if device == "cpu" else "256MiB", what="--max-size")
+    if hi is None and lo > default_hi:
+        raise PlanInputError(f"--min-size {lo} is above the default --max-size on the {device.upper()} "
+                             f"({default_hi}); give --max-size too, e.g. --max-size {args.min_size.strip()}")
+    sizes = _sizes(lo, hi or default_hi, args.dtype)
     return {
         "nproc": args.nproc, "backends": backends, "sizes": sizes, "dtype": args.dtype,
         "modes": tuple(args.modes) if args.modes else (("eager",) if device == "cpu" else _MODES),

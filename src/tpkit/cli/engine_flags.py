@@ -60,7 +60,10 @@ def _fraction(text: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}") from None
+        pass
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*%\s*", text)
+    hint = f": {m.group(1)} % is {float(m.group(1)) / 100:g}, write {float(m.group(1)) / 100:g}" if m else ""
+    raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}{hint}") from None
 
 
 def _readable(auto: bool):

@@ -117,7 +117,26 @@ def _not_empty(data: bytes, what: str) -> bytes:
     if binary and (signature or not _recognised(data)):  # binary noise around real log lines is still a log
         raise PlanInputError(f"{what} is not a text log: {binary}; " + (advice or "give the server's log (the file "
                              "its stdout/stderr went to; a .gz is read as its text)"))
+    document = _json_document(data)
+    if document and not _recognised(data):
+        raise PlanInputError(f"{what} is {document}, not a server log; " + (
+            "plan the model with `tpkit plan FILE --gpu NAME`, or " if "config" in document else "")
+            + "give the server's log (the file its stdout/stderr went to)")
     return data
+
+
+def _json_document(data: bytes) -> str:
+    """What a whole-file JSON object or list is (a model config.json, a machine profile, a tpkit plan …), "" when
+    ``data`` is not one: a JSON file passed for a log."""
+    if len(data) > _SAMPLE_BYTES * 16 or data.lstrip()[:1] not in (b"{", b"["):
+        return ""
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return ""
+    if isinstance(doc, dict) and ("model_type" in doc or "architectures" in doc):
+        return "a model config.json (JSON with " + ("model_type" if "model_type" in doc else "architectures") + ")"
+    return f"a JSON document (a {type(doc).__name__}{' with keys ' + ', '.join(list(doc)[:4]) if isinstance(doc, dict) and doc else ''})"
 
 
 _MAGIC = (

@@ -39,7 +39,7 @@ def run_probe(args) -> int:
     if args.out:
         from tpkit.fileio import check_writable
 
-        check_writable(args.out, what="--out")
+        check_writable(args.out, what="--out", example="machine.json")
     reason = no_gpu_reason()
     if reason and args.out:
         raise RuntimeSetupError(f"no GPU to probe: {reason}; nothing written to {args.out} (a machine profile is "

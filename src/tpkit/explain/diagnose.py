@@ -41,6 +41,8 @@ class Fix:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Diagnosis:
     status: str
+    """``ok`` or ``failed`` (the log shows an error): the issue's two values, which scripts test; a log in which no
+    engine line, setting or failure was read is ``ok`` with ``cause`` saying that nothing was recognised"""
     phase: str | None
     cause: str
     short_by: Bytes | None = None

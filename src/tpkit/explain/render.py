@@ -67,7 +67,8 @@ def format_explanation(e: Explanation) -> str:
     out.append("")
     kv = e.kv_predicted_range
     out.append("KV tokens   printed " + (f"{e.kv_printed:,}" if e.kv_printed is not None else "—")
-               + "   rebuilt from the anchors " + (f"{kv[0]:,}–{kv[1]:,}" if kv else "— (" + e.kv_source + ")"))
+               + "   rebuilt from the anchors " + (f"{kv[0]:,}–{kv[1]:,}" if kv else "—"
+                                                          + (f" ({e.kv_source})" if e.kv_source else "")))
     d = e.diagnosis
     out.append("")
     out.append(f"Diagnosis   {d.status}" + (f", phase {d.phase}" if d.phase else ""))

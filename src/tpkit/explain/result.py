@@ -200,6 +200,11 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
         diagnosis = Diagnosis(status=parsed.status, phase=failure.phase if failure else None,
                               cause="" if failure is None else f"{failure.kind.replace('_', ' ')} (engine unknown: "
                                                                "pass --engine sglang|vllm for the ledger)")
+        if not (parsed.anchors or parsed.failures or parsed.settings):  # "ok" would read as a healthy start-up
+            diagnosis = Diagnosis(status="ok", phase=None,
+                                  cause="nothing to diagnose: no SGLang or vLLM start-up, memory, setting or failure "
+                                        "line was recognised; is this the server's own log (the file its "
+                                        "stdout/stderr went to, from the launch command on)?")
         missing.append("engine: neither SGLang nor vLLM recognised (pass --engine)")
     alternatives = getattr(anchored, "tokens_alternatives", ()) if anchored is not None else ()
     if rng is not None:

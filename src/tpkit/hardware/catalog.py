@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from functools import lru_cache
 
 from tpkit.errors import PlanInputError, UnknownGpuError
@@ -87,9 +88,11 @@ def lookup_gpu(name: str) -> GpuSpec:
         raise UnknownGpuError(f"GPU name must be a non-empty string, got {name!r}; "
                               f"known GPUs: {', '.join(g.name for g in list_gpus())}")
     _, index = _catalog()
-    spec = index.get(normalise_gpu_name(name))
-    if spec is not None:
+    spec = index.get(normalise_gpu_name(name)) or index.get(re.sub(r"(\d)g$", r"\1gb", normalise_gpu_name(name)))
+    if spec is not None:  # `A100-40G`: the size class written without its B, as in '40G' / '80G' board names
         return spec
+    _refuse_a_count(name)
+    _refuse_a_list(name)
     import difflib  # only for a name not found
 
     close = difflib.get_close_matches(normalise_gpu_name(name), list(index), n=6, cutoff=0.5)
@@ -99,6 +102,40 @@ def lookup_gpu(name: str) -> GpuSpec:
         f"unknown GPU {name!r}; {hint}known GPUs: {', '.join(g.name for g in list_gpus())}. "
         "For a GPU not in the catalog pass its CUDA-reported memory, e.g. --gpu-memory 96GiB"
     )
+
+
+def _refuse_a_count(name: str) -> None:
+    """``8xH100`` / ``H100 x8``: a GPU count written into the name; say where the count goes."""
+    m = (re.fullmatch(r"\s*(\d+)\s*[x×*]\s*(\S.*?)\s*", name, flags=re.I)
+         or re.fullmatch(r"\s*(\S.*?)\s*[x×*]\s*(\d+)\s*", name, flags=re.I))
+    if not m:
+        return
+    count, gpu = (m.group(1), m.group(2)) if m.group(1).isdigit() else (m.group(2), m.group(1))
+    try:
+        spec = lookup_gpu(gpu)
+    except UnknownGpuError:
+        return
+    raise UnknownGpuError(f"--gpu {name!r} names {count} GPUs, but --gpu takes the name of one ({spec.name}); "
+                          f"the count goes to the layout: --gpu {shlex.quote(gpu)} --tp {count} (or --num-gpus {count})")
+
+
+def _refuse_a_list(name: str) -> None:
+    """``H100,A100``: several GPU kinds in one name; a plan sizes one kind.  Both engines give every rank the KV
+    pool of the tightest GPU (SGLang: the MIN all-reduce of free memory, ``get_available_gpu_memory(distributed=
+    True)``, model_runner; vLLM: the minimum of the workers' KV blocks, V0 ``LLMEngine._initialize_kv_caches`` over the
+    workers' ``determine_num_available_blocks``, V1 ``unify_kv_cache_configs`` in ``v1/core/kv_cache_utils.py``
+    (0.8 on; later inside ``get_kv_cache_configs``)), so the smallest card is the one to plan."""
+    parts = [p for p in re.split(r"\s*[,;+]\s*", name.strip()) if p]
+    if len(parts) < 2:
+        return
+    try:
+        specs = [lookup_gpu(p) for p in parts]
+    except UnknownGpuError:
+        return
+    smallest = min(specs, key=lambda g: g.total_bytes.bytes)
+    raise UnknownGpuError(f"--gpu {name!r} names {len(parts)} GPUs, but --gpu takes one kind: the engines give every "
+                          f"rank the KV pool of the tightest GPU, so plan the smallest (--gpu {smallest.name}), or measure the "
+                          "machine with `tpkit probe --out machine.json` and pass --machine machine.json")
 
 
 def custom_gpu(total: Bytes, name: str = "custom", *, source: str | None = None) -> GpuSpec:

@@ -48,6 +48,7 @@ def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSp
         spec = dataclasses.replace(spec, assumptions=spec.assumptions + tuple(entry.facts.get("assumptions", ())))
         return _with_extra(spec, checkpoint_dir=None, provenance=entry.verification_status,
                            catalog_id=entry.id, catalog_facts=entry.facts)
+    _refuse_a_revision(name_or_path)
     matches = close_matches(name_or_path)
     looked.append("embedded catalog: no such HF id or short name"
                   + (f"; close matches: {', '.join(matches)}" if matches else ""))
@@ -74,6 +75,21 @@ def _as_repo_id(name: str) -> str:
     return name
 
 
+def _refuse_a_revision(name: str) -> None:
+    """``org/name@rev`` (or ``org/name:rev``): an HF id with a revision, which no lookup here selects; say what to
+    pass instead (the id, or the revision's snapshot directory)."""
+    m = re.fullmatch(r"\s*([\w.\-]+/[\w.\-]+)[@:]([\w.\-/]+)\s*", name)
+    if not m:
+        return
+    repo, revision = m.groups()
+    org, model = repo.split("/")
+    raise UnknownModelError(
+        f"model {_short(name)!r} names a revision ({revision!r} of {repo}), and tpkit does not select revisions: "
+        f"it reads the config of the local HF cache's current snapshot or of its embedded catalog. Pass {repo}, or "
+        f"that revision's config: its snapshot directory (~/.cache/huggingface/hub/models--{org}--{model}/"
+        f"snapshots/COMMIT) or a config.json path")
+
+
 def _path_kind(path: Path) -> tuple[str | None, str]:
     """("file" | "dir" | None, why not a path): an unusable name (too long, …) is not an error here."""
     try:
@@ -92,6 +108,9 @@ def _short(text: str, limit: int = 120) -> str:
 
 def _from_dir(directory: Path, name: str) -> ModelSpec:
     config = directory / "config.json"
+    if config.is_dir():
+        raise ConfigError(f"{config} is a directory, not a file; pass the checkpoint directory whose config.json is "
+                          "the model's JSON config file, or that file itself")
     if not config.is_file():
         raise ConfigError(f"directory {directory} has no config.json; pass the checkpoint directory "
                           "that holds config.json (and *.safetensors), or the config file itself")
