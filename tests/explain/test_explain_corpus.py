@@ -269,11 +269,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg_105, budgets rebuilt at -1.70 and -3.59 GiB) and vLLM's 'No available memory for the cache blocks' (vl_256,
     vl_342, vl_344: the anchor is the budget, so only its sign and the block arithmetic are checked): 173 of the
     193, 170 without the three vLLM sign checks; the reader takes SGLang's 'DSV4 memory calculation … full_token=N'
-    as the printed count, so sg_121 (no config) turns from n/a to a miss."""
+    as the printed count, so sg_121 (no config) turns from n/a to a miss.  Helper dsv4: sg_121 gets the assembled
+    DeepSeek-V4-Flash config (blind: a miss by -534,400 tokens, -100.94 %, planned as a standard decoder) and the
+    DSV4 cell (``engines.sglang.dsv4``): a hit, 174 of the 193."""
     rows = _capacity_rows()
     assert len(rows) == 193
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 173, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 174, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 3
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides
