@@ -116,3 +116,6 @@ def test_cli_plans_deepseek_v4_on_a_modelled_release_and_refuses_a_later_one(cap
     assert "DSV4" in out and "100,695" in out
     assert main(argv) == 2
     assert "--engine-version 0.5.14" in capsys.readouterr().err
+    # speculative decoding changes the rings and inflates the cell (0.5.12); the plan does not wire that: refused
+    assert main(argv + ["--engine-version", "0.5.12", "--speculative-algorithm", "NEXTN"]) == 2
+    assert "speculative decoding is not modelled" in capsys.readouterr().err
