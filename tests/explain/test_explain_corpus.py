@@ -271,7 +271,9 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg_105, budgets rebuilt at -1.70 and -3.59 GiB) and vLLM's 'No available memory for the cache blocks' (vl_256,
     vl_342, vl_344: the anchor is the budget, so only its sign and the block arithmetic are checked): 173 of the
     193, 170 without the three vLLM sign checks; the reader takes SGLang's 'DSV4 memory calculation … full_token=N'
-    as the printed count, so sg_121 (no config) turns from n/a to a miss.
+    as the printed count, so sg_121 (no config) turns from n/a to a miss.  Helper dsv4: sg_121 gets the assembled
+    DeepSeek-V4-Flash config (blind: a miss by -534,400 tokens, -100.94 %, planned as a standard decoder) and the
+    DSV4 cell (``engines.sglang.dsv4``): a hit, 174 of the 193 on its branch.
     Helper mv15 (2026-12-04), six SGLang logs, blind: sg_221 (the later SKILL.md reference log, B300-class) hits;
     sg_220 (an RTX 5080, Qwen3-0.6B) lacks tp (given from its source's nvidia-smi afterwards: -124 tokens, -0.12 %);
     sg_222 / sg_223 (sglang 0.5.17 on an MI355X, Qwen3-0.6B / Qwen3-Reranker-0.6B) -17.8 % and sg_224 / sg_225
@@ -279,15 +281,16 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     flag's fraction from 0.5.5 on (ServerArgs) sg_222 / sg_223 hit, and with the config's state split where no
     'Mamba Cache' line is printed sg_224 / sg_225 miss by one state slot (-0.14 % / -0.06 %): 171 of the 199.
     sg_225 prints both ranks equal, a 20th rank-spread sample, and the measured SGLang below-rank-0 p90 falls back
-    from 0.42 to 0.05 GiB (``startup.rankspread``): sg_022 and sg_061 miss again: 169 of the 199; with cap7's pins, 174 of the 199. Helper mv14 (2026-12-04): vl_402 (vLLM 0.22.0 Qwen2.5-7B-Instruct, validation case vp_322) and vl_404 (a nightly
+    from 0.42 to 0.05 GiB (``startup.rankspread``): sg_022 and sg_061 miss again: 169 of the 199; with cap7's pins, 174 of the 199.
+    Helper mv14 (2026-12-04): vl_402 (vLLM 0.22.0 Qwen2.5-7B-Instruct, validation case vp_322) and vl_404 (a nightly
     0.23.1rc1, nvidia/Qwen3.6-27B-NVFP4 on a GB10, the base Qwen3.6-27B config) hit blind; vl_403 (vLLM 0.22.0
     Qwen3.5-4B) missed blind for want of a config and hits with the one assembled from the Megatron-LM Qwen3.5
-    variant table (tests/logs/data/configs/Qwen__Qwen3.5-4B; no rule changed): 171 of the 196; merged with cap7 and mv15, 177 of the 202. vl_400 / vl_401
+    variant table (tests/logs/data/configs/Qwen__Qwen3.5-4B; no rule changed): 171 of the 196; merged with cap7 and mv15, 177 of the 202 (178 with dsv4). vl_400 / vl_401
     (V0 0.7.2, validation cases vp_320 / vp_321) print no 'Available KV cache memory' and are not counted."""
     rows = _capacity_rows()
     assert len(rows) == 202
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 177, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 178, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 3
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides

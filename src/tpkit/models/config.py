@@ -488,7 +488,8 @@ def _extra(cfg: dict, text: dict) -> dict:
                 "mamba_ssm_dtype", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size",
                 "hybrid_override_pattern", "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups",
                 "mamba_n_groups", "conv_kernel", "mamba_d_conv", "mamba_ssm_cache_dtype", "use_conv_bias",
-                "conv_L_cache", "conv_bias", "conv_dim", *_GDN_KEYS):
+                "conv_L_cache", "conv_bias", "conv_dim", "compress_ratios", "index_head_dim", "qk_rope_head_dim",
+                *_GDN_KEYS):
         if cfg.get(key) is not None or text.get(key) is not None:
             extra[key] = text.get(key, cfg.get(key))
     return extra

@@ -64,6 +64,14 @@ def engine_log_lines(*, pool: KVPoolPlan, swa_tokens: int, free_before_weights: 
         lines.append(f"SWAKVPool mem usage: {_g(pool.total_bytes)}{sizes}")
     elif "swa_k" in names:
         lines.append(_kv_line(pool, pool.num_tokens, ("swa_k", "swa_v")))
+    elif "swa_kv" in names:  # DeepSeek-V4 (engines.sglang.dsv4; 0.5.12 DSV4PoolConfigurator.calculate_pool_sizes)
+        rows = {b.name: b.shape[0] for b in pool.buffers}
+        lines.append(f"DSV4 memory calculation: bytes_per_full_token≈{pool.cell_bytes.bytes}, "
+                     f"full_token={pool.num_tokens}")
+        lines.append(f"Initialize DeepSeekV4TokenToKVPool with swa_size={rows['swa_kv']} "
+                     f"c4_size={rows.get('c4_kv', 0)} "
+                     f"c128_size={rows.get('c128_kv', 0)} c4_state_pool_size={rows.get('c4_state', 0)} "
+                     f"c128_state_pool_size={rows.get('c128_state', 0)}")
     else:
         lines.append(_kv_line(pool, pool.num_tokens, ("k", "v")))
     if swa_pool is not None:

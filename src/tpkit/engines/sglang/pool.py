@@ -11,6 +11,7 @@
                      (``swa.hybrid_swa``); other sliding models: one pool, cell over every layer
     cell (Gemma 4)   the same with F from global_head_dim × full KV heads and S from head_dim × KV heads, shared-KV
                      layers included (``gemma4_pools`` / ``_gemma4_cell``; SGLang ≥ 0.5.11)
+    cell (DSV4)      bytes per full token of DeepSeek-V4's SWA / c4 / c128 / state pools (``dsv4``; 0.5.12 – 0.5.14)
     tokens           floor_page(min(budget // cell, --max-total-tokens))
     tokens (SWA cap) full = floor_page((budget − swa_cap × S × swa_layers) // (F × full_layers)), SWA pool =
                      ceil_page(swa_cap) (``swa_pool_choice``: --disable-radix-cache + --max-running-requests, 0.5.14+)
@@ -21,6 +22,7 @@
 from __future__ import annotations
 
 from tpkit.dtypes import DTYPES
+from tpkit.engines.sglang.dsv4 import dsv4_buffers, dsv4_cell_fields
 from tpkit.engines.sglang.swa import hybrid_swa
 from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least
 from tpkit.errors import PlanInputError
@@ -131,6 +133,8 @@ class CellSize:
     """elements per head in the SWA pool's V when it differs (Gemma 4); None: ``v_dim``"""
     swa_ratio: float = SWA_FULL_TOKENS_RATIO
     """``swa_full_tokens_ratio`` the SWA cell was weighted with (SWA pool tokens / full pool tokens)"""
+    dsv4: object = None
+    """DeepSeek-V4 only: the (``dsv4.Dsv4Layout``, ``dsv4.Dsv4Cell``) the cell was built from"""
 
     def full_bytes(self) -> int:
         """Bytes per token of the full-attention pool over its layers (F × full_layers)."""
@@ -252,6 +256,8 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
                         index_bytes=index,
                         source=f"{text}, not divided by TP (sglang pool_configurator.py _compute_cell_size, MLA"
                                f"{'; NSATokenToKVPool' if index else ''})")
+    if model.model_type == "deepseek_v4":
+        return CellSize(**dsv4_cell_fields(model, kv_dtype, version, r, pp=pp))
     if model.model_type == "gemma4_text":
         return _gemma4_cell(model, kinds, tp, kv_dtype, element, version, r)
     n_kv = kv_heads_per_rank(model, tp)
@@ -432,6 +438,8 @@ def pool_buffers(cell: CellSize, tokens: int, swa_tokens: int, page_size: int) -
     from tpkit.memory.kvpool import KVBuffer, KVPoolPlan  # not at import: explain reads the cell only
 
     e, n, rows = cell.element_bytes, cell.n_kv_heads, tokens + page_size
+    if cell.layout == "dsv4":
+        return dsv4_buffers(cell, tokens, page_size)
     if cell.layout == "mla":
         buffers = (KVBuffer(name="kv_latent", count=cell.full_layers, shape=(rows, 1, cell.k_dim), element_bytes=e),)
         if cell.index_bytes:  # NSATokenToKVPool.index_k_with_scale_buffer: (tokens + page + 1) // page pages

@@ -38,6 +38,7 @@ from tpkit.engines.sglang.spec import (SpecPlan, budget_cell_growth, plan_specul
 from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_term
 from tpkit.engines.sglang.streams import forward_stream_pool
 from tpkit.engines.sglang.versions import parse_version, rule_era
+from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem
@@ -211,6 +212,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     split_v = parse_version(version) >= (0, 5, 7)  # model_runner_kv_cache_mixin.py of 0.5.7 (0.5.6: head_dim × 2)
     cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype, split_v_dim=split_v, version=version,
                         swa_full_tokens_ratio=options.swa_full_tokens_ratio)
+    if spec is not None and cell.layout == "dsv4":  # 0.5.12 dsv4 rings 16 / 256 and × (L+1)/L: not wired here
+        raise PlanInputError(f"{model.name}: DeepSeek-V4 with speculative decoding is not modelled; plan without it")
     swa_pool = plan_swa_pool(cell, model, parallel, options, cap, page)
     growth = 0.0
     if spec is not None and spec.loaded_before_pool:

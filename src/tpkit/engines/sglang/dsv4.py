@@ -1,0 +1,212 @@
+"""SGLang's DeepSeek-V4 (``DeepseekV4ForCausalLM``) KV pools: the bytes one full-pool token costs and the split of
+the pools (sglang 0.5.12 ``model_executor/pool_configurator.py`` ``DSV4PoolConfigurator._get_bytes_per_full_token``
+/ ``_compute_dsv4_sizes`` / ``calculate_pool_sizes``; ring sizes ``mem_cache/deepseek_v4_memory_pool.py``
+``get_compress_state_ring_size``; the layout fields ``configs/model_config.py`` ``ModelConfig``: qk_nope =
+head_dim − qk_rope_head_dim, window = sliding_window, compress_ratios as the config lists them, MTP slot included).
+
+Per full token, L = len(compress_ratios) layers, n4 / n128 the layers of ratio 4 / 128, r = --swa-full-tokens-ratio
+(0.8), W = sliding window (the SWA page of the compress states), ring4 / ring128 the compress-state ring sizes::
+
+    kv       = qk_nope + 2 × qk_rope + 8                 fp8 nope, bf16 rope, scales + pad (584 B for V4-Flash)
+    indexer  = index_head_dim + index_head_dim // 128 × 4
+    states   = 2·2·head_dim·4 (c4), 2·head_dim·4 (c128), 2·2·index_head_dim·4 (c4 indexer)   fp32
+    cell     = r·kv·L + kv·n4/4 + kv·n128/128 + indexer·n4/4
+               + r·(ring4/W)·(c4 + c4 indexer states)·n4 + r·(ring128/W)·c128 state·n128
+    spec     cell × (L + 1) / L   (0.5.12 – 0.5.14, a draft worker reserved)
+
+    full  = floor_page(int(budget / cell)); swa = floor_page(int(full × r)); c4 = full // 4; c128 = full // 128;
+    c4_state = swa // W × ring4; c128_state = swa // W × ring128
+
+Ring sizes: 0.5.12 – 0.5.14 give 8 / 128 without speculative decoding and 16 / 256 with it.  Builds before 0.5.12 (the
+0.5.11.dev builds that first served V4; the 0.5.11 release has no V4 pools) used 16 / 256 with no (L+1)/L factor:
+inferred, not read — sglang#25118 (0.5.11.dev20260512) prints c4_state_pool_size = swa // 128 × 16 and
+c128_state_pool_size = swa // 128 × 256 with no speculative algorithm, and its printed bytes_per_full_token
+(176,983.05) is this formula's with those rings.  0.5.13 and 0.5.14 keep the formula (0.5.13
+slices compress_ratios by PP stage; tpkit refuses pp > 1).  From 0.5.15 the c128 states are priced per request
+(``_get_c128_state_fixed_bytes``) and 0.5.21+ adds an SWA cap mode, page padding and unified / fp4-indexer
+variants: not modelled, refused.
+Not modelled either: SGLANG_OPT_USE_ONLINE_COMPRESS (c128 ring 1, 3 × head_dim state) and HiSparse (c4 shrink).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tpkit.engines.sglang.versions import parse_version
+from tpkit.errors import PlanInputError
+
+FIRST_RELEASE = "0.5.12"
+"""the first release wheel with ``DSV4PoolConfigurator`` (0.5.11's has no DeepSeek-V4 pools)"""
+LAST_MODELLED = "0.5.14"
+"""the newest release whose DSV4 configurator this module reproduces (0.5.12 – 0.5.14 read: the same
+``_get_bytes_per_full_token`` and ``_compute_dsv4_sizes``; 0.5.15 prices c128 states per request instead)"""
+STATE_BYTES = 4
+"""compress states are fp32 (``state_dtype_size = 4``)"""
+INDEXER_QUANT_BLOCK = 128
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dsv4Layout:
+    """The DeepSeek-V4 attention facts SGLang sizes its pools from (``ModelConfig`` fields)."""
+
+    qk_nope_head_dim: int
+    qk_rope_head_dim: int
+    index_head_dim: int
+    window: int
+    compress_ratios: tuple[int, ...]
+
+    def layers(self, ratio: int | None = None) -> int:
+        """Layers (MTP slot included) of ``ratio``; all of them for None."""
+        return len(self.compress_ratios) if ratio is None else sum(1 for r in self.compress_ratios if r == ratio)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dsv4Cell:
+    """Bytes per full-pool token and the rules it was built with."""
+
+    bytes_per_full_token: float
+    swa_ratio: float
+    ring4: int
+    ring128: int
+    window: int
+    speculative: bool
+    source: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dsv4Pools:
+    """Token / slot counts of the DSV4 pools (``_DSV4PoolSizes``)."""
+
+    full: int
+    swa: int
+    c4: int
+    c128: int
+    c4_state: int
+    c128_state: int
+
+
+def layout_of(config: dict, *, where: str = "config.json") -> Dsv4Layout:
+    """The layout from a DeepSeek-V4 config (``head_dim``, ``qk_rope_head_dim``, ``index_head_dim``,
+    ``sliding_window``, ``compress_ratios``); a missing or malformed field is a ``PlanInputError`` naming it."""
+    def num(key: str) -> int:
+        v = config.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+            raise PlanInputError(f"{where}: DeepSeek-V4 needs a positive integer {key!r} to size SGLang's KV pools, "
+                                 f"got {v!r:.40}; use the checkpoint's config.json")
+        return v
+    ratios = config.get("compress_ratios")
+    if not isinstance(ratios, (list, tuple)) or not ratios or any(
+            not isinstance(r, int) or isinstance(r, bool) or r not in (0, 4, 128) for r in ratios):
+        raise PlanInputError(f"{where}: DeepSeek-V4 needs 'compress_ratios', a list of 0 / 4 / 128 per layer "
+                             f"(SGLang 0.5.12 sizes only those), got {ratios!r:.80}")
+    head, rope = num("head_dim"), num("qk_rope_head_dim")
+    if rope >= head:
+        raise PlanInputError(f"{where}: qk_rope_head_dim {rope} must be below head_dim {head}")
+    return Dsv4Layout(qk_nope_head_dim=head - rope, qk_rope_head_dim=rope, index_head_dim=num("index_head_dim"),
+                      window=num("sliding_window"), compress_ratios=tuple(ratios))
+
+
+def check_version(version: str) -> None:
+    """Refuse releases whose DSV4 configurator is not the one modelled (after 0.5.14)."""
+    if parse_version(version) > parse_version(LAST_MODELLED):
+        raise PlanInputError(
+            f"SGLang {version}: DeepSeek-V4's pool sizing after {LAST_MODELLED} is not modelled (from 0.5.15 "
+            "DSV4PoolConfigurator prices c128 states per request, 0.5.21+ adds an SWA cap mode, page padding and "
+            f"unified / fp4-indexer variants); plan with --engine-version {LAST_MODELLED}")
+
+
+def ring_sizes(version: str, speculative: bool) -> tuple[int, int]:
+    """(c4, c128) compress-state ring sizes: 0.5.12 ``get_compress_state_ring_size`` (8 / 128, speculative 16 /
+    256); before 0.5.12, 16 / 256 always (inferred from sglang#25118's printed state pools, see the module)."""
+    if parse_version(version) < parse_version(FIRST_RELEASE) or speculative:
+        return 16, 256
+    return 8, 128
+
+
+def dsv4_cell(layout: Dsv4Layout, version: str, *, swa_ratio: float = 0.8, speculative: bool = False) -> Dsv4Cell:
+    """Bytes per full token (``_get_bytes_per_full_token``, × (L+1)/L with a draft worker from 0.5.12)."""
+    check_version(version)
+    if not 0 < swa_ratio <= 1:
+        raise PlanInputError(f"--swa-full-tokens-ratio must be in (0, 1], got {swa_ratio}")
+    ring4, ring128 = ring_sizes(version, speculative)
+    n, n4, n128 = layout.layers(), layout.layers(4), layout.layers(128)
+    kv = layout.qk_nope_head_dim + 2 * layout.qk_rope_head_dim + 8
+    indexer = layout.index_head_dim + layout.index_head_dim // INDEXER_QUANT_BLOCK * 4
+    head = layout.qk_nope_head_dim + layout.qk_rope_head_dim
+    c4_state, c128_state = 2 * 2 * head * STATE_BYTES, 2 * head * STATE_BYTES
+    c4_index_state = 2 * 2 * layout.index_head_dim * STATE_BYTES
+    w = layout.window
+    cell = (swa_ratio * kv * n + kv * n4 / 4 + kv * n128 / 128 + indexer * n4 / 4
+            + swa_ratio * ring4 / w * c4_state * n4 + swa_ratio * ring128 / w * c128_state * n128
+            + swa_ratio * ring4 / w * c4_index_state * n4)
+    inflate = speculative and parse_version(version) >= parse_version(FIRST_RELEASE)
+    if inflate:
+        cell *= (n + 1) / n
+    source = (f"DSV4: {swa_ratio:g} × {kv} B × {n} layers + {kv} B × ({n4}/4 + {n128}/128) + indexer {indexer} B × "
+              f"{n4}/4 + fp32 compress states (rings {ring4} / {ring128} over window {w})"
+              f"{f' × {n + 1}/{n} (draft worker)' if inflate else ''} (sglang pool_configurator.py "
+              "DSV4PoolConfigurator._get_bytes_per_full_token)")
+    return Dsv4Cell(bytes_per_full_token=cell, swa_ratio=swa_ratio, ring4=ring4, ring128=ring128, window=w,
+                    speculative=speculative, source=source)
+
+
+def dsv4_pools(cell: Dsv4Cell, available_bytes: int, page_size: int) -> Dsv4Pools:
+    """The pool split from the KV budget (``calculate_pool_sizes`` + ``_compute_dsv4_sizes``); SGLang asserts the
+    page is a multiple of 128 for compressed attention."""
+    if page_size <= 0 or page_size % 128:
+        raise PlanInputError(f"DeepSeek-V4 on SGLang needs --page-size a multiple of 128 (compressed attention), "
+                             f"got {page_size}")
+    full = max(0, int(available_bytes / cell.bytes_per_full_token)) // page_size * page_size
+    return dsv4_pools_from_tokens(cell, full, page_size)
+
+
+def dsv4_pools_from_tokens(cell: Dsv4Cell, full_tokens: int, page_size: int) -> Dsv4Pools:
+    """The split for a given full-pool token count (``calculate_pool_sizes_from_max_tokens``)."""
+    full = full_tokens // page_size * page_size
+    swa = int(full * cell.swa_ratio) // page_size * page_size
+    return Dsv4Pools(full=full, swa=swa, c4=full // 4, c128=full // 128,
+                     c4_state=swa // cell.window * cell.ring4, c128_state=swa // cell.window * cell.ring128)
+
+
+def dsv4_cell_fields(model, kv_dtype: str, version: str, swa_ratio: float, *, pp: int = 1,
+                     speculative: bool = False) -> dict:
+    """The fields of ``pool.CellSize`` (layout ``dsv4``) of a ``deepseek_v4`` ``ModelSpec``: bytes per full
+    token, not divided by TP (one latent head).  SGLang stores the pools as fp8 nope + bf16 rope whatever
+    ``--kv-cache-dtype`` says (0.5.12 ``DeepSeekV4SingleKVPool``), so ``kv_dtype`` is carried for display only."""
+    if pp > 1:  # 0.5.12 counts every layer on each stage, 0.5.13+ slices compress_ratios by stage: not modelled
+        raise PlanInputError(f"{model.name}: DeepSeek-V4 pools with pipeline parallelism (pp {pp}) are not modelled; "
+                             "plan with --pp 1")
+    extra = model.extra
+    cfg = {"head_dim": model.head_dim, "qk_rope_head_dim": extra.get("qk_rope_head_dim"),
+           "index_head_dim": extra.get("index_head_dim"), "sliding_window": model.sliding_window,
+           "compress_ratios": extra.get("compress_ratios")}
+    layout = layout_of(cfg, where=f"{model.name} config")
+    cell = dsv4_cell(layout, version, swa_ratio=swa_ratio, speculative=speculative)
+    return dict(layout="dsv4", bytes_per_token=cell.bytes_per_full_token, kv_dtype=kv_dtype, element_bytes=1,
+                n_kv_heads=1, k_dim=layout.qk_nope_head_dim + layout.qk_rope_head_dim, v_dim=0,
+                full_layers=layout.layers(), swa_ratio=swa_ratio, source=cell.source, dsv4=(layout, cell))
+
+
+def dsv4_buffers(cell, tokens: int, page_size: int):
+    """The pools of one rank at the configurator's prices (``KVPoolPlan``): SWA KV over every layer, c4 / c128
+    compressed KV, the c4 indexer keys and the fp32 compress states; page padding is not counted (0.5.12's
+    configurator does not count it either)."""
+    from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
+    from tpkit.units import Bytes
+
+    layout, dcell = cell.dsv4
+    pools = dsv4_pools_from_tokens(dcell, tokens, page_size)
+    kv = layout.qk_nope_head_dim + 2 * layout.qk_rope_head_dim + 8
+    indexer = layout.index_head_dim + layout.index_head_dim // INDEXER_QUANT_BLOCK * 4
+    head, n4, n128 = cell.k_dim, layout.layers(4), layout.layers(128)
+    buffers = (KVBuffer(name="swa_kv", count=layout.layers(), shape=(pools.swa, kv), element_bytes=1),
+               KVBuffer(name="c4_kv", count=n4, shape=(pools.c4, kv), element_bytes=1),
+               KVBuffer(name="c128_kv", count=n128, shape=(pools.c128, kv), element_bytes=1),
+               KVBuffer(name="c4_indexer", count=n4, shape=(pools.c4, indexer), element_bytes=1),
+               KVBuffer(name="c4_state", count=n4, shape=(pools.c4_state, 2 * 2 * head), element_bytes=STATE_BYTES),
+               KVBuffer(name="c4_indexer_state", count=n4, shape=(pools.c4_state, 2 * 2 * layout.index_head_dim),
+                        element_bytes=STATE_BYTES),
+               KVBuffer(name="c128_state", count=n128, shape=(pools.c128_state, 2 * head), element_bytes=STATE_BYTES))
+    return KVPoolPlan(num_tokens=pools.full, padded_tokens=pools.full + page_size,
+                      cell_bytes=Bytes(round(dcell.bytes_per_full_token)),
+                      buffers=tuple(b for b in buffers if b.count), page_size=page_size, dtype=cell.kv_dtype)

@@ -1,0 +1,121 @@
+"""SGLang's DeepSeek-V4 pools (``tpkit.engines.sglang.dsv4``; sglang 0.5.12 - 0.5.14 ``pool_configurator.py``
+``DSV4PoolConfigurator``), checked against the numbers sglang#25118 (tests/logs/data/sglang/sg_121.log, SGLang
+0.5.11.dev20260512, DeepSeek-V4-Flash on MI300X) prints:
+
+    DSv4 memory calculation: bytes_per_full_token=176983.05, available_bytes=87.26 GB, full_token=529408
+    Initialize DeepSeekV4TokenToKVPool with max_num_reqs=256 swa_size=423424 c4_size=132352 c128_size=4136
+    c4_state_pool_size=52928 c128_state_pool_size=846848
+
+(its "GB" is bytes / 2^30).  The config is the assembled one (tests/logs/data/configs/deepseek-ai__DeepSeek-V4-Flash,
+SOURCE.md there)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tpkit.cli import main
+from tpkit.engines.sglang.dsv4 import (dsv4_cell, dsv4_pools, dsv4_pools_from_tokens, layout_of, ring_sizes)
+from tpkit.engines.sglang.pool import compute_cell, pool_buffers
+from tpkit.errors import PlanInputError
+from tpkit.models.load import load_model
+
+CONFIG_DIR = Path(__file__).resolve().parents[1] / "logs" / "data" / "configs" / "deepseek-ai__DeepSeek-V4-Flash"
+GIB = 2 ** 30
+
+
+def _layout():
+    return layout_of(json.loads((CONFIG_DIR / "config.json").read_text()))
+
+
+def test_the_flash_layout_is_44_ratios_with_21_c4_and_20_c128_layers():
+    lay = _layout()
+    assert (lay.qk_nope_head_dim, lay.qk_rope_head_dim, lay.index_head_dim, lay.window) == (448, 64, 128, 128)
+    assert (lay.layers(), lay.layers(4), lay.layers(128), lay.layers(0)) == (44, 21, 20, 3)
+
+
+def test_the_dev_build_cell_reproduces_the_printed_bytes_per_full_token_and_pool_split():
+    cell = dsv4_cell(_layout(), "0.5.11.dev20260512+g339e36e", swa_ratio=0.8)
+    assert (cell.ring4, cell.ring128) == (16, 256)
+    assert f"{cell.bytes_per_full_token:.2f}" == "176983.05"
+    pools = dsv4_pools_from_tokens(cell, 529_408, 256)
+    assert (pools.full, pools.swa, pools.c4, pools.c128, pools.c4_state, pools.c128_state) == (
+        529_408, 423_424, 132_352, 4_136, 52_928, 846_848)
+
+
+def test_the_printed_budget_interval_brackets_the_printed_full_token():
+    """87.26 'GB' is printed to 0.01 GiB: the budgets [87.255, 87.265) GiB give 529,152 or 529,408 tokens (pages of
+    256); the printed 529,408 is the top page, reached from 87.2610 GiB (= 529,408 × 176,983.05 B)."""
+    cell = dsv4_cell(_layout(), "0.5.11.dev20260512", swa_ratio=0.8)
+    low = dsv4_pools(cell, int(87.255 * GIB), 256).full
+    high = dsv4_pools(cell, int(87.265 * GIB) - 1, 256).full
+    assert (low, high) == (529_152, 529_408)
+    edge = 529_408 * cell.bytes_per_full_token
+    assert dsv4_pools(cell, int(edge) + 1, 256).full == 529_408
+    assert dsv4_pools(cell, int(edge) - 1, 256).full == 529_152
+
+
+@pytest.mark.parametrize("version", ["0.5.12", "0.5.13", "0.5.14"])
+def test_released_wheels_size_non_speculative_rings_at_8_and_128(version):
+    plain = dsv4_cell(_layout(), version)
+    assert (plain.ring4, plain.ring128) == (8, 128)
+    assert f"{plain.bytes_per_full_token:.2f}" == "100695.05"
+    spec = dsv4_cell(_layout(), version, speculative=True)
+    assert (spec.ring4, spec.ring128) == (16, 256)
+    assert spec.bytes_per_full_token == pytest.approx(176_983.05 * 45 / 44)
+
+
+def test_version_boundaries_on_both_sides():
+    assert ring_sizes("0.5.11", False) == (16, 256) and ring_sizes("0.5.12", False) == (8, 128)
+    dsv4_cell(_layout(), "0.5.14")
+    with pytest.raises(PlanInputError, match="after 0.5.14 is not modelled"):
+        dsv4_cell(_layout(), "0.5.15")
+
+
+def test_swa_ratio_weights_the_swa_and_state_terms_only():
+    lay = _layout()
+    a = dsv4_cell(lay, "0.5.12", swa_ratio=1.0).bytes_per_full_token
+    b = dsv4_cell(lay, "0.5.12", swa_ratio=0.5).bytes_per_full_token
+    fixed = 584 * (21 / 4 + 20 / 128) + 132 * 21 / 4
+    assert (a - fixed) == pytest.approx(2 * (b - fixed))
+
+
+def test_bad_inputs_are_refused_with_what_was_wrong():
+    cfg = json.loads((CONFIG_DIR / "config.json").read_text())
+    with pytest.raises(PlanInputError, match="compress_ratios"):
+        layout_of({**cfg, "compress_ratios": [0, 8]})
+    with pytest.raises(PlanInputError, match="index_head_dim"):
+        layout_of({k: v for k, v in cfg.items() if k != "index_head_dim"})
+    with pytest.raises(PlanInputError, match="multiple of 128"):
+        dsv4_pools(dsv4_cell(_layout(), "0.5.12"), 10 * GIB, 64)
+
+
+def test_compute_cell_uses_the_dsv4_rule_not_divided_by_tp_and_refuses_pp():
+    model = load_model(str(CONFIG_DIR))
+    for tp in (1, 4, 8):
+        cell = compute_cell(model, tp, 1, "fp8_e4m3", version="0.5.12")
+        assert cell.layout == "dsv4" and f"{cell.bytes_per_token:.2f}" == "100695.05"
+    with pytest.raises(PlanInputError, match="pipeline parallelism"):
+        compute_cell(model, 4, 2, "fp8_e4m3", version="0.5.12")
+    with pytest.raises(PlanInputError, match="not modelled"):
+        compute_cell(model, 4, 1, "fp8_e4m3", version="0.5.23")
+    plan = pool_buffers(compute_cell(model, 4, 1, "fp8_e4m3", version="0.5.12"), 529_408, 0, 256)
+    sizes = {b.name: (b.count, b.shape) for b in plan.buffers}
+    assert sizes["swa_kv"] == (44, (423_424, 584)) and sizes["c4_kv"] == (21, (132_352, 584))
+    assert sizes["c128_state"] == (20, (423_424 // 128 * 128, 1024))
+    # the pools at the configurator's prices spend at most tokens × cell: the SWA and state pools are floored to
+    # the page (no padding counted, as in the configurator)
+    spent = 529_408 * 100_695.05
+    assert spent * 0.999 < plan.total_bytes.bytes <= spent
+
+
+def test_cli_plans_deepseek_v4_on_a_modelled_release_and_refuses_a_later_one(capsys):
+    argv = ["plan", str(CONFIG_DIR), "--engine", "sglang", "--gpu", "H200", "--tp", "8", "--page-size", "256"]
+    assert main(argv + ["--engine-version", "0.5.12"]) == 0
+    out = capsys.readouterr().out
+    assert "DSV4" in out and "100,695" in out
+    assert main(argv) == 2
+    assert "--engine-version 0.5.14" in capsys.readouterr().err
+    # speculative decoding changes the rings and inflates the cell (0.5.12); the plan does not wire that: refused
+    assert main(argv + ["--engine-version", "0.5.12", "--speculative-algorithm", "NEXTN"]) == 2
+    assert "speculative decoding is not modelled" in capsys.readouterr().err
