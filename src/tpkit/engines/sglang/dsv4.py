@@ -30,10 +30,9 @@ Not modelled either: SGLANG_OPT_USE_ONLINE_COMPRESS (c128 ring 1, 3 × head_dim 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tpkit.engines.sglang.versions import parse_version
 from tpkit.errors import PlanInputError
+from tpkit.records import dataclass
 
 FIRST_RELEASE = "0.5.12"
 """the first release wheel with ``DSV4PoolConfigurator`` (0.5.11's has no DeepSeek-V4 pools)"""
