@@ -184,10 +184,13 @@ def test_capacity_logs_with_a_config_do_not_regress():
     and 181; vl_383 (vLLM 0.31.0 Qwen/Qwen3.8-27B, the set's config): 193 and 182. Helper mv15 (2026-12-04):
     sg_220-sg_225 (SGLang on an RTX 5080, an SM100 GPU and MI355X, each with a config): 199 and 188. Helper mv14 (2026-12-04):
     vl_402-vl_404 (vLLM 0.22.0 / a 0.23.1rc1 nightly), each with a config (vl_403's assembled): 196 and 185 on its
-    branch, 202 and 191 merged; vl_400 / vl_401 (V0 logs) do not print the anchor. A floor, so that entries are not lost."""
+    branch, 202 and 191 merged; vl_400 / vl_401 (V0 logs) do not print the anchor. Helper mv16 (2026-12-04): vl_431
+    (club-3090 #652, vLLM 0.24.0 Qwen3.6-35B-A3B NVFP4 on an RTX 5090, with a config): 203 and 192; vl_432
+    (club-3090 #487, Qwen3.6-27B AutoRound INT4 tp 2, the base Qwen3.6-27B config): 204 and 193; vl_430 (a V0
+    crash log) does not print the anchor. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 202
-    assert sum(1 for e in anchored if e["config"]) >= 191
+    assert len(anchored) == 204
+    assert sum(1 for e in anchored if e["config"]) >= 193
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
