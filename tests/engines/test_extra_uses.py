@@ -56,11 +56,14 @@ def _total(lines) -> Bytes:
 # Regenerated 2026-12-04 (helper ntg): vLLM >= 0.11's non-torch growth on one node with peer access over PCIe is bounded
 # by NCCL's PCIe footprint at that world (startup.terms.vllm_nontorch_growth(transport="pcie")): the vllm current and
 # 0.11 columns on L40S and RTX-PRO-6000 at tp 2-8 only.
+# Regenerated 2026-12-04 (helper nvls): vLLM 0.4.3-0.10.x charge NCCL's NVLink SHARP buffers of two tp communicators
+# on one sm90+ NVSwitch board at 2 < tp <= 8 (startup.nvls; 2 x 1.125 GiB at NCCL 2.21, tp 8): v0 (0.7.0) column on
+# H100 at tp 4 and 8 only.
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 23_792, 1_328, 22_240),
-    ("H100", 4): (395_794, 433_102, 465_472, 420_544, 467_808),
-    ("H100", 8): (1_196_222, 1_234_103, 1_361_568, 1_271_696, 1_351_648),
+    ("H100", 4): (395_794, 433_102, 465_472, 420_544, 453_072),
+    ("H100", 8): (1_196_222, 1_234_103, 1_361_568, 1_271_696, 1_292_672),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
     ("L40S", 4): (42_872, 0, 86_208, 74_976, 74_976),

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # loaded when a cost becomes a ledger line: `tpkit explain` s
 
 __all__ = ["Cost", "KEYS"]
 
-KEYS = ("cuda_context", "nccl_init", "nccl_warmup", "custom_allreduce", "extra", "cublas",
+KEYS = ("cuda_context", "nccl_init", "nccl_warmup", "nccl_nvls", "custom_allreduce", "extra", "cublas",
         "process_overhead", "rank_spread")
 """every term of the start-up cost model, in the order a serving process creates them"""
 

@@ -38,6 +38,7 @@ from tpkit.startup.cost import Cost
 from tpkit.startup.custom_allreduce import VllmAllreduceRelease, vllm_allreduce_costs
 from tpkit.hardware.topology import GroupTopology
 from tpkit.startup.links import LinkChoice, group_links, links_note
+from tpkit.startup.nvls import vllm_nvls_cost
 from tpkit.startup.terms import cublas, cuda_context, nccl_costs, startup_costs, vllm_nontorch_growth
 from tpkit.units import Bytes
 
@@ -111,7 +112,7 @@ _AFTER_SNAPSHOT_SRC = {
     "cublas": "created by the profile run's first GEMM, after vLLM's init snapshot (no cuBLAS warm-up in "
               "0.11.0 gpu_worker.init_device), so it lands in the profile's increase",
 }
-_DISTRIBUTED = ("nccl_init", "nccl_warmup", "custom_allreduce", "allreduce_extra")
+_DISTRIBUTED = ("nccl_init", "nccl_warmup", "nccl_nvls", "custom_allreduce", "allreduce_extra")
 
 
 def _after_snapshot(key: str, rules: VllmRules) -> str | None:
@@ -136,9 +137,11 @@ def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: Mach
     links = group_links(gpu, machine, range(parallel.tp), choice)
     car, others = allreduce_costs(gpu, links, parallel.tp, rules, disable_custom_all_reduce=disable_car)
     own = tuple(LineItem(item=c.item, bytes=c.bytes, source=c.source) for c in others if c.bytes)
+    nccl = nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie",
+                      nodes=links.num_nodes, links=links_note(links))
+    nvls = vllm_nvls_cost(gpu, parallel.tp, rules.release, full_nvlink=links.full_nvlink, nodes=links.num_nodes)
     costs = startup_costs(
-        context=context, nccl=nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie",
-                                         nodes=links.num_nodes, links=links_note(links)),
+        context=context, nccl=nccl + ((nvls,) if nvls is not None else ()),
         custom_allreduce=car, extra=own + tuple(extra), cublas_cost=cublas(gpu))
     mine = {c.item for c in others}
     return costs, frozenset(mine)
