@@ -49,10 +49,15 @@ class Dsv4Layout:
     """The DeepSeek-V4 attention facts SGLang sizes its pools from (``ModelConfig`` fields)."""
 
     qk_nope_head_dim: int
+    """head_dim − qk_rope_head_dim (elements)"""
     qk_rope_head_dim: int
+    """(elements)"""
     index_head_dim: int
+    """the c4 indexer's key width (elements)"""
     window: int
+    """sliding_window (tokens): the SWA page of the compress states"""
     compress_ratios: tuple[int, ...]
+    """0 / 4 / 128 per layer, MTP slot included"""
 
     def layers(self, ratio: int | None = None) -> int:
         """Layers (MTP slot included) of ``ratio``; all of them for None."""
@@ -73,16 +78,21 @@ class Dsv4Cell:
 
     bytes_per_full_token: float
     swa_ratio: float
+    """--swa-full-tokens-ratio: SWA pool tokens per full-pool token"""
     ring4: int
+    """c4 compress-state ring size (slots per window)"""
     ring128: int
+    """c128 compress-state ring size (slots per window)"""
     window: int
+    """sliding window (tokens)"""
     speculative: bool
     source: str
 
 
 @dataclass(frozen=True, kw_only=True)
 class Dsv4Pools:
-    """Token / slot counts of the DSV4 pools (``_DSV4PoolSizes``)."""
+    """Token / slot counts of the DSV4 pools (``_DSV4PoolSizes``): ``full``, ``swa``, ``c4``, ``c128`` in tokens,
+    ``c4_state`` / ``c128_state`` in compress-state slots."""
 
     full: int
     swa: int
