@@ -118,7 +118,8 @@ def _refuse_a_count(name: str) -> None:
     import shlex  # only for a refused name
 
     raise UnknownGpuError(f"--gpu {name!r} names {count} GPUs, but --gpu takes the name of one ({spec.name}); "
-                          f"the count goes to the layout: --gpu {shlex.quote(gpu)} --tp {count} (or --num-gpus {count})")
+                          f"the count goes to the layout: --gpu {shlex.quote(gpu)} --tp {count} "
+                          f"(or --num-gpus {count})")
 
 
 def _refuse_a_list(name: str) -> None:
@@ -136,8 +137,9 @@ def _refuse_a_list(name: str) -> None:
         return
     smallest = min(specs, key=lambda g: g.total_bytes.bytes)
     raise UnknownGpuError(f"--gpu {name!r} names {len(parts)} GPUs, but --gpu takes one kind: the engines give every "
-                          f"rank the KV pool of the tightest GPU, so plan the smallest (--gpu {smallest.name}), or measure the "
-                          "machine with `tpkit probe --out machine.json` and pass --machine machine.json")
+                          f"rank the KV pool of the tightest GPU, so plan the smallest (--gpu {smallest.name}), "
+                          "or measure the machine with `tpkit probe --out machine.json` and pass "
+                          "--machine machine.json")
 
 
 def custom_gpu(total: Bytes, name: str = "custom", *, source: str | None = None) -> GpuSpec:
