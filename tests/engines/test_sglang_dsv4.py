@@ -119,3 +119,16 @@ def test_cli_plans_deepseek_v4_on_a_modelled_release_and_refuses_a_later_one(cap
     # speculative decoding changes the rings and inflates the cell (0.5.12); the plan does not wire that: refused
     assert main(argv + ["--engine-version", "0.5.12", "--speculative-algorithm", "NEXTN"]) == 2
     assert "speculative decoding is not modelled" in capsys.readouterr().err
+
+
+def test_entry_bytes_of_v4_flash_layout():
+    """One token's KV entry and c4 indexer key per layer (0.5.12 ``_get_bytes_per_full_token``): V4-Flash's
+    head_dim 512 / rope 64 gives 448 fp8 + 64 × 2 bf16 + 8 = 584 B; index_head_dim 128 gives 128 + 4 = 132 B;
+    the pool buffers use the same widths."""
+    layout = layout_of({"head_dim": 512, "qk_rope_head_dim": 64, "index_head_dim": 128, "sliding_window": 128,
+                        "compress_ratios": [0, 4, 128, 4]})
+    assert layout.kv_bytes() == 584
+    assert layout.indexer_bytes() == 132
+    wider = layout_of({"head_dim": 512, "qk_rope_head_dim": 64, "index_head_dim": 256, "sliding_window": 128,
+                       "compress_ratios": [4]})
+    assert wider.indexer_bytes() == 256 + 8

@@ -136,7 +136,8 @@ def _json_document(data: bytes) -> str:
         return ""
     if isinstance(doc, dict) and ("model_type" in doc or "architectures" in doc):
         return "a model config.json (JSON with " + ("model_type" if "model_type" in doc else "architectures") + ")"
-    return f"a JSON document (a {type(doc).__name__}{' with keys ' + ', '.join(list(doc)[:4]) if isinstance(doc, dict) and doc else ''})"
+    keys = f" with keys {', '.join(list(doc)[:4])}" if isinstance(doc, dict) and doc else ""
+    return f"a JSON document (a {type(doc).__name__}{keys})"
 
 
 _MAGIC = (

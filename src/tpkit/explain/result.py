@@ -200,7 +200,7 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
         diagnosis = Diagnosis(status=parsed.status, phase=failure.phase if failure else None,
                               cause="" if failure is None else f"{failure.kind.replace('_', ' ')} (engine unknown: "
                                                                "pass --engine sglang|vllm for the ledger)")
-        if not (parsed.anchors or parsed.failures or parsed.settings):  # "ok" would read as a healthy start-up
+        if not (parsed.anchors or parsed.failures or parsed.settings):  # "ok", and the cause says nothing was read
             diagnosis = Diagnosis(status="ok", phase=None,
                                   cause="nothing to diagnose: no SGLang or vLLM start-up, memory, setting or failure "
                                         "line was recognised; is this the server's own log (the file its "

@@ -139,7 +139,7 @@ def _split_rest(state, ctx: Context):
     return rest_from_split(state, version, ratio=ctx.get("mamba_full_memory_ratio"), slots_set=slots_set)
 
 
-def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int):
+def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple[Iv, str] | None:
     """(KV budget after the state pool, why) from the model's config when the log prints no 'Mamba Cache is
     allocated' line: the planner's own split (``engines.sglang.mamba.plan_mamba_pool``: ρ/(1 + ρ) of the budget
     in whole per-request slots, the padding slot charged from 0.5.17) taken at both ends of the budget.  None

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from functools import lru_cache
 
 from tpkit.errors import PlanInputError, UnknownGpuError
@@ -88,14 +87,15 @@ def lookup_gpu(name: str) -> GpuSpec:
         raise UnknownGpuError(f"GPU name must be a non-empty string, got {name!r}; "
                               f"known GPUs: {', '.join(g.name for g in list_gpus())}")
     _, index = _catalog()
-    spec = index.get(normalise_gpu_name(name)) or index.get(re.sub(r"(\d)g$", r"\1gb", normalise_gpu_name(name)))
+    key = normalise_gpu_name(name)
+    spec = index.get(key) or index.get(re.sub(r"(\d)g$", r"\1gb", key))
     if spec is not None:  # `A100-40G`: the size class written without its B, as in '40G' / '80G' board names
         return spec
     _refuse_a_count(name)
     _refuse_a_list(name)
     import difflib  # only for a name not found
 
-    close = difflib.get_close_matches(normalise_gpu_name(name), list(index), n=6, cutoff=0.5)
+    close = difflib.get_close_matches(key, list(index), n=6, cutoff=0.5)
     suggestions = list(dict.fromkeys(index[k].name for k in close))
     hint = f"did you mean {', '.join(suggestions)}? " if suggestions else ""
     raise UnknownGpuError(
@@ -115,8 +115,11 @@ def _refuse_a_count(name: str) -> None:
         spec = lookup_gpu(gpu)
     except UnknownGpuError:
         return
+    import shlex  # only for a refused name
+
     raise UnknownGpuError(f"--gpu {name!r} names {count} GPUs, but --gpu takes the name of one ({spec.name}); "
-                          f"the count goes to the layout: --gpu {shlex.quote(gpu)} --tp {count} (or --num-gpus {count})")
+                          f"the count goes to the layout: --gpu {shlex.quote(gpu)} --tp {count} "
+                          f"(or --num-gpus {count})")
 
 
 def _refuse_a_list(name: str) -> None:
@@ -134,8 +137,9 @@ def _refuse_a_list(name: str) -> None:
         return
     smallest = min(specs, key=lambda g: g.total_bytes.bytes)
     raise UnknownGpuError(f"--gpu {name!r} names {len(parts)} GPUs, but --gpu takes one kind: the engines give every "
-                          f"rank the KV pool of the tightest GPU, so plan the smallest (--gpu {smallest.name}), or measure the "
-                          "machine with `tpkit probe --out machine.json` and pass --machine machine.json")
+                          f"rank the KV pool of the tightest GPU, so plan the smallest (--gpu {smallest.name}), "
+                          "or measure the machine with `tpkit probe --out machine.json` and pass "
+                          "--machine machine.json")
 
 
 def custom_gpu(total: Bytes, name: str = "custom", *, source: str | None = None) -> GpuSpec:

@@ -120,8 +120,9 @@ def read_config_file(path: str | Path) -> dict:
         raise ConfigError(f"{path} is empty ({len(text.encode())} bytes); pass the model's config.json (a JSON object "
                           "with model_type, hidden_size, num_hidden_layers …)")
     if text.startswith("\ufeff"):
-        raise ConfigError(f"{path} starts with a UTF-8 byte-order mark (an editor added it), which Python's json module "
-                          "refuses, and so do the engines (transformers reads config.json as plain UTF-8); save the file as UTF-8 without BOM, or pass the original config.json")
+        raise ConfigError(f"{path} starts with a UTF-8 byte-order mark (an editor added it), which Python's json "
+                          "module refuses, and so do the engines (transformers reads config.json as plain UTF-8); "
+                          "save the file as UTF-8 without BOM, or pass the original config.json")
     try:
         cfg = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -120,9 +120,10 @@ def graph_notes(req, plain_rt, spec_rt, plain_running: int, spec_running: int) -
                                     ("verify and draft passes", spec_rt, spec_running, True)):
         if rt is None:
             continue
-        pad, graph = graph_padding(req, rt, running, spec, rt.verify_graph if spec else rt.target_graph)
-        if graph == "eager" and (rt.verify_graph if spec else rt.target_graph) == "eager":
+        asked = rt.verify_graph if spec else rt.target_graph
+        if asked == "eager":
             continue                                     # --disable-cuda-graph: no graph to pad
+        pad, graph = graph_padding(req, rt, running, spec, asked)
         if graph == "eager":
             out.append(f"SGLang CUDA graphs: {what} of {running} requests: above the largest captured batch size, "
                        "run without a graph (cuda_graph_runner can_run)")

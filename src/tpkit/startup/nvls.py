@@ -31,7 +31,8 @@ Facts (NVIDIA/nccl, read at tags v2.20.5-1, v2.21.5-1, v2.26.2-1, v2.27.5-1; src
 Scope: vLLM releases before 0.11 (from 0.11 the init snapshot follows the distributed init and the lazily connected
 buffers are inside the start-up table's ``vllm_nontorch_growth[tp>2]`` row, whose H200 and GB200 samples hold
 them).  SGLang sets ``NCCL_NVLS_ENABLE`` from ``--enable-nccl-nvls`` (default off, sgl-project/sglang#631 and
-#3502), so it gets no term.  A tensor-parallel group spanning nodes, or larger than one 8-GPU NVSwitch board, is not modelled (no term).
+#3502), so it gets no term.  A tensor-parallel group spanning nodes, or larger than one 8-GPU NVSwitch board, is
+not modelled (no term).
 """
 
 from __future__ import annotations

@@ -49,14 +49,27 @@ class Dsv4Layout:
     """The DeepSeek-V4 attention facts SGLang sizes its pools from (``ModelConfig`` fields)."""
 
     qk_nope_head_dim: int
+    """head_dim − qk_rope_head_dim (elements)"""
     qk_rope_head_dim: int
+    """(elements)"""
     index_head_dim: int
+    """the c4 indexer's key width (elements)"""
     window: int
+    """sliding_window (tokens): the SWA page of the compress states"""
     compress_ratios: tuple[int, ...]
+    """0 / 4 / 128 per layer, MTP slot included"""
 
     def layers(self, ratio: int | None = None) -> int:
         """Layers (MTP slot included) of ``ratio``; all of them for None."""
         return len(self.compress_ratios) if ratio is None else sum(1 for r in self.compress_ratios if r == ratio)
+
+    def kv_bytes(self) -> int:
+        """Bytes of one token's KV entry in one layer: fp8 nope, bf16 rope, scales + pad (584 for V4-Flash)."""
+        return self.qk_nope_head_dim + 2 * self.qk_rope_head_dim + 8
+
+    def indexer_bytes(self) -> int:
+        """Bytes of one token's c4 indexer key in one layer: fp8 elements and a 4-byte scale per 128 of them."""
+        return self.index_head_dim + self.index_head_dim // INDEXER_QUANT_BLOCK * 4
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,16 +78,21 @@ class Dsv4Cell:
 
     bytes_per_full_token: float
     swa_ratio: float
+    """--swa-full-tokens-ratio: SWA pool tokens per full-pool token"""
     ring4: int
+    """c4 compress-state ring size (slots per window)"""
     ring128: int
+    """c128 compress-state ring size (slots per window)"""
     window: int
+    """sliding window (tokens)"""
     speculative: bool
     source: str
 
 
 @dataclass(frozen=True, kw_only=True)
 class Dsv4Pools:
-    """Token / slot counts of the DSV4 pools (``_DSV4PoolSizes``)."""
+    """Token / slot counts of the DSV4 pools (``_DSV4PoolSizes``): ``full``, ``swa``, ``c4``, ``c128`` in tokens,
+    ``c4_state`` / ``c128_state`` in compress-state slots."""
 
     full: int
     swa: int
@@ -129,8 +147,7 @@ def dsv4_cell(layout: Dsv4Layout, version: str, *, swa_ratio: float = 0.8, specu
         raise PlanInputError(f"--swa-full-tokens-ratio must be in (0, 1], got {swa_ratio}")
     ring4, ring128 = ring_sizes(version, speculative)
     n, n4, n128 = layout.layers(), layout.layers(4), layout.layers(128)
-    kv = layout.qk_nope_head_dim + 2 * layout.qk_rope_head_dim + 8
-    indexer = layout.index_head_dim + layout.index_head_dim // INDEXER_QUANT_BLOCK * 4
+    kv, indexer = layout.kv_bytes(), layout.indexer_bytes()
     head = layout.qk_nope_head_dim + layout.qk_rope_head_dim
     c4_state, c128_state = 2 * 2 * head * STATE_BYTES, 2 * head * STATE_BYTES
     c4_index_state = 2 * 2 * layout.index_head_dim * STATE_BYTES
@@ -195,8 +212,7 @@ def dsv4_buffers(cell, tokens: int, page_size: int):
 
     layout, dcell = cell.dsv4
     pools = dsv4_pools_from_tokens(dcell, tokens, page_size)
-    kv = layout.qk_nope_head_dim + 2 * layout.qk_rope_head_dim + 8
-    indexer = layout.index_head_dim + layout.index_head_dim // INDEXER_QUANT_BLOCK * 4
+    kv, indexer = layout.kv_bytes(), layout.indexer_bytes()
     head, n4, n128 = cell.k_dim, layout.layers(4), layout.layers(128)
     buffers = (KVBuffer(name="swa_kv", count=layout.layers(), shape=(pools.swa, kv), element_bytes=1),
                KVBuffer(name="c4_kv", count=n4, shape=(pools.c4, kv), element_bytes=1),

@@ -158,6 +158,12 @@ def offload_copies(rules: VllmRules) -> bool:
     return rules.engine == "V0" or rules.release < (0, 8, 3)
 
 
+def _v0_options(options: VllmOptions) -> VllmOptions:
+    """``options`` with the V0 engine of the same release (``"0.8.2"`` or ``"0.8.2:v1"`` → ``"0.8.2:v0"``): what
+    the release's fallbacks to V0 below plan."""
+    return replace(options, engine_version=str(options.engine_version).partition(":")[0] + ":v0")
+
+
 def offload_v0_fallback(options: VllmOptions, rules: VllmRules) -> VllmOptions | None:
     """vLLM 0.8.0–0.8.2 run V0 when --cpu-offload-gb is set ("--cpu-offload-gb is not supported by the V1 Engine.
     Falling back to V0", ``engine/arg_utils.py _is_v1_supported_oracle`` → ``_raise_or_fallback``; 0.8.3 drops the
@@ -170,7 +176,7 @@ def offload_v0_fallback(options: VllmOptions, rules: VllmRules) -> VllmOptions |
         raise PlanInputError(f"--engine-version {version} with --cpu-offload-gb: vLLM 0.8.0–0.8.2 refuse "
                              "VLLM_USE_V1=1 with this flag (engine/arg_utils.py _raise_or_fallback) and otherwise "
                              "fall back to V0; plan without ':v1', or a 0.8.3+ release")
-    return replace(options, engine_version=version.partition(":")[0] + ":v0")
+    return _v0_options(options)
 
 
 def pp_v0_fallback(options: VllmOptions, rules: VllmRules, pp: int) -> VllmOptions | None:
@@ -187,7 +193,7 @@ def pp_v0_fallback(options: VllmOptions, rules: VllmRules, pp: int) -> VllmOptio
     version = str(options.engine_version)
     if version.endswith(":v1"):
         return None
-    return replace(options, engine_version=version.partition(":")[0] + ":v0")
+    return _v0_options(options)
 
 
 def capability_v0_fallback(options: VllmOptions, rules: VllmRules,
@@ -206,7 +212,7 @@ def capability_v0_fallback(options: VllmOptions, rules: VllmRules,
         raise PlanInputError(f"--engine-version {version} on a compute-capability {cc[0]}.{cc[1]} GPU: vLLM "
                              "0.8.0–0.10.1 refuse VLLM_USE_V1=1 below 8.0 (engine/arg_utils.py _raise_or_fallback) "
                              "and otherwise fall back to V0; plan without ':v1', or a 0.10.2+ release")
-    return replace(options, engine_version=version.partition(":")[0] + ":v0")
+    return _v0_options(options)
 
 
 def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_weights,
