@@ -331,3 +331,27 @@ def test_b300_rates_come_from_the_vendor_brief():
     b300, b200 = lookup_gpu("B300"), lookup_gpu("B200")
     assert (b300.bf16_dense_tflops, b300.fp8_dense_tflops) == (2250.0, 4500.0)
     assert (b300.bf16_dense_tflops, b300.fp8_dense_tflops) == (b200.bf16_dense_tflops, b200.fp8_dense_tflops)
+
+
+def test_specforge_bench_rows_carry_the_launch_the_tool_itself_makes():
+    """sf339, as163 and sbundle ran SpecForge's benchmarks/bench_eagle3.py, which launches SGLang with
+    --max-running-requests and --cuda-graph-max-bs equal to the config's batch size (every version of the script,
+    2025-11-23 to 2026-01-23; helper sgn3, 2026-12-04): the rows carry max_running_requests = batch, so SGLang's
+    speculative cap of 48 (0.5.6) does not apply to as163's batch-64 row, and the rows below the cap are unchanged."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from decode_published import predict
+
+    rows = [r for r in DATA["rows"] if r["source"] in ("sf339", "as163", "sbundle")]
+    assert len(rows) == 36
+    assert all(r["max_running_requests"] == r["batch"] for r in rows)
+    assert all("'--max-running-requests'" in DATA["sources"][s] for s in ("sf339", "as163", "sbundle"))
+    assert not any("max_running_requests" in r for r in DATA["rows"]
+                   if r["source"] not in ("sf339", "as163", "sbundle"))
+    (b64,) = [r for r in rows if r["source"] == "as163" and r["batch"] == 64 and r["num_steps"] == 4]
+    lifted = predict(b64).speculative
+    capped = predict({**b64, "max_running_requests": None}).speculative
+    assert lifted.running == 64 and not lifted.cap_source
+    assert capped.running == 48 and capped.cap_source
+    assert lifted.speedup > 1 > capped.speedup  # measured 1,307.95 / 1,237.84 = 1.06×
+    (b8,) = [r for r in rows if r["source"] == "as163" and r["batch"] == 8 and r["num_steps"] == 4]
+    assert predict(b8).speculative.speedup == predict({**b8, "max_running_requests": None}).speculative.speedup

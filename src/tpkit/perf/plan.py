@@ -175,8 +175,9 @@ def _forward(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *, extra=()
 
 def _forward_uncached(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *, extra, quant, attention, graph):
     q = model.quant if quant == "target" else None
+    splits = ctx.runtime(None).mla_kv_splits(model, batch.context + batch.tokens_per_sequence, ctx.req.gpu.sm_count)
     kernels = forward_kernels(model, ctx.shard, batch, ctx.impl, quant=q, kv_bytes=ctx.kv_bytes,
-                              attention=attention) + list(extra)
+                              attention=attention, kv_splits=splits) + list(extra)
     calls = collective_calls(num_layers=model.num_layers, hidden=model.hidden_size, tokens=batch.tokens,
                              vocab_per_rank=padded_vocab(model.vocab_size, ctx.req.tp), tp=ctx.req.tp,
                              dp_attention=ctx.req.dp_attention)

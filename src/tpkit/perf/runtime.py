@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from tpkit.errors import PlanInputError
+from tpkit.perf.mla_splits import decode_kv_splits
 from tpkit.perf.runtime_sglang import _sglang
 from tpkit.perf.runtime_sglang import sglang_spec_v2  # noqa: F401  (public: in __all__)
 from tpkit.records import dataclass
@@ -99,6 +100,11 @@ class Runtime:
     def label(self) -> str:
         v = ".".join(map(str, self.version))
         return f"{self.engine} {v}" + ("" if self.version_given else " (newest known; --engine-version to change)")
+
+    def mla_kv_splits(self, model, max_seq_len: int, sm_count: int | None) -> int:
+        """KV splits of one MLA decode row of ``model`` whose fp32 partial outputs pass through memory
+        (vLLM TRITON_MLA, ``perf.mla_splits``); 0: none charged."""
+        return decode_kv_splits(self.engine, self.attention_backend, self.version, model, max_seq_len, sm_count)
 
 
 def parse_version(text: str | None, engine: str) -> tuple[tuple[int, int, int], bool]:

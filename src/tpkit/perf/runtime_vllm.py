@@ -81,6 +81,8 @@ chosen in ``perf.runtime._default_backend``):
 
 from __future__ import annotations
 
+from tpkit.perf.mla_splits import HEURISTIC_FROM
+
 __all__ = ["SPARSE_CUSTOM", "VLLM_SPARSE_FIRST", "VLLM_SPARSE_SM120_FIRST"]
 
 VLLM_SPARSE_FIRST = (0, 11, 0)
@@ -176,6 +178,11 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
             facts.append("TRITON_MLA before 0.31 supports single-token decode queries only: the verify batch "
                          "(1 + k tokens per request) takes the MLA prefill path, which up-projects every cached "
                          "latent to per-head K/V in every layer (mla_attention.py _compute_prefill_context)")
+    if backend == "TRITON_MLA" and mla:
+        facts.append("TRITON_MLA decode splits each row's KV " + ("into next_power_of_2(seq_len / 512) ≤ 2 × SMs parts"
+                     if ver >= HEURISTIC_FROM else "into 4 parts") + "; the fp32 partial outputs (kv_lora_rank + 1 "
+                     "per row, head and split) are written and read back between its two kernels (triton_mla.py "
+                     "forward_mqa, perf.mla_splits)")
     if backend == "CUTLASS_MLA" and mla and algorithm is not None:
         verify_graph, prefill = "piecewise", True
         facts.append("CUTLASS_MLA takes single-token decode queries only in every release read (reorder_batch_"

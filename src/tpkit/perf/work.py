@@ -27,6 +27,7 @@ from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.weights import local_shape
 from tpkit.perf.experts import expected_distinct_experts
 from tpkit.perf.impl import ImplProfile
+from tpkit.perf.mla_splits import partial_bytes
 from tpkit.records import dataclass
 
 __all__ = ["Kernel", "Shard", "Batch", "forward_kernels", "weight_bytes_read",
@@ -112,17 +113,19 @@ class Batch:
 
 def forward_kernels(spec: ModelSpec, shard: Shard, batch: Batch, impl: ImplProfile, *,
                     quant: QuantSpec | None = None, kv_bytes: int = 2, layers: range | None = None,
-                    with_globals: bool = True, attention: str = "decode") -> list[Kernel]:
+                    with_globals: bool = True, attention: str = "decode", kv_splits: int = 0) -> list[Kernel]:
     """Every kernel of one forward of ``batch`` through ``layers`` (default all) on one rank.
 
     ``attention`` is how the pass reads the KV cache (``ATTENTION_MODES``).  Layers with the same shape
-    (attention kind, MoE or dense, quantised parts) are built once and counted.
+    (attention kind, MoE or dense, quantised parts) are built once and counted.  ``kv_splits``: the KV splits of an
+    MLA decode row whose fp32 partial outputs go through memory (``perf.mla_splits``; 0 = none charged).
     """
     if attention not in ATTENTION_MODES:
         raise ValueError(f"attention mode {attention!r} is not one of {ATTENTION_MODES}")
     kernels: list[Kernel] = []
     for i, count in _layer_classes(spec, shard, quant, layers):
-        kernels += [_times(k, count) for k in _layer(spec, shard, batch, impl, quant, kv_bytes, i, attention)]
+        kernels += [_times(k, count) for k in _layer(spec, shard, batch, impl, quant, kv_bytes, i, attention,
+                                                     kv_splits)]
     if with_globals:
         kernels += _globals(spec, shard, batch, impl, quant)
     return _merge(kernels)
@@ -189,12 +192,12 @@ def weight_bytes_read(spec: ModelSpec, shard: Shard, quant: QuantSpec | None, *,
 
 
 # ------------------------------------------------------------------------------------------------ layers
-def _layer(spec, shard, batch, impl, quant, kv_bytes, i, attention) -> list[Kernel]:
+def _layer(spec, shard, batch, impl, quant, kv_bytes, i, attention, kv_splits=0) -> list[Kernel]:
     static = _static_layer(spec, shard, quant, i)
     t = batch.tokens
     kind = spec.kinds[i]
     out = [g.kernel(t) for g in static.attn_gemms]
-    out += _attention(spec, shard, batch, impl, kind, kv_bytes, attention)
+    out += _attention(spec, shard, batch, impl, kind, kv_bytes, attention, kv_splits)
     small = impl.attn_small_kernels + (impl.qk_norm_kernels if spec.extra.get("qk_norm") else 0)
     small += impl.mla_small_kernels if spec.mla is not None and kind != "linear" else 0
     out += [g.kernel(t) for g in static.mlp_gemms]
@@ -325,7 +328,7 @@ def _experts(spec, shard, quant, parts: list[Part]) -> tuple[_ExpertGemm, ...]:
     return tuple(rows)
 
 
-def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode") -> list[Kernel]:
+def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode", kv_splits=0) -> list[Kernel]:
     seqs = math.ceil(batch.sequences / batch.dp)
     t = seqs * batch.tokens_per_sequence
     if kind == "none":  # NemotronH MLP / MoE layer: no attention mixer
@@ -347,6 +350,10 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode") -> list[
         per_token = (m.kv_lora_rank + m.qk_rope_head_dim) * kv_bytes
         flops = 2.0 * t * ctx * heads * (2 * m.kv_lora_rank + m.qk_rope_head_dim)
         ctas, cta_row = seqs * heads, per_token  # V is the latent's first kv_lora columns: same cache lines
+        if mode == "decode" and kv_splits:  # stage-1 partials written and read back (perf.mla_splits)
+            partials = partial_bytes(t, heads, kv_splits, m.kv_lora_rank)
+            return [Kernel(kind="attention", name="attention", bytes=seqs * ctx * per_token + partials, flops=flops,
+                           cta_bytes=0.0 if impl.split_kv else seqs * ctx * per_token / ctas)]
     else:
         kv_heads = max(1, spec.num_kv_heads // shard.attention_tp)
         per_token = 2 * kv_heads * spec.head_dim * kv_bytes
