@@ -123,8 +123,8 @@ def test_sglang_no_tp_tag_from_0_4_7_means_tp_1():
 
 def test_sglang_tp0_tag_alone_pins_tp_only_before_0_4_7():
     """SGLang ≤ 0.4.6 tags every run ' TP0' (tp 1 assumed from TP0 alone; sg_012 is dated 2024-12-13, which caps
-    its 0.4.6–0.5.3 line formats to a release before 0.4.6.post2); from 0.4.6.post2 a ' TP0' tag means tp > 1 and its value
-    is not in the log (sg_014, 0.5.10–0.5.15): tp stays unknown and the note says so."""
+    its 0.4.6–0.5.3 line formats to a release before 0.4.6.post2); from 0.4.6.post2 a ' TP0' tag means tp > 1
+    and its value is not in the log (sg_014, 0.5.10–0.5.15): tp stays unknown and the note says so."""
     old = explain_log(log_bytes("sg_012"), flags={})
     assert old.context.get("tp") == 1 and "before 0.4.6.post2" in old.context.sources["tp"]
     new = explain_log(log_bytes("sg_014"), flags={})
