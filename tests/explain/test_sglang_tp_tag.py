@@ -77,6 +77,12 @@ def test_untagged_scheduler_records_of_a_tagging_release_give_tp_1_with_the_reco
     assert "the inferred tp 1 corroborated" in e.kv_source
 
 
+def test_a_pp_tag_without_a_tp_tag_is_still_tp_1():
+    """' PP{rank}' is added only when pp > 1, independently of ' TP{rank}': a 'PP1' record without 'TP' is tp 1."""
+    e = explain_log(_log(" PP1"), flags={"model": _QWEN06})
+    assert e.context.get("tp") == 1 and "PP1] Load weight end" in e.context.sources["tp"]
+
+
 def test_a_tp0_tag_in_the_same_release_is_not_tp_1():
     e = explain_log(_log(" TP0"), flags={"model": _QWEN06})
     assert e.context.get("tp") is None

@@ -78,17 +78,18 @@ def _sglang_tag_era(version: str | None, date: str | None, format_ranges: tuple[
 
 
 _SCHEDULER_RECORD = re.compile(
-    rb"^[^\S\n]*(?:[^\[\n\d]{1,40})?\[(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\] "
+    rb"^[^\S\n]*(?:[^\[\n\d]{1,40})?\[(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+    rb"(?: (?:DP|PP|EP|ATTN_CP|MOE_DP)\d{1,5}){0,5}\] "
     rb"(Load weight begin|Load weight end|KV Cache is allocated|Memory pool end|max_total_num_tokens=)", re.M)
 """an SGLang scheduler record (ModelRunner and the scheduler log them from the scheduler process, whose logger
 carries the rank prefix: managers/scheduler.py ``run_scheduler_process`` → ``configure_logger(server_args,
 prefix=prefix)``, utils ``configure_logger`` format ``[%(asctime)s{prefix}]``) printed with SGLang's header and no
-rank word in it"""
+TP word in it (a DP, PP, EP, ATTN_CP or MOE_DP word may be there: each is added on its own condition)"""
 
 
 def _untagged_scheduler_record(raw: bytes | None) -> str | None:
     """'line N: [header] Load weight end…' for the first scheduler record the log prints with SGLang's header and
-    no rank word, or None (no such record: a log that lost its headers cannot show a missing tag)."""
+    no TP word, or None (no such record: a log that lost its headers cannot show a missing tag)."""
     m = _SCHEDULER_RECORD.search(raw or b"")
     if m is None:
         return None
