@@ -112,7 +112,7 @@ def test_no_tp_printed_keeps_the_range_when_every_tp_gives_the_same():
 
 def test_sglang_no_tp_tag_from_0_4_7_means_tp_1():
     """sg_019 (SGLang 0.5.15–0.5.23 by its line formats, no ServerArgs, no command, no ' TPn' on any line): from
-    0.4.7 the scheduler tags its lines ' TPn' only when tp_size > 1, so the run is tp 1 and the cell is
+    0.4.6.post2 the scheduler tags its lines ' TPn' only when tp_size > 1, so the run is tp 1 and the cell is
     Qwen3-30B-A3B's 98,304 B/token; the budget (204.63 GiB, the author's 'initial available_bytes') is rebuilt.
     The printed pool is 34 % lower: the log comes from an unreleased PR that subtracts an AITER workspace."""
     e = _stripped("sg_019")
@@ -123,10 +123,10 @@ def test_sglang_no_tp_tag_from_0_4_7_means_tp_1():
 
 def test_sglang_tp0_tag_alone_pins_tp_only_before_0_4_7():
     """SGLang ≤ 0.4.6 tags every run ' TP0' (tp 1 assumed from TP0 alone; sg_012 is dated 2024-12-13, which caps
-    its 0.4.6–0.5.3 line formats to a release before 0.4.7); from 0.4.7 a ' TP0' tag means tp > 1 and its value
-    is not in the log (sg_014, 0.5.10–0.5.15): tp stays unknown and the note says so."""
+    its 0.4.6–0.5.3 line formats to a release before 0.4.6.post2); from 0.4.6.post2 a ' TP0' tag means tp > 1
+    and its value is not in the log (sg_014, 0.5.10–0.5.15): tp stays unknown and the note says so."""
     old = explain_log(log_bytes("sg_012"), flags={})
-    assert old.context.get("tp") == 1 and "before 0.4.7" in old.context.sources["tp"]
+    assert old.context.get("tp") == 1 and "before 0.4.6.post2" in old.context.sources["tp"]
     new = explain_log(log_bytes("sg_014"), flags={})
     assert new.context.get("tp") is None
     assert any("TP0 only" in n for n in new.context.notes)

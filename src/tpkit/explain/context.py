@@ -18,8 +18,8 @@ from tpkit.explain.flagmerge import (FLAG_SETTINGS, _apply_flags, _engine_and_ve
                                      _prefix_caching_flag)
 from tpkit.explain.modelpath import _resolve_model
 from tpkit.explain.runfacts import _compile_cache_note, _links_from_log, _resolve_gpu, _runner_note, _sglang_gpu
-from tpkit.explain.runtp import (TP_CANDIDATES, _sglang_tag_era, _tp_divides_heads, _tp_from_numbers,
-                                 _tp_from_ranks, tp_default_evidence)
+from tpkit.explain.runtp import (TP_CANDIDATES, _sglang_tag_era, _tag_era_basis, _tp_divides_heads,
+                                 _tp_from_numbers, _tp_from_ranks, tp_default_evidence)
 from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
 from tpkit.records import dataclass
@@ -90,7 +90,10 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     _apply_flags(flags, values, sources, contradictions)
     _prefix_caching_flag(flags, values, sources, contradictions)
     if "tp" not in values:
-        _tp_from_ranks(parsed, values, sources, notes, _sglang_tag_era(parsed.engine.version, values.get("log_date")))
+        formats = () if parsed.engine.version_printed else tuple(
+            e.claim for e in parsed.engine.evidence if e.claim.startswith("format "))
+        era = _sglang_tag_era(parsed.engine.version, values.get("log_date"), formats)
+        _tp_from_ranks(parsed, values, sources, notes, era, raw, _tag_era_basis(parsed.engine.version, formats))
     if "tp" not in values:
         why = tp_default_evidence(parsed)
         if why:

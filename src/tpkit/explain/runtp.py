@@ -20,24 +20,56 @@ TP_CANDIDATES = (1, 2, 4, 8)
 """tensor-parallel sizes tried when a log does not say which one ran"""
 
 
-SGLANG_TP_TAG_ONLY_ABOVE_1 = (0, 4, 7)
-"""From this SGLang release the scheduler's log prefix carries " TP{rank}" only when tp_size > 1; before it,
-every run tags its lines " TP{rank}" (managers/scheduler.py run_scheduler_process: 0.4.6 unconditional, 0.4.7
-``if server_args.tp_size > 1``; read in the 0.3.6, 0.4.0, 0.4.3, 0.4.6, 0.4.7–0.4.10 and 0.5.2 wheels)."""
+SGLANG_TP_TAG_ONLY_ABOVE_1 = (0, 4, 6, 2)
+"""(major, minor, patch, post): from SGLang 0.4.6.post2 the scheduler's log prefix carries " TP{rank}" only when
+tp_size > 1 (and " DP{rank}" only with a DP rank, " PP{rank}" / " EP{rank}" only when pp / ep > 1); before it,
+every run tags its lines " TP{rank}" (managers/scheduler.py ``run_scheduler_process``: 0.4.6 and 0.4.6.post1
+``prefix = f" TP{tp_rank}"`` unconditionally; ``if server_args.tp_size > 1: prefix += f" TP{tp_rank}"`` in
+0.4.6.post2–post5, 0.4.7, 0.4.7.post1, 0.4.8, 0.4.8.post1, 0.4.9, 0.4.10, 0.5.4–0.5.12, 0.5.16–0.5.23 (0.5.18 and
+0.5.23 in ``configure_scheduler_process``, with ``configured_tp_size()`` / ``get_parallel().tp_size``), read in
+those wheels).  The same prefix goes to ``setproctitle`` (``sglang::scheduler`` alone for a tp-1 run)."""
+
+_RELEASE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?(?:\.?post(\d+))?")
+_OPEN_POST = 10**6
+"""a release named without a post number at the newest end of a range stands for all its post releases"""
 
 
-def _sglang_tag_era(version: str | None, date: str | None) -> str | None:
-    """"tags_every_run" (SGLang before 0.4.7), "tags_above_1" (0.4.7 and later) or None (the log's releases,
-    capped by its date (``versions.newest_by_date``), straddle 0.4.7 or are unknown)."""
+def _release_keys(version: str | None) -> list[tuple[int, int, int, int]]:
+    """(major, minor, patch, post) of each release ``logs.engine.releases_in`` reads from a version text, with the
+    post number it carries ("0.4.6.post3" → (0, 4, 6, 3); "0.4.6" → (0, 4, 6, 0))."""
+    text = re.sub(r"\(.*?\)", "", version or "")
+    text = re.sub(r"\+[\w.]+", "", text)
+    found = releases_in(version)
+    keys = [(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0), int(m.group(4) or 0))
+            for m in _RELEASE.finditer(text)]
+    return keys if len(keys) == len(found) else [tuple(int(x) for x in (v.split(".") + ["0"])[:3]) + (0,)
+                                                  for v in found]
+
+
+def _sglang_tag_era(version: str | None, date: str | None, format_ranges: tuple[str, ...] = ()) -> str | None:
+    """"tags_every_run" (SGLang before 0.4.6.post2), "tags_above_1" (0.4.6.post2 and later) or None (the log's
+    releases, capped by its date (``versions.newest_by_date``), straddle 0.4.6.post2 or are unknown).
+
+    ``version``: the explanation's version text (printed, or the first line format's range).  ``format_ranges``:
+    the claims ('format of …: range') of every line format the log prints (``logs.engine.FORMAT_MARKERS``), used when the version
+    was not printed: the oldest release is the highest first release among them.  A format's first release can
+    be trusted for this boundary: each SGLang format starting after 0.4.6.post2 was read absent from a release
+    at or after it (0.4.8 for 'Capturing batches (bs=', 0.5.8 for the 0.5.9 formats, 0.5.10 for the 0.5.15 ones,
+    0.5.15 for 'Memory baseline taken')."""
     from tpkit.engines.sglang.versions import newest_by_date
 
-    found = releases_in(version)
-    if not found:
+    keys = _release_keys(version)
+    if not keys:
         return None
-    releases = sorted(tuple(int(x) for x in v.split(".")) for v in found)
-    oldest, newest = releases[0], releases[-1]
-    capped, _ = newest_by_date(".".join(map(str, newest)), date)
-    newest = min(newest, tuple(int(x) for x in re.findall(r"\d+", capped)))
+    oldest = keys[0]
+    newest = keys[-1] if len(keys) == 1 else keys[-1][:3] + (keys[-1][3] or _OPEN_POST,)
+    for text in format_ranges:
+        first = _release_keys(text.split(": ", 1)[-1])[:1]
+        oldest = max([oldest] + first)
+    capped, _ = newest_by_date(".".join(map(str, newest[:3])), date)
+    cap = _release_keys(capped)
+    if cap and cap[0][:3] < newest[:3]:
+        newest = cap[0][:3] + (_OPEN_POST,)
     if oldest >= SGLANG_TP_TAG_ONLY_ABOVE_1:
         return "tags_above_1"
     if newest < SGLANG_TP_TAG_ONLY_ABOVE_1:
@@ -45,28 +77,70 @@ def _sglang_tag_era(version: str | None, date: str | None) -> str | None:
     return None
 
 
-def _tp_from_ranks(parsed: ParsedLog, values: dict, sources: dict, notes: list, era: str | None = None) -> None:
+_SCHEDULER_RECORD = re.compile(
+    rb"^[^\S\n]*(?:[^\[\n\d]{1,40})?\[(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+    rb"(?: (?:DP|PP|EP|ATTN_CP|MOE_DP)\d{1,5}){0,5}\] "
+    rb"(Load weight begin|Load weight end|KV Cache is allocated|Memory pool end|max_total_num_tokens=)", re.M)
+"""an SGLang scheduler record (ModelRunner and the scheduler log them from the scheduler process, whose logger
+carries the rank prefix: managers/scheduler.py ``run_scheduler_process`` → ``configure_logger(server_args,
+prefix=prefix)``, utils ``configure_logger`` format ``[%(asctime)s{prefix}]``) printed with SGLang's header and no
+TP word in it (a DP, PP, EP, ATTN_CP or MOE_DP word may be there: each is added on its own condition)"""
+
+
+def _untagged_scheduler_record(raw: bytes | None) -> str | None:
+    """'line N: [header] Load weight end…' for the first scheduler record the log prints with SGLang's header and
+    no TP word, or None (no such record: a log that lost its headers cannot show a missing tag)."""
+    m = _SCHEDULER_RECORD.search(raw or b"")
+    if m is None:
+        return None
+    line_no = raw.count(b"\n", 0, m.start()) + 1
+    text = raw[m.start():m.end()].decode("utf-8", "replace").strip()
+    return f"line {line_no}: '{text}'"
+
+
+def _tag_era_basis(version: str | None, format_ranges: tuple[str, ...] = ()) -> str:
+    """In words, what sets the oldest release ``_sglang_tag_era`` reads: the version text, or the line format
+    (its claim, 'format of …: range') whose range starts latest when that is later than the version's first
+    release."""
+    def first(claim: str) -> tuple[int, int, int, int]:
+        return (_release_keys(claim.split(": ", 1)[-1])[:1] or [(0, 0, 0, 0)])[0]
+
+    keys = _release_keys(version)
+    best = max(format_ranges, key=first, default=None)
+    if best is not None and keys and first(best) > keys[0]:
+        return re.sub(r" [(][^()]*[)]$", "", best.removeprefix("format of "))
+    return str(version)
+
+
+def _tp_from_ranks(parsed: ParsedLog, values: dict, sources: dict, notes: list, era: str | None = None,
+                   raw: bytes | None = None, era_basis: str | None = None) -> None:
     """tp from the rank prefixes when no dump or flag prints it: the highest TP index + 1 ('TP0' … 'TP7' → 8).
     A rank the excerpt leaves out would make it larger.  Rank 0 alone pins tp only where the engine tags every
-    run: SGLang before 0.4.7 (tp 1, stated as assumed: an excerpt of rank 0 looks the same).  SGLang from 0.4.7
-    tags lines only when tp > 1 (``SGLANG_TP_TAG_ONLY_ABOVE_1``), so there a log without any TP tag ran tp 1 and
-    a 'TP0' tag means tp ≥ 2; vLLM names a 'Worker_TP0' process only when tp > 1 (multiproc_executor.py
-    setup_proc_title_and_log_prefix)."""
+    run: SGLang before 0.4.6.post2 (tp 1, stated as assumed: an excerpt of rank 0 looks the same).  SGLang from
+    0.4.6.post2 tags lines only when tp > 1 (``SGLANG_TP_TAG_ONLY_ABOVE_1``), so there a log whose scheduler
+    records carry SGLang's header without a TP tag ran tp 1 (inferred, with the record as evidence: a log without
+    headers shows no tag either way, so it is not read as tp 1), and a 'TP0' tag means tp ≥ 2; vLLM names a
+    'Worker_TP0' process only when tp > 1 (multiproc_executor.py setup_proc_title_and_log_prefix)."""
     seen = sorted({r.tp for r in parsed.ranks if r.role == "worker" and r.tp is not None})
     sglang = parsed.engine.engine == "sglang"
     tags_only_above_1 = sglang and era == "tags_above_1"
     if not seen:
-        if tags_only_above_1:
+        record = _untagged_scheduler_record(raw) if tags_only_above_1 else None
+        if record is not None:
             values["tp"] = 1
-            sources["tp"] = ("no TP tag on any line: SGLang ≥ 0.4.7 tags its scheduler lines ' TPn' only when "
-                             "tp > 1 (managers/scheduler.py)")
+            sources["tp"] = (f"inferred: {record} is a scheduler record with no TP tag, and from 0.4.6.post2 "
+                             f"(the log's release: {era_basis or parsed.engine.version}) SGLang tags the scheduler's lines ' TPn' "
+                             "only when tp > 1 (managers/scheduler.py run_scheduler_process)")
+        elif tags_only_above_1:
+            notes.append("tp: not printed; no scheduler record with SGLang's header to show whether it is "
+                         "tagged ' TPn': 1 assumed (pass --tp)")
         elif sglang:
             notes.append("tp: not printed and no TP rank prefix in the log: 1 assumed")
         return
     if seen[-1] == 0:
         if sglang and era == "tags_every_run":
             values["tp"] = 1
-            sources["tp"] = ("assumed from the rank prefix TP0 alone: SGLang before 0.4.7 tags every run ' TP0', "
+            sources["tp"] = ("assumed from the rank prefix TP0 alone: SGLang before 0.4.6.post2 tags every run ' TP0', "
                              "so a tp-1 log shows only TP0 (an excerpt of rank 0 of a larger tp would look the same)")
         else:
             notes.append("tp: not printed; the log shows rank TP0 only, which a tp > 1 run prints too "

@@ -117,7 +117,40 @@ def _cell_of(ctx: Context, tp: int, pp: int, pool: Iv | None,
     if cell is None and pool is not None and tokens_printed:
         cell = pool.mid.bytes / (tokens_printed + page)
         cell_source = "measured: printed KV pool bytes / (printed tokens + page)"
+    elif cell is not None and capped is None and pool is not None and tokens_printed:
+        check = _inferred_tp_by_pool(ctx, pp, pool, tokens_printed, page)
+        if check:
+            cell_source = f"{cell_source}; {check}"
     return cell, cell_source, page, capped
+
+
+def _inferred_tp_by_pool(ctx: Context, pp: int, pool: Iv, tokens: int, page: int) -> str | None:
+    """For a tp the log does not print but lets tpkit infer (``ctx.sources['tp']`` starting 'inferred'): what the
+    printed pool says about it.  'KV Cache is allocated' prints K + V = (tokens + page) × cell (GiB to two decimals,
+    ``memory_pool.py MHATokenToKVPool._create_buffers``), and the cell divides the KV heads by the attention TP
+    size, so the pool per token falls on one tp's cell: the inferred tp's (corroborated), another's (contradicted:
+    the inference is wrong or the log is not one run), or none (the pool holds more than this cell: a dtype or a
+    layout the config does not show; it says nothing).  None when the tp was not inferred or every tp gives the
+    same cell (MLA)."""
+    from tpkit.explain.context import TP_CANDIDATES
+
+    tp = ctx.get("tp")
+    if tp is None or not str(ctx.sources.get("tp", "")).startswith("inferred"):
+        return None
+    cells = {t: _cell(ctx, t, pp)[0] for t in TP_CANDIDATES}
+    cells = {t: c for t, c in cells.items() if c is not None}
+    if tp not in cells or len(set(cells.values())) <= 1:
+        return None
+    lo, hi = pool.low.bytes / (tokens + page), pool.high.bytes / (tokens + page)
+    fits = [t for t, c in cells.items() if lo <= c <= hi]
+    measured = f"printed pool ÷ (tokens + page) = {lo:,.0f}–{hi:,.0f} B/token"
+    if tp in fits:
+        others = ", ".join(f"tp {t} → {c:,.0f}" for t, c in cells.items() if t != tp)
+        return f"the inferred tp {tp} corroborated: {measured} holds tp {tp}'s cell ({others})"
+    if fits:
+        return (f"✗ the inferred tp {tp} contradicted: {measured} holds the cell of tp "
+                f"{'/'.join(map(str, fits))}, not tp {tp}'s {cells[tp]:,.0f}")
+    return None
 
 
 def _predict_tokens(ctx: Context, rest: Iv | None, cell: float | None, page: int,

@@ -77,6 +77,7 @@ FORMAT_MARKERS = (
      None),
     ("sglang", "CUDA graph end. elapsed=", "0.5.15–0.5.23", None),
     ("sglang", "Load weight end. type=", "0.2.15–0.5.8 (0.5.9 prints 'Load weight end. elapsed=')", None),
+    ("sglang", "Capturing batches (bs=", "0.4.8.post1–0.5.23 (not in 0.4.8)", None),
     ("vllm", "Memory profiling results:", "0.6.4–0.6.6 (V0; not in 0.6.3, not in 0.8.5)", "V0"),
     ("vllm", "the current vLLM instance can use", "0.7–0.10 (V0 worker)", "V0"),
     ("vllm", "Loading model weights took", "≤ 0.10 (V0 model runner)", "V0"),
@@ -93,7 +94,10 @@ FORMAT_MARKERS = (
     ("vllm", "(EngineCore pid=", "≥ 0.18 (engine core process named 'EngineCore' without DP, v1/engine/utils.py; "
              "0.17.0 and older name it EngineCore_DP0)", "V1"),
 )
-"""(engine, literal, version range it implies, vLLM generation)"""
+"""(engine, literal, version range it implies, vLLM generation).  SGLang's 'Capturing batches (bs=' (the CUDA-graph
+capture bar, model_executor cuda_graph_runner.py ``f"Capturing batches ({bs=} {avail_mem=:.2f} GB)"``) was read in
+0.4.8.post1, 0.4.9, 0.4.10, 0.5.4–0.5.12, 0.5.16–0.5.23; 0.4.6–0.4.8 print '(avail_mem=…)' without bs=.  Its
+first release is exact (0.4.8 and 0.4.8.post1 are adjacent); ``explain.runtp._sglang_tag_era`` reads it."""
 
 FORMAT_PATTERNS = (
     ("vllm", lazy(r"GPU KV cache size: [\d,]+ tokens\W{0,3}$"), "the capacity line ending at 'N tokens'",
@@ -293,7 +297,9 @@ def releases_in(version: str | None) -> list[str]:
     return re.findall(r"\d+\.\d+(?:\.\d+)?", text)
 
 
-_RANGE = lazy(r"^\s*(≥|≤)?\s*(\d+\.\d+(?:\.[\dx]+)?)(?:\s*–\s*(\d+\.\d+(?:\.[\dx]+)?))?")
+_RANGE = lazy(r"^\s*(≥|≤)?\s*(\d+\.\d+(?:\.[\dx]+)?)(?:\.post\d+)?(?:\s*–\s*(\d+\.\d+(?:\.[\dx]+)?))?")
+"""a range's ends; a post release ("0.4.8.post1") is read as its base release (0.4.8), which widens a lower end by
+the base release and its earlier post releases and leaves an upper end's base release whole"""
 
 
 def _release(text: str, upper: bool) -> tuple[int, int, int]:
