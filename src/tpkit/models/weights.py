@@ -9,9 +9,9 @@ Rules (SGLang and vLLM load the same shapes):
     norms, routers and MLA down-projections are replicated (see ``params.Part`` shard rules).
   - Vocab is padded to a multiple of 64 (64·tp when 64-padding is not divisible by tp), then split.
   - Routed experts: ceil(E/ep) experts per rank, each split by max(1, tp // ep).
-  - PP splits layers as SGLang's ``get_pp_indices`` (the last ``layers % pp`` stages get one more);
-    stage 0 holds embedding (+ vision tower), the last stage the final norm and lm_head; the largest
-    stage is reported.
+  - PP splits layers by the engine's ``get_pp_indices`` (``pp_split``, ``tpkit.models.layout.PP_SPLITS``;
+    SGLang's by default: the last ``layers % pp`` stages get one more); stage 0 holds embedding (+ vision
+    tower), the last stage the final norm and lm_head; the largest stage is reported.
   - Quantised matrices: values + scales (+ zeros), see ``tpkit.models.quant``; scales form their own line.
   - MTP / nextn layers are not loaded unless speculative decoding is on (a 0-byte line says so).
   - DP attention (``ParallelSpec.dp_attention``): attention and the input embedding split over tp / dp only.
