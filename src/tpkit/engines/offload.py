@@ -131,11 +131,11 @@ def _param_bytes(spec: ModelSpec, parallel: ParallelSpec, layer: int, elem: str,
 
 
 def plan_offload(spec: ModelSpec, parallel: ParallelSpec, cpu_offload_gb: float, *, dtype: str,
-                 quant=None, stage: int = 0) -> CpuOffload:
+                 quant=None, stage: int = 0, pp_split: str = "sglang") -> CpuOffload:
     """The engines' rule (module docstring) on PP stage ``stage``'s decoder layers of ``spec`` under ``parallel``."""
     cap = offload_cap_bytes(cpu_offload_gb).bytes
     done = whole = largest = eligible = 0
-    layers = stage_layers(spec.num_layers, parallel.pp, stage)
+    layers = stage_layers(spec.num_layers, parallel.pp, stage, pp_split)
     for i in layers:
         params = _param_bytes(spec, parallel, i, dtype, quant)
         eligible += sum(params)
@@ -158,4 +158,5 @@ def offload_of(spec: ModelSpec, parallel: ParallelSpec, cpu_offload_gb: float | 
     None without the flag or for weights given as a figure (a measured load already lacks the offloaded layers)."""
     if not cpu_offload_gb or not hasattr(weights, "lines"):
         return None
-    return plan_offload(spec, parallel, cpu_offload_gb, dtype=weights.dtype, quant=weights.quant, stage=weights.stage)
+    return plan_offload(spec, parallel, cpu_offload_gb, dtype=weights.dtype, quant=weights.quant, stage=weights.stage,
+                        pp_split=getattr(weights, "pp_split", "sglang"))

@@ -122,7 +122,9 @@ def predicted_weights(model, tp: int, *, pp: int = 1, dtype: str | None = None,
     from tpkit.models.weights import plan_weights
     from tpkit.parallel import ParallelSpec
 
-    plan = plan_weights(model, ParallelSpec(tp=tp, pp=pp), dtype=dtype, quantization=quantization, engine="vllm")
+    # the 0.8.0+ layer split over PP stages (``engines.vllm.pages.pp_split``): the release is not known here
+    plan = plan_weights(model, ParallelSpec(tp=tp, pp=pp), dtype=dtype, quantization=quantization, engine="vllm",
+                        pp_split="vllm")
     from tpkit.dtypes import lookup_dtype
 
     named = lookup_dtype(dtype) if dtype else None

@@ -217,15 +217,16 @@ def _rank_bytes(nbytes: int, shard: str, spec: ModelSpec, par: ParallelSpec) -> 
     return nbytes
 
 
-def _stage_of(item: str, idx: int | None, spec: ModelSpec, pp: int) -> int:
+def _stage_of(item: str, idx: int | None, spec: ModelSpec, pp: int, pp_split: str = "sglang") -> int:
     if idx is not None:
-        return next(s for s in range(pp) if idx in stage_layers(spec.num_layers, pp, s))
+        return next(s for s in range(pp) if idx in stage_layers(spec.num_layers, pp, s, pp_split))
     return pp - 1 if item in ("lm_head", "norms") else 0
 
 
 def plan_from_safetensors(spec: ModelSpec, par: ParallelSpec, directory: Path, *, dtype: str,
-                          quant: QuantSpec | None) -> WeightsPlan:
-    """Per-rank weight bytes from the checkpoint's safetensors headers (largest PP stage)."""
+                          quant: QuantSpec | None, pp_split: str = "sglang") -> WeightsPlan:
+    """Per-rank weight bytes from the checkpoint's safetensors headers (largest PP stage; the layers split by
+    ``pp_split``, ``tpkit.models.layout.PP_SPLITS``)."""
     if par.pp > spec.num_layers:
         raise PlanInputError(f"--pp {par.pp} exceeds the model's {spec.num_layers} layers")
     tensors = read_checkpoint(directory)
@@ -237,7 +238,7 @@ def plan_from_safetensors(spec: ModelSpec, par: ParallelSpec, directory: Path, *
             mtp += t.nbytes
             continue
         total += t.nbytes
-        row = per_stage[_stage_of(item, idx, spec, par.pp)].setdefault(item, [0, 0])
+        row = per_stage[_stage_of(item, idx, spec, par.pp, pp_split)].setdefault(item, [0, 0])
         row[0] += 1
         row[1] += _rank_bytes(t.nbytes, shard, spec, par)
     best = max(range(par.pp), key=lambda s: sum(v[1] for v in per_stage[s].values()))
@@ -252,4 +253,4 @@ def plan_from_safetensors(spec: ModelSpec, par: ParallelSpec, directory: Path, *
                                        "not loaded unless MTP/EAGLE speculative decoding is on"))
     return WeightsPlan(bytes_per_rank=sum((l.bytes for l in lines), Bytes(0)), lines=tuple(lines),
                        total_bytes=Bytes(total), method="safetensors headers", dtype=dtype, quant=quant,
-                       stage=best, notes=spec.assumptions, mtp_bytes=Bytes(mtp))
+                       stage=best, notes=spec.assumptions, mtp_bytes=Bytes(mtp), pp_split=pp_split)

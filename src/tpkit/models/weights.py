@@ -9,9 +9,9 @@ Rules (SGLang and vLLM load the same shapes):
     norms, routers and MLA down-projections are replicated (see ``params.Part`` shard rules).
   - Vocab is padded to a multiple of 64 (64·tp when 64-padding is not divisible by tp), then split.
   - Routed experts: ceil(E/ep) experts per rank, each split by max(1, tp // ep).
-  - PP splits layers as SGLang's ``get_pp_indices`` (the last ``layers % pp`` stages get one more);
-    stage 0 holds embedding (+ vision tower), the last stage the final norm and lm_head; the largest
-    stage is reported.
+  - PP splits layers by the engine's ``get_pp_indices`` (``pp_split``, ``tpkit.models.layout.PP_SPLITS``;
+    SGLang's by default: the last ``layers % pp`` stages get one more); stage 0 holds embedding (+ vision
+    tower), the last stage the final norm and lm_head; the largest stage is reported.
   - Quantised matrices: values + scales (+ zeros), see ``tpkit.models.quant``; scales form their own line.
   - MTP / nextn layers are not loaded unless speculative decoding is on (a 0-byte line says so).
   - DP attention (``ParallelSpec.dp_attention``): attention and the input embedding split over tp / dp only.
@@ -44,11 +44,12 @@ _ITEMS = {"embedding": "embedding", "attention": "attention", "linear_attention"
 
 def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None = None,
                  quantization: str | None = None, checkpoint_dir: str | None = None,
-                 engine: str | None = None) -> WeightsPlan:
+                 engine: str | None = None, pp_split: str = "sglang") -> WeightsPlan:
     """Weight bytes per rank for ``spec`` under ``parallel`` (exact from safetensors when available).
 
     ``engine`` (``"sglang"``, ``"vllm"`` or ``None``) picks which vision-tower matrices are split over TP
-    (``tpkit.models.vision.TOWER_TP_SHARDED``); ``None`` splits every tower matrix."""
+    (``tpkit.models.vision.TOWER_TP_SHARDED``); ``None`` splits every tower matrix.  ``pp_split`` names the
+    engine's rule for the decoder layers over PP stages (``tpkit.models.layout.PP_SPLITS``)."""
     elem = _dtype(spec, dtype)
     quant = resolve_quant(spec.quant, quantization)
     check_bnb_model(spec, quant, engine)
@@ -56,11 +57,12 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
     if directory and any(Path(directory).glob("*.safetensors")):
         from tpkit.models.safetensors import plan_from_safetensors
 
-        return plan_from_safetensors(spec, parallel, Path(directory), dtype=elem, quant=quant)
+        return plan_from_safetensors(spec, parallel, Path(directory), dtype=elem, quant=quant, pp_split=pp_split)
     if parallel.pp > spec.num_layers:
         raise PlanInputError(f"--pp {parallel.pp} exceeds the model's {spec.num_layers} layers; "
                              f"use --pp ≤ {spec.num_layers}")
-    stages = [_stage_lines(spec, parallel, s, elem, quant, engine=engine) for s in range(parallel.pp)]
+    stages = [_stage_lines(spec, parallel, s, elem, quant, engine=engine, pp_split=pp_split)
+              for s in range(parallel.pp)]
     best = max(range(parallel.pp), key=lambda s: sum(l.bytes.bytes for l in stages[s]))
     lines = tuple(stages[best])
     whole = _stage_lines(spec, ParallelSpec(), 0, elem, quant, pad_vocab=False)
@@ -68,7 +70,7 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
                        total_bytes=sum((l.bytes for l in whole if l.item != "vision tower"), Bytes(0))
                        + _vision_bytes(spec, 1, elem),
                        method="derived from config", dtype=elem, quant=quant, stage=best,
-                       notes=spec.assumptions, mtp_bytes=mtp_bytes(spec, elem, quant))
+                       notes=spec.assumptions, mtp_bytes=mtp_bytes(spec, elem, quant), pp_split=pp_split)
 
 
 def plan_parts(spec: ModelSpec, parallel: ParallelSpec, parts: list[Part], *, dtype: str | None = None,
@@ -127,11 +129,11 @@ def _dtype(spec: ModelSpec, dtype: str | None) -> str:
 
 
 def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quant: QuantSpec | None,
-                 *, pad_vocab: bool = True, engine: str | None = None) -> list[WeightLine]:
+                 *, pad_vocab: bool = True, engine: str | None = None, pp_split: str = "sglang") -> list[WeightLine]:
     first, last = stage == 0, stage == par.pp - 1
     sums: dict[str, list[int]] = {}
     exact_names = quant is not None and _names_matter(quant)
-    for layer, times, moe_layer in layer_groups(spec, stage_layers(spec.num_layers, par.pp, stage),
+    for layer, times, moe_layer in layer_groups(spec, stage_layers(spec.num_layers, par.pp, stage, pp_split),
                                                 by_name=exact_names):
         _accumulate(spec, par, layer_parts(spec, layer, moe_layer=moe_layer), elem, quant, pad_vocab, sums, times)
     parts = []

@@ -53,6 +53,8 @@ class WeightsPlan:
     """assumptions worth showing next to the number"""
     mtp_bytes: Bytes = Bytes(0)
     """MTP / nextn layers at TP 1 (not in ``total_bytes``; loaded only for MTP speculative decoding)"""
+    pp_split: str = "sglang"
+    """the engine's rule for decoder layers over PP stages (``tpkit.models.layout.PP_SPLITS``)"""
 
     def to_dict(self) -> dict:
         """JSON-able form (bytes as ints)."""

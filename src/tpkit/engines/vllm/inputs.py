@@ -29,7 +29,7 @@ from tpkit.engines.vllm.capacity import max_concurrent_batches
 from tpkit.engines.vllm.kvdtype import KvDtype, checkpoint_kv_dtype, kv_dtype
 from tpkit.engines.vllm.layout import resolve_dcp
 from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions, v2_runner_override
-from tpkit.engines.vllm.pages import stage_layer_kinds
+from tpkit.engines.vllm.pages import pp_split, stage_layer_kinds
 from tpkit.engines.vllm.speculative import SpecConfig, check_method_release, parse_speculative_config
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.errors import PlanInputError
@@ -380,7 +380,7 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
                              "--engine-version 0.11 or current")
     if spec is not None:
         check_method_release(spec, rules.release, rules.label)
-    kinds = stage_layer_kinds(model, parallel.pp)
+    kinds = stage_layer_kinds(model, parallel.pp, split=pp_split(rules.release))
     dcp = resolve_dcp(options, parallel, kinds, rules)
     override = v2_runner_override(options)
     quantized = model.quant is not None or options.quantization is not None

@@ -14,6 +14,7 @@ from dataclasses import replace
 from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
+from tpkit.engines.vllm.pages import pp_split
 from tpkit.engines.vllm.versions import VllmRules, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.memory.band import estimated_weights, measured_term
@@ -100,7 +101,8 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
 
         weights = tower_weights(model, options, plan_weights(
             model, parallel, dtype=r.act_dtype, quantization=options.quantization,
-            checkpoint_dir=options.checkpoint_dir, engine="vllm"))
+            checkpoint_dir=options.checkpoint_dir, engine="vllm",
+            pp_split=pp_split(resolve_rules(options.engine_version).release)))
     method = getattr(weights, "method", "given")
     off = cpu_offload(model, parallel, options, weights)
     if off is not None:  # the offloaded parameters never count in the load delta (CPU memory or a UVA view)

@@ -77,7 +77,10 @@ def mla_absorbed_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[
         return Bytes(0)  # ModelConfig.use_mla is False: the non-MLA path, no absorption
     n = max(1, model.num_attention_heads // parallel.attn_tp)
     q_in = m.q_lora_rank or model.hidden_size
-    layers = math.ceil(model.num_layers / parallel.pp)
+    from tpkit.engines.vllm.pages import pp_split
+    from tpkit.models.layout import stage_sizes
+
+    layers = max(stage_sizes(model.num_layers, parallel.pp, pp_split(release)))  # the stage with the most layers
     w_qr = q_in * n * m.qk_rope_head_dim * act_bytes
     q_uk = q_in * n * m.kv_lora_rank
     uv_o = n * m.kv_lora_rank * model.hidden_size

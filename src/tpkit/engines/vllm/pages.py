@@ -33,6 +33,7 @@ from tpkit.engines.vllm.layer_bytes import (V0_MLA_ALIGN, _head_shape, _linear_s
 from tpkit.engines.vllm.mamba import MambaMode
 from tpkit.engines.vllm.versions import RULES, VllmRules
 from tpkit.errors import PlanInputError
+from tpkit.models.layout import stage_sizes
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
@@ -40,6 +41,7 @@ from tpkit.units import Bytes
 from tpkit.engines.vllm.layer_bytes import DSA_INDEXER_FIRST, kv_heads_per_rank  # noqa: F401  (public: in __all__)
 
 __all__ = ["KvGroup", "KvLayout", "DraftKv", "build_layout", "kv_heads_per_rank", "cdiv", "stage_layer_kinds",
+           "pp_split", "PP_SPLIT_BEFORE_LAST",
            "chunked_local_model", "DEFAULT_BLOCK_SIZE", "dsa_indexer_token_bytes", "DSA_INDEXER_FIRST"]
 HYBRID_ALIGN = 16
 """kernel block alignment used to grow the attention block of attention+linear hybrids (non-MLA)"""
@@ -57,9 +59,24 @@ def chunked_local_model(model: ModelSpec) -> bool:
     return (model.model_type or "").startswith("llama4")
 
 
-def stage_layer_kinds(model: ModelSpec, pp: int, *, chunked_hybrid: bool = False) -> tuple[str, ...]:
-    """Layer kinds on the pipeline stage with the most layers (vLLM gives the remainder to the stages
-    before the last one).
+PP_SPLIT_BEFORE_LAST = (0, 8, 0)
+"""the first release whose ``get_pp_indices`` gives the remainder layers to the stages before the last
+(``distributed/utils.py``: 0.7.3 gives the whole remainder to the last stage, 0.8.0 one layer each to
+partitions[-2], [-3], …; read in the 0.6.4, 0.7.2, 0.7.3, 0.8.0, 0.8.3, 0.9.1 and 0.34.0 wheels)"""
+
+
+def pp_split(release: tuple[int, int, int]) -> str:
+    """The name of vLLM ``release``'s layer split over PP stages (``tpkit.models.layout.PP_SPLITS``): ``"vllm"``
+    from 0.8.0, ``"vllm-last"`` before (``PP_SPLIT_BEFORE_LAST``).  Every worker sizes its KV cache for its own
+    stage's layers (0.8.3 ``config.py`` ``ModelConfig.get_num_layers`` → ``get_layers_start_end_indices`` →
+    ``get_pp_indices``) and the executor takes the fewest blocks over the workers."""
+    return "vllm" if tuple(release) >= PP_SPLIT_BEFORE_LAST else "vllm-last"
+
+
+def stage_layer_kinds(model: ModelSpec, pp: int, *, chunked_hybrid: bool = False,
+                      split: str = "vllm") -> tuple[str, ...]:
+    """Layer kinds on the pipeline stage with the most layers under the release's ``split`` (``pp_split``:
+    from 0.8.0 vLLM gives the remainder to the stages before the last one, before 0.8.0 all of it to the last).
 
     Chunked-local layers (Llama-4) become ``chunked`` when the release keeps the hybrid manager on for them
     (``chunked_hybrid``), else ``full``: ``config/vllm.py`` (0.10.2 ``config/__init__.py``) disables the hybrid
@@ -71,13 +88,10 @@ def stage_layer_kinds(model: ModelSpec, pp: int, *, chunked_hybrid: bool = False
     0.19.0 – 0.29.0 ``models/gemma4.py``) get no KV cache spec of their own (``gpu_model_runner.py``
     ``get_kv_cache_spec`` skips a layer with a sharing target and points it at the target's cache): they are left
     out."""
-    n = model.num_layers
-    sizes = [n // pp] * pp
-    for i in range(2, n % pp + 2):
-        sizes[-i] += 1
+    sizes = stage_sizes(model.num_layers, pp, split)
     stage = max(range(pp), key=lambda s: sizes[s])
     start = sum(sizes[:stage])
-    owners = n - model.kv_shared_layers  # Gemma 4: the last kv_shared_layers reuse an earlier layer's KV
+    owners = model.num_layers - model.kv_shared_layers  # Gemma 4: the last kv_shared_layers reuse an earlier layer's KV
     kinds = model.kinds[start:min(start + sizes[stage], owners)]
     kinds = tuple(k for k in kinds if k != "none")  # NemotronH MLP / MoE layers: no attention, no KV cache spec
     if model.mla is not None:
@@ -118,7 +132,8 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     speculative tokens per step (they lengthen the Gated-DeltaNet conv state); ``kv_format``: the
     ``--kv-cache-dtype`` layout (``engines.vllm.kvdtype``; None: dense ``dtype_bytes`` elements)."""
     rules = rules or RULES.get(era, RULES["0.33"])
-    kinds = stage_layer_kinds(model, parallel.pp, chunked_hybrid=rules.chunked_local_hybrid and era != "v0")
+    kinds = stage_layer_kinds(model, parallel.pp, chunked_hybrid=rules.chunked_local_hybrid and era != "v0",
+                              split=pp_split(rules.release))
     counts = _counts(kinds, era)
     indexer = dsa_indexer_token_bytes(model, rules.release)
     tok = {k: _per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer) for k in counts if k != "linear"}

@@ -36,7 +36,7 @@ from tpkit.engines.vllm.load_lines import (_LORA_ITEM, _lora, _lora_notes, _mla_
 from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions
-from tpkit.engines.vllm.pages import KvLayout, build_layout
+from tpkit.engines.vllm.pages import KvLayout, build_layout, pp_split
 from tpkit.engines.vllm.encoder import all_limits_zero, not_modelled as encoder_not_modelled
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.profile_lines import activation_lines, compile_cache_text, graphs_line, v2_state_lines
@@ -313,7 +313,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
 
         w_plan = tower_weights(model, options, plan_weights(
             model, parallel, dtype=r.act_dtype, quantization=options.quantization,
-            checkpoint_dir=options.checkpoint_dir, engine="vllm"))
+            checkpoint_dir=options.checkpoint_dir, engine="vllm", pp_split=pp_split(rules.release)))
     else:
         w_plan = weights
     w_line = _weights(model, parallel, options, r, w_plan)
