@@ -293,9 +293,11 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     so the MTP drafter layer and the 3 speculative mamba slots were not read; with the flag quoted in models.json it
     hits (612,157 at the 0.27.0 end; no rule changed): 179 of the 204 (180 merged with dsv4); vl_430 (V0 crash log) prints no anchor.
     Helper mv18 (2026-12-04): vl_520 (vLLM 0.25.0, unsloth/gemma-4-26b-a4b-it with four LoRA adapters on a GB10, util
-    0.55) hits blind (38,847 in 38,693-38,955): 181 of the 205."""
+    0.55) hits blind (38,847 in 38,693-38,955): 181 of the 205. vl_521 (vLLM 0.23.0 DeepSeek-V4-Flash, tp 2 on two
+    H200 NVL, fp8 KV, 4,096) misses blind (1,461,105-1,462,002 rebuilt, 90,841 printed): tpkit's vLLM engine has no
+    DeepSeek-V4 KV-group rule and sizes the plain MLA cell; no rule changed: 181 of the 206."""
     rows = _capacity_rows()
-    assert len(rows) == 205
+    assert len(rows) == 206
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
     assert len(hits) >= 181, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 3
