@@ -298,9 +298,12 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     DeepSeek-V4 KV-group rule and sizes the plain MLA cell; no rule changed: 181 of the 206. vl_522 (a lab's vLLM 0.23
     offline Qwen3.5-0.8B in float16, 4,096; tp / max_model_len / dtype / release quoted from the lab) hits blind
     (183,202 in 182,458-183,202): 182 of the 207. vl_523 (vLLM 0.20.0 RedHatAI/Qwen3.6-35B-A3B-NVFP4 on a DGX Spark,
-    fp8 KV, 65,536) hits blind (2,158,880 exactly): 183 of the 208."""
+    fp8 KV, 65,536) hits blind (2,158,880 exactly): 183 of the 208. sg_290 / sg_291 (SGLang 0.5.14, Ornith-1.0-9B
+    BF16 / FP8 on a GB10 beside a resident 27B server, the Qwen3.5-9B config assumed) miss blind by -2.14 % / -1.25 %
+    (the printed pools need 0.14-0.18 GiB less budget than the anchors give; unified memory shared with a serving
+    process moves the free memory between SGLang's samples; no rule changed): 183 of the 210."""
     rows = _capacity_rows()
-    assert len(rows) == 208
+    assert len(rows) == 210
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
     assert len(hits) >= 183, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 3
