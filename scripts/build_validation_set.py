@@ -453,6 +453,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # util 0.85, 128,000, 32,000 batched, 1,024 sequences; log also vl_407
     "vp_325": ("0.7.3", "not printed: V0 lines without brackets (before 0.8.0), executor_base.py:111/116 (0.7.3)",
                {"gpu_total_gib": 139.81}, None),
+    # helper mv18 (2026-12-04): a GB10 LoRA-serving results file (search-index file id 59712908481; the author and host
+    # of vp_260 / vp_261): vLLM 0.25.0, unsloth/gemma-4-26b-a4b-it (bf16) with four rank-16 adapters; log also vl_520
+    "vp_400": ("0.25.0", "the image tag vllm/vllm-openai:v0.25.0-aarch64-cu129 named by the results file",
+               {"gpu_catalog": {"gpu": "GB10", "note": "the file's header: 'promaxgb10-41b1 (Dell Pro Max, GB10, aarch64, "
+                                "121 GB of memory shared ...)'; the same host's vLLM 0.13 prints 119.63 GiB (vp_260), "
+                                "the catalog's total"},
+                "enable_lora": True, "max_loras": 4, "max_lora_rank": 16, "enable_prefix_caching": False,
+                "limit_mm_per_prompt": '{"image": 0}'}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

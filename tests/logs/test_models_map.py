@@ -187,10 +187,16 @@ def test_capacity_logs_with_a_config_do_not_regress():
     branch, 202 and 191 merged; vl_400 / vl_401 (V0 logs) do not print the anchor. Helper mv16 (2026-12-04): vl_431
     (club-3090 #652, vLLM 0.24.0 Qwen3.6-35B-A3B NVFP4 on an RTX 5090, with a config): 203 and 192; vl_432
     (club-3090 #487, Qwen3.6-27B AutoRound INT4 tp 2, the base Qwen3.6-27B config): 204 and 193; vl_430 (a V0
-    crash log) does not print the anchor. A floor, so that entries are not lost."""
+    crash log) does not print the anchor. Helper mv18 (2026-12-04): vl_520 (vLLM 0.25.0 Gemma-4-26B-A4B with LoRA on a
+    GB10, the set's Gemma-4-26B-A4B config): 205 and 194; vl_521 (vLLM 0.23.0 DeepSeek-V4-Flash tp 2, the set's
+    DeepSeek-V4-Flash config): 206 and 195; vl_522 (a lab's vLLM 0.23 Qwen3.5-0.8B, the set's config): 207 and 196;
+    vl_523 (vLLM 0.20.0 Qwen3.6-35B-A3B NVFP4 on a DGX Spark, the base config): 208 and 197; sg_290 / sg_291
+    (SGLang 0.5.14 Ornith-1.0-9B on a GB10, the Qwen3.5-9B config assumed): 210 and 199; vl_524 (vl_404's compose
+    with MTP 2, the base Qwen3.6-27B config): 211 and 200; vl_525 (vLLM 0.17.1 Qwen3.5-2B, the config assembled
+    from the Megatron-LM variant table): 212 and 201. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 204
-    assert sum(1 for e in anchored if e["config"]) >= 193
+    assert len(anchored) == 212
+    assert sum(1 for e in anchored if e["config"]) >= 201
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
