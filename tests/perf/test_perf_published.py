@@ -16,6 +16,7 @@ held-out sources were added 2026-12-03 (helper pub, model unchanged); the floors
 2 rows from two more held-out sources were added 2026-12-04 (helper spw3, model unchanged; B300's dense BF16 / FP8
 rates added to the GPU catalog from NVIDIA's Blackwell technical brief, which un-refused one of them); same floors.
 8 rows from one more held-out source were added 2026-12-04 (helper spw4, model unchanged); same floors.
+4 rows from two more held-out sources were added 2026-12-04 (helper spw5, model unchanged); same floors.
 """
 
 import json
@@ -77,13 +78,14 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 
 def test_held_out_rows_are_not_dropped():
     """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three, 125 after
-    helper spy's three, 131 after helper spz's two, 156 after helper spw's three, 166 after helper spw2's one, 168 after helper spw3's two, 176 after helper spw4's one (2026-12-04)."""
+    helper spy's three, 131 after helper spz's two, 156 after helper spw's three, 166 after helper spw2's one, 168 after helper spw3's two, 176 after helper spw4's one, 180 after helper spw5's two (2026-12-04)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 176
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 180
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
             "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3",
             "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k", "vllm_blog_amd_e3",
-            "vllm_blog_aa_dsv32", "glm5_oneshot_rtx6k", "tw_glm47f_h200"} <= set(DATA["sources"]) - train
+            "vllm_blog_aa_dsv32", "glm5_oneshot_rtx6k", "tw_glm47f_h200", "dogacel_goss120",
+            "dogacel_goss20"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -323,6 +325,29 @@ def test_spw4_rows_are_the_cards_tables_as_given():
     assert any(e[0].startswith("thoughtworks/GLM-4.7-FP8-Eagle3") for e in DATA["not_scored"])
 
 
+def test_spw5_rows_are_the_cards_summary_tables_as_given():
+    """Helper spw5 (2026-12-04).  dogacel_goss120 / dogacel_goss20: the Dogacel/specdrift-gpt-oss-{120b,20b}-eagle3 model
+    cards (arXiv 2605.09992), one H100, SGLang with SGLANG_ENABLE_SPEC_V2=1, EAGLE3 1-3-1-4, fa3,
+    --max-running-requests 64, MT-Bench at temperature 0.7; 0.5.11 and context 1024 assumed.  Admitted: every BS row
+    of the summary tables ('Ours' against 'Baseline', with its accept length); not the D-Flash column, not the
+    per-category tables (both listed under not_scored)."""
+    rows = [r for r in DATA["rows"] if r["source"] in ("dogacel_goss120", "dogacel_goss20")]
+    assert [(r["model"], r["batch"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"]) for r in rows] == [
+        ("openai/gpt-oss-120b", 1, 212.0, 285.0, 2.41), ("openai/gpt-oss-120b", 8, 795.0, 1044.0, 2.41),
+        ("openai/gpt-oss-120b", 64, 1620.0, 2339.0, 2.43), ("openai/gpt-oss-20b", 1, 304.93, 371.90, 2.347)]
+    assert all((r["gpu"], r["tp"], r["engine"], r["engine_version"], r["sglang_spec_v2"], r["attention_backend"],
+                r["max_running_requests"], r["context"], r["algorithm"], r["num_steps"], r["topk"],
+                r["num_draft_tokens"], r["kv_cache_dtype"], r["measured_speedup"]) ==
+               ("H100", 1, "sglang", "0.5.11", True, "fa3", 64, 1024, "EAGLE3", 3, 1, 4, "auto", None) for r in rows)
+    for key in ("dogacel_goss120", "dogacel_goss20"):
+        text = DATA["sources"][key]
+        assert "export SGLANG_ENABLE_SPEC_V2=1" in text and "--max-running-requests 64" in text
+        assert "Admission rule, written before scoring" in text
+    assert "| 64 | 1620 | 1730 (2.42) | +6.8% | 2339 (2.43) | +44.4% |" in DATA["sources"]["dogacel_goss120"]
+    assert "| Throughput (tok/s) | 304.93 | 371.90 | +22.0% |" in DATA["sources"]["dogacel_goss20"]
+    assert any(e[0].startswith("Hugging Face Dogacel/specdrift") for e in DATA["not_scored"])
+
+
 def test_b300_rates_come_from_the_vendor_brief():
     """B300 dense BF16 2,250 / FP8 4,500 TFLOP/s: NVIDIA Blackwell Architecture Technical Brief v2.1, Table 3 (HGX B300
     per GPU, 2.2 / 4.5 PF dense BF16, the same as HGX B200, whose catalog value is 2,250)."""
@@ -345,8 +370,9 @@ def test_specforge_bench_rows_carry_the_launch_the_tool_itself_makes():
     assert len(rows) == 36
     assert all(r["max_running_requests"] == r["batch"] for r in rows)
     assert all("'--max-running-requests'" in DATA["sources"][s] for s in ("sf339", "as163", "sbundle"))
+    # dogacel_goss120 / dogacel_goss20 (helper spw5): the cards' own launch command sets --max-running-requests 64
     assert not any("max_running_requests" in r for r in DATA["rows"]
-                   if r["source"] not in ("sf339", "as163", "sbundle"))
+                   if r["source"] not in ("sf339", "as163", "sbundle", "dogacel_goss120", "dogacel_goss20"))
     (b64,) = [r for r in rows if r["source"] == "as163" and r["batch"] == 64 and r["num_steps"] == 4]
     lifted = predict(b64).speculative
     capped = predict({**b64, "max_running_requests": None}).speculative
