@@ -607,6 +607,44 @@ SGLANG_PUBLIC = {
                            "distributed init, fits the 80 GB class only (A100-80GB or H100-80GB: 79.15 / 79.19 GiB CUDA "
                            "totals). Planned on the first candidate; every candidate's prediction lies inside the "
                            "others' bands (tests/validation/test_validation_set.py checks it)"}}, None),
+    # helper mv19 (2026-12-04): the other uncapped docs-CI start-ups of the Stars1233 fork's history (count not within
+    # 2 tokens of one in the set); logs also sg_259-sg_268. Releases by build date, as sg_001-sg_008 / gs_013-gs_016
+    "gs_160": ("0.4.0", "docs build 2024-12-03 (v0.3.6/v0.4.0 era, as sg_008's 2024-11-30)", {}, None),
+    "gs_161": ("0.4.0", "docs build 2024-12-04 (v0.4.0 era)", {}, None),
+    "gs_162": ("0.4.0", "docs build 2024-12-04 (v0.4.0 era)", {},
+               "reward model Skywork/Skywork-Reward-Llama-3.1-8B-v0.2, as sg_004: the checkpoint's config.json is not "
+               "in the set (sg_004's why_not)"),
+    "gs_163": ("0.4.1", "docs build 2024-12-29 (v0.4.1 era)", {}, None),
+    "gs_164": ("0.4.1", "docs build 2025-01-26 (v0.4.1/0.4.2 era, as sg_001's 2025-01-23; no rule boundary between "
+                        "them in engines/sglang/versions.RELEASE_DATES)",
+               {"free_at_start": {
+                   "gib": 76.30, "line": "[2025-01-26 18:06:13 TP0] Load weight begin. avail mem=76.30 GB",
+                   "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') "
+                               "of the docs-CI H100 (78.81 GiB free on the same runners' empty starts): another "
+                               "process held ~2.5 GiB"}}, None),
+    "gs_165": ("0.4.1", "docs build 2025-01-27 (v0.4.1/0.4.2 era)",
+               {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 8,
+                "speculative_num_draft_tokens": 64,  # the printed ServerArgs, as sg_006
+                "speculative_draft_model_path": "lmzheng--sglang-EAGLE-llama2-chat-7B.json"}, None),
+    "gs_166": ("0.4.1", "docs build 2025-01-27 (v0.4.1/0.4.2 era)", {}, None),
+    "gs_167": ("0.4.1", "docs build 2025-01-27 (v0.4.1/0.4.2 era)", {},
+               "reward model Skywork/Skywork-Reward-Llama-3.1-8B-v0.2, as sg_004: the checkpoint's config.json is not "
+               "in the set (sg_004's why_not)"),
+    "gs_168": ("0.4.2", "docs build 2025-02-13 (the build of sg_006)",
+               {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 8,
+                "speculative_num_draft_tokens": 64, "cuda_graph_max_bs": 2,  # the printed ServerArgs (torch.compile on:
+                "speculative_draft_model_path": "lmzheng--sglang-EAGLE-llama2-chat-7B.json",  # not a tpkit option)
+                "free_at_start": {
+                    "gib": 77.66, "line": "[2025-02-13 21:54:09 TP0] Load weight begin. avail mem=77.66 GB",
+                    "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as "
+                                "'GB') of the docs-CI H100 (78.81 GiB on empty starts): another process held "
+                                "~1.2 GiB"}}, None),
+    "gs_169": ("0.3.4.post2", "docs build 2024-11-02 (main after v0.3.4.post2, as gs_014's 2024-10-31)",
+               {"free_at_start": {
+                   "gib": 76.83, "line": "[2024-11-02 00:24:32 TP0] Load weight begin. avail mem=76.83 GB",
+                   "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') "
+                               "of the docs-CI H100 (78.59 GiB on empty starts of that era): another process held "
+                               "~1.8 GiB"}}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
