@@ -95,3 +95,21 @@ def test_other_kv_dtypes_and_bad_configs_are_refused():
     cfg["head_dim"] = 256
     with pytest.raises(PlanInputError, match="584"):
         plan_dsv4(cfg, GIB, version="0.25.1", max_model_len=4096, max_num_batched_tokens=8192)
+
+
+def test_fit_check_reproduces_a_public_crash():
+    """vllm-project/vllm#44376 (a comment of 2026-06-03): DeepSeek-V4-Flash, LLM class, tp 2 on two GH200,
+    max_model_len 30,000, fp8 KV, block 256, no --max-num-batched-tokens (the LLM class's 16,384 on a ≥ 70 GiB
+    device) prints '(6.66 GiB KV cache is needed, which is larger than the available KV cache memory (5.44 GiB).
+    ... the estimated maximum model length is 13528'.  By hand: pages per request 118 (full) + 2 × 259 (SWA)
+    + 4,099 (c4 states) + 2,065 (c128 states) = 6,800, × 22 tuples × 47,808 B = 7,152,076,800 B."""
+    from tpkit.engines.vllm.dsv4 import estimate_max_model_len, needed_bytes
+
+    groups, buckets = build_groups(_cfg())
+    need = needed_bytes(groups, buckets, 30000, 16384)
+    assert need == 6800 * 22 * 47808 and f"{need / GIB:.2f}" == "6.66"
+    lo, hi = needed_bytes(groups, buckets, 13528, 16384), needed_bytes(groups, buckets, 13529, 16384) - 1
+    assert f"{lo / GIB:.2f}" == f"{hi / GIB:.2f}" == "5.44"  # both ends print as the log's available memory
+    assert {estimate_max_model_len(groups, buckets, a, 30000, 16384) for a in (lo, hi)} == {13528}
+    cap = plan_dsv4(_cfg(), lo, version="0.22.1", max_model_len=30000, max_num_batched_tokens=16384)
+    assert not cap.fits and cap.estimated_max_model_len == 13528 and cap.needed_bytes == need

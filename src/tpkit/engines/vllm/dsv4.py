@@ -33,8 +33,12 @@ Blocks per request (0.20.0 – 0.26.0 ``get_max_concurrency_for_kv_cache_config`
 full-group page sum).  need_g = the group's page sum × the most pages any of its layers needs:
 cdiv(max_model_len, B) for full layers, cdiv(min(window − 1 + max_num_batched_tokens, max_model_len), block) + 1 for
 sliding ones (``SlidingWindowSpec.max_admission_blocks_per_request``).
-Printed tokens (``_report_kv_cache_config``): 0.20.0 blocks // groups × the smallest group block (4);
-0.20.1+ int(concurrency × max_model_len).
+Printed tokens (``_report_kv_cache_config``; 0.24 ``get_kv_cache_capacity``): 0.20.0 blocks // groups × the
+smallest group block (4); 0.20.1+ int(concurrency × max_model_len).
+Fit check (0.20.0 – 0.26.0 ``_max_memory_usage_bytes_from_groups``, ``_check_enough_kv_cache_memory``): one request
+of max_model_len needs Σ_groups T × (its most pages per request) × Σ distinct full-group pages, T the most layers of
+one page in any group; above the available bytes vLLM raises and names the longest length that fits (binary
+search, ``_estimate_max_model_len_from_groups``).
 Not read, refused: 0.26.0 (``group_and_unify_kv_cache_specs`` changed, sliding need × batches in flight), 0.27+
 (blocks per request summed per group), 0.28+ (specs and layout rewritten).
 """
@@ -99,7 +103,11 @@ class Dsv4Capacity:
     blocks_per_request: int
     max_concurrency: float
     tokens: int
+    needed_bytes: int
+    """what one request of max_model_len needs by the fit check"""
     fits: bool
+    estimated_max_model_len: int
+    """the longest length that passes the fit check (max_model_len when it fits; 0 when not one token does)"""
 
 
 def parse_release(version: str) -> tuple[int, int, int]:
@@ -218,6 +226,29 @@ def bytes_per_block(groups: tuple[Dsv4Group, ...], buckets: list[dict[int, int]]
     return sum(set(groups[0].pages)) * max(n for b in buckets for n in b.values())
 
 
+def needed_bytes(groups: tuple[Dsv4Group, ...], buckets: list[dict[int, int]], max_model_len: int,
+                 max_num_batched_tokens: int) -> int:
+    """The fit check's need for one request of ``max_model_len`` (module doc)."""
+    tuples = max(n for b in buckets for n in b.values())
+    tuple_bytes = sum(set(groups[0].pages))
+    return sum(tuples * g.pages_per_request(max_model_len, max_num_batched_tokens) * tuple_bytes for g in groups)
+
+
+def estimate_max_model_len(groups, buckets, available_bytes: int, upper: int, max_num_batched_tokens: int) -> int:
+    """vLLM's binary search for the longest length in [1, upper] whose need fits; 0 when none does."""
+    fits = lambda n: needed_bytes(groups, buckets, n, max_num_batched_tokens) <= available_bytes  # noqa: E731
+    if not fits(1):
+        return 0
+    lo, hi, best = 1, upper, 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            best, lo = mid, mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
 def plan_dsv4(config: dict, available_bytes: int, *, version: str, max_model_len: int,
               max_num_batched_tokens: int, kv_cache_dtype: str = "fp8", where: str = "config.json") -> Dsv4Capacity:
     """Blocks, per-request blocks, concurrency and printed tokens of one rank (module doc)."""
@@ -231,12 +262,17 @@ def plan_dsv4(config: dict, available_bytes: int, *, version: str, max_model_len
     groups, buckets = build_groups(config, where=where)
     per_block = bytes_per_block(groups, buckets, release)
     blocks = max(int(available_bytes) // per_block, 0)
-    need = sum(g.page_sum() * g.pages_per_request(max_model_len, max_num_batched_tokens) for g in groups)
-    per_request = cdiv(need, groups[0].page_sum())
+    usage = sum(g.page_sum() * g.pages_per_request(max_model_len, max_num_batched_tokens) for g in groups)
+    per_request = cdiv(usage, groups[0].page_sum())
     concurrency = blocks / per_request
     if release >= CONCURRENCY_TOKENS_FROM:
         tokens = int(concurrency * max_model_len)
     else:
         tokens = blocks // len(groups) * min(g.block_size for g in groups)
+    need = needed_bytes(groups, buckets, max_model_len, max_num_batched_tokens)
+    fits = 0 < need <= int(available_bytes)
+    est = max_model_len if fits else estimate_max_model_len(groups, buckets, int(available_bytes), max_model_len,
+                                                            max_num_batched_tokens)
     return Dsv4Capacity(groups=groups, bytes_per_block=per_block, num_blocks=blocks, blocks_per_request=per_request,
-                        max_concurrency=concurrency, tokens=tokens, fits=blocks >= per_request)
+                        max_concurrency=concurrency, tokens=tokens, needed_bytes=need, fits=fits,
+                        estimated_max_model_len=est)
