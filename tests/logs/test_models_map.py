@@ -194,11 +194,13 @@ def test_capacity_logs_with_a_config_do_not_regress():
     (SGLang 0.5.14 Ornith-1.0-9B on a GB10, the Qwen3.5-9B config assumed): 210 and 199; vl_524 (vl_404's compose
     with MTP 2, the base Qwen3.6-27B config): 211 and 200; vl_525 (vLLM 0.17.1 Qwen3.5-2B, the config assembled
     from the Megatron-LM variant table): 212 and 201.
-    crash log) does not print the anchor. Helper mv19 (2026-12-04): SGLang logs sg_250 onward, each with a config (counts in the asserts): 232 and 221 merged with mv18.
-    A floor, so that entries are not lost."""
+    Helper mv19 (2026-12-04): SGLang logs sg_250 onward, each with a config (counts in the asserts): 232 and 221 merged with mv18.
+    Helper vds4 (2026-12-04): vl_064 gets the assembled DeepSeek-V4-Flash
+    config (194) and vl_540 (vLLM 0.23.0 DeepSeek-V4-Flash server, with it) is added: 205 and 195; merged (lead): 233 and 223. A floor, so that
+    entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 232
-    assert sum(1 for e in anchored if e["config"]) >= 221
+    assert len(anchored) == 233
+    assert sum(1 for e in anchored if e["config"]) >= 223
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

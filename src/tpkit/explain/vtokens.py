@@ -155,6 +155,20 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
 
 
 
+def _rebuilt_dsv4(ctx: Context, rules, available: Iv | None) -> "_Rebuilt":
+    """DeepSeek-V4 (``explain.vdsv4``): the batched tokens as printed, else the release's API-server default on the
+    log's GPU (``engines.vllm.inputs._large_batch_device``: 8192 on ≥ 70 GiB devices, else 2048)."""
+    from tpkit.engines.vllm.dsv4 import BLOCK
+    from tpkit.engines.vllm.inputs import _large_batch_device
+    from tpkit.explain.vdsv4 import rebuilt_dsv4
+
+    batched = ctx.get("max_num_batched_tokens")
+    if not batched:
+        batched = 8192 if ctx.gpu is not None and _large_batch_device(ctx.gpu, rules)[0] else 2048
+    predicted, token_bytes, source, alternatives = rebuilt_dsv4(ctx, available, _version_ends(ctx), int(batched))
+    return _Rebuilt(predicted, token_bytes, source, BLOCK, alternatives)
+
+
 class _Rebuilt:
     """The KV tokens rebuilt from the available memory: the range (``predicted``), the KV bytes per token and their
     source, the block size the layout uses; a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start,
@@ -175,6 +189,10 @@ def _rebuilt(ctx: Context, rules, tp: int, pp: int, block: int, available: Iv | 
     """The tokens rebuilt from the layout (``_token_bytes``) over the available memory (``_tokens``; blocks ×
     block size where the rules refuse the length), widened over the TP sizes and releases the log leaves open;
     without a layout, the bytes per token measured as available / printed tokens."""
+    from tpkit.explain.vdsv4 import is_dsv4
+
+    if is_dsv4(ctx):  # its own groups and per-request count (explain.vdsv4, engines.vllm.dsv4)
+        return _rebuilt_dsv4(ctx, rules, available)
     layout, tb_source = _token_bytes(ctx, tp, pp, block, rules)
     if layout is not None and ctx.get("tp") is None and available is not None:
         layout, tb_source = _tp_unknown(ctx, pp, block, rules, available, layout, tb_source)

@@ -55,6 +55,8 @@ TRIGGERS = (
     "Using FlashInfer for top", "FlashInfer version >=",
     # vLLM V1 profile_run under --skip-mm-profiling
     "Skipping memory profiling",
+    # vLLM's DeepSeek-V4 KV layout (tpkit.logs.settings._DSV4_FP8_LINE)
+    "Using DeepSeek's",  # no digit: the prefilter reads templates with digits as 0
     # vLLM's torch.compile cache: graphs loaded or compiled in this run (tpkit.logs.settings._COMPILE_CACHE_LINES)
     "Directly load the compiled", "Directly load AOT", "Compiling a graph", "Cache the graph", "Compiling model again",
     # failures and tracebacks

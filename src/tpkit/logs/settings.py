@@ -346,8 +346,17 @@ _BNB_LINE = "Loading weights with BitsAndBytes quantization"
 pre-quantised), the ``quantization`` setting ``bitsandbytes`` where no dump names it"""
 
 
+_DSV4_FP8_LINE = "Using DeepSeek's fp8_ds_mla KV cache format"
+"""vLLM's DeepSeek-V4 attention as it turns an fp8 ``--kv-cache-dtype`` into the fp8_ds_mla layout and writes it
+back onto the cache config (0.20.0 ``model_executor/layers/deepseek_v4_attention.py``, 0.25.1
+``models/deepseek_v4/attention.py _resolve_dsv4_kv_cache_dtype``): the run's ``kv_cache_dtype`` is fp8_ds_mla"""
+
+
 def _log_line_settings(message: str, *, line_no: int) -> list[Setting]:
     out = _sampler_settings(message, line_no=line_no) + _compile_cache_settings(message, line_no=line_no)
+    if _DSV4_FP8_LINE in message:
+        out.append(Setting(name="kv_cache_dtype", value="fp8_ds_mla", key="deepseek_v4 attention", source="log_line",
+                           line_no=line_no, text=_clip(message)))
     if _BNB_LINE in message:
         out.append(Setting(name="quantization", value="bitsandbytes", key="bitsandbytes loader", source="log_line",
                            line_no=line_no, text=_clip(message)))
@@ -377,7 +386,7 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
     if ("Using max model len" in message or "Chunked prefill is enabled" in message or "changing page_size" in message
             or "top-p & top-k sampling" in message or "FlashInfer version >= 0.2.3 required" in message
             or _SKIP_MM_LINE in message or "--gpu-memory-utilization" in message or _BNB_LINE in message
-            or "Directly load " in message or "ompil" in message or "Cache the graph" in message):
+            or _DSV4_FP8_LINE in message or "Directly load " in message or "ompil" in message or "Cache the graph" in message):
         return _log_line_settings(message, line_no=line_no)
     return []
 

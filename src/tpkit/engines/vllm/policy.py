@@ -305,7 +305,10 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
     r = resolve_inputs(model, gpu, options, rules, parallel)
     drafter = _drafter(model, parallel, options, r, rules)
-    layout = _layout(model, parallel, r, rules, drafter)
+    dsv4 = getattr(model, "model_type", None) == "deepseek_v4"  # vLLM's DeepSeek-V4 groups (engines.vllm.dsv4_plan)
+    if dsv4:  # imported for this model only (tests/cli/test_cold_imports.py)
+        from tpkit.engines.vllm.dsv4_plan import dsv4_capacity, dsv4_kv_source, dsv4_layout
+    layout = dsv4_layout(model, parallel, r, rules) if dsv4 else _layout(model, parallel, r, rules, drafter)
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
     if weights is None:
@@ -340,9 +343,9 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                             activation=act_line.bytes + sum((l.bytes for l in ws_lines), Bytes(0)),
                             graphs=g_line.bytes if g_line else Bytes(0),
                             override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)))
-    cap = plan_capacity(layout, budget.available, max_model_len=r.max_model_len,
-                        max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules,
-                        concurrent_batches=r.concurrent_batches, dcp=r.dcp)
+    cap = dsv4_capacity(model, budget.available, r, rules) if dsv4 else plan_capacity(
+        layout, budget.available, max_model_len=r.max_model_len, max_num_batched_tokens=r.max_num_batched_tokens,
+        pp=parallel.pp, rules=rules, concurrent_batches=r.concurrent_batches, dcp=r.dcp)
     draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r)
     if draft_inside:
         draft_w_lines = [inside_load_delta(l, measured[1]) if l.bytes else l for l in draft_w_lines]
@@ -351,7 +354,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                                     activation_line=act_line,
                                     graph_line=g_line, growth_lines=growth,
                                     kv_bytes=layout.bytes_per_block * cap.num_blocks,
-                                    kv_source=_kv_source(layout, cap), info=parts, draft_kv=draft_kv)
+                                    kv_source=dsv4_kv_source(layout, cap) if dsv4 else _kv_source(layout, cap),
+                                    info=parts, draft_kv=draft_kv)
     problems = ledger.check(expected)
     assert not problems, problems
     retry = _retry(model, gpu, given, options, machine, weights, uses_for or extra_uses) if search_fixes else None
