@@ -453,6 +453,17 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # util 0.85, 128,000, 32,000 batched, 1,024 sequences; log also vl_407
     "vp_325": ("0.7.3", "not printed: V0 lines without brackets (before 0.8.0), executor_base.py:111/116 (0.7.3)",
                {"gpu_total_gib": 139.81}, None),
+    # helper mv17 (2026-12-04): two console captures of one Llama-3.1-8B fine-tuning project (search-index file ids
+    # 62880914643 / 62757639325; repository not returned): its serving script runs vLLM 0.15.1 'vllm serve' on the
+    # merged fine-tune (fp16, 128,000; cold compile) and on the DPO model (bf16, 8,192; warm compile) on an RTX 6000
+    # Ada that the same container's training run names; logs also in tests/logs/data/vllm/ as vl_443 / vl_444
+    **{cid: ("0.15.1", "printed banner 'version 0.15.1' and 'Initializing a V1 LLM engine (v0.15.1)'",
+             {"gpu_catalog": {"gpu": "RTX-6000-Ada", "note": note}}, None)
+       for cid, note in (
+           ("vp_340", "named by the same container's DPO training run earlier in the capture ('Hardware: NVIDIA RTX 6000 "
+                      "Ada Generation', 'VRAM: 47.5 GB'); vLLM prints no CUDA total"),
+           ("vp_341", "named by the same container's DPO training run earlier in the capture ('Hardware: NVIDIA RTX 6000 "
+                      "Ada Generation', 'VRAM: 47.4 GB'); vLLM prints no CUDA total"))},
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
