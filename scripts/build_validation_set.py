@@ -464,6 +464,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                       "Ada Generation', 'VRAM: 47.5 GB'); vLLM prints no CUDA total"),
            ("vp_341", "named by the same container's DPO training run earlier in the capture ('Hardware: NVIDIA RTX 6000 "
                       "Ada Generation', 'VRAM: 47.4 GB'); vLLM prints no CUDA total"))},
+    # helper mv17 (2026-12-04): TheBuccaneer/vllm-offload-profiles' curated server-log excerpts
+    # (data/provenance/gpu_memory_configuration/, commit 1e3f023): vLLM 0.17.1 'vllm serve' of Llama-3.1-8B-Instruct /
+    # Qwen2.5-7B-Instruct at max_model_len 8192 on one RTX 3090 (the README), util 0.9 / 0.86 / 0.75 / 0.7 / 0.65 and
+    # --cpu-offload-gb 12; logs also in tests/logs/data/vllm/ as vl_445-vl_455 (vl_456, the no-blocks crash at 0.6,
+    # is in the corpus only: its printed value is a negative budget)
+    **{cid: ("0.17.1", "not printed in the excerpt: the repository's README ('vLLM 0.17.1'); source lines gpu_worker.py:424 / "
+             "kv_cache_utils.py:1314 as vl_155's printed 0.17.1",
+             {"cpu_offload_gb": 12} if cid in ("vp_345", "vp_347") else {}, None)
+       for cid in ("vp_342", "vp_343", "vp_344", "vp_345", "vp_346", "vp_347", "vp_348", "vp_349", "vp_350", "vp_351",
+                   "vp_352")},
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
