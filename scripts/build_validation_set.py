@@ -481,6 +481,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # 28-47 s gaps (vl_293, vl_256, vl_371) and its 0.17.0 warm start 7 s (vl_372). The study restarts the same
     # 'vllm serve' for every offload budget and control (experiments/*/run_*.sh), so vLLM's compile cache
     # (~/.cache/vllm/torch_compile_cache) is warm after the first start. Blind (the default cold): see §6.4.
+    # helper mv17 (2026-12-04): a deployment guide's first-run block (search-index file id 55116362269): vLLM 0.17.1
+    # ROCm 7.0, 'vllm serve Qwen/Qwen2.5-14B-Instruct' (defaults: util 0.9, 32,768) on one MI300X; log also vl_458
+    "vp_353": ("0.17.1", "printed banner 'version 0.17.1' (the guide's Quick Start image: vLLM 0.17.1, ROCm 7.0)", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
