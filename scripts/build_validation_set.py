@@ -461,6 +461,37 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                                 "the catalog's total"},
                 "enable_lora": True, "max_loras": 4, "max_lora_rank": 16, "enable_prefix_caching": False,
                 "limit_mm_per_prompt": '{"image": 0}'}, None),
+    # helper mv17 (2026-12-04): two console captures of one Llama-3.1-8B fine-tuning project (search-index file ids
+    # 62880914643 / 62757639325; repository not returned): its serving script runs vLLM 0.15.1 'vllm serve' on the
+    # merged fine-tune (fp16, 128,000; cold compile) and on the DPO model (bf16, 8,192; warm compile) on an RTX 6000
+    # Ada that the same container's training run names; logs also in tests/logs/data/vllm/ as vl_443 / vl_444
+    **{cid: ("0.15.1", "printed banner 'version 0.15.1' and 'Initializing a V1 LLM engine (v0.15.1)'",
+             {"gpu_catalog": {"gpu": "RTX-6000-Ada", "note": note}}, None)
+       for cid, note in (
+           ("vp_340", "named by the same container's DPO training run earlier in the capture ('Hardware: NVIDIA RTX 6000 "
+                      "Ada Generation', 'VRAM: 47.5 GB'); vLLM prints no CUDA total"),
+           ("vp_341", "named by the same container's DPO training run earlier in the capture ('Hardware: NVIDIA RTX 6000 "
+                      "Ada Generation', 'VRAM: 47.4 GB'); vLLM prints no CUDA total"))},
+    # helper mv17 (2026-12-04): TheBuccaneer/vllm-offload-profiles' curated server-log excerpts
+    # (data/provenance/gpu_memory_configuration/, commit 1e3f023): vLLM 0.17.1 'vllm serve' of Llama-3.1-8B-Instruct /
+    # Qwen2.5-7B-Instruct at max_model_len 8192 on one RTX 3090 (the README), util 0.9 / 0.86 / 0.75 / 0.7 / 0.65 and
+    # --cpu-offload-gb 12; logs also in tests/logs/data/vllm/ as vl_445-vl_455 (vl_456, the no-blocks crash at 0.6,
+    # is in the corpus only: its printed value is a negative budget)
+    **{cid: ("0.17.1", "not printed in the excerpt: the repository's README ('vLLM 0.17.1'); source lines gpu_worker.py:424 / "
+             "kv_cache_utils.py:1314 as vl_155's printed 0.17.1",
+             {"compile_cache": "warm", **({"cpu_offload_gb": 12} if cid in ("vp_345", "vp_347") else {})}, None)
+       for cid in ("vp_342", "vp_343", "vp_344", "vp_345", "vp_346", "vp_347", "vp_348", "vp_349", "vp_350", "vp_351",
+                   "vp_352")},
+    # compile_cache "warm" (helper mv17): the excerpts keep no compile line, but every GPU-only start logs 'Available
+    # KV cache memory' 4-5 s after 'Model loading took' (the offload-12 starts 16-17 s: their profile forward streams
+    # the offloaded weights). A cold start of the same Llama-3.1-8B spends 3.45 s in Dynamo and 6.40 s compiling
+    # before its KV line (vl_443, 0.15.1, 15 s gap on an RTX 6000 Ada); this corpus's 0.16-0.19 cold starts show
+    # 28-47 s gaps (vl_293, vl_256, vl_371) and its 0.17.0 warm start 7 s (vl_372). The study restarts the same
+    # 'vllm serve' for every offload budget and control (experiments/*/run_*.sh), so vLLM's compile cache
+    # (~/.cache/vllm/torch_compile_cache) is warm after the first start. Blind (the default cold): see §6.4.
+    # helper mv17 (2026-12-04): a deployment guide's first-run block (search-index file id 55116362269): vLLM 0.17.1
+    # ROCm 7.0, 'vllm serve Qwen/Qwen2.5-14B-Instruct' (defaults: util 0.9, 32,768) on one MI300X; log also vl_458
+    "vp_353": ("0.17.1", "printed banner 'version 0.17.1' (the guide's Quick Start image: vLLM 0.17.1, ROCm 7.0)", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -196,11 +196,17 @@ def test_capacity_logs_with_a_config_do_not_regress():
     from the Megatron-LM variant table): 212 and 201.
     Helper mv19 (2026-12-04): SGLang logs sg_250 onward, each with a config (counts in the asserts): 232 and 221 merged with mv18.
     Helper vds4 (2026-12-04): vl_064 gets the assembled DeepSeek-V4-Flash
-    config (194) and vl_540 (vLLM 0.23.0 DeepSeek-V4-Flash server, with it) is added: 205 and 195; merged (lead): 233 and 223. A floor, so that
-    entries are not lost."""
+    config (194) and vl_540 (vLLM 0.23.0 DeepSeek-V4-Flash server, with it) is added: 205 and 195; merged (lead): 233 and 223.
+    Helper mv17 (2026-12-04): vl_440 / vl_441 (club-3090 #1084 / #1085,
+    Qwen3.8-27B on two RTX 5090, the set's Qwen3.8-27B config): 206 and 196; vl_442 (club-3090 PR #594, Qwen3.6-27B
+    FP8 on two RTX 3090, the base Qwen3.6-27B config): 207 and 197; vl_443 / vl_444 (Llama-3.1-8B fine-tunes, the
+    set's Llama-3.1-8B-Instruct config): 209 and 199; vl_445 - vl_456 (TheBuccaneer/vllm-offload-profiles, the set's
+    Llama-3.1-8B-Instruct and Qwen2.5-7B-Instruct configs): 221 and 211; vl_457 / vl_458 (the corpus's Qwen3.5-9B,
+    the set's Qwen2.5-14B-Instruct): 223 and 213; vl_459 / vl_460 (GLM-5.1, Qwen3-0.6B): 225 and 215; vl_461
+    (gemma-4-26B-A4B): 226 and 216; merged (lead, session 8): 255 and 246. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 233
-    assert sum(1 for e in anchored if e["config"]) >= 223
+    assert len(anchored) == 255
+    assert sum(1 for e in anchored if e["config"]) >= 246
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

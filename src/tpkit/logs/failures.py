@@ -339,3 +339,25 @@ def marker(message: str) -> str | None:
 
 def marker_phase(state: str | None) -> str:
     return _STATE_PHASE.get(state or "", "other")
+
+
+_WARMUP_OOM = lazy(r"occurred when warming up (?:sampler|pooler)")
+_AFTER_KV = ("kv_done", "graph", "graph_done", "serving")
+
+
+def warmup_phase(message: str, state: str | None) -> tuple[str, str] | None:
+    """The phase of vLLM's sampler / pooler warm-up error when no traceback frame places it.
+
+    vLLM V1 raises "CUDA out of memory occurred when warming up sampler with N dummy requests" (or "… warming up
+    pooler …") from ``_dummy_sampler_run`` / ``_dummy_pooler_run_task`` (v1/worker/gpu_model_runner.py, 0.17.1
+    wheel). Two calls reach it: ``profile_run``, inside ``determine_available_memory`` before the KV cache is sized
+    (``kv_pool``), and ``compile_or_warm_up_model`` (v1/worker/gpu_worker.py, 0.17.1), after
+    ``initialize_from_config`` allocated the KV tensors and after ``capture_model`` — the frame rule's
+    ``first_request``. Once the rank has logged the KV size ('Available KV cache memory', 'GPU KV cache size') the
+    profile run is over, so the error is the post-KV warm-up (helper mv17: vl_453, a curated excerpt without its
+    traceback). ``message`` is the failure's record and the few lines after it: the wrapper's RuntimeError follows
+    the torch OutOfMemoryError it is raised ``from``."""
+    if state in _AFTER_KV and _WARMUP_OOM.search(message):
+        return ("first_request", "vLLM's sampler/pooler warm-up (compile_or_warm_up_model), logged after the KV "
+                                 f"cache was sized (last start-up step {state})")
+    return None

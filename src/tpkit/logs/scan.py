@@ -339,7 +339,7 @@ class Scan:
         recent = [tb for tb in self._tracebacks.values() if tb.frames and line_no - tb.last <= _TB_REACH]
         return max(recent, key=lambda tb: tb.last) if recent else None
 
-    def _phase(self, kind: str, rank: RankKey, line_no: int) -> tuple[str, str]:
+    def _phase(self, kind: str, rank: RankKey, line_no: int, message: str = "") -> tuple[str, str]:
         if kind in fl.KIND_PHASE:
             return fl.KIND_PHASE[kind], f"the failure itself ({kind})"
         tb = self._traceback_for(rank, line_no)
@@ -348,7 +348,8 @@ class Scan:
             if found:
                 return found
         state = self._state.get(rank.label) or self._state.get("*")
-        return fl.marker_phase(state), f"last start-up step logged before it: {state or 'none'}"
+        return fl.warmup_phase(message, state) or (fl.marker_phase(state),
+                                                   f"last start-up step logged before it: {state or 'none'}")
 
     def _failures(self, line_no: int, end: int, rank: RankKey, message: str, level: str | None = None) -> None:
         found = fl.detect(message, self._window(end)) if _may_fail(message) else []
@@ -367,7 +368,8 @@ class Scan:
         for kind, severity, sizes, counts, detail in found:
             if kind in fl.KIND_ENGINE:
                 self.votes[fl.KIND_ENGINE[kind]] = self.votes.get(fl.KIND_ENGINE[kind], 0) + 2
-            phase, why = self._phase(fixed or kind, rank, line_no) if severity == "error" else (None, "a warning")
+            phase, why = (self._phase(fixed or kind, rank, line_no, message + "\n" + self._window(end))
+                          if severity == "error" else (None, "a warning"))
             if fixed and fixed != kind and severity == "error":
                 why = f"printed together with {fixed}"
             self.failures.append(fl.Failure(kind=kind, severity=severity, phase=phase, phase_evidence=why,
