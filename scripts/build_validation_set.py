@@ -455,13 +455,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"gpu_total_gib": 139.81}, None),
     # helper mv20 (2026-12-04): lhl's MI300X notes (search-index file id 43385067602, repository not returned):
     # vLLM v0.6.3.dev114 ROCm source build, benchmark_throughput.py (offline LLM), default util 0.9; logs also
-    # vl_480-vl_482.  The engine prints disable_custom_all_reduce=True ('not supported on AMD GPUs').
+    # vl_480-vl_482.  The engine prints disable_custom_all_reduce=True ('not supported on AMD GPUs') and
+    # enable_chunked_prefill=False (benchmark_throughput.py passes its argparse default; the flag since mv20).
     "vp_370": ("0.6.3", "printed 'Initializing an LLM engine (v0.6.3.dev114+g4f95ffee)' (main between 0.6.2 and 0.6.3)",
-               {}, None),
+               {"enable_chunked_prefill": False}, None),
     "vp_371": ("0.6.3", "printed 'Initializing an LLM engine (v0.6.3.dev114+g4f95ffee)' (main between 0.6.2 and 0.6.3)",
-               {"disable_custom_all_reduce": True}, None),
+               {"disable_custom_all_reduce": True, "enable_chunked_prefill": False}, None),
     "vp_372": ("0.6.3", "printed 'Initializing an LLM engine (v0.6.3.dev114+g4f95ffee)' (main between 0.6.2 and 0.6.3)",
-               {"disable_custom_all_reduce": True}, None),
+               {"disable_custom_all_reduce": True, "enable_chunked_prefill": False}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -170,7 +170,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # Llama-2-7b-chat tp 1 +1.3 %, tp 8 +3.1 % (both just outside their bands), Llama-3.1-405B tp 8 at 131,072
     # +54.9 %, outside (the run prints chunked prefill off: tpkit planned V0's long-context chunked default):
     # 152 scored, median 1.55 %, p90 9.57 %, 130/152 (85.5 %) inside: LOOSENED p90 0.091 -> 0.096, inside
-    # 0.86 -> 0.85 for vp_370-vp_372
+    # 0.86 -> 0.85 for vp_370-vp_372. Then --enable-chunked-prefill as given replaces V0's long-context
+    # default (vLLM 0.6.3 engine/arg_utils.py create_engine_config, config.py SchedulerConfig;
+    # engines/vllm/inputs.py _v0_batch): vp_372 +15.2 %, still outside, no other case moves (level unchanged)
     "vllm": (0.016, 0.096, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
