@@ -467,6 +467,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # Qwen2.5-VL-7B-Instruct at tp 2 on two L4 (the pod's nvidia-smi), 8,192; log also vl_485
     "vp_373": ("0.9.2", "not printed: cli_args.py:325 / gpu_worker.py:232 / kv_cache_utils.py:716 are the 0.9.2 wheel's",
                {}, None),
+    # helper mv20 (2026-12-04): a Chinese vLLM / lmdeploy / TRT-LLM / mlc-llm benchmark note (search-index file id
+    # 29195317024, repository not returned): vLLM 0.4.1 Meta-Llama-3-8B-Instruct on one RTX 3090; log also vl_487
+    "vp_374": ("0.4.1", "printed 'vLLM API server version 0.4.1'", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

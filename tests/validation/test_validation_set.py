@@ -175,6 +175,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # engines/vllm/inputs.py _v0_batch): vp_372 +15.2 %, still outside, no other case moves (level unchanged)
     # then vp_373 (an OpenShift AI note: vLLM 0.9.2 Qwen2.5-VL-7B-Instruct tp 2 on two L4, 8,192) +3.0 % blind,
     # inside, no rule changed: 153 scored, median 1.56 %, p90 9.50 %, 131/153 (85.6 %) inside (level unchanged)
+    # then vp_374 (a benchmark note: vLLM 0.4.1 Meta-Llama-3-8B-Instruct on an RTX 3090, XFormers) +9.2 % blind,
+    # inside, no rule changed: 154 scored, median 1.57 %, p90 9.50 %, 132/154 (85.7 %) inside (level unchanged)
     "vllm": (0.016, 0.096, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
