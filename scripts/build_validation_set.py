@@ -470,6 +470,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv20 (2026-12-04): a Chinese vLLM / lmdeploy / TRT-LLM / mlc-llm benchmark note (search-index file id
     # 29195317024, repository not returned): vLLM 0.4.1 Meta-Llama-3-8B-Instruct on one RTX 3090; log also vl_487
     "vp_374": ("0.4.1", "printed 'vLLM API server version 0.4.1'", {}, None),
+    # helper mv20 (2026-12-04): the ROCm blog 'Enhancing vLLM Inference on AMD GPUs' (search-index file id 26172866603):
+    # vLLM main of 2024-08-29 on one MI300X, Meta-Llama-3-8B-Instruct with and without --kv-cache-dtype fp8;
+    # logs also vl_488 / vl_489
+    "vp_375": ("0.5.5", "not printed: main of 2024-08-29; gpu_executor.py:121 is the 0.5.5 wheel's line", {}, None),
+    "vp_376": ("0.5.5", "not printed: main of 2024-08-29; gpu_executor.py:121 is the 0.5.5 wheel's line", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -177,7 +177,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # inside, no rule changed: 153 scored, median 1.56 %, p90 9.50 %, 131/153 (85.6 %) inside (level unchanged)
     # then vp_374 (a benchmark note: vLLM 0.4.1 Meta-Llama-3-8B-Instruct on an RTX 3090, XFormers) +9.2 % blind,
     # inside, no rule changed: 154 scored, median 1.57 %, p90 9.50 %, 132/154 (85.7 %) inside (level unchanged)
-    "vllm": (0.016, 0.096, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
+    # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
+    # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
+    "vllm": (0.016, 0.096, 0.84),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
