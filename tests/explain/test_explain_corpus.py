@@ -295,11 +295,12 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper mv20 (2026-12-04): vl_483 (vLLM 0.10.2 Llama-3.1-8B-Instruct on a Jetson Thor) and vl_484 (vLLM 0.10.1.1
     Llama-3.1-8B-Instruct fp16, GPU not named) hit blind: 182 of the 206; vl_480-vl_482 (V0 0.6.3.dev on MI300X,
     validation cases vp_370-vp_372) print no anchor. Then vl_485 (vLLM 0.9.2 Qwen2.5-VL-7B-Instruct tp 2 on two L4,
-    validation case vp_373) and vl_486 (vLLM 0.9.2 Qwen2.5-0.5B-Instruct at util 0.6) hit blind: 184 of the 208."""
+    validation case vp_373) and vl_486 (vLLM 0.9.2 Qwen2.5-0.5B-Instruct at util 0.6) hit blind: 184 of the 208;
+    vl_490 (vLLM 0.10.2 TinyLlama-1.1B-Chat on the Jetson Thor of vl_483, config assembled) hits blind: 185 of the 209."""
     rows = _capacity_rows()
-    assert len(rows) == 208
+    assert len(rows) == 209
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 184, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 185, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 3
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides

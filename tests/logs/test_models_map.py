@@ -189,11 +189,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     (club-3090 #487, Qwen3.6-27B AutoRound INT4 tp 2, the base Qwen3.6-27B config): 204 and 193; vl_430 (a V0
     crash log) does not print the anchor. Helper mv20 (2026-12-04): vl_483 / vl_484 (vLLM 0.10.2 / 0.10.1.1
     Llama-3.1-8B-Instruct, the set's config): 206 and 195; vl_480-vl_482 (V0 logs) do not print the anchor; vl_485 /
-    vl_486 (vLLM 0.9.2 Qwen2.5-VL-7B-Instruct / Qwen2.5-0.5B-Instruct, each with a config): 208 and 197. A floor,
-    so that entries are not lost."""
+    vl_486 (vLLM 0.9.2 Qwen2.5-VL-7B-Instruct / Qwen2.5-0.5B-Instruct, each with a config): 208 and 197; vl_490
+    (vLLM 0.10.2 TinyLlama-1.1B-Chat, assembled config): 209 and 198. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 208
-    assert sum(1 for e in anchored if e["config"]) >= 197
+    assert len(anchored) == 209
+    assert sum(1 for e in anchored if e["config"]) >= 198
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
