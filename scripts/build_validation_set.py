@@ -492,6 +492,28 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv17 (2026-12-04): a deployment guide's first-run block (search-index file id 55116362269): vLLM 0.17.1
     # ROCm 7.0, 'vllm serve Qwen/Qwen2.5-14B-Instruct' (defaults: util 0.9, 32,768) on one MI300X; log also vl_458
     "vp_353": ("0.17.1", "printed banner 'version 0.17.1' (the guide's Quick Start image: vLLM 0.17.1, ROCm 7.0)", {}, None),
+    # helper mv20 (2026-12-04): lhl's MI300X notes (search-index file id 43385067602, repository not returned):
+    # vLLM v0.6.3.dev114 ROCm source build, benchmark_throughput.py (offline LLM), default util 0.9; logs also
+    # vl_480-vl_482.  The engine prints disable_custom_all_reduce=True ('not supported on AMD GPUs') and
+    # enable_chunked_prefill=False (benchmark_throughput.py passes its argparse default; the flag since mv20).
+    "vp_370": ("0.6.3", "printed 'Initializing an LLM engine (v0.6.3.dev114+g4f95ffee)' (main between 0.6.2 and 0.6.3)",
+               {"enable_chunked_prefill": False}, None),
+    "vp_371": ("0.6.3", "printed 'Initializing an LLM engine (v0.6.3.dev114+g4f95ffee)' (main between 0.6.2 and 0.6.3)",
+               {"disable_custom_all_reduce": True, "enable_chunked_prefill": False}, None),
+    "vp_372": ("0.6.3", "printed 'Initializing an LLM engine (v0.6.3.dev114+g4f95ffee)' (main between 0.6.2 and 0.6.3)",
+               {"disable_custom_all_reduce": True, "enable_chunked_prefill": False}, None),
+    # helper mv20 (2026-12-04): an OpenShift AI note (search-index file id 71589812318, repository not returned):
+    # Qwen2.5-VL-7B-Instruct at tp 2 on two L4 (the pod's nvidia-smi), 8,192; log also vl_485
+    "vp_373": ("0.9.2", "not printed: cli_args.py:325 / gpu_worker.py:232 / kv_cache_utils.py:716 are the 0.9.2 wheel's",
+               {}, None),
+    # helper mv20 (2026-12-04): a Chinese vLLM / lmdeploy / TRT-LLM / mlc-llm benchmark note (search-index file id
+    # 29195317024, repository not returned): vLLM 0.4.1 Meta-Llama-3-8B-Instruct on one RTX 3090; log also vl_487
+    "vp_374": ("0.4.1", "printed 'vLLM API server version 0.4.1'", {}, None),
+    # helper mv20 (2026-12-04): the ROCm blog 'Enhancing vLLM Inference on AMD GPUs' (search-index file id 26172866603):
+    # vLLM main of 2024-08-29 on one MI300X, Meta-Llama-3-8B-Instruct with and without --kv-cache-dtype fp8;
+    # logs also vl_488 / vl_489
+    "vp_375": ("0.5.5", "not printed: main of 2024-08-29; gpu_executor.py:121 is the 0.5.5 wheel's line", {}, None),
+    "vp_376": ("0.5.5", "not printed: main of 2024-08-29; gpu_executor.py:121 is the 0.5.5 wheel's line", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -203,10 +203,14 @@ def test_capacity_logs_with_a_config_do_not_regress():
     set's Llama-3.1-8B-Instruct config): 209 and 199; vl_445 - vl_456 (TheBuccaneer/vllm-offload-profiles, the set's
     Llama-3.1-8B-Instruct and Qwen2.5-7B-Instruct configs): 221 and 211; vl_457 / vl_458 (the corpus's Qwen3.5-9B,
     the set's Qwen2.5-14B-Instruct): 223 and 213; vl_459 / vl_460 (GLM-5.1, Qwen3-0.6B): 225 and 215; vl_461
-    (gemma-4-26B-A4B): 226 and 216; merged (lead, session 8): 255 and 246. A floor, so that entries are not lost."""
+    (gemma-4-26B-A4B): 226 and 216; merged (lead, session 8): 255 and 246.
+    Helper mv20 (2026-12-04): vl_483 / vl_484 (vLLM 0.10.2 / 0.10.1.1
+    Llama-3.1-8B-Instruct, the set's config): 206 and 195; vl_480-vl_482 (V0 logs) do not print the anchor; vl_485 /
+    vl_486 (vLLM 0.9.2 Qwen2.5-VL-7B-Instruct / Qwen2.5-0.5B-Instruct, each with a config): 208 and 197; vl_490
+    (vLLM 0.10.2 TinyLlama-1.1B-Chat, assembled config): 209 and 198; merged (lead, session 8): 260 and 251. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 255
-    assert sum(1 for e in anchored if e["config"]) >= 246
+    assert len(anchored) == 260
+    assert sum(1 for e in anchored if e["config"]) >= 251
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

@@ -52,8 +52,8 @@ SPREAD_STATS = {
     "sglang": {"below_rank0": (0.05, 0.77, 20, ("sg_018",)), "range": (0.42, 0.77, 20, ("sg_018",)),
                "range_world2": (0.77, 0.77, 7, ("sg_018",)),
                "range_world_gt2": (0.42, 0.42, 13, ("sg_020", "sg_021", "sg_120"))},
-    "vllm": {"below_rank0": (0.10, 0.10, 8, ("vl_101",)), "range": (0.47, 0.47, 8, ("vl_101", "vl_102")),
-             "range_world2": (0.0, 0.0, 5, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314")),
+    "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
+             "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
              "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
 }
 """engine → figure → (p90 GiB, max GiB, deployments, logs at the max), as ``scripts/rank_spread.py`` prints them: one

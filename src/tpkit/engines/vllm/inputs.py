@@ -211,12 +211,18 @@ def _nvml_has_no_memory_total(gpu: GpuSpec) -> bool:
 
 def _v0_batch(options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec) -> int:
     """V0's ``max_num_batched_tokens`` when not given (module docstring: chunked-prefill budget per release, the
-    multimodal exclusion from 0.6.2 and the multimodal minimum from 0.6.0)."""
+    multimodal exclusion from 0.6.2 and the multimodal minimum from 0.6.0).  ``--enable-chunked-prefill`` given
+    (True or False) replaces the long-context default: vLLM 0.6.3 ``engine/arg_utils.py create_engine_config``
+    turns chunked prefill on for > 32K tokens only ``if self.enable_chunked_prefill is None`` (and then prints
+    'The model has a long context length' when it stays off); ``config.py SchedulerConfig`` then sizes the budget
+    from the switch as given (vp_372: ``benchmark_throughput.py`` passes ``enable_chunked_prefill=False``)."""
     if options.max_num_batched_tokens:
         return options.max_num_batched_tokens
     release = rules.release
     multimodal_unchunked = model.is_multimodal and release >= (0, 6, 2)
-    chunked = length > 32768 and model.sliding_window is None and model.mla is None and not multimodal_unchunked
+    chunked = options.enable_chunked_prefill
+    if chunked is None:
+        chunked = length > 32768 and model.sliding_window is None and model.mla is None and not multimodal_unchunked
     tokens = (2048 if release >= (0, 6, 5) else 512) if chunked else max(length, 2048)
     if model.is_multimodal and release >= (0, 6, 0):
         tokens = max(tokens, 5120 if release >= (0, 6, 3) else 4096)
@@ -349,6 +355,10 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
     """Apply the version's defaults and check every flag against the model and GPU."""
     parallel = parallel or ParallelSpec()
     length = _max_model_len(model, options, rules)
+    if options.enable_chunked_prefill is False and rules.engine != "V0":
+        raise PlanInputError(f"enable_chunked_prefill=False is modelled for vLLM's V0 engine only (its profile run "
+                             f"of max(max_model_len, 2048) tokens), not for vLLM {rules.label} (V1); leave it out, or "
+                             "give --max-num-batched-tokens for the budget the run used")
     if options.kv_cache_memory_bytes is not None and rules.engine == "V0":
         raise PlanInputError("--kv-cache-memory-bytes does not exist in V0-era vLLM (≤ 0.7); remove it or plan "
                              "with --engine-version 0.11 or current")

@@ -122,6 +122,15 @@ class VllmOptions:
     enabled', vLLM 0.15–0.33 wheels; ``engines.vllm.mamba``).  Hybrids have it off by default up to 0.27 and on
     from 0.28 (``VllmRules.hybrid_prefix_caching``); False (prefix caching off) is accepted from the API and
     ``--from-log``, the command line only turns it on."""
+    enable_chunked_prefill: bool | None = flag(
+        kind="bool", help="chunked prefill on (vLLM's flag; V0 releases: the profile run then takes the chunk "
+                          "budget, not max(--max-model-len, 2048) tokens)")
+    """``--enable-chunked-prefill`` as given to a V0 engine: None = V0's default (on above 32K tokens, with the
+    exclusions of ``engines.vllm.inputs._v0_batch``); True/False set it, and with it the profile run's
+    ``max_num_batched_tokens`` when that is not given (vLLM 0.6.3 ``engine/arg_utils.py create_engine_config``
+    applies the long-context default only while the flag is None; ``config.py SchedulerConfig``: 512 tokens when
+    on, ``max(max_model_len, 2048)`` when off).  False is accepted from the API (the command line only turns it
+    on) and is refused for V1 releases, whose chunked prefill tpkit does not model as a switch."""
     no_async_scheduling: bool = flag(
         False, kind="bool", help="vLLM's --no-async-scheduling: one batch in flight instead of two (or pp + 1 on "
                                  "Model Runner V2), so sliding-window layers reserve the window plus one batch of "
@@ -221,6 +230,10 @@ class VllmOptions:
         if self.enable_prefix_caching is not None and not isinstance(self.enable_prefix_caching, bool):
             raise PlanInputError(f"enable_prefix_caching must be True, False or None (the release's default), got "
                                  f"{self.enable_prefix_caching!r}")
+        chunked = self.enable_chunked_prefill
+        if chunked is not None and not isinstance(chunked, bool):
+            raise PlanInputError(f"enable_chunked_prefill must be True, False or None (the release's default), got "
+                                 f"{chunked!r}")
         if self.limit_mm_per_prompt is not None:
             from tpkit.engines.vllm.mmlimits import parse_mm_limits
 
