@@ -458,21 +458,7 @@ def _inputs(req: PerfRequest, ctx: _Ctx, policy: str) -> dict:
             "link": ctx.setup.link.kind, "batch": req.batch, "context": req.context, "engine": req.engine,
             "impl": ctx.impl.name, "speculative_settings": req.spec.to_dict() if req.spec else None,
             "draft_model": ctx.draft.name if ctx.draft is not None else None,
-            "runtime": _runtime_dict(ctx.runtime(req.spec))}
-
-
-def _runtime_dict(rt: Runtime) -> dict:
-    return {"engine_version": ".".join(map(str, rt.version)), "version_given": rt.version_given,
-            "attention_backend": rt.attention_backend, "plain_overlap": rt.plain_overlap,
-            "spec_overlap": rt.spec_overlap,
-            "verify_attention": "mla_prefill" if rt.verify_mla_prefill else (
-                "split_kv" if rt.verify_split_kv else "no_kv_split"),
-            "graphs": {"plain": rt.target_graph, "verify": rt.verify_graph, "draft": rt.draft_graph,
-                       "draft_extend": rt.extend_graph},
-            "draft_loop_kernels": rt.draft_loop_kernels, "draft_logits_eager": rt.draft_logits_eager,
-            "sparse_mla": rt.sparse_mla,
-            "spec_v2": rt.spec_v2, "spec_v2_source": rt.spec_v2_source or None,
-            "facts": list(rt.facts)}
+            "runtime": ctx.runtime(req.spec).to_dict()}
 
 
 def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
