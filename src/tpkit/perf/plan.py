@@ -22,6 +22,7 @@ from tpkit.perf.device import DeviceRates, device_rates
 from tpkit.perf.forward import ForwardTime, time_forward
 from tpkit.perf.graphs import graph_notes, graph_padding
 from tpkit.perf.impl import ImplProfile, impl_profile
+from tpkit.perf.mla_splits import splits_note
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
@@ -464,6 +465,9 @@ def _inputs(req: PerfRequest, ctx: _Ctx, policy: str) -> dict:
 def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
     out = list(ctx.dev.notes) + list(ctx.setup.link.notes)
     out.append(f"kernel layout: {ctx.impl.name} ({ctx.impl.source})")
+    splits = splits_note(ctx.runtime(None), ctx.req.model, ctx.req.context + 1, ctx.req.gpu.sm_count,
+                         ctx.shard.attention_tp)
+    out += [splits] if splits else []
     out += graph_notes(ctx.req, ctx.runtime(None), ctx.runtime(ctx.req.spec) if ctx.req.spec else None,
                        _plain_running(ctx, ctx.req.batch), running_requests(ctx.req, ctx.req.batch, True)[0])
     if ctx.req.model.moe is not None:
