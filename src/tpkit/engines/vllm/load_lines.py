@@ -14,7 +14,6 @@ from dataclasses import replace
 from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
-from tpkit.engines.vllm.pages import pp_split
 from tpkit.engines.vllm.versions import VllmRules, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.memory.band import estimated_weights, measured_term
@@ -96,13 +95,7 @@ def tower_weights(model: ModelSpec, options: VllmOptions, plan):
 
 
 def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
-    if weights is None:
-        from tpkit.models.weights import plan_weights
-
-        weights = tower_weights(model, options, plan_weights(
-            model, parallel, dtype=r.act_dtype, quantization=options.quantization,
-            checkpoint_dir=options.checkpoint_dir, engine="vllm",
-            pp_split=pp_split(resolve_rules(options.engine_version).release)))
+    """The weights line of ``weights`` (``plan_vllm``'s planned ``WeightsPlan``, or a figure given for the run)."""
     method = getattr(weights, "method", "given")
     off = cpu_offload(model, parallel, options, weights)
     if off is not None:  # the offloaded parameters never count in the load delta (CPU memory or a UVA view)
