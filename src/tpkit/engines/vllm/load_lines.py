@@ -18,6 +18,7 @@ from tpkit.engines.vllm.versions import VllmRules, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.memory.band import estimated_weights, measured_term
 from tpkit.memory.ledger import LineItem
+from tpkit.models.layout import split_note
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, format_bytes
@@ -109,7 +110,18 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
     tower = next((l.source for l in getattr(weights, "lines", ()) if l.item == "vision tower"
                   and l.source.startswith("vision tower not loaded")), "")
     return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
-                    source=f"torch-allocated delta of loading, per rank ({method})" + (f"; {tower}" if tower else ""))
+                    source=f"torch-allocated delta of loading, per rank ({method})" + (f"; {tower}" if tower else "")
+                    + _stage_words(model, parallel, weights))
+
+
+def _stage_words(model: ModelSpec, parallel: ParallelSpec, weights) -> str:
+    """Under PP, which stage the weights line is (the heaviest: ``WeightsPlan.stage``) and how vLLM's release splits
+    the decoder layers (``models.layout.split_note``); "" at pp 1 or for weights given as a figure."""
+    if parallel.pp < 2 or not hasattr(weights, "stage"):
+        return ""
+    return (f"; PP stage {weights.stage} of {parallel.pp}, the heaviest (every worker sizes its KV cache for its own "
+            f"stage and the executor takes the fewest blocks); "
+            f"{split_note(model.num_layers, parallel.pp, weights.pp_split)}")
 
 
 def lora_in_load_delta(rules: VllmRules) -> bool:
