@@ -164,3 +164,16 @@ def test_no_import_cycles():
         if name not in state:
             visit(name, [name])
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+MAX_MODULE_LINES = 500
+"""the project's module size limit (RULES.md "No module over 500 lines: split")"""
+
+
+def test_no_module_over_500_lines():
+    """Every module of the package stays within the limit; a module that grows past it is split (perf/plan.py
+    reached exactly 500 in session 8)."""
+    sizes = {p.relative_to(SRC).as_posix(): len(p.read_text(encoding="utf-8").splitlines()) for p in SRC.rglob("*.py")}
+    assert len(sizes) > 100
+    over = {name: n for name, n in sizes.items() if n > MAX_MODULE_LINES}
+    assert not over, f"modules over {MAX_MODULE_LINES} lines (split them): {over}"

@@ -100,3 +100,18 @@ def test_absorbed_mla_matrices_on_the_last_stage_of_0_7_x():
     model62 = replace(model, num_layers=62)
     one62 = mla_absorbed_bytes(model62, ParallelSpec(), (0, 7, 3), act_bytes=2).bytes / 62
     assert mla_absorbed_bytes(model62, ParallelSpec(pp=4), (0, 7, 3), act_bytes=2).bytes == pytest.approx(17 * one62)
+
+
+@pytest.mark.parametrize("version, stage, sizes", [("0.7.3", 2, "10/10/12"), ("0.8.0", 0, "11/11/10")])
+def test_pp_ledger_names_the_stage_and_the_split(version, stage, sizes):
+    """A pp > 1 plan's ledger is not 'every rank alike': it says which stage its weights are and how the release
+    splits the layers (32 layers over 3 stages: 0.7.3 10/10/12, heaviest the last; 0.8.0 11/11/10, heaviest the
+    first with the embedding)."""
+    opts = VllmOptions(engine_version=version, max_model_len=4096)
+    plan = get_engine("vllm").plan(llama3_8b(), H200, ParallelSpec(pp=3), opts)
+    assert plan.ledger.rank_label.startswith("per GPU of the heaviest PP stage")
+    source = next(i for i in plan.ledger.items if i.item == "model weights").source
+    assert f"PP stage {stage} of 3, the heaviest" in source and f"decoder layers per PP stage {sizes}: " in source
+    flat = get_engine("vllm").plan(llama3_8b(), H200, ParallelSpec(), opts)
+    assert flat.ledger.rank_label == "per GPU (every rank alike)"
+    assert "PP stage" not in next(i for i in flat.ledger.items if i.item == "model weights").source

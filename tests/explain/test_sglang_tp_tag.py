@@ -114,3 +114,18 @@ def test_sg_220_reads_tp_1_from_its_untagged_records():
     e = explain_log(log_bytes("sg_220"), flags={"model": _QWEN06, "gpu": "RTX-5080"})
     assert e.context.get("tp") == 1 and "no TP tag" in e.context.sources["tp"]
     assert "corroborated" in str(e.to_dict())
+
+
+def test_missing_list_names_the_tp_gpu_and_model_in_use():
+    """The 'missing' lines are about the log; a value the explanation uses in its place (inferred, or a flag) is named
+    on the same line, so an inferred tp 1 or a given --tp / --gpu / --model never reads as still missing."""
+    def line(e, what):
+        return next(m for m in e.missing if m.startswith(what + " ("))
+
+    inferred = explain_log(_log())
+    assert line(inferred, "tp").endswith("; in use: tp=1 (inferred, see 'run' above)")
+    assert "in use" not in line(inferred, "gpu") and "in use" not in line(inferred, "model")
+    given = explain_log(_log(), flags={"model": _QWEN06, "tp": 2, "gpu": "RTX-5080"})
+    assert line(given, "tp").endswith("; in use: tp=2 (from the flag --tp)")
+    assert line(given, "gpu").endswith("; in use: RTX-5080 [--gpu RTX-5080]")
+    assert "; in use: " in line(given, "model") and "Qwen3-0.6B" in line(given, "model")

@@ -109,3 +109,20 @@ def test_engine_version_backend_and_eager_flags(capsys):
 def test_bad_engine_facts_are_user_errors(capsys, flags, match):
     code, _, err = run(KIMI + flags, capsys)
     assert code == 2 and match in err and "Traceback" not in err
+
+
+def test_text_output_explains_itself_context_facts_band_and_mla_splits(capsys):
+    """The newcomer's case (Kimi-K2.5, 8× RTX PRO 6000, vLLM, 83,000 tokens): the context with its unit, the engine
+    facts the release's source gives (before, JSON only), the baseline's band, a datasheet source not cut mid-URL,
+    and TRITON_MLA's split count at this context: vLLM 0.33 next_power_of_2(83,001 // 512 = 162) = 256 ≤ 2 × 188
+    SMs, partials 2 × 8 heads × 256 × 513 × 4 B = 8,404,992 B = 8.02 MiB per row and layer; 0.19.1: always 4."""
+    code, out, _ = run(KIMI + ["--engine", "vllm", "--context", "83000"], capsys)
+    assert code == 0 and out.splitlines()[0].endswith("context 83,000 tokens")
+    facts = out[out.index("engine facts"):out.index("confidence")]
+    assert "attention backend TRITON_MLA" in facts and "triton_mla.py forward_mqa" in facts
+    assert "baseline: low, ± 30 % — " in out and "datasheet (in full under assumptions)" in out
+    assert "TRITON_MLA decode: 256 KV splits per decode row at 83,001 tokens" in out and "8.02 MiB per row" in out
+    code, out, _ = run(KIMI + ["--engine", "vllm", "--context", "83000", "--engine-version", "0.19.1"], capsys)
+    assert code == 0 and "TRITON_MLA decode: 4 KV splits per decode row" in out and "(vLLM < 0.20: always 4)" in out
+    code, out, _ = run(KIMI + ["--context", "83000"], capsys)  # SGLang: no TRITON_MLA split note
+    assert code == 0 and "KV splits per decode row" not in out

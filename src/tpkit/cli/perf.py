@@ -272,7 +272,7 @@ def _spec_mode(rt: dict) -> str:
 def format_perf(d: dict) -> str:
     """Text form of ``PerfResult.to_dict()`` (pure)."""
     lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}), {d['engine']}, batch {d['batch']}, "
-             f"context {d['context']}", ""]
+             f"context {d['context']:,} tokens", ""]
     b, ar, rt = d["baseline"], d["allreduce"], d["runtime"]
     given = "" if rt["version_given"] else " (newest known; --engine-version to change)"
     newest = _newest(d["engine"])
@@ -319,7 +319,9 @@ def format_perf(d: dict) -> str:
     lines += ["", "verdict", *("  " + x for x in d["verdict"]["message"].split("\n"))]
     if d["verdict"]["flags"]:
         lines.append("  flags: " + " ".join(d["verdict"]["flags"]))
-    lines += ["", "confidence"]
-    lines += [f"  {k}: {v['level']} — {v['why']}" for k, v in d["confidence"].items()]
+    lines += ["", "engine facts (read in the release's source)", *("  - " + f for f in rt["facts"])]
+    lines += ["", "confidence (± the rough band where one is known)"]
+    lines += [f"  {k}: {v['level']}" + (f", ± {v['band_pct']} %" if v.get("band_pct") else "") + f" — {v['why']}"
+              for k, v in d["confidence"].items()]
     lines += ["", "assumptions", *("  - " + a for a in d["assumptions"])]
     return "\n".join(lines) + "\n"

@@ -142,13 +142,29 @@ torch.…' on rank 0, 0.5.x): the value the pool ran with, for logs whose Server
 _TIMESTAMP = __import__("re").compile(rb"(20[0-9]{2}-[01][0-9]-[0-3][0-9])[ T][0-2][0-9]:[0-5][0-9]")
 
 
+def _in_use(what: str, ctx: Context) -> str:
+    """What the explanation uses in place of a setting the log does not print (a flag, an inference, an assumption),
+    as a suffix to its 'missing' line; "" when it uses nothing.  The reader's 'missing' list is about the log; without
+    this, ``--tp 2`` or an inferred tp would still read as missing."""
+    if what == "model" and ctx.model is not None:
+        return f"; in use: {getattr(ctx.model, 'name', None) or 'the model'} [{ctx.model_source}]"
+    if what == "gpu" and ctx.gpu is not None:
+        return f"; in use: {ctx.gpu.name} [{ctx.gpu_source}]"
+    value = ctx.values.get(what)
+    if value is None or what not in ("tp", "context_length"):
+        return ""
+    source = str(ctx.sources.get(what, ""))
+    how = f"from the {source}" if source.startswith("flag") else f"{source.split(':', 1)[0]}, see 'run' above"
+    return f"; in use: {what}={value} ({how})"
+
+
 def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: dict | None = None,
                    forced_custom_allreduce: bool = False, text_settings: dict | None = None,
                    raw: bytes | None = None) -> Explanation:
     view = parsed.select_rank(rank)  # an unknown rank is the user's error (RankNotFoundError, exit 2)
     ctx = build_context(parsed, flags, forced_custom_allreduce=forced_custom_allreduce, text_settings=text_settings,
                         raw=raw)
-    missing = [f"{m.what} (looked for {m.looked_for})" for m in parsed.missing]
+    missing = [f"{m.what} (looked for {m.looked_for}){_in_use(m.what, ctx)}" for m in parsed.missing]
     anchored = None
     rows: tuple[Row, ...] = ()
     printed = predicted = None

@@ -37,13 +37,13 @@ _OPEN_POST = 10**6
 def _release_keys(version: str | None) -> list[tuple[int, int, int, int]]:
     """(major, minor, patch, post) of each release ``logs.engine.releases_in`` reads from a version text, with the
     post number it carries ("0.4.6.post3" → (0, 4, 6, 3); "0.4.6" → (0, 4, 6, 0))."""
+    from tpkit.engines.sglang.versions import release_key
+
     text = re.sub(r"\(.*?\)", "", version or "")
     text = re.sub(r"\+[\w.]+", "", text)
     found = releases_in(version)
-    keys = [(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0), int(m.group(4) or 0))
-            for m in _RELEASE.finditer(text)]
-    return keys if len(keys) == len(found) else [tuple(int(x) for x in (v.split(".") + ["0"])[:3]) + (0,)
-                                                  for v in found]
+    keys = [release_key(m.group(0)) for m in _RELEASE.finditer(text)]
+    return keys if len(keys) == len(found) else [release_key(v) for v in found]
 
 
 def _sglang_tag_era(version: str | None, date: str | None, format_ranges: tuple[str, ...] = ()) -> str | None:

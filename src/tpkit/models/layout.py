@@ -9,7 +9,7 @@ import math
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["PP_SPLITS", "stage_sizes", "stage_layers", "padded_vocab"]
+__all__ = ["PP_SPLITS", "stage_sizes", "stage_layers", "split_note", "padded_vocab"]
 
 PP_SPLITS = {
     "sglang": "SGLang get_pp_indices (srt/distributed/utils.py, read in 0.5.23): the last num_layers % pp stages "
@@ -45,6 +45,13 @@ def stage_layers(num_layers: int, pp: int, stage: int, split: str = "sglang") ->
     sizes = stage_sizes(num_layers, pp, split)
     start = sum(sizes[:stage])
     return range(start, start + sizes[stage])
+
+
+def split_note(num_layers: int, pp: int, split: str) -> str:
+    """In words, for a plan's ledger: the decoder layers on each PP stage under ``split`` and the rule's source
+    ("decoder layers per PP stage 10/10/12: vLLM ≤ 0.7.3 get_pp_indices (…)")."""
+    sizes = "/".join(map(str, stage_sizes(num_layers, pp, split)))
+    return f"decoder layers per PP stage {sizes}: {PP_SPLITS[split]}"
 
 
 def padded_vocab(vocab: int, tp: int) -> int:

@@ -27,6 +27,7 @@ context), and with 4 splits before 0.20 the long per-block KV stream (its partia
 from __future__ import annotations
 
 from tpkit.models.spec import ModelSpec
+from tpkit.units import Bytes, format_bytes
 
 HEURISTIC_FROM = (0, 20, 0)
 """first vLLM release whose TRITON_MLA sizes its KV splits from the sequence length (0.19.1: 4; 0.20.0: heuristic)"""
@@ -62,3 +63,27 @@ def partial_bytes(rows: int, heads: int, splits: int, kv_lora_rank: int) -> floa
     """Bytes stage 1 writes and stage 2 reads back in one layer: ``rows`` decode rows × ``heads`` query heads on the
     rank × ``splits`` × (kv_lora_rank + 1) fp32 values, twice."""
     return 2.0 * rows * heads * splits * (kv_lora_rank + 1) * PARTIAL_BYTES
+
+
+def splits_note(runtime, model: ModelSpec, max_seq_len: int, sm_count: int | None, attention_tp: int) -> str | None:
+    """In words, for ``tpkit perf``'s assumptions: the KV splits ``num_kv_splits`` gives a decode row of ``model`` at
+    ``max_seq_len`` tokens under ``runtime`` (``perf.runtime.Runtime``: engine, attention backend, version) and the
+    fp32 partial bytes per row and layer that ``perf.work`` charges; None when nothing is charged."""
+    version = tuple(runtime.version)
+    splits = decode_kv_splits(runtime.engine, runtime.attention_backend, version, model, max_seq_len, sm_count)
+    if not splits:
+        return None
+    heads = max(1, model.num_attention_heads // attention_tp)
+    rank = model.mla.kv_lora_rank
+    per_row = partial_bytes(1, heads, splits, rank)
+    if version < HEURISTIC_FROM:
+        rule = f"vLLM < {'.'.join(map(str, HEURISTIC_FROM[:2]))}: always {FIXED_SPLITS}"
+    else:
+        rule = (f"vLLM ≥ {'.'.join(map(str, HEURISTIC_FROM[:2]))}: next_power_of_2({max_seq_len:,} // "
+                f"{MIN_WORK_PER_SPLIT}), at most {SPLIT_OCCUPANCY} × {sm_count} SMs" if sm_count else
+                f"vLLM ≥ {'.'.join(map(str, HEURISTIC_FROM[:2]))}: next_power_of_2({max_seq_len:,} // "
+                f"{MIN_WORK_PER_SPLIT}); SM count unknown, not capped")
+    return (f"TRITON_MLA decode: {splits} KV splits per decode row at {max_seq_len:,} tokens ({rule}); their fp32 "
+            f"partials, {format_bytes(Bytes(int(per_row)))} per row and layer (2 × {heads} heads × {splits} splits "
+            f"× (kv_lora_rank {rank} + 1) × {PARTIAL_BYTES} B: written, then read back), are charged as attention "
+            "traffic (triton_mla.py forward_mqa; perf.mla_splits)")

@@ -22,6 +22,7 @@ from tpkit.perf.device import DeviceRates, device_rates
 from tpkit.perf.forward import ForwardTime, time_forward
 from tpkit.perf.graphs import graph_notes, graph_padding
 from tpkit.perf.impl import ImplProfile, impl_profile
+from tpkit.perf.mla_splits import splits_note
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
@@ -458,26 +459,15 @@ def _inputs(req: PerfRequest, ctx: _Ctx, policy: str) -> dict:
             "link": ctx.setup.link.kind, "batch": req.batch, "context": req.context, "engine": req.engine,
             "impl": ctx.impl.name, "speculative_settings": req.spec.to_dict() if req.spec else None,
             "draft_model": ctx.draft.name if ctx.draft is not None else None,
-            "runtime": _runtime_dict(ctx.runtime(req.spec))}
-
-
-def _runtime_dict(rt: Runtime) -> dict:
-    return {"engine_version": ".".join(map(str, rt.version)), "version_given": rt.version_given,
-            "attention_backend": rt.attention_backend, "plain_overlap": rt.plain_overlap,
-            "spec_overlap": rt.spec_overlap,
-            "verify_attention": "mla_prefill" if rt.verify_mla_prefill else (
-                "split_kv" if rt.verify_split_kv else "no_kv_split"),
-            "graphs": {"plain": rt.target_graph, "verify": rt.verify_graph, "draft": rt.draft_graph,
-                       "draft_extend": rt.extend_graph},
-            "draft_loop_kernels": rt.draft_loop_kernels, "draft_logits_eager": rt.draft_logits_eager,
-            "sparse_mla": rt.sparse_mla,
-            "spec_v2": rt.spec_v2, "spec_v2_source": rt.spec_v2_source or None,
-            "facts": list(rt.facts)}
+            "runtime": ctx.runtime(req.spec).to_dict()}
 
 
 def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
     out = list(ctx.dev.notes) + list(ctx.setup.link.notes)
     out.append(f"kernel layout: {ctx.impl.name} ({ctx.impl.source})")
+    splits = splits_note(ctx.runtime(None), ctx.req.model, ctx.req.context + 1, ctx.req.gpu.sm_count,
+                         ctx.shard.attention_tp)
+    out += [splits] if splits else []
     out += graph_notes(ctx.req, ctx.runtime(None), ctx.runtime(ctx.req.spec) if ctx.req.spec else None,
                        _plain_running(ctx, ctx.req.batch), running_requests(ctx.req, ctx.req.batch, True)[0])
     if ctx.req.model.moe is not None:

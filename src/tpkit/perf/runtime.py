@@ -101,6 +101,20 @@ class Runtime:
         v = ".".join(map(str, self.version))
         return f"{self.engine} {v}" + ("" if self.version_given else " (newest known; --engine-version to change)")
 
+    def to_dict(self) -> dict:
+        """JSON form (``tpkit perf --json`` ``runtime``)."""
+        return {"engine_version": ".".join(map(str, self.version)), "version_given": self.version_given,
+                "attention_backend": self.attention_backend, "plain_overlap": self.plain_overlap,
+                "spec_overlap": self.spec_overlap,
+                "verify_attention": "mla_prefill" if self.verify_mla_prefill else (
+                    "split_kv" if self.verify_split_kv else "no_kv_split"),
+                "graphs": {"plain": self.target_graph, "verify": self.verify_graph, "draft": self.draft_graph,
+                           "draft_extend": self.extend_graph},
+                "draft_loop_kernels": self.draft_loop_kernels, "draft_logits_eager": self.draft_logits_eager,
+                "sparse_mla": self.sparse_mla,
+                "spec_v2": self.spec_v2, "spec_v2_source": self.spec_v2_source or None,
+                "facts": list(self.facts)}
+
     def mla_kv_splits(self, model, max_seq_len: int, sm_count: int | None) -> int:
         """KV splits of one MLA decode row of ``model`` whose fp32 partial outputs pass through memory
         (vLLM TRITON_MLA, ``perf.mla_splits``); 0: none charged."""

@@ -69,8 +69,8 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
     ar_flags = _backend_flags(req.engine, top.policy, policy) if top.spec_tok_s > 1.03 * spec.tok_s else []
     name = req.spec.algorithm
     engine = f", {runtime.label}" if runtime is not None else ""
-    head = f"{name} at batch {req.batch}, context {req.context}, tp {req.tp} over {link.kind}{engine}: plain decoding " \
-           f"{base_tok:.1f} tok/s, {name} {spec.tok_s:.1f} tok/s ({spec.speedup:.2f}×, accept length " \
+    head = f"{name} at batch {req.batch}, context {req.context:,} tokens, tp {req.tp} over {link.kind}{engine}: " \
+           f"plain decoding {base_tok:.1f} tok/s, {name} {spec.tok_s:.1f} tok/s ({spec.speedup:.2f}×, accept length " \
            f"{spec.accept_length:.2f})."
     be = spec.breakeven_accept_length
     breakeven = (f"Break-even accept length {be:.2f}: {name} pays here only if the draft averages more than {be:.2f} "
@@ -232,8 +232,8 @@ def _plain_verdict(req, link, policy, base, base_tok, backends) -> Verdict:
     usable = [b for b in backends if b.usable and b.base_tok_s]
     top = max(usable, key=lambda b: b.base_tok_s)
     flags = _backend_flags(req.engine, top.policy, policy) if top.base_tok_s > 1.03 * base_tok else []
-    msg = (f"Plain decoding at batch {req.batch}, context {req.context}, tp {req.tp} over {link.kind}: {base_tok:.1f} "
-           f"tok/s (step {base.total_us / 1e3:.2f} ms, of which {base.allreduce_us / 1e3:.2f} ms collectives).\n"
+    msg = (f"Plain decoding at batch {req.batch}, context {req.context:,} tokens, tp {req.tp} over {link.kind}: "
+           f"{base_tok:.1f} tok/s (step {base.total_us / 1e3:.2f} ms, of which {base.allreduce_us / 1e3:.2f} ms collectives).\n"
            + _backend_text(backends, policy))
     return Verdict(message=msg, flags=tuple(flags))
 
@@ -288,7 +288,8 @@ def confidence_of(req, link: Link, rate_source: str) -> dict:
                         f"{req.gpu.hbm_efficiency} from public microbenchmarks (scripts/gpu_hbm.py)"
                         if req.gpu.hbm_efficiency is not None else
                         f"H200 efficiencies assumed to carry over to {req.gpu.name}") + "; its datasheet rates: "
-                       f"{req.gpu.source_of('bf16_dense_tflops')[:80]}"}
+                       f"{req.gpu.source_of('bf16_dense_tflops').split(' / http', 1)[0][:120]} "
+                       "(in full under assumptions)"}
     if req.profile is not None:
         ar = {"level": "high", "why": "measured all-reduce profile"}
     elif link.kind == "xgmi":

@@ -341,6 +341,7 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode", kv_split
     if kind == "sliding" and spec.sliding_window:
         ctx = min(ctx, spec.sliding_window)
     heads = max(1, spec.num_attention_heads // shard.attention_tp)
+    partials = 0.0
     if spec.mla is not None and spec.dsa is not None and mode != "mla_prefill":
         return _dsa_attention(spec, seqs, t, ctx, heads, kv_bytes)
     if spec.mla is not None and mode == "mla_prefill":
@@ -352,8 +353,6 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode", kv_split
         ctas, cta_row = seqs * heads, per_token  # V is the latent's first kv_lora columns: same cache lines
         if mode == "decode" and kv_splits:  # stage-1 partials written and read back (perf.mla_splits)
             partials = partial_bytes(t, heads, kv_splits, m.kv_lora_rank)
-            return [Kernel(kind="attention", name="attention", bytes=seqs * ctx * per_token + partials, flops=flops,
-                           cta_bytes=0.0 if impl.split_kv else seqs * ctx * per_token / ctas)]
     else:
         kv_heads = max(1, spec.num_kv_heads // shard.attention_tp)
         per_token = 2 * kv_heads * spec.head_dim * kv_bytes
@@ -363,9 +362,9 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode", kv_split
     if mode == "extend_nosplit":  # one block per (sequence, query head), each streams the sequence's whole cache
         return [Kernel(kind="attention", name="attention (verify, no KV split)", bytes=total, flops=flops,
                        cta_bytes=float(ctx * cta_row), cta_row_bytes=float(cta_row))]
-    if mode == "mla_prefill" or impl.split_kv:
-        return [Kernel(kind="attention", name="attention", bytes=total, flops=flops)]
-    return [Kernel(kind="attention", name="attention", bytes=total, flops=flops, cta_bytes=total / ctas)]
+    if mode == "mla_prefill" or impl.split_kv:  # partials: 0 except for a split MLA decode (perf.mla_splits)
+        return [Kernel(kind="attention", name="attention", bytes=total + partials, flops=flops)]
+    return [Kernel(kind="attention", name="attention", bytes=total + partials, flops=flops, cta_bytes=total / ctas)]
 
 
 def _dsa_attention(spec: ModelSpec, seqs: int, t: int, ctx: int, heads: int, kv_bytes: int) -> list[Kernel]:

@@ -35,12 +35,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.options import SPEC_ALGORITHMS, SglangOptions
-from tpkit.engines.sglang.versions import at_least, parse_version
+from tpkit.engines.sglang.versions import at_least, release_key
 from tpkit.errors import PlanInputError
 from tpkit.models.config import QWEN_MTP_ARCHS
 from tpkit.models.draft import DraftModel, load_draft, plan_draft_weights
@@ -78,14 +77,6 @@ class SpecRunningCap:
     """the release's file and function, in words"""
 
 
-def _release(version: str) -> tuple[int, int, int, int]:
-    """``"0.4.4.post4"`` → ``(0, 4, 4, 4)``; no ``.postN`` → post 0 (the boundaries of this rule are post releases,
-    which ``versions.parse_version`` folds into their base release)."""
-    base = parse_version(version)
-    m = re.search(r"post(\d+)", str(version))
-    return (*base, int(m.group(1)) if m else 0)
-
-
 def spec_running_cap(version: str, algorithm: str | None, *, architecture: str | None = None) -> SpecRunningCap:
     """The running-request cap SGLang release ``version`` sets under speculative ``algorithm`` (NEXTN, EAGLE, EAGLE3,
     STANDALONE; None: plain decoding, no cap) when ``--max-running-requests`` is unset.
@@ -108,7 +99,7 @@ def spec_running_cap(version: str, algorithm: str | None, *, architecture: str |
     the release does not have yet gets its era's value."""
     if algorithm is None:
         return SpecRunningCap(requests=None, source="plain decoding: no cap")
-    release = _release(version)
+    release = release_key(version)
     if architecture == "DeepseekV4ForCausalLM" and release >= (0, 5, 12, 0):
         return SpecRunningCap(requests=_V4_RUNNING_REQUESTS, source=(
             "DeepSeek-V4's own default 256, set before the speculative handler (0.5.12+ "

@@ -20,9 +20,7 @@ one full pool whose cell counts every attention layer (sliding ones too).
 
 from __future__ import annotations
 
-import re
-
-from tpkit.engines.sglang.versions import at_least
+from tpkit.engines.sglang.versions import at_least, release_key
 from tpkit.models.spec import ModelSpec
 
 __all__ = ["hybrid_swa"]
@@ -49,12 +47,6 @@ _ALLOW: tuple[tuple[str, frozenset[str]], ...] = (
 """(first release, architectures added to ``is_hybrid_swa_model``'s list in it)"""
 
 
-def _post(version: str) -> int:
-    """The ``.postN`` number of a release string (0 without one)."""
-    found = re.search(r"post(\d+)", str(version))
-    return int(found.group(1)) if found else 0
-
-
 def allow_list(version: str) -> frozenset[str]:
     """The hybrid-SWA architectures of release ``version`` (0.5.10 and later)."""
     return frozenset().union(*(names for first, names in _ALLOW if at_least(version, first)))
@@ -67,7 +59,7 @@ def hybrid_swa(model: ModelSpec, version: str) -> tuple[bool, str]:
     arch = model.architecture
     if not at_least(version, "0.4.10"):
         return False, f"SGLang {version} has no hybrid SWA pool: one pool over every layer"
-    if not at_least(version, "0.5.0") and _post(version) < 2:
+    if not at_least(version, "0.5.0") and release_key(version)[3] < 2:
         if arch in _GEMMA_HOOK:
             return True, f"{arch} defines a sliding-window hook (SGLang 0.4.10 model_runner)"
         return False, f"{arch} has no sliding-window hook in SGLang 0.4.10: one pool over every layer"

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["LATEST", "ERAS", "RELEASE_DATES", "parse_version", "rule_era", "is_newer_than_latest", "at_least",
+__all__ = ["LATEST", "ERAS", "RELEASE_DATES", "parse_version", "release_key", "rule_era", "is_newer_than_latest", "at_least",
            "newest_by_date", "attention_dp_size"]
 
 LATEST = "0.5.23"
@@ -43,6 +43,13 @@ def parse_version(text: str) -> tuple[int, int, int]:
         raise PlanInputError(f"--engine-version: cannot read {text!r} as an SGLang version; "
                              f"write it like {LATEST!r} or '0.4.10'")
     return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+
+
+def release_key(text: str) -> tuple[int, int, int, int]:
+    """``"0.4.6.post3"`` → ``(0, 4, 6, 3)``; no ``.postN`` → post 0.  For rules whose boundary is a post release,
+    which ``parse_version`` folds into its base release (the one reader of SGLang's post numbers)."""
+    found = re.search(r"post(\d+)", str(text))
+    return (*parse_version(text), int(found.group(1)) if found else 0)
 
 
 @lru_cache(maxsize=256)

@@ -183,7 +183,9 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machin
         cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
                        source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")
         return Baseline(capacity=cap, pre_existing=None, uses=uses, after_snapshot=after,
-                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)", context=context.bytes)
+                        total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)" if parallel.pp < 2 else
+                        "per GPU of the heaviest PP stage (the stages hold different layers: see the weights line)",
+                        context=context.bytes)
     state = tight.state
     cap = LineItem(item="device memory", bytes=state.total_bytes, kind="capacity",
                    source=f"GPU {state.index} ({state.name}) total, measured by tpkit probe")

@@ -14,11 +14,11 @@ from dataclasses import replace
 from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
-from tpkit.engines.vllm.pages import pp_split
 from tpkit.engines.vllm.versions import VllmRules, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.memory.band import estimated_weights, measured_term
 from tpkit.memory.ledger import LineItem
+from tpkit.models.layout import split_note
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, format_bytes
@@ -96,13 +96,7 @@ def tower_weights(model: ModelSpec, options: VllmOptions, plan):
 
 
 def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
-    if weights is None:
-        from tpkit.models.weights import plan_weights
-
-        weights = tower_weights(model, options, plan_weights(
-            model, parallel, dtype=r.act_dtype, quantization=options.quantization,
-            checkpoint_dir=options.checkpoint_dir, engine="vllm",
-            pp_split=pp_split(resolve_rules(options.engine_version).release)))
+    """The weights line of ``weights`` (``plan_vllm``'s planned ``WeightsPlan``, or a figure given for the run)."""
     method = getattr(weights, "method", "given")
     off = cpu_offload(model, parallel, options, weights)
     if off is not None:  # the offloaded parameters never count in the load delta (CPU memory or a UVA view)
@@ -116,7 +110,18 @@ def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
     tower = next((l.source for l in getattr(weights, "lines", ()) if l.item == "vision tower"
                   and l.source.startswith("vision tower not loaded")), "")
     return LineItem(item="model weights", bytes=estimated_weights(weights, item="model weights"),
-                    source=f"torch-allocated delta of loading, per rank ({method})" + (f"; {tower}" if tower else ""))
+                    source=f"torch-allocated delta of loading, per rank ({method})" + (f"; {tower}" if tower else "")
+                    + _stage_words(model, parallel, weights))
+
+
+def _stage_words(model: ModelSpec, parallel: ParallelSpec, weights) -> str:
+    """Under PP, which stage the weights line is (the heaviest: ``WeightsPlan.stage``) and how vLLM's release splits
+    the decoder layers (``models.layout.split_note``); "" at pp 1 or for weights given as a figure."""
+    if parallel.pp < 2 or not hasattr(weights, "stage"):
+        return ""
+    return (f"; PP stage {weights.stage} of {parallel.pp}, the heaviest (every worker sizes its KV cache for its own "
+            f"stage and the executor takes the fewest blocks); "
+            f"{split_note(model.num_layers, parallel.pp, weights.pp_split)}")
 
 
 def lora_in_load_delta(rules: VllmRules) -> bool:
