@@ -147,3 +147,15 @@ def test_plan_sizes_the_pool_with_the_dsv4_groups(capsys, version, tokens, block
 def test_plan_refuses_what_is_not_modelled(capsys, extra, words):
     rc, _, err = _plan_json(capsys, *extra)
     assert rc == 2 and words in err
+
+
+def test_release_candidates_and_dev_builds_read_as_their_release():
+    """A pre-release names the release it leads to (vLLM's own reader): 0.20.0rc1 is 0.20.0 (the printed-token rule of
+    0.20.0, not 0.20.1's), and 0.25.1rc1 is 0.25.1, inside the modelled range (it was read as 0.25.11 and refused)."""
+    from tpkit.engines.vllm.dsv4 import check_release, parse_release
+    assert parse_release("0.20.0rc1") == (0, 20, 0)
+    assert parse_release("0.23.1rc1.dev5+gabc") == (0, 23, 1)
+    assert parse_release("v0.22.1") == (0, 22, 1)
+    assert check_release("0.25.1rc1") == (0, 25, 1)
+    with pytest.raises(PlanInputError):
+        check_release("0.26.0rc1")

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tpkit.engines.vllm.versions import parse_version
 from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
 
@@ -111,13 +112,9 @@ class Dsv4Capacity:
 
 
 def parse_release(version: str) -> tuple[int, int, int]:
-    parts = str(version).strip().lstrip("v").split("+")[0].split(".")
-    try:
-        nums = [int("".join(ch for ch in p if ch.isdigit()) or "x") for p in parts[:3]]
-    except ValueError:
-        raise PlanInputError(f"vLLM DeepSeek-V4: cannot read the release {version!r}; pass --engine-version like "
-                             "0.25.1") from None
-    return tuple((nums + [0, 0, 0])[:3])  # type: ignore[return-value]
+    """The release ``version`` names, read like every other vLLM version (``engines.vllm.versions.parse_version``:
+    ``0.20.0rc1`` → (0, 20, 0), ``0.23.1rc1.dev5+g…`` → (0, 23, 1))."""
+    return parse_version(str(version).strip())
 
 
 def check_release(version: str) -> tuple[int, int, int]:
