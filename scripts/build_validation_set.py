@@ -453,6 +453,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # util 0.85, 128,000, 32,000 batched, 1,024 sequences; log also vl_407
     "vp_325": ("0.7.3", "not printed: V0 lines without brackets (before 0.8.0), executor_base.py:111/116 (0.7.3)",
                {"gpu_total_gib": 139.81}, None),
+    # helper mv21 (2026-12-04): a Korean blog post (search-index file id 60168338778; its FP16 baseline is vl_057):
+    # vLLM 0.28.0, Qwen3-14B-AWQ on one L40S (named, nvidia-smi printed), the default run and the post's "tuned"
+    # run (util 0.95, 1,024, 8 sequences, 8,192 batched); numbers quoted in the post's tables; AWQ config assembled
+    "vp_420": ("0.28.0", "stated by the post ('vLLM 0.28.0')", {}, None),
+    "vp_421": ("0.28.0", "stated by the post ('vLLM 0.28.0')", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
