@@ -458,6 +458,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # run (util 0.95, 1,024, 8 sequences, 8,192 batched); numbers quoted in the post's tables; AWQ config assembled
     "vp_420": ("0.28.0", "stated by the post ('vLLM 0.28.0')", {}, None),
     "vp_421": ("0.28.0", "stated by the post ('vLLM 0.28.0')", {}, None),
+    # helper mv21: the same post's section 7, Qwen3-14B-AWQ on two L4 (g6.12xlarge, PCIe) at tp 2 and at pp 2
+    "vp_422": ("0.28.0", "stated by the post ('vLLM 0.28.0')", {}, None),
+    "vp_423": ("0.28.0", "stated by the post ('vLLM 0.28.0')", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

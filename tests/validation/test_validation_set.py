@@ -169,7 +169,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv21 (2026-12-04) added vp_420 / vp_421 as printed (a Korean blog post,
                                    # vLLM 0.28.0 Qwen3-14B-AWQ on an L40S; +0.9 / +1.2 % blind, both inside, no rule
-                                   # changed): 151 scored, median 1.46 %, p90 8.93 %, 132/151 inside (level unchanged)
+                                   # changed): 151 scored, median 1.46 %, p90 8.93 %, 132/151 inside (level unchanged);
+                                   # then vp_422 / vp_423 (the same post, two L4 at tp 2 / pp 2; +2.4 / -0.3 % blind,
+                                   # inside): 153 scored, median 1.46 %, p90 8.71 %, 134/153 inside
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
