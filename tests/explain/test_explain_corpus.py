@@ -299,9 +299,10 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper mv21 (2026-12-04), logs from Chinese / Japanese / Korean pages, each scored blind: vl_550 (a jishuzhan.net
     note, Qwen3-0.6B-FP8 at util 0.2) hits: 181 of the 205; vl_551 (xuchu0726/ai-inference-service, vLLM 0.11.2
     Seed-OSS-36B-Instruct at tp 2 on two A100-SXM4-80GB, assembled config) hits: 182 of the 206; vl_552 (the same
-    project's eager 128K profile) hits: 183 of the 207."""
+    project's eager 128K profile) hits: 183 of the 207; vl_553 (its FP32 baseline, --dtype float32) misses blind:
+    183 of the 208."""
     rows = _capacity_rows()
-    assert len(rows) == 207
+    assert len(rows) == 208
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
