@@ -470,6 +470,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_426": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {"dtype": "float32"}, None),
     # helper mv21: the same project, week2_batch_tokens_32768_vllm_launch_20260525.log; log also vl_554
     "vp_427": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
+    # helper mv21: the same project, week2_batch_tokens_4096_vllm_launch_20260525.log; log also vl_555
+    "vp_428": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -177,7 +177,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # 8.60 %, 135/154 inside; vp_425 (its eager 128K profile, +0.1 %): 155 scored,
                                    # median 1.44 %, p90 8.49 %, 136/155 inside; vp_426 (its FP32 baseline, -1.2 %):
                                    # 156 scored, median 1.39 %, p90 8.39 %, 137/156 inside; vp_427 (its 32,768-batched
-                                   # profile, -0.2 %): 157 scored, median 1.35 %, p90 8.28 %, 138/157 inside
+                                   # profile, -0.2 %): 157 scored, median 1.35 %, p90 8.28 %, 138/157 inside; vp_428
+                                   # (its 4,096-batched profile, -0.1 %): 158 scored, median 1.34 %, p90 8.17 %,
+                                   # 139/158 inside
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
