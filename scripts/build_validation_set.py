@@ -514,6 +514,25 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # logs also vl_488 / vl_489
     "vp_375": ("0.5.5", "not printed: main of 2024-08-29; gpu_executor.py:121 is the 0.5.5 wheel's line", {}, None),
     "vp_376": ("0.5.5", "not printed: main of 2024-08-29; gpu_executor.py:121 is the 0.5.5 wheel's line", {}, None),
+    # helper mv21 (2026-12-04): a Korean blog post (search-index file id 60168338778; its FP16 baseline is vl_057):
+    # vLLM 0.28.0, Qwen3-14B-AWQ on one L40S (named, nvidia-smi printed), the default run and the post's "tuned"
+    # run (util 0.95, 1,024, 8 sequences, 8,192 batched); numbers quoted in the post's tables; AWQ config assembled
+    "vp_420": ("0.28.0", "stated by the post ('vLLM 0.28.0')", {}, None),
+    "vp_421": ("0.28.0", "stated by the post ('vLLM 0.28.0')", {}, None),
+    # helper mv21: the same post's section 7, Qwen3-14B-AWQ on two L4 (g6.12xlarge, PCIe) at tp 2 and at pp 2
+    "vp_422": ("0.28.0", "stated by the post ('vLLM 0.28.0')", {}, None),
+    "vp_423": ("0.28.0", "stated by the post ('vLLM 0.28.0')", {}, None),
+    # helper mv21: xuchu0726/ai-inference-service's committed launch log, vLLM 0.11.2 Seed-OSS-36B-Instruct bf16 at
+    # tp 2 on two A100-SXM4-80GB, util 0.90, 65,536; config assembled from a quoted snapshot; log also vl_551
+    "vp_424": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
+    # helper mv21: the same project's 128K boundary profile (eager, one sequence, 131,072); log also vl_552
+    "vp_425": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
+    # helper mv21: the same project's FP32 baseline (--dtype float32, eager, util 0.98, 512); log also vl_553
+    "vp_426": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {"dtype": "float32"}, None),
+    # helper mv21: the same project, week2_batch_tokens_32768_vllm_launch_20260525.log; log also vl_554
+    "vp_427": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
+    # helper mv21: the same project, week2_batch_tokens_4096_vllm_launch_20260525.log; log also vl_555
+    "vp_428": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -24,7 +24,8 @@ def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[obj
         if requested.strip().lower() == "auto":  # a ModelOpt checkpoint's KV scheme, as the release applies it
             requested = checkpoint_kv_dtype(getattr(ctx.model, "quant", None), rules.release) or requested
         fmt = kv_dtype(requested, rules.release, mla=ctx.model.mla is not None, label=rules.label)
-        nbytes = fmt.element_bytes or 2
+        served, served_bytes = _served(ctx)
+        nbytes = fmt.element_bytes or served_bytes
         draft, spec_tokens, spec_how = _draft(ctx, tp, pp, nbytes, fmt, rules.release)
         if draft == "refused":
             return None, spec_how
@@ -39,7 +40,7 @@ def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[obj
 
             page_rules = replace(rules, chunked_local_hybrid=False)
         layout = build_layout(ctx.model, ParallelSpec(tp=tp, pp=pp), block_size=block, era=rules.era,
-                              dtype_bytes=nbytes, dtype_name=fmt.element_dtype or "bfloat16", rules=page_rules,
+                              dtype_bytes=nbytes, dtype_name=fmt.element_dtype or served, rules=page_rules,
                               mamba=mamba, kv_format=fmt, draft=draft, spec_tokens=spec_tokens)
         how = f"; mamba {mamba.mode}: {mamba.reason}" if mamba is not None else ""
         how += _draft_text(layout, draft, spec_how, ctx)
@@ -48,6 +49,19 @@ def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[obj
         return layout, f"{layout.bytes_per_block.bytes:,} B per block of {layout.block_size} ({ctx.model_source}){how}"
     except REFUSED as exc:
         return None, f"block not computable ({type(exc).__name__}: {str(exc)[:120]})"
+
+
+def _served(ctx: Context) -> tuple[str, int]:
+    """The dtype an ``auto`` KV cache takes: the served ``--dtype`` as the log prints it (non-default args, engine
+    config), resolved as the planner does (``engines.vllm.inputs.served_dtype``; vLLM's ``--kv-cache-dtype auto``
+    is the model dtype, ``engines.vllm.kvdtype``); bfloat16 where the log's word is not a dtype tpkit plans."""
+    from tpkit.engines.vllm.inputs import served_dtype
+    from tpkit.errors import PlanInputError
+
+    try:
+        return served_dtype(ctx.model, ctx.get("dtype"))
+    except PlanInputError:
+        return "bfloat16", 2
 
 
 def _draft(ctx: Context, tp: int, pp: int, kv_bytes: int, fmt, release=None) -> tuple[object, int, str]:

@@ -123,11 +123,18 @@ def _max_model_len(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> 
 
 def _act_dtype(model: ModelSpec, options: VllmOptions) -> tuple[str, int]:
     """(canonical activation dtype, bytes per element)."""
-    name = (options.dtype or "auto").removeprefix("torch.")
+    return served_dtype(model, options.dtype)
+
+
+def served_dtype(model: ModelSpec, dtype: str | None) -> tuple[str, int]:
+    """(canonical dtype, bytes per element) of ``--dtype`` (None or "auto": the checkpoint's, float32 served as
+    bfloat16): the unquantised weights', the activations' and, with ``--kv-cache-dtype auto``, the KV cache's
+    (``engines.vllm.kvdtype``: auto = the model dtype)."""
+    name = (dtype or "auto").removeprefix("torch.")
     if name == "auto":
         name = model.torch_dtype if model.torch_dtype != "float32" else "bfloat16"
     elif name not in DTYPES_ACCEPTED:
-        raise PlanInputError(f"--dtype {options.dtype!r} is not one of auto, bfloat16, float16, float32; --dtype is "
+        raise PlanInputError(f"--dtype {dtype!r} is not one of auto, bfloat16, float16, float32; --dtype is "
                              "the type of the unquantised weights and activations, as in vLLM: quantised weights come "
                              "from the checkpoint or --quantization (e.g. --quantization fp8)")
     found = lookup_dtype(name)
