@@ -455,6 +455,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"gpu_total_gib": 139.81}, None),
     # helper mv18 (2026-12-04): a GB10 LoRA-serving results file (search-index file id 59712908481; the author and host
     # of vp_260 / vp_261): vLLM 0.25.0, unsloth/gemma-4-26b-a4b-it (bf16) with four rank-16 adapters; log also vl_520
+    # helper dsw (2026-12-04): the DeepSeek-V4-Flash start-ups of one project on two H200 NVL (vLLM 0.23.0, tp 2,
+    # --quantization deepseek_v4_fp8, fp8 KV, --enforce-eager); logs also in tests/logs/data/vllm/ as vl_521, vl_540,
+    # vl_064; scored blind with the DeepSeek-V4 weights derivation (models.dsv4_weights)
+    **{cid: ("0.23.0", "the note's package list 'vllm: 0.23.0'",
+             {"quantization": "deepseek_v4_fp8", "gpu_note": "8 x NVIDIA H200 NVL (143,771 MiB each, the note's "
+              "nvidia-smi lines): the catalog's H200, whose nvidia-smi total is the same 143,771 MiB"}, None)
+       for cid in ("vp_415", "vp_416", "vp_417")},
     "vp_400": ("0.25.0", "the image tag vllm/vllm-openai:v0.25.0-aarch64-cu129 named by the results file",
                {"gpu_catalog": {"gpu": "GB10", "note": "the file's header: 'promaxgb10-41b1 (Dell Pro Max, GB10, aarch64, "
                                 "121 GB of memory shared ...)'; the same host's vLLM 0.13 prints 119.63 GiB (vp_260), "

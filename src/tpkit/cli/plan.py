@@ -246,9 +246,11 @@ def quantization_note(args, model) -> tuple[str, ...]:
     the engines refuse the flag on this checkpoint (vLLM model_executor/model_loader/weight_utils.py
     ``get_quant_config``: "Cannot find the config file for awq" when the checkpoint ships no quant config file;
     SGLang loads through the same helper).  fp8 is quantised at load time by both, and vLLM's bitsandbytes loader
-    quantises a bf16/fp16 checkpoint in flight (``models.quant.bnb_online``), so they get no note."""
+    quantises a bf16/fp16 checkpoint in flight (``models.quant.bnb_online``), so they get no note; nor does
+    ``deepseek_v4_fp8`` (an ``Fp8Config`` with no config file to find: vLLM 0.23.0 ``get_quant_config`` returns
+    ``quant_cls()``), planned as DeepSeek-V4's stored FP8 / FP4-expert mix (``models.dsv4_weights``)."""
     flag = getattr(args, "quantization", None)
-    if (not flag or flag.lower() in ("none", "auto", "fp8", "bitsandbytes")
+    if (not flag or flag.lower() in ("none", "auto", "fp8", "bitsandbytes", "deepseek_v4_fp8")
             or getattr(model, "quant", None) is not None):
         return ()
     return (f"--quantization {flag}: this checkpoint has no quantization_config, so tpkit planned its weights as if "

@@ -91,7 +91,7 @@ KNOWN_MODEL_TYPES = frozenset({
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "kimi_linear", "gemma3_text", "llama4_text", "gpt_oss", "glm4", "glm4_moe", "qwen3_next",
     "qwen3_vl_text", "qwen3_5_text", "qwen3_5_moe_text", "granitemoehybrid", "nemotron_h", "lfm2", "gemma4_text",
-    "gpt2", "opt"})
+    "gpt2", "opt", "deepseek_v4"})
 """text model types whose layer layout tpkit's rules were written and checked for; any other is planned
 as a standard decoder, and the plan says so (``ModelSpec.assumptions``)"""
 MAX_LAYERS = 100_000
@@ -490,6 +490,7 @@ def _extra(cfg: dict, text: dict) -> dict:
                 "hybrid_override_pattern", "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups",
                 "mamba_n_groups", "conv_kernel", "mamba_d_conv", "mamba_ssm_cache_dtype", "use_conv_bias",
                 "conv_L_cache", "conv_bias", "conv_dim", "compress_ratios", "index_head_dim", "qk_rope_head_dim",
+                "q_lora_rank", "o_groups", "o_lora_rank", "hc_mult", "num_hash_layers", "index_n_heads", "expert_dtype",
                 *_GDN_KEYS):
         if cfg.get(key) is not None or text.get(key) is not None:
             extra[key] = text.get(key, cfg.get(key))

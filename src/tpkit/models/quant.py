@@ -41,6 +41,7 @@ _FLAG_ALIASES = {
     "compressed-tensors": "compressed-tensors", "compressed_tensors": "compressed-tensors",
     "moe_wna16": None,  # a kernel choice for an int4 checkpoint, never a storage format of its own
     "bitsandbytes": "bitsandbytes",  # vLLM's in-flight nf4 of a bf16/fp16 checkpoint (bnb_online)
+    "deepseek_v4_fp8": "deepseek_v4_fp8",  # vLLM ≥ 0.20.0: DeepSeek-V4's stored FP8 (+ FP4 experts) layout
 }
 
 BNB_BLOCK = 64
@@ -105,6 +106,14 @@ def _fbgemm(qc: dict, where: str) -> QuantSpec:
 def _mxfp4(qc: dict, where: str) -> QuantSpec:
     return QuantSpec(method="mxfp4", weight_bits=4, group_size=32, scale_bytes=1,
                      ignored=_ignored(qc, where, "modules_to_not_convert"), scope="experts_only")
+
+
+def _dsv4_fp8(qc: dict, where: str) -> QuantSpec:
+    """vLLM's ``deepseek_v4_fp8`` (0.23.0 ``vllm/models/deepseek_v4/quant_config.py`` ``DeepseekV4FP8Config``, an
+    ``Fp8Config``): the checkpoint's FP8 block format; the DeepSeek-V4 plan (``models.dsv4_weights``) applies its
+    FP8 / FP4-expert mix."""
+    spec = _fp8({"weight_block_size": [128, 128], **qc}, where)
+    return _replace(spec, raw_method="deepseek_v4_fp8")
 
 
 def _awq_gptq(qc: dict, where: str) -> QuantSpec:
@@ -185,7 +194,7 @@ def _modelopt(qc: dict, where: str) -> QuantSpec:
                       "--quantization fp8 for an estimate")
 
 
-_PARSERS = {"fp8": _fp8, "fbgemm_fp8": _fbgemm, "mxfp4": _mxfp4, "awq": _awq_gptq, "gptq": _awq_gptq,
+_PARSERS = {"fp8": _fp8, "deepseek_v4_fp8": _dsv4_fp8, "fbgemm_fp8": _fbgemm, "mxfp4": _mxfp4, "awq": _awq_gptq, "gptq": _awq_gptq,
             "compressed-tensors": _compressed, "modelopt": _modelopt, "modelopt_fp8": _modelopt,
             "modelopt_fp4": _modelopt}
 

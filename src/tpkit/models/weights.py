@@ -15,6 +15,8 @@ Rules (SGLang and vLLM load the same shapes):
   - Quantised matrices: values + scales (+ zeros), see ``tpkit.models.quant``; scales form their own line.
   - MTP / nextn layers are not loaded unless speculative decoding is on (a 0-byte line says so).
   - DP attention (``ParallelSpec.dp_attention``): attention and the input embedding split over tp / dp only.
+  - DeepSeek-V4 (``deepseek_v4``): derived by ``tpkit.models.dsv4_weights`` (hyper-connections, compressors,
+    indexer, hash layers; FP8 linears with FP4 experts).
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
     if parallel.pp > spec.num_layers:
         raise PlanInputError(f"--pp {parallel.pp} exceeds the model's {spec.num_layers} layers; "
                              f"use --pp ≤ {spec.num_layers}")
+    if spec.model_type == "deepseek_v4":  # its own layer anatomy and FP8 / FP4 mix (tpkit.models.dsv4_weights)
+        from tpkit.models.dsv4_weights import dsv4_weights
+
+        return dsv4_weights(spec, parallel, elem=elem, quant=quant, engine=engine, pp_split=pp_split,
+                            shape=local_shape)
     stages = [_stage_lines(spec, parallel, s, elem, quant, engine=engine, pp_split=pp_split)
               for s in range(parallel.pp)]
     best = max(range(parallel.pp), key=lambda s: sum(l.bytes.bytes for l in stages[s]))
