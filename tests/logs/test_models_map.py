@@ -213,10 +213,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     and 199; merged (lead, session 8): 266 and 257.
     Helper mv23 (2026-12-04): sg_330 (DeepSeek-R1 channel-FP8 on Hygon DCUs, the catalog's DeepSeek-R1): 267 and 258;
     sg_331 (MiniCPM5-1B, the validation set's config): 268 and 259; sg_332 (Qwen2.5-0.5B-Instruct, the corpus
-    copy): 269 and 260; sg_333 (Qwen3.5-4B, the corpus config): 270 and 261. A floor, so that entries are not lost."""
+    copy): 269 and 260; sg_333 (Qwen3.5-4B, the corpus config): 270 and 261;
+    sg_334 (TinyLlama-1.1B-Chat, the assembled config): 271 and 262. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 270
-    assert sum(1 for e in anchored if e["config"]) >= 261
+    assert len(anchored) == 271
+    assert sum(1 for e in anchored if e["config"]) >= 262
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
