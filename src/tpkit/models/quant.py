@@ -311,16 +311,30 @@ def is_ignored(module: str, quant: QuantSpec) -> bool:
 
 
 def _ignored_as(module: str, quant: QuantSpec) -> bool:
-    for pattern in quant.ignored:
-        if pattern.startswith("re:"):
-            if re.match(pattern[3:], module):
-                return True
-        elif "*" in pattern or "?" in pattern:
-            if fnmatch.fnmatchcase(module, pattern) or fnmatch.fnmatchcase(module, pattern + ".*"):
-                return True
-        elif module == pattern or module.startswith(pattern + ".") or module.endswith("." + pattern):
+    """``module`` matches an entry of ``quant.ignored``: ``re:`` patterns from the start, globs (``*`` / ``?``) on the
+    name or its children, plain names as the module itself, a parent of it or a trailing part of it."""
+    exact, regexes = _ignore_matcher(quant.ignored)
+    parts = module.split(".")
+    for i in range(1, len(parts) + 1):  # the name itself and its parents, then its trailing parts
+        if ".".join(parts[:i]) in exact or ".".join(parts[-i:]) in exact:
             return True
-    return False
+    return any(rx.match(module) for rx in regexes)
+
+
+_MATCHERS: dict[tuple[str, ...], tuple[frozenset[str], tuple[re.Pattern[str], ...]]] = {}
+"""one compiled matcher per ignore list: a checkpoint's list (hundreds of entries for an NVFP4 DeepSeek) is tried on
+every weight of every layer, tens of thousands of times per plan"""
+
+
+def _ignore_matcher(ignored: tuple[str, ...]) -> tuple[frozenset[str], tuple[re.Pattern[str], ...]]:
+    found = _MATCHERS.get(ignored)
+    if found is None:
+        exact = frozenset(p for p in ignored if not p.startswith("re:") and "*" not in p and "?" not in p)
+        regexes = tuple(re.compile(p[3:]) if p.startswith("re:")
+                        else re.compile(fnmatch.translate(p) + "|" + fnmatch.translate(p + ".*"))
+                        for p in ignored if p.startswith("re:") or "*" in p or "?" in p)
+        found = _MATCHERS[ignored] = (exact, regexes)
+    return found
 
 
 _SCOPES = {"all_linear": None, "mlp_only": {"dense_mlp", "routed_experts", "shared_experts"},
