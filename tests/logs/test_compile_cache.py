@@ -122,7 +122,8 @@ def test_the_corpus_count():
     cache'): 32 warm; vl_459 runs eager (neither); vl_461 cold (0.19.2rc1.dev8: 'Compiling a graph for compile range
     (1, 2048)').  Helper mv22 (2026-12-04): vl_580 cold (0.9.2 under Unsloth: 'Cache the graph of shape None for later
     use'); vl_581 (Unsloth's V0 path, no torch.compile lines) neither.  vl_584 cold (the Red Hat 'v0.9.0.1' build: 'Cache the graph of shape
-    None for later use')."""
+    None for later use'); vl_585 warm (a 0.9.2 blog run: 'Directly load the compiled graph(s) for shape None from
+    the cache'): 33 warm."""
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
@@ -134,7 +135,7 @@ def test_the_corpus_count():
                                      "vl_341", "vl_342", "vl_343", "vl_344", "vl_345", "vl_347", "vl_371",
                                      "vl_380", "vl_381", "vl_383", "vl_402", "vl_404", "vl_443", "vl_457", "vl_461", "vl_523", "vl_524",
                                      "vl_580", "vl_584"]
-    assert len(found["warm"]) == 32 and {"vl_340", "vl_382", "vl_403", "vl_444", "vl_460"} <= set(found["warm"]) and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
+    assert len(found["warm"]) == 33 and {"vl_340", "vl_382", "vl_403", "vl_444", "vl_460"} <= set(found["warm"]) and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
                                           "vl_222", "vl_252", "vl_253", "vl_255"} <= set(found["warm"])
 
 
