@@ -513,6 +513,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # Qwen2.5-VL-7B-Instruct at tp 2 on two L4 (the pod's nvidia-smi), 8,192; log also vl_485
     "vp_373": ("0.9.2", "not printed: cli_args.py:325 / gpu_worker.py:232 / kv_cache_utils.py:716 are the 0.9.2 wheel's",
                {}, None),
+    # helper mv22 (2026-12-04): the same OpenShift AI notes (search-index file id 39769618681): the one-GPU L4 run,
+    # --max-model-len 2048, Red Hat build printing 'v0.9.0.1' with upstream 0.9.2 line numbers; log also vl_584
+    "vp_470": ("0.9.2", "printed 'v0.9.0.1' (Red Hat AI downstream build); cli_args.py:325 / gpu_worker.py:232 / "
+               "kv_cache_utils.py:716 are the 0.9.2 wheel's", {}, None),
     # helper mv20 (2026-12-04): a Chinese vLLM / lmdeploy / TRT-LLM / mlc-llm benchmark note (search-index file id
     # 29195317024, repository not returned): vLLM 0.4.1 Meta-Llama-3-8B-Instruct on one RTX 3090; log also vl_487
     "vp_374": ("0.4.1", "printed 'vLLM API server version 0.4.1'", {}, None),

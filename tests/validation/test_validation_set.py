@@ -180,7 +180,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.016, 0.096, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.016, 0.100, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -221,6 +221,14 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # changed after: 153 scored, median 1.53 %, p90 9.95 %, 132/153 inside: LOOSENED p90
                                    # 0.097 -> 0.100. Merged (lead, session 8), all rounds: 183 scored, median 1.46 %,
                                    # p90 9.54 %, 157/183 inside: level 0.016 / 0.096 / 0.85
+                                   # Helper mv22 (2026-12-04) added vp_470 blind (OpenShift AI notes: KServe
+                                   # Qwen2.5-VL-7B-Instruct on one L4, 2,048, Red Hat build 'v0.9.0.1' read as 0.9.2;
+                                   # +58.7 %, inside its 23,520-75,664 band; weights -0.4 %; the printed profile leaves
+                                   # 1.13 GiB less for KV than planned: not explained, no rule changed, accuracy §6.4):
+                                   # merged base 180 -> 181 scored, median 1.53 %, p90 9.64 %, 156/181 inside:
+                                   # LOOSENED p90 0.093 -> 0.097
+                                   # Merged (lead, session 8) with dsw + mv23 + mv22: 184 scored, median 1.50 %, p90
+                                   # 9.91 %: level 0.016 / 0.100 / 0.85
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
