@@ -75,3 +75,23 @@ def test_a_dense_model_has_no_state_split():
 def test_a_printed_state_pool_keeps_its_own_path():
     e = explain_log(_strip(log_bytes("sg_016")))
     assert not any("the config's state pool" in r.meaning for r in e.anchored.rows)
+
+
+def test_the_planned_state_split_gives_an_ordered_range_when_a_slot_steps_inside_the_budget():
+    """sg_333 (Qwen3.5-4B, no 'Mamba Cache is allocated' line): the planner's split is taken at both ends of the
+    budget in whole per-request slots, so the high end can carry one slot more and leave less KV budget than the low
+    end; the rebuilt range is their hull (it printed 1,865,071–1,863,997 before)."""
+    from tpkit.explain.interval import Iv
+    from tpkit.explain.sgstate import planned_state_rest
+    from tpkit.units import Bytes
+
+    e = _explain(log_bytes("sg_333"), model="tests/logs/data/configs/Qwen__Qwen3.5-4B/config.json", tp=1)
+    lo, hi = e.kv_predicted_range
+    assert lo <= hi
+    rest = e.anchored.rest
+    assert rest is not None and rest.low <= rest.high
+    # the budget before the split, widened until the two ends straddle a slot step: the split stays a hull
+    ctx = e.context
+    for widen in range(0, 64 << 20, 1 << 20):
+        planned = planned_state_rest(ctx, Iv(rest.low - Bytes(widen), rest.high + Bytes(widen)), 1, 1)
+        assert planned is not None and planned[0].low <= planned[0].high

@@ -172,5 +172,8 @@ def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple
         return None
     if low is None or high is None:
         return None
-    return (Iv(rest.low - low.total_bytes, rest.high - high.total_bytes),
+    # whole per-request slots make the split a step function of the budget: a slot more at the high end can leave
+    # less for the KV pool than the low end does, so the range is the two ends' hull, not their order
+    ends = (rest.low - low.total_bytes, rest.high - high.total_bytes)
+    return (Iv(min(ends), max(ends)),
             f"not printed: the config's state pool, SGLang {version}: {high.source}")
