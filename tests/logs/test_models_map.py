@@ -210,10 +210,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     (vLLM 0.10.2 TinyLlama-1.1B-Chat, assembled config): 209 and 198; merged (lead, session 8): 260 and 251.
     Helper mv21 (2026-12-04): vl_550 (a jishuzhan.net note, Qwen3-0.6B-FP8,
     the corpus's Qwen3-0.6B config): 205 and 194; vl_551-vl_555 (Seed-OSS-36B-Instruct, an assembled config): 210
-    and 199; merged (lead, session 8): 266 and 257. A floor, so that entries are not lost."""
+    and 199; merged (lead, session 8): 266 and 257. Helper mv24 (2026-12-04): vl_620 (Qwen3.8-27B with the YaRN x3
+    override, Qwen--Qwen3.8-27B-yarn3.json): 267 and 258. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 266
-    assert sum(1 for e in anchored if e["config"]) >= 257
+    assert len(anchored) == 267
+    assert sum(1 for e in anchored if e["config"]) >= 258
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
