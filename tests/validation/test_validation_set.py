@@ -224,6 +224,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # scored, median 1.50 %, p90 9.1 %, 156/182 (85.7 %) inside
                                    # then vp_442 (its 917,504 / 33 GiB step-up, fp8): +0.0 % blind, inside: 183
                                    # scored, median 1.46 %, p90 9.1 %, 157/183 inside
+                                   # then vp_443 (its 1,048,576 / 37.11 GiB step-up, fp8): +0.0 % blind, inside: 184
+                                   # scored, median 1.45 %, p90 9.1 %, 158/184 inside
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
