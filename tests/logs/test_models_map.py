@@ -212,10 +212,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     the corpus's Qwen3-0.6B config): 205 and 194; vl_551-vl_555 (Seed-OSS-36B-Instruct, an assembled config): 210
     and 199; merged (lead, session 8): 266 and 257. Helper mv24 (2026-12-04): vl_620 (Qwen3.8-27B with the YaRN x3
     override, Qwen--Qwen3.8-27B-yarn3.json): 267 and 258; vl_621-vl_623 print no anchor; vl_624 (Qwen3-0.6B, the
-    corpus's config): 268 and 259; vl_625 (Gemma-4-26B-A4B-NVFP4, the base config): 269 and 260. A floor, so that entries are not lost."""
+    corpus's config): 268 and 259; vl_625 (Gemma-4-26B-A4B-NVFP4, the base config): 269 and 260; vl_626
+    (Qwen3.6-35B-A3B-NVFP4, the base config): 270 and 261. A floor, so that entries are not lost."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 269
-    assert sum(1 for e in anchored if e["config"]) >= 260
+    assert len(anchored) == 270
+    assert sum(1 for e in anchored if e["config"]) >= 261
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
