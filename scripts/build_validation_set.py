@@ -544,6 +544,32 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_427": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
     # helper mv21: the same project, week2_batch_tokens_4096_vllm_launch_20260525.log; log also vl_555
     "vp_428": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
+    # helper mv24 (2026-12-04): a coding-agent transcript's vLLM 0.27.1 launch (search-index file id 61222544093):
+    # Qwen3.8-27B bf16 on a 119.63 GiB GB10-class device, util 0.92, 786,432 under a YaRN x3 --hf-overrides (config
+    # Qwen--Qwen3.8-27B-yarn3.json), prefix caching off; log also vl_620
+    "vp_440": ("0.27.1", "printed 'Initializing a V1 LLM engine (v0.27.1)'",
+               {"gpu_catalog": {"gpu": "GB10", "note": "not named: the printed 'Free memory on device (112.26/119.63 "
+                                "GiB)' is the GB10 / DGX Spark CUDA total (vp_260) and the transcript's free -h shows "
+                                "the 119Gi shared with the host"},
+                "enable_prefix_caching": False}, None),
+    # helper mv24: the same transcript's FP8-KV re-run (--kv-cache-dtype fp8 --kv-cache-memory-bytes 32212254720, 30
+    # GiB: vLLM skips the memory profile); log also vl_621
+    "vp_441": ("0.27.1", "the vp_440 install ('Initializing a V1 LLM engine (v0.27.1)' printed there the same morning)",
+               {"gpu_catalog": {"gpu": "GB10", "note": "not named: the transcript's free -b prints total_GiB=119.63, the "
+                                "GB10 / DGX Spark CUDA total (vp_260), on the vp_440 host"},
+                "enable_prefix_caching": False, "kv_cache_memory_bytes": 32212254720}, None),
+    # helper mv24: the same transcript's step-up run (917,504, YaRN x3.5, fp8 KV, --kv-cache-memory-bytes 35433480192);
+    # log also vl_622
+    "vp_442": ("0.27.1", "the vp_440 install ('Initializing a V1 LLM engine (v0.27.1)' printed there the same day)",
+               {"gpu_catalog": {"gpu": "GB10", "note": "not named: the transcript's free -b prints total_GiB=119.63, the "
+                                "GB10 / DGX Spark CUDA total (vp_260), on the vp_440 host"},
+                "enable_prefix_caching": False, "kv_cache_memory_bytes": 35433480192}, None),
+    # helper mv24: the same transcript's step-up run (1,048,576, YaRN x4, fp8 KV, --kv-cache-memory-bytes 39849132032);
+    # log also vl_623
+    "vp_443": ("0.27.1", "the vp_440 install ('Initializing a V1 LLM engine (v0.27.1)' printed there the same day)",
+               {"gpu_catalog": {"gpu": "GB10", "note": "not named: the transcript's free -b prints total_GiB=119.63, the "
+                                "GB10 / DGX Spark CUDA total (vp_260), on the vp_440 host"},
+                "enable_prefix_caching": False, "kv_cache_memory_bytes": 39849132032}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

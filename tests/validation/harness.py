@@ -57,6 +57,8 @@ def inputs(case: dict):
     parallel = ParallelSpec(tp=case["tp"], pp=case["pp"], dp=case["dp"], ep=case["ep"])
     engine = get_engine(case["engine"])
     flags = {k: v for k, v in case["flags"].items() if v is not None}
+    if flags.get("kv_cache_memory_bytes") is not None:  # the case stores the flag's byte count (--kv-cache-memory-bytes)
+        flags["kv_cache_memory_bytes"] = Bytes(int(flags["kv_cache_memory_bytes"]))
     draft = flags.get("speculative_draft_model_path")
     if draft and (CONFIGS / draft).exists():  # a draft config kept with the case configs
         flags["speculative_draft_model_path"] = str(CONFIGS / draft)
