@@ -120,7 +120,8 @@ def test_tp_gathers_qkv_and_shards_the_rest():
     assert two.peak.bytes == N * 1176 * 2 + N * (hd // 2) * 4 + attention
 
 
-@pytest.mark.parametrize("release,modelled", [((0, 9, 2), False), ((0, 10, 0), True), ((0, 10, 2), True),
+@pytest.mark.parametrize("release,modelled", [((0, 8, 5), False), ((0, 9, 0), True), ((0, 9, 2), True),
+                                              ((0, 10, 0), True), ((0, 10, 2), True),
                                               ((0, 11, 0), True), ((0, 11, 1), True), ((0, 11, 2), True),
                                               ((0, 12, 0), True), ((0, 13, 0), True), ((0, 14, 0), True),
                                               ((0, 14, 1), True), ((0, 15, 0), True), ((0, 15, 1), True),
@@ -134,7 +135,7 @@ def test_release_range_read(release, modelled):
     why = not_modelled(model, release=release, engine="V1")
     assert (why == "") is modelled
     if not modelled:
-        assert "0.10.0–0.31.0" in why and "0.32 and later" in why
+        assert "0.9.0–0.31.0" in why and "0.32 and later" in why
     assert not_modelled(model, release=(0, 10, 2), engine="V0") != ""
 
 
@@ -153,7 +154,7 @@ def test_plan_charges_the_pass_to_0_31_0_and_warns_from_0_32():
     assert line.bytes.bytes == 2_681_208_832 and "QuickGELU native" in line.source
     assert not any("vision encoder" in w for w in new.warnings)
     assert not any(li.item == PHASE for li in old.ledger.items)
-    assert any("vision encoder" in w and "0.10.0–0.31.0" in w for w in old.warnings)
+    assert any("vision encoder" in w and "0.9.0–0.31.0" in w for w in old.warnings)
     twelve = next(li for li in _plan("0.12.0").ledger.items if li.item == PHASE)
     assert twelve.bytes.bytes == 2_681_208_832 and "activation dtype" in twelve.source
     assert not any("vision encoder" in w for w in _plan("0.12.0").warnings)

@@ -19,7 +19,7 @@ the dummy batch on the GPU: ``_get_mm_dummy_batch`` moves it there, and ``profil
 it returns.  Model Runner V2 batches inside ``execute_mm_encoder``, so its GPU copy is freed with that call.
 
 The modules: ``encoder_budget`` (how many dummy items run at once; the result type), one per modelled family —
-``encoder_qwen3vl`` (Qwen3-VL / Qwen3.5, from 0.11.0), ``encoder_qwen2vl`` (Qwen2-VL / Qwen2.5-VL, 0.10.0–0.31.0;
+``encoder_qwen3vl`` (Qwen3-VL / Qwen3.5, from 0.11.0), ``encoder_qwen2vl`` (Qwen2-VL / Qwen2.5-VL, 0.9.0–0.31.0;
 its dummy item in ``encoder_qwen2vl_dummy``, its towers' live set in ``encoder_qwen2vl_tower``), ``encoder_gemma3``
 (Gemma 3, 0.11.0–0.29.0), ``encoder_llava`` (LLaVA-1.5 / LLaVA-NeXT with a CLIP tower, 0.10.2–0.29.0) — and this
 dispatcher.
@@ -29,7 +29,7 @@ dispatcher.
     transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
     patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
     the free memory, not on the config.
-  - Qwen2-VL and Qwen2.5-VL outside 0.10.0–0.31.0 (``encoder_qwen2vl``; 0.32 and later not read for this tower).
+  - Qwen2-VL and Qwen2.5-VL outside 0.9.0–0.31.0 (``encoder_qwen2vl``; 0.32 and later not read for this tower).
   - LLaVA / LLaVA-NeXT outside 0.10.2–0.29.0 or with a non-CLIP tower (``encoder_llava``); Mllama, Llama 4,
     Mistral 3 (Pixtral), InternVL, Kimi: not read.
 """
@@ -63,7 +63,7 @@ def not_modelled(model: ModelSpec, *, release: tuple[int, int, int], engine: str
     if wrapper in QWEN2_VL_WRAPPERS and isinstance(model.extra.get("vision_config"), dict):
         if QWEN2_VL_FROM <= release <= QWEN2_VL_TO:
             return ""
-        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.10.0–0.31.0 only (0.32 and "
+        return (f"the {wrapper} tower's dummy batch and live set are read for vLLM 0.9.0–0.31.0 only (0.32 and "
                 "later were not read for this tower)")
     if wrapper in GEMMA3_WRAPPERS:  # engines/vllm/encoder_gemma3.py (helper g3v)
         return gemma3_not_modelled(model, release=release)
@@ -88,9 +88,11 @@ def supported_modalities(model: ModelSpec) -> tuple[str, ...]:
 
 def all_limits_zero(model: ModelSpec, limits: Mapping[str, int] | None, release: tuple[int, int, int]) -> bool:
     """True where ``--limit-mm-per-prompt`` sets every modality the (modelled) family supports to 0: vLLM 0.10.0 and
-    later then run no encoder profile at all (``engines/vllm/mmlimits.py``)."""
+    later then run no encoder profile at all (``engines/vllm/mmlimits.py``); so do 0.9.0–0.9.2 for Qwen2-VL /
+    Qwen2.5-VL, the one family read there (``compute_encoder_budget`` gives 0, the same code as 0.10.0's)."""
     names = supported_modalities(model)
-    return bool(names) and release >= (0, 10, 0) and all(mm_limit(limits, m) == 0 for m in names)
+    first = QWEN2_VL_FROM if model.extra.get("wrapper_model_type") in QWEN2_VL_WRAPPERS else (0, 10, 0)
+    return bool(names) and release >= first and all(mm_limit(limits, m) == 0 for m in names)
 
 
 def encoder_profile(model: ModelSpec, *, release: tuple[int, int, int], engine: str, tp: int,

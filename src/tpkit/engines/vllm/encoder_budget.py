@@ -11,7 +11,12 @@ Items per batch (``multimodal/encoder_budget.py`` ``MultiModalBudget`` ≥ 0.20,
                = limit                                    0.10.0
     limit  = --limit-mm-per-prompt, 999 when not given (V1); t = the modality's max tokens per item
 
-Before 0.10.0 the count was ``cdiv`` (0.8.5, 0.9.2); not modelled here.  Release boundaries of the flags:
+0.9.0–0.9.2 (``profile_run``; read in the three wheels, and in 0.8.5, whose count is the same) round up and take
+no floor of 1 (``items_per_batch_cdiv``; used by ``encoder_qwen2vl`` only, the one family read for 0.9):
+
+    items  = min(ceil(budget / t), max_num_seqs × limit)
+
+Release boundaries of the flags:
 V1's ``profile_run`` runs the dummy encoder pass from 0.7.0 (the 0.7.0 wheel).  ``--skip-mm-profiling`` exists
 from 0.10.1 (``engine/arg_utils.py``; not in 0.10.0).  ``--mm-encoder-tp-mode`` exists from 0.10.2, and its
 default ``weights`` shards the tower as before; with ``data`` one rank runs a single dummy item whole, which is not
@@ -26,7 +31,8 @@ import math
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
-__all__ = ["EncoderProfile", "DEFAULT_MM_LIMIT", "items_per_batch", "most_features", "smart_resize_side"]
+__all__ = ["EncoderProfile", "DEFAULT_MM_LIMIT", "items_per_batch", "items_per_batch_cdiv", "most_features",
+           "smart_resize_side"]
 
 DEFAULT_MM_LIMIT = 999
 """items per prompt of a modality when ``--limit-mm-per-prompt`` does not name it (V1; ``config/multimodal.py``
@@ -59,6 +65,14 @@ def items_per_batch(release: tuple[int, int, int], tokens_per_item: int, *, max_
     else:
         per_prompt = limit
     return max(1, min(budget // tokens_per_item, max_num_seqs * per_prompt))
+
+def items_per_batch_cdiv(tokens_per_item: int, *, max_num_batched_tokens: int, max_num_seqs: int,
+                         limit: int = DEFAULT_MM_LIMIT) -> int:
+    """Items of vLLM 0.9.0–0.9.2's encoder profile: ``cdiv(encoder_budget, t)`` against max_num_seqs × limit, with
+    no floor of 1 (``v1/worker/gpu_model_runner.py`` ``profile_run``; the budget from
+    ``v1/core/encoder_cache_manager.py`` ``compute_encoder_budget``, the same code as 0.10.0's)."""
+    budget = max(max_num_batched_tokens, tokens_per_item)
+    return min(-(-budget // tokens_per_item), max_num_seqs * limit)
 
 def most_features(max_pixels: int, unit: int) -> tuple[int, int]:
     """(height, width) in merged tokens of the image with the most features under ``max_pixels``: the largest

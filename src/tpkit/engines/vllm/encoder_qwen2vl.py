@@ -1,4 +1,4 @@
-"""vLLM V1's encoder profile for Qwen2-VL / Qwen2.5-VL, 0.10.0–0.31.0: the dummy batch through the towers, and
+"""vLLM V1's encoder profile for Qwen2-VL / Qwen2.5-VL, 0.9.0–0.31.0: the dummy batch through the towers, and
 what the runner keeps for the text run.
 
 Qwen2-VL / Qwen2.5-VL (``qwen2_vl``, ``qwen2_5_vl``; their configs are flat, with ``vision_config`` beside the
@@ -17,6 +17,16 @@ text fields and no ``text_config``, which ``models.config`` reads as multimodal)
     encoder peak = held + max(attention, MLP), or the pixels' normalisation where larger (from 0.28)
     kept       the outputs, the cached rotary table of Qwen2.5-VL, and on V1 the dummy pixels (N·C·a)
 
+  - 0.9.0–0.9.2 (helper q29; the three wheels' ``gpu_model_runner.py`` ``profile_run``, ``qwen2_vl.py``,
+    ``qwen2_5_vl.py``, ``vision.py``, ``custom_op.py``, ``activation.py``, ``layernorm.py``,
+    ``encoder_cache_manager.py``, ``multimodal/{registry,profiling,inputs}.py``, ``inputs/registry.py``): the
+    towers, custom-op defaults (off under V1's Inductor) and the budget are 0.10.0's, and the runner keeps the
+    same outputs and dummy pixels in the model dtype (0.9.0 casts them in ``MultiModalKwargs.as_kwargs``, 0.9.1 on
+    in the processor's ``call_hf_processor``).  ``profile_run`` differs from 0.10.0 twice: items =
+    ``cdiv(budget, t)`` with no floor (``encoder_budget.items_per_batch_cdiv``), and the dummy is built with
+    seq_len = max_num_batched_tokens (``encoder_qwen2vl_dummy``).  0.8.5 runs the same ``profile_run`` but other
+    towers (Qwen2.5-VL's rotary table built per call, not the cached ``rotary_pos_emb_thw``; the flash-attention
+    rotation flag): not read further, so the plan warns before 0.9.0.
   - 0.11.0–0.11.2: ``profile_run`` also widens each cached output to (encoder_budget, o) when the item has fewer
     tokens than the budget (``new_zeros`` + ``copy_``); the loop variable ``output`` keeps the last split (a view
     of all items' outputs) through the text dummy forward, so kept gains items·budget·o·a.
@@ -46,7 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tpkit.engines.vllm.encoder_budget import EncoderProfile, items_per_batch
+from tpkit.engines.vllm.encoder_budget import EncoderProfile, items_per_batch, items_per_batch_cdiv
 from tpkit.engines.vllm.encoder_qwen2vl_dummy import QWEN2_VL_PROCESSOR, qwen2_vl_dummy
 from tpkit.engines.vllm.encoder_qwen2vl_tower import (QWEN2_VL_0_11_1, QWEN2_VL_0_12, attention_0_11,
                                                       qwen2_vl_live_set, qwen2_vl_tower)
@@ -58,8 +68,10 @@ __all__ = ["QWEN2_VL_PROCESSOR", "QWEN2_VL_WRAPPERS", "QWEN2_VL_FROM", "QWEN2_VL
            "qwen2_vl_profile", "attention_0_11", "QWEN2_VL_0_11_1", "QWEN2_VL_0_12"]
 
 QWEN2_VL_WRAPPERS = frozenset({"qwen2_vl", "qwen2_5_vl"})
-QWEN2_VL_FROM, QWEN2_VL_TO = (0, 10, 0), (0, 31, 0)
+QWEN2_VL_FROM, QWEN2_VL_TO = (0, 9, 0), (0, 31, 0)
 """the releases whose Qwen2-VL / Qwen2.5-VL tower code was read (module docstring)"""
+_FLOOR_BUDGET_FROM = (0, 10, 0)
+"""0.10.0: ``profile_run`` counts the items as budget // t, at least 1 (0.9.0–0.9.2: ``cdiv``)"""
 _WIDENED_FROM = (0, 11, 0)
 """0.11.0–0.11.2 (up to ``QWEN2_VL_0_12``): ``profile_run`` widens each kept output to the encoder budget (module
 docstring)"""
@@ -68,13 +80,17 @@ docstring)"""
 def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, max_num_batched_tokens: int,
                       max_num_seqs: int, max_model_len: int, act_bytes: int, v2_runner: bool,
                       enforce_eager: bool, limits: Mapping[str, int] | None = None) -> tuple[EncoderProfile | None, str]:
-    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.10.0–0.31.0 (module docstring); ``limits``:
+    """The Qwen2-VL / Qwen2.5-VL encoder step, vLLM 0.9.0–0.31.0 (module docstring); ``limits``:
     ``--limit-mm-per-prompt`` (``engines/vllm/mmlimits.py``)."""
     dummy = qwen2_vl_dummy(model.extra["vision_config"], release=release, max_model_len=max_model_len,
                            max_num_batched_tokens=max_num_batched_tokens, limits=limits)
-    items = items_per_batch(release, dummy.tokens, max_num_batched_tokens=max_num_batched_tokens,
-                            max_num_seqs=max_num_seqs, max_model_len=max_model_len,
-                            limit=mm_limit(limits, dummy.modality))
+    if release < _FLOOR_BUDGET_FROM:  # 0.9.0–0.9.2: cdiv, no floor of 1
+        items = items_per_batch_cdiv(dummy.tokens, max_num_batched_tokens=max_num_batched_tokens,
+                                     max_num_seqs=max_num_seqs, limit=mm_limit(limits, dummy.modality))
+    else:
+        items = items_per_batch(release, dummy.tokens, max_num_batched_tokens=max_num_batched_tokens,
+                                max_num_seqs=max_num_seqs, max_model_len=max_model_len,
+                                limit=mm_limit(limits, dummy.modality))
     if items is None:
         return None, "the encoder budget is read only from vLLM 0.10.0"
     tower = qwen2_vl_tower(model, release=release, enforce_eager=enforce_eager)

@@ -31,6 +31,13 @@ files named there):
     seq_len = max_model_len): at most 7 temporal patches (114,688 tokens), the video is the dummy from
     max_model_len ≥ 32,768, and the encoded video is the one counted (t tokens).
 
+0.9.0–0.9.2 (helper q29; the three wheels' ``qwen2_vl.py``, ``multimodal/profiling.py``, ``multimodal/registry.py``,
+``v1/worker/gpu_model_runner.py``): the image, the frame search (cap 16, from 0) and t are 0.10.0's (t with one image
+taken off seq_len; 0.9.0–0.9.1 count t from the dummy built with seq_len = max_model_len, ``_get_mm_num_tokens``,
+which the same ``get_num_frames_with_most_features`` sizes; 0.9.2 adds ``get_max_tokens_per_item``, renamed
+``get_mm_max_tokens_per_item`` in 0.10.0).  ``profile_run`` builds the encoded dummy with seq_len =
+``max_num_tokens`` (max_num_batched_tokens) and only that modality counted, as 0.10.1–0.10.2 do.
+
 Later releases (the rest of each release's reading is in ``encoder_qwen2vl_tower``):
 
   - 0.11.1–0.11.2: the dummy builders' ``mm_options`` overrides can only shrink the dummy; none is assumed.
@@ -89,7 +96,8 @@ _QWEN2_VL_TIE_VIDEO = (0, 17, 0)
 """0.17.0: ``MultiModalBudget.get_modality_with_max_tokens`` breaks a tie by the modality's name, so a video of as
 many tokens as the image is the dummy (``max`` with key (tokens, name))"""
 _QWEN2_VL_NO_IMAGE_OFF = (0, 10, 2)  # from here the video's frames no longer leave room for one image
-_QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 builds the dummy with seq_len = t; 0.10.1–0.10.2 with the batch size
+_QWEN2_VL_DUMMY_AT_T = (0, 10, 0)  # 0.10.0 alone builds the dummy with seq_len = t; 0.9.x and 0.10.1–0.10.2 with
+# the batch size (``max_num_tokens``)
 
 
 def _video_groups(frames: int, temporal: int, ceil_pad: bool = False) -> int:
@@ -112,7 +120,7 @@ def _max_frames(seq_len: int, per_group: int, temporal: int, cap: int, start: in
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLDummy:
-    """The dummy item of vLLM 0.10.0–0.31.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
+    """The dummy item of vLLM 0.9.0–0.31.0's Qwen2-VL / Qwen2.5-VL encoder profile (module docstring)."""
 
     modality: str
     tokens: int
@@ -125,9 +133,9 @@ class Qwen2VLDummy:
 
 def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: int,
                    max_num_batched_tokens: int, limits: Mapping[str, int] | None = None) -> Qwen2VLDummy:
-    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.10.0–0.31.0 (module docstring).
+    """The dummy item of the Qwen2-VL / Qwen2.5-VL encoder profile, vLLM 0.9.0–0.31.0 (module docstring).
     ``limits`` (``--limit-mm-per-prompt``, ``engines/vllm/mmlimits.py``): a modality at 0 is not a candidate, and
-    in 0.10.0–0.10.1 an image limit of 0 leaves the video's frames all of max_model_len (``mm_counts`` has no
+    in 0.9.0–0.10.1 an image limit of 0 leaves the video's frames all of max_model_len (``mm_counts`` has no
     image: ``get_num_frames_with_most_features``); the caller has dropped the case where both are 0."""
     p = int(vc.get("patch_size") or vc.get("spatial_patch_size") or 14)
     m, temporal = int(vc.get("spatial_merge_size", 2)), int(vc.get("temporal_patch_size", 2))
@@ -147,6 +155,6 @@ def qwen2_vl_dummy(vc: dict, *, release: tuple[int, int, int], max_model_len: in
         return Qwen2VLDummy(modality="image", tokens=image, encoded_tokens=image, patches=image * m * m)
     if release >= _QWEN2_VL_0_11:  # built from max_model_len with one video, like t
         return Qwen2VLDummy(modality="video", tokens=video, encoded_tokens=video, patches=video * m * m)
-    dummy_len = video if release <= _QWEN2_VL_DUMMY_AT_T else max_num_batched_tokens
+    dummy_len = video if release == _QWEN2_VL_DUMMY_AT_T else max_num_batched_tokens
     encoded = _video_groups(_max_frames(dummy_len, image, temporal, cap), temporal) * image
     return Qwen2VLDummy(modality="video", tokens=video, encoded_tokens=encoded, patches=encoded * m * m)
