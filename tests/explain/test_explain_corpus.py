@@ -359,13 +359,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper mv25 (2026-12-04): vl_660 (an llm-d demo write-up: vLLM 0.20.1 dev, Qwen2.5-1.5B-Instruct on a shared DGX Spark GB10, util 0.04) hits blind (20,992 in 20,784-21,152): 252 of the 281.
     vl_661 (a KV-compression audit trail: vLLM 0.19.2rc1.dev100, GLM-4-9B-Chat on an H200, util 0.60, the assembled glm-4-9b-chat-hf config) hits blind (1,673,040 in 1,672,864-1,673,120): 253 of the 282.
     vl_662 (the WSL2 series: vLLM 0.20.0 Qwen3.6-27B-Text-NVFP4-MTP, text only, fp8 KV, eager, no draft) hits blind (53,312 exactly): 254 of the 283.
-    vl_663 (the same series: vLLM 0.20.0 Qwen3.6-35B-A3B-NVFP4 at 16,384 batched tokens) hits blind (33,536 in 31,440-33,536): 255 of the 284."""
+    vl_663 (the same series: vLLM 0.20.0 Qwen3.6-35B-A3B-NVFP4 at 16,384 batched tokens) hits blind (33,536 in 31,440-33,536): 255 of the 284.
+    vl_664 (the same series at 8,192 with 4 sequences) hits blind (75,456 exactly): 256 of the 285."""
     rows = _capacity_rows()
-    assert len(rows) == 284
+    assert len(rows) == 285
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 255, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 256, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 4
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides
