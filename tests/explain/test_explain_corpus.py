@@ -355,13 +355,23 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     --kv-cache-memory-bytes) print no anchor; vl_624 (an llm-d benchmarking guide, Qwen3-0.6B on an L40S) hits blind
     (350,304 in 350,288-350,368): 241 of the 268; vl_625 (notes: vLLM 0.20.2 Gemma-4-26B-A4B-NVFP4, fp8_e4m3 KV, on an
     RTX 5090 under WSL2) hits blind (286,007 in 285,436-286,065): 242 of the 269; vl_626 (the same WSL2 series: vLLM
-    0.20.0 Qwen3.6-35B-A3B-NVFP4, fp8_e4m3 KV, one sequence) hits blind (75,456 exactly): 243 of the 270 (90.0 %); merged with mv22 / mv23 (lead, session 8): 251 of the 280 (89.6 %)."""
+    0.20.0 Qwen3.6-35B-A3B-NVFP4, fp8_e4m3 KV, one sequence) hits blind (75,456 exactly): 243 of the 270 (90.0 %); merged with mv22 / mv23 (lead, session 8): 251 of the 280 (89.6 %).
+    Helper mv25 (2026-12-04): vl_660 (an llm-d demo write-up: vLLM 0.20.1 dev, Qwen2.5-1.5B-Instruct on a shared DGX Spark GB10, util 0.04) hits blind (20,992 in 20,784-21,152): 252 of the 281.
+    vl_661 (a KV-compression audit trail: vLLM 0.19.2rc1.dev100, GLM-4-9B-Chat on an H200, util 0.60, the assembled glm-4-9b-chat-hf config) hits blind (1,673,040 in 1,672,864-1,673,120): 253 of the 282.
+    vl_662 (the WSL2 series: vLLM 0.20.0 Qwen3.6-27B-Text-NVFP4-MTP, text only, fp8 KV, eager, no draft) hits blind (53,312 exactly): 254 of the 283.
+    vl_663 (the same series: vLLM 0.20.0 Qwen3.6-35B-A3B-NVFP4 at 16,384 batched tokens) hits blind (33,536 in 31,440-33,536): 255 of the 284.
+    vl_664 (the same series at 8,192 with 4 sequences) hits blind (75,456 exactly): 256 of the 285.
+    vl_665 (kubectl logs under WSL: vLLM 0.18.0 Qwen2.5-3B-Instruct with bitsandbytes, util 0.8, 4,096) hits blind (109,264 in 109,072-109,360): 257 of the 286.
+    vl_666 (a pasted vLLM 0.13.0 log: Qwen3-VL-30B-A3B from a local mount on an H100 NVL, 8,192) hits blind (211,936 in 211,840-211,952): 258 of the 287.
+    vl_667 (Chinese deployment notes: vLLM 0.13.0 in an Xinference container, Qwen2.5-1.5B-Instruct AWQ on an RTX 3090, util 0.5) hits blind (346,368 in 346,208-346,576): 259 of the 288; vl_668 (ROCm notes: vLLM 0.16.1.dev0 Qwen2.5-0.5B-Instruct fp16 on a Radeon, author-selected lines) misses blind (tp not printed): 259 of the 289.
+    vl_668 with tp 1 from its configuration block (HIP_VISIBLE_DEVICES=0, no tensor_parallel_size; an input from the source, no rule change) hits (808,192 in 807,840-808,704): 260 of the 289.
+    vl_669 (a pasted P/D prefill run: vLLM source build v0.1.dev15312, Qwen3-VL-8B-Instruct, util 0.85, 4,096; fails after KV sizing while creating its connector) hits blind (163,568 in 163,504-163,584): 261 of the 290 (90.0 %)."""
     rows = _capacity_rows()
-    assert len(rows) == 280
+    assert len(rows) == 290
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 251, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 261, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 4
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides
