@@ -87,7 +87,12 @@ def estimate_max_model_len(layout: KvLayout, available: Bytes, upper: int, in_fl
     budget = _budget_for_check(layout, available, rules)
     if rules.engine == "V0":
         return min(upper, max(available // layout.bytes_per_block, 0) * layout.block_size)
-    fits = lambda n: needed_bytes(layout, n, in_flight, rules, dcp) <= budget  # noqa: E731
+    return longest_fitting(lambda n: needed_bytes(layout, n, in_flight, rules, dcp) <= budget, upper)
+
+
+def longest_fitting(fits, upper: int) -> int:
+    """vLLM's binary search (``kv_cache_utils.py`` ``estimate_max_model_len``): the largest length n in [1, upper]
+    with ``fits(n)``, the need growing with n; 0 when not even 1 fits."""
     if not fits(1):
         return 0
     lo, hi, best = 1, upper, 1

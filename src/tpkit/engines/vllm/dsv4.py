@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tpkit.engines.vllm.capacity import longest_fitting
 from tpkit.engines.vllm.versions import parse_version
 from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
@@ -82,10 +83,13 @@ class Dsv4Group:
     """One vLLM KV-cache group: its layers' pages (bytes, after padding) and what one request needs."""
 
     name: str
+    """the group's kind: the attention + indexer group, or a sliding group by (block, window)"""
     pages: tuple[int, ...]
+    """bytes of one block of each layer slot in the group, after padding to the common page"""
     block_size: int
+    """tokens per block of this group"""
     window: int | None
-    """None: full attention"""
+    """tokens the group keeps per request (sliding window); None: full attention"""
 
     def page_sum(self) -> int:
         return sum(self.pages)
@@ -98,12 +102,20 @@ class Dsv4Group:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Dsv4Capacity:
+    """vLLM's DeepSeek-V4 KV cache for one rank: the groups, the blocks the budget buys and the printed figures."""
+
     groups: tuple[Dsv4Group, ...]
+    """the KV-cache groups (``build_groups``)"""
     bytes_per_block: int
+    """bytes one block index costs across every group's slots"""
     num_blocks: int
+    """blocks the available KV memory buys (available bytes // bytes_per_block)"""
     blocks_per_request: int
+    """blocks one request of max_model_len holds over the groups"""
     max_concurrency: float
+    """requests of max_model_len that fit ('Maximum concurrency for … tokens per request')"""
     tokens: int
+    """the printed 'GPU KV cache size: N tokens' (the release's rule)"""
     needed_bytes: int
     """what one request of max_model_len needs by the fit check"""
     fits: bool
@@ -233,17 +245,7 @@ def needed_bytes(groups: tuple[Dsv4Group, ...], buckets: list[dict[int, int]], m
 
 def estimate_max_model_len(groups, buckets, available_bytes: int, upper: int, max_num_batched_tokens: int) -> int:
     """vLLM's binary search for the longest length in [1, upper] whose need fits; 0 when none does."""
-    fits = lambda n: needed_bytes(groups, buckets, n, max_num_batched_tokens) <= available_bytes  # noqa: E731
-    if not fits(1):
-        return 0
-    lo, hi, best = 1, upper, 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        if fits(mid):
-            best, lo = mid, mid + 1
-        else:
-            hi = mid - 1
-    return best
+    return longest_fitting(lambda n: needed_bytes(groups, buckets, n, max_num_batched_tokens) <= available_bytes, upper)
 
 
 def plan_dsv4(config: dict, available_bytes: int, *, version: str, max_model_len: int,
