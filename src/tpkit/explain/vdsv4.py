@@ -10,20 +10,8 @@ from tpkit.errors import PlanInputError
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv
 
-ERAS = (((0, 20, 0), (0, 20, 0)), ((0, 20, 1), (0, 22, 1)), ((0, 23, 0), (0, 25, 1)))
-"""the DeepSeek-V4 eras of ``engines.vllm.dsv4`` (first, last release): the 0.20.0 tokens rule; the tuple layout;
-the packed layout"""
-
-
 def is_dsv4(ctx: Context) -> bool:
     return ctx.model is not None and getattr(ctx.model, "model_type", None) == "deepseek_v4"
-
-
-def _config(model) -> dict:
-    extra = model.extra
-    return {"num_hidden_layers": model.num_layers, "compress_ratios": extra.get("compress_ratios"),
-            "head_dim": model.head_dim, "qk_rope_head_dim": extra.get("qk_rope_head_dim"),
-            "index_head_dim": extra.get("index_head_dim"), "sliding_window": model.sliding_window}
 
 
 def _fmt(rel: tuple[int, int, int]) -> str:
@@ -32,7 +20,7 @@ def _fmt(rel: tuple[int, int, int]) -> str:
 
 def _releases(ctx: Context, ends: tuple[str, str] | None) -> tuple[list[tuple[int, int, int]], str]:
     """The releases to rebuild (one per era inside the log's range, or the release the log pins) and a note."""
-    from tpkit.engines.vllm.dsv4 import FIRST, LAST, parse_release
+    from tpkit.engines.vllm.dsv4 import ERAS, FIRST, LAST, parse_release
 
     if ends is None:
         pinned = ctx.rules_version
@@ -46,7 +34,7 @@ def _releases(ctx: Context, ends: tuple[str, str] | None) -> tuple[list[tuple[in
 
 def rebuilt_dsv4(ctx: Context, available: Iv | None, ends: tuple[str, str] | None, batched: int):
     """(predicted range or None, bytes per block / block, source text, alternatives one per era)."""
-    from tpkit.engines.vllm.dsv4 import BLOCK, plan_dsv4
+    from tpkit.engines.vllm.dsv4 import BLOCK, config_of, plan_dsv4
 
     releases, note = _releases(ctx, ends)
     length = int(ctx.get("context_length") or 0)
@@ -59,10 +47,10 @@ def rebuilt_dsv4(ctx: Context, available: Iv | None, ends: tuple[str, str] | Non
     parts, ranges, per_block = [], [], None
     for rel in releases:
         try:
-            lo = plan_dsv4(_config(ctx.model), max(available.low.bytes, 0) if available else 0,
+            lo = plan_dsv4(config_of(ctx.model), max(available.low.bytes, 0) if available else 0,
                            version=_fmt(rel), max_model_len=length, max_num_batched_tokens=batched,
                            kv_cache_dtype=kv, where=where)
-            hi = plan_dsv4(_config(ctx.model), max(available.high.bytes, 0) if available else 0,
+            hi = plan_dsv4(config_of(ctx.model), max(available.high.bytes, 0) if available else 0,
                            version=_fmt(rel), max_model_len=length, max_num_batched_tokens=batched,
                            kv_cache_dtype=kv, where=where)
         except PlanInputError as exc:

@@ -157,14 +157,14 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
 
 def _rebuilt_dsv4(ctx: Context, rules, available: Iv | None) -> "_Rebuilt":
     """DeepSeek-V4 (``explain.vdsv4``): the batched tokens as printed, else the release's API-server default on the
-    log's GPU (``engines.vllm.inputs._large_batch_device``: 8192 on ≥ 70 GiB devices, else 2048)."""
+    log's GPU (``engines.vllm.inputs.default_batched_tokens``; 2048 when the GPU is not known)."""
     from tpkit.engines.vllm.dsv4 import BLOCK
-    from tpkit.engines.vllm.inputs import _large_batch_device
+    from tpkit.engines.vllm.inputs import default_batched_tokens
     from tpkit.explain.vdsv4 import rebuilt_dsv4
 
     batched = ctx.get("max_num_batched_tokens")
     if not batched:
-        batched = 8192 if ctx.gpu is not None and _large_batch_device(ctx.gpu, rules)[0] else 2048
+        batched = default_batched_tokens(ctx.gpu, rules) if ctx.gpu is not None else 2048
     predicted, token_bytes, source, alternatives = rebuilt_dsv4(ctx, available, _version_ends(ctx), int(batched))
     return _Rebuilt(predicted, token_bytes, source, BLOCK, alternatives)
 

@@ -48,6 +48,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tpkit.engines.vllm.capacity import longest_fitting
+from tpkit.engines.vllm.pages import cdiv
 from tpkit.engines.vllm.versions import parse_version
 from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
@@ -60,7 +61,10 @@ PACKED_FROM = (0, 23, 0)
 """0.23.0: bytes per block summed over page buckets (``_bucket_layers_by_page_size``)"""
 CONCURRENCY_TOKENS_FROM = (0, 20, 1)
 """0.20.1: printed tokens = int(max_concurrency × max_model_len)"""
-SUPPORTED = "0.20.0 – 0.25.1"
+SUPPORTED = f"{'.'.join(map(str, FIRST))} – {'.'.join(map(str, LAST))}"
+"""the modelled releases, as error messages name them"""
+ERAS = ((FIRST, (0, 20, 0)), (CONCURRENCY_TOKENS_FROM, (0, 22, 1)), (PACKED_FROM, LAST))
+"""(first, last release read) of each era: the 0.20.0 tokens rule; the tuple layout; the packed layout"""
 KV_TOKEN_BYTES = 584
 ALIGN = 576
 BLOCK = 256
@@ -70,12 +74,16 @@ INDEXER_QUANT_BLOCK = 128
 FP8_NAMES = ("fp8", "fp8_ds_mla")
 
 
+def config_of(model) -> dict:
+    """The DeepSeek-V4 config fields this module reads, from a parsed model (``models.spec.ModelSpec``)."""
+    extra = model.extra
+    return {"num_hidden_layers": model.num_layers, "compress_ratios": extra.get("compress_ratios"),
+            "head_dim": model.head_dim, "qk_rope_head_dim": extra.get("qk_rope_head_dim"),
+            "index_head_dim": extra.get("index_head_dim"), "sliding_window": model.sliding_window}
+
+
 def _round_up(x: int, a: int) -> int:
     return -(-x // a) * a
-
-
-def cdiv(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -12,19 +12,12 @@ pipeline parallelism and decode context parallelism.
 from __future__ import annotations
 
 from tpkit.engines.vllm.capacity import KvCapacity
-from tpkit.engines.vllm.dsv4 import BLOCK, SUPPORTED, build_groups, plan_dsv4
+from tpkit.engines.vllm.dsv4 import BLOCK, SUPPORTED, build_groups, config_of, plan_dsv4
 from tpkit.engines.vllm.kvgroups import KvGroup, KvLayout
 from tpkit.errors import PlanInputError
 from tpkit.units import Bytes
 
 __all__ = ["dsv4_layout", "dsv4_capacity", "dsv4_kv_source"]
-
-
-def _config(model) -> dict:
-    extra = model.extra
-    return {"num_hidden_layers": model.num_layers, "compress_ratios": extra.get("compress_ratios"),
-            "head_dim": model.head_dim, "qk_rope_head_dim": extra.get("qk_rope_head_dim"),
-            "index_head_dim": extra.get("index_head_dim"), "sliding_window": model.sliding_window}
 
 
 def _kv_name(r) -> str:
@@ -48,8 +41,8 @@ def _check(model, parallel, r, rules) -> None:
 def dsv4_layout(model, parallel, r, rules) -> KvLayout:
     """The plan's layout of vLLM's DeepSeek-V4 groups (module doc)."""
     _check(model, parallel, r, rules)
-    groups, buckets = build_groups(_config(model), where=f"{model.name} config")
-    cap = plan_dsv4(_config(model), 0, version=rules.label, max_model_len=r.max_model_len,
+    groups, buckets = build_groups(config_of(model), where=f"{model.name} config")
+    cap = plan_dsv4(config_of(model), 0, version=rules.label, max_model_len=r.max_model_len,
                     max_num_batched_tokens=r.max_num_batched_tokens, kv_cache_dtype=_kv_name(r),
                     where=f"{model.name} config")
     kv_groups = tuple(KvGroup(kind="mla" if g.window is None else "sliding", num_layers=1,
@@ -61,7 +54,7 @@ def dsv4_layout(model, parallel, r, rules) -> KvLayout:
 
 def dsv4_capacity(model, available: Bytes, r, rules) -> KvCapacity:
     """Blocks, printed tokens, concurrency and the fit check of one rank (``engines.vllm.dsv4.plan_dsv4``)."""
-    cap = plan_dsv4(_config(model), max(int(available), 0), version=rules.label, max_model_len=r.max_model_len,
+    cap = plan_dsv4(config_of(model), max(int(available), 0), version=rules.label, max_model_len=r.max_model_len,
                     max_num_batched_tokens=r.max_num_batched_tokens, kv_cache_dtype=_kv_name(r),
                     where=f"{model.name} config")
     fits = cap.fits and available > Bytes(0)

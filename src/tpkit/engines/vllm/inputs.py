@@ -144,9 +144,8 @@ def served_dtype(model: ModelSpec, dtype: str | None) -> tuple[str, int]:
 def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec) -> tuple[int, int]:
     if rules.engine == "V0":
         return _v0_batch(options, rules, length, model), options.max_num_seqs or 256
-    big, big_seqs = _large_batch_device(gpu, rules)
-    huge = rules.huge_gpu_batch and gpu.total_bytes >= GiB(160) and not _nvml_has_no_memory_total(gpu)
-    tokens = options.max_num_batched_tokens or (16384 if huge else 8192 if big else 2048)
+    big_seqs = _large_batch_device(gpu, rules)[1]
+    tokens = options.max_num_batched_tokens or default_batched_tokens(gpu, rules)
     if not options.max_num_batched_tokens and rules.mm_prefix_batch_floor:
         tokens = max(tokens, mm_prefix_batch_floor(model) or 0)
     seqs = options.max_num_seqs or min(1024 if big_seqs else 256, tokens)
@@ -184,6 +183,13 @@ def mm_prefix_batch_floor(model: ModelSpec) -> int | None:
     image = image if isinstance(image, int) and not isinstance(image, bool) and image > 0 else 280
     audio = GEMMA4_AUDIO_TOKENS if model.extra.get("has_audio_tower") else 0
     return max(image, GEMMA4_VIDEO_FRAMES * GEMMA4_FRAME_TOKENS, audio)
+
+
+def default_batched_tokens(gpu: GpuSpec, rules: VllmRules) -> int:
+    """V1's API-server default ``max_num_batched_tokens`` on ``gpu`` (module docstring): 16384 on ≥ 160 GiB devices
+    from 0.28.0, 8192 on the large-batch devices, else 2048."""
+    huge = rules.huge_gpu_batch and gpu.total_bytes >= GiB(160) and not _nvml_has_no_memory_total(gpu)
+    return 16384 if huge else 8192 if _large_batch_device(gpu, rules)[0] else 2048
 
 
 def _large_batch_device(gpu: GpuSpec, rules: VllmRules) -> tuple[bool, bool]:
