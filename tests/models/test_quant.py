@@ -176,7 +176,7 @@ def test_bitsandbytes_in_flight_is_nf4_with_a_compressed_absmax_per_64():
 
 
 def test_bitsandbytes_on_a_checkpoint_quantised_otherwise_or_on_moe_experts_is_refused():
-    from tpkit.models.quant import check_bnb_model
+    from tpkit.models.quant import check_quant_engine
 
     awq = parse_quant_config({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True}, where="t")
     with pytest.raises(PlanInputError, match="conflicts"):
@@ -186,16 +186,26 @@ def test_bitsandbytes_on_a_checkpoint_quantised_otherwise_or_on_moe_experts_is_r
         name, moe = "some-moe", object()
 
     with pytest.raises(PlanInputError, match="mixture-of-experts"):
-        check_bnb_model(_Moe(), resolve_quant(None, "bitsandbytes"))
+        check_quant_engine(_Moe(), resolve_quant(None, "bitsandbytes"))
 
 
 def test_bitsandbytes_is_refused_under_sglang_whose_loader_picks_weights_by_name():
-    from tpkit.models.quant import check_bnb_model
+    from tpkit.models.quant import check_quant_engine
 
     class _Dense:
         name, moe = "dense", None
 
     q = resolve_quant(None, "bitsandbytes")
-    check_bnb_model(_Dense(), q, "vllm")
+    check_quant_engine(_Dense(), q, "vllm")
     with pytest.raises(PlanInputError, match="vLLM only"):
-        check_bnb_model(_Dense(), q, "sglang")
+        check_quant_engine(_Dense(), q, "sglang")
+
+
+def test_deepseek_v4_fp8_is_a_vllm_method_name_and_refused_for_sglang():
+    """vLLM's ``--quantization deepseek_v4_fp8`` plans DeepSeek-V4's stored FP8 / FP4 mix; SGLang has no such choice."""
+    from tpkit.models.quant import check_quant_engine
+
+    q = resolve_quant(None, "deepseek_v4_fp8")
+    check_quant_engine(object(), q, "vllm")
+    with pytest.raises(PlanInputError, match="SGLang has no such --quantization choice"):
+        check_quant_engine(object(), q, "sglang")

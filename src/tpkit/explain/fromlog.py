@@ -106,13 +106,13 @@ are charged 0 (``engines.vllm.policy.inside_load_delta``); the text is kept for 
 def refused_quantization(model, value: str, engine: str | None = None) -> str | None:
     """The note for a ``--quantization`` read from the log that the plan's checkpoint refuses
     (``models.quant.resolve_quant``: another MODEL than the log's, e.g. an fp8 run planned on an AWQ checkpoint;
-    ``models.quant.check_bnb_model``: bitsandbytes on a mixture-of-experts model or under SGLang), else None: the
+    ``models.quant.check_quant_engine``: bitsandbytes on a mixture-of-experts model or under SGLang), else None: the
     plan then drops it, since the user gave no such flag, so it is no error either."""
     from tpkit.errors import PlanInputError
-    from tpkit.models.quant import check_bnb_model, resolve_quant
+    from tpkit.models.quant import check_quant_engine, resolve_quant
 
     try:
-        check_bnb_model(model, resolve_quant(model.quant, value), engine)
+        check_quant_engine(model, resolve_quant(model.quant, value), engine)
     except PlanInputError as exc:
         return f"--quantization {value} read from the log is not used: {exc}"
     return None

@@ -33,7 +33,7 @@ from tpkit.errors import ConfigError, PlanInputError
 from tpkit.models.fields import name_list, optional_int
 from tpkit.models.spec import QuantSpec
 
-__all__ = ["parse_quant_config", "online_quant", "bnb_online", "check_bnb_model", "resolve_quant", "is_ignored", "is_quantised", "matrix_bytes"]
+__all__ = ["parse_quant_config", "online_quant", "bnb_online", "check_quant_engine", "resolve_quant", "is_ignored", "is_quantised", "matrix_bytes"]
 
 _FLAG_ALIASES = {
     "fp8": "fp8", "fbgemm_fp8": "fbgemm_fp8", "mxfp4": "mxfp4",
@@ -228,16 +228,21 @@ def bnb_online() -> QuantSpec:
     256 of them.  The embedding and ``lm_head`` (``VocabParallelEmbedding`` / ``ParallelLMHead``, not
     ``LinearBase``) and the norms stay in the model dtype.  The same in every release read (no boundary for dense
     models); FusedMoE experts are quantised only from some release between 0.8.5 (not handled) and 0.14.1
-    (``_is_moe_model``), which tpkit does not plan (``check_bnb_model``)."""
+    (``_is_moe_model``), which tpkit does not plan (``check_quant_engine``)."""
     return QuantSpec(method="nf4", weight_bits=4, group_size=BNB_BLOCK, scale_bytes=1,
                      ignored=("lm_head", "model.embed_tokens"), scope="all_linear", raw_method="bitsandbytes (online)")
 
 
-def check_bnb_model(spec, quant: QuantSpec | None, engine: str | None = None) -> None:
-    """Refuse in-flight bitsandbytes for a model with routed experts (module doc of ``bnb_online``), and under SGLang:
+def check_quant_engine(spec, quant: QuantSpec | None, engine: str | None = None) -> None:
+    """Refuse vLLM's ``deepseek_v4_fp8`` method name under SGLang, and in-flight bitsandbytes for a model with routed experts (module doc of ``bnb_online``), and under SGLang:
     its loader (sglang 0.4.2 / 0.5.10 ``model_loader/loader.py`` ``BitsAndBytesModelLoader``) makes the same
     ``quantize_4bit`` call, but picks the weights by name (``default_target_modules``, or the model's
     ``default_bitsandbytes_target_modules``), which e.g. misses a fused ``gate_up_proj``: not the vLLM rule."""
+    if quant is not None and quant.raw_method == "deepseek_v4_fp8" and engine == "sglang":
+        raise PlanInputError(
+            "--quantization deepseek_v4_fp8 is vLLM's method name (vllm/models/deepseek_v4 DeepseekV4FP8Config); "
+            "SGLang has no such --quantization choice and reads DeepSeek-V4's FP8 / FP4 layout from the checkpoint's "
+            "config: pass the checkpoint's config.json (with its quantization_config), or plan with --engine vllm")
     if quant is None or not quant.raw_method.startswith("bitsandbytes"):
         return
     if engine == "sglang":

@@ -29,7 +29,7 @@ from tpkit.errors import PlanInputError
 from tpkit.models.audio import audio_tower_params
 from tpkit.models.layout import padded_vocab, stage_layers
 from tpkit.models.params import Part, global_parts, layer_groups, layer_parts, mtp_parts
-from tpkit.models.quant import check_bnb_model, is_quantised, matrix_bytes, resolve_quant
+from tpkit.models.quant import check_quant_engine, is_quantised, matrix_bytes, resolve_quant
 from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.vision import SHARDABLE, TOWER_TP_SHARDED, tower_params_per_rank, vision_tower
 from tpkit.models.weights_plan import WeightLine, WeightsPlan
@@ -54,7 +54,7 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
     engine's rule for the decoder layers over PP stages (``tpkit.models.layout.PP_SPLITS``)."""
     elem = _dtype(spec, dtype)
     quant = resolve_quant(spec.quant, quantization)
-    check_bnb_model(spec, quant, engine)
+    check_quant_engine(spec, quant, engine)
     directory = checkpoint_dir or spec.extra.get("checkpoint_dir")
     if directory and any(Path(directory).glob("*.safetensors")):
         from tpkit.models.safetensors import plan_from_safetensors
