@@ -1,6 +1,12 @@
 """tpkit perf against published speculative-decoding measurements (CPU only, no network).
 
     python bench/decode_published.py [--markdown docs_table.md]
+    python bench/decode_published.py --rows 25,166      # itemise rows 25 and 166 (1-based, as in the table)
+
+``--rows`` prints, for each named row, the ``tpkit perf`` command line that reproduces its prediction
+(``perf_argv``; add ``--json`` for the whole result), the measured plain step and cycle where the source gives
+tok/s (step = batch / plain tok/s; cycle = batch × accept length / speculative tok/s), the predicted ones, and the
+cycle's parts, so which side of a wrong row is off can be read directly.
 
 Reads ``bench/data/published_spec.json`` (every row with its source), predicts each with
 ``tpkit.perf.plan_perf`` exactly as ``tpkit perf`` would (the row's GPU, TP, engine and engine version,
@@ -43,6 +49,54 @@ def predict(row: dict):
                                  attention_backend=row.get("attention_backend"),
                                  sglang_spec_v2=row.get("sglang_spec_v2"),
                                  max_running_requests=row.get("max_running_requests")))
+
+
+def perf_argv(row: dict) -> list[str]:
+    """The ``tpkit perf`` arguments that make the prediction ``predict(row)`` makes (model, GPU, TP, engine and
+    release, batch, context, speculative settings, accept length, KV dtype, backend, spec v1/v2, running cap)."""
+    argv = ["perf", row["model"], "--gpu", row["gpu"], "--tp", str(row["tp"]), "--engine", row["engine"],
+            "--batch", str(row["batch"]), "--context", str(row["context"]),
+            "--kv-cache-dtype", row["kv_cache_dtype"],
+            "--speculative-algorithm", row["algorithm"], "--speculative-num-steps", str(row["num_steps"]),
+            "--speculative-eagle-topk", str(row["topk"]),
+            "--speculative-num-draft-tokens", str(row["num_draft_tokens"])]
+    if row.get("engine_version"):
+        argv += ["--engine-version", row["engine_version"]]
+    if row["accept_length"]:
+        argv += ["--accept-length", str(row["accept_length"])]
+    if row.get("attention_backend"):
+        argv += ["--attention-backend", row["attention_backend"]]
+    if row.get("sglang_spec_v2") is not None:
+        argv += ["--sglang-spec-v2", "on" if row["sglang_spec_v2"] else "off"]
+    if row.get("max_running_requests") is not None:
+        argv += ["--max-running-requests", str(row["max_running_requests"])]
+    return argv
+
+
+def itemise(number: int, row: dict) -> list[str]:
+    """Row ``number`` (1-based): its command, measured vs predicted plain step and cycle, and the cycle's parts."""
+    r = predict(row)
+    base, spec = r.baseline, r.speculative
+    tau = row["accept_length"] or spec.accept_length
+    meas = measured_speedup(row)
+    out = [f"row {number} ({row['source']}): measured speed-up {meas:.3f}x, predicted {spec.speedup:.3f}x",
+           "  tpkit " + " ".join(perf_argv(row)) + "   (from the repository root; add --json)"]
+    if row["base_tok_s"] and row["spec_tok_s"]:
+        step_ms, cycle_ms = row["batch"] / row["base_tok_s"] * 1e3, row["batch"] * tau / row["spec_tok_s"] * 1e3
+        out.append(f"  measured   plain step {step_ms:8.2f} ms   cycle {cycle_ms:8.2f} ms   cycle/step {cycle_ms / step_ms:.2f}"
+                   f"   (batch {row['batch']}, accept length {tau:.2f})")
+    else:
+        out.append(f"  measured   speed-up only (no tok/s): implied cycle/step {tau / meas:.2f} at accept length {tau:.2f}")
+    step_ms, cycle_ms = base.step_us / 1e3, spec.cycle_us / 1e3
+    out.append(f"  predicted  plain step {step_ms:8.2f} ms   cycle {cycle_ms:8.2f} ms   cycle/step {cycle_ms / step_ms:.2f}"
+               f"   (running plain {base.running or row['batch']}, speculative {spec.running or row['batch']})")
+    out.append("  cycle parts (ms): " + ", ".join(f"{k} {v / 1e3:.2f}" for k, v in spec.parts_us))
+    b = r.breakdown.get("baseline", {})
+    if b:
+        kinds = ", ".join(f"{k} {v / 1e3:.2f}" for k, v in b.get("by_kind_us", {}).items())
+        out.append(f"  plain step (ms): compute {b['compute_us'] / 1e3:.2f} [{kinds}], all-reduce "
+                   f"{b['allreduce_us'] / 1e3:.2f}, exposed host {b['exposed_host_us'] / 1e3:.2f}")
+    return out
 
 
 def measured_speedup(row: dict) -> float:
@@ -102,9 +156,23 @@ def table(data: dict) -> tuple[list[str], dict]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--markdown", default=None, help="also write the table to this file")
+    ap.add_argument("--rows", default=None, help="comma-separated row numbers (1-based): itemise these rows instead")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
     data = json.loads(DATA.read_text())
+    if args.rows:
+        try:
+            numbers = [int(x) for x in args.rows.split(",") if x.strip()]
+        except ValueError:
+            print(f"--rows takes row numbers separated by commas, e.g. 25,166; got {args.rows!r}", file=sys.stderr)
+            return 2
+        bad = [n for n in numbers if not 1 <= n <= len(data["rows"])]
+        if bad or not numbers:
+            print(f"--rows: row numbers run from 1 to {len(data['rows'])}; got {args.rows!r}", file=sys.stderr)
+            return 2
+        for n in numbers:
+            print("\n".join(itemise(n, data["rows"][n - 1])))
+        return 0
     lines, s = table(data)
     summary = [summary_line("all", s["all"]), summary_line("training sources", s["train"]),
                summary_line("held-out sources", s["held_out"])]

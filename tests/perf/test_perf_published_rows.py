@@ -1,0 +1,93 @@
+"""``bench/decode_published.py --rows``: the itemised view of chosen rows (helper spw6, 2026-12-05).
+
+For each named row it prints the ``tpkit perf`` command that reproduces the row's prediction (``perf_argv``), the
+measured plain step and cycle (batch / plain tok/s; batch × accept length / speculative tok/s) and the predicted
+ones with the cycle's parts.  The command must give the very prediction the scorer makes, or the itemised view
+would describe another deployment.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tpkit.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = json.loads((Path(__file__).parent / "data" / "published_spec.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def bench():
+    sys.path.insert(0, str(ROOT / "bench"))
+    import decode_published
+
+    return decode_published
+
+
+def _first_row_of_each_source() -> list[int]:
+    seen, out = set(), []
+    for i, row in enumerate(DATA["rows"], 1):
+        if row["source"] not in seen:
+            seen.add(row["source"])
+            out.append(i)
+    return out
+
+
+# one row of every source, the rows carrying the rarer settings (attention backend, spec v2, running cap, a
+# config file as the model), and the held-out wrong-sign rows of 2026-12-05
+ROWS = sorted(set(_first_row_of_each_source()) | {25, 26, 59, 67, 71, 74, 135, 136, 147, 148, 165, 166, 181, 186})
+
+
+@pytest.mark.parametrize("number", ROWS)
+def test_the_printed_command_makes_the_scorers_prediction(number, bench, capsys, monkeypatch):
+    row = DATA["rows"][number - 1]
+    monkeypatch.chdir(ROOT)  # rows may name a config under bench/data by a relative path
+    code = main(bench.perf_argv(row) + ["--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    got = json.loads(out)
+    want = bench.predict(row)
+    assert got["speculative"]["speedup"] == pytest.approx(want.speculative.speedup, abs=5e-4)
+    assert got["baseline"]["tok_s"] == pytest.approx(want.baseline.tok_s, abs=0.01)
+    assert got["speculative"]["cycle_s"] == pytest.approx(want.speculative.cycle_us / 1e6, rel=1e-5)
+
+
+def test_every_setting_a_row_carries_reaches_the_command(bench):
+    rows = DATA["rows"]
+    with_backend = next(r for r in rows if r.get("attention_backend"))
+    with_v2 = next(r for r in rows if r.get("sglang_spec_v2") is not None)
+    with_cap = next(r for r in rows if r.get("max_running_requests") is not None)
+    without_tau = next(r for r in rows if not r["accept_length"])
+    assert with_backend["attention_backend"] in bench.perf_argv(with_backend)
+    assert "--sglang-spec-v2" in bench.perf_argv(with_v2)
+    argv = bench.perf_argv(with_cap)
+    assert argv[argv.index("--max-running-requests") + 1] == str(with_cap["max_running_requests"])
+    assert "--accept-length" not in bench.perf_argv(without_tau)  # the family default, as the scorer uses
+
+
+def test_itemised_row_reads_the_measured_step_and_cycle_off_the_source(bench):
+    row = DATA["rows"][166 - 1]  # glm47f_e3, B=1: 120.3 → 167.75 tok/s at accept length 2.4
+    assert (row["source"], row["batch"], row["base_tok_s"], row["accept_length"]) == ("glm47f_e3", 1, 120.3, 2.4)
+    text = "\n".join(bench.itemise(166, row))
+    assert "plain step     8.31 ms" in text              # 1 / 120.3 tok/s
+    assert "cycle    14.31 ms" in text                    # 2.4 / 167.75 tok/s
+    assert "tpkit perf zai-org/GLM-4.7-Flash" in text and "--attention-backend flashinfer" in text
+    assert "verify" in text and "draft steps" in text
+
+
+def test_itemised_row_without_tok_s_gives_the_implied_ratio(bench):
+    row = DATA["rows"][135 - 1]  # eagle3_t3: speed-up only
+    assert row["base_tok_s"] is None and row["measured_speedup"] == 0.93
+    text = "\n".join(bench.itemise(135, row))
+    assert "speed-up only" in text and "implied cycle/step 2.34" in text  # 2.18 (family default) / 0.93
+
+
+@pytest.mark.parametrize("arg", ["0", "217", "x", ","])
+def test_rows_out_of_range_or_not_numbers_exit_2(arg):
+    import subprocess
+
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "decode_published.py"), "--rows", arg],
+                          capture_output=True, text=True, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
+    assert proc.returncode == 2 and "--rows" in proc.stderr and "Traceback" not in proc.stderr
