@@ -913,8 +913,11 @@ def _vllm_flags(case: dict, over: dict) -> dict:
     flags = {"gpu_memory_utilization": case["gpu_memory_utilization"], "max_model_len": case["max_model_len"],
              "block_size": case["block_size"], "max_num_batched_tokens": case["max_num_batched_tokens"],
              "max_num_seqs": case["max_num_seqs"], "kv_cache_dtype": _kvdt(case["kv_cache_dtype"])}
-    cmd = (case.get("command") or "") + " " + str(case.get("cuda_graph") or "")
-    if "--enforce-eager" in cmd:
+    cmd = case.get("command") or ""
+    # the cuda_graph note names --enforce-eager when the run had it ("none: --enforce-eager (...)"), but also when it
+    # says the flag was absent ("no --enforce-eager in the flags"): only an affirmative mention counts
+    graphs = str(case.get("cuda_graph") or "")
+    if "--enforce-eager" in cmd or ("--enforce-eager" in graphs and "no --enforce-eager" not in graphs):
         flags["enforce_eager"] = True
     if "--disable-custom-all-reduce" in str(case.get("other_settings") or ""):
         flags["disable_custom_all_reduce"] = True

@@ -27,6 +27,10 @@ def test_vllm_boundary_at_0_12():
     assert "--gpu-memory" in before and "--gpu-memory" in after
     assert "before 0.12" in before and "MemAvailable" not in before
     assert "0.12+" in after and "MemAvailable" in after
+    # host memory taken between vLLM's snapshots counts as non-torch memory from 0.12 (gpu_worker
+    # determine_available_memory with the MemAvailable snapshot); before 0.12 the snapshot is cudaMemGetInfo's
+    assert "host memory taken during start-up" in after and "non-torch" in after
+    assert "host memory taken during start-up" not in before
     assert unified_memory_note("vllm", None, gb10) == unified_memory_note("vllm", "0.33", gb10)
 
 

@@ -11,6 +11,18 @@ the OS keeps, and its "free" leaves out the page cache.  The catalog marks them 
   must reach utilization × total) and through the total itself.  0.11.0 and earlier have no such branch (read in
   the 0.11.0 wheel: neither ``vllm/utils/__init__.py`` nor a ``mem_utils`` module holds it): the free memory is
   cudaMemGetInfo's, which the page cache lowers.
+* vLLM 0.12.0 and later, what the snapshots count (``v1/worker/gpu_worker.py`` ``determine_available_memory`` →
+  ``utils/mem_utils.py`` ``memory_profiling``; read in 0.25.0, 0.27.1, 0.33.0): the non-torch increase is
+  (total − MemAvailable − torch's reserved memory) after ``profile_run`` less the same at the worker's init snapshot,
+  so host memory that any process takes in between (the checkpoint loader's host copies, a cold torch.compile, other
+  programs) is counted as device memory and comes off the KV cache.  Its size depends on the loader and the host,
+  not on the model config: tpkit does not plan it (GB10 logs beyond tpkit's plan: 0.5 GiB with a warm compile cache,
+  1.1–2.3 GiB cold; about 8.5 GiB in vp_400, whose MemAvailable readings show 7–13 GiB of host memory still held
+  after the checkpoint load; docs/accuracy.md "GB10 and LoRA misses").
+* vLLM's CUDA-graph memory estimate (``v1/worker/gpu_model_runner.py`` ``profile_cudagraph_memory``, read in 0.25.0,
+  0.27.1 and 0.33.0) takes its samples from ``torch.accelerator.get_memory_info`` (cudaMemGetInfo, whose free memory
+  on these devices leaves out the page cache), not from MemAvailable: page-cache growth or reclaim during the
+  capture moves the estimate, which a GB10 log prints negative (−4.74 GiB, vl_720).
 * SGLang, 0.5.9 and later read (``sglang/srt/utils/common.py`` ``get_available_gpu_memory``: when
   ``torch.cuda.get_device_properties(..).is_integrated``, free = MemAvailable; read in 0.5.9, 0.5.10.post1,
   0.5.11–0.5.13 and 0.5.23; releases before 0.5.9 were not read here).  SGLang's pool is the free memory after the
@@ -41,7 +53,9 @@ def unified_memory_note(engine: str, version: str | None, gpu) -> tuple[str, ...
 
         if resolve_rules(version or CURRENT).release >= VLLM_FIRST:  # the release of an alias too ("current", "v0")
             tail = ("vLLM 0.12+ counts the host's MemAvailable as free (mem_utils MemorySnapshot): the KV budget "
-                    "does not move with steady host use, but start-up fails when MemAvailable is below "
+                    "does not move with steady host use, but host memory taken during start-up (the loader's host "
+                    "copies, a cold torch.compile, other programs) counts as non-torch memory and comes off the KV "
+                    "cache, by an amount the plan does not include; start-up fails when MemAvailable is below "
                     "gpu_memory_utilization × total")
         else:
             tail = ("vLLM before 0.12 treats it as a discrete GPU: cudaMemGetInfo's free leaves out the page cache, "

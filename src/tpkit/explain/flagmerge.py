@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tpkit.explain.contradiction import Contradiction
 from tpkit.logs import ParsedLog
+from tpkit.logs.engine import pre_release_ends
 from tpkit.logs.settings import flag_settings, same_quantization
 
 __all__ = ["FLAG_SETTINGS"]
@@ -120,9 +121,13 @@ def _engine_and_version(parsed: ParsedLog, flags: dict, contradictions: list, no
                                                 source="; ".join(e.text for e in parsed.engine.evidence[:1])
                                                 if getattr(parsed.engine, "evidence", None) else "the log"))
         engine = engine or flags["engine"]
+    pre = bool(version) and engine == "vllm" and pre_release_ends(version) is not None
     if flags.get("engine_version") and flags["engine_version"] != "current" and (
-            not version or not parsed.engine.version_printed):
-        if version:
+            not version or not parsed.engine.version_printed or pre):
+        if pre:
+            notes.append(f"--engine-version {flags['engine_version']} picks the rules of the printed pre-release or "
+                         f"development build {version} (open between the release before and its release)")
+        elif version:
             notes.append(f"--engine-version {flags['engine_version']} replaces the release range {version} inferred "
                          "from the line formats")
         version = flags["engine_version"]

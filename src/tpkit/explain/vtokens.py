@@ -72,14 +72,14 @@ def _tp_unknown(ctx: Context, pp: int, block: int, rules, available: Iv, layout,
 
 def _version_ends(ctx: Context) -> tuple[str, str] | None:
     """(oldest, newest) release of an inferred range: "0.18–0.27" (``logs.engine.intersect_ranges``: the releases
-    every line format allows), "≥ 0.18" (newest: the current rules, ``versions.CURRENT``); None for a printed
-    release or none."""
+    every line format allows), "≥ 0.18" (newest: the current rules, ``versions.CURRENT``), a printed pre-release or
+    development build (``logs.engine.pre_release_ends``); None for a printed release or none."""
     from tpkit.engines.vllm.versions import CURRENT
-    from tpkit.logs.engine import release_range
+    from tpkit.logs.engine import pre_release_ends, release_range
 
     text = ctx.version or ""
     if "–" not in text and "≥" not in text:
-        return None
+        return pre_release_ends(text)
     rng = release_range(text)
     if rng is None:
         return None
@@ -122,6 +122,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
     per rule; empty where one rule holds).  The hull is no prediction by itself: the engine printed one of the
     ranges, never a count between them."""
     from tpkit.engines.vllm.versions import resolve_rules
+    from tpkit.logs.engine import pre_release_ends
 
     ends = _version_ends(ctx)
     if ends is None:
@@ -150,8 +151,11 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
         low, high = min(low, rng[0]), max(high, rng[1])
     if len(parts) == 1:
         return predicted, tb_source, ()
-    return (low, high), (f"{tb_source}; the release is inferred from the line formats as {ctx.version}: "
-                         + "; ".join(parts) + "; --engine-version picks one"), tuple(alternatives)
+    how = (f"the printed build {ctx.version} comes before release {ends[1]} (a pre-release or development build, "
+           "PEP 440) and may lack some of its changes" if pre_release_ends(ctx.version or "") else
+           f"the release is inferred from the line formats as {ctx.version}")
+    return (low, high), (f"{tb_source}; {how}: " + "; ".join(parts) + "; --engine-version picks one"), \
+        tuple(alternatives)
 
 
 

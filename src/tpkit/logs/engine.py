@@ -324,6 +324,22 @@ def release_range(text: str) -> tuple[tuple[int, int, int], tuple[int, int, int]
     return _release(a, False), _release(b or a, True)
 
 
+def pre_release_ends(text: str) -> tuple[str, str] | None:
+    """(the release before, the release) for a printed pre-release or development build of X.Y.Z
+    ("0.20.1rc1.dev23+gde3da0b97", "0.11.0rc2", "0.10.1.dev101+gbda9d0535"): PEP 440 orders ``X.Y.ZrcN``,
+    ``X.Y.ZaN``, ``X.Y.ZbN`` and ``X.Y.Z.devN`` before X.Y.Z itself, and vLLM's builds take such numbers from the
+    last tag (setuptools-scm), so the build holds some of X.Y.Z's changes and perhaps not all: its rules are those of
+    X.Y.Z or of the release before (X.Y.(Z−1); for X.Y.0 the X.(Y−1).0 rules).  None for a release, a post release
+    or a version before 0.2 (vLLM releases tpkit does not model)."""
+    m = re.match(r"^\s*v?(\d+)\.(\d+)\.(\d+)(?:rc|a|b|\.?dev)\d*", text)
+    if not m:
+        return None
+    a, b, c = (int(g) for g in m.groups())
+    if (a, b) < (0, 2) or (c == 0 and (a, b - 1) < (0, 2)):
+        return None
+    return (f"{a}.{b}.{c - 1}" if c else f"{a}.{b - 1}"), f"{a}.{b}.{c}"
+
+
 def _show(r: tuple[int, int, int], upper: bool) -> str:
     return f"{r[0]}.{r[1]}" if r[2] == (999 if upper else 0) else f"{r[0]}.{r[1]}.{r[2]}"
 
