@@ -54,8 +54,8 @@ def _sglang_tag_era(version: str | None, date: str | None, format_ranges: tuple[
     the claims ('format of …: range') of every line format the log prints (``logs.engine.FORMAT_MARKERS``), used when the version
     was not printed: the oldest release is the highest first release among them.  A format's first release can
     be trusted for this boundary: each SGLang format starting after 0.4.6.post2 was read absent from a release
-    at or after it (0.4.8 for 'Capturing batches (bs=', 0.5.8 for the 0.5.9 formats, 0.5.10 for the 0.5.15 ones,
-    0.5.15 for 'Memory baseline taken')."""
+    at or after it (0.4.8 for 'Capturing batches (bs=', 0.5.8 for the 0.5.9 formats, 0.5.12 for 'KV Cache is
+    allocated. dtype:', 0.5.13 for 'CUDA graph end. elapsed=', 0.5.20 for 'Memory baseline taken')."""
     from tpkit.engines.sglang.versions import newest_by_date
 
     keys = _release_keys(version)

@@ -19,7 +19,7 @@ from tpkit.explain.sganchors import (GIB_NOTE, _draft_before_pool, _min_over_ran
 from tpkit.explain.sgpool import (_cell_of, _full_share, _pool_end_rows, _pool_row, _predict_tokens, _printed_pool,
                                   _printed_tokens, _tokens_row)
 from tpkit.explain.sgrelease import (_aiter_factor, _car_bytes, _default_fraction, _pre_from_load_usage, _rope_reserve,
-                                     _runner_factor, _stream_pool)
+                                     _mm_reservation, _runner_factor, _stream_pool)
 from tpkit.explain.sgstate import _split_rest, _state_pool, planned_state_rest
 from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.records import dataclass
@@ -315,10 +315,15 @@ def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: i
     if slack is None or sampled is None:
         return slack, None
     rest = sampled - slack
+    mm, mm_why = _mm_reservation(ctx)
+    if mm is not None:
+        rows.append(derived_row("multimodal caches reserved out of the KV budget", mm, mm_why))
+        rest = rest - mm
     rows.append(derived_row("KV budget (rest)", rest,
                             f"min over {max(load.n_after, 1)} rank(s) of free after weights "
                             + ("− the RoPE pre-expansion " if rope is not None else "")
-                            + "− slack (ModelRunner.profile_max_num_token)"))
+                            + "− slack " + ("− the multimodal reservation " if mm is not None else "")
+                            + "(ModelRunner.profile_max_num_token)"))
     return slack, _rank_spread_row(rows, rest, load, f, tp * pp)
 
 

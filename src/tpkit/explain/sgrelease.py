@@ -1,7 +1,7 @@
 """SGLang: the start-up terms the log's release gives, from tpkit's engine rules (``tpkit.engines.sglang``): the
 release that reads the log, the default ``mem_fraction_static`` and the multimodal runner factor, the load usage
-when 'Load weight begin' is not printed, torch's stream pool, the RoPE pre-expansion and the custom all-reduce
-buffers.  Used by ``explain.sglang`` to anchor the ledger."""
+when 'Load weight begin' is not printed, torch's stream pool, the RoPE pre-expansion, the multimodal caches
+reserved out of the KV budget (0.5.18+) and the custom all-reduce buffers.  Used by ``explain.sglang`` to anchor the ledger."""
 
 from __future__ import annotations
 
@@ -151,6 +151,53 @@ def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     if lo != hi:
         span += f": 0 before {FIRST_RELEASE}, so 0 … the pool"
     return Iv(lo, hi), f"{STREAM_POOL_SOURCE}; {span}; world size {tp * pp}"
+
+
+def _mm_reservation(ctx: Context) -> tuple[Iv | None, str]:
+    """(what SGLang reserves out of the KV budget for a multimodal model's caches, why; None when nothing):
+    ``engines.sglang.multimodal.mm_reservation`` — from 0.5.18 ``kv_cache_configurator.py
+    _profile_available_bytes`` takes ``mm_runtime_reservation_gb`` (``SGLANG_VLM_CACHE_SIZE_MB``, + the feature
+    cache with a GPU feature transport) from ``rest`` before the state split; 0.5.17 and older allocate those
+    caches after the pool, out of the slack (read in the 0.5.16, 0.5.17 and 0.5.18 wheels).  Taken at both ends of
+    the releases the log allows, as ``_stream_pool``: a log whose releases straddle 0.5.18 gets 0 … the
+    reservation.  With no GPU known, Qwen3-VL's 0.5.20+ Hopper override and the default both count."""
+    model = ctx.model
+    if model is None or not getattr(model, "is_multimodal", False):
+        return None, ""
+    from tpkit.engines.sglang.multimodal import mm_reservation
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date, parse_version
+    from tpkit.hardware.catalog import list_gpus
+
+    newest, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    found = releases_in(ctx.version)
+    oldest = found[0] if found else None
+    ends = [v for v in (oldest, newest) if v]
+    try:
+        if oldest is not None and parse_version(oldest) > parse_version(newest):
+            ends = [newest]
+        hopper = [g for g in list_gpus() if g.compute_capability is not None and g.compute_capability[0] == 9
+                  and (g.nvidia_smi_total_mib or 0) >= 60 * 1024][:1]
+        other = [g for g in list_gpus() if g.compute_capability is not None and g.compute_capability[0] != 9][:1]
+        gpus = [ctx.gpu] if ctx.gpu is not None else other + hopper
+        running = ctx.get("max_running_requests")
+        lm_only = bool(ctx.get("language_model_only"))
+        values = [mm_reservation(model, g, g.nvidia_smi_total_mib or g.total_bytes.bytes / 2**20, v,
+                                 int(running) if running else None, language_model_only=lm_only)
+                  for v in ends for g in gpus]
+    except Exception:  # noqa: BLE001 - a version or config the rules cannot read: no charge
+        return None, ""
+    sizes = [b for b, _ in values]
+    lo = Bytes(0) if oldest is None else min(sizes)
+    hi = max(sizes)
+    if hi.bytes == 0:
+        return None, ""
+    why = next(w for b, w in values if b == hi)
+    span = (f"SGLang {oldest}–{newest}" if oldest and oldest != newest else f"SGLang {newest}") + \
+        (f" ({capped})" if capped else "")
+    if lo != hi:
+        span += ": 0 before 0.5.18, so 0 … the reservation" if lo.bytes == 0 else ": the GPU not known"
+    return Iv(lo, hi), (f"{why} (sglang 0.5.18+ kv_cache_configurator.py _profile_available_bytes: "
+                        f"mm_runtime_reservation_gb, before the state split); {span}")
 
 
 def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float] | None, str]:

@@ -68,14 +68,14 @@ VERSION_PATTERNS = (
 """(engine, pattern whose group 1 is the version)"""
 
 FORMAT_MARKERS = (
-    ("sglang", "Memory baseline taken", "0.5.23 (seen in 0.5.23; not in 0.5.15)", None),
-    ("sglang", "KV Cache is allocated. dtype:", "0.5.15–0.5.23 (not in 0.5.10)", None),
-    ("sglang", "Init torch distributed ends. elapsed=", "0.5.9–0.5.15 (not in 0.5.8 or 0.5.23)", None),
+    ("sglang", "Memory baseline taken", "0.5.21–0.5.23 (not in 0.5.20)", None),
+    ("sglang", "KV Cache is allocated. dtype:", "0.5.13–0.5.23 (not in 0.5.12)", None),
+    ("sglang", "Init torch distributed ends. elapsed=", "0.5.9–0.5.20 (not in 0.5.8 or 0.5.21)", None),
     ("sglang", "Init torch distributed ends. mem usage=", "0.4.6–0.5.8 (not in 0.3.6 or 0.5.9)", None),
     ("sglang", "Load weight end. elapsed=", "0.5.9–0.5.23 (not in 0.5.8)", None),
-    ("sglang", "Capture cuda graph end. Time elapsed", "0.4.6–0.5.10 (0.5.15 prints 'Capture … CUDA graph end.')",
+    ("sglang", "Capture cuda graph end. Time elapsed", "0.4.6–0.5.13 (0.5.14 prints 'Capture … CUDA graph end.')",
      None),
-    ("sglang", "CUDA graph end. elapsed=", "0.5.15–0.5.23", None),
+    ("sglang", "CUDA graph end. elapsed=", "0.5.14–0.5.23 (not in 0.5.13)", None),
     ("sglang", "Load weight end. type=", "0.2.15–0.5.8 (0.5.9 prints 'Load weight end. elapsed=')", None),
     ("sglang", "Capturing batches (bs=", "0.4.8.post1–0.5.23 (not in 0.4.8)", None),
     ("vllm", "Memory profiling results:", "0.6.4–0.6.6 (V0; not in 0.6.3, not in 0.8.5)", "V0"),
