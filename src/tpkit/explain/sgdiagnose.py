@@ -20,17 +20,19 @@ def _sg_tokens(rest: int, cell: float | None, page: int) -> int | None:
 
 
 class _Replan:
-    """The anchors a fix re-plans from, in bytes: SGLang's budget is (pre + stream pool) × f − weights − stream pool,
-    with pre the 'Load weight begin' free memory (``engines.sglang.streams``); ``a`` is the run's
+    """The anchors a fix re-plans from, in bytes: SGLang's budget is (pre + stream pool) × f − weights − stream pool
+    − the multimodal reservation (0.5.18+, ``explain.sgrelease._mm_reservation``), with pre the 'Load weight begin'
+    free memory (``engines.sglang.streams``); ``a`` is the run's
     :class:`~tpkit.explain.sglang.SglangAnchored`, ``context`` the context length (None when unknown); a plain class: a
     dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
 
-    __slots__ = ("a", "pre", "stream", "w", "f", "context")
+    __slots__ = ("a", "pre", "stream", "mm", "w", "f", "context")
 
     def __init__(self, a, ctx) -> None:
         self.a = a
         self.pre = a.pre.mid.bytes if a.pre else None
         self.stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
+        self.mm = _mm_bytes(a)
         self.w = a.weights.mid.bytes if a.weights else None
         self.f = a.fraction
         self.context = ctx.get("context_length")
@@ -43,7 +45,7 @@ class _Replan:
         # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
         # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
         p = self.pre + free_gain + self.stream
-        rest = int(p * frac - self.w * weights_scale - self.stream)
+        rest = int(p * frac - self.w * weights_scale - self.stream - self.mm)
         cell = self.a.cell_bytes * cell_scale if self.a.cell_bytes else None
         return rest, _sg_tokens(rest, cell, self.a.page)
 
@@ -328,11 +330,17 @@ def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]
                                 "config is known (pass --model)"))
             continue
         frac = f if f is not None else 0.85
-        rest = int(room * frac) - w
+        rest = int(room * frac) - w - _mm_bytes(a)
         cell = a.cell_bytes * (0.5 if (t != tp and _kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
         out.append(Fix(flags=flags, kv_tokens=_sg_tokens(rest, cell, a.page), fits=rest > 0, why=why,
                        note=f"weights {_g(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {_g(rest)}"))
     return out
+
+
+def _mm_bytes(a) -> int:
+    """The multimodal reservation the anchored budget took, in bytes (its midpoint; 0 when none)."""
+    mm = getattr(a, "mm_reservation", None)
+    return mm.mid.bytes if mm is not None else 0
 
 
 def _sg_growth_fixes(a, ctx, fix) -> list[Fix]:
@@ -345,8 +353,9 @@ def _sg_growth_fixes(a, ctx, fix) -> list[Fix]:
     context = ctx.get("context_length")
     if pre and w is not None:
         need = MARGIN.bytes + (int(a.cell_bytes * int(context)) if a.cell_bytes and context else 0)
-        # the budget is (pre + stream pool) × f − weights − stream pool (engines.sglang.streams)
-        f2 = math.ceil((w + need + stream) / (pre + stream) * 100) / 100
+        # the budget is (pre + stream pool) × f − weights − stream pool − the multimodal reservation
+        # (engines.sglang.streams; explain.sgrelease._mm_reservation)
+        f2 = math.ceil((w + need + stream + _mm_bytes(a)) / (pre + stream) * 100) / 100
         if f2 <= _MAX_FRACTION:
             out.append(fix(f"--mem-fraction-static {f2:.2f}", f"f × pre-load memory must exceed the weights "
                            f"({a.weights.text()}) plus room for the pool", fraction=f2,

@@ -80,6 +80,9 @@ class SglangAnchored:
     """torch's CUDA stream pool SGLang's forward stream takes between its pre sample and 'Load weight begin'
     (``engines.sglang.streams``; None when the release and layout take none): SGLang's pre_model_load_memory is
     ``pre + stream_pool``"""
+    mm_reservation: Iv | None = None
+    """the multimodal caches SGLang 0.5.18+ reserves out of the KV budget (``explain.sgrelease._mm_reservation``);
+    None when nothing is reserved"""
     unprinted_ranks: str | None = None
     """where the printed pool lies below the budget rebuilt from the printed ranks and the log prints fewer ranks
     than the world: the smallest unprinted rank's shortfall it implies, in words (``_unprinted_shortfall``)"""
@@ -121,7 +124,7 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     total, init_iv = _device_rows(view, ctx, rows)
     load = _load_rows(parsed, view, ctx, rows, tp, pp, total, init_iv)
     f = _fraction(parsed, ctx, tp, pp)
-    slack, rest = _budget_rows(ctx, rows, load, f, tp, pp)
+    slack, rest, mm = _budget_rows(ctx, rows, load, f, tp, pp)
     state, rest = _state_rows(view, ctx, rows, rest)
     pool = _printed_pool(view)
     tokens_a, tokens_printed = _printed_tokens(parsed, view)
@@ -143,7 +146,7 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           free_after_graphs=iv_of(ge.size) if ge else None, device_total=total, car_bytes=car,
                           car_source=car_source, fraction_range=f.range, pre_estimated=load.pre_estimated,
                           state_pool=state.pool if state is not None else None,
-                          state_charged=state.charged if state is not None else None, stream_pool=load.stream,
+                          state_charged=state.charged if state is not None else None, stream_pool=load.stream, mm_reservation=mm,
                           unprinted_ranks=_unprinted_shortfall(*_printed_floor(parsed, tokens_printed, page),
                                                                _full_share(rest, capped), cell, f.value, tp * pp,
                                                                max(load.n_after, load.n_pre), ctx))
@@ -299,9 +302,10 @@ def _fraction(parsed: ParsedLog, ctx: Context, tp: int, pp: int) -> _Fraction:
 
 
 def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: int,
-                 pp: int) -> tuple[Iv | None, Iv | None]:
-    """(slack, KV budget) and their rows: slack = (1 − f) × SGLang's pre sample; budget = the free memory after
-    the weights (less the RoPE pre-expansion) − slack, lowered by the rank spread when ranks are not printed."""
+                 pp: int) -> tuple[Iv | None, Iv | None, Iv | None]:
+    """(slack, KV budget, multimodal reservation) and their rows: slack = (1 − f) × SGLang's pre sample; budget = the
+    free memory after the weights (less the RoPE pre-expansion) − slack − the multimodal reservation, lowered by the
+    rank spread when ranks are not printed."""
     slack = _slack_row(rows, load.sample, f)
     sampled = load.free_after
     rope = _rope_reserve(ctx)
@@ -312,10 +316,10 @@ def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: i
         rows.append(derived_row(ROPE_ITEM, rope[0], rope[1]))
         rows.append(derived_row("free when the KV budget is sampled", sampled,
                                 "free after weights − the RoPE pre-expansion"))
-    if slack is None or sampled is None:
-        return slack, None
-    rest = sampled - slack
     mm, mm_why = _mm_reservation(ctx)
+    if slack is None or sampled is None:
+        return slack, None, mm
+    rest = sampled - slack
     if mm is not None:
         rows.append(derived_row("multimodal caches reserved out of the KV budget", mm, mm_why))
         rest = rest - mm
@@ -324,7 +328,7 @@ def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: i
                             + ("− the RoPE pre-expansion " if rope is not None else "")
                             + "− slack " + ("− the multimodal reservation " if mm is not None else "")
                             + "(ModelRunner.profile_max_num_token)"))
-    return slack, _rank_spread_row(rows, rest, load, f, tp * pp)
+    return slack, _rank_spread_row(rows, rest, load, f, tp * pp), mm
 
 
 def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:
