@@ -294,7 +294,7 @@ def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int,
     return Bytes(total), (f"fused MoE: M {gathered:,} tokens (chunk {chunk:,}) × k {k} × "
                           f"({layout}), N {width:,}; + hidden/residual/router rows, DP-gathered copies, "
                           f"top-k ids/weights{', fp8 inputs' if fp8 else ''}"
-                          f"{'; + the shared experts output T × H, held through the routed experts' if shared else ''}")
+                          + ("; + the shared experts output T × H, held through the routed experts" if shared else ""))
 
 
 def _next_pow2(n: int) -> int:
