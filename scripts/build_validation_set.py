@@ -524,7 +524,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv22 (2026-12-04): the same OpenShift AI notes (search-index file id 39769618681): the one-GPU L4 run,
     # --max-model-len 2048, Red Hat build printing 'v0.9.0.1' with upstream 0.9.2 line numbers; log also vl_584
     "vp_470": ("0.9.2", "printed 'v0.9.0.1' (Red Hat AI downstream build); cli_args.py:325 / gpu_worker.py:232 / "
-               "kv_cache_utils.py:716 are the 0.9.2 wheel's", {}, None),
+               "kv_cache_utils.py:716 are the 0.9.2 wheel's",
+               # printed 'Using FlashInfer for top-p & top-k sampling' (helper vres, 2026-12-05)
+               {"topk_topp_sampler": "flashinfer"}, None),
     # helper mv20 (2026-12-04): a Chinese vLLM / lmdeploy / TRT-LLM / mlc-llm benchmark note (search-index file id
     # 29195317024, repository not returned): vLLM 0.4.1 Meta-Llama-3-8B-Instruct on one RTX 3090; log also vl_487
     "vp_374": ("0.4.1", "printed 'vLLM API server version 0.4.1'", {}, None),
@@ -1197,6 +1199,21 @@ VRES_OFF = {
         "cache, warmup model)' took 516.40 s against 9.38 / 9.90 s for vp_415 / vp_416: a first start that built "
         "kernels inside the profile window (eager, so not torch.compile; DeepSeek-V4's JIT kernels are a candidate, "
         "not read). The LLM class's 16,384 batched tokens would add about 0.07 GiB. Not an input tpkit has; no rule."),
+    "vp_470": (
+        f"{VRES} (vllm 0.9.2 wheel, model_executor/models/qwen2_5_vl.py). Printed vs planned, GiB: budget 0.9 x "
+        "22.05 = 19.85; KV 1.81 vs 1.99; weights 15.63 vs 15.62 (15.45 + 0.12 MRoPE cache + 0.06 allocator rounding); "
+        "so peak + non-torch 2.41 vs 2.23 (0.18 off). The limiting phase is the vision tower on one 16,384-token "
+        "dummy image (2.21 planned); the log prints the xFormers ViT backend ('vllm-flash-attn has a bug inside "
+        "vision module'), whose Qwen2_5_VisionAttention path makes the same contiguous q/k/v copies as FLASH_ATTN "
+        "and no score matrix, so the backend does not explain it. The sampler is FlashInfer (printed; now an input, "
+        "not limiting). The 0.18 GiB is inside the tower estimate's or the Ada cuBLAS cell's (one sample) reach; "
+        "no rule."),
+    "vp_323": (
+        f"{VRES}, from helper vp90's reading (docs/accuracy.md section 6.4, session 7). The printed 5,302 blocks are "
+        "vLLM's minimum over 16 workers of two nodes (pp 2 x tp 8, V0 after 'Falling back to V0'); the log shows "
+        "two of them. A second-stage worker shows 3.58 GiB of KV (28.48 weights, 2.15 non-torch, 1.35 activation "
+        "peak), i.e. 6,951 blocks of 552,960 B, against which tpkit's 7,823 is +12.5 %; some worker the log does not "
+        "show has about 0.85 GiB less. The two MoE rules of helper vres move it +47.5 -> +46.5 %. No rule."),
     "vp_325": (
         f"{VRES} (vllm 0.7.3 wheel). Printed vs planned per rank, GiB: weights 83.88 vs 83.54 (79.29 + 4.23 "
         "absorbed MLA + 0.02 rotary); activation peak 6.37 vs 5.79; non-torch 7.16 vs 4.31 (NCCL 1.94, NVLS 2.25, "
