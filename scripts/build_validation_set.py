@@ -115,6 +115,13 @@ FREE_AT_START_H100NVL = {
 """gs_007 / sg_067 (the same run of willxxy/sglang-play): the free memory printed before the weights"""
 
 # Kept in the repository (tests/validation/data_public/sglang_cases.json), same normalisation.
+TB_3090_TOTAL = (
+    "RTX-3090 with the CUDA total the study's own run prints (helper vres, 2026-12-05): 'GPU 0 has a total capacity "
+    "of 23.54 GiB' in the torch OOM of the 0.9 Llama run (vl_453 = vp_350, the repository's "
+    "fixd_llama_gmem090_offload0_failed.log); the catalog's 23.58 GiB is another board's (vllm-project/vllm#10517). "
+    "vLLM 0.17.1 sizes the budget as this total x util (v1/worker/utils.py request_memory)")
+
+
 VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_001": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
@@ -486,7 +493,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # is in the corpus only: its printed value is a negative budget)
     **{cid: ("0.17.1", "not printed in the excerpt: the repository's README ('vLLM 0.17.1'); source lines gpu_worker.py:424 / "
              "kv_cache_utils.py:1314 as vl_155's printed 0.17.1",
-             {"compile_cache": "warm", **({"cpu_offload_gb": 12} if cid in ("vp_345", "vp_347") else {})}, None)
+             {"compile_cache": "warm", **({"cpu_offload_gb": 12} if cid in ("vp_345", "vp_347") else {}),
+              "gpu_total_gib": 23.54, "gpu_note": TB_3090_TOTAL}, None)
        for cid in ("vp_342", "vp_343", "vp_344", "vp_345", "vp_346", "vp_347", "vp_348", "vp_349", "vp_350", "vp_351",
                    "vp_352")},
     # compile_cache "warm" (helper mv17): the excerpts keep no compile line, but every GPU-only start logs 'Available
@@ -516,7 +524,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv22 (2026-12-04): the same OpenShift AI notes (search-index file id 39769618681): the one-GPU L4 run,
     # --max-model-len 2048, Red Hat build printing 'v0.9.0.1' with upstream 0.9.2 line numbers; log also vl_584
     "vp_470": ("0.9.2", "printed 'v0.9.0.1' (Red Hat AI downstream build); cli_args.py:325 / gpu_worker.py:232 / "
-               "kv_cache_utils.py:716 are the 0.9.2 wheel's", {}, None),
+               "kv_cache_utils.py:716 are the 0.9.2 wheel's",
+               # printed 'Using FlashInfer for top-p & top-k sampling' (helper vres, 2026-12-05)
+               {"topk_topp_sampler": "flashinfer"}, None),
     # helper mv20 (2026-12-04): a Chinese vLLM / lmdeploy / TRT-LLM / mlc-llm benchmark note (search-index file id
     # 29195317024, repository not returned): vLLM 0.4.1 Meta-Llama-3-8B-Instruct on one RTX 3090; log also vl_487
     "vp_374": ("0.4.1", "printed 'vLLM API server version 0.4.1'", {}, None),
@@ -1155,6 +1165,73 @@ PUBLIC_EDITS = {
                "why_off": VLM_ENCODER_OFF_024},
 }
 """hand edits of the repository-kept public records (helper scor), applied after normalisation"""
+
+VRES = "Helper vres, 2026-12-05"
+VRES_OFF = {
+    "vp_301": (
+        f"{VRES} (vllm 0.11.1 wheel; helper v301's reading confirmed). Printed vs planned, GiB: budget 0.9 x 15.47 = "
+        "13.92; KV 6.62 vs 7.50; weights 5.98 vs 5.97 (+ 0.01 rotary); so peak + non-torch growth 1.32 vs 0.46 (0.19 "
+        "MLP phase at T 2,048 + 0.27 cuBLAS): 0.86 GiB is off, in the profile window. No DEBUG 'Memory profiling "
+        "takes' line splits it. The source rules out the FlashInfer workspace, fp8-KV scales and CUDA graphs (no "
+        "attention metadata in the 0.11.1 _dummy_run without FULL graphs; capture after the KV line, 'took -0.37 "
+        "GiB') and the NVFP4 GEMM (flashinfer mm_fp4, <= 0.05 GiB). Left: non-torch growth of NVIDIA's 25.12 "
+        "container build (CUDA 13.1 in compatibility mode, its own torch / flashinfer) on SM 12.0; one "
+        "blackwell-consumer cuBLAS sample. No rule."),
+    "vp_374": (
+        f"{VRES} (vllm 0.4.1 wheel). 0.4.1 sizes the cache as total x 0.9 - (init_device free - free after "
+        "profile_run) (worker/worker.py determine_num_available_blocks): no empty_cache after the profile, so the "
+        "caching allocator's reserved segments, not torch's allocated peak, are charged. Printed 2,358 blocks = "
+        "4.61 GiB vs planned 5.03: 0.42 GiB more non-KV. Planned: weights 14.96 (printed 14.96), cuBLAS 0.01, "
+        "sampler phase 1.22 (256 rows x 128,256 x 38 B + T x H; 0.4.1 samples bf16 logits: top-k/top-p sort, "
+        "float probs and logprobs, the exponential draw, Sampler.forward / _multinomial). The world-1 NCCL group "
+        "(torch.distributed.all_reduce warm-up, init_worker_distributed_environment) is made after init_gpu_memory "
+        "and so is charged too. Neither reserved-vs-allocated fragmentation nor the world-1 communicator is "
+        "measured anywhere in the corpus; no rule."),
+    "vp_372": (
+        f"{VRES}. Printed 51,554 blocks (126 layers x 8,192 B x 16 = 1,032,192 B) = 49.56 GiB vs planned 57.09: "
+        "7.53 GiB more non-KV per rank; 0.6.3 prints only the weights (94.54 vs 94.53 planned). Planned non-weights: "
+        "RCCL 0.19 (the pcie:8 cell: vLLM's ROCm path takes no xgmi cell), rocBLAS 0.10, the 131,072-token dense-MLP "
+        "phase 20.88. The same machine and build leave 2.0 GiB at tp 1 (vp_370) and 5.1 GiB at tp 8 with a 7B "
+        "model (vp_371): a ROCm start-up of 0.6.x (RCCL at 8 ranks without custom all-reduce, rocBLAS with "
+        "TORCH_BLAS_PREFER_HIPBLASLT=0) is missing, which no V0 ROCm log prints; no rule."),
+    "vp_417": (
+        f"{VRES}. Against vp_415 (same GPUs 1 and 7, same flags, 'vllm serve'): weights 74.35 vs 74.08 GiB printed "
+        "and KV 29.07 vs 32.08, so 2.74 GiB more non-weight memory inside the 0.78 budget; tpkit plans both runs "
+        "alike (74.26 weights, 32.38 KV). This run is the project's offline probe script (LLM class, its other "
+        "arguments not shown, PYTHONPATH with the project's own package) and its 'init engine (profile, create kv "
+        "cache, warmup model)' took 516.40 s against 9.38 / 9.90 s for vp_415 / vp_416: a first start that built "
+        "kernels inside the profile window (eager, so not torch.compile; DeepSeek-V4's JIT kernels are a candidate, "
+        "not read). The LLM class's 16,384 batched tokens would add about 0.07 GiB. Not an input tpkit has; no rule."),
+    "vp_470": (
+        f"{VRES} (vllm 0.9.2 wheel, model_executor/models/qwen2_5_vl.py). Printed vs planned, GiB: budget 0.9 x "
+        "22.05 = 19.85; KV 1.81 vs 1.99; weights 15.63 vs 15.62 (15.45 + 0.12 MRoPE cache + 0.06 allocator rounding); "
+        "so peak + non-torch 2.41 vs 2.23 (0.18 off). The limiting phase is the vision tower on one 16,384-token "
+        "dummy image (2.21 planned); the log prints the xFormers ViT backend ('vllm-flash-attn has a bug inside "
+        "vision module'), whose Qwen2_5_VisionAttention path makes the same contiguous q/k/v copies as FLASH_ATTN "
+        "and no score matrix, so the backend does not explain it. The sampler is FlashInfer (printed; now an input, "
+        "not limiting). The 0.18 GiB is inside the tower estimate's or the Ada cuBLAS cell's (one sample) reach; "
+        "no rule."),
+    "vp_323": (
+        f"{VRES}, from helper vp90's reading (docs/accuracy.md section 6.4, session 7). The printed 5,302 blocks are "
+        "vLLM's minimum over 16 workers of two nodes (pp 2 x tp 8, V0 after 'Falling back to V0'); the log shows "
+        "two of them. A second-stage worker shows 3.58 GiB of KV (28.48 weights, 2.15 non-torch, 1.35 activation "
+        "peak), i.e. 6,951 blocks of 552,960 B, against which tpkit's 7,823 is +12.5 %; some worker the log does not "
+        "show has about 0.85 GiB less. The two MoE rules of helper vres move it +47.5 -> +46.5 %. No rule."),
+    "vp_325": (
+        f"{VRES} (vllm 0.7.3 wheel). Printed vs planned per rank, GiB: weights 83.88 vs 83.54 (79.29 + 4.23 "
+        "absorbed MLA + 0.02 rotary); activation peak 6.37 vs 5.79; non-torch 7.16 vs 4.31 (NCCL 1.94, NVLS 2.25, "
+        "custom AR 0.02, cuBLAS 0.10); KV 21.43 vs 25.20. Two rules of 0.7.3's fused MoE were added (cache3 apart "
+        "before 0.8.0, the shared experts' output held before 0.11.0): activation 5.12 -> 5.79, +20.7 -> +17.6 %. "
+        "Left: 2.85 GiB of non-torch (see 'NCCL NVLS memory', docs/accuracy.md section 5: multicast granularity, "
+        "a third communicator, 24 connected channels at NCCL 2.21) and 0.58 GiB of activation."),
+}
+for _cid, _why in VRES_OFF.items():
+    PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
+PUBLIC_EDITS["vp_066"]["why_off"] += (
+    f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
+    "Qwen2.5-14B tensors of >= 10 MiB that leave <= 1 MiB of their 2 MiB-rounded segment are counted with it, 168 MiB "
+    "in all; "
+    "planned 13.93 GiB as printed, +7.8 -> +6.9 %.")
 
 COLLECTION_EDITS = {
     # helper cfg3 (2026-12-04): the AWQ checkpoint's config assembled (its _assembled_note); its only blocker was the

@@ -137,7 +137,8 @@ def _weights_table() -> list[str]:
              "loading), next to tpkit's bytes derived from the config. This sets the weights' ± share in the band "
              "(`tpkit.memory.band`). For vLLM the derived figure is the weights plus the rotary cos/sin caches that "
              "vLLM builds at model init, which 'Model loading took' holds (0.38 GiB for Gemma-4-26B-A4B, a few MiB "
-             "for most models).", "", "| case | model | quantization | printed GiB | derived GiB | derived − "
+             "for most models), and the caching allocator's rounding of the tensors (up to 1 MiB a tensor, "
+             "engines/vllm/weight_blocks.py).", "", "| case | model | quantization | printed GiB | derived GiB | derived − "
              "printed |", "|---|---|---|---|---|---|"]
     for engine in harness.ENGINES:
         for case in harness.load_cases(engine):
@@ -167,8 +168,12 @@ def _weights_table() -> list[str]:
                 try:
                     from tpkit.engines.registry import get_engine
 
+                    from tpkit.engines.vllm.load_lines import ALLOCATOR_ITEM
+
                     ledger = get_engine("vllm").plan(model, harness.gpu_of(case), par, opts).ledger
                     rope = ledger.get("rotary cos/sin cache").bytes.gib
+                    # and what torch's allocator counts beyond the tensors (engines/vllm/weight_blocks.py)
+                    rope += sum(l.bytes.gib for l in ledger.items if l.item == ALLOCATOR_ITEM)
                 except Exception:  # noqa: BLE001 — a plan without the line: weights alone
                     rope = 0.0
             d = plan.bytes_per_rank.gib + rope

@@ -59,18 +59,21 @@ def _total(lines) -> Bytes:
 # Regenerated 2026-12-04 (helper nvls): vLLM 0.4.3-0.10.x charge NCCL's NVLink SHARP buffers of two tp communicators
 # on one sm90+ NVSwitch board at 2 < tp <= 8 (startup.nvls; 2 x 1.125 GiB at NCCL 2.21, tp 8): v0 (0.7.0) column on
 # H100 at tp 4 and 8 only.
+# Regenerated 2026-12-05 (helper vres): vLLM's load delta holds the caching allocator's rounding of the weight tensors
+# (engines/vllm/weight_blocks.py: a tensor of >= 10 MiB leaving <= 1 MiB of its 2 MiB-rounded segment counts it): the
+# three vllm columns at tp 4 only (this model's tensors are whole 2 MiB multiples at tp 1, 2 and 8).
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 23_792, 1_328, 22_240),
-    ("H100", 4): (395_794, 433_102, 465_472, 420_544, 453_072),
+    ("H100", 4): (395_794, 433_102, 465_440, 420_512, 453_040),
     ("H100", 8): (1_196_222, 1_234_103, 1_361_568, 1_271_696, 1_292_672),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
-    ("L40S", 4): (42_872, 0, 86_208, 74_976, 74_976),
+    ("L40S", 4): (42_872, 0, 86_192, 74_944, 74_944),
     ("L40S", 8): (502_480, 366_960, 601_472, 578_992, 578_992),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
     ("RTX-PRO-6000", 2): (97_299, 101_565, 120_336, 94_656, 117_968),
-    ("RTX-PRO-6000", 4): (616_890, 622_952, 672_800, 621_440, 668_368),
+    ("RTX-PRO-6000", 4): (616_890, 622_952, 672_768, 621_408, 668_336),
     ("RTX-PRO-6000", 8): (1_650_719, 1_623_287, 1_774_640, 1_671_936, 1_765_776),
 }
 

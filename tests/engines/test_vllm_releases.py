@@ -313,8 +313,10 @@ def test_engine_suffix_names_the_engine_of_a_release():
     assert resolve_rules("0.8.2:v0").engine == "V0" and resolve_rules("0.8.2").engine == "V1"
     v1 = resolve_rules("0.7.3:v1")
     assert v1.engine == "V1" and v1.memory_rule == "v0_peak" and resolve_rules("0.7.3").engine == "V0"
-    # its worker sizes memory like 0.8.0's; only the profile differs (logits, no dummy sampler run: test below)
-    assert replace(v1, release=(0, 8, 0), dummy_sampler=True) == resolve_rules("0.8.0")
+    # its worker sizes memory like 0.8.0's; only the profile differs (logits, no dummy sampler run: test below;
+    # 0.7.x's fused MoE keeps its GEMM outputs apart: tests/engines/test_vllm_moe_pre08.py)
+    assert v1.moe_cache3_separate and not resolve_rules("0.8.0").moe_cache3_separate
+    assert replace(v1, release=(0, 8, 0), dummy_sampler=True, moe_cache3_separate=False) == resolve_rules("0.8.0")
     assert _plan("0.7.3:v1").extra["available_kv_bytes"] > _plan("0.8.0").extra["available_kv_bytes"]
     for bad in ("0.11.0:v0", "0.6.0:v1", "0.8.2:v2"):
         with pytest.raises(PlanInputError, match="engine suffix"):

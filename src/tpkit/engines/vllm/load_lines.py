@@ -335,6 +335,30 @@ def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     return ()
 
 
+ALLOCATOR_ITEM = "weight tensors: caching-allocator rounding"
+
+
+def allocator_rounding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+                       w_plan) -> tuple[LineItem, ...]:
+    """What torch's caching allocator counts beyond the weight tensors' own bytes inside 'Model loading took'
+    (``engines.vllm.weight_blocks``): unquantised weights derived from the config only (not a figure given for the
+    run, not quantised checkpoints, DeepSeek-V4 or ``--cpu-offload-gb``)."""
+    from tpkit.engines.vllm.weight_blocks import weight_block_rounding
+    from tpkit.models.quant import resolve_quant
+
+    if (getattr(w_plan, "method", "") != "derived from config" or resolve_quant(model.quant, options.quantization)
+            or model.model_type == "deepseek_v4" or options.cpu_offload_gb):
+        return ()
+    extra, n = weight_block_rounding(model, parallel, r.act_bytes, stage=w_plan.stage, pp_split=w_plan.pp_split)
+    if not extra.bytes:
+        return ()
+    return (LineItem(item=ALLOCATOR_ITEM, bytes=extra,
+                     source=f"{n} weight tensor(s) of ≥ 10 MiB whose 2 MiB-rounded segment leaves ≤ 1 MiB, "
+                            "which the allocator does not split off and counts as allocated (c10 CUDACachingAllocator "
+                            "get_allocation_size / should_split; vLLM's fused qkv / gate_up / w13 / w2 tensors; in "
+                            "the load delta)"),)
+
+
 _LORA_ITEM = "LoRA adapter buffers (A/B stacks)"
 _LORA_DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4}
 

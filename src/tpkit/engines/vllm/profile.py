@@ -230,7 +230,8 @@ def _attention(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool) ->
 
 
 def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int,
-         workspace_experts: str | None = None) -> tuple[Bytes, str]:
+         workspace_experts: str | None = None, cache3_separate: bool = False,
+         shared_held: bool = False) -> tuple[Bytes, str]:
     """Tensors alive inside ``fused_experts_impl`` (vllm 0.10.1 wheel, ``fused_moe/fused_moe.py``; dispatch from
     ``FusedMoE.forward_impl`` and ``NaiveAll2AllManager``):
 
@@ -257,6 +258,14 @@ def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int,
     which vLLM's totals count either way (consumed or peak); here it is the MoE phase's peak.  FP8 experts add the
     quantised input (M × H fp8 + an fp32 scale per 128) and the quantised intermediate (M·k·N fp8 + scales), once.
     Other formats (MXFP4, INT4, NVFP4 experts: Marlin, triton_kernels, FlashInfer layouts) keep the formula above.
+
+    ``cache3_separate`` (releases before 0.8.0, ``VllmRules.moe_cache3_separate``): ``intermediate_cache1`` (C, k, 2N)
+    and ``intermediate_cache3`` (C, k, H) are two buffers, not views of one ``cache13``, so the chunk holds
+    C·k·(2N + N + H) activations instead of C·k·(max(2N, H) + N) (vllm 0.4.1, 0.5.5, 0.6.3, 0.7.0–0.7.3 wheels,
+    ``fused_moe.py`` ``fused_experts_impl`` / ``fused_experts``; 0.8.0 introduces ``cache13``).
+
+    ``shared_held`` (releases before 0.11.0, ``VllmRules.moe_shared_output_held``): a model with shared experts
+    computes them first and keeps their output, T × H × a, until it is added to the routed result.
     """
     moe = model.moe
     k, h, e = moe.experts_per_token, model.hidden_size, moe.num_experts
@@ -273,15 +282,19 @@ def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int,
             f"max(2N, H)) × {a} B, N {width:,} (vLLM ≥ 0.18 WorkspaceManager, kept after the profile); + hidden/"
             f"residual/router rows, DP-gathered copies, top-k ids/weights{', fp8 inputs' if fp8 else ''}")
     chunk = min(gathered, FUSED_MOE_CHUNK)
-    fused = chunk * k * (max(2 * width, h) + width) * a
+    outputs = 2 * width + h if cache3_separate else max(2 * width, h)
+    fused = chunk * k * (outputs + width) * a
     fp8 = 0
     if model.quant and model.quant.method in _FP8:
         copies = 2 if gathered > chunk else 1
         fp8 = chunk * h * (1 + 4 / 128) + copies * chunk * k * width * (1 + 4 / 128)
-    total = rows + fused + int(fp8)
+    shared = tokens * h * a if shared_held and moe.num_shared_experts else 0
+    total = rows + fused + int(fp8) + shared
+    layout = "2N + H + N: cache1, cache2 and cache3 apart (vLLM < 0.8.0)" if cache3_separate else "max(2N, H) + N"
     return Bytes(total), (f"fused MoE: M {gathered:,} tokens (chunk {chunk:,}) × k {k} × "
-                          f"(max(2N, H) + N), N {width:,}; + hidden/residual/router rows, DP-gathered copies, "
-                          f"top-k ids/weights{', fp8 inputs' if fp8 else ''}")
+                          f"({layout}), N {width:,}; + hidden/residual/router rows, DP-gathered copies, "
+                          f"top-k ids/weights{', fp8 inputs' if fp8 else ''}"
+                          + ("; + the shared experts output T × H, held through the routed experts" if shared else ""))
 
 
 def _next_pow2(n: int) -> int:
@@ -364,7 +377,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
                           sm_count: int | None = None, encoder: "EncoderProfile | None" = None,
                           vocab_hidden: bool = False, allreduce_out_of_place: bool = False,
-                          moe_workspace_experts: str | None = None,
+                          moe_workspace_experts: str | None = None, moe_cache3_separate: bool = False,
+                          moe_shared_held: bool = False,
                           v0_eager: bool = False, v0_gate_up_kept: bool = True) -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
@@ -376,7 +390,9 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
     reduces RowParallelLinear's output out of place; with tp > 1 the dense MLP and attention phases hold one more
     T × H tensor (module docstring, "V0 out-of-place all-reduce").  ``moe_workspace_experts``: ``"bf16"`` / ``"fp8"``
-    where the release runs unquantised / FP8 experts through the unchunked modular kernel (``_moe``).
+    where the release runs unquantised / FP8 experts through the unchunked modular kernel (``_moe``);
+    ``moe_cache3_separate``: the release (< 0.8.0) allocates the fused MoE's second GEMM output apart (``_moe``);
+    ``moe_shared_held``: the release (< 0.11.0) keeps the shared experts' output through the routed ones.
     ``v0_eager``: the V0 engine's eager forward (module docstring, "V0 eager forward"): the dense MLP phase is
     ``_v0_dense_mlp`` (``v0_gate_up_kept``: the MLP keeps its gate_up output through ``down_proj``) and the MoE
     phase holds the layer's input too."""
@@ -388,7 +404,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                                              kept=v0_gate_up_kept, oop=oop) if v0_eager
                                else _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm))
     if model.moe is not None:
-        phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes, moe_workspace_experts)
+        phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes, moe_workspace_experts, moe_cache3_separate,
+                                   moe_shared_held)
         if v0_eager:
             b, f = phases["MoE layer"]
             phases["MoE layer"] = (Bytes(b.bytes + tokens * model.hidden_size * act_bytes),

@@ -181,6 +181,8 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 vocab_hidden=_cold_compile(model, options, r, rules),
                                 allreduce_out_of_place=rules.engine == "V0" and rules.v0_allreduce_out_of_place,
                                 moe_workspace_experts=_moe_workspace_experts(model, options, rules),
+                                moe_cache3_separate=rules.moe_cache3_separate,
+                                moe_shared_held=rules.moe_shared_output_held,
                                 v0_eager=rules.engine == "V0",
                                 v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),

@@ -180,6 +180,19 @@ class VllmRules:
     ``current_workspace_manager().get_simultaneous``; ``TritonExperts.workspace_shapes``: (M, k, max(N_act, H)) and
     (M, k, max(2N, H)) of the activation dtype): 0.18.0–0.33.0 wheels; 0.15.0–0.17.0 pass ``CHUNK_SIZE`` as
     M_chunk (``profile._moe``)"""
+    moe_cache3_separate: bool = False
+    """``fused_experts_impl`` allocates the second GEMM's output ``intermediate_cache3`` (M, k, H) as a buffer of its
+    own beside ``intermediate_cache1`` (M, k, 2N) and ``intermediate_cache2`` (M·k, N), so the three are alive
+    together: releases before 0.8.0 (``model_executor/layers/fused_moe/fused_moe.py``, read in the 0.4.1, 0.5.5,
+    0.6.3 and 0.7.0–0.7.3 wheels; the V0 and V1 engines share the file).  From 0.8.0 (0.8.0, 0.8.3, 0.8.4,
+    0.9.0–0.10.0 wheels) cache1 and cache3 are views of one ``cache13`` buffer of M·k·max(2N, H) elements
+    (``profile._moe``)"""
+    moe_shared_output_held: bool = False
+    """a MoE block with shared experts runs them before the routed experts and keeps their (T, H) output until the
+    sum, so it is alive through the whole fused-MoE call: releases before 0.11.0 (``DeepseekV2MoE.forward``,
+    ``Qwen2MoeSparseMoeBlock.forward`` in the 0.7.3 wheel; those two, ``Llama4MoE.forward`` and
+    ``Glm4MoE.forward`` in 0.10.0).  0.11 moves shared experts into ``SharedFusedMoE`` (optionally overlapped
+    inside the fused call), not re-read here, so later releases keep the routed buffers alone (``profile._moe``)"""
     yarn_prescaled: bool = False
     """YaRN configs' max_position_embeddings is taken as already scaled (≥ 0.30: "yarn", "deepseek_yarn" join
     the types whose factor is not applied); before, the derived length is original_max_position_embeddings ×

@@ -173,6 +173,12 @@ meta + 8 MiB buffer + 8 MiB rank_data); the 0.2.6 and 0.2.7 wheels have no such 
 ``torch.distributed.all_reduce`` only (``parallel_utils/communication_op.py``), so releases before 0.3.0 keep
 no custom all-reduce buffers.  ``era`` is only a label of the log wording family (``"v0"``,
 ``"0.11"`` for V1 before 0.21, ``"0.33"`` from 0.21); every rule above is its own field.
+
+Fused MoE before 0.8.0 (V0 and 0.7.x V1 alike, one ``fused_moe.py``): ``fused_experts_impl`` allocates the two GEMM
+outputs apart (intermediate_cache1 and intermediate_cache3; 0.4.1, 0.5.5, 0.6.3, 0.7.0–0.7.3 wheels), where 0.8.0 on
+views both in one ``cache13`` buffer (``moe_cache3_separate``; ``profile._moe``).  Before 0.11.0 a MoE block's shared
+experts run first and their output stays alive through the routed experts (``moe_shared_output_held``: 0.7.3 and
+0.10.0 model files).
 """
 
 from __future__ import annotations
@@ -195,7 +201,8 @@ _V0 = VllmRules(
     release=(0, 7, 0), era="v0", engine="V0", default_utilization=0.9, ceil_requested=False, memory_rule="v0_peak",
     cudagraph_estimate=False, null_block=False, one_line_log=False, capacity_per_worker=False, tokens_rule="blocks",
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
-    custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0", v0_context_outside=True, v0_allreduce_out_of_place=True)
+    custom_ar_world_sizes=(2, 4, 6, 8), weights_log="v0", v0_context_outside=True, v0_allreduce_out_of_place=True,
+    moe_shared_output_held=True)
 
 _V0_CONTEXT_CHARGED = (((0, 2, 0), (0, 3, 1)), ((0, 6, 4), (0, 6, 5)))
 """V0 release ranges [first, next) whose budget charges the CUDA context (module docstring: ≤ 0.3.0 total − free;
@@ -213,6 +220,10 @@ _V0_ALLREDUCE_HELD = ((0, 2, 5), (0, 2, 6))
 """V0 release range [first, next) that charges the profile's all-reduced activations (module docstring: 0.2.5
 measures total − free; 0.2.6 sets TORCH_NCCL_AVOID_RECORD_STREAMS=1)"""
 
+_MOE_CACHE13 = (0, 8, 0)
+"""first release whose fused MoE shares one buffer between the two GEMM outputs (``VllmRules.moe_cache3_separate``:
+0.7.3 wheel ``fused_experts_impl`` allocates intermediate_cache1/2/3 apart; 0.8.0 allocates ``cache13``)"""
+
 _FIRST_CUSTOM_AR = (0, 3, 0)
 """first release with vLLM's custom all-reduce (module docstring; 0.2.6/0.2.7 wheels have none)"""
 
@@ -222,7 +233,7 @@ _V1 = VllmRules(
     tokens_rule="groups",
     fit_check_reserves_block=False, sliding_in_flight=False, custom_ar_buffer_mib=8, custom_ar_signal_bytes=2_560,
     custom_ar_world_sizes=(2, 4, 6, 8), cublas_after_snapshot=True, weights_log="0.11",
-    v1_batch_defaults="name_tokens", page_unify="none")
+    v1_batch_defaults="name_tokens", page_unify="none", moe_shared_output_held=True)
 
 _QWEN35_WRAPPERS = ("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration")
 _QWEN35_TEXT = ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM")
@@ -235,7 +246,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 9, 0), dict(flashinfer_sampler="if_installed", v1_batch_defaults="memory_not_a100")),
     ((0, 9, 1), dict(memory_rule="increase")),
     ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
-    ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True)),
+    ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True, moe_shared_output_held=False)),
     ((0, 11, 1), dict(capacity_per_worker=False, flashinfer_sampler="no")),
     ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", page_unify="grow")),
     ((0, 13, 0), dict(nemotron_h_ssm_default="float16")),
@@ -274,7 +285,8 @@ def rules_for(release: tuple[int, int, int]) -> VllmRules:
         held = _V0_ALLREDUCE_HELD[0] <= release < _V0_ALLREDUCE_HELD[1]
         return replace(_V0, release=release, v0_context_outside=not charged, custom_ar_world_sizes=custom_ar,
                        v0_torch_peak_only=torch_only, v0_allreduce_held=held,
-                       v0_allreduce_out_of_place=release >= _V0_ALLREDUCE_OUT_OF_PLACE)
+                       v0_allreduce_out_of_place=release >= _V0_ALLREDUCE_OUT_OF_PLACE,
+                       moe_cache3_separate=release < _MOE_CACHE13)
     rules = _V1
     for first, changes in _BOUNDARIES:
         if release >= first:
@@ -336,7 +348,8 @@ def _engine_rules(text: str, release: tuple[int, int, int], engine: str) -> Vllm
         return rules_for(release) if release < (0, 8, 0) else replace(_V0, release=release)
     if engine == "v1" and (0, 7, 0) <= release:
         return rules_for(release) if release >= (0, 8, 0) else replace(
-            rules_for((0, 8, 0)), release=release, dummy_sampler=False, profile_logits_all_tokens=release < (0, 7, 3))
+            rules_for((0, 8, 0)), release=release, dummy_sampler=False, profile_logits_all_tokens=release < (0, 7, 3),
+            moe_cache3_separate=release < _MOE_CACHE13)
     raise PlanInputError(
         f"--engine-version {text}: the engine suffix must be ':v0' (releases 0.2–0.10) or ':v1' (0.7 on); "
         f"write e.g. '0.8.2:v0' or '0.7.3:v1'")
