@@ -366,9 +366,10 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     vl_667 (Chinese deployment notes: vLLM 0.13.0 in an Xinference container, Qwen2.5-1.5B-Instruct AWQ on an RTX 3090, util 0.5) hits blind (346,368 in 346,208-346,576): 259 of the 288; vl_668 (ROCm notes: vLLM 0.16.1.dev0 Qwen2.5-0.5B-Instruct fp16 on a Radeon, author-selected lines) misses blind (tp not printed): 259 of the 289.
     vl_668 with tp 1 from its configuration block (HIP_VISIBLE_DEVICES=0, no tensor_parallel_size; an input from the source, no rule change) hits (808,192 in 807,840-808,704): 260 of the 289.
     vl_669 (a pasted P/D prefill run: vLLM source build v0.1.dev15312, Qwen3-VL-8B-Instruct, util 0.85, 4,096; fails after KV sizing while creating its connector) hits blind (163,568 in 163,504-163,584): 261 of the 290 (90.0 %).
-    Helper mv27 (2026-12-05): sg_400 (a README: sglang-kt 0.7.0, Qwen3-30B-A3B with 96 of 128 experts per layer in CPU DRAM, one H100, mfs 0.85) misses blind without flags (tp not printed); with the README's flags (gpu H100, tp 1, mfs 0.85) it hits (549,277 in 549,276-549,440): 262 of the 291."""
+    Helper mv27 (2026-12-05): sg_400 (a README: sglang-kt 0.7.0, Qwen3-30B-A3B with 96 of 128 experts per layer in CPU DRAM, one H100, mfs 0.85) misses blind without flags (tp not printed); with the README's flags (gpu H100, tp 1, mfs 0.85) it hits (549,277 in 549,276-549,440): 262 of the 291.
+    sg_401 (the same README: sglang-kt 0.7.0, Qwen3.8-27B-FP8 hybrid GDN, no experts offloaded, its Mamba line not quoted) misses blind without flags (tp not printed) and with the README's flags (238,285 against 238,845-239,090, -0.29 %): 262 of the 292."""
     rows = _capacity_rows()
-    assert len(rows) == 291
+    assert len(rows) == 292
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
