@@ -368,9 +368,10 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     vl_669 (a pasted P/D prefill run: vLLM source build v0.1.dev15312, Qwen3-VL-8B-Instruct, util 0.85, 4,096; fails after KV sizing while creating its connector) hits blind (163,568 in 163,504-163,584): 261 of the 290 (90.0 %).
     Helper mv27 (2026-12-05): sg_400 (a README: sglang-kt 0.7.0, Qwen3-30B-A3B with 96 of 128 experts per layer in CPU DRAM, one H100, mfs 0.85) misses blind without flags (tp not printed); with the README's flags (gpu H100, tp 1, mfs 0.85) it hits (549,277 in 549,276-549,440): 262 of the 291.
     sg_401 (the same README: sglang-kt 0.7.0, Qwen3.8-27B-FP8 hybrid GDN, no experts offloaded, its Mamba line not quoted) misses blind without flags (tp not printed) and with the README's flags (238,285 against 238,845-239,090, -0.29 %): 262 of the 292.
-    sg_402 (a run journal: SGLang main dev build, google/gemma-4-E4B-it on a DGX Spark GB10, mfs 0.85, 32,768; the author wrapped the load line and quotes only the SWAKVPool line) is n/a blind with and without the journal's flags: no free-after-weights figure is read from the wrapped line and the reader takes no capacity from 'SWAKVPool ... full size': 262 of the 293."""
+    sg_402 (a run journal: SGLang main dev build, google/gemma-4-E4B-it on a DGX Spark GB10, mfs 0.85, 32,768; the author wrapped the load line and quotes only the SWAKVPool line) is n/a blind with and without the journal's flags: no free-after-weights figure is read from the wrapped line and the reader takes no capacity from 'SWAKVPool ... full size': 262 of the 293.
+    sg_403 (an install-and-serve route: SGLang 0.5.15 wheel, Qwen3.8-27B bf16 on a DGX Spark GB10, mfs 0.80, 32 running requests, radix cache off, 2,048; Mamba line not quoted) misses blind with its flags (535,124 against 614,454-614,683, -14.85 %: no state pool was charged when the radix cache is off with --max-running-requests) and without them (+36.90 %): 262 of the 294."""
     rows = _capacity_rows()
-    assert len(rows) == 293
+    assert len(rows) == 294
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
