@@ -766,6 +766,9 @@ SGLANG_PUBLIC = {
                     "evidence": "SGLang's pre_model_load_memory = 'Load weight end' avail 59.87 + the load's mem usage "
                                 "51.86 = 111.73 GiB (GiB printed as 'GB'; the excerpt has no 'Load weight begin' line) "
                                 "of the GB10's 119.63 GiB unified memory: the host held ~7.9 GiB"}}, None),
+    # helper mv27: an A100 runbook quoting its server.log KV line (search-index id 68313218425)
+    "gs_241": ("0.5.19", "a main checkout of ~2026-09-07 (6ec32e6b7, nightly-dev-20260907 image), before 0.5.20 "
+                         "(2026-09-18): tpkit's 0.5.19 rules", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

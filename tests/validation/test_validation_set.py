@@ -169,7 +169,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # GB10, radix cache off, 32 running requests; also sg_403): -37.9 % blind
                                      # (the state pool split as with the radix cache on), +3.3 % after the
                                      # radix-off rule (engines.sglang.mamba.radix_off_slots), outside its band:
-                                     # 57 scored, median 0.29 %, p90 2.76 %, 54/57 inside (level unchanged)
+                                     # 57 scored, median 0.29 %, p90 2.76 %, 54/57 inside (level unchanged);
+                                     # then gs_241 (an A100 runbook: Qwen3-32B-FP8 as W8A16 Marlin, fp8_e5m2
+                                     # KV, mfs 0.85, main of ~0.5.19) +1.1 % blind, inside, no rule changed:
+                                     # 58 scored, median 0.29 %, p90 2.76 %, 55/58 inside (level unchanged)
     # helper mv20 (2026-12-04): vp_370-vp_372 (lhl's MI300X notes: a vLLM 0.6.3.dev114 ROCm build, V0,
     # benchmark_throughput.py at the default util 0.9) added as printed, scored blind before any change:
     # Llama-2-7b-chat tp 1 +1.3 %, tp 8 +3.1 % (both just outside their bands), Llama-3.1-405B tp 8 at 131,072
