@@ -85,3 +85,11 @@ def test_sg_403_charges_the_32_slots_the_radix_cache_off_sets():
     assert 539_000 < lo <= hi < 540_000          # printed 535,124: still −0.8 % (not explained; docs §6.4 mv27)
     solved = _explain_sg_403(max_running_requests=32)  # the radix cache on: the split (123 slots)
     assert solved.kv_predicted_range[1] < 330_000
+
+
+@pytest.mark.parametrize("running, slots", [(64, 64), (None, 512)])
+def test_up_to_0_5_3_the_pool_takes_max_running_requests_else_512(running, slots):
+    """≤ 0.5.3 (``model_runner.py``): the radix cache is off for hybrids and the pool has --max-running-requests,
+    else 512 slots, whether or not speculative decoding passed its own cap."""
+    pool = plan_mamba_pool(load_model(_QWEN38), 1, 48, GiB(37.5), "0.5.3", user_running=running)
+    assert pool.slots == slots and pool.allocated_slots == slots
