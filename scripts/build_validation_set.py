@@ -764,6 +764,21 @@ SGLANG_PUBLIC = {
                    "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') "
                                "of the docs-CI H100 (78.59 GiB on empty starts of that era): another process held "
                                "~1.8 GiB"}}, None),
+    # helper mv27 (2026-12-05): an install-and-serve route on a DGX Spark (search-index id 57759592298); log also sg_403
+    "gs_240": ("0.5.15", "the installed wheel (sha256 and a 3338-file identity check: sglang.__version__ = 0.5.15)",
+               {"disable_radix_cache": True,
+                "gpu_catalog": {"gpu": "GB10", "note": "the job's environment block prints device_name NVIDIA GB10 "
+                                "(DGX Spark, 119.63 GiB unified memory): the catalog's GB10"},
+                "free_at_start": {
+                    "gib": 111.73,
+                    "line": "[22:18:22] Load weight end. elapsed=353.55 s, type=Qwen3_5ForConditionalGeneration, "
+                            "avail mem=59.87 GB, mem usage=51.86 GB.",
+                    "evidence": "SGLang's pre_model_load_memory = 'Load weight end' avail 59.87 + the load's mem usage "
+                                "51.86 = 111.73 GiB (GiB printed as 'GB'; the excerpt has no 'Load weight begin' line) "
+                                "of the GB10's 119.63 GiB unified memory: the host held ~7.9 GiB"}}, None),
+    # helper mv27: an A100 runbook quoting its server.log KV line (search-index id 68313218425)
+    "gs_241": ("0.5.19", "a main checkout of ~2026-09-07 (6ec32e6b7, nightly-dev-20260907 image), before 0.5.20 "
+                         "(2026-09-18): tpkit's 0.5.19 rules", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

@@ -165,6 +165,14 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # committed nohup log, SGLang 0.5.9 Qwen2.5-3B-Instruct on an 80 GB card;
                                      # -0.1 % blind, inside, no rule changed): 44 scored, median 0.36 %, p90
                                      # 2.77 %, 43/44 inside (level unchanged)
+                                     # Helper mv27 (2026-12-05) added gs_240 (SGLang 0.5.15 Qwen3.8-27B on a
+                                     # GB10, radix cache off, 32 running requests; also sg_403): -37.9 % blind
+                                     # (the state pool split as with the radix cache on), +3.3 % after the
+                                     # radix-off rule (engines.sglang.mamba.radix_off_slots), outside its band:
+                                     # 57 scored, median 0.29 %, p90 2.76 %, 54/57 inside (level unchanged);
+                                     # then gs_241 (an A100 runbook: Qwen3-32B-FP8 as W8A16 Marlin, fp8_e5m2
+                                     # KV, mfs 0.85, main of ~0.5.19) +1.1 % blind, inside, no rule changed:
+                                     # 58 scored, median 0.29 %, p90 2.76 %, 55/58 inside (level unchanged)
     # helper mv20 (2026-12-04): vp_370-vp_372 (lhl's MI300X notes: a vLLM 0.6.3.dev114 ROCm build, V0,
     # benchmark_throughput.py at the default util 0.9) added as printed, scored blind before any change:
     # Llama-2-7b-chat tp 1 +1.3 %, tp 8 +3.1 % (both just outside their bands), Llama-3.1-405B tp 8 at 131,072

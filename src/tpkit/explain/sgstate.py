@@ -131,9 +131,12 @@ def _state_pool(view: RankView, ctx: Context):
 def _split_rest(state, ctx: Context):
     """The KV budget pinned by the printed state split (``rest_from_split``), None when the slot count was set
     rather than solved."""
+    from tpkit.engines.sglang.mamba import radix_off_slots
+
     version, _ = _release(ctx)
+    running = int(ctx.get("max_running_requests")) if ctx.get("max_running_requests") else None
     slots_set = bool(ctx.get("max_mamba_cache_size")) or bool(
-        ctx.get("disable_radix_cache") and ctx.get("max_running_requests"))
+        ctx.get("disable_radix_cache") and radix_off_slots(version, max_running=running) is not None)
     if ctx.get("spec_algorithm") not in (None, "", "None", "NONE"):
         return None
     return rest_from_split(state, version, ratio=ctx.get("mamba_full_memory_ratio"), slots_set=slots_set)
@@ -142,15 +145,14 @@ def _split_rest(state, ctx: Context):
 def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple[Iv, str] | None:
     """(KV budget after the state pool, why) from the model's config when the log prints no 'Mamba Cache is
     allocated' line: the planner's own split (``engines.sglang.mamba.plan_mamba_pool``: ρ/(1 + ρ) of the budget
-    in whole per-request slots, the padding slot charged from 0.5.17) taken at both ends of the budget.  None
-    for a model without linear-attention layers, and where the slot count is set rather than solved or the
-    split has terms the plan does not take from a log (``--max-mamba-cache-size``, another
-    ``mamba_full_memory_ratio``, speculative decoding, DP attention, the radix cache off with
-    ``--max-running-requests``)."""
+    in whole per-request slots, the padding slot charged from 0.5.17) taken at both ends of the budget, or the
+    slot count the radix cache off sets (``engines.sglang.mamba.radix_off_slots``: ``--max-running-requests``,
+    read in the 0.5.4 – 0.5.23 wheels).  None for a model without linear-attention layers, and where the slot
+    count is set or the split has terms the plan does not take from a log (``--max-mamba-cache-size``, another
+    ``mamba_full_memory_ratio``, speculative decoding, DP attention)."""
     if ctx.model is None or rest is None:
         return None
-    if ctx.get("max_mamba_cache_size") or ctx.get("enable_dp_attention") or (
-            ctx.get("disable_radix_cache") and ctx.get("max_running_requests")):
+    if ctx.get("max_mamba_cache_size") or ctx.get("enable_dp_attention"):
         return None
     if ctx.get("spec_algorithm") not in (None, "", "None", "NONE"):
         return None
@@ -166,8 +168,12 @@ def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple
         linear = stage_layer_kinds(ctx.model, pp).count("linear")
         if not linear:
             return None
-        low = plan_mamba_pool(ctx.model, tp, linear, rest.low, version)
-        high = plan_mamba_pool(ctx.model, tp, linear, rest.high, version)
+        radix_off = bool(ctx.get("disable_radix_cache"))
+        running = int(ctx.get("max_running_requests")) if ctx.get("max_running_requests") else None
+        low = plan_mamba_pool(ctx.model, tp, linear, rest.low, version, disable_radix_cache=radix_off,
+                              user_running=running)
+        high = plan_mamba_pool(ctx.model, tp, linear, rest.high, version, disable_radix_cache=radix_off,
+                               user_running=running)
     except REFUSED:
         return None
     if low is None or high is None:

@@ -42,8 +42,16 @@ Which releases size the pool how (read in the wheels 0.5.3, 0.5.4, 0.5.9, 0.5.10
   configs listed in ``ModelRunner.mambaish_config``) from 0.5.9; 0.5.4 – 0.5.8 ship neither config
   (``configs/granitemoehybrid.py``, ``configs/lfm2.py`` absent from the 0.5.8 wheel).
 
-Assumptions (stated in the plan): radix cache on, overlap schedule on, triton linear-attention backend,
-no ``--max-mamba-cache-size``; state splits evenly over attention TP.
+* The radix cache off (``--disable-radix-cache``) sets the slot count instead of solving it
+  (``radix_off_slots``): 0.5.4 – 0.5.8 to ``--max-running-requests``, else 512; from 0.5.9 to
+  ``--max-running-requests`` when it is given (without it the ratio split above), split over the attention-DP
+  ranks (0.5.8+; 0.5.4 – 0.5.7 for Qwen3-Next only); one running request then holds one slot
+  (``_calculate_mamba_ratio`` returns 1, 0.5.4 – 0.5.23).  Read in 0.5.4 / 0.5.5 – 0.5.8 ``ModelRunner
+  .handle_max_mamba_cache``, 0.5.9 / 0.5.15 ``model_runner_kv_cache_mixin.handle_max_mamba_cache``, 0.5.23
+  ``kv_cache_configurator._handle_max_mamba_cache``.
+
+Assumptions (stated in the plan): overlap schedule on, triton linear-attention backend, no
+``--max-mamba-cache-size``; state splits evenly over attention TP.
 """
 
 from __future__ import annotations
@@ -57,7 +65,7 @@ from tpkit.units import Bytes, format_bytes
 __all__ = ["MambaPool", "MAMBA_FULL_MEMORY_RATIO", "RADIX_SLOTS_PER_REQUEST", "slots_per_request",
            "plan_mamba_pool", "RATIO_SPLIT_FROM", "FIXED_SLOTS", "PADDING_CHARGED_FROM", "POOL_EXTRA_SLOTS",
            "charged_slots", "GRANITE_LFM2_HYBRID_FROM", "mamba2_state_bytes", "short_conv_state_bytes",
-           "CONV_STATE_BYTES", "SSM_STATE_BYTES"]
+           "CONV_STATE_BYTES", "SSM_STATE_BYTES", "RADIX_OFF_RUNNING_ONLY_FROM", "radix_off_slots"]
 
 MAMBA_FULL_MEMORY_RATIO = 0.9
 """``mamba_full_memory_ratio`` default: state pool : KV pool memory"""
@@ -71,6 +79,12 @@ PADDING_CHARGED_FROM = "0.5.17"
 """first release that charges the pool's padding slot to the KV budget"""
 POOL_EXTRA_SLOTS = 1
 """the pool allocates ``max_mamba_cache_size`` + 1 slots in every release (``MambaPool``)"""
+RADIX_OFF_RUNNING_ONLY_FROM = "0.5.9"
+"""first release where the radix cache off sets the slots only together with ``--max-running-requests`` (0.5.4 –
+0.5.8: to it, else to the fixed 512; 0.5.9 ``model_runner_kv_cache_mixin.handle_max_mamba_cache``)"""
+_DP_SPLIT_ALL_FROM = "0.5.8"
+"""first release that splits a set slot count over the attention-DP ranks for every hybrid (0.5.4 – 0.5.7: only
+``hybrid_gdn_config``, i.e. Qwen3-Next)"""
 GRANITE_LFM2_HYBRID_FROM = "0.5.9"
 """first release whose ``mambaish_config`` lists GraniteMoeHybrid and Lfm2 configs (absent in 0.5.8)"""
 _EXTRA_BUFFER_SLOTS = 2
@@ -144,6 +158,29 @@ def short_conv_state_bytes(*, hidden: int, conv_l_cache: int, tp: int = 1) -> in
     return hidden // tp * (conv_l_cache - 1) * CONV_STATE_BYTES
 
 
+def radix_off_slots(version: str, *, max_running: int | None, attn_dp: int = 1,
+                    architecture: str | None = None) -> tuple[int, str] | None:
+    """(state slots, why) that SGLang sets rather than solves with the radix cache off; None where the ratio split
+    sizes them (from 0.5.9 without ``--max-running-requests``) or the release predates the split (≤ 0.5.3: the
+    fixed rule of ``plan_mamba_pool``).  ``max_running`` is the user's ``--max-running-requests`` (all ranks);
+    ``attn_dp`` the attention-DP size (``max_mamba_cache_size // dp_size`` with DP attention)."""
+    if not at_least(version, RATIO_SPLIT_FROM):
+        return None
+    if at_least(version, RADIX_OFF_RUNNING_ONLY_FROM):
+        if max_running is None:
+            return None
+        base, why = max_running, f"--max-running-requests {max_running}"
+    else:
+        base = max_running if max_running is not None else FIXED_SLOTS
+        why = f"--max-running-requests {max_running}" if max_running is not None else "the fixed 512 (no --max-running-requests)"
+    split = attn_dp > 1 and (at_least(version, _DP_SPLIT_ALL_FROM) or architecture == "Qwen3NextForCausalLM")
+    slots = base // attn_dp if split else base
+    if split:
+        why += f" // {attn_dp} attention-DP ranks"
+    return slots, (f"{slots:,} slots = {why} with the radix cache off (sglang {version} handle_max_mamba_cache: "
+                   "the slot count is set, not solved; one slot per running request)")
+
+
 def charged_slots(slots: int, version: str) -> int:
     """State slots whose bytes SGLang takes from the KV budget: ``max_mamba_cache_size`` up to 0.5.16, one more
     (the padding slot) from 0.5.17 (``_handle_max_mamba_cache``'s returned rest)."""
@@ -151,11 +188,14 @@ def charged_slots(slots: int, version: str) -> int:
 
 
 def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, version: str, *,
-                    draft_tokens: int | None = None, max_running: int | None = None) -> MambaPool | None:
+                    draft_tokens: int | None = None, max_running: int | None = None,
+                    disable_radix_cache: bool = False, user_running: int | None = None,
+                    attn_dp: int = 1) -> MambaPool | None:
     """The state pool carved from the KV budget ``rest``; None for models without linear layers.
 
     ``tp`` is the attention-TP size; ``draft_tokens`` and ``max_running`` (per attention-DP rank) only with
-    speculative decoding.
+    speculative decoding.  ``disable_radix_cache`` with ``user_running`` (the user's ``--max-running-requests``,
+    all ranks) and ``attn_dp``: the slot count the radix cache off sets (``radix_off_slots``).
     """
     if model.model_type == "lfm2" and not at_least(version, GRANITE_LFM2_HYBRID_FROM):
         raise PlanInputError(f"SGLang {version} does not serve LFM2 ({model.architecture}): models/lfm2.py and "
@@ -169,12 +209,19 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
                              "size is not derivable from the config; this model is not supported yet")
     per_slot = Bytes(state.bytes * linear_layers // tp)
     ratio, why = slots_per_request(model, version)
+    if disable_radix_cache:
+        ratio, why = 1, "radix cache off: 1 slot per running request (_calculate_mamba_ratio)"
+        set_ = radix_off_slots(version, max_running=user_running, attn_dp=attn_dp, architecture=model.architecture)
+        if set_ is not None:
+            return _set_pool(per_slot, set_, version, linear_layers, state, tp, draft_tokens)
     if draft_tokens and not at_least(version, "0.5.13"):  # intermediate states first, then the plain split
         intermediate = per_slot * ((max_running or 0) * draft_tokens)
         rest = rest - intermediate
     else:
         intermediate = Bytes(0)
     if not at_least(version, RATIO_SPLIT_FROM):
+        if max_running is None:
+            max_running = user_running
         slots = max_running if max_running is not None else FIXED_SLOTS
         return MambaPool(slots=slots, allocated_slots=slots, per_slot=per_slot, ratio=1, intermediate=intermediate,
                          source=(f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = "
@@ -203,5 +250,26 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
     return MambaPool(slots=slots, allocated_slots=allocated if slots else 0, per_slot=per_slot, ratio=ratio,
                      intermediate=intermediate, source=(
         f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = {format_bytes(per_slot)} "
-        f"per slot; {slots:,} slots = {rule} of rest × 0.9/1.9; {why} (radix cache on; sglang "
+        f"per slot; {slots:,} slots = {rule} of rest × 0.9/1.9; {why} ("
+        f"{'radix cache off' if disable_radix_cache else 'radix cache on'}; sglang "
         "kv_cache_configurator.py _handle_max_mamba_cache)"))
+
+
+def _set_pool(per_slot: Bytes, set_: tuple[int, str], version: str, linear_layers: int, state: Bytes, tp: int,
+              draft_tokens: int | None) -> MambaPool:
+    """The pool whose slot count the radix cache off set (``radix_off_slots``): the KV budget loses the slots (and
+    the padding slot from 0.5.17, ``charged_slots``); with speculative decoding (0.5.9+) also the intermediate
+    states of those slots (+ the padding slot from 0.5.17) × draft tokens."""
+    slots, why = set_
+    padding = 1 if at_least(version, PADDING_CHARGED_FROM) else 0
+    if draft_tokens and not at_least(version, RADIX_OFF_RUNNING_ONLY_FROM):
+        raise PlanInputError(f"SGLang {version} with the radix cache off and speculative decoding sizes the state "
+                             "pool by (1 + draft tokens) per slot, which tpkit does not model; plan with the radix "
+                             f"cache on or --engine-version {RADIX_OFF_RUNNING_ONLY_FROM} or later")
+    intermediate = per_slot * ((slots + padding) * draft_tokens) if draft_tokens else Bytes(0)
+    extra = (f"; + intermediate states for {slots}{' + 1' if padding else ''} slots × {draft_tokens} draft tokens"
+             if draft_tokens else "")
+    return MambaPool(slots=slots, allocated_slots=slots + padding if slots else 0, per_slot=per_slot, ratio=1,
+                     intermediate=intermediate, source=(
+        f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = {format_bytes(per_slot)} "
+        f"per slot; {why}{', + 1 padding slot' if padding else ''}{extra}"))

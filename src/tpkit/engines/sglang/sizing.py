@@ -235,8 +235,13 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     rest = pre - stream - weights_bytes - rope - draft_before - lora.bytes - slack - mm
     linear = stage_layer_kinds(model, parallel.pp).count("linear")
     running_cap = _spec_running(options, parallel, spec, model.architecture)
+    set_running = options.max_running_requests  # as SGLang has set it: the user's, else the speculative default
+    if set_running is None and spec is not None:
+        set_running = spec_running_cap(version, spec.algorithm, architecture=model.architecture).requests
     mamba = plan_mamba_pool(model, parallel.attn_tp, linear, rest, version,
-                            draft_tokens=spec.num_draft_tokens if spec else None, max_running=running_cap)
+                            draft_tokens=spec.num_draft_tokens if spec else None, max_running=running_cap,
+                            disable_radix_cache=bool(options.disable_radix_cache), user_running=set_running,
+                            attn_dp=parallel.attn_dp)
     mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
     budget_cell = replace(cell, bytes_per_token=cell.bytes_per_token + growth)
     tokens, swa_tokens = size_tokens(rest - mamba_bytes, budget_cell, page_size=page,
