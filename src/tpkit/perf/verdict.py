@@ -6,7 +6,9 @@
                       the verify's attention path), and what other engine versions / backends would give
     speed-up ≥ 1.05   "EAGLE3 pays at batch B …"  + the flags of the best grid settings and all-reduce backend
     1.00 … 1.05       "about break-even …"        + no speculative flags
-    < 1.00            "do not speculate at batch ≥ N on this link" (or the grid's better settings)
+    < 1.00            "do not speculate at batch ≥ N on this link" (or the grid's better settings); when a larger
+                      batch of the sweep pays (≥ 1.05), "slows decoding at batch B …; of the batches swept it pays
+                      at …", never a "do not speculate" that the batch table contradicts
 
 Flags (SGLang 0.5.x ``server_args`` / ``arg_groups``; vLLM ``--speculative-config``):
     --speculative-algorithm A --speculative-num-steps S --speculative-eagle-topk K
@@ -57,10 +59,11 @@ def _backend_flags(engine: str, best: str, default: str) -> list[str]:
 
 
 def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, runtime=None,
-                what_ifs=(), by_context=((), None)) -> Verdict:
+                what_ifs=(), by_context=((), None), by_batch=()) -> Verdict:
     """The verdict for one request (see module docstring).  ``runtime``: the engine facts the cycle was costed
     with; ``what_ifs``: (change, speed-up, break-even accept length, flags) for other engine settings;
-    ``by_context``: (the context sweep at this batch, the context crossover)."""
+    ``by_context``: (the context sweep at this batch, the context crossover); ``by_batch``: the batch sweep
+    (``BatchPoint``s), which a "do not speculate at batch ≥ N" must not contradict."""
     base_tok = running_requests(req, req.batch, False)[0] / base.total_us * 1e6
     if spec is None:
         return _plain_verdict(req, link, policy, base, base_tok, backends)
@@ -126,6 +129,14 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
                         "the tree model assumes; measure its accept length before relying on it.")
         return Verdict(message="\n".join(lines), flags=tuple(spec_flags(req.engine, best, name, req.draft_path) + ar_flags))
     better = f" The grid's best reaches only {best['speedup']:.2f}×." if best else ""
+    paying = [p for p in by_batch if p.batch >= at and p.spec is not None and p.spec.speedup >= 1.05]
+    if paying:
+        at_batches = ", ".join(f"{p.batch:,}" for p in paying)
+        lines.insert(2, f"{name} slows decoding at batch {req.batch} on this {link.kind} link; of the batches swept "
+                        f"it pays only at {at_batches} (up to {max(p.spec.speedup for p in paying):.2f}×): "
+                        "speculate only if the server decodes that many requests at once."
+                        + (f" At batch {req.batch} the grid's best reaches only {best['speedup']:.2f}×." if best else ""))
+        return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
     lines.insert(2, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better}")
     return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
 
