@@ -56,7 +56,7 @@ def printed_row(item: str, anchor: Anchor, meaning: str, *, derived: Iv | None =
                 slack: Bytes = Bytes(0), note: str = "") -> Row:
     """A printed size, with the derivation that should reproduce it (when there is one)."""
     size = anchor.size
-    value = Iv(size.low, size.high)
+    value = Iv(low=size.low, high=size.high)
     check = compare(value, derived, slack) if derived is not None else None
     return Row(item=item, value=value, kind="printed", meaning=meaning, printed=size.text, line_no=anchor.line_no,
                derived=derived, derived_from=derived_from, check=check, note=note)
