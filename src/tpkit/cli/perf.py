@@ -57,7 +57,7 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="expert-parallel size (default 1: experts split by TP)")
     p.add_argument("--dp", *PARALLEL_ALIASES["dp"], dest="dp", type=int, default=1,
                    help="DP-attention groups (SGLang --enable-dp-attention --dp N)")
-    p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default --tp)")
+    p.add_argument("--num-gpus", type=int, default=None, metavar="N", help="GPUs on the machine (default --tp)")
     p.add_argument("--link", choices=("nvlink", "xgmi", "pcie"), default=None,
                    help="interconnect of the TP group (default: NVLink if the GPU has it, the xGMI mesh on MI300X / "
                         "MI325X / MI355X, else PCIe); xgmi: the AMD Infinity Fabric full mesh of those platforms")

@@ -56,7 +56,7 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="device memory as CUDA reports it, with a unit (e.g. 96GiB) for a GPU not in the catalog")
     p.add_argument("--machine", default=None, metavar="FILE",
                    help="machine profile from `tpkit probe --out`: plan from measured free memory per GPU")
-    p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default tp×pp×dp)")
+    p.add_argument("--num-gpus", type=int, default=None, metavar="N", help="GPUs on the machine (default tp×pp×dp)")
     for name in ("tp", "pp", "dp", "ep"):
         p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None,
                        help=f"{name.upper()} size (default 1; with --from-log the log's)")

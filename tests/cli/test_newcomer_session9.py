@@ -1,0 +1,60 @@
+"""What the session-9 newcomer pass met (review qual9, 2026-12-05), pinned: each refusal says what was wrong, what
+was received and how to fix it, exits 2, prints no traceback and no usage dump."""
+
+from __future__ import annotations
+
+import json
+
+from clirun import cli, refused
+
+from tpkit.comm.profile import load_profile
+from tpkit.errors import ConfigError
+
+LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
+
+
+def test_bench_without_a_benchmark_is_refused_with_the_one_to_name(capsys):
+    """Before: the usage text on stdout, exit 2 and no error line."""
+    refused(capsys, "bench", says=("name the benchmark to run", "tpkit bench allreduce"))
+
+
+def test_model_dash_says_standard_input_is_for_logs(capsys):
+    """Before: "model '-' not found … path -: does not exist", as if '-' were a file name."""
+    for command in (["plan", "-", "--gpu", "H100"], ["perf", "-", "--gpu", "H100"]):
+        refused(capsys, *command, says=("model '-'", "not from standard input", "`tpkit explain -`",
+                                        "pass its path"))
+
+
+def test_an_empty_model_name_says_what_to_pass(capsys):
+    refused(capsys, "plan", "", "--gpu", "H100", says=("got ''", "pass an HF id"))
+
+
+def test_an_allreduce_profile_that_is_not_one_names_the_command_that_writes_one(capsys, tmp_path):
+    """Before: a model config.json given as --allreduce-profile listed its keys and stopped; an unreadable file
+    gave the decoder's words alone."""
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"model_type": "llama", "hidden_size": 4096}))
+    refused(capsys, "perf", LLAMA, "--gpu", "H100", "--allreduce-profile", str(config),
+            says=("unknown keys", "tpkit bench allreduce --json FILE"))
+    for bad in (tmp_path, tmp_path / "empty.json"):
+        (tmp_path / "empty.json").write_text("")
+        refused(capsys, "perf", LLAMA, "--gpu", "H100", "--allreduce-profile", str(bad),
+                says=("is not valid JSON or cannot be read", "tpkit bench allreduce --json FILE"))
+
+
+def test_load_profile_raises_a_user_error_for_a_directory(tmp_path):
+    try:
+        load_profile(tmp_path)
+    except ConfigError as exc:
+        assert "tpkit bench allreduce --json FILE" in str(exc)
+    else:  # pragma: no cover - the test fails
+        raise AssertionError("a directory was read as a profile")
+
+
+def test_bench_size_flags_name_their_unit_in_the_help(capsys):
+    code, out, _ = cli(capsys, "bench", "allreduce", "--help")
+    assert code == 0
+    for flag in ("--min-size SIZE", "--max-size SIZE", "--max-bytes SIZE"):
+        assert flag in out
+    words = " ".join(out.split())  # argparse wraps the help lines
+    assert "element type of the messages" in words and "else CPU ranks over gloo" in words
