@@ -41,6 +41,7 @@ def _kv_dtype(text: str) -> str:
 
 
 def register(sub, argv: list[str] | None = None) -> None:
+    """Add ``tpkit perf MODEL --gpu NAME`` and its speculative-decoding and all-reduce flags."""
     from tpkit.cli import PARALLEL_ALIASES
     from tpkit.cli.argtypes import _whole
     p = sub.add_parser(
@@ -236,6 +237,7 @@ def build_perf_request(args):
 
 
 def run_perf(args) -> int:
+    """Predict decode speed for the flags (``tpkit.perf.plan.plan_perf``) and print text or JSON; 0."""
     from tpkit.perf.plan import plan_perf
 
     result = plan_perf(build_perf_request(args))

@@ -30,6 +30,8 @@ plan says so in a warning.
 
 
 def register(sub, argv: list[str] | None = None) -> None:
+    """Add ``tpkit plan MODEL`` with the shared flags and every registered engine's flags
+    (``tpkit.cli.engine_flags``)."""
     from tpkit.cli import PARALLEL_ALIASES
     from tpkit.cli.engine_flags import add_engine_flags
     from tpkit.engines.registry import DEFAULT_ENGINE, all_engines, engine_names

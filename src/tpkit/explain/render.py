@@ -19,6 +19,8 @@ def _value(row) -> str:
 
 
 def format_explanation(e: Explanation) -> str:
+    """The text of ``tpkit explain``: the run, the anchored ledger, the KV tokens, the diagnosis, notes and what was not
+    found."""
     ctx, out = e.context, []
     version = f" {ctx.version}" if ctx.version else " (version not printed)"
     out.append(f"engine      {ctx.engine or 'unknown'}{version}")

@@ -49,6 +49,7 @@ class Row:
 
 
 def compare(printed: Iv, derived: Iv, slack: Bytes = Bytes(0)) -> str:
+    """``✓ reproduced`` when the derived interval meets the printed one (within ``slack``), else ``✗ DIFFERS``."""
     return REPRODUCED if printed.overlaps(derived, slack) else DIFFERS
 
 
@@ -63,4 +64,5 @@ def printed_row(item: str, anchor: Anchor, meaning: str, *, derived: Iv | None =
 
 
 def derived_row(item: str, value: Iv, meaning: str, *, note: str = "", kind: str = "derived") -> Row:
+    """A ledger row computed from the anchors (not printed by the engine)."""
     return Row(item=item, value=value, kind=kind, meaning=meaning, note=note)

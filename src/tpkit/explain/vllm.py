@@ -27,6 +27,7 @@ _G = "GiB (vLLM divides by 2^30; V0 prints 'GB' for the same GiB)"
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class VllmAnchored:
+    """A vLLM log's anchored ledger: the rows and the intervals the capacity and the diagnosis are rebuilt from."""
     rows: tuple[Row, ...]
     utilization: float | None
     total: Iv | None

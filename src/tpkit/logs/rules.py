@@ -37,6 +37,7 @@ _U = r" ?(GB|GiB|G|MB|MiB|KiB|bytes|B)?\b"
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Field:
+    """One number a log rule reads: its anchor name, the pattern and the engine's rounding."""
     name: str
     """anchor name (a key of MEANINGS)"""
     pattern: re.Pattern
@@ -54,6 +55,7 @@ class Field:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Rule:
+    """A log line tpkit reads: the engine, the words that mark it and the numbers it carries."""
     engine: str
     needles: tuple[str, ...]
     """the record must contain one of these"""
