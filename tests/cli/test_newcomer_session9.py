@@ -58,3 +58,19 @@ def test_bench_size_flags_name_their_unit_in_the_help(capsys):
         assert flag in out
     words = " ".join(out.split())  # argparse wraps the help lines
     assert "element type of the messages" in words and "else CPU ranks over gloo" in words
+
+
+def test_both_engines_verdicts_write_the_concurrency_with_the_same_sign(capsys):
+    """Before: vLLM's verdict said '4.14x requests' (vLLM's own log spelling) beside tpkit's '4.14×' one line up; the
+    engine's log lines keep their 'x'."""
+    for engine in ("vllm", "sglang"):
+        code, out, _ = cli(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", engine, "--json")
+        assert code == 0
+        plan = json.loads(out)
+        assert "×" in plan["verdict"]["message"] and "x requests" not in plan["verdict"]["message"]
+    assert any("Maximum concurrency for" in line and line.endswith("x") for line in plan_log(capsys))
+
+
+def plan_log(capsys):
+    code, out, _ = cli(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", "vllm", "--json")
+    return json.loads(out)["engine_log"]
