@@ -39,25 +39,50 @@ SG_PREFIX = "[2026-02-01 00:05:01 TP0] "
 def test_sglang_init_and_load_formats_change_at_0_5_9():
     """sglang model_runner.py: 'Init torch distributed ends. mem usage=' and 'Load weight end. type=' up to 0.5.8,
     'Init torch distributed ends. elapsed=' and 'Load weight end. elapsed=' from 0.5.9 (read in the 0.5.3 – 0.5.10,
-    0.5.15, 0.5.20 and 0.5.23 wheels; helper lfm)."""
+    0.5.15, 0.5.20 and 0.5.23 wheels; helper lfm); the init line moved to ``distributed/bootstrap.py`` in 0.5.16 and
+    is printed up to 0.5.20, 'Memory baseline taken' from 0.5.21 (every wheel 0.5.10–0.5.23 read; qual9)."""
     old = SG_PREFIX + "Init torch distributed ends. mem usage=0.00 GB\n"
     new = SG_PREFIX + "Init torch distributed ends. elapsed=0.12 s, mem usage=0.02 GB\n"
     assert _version(old).startswith("0.4.6–0.5.8 ")
-    assert _version(new).startswith("0.5.9–0.5.15 ")
+    assert _version(new).startswith("0.5.9–0.5.20 (not in 0.5.8 or 0.5.21)")
     load_old = SG_PREFIX + "Load weight end. type=Lfm2ForCausalLM, dtype=torch.bfloat16, avail mem=13.81 GB\n"
     load_new = SG_PREFIX + "Load weight end. elapsed=1.25 s, type=X, dtype=torch.bfloat16, avail mem=9.26 GB\n"
     assert _version(load_old).startswith("0.2.15–0.5.8 ")
     assert _version(load_new).startswith("0.5.9–0.5.23 ")
-    assert _version(new + load_new).startswith("0.5.9–0.5.15 ")  # sg_014's formats
+    assert _version(new + load_new) == "0.5.9–0.5.20"  # sg_014's formats: the releases both allow
 
 
-def test_sglang_capture_time_elapsed_runs_to_0_5_10():
-    """'Capture cuda graph end. Time elapsed' is printed by 0.5.10's model_runner.py (``graph_backend`` 'cuda
-    graph'); 0.5.15 prints 'Capture … CUDA graph end.'.  With the 0.5.8-or-older init line: 0.4.6 – 0.5.8."""
+def test_sglang_capture_time_elapsed_runs_to_0_5_13():
+    """'Capture cuda graph end. Time elapsed' is printed by model_runner.py ``init_device_graphs`` (``graph_backend``
+    'cuda graph') up to 0.5.13; 0.5.14 prints 'Capture {capture_name} CUDA graph end. elapsed=' (every wheel
+    0.5.10–0.5.23 read; qual9).  With the 0.5.8-or-older init line: 0.4.6 – 0.5.8."""
     capture = SG_PREFIX + "Capture cuda graph end. Time elapsed: 1.01 s. mem usage=0.03 GB. avail mem=2.39 GB.\n"
-    assert _version(capture).startswith("0.4.6–0.5.10 ")
+    assert _version(capture).startswith("0.4.6–0.5.13 ")
     both = SG_PREFIX + "Init torch distributed ends. mem usage=0.00 GB\n" + capture
-    assert _version(both).startswith("0.4.6–0.5.8 ")  # sg_015's formats
+    assert _version(both) == "0.4.6–0.5.8"  # sg_015's formats
+    new = SG_PREFIX + "Capture decode CUDA graph end. elapsed=2.10 s, mem usage=0.51 GB, avail mem=20.10 GB\n"
+    assert _version(new).startswith("0.5.14–0.5.23 (not in 0.5.13)")
+
+
+def test_sglang_kv_dtype_and_memory_baseline_formats_from_their_first_release():
+    """memory_pool.py adds 'dtype:' to 'KV Cache is allocated.' in 0.5.13 (0.5.12 prints '#tokens' first; 0.5.17+
+    builds it as f"{cache_name} is allocated. dtype:"); bootstrap.py prints 'Memory baseline taken' from 0.5.21
+    (0.5.20: 'Init torch distributed ends. elapsed=')."""
+    kv = SG_PREFIX + "KV Cache is allocated. dtype: torch.bfloat16, #tokens: 185897, KV size: 4.28 GB\n"
+    assert _version(kv).startswith("0.5.13–0.5.23 (not in 0.5.12)")
+    baseline = SG_PREFIX + "Memory baseline taken. mem usage=0.03 GB\n"
+    assert _version(baseline).startswith("0.5.21–0.5.23 (not in 0.5.20)")
+    init = SG_PREFIX + "Init torch distributed ends. elapsed=0.23 s, mem usage=0.03 GB\n"
+    assert _version(init + kv) == "0.5.13–0.5.20"  # sg_082's formats
+
+
+def test_the_sglang_range_is_one_that_every_format_allows():
+    """Before (review qual9): SGLang took the first format's range alone, so sg_001 read '0.4.6–0.5.10' beside its
+    own evidence that 'Load weight end. type=' ends at 0.5.8; a range is now the intersection, as for vLLM."""
+    load_old = SG_PREFIX + "Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=63.72 GB\n"
+    capture = SG_PREFIX + "Capture cuda graph end. Time elapsed: 6.57 s\n"
+    assert _version(capture + load_old) == "0.4.6–0.5.8"
+    assert intersect_ranges(["0.5.9–0.5.20 (x)", "0.5.13–0.5.23 (y)", "0.5.20–0.5.23"]) == "0.5.20"
 
 
 def test_sglang_time_only_rank_prefix_means_0_3_3_or_older():
