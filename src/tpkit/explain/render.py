@@ -47,7 +47,10 @@ def format_explanation(e: Explanation) -> str:
                           if v is not None)
         out.append(f"speculative {shown}  [{ctx.spec_source}]")
     elif ctx.values.get("speculative"):
-        out.append(f"speculative {ctx.values['speculative']}")
+        spec = ctx.values["speculative"]
+        shown = (", ".join(f"{k}={v}" for k, v in spec.items() if v is not None) if isinstance(spec, dict)
+                 else str(spec))  # the run line's key=value form, not a Python dict
+        out.append(f"speculative {shown}")
     if ctx.spec_missing:
         out.append(f"speculative ? {ctx.spec_missing}")
     out.append(f"rank        {e.rank} ({e.rank_reason})")
