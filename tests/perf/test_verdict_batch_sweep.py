@@ -1,7 +1,8 @@
 """The verdict never contradicts its own batch table (review qual9, 2026-12-05).
 
 "do not speculate at batch ≥ N" is said only when no swept batch ≥ N pays (≥ 1.05×, the verdict's "pays"
-threshold); a speed-up that grows with the batch (SGLang spec v1 pays its un-overlapped host work once per cycle,
+threshold), and "it stops paying at batch ≥ N" only when none pays again further up; a speed-up that grows with the
+batch (SGLang spec v1 pays its un-overlapped host work once per cycle,
 whatever the batch) is answered with the batches that pay.  Before the fix, the issue-13 Kimi-K2.5 scenario on
 8× RTX PRO 6000 (SGLang 0.5.10, context 16384, accept length 2.04) said "do not speculate at batch ≥ 1" while its
 table showed 1.11–1.29× at batch 16–128.
@@ -22,6 +23,8 @@ CASES = [  # (model, gpu, tp, engine version, context, accept length)
     ("moonshotai/Kimi-K2.5", "RTX-PRO-6000", 8, "0.5.23", 16384, 1.5),
     ("moonshotai/Kimi-K2.5", "H200", 8, "0.5.10", 16384, 2.04),
     ("meta-llama/Llama-3.1-70B-Instruct", "RTX-PRO-6000", 4, "0.5.10", 32768, 1.6),
+    ("openai/gpt-oss-120b", "L40S", 2, "0.5.23", 1024, 2.5),  # pays at 1, loses at 4–8, pays at 16–64
+    ("deepseek-ai/DeepSeek-V3", "L40S", 8, "0.5.10", 1024, 2.5),
 ]
 
 
@@ -38,6 +41,9 @@ def test_do_not_speculate_only_when_no_swept_batch_from_there_pays(case):
     if m:
         at = int(m.group(1))
         assert not [p.batch for p in r.by_batch if p.batch >= at and p.spec.speedup >= 1.05], msg
+    m = re.search(r"It stops paying at batch ≥ (\d+)", msg)
+    if m:
+        assert not [p.batch for p in r.by_batch if p.batch >= int(m.group(1)) and p.spec.speedup >= 1.05], msg
     paying = [p for p in r.by_batch if p.batch > r.baseline.batch and p.spec.speedup >= 1.05]
     if r.speculative.speedup < 1.0 and paying and "grid's best, steps" not in msg:
         assert "of the batches swept it pays only at " + ", ".join(f"{p.batch:,}" for p in paying) in msg
@@ -55,3 +61,13 @@ def test_a_draft_that_never_pays_is_still_told_not_to_speculate():
     r = _plan(*CASES[1])
     assert all(p.spec.speedup < 1.05 for p in r.by_batch)
     assert "do not speculate at batch ≥ 1 on this pcie link" in r.verdict.message
+
+
+def test_a_speed_up_that_dips_and_recovers_names_the_batches_it_loses_at():
+    r = _plan(*CASES[5])
+    assert r.speculative.speedup >= 1.05 and r.crossover_batch is not None
+    losing = [p.batch for p in r.by_batch if p.spec.speedup < 1.0]
+    assert losing and any(p.batch > max(b for b in losing if b < 64) and p.spec.speedup >= 1.05 for p in r.by_batch)
+    assert "It stops paying" not in r.verdict.message
+    assert ("Of the batches swept it loses (below 1.00×) at batch " + ", ".join(f"{b:,}" for b in losing)
+            in r.verdict.message)

@@ -8,7 +8,8 @@
     1.00 … 1.05       "about break-even …"        + no speculative flags
     < 1.00            "do not speculate at batch ≥ N on this link" (or the grid's better settings); when a larger
                       batch of the sweep pays (≥ 1.05), "slows decoding at batch B …; of the batches swept it pays
-                      at …", never a "do not speculate" that the batch table contradicts
+                      at …", never a "do not speculate" that the batch table contradicts (nor, when it pays, a
+                      "stops paying at batch ≥ N" that a larger swept batch contradicts: the batches it loses at)
 
 Flags (SGLang 0.5.x ``server_args`` / ``arg_groups``; vLLM ``--speculative-config``):
     --speculative-algorithm A --speculative-num-steps S --speculative-eagle-topk K
@@ -109,6 +110,10 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
         use = best if best and best["speedup"] > 1.05 * spec.speedup else req.spec.to_dict()
         stop = (f"It stops paying at batch ≥ {crossover}." if crossover else
                 "It still pays at batch 1024.")
+        if crossover and any(p.batch >= crossover and p.spec is not None and p.spec.speedup >= 1.05
+                             for p in by_batch):  # it pays again further up: name where it loses instead
+            losing = [f"{p.batch:,}" for p in by_batch if p.spec is not None and p.spec.speedup < 1.0]
+            stop = f"Of the batches swept it loses (below 1.00×) at batch {', '.join(losing)}."
         lines.insert(2, f"Speculation pays here. {stop}" + (
             f" Best grid settings: steps {best['num_steps']}, topk {best['topk']}, draft tokens "
             f"{best['num_draft_tokens']} ({best['speedup']:.2f}×)." if best else ""))
