@@ -4,6 +4,7 @@ was received and how to fix it, exits 2, prints no traceback and no usage dump."
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from clirun import cli, refused
 
@@ -74,3 +75,12 @@ def test_both_engines_verdicts_write_the_concurrency_with_the_same_sign(capsys):
 def plan_log(capsys):
     code, out, _ = cli(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", "vllm", "--json")
     return json.loads(out)["engine_log"]
+
+
+def test_from_log_names_the_model_path_it_read_when_that_path_is_not_here(capsys):
+    """Before: 'the log does not name a model tpkit can read (no model path or name printed, or a path that is not on
+    this machine)' to a log that prints '/home/user/DeepSeek-V2-Lite-Chat/' (vl_020)."""
+    log = Path(__file__).resolve().parents[1] / "logs" / "data" / "vllm" / "vl_020.log"
+    refused(capsys, "plan", "--from-log", str(log),
+            says=("the log names the model '/home/user/DeepSeek-V2-Lite-Chat/'", "neither on this machine nor in the "
+                  "catalog", "pass MODEL as well"))

@@ -347,10 +347,12 @@ def _engine_and_model(args, log, given: bool) -> None:
         if getattr(args, name) is None:
             setattr(args, name, 1)
     if args.model is None and log is not None:
-        raise PlanInputError(f"--from-log {args.from_log}: the log does not name a model tpkit can read (no model "
-                             "path or name printed, or a path that is not on this machine); pass MODEL as well, "
-                             f"e.g. tpkit plan meta-llama/Llama-3.1-8B-Instruct --from-log {args.from_log} "
-                             "(an HF id, a model dir or a config.json)")
+        printed = log.parsed.run.value("model")
+        what = (f"the log names the model {printed!r}, which is neither on this machine nor in the catalog"
+                if printed else "the log prints no model path or name")
+        raise PlanInputError(f"--from-log {args.from_log}: {what}; pass MODEL as well, e.g. tpkit plan "
+                             f"meta-llama/Llama-3.1-8B-Instruct --from-log {args.from_log} (an HF id, a model dir "
+                             "or a config.json)")
     if args.model is None:
         raise PlanInputError("no model given: pass MODEL (an HF id, a model dir or a config.json), or --from-log LOG "
                              "with a log that names a model tpkit can read")
