@@ -71,3 +71,17 @@ def test_a_speed_up_that_dips_and_recovers_names_the_batches_it_loses_at():
     assert "It stops paying" not in r.verdict.message
     assert ("Of the batches swept it loses (below 1.00×) at batch " + ", ".join(f"{b:,}" for b in losing)
             in r.verdict.message)
+
+
+def test_the_context_sentence_never_contradicts_its_own_row():
+    """gpt-oss-120b on 2× H200, SGLang 0.5.10, batch 1: the speed-up rises with the context (0.97× at 1k, 1.07× at
+    128k); the sentence said "it loses at every context from 1,024 tokens" after the row that shows 1.02× and
+    1.07× (review qual9)."""
+    spec = SpecSettings(algorithm="EAGLE3", num_steps=3, topk=1, num_draft_tokens=4)
+    r = plan_perf(PerfRequest(model=load_model("openai/gpt-oss-120b"), gpu=lookup_gpu("H200"), tp=2, context=4096,
+                              spec=spec, engine_version="0.5.10", accept_length=2.5))
+    paying = [p.context for p in r.by_context if p.spec.speedup >= 1.0]
+    assert paying and r.crossover_context is not None and min(paying) > r.crossover_context
+    line = next(t for t in r.verdict.message.splitlines() if t.startswith("At batch 1, by context"))
+    assert "loses at every context" not in line and "pays only below" not in line
+    assert line.endswith("of the contexts swept it pays (≥ 1.00×) only at 64k, 128k tokens.")

@@ -187,6 +187,9 @@ def _context_text(req, spec, sweep, crossover) -> list[str]:
     at = f"At batch {req.batch}, by context ({row})"
     if crossover is None:
         return [f"{at}: it pays at every context up to {longest:,} tokens."]
+    if any(p.context >= crossover and p.spec.speedup >= 1.0 for p in sweep):  # pays again at a longer context
+        paying = ", ".join(_tokens(p.context) for p in sweep if p.spec.speedup >= 1.0)
+        return [f"{at}: of the contexts swept it pays (≥ 1.00×) only at {paying} tokens."]
     if crossover <= sweep[0].context:
         return [f"{at}: it loses at every context from {sweep[0].context:,} tokens."]
     if spec.speedup >= 1.0:
