@@ -84,3 +84,26 @@ def test_from_log_names_the_model_path_it_read_when_that_path_is_not_here(capsys
     refused(capsys, "plan", "--from-log", str(log),
             says=("the log names the model '/home/user/DeepSeek-V2-Lite-Chat/'", "neither on this machine nor in the "
                   "catalog", "pass MODEL as well"))
+
+
+def _memory_notes(capsys, *argv):
+    code, out, err = cli(capsys, "plan", LLAMA, *argv, "--json")
+    assert code in (0, 3), err
+    return [w for w in json.loads(out)["warnings"] if "does not say the memory size" in w]
+
+
+def test_a_gpu_name_without_its_memory_size_says_which_card_was_planned(capsys):
+    """Before: '--gpu A100' was planned as the 80 GB card without a word, which an A100 40GB owner would read as
+    their card's plan (twice the memory); likewise H20 (96 / 141 GB) and V100 (16 / 32 GB)."""
+    (note,) = _memory_notes(capsys, "--gpu", "A100")
+    assert "planned as A100-SXM-80GB (79.15 GiB" in note and "--gpu A100-SXM-40GB (39.39 GiB)" in note
+    (note,) = _memory_notes(capsys, "--gpu", "h20")
+    assert "planned as H20-96GB" in note and "--gpu H20-141GB" in note
+    (note,) = _memory_notes(capsys, "--gpu", "V100", "--engine", "vllm")
+    assert "planned as V100-16GB" in note and "--gpu V100-32GB" in note
+
+
+def test_no_memory_note_where_the_name_or_a_flag_gives_the_size_or_there_is_one_size(capsys):
+    for argv in (("--gpu", "A100 40GB"), ("--gpu", "A100-SXM4-80GB"), ("--gpu", "H20-141G"), ("--gpu", "H100"),
+                 ("--gpu", "RTX-4090"), ("--gpu", "A100", "--gpu-memory", "40GiB")):
+        assert _memory_notes(capsys, *argv) == [], argv

@@ -197,6 +197,33 @@ def gpu_memory_note(args, gpu) -> tuple[str, ...]:
         "come from the catalog",)
 
 
+_MEMORY_WORD = re.compile(r"\d\s*g", re.I)
+"""a memory size in a GPU name ('A100 40GB', 'A100-SXM4-80GB', 'H20-141G'): the name says which card it means"""
+
+
+def memory_size_note(args, gpu) -> tuple[str, ...]:
+    """The warning for a ``--gpu`` name that does not say the memory size (``A100``, ``H20``, ``V100``) when the
+    catalog holds the same board with another size (A100 SXM/PCIe 40 and 80 GB, H20 96 and 141 GB, V100 16 and
+    32 GB): the catalog's alias picks one, and a plan for the other card is off by the difference.  Nothing to say
+    when the name has a size, or when ``--gpu-memory``, ``--machine`` or ``--from-log`` gives the memory."""
+    if (args.gpu is None or args.gpu_memory is not None or getattr(args, "machine", None)
+            or getattr(args, "from_log", None) or _MEMORY_WORD.search(args.gpu)):
+        return ()
+    from tpkit.hardware.catalog import list_gpus
+    from tpkit.units import format_bytes
+
+    def board(name: str) -> str:  # the catalog name without its memory size: 'A100-SXM-80GB' → 'A100-SXM'
+        return re.sub(r"-?\d+GB$", "", name)
+
+    others = [g for g in list_gpus() if g.name != gpu.name and board(g.name) == board(gpu.name)
+              and g.total_bytes != gpu.total_bytes]
+    if not others:
+        return ()
+    alternatives = " or ".join(f"--gpu {g.name} ({format_bytes(g.total_bytes)})" for g in others)
+    return (f"--gpu {args.gpu!r} does not say the memory size: planned as {gpu.name} ({format_bytes(gpu.total_bytes)} "
+            f"as CUDA reports it); for the other card pass {alternatives}",)
+
+
 def mnnvl_note(args, parallel) -> tuple[str, ...]:
     """The warning for ``--link nvlink --nnodes N`` whose TP group spans nodes: ``startup.links._override`` then
     takes NVLink across the hosts (a multi-node NVLink domain such as GB200 NVL72), which ordinary HGX nodes do not
@@ -414,7 +441,8 @@ def plan(args):
 
     from tpkit.startup.links import catalog_p2p_note
 
-    notes = (gpu_memory_note(args, gpu) + board_note(args, gpu, parallel) + mnnvl_note(args, parallel)
+    notes = (gpu_memory_note(args, gpu) + memory_size_note(args, gpu) + board_note(args, gpu, parallel)
+             + mnnvl_note(args, parallel)
              + catalog_p2p_note(gpu, parallel.tp * parallel.pp, machine, links)
              + quantization_note(args, model)
              + unified_memory_note(args.engine, getattr(args, "engine_version", None), gpu) + tuple(notes))
