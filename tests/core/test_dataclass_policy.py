@@ -7,6 +7,8 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src" / "tpkit"
 MUTABLE = {"logs/scan.py:Scan", "logs/scan.py:_Traceback"}
 """built up line by line while a log is read (``tpkit.logs.scan``), then turned into a frozen ``ParsedLog``"""
+POSITIONAL = {"explain/interval.py:Iv"}
+"""frozen, keyword-only once the calls merged beside this review name low= and high= (see ``Iv``'s docstring)"""
 
 
 def _dataclasses():
@@ -24,6 +26,7 @@ def _dataclasses():
 def test_every_dataclass_is_keyword_only_and_frozen_but_the_scanner_accumulators():
     found = dict(_dataclasses())
     assert len(found) > 150 and MUTABLE <= set(found)
-    assert not [name for name, kw in found.items() if kw.get("kw_only") is not True]
+    assert not [name for name, kw in found.items() if kw.get("kw_only") is not True and name not in POSITIONAL]
+    assert all(found[name].get("kw_only") is not True for name in POSITIONAL)  # the list stays exact
     assert not [name for name, kw in found.items() if kw.get("frozen") is not True and name not in MUTABLE]
     assert all(found[name].get("frozen") is not True for name in MUTABLE)  # the list stays exact

@@ -1,7 +1,7 @@
 """vLLM and SGLang release ranges intersected from the line formats (logs/engine.py, helper kvd): each marker pinned
 on both sides of its boundary (vLLM: read in the 0.17.0, 0.18.0, 0.25.0 and 0.28.0 wheels; SGLang: below)."""
 
-from tpkit.logs.engine import intersect_ranges, release_range
+from tpkit.logs.engine import FORMAT_MARKERS, intersect_ranges, release_range
 from tpkit.logs.reader import parse_log
 
 AVAIL = 'msg="Available KV cache memory: 5.38 GiB"\n'
@@ -39,50 +39,29 @@ SG_PREFIX = "[2026-02-01 00:05:01 TP0] "
 def test_sglang_init_and_load_formats_change_at_0_5_9():
     """sglang model_runner.py: 'Init torch distributed ends. mem usage=' and 'Load weight end. type=' up to 0.5.8,
     'Init torch distributed ends. elapsed=' and 'Load weight end. elapsed=' from 0.5.9 (read in the 0.5.3 – 0.5.10,
-    0.5.15, 0.5.20 and 0.5.23 wheels; helper lfm); the init line moved to ``distributed/bootstrap.py`` in 0.5.16 and
-    is printed up to 0.5.20, 'Memory baseline taken' from 0.5.21 (every wheel 0.5.10–0.5.23 read; qual9)."""
+    0.5.15, 0.5.20 and 0.5.23 wheels; helper lfm).  The 'elapsed=' init line runs to 0.5.20: from 0.5.16 it is
+    printed by ``distributed/bootstrap.py init_torch_distributed`` (read in 0.5.16–0.5.20); 0.5.21–0.5.23 print
+    'Init parallel ends' there instead (helper capx)."""
     old = SG_PREFIX + "Init torch distributed ends. mem usage=0.00 GB\n"
     new = SG_PREFIX + "Init torch distributed ends. elapsed=0.12 s, mem usage=0.02 GB\n"
     assert _version(old).startswith("0.4.6–0.5.8 ")
-    assert _version(new).startswith("0.5.9–0.5.20 (not in 0.5.8 or 0.5.21)")
+    assert _version(new).startswith("0.5.9–0.5.20 ")
     load_old = SG_PREFIX + "Load weight end. type=Lfm2ForCausalLM, dtype=torch.bfloat16, avail mem=13.81 GB\n"
     load_new = SG_PREFIX + "Load weight end. elapsed=1.25 s, type=X, dtype=torch.bfloat16, avail mem=9.26 GB\n"
     assert _version(load_old).startswith("0.2.15–0.5.8 ")
     assert _version(load_new).startswith("0.5.9–0.5.23 ")
-    assert _version(new + load_new) == "0.5.9–0.5.20"  # sg_014's formats: the releases both allow
+    assert _version(new + load_new).startswith("0.5.9–0.5.20 ")  # sg_014's formats
 
 
 def test_sglang_capture_time_elapsed_runs_to_0_5_13():
-    """'Capture cuda graph end. Time elapsed' is printed by model_runner.py ``init_device_graphs`` (``graph_backend``
-    'cuda graph') up to 0.5.13; 0.5.14 prints 'Capture {capture_name} CUDA graph end. elapsed=' (every wheel
-    0.5.10–0.5.23 read; qual9).  With the 0.5.8-or-older init line: 0.4.6 – 0.5.8."""
+    """'Capture cuda graph end. Time elapsed' is printed by model_runner.py (``graph_backend`` 'cuda graph') through
+    0.5.13.post1 (read in 0.5.10, 0.5.10rc0, 0.5.11, 0.5.12, 0.5.13, 0.5.13.post1); 0.5.14 maps cuda to 'CUDA graph'
+    and prints 'Capture … CUDA graph end. elapsed=' (read in 0.5.14, 0.5.15).  With the 0.5.8-or-older init line:
+    0.4.6 – 0.5.8."""
     capture = SG_PREFIX + "Capture cuda graph end. Time elapsed: 1.01 s. mem usage=0.03 GB. avail mem=2.39 GB.\n"
     assert _version(capture).startswith("0.4.6–0.5.13 ")
     both = SG_PREFIX + "Init torch distributed ends. mem usage=0.00 GB\n" + capture
-    assert _version(both) == "0.4.6–0.5.8"  # sg_015's formats
-    new = SG_PREFIX + "Capture decode CUDA graph end. elapsed=2.10 s, mem usage=0.51 GB, avail mem=20.10 GB\n"
-    assert _version(new).startswith("0.5.14–0.5.23 (not in 0.5.13)")
-
-
-def test_sglang_kv_dtype_and_memory_baseline_formats_from_their_first_release():
-    """memory_pool.py adds 'dtype:' to 'KV Cache is allocated.' in 0.5.13 (0.5.12 prints '#tokens' first; 0.5.17+
-    builds it as f"{cache_name} is allocated. dtype:"); bootstrap.py prints 'Memory baseline taken' from 0.5.21
-    (0.5.20: 'Init torch distributed ends. elapsed=')."""
-    kv = SG_PREFIX + "KV Cache is allocated. dtype: torch.bfloat16, #tokens: 185897, KV size: 4.28 GB\n"
-    assert _version(kv).startswith("0.5.13–0.5.23 (not in 0.5.12)")
-    baseline = SG_PREFIX + "Memory baseline taken. mem usage=0.03 GB\n"
-    assert _version(baseline).startswith("0.5.21–0.5.23 (not in 0.5.20)")
-    init = SG_PREFIX + "Init torch distributed ends. elapsed=0.23 s, mem usage=0.03 GB\n"
-    assert _version(init + kv) == "0.5.13–0.5.20"  # sg_082's formats
-
-
-def test_the_sglang_range_is_one_that_every_format_allows():
-    """Before (review qual9): SGLang took the first format's range alone, so sg_001 read '0.4.6–0.5.10' beside its
-    own evidence that 'Load weight end. type=' ends at 0.5.8; a range is now the intersection, as for vLLM."""
-    load_old = SG_PREFIX + "Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=63.72 GB\n"
-    capture = SG_PREFIX + "Capture cuda graph end. Time elapsed: 6.57 s\n"
-    assert _version(capture + load_old) == "0.4.6–0.5.8"
-    assert intersect_ranges(["0.5.9–0.5.20 (x)", "0.5.13–0.5.23 (y)", "0.5.20–0.5.23"]) == "0.5.20"
+    assert _version(both).startswith("0.4.6–0.5.8 ")  # sg_015's formats
 
 
 def test_sglang_time_only_rank_prefix_means_0_3_3_or_older():
@@ -117,3 +96,29 @@ def test_releases_in_drops_a_local_label():
     assert releases_in("0.11.0+582e4e37.nv25.11") == ["0.11.0"]
     assert _release("0.13.0+faa43dbf.nv26.01") == (0, 13) and _release("0.4.6–0.5.3") == (0, 4)
     assert _release(None) is None
+
+
+def test_sglang_format_boundaries_read_in_the_0_5_12_to_0_5_21_wheels():
+    """Each SGLang marker whose end was read only at 0.5.10 / 0.5.15 / 0.5.23, pinned on both sides of the release
+    that changes it (helper capx; ``pip download --no-deps sglang==X``, the f-strings joined):
+    'KV Cache is allocated. dtype:' from 0.5.13 (``mem_cache/memory_pool.py``; 0.5.12 prints '#tokens' first);
+    'CUDA graph end. elapsed=' from 0.5.14 (0.5.13.post1 prints 'Capture cuda graph end. Time elapsed');
+    'Memory baseline taken' from 0.5.21 (``distributed/bootstrap.py``; not in 0.5.20), whose init line
+    'Init torch distributed ends. elapsed=' stops at 0.5.20."""
+    kv = SG_PREFIX + "KV Cache is allocated. dtype: torch.bfloat16, #tokens: 251788, K size: 2.88 GB, V size: 2.88 GB\n"
+    assert _version(kv).startswith("0.5.13–0.5.23 ")
+    kv_old = SG_PREFIX + "KV Cache is allocated. #tokens: 733731, K size: 2.88 GB, V size: 2.88 GB\n"
+    assert _version(kv_old) is None  # the older record is no format marker
+    graph = SG_PREFIX + "Capture cuda graph CUDA graph end. elapsed=3.10 s, mem usage=0.40 GB, avail mem=20.10 GB.\n"
+    assert _version(graph).startswith("0.5.14–0.5.23 ")
+    baseline = SG_PREFIX + "Memory baseline taken. avail mem=130.51 GB\n"
+    assert _version(baseline).startswith("0.5.21–0.5.23 ")
+    ranges = {literal: text for engine, literal, text, _ in FORMAT_MARKERS if engine == "sglang"}
+    init = ranges["Init torch distributed ends. elapsed="]
+    assert intersect_ranges([init, ranges["KV Cache is allocated. dtype:"]]) == "0.5.13–0.5.20"  # sg_333's formats
+    assert intersect_ranges([init, ranges["Capture cuda graph end. Time elapsed"]]) == "0.5.9–0.5.13"
+    assert intersect_ranges([ranges["KV Cache is allocated. dtype:"],
+                             ranges["Capture cuda graph end. Time elapsed"]]) == "0.5.13–0.5.13"  # 0.5.13(.postN)
+    capture_old, capture_new = ranges["Capture cuda graph end. Time elapsed"], ranges["CUDA graph end. elapsed="]
+    assert intersect_ranges([capture_new, capture_old]) is None
+    assert intersect_ranges([init, ranges["Memory baseline taken"]]) is None  # 0.5.20 | 0.5.21: never both

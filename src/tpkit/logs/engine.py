@@ -73,8 +73,8 @@ FORMAT_MARKERS = (
     ("sglang", "Init torch distributed ends. elapsed=", "0.5.9–0.5.20 (not in 0.5.8 or 0.5.21)", None),
     ("sglang", "Init torch distributed ends. mem usage=", "0.4.6–0.5.8 (not in 0.3.6 or 0.5.9)", None),
     ("sglang", "Load weight end. elapsed=", "0.5.9–0.5.23 (not in 0.5.8)", None),
-    ("sglang", "Capture cuda graph end. Time elapsed",
-     "0.4.6–0.5.13 (0.5.14 prints 'Capture … CUDA graph end. elapsed=')", None),
+    ("sglang", "Capture cuda graph end. Time elapsed", "0.4.6–0.5.13 (0.5.14 prints 'Capture … CUDA graph end.')",
+     None),
     ("sglang", "CUDA graph end. elapsed=", "0.5.14–0.5.23 (not in 0.5.13)", None),
     ("sglang", "Load weight end. type=", "0.2.15–0.5.8 (0.5.9 prints 'Load weight end. elapsed=')", None),
     ("sglang", "Capturing batches (bs=", "0.4.8.post1–0.5.23 (not in 0.4.8)", None),
@@ -97,12 +97,7 @@ FORMAT_MARKERS = (
 """(engine, literal, version range it implies, vLLM generation).  SGLang's 'Capturing batches (bs=' (the CUDA-graph
 capture bar, model_executor cuda_graph_runner.py ``f"Capturing batches ({bs=} {avail_mem=:.2f} GB)"``) was read in
 0.4.8.post1, 0.4.9, 0.4.10, 0.5.4–0.5.12, 0.5.16–0.5.23; 0.4.6–0.4.8 print '(avail_mem=…)' without bs=.  Its
-first release is exact (0.4.8 and 0.4.8.post1 are adjacent); ``explain.runtp._sglang_tag_era`` reads it.
-SGLang 0.5.10–0.5.23 read in every wheel (review qual9, 2026-12-05): 'Init torch distributed ends. elapsed='
-(``model_runner.py``, from 0.5.16 ``distributed/bootstrap.py``) up to 0.5.20, 'Memory baseline taken' (bootstrap.py)
-from 0.5.21; ``memory_pool.py`` 'KV Cache is allocated. dtype:' from 0.5.13 (0.5.17+ ``f"{cache_name} is
-allocated. dtype:"``); ``init_device_graphs`` 'Capture cuda graph end. Time elapsed' up to 0.5.13 and 'Capture
-{capture_name} CUDA graph end. elapsed=' from 0.5.14."""
+first release is exact (0.4.8 and 0.4.8.post1 are adjacent); ``explain.runtp._sglang_tag_era`` reads it."""
 
 FORMAT_PATTERNS = (
     ("vllm", lazy(r"GPU KV cache size: [\d,]+ tokens\W{0,3}$"), "the capacity line ending at 'N tokens'",
@@ -284,10 +279,26 @@ def decide_engine(votes: dict[str, int], evidence: list[Evidence]) -> EngineGues
                            evidence=tuple(mine[:12]))
     formats = [e for e in mine if e.claim.startswith("format ")]
     version = formats[0].claim.split(": ", 1)[1].rsplit(" [", 1)[0] if formats else None
-    if len(formats) > 1:  # every format's range holds: a header range no evidence line contradicts
+    if engine == "vllm" and len(formats) > 1:
         version = intersect_ranges([f.claim.split(": ", 1)[1].rsplit(" [", 1)[0] for f in formats]) or version
+    elif len(formats) > 1:
+        version = _sglang_range([f.claim.split(": ", 1)[1].rsplit(" [", 1)[0] for f in formats]) or version
     return EngineGuess(engine=engine, version=version, version_printed=False, engine_generation=generation,
                        evidence=tuple(mine[:12]))
+
+
+def _sglang_range(texts: list[str]) -> str | None:
+    """SGLang's release text from its line formats (``texts``, in ``FORMAT_MARKERS`` order): the range every format
+    allows, told by the first format whose own range it is (with that format's "(not in …)"), else as the bare
+    range.  None when the ranges do not meet (a pasted mix: the first format's text stands).  Before (review qual9,
+    2026-12-05) the first format's range stood alone, so sg_001 read "0.4.6–0.5.10" beside its own 'Load weight end.
+    type=' ending at 0.5.8; cap8 dropped the intersection while the marker ranges ended at the last wheel read
+    (sg_222, a 0.5.17 image, came out 0.5.15); their ends are now the releases that change them (capx)."""
+    both = intersect_ranges(texts)
+    if both is None:
+        return None
+    span = release_range(both)
+    return next((t for t in texts if release_range(t) == span), both)
 
 
 def releases_in(version: str | None) -> list[str]:
@@ -344,8 +355,6 @@ def intersect_ranges(texts: list[str]) -> str | None:
         return None
     if hi[0] == 999:
         return f"≥ {_show(lo, False)}"
-    if lo == hi:
-        return _show(lo, False)
     return _show(lo, False) if (lo[0], lo[1]) == (hi[0], hi[1]) and lo[2] == 0 and hi[2] == 999 else \
         f"{_show(lo, False)}–{_show(hi, True)}"
 
