@@ -50,7 +50,7 @@ def test_from_log_without_a_model_in_the_log_names_the_log_and_the_fix(capsys):
     """Before: 'no model given: pass MODEL …, or --from-log LOG with a log that names a model' to a user who had
     just passed --from-log."""
     refused(capsys, "plan", "--from-log", str(VLLM_LOG_WITHOUT_MODEL),
-            says=(f"--from-log {VLLM_LOG_WITHOUT_MODEL}: the log does not name a model", "pass MODEL as well"))
+            says=(f"--from-log {VLLM_LOG_WITHOUT_MODEL}: the log prints no model path or name", "pass MODEL as well"))
 
 
 # --- --gpu-memory in GB where GiB was meant -------------------------------------------------------------------------

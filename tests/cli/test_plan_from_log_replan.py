@@ -46,7 +46,9 @@ def test_sglang_tp_and_fp8_fixes_are_replanned_with_derived_weights(capsys):
     assert "use --tp 2 (re-planned with derived weights at tp 2: the log's measured weights, log lines 3–12 of " \
         in message
     assert "fp8 weights (--quantization fp8) (re-planned with derived weights at quantization fp8: " in message
-    assert message.endswith("or --mem-fraction-static ≥ 0.391")  # the log's layout: the measurement, no note
+    # the log's layout: the measurement, no note; sg_001's formats date it to 0.4.6–0.5.8 (0.391 under the 0.5.10
+    # rules it was read by before the formats were intersected, review qual9)
+    assert message.endswith("or --mem-fraction-static ≥ 0.389")
 
 
 def test_replan_weights_and_unmeasured():

@@ -127,3 +127,11 @@ def test_the_text_output_says_when_fixes_are_planned_from_the_catalog():
     planned = format_explanation(explain_log(log_bytes("sg_060"), flags={"model": DSV2, "engine_version": "0.4.1"}))
     assert "fixes (planned from the catalog, not measured" in planned
     assert "fixes (re-planned from the same measurements)" in format_explanation(explain_log(log_bytes("vl_048")))
+
+
+def test_the_kv_too_small_cause_gives_both_sides_as_the_log_prints_them():
+    """vl_020 prints "(0.95 GiB KV cache is needed, … available KV cache memory (0.93 GiB)": the cause quotes both in
+    GiB (review qual9: the available side was re-formatted as 952.32 MiB beside the needed 0.95 GiB)."""
+    d = explain_log(log_bytes("vl_020")).diagnosis
+    assert d.phase == "kv_pool"
+    assert "needs 0.95 GiB of KV cache, 0.93 GiB is available: short by 20.48 MiB" in d.cause

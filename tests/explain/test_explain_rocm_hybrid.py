@@ -93,5 +93,5 @@ def test_the_planned_state_split_gives_an_ordered_range_when_a_slot_steps_inside
     # the budget before the split, widened until the two ends straddle a slot step: the split stays a hull
     ctx = e.context
     for widen in range(0, 64 << 20, 1 << 20):
-        planned = planned_state_rest(ctx, Iv(rest.low - Bytes(widen), rest.high + Bytes(widen)), 1, 1)
+        planned = planned_state_rest(ctx, Iv(low=rest.low - Bytes(widen), high=rest.high + Bytes(widen)), 1, 1)
         assert planned is not None and planned[0].low <= planned[0].high

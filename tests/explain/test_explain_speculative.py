@@ -275,3 +275,13 @@ def test_a_prefix_caching_flag_fills_the_gap_and_the_log_wins():
     e = explain_log((said + avail).encode(), flags={**flags, "enable_prefix_caching": True})
     assert e.context.get("enable_prefix_caching") is False
     assert [c.flag for c in e.context.contradictions] == ["enable_prefix_caching"]
+
+
+def test_an_sglang_speculative_run_is_shown_as_key_values_not_a_python_dict():
+    """sg_082 (SGLang DFLASH): the text said "speculative {'algorithm': 'DFLASH', …}" (review qual9)."""
+    from tpkit.explain.render import format_explanation
+
+    line = next(t for t in format_explanation(explain_log(log_bytes("sg_082"))).splitlines()
+                if t.startswith("speculative "))
+    assert line.startswith("speculative algorithm=DFLASH, draft_model=poolside/Laguna-S-2.1-DFlash-INT4, num_steps=1")
+    assert "{" not in line and "'" not in line

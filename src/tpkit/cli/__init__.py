@@ -267,6 +267,8 @@ def _subparser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> arg
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``tpkit ARGV``: parse, run the command, and map a user error to one line on stderr and exit 2 (see the module
+    docstring for the exit codes); ``argv`` None reads ``sys.argv``."""
     from tpkit.errors import is_user_error
 
     argv = sys.argv[1:] if argv is None else list(argv)

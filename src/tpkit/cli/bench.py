@@ -19,6 +19,12 @@ _COUNTS = ("nproc", "iters", "graph_calls", "repeats")
 _PLOT_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "eps", "ps", "tif", "tiff")
 
 
+def _missing_bench(args) -> int:
+    """`tpkit bench` with no benchmark named: a user error that names them."""
+    raise PlanInputError("name the benchmark to run: tpkit bench allreduce (`tpkit bench allreduce --help` lists "
+                         "its flags)")
+
+
 def register(subparsers, argv: list[str] | None = None) -> None:
     """Add ``bench`` with its ``allreduce`` sub-command."""
     bench = subparsers.add_parser("bench", help="benchmarks (all-reduce)")
@@ -28,13 +34,18 @@ def register(subparsers, argv: list[str] | None = None) -> None:
     p.add_argument("--backend", action="append", dest="backends", metavar="NAME",
                    help="backend to run (repeatable), a name from tpkit.comm.registry (an unknown name lists "
                         "them); default: all that start")
-    p.add_argument("--min-size", default="1KiB", help="smallest message, with a unit (default 1KiB)")
-    p.add_argument("--max-size", default=None, help="largest message (default 256MiB on GPU, 1MiB on CPU)")
-    p.add_argument("--dtype", default="bf16", choices=("bf16", "fp16", "fp32"))
+    p.add_argument("--min-size", default="1KiB", metavar="SIZE",
+                   help="smallest message, with a unit (default 1KiB)")
+    p.add_argument("--max-size", default=None, metavar="SIZE",
+                   help="largest message, with a unit (default 256MiB on GPU, 1MiB on CPU)")
+    p.add_argument("--dtype", default="bf16", choices=("bf16", "fp16", "fp32"),
+                   help="element type of the messages (default bf16)")
     p.add_argument("--mode", action="append", dest="modes", choices=_MODES,
                    help="eager and/or graph (default both on GPU; CPU ranks run eager only)")
-    p.add_argument("--device", default="auto", choices=("auto", "cuda", "cpu"))
-    p.add_argument("--max-bytes", default=None, help="symmetric buffer capacity (default: the largest size)")
+    p.add_argument("--device", default="auto", choices=("auto", "cuda", "cpu"),
+                   help="auto: the GPUs when CUDA sees one, else CPU ranks over gloo; cuda refuses without a GPU")
+    p.add_argument("--max-bytes", default=None, metavar="SIZE",
+                   help="symmetric buffer capacity, with a unit (default: the largest size)")
     p.add_argument("--iters", type=int, default=20, help="eager calls per timed repeat")
     p.add_argument("--graph-calls", type=int, default=50, help="calls captured per CUDA graph")
     p.add_argument("--repeats", type=int, default=7, help="timed repeats (median reported)")
@@ -46,7 +57,7 @@ def register(subparsers, argv: list[str] | None = None) -> None:
     p.add_argument("--keep-profile", action="store_true",
                    help="auto rows use the shipped profile instead of the one just measured")
     p.set_defaults(func=_run)
-    bench.set_defaults(func=lambda args: (bench.print_help(), 2)[1])
+    bench.set_defaults(func=_missing_bench)
 
 
 def _sizes(lo, hi, dtype: str) -> tuple:

@@ -42,6 +42,7 @@ def _needs_engine_flags(argv: list[str] | None) -> bool:
 
 
 def register(sub, argv: list[str] | None = None) -> None:
+    """Add ``tpkit explain LOG`` with the plan flags that fill what the log does not print."""
     from tpkit.cli import PARALLEL_ALIASES
     from tpkit.engines.registry import engine_names
 
@@ -263,6 +264,8 @@ def _rank(text):
 
 
 def run_explain(args) -> int:
+    """Read the log (a file, ``-`` or a .gz), explain it with the given flags and print text or JSON; 0 for any readable
+    log."""
     from tpkit.explain import explain_log
 
     check_flag_values(args)

@@ -41,6 +41,7 @@ def _kv_dtype(text: str) -> str:
 
 
 def register(sub, argv: list[str] | None = None) -> None:
+    """Add ``tpkit perf MODEL --gpu NAME`` and its speculative-decoding and all-reduce flags."""
     from tpkit.cli import PARALLEL_ALIASES
     from tpkit.cli.argtypes import _whole
     p = sub.add_parser(
@@ -57,7 +58,7 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="expert-parallel size (default 1: experts split by TP)")
     p.add_argument("--dp", *PARALLEL_ALIASES["dp"], dest="dp", type=int, default=1,
                    help="DP-attention groups (SGLang --enable-dp-attention --dp N)")
-    p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default --tp)")
+    p.add_argument("--num-gpus", type=int, default=None, metavar="N", help="GPUs on the machine (default --tp)")
     p.add_argument("--link", choices=("nvlink", "xgmi", "pcie"), default=None,
                    help="interconnect of the TP group (default: NVLink if the GPU has it, the xGMI mesh on MI300X / "
                         "MI325X / MI355X, else PCIe); xgmi: the AMD Infinity Fabric full mesh of those platforms")
@@ -236,6 +237,7 @@ def build_perf_request(args):
 
 
 def run_perf(args) -> int:
+    """Predict decode speed for the flags (``tpkit.perf.plan.plan_perf``) and print text or JSON; 0."""
     from tpkit.perf.plan import plan_perf
 
     result = plan_perf(build_perf_request(args))

@@ -30,6 +30,8 @@ plan says so in a warning.
 
 
 def register(sub, argv: list[str] | None = None) -> None:
+    """Add ``tpkit plan MODEL`` with the shared flags and every registered engine's flags
+    (``tpkit.cli.engine_flags``)."""
     from tpkit.cli import PARALLEL_ALIASES
     from tpkit.cli.engine_flags import add_engine_flags
     from tpkit.engines.registry import DEFAULT_ENGINE, all_engines, engine_names
@@ -56,7 +58,7 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="device memory as CUDA reports it, with a unit (e.g. 96GiB) for a GPU not in the catalog")
     p.add_argument("--machine", default=None, metavar="FILE",
                    help="machine profile from `tpkit probe --out`: plan from measured free memory per GPU")
-    p.add_argument("--num-gpus", type=int, default=None, help="GPUs on the machine (default tp×pp×dp)")
+    p.add_argument("--num-gpus", type=int, default=None, metavar="N", help="GPUs on the machine (default tp×pp×dp)")
     for name in ("tp", "pp", "dp", "ep"):
         p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None,
                        help=f"{name.upper()} size (default 1; with --from-log the log's)")
@@ -193,6 +195,33 @@ def gpu_memory_note(args, gpu) -> tuple[str, ...]:
         f"--gpu-memory {format_bytes(gpu.total_bytes)} replaces the catalog total of {catalog.name} "
         f"({format_bytes(catalog.total_bytes)}); its other properties (compute capability, links, vendor) "
         "come from the catalog",)
+
+
+_MEMORY_WORD = re.compile(r"\d\s*g", re.I)
+"""a memory size in a GPU name ('A100 40GB', 'A100-SXM4-80GB', 'H20-141G'): the name says which card it means"""
+
+
+def memory_size_note(args, gpu) -> tuple[str, ...]:
+    """The warning for a ``--gpu`` name that does not say the memory size (``A100``, ``H20``, ``V100``) when the
+    catalog holds the same board with another size (A100 SXM/PCIe 40 and 80 GB, H20 96 and 141 GB, V100 16 and
+    32 GB): the catalog's alias picks one, and a plan for the other card is off by the difference.  Nothing to say
+    when the name has a size, or when ``--gpu-memory``, ``--machine`` or ``--from-log`` gives the memory."""
+    if (args.gpu is None or args.gpu_memory is not None or getattr(args, "machine", None)
+            or getattr(args, "from_log", None) or _MEMORY_WORD.search(args.gpu)):
+        return ()
+    from tpkit.hardware.catalog import list_gpus
+    from tpkit.units import format_bytes
+
+    def board(name: str) -> str:  # the catalog name without its memory size: 'A100-SXM-80GB' → 'A100-SXM'
+        return re.sub(r"-?\d+GB$", "", name)
+
+    others = [g for g in list_gpus() if g.name != gpu.name and board(g.name) == board(gpu.name)
+              and g.total_bytes != gpu.total_bytes]
+    if not others:
+        return ()
+    alternatives = " or ".join(f"--gpu {g.name} ({format_bytes(g.total_bytes)})" for g in others)
+    return (f"--gpu {args.gpu!r} does not say the memory size: planned as {gpu.name} ({format_bytes(gpu.total_bytes)} "
+            f"as CUDA reports it); for the other card pass {alternatives}",)
 
 
 def mnnvl_note(args, parallel) -> tuple[str, ...]:
@@ -345,10 +374,12 @@ def _engine_and_model(args, log, given: bool) -> None:
         if getattr(args, name) is None:
             setattr(args, name, 1)
     if args.model is None and log is not None:
-        raise PlanInputError(f"--from-log {args.from_log}: the log does not name a model tpkit can read (no model "
-                             "path or name printed, or a path that is not on this machine); pass MODEL as well, "
-                             f"e.g. tpkit plan meta-llama/Llama-3.1-8B-Instruct --from-log {args.from_log} "
-                             "(an HF id, a model dir or a config.json)")
+        printed = log.parsed.run.value("model")
+        what = (f"the log names the model {printed!r}, which is neither on this machine nor in the catalog"
+                if printed else "the log prints no model path or name")
+        raise PlanInputError(f"--from-log {args.from_log}: {what}; pass MODEL as well, e.g. tpkit plan "
+                             f"meta-llama/Llama-3.1-8B-Instruct --from-log {args.from_log} (an HF id, a model dir "
+                             "or a config.json)")
     if args.model is None:
         raise PlanInputError("no model given: pass MODEL (an HF id, a model dir or a config.json), or --from-log LOG "
                              "with a log that names a model tpkit can read")
@@ -410,7 +441,8 @@ def plan(args):
 
     from tpkit.startup.links import catalog_p2p_note
 
-    notes = (gpu_memory_note(args, gpu) + board_note(args, gpu, parallel) + mnnvl_note(args, parallel)
+    notes = (gpu_memory_note(args, gpu) + memory_size_note(args, gpu) + board_note(args, gpu, parallel)
+             + mnnvl_note(args, parallel)
              + catalog_p2p_note(gpu, parallel.tp * parallel.pp, machine, links)
              + quantization_note(args, model)
              + unified_memory_note(args.engine, getattr(args, "engine_version", None), gpu) + tuple(notes))

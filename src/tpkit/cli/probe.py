@@ -18,6 +18,7 @@ __all__ = ["register", "run_probe", "format_profile"]
 
 
 def register(sub, argv: list[str] | None = None) -> None:
+    """Add ``tpkit probe [--out FILE] [--json]``."""
     p = sub.add_parser(
         "probe",
         help="measure each GPU's free memory, its users, NVLink/PCIe topology and peer access",

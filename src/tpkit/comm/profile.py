@@ -109,7 +109,8 @@ def profile_from_dict(raw: dict, *, where: str = "profile") -> BenchProfile:
 def _profile(raw: dict, where: str) -> BenchProfile:
     unknown = set(raw) - _TOP_KEYS
     if unknown:
-        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; allowed: {sorted(_TOP_KEYS)}")
+        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; allowed: {sorted(_TOP_KEYS)}; an all-reduce "
+                          "profile is the file `tpkit bench allreduce --json FILE` writes")
     if raw.get("version") != PROFILE_VERSION:
         raise ConfigError(f"{where}: version {raw.get('version')!r} is not {PROFILE_VERSION}; re-run the bench")
     return BenchProfile(source=str(raw.get("source", "")), mode=str(raw.get("mode", "graph")),
@@ -151,7 +152,8 @@ def load_profile(path: str | Path) -> BenchProfile:
         raise ConfigError(f"all-reduce profile {str(p)!r} does not exist; write one with "
                           "`tpkit bench allreduce --json FILE`") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"all-reduce profile {str(p)!r} is not valid JSON or cannot be read: {exc}") from None
+        raise ConfigError(f"all-reduce profile {str(p)!r} is not valid JSON or cannot be read: {exc}; pass the "
+                          "file `tpkit bench allreduce --json FILE` wrote") from None
     return profile_from_dict(raw, where=str(p))
 
 

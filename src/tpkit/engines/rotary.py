@@ -88,7 +88,7 @@ def rotary_dim(model: ModelSpec) -> int:
 _LAYER_TYPE_KIND = {"full_attention": "full", "sliding_attention": "sliding"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class LayerRope:
     """One layer type's rope: the dict ``get_rope`` receives, the head size it is built for and the cache width."""
 

@@ -27,6 +27,7 @@ _MAX_FRACTION = 0.95
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Fix:
+    """One re-planned fix: the flags to change, the KV tokens the plan then gets, whether it fits, and why."""
     flags: str
     kv_tokens: int | None
     fits: bool
@@ -40,6 +41,8 @@ class Fix:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Diagnosis:
+    """What failed in the log (phase, cause, by how much, the line that shows it) and the fixes re-planned from its
+    measurements."""
     status: str
     """``ok`` or ``failed`` (the log shows an error): the issue's two values, which scripts test; a log in which no
     engine line, setting or failure was read is ``ok`` with ``cause`` saying that nothing was recognised"""

@@ -120,6 +120,7 @@ def refused_quantization(model, value: str, engine: str | None = None) -> str | 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class MeasuredStartup:
+    """What a log measured that ``tpkit plan --from-log`` uses instead of the catalog's start-up terms (no band)."""
     terms: dict
     """term → Bytes (``tpkit.memory.band.measured_terms``)"""
     graphs_in_peak: bool = False

@@ -19,6 +19,8 @@ def _value(row) -> str:
 
 
 def format_explanation(e: Explanation) -> str:
+    """The text of ``tpkit explain``: the run, the anchored ledger, the KV tokens, the diagnosis, notes and what was not
+    found."""
     ctx, out = e.context, []
     version = f" {ctx.version}" if ctx.version else " (version not printed)"
     out.append(f"engine      {ctx.engine or 'unknown'}{version}")
@@ -45,7 +47,10 @@ def format_explanation(e: Explanation) -> str:
                           if v is not None)
         out.append(f"speculative {shown}  [{ctx.spec_source}]")
     elif ctx.values.get("speculative"):
-        out.append(f"speculative {ctx.values['speculative']}")
+        spec = ctx.values["speculative"]
+        shown = (", ".join(f"{k}={v}" for k, v in spec.items() if v is not None) if isinstance(spec, dict)
+                 else str(spec))  # the run line's key=value form, not a Python dict
+        out.append(f"speculative {shown}")
     if ctx.spec_missing:
         out.append(f"speculative ? {ctx.spec_missing}")
     out.append(f"rank        {e.rank} ({e.rank_reason})")

@@ -15,6 +15,8 @@ SCHEMA = "tpkit.explain/1"
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Explanation:
+    """One log explained: the parsed log, the run's context, the chosen rank, the anchored ledger rows, the KV tokens
+    printed and rebuilt, and the diagnosis (``to_dict``: schema ``tpkit.explain/1``)."""
     parsed: ParsedLog
     context: Context
     rank: str
@@ -161,6 +163,8 @@ def _in_use(what: str, ctx: Context) -> str:
 def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: dict | None = None,
                    forced_custom_allreduce: bool = False, text_settings: dict | None = None,
                    raw: bytes | None = None) -> Explanation:
+    """Explain an already parsed log at ``rank`` (None: the tightest one), with plan ``flags`` filling what it does
+    not print (``explain_log`` parses first)."""
     view = parsed.select_rank(rank)  # an unknown rank is the user's error (RankNotFoundError, exit 2)
     ctx = build_context(parsed, flags, forced_custom_allreduce=forced_custom_allreduce, text_settings=text_settings,
                         raw=raw)

@@ -49,6 +49,7 @@ class Row:
 
 
 def compare(printed: Iv, derived: Iv, slack: Bytes = Bytes(0)) -> str:
+    """``✓ reproduced`` when the derived interval meets the printed one (within ``slack``), else ``✗ DIFFERS``."""
     return REPRODUCED if printed.overlaps(derived, slack) else DIFFERS
 
 
@@ -56,11 +57,12 @@ def printed_row(item: str, anchor: Anchor, meaning: str, *, derived: Iv | None =
                 slack: Bytes = Bytes(0), note: str = "") -> Row:
     """A printed size, with the derivation that should reproduce it (when there is one)."""
     size = anchor.size
-    value = Iv(size.low, size.high)
+    value = Iv(low=size.low, high=size.high)
     check = compare(value, derived, slack) if derived is not None else None
     return Row(item=item, value=value, kind="printed", meaning=meaning, printed=size.text, line_no=anchor.line_no,
                derived=derived, derived_from=derived_from, check=check, note=note)
 
 
 def derived_row(item: str, value: Iv, meaning: str, *, note: str = "", kind: str = "derived") -> Row:
+    """A ledger row computed from the anchors (not printed by the engine)."""
     return Row(item=item, value=value, kind=kind, meaning=meaning, note=note)

@@ -156,7 +156,7 @@ def _device_rows(view: RankView, ctx: Context, rows: list[Row]) -> tuple[Bytes |
     """The device total (catalog), the distributed init's and the memory baseline's printed usage: (total, init)."""
     total = ctx.gpu.total_bytes if ctx.gpu is not None else None
     if total is not None:
-        rows.append(derived_row(f"device total ({ctx.gpu.name})", Iv(total, total),
+        rows.append(derived_row(f"device total ({ctx.gpu.name})", Iv(low=total, high=total),
                                 f"CUDA-reported total, {ctx.gpu_source}", kind="catalog"))
     init = view.last("init_dist_mem_usage")
     init_iv = iv_of(init.size) if init else None
@@ -218,7 +218,7 @@ def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes |
     if pre is None and end and wu:
         pre = iv_of(end.size) + iv_of(wu.size)
     if total is not None and pre is not None:
-        ctx_iv = Iv(total, total) - pre - (stream or Iv(Bytes(0), Bytes(0))) - (init_iv or Iv(Bytes(0), Bytes(0)))
+        ctx_iv = iv_of(total) - pre - (stream or iv_of(Bytes(0))) - (init_iv or iv_of(Bytes(0)))
         rows.append(derived_row("CUDA context + process (before distributed init)", ctx_iv,
                                 "device total − pre_model_load_memory − distributed init"
                                 + (" − the stream pool" if stream else "")
@@ -341,7 +341,8 @@ def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:
         slack = sample.scale(1.0 - lo_f)
         label = f"slack (1 − {lo_f:.3f}) × pre_model_load_memory"
     else:
-        slack = Iv(Bytes(round(sample.low.bytes * (1.0 - hi_f))), Bytes(round(sample.high.bytes * (1.0 - lo_f))))
+        slack = Iv(low=Bytes(round(sample.low.bytes * (1.0 - hi_f))),
+                   high=Bytes(round(sample.high.bytes * (1.0 - lo_f))))
         label = f"slack (1 − {lo_f:.4f}…{hi_f:.4f}) × pre_model_load_memory"
     rows.append(derived_row(label, slack, f"mem_fraction_static ({f.source}): kept for activations, "
                             "CUDA graphs, req_to_token"))
@@ -359,7 +360,7 @@ def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world
     hi_f = f.range[1] if f.range is not None else float(f.value)
     allowance, why = sglang_rank_spread(load.rank0)
     spread = Bytes(round(allowance.bytes * hi_f))
-    rest = Iv(rest.low - spread, rest.high)
+    rest = Iv(low=rest.low - spread, high=rest.high)
     rows.append(derived_row("KV budget (rest), ranks not printed", rest, (
         f"{printed} of the {world} ranks print 'Load weight begin/end': SGLang's MIN over all "
         f"ranks (get_available_gpu_memory(distributed=True) in init_torch_distributed and "
@@ -406,7 +407,7 @@ def _graph_rows(view: RankView, rows: list[Row]):
     gb, ge, gu = view.last("graph_begin_avail"), view.last("graph_end_avail"), view.last("graph_mem_usage")
     graph = None
     if gu:
-        graph = sum((iv_of(a.size) for a in view.all("graph_mem_usage")), Iv(Bytes(0), Bytes(0)))
+        graph = sum((iv_of(a.size) for a in view.all("graph_mem_usage")), Iv(low=Bytes(0), high=Bytes(0)))
         d = iv_of(gb.size) - iv_of(ge.size) if gb and ge else None
         rows.append(printed_row("CUDA graphs", gu, f"'Capture cuda graph end. mem usage' = free before − after "
                                 f"capture, {GIB_NOTE}", derived=d, derived_from="avail before − after capture"))

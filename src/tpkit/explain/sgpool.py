@@ -101,7 +101,7 @@ def _full_share(rest: Iv | None, capped) -> Iv | None:
     if rest is None or capped is None:
         return rest
     fixed = Bytes(capped[1].swa_cap * capped[0].swa_bytes())
-    return rest - Iv(fixed, fixed)
+    return rest - Iv(low=fixed, high=fixed)
 
 
 

@@ -121,7 +121,8 @@ def _rope_reserve(ctx: Context) -> tuple[Iv, str] | None:
         return None
     if found is None:
         return None
-    return Iv(*rope_reserve_interval(found)), found.source + (f" ({capped})" if capped else "")
+    low, high = rope_reserve_interval(found)
+    return Iv(low=low, high=high), found.source + (f" ({capped})" if capped else "")
 
 
 def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
@@ -150,7 +151,7 @@ def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
         (f" ({capped})" if capped else "")
     if lo != hi:
         span += f": 0 before {FIRST_RELEASE}, so 0 … the pool"
-    return Iv(lo, hi), f"{STREAM_POOL_SOURCE}; {span}; world size {tp * pp}"
+    return Iv(low=lo, high=hi), f"{STREAM_POOL_SOURCE}; {span}; world size {tp * pp}"
 
 
 def _mm_reservation(ctx: Context) -> tuple[Iv | None, str]:
@@ -314,6 +315,6 @@ def _pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tupl
             highs.append(nominal + unc)
     except REFUSED:  # a model the rules cannot size: the pre stays unknown
         return None
-    usage = Iv(min(lows), max(highs))
+    usage = Iv(low=min(lows), high=max(highs))
     return free_after + usage, (f"not printed: min-over-ranks 'Load weight end' avail + SGLang's load usage from the "
                                 f"config {usage.text()} ({source}; SGLang {version})")

@@ -84,7 +84,7 @@ def state_from_anchors(view, version: str, max_running: int | None = None) -> St
     inter = iv_of(inter_a.size) if inter_a is not None else None
     extra = ""
     if inter is not None:
-        charged = Iv(charged.low, charged.high + inter.high)
+        charged = Iv(low=charged.low, high=charged.high + inter.high)
         extra = (f"; + 0 … {inter_a.size.text} of speculative intermediate states (their charged part depends on the "
                  "release's capped request count)")
     source = (f"'Mamba Cache is allocated' conv {conv.size.text} + ssm {ssm.size.text} over {allocated:,} slots; "
@@ -115,7 +115,7 @@ def rest_from_split(state: StateFromLog, version: str, *, ratio: float | None = 
     hi = state.pool.high.bytes / allocated * (first + 1) * k
     rule = ("(N + 1)·per ≤ budget < (N + 2)·per, 0.5.17+" if first > state.slots
             else "N·per ≤ budget < (N + 1)·per, 0.5.4 – 0.5.16")
-    return Iv(Bytes(int(lo)), Bytes(int(hi))), (
+    return Iv(low=Bytes(int(lo)), high=Bytes(int(hi))), (
         f"rest = budget × (1 + ρ)/ρ, ρ = mamba_full_memory_ratio {rho:g}; {rule}; per = printed pool / "
         f"{allocated:,} slots (SGLang {version}; engines.sglang.mamba)")
 
@@ -181,5 +181,5 @@ def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple
     # whole per-request slots make the split a step function of the budget: a slot more at the high end can leave
     # less for the KV pool than the low end does, so the range is the two ends' hull, not their order
     ends = (rest.low - low.total_bytes, rest.high - high.total_bytes)
-    return (Iv(min(ends), max(ends)),
+    return (Iv(low=min(ends), high=max(ends)),
             f"not printed: the config's state pool, SGLang {version}: {high.source}")

@@ -143,7 +143,7 @@ def _kv_too_small(parsed, failure, a, ctx, tokens_for, findings: list[str]):
     if needed and have_b is not None:
         short = Bytes(needed.value.bytes - have_b)
         cause = (f"one request of max_model_len {mml.text if mml else '?'} needs {needed.text} of KV cache, "
-                 f"{_g(have_b)} is available: short by {_g(short)}")
+                 f"{have.text if have else _g(have_b)} is available: short by {_g(short)}")
     elif mml and kv_tokens:
         cause = f"max_model_len {mml.text} is larger than the KV capacity of {kv_tokens.text} tokens (V0)"
         tb = a.token_bytes

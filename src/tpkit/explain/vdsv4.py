@@ -11,6 +11,8 @@ from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv
 
 def is_dsv4(ctx: Context) -> bool:
+    """Whether the log's model is DeepSeek-V4 (``model_type`` deepseek_v4), whose vLLM KV groups ``engines.vllm.dsv4``
+    sizes."""
     return ctx.model is not None and getattr(ctx.model, "model_type", None) == "deepseek_v4"
 
 

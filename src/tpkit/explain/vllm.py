@@ -27,6 +27,7 @@ _G = "GiB (vLLM divides by 2^30; V0 prints 'GB' for the same GiB)"
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class VllmAnchored:
+    """A vLLM log's anchored ledger: the rows and the intervals the capacity and the diagnosis are rebuilt from."""
     rows: tuple[Row, ...]
     utilization: float | None
     total: Iv | None
@@ -117,7 +118,7 @@ def _total_row(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row])
         total = iv_of(parsed.run.gpu_total)
         rows.append(derived_row("device total", total, f"printed {parsed.run.gpu_total.text}", kind="printed"))
     elif ctx.gpu is not None:
-        total = Iv(ctx.gpu.total_bytes, ctx.gpu.total_bytes)
+        total = Iv(low=ctx.gpu.total_bytes, high=ctx.gpu.total_bytes)
         rows.append(derived_row(f"device total ({ctx.gpu.name})", total, f"catalog, {ctx.gpu_source}", kind="catalog"))
     return total
 
@@ -136,7 +137,7 @@ def _requested_rows(view: RankView, ctx: Context, rows: list[Row], rules,
     if total is not None:
         derived_req = total.scale(u)
         if rules.ceil_requested:
-            derived_req = Iv(derived_req.low, derived_req.high + Bytes(1))
+            derived_req = Iv(low=derived_req.low, high=derived_req.high + Bytes(1))
     if req_a:
         rows.append(printed_row("requested memory", req_a, f"total × gpu_memory_utilization {u} ({u_source}), {_G}",
                                 derived=derived_req, derived_from="device total × utilization"))
@@ -196,7 +197,7 @@ def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requeste
     Only the *applied* estimate is subtracted (``explain.vpeak``)."""
     avail_a = _min_available(parsed) or view.last("available_kv")
     available = iv_of(avail_a.size) if avail_a else None
-    zero = Iv(Bytes(0), Bytes(0))
+    zero = Iv(low=Bytes(0), high=Bytes(0))
     graphs = use.subtracted
     consumed = view.last("consumed_memory")
     non_kv = None

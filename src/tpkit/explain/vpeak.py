@@ -50,7 +50,7 @@ in 0.18.0 and 0.18.1, ``torch_peak_increase`` alone in 0.19.0–0.26.0)"""
 ESTIMATE_DEFAULT_ON = (0, 20, 0)
 """first release whose ``VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`` defaults to "1" (envs.py; "0" in 0.18–0.19)"""
 
-_ZERO = Iv(Bytes(0), Bytes(0))
+_ZERO = Iv(low=Bytes(0), high=Bytes(0))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -74,7 +74,7 @@ class GraphEstimateUse:
             return None
         if self.peak_holds and self.applied is not None:
             left = peak - self.applied
-            return Iv(max(left.low, Bytes(0)), max(left.high, Bytes(0)))
+            return Iv(low=max(left.low, Bytes(0)), high=max(left.high, Bytes(0)))
         return peak
 
     @property

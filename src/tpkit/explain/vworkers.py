@@ -123,12 +123,13 @@ def _worker_spread(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available,
     if len(seen) >= world:
         if tok_a is None:  # no capacity line: the pool is the smallest worker's, which the log shows
             return None, None
-        return Iv(lo, hi), (f"the line printed may be any worker's: every worker's available memory is printed, "
-                            f"{Iv(lo, hi).text()}")
+        return Iv(low=lo, high=hi), (f"the line printed may be any worker's: every worker's available memory is "
+                                      f"printed, "
+                            f"{Iv(low=lo, high=hi).text()}")
     spread, why = vllm_worker_spread(world)
     if spread.bytes == 0 and tok_a is None:
         return None, None
-    return Iv(Bytes(max(0, lo.bytes - spread.bytes)), hi + spread), (
+    return Iv(low=Bytes(max(0, lo.bytes - spread.bytes)), high=hi + spread), (
         f"the line printed may be any worker's, and {len(seen)} of the {world} workers' available memory is "
         f"printed: another worker's lies within {spread.gib:.2f} GiB of it either way ({why})")
 
@@ -154,7 +155,7 @@ def _min_over_workers(parsed: ParsedLog, rules, tp: int, pp: int, available, rel
     rank0 = any(a.rank.index(tp_size=tp) == 0 for a in printed.values())
     allowance, why = vllm_min_below_printed(world, rank0)
     low = Bytes(max(0, available.low.bytes - allowance.bytes))
-    return Iv(low, available.high), (
+    return Iv(low=low, high=available.high), (
         f"vLLM {rules.label} gives every worker the smallest worker's block count and prints that capacity once "
         f"(v1/core/kv_cache_utils.py get_kv_cache_configs); the log prints the available memory of "
         f"{len(printed)} of the {world} workers, so the smallest may lie up to {allowance.gib:.2f} GiB below it ({why})")

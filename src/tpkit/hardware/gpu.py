@@ -10,6 +10,8 @@ __all__ = ["GpuSpec"]
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GpuSpec:
+    """One GPU as tpkit plans it: the CUDA-reported total with its source, compute capability, links and bandwidths
+    (``hardware/data/gpus.json``)."""
     name: str
     """canonical catalog name, e.g. ``"H100-SXM-80GB"``"""
     total_bytes: Bytes

@@ -281,8 +281,24 @@ def decide_engine(votes: dict[str, int], evidence: list[Evidence]) -> EngineGues
     version = formats[0].claim.split(": ", 1)[1].rsplit(" [", 1)[0] if formats else None
     if engine == "vllm" and len(formats) > 1:
         version = intersect_ranges([f.claim.split(": ", 1)[1].rsplit(" [", 1)[0] for f in formats]) or version
+    elif len(formats) > 1:
+        version = _sglang_range([f.claim.split(": ", 1)[1].rsplit(" [", 1)[0] for f in formats]) or version
     return EngineGuess(engine=engine, version=version, version_printed=False, engine_generation=generation,
                        evidence=tuple(mine[:12]))
+
+
+def _sglang_range(texts: list[str]) -> str | None:
+    """SGLang's release text from its line formats (``texts``, in ``FORMAT_MARKERS`` order): the range every format
+    allows, told by the first format whose own range it is (with that format's "(not in …)"), else as the bare
+    range.  None when the ranges do not meet (a pasted mix: the first format's text stands).  Before (review qual9,
+    2026-12-05) the first format's range stood alone, so sg_001 read "0.4.6–0.5.10" beside its own 'Load weight end.
+    type=' ending at 0.5.8; cap8 dropped the intersection while the marker ranges ended at the last wheel read
+    (sg_222, a 0.5.17 image, came out 0.5.15); their ends are now the releases that change them (capx)."""
+    both = intersect_ranges(texts)
+    if both is None:
+        return None
+    span = release_range(both)
+    return next((t for t in texts if release_range(t) == span), both)
 
 
 def releases_in(version: str | None) -> list[str]:

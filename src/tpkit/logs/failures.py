@@ -338,6 +338,8 @@ def marker(message: str) -> str | None:
 
 
 def marker_phase(state: str | None) -> str:
+    """The diagnosis phase (``weights``, ``kv_pool``, ``cuda_graph`` …) of the last start-up step seen; ``other`` for
+    none."""
     return _STATE_PHASE.get(state or "", "other")
 
 

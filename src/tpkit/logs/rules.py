@@ -27,16 +27,19 @@ from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import count_from_text, size_from_text
 from tpkit.records import dataclass
+from tpkit.units import UNITS
 
 __all__ = ["Rule", "RULES", "NEEDLES", "apply_rules", "GIB"]
 
-GIB = 2**30
+GIB = UNITS["GiB"]
+"""the divisor of a size the engine printed in GiB, whatever its unit word (``tpkit.units``)"""
 _N = r"([+-]?(?:\d{1,3}(?:,\d{3}){1,6}(?!\d)|\d{1,24})(?:\.\d{1,12})?)"
 _U = r" ?(GB|GiB|G|MB|MiB|KiB|bytes|B)?\b"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Field:
+    """One number a log rule reads: its anchor name, the pattern and the engine's rounding."""
     name: str
     """anchor name (a key of MEANINGS)"""
     pattern: re.Pattern
@@ -54,6 +57,7 @@ class Field:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Rule:
+    """A log line tpkit reads: the engine, the words that mark it and the numbers it carries."""
     engine: str
     needles: tuple[str, ...]
     """the record must contain one of these"""

@@ -108,7 +108,7 @@ _TB_REACH = 120
 """a failure is explained by a traceback whose last frame is at most this many lines earlier"""
 
 
-@dataclass(slots=True)
+@dataclass(kw_only=True, slots=True)
 class _Traceback:
     start: int
     last: int
@@ -116,7 +116,7 @@ class _Traceback:
     closed: bool = False
 
 
-@dataclass(slots=True)
+@dataclass(kw_only=True, slots=True)
 class Scan:
     """Everything the pass collected; :mod:`tpkit.logs.parsed` turns it into a ``ParsedLog``."""
 

@@ -71,6 +71,8 @@ class Verdict:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PlanResult:
+    """A plan of one engine for one layout: the ledger, the KV pool, capacity with its band, verdict, warnings and the
+    lines the engine would log (``to_dict``: the JSON schema in the module docstring)."""
     engine: str
     engine_version: str
     model: dict[str, Any]

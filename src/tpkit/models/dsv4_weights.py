@@ -61,6 +61,7 @@ MX_GROUP = 32
 
 
 def is_dsv4(spec: ModelSpec) -> bool:
+    """Whether ``spec`` is DeepSeek-V4 (``model_type`` deepseek_v4)."""
     return spec.model_type == "deepseek_v4"
 
 

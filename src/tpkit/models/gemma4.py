@@ -45,6 +45,8 @@ GEMMA4_TEXT_TYPES = frozenset({"gemma4_text"})
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Gemma4Attn:
+    """Gemma 4's attention facts beyond ``ModelSpec``: the full-attention layers' own head size and KV heads, and the
+    trailing layers that share KV."""
     full_head_dim: int | None
     """head dim of the full-attention layers when it differs from head_dim"""
     full_kv_heads: int | None
@@ -54,6 +56,7 @@ class Gemma4Attn:
 
 
 def is_gemma4(text: dict) -> bool:
+    """Whether a text config is a Gemma 4 one (``GEMMA4_TEXT_TYPES``)."""
     return text.get("model_type") in GEMMA4_TEXT_TYPES
 
 

@@ -26,9 +26,14 @@ __all__ = ["load_model"]
 def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSpec:
     """Resolve ``name_or_path`` (file, checkpoint dir, HF cache, catalog) into a ``ModelSpec``."""
     if not isinstance(name_or_path, str) or not name_or_path.strip():
-        raise UnknownModelError(f"model must be a non-empty name or path, got {name_or_path!r}")
+        raise UnknownModelError(f"model must be a non-empty name or path, got {name_or_path!r}; pass an HF id, a "
+                                "checkpoint directory or a config.json path")
     path = expand_user(name_or_path)
     kind, why = _path_kind(path)
+    if name_or_path.strip() == "-" and kind not in ("file", "dir"):
+        raise UnknownModelError("model '-': a model config is read from a file, not from standard input ('-' is "
+                                "for logs, in `tpkit explain -`); save the config.json and pass its path, or pass "
+                                "a checkpoint directory or an HF id")
     if kind == "file":
         return _with_extra(from_config_dict(read_config_file(path), name=name_or_path, source=str(path)),
                            checkpoint_dir=None)

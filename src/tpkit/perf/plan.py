@@ -110,7 +110,7 @@ def plan_perf(req: PerfRequest) -> PerfResult:
     what_ifs = _what_ifs(ctx, policy) if req.spec else ()
     verdict = verdict_for(req, ctx.setup.link, policy, base, spec, crossover, best, backends,
                           runtime=ctx.runtime(req.spec), what_ifs=what_ifs,
-                          by_context=(by_context, crossover_context))
+                          by_context=(by_context, crossover_context), by_batch=sweep)
     # (the plain step's attention time is in breakdown["baseline"]["by_kind_us"])
     return PerfResult(**result_args, verdict=verdict, confidence=confidence_of(req, ctx.setup.link, ctx.rate_source),
                       assumptions=_assumptions(ctx))

@@ -6,7 +6,10 @@
                       the verify's attention path), and what other engine versions / backends would give
     speed-up ≥ 1.05   "EAGLE3 pays at batch B …"  + the flags of the best grid settings and all-reduce backend
     1.00 … 1.05       "about break-even …"        + no speculative flags
-    < 1.00            "do not speculate at batch ≥ N on this link" (or the grid's better settings)
+    < 1.00            "do not speculate at batch ≥ N on this link" (or the grid's better settings); when a larger
+                      batch of the sweep pays (≥ 1.05), "slows decoding at batch B …; of the batches swept it pays
+                      at …", never a "do not speculate" that the batch table contradicts (nor, when it pays, a
+                      "stops paying at batch ≥ N" that a larger swept batch contradicts: the batches it loses at)
 
 Flags (SGLang 0.5.x ``server_args`` / ``arg_groups``; vLLM ``--speculative-config``):
     --speculative-algorithm A --speculative-num-steps S --speculative-eagle-topk K
@@ -57,10 +60,11 @@ def _backend_flags(engine: str, best: str, default: str) -> list[str]:
 
 
 def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, runtime=None,
-                what_ifs=(), by_context=((), None)) -> Verdict:
+                what_ifs=(), by_context=((), None), by_batch=()) -> Verdict:
     """The verdict for one request (see module docstring).  ``runtime``: the engine facts the cycle was costed
     with; ``what_ifs``: (change, speed-up, break-even accept length, flags) for other engine settings;
-    ``by_context``: (the context sweep at this batch, the context crossover)."""
+    ``by_context``: (the context sweep at this batch, the context crossover); ``by_batch``: the batch sweep
+    (``BatchPoint``s), which a "do not speculate at batch ≥ N" must not contradict."""
     base_tok = running_requests(req, req.batch, False)[0] / base.total_us * 1e6
     if spec is None:
         return _plain_verdict(req, link, policy, base, base_tok, backends)
@@ -106,6 +110,10 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
         use = best if best and best["speedup"] > 1.05 * spec.speedup else req.spec.to_dict()
         stop = (f"It stops paying at batch ≥ {crossover}." if crossover else
                 "It still pays at batch 1024.")
+        if crossover and any(p.batch >= crossover and p.spec is not None and p.spec.speedup >= 1.05
+                             for p in by_batch):  # it pays again further up: name where it loses instead
+            losing = [f"{p.batch:,}" for p in by_batch if p.spec is not None and p.spec.speedup < 1.0]
+            stop = f"Of the batches swept it loses (below 1.00×) at batch {', '.join(losing)}."
         lines.insert(2, f"Speculation pays here. {stop}" + (
             f" Best grid settings: steps {best['num_steps']}, topk {best['topk']}, draft tokens "
             f"{best['num_draft_tokens']} ({best['speedup']:.2f}×)." if best else ""))
@@ -126,6 +134,14 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
                         "the tree model assumes; measure its accept length before relying on it.")
         return Verdict(message="\n".join(lines), flags=tuple(spec_flags(req.engine, best, name, req.draft_path) + ar_flags))
     better = f" The grid's best reaches only {best['speedup']:.2f}×." if best else ""
+    paying = [p for p in by_batch if p.batch >= at and p.spec is not None and p.spec.speedup >= 1.05]
+    if paying:
+        at_batches = ", ".join(f"{p.batch:,}" for p in paying)
+        lines.insert(2, f"{name} slows decoding at batch {req.batch} on this {link.kind} link; of the batches swept "
+                        f"it pays only at {at_batches} (up to {max(p.spec.speedup for p in paying):.2f}×): "
+                        "speculate only if the server decodes that many requests at once."
+                        + (f" At batch {req.batch} the grid's best reaches only {best['speedup']:.2f}×." if best else ""))
+        return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
     lines.insert(2, f"{name} slows decoding: do not speculate at batch ≥ {at} on this {link.kind} link.{better}")
     return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
 
@@ -171,6 +187,9 @@ def _context_text(req, spec, sweep, crossover) -> list[str]:
     at = f"At batch {req.batch}, by context ({row})"
     if crossover is None:
         return [f"{at}: it pays at every context up to {longest:,} tokens."]
+    if any(p.context >= crossover and p.spec.speedup >= 1.0 for p in sweep):  # pays again at a longer context
+        paying = ", ".join(_tokens(p.context) for p in sweep if p.spec.speedup >= 1.0)
+        return [f"{at}: of the contexts swept it pays (≥ 1.00×) only at {paying} tokens."]
     if crossover <= sweep[0].context:
         return [f"{at}: it loses at every context from {sweep[0].context:,} tokens."]
     if spec.speedup >= 1.0:

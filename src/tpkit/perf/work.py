@@ -211,7 +211,7 @@ def _layer(spec, shard, batch, impl, quant, kv_bytes, i, attention, kv_splits=0)
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class _Gemm:
     """One GEMM's batch-independent facts: weight bytes, FLOPs per token, widths."""
 
@@ -228,7 +228,7 @@ class _Gemm:
                       latency_k=self.inp if tokens <= GEMV_MAX_TOKENS else 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class _ExpertGemm:
     """One grouped expert GEMM: bytes and FLOPs of one expert on this rank."""
 
@@ -250,7 +250,7 @@ class _ExpertGemm:
                       flops=assignments * self.flops_per_assignment)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class _StaticLayer:
     attn_gemms: tuple
     mlp_gemms: tuple
@@ -305,7 +305,8 @@ def _gemms(spec, shard, quant, parts: list[Part], groups: dict[str, str]) -> tup
         row[3] += out
         if is_quantised(part, quant):
             row[4] = _compute_dtype(quant)
-    return tuple(_Gemm(key.split(":", 1)[1], w, f, inp, outs, dt) for key, (w, f, inp, outs, dt) in acc.items())
+    return tuple(_Gemm(name=key.split(":", 1)[1], weight_bytes=w, flops_per_token=f, inp=inp, out=outs, dtype=dt)
+                 for key, (w, f, inp, outs, dt) in acc.items())
 
 
 def _experts(spec, shard, quant, parts: list[Part]) -> tuple[_ExpertGemm, ...]:
@@ -324,7 +325,8 @@ def _experts(spec, shard, quant, parts: list[Part]) -> tuple[_ExpertGemm, ...]:
             inp, out_sum = width, out_sum + out
             if is_quantised(part, quant):
                 dtype = _compute_dtype(quant)
-        rows.append(_ExpertGemm(group, per_expert, flops, inp, out_sum, dtype))
+        rows.append(_ExpertGemm(group=group, bytes_per_expert=per_expert, flops_per_assignment=flops, inp=inp,
+                                out=out_sum, dtype=dtype))
     return tuple(rows)
 
 

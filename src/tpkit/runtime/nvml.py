@@ -44,6 +44,7 @@ def pci_bus_id(props) -> str | None:
 
 
 def normalise_bus_id(bus_id) -> str:
+    """A PCI bus id as NVML and torch both spell it: an 8-digit upper-case hex domain, e.g. ``00000000:1B:00.0``."""
     text = bus_id.decode() if isinstance(bus_id, bytes) else str(bus_id)
     domain, _, rest = text.strip().upper().partition(":")
     return f"{int(domain, 16):08X}:{rest}" if rest else text.upper()

@@ -39,11 +39,11 @@ from __future__ import annotations
 
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.startup.cost import Cost
-from tpkit.units import Bytes
+from tpkit.units import UNITS, Bytes
 
 __all__ = ["BOARD_GPUS", "COMMUNICATORS", "nccl_for_vllm", "nvls_bytes_per_communicator", "vllm_nvls_cost"]
 
-MIB = 1 << 20
+MIB = UNITS["MiB"]
 COMMUNICATORS = 2
 """tp-rank NCCL communicators vLLM opens before its KV sizing (PyNccl + torch's device group)"""
 BOARD_GPUS = 8

@@ -40,13 +40,12 @@ vLLM, two workers or more.
 
 from __future__ import annotations
 
-from tpkit.units import Bytes
+from tpkit.units import Bytes, GiB
 
 __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD2", "SPREAD_STATS",
            "VLLM_BELOW_RANK0", "VLLM_PRINT_STEP", "sglang_rank_spread", "vllm_worker_spread",
            "vllm_min_below_printed", "sglang_plan_spread"]
 
-_GIB = 2**30
 
 SPREAD_STATS = {
     "sglang": {"below_rank0": (0.05, 0.77, 20, ("sg_018",)), "range": (0.42, 0.77, 20, ("sg_018",)),
@@ -60,15 +59,15 @@ SPREAD_STATS = {
 sample per deployment (a repository's committed runs at one world size, an issue thread, a stored file count once;
 the synthetic seed log is not a sample), its largest"""
 
-SGLANG_BELOW_RANK0 = Bytes(round(SPREAD_STATS["sglang"]["below_rank0"][0] * _GIB))
+SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
 MI355X host's RCCL init leaves rank 0 0.42 GiB above the others; 2 of the 20 deployments stand ≥ 0.42 apart)"""
-SGLANG_RANGE = Bytes(round(SPREAD_STATS["sglang"]["range"][0] * _GIB))
+SGLANG_RANGE = GiB(SPREAD_STATS["sglang"]["range"][0])
 """SGLang: how far the smallest rank lies below any one rank (p90 of largest − smallest, 20 deployments)"""
-VLLM_RANGE = Bytes(round(SPREAD_STATS["vllm"]["range_world_gt2"][0] * _GIB))
+VLLM_RANGE = GiB(SPREAD_STATS["vllm"]["range_world_gt2"][0])
 """vLLM, more than two workers: how far one worker's 'Available KV cache memory' lies from another's (p90 of
 largest − smallest, 3 logs at tp 4 / 8)"""
-VLLM_RANGE_WORLD2 = Bytes(round(SPREAD_STATS["vllm"]["range_world2"][0] * _GIB))
+VLLM_RANGE_WORLD2 = GiB(SPREAD_STATS["vllm"]["range_world2"][0])
 """vLLM, two workers: the same, 0 over the 4 logs at tp 2 (vl_084 H200, vl_087 A100 PCIe, vl_088 A100 over Ray on
 2 nodes, vl_131 V0)"""
 
@@ -104,9 +103,9 @@ def vllm_worker_spread(world: int) -> tuple[Bytes, str]:
                         + _stat("vllm", "range_world_gt2") + "; scripts/rank_spread.py")
 
 
-VLLM_BELOW_RANK0 = Bytes(round(SPREAD_STATS["vllm"]["below_rank0"][0] * _GIB))
+VLLM_BELOW_RANK0 = GiB(SPREAD_STATS["vllm"]["below_rank0"][0])
 """vLLM: how far the smallest worker's 'Available KV cache memory' lies below rank 0's (p90, 6 logs)"""
-VLLM_PRINT_STEP = Bytes(round(0.01 * _GIB))
+VLLM_PRINT_STEP = GiB(0.01)
 """one step of vLLM's 2-decimal GiB print: two workers printed equal lie less than this apart"""
 
 

@@ -43,6 +43,7 @@ class Entry:
 
 
 def table_path() -> Path:
+    """The start-up table this package ships (``data/table.json``, written by ``scripts/build_startup_table.py``)."""
     return Path(__file__).parent / "data" / "table.json"
 
 

@@ -101,7 +101,7 @@ class SglangOptions:
         help="speculative decoding: draft weights, draft KV pool and req_to_token columns are planned")
     """``EAGLE`` | ``EAGLE3`` | ``NEXTN`` (= EAGLE with the target's MTP layers) | ``STANDALONE``; None = off"""
     speculative_draft_model_path: str | None = flag(
-        help="draft model: config.json, checkpoint dir, HF id or catalog name (default for NEXTN/EAGLE on "
+        metavar="MODEL", help="draft model: config.json, checkpoint dir, HF id or catalog name (default for NEXTN/EAGLE on "
              "DeepSeek-style targets: the model's own MTP layers)")
     """draft config location (as ``load_model``); None = the target's MTP layers where SGLang defaults to them"""
     speculative_num_steps: int | None = flag(kind="int", unit="steps", help="draft steps per verify")

@@ -101,7 +101,7 @@ GEMMA3_GET_ROPE_RELEASE = "0.5.10"
 """first SGLang release whose Gemma-3 attention builds get_rope caches (0.5.9: none)"""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class RotaryModule:
     """One rotary module SGLang builds at model init: its cache's rows and width, and how they were found."""
 
@@ -134,8 +134,8 @@ def rotary_modules(model: ModelSpec, version: str) -> tuple[RotaryModule, ...]:
             return ()
         rows, how = cache_positions(model, version)
         dim = rotary_dim(model)
-        return (RotaryModule(rows, dim, "Gemma-3 local layers' default rope: " + how),
-                RotaryModule(rows, dim, "Gemma-3 global layers' default rope: " + how))
+        return (RotaryModule(rows=rows, dim=dim, how="Gemma-3 local layers' default rope: " + how),
+                RotaryModule(rows=rows, dim=dim, how="Gemma-3 global layers' default rope: " + how))
     layered = per_layer_type_ropes(model) if own else ()
     if layered:
         out = []
@@ -144,11 +144,12 @@ def rotary_modules(model: ModelSpec, version: str) -> tuple[RotaryModule, ...]:
             one = dataclasses.replace(model, extra={**(model.extra or {}), "rope_scaling": {"rope_type": kind},
                                                     "rope_parameters": None})
             rows, how = cache_positions(one, version)
-            out.append(RotaryModule(rows, lr.width, f"{lr.layer_type} layers' {kind} rope, head {lr.head_size}: "
+            out.append(RotaryModule(rows=rows, dim=lr.width,
+                                    how=f"{lr.layer_type} layers' {kind} rope, head {lr.head_size}: "
                                     + how + (" (proportional: full head width)" if kind == "proportional" else "")))
         return tuple(out)
     rows, how = cache_positions(model, version)
-    return (RotaryModule(rows, rotary_dim(model), how),)
+    return (RotaryModule(rows=rows, dim=rotary_dim(model), how=how),)
 
 
 def rotary_dim(model: ModelSpec) -> int:

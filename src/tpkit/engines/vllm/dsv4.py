@@ -138,6 +138,8 @@ def parse_release(version: str) -> tuple[int, int, int]:
 
 
 def check_release(version: str) -> tuple[int, int, int]:
+    """The release tuple of ``version`` when its DeepSeek-V4 KV layout is modelled (``FIRST``–``LAST``: the wheels
+    0.20.0–0.25.1 read, see the module docstring); else a ``PlanInputError`` naming the supported range."""
     rel = parse_release(version)
     if not FIRST <= rel <= LAST:
         raise PlanInputError(

@@ -64,6 +64,8 @@ def dsv4_capacity(model, available: Bytes, r, rules) -> KvCapacity:
 
 
 def dsv4_kv_source(layout: KvLayout, cap: KvCapacity) -> str:
+    """The ledger source of a DeepSeek-V4 KV pool: ``available // bytes per block`` with each group's block size and
+    page bytes (``engines.vllm.dsv4``) and the blocks one request holds."""
     groups = ", ".join(f"{g.kind}{'' if g.window is None else ' ' + str(g.window)} block {g.block_size}: "
                        f"{g.page_bytes.bytes:,} B" for g in layout.groups)
     return (f"num_blocks {cap.num_blocks:,} = available // {layout.bytes_per_block.bytes:,} B per block (vLLM "

@@ -38,6 +38,7 @@ def weights_line(weights: Bytes, rules: VllmRules) -> str:
 
 
 def available_line(available: Bytes, rules: VllmRules) -> str:
+    """"Available KV cache memory: X GiB" as V1 prints it (``v1/worker/gpu_worker.py``; the size as ``gib_text``)."""
     return f"Available KV cache memory: {gib_text(available, rules)} GiB"
 
 
@@ -95,5 +96,7 @@ def startup_message(*, free: Bytes, total: Bytes, utilization: float, requested:
 
 
 def no_memory_message() -> str:
+    """vLLM's error when the available KV memory buys no block (the check before the cache is sized,
+    ``v1/core/kv_cache_utils.py``)."""
     return ("No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
             "initializing the engine.")

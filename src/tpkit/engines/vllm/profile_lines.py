@@ -103,6 +103,9 @@ def compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rule
 
 def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
             rules: VllmRules) -> LineItem | None:
+    """The CUDA-graph estimate vLLM subtracts before KV sizing (``engines.vllm.graphs.estimate_cudagraph_memory``, vLLM
+    ≥ 0.20), as a ledger line with its band; None when the release does not subtract one, under --enforce-eager, or
+    when --kv-cache-memory-bytes replaces the profiled budget."""
     if not rules.cudagraph_estimate or options.enforce_eager or options.kv_cache_memory_bytes is not None:
         return None
     est = estimate_cudagraph_memory(rules, v2_runner=_v2_runner(model, options, r, rules),

@@ -83,15 +83,22 @@ _FP32_ROPE = frozenset({"gpt_oss"})
 _FLASHINFER_HEADS = (64, 128, 256, 512)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class RotaryCache:
+    """One cos/sin cache vLLM's ``get_rope`` builds: ``rows`` positions × ``dim`` elements of ``elem`` bytes."""
+
     rows: int
+    """positions (count)"""
     dim: int
+    """elements per position (the rotary width)"""
     elem: int
+    """bytes per element"""
     how: str
+    """how rows, width and element size were found (the ledger source)"""
 
     @property
     def bytes(self) -> int:
+        """the cache's size in bytes"""
         return self.rows * self.dim * self.elem
 
 
@@ -166,8 +173,8 @@ def rotary_caches(model: ModelSpec, act_bytes: int, release: tuple[int, int, int
             one = dataclasses.replace(model, extra={**(model.extra or {}), "rope_scaling": lr.rope})
             rows, how = rotary_cache_positions(one, rel)
             kind = str(lr.rope.get("rope_type") or "default")
-            out.append(RotaryCache(rows, lr.width, act_bytes,
-                                   f"{lr.layer_type} layers' {kind} rope ({how}; head {lr.head_size}"
+            out.append(RotaryCache(rows=rows, dim=lr.width, elem=act_bytes,
+                                   how=f"{lr.layer_type} layers' {kind} rope ({how}; head {lr.head_size}"
                                    + (", proportional: full head width" if kind == "proportional" else "") + ")"))
         return tuple(out)
     dim = rotary_dim(model)
@@ -179,8 +186,8 @@ def rotary_caches(model: ModelSpec, act_bytes: int, release: tuple[int, int, int
           and str(rope_config(model).get("rope_type") or rope_config(model).get("type") or "default") != "default"
           and dim in _FLASHINFER_HEADS):
         elem, why = 4, " (float32: DeepseekScalingRotaryEmbedding use_flashinfer with the custom op on, vLLM 0.14+)"
-    caches = [RotaryCache(rows, dim, elem, how + why)]
+    caches = [RotaryCache(rows=rows, dim=dim, elem=elem, how=how + why)]
     if (model.extra or {}).get("rope_local_base_freq") is not None:
-        caches.append(RotaryCache(model.max_position_embeddings, dim, act_bytes,
-                                  "local layers' default cache (rope_local_base_freq): max_position_embeddings"))
+        caches.append(RotaryCache(rows=model.max_position_embeddings, dim=dim, elem=act_bytes,
+                                  how="local layers' default cache (rope_local_base_freq): max_position_embeddings"))
     return tuple(caches)

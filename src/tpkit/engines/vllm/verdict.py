@@ -226,4 +226,4 @@ def decide(budget: Budget, cap: KvCapacity, r: Resolved, rules: VllmRules, total
                            message=f"--kv-cache-memory-bytes exceeds the free memory by {format_bytes(-spare)}: "
                                    f"expect CUDA out-of-memory; lower it by at least that much."), None
     return Verdict(fits=True, message=f"fits: {cap.tokens:,} KV tokens per rank ({cap.num_blocks:,} blocks), "
-                                      f"{cap.max_concurrency:.2f}x requests of {r.max_model_len:,} tokens"), None
+                                      f"{cap.max_concurrency:.2f}× requests of {r.max_model_len:,} tokens"), None
