@@ -581,6 +581,21 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_211": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
                None),
+    # helper akam (2026-12-05): four more study 28 kernel probes (same slice, harness and StatefulSet as vp_210 /
+    # vp_211, VLLM_USE_V2_MODEL_RUNNER=0 in kernel-probe/results/*.sts.yaml; only the linear / attention kernel and
+    # the KV dtype differ), added blind; logs also in tests/logs/data/vllm/ as vl_700-vl_703
+    "vp_500": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    "vp_501": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    "vp_502": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    "vp_503": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
     # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 10 smoke test (vLLM 0.29.0, gpt-oss-20b on L4s,
     # five configurations of k8s/smoke_test.sh; log grep-filtered, so no explain-corpus copy)
     "vp_194": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
