@@ -180,7 +180,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.016, 0.133, 0.84),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.016, 0.092, 0.86),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -331,7 +331,12 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # MIG 1g.16gb slice of vp_210/vp_211): +59.7 / +68.7 / +41.6 / +43.7 %, the same ~1.0 GiB of
                                    # 'consumed' memory beyond the plan as vp_210/211 (accuracy §6.4): 188 -> 192 scored, median
                                    # 1.41 -> 1.45 %, p90 9.76 -> 13.18 %, 161/188 -> 163/192 inside: LOOSENED p90 0.100 -> 0.133,
-                                   # inside 0.85 -> 0.84
+                                   # inside 0.85 -> 0.84. Then the pinned cold-compile scratch of 0.27.0-0.30.x V1 runs
+                                   # (VllmRules.pinned_profile_scratch, profile_lines.pinned_scratch_lines): vp_210 +43.7
+                                   # -> -8.2 %, vp_211 +62.7 -> +4.0, vp_500 +59.7 -> +2.1, vp_501 +68.7 -> +7.8, vp_502
+                                   # +41.6 -> -9.5, vp_503 +43.7 -> -8.1, vp_440 +9.6 -> +4.9 %, no other case moved:
+                                   # median 1.45 %, p90 13.18 -> 9.14 %, 163 -> 167/192 inside: TIGHTENED p90 0.133 ->
+                                   # 0.092, inside 0.84 -> 0.86
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
