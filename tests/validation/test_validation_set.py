@@ -336,7 +336,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # -> -8.2 %, vp_211 +62.7 -> +4.0, vp_500 +59.7 -> +2.1, vp_501 +68.7 -> +7.8, vp_502
                                    # +41.6 -> -9.5, vp_503 +43.7 -> -8.1, vp_440 +9.6 -> +4.9 %, no other case moved:
                                    # median 1.45 %, p90 13.18 -> 9.14 %, 163 -> 167/192 inside: TIGHTENED p90 0.133 ->
-                                   # 0.092, inside 0.84 -> 0.86
+                                   # 0.092, inside 0.84 -> 0.86. Then vp_504-vp_506 (probes A-fa, L-cutlass, L-deepgemm), added
+                                   # after the rule as its out-of-sample test: -8.2 / +2.1 / +4.0 %, inside (+43.7 /
+                                   # +59.7 / +62.7 % without it): 195 scored, median 1.53 %, p90 9.07 %, 87 % inside
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
