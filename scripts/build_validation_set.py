@@ -607,6 +607,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_506": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
                None),
+    # helper akam (2026-12-05): probe L-auto, the same test (log vl_707)
+    "vp_507": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
     # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 10 smoke test (vLLM 0.29.0, gpt-oss-20b on L4s,
     # five configurations of k8s/smoke_test.sh; log grep-filtered, so no explain-corpus copy)
     "vp_194": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
