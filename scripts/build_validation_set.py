@@ -340,6 +340,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # tests/logs/data/vllm/ as vl_270-vl_273
     "vp_190": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
+    # helper akam (2026-12-05): study 30's probes L-marlin and L-triton (vp_190's flags and another linear backend;
+    # L-triton falls back to vp_190's Cutlass kernel), added blind; logs vl_708 / vl_709
+    "vp_508": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
+    "vp_509": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_191": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_192": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",

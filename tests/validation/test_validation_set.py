@@ -339,7 +339,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # 0.092, inside 0.84 -> 0.86. Then vp_504-vp_506 (probes A-fa, L-cutlass, L-deepgemm), added
                                    # after the rule as its out-of-sample test: -8.2 / +2.1 / +4.0 %, inside (+43.7 /
                                    # +59.7 / +62.7 % without it): 195 scored, median 1.53 %, p90 9.07 %, 87 % inside; vp_507
-                                   # (L-auto) +4.0 %: 196 scored, median 1.55 %, p90 9.04 %, 87 % inside
+                                   # (L-auto) +4.0 %: 196 scored, median 1.55 %, p90 9.04 %, 87 % inside; then blind
+                                   # vp_508 / vp_509 (study 30 L-marlin +1.2 %, L-triton +3.0 %, V2, inside): 198 scored,
+                                   # median 1.55 %, p90 9.00 %, 87 % inside
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
