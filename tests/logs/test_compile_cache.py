@@ -124,7 +124,7 @@ def test_the_corpus_count():
     use'); vl_581 (Unsloth's V0 path, no torch.compile lines) neither.  vl_584 cold (the Red Hat 'v0.9.0.1' build: 'Cache the graph of shape
     None for later use'); vl_585 warm (a 0.9.2 blog run: 'Directly load the compiled graph(s) for shape None from
     the cache'): 33 warm.  Helper akam (2026-12-05): vl_700 - vl_707 cold (0.29.0 study 28 probes: 'Compiling a graph
-    for compile range (1, 2048)'); vl_708 cold (study 30 L-marlin, the same line); vl_709 / vl_710 (summary lines only) neither."""
+    for compile range (1, 2048)'); vl_708 cold (study 30 L-marlin, the same line); vl_709 - vl_711 (summary lines only) neither."""
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
