@@ -347,6 +347,18 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # tests/logs/data/vllm/ as vl_270-vl_273
     "vp_190": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
+    # helper akam (2026-12-05): study 30's probes L-marlin and L-triton (vp_190's flags and another linear backend;
+    # L-triton falls back to vp_190's Cutlass kernel), added blind; logs vl_708 / vl_709
+    "vp_508": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
+    "vp_509": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
+    # helper akam (2026-12-05): study 30's probe E-o3 (util 0.80, block 48, capture size 16, blind); log vl_710
+    "vp_510": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
+    # helper akam (2026-12-05): study 30's probe L-torch (blind); log vl_711
+    "vp_511": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_191": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_192": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
@@ -589,6 +601,36 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
                None),
     "vp_211": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    # helper akam (2026-12-05): four more study 28 kernel probes (same slice, harness and StatefulSet as vp_210 /
+    # vp_211, VLLM_USE_V2_MODEL_RUNNER=0 in kernel-probe/results/*.sts.yaml; only the linear / attention kernel and
+    # the KV dtype differ), added blind; logs also in tests/logs/data/vllm/ as vl_700-vl_703
+    "vp_500": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    "vp_501": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    "vp_502": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    "vp_503": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    # helper akam (2026-12-05), after the pinned-scratch rule: three more study 28 probes (A-fa, L-cutlass,
+    # L-deepgemm) as an out-of-sample test of it; logs also in tests/logs/data/vllm/ as vl_704-vl_706
+    "vp_504": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    "vp_505": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    "vp_506": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
+               None),
+    # helper akam (2026-12-05): probe L-auto, the same test (log vl_707)
+    "vp_507": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "vllm_use_v2_model_runner": "0"},
                None),
     # helper mv7 (2026-12-04): akamaslabs/vllm-benchmark study 10 smoke test (vLLM 0.29.0, gpt-oss-20b on L4s,

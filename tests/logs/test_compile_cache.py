@@ -123,7 +123,8 @@ def test_the_corpus_count():
     (1, 2048)').  Helper mv22 (2026-12-04): vl_580 cold (0.9.2 under Unsloth: 'Cache the graph of shape None for later
     use'); vl_581 (Unsloth's V0 path, no torch.compile lines) neither.  vl_584 cold (the Red Hat 'v0.9.0.1' build: 'Cache the graph of shape
     None for later use'); vl_585 warm (a 0.9.2 blog run: 'Directly load the compiled graph(s) for shape None from
-    the cache'): 33 warm."""
+    the cache'): 33 warm.  Helper akam (2026-12-05): vl_700 - vl_707 cold (0.29.0 study 28 probes: 'Compiling a graph
+    for compile range (1, 2048)'); vl_708 cold (study 30 L-marlin, the same line); vl_709 - vl_711 (summary lines only) neither."""
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
@@ -134,7 +135,7 @@ def test_the_corpus_count():
                                      "vl_270", "vl_271", "vl_272", "vl_290", "vl_291", "vl_293", "vl_330", "vl_332",
                                      "vl_341", "vl_342", "vl_343", "vl_344", "vl_345", "vl_347", "vl_371",
                                      "vl_380", "vl_381", "vl_383", "vl_402", "vl_404", "vl_443", "vl_457", "vl_461", "vl_523", "vl_524",
-                                     "vl_580", "vl_584"]
+                                     "vl_580", "vl_584", "vl_700", "vl_701", "vl_702", "vl_703", "vl_704", "vl_705", "vl_706", "vl_707", "vl_708"]
     assert len(found["warm"]) == 33 and {"vl_340", "vl_382", "vl_403", "vl_444", "vl_460"} <= set(found["warm"]) and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
                                           "vl_222", "vl_252", "vl_253", "vl_255"} <= set(found["warm"])
 

@@ -188,7 +188,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.016, 0.100, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.016, 0.092, 0.86),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -334,6 +334,24 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                  # +0.93 -> +0.15 %, case_063 +5.59 -> +3.49 %, case_033 +4.89 -> +4.65 %, vp_002
                                  # +0.43 -> +0.27 %, case_032 +0.56 -> +0.50 %, vp_001 +0.24 -> +0.19 %; no case
                                  # moved away: 143 scored, median 1.53 %, p90 8.63 -> 7.76 %, 124/143 inside.
+                                   # Helper akam (2026-12-05) added blind vp_500-vp_503 (akamaslabs/vllm-benchmark study 28
+                                   # kernel probes L-triton, L-marlin, A-triton, K-triton-fp8: vLLM 0.29.0 Qwen3-8B-FP8 on the
+                                   # MIG 1g.16gb slice of vp_210/vp_211): +59.7 / +68.7 / +41.6 / +43.7 %, the same ~1.0 GiB of
+                                   # 'consumed' memory beyond the plan as vp_210/211 (accuracy §6.4): 188 -> 192 scored, median
+                                   # 1.41 -> 1.45 %, p90 9.76 -> 13.18 %, 161/188 -> 163/192 inside: LOOSENED p90 0.100 -> 0.133,
+                                   # inside 0.85 -> 0.84. Then the pinned cold-compile scratch of 0.27.0-0.30.x V1 runs
+                                   # (VllmRules.pinned_profile_scratch, profile_lines.pinned_scratch_lines): vp_210 +43.7
+                                   # -> -8.2 %, vp_211 +62.7 -> +4.0, vp_500 +59.7 -> +2.1, vp_501 +68.7 -> +7.8, vp_502
+                                   # +41.6 -> -9.5, vp_503 +43.7 -> -8.1, vp_440 +9.6 -> +4.9 %, no other case moved:
+                                   # median 1.45 %, p90 13.18 -> 9.14 %, 163 -> 167/192 inside: TIGHTENED p90 0.133 ->
+                                   # 0.092, inside 0.84 -> 0.86. Then vp_504-vp_506 (probes A-fa, L-cutlass, L-deepgemm), added
+                                   # after the rule as its out-of-sample test: -8.2 / +2.1 / +4.0 %, inside (+43.7 /
+                                   # +59.7 / +62.7 % without it): 195 scored, median 1.53 %, p90 9.07 %, 87 % inside; vp_507
+                                   # (L-auto) +4.0 %: 196 scored, median 1.55 %, p90 9.04 %, 87 % inside; then blind
+                                   # vp_508 / vp_509 (study 30 L-marlin +1.2 %, L-triton +3.0 %, V2, inside): 198 scored,
+                                   # median 1.55 %, p90 9.00 %, 87 % inside; vp_510 (E-o3, util 0.80, block 48) -0.2 %:
+                                   # 199 scored, median 1.53 %, p90 8.97 %, 87 % inside; vp_511 (L-torch) +1.8 %: 200 scored,
+                                   # median 1.55 %, p90 8.95 %, 88 % inside
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"

@@ -40,7 +40,8 @@ from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.pages import KvLayout, build_layout, pp_split
 from tpkit.engines.vllm.encoder import all_limits_zero, not_modelled as encoder_not_modelled
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
-from tpkit.engines.vllm.profile_lines import activation_lines, compile_cache_text, graphs_line, v2_state_lines
+from tpkit.engines.vllm.profile_lines import (activation_lines, compile_cache_text, graphs_line,
+                                              pinned_scratch_lines, v2_state_lines)
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
 from tpkit.errors import PlanInputError
@@ -329,6 +330,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         mla_lines += allocator_rounding(model, parallel, options, r, w_plan)
     # torch memory at the profile, outside the load delta
     ws_lines = _mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
+    ws_lines += pinned_scratch_lines(model, parallel, options, r, rules)
     ws_lines += _offload_copy(model, parallel, options, w_plan, rules)
     g_line = graphs_line(model, parallel, options, r, rules)
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,

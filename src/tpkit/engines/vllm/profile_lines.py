@@ -14,7 +14,8 @@ from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.options import VllmOptions
-from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
+from tpkit.engines.vllm.profile import (HELD_ALLREDUCE_SHARE, TRITON_MIN_ROWS, estimate_profile_peak,
+                                        held_allreduce_bytes)
 from tpkit.engines.vllm.v0_forward import v0_mlp_keeps_gate_up
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.memory.band import estimated, estimated_activation_peak, estimated_share
@@ -27,8 +28,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
-__all__ = ["activation_lines", "v2_state_lines", "graphs_line", "compile_cache_text", "profile_sampler",
-           "uses_gptq_kernel"]
+__all__ = ["activation_lines", "v2_state_lines", "pinned_scratch_lines", "graphs_line", "compile_cache_text",
+           "profile_sampler", "uses_gptq_kernel"]
 
 
 def _v2_runner(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
@@ -56,6 +57,48 @@ def v2_state_lines(model: ModelSpec, options: VllmOptions, r: Resolved, rules: V
                      source=f"{how} (vLLM ≥ 0.22 v1/worker/gpu: sample/penalties.py PenaltiesState, "
                             "structured_outputs.py, states.py, input_batch.py; made after the init snapshot, "
                             "outside the load delta, so in the profile's total consumed, charged from 0.27)"),)
+
+
+PINNED_SCRATCH_ITEM = "cold-compile scratch block kept reserved (counted as consumed)"
+PINNED_SCRATCH_SHARE = 0.5
+"""± share of the pinned scratch line (``pinned_scratch_lines``): which freed block a later allocation pins is decided
+by allocation order, not by the model"""
+
+
+def pinned_scratch_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+                         rules: VllmRules) -> tuple[LineItem, ...]:
+    """The cold compile's scratch block charged a second time, as reserved memory (``VllmRules.
+    pinned_profile_scratch``, 0.27.0–0.30.x): a V1-runner run whose profile holds the scratch (``_cold_compile``)
+    and whose dummy sampler then takes the Triton top-k/top-p kernel (``profile_sampler`` "triton", at least
+    ``TRITON_MIN_ROWS`` rows).  That kernel keeps its per-program float32 buffer in the module-level
+    ``_TRITON_BUFFER_CACHE`` (``v1/sample/ops/topk_topp_triton.py apply_top_k_top_p_triton``; ``reset_buffer_cache``
+    is called nowhere in the 0.29.0 wheel): a large-pool allocation made after the scratch is freed that outlives the
+    profile, so the caching allocator can carve it out of the freed scratch block, and ``empty_cache()`` then cannot
+    release that segment.  Model Runner V2's greedy dummy batch (0.26–0.32) runs no top-k/top-p and makes no such
+    allocation.  Size: the scratch itself (``profile._vocab_hidden``).  Evidence: the six study-28 probes (vp_210,
+    vp_211, vp_500–vp_503: 0.29.0 V1, Qwen3-8B-FP8, cold) print 1.28–1.31 GiB of "consumed" above the weights with
+    any linear kernel, attention backend or KV dtype, and a transient peak of 1.14–1.16 GiB: the 1.16 GiB scratch
+    twice; vp_440 (0.27.1 V1, Qwen3.8-27B on a GB10, cold) prints "consumed" 4.64 GiB above its weights against a
+    2.37 GiB scratch.  0.29.0 V2 cold runs (vp_190–vp_200) show no second copy.  Where the later allocation lands
+    depends on allocation order (a smaller freed block, or more than one), so the line is an estimate of ± half its
+    size (``PINNED_SCRATCH_SHARE``)."""
+    if not (rules.pinned_profile_scratch and _cold_compile(model, options, r, rules)
+            and not _v2_runner(model, options, r, rules)):
+        return ()
+    sampler = profile_sampler(rules, r.compute_capability, options.topk_topp_sampler, v2_runner=False)
+    if sampler != "triton" or r.sampler_rows < TRITON_MIN_ROWS:
+        return ()
+    from tpkit.engines.vllm.profile import _vocab_hidden
+
+    nbytes, how = _vocab_hidden(model, parallel.tp, r.act_bytes)
+    source = (f"{how}; freed after the compile, then pinned by the Triton top-k/top-p buffer the V1 dummy sampler "
+              "keeps (_TRITON_BUFFER_CACHE): vLLM 0.27.0–0.30.x count the reserved segment in 'consumed' "
+              "(utils/mem_utils.py total_consumed; profile_run without the 0.31.0 split limit, "
+              f"v1/worker/gpu_worker.py); ± {PINNED_SCRATCH_SHARE:.0%}: allocation order decides which block stays "
+              "pinned")
+    planned = estimated_share(nbytes, PINNED_SCRATCH_SHARE, term="vllm_pinned_scratch", item=PINNED_SCRATCH_ITEM,
+                              source=source)
+    return (LineItem(item=PINNED_SCRATCH_ITEM, bytes=planned, source=source),)
 
 
 def _compiles(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:

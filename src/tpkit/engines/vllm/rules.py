@@ -159,6 +159,17 @@ class VllmRules:
     compile (0.23.0 wheel).  Evidence: vl_330 / vl_331 (0.23.0, V1, Qwen2.5-Coder-7B on an RTX 4090, the same
     command cold then warm): 0.78 GiB less KV memory cold, the scratch 1.015 GiB over a 0.26 GiB warm peak gives
     0.76.  Off from 0.33 with the V2 rule (``v2_vocab_hidden_peak``)"""
+    pinned_profile_scratch: bool = False
+    """a cold compile's freed scratch block can stay pinned past the profile (0.27.0–0.30.x): from 0.27.0
+    ``utils/mem_utils.py memory_profiling`` charges ``total_consumed`` (the free-memory drop since the init snapshot,
+    so a reserved but unused segment counts) plus ``torch_peak − torch_allocated``, and ``gpu_worker.py
+    determine_available_memory`` runs ``profile_run`` with no allocator split limit (0.27.1–0.30.0 wheels: only
+    ``load_model`` is wrapped in ``_scoped_allocator_max_split(20)``).  A later large allocation that outlives the
+    profile is carved out of the freed block and keeps its whole segment reserved, so the scratch is charged twice:
+    in the transient peak and in "consumed".  0.31.0 wraps ``profile_run`` in the same 20 MiB split limit, with a
+    comment naming exactly this (a small allocation carved out of a freed multi-GiB block pins the segment past
+    ``empty_cache()``, "counted as consumed and taken from the KV cache").  Which block a later allocation lands in
+    depends on allocation order, so tpkit charges it only where it found one: ``profile_lines.pinned_scratch_lines``"""
     dummy_sampler: bool = True
     """V1's profile run ends with ``_dummy_sampler_run`` (≥ 0.8.0); the 0.7.x V1 runner computes logits and no
     sampler (v1/worker/gpu_model_runner.py profile_run, vllm 0.7.1–0.7.3 wheels)"""

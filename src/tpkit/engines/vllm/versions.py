@@ -38,6 +38,10 @@ means first *released* version, the commit inside the interval before it is not 
                                                                  config/vllm.py
     non-KV = total consumed + transient peak        0.27.0       utils/mem_utils.py memory_profiling
       ("consumed")
+    … a cold compile's freed scratch block pinned   0.27.0–      v1/worker/gpu_worker.py determine_available_memory
+      by a later large allocation counts again      0.30.x       (0.31.0 wraps profile_run in
+      (V1 runner, Triton top-k/top-p buffer)                     _scoped_allocator_max_split(20));
+                                                                 pinned_profile_scratch
     custom AR staging 16 MiB, ws 16, MNNVL Lamport  0.27.0       distributed/device_communicators/custom_all_reduce.py
       buffer
     one "GPU KV cache size …, Maximum concurrency   0.28.0       v1/core/kv_cache_utils.py
@@ -265,10 +269,11 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
                       v2_vocab_hidden_peak=True)),
     ((0, 27, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS + _QWEN35_TEXT,
                       memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
-                      custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True)),
+                      custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True, pinned_profile_scratch=True)),
     ((0, 28, 0), dict(one_line_log=True, hybrid_prefix_caching=True, huge_gpu_batch=True)),
     ((0, 29, 0), dict(fit_check_reserves_block=True, v2_runner_default=True)),
     ((0, 30, 0), dict(yarn_prescaled=True)),
+    ((0, 31, 0), dict(pinned_profile_scratch=False)),
     ((0, 32, 0), dict(mamba_all_mode=False, mamba_all_mode_spec=False, checkpoint_kinds=("mamba2",))),
     ((0, 33, 0), dict(cublas_after_snapshot=False, checkpoint_kinds=("mamba2", "gdn"),
                       v2_dummy_sampler="warmup_params", v2_vocab_hidden_peak=False, v1_vocab_hidden_peak=False)),
