@@ -570,6 +570,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"gpu_catalog": {"gpu": "GB10", "note": "not named: the transcript's free -b prints total_GiB=119.63, the "
                                 "GB10 / DGX Spark CUDA total (vp_260), on the vp_440 host"},
                 "enable_prefix_caching": False, "kv_cache_memory_bytes": 39849132032}, None),
+    # helper mv26 (2026-12-05): notes 'L40s 48G - Pytorch Jupyter notebook' (search-index file id 51781852921): vLLM
+    # 0.19.0 LLM(model="Qwen/Qwen3.5-9B") with every default on an L40S; log also vl_730
+    "vp_530": ("0.19.0", "printed 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

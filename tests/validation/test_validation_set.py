@@ -250,6 +250,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # median 1.45 %, p90 9.5 %, 158/184 inside: LOOSENED p90 0.093 -> 0.096
                                    # Merged (lead, session 8), every round: 188 scored, median 1.45 %, p90 9.76 %:
                                    # level 0.016 / 0.100 / 0.85
+                                   # Helper mv26 (2026-12-05) added vp_530 as printed (notes: vLLM 0.19.0
+                                   # Qwen3.5-9B with defaults on an L40S): -0.6 % blind, inside; 189 scored,
+                                   # median 1.38 %, p90 9.72 %, 162/189 inside (level unchanged)
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
