@@ -372,9 +372,10 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     vl_733 (a test module's fixture from a vLLM 0.30.0 smoke run: Qwen2.5-1.5B-Instruct on an RTX 4070 Laptop GPU, 4,096) hits blind (72,992 in 72,832-73,200): 264 of the 294.
     vl_734 (a coding-agent session: vLLM 0.19.1 under lm_eval, kaitchup/Qwen3.5-2B-autoround-W4A16, util 0.9, 8,192) hits blind (1,640,160 exactly): 265 of the 295.
     vl_735 (analysis notes 'R19': vLLM 0.19.0 Qwen3.8-27B-FP8 on a 96 GB card, 65,536, prefix caching on) misses blind (tp not printed: the notes say 'TP=1 (single GPU)' in prose, which the reader does not take): 265 of the 296.
-    vl_735 with tp 1 from the notes' configuration sentence ('TP=1 (single GPU)'; an input from the source, no rule change) hits (199,136 exactly): 266 of the 296."""
+    vl_735 with tp 1 from the notes' configuration sentence ('TP=1 (single GPU)'; an input from the source, no rule change) hits (199,136 exactly): 266 of the 296.
+    vl_736 (a test module's banked boot: merged Qwen3.6-27B bf16 on an H200 NVL, vLLM 0.27.1.post1 fork, 53,248) misses blind (tp not printed, and the length shows only in the removed concurrency line): 266 of the 297."""
     rows = _capacity_rows()
-    assert len(rows) == 296
+    assert len(rows) == 297
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
