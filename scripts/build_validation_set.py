@@ -573,6 +573,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv26 (2026-12-05): notes 'L40s 48G - Pytorch Jupyter notebook' (search-index file id 51781852921): vLLM
     # 0.19.0 LLM(model="Qwen/Qwen3.5-9B") with every default on an L40S; log also vl_730
     "vp_530": ("0.19.0", "printed 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
+    # helper mv26 (2026-12-05): 'Reconnaissance captures' of a serverless cold-start study (search-index file id
+    # 58522340114): vLLM 0.27.1 Qwen3-8B on an RTX 4090, 8,192, util 0.9 default; run 0 compiles cold (the default);
+    # log also vl_737
+    "vp_531": ("0.27.1", "stated in the capture header ('vLLM 0.27.1'); 0.27.1 source lines", {}, None),
+    # helper mv26: the same captures' run 1 on the same worker: run 0's compile cache reused (torch.compile 0.30 s,
+    # peak activation 0.19 GiB in the notes' table), so compile_cache "warm" is the source's statement
+    "vp_532": ("0.27.1", "the vp_531 worker image ('vLLM 0.27.1' in the capture header)", {"compile_cache": "warm"},
+               None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -253,6 +253,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # Helper mv26 (2026-12-05) added vp_530 as printed (notes: vLLM 0.19.0
                                    # Qwen3.5-9B with defaults on an L40S): -0.6 % blind, inside; 189 scored,
                                    # median 1.38 %, p90 9.72 %, 162/189 inside (level unchanged)
+                                   # then vp_531 / vp_532 (captures: vLLM 0.27.1 Qwen3-8B on an RTX 4090, 8,192,
+                                   # util 0.9 as the header states it; run 0 cold compile, run 1 warm): -4.8 %
+                                   # (inside) and -4.4 % (outside) blind: 191 scored, median 1.44 %, p90 9.64 %,
+                                   # 163/191 inside (level unchanged)
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
