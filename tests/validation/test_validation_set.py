@@ -257,6 +257,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # util 0.9 as the header states it; run 0 cold compile, run 1 warm): -4.8 %
                                    # (inside) and -4.4 % (outside) blind: 191 scored, median 1.44 %, p90 9.64 %,
                                    # 163/191 inside (level unchanged)
+                                   # then (mv26, after the blind scores) their utilisation is vLLM's 0.92 default
+                                   # (0.20+), not the header's "0.9 default" (0.9 leaves less than the reported
+                                   # activation peak): +4.8 % and +3.6 %, both inside: 191 scored, median 1.44 %,
+                                   # p90 9.64 %, 164/191 inside
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
