@@ -581,6 +581,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # peak activation 0.19 GiB in the notes' table), so compile_cache "warm" is the source's statement
     "vp_532": ("0.27.1", "the vp_531 worker image ('vLLM 0.27.1' in the capture header)", {"compile_cache": "warm"},
                None),
+    # helper mv26: tutorial '01-MiniCPM5-1B vLLM 部署调用' (search-index file id 54603410239): vLLM 0.23.0 MiniCPM5-1B
+    # on an RTX 4090 D, util 0.6, 4,096 (the series' SGLang page is gs_008); log also vl_739
+    "vp_533": ("0.23.0", "printed 'Initializing a V1 LLM engine (v0.23.0)'",
+               {"gpu_catalog": {"gpu": "RTX-4090", "note": "RTX 4090 D (24 GB, the RTX 4090's memory): the catalog's "
+                                                         "RTX-4090"}}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -261,6 +261,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # (0.20+), not the header's "0.9 default" (0.9 leaves less than the reported
                                    # activation peak): +4.8 % and +3.6 %, both inside: 191 scored, median 1.44 %,
                                    # p90 9.64 %, 164/191 inside
+                                   # then vp_533 (a tutorial: vLLM 0.23.0 MiniCPM5-1B on an RTX 4090 D, util
+                                   # 0.6, 4,096): +3.4 % blind, outside: 192 scored, median 1.44 %, p90 9.64 %,
+                                   # 164/192 inside (level unchanged)
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
