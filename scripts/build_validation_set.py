@@ -586,6 +586,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_533": ("0.23.0", "printed 'Initializing a V1 LLM engine (v0.23.0)'",
                {"gpu_catalog": {"gpu": "RTX-4090", "note": "RTX 4090 D (24 GB, the RTX 4090's memory): the catalog's "
                                                          "RTX-4090"}}, None),
+    # helper mv26: the same series' '01-Qwen3.5-4B vLLM 部署调用' (search-index file id 54540076871): vLLM 0.23.0
+    # Qwen3.5-4B on the RTX 4090 D, util 0.9, 4,096; config copied from the corpus (Qwen--Qwen3.5-4B.json); log also
+    # vl_740
+    "vp_534": ("0.23.0", "printed 'Initializing a V1 LLM engine (v0.23.0)'",
+               {"gpu_catalog": {"gpu": "RTX-4090", "note": "RTX 4090 D (24 GB, the RTX 4090's memory): the catalog's "
+                                                         "RTX-4090"}}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

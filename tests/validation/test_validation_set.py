@@ -268,6 +268,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # from 0.22, not 0.26 (the 0.22.0 / 0.23.0 V2 profile_run calls the compiled
                                    # model; rules.VllmRules.v2_vocab_hidden_peak): vp_533 +3.4 -> +1.8 %, no
                                    # other case moves: 192 scored, median 1.44 %, p90 9.64 %, 164/192 inside
+                                   # then vp_534 (the same series: vLLM 0.23.0 Qwen3.5-4B on the RTX 4090 D,
+                                   # util 0.9, 4,096): -0.9 % blind, inside: 193 scored, median 1.44 %, p90 9.64 %,
+                                   # 165/193 inside (level unchanged)
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
