@@ -592,6 +592,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_534": ("0.23.0", "printed 'Initializing a V1 LLM engine (v0.23.0)'",
                {"gpu_catalog": {"gpu": "RTX-4090", "note": "RTX 4090 D (24 GB, the RTX 4090's memory): the catalog's "
                                                          "RTX-4090"}}, None),
+    # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
+    # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
+    "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

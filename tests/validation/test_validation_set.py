@@ -271,6 +271,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # then vp_534 (the same series: vLLM 0.23.0 Qwen3.5-4B on the RTX 4090 D,
                                    # util 0.9, 4,096): -0.9 % blind, inside: 193 scored, median 1.44 %, p90 9.64 %,
                                    # 165/193 inside (level unchanged)
+                                   # then vp_535 (a capacity report: vLLM 0.19.1rc1 MiniMax-M2.5 FP8 on 4x H100,
+                                   # TP 4, util 0.95, 128,000): +5.5 % blind, inside: 194 scored, median 1.44 %,
+                                   # p90 9.63 %, 166/194 inside (level unchanged)
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
