@@ -592,6 +592,31 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"gpu_catalog": {"gpu": "GB10", "note": "not named: the transcript's free -b prints total_GiB=119.63, the "
                                 "GB10 / DGX Spark CUDA total (vp_260), on the vp_440 host"},
                 "enable_prefix_caching": False, "kv_cache_memory_bytes": 39849132032}, None),
+    # helper mv26 (2026-12-05): notes 'L40s 48G - Pytorch Jupyter notebook' (search-index file id 51781852921): vLLM
+    # 0.19.0 LLM(model="Qwen/Qwen3.5-9B") with every default on an L40S; log also vl_730
+    "vp_530": ("0.19.0", "printed 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
+    # helper mv26 (2026-12-05): 'Reconnaissance captures' of a serverless cold-start study (search-index file id
+    # 58522340114): vLLM 0.27.1 Qwen3-8B on an RTX 4090, 8,192, util 0.9 default; run 0 compiles cold (the default);
+    # log also vl_737
+    "vp_531": ("0.27.1", "stated in the capture header ('vLLM 0.27.1'); 0.27.1 source lines", {}, None),
+    # helper mv26: the same captures' run 1 on the same worker: run 0's compile cache reused (torch.compile 0.30 s,
+    # peak activation 0.19 GiB in the notes' table), so compile_cache "warm" is the source's statement
+    "vp_532": ("0.27.1", "the vp_531 worker image ('vLLM 0.27.1' in the capture header)", {"compile_cache": "warm"},
+               None),
+    # helper mv26: tutorial '01-MiniCPM5-1B vLLM 部署调用' (search-index file id 54603410239): vLLM 0.23.0 MiniCPM5-1B
+    # on an RTX 4090 D, util 0.6, 4,096 (the series' SGLang page is gs_008); log also vl_739
+    "vp_533": ("0.23.0", "printed 'Initializing a V1 LLM engine (v0.23.0)'",
+               {"gpu_catalog": {"gpu": "RTX-4090", "note": "RTX 4090 D (24 GB, the RTX 4090's memory): the catalog's "
+                                                         "RTX-4090"}}, None),
+    # helper mv26: the same series' '01-Qwen3.5-4B vLLM 部署调用' (search-index file id 54540076871): vLLM 0.23.0
+    # Qwen3.5-4B on the RTX 4090 D, util 0.9, 4,096; config copied from the corpus (Qwen--Qwen3.5-4B.json); log also
+    # vl_740
+    "vp_534": ("0.23.0", "printed 'Initializing a V1 LLM engine (v0.23.0)'",
+               {"gpu_catalog": {"gpu": "RTX-4090", "note": "RTX 4090 D (24 GB, the RTX 4090's memory): the catalog's "
+                                                         "RTX-4090"}}, None),
+    # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
+    # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
+    "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -1,5 +1,5 @@
 """``--compile-cache cold|warm`` (a tpkit option, not a vLLM flag): the cold torch.compile scratch phase of vLLM
-0.26–0.32 Model Runner V2 runs and, since helper gem4, of 0.17–0.32 V1-runner runs (the last test) (engines/vllm/profile.py "cold compile scratch", profile_lines._cold_compile) is charged on
+0.22–0.32 Model Runner V2 runs (0.26–0.32 until helper mv26) and, since helper gem4, of 0.17–0.32 V1-runner runs (the last test) (engines/vllm/profile.py "cold compile scratch", profile_lines._cold_compile) is charged on
 a first start (cold, the default) and dropped on a restart that loads every graph from vLLM's compile cache
 (warm: compilation/backends.py CompilerManager.compile "Directly load the compiled graph(s) … from the cache",
 0.26.0–0.32.0 wheels).  Both sides of the rule's release boundaries, --enforce-eager, the ledger's source text, the
@@ -34,7 +34,7 @@ def _cache_notes(plan):
     return [w for w in plan.warnings if w.startswith("torch.compile cache assumed")]
 
 
-@pytest.mark.parametrize("version", ["0.26.0", "0.27.1", "0.30.0", "0.32.0"])
+@pytest.mark.parametrize("version", ["0.22.0", "0.25.0", "0.26.0", "0.27.1", "0.30.0", "0.32.0"])
 def test_warm_drops_the_cold_compile_phase(version):
     cold, warm = _plan(version), _plan(version, compile_cache="warm")
     assert _line(cold, VH) is not None and _line(warm, VH) is None
@@ -47,10 +47,12 @@ def test_warm_drops_the_cold_compile_phase(version):
     assert len(_cache_notes(warm)) == 1 and "--compile-cache warm" in _cache_notes(warm)[0]
 
 
-@pytest.mark.parametrize("version", ["0.25.0", "0.33.0"])
-def test_no_compile_cache_term_outside_0_26_to_0_32(version):
-    # the phase's release range (VllmRules.v2_vocab_hidden_peak): the cache changes nothing, and nothing is said
-    cold, warm = _plan(version), _plan(version, compile_cache="warm")
+@pytest.mark.parametrize("version, v2", [("0.21.0", "1"), ("0.33.0", None)])
+def test_no_compile_cache_term_outside_0_22_to_0_32(version, v2):
+    # the phase's release range (VllmRules.v2_vocab_hidden_peak; from 0.22 since helper mv26): a V2 run of 0.21
+    # (VLLM_USE_V2_MODEL_RUNNER=1) or 0.33: the cache changes nothing, and nothing is said
+    cold = _plan(version, vllm_use_v2_model_runner=v2)
+    warm = _plan(version, compile_cache="warm", vllm_use_v2_model_runner=v2)
     assert cold.kv_tokens == warm.kv_tokens and _line(cold, VH) is None
     assert _cache_notes(cold) == _cache_notes(warm) == []
     assert "torch.compile cache" not in _line(cold, ACT).source

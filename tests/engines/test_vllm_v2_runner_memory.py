@@ -142,17 +142,29 @@ def test_profile_sampler_boundaries_in_the_plan():
 VH = "profile phase: cold compile scratch ≈ vocab × hidden"
 
 
-@pytest.mark.parametrize("version, on", [("0.25.0", False), ("0.26.0", True), ("0.27.1", True), ("0.32.0", True),
-                                         ("0.33.0", False)])
+@pytest.mark.parametrize("version, on", [("0.22.0", True), ("0.23.0", True), ("0.25.0", True), ("0.26.0", True),
+                                         ("0.27.1", True), ("0.32.0", True), ("0.33.0", False)])
 def test_vocab_hidden_floor_per_release(version, on):
     # cold torch.compile scratch (vLLM issue #54122), sized from printed first starts
-    # (profile.V2_VOCAB_HIDDEN_EVIDENCE): V2 runs of 0.26-0.32, where the printed splits are
+    # (profile.V2_VOCAB_HIDDEN_EVIDENCE): V2 runs of 0.22-0.32 (from 0.22 since helper mv26: the 0.22.0 / 0.23.0
+    # V2 profile_run calls the compiled model; vp_533)
     assert resolve_rules(version).v2_vocab_hidden_peak is on
     assert (_line(_plan(version), VH) is not None) is on
 
 
+def test_vocab_hidden_floor_v2_boundary_at_0_22():
+    """Both sides of the V2 rule's first release: 0.21.0 has no V2 phase (a V2 run there, VLLM_USE_V2_MODEL_RUNNER=1,
+    charges none), 0.22.0 has it (a Qwen3 V2 run by default: cold charges it, warm drops it)."""
+    assert resolve_rules("0.21.0").v2_vocab_hidden_peak is False
+    assert resolve_rules("0.22.0").v2_vocab_hidden_peak is True
+    assert _line(_plan("0.21.0", vllm_use_v2_model_runner="1"), VH) is None
+    cold, warm = _plan("0.22.0"), _plan("0.22.0", compile_cache="warm")
+    assert _line(cold, VH) is not None and _line(warm, VH) is None
+    assert warm.kv_tokens > cold.kv_tokens
+
+
 def test_vocab_hidden_floor_on_v2_runs_and_v1_runs_from_0_17():
-    """V2 runs of 0.26–0.32 (v2_vocab_hidden_peak); V1-runner runs of 0.17–0.32 (v1_vocab_hidden_peak, helper gem4:
+    """V2 runs of 0.22–0.32 (v2_vocab_hidden_peak); V1-runner runs of 0.17–0.32 (v1_vocab_hidden_peak, helper gem4:
     the AOT compile on by default once vLLM pins torch 2.10; vl_330 / vl_331 cold vs warm on 0.23.0 V1)."""
     gemma = replace(llama3_8b(), architecture="Gemma3ForCausalLM")   # V1 until 0.25, V2 from 0.25
     moe = config_model("Qwen--Qwen3-235B-A22B-FP8")                  # MoE: V1 before 0.29

@@ -258,6 +258,30 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # median 1.45 %, p90 9.5 %, 158/184 inside: LOOSENED p90 0.093 -> 0.096
                                    # Merged (lead, session 8), every round: 188 scored, median 1.45 %, p90 9.76 %:
                                    # level 0.016 / 0.100 / 0.85
+                                   # Helper mv26 (2026-12-05) added vp_530 as printed (notes: vLLM 0.19.0
+                                   # Qwen3.5-9B with defaults on an L40S): -0.6 % blind, inside; 189 scored,
+                                   # median 1.38 %, p90 9.72 %, 162/189 inside (level unchanged)
+                                   # then vp_531 / vp_532 (captures: vLLM 0.27.1 Qwen3-8B on an RTX 4090, 8,192,
+                                   # util 0.9 as the header states it; run 0 cold compile, run 1 warm): -4.8 %
+                                   # (inside) and -4.4 % (outside) blind: 191 scored, median 1.44 %, p90 9.64 %,
+                                   # 163/191 inside (level unchanged)
+                                   # then (mv26, after the blind scores) their utilisation is vLLM's 0.92 default
+                                   # (0.20+), not the header's "0.9 default" (0.9 leaves less than the reported
+                                   # activation peak): +4.8 % and +3.6 %, both inside: 191 scored, median 1.44 %,
+                                   # p90 9.64 %, 164/191 inside
+                                   # then vp_533 (a tutorial: vLLM 0.23.0 MiniCPM5-1B on an RTX 4090 D, util
+                                   # 0.6, 4,096): +3.4 % blind, outside: 192 scored, median 1.44 %, p90 9.64 %,
+                                   # 164/192 inside (level unchanged)
+                                   # then (mv26, after the blind score) Model Runner V2's cold-compile phase
+                                   # from 0.22, not 0.26 (the 0.22.0 / 0.23.0 V2 profile_run calls the compiled
+                                   # model; rules.VllmRules.v2_vocab_hidden_peak): vp_533 +3.4 -> +1.8 %, no
+                                   # other case moves: 192 scored, median 1.44 %, p90 9.64 %, 164/192 inside
+                                   # then vp_534 (the same series: vLLM 0.23.0 Qwen3.5-4B on the RTX 4090 D,
+                                   # util 0.9, 4,096): -0.9 % blind, inside: 193 scored, median 1.44 %, p90 9.64 %,
+                                   # 165/193 inside (level unchanged)
+                                   # then vp_535 (a capacity report: vLLM 0.19.1rc1 MiniMax-M2.5 FP8 on 4x H100,
+                                   # TP 4, util 0.95, 128,000): +5.5 % blind, inside: 194 scored, median 1.44 %,
+                                   # p90 9.63 %, 166/194 inside (level unchanged)
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);

@@ -54,7 +54,7 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              parameters runs the float32 / top-k / top-p pipeline, charged as V1's
                                              FlashInfer or Triton estimate (``VllmRules.v2_dummy_sampler``).
 
-    cold        ⌈V/tp⌉ × H × a              0.26–0.32, either model runner: a cold torch.compile inside the
+    cold        ⌈V/tp⌉ × H × a              V2 0.22–0.32, V1 0.17–0.32: a cold torch.compile inside the
     compile                                  profile run.  ``gpu_worker.determine_available_memory`` measures the
     scratch                                  peak over ``profile_run``, and on a cold compile cache the first
                                              forward compiles there: Inductor / Triton compilation, autotuning
@@ -74,9 +74,17 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              container or pod); a warm restart may plan up to that much too little
                                              (vl_073, a likely warm rerun, prints 1.89 GiB where the formula gives
                                              2.52).  It stays under the MLP phase at the LLM class's larger T
-                                             (vp_022, vp_101).  V1 runs and 0.22–0.25 / 0.33 V2 runs print no split
-                                             that shows it (V1's sampler phase is usually larger), so they keep
-                                             the phases above (``VllmRules.v2_vocab_hidden_peak``).
+                                             (vp_022, vp_101).  0.33 V2 runs print no split that shows it, so
+                                             they keep the phases above (``VllmRules.v2_vocab_hidden_peak``).
+                                             V2 runs of 0.22–0.25 charge it too (helper mv26): their
+                                             ``profile_run`` → ``_dummy_run(is_profile=True)`` → ``execute_model``
+                                             calls ``self.model(**model_inputs)``, the ``support_torch_compile``
+                                             module (``compilation/decorators.py`` bypasses it only under
+                                             ``skip_compiled``, set for encoder-decoder inputs), so a first start
+                                             compiles inside the window as the V1 runner does (``v1/worker/gpu/
+                                             model_runner.py``, 0.22.0 and 0.23.0 wheels); vp_533 (0.23.0 V2,
+                                             MiniCPM5-1B, RTX 4090 D, a first start) printed 0.39 GiB less KV
+                                             memory than planned without the phase.
                                              V1-runner runs of 0.17–0.32 charge it too
                                              (``VllmRules.v1_vocab_hidden_peak``: from 0.17 vLLM pins torch 2.10,
                                              so the AOT compile is on by default and a first start compiles and
@@ -369,7 +377,7 @@ def _vocab_hidden(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str
     rows = -(-model.vocab_size // tp)
     return (Bytes(rows * model.hidden_size * act_bytes),
             f"⌈V/tp⌉ {rows:,} × H {model.hidden_size:,} × {act_bytes} B: a cold torch.compile's scratch inside the "
-            f"profile window (vLLM issue #54122; size from printed first-start peaks, 0.26–0.32), assuming a "
+            f"profile window (vLLM issue #54122; size from printed first-start peaks, 0.22–0.32), assuming a "
             f"first start")
 
 

@@ -146,10 +146,14 @@ class VllmRules:
     through FlashInfer where supported, logprobs — which costs what V1's top-k/top-p estimate charges)"""
     v2_vocab_hidden_peak: bool = False
     """Model Runner V2's profile peak holds a cold torch.compile's scratch of one vocabulary × hidden tensor
-    (0.26–0.32; ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile
+    (0.22–0.32; ``profile`` module docstring "cold compile scratch"): the mechanism from vLLM issue #54122 (compile
     inside the profile window; no peak reset in the 0.26.0–0.33.0 wheels), the size EVIDENCE from printed first-start
     peaks of 0.27.1 / 0.28.0 V2 runs and 0.29.0 V1 runs (``profile.V2_VOCAB_HIDDEN_EVIDENCE``: the V1 probes
-    vl_290 / vl_291 added by helper gpt20); 0.22–0.25 and 0.33 print no split that shows it"""
+    vl_290 / vl_291 added by helper gpt20); 0.33 prints no split that shows it.  From 0.22, not 0.26 (helper mv26,
+    2026-12-05): the 0.22.0 and 0.23.0 wheels' V2 ``profile_run`` calls the compiled model as 0.26+ does
+    (``v1/worker/gpu/model_runner.py`` ``_dummy_run`` → ``execute_model`` → ``self.model(**model_inputs)``; torch
+    2.11 pinned, so the AOT compile of ``v1_vocab_hidden_peak`` runs in the same window); vp_533 (0.23.0 V2, a first
+    start) is the run that shows it"""
     v1_vocab_hidden_peak: bool = False
     """the V1 model runner's profile peak holds the same cold torch.compile scratch (0.17–0.32): from 0.17.0 vLLM pins
     torch 2.10 (wheel METADATA ``Requires-Dist: torch==2.10.0``; 0.19.0 2.10.0, 0.20.0–0.25.1 2.11.0, 0.27.0–0.28.0

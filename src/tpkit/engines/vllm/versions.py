@@ -107,10 +107,13 @@ means first *released* version, the commit inside the interval before it is not 
     … plus a pass with the warm-up sampling         0.33.0       v1/worker/gpu/model_runner.py _dummy_sampler_run
       parameters (fp32 copy, top-k/top-p,                        (for_sampler_warmup)
       logprobs)
-    V2 profile peak holds a cold torch.compile's    0.26.0–0.32  vllm-project/vllm #54122 (compile inside the profile
+    V2 profile peak holds a cold torch.compile's    0.22.0–0.32  vllm-project/vllm #54122 (compile inside the profile
       scratch (size: one vocab × hidden tensor,                  window); size: printed first starts of 0.27.1 / 0.28.0
       EVIDENCE)                                                  V2 and 0.29.0 V1 (profile.V2_VOCAB_HIDDEN_EVIDENCE);
-                                                                 profile_lines._compiles
+                                                                 profile_lines._compiles; from 0.22.0: the V2
+                                                                 profile_run calls the compiled model
+                                                                 (v1/worker/gpu/model_runner.py, 0.22.0 / 0.23.0
+                                                                 wheels; vp_533)
     … the same scratch on the V1 runner             0.17.0–0.32  torch 2.10 pin → AOT compile inside the profile
                                                                  window (v1_vocab_hidden_peak; vl_330 / vl_331)
     YaRN max_position_embeddings taken as already   0.30.0       config/model.py _get_and_verify_max_len
@@ -263,10 +266,10 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 20, 1), dict(tokens_rule="concurrency")),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes",
                       v1_native_sampler_warmup=True)),
-    ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True, gptq_explicit_exllama=False)),
-    ((0, 25, 0), dict(sliding_kernel_block=True)),
-    ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy",
+    ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True, gptq_explicit_exllama=False,
                       v2_vocab_hidden_peak=True)),
+    ((0, 25, 0), dict(sliding_kernel_block=True)),
+    ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy")),
     ((0, 27, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS + _QWEN35_TEXT,
                       memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
                       custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True, pinned_profile_scratch=True)),
