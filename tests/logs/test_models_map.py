@@ -252,12 +252,13 @@ def _explain_dests() -> set[str]:
 
 def _value_quoted(value, quote: str) -> bool:
     """The flag's value as the quote writes it: a number (``0.9`` also as ``0.90``; ``4`` not inside ``16``;
-    ``32768`` also as ``32,768``),
+    ``32768`` also as ``32,768`` or ``32_768``),
     ``True`` as the flag itself (``--enable-dp-attention``), a GPU name by its model number (``L40S``, ``3090``)."""
     if value is True:
         return True  # checked by the caller against the flag's spelling
-    if isinstance(value, int) and value >= 1000 and re.search(rf"(?<![\d.,]){re.escape(f'{value:,}')}(?![\d,])", quote):
-        return True  # written with thousands separators ("32,768")
+    if isinstance(value, int) and value >= 1000 and any(
+            re.search(rf"(?<![\d.{sep}]){re.escape(f'{value:{sep}}')}(?![\d{sep}])", quote) for sep in ",_"):
+        return True  # written with thousands separators ("32,768", Python's "53_248")
     if isinstance(value, (int, float)):
         return re.search(rf"(?<![\d.]){re.escape(str(value))}0*(?![\d.]*\d)", quote) is not None
     runs = [r for r in re.findall(r"[A-Za-z0-9.]+", str(value)) if re.search(r"\d", r)]
