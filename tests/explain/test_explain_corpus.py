@@ -394,13 +394,21 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     vl_739 (a tutorial: vLLM 0.23.0 OpenBMB/MiniCPM5-1B on an RTX 4090 D, util 0.6, 4,096) hits blind (504,192 in 503,968-504,400): 269 of the 300.
     vl_740 (the same tutorial series: vLLM 0.23.0 Qwen/Qwen3.5-4B on an RTX 4090 D, util 0.9, 4,096) hits blind (235,706 exactly): 270 of the 301.
     vl_741 (the WSL2 series with an EAGLE-3 drafter: RedHatAI/gemma-4-26B-A4B-it-NVFP4 + speculator.eagle3, 3 tokens, util 0.82, 98,304) misses blind (the drafter's config is not in the set, so the shared pool's block cannot be sized): 270 of the 302.
-    vl_742 (the FastAPI notes of vl_403, a warm start: vLLM 0.22.0 /data/Qwen3.5-4B, util 0.5, 1,024) hits blind (163,225 exactly): 271 of the 303. Merged (lead, session 10): 285 of the 320."""
+    vl_742 (the FastAPI notes of vl_403, a warm start: vLLM 0.22.0 /data/Qwen3.5-4B, util 0.5, 1,024) hits blind (163,225 exactly): 271 of the 303. Merged (lead, session 10): 285 of the 320.
+    Helper cap10 (2026-12-05): a vLLM build numbered from an rc tag (X.Y.ZrcN.devM, a main-branch nightly) is open up
+    to the next minor release (logs.engine.pre_release_ends) and the SSM dtype joins the rule key: vl_457 hits
+    (39,072 exactly by the 0.17.0 rules), vl_735 widens (still a hit): 286 of the 320. vLLM's 'Using <Kernel> for
+    <linear method>' line names the quantization where no dump does (logs.settings._KERNEL_LINE) and Machete keeps
+    AWQ zero points in the activation dtype (explain.tpinfer.predicted_weights): vl_732's 5.38 GiB load fits tp 1
+    only, which rebuilds 651,504: 287 of the 320. Inputs the sources state: vl_736's tp 1 ('boots on one card') and
+    max_model_len 53,248 (the module's boot-point constant) make it a hit (1,062,081 by the prefix-caching-on rules);
+    sg_290 / sg_291 take tp 1 as sg_403 does (one GB10) and stay misses (-2.14 %, -1.25 %): 288 of the 320 (90.0 %)."""
     rows = _capacity_rows()
     assert len(rows) == 320
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 285, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 288, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 4
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides

@@ -252,12 +252,13 @@ def _explain_dests() -> set[str]:
 
 def _value_quoted(value, quote: str) -> bool:
     """The flag's value as the quote writes it: a number (``0.9`` also as ``0.90``; ``4`` not inside ``16``;
-    ``32768`` also as ``32,768``),
+    ``32768`` also as ``32,768`` or ``32_768``),
     ``True`` as the flag itself (``--enable-dp-attention``), a GPU name by its model number (``L40S``, ``3090``)."""
     if value is True:
         return True  # checked by the caller against the flag's spelling
-    if isinstance(value, int) and value >= 1000 and re.search(rf"(?<![\d.,]){re.escape(f'{value:,}')}(?![\d,])", quote):
-        return True  # written with thousands separators ("32,768")
+    if isinstance(value, int) and value >= 1000 and any(
+            re.search(rf"(?<![\d.{sep}]){re.escape(f'{value:{sep}}')}(?![\d{sep}])", quote) for sep in ",_"):
+        return True  # written with thousands separators ("32,768", Python's "53_248")
     if isinstance(value, (int, float)):
         return re.search(rf"(?<![\d.]){re.escape(str(value))}0*(?![\d.]*\d)", quote) is not None
     runs = [r for r in re.findall(r"[A-Za-z0-9.]+", str(value)) if re.search(r"\d", r)]
@@ -267,7 +268,8 @@ def _value_quoted(value, quote: str) -> bool:
 def test_flag_entries_exist():
     """Issue 12's flag pass: the entries whose source states a flag (vl_023, validation_case_020 … sg_063, and
     sg_014 / sg_015's tp 1 from their commands, helper lfm; vl_074's from the compose file its issue's slug names,
-    helper cfg2); a floor."""
+    helper cfg2); a floor. Helper cap10 (2026-12-05): vl_736 takes tp 1 and max_model_len 53,248 from its module,
+    sg_290 / sg_291 tp 1 as sg_403 (one GB10); vl_736 is the one new entry with flags."""
     assert len(WITH_FLAGS) >= 13
     assert all(k not in e for e in MAP if "flags" not in e for k in FLAG_KEYS[1:])
 

@@ -126,7 +126,8 @@ def _engine_and_version(parsed: ParsedLog, flags: dict, contradictions: list, no
             not version or not parsed.engine.version_printed or pre):
         if pre:
             notes.append(f"--engine-version {flags['engine_version']} picks the rules of the printed pre-release or "
-                         f"development build {version} (open between the release before and its release)")
+                         f"development build {version} (open between the release before and its release, or the "
+                         "next minor release for a main-branch nightly numbered from an rc tag)")
         elif version:
             notes.append(f"--engine-version {flags['engine_version']} replaces the release range {version} inferred "
                          "from the line formats")

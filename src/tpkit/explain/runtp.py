@@ -196,10 +196,16 @@ def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw:
     """vLLM: the tp from the log's text bounds and its 'Model loading took' (``explain.tpinfer``; with a
     speculative drafter, its weights too: ``explain.vspec.with_drafter``); set when exactly one of ``TP_CANDIDATES`` survives.
     Returns the ``TpInference`` (None when nothing bears on it)."""
+    from functools import partial
+
     from tpkit.explain.tpinfer import infer_tp, predicted_weights, tp_hints
     from tpkit.explain.vspec import with_drafter
+    from tpkit.logs.settings import kernel_line
 
     hints = tp_hints(raw or b"", pp=values.get("pp"), dp=values.get("dp"))
+    found_kernel = kernel_line((raw or b"")[:4_000_000].decode("utf-8", "replace")) if raw and b"Kernel for " in raw \
+        else None
+    kernel = found_kernel[0] if found_kernel else None
     w = [a for a in parsed.anchors if a.name == "weights" and a.size is not None and a.group is None]
     weights = None
     if w:
@@ -209,7 +215,8 @@ def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw:
         found = infer_tp(model=model, weights=weights, hints=hints, candidates=TP_CANDIDATES,
                          pp=int(values.get("pp") or 1), dtype=values.get("dtype"),
                          quantization=values.get("quantization"),
-                         predict=with_drafter(spec) if spec is not None and spec.has_drafter else predicted_weights)
+                         predict=with_drafter(spec, kernel=kernel) if spec is not None and spec.has_drafter
+                         else partial(predicted_weights, kernel=kernel))
     except REFUSED:  # a config the planner cannot size leaves the tp unknown
         return None
     if found is not None and found.tp is not None:

@@ -114,21 +114,36 @@ def tp_hints(raw: bytes, *, pp: int | None = None, dp: int | None = None) -> tup
 
 
 def predicted_weights(model, tp: int, *, pp: int = 1, dtype: str | None = None,
-                      quantization: str | None = None) -> tuple[Bytes, Bytes, Bytes]:
+                      quantization: str | None = None, kernel: str | None = None) -> tuple[Bytes, Bytes, Bytes]:
     """vLLM's 'Model loading took' for ``model`` at ``tp``: (nominal, low, high) — the planner's weights per rank
-    plus the rotary cache, the band ± the config-derived share (exact when read from safetensors)."""
+    plus the rotary cache, the band ± the config-derived share (exact when read from safetensors).
+
+    ``kernel``: the mixed-precision kernel the log prints for its weight-only linear method
+    (``logs.settings.kernel_line``).  ``MacheteLinearKernel`` (Hopper) keeps the zero points of a zero-point format
+    (AWQ) in the activation dtype after loading: its ``process_weights_after_loading`` unpacks them from int32 and
+    stores ``-scale × zero_point`` (``transform_w_zp``, vllm/model_executor/kernels/linear/mixed_precision/machete.py,
+    0.29.0 wheel), so each group's zero point takes 2 bytes where the checkpoint packs it in 4 bits; measured by
+    'Model loading took' (allocated after − before the load, post-processing included)."""
     from tpkit.engines.vllm.policy import rotary_cache_bytes
     from tpkit.memory.band import WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE
     from tpkit.models.weights import plan_weights
     from tpkit.parallel import ParallelSpec
 
-    # the 0.8.0+ layer split over PP stages (``engines.vllm.pages.pp_split``): the release is not known here
-    plan = plan_weights(model, ParallelSpec(tp=tp, pp=pp), dtype=dtype, quantization=quantization, engine="vllm",
-                        pp_split="vllm")
     from tpkit.dtypes import lookup_dtype
 
     named = lookup_dtype(dtype) if dtype else None
     act_bytes = 4 if named is not None and named.bytes == 4 else 2  # auto: an fp32 checkpoint loads as bf16
+    if kernel == "MacheteLinearKernel":
+        from dataclasses import replace
+
+        from tpkit.models.quant import resolve_quant
+
+        quant = resolve_quant(model.quant, quantization)
+        if quant is not None and quant.has_zero_point:
+            model, quantization = replace(model, quant=replace(quant, zero_point_bytes=act_bytes)), None
+    # the 0.8.0+ layer split over PP stages (``engines.vllm.pages.pp_split``): the release is not known here
+    plan = plan_weights(model, ParallelSpec(tp=tp, pp=pp), dtype=dtype, quantization=quantization, engine="vllm",
+                        pp_split="vllm")
     nominal = plan.bytes_per_rank + rotary_cache_bytes(model, act_bytes)
     if "derived" not in str(getattr(plan, "method", "")):
         return nominal, nominal, nominal

@@ -88,7 +88,7 @@ def vllm_speculative(parsed: ParsedLog, flags: dict, values: dict, sources: dict
     return None, None, missing
 
 
-def with_drafter(spec):
+def with_drafter(spec, kernel: str | None = None):
     """``explain.tpinfer.predicted_weights`` plus the speculative drafter's weights at that tp: vLLM loads the
     drafter inside the same ``DeviceMemoryProfiler`` block as the target, so 'Model loading took' holds both
     (``v1/worker/gpu_model_runner.py load_model``, 0.9.1–0.33; ``engines.vllm.drafter.plan_drafter`` sizes them
@@ -98,7 +98,7 @@ def with_drafter(spec):
     from tpkit.parallel import ParallelSpec
 
     def predict(model, tp: int, *, pp: int = 1, dtype: str | None = None, quantization: str | None = None):
-        nominal, low, high = predicted_weights(model, tp, pp=pp, dtype=dtype, quantization=quantization)
+        nominal, low, high = predicted_weights(model, tp, pp=pp, dtype=dtype, quantization=quantization, kernel=kernel)
         name = str(dtype or "auto").removeprefix("torch.")
         act = model.torch_dtype if name == "auto" else name
         try:

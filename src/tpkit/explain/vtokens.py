@@ -102,15 +102,29 @@ def _hybrid_default(ctx: Context, rules) -> bool | None:
     return bool(rules.hybrid_prefix_caching)
 
 
+def _ssm_bytes(ctx: Context, rules) -> int | None:
+    """For a model with linear-attention layers: the bytes per element of the SSM state as the release reads them
+    (``engines.vllm.layer_bytes.ssm_state_bytes``: the config's ``mamba_ssm_dtype`` from the release that reads it,
+    ``VllmRules.ssm_dtype_from_config``; NemotronH's default, ``VllmRules.nemotron_h_ssm_default``), which sets the
+    state page and so the attention block; None otherwise (0 stands for "the KV dtype")."""
+    from tpkit.engines.vllm.layer_bytes import ssm_state_bytes
+
+    if ctx.model is None or "linear" not in getattr(ctx.model, "kinds", ()):
+        return None
+    return ssm_state_bytes(ctx.model, rules, 0)
+
+
 def _rule_key(ctx: Context, rules) -> tuple:
-    """What makes two releases count the printed tokens differently for this log (``_other_end``)."""
-    return rules.tokens_rule, rules.era, rules.engine, _hybrid_default(ctx, rules)
+    """What makes two releases count the printed tokens differently for this log (``_other_end``): the tokens
+    rule, the era, the engine, the hybrid prefix-caching default and the SSM state's dtype (``_ssm_bytes``)."""
+    return rules.tokens_rule, rules.era, rules.engine, _hybrid_default(ctx, rules), _ssm_bytes(ctx, rules)
 
 
 def _rule_words(ctx: Context, rules) -> str:
-    hybrid = _hybrid_default(ctx, rules)
+    hybrid, ssm = _hybrid_default(ctx, rules), _ssm_bytes(ctx, rules)
     return f"{rules.tokens_rule} rule" + ("" if hybrid is None else
-                                          f", prefix caching {'on' if hybrid else 'off'} for hybrids by default")
+                                          f", prefix caching {'on' if hybrid else 'off'} for hybrids by default") + (
+        "" if not ssm else f", SSM state {ssm} B per element from the config")
 
 
 def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv, predicted: tuple[int, int],
@@ -146,13 +160,15 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
         except REFUSED:
             continue
         seen.add(_rule_key(ctx, other))
+        if rng in alternatives:  # other rules, the same count
+            continue
         parts.append(f"vLLM {other.label} rules give {rng[0]:,}–{rng[1]:,} ({_rule_words(ctx, other)})")
         alternatives.append(rng)
         low, high = min(low, rng[0]), max(high, rng[1])
     if len(parts) == 1:
         return predicted, tb_source, ()
-    how = (f"the printed build {ctx.version} comes before release {ends[1]} (a pre-release or development build, "
-           "PEP 440) and may lack some of its changes" if pre_release_ends(ctx.version or "") else
+    how = (f"the printed build {ctx.version} is a pre-release or development build (PEP 440) open between "
+           f"{ends[0]} and {ends[1]}" if pre_release_ends(ctx.version or "") else
            f"the release is inferred from the line formats as {ctx.version}")
     return (low, high), (f"{tb_source}; {how}: " + "; ".join(parts) + "; --engine-version picks one"), \
         tuple(alternatives)

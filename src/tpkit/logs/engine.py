@@ -346,14 +346,24 @@ def pre_release_ends(text: str) -> tuple[str, str] | None:
     ``X.Y.ZaN``, ``X.Y.ZbN`` and ``X.Y.Z.devN`` before X.Y.Z itself, and vLLM's builds take such numbers from the
     last tag (setuptools-scm), so the build holds some of X.Y.Z's changes and perhaps not all: its rules are those of
     X.Y.Z or of the release before (X.Y.(Z−1); for X.Y.0 the X.(Y−1).0 rules).  None for a release, a post release
-    or a version before 0.2 (vLLM releases tpkit does not model)."""
-    m = re.match(r"^\s*v?(\d+)\.(\d+)\.(\d+)(?:rc|a|b|\.?dev)\d*", text)
+    or a version before 0.2 (vLLM releases tpkit does not model).
+
+    A development build counted from a release-candidate tag (``X.Y.ZrcN.devM``: setuptools-scm's next-dev number
+    after the tag ``vX.Y.Zrc(N−1)``) is a nightly of vLLM's main branch, and vLLM builds its releases on release
+    branches that main does not reach, so main keeps counting from that rc tag past X.Y.Z and up to the next rc
+    tag on main: vllm-project/vllm issue #25476 (2025-09-23: the main nightly '0.10.2rc3.dev377' came after the
+    0.10.2 release, "The release 0.10.2 does not come from any branch"; again 2025-12-10), docker/model-runner pull
+    request #735 (2026-03-05: the nightly 'vllm 0.16.1rc1.dev268' carries Qwen3.5 support "on the main branch ahead
+    of 0.17.0", which no 0.16.x release has), vllm pull request #57295 (2026-09-17: main reports
+    '0.29.1rc1.dev263').  Such a build may hold changes of the next minor release: its upper end is X.(Y+1).0."""
+    m = re.match(r"^\s*v?(\d+)\.(\d+)\.(\d+)(rc\d+\.?dev|rc|a|b|\.?dev)\d*", text)
     if not m:
         return None
-    a, b, c = (int(g) for g in m.groups())
+    a, b, c = (int(g) for g in m.groups()[:3])
     if (a, b) < (0, 2) or (c == 0 and (a, b - 1) < (0, 2)):
         return None
-    return (f"{a}.{b}.{c - 1}" if c else f"{a}.{b - 1}"), f"{a}.{b}.{c}"
+    upper = f"{a}.{b + 1}.0" if m.group(4).startswith("rc") and "dev" in m.group(4) else f"{a}.{b}.{c}"
+    return (f"{a}.{b}.{c - 1}" if c else f"{a}.{b - 1}"), upper
 
 
 def _show(r: tuple[int, int, int], upper: bool) -> str:

@@ -57,6 +57,8 @@ TRIGGERS = (
     "Skipping memory profiling",
     # vLLM's DeepSeek-V4 KV layout (tpkit.logs.settings._DSV4_FP8_LINE)
     "Using DeepSeek's",  # no digit: the prefilter reads templates with digits as 0
+    # vLLM's mixed-precision kernel for a weight-only quantised linear method (tpkit.logs.settings._KERNEL_LINE)
+    "Kernel for ",
     # vLLM's torch.compile cache: graphs loaded or compiled in this run (tpkit.logs.settings._COMPILE_CACHE_LINES)
     "Directly load the compiled", "Directly load AOT", "Compiling a graph", "Cache the graph", "Compiling model again",
     # failures and tracebacks

@@ -346,6 +346,25 @@ _BNB_LINE = "Loading weights with BitsAndBytes quantization"
 pre-quantised), the ``quantization`` setting ``bitsandbytes`` where no dump names it"""
 
 
+_KERNEL_LINE = lazy(r"Using (\w+Kernel) for (AutoAWQMarlinLinearMethod|AWQMarlinLinearMethod|GPTQMarlinLinearMethod|"
+                   r"CompressedTensorsWNA16)\b")
+"""vLLM's mixed-precision kernel choice as a weight-only int4/int8 linear method creates its weights (``logger.info(
+"Using %s for <method>", kernel_type.__name__)`` after ``choose_mp_linear_kernel``: ``AutoAWQMarlinLinearMethod`` in
+``quantization/auto_awq.py`` (0.29.0 wheel), ``GPTQMarlinLinearMethod`` in ``gptq_marlin.py`` and
+``CompressedTensorsWNA16`` in ``compressed_tensors/schemes/compressed_tensors_wNa16.py`` (0.11.0 and 0.14.0 wheels),
+``AWQMarlinLinearMethod`` as vl_348 prints it): the linear method names the checkpoint's format, the ``quantization``
+setting (:data:`_KERNEL_METHODS`) where no dump names it; the kernel (Marlin, Machete, …) is kept as the key"""
+
+_KERNEL_METHODS = {"AutoAWQMarlinLinearMethod": "awq", "AWQMarlinLinearMethod": "awq_marlin",
+                   "GPTQMarlinLinearMethod": "gptq_marlin", "CompressedTensorsWNA16": "compressed-tensors"}
+
+
+def kernel_line(text: str) -> tuple[str, str] | None:
+    """(kernel, linear method) of the first :data:`_KERNEL_LINE` in ``text``, None when it prints none."""
+    m = _KERNEL_LINE.search(text)
+    return (m.group(1), m.group(2)) if m else None
+
+
 _DSV4_FP8_LINE = "Using DeepSeek's fp8_ds_mla KV cache format"
 """vLLM's DeepSeek-V4 attention as it turns an fp8 ``--kv-cache-dtype`` into the fp8_ds_mla layout and writes it
 back onto the cache config (0.20.0 ``model_executor/layers/deepseek_v4_attention.py``, 0.25.1
@@ -360,6 +379,10 @@ def _log_line_settings(message: str, *, line_no: int) -> list[Setting]:
     if _BNB_LINE in message:
         out.append(Setting(name="quantization", value="bitsandbytes", key="bitsandbytes loader", source="log_line",
                            line_no=line_no, text=_clip(message)))
+    kernel = kernel_line(message) if "Kernel for " in message else None
+    if kernel:
+        out.append(Setting(name="quantization", value=_KERNEL_METHODS[kernel[1]], key=f"{kernel[0]} for {kernel[1]}",
+                           source="log_line", line_no=line_no, text=_clip(message)))
     if _SKIP_MM_LINE in message:
         out.append(Setting(name="skip_mm_profiling", value=True, key="gpu_model_runner.py", source="log_line",
                            line_no=line_no, text=_clip(message)))
@@ -386,6 +409,7 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
     if ("Using max model len" in message or "Chunked prefill is enabled" in message or "changing page_size" in message
             or "top-p & top-k sampling" in message or "FlashInfer version >= 0.2.3 required" in message
             or _SKIP_MM_LINE in message or "--gpu-memory-utilization" in message or _BNB_LINE in message
+            or "Kernel for " in message
             or _DSV4_FP8_LINE in message or "Directly load " in message or "ompil" in message or "Cache the graph" in message):
         return _log_line_settings(message, line_no=line_no)
     return []

@@ -372,7 +372,8 @@ def matrix_bytes(out_f: int, in_f: int, quant: QuantSpec) -> int:
     groups = out_f * math.ceil(in_f / quant.group_size)
     extra = groups * quant.scale_bytes
     if quant.has_zero_point:
-        extra += math.ceil(groups * quant.weight_bits / 8)
+        packed = math.ceil(groups * quant.weight_bits / 8)
+        extra += groups * quant.zero_point_bytes if quant.zero_point_bytes else packed
     if quant.raw_method == "gptq":
         extra += in_f * 4
     return values + extra

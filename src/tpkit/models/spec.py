@@ -110,6 +110,10 @@ class QuantSpec:
     ``nvfp4``; None when the config names none (which engine honours it, from which release, is the engine's rule)"""
     raw_method: str = ""
     """``quant_method`` exactly as written in the config"""
+    zero_point_bytes: int | None = None
+    """bytes per zero-point element as the loaded kernel keeps it; None: packed at ``weight_bits`` as the checkpoint
+    stores it.  vLLM's Machete kernel pre-applies the scales to the zero points and keeps them in the activation
+    dtype (``explain.tpinfer.predicted_weights``, from its printed kernel line)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
