@@ -622,6 +622,7 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # zai-org/GLM-5.1-FP8 at tp 8 on eight H200, eager, utilisation and length left at their defaults; logs also
     # vl_841 / vl_842.  0.20.1.dev1 is one commit past the v0.20.0 tag: 0.20.0's rules
     "vp_591": ("0.19.1", "the record's 'vllm==0.19.1rc1.dev329+gc0ba4f5ba.precompiled'", {}, None),
+    "vp_592": ("0.20.0", "the record's 'vllm==0.20.1.dev1+g39acbf39c.precompiled' (one commit past v0.20.0)", {}, None),
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),

@@ -288,7 +288,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # Google's pytorch-vllm-serve:gemma4 build): 206 scored, median 1.48 %, p90 8.15 %,
                                    # 180/206 inside (unchanged); then vp_591 (a vLLM bisect record: 0.19.1rc1.dev329
                                    # zai-org/GLM-5.1-FP8, tp 8 on eight H200, eager, defaults): +1.7 % blind,
-                                   # inside: 207 scored, median 1.50 %, p90 8.15 %, 181/207 inside
+                                   # inside: 207 scored, median 1.50 %, p90 8.15 %, 181/207 inside; then vp_592
+                                   # (the same series at 0.20.1.dev1, the 0.92 default): +1.6 % blind, inside:
+                                   # 208 scored, median 1.51 %, p90 8.15 %, 182/208 inside
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
