@@ -614,6 +614,15 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_534": ("0.23.0", "printed 'Initializing a V1 LLM engine (v0.23.0)'",
                {"gpu_catalog": {"gpu": "RTX-4090", "note": "RTX 4090 D (24 GB, the RTX 4090's memory): the catalog's "
                                                          "RTX-4090"}}, None),
+    # helper mv29 (2026-12-05): Cloud Run codelab notes (search-index file id 69641025864): vLLM 0.17.2rc1.dev133
+    # google/gemma-4-31B-it, online FP8, fp8 KV, one RTX PRO 6000, util 0.95, 32,767; log also vl_840
+    "vp_590": ("0.17.2", "the notes' environment table: 'vLLM 0.17.2rc1.dev133+g9279c59a0 (pytorch-vllm-serve:gemma4)'",
+               {}, None),
+    # helper mv29 (2026-12-05): a vLLM bisect series (records 61103921487 / 61174240581, test script 60808923146):
+    # zai-org/GLM-5.1-FP8 at tp 8 on eight H200, eager, utilisation and length left at their defaults; logs also
+    # vl_841 / vl_842.  0.20.1.dev1 is one commit past the v0.20.0 tag: 0.20.0's rules
+    "vp_591": ("0.19.1", "the record's 'vllm==0.19.1rc1.dev329+gc0ba4f5ba.precompiled'", {}, None),
+    "vp_592": ("0.20.0", "the record's 'vllm==0.20.1.dev1+g39acbf39c.precompiled' (one commit past v0.20.0)", {}, None),
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),

@@ -282,6 +282,15 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # then vp_535 (a capacity report: vLLM 0.19.1rc1 MiniMax-M2.5 FP8 on 4x H100,
                                    # TP 4, util 0.95, 128,000): +5.5 % blind, inside: 194 scored, median 1.44 %,
                                    # p90 9.63 %, 166/194 inside (level unchanged)
+                                   # Helper mv29 (2026-12-05): vp_590 (Cloud Run notes: vLLM 0.17.2rc1.dev133
+                                   # google/gemma-4-31B-it on an RTX PRO 6000, online FP8, fp8 KV, util 0.95) added
+                                   # blind: not predicted (tpkit refuses Gemma 4 before vLLM 0.19.0; the image is
+                                   # Google's pytorch-vllm-serve:gemma4 build): 206 scored, median 1.48 %, p90 8.15 %,
+                                   # 180/206 inside (unchanged); then vp_591 (a vLLM bisect record: 0.19.1rc1.dev329
+                                   # zai-org/GLM-5.1-FP8, tp 8 on eight H200, eager, defaults): +1.7 % blind,
+                                   # inside: 207 scored, median 1.50 %, p90 8.15 %, 181/207 inside; then vp_592
+                                   # (the same series at 0.20.1.dev1, the 0.92 default): +1.6 % blind, inside:
+                                   # 208 scored, median 1.51 %, p90 8.15 %, 182/208 inside
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
