@@ -359,6 +359,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper akam (2026-12-05): study 30's probe L-torch (blind); log vl_711
     "vp_511": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
+    # helper akam (2026-12-05): study 30's probe L-cutlass (blind); log vl_712
+    "vp_512": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_191": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_192": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",

@@ -376,6 +376,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # median 1.55 %, p90 9.00 %, 87 % inside; vp_510 (E-o3, util 0.80, block 48) -0.2 %:
                                    # 199 scored, median 1.53 %, p90 8.97 %, 87 % inside; vp_511 (L-torch) +1.8 %: 200 scored,
                                    # median 1.55 %, p90 8.95 %, 88 % inside
+                                   # Helper mv28 (2026-12-05) finished akam's vp_512 (study 30 L-cutlass, V2): +3.0 %
+                                   # blind, inside: on lead10 206 -> 207 scored, median 1.48 -> 1.50 %, p90 8.2 %,
+                                   # 180 -> 181 inside (level unchanged)
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
