@@ -620,6 +620,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),
+    # helper mv28 (2026-12-05): infervisor/plow's campaign-B1 vLLM baseline (perf-data/gemma4-26b-a4b-vllm-sm120.json):
+    # vLLM 0.25.1 google/gemma-4-26B-A4B-it on one RTX PRO 6000 Blackwell Server Edition, util 0.90, 132,096, 8,192
+    # batched; bf16, --quantization fp8, and fp8 + --kv-cache-dtype fp8 (validation only: the record quotes the
+    # start-up numbers, the raw serve logs are not in the stored copy); added blind
+    "vp_560": ("0.25.1", "the record's \"vllm_version\": \"0.25.1\" (vllm==0.25.1 in the report's venv)", {}, None),
+    "vp_561": ("0.25.1", "the record's \"vllm_version\": \"0.25.1\" (vllm==0.25.1 in the report's venv)", {}, None),
+    "vp_562": ("0.25.1", "the record's \"vllm_version\": \"0.25.1\" (vllm==0.25.1 in the report's venv)", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

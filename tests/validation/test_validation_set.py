@@ -379,6 +379,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # Helper mv28 (2026-12-05) finished akam's vp_512 (study 30 L-cutlass, V2): +3.0 %
                                    # blind, inside: on lead10 206 -> 207 scored, median 1.48 -> 1.50 %, p90 8.2 %,
                                    # 180 -> 181 inside (level unchanged)
+                                   # then vp_560-vp_562 (infervisor/plow's B1 baseline record: vLLM 0.25.1
+                                   # gemma-4-26B-A4B-it on an RTX PRO 6000 Server, util 0.90, 132,096; bf16, fp8,
+                                   # fp8 + fp8 KV): -0.3 / +0.9 / +0.9 % blind, inside: 210 scored, median 1.42 %,
+                                   # p90 8.15 %, 184/210 inside (level unchanged)
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
