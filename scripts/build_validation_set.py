@@ -627,6 +627,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_560": ("0.25.1", "the record's \"vllm_version\": \"0.25.1\" (vllm==0.25.1 in the report's venv)", {}, None),
     "vp_561": ("0.25.1", "the record's \"vllm_version\": \"0.25.1\" (vllm==0.25.1 in the report's venv)", {}, None),
     "vp_562": ("0.25.1", "the record's \"vllm_version\": \"0.25.1\" (vllm==0.25.1 in the report's venv)", {}, None),
+    # helper mv28 (2026-12-05): xbill9/gemma4-dev's Tesla T4 articles: vLLM 0.29.0 Gemma 4 E2B (QAT w4a16 and bf16 run as
+    # fp16), util 0.9, 16,384, 8 sequences; vp_563 is Part 2's start (log also vl_810; a warm compile cache, the
+    # article's statement), vp_564 / vp_565 Part 1's bf16 / QAT starts (validation only); added blind
+    "vp_563": ("0.29.0", "printed 'system_fingerprint': 'vllm-0.29.0-9a66a08c'", {"compile_cache": "warm"}, None),
+    "vp_564": ("0.29.0", "the article's 'vLLM 0.29.0, torch 2.13.0+cu130' and its package list", {}, None),
+    "vp_565": ("0.29.0", "the article's 'vLLM 0.29.0, torch 2.13.0+cu130' and its package list", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
