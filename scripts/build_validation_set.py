@@ -633,9 +633,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_563": ("0.29.0", "printed 'system_fingerprint': 'vllm-0.29.0-9a66a08c'", {"compile_cache": "warm"}, None),
     "vp_564": ("0.29.0", "the article's 'vLLM 0.29.0, torch 2.13.0+cu130' and its package list", {}, None),
     "vp_565": ("0.29.0", "the article's 'vLLM 0.29.0, torch 2.13.0+cu130' and its package list", {}, None),
-    # helper mv28: the same repository's EC2 rigs: g4dn (vLLM 0.28.0 image, Tesla T4, committed engine-startup.log, log
-    # also vl_811) and g5g (0.27.2rc0 source build on a T4G, the report's table; compilation 2.9 s: a cached compile)
-    "vp_566": ("0.28.0", "printed 'vllm 0.28.0 / torch 2.13.0+cu130' (the excerpt's versions section)", {}, None),
+    # helper mv28: the same repository's g5g rig (0.27.2rc0 source build on a T4G, the report's table; compilation
+    # 2.9 s: a cached compile); its g4dn sibling is vp_253 / vl_333
     "vp_567": ("0.27.2", "the report's 'v0.27.2rc0 -> 0.27.2rc1.dev0+g7f7a32cfe' (a 0.27.2 pre-release)",
                {"compile_cache": "warm"}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one

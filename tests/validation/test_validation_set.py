@@ -387,10 +387,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # fp16, util 0.9, 16,384; QAT w4a16 warm / bf16 / QAT): +13.5 / -26.6 / -0.7 %
                                    # blind, all inside their bands: 213 scored, median 1.46 %, p90 8.77 %, 187/213
                                    # inside (level unchanged)
-                                   # then vp_566 / vp_567 (the same repository's EC2 rigs: vLLM 0.28.0 E2B bf16-as-fp16
-                                   # on a T4, cold compile; a 0.27.2rc1 source build on a T4G, compilation 2.9 s):
-                                   # -7.7 % inside / +14.8 % outside blind: 215 scored, median 1.50 %, p90 9.07 %,
-                                   # 188/215 inside (level unchanged)
+                                   # then vp_567 (the same repository's g5g rig: a 0.27.2rc1 source build, E2B as fp16
+                                   # on a T4G, compilation 2.9 s): +14.8 % blind, outside: 214 scored, median 1.48 %,
+                                   # p90 9.09 %, 187/214 inside (level unchanged)
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
