@@ -637,6 +637,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # 2.9 s: a cached compile); its g4dn sibling is vp_253 / vl_333
     "vp_567": ("0.27.2", "the report's 'v0.27.2rc0 -> 0.27.2rc1.dev0+g7f7a32cfe' (a 0.27.2 pre-release)",
                {"compile_cache": "warm"}, None),
+    # helper mv28: the same repository's gpu-vllm-g6-2b-w4a16 rig (EC2 g6, one L4): vLLM 0.30.0 image, the E2B QAT
+    # checkpoint in bf16, util 0.9, 8,192, a cold compile; log also vl_812
+    "vp_568": ("0.30.0", "printed banner 'version 0.30.0' and 'Initializing a V1 LLM engine (v0.30.0)'", {}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -390,6 +390,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # then vp_567 (the same repository's g5g rig: a 0.27.2rc1 source build, E2B as fp16
                                    # on a T4G, compilation 2.9 s): +14.8 % blind, outside: 214 scored, median 1.48 %,
                                    # p90 9.09 %, 187/214 inside (level unchanged)
+                                   # then vp_568 (the g6 rig: vLLM 0.30.0 E2B QAT in bf16 on an L4, cold compile):
+                                   # +2.9 % blind, inside: 215 scored, median 1.50 %, p90 9.07 %, 188/215 inside
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
