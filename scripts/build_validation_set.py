@@ -640,6 +640,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv28: the same repository's gpu-vllm-g6-2b-w4a16 rig (EC2 g6, one L4): vLLM 0.30.0 image, the E2B QAT
     # checkpoint in bf16, util 0.9, 8,192, a cold compile; log also vl_812
     "vp_568": ("0.30.0", "printed banner 'version 0.30.0' and 'Initializing a V1 LLM engine (v0.30.0)'", {}, None),
+    # helper mv28: the same repository's MI300X dtype sweep, bf16 arm (gpu-vllm-mi300x-26b): vLLM 0.31.1rc1.dev23 (ROCm)
+    # gemma-4-26B-A4B-it, util 0.9, 32,768, image / audio limited to 0 (as vp_254), a cold compile; log also vl_813
+    "vp_569": ("0.31.1", "printed 'version 0.31.1rc1.dev23+g43b4aaea3' (a 0.31.1 pre-release)",
+               {"limit_mm_per_prompt": '{"image": 0, "audio": 0}', "gpu_total_gib": 191.69}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the
