@@ -359,6 +359,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper akam (2026-12-05): study 30's probe L-torch (blind); log vl_711
     "vp_511": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
+    # helper akam (2026-12-05): study 30's probe L-cutlass (blind); log vl_712
+    "vp_512": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
+               {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_191": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
                {"topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "language_model_only": True}, None),
     "vp_192": ("0.29.0", "printed banner 'version 0.29.0' and 'Initializing a V1 LLM engine (v0.29.0)'",
@@ -626,6 +629,30 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),
+    # helper mv28 (2026-12-05): infervisor/plow's campaign-B1 vLLM baseline (perf-data/gemma4-26b-a4b-vllm-sm120.json):
+    # vLLM 0.25.1 google/gemma-4-26B-A4B-it on one RTX PRO 6000 Blackwell Server Edition, util 0.90, 132,096, 8,192
+    # batched; bf16, --quantization fp8, and fp8 + --kv-cache-dtype fp8 (validation only: the record quotes the
+    # start-up numbers, the raw serve logs are not in the stored copy); added blind
+    "vp_560": ("0.25.1", "the record's \"vllm_version\": \"0.25.1\" (vllm==0.25.1 in the report's venv)", {}, None),
+    "vp_561": ("0.25.1", "the record's \"vllm_version\": \"0.25.1\" (vllm==0.25.1 in the report's venv)", {}, None),
+    "vp_562": ("0.25.1", "the record's \"vllm_version\": \"0.25.1\" (vllm==0.25.1 in the report's venv)", {}, None),
+    # helper mv28 (2026-12-05): xbill9/gemma4-dev's Tesla T4 articles: vLLM 0.29.0 Gemma 4 E2B (QAT w4a16 and bf16 run as
+    # fp16), util 0.9, 16,384, 8 sequences; vp_563 is Part 2's start (log also vl_810; a warm compile cache, the
+    # article's statement), vp_564 / vp_565 Part 1's bf16 / QAT starts (validation only); added blind
+    "vp_563": ("0.29.0", "printed 'system_fingerprint': 'vllm-0.29.0-9a66a08c'", {"compile_cache": "warm"}, None),
+    "vp_564": ("0.29.0", "the article's 'vLLM 0.29.0, torch 2.13.0+cu130' and its package list", {}, None),
+    "vp_565": ("0.29.0", "the article's 'vLLM 0.29.0, torch 2.13.0+cu130' and its package list", {}, None),
+    # helper mv28: the same repository's g5g rig (0.27.2rc0 source build on a T4G, the report's table; compilation
+    # 2.9 s: a cached compile); its g4dn sibling is vp_253 / vl_333
+    "vp_567": ("0.27.2", "the report's 'v0.27.2rc0 -> 0.27.2rc1.dev0+g7f7a32cfe' (a 0.27.2 pre-release)",
+               {"compile_cache": "warm"}, None),
+    # helper mv28: the same repository's gpu-vllm-g6-2b-w4a16 rig (EC2 g6, one L4): vLLM 0.30.0 image, the E2B QAT
+    # checkpoint in bf16, util 0.9, 8,192, a cold compile; log also vl_812
+    "vp_568": ("0.30.0", "printed banner 'version 0.30.0' and 'Initializing a V1 LLM engine (v0.30.0)'", {}, None),
+    # helper mv28: the same repository's MI300X dtype sweep, bf16 arm (gpu-vllm-mi300x-26b): vLLM 0.31.1rc1.dev23 (ROCm)
+    # gemma-4-26B-A4B-it, util 0.9, 32,768, image / audio limited to 0 (as vp_254), a cold compile; log also vl_813
+    "vp_569": ("0.31.1", "printed 'version 0.31.1rc1.dev23+g43b4aaea3' (a 0.31.1 pre-release)",
+               {"limit_mm_per_prompt": '{"image": 0, "audio": 0}', "gpu_total_gib": 191.69}, None),
     # helper mv8 (2026-12-04): akamaslabs/vllm-benchmark study 28 kernel probes (vLLM 0.29.0, Qwen3-8B-FP8 on one
     # MIG 1g.16gb slice of 15.66 GiB, SM 12.0; prefix caching off, FlashInfer sampler printed, cold compile); logs
     # also in tests/logs/data/vllm/ as vl_290-vl_291.  vllm_use_v2_model_runner "0" (helper mrun, 2026-12-04): the

@@ -407,13 +407,18 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper mv29 (2026-12-05): vl_840 (Cloud Run notes: vLLM 0.17.2rc1 google/gemma-4-31B-it on an RTX PRO 6000, online FP8, fp8 KV, util 0.95, 32,767) hits blind (124,704 in 124,704-124,720): 286 of the 321.
     vl_841 (vl_459's bisect series: vLLM 0.19.1rc1.dev329 zai-org/GLM-5.1-FP8 at tp 8 on eight H200, eager, 202,752) hits blind (343,744 in 343,664-343,760): 287 of the 322.
     vl_842 (the same series at vLLM 0.20.1.dev1, the 0.92 default utilisation: 34.86 GiB) hits blind (373,696 in 373,680-373,776): 288 of the 323.
-    vl_843 (a Kaggle run: vLLM 0.23.0 gemma-4-31b-it bf16, util 0.94, 32,768, GPU not named; mv26 left it out for want of the config) hits blind (97,541 in 97,524-97,557): 289 of the 324. Merged (lead, session 10): 292 of the 324."""
+    vl_843 (a Kaggle run: vLLM 0.23.0 gemma-4-31b-it bf16, util 0.94, 32,768, GPU not named; mv26 left it out for want of the config) hits blind (97,541 in 97,524-97,557): 289 of the 324. Merged (lead, session 10): 292 of the 324.
+    Helper mv28 (2026-12-05): vl_712 (akam's unfinished study-30 probe L-cutlass: vLLM 0.29.0 gemma-4-26B-A4B-it-FP8-dynamic on an L40S) hits blind (63,988 in 63,950-63,996): 286 of the 321.
+    vl_743 (mv26's unfinished raw log: vLLM 0.22.0 rdtand/Qwen3.6-35B-A3B-PrismaQuant-4.75bit-vllm with an MTP drafter, 3 tokens, util 0.85, 200,000) hits blind (3,131,683 exactly): 287 of the 322.
+    vl_810 (xbill9/gemma4-dev's Tesla T4 article, Part 2: vLLM 0.29.0 google/gemma-4-E2B-it-qat-w4a16-ct, fp16, util 0.9, 16,384, a warm compile cache) hits blind (519,681 in 162,704-520,467: the release is not printed in a form the reader takes, so the range spans both ends' rules): 288 of the 323.
+    vl_812 (the same repository's EC2 g6 rig: vLLM 0.30.0 google/gemma-4-E2B-it-qat-w4a16-ct in bf16 on one L4, util 0.9, 8,192, a cold compile) hits blind (873,318 in 873,070-873,888): 289 of the 324.
+    vl_813 (the same repository's MI300X dtype sweep, bf16 arm: vLLM 0.31.1rc1.dev23 ROCm google/gemma-4-26B-A4B-it, util 0.9, 32,768, a cold compile) hits blind (551,865 in 551,853-551,900): 290 of the 325. Merged (lead, session 10): 297 of the 329."""
     rows = _capacity_rows()
-    assert len(rows) == 324
+    assert len(rows) == 329
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 292, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 297, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 4
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides

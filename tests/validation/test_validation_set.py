@@ -385,6 +385,24 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # median 1.55 %, p90 9.00 %, 87 % inside; vp_510 (E-o3, util 0.80, block 48) -0.2 %:
                                    # 199 scored, median 1.53 %, p90 8.97 %, 87 % inside; vp_511 (L-torch) +1.8 %: 200 scored,
                                    # median 1.55 %, p90 8.95 %, 88 % inside
+                                   # Helper mv28 (2026-12-05) finished akam's vp_512 (study 30 L-cutlass, V2): +3.0 %
+                                   # blind, inside: on lead10 206 -> 207 scored, median 1.48 -> 1.50 %, p90 8.2 %,
+                                   # 180 -> 181 inside (level unchanged)
+                                   # then vp_560-vp_562 (infervisor/plow's B1 baseline record: vLLM 0.25.1
+                                   # gemma-4-26B-A4B-it on an RTX PRO 6000 Server, util 0.90, 132,096; bf16, fp8,
+                                   # fp8 + fp8 KV): -0.3 / +0.9 / +0.9 % blind, inside: 210 scored, median 1.42 %,
+                                   # p90 8.15 %, 184/210 inside (level unchanged)
+                                   # then vp_563-vp_565 (xbill9/gemma4-dev: vLLM 0.29.0 Gemma 4 E2B on a Tesla T4,
+                                   # fp16, util 0.9, 16,384; QAT w4a16 warm / bf16 / QAT): +13.5 / -26.6 / -0.7 %
+                                   # blind, all inside their bands: 213 scored, median 1.46 %, p90 8.77 %, 187/213
+                                   # inside (level unchanged)
+                                   # then vp_567 (the same repository's g5g rig: a 0.27.2rc1 source build, E2B as fp16
+                                   # on a T4G, compilation 2.9 s): +14.8 % blind, outside: 214 scored, median 1.48 %,
+                                   # p90 9.09 %, 187/214 inside (level unchanged)
+                                   # then vp_568 (the g6 rig: vLLM 0.30.0 E2B QAT in bf16 on an L4, cold compile):
+                                   # +2.9 % blind, inside: 215 scored, median 1.50 %, p90 9.07 %, 188/215 inside
+                                   # then vp_569 (the MI300X sweep's bf16 arm: vLLM 0.31.1rc1 ROCm gemma-4-26B-A4B,
+                                   # 32,768): +4.2 % blind, outside: 216 scored, median 1.51 %, p90 9.04 %, 188/216
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
