@@ -143,6 +143,25 @@ def test_a_whole_torch_message_without_private_pools_means_empty_graph_pools():
                                                                                       "--cuda-graph-max-bs 32"]
 
 
+WEIGHT_OOM = ("ERROR [gpu_model_runner.py:5403] Failed to load model - not enough GPU memory.\n"
+              "(original error: CUDA out of memory. Tried to allocate 768.00 MiB. GPU 0 has a\n"
+              "total capacity of 95.01 GiB of which 438.31 MiB is free.)\n")
+
+
+def test_a_weight_load_oom_offers_fp8_only_for_16_bit_weights():
+    """The weights fix doubles the TP size; '--quantization fp8' is offered only while nothing shows the checkpoint
+    quantized (the KV-pool diagnosis's own test, diagnose._fp8_could_halve_weights): with an FP8 model config it is
+    not, with a 16-bit one it is."""
+    fp8 = str(ROOT / "tests/validation/configs/Qwen--Qwen3-235B-A22B-Instruct-2507-FP8.json")
+    blind = explain_log(WEIGHT_OOM.encode(), flags={"tp": 2}).diagnosis
+    assert blind.phase == "weights"
+    assert [f.flags for f in blind.fixes] == ["--tensor-parallel-size 4", "--quantization fp8"]
+    known = explain_log(WEIGHT_OOM.encode(), flags={"tp": 2, "model": fp8}).diagnosis
+    assert [f.flags for f in known.fixes] == ["--tensor-parallel-size 4"] and known.fixes[0].fits
+    bf16 = explain_log(WEIGHT_OOM.encode(), flags={"tp": 2, "model": "Qwen/Qwen3-8B"}).diagnosis
+    assert "--quantization fp8" in [f.flags for f in bf16.fixes]
+
+
 def test_the_text_output_says_when_fixes_are_planned_from_the_catalog():
     from tpkit.explain.render import format_explanation
 
