@@ -143,6 +143,17 @@ def test_a_whole_torch_message_without_private_pools_means_empty_graph_pools():
                                                                                       "--cuda-graph-max-bs 32"]
 
 
+def test_sg_450_a_capture_oom_without_graph_pools_gets_a_quarter_of_the_batch():
+    """sg_450 (GLM-5.2-FP8 HiSparse on 8x H200, SGLang 0.5.13.post1, --cuda-graph-max-bs 128): 1.50 GiB asked with
+    488.19 MiB free and no private-pool figure; half frees 768 MiB (< 1.02 GiB missing), a quarter 1.13 GiB."""
+    fixes = [f for f in explain_log(log_bytes("sg_450")).diagnosis.fixes if f.flags.startswith("--cuda-graph")]
+    assert [f.flags.split()[1] for f in fixes] == ["N/2", "N/4"] and [f.fits for f in fixes] == [False, True]
+    assert "1/4 of 1.50 GiB" in fixes[1].note
+    with_bs = explain_log(log_bytes("sg_450"), flags={"cuda_graph_max_bs": 128}).diagnosis
+    assert [f.flags for f in with_bs.fixes if f.flags.startswith("--cuda-graph")] == ["--cuda-graph-max-bs 64",
+                                                                                      "--cuda-graph-max-bs 32"]
+
+
 WEIGHT_OOM = ("ERROR [gpu_model_runner.py:5403] Failed to load model - not enough GPU memory.\n"
               "(original error: CUDA out of memory. Tried to allocate 768.00 MiB. GPU 0 has a\n"
               "total capacity of 95.01 GiB of which 438.31 MiB is free.)\n")
@@ -160,6 +171,14 @@ def test_a_weight_load_oom_offers_fp8_only_for_16_bit_weights():
     assert [f.flags for f in known.fixes] == ["--tensor-parallel-size 4"] and known.fixes[0].fits
     bf16 = explain_log(WEIGHT_OOM.encode(), flags={"tp": 2, "model": "Qwen/Qwen3-8B"}).diagnosis
     assert "--quantization fp8" in [f.flags for f in bf16.fixes]
+
+
+def test_vl_785_the_fp8_checkpoint_is_not_offered_fp8():
+    """vl_785 (Qwen3-235B-A22B-Instruct-2507-FP8 at tp 2 on 95 GiB cards, vLLM 0.27.1): with the post's tp and the
+    model's config the one fix is --tensor-parallel-size 4, what the post went on to run."""
+    config = str(ROOT / "tests/validation/configs/Qwen--Qwen3-235B-A22B-Instruct-2507-FP8.json")
+    d = explain_log(log_bytes("vl_785"), flags={"tp": 2, "model": config}).diagnosis
+    assert d.phase == "weights" and [f.flags for f in d.fixes] == ["--tensor-parallel-size 4"]
 
 
 def test_the_text_output_says_when_fixes_are_planned_from_the_catalog():

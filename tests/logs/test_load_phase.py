@@ -1,10 +1,13 @@
 """vLLM's weight-load OOM message places the failure at the weights (``failures.load_phase``).
 
 vLLM V1 ``GPUModelRunner.load_model`` (v1/worker/gpu_model_runner.py, from 0.13.0; read in 0.13.0-0.19.0 wheels)
-catches the OOM of the model loader, logs "Failed to load model - not enough GPU memory. ... (original error: …)" and re-raises.  A pasted error
-line alone (vl_784) or one wrapped over several lines (vl_785) has no start-up step or traceback to place it; the
-message does, and only vLLM prints it (not in SGLang 0.5.11 / 0.5.13.post1 / 0.5.23), so it also names the engine.
+catches the OOM of the model loader, logs "Failed to load model - not enough GPU memory. ... (original error: …)"
+and re-raises.  A pasted error line alone (vl_784) or one wrapped over several lines (vl_785) has no start-up step
+or traceback to place it; the message does, and only vLLM prints it (not in SGLang 0.5.11 / 0.5.13.post1 /
+0.5.23), so it also names the engine.
 """
+
+from logs_testlib import log_bytes
 
 from tpkit.logs import parse_log
 
@@ -38,3 +41,8 @@ def test_a_bare_oom_without_the_message_still_has_no_step():
     bare = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 768.00 MiB.\n"
     failure = parse_log(bare.encode()).primary_failure
     assert failure.phase == "other"   # nothing places it: the rule is the message, not the OOM
+
+
+def test_the_corpus_logs():
+    for case_id in ("vl_784", "vl_785"):
+        assert parse_log(log_bytes(case_id)).primary_failure.phase == "weights", case_id
