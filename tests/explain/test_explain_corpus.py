@@ -400,14 +400,17 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     vl_742 (the FastAPI notes of vl_403, a warm start: vLLM 0.22.0 /data/Qwen3.5-4B, util 0.5, 1,024) hits blind (163,225 exactly): 271 of the 303. Merged (lead, session 10): 285 of the 320.
     Helper crash9 (2026-12-05): two crash logs print the anchor and hit blind: vl_780 (a systemd journal, Qwen2.5-14B
     AWQ, 16,384: the estimate 10,224 in 10,160-10,224) and vl_783 (vLLM 0.11.0 Qwen2.5-Math-1.5B, OOM warming up the
-    sampler after the pool: 2,634,544 in 2,634,352-2,634,720): 287 of the 322."""
+    sampler after the pool: 2,634,544 in 2,634,352-2,634,720): 287 of the 322. Then vl_788 (a blog's vLLM 0.27.1
+    Qwen3-32B bf16 at tp 1, util 0.426 on a 95.01 GiB card: 'Available KV cache memory: -24.42 GiB' and the no-blocks
+    error, the fifth no-blocks pin) and vl_789 (the same post's tp-2 run: 67,296 in 67,200-67,376) hit blind: 289 of
+    the 324."""
     rows = _capacity_rows()
-    assert len(rows) == 322
+    assert len(rows) == 324
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 287, [r for r in rows if r["outcome"] == "miss" and r["config"]]
-    assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 4
+    assert len(hits) >= 289, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides
     # it without a cell (SGLang's KV-budget error: free after weights − pre × (1 − f); vLLM's no-blocks error: the
