@@ -27,6 +27,8 @@ FLAGS_FOR = {
     "vl_256": {"gpu": "L40S"},
     "vl_344": {"gpu": "GB10"},
     "vl_785": {"tp": 2},
+    "sg_454": {"gpu": "RTX 5060 Ti"},
+    "sg_455": {"gpu": "RTX 5060 Ti", "model": "Qwen/Qwen3-8B", "engine_version": "0.5.10"},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in
@@ -35,7 +37,10 @@ tests/ (tests/explain/data/SOURCE.md: the DeepSeek-V2 236B geometry), and no rel
 'l40s-90-us-west-or-1', models.json flags), and the utilization fix needs the device total.  vl_344 (helper mv11): the
 same, a Dell Pro Max GB10 named by the capture's prompt (host 'promaxgb10-41b1') and the repository's reviews.
 vl_785 (helper crash9): the quoted error names no parallelism; the post states the attempt was tensor parallel 2
-(the fix is then --tensor-parallel-size 4, what the post went on to run)."""
+(the fix is then --tensor-parallel-size 4, what the post went on to run).  sg_454 / sg_455 (helper crash9): SGLang's
+'Not enough memory' without numbers; the sources name the card (an RTX 5060 Ti 16 GB) and sg_455's report the model
+and the release (Qwen3-8B bf16, 0.5.10.post1): the fixes are planned from the catalog (fp8 weights fit, as the author
+found)."""
 
 
 @pytest.mark.parametrize("case_id", IDS)
