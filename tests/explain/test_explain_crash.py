@@ -121,6 +121,66 @@ def test_halving_the_graph_batch_is_judged_on_the_printed_graph_pools():
     assert not _graph_fix(msg.format(req="4.00 GiB", pool="1.00 GiB")).fits  # (1 + 4) / 2 < 3.9
 
 
+def test_a_whole_torch_message_without_private_pools_means_empty_graph_pools():
+    """torch prints 'with X allocated in private pools' only when X > 0 (c10/cuda/CUDACachingAllocator.cpp): a whole
+    message without it failed in the warm-up or early capture of the first (largest) batch size SGLang captures, so
+    the graph memory is the allocation that failed.  1.00 GiB asked with 424 MiB free: 600 MiB missing; half frees
+    512 MiB (no fit), a quarter 768 MiB (a fit, under the same ∝-batch assumption)."""
+    msg = ("Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total "
+           "capacity of 79.19 GiB of which {free} is free. Of the allocated memory 70.00 GiB is allocated by "
+           "PyTorch, and 100.00 MiB is reserved by PyTorch but unallocated.\n")
+    fixes = [f for f in explain_log(msg.format(free="424.00 MiB").encode()).diagnosis.fixes
+             if f.flags.startswith("--cuda-graph")]
+    assert [f.flags.split()[1] for f in fixes] == ["N/2", "N/4"] and [f.fits for f in fixes] == [False, True]
+    assert "0 B" in fixes[1].note and "1/4 of 1.00 GiB" in fixes[1].note
+    assert _graph_fix(msg.format(free="600.00 MiB")).fits                  # 1 GiB / 2 ≥ 424 MiB missing
+    d = explain_log(msg.format(free="10.00 MiB").encode()).diagnosis       # 1014 MiB missing: 1/16 frees 960 MiB
+    assert not any(f.fits for f in d.fixes if f.flags.startswith("--cuda-graph"))
+    cut = msg.split(" Of the allocated")[0] + "\n"                          # no pool figure known: the old rule
+    assert "not measured per batch size)" in _graph_fix(cut.format(free="10.00 MiB")).note
+    with_bs = explain_log(msg.format(free="424.00 MiB").encode(), flags={"cuda_graph_max_bs": 128}).diagnosis
+    assert [f.flags for f in with_bs.fixes if f.flags.startswith("--cuda-graph")] == ["--cuda-graph-max-bs 64",
+                                                                                      "--cuda-graph-max-bs 32"]
+
+
+def test_sg_450_a_capture_oom_without_graph_pools_gets_a_quarter_of_the_batch():
+    """sg_450 (GLM-5.2-FP8 HiSparse on 8x H200, SGLang 0.5.13.post1, --cuda-graph-max-bs 128): 1.50 GiB asked with
+    488.19 MiB free and no private-pool figure; half frees 768 MiB (< 1.02 GiB missing), a quarter 1.13 GiB."""
+    fixes = [f for f in explain_log(log_bytes("sg_450")).diagnosis.fixes if f.flags.startswith("--cuda-graph")]
+    assert [f.flags.split()[1] for f in fixes] == ["N/2", "N/4"] and [f.fits for f in fixes] == [False, True]
+    assert "1/4 of 1.50 GiB" in fixes[1].note
+    with_bs = explain_log(log_bytes("sg_450"), flags={"cuda_graph_max_bs": 128}).diagnosis
+    assert [f.flags for f in with_bs.fixes if f.flags.startswith("--cuda-graph")] == ["--cuda-graph-max-bs 64",
+                                                                                      "--cuda-graph-max-bs 32"]
+
+
+WEIGHT_OOM = ("ERROR [gpu_model_runner.py:5403] Failed to load model - not enough GPU memory.\n"
+              "(original error: CUDA out of memory. Tried to allocate 768.00 MiB. GPU 0 has a\n"
+              "total capacity of 95.01 GiB of which 438.31 MiB is free.)\n")
+
+
+def test_a_weight_load_oom_offers_fp8_only_for_16_bit_weights():
+    """The weights fix doubles the TP size; '--quantization fp8' is offered only while nothing shows the checkpoint
+    quantized (the KV-pool diagnosis's own test, diagnose._fp8_could_halve_weights): with an FP8 model config it is
+    not, with a 16-bit one it is."""
+    fp8 = str(ROOT / "tests/validation/configs/Qwen--Qwen3-235B-A22B-Instruct-2507-FP8.json")
+    blind = explain_log(WEIGHT_OOM.encode(), flags={"tp": 2}).diagnosis
+    assert blind.phase == "weights"
+    assert [f.flags for f in blind.fixes] == ["--tensor-parallel-size 4", "--quantization fp8"]
+    known = explain_log(WEIGHT_OOM.encode(), flags={"tp": 2, "model": fp8}).diagnosis
+    assert [f.flags for f in known.fixes] == ["--tensor-parallel-size 4"] and known.fixes[0].fits
+    bf16 = explain_log(WEIGHT_OOM.encode(), flags={"tp": 2, "model": "Qwen/Qwen3-8B"}).diagnosis
+    assert "--quantization fp8" in [f.flags for f in bf16.fixes]
+
+
+def test_vl_785_the_fp8_checkpoint_is_not_offered_fp8():
+    """vl_785 (Qwen3-235B-A22B-Instruct-2507-FP8 at tp 2 on 95 GiB cards, vLLM 0.27.1): with the post's tp and the
+    model's config the one fix is --tensor-parallel-size 4, what the post went on to run."""
+    config = str(ROOT / "tests/validation/configs/Qwen--Qwen3-235B-A22B-Instruct-2507-FP8.json")
+    d = explain_log(log_bytes("vl_785"), flags={"tp": 2, "model": config}).diagnosis
+    assert d.phase == "weights" and [f.flags for f in d.fixes] == ["--tensor-parallel-size 4"]
+
+
 def test_the_text_output_says_when_fixes_are_planned_from_the_catalog():
     from tpkit.explain.render import format_explanation
 

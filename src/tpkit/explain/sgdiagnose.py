@@ -247,7 +247,7 @@ def _graph_failure(failure, a, ctx, plan: _Replan):
         if f2 > 0:
             fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", f"keeps {_g(need)} more slack for the graphs",
                                   fraction=f2))
-    fixes.append(_graph_batch_fix(failure, a, ctx, oom, req, short))
+    fixes += _graph_batch_fixes(failure, a, ctx, oom, req, short)
     if a.car_bytes:
         fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
                          fits=short is not None and a.car_bytes >= short,
@@ -255,24 +255,63 @@ def _graph_failure(failure, a, ctx, plan: _Replan):
     return cause, short, fixes
 
 
-def _graph_batch_fix(failure, a, ctx, oom: bool, req, short) -> Fix:
-    """Half the largest captured batch: the graph memory scaled by 1/2, from the graph pools torch's OOM message
-    prints when it does."""
-    bs = ctx.get("cuda_graph_max_bs")
+_SMALLER_BATCH = (4, 8, 16)
+"""the divisors of the largest captured batch tried when halving it is not enough (same assumption as 1/2)"""
+
+
+def _graph_pool_bytes(failure, oom: bool) -> tuple[int, str] | None:
+    """What the CUDA graphs held when the capture ran out of memory: (bytes, as printed), or None when unknown.
+
+    torch's OOM message (c10/cuda/CUDACachingAllocator.cpp, the ``malloc`` OOM path; read in the PyTorch sources
+    the code index returns) adds "with X allocated in private pools (e.g., CUDA Graphs), " between "… is allocated
+    by PyTorch," and "and … is reserved by PyTorch but unallocated" only when X > 0, X being the size of the blocks
+    the graph pools hold cached (their ``BlockPool.blocks``: what a captured graph has freed back into its pool).
+    So a whole message (both of those figures printed) without the clause says no graph had yet released memory
+    into a private pool: the failure came in the eager warm-up runs of the first batch size captured, or early in
+    its ``torch.cuda.graph``, before any captured graph was complete.  SGLang captures the largest batch first
+    (``reversed(self.capture_bs)``) after two warm-up runs per size (``cuda_graph_runner.py`` ``capture`` /
+    ``capture_one_batch_size``, 0.5.11 and 0.5.13.post1; ``runner/decode_cuda_graph_runner.py`` and
+    ``runner_backend/full_cuda_graph_backend.py`` ``capture_one``, 0.5.23): the allocation that failed is the
+    largest batch's, and it is taken as the graph memory (a lower bound; sg_450, helper crash9)."""
     pools = failure.size("graph_pools") if oom else None
+    if pools is not None:
+        return pools.value.bytes, pools.text
+    whole = oom and failure.size("torch_allocated") is not None and \
+        failure.size("torch_reserved_unallocated") is not None
+    return (0, "0 B (torch prints no private-pool figure: nothing cached in the graph pools yet)") if whole else None
+
+
+def _graph_batch_fixes(failure, a, ctx, oom: bool, req, short) -> list[Fix]:
+    """Half the largest captured batch, and when half is not enough the largest fraction 1/k that is: the graph
+    memory scaled by 1/k, from the graph pools torch's OOM message prints (``_graph_pool_bytes``)."""
+    bs = ctx.get("cuda_graph_max_bs")
+    pools = _graph_pool_bytes(failure, oom)
+    fixes = [_graph_batch_fix(a, bs, pools, req, short, 2)]
+    if pools is not None and req is not None and short is not None and not fixes[0].fits:
+        need = pools[0] + req.value.bytes
+        k = next((k for k in _SMALLER_BATCH if need - need / k >= short.bytes), None)
+        if k is not None:
+            fixes.append(_graph_batch_fix(a, bs, pools, req, short, k))
+    return fixes
+
+
+def _graph_batch_fix(a, bs, pools, req, short, k: int) -> Fix:
+    """The largest captured batch divided by ``k``: the graph memory scaled by 1/k."""
+    what = "half the captured max" if k == 2 else f"1/{k} of the captured max"
+    value = max(1, int(bs) // k) if bs else f"N/{k} ({what})"
     if pools is not None and req is not None and short is not None:
         # torch's OOM message prints what the graphs captured so far hold ("allocated in private pools"):
         # the graph memory at the failure is that plus the allocation that failed
-        need = pools.value.bytes + req.value.bytes
-        graph_fits = need / 2 >= short.bytes
-        graph_note = (f"graph memory scaled by 1/2 (assumed ∝ the largest captured batch, not measured per batch "
-                      f"size): the graph pools held {pools.text} when the capture asked for {req.text}; half of "
-                      f"{_g(need)} is {_g(need // 2)} against {_g(short)} missing")
+        need = pools[0] + req.value.bytes
+        graph_fits = need - need / k >= short.bytes
+        graph_note = (f"graph memory scaled by 1/{k} (assumed ∝ the largest captured batch, not measured per batch "
+                      f"size): the graph pools held {pools[1]} when the capture asked for {req.text}; 1/{k} of "
+                      f"{_g(need)} is {_g(need // k)}, freeing {_g(need - need // k)} against {_g(short)} missing")
     else:
         graph_fits = (short is None or short.bytes <= 0 or (a.graph is not None and a.graph.mid.bytes / 2 >=
                                                              short.bytes) or short.bytes < GiB(1).bytes)
         graph_note = "graph memory scaled by 1/2 (not measured per batch size)"
-    return Fix(flags=f"--cuda-graph-max-bs {max(1, int(bs) // 2) if bs else 'N/2 (half the captured max)'}",
+    return Fix(flags=f"--cuda-graph-max-bs {value}",
                kv_tokens=a.tokens_printed, fits=bool(graph_fits),
                why="graph memory grows with the largest captured batch; the KV pool is unchanged",
                note=graph_note)

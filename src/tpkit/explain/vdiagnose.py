@@ -291,14 +291,18 @@ def _graph_failure(failure, a, tokens_for):
 
 
 def _weights_failure(failure, ctx):
-    """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, fp8 weights."""
+    """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, fp8 weights where the weights
+    are 16-bit (``_fp8_could_halve_weights``, the test the KV-pool diagnosis applies: a checkpoint the log or the
+    model config shows quantized has no 16-bit weights to halve; vl_785, Qwen3-235B-A22B-Instruct-2507-FP8, was
+    offered '--quantization fp8', helper crash9 2026-12-05)."""
     tp = int(ctx.get("tp", 1) or 1)
     req, free, short = _oom_sizes(failure)
     cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
     fixes = [Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=None, fits=True,
-                 why="half the weights per GPU"),
-             Fix(flags="--quantization fp8", kv_tokens=None, fits=True, why="fp8 weights are half of 16-bit",
-                 note="assumes 16-bit weights")]
+                 why="half the weights per GPU")]
+    if _fp8_could_halve_weights(ctx):
+        fixes.append(Fix(flags="--quantization fp8", kv_tokens=None, fits=True, why="fp8 weights are half of 16-bit",
+                         note="assumes 16-bit weights"))
     return cause, short, fixes
 
 

@@ -216,7 +216,10 @@ ENGINE_WORDS = (
     ("sglang", ("sglang", "SGLang", "ServerArgs(", "Load weight begin", "KV Cache is allocated", "Memory pool end",
                 "ready to roll", "max_total_num_tokens=", "mem_fraction_static")),
     ("vllm", ("vllm", "vLLM", "VllmWorker", "EngineCore", "Model loading took", "Available KV cache memory",
-              "GPU KV cache size", "# GPU blocks", "gpu_memory_utilization", "Loading model weights took")),
+              "GPU KV cache size", "# GPU blocks", "gpu_memory_utilization", "Loading model weights took",
+              # GPUModelRunner.load_model's OOM message (v1/worker/gpu_model_runner.py, from 0.13.0; not in SGLang
+              # 0.5.11 / 0.5.13.post1 / 0.5.23): failures.load_phase
+              "Failed to load model - not enough GPU memory")),
 )
 
 

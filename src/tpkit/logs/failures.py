@@ -118,7 +118,8 @@ _START = lazy(r"EngineCore failed to start|Engine core initialization failed|Sch
 _QUOTING = lazy(r"(?m)^[ \t]*>+|`+")
 """markdown quoting of a pasted, wrapped message"""
 
-FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Tried to allocate", "total capacity", "cudaErrorMemoryAllocation",
+FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not enough GPU memory", "Tried to allocate",
+                   "total capacity", "cudaErrorMemoryAllocation",
                    "max seq len",
                    "No available memory for the cache blocks", "Not enough memory", "leave no GPU memory",
                    "memory capacity is unbalanced", "Free memory on device", "Capture cuda graph failed",
@@ -217,8 +218,10 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
     number is read near its keyword, so a long line costs one pass, not one per number.
     """
     found = []
-    m = _OOM.search(message)
+    m = _OOM.search(message) or _LOAD_OOM.search(message)
     if m:
+        # vLLM's weight-load message carries the torch error in "(original error: …)", which a paste may wrap onto
+        # the next lines: its numbers are read from the region after it (load_phase)
         found.append(("cuda_oom", "error", *_oom(_flat(_region(message, after, m.start())))))
     at = message.find("max seq len")
     too_small = _too_small(_flat(_region(message, after, at))) if at >= 0 else None
@@ -341,6 +344,24 @@ def marker_phase(state: str | None) -> str:
     """The diagnosis phase (``weights``, ``kv_pool``, ``cuda_graph`` …) of the last start-up step seen; ``other`` for
     none."""
     return _STATE_PHASE.get(state or "", "other")
+
+
+_LOAD_OOM = lazy(r"Failed to load model - not enough GPU memory")
+
+
+def load_phase(message: str) -> tuple[str, str] | None:
+    """The phase of vLLM's weight-load OOM message, which names where it was raised.
+
+    vLLM V1 ``GPUModelRunner.load_model`` (v1/worker/gpu_model_runner.py; from 0.13.0: read in the 0.13.0, 0.14.0,
+    0.17.1 and 0.19.0 wheels, the only place the words occur in the ``vllm`` package of 0.13.0, 0.17.1 and 0.19.0;
+    absent from 0.11.0 and 0.12.0; vl_785 prints it from 0.27.1; absent from SGLang 0.5.11, 0.5.13.post1 and 0.5.23) wraps the model
+    loader (and the drafter's) in ``except torch.cuda.OutOfMemoryError``: it logs "Failed to load model - not
+    enough GPU memory. ... (original error: …)" with ``logger.error`` and re-raises.  The record is therefore the
+    weight load (``weights``) whatever the log printed before it (a pasted error line alone has no start-up step:
+    vl_784, vl_785, helper crash9)."""
+    if _LOAD_OOM.search(message):
+        return "weights", "vLLM's weight-load OOM message (GPUModelRunner.load_model)"
+    return None
 
 
 _WARMUP_OOM = lazy(r"occurred when warming up (?:sampler|pooler)")

@@ -65,7 +65,8 @@ TRIGGERS = (
     "OutOfMemory", "CUDA out of memory", "HIP out of memory", "CUDA error", "Tried to allocate", "To serve",
     "The model's max", "Based on the available", "No available memory", "Not enough memory", "Loaded weights",
     "The memory capacity", "NCCL WARN", "NCCL error", "ProcessGroupNCCL", "Error", "Exception", "Custom allreduce",
-    "EngineCore failed", "Engine core", "Scheduler hit", "Received sigquit", "Initialization failed", "Worker failed",
+    "EngineCore failed", "Engine core", "Scheduler hit", "Failed to load model", "Received sigquit",
+    "Initialization failed", "Worker failed",
     "Traceback", 'File "',
     # engine source names in headers, tracebacks and quoted call trees (tpkit.logs.engine.SOURCE_NAMES)
     "_runner", "_worker", "_memory", "_max_num_token",
@@ -344,6 +345,9 @@ class Scan:
     def _phase(self, kind: str, rank: RankKey, line_no: int, message: str = "") -> tuple[str, str]:
         if kind in fl.KIND_PHASE:
             return fl.KIND_PHASE[kind], f"the failure itself ({kind})"
+        loading = fl.load_phase(message)
+        if loading:
+            return loading
         tb = self._traceback_for(rank, line_no)
         if tb is not None:
             found = fl.frame_phase(tb.frames)
