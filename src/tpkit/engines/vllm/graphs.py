@@ -14,8 +14,9 @@ What vLLM measures (``v1/worker/gpu_worker.py Worker.determine_available_memory`
 * **Model Runner V2** (``v1/worker/gpu/model_runner.py``): ``profile_cudagraph_memory`` returns 0 in every wheel
   0.19.0–0.28.0 ("TBD whether we keep this API"), so nothing is subtracted; from 0.29.0
   (``v1/worker/gpu/cudagraph_utils.py profile_cudagraph_memory``) it captures every PIECEWISE graph and the two
-  largest FULL ones into a throw-away pool and extrapolates the FULL rest the same way.  Which models V2 runs by
-  default: ``inputs.uses_v2_runner``.
+  largest FULL ones into a throw-away pool and extrapolates the FULL rest the same way; its PIECEWISE and FULL
+  first samples add instead of taking the max (the fit below does not separate the two).  Which models V2 runs
+  by default: ``inputs.uses_v2_runner``.
 
 The estimate by its mechanism (``mechanism_estimate``; helper vcg10, wheels 0.20.0, 0.23.0, 0.29.0, 0.33.0, whose
 ``profile_cudagraph_memory`` and ``_warmup_and_capture`` read alike on these points):
@@ -33,7 +34,7 @@ The estimate by its mechanism (``mechanism_estimate``; helper vcg10, wheels 0.20
   a FULL graph alike.  So the per-graph term is ``PER_GRAPH_LAYER_BYTES`` × layers, fitted.
 
 Both constants are fitted (least absolute error) on every printed estimate of the explain corpus
-(``GRAPH_EVIDENCE``, 58 logs of 35 studies, 0.18–0.31, 9 GPU families); the ± is the 90th percentile of the
+(``GRAPH_EVIDENCE``, 58 logs of 35 studies, 0.18–0.31, T4 to H200 and GB10); the ± is the 90th percentile of the
 leave-one-study-out absolute error over the single-GPU logs.  The median of the printed estimates (0.65 GiB, the term
 before vcg10) errs by 0.27 GiB median and 1.07 GiB p90 over these logs; this by 0.09 / 0.82 (0.17 / 0.84 leaving each
 study out).  A printed estimate (``explain``) is used as printed.
