@@ -88,6 +88,8 @@ class GraphSample:
     printed_gib: float
     derived: bool = False
     """no estimate line: (--gpu-memory-utilization − the printed equivalent) × the GPU's total"""
+    fitted: bool = True
+    """in the fit of ``FIRST_CAPTURE_BYTES`` and ``PER_GRAPH_LAYER_BYTES``"""
 
 
 GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
@@ -207,9 +209,13 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
                 piecewise=3, full=2, layers=30, backend="TRITON_ATTN", printed_gib=0.27),
     GraphSample(source="vl_742", study="search-index file id 56036894944", model="Qwen/Qwen3.5-4B", gpu="not named", release="0.22.0", tp=1,
                 piecewise=35, full=19, layers=32, backend="FLASH_ATTN", printed_gib=0.4),
+    GraphSample(source="vl_843", study="search-index file id 63102470423", model="google/gemma-4-31B-it",
+                gpu="not named", release="0.23.0", tp=1, piecewise=8, full=5, layers=60, backend="TRITON_ATTN",
+                printed_gib=0.13, fitted=False),
 )
 """Every log of the explain corpus that prints the estimate or its equivalent utilisation (helper vcg10,
-2026-12-05).  Derived rows take the GPU total from the log, or the study's other logs (study 30: 44.39 GiB), or the
+2026-12-05), and vl_843 (Gemma-4-31B, added to lead10 by helper mv29 after this branch's base; not in the fit of the
+two constants, within 0.12 GiB of its print).  Derived rows take the GPU total from the log, or the study's other logs (study 30: 44.39 GiB), or the
 T4's 14.57 GiB (vl_202).  vl_524 and vl_720 are PIECEWISE-only speculative runs whose estimate prints negative."""
 
 
