@@ -30,6 +30,7 @@ worth listing), across GPU classes and model families; the SELECT tables below s
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -1051,6 +1052,9 @@ def _vllm_flags(case: dict, over: dict) -> dict:
         flags["disable_custom_all_reduce"] = True
     if (case.get("dtype") or "").startswith("float16"):
         flags["dtype"] = "float16"
+    backend = re.search(r"--attention-backend[ =](\S+)", cmd)  # vLLM's --attention-backend, where the command names it
+    if backend and backend.group(1) != "auto":
+        flags["attention_backend"] = backend.group(1)
     q = case.get("quantization") or ""
     if "--quantization" in cmd:
         flags["quantization"] = next((m for m in ("awq", "gptq", "fp8") if m in q), None)

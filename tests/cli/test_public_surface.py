@@ -34,6 +34,7 @@ PLAN_FLAGS = frozenset({
     "--enable-chunked-prefill",  # helper mv20: V0's profile budget when given (engines.vllm.inputs._v0_batch)
     "--no-async-scheduling",  # helper mv7: one batch in flight for the sliding-window need (engines.vllm.capacity)
     "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)
+    "--attention-backend",  # vLLM's --attention-backend (helper vcg10: FlashInfer's workspace in the graph estimate)
     "--vllm-use-v2-model-runner",  # vLLM's VLLM_USE_V2_MODEL_RUNNER (the V1 runner or Model Runner V2)
     # LoRA (both engines: --enable-lora, --max-lora-rank; vLLM: --max-loras, --max-cpu-loras, --fully-sharded-loras,
     # --lora-dtype, --lora-extra-vocab-size; SGLang: --max-loras-per-batch, --lora-target-modules)

@@ -62,19 +62,22 @@ def _total(lines) -> Bytes:
 # Regenerated 2026-12-05 (helper vres): vLLM's load delta holds the caching allocator's rounding of the weight tensors
 # (engines/vllm/weight_blocks.py: a tensor of >= 10 MiB leaving <= 1 MiB of its 2 MiB-rounded segment counts it): the
 # three vllm columns at tp 4 only (this model's tensors are whole 2 MiB multiples at tp 1, 2 and 8).
+# Regenerated 2026-12-05 (helper vcg10): vLLM's CUDA-graph estimate by its mechanism (engines/vllm/graphs.py
+# mechanism_estimate: 0.155 GiB first capture + graphs × layers × 153 KiB; 1.32 GiB for this 80-layer model's
+# 51 + 51 graphs, was the 0.65 GiB median): vllm current column only.
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
-    ("H100", 2): (0, 10_481, 23_792, 1_328, 22_240),
-    ("H100", 4): (395_794, 433_102, 465_440, 420_512, 453_040),
-    ("H100", 8): (1_196_222, 1_234_103, 1_361_568, 1_271_696, 1_292_672),
+    ("H100", 2): (0, 10_481, 19_392, 1_328, 22_240),
+    ("H100", 4): (395_794, 433_102, 456_624, 420_512, 453_040),
+    ("H100", 8): (1_196_222, 1_234_103, 1_343_936, 1_271_696, 1_292_672),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
-    ("L40S", 4): (42_872, 0, 86_192, 74_944, 74_944),
-    ("L40S", 8): (502_480, 366_960, 601_472, 578_992, 578_992),
+    ("L40S", 4): (42_872, 0, 79_824, 74_944, 74_944),
+    ("L40S", 8): (502_480, 366_960, 588_752, 578_992, 578_992),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (97_299, 101_565, 120_336, 94_656, 117_968),
-    ("RTX-PRO-6000", 4): (616_890, 622_952, 672_768, 621_408, 668_336),
-    ("RTX-PRO-6000", 8): (1_650_719, 1_623_287, 1_774_640, 1_671_936, 1_765_776),
+    ("RTX-PRO-6000", 2): (97_299, 101_565, 115_920, 94_656, 117_968),
+    ("RTX-PRO-6000", 4): (616_890, 622_952, 663_952, 621_408, 668_336),
+    ("RTX-PRO-6000", 8): (1_650_719, 1_623_287, 1_757_024, 1_671_936, 1_765_776),
 }
 
 

@@ -506,7 +506,9 @@ def test_the_two_qwen3_vl_startups_of_one_server_miss_by_the_same_bytes():
     """vl_024 and vp_024 are one server restarted with only --gpu-memory-utilization changed (0.70 → 0.50, the
     source's E4a): the plan's KV miss is a fixed cost, so the two misses agree in bytes although their relative
     errors differ (helper scor, 2026-12-04).  It was +1.21 GiB while the multimodal encoder profile was not
-    modelled (§6.4); with the Qwen3-VL encoder step (engines/vllm/encoder.py, helper mmp) it is −0.39 GiB."""
+    modelled (§6.4); with the Qwen3-VL encoder step (engines/vllm/encoder.py, helper mmp) it is −0.39 GiB.
+    Helper vcg10 (2026-12-05): with the CUDA-graph estimate by its mechanism (0.19 GiB for this run's 48 layers and
+    capture set, was 0.65) it is +0.07 GiB."""
     rows = {r.case["id"]: r for r in SCORED["vllm"][0] if r.case["id"] in ("vl_024", "vp_024")}
     assert set(rows) == {"vl_024", "vp_024"}
     a, b = rows["vl_024"], rows["vp_024"]
@@ -514,7 +516,7 @@ def test_the_two_qwen3_vl_startups_of_one_server_miss_by_the_same_bytes():
         {k: v for k, v in b.case["flags"].items() if k != "gpu_memory_utilization"}
     page = 48 * 4 * 128 * 2 * 2  # B/token: 48 layers x 4 KV heads x 128 x K and V x bf16 (the source's 96 KiB)
     miss = [(r.predicted - r.printed) * page / 2**30 for r in (a, b)]
-    assert abs(miss[0] - miss[1]) < 0.01 and -0.5 < miss[0] < -0.3, miss
+    assert abs(miss[0] - miss[1]) < 0.01 and 0.0 < miss[0] < 0.15, miss
     assert a.inside and b.inside
 
 

@@ -14,65 +14,209 @@ What vLLM measures (``v1/worker/gpu_worker.py Worker.determine_available_memory`
 * **Model Runner V2** (``v1/worker/gpu/model_runner.py``): ``profile_cudagraph_memory`` returns 0 in every wheel
   0.19.0–0.28.0 ("TBD whether we keep this API"), so nothing is subtracted; from 0.29.0
   (``v1/worker/gpu/cudagraph_utils.py profile_cudagraph_memory``) it captures every PIECEWISE graph and the two
-  largest FULL ones into a throw-away pool and extrapolates the FULL rest the same way.  Which models V2 runs by
-  default: ``inputs.uses_v2_runner``.
+  largest FULL ones into a throw-away pool and extrapolates the FULL rest the same way; its PIECEWISE and FULL
+  first samples add instead of taking the max (the fit below does not separate the two).  Which models V2 runs
+  by default: ``inputs.uses_v2_runner``.
 
-Both are driver measurements of capture memory (graph objects, pool segments, lazily built workspaces) that the
-model's shapes do not determine, so the size is **evidence-based**: the printed estimates of public start-ups
-(``GRAPH_EVIDENCE``), their median as the nominal term and the farthest sample as its ± (as
-``tpkit.startup`` builds its start-up table).  The printed values show no trend with model size (4–27B: 0.53–0.79
-GiB) or with the graph count (1 + 1 graphs print 0.36–0.43 GiB, 11 + 7 print 1.21 GiB), so the term is not
-scaled.  A printed estimate (``explain``) is used as printed.
+The estimate by its mechanism (``mechanism_estimate``; helper vcg10, wheels 0.20.0, 0.23.0, 0.29.0, 0.33.0, whose
+``profile_cudagraph_memory`` and ``_warmup_and_capture`` read alike on these points):
+
+* **first sample** ``max_mode(first)``: the pool's buffers at the largest capture size (the activations one
+  piece holds at ≤ 512 tokens: tens of MiB) and every lazily created device allocation of the first capture.  The
+  PIECEWISE warm-ups build no attention metadata (``force_attention`` only for FULL), so an attention backend's
+  workspace is created in the FULL mode's first sample: FlashInfer's ``VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE``
+  (394 MiB in ``envs.py`` of every release read; ``v1/attention/backends/flashinfer.py``).  FlashAttention and
+  Triton attention allocate no such buffer.  The rest of the first sample is driver-side and not derivable:
+  ``FIRST_CAPTURE_BYTES``, fitted.
+* **per graph** ``(n − 1) × second sample``: the second capture adds no pool buffer the first did not (it is smaller
+  and reuses the pool), only the instantiated graph itself, whose driver memory grows with its kernel nodes: one
+  decoder layer's kernels per layer, for a PIECEWISE graph (one CUDA graph per piece between attention calls) and
+  a FULL graph alike.  So the per-graph term is ``PER_GRAPH_LAYER_BYTES`` × layers, fitted.
+
+Both constants are fitted (least absolute error) on every printed estimate of the explain corpus
+(``GRAPH_EVIDENCE``, 58 logs of 35 studies, 0.18–0.31, T4 to H200 and GB10); the ± is the 90th percentile of the
+leave-one-study-out absolute error over the single-GPU logs.  The median of the printed estimates (0.65 GiB, the term
+before vcg10) errs by 0.27 GiB median and 1.07 GiB p90 over these logs; this by 0.09 / 0.82 (0.17 / 0.84 leaving each
+study out).  A printed estimate (``explain``) is used as printed.
 """
 
 from __future__ import annotations
 
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.records import dataclass
-from tpkit.units import Bytes, GiB
+from tpkit.units import Bytes, GiB, KiB, MiB
 
 __all__ = ["GraphEstimate", "GraphSample", "GRAPH_EVIDENCE", "capture_sizes", "full_capture_sizes",
-           "estimate_cudagraph_memory", "evidence_band"]
+           "estimate_cudagraph_memory", "mechanism_estimate", "auto_attention_backend",
+           "FIRST_CAPTURE_BYTES", "PER_GRAPH_LAYER_BYTES", "FLASHINFER_WORKSPACE_BYTES", "ESTIMATE_BAND_BYTES"]
+
+FLASHINFER_WORKSPACE_BYTES = MiB(394)
+"""``VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE`` default, 394 MiB (``envs.py``, 0.20.0, 0.23.0, 0.29.0, 0.33.0): the
+FlashInfer backend's workspace, created at its first decode, i.e. in the FULL mode's first capture sample"""
+FIRST_CAPTURE_BYTES = GiB(0.155)
+"""the first capture sample without a backend workspace (driver-side, not derivable): fitted, least absolute error,
+on ``GRAPH_EVIDENCE`` (0.15–0.165 GiB leaving any study out but study 28 (0.025) and the WSL2 series (0.06))"""
+PER_GRAPH_LAYER_BYTES = KiB(153)
+"""the second capture sample per decoder layer (the instantiated graph's driver memory): fitted with
+``FIRST_CAPTURE_BYTES`` (148–155 KiB leaving any study out but study 28 (244) and the WSL2 series (190))"""
+ESTIMATE_BAND_BYTES = GiB(0.41)
+"""± of the estimate: 90th percentile of the leave-one-study-out absolute error over the single-GPU logs of
+``GRAPH_EVIDENCE``"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GraphSample:
-    """One printed "Estimated CUDA graph memory" of a public start-up (tp 1, FULL_AND_PIECEWISE)."""
+    """One printed "Estimated CUDA graph memory" of a committed start-up log (tests/logs/data/vllm/<source>.log)."""
 
     source: str
-    """where it was printed (tpkit case id or search-index file id)"""
+    """explain-corpus case id"""
+    study: str
+    """where the log comes from (repository, study or search-index file): the unit left out in the
+    leave-one-study-out check"""
     model: str
     gpu: str
     release: str
+    tp: int
     piecewise: int
+    """PIECEWISE graphs (the log's "Profiling CUDA graph memory" line, else its capture sizes)"""
     full: int
+    """FULL graphs (0: PIECEWISE-only)"""
+    layers: int
+    """decoder layers of the model's config"""
+    backend: str
+    """the attention backend the log names"""
     printed_gib: float
-    runner: str = "V1"
+    derived: bool = False
+    """no estimate line: (--gpu-memory-utilization − the printed equivalent) × the GPU's total"""
+    fitted: bool = True
+    """in the fit of ``FIRST_CAPTURE_BYTES`` and ``PER_GRAPH_LAYER_BYTES``"""
 
 
 GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
-    GraphSample(source="search-index 51781852921", model="Qwen/Qwen3.5-9B", gpu="L40S", release="0.19.0",
-                piecewise=51, full=35, printed_gib=0.78),
-    GraphSample(source="search-index 55770092662", model="Qwen3.5-4B", gpu="44 GiB GPU", release="0.22.x",
-                piecewise=51, full=35, printed_gib=0.64),
-    GraphSample(source="search-index 54492899325", model="google/gemma-4-E4B-it", gpu="24 GiB GPU", release="0.22.1",
-                piecewise=51, full=35, printed_gib=0.79),
-    GraphSample(source="search-index 55021192520", model="Qwen2.5-VL-7B-Instruct", gpu="80 GiB GPU",
-                release="0.23.0", piecewise=51, full=35, printed_gib=0.53),
-    GraphSample(source="vl_076", model="Gemma-4 26B-A4B FP8", gpu="L40S", release="0.25.1",
-                piecewise=51, full=35, printed_gib=0.66),
-    GraphSample(source="vl_073", model="Qwen/Qwen3.8-27B", gpu="RTX-PRO-6000", release="0.29.0",
-                piecewise=51, full=35, printed_gib=0.69, runner="V2"),
-    GraphSample(source="search-index 54318626907", model="(not read)", gpu="≈ 31 GiB GPU", release="0.19.0",
-                piecewise=51, full=35, printed_gib=0.27),
-    GraphSample(source="search-index 52073719645", model="RedHatAI/Qwen3.6-35B-A3B-NVFP4 (WSL, 0.47 GiB KV left)",
-                gpu="≈ 31 GiB GPU", release="0.19.2rc1.dev8", piecewise=51, full=35, printed_gib=0.08),
+    GraphSample(source="vl_076", study="search-index file id 60491628666", model="google/gemma-4-26B-A4B-it, an FP8 build (repository not named)", gpu="L40S", release="0.25.1", tp=1,
+                piecewise=51, full=35, layers=30, backend="not printed", printed_gib=0.66),
+    GraphSample(source="vl_100", study="LukeJYK/AutoScientists", model="Qwen/Qwen3-Coder-30B-A3B-Instruct", gpu="A100", release="0.26.1rc1.dev156+g0eec856cc.d20260731", tp=1,
+                piecewise=7, full=5, layers=48, backend="FLASH_ATTN", printed_gib=0.15),
+    GraphSample(source="vl_104", study="Michal1337/clinician-co-pilot", model="google/gemma-4-26B-A4B-it", gpu="H200", release="0.20.2", tp=1,
+                piecewise=51, full=51, layers=30, backend="TRITON_ATTN", printed_gib=0.88),
+    GraphSample(source="vl_108", study="ReidHarris/sql-agent-rl", model="Qwen/Qwen2.5-Coder-1.5B-Instruct", gpu="not named", release="0.31.0", tp=1,
+                piecewise=51, full=35, layers=28, backend="FLASH_ATTN", printed_gib=0.355, derived=True),
+    GraphSample(source="vl_128", study="NnamdiOdozi/mlops-assignment", model="Qwen/Qwen3-30B-A3B-Instruct-2507", gpu="H100", release="0.22.1", tp=1,
+                piecewise=19, full=11, layers=48, backend="FLASH_ATTN", printed_gib=0.14),
+    GraphSample(source="vl_138", study="sridhar1804/local-ai", model="microsoft/Phi-3-mini-4k-instruct", gpu="RTX 3090", release="0.19.1", tp=1,
+                piecewise=51, full=35, layers=32, backend="FLASH_ATTN", printed_gib=0.51),
+    GraphSample(source="vl_154", study="ramrow/foam_standards", model="Jackrong/Qwen3.5-27B-Claude-4.6-Opus-Reasoning-Distilled", gpu="H100", release="0.19.0", tp=4,
+                piecewise=51, full=51, layers=64, backend="FLASH_ATTN", printed_gib=1.59),
+    GraphSample(source="vl_160", study="HienHoang3011/translate-pipeline", model="google/gemma-4-E4b-it", gpu="not named", release="0.19.2rc1.dev206+g95995bbef", tp=1,
+                piecewise=51, full=35, layers=42, backend="TRITON_ATTN", printed_gib=0.79),
+    GraphSample(source="vl_201", study="kuuroooo/MindSafe", model="hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4", gpu="not named", release="0.19.0", tp=2,
+                piecewise=51, full=35, layers=80, backend="FLASH_ATTN", printed_gib=1.88),
+    GraphSample(source="vl_202", study="eslam-ahmed43/llm-lab", model="Qwen/Qwen2.5-1.5B-Instruct", gpu="Tesla T4", release="0.30.0", tp=1,
+                piecewise=51, full=35, layers=28, backend="TRITON_ATTN", printed_gib=0.342, derived=True),
+    GraphSample(source="vl_207", study="passionworkeer/tengxun_open", model="Qwen/Qwen3.5-9B", gpu="not named", release="0.18.0", tp=1,
+                piecewise=51, full=35, layers=32, backend="FLASH_ATTN", printed_gib=0.65),
+    GraphSample(source="vl_208", study="qBraid/evolving-quantum-compilers", model="Qwen/Qwen2.5-Coder-14B-Instruct", gpu="Hopper", release="0.19.1", tp=1,
+                piecewise=51, full=51, layers=48, backend="FLASH_ATTN", printed_gib=1.29),
+    GraphSample(source="vl_252", study="dariustanrd/tokenkaki", model="Qwen/Qwen3-8B", gpu="A100-SXM4-40GB", release="0.19.1", tp=1,
+                piecewise=51, full=35, layers=36, backend="FLASH_ATTN", printed_gib=2.35),
+    GraphSample(source="vl_270", study="akamaslabs/vllm-benchmark#30", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=30, backend="TRITON_ATTN", printed_gib=0.502, derived=True),
+    GraphSample(source="vl_271", study="akamaslabs/vllm-benchmark#30", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=30, backend="TRITON_ATTN", printed_gib=0.537, derived=True),
+    GraphSample(source="vl_272", study="akamaslabs/vllm-benchmark#30", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
+                piecewise=51, full=51, layers=30, backend="TRITON_ATTN", printed_gib=0.537, derived=True),
+    GraphSample(source="vl_274", study="akamaslabs/vllm-benchmark#30", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
+                piecewise=25, full=0, layers=30, backend="TRITON_ATTN", printed_gib=0.244, derived=True),
+    GraphSample(source="vl_275", study="akamaslabs/vllm-benchmark#31", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=30, backend="TRITON_ATTN", printed_gib=0.502, derived=True),
+    GraphSample(source="vl_290", study="akamaslabs/vllm-benchmark#28", model="Qwen/Qwen3-8B-FP8", gpu="MIG 1g.16gb", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=36, backend="FLASH_ATTN", printed_gib=0.55),
+    GraphSample(source="vl_291", study="akamaslabs/vllm-benchmark#28", model="Qwen/Qwen3-8B-FP8", gpu="MIG 1g.16gb", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=36, backend="FLASHINFER", printed_gib=0.81),
+    GraphSample(source="vl_330", study="StellaLee/vllm-experiment", model="Qwen/Qwen2.5-Coder-7B-Instruct", gpu="4090", release="0.23.0", tp=1,
+                piecewise=11, full=7, layers=28, backend="FLASH_ATTN", printed_gib=0.13),
+    GraphSample(source="vl_331", study="StellaLee/vllm-experiment", model="Qwen/Qwen2.5-Coder-7B-Instruct", gpu="4090", release="0.23.0", tp=1,
+                piecewise=11, full=7, layers=28, backend="FLASH_ATTN", printed_gib=0.13),
+    GraphSample(source="vl_332", study="belonghim/vllm-optimizer", model="Qwen/Qwen3.5-0.8B", gpu="not named", release="0.24.0+rhaiv.9", tp=1,
+                piecewise=51, full=35, layers=24, backend="FLASH_ATTN", printed_gib=0.3),
+    GraphSample(source="vl_345", study="guardkit/guardkit", model="Qwen/Qwen3.5-35B-A3B-FP8", gpu="GB10", release="0.18.1rc1.dev147+g290809456", tp=1,
+                piecewise=51, full=35, layers=40, backend="FLASH_ATTN", printed_gib=1.65),
+    GraphSample(source="vl_347", study="samiulabir201/swiss-legal-citation-retrieval", model="Qwen/Qwen3-Reranker-8B", gpu="RTX PRO 6000", release="0.20.2", tp=1,
+                piecewise=51, full=51, layers=36, backend="FLASH_ATTN", printed_gib=0.34),
+    GraphSample(source="vl_371", study="gnosia93/eks-agentic-ai", model="Qwen/Qwen2.5-72B-Instruct", gpu="L40S", release="0.19.0", tp=4,
+                piecewise=51, full=35, layers=80, backend="FLASH_ATTN", printed_gib=2.73),
+    GraphSample(source="vl_383", study="Einengutenmorgen/decode_kuki", model="Qwen/Qwen3.8-27B", gpu="L40S", release="0.31.0", tp=2,
+                piecewise=51, full=35, layers=64, backend="FLASH_ATTN", printed_gib=0.94),
+    GraphSample(source="vl_402", study="search-index file id 67144197265", model="Qwen/Qwen2.5-7B-Instruct", gpu="Hopper", release="0.22.0", tp=1,
+                piecewise=35, full=19, layers=28, backend="FLASH_ATTN", printed_gib=0.37),
+    GraphSample(source="vl_403", study="search-index file id 55770092662", model="Qwen/Qwen3.5-4B", gpu="Hopper", release="0.22.0", tp=1,
+                piecewise=51, full=35, layers=32, backend="FLASH_ATTN", printed_gib=0.64),
+    GraphSample(source="vl_404", study="search-index file id 61544841280", model="nvidia/Qwen3.6-27B-NVFP4", gpu="GB10", release="0.23.1rc1.dev531+ga65f93fb2", tp=1,
+                piecewise=5, full=4, layers=64, backend="FLASHINFER", printed_gib=0.61),
+    GraphSample(source="vl_460", study="search-index file id 67306615881", model="Qwen/Qwen3-0.6B", gpu="not named", release="0.18.1.dev0+gbcf2be961.d20260324", tp=1,
+                piecewise=11, full=7, layers=28, backend="FLASH_ATTN", printed_gib=0.08),
+    GraphSample(source="vl_461", study="search-index file id 52072816508", model="RedHatAI/gemma-4-26B-A4B-it-NVFP4 (google/gemma-4-26B-A4B-it)", gpu="not named", release="0.19.2rc1.dev8+g4b7f5ea1a", tp=1,
+                piecewise=51, full=35, layers=30, backend="TRITON_ATTN", printed_gib=0.83),
+    GraphSample(source="vl_523", study="search-index file id 51912001300", model="RedHatAI/Qwen3.6-35B-A3B-NVFP4", gpu="GB10", release="0.20.0", tp=1,
+                piecewise=1, full=1, layers=40, backend="FLASHINFER", printed_gib=0.43),
+    GraphSample(source="vl_524", study="search-index file id 61569442000", model="nvidia/Qwen3.6-27B-NVFP4", gpu="GB10", release="0.23.1rc1.dev531+ga65f93fb2", tp=1,
+                piecewise=9, full=0, layers=64, backend="FLASHINFER", printed_gib=-0.81),
+    GraphSample(source="vl_620", study="A coding-agent session transcript 'Qwen3", model="Qwen/Qwen3.8-27B", gpu="GB10", release="0.27.1", tp=1,
+                piecewise=51, full=35, layers=64, backend="FLASH_ATTN", printed_gib=1.94),
+    GraphSample(source="vl_625", study="WSL2 series", model="nvidia/Gemma-4-26B-A4B-NVFP4", gpu="RTX 5090", release="0.20.2", tp=1,
+                piecewise=3, full=2, layers=30, backend="TRITON_ATTN", printed_gib=0.26),
+    GraphSample(source="vl_626", study="WSL2 series", model="RedHatAI/Qwen3.6-35B-A3B-NVFP4", gpu="RTX 5090", release="0.20.0", tp=1,
+                piecewise=1, full=1, layers=40, backend="FLASHINFER", printed_gib=0.36),
+    GraphSample(source="vl_663", study="WSL2 series", model="RedHatAI/Qwen3.6-35B-A3B-NVFP4", gpu="not named", release="0.20.0", tp=1,
+                piecewise=1, full=1, layers=40, backend="FLASHINFER", printed_gib=0.36),
+    GraphSample(source="vl_664", study="WSL2 series", model="RedHatAI/Qwen3.6-35B-A3B-NVFP4", gpu="not named", release="0.20.0", tp=1,
+                piecewise=3, full=3, layers=40, backend="FLASHINFER", printed_gib=0.45),
+    GraphSample(source="vl_700", study="akamaslabs/vllm-benchmark#28", model="Qwen/Qwen3-8B-FP8", gpu="MIG 1g.16gb", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=36, backend="FLASHINFER", printed_gib=0.81),
+    GraphSample(source="vl_701", study="akamaslabs/vllm-benchmark#28", model="Qwen/Qwen3-8B-FP8", gpu="MIG 1g.16gb", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=36, backend="FLASHINFER", printed_gib=0.81),
+    GraphSample(source="vl_702", study="akamaslabs/vllm-benchmark#28", model="Qwen/Qwen3-8B-FP8", gpu="MIG 1g.16gb", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=36, backend="TRITON_ATTN", printed_gib=0.52),
+    GraphSample(source="vl_703", study="akamaslabs/vllm-benchmark#28", model="Qwen/Qwen3-8B-FP8", gpu="MIG 1g.16gb", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=36, backend="TRITON_ATTN", printed_gib=0.55),
+    GraphSample(source="vl_704", study="akamaslabs/vllm-benchmark#28", model="Qwen/Qwen3-8B-FP8", gpu="MIG 1g.16gb", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=36, backend="FLASH_ATTN", printed_gib=0.55),
+    GraphSample(source="vl_705", study="akamaslabs/vllm-benchmark#28", model="Qwen/Qwen3-8B-FP8", gpu="MIG 1g.16gb", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=36, backend="FLASHINFER", printed_gib=0.81),
+    GraphSample(source="vl_706", study="akamaslabs/vllm-benchmark#28", model="Qwen/Qwen3-8B-FP8", gpu="MIG 1g.16gb", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=36, backend="FLASHINFER", printed_gib=0.81),
+    GraphSample(source="vl_707", study="akamaslabs/vllm-benchmark#28", model="Qwen/Qwen3-8B-FP8", gpu="MIG 1g.16gb", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=36, backend="FLASHINFER", printed_gib=0.81),
+    GraphSample(source="vl_708", study="akamaslabs/vllm-benchmark#30", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=30, backend="TRITON_ATTN", printed_gib=0.519, derived=True),
+    GraphSample(source="vl_709", study="akamaslabs/vllm-benchmark#30", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=30, backend="TRITON_ATTN", printed_gib=0.502, derived=True),
+    GraphSample(source="vl_710", study="akamaslabs/vllm-benchmark#30", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
+                piecewise=5, full=5, layers=30, backend="TRITON_ATTN", printed_gib=0.084, derived=True),
+    GraphSample(source="vl_711", study="akamaslabs/vllm-benchmark#30", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=30, backend="TRITON_ATTN", printed_gib=0.55, derived=True),
+    GraphSample(source="vl_720", study="pull request eugr/spark-vllm-docker", model="Qwen/Qwen3.6-35B-A3B-FP8", gpu="GB10", release="not printed", tp=1,
+                piecewise=51, full=0, layers=40, backend="FLASHINFER", printed_gib=-4.74),
+    GraphSample(source="vl_730", study="search-index file id 51781852921", model="Qwen/Qwen3.5-9B", gpu="L4", release="0.19.0", tp=1,
+                piecewise=51, full=35, layers=32, backend="FLASH_ATTN", printed_gib=0.78),
+    GraphSample(source="vl_731", study="WSL2 series", model="RedHatAI/gemma-4-26B-A4B-it-NVFP4", gpu="not named", release="0.19.2", tp=1,
+                piecewise=3, full=2, layers=30, backend="TRITON_ATTN", printed_gib=0.26),
+    GraphSample(source="vl_734", study="search-index file id 54064687355", model="kaitchup/Qwen3.5-2B-autoround-W4A16", gpu="not named", release="0.19.1", tp=1,
+                piecewise=51, full=51, layers=24, backend="not printed", printed_gib=0.33),
+    GraphSample(source="vl_738", study="WSL2 series", model="RedHatAI/gemma-4-26B-A4B-it-NVFP4", gpu="not named", release="0.19.2", tp=1,
+                piecewise=3, full=2, layers=30, backend="TRITON_ATTN", printed_gib=0.26),
+    GraphSample(source="vl_741", study="WSL2 series", model="RedHatAI/gemma-4-26B-A4B-it-NVFP4 (EAGLE-3 drafter RedHatAI/gemma-4-26B-A4B-it-speculator.eagle3)", gpu="not named", release="0.19.2", tp=1,
+                piecewise=3, full=2, layers=30, backend="TRITON_ATTN", printed_gib=0.27),
+    GraphSample(source="vl_742", study="search-index file id 56036894944", model="Qwen/Qwen3.5-4B", gpu="not named", release="0.22.0", tp=1,
+                piecewise=35, full=19, layers=32, backend="FLASH_ATTN", printed_gib=0.4),
+    GraphSample(source="vl_843", study="search-index file id 63102470423", model="google/gemma-4-31B-it",
+                gpu="not named", release="0.23.0", tp=1, piecewise=8, full=5, layers=60, backend="TRITON_ATTN",
+                printed_gib=0.13, fitted=False),
 )
-"""Printed estimates at the default capture set (51 PIECEWISE + 35 FULL graphs).  Other capture sets, not in the
-median, all inside its band: 1 + 1 graphs 0.36 and 0.43 GiB, 3 + 2 0.27, 5 + 4 0.61, 11 + 7 1.21, 15 + 8 0.65,
-35 + 19 0.37 (search-index 52377383460, 51912001300, 52101499359, 61544841280, 52221836498, 56878676544,
-67144197265).  Left out: multi-GPU runs (1.97 GiB at tp 2 on a 179 GiB GPU, 4.99 GiB for a B200 MoE, vl_032) and
-PIECEWISE-only runs (speculative decoding: 15 graphs 0.22 GiB; one prints −0.87 GiB)."""
+"""Every log of the explain corpus that prints the estimate or its equivalent utilisation (helper vcg10,
+2026-12-05), and vl_843 (Gemma-4-31B, added to lead10 by helper mv29 after this branch's base; not in the fit of the
+two constants, within 0.12 GiB of its print).  Derived rows take the GPU total from the log, or the study's other logs (study 30: 44.39 GiB), or the
+T4's 14.57 GiB (vl_202).  vl_524 and vl_720 are PIECEWISE-only speculative runs whose estimate prints negative."""
 
 
 def median(values: list[float]) -> float:
@@ -83,21 +227,13 @@ def median(values: list[float]) -> float:
     return data[i] if n % 2 else (data[i - 1] + data[i]) / 2
 
 
-def evidence_band() -> tuple[Bytes, Bytes]:
-    """(median, farthest sample's distance from it) of ``GRAPH_EVIDENCE``."""
-    values = [s.printed_gib for s in GRAPH_EVIDENCE]
-    mid = median(values)
-    spread = max(abs(v - mid) for v in values)
-    return GiB(mid), GiB(spread)
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GraphEstimate:
     """The CUDA-graph memory estimate and how it was formed."""
 
     bytes: Bytes
     uncertainty: Bytes
-    """± of ``bytes`` (the farthest printed sample)"""
+    """± of ``bytes`` (``ESTIMATE_BAND_BYTES``)"""
     sizes: tuple[int, ...]
     """captured PIECEWISE batch sizes (tokens)"""
     full_sizes: tuple[int, ...]
@@ -119,9 +255,41 @@ def full_capture_sizes(sizes: tuple[int, ...], max_num_seqs: int) -> tuple[int, 
     return tuple(s for s in sizes if s <= max_num_seqs)
 
 
+def auto_attention_backend(*, compute_capability: tuple[int, int] | None, head_dim: int, kv_quantized: bool,
+                           mla: bool) -> str:
+    """The backend vLLM picks under ``--attention-backend auto`` (``platforms/cuda.py _get_backend_priorities`` and
+    the backends' ``supports_*`` checks, 0.20.0–0.33.0): on SM 10.x FlashInfer first, elsewhere FlashAttention
+    first; FlashAttention below SM 8.0 is refused, an fp8 KV cache only with FlashAttention 3 (SM 9.x), and neither
+    FlashAttention nor FlashInfer takes a head dim above 256 (Triton attention then).  MLA models get an MLA backend
+    ("MLA": its workspace is not modelled)."""
+    if mla:
+        return "MLA"
+    major = (compute_capability or (9, 0))[0]
+    if head_dim > 256 or major < 8:
+        return "TRITON_ATTN"
+    if major == 10 or (kv_quantized and major != 9):
+        return "FLASHINFER"
+    return "FLASH_ATTN"
+
+
+def mechanism_estimate(*, piecewise: int, full: int, layers: int, attention_backend: str) -> Bytes:
+    """vLLM's printed "Estimated CUDA graph memory" from its mechanism (``v1/worker/gpu_model_runner.py
+    profile_cudagraph_memory``, 0.20.0–0.33.0; ``v1/worker/gpu/cudagraph_utils.py`` for Model Runner V2 from
+    0.29.0): ``max(first PIECEWISE sample, first FULL sample) + Σ_mode (n_mode − 1) × second sample``, with the
+    first sample ``FIRST_CAPTURE_BYTES`` or, for FlashInfer, its 394 MiB workspace created in the first FULL
+    capture, and the second sample ``PER_GRAPH_LAYER_BYTES`` × ``layers``."""
+    first = FIRST_CAPTURE_BYTES
+    if attention_backend == "FLASHINFER" and full > 0:
+        first = max(first, FLASHINFER_WORKSPACE_BYTES)
+    graphs = max(piecewise - 1, 0) + max(full - 1, 0)
+    return first + PER_GRAPH_LAYER_BYTES * (graphs * layers)
+
+
 def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs: int, max_num_batched_tokens: int,
-                              compute_capability: tuple[int, int] | None) -> GraphEstimate:
-    """The estimate vLLM subtracts before KV sizing, for one rank (FULL_AND_PIECEWISE)."""
+                              compute_capability: tuple[int, int] | None, layers: int,
+                              attention_backend: str) -> GraphEstimate:
+    """The estimate vLLM subtracts before KV sizing, for one rank (FULL_AND_PIECEWISE): ``mechanism_estimate`` ±
+    ``ESTIMATE_BAND_BYTES``; ``attention_backend`` is the resolved one (``auto_attention_backend``)."""
     sizes = capture_sizes(max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
                           compute_capability=compute_capability)
     full = full_capture_sizes(sizes, max_num_seqs)
@@ -129,8 +297,14 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
         return GraphEstimate(bytes=Bytes(0), uncertainty=Bytes(0), sizes=sizes, full_sizes=full,
                              formula="Model Runner V2: profile_cudagraph_memory returns 0 (vLLM 0.19–0.28), "
                                      "nothing subtracted")
-    nominal, spread = evidence_band()
+    nominal = mechanism_estimate(piecewise=len(sizes), full=len(full), layers=layers,
+                                 attention_backend=attention_backend)
     runner = "Model Runner V2" if v2_runner else "V1 runner"
-    formula = (f"{runner}, {len(sizes)} PIECEWISE + {len(full)} FULL graphs: median of {len(GRAPH_EVIDENCE)} printed "
-               f"estimates {nominal.gib:.2f} GiB ± {spread.gib:.2f} (farthest sample; driver-measured, not derivable)")
-    return GraphEstimate(bytes=nominal, uncertainty=spread, sizes=sizes, full_sizes=full, formula=formula)
+    first = "FlashInfer workspace 394 MiB" if nominal.bytes >= FLASHINFER_WORKSPACE_BYTES.bytes \
+        and attention_backend == "FLASHINFER" else f"{FIRST_CAPTURE_BYTES.gib:.3f} GiB"
+    formula = (f"{runner}, {attention_backend}, {len(sizes)} PIECEWISE + {len(full)} FULL graphs: first capture "
+               f"{first} + {len(sizes) - 1 + max(len(full) - 1, 0)} graphs × {layers} layers × "
+               f"{PER_GRAPH_LAYER_BYTES.bytes // 1024} KiB = {nominal.gib:.2f} GiB ± {ESTIMATE_BAND_BYTES.gib:.2f} "
+               f"(graphs.mechanism_estimate; constants fitted on {len(GRAPH_EVIDENCE)} printed estimates)")
+    return GraphEstimate(bytes=nominal, uncertainty=ESTIMATE_BAND_BYTES, sizes=sizes, full_sizes=full,
+                         formula=formula)

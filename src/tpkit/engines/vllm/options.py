@@ -12,7 +12,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.startup.links import LinkChoice
 
-__all__ = ["VllmOptions", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES", "v2_runner_override"]
+__all__ = ["VllmOptions", "ATTENTION_BACKENDS", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES", "v2_runner_override"]
 
 KV_CACHE_DTYPES = tuple(KV_DTYPES)
 """accepted ``--kv-cache-dtype`` spellings (``vllm/config/cache.py`` ``CacheDType`` per release:
@@ -24,6 +24,13 @@ DTYPES_ACCEPTED = ("auto", "bfloat16", "float16", "half", "float32", "float")
 TOPK_TOPP_SAMPLERS = ("native", "flashinfer")
 """values of ``--topk-topp-sampler``"""
 COMPILE_CACHE_STATES = ("cold", "warm")
+ATTENTION_BACKENDS = ("auto", "FLASH_ATTN", "FLASH_ATTN_DIFFKV", "TRITON_ATTN", "TRITON_ATTN_DIFFKV",
+                      "TRITON_FLASH_ATTN", "TORCH_SDPA", "FLASHINFER", "TRITON_FLASHINFER", "FLASHINFER_MLA",
+                      "FLASHINFER_MLA_SPARSE", "TRITON_MLA", "CUTLASS_MLA", "FLASHMLA", "FLASHMLA_SPARSE",
+                      "FLASH_ATTN_MLA", "FLEX_ATTENTION", "TREE_ATTN", "TURBOQUANT")
+"""``--attention-backend`` values tpkit accepts: ``auto`` and the CUDA members of vLLM's ``AttentionBackendEnum``
+(``v1/attention/backends/registry.py``, 0.20.0–0.33.0; a member of one release only is accepted for every release)"""
+
 """values of ``--compile-cache``"""
 
 _POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs",
@@ -149,6 +156,15 @@ class VllmOptions:
     implementation"; ``"flashinfer"``: "Using FlashInfer for top-p & top-k sampling"); None = the release's default
     (``VllmRules.flashinfer_sampler``; 0.9.0–0.11.0: native as a plain pip install gives it, with a band)"""
 
+    attention_backend: str | None = flag(
+        choices=ATTENTION_BACKENDS, metavar="BACKEND",
+        help="vLLM's --attention-backend (FLASH_ATTN, TRITON_ATTN, FLASHINFER …; default auto: the release's choice "
+             "for the GPU, FlashInfer on SM 10.x, FlashAttention elsewhere); FlashInfer's 394 MiB workspace is in "
+             "the CUDA-graph estimate of vLLM 0.20+")
+    """``--attention-backend`` (``AttentionBackendEnum`` name; vLLM 0.20+ command lines); None / ``"auto"`` = vLLM's
+    choice (``engines.vllm.graphs.auto_attention_backend``).  Only the CUDA-graph estimate reads it
+    (``graphs.mechanism_estimate``)."""
+
     vllm_use_v2_model_runner: str | None = flag(
         choices=("0", "1"), group="model runner",
         help="the VLLM_USE_V2_MODEL_RUNNER environment variable the server ran with: 1 = Model Runner V2 "
@@ -246,6 +262,10 @@ class VllmOptions:
             raise PlanInputError(f"--topk-topp-sampler must be one of {', '.join(TOPK_TOPP_SAMPLERS)}, got "
                                  f"{self.topk_topp_sampler!r}; it names the sampler the vLLM log reports (leave it "
                                  "out for the release's default)")
+        if self.attention_backend is not None and self.attention_backend not in ATTENTION_BACKENDS:
+            raise PlanInputError(f"--attention-backend must be one of {', '.join(ATTENTION_BACKENDS)}, got "
+                                 f"{self.attention_backend!r} (vLLM's AttentionBackendEnum names; leave it out for "
+                                 "vLLM's automatic choice)")
         if self.compile_cache not in COMPILE_CACHE_STATES:
             raise PlanInputError(f"--compile-cache must be one of {', '.join(COMPILE_CACHE_STATES)}, got "
                                  f"{self.compile_cache!r}; cold: a first start (empty torch.compile cache), warm: a "
