@@ -112,7 +112,9 @@ def read_config_file(path: str | Path) -> dict:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"cannot read model config {path}: {exc.strerror}") from None
+        raise ConfigError(f"cannot read model config {path}: {exc.strerror or exc}; check the path and its "
+                          "permissions (the user running tpkit must be able to read it), or pass another config.json"
+                          ) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
                           "pass the model's config.json, which HF writes as UTF-8 JSON") from None
