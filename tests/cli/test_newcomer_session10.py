@@ -127,3 +127,25 @@ def test_a_file_of_nul_bytes_is_refused_without_reading_it_as_a_log(capsys, tmp_
     path = tmp_path / "server.log"
     path.write_bytes(b"\x00" * 100_000)
     refused(capsys, "explain", str(path), says=("is not a text log", "100,000 bytes are all NUL"))
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"num_key_value_heads": 5}, ("num_attention_heads 32 is not a multiple of num_key_value_heads 5",
+                                  "fix the config.json")),
+    ({"num_key_value_heads": 64}, ("num_attention_heads 32 is not a multiple of num_key_value_heads 64",)),
+    ({"torch_dtype": "float7"}, ("torch_dtype 'float7' is not one of", "fix the config.json")),
+    ({"quantization_config": "fp8"}, ("quantization_config must be an object, got str 'fp8'", "fix the config.json",
+                                      "--quantization")),
+])
+def test_config_values_no_model_has_are_refused_with_the_fix(capsys, tmp_path, change, says):
+    """Before: 32 query heads over 5 KV heads (no grouped-query model can have it) was planned, exit 0; a torch_dtype
+    or quantization_config of the wrong kind was refused without a word on what to do."""
+    import json
+
+    config = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+              "intermediate_size": 14336, "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8,
+              "vocab_size": 128256, "max_position_embeddings": 8192, "torch_dtype": "bfloat16"}
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({**config, **change}))
+    for command in ("plan", "perf"):
+        refused(capsys, command, str(path), "--gpu", "H100", says=says)
