@@ -1,5 +1,5 @@
 import sys
 
-from tpkit.cli import main
+from tpkit._entry import main
 
 sys.exit(main())

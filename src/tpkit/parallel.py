@@ -8,7 +8,7 @@ import math
 from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
 
-__all__ = ["ParallelSpec"]
+__all__ = ["ParallelSpec", "check_layout_size"]
 
 
 MAX_SIZE = 1024
@@ -18,6 +18,18 @@ MAX_SIZE = 1024
 _MEANING = {"tp": "tensor parallel: the GPUs each layer is split over", "pp": "pipeline stages",
             "dp": "data-parallel replicas", "ep": "expert parallel: the GPUs the experts are spread over"}
 """what each layout flag counts, for the message that refuses a value below 1"""
+
+
+def check_layout_size(name: str, value: object) -> None:
+    """Refuse a layout size (``name``: ``tp``, ``pp``, ``dp`` or ``ep``) that is not a whole number from 1 to
+    ``MAX_SIZE``, saying what it counts: the one check of ``tpkit plan``, ``perf`` and ``explain``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise PlanInputError(f"--{name} must be a whole number ≥ 1, got {value!r}; it counts GPUs "
+                             f"({_MEANING[name]}): 1 when not split that way, e.g. --{name} 1")
+    if value > MAX_SIZE:
+        raise PlanInputError(f"--{name} {value:,} is more than tpkit plans ({MAX_SIZE:,} per dimension: no "
+                             f"released model has more attention heads or layers to split); use "
+                             f"--{name} ≤ {MAX_SIZE:,}")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -50,14 +62,7 @@ class ParallelSpec:
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "ep"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise PlanInputError(f"--{name} must be a whole number ≥ 1, got {value!r}; it counts GPUs "
-                                     f"({_MEANING[name]}): 1 when not split that way, e.g. --{name} 1")
-            if value > MAX_SIZE:
-                raise PlanInputError(f"--{name} {value:,} is more than tpkit plans ({MAX_SIZE:,} per dimension: no "
-                                     f"released model has more attention heads or layers to split); use "
-                                     f"--{name} ≤ {MAX_SIZE:,}")
+            check_layout_size(name, getattr(self, name))
         if self.expert_tp is not None and (isinstance(self.expert_tp, bool) or not isinstance(self.expert_tp, int)
                                            or self.expert_tp < 1):
             raise PlanInputError(f"expert_tp must be a whole number ≥ 1 or None, got {self.expert_tp!r}")

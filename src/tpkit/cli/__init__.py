@@ -3,7 +3,8 @@
 argparse (stdlib) only: it keeps ``tpkit plan`` cold start small (no framework import chain) and gives the
 flag names scripts rely on; the ledger is plain text fitted to the terminal (``tpkit.cli.render``).
 
-Exit codes: 0 ok, 2 user error (message, no traceback), 1 internal error; ``tpkit plan``: 3 DOES NOT FIT.
+Exit codes: 0 ok, 2 user error (message, no traceback), 1 internal error, 130 interrupted (^C: "interrupted", no
+traceback); ``tpkit plan``: 3 DOES NOT FIT.
 Each sub-command lives in its own module exposing ``register(subparsers, argv=None)`` whose parser
 sets ``func(args) -> int``.  Only the command being run is imported (``tpkit plan`` never imports
 the probe or the benchmarks); the others are listed by their help line.  ``argv``, when given, is the command
@@ -269,15 +270,24 @@ def _subparser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> arg
 def main(argv: list[str] | None = None) -> int:
     """``tpkit ARGV``: parse, run the command, and map a user error to one line on stderr and exit 2 (see the module
     docstring for the exit codes); ``argv`` None reads ``sys.argv``."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # ^C, also while the command's modules are imported and its flags parsed
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
+    """``main`` less its ^C handling."""
     from tpkit.errors import is_user_error
 
-    argv = sys.argv[1:] if argv is None else list(argv)
     TpkitArgumentParser.argv = argv
     parser = build_parser(argv)
     try:
         args, extras = parser.parse_known_args(argv)
     except _Reparse as again:
-        return main(again.argv)
+        return _main(again.argv)
     if extras:
         sub = _subparser(parser, args)
         _refuse(sub, unknown_flags_message(sub, extras))
@@ -286,9 +296,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:  # `tpkit plan … | head`: the reader left; say nothing more
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141

@@ -78,7 +78,8 @@ def _check_counts(args) -> None:
     for name in _COUNTS:
         value = getattr(args, name)
         if value < 1:
-            raise PlanInputError(f"--{name.replace('_', '-')} must be ≥ 1, got {value}")
+            raise PlanInputError(f"--{name.replace('_', '-')} must be ≥ 1, got {value}; leave it out "
+                                 "for the default")
     if args.max_blocks is not None and args.max_blocks < 1:
         raise PlanInputError(f"--max-blocks must be ≥ 1, got {args.max_blocks}; omit it for the default")
 

@@ -4,6 +4,7 @@ rebuild the capacity, name the failure and re-plan the fixes from the same measu
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from tpkit.errors import PlanInputError
@@ -133,13 +134,23 @@ def _json_document(data: bytes) -> str:
         return ""
     try:
         doc = json.loads(data)
-    except (ValueError, RecursionError):
+    except ValueError as exc:  # a config.json cut short or mis-edited is still a config, not a log
+        key = _CONFIG_KEY.search(data[:_SAMPLE_BYTES])
+        if not key or data.lstrip()[:1] != b"{":
+            return ""
+        where = f" at line {exc.lineno}, column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+        return (f"a model config.json (JSON with {key.group(1).decode()}, broken{where}: cut short or "
+                "mis-edited)")
+    except RecursionError:
         return ""
     if isinstance(doc, dict) and ("model_type" in doc or "architectures" in doc):
         return "a model config.json (JSON with " + ("model_type" if "model_type" in doc else "architectures") + ")"
     keys = f" with keys {', '.join(list(doc)[:4])}" if isinstance(doc, dict) and doc else ""
     return f"a JSON document (a {type(doc).__name__}{keys})"
 
+
+_CONFIG_KEY = re.compile(rb'"(model_type|architectures)"\s*:')
+"""a key only a model config.json has at its top level, read where the JSON does not parse"""
 
 _MAGIC = (
     (b"\x7fELF", "an ELF executable or library", ""),
@@ -169,7 +180,8 @@ def _recognised(data: bytes) -> bool:
 
 def _not_text(data: bytes) -> tuple[str, str, bool]:
     """Why ``data`` is not a text log, how to read it, and whether a file signature says so (("", "", False) when it
-    is text): a known binary signature (an archive or a compressed file holds no readable log lines), or
+    is text): a known binary signature (an archive or a compressed file holds no readable log lines), nothing but
+    NUL bytes (as definite as a signature), or
     64 KiB from the first byte that is not NUL (NUL bytes left out: a log cut by a crash may hold a run of them;
     UTF-16 with a byte-order mark is text) of which 30 % or more are control bytes or bytes that are not UTF-8."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
@@ -180,8 +192,8 @@ def _not_text(data: bytes) -> tuple[str, str, bool]:
     import re
 
     first = re.search(rb"[^\x00]", data)
-    if first is None:
-        return f"its {len(data):,} bytes are all NUL", "", False
+    if first is None:  # no line to find: said at once (the log reader took ~2 min over 1 GiB of them)
+        return f"its {len(data):,} bytes are all NUL", "", True
     sample = data[first.start():first.start() + _SAMPLE_BYTES].replace(b"\x00", b"")
     control = sum(sample.count(bytes([c])) for c in (*range(1, 9), 11, *range(14, 27), *range(28, 32), 127))
     foreign = sample.decode("utf-8", "replace").count("\ufffd")

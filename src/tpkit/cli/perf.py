@@ -207,12 +207,14 @@ def build_perf_request(args):
     """Flags → PerfRequest, every check before any prediction."""
     from tpkit.hardware.catalog import lookup_gpu
     from tpkit.models import load_model
+    from tpkit.parallel import check_layout_size
     from tpkit.perf.plan import PerfRequest
 
-    for name in ("tp", "ep", "dp", "batch"):
-        value = getattr(args, name)
-        if value < 1:
-            raise PlanInputError(f"--{name} must be ≥ 1, got {value}")
+    for name in ("tp", "ep", "dp"):
+        check_layout_size(name, getattr(args, name))
+    if args.batch < 1:
+        raise PlanInputError(f"--batch must be a whole number ≥ 1, got {args.batch}; it counts the sequences decoded "
+                             "together, e.g. --batch 1")
     if args.num_gpus is not None and args.num_gpus < args.tp:
         raise PlanInputError(f"--tp {args.tp} needs {args.tp} GPUs but --num-gpus is {args.num_gpus}; raise "
                              "--num-gpus or lower --tp")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import ConfigError
-from tpkit.models.fields import MAX_DIM, optional_bool, optional_int
+from tpkit.models.fields import MAX_DIM, grouped_kv_heads, optional_bool, optional_int
 from tpkit.models.gemma4 import Gemma4Attn, gemma4_attention, gemma4_defaults, is_gemma4
 from tpkit.models.layers import GATED_ATTN_ARCH, layer_kinds, moe_layer_ids
 from tpkit.models.linear_attn import linear_attn_spec
@@ -112,7 +112,8 @@ def read_config_file(path: str | Path) -> dict:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"cannot read model config {path}: {exc.strerror}") from None
+        raise ConfigError(f"cannot read model config {path}: {exc.strerror or exc}; check the path and its "
+                          "permissions (tpkit's user must be able to read it), or pass another config.json") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
                           "pass the model's config.json, which HF writes as UTF-8 JSON") from None
@@ -157,7 +158,7 @@ def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
     kinds, window = layer_kinds(text, num_layers, source, assumptions)
     moe = _moe(text, r, num_layers)
     mt = text["model_type"]
-    kv_heads = heads if mla else r.int("num_key_value_heads", default=heads)
+    kv_heads = heads if mla else grouped_kv_heads(heads, r.int("num_key_value_heads", default=heads), source)
     g4 = gemma4_attention(text, kinds, num_layers, head_dim, kv_heads, source) if is_gemma4(text) else \
         Gemma4Attn(full_head_dim=None, full_kv_heads=None, kv_shared_layers=0)
     return ModelSpec(
@@ -419,7 +420,7 @@ def _dtype(text: dict, where: str, assumptions: list[str]) -> str:
         return "bfloat16"
     found = lookup_dtype(str(value))
     if found is None or found.name not in WEIGHT_DTYPES:
-        raise ConfigError(f"{where}: torch_dtype {value!r} is not one of {sorted(WEIGHT_DTYPES)}")
+        raise ConfigError(f"{where}: torch_dtype {value!r} is not one of {sorted(WEIGHT_DTYPES)}; fix the config.json")
     return found.name
 
 

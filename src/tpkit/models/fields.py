@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tpkit.errors import ConfigError
 
-__all__ = ["optional_int", "optional_bool", "int_list", "name_list", "MAX_DIM"]
+__all__ = ["optional_int", "optional_bool", "int_list", "name_list", "MAX_DIM", "grouped_kv_heads"]
 
 MAX_DIM = 2**31 - 1
 """largest size tpkit accepts for one model dimension (elements); no released model comes near it"""
@@ -60,3 +60,12 @@ def name_list(value, key: str, where: str) -> tuple[str, ...]:
         raise ConfigError(f"{where}: {key} must be a list of module names (strings), got {value!r:.120}; "
                           "fix the quantization_config")
     return tuple(value)
+
+
+def grouped_kv_heads(heads: int, kv_heads: int, where: str) -> int:
+    """``kv_heads`` when ``heads`` query heads split into whole groups over them (grouped-query attention: the engines
+    and transformers give each KV head ``heads / kv_heads`` query heads); else ``ConfigError``."""
+    if heads % kv_heads:
+        raise ConfigError(f"{where}: num_attention_heads {heads} is not a multiple of num_key_value_heads {kv_heads} "
+                          "(each KV head serves a whole group of query heads); fix the config.json")
+    return kv_heads

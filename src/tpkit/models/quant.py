@@ -55,7 +55,9 @@ def parse_quant_config(qc: dict | None, *, where: str) -> QuantSpec | None:
     if qc is None:
         return None
     if not isinstance(qc, dict):
-        raise ConfigError(f"{where}: quantization_config must be an object, got {type(qc).__name__} {qc!r}")
+        raise ConfigError(f"{where}: quantization_config must be an object, got {type(qc).__name__} {qc!r:.80}; fix "
+                          "the config.json (HF writes e.g. {\"quant_method\": \"fp8\", …}) or remove the key and "
+                          "pass --quantization")
     raw = str(qc.get("quant_method", "")).lower()
     kv_fp8 = str(qc.get("kv_cache_quant_algo") or "").upper() == "FP8"
     parser = _PARSERS.get(raw)

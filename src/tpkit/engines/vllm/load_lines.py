@@ -171,6 +171,18 @@ def _v0_options(options: VllmOptions) -> VllmOptions:
     return replace(options, engine_version=str(options.engine_version).partition(":")[0] + ":v0")
 
 
+def _v0_fallback(options: VllmOptions, *, refused) -> VllmOptions | None:
+    """The V0 fallback of a release that runs V0 for this launch: ``options`` with the V0 rules, unless the version
+    names ``:v1`` explicitly (VLLM_USE_V1=1, or a launch V1 takes): then ``refused(version)`` is the message of the
+    release's refusal, or, with ``refused`` None, V1 runs as asked and nothing changes (None)."""
+    version = str(options.engine_version)
+    if not version.endswith(":v1"):
+        return _v0_options(options)
+    if refused is None:
+        return None
+    raise PlanInputError(refused(version))
+
+
 def offload_v0_fallback(options: VllmOptions, rules: VllmRules) -> VllmOptions | None:
     """vLLM 0.8.0–0.8.2 run V0 when --cpu-offload-gb is set ("--cpu-offload-gb is not supported by the V1 Engine.
     Falling back to V0", ``engine/arg_utils.py _is_v1_supported_oracle`` → ``_raise_or_fallback``; 0.8.3 drops the
@@ -178,12 +190,10 @@ def offload_v0_fallback(options: VllmOptions, rules: VllmRules) -> VllmOptions |
     VLLM_USE_V1=1 asks for, which those releases refuse (NotImplementedError)."""
     if not options.cpu_offload_gb or rules.engine != "V1" or not (0, 8, 0) <= rules.release < (0, 8, 3):
         return None
-    version = str(options.engine_version)
-    if version.endswith(":v1"):
-        raise PlanInputError(f"--engine-version {version} with --cpu-offload-gb: vLLM 0.8.0–0.8.2 refuse "
-                             "VLLM_USE_V1=1 with this flag (engine/arg_utils.py _raise_or_fallback) and otherwise "
-                             "fall back to V0; plan without ':v1', or a 0.8.3+ release")
-    return _v0_options(options)
+    return _v0_fallback(options, refused=lambda version: (
+        f"--engine-version {version} with --cpu-offload-gb: vLLM 0.8.0–0.8.2 refuse VLLM_USE_V1=1 with this flag "
+        "(engine/arg_utils.py _raise_or_fallback) and otherwise fall back to V0; plan without ':v1', or a 0.8.3+ "
+        "release"))
 
 
 def pp_v0_fallback(options: VllmOptions, rules: VllmRules, pp: int) -> VllmOptions | None:
@@ -197,10 +207,7 @@ def pp_v0_fallback(options: VllmOptions, rules: VllmRules, pp: int) -> VllmOptio
     0.8.0–0.8.2, where V1 PP is experimental) and is kept."""
     if (pp or 1) <= 1 or rules.engine != "V1" or not (0, 8, 0) <= rules.release < (0, 9, 1):
         return None
-    version = str(options.engine_version)
-    if version.endswith(":v1"):
-        return None
-    return _v0_options(options)
+    return _v0_fallback(options, refused=None)
 
 
 def capability_v0_fallback(options: VllmOptions, rules: VllmRules,
@@ -214,12 +221,10 @@ def capability_v0_fallback(options: VllmOptions, rules: VllmRules,
     cc = compute_capability
     if not cc or cc[0] >= 8 or rules.engine != "V1" or not (0, 8, 0) <= rules.release < (0, 10, 2):
         return None
-    version = str(options.engine_version)
-    if version.endswith(":v1"):
-        raise PlanInputError(f"--engine-version {version} on a compute-capability {cc[0]}.{cc[1]} GPU: vLLM "
-                             "0.8.0–0.10.1 refuse VLLM_USE_V1=1 below 8.0 (engine/arg_utils.py _raise_or_fallback) "
-                             "and otherwise fall back to V0; plan without ':v1', or a 0.10.2+ release")
-    return _v0_options(options)
+    return _v0_fallback(options, refused=lambda version: (
+        f"--engine-version {version} on a compute-capability {cc[0]}.{cc[1]} GPU: vLLM 0.8.0–0.10.1 refuse "
+        "VLLM_USE_V1=1 below 8.0 (engine/arg_utils.py _raise_or_fallback) and otherwise fall back to V0; plan "
+        "without ':v1', or a 0.10.2+ release"))
 
 
 def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_weights,
