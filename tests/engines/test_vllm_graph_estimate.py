@@ -1,7 +1,9 @@
 """vLLM's CUDA-graph memory estimate: which runner a model gets per release, zero where Model Runner V2 returns 0
 (0.19–0.28), the estimate by its mechanism elsewhere (engines/vllm/graphs.py), both sides of every boundary.
 Helper vcg10 (2026-12-05): the mechanism (first capture, FlashInfer workspace, graphs × layers) against every printed
-estimate of the explain corpus, --attention-backend and vLLM's automatic choice."""
+estimate of the explain corpus, --attention-backend and vLLM's automatic choice.
+Helper vcg10b (2026-12-05): vl_712, vl_743, vl_793, vl_812, vl_813 (added to lead10 after vcg10's base) in the
+evidence outside the fit: 64 rows; the mechanism's p90 over all rows 0.80 -> 1.00 GiB (the constant's 1.05 -> 1.27)."""
 
 from dataclasses import replace
 
@@ -67,7 +69,7 @@ def test_evidence_is_every_printed_estimate_of_the_corpus():
                 if re.search(r"Estimated CUDA graph memory: -?[\d.]+ GiB|is equivalent to --gpu-memory-utilization",
                              p.read_text(errors="replace"))}
     present = {g.source for g in GRAPH_EVIDENCE if (logs / f"{g.source}.log").exists()}
-    assert present == printing and len(GRAPH_EVIDENCE) == 59  # vl_843's log comes with lead10 (helper mv29)
+    assert present == printing and len(GRAPH_EVIDENCE) == 64  # vl_843 (mv29); vl_712, vl_743, vl_793, vl_812, vl_813 (helper vcg10b)
     for g in GRAPH_EVIDENCE:
         if not g.derived and g.source in present:
             assert f"Estimated CUDA graph memory: {g.printed_gib:.2f} GiB" in (logs / f"{g.source}.log").read_text()
@@ -76,7 +78,7 @@ def test_evidence_is_every_printed_estimate_of_the_corpus():
 def test_mechanism_beats_the_median_constant_on_every_printed_estimate():
     mech, const = _abs_errors(), _abs_errors(constant=0.65)
     assert median(mech) < 0.10 < 0.25 < median(const)      # 0.09 against 0.27 GiB
-    assert _p90(mech) < 0.83 < 1.0 < _p90(const)           # 0.82 against 1.07 GiB
+    assert _p90(mech) < 1.01 < 1.2 < _p90(const)           # 1.00 against 1.27 GiB (64 logs; 0.80 / 1.05 before vcg10b)
 
 
 def test_fitted_constants_are_a_least_absolute_error_optimum():

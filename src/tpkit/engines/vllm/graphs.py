@@ -212,11 +212,36 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
     GraphSample(source="vl_843", study="search-index file id 63102470423", model="google/gemma-4-31B-it",
                 gpu="not named", release="0.23.0", tp=1, piecewise=8, full=5, layers=60, backend="TRITON_ATTN",
                 printed_gib=0.13, fitted=False),
+    GraphSample(source="vl_712", study="akamaslabs/vllm-benchmark#30", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
+                piecewise=51, full=35, layers=30, backend="TRITON_ATTN", printed_gib=0.502, derived=True, fitted=False),
+    GraphSample(source="vl_743", study="search-index file id 56681168668", model="rdtand/Qwen3.6-35B-A3B-PrismaQuant-4.75bit-vllm (MTP drafter, 3 tokens: its graphs and layer not counted)",
+                gpu="not named", release="0.22.0", tp=1, piecewise=9, full=5, layers=40, backend="FLASH_ATTN",
+                printed_gib=0.61, fitted=False),
+    GraphSample(source="vl_793", study="search-index file id 68283111965",
+                model="DeepSeek-V4-Flash-0731 (the excerpt prints no graphs, backend or total: 11 + 7 graphs from the same "
+                      "notes' 2026-08-24 boot of the previous base (DSpark drafter's 6 FULL not counted), the backend and "
+                      "max_num_seqs 6 from the notes' description of this boot, GB10 total 119.63 GiB from vl_620)",
+                gpu="GB10", release="fork v0.1.1.dev0+g69db1c26b", tp=2, piecewise=11, full=7, layers=43,
+                backend="B12X_MLA_SPARSE", printed_gib=4.654, derived=True, fitted=False),
+    GraphSample(source="vl_812", study="xbill9/gemma4-dev", model="google/gemma-4-E2B-it-qat-w4a16-ct (Model Runner V2; sizes not printed: "
+                "vLLM 0.30.0's defaults below 70 GiB, max_num_seqs 256; 2048 tokens and capture max 512 printed)", gpu="L4",
+                release="0.30.0", tp=1, piecewise=51, full=35, layers=35, backend="TRITON_ATTN", printed_gib=0.529,
+                derived=True, fitted=False),
+    GraphSample(source="vl_813", study="xbill9/gemma4-dev", model="google/gemma-4-26B-A4B-it (ROCm, Model Runner V2; sizes not printed: "
+                "vLLM 0.30.0's defaults from 160 GiB, max_num_seqs 1024; 16384 tokens and capture max 512 printed)", gpu="MI300X",
+                release="0.31.1rc1.dev23+g43b4aaea3", tp=1, piecewise=51, full=51, layers=30, backend="TRITON_ATTN",
+                printed_gib=3.412, derived=True, fitted=False),
 )
 """Every log of the explain corpus that prints the estimate or its equivalent utilisation (helper vcg10,
 2026-12-05), and vl_843 (Gemma-4-31B, added to lead10 by helper mv29 after this branch's base; not in the fit of the
 two constants, within 0.12 GiB of its print).  Derived rows take the GPU total from the log, or the study's other logs (study 30: 44.39 GiB), or the
-T4's 14.57 GiB (vl_202).  vl_524 and vl_720 are PIECEWISE-only speculative runs whose estimate prints negative."""
+T4's 14.57 GiB (vl_202).  vl_524 and vl_720 are PIECEWISE-only speculative runs whose estimate prints negative.
+Helper vcg10b (2026-12-05): vl_712, vl_743, vl_793, vl_812, vl_813, added to lead10 after vcg10's base, outside the
+fit like vl_843 (64 rows).  vl_812 / vl_813 print no capture sizes: their counts are vLLM 0.30.0's defaults
+(``engine/arg_utils.py``: max_num_seqs 256 below 70 GiB, 1024 from 160 GiB; the printed 2048 / 16384 batched tokens
+agree) with the printed ``max_cudagraph_capture_size`` 512; Model Runner V2 captures FULL up to max_num_seqs
+(``v1/worker/gpu/cudagraph_utils.py _init_candidates``).  vl_793's excerpt prints only the utilisation note: its
+counts, backend and GPU total are not from the log (see its model text)."""
 
 
 def median(values: list[float]) -> float:
@@ -305,6 +330,7 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
     formula = (f"{runner}, {attention_backend}, {len(sizes)} PIECEWISE + {len(full)} FULL graphs: first capture "
                f"{first} + {len(sizes) - 1 + max(len(full) - 1, 0)} graphs × {layers} layers × "
                f"{PER_GRAPH_LAYER_BYTES.bytes // 1024} KiB = {nominal.gib:.2f} GiB ± {ESTIMATE_BAND_BYTES.gib:.2f} "
-               f"(graphs.mechanism_estimate; constants fitted on {len(GRAPH_EVIDENCE)} printed estimates)")
+               f"(graphs.mechanism_estimate; constants fitted on "
+               f"{sum(g.fitted for g in GRAPH_EVIDENCE)} printed estimates)")
     return GraphEstimate(bytes=nominal, uncertainty=ESTIMATE_BAND_BYTES, sizes=sizes, full_sizes=full,
                          formula=formula)
