@@ -217,12 +217,6 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
     GraphSample(source="vl_743", study="search-index file id 56681168668", model="rdtand/Qwen3.6-35B-A3B-PrismaQuant-4.75bit-vllm (MTP drafter, 3 tokens: its graphs and layer not counted)",
                 gpu="not named", release="0.22.0", tp=1, piecewise=9, full=5, layers=40, backend="FLASH_ATTN",
                 printed_gib=0.61, fitted=False),
-    GraphSample(source="vl_793", study="search-index file id 68283111965",
-                model="DeepSeek-V4-Flash-0731 (the excerpt prints no graphs, backend or total: 11 + 7 graphs from the same "
-                      "notes' 2026-08-24 boot of the previous base (DSpark drafter's 6 FULL not counted), the backend and "
-                      "max_num_seqs 6 from the notes' description of this boot, GB10 total 119.63 GiB from vl_620)",
-                gpu="GB10", release="fork v0.1.1.dev0+g69db1c26b", tp=2, piecewise=11, full=7, layers=43,
-                backend="B12X_MLA_SPARSE", printed_gib=4.654, derived=True, fitted=False),
     GraphSample(source="vl_812", study="xbill9/gemma4-dev", model="google/gemma-4-E2B-it-qat-w4a16-ct (Model Runner V2; sizes not printed: "
                 "vLLM 0.30.0's defaults below 70 GiB, max_num_seqs 256; 2048 tokens and capture max 512 printed)", gpu="L4",
                 release="0.30.0", tp=1, piecewise=51, full=35, layers=35, backend="TRITON_ATTN", printed_gib=0.529,
@@ -236,12 +230,18 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
 2026-12-05), and vl_843 (Gemma-4-31B, added to lead10 by helper mv29 after this branch's base; not in the fit of the
 two constants, within 0.12 GiB of its print).  Derived rows take the GPU total from the log, or the study's other logs (study 30: 44.39 GiB), or the
 T4's 14.57 GiB (vl_202).  vl_524 and vl_720 are PIECEWISE-only speculative runs whose estimate prints negative.
-Helper vcg10b (2026-12-05): vl_712, vl_743, vl_793, vl_812, vl_813, added to lead10 after vcg10's base, outside the
-fit like vl_843 (64 rows).  vl_812 / vl_813 print no capture sizes: their counts are vLLM 0.30.0's defaults
+Helper vcg10b (2026-12-05): vl_712, vl_743, vl_812, vl_813, added to lead10 after vcg10's base, outside the
+fit like vl_843 (63 rows).  vl_812 / vl_813 print no capture sizes: their counts are vLLM 0.30.0's defaults
 (``engine/arg_utils.py``: max_num_seqs 256 below 70 GiB, 1024 from 160 GiB; the printed 2048 / 16384 batched tokens
 agree) with the printed ``max_cudagraph_capture_size`` 512; Model Runner V2 captures FULL up to max_num_seqs
-(``v1/worker/gpu/cudagraph_utils.py _init_candidates``).  vl_793's excerpt prints only the utilisation note: its
-counts, backend and GPU total are not from the log (see its model text)."""
+(``v1/worker/gpu/cudagraph_utils.py _init_candidates``).  Not a row: ``NOT_EVIDENCE``."""
+
+
+NOT_EVIDENCE: dict[str, str] = {
+    "vl_793": "the excerpt prints only the utilisation note: its graph counts, backend and GPU total are not printed "
+              "for this boot (a two-node GB10 fork run), so no row can be read off the log (lead, session 10)",
+}
+"""logs that print the estimate or its equivalent utilisation but cannot give a row, with the reason"""
 
 
 def median(values: list[float]) -> float:
