@@ -641,8 +641,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # fp16), util 0.9, 16,384, 8 sequences; vp_563 is Part 2's start (log also vl_810; a warm compile cache, the
     # article's statement), vp_564 / vp_565 Part 1's bf16 / QAT starts (validation only); added blind
     "vp_563": ("0.29.0", "printed 'system_fingerprint': 'vllm-0.29.0-9a66a08c'", {"compile_cache": "warm"}, None),
-    "vp_564": ("0.29.0", "the article's 'vLLM 0.29.0, torch 2.13.0+cu130' and its package list", {}, None),
-    "vp_565": ("0.29.0", "the article's 'vLLM 0.29.0, torch 2.13.0+cu130' and its package list", {}, None),
+    # compile_cache "warm" for vp_564 / vp_565 (helper e2b10, 2026-12-05): the same repository's Part 3 article
+    # (gpu-vllm-t4-2b-w4a16, search-index id 71060990555) lists both starts (9.8 GiB / 315,974 and 8.02 GiB / 519,568)
+    # under 'same flags, warm compile cache', and Part 1's bring-up notes (evidence/bringup.txt, id 69074739639) call
+    # the sweep's 0.29.0 restart 'compile cache warm'
+    "vp_564": ("0.29.0", "the article's 'vLLM 0.29.0, torch 2.13.0+cu130' and its package list", {"compile_cache": "warm"},
+               None),
+    "vp_565": ("0.29.0", "the article's 'vLLM 0.29.0, torch 2.13.0+cu130' and its package list", {"compile_cache": "warm"},
+               None),
     # helper mv28: the same repository's g5g rig (0.27.2rc0 source build on a T4G, the report's table; compilation
     # 2.9 s: a cached compile); its g4dn sibling is vp_253 / vl_333
     "vp_567": ("0.27.2", "the report's 'v0.27.2rc0 -> 0.27.2rc1.dev0+g7f7a32cfe' (a 0.27.2 pre-release)",
