@@ -882,6 +882,9 @@ SGLANG_PUBLIC = {
     # helper mv27: an A100 runbook quoting its server.log KV line (search-index id 68313218425)
     "gs_241": ("0.5.19", "a main checkout of ~2026-09-07 (6ec32e6b7, nightly-dev-20260907 image), before 0.5.20 "
                          "(2026-09-18): tpkit's 0.5.19 rules", {}, None),
+    # helper mv30 (2026-12-05): a Kimi K2.6 SGLang deployment guide (search-index id 67160078054), its 8x H20 run:
+    # 0.5.12, TP 8, --mem-fraction-static 0.92, 32,768, chunked 8,192, 32 requests; the pool line only (no corpus log)
+    "gs_310": ("0.5.12", "the guide's 'SGLang 版本：v0.5.12' and the run's image sglang:v0.5.12-cu129", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

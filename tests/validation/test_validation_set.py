@@ -173,6 +173,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # then gs_241 (an A100 runbook: Qwen3-32B-FP8 as W8A16 Marlin, fp8_e5m2
                                      # KV, mfs 0.85, main of ~0.5.19) +1.1 % blind, inside, no rule changed:
                                      # 58 scored, median 0.29 %, p90 2.76 %, 55/58 inside (level unchanged)
+                                     # Helper mv30 (2026-12-05) added gs_310 (a Kimi K2.6 guide: SGLang 0.5.12
+                                     # INT4 experts on 8x H20 96 GB, TP 8, mfs 0.92, 32,768; the K2.5 config)
+                                     # -3.3 % blind, inside, no rule changed: 59 scored, median 0.30 %, p90
+                                     # 2.78 %, 56/59 inside (level unchanged)
     # helper mv20 (2026-12-04): vp_370-vp_372 (lhl's MI300X notes: a vLLM 0.6.3.dev114 ROCm build, V0,
     # benchmark_throughput.py at the default util 0.9) added as printed, scored blind before any change:
     # Llama-2-7b-chat tp 1 +1.3 %, tp 8 +3.1 % (both just outside their bands), Llama-3.1-405B tp 8 at 131,072
