@@ -631,6 +631,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # 32,000, 8 sequences; log also vl_870
     "vp_620": ("0.15.1", "the image vllm/vllm-openai:latest-cu130 deployed 2026-02-09 (newest release 0.15.1; "
                          "format_gib prints: 0.14.0 or later)", {}, None),
+    # helper mv30 (2026-12-05): myoceane.fr post 10289's first revision (pages corpus), the Gemma-4-26B-A4B run on an
+    # A100 80 GB: 0.19.0 (the post's next run), eager, util 0.9, 131,072; the budget is scored; log also vl_871
+    "vp_621": ("0.19.0", "the same post's gpt-oss-20b run a day later prints 'version 0.19.0' (vl_067)", {}, None),
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),

@@ -300,6 +300,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # 0.95, fp8 KV, 32,000, 8 sequences; weights -0.0 %) +12.5 % blind, inside, no rule
                                    # changed: 219 scored, median 1.53 %, p90 9.23 %, 191/219 inside: LOOSENED p90
                                    # 0.092 -> 0.093 for vp_620
+                                   # then vp_621 (myoceane.fr's A100 post: vLLM 0.19.0 google/gemma-4-26B-A4B bf16,
+                                   # eager, util 0.9, 131,072; the budget scored) +0.7 % blind, inside: 220 scored,
+                                   # median 1.53 %, p90 9.19 %, 192/220 inside (level unchanged)
                                    # 2026-12-04 (lead, end of session): 51 scored, median 1.46 %, p90 13.4 %, 45/51
                                  # inside. Earlier that day: 43 scored: median 1.86 %, p90 12.0 %, 39/43 inside
                                  # (helper c20: case_033 +44 → +4.8 %, vLLM 0.2.5's held all-reduce blocks);
