@@ -627,6 +627,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # vl_841 / vl_842.  0.20.1.dev1 is one commit past the v0.20.0 tag: 0.20.0's rules
     "vp_591": ("0.19.1", "the record's 'vllm==0.19.1rc1.dev329+gc0ba4f5ba.precompiled'", {}, None),
     "vp_592": ("0.20.0", "the record's 'vllm==0.20.1.dev1+g39acbf39c.precompiled' (one commit past v0.20.0)", {}, None),
+    # helper mv30 (2026-12-05): aihpi/litellm-k8s docs/adding-models.md (search-index file id 44809433693): vLLM
+    # latest-cu130 on 2026-02-09 (0.15.1), nvidia/Llama-3.3-70B-Instruct-FP8 on one H100 80 GB, util 0.95, fp8 KV,
+    # 32,000, 8 sequences; log also vl_870
+    "vp_620": ("0.15.1", "the image vllm/vllm-openai:latest-cu130 deployed 2026-02-09 (newest release 0.15.1; "
+                         "format_gib prints: 0.14.0 or later)", {}, None),
+    # helper mv30 (2026-12-05): myoceane.fr post 10289's first revision (pages corpus), the Gemma-4-26B-A4B run on an
+    # A100 80 GB: 0.19.0 (the post's next run), eager, util 0.9, 131,072; the budget is scored; log also vl_871
+    "vp_621": ("0.19.0", "the same post's gpt-oss-20b run a day later prints 'version 0.19.0' (vl_067)", {}, None),
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),
@@ -889,6 +897,9 @@ SGLANG_PUBLIC = {
     # helper mv27: an A100 runbook quoting its server.log KV line (search-index id 68313218425)
     "gs_241": ("0.5.19", "a main checkout of ~2026-09-07 (6ec32e6b7, nightly-dev-20260907 image), before 0.5.20 "
                          "(2026-09-18): tpkit's 0.5.19 rules", {}, None),
+    # helper mv30 (2026-12-05): a Kimi K2.6 SGLang deployment guide (search-index id 67160078054), its 8x H20 run:
+    # 0.5.12, TP 8, --mem-fraction-static 0.92, 32,768, chunked 8,192, 32 requests; the pool line only (no corpus log)
+    "gs_310": ("0.5.12", "the guide's 'SGLang 版本：v0.5.12' and the run's image sglang:v0.5.12-cu129", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
