@@ -12,7 +12,7 @@ import pytest
 from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
 from tpkit.engines.vllm.graphs import NOT_EVIDENCE, ESTIMATE_BAND_BYTES, FIRST_CAPTURE_BYTES, FLASHINFER_WORKSPACE_BYTES, \
     GRAPH_EVIDENCE, PER_GRAPH_LAYER_BYTES, auto_attention_backend, capture_sizes, estimate_cudagraph_memory, \
-    full_capture_sizes, mechanism_estimate, median
+    full_capture_sizes, mechanism_estimate, median, ROCM_GRAPH_EVIDENCE, ROCM_PER_GRAPH_LAYER_BYTES
 from tpkit.errors import PlanInputError
 from tpkit.engines.vllm.inputs import uses_v2_runner
 from tpkit.engines.vllm.speculative import SpecConfig
@@ -204,3 +204,35 @@ def test_estimate_band_is_the_leave_one_study_out_p90():
                                      max_num_batched_tokens=2048, compute_capability=(8, 9), layers=32,
                                      attention_backend="FLASH_ATTN")
     assert zero.bytes == Bytes(0) and zero.uncertainty == Bytes(0)
+
+
+# Helper v620 (2026-12-05): ROCm.  vLLM 0.20–0.25 skip the estimate on ROCm, 0.26 on subtract it
+# (gpu_worker.py determine_available_memory: is_cuda() → is_cuda_alike(), #44825); its per-graph term on MI300X is
+# ROCM_PER_GRAPH_LAYER_BYTES, the median of ROCM_GRAPH_EVIDENCE.
+
+def _graphs_on(gpu, version, model):  # the V1 runner (VLLM_USE_V2_MODEL_RUNNER=0): V2 subtracts nothing before 0.29
+    options = VllmOptions(engine_version=version, vllm_use_v2_model_runner="0")
+    return plan_vllm(model, gpu, ParallelSpec(), options, weights=W).extra["cuda_graph_bytes"]
+
+
+def test_rocm_estimate_subtracted_from_0_26_only():
+    from tpkit.hardware.catalog import lookup_gpu
+
+    mi300x = lookup_gpu("MI300X")
+    model = llama3_8b()
+    assert _graphs_on(mi300x, "0.20.0", model) == _graphs_on(mi300x, "0.25.0", model) == 0
+    assert _graphs_on(H200, "0.25.0", model) == _mech(model) > 0                    # CUDA: subtracted
+    rocm = mechanism_estimate(piecewise=51, full=51, layers=model.num_layers, attention_backend="FLASH_ATTN",
+                              rocm=True).bytes
+    assert _graphs_on(mi300x, "0.26.0", model) == rocm > 5 * _mech(model)                # 3.58 against 0.62 GiB
+
+
+def test_rocm_per_graph_term_is_the_median_of_the_mi300x_logs():
+    per_layer = sorted((gib - FIRST_CAPTURE_BYTES.gib) * 2**30 / ((p - 1 + f - 1) * layers)
+                       for _, _, _, p, f, layers, gib, _ in ROCM_GRAPH_EVIDENCE)
+    assert len(per_layer) == 3 and abs(per_layer[1] - ROCM_PER_GRAPH_LAYER_BYTES.bytes) < 1024
+    assert per_layer[-1] / per_layer[0] < 1.05                                         # 1.08–1.11 MiB
+    for _, _, _, p, f, layers, gib, _ in ROCM_GRAPH_EVIDENCE:
+        kw = dict(piecewise=p, full=f, layers=layers, attention_backend="TRITON_ATTN")
+        assert abs(mechanism_estimate(**kw, rocm=True).gib - gib) < 0.06                 # ≤ 0.053 GiB (vl_240)
+        assert gib - mechanism_estimate(**kw).gib > 2.5                                # the CUDA term misses by ~3 GiB

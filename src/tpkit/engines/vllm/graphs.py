@@ -48,7 +48,8 @@ from tpkit.units import Bytes, GiB, KiB, MiB
 
 __all__ = ["GraphEstimate", "GraphSample", "GRAPH_EVIDENCE", "capture_sizes", "full_capture_sizes",
            "estimate_cudagraph_memory", "mechanism_estimate", "auto_attention_backend",
-           "FIRST_CAPTURE_BYTES", "PER_GRAPH_LAYER_BYTES", "FLASHINFER_WORKSPACE_BYTES", "ESTIMATE_BAND_BYTES"]
+           "FIRST_CAPTURE_BYTES", "PER_GRAPH_LAYER_BYTES", "FLASHINFER_WORKSPACE_BYTES", "ESTIMATE_BAND_BYTES",
+           "ROCM_GRAPH_EVIDENCE", "ROCM_PER_GRAPH_LAYER_BYTES"]
 
 FLASHINFER_WORKSPACE_BYTES = MiB(394)
 """``VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE`` default, 394 MiB (``envs.py``, 0.20.0, 0.23.0, 0.29.0, 0.33.0): the
@@ -59,6 +60,25 @@ on ``GRAPH_EVIDENCE`` (0.15–0.165 GiB leaving any study out but study 28 (0.02
 PER_GRAPH_LAYER_BYTES = KiB(153)
 """the second capture sample per decoder layer (the instantiated graph's driver memory): fitted with
 ``FIRST_CAPTURE_BYTES`` (148–155 KiB leaving any study out but study 28 (244) and the WSL2 series (190))"""
+ROCM_GRAPH_EVIDENCE: tuple[tuple[str, str, str, int, int, int, float, str], ...] = (
+    ("vl_240", "0.23.0", "google/gemma-3-4b-it (Logicrithm/orbit-ai, V1 runner, ROCM_ATTN)", 51, 51, 34, 3.74,
+     "'Graph capturing finished in 5 secs, took 3.74 GiB' (the capture itself: 0.23.0 subtracts no estimate on ROCm)"),
+    ("vp_254", "0.29.1", "google/gemma-4-E2B-it (xbill9/gemma4-dev rig 2b, Model Runner V2, TRITON_ATTN)", 51, 51, 35,
+     3.9, "'3.9 GiB for CUDAGraph memory' (gpu_worker.py's closing line: the capture)"),
+    ("vl_813", "0.31.1rc1.dev23", "google/gemma-4-26B-A4B-it (xbill9/gemma4-dev rig 26b, Model Runner V2, "
+     "TRITON_ATTN)", 51, 51, 30, 3.41, "'3.4 GiB (estimated)', 3.36 actual; (0.9 − 0.8822) × 191.69 GiB = 3.41"),
+)
+"""(source, release, model, PIECEWISE graphs, FULL graphs, decoder layers, printed GiB, the line) of every MI300X
+start-up log of the corpus with a graph figure from vLLM ≥ 0.23 (helper v620, 2026-12-05): two studies, three
+models, ROCM_ATTN and TRITON_ATTN, V1 runner and Model Runner V2.  Their graphs cost 1.08 / 1.10 / 1.11 MiB per
+graph and decoder layer above ``FIRST_CAPTURE_BYTES``, seven times the CUDA fit (HIP graphs; the mechanism of the
+driver-side size is not derivable).  Graph counts: 512-token capture maximum (printed), max_num_seqs 1024 (the
+≥ 160 GiB default), FULL_AND_PIECEWISE (printed in vl_240 / vl_813).  Older ROCm stacks do not show it: vl_241
+(0.11.0rc2, gemma-3-27b, 67 + 67 graphs × 62 layers, took 1.02 GiB) and vl_255 (0.9.2, 0.28 GiB) are CUDA-like;
+both releases subtract no estimate, so they do not bear on the KV budget."""
+ROCM_PER_GRAPH_LAYER_BYTES = KiB(1122)
+"""the second capture sample per decoder layer on ROCm (vLLM ≥ 0.26, where the estimate is subtracted on ROCm:
+``VllmRules.cudagraph_estimate_rocm``): the median of ``ROCM_GRAPH_EVIDENCE`` (1.096 MiB, vp_254), EVIDENCE"""
 ESTIMATE_BAND_BYTES = GiB(0.41)
 """± of the estimate: 90th percentile of the leave-one-study-out absolute error over the single-GPU logs of
 ``GRAPH_EVIDENCE``"""
@@ -297,24 +317,27 @@ def auto_attention_backend(*, compute_capability: tuple[int, int] | None, head_d
     return "FLASH_ATTN"
 
 
-def mechanism_estimate(*, piecewise: int, full: int, layers: int, attention_backend: str) -> Bytes:
+def mechanism_estimate(*, piecewise: int, full: int, layers: int, attention_backend: str,
+                       rocm: bool = False) -> Bytes:
     """vLLM's printed "Estimated CUDA graph memory" from its mechanism (``v1/worker/gpu_model_runner.py
     profile_cudagraph_memory``, 0.20.0–0.33.0; ``v1/worker/gpu/cudagraph_utils.py`` for Model Runner V2 from
     0.29.0): ``max(first PIECEWISE sample, first FULL sample) + Σ_mode (n_mode − 1) × second sample``, with the
     first sample ``FIRST_CAPTURE_BYTES`` or, for FlashInfer, its 394 MiB workspace created in the first FULL
-    capture, and the second sample ``PER_GRAPH_LAYER_BYTES`` × ``layers``."""
+    capture, and the second sample ``PER_GRAPH_LAYER_BYTES`` × ``layers`` (``ROCM_PER_GRAPH_LAYER_BYTES`` on ROCm)."""
     first = FIRST_CAPTURE_BYTES
     if attention_backend == "FLASHINFER" and full > 0:
         first = max(first, FLASHINFER_WORKSPACE_BYTES)
     graphs = max(piecewise - 1, 0) + max(full - 1, 0)
-    return first + PER_GRAPH_LAYER_BYTES * (graphs * layers)
+    per = ROCM_PER_GRAPH_LAYER_BYTES if rocm else PER_GRAPH_LAYER_BYTES
+    return first + per * (graphs * layers)
 
 
 def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs: int, max_num_batched_tokens: int,
                               compute_capability: tuple[int, int] | None, layers: int,
-                              attention_backend: str) -> GraphEstimate:
+                              attention_backend: str, rocm: bool = False) -> GraphEstimate:
     """The estimate vLLM subtracts before KV sizing, for one rank (FULL_AND_PIECEWISE): ``mechanism_estimate`` ±
-    ``ESTIMATE_BAND_BYTES``; ``attention_backend`` is the resolved one (``auto_attention_backend``)."""
+    ``ESTIMATE_BAND_BYTES``; ``attention_backend`` is the resolved one (``auto_attention_backend``); ``rocm``: an AMD
+    GPU (``ROCM_PER_GRAPH_LAYER_BYTES``; the caller drops the estimate where the release skips it on ROCm)."""
     sizes = capture_sizes(max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
                           compute_capability=compute_capability)
     full = full_capture_sizes(sizes, max_num_seqs)
@@ -323,14 +346,17 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
                              formula="Model Runner V2: profile_cudagraph_memory returns 0 (vLLM 0.19–0.28), "
                                      "nothing subtracted")
     nominal = mechanism_estimate(piecewise=len(sizes), full=len(full), layers=layers,
-                                 attention_backend=attention_backend)
+                                 attention_backend=attention_backend, rocm=rocm)
+    per = ROCM_PER_GRAPH_LAYER_BYTES if rocm else PER_GRAPH_LAYER_BYTES
     runner = "Model Runner V2" if v2_runner else "V1 runner"
     first = "FlashInfer workspace 394 MiB" if nominal.bytes >= FLASHINFER_WORKSPACE_BYTES.bytes \
         and attention_backend == "FLASHINFER" else f"{FIRST_CAPTURE_BYTES.gib:.3f} GiB"
     formula = (f"{runner}, {attention_backend}, {len(sizes)} PIECEWISE + {len(full)} FULL graphs: first capture "
                f"{first} + {len(sizes) - 1 + max(len(full) - 1, 0)} graphs × {layers} layers × "
-               f"{PER_GRAPH_LAYER_BYTES.bytes // 1024} KiB = {nominal.gib:.2f} GiB ± {ESTIMATE_BAND_BYTES.gib:.2f} "
-               f"(graphs.mechanism_estimate; constants fitted on "
-               f"{sum(g.fitted for g in GRAPH_EVIDENCE)} printed estimates)")
+               f"{per.bytes // 1024} KiB = {nominal.gib:.2f} GiB ± {ESTIMATE_BAND_BYTES.gib:.2f} "
+               + (f"(graphs.mechanism_estimate; ROCm: the per-graph term from {len(ROCM_GRAPH_EVIDENCE)} MI300X "
+                  f"logs, graphs.ROCM_GRAPH_EVIDENCE)" if rocm else
+                  f"(graphs.mechanism_estimate; constants fitted on "
+                  f"{sum(g.fitted for g in GRAPH_EVIDENCE)} printed estimates)"))
     return GraphEstimate(bytes=nominal, uncertainty=ESTIMATE_BAND_BYTES, sizes=sizes, full_sizes=full,
                          formula=formula)

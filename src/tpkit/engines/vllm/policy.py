@@ -332,7 +332,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     ws_lines = _mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
     ws_lines += pinned_scratch_lines(model, parallel, options, r, rules)
     ws_lines += _offload_copy(model, parallel, options, w_plan, rules)
-    g_line = graphs_line(model, parallel, options, r, rules)
+    g_line = graphs_line(model, parallel, options, r, rules, rocm=str(gpu.vendor).upper() == "AMD")
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
                                                                      links=options.links, machine=machine))
     measured = measured_term("weights")

@@ -154,16 +154,19 @@ def attention_backend(model: ModelSpec, options: VllmOptions, r: Resolved) -> st
 
 
 def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
-            rules: VllmRules) -> LineItem | None:
+            rules: VllmRules, *, rocm: bool = False) -> LineItem | None:
     """The CUDA-graph estimate vLLM subtracts before KV sizing (``engines.vllm.graphs.estimate_cudagraph_memory``, vLLM
-    ≥ 0.20), as a ledger line with its band; None when the release does not subtract one, under --enforce-eager, or
-    when --kv-cache-memory-bytes replaces the profiled budget."""
+    ≥ 0.20), as a ledger line with its band; None when the release does not subtract one (on ROCm: before 0.26,
+    ``VllmRules.cudagraph_estimate_rocm``), under --enforce-eager, or when --kv-cache-memory-bytes replaces the
+    profiled budget.  ``rocm``: an AMD GPU."""
     if not rules.cudagraph_estimate or options.enforce_eager or options.kv_cache_memory_bytes is not None:
+        return None
+    if rocm and not rules.cudagraph_estimate_rocm:
         return None
     est = estimate_cudagraph_memory(rules, v2_runner=_v2_runner(model, options, r, rules),
                                     max_num_seqs=r.max_num_seqs, max_num_batched_tokens=r.max_num_batched_tokens,
                                     compute_capability=r.compute_capability, layers=model.num_layers,
-                                    attention_backend=attention_backend(model, options, r))
+                                    attention_backend=attention_backend(model, options, r), rocm=rocm)
     if not est.uncertainty.bytes:
         return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
     planned = estimated(est.bytes, est.uncertainty, term="cuda_graphs", item="CUDA graphs (estimate)",

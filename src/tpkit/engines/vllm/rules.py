@@ -30,6 +30,11 @@ class VllmRules:
     memory_profiling``)"""
     cudagraph_estimate: bool
     """the CUDA-graph memory estimate is subtracted before KV sizing (``gpu_worker.py determine_available_memory``)"""
+    cudagraph_estimate_rocm: bool = False
+    """… on ROCm too (``gpu_worker.py determine_available_memory``: ``not current_platform.is_rocm()`` in 0.20.0,
+    ``current_platform.is_cuda()`` in 0.23.0, 0.24.0 and 0.25.0 ("Skip on ROCm/HIP/XPU"); ``is_cuda_alike()`` from
+    0.26.0 ("ROCm is included: #44825"), read in the 0.26.0, 0.27.1, 0.29.0, 0.30.0, 0.31.0 and 0.33.0 wheels; helper
+    v620)"""
     null_block: bool
     """one block is reserved as the null block (``vllm/v1/core/block_pool.py BlockPool``)"""
     one_line_log: bool

@@ -22,6 +22,8 @@ means first *released* version, the commit inside the interval before it is not 
       layers)
     default gpu_memory_utilization 0.92;            0.20.0       config/cache.py; envs.py
       CUDA-graph estimate                                        VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS "1"
+    … on ROCm too (0.20–0.25 skip it there)         0.26.0       v1/worker/gpu_worker.py determine_available_memory
+                                                                 (is_cuda() → is_cuda_alike(), #44825; helper v620)
     printed tokens = int(concurrency ×              0.20.1       v1/core/kv_cache_utils.py _report_kv_cache_config
       max_model_len) (a patch-release backport:                  (0.20.1, 0.20.2 and 0.21.0 identical; read by helper
       0.20.0 prints num_blocks // groups × block;                mv1)
@@ -269,7 +271,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True, gptq_explicit_exllama=False,
                       v2_vocab_hidden_peak=True)),
     ((0, 25, 0), dict(sliding_kernel_block=True)),
-    ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy")),
+    ((0, 26, 0), dict(sliding_in_flight=True, mamba_all_mode_spec=True, v2_dummy_sampler="greedy",
+                      cudagraph_estimate_rocm=True)),
     ((0, 27, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS + _QWEN35_TEXT,
                       memory_rule="consumed", custom_ar_buffer_mib=16, custom_ar_signal_bytes=4_864,
                       custom_ar_world_sizes=(2, 4, 6, 8, 16), mnnvl_lamport=True, pinned_profile_scratch=True)),
