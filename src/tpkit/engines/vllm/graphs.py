@@ -74,9 +74,13 @@ class GraphSample:
     """where the log comes from (repository, study or search-index file): the unit left out in the
     leave-one-study-out check"""
     model: str
+    """the model the log serves (repository id as printed)"""
     gpu: str
+    """the GPU the log names ("not named" where it does not)"""
     release: str
+    """the vLLM version the log prints"""
     tp: int
+    """tensor-parallel ranks (GPUs)"""
     piecewise: int
     """PIECEWISE graphs (the log's "Profiling CUDA graph memory" line, else its capture sizes)"""
     full: int
@@ -86,6 +90,7 @@ class GraphSample:
     backend: str
     """the attention backend the log names"""
     printed_gib: float
+    """the estimate, GiB (2^30 B) as vLLM prints it (negative for two PIECEWISE-only speculative runs)"""
     derived: bool = False
     """no estimate line: (--gpu-memory-utilization − the printed equivalent) × the GPU's total"""
     fitted: bool = True
