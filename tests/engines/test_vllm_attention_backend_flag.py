@@ -96,3 +96,18 @@ def test_perf_takes_the_vllm_backend_in_any_case(given, capsys):
     assert main(["perf", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100",
                  "--attention-backend", given]) == 0
     assert "attention FLASHINFER" in capsys.readouterr().out
+
+
+def test_amd_gpu_gets_vllm_rocm_choice_and_takes_rocm_names(capsys):
+    """vLLM's ROCm platform (``platforms/rocm.py _get_backend_priorities``, 0.20.0, 0.29.0, 0.33.0): ROCM_ATTN first
+    (head sizes up to 256), TRITON_ATTN after it; neither has FlashInfer's workspace."""
+    from tpkit.engines.vllm.graphs import auto_attention_backend
+
+    assert auto_attention_backend(compute_capability=None, head_dim=128, kv_quantized=False, mla=False,
+                                  rocm=True) == "ROCM_ATTN"
+    assert auto_attention_backend(compute_capability=None, head_dim=512, kv_quantized=False, mla=False,
+                                  rocm=True) == "TRITON_ATTN"
+    for given, named in ((None, "ROCM_ATTN"), ("rocm_aiter_fa", "ROCM_AITER_FA")):
+        argv = ["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "MI300X", "--json"]
+        assert main(argv + (["--attention-backend", given] if given else [])) == 0
+        assert json.loads(capsys.readouterr().out)["vllm"]["attention_backend"] == named

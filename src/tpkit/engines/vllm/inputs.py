@@ -80,8 +80,8 @@ class Resolved:
     kv_format: KvDtype | None = None
     """the ``--kv-cache-dtype`` layout (``engines.vllm.kvdtype``); None: dense ``kv_bytes`` elements"""
     attention_backend: str = "FLASH_ATTN"
-    """the attention backend planned with (``AttentionBackendEnum`` name, or "MLA"): ``--attention-backend`` upper-cased,
-    else vLLM's automatic choice (:func:`resolve_attention_backend`)"""
+    """the attention backend planned with (``AttentionBackendEnum`` name, or "MLA"): ``--attention-backend``
+    upper-cased, else vLLM's automatic choice (:func:`resolve_attention_backend`)"""
     v2_runner: bool = False
     """Model Runner V2 runs the engine (:func:`uses_v2_runner`, ``--vllm-use-v2-model-runner`` first); V1-engine
     releases only"""
@@ -368,7 +368,7 @@ def concurrent_batches(model: ModelSpec, rules: VllmRules, pp: int, spec: SpecCo
 
 
 def resolve_attention_backend(model: ModelSpec, options: VllmOptions, compute_capability: tuple[int, int] | None,
-                              *, kv_quantized: bool) -> str:
+                              *, kv_quantized: bool, rocm: bool = False) -> str:
     """``--attention-backend`` upper-cased (vLLM reads any case: ``config/attention.py validate_backend_before``,
     0.29.0, 0.33.0), else vLLM's automatic choice (``graphs.auto_attention_backend``).  Refused as vLLM refuses them
     (``platforms/cuda.py get_attn_backend_cls``: "Selected backend ... is not valid"): a backend whose MLA-ness
@@ -380,7 +380,7 @@ def resolve_attention_backend(model: ModelSpec, options: VllmOptions, compute_ca
     if given == "AUTO":
         head_dim = max(model.head_dim, model.full_head_dim or 0)
         return auto_attention_backend(compute_capability=compute_capability, head_dim=head_dim,
-                                      kv_quantized=kv_quantized, mla=mla)
+                                      kv_quantized=kv_quantized, mla=mla, rocm=rocm)
     if given == "TORCH_SDPA":
         raise PlanInputError("--attention-backend TORCH_SDPA names vLLM's vision-encoder attention (registry.py: a "
                              "tag with no decoder backend class), which vLLM refuses for the model's layers; give "
@@ -452,5 +452,6 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         block_log=block_log, dcp=dcp, spec=spec, notes=notes,
         concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec,
                                               async_off=options.no_async_scheduling, v2=v2), kv_format=fmt,
-        attention_backend=resolve_attention_backend(model, options, cap, kv_quantized=kv_bytes < act_bytes),
+        attention_backend=resolve_attention_backend(model, options, cap, kv_quantized=kv_bytes < act_bytes,
+                                                    rocm=gpu.vendor == "AMD"),
         v2_runner=v2)

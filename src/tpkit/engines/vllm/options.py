@@ -28,10 +28,12 @@ COMPILE_CACHE_STATES = ("cold", "warm")
 ATTENTION_BACKENDS = ("auto", "FLASH_ATTN", "FLASH_ATTN_DIFFKV", "TRITON_ATTN", "TRITON_ATTN_DIFFKV",
                       "TRITON_FLASH_ATTN", "TORCH_SDPA", "FLASHINFER", "TRITON_FLASHINFER", "FLASHINFER_MLA",
                       "FLASHINFER_MLA_SPARSE", "TRITON_MLA", "CUTLASS_MLA", "FLASHMLA", "FLASHMLA_SPARSE",
-                      "FLASH_ATTN_MLA", "FLEX_ATTENTION", "TREE_ATTN", "TURBOQUANT")
-"""``--attention-backend`` values tpkit accepts: ``auto`` and the CUDA members of vLLM's ``AttentionBackendEnum``
-(``v1/attention/backends/registry.py``, 0.20.0–0.33.0; a member of one release only is accepted for every release; any case, as vLLM upper-cases it: ``config/attention.py
-validate_backend_before``, 0.29.0, 0.33.0)"""
+                      "FLASH_ATTN_MLA", "FLEX_ATTENTION", "TREE_ATTN", "TURBOQUANT", "ROCM_ATTN", "ROCM_AITER_FA",
+                      "ROCM_AITER_UNIFIED_ATTN", "ROCM_AITER_MLA", "ROCM_AITER_TRITON_MLA")
+"""``--attention-backend`` values tpkit accepts: ``auto`` and the CUDA and ROCm members of vLLM's
+``AttentionBackendEnum`` (``v1/attention/backends/registry.py``, 0.20.0–0.33.0; a member of one release only is
+accepted for every release; any case, as vLLM upper-cases it: ``config/attention.py validate_backend_before``,
+0.29.0, 0.33.0)"""
 
 _POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs",
                   "decode_context_parallel_size", "data_parallel_size")
