@@ -81,3 +81,19 @@ def test_vl_457_main_nightly_rebuilt_by_the_next_minor_release():
     assert "SSM state 4 B per element" in e.to_dict()["kv_tokens"]["source"]
     e = _stripped("vl_457", gpu="L40S", engine_version="0.16.1")
     assert e.kv_predicted_range == (39_712, 39_712)
+
+
+def test_edge_versions_of_the_review():
+    """Helper rev10 (2026-12-05): the builds the session's logs print, and a major release's first candidate."""
+    assert pre_release_ends("0.19.2rc1.dev8") == ("0.19.1", "0.20.0")            # a main nightly counted from an rc tag
+    assert pre_release_ends("0.20.1.dev1") == ("0.20.0", "0.20.1")               # vl_842: one commit after v0.20.0
+    assert pre_release_ends("0.31.1rc1.dev23+g43b4aaea3") == ("0.31.0", "0.32.0")  # vl_813 (ROCm, committed log)
+    # a source build without tags (setuptools-scm's 0.1.devN) and a fork's own numbering: no vLLM release number,
+    # the line formats decide (vl_669 prints v0.1.dev15312)
+    assert pre_release_ends("0.1.dev15312") is None
+    assert pre_release_ends("v0.1.1.dev0+g690e127b1") is None
+    # X.0.0: no "X.(0-1)" minor to name; the release before is the newest of the major before, which the version
+    # text does not give
+    assert pre_release_ends("1.0.0rc1.dev3") is None
+    assert pre_release_ends("1.0.0rc1") is None
+    assert pre_release_ends("1.2.0rc1") == ("1.1", "1.2.0")

@@ -170,7 +170,8 @@ def _plainer(message: str) -> str:
         same = [c for c in choices if c.lower() == value.lower()]
         close = same or difflib.get_close_matches(value.lower(), choices, n=2, cutoff=0.75)
         if close:
-            case = " (the engines spell it in lower case)" if same and value != same[0] else ""
+            written = "upper" if same and same[0].isupper() else "lower"
+            case = f" (the engine spells it in {written} case)" if same and value != same[0] else ""
             return f"{message}; did you mean {' or '.join(repr(c) for c in close)}?{case}"
     return message
 

@@ -105,6 +105,13 @@ def _gib(text: str) -> float:
 _TYPES = {"str": str, "int": _whole, "fraction": _fraction, "size": str, "gib": _gib}
 
 
+def _listed_spelling(choices: tuple[str, ...]):
+    """argparse ``type`` for a flag the engine reads in any case: the listed spelling of the value, else the value
+    as given (argparse then refuses it with the list)."""
+    folded = {c.lower(): c for c in choices}
+    return lambda text: folded.get(text.lower(), text)
+
+
 def _kwargs(field: EngineField) -> dict:
     meta = field.flag
     if meta.kind == "bool":
@@ -113,6 +120,8 @@ def _kwargs(field: EngineField) -> dict:
     kw = dict(type=kind, default=None, help=meta.help)
     if field.choices:
         kw["choices"] = field.choices
+        if meta.any_case:
+            kw["type"] = _listed_spelling(field.choices)
     metavar = meta.metavar or (meta.unit.split()[0].upper() if meta.unit else None)
     if metavar and not field.choices:
         kw["metavar"] = metavar  # the unit names the value: --context-length TOKENS

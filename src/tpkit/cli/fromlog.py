@@ -106,6 +106,13 @@ def measured_from_log(args, log, gpu, parallel) -> tuple[dict, dict, str, tuple[
                   f"{'Model Runner V2' if str(logged_runner) == '1' else 'the V1 model runner'} "
                   f"({where(log, 'vllm_use_v2_model_runner')}), this plan --vllm-use-v2-model-runner "
                   f"{given_runner}",)
+    given_backend = (getattr(args, "attention_backend", None) or "auto").upper()
+    logged_backend = str(log.context.get("attention_backend") or "").upper()
+    if "cuda_graphs" in terms and given_backend != "AUTO" and given_backend != logged_backend:
+        terms.pop("cuda_graphs")
+        notes += (f"CUDA-graph estimate not taken from the log: it was measured with the attention backend that run "
+                  f"used{f' ({logged_backend})' if logged_backend else ''}, this plan gives --attention-backend "
+                  f"{given_backend} (vLLM's FlashInfer workspace is captured with the graphs)",)
     if "weights" in terms and not same:
         terms.pop("weights")
         notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "

@@ -50,6 +50,9 @@ class Flag:
     tpkit: bool = False
     """a tpkit option that says what the engine cannot be told (an assumption about the run), not an engine flag:
     its help says so, and given with another ``--engine`` it is refused as such"""
+    any_case: bool = False
+    """the engine reads the value in any case (vLLM upper-cases ``--attention-backend``): the command line takes any
+    case and passes on the listed spelling"""
     suffixes: str | None = None
     """``int`` flags the engine reads with vLLM's ``human_readable_int``: ``"k"`` accepts ``128k`` (= 128,000, the
     lowercase decimal suffix every release reads alike), ``"k_or_auto"`` also names ``auto`` / ``-1`` (vLLM's

@@ -349,7 +349,9 @@ def pre_release_ends(text: str) -> tuple[str, str] | None:
     ``X.Y.ZaN``, ``X.Y.ZbN`` and ``X.Y.Z.devN`` before X.Y.Z itself, and vLLM's builds take such numbers from the
     last tag (setuptools-scm), so the build holds some of X.Y.Z's changes and perhaps not all: its rules are those of
     X.Y.Z or of the release before (X.Y.(Z−1); for X.Y.0 the X.(Y−1).0 rules).  None for a release, a post release
-    or a version before 0.2 (vLLM releases tpkit does not model).
+    or a version before 0.2 (vLLM releases tpkit does not model; setuptools-scm's ``0.1.devN`` of a source tree
+    without tags and a fork's own ``0.1.x.devN`` fall here: the line formats decide), or a major release's X.0.0
+    candidates (no minor before it to name).
 
     A development build counted from a release-candidate tag (``X.Y.ZrcN.devM``: setuptools-scm's next-dev number
     after the tag ``vX.Y.Zrc(N−1)``) is a nightly of vLLM's main branch, and vLLM builds its releases on release
@@ -363,8 +365,8 @@ def pre_release_ends(text: str) -> tuple[str, str] | None:
     if not m:
         return None
     a, b, c = (int(g) for g in m.groups()[:3])
-    if (a, b) < (0, 2) or (c == 0 and (a, b - 1) < (0, 2)):
-        return None
+    if (a, b) < (0, 2) or (c == 0 and (a, b - 1) < (0, 2)) or (b, c) == (0, 0):
+        return None  # X.0.0: the release before is the newest of major X−1, which the text does not give
     upper = f"{a}.{b + 1}.0" if m.group(4).startswith("rc") and "dev" in m.group(4) else f"{a}.{b}.{c}"
     return (f"{a}.{b}.{c - 1}" if c else f"{a}.{b - 1}"), upper
 

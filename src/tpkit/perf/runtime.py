@@ -154,6 +154,9 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
     ver = tuple(ver)
     cc = compute_capability or (9, 0)
     vllm_sparse = engine == "vllm" and mla and sparse
+    if engine == "vllm" and attention_backend:  # vLLM reads any case, "auto" its own choice (config/attention.py
+        attention_backend = attention_backend.upper()  # validate_backend_before, 0.29.0, 0.33.0)
+        attention_backend = None if attention_backend == "AUTO" else attention_backend
     if engine == "vllm":  # the vLLM tables load for a vLLM run only (cold start of `tpkit perf`)
         from tpkit.perf.runtime_vllm import (_V2_METHODS, _vllm, _vllm_runner_v2_default, _vllm_sparse,
                                              _vllm_sparse_backend)

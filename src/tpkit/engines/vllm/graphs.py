@@ -94,9 +94,13 @@ class GraphSample:
     """where the log comes from (repository, study or search-index file): the unit left out in the
     leave-one-study-out check"""
     model: str
+    """the model the log serves (repository id as printed)"""
     gpu: str
+    """the GPU the log names ("not named" where it does not)"""
     release: str
+    """the vLLM version the log prints"""
     tp: int
+    """tensor-parallel ranks (GPUs)"""
     piecewise: int
     """PIECEWISE graphs (the log's "Profiling CUDA graph memory" line, else its capture sizes)"""
     full: int
@@ -106,6 +110,7 @@ class GraphSample:
     backend: str
     """the attention backend the log names"""
     printed_gib: float
+    """the estimate, GiB (2^30 B) as vLLM prints it (negative for two PIECEWISE-only speculative runs)"""
     derived: bool = False
     """no estimate line: (--gpu-memory-utilization − the printed equivalent) × the GPU's total"""
     fitted: bool = True
@@ -300,15 +305,23 @@ def full_capture_sizes(sizes: tuple[int, ...], max_num_seqs: int) -> tuple[int, 
     return tuple(s for s in sizes if s <= max_num_seqs)
 
 
+_ROCM_ATTN_HEAD_SIZES = (32, 64, 80, 96, 128, 160, 192, 224, 256)
+"""head sizes of vLLM's ROCM_ATTN (``v1/attention/backends/rocm_attn.py get_supported_head_sizes``, 0.29.0)"""
+
+
 def auto_attention_backend(*, compute_capability: tuple[int, int] | None, head_dim: int, kv_quantized: bool,
-                           mla: bool) -> str:
+                           mla: bool, rocm: bool = False) -> str:
     """The backend vLLM picks under ``--attention-backend auto`` (``platforms/cuda.py _get_backend_priorities`` and
     the backends' ``supports_*`` checks, 0.20.0–0.33.0): on SM 10.x FlashInfer first, elsewhere FlashAttention
     first; FlashAttention below SM 8.0 is refused, an fp8 KV cache only with FlashAttention 3 (SM 9.x), and neither
     FlashAttention nor FlashInfer takes a head dim above 256 (Triton attention then).  MLA models get an MLA backend
-    ("MLA": its workspace is not modelled)."""
+    ("MLA": its workspace is not modelled).  On an AMD GPU (``rocm``) vLLM's ROCm platform puts ROCM_ATTN first and
+    TRITON_ATTN after it (``platforms/rocm.py _get_backend_priorities``, 0.20.0, 0.29.0, 0.33.0; the AITER backends
+    only with ``VLLM_ROCM_USE_AITER``): ROCM_ATTN for its head sizes, else Triton attention (helper rev10)."""
     if mla:
         return "MLA"
+    if rocm:
+        return "ROCM_ATTN" if head_dim in _ROCM_ATTN_HEAD_SIZES else "TRITON_ATTN"
     major = (compute_capability or (9, 0))[0]
     if head_dim > 256 or major < 8:
         return "TRITON_ATTN"

@@ -26,6 +26,7 @@ from __future__ import annotations
 from tpkit.dtypes import lookup_dtype
 from tpkit.engines.vllm.blocksize import resolve_block_size
 from tpkit.engines.vllm.capacity import max_concurrent_batches
+from tpkit.engines.vllm.graphs import auto_attention_backend
 from tpkit.engines.vllm.kvdtype import KvDtype, checkpoint_kv_dtype, kv_dtype
 from tpkit.engines.vllm.layout import resolve_dcp
 from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions, v2_runner_override
@@ -39,7 +40,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.records import dataclass
 from tpkit.units import GiB
 
-__all__ = ["Resolved", "resolve_inputs", "uses_v2_runner", "v2_unsupported"]
+__all__ = ["Resolved", "resolve_inputs", "resolve_attention_backend", "uses_v2_runner", "v2_unsupported"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -78,6 +79,9 @@ class Resolved:
     """``max_concurrent_batches`` (batches in flight for the sliding-window need)"""
     kv_format: KvDtype | None = None
     """the ``--kv-cache-dtype`` layout (``engines.vllm.kvdtype``); None: dense ``kv_bytes`` elements"""
+    attention_backend: str = "FLASH_ATTN"
+    """the attention backend planned with (``AttentionBackendEnum`` name, or "MLA"): ``--attention-backend``
+    upper-cased, else vLLM's automatic choice (:func:`resolve_attention_backend`)"""
     v2_runner: bool = False
     """Model Runner V2 runs the engine (:func:`uses_v2_runner`, ``--vllm-use-v2-model-runner`` first); V1-engine
     releases only"""
@@ -363,6 +367,35 @@ def concurrent_batches(model: ModelSpec, rules: VllmRules, pp: int, spec: SpecCo
     return max_concurrent_batches(rules, pp, v2_runner=v2, async_scheduling=async_ok and not async_off)
 
 
+def resolve_attention_backend(model: ModelSpec, options: VllmOptions, compute_capability: tuple[int, int] | None,
+                              *, kv_quantized: bool, rocm: bool = False) -> str:
+    """``--attention-backend`` upper-cased (vLLM reads any case: ``config/attention.py validate_backend_before``,
+    0.29.0, 0.33.0), else vLLM's automatic choice (``graphs.auto_attention_backend``).  Refused as vLLM refuses them
+    (``platforms/cuda.py get_attn_backend_cls``: "Selected backend ... is not valid"): a backend whose MLA-ness
+    differs from the model's (``v1/attention/backend.py validate_configuration``: "MLA not supported" / "non-MLA not
+    supported"; the MLA backends are the ``*MLA*`` members of ``v1/attention/backends/registry.py``), and
+    ``TORCH_SDPA``, the registry's vision-encoder-only tag with no decoder class (0.20.0–0.33.0)."""
+    mla = model.mla is not None
+    given = (options.attention_backend or "auto").upper()
+    if given == "AUTO":
+        head_dim = max(model.head_dim, model.full_head_dim or 0)
+        return auto_attention_backend(compute_capability=compute_capability, head_dim=head_dim,
+                                      kv_quantized=kv_quantized, mla=mla, rocm=rocm)
+    if given == "TORCH_SDPA":
+        raise PlanInputError("--attention-backend TORCH_SDPA names vLLM's vision-encoder attention (registry.py: a "
+                             "tag with no decoder backend class), which vLLM refuses for the model's layers; give "
+                             "FLASH_ATTN, TRITON_ATTN or FLASHINFER, or leave it out for vLLM's choice")
+    if ("MLA" in given) != mla:
+        kind, other = ("an MLA backend", "has no MLA (multi-head latent attention)") if not mla else \
+            ("not an MLA backend", "uses MLA (multi-head latent attention)")
+        pick = "an *MLA* backend (TRITON_MLA, FLASHMLA, FLASHINFER_MLA, CUTLASS_MLA …)" if mla else \
+            "FLASH_ATTN, TRITON_ATTN or FLASHINFER"
+        raise PlanInputError(f"--attention-backend {given} is {kind}, but {model.architecture} {other}: vLLM refuses "
+                             f"it (\"Selected backend {given} is not valid\"); give {pick}, or leave it out for "
+                             "vLLM's choice")
+    return given
+
+
 def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: VllmRules,
                    parallel: ParallelSpec | None = None) -> Resolved:
     """Apply the version's defaults and check every flag against the model and GPU."""
@@ -419,4 +452,6 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         block_log=block_log, dcp=dcp, spec=spec, notes=notes,
         concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec,
                                               async_off=options.no_async_scheduling, v2=v2), kv_format=fmt,
+        attention_backend=resolve_attention_backend(model, options, cap, kv_quantized=kv_bytes < act_bytes,
+                                                    rocm=gpu.vendor == "AMD"),
         v2_runner=v2)

@@ -24,14 +24,16 @@ DTYPES_ACCEPTED = ("auto", "bfloat16", "float16", "half", "float32", "float")
 TOPK_TOPP_SAMPLERS = ("native", "flashinfer")
 """values of ``--topk-topp-sampler``"""
 COMPILE_CACHE_STATES = ("cold", "warm")
+"""values of ``--compile-cache``"""
 ATTENTION_BACKENDS = ("auto", "FLASH_ATTN", "FLASH_ATTN_DIFFKV", "TRITON_ATTN", "TRITON_ATTN_DIFFKV",
                       "TRITON_FLASH_ATTN", "TORCH_SDPA", "FLASHINFER", "TRITON_FLASHINFER", "FLASHINFER_MLA",
                       "FLASHINFER_MLA_SPARSE", "TRITON_MLA", "CUTLASS_MLA", "FLASHMLA", "FLASHMLA_SPARSE",
-                      "FLASH_ATTN_MLA", "FLEX_ATTENTION", "TREE_ATTN", "TURBOQUANT")
-"""``--attention-backend`` values tpkit accepts: ``auto`` and the CUDA members of vLLM's ``AttentionBackendEnum``
-(``v1/attention/backends/registry.py``, 0.20.0–0.33.0; a member of one release only is accepted for every release)"""
-
-"""values of ``--compile-cache``"""
+                      "FLASH_ATTN_MLA", "FLEX_ATTENTION", "TREE_ATTN", "TURBOQUANT", "ROCM_ATTN", "ROCM_AITER_FA",
+                      "ROCM_AITER_UNIFIED_ATTN", "ROCM_AITER_MLA", "ROCM_AITER_TRITON_MLA")
+"""``--attention-backend`` values tpkit accepts: ``auto`` and the CUDA and ROCm members of vLLM's
+``AttentionBackendEnum`` (``v1/attention/backends/registry.py``, 0.20.0–0.33.0; a member of one release only is
+accepted for every release; any case, as vLLM upper-cases it: ``config/attention.py validate_backend_before``,
+0.29.0, 0.33.0)"""
 
 _POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs",
                   "decode_context_parallel_size", "data_parallel_size")
@@ -157,13 +159,14 @@ class VllmOptions:
     (``VllmRules.flashinfer_sampler``; 0.9.0–0.11.0: native as a plain pip install gives it, with a band)"""
 
     attention_backend: str | None = flag(
-        choices=ATTENTION_BACKENDS, metavar="BACKEND",
-        help="vLLM's --attention-backend (FLASH_ATTN, TRITON_ATTN, FLASHINFER …; default auto: the release's choice "
-             "for the GPU, FlashInfer on SM 10.x, FlashAttention elsewhere); FlashInfer's 394 MiB workspace is in "
-             "the CUDA-graph estimate of vLLM 0.20+")
+        choices=ATTENTION_BACKENDS, metavar="BACKEND", any_case=True,
+        help="vLLM's --attention-backend, any case (FLASH_ATTN, TRITON_ATTN, FLASHINFER …; an MLA model takes an "
+             "*MLA* backend; default auto: the release's choice for the GPU, FlashInfer on SM 10.x, FlashAttention "
+             "elsewhere, Triton below SM 8.0 or above head dim 256); FlashInfer's 394 MiB workspace is in the "
+             "CUDA-graph estimate of vLLM 0.20+")
     """``--attention-backend`` (``AttentionBackendEnum`` name; vLLM 0.20+ command lines); None / ``"auto"`` = vLLM's
     choice (``engines.vllm.graphs.auto_attention_backend``).  Only the CUDA-graph estimate reads it
-    (``graphs.mechanism_estimate``)."""
+    (``graphs.mechanism_estimate``); ``inputs.resolve_attention_backend`` checks it against the model."""
 
     vllm_use_v2_model_runner: str | None = flag(
         choices=("0", "1"), group="model runner",
@@ -262,7 +265,8 @@ class VllmOptions:
             raise PlanInputError(f"--topk-topp-sampler must be one of {', '.join(TOPK_TOPP_SAMPLERS)}, got "
                                  f"{self.topk_topp_sampler!r}; it names the sampler the vLLM log reports (leave it "
                                  "out for the release's default)")
-        if self.attention_backend is not None and self.attention_backend not in ATTENTION_BACKENDS:
+        if self.attention_backend is not None and str(self.attention_backend).upper() not in \
+                {b.upper() for b in ATTENTION_BACKENDS}:
             raise PlanInputError(f"--attention-backend must be one of {', '.join(ATTENTION_BACKENDS)}, got "
                                  f"{self.attention_backend!r} (vLLM's AttentionBackendEnum names; leave it out for "
                                  "vLLM's automatic choice)")

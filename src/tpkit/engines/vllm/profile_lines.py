@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tpkit.engines.vllm.encoder import encoder_profile
-from tpkit.engines.vllm.graphs import auto_attention_backend, estimate_cudagraph_memory
+from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.options import VllmOptions
@@ -18,7 +18,7 @@ from tpkit.engines.vllm.profile import (HELD_ALLREDUCE_SHARE, TRITON_MIN_ROWS, e
                                         held_allreduce_bytes)
 from tpkit.engines.vllm.v0_forward import v0_mlp_keeps_gate_up
 from tpkit.engines.vllm.versions import VllmRules
-from tpkit.memory.band import estimated, estimated_activation_peak, estimated_share
+from tpkit.memory.band import estimated_activation_peak, estimated_share, resolve
 from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
@@ -144,15 +144,6 @@ def compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rule
             "holds the cold-compile scratch phase; a warm restart needs up to that much less (--compile-cache warm)")
 
 
-def attention_backend(model: ModelSpec, options: VllmOptions, r: Resolved) -> str:
-    """``--attention-backend`` as given, else vLLM's automatic choice (``graphs.auto_attention_backend``)."""
-    if options.attention_backend not in (None, "auto"):
-        return options.attention_backend
-    head_dim = max(model.head_dim, model.full_head_dim or 0)
-    return auto_attention_backend(compute_capability=r.compute_capability, head_dim=head_dim,
-                                  kv_quantized=r.kv_bytes < r.act_bytes, mla=model.mla is not None)
-
-
 def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
             rules: VllmRules, *, rocm: bool = False) -> LineItem | None:
     """The CUDA-graph estimate vLLM subtracts before KV sizing (``engines.vllm.graphs.estimate_cudagraph_memory``, vLLM
@@ -166,12 +157,12 @@ def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, 
     est = estimate_cudagraph_memory(rules, v2_runner=_v2_runner(model, options, r, rules),
                                     max_num_seqs=r.max_num_seqs, max_num_batched_tokens=r.max_num_batched_tokens,
                                     compute_capability=r.compute_capability, layers=model.num_layers,
-                                    attention_backend=attention_backend(model, options, r), rocm=rocm)
+                                    attention_backend=r.attention_backend, rocm=rocm)
     if not est.uncertainty.bytes:
         return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
-    planned = estimated(est.bytes, est.uncertainty, term="cuda_graphs", item="CUDA graphs (estimate)",
-                        source=est.formula)
-    return LineItem(item="CUDA graphs (estimate)", bytes=planned, source=est.formula)
+    planned, _, source = resolve(est.bytes, est.uncertainty, term="cuda_graphs", item="CUDA graphs (estimate)",
+                                 source=est.formula)
+    return LineItem(item="CUDA graphs (estimate)", bytes=planned, source=source)  # a measured term says where
 
 
 def uses_gptq_kernel(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> bool:
