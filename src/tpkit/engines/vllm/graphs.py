@@ -292,10 +292,16 @@ class GraphEstimate:
 
 
 def capture_sizes(*, max_num_seqs: int, max_num_batched_tokens: int,
-                  compute_capability: tuple[int, int] | None) -> tuple[int, ...]:
-    """The batch sizes vLLM captures by default (``vllm/config/vllm.py`` ``_set_cudagraph_sizes``)."""
-    ceiling = 1024 if (compute_capability or (0, 0))[0] == 10 else 512
-    top = min(max_num_seqs * 2, ceiling, max_num_batched_tokens)
+                  compute_capability: tuple[int, int] | None,
+                  max_capture_size: int | None = None) -> tuple[int, ...]:
+    """The batch sizes vLLM captures (``vllm/config/vllm.py`` ``_set_cudagraph_sizes``): 1, 2, 4, 8…248 step 8,
+    256… step 16 up to ``--max-cudagraph-capture-size`` (``max_capture_size``; vLLM's default
+    ``min(2 × max_num_seqs, 512)``, 1024 on SM 10.x), capped by ``max_num_batched_tokens``.  A given value is
+    neither raised to nor capped at the default (0.15.0, 0.20.0, 0.29.0, 0.33.0; helper mcs10)."""
+    if max_capture_size is None:
+        ceiling = 1024 if (compute_capability or (0, 0))[0] == 10 else 512
+        max_capture_size = min(max_num_seqs * 2, ceiling)
+    top = min(max_capture_size, max_num_batched_tokens)
     sizes = [1, 2, 4] + list(range(8, 256, 8)) + list(range(256, top + 1, 16))
     return tuple(s for s in sizes if s <= top)
 
@@ -347,12 +353,14 @@ def mechanism_estimate(*, piecewise: int, full: int, layers: int, attention_back
 
 def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs: int, max_num_batched_tokens: int,
                               compute_capability: tuple[int, int] | None, layers: int,
-                              attention_backend: str, rocm: bool = False) -> GraphEstimate:
+                              attention_backend: str, rocm: bool = False,
+                              max_capture_size: int | None = None) -> GraphEstimate:
     """The estimate vLLM subtracts before KV sizing, for one rank (FULL_AND_PIECEWISE): ``mechanism_estimate`` ±
     ``ESTIMATE_BAND_BYTES``; ``attention_backend`` is the resolved one (``auto_attention_backend``); ``rocm``: an AMD
-    GPU (``ROCM_PER_GRAPH_LAYER_BYTES``; the caller drops the estimate where the release skips it on ROCm)."""
+    GPU (``ROCM_PER_GRAPH_LAYER_BYTES``; the caller drops the estimate where the release skips it on ROCm);
+    ``max_capture_size``: ``--max-cudagraph-capture-size`` (None: vLLM's default)."""
     sizes = capture_sizes(max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
-                          compute_capability=compute_capability)
+                          compute_capability=compute_capability, max_capture_size=max_capture_size)
     full = full_capture_sizes(sizes, max_num_seqs)
     if v2_runner and rules.release < (0, 29, 0):
         return GraphEstimate(bytes=Bytes(0), uncertainty=Bytes(0), sizes=sizes, full_sizes=full,

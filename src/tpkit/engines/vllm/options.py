@@ -35,7 +35,7 @@ ATTENTION_BACKENDS = ("auto", "FLASH_ATTN", "FLASH_ATTN_DIFFKV", "TRITON_ATTN", 
 accepted for every release; any case, as vLLM upper-cases it: ``config/attention.py validate_backend_before``,
 0.29.0, 0.33.0)"""
 
-_POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs",
+_POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs", "max_cudagraph_capture_size",
                   "decode_context_parallel_size", "data_parallel_size")
 
 
@@ -168,6 +168,19 @@ class VllmOptions:
     choice (``engines.vllm.graphs.auto_attention_backend``).  Only the CUDA-graph estimate reads it
     (``graphs.mechanism_estimate``); ``inputs.resolve_attention_backend`` checks it against the model."""
 
+    max_cudagraph_capture_size: int | None = flag(
+        kind="int", unit="tokens", concept="CUDA-graph capture size",
+        help="vLLM's --max-cudagraph-capture-size (vLLM 0.11.1+): the largest CUDA-graph batch size captured; the "
+             "sizes 1, 2, 4, 8…248 step 8, 256… step 16 stop there (and at --max-num-batched-tokens); default "
+             "min(2 x max_num_seqs, 512); it sets the graph count of the CUDA-graph estimate (vLLM 0.20+)")
+    """``--max-cudagraph-capture-size`` (``CompilationConfig.max_cudagraph_capture_size``, ``engine/arg_utils.py``,
+    vLLM 0.11.1–0.33.0): the top of the capture-size ladder, itself capped by ``max_num_batched_tokens``
+    (``config/vllm.py _set_cudagraph_sizes``, 0.15.0, 0.20.0, 0.29.0, 0.33.0); None = vLLM's default
+    ``min(2 × max_num_seqs, 512)`` (1024 on SM 10.x where the release has it).  vLLM up to 0.11.0 had
+    ``--cuda-graph-sizes`` instead (``SchedulerConfig.cuda_graph_sizes``: one value = the top, more = the list;
+    0.11.1 keeps it as a deprecated alias of ``--cudagraph-capture-sizes``, 0.15.0 has neither), which tpkit does
+    not read: those releases subtract no CUDA-graph estimate.  Only ``graphs.capture_sizes`` reads it."""
+
     vllm_use_v2_model_runner: str | None = flag(
         choices=("0", "1"), group="model runner",
         help="the VLLM_USE_V2_MODEL_RUNNER environment variable the server ran with: 1 = Model Runner V2 "
@@ -270,6 +283,11 @@ class VllmOptions:
             raise PlanInputError(f"--attention-backend must be one of {', '.join(ATTENTION_BACKENDS)}, got "
                                  f"{self.attention_backend!r} (vLLM's AttentionBackendEnum names; leave it out for "
                                  "vLLM's automatic choice)")
+        if self.max_cudagraph_capture_size is not None and rules.release < (0, 11, 1):
+            raise PlanInputError(f"--max-cudagraph-capture-size exists from vLLM 0.11.1 (engine/arg_utils.py), not in "
+                                 f"{self.engine_version} (got {self.max_cudagraph_capture_size}); releases up to "
+                                 "0.11.0 take --cuda-graph-sizes, which tpkit does not read (they subtract no "
+                                 "CUDA-graph estimate): leave it out or plan a later --engine-version")
         if self.compile_cache not in COMPILE_CACHE_STATES:
             raise PlanInputError(f"--compile-cache must be one of {', '.join(COMPILE_CACHE_STATES)}, got "
                                  f"{self.compile_cache!r}; cold: a first start (empty torch.compile cache), warm: a "

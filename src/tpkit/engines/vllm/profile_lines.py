@@ -157,7 +157,8 @@ def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, 
     est = estimate_cudagraph_memory(rules, v2_runner=_v2_runner(model, options, r, rules),
                                     max_num_seqs=r.max_num_seqs, max_num_batched_tokens=r.max_num_batched_tokens,
                                     compute_capability=r.compute_capability, layers=model.num_layers,
-                                    attention_backend=r.attention_backend, rocm=rocm)
+                                    attention_backend=r.attention_backend, rocm=rocm,
+                                    max_capture_size=options.max_cudagraph_capture_size)
     if not est.uncertainty.bytes:
         return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
     planned, _, source = resolve(est.bytes, est.uncertainty, term="cuda_graphs", item="CUDA graphs (estimate)",
