@@ -1072,6 +1072,9 @@ def _vllm_flags(case: dict, over: dict) -> dict:
     backend = re.search(r"--attention-backend[ =](\S+)", cmd)  # vLLM's --attention-backend, where the command names it
     if backend and backend.group(1) != "auto":
         flags["attention_backend"] = backend.group(1)
+    cap = re.search(r"--max-cudagraph-capture-size[ =](\d+)", cmd)  # vLLM's --max-cudagraph-capture-size, where named
+    if cap:
+        flags["max_cudagraph_capture_size"] = int(cap.group(1))
     q = case.get("quantization") or ""
     if "--quantization" in cmd:
         flags["quantization"] = next((m for m in ("awq", "gptq", "fp8") if m in q), None)

@@ -87,3 +87,18 @@ def test_cli_flag_help_and_refusal(capsys):
     line = next(x for x in doc["ledger"] if x["item"] == "CUDA graphs (estimate)")
     assert "35 PIECEWISE + 35 FULL" in line["source"]
 
+
+
+def test_validation_cases_take_the_cap_their_command_names():
+    cases = {c["id"]: c for c in json.loads((Path(__file__).resolve().parents[1] / "validation" / "cases" /
+                                             "vllm.json").read_text())}
+    assert cases["vp_194"]["flags"]["max_cudagraph_capture_size"] == 256
+    assert cases["vp_510"]["flags"]["max_cudagraph_capture_size"] == 16
+    assert cases["vp_199"]["flags"]["max_cudagraph_capture_size"] == 179
+    named = 0
+    for c in cases.values():
+        if "--max-cudagraph-capture-size" not in (c.get("command") or ""):
+            assert "max_cudagraph_capture_size" not in c["flags"]
+        else:
+            named += 1
+    assert named == 16
