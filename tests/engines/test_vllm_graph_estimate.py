@@ -238,3 +238,13 @@ def test_rocm_per_graph_term_is_the_median_of_the_mi300x_logs():
         kw = dict(piecewise=p, full=f, layers=layers, attention_backend="TRITON_ATTN")
         assert abs(mechanism_estimate(**kw, rocm=True).gib - gib) < 0.06                 # ≤ 0.053 GiB (vl_240)
         assert gib - mechanism_estimate(**kw).gib > 2.5                                # the CUDA term misses by ~3 GiB
+
+
+def test_the_formula_names_the_first_capture_the_estimate_charges():
+    """The text and the sum share one rule: FlashInfer's workspace only when FULL graphs run (lead, session 10)."""
+    from tpkit.engines.vllm.graphs import _first_capture
+    assert _first_capture("FLASHINFER", 35) == (FLASHINFER_WORKSPACE_BYTES, "FlashInfer workspace 394 MiB")
+    assert _first_capture("FLASHINFER", 0)[0] == FIRST_CAPTURE_BYTES      # PIECEWISE-only: no attention metadata
+    assert _first_capture("FLASH_ATTN", 35)[0] == FIRST_CAPTURE_BYTES
+    many = mechanism_estimate(piecewise=51, full=0, layers=200, attention_backend="FLASHINFER")
+    assert many > FLASHINFER_WORKSPACE_BYTES and _first_capture("FLASHINFER", 0)[1].endswith("GiB")

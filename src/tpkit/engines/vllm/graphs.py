@@ -343,12 +343,26 @@ def mechanism_estimate(*, piecewise: int, full: int, layers: int, attention_back
     0.29.0): ``max(first PIECEWISE sample, first FULL sample) + Σ_mode (n_mode − 1) × second sample``, with the
     first sample ``FIRST_CAPTURE_BYTES`` or, for FlashInfer, its 394 MiB workspace created in the first FULL
     capture, and the second sample ``PER_GRAPH_LAYER_BYTES`` × ``layers`` (``ROCM_PER_GRAPH_LAYER_BYTES`` on ROCm)."""
-    first = FIRST_CAPTURE_BYTES
-    if attention_backend == "FLASHINFER" and full > 0:
-        first = max(first, FLASHINFER_WORKSPACE_BYTES)
-    graphs = max(piecewise - 1, 0) + max(full - 1, 0)
-    per = ROCM_PER_GRAPH_LAYER_BYTES if rocm else PER_GRAPH_LAYER_BYTES
-    return first + per * (graphs * layers)
+    first, _ = _first_capture(attention_backend, full)
+    return first + _per_graph_layer(rocm) * (_later_graphs(piecewise, full) * layers)
+
+
+def _first_capture(attention_backend: str, full: int) -> tuple[Bytes, str]:
+    """The first capture sample and its label: FlashInfer's workspace when FULL graphs run (created in the FULL
+    mode's first sample), else ``FIRST_CAPTURE_BYTES``."""
+    if attention_backend == "FLASHINFER" and full > 0 and FLASHINFER_WORKSPACE_BYTES > FIRST_CAPTURE_BYTES:
+        return FLASHINFER_WORKSPACE_BYTES, "FlashInfer workspace 394 MiB"
+    return FIRST_CAPTURE_BYTES, f"{FIRST_CAPTURE_BYTES.gib:.3f} GiB"
+
+
+def _later_graphs(piecewise: int, full: int) -> int:
+    """Graphs after each mode's first: the ones charged at the second sample's cost."""
+    return max(piecewise - 1, 0) + max(full - 1, 0)
+
+
+def _per_graph_layer(rocm: bool) -> Bytes:
+    """The second capture sample per decoder layer (ROCm's from its own logs)."""
+    return ROCM_PER_GRAPH_LAYER_BYTES if rocm else PER_GRAPH_LAYER_BYTES
 
 
 def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs: int, max_num_batched_tokens: int,
@@ -368,12 +382,11 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
                                      "nothing subtracted")
     nominal = mechanism_estimate(piecewise=len(sizes), full=len(full), layers=layers,
                                  attention_backend=attention_backend, rocm=rocm)
-    per = ROCM_PER_GRAPH_LAYER_BYTES if rocm else PER_GRAPH_LAYER_BYTES
+    per = _per_graph_layer(rocm)
     runner = "Model Runner V2" if v2_runner else "V1 runner"
-    first = "FlashInfer workspace 394 MiB" if nominal.bytes >= FLASHINFER_WORKSPACE_BYTES.bytes \
-        and attention_backend == "FLASHINFER" else f"{FIRST_CAPTURE_BYTES.gib:.3f} GiB"
+    _, first = _first_capture(attention_backend, len(full))
     formula = (f"{runner}, {attention_backend}, {len(sizes)} PIECEWISE + {len(full)} FULL graphs: first capture "
-               f"{first} + {len(sizes) - 1 + max(len(full) - 1, 0)} graphs × {layers} layers × "
+               f"{first} + {_later_graphs(len(sizes), len(full))} graphs × {layers} layers × "
                f"{per.bytes // 1024} KiB = {nominal.gib:.2f} GiB ± {ESTIMATE_BAND_BYTES.gib:.2f} "
                + (f"(graphs.mechanism_estimate; ROCm: the per-graph term from {len(ROCM_GRAPH_EVIDENCE)} MI300X "
                   f"logs, graphs.ROCM_GRAPH_EVIDENCE)" if rocm else
