@@ -1266,6 +1266,19 @@ VL071_OFF = (
     "(encoder_gemma3's live set, read for V1 0.11-0.29: about 2.0 GiB), and the case would go from -8.9 % to about "
     "+16 %: the printed run leaves 2.24 GiB for peak + non-torch beside the printed 17.61 GiB of weights. Neither "
     "the V0 row count nor a V0 Gemma 3 tower is applied; the derived weights are also 0.13 GiB short.")
+VL056_BASIS = (
+    "helper near11 (2026-12-05): the log's source lines are vLLM 0.8.5's, all five: kv_cache_utils.py:634 'GPU KV "
+    "cache size' and :637 'Maximum concurrency', fused_moe.py:668 'Using default MoE config', backends.py:136 'Cache "
+    "the graph of shape' and :148 'Compiling a graph for general shape takes', monitor.py:33 'torch.compile takes' "
+    "(0.9.0: 637/640, 682, 158/170; 0.9.1: 715/719, 683, 161/173; 0.9.2: 716/720, 690, 181/193; read in the 0.8.5, "
+    "0.9.0, 0.9.1, 0.9.2 and 0.10.0 wheels). Was 0.9.1 (issue date).")
+VL056_FLAGS_NOTE = (
+    "topk_topp_sampler 'flashinfer' (helper near11, 2026-12-05): the image is vLLM's own docker/Dockerfile vllm-base "
+    "stage (WORKDIR /vllm-workspace, 'COPY examples examples' with examples/online_serving/multi-node-serving.sh, "
+    "'uv pip install --system' into /usr/local/lib/python3.X/dist-packages; built with PYTHON_VERSION=3.10). The "
+    "0.8.5 sdist's docker/Dockerfile installs flashinfer_python-0.2.1.post2 on x86_64, and 0.8.5's "
+    "v1/sample/ops/topk_topp_sampler.py TopKTopPSampler.__init__ takes FlashInfer for a version below 0.2.3 unless "
+    "VLLM_USE_FLASHINFER_SAMPLER=0.")
 VL056_OFF = (
     "Helper vp90, 2026-12-04. Two inputs the case does not carry, both seen in the issue: (1) the TP group spans two "
     "nodes (the second worker is a Ray actor at another IP, 'RayWorkerWrapper pid=345, ip=10.224.1.180', the other "
@@ -1274,7 +1287,10 @@ VL056_OFF = (
     "/vllm-workspace/examples (vLLM's Dockerfile layout) but Python 3.10 dist-packages, not the official image's "
     "3.12, so whether flashinfer-python was installed (FlashInfer sampler, 14 B per logit: -1.0 %) is not known. "
     "Neither is set: the same --nnodes on the tp-16 runs vl_047 and vp_006 moves them away (+35 -> +44 %, "
-    "+7.2 -> +15.1 %), so the network proxy, not the input, is what is missing.")
+    "+7.2 -> +15.1 %), so the network proxy, not the input, is what is missing. Helper near11 (2026-12-05): the "
+    "release is 0.8.5 (its source lines, engine_version_basis) and the image installs FlashInfer 0.2.1.post2 "
+    "(flags_note; its top_k_top_p_sampling_from_probs renormalises top-k first, so the 14 B per logit of the "
+    "FlashInfer estimate holds for 0.8.5 too): -9.6 -> -2.5 %; --nnodes is still not set.")
 
 PUBLIC_EDITS = {
     "vp_066": {"why_off": (
@@ -1381,7 +1397,9 @@ COLLECTION_EDITS = {
     "vl_071": {"config_file": "gaunernst--gemma-3-27b-it-int4-awq.json", "config_confidence": VL071_CONFIDENCE,
                "tpkit_engine_version": "0.8.2:v0", "engine_version_basis": VL071_BASIS, "predict": True,
                "why_not": None, "why_off": VL071_OFF},
-    "vl_056": {"why_off": VL056_OFF},
+    # helper near11 (2026-12-05): the release from the log's source lines, the sampler from the image (VL056_BASIS)
+    "vl_056": {"tpkit_engine_version": "0.8.5", "engine_version_basis": VL056_BASIS,
+               "flags": {"topk_topp_sampler": "flashinfer"}, "flags_note": VL056_FLAGS_NOTE, "why_off": VL056_OFF},
     # GPUs added to the catalog by helper gpux (2026-12-04): the cases name the catalog entry (the total the log
     # prints is kept, as for every case whose log prints one)
     "vl_025": {"gpu": "T4", "gpu_family": None,

@@ -25,7 +25,7 @@ from tpkit.models.config import from_config_dict
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-RELEASE = {"vl_003": "0.10.2", "vl_009": "0.20.0", "vl_034": "0.11.0", "vl_051": "0.10.2", "vl_056": "0.9.2",
+RELEASE = {"vl_003": "0.10.2", "vl_009": "0.20.0", "vl_034": "0.11.0", "vl_051": "0.10.2", "vl_056": "0.8.5",
            "vl_059": "0.8.5", "vl_027": "0.8.2", "vl_068": "0.8.5", "vl_069": "0.8.5"}
 """cases without a printed version: the release their log lines point to (vl_051: ~0.9.1, planned as 0.10.2, the
 first release with --kv-cache-memory-bytes; the KV rules are the same)"""

@@ -583,6 +583,24 @@ def test_a_log_stated_sampler_replaces_the_release_default():
         VllmOptions(topk_topp_sampler="fast")
 
 
+def test_flashinfer_sampler_of_0_8_is_charged_as_0_9s():
+    """vLLM 0.8.x V1 samples from probabilities where 0.9.0 samples from logits, but the bytes agree (helper near11,
+    2026-12-05; 0.8.3 / 0.8.5 wheels, flashinfer-python 0.2.1.post2 sdist): ``Sampler.forward``'s float32 copy (4)
+    beside the caller's logits (a), ``forward_cuda``'s float32 softmax (4), and ``top_k_top_p_sampling_from_probs``,
+    whose default ``filter_apply_order="top_k_first"`` allocates ``top_k_renorm_probs``' output (4) before
+    ``top_p_sampling_from_probs``: 14 B per logit at bf16, as ``top_k_top_p_sampling_from_logits`` (0.9.0+)."""
+    from tpkit.engines.vllm.profile_lines import profile_sampler
+
+    hopper = (9, 0)
+    assert profile_sampler(resolve_rules("0.8.5"), hopper, "flashinfer") == "flashinfer"
+    assert profile_sampler(resolve_rules("0.8.5"), hopper) == "native"  # 0.8.x: FlashInfer only where stated
+    rows, vocab = 256, llama3_8b().vocab_size
+    flags = dict(enforce_eager=True, max_num_seqs=rows, max_num_batched_tokens=2048)
+    flashinfer = _plan("0.8.5", topk_topp_sampler="flashinfer", **flags).extra["available_kv_bytes"]
+    native = _plan("0.8.5", topk_topp_sampler="native", **flags).extra["available_kv_bytes"]
+    assert flashinfer - native == rows * vocab * (38 - 14)
+
+
 def test_printed_token_count_of_a_hybrid_changes_in_the_0_20_1_patch_release():
     """vLLM 0.20.1 and 0.20.2 backport 0.21.0's ``_report_kv_cache_config`` (v1/core/kv_cache_utils.py: 'GPU KV cache
     size' = int(max_concurrency × max_model_len)); 0.20.0 prints num_blocks // num_groups × block.  On a sliding +

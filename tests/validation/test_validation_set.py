@@ -192,7 +192,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.016, 0.085, 0.86),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.016, 0.080, 0.86),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -422,6 +422,11 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # it (helper mcs10: 16 cases, 5 below the default; all 5 move away from the print:
                                    # vp_194/vp_196 +38.1 -> +40.5 %, vp_197, vp_199, vp_510): 220 scored, median 1.56 %,
                                    # p90 8.49 %, 190/220 inside: LOOSENED p90 0.080 -> 0.085 (the issue's 8 % is missed)
+                                   # Helper near11 (2026-12-05): vl_056's release read from its five source lines
+                                   # (0.8.5, not 0.9.1) and its sampler from its image (vLLM's own 0.8.5 Dockerfile
+                                   # installs FlashInfer 0.2.1.post2; no rule changed): vl_056 -9.6 -> -2.5 %, no
+                                   # other case moved: 220 scored, median 1.56 %, p90 8.49 -> 7.74 %, 190/220 inside:
+                                   # TIGHTENED p90 0.085 -> 0.080 (the issue's bar)
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
