@@ -101,7 +101,8 @@ SGLANG = {
 }
 
 VL071_BASIS = ("V0 forced (VLLM_USE_V1=0); log dated 04-07 (2025), model_runner.py:1146 / worker.py:267 -> "
-               "v0.8.2/0.8.3 (tpkit's V0 rules are the same for both)")
+               "v0.8.2/0.8.3 (tpkit's V0 rules are the same for both); the issue's own text says 'Vllm 0.8.3' "
+               "(vllm-project/vllm#16199, the mirror note's header; helper near11, 2026-12-05), so 0.8.3")
 VL071_CONFIDENCE = ("assembled (catalog gemma-3-27b-it architecture; the AWQ quantization_config from the checkpoint's "
                     "converter, gau-nernst/gemma3-int4 convert_flax.py: int4, group 32, vision tower and embedding bf16)")
 """vl_071's release and config (helper cfg3, 2026-12-04)"""
@@ -1395,7 +1396,8 @@ COLLECTION_EDITS = {
     # helper cfg3 (2026-12-04): the AWQ checkpoint's config assembled (its _assembled_note); its only blocker was the
     # config, so the case is predicted, blind
     "vl_071": {"config_file": "gaunernst--gemma-3-27b-it-int4-awq.json", "config_confidence": VL071_CONFIDENCE,
-               "tpkit_engine_version": "0.8.2:v0", "engine_version_basis": VL071_BASIS, "predict": True,
+               "tpkit_engine_version": "0.8.3:v0", "engine_version_basis": VL071_BASIS, "predict": True,
+               "source_url": "https://github.com/vllm-project/vllm/issues/16199",
                "why_not": None, "why_off": VL071_OFF},
     # helper near11 (2026-12-05): the release from the log's source lines, the sampler from the image (VL056_BASIS)
     "vl_056": {"tpkit_engine_version": "0.8.5", "engine_version_basis": VL056_BASIS,
