@@ -941,6 +941,9 @@ SGLANG_PUBLIC = {
                                 "51.86 = 111.73 GiB (GiB printed as 'GB'; the excerpt has no 'Load weight begin' line) "
                                 "of the GB10's 119.63 GiB unified memory: the host held ~7.9 GiB"}}, None),
     # helper mv27: an A100 runbook quoting its server.log KV line (search-index id 68313218425)
+    # helper mv31 (2026-12-05): a start-up note of a six-RTX-4090 host (search-index id 55182325604): sglang 0.5.9,
+    # Qwen3.6-35B-A3B-FP8 at --tp-size 4, --mem-fraction-static 0.85, defaults otherwise; the pool from its crash record
+    "gs_242": ("0.5.9", "the note's crash record: 'sglang 0.5.9' (the same environment and command)", {}, None),
     "gs_241": ("0.5.19", "a main checkout of ~2026-09-07 (6ec32e6b7, nightly-dev-20260907 image), before 0.5.20 "
                          "(2026-09-18): tpkit's 0.5.19 rules", {}, None),
     # helper mv30 (2026-12-05): a Kimi K2.6 SGLang deployment guide (search-index id 67160078054), its 8x H20 run:
