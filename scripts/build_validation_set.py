@@ -944,6 +944,15 @@ SGLANG_PUBLIC = {
     # helper mv31 (2026-12-05): a start-up note of a six-RTX-4090 host (search-index id 55182325604): sglang 0.5.9,
     # Qwen3.6-35B-A3B-FP8 at --tp-size 4, --mem-fraction-static 0.85, defaults otherwise; the pool from its crash record
     "gs_242": ("0.5.9", "the note's crash record: 'sglang 0.5.9' (the same environment and command)", {}, None),
+    # helper mv31: a HeadKV study's environment record (search-index id 63320354795): the rlkv fork of sglang 0.5.2, its
+    # FullKV smoke of Llama-3.1-8B-Instruct on a clean A6000 (mfs 0.85, 32 requests, radix cache and CUDA graphs off)
+    "gs_243": ("0.5.2", "the record's frozen environment: 'sglang : 0.5.2' (the fork Kurt232/rlkv-sglang-v0.5.2)",
+               {"disable_radix_cache": True, "disable_cuda_graph": True,
+                "gpu_catalog": {"gpu": "RTX-A6000", "note": "'A6000 48GB' (the record): the catalog's RTX-A6000"}},
+               None),
+    # helper mv31: an llm-d session-control lab log (search-index id 60951762561): sglang 0.5.15.post1,
+    # Qwen3-Coder-30B-A3B-Instruct-FP8 at TP 2 on H100 80 GB (GKE), 262,144, fp8_e4m3 KV, mfs 0.88
+    "gs_244": ("0.5.15", "the manifest's image lmsysorg/sglang:v0.5.15.post1 (rules 0.5.15)", {}, None),
     "gs_241": ("0.5.19", "a main checkout of ~2026-09-07 (6ec32e6b7, nightly-dev-20260907 image), before 0.5.20 "
                          "(2026-09-18): tpkit's 0.5.19 rules", {}, None),
     # helper mv30 (2026-12-05): a Kimi K2.6 SGLang deployment guide (search-index id 67160078054), its 8x H20 run:
