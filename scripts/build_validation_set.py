@@ -636,6 +636,52 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv30 (2026-12-05): myoceane.fr post 10289's first revision (pages corpus), the Gemma-4-26B-A4B run on an
     # A100 80 GB: 0.19.0 (the post's next run), eager, util 0.9, 131,072; the budget is scored; log also vl_871
     "vp_621": ("0.19.0", "the same post's gpt-oss-20b run a day later prints 'version 0.19.0' (vl_067)", {}, None),
+    # helper mv31 (2026-12-05), added blind: DeepSeek-V4-Flash on two RTX PRO 6000 Blackwell (search-index file id
+    # 56819795714): the stock v0.25.0 image, tp 2 over PCIe, fp8 KV, util 0.95, 1,048,576, MTP-2; no --quantization flag,
+    # the checkpoint's own FP8/FP4 format (the one vp_415-vp_417 name with --quantization deepseek_v4_fp8)
+    "vp_593": ("0.25.0", "the compose file's image vllm/vllm-openai:v0.25.0 (flashinfer bumped to 0.6.14, vLLM stock)",
+               {"quantization": "deepseek_v4_fp8"}, None),
+    # helper mv31: a Modal assistant project's Qwen3.8-27B report (search-index file id 61972307986): the FP8 checkpoint
+    # on an L40S (three boots: util 0.86 refused, 0.90 with 256 sequences, 0.90 with 16) and Red Hat's W4A16 build on an
+    # A100-40GB and, by Modal's choice, an 80 GB A100; vLLM 0.26.0, 131,072, image=4 video=0
+    **{cid: ("0.26.0", "the report: 'vLLM 0.26.0 / transformers 5.14.1' for the Qwen Apps' boots of 2026-09-05",
+             {"limit_mm_per_prompt": '{"image": 4, "video": 0}'}, None)
+       for cid in ("vp_594", "vp_595", "vp_596", "vp_597", "vp_598")},
+    # helper mv31: elsung/dgx-spark-deepseek-v4-flash (commit 99d18890): DeepSeek-V4-Flash at tp 2 over two DGX Spark
+    # (GB10) with the community image sparkrun-vllm-ds4-gb10:production-v2 (vLLM 0.21.1), fp8 KV, util 0.82, MTP 2;
+    # the 1M/6 and 256K/36 profiles (prose-quoted figures)
+    **{cid: ("0.21.1", "the results file: 'vLLM 0.21.1 (Aiden image)'",
+             {"quantization": "deepseek_v4_fp8", "enable_expert_parallel": True,
+              "gpu_catalog": {"gpu": "GB10", "note": "two DGX Spark (GB10), one GPU each, tp 2 over RoCE: the catalog's GB10"}},
+             None)
+       for cid in ("vp_599", "vp_600")},
+    # helper mv31: a credit-risk demo README (search-index file id 60263045551): Qwen3-VL-2B-Instruct offline on an RTX
+    # 5070 Ti, 2,048, util 0.9, eager, one sequence; version from the source lines (0.20.0-0.20.2 print the same here)
+    "vp_601": ("0.20.2", "not printed: model.py:555 / model.py:1680 / core.py:306 as the corpus's 0.20.0-0.20.2 logs",
+               {"gpu_catalog": {"gpu": "RTX-5070-Ti", "note": "'RTX 5070 Ti, 16GB' (the README): the catalog's RTX-5070-Ti"}},
+               None),
+    # helper mv31: serving notes of a project on 4x B200 (search-index file id 70166912399): vLLM 0.30.0, Qwen3.8-27B-FP8
+    # tp 2 at 0.14 and Qwen3.5-4B at 0.16 (text only, 65,536), then the 4B with MTP-2 at 0.12 and the CUDA-graph
+    # estimate switched off by VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (not a tpkit option)
+    **{cid: ("0.30.0", "the notes: 'vLLM 0.30.0, torch 2.13 cu130'", {"language_model_only": True}, None)
+       for cid in ("vp_602", "vp_603", "vp_604")},
+    # helper mv31: a KVBM cookbook on a Dell Pro Max with GB10 (search-index file id 70384801327): vLLM 0.27.1 (aarch64
+    # image), Qwen3-8B at util 0.20, 40,960, 4 sequences, 8,192 batched, prefix caching; the control start without the
+    # KV connector
+    "vp_605": ("0.27.1", "the container vllm/vllm-openai:v0.27.1-aarch64-ubuntu2404",
+               {"enable_prefix_caching": True,
+                "gpu_catalog": {"gpu": "GB10", "note": "'Dell Pro Max with GB10 (128 GB unified)': the catalog's GB10"}},
+               None),
+    # helper mv31: SoroushVahidi/llm-serving-heuristic-evolution's runtime probe (docs/current/
+    # real_vllm_runtime_probe_v1_20260824.md): vLLM 0.27.1, Qwen2.5-0.5B-Instruct on an RTX 5060 Ti, util 0.35, 4,096,
+    # 4 sequences, block 16, eager, no prefix caching; chunked prefill off (4,096 batched) and on (512)
+    **{cid: ("0.27.1", "the report's installed-versions table: 'vLLM | 0.27.1'",
+             # vp_606's --no-enable-chunked-prefill is left out as tpkit's refusal asks (V1: the 4,096 batched tokens
+             # the run gives are the same profile), so it is predicted from --max-num-batched-tokens 4096
+             {"enable_prefix_caching": False,
+              "gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "'NVIDIA GeForce RTX 5060 Ti', 16,311 MiB, sm 12.0 "
+                              "(the report's hardware table): the catalog's RTX-5060-Ti-16GB"}}, None)
+       for cid in ("vp_606", "vp_607")},
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),
@@ -896,6 +942,18 @@ SGLANG_PUBLIC = {
                                 "51.86 = 111.73 GiB (GiB printed as 'GB'; the excerpt has no 'Load weight begin' line) "
                                 "of the GB10's 119.63 GiB unified memory: the host held ~7.9 GiB"}}, None),
     # helper mv27: an A100 runbook quoting its server.log KV line (search-index id 68313218425)
+    # helper mv31 (2026-12-05): a start-up note of a six-RTX-4090 host (search-index id 55182325604): sglang 0.5.9,
+    # Qwen3.6-35B-A3B-FP8 at --tp-size 4, --mem-fraction-static 0.85, defaults otherwise; the pool from its crash record
+    "gs_242": ("0.5.9", "the note's crash record: 'sglang 0.5.9' (the same environment and command)", {}, None),
+    # helper mv31: a HeadKV study's environment record (search-index id 63320354795): the rlkv fork of sglang 0.5.2, its
+    # FullKV smoke of Llama-3.1-8B-Instruct on a clean A6000 (mfs 0.85, 32 requests, radix cache and CUDA graphs off)
+    "gs_243": ("0.5.2", "the record's frozen environment: 'sglang : 0.5.2' (the fork Kurt232/rlkv-sglang-v0.5.2)",
+               {"disable_radix_cache": True, "disable_cuda_graph": True,
+                "gpu_catalog": {"gpu": "RTX-A6000", "note": "'A6000 48GB' (the record): the catalog's RTX-A6000"}},
+               None),
+    # helper mv31: an llm-d session-control lab log (search-index id 60951762561): sglang 0.5.15.post1,
+    # Qwen3-Coder-30B-A3B-Instruct-FP8 at TP 2 on H100 80 GB (GKE), 262,144, fp8_e4m3 KV, mfs 0.88
+    "gs_244": ("0.5.15", "the manifest's image lmsysorg/sglang:v0.5.15.post1 (rules 0.5.15)", {}, None),
     "gs_241": ("0.5.19", "a main checkout of ~2026-09-07 (6ec32e6b7, nightly-dev-20260907 image), before 0.5.20 "
                          "(2026-09-18): tpkit's 0.5.19 rules", {}, None),
     # helper mv30 (2026-12-05): a Kimi K2.6 SGLang deployment guide (search-index id 67160078054), its 8x H20 run:

@@ -4,6 +4,9 @@ and scored against the per-engine targets at the level this branch reaches (a gu
 Targets (issue 11): SGLang median |error| ≤ 2 %, p90 ≤ 5 %; vLLM median ≤ 3 %, p90 ≤ 8 %; the printed value inside
 the band in ≥ 80 % of the cases.  ``REACHED`` is what this branch reaches today (docs/accuracy.md §6 says which
 cases miss and why); the lead tightens it as the engine rules improve.
+Helper mv31 (2026-12-05): vp_593-vp_607 and gs_242-gs_244 added blind (15 public vLLM start-ups, 3 SGLang; no rule
+changed): vLLM 248 listed, 235 scored (its level loosened to what they score), SGLang 81 listed, 62 scored
+(docs/accuracy.md §6.4, round mv31).
 """
 
 from pathlib import Path
@@ -177,6 +180,15 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # INT4 experts on 8x H20 96 GB, TP 8, mfs 0.92, 32,768; the K2.5 config)
                                      # -3.3 % blind, inside, no rule changed: 59 scored, median 0.30 %, p90
                                      # 2.78 %, 56/59 inside (level unchanged)
+                                     # Helper mv31 (2026-12-05) added gs_242 (a six-RTX-4090 host's note:
+                                     # SGLang 0.5.9 Qwen3.6-35B-A3B-FP8, TP 4, mfs 0.85, the pool quoted by
+                                     # its crash record) -1.3 % blind, inside, no rule changed: 79 listed, 60
+                                     # scored, median 0.31 %, p90 2.78 %, 57/60 inside (level unchanged)
+                                     # then gs_243 (a HeadKV record: the rlkv fork of 0.5.2, Llama-3.1-8B on
+                                     # an A6000, radix and graphs off) -0.1 % and gs_244 (an llm-d lab log:
+                                     # 0.5.15.post1 Qwen3-Coder-30B-A3B-FP8 TP 2 on H100, fp8 KV, 262,144)
+                                     # -0.1 %, both inside: 81 listed, 62 scored, median 0.29 %, p90 2.77 %,
+                                     # 59/62 inside (level unchanged)
     # helper mv20 (2026-12-04): vp_370-vp_372 (lhl's MI300X notes: a vLLM 0.6.3.dev114 ROCm build, V0,
     # benchmark_throughput.py at the default util 0.9) added as printed, scored blind before any change:
     # Llama-2-7b-chat tp 1 +1.3 %, tp 8 +3.1 % (both just outside their bands), Llama-3.1-405B tp 8 at 131,072
@@ -192,7 +204,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.016, 0.080, 0.86),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.017, 0.128, 0.82),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -427,6 +439,15 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # installs FlashInfer 0.2.1.post2; no rule changed): vl_056 -9.6 -> -2.5 %, no
                                    # other case moved: 220 scored, median 1.56 %, p90 8.49 -> 7.74 %, 190/220 inside:
                                    # TIGHTENED p90 0.085 -> 0.080 (the issue's bar)
+                                   # Helper mv31 (2026-12-05, session 11) added vp_593-vp_607 blind, no rule changed
+                                   # (docs/accuracy.md §6.4, round mv31): 233 -> 248 listed, 220 -> 235 scored, median
+                                   # 1.56 -> 1.61 %, p90 8.49 -> 12.78 %, 190/220 -> 195/235 inside. Misses: GB10
+                                   # (vp_599 +352, vp_600 +206, vp_605 +17 %), B200 hybrids (vp_602 +55, vp_603 +63,
+                                   # vp_604 +26 %), DeepSeek-V4 + MTP on RTX PRO 6000 (vp_593 +42 %), the assembled
+                                   # INT4 config (vp_597 -56, vp_598 -18 %): LOOSENED median 0.016 -> 0.017, p90
+                                   # 0.085 -> 0.128, inside 0.86 -> 0.82
+                                   # Lead merge (2026-12-05, session 11): near11 + mv31 together: 235 scored, median
+                                   # 1.61 %, p90 12.78 %, 195/235 inside (vl_056's fix sits above the p90 already).
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
