@@ -16,8 +16,6 @@ ABSENT_WORDS = ("title", "past the", "not in excerpt", "not in the excerpt", "af
 """a crash label whose failing line is not in the excerpt says so (the issue title named the error)"""
 KNOWN = {
     "vl_042": "the excerpt is the author's abridged prose ('→ estimated maximum model length'), not vLLM's wording",
-    "vl_852": "helper blind12: a grader's line (the container exceeded its 8Gi host-RAM limit, OOM-killed, exit 137) "
-              "above a vLLM log that ends after the KV sizing; no engine record names the failure",
 }
 PHASE_WORDS = {"weight_load": "weights"}
 """label words outside the schema's phase names, as written in the data"""
