@@ -161,6 +161,10 @@ def _kv_pool_failure(failure, a, ctx, plan: _Replan, findings: list[str]):
         fixes += _pool_oom_fraction(failure, plan, short)
     else:
         cause = "the KV pool could not be sized or allocated (the log does not print the numbers to say by how much)"
+        floor = _weights_floor_fix(failure, f)
+        if floor is not None:
+            cause = floor[0]
+            fixes.append(floor[1])
     planned: list[Fix] = []
     if rest is None and not (oom and short is not None):
         from tpkit.explain.planned import catalog_fixes_sglang
@@ -172,6 +176,38 @@ def _kv_pool_failure(failure, a, ctx, plan: _Replan, findings: list[str]):
             cause += "; " + finding
     fixes += planned or _sg_growth_fixes(a, ctx, plan.fix)
     return cause, short, fixes
+
+
+def _weights_floor_fix(failure, f: float | None) -> tuple[str, Fix] | None:
+    """(cause, fix) from SGLang's own numbers when the log has no anchors to re-plan from: 'Loaded weights leave no
+    GPU memory for the KV cache under --mem-fraction-static=F. Raise --mem-fraction-static above S (minimum viable =
+    1 - available/pre = M)' (sglang 0.5.16 ``mem_cache/kv_cache_configurator.py`` ``_profile_available_bytes``).
+    The KV budget there is available − pre × (1 − F), i.e. pre × (F − M), so any fraction above M makes it positive;
+    S = ceil(M × 1000) / 1000 is the engine's suggestion. A paste may wrap or cut the message: S is taken when
+    printed, else rebuilt from M the engine's way, and the fix is kept above the fraction that failed (a printed M is
+    rounded: M ≥ F always holds, as the error is raised only when F ≤ M). The pool at S is near-empty (pre × (S − M));
+    the note says so. None when neither S nor M is printed, or when S ≥ 1 (the weights alone fill the card)."""
+    suggested = failure.count("suggested_mem_fraction_static")
+    minimum = failure.count("minimum_mem_fraction_static")
+    run = failure.count("run_mem_fraction_static")
+    if suggested is None and minimum is None:
+        return None
+    m = float(minimum.value) if minimum is not None else None
+    s = float(suggested.value) if suggested is not None else math.ceil(m * 1000 - 1e-9) / 1000
+    now = float(run.value) if run is not None else f
+    if now is not None and s <= now:
+        s = round(now + 0.001, 3)
+    if s >= 1.0:
+        return None
+    floor = f"minimum viable {m:.4g}" if m is not None else f"the engine's floor {s:.3f}"
+    cause = ("the loaded weights leave no KV budget: SGLang's budget is free memory after the load − pre-load memory "
+             f"× (1 − mem_fraction_static), ≤ 0 at {now if now is not None else 'the run’s fraction'}; {floor} "
+             "(1 − free after the load / pre-load memory)")
+    return cause, Fix(flags=f"--mem-fraction-static {s:.3f}", kv_tokens=None, fits=True,
+                      why=f"above {floor}, SGLang's own arithmetic: the KV budget pre-load memory × (fraction − "
+                          "minimum) turns positive",
+                      note="a near-empty pool at this value; raise it further for the tokens you serve, leaving "
+                           "(1 − fraction) × pre-load memory for activations and CUDA graphs")
 
 
 def _pool_error(root: str, plan: _Replan):

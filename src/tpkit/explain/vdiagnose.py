@@ -77,6 +77,8 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
                          findings=tuple(findings))
     if failure.kind == "startup_free_memory":
         cause, short, fixes = _startup_free_memory(failure)
+    elif failure.kind == "cpu_kv_space":
+        cause, short, fixes = _cpu_kv_space(failure)
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _no_kv_memory(a, ctx, tokens_for)
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
@@ -228,6 +230,32 @@ def _startup_free_memory(failure):
                              note="KV tokens depend on the non-KV memory, not measured before this check"))
     fixes.append(Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
                      kv_tokens=None, fits=True, why="the whole requested memory becomes free"))
+    return cause, short, fixes
+
+
+def _cpu_kv_space(failure):
+    """vLLM's CPU backend refused the KV space set explicitly (``logs.failures._CPU_KV``: cpu_worker.py
+    ``determine_available_memory`` raises when --kv-cache-memory-bytes / VLLM_CPU_KVCACHE_SPACE exceeds the NUMA node's
+    available host memory): (cause, short, fixes) — a KV space the node holds. VLLM_CPU_KVCACHE_SPACE is read in whole
+    GiB (``platforms/cpu.py``), so the fix is the largest whole GiB below the available memory less a 0.5 GiB margin
+    for the host allocations that follow; none when that is < 1 GiB (free host memory instead). GPU flags (tensor
+    parallelism, fp8 weights, the profile run) do not touch this check."""
+    free, total, req = failure.size("free"), failure.size("total"), failure.size("requested")
+    cause = "the CPU backend's KV space (--kv-cache-memory-bytes / VLLM_CPU_KVCACHE_SPACE) exceeds the node's available host memory"
+    if free is None or req is None:
+        return cause, None, []
+    cause += f": {req.text} asked, {free.text} available" + (f" of {total.text}" if total else "")
+    short = req.value - free.value
+    fixes: list[Fix] = []
+    space = math.floor((free.value.bytes - MiB(512).bytes) / 2**30)
+    if space >= 1:
+        fixes.append(Fix(flags=f"VLLM_CPU_KVCACHE_SPACE={space} (or --kv-cache-memory-bytes {space}G)", kv_tokens=None,
+                         fits=True, why=f"{space} GiB ≤ the {free.text} available less 0.5 GiB for the host "
+                                        "allocations after the KV cache",
+                         note="KV tokens depend on the model's bytes per token; a max_model_len that needs more "
+                              "than this space fails vLLM's next check (its estimate names the longest that fits)"))
+    fixes.append(Fix(flags="free host memory (other processes, a larger container / VM memory limit)", kv_tokens=None,
+                     fits=True, why=f"the requested {req.text} becomes available"))
     return cause, short, fixes
 
 

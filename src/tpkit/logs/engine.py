@@ -214,7 +214,11 @@ the same line as a release is taken as that release's range."""
 
 ENGINE_WORDS = (
     ("sglang", ("sglang", "SGLang", "ServerArgs(", "Load weight begin", "KV Cache is allocated", "Memory pool end",
-                "ready to roll", "max_total_num_tokens=", "mem_fraction_static")),
+                "ready to roll", "max_total_num_tokens=", "mem_fraction_static",
+                # raised only by SGLang's KV-cache configurator (sglang 0.5.16 mem_cache/kv_cache_configurator.py
+                # _profile_available_bytes; no such message in vLLM 0.29.0 / 0.30.0): a pasted error often stands
+                # alone, its flag wrapped onto the next line
+                "Loaded weights leave no GPU memory for the KV cache")),
     ("vllm", ("vllm", "vLLM", "VllmWorker", "EngineCore", "Model loading took", "Available KV cache memory",
               "GPU KV cache size", "# GPU blocks", "gpu_memory_utilization", "Loading model weights took",
               # GPUModelRunner.load_model's OOM message (v1/worker/gpu_model_runner.py, from 0.13.0; not in SGLang

@@ -29,9 +29,9 @@ __all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "marker", "mar
 
 PHASES = ("weights", "kv_pool", "cuda_graph", "first_request", "imbalance", "other")
 KINDS = ("cuda_oom", "kv_too_small", "no_kv_memory", "kv_budget_non_positive", "imbalance",
-         "startup_free_memory", "cuda_graph_capture_failed", "nccl_error", "custom_allreduce_disabled",
-         "engine_start_failed", "exception")
-ROOT_KINDS = KINDS[:8]
+         "startup_free_memory", "cuda_graph_capture_failed", "cpu_kv_space", "host_oom_killed", "nccl_error",
+         "custom_allreduce_disabled", "engine_start_failed", "exception")
+ROOT_KINDS = KINDS[:10]
 """kinds that name a cause; the others (a generic exception, "EngineCore failed to start") only say that
 something failed"""
 
@@ -107,6 +107,30 @@ _STARTUP = lazy(r"\(" + _NUM + "/" + _NUM + r" GiB\).{0,80}utilization \(" + _NU
                       r"(\d{1,24}(?:\.\d{1,12})?) GiB\)")
 _PROFILED = lazy(r"larger than the profiled value (-?\d{1,24})")
 _FRACTION = lazy(r"(?:mem_fraction_static=|--mem-fraction-static above )(\d{1,24}(?:\.\d{1,12})?)")
+_WEIGHTS_FLOOR = (
+    ("run_mem_fraction_static", lazy(r"leave no GPU memory for the KV cache under --mem-fraction-static=(\d(?:\.\d{1,12})?)"),
+     "the fraction the run used (SGLang's 'Loaded weights leave no GPU memory' error)"),
+    ("suggested_mem_fraction_static", lazy(r"Raise --mem-fraction-static above (\d(?:\.\d{1,12})?)"),
+     "SGLang's suggested fraction: ceil(minimum × 1000) / 1000"),
+    ("minimum_mem_fraction_static", lazy(r"minimum viable = (?:1 - available/pre = )?(\d(?:\.\d{1,12})?)"),
+     "SGLang's minimum viable fraction: 1 − free memory after the load / pre-load memory"),
+)
+"""SGLang's 'Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=F. Raise
+--mem-fraction-static above S (minimum viable = 1 - available/pre = M).' (sglang 0.5.16
+``mem_cache/kv_cache_configurator.py`` ``_profile_available_bytes``: raised when available − pre × (1 − F) ≤ 0,
+with M = 1 − available / pre and S = ceil(M × 1000) / 1000): each number read wherever a paste wraps or elides the
+message (``_no_kv`` reads the flattened region)"""
+_CPU_KV = lazy(r"Available memory on node \d{1,4} \(" + _NUM + "/" + _NUM + r" GiB\) on kv cache allocation is less "
+                r"than requested memory for kv \(" + _NUM + r" GiB\)")
+"""vLLM's CPU backend: 'Available memory on node N (A/T GiB) on kv cache allocation is less than requested memory for
+kv (R GiB). Decrease --kv-cache-memory-bytes, VLLM_CPU_KVCACHE_SPACE, …' (``v1/worker/cpu_worker.py``
+``CPUWorker.determine_available_memory``, read in the 0.27.1, 0.29.0 and 0.30.0 wheels: raised when the KV space set
+explicitly, --kv-cache-memory-bytes or VLLM_CPU_KVCACHE_SPACE in whole GiB (``platforms/cpu.py``), exceeds the NUMA
+node's available host memory)"""
+_HOST_OOM = lazy(r"OOM[- ]?[Kk]illed|OOMKilled|Out of memory: Killed process")
+"""the host's out-of-memory killer, in the words of the kernel ('Out of memory: Killed process N'), of a container
+runtime's state ('OOMKilled') or of a report ('was OOM-killed (exit 137)'): host RAM, not
+device memory. A bare 'Killed' is not enough (a SIGKILL after a child's sigquit prints the same, sg_034)"""
 _NCCL = lazy(r"NCCL error|nccl(?:UnhandledCudaError|InternalError|SystemError|InvalidUsage|RemoteError|"
                    r"InvalidArgument)|DistBackendError|NCCL WARN|ProcessGroupNCCL.{0,80}(?:[Tt]imeout|[Ww]atchdog)")
 _CAR = lazy(r"Custom allreduce is disabled (?:because |due to )?(.{0,200})")
@@ -119,11 +143,12 @@ _QUOTING = lazy(r"(?m)^[ \t]*>+|`+")
 """markdown quoting of a pasted, wrapped message"""
 
 FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not enough GPU memory", "Tried to allocate",
-                   "total capacity", "cudaErrorMemoryAllocation",
+                   "total capacity", "cudaErrorMemoryAllocation", "Available memory on node",
                    "max seq len",
                    "No available memory for the cache blocks", "Not enough memory", "leave no GPU memory",
                    "memory capacity is unbalanced", "Free memory on device", "Capture cuda graph failed",
-                   "NCCL", "nccl", "DistBackendError", "Custom allreduce is disabled", "EngineCore failed",
+                   "NCCL", "nccl", "DistBackendError", "OOM-killed", "OOM killed", "OOMKilled", "Killed process",
+                   "Custom allreduce is disabled", "EngineCore failed",
                    "Engine core initialization failed", "Scheduler hit an exception", "sigquit",
                    "Initialization failed", "Worker failed", "Error executing method", "profiled value",
                    "Exception in run_tp_server", "Exception in ModelTpServer", "scheduler is dead")
@@ -194,6 +219,10 @@ def _no_kv(message: str) -> tuple[tuple, tuple, str]:
     m = _FRACTION.search(message)
     counts = ((("mem_fraction_static", count_from_text(m.group(1), meaning="fraction named in the error")),)
               if m else ())
+    for name, pattern, meaning in _WEIGHTS_FLOOR:
+        hit = pattern.search(message)
+        if hit:
+            counts += ((name, count_from_text(hit.group(1), meaning=meaning)),)
     return (), tuple((n, c) for n, c in counts if c), ""
 
 
@@ -231,6 +260,17 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
                 "leave no GPU memory")
     if at >= 0:
         found.append(("no_kv_memory", "error", *_no_kv(_flat(_region(message, after, at)))))
+    if _HOST_OOM.search(message):
+        found.append(("host_oom_killed", "error", (), (),
+                      "the host's OOM killer ended the process: host RAM ran out, not device memory"))
+    at = message.find("Available memory on node")
+    m = _CPU_KV.search(_flat(_region(message, after, at))) if at >= 0 else None
+    if m:
+        sizes = (("free", _gib(m.group(1), "available host memory on the NUMA node (GiB)")),
+                 ("total", _gib(m.group(2), "the node's host memory (GiB)")),
+                 ("requested", _gib(m.group(3), "KV space set explicitly (GiB)")))
+        found.append(("cpu_kv_space", "error", tuple((n, z) for n, z in sizes if z), (),
+                      "the CPU backend's KV space exceeds the node's available host memory"))
     at = message.find("memory capacity is unbalanced")
     if at >= 0:
         found.append(("imbalance", "error", *_imbalance(_flat(_region(message, after, at)))))
@@ -266,12 +306,13 @@ def _notices(message: str, *, oom: bool) -> list[tuple]:
     return out
 
 
-KIND_ENGINE = {"kv_too_small": "vllm", "startup_free_memory": "vllm", "imbalance": "sglang",
+KIND_ENGINE = {"kv_too_small": "vllm", "startup_free_memory": "vllm", "cpu_kv_space": "vllm", "imbalance": "sglang",
                "cuda_graph_capture_failed": "sglang"}
 """failures whose wording only one engine prints"""
 
 KIND_PHASE = {"kv_too_small": "kv_pool", "no_kv_memory": "kv_pool", "kv_budget_non_positive": "kv_pool",
-              "imbalance": "imbalance", "startup_free_memory": "other", "cuda_graph_capture_failed": "cuda_graph"}
+              "imbalance": "imbalance", "startup_free_memory": "other", "cuda_graph_capture_failed": "cuda_graph",
+              "cpu_kv_space": "kv_pool", "host_oom_killed": "other"}
 
 _FRAME_RULES = (
     ("cuda_graph", lazy(r"captur|cuda_?graph|cudagraph|graph_runner|init_device_graphs", re.I)),

@@ -67,6 +67,8 @@ TRIGGERS = (
     "The memory capacity", "NCCL WARN", "NCCL error", "ProcessGroupNCCL", "Error", "Exception", "Custom allreduce",
     "EngineCore failed", "Engine core", "Scheduler hit", "Failed to load model", "Received sigquit",
     "Initialization failed", "Worker failed",
+    # the host's OOM killer (failures._HOST_OOM) and vLLM's CPU KV-space check (failures._CPU_KV)
+    "OOM", "Out of memory: Killed", "Available memory on node",
     "Traceback", 'File "',
     # engine source names in headers, tracebacks and quoted call trees (tpkit.logs.engine.SOURCE_NAMES)
     "_runner", "_worker", "_memory", "_max_num_token",

@@ -265,6 +265,12 @@ agree) with the printed ``max_cudagraph_capture_size`` 512; Model Runner V2 capt
 NOT_EVIDENCE: dict[str, str] = {
     "vl_793": "the excerpt prints only the utilisation note: its graph counts, backend and GPU total are not printed "
               "for this boot (a two-node GB10 fork run), so no row can be read off the log (lead, session 10)",
+    "vl_844": "0.55 GiB for PIECEWISE=5 / FULL=3 of a DeepSeek-V4-Flash target with its MTP drafter at tp 2 over two "
+              "GB10 nodes: the estimate covers the drafter's graphs too and no row of the fit holds a drafter or "
+              "DeepSeek-V4's layer kinds, so its graph-layer count is not defined here (helper blind12, added blind)",
+    "vl_852": "0.58 GiB for PIECEWISE=76 / FULL=60, but the GPU is not named (FlashInfer prints only sm90) and the "
+              "model (LFM2.5-1.2B, a short-convolution hybrid) has no config in tests/: no layer count or device "
+              "total for a row (helper blind12, added blind)",
 }
 """logs that print the estimate or its equivalent utilisation but cannot give a row, with the reason"""
 
