@@ -247,7 +247,7 @@ def run_perf(args) -> int:
         json.dump(result.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(format_perf(result.to_dict()))
+        sys.stdout.write(format_perf(result.to_dict(rounded=False)))
     return 0
 
 
@@ -274,7 +274,7 @@ def _spec_mode(rt: dict) -> str:
 
 
 def format_perf(d: dict) -> str:
-    """Text form of ``PerfResult.to_dict()`` (pure)."""
+    """Text form of ``PerfResult.to_dict(rounded=False)`` (pure): each number is rounded once, here."""
     lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}), {d['engine']}, batch {d['batch']}, "
              f"context {d['context']:,} tokens", ""]
     b, ar, rt = d["baseline"], d["allreduce"], d["runtime"]
