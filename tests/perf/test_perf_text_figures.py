@@ -65,3 +65,13 @@ def test_the_h200_line_the_readme_quotes(capsys):
     assert "speculative      170.0 tok/s" in text
     assert "170.1" not in text
     assert d["speculative"]["tok_s"] == 170.05
+
+
+def test_a_context_point_has_the_batch_points_tok_s():
+    """The two sweep points share one tok/s formula (ContextPoint inlined a copy in its to_dict; the duplicates
+    review, helper rev11)."""
+    from tpkit.perf.result import BatchPoint, ContextPoint
+
+    c = ContextPoint(context=1024, batch=4, step_us=1000.0, running=2)
+    b = BatchPoint(batch=4, step_us=1000.0, running=2)
+    assert c.tok_s == b.tok_s == 2000.0 and c.to_dict()["tok_s"] == 2000.0

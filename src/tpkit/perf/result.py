@@ -103,9 +103,11 @@ class ContextPoint:
     running: int = 0
     """requests plain decoding runs at once (count): the batch, or a smaller --max-running-requests; 0 = the batch"""
 
+    tok_s = BatchPoint.tok_s
+    """plain decoding tokens per second (the batch point's formula)"""
+
     def to_dict(self) -> dict:
-        return {"context": self.context, "step_s": _r(self.step_us / 1e6, 7),
-                "tok_s": _r((self.running or self.batch) / self.step_us * 1e6, 2),
+        return {"context": self.context, "step_s": _r(self.step_us / 1e6, 7), "tok_s": _r(self.tok_s, 2),
                 "speculative": self.spec.to_dict() if self.spec else None}
 
 
