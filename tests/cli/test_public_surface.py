@@ -66,6 +66,7 @@ PERF_FLAGS = frozenset({
     "--allreduce-backend", "--pcie-fabric-gbps", "--impl", "--json", "--engine-version", "--attention-backend",
     "--disable-cuda-graph", "--enforce-eager", "--sglang-spec-v2", "--max-running-requests",
     "--tensor-parallel-size", "--tp-size", "--dp-size", "--expert-parallel-size", "--ep-size",
+    "--enable-dp-attention", "--disable-custom-all-reduce", "--enable-torch-symm-mem",
 })
 PUBLIC_API = frozenset({
     "__version__", "Bytes", "parse_bytes", "format_bytes", "TpkitError", "ParallelSpec", "load_model", "ModelSpec",
