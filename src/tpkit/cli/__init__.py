@@ -201,7 +201,8 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         if name in _MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
             return (f"{name} is the engines' flag for the model; {parser.prog} takes it as its first argument: "
                     f"{parser.prog} MODEL … (an HF id, a checkpoint directory or a config.json)")
-        close = (difflib.get_close_matches(name, known, n=2, cutoff=0.6)
+        bare = {k.lstrip("-"): k for k in known}  # compared without the dashes, which made --port "close" to --tp
+        close = ([bare[c] for c in difflib.get_close_matches(name.lstrip("-"), list(bare), n=2, cutoff=0.6)]
                  or [k for k in known if k.startswith("--") and name.startswith(k + "-")][-1:])  # --gpu-memory → --gpu
         parts.append(f"{name} (did you mean {' or '.join(close)}?)" if close else name)
     if not parts:
