@@ -177,12 +177,25 @@ def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[
 
 def options_from_args(engine: Engine, args: argparse.Namespace):
     """The engine's options from the flags given (sizes read with their unit); the rest keep their defaults."""
-    from tpkit.units import parse_bytes
 
     values = {}
     for field in engine_fields((engine,)):
         value = getattr(args, field.name, None)
         if value is None:
             continue
-        values[field.name] = parse_bytes(value, what=field.option) if field.flag.kind == "size" else value
+        values[field.name] = size_flag(value, field.option) if field.flag.kind == "size" else value
     return engine.options(**values)
+
+
+def size_flag(value: str, option: str):
+    """The ``Bytes`` of a size flag.  The one size flag is vLLM's ``--kv-cache-memory-bytes``, which vLLM reads with
+    ``human_readable_int`` (0.29.0 engine/arg_utils.py, ``human_readable_int_args``): a plain whole number is bytes,
+    as the flag's name says, and is taken so (helper rev11, 2026-12-05: it was refused as "no unit", with the
+    suggestion '10000000000GiB'); a written unit is read by ``parse_bytes``, which refuses vLLM's one-letter suffixes
+    (``10G``: 2^30 or 10^9?) with both readings."""
+    from tpkit.units import Bytes, parse_bytes
+
+    text = value.strip() if isinstance(value, str) else value
+    if isinstance(text, str) and text.isascii() and text.isdigit():
+        return Bytes(int(text))
+    return parse_bytes(value, what=option)

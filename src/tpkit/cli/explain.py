@@ -216,13 +216,13 @@ def check_flag_values(args) -> None:
         raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
     if not engine_flags_given(args):  # nothing below to check (and no engine's options to import)
         return
-    from tpkit.cli.engine_flags import engine_fields
+    from tpkit.cli.engine_flags import engine_fields, size_flag
 
     for field in engine_fields():
         value = getattr(args, field.name, None)
         if value is None:
             continue
-        value = parse_bytes(value, what=field.option) if field.flag.kind == "size" else value
+        value = size_flag(value, field.option) if field.flag.kind == "size" else value
         owners = [e for e in field.owners if args.engine in (None, e.name)] or list(field.owners)
         errors = [e for e in (_refusal(owner, field.name, value) for owner in owners) if e is not None]
         if len(errors) == len(owners):  # no engine the run may be takes it (--engine-version 0.8.2:v0 is vLLM's)
