@@ -142,7 +142,7 @@ def add_engine_flags(parser: argparse.ArgumentParser, groups: dict[str, object],
             title = ", ".join(e.label for e in field.owners)
         if title is not None and title not in groups:
             groups[title] = parser.add_argument_group(title)
-        (groups[title] if title else parser).add_argument(field.option, **_kwargs(field))
+        (groups[title] if title else parser).add_argument(field.option, *field.flag.aliases, **_kwargs(field))
 
 
 def _article(label: str) -> str:
