@@ -37,3 +37,16 @@ def test_perf_and_explain_take_minus_tp(capsys):
     assert code == 0 and json.loads(out)["tp"] == 2, err
     code, _, err = cli(capsys, "explain", "tests/logs/data/vllm/vl_067.log", "-tp", "1")
     assert code == 0, err
+
+
+def test_sglang_reads_data_parallel_size_as_its_dp(capsys):
+    """SGLang's server_args spells dp_size --data-parallel-size too (0.4.4, 0.5.6, 0.5.8 read); it was refused as "a
+    vLLM flag; SGLang has no such flag"."""
+    base = ["plan", "deepseek-ai/DeepSeek-V3", "--gpu", "H200", "--tp", "8", "--enable-dp-attention", "--json"]
+    code, out, err = cli(capsys, *base, "--data-parallel-size", "8")
+    assert code == 0, err
+    by_long = json.loads(out)
+    _, out, _ = cli(capsys, *base, "--dp", "8")
+    assert by_long["parallel"] == json.loads(out)["parallel"] and by_long["parallel"]["dp"] == 8
+    code, out, err = cli(capsys, *base[:-1], "--dp", "4", "--data-parallel-size", "8")
+    assert code == 2 and "disagree" in err
