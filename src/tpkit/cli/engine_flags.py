@@ -118,10 +118,10 @@ def _kwargs(field: EngineField) -> dict:
         return dict(action="store_true", default=None, help=meta.help)
     kind = _readable(meta.suffixes == "k_or_auto") if meta.suffixes else _TYPES[meta.kind]
     kw = dict(type=kind, default=None, help=meta.help)
-    if field.choices:
+    if field.choices and meta.any_case:  # the engine's options refuse an unknown value, once the engine is known
+        kw["type"] = _listed_spelling(field.choices)  # (argparse's refusal came first: SGLang's `fa3` got vLLM's list)
+    elif field.choices:
         kw["choices"] = field.choices
-        if meta.any_case:
-            kw["type"] = _listed_spelling(field.choices)
     metavar = meta.metavar or (meta.unit.split()[0].upper() if meta.unit else None)
     if metavar and not field.choices:
         kw["metavar"] = metavar  # the unit names the value: --context-length TOKENS
@@ -167,6 +167,10 @@ def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[
                                  f"{field.flag.help.split(';')[0]}), but {chosen}, whose plans have "
                                  f"no such term; leave {field.option} out")
         alt = next((m.option for m in mine if field.flag.concept and m.flag.concept == field.flag.concept), None)
+        if field.flag.elsewhere:
+            raise PlanInputError(f"{field.option} is read for {owners} plans only, but {chosen}: "
+                                 f"{field.flag.elsewhere}; leave {field.option} out, or plan with --engine "
+                                 + " or --engine ".join(e.name for e in field.owners))
         if alt:
             fix = f"; for --engine {engine.name} use {alt}"
         else:
