@@ -26,3 +26,11 @@ def test_an_sglang_log_too(capsys):
                                   ["explain", "tests/logs/data/vllm/vl_067.log"]])
 def test_vllm_still_refuses_an_unknown_backend_with_its_list(capsys, argv):
     refused(capsys, *argv, "--attention-backend", "fa3", says=("must be one of auto, FLASH_ATTN",))
+
+
+def test_help_names_the_value_as_the_flag_declares(capsys):
+    from tpkit.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["plan", "--help"])
+    assert "--attention-backend BACKEND" in capsys.readouterr().out

@@ -123,7 +123,7 @@ def _kwargs(field: EngineField) -> dict:
     elif field.choices:
         kw["choices"] = field.choices
     metavar = meta.metavar or (meta.unit.split()[0].upper() if meta.unit else None)
-    if metavar and not field.choices:
+    if metavar and (not field.choices or meta.any_case):
         kw["metavar"] = metavar  # the unit names the value: --context-length TOKENS
     return kw
 
