@@ -110,6 +110,18 @@ def test_plot_extension_must_be_an_image_format(tmp_path, capsys):
     assert code == 2 and "not an image format" in capsys.readouterr().err
 
 
+def test_plot_without_matplotlib_is_refused_before_the_run(tmp_path, capsys, monkeypatch):
+    """Helper rev11 (2026-12-05): in a venv without the plot extra the bench ran, wrote --json, then died with
+    ModuleNotFoundError: matplotlib (exit 1, a traceback) when rank 0 drew the plot."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    out = tmp_path / "p.json"
+    code = main(["bench", "allreduce", "--device", "cpu", "--backend", "gloo", "--nproc", "2", "--max-size", "1KiB",
+                 "--json", str(out), "--plot", str(tmp_path / "p.png")])
+    err = capsys.readouterr().err
+    assert code == 2 and "--plot needs matplotlib" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
 def test_a_user_error_raised_in_a_spawned_rank_is_rebuilt_without_its_traceback():
     from tpkit.comm.benchmain import user_error_from_rank
     from tpkit.errors import PlanInputError, RuntimeSetupError

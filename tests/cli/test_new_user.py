@@ -41,8 +41,9 @@ def test_perf_and_explain_take_the_engines_spellings_too(capsys):
 
 
 def test_an_unknown_flag_names_the_closest_flag_in_one_line(capsys):
-    """Before: the top-level usage and 'unrecognized arguments'."""
-    refused(capsys, "plan", LLAMA, "--gpu", "H100", "-tp", "2", says=("tpkit plan has no flag -tp", "--tp"))
+    """Before: the top-level usage and 'unrecognized arguments'.  (Helper rev11, 2026-12-05: ``-tp`` was the example
+    here; it is vLLM's short spelling of --tensor-parallel-size and is taken now, tests/cli/test_vllm_short_flags.py.)"""
+    refused(capsys, "plan", LLAMA, "--gpu", "H100", "--tpp", "2", says=("tpkit plan has no flag --tpp", "--tp"))
     refused(capsys, "bench", "allreduce", "--sizes", "1GB", says=("tpkit bench allreduce has no flag --sizes",))
 
 

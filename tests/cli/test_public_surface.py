@@ -48,6 +48,8 @@ PLAN_FLAGS = frozenset({
     # the engines' spellings of the layout flags (aliases of --tp/--pp/--dp/--ep)
     "--tensor-parallel-size", "--tp-size", "--pipeline-parallel-size", "--pp-size", "--dp-size",
     "--expert-parallel-size", "--ep-size",
+    # vLLM's short spellings (helper rev11: a pasted `vllm serve … -tp 8 -dcp 8` was refused)
+    "-tp", "-pp", "-dcp", "-dp", "-ep", "-sc",
 })
 EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log",
                                 "--list-gpus", "--list-models", "--link", "--no-p2p", "--p2p", "--nnodes"}) | {"--rank", "--model"}
@@ -65,7 +67,8 @@ PERF_FLAGS = frozenset({
     "--allreduce-profile",
     "--allreduce-backend", "--pcie-fabric-gbps", "--impl", "--json", "--engine-version", "--attention-backend",
     "--disable-cuda-graph", "--enforce-eager", "--sglang-spec-v2", "--max-running-requests",
-    "--tensor-parallel-size", "--tp-size", "--dp-size", "--expert-parallel-size", "--ep-size",
+    "--tensor-parallel-size", "--tp-size", "--dp-size", "--expert-parallel-size", "--ep-size", "-tp",
+    "--enable-dp-attention", "--disable-custom-all-reduce", "--enable-torch-symm-mem",
 })
 PUBLIC_API = frozenset({
     "__version__", "Bytes", "parse_bytes", "format_bytes", "TpkitError", "ParallelSpec", "load_model", "ModelSpec",

@@ -115,9 +115,15 @@ COMMANDS_WITHOUT_TORCH = [
     ["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm", "--json"],
     ["explain", "tests/logs/data/synthetic/kimi_k25_8x_rtx_pro_6000_sglang.log"],
     ["explain", "tests/logs/data/vllm/vl_067.log", "--json"],
+    ["explain", "tests/logs/data/sglang/sg_029.log", "--json"],
+    ["explain", "tests/logs/data/vllm/vl_019.log"],
+    ["plan", "--from-log", "tests/logs/data/vllm/vl_067.log", "--gpu", "H100", "--json"],
+    ["perf", "Qwen/Qwen3-8B", "--gpu", "L40S", "--tp", "2", "--engine", "vllm", "--speculative-config",
+     '{"method": "eagle3", "num_speculative_tokens": 3}', "--json"],
 ]
 """the planner path run end to end: each command's own imports (many are inside functions) come in only when it
-runs, so importing the modules above does not show them (helper qual10, 2026-12-05: the list above lacked explain)"""
+runs, so importing the modules above does not show them (helper qual10, 2026-12-05: the list above lacked explain;
+helper rev11, 2026-12-05: crash logs, whose diagnosis re-plans its fixes, a vLLM --from-log and vLLM speculation)"""
 
 
 @pytest.mark.parametrize("argv", COMMANDS_WITHOUT_TORCH, ids=lambda a: " ".join(a[:2]))

@@ -172,7 +172,7 @@ def test_explains_own_options_are_the_full_parsers_less_the_engine_flags():
         return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["explain"]
 
     full = explain_parser(None)
-    engine = {f.option for f in engine_fields()}
+    engine = {o for f in engine_fields() for o in (f.option, *f.flag.aliases)}  # vLLM's -dcp … (helper rev11)
     own = {o for a in full._actions for o in a.option_strings} - engine - {"-h", "--help"}
     assert own == _own_options()
     dests = {a.dest for a in full._actions if a.option_strings and not set(a.option_strings) & engine}

@@ -64,6 +64,14 @@ def test_unknown_model_says_where_it_looked_and_suggests(tmp_path):
     assert "meta-llama/Llama-3.1-8B-Instruct" in close_matches("llama-3.1-8b-instruc")
 
 
+@pytest.mark.parametrize("typed, first", [("Qwen/Qwen3-8B-Instruct", "Qwen/Qwen3-8B"),
+                                          ("deepseek-ai/DeepSeek-V3-0324-fp8", "deepseek-ai/DeepSeek-V3")])
+def test_a_catalog_id_with_a_suffix_added_suggests_that_id_first(typed, first):
+    """Helper rev11 (2026-12-05): 'Qwen/Qwen3-8B-Instruct' got Qwen3-VL-8B-Instruct, Qwen2-7B-Instruct … but not
+    Qwen/Qwen3-8B, the id it extends."""
+    assert close_matches(typed)[0] == first
+
+
 def test_config_file_path(tmp_path):
     path = tmp_path / "config.json"
     path.write_text(json.dumps(tiny_llama()))

@@ -35,15 +35,16 @@ COMMANDS = {
 
 
 PARALLEL_ALIASES = {
-    "tp": ("--tensor-parallel-size", "--tp-size"),
-    "pp": ("--pipeline-parallel-size", "--pp-size"),
+    "tp": ("--tensor-parallel-size", "--tp-size", "-tp"),
+    "pp": ("--pipeline-parallel-size", "--pp-size", "-pp"),
     "dp": ("--dp-size",),
     "ep": ("--expert-parallel-size", "--ep-size"),
 }
 """the engines' own spellings of tpkit's layout flags, accepted as aliases (SGLang server_args.py:
 ``--tensor-parallel-size/--tp-size``, ``--pipeline-parallel-size/--pp-size``, ``--dp-size``,
 ``--expert-parallel-size/--ep-size``; vLLM arg_utils.py: ``--tensor-parallel-size``,
-``--pipeline-parallel-size``).  ``--data-parallel-size`` is left out: it is tpkit's vLLM flag of its own."""
+``--pipeline-parallel-size`` and their short ``-tp`` / ``-pp``, 0.29.0 ``add_cli_args``).  ``--data-parallel-size``
+(vLLM ``-dp``) is left out: it is tpkit's vLLM flag of its own."""
 
 
 class TpkitArgumentParser(argparse.ArgumentParser):
@@ -201,7 +202,10 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         if name in _MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
             return (f"{name} is the engines' flag for the model; {parser.prog} takes it as its first argument: "
                     f"{parser.prog} MODEL … (an HF id, a checkpoint directory or a config.json)")
-        close = (difflib.get_close_matches(name, known, n=2, cutoff=0.6)
+        bare: dict[str, str] = {}  # compared without the dashes, which made --port "close" to --tp
+        for k in known:
+            bare.setdefault(k.lstrip("-"), k)  # --tp before its short -tp
+        close = ([bare[c] for c in difflib.get_close_matches(name.lstrip("-"), list(bare), n=2, cutoff=0.6)]
                  or [k for k in known if k.startswith("--") and name.startswith(k + "-")][-1:])  # --gpu-memory → --gpu
         parts.append(f"{name} (did you mean {' or '.join(close)}?)" if close else name)
     if not parts:

@@ -98,6 +98,11 @@ def _check_outputs(args) -> None:
         if ext not in _PLOT_FORMATS:
             raise PlanInputError(f"--plot {args.plot}: the extension {ext or '(none)'!r} is not an image format; "
                                  f"use one of {', '.join('.' + f for f in _PLOT_FORMATS)}, e.g. allreduce.png")
+        try:  # drawn by rank 0 after the whole run: without matplotlib it died there, the JSON already written
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise PlanInputError("--plot needs matplotlib, which is not installed here: pip install -e '.[plot]' "
+                                 "(or pip install matplotlib), or leave --plot out") from None
 
 
 def _backends(args) -> tuple[str, ...] | None:

@@ -118,12 +118,12 @@ def _kwargs(field: EngineField) -> dict:
         return dict(action="store_true", default=None, help=meta.help)
     kind = _readable(meta.suffixes == "k_or_auto") if meta.suffixes else _TYPES[meta.kind]
     kw = dict(type=kind, default=None, help=meta.help)
-    if field.choices:
+    if field.choices and meta.any_case:  # the engine's options refuse an unknown value, once the engine is known
+        kw["type"] = _listed_spelling(field.choices)  # (argparse's refusal came first: SGLang's `fa3` got vLLM's list)
+    elif field.choices:
         kw["choices"] = field.choices
-        if meta.any_case:
-            kw["type"] = _listed_spelling(field.choices)
     metavar = meta.metavar or (meta.unit.split()[0].upper() if meta.unit else None)
-    if metavar and not field.choices:
+    if metavar and (not field.choices or meta.any_case):
         kw["metavar"] = metavar  # the unit names the value: --context-length TOKENS
     return kw
 
@@ -142,7 +142,7 @@ def add_engine_flags(parser: argparse.ArgumentParser, groups: dict[str, object],
             title = ", ".join(e.label for e in field.owners)
         if title is not None and title not in groups:
             groups[title] = parser.add_argument_group(title)
-        (groups[title] if title else parser).add_argument(field.option, **_kwargs(field))
+        (groups[title] if title else parser).add_argument(field.option, *field.flag.aliases, **_kwargs(field))
 
 
 def _article(label: str) -> str:
@@ -167,6 +167,10 @@ def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[
                                  f"{field.flag.help.split(';')[0]}), but {chosen}, whose plans have "
                                  f"no such term; leave {field.option} out")
         alt = next((m.option for m in mine if field.flag.concept and m.flag.concept == field.flag.concept), None)
+        if field.flag.elsewhere:
+            raise PlanInputError(f"{field.option} is read for {owners} plans only, but {chosen}: "
+                                 f"{field.flag.elsewhere}; leave {field.option} out, or plan with --engine "
+                                 + " or --engine ".join(e.name for e in field.owners))
         if alt:
             fix = f"; for --engine {engine.name} use {alt}"
         else:
@@ -177,12 +181,25 @@ def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[
 
 def options_from_args(engine: Engine, args: argparse.Namespace):
     """The engine's options from the flags given (sizes read with their unit); the rest keep their defaults."""
-    from tpkit.units import parse_bytes
 
     values = {}
     for field in engine_fields((engine,)):
         value = getattr(args, field.name, None)
         if value is None:
             continue
-        values[field.name] = parse_bytes(value, what=field.option) if field.flag.kind == "size" else value
+        values[field.name] = size_flag(value, field.option) if field.flag.kind == "size" else value
     return engine.options(**values)
+
+
+def size_flag(value: str, option: str):
+    """The ``Bytes`` of a size flag.  The one size flag is vLLM's ``--kv-cache-memory-bytes``, which vLLM reads with
+    ``human_readable_int`` (0.29.0 engine/arg_utils.py, ``human_readable_int_args``): a plain whole number is bytes,
+    as the flag's name says, and is taken so (helper rev11, 2026-12-05: it was refused as "no unit", with the
+    suggestion '10000000000GiB'); a written unit is read by ``parse_bytes``, which refuses vLLM's one-letter suffixes
+    (``10G``: 2^30 or 10^9?) with both readings."""
+    from tpkit.units import Bytes, parse_bytes
+
+    text = value.strip() if isinstance(value, str) else value
+    if isinstance(text, str) and text.isascii() and text.isdigit():
+        return Bytes(int(text))
+    return parse_bytes(value, what=option)

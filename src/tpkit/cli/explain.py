@@ -216,17 +216,32 @@ def check_flag_values(args) -> None:
         raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
     if not engine_flags_given(args):  # nothing below to check (and no engine's options to import)
         return
-    from tpkit.cli.engine_flags import engine_fields
+    from tpkit.cli.engine_flags import engine_fields, size_flag
 
     for field in engine_fields():
         value = getattr(args, field.name, None)
         if value is None:
             continue
-        value = parse_bytes(value, what=field.option) if field.flag.kind == "size" else value
+        value = size_flag(value, field.option) if field.flag.kind == "size" else value
+        if field.flag.elsewhere and args.engine not in {e.name for e in field.owners}:
+            continue  # the other engine has a flag of this name (SGLang's `--attention-backend fa3`): checked once
+            # the log names the engine (``_check_deferred``), not refused with the owner's list before
         owners = [e for e in field.owners if args.engine in (None, e.name)] or list(field.owners)
         errors = [e for e in (_refusal(owner, field.name, value) for owner in owners) if e is not None]
         if len(errors) == len(owners):  # no engine the run may be takes it (--engine-version 0.8.2:v0 is vLLM's)
             raise _refused_by_all(field.option, value, owners, errors)
+
+
+def _check_deferred(args, engine) -> None:
+    """The values ``check_flag_values`` left for the log's engine (a flag both engines spell alike), checked by it."""
+    from tpkit.cli.engine_flags import engine_fields
+
+    for field in engine_fields((engine,)):
+        value = getattr(args, field.name, None)
+        if field.flag.elsewhere and value is not None:
+            error = _refusal(engine, field.name, value)
+            if error is not None:
+                raise error
 
 
 def _refused_by_all(option: str, value, owners, errors) -> PlanInputError:
@@ -296,6 +311,7 @@ def run_explain(args) -> int:
         from tpkit.engines.registry import get_engine
 
         check_engine_flags(args, get_engine(logged), engine_from="read from the log")
+        _check_deferred(args, get_engine(logged))
     if args.json:
         json.dump(explanation.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")

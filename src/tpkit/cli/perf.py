@@ -58,6 +58,9 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="expert-parallel size (default 1: experts split by TP)")
     p.add_argument("--dp", *PARALLEL_ALIASES["dp"], dest="dp", type=int, default=1,
                    help="DP-attention groups (SGLang --enable-dp-attention --dp N)")
+    p.add_argument("--enable-dp-attention", action="store_true",
+                   help="SGLang's flag, accepted as written: --dp N is the DP-attention groups inside the TP group "
+                        "either way (perf models one TP group)")
     p.add_argument("--num-gpus", type=int, default=None, metavar="N", help="GPUs on the machine (default --tp)")
     p.add_argument("--link", choices=("nvlink", "xgmi", "pcie"), default=None,
                    help="interconnect of the TP group (default: NVLink if the GPU has it, the xGMI mesh on MI300X / "
@@ -108,6 +111,10 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="measured profile from `tpkit bench allreduce --json FILE` (replaces the analytical model)")
     a.add_argument("--allreduce-backend", choices=("nccl", "custom", "oneshot", "symm_mem"), default=None,
                    help="force an all-reduce backend (default: the engine's)")
+    a.add_argument("--disable-custom-all-reduce", action="store_true",
+                   help="the engines' flag that the verdict prints: = --allreduce-backend nccl")
+    a.add_argument("--enable-torch-symm-mem", action="store_true",
+                   help="SGLang's flag that the verdict prints: = --allreduce-backend symm_mem")
     a.add_argument("--pcie-fabric-gbps", type=_positive_float, default=None, metavar="GBPS",
                    help="PCIe host fabric bandwidth for all-to-all peer reads, GB/s (default: median of published "
                         "8× RTX PRO 6000 boxes, 168.7; dual-socket boxes measure ~52)")
@@ -203,6 +210,32 @@ def _profile(path: str | None):
     return load_profile(path)
 
 
+_ENGINE_ALLREDUCE_FLAGS = (("disable_custom_all_reduce", "--disable-custom-all-reduce", "nccl"),
+                           ("enable_torch_symm_mem", "--enable-torch-symm-mem", "symm_mem"))
+"""the engines' all-reduce flags (``perf.verdict._backend_flags`` prints them) → the backend they leave running: SGLang
+/ vLLM ``--disable-custom-all-reduce`` falls back to NCCL; SGLang ``--enable-torch-symm-mem`` (0.5.10+) runs torch
+symmetric memory"""
+
+
+def _engine_allreduce_flags(args) -> None:
+    """Read the engines' all-reduce flags as ``--allreduce-backend`` (helper rev11, 2026-12-05: the verdict printed
+    ``flags: --disable-custom-all-reduce`` and ``tpkit perf`` refused that flag when it was passed back)."""
+    given = [(flag, backend) for dest, flag, backend in _ENGINE_ALLREDUCE_FLAGS if getattr(args, dest)]
+    if len(given) > 1:
+        raise PlanInputError(f"{given[0][0]} and {given[1][0]} contradict each other (NCCL vs torch symmetric "
+                             "memory); give one")
+    if not given:
+        return
+    flag, backend = given[0]
+    if backend == "symm_mem" and args.engine == "vllm":
+        raise PlanInputError(f"{flag} is SGLang's flag; vLLM turns torch symmetric memory on with "
+                             "VLLM_ALLREDUCE_USE_SYMM_MEM=1: for --engine vllm give --allreduce-backend symm_mem")
+    if args.allreduce_backend not in (None, backend):
+        raise PlanInputError(f"{flag} means --allreduce-backend {backend}, but --allreduce-backend is "
+                             f"{args.allreduce_backend}; give one of them")
+    args.allreduce_backend = backend
+
+
 def build_perf_request(args):
     """Flags → PerfRequest, every check before any prediction."""
     from tpkit.hardware.catalog import lookup_gpu
@@ -219,6 +252,7 @@ def build_perf_request(args):
         raise PlanInputError(f"--tp {args.tp} needs {args.tp} GPUs but --num-gpus is {args.num_gpus}; raise "
                              "--num-gpus or lower --tp")
     _from_speculative_config(args)
+    _engine_allreduce_flags(args)
     settings = _settings(args)
     if settings is not None and settings.family == "STANDALONE" and args.speculative_draft_model_path is None:
         raise PlanInputError("--speculative-algorithm STANDALONE needs --speculative-draft-model-path")
@@ -247,7 +281,7 @@ def run_perf(args) -> int:
         json.dump(result.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(format_perf(result.to_dict()))
+        sys.stdout.write(format_perf(result.to_dict(rounded=False)))
     return 0
 
 
@@ -274,7 +308,7 @@ def _spec_mode(rt: dict) -> str:
 
 
 def format_perf(d: dict) -> str:
-    """Text form of ``PerfResult.to_dict()`` (pure)."""
+    """Text form of ``PerfResult.to_dict(rounded=False)`` (pure): each number is rounded once, here."""
     lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}), {d['engine']}, batch {d['batch']}, "
              f"context {d['context']:,} tokens", ""]
     b, ar, rt = d["baseline"], d["allreduce"], d["runtime"]

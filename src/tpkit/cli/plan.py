@@ -299,6 +299,19 @@ def _known(name: str) -> bool:
         return False
 
 
+def _sglang_data_parallel(args) -> None:
+    """SGLang spells its ``--dp-size`` ``--data-parallel-size`` too (srt/server_args.py ``add_cli_args``, read in
+    0.4.4, 0.5.6 and 0.5.8), the flag tpkit keeps for vLLM's ``data_parallel_size``: with ``--engine sglang`` it is
+    ``--dp`` (helper rev11, 2026-12-05: it was refused as "a vLLM flag; SGLang has no such flag")."""
+    value = getattr(args, "data_parallel_size", None)
+    if args.engine != "sglang" or value is None:
+        return
+    if args.dp not in (None, value) and "dp" not in getattr(args, "log_filled", ()):  # a log's dp gives way
+        raise PlanInputError(f"--dp {args.dp} and --data-parallel-size {value} disagree (SGLang reads both as its "
+                             "dp_size); give one")
+    args.dp, args.data_parallel_size = value, None
+
+
 def build_request(args):
     """Parse flags into (model, gpu, parallel, machine) — every check before any planning."""
     from tpkit.cli.engine_flags import check_engine_flags
@@ -370,6 +383,7 @@ def _engine_and_model(args, log, given: bool) -> None:
         from tpkit.engines.registry import DEFAULT_ENGINE
 
         args.engine = DEFAULT_ENGINE
+    _sglang_data_parallel(args)
     for name in FILLED:
         if getattr(args, name) is None:
             setattr(args, name, 1)

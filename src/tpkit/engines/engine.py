@@ -58,6 +58,12 @@ class Flag:
     lowercase decimal suffix every release reads alike), ``"k_or_auto"`` also names ``auto`` / ``-1`` (vLLM's
     ``human_readable_int_or_auto`` for ``--max-model-len``; both in vllm/engine/arg_utils.py ``get_kwargs``); None: a
     plain whole number, as the engine reads it"""
+    elsewhere: str = ""
+    """what the other engine's flag of the same name does, said when the flag is given with that engine (SGLang has
+    an ``--attention-backend`` of its own): "" when the other engine has no such flag"""
+    aliases: tuple[str, ...] = ()
+    """the engine's short spellings of the flag, taken too (vLLM's ``-dcp``, ``-dp``, ``-ep``, ``-sc``: 0.29.0
+    engine/arg_utils.py ``add_cli_args``), so a pasted ``vllm serve`` command line reads as written"""
 
     def __post_init__(self) -> None:
         if self.kind not in FLAG_KINDS:

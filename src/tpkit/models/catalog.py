@@ -76,4 +76,7 @@ def close_matches(name: str, *, n: int = 4) -> list[str]:
     hits = difflib.get_close_matches(key, list(by_key), n=n * 2, cutoff=0.5)
     # a fragment such as "mixtral" or "405b" is too short for difflib: ids that contain it come first
     contains = [k for k in by_key if len(key) >= 3 and key in k] if key else []
-    return list(dict.fromkeys(by_key[h] for h in contains + hits))[:n]
+    # a catalog id with a suffix added ("Qwen/Qwen3-8B-Instruct", "…-AWQ"): the ids inside it, longest first (difflib
+    # ranked four longer ids above Qwen/Qwen3-8B; helper rev11, 2026-12-05)
+    inside = sorted((k for k in by_key if len(k) >= 5 and k in key and k != key), key=len, reverse=True)
+    return list(dict.fromkeys(by_key[h] for h in contains + inside + hits))[:n]

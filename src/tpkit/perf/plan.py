@@ -30,7 +30,7 @@ from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
 from tpkit.perf.runtime_sglang import SPEC_V2_FLAG, sglang_spec_v2
 from tpkit.perf.spec import (SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels, running_requests,
                              vocab_remap_kernels)
-from tpkit.perf.verdict import confidence_of, verdict_for
+from tpkit.perf.verdict import confidence_of, resident_note, verdict_for
 from tpkit.perf.work import Batch, Shard, forward_kernels
 from tpkit.records import dataclass
 
@@ -111,6 +111,11 @@ def plan_perf(req: PerfRequest) -> PerfResult:
     verdict = verdict_for(req, ctx.setup.link, policy, base, spec, crossover, best, backends,
                           runtime=ctx.runtime(req.spec), what_ifs=what_ifs,
                           by_context=(by_context, crossover_context), by_batch=sweep)
+    note = resident_note(model=req.model, shard=ctx.shard, impl=ctx.impl, kv_bytes=ctx.kv_bytes, gpu=req.gpu,
+                         batch=Batch(sequences=baseline.running, context=req.context, dp=req.dp_attention))
+    if note:  # a batch that cannot be resident: said right after the numbers (verdict.resident_note)
+        head, _, rest = verdict.message.partition("\n")
+        verdict = dataclasses.replace(verdict, message="\n".join(x for x in (head, note, rest) if x))
     # (the plain step's attention time is in breakdown["baseline"]["by_kind_us"])
     return PerfResult(**result_args, verdict=verdict, confidence=confidence_of(req, ctx.setup.link, ctx.rate_source),
                       assumptions=_assumptions(ctx))

@@ -11,6 +11,7 @@ null if it pays at every context of the sweep), plus ``by_batch``, ``by_context`
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import field
 
 from tpkit.records import dataclass
@@ -20,8 +21,14 @@ __all__ = ["SpecPoint", "BatchPoint", "ContextPoint", "BackendPoint", "Verdict",
 SCHEMA_VERSION = 1
 
 
+_ROUNDED: ContextVar[bool] = ContextVar("tpkit_perf_rounded", default=True)
+"""whether ``to_dict`` rounds its numbers (the JSON) or keeps them exact (the text, which rounds them once itself)"""
+
+
 def _r(x: float | None, digits: int = 4) -> float | None:
-    return None if x is None else round(x, digits)
+    if x is None or not _ROUNDED.get():
+        return x
+    return round(x, digits)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -96,9 +103,11 @@ class ContextPoint:
     running: int = 0
     """requests plain decoding runs at once (count): the batch, or a smaller --max-running-requests; 0 = the batch"""
 
+    tok_s = BatchPoint.tok_s
+    """plain decoding tokens per second (the batch point's formula)"""
+
     def to_dict(self) -> dict:
-        return {"context": self.context, "step_s": _r(self.step_us / 1e6, 7),
-                "tok_s": _r((self.running or self.batch) / self.step_us * 1e6, 2),
+        return {"context": self.context, "step_s": _r(self.step_us / 1e6, 7), "tok_s": _r(self.tok_s, 2),
                 "speculative": self.spec.to_dict() if self.spec else None}
 
 
@@ -174,7 +183,17 @@ class PerfResult:
     assumptions: tuple[str, ...] = field(default_factory=tuple)
     """everything taken as given (acceptance rate, draft shape, transfer of H200 efficiencies …)"""
 
-    def to_dict(self) -> dict:
+    def to_dict(self, *, rounded: bool = True) -> dict:
+        """The JSON form; ``rounded=False`` keeps the numbers exact for the text form, which formats them once
+        more: rounding twice (170.0499 tok/s → 170.05 → "170.1") made the header disagree with the verdict, which
+        is formatted from the exact numbers ("170.0"; helper rev11, 2026-12-05)."""
+        token = _ROUNDED.set(rounded)
+        try:
+            return self._to_dict()
+        finally:
+            _ROUNDED.reset(token)
+
+    def _to_dict(self) -> dict:
         base = self.baseline
         return {"schema_version": SCHEMA_VERSION, **self.inputs,
                 "baseline": {"step_s": _r(base.step_us / 1e6, 7), "tok_s": _r(base.tok_s, 2)},

@@ -16,6 +16,8 @@ Flags (SGLang 0.5.x ``server_args`` / ``arg_groups``; vLLM ``--speculative-confi
     --speculative-num-draft-tokens D [--speculative-draft-model-path P]
     --disable-custom-all-reduce (NCCL only) · --enable-torch-symm-mem (SGLang ≥ 0.5.10, SM90 world 4/6/8)
     vLLM: --speculative-config '{"method": "eagle3", "model": P, "num_speculative_tokens": S}'
+
+A batch that cannot be resident (``resident_note``) gets a "Memory: …" line right after the numbers.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from tpkit.perf.allreduce import Link
 from tpkit.perf.experts import expected_distinct_experts
 from tpkit.perf.result import Verdict
 from tpkit.perf.spec import running_requests
+from tpkit.perf.work import forward_kernels, weight_bytes_read
+from tpkit.units import Bytes, format_bytes
 
-__all__ = ["verdict_for", "confidence_of", "spec_flags"]
+__all__ = ["verdict_for", "confidence_of", "spec_flags", "resident_note"]
 
 _VLLM_METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "NEXTN": "mtp", "STANDALONE": "draft_model"}
 
@@ -330,3 +334,27 @@ def confidence_of(req, link: Link, rate_source: str) -> dict:
                                       "accept length from a per-family default, a real draft/dataset can differ by "
                                       "±30 %; " + rate_source[:120])}
     return out
+
+
+def resident_note(*, model, shard, batch, impl, kv_bytes: int, gpu) -> str:
+    """A verdict line when the requested batch cannot be resident on one rank; "" otherwise (helper rev11,
+    2026-12-05).
+
+    ``tpkit perf`` costs a step of ``batch`` requests of ``context`` tokens; it does not size the KV pool (``tpkit
+    plan`` does). SGLang and vLLM admit only what their KV pool holds and queue the rest, so a batch whose KV cache
+    does not fit runs at a speed no server reaches. The bound is a lower one on what a rank holds, from the shapes
+    the step is costed with: every weight of the rank, all experts included (``work.weight_bytes_read``), plus the
+    KV cache the plain step's attention reads, which is the whole cache of the running requests (``context`` + 1
+    tokens each, a sliding-window layer its window, MLA the latent on every rank; ``work._attention``). Left out,
+    so the bound stays below the truth: start-up memory, activations, CUDA graphs, a draft model, linear-attention
+    states. Above the CUDA-reported total the verdict says so; below it the plan may still not fit."""
+    kernels = forward_kernels(model, shard, batch, impl, quant=model.quant, kv_bytes=kv_bytes)
+    kv = Bytes(int(sum(k.bytes * k.count for k in kernels if k.kind == "attention")))
+    weights = Bytes(int(weight_bytes_read(model, shard, model.quant)))
+    total = gpu.total_bytes
+    if weights + kv <= total:
+        return ""
+    return (f"Memory: {batch.sequences:,} requests of {batch.context:,} tokens hold {format_bytes(kv)} of KV cache per "
+            f"rank, and the weights {format_bytes(weights)}: more than the {format_bytes(total)} of one {gpu.name}. "
+            f"The engine cannot run them at once (it admits what its KV pool holds and queues the rest), so these "
+            f"speeds are for a batch no server reaches here; `tpkit plan` sizes the KV pool (max running requests).")

@@ -88,21 +88,21 @@ class VllmOptions:
     disable_custom_all_reduce: bool = shared_flag("disable_custom_all_reduce")
     """``--disable-custom-all-reduce``: vLLM allocates no custom all-reduce buffers (NCCL only)"""
     speculative_config: str | dict | None = flag(
-        metavar="JSON", concept="speculative decoding",
+        metavar="JSON", concept="speculative decoding", aliases=("-sc",),
         help="vLLM's speculative decoding config, e.g. '{\"method\": \"eagle3\", \"model\": "
              "\"lmsys/SGLang-EAGLE3-Llama-3.1-8B-Instruct-SpecForge\", \"num_speculative_tokens\": 3}'")
     """``--speculative-config``: JSON text (or a dict) with vLLM's keys: method (eagle, eagle3, mtp,
     deepseek_mtp …, ngram, draft_model), model, num_speculative_tokens, draft_tensor_parallel_size …"""
     decode_context_parallel_size: int | None = flag(
-        kind="int", unit="ranks", help="decode context parallel: the KV cache is split over this many TP ranks")
+        kind="int", unit="ranks", aliases=("-dcp",), help="decode context parallel: the KV cache is split over this many TP ranks")
     """``--decode-context-parallel-size`` (DCP, ≥ 0.10.2): TP ranks that each keep every D-th token; must
     divide --tp; None = 1"""
     data_parallel_size: int | None = flag(
-        kind="int", unit="replicas", help="vLLM's spelling of --dp: data-parallel engine replicas")
+        kind="int", unit="replicas", aliases=("-dp",), help="vLLM's spelling of --dp: data-parallel engine replicas")
     """``--data-parallel-size``: data-parallel replicas (each its own engine core and KV pool); the same as
     tpkit's ``--dp``; None = ``--dp``"""
     enable_expert_parallel: bool = flag(
-        False, kind="bool", help="shard MoE experts over tp × dp ranks (vLLM's expert parallelism)")
+        False, kind="bool", aliases=("-ep",), help="shard MoE experts over tp × dp ranks (vLLM's expert parallelism)")
     """``--enable-expert-parallel``: experts are split over EP = tp × dp ranks instead of tensor-sharded"""
     skip_mm_profiling: bool = flag(
         False, kind="bool", help="the profile run leaves out the multimodal encoder and its cache (vLLM's flag)")
@@ -160,6 +160,8 @@ class VllmOptions:
 
     attention_backend: str | None = flag(
         choices=ATTENTION_BACKENDS, metavar="BACKEND", any_case=True,
+        elsewhere="SGLang's own --attention-backend (fa3, flashinfer, triton …) picks its kernels; tpkit's SGLang "
+                  "plan does not depend on it, except through the page size an MLA backend forces (pass --page-size)",
         help="vLLM's --attention-backend, any case (FLASH_ATTN, TRITON_ATTN, FLASHINFER …; an MLA model takes an "
              "*MLA* backend; default auto: the release's choice for the GPU, FlashInfer on SM 10.x, FlashAttention "
              "elsewhere, Triton below SM 8.0 or above head dim 256); FlashInfer's 394 MiB workspace is in the "
