@@ -65,13 +65,17 @@ class _Ctx:
         key = ("runtime", settings.topk if settings else None, settings.algorithm if settings else None)
         if key not in self.memo:
             r = self.req
+            head_dim = r.model.head_dim
+            if r.engine == "vllm":  # vLLM's automatic backend reads the largest head dim (Gemma 4's full layers)
+                from tpkit.engines.vllm.backend_choice import attention_head_dim
+                head_dim = attention_head_dim(r.model)
             self.memo[key] = runtime_for(
                 r.engine, r.engine_version, compute_capability=r.gpu.compute_capability, mla=r.model.mla is not None,
                 topk=settings.topk if settings else None, algorithm=settings.family if settings else None,
                 attention_backend=r.attention_backend, eager=r.eager, architecture=r.model.architecture,
                 moe=r.model.moe is not None, quantized=r.model.quant is not None,
                 hybrid=r.model.linear_attn is not None, spec_v2=r.sglang_spec_v2 if settings else None,
-                sparse=r.model.dsa is not None)
+                sparse=r.model.dsa is not None, head_dim=head_dim, kv_quantized=self.kv_bytes == 1)
         return self.memo[key]
 
 

@@ -7,7 +7,7 @@ assembles them into its ``Runtime``).
          launches) with the facts' sources
 
 Facts read from vLLM's own sources (wheels in /work/data/wheels, 2026-12-01; the default attention backend is
-chosen in ``perf.runtime._default_backend``):
+chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with plan):
 
     attention backend  ``_get_backend_priorities`` (0.16/0.20 platforms/cuda.py) filtered by
                        ``supports_compute_capability``: FLASH_ATTN_MLA needs SM90, FLASHMLA SM90/100,
