@@ -92,6 +92,11 @@ class Runtime:
     draft extend, so a cycle runs num_steps − 1 draft forwards ("We don't need to run the last forward. we get 1
     token from draft prefill and (#spec steps - 1) tokens here": ``eagle_worker.py`` ``draft_forward`` 0.4.3–0.5.12,
     ``eagle_worker_v2.py`` 0.5.4–0.5.23; 0.4.2.post4 runs every step)"""
+    drafter_queued: bool = False
+    """vLLM launches the drafter right after sampling, with no blocking CPU operation between the verify and the
+    draft steps (EAGLE's padded drafter batch, ``perf.runtime_vllm.DRAFTER_QUEUED``): the draft steps' launches are
+    issued while the GPU still runs the verify, so they cost only what the host has not finished by the time the
+    GPU reaches them"""
     sparse_mla: bool = False
     """the attention is DeepSeek sparse attention through a sparse-MLA implementation: every token, the verify's
     included, attends decode-style (MQA over the latents) to the indexer's top-k tokens"""
@@ -111,7 +116,7 @@ class Runtime:
                 "graphs": {"plain": self.target_graph, "verify": self.verify_graph, "draft": self.draft_graph,
                            "draft_extend": self.extend_graph},
                 "draft_loop_kernels": self.draft_loop_kernels, "draft_logits_eager": self.draft_logits_eager,
-                "sparse_mla": self.sparse_mla,
+                "sparse_mla": self.sparse_mla, "drafter_queued": self.drafter_queued,
                 "spec_v2": self.spec_v2, "spec_v2_source": self.spec_v2_source or None,
                 "facts": list(self.facts)}
 
