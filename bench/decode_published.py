@@ -13,7 +13,9 @@ Reads ``bench/data/published_spec.json`` (every row with its source), predicts e
 batch, context, algorithm and settings; the measured accept length where the source gives one, else the
 per-family default; the attention backend where the source forced one with ``--attention-backend``; SGLang's
 spec v1/v2 (``sglang_spec_v2``) where the source set SGLANG_ENABLE_SPEC_V2; ``max_running_requests`` where the
-source set SGLang's --max-running-requests, else the release's speculative running-request cap applies) and
+source set SGLang's --max-running-requests, else the release's speculative running-request cap applies; the
+all-reduce backend, ``allreduce_backend``, where the source's launch fixed it, e.g. --disable-custom-all-reduce →
+nccl) and
 prints a markdown table with the measured and predicted speed-up and the error, then the scores for all
 rows, for the training sources (``split.train``: the only rows the constants marked ``fitted`` were set on,
 by ``bench/decode_fit.py``) and for the held-out rest:
@@ -48,12 +50,14 @@ def predict(row: dict):
                                  engine_version=row.get("engine_version"),
                                  attention_backend=row.get("attention_backend"),
                                  sglang_spec_v2=row.get("sglang_spec_v2"),
-                                 max_running_requests=row.get("max_running_requests")))
+                                 max_running_requests=row.get("max_running_requests"),
+                                 backend=row.get("allreduce_backend")))
 
 
 def perf_argv(row: dict) -> list[str]:
     """The ``tpkit perf`` arguments that make the prediction ``predict(row)`` makes (model, GPU, TP, engine and
-    release, batch, context, speculative settings, accept length, KV dtype, backend, spec v1/v2, running cap)."""
+    release, batch, context, speculative settings, accept length, KV dtype, backend, spec v1/v2, running cap,
+    all-reduce backend)."""
     argv = ["perf", row["model"], "--gpu", row["gpu"], "--tp", str(row["tp"]), "--engine", row["engine"],
             "--batch", str(row["batch"]), "--context", str(row["context"]),
             "--kv-cache-dtype", row["kv_cache_dtype"],
@@ -70,6 +74,8 @@ def perf_argv(row: dict) -> list[str]:
         argv += ["--sglang-spec-v2", "on" if row["sglang_spec_v2"] else "off"]
     if row.get("max_running_requests") is not None:
         argv += ["--max-running-requests", str(row["max_running_requests"])]
+    if row.get("allreduce_backend"):
+        argv += ["--allreduce-backend", row["allreduce_backend"]]
     return argv
 
 

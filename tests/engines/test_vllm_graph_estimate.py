@@ -112,7 +112,7 @@ def test_per_graph_term_scales_with_layers_and_graphs():
     ((9, 0), 128, True, False, "FLASH_ATTN"), ((12, 0), 128, True, False, "FLASHINFER"),
     ((12, 0), 128, False, False, "FLASH_ATTN"), ((8, 9), 128, True, False, "FLASHINFER"),
     ((12, 0), 512, True, False, "TRITON_ATTN"), ((7, 5), 128, False, False, "TRITON_ATTN"),
-    ((10, 0), 128, False, True, "MLA")])
+    ((10, 0), 128, False, True, "FLASHINFER_MLA")])
 def test_auto_attention_backend_per_gpu_family(cc, head, kvq, mla, backend):
     assert auto_attention_backend(compute_capability=cc, head_dim=head, kv_quantized=kvq, mla=mla) == backend
 

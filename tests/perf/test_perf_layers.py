@@ -1,7 +1,9 @@
 """tpkit.perf stays in the pure layer: units, errors, hardware, models, parallel and comm.profile only, plus the two
 engine rules it shares with the planner, each kept once in the engine layer (pure modules):
 ``tpkit.engines.sglang.spec`` (SGLang's speculative running-request cap) and ``tpkit.engines.sglang.defaults``
-(SGLang's default ``cuda_graph_max_bs``, which ends the decode CUDA-graph list of ``perf.graphs``)."""
+(SGLang's default ``cuda_graph_max_bs``, which ends the decode CUDA-graph list of ``perf.graphs``).  Helper be11
+(2026-12-05): a third, ``tpkit.engines.vllm.backend_choice`` (vLLM's automatic attention backend, which perf chose
+apart from the planner before)."""
 
 import ast
 from pathlib import Path
@@ -10,7 +12,8 @@ import pytest
 
 PERF = Path(__file__).resolve().parents[2] / "src" / "tpkit" / "perf"
 ALLOWED = ("tpkit.units", "tpkit.errors", "tpkit.hardware", "tpkit.models", "tpkit.parallel", "tpkit.comm.profile",
-           "tpkit.perf", "tpkit.engines.sglang.spec", "tpkit.engines.sglang.defaults", "tpkit.records")
+           "tpkit.perf", "tpkit.engines.sglang.spec", "tpkit.engines.sglang.defaults", "tpkit.records",
+           "tpkit.engines.vllm.backend_choice")
 
 
 @pytest.mark.parametrize("path", sorted(PERF.glob("*.py")), ids=lambda p: p.name)

@@ -65,6 +65,11 @@ def test_every_setting_a_row_carries_reaches_the_command(bench):
     argv = bench.perf_argv(with_cap)
     assert argv[argv.index("--max-running-requests") + 1] == str(with_cap["max_running_requests"])
     assert "--accept-length" not in bench.perf_argv(without_tau)  # the family default, as the scorer uses
+    # helper be11 (2026-12-05): the all-reduce backend a source's launch fixed (mb3090_coder: --disable-custom-all-reduce)
+    with_ar = next(r for r in rows if r.get("allreduce_backend"))
+    argv = bench.perf_argv(with_ar)
+    assert (with_ar["source"], argv[argv.index("--allreduce-backend") + 1]) == ("mb3090_coder", "nccl")
+    assert bench.predict(with_ar).allreduce["backend"] == "nccl"
 
 
 def test_itemised_row_reads_the_measured_step_and_cycle_off_the_source(bench):

@@ -21,7 +21,7 @@ from tpkit.perf.impl import ImplProfile
 from tpkit.perf.work import Kernel
 from tpkit.records import dataclass
 
-__all__ = ["ForwardTime", "gemv_floor_us", "kernel_us", "time_forward"]
+__all__ = ["ForwardTime", "gemv_floor_us", "kernel_us", "queued_behind", "time_forward"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -106,3 +106,17 @@ def time_forward(kernels: list[Kernel], dev: DeviceRates, *, allreduce_us: float
                        by_kind_us=tuple(sorted(by_kind.items())),
                        weight_like_bytes=sum(k.count * k.bytes for k in kernels),
                        kernels=sum(k.count for k in kernels))
+
+
+def queued_behind(ahead: ForwardTime, passes: list[ForwardTime]) -> float:
+    """GPU time that ``passes`` add after the pass ``ahead`` when the host launches them one after the other, with
+    no blocking CPU operation, as soon as it has launched ``ahead`` (``Runtime.drafter_queued``).  A pass of GPU time
+    g and launch time h, whose launches start at host time H while the GPU is free from G, ends at
+    max(max(G, H) + g, H + h): with the GPU idle (G ≤ H) that is H + max(g, h), the per-pass rule of
+    ``ForwardTime.total_us``; while the GPU is still busy the launches cost nothing."""
+    host, gpu = ahead.host_us, ahead.total_us
+    start = gpu
+    for f in passes:
+        gpu = max(max(gpu, host) + f.gpu_us + f.exposed_host_us, host + f.host_us)
+        host += f.host_us
+    return gpu - start

@@ -19,7 +19,7 @@ from tpkit.perf.allreduce import make_link
 from tpkit.perf.calls import collective_calls
 from tpkit.perf.constants import C
 from tpkit.perf.device import DeviceRates, device_rates
-from tpkit.perf.forward import ForwardTime, time_forward
+from tpkit.perf.forward import ForwardTime, queued_behind, time_forward
 from tpkit.perf.graphs import graph_notes, graph_padding
 from tpkit.perf.impl import ImplProfile, impl_profile
 from tpkit.perf.mla_splits import splits_note
@@ -65,13 +65,17 @@ class _Ctx:
         key = ("runtime", settings.topk if settings else None, settings.algorithm if settings else None)
         if key not in self.memo:
             r = self.req
+            head_dim = r.model.head_dim
+            if r.engine == "vllm":  # vLLM's automatic backend reads the largest head dim (Gemma 4's full layers)
+                from tpkit.engines.vllm.backend_choice import attention_head_dim
+                head_dim = attention_head_dim(r.model)
             self.memo[key] = runtime_for(
                 r.engine, r.engine_version, compute_capability=r.gpu.compute_capability, mla=r.model.mla is not None,
                 topk=settings.topk if settings else None, algorithm=settings.family if settings else None,
                 attention_backend=r.attention_backend, eager=r.eager, architecture=r.model.architecture,
                 moe=r.model.moe is not None, quantized=r.model.quant is not None,
                 hybrid=r.model.linear_attn is not None, spec_v2=r.sglang_spec_v2 if settings else None,
-                sparse=r.model.dsa is not None)
+                sparse=r.model.dsa is not None, head_dim=head_dim, kv_quantized=self.kv_bytes == 1)
         return self.memo[key]
 
 
@@ -242,11 +246,14 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     pad, verify_graph = graph_padding(req, rt, batch, True, rt.verify_graph)   # SGLang: the captured batch size
     verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens, pad), policy, attention=verify_attn,
                          graph=verify_graph)
+    queued_us = None
     if req.engine == "vllm":
         first = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph, loop=False)
         rest = _draft_forward(ctx, s, batch, 1, policy, graph=rt.draft_graph, loop=True)
         steps = [first] + [rest] * (s.num_steps - 1)
         extend_us = 0.0
+        if rt.drafter_queued:
+            queued_us = queued_behind(verify, steps)
     else:
         forwards = s.num_steps - 1 if rt.draft_skips_last_forward else s.num_steps
         pad, draft_graph = graph_padding(req, rt, batch, True, rt.draft_graph)
@@ -254,7 +261,7 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
         pad, extend_graph = graph_padding(req, rt, batch, True, rt.extend_graph)
         extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=extend_graph, pad=pad,
                                    attention="decode" if rt.verify_split_kv else "extend_nosplit").total_us
-    draft_us = sum(f.total_us for f in steps)
+    draft_us = sum(f.total_us for f in steps) if queued_us is None else queued_us
     gpu = draft_us + verify.total_us + extend_us + C["spec_small_kernels"].value * C["small_kernel_us"].value
     if _sync_host_us(rt):
         cycle = gpu + C["spec_host_sync_us"].value + _sync_host_us(rt)
@@ -264,7 +271,8 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     tau = accept_length(ctx.rate, num_steps=s.num_steps, topk=s.topk, num_draft_tokens=s.num_draft_tokens)
     tok_s = tau * batch / cycle * 1e6
     parts = (("draft steps", draft_us), ("draft allreduce (in steps)", sum(f.allreduce_us for f in steps)),
-             ("draft launch-bound (in steps)", sum(max(0.0, f.host_us - f.gpu_us) for f in steps)),
+             ("draft launch-bound (in steps)", sum(max(0.0, f.host_us - f.gpu_us) for f in steps)
+              if queued_us is None else max(0.0, queued_us - sum(f.gpu_us + f.exposed_host_us for f in steps))),
              ("verify", verify.total_us), ("verify allreduce (in verify)", verify.allreduce_us),
              ("verify launch-bound (in verify)", max(0.0, verify.host_us - verify.gpu_us)),
              ("verify attention (in verify)", dict(verify.by_kind_us).get("attention", 0.0)),

@@ -92,6 +92,11 @@ class Runtime:
     draft extend, so a cycle runs num_steps − 1 draft forwards ("We don't need to run the last forward. we get 1
     token from draft prefill and (#spec steps - 1) tokens here": ``eagle_worker.py`` ``draft_forward`` 0.4.3–0.5.12,
     ``eagle_worker_v2.py`` 0.5.4–0.5.23; 0.4.2.post4 runs every step)"""
+    drafter_queued: bool = False
+    """vLLM launches the drafter right after sampling, with no blocking CPU operation between the verify and the
+    draft steps (EAGLE's padded drafter batch, ``perf.runtime_vllm.DRAFTER_QUEUED``): the draft steps' launches are
+    issued while the GPU still runs the verify, so they cost only what the host has not finished by the time the
+    GPU reaches them"""
     sparse_mla: bool = False
     """the attention is DeepSeek sparse attention through a sparse-MLA implementation: every token, the verify's
     included, attends decode-style (MQA over the latents) to the indexer's top-k tokens"""
@@ -111,7 +116,7 @@ class Runtime:
                 "graphs": {"plain": self.target_graph, "verify": self.verify_graph, "draft": self.draft_graph,
                            "draft_extend": self.extend_graph},
                 "draft_loop_kernels": self.draft_loop_kernels, "draft_logits_eager": self.draft_logits_eager,
-                "sparse_mla": self.sparse_mla,
+                "sparse_mla": self.sparse_mla, "drafter_queued": self.drafter_queued,
                 "spec_v2": self.spec_v2, "spec_v2_source": self.spec_v2_source or None,
                 "facts": list(self.facts)}
 
@@ -144,12 +149,15 @@ def parse_version(text: str | None, engine: str) -> tuple[tuple[int, int, int], 
 def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[int, int] | None, mla: bool,
                 topk: int | None, algorithm: str | None, attention_backend: str | None = None,
                 eager: bool = False, architecture: str | None = None, moe: bool = False, quantized: bool = False,
-                hybrid: bool = False, spec_v2: bool | None = None, sparse: bool = False) -> Runtime:
+                hybrid: bool = False, spec_v2: bool | None = None, sparse: bool = False, head_dim: int = 128,
+                kv_quantized: bool = False) -> Runtime:
     """The engine facts for one deployment (see module docstring).  ``architecture`` (``architectures[0]``),
     ``moe``, ``quantized`` (weight quantisation) and ``hybrid`` (linear-attention / mamba layers) pick vLLM's
     default model runner; an unknown architecture counts as not listed.  ``spec_v2``: SGLang's
     SGLANG_ENABLE_SPEC_V2 (None = the release's default; a setting the release cannot run is refused).  ``sparse``:
-    the model has DeepSeek sparse attention (an indexer's ``index_topk``; vLLM then runs a sparse-MLA backend)."""
+    the model has DeepSeek sparse attention (an indexer's ``index_topk``; vLLM then runs a sparse-MLA backend).
+    ``head_dim`` (``engines.vllm.backend_choice.attention_head_dim``) and ``kv_quantized`` (an fp8 KV cache) feed vLLM's
+    automatic backend choice, which plan and perf share (``engines.vllm.backend_choice.auto_attention_backend``)."""
     ver, given = parse_version(version, engine)
     ver = tuple(ver)
     cc = compute_capability or (9, 0)
@@ -158,10 +166,14 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
         attention_backend = attention_backend.upper()  # validate_backend_before, 0.29.0, 0.33.0)
         attention_backend = None if attention_backend == "AUTO" else attention_backend
     if engine == "vllm":  # the vLLM tables load for a vLLM run only (cold start of `tpkit perf`)
+        from tpkit.engines.vllm.backend_choice import auto_attention_backend
         from tpkit.perf.runtime_vllm import (_V2_METHODS, _vllm, _vllm_runner_v2_default, _vllm_sparse,
                                              _vllm_sparse_backend)
     if vllm_sparse:
         backend = attention_backend or _vllm_sparse_backend(cc, ver)
+    elif engine == "vllm":
+        backend = attention_backend or auto_attention_backend(compute_capability=cc, head_dim=head_dim,
+                                                              kv_quantized=kv_quantized, mla=mla)
     else:
         backend = attention_backend or _default_backend(engine, cc, mla, topk)
     _check_backend(engine, backend, mla, sparse=vllm_sparse, given=attention_backend is not None)
@@ -183,18 +195,15 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
 
 
 def _default_backend(engine: str, cc: tuple[int, int], mla: bool, topk: int | None) -> str:
+    """SGLang's default backend (vLLM's is ``engines.vllm.backend_choice.auto_attention_backend``)."""
     chain = topk is None or topk == 1
-    if engine == "sglang":
-        if mla:
-            return {9: "fa3", 10: "flashinfer"}.get(cc[0], "triton")
-        if cc[0] == 9 and chain:
-            return "fa3"
-        if cc[0] == 10 and chain:
-            return "trtllm_mha"
-        return "flashinfer"
     if mla:
-        return {9: "FLASH_ATTN_MLA", 10: "FLASHINFER_MLA"}.get(cc[0], "TRITON_MLA")
-    return "FLASHINFER" if cc[0] == 10 else "FLASH_ATTN"
+        return {9: "fa3", 10: "flashinfer"}.get(cc[0], "triton")
+    if cc[0] == 9 and chain:
+        return "fa3"
+    if cc[0] == 10 and chain:
+        return "trtllm_mha"
+    return "flashinfer"
 
 
 def _check_backend(engine: str, backend: str, mla: bool, *, sparse: bool = False, given: bool = True) -> None:

@@ -7,7 +7,7 @@ assembles them into its ``Runtime``).
          launches) with the facts' sources
 
 Facts read from vLLM's own sources (wheels in /work/data/wheels, 2026-12-01; the default attention backend is
-chosen in ``perf.runtime._default_backend``):
+chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with plan):
 
     attention backend  ``_get_backend_priorities`` (0.16/0.20 platforms/cuda.py) filtered by
                        ``supports_compute_capability``: FLASH_ATTN_MLA needs SM90, FLASHMLA SM90/100,
@@ -76,7 +76,10 @@ chosen in ``perf.runtime._default_backend``):
                        the lm_head GEMM, the argmax and, for EAGLE-3 heads with a reduced draft vocabulary, the
                        draft→target remap of ``Eagle3LlamaForCausalLM.compute_logits`` (llama_eagle3.py, every
                        release read 0.8.5–0.33: arange, + d2t, new_full(-inf) over the target vocab, index_put)
-                       are launched from Python.  A draft step takes max(GPU work, these launches)
+                       are launched from Python.  A draft step takes max(GPU work, these launches) where
+                       the drafter starts after a host sync (up to 0.11.0); from 0.11.1 the drafter is
+                       launched with no blocking CPU operation after the verify, so the launches run while the
+                       GPU is still on the verify and only what outlasts it counts (``DRAFTER_QUEUED``)
 """
 
 from __future__ import annotations
@@ -94,6 +97,18 @@ FLASHINFER_MLA_SPARSE (SM10x) are the only ones"""
 
 
 _V2_METHODS = ("EAGLE", "EAGLE3", "NEXTN", "MTP")
+
+DRAFTER_QUEUED = (0, 11, 1)
+"""first vLLM release whose V1 model runner launches the EAGLE drafter straight after sampling with no blocking CPU
+operation before it (helper be11, 2026-12-05).  ``gpu_model_runner.py`` ``execute_model`` / ``sample_tokens``: with
+``use_padded_batch_for_eagle`` (EAGLE, EAGLE-3, MTP unless ``disable_padded_drafter_batch``, default False from
+0.11.0) ``propose_draft_token_ids`` takes the GPU's sampled tokens before ``_bookkeeping_sync`` ('EAGLE speculative
+decoding can use the GPU sampled tokens as inputs, and does not need to wait for bookkeeping to finish'), and
+``EagleProposer.prepare_inputs_padded`` 'No blocking CPU operations should be introduced in this function'.  In
+0.11.0 the gate before it, ``input_fits_in_drafter = seq_lens.max() + k <= max_model_len``, reads the GPU tensor
+``seq_lens`` in an ``if`` (a device sync: the host waits for the verify); from 0.11.1 it reads the host integer
+``max_seq_len`` (read: 0.11.0 sync; 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.15.1, 0.17.1 none).  Up to 0.10.x
+the drafter always ran after ``_bookkeeping_sync`` (its ``tolist``: read 0.8.5, 0.9.2, 0.10.0, 0.10.2)."""
 """speculative families Model Runner V2 runs (config/vllm.py: eagle, eagle3, mtp; not draft_model / ngram)"""
 
 _V2_ARCHS = {
@@ -206,15 +221,28 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
                          "supports PIECEWISE cudagraphs'), attention eager between pieces, while the target runs "
                          "FULL graphs")
     loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
+    queued = _drafter_queued(ver, algorithm, runner_v2, facts)
     if loop:
         facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
                      + ("and EAGLE-3 vocab remap " if algorithm == "EAGLE3" else "")
                      + "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop; "
-                     "llama_eagle3.py compute_logits): a small draft step waits for them")
+                     "llama_eagle3.py compute_logits): "
+                     + ("issued while the GPU runs the verify" if queued else "a small draft step waits for them"))
     return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
                 verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
                 extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
-                draft_loop_kernels=loop, draft_logits_eager=bool(loop))
+                draft_loop_kernels=loop, draft_logits_eager=bool(loop), drafter_queued=queued)
+
+
+def _drafter_queued(ver: tuple, algorithm: str | None, runner_v2: bool, facts: list[str]) -> bool:
+    """The V1 runner launches the EAGLE-family drafter with no blocking CPU operation after the verify
+    (``DRAFTER_QUEUED``); Model Runner V2 is not read for it (its draft steps launch no eager work here)."""
+    queued = algorithm in _V2_METHODS and ver >= DRAFTER_QUEUED and not runner_v2
+    if queued:
+        facts.append("the drafter is launched straight after sampling with no blocking CPU operation (gpu_model_"
+                     "runner.py: padded drafter batch before _bookkeeping_sync, from 0.11.1): its launches overlap "
+                     "the verify on the GPU")
+    return queued
 
 
 SPARSE_CUSTOM = "sparse MLA (not in this release for this GPU)"
@@ -260,13 +288,14 @@ def _vllm_sparse(ver, backend, cc, algorithm, *, runner_v2: bool = False) -> dic
     plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
     draft = _vllm_draft_graph(ver, graph, runner_v2)
     loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
+    queued = _drafter_queued(ver, algorithm, runner_v2, facts)
     if loop:
         facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
                      "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop)")
     return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
                 verify_mla_prefill=False, target_graph=graph, verify_graph=graph, draft_graph=draft,
                 extend_graph=draft, facts=tuple(facts), draft_loop_kernels=loop, draft_logits_eager=bool(loop),
-                sparse_mla=True)
+                sparse_mla=True, drafter_queued=queued)
 
 
 def _proposer_loop_kernels(ver: tuple[int, int, int]) -> int:

@@ -9,8 +9,9 @@
 Drafts (``draft_spec``):
 
     EAGLE, EAGLE3  one Llama-style decoder layer with the target's hidden size and dense MLP width, GQA
-                   with hidden/heads head_dim, run at the target's TP; EAGLE3 adds the 3·hidden → hidden
-                   fusion GEMM and a 32,000-row draft lm_head; EAGLE reuses the target's lm_head.  These
+                   with hidden/heads head_dim, run at the target's TP; EAGLE adds its 2·hidden → hidden fc,
+                   EAGLE3 the 3·hidden → hidden fusion GEMM and a 32,000-row draft lm_head; EAGLE reuses the
+                   target's lm_head.  These
                    follow the public EAGLE/EAGLE-3 heads; a real draft checkpoint can differ.
     NEXTN / MTP    the checkpoint's own MTP layer (a decoder layer like the target's last MoE layer +
                    eh_proj 2·hidden → hidden) and the target's lm_head
@@ -123,13 +124,16 @@ def _mtp_layer(target: ModelSpec) -> ModelSpec:
 
 
 def extra_draft_kernels(target: ModelSpec, settings: SpecSettings, tokens: int, tp: int) -> list[Kernel]:
-    """GEMMs a draft step runs besides its decoder layer: EAGLE3's fusion fc (3h → h), MTP's eh_proj (2h → h)."""
+    """GEMMs a draft step runs besides its decoder layer: EAGLE3's fusion fc (3h → h), MTP's eh_proj (2h → h), and
+    the EAGLE(-1/2) head's fc over [embedding, target hidden] (2h → h, replicated on every rank: sglang 0.4.4
+    ``models/llama_eagle.py`` ``LlamaModel.fc`` = ``nn.Linear(2 × hidden, hidden)``; vllm 0.17.1
+    ``models/llama_eagle.py`` ``self.fc = ReplicatedLinear(2 × hidden, hidden)``; helper be11)."""
     h = target.hidden_size
-    width = {"EAGLE3": 3 * h, "NEXTN": 2 * h}.get(settings.family)
+    width = {"EAGLE": 2 * h, "EAGLE3": 3 * h, "NEXTN": 2 * h}.get(settings.family)
     if width is None:
         return []
     local_out = -(-h // tp) if settings.family == "NEXTN" else h
-    name = "EAGLE3 fusion fc" if settings.family == "EAGLE3" else "MTP eh_proj"
+    name = {"EAGLE": "EAGLE fc", "EAGLE3": "EAGLE3 fusion fc"}.get(settings.family, "MTP eh_proj")
     return [Kernel(kind="gemm", name=name, bytes=2.0 * width * local_out + 2.0 * tokens * (width + local_out),
                    flops=2.0 * tokens * width * local_out, latency_k=width if tokens <= GEMV_MAX_TOKENS else 0)]
 

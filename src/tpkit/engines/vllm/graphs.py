@@ -42,6 +42,7 @@ study out).  A printed estimate (``explain``) is used as printed.
 
 from __future__ import annotations
 
+from tpkit.engines.vllm.backend_choice import auto_attention_backend
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB, KiB, MiB
@@ -315,31 +316,6 @@ def capture_sizes(*, max_num_seqs: int, max_num_batched_tokens: int,
 def full_capture_sizes(sizes: tuple[int, ...], max_num_seqs: int) -> tuple[int, ...]:
     """FULL decode graphs of FULL_AND_PIECEWISE: the capture sizes up to ``max_num_seqs``."""
     return tuple(s for s in sizes if s <= max_num_seqs)
-
-
-_ROCM_ATTN_HEAD_SIZES = (32, 64, 80, 96, 128, 160, 192, 224, 256)
-"""head sizes of vLLM's ROCM_ATTN (``v1/attention/backends/rocm_attn.py get_supported_head_sizes``, 0.29.0)"""
-
-
-def auto_attention_backend(*, compute_capability: tuple[int, int] | None, head_dim: int, kv_quantized: bool,
-                           mla: bool, rocm: bool = False) -> str:
-    """The backend vLLM picks under ``--attention-backend auto`` (``platforms/cuda.py _get_backend_priorities`` and
-    the backends' ``supports_*`` checks, 0.20.0–0.33.0): on SM 10.x FlashInfer first, elsewhere FlashAttention
-    first; FlashAttention below SM 8.0 is refused, an fp8 KV cache only with FlashAttention 3 (SM 9.x), and neither
-    FlashAttention nor FlashInfer takes a head dim above 256 (Triton attention then).  MLA models get an MLA backend
-    ("MLA": its workspace is not modelled).  On an AMD GPU (``rocm``) vLLM's ROCm platform puts ROCM_ATTN first and
-    TRITON_ATTN after it (``platforms/rocm.py _get_backend_priorities``, 0.20.0, 0.29.0, 0.33.0; the AITER backends
-    only with ``VLLM_ROCM_USE_AITER``): ROCM_ATTN for its head sizes, else Triton attention (helper rev10)."""
-    if mla:
-        return "MLA"
-    if rocm:
-        return "ROCM_ATTN" if head_dim in _ROCM_ATTN_HEAD_SIZES else "TRITON_ATTN"
-    major = (compute_capability or (9, 0))[0]
-    if head_dim > 256 or major < 8:
-        return "TRITON_ATTN"
-    if major == 10 or (kv_quantized and major != 9):
-        return "FLASHINFER"
-    return "FLASH_ATTN"
 
 
 def mechanism_estimate(*, piecewise: int, full: int, layers: int, attention_backend: str,

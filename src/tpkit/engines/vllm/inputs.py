@@ -26,7 +26,7 @@ from __future__ import annotations
 from tpkit.dtypes import lookup_dtype
 from tpkit.engines.vllm.blocksize import resolve_block_size
 from tpkit.engines.vllm.capacity import max_concurrent_batches
-from tpkit.engines.vllm.graphs import auto_attention_backend
+from tpkit.engines.vllm.backend_choice import attention_head_dim, auto_attention_backend
 from tpkit.engines.vllm.kvdtype import KvDtype, checkpoint_kv_dtype, kv_dtype
 from tpkit.engines.vllm.layout import resolve_dcp
 from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions, v2_runner_override
@@ -80,7 +80,7 @@ class Resolved:
     kv_format: KvDtype | None = None
     """the ``--kv-cache-dtype`` layout (``engines.vllm.kvdtype``); None: dense ``kv_bytes`` elements"""
     attention_backend: str = "FLASH_ATTN"
-    """the attention backend planned with (``AttentionBackendEnum`` name, or "MLA"): ``--attention-backend``
+    """the attention backend planned with (``AttentionBackendEnum`` name): ``--attention-backend``
     upper-cased, else vLLM's automatic choice (:func:`resolve_attention_backend`)"""
     v2_runner: bool = False
     """Model Runner V2 runs the engine (:func:`uses_v2_runner`, ``--vllm-use-v2-model-runner`` first); V1-engine
@@ -370,16 +370,15 @@ def concurrent_batches(model: ModelSpec, rules: VllmRules, pp: int, spec: SpecCo
 def resolve_attention_backend(model: ModelSpec, options: VllmOptions, compute_capability: tuple[int, int] | None,
                               *, kv_quantized: bool, rocm: bool = False) -> str:
     """``--attention-backend`` upper-cased (vLLM reads any case: ``config/attention.py validate_backend_before``,
-    0.29.0, 0.33.0), else vLLM's automatic choice (``graphs.auto_attention_backend``).  Refused as vLLM refuses them
-    (``platforms/cuda.py get_attn_backend_cls``: "Selected backend ... is not valid"): a backend whose MLA-ness
-    differs from the model's (``v1/attention/backend.py validate_configuration``: "MLA not supported" / "non-MLA not
-    supported"; the MLA backends are the ``*MLA*`` members of ``v1/attention/backends/registry.py``), and
+    0.29.0, 0.33.0), else vLLM's automatic choice (``backend_choice.auto_attention_backend``).  Refused as vLLM
+    refuses them (``platforms/cuda.py get_attn_backend_cls``: "Selected backend ... is not valid"): a backend whose
+    MLA-ness differs from the model's (``v1/attention/backend.py validate_configuration``: "MLA not supported" /
+    "non-MLA not supported"; the MLA backends are the ``*MLA*`` members of ``v1/attention/backends/registry.py``), and
     ``TORCH_SDPA``, the registry's vision-encoder-only tag with no decoder class (0.20.0–0.33.0)."""
     mla = model.mla is not None
     given = (options.attention_backend or "auto").upper()
     if given == "AUTO":
-        head_dim = max(model.head_dim, model.full_head_dim or 0)
-        return auto_attention_backend(compute_capability=compute_capability, head_dim=head_dim,
+        return auto_attention_backend(compute_capability=compute_capability, head_dim=attention_head_dim(model),
                                       kv_quantized=kv_quantized, mla=mla, rocm=rocm)
     if given == "TORCH_SDPA":
         raise PlanInputError("--attention-backend TORCH_SDPA names vLLM's vision-encoder attention (registry.py: a "

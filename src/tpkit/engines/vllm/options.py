@@ -167,7 +167,7 @@ class VllmOptions:
              "elsewhere, Triton below SM 8.0 or above head dim 256); FlashInfer's 394 MiB workspace is in the "
              "CUDA-graph estimate of vLLM 0.20+")
     """``--attention-backend`` (``AttentionBackendEnum`` name; vLLM 0.20+ command lines); None / ``"auto"`` = vLLM's
-    choice (``engines.vllm.graphs.auto_attention_backend``).  Only the CUDA-graph estimate reads it
+    choice (``engines.vllm.backend_choice.auto_attention_backend``).  Only the CUDA-graph estimate reads it
     (``graphs.mechanism_estimate``); ``inputs.resolve_attention_backend`` checks it against the model."""
 
     max_cudagraph_capture_size: int | None = flag(
