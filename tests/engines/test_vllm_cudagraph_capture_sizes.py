@@ -184,6 +184,27 @@ def test_bad_levels_and_modes_are_refused(kw, said):
 
 # the validation cases and the logs ----------------------------------------------------------------------------------
 
+def test_validation_cases_take_the_level_their_command_names():
+    cases = {c["id"]: c for c in json.loads(CASES.read_text())}
+    assert cases["vp_199"]["flags"]["optimization_level"] == 1      # '--optimization-level=1': PIECEWISE printed
+    assert cases["vp_510"]["flags"]["optimization_level"] == 3
+    named = [c for c in cases.values() if "--optimization-level" in (c.get("command") or "")]
+    assert len(named) == 16 and all("optimization_level" in c["flags"] for c in named)
+
+
+def test_vp_199_plans_piecewise_graphs_only_as_its_log_prints():
+    import sys
+    sys.path.insert(0, str(CASES.parents[1]))
+    import harness
+
+    case = next(c for c in harness.load_cases("vllm") if c["id"] == "vp_199")
+    model, gpu, parallel, options = harness.inputs(case)
+    line = _graph_line(plan_vllm(model, gpu, parallel, options))
+    assert "25 PIECEWISE + 0 FULL graphs (PIECEWISE)" in line.source   # log: 'cudagraph_mode': PIECEWISE, 176 top
+    # vl_274 (the same model, GPU and release, 25 PIECEWISE graphs only) derives 0.244 GiB from its log
+    assert abs(line.bytes.gib - 0.244) < 0.03
+
+
 def test_engine_config_and_non_default_args_give_the_graph_settings():
     from tpkit.logs.settings import _dump_settings, _non_default_settings
 
