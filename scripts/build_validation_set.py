@@ -1134,6 +1134,15 @@ def _vllm_flags(case: dict, over: dict) -> dict:
     cap = re.search(r"--max-cudagraph-capture-size[ =](\d+)", cmd)  # vLLM's --max-cudagraph-capture-size, where named
     if cap:
         flags["max_cudagraph_capture_size"] = int(cap.group(1))
+    sizes = re.search(r"--cudagraph-capture-sizes[ =]((?:\d+[ ,]*)+)", cmd)  # vLLM's list flag (helper cap11)
+    if sizes:
+        flags["cudagraph_capture_sizes"] = [int(x) for x in re.findall(r"\d+", sizes.group(1))]
+    level = re.search(r"(?:--optimization-level[ =]|(?<!\S)-O ?)([0-3])\b", cmd)  # vLLM's -O (helper cap11)
+    if level:
+        flags["optimization_level"] = int(level.group(1))
+    mode = re.search(r"cudagraph_mode\W+(\w+)", cmd)  # --compilation-config '{"cudagraph_mode": ...}' (helper cap11)
+    if mode:
+        flags["cudagraph_mode"] = mode.group(1).upper()
     q = case.get("quantization") or ""
     if "--quantization" in cmd:
         flags["quantization"] = next((m for m in ("awq", "gptq", "fp8") if m in q), None)

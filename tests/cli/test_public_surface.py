@@ -36,6 +36,9 @@ PLAN_FLAGS = frozenset({
     "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)
     "--attention-backend",  # vLLM's --attention-backend (helper vcg10: FlashInfer's workspace in the graph estimate)
     "--max-cudagraph-capture-size",  # vLLM's flag (helper mcs10: the graph count of the CUDA-graph estimate)
+    "--cudagraph-capture-sizes",  # vLLM's list flag (helper cap11: the graph count of the CUDA-graph estimate)
+    "--optimization-level",  # vLLM's -O (helper cap11: which graphs are captured; 0 = no torch.compile)
+    "--cudagraph-mode",  # vLLM's compilation_config cudagraph_mode (helper cap11: which graphs are captured)
     "--vllm-use-v2-model-runner",  # vLLM's VLLM_USE_V2_MODEL_RUNNER (the V1 runner or Model Runner V2)
     # LoRA (both engines: --enable-lora, --max-lora-rank; vLLM: --max-loras, --max-cpu-loras, --fully-sharded-loras,
     # --lora-dtype, --lora-extra-vocab-size; SGLang: --max-loras-per-batch, --lora-target-modules)

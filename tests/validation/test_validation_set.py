@@ -7,6 +7,7 @@ cases miss and why); the lead tightens it as the engine rules improve.
 Helper mv31 (2026-12-05): vp_593-vp_607 and gs_242-gs_244 added blind (15 public vLLM start-ups, 3 SGLang; no rule
 changed): vLLM 248 listed, 235 scored (its level loosened to what they score), SGLang 81 listed, 62 scored
 (docs/accuracy.md §6.4, round mv31).
+Helper cap11 (2026-12-05): vLLM's p90 level 0.085 -> 0.090 after -O1 (PIECEWISE graphs only) moved vp_199 from +8.4 to +9.2 %.
 """
 
 from pathlib import Path
@@ -448,6 +449,13 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # 0.085 -> 0.128, inside 0.86 -> 0.82
                                    # Lead merge (2026-12-05, session 11): near11 + mv31 together: 235 scored, median
                                    # 1.61 %, p90 12.78 %, 195/235 inside (vl_056's fix sits above the p90 already).
+                                   # Helper cap11 (2026-12-05): the harness passes --optimization-level where a case's
+                                   # command names it (16 cases); -O1 captures PIECEWISE graphs only (config/vllm.py
+                                   # OPTIMIZATION_LEVEL_01), so vp_199's estimate falls 0.37 -> 0.26 GiB (vl_274, the
+                                   # same 25 graphs, derives 0.244) and it moves +8.4 -> +9.2 %, the only case that
+                                   # moves: median 1.56 %, p90 8.95 %, 190/220 inside: LOOSENED p90 0.085 -> 0.090
+                                   # Lead merge (session 11): cap11 on top of near11 + mv31: 235 scored, median 1.61 %,
+                                   # p90 12.78 % (vp_199 +9.2 % sits below the p90 line now), 195/235 inside.
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"

@@ -102,7 +102,7 @@ def _gib(text: str) -> float:
     raise argparse.ArgumentTypeError(f"expected a plain number of GiB per GPU, e.g. 8, got {text!r}")
 
 
-_TYPES = {"str": str, "int": _whole, "fraction": _fraction, "size": str, "gib": _gib}
+_TYPES = {"str": str, "int": _whole, "fraction": _fraction, "size": str, "gib": _gib, "int_list": str}
 
 
 def _listed_spelling(choices: tuple[str, ...]):
@@ -118,6 +118,8 @@ def _kwargs(field: EngineField) -> dict:
         return dict(action="store_true", default=None, help=meta.help)
     kind = _readable(meta.suffixes == "k_or_auto") if meta.suffixes else _TYPES[meta.kind]
     kw = dict(type=kind, default=None, help=meta.help)
+    if meta.kind == "int_list":
+        kw["nargs"] = "+"  # vLLM reads list[int] flags as nargs="+" (engine/arg_utils.py _compute_kwargs)
     if field.choices and meta.any_case:  # the engine's options refuse an unknown value, once the engine is known
         kw["type"] = _listed_spelling(field.choices)  # (argparse's refusal came first: SGLang's `fa3` got vLLM's list)
     elif field.choices:

@@ -131,4 +131,14 @@ def read_from_log_notes(args, log, result) -> tuple[str, ...]:
     if "vllm_use_v2_model_runner" in getattr(args, "log_filled", ()):
         notes += (f"--vllm-use-v2-model-runner {args.vllm_use_v2_model_runner}: read from the log "
                   f"({where(log, 'vllm_use_v2_model_runner')})",)
+    filled = getattr(args, "log_filled", ())
+    for dest, setting in (("optimization_level", "optimization_level"), ("cudagraph_mode", "cudagraph_mode"),
+                          ("max_cudagraph_capture_size", "cuda_graph_max_bs"),
+                          ("cudagraph_capture_sizes", "cudagraph_capture_sizes")):
+        if setting in filled and getattr(args, dest, None) is not None:  # vLLM's graph settings (helper cap11)
+            value = getattr(args, dest)
+            shown = " ".join(str(x) for x in value) if isinstance(value, (list, tuple)) else value
+            if len(str(shown)) > 60:
+                shown = " ".join(str(x) for x in value[:3]) + f" … {value[-1]} ({len(value)} sizes)"
+            notes += (f"--{dest.replace('_', '-')} {shown}: read from the log ({where(log, setting)})",)
     return notes

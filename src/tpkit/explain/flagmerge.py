@@ -21,7 +21,8 @@ FLAG_SETTINGS = flag_settings((
     "max_running_requests", "max_num_seqs", "chunked_prefill_size", "max_num_batched_tokens", "enable_dp_attention",
     "data_parallel_size", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
     "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb", "vllm_use_v2_model_runner",
-    "language_model_only"))
+    "language_model_only", "max_cudagraph_capture_size", "cudagraph_capture_sizes", "optimization_level",
+    "cudagraph_mode"))
 """flag dest → Run setting name: the plan flags an explanation takes (``logs.settings.flag_settings``)"""
 
 
@@ -31,11 +32,19 @@ _LOGGED = ("tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_d
            "disable_custom_all_reduce", "speculative", "dtype", "enable_dp_attention", "disable_radix_cache",
            "disable_overlap_schedule", "swa_full_tokens_ratio", "topk_topp_sampler", "skip_mm_profiling",
            "compile_cache", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling", "vllm_use_v2_model_runner",
-           "language_model_only")
+           "language_model_only", "cudagraph_capture_sizes", "optimization_level", "cudagraph_mode")
 """the run settings ``build_context`` takes from the reader's ``RunSettings`` (in this order)"""
 
 
 def _same(a, b) -> bool:
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):  # vLLM's capture sizes, as printed or given
+        from tpkit.engines.vllm.options import capture_size_list
+        from tpkit.errors import PlanInputError
+
+        try:
+            return sorted(set(capture_size_list(a) or ())) == sorted(set(capture_size_list(b) or ()))
+        except PlanInputError:
+            return False
     try:
         return abs(float(a) - float(b)) < 1e-9
     except (TypeError, ValueError):

@@ -36,7 +36,8 @@ LOG_FLAGS = {
                "language_model_only"),
     "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
              "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
-             "enforce_eager", "limit_mm_per_prompt", "vllm_use_v2_model_runner", "language_model_only")}
+             "enforce_eager", "limit_mm_per_prompt", "vllm_use_v2_model_runner", "language_model_only",
+             "max_cudagraph_capture_size", "cudagraph_capture_sizes", "optimization_level", "cudagraph_mode")}
 """the plan flags (dests) a --from-log plan fills from the log's settings (``logs.settings.flag_settings`` names the
 setting of each), unless the flag is given; the layout (tp, pp, dp, ep) and ``--quantization``
 (:func:`quantization_from_log`) apart"""
@@ -52,7 +53,37 @@ def log_flag_values(ctx) -> list[tuple[str, str, object]]:
         value = ctx.get(setting)
         if value is not None and not (setting == "kv_cache_dtype" and str(value) == "auto"):
             out.append((dest, setting, value))
-    return out
+    return _graph_flags(ctx, out) if ctx.engine == "vllm" else out
+
+
+_GRAPH_FLAGS_FROM = {"max_cudagraph_capture_size": (0, 11, 1), "cudagraph_capture_sizes": (0, 11, 1),
+                     "cudagraph_mode": (0, 11, 1), "optimization_level": (0, 15, 0)}
+"""the first release whose flag tpkit reads (``VllmOptions``; a log of an earlier release keeps its default)"""
+
+
+def _graph_flags(ctx, out: list) -> list:
+    """vLLM's CUDA-graph settings as a --from-log plan takes them (helper cap11): none before the release that has
+    the flag; a capture cap of 0 (an eager run's engine config) or an empty list says nothing (--enforce-eager is
+    read apart); with the capture list read, the cap is dropped: the list's largest size is the cap vLLM kept (its
+    engine config prints the final list, and a given cap above it is truncated: 'Truncating
+    max_cudagraph_capture_size', config/vllm.py _set_cudagraph_sizes, 0.15.0–0.33.0)."""
+    try:
+        from tpkit.engines.vllm.versions import resolve_rules
+
+        release = resolve_rules(ctx.rules_version).release if ctx.rules_version else None
+    except Exception:  # noqa: BLE001 - a release tpkit has no rules for: no graph flags from the log
+        release = None
+    kept = []
+    has_list = any(dest == "cudagraph_capture_sizes" and value for dest, _, value in out)
+    for dest, setting, value in out:
+        since = _GRAPH_FLAGS_FROM.get(dest)
+        if since is not None:
+            if release is None or release < since or not value:
+                continue
+            if dest == "max_cudagraph_capture_size" and (has_list or int(value) < 1):
+                continue
+        kept.append((dest, setting, value))
+    return kept
 
 
 def log_quantization(ctx) -> tuple[str | None, str | None, str | None]:

@@ -18,6 +18,14 @@ def _value(row) -> str:
     return format_bytes(row.value.mid)
 
 
+
+def _short(value) -> str:
+    """A run setting as the run line shows it: a long list (vLLM's CUDA-graph capture sizes) as its first sizes, its
+    last and its length."""
+    if isinstance(value, (list, tuple)) and len(value) > 6:
+        return "(" + ", ".join(str(x) for x in value[:3]) + f", …, {value[-1]}: {len(value)} sizes)"
+    return str(value)
+
 def format_explanation(e: Explanation) -> str:
     """The text of ``tpkit explain``: the run, the anchored ledger, the KV tokens, the diagnosis, notes and what was not
     found."""
@@ -32,7 +40,8 @@ def format_explanation(e: Explanation) -> str:
     out.append(f"gpu         {gpu}  [{ctx.gpu_source}]")
     if ctx.gpu_inferred is not None:
         out.append(f"            {ctx.gpu_inferred.text()}")
-    shown = ", ".join(f"{k}={v}" for k, v in ctx.values.items() if k != "speculative" and v not in (None, False))
+    shown = ", ".join(f"{k}={_short(v)}" for k, v in ctx.values.items()
+                      if k != "speculative" and v not in (None, False))
     out.append(f"run         {shown or 'no settings printed'}")
     for k, src in ctx.sources.items():
         if str(src).startswith("inferred"):

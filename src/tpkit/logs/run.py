@@ -20,12 +20,12 @@ __all__ = ["Run", "Conflict", "build_run", "RUN_SETTINGS"]
 _INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_bs", "max_running_requests",
          "max_total_tokens",
          "chunked_prefill_size", "max_num_batched_tokens", "context_length", "kv_cache_memory_bytes",
-         "max_loras", "max_lora_rank", "max_loras_per_batch")
+         "max_loras", "max_lora_rank", "max_loras_per_batch", "optimization_level")
 _FLOATS = ("mem_fraction", "swa_full_tokens_ratio", "cpu_offload_gb")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
           "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "async_scheduling")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
-         "compile_cache", "vllm_use_v2_model_runner")
+         "compile_cache", "vllm_use_v2_model_runner", "cudagraph_mode")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
                 "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
@@ -34,7 +34,8 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "kv_cache_memory_bytes", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
                 "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling",
-                "vllm_use_v2_model_runner", "language_model_only")
+                "vllm_use_v2_model_runner", "language_model_only", "cudagraph_capture_sizes", "optimization_level",
+                "cudagraph_mode")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -130,6 +131,12 @@ class Run:
     """SGLang --max-loras-per-batch (LoRA memory pool slots)"""
     cpu_offload_gb: Setting | None = None
     """vLLM / SGLang --cpu-offload-gb (GiB per GPU of decoder-layer weights kept in CPU memory)"""
+    cudagraph_capture_sizes: Setting | None = None
+    """vLLM's CUDA-graph capture sizes (the engine config's final list, or --cudagraph-capture-sizes)"""
+    optimization_level: Setting | None = None
+    """vLLM --optimization-level (non-default args)"""
+    cudagraph_mode: Setting | None = None
+    """vLLM's compilation_config cudagraph_mode (engine config, or --compilation-config)"""
     conflicts: tuple[Conflict, ...] = ()
 
     def value(self, name: str):
@@ -171,6 +178,11 @@ def _normal(name: str, value):
     if name in _STRS:
         text = str(value)
         return text.removeprefix("torch.") if name == "dtype" else text
+    if name == "cudagraph_capture_sizes":  # vLLM's list (helper cap11): whole numbers ≥ 1, or not a setting
+        sizes = tuple(value) if isinstance(value, (list, tuple)) else ()
+        if not sizes or any(isinstance(x, bool) or not isinstance(x, int) or x < 1 for x in sizes):
+            raise ValueError(name)
+        return sizes
     return value
 
 

@@ -87,6 +87,8 @@ KEYS: dict[str, str] = {
     "async_scheduling": "async_scheduling",  # vLLM --(no-)async-scheduling (config/scheduler.py; non-default args)
     "limit_mm_per_prompt": "limit_mm_per_prompt",  # vLLM --limit-mm-per-prompt (engines/vllm/mmlimits.py)
     "language_model_only": "language_model_only",  # vLLM --language-model-only (engines/vllm/towers.py)
+    "cudagraph_capture_sizes": "cudagraph_capture_sizes", "optimization_level": "optimization_level",  # helper cap11:
+    "cudagraph_mode": "cudagraph_mode",  # vLLM's graph sizes and mode (logs.graphsettings)
 }
 """engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
 
@@ -181,13 +183,10 @@ def _pairs_to_settings(pairs, *, source: str, line_no: int, text: str, prefix: s
     return out
 
 
-def _compilation_settings(value, *, line_no: int, text: str) -> list[Setting]:
-    if isinstance(value, str) and value.startswith("{"):
-        value = literal_dict(value.replace("true", "True").replace("false", "False").replace("null", "None"))
-    if not isinstance(value, dict):
-        return []
-    pairs = [(k, v) for k, v in value.items() if k in ("max_capture_size", "max_cudagraph_capture_size")]
-    return _pairs_to_settings(pairs, source="engine_config", line_no=line_no, text=text)
+def _compilation_settings(value, *, line_no: int, text: str, source: str = "engine_config", raw: str = "") -> list:
+    """The CUDA-graph settings of a printed ``compilation_config`` (``logs.graphsettings.compilation_pairs``)."""
+    from tpkit.logs.graphsettings import compilation_pairs
+    return _pairs_to_settings(compilation_pairs(value, raw), source=source, line_no=line_no, text=text)
 
 
 def _dump_settings(message: str, *, line_no: int) -> list[Setting]:
@@ -203,7 +202,8 @@ def _dump_settings(message: str, *, line_no: int) -> list[Setting]:
         out = _pairs_to_settings(pairs, source="engine_config", line_no=line_no, text=text)
         for key, value in pairs:
             if key == "compilation_config":
-                out += _compilation_settings(value, line_no=line_no, text=text)
+                at_cc = message.find("compilation_config=")
+                out += _compilation_settings(value, line_no=line_no, text=text, raw=message[at_cc:])
         return out
     return []
 
@@ -213,7 +213,11 @@ def _non_default_settings(message: str, *, line_no: int) -> list[Setting]:
     if at < 0:
         return []
     values = literal_dict(message[at:])
-    return _pairs_to_settings(values.items(), source="non_default_args", line_no=line_no, text=_clip(message))
+    out = _pairs_to_settings(values.items(), source="non_default_args", line_no=line_no, text=_clip(message))
+    if isinstance(values.get("compilation_config"), (dict, str)):  # --compilation-config '{"cudagraph_mode": …}'
+        out += _compilation_settings(values["compilation_config"], line_no=line_no, text=_clip(message),
+                                     source="non_default_args")
+    return out
 
 
 _LOG_LINES = (

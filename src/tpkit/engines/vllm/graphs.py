@@ -47,7 +47,8 @@ from tpkit.engines.vllm.versions import VllmRules
 from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB, KiB, MiB
 
-__all__ = ["GraphEstimate", "GraphSample", "GRAPH_EVIDENCE", "capture_sizes", "full_capture_sizes",
+__all__ = ["GraphEstimate", "GraphSample", "GRAPH_EVIDENCE", "capture_sizes", "full_capture_sizes", "graph_counts",
+           "CUDAGRAPH_MODES",
            "estimate_cudagraph_memory", "mechanism_estimate", "auto_attention_backend",
            "FIRST_CAPTURE_BYTES", "PER_GRAPH_LAYER_BYTES", "FLASHINFER_WORKSPACE_BYTES", "ESTIMATE_BAND_BYTES",
            "ROCM_GRAPH_EVIDENCE", "ROCM_PER_GRAPH_LAYER_BYTES"]
@@ -300,22 +301,69 @@ class GraphEstimate:
 
 def capture_sizes(*, max_num_seqs: int, max_num_batched_tokens: int,
                   compute_capability: tuple[int, int] | None,
-                  max_capture_size: int | None = None) -> tuple[int, ...]:
+                  max_capture_size: int | None = None, given_sizes: tuple[int, ...] | None = None,
+                  decode_query_len: int = 1, release: tuple[int, int, int] | None = None) -> tuple[int, ...]:
     """The batch sizes vLLM captures (``vllm/config/vllm.py`` ``_set_cudagraph_sizes``): 1, 2, 4, 8…248 step 8,
     256… step 16 up to ``--max-cudagraph-capture-size`` (``max_capture_size``; vLLM's default
-    ``min(2 × max_num_seqs, 512)``, 1024 on SM 10.x), capped by ``max_num_batched_tokens``.  A given value is
-    neither raised to nor capped at the default (0.15.0, 0.20.0, 0.29.0, 0.33.0; helper mcs10)."""
-    if max_capture_size is None:
-        ceiling = 1024 if (compute_capability or (0, 0))[0] == 10 else 512
-        max_capture_size = min(max_num_seqs * 2, ceiling)
+    ``min(2 × max_num_seqs × decode_query_len, 512)``, 1024 on SM 10.x from 0.28.0: 0.27.1 and earlier take 512 on
+    every GPU), capped by ``max_num_batched_tokens``.  A given value is neither raised to nor capped at the default
+    (0.15.0, 0.20.0, 0.29.0, 0.33.0; helper mcs10).
+
+    Helper cap11 (wheels 0.11.1, 0.15.0–0.33.0): ``given_sizes`` (``--cudagraph-capture-sizes``) replaces the ladder:
+    de-duplicated, sorted, the sizes above ``max_num_batched_tokens`` dropped (0.11.1–0.33.0).  ``decode_query_len``
+    is 1 + the speculative tokens (``VllmConfig.uniform_decode_query_len``; ``1 + num_speculative_tokens`` in
+    0.15.0–0.27.1): it widens the default top, and from 0.29.0 the decode sizes ``n × decode_query_len`` (n on the
+    request ladder up to ``max_num_seqs``) within that default top and the batched tokens are added.  From 0.23.0
+    ``max_num_batched_tokens`` itself is added when it lies under the top (0.20.0 has no such step).  ``release``
+    None: the latest rules."""
+    rel = release or (99, 0, 0)
+    defaulted = max_capture_size is None
+    ceiling = 1024 if (compute_capability or (0, 0))[0] == 10 and rel >= (0, 28, 0) else 512
+    if defaulted:
+        max_capture_size = min(max_num_seqs * decode_query_len * 2, ceiling)
+    if given_sizes is not None:
+        return tuple(sorted({s for s in given_sizes if s <= max_num_batched_tokens}))
     top = min(max_capture_size, max_num_batched_tokens)
-    sizes = [1, 2, 4] + list(range(8, 256, 8)) + list(range(256, top + 1, 16))
-    return tuple(s for s in sizes if s <= top)
+    sizes = {s for s in [1, 2, 4] + list(range(8, 256, 8)) + list(range(256, top + 1, 16)) if s <= top}
+    if rel >= (0, 23, 0) and max_num_batched_tokens <= top:
+        sizes.add(max_num_batched_tokens)
+    if rel >= (0, 29, 0) and defaulted and decode_query_len > 1:
+        reqs = min(max_num_seqs, ceiling)
+        counts = {n for n in (1, 2, 4) if n <= reqs} | set(range(8, min(reqs + 1, 256), 8)) \
+            | set(range(256, reqs + 1, 16)) | {reqs}
+        sizes |= {n * decode_query_len for n in counts
+                  if n * decode_query_len <= max_capture_size and n * decode_query_len <= max_num_batched_tokens}
+    return tuple(sorted(sizes))
 
 
-def full_capture_sizes(sizes: tuple[int, ...], max_num_seqs: int) -> tuple[int, ...]:
-    """FULL decode graphs of FULL_AND_PIECEWISE: the capture sizes up to ``max_num_seqs``."""
-    return tuple(s for s in sizes if s <= max_num_seqs)
+def full_capture_sizes(sizes: tuple[int, ...], max_num_seqs: int, decode_query_len: int = 1,
+                       v2_runner: bool = False) -> tuple[int, ...]:
+    """FULL decode graphs of FULL_AND_PIECEWISE / FULL_DECODE_ONLY: the capture sizes up to
+    ``max_num_seqs × decode_query_len``.  The V1 runner takes those of at least ``decode_query_len`` tokens
+    (``v1/cudagraph_dispatcher.py initialize_cudagraph_keys``, 0.29.0); Model Runner V2 rounds each size up to a
+    multiple of ``decode_query_len`` and keeps the distinct ones within the top capture size
+    (``v1/worker/gpu/cudagraph_utils.py _init_candidates``, 0.29.0).  Without speculation both are the sizes up to
+    ``max_num_seqs``."""
+    top = max_num_seqs * decode_query_len
+    if not v2_runner or decode_query_len == 1:
+        return tuple(s for s in sizes if decode_query_len <= s <= top)
+    cap = max(sizes, default=0)
+    rounded = {-(-s // decode_query_len) * decode_query_len for s in sizes}
+    return tuple(sorted(s for s in rounded if s <= top and s <= cap))
+
+
+CUDAGRAPH_MODES = ("NONE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "FULL_AND_PIECEWISE")
+"""vLLM's ``CUDAGraphMode`` names (``config/compilation.py``, 0.11.1–0.33.0)"""
+
+
+def graph_counts(mode: str, sizes: tuple[int, ...], full: tuple[int, ...]) -> tuple[int, int]:
+    """(PIECEWISE graphs, FULL graphs) captured under ``mode`` (``CUDAGraphMode``: ``mixed_mode`` over every capture
+    size, ``decode_mode`` FULL over the decode sizes ``full`` where the mode has a separate decode routine;
+    ``config/compilation.py`` and ``v1/worker/gpu/cudagraph_utils.py _init_candidates``, 0.29.0): PIECEWISE all
+    sizes, FULL all sizes as FULL graphs, FULL_DECODE_ONLY the decode sizes only, FULL_AND_PIECEWISE both, NONE
+    none."""
+    return {"NONE": (0, 0), "PIECEWISE": (len(sizes), 0), "FULL": (0, len(sizes)),
+            "FULL_DECODE_ONLY": (0, len(full)), "FULL_AND_PIECEWISE": (len(sizes), len(full))}[mode]
 
 
 def mechanism_estimate(*, piecewise: int, full: int, layers: int, attention_backend: str,
@@ -350,25 +398,31 @@ def _per_graph_layer(rocm: bool) -> Bytes:
 def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs: int, max_num_batched_tokens: int,
                               compute_capability: tuple[int, int] | None, layers: int,
                               attention_backend: str, rocm: bool = False,
-                              max_capture_size: int | None = None) -> GraphEstimate:
-    """The estimate vLLM subtracts before KV sizing, for one rank (FULL_AND_PIECEWISE): ``mechanism_estimate`` ±
+                              max_capture_size: int | None = None, given_sizes: tuple[int, ...] | None = None,
+                              decode_query_len: int = 1, mode: str = "FULL_AND_PIECEWISE") -> GraphEstimate:
+    """The estimate vLLM subtracts before KV sizing, for one rank: ``mechanism_estimate`` ±
     ``ESTIMATE_BAND_BYTES``; ``attention_backend`` is the resolved one (``auto_attention_backend``); ``rocm``: an AMD
     GPU (``ROCM_PER_GRAPH_LAYER_BYTES``; the caller drops the estimate where the release skips it on ROCm);
-    ``max_capture_size``: ``--max-cudagraph-capture-size`` (None: vLLM's default)."""
+    ``max_capture_size``: ``--max-cudagraph-capture-size``, ``given_sizes``: ``--cudagraph-capture-sizes`` (None:
+    vLLM's default); ``decode_query_len``: 1 + speculative tokens; ``mode``: the ``CUDAGraphMode``
+    (``graph_counts``; the caller returns no estimate for NONE)."""
     sizes = capture_sizes(max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
-                          compute_capability=compute_capability, max_capture_size=max_capture_size)
-    full = full_capture_sizes(sizes, max_num_seqs)
+                          compute_capability=compute_capability, max_capture_size=max_capture_size,
+                          given_sizes=given_sizes, decode_query_len=decode_query_len, release=rules.release)
+    full = full_capture_sizes(sizes, max_num_seqs, decode_query_len, v2_runner=v2_runner)
     if v2_runner and rules.release < (0, 29, 0):
         return GraphEstimate(bytes=Bytes(0), uncertainty=Bytes(0), sizes=sizes, full_sizes=full,
                              formula="Model Runner V2: profile_cudagraph_memory returns 0 (vLLM 0.19–0.28), "
                                      "nothing subtracted")
-    nominal = mechanism_estimate(piecewise=len(sizes), full=len(full), layers=layers,
+    n_pw, n_full = graph_counts(mode, sizes, full)
+    nominal = mechanism_estimate(piecewise=n_pw, full=n_full, layers=layers,
                                  attention_backend=attention_backend, rocm=rocm)
     per = _per_graph_layer(rocm)
     runner = "Model Runner V2" if v2_runner else "V1 runner"
-    _, first = _first_capture(attention_backend, len(full))
-    formula = (f"{runner}, {attention_backend}, {len(sizes)} PIECEWISE + {len(full)} FULL graphs: first capture "
-               f"{first} + {_later_graphs(len(sizes), len(full))} graphs × {layers} layers × "
+    _, first = _first_capture(attention_backend, n_full)
+    shown = "" if mode == "FULL_AND_PIECEWISE" else f" ({mode})"
+    formula = (f"{runner}, {attention_backend}, {n_pw} PIECEWISE + {n_full} FULL graphs{shown}: first capture "
+               f"{first} + {_later_graphs(n_pw, n_full)} graphs × {layers} layers × "
                f"{per.bytes // 1024} KiB = {nominal.gib:.2f} GiB ± {ESTIMATE_BAND_BYTES.gib:.2f} "
                + (f"(graphs.mechanism_estimate; ROCm: the per-graph term from {len(ROCM_GRAPH_EVIDENCE)} MI300X "
                   f"logs, graphs.ROCM_GRAPH_EVIDENCE)" if rocm else

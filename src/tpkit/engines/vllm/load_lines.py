@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tpkit.engines.vllm.inputs import Resolved
-from tpkit.engines.vllm.options import VllmOptions
+from tpkit.engines.vllm.options import VllmOptions, torch_compile_off
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.versions import VllmRules, resolve_rules
 from tpkit.errors import PlanInputError
@@ -71,7 +71,7 @@ def _rope_line(model: ModelSpec, options: VllmOptions, r: Resolved, *, cuda_gpu:
     """vLLM's rotary cos/sin cache as a load-delta line (``rotary_cache_bytes``)."""
     from tpkit.engines.vllm.rotary import rotary_caches
 
-    eager, cuda = bool(options.enforce_eager), cuda_gpu
+    eager, cuda = torch_compile_off(options), cuda_gpu  # -O0 too: every custom op on (helper cap11)
     rope_bytes = rotary_cache_bytes(model, r.act_bytes, options.engine_version, enforce_eager=eager, cuda=cuda)
     caches = rotary_caches(model, r.act_bytes, _release(options.engine_version), custom_rope_op=eager, cuda=cuda)
     per_layer = rope_bytes.bytes > sum(c.bytes for c in caches)

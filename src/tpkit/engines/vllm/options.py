@@ -12,7 +12,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.startup.links import LinkChoice
 
-__all__ = ["VllmOptions", "ATTENTION_BACKENDS", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES", "v2_runner_override"]
+__all__ = ["VllmOptions", "ATTENTION_BACKENDS", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES", "v2_runner_override",
+           "capture_size_list", "cudagraph_mode_of", "torch_compile_off"]
 
 KV_CACHE_DTYPES = tuple(KV_DTYPES)
 """accepted ``--kv-cache-dtype`` spellings (``vllm/config/cache.py`` ``CacheDType`` per release:
@@ -183,6 +184,35 @@ class VllmOptions:
     0.11.1 keeps it as a deprecated alias of ``--cudagraph-capture-sizes``, 0.15.0 has neither), which tpkit does
     not read: those releases subtract no CUDA-graph estimate.  Only ``graphs.capture_sizes`` reads it."""
 
+    cudagraph_capture_sizes: str | tuple | list | None = flag(
+        kind="int_list", unit="tokens", concept="CUDA-graph capture sizes", metavar="N",
+        help="vLLM's --cudagraph-capture-sizes (vLLM 0.11.1+): the CUDA-graph batch sizes captured, e.g. 1 2 4 8 16 "
+             "(or 1,2,4,8,16), in place of vLLM's ladder; sizes above --max-num-batched-tokens are dropped; it "
+             "sets the graph count of the CUDA-graph estimate (vLLM 0.20+)")
+    """``--cudagraph-capture-sizes`` (``CompilationConfig.cudagraph_capture_sizes``, ``engine/arg_utils.py``, vLLM
+    0.11.1–0.33.0): the sizes themselves, de-duplicated and sorted, those above ``max_num_batched_tokens`` dropped
+    (``config/vllm.py _set_cudagraph_sizes``); with ``--max-cudagraph-capture-size`` too, vLLM refuses a top that
+    differs from the largest size.  Text ("1 2 4", "1,2,4", "[1, 2, 4]") or a sequence of ints
+    (``capture_size_list``); None = vLLM's ladder (``graphs.capture_sizes``)."""
+    optimization_level: int | None = flag(
+        kind="int", unit="level", concept="optimization level",
+        help="vLLM's --optimization-level / -O (vLLM 0.15+): 0 = no torch.compile and no CUDA graphs (as "
+             "--enforce-eager for memory), 1 = PIECEWISE CUDA graphs only, 2 and 3 (default 2) = FULL and "
+             "PIECEWISE graphs; it sets which graphs the CUDA-graph estimate counts")
+    """``--optimization-level`` (``VllmConfig.optimization_level``, ``config/vllm.py OPTIMIZATION_LEVEL_00``…``03``,
+    wheels 0.15.0–0.33.0): the default ``cudagraph_mode`` NONE / PIECEWISE / FULL_AND_PIECEWISE / FULL_AND_PIECEWISE,
+    and at 0 ``CompilationMode.NONE`` (no torch.compile, every custom op on, as under ``--enforce-eager``).  A given
+    ``cudagraph_mode`` wins over the level's default (``_apply_optimization_level_defaults``).  None = 2."""
+    cudagraph_mode: str | None = flag(
+        choices=("NONE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "FULL_AND_PIECEWISE"), any_case=True,
+        concept="CUDA-graph mode", metavar="MODE",
+        help="the cudagraph_mode key of vLLM's JSON compilation config (vLLM 0.11.1+): which CUDA graphs are "
+             "captured, counted by the CUDA-graph estimate (default: the --optimization-level's, FULL_AND_PIECEWISE "
+             "at level 2)")
+    """``CompilationConfig.cudagraph_mode`` (``config/compilation.py CUDAGraphMode``, 0.11.1–0.33.0), as
+    ``--compilation-config '{"cudagraph_mode": "PIECEWISE"}'`` sets it; None = the optimization level's
+    (``cudagraph_mode_of``).  vLLM's own downgrades for backends without FULL-graph support are not modelled."""
+
     vllm_use_v2_model_runner: str | None = flag(
         choices=("0", "1"), group="model runner",
         help="the VLLM_USE_V2_MODEL_RUNNER environment variable the server ran with: 1 = Model Runner V2 "
@@ -290,6 +320,37 @@ class VllmOptions:
                                  f"{self.engine_version} (got {self.max_cudagraph_capture_size}); releases up to "
                                  "0.11.0 take --cuda-graph-sizes, which tpkit does not read (they subtract no "
                                  "CUDA-graph estimate): leave it out or plan a later --engine-version")
+        sizes = capture_size_list(self.cudagraph_capture_sizes)
+        if sizes is not None and rules.release < (0, 11, 1):
+            raise PlanInputError(f"--cudagraph-capture-sizes exists from vLLM 0.11.1 (engine/arg_utils.py), not in "
+                                 f"{self.engine_version}; releases up to 0.11.0 take --cuda-graph-sizes, which tpkit "
+                                 "does not read (they subtract no CUDA-graph estimate): leave it out or plan a later "
+                                 "--engine-version")
+        if sizes is not None and self.max_cudagraph_capture_size is not None \
+                and self.max_cudagraph_capture_size != max(sizes):
+            raise PlanInputError(f"--max-cudagraph-capture-size {self.max_cudagraph_capture_size} differs from the "
+                                 f"largest of --cudagraph-capture-sizes ({max(sizes)}): vLLM refuses the pair "
+                                 "(config/vllm.py _set_cudagraph_sizes, 'should be consistent'); give one of the two")
+        level = self.optimization_level
+        if level is not None:
+            if isinstance(level, bool) or not isinstance(level, int) or level not in (0, 1, 2, 3):
+                raise PlanInputError(f"--optimization-level must be 0, 1, 2 or 3 (vLLM's -O levels), got {level!r}")
+            if rules.release < (0, 15, 0):
+                raise PlanInputError(f"--optimization-level is read by tpkit from vLLM 0.15.0 (config/vllm.py "
+                                     f"OptimizationLevel; the earliest wheel read), not for {self.engine_version}; "
+                                     "leave it out (use --enforce-eager for no CUDA graphs) or plan a later "
+                                     "--engine-version")
+        mode = self.cudagraph_mode
+        if mode is not None:
+            from tpkit.engines.vllm.graphs import CUDAGRAPH_MODES
+
+            if str(mode).upper() not in CUDAGRAPH_MODES:
+                raise PlanInputError(f"--cudagraph-mode must be one of {', '.join(CUDAGRAPH_MODES)} (vLLM's "
+                                     f"CUDAGraphMode names), got {mode!r}")
+            if rules.release < (0, 11, 1):
+                raise PlanInputError(f"--cudagraph-mode: tpkit reads vLLM's cudagraph_mode from 0.11.1 "
+                                     f"(config/compilation.py), not for {self.engine_version} (those releases "
+                                     "subtract no CUDA-graph estimate): leave it out or plan a later --engine-version")
         if self.compile_cache not in COMPILE_CACHE_STATES:
             raise PlanInputError(f"--compile-cache must be one of {', '.join(COMPILE_CACHE_STATES)}, got "
                                  f"{self.compile_cache!r}; cold: a first start (empty torch.compile cache), warm: a "
@@ -306,3 +367,55 @@ def v2_runner_override(options: "VllmOptions") -> bool | None:
     """``--vllm-use-v2-model-runner`` as a switch: True (1), False (0) or None (not given: the release's choice)."""
     v2 = options.vllm_use_v2_model_runner
     return None if v2 is None else str(v2) in ("1", "True")
+
+
+def capture_size_list(value) -> tuple[int, ...] | None:
+    """``--cudagraph-capture-sizes`` as a tuple of whole numbers ≥ 1 (None where not given): text with the sizes
+    separated by spaces or commas, optionally in brackets, or a sequence of ints (a list of such texts from the
+    command line).  Anything else is refused with what was received."""
+    if value is None:
+        return None
+    how = ("give whole numbers ≥ 1 separated by spaces or commas, e.g. --cudagraph-capture-sizes 1 2 4 8 16 "
+           "(vLLM's --cudagraph-capture-sizes)")
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        raise PlanInputError(f"--cudagraph-capture-sizes must be a list of sizes, got {value!r}; {how}")
+    parts = []
+    for item in items:
+        if isinstance(item, str):
+            parts += [p for p in item.replace("[", " ").replace("]", " ").replace(",", " ").split() if p]
+        else:
+            parts.append(item)
+    if not parts:
+        raise PlanInputError(f"--cudagraph-capture-sizes is empty (got {value!r}); {how}; leave the flag out for "
+                             "vLLM's own sizes")
+    sizes = []
+    for p in parts:
+        n = p
+        if isinstance(p, str):
+            n = int(p) if p.strip().lstrip("+").isdigit() else None
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise PlanInputError(f"--cudagraph-capture-sizes: {p!r} is not a whole number ≥ 1 (got {value!r}); {how}")
+        sizes.append(n)
+    return tuple(sizes)
+
+
+def cudagraph_mode_of(options: "VllmOptions") -> str:
+    """The ``CUDAGraphMode`` the run captures with: ``--cudagraph-mode`` if given, else the optimization level's
+    (``config/vllm.py OPTIMIZATION_LEVEL_00``…``03``, 0.15.0–0.33.0: NONE, PIECEWISE, FULL_AND_PIECEWISE ×2), and
+    NONE under ``--enforce-eager``.  At -O0 torch.compile is off, so a mode with PIECEWISE graphs falls back to
+    NONE ('is not compatible with compilation mode', ``VllmConfig.__post_init__``, 0.29.0)."""
+    if options.enforce_eager:
+        return "NONE"
+    level = 2 if options.optimization_level is None else options.optimization_level
+    mode = str(options.cudagraph_mode).upper() if options.cudagraph_mode is not None else \
+        ("NONE", "PIECEWISE", "FULL_AND_PIECEWISE", "FULL_AND_PIECEWISE")[level]
+    if level == 0 and mode in ("PIECEWISE", "FULL_AND_PIECEWISE"):
+        return "NONE"
+    return mode
+
+
+def torch_compile_off(options: "VllmOptions") -> bool:
+    """torch.compile off: ``--enforce-eager`` or ``--optimization-level 0`` (``CompilationMode.NONE`` either way,
+    with every custom op on: ``config/vllm.py VllmConfig.__post_init__``, 0.15.0–0.33.0)."""
+    return bool(options.enforce_eager) or options.optimization_level == 0

@@ -13,7 +13,7 @@ from tpkit.engines.vllm.encoder import encoder_profile
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
-from tpkit.engines.vllm.options import VllmOptions
+from tpkit.engines.vllm.options import VllmOptions, capture_size_list, cudagraph_mode_of, torch_compile_off
 from tpkit.engines.vllm.profile import (HELD_ALLREDUCE_SHARE, TRITON_MIN_ROWS, estimate_profile_peak,
                                         held_allreduce_bytes)
 from tpkit.engines.vllm.v0_forward import v0_mlp_keeps_gate_up
@@ -109,7 +109,7 @@ def _compiles(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRu
     ``config/vllm.py`` ``VllmConfig.__post_init__``, 0.25.1 and 0.27.1 wheels: ``compilation_config.mode =
     CompilationMode.NONE``), so nothing compiles inside the profile window (vp_082: 0.30.0 V2, eager, prints a 0.15
     GiB peak)."""
-    if options.enforce_eager or rules.engine != "V1":
+    if torch_compile_off(options) or rules.engine != "V1":  # --enforce-eager or -O0 (helper cap11)
         return False
     if _v2_runner(model, options, r, rules):
         return rules.v2_vocab_hidden_peak
@@ -133,6 +133,7 @@ def compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rule
         if options.compile_cache != "warm":  # the default: nothing to say
             return ""
         why = ("--enforce-eager turns torch.compile off" if options.enforce_eager else
+               "--optimization-level 0 turns torch.compile off" if torch_compile_off(options) else
                "this run's model runner and release charge no cold-compile scratch (Model Runner V2 of vLLM "
                "0.22–0.32 and the V1 runner of 0.17–0.32 only)")
         return (f"--compile-cache warm changes nothing here: {why}, so the plan is the same warm or cold; leave "
@@ -150,15 +151,19 @@ def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, 
     ≥ 0.20), as a ledger line with its band; None when the release does not subtract one (on ROCm: before 0.26,
     ``VllmRules.cudagraph_estimate_rocm``), under --enforce-eager, or when --kv-cache-memory-bytes replaces the
     profiled budget.  ``rocm``: an AMD GPU."""
-    if not rules.cudagraph_estimate or options.enforce_eager or options.kv_cache_memory_bytes is not None:
-        return None
+    mode = cudagraph_mode_of(options)
+    if not rules.cudagraph_estimate or mode == "NONE" or options.kv_cache_memory_bytes is not None:
+        return None  # no graphs: vLLM's determine_available_memory skips profile_cudagraph_memory (0.20.0–0.33.0)
     if rocm and not rules.cudagraph_estimate_rocm:
         return None
+    spec_tokens = r.spec.num_speculative_tokens if r.spec is not None else 0
     est = estimate_cudagraph_memory(rules, v2_runner=_v2_runner(model, options, r, rules),
                                     max_num_seqs=r.max_num_seqs, max_num_batched_tokens=r.max_num_batched_tokens,
                                     compute_capability=r.compute_capability, layers=model.num_layers,
                                     attention_backend=r.attention_backend, rocm=rocm,
-                                    max_capture_size=options.max_cudagraph_capture_size)
+                                    max_capture_size=options.max_cudagraph_capture_size,
+                                    given_sizes=capture_size_list(options.cudagraph_capture_sizes),
+                                    decode_query_len=1 + (spec_tokens or 0), mode=mode)
     if not est.uncertainty.bytes:
         return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
     planned, _, source = resolve(est.bytes, est.uncertainty, term="cuda_graphs", item="CUDA graphs (estimate)",
@@ -284,5 +289,5 @@ def _encoder(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
                            max_num_batched_tokens=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                            max_model_len=r.max_model_len, act_bytes=r.act_bytes,
                            v2_runner=_v2_runner(model, options, r, rules),
-                           enforce_eager=bool(options.enforce_eager),
+                           enforce_eager=torch_compile_off(options),
                            limits=parse_mm_limits(options.limit_mm_per_prompt, rules.release))[0]
