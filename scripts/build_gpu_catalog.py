@@ -282,9 +282,9 @@ def _added() -> list[dict]:
     return ADDED
 
 
-UNIFIED = ("GB10",)
+UNIFIED = ("GB10", "Jetson-AGX-Thor")
 """GPUs that share the host's memory (helper uma, 2026-12-04: set in gpus.json by hand, kept here so a rebuild
-reproduces it)"""
+reproduces it; Jetson AGX Thor added by helper gb11, 2026-12-05)"""
 
 
 def _with_unified(entry: dict) -> dict:

@@ -298,4 +298,22 @@ ADDED = [
                                 "58604305896)",
           "sm_count": "None: not printed in the evidence found",
           "nvidia_smi_total_mib": "None: unified memory, nvidia-smi prints no total"}),
+    # helper gb11 (2026-12-05): Jetson AGX Thor, the other unified-memory device vLLM's MemorySnapshot names
+    # ((11, 0) "Thor" in 0.11.1-0.19 utils/mem_utils.py; is_integrated from 0.20: engines/unified.py)
+    _gpu("Jetson-AGX-Thor", ["NVIDIA Thor", "Jetson AGX Thor", "Jetson Thor", "Thor"], 131_900_000_000,
+         "131.9 GB (10^9 B, = 122.84 GiB): a CUDA test harness on 'GPU: NVIDIA Thor (20 SMs)' prints 'Memory: 3.2 GB "
+         "free / 131.9 GB total' (code-search id 60815229375; the last digit rounds, ±0.05 GB); a Thor "
+         "investigation note gives 'RAM: 122GB' (dp-web4/HRM), and vLLM 0.10.2 on a Jetson Thor (explain-corpus "
+         "vl_490: util 0.85, eager, 2.05 GiB TinyLlama weights + 101.47 GiB KV) needs 0.85 x total >= 103.5 GiB, "
+         "i.e. a total of at least 121.8 GiB (read as GiB, 131.9 would leave 8.6 GiB of profile to a 1.1B model: the "
+         "10^9 reading is the one that fits). Unified "
+         "memory: the CUDA total is the system memory the OS leaves, so it varies with the host (JetPack, carve-outs)",
+         None, (11, 0), 20, 0.273, None, None, None, None, None,
+         {"memory_bandwidth_tbps": "Jetson AGX Thor: 128 GB LPDDR5X at 273 GB/s (NVIDIA's Jetson Thor specification "
+                                   "as quoted in public hardware-config code, code search 2026-12-05)",
+          "bf16_dense_tflops": "None: not checked (NVIDIA quotes FP4 / FP8 headline figures for Thor)",
+          "compute_capability": "11.0 (sm_110 under CUDA 13): 'GPU: NVIDIA Thor (SM 11.0), reported as iGPU on tegra "
+                                "kernel' in vllm-project/vllm#43969 (index id 56695054620)",
+          "sm_count": "20: 'GPU: NVIDIA Thor (20 SMs)' (code-search id 60815229375)",
+          "nvidia_smi_total_mib": "None: unified memory, not recorded"}),
 ]

@@ -2,7 +2,9 @@
 
 from pathlib import Path
 
-from tpkit.engines.unified import unified_memory_note
+from dataclasses import replace
+
+from tpkit.engines.unified import unified_memory_note, vllm_reads_host_available
 from tpkit.hardware.catalog import list_gpus, lookup_gpu
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -12,7 +14,7 @@ def test_gb10_is_flagged_and_discrete_gpus_are_not():
     assert lookup_gpu("GB10").unified_memory
     assert lookup_gpu("DGX Spark").unified_memory
     assert not lookup_gpu("H100").unified_memory
-    assert [g.name for g in list_gpus() if g.unified_memory] == ["GB10"]
+    assert [g.name for g in list_gpus() if g.unified_memory] == ["GB10", "Jetson-AGX-Thor"]
 
 
 def test_discrete_gpu_gets_no_note():
@@ -20,18 +22,46 @@ def test_discrete_gpu_gets_no_note():
     assert unified_memory_note("sglang", None, lookup_gpu("H200")) == ()
 
 
-def test_vllm_boundary_at_0_12():
+def test_vllm_boundary_at_0_11_1():
+    """MemorySnapshot.measure takes MemAvailable from 0.11.1 (vllm/utils/mem_utils.py, 0.11.1 wheel); the 0.11.0
+    wheel's MemorySnapshot (vllm/utils/__init__.py) takes cudaMemGetInfo alone."""
     gb10 = lookup_gpu("GB10")
     before = unified_memory_note("vllm", "0.11.0", gb10)[0]
-    after = unified_memory_note("vllm", "0.12.0", gb10)[0]
+    after = unified_memory_note("vllm", "0.11.1", gb10)[0]
     assert "--gpu-memory" in before and "--gpu-memory" in after
-    assert "before 0.12" in before and "MemAvailable" not in before
-    assert "0.12+" in after and "MemAvailable" in after
-    # host memory taken between vLLM's snapshots counts as non-torch memory from 0.12 (gpu_worker
-    # determine_available_memory with the MemAvailable snapshot); before 0.12 the snapshot is cudaMemGetInfo's
+    assert "before 0.11.1" in before and "MemAvailable" not in before
+    assert "0.11.1+" in after and "MemAvailable" in after
+    # host memory taken between vLLM's snapshots counts as non-torch memory from 0.11.1 (gpu_worker
+    # determine_available_memory with the MemAvailable snapshot); before, the snapshot is cudaMemGetInfo's
     assert "host memory taken during start-up" in after and "non-torch" in after
     assert "host memory taken during start-up" not in before
     assert unified_memory_note("vllm", None, gb10) == unified_memory_note("vllm", "0.33", gb10)
+    assert not vllm_reads_host_available((0, 11, 0), gb10) and vllm_reads_host_available((0, 11, 1), gb10)
+    assert vllm_reads_host_available((0, 12, 0), gb10) and vllm_reads_host_available((0, 30, 0), gb10)
+
+
+def test_vllm_picks_the_device_by_capability_until_0_20():
+    """0.11.1-0.19.x test shared_sysmem_device_mem_sms = (8,7) Orin, (11,0) Thor, (12,1) Spark (read in the 0.19.0
+    wheel); 0.20.0 asks is_integrated_gpu, which the catalog's unified_memory stands for."""
+    gb10 = lookup_gpu("GB10")
+    other_cc = replace(gb10, compute_capability=(9, 0))  # a unified device whose capability is not in the list
+    assert not vllm_reads_host_available((0, 19, 0), other_cc)
+    assert vllm_reads_host_available((0, 20, 0), other_cc)
+    thor_cc = replace(lookup_gpu("H100"), compute_capability=(11, 0))  # the list matches by capability alone
+    assert vllm_reads_host_available((0, 19, 0), thor_cc) and not vllm_reads_host_available((0, 20, 0), thor_cc)
+    assert "only for compute capability" in unified_memory_note("vllm", "0.19.0", other_cc)[0]
+    assert "0.11.1+" in unified_memory_note("vllm", "0.20.0", other_cc)[0]
+    assert not vllm_reads_host_available((0, 20, 0), lookup_gpu("H100"))
+
+
+def test_note_gives_the_memavailable_the_start_up_check_needs():
+    gb10 = lookup_gpu("GB10")
+    need = int(0.9 * gb10.total_bytes.bytes)
+    after = unified_memory_note("vllm", "0.13.0", gb10, requested=need)[0]
+    assert f"here {need / 2**30:.2f} GiB" in after and "free -b" in after
+    before = unified_memory_note("vllm", "0.11.0", gb10, requested=need)[0]
+    assert f"{need / 2**30:.2f} GiB free by cudaMemGetInfo" in before
+    assert "GiB" not in unified_memory_note("vllm", "0.13.0", gb10)[0].split("MemAvailable is below")[1]
 
 
 def test_sglang_read_from_0_5_9():
@@ -48,13 +78,59 @@ def test_plan_warns_on_gb10(capsys):
     out = capsys.readouterr().out
     assert rc in (0, None)
     assert "GB10 has unified memory" in out
+    assert "here 110.06 GiB" in " ".join(out.split())  # ceil(0.92 × 119.63 GiB), the current release's default
 
 
 def test_vllm_version_aliases_are_read_as_their_release():
     """The note takes --engine-version as the plan does: 'current'/'latest' are the newest release, 'v0' and
-    'X:v0' the V0 engine (before 0.12); it refused them as unreadable before."""
+    'X:v0' the V0 engine (before 0.11.1); it refused them as unreadable before."""
     gb10 = lookup_gpu("GB10")
     for alias in ("current", "latest"):
-        assert "0.12+" in unified_memory_note("vllm", alias, gb10)[0]
+        assert "0.11.1+" in unified_memory_note("vllm", alias, gb10)[0]
     for alias in ("v0", "0.8.2:v0"):
-        assert "before 0.12" in unified_memory_note("vllm", alias, gb10)[0]
+        assert "before 0.11.1" in unified_memory_note("vllm", alias, gb10)[0]
+
+
+def test_explain_startup_failure_on_gb10_names_host_memory(capsys):
+    """vl_346 (vLLM 0.18.1rc1 on a GB10, 'Free memory on device cuda:0 (53.95/121.63 GiB) on startup'): the free
+    memory is the host's MemAvailable, so the fix is host memory, not nvidia-smi or another GPU."""
+    from tpkit.cli import main
+
+    main(["explain", str(ROOT / "tests/logs/data/vllm/vl_346.log")])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "MemAvailable, which vLLM 0.11.1+ reads as the free memory of a unified-memory GB10" in out
+    assert "free -b shows 97.3 GiB available" in out
+    assert "CUDA_VISIBLE_DEVICES=<idle GPU>" not in out
+
+
+def test_explain_startup_failure_on_a_discrete_gpu_is_unchanged(capsys):
+    from tpkit.cli import main
+
+    main(["explain", str(ROOT / "tests/logs/data/vllm/vl_132.log")])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "another process holds memory" in out and "CUDA_VISIBLE_DEVICES=<idle GPU>" in out
+    assert "MemAvailable" not in out
+
+
+def test_explain_reads_the_release_on_both_sides_of_0_11_1():
+    from types import SimpleNamespace
+
+    from tpkit.explain.vdiagnose import _host_memory_read
+
+    gb10 = lookup_gpu("GB10")
+    assert _host_memory_read(SimpleNamespace(gpu=gb10, version="0.11.0+582e4e37.nv25.11")) is False
+    assert _host_memory_read(SimpleNamespace(gpu=gb10, version="0.11.1")) is True
+    assert _host_memory_read(SimpleNamespace(gpu=gb10, version=None)) is None
+    assert _host_memory_read(SimpleNamespace(gpu=lookup_gpu("H100"), version="0.13.0")) is None
+
+
+def test_jetson_thor_is_in_the_catalog_as_unified():
+    """Jetson AGX Thor (helper gb11): SM 11.0 (vllm#43969), 131.9 GB CUDA total (a CUDA harness's print), unified;
+    vLLM 0.11.1-0.19 pick it by capability (11, 0), 0.20+ by is_integrated."""
+    thor = lookup_gpu("NVIDIA Thor")
+    assert thor is lookup_gpu("Jetson AGX Thor") and thor.name == "Jetson-AGX-Thor"
+    assert thor.unified_memory and thor.compute_capability == (11, 0) and thor.sm_count == 20
+    assert abs(thor.total_bytes.bytes - 131.9e9) < 1 and "60815229375" in thor.total_source
+    assert not vllm_reads_host_available((0, 11, 0), thor)
+    assert vllm_reads_host_available((0, 13, 0), thor) and vllm_reads_host_available((0, 20, 0), thor)
+    assert "Jetson-AGX-Thor has unified memory" in unified_memory_note("vllm", "0.13.0", thor)[0]

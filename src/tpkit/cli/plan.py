@@ -459,7 +459,8 @@ def plan(args):
              + mnnvl_note(args, parallel)
              + catalog_p2p_note(gpu, parallel.tp * parallel.pp, machine, links)
              + quantization_note(args, model)
-             + unified_memory_note(args.engine, getattr(args, "engine_version", None), gpu) + tuple(notes))
+             + unified_memory_note(args.engine, getattr(args, "engine_version", None), gpu,
+                                   requested=(result.extra or {}).get("requested_bytes")) + tuple(notes))
     if notes:
         from dataclasses import replace
 

@@ -3,22 +3,32 @@
 On these devices cudaMemGetInfo reports the system memory the OS leaves: its total is the host's memory less what
 the OS keeps, and its "free" leaves out the page cache.  The catalog marks them with ``unified_memory``.
 
-* vLLM, 0.12.0 and later (``vllm/utils/mem_utils.py`` ``MemorySnapshot.measure``; in 0.12–0.19 a compute
-  capability check for (8, 7) Orin, (11, 0) Thor, (12, 1) Spark, from 0.20 ``current_platform.is_integrated_gpu``):
-  the free memory is ``psutil.virtual_memory().available`` (MemAvailable, page cache counted as free) instead of
-  cudaMemGetInfo's.  The total stays cudaMemGetInfo's.  The KV budget (utilization × total − profiled use) takes
-  differences of snapshots, so a host's steady use cancels; it enters through the start-up check (free at start
-  must reach utilization × total) and through the total itself.  0.11.0 and earlier have no such branch (read in
-  the 0.11.0 wheel: neither ``vllm/utils/__init__.py`` nor a ``mem_utils`` module holds it): the free memory is
-  cudaMemGetInfo's, which the page cache lowers.
-* vLLM 0.12.0 and later, what the snapshots count (``v1/worker/gpu_worker.py`` ``determine_available_memory`` →
-  ``utils/mem_utils.py`` ``memory_profiling``; read in 0.25.0, 0.27.1, 0.33.0): the non-torch increase is
+* vLLM, 0.11.1 and later (``vllm/utils/mem_utils.py`` ``MemorySnapshot.measure``): the free memory is
+  ``psutil.virtual_memory().available`` (MemAvailable, page cache counted as free) instead of cudaMemGetInfo's.
+  Which devices: 0.11.1–0.19.x test the compute capability against ``shared_sysmem_device_mem_sms`` = (8, 7) Orin,
+  (11, 0) Thor, (12, 1) Spark (read in the 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.16.0, 0.17.1, 0.18.0 and 0.19.0
+  wheels); 0.20.0 and later ask ``current_platform.is_integrated_gpu`` (``platforms/cuda.py``: torch's
+  ``get_device_properties(..).is_integrated``; read in 0.20.0–0.30.0).  0.11.0 has no such branch (read in the
+  0.11.0 wheel: ``vllm/utils/__init__.py`` ``MemorySnapshot.measure`` takes cudaMemGetInfo alone), nor any
+  earlier release.  The total stays cudaMemGetInfo's.  Two things follow (``VLLM_FIRST`` and
+  ``vllm_reads_host_available``):
+  - the start-up check (``v1/worker/gpu_worker.py`` ``init_device`` in 0.13.0, ``v1/worker/utils.py``
+    ``request_memory`` in 0.27.1):
+    MemAvailable at the worker's init snapshot must reach ``ceil(gpu_memory_utilization × total)``, else "Free
+    memory on device (F/T GiB) on startup is less than desired GPU memory utilization"; the host's other programs
+    and the engine's own API-server process are what lower it, and dropping the page cache does not raise it.
+    Before 0.11.1 the same check reads cudaMemGetInfo's free, which the page cache does lower;
+  - the KV budget (utilization × total − profiled use) takes differences of snapshots, so a host's steady use
+    cancels; host memory taken between the snapshots does not (next item).
+* vLLM 0.11.1 and later, what the snapshots count (``v1/worker/gpu_worker.py`` ``determine_available_memory`` →
+  ``utils/mem_utils.py`` ``memory_profiling``; read in 0.13.0, 0.25.0, 0.27.1, 0.33.0; from 0.27 the same
+  difference is taken as ``total_consumed`` = init free − post-profile free): the non-torch increase is
   (total − MemAvailable − torch's reserved memory) after ``profile_run`` less the same at the worker's init snapshot,
   so host memory that any process takes in between (the checkpoint loader's host copies, a cold torch.compile, other
   programs) is counted as device memory and comes off the KV cache.  Its size depends on the loader and the host,
   not on the model config: tpkit does not plan it (GB10 logs beyond tpkit's plan: 0.5 GiB with a warm compile cache,
   1.1–2.3 GiB cold; about 8.5 GiB in vp_400, whose MemAvailable readings show 7–13 GiB of host memory still held
-  after the checkpoint load; docs/accuracy.md "GB10 and LoRA misses").
+  after the checkpoint load; docs/accuracy.md "GB10 and LoRA misses" and "Unified-memory GPUs in vLLM").
 * vLLM's CUDA-graph memory estimate (``v1/worker/gpu_model_runner.py`` ``profile_cudagraph_memory``, read in 0.25.0,
   0.27.1 and 0.33.0) takes its samples from ``torch.accelerator.get_memory_info`` (cudaMemGetInfo, whose free memory
   on these devices leaves out the page cache), not from MemAvailable: page-cache growth or reclaim during the
@@ -28,21 +38,40 @@ the OS keeps, and its "free" leaves out the page cache.  The catalog marks them 
   0.5.11–0.5.13 and 0.5.23; releases before 0.5.9 were not read here).  SGLang's pool is the free memory after the
   weights less (1 − mem_fraction_static) × total, so every byte the host uses at start-up comes out of the KV pool.
 
-tpkit plans with the catalog total and a host that uses nothing else; the note below says so in the plan.
+tpkit plans with the catalog total and a host that uses nothing else; the note below says so in the plan, and
+gives the MemAvailable the start-up check needs (the plan's requested memory): no flag is needed for it, since the
+requirement follows from the catalog total and the utilisation, and ``tpkit explain`` reads the printed F/T.
 """
 
 from __future__ import annotations
 
-__all__ = ["unified_memory_note", "VLLM_FIRST", "SGLANG_FIRST_READ"]
+__all__ = ["unified_memory_note", "vllm_reads_host_available", "VLLM_FIRST", "VLLM_IS_INTEGRATED",
+           "VLLM_UMA_CAPABILITIES", "SGLANG_FIRST_READ"]
 
-VLLM_FIRST = (0, 12, 0)
-"""first vLLM release whose MemorySnapshot takes MemAvailable on unified memory"""
+VLLM_FIRST = (0, 11, 1)
+"""first vLLM release whose MemorySnapshot takes MemAvailable on unified memory (0.11.0 has no such branch)"""
+VLLM_IS_INTEGRATED = (0, 20, 0)
+"""first vLLM release that asks ``is_integrated_gpu`` instead of the compute-capability list"""
+VLLM_UMA_CAPABILITIES = frozenset({(8, 7), (11, 0), (12, 1)})
+"""``shared_sysmem_device_mem_sms`` of 0.11.1–0.19.x (``utils/mem_utils.py``): Orin, Thor, Spark"""
 SGLANG_FIRST_READ = "0.5.9"
 """earliest SGLang release read with the is_integrated branch in get_available_gpu_memory"""
 
 
-def unified_memory_note(engine: str, version: str | None, gpu) -> tuple[str, ...]:
-    """The plan warning for a unified-memory GPU (empty for a discrete one)."""
+def vllm_reads_host_available(release: tuple[int, int, int], gpu) -> bool:
+    """Whether vLLM ``release`` takes the host's MemAvailable as the free memory of ``gpu`` (module docstring):
+    0.11.1–0.19.x by compute capability, 0.20.0+ by ``is_integrated`` (the catalog's ``unified_memory``)."""
+    if tuple(release) < VLLM_FIRST:
+        return False
+    if tuple(release) < VLLM_IS_INTEGRATED:
+        cc = getattr(gpu, "compute_capability", None)
+        return tuple(cc) in VLLM_UMA_CAPABILITIES if cc else bool(getattr(gpu, "unified_memory", False))
+    return bool(getattr(gpu, "unified_memory", False))
+
+
+def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -> tuple[str, ...]:
+    """The plan warning for a unified-memory GPU (empty for a discrete one).  ``requested``: the plan's
+    ``gpu_memory_utilization × total`` (Bytes or int), the MemAvailable vLLM's start-up check needs."""
     if not getattr(gpu, "unified_memory", False):
         return ()
     head = (f"{gpu.name} has unified memory: its CUDA total and the free memory at start-up vary with what the host "
@@ -51,15 +80,23 @@ def unified_memory_note(engine: str, version: str | None, gpu) -> tuple[str, ...
     if engine == "vllm":
         from tpkit.engines.vllm.versions import CURRENT, resolve_rules
 
-        if resolve_rules(version or CURRENT).release >= VLLM_FIRST:  # the release of an alias too ("current", "v0")
-            tail = ("vLLM 0.12+ counts the host's MemAvailable as free (mem_utils MemorySnapshot): the KV budget "
+        release = resolve_rules(version or CURRENT).release  # the release of an alias too ("current", "v0")
+        need = getattr(requested, "bytes", requested)
+        if vllm_reads_host_available(release, gpu):
+            tail = ("vLLM 0.11.1+ counts the host's MemAvailable as free (mem_utils MemorySnapshot): the KV budget "
                     "does not move with steady host use, but host memory taken during start-up (the loader's host "
                     "copies, a cold torch.compile, other programs) counts as non-torch memory and comes off the KV "
                     "cache, by an amount the plan does not include; start-up fails when MemAvailable is below "
-                    "gpu_memory_utilization × total")
+                    "gpu_memory_utilization × total"
+                    + (f" (here {int(need) / 2**30:.2f} GiB: compare the 'available' column of free -b before the "
+                       "launch; dropping the page cache does not raise it)" if need else ""))
         else:
-            tail = ("vLLM before 0.12 treats it as a discrete GPU: cudaMemGetInfo's free leaves out the page cache, "
-                    "so start-up can fail its free-memory check (drop caches or lower gpu_memory_utilization)")
+            which = ("vLLM before 0.11.1 treats it as a discrete GPU" if release < VLLM_FIRST else
+                     f"vLLM {'.'.join(map(str, release))} takes MemAvailable only for compute capability 8.7, 11.0 "
+                     "and 12.1 (until 0.20), so it treats this one as a discrete GPU")
+            tail = (f"{which}: cudaMemGetInfo's free leaves out the page cache, so start-up can fail its free-memory "
+                    "check (drop caches or lower gpu_memory_utilization)"
+                    + (f"; it needs {int(need) / 2**30:.2f} GiB free by cudaMemGetInfo" if need else ""))
     else:
         from tpkit.engines.sglang.versions import at_least
 

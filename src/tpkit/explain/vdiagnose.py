@@ -76,7 +76,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
                          findings=tuple(findings))
     if failure.kind == "startup_free_memory":
-        cause, short, fixes = _startup_free_memory(failure)
+        cause, short, fixes = _startup_free_memory(failure, ctx)
     elif failure.kind == "cpu_kv_space":
         cause, short, fixes = _cpu_kv_space(failure)
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
@@ -212,13 +212,42 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
     return fixes
 
 
-def _startup_free_memory(failure):
+def _host_memory_read(ctx) -> bool | None:
+    """On a unified-memory GPU (the catalog's ``unified_memory``): whether the run's vLLM took the host's
+    MemAvailable as the free memory (``engines.unified.vllm_reads_host_available``: 0.11.1+); None on a discrete GPU
+    or when the release is not known."""
+    gpu = getattr(ctx, "gpu", None)
+    if not getattr(gpu, "unified_memory", False):
+        return None
+    from tpkit.engines.unified import vllm_reads_host_available
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    try:
+        release = resolve_rules(ctx.version).release if ctx.version else None
+    except Exception:  # an unreadable printed version: say nothing about the release
+        release = None
+    return None if release is None else vllm_reads_host_available(release, gpu)
+
+
+def _startup_free_memory(failure, ctx=None):
     """Free memory at start-up below u × total: (cause, short, fixes) — a utilisation that fits the free memory,
-    or free the GPU."""
+    or free the GPU.  On a unified-memory GPU (GB10, Jetson Thor / Orin) the free memory is the host's: from vLLM
+    0.11.1 its MemAvailable (``utils/mem_utils.py`` ``MemorySnapshot.measure``, ``engines.unified``), so the
+    memory to free is host memory (other programs, containers, another engine), and the page cache is already
+    counted as free; before 0.11.1 cudaMemGetInfo's free, which the page cache lowers."""
     short = None
     fixes: list[Fix] = []
     free, tot, req = failure.size("free"), failure.size("total"), failure.size("requested")
-    cause = "free device memory at start-up is below gpu_memory_utilization × total (another process holds memory)"
+    host = _host_memory_read(ctx) if ctx is not None else None
+    if host:
+        cause = ("the host's available memory (MemAvailable, which vLLM 0.11.1+ reads as the free memory of a "
+                 f"unified-memory {ctx.gpu.name}) is below gpu_memory_utilization × total at start-up: other programs, "
+                 "containers or another engine hold host memory")
+    elif host is False:
+        cause = (f"free device memory at start-up is below gpu_memory_utilization × total: on a unified-memory "
+                 f"{ctx.gpu.name} this vLLM reads cudaMemGetInfo's free, which leaves out the page cache")
+    else:
+        cause = "free device memory at start-up is below gpu_memory_utilization × total (another process holds memory)"
     if free and req:
         short = req.value - free.value
         cause += f": {free.text} free, {req.text} requested"
@@ -228,8 +257,18 @@ def _startup_free_memory(failure):
             fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=None, fits=u2 > 0.05,
                              why=f"requested {u2:.2f} × {tot.text} ≤ the {free.text} free",
                              note="KV tokens depend on the non-KV memory, not measured before this check"))
-    fixes.append(Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
-                     kv_tokens=None, fits=True, why="the whole requested memory becomes free"))
+    if host:
+        need = f"the check passes once free -b shows {req.text} available: " if req else ""
+        fixes.append(Fix(flags="stop other programs or containers on the host (free -b: 'available')", kv_tokens=None,
+                         fits=True, why=f"{need}the host's MemAvailable is the free memory here; nvidia-smi does not "
+                         "list host memory, and dropping the page cache does not raise MemAvailable"))
+    elif host is False:
+        fixes.append(Fix(flags="sync; echo 3 | sudo tee /proc/sys/vm/drop_caches (or stop other programs)",
+                         kv_tokens=None, fits=True, why="the page cache counts as used in cudaMemGetInfo's free "
+                         "on unified memory before vLLM 0.11.1"))
+    else:
+        fixes.append(Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
+                         kv_tokens=None, fits=True, why="the whole requested memory becomes free"))
     return cause, short, fixes
 
 
