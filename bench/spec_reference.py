@@ -54,7 +54,8 @@ TOPKS = (1, 4, 8)
 CONTEXT = 2048
 DRAFT_VOCAB = 32000
 """EAGLE-3 heads' draft vocab (SpecForge configs/llama3-8B-eagle3.json ``draft_vocab_size``)"""
-KEYS_ROW = ("model", "kind", "batch", "tokens", "context", "step_us", "step_us_all", "check_graph_vs_eager")
+KEYS_ROW = ("model", "kind", "attention_kernel", "batch", "tokens", "context", "step_us", "step_us_all",
+            "check_graph_vs_eager", "attention_only_us")
 
 
 # ----------------------------------------------------------------------------------------------- KV pool
@@ -108,6 +109,25 @@ def verify_attention(q, k_cache, v_cache, batch: int, tokens: int, context: int,
     return out.view(batch, hkv, g, tokens, hd).permute(0, 3, 1, 2, 4).reshape(batch * tokens, s["heads"] * hd)
 
 
+def verify_attention_flash(q, k_cache, v_cache, batch: int, tokens: int, context: int, s: dict):
+    """The same attention through FlashAttention-2 (``aten._scaled_dot_product_flash_attention``, is_causal: for
+    fewer queries than keys the mask is aligned bottom-right, token t sees keys ≤ context+t; GQA natively, the KV
+    heads not repeated): the kind of kernel the engines verify with (FA / FlashInfer with a causal offset)."""
+    hd = s["head_dim"]
+    k = k_cache[:batch, :, : context + tokens]
+    v = v_cache[:batch, :, : context + tokens]
+    out = torch.ops.aten._scaled_dot_product_flash_attention(q.transpose(1, 2), k, v, 0.0, is_causal=True,
+                                                             return_debug_mask=False, scale=1.0 / math.sqrt(hd))[0]
+    return out.transpose(1, 2).reshape(batch * tokens, s["heads"] * hd)
+
+
+def attend(q, layer, batch, tokens, context, bias, s):
+    """``s["verify_kernel"]``: ``flash`` (FA2, causal bottom-right) or ``mask`` (SDPA with the additive mask)."""
+    if s.get("verify_kernel") == "flash":
+        return verify_attention_flash(q, layer["k_cache"], layer["v_cache"], batch, tokens, context, s)
+    return verify_attention(q, layer["k_cache"], layer["v_cache"], batch, tokens, context, bias, s)
+
+
 def attention_block(h, layer, batch, tokens, context, rope, bias, s):
     """qkv GEMM (input h: hidden or 2·hidden wide) → q/k norm → RoPE → KV write at context … → attention → o."""
     qkv = h @ layer["qkv"].t()
@@ -123,8 +143,7 @@ def attention_block(h, layer, batch, tokens, context, rope, bias, s):
     k = dr.apply_rope(k, cos, sin)
     layer["k_cache"][:batch, :, context: context + tokens] = k.transpose(1, 2)
     layer["v_cache"][:batch, :, context: context + tokens] = v.transpose(1, 2)
-    a = verify_attention(q, layer["k_cache"], layer["v_cache"], batch, tokens, context, bias, s)
-    return a @ layer["o"].t()
+    return attend(q, layer, batch, tokens, context, bias, s) @ layer["o"].t()
 
 
 def mlp_block(h, layer, s):
@@ -202,7 +221,7 @@ def check_verify_attention(layer, s: dict, device: str, tokens: int = 4, context
     g = s["heads"] // s["kv_heads"]
     q = torch.randn(b, tokens, s["heads"], hd, device=device, dtype=torch.bfloat16)
     bias = causal_bias(s, tokens, context, device)
-    got = verify_attention(q, layer["k_cache"], layer["v_cache"], b, tokens, context, bias, s).float()
+    got = attend(q, layer, b, tokens, context, bias, s).float()
     keys = context + tokens
     k = layer["k_cache"][:b, :, :keys].float().repeat_interleave(g, dim=1)          # (b, H, keys, hd)
     v = layer["v_cache"][:b, :, :keys].float().repeat_interleave(g, dim=1)
@@ -251,8 +270,7 @@ def attention_only(wts_layers, s, batch, ntok, context, bias, device, args) -> f
     if device == "cpu":
         return None
     q = torch.ones(batch, ntok, s["heads"], s["head_dim"], device=device, dtype=torch.bfloat16)
-    return dr.component_us(lambda: [verify_attention(q, lay["k_cache"], lay["v_cache"], batch, ntok, context, bias, s)
-                                    for lay in wts_layers], args)
+    return dr.component_us(lambda: [attend(q, lay, batch, ntok, context, bias, s) for lay in wts_layers], args)
 
 
 def run_model(key: str, args, device: str, result: dict) -> None:
@@ -278,14 +296,32 @@ def run_model(key: str, args, device: str, result: dict) -> None:
         if device != "cpu":
             row["attention_only_us"] = dr.component_us(lambda: dr.attention_all_layers(wts, s, n, c + 1), args)
         emit(result, row)
-    for b in batches:
-        for t in dtoks:
-            tokens = torch.randint(0, s["vocab"], (b * t,), device=device, generator=gen)
-            rope, bias = rope_rows(s, c, t, device), causal_bias(s, t, c, device)
-            row = {"model": s["id"], "kind": "verify", "batch": b, "tokens": t, "context": c}
-            row = timed(lambda: verify_step(tokens, wts, b, t, c, rope, bias, s), row, device, args)
-            row["attention_only_us"] = attention_only(wts.layers, s, b, t, c, bias, device, args)
-            emit(result, row)
+    kernels = ["mask"]
+    if device != "cpu":
+        try:
+            err = check_verify_attention(wts.layers[0], dict(s, verify_kernel="flash"), device)
+            checks["verify_flash_attention_max_abs_err"] = err
+            if err <= 2e-2:
+                kernels.append("flash")
+        except Exception as exc:  # noqa: BLE001 - the FA2 variant is optional; the masked SDPA runs anyway
+            checks["verify_attention_flash_error"] = f"{type(exc).__name__}: {exc}"
+    for kernel in kernels:
+        sk = dict(s, verify_kernel=kernel)
+        for b in batches:
+            for t in dtoks:
+                tokens = torch.randint(0, s["vocab"], (b * t,), device=device, generator=gen)
+                rope, bias = rope_rows(s, c, t, device), causal_bias(s, t, c, device)
+                row = {"model": s["id"], "kind": "verify", "batch": b, "tokens": t, "context": c,
+                       "attention_kernel": kernel}
+                try:
+                    row = timed(lambda: verify_step(tokens, wts, b, t, c, rope, bias, sk), row, device, args)
+                    row["attention_only_us"] = attention_only(wts.layers, sk, b, t, c, bias, device, args)
+                except Exception as exc:  # noqa: BLE001 - the FA2 rows are optional: record, go on
+                    if kernel == "mask":
+                        raise
+                    checks.setdefault("verify_flash_errors", []).append(f"B{b} D{t}: {type(exc).__name__}: {exc}")
+                    continue
+                emit(result, row)
     del wts
     if device != "cpu":
         torch.cuda.empty_cache()
@@ -297,7 +333,7 @@ def run_model(key: str, args, device: str, result: dict) -> None:
     for b in batches:
         for k in args.topk_list:
             tokens = torch.randint(0, s["vocab"], (b * k,), device=device, generator=gen)
-            rope, bias = rope_rows(s, c, k, device), causal_bias(d, k, c, device)
+            rope, bias = rope_rows(d, c, k, device), causal_bias(d, k, c, device)
             own = torch.randn(b * k, d["hidden"], device=device, dtype=torch.bfloat16)
             cat3 = torch.randn(b * k, 3 * d["hidden"], device=device, dtype=torch.bfloat16)
             for fc, hidden in ((False, own), (True, cat3)):
