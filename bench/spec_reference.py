@@ -265,6 +265,31 @@ def timed(fn, row: dict, device: str, args) -> dict:
     return row
 
 
+def kernel_times(fn, device: str) -> dict | None:
+    """GPU µs by kernel name of one eager call of ``fn`` (torch.profiler; a diagnostic split, top 12 names)."""
+    if device == "cpu":
+        return None
+    from torch.profiler import ProfilerActivity, profile
+
+    try:
+        fn()
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            fn()
+            torch.cuda.synchronize()
+        by: dict[str, list] = {}
+        for ev in prof.events():
+            if ev.device_type.name == "CUDA":
+                row = by.setdefault(ev.name[:80], [0, 0.0])
+                row[0] += 1
+                row[1] += ev.device_time_total if hasattr(ev, "device_time_total") else ev.cuda_time_total
+        top = sorted(by.items(), key=lambda kv: -kv[1][1])
+        return {"kernels": sum(v[0] for v in by.values()), "gpu_us": round(sum(v[1] for v in by.values()), 1),
+                "top": {k: [v[0], round(v[1], 1)] for k, v in top[:12]}}
+    except Exception as exc:  # noqa: BLE001 - a diagnostic
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
 def attention_only(wts_layers, s, batch, ntok, context, bias, device, args) -> float | None:
     """µs of the attention kernels of all layers alone (graph-replayed), for the split of the verify step."""
     if device == "cpu":
@@ -295,6 +320,8 @@ def run_model(key: str, args, device: str, result: dict) -> None:
         row = timed(lambda: dr.decode_step(tokens, wts, n, c + 1, rope, s), row, device, args)
         if device != "cpu":
             row["attention_only_us"] = dr.component_us(lambda: dr.attention_all_layers(wts, s, n, c + 1), args)
+        if n == 1:
+            row["profile"] = kernel_times(lambda: dr.decode_step(tokens, wts, n, c + 1, rope, s), device)
         emit(result, row)
     kernels = ["mask"]
     if device != "cpu":
@@ -321,6 +348,8 @@ def run_model(key: str, args, device: str, result: dict) -> None:
                         raise
                     checks.setdefault("verify_flash_errors", []).append(f"B{b} D{t}: {type(exc).__name__}: {exc}")
                     continue
+                if b == 1 and t == 4:
+                    row["profile"] = kernel_times(lambda: verify_step(tokens, wts, b, t, c, rope, bias, sk), device)
                 emit(result, row)
     del wts
     if device != "cpu":
@@ -340,6 +369,9 @@ def run_model(key: str, args, device: str, result: dict) -> None:
                 row = {"model": d["id"], "kind": "draft_fc" if fc else "draft", "batch": b, "tokens": k, "context": c,
                        "draft_vocab": d["draft_vocab"], "topk": k}
                 row = timed(lambda: draft_step(tokens, hidden, dw, b, k, c, rope, bias, d, k), row, device, args)
+                if (b, k) in ((1, 1), (64, 8)):
+                    row["profile"] = kernel_times(lambda: draft_step(tokens, hidden, dw, b, k, c, rope, bias, d, k),
+                                                  device)
                 emit(result, row)
     del dw
     if device != "cpu":
