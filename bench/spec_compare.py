@@ -88,12 +88,13 @@ def tables(run: dict, kernel: str) -> tuple[list[str], dict]:
         pv, pa = predict_pass(m, b, t, c)
         ratio_m, ratio_p = r["step_us"] / d["step_us"], pv / pd
         bd = dec.get((m, b * t))
+        bd_text = f"{bd['step_us']:,.0f}" if bd else "—"
         stats["decode"].append(pd / d["step_us"] - 1)
         stats["verify"].append(pv / r["step_us"] - 1)
         stats["ratio"].append(ratio_p / ratio_m - 1)
         out.append(f"| {m.split('/')[-1]} | {b} | {t} | {d['step_us']:,.0f} / {pd:,.0f} | {_err(pd, d['step_us'])} | "
                    f"{r['step_us']:,.0f} / {pv:,.0f} | {_err(pv, r['step_us'])} | {ratio_m:.3f} / {ratio_p:.3f} | "
-                   f"{_err(ratio_p, ratio_m)} | {bd['step_us']:,.0f} |" if bd else "| — |")
+                   f"{_err(ratio_p, ratio_m)} | {bd_text} |")
         if r.get("attention_only_us"):
             stats["attention"].append(pa / r["attention_only_us"] - 1)
             att_lines.append(f"| {m.split('/')[-1]} | {b} | {t} | {r['attention_only_us']:,.0f} / {pa:,.0f} | "
