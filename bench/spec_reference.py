@@ -11,7 +11,9 @@ It reuses ``bench/decode_reference.py`` (shapes from tpkit's catalog, ``Weights`
 verify   B requests × D query tokens each over C cached tokens, the layers of the decode step on B·D rows: the D
          tokens' K/V are written at positions C … C+D−1, and each query token attends to the C cached tokens and
          causally to the D new ones (token t sees keys 0 … C+t); GQA folded as G·D query rows per KV head with
-         an additive mask (SDPA); final norm and lm_head on all B·D rows, argmax.
+         an additive mask (SDPA; torch 2.11 runs it on the H200 as cuDNN's fused attention, the decode rows' backend
+         too) and, on a GPU, again through FlashAttention-2 split-KV with bottom-right causal (``attention_kernel``
+         ``mask`` / ``flash``); final norm and lm_head on all B·D rows, argmax.
 draft    one EAGLE-3 step (sglang 0.5.6 models/llama_eagle3.py ``LlamaModel.forward`` /
          ``LlamaDecoderLayer``): embedding of the sampled tokens, (``fc`` 3·hidden → hidden only when the input
          hidden states are the target's three concatenated layers), input_layernorm(embeds) ‖ hidden_norm(hidden)
@@ -88,7 +90,7 @@ def rope_rows(s: dict, start: int, tokens: int, device: str):
 
 def causal_bias(s: dict, tokens: int, context: int, device: str) -> torch.Tensor:
     """Additive bf16 mask (G·tokens, context+tokens) for the folded GQA rows (g, t): row t sees keys ≤ context+t.
-    Allocated with the key length rounded up to 16 and sliced (the memory-efficient kernel's alignment)."""
+    Allocated with the key length rounded up to 16 and sliced (the fused kernels want aligned mask rows)."""
     g = s["heads"] // s["kv_heads"]
     keys = context + tokens
     t = torch.arange(tokens, device=device).repeat(g)                   # row (gi, t) → t
