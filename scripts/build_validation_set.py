@@ -676,9 +676,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # real_vllm_runtime_probe_v1_20260824.md): vLLM 0.27.1, Qwen2.5-0.5B-Instruct on an RTX 5060 Ti, util 0.35, 4,096,
     # 4 sequences, block 16, eager, no prefix caching; chunked prefill off (4,096 batched) and on (512)
     **{cid: ("0.27.1", "the report's installed-versions table: 'vLLM | 0.27.1'",
-             # vp_606's --no-enable-chunked-prefill is left out as tpkit's refusal asks (V1: the 4,096 batched tokens
-             # the run gives are the same profile), so it is predicted from --max-num-batched-tokens 4096
-             {"enable_prefix_caching": False,
+             # vp_606's --no-enable-chunked-prefill is passed (helper fix11: accepted on V1 from then on; with the
+             # 4,096 batched tokens the run gives, = --max-model-len, it is the same profile)
+             {"enable_prefix_caching": False, **({"enable_chunked_prefill": False} if cid == "vp_606" else {}),
               "gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "'NVIDIA GeForce RTX 5060 Ti', 16,311 MiB, sm 12.0 "
                               "(the report's hardware table): the catalog's RTX-5060-Ti-16GB"}}, None)
        for cid in ("vp_606", "vp_607")},
