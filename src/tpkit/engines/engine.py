@@ -22,7 +22,7 @@ from tpkit.records import dataclass
 __all__ = ["Engine", "Flag", "flag", "shared_flag", "FLAG_KINDS", "percent_hint", "check_fraction",
            "check_whole_numbers", "check_switches"]
 
-FLAG_KINDS = ("str", "int", "fraction", "size", "bool", "gib")
+FLAG_KINDS = ("str", "int", "fraction", "size", "bool", "gib", "number")
 """how a flag's text becomes the field's value: as is, a whole number, a number in (0, 1], a size with a
 unit (``40GiB`` → ``Bytes``), a switch, or a plain number of GiB as the engine reads it (``--cpu-offload-gb 8``;
 a unit is refused, the engines take none)"""
