@@ -639,8 +639,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv31 (2026-12-05), added blind: DeepSeek-V4-Flash on two RTX PRO 6000 Blackwell (search-index file id
     # 56819795714): the stock v0.25.0 image, tp 2 over PCIe, fp8 KV, util 0.95, 1,048,576, MTP-2; no --quantization flag,
     # the checkpoint's own FP8/FP4 format (the one vp_415-vp_417 name with --quantization deepseek_v4_fp8)
+    # helper fix11: the command's --speculative-config is passed (DeepSeek-V4 MTP planned from then on)
     "vp_593": ("0.25.0", "the compose file's image vllm/vllm-openai:v0.25.0 (flashinfer bumped to 0.6.14, vLLM stock)",
-               {"quantization": "deepseek_v4_fp8"}, None),
+               {"quantization": "deepseek_v4_fp8",
+                "speculative_config": '{"method": "mtp", "num_speculative_tokens": 2}'}, None),
     # helper mv31: a Modal assistant project's Qwen3.8-27B report (search-index file id 61972307986): the FP8 checkpoint
     # on an L40S (three boots: util 0.86 refused, 0.90 with 256 sequences, 0.90 with 16) and Red Hat's W4A16 build on an
     # A100-40GB and, by Modal's choice, an 80 GB A100; vLLM 0.26.0, 131,072, image=4 video=0
@@ -652,6 +654,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # the 1M/6 and 256K/36 profiles (prose-quoted figures)
     **{cid: ("0.21.1", "the results file: 'vLLM 0.21.1 (Aiden image)'",
              {"quantization": "deepseek_v4_fp8", "enable_expert_parallel": True,
+              # helper fix11: 'MTP draft=2' passed (DeepSeek-V4 MTP planned from then on)
+              "speculative_config": '{"method": "mtp", "num_speculative_tokens": 2}',
               "gpu_catalog": {"gpu": "GB10", "note": "two DGX Spark (GB10), one GPU each, tp 2 over RoCE: the catalog's GB10"}},
              None)
        for cid in ("vp_599", "vp_600")},
@@ -663,7 +667,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv31: serving notes of a project on 4x B200 (search-index file id 70166912399): vLLM 0.30.0, Qwen3.8-27B-FP8
     # tp 2 at 0.14 and Qwen3.5-4B at 0.16 (text only, 65,536), then the 4B with MTP-2 at 0.12 and the CUDA-graph
     # estimate switched off by VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (not a tpkit option)
-    **{cid: ("0.30.0", "the notes: 'vLLM 0.30.0, torch 2.13 cu130'", {"language_model_only": True}, None)
+    # helper fix11: vp_604's --speculative-config (qwen3_next_mtp, 2 tokens) is passed, as the command names it
+    **{cid: ("0.30.0", "the notes: 'vLLM 0.30.0, torch 2.13 cu130'",
+             {"language_model_only": True,
+              **({"speculative_config": '{"method": "qwen3_next_mtp", "num_speculative_tokens": 2}'}
+                 if cid == "vp_604" else {})}, None)
        for cid in ("vp_602", "vp_603", "vp_604")},
     # helper mv31: a KVBM cookbook on a Dell Pro Max with GB10 (search-index file id 70384801327): vLLM 0.27.1 (aarch64
     # image), Qwen3-8B at util 0.20, 40,960, 4 sequences, 8,192 batched, prefix caching; the control start without the
@@ -676,9 +684,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # real_vllm_runtime_probe_v1_20260824.md): vLLM 0.27.1, Qwen2.5-0.5B-Instruct on an RTX 5060 Ti, util 0.35, 4,096,
     # 4 sequences, block 16, eager, no prefix caching; chunked prefill off (4,096 batched) and on (512)
     **{cid: ("0.27.1", "the report's installed-versions table: 'vLLM | 0.27.1'",
-             # vp_606's --no-enable-chunked-prefill is left out as tpkit's refusal asks (V1: the 4,096 batched tokens
-             # the run gives are the same profile), so it is predicted from --max-num-batched-tokens 4096
-             {"enable_prefix_caching": False,
+             # vp_606's --no-enable-chunked-prefill is passed (helper fix11: accepted on V1 from then on; with the
+             # 4,096 batched tokens the run gives, = --max-model-len, it is the same profile)
+             {"enable_prefix_caching": False, **({"enable_chunked_prefill": False} if cid == "vp_606" else {}),
               "gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "'NVIDIA GeForce RTX 5060 Ti', 16,311 MiB, sm 12.0 "
                               "(the report's hardware table): the catalog's RTX-5060-Ti-16GB"}}, None)
        for cid in ("vp_606", "vp_607")},

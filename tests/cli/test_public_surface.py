@@ -22,6 +22,7 @@ PLAN_FLAGS = frozenset({
     "--cuda-graph-max-bs", "--max-running-requests", "--speculative-algorithm", "--speculative-draft-model-path",
     "--speculative-num-steps", "--speculative-eagle-topk", "--speculative-num-draft-tokens", "--enable-dp-attention",
     "--moe-a2a-backend", "--disable-radix-cache", "--disable-overlap-schedule", "--swa-full-tokens-ratio",
+    "--mamba-full-memory-ratio",
     "--disable-cuda-graph",
     # vLLM
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",

@@ -142,7 +142,7 @@ def test_plan_sizes_the_pool_with_the_dsv4_groups(capsys, version, tokens, block
     (("--kv-cache-dtype", "fp8", "--engine-version", "0.26.0"), "0.20.0 – 0.25.1"),
     (("--engine-version", "0.23.0"), "--kv-cache-dtype fp8"),
     (("--kv-cache-dtype", "fp8", "--engine-version", "0.23.0", "--speculative-config",
-      '{"method": "mtp", "num_speculative_tokens": 1}'), "speculative"),
+      '{"method": "ngram", "num_speculative_tokens": 2}'), "speculative method 'ngram'"),  # MTP is (fix11)
 ])
 def test_plan_refuses_what_is_not_modelled(capsys, extra, words):
     rc, _, err = _plan_json(capsys, *extra)
@@ -159,3 +159,54 @@ def test_release_candidates_and_dev_builds_read_as_their_release():
     assert check_release("0.25.1rc1") == (0, 25, 1)
     with pytest.raises(PlanInputError):
         check_release("0.26.0rc1")
+
+
+# MTP speculative decoding (helper fix11, 2026-12-05; vp_593: vLLM 0.25.0, DeepSeek-V4-Flash at tp 2 on two RTX PRO
+# 6000 with --speculative-config {"method": "mtp", "num_speculative_tokens": 2}: 'Model loading took 75.64 GiB' with
+# the drafter, 'Available KV cache memory: 10.29 GiB', 'GPU KV cache size: 1,993,100 tokens', 1.90x at 1,048,576)
+
+def test_an_mtp_layer_adds_one_swa_layer_and_nothing_else():
+    base, mtp = layer_pages(_cfg()), layer_pages(_cfg(), mtp_layers=1)
+    assert mtp["swa"][3] == base["swa"][3] + 1 == 44
+    assert {k: v for k, v in mtp.items() if k != "swa"} == {k: v for k, v in base.items() if k != "swa"}
+    with pytest.raises(PlanInputError, match="mtp_layers"):
+        _plan("0.25.0", mtp_layers=-1)
+
+
+def test_vp_593_printed_pool_is_rebuilt_with_the_mtp_layer():
+    caps = [plan_dsv4(_cfg(), int(gib * GIB), version="0.25.0", max_model_len=1048576, max_num_batched_tokens=4096,
+                      mtp_layers=1) for gib in (10.285, 10.295)]
+    assert caps[0].tokens <= 1_993_100 <= caps[1].tokens
+    assert {f"{c.max_concurrency:.2f}" for c in caps} <= {"1.90", "1.89", "1.91"}
+
+
+def _vp593(spec):
+    from tpkit.engines.registry import get_engine
+    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.models.config import from_config_dict
+    from tpkit.parallel import ParallelSpec
+
+    path = Path(__file__).resolve().parents[1] / "validation" / "configs" / "deepseek-ai--DeepSeek-V4-Flash.json"
+    model = from_config_dict(json.loads(path.read_text()), name="deepseek-ai/DeepSeek-V4-Flash", source=str(path))
+    engine = get_engine("vllm")
+    kw = {"speculative_config": spec} if spec else {}
+    options = engine.options(engine_version="0.25.0", gpu_memory_utilization=0.95, max_model_len=1048576,
+                             max_num_batched_tokens=4096, max_num_seqs=64, kv_cache_dtype="fp8",
+                             disable_custom_all_reduce=True, quantization="deepseek_v4_fp8", **kw)
+    return engine.plan(model, lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=2), options)
+
+
+def test_the_mtp_drafter_loads_one_decoder_layer_and_joins_the_pool():
+    plain, mtp = _vp593(None), _vp593('{"method": "mtp", "num_speculative_tokens": 2}')
+    items = {l.item: l.bytes.bytes for l in mtp.ledger.items}
+    drafter = items["drafter weights (mtp)"]
+    assert 1.5 * GIB < drafter < 1.9 * GIB  # one V4-Flash layer per rank (FP4 experts), + e_proj / h_proj / hc_head
+    loaded = items["model weights"] + items["rotary cos/sin cache"] + drafter
+    assert abs(loaded - 75.64 * GIB) / (75.64 * GIB) < 0.01  # 'Model loading took 75.64 GiB' (the drafter inside)
+    assert "drafter KV cache (mtp)" not in items  # its SWA pages are inside the DeepSeek-V4 pool line
+    assert mtp.kv_tokens < plain.kv_tokens
+
+
+def test_other_speculative_methods_stay_refused_for_deepseek_v4():
+    with pytest.raises(PlanInputError, match="speculative method 'ngram' is not modelled"):
+        _vp593('{"method": "ngram", "num_speculative_tokens": 2}')

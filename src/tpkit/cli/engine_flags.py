@@ -102,7 +102,16 @@ def _gib(text: str) -> float:
     raise argparse.ArgumentTypeError(f"expected a plain number of GiB per GPU, e.g. 8, got {text!r}")
 
 
-_TYPES = {"str": str, "int": _whole, "fraction": _fraction, "size": str, "gib": _gib, "int_list": str}
+def _number(text: str) -> float:
+    """A plain number (a ratio that may exceed 1); the range is checked with the engine's options."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, e.g. 0.9, got {text!r}") from None
+
+
+_TYPES = {"str": str, "int": _whole, "fraction": _fraction, "size": str, "gib": _gib, "int_list": str,
+          "number": _number}
 
 
 def _listed_spelling(choices: tuple[str, ...]):

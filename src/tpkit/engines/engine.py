@@ -22,11 +22,11 @@ from tpkit.records import dataclass
 __all__ = ["Engine", "Flag", "flag", "shared_flag", "FLAG_KINDS", "percent_hint", "check_fraction",
            "check_whole_numbers", "check_switches"]
 
-FLAG_KINDS = ("str", "int", "fraction", "size", "bool", "gib", "int_list")
+FLAG_KINDS = ("str", "int", "fraction", "size", "bool", "gib", "int_list", "number")
 """how a flag's text becomes the field's value: as is, a whole number, a number in (0, 1], a size with a
 unit (``40GiB`` → ``Bytes``), a switch, or a plain number of GiB as the engine reads it (``--cpu-offload-gb 8``;
-a unit is refused, the engines take none), or one or more whole numbers (``--cudagraph-capture-sizes 1 2 4``: the
-texts as given, read by the options)"""
+a unit is refused, the engines take none), one or more whole numbers (``--cudagraph-capture-sizes 1 2 4``: the
+texts as given, read by the options), or a plain number (a ratio that may exceed 1, checked by the options)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

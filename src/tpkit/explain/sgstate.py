@@ -148,8 +148,9 @@ def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple
     in whole per-request slots, the padding slot charged from 0.5.17) taken at both ends of the budget, or the
     slot count the radix cache off sets (``engines.sglang.mamba.radix_off_slots``: ``--max-running-requests``,
     read in the 0.5.4 – 0.5.23 wheels).  None for a model without linear-attention layers, and where the slot
-    count is set or the split has terms the plan does not take from a log (``--max-mamba-cache-size``, another
-    ``mamba_full_memory_ratio``, speculative decoding, DP attention)."""
+    count is set or the split has terms the plan does not take from a log (``--max-mamba-cache-size``,
+    speculative decoding, DP attention).  A log's own ``mamba_full_memory_ratio`` is passed to the split (helper
+    fix11, 2026-12-05; before, a ratio other than 0.9 returned None)."""
     if ctx.model is None or rest is None:
         return None
     if ctx.get("max_mamba_cache_size") or ctx.get("enable_dp_attention"):
@@ -157,11 +158,15 @@ def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple
     if ctx.get("spec_algorithm") not in (None, "", "None", "NONE"):
         return None
     ratio = ctx.get("mamba_full_memory_ratio")
-    from tpkit.engines.sglang.mamba import MAMBA_FULL_MEMORY_RATIO, plan_mamba_pool
+    from tpkit.engines.sglang.mamba import plan_mamba_pool
     from tpkit.engines.sglang.pool import stage_layer_kinds
     from tpkit.explain.refusals import REFUSED
 
-    if ratio is not None and abs(float(ratio) - MAMBA_FULL_MEMORY_RATIO) > 1e-9:
+    try:
+        ratio = None if ratio is None else float(ratio)
+    except (TypeError, ValueError):
+        return None
+    if ratio is not None and not ratio > 0:
         return None
     version, _ = _release(ctx)
     try:
@@ -171,9 +176,9 @@ def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple
         radix_off = bool(ctx.get("disable_radix_cache"))
         running = int(ctx.get("max_running_requests")) if ctx.get("max_running_requests") else None
         low = plan_mamba_pool(ctx.model, tp, linear, rest.low, version, disable_radix_cache=radix_off,
-                              user_running=running)
+                              user_running=running, full_memory_ratio=ratio)
         high = plan_mamba_pool(ctx.model, tp, linear, rest.high, version, disable_radix_cache=radix_off,
-                               user_running=running)
+                               user_running=running, full_memory_ratio=ratio)
     except REFUSED:
         return None
     if low is None or high is None:

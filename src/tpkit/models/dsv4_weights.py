@@ -52,7 +52,7 @@ from tpkit.models.weights_plan import WeightLine, WeightsPlan
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["is_dsv4", "dsv4_weights", "FP8_BLOCK", "MX_GROUP"]
+__all__ = ["is_dsv4", "dsv4_weights", "dsv4_mtp_weights", "FP8_BLOCK", "MX_GROUP"]
 
 FP8_BLOCK = 128
 """FP8 block edge (DeepSeek checkpoints' ``weight_block_size`` [128, 128]; vLLM's indexer ``quant_block_size``)"""
@@ -251,3 +251,33 @@ def _scale_text(spec: ModelSpec, quant, engine) -> str:
     lin = 1 if engine != "sglang" and fp4 else 4
     ex = f"; FP4 experts: one {4 if engine == 'sglang' else 1} B scale per {MX_GROUP}" if fp4 else ""
     return f"FP8 linears: one {lin} B scale per {FP8_BLOCK}×{FP8_BLOCK} block{ex}"
+
+
+def _mtp_parts(spec: ModelSpec, i: int, engine: str | None) -> list[tuple[Part, str]]:
+    """(part, storage) of vLLM's MTP layer ``i`` (``DeepSeekV4MultiTokenPredictorLayer``, vLLM 0.20.0
+    ``model_executor/models/deepseek_v4_mtp.py``, 0.23.0 – 0.25.0 ``models/deepseek_v4/nvidia/mtp.py``): one
+    ``DeepseekV4DecoderLayer`` (compress ratio 1 past ``num_hidden_layers``: no compressor, no indexer), the FP8
+    ``e_proj`` / ``h_proj`` (hidden × hidden, ``ReplicatedLinear`` with the model's quant config), ``enorm`` /
+    ``hnorm``, its own ``hc_head_fn`` / ``hc_head_base`` / ``hc_head_scale`` (fp32) and ``shared_head.norm``; its
+    embedding and ``shared_head.head`` are the target's (``llm_base_proposer.py _maybe_share_embeddings /
+    _maybe_share_lm_head``)."""
+    h, hc = spec.hidden_size, int(_cfg(spec, "hc_mult", 1))
+    pre = f"model.layers.{i}"
+    return _layer(spec, i, engine) + [
+        (Part(name=f"{pre}.e_proj", category="attention", out=h, inp=h, linear=True), "fp8"),
+        (Part(name=f"{pre}.h_proj", category="attention", out=h, inp=h, linear=True), "fp8"),
+        (Part(name=f"{pre}.enorm", category="norms", out=h, count=2), "bf16"),
+        (Part(name=f"{pre}.hc_head_fn", category="hyper", out=hc, inp=hc * h), "fp32"),
+        (Part(name=f"{pre}.hc_head_base", category="hyper", out=hc + 1), "fp32"),
+        (Part(name=f"{pre}.shared_head.norm", category="norms", out=h), "bf16"),
+    ]
+
+
+def dsv4_mtp_weights(spec: ModelSpec, par: ParallelSpec, *, layers: int, elem: str, quant: QuantSpec | None,
+                     engine: str | None, shape) -> Bytes:
+    """Bytes one rank holds for ``layers`` MTP layers of a DeepSeek-V4 model loaded as vLLM's MTP drafter
+    (``_mtp_parts``), sharded and quantised as the target's layers (``_layer``: FP8 linears, FP4 experts)."""
+    sums: dict[str, list[int]] = {}
+    for i in range(spec.num_layers, spec.num_layers + layers):
+        _add(spec, par, _mtp_parts(spec, i, engine), quant, engine, elem, sums, shape=shape)
+    return Bytes(sum(b for _, b in sums.values()))

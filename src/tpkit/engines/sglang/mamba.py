@@ -6,7 +6,7 @@ SGLang carves a per-request state pool out of the KV budget before sizing the KV
 (0.5.23 ``mem_cache/kv_cache_configurator.py _handle_max_mamba_cache``):
 
     per_slot  = state bytes per request per layer ÷ attention tp × linear layers of the stage
-    budget    = rest × ρ / (1 + ρ)                    ρ = mamba_full_memory_ratio = 0.9
+    budget    = rest × ρ / (1 + ρ)                    ρ = --mamba-full-memory-ratio (default 0.9, 0.5.4+)
     slots K   = (budget − per_slot) // per_slot       0.5.17+, one extra padding slot allocated
                 budget // per_slot                    ≤ 0.5.16, no padding slot
     with speculative decoding (D draft tokens, r slots per request, R = max_running_requests per rank):
@@ -190,13 +190,17 @@ def charged_slots(slots: int, version: str) -> int:
 def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, version: str, *,
                     draft_tokens: int | None = None, max_running: int | None = None,
                     disable_radix_cache: bool = False, user_running: int | None = None,
-                    attn_dp: int = 1) -> MambaPool | None:
+                    attn_dp: int = 1, full_memory_ratio: float | None = None) -> MambaPool | None:
     """The state pool carved from the KV budget ``rest``; None for models without linear layers.
 
     ``tp`` is the attention-TP size; ``draft_tokens`` and ``max_running`` (per attention-DP rank) only with
     speculative decoding.  ``disable_radix_cache`` with ``user_running`` (the user's ``--max-running-requests``,
     all ranks) and ``attn_dp``: the slot count the radix cache off sets (``radix_off_slots``).
+    ``full_memory_ratio``: ``--mamba-full-memory-ratio`` ρ (None: the default 0.9); the split takes ρ/(1 + ρ) of the
+    budget in every release that solves it (0.5.4+: ``ModelRunner.handle_max_mamba_cache`` 0.5.4 – 0.5.8,
+    ``model_runner_kv_cache_mixin`` 0.5.9 – 0.5.15, ``kv_cache_configurator`` 0.5.16 – 0.5.23).
     """
+    rho = MAMBA_FULL_MEMORY_RATIO if full_memory_ratio is None else float(full_memory_ratio)
     if model.model_type == "lfm2" and not at_least(version, GRANITE_LFM2_HYBRID_FROM):
         raise PlanInputError(f"SGLang {version} does not serve LFM2 ({model.architecture}): models/lfm2.py and "
                              f"configs/lfm2.py first ship in {GRANITE_LFM2_HYBRID_FROM} (absent from the 0.5.8 wheel); "
@@ -228,7 +232,7 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
                                  f"{format_bytes(per_slot)} per slot; {slots:,} slots "
                                  f"({'max_running_requests' if max_running is not None else 'fixed 512'}; radix "
                                  f"cache off for hybrid GDN, sglang ≤ 0.5.3 model_runner.py)"))
-    budget = max(rest, Bytes(0)) * (MAMBA_FULL_MEMORY_RATIO / (1 + MAMBA_FULL_MEMORY_RATIO))
+    budget = max(rest, Bytes(0)) * (rho / (1 + rho))
     padding = 1 if at_least(version, "0.5.17") else 0
     if draft_tokens and at_least(version, "0.5.13"):
         d = draft_tokens
@@ -250,7 +254,7 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
     return MambaPool(slots=slots, allocated_slots=allocated if slots else 0, per_slot=per_slot, ratio=ratio,
                      intermediate=intermediate, source=(
         f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = {format_bytes(per_slot)} "
-        f"per slot; {slots:,} slots = {rule} of rest × 0.9/1.9; {why} ("
+        f"per slot; {slots:,} slots = {rule} of rest × {rho:g}/{1 + rho:g}; {why} ("
         f"{'radix cache off' if disable_radix_cache else 'radix cache on'}; sglang "
         "kv_cache_configurator.py _handle_max_mamba_cache)"))
 

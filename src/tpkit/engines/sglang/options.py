@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from tpkit.dtypes import lookup_dtype
 from tpkit.engines.engine import check_fraction, check_switches, check_whole_numbers, flag, shared_flag
 from tpkit.engines.sglang.versions import LATEST, at_least, parse_version
@@ -132,6 +134,17 @@ class SglangOptions:
         kind="fraction", unit="fraction", concept="SWA pool ratio",
         help="SWA-layer KV tokens / full-layer KV tokens of a hybrid sliding-window model, in (0, 1] (default 0.8)")
     """``--swa-full-tokens-ratio``; None = SGLang's default 0.8"""
+    mamba_full_memory_ratio: float | None = flag(
+        kind="number", unit="ratio", concept="state pool ratio", metavar="RATIO",
+        help="hybrid linear-attention (mamba) models, SGLang ≥ 0.5.4: state-pool memory / KV-pool memory, > 0 "
+             "(default 0.9)")
+    """``--mamba-full-memory-ratio`` ρ: the state pool takes ρ/(1 + ρ) of the KV budget
+    (``engines.sglang.mamba.plan_mamba_pool``); None = SGLang's default 0.9.  The flag arrived in 0.5.4 with the
+    ratio split (``server_args.py``: absent from the 0.5.3 wheel; ``mamba_full_memory_ratio: float = 0.9`` in 0.5.4,
+    0.5.6, 0.5.8, 0.5.15, 0.5.16; 0.5.23 ``arg_groups/fields/schedule.py``: None resolved to 0.9).  SGLang checks no
+    range; tpkit refuses ρ ≤ 0 (no state pool: a hybrid cannot run) and a value that is not a finite number.  Not
+    modelled: 0.5.23's Inkling override of the default to 0.1 (``arg_groups/model_overrides/inkling.py``; tpkit
+    plans no Inkling state pool)."""
     disable_cuda_graph: bool = flag(
         False, kind="bool", concept="CUDA graphs",
         help="as in SGLang: no CUDA graphs; from 0.5.14/0.5.15 SGLang's default --mem-fraction-static reserve "
@@ -187,6 +200,15 @@ class SglangOptions:
         if r is not None and (isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 < r <= 1):
             raise PlanInputError(f"--swa-full-tokens-ratio must be in the range (0, 1] (as in SGLang), got {r!r}; it "
                                  "is the SWA pool's tokens over the full pool's (e.g. 0.8)")
+        rho = self.mamba_full_memory_ratio
+        if rho is not None:
+            if isinstance(rho, bool) or not isinstance(rho, (int, float)) or not math.isfinite(rho) or rho <= 0:
+                raise PlanInputError(f"--mamba-full-memory-ratio must be a number > 0 (as SGLang divides the KV budget "
+                                     f"by it: state pool = ρ/(1 + ρ) of it), got {rho!r}; e.g. 0.9 (the default)")
+            if not at_least(self.engine_version, "0.5.4"):
+                raise PlanInputError(f"--mamba-full-memory-ratio exists from SGLang 0.5.4 (server_args.py; absent "
+                                     f"from 0.5.3), not in {self.engine_version}; leave it out or plan "
+                                     "--engine-version 0.5.4 or later")
         for name in ("disable_radix_cache", "disable_overlap_schedule"):
             if not isinstance(getattr(self, name), bool):
                 raise PlanInputError(f"{name} must be True or False, got {getattr(self, name)!r}")

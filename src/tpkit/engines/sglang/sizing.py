@@ -241,7 +241,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     mamba = plan_mamba_pool(model, parallel.attn_tp, linear, rest, version,
                             draft_tokens=spec.num_draft_tokens if spec else None, max_running=running_cap,
                             disable_radix_cache=bool(options.disable_radix_cache), user_running=set_running,
-                            attn_dp=parallel.attn_dp)
+                            attn_dp=parallel.attn_dp, full_memory_ratio=options.mamba_full_memory_ratio)
     mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
     budget_cell = replace(cell, bytes_per_token=cell.bytes_per_token + growth)
     tokens, swa_tokens = size_tokens(rest - mamba_bytes, budget_cell, page_size=page,

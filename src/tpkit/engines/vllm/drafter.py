@@ -156,6 +156,9 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
     tp = _draft_tp(spec, parallel)
     method, draft = _load(model, spec)
     quant = target_quantization if method == "mtp" else spec.quantization
+    if method == "mtp" and model.model_type == "deepseek_v4":
+        return _dsv4_mtp(model, spec, parallel if tp == parallel.tp else ParallelSpec(tp=tp), draft, act_dtype,
+                         quant, tp)
     plan = plan_draft_weights(draft, parallel if tp == parallel.tp else ParallelSpec(tp=tp),
                               shared=_SHARED[spec.method], dtype=act_dtype, quantization=quant, fc_split=True,
                               fc_quantised=release is None or tuple(release[:3]) >= (0, 11, 0))
@@ -168,3 +171,27 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
                    kv=_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp",
                           _dflash_window(draft.spec, release) if method == "dflash" else None),
                    num_speculative_tokens=tokens)
+
+
+def _dsv4_mtp(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, draft, act_dtype: str,
+              quantization: str | None, tp: int) -> Drafter:
+    """DeepSeek-V4's MTP drafter (``models.dsv4_weights.dsv4_mtp_weights``: a decoder layer of the target's
+    anatomy, FP8 / FP4 like the target, + e_proj / h_proj / hc_head; the embedding and head shared).  Its KV is the
+    MTP layer's SWA cache, which ``engines.vllm.dsv4`` adds to the DeepSeek-V4 groups (``mtp_layers``), so ``kv``
+    describes it only: one sliding layer of the model's window."""
+    from tpkit.models.dsv4_weights import dsv4_mtp_weights
+    from tpkit.models.quant import resolve_quant
+    from tpkit.models.weights import local_shape
+
+    quant = resolve_quant(model.quant, quantization)
+    nbytes = dsv4_mtp_weights(model, parallel, layers=draft.num_layers, elem=act_dtype, quant=quant, engine="vllm",
+                              shape=local_shape)
+    window = model.sliding_window or 0
+    kv = DraftKv(kind="sliding", num_layers=draft.num_layers, per_token_bytes=584, window=window,
+                 label=f"DeepSeek-V4 MTP layer SWA cache(s) (window {window:,}; in the DeepSeek-V4 groups)")
+    return Drafter(method=spec.method, weights=nbytes,
+                   weights_source=f"{draft.source}: {draft.num_layers} DeepSeek-V4 MTP layer(s) at TP {tp}, "
+                                  "FP8 linears / FP4 experts like the target, + e_proj / h_proj / hc_head "
+                                  "(models.dsv4_weights.dsv4_mtp_weights); shares the embedding and lm_head with "
+                                  "the target (in vLLM's \"Model loading took\")",
+                   kv=kv, num_speculative_tokens=spec.num_speculative_tokens or draft.num_layers)

@@ -2,8 +2,12 @@
 available memory buys, the blocks one request holds and the printed "GPU KV cache size" / "Maximum concurrency".
 Read in the wheels 0.20.0 (the first with the model; 0.19.1 has none) to 0.25.1; other releases are refused.
 
-Layers per decoder layer i < num_hidden_layers (r = max(1, compress_ratios[i]); the MTP layer only with speculative
-decoding, which is refused).  Element sizes with ``--kv-cache-dtype fp8`` (vLLM prints "Using DeepSeek's fp8_ds_mla
+Layers per decoder layer i < num_hidden_layers (r = max(1, compress_ratios[i])).  With MTP speculative decoding
+(``--speculative-config`` method mtp) each of the ``num_nextn_predict_layers`` MTP layers is one more
+``DeepseekV4DecoderLayer`` whose attention takes compress ratio 1 (``layer_id`` ≥ ``num_hidden_layers``: "MTP layer
+is not included in the compress ratio list", read in 0.20.0 / 0.21.0 ``model_executor/models/deepseek_v4.py``,
+0.22.0 – 0.25.0 ``models/deepseek_v4/…``), so it adds one SWA cache layer and nothing else (``mtp_layers``; helper
+fix11, 2026-12-05).  Element sizes with ``--kv-cache-dtype fp8`` (vLLM prints "Using DeepSeek's fp8_ds_mla
 KV cache format"); B = the cache block size, 256 (``DeepseekV4FlashMLASparseBackend.get_supported_kernel_block_sizes``
 [256]); every page is rounded up to 576 B (``alignment=576``, ``kv_cache_interface._apply_alignment_padding``)::
 
@@ -169,8 +173,10 @@ def _num(config: dict, key: str, where: str) -> int:
     return v
 
 
-def layer_pages(config: dict, *, where: str = "config.json") -> dict[str, tuple[int, int, int | None, int]]:
-    """Per page kind: (page bytes before group padding, block size, window or None for full, layer count)."""
+def layer_pages(config: dict, *, where: str = "config.json",
+                mtp_layers: int = 0) -> dict[str, tuple[int, int, int | None, int]]:
+    """Per page kind: (page bytes before group padding, block size, window or None for full, layer count);
+    ``mtp_layers`` MTP layers add SWA layers (module doc)."""
     ratios = layer_ratios(config, where=where)
     head, rope, ihd = _num(config, "head_dim", where), _num(config, "qk_rope_head_dim", where), \
         _num(config, "index_head_dim", where)
@@ -181,7 +187,7 @@ def layer_pages(config: dict, *, where: str = "config.json") -> dict[str, tuple[
     n4, n128 = ratios.count(4), ratios.count(128)
     idx_token = ihd + ihd // INDEXER_QUANT_BLOCK * 4
     return {
-        "swa": (_round_up(SWA_BLOCK * KV_TOKEN_BYTES, ALIGN), SWA_BLOCK, window, len(ratios)),
+        "swa": (_round_up(SWA_BLOCK * KV_TOKEN_BYTES, ALIGN), SWA_BLOCK, window, len(ratios) + mtp_layers),
         "c4a": (_round_up(BLOCK // 4 * KV_TOKEN_BYTES, ALIGN), BLOCK, None, n4),
         "c128a": (_round_up(BLOCK // 128 * KV_TOKEN_BYTES, ALIGN), BLOCK, None, n128),
         "c4i": (_round_up(BLOCK // 4 * idx_token, ALIGN), BLOCK, None, n4),
@@ -201,9 +207,10 @@ def approximate_gcd(values: list[int], lower_bound: int) -> int:
     return best_d
 
 
-def build_groups(config: dict, *, where: str = "config.json") -> tuple[tuple[Dsv4Group, ...], list[dict[int, int]]]:
+def build_groups(config: dict, *, where: str = "config.json",
+                 mtp_layers: int = 0) -> tuple[tuple[Dsv4Group, ...], list[dict[int, int]]]:
     """The KV-cache groups (full first) and, per group, layers by padded page size."""
-    kinds = layer_pages(config, where=where)
+    kinds = layer_pages(config, where=where, mtp_layers=mtp_layers)
     full = [k for k, v in kinds.items() if v[2] is None and v[3] > 0]
     full_pages = [kinds[k][0] for k in full for _ in range(kinds[k][3])]
     full_sizes = sorted(set(full_pages))
@@ -259,8 +266,10 @@ def estimate_max_model_len(groups, buckets, available_bytes: int, upper: int, ma
 
 
 def plan_dsv4(config: dict, available_bytes: int, *, version: str, max_model_len: int,
-              max_num_batched_tokens: int, kv_cache_dtype: str = "fp8", where: str = "config.json") -> Dsv4Capacity:
-    """Blocks, per-request blocks, concurrency and printed tokens of one rank (module doc)."""
+              max_num_batched_tokens: int, kv_cache_dtype: str = "fp8", where: str = "config.json",
+              mtp_layers: int = 0) -> Dsv4Capacity:
+    """Blocks, per-request blocks, concurrency and printed tokens of one rank (module doc); ``mtp_layers``: the MTP
+    drafter's layers (0 without MTP speculative decoding)."""
     release = check_release(version)
     if str(kv_cache_dtype).lower() not in FP8_NAMES:
         raise PlanInputError(f"vLLM DeepSeek-V4: only --kv-cache-dtype fp8 (vLLM's fp8_ds_mla layout) is modelled, "
@@ -268,7 +277,9 @@ def plan_dsv4(config: dict, available_bytes: int, *, version: str, max_model_len
     if max_model_len <= 0 or max_num_batched_tokens <= 0:
         raise PlanInputError(f"vLLM DeepSeek-V4: max_model_len and max_num_batched_tokens must be positive, got "
                              f"{max_model_len} and {max_num_batched_tokens}")
-    groups, buckets = build_groups(config, where=where)
+    if not isinstance(mtp_layers, int) or isinstance(mtp_layers, bool) or mtp_layers < 0:
+        raise PlanInputError(f"vLLM DeepSeek-V4: mtp_layers must be a whole number ≥ 0, got {mtp_layers!r}")
+    groups, buckets = build_groups(config, where=where, mtp_layers=mtp_layers)
     per_block = bytes_per_block(groups, buckets, release)
     blocks = max(int(available_bytes) // per_block, 0)
     usage = sum(g.page_sum() * g.pages_per_request(max_model_len, max_num_batched_tokens) for g in groups)

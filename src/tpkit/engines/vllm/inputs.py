@@ -145,13 +145,44 @@ def served_dtype(model: ModelSpec, dtype: str | None) -> tuple[str, int]:
     return found.name, found.bytes
 
 
+V1_CHUNKED_PREFILL_SWITCH = (0, 11, 1)
+"""First release whose V1 engine honours ``--no-enable-chunked-prefill`` for a generating model (see
+:func:`_batch`)."""
+
+
 def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec) -> tuple[int, int]:
+    """(max_num_batched_tokens, max_num_seqs) the engine runs with: V0 by :func:`_v0_batch`; V1 by
+    ``engine/arg_utils.py`` (``_set_default_args_v1`` / ``_set_default_args`` up to 0.11.0,
+    ``_set_default_max_num_seqs_and_batched_tokens_args`` from 0.11.1).
+
+    ``--no-enable-chunked-prefill`` (``enable_chunked_prefill=False``) on V1: up to 0.11.0 the engine sets
+    ``enable_chunked_prefill = True`` for every non-pooling model ('V1 always uses chunked prefills', read in the
+    0.8.5, 0.9.0–0.9.2, 0.10.0, 0.10.2 and 0.11.0 wheels), so the switch changes nothing.  From 0.11.1 (read in
+    0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.15.0, 0.16.0, 0.17.1, 0.18.0–0.31.0 and 0.33.0) it is kept, and when
+    ``--max-num-batched-tokens`` is not given the budget becomes ``max(max_model_len, the device default)``; a
+    given budget below ``max_model_len`` is refused (``config/scheduler.py SchedulerConfig.verify_max_model_len``:
+    'max_num_batched_tokens (…) is smaller than max_model_len (…)').  From 0.11.1 a default budget is also capped at
+    ``max_num_seqs × max_model_len`` (either switch).  The profile run, the encoder budget and the graph sizes then
+    follow the budget as they do for a chunked run."""
     if rules.engine == "V0":
         return _v0_batch(options, rules, length, model), options.max_num_seqs or 256
     big_seqs = _large_batch_device(gpu, rules)[1]
-    tokens = options.max_num_batched_tokens or default_batched_tokens(gpu, rules)
-    if not options.max_num_batched_tokens and rules.mm_prefix_batch_floor:
-        tokens = max(tokens, mm_prefix_batch_floor(model) or 0)
+    switch = rules.release >= V1_CHUNKED_PREFILL_SWITCH
+    unchunked = switch and options.enable_chunked_prefill is False
+    given = options.max_num_batched_tokens
+    if given and unchunked and given < length:
+        raise PlanInputError(f"--max-num-batched-tokens {given} is below --max-model-len {length} with chunked prefill "
+                             f"off: vLLM {rules.label} refuses it (config/scheduler.py verify_max_model_len: "
+                             "'max_num_batched_tokens ... is smaller than max_model_len'); raise it to "
+                             f"{length}, lower --max-model-len, or turn chunked prefill on")
+    tokens = given or default_batched_tokens(gpu, rules)
+    if not given:
+        if unchunked:
+            tokens = max(length, tokens)
+        if rules.mm_prefix_batch_floor:
+            tokens = max(tokens, mm_prefix_batch_floor(model) or 0)
+        if switch:
+            tokens = min((options.max_num_seqs or (1024 if big_seqs else 256)) * length, tokens)
     seqs = options.max_num_seqs or min(1024 if big_seqs else 256, tokens)
     if tokens < seqs:
         raise PlanInputError(f"--max-num-batched-tokens {tokens} is below --max-num-seqs {seqs}; vLLM needs "
@@ -400,10 +431,6 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
     """Apply the version's defaults and check every flag against the model and GPU."""
     parallel = parallel or ParallelSpec()
     length = _max_model_len(model, options, rules)
-    if options.enable_chunked_prefill is False and rules.engine != "V0":
-        raise PlanInputError(f"enable_chunked_prefill=False is modelled for vLLM's V0 engine only (its profile run "
-                             f"of max(max_model_len, 2048) tokens), not for vLLM {rules.label} (V1); leave it out, or "
-                             "give --max-num-batched-tokens for the budget the run used")
     if options.kv_cache_memory_bytes is not None and rules.engine == "V0":
         raise PlanInputError("--kv-cache-memory-bytes does not exist in V0-era vLLM (≤ 0.7); remove it or plan "
                              "with --engine-version 0.11 or current")

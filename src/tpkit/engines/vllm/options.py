@@ -140,7 +140,10 @@ class VllmOptions:
     ``max_num_batched_tokens`` when that is not given (vLLM 0.6.3 ``engine/arg_utils.py create_engine_config``
     applies the long-context default only while the flag is None; ``config.py SchedulerConfig``: 512 tokens when
     on, ``max(max_model_len, 2048)`` when off).  False is accepted from the API (the command line only turns it
-    on) and is refused for V1 releases, whose chunked prefill tpkit does not model as a switch."""
+    on).  On V1 releases (vLLM's ``--no-enable-chunked-prefill``) it changes nothing up to 0.11.0 (V1 forces
+    chunked prefill on for generating models) and from 0.11.1 makes the default budget ``max(max_model_len, the
+    device default)`` and refuses a given budget below ``max_model_len`` (``engines.vllm.inputs._batch``; helper
+    fix11, 2026-12-05: until then tpkit refused False on V1)."""
     no_async_scheduling: bool = flag(
         False, kind="bool", help="vLLM's --no-async-scheduling: one batch in flight instead of two (or pp + 1 on "
                                  "Model Runner V2), so sliding-window layers reserve the window plus one batch of "

@@ -353,6 +353,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         layout, budget.available, max_model_len=r.max_model_len, max_num_batched_tokens=r.max_num_batched_tokens,
         pp=parallel.pp, rules=rules, concurrent_batches=r.concurrent_batches, dcp=r.dcp)
     draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r)
+    if dsv4 and draft_kv is not None:  # the MTP layer's SWA pages are inside the DeepSeek-V4 groups' pool line
+        draft_kv = None
     if draft_inside:
         draft_w_lines = [inside_load_delta(l, measured[1]) if l.bytes else l for l in draft_w_lines]
     ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization,
