@@ -269,7 +269,8 @@ def test_flag_entries_exist():
     """Issue 12's flag pass: the entries whose source states a flag (vl_023, validation_case_020 … sg_063, and
     sg_014 / sg_015's tp 1 from their commands, helper lfm; vl_074's from the compose file its issue's slug names,
     helper cfg2); a floor. Helper cap10 (2026-12-05): vl_736 takes tp 1 and max_model_len 53,248 from its module,
-    sg_290 / sg_291 tp 1 as sg_403 (one GB10); vl_736 is the one new entry with flags."""
+    sg_290 / sg_291 tp 1 as sg_403 (one GB10); vl_736 is the one new entry with flags. Helper cap12 (2026-12-05):
+    vl_854 adds tp 1 (its notes size the one RTX 4090's KV per token with all 8 KV heads)."""
     assert len(WITH_FLAGS) >= 13
     assert all(k not in e for e in MAP if "flags" not in e for k in FLAG_KEYS[1:])
 
