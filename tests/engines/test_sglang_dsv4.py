@@ -1,4 +1,4 @@
-"""SGLang's DeepSeek-V4 pools (``tpkit.engines.sglang.dsv4``; sglang 0.5.12 - 0.5.14 ``pool_configurator.py``
+"""SGLang's DeepSeek-V4 pools (``tpkit.engines.sglang.dsv4``; sglang 0.5.12 - 0.5.19 ``pool_configurator.py``
 ``DSV4PoolConfigurator``), checked against the numbers sglang#25118 (tests/logs/data/sglang/sg_121.log, SGLang
 0.5.11.dev20260512, DeepSeek-V4-Flash on MI300X) prints:
 
@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tpkit.cli import main
-from tpkit.engines.sglang.dsv4 import (dsv4_cell, dsv4_pools, dsv4_pools_from_tokens, layout_of, ring_sizes)
+from tpkit.engines.sglang.dsv4 import (c128_state_fixed_bytes, dsv4_cell, dsv4_pools, dsv4_pools_from_tokens, layout_of,
+                                       ring_sizes)
 from tpkit.engines.sglang.pool import compute_cell, pool_buffers
 from tpkit.errors import PlanInputError
 from tpkit.models.load import load_model
@@ -66,10 +67,46 @@ def test_released_wheels_size_non_speculative_rings_at_8_and_128(version):
 
 
 def test_version_boundaries_on_both_sides():
+    """0.5.14 prices the c128 compress states in the cell; 0.5.15 – 0.5.19 take them off the budget per request
+    (``c128_state_fixed_bytes``, none in the cell); 0.5.20 rewrites the configurator: refused."""
     assert ring_sizes("0.5.11", False) == (16, 256) and ring_sizes("0.5.12", False) == (8, 128)
-    dsv4_cell(_layout(), "0.5.14")
-    with pytest.raises(PlanInputError, match="after 0.5.14 is not modelled"):
-        dsv4_cell(_layout(), "0.5.15")
+    old, new = dsv4_cell(_layout(), "0.5.14"), dsv4_cell(_layout(), "0.5.15")
+    c128_states = 0.8 * 128 / 128 * (2 * 512 * 4) * 20
+    assert old.bytes_per_full_token - new.bytes_per_full_token == pytest.approx(c128_states)
+    assert not old.c128_per_request and new.c128_per_request
+    assert c128_state_fixed_bytes(_layout(), old, "0.5.14", max_running_requests=8) == 0
+    assert c128_state_fixed_bytes(_layout(), new, "0.5.15", max_running_requests=8) > 0
+    assert dsv4_cell(_layout(), "0.5.19").bytes_per_full_token == new.bytes_per_full_token
+    with pytest.raises(PlanInputError, match="after 0.5.19 is not modelled"):
+        dsv4_cell(_layout(), "0.5.20")
+
+
+def test_0_5_13_counts_the_stage_layers_without_the_mtp_slot():
+    """0.5.13+ slice compress_ratios[start_layer:end_layer] and end_layer is num_hidden_layers (43): the MTP slot
+    (a 0) drops out of L at pp 1; 0.5.12 counts all 44."""
+    model = load_model(str(CONFIG_DIR))
+    a = compute_cell(model, 4, 1, "fp8_e4m3", version="0.5.12").bytes_per_token
+    b = compute_cell(model, 4, 1, "fp8_e4m3", version="0.5.13").bytes_per_token
+    assert a - b == pytest.approx(0.8 * 584)
+
+
+def test_sg_484_pool_is_rebuilt_from_its_printed_budget():
+    """tests/logs/data/sglang/sg_484.log (an SGLang source build dated 2026-08-07, so 0.5.19 rules at the newest,
+    DeepSeek-V4 at tp 4, --max-running-requests 8, swa_full_tokens_ratio 0.1 set by SGLang) prints
+    'bytes_per_full_token=7705.45, available_bytes=11.89 GB, c128_state_fixed=0.11 GB, full_token=1641472'."""
+    model = load_model(str(CONFIG_DIR))
+    cell = compute_cell(model, 4, 1, "fp8_e4m3", version="0.5.19", swa_full_tokens_ratio=0.1)
+    layout, dcell = cell.dsv4
+    assert layout.layers() == 43 and f"{cell.bytes_per_token:.2f}" == "7705.45"
+    fixed = c128_state_fixed_bytes(layout, dcell, "0.5.19", max_running_requests=8)
+    assert fixed == 1408 * 1024 * 4 * 20 and f"{fixed / GIB:.2f}" == "0.11"   # ceil128(9 × 128 + 129) rows
+    low = dsv4_pools(dcell, int(11.885 * GIB), 128, fixed_bytes=fixed).full
+    high = dsv4_pools(dcell, int(11.895 * GIB) - 1, 128, fixed_bytes=fixed).full
+    assert low <= 1_641_472 <= high
+    # without the fixed term (0.5.14's pricing) the printed pool is not reached from the same budget
+    assert dsv4_pools(dcell, int(11.885 * GIB), 128).full > 1_641_472
+    default = c128_state_fixed_bytes(layout, dcell, "0.5.19", max_running_requests=None)
+    assert default == -(-(257 * 128 + 129) // 128) * 128 * 1024 * 4 * 20   # the hook's 256
 
 
 def test_swa_ratio_weights_the_swa_and_state_terms_only():
@@ -119,6 +156,9 @@ def test_cli_plans_deepseek_v4_on_a_modelled_release_and_refuses_a_later_one(cap
     # speculative decoding changes the rings and inflates the cell (0.5.12); the plan does not wire that: refused
     assert main(argv + ["--engine-version", "0.5.12", "--speculative-algorithm", "NEXTN"]) == 2
     assert "speculative decoding is not modelled" in capsys.readouterr().err
+    # 0.5.15 – 0.5.19 (c128 states per request) are modelled for tpkit explain only: the plan refuses them
+    assert main(argv + ["--engine-version", "0.5.15"]) == 2
+    assert "--engine-version 0.5.14" in capsys.readouterr().err
 
 
 def test_entry_bytes_of_v4_flash_layout():

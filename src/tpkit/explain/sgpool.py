@@ -31,7 +31,11 @@ def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int
         from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
         from tpkit.engines.sglang.versions import LATEST, parse_version
 
-        version = ctx.rules_version or LATEST
+        from tpkit.engines.sglang.versions import newest_by_date
+
+        # the newest release the log's line formats allow, capped by its date (a log dated before a release
+        # cannot come from it: versions.newest_by_date, as sgrelease's terms)
+        version = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))[0]
         kv = str(ctx.get("kv_cache_dtype", "auto"))
         if kv.lower() in UNMODELLED_KV_DTYPES:  # fp4/mx KV: no cell rather than the model dtype's
             raise unmodelled_kv_error(kv.lower())
@@ -44,6 +48,8 @@ def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int
         ratio = ctx.get("swa_full_tokens_ratio")
         cell = compute_cell(ctx.model, attn_tp, pp, kv_dtype, split_v_dim=parse_version(version) >= (0, 5, 8),
                             version=version, swa_full_tokens_ratio=float(ratio) if ratio else None)
+        if cell.layout == "dsv4" and cell.dsv4[1].c128_per_request:
+            return _dsv4_fixed(ctx, cell, version, page, tp // attn_tp)
         choice = _swa_choice(ctx, cell, version, page, tp // attn_tp, pp)
         if choice is not None and choice.swa_cap is not None:
             return (float(cell.full_bytes()), f"{cell.source}; {choice.configurator}: {choice.why} "
@@ -51,6 +57,36 @@ def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int
         return float(cell.bytes_per_token), f"{cell.source} ({ctx.model_source})", page, None
     except REFUSED as exc:  # a model the rules cannot size: say so, keep explaining
         return None, f"cell not computable ({type(exc).__name__}: {str(exc)[:120]})", page, None
+
+
+class _Dsv4Fixed:
+    """DeepSeek-V4 on SGLang 0.5.15+: the per-request c128 states taken off the KV budget before budget ÷ cell
+    (``engines.sglang.dsv4.c128_state_fixed_bytes``); plays the part of ``capped`` for ``_full_share`` and
+    ``_predict_tokens``."""
+
+    __slots__ = ("fixed",)
+
+    def __init__(self, fixed: int) -> None:
+        self.fixed = fixed
+
+
+def _dsv4_fixed(ctx: Context, cell, version: str, page: int, attn_dp: int):
+    """(cell, source, page, _Dsv4Fixed) for DeepSeek-V4 on 0.5.15 – 0.5.19: max_running_requests as printed, else
+    the DeepSeek-V4 hook's 256, per attention-DP rank."""
+    from tpkit.engines.sglang.dsv4 import DEFAULT_RUNNING, c128_state_fixed_bytes
+
+    layout, dcell = cell.dsv4
+    running = ctx.get("max_running_requests")
+    try:
+        running = int(running) if running is not None and not isinstance(running, bool) else None
+    except (TypeError, ValueError):
+        running = None
+    fixed = c128_state_fixed_bytes(layout, dcell, version, max_running_requests=running, attn_dp=max(1, attn_dp))
+    said = (f"max_running_requests {running}" if running is not None
+            else f"max_running_requests {DEFAULT_RUNNING} (deepseek_v4_hook default)")
+    return (float(cell.bytes_per_token), f"{cell.source}; minus c128 states per request {fixed / 2**30:.3f} GiB "
+            f"({said}; DSV4PoolConfigurator._get_c128_state_fixed_bytes, 0.5.15 – 0.5.19) ({ctx.model_source})",
+            page, _Dsv4Fixed(fixed))
 
 
 def _swa_choice(ctx: Context, cell, version: str, page: int, attn_dp: int, pp: int):
@@ -100,7 +136,7 @@ def _full_share(rest: Iv | None, capped) -> Iv | None:
     the request cap (``engines.sglang.pool.size_tokens``), so budget ÷ full cell stays the full pool's tokens."""
     if rest is None or capped is None:
         return rest
-    fixed = Bytes(capped[1].swa_cap * capped[0].swa_bytes())
+    fixed = Bytes(capped.fixed) if isinstance(capped, _Dsv4Fixed) else Bytes(capped[1].swa_cap * capped[0].swa_bytes())
     return rest - Iv(low=fixed, high=fixed)
 
 
@@ -160,6 +196,8 @@ def _predict_tokens(ctx: Context, rest: Iv | None, cell: float | None, page: int
     if rest is None or not cell:
         return None
     mtt = ctx.get("max_total_tokens")
+    if isinstance(capped, _Dsv4Fixed):  # DeepSeek-V4 0.5.15+: the c128 states come off the budget first
+        rest, capped = _full_share(rest, capped), None
     if capped is not None:  # the request-capped SWA pool: the plan's size_tokens
         from tpkit.engines.sglang.pool import size_tokens
 
@@ -236,7 +274,8 @@ def _tokens_row(tokens_a, tokens_printed: int | None, predicted: tuple[int, int]
         mid = (predicted[0] + predicted[1]) // 2
     else:
         mid = tokens_a.count.value
-    rule = ("full pool = floor((KV budget − SWA pool × SWA cell) / full cell)" if capped is not None
+    rule = ("full pool = floor((KV budget − c128 states per request) / cell)" if isinstance(capped, _Dsv4Fixed)
+            else "full pool = floor((KV budget − SWA pool × SWA cell) / full cell)" if capped is not None
             else "floor(KV budget / cell)")
     return Row(item="KV tokens", value=None, count=mid, kind="printed" if tokens_a else "derived",
                meaning=f"{rule} rounded down to page {page}; cell "

@@ -25,6 +25,24 @@ c128_state_pool_size = swa // 128 × 256 with no speculative algorithm, and its 
 slices compress_ratios by PP stage; tpkit refuses pp > 1).  From 0.5.15 the c128 states are priced per request
 (``_get_c128_state_fixed_bytes``) and 0.5.21+ adds an SWA cap mode, page padding and unified / fp4-indexer
 variants: not modelled, refused.
+
+0.5.13+ slice ``compress_ratios[start_layer:end_layer]`` (0.5.13 – 0.5.19 ``DSV4PoolConfigurator.__init__``), and
+``ModelRunner.end_layer`` is ``num_hidden_layers``: at pp 1 the MTP slot (the list's last entry, a 0 for V4-Flash)
+drops out, L = 43 for V4-Flash (sg_484 prints bytes_per_full_token=7705.45 = this formula with L 43, r 0.1).
+
+0.5.15 – 0.5.19 (``pool_configurator.py`` ``DSV4PoolConfigurator._get_bytes_per_full_token`` /
+``_get_c128_state_fixed_bytes`` / ``calculate_pool_sizes``; the class is the same in the five wheels, refactors
+only): the c128 compress states leave the per-token cell (``c128_state_ratio = 0``) and are priced per request
+before the split::
+
+    slots = max_running_requests // dp + 1                (decode disaggregation: + extra slots)
+    rows  = ceil128(slots × ring128 + ring128 + 1)
+    fixed = rows × 2·head_dim × 4 B × n128
+    full  = floor_page(int((budget − fixed) / cell))
+
+``max_running_requests`` is the user's, else 256 (0.5.15 – 0.5.19 ``arg_groups/deepseek_v4_hook.py`` sets it for
+DeepSeek-V4 before the pools), so the configurator's estimate from the context length is not reached.  0.5.20 rewrites
+the configurator (SWA cap, page padding): not modelled, refused.
 Not modelled either: SGLANG_OPT_USE_ONLINE_COMPRESS (c128 ring 1, 3 × head_dim state) and HiSparse (c4 shrink).
 """
 
@@ -36,9 +54,16 @@ from tpkit.records import dataclass
 
 FIRST_RELEASE = "0.5.12"
 """the first release wheel with ``DSV4PoolConfigurator`` (0.5.11's has no DeepSeek-V4 pools)"""
-LAST_MODELLED = "0.5.14"
+LAST_MODELLED = "0.5.19"
 """the newest release whose DSV4 configurator this module reproduces (0.5.12 – 0.5.14 read: the same
-``_get_bytes_per_full_token`` and ``_compute_dsv4_sizes``; 0.5.15 prices c128 states per request instead)"""
+``_get_bytes_per_full_token`` and ``_compute_dsv4_sizes``; 0.5.15 – 0.5.19 read: c128 states priced per request;
+0.5.20 rewrites the class)"""
+STAGE_SLICE_FIRST = "0.5.13"
+"""the first release that slices ``compress_ratios`` to the stage's layers (the MTP slot drops out at pp 1)"""
+FIXED_C128_FIRST = "0.5.15"
+"""the first release that prices the c128 compress states per request (``_get_c128_state_fixed_bytes``)"""
+DEFAULT_RUNNING = 256
+"""0.5.15 – 0.5.19 ``arg_groups/deepseek_v4_hook.py``: max_running_requests when the user sets none"""
 STATE_BYTES = 4
 """compress states are fp32 (``state_dtype_size = 4``)"""
 INDEXER_QUANT_BLOCK = 128
@@ -87,6 +112,8 @@ class Dsv4Cell:
     """sliding window (tokens)"""
     speculative: bool
     source: str
+    c128_per_request: bool = False
+    """0.5.15+: the c128 states are not in the cell nor in the split (``c128_state_fixed_bytes``)"""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,12 +151,48 @@ def layout_of(config: dict, *, where: str = "config.json") -> Dsv4Layout:
 
 
 def check_version(version: str) -> None:
-    """Refuse releases whose DSV4 configurator is not the one modelled (after 0.5.14)."""
+    """Refuse releases whose DSV4 configurator is not the one modelled (after 0.5.19)."""
     if parse_version(version) > parse_version(LAST_MODELLED):
         raise PlanInputError(
-            f"SGLang {version}: DeepSeek-V4's pool sizing after {LAST_MODELLED} is not modelled (from 0.5.15 "
-            "DSV4PoolConfigurator prices c128 states per request, 0.5.21+ adds an SWA cap mode, page padding and "
-            f"unified / fp4-indexer variants); plan with --engine-version {LAST_MODELLED}")
+            f"SGLang {version}: DeepSeek-V4's pool sizing after {LAST_MODELLED} is not modelled (0.5.20 rewrites "
+            "DSV4PoolConfigurator: an SWA cap mode, page padding, unified / fp4-indexer variants); "
+            f"plan with --engine-version 0.5.14 (tpkit explain reads up to {LAST_MODELLED})")
+
+
+def stage_layout(layout: Dsv4Layout, version: str, num_hidden_layers: int) -> Dsv4Layout:
+    """The layers SGLang counts at pp 1: all of ``compress_ratios`` before 0.5.13, ``[:num_hidden_layers]`` from
+    0.5.13 (``compress_ratios[start_layer:end_layer]``; the MTP slot drops out)."""
+    if parse_version(version) < parse_version(STAGE_SLICE_FIRST) or num_hidden_layers >= len(layout.compress_ratios):
+        return layout
+    if num_hidden_layers <= 0:
+        raise PlanInputError(f"DeepSeek-V4 needs a positive num_hidden_layers, got {num_hidden_layers}")
+    return Dsv4Layout(qk_nope_head_dim=layout.qk_nope_head_dim, qk_rope_head_dim=layout.qk_rope_head_dim,
+                      index_head_dim=layout.index_head_dim, window=layout.window,
+                      compress_ratios=layout.compress_ratios[:num_hidden_layers])
+
+
+def c128_fixed(version: str) -> bool:
+    """True for releases that price the c128 compress states per request (0.5.15+)."""
+    return parse_version(version) >= parse_version(FIXED_C128_FIRST)
+
+
+def c128_state_fixed_bytes(layout: Dsv4Layout, cell: "Dsv4Cell", version: str, *,
+                           max_running_requests: int | None, attn_dp: int = 1) -> int:
+    """Bytes of the per-request c128 compress states taken from the budget before the split (0.5.15 – 0.5.19
+    ``DSV4PoolConfigurator._get_c128_state_fixed_bytes``; 0 before 0.5.15, where the states ride in the cell):
+    ceil128((running // dp + 1) × ring128 + ring128 + 1) rows × 2·head_dim fp32 × c128 layers; ``running`` None:
+    256, the DeepSeek-V4 hook's default."""
+    n128 = layout.layers(128)
+    if not c128_fixed(version) or n128 == 0:
+        return 0
+    running = DEFAULT_RUNNING if max_running_requests is None else int(max_running_requests)
+    if running <= 0 or attn_dp <= 0:
+        raise PlanInputError(f"DeepSeek-V4: max_running_requests {running} and attention DP {attn_dp} must be "
+                             "positive")
+    slots = running // attn_dp + 1
+    rows = -(-(slots * cell.ring128 + cell.ring128 + 1) // 128) * 128
+    head = layout.qk_nope_head_dim + layout.qk_rope_head_dim
+    return rows * 2 * head * STATE_BYTES * n128
 
 
 def ring_sizes(version: str, speculative: bool) -> tuple[int, int]:
@@ -153,22 +216,27 @@ def dsv4_cell(layout: Dsv4Layout, version: str, *, swa_ratio: float = 0.8, specu
     c4_index_state = 2 * 2 * layout.index_head_dim * STATE_BYTES
     w = layout.window
     cell = (swa_ratio * kv * n + kv * n4 / 4 + kv * n128 / 128 + indexer * n4 / 4
-            + swa_ratio * ring4 / w * c4_state * n4 + swa_ratio * ring128 / w * c128_state * n128
-            + swa_ratio * ring4 / w * c4_index_state * n4)
+            + swa_ratio * ring4 / w * c4_state * n4 + swa_ratio * ring4 / w * c4_index_state * n4)
+    fixed = c128_fixed(version)
+    if not fixed:  # 0.5.15+: c128_state_ratio = 0, the states are priced per request (c128_state_fixed_bytes)
+        cell += swa_ratio * ring128 / w * c128_state * n128
     inflate = speculative and parse_version(version) >= parse_version(FIRST_RELEASE)
     if inflate:
         cell *= (n + 1) / n
     source = (f"DSV4: {swa_ratio:g} × {kv} B × {n} layers + {kv} B × ({n4}/4 + {n128}/128) + indexer {indexer} B × "
-              f"{n4}/4 + fp32 compress states (rings {ring4} / {ring128} over window {w})"
+              f"{n4}/4 + fp32 compress states (rings {ring4} / {ring128} over window {w}"
+              f"{'; c128 states per request, outside the cell' if fixed else ''})"
               f"{f' × {n + 1}/{n} (draft worker)' if inflate else ''} (sglang pool_configurator.py "
               "DSV4PoolConfigurator._get_bytes_per_full_token)")
     return Dsv4Cell(bytes_per_full_token=cell, swa_ratio=swa_ratio, ring4=ring4, ring128=ring128, window=w,
-                    speculative=speculative, source=source)
+                    speculative=speculative, source=source, c128_per_request=fixed)
 
 
-def dsv4_pools(cell: Dsv4Cell, available_bytes: int, page_size: int) -> Dsv4Pools:
+def dsv4_pools(cell: Dsv4Cell, available_bytes: int, page_size: int, *, fixed_bytes: int = 0) -> Dsv4Pools:
     """The pool split from the KV budget (``calculate_pool_sizes`` + ``_compute_dsv4_sizes``); SGLang asserts the
-    page is a multiple of 128 for compressed attention."""
+    page is a multiple of 128 for compressed attention.  ``fixed_bytes``: the per-request c128 states taken off the
+    budget first (0.5.15+, ``c128_state_fixed_bytes``)."""
+    available_bytes = max(available_bytes - fixed_bytes, 0)
     if page_size <= 0 or page_size % 128:
         raise PlanInputError(f"DeepSeek-V4 on SGLang needs --page-size a multiple of 128 (compressed attention), "
                              f"got {page_size}")
@@ -181,7 +249,8 @@ def dsv4_pools_from_tokens(cell: Dsv4Cell, full_tokens: int, page_size: int) -> 
     full = full_tokens // page_size * page_size
     swa = int(full * cell.swa_ratio) // page_size * page_size
     return Dsv4Pools(full=full, swa=swa, c4=full // 4, c128=full // 128,
-                     c4_state=swa // cell.window * cell.ring4, c128_state=swa // cell.window * cell.ring128)
+                     c4_state=swa // cell.window * cell.ring4,
+                     c128_state=0 if cell.c128_per_request else swa // cell.window * cell.ring128)
 
 
 def dsv4_cell_fields(model, kv_dtype: str, version: str, swa_ratio: float, *, pp: int = 1,
@@ -196,7 +265,7 @@ def dsv4_cell_fields(model, kv_dtype: str, version: str, swa_ratio: float, *, pp
     cfg = {"head_dim": model.head_dim, "qk_rope_head_dim": extra.get("qk_rope_head_dim"),
            "index_head_dim": extra.get("index_head_dim"), "sliding_window": model.sliding_window,
            "compress_ratios": extra.get("compress_ratios")}
-    layout = layout_of(cfg, where=f"{model.name} config")
+    layout = stage_layout(layout_of(cfg, where=f"{model.name} config"), version, model.num_layers)
     cell = dsv4_cell(layout, version, swa_ratio=swa_ratio, speculative=speculative)
     return dict(layout="dsv4", bytes_per_token=cell.bytes_per_full_token, kv_dtype=kv_dtype, element_bytes=1,
                 n_kv_heads=1, k_dim=layout.qk_nope_head_dim + layout.qk_rope_head_dim, v_dim=0,

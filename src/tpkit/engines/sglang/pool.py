@@ -11,7 +11,7 @@
                      (``swa.hybrid_swa``); other sliding models: one pool, cell over every layer
     cell (Gemma 4)   the same with F from global_head_dim × full KV heads and S from head_dim × KV heads, shared-KV
                      layers included (``gemma4_pools`` / ``_gemma4_cell``; SGLang ≥ 0.5.11)
-    cell (DSV4)      bytes per full token of DeepSeek-V4's SWA / c4 / c128 / state pools (``dsv4``; 0.5.12 – 0.5.14)
+    cell (DSV4)      bytes per full token of DeepSeek-V4's SWA / c4 / c128 / state pools (``dsv4``; 0.5.12 – 0.5.19)
     tokens           floor_page(min(budget // cell, --max-total-tokens))
     tokens (SWA cap) full = floor_page((budget − swa_cap × S × swa_layers) // (F × full_layers)), SWA pool =
                      ceil_page(swa_cap) (``swa_pool_choice``: --disable-radix-cache + --max-running-requests, 0.5.14+)

@@ -214,6 +214,9 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                         swa_full_tokens_ratio=options.swa_full_tokens_ratio)
     if spec is not None and cell.layout == "dsv4":  # 0.5.12 dsv4 rings 16 / 256 and × (L+1)/L: not wired here
         raise PlanInputError(f"{model.name}: DeepSeek-V4 with speculative decoding is not modelled; plan without it")
+    if cell.layout == "dsv4" and cell.dsv4[1].c128_per_request:  # engines.sglang.dsv4.c128_state_fixed_bytes
+        raise PlanInputError(f"{model.name}: SGLang {version}'s DeepSeek-V4 pools (c128 states priced per request, "
+                             "0.5.15+) are modelled for tpkit explain only; plan with --engine-version 0.5.14")
     swa_pool = plan_swa_pool(cell, model, parallel, options, cap, page)
     growth = 0.0
     if spec is not None and spec.loaded_before_pool:
