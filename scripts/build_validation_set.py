@@ -662,7 +662,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                None),
     # helper mv31: serving notes of a project on 4x B200 (search-index file id 70166912399): vLLM 0.30.0, Qwen3.8-27B-FP8
     # tp 2 at 0.14 and Qwen3.5-4B at 0.16 (text only, 65,536), then the 4B with MTP-2 at 0.12 and the CUDA-graph
-    # estimate switched off by VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (not a tpkit option)
+    # estimate switched off by VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (helper hyb11: read from the command, as the
+    # --speculative-config, by _vllm_flags)
     **{cid: ("0.30.0", "the notes: 'vLLM 0.30.0, torch 2.13 cu130'", {"language_model_only": True}, None)
        for cid in ("vp_602", "vp_603", "vp_604")},
     # helper mv31: a KVBM cookbook on a Dell Pro Max with GB10 (search-index file id 70384801327): vLLM 0.27.1 (aarch64
@@ -1143,6 +1144,12 @@ def _vllm_flags(case: dict, over: dict) -> dict:
     mode = re.search(r"cudagraph_mode\W+(\w+)", cmd)  # --compilation-config '{"cudagraph_mode": ...}' (helper cap11)
     if mode:
         flags["cudagraph_mode"] = mode.group(1).upper()
+    spec = re.search(r"--speculative[-_]config[ =]'([^']*)'", cmd)  # vLLM's JSON speculative config (helper hyb11)
+    if spec:
+        flags["speculative_config"] = spec.group(1)
+    est = re.search(r"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=([01])\b", cmd)  # the env the command sets (hyb11)
+    if est:
+        flags["vllm_memory_profiler_estimate_cudagraphs"] = est.group(1)
     q = case.get("quantization") or ""
     if "--quantization" in cmd:
         flags["quantization"] = next((m for m in ("awq", "gptq", "fp8") if m in q), None)
