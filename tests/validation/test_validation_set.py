@@ -8,6 +8,8 @@ Helper mv31 (2026-12-05): vp_593-vp_607 and gs_242-gs_244 added blind (15 public
 changed): vLLM 248 listed, 235 scored (its level loosened to what they score), SGLang 81 listed, 62 scored
 (docs/accuracy.md §6.4, round mv31).
 Helper cap11 (2026-12-05): vLLM's p90 level 0.085 -> 0.090 after -O1 (PIECEWISE graphs only) moved vp_199 from +8.4 to +9.2 %.
+Helper hyb11 (2026-12-05): vLLM cases take --speculative-config and VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS from their
+command: vp_604 +26.0 -> +9.4 %, vp_593 now refused (DeepSeek-V4 with MTP), 234 scored, p90 12.78 -> 12.15 %.
 """
 
 from pathlib import Path
