@@ -1151,6 +1151,12 @@ def _vllm_flags(case: dict, over: dict) -> dict:
     mode = re.search(r"cudagraph_mode\W+(\w+)", cmd)  # --compilation-config '{"cudagraph_mode": ...}' (helper cap11)
     if mode:
         flags["cudagraph_mode"] = mode.group(1).upper()
+    spec = re.search(r"--speculative[-_]config[ =]'([^']*)'", cmd)  # vLLM's JSON speculative config (helper hyb11)
+    if spec:
+        flags["speculative_config"] = spec.group(1)
+    est = re.search(r"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=([01])\b", cmd)  # the env the command sets (hyb11)
+    if est:
+        flags["vllm_memory_profiler_estimate_cudagraphs"] = est.group(1)
     q = case.get("quantization") or ""
     if "--quantization" in cmd:
         flags["quantization"] = next((m for m in ("awq", "gptq", "fp8") if m in q), None)

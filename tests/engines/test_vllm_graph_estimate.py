@@ -248,3 +248,53 @@ def test_the_formula_names_the_first_capture_the_estimate_charges():
     assert _first_capture("FLASH_ATTN", 35)[0] == FIRST_CAPTURE_BYTES
     many = mechanism_estimate(piecewise=51, full=0, layers=200, attention_backend="FLASHINFER")
     assert many > FLASHINFER_WORKSPACE_BYTES and _first_capture("FLASHINFER", 0)[1].endswith("GiB")
+
+
+def _tokens(version, model=None, **kw):
+    plan = plan_vllm(model or llama3_8b(), H200, ParallelSpec(), VllmOptions(engine_version=version, **kw), weights=W)
+    return plan.kv_tokens, plan.extra["cuda_graph_bytes"], plan.extra["available_kv_bytes"]
+
+
+def test_estimate_env_switches_the_subtraction_on_both_sides_of_its_default():
+    """``VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`` (envs.py from 0.18.0: "0" in 0.18–0.19, "1" from 0.20.0;
+    ``v1/worker/gpu_worker.py determine_available_memory`` subtracts ``cudagraph_memory_estimate_applied``, the
+    estimate only when the variable is on: 0.18.0, 0.19.0, 0.26.0, 0.30.0 wheels).  Helper hyb11 (2026-12-05)."""
+    model = _as(llama3_8b(), "Gemma3ForCausalLM")  # V1 runner up to 0.24: the estimate is the mechanism's
+    # 0.19: off by default, on with 1 (the same estimate 0.20 subtracts by default)
+    assert _graphs("0.19.0", model) == 0
+    assert _graphs("0.19.0", model, vllm_memory_profiler_estimate_cudagraphs="1") == _mech(model) > 0
+    assert _graphs("0.18.0", model, vllm_memory_profiler_estimate_cudagraphs="1") == _mech(model)
+    # 0.20: on by default, off with 0: the budget grows by exactly the estimate
+    on_tokens, on_graphs, on_avail = _tokens("0.20.0", model)
+    off_tokens, off_graphs, off_avail = _tokens("0.20.0", model, vllm_memory_profiler_estimate_cudagraphs="0")
+    assert on_graphs == _mech(model) > 0 and off_graphs == 0
+    assert off_avail - on_avail == on_graphs and off_tokens > on_tokens
+    # 0.30, Model Runner V2 (every model from 0.29): the same switch
+    assert _graphs("0.30.0") > 0 and _graphs("0.30.0", vllm_memory_profiler_estimate_cudagraphs="0") == 0
+    assert _graphs("0.30.0", vllm_memory_profiler_estimate_cudagraphs="1") == _graphs("0.30.0")
+
+
+def test_estimate_env_refused_before_0_18_and_for_bad_values():
+    """0.17.1's envs.py has no VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (and subtracts nothing): refused there, as is
+    any value but 0 / 1; enforce-eager still wins over an explicit 1."""
+    with pytest.raises(PlanInputError, match="exists from vLLM 0.18.0"):
+        VllmOptions(engine_version="0.17.1", vllm_memory_profiler_estimate_cudagraphs="0")
+    with pytest.raises(PlanInputError, match="must be 0 or 1"):
+        VllmOptions(engine_version="0.30.0", vllm_memory_profiler_estimate_cudagraphs="yes")
+    assert _graphs("0.30.0", enforce_eager=True, vllm_memory_profiler_estimate_cudagraphs="1") == 0
+
+
+def test_validation_cases_take_the_env_and_speculative_config_their_command_sets():
+    """scripts/build_validation_set.py ``_vllm_flags`` reads ``VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=`` and
+    ``--speculative-config '{...}'`` from a case's command (helper hyb11): vp_604 (vLLM 0.30.0, Qwen3.5-4B, MTP-2,
+    the estimate off) carries both; vp_603 (same server without them) neither."""
+    import json
+    from pathlib import Path
+
+    cases = {c["id"]: c for c in json.loads(
+        (Path(__file__).resolve().parents[1] / "validation" / "cases" / "vllm.json").read_text())}
+    assert cases["vp_604"]["flags"]["vllm_memory_profiler_estimate_cudagraphs"] == "0"
+    assert json.loads(cases["vp_604"]["flags"]["speculative_config"]) == {"method": "qwen3_next_mtp",
+                                                                           "num_speculative_tokens": 2}
+    assert "vllm_memory_profiler_estimate_cudagraphs" not in cases["vp_603"]["flags"]
+    assert "speculative_config" not in cases["vp_603"]["flags"]

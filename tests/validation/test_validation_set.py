@@ -12,6 +12,8 @@ Helper fix11 (2026-12-05): RedHatAI/Qwen3.8-27B-INT4's ignore list re-assembled 
 -55.9 -> -10.0 %, vp_598 -17.9 -> -3.3 %) and DeepSeek-V4 MTP planned, the commands' --speculative-config passed
 (vp_593 +42.1 -> +25.6, vp_599 +351.9 -> +318.0, vp_600 +206.4 -> +183.2, vp_604 +26.0 -> +5.0 %): vLLM p90
 12.78 -> 11.38 %, 195 -> 196/235 inside (p90 level 0.128 -> 0.114).
+Helper hyb11 (2026-12-05): vLLM cases take --speculative-config and VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS from their
+command: vp_604 +26.0 -> +9.4 %, vp_593 now refused (DeepSeek-V4 with MTP), 234 scored, p90 12.78 -> 12.15 %.
 """
 
 from pathlib import Path
@@ -464,6 +466,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # vp_598) and DeepSeek-V4 MTP + the commands' --speculative-config (vp_593, vp_599,
                                    # vp_600, vp_604): 235 scored, median 1.61 %, p90 12.78 -> 11.38 %, 196/235
                                    # inside: TIGHTENED p90 0.128 -> 0.114
+                                   # Lead merge (session 11): fix11 + hyb11 together (the env input and DSV4 MTP): vp_593
+                                   # +23.3 %, vp_604 +9.4 %: 235 scored, median 1.61 %, p90 11.38 %, 196/235 inside.
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"

@@ -88,6 +88,13 @@ def too_long_message(*, max_model_len: int, needed: Bytes, available: Bytes, est
             "decreasing `max_model_len` when initializing the engine.")
 
 
+def mamba_blocks_message(*, max_num_seqs: int, num_blocks: int) -> str:
+    """vLLM's start-up error (≥ 0.20, ``CompilationConfig.resolve_cudagraph_mode_and_sizes``) when a model with
+    mamba-family layers and FULL decode CUDA graphs has fewer KV blocks than ``max_num_seqs``."""
+    return (f"ValueError: max_num_seqs ({max_num_seqs}) exceeds available Mamba cache blocks ({num_blocks}). Each "
+            f"decode sequence requires one Mamba cache block, so CUDA graph capture cannot proceed.")
+
+
 def startup_message(*, free: Bytes, total: Bytes, utilization: float, requested: Bytes) -> str:
     """V1's start-up check failure."""
     return (f"Free memory on device ({free.bytes / 2**30:.2f}/{total.bytes / 2**30:.2f} GiB) on startup is less than "

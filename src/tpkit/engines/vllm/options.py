@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from tpkit.startup.links import LinkChoice
 
 __all__ = ["VllmOptions", "ATTENTION_BACKENDS", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES", "v2_runner_override",
-           "capture_size_list", "cudagraph_mode_of", "torch_compile_off"]
+           "capture_size_list", "cudagraph_mode_of", "torch_compile_off",
+           "cudagraph_estimate_applied"]
 
 KV_CACHE_DTYPES = tuple(KV_DTYPES)
 """accepted ``--kv-cache-dtype`` spellings (``vllm/config/cache.py`` ``CacheDType`` per release:
@@ -226,6 +227,17 @@ class VllmOptions:
     runner, as ``config/vllm.py VllmConfig.use_v2_model_runner`` honours the variable before its own choice
     (0.22.0–0.33.0; 0.12.0–0.21.0 read it in ``v1/worker/gpu_worker.py``, default "0"); None = the release's
     choice (``engines.vllm.inputs.uses_v2_runner``).  0 / 1 / True / False are accepted from the API."""
+    vllm_memory_profiler_estimate_cudagraphs: str | None = flag(
+        choices=("0", "1"), group="model runner",
+        help="the VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS environment variable the server ran with: 1 = the "
+             "CUDA-graph memory estimate is subtracted before KV sizing, 0 = it is not (vLLM then only warns); "
+             "default: the release's (0 in 0.18-0.19, 1 from 0.20); vLLM 0.18+")
+    """``VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`` (``envs.py``, from 0.18.0: default ``"0"`` in 0.18.0–0.19.x,
+    ``"1"`` from 0.20.0; absent in 0.17.1): ``v1/worker/gpu_worker.py Worker.determine_available_memory`` subtracts
+    the runner's ``profile_cudagraph_memory`` from the KV budget only when it is on (0.18.0, 0.19.0, 0.26.0,
+    0.30.0 wheels; with it off the estimate is still measured and printed, with a warning); None = the release's
+    default (``VllmRules.cudagraph_estimate``; ``cudagraph_estimate_applied``).  0 / 1 / True / False are
+    accepted from the API."""
     compile_cache: str = flag(
         "cold", choices=COMPILE_CACHE_STATES, tpkit=True,
         help="vLLM's torch.compile cache at start-up; a tpkit option, not a vLLM flag: cold (default, a first start: "
@@ -294,6 +306,17 @@ class VllmOptions:
                                      f"exists from vLLM 0.12.0 (envs.py, v1/worker/gpu/), not in "
                                      f"{self.engine_version}; leave it out (0 = the only runner there) or plan a "
                                      "later --engine-version")
+        est = self.vllm_memory_profiler_estimate_cudagraphs
+        if est is not None:
+            if str(est) not in ("0", "1", "True", "False"):
+                raise PlanInputError(f"--vllm-memory-profiler-estimate-cudagraphs must be 0 or 1 (the "
+                                     f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS value the server ran with), got "
+                                     f"{est!r}; leave it out for the release's default")
+            if rules.engine != "V1" or rules.release < (0, 18, 0):
+                raise PlanInputError(f"--vllm-memory-profiler-estimate-cudagraphs: the variable "
+                                     f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS exists from vLLM 0.18.0 (envs.py), "
+                                     f"not in {self.engine_version}, which subtracts no CUDA-graph estimate; leave "
+                                     "it out or plan a later --engine-version")
         if self.enable_prefix_caching is not None and not isinstance(self.enable_prefix_caching, bool):
             raise PlanInputError(f"enable_prefix_caching must be True, False or None (the release's default), got "
                                  f"{self.enable_prefix_caching!r}")
@@ -370,6 +393,16 @@ def v2_runner_override(options: "VllmOptions") -> bool | None:
     """``--vllm-use-v2-model-runner`` as a switch: True (1), False (0) or None (not given: the release's choice)."""
     v2 = options.vllm_use_v2_model_runner
     return None if v2 is None else str(v2) in ("1", "True")
+
+
+def cudagraph_estimate_applied(options: "VllmOptions", rules) -> bool:
+    """vLLM subtracts its CUDA-graph estimate before KV sizing (``v1/worker/gpu_worker.py
+    determine_available_memory``: ``cudagraph_memory_estimate_applied`` is the estimate when
+    ``envs.VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`` is on, else 0; 0.18.0–0.33.0): the user's
+    ``--vllm-memory-profiler-estimate-cudagraphs`` where given, else the release's default
+    (``VllmRules.cudagraph_estimate``: envs.py "0" in 0.18–0.19, "1" from 0.20.0)."""
+    given = options.vllm_memory_profiler_estimate_cudagraphs
+    return rules.cudagraph_estimate if given is None else str(given) in ("1", "True")
 
 
 def capture_size_list(value) -> tuple[int, ...] | None:

@@ -36,7 +36,7 @@ from tpkit.engines.vllm.load_lines import (_LORA_ITEM, _lora, _lora_notes, _mla_
                                            tower_weights)
 from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
-from tpkit.engines.vllm.options import VllmOptions
+from tpkit.engines.vllm.options import VllmOptions, cudagraph_mode_of
 from tpkit.engines.vllm.pages import KvLayout, build_layout, pp_split
 from tpkit.engines.vllm.encoder import all_limits_zero, not_modelled as encoder_not_modelled
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
@@ -370,8 +370,10 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     quantizable = (model.quant is None or model.quant.weight_bits >= 16) and not options.quantization
     room = v0_room(baseline) if rules.memory_rule == "v0_peak" and rules.v0_context_outside else (
         baseline.free_at_snapshot if rules.memory_rule == "v0_peak" and rules.v0_torch_peak_only else None)
+    mamba_graphs = "linear" in model.kinds and cudagraph_mode_of(options) in ("FULL", "FULL_DECODE_ONLY",
+                                                                           "FULL_AND_PIECEWISE")
     verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes, retry=retry, tp=parallel.tp,
-                                 quantizable=quantizable, v0_room=room)
+                                 quantizable=quantizable, v0_room=room, mamba_decode_graphs=mamba_graphs)
     log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs) + (
         (error_line,) if error_line else ())
     current = options.engine_version in ("current", "latest")

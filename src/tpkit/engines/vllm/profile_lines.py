@@ -13,7 +13,8 @@ from tpkit.engines.vllm.encoder import encoder_profile
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
-from tpkit.engines.vllm.options import VllmOptions, capture_size_list, cudagraph_mode_of, torch_compile_off
+from tpkit.engines.vllm.options import (VllmOptions, capture_size_list, cudagraph_estimate_applied, cudagraph_mode_of,
+                                       torch_compile_off)
 from tpkit.engines.vllm.profile import (HELD_ALLREDUCE_SHARE, TRITON_MIN_ROWS, estimate_profile_peak,
                                         held_allreduce_bytes)
 from tpkit.engines.vllm.v0_forward import v0_mlp_keeps_gate_up
@@ -149,10 +150,14 @@ def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, 
             rules: VllmRules, *, rocm: bool = False) -> LineItem | None:
     """The CUDA-graph estimate vLLM subtracts before KV sizing (``engines.vllm.graphs.estimate_cudagraph_memory``, vLLM
     ≥ 0.20), as a ledger line with its band; None when the release does not subtract one (on ROCm: before 0.26,
-    ``VllmRules.cudagraph_estimate_rocm``), under --enforce-eager, or when --kv-cache-memory-bytes replaces the
-    profiled budget.  ``rocm``: an AMD GPU."""
+    ``VllmRules.cudagraph_estimate_rocm``), when ``VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`` is off (the release's
+    default before 0.20, or ``--vllm-memory-profiler-estimate-cudagraphs 0``; helper hyb11: 0.18.0–0.33.0, ``options.
+    cudagraph_estimate_applied``), under --enforce-eager, or when --kv-cache-memory-bytes replaces the profiled
+    budget.  ``rocm``: an AMD GPU."""
     mode = cudagraph_mode_of(options)
-    if not rules.cudagraph_estimate or mode == "NONE" or options.kv_cache_memory_bytes is not None:
+    if not cudagraph_estimate_applied(options, rules):
+        return None  # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS off (the release's default or the user's): measured only
+    if mode == "NONE" or options.kv_cache_memory_bytes is not None:
         return None  # no graphs: vLLM's determine_available_memory skips profile_cudagraph_memory (0.20.0–0.33.0)
     if rocm and not rules.cudagraph_estimate_rocm:
         return None

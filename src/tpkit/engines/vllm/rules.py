@@ -92,6 +92,12 @@ class VllmRules:
     chunked_local_hybrid: bool = False
     """chunked-local (Llama-4) layers keep their own KV group (≥ 0.14); before, the hybrid manager is off and
     every layer is full attention"""
+    mamba_blocks_check: bool = False
+    """start-up stops when ``max_num_seqs`` exceeds the KV pool's blocks of a model with mamba-family (GDN, Mamba,
+    short-conv) layers and FULL decode CUDA graphs (≥ 0.20): ``config/compilation.py CompilationConfig.
+    resolve_cudagraph_mode_and_sizes`` raises once the real KV config is known, each decode sequence holding one
+    mamba state block (vLLM issue #34094; in the 0.20.0–0.33.0 wheels, not in 0.19.0, which capped the capture
+    sizes instead: ``adjust_cudagraph_sizes_for_mamba_cache``).  Helper hyb11 (2026-12-05)"""
     hybrid_prefix_caching: bool = False
     """prefix caching is on by default for attention+mamba hybrids, so mamba groups run "align" (or "all")
     mode (≥ 0.28)"""

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from tpkit.engines.vllm.budget import Budget
 from tpkit.engines.vllm.capacity import KvCapacity
 from tpkit.engines.vllm.inputs import Resolved
-from tpkit.engines.vllm.logs import no_memory_message, startup_message, too_long_message
+from tpkit.engines.vllm.logs import mamba_blocks_message, no_memory_message, startup_message, too_long_message
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.memory.result import Verdict
 from tpkit.units import Bytes, format_bytes
@@ -191,13 +191,31 @@ def _too_long(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved, rules:
                    message=f"vLLM will fail: {msg} {_how(fixes, budget, total, tp)}"), msg
 
 
+def _mamba_blocks(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved, rules: VllmRules,
+                  retry: Retry | None, tp: int) -> tuple[Verdict, str]:
+    """More sequences than KV blocks for a model with mamba-family layers and FULL decode graphs (``VllmRules.
+    mamba_blocks_check``): each decode sequence holds one mamba state block, so vLLM stops before the capture."""
+    msg = mamba_blocks_message(max_num_seqs=r.max_num_seqs, num_blocks=cap.num_blocks)
+    fixes = []
+    if retry is not None and cap.num_blocks >= 1 and retry(max_num_seqs=cap.num_blocks):
+        fixes.append(f"--max-num-seqs {cap.num_blocks} or less")
+    util = _util_fix(retry, budget, total, r, rules, lower=False)
+    if util is not None:
+        fixes.append(f"--gpu-memory-utilization {util}")
+    return Verdict(fits=False, knob="--max-num-seqs",
+                   message=f"vLLM will fail: {msg} The KV pool holds {cap.num_blocks:,} blocks for "
+                           f"--max-num-seqs {r.max_num_seqs}. {_how(fixes, budget, total, tp)}"), msg
+
+
 def decide(budget: Budget, cap: KvCapacity, r: Resolved, rules: VllmRules, total: Bytes, *,
            retry: Retry | None = None, tp: int = 1, quantizable: bool = False,
-           v0_room: Bytes | None = None) -> tuple[Verdict, str | None]:
+           v0_room: Bytes | None = None, mamba_decode_graphs: bool = False) -> tuple[Verdict, str | None]:
     """The outcome of start-up for the limiting rank, and the error line vLLM would print (if any).
 
     ``retry``: the re-planner the fixes are checked with (None: name no fix); ``quantizable``: fp8 weights
-    are a fix to try (the checkpoint is not quantised)."""
+    are a fix to try (the checkpoint is not quantised); ``mamba_decode_graphs``: the model has mamba-family layers
+    and FULL decode CUDA graphs are captured (``VllmRules.mamba_blocks_check``: then more sequences than KV blocks
+    stop the start)."""
     if budget.free_at_snapshot <= Bytes(0):
         return Verdict(fits=False, knob=None, message=(
             f"Nothing runs on this GPU: its {format_bytes(total)} is less than what the process takes before vLLM "
@@ -219,6 +237,8 @@ def decide(budget: Budget, cap: KvCapacity, r: Resolved, rules: VllmRules, total
         return _no_memory(budget, total, cap, r, rules, retry, tp, quantizable)
     if not cap.fits:
         return _too_long(budget, total, cap, r, rules, retry, tp)
+    if mamba_decode_graphs and rules.mamba_blocks_check and r.max_num_seqs > cap.num_blocks:
+        return _mamba_blocks(budget, total, cap, r, rules, retry, tp)
     if budget.override:
         spare = override_spare(budget)
         if spare < Bytes(0):

@@ -22,6 +22,9 @@ means first *released* version, the commit inside the interval before it is not 
       layers)
     default gpu_memory_utilization 0.92;            0.20.0       config/cache.py; envs.py
       CUDA-graph estimate                                        VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS "1"
+    start-up stops when max_num_seqs exceeds the    0.20.0       config/compilation.py resolve_cudagraph_mode_and_sizes
+      blocks of a mamba-family hybrid with FULL                  (0.19.0 caps the capture sizes instead; helper hyb11)
+      decode graphs
     … on ROCm too (0.20–0.25 skip it there)         0.26.0       v1/worker/gpu_worker.py determine_available_memory
                                                                  (is_cuda() → is_cuda_alike(), #44825; helper v620)
     printed tokens = int(concurrency ×              0.20.1       v1/core/kv_cache_utils.py _report_kv_cache_config
@@ -264,7 +267,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True, v1_vocab_hidden_peak=True)),
     ((0, 18, 0), dict(mla_preferred_block=True, moe_unchunked_workspace=True)),
     ((0, 19, 0), dict(gemma4=True)),
-    ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True, nemotron_h_ssm_default="float32")),
+    ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True, nemotron_h_ssm_default="float32",
+                      mamba_blocks_check=True)),
     ((0, 20, 1), dict(tokens_rule="concurrency")),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes",
                       v1_native_sampler_warmup=True)),
