@@ -11,7 +11,7 @@ Reads a ``bench/spec_reference.py`` JSON and predicts each row with tpkit perf's
     draft step      ``plan._draft_forward`` (B sequences, topk tokens each) of perf's EAGLE-3 head
 
 and prints three markdown tables: decode / verify / ratio, the verify attention alone, and the draft step
-(measured without and with the fc).  ``--kernel`` picks the verify attention kernel the tables read: ``mask``
+(measured without and with the fc, each against perf's step without / with the fc: ``target_hidden``).  ``--kernel`` picks the verify attention kernel the tables read: ``mask``
 (default: SDPA with the additive causal mask, which torch 2.11 on the H200 runs as cuDNN's fused attention, the
 backend of the decode rows' attention too) or ``flash`` (FlashAttention-2 split-KV, causal bottom-right, GQA not
 folded).
@@ -55,12 +55,13 @@ def predict_pass(model_id: str, batch: int, tokens: int, context: int):
     return out.total_us, dict(out.by_kind_us).get("attention", 0.0)
 
 
-def predict_draft(model_id: str, batch: int, topk: int, context: int) -> float:
-    """perf's EAGLE-3 draft step (``plan._draft_forward``): ``batch`` sequences × ``topk`` rows."""
+def predict_draft(model_id: str, batch: int, topk: int, context: int, *, fc: bool = False) -> float:
+    """perf's EAGLE-3 draft step (``plan._draft_forward``) as ``plan._spec_point`` calls it for SGLang: ``batch``
+    sequences × ``topk`` rows, softmax + top-k on all of them; ``fc``: fed the target's hidden states (the fc runs)."""
     from tpkit.perf import plan
 
     ctx, spec, policy = _ctx(model_id, context, 2, topk)
-    return plan._draft_forward(ctx, spec, batch, topk, policy).total_us
+    return plan._draft_forward(ctx, spec, batch, topk, policy, target_hidden=fc, sample_rows=batch * topk).total_us
 
 
 def _err(pred: float, meas: float) -> str:
@@ -101,21 +102,22 @@ def tables(run: dict, kernel: str) -> tuple[list[str], dict]:
             stats["attention"].append(pa / r["attention_only_us"] - 1)
             att_lines.append(f"| {m.split('/')[-1]} | {b} | {t} | {r['attention_only_us']:,.0f} / {pa:,.0f} | "
                              f"{_err(pa, r['attention_only_us'])} | {d.get('attention_only_us') or 0:,.0f} |")
-    draft_lines = ["| draft head | B | topk | rows | measured µs (no fc / fc) | predicted µs | err vs no fc | err vs fc |",
-                   "|---|---:|---:|---:|---|---:|---:|---:|"]
+    draft_lines = ["| draft head | B | topk | rows | measured µs (no fc / fc) | predicted µs (no fc / fc) | err no fc | "
+                   "err fc |", "|---|---:|---:|---:|---|---|---:|---:|"]
     fc = {(r["model"], r["batch"], r["tokens"]): r for r in rows if r["kind"] == "draft_fc"}
     for r in rows:
         if r["kind"] != "draft" or r.get("step_us") is None:
             continue
         target = r["model"].split(" for ", 1)[1]
         p = predict_draft(target, r["batch"], r["tokens"], r["context"])
+        pf = predict_draft(target, r["batch"], r["tokens"], r["context"], fc=True)
         f = fc.get((r["model"], r["batch"], r["tokens"]))
         stats["draft"].append(p / r["step_us"] - 1)
         if f:
-            stats["draft_fc"].append(p / f["step_us"] - 1)
+            stats["draft_fc"].append(pf / f["step_us"] - 1)
         draft_lines.append(f"| {target.split('/')[-1]} | {r['batch']} | {r['tokens']} | {r['batch'] * r['tokens']} | "
-                           f"{r['step_us']:,.0f} / {f['step_us'] if f else 0:,.0f} | {p:,.0f} | {_err(p, r['step_us'])} | "
-                           f"{_err(p, f['step_us']) if f else '—'} |")
+                           f"{r['step_us']:,.0f} / {f['step_us'] if f else 0:,.0f} | {p:,.0f} / {pf:,.0f} | "
+                           f"{_err(p, r['step_us'])} | {_err(pf, f['step_us']) if f else '—'} |")
     return out + [""] + att_lines + [""] + draft_lines, stats
 
 

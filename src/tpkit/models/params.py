@@ -224,9 +224,12 @@ def _gqa(spec: ModelSpec, pre: str, kind: str = "full") -> list[Part]:
         spec_v = spec.v_head_dim
     a = f"{pre}.self_attn"
     q_out = nh * hd * (2 if spec.extra.get("attn_output_gate") else 1)  # Qwen3-Next: q and its output gate
-    parts = [Part(name=f"{a}.q_proj", category="attention", out=q_out, inp=h, shard="col", linear=True),
-             Part(name=f"{a}.k_proj", category="attention", out=nkv * hd, inp=h, shard="kv", linear=True),
-             Part(name=f"{a}.v_proj", category="attention", out=nkv * spec_v, inp=h, shard="kv",
+    # an EAGLE-3 head's midlayer reads [embedding, hidden] concatenated (set by tpkit.perf.spec.draft_spec; sglang
+    # 0.5.6 / vllm 0.11.0 models/llama_eagle3.py LlamaDecoderLayer: QKVParallelLinear(2 * hidden_size, ...))
+    h_in = 2 * h if spec.extra.get("eagle3_qkv_input_2h") else h
+    parts = [Part(name=f"{a}.q_proj", category="attention", out=q_out, inp=h_in, shard="col", linear=True),
+             Part(name=f"{a}.k_proj", category="attention", out=nkv * hd, inp=h_in, shard="kv", linear=True),
+             Part(name=f"{a}.v_proj", category="attention", out=nkv * spec_v, inp=h_in, shard="kv",
                   linear=True),
              Part(name=f"{a}.o_proj", category="attention", out=h, inp=nh * spec_v, shard="row",
                   linear=True)]

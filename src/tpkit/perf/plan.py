@@ -28,8 +28,7 @@ from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
 from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
 from tpkit.perf.runtime_sglang import SPEC_V2_FLAG, sglang_spec_v2
-from tpkit.perf.spec import (SpecSettings, default_accept_rate, draft_spec, extra_draft_kernels, running_requests,
-                             vocab_remap_kernels)
+from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, draft_step_kernels, running_requests
 from tpkit.perf.verdict import confidence_of, resident_note, verdict_for
 from tpkit.perf.work import Batch, Shard, forward_kernels
 from tpkit.records import dataclass
@@ -248,19 +247,20 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
                          graph=verify_graph)
     queued_us = None
     if req.engine == "vllm":
-        first = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph, loop=False)
-        rest = _draft_forward(ctx, s, batch, 1, policy, graph=rt.draft_graph, loop=True)
-        steps = [first] + [rest] * (s.num_steps - 1)
+        steps = [_draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph, target_hidden=True)] \
+            + [_draft_forward(ctx, s, batch, 1, policy, graph=rt.draft_graph, loop=True)] * (s.num_steps - 1)
         extend_us = 0.0
         if rt.drafter_queued:
             queued_us = queued_behind(verify, steps)
     else:
         forwards = s.num_steps - 1 if rt.draft_skips_last_forward else s.num_steps
         pad, draft_graph = graph_padding(req, rt, batch, True, rt.draft_graph)
-        steps = [_draft_forward(ctx, s, batch, s.topk, policy, graph=draft_graph, pad=pad)] * forwards
+        steps = [_draft_forward(ctx, s, batch, s.topk, policy, graph=draft_graph, pad=pad, sample_rows=batch * s.topk)
+                 ] * forwards
         pad, extend_graph = graph_padding(req, rt, batch, True, rt.extend_graph)
         extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=extend_graph, pad=pad,
-                                   attention="decode" if rt.verify_split_kv else "extend_nosplit").total_us
+                                   attention="decode" if rt.verify_split_kv else "extend_nosplit",
+                                   target_hidden=True, sample_rows=batch).total_us
     draft_us = sum(f.total_us for f in steps) if queued_us is None else queued_us
     gpu = draft_us + verify.total_us + extend_us + C["spec_small_kernels"].value * C["small_kernel_us"].value
     if _sync_host_us(rt):
@@ -289,21 +289,18 @@ def _batch(ctx: _Ctx, batch: int, tokens: int, pad: int = 0) -> Batch:
 
 
 def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: str, *, graph: str = "full",
-                   attention: str = "decode", loop: bool = False, pad: int = 0) -> ForwardTime:
-    """One draft forward.  vLLM adds its EAGLE-3 vocab remap on the batch's sampled rows; where the engine
-    launches the proposer's bookkeeping (``loop``: the steps after the first) and the draft's lm_head / argmax /
-    remap from Python outside the draft's graph (``Runtime.draft_logits_eager``), those launches join the step's
-    host time, and the step takes max(GPU, host) (``ForwardTime.total_us``)."""
+                   attention: str = "decode", loop: bool = False, pad: int = 0, target_hidden: bool = False,
+                   sample_rows: int = 0) -> ForwardTime:
+    """One draft forward + the engine's own kernels (``spec.draft_step_kernels``: fc where ``target_hidden``, SGLang's
+    softmax + top-k on ``sample_rows``, vLLM's remap).  The proposer's bookkeeping (``loop``) and a Python-launched
+    lm_head / argmax / remap (``Runtime.draft_logits_eager``) join the host time; the step is max(GPU, host)."""
     req, rt = ctx.req, ctx.runtime(s)
-    quant = "target" if s.family == "NEXTN" else "none"
-    remap = vocab_remap_kernels(req.model, ctx.draft, s, batch) if req.engine == "vllm" else []
-    out, _ = _forward(ctx, ctx.draft, _batch(ctx, batch, tokens, pad), policy,
-                      extra=extra_draft_kernels(req.model, s, batch * tokens, req.tp) + remap, quant=quant,
-                      graph=graph, attention=attention)
-    launches = rt.draft_loop_kernels if loop else 0
-    if rt.draft_logits_eager and graph != "eager":     # eager: already counted among the forward's launches
-        launches += 2 + len(remap)                      # lm_head GEMM + argmax (+ the remap) outside the graph
-    if launches:
+    extra, remap = draft_step_kernels(req, ctx.draft, s, batch, tokens, rt.version, target_hidden=target_hidden,
+                                      sample_rows=sample_rows)
+    out, _ = _forward(ctx, ctx.draft, _batch(ctx, batch, tokens, pad), policy, extra=extra, graph=graph,
+                      quant="target" if s.family == "NEXTN" else "none", attention=attention)
+    launches = (rt.draft_loop_kernels if loop else 0) + (2 + remap if rt.draft_logits_eager and graph != "eager" else 0)
+    if launches:        # eager: the lm_head GEMM + argmax (+ remap) are already among the forward's launches
         out = dataclasses.replace(out, host_us=out.host_us + launches * C["eager_kernel_host_us"].value)
     return out
 

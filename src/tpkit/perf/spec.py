@@ -29,7 +29,8 @@ from tpkit.perf.work import GEMV_MAX_TOKENS, Kernel
 from tpkit.records import dataclass
 
 __all__ = ["SpecSettings", "ALGORITHMS", "draft_spec", "default_accept_rate", "extra_draft_kernels",
-           "vocab_remap_kernels", "running_requests"]
+           "vocab_remap_kernels", "draft_topk_kernels", "draft_step_kernels", "running_requests", "EAGLE3_QKV_KEY",
+           "SGLANG_TOPK1_ARGMAX_FIRST"]
 
 ALGORITHMS = ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE")
 """accepted --speculative-algorithm values (SGLang's names; MTP is an alias of NEXTN)"""
@@ -99,7 +100,7 @@ def draft_spec(target: ModelSpec, settings: SpecSettings, draft: ModelSpec | Non
                 "one-layer draft head when no draft model is given")
         return _mtp_layer(target)
     if draft is not None:
-        return draft
+        return _given_head(draft) if family == "EAGLE3" else draft
     heads = target.num_attention_heads
     kv = target.num_kv_heads if target.mla is None else min(8, heads)
     vocab = int(C["eagle3_draft_vocab"].value) if family == "EAGLE3" else target.vocab_size
@@ -107,7 +108,23 @@ def draft_spec(target: ModelSpec, settings: SpecSettings, draft: ModelSpec | Non
         target, name=f"{family} head for {target.name}", num_layers=1, layer_kinds=(), mla=None, moe=None, quant=None,
         linear_attn=None, num_kv_heads=kv, head_dim=target.hidden_size // heads, v_head_dim=target.hidden_size // heads,
         vocab_size=vocab, num_nextn_layers=0, tie_word_embeddings=False,
-        intermediate_size=target.intermediate_size, extra={**target.extra, "qk_norm": False})
+        intermediate_size=target.intermediate_size, extra={**target.extra, "qk_norm": False,
+                                                           **({EAGLE3_QKV_KEY: True} if family == "EAGLE3" else {})})
+
+
+EAGLE3_QKV_KEY = "eagle3_qkv_input_2h"
+"""``ModelSpec.extra`` key set on an EAGLE-3 head: its layer 0 q/k/v read 2·hidden (``models.params._gqa``)"""
+
+
+def _given_head(draft: ModelSpec) -> ModelSpec:
+    """An EAGLE-3 head read from its own config (``--speculative-draft-model-path``), as the engines build it: its
+    own widths (MLP ``intermediate_size``: SpecForge's heads for MoE targets use their own, e.g. 6·hidden for
+    Qwen3-30B-A3B), lm_head over ``draft_vocab_size`` rows when the config gives one (sglang 0.5.6
+    ``models/llama_eagle3.py`` ``LlamaForCausalLMEagle3.__init__``: ``ParallelLMHead(config.draft_vocab_size, …)``;
+    vllm 0.11.0 same file ``Eagle3LlamaForCausalLM``), and the midlayer's qkv from 2·hidden (``EAGLE3_QKV_KEY``)."""
+    vocab = int(draft.extra.get("draft_vocab_size") or draft.vocab_size)
+    return dataclasses.replace(draft, vocab_size=min(vocab, draft.vocab_size), tie_word_embeddings=False,
+                               extra={**draft.extra, EAGLE3_QKV_KEY: True})
 
 
 def _mtp_layer(target: ModelSpec) -> ModelSpec:
@@ -123,14 +140,22 @@ def _mtp_layer(target: ModelSpec) -> ModelSpec:
                                num_nextn_layers=0)
 
 
-def extra_draft_kernels(target: ModelSpec, settings: SpecSettings, tokens: int, tp: int) -> list[Kernel]:
+def extra_draft_kernels(target: ModelSpec, settings: SpecSettings, tokens: int, tp: int, *,
+                        target_hidden: bool = True) -> list[Kernel]:
     """GEMMs a draft step runs besides its decoder layer: EAGLE3's fusion fc (3h → h), MTP's eh_proj (2h → h), and
     the EAGLE(-1/2) head's fc over [embedding, target hidden] (2h → h, replicated on every rank: sglang 0.4.4
     ``models/llama_eagle.py`` ``LlamaModel.fc`` = ``nn.Linear(2 × hidden, hidden)``; vllm 0.17.1
-    ``models/llama_eagle.py`` ``self.fc = ReplicatedLinear(2 × hidden, hidden)``; helper be11)."""
+    ``models/llama_eagle.py`` ``self.fc = ReplicatedLinear(2 × hidden, hidden)``; helper be11).
+
+    EAGLE3's fc runs only on a pass fed the target's hidden states (``target_hidden``): SGLang's draft extend after
+    verify, not its draft decode steps (sglang 0.5.6 ``models/llama_eagle3.py`` ``LlamaModel.forward``: ``self.fc``
+    only when ``hidden_states.shape[-1] != embeds.shape[-1]``; the steps feed back the head's own hidden states in
+    ``speculative/eagle_worker.py`` ``draft_forward``); vLLM's first proposer forward, not the later ones (vllm
+    0.11.0 ``v1/spec_decode/eagle.py`` ``EagleProposer.propose``: ``combine_hidden_states`` once on the target's
+    hidden states before the first forward).  Same in every release read (sglang 0.4.4–0.5.6, vllm 0.10.2–0.11.0)."""
     h = target.hidden_size
     width = {"EAGLE": 2 * h, "EAGLE3": 3 * h, "NEXTN": 2 * h}.get(settings.family)
-    if width is None:
+    if width is None or settings.family == "EAGLE3" and not target_hidden:
         return []
     local_out = -(-h // tp) if settings.family == "NEXTN" else h
     name = {"EAGLE": "EAGLE fc", "EAGLE3": "EAGLE3 fusion fc"}.get(settings.family, "MTP eh_proj")
@@ -153,6 +178,55 @@ def vocab_remap_kernels(target: ModelSpec, draft: ModelSpec, settings: SpecSetti
             Kernel(kind="small", name="EAGLE3 remap: + d2t", bytes=3 * idx),
             Kernel(kind="small", name="EAGLE3 remap: new_full(-inf) over the target vocab", bytes=2.0 * rows * v),
             Kernel(kind="small", name="EAGLE3 remap: index_put", bytes=idx + 4.0 * rows * d)]
+
+
+SGLANG_TOPK1_ARGMAX_FIRST = (0, 5, 13)
+"""first SGLang release whose chain drafts (topk 1) take an argmax over the logits instead of softmax + max on CUDA
+(sglang 0.5.13 ``speculative/eagle_worker_v2.py`` ``draft_forward`` / ``_draft_extend_for_decode``: ``if self.topk
+== 1 and not _is_hip: torch.argmax(...)``; 0.5.6–0.5.12 ``eagle_worker.py`` / ``eagle_worker_v2.py``: softmax +
+``fast_topk`` for every topk; ROCm keeps softmax + max)"""
+
+
+def draft_topk_kernels(draft: ModelSpec, settings: SpecSettings, rows: int, *, version: tuple = (0, 5, 6),
+                       cuda: bool = True) -> list[Kernel]:
+    """SGLang's softmax + top-k over the draft's vocabulary after each EAGLE/EAGLE3 draft forward, on the ``rows``
+    whose logits it keeps (the draft steps: batch × topk; the extend after verify: batch).  sglang 0.5.6
+    ``speculative/eagle_worker.py`` ``EAGLEWorker.draft_forward`` (every step: ``torch.softmax`` of the
+    ``next_token_logits`` then ``fast_topk(probs, topk)``) and ``capture_for_decode`` (after the extend), same in
+    ``eagle_worker_v2.py``; ``fast_topk`` (``utils/common.py``) is ``torch.max`` for topk 1, else ``torch.topk``.
+    The logits are fp32 over the full draft vocab on every rank (gathered).  Kernels: the softmax reads and writes
+    4 B per logit; ``torch.max`` one reduction pass; ``torch.topk`` PyTorch's multi-block radix select over 32-bit
+    keys (8-bit digits: 4 passes of digit counts + cumsum + within-k counts, then one gather pass: 13 kernels, 5
+    reads of the probabilities), the kernel names torch.profiler shows in docs/benchmarks.md §3.6 (``mbtopk::
+    computeBlockDigitCounts`` ×4, ``computeDigitCumSum`` ×4, ``computeBlockwiseWithinKCounts`` ×4,
+    ``gatherTopK``).  vLLM's proposer takes ``logits.argmax`` (vllm 0.11.0 ``v1/spec_decode/eagle.py``
+    ``propose``), already in the forward's sampling: none here.  From ``SGLANG_TOPK1_ARGMAX_FIRST`` (``version``)
+    a chain on CUDA takes one argmax over the logits instead."""
+    if settings.family not in ("EAGLE", "EAGLE3") or rows <= 0:
+        return []
+    cells = 4.0 * rows * draft.vocab_size                            # fp32 bytes of one pass over the logits
+    if settings.topk == 1 and cuda and tuple(version) >= SGLANG_TOPK1_ARGMAX_FIRST:
+        return [Kernel(kind="small", name="draft argmax", bytes=cells)]
+    out = [Kernel(kind="small", name="draft softmax", bytes=2.0 * cells)]
+    if settings.topk == 1:
+        return out + [Kernel(kind="small", name="draft top-1 (torch.max)", bytes=cells)]
+    passes = 4
+    return out + [Kernel(kind="small", name="draft top-k: radix digit counts", bytes=cells, count=passes),
+                  Kernel(kind="small", name="draft top-k: digit cumsum + within-k counts", bytes=0.0,
+                         count=2 * passes),
+                  Kernel(kind="small", name="draft top-k: gather", bytes=cells)]
+
+
+def draft_step_kernels(req, draft: ModelSpec, settings: SpecSettings, batch: int, tokens: int, version: tuple, *,
+                       target_hidden: bool, sample_rows: int) -> tuple[list[Kernel], int]:
+    """(kernels a draft forward of ``batch`` × ``tokens`` runs besides the draft model's own, how many of them are
+    vLLM's vocab remap) for ``req`` (a ``PerfRequest``): ``extra_draft_kernels`` (the fc where ``target_hidden``),
+    vLLM's ``vocab_remap_kernels`` on the batch's rows, SGLang's ``draft_topk_kernels`` on ``sample_rows``."""
+    remap = vocab_remap_kernels(req.model, draft, settings, batch) if req.engine == "vllm" else []
+    topk = draft_topk_kernels(draft, settings, sample_rows, version=version,
+                              cuda=req.gpu.vendor == "NVIDIA") if req.engine == "sglang" else []
+    fc = extra_draft_kernels(req.model, settings, batch * tokens, req.tp, target_hidden=target_hidden)
+    return fc + remap + topk, len(remap)
 
 
 def running_requests(req, batch: int, speculative: bool) -> tuple[int, str]:
