@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tpkit.cli import main
-from tpkit.engines.sglang.dsv4 import (c128_state_fixed_bytes, dsv4_cell, dsv4_pools, dsv4_pools_from_tokens, layout_of,
-                                       ring_sizes)
+from tpkit.engines.sglang.dsv4 import (c128_state_fixed_bytes, dsv4_budget_tokens, dsv4_cell, dsv4_pools,
+                                       dsv4_pools_from_tokens, layout_of, ring_sizes)
 from tpkit.engines.sglang.pool import compute_cell, pool_buffers
 from tpkit.errors import PlanInputError
 from tpkit.models.load import load_model
@@ -152,13 +152,83 @@ def test_cli_plans_deepseek_v4_on_a_modelled_release_and_refuses_a_later_one(cap
     out = capsys.readouterr().out
     assert "DSV4" in out and "100,695" in out
     assert main(argv) == 2
-    assert "--engine-version 0.5.14" in capsys.readouterr().err
+    assert "--engine-version 0.5.19 or earlier" in capsys.readouterr().err
     # speculative decoding changes the rings and inflates the cell (0.5.12); the plan does not wire that: refused
     assert main(argv + ["--engine-version", "0.5.12", "--speculative-algorithm", "NEXTN"]) == 2
     assert "speculative decoding is not modelled" in capsys.readouterr().err
-    # 0.5.15 – 0.5.19 (c128 states per request) are modelled for tpkit explain only: the plan refuses them
-    assert main(argv + ["--engine-version", "0.5.15"]) == 2
-    assert "--engine-version 0.5.14" in capsys.readouterr().err
+
+
+def _plan_json(capsys, *extra):
+    argv = ["plan", str(CONFIG_DIR), "--engine", "sglang", "--gpu", "H200", "--tp", "8", "--page-size", "256",
+            "--json", *extra]
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("old, new", [("0.5.14", "0.5.15"), ("0.5.13", "0.5.16")])
+def test_plan_prices_the_c128_states_per_request_from_0_5_15(capsys, old, new):
+    """Helper dsv11 (2026-12-05): the plan sizes 0.5.15 – 0.5.19 with ``dsv4_budget_tokens`` (the formula tpkit
+    explain uses): the c128 states leave the cell (0.8 × 128/128 × 4096 B × 20 layers = 65,536 B less) and
+    ceil128(257 × 128 + 129) = 33,152 rows × 4096 B × 20 layers come off the budget first (the hook's 256
+    running requests); 0.5.14 keeps them in the cell, its c128 state pool follows the SWA pool."""
+    a, b = _plan_json(capsys, "--engine-version", old), _plan_json(capsys, "--engine-version", new)
+    assert a["sglang"]["cell_bytes_per_token"] - b["sglang"]["cell_bytes_per_token"] == pytest.approx(65_536)
+    assert a["sglang"]["kv_budget_bytes"] == pytest.approx(b["sglang"]["kv_budget_bytes"], rel=0.05)
+    fixed = 33_152 * 4096 * 20
+    tokens = int((b["sglang"]["kv_budget_bytes"] - fixed) / b["sglang"]["cell_bytes_per_token"]) // 256 * 256
+    assert b["kv_tokens"] == tokens and b["max_running_requests"] == 256
+    assert "c128_state_pool_size=33152" in "\n".join(b["engine_log"]) and "=33152" not in "\n".join(a["engine_log"])
+    assert b["kv_pool"]["num_tokens"] == tokens
+    c = _plan_json(capsys, "--engine-version", new, "--max-running-requests", "8")
+    assert "c128_state_pool_size=1408" in "\n".join(c["engine_log"]) and c["kv_tokens"] > b["kv_tokens"]
+
+
+def test_plan_sizes_0_5_19_and_refuses_0_5_20_with_its_reason(capsys):
+    argv = ["plan", str(CONFIG_DIR), "--engine", "sglang", "--gpu", "H200", "--tp", "8", "--page-size", "256"]
+    assert main(argv + ["--engine-version", "0.5.19"]) == 0
+    assert "c128 states per request" in capsys.readouterr().out
+    assert main(argv + ["--engine-version", "0.5.20"]) == 2
+    err = capsys.readouterr().err
+    assert "0.5.20 rewrites DSV4PoolConfigurator" in err and "Traceback" not in err
+
+
+def test_plan_and_explain_give_the_same_tokens_for_sg_484(capsys):
+    """sg_484 (DeepSeek-V4 at tp 4 on 64 GiB Ascend NPUs, 0.5.19 rules by its date, 8 running requests, page 128,
+    ratio 0.1): explain rebuilds the printed 1,641,472 from the log's anchors; the plan given the log's numbers
+    (--from-log, 64 GiB, 0.5.19) lands in explain's range, and explain's formula on the plan's budget gives the
+    plan's tokens (one function: ``dsv4_budget_tokens``)."""
+    import re
+
+    from tpkit.explain.sgpool import _Dsv4Fixed
+    from tpkit.units import Bytes
+
+    log = str(Path(__file__).resolve().parents[1] / "logs" / "data" / "sglang" / "sg_484.log")
+    assert main(["explain", log, "--model", str(CONFIG_DIR)]) == 0
+    out = capsys.readouterr().out
+    lo, hi = (int(x.replace(",", "")) for x in re.search(r"rebuilt from the anchors:? ([\d,]+)–([\d,]+)", out).groups())
+    assert lo <= 1_641_472 <= hi
+    assert main(["plan", str(CONFIG_DIR), "--from-log", log, "--gpu-memory", "64GiB", "--engine-version", "0.5.19",
+                 "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert lo <= plan["kv_tokens"] <= hi and abs(plan["kv_tokens"] - 1_641_472) <= 2 * 128
+    model = load_model(str(CONFIG_DIR))
+    cell = compute_cell(model, 4, 1, "fp8_e4m3", version="0.5.19", swa_full_tokens_ratio=0.1)
+    layout, dcell = cell.dsv4
+    fixed = c128_state_fixed_bytes(layout, dcell, "0.5.19", max_running_requests=8)
+    same = _Dsv4Fixed(fixed, layout, dcell, "0.5.19", 8, 1).tokens(Bytes(plan["sglang"]["kv_budget_bytes"]), 128, None)
+    assert same == plan["kv_tokens"]
+
+
+def test_budget_tokens_refuse_bad_running_counts_cleanly():
+    lay = _layout()
+    cell = dsv4_cell(lay, "0.5.16")
+    for bad in (0, -1, True, "8"):
+        with pytest.raises(PlanInputError, match="max_running_requests"):
+            dsv4_budget_tokens(lay, cell, "0.5.16", 10 * GIB, 128, max_running_requests=bad)
+    # before 0.5.15 nothing is priced per request, whatever the count
+    old = dsv4_budget_tokens(lay, dsv4_cell(lay, "0.5.14"), "0.5.14", 10 * GIB, 128, max_running_requests=None)
+    assert old.c128_fixed_bytes == 0 and old.running is None
+    assert dsv4_budget_tokens(lay, cell, "0.5.16", 0, 128, max_running_requests=None).full_tokens == 0
 
 
 def test_entry_bytes_of_v4_flash_layout():

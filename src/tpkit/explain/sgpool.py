@@ -48,7 +48,7 @@ def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int
         ratio = ctx.get("swa_full_tokens_ratio")
         cell = compute_cell(ctx.model, attn_tp, pp, kv_dtype, split_v_dim=parse_version(version) >= (0, 5, 8),
                             version=version, swa_full_tokens_ratio=float(ratio) if ratio else None)
-        if cell.layout == "dsv4" and cell.dsv4[1].c128_per_request:
+        if cell.layout == "dsv4":  # every modelled release: the plan's dsv4_budget_tokens
             return _dsv4_fixed(ctx, cell, version, page, tp // attn_tp)
         choice = _swa_choice(ctx, cell, version, page, tp // attn_tp, pp)
         if choice is not None and choice.swa_cap is not None:
@@ -60,19 +60,28 @@ def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int
 
 
 class _Dsv4Fixed:
-    """DeepSeek-V4 on SGLang 0.5.15+: the per-request c128 states taken off the KV budget before budget ÷ cell
-    (``engines.sglang.dsv4.c128_state_fixed_bytes``); plays the part of ``capped`` for ``_full_share`` and
-    ``_predict_tokens``."""
+    """DeepSeek-V4 on SGLang: the pool is sized by ``engines.sglang.dsv4.dsv4_budget_tokens`` (the plan's formula:
+    from 0.5.15 the per-request c128 states off the KV budget, then budget ÷ cell); plays the part of ``capped`` for
+    ``_full_share`` and ``_predict_tokens``."""
 
-    __slots__ = ("fixed",)
+    __slots__ = ("fixed", "layout", "cell", "version", "running", "attn_dp")
 
-    def __init__(self, fixed: int) -> None:
-        self.fixed = fixed
+    def __init__(self, fixed: int, layout, cell, version: str, running: int | None, attn_dp: int) -> None:
+        self.fixed, self.layout, self.cell, self.version = fixed, layout, cell, version
+        self.running, self.attn_dp = running, attn_dp
+
+    def tokens(self, budget: Bytes, page: int, max_total_tokens: int | None) -> int:
+        """Full-pool tokens from one budget (``dsv4_budget_tokens``, as ``engines.sglang.sizing.kv_budget``)."""
+        from tpkit.engines.sglang.dsv4 import dsv4_budget_tokens
+
+        return dsv4_budget_tokens(self.layout, self.cell, self.version, budget.bytes, page,
+                                  max_running_requests=self.running, attn_dp=self.attn_dp,
+                                  max_total_tokens=max_total_tokens).full_tokens
 
 
 def _dsv4_fixed(ctx: Context, cell, version: str, page: int, attn_dp: int):
-    """(cell, source, page, _Dsv4Fixed) for DeepSeek-V4 on 0.5.15 – 0.5.19: max_running_requests as printed, else
-    the DeepSeek-V4 hook's 256, per attention-DP rank."""
+    """(cell, source, page, _Dsv4Fixed) for DeepSeek-V4: on 0.5.15 – 0.5.19 the c128 states priced at
+    max_running_requests as printed, else the DeepSeek-V4 hook's 256, per attention-DP rank; none before 0.5.15."""
     from tpkit.engines.sglang.dsv4 import DEFAULT_RUNNING, c128_state_fixed_bytes
 
     layout, dcell = cell.dsv4
@@ -82,11 +91,14 @@ def _dsv4_fixed(ctx: Context, cell, version: str, page: int, attn_dp: int):
     except (TypeError, ValueError):
         running = None
     fixed = c128_state_fixed_bytes(layout, dcell, version, max_running_requests=running, attn_dp=max(1, attn_dp))
+    if not dcell.c128_per_request:  # before 0.5.15 the c128 states ride in the cell
+        return (float(cell.bytes_per_token), f"{cell.source} ({ctx.model_source})", page,
+                _Dsv4Fixed(0, layout, dcell, version, running, max(1, attn_dp)))
     said = (f"max_running_requests {running}" if running is not None
             else f"max_running_requests {DEFAULT_RUNNING} (deepseek_v4_hook default)")
     return (float(cell.bytes_per_token), f"{cell.source}; minus c128 states per request {fixed / 2**30:.3f} GiB "
             f"({said}; DSV4PoolConfigurator._get_c128_state_fixed_bytes, 0.5.15 – 0.5.19) ({ctx.model_source})",
-            page, _Dsv4Fixed(fixed))
+            page, _Dsv4Fixed(fixed, layout, dcell, version, running, max(1, attn_dp)))
 
 
 def _swa_choice(ctx: Context, cell, version: str, page: int, attn_dp: int, pp: int):
@@ -196,8 +208,8 @@ def _predict_tokens(ctx: Context, rest: Iv | None, cell: float | None, page: int
     if rest is None or not cell:
         return None
     mtt = ctx.get("max_total_tokens")
-    if isinstance(capped, _Dsv4Fixed):  # DeepSeek-V4 0.5.15+: the c128 states come off the budget first
-        rest, capped = _full_share(rest, capped), None
+    if isinstance(capped, _Dsv4Fixed):  # DeepSeek-V4: the plan's dsv4_budget_tokens on both ends
+        return tuple(capped.tokens(b, page, int(mtt) if mtt else None) for b in (rest.low, rest.high))
     if capped is not None:  # the request-capped SWA pool: the plan's size_tokens
         from tpkit.engines.sglang.pool import size_tokens
 
@@ -274,8 +286,9 @@ def _tokens_row(tokens_a, tokens_printed: int | None, predicted: tuple[int, int]
         mid = (predicted[0] + predicted[1]) // 2
     else:
         mid = tokens_a.count.value
-    rule = ("full pool = floor((KV budget − c128 states per request) / cell)" if isinstance(capped, _Dsv4Fixed)
-            else "full pool = floor((KV budget − SWA pool × SWA cell) / full cell)" if capped is not None
+    dsv4 = isinstance(capped, _Dsv4Fixed)
+    rule = ("full pool = floor((KV budget − c128 states per request) / cell)" if dsv4 and capped.fixed
+            else "full pool = floor((KV budget − SWA pool × SWA cell) / full cell)" if capped is not None and not dsv4
             else "floor(KV budget / cell)")
     return Row(item="KV tokens", value=None, count=mid, kind="printed" if tokens_a else "derived",
                meaning=f"{rule} rounded down to page {page}; cell "

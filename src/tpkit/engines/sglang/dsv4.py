@@ -23,7 +23,7 @@ inferred, not read — sglang#25118 (0.5.11.dev20260512) prints c4_state_pool_si
 c128_state_pool_size = swa // 128 × 256 with no speculative algorithm, and its printed bytes_per_full_token
 (176,983.05) is this formula's with those rings.  0.5.13 and 0.5.14 keep the formula (0.5.13
 slices compress_ratios by PP stage; tpkit refuses pp > 1).  From 0.5.15 the c128 states are priced per request
-(``_get_c128_state_fixed_bytes``) and 0.5.21+ adds an SWA cap mode, page padding and unified / fp4-indexer
+(``_get_c128_state_fixed_bytes``, below); 0.5.20+ adds an SWA cap mode, page padding and unified / fp4-indexer
 variants: not modelled, refused.
 
 0.5.13+ slice ``compress_ratios[start_layer:end_layer]`` (0.5.13 – 0.5.19 ``DSV4PoolConfigurator.__init__``), and
@@ -40,6 +40,8 @@ before the split::
     fixed = rows × 2·head_dim × 4 B × n128
     full  = floor_page(int((budget − fixed) / cell))
 
+``dsv4_budget_tokens`` is this formula for every modelled release (fixed = 0 before 0.5.15); ``tpkit plan``
+(``engines.sglang.sizing.kv_budget``) and ``tpkit explain`` (``explain.sgpool``) both call it.
 ``max_running_requests`` is the user's, else 256 (0.5.15 – 0.5.19 ``arg_groups/deepseek_v4_hook.py`` sets it for
 DeepSeek-V4 before the pools), so the configurator's estimate from the context length is not reached.  0.5.20 rewrites
 the configurator (SWA cap, page padding): not modelled, refused.
@@ -47,6 +49,8 @@ Not modelled either: SGLANG_OPT_USE_ONLINE_COMPRESS (c128 ring 1, 3 × head_dim 
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from tpkit.engines.sglang.versions import parse_version
 from tpkit.errors import PlanInputError
@@ -114,6 +118,8 @@ class Dsv4Cell:
     source: str
     c128_per_request: bool = False
     """0.5.15+: the c128 states are not in the cell nor in the split (``c128_state_fixed_bytes``)"""
+    c128_fixed_rows: int = 0
+    """0.5.15+: rows of the per-request c128 state pool once priced (``dsv4_budget_tokens``; 0: not priced yet)"""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -156,7 +162,8 @@ def check_version(version: str) -> None:
         raise PlanInputError(
             f"SGLang {version}: DeepSeek-V4's pool sizing after {LAST_MODELLED} is not modelled (0.5.20 rewrites "
             "DSV4PoolConfigurator: an SWA cap mode, page padding, unified / fp4-indexer variants); "
-            f"plan with --engine-version 0.5.14 (tpkit explain reads up to {LAST_MODELLED})")
+            f"plan with --engine-version {LAST_MODELLED} or earlier (tpkit plan and tpkit explain model 0.5.12 – "
+            f"{LAST_MODELLED})")
 
 
 def stage_layout(layout: Dsv4Layout, version: str, num_hidden_layers: int) -> Dsv4Layout:
@@ -176,23 +183,63 @@ def c128_fixed(version: str) -> bool:
     return parse_version(version) >= parse_version(FIXED_C128_FIRST)
 
 
+def c128_state_rows(layout: Dsv4Layout, cell: "Dsv4Cell", version: str, *, max_running_requests: int | None,
+                    attn_dp: int = 1) -> int:
+    """Rows of the per-request c128 compress-state pool (0.5.15 – 0.5.19
+    ``DSV4PoolConfigurator._get_c128_state_fixed_bytes``): ceil128((running // dp + 1) × ring128 + ring128 + 1);
+    ``running`` None: 256, the DeepSeek-V4 hook's default; 0 before 0.5.15 (the states ride in the cell) or without
+    c128 layers."""
+    if not c128_fixed(version) or layout.layers(128) == 0:
+        return 0
+    running = DEFAULT_RUNNING if max_running_requests is None else max_running_requests
+    if isinstance(running, bool) or not isinstance(running, int) or running <= 0 or attn_dp <= 0:
+        raise PlanInputError(f"DeepSeek-V4: max_running_requests and attention DP must be positive integers, got "
+                             f"{running!r:.40} and {attn_dp!r:.40}; pass --max-running-requests N (N ≥ 1)")
+    slots = running // attn_dp + 1
+    return -(-(slots * cell.ring128 + cell.ring128 + 1) // 128) * 128
+
+
 def c128_state_fixed_bytes(layout: Dsv4Layout, cell: "Dsv4Cell", version: str, *,
                            max_running_requests: int | None, attn_dp: int = 1) -> int:
     """Bytes of the per-request c128 compress states taken from the budget before the split (0.5.15 – 0.5.19
     ``DSV4PoolConfigurator._get_c128_state_fixed_bytes``; 0 before 0.5.15, where the states ride in the cell):
-    ceil128((running // dp + 1) × ring128 + ring128 + 1) rows × 2·head_dim fp32 × c128 layers; ``running`` None:
-    256, the DeepSeek-V4 hook's default."""
-    n128 = layout.layers(128)
-    if not c128_fixed(version) or n128 == 0:
-        return 0
-    running = DEFAULT_RUNNING if max_running_requests is None else int(max_running_requests)
-    if running <= 0 or attn_dp <= 0:
-        raise PlanInputError(f"DeepSeek-V4: max_running_requests {running} and attention DP {attn_dp} must be "
-                             "positive")
-    slots = running // attn_dp + 1
-    rows = -(-(slots * cell.ring128 + cell.ring128 + 1) // 128) * 128
+    ``c128_state_rows`` × 2·head_dim fp32 × c128 layers."""
+    rows = c128_state_rows(layout, cell, version, max_running_requests=max_running_requests, attn_dp=attn_dp)
     head = layout.qk_nope_head_dim + layout.qk_rope_head_dim
-    return rows * 2 * head * STATE_BYTES * n128
+    return rows * 2 * head * STATE_BYTES * layout.layers(128)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dsv4Budget:
+    """The full pool SGLang sizes from one KV budget, and the per-request c128 term taken off it first."""
+
+    full_tokens: int
+    c128_fixed_bytes: int
+    """0 before 0.5.15"""
+    cell: Dsv4Cell
+    """the cell with ``c128_fixed_rows`` set (the pool split then counts the per-request c128 state pool)"""
+    running: int | None
+    """max_running_requests the states were priced at (the user's, else the hook's 256); None before 0.5.15"""
+
+
+def dsv4_budget_tokens(layout: Dsv4Layout, cell: Dsv4Cell, version: str, available_bytes: int, page_size: int, *,
+                       max_running_requests: int | None, attn_dp: int = 1,
+                       max_total_tokens: int | None = None) -> Dsv4Budget:
+    """Full-pool tokens from a KV budget, the one formula of ``tpkit plan`` and ``tpkit explain`` (0.5.12 – 0.5.19
+    ``DSV4PoolConfigurator.calculate_pool_sizes``; a smaller ``--max-total-tokens``:
+    ``calculate_pool_sizes_from_max_tokens``): floor_page(int((budget − c128 fixed) / cell)), the c128 fixed bytes
+    0 before 0.5.15 (``c128_state_fixed_bytes``)."""
+    rows = c128_state_rows(layout, cell, version, max_running_requests=max_running_requests, attn_dp=attn_dp)
+    fixed = c128_state_fixed_bytes(layout, cell, version, max_running_requests=max_running_requests, attn_dp=attn_dp)
+    page = max(int(page_size), 1)
+    rest = max(int(available_bytes) - fixed, 0)
+    full = int(rest / cell.bytes_per_full_token) // page * page if cell.bytes_per_full_token > 0 else 0
+    if max_total_tokens is not None and max_total_tokens < full:
+        full = max_total_tokens // page * page
+    running = ((DEFAULT_RUNNING if max_running_requests is None else max_running_requests) if c128_fixed(version)
+               else None)
+    return Dsv4Budget(full_tokens=full, c128_fixed_bytes=fixed, running=running,
+                      cell=dataclasses.replace(cell, c128_fixed_rows=rows) if rows else cell)
 
 
 def ring_sizes(version: str, speculative: bool) -> tuple[int, int]:
@@ -250,7 +297,7 @@ def dsv4_pools_from_tokens(cell: Dsv4Cell, full_tokens: int, page_size: int) -> 
     swa = int(full * cell.swa_ratio) // page_size * page_size
     return Dsv4Pools(full=full, swa=swa, c4=full // 4, c128=full // 128,
                      c4_state=swa // cell.window * cell.ring4,
-                     c128_state=0 if cell.c128_per_request else swa // cell.window * cell.ring128)
+                     c128_state=cell.c128_fixed_rows if cell.c128_per_request else swa // cell.window * cell.ring128)
 
 
 def dsv4_cell_fields(model, kv_dtype: str, version: str, swa_ratio: float, *, pp: int = 1,

@@ -25,6 +25,7 @@ from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.baseline import Baseline, plan_baseline
 from tpkit.engines.sglang.choices import (capacity_in_effect, context_len, era_has_vlm_factor, nsa_kv_defaults,
                                           plan_fraction, reserve_extras, rocm_aiter_factor, validate_layout)
+from tpkit.engines.sglang.dsv4 import DEFAULT_RUNNING as DSV4_DEFAULT_RUNNING, dsv4_budget_tokens
 from tpkit.engines.sglang.defaults import CapacityDefaults, FractionChoice, ReserveExtras, graph_reserve_mib
 from tpkit.engines.sglang.mamba import MambaPool, plan_mamba_pool
 from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
@@ -214,9 +215,6 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                         swa_full_tokens_ratio=options.swa_full_tokens_ratio)
     if spec is not None and cell.layout == "dsv4":  # 0.5.12 dsv4 rings 16 / 256 and × (L+1)/L: not wired here
         raise PlanInputError(f"{model.name}: DeepSeek-V4 with speculative decoding is not modelled; plan without it")
-    if cell.layout == "dsv4" and cell.dsv4[1].c128_per_request:  # engines.sglang.dsv4.c128_state_fixed_bytes
-        raise PlanInputError(f"{model.name}: SGLang {version}'s DeepSeek-V4 pools (c128 states priced per request, "
-                             "0.5.15+) are modelled for tpkit explain only; plan with --engine-version 0.5.14")
     swa_pool = plan_swa_pool(cell, model, parallel, options, cap, page)
     growth = 0.0
     if spec is not None and spec.loaded_before_pool:
@@ -247,9 +245,12 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                             attn_dp=parallel.attn_dp, full_memory_ratio=options.mamba_full_memory_ratio)
     mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
     budget_cell = replace(cell, bytes_per_token=cell.bytes_per_token + growth)
-    tokens, swa_tokens = size_tokens(rest - mamba_bytes, budget_cell, page_size=page,
-                                     max_total_tokens=options.max_total_tokens,
-                                     swa_cap=swa_pool.swa_cap if swa_pool is not None else None)
+    if cell.layout == "dsv4":  # the formula tpkit explain uses (dsv4.dsv4_budget_tokens; 0.5.15+: c128 states first)
+        cell, budget_cell, tokens, swa_tokens = _dsv4_tokens(cell, rest - mamba_bytes, options, parallel, page)
+    else:
+        tokens, swa_tokens = size_tokens(rest - mamba_bytes, budget_cell, page_size=page,
+                                         max_total_tokens=options.max_total_tokens,
+                                         swa_cap=swa_pool.swa_cap if swa_pool is not None else None)
     return KvBudget(era=era, version=version, context_len=context_len(model, options), page_size=page,
                     gpu_mem_mib=gpu_mem_mib, capacity=cap, prefill_graphs=graphs,
                     cuda_graphs=not options.disable_cuda_graph, fraction=fraction,
@@ -261,6 +262,22 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                     attn_dp=parallel.attn_dp, stream_pool=stream, rope_reserve=rope,
                     rope_source=found.source if found is not None else "", swa_pool=swa_pool,
                     lora=lora.bytes, lora_source=lora.source, lora_notes=lora.notes)
+
+
+def _dsv4_tokens(cell: CellSize, budget: Bytes, options: SglangOptions, parallel: ParallelSpec, page: int):
+    """DeepSeek-V4's full pool (``engines.sglang.dsv4.dsv4_budget_tokens``, shared with ``tpkit explain``): the
+    per-request c128 states (0.5.15 – 0.5.19) come off the budget first and join the cell as the c128 state pool's
+    rows, so the pool buffers count them.  (cell, budget cell, tokens, SWA tokens 0: the split is ``dsv4_pools``'.)"""
+    layout, dcell = cell.dsv4
+    sized = dsv4_budget_tokens(layout, dcell, options.engine_version, budget.bytes, page,
+                               max_running_requests=options.max_running_requests, attn_dp=parallel.attn_dp,
+                               max_total_tokens=options.max_total_tokens)
+    if sized.c128_fixed_bytes:
+        cell = replace(cell, dsv4=(layout, sized.cell), source=f"{cell.source}; c128 states per request "
+                       f"{sized.c128_fixed_bytes / 2**30:.3f} GiB off the budget first (max_running_requests "
+                       f"{sized.running}{'' if options.max_running_requests else ', the deepseek_v4_hook default'}; "
+                       "DSV4PoolConfigurator._get_c128_state_fixed_bytes, 0.5.15 – 0.5.19)")
+    return cell, cell, sized.full_tokens, 0
 
 
 def _lora(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions):
@@ -321,6 +338,9 @@ def _running(b: KvBudget, options: SglangOptions, architecture: str | None = Non
     """max_running_requests and req_to_token rows, capped by the state pool for hybrids."""
     user = options.max_running_requests
     cap = None
+    hook = user is None and b.cell.layout == "dsv4" and b.cell.dsv4[1].c128_per_request
+    if hook:  # 0.5.15 – 0.5.19 arg_groups/deepseek_v4_hook.py sets 256 when unset (dsv4.DEFAULT_RUNNING)
+        user = DSV4_DEFAULT_RUNNING
     if user is None and b.spec is not None:  # the release's speculative cap when unset (spec.spec_running_cap)
         cap = spec_running_cap(b.version, b.spec.algorithm, architecture=architecture)
         user = cap.requests
@@ -328,6 +348,8 @@ def _running(b: KvBudget, options: SglangOptions, architecture: str | None = Non
                                                user=user, dp=b.attn_dp, version=b.version)
     if cap is not None and cap.requests is not None:
         rule += f"; speculative decoding sets {cap.requests} when unset"
+    if hook:
+        rule += f"; DeepSeek-V4's hook sets {DSV4_DEFAULT_RUNNING} when unset"
     if b.mamba is not None:  # the req_to_token pool keeps its padding row over the capped value
         padding = rows - running
         running = min(running, b.mamba.slots // b.mamba.ratio)
