@@ -966,6 +966,10 @@ SGLANG_PUBLIC = {
                          "(2026-09-18): tpkit's 0.5.19 rules", {}, None),
     # helper mv30 (2026-12-05): a Kimi K2.6 SGLang deployment guide (search-index id 67160078054), its 8x H20 run:
     # 0.5.12, TP 8, --mem-fraction-static 0.92, 32,768, chunked 8,192, 32 requests; the pool line only (no corpus log)
+    # helper mv32 (2026-12-05): a profiling study's Phase 0 snapshot (search-index id 62110908920): Qwen3-VL-8B-Instruct
+    # on one H200, default flags (resolved mem_fraction_static 0.8388), a main build of mid-April 2026
+    "gs_250": ("0.5.10", "'0.0.0.dev1+ga4cf2ea12' with FlashInfer 0.6.7.post3, run 2026-04-17: after 0.5.10 (2026-04-05), "
+                         "tpkit's 0.5.10 rules", {}, None),
     "gs_310": ("0.5.12", "the guide's 'SGLang 版本：v0.5.12' and the run's image sglang:v0.5.12-cu129", {}, None),
 }
 
