@@ -970,6 +970,10 @@ SGLANG_PUBLIC = {
     # on one H200, default flags (resolved mem_fraction_static 0.8388), a main build of mid-April 2026
     "gs_250": ("0.5.10", "'0.0.0.dev1+ga4cf2ea12' with FlashInfer 0.6.7.post3, run 2026-04-17: after 0.5.10 (2026-04-05), "
                          "tpkit's 0.5.10 rules", {}, None),
+    # helper mv32: a PD-disaggregation chat transcript (search-index id 53226581302): DeepSeek-R1 prefill server, TP 16
+    # over two 8-GPU H100 nodes, mfs 0.8, CUDA graphs off; the pool from its /get_server_info
+    "gs_251": ("0.5.9", "the router host's venv prompt '(sglang-0.5.9)' (the servers' /app/sglang/sglang-latest)",
+               {"disable_cuda_graph": True}, None),
     "gs_310": ("0.5.12", "the guide's 'SGLang 版本：v0.5.12' and the run's image sglang:v0.5.12-cu129", {}, None),
 }
 
