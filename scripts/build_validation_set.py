@@ -974,6 +974,15 @@ SGLANG_PUBLIC = {
     # over two 8-GPU H100 nodes, mfs 0.8, CUDA graphs off; the pool from its /get_server_info
     "gs_251": ("0.5.9", "the router host's venv prompt '(sglang-0.5.9)' (the servers' /app/sglang/sglang-latest)",
                {"disable_cuda_graph": True}, None),
+    # helper mv32: an autotuner's Docker test report (search-index id 5883226435): Llama-3.2-1B-Instruct in the
+    # lmsysorg/sglang:v0.5.2-cu126 image at mfs 0.7 and 0.8 on one unnamed ~95 GiB Hopper GPU
+    **{cid: ("0.5.2", "the container image lmsysorg/sglang:v0.5.2-cu126",
+             {"gpu_assumed": {
+                 "gpu": "H20-96GB", "candidates": ["H20-96GB"],
+                 "note": "GPU not named (the report guesses 'A100 80GB or H100'); its 'Total GPU Memory: ~94.76 GB' "
+                         "exceeds an H100 NVL's 93.1 GiB CUDA total and fits the 96 GB class (H20 / GH200: 94.98 "
+                         "GiB); FlashAttention 3 auto-selected and the cu126 image say Hopper. Planned on the H20"}},
+             None) for cid in ("gs_252", "gs_253")},
     "gs_310": ("0.5.12", "the guide's 'SGLang 版本：v0.5.12' and the run's image sglang:v0.5.12-cu129", {}, None),
 }
 
