@@ -983,6 +983,10 @@ SGLANG_PUBLIC = {
                          "exceeds an H100 NVL's 93.1 GiB CUDA total and fits the 96 GB class (H20 / GH200: 94.98 "
                          "GiB); FlashAttention 3 auto-selected and the cu126 image say Hopper. Planned on the H20"}},
              None) for cid in ("gs_252", "gs_253")},
+    # helper mv32: a one-GPU multi-instance demo (search-index id 60425974148): Qwen3-0.6B, instance A (first on the
+    # empty H200) at mfs 0.42 and 0.44, sglang 0.5.18 image
+    **{cid: ("0.5.18", "the environment section: 'sglang 0.5.18 (lmsysorg/sglang:latest image)'", {}, None)
+       for cid in ("gs_254", "gs_255")},
     "gs_310": ("0.5.12", "the guide's 'SGLang 版本：v0.5.12' and the run's image sglang:v0.5.12-cu129", {}, None),
 }
 

@@ -8,9 +8,9 @@ Helper mv31 (2026-12-05): vp_593-vp_607 and gs_242-gs_244 added blind (15 public
 changed): vLLM 248 listed, 235 scored (its level loosened to what they score), SGLang 81 listed, 62 scored
 (docs/accuracy.md §6.4, round mv31).
 Helper mv32 (2026-12-05): gs_250 (Qwen3-VL-8B on an H200, +0.0 %), gs_251 (DeepSeek-R1 PD prefill, TP 16 on H100,
--1.6 %) and gs_252/gs_253 (Llama-3.2-1B, SGLang 0.5.2, a ~95 GiB Hopper GPU, -0.5 % both, just outside) added blind,
-no rule changed: SGLang 85 listed, 66 scored, median 0.31 %, p90 2.77 %, 61/66 inside (level unchanged;
-docs/accuracy.md §6.4, round mv32).
+-1.6 %), gs_252/gs_253 (Llama-3.2-1B, SGLang 0.5.2, a ~95 GiB Hopper GPU, -0.5 % both, just outside) and gs_254/
+gs_255 (Qwen3-0.6B on an H200 at mfs 0.42/0.44, 0.5.18: +3.5/+2.7 %, outside) added blind, no rule changed: SGLang
+87 listed, 68 scored, median 0.32 %, p90 2.79 %, 61/68 inside (level unchanged; docs/accuracy.md §6.4, round mv32).
 Helper cap11 (2026-12-05): vLLM's p90 level 0.085 -> 0.090 after -O1 (PIECEWISE graphs only) moved vp_199 from +8.4 to +9.2 %.
 Helper fix11 (2026-12-05): RedHatAI/Qwen3.8-27B-INT4's ignore list re-assembled from its source's sizes (vp_597
 -55.9 -> -10.0 %, vp_598 -17.9 -> -3.3 %) and DeepSeek-V4 MTP planned, the commands' --speculative-config passed
