@@ -78,14 +78,15 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 
 def test_held_out_rows_are_not_dropped():
     """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three, 125 after
-    helper spy's three, 131 after helper spz's two, 156 after helper spw's three, 166 after helper spw2's one, 168 after helper spw3's two, 176 after helper spw4's one, 180 after helper spw5's two (2026-12-04)."""
+    helper spy's three, 131 after helper spz's two, 156 after helper spw's three, 166 after helper spw2's one, 168 after helper spw3's two, 176 after helper spw4's one, 180 after helper spw5's two (2026-12-04).
+    Helper pub11 (2026-12-05): 182 after one more source (p11_qwen38_rtx6k, two rows)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 180
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 182
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
             "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3",
             "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k", "vllm_blog_amd_e3",
             "vllm_blog_aa_dsv32", "glm5_oneshot_rtx6k", "tw_glm47f_h200", "dogacel_goss120",
-            "dogacel_goss20"} <= set(DATA["sources"]) - train
+            "dogacel_goss20", "p11_qwen38_rtx6k"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -382,3 +383,12 @@ def test_specforge_bench_rows_carry_the_launch_the_tool_itself_makes():
     assert lifted.speedup > 1 > capped.speedup  # measured 1,307.95 / 1,237.84 = 1.06×
     (b8,) = [r for r in rows if r["source"] == "as163" and r["batch"] == 8 and r["num_steps"] == 4]
     assert predict(b8).speculative.speedup == predict({**b8, "max_running_requests": None}).speculative.speedup
+
+
+def test_p11_qwen38_rows_carry_the_prs_numbers_blind():
+    """sudoingX/qwen38-mtp PR #11: Qwen3.8-27B NVFP4 on one RTX PRO 6000, vLLM 0.27.1, MTP N = 2 / 4 against one
+    baseline of 63.3 tok/s; accept length = 1 + N x the printed acceptance (0.59, 0.42).  Helper pub11 (2026-12-05)."""
+    rows = [r for r in DATA["rows"] if r["source"] == "p11_qwen38_rtx6k"]
+    assert [(r["num_steps"], r["num_draft_tokens"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"])
+            for r in rows] == [(2, 3, 63.3, 96.1, 2.18), (4, 5, 63.3, 116.3, 2.68)]
+    assert {(r["gpu"], r["engine"], r["engine_version"], r["batch"]) for r in rows} == {("RTX-PRO-6000", "vllm", "0.27.1", 1)}
