@@ -38,13 +38,15 @@ class Collective:
 
 
 def collective_calls(*, num_layers: int, hidden: int, vocab_per_rank: int, tokens: int, tp: int,
-                     dp_attention: int = 1, act_bytes: int = 2, logit_bytes: int = 2) -> list[Collective]:
-    """The collectives of one forward of ``tokens`` tokens on a TP group of ``tp`` ranks."""
+                     dp_attention: int = 1, act_bytes: int = 2, logit_bytes: int = 2,
+                     logit_tokens: int = 0) -> list[Collective]:
+    """The collectives of one forward of ``tokens`` tokens on a TP group of ``tp`` ranks; the logits are gathered
+    on ``logit_tokens`` rows (0 = every token)."""
     if tp == 1:
         return []
     msg = float(tokens * hidden * act_bytes)
     calls = [Collective(op="all_reduce", group="tp", nbytes=msg, count=1, what="vocab-parallel embedding"),
-             Collective(op="all_gather", group="tp", nbytes=float(tokens * vocab_per_rank * tp * logit_bytes), count=1,
+             Collective(op="all_gather", group="tp", nbytes=float((logit_tokens or tokens) * vocab_per_rank * tp * logit_bytes), count=1,
                         what="lm_head logits")]
     if dp_attention <= 1:
         calls.append(Collective(op="all_reduce", group="tp", nbytes=msg, count=2 * num_layers,

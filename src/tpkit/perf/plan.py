@@ -28,7 +28,7 @@ from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
 from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
 from tpkit.perf.runtime_sglang import SPEC_V2_FLAG, sglang_spec_v2
-from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, draft_step_kernels, running_requests
+from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, draft_step_kernels, running_requests, sglang_extend_logit_rows
 from tpkit.perf.verdict import confidence_of, resident_note, verdict_for
 from tpkit.perf.work import Batch, Shard, forward_kernels
 from tpkit.records import dataclass
@@ -189,7 +189,7 @@ def _forward_uncached(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *,
                               attention=attention, kv_splits=splits) + list(extra)
     calls = collective_calls(num_layers=model.num_layers, hidden=model.hidden_size, tokens=batch.tokens,
                              vocab_per_rank=padded_vocab(model.vocab_size, ctx.req.tp), tp=ctx.req.tp,
-                             dp_attention=ctx.req.dp_attention)
+                             dp_attention=ctx.req.dp_attention, logit_tokens=batch.logit_tokens)
     ar_us, main = collectives_us(calls, policy, ctx.setup)
     out = time_forward(kernels, ctx.dev, allreduce_us=ar_us, impl=ctx.impl)
     host = _launch_host_us(model, graph, attention, out.kernels + sum(c.count for c in calls))
@@ -259,8 +259,8 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
                  ] * forwards
         pad, extend_graph = graph_padding(req, rt, batch, True, rt.extend_graph)
         extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=extend_graph, pad=pad,
-                                   attention="decode" if rt.verify_split_kv else "extend_nosplit",
-                                   target_hidden=True, sample_rows=batch).total_us
+                                   attention="decode" if rt.verify_split_kv else "extend_nosplit", target_hidden=True,
+                                   sample_rows=batch, logit_rows=sglang_extend_logit_rows(batch, pad, rt.spec_overlap)).total_us
     draft_us = sum(f.total_us for f in steps) if queued_us is None else queued_us
     gpu = draft_us + verify.total_us + extend_us + C["spec_small_kernels"].value * C["small_kernel_us"].value
     if _sync_host_us(rt):
@@ -283,21 +283,21 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
                      running=batch, cap_source=cap_source)
 
 
-def _batch(ctx: _Ctx, batch: int, tokens: int, pad: int = 0) -> Batch:
+def _batch(ctx: _Ctx, batch: int, tokens: int, pad: int = 0, logit_rows: int = 0) -> Batch:
     return Batch(sequences=batch, tokens_per_sequence=tokens, context=ctx.req.context, dp=ctx.req.dp_attention,
-                 padded=pad)
+                 padded=pad, logit_rows=logit_rows)
 
 
 def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: str, *, graph: str = "full",
                    attention: str = "decode", loop: bool = False, pad: int = 0, target_hidden: bool = False,
-                   sample_rows: int = 0) -> ForwardTime:
+                   sample_rows: int = 0, logit_rows: int = 0) -> ForwardTime:
     """One draft forward + the engine's own kernels (``spec.draft_step_kernels``: fc where ``target_hidden``, SGLang's
     softmax + top-k on ``sample_rows``, vLLM's remap).  The proposer's bookkeeping (``loop``) and a Python-launched
     lm_head / argmax / remap (``Runtime.draft_logits_eager``) join the host time; the step is max(GPU, host)."""
     req, rt = ctx.req, ctx.runtime(s)
     extra, remap = draft_step_kernels(req, ctx.draft, s, batch, tokens, rt.version, target_hidden=target_hidden,
                                       sample_rows=sample_rows)
-    out, _ = _forward(ctx, ctx.draft, _batch(ctx, batch, tokens, pad), policy, extra=extra, graph=graph,
+    out, _ = _forward(ctx, ctx.draft, _batch(ctx, batch, tokens, pad, logit_rows), policy, extra=extra, graph=graph,
                       quant="target" if s.family == "NEXTN" else "none", attention=attention)
     launches = (rt.draft_loop_kernels if loop else 0) + (2 + remap if rt.draft_logits_eager and graph != "eager" else 0)
     if launches:        # eager: the lm_head GEMM + argmax (+ remap) are already among the forward's launches

@@ -217,6 +217,17 @@ def draft_topk_kernels(draft: ModelSpec, settings: SpecSettings, rows: int, *, v
                   Kernel(kind="small", name="draft top-k: gather", bytes=cells)]
 
 
+def sglang_extend_logit_rows(batch: int, pad: int, spec_v2: bool) -> int:
+    """Rows the draft lm_head (and the logits gather) runs on in SGLang's draft extend after verify, for ``batch``
+    sequences and ``pad`` graph-padding rows.  Spec v1 (``ForwardMode.DRAFT_EXTEND``, an
+    extend mode): ``LogitsProcessor._get_pruned_states`` keeps the last token of each sequence (``last_index =
+    cumsum(extend_seq_lens) - 1``) and ``eagle_draft_extend_cuda_graph_runner.py`` sizes its logits output to the
+    captured ``bs``: batch + pad rows (sglang 0.5.6 ``layers/logits_processor.py`` ``LogitsProcessor.forward``,
+    0.5.10 and 0.5.15 ``_get_pruned_states``).  Spec v2 (``DRAFT_EXTEND_V2``) keeps every row
+    (``is_draft_extend_v2()`` → ``pruned_states = hidden_states``, 0.5.6–0.5.15) and picks the accepted ones after."""
+    return 0 if spec_v2 else batch + pad
+
+
 def draft_step_kernels(req, draft: ModelSpec, settings: SpecSettings, batch: int, tokens: int, version: tuple, *,
                        target_hidden: bool, sample_rows: int) -> tuple[list[Kernel], int]:
     """(kernels a draft forward of ``batch`` × ``tokens`` runs besides the draft model's own, how many of them are

@@ -105,10 +105,17 @@ class Batch:
     padded: int = 0
     """rows a CUDA graph of a larger captured batch adds (``perf.graphs``): they run the GEMMs, the experts and the
     collectives, not the attention (SGLang fills their sequence lengths with 1) (count)"""
+    logit_rows: int = 0
+    """rows the lm_head and the sampling run on; 0 = every token (``perf.spec.sglang_extend_logit_rows``) (count)"""
 
     @property
     def tokens(self) -> int:
         return (self.sequences + self.padded) * self.tokens_per_sequence
+
+    @property
+    def logit_tokens(self) -> int:
+        """rows of the lm_head: ``logit_rows`` when set, else every token"""
+        return self.logit_rows or self.tokens
 
 
 def forward_kernels(spec: ModelSpec, shard: Shard, batch: Batch, impl: ImplProfile, *,
@@ -437,10 +444,11 @@ def _globals(spec, shard, batch, impl, quant) -> list[Kernel]:
     out = [Kernel(kind="small", name="embedding gather", bytes=ACT_BYTES * 2.0 * t * spec.hidden_size)]
     heads = [p for p in global_parts(spec) if p.category == "lm_head"] or \
         [Part(name="lm_head", category="lm_head", out=spec.vocab_size, inp=spec.hidden_size, shard="vocab")]
-    out += [g.kernel(t) for g in _gemms(spec, shard, quant, heads, {"lm_head": "lm_head"})]
+    rows = batch.logit_tokens
+    out += [g.kernel(rows) for g in _gemms(spec, shard, quant, heads, {"lm_head": "lm_head"})]
     vocab_local = _local_shape(spec, shard, heads[0])[0]
     out.append(Kernel(kind="small", name="final norm + sampling", count=impl.global_small_kernels,
-                      bytes=(ACT_BYTES * 2.0 * t * spec.hidden_size + 4.0 * t * vocab_local) / impl.global_small_kernels))
+                      bytes=(ACT_BYTES * 2.0 * t * spec.hidden_size + 4.0 * rows * vocab_local) / impl.global_small_kernels))
     return out
 
 
