@@ -36,14 +36,21 @@ def from_log(args):
     elif args.engine != ctx.engine:
         raise PlanInputError(f"--from-log {args.from_log} is a {ctx.engine} log but --engine is {args.engine}: the "
                              f"measured terms are {ctx.engine}'s; drop --engine or give a {args.engine} log")
-    if getattr(args, "engine_version", None) is None and ctx.rules_version:
+    release, capped = ctx.rules_version, ""
+    if ctx.engine == "sglang":  # capped by the log's date, as explain reads it (helper tail11)
+        from tpkit.explain.sgrelease import log_release
+
+        release, capped = log_release(ctx)
+    if getattr(args, "engine_version", None) is None and (ctx.rules_version or capped):
         from tpkit.engines.registry import get_engine
 
         try:  # the log's release when the engine has rules for it
-            get_engine(args.engine).options(engine_version=ctx.rules_version)
-            args.engine_version = ctx.rules_version
+            get_engine(args.engine).options(engine_version=release)
+            args.engine_version = release
         except Exception:  # noqa: BLE001 - a release the engine does not know: its default rules
-            pass
+            capped = ""
+    else:
+        capped = ""
     for name in FILLED:
         if getattr(args, name) is None and ctx.get(name) is not None:
             setattr(args, name, int(ctx.get(name)))
@@ -57,6 +64,7 @@ def from_log(args):
         args.no_async_scheduling = True  # the log's 'async_scheduling': False (vLLM --no-async-scheduling)
         filled.append("async_scheduling")
     quantization, args.log_notes = quantization_from_log(ctx, getattr(args, "quantization", None))
+    args.log_release_note = f"--engine-version {release}: {capped} ({where(e, 'log_date')})" if capped else ""
     if quantization is not None:
         args.quantization = quantization
         filled.append("quantization")
@@ -123,7 +131,7 @@ def measured_from_log(args, log, gpu, parallel) -> tuple[dict, dict, str, tuple[
 
 def read_from_log_notes(args, log, result) -> tuple[str, ...]:
     """Notes naming the flags a --from-log plan read from the log where the plan depends on them."""
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = (args.log_release_note,) if getattr(args, "log_release_note", "") else ()
     if "compile_cache" in getattr(args, "log_filled", ()) and any(
             str(w).startswith("torch.compile cache assumed") for w in result.warnings):
         notes += (f"--compile-cache {args.compile_cache}: read from the log "

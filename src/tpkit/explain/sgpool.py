@@ -31,11 +31,11 @@ def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int
         from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
         from tpkit.engines.sglang.versions import LATEST, parse_version
 
-        from tpkit.engines.sglang.versions import newest_by_date
+        from tpkit.explain.sgrelease import log_release
 
         # the newest release the log's line formats allow, capped by its date (a log dated before a release
-        # cannot come from it: versions.newest_by_date, as sgrelease's terms)
-        version = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))[0]
+        # cannot come from it: sgrelease.log_release, as sgrelease's terms)
+        version = log_release(ctx)[0]
         kv = str(ctx.get("kv_cache_dtype", "auto"))
         if kv.lower() in UNMODELLED_KV_DTYPES:  # fp4/mx KV: no cell rather than the model dtype's
             raise unmodelled_kv_error(kv.lower())

@@ -93,9 +93,10 @@ def _car_bytes(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | N
         return None, "unknown"
 
 
-def _release(ctx: Context) -> tuple[str, str]:
+def log_release(ctx: Context) -> tuple[str, str]:
     """The SGLang release whose rules read this log: the newest consistent with its formats and dated no later
-    than the log (``versions.newest_by_date``), and the reason when the date capped it ('' otherwise)."""
+    than the log (``versions.newest_by_date``), and the reason when the date capped it ('' otherwise).  The one
+    home of the cap: explain's terms and ``tpkit plan --from-log`` (``cli.fromlog.from_log``) both read it."""
     from tpkit.engines.sglang.versions import LATEST, newest_by_date
 
     return newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
@@ -111,7 +112,7 @@ def _rope_reserve(ctx: Context) -> tuple[Iv, str] | None:
         return None
     from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_interval
 
-    version, capped = _release(ctx)
+    version, capped = log_release(ctx)
     vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
     try:
         found = rope_reserve(ctx.model, version, context_len=ctx.get("context_length"),
@@ -218,7 +219,7 @@ def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, floa
 
     from tpkit.hardware.catalog import custom_gpu, list_gpus, lookup_gpu
 
-    version, capped = _release(ctx)
+    version, capped = log_release(ctx)
     why = f"; {capped}" if capped else ""
     inferred = ctx.gpu_inferred
     if ctx.gpu is not None:
@@ -304,7 +305,7 @@ def _pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tupl
         from tpkit.parallel import ParallelSpec
         from dataclasses import replace
 
-        version, _ = _release(ctx)
+        version, _ = log_release(ctx)
         opts = SglangOptions(engine_version=version, cpu_offload_gb=offload_gb(ctx))
         gpus = [ctx.gpu] if ctx.gpu is not None else [
             replace(custom_gpu(free_after.high, name="unknown"), vendor=v) for v in ("NVIDIA", "AMD")]

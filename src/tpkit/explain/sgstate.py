@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
-from tpkit.explain.sgrelease import _release
+from tpkit.explain.sgrelease import log_release
 from tpkit.logs import RankView
 from tpkit.records import dataclass
 from tpkit.units import Bytes
@@ -123,7 +123,7 @@ def rest_from_split(state: StateFromLog, version: str, *, ratio: float | None = 
 def _state_pool(view: RankView, ctx: Context):
     """The hybrid state pool from the log's anchors (``state_from_anchors``), for the newest release consistent
     with the log's formats and its date; None without a 'Mamba Cache is allocated' line."""
-    version, _ = _release(ctx)
+    version, _ = log_release(ctx)
     mr = ctx.get("max_running_requests")
     return state_from_anchors(view, version, int(mr) if mr else None)
 
@@ -133,7 +133,7 @@ def _split_rest(state, ctx: Context):
     rather than solved."""
     from tpkit.engines.sglang.mamba import radix_off_slots
 
-    version, _ = _release(ctx)
+    version, _ = log_release(ctx)
     running = int(ctx.get("max_running_requests")) if ctx.get("max_running_requests") else None
     slots_set = bool(ctx.get("max_mamba_cache_size")) or bool(
         ctx.get("disable_radix_cache") and radix_off_slots(version, max_running=running) is not None)
@@ -168,7 +168,7 @@ def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple
         return None
     if ratio is not None and not ratio > 0:
         return None
-    version, _ = _release(ctx)
+    version, _ = log_release(ctx)
     try:
         linear = stage_layer_kinds(ctx.model, pp).count("linear")
         if not linear:
