@@ -242,3 +242,24 @@ def test_entry_bytes_of_v4_flash_layout():
     wider = layout_of({"head_dim": 512, "qk_rope_head_dim": 64, "index_head_dim": 256, "sliding_window": 128,
                        "compress_ratios": [4]})
     assert wider.indexer_bytes() == 256 + 8
+
+
+def test_the_dsv4_backend_sets_its_own_page_size(capsys):
+    """Helper tail11 (2026-12-05): SGLang's dsv4 hook overwrites --page-size (256; 128 on an NPU from 0.5.14;
+    ``dsv4.dsv4_page_size``).  Unset or 256: 256, no note; 64: 256 and a note saying why; 128 (an NPU log's value):
+    kept from 0.5.14, 256 with the note on 0.5.13 (its hook has no NPU branch)."""
+    from tpkit.engines.sglang.dsv4 import dsv4_page_size
+
+    assert dsv4_page_size("0.5.19", None) == (256, "") and dsv4_page_size("0.5.19", 256) == (256, "")
+    assert dsv4_page_size("0.5.19", 128) == (128, "")
+    assert dsv4_page_size("0.5.13", 128)[0] == 256 and "--page-size 128 replaced by 256" in dsv4_page_size("0.5.13", 128)[1]
+    argv = ["plan", str(CONFIG_DIR), "--engine", "sglang", "--gpu", "H200", "--tp", "8", "--engine-version", "0.5.19",
+            "--json"]
+    unset, _ = main(argv), None
+    a = json.loads(capsys.readouterr().out)
+    assert unset == 0 and a["kv_pool"]["page_size"] == 256 and a["kv_tokens"] % 256 == 0
+    assert not any("--page-size" in w for w in a["warnings"])
+    assert main(argv + ["--page-size", "64"]) == 0
+    b = json.loads(capsys.readouterr().out)
+    assert b["kv_pool"]["page_size"] == 256 and b["kv_tokens"] == a["kv_tokens"]
+    assert any("--page-size 64 replaced by 256" in w and "deepseek_v4_hook" in w for w in b["warnings"])

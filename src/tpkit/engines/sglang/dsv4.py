@@ -341,3 +341,28 @@ def dsv4_buffers(cell, tokens: int, page_size: int):
     return KVPoolPlan(num_tokens=pools.full, padded_tokens=pools.full + page_size,
                       cell_bytes=Bytes(round(dcell.bytes_per_full_token)),
                       buffers=tuple(b for b in buffers if b.count), page_size=page_size, dtype=cell.kv_dtype)
+
+
+DSV4_PAGE_CUDA = 256
+"""page size SGLang's DeepSeek-V4 hook sets on CUDA / ROCm (tokens)"""
+DSV4_PAGE_NPU = 128
+"""page size the same hook sets on Ascend NPUs, from 0.5.14 (tokens)"""
+
+
+def dsv4_page_size(version: str, asked: int | None) -> tuple[int, str]:
+    """(page size SGLang runs DeepSeek-V4 with, a note when it is not ``asked`` ('' otherwise)).  The dsv4 attention
+    backend's hook overwrites ``page_size`` whatever ``--page-size`` says (no check, a log line "setting page_size
+    to N"): 256, and 128 on an NPU from 0.5.14 (sglang 0.5.12 / 0.5.13 ``arg_groups/deepseek_v4_hook.py``
+    ``apply_deepseek_v4_defaults``: 256 on every device; 0.5.14 the same hook with ``if server_args.device ==
+    "npu"``; 0.5.15 – 0.5.23 ``arg_groups/overrides.py`` / ``model_overrides/deepseek_v4.py``
+    ``_deepseek_v4_overrides``, same values).  tpkit's catalog has no NPU: a ``--page-size 128`` (what an NPU log
+    prints) is kept as the NPU value from 0.5.14; any other value becomes 256, as SGLang does on a GPU."""
+    if asked == DSV4_PAGE_NPU and parse_version(version) >= (0, 5, 14):
+        return DSV4_PAGE_NPU, ""
+    if asked in (None, DSV4_PAGE_CUDA):
+        return DSV4_PAGE_CUDA, ""
+    npu = " (128 on an Ascend NPU)" if parse_version(version) >= (0, 5, 14) else ""
+    return DSV4_PAGE_CUDA, (f"--page-size {asked} replaced by {DSV4_PAGE_CUDA}: SGLang {version}'s DeepSeek-V4 "
+                            f"attention backend (dsv4) sets page_size to {DSV4_PAGE_CUDA}{npu} whatever the flag says "
+                            f"(deepseek_v4_hook); plan with --page-size {DSV4_PAGE_CUDA} or leave it out")
+

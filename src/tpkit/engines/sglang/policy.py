@@ -10,6 +10,7 @@ from contextlib import nullcontext
 from dataclasses import replace
 from collections.abc import Callable
 
+from tpkit.engines.sglang.dsv4 import dsv4_page_size
 from tpkit.engines.sglang.ledger import build_ledger, graph_room
 from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, scheduler_line
 from tpkit.engines.sglang.options import SglangOptions
@@ -23,6 +24,7 @@ from tpkit.memory.band import (WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_
 from tpkit.memory.invariant import checked
 from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
+from tpkit.models.dsv4_weights import is_dsv4
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.startup.terms import sglang_load_extra
@@ -230,6 +232,8 @@ def _offload_notes(model: ModelSpec, parallel: ParallelSpec, options: SglangOpti
 def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tuple[str, ...]:
     out = [f"model: {a}" for a in model.assumptions] + list(s.baseline.warnings)
     out += list(s.lora_notes)
+    if is_dsv4(model) and dsv4_page_size(options.engine_version, options.page_size)[1]:
+        out.append(dsv4_page_size(options.engine_version, options.page_size)[1])
     if not options.enable_lora:
         given = [f"--{n.replace('_', '-')}" for n in ("max_loras_per_batch", "max_lora_rank", "lora_target_modules")
                  if getattr(options, n) is not None]

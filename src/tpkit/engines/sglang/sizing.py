@@ -25,7 +25,8 @@ from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.baseline import Baseline, plan_baseline
 from tpkit.engines.sglang.choices import (capacity_in_effect, context_len, era_has_vlm_factor, nsa_kv_defaults,
                                           plan_fraction, reserve_extras, rocm_aiter_factor, validate_layout)
-from tpkit.engines.sglang.dsv4 import DEFAULT_RUNNING as DSV4_DEFAULT_RUNNING, dsv4_budget_tokens
+from tpkit.engines.sglang.dsv4 import DEFAULT_RUNNING as DSV4_DEFAULT_RUNNING, dsv4_budget_tokens, dsv4_page_size
+from tpkit.models.dsv4_weights import is_dsv4
 from tpkit.engines.sglang.defaults import CapacityDefaults, FractionChoice, ReserveExtras, graph_reserve_mib
 from tpkit.engines.sglang.mamba import MambaPool, plan_mamba_pool
 from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
@@ -205,6 +206,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     kv_dtype = resolve_kv_dtype(model, options)[0]
     if nsa_model(model):
         kv_dtype, page = nsa_kv_defaults(gpu, options, kv_dtype, page, version)
+    elif is_dsv4(model):  # the dsv4 backend sets its own page (dsv4.dsv4_page_size; the note: policy._warnings)
+        page = dsv4_page_size(version, options.page_size)[0]
     spec = plan_speculative(model, parallel, options, kv_dtype=kv_dtype, weights=draft_weights)
     extras, graphs = reserve_extras(model, gpu, parallel, options, spec)
     fraction = plan_fraction(model, gpu, parallel, options, era=era, gpu_mem_mib=gpu_mem_mib, cap=cap, extras=extras)
