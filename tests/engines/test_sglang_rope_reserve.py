@@ -42,6 +42,21 @@ def test_amd_model_dtype_before_0_5_23():
     assert rope_reserve(SMALL, "0.5.23", vendor="AMD").tensor == Bytes(33_024 * 64 * 4)
 
 
+def test_an_old_cache_whose_segment_rest_is_split_off_may_keep_its_segment():
+    """torch's caching allocator splits a large block's rest off when it exceeds 1 MiB (``shouldSplit``), and a
+    parameter allocated after the cache may hold it: the old cache's segment need not come back at the sample.
+    GLM-5.1-like on AMD before 0.5.23: 202,752 rows × 64 × 2 B = 24.75 MiB in a 26 MiB segment (1.25 MiB rest):
+    the high end is the new cache's whole 26 MiB segment, not the 0 of two equal rounded segments.  A CUDA float32
+    cache of 202,752 rows × 64 × 4 B = 49.5 MiB leaves 0.5 MiB of its 50 MiB segment, not split: it comes back."""
+    glm = replace(QWEN3, max_position_embeddings=202_752, head_dim=64)
+    amd = rope_reserve(glm, "0.5.11", vendor="AMD")
+    assert amd.tensor == Bytes(203_008 * 64 * 2) and amd.high == MiB(26)
+    cuda = rope_reserve(glm, "0.5.11")
+    assert cuda.tensor == Bytes(203_008 * 64 * 4) and cuda.high == MiB(0)
+    # QWEN3's 20 MiB float32 cache fills its segment: only the rounded growth is charged, as before
+    assert rope_reserve(QWEN3, "0.5.10").high == MiB(2)
+
+
 def test_rotary_dim_mla_and_partial():
     assert rotary_dim(load_model("deepseek-ai/DeepSeek-V3")) == 64
     assert rotary_dim(replace(QWEN3, extra={**QWEN3.extra, "partial_rotary_factor": 0.25})) == 32

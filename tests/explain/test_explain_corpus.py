@@ -444,13 +444,17 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     card's architecture) and hits; sg_484 hits with SGLang 0.5.15 – 0.5.19's DeepSeek-V4 pools (c128 states priced
     per request, the MTP slot out of L from 0.5.13; engines.sglang.dsv4) and the cell's release capped by the log's
     date (versions.newest_by_date): 306 of the 342; vl_854 takes tp 1 from its notes (the one RTX 4090's KV per token
-    with all 8 KV heads; a flag in models.json, no rule): 307."""
+    with all 8 KV heads; a flag in models.json, no rule): 307.
+    Helper x12 (2026-12-05): an old RoPE cache whose 2 MiB-rounded segment leaves more than 1 MiB past it had that
+    rest split off at model init, which a parameter may hold, so its segment need not come back
+    (engines.sglang.rope._rest_shared): sg_103, sg_120, sg_122 (GLM-5.1 on MI355X, bf16 caches of 24.75 MiB in 26 MiB
+    segments) hit; no other row moves: 310 of the 342 (90.6 %)."""
     rows = _capacity_rows()
     assert len(rows) == 342
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 307, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 310, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides

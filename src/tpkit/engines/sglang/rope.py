@@ -20,7 +20,11 @@ segment it shares with the parameters allocated after it, so ``empty_cache`` doe
 the free memory SGLang samples for the KV budget (``profile_max_num_token``; 0.5.23 ``KVCacheConfigurator``) is
 lower than 'Load weight end' printed by 0 … the new segment (0 when the new cache fits a cached block).  An old
 cache of 10 MiB or more had a segment of its own (model init frees nothing before it, so no cached block held it),
-which the sample's ``empty_cache`` returns: the net charge is 0 … the difference of the two 2 MiB-rounded sizes.
+which the sample's ``empty_cache`` returns: the net charge is 0 … the difference of the two 2 MiB-rounded sizes,
+unless its block left more than 1 MiB of that segment (``_rest_shared``): the allocator split that rest off at model
+init and a parameter may hold it, so the high end keeps the old segment and charges the new one whole (GLM-5.1 on
+ROCm before 0.5.23: a 24.75 MiB bf16 cache, cast from the float32 one into a 26 MiB segment its float32 temporaries
+freed, charges 0 … 26 MiB).
 
 The cache built at model init (``cache_positions``) has ``max_position_embeddings`` rows, except under YaRN: from
 0.4.2 the models take ``get_rope`` from SGLang's own ``layers/rotary_embedding`` (read 0.4.2, 0.4.10, 0.5.2, 0.5.5,
@@ -211,13 +215,29 @@ def _round(size: int) -> int:
     return max(512, -(-size // 512) * 512)
 
 
+def _rest_shared(size: int) -> bool:
+    """True when a large block of ``size`` bytes leaves more than 1 MiB of the segment it is carved from, so that
+    torch's caching allocator splits the rest off (``shouldSplit``: a large-pool remainder > kSmallSize) and a
+    later request of 1 MiB … that rest may take it.  The segment is ``_segment(size)`` in both ways SGLang builds
+    the cache at model init: on CUDA the float32 ``torch.cat`` result gets a new segment; off CUDA before 0.5.23
+    ``RotaryEmbedding.__init__`` casts it to the model dtype (``cache.to(dtype)``, read 0.5.11, 0.5.18
+    ``layers/rotary_embedding/base.py``) after ``_compute_cos_sin_cache`` has freed its float32 ``freqs`` / ``cos``
+    / ``sin`` temporaries, each rows × rotary_dim / 2 × 4 B (the cast cache's size), whose segments are the cached
+    blocks the cast takes.  E.g. GLM-5.1's 202,752 rows × 64 × 2 B = 24.75 MiB in a 26 MiB segment: 1.25 MiB
+    split off at init, and which parameter took it the log does not say."""
+    seg = _segment(size)
+    return seg - _round(size) > SMALL_SIZE.bytes
+
+
 def _grow_all(growths: list[tuple[int, int]]) -> int:
     """Bytes of device memory torch's caching allocator holds after the walk's growths, less those it held before
     (after ``empty_cache``): each (old, new) cache in walk order allocates ``new`` while ``old`` lives, then frees
     ``old``.  Blocks: best fit among the cached free blocks of the request's pool (≤ 1 MiB small, else large), split
     when the rest is ≥ 512 B (small) or > 1 MiB (large); else a new segment (``_segment``).  An old cache below
     10 MiB sits in a segment it shares with parameters (freed, its block is reusable but never returned); one of
-    10 MiB or more had its own segment, which ``empty_cache`` returns when nothing in it is used."""
+    10 MiB or more had its own segment, which ``empty_cache`` returns when nothing in it is used, unless
+    ``_rest_shared``: its block left more than 1 MiB of that segment, split off at model init, which a parameter
+    allocated after it may hold, so the segment may never come back (the high end counts it as kept)."""
     free: list[list] = []  # [size, segment id or None (shared), small pool]
     used: dict[int, int] = {}
     size_of: dict[int, int] = {}
@@ -225,7 +245,7 @@ def _grow_all(growths: list[tuple[int, int]]) -> int:
     old_own: list[int] = []
     for old, new in growths:
         old_seg = None
-        if old >= MIN_LARGE_ALLOC.bytes:
+        if old >= MIN_LARGE_ALLOC.bytes and not _rest_shared(old):
             old_seg = len(size_of)
             old_own.append(old_seg)
             size_of[old_seg] = _segment(old)
