@@ -307,7 +307,10 @@ def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = No
         + (f" + {spec_steps}×{spec_draft_tokens}×2 speculative" if spec_steps and spec_draft_tokens else "")
         + f")) × ({dims}) × {elem} B = {tensor / 2**20:.2f} MiB, each allocated while its old one lives: 0 … "
         + f"{seg / 2**20:.0f} MiB (new allocator segments less the old caches' own segments that empty_cache "
-          "returns) leaves the free memory the KV budget samples"))
+          "returns) leaves the free memory the KV budget samples"
+        + ("; an old cache left more than 1 MiB of its segment, split off at model init for a parameter to take, "
+           "so its segment may not come back" if any(old >= MIN_LARGE_ALLOC.bytes and _rest_shared(old)
+                                                     for old, _ in growths) else "")))
 
 
 ROPE_TERM = "rope_reserve"
