@@ -8,10 +8,13 @@ Reads a ``bench/spec_reference.py`` JSON and predicts each row with tpkit perf's
     T_decode(B)     ``plan._forward`` of Batch(B sequences, 1 token, context C)
     T_verify(B, D)  ``plan._forward`` of Batch(B, D tokens, context C), attention ``decode`` (the reference
                     profile's own kernel: no KV split, one block per (sequence, KV head))
-    draft step      ``plan._draft_forward`` (B sequences, topk tokens each) of perf's EAGLE-3 head
+    draft step      ``plan._draft_forward`` (B sequences, topk tokens each) of perf's EAGLE-3 head, as SGLang
+                    ``DRAFT_RELEASE`` (0.5.6, the release the reference follows) runs it
 
 and prints three markdown tables: decode / verify / ratio, the verify attention alone, and the draft step
-(measured without and with the fc, each against perf's step without / with the fc: ``target_hidden``).  ``--kernel`` picks the verify attention kernel the tables read: ``mask``
+(measured without and with the fc, each against perf's step without / with the fc: ``target_hidden``; "as run":
+perf's rules on the kernels the reference launched, i.e. at topk 1 its ``torch.topk(·, 1)`` radix select where SGLang
+runs ``torch.max``: ``reference_topk1_us``).  ``--kernel`` picks the verify attention kernel the tables read: ``mask``
 (default: SDPA with the additive causal mask, which torch 2.11 on the H200 runs as cuDNN's fused attention, the
 backend of the decode rows' attention too) or ``flash`` (FlashAttention-2 split-KV, causal bottom-right, GQA not
 folded).
@@ -29,8 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "docs" / "runs" / "spec_h200_2026-12-05.json"
 
 
-def _ctx(model_id: str, context: int, tokens: int, topk: int = 1):
-    """perf's context for one row (plan._context of a PerfRequest with impl ``reference``)."""
+def _ctx(model_id: str, context: int, tokens: int, topk: int = 1, version: str | None = None):
+    """perf's context for one row (plan._context of a PerfRequest with impl ``reference``; ``version``: the SGLang
+    release, newest when None)."""
     from tpkit.hardware.catalog import lookup_gpu
     from tpkit.models import load_model
     from tpkit.perf import plan
@@ -41,7 +45,7 @@ def _ctx(model_id: str, context: int, tokens: int, topk: int = 1):
     drafts = steps + 1 if topk == 1 else 2
     spec = SpecSettings(algorithm="EAGLE3", num_steps=steps, topk=topk, num_draft_tokens=drafts)
     req = PerfRequest(model=load_model(model_id), gpu=lookup_gpu("H200"), tp=1, batch=1, context=context,
-                      engine="sglang", impl="reference", spec=spec)
+                      engine="sglang", engine_version=version, impl="reference", spec=spec)
     ctx = plan._context(req)
     return ctx, spec, plan.default_policy(ctx.setup.link)
 
@@ -55,13 +59,39 @@ def predict_pass(model_id: str, batch: int, tokens: int, context: int):
     return out.total_us, dict(out.by_kind_us).get("attention", 0.0)
 
 
+DRAFT_RELEASE = "0.5.6"
+"""the SGLang release whose draft step ``bench/spec_reference.py`` follows (``speculative/eagle_worker.py``
+``draft_forward``: softmax + ``fast_topk`` after every draft forward, topk 1 included; from 0.5.13 a chain takes an
+argmax instead, ``perf.spec.SGLANG_TOPK1_ARGMAX_FIRST``)"""
+
+
 def predict_draft(model_id: str, batch: int, topk: int, context: int, *, fc: bool = False) -> float:
-    """perf's EAGLE-3 draft step (``plan._draft_forward``) as ``plan._spec_point`` calls it for SGLang: ``batch``
-    sequences × ``topk`` rows, softmax + top-k on all of them; ``fc``: fed the target's hidden states (the fc runs)."""
+    """perf's EAGLE-3 draft step (``plan._draft_forward``) as ``plan._spec_point`` calls it for SGLang
+    ``DRAFT_RELEASE``: ``batch`` sequences × ``topk`` rows, softmax + top-k on all of them; ``fc``: fed the target's
+    hidden states (the fc runs)."""
     from tpkit.perf import plan
 
-    ctx, spec, policy = _ctx(model_id, context, 2, topk)
+    ctx, spec, policy = _ctx(model_id, context, 2, topk, DRAFT_RELEASE)
     return plan._draft_forward(ctx, spec, batch, topk, policy, target_hidden=fc, sample_rows=batch * topk).total_us
+
+
+def reference_topk1_us(model_id: str, batch: int, context: int) -> float:
+    """µs perf charges for the sampling the reference runs at topk 1 minus what SGLang runs there: the reference
+    calls ``torch.topk(probs, 1)`` (radix select: 13 kernels, ``perf.spec.draft_topk_kernels`` of a topk > 1
+    setting on the same rows), SGLang 0.5.6 ``fast_topk`` calls ``torch.max`` (one reduction).  Added to the
+    prediction in the "as run" column: the cost model's rules on the kernels the reference launched."""
+    from tpkit.perf.forward import kernel_us
+    from tpkit.perf.spec import SpecSettings, draft_topk_kernels
+
+    ctx, chain, _ = _ctx(model_id, context, 2, 1, DRAFT_RELEASE)
+    tree = SpecSettings(algorithm="EAGLE3", num_steps=1, topk=2, num_draft_tokens=2)
+    ver = (0, 5, 6)
+
+    def us(ks):
+        return sum(k.count * kernel_us(k, ctx.dev, ctx.impl) for k in ks if k.name != "draft softmax")
+
+    return us(draft_topk_kernels(ctx.draft, tree, batch, version=ver)) - \
+        us(draft_topk_kernels(ctx.draft, chain, batch, version=ver))
 
 
 def _err(pred: float, meas: float) -> str:
@@ -77,7 +107,7 @@ def tables(run: dict, kernel: str) -> tuple[list[str], dict]:
            "| model | B | D | T_decode(B) meas / pred µs | err | T_verify meas / pred µs | err | "
            "ratio meas / pred | err | T_decode(B·D) meas µs |",
            "|---|---:|---:|---|---:|---|---:|---|---:|---:|"]
-    stats = {"decode": [], "verify": [], "ratio": [], "draft": [], "draft_fc": [], "attention": []}
+    stats = {"decode": [], "verify": [], "ratio": [], "draft": [], "draft_fc": [], "draft_as_run": [], "attention": []}
     att_lines = ["| model | B | D | verify attention meas / pred µs | err | decode attention (B) meas µs |",
                  "|---|---:|---:|---|---:|---:|"]
     for r in rows:
@@ -103,7 +133,7 @@ def tables(run: dict, kernel: str) -> tuple[list[str], dict]:
             att_lines.append(f"| {m.split('/')[-1]} | {b} | {t} | {r['attention_only_us']:,.0f} / {pa:,.0f} | "
                              f"{_err(pa, r['attention_only_us'])} | {d.get('attention_only_us') or 0:,.0f} |")
     draft_lines = ["| draft head | B | topk | rows | measured µs (no fc / fc) | predicted µs (no fc / fc) | err no fc | "
-                   "err fc |", "|---|---:|---:|---:|---|---|---:|---:|"]
+                   "err fc | as run µs (no fc) | err as run |", "|---|---:|---:|---:|---|---|---:|---:|---:|---:|"]
     fc = {(r["model"], r["batch"], r["tokens"]): r for r in rows if r["kind"] == "draft_fc"}
     for r in rows:
         if r["kind"] != "draft" or r.get("step_us") is None:
@@ -112,12 +142,15 @@ def tables(run: dict, kernel: str) -> tuple[list[str], dict]:
         p = predict_draft(target, r["batch"], r["tokens"], r["context"])
         pf = predict_draft(target, r["batch"], r["tokens"], r["context"], fc=True)
         f = fc.get((r["model"], r["batch"], r["tokens"]))
+        run = p + (reference_topk1_us(target, r["batch"], r["context"]) if r["tokens"] == 1 else 0.0)
         stats["draft"].append(p / r["step_us"] - 1)
+        stats["draft_as_run"].append(run / r["step_us"] - 1)
         if f:
             stats["draft_fc"].append(pf / f["step_us"] - 1)
         draft_lines.append(f"| {target.split('/')[-1]} | {r['batch']} | {r['tokens']} | {r['batch'] * r['tokens']} | "
                            f"{r['step_us']:,.0f} / {f['step_us'] if f else 0:,.0f} | {p:,.0f} / {pf:,.0f} | "
-                           f"{_err(p, r['step_us'])} | {_err(pf, f['step_us']) if f else '—'} |")
+                           f"{_err(p, r['step_us'])} | {_err(pf, f['step_us']) if f else '—'} | {run:,.0f} | "
+                           f"{_err(run, r['step_us'])} |")
     return out + [""] + att_lines + [""] + draft_lines, stats
 
 

@@ -194,6 +194,26 @@ C = {
     "eagle3_draft_vocab": Const(
         value=32000, unit="rows of the EAGLE-3 draft lm_head",
         source="draft_vocab_size 32000 of the public EAGLE-3 heads (SafeAILab EAGLE-3 configs)", confidence="published"),
+    "draft_softmax_bw_fraction": Const(
+        value=0.547, unit="fraction of the effective memory bandwidth (copy rate) SGLang's draft softmax streams at",
+        source="torch.profiler of the EAGLE-3 draft step at B 64 × topk 8 (512 rows × 32,000 fp32), both heads with "
+               "and without fc, docs/runs/spec_h200_2026-12-05.json (bench/spec_reference.py, 1× H200, 2026-12-05): "
+               "cunn_SoftMaxForward 58.7/60.4/58.8/58.3 µs for 131.1 MB read+written; median 58.75 − small_kernel_us "
+               "2.65 → 2.34 TB/s / 4.272 TB/s (perf.draft_terms; docs/benchmarks.md §3.7)", confidence="measured"),
+    "row_block_gbps": Const(
+        value=34.1, unit="GB/s one block streams when it reduces a whole row alone (softmax, one block per row)",
+        source="the draft softmax at one row (32,000 fp32 read + written, 256 KB) in the B 1 × topk 1 profiles of "
+               "docs/runs/spec_h200_2026-12-05.json: cunn_SoftMaxForward 10.1/10.6/10.1/10.2 µs, median 10.15 − "
+               "small_kernel_us 2.65 → 256 KB / 7.5 µs (the order of attention_cta_gbps, 45.1: one block's "
+               "streaming rate)", confidence="measured"),
+    "draft_topk_pass_bw_fraction": Const(
+        value=0.484, unit="fraction of the copy rate one radix digit-count pass of torch.topk streams at",
+        source="same 4 profiles: mbtopk::computeBlockDigitCounts ×4 137.2/138.2/137.6/137.0 µs, 65.5 MB of fp32 "
+               "probabilities per pass; 34.35 − 2.65 µs per pass → 2.07 TB/s / 4.272 TB/s", confidence="measured"),
+    "draft_topk_gather_bw_fraction": Const(
+        value=0.214, unit="fraction of the copy rate torch.topk's final gather (mbtopk::gatherTopK) streams at",
+        source="same 4 profiles: gatherTopK 74.4/74.9/74.4/74.5 µs over 65.5 MB; 74.45 − 2.65 µs → 0.91 TB/s / "
+               "4.272 TB/s", confidence="measured"),
     "spec_host_sync_us": Const(
         value=80.0, unit="us per speculative cycle (GPU→CPU sync of accepted tokens)",
         source="rtx6kpro daily summary 2026-04-24: removing an '80µs GPU-CPU sync per token' in vLLM's EAGLE-3 path "

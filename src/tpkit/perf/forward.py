@@ -7,7 +7,8 @@
     t(grouped)   = smooth_max(bytes / (BW · grouped efficiency), FLOPs / F) + grouped overhead (per ``impl``)
     t(attention) = smooth_max(max(bytes / BW, bytes one block streams / per-block rate), FLOPs / F)
                    + attention_overhead   (the block term only for kernels without split-KV)
-    t(small)     = small_kernel_us + bytes / BW
+    t(small)     = small_kernel_us + max(bytes / (BW · bw_fraction), cta_bytes / row_block_gbps)
+                   (bw_fraction 1 and cta_bytes 0 but for the draft's sampling kernels: ``draft_terms``)
     smooth_max(a, b) = (a^p + b^p)^(1/p)                 p = roofline_sharpness
 
 BW and F are the GPU's effective rates (``device``); the constants are in ``constants``.
@@ -93,7 +94,8 @@ def kernel_us(k: Kernel, dev: DeviceRates, impl: ImplProfile | None = None) -> f
     if k.kind == "attention":
         mem_us = max(k.bytes / bw, k.cta_bytes / _cta_rate(k)) * 1e6
         return _smooth_max(mem_us, flop_us) + C["attention_overhead_us"].value
-    return C["small_kernel_us"].value + k.bytes / bw * 1e6
+    row_us = k.cta_bytes / (C["row_block_gbps"].value * 1e9) * 1e6 if k.cta_bytes else 0.0
+    return C["small_kernel_us"].value + max(k.bytes / (bw * k.bw_fraction) * 1e6, row_us)
 
 
 def time_forward(kernels: list[Kernel], dev: DeviceRates, *, allreduce_us: float = 0.0,

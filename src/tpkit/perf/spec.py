@@ -25,6 +25,7 @@ import dataclasses
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
 from tpkit.perf.constants import C
+from tpkit.perf.draft_terms import eagle3_midlayer_kernels, sampling_bw_fraction
 from tpkit.perf.work import GEMV_MAX_TOKENS, Kernel
 from tpkit.records import dataclass
 
@@ -201,20 +202,23 @@ def draft_topk_kernels(draft: ModelSpec, settings: SpecSettings, rows: int, *, v
     computeBlockDigitCounts`` ×4, ``computeDigitCumSum`` ×4, ``computeBlockwiseWithinKCounts`` ×4,
     ``gatherTopK``).  vLLM's proposer takes ``logits.argmax`` (vllm 0.11.0 ``v1/spec_decode/eagle.py``
     ``propose``), already in the forward's sampling: none here.  From ``SGLANG_TOPK1_ARGMAX_FIRST`` (``version``)
-    a chain on CUDA takes one argmax over the logits instead."""
+    a chain on CUDA takes one argmax over the logits instead.  The softmax, the digit-count passes and the gather
+    stream at the rates measured on the H200 reference (``draft_terms.sampling_bw_fraction``)."""
     if settings.family not in ("EAGLE", "EAGLE3") or rows <= 0:
         return []
     cells = 4.0 * rows * draft.vocab_size                            # fp32 bytes of one pass over the logits
     if settings.topk == 1 and cuda and tuple(version) >= SGLANG_TOPK1_ARGMAX_FIRST:
         return [Kernel(kind="small", name="draft argmax", bytes=cells)]
-    out = [Kernel(kind="small", name="draft softmax", bytes=2.0 * cells)]
+    out = [Kernel(kind="small", name="draft softmax", bytes=2.0 * cells, bw_fraction=sampling_bw_fraction("softmax"),
+                  cta_bytes=8.0 * draft.vocab_size)]
     if settings.topk == 1:
         return out + [Kernel(kind="small", name="draft top-1 (torch.max)", bytes=cells)]
     passes = 4
-    return out + [Kernel(kind="small", name="draft top-k: radix digit counts", bytes=cells, count=passes),
+    return out + [Kernel(kind="small", name="draft top-k: radix digit counts", bytes=cells, count=passes,
+                         bw_fraction=sampling_bw_fraction("radix")),
                   Kernel(kind="small", name="draft top-k: digit cumsum + within-k counts", bytes=0.0,
                          count=2 * passes),
-                  Kernel(kind="small", name="draft top-k: gather", bytes=cells)]
+                  Kernel(kind="small", name="draft top-k: gather", bytes=cells, bw_fraction=sampling_bw_fraction("gather"))]
 
 
 def sglang_extend_logit_rows(batch: int, pad: int, spec_v2: bool) -> int:
@@ -232,12 +236,14 @@ def draft_step_kernels(req, draft: ModelSpec, settings: SpecSettings, batch: int
                        target_hidden: bool, sample_rows: int) -> tuple[list[Kernel], int]:
     """(kernels a draft forward of ``batch`` × ``tokens`` runs besides the draft model's own, how many of them are
     vLLM's vocab remap) for ``req`` (a ``PerfRequest``): ``extra_draft_kernels`` (the fc where ``target_hidden``),
-    vLLM's ``vocab_remap_kernels`` on the batch's rows, SGLang's ``draft_topk_kernels`` on ``sample_rows``."""
+    an EAGLE-3 head's ``hidden_norm`` + concat (``draft_terms.eagle3_midlayer_kernels``), vLLM's
+    ``vocab_remap_kernels`` on the batch's rows, SGLang's ``draft_topk_kernels`` on ``sample_rows``."""
     remap = vocab_remap_kernels(req.model, draft, settings, batch) if req.engine == "vllm" else []
     topk = draft_topk_kernels(draft, settings, sample_rows, version=version,
                               cuda=req.gpu.vendor == "NVIDIA") if req.engine == "sglang" else []
     fc = extra_draft_kernels(req.model, settings, batch * tokens, req.tp, target_hidden=target_hidden)
-    return fc + remap + topk, len(remap)
+    mid = eagle3_midlayer_kernels(draft.hidden_size, batch * tokens) if settings.family == "EAGLE3" else []
+    return fc + mid + remap + topk, len(remap)
 
 
 def running_requests(req, batch: int, speculative: bool) -> tuple[int, str]:

@@ -65,13 +65,17 @@ class Kernel:
     """launches per forward"""
     cta_bytes: float = 0.0
     """bytes one block of an attention kernel without split-KV streams by itself (B; 0 = not limited): the
-    kernel takes at least cta_bytes / per-block rate however many blocks run side by side"""
+    kernel takes at least cta_bytes / per-block rate however many blocks run side by side; for a ``small`` kernel
+    with one block per row (the draft's softmax) the bytes of one row, at ``C["row_block_gbps"]``"""
     cta_row_bytes: float = 0.0
     """bytes of one cached token that block reads per step (B; 0 = the calibration row): a latency-bound
     block streams faster when each token's row is wider"""
     latency_k: int = 0
     """reduction length K (elements) of a weight-streaming GEMM run at ≤ ``GEMV_MAX_TOKENS`` tokens, whose time
     has a latency floor that grows with K (``forward.kernel_us``); 0 = no such floor"""
+    bw_fraction: float = 1.0
+    """fraction of the device's effective memory bandwidth a ``small`` kernel streams its bytes at (1 = the copy
+    rate; below 1 for the draft's sampling kernels over the draft vocab, measured: ``perf.draft_terms``)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -141,7 +145,7 @@ def forward_kernels(spec: ModelSpec, shard: Shard, batch: Batch, impl: ImplProfi
 def _times(k: Kernel, count: int) -> Kernel:
     return k if count == 1 else Kernel(kind=k.kind, name=k.name, bytes=k.bytes, flops=k.flops, dtype=k.dtype,
                                        cta_bytes=k.cta_bytes, cta_row_bytes=k.cta_row_bytes,
-                                       latency_k=k.latency_k, count=k.count * count)
+                                       latency_k=k.latency_k, bw_fraction=k.bw_fraction, count=k.count * count)
 
 
 class _SpecCache:
@@ -479,10 +483,12 @@ def _merge(kernels: list[Kernel]) -> list[Kernel]:
     """Identical kernels of different layers become one row with a count."""
     rows: dict[tuple, Kernel] = {}
     for k in kernels:
-        key = (k.kind, k.name, round(k.bytes, 3), round(k.flops, 3), k.dtype, round(k.cta_bytes, 3), k.latency_k)
+        key = (k.kind, k.name, round(k.bytes, 3), round(k.flops, 3), k.dtype, round(k.cta_bytes, 3), k.latency_k,
+               k.bw_fraction)
         prev = rows.get(key)
         rows[key] = k if prev is None else Kernel(kind=k.kind, name=k.name, bytes=k.bytes, flops=k.flops,
                                                   dtype=k.dtype, cta_bytes=k.cta_bytes,
                                                   cta_row_bytes=k.cta_row_bytes, latency_k=k.latency_k,
+                                                  bw_fraction=k.bw_fraction,
                                                   count=prev.count + k.count)
     return list(rows.values())
