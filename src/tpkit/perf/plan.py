@@ -30,6 +30,7 @@ from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
 from tpkit.perf.runtime_sglang import SPEC_V2_FLAG, sglang_spec_v2
 from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, draft_step_kernels, running_requests, sglang_extend_logit_rows
 from tpkit.perf.verdict import confidence_of, resident_note, verdict_for
+from tpkit.perf.verify_rows import verify_attention_mode
 from tpkit.perf.work import Batch, Shard, forward_kernels
 from tpkit.records import dataclass
 
@@ -241,10 +242,9 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     req, rt = ctx.req, ctx.runtime(s)
     offered = batch
     batch, cap_source = running_requests(req, offered, True)
-    verify_attn = "mla_prefill" if rt.verify_mla_prefill else ("decode" if rt.verify_split_kv else "extend_nosplit")
     pad, verify_graph = graph_padding(req, rt, batch, True, rt.verify_graph)   # SGLang: the captured batch size
-    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens, pad), policy, attention=verify_attn,
-                         graph=verify_graph)
+    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens, pad), policy,
+                         attention=verify_attention_mode(rt), graph=verify_graph)   # perf.verify_rows
     queued_us = None
     if req.engine == "vllm":
         steps = [_draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph, target_hidden=True)] \
