@@ -1,4 +1,4 @@
-"""vLLM TRITON_MLA's verify as one decode row per query token (``perf.verify_rows``): from 0.31 ``forward_mqa``
+"""vLLM TRITON_MLA's verify as one decode row per query token (``perf.mla_splits``): from 0.31 ``forward_mqa``
 flattens the verify's 1 + k tokens of a request into 1 + k decode rows (``block_table.repeat_interleave``, read in
 the 0.31.0 and 0.33.0 wheels; 0.30.0 keeps the causal verify on the prefill path), each streaming the request's whole
 cached latent, and a lone row streams at most ``triton_mla_row_gbps`` (the rtx6kpro sm120 kernel microbench)."""
@@ -13,7 +13,7 @@ from tpkit.perf.device import device_rates
 from tpkit.perf.forward import kernel_us
 from tpkit.perf.impl import impl_profile
 from tpkit.perf.runtime import runtime_for
-from tpkit.perf.verify_rows import verify_attention_mode, verify_rows_per_token
+from tpkit.perf.mla_splits import verify_attention_mode, verify_rows_per_token
 from tpkit.perf.work import Batch, Shard, forward_kernels
 
 KIMI = load_model("moonshotai/Kimi-K2.5")

@@ -8,7 +8,7 @@
     t(attention) = smooth_max(max(bytes / BW, bytes one block streams / per-block rate,
                                   bytes one row streams / triton_mla_row_gbps), FLOPs / F)
                    + attention_overhead   (the block term only for kernels without split-KV, the row term only
-                   for vLLM TRITON_MLA decode rows, ``perf.verify_rows``)
+                   for vLLM TRITON_MLA decode rows, ``perf.mla_splits``)
     t(small)     = small_kernel_us + bytes / BW
     smooth_max(a, b) = (a^p + b^p)^(1/p)                 p = roofline_sharpness
 

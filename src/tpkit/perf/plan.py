@@ -22,7 +22,7 @@ from tpkit.perf.device import DeviceRates, device_rates
 from tpkit.perf.forward import ForwardTime, queued_behind, time_forward
 from tpkit.perf.graphs import graph_notes, graph_padding
 from tpkit.perf.impl import ImplProfile, impl_profile
-from tpkit.perf.mla_splits import splits_note
+from tpkit.perf.mla_splits import splits_note, verify_attention_mode
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
@@ -30,7 +30,6 @@ from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
 from tpkit.perf.runtime_sglang import SPEC_V2_FLAG, sglang_spec_v2
 from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, draft_step_kernels, running_requests, sglang_extend_logit_rows
 from tpkit.perf.verdict import confidence_of, resident_note, verdict_for
-from tpkit.perf.verify_rows import verify_attention_mode
 from tpkit.perf.work import Batch, Shard, forward_kernels
 from tpkit.records import dataclass
 
@@ -244,7 +243,7 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     batch, cap_source = running_requests(req, offered, True)
     pad, verify_graph = graph_padding(req, rt, batch, True, rt.verify_graph)   # SGLang: the captured batch size
     verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens, pad), policy,
-                         attention=verify_attention_mode(rt), graph=verify_graph)   # perf.verify_rows
+                         attention=verify_attention_mode(rt), graph=verify_graph)   # perf.mla_splits
     queued_us = None
     if req.engine == "vllm":
         steps = [_draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph, target_hidden=True)] \

@@ -99,7 +99,7 @@ class Runtime:
     GPU reaches them"""
     verify_rows_per_token: bool = False
     """the verify runs each query token as its own decode row that reads the request's whole cached latent (vLLM
-    TRITON_MLA from 0.31, ``perf.verify_rows``): 1 + k reads of the context per request"""
+    TRITON_MLA from 0.31, ``perf.mla_splits``): 1 + k reads of the context per request"""
     sparse_mla: bool = False
     """the attention is DeepSeek sparse attention through a sparse-MLA implementation: every token, the verify's
     included, attends decode-style (MQA over the latents) to the indexer's top-k tokens"""

@@ -84,8 +84,7 @@ chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with pl
 
 from __future__ import annotations
 
-from tpkit.perf.mla_splits import HEURISTIC_FROM
-from tpkit.perf.verify_rows import verify_rows_per_token
+from tpkit.perf.mla_splits import HEURISTIC_FROM, verify_rows_per_token
 
 __all__ = ["SPARSE_CUSTOM", "VLLM_SPARSE_FIRST", "VLLM_SPARSE_SM120_FIRST"]
 
@@ -208,7 +207,7 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
     if rows:
         facts.append("TRITON_MLA from 0.31 runs the verify's 1 + k query tokens as 1 + k decode rows, each reading "
                      "the request's whole cached latent (triton_mla.py forward_mqa: block_table.repeat_interleave; "
-                     "perf.verify_rows)")
+                     "perf.mla_splits)")
     plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
     draft = _vllm_draft_graph(ver, graph, runner_v2)
     if algorithm is not None:

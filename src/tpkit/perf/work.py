@@ -39,7 +39,7 @@ ATTENTION_MODES = ("decode", "extend_nosplit", "mla_prefill", "decode_rows")
 extend/verify kernel with one block per (sequence, query head) and no KV split: SGLang's triton backend),
 ``mla_prefill`` (MLA through the prefill path: the cached latents are up-projected to per-head K/V every layer,
 then a prefill attention without KV split: vLLM TRITON_MLA before 0.31), ``decode_rows`` (MLA decode with every
-query token its own row that reads the whole cached latent: vLLM TRITON_MLA's verify, ``perf.verify_rows``)"""
+query token its own row that reads the whole cached latent: vLLM TRITON_MLA's verify, ``perf.mla_splits``)"""
 
 ACT_BYTES = 2
 """activations are bf16 (bytes per element)"""
@@ -72,7 +72,7 @@ class Kernel:
     """bytes of one cached token that block reads per step (B; 0 = the calibration row): a latency-bound
     block streams faster when each token's row is wider"""
     row_bytes: float = 0.0
-    """bytes one decode row of a split-KV MLA kernel streams (vLLM TRITON_MLA, ``perf.verify_rows``; 0 = no floor):
+    """bytes one decode row of a split-KV MLA kernel streams (vLLM TRITON_MLA, ``perf.mla_splits``; 0 = no floor):
     the kernel takes at least row_bytes / ``triton_mla_row_gbps``"""
     latency_k: int = 0
     """reduction length K (elements) of a weight-streaming GEMM run at ≤ ``GEMV_MAX_TOKENS`` tokens, whose time
@@ -370,7 +370,7 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode", kv_split
         per_token = 2 * kv_heads * spec.head_dim * kv_bytes
         flops = 4.0 * t * ctx * heads * spec.head_dim
         ctas, cta_row = seqs * kv_heads, 2 * spec.head_dim * kv_bytes
-    rows = t if mode == "decode_rows" and spec.mla is not None else seqs   # perf.verify_rows: a read per row
+    rows = t if mode == "decode_rows" and spec.mla is not None else seqs   # perf.mla_splits: a read per row
     total = float(rows * ctx * per_token)
     if mode == "extend_nosplit":  # one block per (sequence, query head), each streams the sequence's whole cache
         return [Kernel(kind="attention", name="attention (verify, no KV split)", bytes=total, flops=flops,
