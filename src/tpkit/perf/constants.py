@@ -81,6 +81,12 @@ C = {
         source="the SDPA-flash calibration of attention_cta_gbps; a block reading wider rows (MLA latent 576 × 2 B) "
                "keeps proportionally more bytes in flight, so its rate is scaled by row / 512 within 0.5–4× "
                "(assumption: latency-bound streaming)", confidence="derived"),
+    "triton_mla_row_gbps": Const(
+        value=512.0, unit="GB/s of cached latent one vLLM TRITON_MLA decode row streams at most, whatever else runs",
+        source="rtx6kpro models/kimi-k26-mtp-long-ctx-wip/patches/triton_mla_tuning.py (bench/tune_triton_mla.py, "
+               "RTX 6000 Pro Blackwell sm120, fp8 KV, 2026-04-23): best stage-1 config at 16 heads, max_model_len "
+               "262,144, one row: 0.28 ms for 249,036 tokens × 576 B (143.4 MB); 32 rows take 3.48 ms (1.32 TB/s), "
+               "so a lone row is latency-bound (perf.mla_splits); assumed on other GPUs", confidence="measured"),
     "grouped_gemm_overhead_us": Const(
         value=11.6, unit="us per grouped expert GEMM",
         source=f"torch._grouped_mm, Qwen3-30B-A3B w13 shapes, 8 vs 128 active experts (28.4 / 281.3 µs): intercept; {_RUN}",

@@ -5,8 +5,10 @@
                    for a GEMM of ≤ 16 tokens, ``Kernel.latency_k`` = K: a small-N GEMV is latency-bound along K,
                    measured on an H200, docs/runs/gemv_small_m_h200_2026-12-04.json)
     t(grouped)   = smooth_max(bytes / (BW · grouped efficiency), FLOPs / F) + grouped overhead (per ``impl``)
-    t(attention) = smooth_max(max(bytes / BW, bytes one block streams / per-block rate), FLOPs / F)
-                   + attention_overhead   (the block term only for kernels without split-KV)
+    t(attention) = smooth_max(max(bytes / BW, bytes one block streams / per-block rate,
+                                  bytes one row streams / triton_mla_row_gbps), FLOPs / F)
+                   + attention_overhead   (the block term only for kernels without split-KV, the row term only
+                   for vLLM TRITON_MLA decode rows, ``perf.mla_splits``)
     t(small)     = small_kernel_us + max(bytes / (BW · bw_fraction), cta_bytes / row_block_gbps)
                    (bw_fraction 1 and cta_bytes 0 but for the draft's sampling kernels: ``draft_terms``)
     smooth_max(a, b) = (a^p + b^p)^(1/p)                 p = roofline_sharpness
@@ -92,7 +94,7 @@ def kernel_us(k: Kernel, dev: DeviceRates, impl: ImplProfile | None = None) -> f
         fixed = impl.grouped_overhead_us if impl else C["grouped_gemm_overhead_us"].value
         return _smooth_max(k.bytes / (bw * eff) * 1e6, flop_us) + fixed
     if k.kind == "attention":
-        mem_us = max(k.bytes / bw, k.cta_bytes / _cta_rate(k)) * 1e6
+        mem_us = max(k.bytes / bw, k.cta_bytes / _cta_rate(k), k.row_bytes / (C["triton_mla_row_gbps"].value * 1e9)) * 1e6
         return _smooth_max(mem_us, flop_us) + C["attention_overhead_us"].value
     row_us = k.cta_bytes / (C["row_block_gbps"].value * 1e9) * 1e6 if k.cta_bytes else 0.0
     return C["small_kernel_us"].value + max(k.bytes / (bw * k.bw_fraction) * 1e6, row_us)

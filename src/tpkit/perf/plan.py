@@ -22,7 +22,7 @@ from tpkit.perf.device import DeviceRates, device_rates
 from tpkit.perf.forward import ForwardTime, queued_behind, time_forward
 from tpkit.perf.graphs import graph_notes, graph_padding
 from tpkit.perf.impl import ImplProfile, impl_profile
-from tpkit.perf.mla_splits import splits_note
+from tpkit.perf.mla_splits import splits_note, verify_attention_mode
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
@@ -241,10 +241,9 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     req, rt = ctx.req, ctx.runtime(s)
     offered = batch
     batch, cap_source = running_requests(req, offered, True)
-    verify_attn = "mla_prefill" if rt.verify_mla_prefill else ("decode" if rt.verify_split_kv else "extend_nosplit")
     pad, verify_graph = graph_padding(req, rt, batch, True, rt.verify_graph)   # SGLang: the captured batch size
-    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens, pad), policy, attention=verify_attn,
-                         graph=verify_graph)
+    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens, pad), policy,
+                         attention=verify_attention_mode(rt), graph=verify_graph)   # perf.mla_splits
     queued_us = None
     if req.engine == "vllm":
         steps = [_draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph, target_hidden=True)] \

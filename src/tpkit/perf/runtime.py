@@ -97,6 +97,9 @@ class Runtime:
     draft steps (EAGLE's padded drafter batch, ``perf.runtime_vllm.DRAFTER_QUEUED``): the draft steps' launches are
     issued while the GPU still runs the verify, so they cost only what the host has not finished by the time the
     GPU reaches them"""
+    verify_rows_per_token: bool = False
+    """the verify runs each query token as its own decode row that reads the request's whole cached latent (vLLM
+    TRITON_MLA from 0.31, ``perf.mla_splits``): 1 + k reads of the context per request"""
     sparse_mla: bool = False
     """the attention is DeepSeek sparse attention through a sparse-MLA implementation: every token, the verify's
     included, attends decode-style (MQA over the latents) to the indexer's top-k tokens"""
@@ -112,6 +115,7 @@ class Runtime:
                 "attention_backend": self.attention_backend, "plain_overlap": self.plain_overlap,
                 "spec_overlap": self.spec_overlap,
                 "verify_attention": "mla_prefill" if self.verify_mla_prefill else (
+                    "decode_rows" if self.verify_rows_per_token else
                     "split_kv" if self.verify_split_kv else "no_kv_split"),
                 "graphs": {"plain": self.target_graph, "verify": self.verify_graph, "draft": self.draft_graph,
                            "draft_extend": self.extend_graph},

@@ -84,7 +84,7 @@ chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with pl
 
 from __future__ import annotations
 
-from tpkit.perf.mla_splits import HEURISTIC_FROM
+from tpkit.perf.mla_splits import HEURISTIC_FROM, verify_rows_per_token
 
 __all__ = ["SPARSE_CUSTOM", "VLLM_SPARSE_FIRST", "VLLM_SPARSE_SM120_FIRST"]
 
@@ -203,6 +203,11 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
         facts.append("CUTLASS_MLA takes single-token decode queries only in every release read (reorder_batch_"
                      "threshold 1, query_len_support SINGLE_ONLY from 0.13; graphs UNIFORM_SINGLE_TOKEN_DECODE, "
                      "cutlass_mla.py 0.10.2–0.33): the verify batch takes the MLA prefill path under piecewise graphs")
+    rows = verify_rows_per_token("vllm", backend, ver, mla=mla, speculative=algorithm is not None, prefill=prefill)
+    if rows:
+        facts.append("TRITON_MLA from 0.31 runs the verify's 1 + k query tokens as 1 + k decode rows, each reading "
+                     "the request's whole cached latent (triton_mla.py forward_mqa: block_table.repeat_interleave; "
+                     "perf.mla_splits)")
     plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
     draft = _vllm_draft_graph(ver, graph, runner_v2)
     if algorithm is not None:
@@ -231,7 +236,8 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
     return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
                 verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
                 extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
-                draft_loop_kernels=loop, draft_logits_eager=bool(loop), drafter_queued=queued)
+                draft_loop_kernels=loop, draft_logits_eager=bool(loop), drafter_queued=queued,
+                verify_rows_per_token=rows)
 
 
 def _drafter_queued(ver: tuple, algorithm: str | None, runner_v2: bool, facts: list[str]) -> bool:

@@ -207,8 +207,10 @@ def _engine_text(runtime, spec, base) -> list[str]:
         return []
     parts = dict(spec.parts_us)
     costs = []
-    if not runtime.verify_split_kv or runtime.verify_mla_prefill:
-        path = "the MLA prefill path (context up-projected)" if runtime.verify_mla_prefill else "no KV split"
+    if not runtime.verify_split_kv or runtime.verify_mla_prefill or runtime.verify_rows_per_token:
+        path = ("the MLA prefill path (context up-projected)" if runtime.verify_mla_prefill else
+                "one decode row per query token (each reads the whole context)" if runtime.verify_rows_per_token
+                else "no KV split")
         plain = dict(base.by_kind_us).get("attention", 0.0)
         costs.append(f"{parts.get('verify attention (in verify)', 0.0) / 1e3:.2f} ms of the verify in attention "
                      f"through {path}, against {plain / 1e3:.2f} ms of attention in a plain step")

@@ -19,6 +19,7 @@ Per decoder layer (shapes are per rank, the shard rules of ``tpkit.models.params
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from tpkit.models.params import Part, global_parts, layer_parts
@@ -33,11 +34,12 @@ from tpkit.records import dataclass
 __all__ = ["Kernel", "Shard", "Batch", "forward_kernels", "weight_bytes_read",
            "ATTENTION_MODES", "GEMV_MAX_TOKENS"]
 
-ATTENTION_MODES = ("decode", "extend_nosplit", "mla_prefill")
+ATTENTION_MODES = ("decode", "extend_nosplit", "mla_prefill", "decode_rows")
 """how a pass reads the KV cache: ``decode`` (the implementation's decode kernel), ``extend_nosplit`` (an
 extend/verify kernel with one block per (sequence, query head) and no KV split: SGLang's triton backend),
 ``mla_prefill`` (MLA through the prefill path: the cached latents are up-projected to per-head K/V every layer,
-then a prefill attention without KV split: vLLM TRITON_MLA before 0.31)"""
+then a prefill attention without KV split: vLLM TRITON_MLA before 0.31), ``decode_rows`` (MLA decode with every
+query token its own row that reads the whole cached latent: vLLM TRITON_MLA's verify, ``perf.mla_splits``)"""
 
 ACT_BYTES = 2
 """activations are bf16 (bytes per element)"""
@@ -70,6 +72,9 @@ class Kernel:
     cta_row_bytes: float = 0.0
     """bytes of one cached token that block reads per step (B; 0 = the calibration row): a latency-bound
     block streams faster when each token's row is wider"""
+    row_bytes: float = 0.0
+    """bytes one decode row of a split-KV MLA kernel streams (vLLM TRITON_MLA, ``perf.mla_splits``; 0 = no floor):
+    the kernel takes at least row_bytes / ``triton_mla_row_gbps``"""
     latency_k: int = 0
     """reduction length K (elements) of a weight-streaming GEMM run at ≤ ``GEMV_MAX_TOKENS`` tokens, whose time
     has a latency floor that grows with K (``forward.kernel_us``); 0 = no such floor"""
@@ -143,9 +148,7 @@ def forward_kernels(spec: ModelSpec, shard: Shard, batch: Batch, impl: ImplProfi
 
 
 def _times(k: Kernel, count: int) -> Kernel:
-    return k if count == 1 else Kernel(kind=k.kind, name=k.name, bytes=k.bytes, flops=k.flops, dtype=k.dtype,
-                                       cta_bytes=k.cta_bytes, cta_row_bytes=k.cta_row_bytes,
-                                       latency_k=k.latency_k, bw_fraction=k.bw_fraction, count=k.count * count)
+    return k if count == 1 else dataclasses.replace(k, count=k.count * count)
 
 
 class _SpecCache:
@@ -364,19 +367,21 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode", kv_split
         per_token = (m.kv_lora_rank + m.qk_rope_head_dim) * kv_bytes
         flops = 2.0 * t * ctx * heads * (2 * m.kv_lora_rank + m.qk_rope_head_dim)
         ctas, cta_row = seqs * heads, per_token  # V is the latent's first kv_lora columns: same cache lines
-        if mode == "decode" and kv_splits:  # stage-1 partials written and read back (perf.mla_splits)
+        if mode in ("decode", "decode_rows") and kv_splits:  # stage-1 partials written, read back (mla_splits)
             partials = partial_bytes(t, heads, kv_splits, m.kv_lora_rank)
     else:
         kv_heads = max(1, spec.num_kv_heads // shard.attention_tp)
         per_token = 2 * kv_heads * spec.head_dim * kv_bytes
         flops = 4.0 * t * ctx * heads * spec.head_dim
         ctas, cta_row = seqs * kv_heads, 2 * spec.head_dim * kv_bytes
-    total = float(seqs * ctx * per_token)
+    rows = t if mode == "decode_rows" and spec.mla is not None else seqs   # perf.mla_splits: a read per row
+    total = float(rows * ctx * per_token)
     if mode == "extend_nosplit":  # one block per (sequence, query head), each streams the sequence's whole cache
         return [Kernel(kind="attention", name="attention (verify, no KV split)", bytes=total, flops=flops,
                        cta_bytes=float(ctx * cta_row), cta_row_bytes=float(cta_row))]
     if mode == "mla_prefill" or impl.split_kv:  # partials: 0 except for a split MLA decode (perf.mla_splits)
-        return [Kernel(kind="attention", name="attention", bytes=total + partials, flops=flops)]
+        return [Kernel(kind="attention", name="attention", bytes=total + partials, flops=flops,
+                       row_bytes=float(ctx * per_token) if partials else 0.0)]
     return [Kernel(kind="attention", name="attention", bytes=total + partials, flops=flops, cta_bytes=total / ctas)]
 
 
@@ -484,11 +489,7 @@ def _merge(kernels: list[Kernel]) -> list[Kernel]:
     rows: dict[tuple, Kernel] = {}
     for k in kernels:
         key = (k.kind, k.name, round(k.bytes, 3), round(k.flops, 3), k.dtype, round(k.cta_bytes, 3), k.latency_k,
-               k.bw_fraction)
+               k.bw_fraction, round(k.row_bytes, 3))
         prev = rows.get(key)
-        rows[key] = k if prev is None else Kernel(kind=k.kind, name=k.name, bytes=k.bytes, flops=k.flops,
-                                                  dtype=k.dtype, cta_bytes=k.cta_bytes,
-                                                  cta_row_bytes=k.cta_row_bytes, latency_k=k.latency_k,
-                                                  bw_fraction=k.bw_fraction,
-                                                  count=prev.count + k.count)
+        rows[key] = k if prev is None else dataclasses.replace(k, count=prev.count + k.count)
     return list(rows.values())
