@@ -36,6 +36,17 @@ chunked-prefill workspace there, min(max(8 × max_model_len, 4 × max_num_seqs �
 ``get_head_size()`` (kv_lora_rank + qk_rope_head_dim) in the model dtype: before ``load_model`` (so not in "Model
 loading took") and alive through the profile (so in its torch peak). From 0.9.0 the builders are made in
 ``initialize_attn_backend``, called from ``initialize_kv_cache`` after the KV sizing: not charged.
+
+vLLM 0.8.0–0.10 V0 (``mla_v0_profile_workspace``; helper v11c, 2026-12-05; V0 ``attention/backends/mla/common.py``
+read in the 0.8.0, 0.8.2, 0.8.3, 0.8.4, 0.8.5, 0.9.2 and 0.10.0 wheels, absent from 0.7.3's ``mla/utils.py``): when
+chunked prefill or prefix caching is on, ``MLACommonState.__init__`` sizes the same context workspace (same rows
+formula, ``get_head_size()`` columns, model dtype) and ``begin_forward`` allocates it on the first forward, i.e.
+inside the profile run, and keeps it (an attribute of the runner's attention state): in the profile's torch peak
+through every phase.  ``MLACommonImpl.forward`` then, while ``attn_metadata.is_profile_run`` (the runner's
+``in_profile_run``), allocates ``_ = torch.empty((rows, heads/rank, qk_nope + v_head))`` in the model dtype "to
+simulate the worst case output size for ``self.kv_b_proj(kv_c_normed)``"; the local lives until ``forward`` returns,
+so it sits on top of the layer's attention tensors.  Both off (no workspace, no simulated tensor) with chunked
+prefill and prefix caching off, V0's default for MLA models.
 """
 
 from __future__ import annotations
@@ -46,8 +57,8 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["mla_absorbed_bytes", "mla_dequant_kv_b_bytes", "mla_prefill_workspace_bytes", "ABSORPTION_RELEASES",
-           "DEQUANT_KV_B_FROM", "V1_WORKSPACE_AT_INIT"]
+__all__ = ["mla_absorbed_bytes", "mla_dequant_kv_b_bytes", "mla_prefill_workspace_bytes", "mla_v0_profile_workspace",
+           "ABSORPTION_RELEASES", "DEQUANT_KV_B_FROM", "V1_WORKSPACE_AT_INIT", "V0_WORKSPACE_FROM"]
 
 ABSORPTION_RELEASES = ((0, 7, 1), (0, 7, 3))
 """first and last vLLM release whose V0 MLA backend stores the absorbed decode matrices"""
@@ -57,6 +68,10 @@ DEQUANT_KV_B_FROM = (0, 8, 0)
 
 V1_WORKSPACE_AT_INIT = ((0, 8, 0), (0, 8, 5))
 """first and last vLLM release whose V1 runner allocates the MLA chunked-prefill workspace before the profile"""
+
+V0_WORKSPACE_FROM = (0, 8, 0)
+"""first vLLM release whose V0 MLA backend allocates the context workspace and the simulated up-projection in the
+profile run (the V0 engine ends with 0.10)"""
 
 WORKSPACE_MAX_ROWS = 128 * 1024
 """the workspace's row cap (``MLACommonMetadataBuilder``: "limiting it to 64k tokens" in its comment, 128 Ki in code)"""
@@ -131,3 +146,21 @@ def mla_prefill_workspace_bytes(model: ModelSpec, release: tuple[int, int, int] 
         return Bytes(0)
     rows = min(max(8 * max_model_len, 4 * max_num_seqs * block_size), WORKSPACE_MAX_ROWS)
     return Bytes(rows * (m.kv_lora_rank + m.qk_rope_head_dim) * act_bytes)
+
+
+def mla_v0_profile_workspace(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None, *,
+                             engine: str, chunked_prefill: bool, prefix_caching: bool, max_model_len: int,
+                             max_num_seqs: int, block_size: int, act_bytes: int) -> tuple[Bytes, Bytes, int]:
+    """(workspace kept, simulated up-projection during each MLA layer's forward, rows) per rank in the V0 profile run
+    of vLLM 0.8.0–0.10 (module docstring); zeros where the model is not MLA, the engine is not V0, the release is
+    before ``V0_WORKSPACE_FROM`` (None: unknown, zeros) or chunked prefill and prefix caching are both off."""
+    m = model.mla
+    if m is None or engine != "V0" or release is None or release < V0_WORKSPACE_FROM:
+        return Bytes(0), Bytes(0), 0
+    if not (chunked_prefill or prefix_caching):
+        return Bytes(0), Bytes(0), 0
+    rows = min(max(8 * max_model_len, 4 * max_num_seqs * block_size), WORKSPACE_MAX_ROWS)
+    heads = max(1, model.num_attention_heads // parallel.attn_tp)
+    kept = rows * (m.kv_lora_rank + m.qk_rope_head_dim) * act_bytes
+    simulated = rows * heads * (m.qk_nope_head_dim + m.v_head_dim) * act_bytes
+    return Bytes(kept), Bytes(simulated), rows
