@@ -1492,7 +1492,10 @@ VRES_OFF = {
         "custom AR 0.02, cuBLAS 0.10); KV 21.43 vs 25.20. Two rules of 0.7.3's fused MoE were added (cache3 apart "
         "before 0.8.0, the shared experts' output held before 0.11.0): activation 5.12 -> 5.79, +20.7 -> +17.6 %. "
         "Left: 2.85 GiB of non-torch (see 'NCCL NVLS memory', docs/accuracy.md section 5: multicast granularity, "
-        "a third communicator, 24 connected channels at NCCL 2.21) and 0.58 GiB of activation."),
+        "a third communicator, 24 connected channels at NCCL 2.21) and 0.58 GiB of activation. Helper v11c "
+        "(2026-12-05; vllm 0.7.1-0.7.3 wheels, attention/backends/mla/utils.py): 0.7.x V0 also keeps the dequantised "
+        "kv_b_proj as the views W_UK / W_UV (61 x 512 x 16 heads x 256 x 2 B = 0.24 GiB here): weights 83.54 -> "
+        "83.78 of the printed 83.88, +17.6 -> +16.5 %."),
 }
 for _cid, _why in VRES_OFF.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why

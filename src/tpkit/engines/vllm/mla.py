@@ -18,6 +18,14 @@ copy of raw weights for prefill").  vLLM 0.7.0 has no MLA backend; from 0.8.0 th
 ``kv_b_proj`` (``W_UK_T`` / ``W_UV``), no absorbed copies.  vLLM 0.7.1–0.7.2 turn MLA off under a quantisation
 other than fp8 / compressed-tensors (``ModelConfig.use_mla``); 0.7.3 keeps it on (dequantised: activation dtype).
 
+0.7.1–0.7.3 V0 keep such a copy too (helper v11c, 2026-12-05; the three wheels' ``attention/backends/mla/utils.py``
+``process_weights_after_loading``): ``kv_b_proj_weight = get_and_maybe_dequant_weights(self.kv_b_proj).T`` is split
+into ``self.W_UK`` / ``self.W_UV`` (views, kept on the layer in both the absorption and the non-absorption branch),
+so the whole dequantised kv_lora_rank × n·(qk_nope + v_head) tensor stays allocated: in 0.7.1 and 0.7.2 for an fp8
+``kv_b_proj`` (``scaled_dequantize``, whose default ``out_dtype`` is float32: 4 B per element), in 0.7.3 for any
+quantised one (``quant_method.apply`` on an identity in the activation dtype).  0.7.3 V1 runs FlashAttention, not the
+MLA backend: no copy.
+
 From 0.8.0 (``mla_dequant_kv_b_bytes``) those views are of a *dequantised copy* when ``kv_b_proj`` is quantised.
 ``process_weights_after_loading`` (V0 ``attention/backends/mla/common.py`` 0.8.0, 0.8.4, 0.8.5, 0.9.0, 0.10.2; V1
 ``v1/attention/backends/mla/common.py`` 0.8.0, 0.8.4, 0.8.5, 0.9.0, 0.10.2, 0.11.0, 0.14.1;
@@ -63,8 +71,9 @@ __all__ = ["mla_absorbed_bytes", "mla_dequant_kv_b_bytes", "mla_prefill_workspac
 ABSORPTION_RELEASES = ((0, 7, 1), (0, 7, 3))
 """first and last vLLM release whose V0 MLA backend stores the absorbed decode matrices"""
 
-DEQUANT_KV_B_FROM = (0, 8, 0)
-"""first vLLM release whose MLA backends (V0 and V1) keep a dequantised copy of a quantised ``kv_b_proj``"""
+DEQUANT_KV_B_FROM = (0, 7, 1)
+"""first vLLM release whose MLA backend keeps a dequantised copy of a quantised ``kv_b_proj`` (V0 only before 0.8.0,
+V0 and V1 from 0.8.0; helper v11c moved it from 0.8.0, see the module docstring)"""
 
 V1_WORKSPACE_AT_INIT = ((0, 8, 0), (0, 8, 5))
 """first and last vLLM release whose V1 runner allocates the MLA chunked-prefill workspace before the profile"""
@@ -112,12 +121,16 @@ def mla_absorbed_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[
 
 
 def mla_dequant_kv_b_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None, *,
-                           act_bytes: int, quantization: str | None = None) -> Bytes:
-    """Bytes per rank of the activation-dtype copy of ``kv_b_proj`` over the rank's MLA layers whose ``kv_b_proj``
+                           act_bytes: int, quantization: str | None = None, engine: str = "V0") -> Bytes:
+    """Bytes per rank of the dequantised copy of ``kv_b_proj`` over the rank's MLA layers whose ``kv_b_proj``
     is quantised (module docstring); 0 when the model is not MLA, is unquantised, or the release is before
-    ``DEQUANT_KV_B_FROM`` (None: unknown release, 0)."""
+    ``DEQUANT_KV_B_FROM`` (None: unknown release, 0).  Before 0.8.0 only the V0 engine has the MLA backend (0.7.3
+    V1 runs FlashAttention): 0.7.1–0.7.2 keep a float32 copy of an fp8 ``kv_b_proj`` (other quantisations turn MLA
+    off), 0.7.3 an activation-dtype copy of any quantised one."""
     m = model.mla
     if m is None or release is None or release < DEQUANT_KV_B_FROM:
+        return Bytes(0)
+    if release < (0, 8, 0) and engine != "V0":
         return Bytes(0)
     from tpkit.models.params import layer_parts
     from tpkit.models.quant import is_quantised, resolve_quant
@@ -125,8 +138,13 @@ def mla_dequant_kv_b_bytes(model: ModelSpec, parallel: ParallelSpec, release: tu
     quant = resolve_quant(model.quant, quantization)
     if quant is None:
         return Bytes(0)
+    dtype_bytes = act_bytes
+    if release < (0, 7, 3):
+        if quant.method != "fp8":
+            return Bytes(0)
+        dtype_bytes = 4  # scaled_dequantize's default out_dtype, float32
     n = max(1, model.num_attention_heads // parallel.attn_tp)
-    per_layer = m.kv_lora_rank * n * (m.qk_nope_head_dim + m.v_head_dim) * act_bytes
+    per_layer = m.kv_lora_rank * n * (m.qk_nope_head_dim + m.v_head_dim) * dtype_bytes
     layers = math.ceil(model.num_layers / parallel.pp)  # rank 0's layers
     count = 0
     for i in range(layers):
