@@ -468,7 +468,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv14: a kubectl session (search-index file id 17822999525): vLLM 0.8.3 V0 + Ray, DeepSeek-V2.5 tp 8 x pp 2
     # on two nodes of A100-SXM4-40GB, eager; log also vl_405
     "vp_323": ("0.8.3", "printed 'vLLM API server version 0.8.3' (V0: pipeline parallelism falls back from V1)",
-               {"nnodes": 2, "gpu_total_gib": 39.49}, None),
+               {"nnodes": 2, "gpu_total_gib": 39.49,
+                # --enable-prefix-caching in the command and enable_prefix_caching=True in the printed engine config
+                # (helper v11c, 2026-12-05: the flag was missing; it turns on V0 MLA's profile workspace)
+                "enable_prefix_caching": True}, None),
     # helper mv14: a README's start-up (search-index file ids 40791855483 / 41236106506): vLLM 0.8.4 (V0 on Turing),
     # Qwen3-4B fp16 on an RTX 2060 12GB under WSL2 (custom GPU: the printed 12.00 GiB, Turing); log also vl_406
     "vp_324": ("0.8.4", "not printed: V0 source lines model_runner.py:1146 / worker.py:267 / executor_base.py:112 are "
@@ -1477,14 +1480,22 @@ VRES_OFF = {
         "vLLM's minimum over 16 workers of two nodes (pp 2 x tp 8, V0 after 'Falling back to V0'); the log shows "
         "two of them. A second-stage worker shows 3.58 GiB of KV (28.48 weights, 2.15 non-torch, 1.35 activation "
         "peak), i.e. 6,951 blocks of 552,960 B, against which tpkit's 7,823 is +12.5 %; some worker the log does not "
-        "show has about 0.85 GiB less. The two MoE rules of helper vres move it +47.5 -> +46.5 %. No rule."),
+        "show has about 0.85 GiB less. The two MoE rules of helper vres move it +47.5 -> +46.5 %. No rule. "
+        "Helper v11c (2026-12-05; vllm 0.8.0-0.10.0 wheels, V0 attention/backends/mla/common.py): the flags lacked "
+        "--enable-prefix-caching (in the command and the printed engine config); with it V0 MLA's profile run keeps "
+        "the context workspace (65,536 rows x 576 x 2 B = 72 MiB) and allocates the simulated kv_b_proj output "
+        "(65,536 x 16 heads x 256 x 2 B = 512 MiB) in each MLA layer's forward: +46.5 -> +43.9 %; the stage-0 "
+        "worker's printed 1.27 GiB peak (no sampler) is then 0.24 GiB above the plan's largest forward phase (was 0.47)."),
     "vp_325": (
         f"{VRES} (vllm 0.7.3 wheel). Printed vs planned per rank, GiB: weights 83.88 vs 83.54 (79.29 + 4.23 "
         "absorbed MLA + 0.02 rotary); activation peak 6.37 vs 5.79; non-torch 7.16 vs 4.31 (NCCL 1.94, NVLS 2.25, "
         "custom AR 0.02, cuBLAS 0.10); KV 21.43 vs 25.20. Two rules of 0.7.3's fused MoE were added (cache3 apart "
         "before 0.8.0, the shared experts' output held before 0.11.0): activation 5.12 -> 5.79, +20.7 -> +17.6 %. "
         "Left: 2.85 GiB of non-torch (see 'NCCL NVLS memory', docs/accuracy.md section 5: multicast granularity, "
-        "a third communicator, 24 connected channels at NCCL 2.21) and 0.58 GiB of activation."),
+        "a third communicator, 24 connected channels at NCCL 2.21) and 0.58 GiB of activation. Helper v11c "
+        "(2026-12-05; vllm 0.7.1-0.7.3 wheels, attention/backends/mla/utils.py): 0.7.x V0 also keeps the dequantised "
+        "kv_b_proj as the views W_UK / W_UV (61 x 512 x 16 heads x 256 x 2 B = 0.24 GiB here): weights 83.54 -> "
+        "83.78 of the printed 83.88, +17.6 -> +16.5 %."),
 }
 for _cid, _why in VRES_OFF.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why

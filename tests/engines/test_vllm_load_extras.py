@@ -165,14 +165,28 @@ def _deepseek_v3(**quant_edits):
     return from_config_dict(cfg, name="deepseek-ai/DeepSeek-V3", source="test")
 
 
-@pytest.mark.parametrize("release, present", [((0, 7, 3), False), ((0, 8, 0), True), ((0, 8, 4), True),
-                                              ((0, 14, 1), True), ((0, 33, 0), True)])
-def test_mla_keeps_a_dequantised_kv_b_copy_from_vllm_0_8_0(release, present):
+@pytest.mark.parametrize("release, dtype_bytes", [((0, 7, 0), 0), ((0, 7, 1), 4), ((0, 7, 2), 4), ((0, 7, 3), 2),
+                                                  ((0, 8, 0), 2), ((0, 8, 4), 2), ((0, 14, 1), 2), ((0, 33, 0), 2)])
+def test_mla_keeps_a_dequantised_kv_b_copy_from_vllm_0_7_1(release, dtype_bytes):
     from tpkit.engines.vllm.mla import mla_dequant_kv_b_bytes
 
-    # fp8 DeepSeek-V3 at tp 16: 61 layers × 512 × 8 heads × (128 + 128) × 2 B (W_UK_T / W_UV views of the bf16 copy)
+    # fp8 DeepSeek-V3 at tp 16: 61 layers × 512 × 8 heads × (128 + 128) × dtype (W_UK_T / W_UV views of the copy;
+    # 0.7.1–0.7.3 V0: W_UK / W_UV, float32 from scaled_dequantize in 0.7.1–0.7.2; helper v11c)
     extra = mla_dequant_kv_b_bytes(_deepseek_v3(), ParallelSpec(tp=16), release, act_bytes=2)
-    assert extra.bytes == (61 * 512 * 8 * 256 * 2 if present else 0)
+    assert extra.bytes == 61 * 512 * 8 * 256 * dtype_bytes
+
+
+def test_mla_kv_b_copy_before_0_8_0_is_v0_only_and_fp8_only_before_0_7_3():
+    from tpkit.engines.vllm.mla import mla_dequant_kv_b_bytes
+
+    tp8 = ParallelSpec(tp=8)
+    # 0.7.3 V1 runs FlashAttention, not the MLA backend
+    assert mla_dequant_kv_b_bytes(_deepseek_v3(), tp8, (0, 7, 3), act_bytes=2, engine="V1").bytes == 0
+    assert mla_dequant_kv_b_bytes(_deepseek_v3(), tp8, (0, 8, 0), act_bytes=2, engine="V1").bytes > 0
+    # a non-fp8 quantisation turns MLA off in 0.7.1–0.7.2; 0.7.3 dequantises any
+    awq = _deepseek_v3(quant_method="awq", bits=4, group_size=128)
+    assert mla_dequant_kv_b_bytes(awq, tp8, (0, 7, 2), act_bytes=2).bytes == 0
+    assert mla_dequant_kv_b_bytes(awq, tp8, (0, 7, 3), act_bytes=2).bytes > 0
 
 
 def test_mla_kv_b_copy_needs_a_quantised_kv_b_proj():
@@ -187,8 +201,8 @@ def test_mla_kv_b_copy_needs_a_quantised_kv_b_proj():
     assert mla_dequant_kv_b_bytes(lite, tp8, (0, 9, 0), act_bytes=2, quantization="fp8").bytes == 27 * 512 * 2 * 256 * 2
 
 
-@pytest.mark.parametrize("version, present", [("0.7.3:v1", False), ("0.8.4", True), ("0.8.5:v0", True),
-                                              ("current", True)])
+@pytest.mark.parametrize("version, present", [("0.7.3:v1", False), ("0.7.3", True), ("0.8.4", True),
+                                              ("0.8.5:v0", True), ("current", True)])
 def test_plan_charges_the_kv_b_copy_on_both_engines_from_0_8_0(version, present):
     plan = plan_vllm(_deepseek_v3(), lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=16),
                      VllmOptions(engine_version=version, max_model_len=4096))
@@ -284,3 +298,43 @@ def test_v0_mla_absorbed_matrices_of_offloaded_layers_stay_on_cpu(offload_gb, ke
     line = next((l for l in r.ledger.items if l.item == "MLA absorbed decode matrices"), None)
     full = mla_absorbed_bytes(lite, ParallelSpec(tp=1), (0, 7, 2), act_bytes=2)
     assert (line.bytes.bytes if line else 0) == full.bytes * kept_layers // 27
+
+
+def _phase(plan, name: str) -> int:
+    return int(next(i.bytes for i in plan.ledger.items if i.item == f"profile phase: {name}"))
+
+
+@pytest.mark.parametrize("version, on", [("0.7.3", False), ("0.8.0:v0", True), ("0.8.3:v0", True),
+                                         ("0.10.0:v0", True), ("0.8.3:v1", False)])
+def test_v0_mla_profile_workspace_with_prefix_caching_from_0_8_0(version, on):
+    """vLLM 0.8.0–0.10 V0 MLA (attention/backends/mla/common.py): with prefix caching on, begin_forward allocates
+    the context workspace inside the profile run and forward allocates the simulated up-projection (helper v11c)."""
+    v3, tp16 = _deepseek_v3(), ParallelSpec(tp=16)
+    opts = dict(engine_version=version, max_model_len=8192, max_num_batched_tokens=8192, enforce_eager=True)
+    off = plan_vllm(v3, lookup_gpu("H100-SXM-80GB"), tp16, VllmOptions(**opts))
+    on_ = plan_vllm(v3, lookup_gpu("H100-SXM-80GB"), tp16, VllmOptions(**opts, enable_prefix_caching=True))
+    rows = min(max(8 * 8192, 4 * 256 * 16), 131072)  # 65,536
+    kept = rows * (512 + 64) * 2  # 72 MiB, in every phase
+    simulated = rows * (128 // 16) * (128 + 128) * 2  # 256 MiB, in the attention phase only
+    if not on:
+        assert _phase(on_, "attention") == _phase(off, "attention")
+        assert _phase(on_, "logits + sampler") == _phase(off, "logits + sampler")
+        return
+    assert _phase(on_, "attention") - _phase(off, "attention") == kept + simulated
+    assert _phase(on_, "logits + sampler") - _phase(off, "logits + sampler") == kept
+    assert _phase(on_, "MoE layer") - _phase(off, "MoE layer") == kept
+
+
+def test_v0_mla_profile_workspace_off_by_default_and_with_chunked_prefill():
+    from tpkit.engines.vllm.mla import mla_v0_profile_workspace
+
+    v3 = _deepseek_v3()
+    kw = dict(engine="V0", max_model_len=4096, max_num_seqs=256, block_size=16, act_bytes=2)
+    assert mla_v0_profile_workspace(v3, ParallelSpec(tp=8), (0, 8, 3), chunked_prefill=False, prefix_caching=False,
+                                    **kw)[2] == 0
+    # chunked prefill alone turns it on: max(8 × 4,096, 4 × 256 × 16) = 32,768 rows; 16 heads per rank at tp 8
+    kept, sim, rows = mla_v0_profile_workspace(v3, ParallelSpec(tp=8), (0, 8, 3), chunked_prefill=True,
+                                               prefix_caching=False, **kw)
+    assert (rows, kept.bytes, sim.bytes) == (32768, 32768 * 576 * 2, 32768 * 16 * 256 * 2)
+    assert mla_v0_profile_workspace(v3, ParallelSpec(tp=8), (0, 8, 3), chunked_prefill=True, prefix_caching=True,
+                                    **{**kw, "engine": "V1"})[2] == 0

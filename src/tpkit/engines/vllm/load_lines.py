@@ -279,12 +279,14 @@ def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
             lines.append(LineItem(item="MLA absorbed decode matrices", bytes=extra,
                                   source="W_QR + W_Q_UK + W_UV_O per MLA layer (vLLM 0.7.1–0.7.3 V0 MLA backend, "
                                          f"process_weights_after_loading; in the load delta){note}"))
-    copy = mla_dequant_kv_b_bytes(model, parallel, release, act_bytes=r.act_bytes, quantization=options.quantization)
+    copy = mla_dequant_kv_b_bytes(model, parallel, release, act_bytes=r.act_bytes, quantization=options.quantization,
+                                  engine=rules.engine)
     if copy.bytes:
         lines.append(LineItem(item="MLA kv_b_proj dequantised copy", bytes=copy,
                               source="kv_lora_rank × heads/rank × (qk_nope + v_head) × dtype bytes per MLA layer "
-                                     "with a quantised kv_b_proj: W_UK_T / W_UV are views of it (vLLM ≥ 0.8.0 MLA "
-                                     "process_weights_after_loading; in the load delta)"))
+                                     "with a quantised kv_b_proj: W_UK_T / W_UV (0.7.x V0: W_UK / W_UV; float32 in "
+                                     "0.7.1–0.7.2) are views of it (vLLM ≥ 0.7.1 MLA process_weights_after_loading; "
+                                     "in the load delta)"))
     return tuple(lines)
 
 

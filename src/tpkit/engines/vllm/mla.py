@@ -18,6 +18,14 @@ copy of raw weights for prefill").  vLLM 0.7.0 has no MLA backend; from 0.8.0 th
 ``kv_b_proj`` (``W_UK_T`` / ``W_UV``), no absorbed copies.  vLLM 0.7.1–0.7.2 turn MLA off under a quantisation
 other than fp8 / compressed-tensors (``ModelConfig.use_mla``); 0.7.3 keeps it on (dequantised: activation dtype).
 
+0.7.1–0.7.3 V0 keep such a copy too (helper v11c, 2026-12-05; the three wheels' ``attention/backends/mla/utils.py``
+``process_weights_after_loading``): ``kv_b_proj_weight = get_and_maybe_dequant_weights(self.kv_b_proj).T`` is split
+into ``self.W_UK`` / ``self.W_UV`` (views, kept on the layer in both the absorption and the non-absorption branch),
+so the whole dequantised kv_lora_rank × n·(qk_nope + v_head) tensor stays allocated: in 0.7.1 and 0.7.2 for an fp8
+``kv_b_proj`` (``scaled_dequantize``, whose default ``out_dtype`` is float32: 4 B per element), in 0.7.3 for any
+quantised one (``quant_method.apply`` on an identity in the activation dtype).  0.7.3 V1 runs FlashAttention, not the
+MLA backend: no copy.
+
 From 0.8.0 (``mla_dequant_kv_b_bytes``) those views are of a *dequantised copy* when ``kv_b_proj`` is quantised.
 ``process_weights_after_loading`` (V0 ``attention/backends/mla/common.py`` 0.8.0, 0.8.4, 0.8.5, 0.9.0, 0.10.2; V1
 ``v1/attention/backends/mla/common.py`` 0.8.0, 0.8.4, 0.8.5, 0.9.0, 0.10.2, 0.11.0, 0.14.1;
@@ -36,6 +44,17 @@ chunked-prefill workspace there, min(max(8 × max_model_len, 4 × max_num_seqs �
 ``get_head_size()`` (kv_lora_rank + qk_rope_head_dim) in the model dtype: before ``load_model`` (so not in "Model
 loading took") and alive through the profile (so in its torch peak). From 0.9.0 the builders are made in
 ``initialize_attn_backend``, called from ``initialize_kv_cache`` after the KV sizing: not charged.
+
+vLLM 0.8.0–0.10 V0 (``mla_v0_profile_workspace``; helper v11c, 2026-12-05; V0 ``attention/backends/mla/common.py``
+read in the 0.8.0, 0.8.2, 0.8.3, 0.8.4, 0.8.5, 0.9.2 and 0.10.0 wheels, absent from 0.7.3's ``mla/utils.py``): when
+chunked prefill or prefix caching is on, ``MLACommonState.__init__`` sizes the same context workspace (same rows
+formula, ``get_head_size()`` columns, model dtype) and ``begin_forward`` allocates it on the first forward, i.e.
+inside the profile run, and keeps it (an attribute of the runner's attention state): in the profile's torch peak
+through every phase.  ``MLACommonImpl.forward`` then, while ``attn_metadata.is_profile_run`` (the runner's
+``in_profile_run``), allocates ``_ = torch.empty((rows, heads/rank, qk_nope + v_head))`` in the model dtype "to
+simulate the worst case output size for ``self.kv_b_proj(kv_c_normed)``"; the local lives until ``forward`` returns,
+so it sits on top of the layer's attention tensors.  Both off (no workspace, no simulated tensor) with chunked
+prefill and prefix caching off, V0's default for MLA models.
 """
 
 from __future__ import annotations
@@ -46,17 +65,22 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["mla_absorbed_bytes", "mla_dequant_kv_b_bytes", "mla_prefill_workspace_bytes", "ABSORPTION_RELEASES",
-           "DEQUANT_KV_B_FROM", "V1_WORKSPACE_AT_INIT"]
+__all__ = ["mla_absorbed_bytes", "mla_dequant_kv_b_bytes", "mla_prefill_workspace_bytes", "mla_v0_profile_workspace",
+           "ABSORPTION_RELEASES", "DEQUANT_KV_B_FROM", "V1_WORKSPACE_AT_INIT", "V0_WORKSPACE_FROM"]
 
 ABSORPTION_RELEASES = ((0, 7, 1), (0, 7, 3))
 """first and last vLLM release whose V0 MLA backend stores the absorbed decode matrices"""
 
-DEQUANT_KV_B_FROM = (0, 8, 0)
-"""first vLLM release whose MLA backends (V0 and V1) keep a dequantised copy of a quantised ``kv_b_proj``"""
+DEQUANT_KV_B_FROM = (0, 7, 1)
+"""first vLLM release whose MLA backend keeps a dequantised copy of a quantised ``kv_b_proj`` (V0 only before 0.8.0,
+V0 and V1 from 0.8.0; helper v11c moved it from 0.8.0, see the module docstring)"""
 
 V1_WORKSPACE_AT_INIT = ((0, 8, 0), (0, 8, 5))
 """first and last vLLM release whose V1 runner allocates the MLA chunked-prefill workspace before the profile"""
+
+V0_WORKSPACE_FROM = (0, 8, 0)
+"""first vLLM release whose V0 MLA backend allocates the context workspace and the simulated up-projection in the
+profile run (the V0 engine ends with 0.10)"""
 
 WORKSPACE_MAX_ROWS = 128 * 1024
 """the workspace's row cap (``MLACommonMetadataBuilder``: "limiting it to 64k tokens" in its comment, 128 Ki in code)"""
@@ -97,12 +121,16 @@ def mla_absorbed_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[
 
 
 def mla_dequant_kv_b_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None, *,
-                           act_bytes: int, quantization: str | None = None) -> Bytes:
-    """Bytes per rank of the activation-dtype copy of ``kv_b_proj`` over the rank's MLA layers whose ``kv_b_proj``
+                           act_bytes: int, quantization: str | None = None, engine: str = "V0") -> Bytes:
+    """Bytes per rank of the dequantised copy of ``kv_b_proj`` over the rank's MLA layers whose ``kv_b_proj``
     is quantised (module docstring); 0 when the model is not MLA, is unquantised, or the release is before
-    ``DEQUANT_KV_B_FROM`` (None: unknown release, 0)."""
+    ``DEQUANT_KV_B_FROM`` (None: unknown release, 0).  Before 0.8.0 only the V0 engine has the MLA backend (0.7.3
+    V1 runs FlashAttention): 0.7.1–0.7.2 keep a float32 copy of an fp8 ``kv_b_proj`` (other quantisations turn MLA
+    off), 0.7.3 an activation-dtype copy of any quantised one."""
     m = model.mla
     if m is None or release is None or release < DEQUANT_KV_B_FROM:
+        return Bytes(0)
+    if release < (0, 8, 0) and engine != "V0":
         return Bytes(0)
     from tpkit.models.params import layer_parts
     from tpkit.models.quant import is_quantised, resolve_quant
@@ -110,8 +138,13 @@ def mla_dequant_kv_b_bytes(model: ModelSpec, parallel: ParallelSpec, release: tu
     quant = resolve_quant(model.quant, quantization)
     if quant is None:
         return Bytes(0)
+    dtype_bytes = act_bytes
+    if release < (0, 7, 3):
+        if quant.method != "fp8":
+            return Bytes(0)
+        dtype_bytes = 4  # scaled_dequantize's default out_dtype, float32
     n = max(1, model.num_attention_heads // parallel.attn_tp)
-    per_layer = m.kv_lora_rank * n * (m.qk_nope_head_dim + m.v_head_dim) * act_bytes
+    per_layer = m.kv_lora_rank * n * (m.qk_nope_head_dim + m.v_head_dim) * dtype_bytes
     layers = math.ceil(model.num_layers / parallel.pp)  # rank 0's layers
     count = 0
     for i in range(layers):
@@ -131,3 +164,21 @@ def mla_prefill_workspace_bytes(model: ModelSpec, release: tuple[int, int, int] 
         return Bytes(0)
     rows = min(max(8 * max_model_len, 4 * max_num_seqs * block_size), WORKSPACE_MAX_ROWS)
     return Bytes(rows * (m.kv_lora_rank + m.qk_rope_head_dim) * act_bytes)
+
+
+def mla_v0_profile_workspace(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None, *,
+                             engine: str, chunked_prefill: bool, prefix_caching: bool, max_model_len: int,
+                             max_num_seqs: int, block_size: int, act_bytes: int) -> tuple[Bytes, Bytes, int]:
+    """(workspace kept, simulated up-projection during each MLA layer's forward, rows) per rank in the V0 profile run
+    of vLLM 0.8.0–0.10 (module docstring); zeros where the model is not MLA, the engine is not V0, the release is
+    before ``V0_WORKSPACE_FROM`` (None: unknown, zeros) or chunked prefill and prefix caching are both off."""
+    m = model.mla
+    if m is None or engine != "V0" or release is None or release < V0_WORKSPACE_FROM:
+        return Bytes(0), Bytes(0), 0
+    if not (chunked_prefill or prefix_caching):
+        return Bytes(0), Bytes(0), 0
+    rows = min(max(8 * max_model_len, 4 * max_num_seqs * block_size), WORKSPACE_MAX_ROWS)
+    heads = max(1, model.num_attention_heads // parallel.attn_tp)
+    kept = rows * (m.kv_lora_rank + m.qk_rope_head_dim) * act_bytes
+    simulated = rows * heads * (m.qk_nope_head_dim + m.v_head_dim) * act_bytes
+    return Bytes(kept), Bytes(simulated), rows

@@ -246,6 +246,7 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 moe_shared_held=rules.moe_shared_output_held,
                                 v0_eager=rules.engine == "V0",
                                 v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
+    act = _with_mla_v0_workspace(act, model, parallel, options, r, rules)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
@@ -267,6 +268,34 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
         "NCCL stream (TORCH_NCCL_AVOID_RECORD_STREAMS unset before 0.2.6), so the freed blocks stay reserved and "
         "0.2.5's total − free charges them (engines/vllm/profile.py)"))
     return (line,) + act.parts + (note,)
+
+
+def _with_mla_v0_workspace(act, model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+                           rules: VllmRules):
+    """``act`` with the V0 MLA backend's profile-run allocations (``engines.vllm.mla.mla_v0_profile_workspace``,
+    vLLM 0.8.0–0.10 V0): the kept context workspace added to every phase, the simulated ``kv_b_proj`` output to the
+    attention phase, and the peak taken again.  Chunked prefill and prefix caching count only when given (V0 leaves
+    both off by default for MLA models, ``inputs._v0_batch``)."""
+    if model.mla is None or rules.engine != "V0":
+        return act
+    from tpkit.engines.vllm.mla import mla_v0_profile_workspace
+
+    kept, sim, rows = mla_v0_profile_workspace(
+        model, parallel, rules.release, engine=rules.engine, chunked_prefill=options.enable_chunked_prefill is True,
+        prefix_caching=options.enable_prefix_caching is True, max_model_len=r.max_model_len,
+        max_num_seqs=r.max_num_seqs, block_size=r.block_size, act_bytes=r.act_bytes)
+    if not rows:
+        return act
+    parts = []
+    for part in act.parts:
+        attention = part.item == "profile phase: attention"
+        note = (f" + V0 MLA's simulated kv_b_proj output {rows:,} rows × heads/rank × (qk_nope + v_head) × "
+                f"{r.act_bytes} B (profile run only)" if attention else "")
+        parts.append(replace(part, bytes=part.bytes + kept + (sim if attention else Bytes(0)),
+                             source=part.source + note + f" + V0 MLA context workspace {rows:,} rows × (kv_lora_rank"
+                                                         f" + qk_rope_head_dim) × {r.act_bytes} B"))
+    top = max(parts, key=lambda part: part.bytes)
+    return replace(act, peak=top.bytes, parts=tuple(parts), limiting_phase=top.item.removeprefix("profile phase: "))
 
 
 def _moe_workspace_experts(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> str | None:
