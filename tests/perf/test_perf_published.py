@@ -372,9 +372,10 @@ def test_specforge_bench_rows_carry_the_launch_the_tool_itself_makes():
     assert len(rows) == 36
     assert all(r["max_running_requests"] == r["batch"] for r in rows)
     assert all("'--max-running-requests'" in DATA["sources"][s] for s in ("sf339", "as163", "sbundle"))
-    # dogacel_goss120 / dogacel_goss20 (helper spw5): the cards' own launch command sets --max-running-requests 64
+    # dogacel_goss120 / dogacel_goss20 (helper spw5): the cards' own launch command sets --max-running-requests 64;
+    # eagle3_t3 (helper sg13): SGLang's scripts/playground/bench_speculative.py sets it to the batch size
     assert not any("max_running_requests" in r for r in DATA["rows"]
-                   if r["source"] not in ("sf339", "as163", "sbundle", "dogacel_goss120", "dogacel_goss20"))
+                   if r["source"] not in ("sf339", "as163", "sbundle", "dogacel_goss120", "dogacel_goss20", "eagle3_t3"))
     (b64,) = [r for r in rows if r["source"] == "as163" and r["batch"] == 64 and r["num_steps"] == 4]
     lifted = predict(b64).speculative
     capped = predict({**b64, "max_running_requests": None}).speculative
@@ -383,6 +384,28 @@ def test_specforge_bench_rows_carry_the_launch_the_tool_itself_makes():
     assert lifted.speedup > 1 > capped.speedup  # measured 1,307.95 / 1,237.84 = 1.06×
     (b8,) = [r for r in rows if r["source"] == "as163" and r["batch"] == 8 and r["num_steps"] == 4]
     assert predict(b8).speculative.speedup == predict({**b8, "max_running_requests": None}).speculative.speedup
+
+
+def test_eagle3_t3_rows_run_the_batch_they_name_not_the_spec_cap_of_32():
+    """eagle3_t3 (EAGLE-3 paper Table 3, "evaluated by the SGLang team", SGLang 0.4.4.post2): SGLang's own speculative
+    benchmark of the 0.4.x releases (scripts/playground/bench_speculative.py) launches plain and speculative servers
+    with --max-running-requests = batch, and the table's flat speed-ups from batch 32 to 64 rule out 0.4.4.post2's
+    default speculative cap of 32 (server_args.py __post_init__).  Capped, the predicted speculative tok/s stopped at
+    batch 32 (6,940.8 tok/s at 48, 56 and 64) and the EAGLE-3 speed-up fell below 1 at 56 and 64 (measured 1.34x,
+    1.38x).  Helper sg13 (2026-12-05)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from decode_published import predict
+
+    t3 = [r for r in DATA["rows"] if r["source"] == "eagle3_t3"]
+    assert len(t3) == 18 and all(r["max_running_requests"] == r["batch"] for r in t3)
+    assert "bench_speculative.py" in DATA["sources"]["eagle3_t3"]
+    (b64,) = [r for r in t3 if r["algorithm"] == "EAGLE3" and r["batch"] == 64]
+    lifted, capped = predict(b64).speculative, predict({**b64, "max_running_requests": None}).speculative
+    assert lifted.running == 64 and not lifted.cap_source
+    assert capped.running == 32 and capped.cap_source
+    assert lifted.speedup > 1 > capped.speedup
+    (b32,) = [r for r in t3 if r["algorithm"] == "EAGLE3" and r["batch"] == 32]
+    assert predict(b32).speculative.speedup == predict({**b32, "max_running_requests": None}).speculative.speedup
 
 
 def test_p11_qwen38_rows_carry_the_prs_numbers_blind():

@@ -16,11 +16,13 @@ properties of the code that runs it.  Three profiles:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tpkit.errors import PlanInputError
 from tpkit.perf.constants import C
 from tpkit.records import dataclass
 
-__all__ = ["ImplProfile", "IMPLS", "impl_profile"]
+__all__ = ["ImplProfile", "IMPLS", "impl_profile", "impl_for", "sglang_router_kernels"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -83,3 +85,34 @@ def impl_profile(name: str) -> ImplProfile:
         return IMPLS[name]
     except KeyError:
         raise PlanInputError(f"unknown implementation {name!r}; use one of {', '.join(IMPLS)}") from None
+
+
+def impl_for(req) -> ImplProfile:
+    """The profile a ``PerfRequest`` runs: ``req.impl`` or the engine's, with SGLang's kernels that depend on the
+    release and the model (``sglang_router_kernels``: the unfused MoE router of some releases and models)."""
+    profile = impl_profile(req.impl or req.engine)
+    if profile.name != "sglang" or req.engine != "sglang":
+        return profile
+    extra, why = sglang_router_kernels(req.model, req.engine_version, vendor=req.gpu.vendor)
+    if not extra:
+        return profile
+    return replace(profile, moe_small_kernels=profile.moe_small_kernels + extra, source=f"{profile.source}; {why}")
+
+
+def sglang_router_kernels(model, version: str | None, *, vendor: str = "NVIDIA") -> tuple[int, str]:
+    """(extra small kernels per MoE layer, why) for ``model`` on SGLang ``version`` (None: the newest examined):
+    ``perf.runtime_sglang.router_extra_kernels`` for a model with grouped routing (``n_group``) and a score-correction
+    bias on an NVIDIA GPU; (0, "") otherwise."""
+    import re
+
+    from tpkit.perf.runtime import parse_version
+    from tpkit.perf.runtime_sglang import router_extra_kernels
+
+    base, given = parse_version(version, "sglang")   # the perf command's own error for an unreadable version
+    groups = model.extra.get("n_group")
+    if model.moe is None or vendor != "NVIDIA" or not model.extra.get("score_correction_bias") or not groups:
+        return 0, ""
+    post = re.search(r"post(\d+)", version) if given else None
+    return router_extra_kernels(num_experts=model.moe.num_experts, n_group=int(groups),
+                                release=(*base, int(post.group(1)) if post else 0),
+                                label=version if given else ".".join(map(str, base)))

@@ -21,7 +21,7 @@ from tpkit.perf.constants import C
 from tpkit.perf.device import DeviceRates, device_rates
 from tpkit.perf.forward import ForwardTime, queued_behind, time_forward
 from tpkit.perf.graphs import graph_notes, graph_padding
-from tpkit.perf.impl import ImplProfile, impl_profile
+from tpkit.perf.impl import ImplProfile, impl_for
 from tpkit.perf.mla_splits import splits_note, verify_attention_mode
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
@@ -144,7 +144,7 @@ def _context(req: PerfRequest) -> _Ctx:
     draft = draft_spec(req.model, req.spec, req.draft) if req.spec else None
     rate, source = _rate(req)
     kv = kv_bytes_of(req)
-    return _Ctx(req=req, dev=dev, impl=impl_profile(req.impl or req.engine), setup=setup,
+    return _Ctx(req=req, dev=dev, impl=impl_for(req), setup=setup,
                 shard=Shard(tp=req.tp, ep=req.ep, attn_tp=attn_tp), kv_bytes=kv, draft=draft, rate=rate,
                 rate_source=source, memo={})
 

@@ -24,6 +24,8 @@ chosen in ``perf.runtime._default_backend``):
     graphs             target verify and the multi-step draft run as CUDA graphs; the draft extend has its own
                        graph from 0.4.7 (``eagle_draft_extend_cuda_graph_runner.py``: absent in 0.4.6, present
                        in 0.4.7; sglang PR #6606) — before, it ran eagerly
+    MoE router         grouped sigmoid routing with a correction bias: a fused gate or the unfused torch.compile
+                       fallback (``router_extra_kernels``)
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from __future__ import annotations
 from tpkit.errors import PlanInputError
 
 __all__ = ["sglang_spec_v2", "SPEC_V2_FLAG", "SPEC_V2_FIRST", "SPEC_V2_DEFAULT", "SPEC_V2_ONLY",
-           "SKIP_LAST_DRAFT_FORWARD"]
+           "SKIP_LAST_DRAFT_FORWARD", "router_extra_kernels", "ROUTER_FALLBACK_KERNELS", "MOE_FUSED_GATE_FIRST",
+           "KIMI_GATE_FIRST"]
 
 
 SKIP_LAST_DRAFT_FORWARD = (0, 4, 3)
@@ -145,3 +148,55 @@ def sglang_spec_v2(ver: tuple[int, int, int], topk: int | None, algorithm: str,
     return True, (f"spec v2 (overlap scheduling) as asked ({name}"
                   + ("=1" if name.startswith("SGLANG") else "") + "; the release's default is v1, "
                   "server_args.py keeps the overlap scheduler only with it)")
+
+
+ROUTER_FALLBACK_KERNELS = 6
+"""small kernels per MoE layer that SGLang's unfused router adds over a fused gate (lower bound;
+``router_extra_kernels``)"""
+MOE_FUSED_GATE_FIRST = (0, 4, 6, 0)
+"""first SGLang release whose ``biased_grouped_topk_gpu`` calls ``moe_fused_gate`` (absent in the 0.4.5 wheel)"""
+KIMI_GATE_FIRST = (0, 5, 5, 3)
+"""first SGLang release with ``kimi_k2_moe_fused_gate`` for E = 384, n_group = 1 (absent in 0.5.5.post2)"""
+
+
+def router_extra_kernels(*, num_experts: int, n_group: int, release: tuple[int, int, int, int],
+                         label: str) -> tuple[int, str]:
+    """(extra small kernels per MoE layer, why) for grouped sigmoid routing with a score-correction bias on NVIDIA
+    (DeepSeek-V3 ``noaux_tc``, GLM-4.5/4.6/4.7-Flash/5, Kimi-K2) in SGLang ``release`` (major, minor, patch, post);
+    (0, "") when a fused gate runs.  Models whose SGLang module builds ``TopK(use_grouped_topk=True,
+    correction_bias=...)`` (``models/deepseek_v2.py``, ``glm4_moe.py``, ``glm4_moe_lite.py``) route through
+    ``select_experts`` → ``biased_grouped_topk_gpu`` (``layers/moe/topk.py``; read in the 0.4.3, 0.4.4.post2, 0.4.5,
+    0.4.6, 0.4.6.post1, 0.4.7, 0.4.8, 0.5.0rc0, 0.5.2–0.5.5, 0.5.5.post1–post3, 0.5.6, 0.5.8, 0.5.10, 0.5.15 wheels),
+    which takes, in this order:
+
+        fused_topk_deepseek     FlashInfer, 0.5.8 and later (absent in 0.5.6): E a power of two, top-k ≤ 8,
+                                topk_group ≤ n_group, topk_group × n_group ≥ top-k and, for n_group > 1, E / n_group
+                                ≤ 32 (n_group = 1: E ≤ 384).  With n_group = 1 that needs top-k = 1, and every
+                                n_group > 1 model it takes also passes moe_fused_gate, so it adds no case here
+        moe_fused_gate          sgl-kernel, from 0.4.6: E a power of two and E / n_group ≤ 32
+        aiter                   ROCm only (the rule is for NVIDIA GPUs)
+        kimi_k2_moe_fused_gate  E = 384, n_group = 1, from 0.5.5.post3
+        else                    ``biased_grouped_topk_impl`` under ``@torch.compile(dynamic=True)``: sigmoid + bias,
+                                a top-2 per group and its sum, a top-k over the groups, a scatter into a group mask, a
+                                masked fill, the top-k over the experts, a gather, the renormalising sum and divide,
+                                the casts; before 0.4.6 ``biased_grouped_topk`` itself is this compiled function
+
+    Inductor cannot fuse across ``aten.topk`` (an extern kernel), so the three top-k calls leave four fused regions,
+    each ending in a tensor the next top-k or the caller reads: at least 3 + 4 = 7 launches where a fused gate makes
+    1, i.e. ``ROUTER_FALLBACK_KERNELS`` more small kernels per MoE layer per forward (a lower bound: the scatter, a
+    fused shared expert's id and the casts can add launches), priced like the profile's other small kernels.
+    GLM-4.7-Flash (E 64 in one group), GLM-4.5/4.6 (E 160) and GLM-5 (E 256 in one group) run the fallback in every
+    release read; DeepSeek-V3/R1 (8 groups of 32) only before 0.4.6; Kimi-K2 up to 0.5.5.post2."""
+    def power_of_two(n: int) -> bool:
+        return n > 0 and n & (n - 1) == 0
+
+    if release >= MOE_FUSED_GATE_FIRST and power_of_two(num_experts) and num_experts // n_group <= 32:
+        return 0, ""
+    if release >= KIMI_GATE_FIRST and num_experts == 384 and n_group == 1:
+        return 0, ""
+    why = ("the compiled biased_grouped_topk of every model before 0.4.6" if release < MOE_FUSED_GATE_FIRST else
+           f"no fused gate for {num_experts} experts in {n_group} group{'s' if n_group > 1 else ''} "
+           "(moe_fused_gate needs a power of two and ≤ 32 per group)")
+    return ROUTER_FALLBACK_KERNELS, (f"SGLang {label} router: {why}, so biased_grouped_topk_impl (torch.compile) "
+                                     f"runs: +{ROUTER_FALLBACK_KERNELS} small kernels per MoE layer "
+                                     "(layers/moe/topk.py)")
