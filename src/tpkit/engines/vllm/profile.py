@@ -76,6 +76,11 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              2.52).  It stays under the MLP phase at the LLM class's larger T
                                              (vp_022, vp_101).  0.33 V2 runs print no split that shows it, so
                                              they keep the phases above (``VllmRules.v2_vocab_hidden_peak``).
+                                             A multimodal run has no such phase (helper v11b): its compiled
+                                             language model takes ``inputs_embeds``, so the embedding table is
+                                             not in the graph (``profile_lines.embeds_input``; vp_594 / vp_597
+                                             print the same pool cold and warm, vp_440 / vl_073 a cold peak equal
+                                             to the vision encoder's).
                                              V2 runs of 0.22–0.25 charge it too (helper mv26): their
                                              ``profile_run`` → ``_dummy_run(is_profile=True)`` → ``execute_model``
                                              calls ``self.model(**model_inputs)``, the ``support_torch_compile``
@@ -363,6 +368,8 @@ V2_VOCAB_HIDDEN_EVIDENCE: tuple[tuple[str, str, float, float], ...] = (
      1.04, 1.015),
     ("vl_022", "V2 run without a CUDA-graph estimate (0.25-0.28), Qwen2.5-7B-Instruct-AWQ, 16 GB GPU, vllm serve",
      1.04, 1.015),
+    # PR #518's warm +0.74 GiB is below any Qwen3.8 dummy-image encoder pass (1.84-1.89 GiB printed, vp_440 / vl_073),
+    # so the run was text-only: the token ids enter the compiled graph (helper v11b, profile_lines.embeds_input)
     ("1Cat-vLLM PR #518", "cold compile, Qwen3.8-27B-NVFP4, RTX 8000 (torch peak +2.59 GiB; +0.74 warm)", 2.59, 2.52),
     ("vp_210/vp_211 (vl_290/vl_291)", "0.29.0 V1 runner (VLLM_USE_V2_MODEL_RUNNER=0), Qwen3-8B-FP8, MIG 1g.16gb slice "
      "of an RTX PRO 4500, cold compile, T 2,048, R 256: printed peak 1.69 / 1.95 − printed CUDA-graph estimate "
