@@ -114,9 +114,26 @@ def _compiles(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRu
     GiB peak)."""
     if torch_compile_off(options) or rules.engine != "V1":  # --enforce-eager or -O0 (helper cap11)
         return False
+    if _breakable_graphs(model, rules):
+        return False
     if _v2_runner(model, options, r, rules):
         return rules.v2_vocab_hidden_peak
     return rules.v1_vocab_hidden_peak  # the V1 runner (VllmRules.v1_vocab_hidden_peak)
+
+
+BREAKABLE_GRAPHS_FROM = (0, 23, 0)
+"""first release that turns ``VLLM_USE_BREAKABLE_CUDAGRAPH`` on by itself for DeepSeek-V4 (``_breakable_graphs``)"""
+
+
+def _breakable_graphs(model: ModelSpec, rules: VllmRules) -> bool:
+    """DeepSeek-V4 from vLLM 0.23.0 runs without torch.compile (helper v11b): ``VllmConfig.__post_init__``
+    (``config/vllm.py``, 0.23.0 and 0.25.0 wheels; ``_maybe_enable_breakable_cudagraph`` in 0.29.0) sets
+    ``VLLM_USE_BREAKABLE_CUDAGRAPH=1`` for a ``DeepseekV4ForCausalLM`` / ``DeepSeekV4MTPModel`` architecture unless the
+    variable is set, and then sets ``compilation_config.mode = CompilationMode.NONE`` ("disabling vLLM's
+    torch.compile pipeline", printed by vp_593's log); 0.22.0 reads the variable but does not set it.  So nothing
+    compiles inside the profile window (tpkit has no flag for ``VLLM_USE_BREAKABLE_CUDAGRAPH=0``)."""
+    return (getattr(model, "model_type", None) == "deepseek_v4" and rules.engine == "V1"
+            and rules.release >= BREAKABLE_GRAPHS_FROM)
 
 
 def _cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
@@ -163,6 +180,21 @@ def embeds_input(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> st
             "no embedding table (vLLM gpu_model_runner _dummy_run / V2 execute_model; helper v11b)")
 
 
+def _dsv4_indexer(model: ModelSpec, r: Resolved, rules: VllmRules):
+    """DeepSeek-V4's indexer reservation in the profile run (``profile.dsv4_indexer_reservation``; V1 engine,
+    ``model_type`` deepseek_v4: the releases with DeepSeek-V4, 0.20+), else None."""
+    if rules.engine != "V1" or getattr(model, "model_type", None) != "deepseek_v4":
+        return None
+    from tpkit.engines.vllm.dsv4 import config_of
+    from tpkit.engines.vllm.profile import dsv4_indexer_reservation
+
+    cfg = config_of(model)
+    if cfg["index_head_dim"] is None:
+        return None
+    return dsv4_indexer_reservation(max_model_len=r.max_model_len, compress_ratios=cfg["compress_ratios"],
+                                    index_head_dim=int(cfg["index_head_dim"]))
+
+
 def _cache_matters(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
     """Whether the plan depends on the torch.compile cache: a run that compiles in the profile window (``_compiles``)
     with the embedding table in the compiled graph (``embeds_input`` empty)."""
@@ -177,6 +209,8 @@ def compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rule
             return ""
         why = ("--enforce-eager turns torch.compile off" if options.enforce_eager else
                "--optimization-level 0 turns torch.compile off" if torch_compile_off(options) else
+               "vLLM ≥ 0.23 runs DeepSeek-V4 with breakable CUDA graphs and no torch.compile "
+               "(VLLM_USE_BREAKABLE_CUDAGRAPH on by default)" if _breakable_graphs(model, rules) else
                embeds_input(model, options, rules) if _compiles(model, options, r, rules) else
                "this run's model runner and release charge no cold-compile scratch (Model Runner V2 of vLLM "
                "0.22–0.32 and the V1 runner of 0.17–0.32 only)")
@@ -288,7 +322,8 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 moe_cache3_separate=rules.moe_cache3_separate,
                                 moe_shared_held=rules.moe_shared_output_held,
                                 v0_eager=rules.engine == "V0",
-                                v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
+                                v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release),
+                                sparse_indexer=_dsv4_indexer(model, r, rules))
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
