@@ -107,7 +107,7 @@ def pinned_scratch_lines(model: ModelSpec, parallel: ParallelSpec, options: Vllm
 def _compiles(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
     """Whether the run's profile peak depends on the torch.compile cache (``profile`` module docstring, "cold
     compile scratch"): a V2 run of a release with ``v2_vocab_hidden_peak`` (0.22–0.32), or a V1-runner run of a release
-    with ``v1_vocab_hidden_peak`` (0.17–0.32), with torch.compile on.  ``--enforce-eager`` turns
+    with ``v1_vocab_hidden_peak`` (0.11.1–0.32), with torch.compile on.  ``--enforce-eager`` turns
     torch.compile off with the CUDA graphs ("Enforce eager set, disabling torch.compile and CUDAGraphs",
     ``config/vllm.py`` ``VllmConfig.__post_init__``, 0.25.1 and 0.27.1 wheels: ``compilation_config.mode =
     CompilationMode.NONE``), so nothing compiles inside the profile window (vp_082: 0.30.0 V2, eager, prints a 0.15
@@ -213,7 +213,7 @@ def compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rule
                "(VLLM_USE_BREAKABLE_CUDAGRAPH on by default)" if _breakable_graphs(model, rules) else
                embeds_input(model, options, rules) if _compiles(model, options, r, rules) else
                "this run's model runner and release charge no cold-compile scratch (Model Runner V2 of vLLM "
-               "0.22–0.32 and the V1 runner of 0.17–0.32 only)")
+               "0.22–0.32 and the V1 runner of 0.11.1–0.32 only)")
         return (f"--compile-cache warm changes nothing here: {why}, so the plan is the same warm or cold; leave "
                 "--compile-cache out")
     if options.compile_cache == "warm":
