@@ -76,11 +76,6 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              2.52).  It stays under the MLP phase at the LLM class's larger T
                                              (vp_022, vp_101).  0.33 V2 runs print no split that shows it, so
                                              they keep the phases above (``VllmRules.v2_vocab_hidden_peak``).
-                                             A multimodal run has no such phase (helper v11b): its compiled
-                                             language model takes ``inputs_embeds``, so the embedding table is
-                                             not in the graph (``profile_lines.embeds_input``; vp_594 / vp_597
-                                             print the same pool cold and warm, vp_440 / vl_073 a cold peak equal
-                                             to the vision encoder's).
                                              V2 runs of 0.22–0.25 charge it too (helper mv26): their
                                              ``profile_run`` → ``_dummy_run(is_profile=True)`` → ``execute_model``
                                              calls ``self.model(**model_inputs)``, the ``support_torch_compile``
@@ -90,13 +85,11 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              model_runner.py``, 0.22.0 and 0.23.0 wheels); vp_533 (0.23.0 V2,
                                              MiniCPM5-1B, RTX 4090 D, a first start) printed 0.39 GiB less KV
                                              memory than planned without the phase.
-                                             Mechanism (helper v11b): vLLM ≥ 0.11.1 turns on Inductor's combo
-                                             kernels with ``benchmark_combo_kernel``; the benchmark's
-                                             ``get_args()`` allocates every kernel input, the embedding table
-                                             too (``VllmRules.v1_vocab_hidden_peak``).
-                                             V1-runner runs of 0.11.1–0.32 charge it too
-                                             (``VllmRules.v1_vocab_hidden_peak``: from 0.17 vLLM pins torch 2.10,
-                                             so the AOT compile is on by default and a first start compiles and
+                                             V1-runner runs of 0.11.1–0.32 charge it too (helper v11b: vLLM's
+                                             Inductor combo-kernel benchmark allocates every kernel input, the
+                                             embedding table too, which a multimodal run keeps out of the graph:
+                                             ``VllmRules.v1_vocab_hidden_peak``, ``profile_lines.embeds_input``;
+                                             gem4's reading: the AOT compile of the torch 2.10 pin, from 0.17,
                                              saves inside the profile window): vl_330 / vl_331 (0.23.0 V1,
                                              Qwen2.5-Coder-7B, RTX 4090, one command cold then warm) print 0.78 GiB
                                              less KV memory cold, the formula's 1.015 GiB over the 0.26 GiB warm
@@ -372,8 +365,6 @@ V2_VOCAB_HIDDEN_EVIDENCE: tuple[tuple[str, str, float, float], ...] = (
      1.04, 1.015),
     ("vl_022", "V2 run without a CUDA-graph estimate (0.25-0.28), Qwen2.5-7B-Instruct-AWQ, 16 GB GPU, vllm serve",
      1.04, 1.015),
-    # PR #518's warm +0.74 GiB is below any Qwen3.8 dummy-image encoder pass (1.84-1.89 GiB printed, vp_440 / vl_073),
-    # so the run was text-only: the token ids enter the compiled graph (helper v11b, profile_lines.embeds_input)
     ("1Cat-vLLM PR #518", "cold compile, Qwen3.8-27B-NVFP4, RTX 8000 (torch peak +2.59 GiB; +0.74 warm)", 2.59, 2.52),
     ("vp_210/vp_211 (vl_290/vl_291)", "0.29.0 V1 runner (VLLM_USE_V2_MODEL_RUNNER=0), Qwen3-8B-FP8, MIG 1g.16gb slice "
      "of an RTX PRO 4500, cold compile, T 2,048, R 256: printed peak 1.69 / 1.95 − printed CUDA-graph estimate "
@@ -392,50 +383,13 @@ def _vocab_hidden(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str
             f"first start")
 
 
-SPARSE_INDEXER_MAX_LOGITS_BYTES = 512 * 2**20
-"""``VLLM_SPARSE_INDEXER_MAX_LOGITS_MB`` default (512) as bytes: the dummy logits block the profile allocates"""
-SPARSE_INDEXER_RADIX_TOPK_BYTES = 2**20
-"""``RADIX_TOPK_WORKSPACE_SIZE`` (``model_executor/layers/sparse_attn_indexer.py``)"""
-INDEXER_PREFILL_BUFFER_PER_TOKEN = 40
-"""``get_max_prefill_buffer_size``: max_model_len × 40 gathered indexer keys (``v1/attention/backends/mla/
-indexer.py``)"""
-
-
-def dsv4_indexer_reservation(*, max_model_len: int, compress_ratios, index_head_dim: int) -> tuple[Bytes, str] | None:
-    """What DeepSeek-V4's sparse-attention indexer allocates in the profile run, and the formula; None for a model
-    with no ratio-4 (indexed) layer (helper v11b).
-
-    Read in the vllm 0.20.2, 0.22.0, 0.23.0, 0.25.0 and 0.29.0 wheels: ``sparse_attn_indexer`` (``model_executor/
-    layers/sparse_attn_indexer.py``) sees no attention metadata in the profile's dummy run and then (1) reserves the
-    K-gather workspace through ``current_workspace_manager().get_simultaneous``: ``total_seq_lens`` × index_head_dim
-    fp8 values + ``total_seq_lens`` × 4 B scales (``_gather_workspace_shapes``, each rounded up to 256 B) + the
-    1 MiB radix top-k workspace, a buffer the workspace manager keeps; (2) allocates a dummy
-    ``VLLM_SPARSE_INDEXER_MAX_LOGITS_MB`` (512 MiB) block "to simulate the peak logits tensor", alive until the op
-    returns.  ``total_seq_lens`` is the layer's ``max_total_seq_len`` = ``get_max_prefill_buffer_size`` (max_model_len
-    × 40) // compress_ratio; only ratio-4 layers have an indexer (``DeepseekV4Attention``: ``compress_ratio == 4``).
-    The fp8 indexer cache is the default ("Using FP8 indexer cache for Lightning Indexer"); the fp4 one is not
-    modelled."""
-    ratios = [int(x) for x in (compress_ratios or [])]
-    if 4 not in ratios:
-        return None
-    entries = max_model_len * INDEXER_PREFILL_BUFFER_PER_TOKEN // 4
-    values = -(-entries * index_head_dim // 256) * 256
-    scales = -(-entries * 4 // 256) * 256
-    workspace = values + scales + SPARSE_INDEXER_RADIX_TOPK_BYTES
-    return (Bytes(workspace + SPARSE_INDEXER_MAX_LOGITS_BYTES),
-            f"indexer K-gather workspace {entries:,} entries (max_model_len {max_model_len:,} × 40 / ratio 4) × "
-            f"({index_head_dim} + 4) B + 1 MiB radix top-k (kept by the workspace manager) + the 512 MiB dummy "
-            "logits block (sparse_attn_indexer's profile branch)")
-
-
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
                           sm_count: int | None = None, encoder: "EncoderProfile | None" = None,
                           vocab_hidden: bool = False, allreduce_out_of_place: bool = False,
                           moe_workspace_experts: str | None = None, moe_cache3_separate: bool = False,
                           moe_shared_held: bool = False,
-                          v0_eager: bool = False, v0_gate_up_kept: bool = True,
-                          sparse_indexer: tuple[Bytes, str] | None = None) -> ActivationEstimate:
+                          v0_eager: bool = False, v0_gate_up_kept: bool = True) -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
@@ -479,10 +433,6 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                                                                                 sm_count)
     if vocab_hidden:
         phases["cold compile scratch ≈ vocab × hidden"] = _vocab_hidden(model, parallel.tp, act_bytes)
-    if sparse_indexer is not None:  # ``dsv4_indexer_reservation``: on top of the attention's live tensors
-        b, f = phases["attention"]
-        phases["sparse indexer profile reservation"] = (Bytes(b.bytes + sparse_indexer[0].bytes),
-                                                        f"{sparse_indexer[1]} + the attention phase {f}")
     if encoder is not None:
         kept = encoder.kept
         phases = {p: (b + kept, f + f" + encoder outputs kept {kept.bytes / 2**30:.2f} GiB") for p, (b, f) in

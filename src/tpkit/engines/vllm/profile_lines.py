@@ -180,19 +180,27 @@ def embeds_input(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> st
             "no embedding table (vLLM gpu_model_runner _dummy_run / V2 execute_model; helper v11b)")
 
 
-def _dsv4_indexer(model: ModelSpec, r: Resolved, rules: VllmRules):
-    """DeepSeek-V4's indexer reservation in the profile run (``profile.dsv4_indexer_reservation``; V1 engine,
-    ``model_type`` deepseek_v4: the releases with DeepSeek-V4, 0.20+), else None."""
+def _with_dsv4_indexer(act, model: ModelSpec, r: Resolved, rules: VllmRules):
+    """``act`` with DeepSeek-V4's indexer reservation as one more phase, on top of the attention phase's live tensors
+    (``dsv4.indexer_profile_reservation``; V1 engine, ``model_type`` deepseek_v4, the releases with DeepSeek-V4,
+    0.20+; helper v11b).  The workspace it reserves stays through the MoE layer, whose own workspace fits in it."""
     if rules.engine != "V1" or getattr(model, "model_type", None) != "deepseek_v4":
-        return None
-    from tpkit.engines.vllm.dsv4 import config_of
-    from tpkit.engines.vllm.profile import dsv4_indexer_reservation
+        return act
+    from tpkit.engines.vllm.dsv4 import config_of, indexer_profile_reservation
 
     cfg = config_of(model)
-    if cfg["index_head_dim"] is None:
-        return None
-    return dsv4_indexer_reservation(max_model_len=r.max_model_len, compress_ratios=cfg["compress_ratios"],
-                                    index_head_dim=int(cfg["index_head_dim"]))
+    got = (indexer_profile_reservation(max_model_len=r.max_model_len, compress_ratios=cfg["compress_ratios"],
+                                       index_head_dim=int(cfg["index_head_dim"]))
+           if cfg["index_head_dim"] is not None else None)
+    attention = next((p for p in act.parts if p.item == "profile phase: attention"), None)
+    if got is None or attention is None:
+        return act
+    name = "sparse indexer profile reservation"
+    part = LineItem(item=f"profile phase: {name}", bytes=Bytes(attention.bytes.bytes + got[0]), kind="info",
+                    source=f"estimate: {got[1]} + the attention phase ({attention.source.removeprefix('estimate: ')})")
+    if part.bytes.bytes <= act.peak.bytes:
+        return replace(act, parts=act.parts + (part,))
+    return replace(act, peak=part.bytes, parts=act.parts + (part,), limiting_phase=name)
 
 
 def _cache_matters(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
@@ -322,8 +330,8 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 moe_cache3_separate=rules.moe_cache3_separate,
                                 moe_shared_held=rules.moe_shared_output_held,
                                 v0_eager=rules.engine == "V0",
-                                v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release),
-                                sparse_indexer=_dsv4_indexer(model, r, rules))
+                                v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
+    act = _with_dsv4_indexer(act, model, r, rules)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
