@@ -649,8 +649,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper mv31: a Modal assistant project's Qwen3.8-27B report (search-index file id 61972307986): the FP8 checkpoint
     # on an L40S (three boots: util 0.86 refused, 0.90 with 256 sequences, 0.90 with 16) and Red Hat's W4A16 build on an
     # A100-40GB and, by Modal's choice, an 80 GB A100; vLLM 0.26.0, 131,072, image=4 video=0
+    # helper v11b: vp_597's boot prints 'Free memory on device (39.08/39.49 GiB)': the CUDA total is 39.49 GiB, not
+    # the catalog A100-SXM-40GB's 39.39 (as vp_323 above)
     **{cid: ("0.26.0", "the report: 'vLLM 0.26.0 / transformers 5.14.1' for the Qwen Apps' boots of 2026-09-05",
-             {"limit_mm_per_prompt": '{"image": 4, "video": 0}'}, None)
+             {"limit_mm_per_prompt": '{"image": 4, "video": 0}', **({"gpu_total_gib": 39.49} if cid == "vp_597" else {})},
+             None)
        for cid in ("vp_594", "vp_595", "vp_596", "vp_597", "vp_598")},
     # helper mv31: elsung/dgx-spark-deepseek-v4-flash (commit 99d18890): DeepSeek-V4-Flash at tp 2 over two DGX Spark
     # (GB10) with the community image sparkrun-vllm-ds4-gb10:production-v2 (vLLM 0.21.1), fp8 KV, util 0.82, MTP 2;

@@ -198,7 +198,7 @@ def _vllm_warnings(capsys, *argv):
 
 
 @pytest.mark.parametrize("extra, why", [(("--enforce-eager",), "--enforce-eager turns torch.compile off"),
-                                        (("--engine-version", "0.16"), "the V1 runner of 0.17–0.32 only")])
+                                        (("--engine-version", "0.11.0"), "the V1 runner of 0.11.1–0.32 only")])
 def test_compile_cache_warm_that_changes_nothing_says_so(capsys, extra, why):
     """Before: `--compile-cache warm --enforce-eager` was taken without a word, though the plan is the same warm or
     cold (nothing compiles in the profile window)."""

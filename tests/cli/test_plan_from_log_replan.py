@@ -31,7 +31,9 @@ def test_vllm_tp_fix_is_replanned_with_derived_weights(capsys):
     # re-plan reused the 18.14 GiB (the tp 1 figure) and failed, so only the utilisation fix was named.
     message = _verdict(capsys, str(CONFIGS / "Qwen--Qwen2.5-Coder-32B-Instruct-AWQ.json"), "--from-log",
                        str(LOGS / "vllm/vl_125.log"), "--gpu", "A100-SXM-40GB", "--gpu-memory-utilization", "0.45")
-    assert "--gpu-memory-utilization 0.6;" in message  # the log's layout: the measured weights, unchanged
+    # the log's layout: the measured weights, unchanged; 0.61 since helper v11b (0.13.0 V1 runs charge the cold-compile
+    # scratch: vLLM ≥ 0.11.1 benchmarks Inductor combo kernels; the log compiles cold, 'Compiling a graph … 7.23 s')
+    assert "--gpu-memory-utilization 0.61;" in message
     assert ("--tp 2 (re-planned with derived weights at tp 2: the log's measured weights, log line 33 of "
             in message)
     assert "hold per rank at its own tp 1, pp 1 and quantization only)" in message

@@ -210,3 +210,45 @@ def test_the_mtp_drafter_loads_one_decoder_layer_and_joins_the_pool():
 def test_other_speculative_methods_stay_refused_for_deepseek_v4():
     with pytest.raises(PlanInputError, match="speculative method 'ngram' is not modelled"):
         _vp593('{"method": "ngram", "num_speculative_tokens": 2}')
+
+
+def _vp593_with(version, **kw):
+    from tpkit.engines.registry import get_engine
+    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.models.config import from_config_dict
+    from tpkit.parallel import ParallelSpec
+
+    path = Path(__file__).resolve().parents[1] / "validation" / "configs" / "deepseek-ai--DeepSeek-V4-Flash.json"
+    model = from_config_dict(json.loads(path.read_text()), name="deepseek-ai/DeepSeek-V4-Flash", source=str(path))
+    engine = get_engine("vllm")
+    opts = dict(gpu_memory_utilization=0.95, max_model_len=1048576, max_num_batched_tokens=4096, max_num_seqs=64,
+                kv_cache_dtype="fp8", disable_custom_all_reduce=True, quantization="deepseek_v4_fp8") | kw
+    return engine.plan(model, lookup_gpu("RTX-PRO-6000"), ParallelSpec(tp=2),
+                       engine.options(engine_version=version, **opts))
+
+
+IDX = "profile phase: sparse indexer profile reservation"
+
+
+def test_indexer_profile_reservation_is_the_gather_workspace_and_the_512_mib_dummy():
+    # helper v11b: sparse_attn_indexer's profile branch (0.20.2-0.29.0): max_model_len x 40 / 4 entries x (128 + 4) B
+    # + 1 MiB radix top-k, plus the 512 MiB dummy logits block, on top of the attention phase's live tensors
+    p = _vp593_with("0.25.0")
+    items = {l.item: l.bytes.bytes for l in p.ledger.items}
+    entries = 1048576 * 40 // 4
+    reservation = entries * 128 + entries * 4 + 2**20 + 512 * 2**20
+    assert items[IDX] == items["profile phase: attention"] + reservation
+    assert items["activation peak (profile run, estimate)"] == items[IDX]  # vp_593's peak: 2.14 GiB (printed ~2.2)
+    short = {l.item: l.bytes.bytes for l in _vp593_with("0.25.0", max_model_len=4096).ledger.items}
+    assert short[IDX] - short["profile phase: attention"] == 4096 * 10 * 132 + 2**20 + 512 * 2**20
+
+
+@pytest.mark.parametrize("version, compiles", [("0.22.0", True), ("0.23.0", False), ("0.25.0", False)])
+def test_breakable_cuda_graphs_turn_torch_compile_off_from_0_23(version, compiles):
+    # config/vllm.py: DeepseekV4ForCausalLM sets VLLM_USE_BREAKABLE_CUDAGRAPH=1 (0.23.0+) -> compilation mode NONE
+    p = _vp593_with(version)
+    phases = {l.item for l in p.ledger.items}
+    assert ("profile phase: cold compile scratch ≈ vocab × hidden" in phases) is compiles
+    warm = _vp593_with(version, compile_cache="warm")
+    if not compiles:
+        assert "breakable CUDA graphs" in " ".join(warm.warnings)

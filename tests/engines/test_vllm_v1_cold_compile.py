@@ -8,7 +8,8 @@ gem4's reading (``VllmRules.v1_vocab_hidden_peak``): on the V1 runner the scratc
 torch 2.10 and the AOT compile is on by default (vl_330 / vl_331, 0.23.0 cold vs warm).  Evidence: vl_290 / vl_291 (vLLM 0.29.0, V1 forced by
 VLLM_USE_V2_MODEL_RUNNER=0, Qwen3-8B-FP8, cold compile) print 1.14 GiB of transient peak (printed peak − printed
 CUDA-graph estimate) against V × H × 2 B = 1.16 GiB and a FlashInfer sampler phase of 0.52 GiB.  Both sides of the
-release boundaries (0.16 / 0.17, 0.32 / 0.33), the compile cache and --enforce-eager."""
+release boundaries (0.11.0 / 0.11.1 since helper v11b: the torch 2.9 pin and vLLM's Inductor combo-kernel benchmark;
+0.32 / 0.33), the compile cache and --enforce-eager."""
 
 import json
 from dataclasses import replace
@@ -42,7 +43,7 @@ def _runner(plan):
     return plan.extra["engine_generation"], _line(plan, "Model Runner V2 request/sampling state") is not None
 
 
-@pytest.mark.parametrize("version, on", [("0.16.0", False), ("0.17.0", True), ("0.25.0", True), ("0.26.0", True), ("0.29.0", True), ("0.32.0", True),
+@pytest.mark.parametrize("version, on", [("0.11.0", False), ("0.11.1", True), ("0.16.0", True), ("0.17.0", True), ("0.25.0", True), ("0.26.0", True), ("0.29.0", True), ("0.32.0", True),
                                          ("0.33.0", False)])
 def test_v1_runner_cold_compile_scratch_per_release(version, on):
     p = _plan(version, **V1)

@@ -163,9 +163,10 @@ def test_vocab_hidden_floor_v2_boundary_at_0_22():
     assert warm.kv_tokens > cold.kv_tokens
 
 
-def test_vocab_hidden_floor_on_v2_runs_and_v1_runs_from_0_17():
-    """V2 runs of 0.22–0.32 (v2_vocab_hidden_peak); V1-runner runs of 0.17–0.32 (v1_vocab_hidden_peak, helper gem4:
-    the AOT compile on by default once vLLM pins torch 2.10; vl_330 / vl_331 cold vs warm on 0.23.0 V1)."""
+def test_vocab_hidden_floor_on_v2_runs_and_v1_runs_from_0_11_1():
+    """V2 runs of 0.22–0.32 (v2_vocab_hidden_peak); V1-runner runs of 0.11.1–0.32 (v1_vocab_hidden_peak, helper gem4:
+    the AOT compile on by default once vLLM pins torch 2.10; vl_330 / vl_331 cold vs warm on 0.23.0 V1).  Helper
+    v11b: from 0.11.1 (torch 2.9 pin: Inductor combo kernels with benchmark_combo_kernel, config/compilation.py)."""
     gemma = replace(llama3_8b(), architecture="Gemma3ForCausalLM")   # V1 until 0.25, V2 from 0.25
     moe = config_model("Qwen--Qwen3-235B-A22B-FP8")                  # MoE: V1 before 0.29
 
@@ -175,9 +176,9 @@ def test_vocab_hidden_floor_on_v2_runs_and_v1_runs_from_0_17():
 
     assert _line(_plan("0.26.0", gemma), VH) is not None
     assert _line(moe_plan("0.28.0"), VH) is not None and _line(moe_plan("0.29.0"), VH) is not None
-    assert [resolve_rules(v).v1_vocab_hidden_peak for v in ("0.16.0", "0.17.0", "0.32.0", "0.33.0")] == [
-        False, True, True, False]
-    assert _line(_plan("0.16.0", gemma), VH) is None and _line(_plan("0.17.0", gemma), VH) is not None
+    assert [resolve_rules(v).v1_vocab_hidden_peak for v in ("0.11.0", "0.11.1", "0.16.0", "0.17.0", "0.32.0",
+                                                            "0.33.0")] == [False, True, True, True, True, False]
+    assert _line(_plan("0.11.0", gemma), VH) is None and _line(_plan("0.11.1", gemma), VH) is not None
     assert _line(_plan("0.17.0", gemma, compile_cache="warm"), VH) is None
     assert _line(_plan("0.23.0", gemma, enforce_eager=True), VH) is None
 

@@ -125,7 +125,7 @@ def _runner_note(values: dict, sources: dict) -> list[str]:
 
 def _compile_cache_note(values: dict, sources: dict, version: str | None) -> list[str]:
     """What the log shows of vLLM's torch.compile cache (``logs.settings._COMPILE_CACHE_LINES``), and what a plan of
-    the run does with it: runs with torch.compile on of 0.22-0.32 (Model Runner V2) or 0.17-0.32 (the V1 runner,
+    the run does with it: runs with torch.compile on of 0.22-0.32 (Model Runner V2) or 0.11.1-0.32 (the V1 runner,
     ``VllmRules.v1_vocab_hidden_peak``) charge a cold compile's scratch
     (``engines.vllm.profile``, "cold compile scratch"; ``tpkit plan --compile-cache``).  Unknown is said only for a
     release with that phase (or an unknown release)."""
@@ -133,11 +133,11 @@ def _compile_cache_note(values: dict, sources: dict, version: str | None) -> lis
     where = sources.get("compile_cache", "").replace(" (log_line)", "")
     if state == "warm":
         return [f"torch.compile cache: warm, the compiled graphs were loaded from vLLM's cache ({where}); on a vLLM "
-                "0.22-0.32 Model Runner V2 or 0.17-0.32 V1-runner run with torch.compile a plan then drops the "
+                "0.22-0.32 Model Runner V2 or 0.11.1-0.32 V1-runner run with torch.compile a plan then drops the "
                 "cold-compile scratch phase (--compile-cache warm; tpkit plan --from-log takes the log's state)"]
     if state == "cold":
         return [f"torch.compile cache: cold, this run compiled its graphs ({where}); on a vLLM 0.22-0.32 Model "
-                "Runner V2 run or a 0.17-0.32 V1-runner run a plan charges the cold-compile scratch phase for it "
+                "Runner V2 run or a 0.11.1-0.32 V1-runner run a plan charges the cold-compile scratch phase for it "
                 "(--compile-cache cold, the default)"]
     if values.get("cuda_graph_disabled") is True:
         return []  # --enforce-eager: no torch.compile

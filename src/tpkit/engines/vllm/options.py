@@ -242,10 +242,10 @@ class VllmOptions:
         "cold", choices=COMPILE_CACHE_STATES, tpkit=True,
         help="vLLM's torch.compile cache at start-up; a tpkit option, not a vLLM flag: cold (default, a first start: "
              "empty cache, a fresh container or pod) charges the cold-compile scratch of vLLM 0.22-0.32 Model "
-             "Runner V2 and 0.17-0.32 V1-runner runs in the profile peak, warm (a restart that loads the compiled graphs from the cache) drops it; "
+             "Runner V2 and 0.11.1-0.32 V1-runner runs in the profile peak, warm (a restart that loads the compiled graphs from the cache) drops it; "
              "--from-log reads it from the log")
     """the torch.compile cache the start-up finds: ``"cold"`` (a first start; the default) or ``"warm"`` (every graph
-    loaded from vLLM's cache).  Only Model Runner V2 runs of 0.22–0.32 and V1-runner runs of 0.17–0.32
+    loaded from vLLM's cache).  Only Model Runner V2 runs of 0.22–0.32 and V1-runner runs of 0.11.1–0.32
     (``VllmRules.v1_vocab_hidden_peak``) with torch.compile on depend on it
     (``engines.vllm.profile``, "cold compile scratch"; ``profile_lines._cold_compile``)"""
     enable_lora: bool = shared_flag("enable_lora")

@@ -54,7 +54,7 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              parameters runs the float32 / top-k / top-p pipeline, charged as V1's
                                              FlashInfer or Triton estimate (``VllmRules.v2_dummy_sampler``).
 
-    cold        ⌈V/tp⌉ × H × a              V2 0.22–0.32, V1 0.17–0.32: a cold torch.compile inside the
+    cold        ⌈V/tp⌉ × H × a              V2 0.22–0.32, V1 0.11.1–0.32: a cold torch.compile inside the
     compile                                  profile run.  ``gpu_worker.determine_available_memory`` measures the
     scratch                                  peak over ``profile_run``, and on a cold compile cache the first
                                              forward compiles there: Inductor / Triton compilation, autotuning
@@ -85,9 +85,11 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              model_runner.py``, 0.22.0 and 0.23.0 wheels); vp_533 (0.23.0 V2,
                                              MiniCPM5-1B, RTX 4090 D, a first start) printed 0.39 GiB less KV
                                              memory than planned without the phase.
-                                             V1-runner runs of 0.17–0.32 charge it too
-                                             (``VllmRules.v1_vocab_hidden_peak``: from 0.17 vLLM pins torch 2.10,
-                                             so the AOT compile is on by default and a first start compiles and
+                                             V1-runner runs of 0.11.1–0.32 charge it too (helper v11b: vLLM's
+                                             Inductor combo-kernel benchmark allocates every kernel input, the
+                                             embedding table too, which a multimodal run keeps out of the graph:
+                                             ``VllmRules.v1_vocab_hidden_peak``, ``profile_lines.embeds_input``;
+                                             gem4's reading: the AOT compile of the torch 2.10 pin, from 0.17,
                                              saves inside the profile window): vl_330 / vl_331 (0.23.0 V1,
                                              Qwen2.5-Coder-7B, RTX 4090, one command cold then warm) print 0.78 GiB
                                              less KV memory cold, the formula's 1.015 GiB over the 0.26 GiB warm

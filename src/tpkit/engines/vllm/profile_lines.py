@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tpkit.engines.vllm.encoder import encoder_profile
+from tpkit.engines.vllm.encoder import all_limits_zero, encoder_profile
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
@@ -17,6 +17,7 @@ from tpkit.engines.vllm.options import (VllmOptions, capture_size_list, cudagrap
                                        torch_compile_off)
 from tpkit.engines.vllm.profile import (HELD_ALLREDUCE_SHARE, TRITON_MIN_ROWS, estimate_profile_peak,
                                         held_allreduce_bytes)
+from tpkit.engines.vllm.towers import LANGUAGE_MODEL_ONLY_FROM
 from tpkit.engines.vllm.v0_forward import v0_mlp_keeps_gate_up
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.memory.band import estimated_activation_peak, estimated_share, resolve
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
 __all__ = ["activation_lines", "v2_state_lines", "pinned_scratch_lines", "graphs_line", "compile_cache_text",
-           "profile_sampler", "uses_gptq_kernel"]
+           "embeds_input", "profile_sampler", "uses_gptq_kernel"]
 
 
 def _v2_runner(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
@@ -80,7 +81,8 @@ def pinned_scratch_lines(model: ModelSpec, parallel: ParallelSpec, options: Vllm
     vp_211, vp_500–vp_503: 0.29.0 V1, Qwen3-8B-FP8, cold) print 1.28–1.31 GiB of "consumed" above the weights with
     any linear kernel, attention backend or KV dtype, and a transient peak of 1.14–1.16 GiB: the 1.16 GiB scratch
     twice; vp_440 (0.27.1 V1, Qwen3.8-27B on a GB10, cold) prints "consumed" 4.64 GiB above its weights against a
-    2.37 GiB scratch.  0.29.0 V2 cold runs (vp_190–vp_200) show no second copy.  Where the later allocation lands
+    2.37 GiB scratch (helper v11b: but its printed transient peak, 1.84 GiB, is the vision encoder's and holds no
+    scratch: a multimodal run, ``embeds_input``; the 4.64 GiB is not this mechanism).  0.29.0 V2 cold runs (vp_190–vp_200) show no second copy.  Where the later allocation lands
     depends on allocation order (a smaller freed block, or more than one), so the line is an estimate of ± half its
     size (``PINNED_SCRATCH_SHARE``)."""
     if not (rules.pinned_profile_scratch and _cold_compile(model, options, r, rules)
@@ -105,38 +107,121 @@ def pinned_scratch_lines(model: ModelSpec, parallel: ParallelSpec, options: Vllm
 def _compiles(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
     """Whether the run's profile peak depends on the torch.compile cache (``profile`` module docstring, "cold
     compile scratch"): a V2 run of a release with ``v2_vocab_hidden_peak`` (0.22–0.32), or a V1-runner run of a release
-    with ``v1_vocab_hidden_peak`` (0.17–0.32), with torch.compile on.  ``--enforce-eager`` turns
+    with ``v1_vocab_hidden_peak`` (0.11.1–0.32), with torch.compile on.  ``--enforce-eager`` turns
     torch.compile off with the CUDA graphs ("Enforce eager set, disabling torch.compile and CUDAGraphs",
     ``config/vllm.py`` ``VllmConfig.__post_init__``, 0.25.1 and 0.27.1 wheels: ``compilation_config.mode =
     CompilationMode.NONE``), so nothing compiles inside the profile window (vp_082: 0.30.0 V2, eager, prints a 0.15
     GiB peak)."""
     if torch_compile_off(options) or rules.engine != "V1":  # --enforce-eager or -O0 (helper cap11)
         return False
+    if _breakable_graphs(model, rules):
+        return False
     if _v2_runner(model, options, r, rules):
         return rules.v2_vocab_hidden_peak
     return rules.v1_vocab_hidden_peak  # the V1 runner (VllmRules.v1_vocab_hidden_peak)
 
 
+BREAKABLE_GRAPHS_FROM = (0, 23, 0)
+"""first release that turns ``VLLM_USE_BREAKABLE_CUDAGRAPH`` on by itself for DeepSeek-V4 (``_breakable_graphs``)"""
+
+
+def _breakable_graphs(model: ModelSpec, rules: VllmRules) -> bool:
+    """DeepSeek-V4 from vLLM 0.23.0 runs without torch.compile (helper v11b): ``VllmConfig.__post_init__``
+    (``config/vllm.py``, 0.23.0 and 0.25.0 wheels; ``_maybe_enable_breakable_cudagraph`` in 0.29.0) sets
+    ``VLLM_USE_BREAKABLE_CUDAGRAPH=1`` for a ``DeepseekV4ForCausalLM`` / ``DeepSeekV4MTPModel`` architecture unless the
+    variable is set, and then sets ``compilation_config.mode = CompilationMode.NONE`` ("disabling vLLM's
+    torch.compile pipeline", printed by vp_593's log); 0.22.0 reads the variable but does not set it.  So nothing
+    compiles inside the profile window (tpkit has no flag for ``VLLM_USE_BREAKABLE_CUDAGRAPH=0``)."""
+    return (getattr(model, "model_type", None) == "deepseek_v4" and rules.engine == "V1"
+            and rules.release >= BREAKABLE_GRAPHS_FROM)
+
+
 def _cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
     """Whether the profile peak holds a cold torch.compile's scratch: a run that compiles (``_compiles``) on an empty
-    compile cache (``--compile-cache cold``, the default: a first start).  With ``--compile-cache warm`` vLLM loads
+    compile cache (``--compile-cache cold``, the default: a first start) whose compiled language model takes the token
+    ids (``embeds_input``: not a multimodal run).  With ``--compile-cache warm`` vLLM loads
     every graph from its cache ("Directly load the compiled graph(s) for compile range … from the cache",
     ``compilation/backends.py`` ``CompilerManager.compile``, 0.26.0–0.32.0 wheels) and compiles nothing in the
     window (vllm-project/vllm issue #54122: the loss lasts "until restart"; 1CatAI/1Cat-vLLM PR #518: +0.74 GiB torch
     peak warm vs +2.59 cold for Qwen3.8-27B), so the phase is dropped."""
-    return options.compile_cache == "cold" and _compiles(model, options, r, rules)
+    return options.compile_cache == "cold" and _cache_matters(model, options, r, rules)
+
+
+def embeds_input(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> str:
+    """Why the run's compiled language model takes ``inputs_embeds`` instead of the token ids, so that no cold-compile
+    scratch of vocabulary × hidden enters the profile peak ("" where it takes the token ids; helper v11b).
+
+    Source (V1 runner: ``v1/worker/gpu_model_runner.py`` ``_dummy_run``, 0.20.2, 0.26.0 and 0.29.0 wheels; Model
+    Runner V2: ``v1/worker/gpu/model_runner.py`` ``execute_model``, 0.26.0 and 0.29.0 wheels): where
+    ``supports_multimodal_inputs`` is true (a multimodal architecture with at least one modality's limit above 0;
+    ``--language-model-only`` sets every limit to 0, ``multimodal/registry.py``) the profile's dummy forward passes
+    ``input_ids=None`` and the runner's ``inputs_embeds`` buffer (unless the model sets ``requires_raw_input_tokens``,
+    which no Qwen or Gemma model does), and the language model skips its embedding lookup when ``inputs_embeds`` is
+    given (``qwen3_5.py``, ``gemma4.py`` ``Gemma4Model.forward``, 0.26.0): the embedding table, the one vocabulary ×
+    hidden tensor of the compiled graph, is not an input of the graph the first start compiles.
+
+    Evidence that a multimodal first start charges no such scratch (the phase's size being one vocabulary × hidden
+    tensor is itself EVIDENCE, ``profile.V2_VOCAB_HIDDEN_EVIDENCE``, all from text runs): vp_594's four boots (0.26.0,
+    Qwen3.8-27B-FP8, L40S; the first compiled for 57 s, the three restarts loaded the cache in 15 s) print the same
+    7.04 GiB; vp_597's boots (0.26.0, Qwen3.8-27B-INT4, A100-40GB; AOT artifact loaded, then AOT off and a fresh
+    compile) print the same 16.74 GiB; vp_253 (0.28.0, gemma-4-E2B-it, T4, a first serve) and vp_567 (0.27.2, the
+    same command, a cached compile) print the same 329,579 tokens; the printed peaks of cold multimodal starts are
+    the vision encoder's, not vocabulary × hidden: vp_440 (0.27.1 Qwen3.8-27B, 3.78 − 1.94 GiB graph estimate = 1.84
+    against the encoder phase's 1.88 and the scratch phase's 2.71), vl_073 (0.29.0, 2.58 − 0.69 = 1.89), vp_568
+    (0.30.0 gemma-4-E2B, 0.79 − 0.53 = 0.26 GiB against a 0.75 GiB vocabulary × hidden).  PR #518's warm +0.74 GiB
+    is below any Qwen3.8 dummy-image encoder pass printed above, so that run was text-only and keeps the phase."""
+    if not model.is_multimodal:
+        return ""
+    if options.language_model_only and rules.release >= LANGUAGE_MODEL_ONLY_FROM:
+        return ""
+    if all_limits_zero(model, parse_mm_limits(options.limit_mm_per_prompt, rules.release), rules.release):
+        return ""
+    return ("a multimodal run: the compiled language model takes inputs_embeds, not the token ids, so its graph holds "
+            "no embedding table (vLLM gpu_model_runner _dummy_run / V2 execute_model; helper v11b)")
+
+
+def _with_dsv4_indexer(act, model: ModelSpec, r: Resolved, rules: VllmRules):
+    """``act`` with DeepSeek-V4's indexer reservation as one more phase, on top of the attention phase's live tensors
+    (``dsv4.indexer_profile_reservation``; V1 engine, ``model_type`` deepseek_v4, the releases with DeepSeek-V4,
+    0.20+; helper v11b).  The workspace it reserves stays through the MoE layer, whose own workspace fits in it."""
+    if rules.engine != "V1" or getattr(model, "model_type", None) != "deepseek_v4":
+        return act
+    from tpkit.engines.vllm.dsv4 import config_of, indexer_profile_reservation
+
+    cfg = config_of(model)
+    got = (indexer_profile_reservation(max_model_len=r.max_model_len, compress_ratios=cfg["compress_ratios"],
+                                       index_head_dim=int(cfg["index_head_dim"]))
+           if cfg["index_head_dim"] is not None else None)
+    attention = next((p for p in act.parts if p.item == "profile phase: attention"), None)
+    if got is None or attention is None:
+        return act
+    name = "sparse indexer profile reservation"
+    part = LineItem(item=f"profile phase: {name}", bytes=Bytes(attention.bytes.bytes + got[0]), kind="info",
+                    source=f"estimate: {got[1]} + the attention phase ({attention.source.removeprefix('estimate: ')})")
+    if part.bytes.bytes <= act.peak.bytes:
+        return replace(act, parts=act.parts + (part,))
+    return replace(act, peak=part.bytes, parts=act.parts + (part,), limiting_phase=name)
+
+
+def _cache_matters(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
+    """Whether the plan depends on the torch.compile cache: a run that compiles in the profile window (``_compiles``)
+    with the embedding table in the compiled graph (``embeds_input`` empty)."""
+    return _compiles(model, options, r, rules) and not embeds_input(model, options, rules)
 
 
 def compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> str:
     """The assumption about the torch.compile cache, for the activation line and the plan's notes ("" where the
     plan does not depend on it)."""
-    if not _compiles(model, options, r, rules):
+    if not _cache_matters(model, options, r, rules):
         if options.compile_cache != "warm":  # the default: nothing to say
             return ""
         why = ("--enforce-eager turns torch.compile off" if options.enforce_eager else
                "--optimization-level 0 turns torch.compile off" if torch_compile_off(options) else
+               "vLLM ≥ 0.23 runs DeepSeek-V4 with breakable CUDA graphs and no torch.compile "
+               "(VLLM_USE_BREAKABLE_CUDAGRAPH on by default)" if _breakable_graphs(model, rules) else
+               embeds_input(model, options, rules) if _compiles(model, options, r, rules) else
                "this run's model runner and release charge no cold-compile scratch (Model Runner V2 of vLLM "
-               "0.22–0.32 and the V1 runner of 0.17–0.32 only)")
+               "0.22–0.32 and the V1 runner of 0.11.1–0.32 only)")
         return (f"--compile-cache warm changes nothing here: {why}, so the plan is the same warm or cold; leave "
                 "--compile-cache out")
     if options.compile_cache == "warm":
@@ -247,11 +332,12 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 v0_eager=rules.engine == "V0",
                                 v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
     act = _with_mla_v0_workspace(act, model, parallel, options, r, rules)
+    act = _with_dsv4_indexer(act, model, r, rules)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
                            + (f"; {compile_cache_text(model, options, r, rules)}"
-                              if _compiles(model, options, r, rules) else "")
+                              if _cache_matters(model, options, r, rules) else "")
                            + (f"; multimodal encoder step first: {encoder.items} dummy {encoder.modality} item(s) of "
                               f"{encoder.tokens_per_item:,} tokens (engines/vllm/encoder.py, vLLM profile_run)"
                               if encoder is not None else ""))

@@ -166,14 +166,27 @@ class VllmRules:
     2.11 pinned, so the AOT compile of ``v1_vocab_hidden_peak`` runs in the same window); vp_533 (0.23.0 V2, a first
     start) is the run that shows it"""
     v1_vocab_hidden_peak: bool = False
-    """the V1 model runner's profile peak holds the same cold torch.compile scratch (0.17–0.32): from 0.17.0 vLLM pins
+    """the V1 model runner's profile peak holds the same cold torch.compile scratch (0.11.1–0.32; below): from 0.17.0 vLLM pins
     torch 2.10 (wheel METADATA ``Requires-Dist: torch==2.10.0``; 0.19.0 2.10.0, 0.20.0–0.25.1 2.11.0, 0.27.0–0.28.0
     2.13.0), so ``envs.use_aot_compile`` defaults to 1 and a first start compiles and saves the AOT artifact inside
     the profile window ("saved AOT compiled function", ``compilation/decorators.py``); ``gpu_worker.py
     determine_available_memory`` profiles ``profile_run`` inside ``memory_profiling`` with no peak reset after the
     compile (0.23.0 wheel).  Evidence: vl_330 / vl_331 (0.23.0, V1, Qwen2.5-Coder-7B on an RTX 4090, the same
     command cold then warm): 0.78 GiB less KV memory cold, the scratch 1.015 GiB over a 0.26 GiB warm peak gives
-    0.76.  Off from 0.33 with the V2 rule (``v2_vocab_hidden_peak``)"""
+    0.76.  Off from 0.33 with the V2 rule (``v2_vocab_hidden_peak``).
+    Helper v11b (2026-12-05): from 0.11.1, not 0.17, and the mechanism.  0.11.1 is the first release pinning torch
+    2.9 (METADATA: 0.11.0 ``torch==2.8.0``, 0.11.1 / 0.12.0 ``2.9.0``, 0.14.0 / 0.16.0 ``2.9.1``), and from it
+    ``CompilationConfig.__post_init__`` (``config/compilation.py``, 0.11.1–0.33.0 wheels; absent in 0.11.0) sets
+    Inductor's ``combo_kernels`` and ``benchmark_combo_kernel`` for torch ≥ 2.9.  A cold compile then benchmarks each
+    combo-kernel candidate (torch ``_inductor/scheduler.py`` ``speedup_by_combo_kernel`` → ``benchmark_fused_nodes`` /
+    ``benchmark_combo_kernel``), and the generated benchmark module's ``get_args()`` allocates a random tensor for
+    every buffer the kernels read (``codegen/triton.py`` ``benchmark_combo_kernel``: ``args = mod.get_args()``),
+    the embedding table (V/tp × H, the compiled graph's largest Triton-kernel input: the linear layers' weights go to
+    the extern GEMMs) included: the V × H × a scratch.  Hence also no scratch where the compiled model takes
+    ``inputs_embeds`` (``profile_lines.embeds_input``).  Evidence: vp_036 (0.11.0, Llama-3.1-8B on an L4, a cold
+    compile: "Compiling a graph for dynamic shape takes 24.19 s") is −1.6 % without it and −9.6 % with it; vp_301
+    (0.11.1, Qwen3-8B-NVFP4, a cold compile whose printed inductor config shows ``combo_kernels: True,
+    benchmark_combo_kernel: True``) goes +13.2 → −1.5 %, vp_620 (0.15.1) +12.5 → +7.2 %"""
     pinned_profile_scratch: bool = False
     """a cold compile's freed scratch block can stay pinned past the profile (0.27.0–0.30.x): from 0.27.0
     ``utils/mem_utils.py memory_profiling`` charges ``total_consumed`` (the free-memory drop since the init snapshot,

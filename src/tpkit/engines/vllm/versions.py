@@ -119,8 +119,12 @@ means first *released* version, the commit inside the interval before it is not 
                                                                  profile_run calls the compiled model
                                                                  (v1/worker/gpu/model_runner.py, 0.22.0 / 0.23.0
                                                                  wheels; vp_533)
-    … the same scratch on the V1 runner             0.17.0–0.32  torch 2.10 pin → AOT compile inside the profile
-                                                                 window (v1_vocab_hidden_peak; vl_330 / vl_331)
+    … the same scratch on the V1 runner             0.11.1–0.32  torch 2.9 pin → config/compilation.py turns on
+                                                                 Inductor combo kernels with benchmark_combo_kernel,
+                                                                 whose benchmark get_args() allocates every kernel
+                                                                 input, the embedding table too (helper v11b; was
+                                                                 0.17 by the AOT reading; v1_vocab_hidden_peak;
+                                                                 vl_330 / vl_331, vp_301; vp_036 0.11.0 has none)
     YaRN max_position_embeddings taken as already   0.30.0       config/model.py _get_and_verify_max_len
       scaled
     V1 batch defaults keyed on the device NAME      0.8.0        engine/arg_utils.py _set_default_args_v1 (0.7.3, 0.8.0,
@@ -259,12 +263,12 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 9, 1), dict(memory_rule="increase")),
     ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
     ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True, moe_shared_output_held=False)),
-    ((0, 11, 1), dict(capacity_per_worker=False, flashinfer_sampler="no")),
+    ((0, 11, 1), dict(capacity_per_worker=False, flashinfer_sampler="no", v1_vocab_hidden_peak=True)),
     ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", page_unify="grow")),
     ((0, 13, 0), dict(nemotron_h_ssm_default="float16")),
     ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
     ((0, 15, 0), dict(mamba_all_mode=True)),
-    ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True, v1_vocab_hidden_peak=True)),
+    ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True)),
     ((0, 18, 0), dict(mla_preferred_block=True, moe_unchunked_workspace=True)),
     ((0, 19, 0), dict(gemma4=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True, nemotron_h_ssm_default="float32",
