@@ -263,7 +263,8 @@ def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int,
     ``experts/triton_moe.py`` (0.22+; ``fused_moe.py`` 0.18–0.21) ``TritonExperts.workspace_shapes``, the base
     ``workspace_dtype`` = activation dtype; the CUTLASS and DeepGEMM FP8 experts ask for the same two sizes, with
     M·k rows).  The workspace stays allocated after the profile run (``v1/worker/workspace.py``: it only grows),
-    which vLLM's totals count either way (consumed or peak); here it is the MoE phase's peak.  FP8 experts add the
+    which vLLM's totals count either way (consumed or peak); here it is the MoE phase's peak, and it stays under the
+    attention and sampler phases that follow (``moe_workspace_bytes``, helper v11a).  FP8 experts add the
     quantised input (M × H fp8 + an fp32 scale per 128) and the quantised intermediate (M·k·N fp8 + scales), once.
     Other formats (MXFP4, INT4, NVFP4 experts: Marlin, triton_kernels, FlashInfer layouts) keep the formula above.
 
@@ -303,6 +304,24 @@ def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int,
                           f"({layout}), N {width:,}; + hidden/residual/router rows, DP-gathered copies, "
                           f"top-k ids/weights{', fp8 inputs' if fp8 else ''}"
                           + ("; + the shared experts output T × H, held through the routed experts" if shared else ""))
+
+
+def moe_workspace_bytes(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int) -> Bytes:
+    """The two ``WorkspaceManager`` buffers of the unchunked modular MoE kernel (``_moe``'s ``workspace_experts``
+    case, vLLM 0.18.0–0.33.0): M·k·(max(N, H) + max(2N, H)) in the activation dtype, M = tokens × dp.
+
+    Helper v11a (wheels 0.29.0, 0.30.0): ``v1/worker/workspace.py WorkspaceManager._ensure_workspace_size`` only
+    grows its buffer and ``get_simultaneous`` hands out views of it
+    (``fused_moe/modular_kernel.py``), so once the first MoE layer of the profile's forward has taken it, it stays
+    allocated under every later phase of the pass: the attention of the following layers and the sampler run after
+    the forward.  vLLM's ``memory_profiling`` (``utils/mem_utils.py``, 0.27+) charges it in the total consumed and
+    the transient peak above it, i.e. their sum.  The cold compile runs before the forward
+    (``compilation/piecewise_backend.py PiecewiseBackend.__init__ → compile_all_ranges``), so its scratch does not
+    sit on the workspace, nor does a multimodal encoder pass (before the text forward)."""
+    moe = model.moe
+    k, h = moe.experts_per_token, model.hidden_size
+    width = moe.moe_intermediate_size if parallel.ep > 1 else moe.moe_intermediate_size // (parallel.tp * parallel.dp)
+    return Bytes(tokens * parallel.dp * k * (max(width, h) + max(2 * width, h)) * a)
 
 
 def _next_pow2(n: int) -> int:
@@ -418,6 +437,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
             b, f = phases["MoE layer"]
             phases["MoE layer"] = (Bytes(b.bytes + tokens * model.hidden_size * act_bytes),
                                    f + f" + the layer input V0's eager loop holds, T × H × {act_bytes} B")
+    kept_ws = moe_workspace_bytes(model, parallel, tokens, act_bytes) if (
+        model.moe is not None and moe_workspace_experts is not None) else Bytes(0)
     if oop:
         extra = tokens * model.hidden_size * act_bytes
         for p in (("attention",) if v0_eager else ("attention", "dense MLP")):
@@ -429,6 +450,13 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
                                                                                 sm_count)
+    if kept_ws:  # helper v11a: the WorkspaceManager's MoE workspace stays under every later phase of the pass
+        note = (f" + the MoE workspace kept from the first MoE layer on, {kept_ws.bytes / 2**30:.2f} GiB "
+                f"(v1/worker/workspace.py: it only grows)")
+        for p in ("attention", "logits", "logits + sampler"):
+            if p in phases:
+                b, f = phases[p]
+                phases[p] = (Bytes(b.bytes + kept_ws.bytes), f + note)
     if vocab_hidden:
         phases["cold compile scratch ≈ vocab × hidden"] = _vocab_hidden(model, parallel.tp, act_bytes)
     if encoder is not None:
