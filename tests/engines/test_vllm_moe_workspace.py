@@ -92,3 +92,13 @@ def test_the_kept_workspace_sits_under_the_later_phases_not_the_compile():
     assert with_ws.peak.bytes / GIB == pytest.approx(2.01, abs=0.01)
     # chunked releases (no WorkspaceManager workspace) keep the plain maximum
     assert without.limiting_phase != "attention"
+
+
+@pytest.mark.parametrize("stem", ["deepseek-ai--DeepSeek-Coder-V2-Lite-Instruct", "deepseek-ai--DeepSeek-V4-Flash"])
+def test_attention_that_draws_on_the_same_workspace_keeps_the_plain_maximum(stem):
+    """MLA and DeepSeek-V4 attention take their scratch from the same ``WorkspaceManager`` buffer
+    (``v1/attention/backends/mla/*``, ``flashmla_sparse.py``): the kept-workspace rule leaves them out (helper v11a)."""
+    model = config_model(stem)
+    kw = dict(tokens=16_384, rows=256, act_bytes=2, sampler="v2_greedy")
+    with_ws = estimate_profile_peak(model, ParallelSpec(), moe_workspace_experts="bf16", **kw)
+    assert not any("MoE workspace kept" in p.source for p in with_ws.parts)

@@ -324,6 +324,15 @@ def moe_workspace_bytes(model: ModelSpec, parallel: ParallelSpec, tokens: int, a
     return Bytes(tokens * parallel.dp * k * (max(width, h) + max(2 * width, h)) * a)
 
 
+def _attention_takes_workspace(model: ModelSpec) -> bool:
+    """MLA models (DeepSeek-V2/V3, GLM-5's DSA, Kimi) and DeepSeek-V4: their attention backends take their own
+    scratch from the same ``WorkspaceManager`` buffer as the MoE kernel (``v1/attention/backends/mla/
+    triton_mla.py``, ``flashmla_sparse.py``, ``mla/prefill/flashinfer.py`` / ``trtllm_ragged.py``,
+    ``get_simultaneous``; 0.29.0 wheel), so one buffer serves both and the attention phase is not simply on top of
+    the MoE workspace (helper v11a: not modelled, the kept-workspace rule is left out for them)."""
+    return model.mla is not None or model.model_type == "deepseek_v4"
+
+
 def _next_pow2(n: int) -> int:
     return 1 << max(n - 1, 0).bit_length()
 
@@ -438,7 +447,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
             phases["MoE layer"] = (Bytes(b.bytes + tokens * model.hidden_size * act_bytes),
                                    f + f" + the layer input V0's eager loop holds, T × H × {act_bytes} B")
     kept_ws = moe_workspace_bytes(model, parallel, tokens, act_bytes) if (
-        model.moe is not None and moe_workspace_experts is not None) else Bytes(0)
+        model.moe is not None and moe_workspace_experts is not None and not _attention_takes_workspace(model)) \
+        else Bytes(0)
     if oop:
         extra = tokens * model.hidden_size * act_bytes
         for p in (("attention",) if v0_eager else ("attention", "dense MLP")):
