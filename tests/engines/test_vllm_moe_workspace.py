@@ -1,5 +1,5 @@
 """vLLM's fused-MoE workspaces from 0.18.0 (helper gem4, 2026-12-04; ``VllmRules.moe_unchunked_workspace``,
-``engines/vllm/profile.py`` ``_moe``).
+``engines/vllm/profile_moe.py`` ``moe_phase``).
 
 From 0.18.0 the modular kernel runs all M tokens in one pass (``FusedMoEModularKernel._allocate_buffers(…, M_full,
 M_full, …)``; 0.15.0–0.17.0 pass ``CHUNK_SIZE``) and takes ``TritonExperts.workspace_shapes`` — (M, k, max(N, H))
