@@ -141,8 +141,6 @@ ahead of the GPU, so every collective's block stays reserved, and 0.2.5's total 
 
 from __future__ import annotations
 
-from tpkit.engines.vllm.profile_moe import (FUSED_MOE_CHUNK, attention_takes_workspace, moe_phase as _moe,
-                                              moe_workspace_bytes)
 from tpkit.memory.band import estimated
 from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
@@ -154,7 +152,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
-__all__ = ["ActivationEstimate", "estimate_profile_peak", "V2_VOCAB_HIDDEN_EVIDENCE", "FUSED_MOE_CHUNK",
+__all__ = ["ActivationEstimate", "estimate_profile_peak", "V2_VOCAB_HIDDEN_EVIDENCE",
            "SAMPLER_BYTES_PER_LOGIT", "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT",
            "SAMPLERS", "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE", "v2_runner_state_bytes"]
 
@@ -342,16 +340,17 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         phases["dense MLP"] = (_v0_dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm,
                                              kept=v0_gate_up_kept, oop=oop) if v0_eager
                                else _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm))
-    if model.moe is not None:
-        phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes, moe_workspace_experts, moe_cache3_separate,
-                                   moe_shared_held)
+    kept_ws = Bytes(0)
+    if model.moe is not None:  # imported here: a dense plan's cold start does not load the MoE module
+        from tpkit.engines.vllm.profile_moe import attention_takes_workspace, moe_phase, moe_workspace_bytes
+        phases["MoE layer"] = moe_phase(model, parallel, tokens, act_bytes, moe_workspace_experts,
+                                        moe_cache3_separate, moe_shared_held)
+        if moe_workspace_experts is not None and not attention_takes_workspace(model):
+            kept_ws = moe_workspace_bytes(model, parallel, tokens, act_bytes)
         if v0_eager:
             b, f = phases["MoE layer"]
             phases["MoE layer"] = (Bytes(b.bytes + tokens * model.hidden_size * act_bytes),
                                    f + f" + the layer input V0's eager loop holds, T × H × {act_bytes} B")
-    kept_ws = moe_workspace_bytes(model, parallel, tokens, act_bytes) if (
-        model.moe is not None and moe_workspace_experts is not None and not attention_takes_workspace(model)) \
-        else Bytes(0)
     if oop:
         extra = tokens * model.hidden_size * act_bytes
         for p in (("attention",) if v0_eager else ("attention", "dense MLP")):
@@ -363,7 +362,7 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
                                                                                 sm_count)
-    if kept_ws:  # helper v11a: the WorkspaceManager's MoE workspace stays under every later phase of the pass
+    if kept_ws.bytes:  # helper v11a: the WorkspaceManager's MoE workspace stays under every later phase of the pass
         note = (f" + the MoE workspace kept from the first MoE layer on, {kept_ws.bytes / 2**30:.2f} GiB "
                 f"(v1/worker/workspace.py: it only grows)")
         for p in ("attention", "logits", "logits + sampler"):
