@@ -1159,6 +1159,9 @@ def _vllm_flags(case: dict, over: dict) -> dict:
     graphs = str(case.get("cuda_graph") or "")
     if "--enforce-eager" in cmd or ("--enforce-eager" in graphs and "no --enforce-eager" not in graphs):
         flags["enforce_eager"] = True
+    # helper v11a: the offline API's keyword form (LLM(..., enforce_eager=True)), in the command or the graph note
+    if re.search(r"\benforce_eager\s*=\s*True\b", cmd) or re.match(r"(none: )?enforce_eager=True\b", graphs):
+        flags["enforce_eager"] = True
     if "--disable-custom-all-reduce" in str(case.get("other_settings") or ""):
         flags["disable_custom_all_reduce"] = True
     if (case.get("dtype") or "").startswith("float16"):

@@ -298,3 +298,19 @@ def test_validation_cases_take_the_env_and_speculative_config_their_command_sets
                                                                            "num_speculative_tokens": 2}
     assert "vllm_memory_profiler_estimate_cudagraphs" not in cases["vp_603"]["flags"]
     assert "speculative_config" not in cases["vp_603"]["flags"]
+
+
+def test_validation_cases_take_the_offline_api_enforce_eager_keyword():
+    """scripts/build_validation_set.py ``_vllm_flags`` reads the offline API's ``LLM(..., enforce_eager=True)`` as
+    ``--enforce-eager`` (helper v11a): vp_601 (vLLM 0.20.2, Qwen3-VL-2B, ``enforce_eager=True`` in its ``LLM(...)``
+    call) and vp_016 (0.15.1, printed non-default args ``enforce_eager=True``) run eager, so no CUDA-graph estimate is
+    charged; vp_262 (``enforce_eager=False``) and vp_194 (``--no-enforce-eager``) keep their graphs."""
+    import json
+    from pathlib import Path
+
+    cases = {c["id"]: c for c in json.loads(
+        (Path(__file__).resolve().parents[1] / "validation" / "cases" / "vllm.json").read_text())}
+    assert cases["vp_601"]["flags"].get("enforce_eager") is True
+    assert cases["vp_016"]["flags"].get("enforce_eager") is True
+    assert "enforce_eager" not in cases["vp_262"]["flags"]
+    assert "enforce_eager" not in cases["vp_194"]["flags"]

@@ -1,5 +1,5 @@
 """vLLM's fused-MoE workspaces from 0.18.0 (helper gem4, 2026-12-04; ``VllmRules.moe_unchunked_workspace``,
-``engines/vllm/profile.py`` ``_moe``).
+``engines/vllm/profile_moe.py`` ``moe_phase``).
 
 From 0.18.0 the modular kernel runs all M tokens in one pass (``FusedMoEModularKernel._allocate_buffers(…, M_full,
 M_full, …)``; 0.15.0–0.17.0 pass ``CHUNK_SIZE``) and takes ``TritonExperts.workspace_shapes`` — (M, k, max(N, H))
@@ -67,3 +67,38 @@ def test_which_experts_take_the_workspace_rule():
     assert _moe_workspace_experts(mxfp4, VllmOptions(engine_version="0.29.0"), r29) is None
     dense = config_model("google--gemma-4-E2B")
     assert _moe_workspace_experts(dense, VllmOptions(engine_version="0.29.0"), r29) is None
+
+
+def test_the_kept_workspace_sits_under_the_later_phases_not_the_compile():
+    """Helper v11a (wheels 0.29.0, 0.30.0): ``WorkspaceManager._ensure_workspace_size`` only grows, so the MoE
+    workspace taken by the first MoE layer stays allocated under the attention of the later layers and under the
+    sampler run after the forward; the cold compile (``PiecewiseBackend.__init__ → compile_all_ranges``) runs before
+    the forward, so its scratch phase does not carry it.  Gemma-4-26B-A4B FP8 at 16,384 tokens (vp_199 / vp_192):
+    attention 0.63 GiB + the 1.375 GiB workspace = 2.01 GiB, above the MoE phase (1.69) and the scratch (1.375);
+    vLLM prints 26.85 GiB consumed (24.72 of weights) + 1.48 GiB peak activation for vp_199."""
+    model = config_model("google--gemma-4-26B-A4B-it")
+    m, k, h, n = 16_384, 8, 2_816, 704
+    workspace = m * k * (max(n, h) + max(2 * n, h)) * 2
+    kw = dict(tokens=m, rows=451, act_bytes=2, sampler="v2_greedy", vocab_hidden=True)
+    with_ws = estimate_profile_peak(model, ParallelSpec(), moe_workspace_experts="fp8", **kw)
+    without = estimate_profile_peak(model, ParallelSpec(), moe_workspace_experts=None, **kw)
+    part = {p.item: p.bytes.bytes for p in with_ws.parts}
+    base = {p.item: p.bytes.bytes for p in without.parts}
+    assert part["profile phase: attention"] == base["profile phase: attention"] + workspace
+    assert part["profile phase: logits + sampler"] == base["profile phase: logits + sampler"] + workspace
+    scratch = "profile phase: cold compile scratch ≈ vocab × hidden"
+    assert part[scratch] == base[scratch]
+    assert with_ws.limiting_phase == "attention"
+    assert with_ws.peak.bytes / GIB == pytest.approx(2.01, abs=0.01)
+    # chunked releases (no WorkspaceManager workspace) keep the plain maximum
+    assert without.limiting_phase != "attention"
+
+
+@pytest.mark.parametrize("stem", ["deepseek-ai--DeepSeek-Coder-V2-Lite-Instruct", "deepseek-ai--DeepSeek-V4-Flash"])
+def test_attention_that_draws_on_the_same_workspace_keeps_the_plain_maximum(stem):
+    """MLA and DeepSeek-V4 attention take their scratch from the same ``WorkspaceManager`` buffer
+    (``v1/attention/backends/mla/*``, ``flashmla_sparse.py``): the kept-workspace rule leaves them out (helper v11a)."""
+    model = config_model(stem)
+    kw = dict(tokens=16_384, rows=256, act_bytes=2, sampler="v2_greedy")
+    with_ws = estimate_profile_peak(model, ParallelSpec(), moe_workspace_experts="bf16", **kw)
+    assert not any("MoE workspace kept" in p.source for p in with_ws.parts)

@@ -5,7 +5,8 @@ import pytest
 from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
 from tpkit.startup import nccl_costs
 from tpkit.startup.measured import STARTUP_COSTS
-from tpkit.engines.vllm.profile import FUSED_MOE_CHUNK, estimate_profile_peak
+from tpkit.engines.vllm.profile import estimate_profile_peak
+from tpkit.engines.vllm.profile_moe import FUSED_MOE_CHUNK
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, GiB
 

@@ -12,7 +12,7 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                 whose ``gptq_gemm`` dequantises the weight into a temporary per call
     MoE layer   T·(2H + E)·a + M·(H + E)·a + M·k·8 + C·k·(max(2N, H) + N)·a (+ fp8 copies),  M = T × dp
                 (tokens gathered for the experts with DP), C = min(M, 32768) fused-MoE chunk, N = expert
-                width per rank; buffer by buffer from vllm 0.10.1's fused_experts_impl (see ``_moe``)
+                width per rank; buffer by buffer from vllm 0.10.1's fused_experts_impl (see ``profile_moe.moe_phase``)
     sampler     T·H·a + R × V × 38 B         at the top-k/top-p peak of the dummy sampler run (top_k = V − 1,
                                              top_p = 0.9): logits bf16 (2) and fp32 (4), sorted values (4) and
                                              int64 indices (8) plus the sort's own scratch, softmax/cumsum (4),
@@ -154,15 +154,13 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
-__all__ = ["ActivationEstimate", "estimate_profile_peak", "V2_VOCAB_HIDDEN_EVIDENCE", "FUSED_MOE_CHUNK",
+__all__ = ["ActivationEstimate", "estimate_profile_peak", "V2_VOCAB_HIDDEN_EVIDENCE",
            "SAMPLER_BYTES_PER_LOGIT", "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT",
            "SAMPLERS", "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE", "v2_runner_state_bytes"]
 
 HELD_ALLREDUCE_SHARE = 0.25
 """± share of ``held_allreduce_bytes`` (the in-flight count is not measured; the activation estimate's share)"""
 
-FUSED_MOE_CHUNK = 32_768
-"""VLLM_FUSED_MOE_CHUNK_SIZE default (tokens per fused-MoE chunk)"""
 SAMPLER_BYTES_PER_LOGIT = 38
 """bytes alive per (row, vocab) element at the sampler's top-k/top-p peak (measured on H200, see module doc)"""
 FLASHINFER_SAMPLER_BYTES_PER_LOGIT = 14
@@ -179,7 +177,6 @@ TRITON_SAMPLER_BYTES_PER_LOGIT = 14
 TRITON_MIN_ROWS = 8
 """``apply_top_k_top_p`` takes the Triton kernel from 8 rows (``logits.shape[0] >= 8``), the sort below"""
 _DEFAULT_SMS = 132
-_FP8 = {"fp8", "fbgemm_fp8", "fp8_e4m3", "compressed-tensors-fp8"}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -237,74 +234,6 @@ def _attention(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool) ->
     temp, note = _dequant_temp(heads * model.v_head_dim, model.hidden_size, a, dequant)  # o_proj
     return Bytes(tokens * per_token + temp), (
         f"T {tokens:,} × (3H + q/k/v/out widths = {per_token // a:,}) × {a} B{note}")
-
-
-def _moe(model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int,
-         workspace_experts: str | None = None, cache3_separate: bool = False,
-         shared_held: bool = False) -> tuple[Bytes, str]:
-    """Tensors alive inside ``fused_experts_impl`` (vllm 0.10.1 wheel, ``fused_moe/fused_moe.py``; dispatch from
-    ``FusedMoE.forward_impl`` and ``NaiveAll2AllManager``):
-
-    * local: residual + MoE input + router logits, T × (2H + E) × a;
-    * DP > 1 (with or without EP: ``do_naive_dispatch_combine``): ``naive_multicast`` copies hidden states and
-      router logits of all DP ranks into new M × H and M × E buffers, M = T × dp;
-    * ``select_experts``: top-k weights fp32 + ids int32, M × k × 8 B;
-    * per chunk of C = min(M, VLLM_FUSED_MOE_CHUNK_SIZE) tokens: ``cache13`` C·k·max(2N, H) and ``cache2``
-      C·k·N (activation dtype), output in place (``inplace=True``);
-    * fp8 w8a8: chunk input quantised (C × H fp8 + an fp32 scale per 128) and ``cache2`` quantised
-      (C·k·N fp8 + scales); from the second chunk on, the new ``qintermediate_cache2`` is allocated while the
-      previous chunk's is still bound, so two copies are alive.
-
-    N = expert width per rank: the full width with EP, else ``moe_intermediate_size / (tp × dp)``
-    (``FusedMoEParallelConfig.make`` folds DP into TP without EP).
-
-    ``workspace_experts`` (``"bf16"`` or ``"fp8"``; vLLM 0.18.0–0.33.0, ``VllmRules.moe_unchunked_workspace``, for
-    unquantised and FP8 experts): the modular kernel runs all M tokens in one pass and takes two workspaces from the
-    ``WorkspaceManager`` — (M, k, max(N, H)) shared with the (M, H) output, and (M, k, max(2N, H)) — in the activation
-    dtype (``modular_kernel.py`` ``FusedMoEModularKernel._allocate_buffers`` with M_chunk = M_full,
-    ``experts/triton_moe.py`` (0.22+; ``fused_moe.py`` 0.18–0.21) ``TritonExperts.workspace_shapes``, the base
-    ``workspace_dtype`` = activation dtype; the CUTLASS and DeepGEMM FP8 experts ask for the same two sizes, with
-    M·k rows).  The workspace stays allocated after the profile run (``v1/worker/workspace.py``: it only grows),
-    which vLLM's totals count either way (consumed or peak); here it is the MoE phase's peak.  FP8 experts add the
-    quantised input (M × H fp8 + an fp32 scale per 128) and the quantised intermediate (M·k·N fp8 + scales), once.
-    Other formats (MXFP4, INT4, NVFP4 experts: Marlin, triton_kernels, FlashInfer layouts) keep the formula above.
-
-    ``cache3_separate`` (releases before 0.8.0, ``VllmRules.moe_cache3_separate``): ``intermediate_cache1`` (C, k, 2N)
-    and ``intermediate_cache3`` (C, k, H) are two buffers, not views of one ``cache13``, so the chunk holds
-    C·k·(2N + N + H) activations instead of C·k·(max(2N, H) + N) (vllm 0.4.1, 0.5.5, 0.6.3, 0.7.0–0.7.3 wheels,
-    ``fused_moe.py`` ``fused_experts_impl`` / ``fused_experts``; 0.8.0 introduces ``cache13``).
-
-    ``shared_held`` (releases before 0.11.0, ``VllmRules.moe_shared_output_held``): a model with shared experts
-    computes them first and keeps their output, T × H × a, until it is added to the routed result.
-    """
-    moe = model.moe
-    k, h, e = moe.experts_per_token, model.hidden_size, moe.num_experts
-    dp = parallel.dp
-    gathered = tokens * dp
-    width = moe.moe_intermediate_size if parallel.ep > 1 else moe.moe_intermediate_size // (parallel.tp * dp)
-    dispatch = gathered * (h + e) * a if dp > 1 else 0
-    rows = tokens * (2 * h + e) * a + dispatch + gathered * k * 8
-    if workspace_experts is not None:
-        fused = gathered * k * (max(width, h) + max(2 * width, h)) * a
-        fp8 = (gathered * h + gathered * k * width) * (1 + 4 / 128) if workspace_experts == "fp8" else 0
-        return Bytes(rows + fused + int(fp8)), (
-            f"fused MoE (modular kernel, one pass): workspaces M {gathered:,} tokens × k {k} × (max(N, H) + "
-            f"max(2N, H)) × {a} B, N {width:,} (vLLM ≥ 0.18 WorkspaceManager, kept after the profile); + hidden/"
-            f"residual/router rows, DP-gathered copies, top-k ids/weights{', fp8 inputs' if fp8 else ''}")
-    chunk = min(gathered, FUSED_MOE_CHUNK)
-    outputs = 2 * width + h if cache3_separate else max(2 * width, h)
-    fused = chunk * k * (outputs + width) * a
-    fp8 = 0
-    if model.quant and model.quant.method in _FP8:
-        copies = 2 if gathered > chunk else 1
-        fp8 = chunk * h * (1 + 4 / 128) + copies * chunk * k * width * (1 + 4 / 128)
-    shared = tokens * h * a if shared_held and moe.num_shared_experts else 0
-    total = rows + fused + int(fp8) + shared
-    layout = "2N + H + N: cache1, cache2 and cache3 apart (vLLM < 0.8.0)" if cache3_separate else "max(2N, H) + N"
-    return Bytes(total), (f"fused MoE: M {gathered:,} tokens (chunk {chunk:,}) × k {k} × "
-                          f"({layout}), N {width:,}; + hidden/residual/router rows, DP-gathered copies, "
-                          f"top-k ids/weights{', fp8 inputs' if fp8 else ''}"
-                          + ("; + the shared experts output T × H, held through the routed experts" if shared else ""))
 
 
 def _next_pow2(n: int) -> int:
@@ -400,8 +329,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
     reduces RowParallelLinear's output out of place; with tp > 1 the dense MLP and attention phases hold one more
     T × H tensor (module docstring, "V0 out-of-place all-reduce").  ``moe_workspace_experts``: ``"bf16"`` / ``"fp8"``
-    where the release runs unquantised / FP8 experts through the unchunked modular kernel (``_moe``);
-    ``moe_cache3_separate``: the release (< 0.8.0) allocates the fused MoE's second GEMM output apart (``_moe``);
+    where the release runs unquantised / FP8 experts through the unchunked modular kernel (``profile_moe.moe_phase``);
+    ``moe_cache3_separate``: the release (< 0.8.0) allocates the fused MoE's second GEMM output apart (``moe_phase``);
     ``moe_shared_held``: the release (< 0.11.0) keeps the shared experts' output through the routed ones.
     ``v0_eager``: the V0 engine's eager forward (module docstring, "V0 eager forward"): the dense MLP phase is
     ``_v0_dense_mlp`` (``v0_gate_up_kept``: the MLP keeps its gate_up output through ``down_proj``) and the MoE
@@ -413,9 +342,13 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         phases["dense MLP"] = (_v0_dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm,
                                              kept=v0_gate_up_kept, oop=oop) if v0_eager
                                else _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm))
-    if model.moe is not None:
-        phases["MoE layer"] = _moe(model, parallel, tokens, act_bytes, moe_workspace_experts, moe_cache3_separate,
-                                   moe_shared_held)
+    kept_ws = Bytes(0)
+    if model.moe is not None:  # imported here: a dense plan's cold start does not load the MoE module
+        from tpkit.engines.vllm.profile_moe import attention_takes_workspace, moe_phase, moe_workspace_bytes
+        phases["MoE layer"] = moe_phase(model, parallel, tokens, act_bytes, moe_workspace_experts,
+                                        moe_cache3_separate, moe_shared_held)
+        if moe_workspace_experts is not None and not attention_takes_workspace(model):
+            kept_ws = moe_workspace_bytes(model, parallel, tokens, act_bytes)
         if v0_eager:
             b, f = phases["MoE layer"]
             phases["MoE layer"] = (Bytes(b.bytes + tokens * model.hidden_size * act_bytes),
@@ -431,6 +364,13 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
                                                                                 sm_count)
+    if kept_ws.bytes:  # helper v11a: the WorkspaceManager's MoE workspace stays under every later phase of the pass
+        note = (f" + the MoE workspace kept from the first MoE layer on, {kept_ws.bytes / 2**30:.2f} GiB "
+                f"(v1/worker/workspace.py: it only grows)")
+        for p in ("attention", "logits", "logits + sampler"):
+            if p in phases:
+                b, f = phases[p]
+                phases[p] = (Bytes(b.bytes + kept_ws.bytes), f + note)
     if vocab_hidden:
         phases["cold compile scratch ≈ vocab × hidden"] = _vocab_hidden(model, parallel.tp, act_bytes)
     if encoder is not None:
