@@ -1,5 +1,5 @@
 """A memory record that a terminal or a copy wrapped onto the next line is read as one record
-(``tpkit.logs.rules.apply_rules_wrapped``, ``Scan._following``).  Helper x12b (2026-12-05)."""
+(``tpkit.logs.rules.apply_rules_wrapped``, ``rules.next_line``).  Helper x12b (2026-12-05)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,7 @@ def test_swa_pool_full_size_is_the_printed_capacity():
 
     assert explain_log(SG402.encode()).kv_printed == 997846
     assert explain_log(log_bytes("sg_402")).kv_printed == 997846
+    assert "kv_capacity" not in {m.what for m in parse_log(SG402).missing}
 
 
 def _wrap(text: str, width: int) -> str:

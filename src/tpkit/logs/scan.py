@@ -20,7 +20,7 @@ from tpkit.logs.anchors import Anchor
 from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
-from tpkit.logs.rules import NEEDLES, apply_rules, apply_rules_wrapped
+from tpkit.logs.rules import NEEDLES, apply_rules_wrapped, next_line
 from tpkit.logs.settings import Setting, command_settings, is_command, runner_settings, settings_from_record
 from tpkit.logs.text import MAX_LINE_CHARS, clean_line
 from tpkit.records import dataclass
@@ -164,17 +164,6 @@ class Scan:
             pos, steps = prev_start, steps + 1
         return self._last_rank
 
-    def _following(self, end: int) -> str | None:
-        """The next physical line when it may continue a wrapped record: no header of its own (a new timestamp or
-        process prefix starts a new record), not blank; colour codes removed."""
-        if end >= len(self.text):
-            return None
-        stop = self.text.find("\n", end + 1)
-        nxt = clean_line(self.text[end + 1:(len(self.text) if stop < 0 else stop)][:4000])[0]
-        if not nxt.strip() or has_header(nxt):
-            return None
-        return nxt
-
     def _window(self, end: int) -> str:
         stop = end
         for _ in range(_WINDOW_LINES):
@@ -203,7 +192,8 @@ class Scan:
                 owner = owner or self._owner(start)
                 rank = owner
             self.ranks.setdefault(rank.label, rank)
-            following = self._following(end) if i == len(records) - 1 else None
+            last = i == len(records) - 1 and any(n in record.message for n in NEEDLES)
+            following = next_line(self.text, end) if last else None
             self._record(line_no, start, end, rank, record.message, record.level, following)
             self._last_rank = rank
         self._last_end = end + 1
@@ -211,11 +201,7 @@ class Scan:
     def _record(self, line_no: int, start: int, end: int, rank: RankKey, message: str,
                 level: str | None = None, following: str | None = None) -> None:
         self._engine_evidence(line_no, message)
-        found = None
-        if following is not None and any(n in message for n in NEEDLES):
-            # a memory record that a terminal or a copy wrapped onto the next line (rules.apply_rules_wrapped)
-            found = apply_rules_wrapped(message, following, rank=rank, line_no=line_no)
-        for engine, anchor in found if found is not None else apply_rules(message, rank=rank, line_no=line_no):
+        for engine, anchor in apply_rules_wrapped(message, following, rank=rank, line_no=line_no):
             self.anchors.append((engine, anchor))
             self.votes[engine] = self.votes.get(engine, 0) + 2
         self.settings += settings_from_record(message, line_no=line_no)
