@@ -134,3 +134,16 @@ def test_jetson_thor_is_in_the_catalog_as_unified():
     assert not vllm_reads_host_available((0, 11, 0), thor)
     assert vllm_reads_host_available((0, 13, 0), thor) and vllm_reads_host_available((0, 20, 0), thor)
     assert "Jetson-AGX-Thor has unified memory" in unified_memory_note("vllm", "0.13.0", thor)[0]
+
+
+def test_sglang_budget_sample_is_named_on_unified_memory_only():
+    """Helper x12b (2026-12-05): SGLang 0.5.9+ sizes the pool from an unprinted MemAvailable sample on an integrated
+    GPU (get_available_gpu_memory's is_integrated branch, read in 0.5.14 and 0.5.15): explain says so there only."""
+    from tpkit.engines.unified import sglang_budget_sample_note
+
+    gb10 = lookup_gpu("GB10")
+    assert sglang_budget_sample_note("0.5.15", lookup_gpu("H100")) is None
+    assert sglang_budget_sample_note("0.5.8", gb10) is None
+    note = sglang_budget_sample_note("0.5.14", gb10)
+    assert note.startswith("KV budget sample:") and "MemAvailable" in note
+    assert sglang_budget_sample_note(None, gb10) == note

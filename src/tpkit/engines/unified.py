@@ -37,6 +37,16 @@ the OS keeps, and its "free" leaves out the page cache.  The catalog marks them 
   ``torch.cuda.get_device_properties(..).is_integrated``, free = MemAvailable; read in 0.5.9, 0.5.10.post1,
   0.5.11–0.5.13 and 0.5.23; releases before 0.5.9 were not read here).  SGLang's pool is the free memory after the
   weights less (1 − mem_fraction_static) × total, so every byte the host uses at start-up comes out of the KV pool.
+  What a log shows of it (0.5.14 and 0.5.15 read, helper x12b): every sample is a separate MemAvailable reading.
+  ``init_torch_distributed`` takes pre_model_load_memory, ``load_model`` the two around the weights ('Load weight
+  begin/end'), and ``_profile_available_bytes`` (``model_runner_kv_cache_mixin.py``, called from
+  ``Scheduler.init_memory_pools`` after the target and draft loads) the one the pool is sized from; that last one
+  and pre_model_load_memory are never printed.  On a discrete GPU only this process's device allocations move
+  cudaMemGetInfo between 'Load weight end' and that sample (tpkit models them: the RoPE pre-expansion); on a
+  unified-memory GPU any host allocation by any process does, and no line prints it.  ``explain`` rebuilds the
+  budget from 'Load weight end' and says so (``sglang_budget_sample_note``); it does not widen the range by an
+  amount the source does not give (the four GB10 logs sg_290, sg_291, sg_402, sg_403 print pools 0.5–2.1 %
+  below the rebuild).
 
 tpkit plans with the catalog total and a host that uses nothing else; the note below says so in the plan, and
 gives the MemAvailable the start-up check needs (the plan's requested memory): no flag is needed for it, since the
@@ -45,7 +55,8 @@ requirement follows from the catalog total and the utilisation, and ``tpkit expl
 
 from __future__ import annotations
 
-__all__ = ["unified_memory_note", "vllm_reads_host_available", "VLLM_FIRST", "VLLM_IS_INTEGRATED",
+__all__ = ["unified_memory_note", "vllm_reads_host_available", "sglang_budget_sample_note", "VLLM_FIRST",
+           "VLLM_IS_INTEGRATED",
            "VLLM_UMA_CAPABILITIES", "SGLANG_FIRST_READ"]
 
 VLLM_FIRST = (0, 11, 1)
@@ -107,3 +118,19 @@ def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -
             tail = (f"SGLang releases before {SGLANG_FIRST_READ} were not read for unified memory; from "
                     f"{SGLANG_FIRST_READ} free memory is the host's MemAvailable and host use comes out of the KV pool")
     return (f"{head}. {tail}",)
+
+
+def sglang_budget_sample_note(version: str | None, gpu) -> str | None:
+    """What ``tpkit explain`` cannot see on a unified-memory GPU (module docstring): SGLang sizes the pool from the
+    host's MemAvailable at ``_profile_available_bytes``, a sample no line prints; None on a discrete GPU and for
+    releases before :data:`SGLANG_FIRST_READ` (not read here)."""
+    if not getattr(gpu, "unified_memory", False):
+        return None
+    from tpkit.engines.sglang.versions import at_least
+
+    if version is not None and not at_least(version, SGLANG_FIRST_READ):
+        return None
+    return (f"KV budget sample: on the unified-memory {gpu.name} SGLang sizes the pool from the host's MemAvailable "
+            "when the pool is sized (get_available_gpu_memory, is_integrated branch), a sample no line prints; host "
+            "memory any process takes after 'Load weight end' comes off the pool and is not in the rebuilt budget, "
+            "which takes 'Load weight end' avail mem")

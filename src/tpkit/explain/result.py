@@ -194,6 +194,12 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
             missing.append(f"mem_fraction_static: {anchored.fraction_source or 'not printed'}")
         if anchored.rest is None:
             missing.append("KV budget: needs 'Load weight begin/end' avail mem and mem_fraction_static")
+        else:
+            from tpkit.engines.unified import sglang_budget_sample_note
+
+            sample_note = sglang_budget_sample_note(ctx.rules_version, ctx.gpu)
+            if sample_note:
+                missing.append(sample_note)
         if anchored.cell_bytes is None:
             missing.append("KV cell size: " + (anchored.cell_source if anchored.cell_source.startswith("tp not")
                                                else "needs the model config (--model) or the printed KV pool and "

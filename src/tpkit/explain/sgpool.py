@@ -252,9 +252,10 @@ def _printed_pool(view: RankView) -> _PrintedPool:
 
 def _printed_tokens(parsed: ParsedLog, view: RankView):
     """(the anchor of the printed token count, the count as an int or None): this rank's, else the one count
-    every rank agrees on (``sganchors._tokens_agreed``)."""
+    every rank agrees on (``sganchors._tokens_agreed``), else the 'full size' of this rank's 'SWAKVPool mem usage'
+    line (the same count: a log that prints no 'KV Cache is allocated' / max_total_num_tokens line, sg_402)."""
     tokens_a = (_target_last(view, "kv_tokens") or _target_last(view, "max_total_num_tokens")
-                or _tokens_agreed(parsed))
+                or _tokens_agreed(parsed) or _target_last(view, "swa_pool_full_size"))
     tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
     return tokens_a, tokens_printed
 

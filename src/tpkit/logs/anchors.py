@@ -38,6 +38,12 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "kv_size": (SIZE, f"bytes of the pool's latent (MLA) buffers; {_SG}"),
     "swa_full_tokens": (COUNT, "hybrid sliding-window model: tokens of the full-attention pool"),
     "swa_swa_tokens": (COUNT, "hybrid sliding-window model: tokens of the sliding-window pool"),
+    "swa_pool_full_size": (COUNT, "hybrid sliding-window model: 'SWAKVPool mem usage … full size: N', the "
+                                  "full-attention pool's size in tokens (SWAKVPool(size=full_max_total_num_tokens), "
+                                  "the count 'KV Cache is allocated' and max_total_num_tokens print; SGLang 0.5.7+ "
+                                  "mem_cache/memory_pool.py, swa_memory_pool.py 0.5.8-0.5.23)"),
+    "swa_pool_swa_size": (COUNT, "hybrid sliding-window model: 'SWAKVPool mem usage … swa size: N', the "
+                                 "sliding-window pool's size in tokens (SGLang 0.5.7+)"),
     "swa_pool_mem_usage": (SIZE, f"both pools of a hybrid sliding-window model together; {_SG}"),
     "mamba_cache_size": (COUNT, "hybrid (mamba / linear-attention / short-conv) model: request slots of the state "
                                 "pool ('Mamba Cache is allocated. max_mamba_cache_size', 0.5.4+); the pool holds one "

@@ -20,8 +20,8 @@ EXPECTED = {
         ("pre_model_load_memory", "load_begin_avail", "'Load weight begin. avail mem=… GB' on some rank"),
         ("weights", "weights_mem_usage", "'Load weight end. … mem usage=… GB'"),
         ("free_after_weights", "load_end_avail", "'Load weight end. … avail mem=… GB'"),
-        ("kv_capacity", "kv_tokens|max_total_num_tokens", "'KV Cache is allocated. #tokens: …' or "
-                                                          "'max_total_num_tokens=…'"),
+        ("kv_capacity", "kv_tokens|max_total_num_tokens|swa_pool_full_size",
+         "'KV Cache is allocated. #tokens: …', 'max_total_num_tokens=…' or 'SWAKVPool mem usage: … full size: …'"),
         ("free_after_pool", "pool_end_avail", "'Memory pool end. avail mem=… GB'"),
         ("cuda_graph", "graph_mem_usage", "'Capture cuda graph end. … mem usage=… GB' (absent with "
                                           "--disable-cuda-graph)"),

@@ -24,12 +24,13 @@ import re
 
 from tpkit.logs.anchors import COUNT, MEANINGS, Anchor
 from tpkit.logs.lazyre import lazy
-from tpkit.logs.prefix import RankKey
+from tpkit.logs.prefix import RankKey, has_header
 from tpkit.logs.printed import count_from_text, size_from_text
+from tpkit.logs.text import clean_line
 from tpkit.records import dataclass
 from tpkit.units import UNITS
 
-__all__ = ["Rule", "RULES", "NEEDLES", "apply_rules", "GIB"]
+__all__ = ["Rule", "RULES", "NEEDLES", "apply_rules", "apply_rules_wrapped", "next_line", "GIB"]
 
 GIB = UNITS["GiB"]
 """the divisor of a size the engine printed in GiB, whatever its unit word (``tpkit.units``)"""
@@ -104,7 +105,8 @@ SGLANG_RULES = (
     Rule(engine="sglang", needles=("sliding window memory pool",),
          fields=(_count("swa_full_tokens", r"full_layer_tokens="), _count("swa_swa_tokens", r"swa_layer_tokens="))),
     Rule(engine="sglang", needles=("SWAKVPool mem usage", "SWAKVPool VA upper bound"),
-         fields=(_size("swa_pool_mem_usage", r"SWAKVPool (?:mem usage|VA upper bound): "),)),
+         fields=(_size("swa_pool_mem_usage", r"SWAKVPool (?:mem usage|VA upper bound): "),
+                 _count("swa_pool_full_size", r"\bfull size: "), _count("swa_pool_swa_size", r"\bswa size: "))),
     Rule(engine="sglang", needles=("Mamba Cache is allocated",),
          fields=(_count("mamba_cache_size", r"max_mamba_cache_size: "), _size("mamba_conv_size", r"conv_state size: "),
                  _size("mamba_ssm_size", r"\bssm_state size: "),
@@ -234,3 +236,45 @@ def apply_rules(message: str, *, rank: RankKey, line_no: int) -> list[tuple[str,
             if anchor is not None:
                 found.append((rule.engine, anchor))
     return found
+
+
+def next_line(text: str, end: int) -> str | None:
+    """The physical line after the one ending at ``end`` when it may continue a wrapped record: not blank and no
+    header of its own (a new timestamp or process prefix starts a new record); colour codes removed."""
+    if end >= len(text):
+        return None
+    stop = text.find("\n", end + 1)
+    nxt = clean_line(text[end + 1:(len(text) if stop < 0 else stop)][:4000])[0]
+    return None if not nxt.strip() or has_header(nxt) else nxt
+
+
+def apply_rules_wrapped(message: str, following: str | None, *, rank: RankKey,
+                        line_no: int) -> list[tuple[str, Anchor]]:
+    """The anchors of one record (``apply_rules``), read together with the next physical line when a terminal or a
+    copy wrapped the record onto it.
+
+    ``message`` is the last record of a line and ``following`` the next line (:func:`next_line`: None when it
+    carries a header of its own, a new record; always None for a record that is not a line's last).  It
+    continues the record when the record holds a rule's needle, ``following`` holds none (it is not a memory line of its own), and the two read
+    together yield every number the record alone yields, unchanged, and more of the same rule's fields: the
+    wrapped ``Load weight end. elapsed=…, type=…,`` / ``avail mem=… GB, mem usage=… GB.`` of a pasted run
+    journal (sg_402).  A terminal's wrap keeps every character (joined as is, which also rejoins a number or a
+    word cut in two); a copy that re-flowed the text at a space drops the space (joined with one): the joining that reads
+    more of the rule's fields is kept, the first on a tie."""
+    alone = apply_rules(message, rank=rank, line_no=line_no)
+    if following is None or not following.strip() or any(n in following for n in NEEDLES):
+        return alone
+    mine = {(r.engine, f.name) for r in RULES if any(n in message for n in r.needles) for f in r.fields}
+    if not mine:
+        return alone
+    seen = {(e, a.name, a.group, a.size.value.bytes if a.size else None, a.count.value if a.count else None)
+            for e, a in alone}
+    best, most = alone, len({(e, a.name) for e, a in alone} & mine)
+    for sep in ("", " "):
+        joined = apply_rules(message.rstrip("\n") + sep + following.strip(), rank=rank, line_no=line_no)
+        keys = {(e, a.name, a.group, a.size.value.bytes if a.size else None, a.count.value if a.count else None)
+                for e, a in joined}
+        read = len({(e, a.name) for e, a in joined} & mine)
+        if seen <= keys and read > most:
+            best, most = joined, read
+    return best

@@ -20,7 +20,7 @@ from tpkit.logs.anchors import Anchor
 from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
-from tpkit.logs.rules import apply_rules
+from tpkit.logs.rules import NEEDLES, apply_rules_wrapped, next_line
 from tpkit.logs.settings import Setting, command_settings, is_command, runner_settings, settings_from_record
 from tpkit.logs.text import MAX_LINE_CHARS, clean_line
 from tpkit.records import dataclass
@@ -185,20 +185,23 @@ class Scan:
         if "odel" in line and ("unner" in line or "loading took" in line):
             self.settings += runner_settings(line, line_no=line_no)
         owner = None
-        for record in split_records(line):
+        records = split_records(line)
+        for i, record in enumerate(records):
             rank = record.rank
             if rank is None:
                 owner = owner or self._owner(start)
                 rank = owner
             self.ranks.setdefault(rank.label, rank)
-            self._record(line_no, start, end, rank, record.message, record.level)
+            last = i == len(records) - 1 and any(n in record.message for n in NEEDLES)
+            following = next_line(self.text, end) if last else None
+            self._record(line_no, start, end, rank, record.message, record.level, following)
             self._last_rank = rank
         self._last_end = end + 1
 
     def _record(self, line_no: int, start: int, end: int, rank: RankKey, message: str,
-                level: str | None = None) -> None:
+                level: str | None = None, following: str | None = None) -> None:
         self._engine_evidence(line_no, message)
-        for engine, anchor in apply_rules(message, rank=rank, line_no=line_no):
+        for engine, anchor in apply_rules_wrapped(message, following, rank=rank, line_no=line_no):
             self.anchors.append((engine, anchor))
             self.votes[engine] = self.votes.get(engine, 0) + 2
         self.settings += settings_from_record(message, line_no=line_no)
