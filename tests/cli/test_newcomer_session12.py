@@ -44,7 +44,8 @@ def _key(data: bytes, *, date: bool = True) -> dict:
 def test_a_collectors_line_prefix_changes_nothing(log, how):
     """Before: with `docker compose logs`' 'svc-1  | ' (or kubectl's, journalctl's) before every line, vl_062's
     crash read as 'ok', vl_784 lost its release range (the '(EngineCore pid=' header is read at the line start),
-    sg_221 its tp and rebuilt range (free-form text read off the raw bytes); 14 of the 502 corpus logs moved."""
+    sg_221 its tp and rebuilt range (free-form text read off the raw bytes); 49 of the 502 corpus logs moved
+    (kubectl's prefix: 88)."""
     data = (DATA / log).read_bytes()
     assert _key(_wrapped(data, WRAPPERS[how])) == _key(data)
 
@@ -152,3 +153,12 @@ def test_a_unit_word_is_one_only_after_a_number(capsys):
     refused(capsys, "plan", QWEN, "--gpu-memory", "80", "GiB", says=("'GiB' stands on its own",))
     line = refused(capsys, "plan", QWEN, "--gpu", "H100", "--no-such-flag", "b", says=("has no flag --no-such-flag",))
     assert "stands on its own" not in line
+
+
+@pytest.mark.parametrize("tp, ep, says", [(2, 4, "use --ep 1 or 2, or keep --ep 4 with --tp 4"),
+                                          (8, 3, "keep --ep 3 with --tp 24")])
+def test_perf_refuses_more_expert_ranks_than_its_tp_group_has(capsys, tp, ep, says):
+    """Before: `tpkit perf … --tp 2 --ep 4` costed each of the 2 GPUs holding a quarter of the experts (plan refuses
+    the layout: parallel.ParallelSpec)."""
+    refused(capsys, "perf", "Qwen/Qwen3-30B-A3B", "--gpu", "H100", "--tp", str(tp), "--ep", str(ep),
+            says=(f"--ep {ep} must divide the {tp} GPU(s) of --tp {tp}", says))
