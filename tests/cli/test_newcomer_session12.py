@@ -162,3 +162,12 @@ def test_perf_refuses_more_expert_ranks_than_its_tp_group_has(capsys, tp, ep, sa
     the layout: parallel.ParallelSpec)."""
     refused(capsys, "perf", "Qwen/Qwen3-30B-A3B", "--gpu", "H100", "--tp", str(tp), "--ep", str(ep),
             says=(f"--ep {ep} must divide the {tp} GPU(s) of --tp {tp}", says))
+
+
+@pytest.mark.parametrize("spelling", [("-O0",), ("-O", "0"), ("-O=0",)])
+def test_vllms_short_optimization_level(capsys, spelling):
+    """Before: 'tpkit plan has no flag -O0'; vLLM 0.29.0's FlexibleArgumentParser rewrites -O0, -O 0 and -O=0 to
+    --optimization-level 0."""
+    long = cli(capsys, "plan", QWEN, "--engine", "vllm", "--gpu", "H100", "--optimization-level", "0", "--json")
+    short = cli(capsys, "plan", QWEN, "--engine", "vllm", "--gpu", "H100", *spelling, "--json")
+    assert short[0] == long[0] == 0 and short[1] == long[1]

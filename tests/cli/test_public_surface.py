@@ -55,6 +55,8 @@ PLAN_FLAGS = frozenset({
     "--expert-parallel-size", "--ep-size",
     # vLLM's short spellings (helper rev11: a pasted `vllm serve … -tp 8 -dcp 8` was refused)
     "-tp", "-pp", "-dcp", "-dp", "-ep", "-sc",
+    # vLLM's -O3 / -O 3 / -O=3 for --optimization-level (helper rev12)
+    "-O",
 })
 EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log",
                                 "--list-gpus", "--list-models", "--link", "--no-p2p", "--p2p", "--nnodes"}) | {"--rank", "--model"}
