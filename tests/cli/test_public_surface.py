@@ -55,6 +55,8 @@ PLAN_FLAGS = frozenset({
     "--expert-parallel-size", "--ep-size",
     # vLLM's short spellings (helper rev11: a pasted `vllm serve … -tp 8 -dcp 8` was refused)
     "-tp", "-pp", "-dcp", "-dp", "-ep", "-sc",
+    # vLLM's -O3 / -O 3 / -O=3 for --optimization-level (helper rev12)
+    "-O",
 })
 EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log",
                                 "--list-gpus", "--list-models", "--link", "--no-p2p", "--p2p", "--nnodes"}) | {"--rank", "--model"}
@@ -75,6 +77,15 @@ PERF_FLAGS = frozenset({
     "--tensor-parallel-size", "--tp-size", "--dp-size", "--expert-parallel-size", "--ep-size", "-tp",
     "--enable-dp-attention", "--disable-custom-all-reduce", "--enable-torch-symm-mem",
 })
+SERVING_FLAGS = frozenset({
+    "--host", "--port", "--served-model-name", "--api-key", "--root-path", "--ssl-keyfile", "--ssl-certfile",
+    "--uvicorn-log-level", "--log-level", "--chat-template", "--tool-call-parser", "--reasoning-parser", "--tokenizer",
+    "--tokenizer-path", "--tokenizer-mode", "--download-dir", "--seed", "--trust-remote-code",
+    "--enable-auto-tool-choice", "--disable-log-requests", "--enable-log-requests", "--disable-log-stats",
+    "--log-requests", "--enable-metrics", "--disable-fastapi-docs", "--disable-uvicorn-access-log",
+})
+"""the engines' serving flags ``plan`` and ``perf`` take and ignore with a note, hidden from ``--help`` (helper rev12,
+2026-12-05: a pasted ``vllm serve`` line was refused word by word)"""
 PUBLIC_API = frozenset({
     "__version__", "Bytes", "parse_bytes", "format_bytes", "TpkitError", "ParallelSpec", "load_model", "ModelSpec",
     "lookup_gpu", "GpuSpec", "Engine", "get_engine", "engine_names", "SglangOptions", "plan_sglang", "VllmOptions",
@@ -93,12 +104,12 @@ def _flags(parser: argparse.ArgumentParser) -> frozenset:
 def test_commands_and_their_flags_are_pinned():
     commands = _sub(build_parser()).choices
     assert set(commands) == {"plan", "probe", "bench", "perf", "explain"}
-    assert _flags(commands["plan"]) == PLAN_FLAGS
+    assert _flags(commands["plan"]) == PLAN_FLAGS | SERVING_FLAGS
     assert [a.dest for a in commands["plan"]._actions if not a.option_strings] == ["model"]
     assert _flags(commands["probe"]) == PROBE_FLAGS
     assert set(_sub(commands["bench"]).choices) == {"allreduce"}
     assert _flags(_sub(commands["bench"]).choices["allreduce"]) == BENCH_ALLREDUCE_FLAGS
-    assert _flags(commands["perf"]) == PERF_FLAGS
+    assert _flags(commands["perf"]) == PERF_FLAGS | SERVING_FLAGS
     assert [a.dest for a in commands["perf"]._actions if not a.option_strings] == ["model"]
     assert _flags(commands["explain"]) == EXPLAIN_FLAGS
     assert [a.dest for a in commands["explain"]._actions if not a.option_strings] == ["log"]

@@ -101,7 +101,11 @@ refused), ``message`` the line printed on stderr after ``error:``"""
 
 def _wants_json(argv: list[str]) -> bool:
     """``--json`` given to a command whose ``--json`` is a switch (``bench allreduce --json FILE`` writes a file)."""
-    return "--json" in argv and _command(argv) in ("plan", "perf", "explain", "probe")
+    return any(w == "--json" or w.startswith("--json=") for w in argv) and _command(argv) in _JSON_SWITCH
+
+
+_JSON_SWITCH = ("plan", "perf", "explain", "probe")
+"""the commands whose ``--json`` is a switch (JSON on stdout)"""
 
 
 def _refuse(parser: argparse.ArgumentParser, message: str, exc: Exception | None = None, *, leave: bool = True):
@@ -162,6 +166,11 @@ def _plainer(message: str) -> str:
         except ValueError:
             hint = f"; write it in digits, e.g. {flag.split('/')[0]} 2"
         return f"argument {flag}: expected a whole number, got {value!r}{hint}"
+    m = re.fullmatch(r"argument --json: ignored explicit argument '(.*)'", message, flags=re.S)
+    if m and _command(TpkitArgumentParser.argv) in _JSON_SWITCH:  # `--json=plan.json`
+        prog = " ".join(["tpkit", _command(TpkitArgumentParser.argv) or ""]).strip()
+        return (f"--json takes no file name (got --json={m.group(1)}): {prog} --json prints the JSON on standard "
+                f"output; write it to a file with the shell: {prog} … --json > {m.group(1)}")
     m = re.fullmatch(r"argument (\S+): invalid choice: '(.*)' \(choose from (.*)\)", message, flags=re.S)
     if m:
         import difflib
@@ -181,12 +190,23 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
     """What to say about flags no parser took: each one with the closest flag the command has."""
     import difflib
 
-    known = [o for a in parser._actions for o in a.option_strings]  # noqa: SLF001 - argparse keeps them here
-    units = [w for w in extras if w.lower() in _UNIT_WORDS]
+    known = [o for a in parser._actions  # noqa: SLF001 - argparse keeps them here
+             if a.help != argparse.SUPPRESS for o in a.option_strings]  # not the hidden serving flags
+    argv = TpkitArgumentParser.argv
+    units = [w for w in extras if w.lower() in _UNIT_WORDS  # after a number: `--gpu-memory 80 GiB`
+             and any(re.fullmatch(r"-?[\d.]+", argv[i - 1]) for i, a in enumerate(argv) if a == w and i)]
     if units:
         return (f"{units[0]!r} stands on its own: write a size as one word, number and unit together, e.g. 80GiB "
                 "(= 80 × 2^30 bytes) or 80GB (= 80 × 10^9 bytes)")
     parts = []
+    launcher = _launcher_words(parser)
+    if launcher is not None:  # `tpkit plan vllm serve MODEL …`: the engine's command pasted with its flags
+        engine, words = launcher
+        return (f"{' '.join(words)!r} is the engine's own command; {parser.prog} takes MODEL and the engine's flags "
+                f"without it: {parser.prog} MODEL --engine {engine} … (drop {' '.join(words)!r})")
+    written = _json_file_word(parser, extras)
+    if written is not None:  # `tpkit plan MODEL --json plan.json`: --json is a switch here, not a file
+        return _json_takes_no_file(parser, written)
     gpus = _gpu_words(parser, extras)
     if gpus:  # `tpkit plan MODEL H100`: a GPU name where no argument is taken
         return (f"unexpected argument {gpus[0]!r}: it is a GPU name, which {parser.prog} takes as --gpu "
@@ -211,6 +231,51 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
     if not parts:
         return f"unexpected argument(s) {' '.join(extras)!s}; `{parser.prog} --help` shows what it takes"
     return (f"{parser.prog} has no flag {', '.join(parts)}; `{parser.prog} --help` lists its flags")
+
+
+def _note_serving_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """One line on stderr naming the serving flags taken and ignored (``cli.argtypes.SERVING_FLAGS``)."""
+    if not any(k.startswith("serving_") for k in vars(args)):  # a command without them: nothing to import
+        return
+    from tpkit.cli.argtypes import serving_flags_given
+
+    given = serving_flags_given(args)
+    if given:
+        print(f"{parser.prog}: note: ignored {', '.join(given)}: serving option(s) that change neither GPU memory "
+              "nor decode speed", file=sys.stderr)
+
+
+def _launcher_words(parser: argparse.ArgumentParser) -> tuple[str, list[str]] | None:
+    """(engine, the words that launch it) when the command line holds an engine's launch command: ``vllm serve``,
+    ``python -m vllm.entrypoints.openai.api_server``, ``python -m sglang.launch_server``; None otherwise."""
+    if not any(a.dest == "model" and not a.option_strings for a in parser._actions):  # noqa: SLF001
+        return None
+    argv = TpkitArgumentParser.argv
+    for i, word in enumerate(argv):
+        nxt = argv[i + 1] if i + 1 < len(argv) else ""
+        if word == "vllm" and nxt == "serve":
+            return "vllm", [word, nxt]
+        if word.startswith(("vllm.entrypoints", "sglang.launch_server")):
+            before = argv[max(0, i - 2):i] if i >= 1 and argv[i - 1] == "-m" else []
+            return word.split(".")[0], [*before, word]
+    return None
+
+
+def _json_file_word(parser: argparse.ArgumentParser, extras: list[str]) -> str | None:
+    """The word after ``--json`` when the command's ``--json`` is a switch and that word was not taken as a flag's
+    value: ``--json plan.json`` (left over, or taken as MODEL while the real MODEL is left over)."""
+    if not extras or not _wants_json(TpkitArgumentParser.argv):
+        return None
+    argv = TpkitArgumentParser.argv
+    for i, word in enumerate(argv[:-1]):
+        if word == "--json" and not argv[i + 1].startswith("-"):
+            return argv[i + 1]
+    return None
+
+
+def _json_takes_no_file(parser: argparse.ArgumentParser, word: str) -> str:
+    return (f"--json takes no file name (got {word!r} after it): {parser.prog} --json prints the JSON on standard "
+            f"output; write it to a file with the shell: {parser.prog} … --json > {word}")
 
 
 def _gpu_words(parser: argparse.ArgumentParser, extras: list[str]) -> list[str]:
@@ -299,6 +364,7 @@ def _main(argv: list[str]) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    _note_serving_flags(_subparser(parser, args), args)
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:  # `tpkit plan … | head`: the reader left; say nothing more

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import re
 
-__all__ = ["_whole", "_SUFFIXED"]
+__all__ = ["_whole", "_SUFFIXED", "SERVING_FLAGS", "add_serving_flags", "serving_flags_given"]
 
 _SUFFIXED = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kKmM])i?\s*")
 
@@ -30,3 +30,35 @@ def _whole(text: str) -> int:
             f"expected a whole number, got {text!r}; write it out: {dec} (with {unit} = {'10^6' if big else '1000'}) "
             f"or {binary} (with {unit} = {'2^20' if big else '1024'})")
     raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+
+
+SERVING_FLAGS = (
+    ("--host", 1), ("--port", 1), ("--served-model-name", 1), ("--api-key", 1), ("--root-path", 1),
+    ("--ssl-keyfile", 1), ("--ssl-certfile", 1), ("--uvicorn-log-level", 1), ("--log-level", 1),
+    ("--chat-template", 1), ("--tool-call-parser", 1), ("--reasoning-parser", 1), ("--tokenizer", 1),
+    ("--tokenizer-path", 1), ("--tokenizer-mode", 1), ("--download-dir", 1), ("--seed", 1),
+    ("--trust-remote-code", 0), ("--enable-auto-tool-choice", 0), ("--disable-log-requests", 0),
+    ("--enable-log-requests", 0), ("--disable-log-stats", 0), ("--log-requests", 0), ("--enable-metrics", 0),
+    ("--disable-fastapi-docs", 0), ("--disable-uvicorn-access-log", 0),
+)
+"""The engines' serving flags that change neither GPU memory nor decode speed (the HTTP server, names, logging,
+the tokenizer, chat templates and tool/reasoning parsers; vLLM ``vllm serve --help`` and SGLang
+``launch_server --help`` spell them so): taken and ignored with a note, so that a pasted server command line is
+planned as it is rather than refused word by word.  (flag, 1 when it takes a value)"""
+
+
+def add_serving_flags(p: argparse.ArgumentParser) -> None:
+    """The serving flags, hidden from ``--help``; ``serving_flags_given`` names those given."""
+    for flag, values in SERVING_FLAGS:
+        dest = "serving_" + flag[2:].replace("-", "_")
+        if values:  # vLLM's --served-model-name takes several names
+            p.add_argument(flag, dest=dest, default=None, metavar="VALUE", help=argparse.SUPPRESS,
+                           nargs="+" if flag == "--served-model-name" else None)
+        else:
+            p.add_argument(flag, dest=dest, action="store_true", default=None, help=argparse.SUPPRESS)
+
+
+def serving_flags_given(args: argparse.Namespace) -> list[str]:
+    """The serving flags on the command line (in ``SERVING_FLAGS`` order)."""
+    return [flag for flag, _ in SERVING_FLAGS
+            if getattr(args, "serving_" + flag[2:].replace("-", "_"), None) is not None]

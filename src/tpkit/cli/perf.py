@@ -43,7 +43,7 @@ def _kv_dtype(text: str) -> str:
 def register(sub, argv: list[str] | None = None) -> None:
     """Add ``tpkit perf MODEL --gpu NAME`` and its speculative-decoding and all-reduce flags."""
     from tpkit.cli import PARALLEL_ALIASES
-    from tpkit.cli.argtypes import _whole
+    from tpkit.cli.argtypes import _whole, add_serving_flags
     p = sub.add_parser(
         "perf", help="predict decode tok/s with every all-reduce costed, and whether speculative decoding pays",
         description="Decode step time and tokens/s of one TP group on NVLink or PCIe, from a model of one forward "
@@ -121,6 +121,7 @@ def register(sub, argv: list[str] | None = None) -> None:
     p.add_argument("--impl", choices=("sglang", "vllm", "reference"), default=None,
                    help="kernel layout (default: the engine's; reference = bench/decode_reference.py)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_serving_flags(p)
     p.set_defaults(func=run_perf)
 
 
@@ -260,7 +261,7 @@ def build_perf_request(args):
     if settings is not None and settings.family == "STANDALONE" and draft is None:
         raise PlanInputError(f"--speculative-draft-model-path {args.speculative_draft_model_path!r}: no config found "
                              "(path, HF cache or catalog); STANDALONE needs the draft's config")
-    return PerfRequest(model=load_model(args.model), gpu=lookup_gpu(args.gpu), tp=args.tp, ep=args.ep,
+    return PerfRequest(model=load_model(args.model), gpu=lookup_gpu(args.gpu, by_memory=False), tp=args.tp, ep=args.ep,
                        dp_attention=args.dp, num_gpus=args.num_gpus, link=args.link, batch=args.batch,
                        context=args.context, engine=args.engine, impl=args.impl, spec=settings, draft=draft,
                        draft_path=args.speculative_draft_model_path, accept_length=args.accept_length,

@@ -69,6 +69,7 @@ def register(sub, argv: list[str] | None = None) -> None:
                                          "full NVLink mesh with peer access, a PCIe GPU with the peer access its "
                                          "catalog entry records, one node)"))
     p.add_argument("--json", action="store_true", help="machine-readable output (stable schema)")
+    __import__("tpkit.cli.argtypes").cli.argtypes.add_serving_flags(p)  # pasted `vllm serve` lines
     p.set_defaults(func=run_plan)
 
 

@@ -81,10 +81,17 @@ def _jsonable(value):
 
 def explain_log(data: bytes | str, *, rank: int | str | None = None, flags: dict | None = None) -> Explanation:
     """Read ``data`` (a log) and explain it; ``flags`` are ``tpkit plan`` flag dests that fill the log's gaps."""
+    from tpkit.logs.text import strip_wrappers
+
     raw = data if isinstance(data, bytes) else str(data).encode("utf-8", "replace")
-    forced = _FORCED_CAR.search(raw[:1 << 20]) is not None
+    given = raw[:1 << 20]
+    raw = strip_wrappers(given)[0]  # a collector's line prefix, as the reader drops it (logs.text)
+    settings = free_form_settings(raw)
+    if raw is not given and "log_date" not in settings:  # `docker logs -t`: the collector's time stamps date it
+        settings.update({k: v for k, v in free_form_settings(given).items() if k.startswith("log_date")})
+    forced = _FORCED_CAR.search(raw) is not None
     return explain_parsed(parse_log(data), rank=rank, flags=flags, forced_custom_allreduce=forced,
-                          text_settings=free_form_settings(raw[:1 << 20]), raw=raw[:1 << 20])
+                          text_settings=settings, raw=raw)
 
 
 _FORCED_CAR = __import__("re").compile(rb"CUSTOM_A(?:LL)?_?R(?:EDUCE)?_ALLOW_PCIE=1|custom all-reduce forced on")

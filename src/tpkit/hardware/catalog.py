@@ -81,8 +81,15 @@ def list_gpus() -> tuple[GpuSpec, ...]:
     return _catalog()[0]
 
 
-def lookup_gpu(name: str) -> GpuSpec:
-    """The catalog GPU called ``name`` (canonical name or alias, case/space/dash-insensitive)."""
+_NOT_IN_CATALOG = "For a GPU not in the catalog pass its CUDA-reported memory, e.g. --gpu-memory 96GiB"
+_NOT_IN_CATALOG_PERF = ("tpkit perf costs a step from the GPU's memory bandwidth, compute and links, which only the "
+                        "catalog has: name the catalog GPU closest to yours (`tpkit plan --list-gpus` lists them)")
+
+
+def lookup_gpu(name: str, *, by_memory: bool = True) -> GpuSpec:
+    """The catalog GPU called ``name`` (canonical name or alias, case/space/dash-insensitive).  ``by_memory``: the
+    command also takes a GPU by its memory (``--gpu-memory``), and the refusal of an unknown name says so; ``tpkit
+    perf`` has no such flag."""
     if not isinstance(name, str) or not name.strip():
         raise UnknownGpuError(f"GPU name must be a non-empty string, got {name!r}; "
                               f"known GPUs: {', '.join(g.name for g in list_gpus())}")
@@ -93,6 +100,7 @@ def lookup_gpu(name: str) -> GpuSpec:
         return spec
     _refuse_a_count(name)
     _refuse_a_list(name)
+    _refuse_a_size(name, by_memory=by_memory)
     import difflib  # only for a name not found
 
     close = difflib.get_close_matches(key, list(index), n=6, cutoff=0.5)
@@ -100,8 +108,23 @@ def lookup_gpu(name: str) -> GpuSpec:
     hint = f"did you mean {', '.join(suggestions)}? " if suggestions else ""
     raise UnknownGpuError(
         f"unknown GPU {name!r}; {hint}known GPUs: {', '.join(g.name for g in list_gpus())}. "
-        "For a GPU not in the catalog pass its CUDA-reported memory, e.g. --gpu-memory 96GiB"
+        + (_NOT_IN_CATALOG if by_memory else _NOT_IN_CATALOG_PERF)
     )
+
+
+def _refuse_a_size(name: str, *, by_memory: bool) -> None:
+    """``--gpu 80GB``: a memory size where a GPU name goes; say which flag takes a size."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B?)?\s*", name, flags=re.I)
+    if m and not by_memory:
+        raise UnknownGpuError(f"--gpu {name!r} is a memory size, not a GPU name; {_NOT_IN_CATALOG_PERF}")
+    if m:
+        number, unit = m.groups()
+        size = (f"--gpu-memory {number}{unit}" if unit else
+                f"--gpu-memory {number}GiB (2^30 bytes) or {number}GB (10^9 bytes)")
+        raise UnknownGpuError(
+            f"--gpu {name!r} is a memory size, not a GPU name: pass a GPU that is not in the catalog by its "
+            f"CUDA-reported memory, {size}, or name a catalog GPU, e.g. --gpu H100 (`tpkit plan --list-gpus` "
+            "lists them)")
 
 
 def _refuse_a_count(name: str) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["prepare", "decode", "normalise", "clean_line", "MAX_LINE_CHARS"]
+__all__ = ["prepare", "decode", "normalise", "clean_line", "strip_wrappers", "MAX_LINE_CHARS"]
 
 MAX_LINE_CHARS = 1 << 20
 """Longest line read in full; longer lines are clipped (the rest is reported in ``notes``)."""
@@ -32,7 +32,8 @@ def prepare(data: bytes | bytearray | str) -> tuple[str, bytes | None, tuple[str
     if isinstance(data, str) or bytes(data[:2]) in (b"\xff\xfe", b"\xfe\xff"):
         text, decode_notes = decode(data)
         text, norm_notes = normalise(text)
-        return text, None, decode_notes + norm_notes
+        text, wrapper_notes = strip_wrappers(text)
+        return text, None, decode_notes + norm_notes + wrapper_notes
     raw = bytes(data)
     raw = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
     notes: list[str] = []
@@ -42,11 +43,59 @@ def prepare(data: bytes | bytearray | str) -> tuple[str, bytes | None, tuple[str
     if b"\x00" in raw:
         raw = raw.replace(b"\x00", b"")
         notes.append("NUL characters removed")
+    raw, wrapper_notes = strip_wrappers(raw)
+    notes += wrapper_notes
     try:
         return raw.decode("utf-8"), raw, tuple(notes)
     except UnicodeDecodeError:
         text, decode_notes = decode(raw)
         return text, None, decode_notes + tuple(notes)
+
+
+_SGR = r"(?:\x1b\[[0-9;]{0,32}m)*"
+_WRAPPERS = (
+    ("docker compose's service prefix ('NAME  | ')",
+     _SGR + r"[A-Za-z0-9][\w.-]{0,62} {1,40}" + _SGR + r"\|" + _SGR + r"(?: |$)"),
+    ("kubectl logs --prefix ('[pod/NAME/CONTAINER] ')", _SGR + r"\[pod/[^\]\s]{1,253}\] "),
+    ("journalctl's prefix ('MON DD HH:MM:SS HOST UNIT[PID]: ')",
+     r"(?:[A-Z][a-z]{2} [ 0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-6][0-9]"
+     r"|[0-9]{4}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9](?:[.,][0-9]{1,9})?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)"
+     r" [\w.-]{1,64} [\w.@/-]{1,64}(?:\[[0-9]{1,9}\])?: "),
+    ("the time stamps of docker / kubectl logs --timestamps",
+     r"[0-9]{4}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9](?:\.[0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2}) "),
+)
+"""Prefixes that a log collector writes before every line of the server's own output (``docker compose logs``,
+``kubectl logs --prefix``, ``journalctl``, ``docker logs -t`` / ``kubectl logs --timestamps``; in this order, since
+they combine that way: ``svc-1  | 2026-…Z INFO …``).  The engines' record headers are read after them: with the
+prefix left on, a header anchored at the line start ('(EngineCore pid=', SGLang's '[HH:MM:SS TPn]') was missed
+and a continuation line (a traceback) read as a record of its own."""
+_WRAPPER_RES = tuple((what, re.compile("(?m)^" + pattern), re.compile(("(?m)^" + pattern).encode()))
+                     for what, pattern in _WRAPPERS)
+_WRAPPER_SAMPLE_LINES = 2000
+"""lines from the start of the log that decide whether a prefix wraps it"""
+
+
+def strip_wrappers(text: str | bytes) -> tuple[str | bytes, tuple[str, ...]]:
+    """The log without a collector's line prefix, when every non-empty line of the first 2,000 carries it, or at
+    least half of them and at least 3; the line count is unchanged, so line numbers still point into the user's file.  A log
+    that interleaves several services keeps every service's lines (each prefix is removed)."""
+    notes: list[str] = []
+    for what, pattern_str, pattern_bytes in _WRAPPER_RES:
+        pattern = pattern_bytes if isinstance(text, bytes) else pattern_str
+        newline = b"\n" if isinstance(text, bytes) else "\n"
+        head_end = -1
+        for _ in range(_WRAPPER_SAMPLE_LINES):
+            head_end = text.find(newline, head_end + 1)
+            if head_end < 0:
+                head_end = len(text)
+                break
+        head = text[:head_end]
+        lines = sum(1 for line in head.split(newline) if line.strip())
+        hits = len(pattern.findall(head))
+        if hits and (hits == lines or (hits >= 3 and 2 * hits >= lines)):
+            text, count = pattern.subn(b"" if isinstance(text, bytes) else "", text)
+            notes.append(f"{what} removed from {count:,} line(s)")
+    return text, tuple(notes)
 
 
 def decode(data: bytes | bytearray | str) -> tuple[str, tuple[str, ...]]:

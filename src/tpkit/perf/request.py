@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import math
+
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.models.spec import ModelSpec
@@ -101,6 +103,11 @@ def check_request(req: PerfRequest) -> None:
                              f"{req.model.max_position_embeddings} tokens; use a smaller --context")
     if req.tp % req.dp_attention:
         raise PlanInputError(f"--dp {req.dp_attention} must divide --tp {req.tp} for DP attention")
+    if req.tp % req.ep:  # perf models one TP group: its tp GPUs hold the experts (as ParallelSpec checks for plan)
+        ok = " or ".join(str(e) for e in range(1, req.tp + 1) if req.tp % e == 0) if req.tp <= 64 else "1"
+        raise PlanInputError(f"--ep {req.ep} must divide the {req.tp} GPU(s) of --tp {req.tp} that hold the experts "
+                             f"(tpkit perf models one TP group); use --ep {ok}, or keep --ep {req.ep} with --tp "
+                             f"{math.lcm(req.tp, req.ep)}")
     if req.num_gpus is not None and req.num_gpus < req.tp:
         raise PlanInputError(f"--tp {req.tp} needs {req.tp} GPUs but --num-gpus is {req.num_gpus}; raise --num-gpus "
                              "or lower --tp")

@@ -199,14 +199,16 @@ class VllmOptions:
     differs from the largest size.  Text ("1 2 4", "1,2,4", "[1, 2, 4]") or a sequence of ints
     (``capture_size_list``); None = vLLM's ladder (``graphs.capture_sizes``)."""
     optimization_level: int | None = flag(
-        kind="int", unit="level", concept="optimization level",
+        kind="int", unit="level", concept="optimization level", aliases=("-O",),
         help="vLLM's --optimization-level / -O (vLLM 0.15+): 0 = no torch.compile and no CUDA graphs (as "
              "--enforce-eager for memory), 1 = PIECEWISE CUDA graphs only, 2 and 3 (default 2) = FULL and "
              "PIECEWISE graphs; it sets which graphs the CUDA-graph estimate counts")
     """``--optimization-level`` (``VllmConfig.optimization_level``, ``config/vllm.py OPTIMIZATION_LEVEL_00``…``03``,
     wheels 0.15.0–0.33.0): the default ``cudagraph_mode`` NONE / PIECEWISE / FULL_AND_PIECEWISE / FULL_AND_PIECEWISE,
     and at 0 ``CompilationMode.NONE`` (no torch.compile, every custom op on, as under ``--enforce-eager``).  A given
-    ``cudagraph_mode`` wins over the level's default (``_apply_optimization_level_defaults``).  None = 2."""
+    ``cudagraph_mode`` wins over the level's default (``_apply_optimization_level_defaults``).  None = 2.  ``-O3``,
+    ``-O 3`` and ``-O=3`` are vLLM's short spellings (0.29.0 ``utils/argparse_utils.py FlexibleArgumentParser``
+    rewrites them to ``--optimization-level``)."""
     cudagraph_mode: str | None = flag(
         choices=("NONE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "FULL_AND_PIECEWISE"), any_case=True,
         concept="CUDA-graph mode", metavar="MODE",
