@@ -25,10 +25,14 @@ its dummy item in ``encoder_qwen2vl_dummy``, its towers' live set in ``encoder_q
 dispatcher.
 
 * Other families are not modelled, and the plan keeps the warning:
-  - Gemma 4 (0.25.1 ``gemma4_mm.py``): the dummy is a 32-frame video of 2,496 tokens.  It runs through
-    transformers' tower in chunks sized from the GPU's free memory at that moment (``_encoder_chunk``), and its
-    patch embedder's ``F.one_hot`` position tables dominate.  Both depend on the installed transformers and on
-    the free memory, not on the config.
+  - Gemma 4 (0.25.1 ``gemma4_mm.py``; read in 0.26.0–0.30.0, helper g4enc): the dummy is one 32-frame video of
+    2,496 tokens (630 patches a frame).  It runs through transformers' tower in chunks of
+    min(free // 2, total // 10) // (630 × 4 × ``position_embedding_size`` × 8 B) frames (``_encoder_chunk``; 7 on a
+    T4).  The ``F.one_hot`` position tables that rule is sized for exist only in transformers 5.5.3–5.9.0
+    (``Gemma4VisionPatchEmbedder._position_embeddings``; 5.10.1 and later use ``F.embedding``), and the vllm
+    0.26.0–0.28.x wheels accept either, so the peak depends on the installed transformers, which neither the config
+    nor the log gives.  From 0.29.0 (``transformers>=5.10.4``) the pass is the tower's own live set, about 0.2 GiB on
+    a T4, which is well short of the T4 cases' 0.34–0.44 GiB gap (docs/accuracy.md §2, helper g4enc).
   - Qwen2-VL and Qwen2.5-VL outside 0.9.0–0.31.0 (``encoder_qwen2vl``; 0.32 and later not read for this tower).
   - LLaVA / LLaVA-NeXT outside 0.10.2–0.29.0 or with a non-CLIP tower (``encoder_llava``); Mllama, Llama 4,
     Mistral 3 (Pixtral), InternVL, Kimi: not read.
