@@ -696,6 +696,42 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
               "gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "'NVIDIA GeForce RTX 5060 Ti', 16,311 MiB, sm 12.0 "
                               "(the report's hardware table): the catalog's RTX-5060-Ti-16GB"}}, None)
        for cid in ("vp_606", "vp_607")},
+    # helper mv33 (2026-12-05), added blind in the order the searches returned them: a Chinese Gateway API Inference
+    # Extension walkthrough (search-index file id 29487628864): vLLM 0.8.2 V1 (VLLM_USE_V1=1) Llama-3.1-8B-Instruct
+    # with --enable-lora on an 'A100' whose 40 GB size the printed pool implies; the printed args are used
+    "vp_608": ("0.8.2", "printed 'vLLM API server version 0.8.2' / 'Initializing a V1 LLM engine (v0.8.2)'",
+               {"enable_lora": True, "max_loras": 2, "max_lora_rank": 16, "max_cpu_loras": 12}, None),
+    # helper mv33: Chinese experiment notes on Qwen3.5-9B with vLLM 0.20.0 on two RTX 5090 (search-index file id
+    # 55002292133): `vllm bench latency` (the offline LLM engine) at tp 1, tp 2 (no GPU P2P: custom all-reduce
+    # disabled, printed) and tp 1 with MTP-1 (the command's --speculative-config, read by _vllm_flags)
+    **{cid: ("0.20.0", "the notes' environment check 'vllm 0.20.0'", {"no_p2p": True} if cid == "vp_610" else {},
+             None) for cid in ("vp_609", "vp_610", "vp_611")},
+    # helper mv33: Korean research notes (search-index file id 67449489553): vLLM 0.24.0 Qwen3-8B on one RTX 5090,
+    # util 0.92, 32,768, with VLLM_ATTENTION_BACKEND=FLASH_ATTN and VLLM_USE_FLASHINFER_SAMPLER=0 set (the backend env
+    # is not passed: only a command's --attention-backend is, tests/engines/test_vllm_graph_estimate.py)
+    "vp_612": ("0.24.0", "the notes' environment table 'vLLM | 0.24.0 | vllm.__version__'",
+               {"topk_topp_sampler": "native"}, None),
+    # helper mv33: a Gemma4 NVFP4 backend test record (search-index file id 53725382087): vLLM 0.19.1 offline LLM,
+    # nvidia/Gemma-4-31B-IT-NVFP4 (assembled config, its _assembled_note) on one RTX PRO 6000 Blackwell, util 0.85,
+    # 4,096, fp8 KV from the checkpoint
+    "vp_613": ("0.19.1", "the record's environment list 'vLLM: 0.19.1'", {}, None),
+    # helper mv33: the 256K health probe of the vp_415 / vp_416 project (search-index file id 63396953296)
+    "vp_614": ("0.23.0", "the note's package list 'vllm: 0.23.0'",
+               {"quantization": "deepseek_v4_fp8", "gpu_note": "8 x NVIDIA H200 NVL (143,771 MiB each, the note's "
+                "nvidia-smi lines): the catalog's H200, whose nvidia-smi total is the same 143,771 MiB"}, None),
+    # helper mv33: the Gemma 3 4B PT report of vp_252's series (search-index file id 55959239556): vLLM 0.21.0 on an
+    # L4, text only, eager, 8,192, util 0.90
+    "vp_615": ("0.21.0", "the report's settings block 'vLLM: v0.21.0'", {"language_model_only": True}, None),
+    # helper mv33: a Korean quantization benchmark post (search-index file id 59762440098): vLLM 0.8.5.post1 on an L40S
+    # (g6e.xlarge), `vllm serve MODEL --disable-log-requests` for the bf16, FP8-dynamic and GPTQ-Int4 builds of
+    # Qwen2.5-7B-Instruct (configs of the two quantized builds assembled from the checkpoint fields the post prints)
+    **{cid: ("0.8.5", "the post's 'vLLM 0.8.5.post1' and pip install vllm==0.8.5.post1 (0.8.5's rules)", {}, None)
+       for cid in ("vp_616", "vp_617", "vp_618")},
+    # helper mv33: a flamegraph use case (search-index file id 53295442762), Profile 1: vLLM 0.19.0
+    # NousResearch/Llama-2-7b-hf on an A100 80GB PCIe, 2,048, util 0.90
+    "vp_619": ("0.19.0", "the use case's setup list 'vLLM: v0.19.0'",
+               {"gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'GPU: NVIDIA A100 80GB PCIe' (the use case's setup list): "
+                                "the catalog's A100-PCIe-80GB"}}, None),
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),

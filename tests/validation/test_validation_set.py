@@ -18,6 +18,9 @@ Helper fix11 (2026-12-05): RedHatAI/Qwen3.8-27B-INT4's ignore list re-assembled 
 12.78 -> 11.38 %, 195 -> 196/235 inside (p90 level 0.128 -> 0.114).
 Helper hyb11 (2026-12-05): vLLM cases take --speculative-config and VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS from their
 command: vp_604 +26.0 -> +9.4 %, vp_593 now refused (DeepSeek-V4 with MTP), 234 scored, p90 12.78 -> 12.15 %.
+Helper mv33 (2026-12-05): vp_608-vp_619 added blind (12 public vLLM start-ups in the order the searches returned them;
+no rule changed; vp_608, Llama-3.1-8B with LoRA on vLLM 0.8.2, -16.9 % the one outside): vLLM 260 listed, 247 scored,
+median 1.60 %, p90 11.36 %, 206/247 inside (level unchanged; docs/accuracy.md §6.4, round mv33).
 """
 
 from pathlib import Path
