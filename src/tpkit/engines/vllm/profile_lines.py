@@ -186,8 +186,8 @@ def _with_sparse_indexer(act, model: ModelSpec, r: Resolved, rules: VllmRules):
     DeepSeek-V3.2 / GLM-5 style ``index_topk`` configs from 0.11.0, DeepSeek-V4 from 0.20.0; V1 engine; helpers
     v11b, idx12).  The MoE phase is left as it is: where its workspace request is below the indexer's, the kept
     buffer would stay larger through it (the workspace manager only grows); not modelled."""
-    if rules.engine != "V1":
-        return act
+    if rules.engine != "V1" or (model.dsa is None and getattr(model, "model_type", None) != "deepseek_v4"):
+        return act  # no indexer: the module is not imported (tests/cli/test_cold_imports.py)
     from tpkit.engines.vllm.sparse_indexer import indexer_profile_reservation
 
     got = indexer_profile_reservation(model, rules.release, max_model_len=r.max_model_len)

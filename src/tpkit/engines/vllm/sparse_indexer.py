@@ -17,7 +17,7 @@ What the op allocates when the dummy run gives it no attention metadata (profile
     0.20.0 – 0.31.x  + the 1 MiB ``RADIX_TOPK_WORKSPACE_SIZE`` in the same workspace request
     0.32.0 – 0.33.0  total = max_model_len × (576·2 // 132 = 8) × ``sparse_mla_prefill_workspace_factor``, whose
                      default is 5 for max_model_len ≤ 256 Ki tokens, else 2 (``config/vllm.py``)
-(0.14.x not read: it lies between the 0.13.0 and 0.15.0 wheels, which agree.)  Not modelled: the fp4 indexer cache
+(0.14.x, 0.18.1 and 0.31.1 not read; their neighbours bound them.)  Not modelled: the fp4 indexer cache
 (``use_fp4_cache``), the PCP + DCP all-gather buffers (0.30+), a non-default factor or logits size, and the sharing
 of the workspace manager's one buffer with the sparse-MLA backend's fp8_ds_mla prefill workspace and the fused MoE
 (the buffer only grows, so the larger request wins)."""
