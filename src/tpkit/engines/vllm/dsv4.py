@@ -90,42 +90,6 @@ def _round_up(x: int, a: int) -> int:
     return -(-x // a) * a
 
 
-SPARSE_INDEXER_MAX_LOGITS_BYTES = 512 * 2**20
-"""``VLLM_SPARSE_INDEXER_MAX_LOGITS_MB`` default (512) as bytes: the dummy logits block the profile allocates"""
-SPARSE_INDEXER_RADIX_TOPK_BYTES = 2**20
-"""``RADIX_TOPK_WORKSPACE_SIZE`` (``model_executor/layers/sparse_attn_indexer.py``)"""
-INDEXER_PREFILL_BUFFER_PER_TOKEN = 40
-"""``get_max_prefill_buffer_size``: max_model_len × 40 gathered indexer keys (``v1/attention/backends/mla/
-indexer.py``)"""
-
-
-def indexer_profile_reservation(*, max_model_len: int, compress_ratios, index_head_dim: int) -> tuple[int, str] | None:
-    """Bytes DeepSeek-V4's sparse-attention indexer allocates in the profile run, and the formula; None for a model
-    with no ratio-4 (indexed) layer (helper v11b).
-
-    Read in the vllm 0.20.2, 0.22.0, 0.23.0, 0.25.0 and 0.29.0 wheels: ``sparse_attn_indexer`` (``model_executor/
-    layers/sparse_attn_indexer.py``) sees no attention metadata in the profile's dummy run and then (1) reserves the
-    K-gather workspace through ``current_workspace_manager().get_simultaneous``: ``total_seq_lens`` × index_head_dim
-    fp8 values + ``total_seq_lens`` × 4 B scales (``_gather_workspace_shapes``, each rounded up to 256 B) + the
-    1 MiB radix top-k workspace, a buffer the workspace manager keeps; (2) allocates a dummy
-    ``VLLM_SPARSE_INDEXER_MAX_LOGITS_MB`` (512 MiB) block "to simulate the peak logits tensor", alive until the op
-    returns.  ``total_seq_lens`` is the layer's ``max_total_seq_len`` = ``get_max_prefill_buffer_size`` (max_model_len
-    × 40) // compress_ratio; only ratio-4 layers have an indexer (``DeepseekV4Attention``: ``compress_ratio == 4``).
-    The fp8 indexer cache is the default ("Using FP8 indexer cache for Lightning Indexer"); the fp4 one is not
-    modelled."""
-    ratios = [int(x) for x in (compress_ratios or [])]
-    if 4 not in ratios:
-        return None
-    entries = max_model_len * INDEXER_PREFILL_BUFFER_PER_TOKEN // 4
-    values = _round_up(entries * index_head_dim, 256)
-    scales = _round_up(entries * 4, 256)
-    workspace = values + scales + SPARSE_INDEXER_RADIX_TOPK_BYTES
-    return (workspace + SPARSE_INDEXER_MAX_LOGITS_BYTES,
-            f"indexer K-gather workspace {entries:,} entries (max_model_len {max_model_len:,} × 40 / ratio 4) × "
-            f"({index_head_dim} + 4) B + 1 MiB radix top-k (kept by the workspace manager) + the 512 MiB dummy "
-            "logits block (sparse_attn_indexer's profile branch)")
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Dsv4Group:
     """One vLLM KV-cache group: its layers' pages (bytes, after padding) and what one request needs."""

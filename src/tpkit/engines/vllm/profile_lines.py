@@ -180,18 +180,17 @@ def embeds_input(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> st
             "no embedding table (vLLM gpu_model_runner _dummy_run / V2 execute_model; helper v11b)")
 
 
-def _with_dsv4_indexer(act, model: ModelSpec, r: Resolved, rules: VllmRules):
-    """``act`` with DeepSeek-V4's indexer reservation as one more phase, on top of the attention phase's live tensors
-    (``dsv4.indexer_profile_reservation``; V1 engine, ``model_type`` deepseek_v4, the releases with DeepSeek-V4,
-    0.20+; helper v11b).  The workspace it reserves stays through the MoE layer, whose own workspace fits in it."""
-    if rules.engine != "V1" or getattr(model, "model_type", None) != "deepseek_v4":
-        return act
-    from tpkit.engines.vllm.dsv4 import config_of, indexer_profile_reservation
+def _with_sparse_indexer(act, model: ModelSpec, r: Resolved, rules: VllmRules):
+    """``act`` with the sparse-attention indexer's profile reservation as one more phase, on top of the attention
+    phase's live tensors, for every model that builds the indexer (``sparse_indexer.indexer_profile_reservation``:
+    DeepSeek-V3.2 / GLM-5 style ``index_topk`` configs from 0.11.0, DeepSeek-V4 from 0.20.0; V1 engine; helpers
+    v11b, idx12).  The MoE phase is left as it is: where its workspace request is below the indexer's, the kept
+    buffer would stay larger through it (the workspace manager only grows); not modelled."""
+    if rules.engine != "V1" or (model.dsa is None and getattr(model, "model_type", None) != "deepseek_v4"):
+        return act  # no indexer: the module is not imported (tests/cli/test_cold_imports.py)
+    from tpkit.engines.vllm.sparse_indexer import indexer_profile_reservation
 
-    cfg = config_of(model)
-    got = (indexer_profile_reservation(max_model_len=r.max_model_len, compress_ratios=cfg["compress_ratios"],
-                                       index_head_dim=int(cfg["index_head_dim"]))
-           if cfg["index_head_dim"] is not None else None)
+    got = indexer_profile_reservation(model, rules.release, max_model_len=r.max_model_len)
     attention = next((p for p in act.parts if p.item == "profile phase: attention"), None)
     if got is None or attention is None:
         return act
@@ -332,7 +331,7 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 v0_eager=rules.engine == "V0",
                                 v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
     act = _with_mla_v0_workspace(act, model, parallel, options, r, rules)
-    act = _with_dsv4_indexer(act, model, r, rules)
+    act = _with_sparse_indexer(act, model, r, rules)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"
