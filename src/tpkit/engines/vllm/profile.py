@@ -154,7 +154,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
-__all__ = ["ActivationEstimate", "estimate_profile_peak", "V2_VOCAB_HIDDEN_EVIDENCE",
+__all__ = ["ActivationEstimate", "estimate_profile_peak", "drafter_compile_phase", "DRAFTER_PHASE", "V2_VOCAB_HIDDEN_EVIDENCE",
            "SAMPLER_BYTES_PER_LOGIT", "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT",
            "SAMPLERS", "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE", "v2_runner_state_bytes"]
 
@@ -312,10 +312,44 @@ def _vocab_hidden(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str
             f"first start")
 
 
+DRAFTER_PHASE = "drafter cold compile scratch ≈ vocab × hidden + target hidden states"
+
+
+def drafter_compile_phase(model: ModelSpec, tp: int, tokens: int, act_bytes: int) -> tuple[Bytes, str]:
+    """The speculative drafter's own cold torch.compile inside the profile window (helper mtp12), and its formula.
+
+    Source (vLLM 0.26.0 and 0.30.0 wheels; the V1 runner's call also in 0.11.2 and 0.20.2): the profile's dummy pass
+    runs the drafter after the target.  Model Runner V2: ``v1/worker/gpu/model_runner.py`` ``profile_run`` →
+    ``_dummy_run(is_profile=True)`` → ``speculator.propose(dummy_run=True, is_profile=True)`` →
+    ``spec_decode/autoregressive/speculator.py`` ``_prefill`` → ``_run_model``; ``need_eager=is_profile`` only turns
+    the CUDA graphs off, and ``self.model(**model_inputs)`` is the drafter's ``support_torch_compile`` module
+    (``qwen3_5_mtp.py`` ``Qwen3_5MTP``, ``deepseek_mtp.py``, ``qwen3_next_mtp.py``), which compiles on its first
+    call unless the compilation mode is NONE (``compilation/decorators.py``).  V1 runner:
+    ``gpu_model_runner.py`` ``_dummy_run`` → ``drafter.dummy_run`` → ``self.model(**kwargs)``
+    (``spec_decode/llm_base_proposer.py``).  The drafter is built under ``set_model_tag("eagle_head")``
+    (``spec_decode/eagle/utils.py`` ``load_eagle_model``) with the target's compilation config, so its graphs have
+    their own cache entry and Inductor's combo-kernel benchmark runs for them on a cold start too.  Its graph takes
+    the token ids on a text run (``_run_model`` / ``dummy_run`` pass ``inputs_embeds`` only when
+    ``supports_mm_inputs``), and the forward looks them up in ``embed_tokens``, which ``maybe_share_target_embed`` /
+    ``_maybe_share_embeddings`` replace by the target's table: the benchmark's ``get_args()`` copies that
+    ⌈V/tp⌉ × H table again.  The copy is freed and the cache emptied after each benchmarked partition (torch
+    ``_inductor/codegen/triton.py`` ``benchmark_combo_kernel``: ``args = … = None``, ``empty_cache()``), so it does
+    not stack on the target's scratch: the phase is the copy plus what the target's dummy pass still holds at that
+    point, its last hidden states T × H (``_dummy_run`` keeps ``hidden_states`` for the sampler run)."""
+    rows = -(-model.vocab_size // tp)
+    table = rows * model.hidden_size * act_bytes
+    held = tokens * model.hidden_size * act_bytes
+    return (Bytes(table + held),
+            f"⌈V/tp⌉ {rows:,} × H {model.hidden_size:,} × {act_bytes} B (the drafter's compile copies the shared "
+            f"embedding table, vLLM speculator propose(dummy_run) → support_torch_compile, 0.11.1–0.32) + the "
+            f"target's hidden states T {tokens:,} × H × {act_bytes} B still held, assuming a first start")
+
+
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
                           sm_count: int | None = None, encoder: "EncoderProfile | None" = None,
-                          vocab_hidden: bool = False, allreduce_out_of_place: bool = False,
+                          vocab_hidden: bool = False, drafter_vocab_hidden: bool = False,
+                          allreduce_out_of_place: bool = False,
                           moe_workspace_experts: str | None = None, moe_cache3_separate: bool = False,
                           moe_shared_held: bool = False,
                           v0_eager: bool = False, v0_gate_up_kept: bool = True) -> ActivationEstimate:
@@ -326,7 +360,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     sampler run (``SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer).  ``encoder``: the
     multimodal encoder step that runs first (``engines.vllm.encoder``): its pass is a phase of its own and what it
     keeps is added to each text phase.  ``vocab_hidden``: add the cold torch.compile scratch phase (module docstring,
-    "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
+    "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``drafter_vocab_hidden``: add the speculative drafter's own
+    cold-compile phase (``drafter_compile_phase``).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
     reduces RowParallelLinear's output out of place; with tp > 1 the dense MLP and attention phases hold one more
     T × H tensor (module docstring, "V0 out-of-place all-reduce").  ``moe_workspace_experts``: ``"bf16"`` / ``"fp8"``
     where the release runs unquantised / FP8 experts through the unchunked modular kernel (``profile_moe.moe_phase``);
@@ -373,6 +408,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                 phases[p] = (Bytes(b.bytes + kept_ws.bytes), f + note)
     if vocab_hidden:
         phases["cold compile scratch ≈ vocab × hidden"] = _vocab_hidden(model, parallel.tp, act_bytes)
+    if drafter_vocab_hidden:
+        phases[DRAFTER_PHASE] = drafter_compile_phase(model, parallel.tp, tokens, act_bytes)
     if encoder is not None:
         kept = encoder.kept
         phases = {p: (b + kept, f + f" + encoder outputs kept {kept.bytes / 2**30:.2f} GiB") for p, (b, f) in

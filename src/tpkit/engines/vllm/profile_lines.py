@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
 __all__ = ["activation_lines", "v2_state_lines", "pinned_scratch_lines", "graphs_line", "compile_cache_text",
-           "embeds_input", "profile_sampler", "uses_gptq_kernel"]
+           "embeds_input", "drafter_cold_compile", "profile_sampler", "uses_gptq_kernel"]
 
 
 def _v2_runner(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
@@ -145,6 +145,21 @@ def _cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, rules: Vl
     window (vllm-project/vllm issue #54122: the loss lasts "until restart"; 1CatAI/1Cat-vLLM PR #518: +0.74 GiB torch
     peak warm vs +2.59 cold for Qwen3.8-27B), so the phase is dropped."""
     return options.compile_cache == "cold" and _cache_matters(model, options, r, rules)
+
+
+COMPILED_DRAFTER_METHODS = ("eagle", "eagle3", "mtp")
+"""speculative methods whose drafter is a ``support_torch_compile`` module that looks the token ids up in the target's
+embedding table (``profile.drafter_compile_phase``)"""
+
+
+def drafter_cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> bool:
+    """Whether the profile holds the drafter's own cold-compile phase (``profile.drafter_compile_phase``, helper
+    mtp12): the target's cold compile holds the table scratch (``_cold_compile``: a first start, torch.compile on, a
+    text run, 0.11.1–0.32) and the speculative method's drafter is an EAGLE / MTP module compiled with the target's
+    config.  ``--compile-cache warm`` drops it with the target's phase (the drafter's graphs are cached under their
+    own model tag, ``eagle_head``)."""
+    return (r.spec is not None and r.spec.method in COMPILED_DRAFTER_METHODS
+            and _cold_compile(model, options, r, rules))
 
 
 def embeds_input(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> str:
@@ -324,6 +339,7 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                                         v2_runner=_v2_runner(model, options, r, rules)),
                                 sm_count=r.sm_count, encoder=encoder,
                                 vocab_hidden=_cold_compile(model, options, r, rules),
+                                drafter_vocab_hidden=drafter_cold_compile(model, options, r, rules),
                                 allreduce_out_of_place=rules.engine == "V0" and rules.v0_allreduce_out_of_place,
                                 moe_workspace_experts=_moe_workspace_experts(model, options, rules),
                                 moe_cache3_separate=rules.moe_cache3_separate,
