@@ -732,6 +732,20 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_619": ("0.19.0", "the use case's setup list 'vLLM: v0.19.0'",
                {"gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'GPU: NVIDIA A100 80GB PCIe' (the use case's setup list): "
                                 "the catalog's A100-PCIe-80GB"}}, None),
+    # helper mv34 (2026-12-05), round mv33's unread hits judged in order: a Chinese TRT-LLM / vLLM archive note on an
+    # RTX 5070 Ti under WSL2 (search-index file id 55618277543): vLLM 0.13.0 (NGC 26.01 image) offline LLM,
+    # nvidia/Llama-3.1-8B-Instruct-FP4 (ModelOpt NVFP4, assembled config), util 0.9, 4,096
+    "vp_622": ("0.13.0", "the report's 'v0.13.0+faa43dbf.nv26.01' (NGC nvcr.io/nvidia/vllm:26.01-py3)",
+               {"gpu_catalog": {"gpu": "RTX-5070-Ti-16GB", "note": "'NVIDIA GeForce RTX 5070 Ti (Blackwell, sm_120, "
+                                "16303 MiB)' (the report's hardware table, Windows + WSL2): the catalog's RTX-5070-Ti-16GB"}},
+               None),
+    # helper mv34: a finance-agent project's model-run records on one cloud RTX 4090 (search-index file ids 56123484485,
+    # round mv33's hit, and 56372330401, the record of the day before that gives the release): vLLM 0.21.0 offline LLM
+    # Qwen3.5-9B text only ('text-only mode': language_model_only), max_num_seqs 1; 131,072 at util 0.95 in float16, and
+    # 8,192 at util 0.86
+    **{cid: ("0.21.0", "the project's record of 2026-05-16 'vLLM 0.21.0' (the same cloud RTX 4090 and script)",
+             {"language_model_only": True, **({"dtype": "float16"} if cid == "vp_623" else {})}, None)
+       for cid in ("vp_623", "vp_624")},
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),

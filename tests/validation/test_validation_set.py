@@ -21,6 +21,10 @@ command: vp_604 +26.0 -> +9.4 %, vp_593 now refused (DeepSeek-V4 with MTP), 234 
 Helper mv33 (2026-12-05): vp_608-vp_619 added blind (12 public vLLM start-ups in the order the searches returned them;
 no rule changed; vp_608, Llama-3.1-8B with LoRA on vLLM 0.8.2, -16.9 % the one outside): vLLM 260 listed, 247 scored,
 median 1.60 %, p90 11.36 %, 206/247 inside (level unchanged; docs/accuracy.md §6.4, round mv33).
+Helper mv34 (2026-12-05): round mv33's 21 unread hits judged in order; vp_622 (Llama-3.1-8B NVFP4 on an RTX 5070 Ti,
+vLLM 0.13.0, -7.5 %, outside), vp_623 and vp_624 (Qwen3.5-9B text only on an RTX 4090, vLLM 0.21.0, -15.2 % and
+-29.9 %, inside) added blind, no rule changed: vLLM 263 listed, 250 scored, median 1.53 -> 1.56 %, p90 9.66 -> 10.09 %,
+208/247 -> 210/250 inside (level unchanged; docs/accuracy.md §6.4, helper mv34).
 """
 
 from pathlib import Path
