@@ -130,12 +130,15 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_002": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
     # helper v08, 2026-12-03: public 0.8.4 / 0.8.5 V1 start-ups, controls for vl_002 / vl_047
-    "vp_003": ("0.8.4", "printed 'Initializing a V1 LLM engine (v0.8.4)'", {}, None),
+    # helper lora12: 0.8.x samples with FlashInfer when an old (< 0.2.3) one is installed, so the sampler each log's
+    # topk_topp_sampler line names is passed (vp_003 'FlashInfer is not available', vp_005 the >= 0.2.3 fallback)
+    "vp_003": ("0.8.4", "printed 'Initializing a V1 LLM engine (v0.8.4)'", {"topk_topp_sampler": "native"}, None),
     "vp_004": ("0.8.4", "printed 'Initializing a V1 LLM engine (v0.8.4)'",
-               {"disable_custom_all_reduce": True},  # vLLM turned it off itself: 'lacks GPU P2P capability'
-               None),
-    "vp_005": ("0.8.5", "log source lines gpu_model_runner.py:1329/1347 and topk_topp_sampler.py:44 are v0.8.5's", {},
-               None),
+               # vLLM turned custom all-reduce off itself: 'lacks GPU P2P capability'; the sampler is vp_003's (the
+               # same tutorial's install, the same day; helper lora12)
+               {"disable_custom_all_reduce": True, "topk_topp_sampler": "native"}, None),
+    "vp_005": ("0.8.5", "log source lines gpu_model_runner.py:1329/1347 and topk_topp_sampler.py:44 are v0.8.5's",
+               {"topk_topp_sampler": "native"}, None),
     "vp_006": ("0.8.4", "issue title 'DeepSeek TP16 using v0.8.4 v1 engine'", {}, None),
     # helper new (2026-12-03): vl_072/vl_073 (logs also in tests/logs/data/vllm/); vp_007-vp_015 (numbered vp_003-vp_011
     # on the helper's branch, renumbered at the merge beside helper v08's vp_003-vp_006) are the H100 runs
@@ -700,7 +703,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # Extension walkthrough (search-index file id 29487628864): vLLM 0.8.2 V1 (VLLM_USE_V1=1) Llama-3.1-8B-Instruct
     # with --enable-lora on an 'A100' whose 40 GB size the printed pool implies; the printed args are used
     "vp_608": ("0.8.2", "printed 'vLLM API server version 0.8.2' / 'Initializing a V1 LLM engine (v0.8.2)'",
-               {"enable_lora": True, "max_loras": 2, "max_lora_rank": 16, "max_cpu_loras": 12}, None),
+               # helper lora12: the same start's full log (tests/logs/data/vllm/vl_873.log) prints
+               # 'topk_topp_sampler.py:53 Using FlashInfer for top-p & top-k sampling' (0.8.2's FlashInfer path)
+               {"enable_lora": True, "max_loras": 2, "max_lora_rank": 16, "max_cpu_loras": 12,
+                "topk_topp_sampler": "flashinfer"}, None),
     # helper mv33: Chinese experiment notes on Qwen3.5-9B with vLLM 0.20.0 on two RTX 5090 (search-index file id
     # 55002292133): `vllm bench latency` (the offline LLM engine) at tp 1, tp 2 (no GPU P2P: custom all-reduce
     # disabled, printed) and tp 1 with MTP-1 (the command's --speculative-config, read by _vllm_flags)

@@ -46,7 +46,7 @@ def _plan(version, model=None, par=ParallelSpec(), gpu=H200, **kw):
     ("cublas_after_snapshot", True, False, "0.33.0"), ("mla_preferred_block", False, True, "0.18.0"),
     ("chunked_local_hybrid", False, True, "0.14.0"), ("torch_symm_mem_allreduce", False, True, "0.11.0"),
     ("huge_gpu_batch", False, True, "0.28.0"), ("dcp", False, True, "0.10.2"), ("mamba_all_mode", True, False, "0.32.0"),
-    ("flashinfer_sampler", "no", "if_installed", "0.9.0"), ("flashinfer_sampler", "if_installed", "no", "0.11.1"),
+    ("flashinfer_sampler", "no", "if_installed", "0.8.0"), ("flashinfer_sampler", "if_installed", "no", "0.11.1"),
     ("flashinfer_sampler", "no", "yes", "0.21.0"), ("triton_topk_topp", False, True, "0.17.0"),
 ])
 def test_each_rule_starts_at_its_release(field, before, after, boundary):
@@ -324,7 +324,7 @@ def test_engine_suffix_names_the_engine_of_a_release():
 
 
 def test_profile_sampler_follows_the_release_and_the_gpu():
-    """topk_topp_sampler.py: native up to 0.8; FlashInfer when installed 0.9.0–0.11.0; opt-in 0.11.1–0.20; default from
+    """topk_topp_sampler.py: FlashInfer when installed 0.8.0–0.11.0 (0.8.x: below 0.2.3, helper lora12); opt-in 0.11.1–0.20; default from
     0.21 on the capabilities FlashInferBackend supports.  The native path sorts up to 0.16 and runs the Triton
     top-k/top-p kernel from 0.17.0 (helper v90).  From 0.21.0 the V1 runner's dummy sampler run calls the sampler a
     second time with a seeded generator, which takes the native path whatever the sampler ("Also warm
@@ -336,7 +336,7 @@ def test_profile_sampler_follows_the_release_and_the_gpu():
     assert [profile_sampler(resolve_rules(v), hopper) for v in ("0.8.5", "0.9.0", "0.11.0", "0.11.1", "0.12.0",
                                                                    "0.16.0", "0.17.0", "0.20.0", "0.21.0", "current",
                                                                    "v0")] == \
-        ["native", "native_unless_installed", "native_unless_installed", "native", "native", "native", "triton",
+        ["native_unless_installed", "native_unless_installed", "native_unless_installed", "native", "native", "native", "triton",
          "triton", "triton", "triton", "native"]
     assert profile_sampler(resolve_rules("current"), turing) == "triton"
     assert profile_sampler(resolve_rules("0.16.0"), turing) == "native"
@@ -355,6 +355,32 @@ def test_profile_sampler_follows_the_release_and_the_gpu():
     assert phase["0.20.0"].bytes == phase["0.21.0"].bytes
     assert "Triton top-k/top-p" in phase["0.21.0"].source and "Triton top-k/top-p" in phase["0.20.0"].source
     assert rows * 128_256 * 14 + 132 * 128_256 * 4 < phase["0.20.0"].bytes.bytes
+
+
+def test_0_8_samples_with_flashinfer_when_an_old_flashinfer_is_installed():
+    """vLLM 0.8.2 / 0.8.5 ``TopKTopPSampler.__init__`` takes FlashInfer when a flashinfer-python below 0.2.3 is
+    installed (the 0.8-era image's 0.2.1.post2; vl_873 / vp_608 print "Using FlashInfer"), native otherwise (vp_005's
+    0.8.5 prints the ≥ 0.2.3 fallback): the install decides, as in 0.9.0–0.11.0.  Without a log line the 0.8.x
+    nominal stays PyTorch-native (38 B) with a band down to FlashInfer's 14 B (helper lora12); 0.7.x runs no
+    sampler."""
+    from tpkit.engines.vllm.profile_lines import profile_sampler
+
+    hopper = (9, 0)
+    assert profile_sampler(resolve_rules("0.8.2"), hopper) == "native_unless_installed"
+    assert profile_sampler(resolve_rules("0.8.2"), hopper, "flashinfer") == "flashinfer"
+    assert profile_sampler(resolve_rules("0.7.3:v1"), hopper) == "none"
+    line = next(l for l in _plan("0.8.2", enforce_eager=True).ledger.items
+                if l.item == "profile phase: logits + sampler")
+    assert "× 38 ± 24 B" in line.source and "FlashInfer 14 B if installed" in line.source
+    from tpkit.memory.band import at_band_end
+
+    kv = {}
+    for end in (0, -1):
+        with at_band_end(end):
+            kv[end] = (_plan("0.8.2", enforce_eager=True).extra["available_kv_bytes"],
+                       _plan("0.8.2", enforce_eager=True, topk_topp_sampler="native").extra["available_kv_bytes"])
+    assert kv[0][0] == kv[0][1]  # the nominal is unchanged: PyTorch-native
+    assert kv[-1][0] > kv[-1][1]  # the band reaches FlashInfer's smaller peak (combined with the other terms)
 
 
 def test_derived_max_model_len_applies_the_rope_scaling_factor_per_release():
@@ -548,7 +574,8 @@ def test_install_dependent_sampler_is_planned_as_a_plain_pip_install_gives_it():
     hopper, volta = (9, 0), (7, 0)
     assert profile_sampler(resolve_rules("0.11.0"), None) == "native_unless_installed"
     assert profile_sampler(resolve_rules("0.10.2"), volta) == "native"
-    assert profile_sampler(resolve_rules("0.8.5"), hopper) == "native"
+    assert profile_sampler(resolve_rules("0.8.5"), hopper) == "native_unless_installed"  # helper lora12
+    assert profile_sampler(resolve_rules("0.8.5"), volta) == "native"
     assert profile_sampler(resolve_rules("0.11.1"), hopper) == "native"
 
     def phase(version, **kw):
@@ -593,7 +620,7 @@ def test_flashinfer_sampler_of_0_8_is_charged_as_0_9s():
 
     hopper = (9, 0)
     assert profile_sampler(resolve_rules("0.8.5"), hopper, "flashinfer") == "flashinfer"
-    assert profile_sampler(resolve_rules("0.8.5"), hopper) == "native"  # 0.8.x: FlashInfer only where stated
+    assert profile_sampler(resolve_rules("0.8.5"), hopper) == "native_unless_installed"  # the install decides
     rows, vocab = 256, llama3_8b().vocab_size
     flags = dict(enforce_eager=True, max_num_seqs=rows, max_num_batched_tokens=2048)
     flashinfer = _plan("0.8.5", topk_topp_sampler="flashinfer", **flags).extra["available_kv_bytes"]

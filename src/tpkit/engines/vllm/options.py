@@ -161,7 +161,7 @@ class VllmOptions:
     """the top-k/top-p sampler the profile's dummy sampler run uses, as the log's ``topk_topp_sampler.py`` line
     names it (``"native"``: "FlashInfer is not available" / "… not enabled" / "Falling back to the PyTorch-native
     implementation"; ``"flashinfer"``: "Using FlashInfer for top-p & top-k sampling"); None = the release's default
-    (``VllmRules.flashinfer_sampler``; 0.9.0–0.11.0: native as a plain pip install gives it, with a band)"""
+    (``VllmRules.flashinfer_sampler``; 0.8.0–0.11.0: native as a plain pip install gives it, with a band)"""
 
     attention_backend: str | None = flag(
         choices=ATTENTION_BACKENDS, metavar="BACKEND", any_case=True,

@@ -27,7 +27,7 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
                                              softmax probabilities (4).  14 B is read from the source (vllm 0.21 /
                                              0.28 wheels), not measured.  Which sampler runs is a release rule
                                              (``VllmRules.flashinfer_sampler``); where it depends on whether
-                                             flashinfer is installed (0.9.0–0.11.0) the estimate is the
+                                             flashinfer is installed (0.8.0–0.11.0) the estimate is the
                                              PyTorch-native 38 B of a plain ``pip install vllm`` (flashinfer-python
                                              is no requirement of those wheels) ± 24 B down to FlashInfer's 14 B
                                              (the official docker image installs it); for a GPU of unknown compute
@@ -168,7 +168,7 @@ FLASHINFER_SAMPLER_BYTES_PER_LOGIT = 14
 SAMPLERS = ("native", "flashinfer", "either", "none", "triton", "native_unless_installed", "v2_greedy", "v2_fp32")
 """which top-k/top-p sampler the dummy sampler run uses; ``"either"``: it depends on the GPU (unknown compute
 capability), the midpoint; ``"native_unless_installed"``: it depends on the install, PyTorch-native as a plain
-``pip install`` gives it, with a band down to FlashInfer (vLLM 0.9.0–0.11.0); ``"none"``: no
+``pip install`` gives it, with a band down to FlashInfer (vLLM 0.8.0–0.11.0); ``"none"``: no
 sampler run, the profile computes the rows' logits only (vLLM 0.7.x V1 ``profile_run``); ``"triton"``: the native
 path through the Triton kernel (≥ 0.17.0; the full sort below 8 rows); ``"v2_greedy"`` / ``"v2_fp32"``: Model
 Runner V2's dummy sampler run, no top-k/top-p (the logits, plus their float32 copy for ``"v2_fp32"``)"""
@@ -269,7 +269,7 @@ def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
         spread = estimated(Bytes(logits * hi), Bytes(logits * (hi - lo)), term="vllm_sampler",
                            item="top-k/top-p sampler (PyTorch-native unless flashinfer-python is installed)",
                            source=f"{hi} B per logit: PyTorch-native, as a plain `pip install vllm` gives it "
-                                  f"(flashinfer-python only an optional extra in vLLM 0.9.0–0.11.0); ± {hi - lo} B "
+                                  f"(flashinfer-python only an optional extra in vLLM 0.8.0–0.11.0); ± {hi - lo} B "
                                   f"covers FlashInfer's {lo} B (installed, e.g. the official docker image)")
         return Bytes(hidden) + spread, (f"R {rows:,} rows × V {model.vocab_size:,} × {hi} ± {hi - lo} B "
                                         f"(assumed PyTorch-native as pip installs it; FlashInfer {lo} B if installed) "

@@ -298,7 +298,7 @@ def profile_sampler(rules: VllmRules, compute_capability: tuple[int, int] | None
                     stated: str | None = None, *, v2_runner: bool = False) -> str:
     """The top-k/top-p sampler of the profile's dummy sampler run (``VllmRules.flashinfer_sampler``): native
     (the full sort, or from 0.17.0 the Triton kernel: ``VllmRules.triton_topk_topp``), FlashInfer,
-    "native_unless_installed" where it depends on the install (0.9.0–0.11.0: native as a plain pip install gives
+    "native_unless_installed" where it depends on the install (0.8.0–0.11.0: native as a plain pip install gives
     it, with a band down to FlashInfer), or "either" for a GPU of unknown capability where FlashInfer is the
     default.  ``stated``: the sampler a log's topk_topp_sampler line names (``"native"`` / ``"flashinfer"``;
     ``VllmOptions.topk_topp_sampler``), which replaces the release's default on a V1 run with the dummy sampler.

@@ -120,12 +120,15 @@ class VllmRules:
     before, 8192 like every ≥ 70 GiB device other than A100"""
     flashinfer_sampler: str = "no"
     """top-k/top-p sampler of the profile's dummy sampler run on CUDA (v1/sample/ops/topk_topp_sampler.py
-    TopKTopPSampler.__init__): ``"no"`` PyTorch-native (≤ 0.8: FlashInfer ≥ 0.2.3 falls back to native; 0.11.1–0.20:
+    TopKTopPSampler.__init__): ``"no"`` PyTorch-native (0.7.x; 0.11.1–0.20:
     opt-in only, "Users must opt in explicitly via VLLM_USE_FLASHINFER_SAMPLER=1", read in the 0.11.1, 0.11.2 and
-    0.12.0 wheels); ``"if_installed"`` FlashInfer when flashinfer-python is installed (0.9.0–0.11.0: not a
-    requirement of the wheel — absent from 0.10.0's METADATA, only the "flashinfer" extra in 0.10.2 / 0.11.0 — so
+    0.12.0 wheels); ``"if_installed"`` FlashInfer when flashinfer-python is installed (0.8.0–0.11.0; 0.9.0–0.11.0:
+    not a requirement of the wheel — absent from 0.10.0's METADATA, only the "flashinfer" extra in 0.10.2 / 0.11.0 — so
     a plain ``pip install vllm`` samples natively, while the official image installs FlashInfer in its vllm-base
-    stage, docker/Dockerfile ``FLASHINFER_WHEEL``, x86_64 only); ``"yes"`` FlashInfer by default (≥ 0.21:
+    stage, docker/Dockerfile ``FLASHINFER_WHEEL``, x86_64 only); 0.8.0–0.8.x too (0.8.2 and 0.8.5
+    wheels; helper lora12): FlashInfer when a flashinfer-python below 0.2.3 is installed, as the 0.8-era image's
+    0.2.1.post2 (0.2.3+ falls back to native with a log line), 14 B per logit like 0.9.0's (helper near11);
+    ``"yes"`` FlashInfer by default (≥ 0.21:
     VLLM_USE_FLASHINFER_SAMPLER defaults to True and flashinfer-python is a requirement) on the compute
     capabilities FlashInferBackend supports.  A log's topk_topp_sampler line overrides it
     (``VllmOptions.topk_topp_sampler``)"""

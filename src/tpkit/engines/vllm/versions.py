@@ -141,7 +141,11 @@ means first *released* version, the commit inside the interval before it is not 
     … those logits on max_num_seqs rows             0.7.3 (V1)   v1/worker/gpu_model_runner.py profile_run (0.7.1,
       (0.7.1/0.7.2: on every one of the                          0.7.2, 0.7.3 wheels)
       max_num_batched_tokens rows)
-    FlashInfer top-k/top-p sampler when installed   0.9.0        v1/sample/ops/topk_topp_sampler.py (0.8.5: native);
+    FlashInfer top-k/top-p sampler when installed   0.8.0        v1/sample/ops/topk_topp_sampler.py (0.8.2, 0.8.5:
+      (0.8.x: a flashinfer-python below 0.2.3, as                FlashInfer < 0.2.3 used, ≥ 0.2.3 native; the 0.8-era
+      the 0.8-era image's 0.2.1.post2; 0.9.0+:                   Dockerfile installs 0.2.1.post2; vl_873 / vp_608
+      ≥ 0.2.3)                                                   print "Using FlashInfer"; helper lora12)
+    … flashinfer-python ≥ 0.2.3 required            0.9.0        v1/sample/ops/topk_topp_sampler.py (0.9.0 wheel);
       (flashinfer-python not a requirement before                wheel METADATA (0.10.0: absent; 0.10.2, 0.11.0: extra
       0.12.0: a plain pip install samples                        "flashinfer" only; 0.12.0: Requires-Dist)
       natively)
@@ -255,11 +259,12 @@ _QWEN35_WRAPPERS = ("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditional
 _QWEN35_TEXT = ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM")
 
 _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
-    ((0, 8, 0), dict(memory_rule="v0_peak", distributed_after_snapshot=True)),
+    ((0, 8, 0), dict(memory_rule="v0_peak", distributed_after_snapshot=True,
+                     flashinfer_sampler="if_installed")),
     ((0, 8, 2), dict(capacity_per_worker=True)),
     ((0, 8, 4), dict(v1_batch_defaults="name")),
     ((0, 8, 5), dict(v1_batch_defaults="memory")),
-    ((0, 9, 0), dict(flashinfer_sampler="if_installed", v1_batch_defaults="memory_not_a100")),
+    ((0, 9, 0), dict(v1_batch_defaults="memory_not_a100")),
     ((0, 9, 1), dict(memory_rule="increase")),
     ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
     ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True, moe_shared_output_held=False)),
