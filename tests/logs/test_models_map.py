@@ -271,7 +271,9 @@ def test_flag_entries_exist():
     helper cfg2); a floor. Helper cap10 (2026-12-05): vl_736 takes tp 1 and max_model_len 53,248 from its module,
     sg_290 / sg_291 tp 1 as sg_403 (one GB10); vl_736 is the one new entry with flags. Helper cap12 (2026-12-05):
     vl_854 adds tp 1 (its notes size the one RTX 4090's KV per token with all 8 KV heads). Helper mv33 (2026-12-05):
-    vl_874 / vl_875 add engine_version 0.20.0 (their notes' environment check prints 'vllm 0.20.0')."""
+    vl_874 / vl_875 add engine_version 0.20.0 (their notes' environment check prints 'vllm 0.20.0'). Helper rd12
+    (2026-12-05): the reader takes a bare 'vllm 0.20.0' / `vllm --version` print, so vl_874 / vl_875 lose their flags
+    and vl_082 its engine_version (the log gives the same value)."""
     assert len(WITH_FLAGS) >= 13
     assert all(k not in e for e in MAP if "flags" not in e for k in FLAG_KEYS[1:])
 

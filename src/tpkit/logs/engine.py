@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 
 from tpkit.logs.lazyre import lazy
+from tpkit.logs.text import clean_line
 from tpkit.records import dataclass
 
 __all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "SOURCE_NAMES",
-           "decide_engine", "version_in", "source_names_in", "FORMAT_PATTERNS", "PREFIX_PATTERNS", "release_range",
-           "intersect_ranges", "SOURCE_LINES", "source_line_format", "releases_in"]
+           "decide_engine", "version_in", "version_after", "printed_version", "source_names_in", "FORMAT_PATTERNS",
+           "PREFIX_PATTERNS", "release_range", "intersect_ranges", "SOURCE_LINES", "source_line_format", "releases_in"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -54,6 +55,13 @@ _V = r"v?(\d{1,6}\.\d{1,6}(?:\.\d{1,6}){0,2}(?:[.+-]?(?:post|dev|rc)\w*){0,3}(?:
 the API server prints 'vLLM API server version 0.9.0.1', ``vllm/version.py`` of the 0.9.0.1 wheel); read as three
 parts, 0.9.0.1 was reported as 0.9.0 and the engine-config line '(v0.9.0.1)' did not match at all.  The planners'
 ``parse_version`` keep major.minor.patch of either form."""
+_BARE = r"v?(\d{1,6}\.\d{1,6}\.\d{1,6}(?:\.\d{1,6})?(?:[.-]?(?:post|dev|rc)\d{0,9}){0,3}(?:\+[\w.]{1,80})?)"
+"""a release as a package list prints it: three or four numbers (both engines publish X.Y.Z, vLLM also X.Y.Z.W),
+with pre-release, post-release and local labels.  Each label is a literal and digits only (not _V's run of word
+characters), so the patterns that must reach the end of the line after it do not backtrack over a long line."""
+_BARE_END = r"(?:\s*$|\s*[,;|]|\s+(?:[\w.+-]+\s+)?pypi\b|\s+/|\s+[A-Za-z]:\\)"
+"""what may follow a bare release: the end of the line, a separator, conda's build and channel columns, or pip
+list's editable location column"""
 VERSION_PATTERNS = (
     ("vllm", lazy(r"vLLM API server version " + _V)),
     ("vllm", lazy(r"Initializing an? (?:V\d )?LLM engine \(" + _V + r"\)")),
@@ -64,8 +72,16 @@ VERSION_PATTERNS = (
     ("sglang", lazy(r"lmsysorg/sglang:" + _V)),
     ("sglang", lazy(r"\bsglang-" + _V + r"[\w.+]{0,80}-(?:cp\d|py3)")),
     ("sglang", lazy(r"\bSGLang v" + r"(\d{1,6}\.\d{1,6}\.\d{1,6}[\w.+-]{0,40})")),
+    ("vllm", lazy(r"^\s*(?:[-*>]\s+)?vllm\s+" + _BARE + _BARE_END, re.I)),
+    ("sglang", lazy(r"^\s*(?:[-*>]\s+)?sglang\s+" + _BARE + _BARE_END, re.I)),
 )
-"""(engine, pattern whose group 1 is the version)"""
+"""(engine, pattern whose group 1 is the version).  The last two read an environment check's bare line: ``pip list``
+('vllm    0.20.0', name and version in columns), a conda list row ('vllm  0.20.0  pypi_0  pypi'), or notes that
+list the packages ('vllm 0.20.0, torch 2.11.0+cu130', vl_874 / vl_875).  The package name opens the line (after a
+list bullet at most) and a release of three or four numbers follows it, then the end of the line, a separator or a
+list's next column, so prose ('ran vllm 2 times', 'vllm 0.9 GiB'), another package ('transformers 4.57.1') and a
+package whose name starts with the engine's ('vllm-flash-attn 2.6.2', 'sglang-router 0.2.1') are not read.
+Multi-line prints (``pip show``, ``--version``, ``__version__``) are read by :func:`version_after`."""
 
 FORMAT_MARKERS = (
     ("sglang", "Memory baseline taken", "0.5.21–0.5.23 (not in 0.5.20)", None),
@@ -268,8 +284,73 @@ def version_in(message: str) -> tuple[str, str] | None:
     return None
 
 
+_NAME_LINE = lazy(r"^\s*Name:\s*(vllm|sglang)\s*$", re.I)
+_VERSION_FIELD = lazy(r"^\s*Version:\s*" + _BARE + r"\s*$", re.I)
+_VERSION_QUERY = lazy(r"\b(vllm|sglang)\.__version__\b|\bimportlib\.metadata\.version\(\s*['\"](vllm|sglang)['\"]\s*\)"
+                      r"|^(?:.{0,80}?[$#>]\s*)?(vllm)\s+(?:-v|--version)\s*$")
+_BARE_LINE = lazy(r"^\s*['\"]?" + _BARE + r"['\"]?\s*$")
+AFTER_LINES = 5
+"""how many lines after a version query :func:`version_after` reads for its answer (importing vLLM may log a
+line or two, 'Automatically detected platform cuda.', before the print)"""
+
+
+def version_after(message: str, following: list[str]) -> tuple[str, str, str] | None:
+    """(engine, version, the answering line) when the record asks for an engine's release and a following line
+    answers it: ``pip show vllm`` ('Name: vllm' and on the next line 'Version: 0.20.0'), ``vllm --version`` /
+    ``vllm -v`` (vLLM's CLI: an argparse ``action="version"`` with ``importlib.metadata.version("vllm")``,
+    vllm/entrypoints/cli/main.py, read in the 0.11.0 and 0.29.0 wheels: the release alone on its line),
+    ``print(vllm.__version__)`` / ``print(sglang.__version__)`` (vllm/version.py; sglang/version.py, read in
+    SGLang 0.5.6) or ``importlib.metadata.version("vllm")``: the first of the next :data:`AFTER_LINES` lines
+    that holds a release and nothing else ('0.20.0', or quoted as a REPL echoes it).  ``following`` are the raw
+    lines after the record; a further version query among them ends the search (its answer is its own)."""
+    if "vllm" not in message.lower() and "sglang" not in message.lower():
+        return None
+    m = _NAME_LINE.match(message)
+    if m:
+        v = _VERSION_FIELD.match(following[0]) if following else None
+        return (m.group(1).lower(), v.group(1), following[0].strip()[:200]) if v else None
+    m = _VERSION_QUERY.search(message[:2000])
+    if not m:
+        return None
+    engine = next(g for g in m.groups() if g).lower()
+    for line in following[:AFTER_LINES]:
+        if "version" in line.lower():
+            return None
+        v = _BARE_LINE.match(line)
+        if v:
+            return engine, v.group(1), line.strip()[:200]
+    return None
+
+
+def _following(text: str, end: int, count: int) -> list[str]:
+    """The raw lines of ``text`` after the one ending at ``end`` (at most ``count``), colour codes removed."""
+    out, pos = [], end
+    while len(out) < count and pos < len(text):
+        stop = text.find("\n", pos + 1)
+        stop = len(text) if stop < 0 else stop
+        out.append(clean_line(text[pos + 1:stop][:4000])[0])
+        pos = stop
+    return out
+
+
+def printed_version(message: str, text: str, end: int) -> tuple[str, str, str] | None:
+    """(engine, version, evidence text) when the record prints a release (:func:`version_in`) or asks for one that the
+    lines below answer (:func:`version_after`; the evidence joins the two lines with '⏎').  ``text`` is the log and
+    ``end`` where the record's line ends; the lines below are read only for a record that may ask."""
+    found = version_in(message)
+    if found:
+        return found[0], found[1], message.strip()[:300]
+    if ("vllm" in message or "sglang" in message) and ("Name:" in message or "version" in message or "-v" in message):
+        after = version_after(message, _following(text, end, AFTER_LINES))
+        if after:
+            return after[0], after[1], f"{message.strip()[:200]} ⏎ {after[2]}"
+    return None
+
+
 def _priority(evidence: Evidence) -> tuple[int, int]:
-    """Versions the engine prints itself first (API server line, engine config), then pip / image tags."""
+    """Versions the engine prints itself first (API server line, engine config), then pip / image tags, then an
+    environment check's bare line ('vllm 0.20.0'), then the prints :func:`version_after` reads (no pattern matches
+    their two-line text: they rank last)."""
     rank = next((i for i, (_, p) in enumerate(VERSION_PATTERNS) if p.search(evidence.text)), len(VERSION_PATTERNS))
     return rank, evidence.line_no
 

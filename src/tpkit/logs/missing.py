@@ -60,7 +60,9 @@ def _missing(parsed: ParsedLog) -> list[Missing]:
     if not engine.version_printed:
         inferred = f"; inferred from line formats: {engine.version}" if engine.version else ""
         out.append(Missing(what="engine_version", looked_for="'vLLM API server version', 'LLM engine (vX)', "
-                                                             f"'sglang==X', image tags{inferred}"))
+                                                             "'sglang==X', image tags, an environment check ('vllm X' "
+                                                             "as pip list prints it, pip show, --version, "
+                                                             f"__version__){inferred}"))
     if parsed.run.gpu is None:
         guess = f"; the printed total fits {', '.join(parsed.run.gpu_candidates)}" if parsed.run.gpu_candidates else ""
         out.append(Missing(what="gpu", looked_for=f"a GPU name (nvidia-smi table, 'NVIDIA …', device_name=){guess}"))

@@ -200,7 +200,7 @@ class Scan:
 
     def _record(self, line_no: int, start: int, end: int, rank: RankKey, message: str,
                 level: str | None = None, following: str | None = None) -> None:
-        self._engine_evidence(line_no, message)
+        self._engine_evidence(line_no, message, end)
         for engine, anchor in apply_rules_wrapped(message, following, rank=rank, line_no=line_no):
             self.anchors.append((engine, anchor))
             self.votes[engine] = self.votes.get(engine, 0) + 2
@@ -243,14 +243,14 @@ class Scan:
         if key not in self.formats:
             self.formats[key] = replace(found[1], line_no=line_no)
 
-    def _engine_evidence(self, line_no: int, message: str) -> None:
+    def _engine_evidence(self, line_no: int, message: str, end: int) -> None:
         for engine, words in eng.ENGINE_WORDS:
             if any(w in message for w in words):
                 self.votes[engine] = self.votes.get(engine, 0) + 1
-        version = eng.version_in(message)
+        version = eng.printed_version(message, self.text, end)  # this record, or a query and its answer below
         if version:
             self.evidence.append(eng.Evidence(engine=version[0], claim=f"version {version[1]} printed",
-                                              line_no=line_no, text=message.strip()[:300]))
+                                              line_no=line_no, text=version[2]))
             self.votes[version[0]] = self.votes.get(version[0], 0) + 5
         for i, (engine, literal, versions, generation) in enumerate(eng.FORMAT_MARKERS):
             if literal in message:
