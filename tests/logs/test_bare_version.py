@@ -126,3 +126,13 @@ def test_a_long_line_after_a_bare_release_is_read_in_linear_time():
     assert all(version_in(line) is None for line in lines)
     assert parse_log(("$ vllm --version\n0.1.2" + "rc" * 1900 + "!\n") * 100).engine.version_printed is False
     assert time.perf_counter() - start < 2.0
+
+
+def test_an_ngc_container_tag_is_not_a_vllm_release():
+    """NVIDIA's NGC container tag is its own year.month ('nvcr.io/nvidia/vllm:26.01-py3' runs vLLM 0.13.0); before,
+    vl_885 reported vLLM 26.01 from it.  Docker Hub's vllm/vllm-openai tag and 'vllm:' before a release still read."""
+    from tpkit.logs.engine import VERSION_PATTERNS
+    vllm_patterns = [p for engine, p in VERSION_PATTERNS if engine == "vllm"]
+    assert not any(p.search("| image | `nvcr.io/nvidia/vllm:26.01-py3` |") for p in vllm_patterns)
+    assert any(p.search("image: vllm/vllm-openai:v0.13.0") for p in vllm_patterns)
+    assert any(p.search("vllm==0.13.0") for p in vllm_patterns)
