@@ -63,10 +63,8 @@ _BARE_END = r"(?:\s*$|\s*[,;|]|\s+(?:[\w.+-]+\s+)?pypi\b|\s+/|\s+[A-Za-z]:\\)"
 """what may follow a bare release: the end of the line, a separator, conda's build and channel columns, or pip
 list's editable location column"""
 NGC_TAG = "nvcr.io/nvidia/vllm:YY.MM"
-"""NVIDIA's NGC vLLM container is tagged by its own year.month release ('nvcr.io/nvidia/vllm:26.01-py3'), not by
-vLLM's: the 26.01 container runs vLLM 0.13.0 (vl_341 / vp_261 print 'vLLM API server version 0.13.0+faa43dbf.nv26.01'
-under 'NVIDIA Release 26.01').  So 'nvidia/vllm:' followed by a number is not read as a vLLM release (vl_885 read
-26.01 from it)."""
+"""NVIDIA's NGC container's own year.month tag, not vLLM's release (26.01 runs 0.13.0: vl_341 prints
+'0.13.0+faa43dbf.nv26.01'), so 'nvidia/vllm:' and a number is not read as one (vl_885 read 26.01)."""
 VERSION_PATTERNS = (
     ("vllm", lazy(r"vLLM API server version " + _V)),
     ("vllm", lazy(r"Initializing an? (?:V\d )?LLM engine \(" + _V + r"\)")),
