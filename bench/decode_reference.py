@@ -275,6 +275,33 @@ def kernel_census(fn) -> dict:
     return {"total": sum(names.values()), "by_name": dict(sorted(names.items(), key=lambda kv: -kv[1]))}
 
 
+def kernel_times(fn, device: str, *, top: int | None = 12, name_chars: int = 80, key: str = "top") -> dict | None:
+    """GPU µs by kernel name of one eager call of ``fn`` (torch.profiler; a diagnostic split): the ``top`` names
+    (all when None), each cut to ``name_chars``, under ``key``.  None on CPU; a profiler error is returned, not
+    raised.  Shared by bench/spec_reference.py and bench/draft_breakdown.py."""
+    if device == "cpu":
+        return None
+    from torch.profiler import ProfilerActivity, profile
+
+    try:
+        fn()
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            fn()
+            torch.cuda.synchronize()
+        by: dict[str, list] = {}
+        for ev in prof.events():
+            if ev.device_type.name == "CUDA":
+                row = by.setdefault(ev.name[:name_chars], [0, 0.0])
+                row[0] += 1
+                row[1] += ev.device_time_total if hasattr(ev, "device_time_total") else ev.cuda_time_total
+        ranked = sorted(by.items(), key=lambda kv: -kv[1][1])[:top]
+        return {"kernels": sum(v[0] for v in by.values()), "gpu_us": round(sum(v[1] for v in by.values()), 1),
+                key: {k: [v[0], round(v[1], 1)] for k, v in ranked}}
+    except Exception as exc:  # noqa: BLE001 - a diagnostic
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
 # ----------------------------------------------------------------------------------------------- timing
 def time_graph(graph, iters: int, repeats: int) -> list[float]:
     """Median-able list of µs per replay (CUDA events around ``iters`` replays, ``repeats`` times)."""

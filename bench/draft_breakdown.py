@@ -82,28 +82,9 @@ def graph_us(fn, device: str, args) -> float | None:
 
 
 def kernels_of(fn, device: str) -> dict | None:
-    """Every GPU kernel of one eager call (torch.profiler): name → [count, µs], total count and µs."""
-    if device == "cpu":
-        return None
-    from torch.profiler import ProfilerActivity, profile
-
-    try:
-        fn()
-        torch.cuda.synchronize()
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            fn()
-            torch.cuda.synchronize()
-        by: dict[str, list] = {}
-        for ev in prof.events():
-            if ev.device_type.name == "CUDA":
-                row = by.setdefault(ev.name[:90], [0, 0.0])
-                row[0] += 1
-                row[1] += ev.device_time_total if hasattr(ev, "device_time_total") else ev.cuda_time_total
-        top = sorted(by.items(), key=lambda kv: -kv[1][1])
-        return {"kernels": sum(v[0] for v in by.values()), "gpu_us": round(sum(v[1] for v in by.values()), 1),
-                "by_name": {k: [v[0], round(v[1], 1)] for k, v in top}}
-    except Exception as exc:  # noqa: BLE001 - a diagnostic
-        return {"error": f"{type(exc).__name__}: {exc}"}
+    """Every GPU kernel of one eager call (torch.profiler): name → [count, µs], total count and µs
+    (``decode_reference.kernel_times`` with every name)."""
+    return dr.kernel_times(fn, device, top=None, name_chars=90, key="by_name")
 
 
 # ----------------------------------------------------------------------------------------------- the parts

@@ -268,28 +268,8 @@ def timed(fn, row: dict, device: str, args) -> dict:
 
 
 def kernel_times(fn, device: str) -> dict | None:
-    """GPU µs by kernel name of one eager call of ``fn`` (torch.profiler; a diagnostic split, top 12 names)."""
-    if device == "cpu":
-        return None
-    from torch.profiler import ProfilerActivity, profile
-
-    try:
-        fn()
-        torch.cuda.synchronize()
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            fn()
-            torch.cuda.synchronize()
-        by: dict[str, list] = {}
-        for ev in prof.events():
-            if ev.device_type.name == "CUDA":
-                row = by.setdefault(ev.name[:80], [0, 0.0])
-                row[0] += 1
-                row[1] += ev.device_time_total if hasattr(ev, "device_time_total") else ev.cuda_time_total
-        top = sorted(by.items(), key=lambda kv: -kv[1][1])
-        return {"kernels": sum(v[0] for v in by.values()), "gpu_us": round(sum(v[1] for v in by.values()), 1),
-                "top": {k: [v[0], round(v[1], 1)] for k, v in top[:12]}}
-    except Exception as exc:  # noqa: BLE001 - a diagnostic
-        return {"error": f"{type(exc).__name__}: {exc}"}
+    """GPU µs by kernel name of one eager call of ``fn``: the top 12 names (``decode_reference.kernel_times``)."""
+    return dr.kernel_times(fn, device)
 
 
 def attention_only(wts_layers, s, batch, ntok, context, bias, device, args) -> float | None:

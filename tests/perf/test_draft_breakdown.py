@@ -44,3 +44,38 @@ def test_glue_step_picks_the_best_children_of_the_kept_branches():
     ids, hid, cs = db.glue_step(topk_p, topk_index, hidden, scores, k, pos)
     assert ids.tolist() == [20, 10] and hid[:, 0].tolist() == [1.0, 0.0]
     assert cs[0].tolist() == pytest.approx([0.45, 0.3]) and pos.tolist() == [1, 1]
+
+
+def test_the_shared_kernel_profile_groups_cuts_and_ranks_names(monkeypatch):
+    """decode_reference.kernel_times, shared by spec_reference (top 12, 80-character names, key 'top') and
+    draft_breakdown (every name, 90 characters, key 'by_name'), on a fake profiler: the GPU branch runs on a CPU."""
+    torch = pytest.importorskip("torch")
+    import types
+
+    import decode_reference as dr
+
+    class Ev:
+        def __init__(self, name, us):
+            self.name, self.device_time_total = name, us
+            self.device_type = types.SimpleNamespace(name="CUDA")
+
+    class Prof:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def events(self):
+            return [Ev("a" * 100, 5.0), Ev("b", 2.0), Ev("a" * 100, 1.0), Ev("c", 0.5)]
+
+    fake = types.ModuleType("torch.profiler")
+    fake.ProfilerActivity = types.SimpleNamespace(CUDA=1)
+    fake.profile = lambda activities: Prof()
+    monkeypatch.setitem(sys.modules, "torch.profiler", fake)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: None)
+    assert dr.kernel_times(lambda: None, "cpu") is None
+    spec = dr.kernel_times(lambda: None, "cuda", top=2)
+    assert spec == {"kernels": 4, "gpu_us": 8.5, "top": {"a" * 80: [2, 6.0], "b": [1, 2.0]}}
+    every = dr.kernel_times(lambda: None, "cuda", top=None, name_chars=90, key="by_name")
+    assert list(every["by_name"]) == ["a" * 90, "b", "c"]
