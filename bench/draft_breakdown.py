@@ -56,13 +56,8 @@ REF_PARTS = ("embed", "norms_cat", "qkv", "rope_kv", "attn_mask", "o_res", "mlp"
 
 
 # ----------------------------------------------------------------------------------------------- timing
-def graph_us(fn, device: str, args) -> float | None:
-    """µs per replay of ``fn`` captured alone in a CUDA graph: warm-up, then the median of ``repeats`` timings of
-    ≥ ~2 ms of replays.  None on CPU."""
-    if device == "cpu":
-        fn()
-        return None
-    fn()
+def capture(fn):
+    """``fn`` captured in a CUDA graph after one warm-up call on a side stream: (graph, the captured outputs)."""
     torch.cuda.synchronize()
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
@@ -71,7 +66,18 @@ def graph_us(fn, device: str, args) -> float | None:
     torch.cuda.current_stream().wait_stream(side)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
+        out = fn()
+    return graph, out
+
+
+def graph_us(fn, device: str, args) -> float | None:
+    """µs per replay of ``fn`` captured alone in a CUDA graph: warm-up, then the median of ``repeats`` timings of
+    ≥ ~2 ms of replays.  None on CPU."""
+    if device == "cpu":
         fn()
+        return None
+    fn()
+    graph, _ = capture(fn)
     for _ in range(args.warmup):
         graph.replay()
     one = dr.time_graph(graph, 2, 1)[0]
@@ -116,13 +122,8 @@ def glue_step(topk_p, topk_index, hidden, scores, k: int, positions):
 def draft_step_engine(tokens, hidden, dw, batch, k, context, rope, bias, d, hot):
     """``spec_reference.draft_step`` with the engine's sampling (float cast, softmax, fast_topk, hot-token gather)
     and, at topk 1, the decode attention."""
-    emb = F.embedding(tokens, dw.embed)
-    if hidden.shape[-1] != emb.shape[-1]:
-        hidden = hidden @ dw.fc.t()
     layer, hs = dw.layer, (d["hidden"],)
-    res = hidden
-    h = torch.cat([F.rms_norm(emb, hs, layer["in_norm"], dr.EPS), F.rms_norm(hidden, hs, layer["hidden_norm"], dr.EPS)],
-                  dim=-1)
+    h, res = sr.draft_input(tokens, hidden, dw, d)
     if k == 1:
         q = rope_kv(h @ layer["qkv"].t(), layer, batch, 1, context, rope, d)
         a = decode_attention(q, layer, batch, context + 1, d) @ layer["o"].t()
@@ -232,15 +233,7 @@ def graph_vs_eager(fn, device: str) -> float:
     eager = fn()[0].float().clone()
     if device == "cpu":
         return 0.0
-    torch.cuda.synchronize()
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        fn()
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        out = fn()
+    graph, out = capture(fn)
     graph.replay()
     torch.cuda.synchronize()
     err = float((out[0].float() - eager).abs().max()) / max(float(eager.abs().max()), 1e-12)

@@ -199,15 +199,22 @@ class DraftWeights:
                       "gate_up": rnd(2 * d["inter"], h), "down": rnd(h, d["inter"])}
 
 
-def draft_step(tokens, hidden, dw: DraftWeights, batch, ntok, context, rope, bias, d, topk: int):
-    """One EAGLE-3 forward on B·T rows: ``hidden`` is 3·hidden wide (the fc runs) or hidden wide (it does not)."""
+def draft_input(tokens, hidden, dw: DraftWeights, d):
+    """The EAGLE-3 layer's input: the token embedding and the (fc-reduced when 3·hidden wide) hidden state, each
+    RMS-normed and concatenated (2·hidden wide), and the residual (the reduced hidden state)."""
     emb = F.embedding(tokens, dw.embed)
     if hidden.shape[-1] != emb.shape[-1]:
         hidden = hidden @ dw.fc.t()
     layer, hs = dw.layer, (d["hidden"],)
-    res = hidden
     h = torch.cat([F.rms_norm(emb, hs, layer["in_norm"], dr.EPS), F.rms_norm(hidden, hs, layer["hidden_norm"], dr.EPS)],
                   dim=-1)
+    return h, hidden
+
+
+def draft_step(tokens, hidden, dw: DraftWeights, batch, ntok, context, rope, bias, d, topk: int):
+    """One EAGLE-3 forward on B·T rows: ``hidden`` is 3·hidden wide (the fc runs) or hidden wide (it does not)."""
+    layer, hs = dw.layer, (d["hidden"],)
+    h, res = draft_input(tokens, hidden, dw, d)
     res = attention_block(h, layer, batch, ntok, context, rope, bias, d) + res
     x = mlp_block(F.rms_norm(res, hs, layer["post_norm"], dr.EPS), layer, d)
     out = F.rms_norm(x + res, hs, dw.final_norm, dr.EPS)
