@@ -24,6 +24,7 @@ of the workspace manager's one buffer with the sparse-MLA backend's fp8_ds_mla p
 
 from __future__ import annotations
 
+from tpkit.engines.vllm.dsv4 import FIRST as DSV4_FIRST  # first release with DeepSeek-V4
 from tpkit.models.spec import ModelSpec
 
 __all__ = ["SPARSE_INDEXER_FIRST", "INDEXER_WORKSPACE_FIRST", "INDEXER_LOGITS_DUMMY_FIRST", "INDEXER_RADIX_FIRST",
@@ -40,8 +41,6 @@ INDEXER_RADIX_FIRST = (0, 20, 0)
 INDEXER_FACTOR_FIRST = (0, 32, 0)
 """first release whose prefill buffer is 8 × ``sparse_mla_prefill_workspace_factor`` per token (0.31.0: × 40)"""
 
-DSV4_FIRST = (0, 20, 0)
-"""first release with DeepSeek-V4 (``dsv4.FIRST``)"""
 
 MAX_LOGITS_BYTES = 512 * 2**20
 """``VLLM_SPARSE_INDEXER_MAX_LOGITS_MB`` default (512), as bytes (uint8 elements)"""
