@@ -17,6 +17,8 @@ held-out sources were added 2026-12-03 (helper pub, model unchanged); the floors
 rates added to the GPU catalog from NVIDIA's Blackwell technical brief, which un-refused one of them); same floors.
 8 rows from one more held-out source were added 2026-12-04 (helper spw4, model unchanged); same floors.
 4 rows from two more held-out sources were added 2026-12-04 (helper spw5, model unchanged); same floors.
+68 rows from two more held-out sources were added 2026-12-05 (helper sp13, model unchanged; Qwen3.5-397B on
+4x RTX PRO 6000, ten of them AWQ slow-downs the model calls speed-ups); same floors.
 """
 
 import json
@@ -79,14 +81,16 @@ def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():
 def test_held_out_rows_are_not_dropped():
     """57 held-out rows on 2026-12-03, 69 after helper spec4's three sources, 94 after helper spx's three, 125 after
     helper spy's three, 131 after helper spz's two, 156 after helper spw's three, 166 after helper spw2's one, 168 after helper spw3's two, 176 after helper spw4's one, 180 after helper spw5's two (2026-12-04).
-    Helper pub11 (2026-12-05): 182 after one more source (p11_qwen38_rtx6k, two rows)."""
+    Helper pub11 (2026-12-05): 182 after one more source (p11_qwen38_rtx6k, two rows).
+    Helper sp13 (2026-12-05): 250 after two more sources (p13_q35_malaiwah, 6 rows; p13_q35_rtx6k_matrix, 62 rows)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 182
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 250
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
             "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3",
             "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k", "vllm_blog_amd_e3",
             "vllm_blog_aa_dsv32", "glm5_oneshot_rtx6k", "tw_glm47f_h200", "dogacel_goss120",
-            "dogacel_goss20", "p11_qwen38_rtx6k"} <= set(DATA["sources"]) - train
+            "dogacel_goss20", "p11_qwen38_rtx6k", "p13_q35_malaiwah",
+            "p13_q35_rtx6k_matrix"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -415,3 +419,26 @@ def test_p11_qwen38_rows_carry_the_prs_numbers_blind():
     assert [(r["num_steps"], r["num_draft_tokens"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"])
             for r in rows] == [(2, 3, 63.3, 96.1, 2.18), (4, 5, 63.3, 116.3, 2.68)]
     assert {(r["gpu"], r["engine"], r["engine_version"], r["batch"]) for r in rows} == {("RTX-PRO-6000", "vllm", "0.27.1", 1)}
+
+
+def test_p13_qwen35_rows_carry_the_sources_numbers_blind():
+    """local-inference-lab/rtx6kpro: Qwen3.5-397B-A17B on 4x RTX PRO 6000, vLLM MTP=2 (NEXTN 2/1/3) vs no MTP.
+    malaiwah's table (models/qwen35-397b.md): six worker counts at 1K context, accept length 2.78 = 1 + 2 x 0.892.
+    The 2026-03-14 decode matrix (benchmarks/inference-throughput/*.json, vLLM 0.17.0rc1): the cells measured in
+    both runs with no errors, no queueing, the full concurrency running and mean TTFT <= 2 s in both: 62 of 120,
+    ten of them AWQ slow-downs at 32k-128k.  Helper sp13 (2026-12-05)."""
+    mal = [r for r in DATA["rows"] if r["source"] == "p13_q35_malaiwah"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"]) for r in mal] == [
+        (1, 85.8, 130.0), (2, 137.1, 212.7), (5, 234.2, 358.6), (10, 334.3, 573.5), (20, 491.5, 744.1),
+        (32, 605.9, 922.6)]
+    assert {(r["accept_length"], r["context"], r["engine_version"]) for r in mal} == {(2.78, 1024, "0.16.0")}
+    mat = [r for r in DATA["rows"] if r["source"] == "p13_q35_rtx6k_matrix"]
+    assert len(mat) == 62
+    assert {(r["gpu"], r["tp"], r["engine"], r["engine_version"], r["algorithm"], r["num_steps"], r["topk"],
+             r["num_draft_tokens"], r["accept_length"]) for r in mat} == {
+        ("RTX-PRO-6000", 4, "vllm", "0.17.0", "NEXTN", 2, 1, 3, None)}
+    awq = [r for r in mat if r["model"].endswith("awq.config.json")]
+    assert len(awq) == 23 and sum(r["spec_tok_s"] < r["base_tok_s"] for r in awq) == 10
+    (slowest,) = [r for r in awq if r["batch"] == 1 and r["context"] == 131072 + 1024]
+    assert (slowest["base_tok_s"], slowest["spec_tok_s"]) == (95.5, 39.8)
+    assert all(r["source"] not in DATA["split"]["train"] for r in mat + mal)
