@@ -116,6 +116,24 @@ FREE_AT_START_H100NVL = {
                 "H100 NVL: other processes held ~56 GiB"}
 """gs_007 / sg_067 (the same run of willxxy/sglang-play): the free memory printed before the weights"""
 
+WSL2_TOTAL_EVIDENCE = (
+    "under WSL2 CUDA reports the card's whole memory, nvidia-smi's MiB total, where native Linux reports less (the "
+    "catalog's total): vp_022 / vp_100 print 'Free memory on device (22.45/23.99 GiB)' for the RTX 4090's 24,564 MiB "
+    "(Linux 23.65 GiB), vp_324 12.00 GiB for the RTX 2060 12GB's 12,288 MiB, vp_083 15.99 GiB for a 16 GB card")
+"""why a WSL2 case whose log prints no CUDA total takes the catalog's nvidia-smi total (helper q21s1, 2026-12-05)"""
+
+
+def _wsl2_total(gpu: str) -> tuple[int, str]:
+    """(bytes, note) of catalog GPU ``gpu`` under WSL2: its ``nvidia_smi_total_mib`` (``WSL2_TOTAL_EVIDENCE``; the
+    catalog read through tpkit, run with PYTHONPATH=src)."""
+    from tpkit.hardware.catalog import lookup_gpu
+
+    entry = lookup_gpu(gpu)
+    mib = entry.nvidia_smi_total_mib
+    return mib * 2**20, (f"{entry.name} under WSL2 with nvidia-smi's total, {mib:,} MiB = {mib / 1024:.2f} GiB "
+                         f"(helper q21s1, 2026-12-05): {WSL2_TOTAL_EVIDENCE}")
+
+
 # Kept in the repository (tests/validation/data_public/sglang_cases.json), same normalisation.
 TB_3090_TOTAL = (
     "RTX-3090 with the CUDA total the study's own run prints (helper vres, 2026-12-05): 'GPU 0 has a total capacity "
@@ -742,15 +760,24 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # RTX 5070 Ti under WSL2 (search-index file id 55618277543): vLLM 0.13.0 (NGC 26.01 image) offline LLM,
     # nvidia/Llama-3.1-8B-Instruct-FP4 (ModelOpt NVFP4, assembled config), util 0.9, 4,096
     "vp_622": ("0.13.0", "the report's 'v0.13.0+faa43dbf.nv26.01' (NGC nvcr.io/nvidia/vllm:26.01-py3)",
+               # helper q21s1 (2026-12-05): WSL2, no CUDA total printed: nvidia-smi's 16,303 MiB (_wsl2_total)
                {"gpu_catalog": {"gpu": "RTX-5070-Ti-16GB", "note": "'NVIDIA GeForce RTX 5070 Ti (Blackwell, sm_120, "
-                                "16303 MiB)' (the report's hardware table, Windows + WSL2): the catalog's RTX-5070-Ti-16GB"}},
+                                "16303 MiB)' (the report's hardware table, Windows + WSL2): the catalog's RTX-5070-Ti-16GB"},
+                "wsl2": True},
                None),
     # helper mv34: a finance-agent project's model-run records on one cloud RTX 4090 (search-index file ids 56123484485,
     # round mv33's hit, and 56372330401, the record of the day before that gives the release): vLLM 0.21.0 offline LLM
     # Qwen3.5-9B text only ('text-only mode': language_model_only), max_num_seqs 1; 131,072 at util 0.95 in float16, and
     # 8,192 at util 0.86
+    # compile_cache "warm" (helper q21s1, 2026-12-05): neither record is a first start of its engine configuration.
+    # vp_623: the same 131,072 / 0.95 / float16 / max_num_seqs 1 configuration prints the same 139,914 tokens in two
+    # records of separate script runs (56123484485's smoke, whose two runs load in 74.5 s and 77.9 s, and the later
+    # driver-pack run 56495823839), so every start printed the same state, and all but the first load vLLM's compile
+    # cache (~/.cache/vllm/torch_compile_cache). vp_624: its record says the first cloud attempt of the same command
+    # (900 output tokens, a sampling value) came before the run it reports. Blind (cold, the default): see §6.4.
     **{cid: ("0.21.0", "the project's record of 2026-05-16 'vLLM 0.21.0' (the same cloud RTX 4090 and script)",
-             {"language_model_only": True, **({"dtype": "float16"} if cid == "vp_623" else {})}, None)
+             {"language_model_only": True, "compile_cache": "warm",
+              **({"dtype": "float16"} if cid == "vp_623" else {})}, None)
        for cid in ("vp_623", "vp_624")},
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
@@ -918,8 +945,17 @@ SGLANG_PUBLIC = {
                {}, None),
     # helper sgx (2026-12-04): a public start-up of a GPU the set had none of (RTX 4070 Ti SUPER under WSL2)
     "gs_030": ("0.5.8", "the presentation's environment table (SGLang 0.5.8; line formats agree)",
+               # helper q21s1 (2026-12-05): WSL2: nvidia-smi's total (_wsl2_total), and the card was not empty (the
+               # author's nvidia-smi: 1,740 MiB used by the Windows desktop), so the free memory SGLang prints before
+               # the weights is the start (free_at_start, harness.machine_of)
                {"gpu_catalog": {"gpu": "RTX-4070-Ti-SUPER", "note": "named in the environment table ('NVIDIA RTX "
-                                "4070 Ti SUPER (16GB)', Windows 11 + WSL2): the catalog's RTX-4070-Ti-SUPER"}}, None),
+                                "4070 Ti SUPER (16GB)', Windows 11 + WSL2): the catalog's RTX-4070-Ti-SUPER"},
+                "wsl2": True,
+                "free_at_start": {
+                    "gib": 14.70, "line": "[2026-04-14 01:02:18] Load weight begin. avail mem=14.70 GB",
+                    "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') "
+                                "under WSL2, where the Windows desktop holds part of the card (1,740 MiB used in the "
+                                "author's nvidia-smi before the start)"}}, None),
     # helper sgy (2026-12-04): engine logs committed to a public repository (StevenWang-CY/sglang-attention-
     # reproducibility, page-size study), a GPU the set had none of (RTX 5060 Ti, SM120)
     "gs_050": ("0.5.9", "a main build between 0.5.9 and 0.5.10 (ServerArgs fields: enable_mm_global_cache of 0.5.10 "
@@ -1276,6 +1312,7 @@ def _record(engine: str, case: dict, sel) -> dict:
     printed_total = over.pop("gpu_total_gib", None)  # a catalog GPU whose log prints another CUDA total (WSL2)
     named_gpu = over.pop("gpu_catalog", None)  # a catalog GPU the source names where the raw record has none (cfg3)
     free_at_start = over.pop("free_at_start", None)  # a GPU not empty at start: its printed free memory (npred)
+    wsl2 = over.pop("wsl2", False)  # under WSL2, no CUDA total printed: nvidia-smi's total (q21s1, _wsl2_total)
     parallel = {k: case.get(k) or 1 for k in ("tp", "pp", "dp", "ep")}
     out = {"id": case["id"], "engine": engine, "status": case["status"], "quality": case.get("quality"),
            "source": case["source"], "source_url": case.get("source_url"),
@@ -1301,6 +1338,8 @@ def _record(engine: str, case: dict, sel) -> dict:
         out.update(gpu=assumed["gpu"], gpu_note=assumed["note"], gpu_candidates=list(assumed["candidates"]))
     if named_gpu:
         out.update(gpu=named_gpu["gpu"], gpu_note=named_gpu["note"])
+    if wsl2:
+        out["gpu_total_bytes"], out["gpu_note"] = _wsl2_total(out["gpu"])
     if free_at_start:
         out["free_at_start"] = dict(free_at_start)
     quant = _checkpoint_quant(case, out["config_file"])
@@ -1568,6 +1607,13 @@ PUBLIC_EDITS["vp_066"]["why_off"] += (
     "planned 13.93 GiB as printed, +7.8 -> +6.9 %.")
 
 COLLECTION_EDITS = {
+    # helper q21s1 (2026-12-05): an RTX 3090 under WSL2 (Docker Desktop): nvidia-smi's total (_wsl2_total), and the
+    # free memory SGLang prints before the weights as the start (the Windows desktop holds part of the card)
+    "sg_044": {"gpu_total_bytes": _wsl2_total("RTX-3090")[0], "gpu_note": _wsl2_total("RTX-3090")[1],
+               "free_at_start": {
+                   "gib": 22.76, "line": "[2025-02-04 05:21:40 TP0] Load weight begin. avail mem=22.76 GB",
+                   "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') "
+                               "under WSL2 (Docker Desktop), where the Windows desktop holds part of the card"}},
     # helper cfg3 (2026-12-04): the AWQ checkpoint's config assembled (its _assembled_note); its only blocker was the
     # config, so the case is predicted, blind
     "vl_071": {"config_file": "gaunernst--gemma-3-27b-it-int4-awq.json", "config_confidence": VL071_CONFIDENCE,

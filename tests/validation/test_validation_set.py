@@ -25,6 +25,9 @@ Helper mv34 (2026-12-05): round mv33's 21 unread hits judged in order; vp_622 (L
 vLLM 0.13.0, -7.5 %, outside), vp_623 and vp_624 (Qwen3.5-9B text only on an RTX 4090, vLLM 0.21.0, -15.2 % and
 -29.9 %, inside) added blind, no rule changed: vLLM 263 listed, 250 scored, median 1.53 -> 1.56 %, p90 9.66 -> 10.09 %,
 208/247 -> 210/250 inside (level unchanged; docs/accuracy.md §6.4, helper mv34).
+Helper q21s1 (2026-12-05): WSL2 cases take nvidia-smi's total and SGLang's WSL2 cases their printed free memory;
+vp_623/vp_624 are repeat starts (compile cache warm): vp_622 -7.5 -> -2.0 %, vp_623 -15.2 -> +11.2 %, vp_624 -29.9 ->
++21.9 %, gs_030 +6.2 -> +2.3 %, sg_044 +8.0 -> +0.7 %; no case added, levels unchanged (docs/accuracy.md §2).
 """
 
 from pathlib import Path
