@@ -1062,6 +1062,11 @@ SGLANG_PUBLIC = {
     "gs_257": ("0.5.13", "the worker image built by the repository's Dockerfile (SGLANG_VERSION=0.5.13.post1)",
                {"speculative_algorithm": "EAGLE", "speculative_num_steps": 2, "speculative_eagle_topk": 1,
                 "speculative_num_draft_tokens": 3}, None),
+    # helper sgb13: the same deployment's Profile A boot of 2026-08-31 (dw-flyingw/GLM-SGLANG sglang/README.md,
+    # search-index id 69497607941): --max-running-requests 128 and SGLang's hierarchical cache on (host tiers only)
+    "gs_258": ("0.5.13", "the image glm52-dynamo-sglang:0.5.13post1 (the repository's Dockerfile: SGLang 0.5.13.post1)",
+               {"speculative_algorithm": "EAGLE", "speculative_num_steps": 2, "speculative_eagle_topk": 1,
+                "speculative_num_draft_tokens": 3}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
