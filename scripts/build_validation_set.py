@@ -1086,6 +1086,23 @@ SGLANG_PUBLIC = {
     **{cid: ("0.5.18", "the environment section: 'sglang 0.5.18 (lmsysorg/sglang:latest image)'", {}, None)
        for cid in ("gs_254", "gs_255")},
     "gs_310": ("0.5.12", "the guide's 'SGLang 版本：v0.5.12' and the run's image sglang:v0.5.12-cu129", {}, None),
+    # helper sgb13 (2026-12-05, session 13): an NLA reproduction record (NashChennc/natural_language_autoencoders,
+    # search-index id 67328003014): the AV checkpoint (a Qwen2.5-7B-Instruct fine-tune) on one A40, mfs 0.75, radix
+    # cache off (the launch script's --disable-radix-cache), flashinfer attention and sampling
+    "gs_256": ("0.5.6", "the record's verified packages: 'SGLang：0.5.6.post2' (rules 0.5.6)",
+               {"disable_radix_cache": True,
+                "gpu_catalog": {"gpu": "A40", "note": "'8 张 NVIDIA A40，每张约 46 GB' (the record), GPU 4 essentially idle "
+                                "before the run: the catalog's A40"}}, None),
+    # helper sgb13: dw-flyingw/GLM-5.2-FP8 at commit 56c016e (2026-06-28): the Dynamo SGLang worker's command and the
+    # pool its compose comment and README quote (max_total_num_tokens=540800), GLM-5.2-FP8 at TP 8 on 8x H200
+    "gs_257": ("0.5.13", "the worker image built by the repository's Dockerfile (SGLANG_VERSION=0.5.13.post1)",
+               {"speculative_algorithm": "EAGLE", "speculative_num_steps": 2, "speculative_eagle_topk": 1,
+                "speculative_num_draft_tokens": 3}, None),
+    # helper sgb13: the same deployment's Profile A boot of 2026-08-31 (dw-flyingw/GLM-SGLANG sglang/README.md,
+    # search-index id 69497607941): --max-running-requests 128 and SGLang's hierarchical cache on (host tiers only)
+    "gs_258": ("0.5.13", "the image glm52-dynamo-sglang:0.5.13post1 (the repository's Dockerfile: SGLang 0.5.13.post1)",
+               {"speculative_algorithm": "EAGLE", "speculative_num_steps": 2, "speculative_eagle_topk": 1,
+                "speculative_num_draft_tokens": 3}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

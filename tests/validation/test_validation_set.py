@@ -28,6 +28,10 @@ vLLM 0.13.0, -7.5 %, outside), vp_623 and vp_624 (Qwen3.5-9B text only on an RTX
 Helper q21s1 (2026-12-05): WSL2 cases take nvidia-smi's total and SGLang's WSL2 cases their printed free memory;
 vp_623/vp_624 are repeat starts (compile cache warm): vp_622 -7.5 -> -2.0 %, vp_623 -15.2 -> +11.2 %, vp_624 -29.9 ->
 +21.9 %, gs_030 +6.2 -> +2.3 %, sg_044 +8.0 -> +0.7 %; no case added, levels unchanged (docs/accuracy.md §2).
+Helper sgb13 (2026-12-05): gs_256 (NLA AV on an A40, SGLang 0.5.6, +4.2 %, outside) and gs_257 (GLM-5.2-FP8 TP 8 on
+H200 with MTP, refused blind on the stand-in config's context limit, -2.4 % with GLM-5.2's limit) added, no rule
+changed: SGLang 87 -> 89 listed, 68 -> 70 scored, 61/68 -> 62/70 inside (inside level 0.89 -> 0.88; round sgb13);
+then gs_258 (the same GLM-5.2 deployment's HiCache boot, -2.4 %, inside): 90 listed, 71 scored, 63/71 inside.
 """
 
 from pathlib import Path
@@ -37,7 +41,7 @@ import pytest
 import harness
 
 REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch (targets: see the module doc)
-    "sglang": (0.005, 0.045, 0.89),  # 2026-12-03 merged main, 29 scored: median 0.32 %, p90 1.76 %, 28/29 inside;
+    "sglang": (0.005, 0.045, 0.88),  # 2026-12-03 merged main, 29 scored: median 0.32 %, p90 1.76 %, 28/29 inside;
                                      # before, helper npr's 28 scored: median 0.38 %, p90 2.27 %, 26/28 inside
                                      # (sg_037 MI300X, sg_044 RTX 3090 under WSL2 outside; gs_013 inside since the
                                      # pre-0.4.0 untied lm_head rule; §6.4); the load term is partly in-sample (§5).
@@ -210,6 +214,16 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # 0.5.15.post1 Qwen3-Coder-30B-A3B-FP8 TP 2 on H100, fp8 KV, 262,144)
                                      # -0.1 %, both inside: 81 listed, 62 scored, median 0.29 %, p90 2.77 %,
                                      # 59/62 inside (level unchanged)
+                                     # Helper sgb13 (2026-12-05) added gs_256 (an NLA AV checkpoint, a
+                                     # Qwen2.5-7B-Instruct fine-tune, SGLang 0.5.6.post2 on one A40, mfs 0.75)
+                                     # +4.2 % blind, outside, and gs_257 (GLM-5.2-FP8, 0.5.13.post1, TP 8 on
+                                     # 8x H200 with MTP, the pool its compose file quotes) refused blind on the
+                                     # GLM-5.1 config's 202,752 limit, -2.4 % inside once its config carries
+                                     # GLM-5.2's 1,048,576: 89 listed, 70 scored, median 0.33 %, p90 2.87 %,
+                                     # 62/70 inside (88.6 %): LOOSENED inside 0.89 -> 0.88 for gs_256 (no rule
+                                     # changed; docs/accuracy.md §6.4, round sgb13); then gs_258 (the same
+                                     # deployment's HiCache boot, max_running 128) -2.4 %, inside: 90 listed,
+                                     # 71 scored, median 0.35 %, p90 2.83 %, 63/71 inside
     # helper mv20 (2026-12-04): vp_370-vp_372 (lhl's MI300X notes: a vLLM 0.6.3.dev114 ROCm build, V0,
     # benchmark_throughput.py at the default util 0.9) added as printed, scored blind before any change:
     # Llama-2-7b-chat tp 1 +1.3 %, tp 8 +3.1 % (both just outside their bands), Llama-3.1-405B tp 8 at 131,072
