@@ -45,11 +45,18 @@ A6000_RESERVED_MIB = 49140 - 47.54 * 1024
 """RTX A6000: nvidia-smi 49140 MiB − CUDA 47.54 GiB (OOM messages) ≈ 459 MiB (GA102 professional board, ECC off)"""
 
 ADDED = [
-    _gpu("T4", ["Tesla T4", "NVIDIA T4", "T4-16GB", "Tesla-T4"], 15102 * MIB,
-         "torch '_CudaDeviceProperties(name='Tesla T4', total_memory=15102MB)' in public logs (code-search ids "
-         "24057668428, 39797959717, 27857302904; older drivers print 15079MB); consistent with '14.75 GiB total "
-         "capacity' in many public PyTorch OOM messages on T4 (ids 29258903864 'T4: CUDA out of memory … 14.75 GiB', "
-         "29310183345 'T4(16GB RAM)'); nvidia-smi 15360MiB ('Tesla T4 … 15360MiB', id 41626499741)",
+    _gpu("T4", ["Tesla T4", "NVIDIA T4", "T4-16GB", "Tesla-T4"], _gib(14.56),
+         "14.56 GiB, the total of current drivers (helper t4g4, 2026-12-05): 'GPU 0: Tesla T4; free=14.46 GiB / "
+         "total=14.56 GiB' on Kaggle (tests/logs/data/vllm/vl_348.log, 2026), 'GPU 0 has a total capacity of 14.56 "
+         "GiB' in vLLM 0.19.1 on a Colab Tesla T4 (vl_159.log, 2026-04) and on a GCP Tesla T4 "
+         "(github.com/Zheng-Chong/CatVTON issue 133, 2025-11); the same die and memory (TU104, 16 GB GDDR6) under a "
+         "CUDA 13.0 driver: 'Quadro RTX 5000 … Total amount of global memory: 14910 MBytes (15634726912 bytes)' "
+         "(code-search id 11157024369). The total shrinks as drivers reserve more: driver 535.183.01 prints "
+         "total_memory=14930MB (14.58 GiB, id 12462193998; github.com/mbzuai-oryx/GeoPixel issue 5), older drivers "
+         "torch total_memory=15102MB / 15079MB (14.75 GiB; ids 24057668428, 39797959717, 27857302904; OOM messages "
+         "'14.75 GiB', ids 29258903864, 29310183345), the catalog total until 2026-12-05. A run on an older driver "
+         "should pass --gpu-memory with the total it prints. nvidia-smi "
+         "15360MiB ('Tesla T4 … 15360MiB', id 41626499741)",
          15360, (7, 5), 40, 0.32, None, None, 130.0, None, 3,
          {"memory_bandwidth_tbps": f"NVIDIA T4 datasheet: 16 GB GDDR6, 320 GB/s, 70 W [{_RECALLED}; the same 320 GB/s and INT8 130 TOPS in "
                                   "heise.de's launch report, Nvidia-Tesla-P4-K-I-Beschleuniger…-4164684]",

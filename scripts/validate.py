@@ -168,12 +168,14 @@ def _weights_table() -> list[str]:
                 try:
                     from tpkit.engines.registry import get_engine
 
-                    from tpkit.engines.vllm.load_lines import ALLOCATOR_ITEM
+                    from tpkit.engines.vllm.load_lines import ALLOCATOR_ITEM, GEMMA4_PLE_BUFFER_ITEM
 
                     ledger = get_engine("vllm").plan(model, harness.gpu_of(case), par, opts).ledger
                     rope = ledger.get("rotary cos/sin cache").bytes.gib
                     # and what torch's allocator counts beyond the tensors (engines/vllm/weight_blocks.py)
                     rope += sum(l.bytes.gib for l in ledger.items if l.item == ALLOCATOR_ITEM)
+                    # and Gemma 4's per-layer-embedding buffer, made with the model (helper t4g4)
+                    rope += sum(l.bytes.gib for l in ledger.items if l.item == GEMMA4_PLE_BUFFER_ITEM)
                 except Exception:  # noqa: BLE001 — a plan without the line: weights alone
                     rope = 0.0
             d = plan.bytes_per_rank.gib + rope

@@ -103,7 +103,7 @@ def test_h100_nvl_is_its_own_entry():
 
 
 @pytest.mark.parametrize("printed,name,gib", [
-    ("Tesla T4", "T4", 14.75), ("NVIDIA A10G", "A10G", 21.98), ("NVIDIA RTX A6000", "RTX-A6000", 47.54),
+    ("Tesla T4", "T4", 14.56), ("NVIDIA A10G", "A10G", 21.98), ("NVIDIA RTX A6000", "RTX-A6000", 47.54),
     ("NVIDIA RTX 6000 Ada Generation", "RTX-6000-Ada", 47.37), ("Tesla V100-SXM2-16GB", "V100-16GB", 15.77),
     ("NVIDIA B300 SXM6 AC", "B300", 267.69), ("NVIDIA GB10", "GB10", 119.63), ("NVIDIA H800", "H800", 79.19),
     ("NVIDIA A800-SXM4-80GB", "A800-SXM-80GB", 79.15), ("NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB", 39.39),
@@ -130,7 +130,10 @@ def test_sibling_totals_are_not_matched_against_logs():
     size = lambda x: size_from_text(x, "GiB", meaning="total capacity")  # noqa: E731
     assert gpus_with_total(size("44.53")) == ("L40S",)
     assert set(gpus_with_total(size("22.05"))) == {"L4", "A10G"}
-    assert gpus_with_total(size("14.74")) == ("T4",)
+    assert gpus_with_total(size("14.56")) == ("T4",)
+    # helper t4g4 (2026-12-05): the T4 total is today's drivers' 14.56 GiB; an older driver's 14.74 (1.3 % more,
+    # beyond the 0.5 % slack) no longer names it
+    assert gpus_with_total(size("14.74")) == ()
     assert set(gpus_with_total(size("21.99"))) == {"L4", "A10G"}
 
 

@@ -30,7 +30,8 @@ from tpkit.models.layers import GATED_ATTN_ARCH
 from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
 
-__all__ = ["Part", "layer_parts", "layer_groups", "global_parts", "CATEGORIES", "count_params"]
+__all__ = ["Part", "layer_parts", "layer_groups", "global_parts", "CATEGORIES", "count_params", "widest_dense_mlp",
+           "per_layer_input_width"]
 
 CATEGORIES = ("embedding", "attention", "linear_attention", "dense_mlp", "routed_experts",
               "shared_experts", "router", "norms", "lm_head")
@@ -210,6 +211,20 @@ def _double_wide_from(spec: ModelSpec) -> int:
     if spec.kv_shared_layers and spec.extra.get("use_double_wide_mlp"):
         return spec.num_layers - spec.kv_shared_layers
     return spec.num_layers
+
+
+def widest_dense_mlp(spec: ModelSpec) -> int:
+    """The widest dense MLP of any layer: 2 × ``intermediate_size`` where Gemma 4 ``use_double_wide_mlp`` widens the
+    shared-KV layers (``_double_wide_from``), else ``intermediate_size``.  A forward's MLP peak is that layer's."""
+    return spec.intermediate_size * (2 if _double_wide_from(spec) < spec.num_layers else 1)
+
+
+def per_layer_input_width(spec: ModelSpec) -> int:
+    """Gemma 4's per-layer inputs per token, ``num_hidden_layers × hidden_size_per_layer_input`` elements (the PLE
+    tensor of shape (tokens, layers, hidden_size_per_layer_input) that vLLM ``models/gemma4.py``
+    ``project_per_layer_inputs`` builds before the layer loop and hands to every layer); 0 for other models."""
+    per_layer = spec.extra.get("hidden_size_per_layer_input") if spec.model_type == "gemma4_text" else None
+    return spec.num_layers * per_layer if isinstance(per_layer, int) and per_layer > 0 else 0
 
 
 def _gqa(spec: ModelSpec, pre: str, kind: str = "full") -> list[Part]:

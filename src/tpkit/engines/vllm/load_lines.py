@@ -19,6 +19,7 @@ from tpkit.errors import PlanInputError
 from tpkit.memory.band import estimated_weights, measured_term
 from tpkit.memory.ledger import LineItem
 from tpkit.models.layout import split_note
+from tpkit.models.params import per_layer_input_width
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, format_bytes
@@ -311,6 +312,26 @@ def _mla_workspace(model: ModelSpec, options: VllmOptions, r: Resolved, rules: V
                             "(kv_lora_rank + qk_rope_head_dim) × dtype bytes (vLLM 0.8.0–0.8.5 V1 "
                             "MLACommonMetadataBuilder, made in GPUModelRunner.__init__: alive through the profile, "
                             "not in the load delta)"),)
+
+
+GEMMA4_PLE_BUFFER_ITEM = "Gemma 4 per-layer-embedding buffer"
+
+
+def gemma4_ple_buffer(model: ModelSpec, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
+    """Gemma 4's pre-allocated per-layer-embedding buffer (helper t4g4): ``Gemma4ForConditionalGeneration.__init__``
+    (vLLM 0.19.0–0.33.0 ``model_executor/models/gemma4_mm.py``, read in the 0.19.0, 0.19.1, 0.20.2, 0.21.0, 0.23.0,
+    0.25, 0.27.1, 0.28.0, 0.29.0, 0.30.0, 0.31.0, 0.32.0 and 0.33.0 wheels) allocates ``torch.zeros(
+    max_num_batched_tokens, num_hidden_layers, hidden_size_per_layer_input)`` of the model dtype on the GPU for the
+    CUDA graphs' per-layer inputs.  It is made while the model is built, so "Model loading took" holds it, with or
+    without ``--language-model-only`` (the language model's class ``Gemma4ForCausalLM`` has no such buffer)."""
+    width = per_layer_input_width(model)
+    if not (rules.gemma4 and width and model.architecture == "Gemma4ForConditionalGeneration"):
+        return ()
+    nbytes = Bytes(r.max_num_batched_tokens * width * r.act_bytes)
+    return (LineItem(item=GEMMA4_PLE_BUFFER_ITEM, bytes=nbytes,
+                     source=f"max_num_batched_tokens {r.max_num_batched_tokens:,} × layers × "
+                            f"hidden_size_per_layer_input = {width:,} × {r.act_bytes} B (gemma4_mm.py "
+                            "per_layer_embeddings, made with the model: in the load delta)"),)
 
 
 def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,

@@ -6,7 +6,13 @@ over ``R = min(T, max_num_seqs)`` requests, then the sampler on one row per requ
 so every term below is an ESTIMATE of the tensors alive at the peak of one rank (a = activation bytes,
 H = hidden, I = MLP width, k = experts per token, V = vocabulary):
 
-    dense MLP   T × (3H + 3·I/tp) × a        residual, MLP input, gate_up (2I), act (I), down output (H)
+    dense MLP   T × (3H + 3·I/tp) × a        residual, MLP input, gate_up (2I), act (I), down output (H); I is the
+                                             widest layer's (Gemma 4 ``use_double_wide_mlp``: 2 × intermediate_size
+                                             in the shared-KV layers, vLLM 0.19.0–0.33.0 ``models/gemma4.py``)
+    Gemma 4     + T × L × P × a on the dense  the (T, L, P) per-layer inputs (P = hidden_size_per_layer_input) that
+    per-layer   MLP and attention phases      ``project_per_layer_inputs`` builds before the layer loop for every
+    inputs                                    layer to slice: alive through the forward, full width on every rank
+                                              (``gather_output=True``; 0.19.0–0.33.0 ``models/gemma4.py``; t4g4)
     attention   T × (3H + (q + 2·kv + q)·d/tp) × a
     GPTQ        + K × N × a of the phase's last GEMM (down_proj / o_proj) with vLLM's GPTQ (exllama) kernel,
                 whose ``gptq_gemm`` dequantises the weight into a temporary per call
@@ -145,6 +151,7 @@ from __future__ import annotations
 
 from tpkit.memory.band import estimated
 from tpkit.memory.ledger import LineItem
+from tpkit.models.params import per_layer_input_width, widest_dense_mlp
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.records import dataclass
@@ -197,11 +204,20 @@ def _dequant_temp(k: int, n: int, a: int, dequant: bool) -> tuple[int, str]:
 
 
 def _dense_mlp(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool) -> tuple[Bytes, str]:
-    width = model.intermediate_size // tp
+    width = widest_dense_mlp(model) // tp
     per_token = (3 * model.hidden_size + 3 * width) * a
     temp, note = _dequant_temp(width, model.hidden_size, a, dequant)  # down_proj, the peak's last GEMM
+    wide = " (I of the double-wide shared-KV layers, 2 × intermediate_size)" if width * tp > model.intermediate_size \
+        else ""
     return Bytes(tokens * per_token + temp), (
-        f"T {tokens:,} × (3H + 3·I/tp = {3 * model.hidden_size + 3 * width:,}) × {a} B{note}")
+        f"T {tokens:,} × (3H + 3·I/tp = {3 * model.hidden_size + 3 * width:,}{wide}) × {a} B{note}")
+
+
+def _per_layer_inputs(model: ModelSpec, tokens: int, a: int) -> tuple[Bytes, str]:
+    """Gemma 4's per-layer inputs alive through the whole layer loop (module docstring, "Gemma 4 per-layer inputs")."""
+    width = per_layer_input_width(model)
+    return Bytes(tokens * width * a), (f" + Gemma 4 per-layer inputs T × L·P {width:,} × {a} B, alive through every "
+                                       f"layer" if width else "")
 
 
 def _v0_dense_mlp(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool, *, kept: bool,
@@ -209,7 +225,7 @@ def _v0_dense_mlp(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool,
     """The V0 eager MLP peak (``engines/vllm/v0_forward.py``): at the activation, residual + layer input + MLP input
     + gate_up + act = 3H + 3I; at ``down_proj``, residual + layer input + MLP input + (gate_up if kept) + act +
     output (+ the all-reduced copy) = 4H + 3I or 4H + I (+ H)."""
-    h, width = model.hidden_size, model.intermediate_size // tp
+    h, width = model.hidden_size, widest_dense_mlp(model) // tp
     temp, note = _dequant_temp(width, h, a, dequant)  # down_proj's GEMM
     act = tokens * (3 * h + 3 * width) * a
     down_w = 4 * h + (3 * width if kept else width) + (h if oop else 0)
@@ -377,6 +393,12 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         phases["dense MLP"] = (_v0_dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm,
                                              kept=v0_gate_up_kept, oop=oop) if v0_eager
                                else _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm))
+    ple, ple_note = _per_layer_inputs(model, tokens, act_bytes)
+    if ple.bytes:  # helper t4g4: Gemma 4's (T, L, P) per-layer inputs stay alive under both forward phases
+        for p in ("attention", "dense MLP"):
+            if p in phases:
+                b, f = phases[p]
+                phases[p] = (b + ple, f + ple_note)
     kept_ws = Bytes(0)
     if model.moe is not None:  # imported here: a dense plan's cold start does not load the MoE module
         from tpkit.engines.vllm.profile_moe import attention_takes_workspace, moe_phase, moe_workspace_bytes
