@@ -25,6 +25,10 @@ Helper mv34 (2026-12-05): round mv33's 21 unread hits judged in order; vp_622 (L
 vLLM 0.13.0, -7.5 %, outside), vp_623 and vp_624 (Qwen3.5-9B text only on an RTX 4090, vLLM 0.21.0, -15.2 % and
 -29.9 %, inside) added blind, no rule changed: vLLM 263 listed, 250 scored, median 1.53 -> 1.56 %, p90 9.66 -> 10.09 %,
 208/247 -> 210/250 inside (level unchanged; docs/accuracy.md §6.4, helper mv34).
+Helper mv35 (2026-12-05): vp_625-vp_636 added blind from new queries (12 public vLLM start-ups, no rule changed;
+vp_626-vp_630 outside; vp_627-vp_630, one runbook's unnamed 48 GB card, +8.6 to +58 %): vLLM 275
+listed, 262 scored, median 1.55 -> 1.56 %, p90 10.03 -> 10.03 %, 211/250 -> 218/262 inside (level unchanged;
+docs/accuracy.md §6.4, round mv35).
 """
 
 from pathlib import Path
