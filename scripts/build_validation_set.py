@@ -779,6 +779,57 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
              {"language_model_only": True, "compile_cache": "warm",
               **({"dtype": "float16"} if cid == "vp_623" else {})}, None)
        for cid in ("vp_623", "vp_624")},
+    # helper mv35 (2026-12-05), added blind in the order new queries returned them (round mv35, docs/accuracy.md §6.4):
+    # the AEGIS wiki's DGX Spark relaunch (search-index file ids 56970814486 / 56998269858): vLLM 0.19.1 Qwen3.6-27B bf16
+    # text only (--language-model-only) on one GB10, util 0.90, 131,072
+    "vp_625": ("0.19.1", "the endpoint's /version 'vLLM 0.19.1' (container vllm-node:official-0.19.1-cu130)",
+               {"gpu_catalog": {"gpu": "GB10", "note": "DGX Spark ('DGX Spark 단일 GB10', the wiki's S7 model profile): "
+                                "the catalog's GB10"}, "language_model_only": True}, None),
+    # helper mv35: a Chinese experiment log on an AutoDL RTX 4090 D (search-index file id 61428263897): vLLM 0.28.0
+    # Qwen2.5-1.5B-Instruct through the OpenAI api_server entry point, util 0.85, 8,192
+    "vp_626": ("0.28.0", "printed 'vLLM version 0.28.0'", {}, None),
+    # helper mv35: a RAG service's runbook (search-index file id 62412218909): vLLM v0.8.5 image, Qwen3-8B-AWQ
+    # (--quantization awq) and Qwen3-8B bf16 at 8,192 on 'GPU 7' of 49.1 GB, not named; vp_627 quotes the final
+    # profile's lines, vp_628-vp_630 the tuning table's rounded counts
+    **{cid: ("0.8.5", "the image vllm/vllm-openai:v0.8.5 (the runbook's docker run)",
+             {"gpu_assumed": {
+                 "gpu": "RTX-A6000", "candidates": ["RTX-A6000", "RTX-6000-Ada"],
+                 "note": "GPU not named (the runbook's 'GPU 7', nvidia-smi '41.1 GB / 49.1 GB'): a 49,140 MiB card, the "
+                         "48 GB workstation class (RTX A6000 / RTX 6000 Ada: the same 47.99 GiB total; L40S / A40 are "
+                         "46,068 MiB). Planned on the first candidate; every candidate's prediction lies inside the "
+                         "others' bands (tests/validation/test_validation_set.py checks it)"},
+              **({"quantization": "awq"} if cid in ("vp_627", "vp_628") else {})}, None)
+       for cid in ("vp_627", "vp_628", "vp_629", "vp_630")},
+    # helper mv35: Chinese inference notes (search-index file id 34681159919): Qwen3-8B-FP8 run in float16, util 0.8,
+    # 1,024, on an unnamed 23.53 GiB card; the release from the log's source line numbers (0.10.2 wheel)
+    "vp_631": ("0.10.2", "the log's source lines (gpu_worker.py:284/291/297/298/391, kv_cache_utils.py:864/868, "
+                         "gpu_model_runner.py:3118) are vLLM 0.10.2's, read in the 0.10.2 wheel (0.11.0's differ)",
+               {"gpu_assumed": {
+                   "gpu": "RTX-3090", "candidates": ["RTX-3090", "RTX-4090"],
+                   "note": "GPU not named (CUDA_VISIBLE_DEVICES=4,5,6,7 of a larger server); the printed 'Free memory on "
+                           "device (23.08/23.53 GiB)' is the 24 GB class (RTX 3090 prints 23.54 GiB in vp_350, RTX 4090 "
+                           "23.65). Planned on the first candidate with the printed total; every candidate's prediction "
+                           "lies inside the others' bands (tests/validation/test_validation_set.py checks it)"},
+                "gpu_total_gib": 23.53}, None),
+    # helper mv35: a Russian research brief on Modal batch processing (search-index file id 57489989625): vLLM 0.18.0
+    # offline LLM, Qwen3.5-9B on an L40S, fp8 KV, 65,536, prefix caching on (Mamba 'align' mode)
+    "vp_632": ("0.18.0", "printed 'Initializing a V1 LLM engine (v0.18.0)'", {"enable_prefix_caching": True}, None),
+    # helper mv35: 'Lab 00 — hello-gpu' findings (search-index file id 69494016274): vLLM v0.29.0 image, Qwen3.5-4B on a
+    # RunPod L4 at the 0.92 default, 32,768; the printed CUDA total 22.03 GiB
+    "vp_633": ("0.29.0", "the image vllm/vllm-openai:v0.29.0-cu129", {"gpu_total_gib": 22.03}, None),
+    # helper mv35: DeepSeek-V3.2 deployment notes (search-index file id 68378441594): vLLM 0.16.0 on 8x H200 (RunPod),
+    # tp 8, util 0.85, 16,384, 32,768 batched, LMCacheConnectorV1 (kv_both; not modelled, as case_020)
+    "vp_634": ("0.16.0", "the notes' server.log summary 'vLLM version: 0.16.0'", {"enable_prefix_caching": True}, None),
+    # helper mv35: B300 notes (search-index file id 63390294774): vLLM 0.26.0 gemma-4-31B-it bf16 on one B300, util
+    # 0.92, 16,384, image / audio limited to 0 (video profiled), VLLM_USE_V2_MODEL_RUNNER=0
+    "vp_635": ("0.26.0", "printed banner 'version 0.26.0' and 'Initializing a V1 LLM engine (v0.26.0)'",
+               {"gpu_catalog": {"gpu": "B300", "note": "'B300 with Gemma4 details' (the notes), printed 'Free memory on "
+                                "device (267.08/267.69 GiB)': the catalog's B300 (the same 267.69 GiB total)"},
+                "limit_mm_per_prompt": '{"image": 0, "audio": 0}', "vllm_use_v2_model_runner": "0"}, None),
+    # helper mv35: a vLLM labs repository's scripts/serve.sh (search-index file id 70740229753): its header quotes one
+    # measured start (Qwen3-0.6B, RunPod RTX 4090, util 0.90, 8,192); release from the header's 'verified in v0.30.0'
+    "vp_636": ("0.30.0", "the script's header 'both verified in v0.30.0 source' (the lab's install; not printed)", {},
+               None),
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),

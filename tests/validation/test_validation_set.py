@@ -32,6 +32,10 @@ Helper sgb13 (2026-12-05): gs_256 (NLA AV on an A40, SGLang 0.5.6, +4.2 %, outsi
 H200 with MTP, refused blind on the stand-in config's context limit, -2.4 % with GLM-5.2's limit) added, no rule
 changed: SGLang 87 -> 89 listed, 68 -> 70 scored, 61/68 -> 62/70 inside (inside level 0.89 -> 0.88; round sgb13);
 then gs_258 (the same GLM-5.2 deployment's HiCache boot, -2.4 %, inside): 90 listed, 71 scored, 63/71 inside.
+Helper mv35 (2026-12-05): vp_625-vp_636 added blind from new queries (12 public vLLM start-ups, no rule changed;
+vp_626-vp_630 outside; vp_627-vp_630, one runbook's unnamed 48 GB card, +8.6 to +58 %): vLLM 275
+listed, 262 scored, median 1.55 -> 1.56 %, p90 10.03 -> 10.03 %, 211/250 -> 218/262 inside (level unchanged;
+docs/accuracy.md §6.4, round mv35).
 """
 
 from pathlib import Path

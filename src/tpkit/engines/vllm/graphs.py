@@ -252,6 +252,12 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
                 "vLLM 0.30.0's defaults from 160 GiB, max_num_seqs 1024; 16384 tokens and capture max 512 printed)", gpu="MI300X",
                 release="0.31.1rc1.dev23+g43b4aaea3", tp=1, piecewise=51, full=51, layers=30, backend="TRITON_ATTN",
                 printed_gib=3.412, derived=True, fitted=False),
+    GraphSample(source="vl_860", study="search-index file id 57489989625", model="Qwen/Qwen3.5-9B", gpu="L40S",
+                release="0.18.0", tp=1, piecewise=51, full=35, layers=32, backend="FLASHINFER", printed_gib=1.58,
+                fitted=False),
+    GraphSample(source="vl_863", study="search-index file id 63390294774", model="google/gemma-4-31B-it", gpu="B300",
+                release="0.26.0", tp=1, piecewise=51, full=51, layers=60, backend="TRITON_ATTN", printed_gib=0.76,
+                fitted=False),
 )
 """Every log of the explain corpus that prints the estimate or its equivalent utilisation (helper vcg10,
 2026-12-05), and vl_843 (Gemma-4-31B, added to lead10 by helper mv29 after this branch's base; not in the fit of the
@@ -261,7 +267,8 @@ Helper vcg10b (2026-12-05): vl_712, vl_743, vl_812, vl_813, added to lead10 afte
 fit like vl_843 (63 rows).  vl_812 / vl_813 print no capture sizes: their counts are vLLM 0.30.0's defaults
 (``engine/arg_utils.py``: max_num_seqs 256 below 70 GiB, 1024 from 160 GiB; the printed 2048 / 16384 batched tokens
 agree) with the printed ``max_cudagraph_capture_size`` 512; Model Runner V2 captures FULL up to max_num_seqs
-(``v1/worker/gpu/cudagraph_utils.py _init_candidates``).  Not a row: ``NOT_EVIDENCE``."""
+(``v1/worker/gpu/cudagraph_utils.py _init_candidates``).  Helper mv35 (2026-12-05): vl_860 (Qwen3.5-9B, 0.18.0) and
+vl_863 (gemma-4-31B-it on a B300, 0.26.0), added blind, outside the fit (65 rows).  Not a row: ``NOT_EVIDENCE``."""
 
 
 NOT_EVIDENCE: dict[str, str] = {
