@@ -7,6 +7,8 @@ torch, huggingface_hub), and the number of tpkit modules stays under a ceiling (
 a new import on a command's path is a decision made here, not a silent cost.  The ceilings are for a cold start
 cost: a module that must come in raises them with the reason written beside.  Helper draft13 (2026-12-05): the perf
 ceilings +1 for ``tpkit.perf.draft_terms`` (plan.py is at its line limit; the draft terms got their own module).
+Helper aw13 (2026-12-05): the perf ceilings +1 for ``tpkit.perf.fa2_verify`` (vLLM FA2's verify without KV split; its
+own module for the same reason).
 """
 
 import contextlib
@@ -49,11 +51,12 @@ CASES = {
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
                        PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 102),  # +1 backend_choice (be11)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
-                         61),
-    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 61),
-    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 57),
+                         62),
+    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 62),
+    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 58),
     # 56: + tpkit.engines(.vllm) packages and backend_choice, the shared backend choice (SHARED; be11)
     # perf +1: tpkit.perf.draft_terms, the draft step's measured terms, imported by perf.spec (helper draft13)
+    # perf +1: tpkit.perf.fa2_verify, the verify's attention mode, imported by perf.runtime and perf.work (aw13)
     "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 92),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
                             91),

@@ -39,6 +39,9 @@ class DeviceRates:
     """PCIe bandwidth per direction (GB/s)"""
     notes: tuple[str, ...] = ()
     """sources and transfer assumptions, for the output"""
+    sm_flops: float | None = None
+    """datasheet dense bf16 FLOP/s of one SM (bf16 TFLOP/s ÷ SM count, no efficiency: a ceiling for one block's math,
+    ``perf.fa2_verify``); None where the catalog has no SM count"""
 
     def flops_for(self, dtype: str) -> float:
         """Effective FLOP/s for a GEMM whose inputs are ``dtype`` (falls back to bf16)."""
@@ -75,4 +78,5 @@ def device_rates(gpu: GpuSpec) -> DeviceRates:
                      f"{gpu.name}")
     return DeviceRates(name=gpu.name, hbm_bytes_per_s=hbm, flops=flops, compute_capability=gpu.compute_capability,
                        nvlink_gbps_per_direction=gpu.nvlink_gbps_per_direction,
-                       pcie_gbps_per_direction=gpu.pcie_gbps_per_direction, notes=tuple(notes))
+                       pcie_gbps_per_direction=gpu.pcie_gbps_per_direction, notes=tuple(notes),
+                       sm_flops=gpu.bf16_dense_tflops * 1e12 / gpu.sm_count if gpu.sm_count else None)

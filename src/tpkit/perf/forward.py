@@ -94,7 +94,8 @@ def kernel_us(k: Kernel, dev: DeviceRates, impl: ImplProfile | None = None) -> f
         fixed = impl.grouped_overhead_us if impl else C["grouped_gemm_overhead_us"].value
         return _smooth_max(k.bytes / (bw * eff) * 1e6, flop_us) + fixed
     if k.kind == "attention":
-        mem_us = max(k.bytes / bw, k.cta_bytes / _cta_rate(k), k.row_bytes / (C["triton_mla_row_gbps"].value * 1e9)) * 1e6
+        mem_us = max(k.bytes / bw, k.cta_bytes / _cta_rate(k), k.row_bytes / (C["triton_mla_row_gbps"].value * 1e9),
+                     k.cta_flops / dev.sm_flops if k.cta_flops and dev.sm_flops else 0.0) * 1e6
         return _smooth_max(mem_us, flop_us) + C["attention_overhead_us"].value
     row_us = k.cta_bytes / (C["row_block_gbps"].value * 1e9) * 1e6 if k.cta_bytes else 0.0
     return C["small_kernel_us"].value + max(k.bytes / (bw * k.bw_fraction) * 1e6, row_us)

@@ -61,6 +61,7 @@ DRAM's).  ``perf.work`` gives a TRITON_MLA decode row ``Kernel.row_bytes`` (its 
 from __future__ import annotations
 
 from tpkit.models.spec import ModelSpec
+from tpkit.perf.fa2_verify import multi_token_attention
 from tpkit.units import Bytes, format_bytes
 
 HEURISTIC_FROM = (0, 20, 0)
@@ -139,9 +140,10 @@ def verify_rows_per_token(engine: str, backend: str, version: tuple, *, mla: boo
 def verify_attention_mode(runtime) -> str:
     """The ``perf.work`` attention mode of the verify pass under ``runtime`` (a ``perf.runtime.Runtime``):
     ``mla_prefill`` (MLA prefill path), ``decode_rows`` (one decode row per query token, each reading the whole
-    cached latent), ``decode`` (split-KV decode kernel, one read per request) or ``extend_nosplit``."""
+    cached latent), else ``perf.fa2_verify.multi_token_attention``'s (``decode``: split-KV decode kernel, one read
+    per request; ``extend_nosplit`` / ``fa2_nosplit``: no KV split)."""
     if runtime.verify_mla_prefill:
         return "mla_prefill"
     if runtime.verify_rows_per_token:
         return "decode_rows"
-    return "decode" if runtime.verify_split_kv else "extend_nosplit"
+    return multi_token_attention(runtime)

@@ -20,6 +20,7 @@ from tpkit.perf.calls import collective_calls
 from tpkit.perf.constants import C
 from tpkit.perf.device import DeviceRates, device_rates
 from tpkit.perf.forward import ForwardTime, queued_behind, time_forward
+from tpkit.perf.fa2_verify import split_kv_alternative
 from tpkit.perf.graphs import graph_notes, graph_padding
 from tpkit.perf.impl import ImplProfile, impl_for
 from tpkit.perf.mla_splits import splits_note, verify_attention_mode
@@ -246,7 +247,8 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
                          attention=verify_attention_mode(rt), graph=verify_graph)   # perf.mla_splits
     queued_us = None
     if req.engine == "vllm":
-        steps = [_draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph, target_hidden=True)] \
+        steps = [_draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=rt.extend_graph, target_hidden=True,
+                                attention=rt.multi_token_attention)] \
             + [_draft_forward(ctx, s, batch, 1, policy, graph=rt.draft_graph, loop=True)] * (s.num_steps - 1)
         extend_us = 0.0
         if rt.drafter_queued:
@@ -254,11 +256,10 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     else:
         forwards = s.num_steps - 1 if rt.draft_skips_last_forward else s.num_steps
         pad, draft_graph = graph_padding(req, rt, batch, True, rt.draft_graph)
-        steps = [_draft_forward(ctx, s, batch, s.topk, policy, graph=draft_graph, pad=pad, sample_rows=batch * s.topk)
-                 ] * forwards
+        steps = [_draft_forward(ctx, s, batch, s.topk, policy, graph=draft_graph, pad=pad, sample_rows=batch * s.topk)] * forwards
         pad, extend_graph = graph_padding(req, rt, batch, True, rt.extend_graph)
         extend_us = _draft_forward(ctx, s, batch, s.num_steps + 1, policy, graph=extend_graph, pad=pad,
-                                   attention="decode" if rt.verify_split_kv else "extend_nosplit", target_hidden=True,
+                                   attention=rt.multi_token_attention, target_hidden=True,
                                    sample_rows=batch, logit_rows=sglang_extend_logit_rows(batch, pad, rt.spec_overlap)).total_us
     draft_us = sum(f.total_us for f in steps) if queued_us is None else queued_us
     gpu = draft_us + verify.total_us + extend_us + C["spec_small_kernels"].value * C["small_kernel_us"].value
@@ -442,9 +443,8 @@ def _what_ifs(ctx: _Ctx, policy: str) -> tuple[tuple[str, float, float, tuple[st
         newest = ".".join(map(str, NEWEST[req.engine]))
         alts.append((f"{req.engine} {newest}", {"engine_version": None, "sglang_spec_v2": None}, ()))
     alts += _spec_v2_alts(req, rt)
-    if req.engine == "sglang" and rt.attention_backend == "triton":
-        alts.append(("a verify kernel that splits the KV cache (--attention-backend flashinfer, if this build runs it "
-                     "on this GPU)", {"attention_backend": "flashinfer"}, ("--attention-backend flashinfer",)))
+    if not rt.verify_split_kv:  # SGLang triton; vLLM FLASH_ATTN on FA2 (perf.fa2_verify)
+        alts.append(split_kv_alternative(req.engine))
     if req.eager:
         alts.append(("with CUDA graphs", {"eager": False}, ()))
     running, why = running_requests(req, req.batch, True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from tpkit.errors import PlanInputError
+from tpkit.perf.fa2_verify import multi_token_attention
 from tpkit.perf.mla_splits import decode_kv_splits
 from tpkit.perf.runtime_sglang import _sglang
 from tpkit.perf.runtime_sglang import sglang_spec_v2  # noqa: F401  (public: in __all__)
@@ -124,6 +125,11 @@ class Runtime:
                 "spec_v2": self.spec_v2, "spec_v2_source": self.spec_v2_source or None,
                 "facts": list(self.facts)}
 
+    @property
+    def multi_token_attention(self) -> str:
+        """``perf.work`` attention mode of a draft pass with 1 + k query tokens per request (``perf.fa2_verify``)."""
+        return multi_token_attention(self)
+
     def mla_kv_splits(self, model, max_seq_len: int, sm_count: int | None) -> int:
         """KV splits of one MLA decode row of ``model`` whose fp32 partial outputs pass through memory
         (vLLM TRITON_MLA, ``perf.mla_splits``); 0: none charged."""
@@ -190,7 +196,7 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
         v2 = algorithm in _V2_METHODS and _vllm_runner_v2_default(ver, architecture, moe=moe, quantized=quantized,
                                                                    hybrid=hybrid)
         rt = (_vllm_sparse(ver, backend, cc, algorithm, runner_v2=v2) if vllm_sparse
-              else _vllm(ver, backend, mla, topk, algorithm, runner_v2=v2))
+              else _vllm(ver, backend, mla, topk, algorithm, runner_v2=v2, cc=cc))
     if eager:
         rt = {**rt, "target_graph": "eager", "verify_graph": "eager", "draft_graph": "eager", "extend_graph": "eager",
               "facts": rt["facts"] + ("eager mode (SGLang --disable-cuda-graph / vLLM --enforce-eager): every "

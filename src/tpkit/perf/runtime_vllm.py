@@ -13,6 +13,8 @@ chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with pl
                        ``supports_compute_capability``: FLASH_ATTN_MLA needs SM90, FLASHMLA SM90/100,
                        FLASHINFER_MLA/CUTLASS_MLA SM100, TRITON_MLA any → on SM120/SM8x an MLA model gets
                        TRITON_MLA; MHA: FLASH_ATTN (FLASHINFER on SM100)
+    FLASH_ATTN (FA2)   on SM8x/SM12x (FA3 on SM9x, FA4 on SM10x): KV split only at one query token per request,
+                       so the verify and the drafter's first step run without it (``perf.fa2_verify``, helper aw13)
     CUTLASS_MLA        (never a default: SM10x lists FLASHINFER_MLA first) reorder_batch_threshold 1 /
                        SINGLE_ONLY and UNIFORM_SINGLE_TOKEN_DECODE graphs in every release read (0.10.2–0.33
                        cutlass_mla.py): chosen with --attention-backend, its verify takes the prefill path, piecewise
@@ -84,6 +86,7 @@ chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with pl
 
 from __future__ import annotations
 
+from tpkit.perf.fa2_verify import fa2_verify_without_split
 from tpkit.perf.mla_splits import HEURISTIC_FROM, verify_rows_per_token
 
 __all__ = ["SPARSE_CUSTOM", "VLLM_SPARSE_FIRST", "VLLM_SPARSE_SM120_FIRST"]
@@ -176,7 +179,7 @@ def _vllm_draft_graph(ver: tuple[int, int, int], target: str, runner_v2: bool) -
     return "piecewise"
 
 
-def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dict:
+def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tuple[int, int] | None = None) -> dict:
     facts = [f"attention backend {backend} (vllm platforms/cuda.py backend priorities filtered by compute capability)"]
     graph = "full" if ver >= (0, 11, 0) else "piecewise"
     if graph == "piecewise":
@@ -208,6 +211,12 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
         facts.append("TRITON_MLA from 0.31 runs the verify's 1 + k query tokens as 1 + k decode rows, each reading "
                      "the request's whole cached latent (triton_mla.py forward_mqa: block_table.repeat_interleave; "
                      "perf.mla_splits)")
+    split = not (algorithm is not None and fa2_verify_without_split(backend, cc))
+    if not split:
+        facts.append("FLASH_ATTN runs FlashAttention 2 on this GPU (fa_utils.py get_flash_attn_version), which splits "
+                     "the KV only for one query token per request (vllm-flash-attn flash_api.cpp mha_varlen_fwd: "
+                     "'Only apply split-k for decoding'): the verify and the drafter's first step stream each "
+                     "request's whole cache through one block per query head (perf.fa2_verify)")
     plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
     draft = _vllm_draft_graph(ver, graph, runner_v2)
     if algorithm is not None:
@@ -233,7 +242,7 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False) -> dic
                      + "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop; "
                      "llama_eagle3.py compute_logits): "
                      + ("issued while the GPU runs the verify" if queued else "a small draft step waits for them"))
-    return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
+    return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=split,
                 verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
                 extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
                 draft_loop_kernels=loop, draft_logits_eager=bool(loop), drafter_queued=queued,
