@@ -327,7 +327,7 @@ def doc_section(table: dict, evidence: dict) -> str:
     grow = terms["vllm_nontorch_growth"]
     out += ["", "\\* no sample at that world size: interpolated in log2(world) between sampled worlds, or the "
             "largest sampled world's cell, with a wider band. NCCL is keyed by transport and world size only (the "
-            "samples come from H100/H200/A100 over NVLink and L4/L40S/RTX 4090/RTX 2080 Ti over PCIe); the split "
+            "samples come from H100/H200/A100/A800/B200 over NVLink and L4/L40S/RTX 4090/RTX 2080 Ti over PCIe); the split "
             f"into init and first collective is the ratio measured on 2× H200 ({table['nccl_init_fraction']:.1%} "
             "init).", "",
             f"SGLang's own start-up term (`sglang_process_overhead`): what `init_torch_distributed` allocates besides "

@@ -65,10 +65,13 @@ def _total(lines) -> Bytes:
 # Regenerated 2026-12-05 (helper vcg10): vLLM's CUDA-graph estimate by its mechanism (engines/vllm/graphs.py
 # mechanism_estimate: 0.155 GiB first capture + graphs × layers × 153 KiB; 1.32 GiB for this 80-layer model's
 # 51 + 51 graphs, was the 0.65 GiB median): vllm current column only.
+# Regenerated 2026-12-05 (helper nc13): nccl[nvlink:4] is measured by two rows (1.36 GiB, was 1.38 interpolated between
+# worlds 2 and 8; startup/data/evidence.json sg_105, vllm-a800-tp4-lf): sglang 0.5.23 / 0.4.10 and vllm v0 columns on
+# H100 at tp 4 only (vLLM >= 0.11 creates NCCL before its init snapshot).
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 19_392, 1_328, 22_240),
-    ("H100", 4): (395_794, 433_102, 456_624, 420_512, 453_040),
+    ("H100", 4): (396_039, 433_358, 456_624, 420_512, 453_344),
     ("H100", 8): (1_196_222, 1_234_103, 1_343_936, 1_271_696, 1_292_672),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),

@@ -2,6 +2,7 @@
 
 import importlib.util
 import json
+import statistics
 from pathlib import Path
 
 import pytest
@@ -84,8 +85,24 @@ def test_nccl_grows_with_world_size_over_nvlink_and_is_small_over_pcie():
              for w in (2, 4, 8)}
     assert total[("nvlink", 2)] < total[("nvlink", 4)] < total[("nvlink", 8)]
     assert all(total[("pcie", w)] < total[("nvlink", w)] for w in (2, 4, 8))
-    assert "interpolated" in nccl_costs(h200, 4, transport="nvlink")[0].source
+    assert "interpolated" in nccl_costs(h200, 3, transport="nvlink")[0].source
     assert "world 8's cell" in nccl_costs(h200, 16, transport="nvlink")[0].source
+
+
+def test_nvlink_world_4_is_measured_by_two_rows_not_interpolated():
+    """Helper nc13 (2026-12-05): nccl[nvlink:4] had no sample (1.38 GiB interpolated between worlds 2 and 8). Two
+    rows now measure it: SGLang's init line on 4x B200 (sg_105/sg_106: 1.46 GiB - 24 MiB custom all-reduce) and vLLM
+    0.8.2 V0's non_torch_memory on 4x A800 SXM (1.39 GiB - cuBLAS[ampere] - 24 MiB custom all-reduce)."""
+    cell = entry("nccl", "nvlink:4")
+    assert cell.samples == 2 and "interpolated" not in cell.source
+    expected = statistics.median([1.46 - 0.0234, 1.39 - entry("cublas", "ampere").bytes.bytes / 2**30 - 0.0234])
+    assert abs(cell.bytes.bytes / 2**30 - expected) < 1e-3
+    assert abs(cell.uncertainty.bytes / 2**30 - 0.2 * expected) < 1e-3  # n = 2: band floor, 20 % of the nominal
+    # the worlds around it interpolate from the measured cell, the band from the larger neighbour
+    w3, w5 = entry("nccl", "nvlink:3"), entry("nccl", "nvlink:5")
+    assert entry("nccl", "nvlink:2").bytes < w3.bytes < cell.bytes < w5.bytes < entry("nccl", "nvlink:8").bytes
+    w2 = entry("nccl", "nvlink:2")
+    assert abs(w3.uncertainty.bytes - 1.25 * max(w2.uncertainty.bytes, cell.uncertainty.bytes)) < 2**20
 
 
 def test_the_fitted_039_gib_overhead_is_gone():
