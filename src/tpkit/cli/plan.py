@@ -443,11 +443,23 @@ def plan(args):
     if log is not None:
         from tpkit.memory.band import measured_terms
 
+        from tpkit.cli.fromlog import non_kv_from_log
+
         terms, weights, weights_where, logged = measured_from_log(args, log, gpu, parallel)
         notes = tuple(notes) + logged
-        with measured_terms(terms, source=f"measured in {args.from_log}"), \
-                measured_terms(weights, source=f"{weights_where} of {args.from_log}"):
-            result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
+
+        def planned(calibrated: dict):
+            with measured_terms(terms, source=f"measured in {args.from_log}"), \
+                    measured_terms(weights, source=f"{weights_where} of {args.from_log}"), \
+                    measured_terms(calibrated, source=f"the non-KV memory {args.from_log} measured, less the other "
+                                                      "lines"):
+                return with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
+
+        result = planned({})
+        non_kv = non_kv_from_log(args, log, result, weights)
+        if non_kv is not None:  # the log's non-KV memory, where the flags change nothing the profile run sees
+            result = planned({"activation_peak": non_kv[0]})
+            notes += (non_kv[1],)
     else:
         result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     if log is not None:

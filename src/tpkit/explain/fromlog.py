@@ -6,7 +6,8 @@ handed to the planner through ``measured_terms`` and has no band.  What SGLang's
     term               from the log                                            SGLang, same GPU, any layout
     cuda_context       device total − pre_model_load_memory − distributed init  context + process overhead
     nccl_init          'Init torch distributed ends. mem usage'                 NCCL + custom all-reduce + init
-    nccl_warmup, custom_allreduce, process_overhead      0 (inside the two above)
+    nccl_warmup, custom_allreduce, process_overhead      0 (inside the two above; a log of world size 1 charges
+                       its distributed init as process_overhead, the one line the planner has at tp 1)
     weights            'Load weight end. mem usage'                              only for the log's tp/pp/quant
 
 vLLM's log measures the weights ('Model loading took'), the activation peak and the CUDA-graph estimate
@@ -192,10 +193,11 @@ def measured_startup(e: Explanation, *, gpu_total: Bytes | None = None) -> Measu
             stream = a.stream_pool.mid if a.stream_pool is not None else Bytes(0)
             context = total - a.pre.mid - init - stream
             if context.bytes >= 0 and int(layout["tp"] or 1) * int(layout["pp"] or 1) == 1:
-                # world size 1: the planner charges no NCCL line there, so the measured init is SGLang's
-                # init_torch_distributed besides NCCL (it was lost: sg_222, 0.15 GiB on an MI355X); a plan at a
-                # larger world adds the catalog's NCCL terms to it
-                terms.update(cuda_context=context, process_overhead=init)
+                # world size 1: the planner charges no NCCL line there, so the measured init is charged as SGLang's
+                # init_torch_distributed besides NCCL (as the NCCL line it was lost at tp 1: sg_222, 0.15 GiB on an
+                # MI355X); a plan at another TP re-uses it, as it re-uses a larger world's (the docstring above)
+                terms.update(cuda_context=context, process_overhead=init, nccl_init=Bytes(0), nccl_warmup=Bytes(0),
+                             custom_allreduce=Bytes(0))
             elif context.bytes >= 0:
                 terms.update(cuda_context=context, nccl_init=init, nccl_warmup=Bytes(0),
                              custom_allreduce=Bytes(0), process_overhead=Bytes(0))

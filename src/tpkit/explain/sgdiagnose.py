@@ -4,6 +4,7 @@ weights, free after weights, the cell); the shared types and rules are ``explain
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from tpkit.explain.diagnose import (MARGIN, _MAX_FRACTION, Diagnosis, Fix, _fp8_could_halve_weights, _g,
                                    _kv_heads_shard, capture_error_not_memory, pool_error_not_memory)
@@ -47,15 +48,19 @@ class _Replan:
         ``effective``."""
         return (math.ceil if up else math.floor)(effective / self.factor * 100) / 100
 
-    def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0) -> tuple[int | None, int | None]:
-        """(KV budget bytes, tokens) with one knob changed, from the anchors."""
+    def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0,
+               weights=None, stream=None) -> tuple[int | None, int | None]:
+        """(KV budget bytes, tokens) with one knob changed, from the anchors; ``weights``: the load usage at another
+        layout in bytes (``_relayout``), in place of the measured one × ``weights_scale``; ``stream``: the stream
+        pool at that layout (SGLang's pre sample stays the log's: a re-planned TP re-uses the measured start-up)."""
         if self.pre is None or self.w is None or (fraction or self.f) is None:
             return None, None
         frac = fraction * self.factor if fraction is not None else self.f
         # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
         # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
         p = self.pre + free_gain + self.stream
-        rest = int(p * frac - self.w * weights_scale - self.stream - self.mm - self.rope)
+        w = weights if weights is not None else self.w * weights_scale
+        rest = int(p * frac - w - (self.stream if stream is None else stream) - self.mm - self.rope)
         cell = self.a.cell_bytes * cell_scale if self.a.cell_bytes else None
         return rest, _sg_tokens(rest, cell, self.a.page)
 
@@ -262,9 +267,9 @@ def _weights_failure(failure, a, ctx, plan: _Replan):
     if room is not None and pre is not None and free is not None:
         cause += f"; {_g(pre - free.value.bytes)} of weights were loaded out of {_g(pre)} free before the load"
     if plan.w is not None:
-        return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
+        return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
                                        cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
-                                       note="weights scaled by 1/2 (replicated layers not split)")]
+                                       **_relayout(ctx, a, tp=2 * tp))]
     return cause, short, _weights_fixes_from_model(ctx, tp, room, plan.f, a)
 
 
@@ -422,6 +427,52 @@ def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]
     return out
 
 
+def _relayout(ctx, a, *, tp: int, quantization: str | None = None) -> dict:
+    """The weights a fix at another layout (``--tp``, ``--quantization fp8``) re-plans with, as keywords of
+    ``_Replan.fix``: the log's 'Load weight end. mem usage' holds per rank at its own tp, pp and quantization only,
+    so where the model config and the GPU are known the load usage at the new layout is the one ``tpkit plan``
+    charges (``engines.sglang.policy.load_usage``: the derived weights, the rotary cache, the load allocations
+    beyond them), under the release ``tpkit plan --from-log`` reads the log by (``sgrelease.log_release``): the fix
+    and ``tpkit plan --from-log LOG <its flags>`` re-plan the same weights.  Else the measured weights scaled by
+    1/2 (replicated layers not split; 16-bit weights assumed for fp8)."""
+    scaled = dict(weights_scale=0.5, note="weights scaled by 1/2 " + ("(assumes 16-bit weights)" if quantization
+                                                                     else "(replicated layers not split)"))
+    if ctx.model is None or ctx.gpu is None or a.weights is None:
+        return scaled
+    try:
+        from tpkit.engines.sglang.options import SglangOptions
+        from tpkit.engines.sglang.policy import load_usage
+        from tpkit.explain.sgrelease import log_release, offload_gb
+        from tpkit.parallel import ParallelSpec
+
+        context = ctx.get("context_length")
+        options = SglangOptions(engine_version=log_release(ctx)[0],
+                                quantization=quantization or ctx.get("quantization"),
+                                context_length=None if context is None else int(context),
+                                cpu_offload_gb=offload_gb(ctx))
+        pp = int(ctx.get("pp", 1) or 1)
+        nominal, _, _ = load_usage(ctx.model, ParallelSpec(tp=tp, pp=pp), options, None, ctx.gpu)
+        own, unc, _ = load_usage(ctx.model, ParallelSpec(tp=int(ctx.get("tp", 1) or 1), pp=pp),
+                                 replace(options, quantization=ctx.get("quantization")), None, ctx.gpu)
+    except REFUSED:  # a layout or quantization the rules refuse: the measured weights, scaled
+        return scaled
+    measured = a.weights.mid.bytes
+    if abs(own.bytes - measured) > max(unc.bytes, 0.03 * measured) + (a.weights.high - a.weights.low).bytes:
+        # tpkit's rules do not reproduce this run's own load (an architecture they plan as a standard decoder,
+        # a checkpoint the config does not describe: sg_045, GLM-4.7-Flash, 55.84 GiB planned against 30.06 GiB
+        # measured): their weights at another layout are not taken either
+        scaled["note"] += (f"; tpkit's load usage at the log's own layout, {_g(own)}, does not reproduce the "
+                           f"measured {a.weights.text()}, so `tpkit plan --from-log`'s derived weights differ")
+        return scaled
+    changed = f"tp {tp}" if quantization is None else f"quantization {quantization}"
+    from tpkit.explain.sgrelease import _stream_pool
+
+    pool = _stream_pool(ctx, tp, int(ctx.get("pp", 1) or 1))[0]  # at world > 1 inside init_torch_distributed
+    return dict(weights=nominal.bytes, stream=pool.mid.bytes if pool is not None else 0,
+                note=f"re-planned with derived weights at {changed}: {_g(nominal)} per rank (tpkit plan's load "
+                     f"usage; the log's measured {a.weights.text()} hold at its own layout only)")
+
+
 def _rope_bytes(a) -> int:
     """The RoPE cache pre-expansion the anchored budget took, in bytes (its midpoint; 0 when none): the ledger's KV
     budget is sampled after it (``explain.sglang._budget_rows``), so every re-planned budget is too."""
@@ -455,12 +506,11 @@ def _sg_growth_fixes(a, ctx, fix) -> list[Fix]:
                            note=f"slack left {_g(int(pre * (1 - f2 * factor)))} for activations and CUDA graphs"
                            + ("" if factor == 1.0 else f"; SGLang runs --mem-fraction-static {f2:.2f} at "
                                                       f"{f2 * factor:.3f} (× {factor:g})")))
-    out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
-                   cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
-                   note="weights scaled by 1/2 (replicated layers not split)"))
+    out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
+                   cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0, **_relayout(ctx, a, tp=2 * tp)))
     if _fp8_could_halve_weights(ctx):
-        out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights", weights_scale=0.5,
-                       note="assumes 16-bit weights"))
+        out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights",
+                       **_relayout(ctx, a, tp=tp, quantization="fp8")))
     kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
     if "fp8" not in kv:
         out.append(fix("--kv-cache-dtype fp8_e4m3", "an fp8 cell is half a 16-bit cell", cell_scale=0.5,
