@@ -8,7 +8,7 @@ from __future__ import annotations
 from tpkit.errors import PlanInputError
 
 __all__ = ["from_log", "where", "FILLED", "measured_from_log", "read_from_log_notes", "non_kv_from_log",
-           "BUDGET_ONLY_FLAGS"]
+           "BUDGET_ONLY_FLAGS", "plan_from_log"]
 
 
 def where(log, name: str) -> str:
@@ -218,3 +218,25 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
             + f"; the activation peak is charged {Bytes(peak).gib:.2f} GiB, the rest of it beside the weights and "
               "the planned lines (the flags change nothing the profile run sees)")
     return Bytes(peak), note
+
+
+def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_uses) -> tuple[object, tuple]:
+    """(the plan with the log's measured terms, the notes on them): ``measured_from_log``'s terms and weights; for
+    vLLM, where ``non_kv_from_log`` applies, planned again with the log's non-KV memory."""
+    from tpkit.memory.band import measured_terms, with_band
+
+    terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel)
+
+    def planned(calibrated: dict):
+        with measured_terms(terms, source=f"measured in {args.from_log}"), \
+                measured_terms(weights, source=f"{weights_where} of {args.from_log}"), \
+                measured_terms(calibrated, source=f"the non-KV memory {args.from_log} measured, less the other "
+                                                  "lines"):
+            return with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_uses)
+
+    result = planned({})
+    non_kv = non_kv_from_log(args, log, result, weights)
+    if non_kv is not None:  # the log's non-KV memory, where the flags change nothing the profile run sees
+        result = planned({"activation_peak": non_kv[0]})
+        notes += (non_kv[1],)
+    return result, tuple(notes)
