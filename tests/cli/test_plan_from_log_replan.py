@@ -32,8 +32,11 @@ def test_vllm_tp_fix_is_replanned_with_derived_weights(capsys):
     message = _verdict(capsys, str(CONFIGS / "Qwen--Qwen2.5-Coder-32B-Instruct-AWQ.json"), "--from-log",
                        str(LOGS / "vllm/vl_125.log"), "--gpu", "A100-SXM-40GB", "--gpu-memory-utilization", "0.45")
     # the log's layout: the measured weights, unchanged; 0.61 since helper v11b (0.13.0 V1 runs charge the cold-compile
-    # scratch: vLLM ≥ 0.11.1 benchmarks Inductor combo kernels; the log compiles cold, 'Compiling a graph … 7.23 s')
-    assert "--gpu-memory-utilization 0.61;" in message
+    # scratch: vLLM ≥ 0.11.1 benchmarks Inductor combo kernels; the log compiles cold, 'Compiling a graph … 7.23 s');
+    # 0.6 since helper rev13 (2026-12-05): the flag changes only the utilisation, so the plan charges the non-KV
+    # memory the log measured (requested − 'Available KV cache memory', log line 39: 19.50 GiB; cli.fromlog
+    # .non_kv_from_log), where the planned activation peak had 0.15 GiB more
+    assert "--gpu-memory-utilization 0.6;" in message
     assert ("--tp 2 (re-planned with derived weights at tp 2: the log's measured weights, log line 33 of "
             in message)
     assert "hold per rank at its own tp 1, pp 1 and quantization only)" in message

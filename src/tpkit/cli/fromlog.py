@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["from_log", "where", "FILLED", "measured_from_log", "read_from_log_notes"]
+__all__ = ["from_log", "where", "FILLED", "measured_from_log", "read_from_log_notes", "non_kv_from_log",
+           "BUDGET_ONLY_FLAGS", "plan_from_log"]
 
 
 def where(log, name: str) -> str:
@@ -21,7 +22,9 @@ FILLED = ("tp", "pp", "dp", "ep")
 
 
 def from_log(args):
-    """Explain ``--from-log``; fill MODEL, --engine, --gpu and the layout the flags leave open from the log."""
+    """Explain ``--from-log``; fill MODEL, --engine, --gpu and the layout the flags leave open from the log (the
+    dests the user gave are kept in ``args.user_given``: ``non_kv_from_log`` asks which flags change the run)."""
+    args.user_given = frozenset(k for k, v in vars(args).items() if v is not None and v is not False)
     from tpkit.cli.explain import read_log
     from tpkit.explain import explain_log
     from tpkit.explain.fromlog import log_flag_values, quantization_from_log
@@ -150,3 +153,90 @@ def read_from_log_notes(args, log, result) -> tuple[str, ...]:
                 shown = " ".join(str(x) for x in value[:3]) + f" … {value[-1]} ({len(value)} sizes)"
             notes += (f"--{dest.replace('_', '-')} {shown}: read from the log ({where(log, setting)})",)
     return notes
+
+
+BUDGET_ONLY_FLAGS = frozenset({"gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size"})
+"""vLLM flags that do not enter the profile run (it runs before the KV cache is sized: ``gpu_worker.py``
+``determine_available_memory``, V1): a plan that changes only these keeps the log's non-KV memory"""
+
+_CONTEXT_FLAGS = frozenset({"command", "func", "model", "from_log", "json", "engine", "engine_version", "gpu",
+                            "gpu_memory", "num_gpus", "link", "no_p2p", "p2p", "nnodes", "list_gpus", "list_models"})
+"""what a --from-log plan is given that says which machine, model and release the log ran, not a change of the run"""
+
+
+def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | None:
+    """(the activation-peak term, the note) that makes a vLLM --from-log plan charge the non-KV memory the log
+    measured, or None where it does not apply.
+
+    vLLM sizes the KV cache as requested − non-KV memory (weights + non-torch + the profile's activation peak; −
+    the applied CUDA-graph estimate: ``engines.vllm.budget.compute_budget``), and the log prints what is left:
+    'Available KV cache memory'.  Where the plan runs the log's model at the log's layout and quantization (its
+    measured weights kept), the log prints no peak activation of its own, and the flags change only what the profile
+    run does not see (``BUDGET_ONLY_FLAGS``), its non-KV memory is the log's: requested(log's utilization) − available − the log's applied graph estimate.  The
+    planner's activation peak is moved by the difference (it is the one estimated term of the sum), so the plan's
+    available KV is the log's plus requested(the plan's utilization) − requested(the log's) − the change of the
+    applied graph estimate: the arithmetic ``tpkit explain`` re-plans its fixes with (``explain.vdiagnose``).  Without
+    it a plan of the log's own settings missed the log's printed capacity (vl_455: 960 tokens planned, 7,664
+    printed)."""
+    from tpkit.memory.band import measured_term
+    from tpkit.units import Bytes
+
+    a = log.anchored
+    if args.engine != "vllm" or log.context.engine != "vllm" or "weights" not in weights or a is None:
+        return None
+    if measured_term("activation_peak") is not None or getattr(a, "activation", None) is not None:
+        return None  # the log prints its peak activation: that term is measured, not moved
+    available = getattr(a, "available", None)
+    extra = result.extra or {}
+    if available is None or "available_kv_bytes" not in extra or extra.get("override"):
+        return None
+    ctx = log.context
+    for name in ("tp", "pp", "dp", "ep"):
+        if name in args.user_given and int(getattr(args, name)) != int(ctx.get(name, 1) or 1):
+            return None
+    changed = set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - {"tp", "pp", "dp", "ep"}
+    if changed:
+        return None
+    line = next((x for x in result.ledger.items if x.item.startswith("activation peak (profile run")), None)
+    if line is None:
+        return None
+    u_plan = float(extra["gpu_memory_utilization"])
+    u_log = float(a.utilization) if getattr(a, "utilization", None) else u_plan
+    requested = int(extra["requested_bytes"])
+    use = getattr(a, "graph_use", None)
+    graphs_log = use.subtracted.mid.bytes if use is not None and use.subtracted is not None else 0
+    graphs_plan = int(extra.get("cuda_graph_bytes") or 0)
+    target = available.mid.bytes + round(requested * (1 - u_log / u_plan)) - (graphs_plan - graphs_log)
+    peak = abs(line.bytes.bytes) + int(extra["available_kv_bytes"]) - target
+    if peak < 0:
+        return None
+    non_kv = round(requested * u_log / u_plan) - available.mid.bytes - graphs_log
+    row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
+    note = (f"non-KV memory from the log: {Bytes(non_kv).gib:.2f} GiB = requested at utilization {u_log:g} − "
+            f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
+            + (f" − the applied CUDA-graph estimate {Bytes(graphs_log).gib:.2f} GiB" if graphs_log else "")
+            + f"; the activation peak is charged {Bytes(peak).gib:.2f} GiB, the rest of it beside the weights and "
+              "the planned lines (the flags change nothing the profile run sees)")
+    return Bytes(peak), note
+
+
+def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_uses) -> tuple[object, tuple]:
+    """(the plan with the log's measured terms, the notes on them): ``measured_from_log``'s terms and weights; for
+    vLLM, where ``non_kv_from_log`` applies, planned again with the log's non-KV memory."""
+    from tpkit.memory.band import measured_terms, with_band
+
+    terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel)
+
+    def planned(calibrated: dict):
+        with measured_terms(terms, source=f"measured in {args.from_log}"), \
+                measured_terms(weights, source=f"{weights_where} of {args.from_log}"), \
+                measured_terms(calibrated, source=f"the non-KV memory {args.from_log} measured, less the other "
+                                                  "lines"):
+            return with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_uses)
+
+    result = planned({})
+    non_kv = non_kv_from_log(args, log, result, weights)
+    if non_kv is not None:  # the log's non-KV memory, where the flags change nothing the profile run sees
+        result = planned({"activation_peak": non_kv[0]})
+        notes += (non_kv[1],)
+    return result, tuple(notes)

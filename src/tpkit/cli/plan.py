@@ -7,7 +7,7 @@ import json
 import re
 import sys
 
-from tpkit.cli.fromlog import FILLED, from_log, measured_from_log, read_from_log_notes
+from tpkit.cli.fromlog import FILLED, from_log, read_from_log_notes
 from tpkit.errors import PlanInputError
 
 __all__ = ["register", "run_plan", "build_request", "plan", "HELP", "EXIT_DOES_NOT_FIT", "with_memory"]
@@ -441,13 +441,10 @@ def plan(args):
     extra, notes = tpkit_allreduce_uses(args, gpu, parallel, machine)
     extra_for = _extra_uses_by_tp(args, gpu, parallel, machine, extra)
     if log is not None:
-        from tpkit.memory.band import measured_terms
+        from tpkit.cli.fromlog import plan_from_log
 
-        terms, weights, weights_where, logged = measured_from_log(args, log, gpu, parallel)
+        result, logged = plan_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_for)
         notes = tuple(notes) + logged
-        with measured_terms(terms, source=f"measured in {args.from_log}"), \
-                measured_terms(weights, source=f"{weights_where} of {args.from_log}"):
-            result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     else:
         result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     if log is not None:

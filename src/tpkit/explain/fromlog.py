@@ -6,7 +6,8 @@ handed to the planner through ``measured_terms`` and has no band.  What SGLang's
     term               from the log                                            SGLang, same GPU, any layout
     cuda_context       device total − pre_model_load_memory − distributed init  context + process overhead
     nccl_init          'Init torch distributed ends. mem usage'                 NCCL + custom all-reduce + init
-    nccl_warmup, custom_allreduce, process_overhead      0 (inside the two above)
+    nccl_warmup, custom_allreduce, process_overhead      0 (inside the two above; a log of world size 1 charges
+                       its distributed init as process_overhead, the one line the planner has at tp 1)
     weights            'Load weight end. mem usage'                              only for the log's tp/pp/quant
 
 vLLM's log measures the weights ('Model loading took'), the activation peak and the CUDA-graph estimate
@@ -137,14 +138,16 @@ are charged 0 (``engines.vllm.policy.inside_load_delta``); the text is kept for 
 def refused_quantization(model, value: str, engine: str | None = None) -> str | None:
     """The note for a ``--quantization`` read from the log that the plan's checkpoint refuses
     (``models.quant.resolve_quant``: another MODEL than the log's, e.g. an fp8 run planned on an AWQ checkpoint;
-    ``models.quant.check_quant_engine``: bitsandbytes on a mixture-of-experts model or under SGLang), else None: the
+    ``models.quant.check_quant_engine``: bitsandbytes on a mixture-of-experts model or under SGLang; a stored format
+whose scheme only the checkpoint's config gives, ``compressed-tensors`` on a config without ``quantization_config``:
+``models.quant._flag_only`` has no default for it, vl_342 with its base model's config), else None: the
     plan then drops it, since the user gave no such flag, so it is no error either."""
-    from tpkit.errors import PlanInputError
+    from tpkit.errors import ConfigError, PlanInputError
     from tpkit.models.quant import check_quant_engine, resolve_quant
 
     try:
         check_quant_engine(model, resolve_quant(model.quant, value), engine)
-    except PlanInputError as exc:
+    except (PlanInputError, ConfigError) as exc:  # ConfigError: a stored format with no scheme to assume
         return f"--quantization {value} read from the log is not used: {exc}"
     return None
 
@@ -189,7 +192,13 @@ def measured_startup(e: Explanation, *, gpu_total: Bytes | None = None) -> Measu
             # the plan charges that pool itself (engines.sglang.streams), so it is not part of the context here
             stream = a.stream_pool.mid if a.stream_pool is not None else Bytes(0)
             context = total - a.pre.mid - init - stream
-            if context.bytes >= 0:
+            if context.bytes >= 0 and int(layout["tp"] or 1) * int(layout["pp"] or 1) == 1:
+                # world size 1: the planner charges no NCCL line there, so the measured init is charged as SGLang's
+                # init_torch_distributed besides NCCL (as the NCCL line it was lost at tp 1: sg_222, 0.15 GiB on an
+                # MI355X); a plan at another TP re-uses it, as it re-uses a larger world's (the docstring above)
+                terms.update(cuda_context=context, process_overhead=init, nccl_init=Bytes(0), nccl_warmup=Bytes(0),
+                             custom_allreduce=Bytes(0))
+            elif context.bytes >= 0:
                 terms.update(cuda_context=context, nccl_init=init, nccl_warmup=Bytes(0),
                              custom_allreduce=Bytes(0), process_overhead=Bytes(0))
                 notes.append(f"start-up terms measured in the log: CUDA context + process {context.gib:.2f} GiB "

@@ -21,31 +21,45 @@ def _sg_tokens(rest: int, cell: float | None, page: int) -> int | None:
 
 class _Replan:
     """The anchors a fix re-plans from, in bytes: SGLang's budget is (pre + stream pool) × f − weights − stream pool
-    − the multimodal reservation (0.5.18+, ``explain.sgrelease._mm_reservation``), with pre the 'Load weight begin'
-    free memory (``engines.sglang.streams``); ``a`` is the run's
+    − the multimodal reservation (0.5.18+, ``explain.sgrelease._mm_reservation``) − the RoPE cache pre-expansion
+    (``explain.sgrelease._rope_reserve``: the ledger's budget is sampled after it), with pre the 'Load weight begin'
+    free memory (``engines.sglang.streams``) and f the flag's value × ``fraction_flag_factor``; ``a`` is the run's
     :class:`~tpkit.explain.sglang.SglangAnchored`, ``context`` the context length (None when unknown); a plain class: a
     dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
 
-    __slots__ = ("a", "pre", "stream", "mm", "w", "f", "context")
+    __slots__ = ("a", "pre", "stream", "mm", "w", "f", "context", "factor", "rope")
 
     def __init__(self, a, ctx) -> None:
         self.a = a
         self.pre = a.pre.mid.bytes if a.pre else None
         self.stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
         self.mm = _mm_bytes(a)
+        self.rope = _rope_bytes(a)
         self.w = a.weights.mid.bytes if a.weights else None
         self.f = a.fraction
         self.context = ctx.get("context_length")
+        # what SGLang multiplies a given --mem-fraction-static by (the ROCm aiter × 0.85, an old multimodal runner's
+        # factor): a fix's flag value F runs at F × factor, as the run's own fraction did (explain.sglang._fraction)
+        self.factor = float(getattr(a, "fraction_flag_factor", 1.0) or 1.0)
 
-    def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0) -> tuple[int | None, int | None]:
-        """(KV budget bytes, tokens) with one knob changed, from the anchors."""
+    def flag(self, effective: float, *, up: bool) -> float:
+        """The ``--mem-fraction-static`` value (0.01 grid, rounded ``up`` or down) that SGLang runs at
+        ``effective``."""
+        return (math.ceil if up else math.floor)(effective / self.factor * 100) / 100
+
+    def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0,
+               weights=None, stream=None) -> tuple[int | None, int | None]:
+        """(KV budget bytes, tokens) with one knob changed, from the anchors; ``weights``: the load usage at another
+        layout in bytes (``_relayout``), in place of the measured one × ``weights_scale``; ``stream``: the stream
+        pool at that layout (SGLang's pre sample stays the log's: a re-planned TP re-uses the measured start-up)."""
         if self.pre is None or self.w is None or (fraction or self.f) is None:
             return None, None
-        frac = fraction if fraction is not None else self.f
+        frac = fraction * self.factor if fraction is not None else self.f
         # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
         # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
         p = self.pre + free_gain + self.stream
-        rest = int(p * frac - self.w * weights_scale - self.stream - self.mm)
+        w = weights if weights is not None else self.w * weights_scale
+        rest = int(p * frac - w - (self.stream if stream is None else stream) - self.mm - self.rope)
         cell = self.a.cell_bytes * cell_scale if self.a.cell_bytes else None
         return rest, _sg_tokens(rest, cell, self.a.page)
 
@@ -59,6 +73,19 @@ class _Replan:
             note = ((note + "; " if note else "")
                     + f"holds {tokens:,} tokens, less than one {int(context):,}-token request")
         return Fix(flags=flags, kv_tokens=tokens, fits=bool(fits), why=why, note=note)
+
+
+def _rope_bytes(a) -> int:
+    """The RoPE cache pre-expansion the anchored budget took, in bytes (its midpoint; 0 when none): the ledger's KV
+    budget is sampled after it (``explain.sglang._budget_rows``), so every re-planned budget is too."""
+    rope = getattr(a, "rope_reserve", None)
+    return rope.mid.bytes if rope is not None else 0
+
+
+def _mm_bytes(a) -> int:
+    """The multimodal reservation the anchored budget took, in bytes (its midpoint; 0 when none)."""
+    mm = getattr(a, "mm_reservation", None)
+    return mm.mid.bytes if mm is not None else 0
 
 
 def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
@@ -229,12 +256,12 @@ def _pool_oom_fraction(failure, plan: _Replan, short: Bytes) -> list[Fix]:
     if f is None or total is None:
         return []
     base = pre if pre is not None else int(total.value.bytes * 0.9)
-    f2 = math.floor((f - (short.bytes + MARGIN.bytes // 2) / base) * 100) / 100
+    f2 = plan.flag(f - (short.bytes + MARGIN.bytes // 2) / base, up=False)
     if f2 <= 0:
         return []
     return [Fix(flags=f"--mem-fraction-static {f2:.2f}", kv_tokens=plan.budget(fraction=f2)[1],
-                fits=(f - f2) * base >= short.bytes,
-                why=f"the pool shrinks by ({f:.3f} − {f2:.2f}) × pre-load memory ≥ the {_g(short)} "
+                fits=(f - f2 * plan.factor) * base >= short.bytes,
+                why=f"the pool shrinks by ({f:.3f} − {f2 * plan.factor:.3f}) × pre-load memory ≥ the {_g(short)} "
                     "missing", note="" if pre is not None else
                 "pre-load memory not printed: taken as 90 % of the printed total")]
 
@@ -252,9 +279,11 @@ def _weights_failure(failure, a, ctx, plan: _Replan):
     if room is not None and pre is not None and free is not None:
         cause += f"; {_g(pre - free.value.bytes)} of weights were loaded out of {_g(pre)} free before the load"
     if plan.w is not None:
-        return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
+        from tpkit.explain.sgreplan import _relayout
+
+        return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
                                        cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
-                                       note="weights scaled by 1/2 (replicated layers not split)")]
+                                       **_relayout(ctx, a, tp=2 * tp))]
     return cause, short, _weights_fixes_from_model(ctx, tp, room, plan.f, a)
 
 
@@ -279,7 +308,7 @@ def _graph_failure(failure, a, ctx, plan: _Replan):
         cause += f" (asked for {req.text}, {free.text} free: short by {_g(short)})"
     need = (short.bytes if short else 0) + MARGIN.bytes // 2
     if pre and f is not None:
-        f2 = math.floor((f - need / pre) * 100) / 100
+        f2 = plan.flag(f - need / pre, up=False)
         if f2 > 0:
             fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", f"keeps {_g(need)} more slack for the graphs",
                                   fraction=f2))
@@ -360,7 +389,7 @@ def _first_request_failure(failure, a, ctx, plan: _Replan):
     fixes: list[Fix] = []
     cause = "out of memory after start-up (first requests): activations exceeded the slack"
     if short is not None and pre and f is not None:
-        f2 = math.floor((f - (short.bytes + MARGIN.bytes // 2) / pre) * 100) / 100
+        f2 = plan.flag(f - (short.bytes + MARGIN.bytes // 2) / pre, up=False)
         if f2 > 0:
             fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", "more slack for activations", fraction=f2))
     cpp = ctx.get("chunked_prefill_size")
@@ -405,17 +434,11 @@ def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]
                                 "config is known (pass --model)"))
             continue
         frac = f if f is not None else 0.85
-        rest = int(room * frac) - w - _mm_bytes(a)
+        rest = int(room * frac) - w - _mm_bytes(a) - _rope_bytes(a)
         cell = a.cell_bytes * (0.5 if (t != tp and _kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
         out.append(Fix(flags=flags, kv_tokens=_sg_tokens(rest, cell, a.page), fits=rest > 0, why=why,
                        note=f"weights {_g(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {_g(rest)}"))
     return out
-
-
-def _mm_bytes(a) -> int:
-    """The multimodal reservation the anchored budget took, in bytes (its midpoint; 0 when none)."""
-    mm = getattr(a, "mm_reservation", None)
-    return mm.mid.bytes if mm is not None else 0
 
 
 def _sg_growth_fixes(a, ctx, fix) -> list[Fix]:
@@ -428,19 +451,23 @@ def _sg_growth_fixes(a, ctx, fix) -> list[Fix]:
     context = ctx.get("context_length")
     if pre and w is not None:
         need = MARGIN.bytes + (int(a.cell_bytes * int(context)) if a.cell_bytes and context else 0)
-        # the budget is (pre + stream pool) × f − weights − stream pool − the multimodal reservation
-        # (engines.sglang.streams; explain.sgrelease._mm_reservation)
-        f2 = math.ceil((w + need + stream + _mm_bytes(a)) / (pre + stream) * 100) / 100
+        # the budget is (pre + stream pool) × f − weights − stream pool − the multimodal reservation − the RoPE
+        # pre-expansion (engines.sglang.streams; explain.sgrelease._mm_reservation, _rope_reserve)
+        factor = float(getattr(a, "fraction_flag_factor", 1.0) or 1.0)  # SGLang runs a given F at F × factor
+        f2 = math.ceil((w + need + stream + _mm_bytes(a) + _rope_bytes(a)) / (pre + stream) / factor * 100) / 100
         if f2 <= _MAX_FRACTION:
             out.append(fix(f"--mem-fraction-static {f2:.2f}", f"f × pre-load memory must exceed the weights "
                            f"({a.weights.text()}) plus room for the pool", fraction=f2,
-                           note=f"slack left {_g(int(pre * (1 - f2)))} for activations and CUDA graphs"))
-    out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs", weights_scale=0.5,
-                   cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
-                   note="weights scaled by 1/2 (replicated layers not split)"))
+                           note=f"slack left {_g(int(pre * (1 - f2 * factor)))} for activations and CUDA graphs"
+                           + ("" if factor == 1.0 else f"; SGLang runs --mem-fraction-static {f2:.2f} at "
+                                                      f"{f2 * factor:.3f} (× {factor:g})")))
+    from tpkit.explain.sgreplan import _relayout
+
+    out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
+                   cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0, **_relayout(ctx, a, tp=2 * tp)))
     if _fp8_could_halve_weights(ctx):
-        out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights", weights_scale=0.5,
-                       note="assumes 16-bit weights"))
+        out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights",
+                       **_relayout(ctx, a, tp=tp, quantization="fp8")))
     kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
     if "fp8" not in kv:
         out.append(fix("--kv-cache-dtype fp8_e4m3", "an fp8 cell is half a 16-bit cell", cell_scale=0.5,

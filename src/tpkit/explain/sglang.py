@@ -83,6 +83,14 @@ class SglangAnchored:
     mm_reservation: Iv | None = None
     """the multimodal caches SGLang 0.5.18+ reserves out of the KV budget (``explain.sgrelease._mm_reservation``);
     None when nothing is reserved"""
+    rope_reserve: Iv | None = None
+    """what SGLang's RoPE cache pre-expansion takes after 'Load weight end', before the KV budget is sampled
+    (``sgrelease._rope_reserve``); None where the release takes none: a fix re-plans the budget less it"""
+    fraction_flag_factor: float = 1.0
+    """what SGLang multiplies a ``--mem-fraction-static`` the user gives by before sizing (the multimodal runner
+    factor of old releases, the ROCm aiter × 0.85: ``sgrelease._runner_factor``, ``sgrelease._aiter_factor``); a fix
+    that names a fraction re-plans at the flag's value × this, as ``tpkit plan`` does
+    (``engines.sglang.choices.plan_fraction``)"""
     unprinted_ranks: str | None = None
     """where the printed pool lies below the budget rebuilt from the printed ranks and the log prints fewer ranks
     than the world: the smallest unprinted rank's shortfall it implies, in words (``_unprinted_shortfall``)"""
@@ -110,10 +118,11 @@ class _Fraction:
     default (``range``: lowest and highest when the GPU does not pin it); a plain class: a dataclass costs ~1 ms of
     ``tpkit explain``'s cold start, issue 12."""
 
-    __slots__ = ("value", "source", "range")
+    __slots__ = ("value", "source", "range", "flag_factor")
 
-    def __init__(self, value: float | None, source: str, range: tuple[float, float] | None) -> None:
-        self.value, self.source, self.range = value, source, range
+    def __init__(self, value: float | None, source: str, range: tuple[float, float] | None,
+                 flag_factor: float = 1.0) -> None:
+        self.value, self.source, self.range, self.flag_factor = value, source, range, flag_factor
 
 
 def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnchored:
@@ -124,7 +133,7 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     total, init_iv = _device_rows(view, ctx, rows)
     load = _load_rows(parsed, view, ctx, rows, tp, pp, total, init_iv)
     f = _fraction(parsed, ctx, tp, pp)
-    slack, rest, mm = _budget_rows(ctx, rows, load, f, tp, pp)
+    slack, rest, mm, rope = _budget_rows(ctx, rows, load, f, tp, pp)
     state, rest = _state_rows(view, ctx, rows, rest)
     pool = _printed_pool(view)
     tokens_a, tokens_printed = _printed_tokens(parsed, view)
@@ -138,7 +147,8 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     graph, ge = _graph_rows(view, rows)
     car, car_source = _car_bytes(ctx, tp, any(x.kind == "custom_allreduce_disabled" for x in parsed.failures))
     return SglangAnchored(rows=tuple(rows), fraction=None if f.value is None else float(f.value),
-                          fraction_source=f.source, pre=load.pre, init_dist=init_iv, weights=load.weights,
+                          fraction_source=f.source, fraction_flag_factor=f.flag_factor,
+                          rope_reserve=None if rope is None else rope[0], pre=load.pre, init_dist=init_iv, weights=load.weights,
                           free_after_weights=load.free_after, slack=slack, rest=rest, pool_bytes=pool.bytes,
                           tokens_printed=tokens_printed, tokens_predicted=predicted, cell_bytes=cell,
                           cell_source=cell_source, page=page, graph=graph,
@@ -230,6 +240,10 @@ def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes |
         rows.append(derived_row("pre_model_load_memory", pre,
                                 f"min over {n_pre} rank(s) of 'Load weight begin. avail mem' (SGLang's MIN "
                                 f"all-reduce), {GIB_NOTE}"))
+    elif pre is not None:  # the CUDA-context row above is stated in it: the ledger carries the term it uses
+        rows.append(derived_row("pre_model_load_memory", pre,
+                                "'Load weight end. avail mem' + its 'mem usage' (no 'Load weight begin' printed): "
+                                f"this rank's free memory before the weights, {GIB_NOTE}"))
     return pre, n_pre
 
 
@@ -291,14 +305,18 @@ def _fraction(parsed: ParsedLog, ctx: Context, tp: int, pp: int) -> _Fraction:
     f = ctx.get("mem_fraction")
     f_source = ctx.sources.get("mem_fraction", "")
     f_range = None
+    runner = _runner_factor(ctx, parsed)
+    flag_factor = 1.0  # what SGLang multiplies a --mem-fraction-static the user gives by (a fix's value)
+    for factor in (runner, _aiter_factor(ctx, parsed, tp, flag=True)):
+        flag_factor *= factor[0] if factor is not None else 1.0
     if f is None and ctx.model is not None:
         f_range, f_source = _default_fraction(ctx, tp, pp)
         f = None if f_range is None else (f_range[0] + f_range[1]) / 2
     elif f is not None:
-        for factor in (_runner_factor(ctx, parsed), _aiter_factor(ctx, parsed, tp)):
+        for factor in (runner, _aiter_factor(ctx, parsed, tp)):
             if factor is not None:
                 f, f_source = float(f) * factor[0], f"{f_source}, then {factor[1]}"
-    return _Fraction(f, f_source, f_range)
+    return _Fraction(f, f_source, f_range, flag_factor)
 
 
 def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: int,
@@ -318,7 +336,7 @@ def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: i
                                 "free after weights − the RoPE pre-expansion"))
     mm, mm_why = _mm_reservation(ctx)
     if slack is None or sampled is None:
-        return slack, None, mm
+        return slack, None, mm, rope
     rest = sampled - slack
     if mm is not None:
         rows.append(derived_row("multimodal caches reserved out of the KV budget", mm, mm_why))
@@ -328,7 +346,7 @@ def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: i
                             + ("− the RoPE pre-expansion " if rope is not None else "")
                             + "− slack " + ("− the multimodal reservation " if mm is not None else "")
                             + "(ModelRunner.profile_max_num_token)"))
-    return slack, _rank_spread_row(rows, rest, load, f, tp * pp), mm
+    return slack, _rank_spread_row(rows, rest, load, f, tp * pp), mm, rope
 
 
 def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:

@@ -312,5 +312,7 @@ def _pool_end_rows(view: RankView, rows: list[Row], end, pool: Iv | None, state)
                             f"'Memory pool end. avail mem' = free after the KV and req_to_token pools, {GIB_NOTE}"))
     if d is not None:
         rows.append(derived_row("req_to_token + pool metadata", d - iv_of(pool_end.size),
-                                "free after weights − KV pool − free after the pools (from the slack)"))
+                                "free after weights − KV pool − "
+                                + ("the state pool − " if state is not None else "")
+                                + "free after the pools (from the slack)"))
     return pool_end

@@ -41,12 +41,13 @@ def _runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
     return None if found is None else (found[0], f"{found[1]} (release {version}{why})")
 
 
-def _aiter_factor(ctx: Context, parsed: ParsedLog, tp: int) -> tuple[float, str] | None:
+def _aiter_factor(ctx: Context, parsed: ParsedLog, tp: int, *, flag: bool = False) -> tuple[float, str] | None:
     """The × 0.85 SGLang applies to mem_fraction_static on an AMD GPU with the aiter attention backend and a context
     over 8192 tokens (``engines.sglang.choices.rocm_aiter_factor``: ModelRunner in 0.4.7–0.5.4, ServerArgs from
     0.5.5), for a fraction the log or the flags give.  From 0.5.5 ServerArgs multiplies before the 'server_args='
     line is printed, so a fraction the log prints already carries it: only a flag's (the user's value) is
-    multiplied then.  A log that prints another attention backend has none; None without a named AMD GPU."""
+    multiplied then.  ``flag``: the factor on a value the user gives as ``--mem-fraction-static`` (a fix's), which
+    every release multiplies.  A log that prints another attention backend has none; None without a named AMD GPU."""
     if ctx.model is None or ctx.gpu is None or getattr(ctx.gpu, "vendor", None) != "AMD":
         return None
     backend = parsed.run.value("attention_backend")
@@ -58,7 +59,7 @@ def _aiter_factor(ctx: Context, parsed: ParsedLog, tp: int) -> tuple[float, str]
     from tpkit.parallel import ParallelSpec
 
     version = ctx.rules_version or LATEST
-    if at_least(version, "0.5.5") and not str(ctx.sources.get("mem_fraction", "")).startswith("flag"):
+    if not flag and at_least(version, "0.5.5") and not str(ctx.sources.get("mem_fraction", "")).startswith("flag"):
         return None
     context = ctx.get("context_length")
     try:

@@ -98,6 +98,37 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
 
 
+def _one_request(a, ctx, available: int | None, tp: int | None = None) -> tuple[bool, str]:
+    """(whether ``available`` KV bytes hold one request of the run's max_model_len, the words when they do not):
+    vLLM refuses to start otherwise ('To serve at least one request with the models's max seq len …',
+    ``v1/core/kv_cache_utils.py`` ``check_enough_kv_cache_memory``, 0.6–0.33), so a fix that leaves less is no fit.
+    The need is vLLM's own (``engines.vllm.capacity.estimate_max_model_len`` on the run's KV layout at ``tp``:
+    sliding and mamba groups need less than the full length); (True, "") where the model, the length or the layout
+    is unknown."""
+    mml = ctx.get("context_length") or getattr(ctx.model, "max_position_embeddings", None)
+    if available is None or ctx.model is None or not mml:
+        return True, ""
+    try:
+        from tpkit.engines.vllm.capacity import estimate_max_model_len, max_concurrent_batches
+        from tpkit.explain.vlayout import _token_bytes
+        from tpkit.explain.vtokens import _rules
+
+        rules = _rules(ctx)
+        pp = int(ctx.get("pp", 1) or 1)
+        layout, _ = _token_bytes(ctx, tp or int(ctx.get("tp", 1) or 1), pp, int(ctx.get("page_size", 16) or 16),
+                                 rules)
+        if layout is None:
+            return True, ""
+        in_flight = int(ctx.get("max_num_batched_tokens") or 2048) * max_concurrent_batches(rules, pp)
+        longest = estimate_max_model_len(layout, Bytes(max(int(available), 0)), int(mml), in_flight, rules)
+    except Exception:  # noqa: BLE001 - a layout the rules cannot build: the check is not made
+        return True, ""
+    if longest >= int(mml):
+        return True, ""
+    return False, (f"vLLM refuses to start: one request of max_model_len {int(mml):,} does not fit (the longest that "
+                   f"does is {longest:,}); lower --max-model-len too")
+
+
 def _tokens_for(a, available: int | None, token_bytes=None) -> int | None:
     """The KV tokens ``available`` bytes hold at ``token_bytes`` per token (the anchors' by default), in whole
     blocks; None when either is unknown."""
@@ -308,24 +339,45 @@ def _no_kv_memory(a, ctx, tokens_for):
     short = None
     fixes: list[Fix] = []
     cause = "no memory left for the KV cache after the weights, activations and non-torch memory"
+    bound = ""
+    if avail is None and a.requested is not None and a.weights is not None:
+        # 'Available KV cache memory' not printed (the run stopped first): it is at most requested − the weights
+        # (the profile's activation peak and non-torch memory come on top), not 0 (vl_107: the weights alone,
+        # 14.19 GiB, exceed the requested 10.83 GiB, and a utilization fix from 0 available was called a fit)
+        avail = mid_bytes(a.requested) - mid_bytes(a.weights)
+        bound = ("'Available KV cache memory' is not printed: taken as requested − the weights, an upper bound "
+                 "(the activation peak and non-torch memory come on top)")
+        if avail <= 0:
+            cause += f" (the weights {a.weights.text()} exceed the requested {a.requested.text()})"
     if avail is not None and avail <= 0:
         short = Bytes(-avail)
-        cause += f" (available KV cache memory {a.available.text()})"
+        if not bound:
+            cause += f" (available KV cache memory {a.available.text()})"
     if total and u is not None:
         need = (short.bytes if short else 0) + GiB(2).bytes
         u2 = math.ceil((u + need / total) * 100) / 100
+        room = (avail or 0) + int((u2 - u) * total)
+        one, words = _one_request(a, ctx, room)
+        while not one and u2 + 0.01 <= _MAX_FRACTION + 1e-9:  # up to the utilization that holds one request
+            u2 = round(u2 + 0.01, 2)
+            room = (avail or 0) + int((u2 - u) * total)
+            one, words = _one_request(a, ctx, room)
         if u2 <= _MAX_FRACTION:
-            fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
-                             kv_tokens=tokens_for((avail or 0) + int((u2 - u) * total)), fits=True,
-                             why="more of the device for vLLM", note="assumes the device has it free"))
+            fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=tokens_for(room), fits=one,
+                             why="more of the device for vLLM",
+                             note="; ".join(x for x in ("assumes the device has it free", bound, words) if x)))
     w = mid_bytes(a.weights)
     if w is not None:
-        fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for((avail or 0) + w // 2),
-                         fits=(avail or 0) + w // 2 > 0, why="half the weights per GPU", note="weights scaled by 1/2"))
+        room = (avail or 0) + w // 2
+        one, words = _one_request(a, ctx, room, 2 * tp)
+        fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(room),
+                         fits=room > 0 and one, why="half the weights per GPU",
+                         note="; ".join(x for x in ("weights scaled by 1/2", bound, words) if x)))
         if _fp8_could_halve_weights(ctx):
-            fixes.append(Fix(flags="--quantization fp8", kv_tokens=tokens_for((avail or 0) + w // 2),
-                             fits=(avail or 0) + w // 2 > 0, why="fp8 weights are half of 16-bit weights",
-                             note="assumes 16-bit weights"))
+            one, words = _one_request(a, ctx, room)
+            fixes.append(Fix(flags="--quantization fp8", kv_tokens=tokens_for(room),
+                             fits=room > 0 and one, why="fp8 weights are half of 16-bit weights",
+                             note="; ".join(x for x in ("assumes 16-bit weights", bound, words) if x)))
     fixes.append(Fix(flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
                      fits=bool(short is None or short < GiB(1)),
                      why="a smaller profile run lowers the activation peak"))
