@@ -116,6 +116,51 @@ FREE_AT_START_H100NVL = {
                 "H100 NVL: other processes held ~56 GiB"}
 """gs_007 / sg_067 (the same run of willxxy/sglang-play): the free memory printed before the weights"""
 
+_GLM53_NOTES = "serving notes of search-index file 70166912399 (vLLM 0.30.0, 4x B200)"
+_H200_PROBES = "the note's pre-run memory lines (nvidia-smi total − free, before the launch)"
+OTHER_PROCESSES = {
+    # helper co13 (2026-12-05): what other processes held on a case's GPUs, where the source prints or states it
+    # (harness.others_of).  at_start_mib: per GPU of the layout (CUDA order) when the engine started;
+    # after_profile_mib: only where the source states the figure for the end of the engine's profile, else None.
+    # Never derived from the printed KV figure.
+    **{cid: {"at_start_mib": [4902], "after_profile_mib": [4902],
+             "line": "ollama-central en occupait 4 902 Mio pendant tout le banc […] avec ses 4 902 Mio de VRAM "
+                     "inchangés du début à la fin",
+             "evidence": "French migration notes (search-index id 69199302682), sections 3.4 and 6: another server "
+                         "(ollama-central) held 4,902 MiB of the L4 unchanged from the start of the bench to its "
+                         "end, so also at the end of vLLM's profile"}
+       for cid in ("vp_102", "vp_103")},
+    "vp_602": {"at_start_mib": [145944, 145944], "after_profile_mib": None,
+               "line": "GLM's budget is 0.80 x 183359 = 146,687 MiB. Right after startup each worker used 145,944 "
+                       "MiB. After the first requests it settled at 148,854 MiB",
+               "evidence": f"{_GLM53_NOTES}: GLM-5.3's TP0/TP1 workers on GPUs 0,1; GLM was ready at 02:52:15 and the "
+                           "27B was launched at 02:52:30, so 145,944 MiB is their figure at its start. 148,854 MiB is "
+                           "the 02:55 table, after the 27B was ready (02:54:58) and after GLM's first requests; when "
+                           "GLM grew in between is not stated ('probably … during its profiling' is the notes' "
+                           "guess), so no after-profile figure"},
+    "vp_603": {"at_start_mib": [145944], "after_profile_mib": None,
+               "line": "Right after startup each worker used 145,944 MiB. After the first requests it settled at "
+                       "148,854 MiB",
+               "evidence": f"{_GLM53_NOTES}: GLM-5.3's TP2 worker on GPU 2; the 4B was launched at 02:52:30, 15 s "
+                           "after GLM was ready; 148,854 MiB is the 02:55 table, after the 4B was ready (02:54:08): "
+                           "when GLM grew in between is not stated, so no after-profile figure"},
+    "vp_604": {"at_start_mib": [152912], "after_profile_mib": [152912],
+               "line": "145,944 MiB right after start, 148,854 after the first requests, 150,600 at 03:00 and "
+                       "152,910 MiB at 03:51. They stayed at 152,912 until the restart at 04:29.",
+               "evidence": f"{_GLM53_NOTES}: GLM-5.3's worker on GPU 2 held 152,910-152,912 MiB from 03:51 to 04:29; "
+                           "the qwen4b_mtp2 start lies in that window (after the 03:49-03:58 baseline sweep, "
+                           "benchmarked 04:01-04:03)"},
+    **{cid: {"at_start_mib": [143771 - 141773, 143771 - free7], "after_profile_mib": None,
+             "line": f"GPU 1: 141773 MiB free / 143771 MiB total; GPU 7: {free7} MiB free / 143771 MiB total",
+             "evidence": f"{_H200_PROBES}: another tenant on GPU 7 (rank 1); no reading during the run"}
+       for cid, free7 in (("vp_415", 116662), ("vp_416", 116662), ("vp_614", 116670))},
+    "vp_417": {"at_start_mib": [143771 - 141773, 143771 - 116562], "after_profile_mib": None,
+               "line": "before: GPU 1 used 1383 MiB, free 141773 MiB; before: GPU 7 used 26595 MiB, free 116562 MiB",
+               "evidence": f"{_H200_PROBES}; the 'after:' lines include vLLM's own memory, so the tenant's share at "
+                           "the profile's end is not stated"},
+}
+"""other processes' memory on a case's GPUs, as the source gives it (helper co13; harness.others_of)"""
+
 WSL2_TOTAL_EVIDENCE = (
     "under WSL2 CUDA reports the card's whole memory, nvidia-smi's MiB total, where native Linux reports less (the "
     "catalog's total): vp_022 / vp_100 print 'Free memory on device (22.45/23.99 GiB)' for the RTX 4090's 24,564 MiB "
@@ -1410,6 +1455,8 @@ def _record(engine: str, case: dict, sel) -> dict:
         out["gpu_total_bytes"], out["gpu_note"] = _wsl2_total(out["gpu"])
     if free_at_start:
         out["free_at_start"] = dict(free_at_start)
+    if case["id"] in OTHER_PROCESSES:
+        out["other_processes"] = dict(OTHER_PROCESSES[case["id"]])
     quant = _checkpoint_quant(case, out["config_file"])
     if quant and "quantization" not in out["flags"]:
         out["flags"]["quantization"] = quant

@@ -103,6 +103,50 @@ def machine_of(case: dict, model, gpu, parallel, options):
     return machine.first(len(select_gpus(machine, num_gpus=parallel.num_gpus)))
 
 
+def others_of(case: dict, gpu, parallel):
+    """(machine profile, growth) for a case whose source states what other processes held on its GPUs
+    (``other_processes``), else (None, None).
+
+    ``at_start_mib``: MiB each GPU of the layout (CUDA order) held for other processes when the engine started, as
+    the source prints or states it (an nvidia-smi table, a stated figure); it becomes the machine profile's
+    ``used_by_others`` (``tpkit plan --machine``), which each release charges as its own arithmetic does
+    (``engines.vllm.budget.compute_budget``: V1 0.8.0-0.9.0 total - free after the profile charges it; V0 and
+    V1 >= 0.9.1 measure from their start-up sample, so it only enters the start-up free-memory check).
+    ``after_profile_mib``: what they held when the engine's profile ended, only where the source states it for that
+    moment (null otherwise); the gain over the start is charged by every release
+    (``engines.vllm.baseline.others_growth_line``), the largest gain of the layout's GPUs, since vLLM sizes every
+    rank by the smallest budget.  Never derived from the printed KV figure (helper co13, 2026-12-05)."""
+    held = case.get("other_processes")
+    if not held:
+        return None, None
+    cid = case["id"]
+    if case["engine"] != "vllm":
+        raise ValueError(f"{cid}: other_processes is read for vLLM cases; an SGLang case gives its printed free "
+                         "memory as free_at_start")
+    if case.get("free_at_start"):
+        raise ValueError(f"{cid}: give other_processes or free_at_start, not both")
+    start, after = held["at_start_mib"], held.get("after_profile_mib")
+    n = parallel.num_gpus
+    for name, values in (("at_start_mib", start), ("after_profile_mib", after)):
+        if values is None and name == "after_profile_mib":
+            continue
+        if not (isinstance(values, list) and len(values) == n
+                and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)):
+            raise ValueError(f"{cid}: other_processes.{name} must list one whole, non-negative MiB figure per GPU of "
+                             f"the layout ({n}), got {values!r}")
+    if not (held.get("line") and held.get("evidence")):
+        raise ValueError(f"{cid}: other_processes needs the source's line and its evidence")
+    total = gpu.total_bytes.bytes
+    data = {"profile_version": 1, "hostname": cid, "gpus": [
+        {"index": i, "name": gpu.name, "total_bytes": total, "free_bytes": total - mib * 2**20,
+         "used_by_this_process_bytes": 0, "used_by_others_bytes": mib * 2**20} for i, mib in enumerate(start)],
+        "extra": {"source": f"validation case {cid}: {held['line']}"}}
+    machine = profile_from_dict(data, where=f"{cid} other_processes")
+    machine = machine.first(len(select_gpus(machine, num_gpus=n)))
+    growth = Bytes(max(0, *((a - s) * 2**20 for s, a in zip(start, after)))) if after is not None else Bytes(0)
+    return machine, growth
+
+
 def _metric(result, case: dict) -> float:
     metric = case["printed"]["metric"]
     if metric == "kv_tokens":
@@ -157,10 +201,14 @@ def predict(case: dict) -> Row:
     model, gpu, parallel, options = inputs(case)
     plan = get_engine(case["engine"]).plan
     machine = machine_of(case, model, gpu, parallel, options)
+    others, growth = others_of(case, gpu, parallel)
+    kw = {"machine": others or machine}
+    if growth:
+        kw["others_growth"] = growth
     values = []
     for end in (0, -1, 1):
         with at_band_end(end):
-            values.append(_metric(plan(model, gpu, parallel, options, machine=machine), case))
+            values.append(_metric(plan(model, gpu, parallel, options, **kw), case))
     return Row(case=case, printed=case["printed"]["value"], predicted=values[0], low=min(values), high=max(values))
 
 

@@ -46,7 +46,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 
-__all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost", "allreduce_costs", "profile_nontorch_growth", "NAMES"]
+__all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost", "allreduce_costs", "profile_nontorch_growth",
+           "others_growth_line", "OTHERS_GROWTH_ITEM", "NAMES"]
 
 NAMES = {"nccl_init": "NCCL communicator init", "nccl_warmup": "NCCL first all-reduce buffers",
          "cublas": "cuBLAS/cuBLASLt handles"}
@@ -260,3 +261,31 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
         return (zero,)
     return (LineItem(item="non-torch growth during profiling", bytes=sum((p[0] for p in parts), Bytes(0)),
                      uncertainty=sum((p[1] for p in parts), Bytes(0)), source=" + ".join(p[2] for p in parts)),)
+
+
+OTHERS_GROWTH_ITEM = "other processes' growth during the profile"
+OTHERS_GROWTH_SOURCE = (
+    "memory other processes on the GPU gained between vLLM's start-up free-memory sample and its after-profile "
+    "sample (stated by the case's source); vLLM reads device-wide free memory (torch.cuda.mem_get_info) at both, so "
+    "the gain is charged to the KV budget as if vLLM had allocated it: V0 0.4.1-0.6.3 worker.py "
+    "determine_num_available_blocks (peak = init free - free after the profile), V0 0.7.1-0.10.0 and V1 >= 0.9.1 "
+    "utils memory_profiling (non_torch_increase from the init snapshot; >= 0.27 total_consumed = init free - free "
+    "after the profile), V1 0.7.1-0.9.0 gpu_worker.determine_available_memory (total - free after the profile, "
+    "less torch's allocations: everything others hold then; V0 <= 0.3.0 and 0.6.4 likewise total - free)")
+"""where the other processes' growth enters each release's budget (vllm 0.4.1, 0.6.3, 0.7.1, 0.7.3, 0.8.0, 0.8.5,
+0.9.0, 0.9.1, 0.9.2, 0.10.0 and 0.30.0 wheels; helper co13, 2026-12-05)"""
+
+
+def others_growth_line(growth: Bytes, rules: VllmRules) -> tuple[LineItem, ...]:
+    """The memory other processes gained during vLLM's profile window as a non-torch line (none when 0).
+
+    Every release that measures free memory before and after its profile charges the gain (``OTHERS_GROWTH_SOURCE``);
+    memory they held already at the start is charged only by V1 0.7.1-0.9.0 (``memory_rule == "v0_peak"`` without
+    ``v0_context_outside``: total - free after the profile) and by V0 <= 0.3.0 / 0.6.4, which the machine profile's
+    ``used_by_others`` already gives.  V0 0.2.0-0.2.4 charge torch's peak alone (``v0_torch_peak_only``): nothing.
+    A release's CUDA-graph estimate (>= 0.20, ``profile_cudagraph_memory``) is another device-wide free-memory
+    difference taken after the profile; a gain that falls in that capture is not this line (no source states one)."""
+    if growth == Bytes(0) or rules.v0_torch_peak_only:
+        return ()
+    return (LineItem(item=OTHERS_GROWTH_ITEM, bytes=growth, kind="use",
+                     source=OTHERS_GROWTH_SOURCE),)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from tpkit.engines.vllm.baseline import Baseline
+from tpkit.engines.vllm.baseline import OTHERS_GROWTH_ITEM, Baseline
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.memory.ledger import Ledger, LineItem
 from tpkit.records import dataclass
@@ -160,6 +160,8 @@ def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utiliz
     lines = _budget_lines(baseline, budget, rules, utilization) + weight_lines + [activation_line]
     if rules.engine == "V1":
         lines += list(growth_lines)  # with --kv-cache-memory-bytes too: the memory exists either way
+    else:  # V0 plans no growth terms of its own; other processes' stated gain is charged in every era
+        lines += [g for g in growth_lines if g.item == OTHERS_GROWTH_ITEM]
     if graph_line is not None:
         lines.append(graph_line)
     own = kv_bytes - (draft_kv.bytes if draft_kv is not None else Bytes(0))

@@ -8,10 +8,12 @@ from tpkit.engines.vllm.options import VllmOptions
 __all__ = ["ENGINE"]
 
 
-def _plan(model, gpu, parallel, options, *, machine=None, extra_uses=()):
+def _plan(model, gpu, parallel, options, *, machine=None, extra_uses=(), others_growth=None):
     from tpkit.engines.vllm.policy import plan_vllm
 
-    return plan_vllm(model, gpu, parallel, options, machine=machine, extra_uses=extra_uses)
+    if others_growth is None:
+        return plan_vllm(model, gpu, parallel, options, machine=machine, extra_uses=extra_uses)
+    return plan_vllm(model, gpu, parallel, options, machine=machine, extra_uses=extra_uses, others_growth=others_growth)
 
 
 ENGINE = Engine(name="vllm", label="vLLM", options=VllmOptions, plan=_plan,

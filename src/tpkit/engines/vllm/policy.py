@@ -21,7 +21,7 @@ from contextlib import nullcontext
 from dataclasses import replace
 from collections.abc import Callable
 
-from tpkit.engines.vllm.baseline import plan_baseline, profile_nontorch_growth
+from tpkit.engines.vllm.baseline import others_growth_line, plan_baseline, profile_nontorch_growth
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
@@ -281,7 +281,7 @@ def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: Vllm
 def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions, *,
               machine: MachineProfile | None = None, weights=None,
               extra_uses: "tuple[LineItem, ...] | Callable[[int], tuple[LineItem, ...]]" = (),
-              search_fixes: bool = True) -> PlanResult:
+              search_fixes: bool = True, others_growth: Bytes = Bytes(0)) -> PlanResult:
     """Predict vLLM's per-GPU memory ledger, KV blocks/tokens and start-up verdict (pure; no torch).
 
     ``weights`` is a ``tpkit.models.weights.WeightsPlan`` (anything with ``bytes_per_rank: Bytes``);
@@ -292,6 +292,10 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     verdict re-plans (``tpkit plan --tpkit-allreduce`` passes one).
     ``search_fixes``: re-plan every fix the verdict could name and name only those that fit (False: name none;
     the re-plans themselves run with False).
+    ``others_growth``: memory other processes on the limiting GPU gained between vLLM's start-up free-memory
+    sample and its after-profile sample (a stated fact, e.g. two nvidia-smi readings of the other process);
+    ``others_growth_line`` says how each release charges it.  Memory they already held at the start is the
+    ``machine`` profile's ``used_by_others``.
     """
     uses_for = extra_uses if callable(extra_uses) else None  # tp -> lines: re-plans at another TP get their own
     extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
@@ -336,7 +340,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     ws_lines += _offload_copy(model, parallel, options, w_plan, rules)
     g_line = graphs_line(model, parallel, options, r, rules, rocm=str(gpu.vendor).upper() == "AMD")
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
-                                                                     links=options.links, machine=machine))
+                                                                     links=options.links, machine=machine),
+              *others_growth_line(others_growth, rules))
     measured = measured_term("weights")
     if measured is not None:  # the log's 'Model loading took' already holds what the load allocates beside them
         where = measured[1]
