@@ -30,6 +30,25 @@ DEFAULT_SRC = Path("/work/shared/catalog/gpus.json")
 HOPPER_RESERVED_MIB = 616
 """nvidia-smi total − CUDA total measured on H200 SXM (143771 MiB − 143155.9 MiB)."""
 
+CURRENT_DRIVER_TOTALS: dict[str, tuple[int, str]] = {
+    "A100-SXM-40GB": (42405855232, (
+        "42405855232 bytes (40441 MiB, 39.49 GiB), the total of current drivers (helper tot13, 2026-12-05): "
+        "deviceQuery 'NVIDIA A100-PCIE-40GB … CUDA Driver Version / Runtime Version 13.0 / 13.0 … Total amount of "
+        "global memory: 40441 MBytes (42405855232 bytes)' (code-search id 27357813220); the same byte count as "
+        "PyTorch's 'total: 42405855232' next to 'GPU 0 has a total capacity of 39.49 GiB' (id 59329495952), as "
+        "'NVIDIA A100-SXM4-40GB … 42405855232 bytes of total memory' on a Lambda gpu_1x_a100_sxm4 instance (id "
+        "70114526041) and in vLLM 0.31.0 'Free memory on device (39.08/39.49 GiB)' (tests/logs/data/vllm/"
+        "vl_108.log, 2026-10; cases vp_323, vp_597 print 39.49). Older drivers reserve 102 MiB more: CUDA 12.2 "
+        "(driver 535) deviceQuery 'NVIDIA A100-SXM4-40GB … 40339 MBytes (42298834944 bytes)' (39.39 GiB; "
+        "bottlerocket-os/bottlerocket PR 3873), '39.39 GiB total capacity' in public PyTorch OOMs (research "
+        "catalog gpus.json), the catalog total until 2026-12-05; the first A100 drivers printed 40536MB (39.59 "
+        "GiB, paddle docs, id 15187234989). nvidia-smi 40960 MiB")),
+}
+"""Research-catalog GPUs whose CUDA total is replaced by the one today's drivers print (helper tot13, 2026-12-05):
+canonical name → (bytes, source).  The CUDA total is the board's memory less the driver's reservation, and the
+reservation changes between driver branches (T4: 14.75 GiB on old drivers, 14.56 today); the research catalog's
+figure is often the older drivers'.  A run on another driver passes ``--gpu-memory`` with the total its log prints."""
+
 # research-catalog "gpu" name → (canonical tpkit name, aliases)
 NAMES = {
     "H100 SXM5 80GB": ("H100-SXM-80GB", ("H100", "H100-SXM", "H100-SXM5", "H100-80GB", "H100-SXM5-80GB")),
@@ -200,7 +219,7 @@ def _rates(raw: dict) -> dict:
 def _entry(raw: dict) -> dict:
     name, aliases = NAMES[raw["gpu"]]
     mem = raw["memory"]
-    total, source = _total(mem)
+    total, source = CURRENT_DRIVER_TOTALS.get(name) or _total(mem)
     cc = re.match(r"(\d+)\.(\d+)", str(raw.get("compute_capability", "")))
     link = raw.get("interconnect") or {}
     has_nvlink = bool(link.get("nvlink")) and "optional" not in str(link.get("nvlink"))

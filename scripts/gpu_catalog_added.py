@@ -218,11 +218,14 @@ ADDED = [
           "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
           "sm_count": "84 SMs: torch prints multi_processor_count=84 (id 53141676041)",
           "compute_capability": "12.0: torch prints major=12, minor=0 (id 53141676041)"}),
-    _gpu("A100-PCIe-40GB", ["NVIDIA A100-PCIE-40GB", "A100-PCIE-40GB", "A100 PCIe 40GB"], 42294690447,
-         "assumed equal to A100 SXM4 40GB (same GA100 40 GB HBM2, same nvidia-smi total: 'NVIDIA A100-PCIE-40GB, "
-         "40960 MiB', code-search ids 30968376933, 71303864820); the SXM total is 39.39 GiB from public OOMs "
-         "(research catalog); torch 1.9 printed total_memory=40326MB (39.38 GiB) for 'NVIDIA A100-PCIE-40GB' on an "
-         "older driver (id 14004674982)",
+    _gpu("A100-PCIe-40GB", ["NVIDIA A100-PCIE-40GB", "A100-PCIE-40GB", "A100 PCIe 40GB"], 42405855232,
+         "42405855232 bytes (40441 MiB, 39.49 GiB), the total of current drivers, printed for this board (helper "
+         "tot13, 2026-12-05): deviceQuery 'NVIDIA A100-PCIE-40GB … CUDA Driver Version / Runtime Version 13.0 / 13.0 "
+         "… 40441 MBytes (42405855232 bytes)' (code-search id 27357813220); ComfyUI 'cuda:0 NVIDIA A100-PCIE-40GB', "
+         "vramTotalBytes 42405855232 (ids 59256106505, 59278154828, 2026-08); the same total as the A100 SXM4 40GB "
+         "(same GA100 40 GB HBM2, same nvidia-smi total: 'NVIDIA A100-PCIE-40GB, 40960 MiB', code-search ids "
+         "30968376933, 71303864820). Older drivers: 39.39 GiB (driver 535; the catalog total until 2026-12-05); "
+         "torch 1.9 printed total_memory=40326MB (39.38 GiB) (id 14004674982)",
          40960, (8, 0), 108, 1.555, 312.0, None, 624.0, None, 4,
          {"memory_bandwidth_tbps": f"NVIDIA A100 datasheet (PCIe 40GB): 1,555 GB/s HBM2 [{_RECALLED}]",
           "bf16_dense_tflops": f"NVIDIA A100 datasheet: BF16 312 dense (624 sparse) [{_RECALLED}]",

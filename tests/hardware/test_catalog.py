@@ -106,7 +106,7 @@ def test_h100_nvl_is_its_own_entry():
     ("Tesla T4", "T4", 14.56), ("NVIDIA A10G", "A10G", 21.98), ("NVIDIA RTX A6000", "RTX-A6000", 47.54),
     ("NVIDIA RTX 6000 Ada Generation", "RTX-6000-Ada", 47.37), ("Tesla V100-SXM2-16GB", "V100-16GB", 15.77),
     ("NVIDIA B300 SXM6 AC", "B300", 267.69), ("NVIDIA GB10", "GB10", 119.63), ("NVIDIA H800", "H800", 79.19),
-    ("NVIDIA A800-SXM4-80GB", "A800-SXM-80GB", 79.15), ("NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB", 39.39),
+    ("NVIDIA A800-SXM4-80GB", "A800-SXM-80GB", 79.15), ("NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB", 39.49),
     ("NVIDIA A100 80GB PCIe", "A100-PCIe-80GB", 79.15), ("NVIDIA GeForce RTX 5070 Ti", "RTX-5070-Ti", 15.47),
     ("NVIDIA GeForce RTX 5080", "RTX-5080", 15.47),
 ])
@@ -135,6 +135,20 @@ def test_sibling_totals_are_not_matched_against_logs():
     # beyond the 0.5 % slack) no longer names it
     assert gpus_with_total(size("14.74")) == ()
     assert set(gpus_with_total(size("21.99"))) == {"L4", "A10G"}
+
+
+@pytest.mark.parametrize("name,total_bytes,older_gib,evidence", [
+    # helper tot13 (2026-12-05): the A100 40GB total of current drivers, printed in bytes by deviceQuery under a
+    # CUDA 13.0 driver; driver 535 printed 42298834944 (39.39 GiB), the catalog total until then
+    ("A100-SXM-40GB", 42405855232, 39.39, "27357813220"),
+    ("A100-PCIe-40GB", 42405855232, 39.39, "27357813220"),
+])
+def test_totals_are_those_current_drivers_print(name, total_bytes, older_gib, evidence):
+    """The catalog keeps the CUDA total that today's drivers print, with the print it rests on and the older drivers'
+    figure in ``total_source`` (a run on an older driver passes --gpu-memory)."""
+    g = lookup_gpu(name)
+    assert g.total_bytes.bytes == total_bytes and g.total_printed
+    assert evidence in g.total_source and "tot13" in g.total_source and f"{older_gib:.2f} GiB" in g.total_source
 
 
 def test_gpus_without_a_rate_refuse_perf_with_a_clear_error():
