@@ -43,6 +43,17 @@ CURRENT_DRIVER_TOTALS: dict[str, tuple[int, str]] = {
         "bottlerocket-os/bottlerocket PR 3873), '39.39 GiB total capacity' in public PyTorch OOMs (research "
         "catalog gpus.json), the catalog total until 2026-12-05; the first A100 drivers printed 40536MB (39.59 "
         "GiB, paddle docs, id 15187234989). nvidia-smi 40960 MiB")),
+    "A100-SXM-80GB": (round(79.25 * GIB), (
+        "79.25 GiB (2-decimal prints: ±5 MiB), the total of current drivers (helper tot13, 2026-12-05): vLLM "
+        "'Free memory on device (78.84/79.25 GiB)' on an A100-SXM4-80GB "
+        "(tests/logs/data/vllm/vl_100.log, 2026-08, case vp_040) and on an A100 80GB in the "
+        "vllm/vllm-openai:v0.31.0 image (vl_179.log, 2026-10, case vp_104); 'GPU 0 has a total capacity of 79.25 "
+        "GiB' in 2025-2026 public PyTorch OOMs on A100 80GB (e.g. ids 61363762331 'A100-80GB', 57357939455 'an 80 "
+        "GB A100'); a CUDA 12.5 driver's deviceQuery printed 'NVIDIA A100-SXM4-80GB … 81158 MBytes (85100068864 "
+        "bytes)' (79.26 GiB; thamada/nvidia-smi nvsim/A100SXMx4_deviceQuery.py, code-search id 32810829468). Older "
+        "drivers print 79.15 GiB (research catalog gpus.json, the catalog total until 2026-12-05; "
+        "'79.15 GiB' in vLLM V0-era OOMs, e.g. id 31116002056); a few hosts print 79.32-79.33 GiB (id 4456729198; "
+        "tests/logs/data/vllm/vl_783.log, GPU unnamed). nvidia-smi 81920 MiB")),
 }
 """Research-catalog GPUs whose CUDA total is replaced by the one today's drivers print (helper tot13, 2026-12-05):
 canonical name → (bytes, source).  The CUDA total is the board's memory less the driver's reservation, and the

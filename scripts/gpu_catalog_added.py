@@ -232,10 +232,10 @@ ADDED = [
           "int8_dense_tops": f"NVIDIA A100 datasheet: INT8 624 dense [{_RECALLED}]",
           "sm_count": "108 SMs: torch prints multi_processor_count=108 (id 14004674982)",
           "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as H100 PCIe"}),
-    _gpu("A100-PCIe-80GB", ["NVIDIA A100 80GB PCIe", "A100-PCIE-80GB", "A100 PCIe 80GB"], 84986665370,
+    _gpu("A100-PCIe-80GB", ["NVIDIA A100 80GB PCIe", "A100-PCIE-80GB", "A100 PCIe 80GB"], _gib(79.25),
          "assumed equal to A100 SXM4 80GB (same GA100 80 GB HBM2e, same nvidia-smi total: 'NVIDIA A100 80GB PCIe, "
-         "81920 MiB', code-search ids 27074596559, 68922542039); the SXM total is 79.15 GiB from public OOMs "
-         "(research catalog)",
+         "81920 MiB', code-search ids 27074596559, 68922542039); the SXM total is current drivers' 79.25 GiB "
+         "(2026 vLLM prints; helper tot13, 2026-12-05), older drivers' 79.15 GiB until 2026-12-05",
          81920, (8, 0), 108, 1.935, 312.0, None, 624.0, None, 4,
          {"memory_bandwidth_tbps": f"NVIDIA A100 datasheet (PCIe 80GB): 1,935 GB/s HBM2e [{_RECALLED}]",
           "bf16_dense_tflops": f"NVIDIA A100 datasheet: BF16 312 dense (624 sparse) [{_RECALLED}]",
@@ -266,10 +266,12 @@ ADDED = [
           "fp8_dense_tflops": f"as H100 SXM5 datasheet: FP8 1,978.9 dense [{_RECALLED}]",
           "int8_dense_tops": "derived: = dense FP8 (Hopper datasheets list INT8 TOPS equal to FP8 TFLOPS)",
           "nvlink": f"H800 NVLink 400 GB/s bidirectional (8 links), 200 per direction [{_RECALLED}]"}),
-    _gpu("A800-SXM-80GB", ["NVIDIA A800-SXM4-80GB", "A800", "A800-80GB", "A800-SXM4-80GB"], _gib(79.15),
+    _gpu("A800-SXM-80GB", ["NVIDIA A800-SXM4-80GB", "A800", "A800-80GB", "A800-SXM4-80GB"], _gib(79.25),
          "assumed equal to A100 SXM4 80GB (same GA100 80 GB HBM2e board, same nvidia-smi total: 'NVIDIA "
-         "A800-SXM4-80GB, 81920 MiB', code-search ids 60651791858, 59889546879); the A100 80GB total is 79.15 GiB "
-         "from public OOMs (research catalog)",
+         "A800-SXM4-80GB, 81920 MiB', code-search ids 60651791858, 59889546879): current drivers' 79.25 GiB "
+         "(helper tot13, 2026-12-05), which A800 80GB cards print too: vLLM 'Free memory on "
+         "device (37.95/79.25 GiB)' on A800 80GB (tests/logs/data/vllm/vl_792.log); older drivers' 79.15 GiB until "
+         "2026-12-05",
          81920, (8, 0), 108, 2.039, 312.0, None, 624.0, 200.0, 4,
          {"memory_bandwidth_tbps": "NVIDIA A800 80GB SXM4: compute and HBM2e as A100 80GB SXM4 (2,039 GB/s); NVLink "
                                    f"cut to 400 GB/s [{_RECALLED}]",

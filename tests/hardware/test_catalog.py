@@ -106,8 +106,8 @@ def test_h100_nvl_is_its_own_entry():
     ("Tesla T4", "T4", 14.56), ("NVIDIA A10G", "A10G", 21.98), ("NVIDIA RTX A6000", "RTX-A6000", 47.54),
     ("NVIDIA RTX 6000 Ada Generation", "RTX-6000-Ada", 47.37), ("Tesla V100-SXM2-16GB", "V100-16GB", 15.77),
     ("NVIDIA B300 SXM6 AC", "B300", 267.69), ("NVIDIA GB10", "GB10", 119.63), ("NVIDIA H800", "H800", 79.19),
-    ("NVIDIA A800-SXM4-80GB", "A800-SXM-80GB", 79.15), ("NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB", 39.49),
-    ("NVIDIA A100 80GB PCIe", "A100-PCIe-80GB", 79.15), ("NVIDIA GeForce RTX 5070 Ti", "RTX-5070-Ti", 15.47),
+    ("NVIDIA A800-SXM4-80GB", "A800-SXM-80GB", 79.25), ("NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB", 39.49),
+    ("NVIDIA A100 80GB PCIe", "A100-PCIe-80GB", 79.25), ("NVIDIA GeForce RTX 5070 Ti", "RTX-5070-Ti", 15.47),
     ("NVIDIA GeForce RTX 5080", "RTX-5080", 15.47),
 ])
 def test_added_gpus_by_printed_name(printed, name, gib):
@@ -142,6 +142,8 @@ def test_sibling_totals_are_not_matched_against_logs():
     # CUDA 13.0 driver; driver 535 printed 42298834944 (39.39 GiB), the catalog total until then
     ("A100-SXM-40GB", 42405855232, 39.39, "27357813220"),
     ("A100-PCIe-40GB", 42405855232, 39.39, "27357813220"),
+    # the A100 80GB: 79.25 GiB in 2026 vLLM logs (vl_100, vl_179) and OOMs; older drivers 79.15 GiB
+    ("A100-SXM-80GB", round(79.25 * 2**30), 79.15, "vl_179"),
 ])
 def test_totals_are_those_current_drivers_print(name, total_bytes, older_gib, evidence):
     """The catalog keeps the CUDA total that today's drivers print, with the print it rests on and the older drivers'
