@@ -54,6 +54,18 @@ CURRENT_DRIVER_TOTALS: dict[str, tuple[int, str]] = {
         "drivers print 79.15 GiB (research catalog gpus.json, the catalog total until 2026-12-05; "
         "'79.15 GiB' in vLLM V0-era OOMs, e.g. id 31116002056); a few hosts print 79.32-79.33 GiB (id 4456729198; "
         "tests/logs/data/vllm/vl_783.log, GPU unnamed). nvidia-smi 81920 MiB")),
+    "L4": (22562 * MIB, (
+        "22562 MiB (22.03 GiB), the total of current drivers (helper tot13, 2026-12-05): 'GPU 0 has a total "
+        "capacity of 22.03 GiB' on an NVIDIA L4 under driver 580.95.05 with torch 2.14.0+cu130 (Modal probe "
+        "report, code-search id 71609078484, 2026-09); vLLM 0.29.0 'Free memory on device (21.84/22.03 GiB)' on "
+        "an NVIDIA L4 (tests/logs/data/vllm/vl_861.log, image v0.29.0-cu129, 2026-09; case vp_633); GCP L4 OOMs "
+        "'total capacity of 22.03 GiB' (ids 54161121023 'g2-standard-96, 8× L4', 61414032113, 71468728327); "
+        "'free_before_boot = 22561.0 MiB (22.03 GiB card, nothing resident)' (id 69411228783) bounds it from "
+        "below (a 22.03 print is 22554-22563 MiB). AWS g6 L4 hosts print 22.04 GiB (vl_812.log, 2026-09; id "
+        "59672298265), ~10 MiB more. Older drivers: 22.05 GiB (research catalog gpus.json, the catalog total "
+        "until 2026-12-05; vLLM CI OOMs, id 30262991089), and a CUDA 12.4 driver's deviceQuery 'NVIDIA L4 … 22478 "
+        "MBytes (23570219008 bytes)' (21.95 GiB, ECC on; thamada/nvidia-smi gls/L4_deviceQuery.py, id "
+        "32822509543). nvidia-smi 23034 MiB")),
 }
 """Research-catalog GPUs whose CUDA total is replaced by the one today's drivers print (helper tot13, 2026-12-05):
 canonical name → (bytes, source).  The CUDA total is the board's memory less the driver's reservation, and the

@@ -144,6 +144,9 @@ def test_sibling_totals_are_not_matched_against_logs():
     ("A100-PCIe-40GB", 42405855232, 39.39, "27357813220"),
     # the A100 80GB: 79.25 GiB in 2026 vLLM logs (vl_100, vl_179) and OOMs; older drivers 79.15 GiB
     ("A100-SXM-80GB", round(79.25 * 2**30), 79.15, "vl_179"),
+    # the L4: 22.03 GiB under driver 580.95.05 (Modal probe) and in vl_861; 22561 MiB free on an idle card bounds
+    # it from below; older drivers 22.05 GiB
+    ("L4", 22562 * 2**20, 22.05, "71609078484"),
 ])
 def test_totals_are_those_current_drivers_print(name, total_bytes, older_gib, evidence):
     """The catalog keeps the CUDA total that today's drivers print, with the print it rests on and the older drivers'
