@@ -123,11 +123,16 @@ ADDED = [
           "fp8_dense_tflops": f"NVIDIA L40 datasheet: FP8 362 | 724* TFLOPS [{_RECALLED}]",
           "int8_dense_tops": "derived: = dense FP8 (Ada datasheets list INT8 TOPS equal to FP8 TFLOPS)",
           "sm_count": "142 SMs (AD102 as configured for L40, 18,176 CUDA cores) [recalled]"}),
-    _gpu("A40", ["NVIDIA A40", "A40-48GB"], (46068 - round(A6000_RESERVED_MIB)) * MIB,
-         "derived: nvidia-smi 46068 MiB ('NVIDIA A40, 46068 MiB', code-search ids 55365890293, 67500832079) − 459 "
-         "MiB, the driver reservation of its GA102 sibling RTX A6000 (49140 MiB − 47.54 GiB) = 45609 MiB "
-         "(44.54 GiB); no CUDA total printed with the name A40 was found. Public OOMs at 44.52 GiB on unnamed 48 GB "
-         "hosts (id 56538409782) lie 0.02 GiB below",
+    _gpu("A40", ["NVIDIA A40", "A40-48GB"], 47608692736,
+         "47608692736 bytes (45403 MiB, 44.34 GiB), printed for the A40 (helper tot13, 2026-12-05): deviceQuery "
+         "'NVIDIA A40 … CUDA Driver Version / Runtime Version 12.4 / 12.4 … Total amount of global memory: 45403 "
+         "MBytes (47608692736 bytes)', ECC on (thamada/nvidia-smi nvsim/A40x10_deviceQuery.py); vLLM 'GPU 0 has a "
+         "total capacity of 44.34 GiB' on RunPod A40 pods (a Korean vLLM tutorial, 2× A40, code-search ids "
+         "19543808360, 19358378260); an older driver's torch '_CudaDeviceProperties(name='NVIDIA A40', … "
+         "total_memory=45416MB' (44.35 GiB; ids 31908259347, 31219571458). No later driver's A40 print was found. "
+         "Until 2026-12-05 the catalog derived 45609 MiB (44.54 GiB) from nvidia-smi 46068 MiB ('NVIDIA A40, 46068 "
+         "MiB', code-search ids 55365890293, 67500832079) less the RTX A6000's 459 MiB reservation: the A40 (ECC on) "
+         "reserves 665 MiB",
          46068, (8, 6), 84, 0.696, 149.7, None, 299.3, None, 4,
          {"memory_bandwidth_tbps": f"NVIDIA A40 datasheet: 48 GB GDDR6 ECC, 696 GB/s, 300 W [{_RECALLED}; a reseller copy of the A40 "
                                   "datasheet (ecer.com) gives 696 GB/s, BF16 149.7 | 299.4*, INT8 299.3 | 598.6*, NVLink 112.5 GB/s "

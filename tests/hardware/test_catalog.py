@@ -118,7 +118,7 @@ def test_added_gpus_by_printed_name(printed, name, gib):
 
 
 def test_sibling_totals_are_not_matched_against_logs():
-    """A total assumed from a sibling board (L40 = L40S, H800 = H100) or derived from nvidia-smi (A40, H20) is not a
+    """A total assumed from a sibling board (L40 = L40S, H800 = H100) or derived from nvidia-smi (H20) is not a
     candidate for a printed total, so it cannot make a printed match ambiguous.  Two printed totals within the
     driver slack of each other stay ambiguous (22.05 GiB: L4 or A10G, whose totals move by ~0.2 GiB with the
     driver)."""
@@ -128,7 +128,10 @@ def test_sibling_totals_are_not_matched_against_logs():
     assert not lookup_gpu("L40").total_printed and not lookup_gpu("H800").total_printed
     assert lookup_gpu("T4").total_printed and lookup_gpu("L40S").total_printed
     size = lambda x: size_from_text(x, "GiB", meaning="total capacity")  # noqa: E731
-    assert gpus_with_total(size("44.53")) == ("L40S",)
+    # helper tot13 (2026-12-05): the A40's total is printed now (44.34 GiB), within the driver slack of the L40S's
+    # 44.39: a 48 GB print without a name names both (44.53 was L40S-only while the A40 total was derived)
+    assert lookup_gpu("A40").total_printed
+    assert gpus_with_total(size("44.53")) == ("L40S", "A40")
     assert set(gpus_with_total(size("22.05"))) == {"L4", "A10G"}
     assert gpus_with_total(size("14.56")) == ("T4",)
     # helper t4g4 (2026-12-05): the T4 total is today's drivers' 14.56 GiB; an older driver's 14.74 (1.3 % more,
@@ -147,6 +150,9 @@ def test_sibling_totals_are_not_matched_against_logs():
     # the L4: 22.03 GiB under driver 580.95.05 (Modal probe) and in vl_861; 22561 MiB free on an idle card bounds
     # it from below; older drivers 22.05 GiB
     ("L4", 22562 * 2**20, 22.05, "71609078484"),
+    # the A40: printed 45403 MBytes (47608692736 bytes) by deviceQuery and 44.34 GiB by vLLM; the catalog derived
+    # 44.54 GiB from nvidia-smi until then
+    ("A40", 47608692736, 44.54, "19543808360"),
 ])
 def test_totals_are_those_current_drivers_print(name, total_bytes, older_gib, evidence):
     """The catalog keeps the CUDA total that today's drivers print, with the print it rests on and the older drivers'
