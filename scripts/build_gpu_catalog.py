@@ -98,9 +98,20 @@ EXTRA = [
     {
         "name": "RTX-3090", "vendor": "NVIDIA", "aliases": ["3090", "RTX3090", "GeForce-RTX-3090",
                                                             "NVIDIA GeForce RTX 3090", "RTX-3090-24GB"],
-        "total_bytes": 25318832210,
-        "total_source": "vLLM log 'total_gpu_memory=23.58GiB' (vllm-project/vllm#10517), 23.58 GiB in bytes "
-                        "(2-decimal rounding: ±5 MiB)",
+        "total_bytes": round(23.54 * GIB),
+        "total_source": "23.54 GiB (2-decimal rounding: ±5 MiB), the total of current drivers (helper tot13, "
+                        "2026-12-05): 'GPU 0 has a total capacity of 23.54 GiB' in vLLM 0.17.1 on an NVIDIA GeForce "
+                        "RTX 3090 (TheBuccaneer/vllm-offload-profiles, tests/logs/data/vllm/vl_453.log, 2026-07; its "
+                        "cases vp_342-vp_352 print 23.54), vLLM 0.10.2 'Free memory on device (23.08/23.53 GiB)' on "
+                        "an RTX 3090 (vl_859.log, 2025-09; case vp_631), 'Global Memory: 25286672384 bytes' (23.55 "
+                        "GiB) for an RTX 3090 next to an RTX 5060 Ti, so under a driver of R570 or later "
+                        "(Jumperkables/cuda-benchmarking 00_deviceQuery/README.md). Older drivers print more: "
+                        "deviceQuery under a CUDA 12.6 driver 'NVIDIA GeForce RTX 3090 … 24154 MBytes (25327697920 "
+                        "bytes)' (23.59 GiB; thamada/nvidia-smi gls/RTX3090_deviceQuery.py), vLLM "
+                        "'total_gpu_memory=23.58GiB' (vllm-project/vllm#10517, 2024-11; the catalog total until "
+                        "2026-12-05), torch total_memory=24268MB / 24259MB (23.70 / 23.69 GiB, 2020-2021 drivers; "
+                        "code-search ids 1980879279, 31224020222). One 2026 note prints 23.58 GiB for an RTX 3090 "
+                        "(id 66640191653): an older driver; pass --gpu-memory with the total the log prints",
         "nvidia_smi_total_mib": 24576, "compute_capability": [8, 6], "sm_count": 82,
         "memory_bandwidth_tbps": 0.936, "bf16_dense_tflops": 71.0, "nvlink_gbps_per_direction": None,
         "pcie_gbps_per_direction": 32.0,
