@@ -30,6 +30,48 @@ DEFAULT_SRC = Path("/work/shared/catalog/gpus.json")
 HOPPER_RESERVED_MIB = 616
 """nvidia-smi total − CUDA total measured on H200 SXM (143771 MiB − 143155.9 MiB)."""
 
+CURRENT_DRIVER_TOTALS: dict[str, tuple[int, str]] = {
+    "A100-SXM-40GB": (42405855232, (
+        "42405855232 bytes (40441 MiB, 39.49 GiB), the total of current drivers (helper tot13, 2026-12-05): "
+        "deviceQuery 'NVIDIA A100-PCIE-40GB … CUDA Driver Version / Runtime Version 13.0 / 13.0 … Total amount of "
+        "global memory: 40441 MBytes (42405855232 bytes)' (code-search id 27357813220); the same byte count as "
+        "PyTorch's 'total: 42405855232' next to 'GPU 0 has a total capacity of 39.49 GiB' (id 59329495952), as "
+        "'NVIDIA A100-SXM4-40GB … 42405855232 bytes of total memory' on a Lambda gpu_1x_a100_sxm4 instance (id "
+        "70114526041) and in vLLM 0.31.0 'Free memory on device (39.08/39.49 GiB)' (tests/logs/data/vllm/"
+        "vl_108.log, 2026-10; cases vp_323, vp_597 print 39.49). Older drivers reserve 102 MiB more: CUDA 12.2 "
+        "(driver 535) deviceQuery 'NVIDIA A100-SXM4-40GB … 40339 MBytes (42298834944 bytes)' (39.39 GiB; "
+        "bottlerocket-os/bottlerocket PR 3873), '39.39 GiB total capacity' in public PyTorch OOMs (research "
+        "catalog gpus.json), the catalog total until 2026-12-05; the first A100 drivers printed 40536MB (39.59 "
+        "GiB, paddle docs, id 15187234989). nvidia-smi 40960 MiB")),
+    "A100-SXM-80GB": (round(79.25 * GIB), (
+        "79.25 GiB (2-decimal prints: ±5 MiB), the total of current drivers (helper tot13, 2026-12-05): vLLM "
+        "'Free memory on device (78.84/79.25 GiB)' on an A100-SXM4-80GB "
+        "(tests/logs/data/vllm/vl_100.log, 2026-08, case vp_040) and on an A100 80GB in the "
+        "vllm/vllm-openai:v0.31.0 image (vl_179.log, 2026-10, case vp_104); 'GPU 0 has a total capacity of 79.25 "
+        "GiB' in 2025-2026 public PyTorch OOMs on A100 80GB (e.g. ids 61363762331 'A100-80GB', 57357939455 'an 80 "
+        "GB A100'); a CUDA 12.5 driver's deviceQuery printed 'NVIDIA A100-SXM4-80GB … 81158 MBytes (85100068864 "
+        "bytes)' (79.26 GiB; thamada/nvidia-smi nvsim/A100SXMx4_deviceQuery.py, code-search id 32810829468). Older "
+        "drivers print 79.15 GiB (research catalog gpus.json, the catalog total until 2026-12-05; "
+        "'79.15 GiB' in vLLM V0-era OOMs, e.g. id 31116002056); a few hosts print 79.32-79.33 GiB (id 4456729198; "
+        "tests/logs/data/vllm/vl_783.log, GPU unnamed). nvidia-smi 81920 MiB")),
+    "L4": (22562 * MIB, (
+        "22562 MiB (22.03 GiB), the total of current drivers (helper tot13, 2026-12-05): 'GPU 0 has a total "
+        "capacity of 22.03 GiB' on an NVIDIA L4 under driver 580.95.05 with torch 2.14.0+cu130 (Modal probe "
+        "report, code-search id 71609078484, 2026-09); vLLM 0.29.0 'Free memory on device (21.84/22.03 GiB)' on "
+        "an NVIDIA L4 (tests/logs/data/vllm/vl_861.log, image v0.29.0-cu129, 2026-09; case vp_633); GCP L4 OOMs "
+        "'total capacity of 22.03 GiB' (ids 54161121023 'g2-standard-96, 8× L4', 61414032113, 71468728327); "
+        "'free_before_boot = 22561.0 MiB (22.03 GiB card, nothing resident)' (id 69411228783) bounds it from "
+        "below (a 22.03 print is 22554-22563 MiB). AWS g6 L4 hosts print 22.04 GiB (vl_812.log, 2026-09; id "
+        "59672298265), ~10 MiB more. Older drivers: 22.05 GiB (research catalog gpus.json, the catalog total "
+        "until 2026-12-05; vLLM CI OOMs, id 30262991089), and a CUDA 12.4 driver's deviceQuery 'NVIDIA L4 … 22478 "
+        "MBytes (23570219008 bytes)' (21.95 GiB, ECC on; thamada/nvidia-smi gls/L4_deviceQuery.py, id "
+        "32822509543). nvidia-smi 23034 MiB")),
+}
+"""Research-catalog GPUs whose CUDA total is replaced by the one today's drivers print (helper tot13, 2026-12-05):
+canonical name → (bytes, source).  The CUDA total is the board's memory less the driver's reservation, and the
+reservation changes between driver branches (T4: 14.75 GiB on old drivers, 14.56 today); the research catalog's
+figure is often the older drivers'.  A run on another driver passes ``--gpu-memory`` with the total its log prints."""
+
 # research-catalog "gpu" name → (canonical tpkit name, aliases)
 NAMES = {
     "H100 SXM5 80GB": ("H100-SXM-80GB", ("H100", "H100-SXM", "H100-SXM5", "H100-80GB", "H100-SXM5-80GB")),
@@ -56,9 +98,20 @@ EXTRA = [
     {
         "name": "RTX-3090", "vendor": "NVIDIA", "aliases": ["3090", "RTX3090", "GeForce-RTX-3090",
                                                             "NVIDIA GeForce RTX 3090", "RTX-3090-24GB"],
-        "total_bytes": 25318832210,
-        "total_source": "vLLM log 'total_gpu_memory=23.58GiB' (vllm-project/vllm#10517), 23.58 GiB in bytes "
-                        "(2-decimal rounding: ±5 MiB)",
+        "total_bytes": round(23.54 * GIB),
+        "total_source": "23.54 GiB (2-decimal rounding: ±5 MiB), the total of current drivers (helper tot13, "
+                        "2026-12-05): 'GPU 0 has a total capacity of 23.54 GiB' in vLLM 0.17.1 on an NVIDIA GeForce "
+                        "RTX 3090 (TheBuccaneer/vllm-offload-profiles, tests/logs/data/vllm/vl_453.log, 2026-07; its "
+                        "cases vp_342-vp_352 print 23.54), vLLM 0.10.2 'Free memory on device (23.08/23.53 GiB)' on "
+                        "an RTX 3090 (vl_859.log, 2025-09; case vp_631), 'Global Memory: 25286672384 bytes' (23.55 "
+                        "GiB) for an RTX 3090 next to an RTX 5060 Ti, so under a driver of R570 or later "
+                        "(Jumperkables/cuda-benchmarking 00_deviceQuery/README.md). Older drivers print more: "
+                        "deviceQuery under a CUDA 12.6 driver 'NVIDIA GeForce RTX 3090 … 24154 MBytes (25327697920 "
+                        "bytes)' (23.59 GiB; thamada/nvidia-smi gls/RTX3090_deviceQuery.py), vLLM "
+                        "'total_gpu_memory=23.58GiB' (vllm-project/vllm#10517, 2024-11; the catalog total until "
+                        "2026-12-05), torch total_memory=24268MB / 24259MB (23.70 / 23.69 GiB, 2020-2021 drivers; "
+                        "code-search ids 1980879279, 31224020222). One 2026 note prints 23.58 GiB for an RTX 3090 "
+                        "(id 66640191653): an older driver; pass --gpu-memory with the total the log prints",
         "nvidia_smi_total_mib": 24576, "compute_capability": [8, 6], "sm_count": 82,
         "memory_bandwidth_tbps": 0.936, "bf16_dense_tflops": 71.0, "nvlink_gbps_per_direction": None,
         "pcie_gbps_per_direction": 32.0,
@@ -200,7 +253,7 @@ def _rates(raw: dict) -> dict:
 def _entry(raw: dict) -> dict:
     name, aliases = NAMES[raw["gpu"]]
     mem = raw["memory"]
-    total, source = _total(mem)
+    total, source = CURRENT_DRIVER_TOTALS.get(name) or _total(mem)
     cc = re.match(r"(\d+)\.(\d+)", str(raw.get("compute_capability", "")))
     link = raw.get("interconnect") or {}
     has_nvlink = bool(link.get("nvlink")) and "optional" not in str(link.get("nvlink"))

@@ -123,11 +123,16 @@ ADDED = [
           "fp8_dense_tflops": f"NVIDIA L40 datasheet: FP8 362 | 724* TFLOPS [{_RECALLED}]",
           "int8_dense_tops": "derived: = dense FP8 (Ada datasheets list INT8 TOPS equal to FP8 TFLOPS)",
           "sm_count": "142 SMs (AD102 as configured for L40, 18,176 CUDA cores) [recalled]"}),
-    _gpu("A40", ["NVIDIA A40", "A40-48GB"], (46068 - round(A6000_RESERVED_MIB)) * MIB,
-         "derived: nvidia-smi 46068 MiB ('NVIDIA A40, 46068 MiB', code-search ids 55365890293, 67500832079) − 459 "
-         "MiB, the driver reservation of its GA102 sibling RTX A6000 (49140 MiB − 47.54 GiB) = 45609 MiB "
-         "(44.54 GiB); no CUDA total printed with the name A40 was found. Public OOMs at 44.52 GiB on unnamed 48 GB "
-         "hosts (id 56538409782) lie 0.02 GiB below",
+    _gpu("A40", ["NVIDIA A40", "A40-48GB"], 47608692736,
+         "47608692736 bytes (45403 MiB, 44.34 GiB), printed for the A40 (helper tot13, 2026-12-05): deviceQuery "
+         "'NVIDIA A40 … CUDA Driver Version / Runtime Version 12.4 / 12.4 … Total amount of global memory: 45403 "
+         "MBytes (47608692736 bytes)', ECC on (thamada/nvidia-smi nvsim/A40x10_deviceQuery.py); vLLM 'GPU 0 has a "
+         "total capacity of 44.34 GiB' on RunPod A40 pods (a Korean vLLM tutorial, 2× A40, code-search ids "
+         "19543808360, 19358378260); an older driver's torch '_CudaDeviceProperties(name='NVIDIA A40', … "
+         "total_memory=45416MB' (44.35 GiB; ids 31908259347, 31219571458). No later driver's A40 print was found. "
+         "Until 2026-12-05 the catalog derived 45609 MiB (44.54 GiB) from nvidia-smi 46068 MiB ('NVIDIA A40, 46068 "
+         "MiB', code-search ids 55365890293, 67500832079) less the RTX A6000's 459 MiB reservation: the A40 (ECC on) "
+         "reserves 665 MiB",
          46068, (8, 6), 84, 0.696, 149.7, None, 299.3, None, 4,
          {"memory_bandwidth_tbps": f"NVIDIA A40 datasheet: 48 GB GDDR6 ECC, 696 GB/s, 300 W [{_RECALLED}; a reseller copy of the A40 "
                                   "datasheet (ecer.com) gives 696 GB/s, BF16 149.7 | 299.4*, INT8 299.3 | 598.6*, NVLink 112.5 GB/s "
@@ -218,21 +223,24 @@ ADDED = [
           "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
           "sm_count": "84 SMs: torch prints multi_processor_count=84 (id 53141676041)",
           "compute_capability": "12.0: torch prints major=12, minor=0 (id 53141676041)"}),
-    _gpu("A100-PCIe-40GB", ["NVIDIA A100-PCIE-40GB", "A100-PCIE-40GB", "A100 PCIe 40GB"], 42294690447,
-         "assumed equal to A100 SXM4 40GB (same GA100 40 GB HBM2, same nvidia-smi total: 'NVIDIA A100-PCIE-40GB, "
-         "40960 MiB', code-search ids 30968376933, 71303864820); the SXM total is 39.39 GiB from public OOMs "
-         "(research catalog); torch 1.9 printed total_memory=40326MB (39.38 GiB) for 'NVIDIA A100-PCIE-40GB' on an "
-         "older driver (id 14004674982)",
+    _gpu("A100-PCIe-40GB", ["NVIDIA A100-PCIE-40GB", "A100-PCIE-40GB", "A100 PCIe 40GB"], 42405855232,
+         "42405855232 bytes (40441 MiB, 39.49 GiB), the total of current drivers, printed for this board (helper "
+         "tot13, 2026-12-05): deviceQuery 'NVIDIA A100-PCIE-40GB … CUDA Driver Version / Runtime Version 13.0 / 13.0 "
+         "… 40441 MBytes (42405855232 bytes)' (code-search id 27357813220); ComfyUI 'cuda:0 NVIDIA A100-PCIE-40GB', "
+         "vramTotalBytes 42405855232 (ids 59256106505, 59278154828, 2026-08); the same total as the A100 SXM4 40GB "
+         "(same GA100 40 GB HBM2, same nvidia-smi total: 'NVIDIA A100-PCIE-40GB, 40960 MiB', code-search ids "
+         "30968376933, 71303864820). Older drivers: 39.39 GiB (driver 535; the catalog total until 2026-12-05); "
+         "torch 1.9 printed total_memory=40326MB (39.38 GiB) (id 14004674982)",
          40960, (8, 0), 108, 1.555, 312.0, None, 624.0, None, 4,
          {"memory_bandwidth_tbps": f"NVIDIA A100 datasheet (PCIe 40GB): 1,555 GB/s HBM2 [{_RECALLED}]",
           "bf16_dense_tflops": f"NVIDIA A100 datasheet: BF16 312 dense (624 sparse) [{_RECALLED}]",
           "int8_dense_tops": f"NVIDIA A100 datasheet: INT8 624 dense [{_RECALLED}]",
           "sm_count": "108 SMs: torch prints multi_processor_count=108 (id 14004674982)",
           "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as H100 PCIe"}),
-    _gpu("A100-PCIe-80GB", ["NVIDIA A100 80GB PCIe", "A100-PCIE-80GB", "A100 PCIe 80GB"], 84986665370,
+    _gpu("A100-PCIe-80GB", ["NVIDIA A100 80GB PCIe", "A100-PCIE-80GB", "A100 PCIe 80GB"], _gib(79.25),
          "assumed equal to A100 SXM4 80GB (same GA100 80 GB HBM2e, same nvidia-smi total: 'NVIDIA A100 80GB PCIe, "
-         "81920 MiB', code-search ids 27074596559, 68922542039); the SXM total is 79.15 GiB from public OOMs "
-         "(research catalog)",
+         "81920 MiB', code-search ids 27074596559, 68922542039); the SXM total is current drivers' 79.25 GiB "
+         "(2026 vLLM prints; helper tot13, 2026-12-05), older drivers' 79.15 GiB until 2026-12-05",
          81920, (8, 0), 108, 1.935, 312.0, None, 624.0, None, 4,
          {"memory_bandwidth_tbps": f"NVIDIA A100 datasheet (PCIe 80GB): 1,935 GB/s HBM2e [{_RECALLED}]",
           "bf16_dense_tflops": f"NVIDIA A100 datasheet: BF16 312 dense (624 sparse) [{_RECALLED}]",
@@ -263,10 +271,12 @@ ADDED = [
           "fp8_dense_tflops": f"as H100 SXM5 datasheet: FP8 1,978.9 dense [{_RECALLED}]",
           "int8_dense_tops": "derived: = dense FP8 (Hopper datasheets list INT8 TOPS equal to FP8 TFLOPS)",
           "nvlink": f"H800 NVLink 400 GB/s bidirectional (8 links), 200 per direction [{_RECALLED}]"}),
-    _gpu("A800-SXM-80GB", ["NVIDIA A800-SXM4-80GB", "A800", "A800-80GB", "A800-SXM4-80GB"], _gib(79.15),
+    _gpu("A800-SXM-80GB", ["NVIDIA A800-SXM4-80GB", "A800", "A800-80GB", "A800-SXM4-80GB"], _gib(79.25),
          "assumed equal to A100 SXM4 80GB (same GA100 80 GB HBM2e board, same nvidia-smi total: 'NVIDIA "
-         "A800-SXM4-80GB, 81920 MiB', code-search ids 60651791858, 59889546879); the A100 80GB total is 79.15 GiB "
-         "from public OOMs (research catalog)",
+         "A800-SXM4-80GB, 81920 MiB', code-search ids 60651791858, 59889546879): current drivers' 79.25 GiB "
+         "(helper tot13, 2026-12-05), which A800 80GB cards print too: vLLM 'Free memory on "
+         "device (37.95/79.25 GiB)' on A800 80GB (tests/logs/data/vllm/vl_792.log); older drivers' 79.15 GiB until "
+         "2026-12-05",
          81920, (8, 0), 108, 2.039, 312.0, None, 624.0, 200.0, 4,
          {"memory_bandwidth_tbps": "NVIDIA A800 80GB SXM4: compute and HBM2e as A100 80GB SXM4 (2,039 GB/s); NVLink "
                                    f"cut to 400 GB/s [{_RECALLED}]",

@@ -48,7 +48,9 @@ TOTALS_BY_OS: dict[str, tuple[str, str]] = {
         "23.99 GiB (= nvidia-smi 24564 MiB) under WSL2: vLLM 'Free memory on device (22.45/23.99 GiB)' "
         "(tests/logs/data/vllm/vl_083.log, vl_175.log; cases vp_022, vp_100)"),
     "RTX-3090": (
-        "23.58 GiB: vLLM 'total_gpu_memory=23.58GiB' (vllm-project/vllm#10517)",
+        "23.54 GiB, current drivers (helper tot13, 2026-12-05): vLLM 0.17.1 'total capacity of 23.54 GiB' "
+        "(tests/logs/data/vllm/vl_453.log); older drivers 23.58 GiB (vLLM 'total_gpu_memory=23.58GiB', "
+        "vllm-project/vllm#10517)",
         "not traced; about 24.00 GiB (= nvidia-smi 24576 MiB) expected under Windows/WSL2. sg_044 (WSL2 Docker "
         "Desktop) is kept out of the start-up table for that reason"),
     "RTX-4080": (

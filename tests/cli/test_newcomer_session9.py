@@ -96,7 +96,7 @@ def test_a_gpu_name_without_its_memory_size_says_which_card_was_planned(capsys):
     """Before: '--gpu A100' was planned as the 80 GB card without a word, which an A100 40GB owner would read as
     their card's plan (twice the memory); likewise H20 (96 / 141 GB) and V100 (16 / 32 GB)."""
     (note,) = _memory_notes(capsys, "--gpu", "A100")
-    assert "planned as A100-SXM-80GB (79.15 GiB" in note and "--gpu A100-SXM-40GB (39.39 GiB)" in note
+    assert "planned as A100-SXM-80GB (79.25 GiB" in note and "--gpu A100-SXM-40GB (39.49 GiB)" in note
     (note,) = _memory_notes(capsys, "--gpu", "h20")
     assert "planned as H20-96GB" in note and "--gpu H20-141GB" in note
     (note,) = _memory_notes(capsys, "--gpu", "V100", "--engine", "vllm")

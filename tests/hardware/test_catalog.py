@@ -44,7 +44,7 @@ def test_totals_are_below_nvidia_smi_totals_and_sourced():
 
 def test_validation_gpus_have_their_sources():
     rtx3090 = lookup_gpu("RTX-3090")
-    assert abs(rtx3090.total_bytes.gib - 23.58) < 0.005 and rtx3090.nvidia_smi_total_mib == 24576
+    assert abs(rtx3090.total_bytes.gib - 23.54) < 0.005 and rtx3090.nvidia_smi_total_mib == 24576  # tot13
     assert "vllm" in rtx3090.total_source.lower()
     assert lookup_gpu("H20-141GB").total_bytes > lookup_gpu("H20").total_bytes + GiB(40)
     mi355x = lookup_gpu("AMD Instinct MI355X")  # sg_019 / sg_021 (helper npr): the HIP total public OOMs print
@@ -106,8 +106,8 @@ def test_h100_nvl_is_its_own_entry():
     ("Tesla T4", "T4", 14.56), ("NVIDIA A10G", "A10G", 21.98), ("NVIDIA RTX A6000", "RTX-A6000", 47.54),
     ("NVIDIA RTX 6000 Ada Generation", "RTX-6000-Ada", 47.37), ("Tesla V100-SXM2-16GB", "V100-16GB", 15.77),
     ("NVIDIA B300 SXM6 AC", "B300", 267.69), ("NVIDIA GB10", "GB10", 119.63), ("NVIDIA H800", "H800", 79.19),
-    ("NVIDIA A800-SXM4-80GB", "A800-SXM-80GB", 79.15), ("NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB", 39.39),
-    ("NVIDIA A100 80GB PCIe", "A100-PCIe-80GB", 79.15), ("NVIDIA GeForce RTX 5070 Ti", "RTX-5070-Ti", 15.47),
+    ("NVIDIA A800-SXM4-80GB", "A800-SXM-80GB", 79.25), ("NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB", 39.49),
+    ("NVIDIA A100 80GB PCIe", "A100-PCIe-80GB", 79.25), ("NVIDIA GeForce RTX 5070 Ti", "RTX-5070-Ti", 15.47),
     ("NVIDIA GeForce RTX 5080", "RTX-5080", 15.47),
 ])
 def test_added_gpus_by_printed_name(printed, name, gib):
@@ -118,7 +118,7 @@ def test_added_gpus_by_printed_name(printed, name, gib):
 
 
 def test_sibling_totals_are_not_matched_against_logs():
-    """A total assumed from a sibling board (L40 = L40S, H800 = H100) or derived from nvidia-smi (A40, H20) is not a
+    """A total assumed from a sibling board (L40 = L40S, H800 = H100) or derived from nvidia-smi (H20) is not a
     candidate for a printed total, so it cannot make a printed match ambiguous.  Two printed totals within the
     driver slack of each other stay ambiguous (22.05 GiB: L4 or A10G, whose totals move by ~0.2 GiB with the
     driver)."""
@@ -128,13 +128,41 @@ def test_sibling_totals_are_not_matched_against_logs():
     assert not lookup_gpu("L40").total_printed and not lookup_gpu("H800").total_printed
     assert lookup_gpu("T4").total_printed and lookup_gpu("L40S").total_printed
     size = lambda x: size_from_text(x, "GiB", meaning="total capacity")  # noqa: E731
-    assert gpus_with_total(size("44.53")) == ("L40S",)
+    # helper tot13 (2026-12-05): the A40's total is printed now (44.34 GiB), within the driver slack of the L40S's
+    # 44.39: a 48 GB print without a name names both (44.53 was L40S-only while the A40 total was derived)
+    assert lookup_gpu("A40").total_printed
+    assert gpus_with_total(size("44.53")) == ("L40S", "A40")
     assert set(gpus_with_total(size("22.05"))) == {"L4", "A10G"}
     assert gpus_with_total(size("14.56")) == ("T4",)
     # helper t4g4 (2026-12-05): the T4 total is today's drivers' 14.56 GiB; an older driver's 14.74 (1.3 % more,
     # beyond the 0.5 % slack) no longer names it
     assert gpus_with_total(size("14.74")) == ()
     assert set(gpus_with_total(size("21.99"))) == {"L4", "A10G"}
+
+
+@pytest.mark.parametrize("name,total_bytes,older_gib,evidence", [
+    # helper tot13 (2026-12-05): the A100 40GB total of current drivers, printed in bytes by deviceQuery under a
+    # CUDA 13.0 driver; driver 535 printed 42298834944 (39.39 GiB), the catalog total until then
+    ("A100-SXM-40GB", 42405855232, 39.39, "27357813220"),
+    ("A100-PCIe-40GB", 42405855232, 39.39, "27357813220"),
+    # the A100 80GB: 79.25 GiB in 2026 vLLM logs (vl_100, vl_179) and OOMs; older drivers 79.15 GiB
+    ("A100-SXM-80GB", round(79.25 * 2**30), 79.15, "vl_179"),
+    # the L4: 22.03 GiB under driver 580.95.05 (Modal probe) and in vl_861; 22561 MiB free on an idle card bounds
+    # it from below; older drivers 22.05 GiB
+    ("L4", 22562 * 2**20, 22.05, "71609078484"),
+    # the A40: printed 45403 MBytes (47608692736 bytes) by deviceQuery and 44.34 GiB by vLLM; the catalog derived
+    # 44.54 GiB from nvidia-smi until then
+    ("A40", 47608692736, 44.54, "19543808360"),
+    # the RTX 3090: 23.53-23.55 GiB in 2025-2026 prints (vl_453, vl_859, a deviceQuery next to an RTX 5060 Ti);
+    # 23.58-23.59 GiB on 2024 drivers
+    ("RTX-3090", round(23.54 * 2**30), 23.58, "vl_453"),
+])
+def test_totals_are_those_current_drivers_print(name, total_bytes, older_gib, evidence):
+    """The catalog keeps the CUDA total that today's drivers print, with the print it rests on and the older drivers'
+    figure in ``total_source`` (a run on an older driver passes --gpu-memory)."""
+    g = lookup_gpu(name)
+    assert g.total_bytes.bytes == total_bytes and g.total_printed
+    assert evidence in g.total_source and "tot13" in g.total_source and f"{older_gib:.2f} GiB" in g.total_source
 
 
 def test_gpus_without_a_rate_refuse_perf_with_a_clear_error():

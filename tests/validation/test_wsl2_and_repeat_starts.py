@@ -70,7 +70,7 @@ def test_a_linux_case_of_the_same_gpu_keeps_the_catalog_total():
 
 
 @pytest.mark.parametrize("engine, cid, free_gib, linux_error", [("sglang", "gs_030", 14.70, 0.06),
-                                                              ("sglang", "sg_044", 22.76, 0.079)])
+                                                              ("sglang", "sg_044", 22.76, 0.073)])
 def test_sglang_wsl2_cases_start_from_the_printed_free_memory(engine, cid, free_gib, linux_error):
     case = _case(engine, cid)
     assert case["free_at_start"]["gib"] == free_gib and "Load weight begin" in case["free_at_start"]["line"]
@@ -78,7 +78,9 @@ def test_sglang_wsl2_cases_start_from_the_printed_free_memory(engine, cid, free_
     assert row.inside and abs(row.error) < 0.03  # gs_030 +2.3 %, sg_044 +0.7 %
     blind = copy.deepcopy(case)
     del blind["free_at_start"], blind["gpu_total_bytes"]
-    assert harness.predict(blind).error > linux_error  # +6.2 % / +8.0 % from the Linux total and an empty card
+    # +6.2 % / +7.3 % from the Linux total and an empty card (sg_044: +8.0 % until helper tot13 set the RTX 3090's
+    # Linux total to current drivers' 23.54 GiB, 2026-12-05)
+    assert harness.predict(blind).error > linux_error
 
 
 @pytest.mark.parametrize("cid", ["vp_623", "vp_624"])
