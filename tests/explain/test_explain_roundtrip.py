@@ -109,7 +109,10 @@ def test_every_other_fix_round_trips():
     new = [(r["id"], r["flags"], r["why"]) for r in rows
            if r["outcome"] == "mismatch" and (r["id"], r["flags"].split()[0]) not in OPEN]
     assert not new, new
-    assert sum(r["outcome"] == "match" for r in rows) >= 30
+    # 30 on rev13's branch; 25 since the lead's merge of tot13 (2026-12-05): the A40's catalog total became a printed
+    # one (44.34 GiB), so sg_070's arithmetic (44.10-45.45 GiB, no GPU named) fits both the L40S and the A40, explain
+    # names no GPU and its five fixes are refused by the plan for the same reason (outcome "refused", not a mismatch)
+    assert sum(r["outcome"] == "match" for r in rows) >= 25
 
 
 def _fix(case_id: str, flag: str) -> dict:
@@ -149,9 +152,10 @@ def test_fraction_fix_takes_the_rope_pre_expansion():
 
 
 def test_tp_fix_uses_the_planned_load_where_it_reproduces_the_log():
-    # sg_070 / sg_102: tpkit's load usage at the log's own tp reproduces the measured weights, so the --tp 2 fix
-    # re-plans with it at tp 2 (and the stream pool of world 2), as plan --from-log does
-    for case_id in ("sg_070", "sg_102"):
+    # sg_102: tpkit's load usage at the log's own tp reproduces the measured weights, so the --tp 2 fix re-plans with
+    # it at tp 2 (and the stream pool of world 2), as plan --from-log does (sg_070 did too until its inferred GPU
+    # became ambiguous: L40S or A40, see test_every_other_fix_round_trips)
+    for case_id in ("sg_102",):
         row = _fix(case_id, "--tp")
         assert row["outcome"] == "match", row
     # sg_045 (GLM-4.7-Flash, planned as a standard decoder: 55.84 GiB against 30.06 GiB measured): scaled, and said
@@ -173,7 +177,8 @@ def test_vllm_plan_of_the_logs_own_settings_charges_its_non_kv_memory(capsys):
     # the planned activation peak (cold-compile scratch) left 960 tokens, the log's 7,664
     plan = _plan_json(capsys, "vl_455")
     assert abs(plan["kv_tokens"] - 7664) <= 16
-    assert any(w.startswith("non-KV memory from the log: 14.92 GiB") for w in plan["warnings"])
+    # 14.89 GiB = 0.65 x the RTX 3090's 23.54 GiB (current drivers, helper tot13) - 0.41 GiB
+    assert any(w.startswith("non-KV memory from the log: 14.89 GiB") for w in plan["warnings"])
     # a flag the profile run sees (--max-num-seqs) plans it as before
     plan = _plan_json(capsys, "vl_455", "--max-num-seqs", "128")
     assert not any(w.startswith("non-KV memory from the log") for w in plan["warnings"])
