@@ -464,12 +464,18 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     (Qwen2.5-1.5B, RTX 4090 D, 0.28.0), vl_859 (Qwen3-8B-FP8 fp16, 0.10.2 unprinted), vl_860 (Qwen3.5-9B, L40S, 0.18.0),
     vl_863 (gemma-4-31B-it, B300, 0.26.0) and vl_864 (Qwen3-0.6B, RTX 4090) hit blind; vl_861 (its tokens only in
     prose, the concurrency line wrapped) and vl_862 (a bullet summary, the count in backticks) are n/a: 320 of the
-    355, the n/a rows 11 -> 13."""
+    355, the n/a rows 11 -> 13.
+    Helper nb13 (2026-12-05): a memory line quoted in markdown is read (backticks around the line or its value,
+    blockquote markers): vl_862's 'GPU KV cache size: `418,304 tokens`' is now printed, so it moves n/a -> miss (its
+    budget line 'Available KV cache memory (per GPU worker): `30.52 GiB`' carries the writer's words and stays
+    unread); no other row moves: 320 of the 355, the n/a rows 13 -> 12."""
     rows = _capacity_rows()
     assert len(rows) == 355
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "miss" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
-    assert sum(r["outcome"] == "n/a" for r in rows) <= 13
+    assert sum(r["outcome"] == "n/a" for r in rows) <= 12
+    vl862 = next(r for r in rows if r["id"] == "vl_862")
+    assert vl862["printed"] == 418304 and "available KV cache memory: not printed" in vl862["why"]
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]

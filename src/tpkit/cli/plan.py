@@ -55,7 +55,9 @@ def register(sub, argv: list[str] | None = None) -> None:
                         "the same layout) replace the catalog's; other flags change the configuration")
     p.add_argument("--gpu", default=None, help="GPU name, e.g. H100, H200, RTX-PRO-6000 (see --list-gpus)")
     p.add_argument("--gpu-memory", default=None, metavar="SIZE",
-                   help="device memory as CUDA reports it, with a unit (e.g. 96GiB) for a GPU not in the catalog")
+                   help="device memory as CUDA reports it, with a unit (e.g. 96GiB): for a GPU not in the catalog, or "
+                        "with --gpu to replace the catalog's total when yours differs (an older driver; WSL2 and "
+                        "Windows report nvidia-smi's total: the plan's device-memory line gives the figure)")
     p.add_argument("--machine", default=None, metavar="FILE",
                    help="machine profile from `tpkit probe --out`: plan from measured free memory per GPU")
     p.add_argument("--num-gpus", type=int, default=None, metavar="N", help="GPUs on the machine (default tp×pp×dp)")
@@ -139,7 +141,9 @@ def _resolve_gpu(args, machine):
         low = machine.min_free
         return lookup_gpu(low.name) if _known(low.name) else custom_gpu(
             low.total_bytes, name=low.name, source=f"--machine {args.machine}: GPU {low.index} cudaMemGetInfo total")
-    raise PlanInputError("no GPU given: pass --gpu NAME (e.g. --gpu H100), --gpu-memory SIZE (e.g. 96GiB), "
+    log = (f" (--from-log {args.from_log} names no GPU and prints no device total: give the GPU that ran it)"
+           if getattr(args, "from_log", None) else "")
+    raise PlanInputError(f"no GPU given{log}: pass --gpu NAME (e.g. --gpu H100), --gpu-memory SIZE (e.g. 96GiB), "
                          "or --machine machine.json from `tpkit probe --out`")
 
 
@@ -392,9 +396,10 @@ def _engine_and_model(args, log, given: bool) -> None:
         printed = log.parsed.run.value("model")
         what = (f"the log names the model {printed!r}, which is neither on this machine nor in the catalog"
                 if printed else "the log prints no model path or name")
-        raise PlanInputError(f"--from-log {args.from_log}: {what}; pass MODEL as well, e.g. tpkit plan "
-                             f"meta-llama/Llama-3.1-8B-Instruct --from-log {args.from_log} (an HF id, a model dir "
-                             "or a config.json)")
+        name = str(printed).rstrip("/").rsplit("/", 1)[-1] if printed else "MODEL"
+        raise PlanInputError(f"--from-log {args.from_log}: {what}; pass MODEL as well: the config.json or checkpoint "
+                             "directory of the model that log ran (copied from its machine), or its HF id once in "
+                             f"your local HF cache, e.g. tpkit plan ./{name}/config.json --from-log {args.from_log}")
     if args.model is None:
         raise PlanInputError("no model given: pass MODEL (an HF id, a model dir or a config.json), or --from-log LOG "
                              "with a log that names a model tpkit can read")

@@ -224,9 +224,11 @@ def measured_startup(e: Explanation, *, gpu_total: Bytes | None = None) -> Measu
             terms["cuda_graphs"] = _mid(use.applied)
         elif use is not None and use.graphs_in_peak and "activation_peak" in terms:
             terms["cuda_graphs"] = Bytes(0)
-        notes.append("vLLM: the weights" + (", activation peak" if "activation_peak" in terms else "")
-                     + (", CUDA-graph estimate" if "cuda_graphs" in terms else "")
-                     + " measured in the log; the start-up terms stay the planner's")
+        measured = [what for key, what in (("weights", "the weights"), ("activation_peak", "activation peak"),
+                                           ("cuda_graphs", "CUDA-graph estimate")) if key in terms]
+        notes.append("vLLM: " + ", ".join(measured) + " measured in the log; the start-up terms stay the planner's"
+                     if measured else "vLLM: the log prints no weights ('Model loading took'), activation peak or "
+                     "CUDA-graph estimate: every term is the planner's, the log gives the GPU and the settings")
         if use is not None and use.peak_holds and "activation_peak" in terms:
             if use.graphs_in_peak:
                 notes.append("the log's peak activation holds the applied CUDA-graph estimate, which it does not "

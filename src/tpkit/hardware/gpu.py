@@ -86,6 +86,17 @@ class GpuSpec:
         """Where the value of ``field`` came from (``"not recorded"`` when the catalog says nothing)."""
         return dict(self.sources).get(field, "not recorded")
 
+    def total_with_os_note(self) -> str:
+        """``total_source``, and for a catalog card whose total differs under Windows / WSL2 (``sources
+        ["total_windows"]``: there CUDA reports nvidia-smi's total, the catalog holds the Linux one, docs/accuracy.md
+        "GPU totals: Linux, not Windows") the flag a WSL2 user passes: ``--gpu-memory <nvidia-smi MiB>MiB``."""
+        if (self.total_source.startswith("--") or self.nvidia_smi_total_mib is None
+                or "total_windows" not in dict(self.sources)):
+            return self.total_source
+        mib = self.nvidia_smi_total_mib
+        return (f"{self.total_source}. This is the Linux total: under WSL2 or Windows CUDA reports about nvidia-smi's total, "
+                f"{mib:,} MiB ({mib / 1024:.2f} GiB); plan such a run with --gpu-memory {mib}MiB")
+
     def dense_tflops(self, dtype: str) -> float | None:
         """Dense tensor throughput for ``dtype`` (``bf16``, ``fp8``, ``fp4``, ``int8``) in TFLOP/s (TOP/s for int8)."""
         return {"bf16": self.bf16_dense_tflops, "fp8": self.fp8_dense_tflops, "fp4": self.fp4_dense_tflops,

@@ -221,9 +221,17 @@ def _anchor(fld: Field, m: re.Match, *, rank: RankKey, group: str | None, line_n
 
 
 def apply_rules(message: str, *, rank: RankKey, line_no: int) -> list[tuple[str, Anchor]]:
-    """(engine, anchor) for every memory number in one record."""
+    """(engine, anchor) for every memory number in one record.
+
+    Inline-code backticks are dropped first: a line quoted in markdown (a GitHub issue, a README) reads as the
+    engine printed it, whether the whole line is quoted (`` `GPU KV cache size: 12,345 tokens` ``) or only its
+    value (``GPU KV cache size: `418,304 tokens` ``, vl_862).  No number the rules read is printed with a backtick
+    by either engine; a rule still needs its own words, in order, so prose that only mentions a number stays
+    unread."""
     found: list[tuple[str, Anchor]] = []
     line = message.strip()[:400]
+    if "`" in message:
+        message = message.replace("`", "")
     for rule in RULES:
         if not any(n in message for n in rule.needles):
             continue

@@ -281,16 +281,17 @@ class Scan:
         before, first = [], start
         while first > 0 and len(before) < 60:
             prev = self.text.rfind("\n", 0, first - 1) + 1
-            line = self.text[prev:first - 1]
+            line = clean_line(self.text[prev:first - 1])[0]
             if not line.rstrip().endswith("\\"):
                 break
             before.insert(0, line)
             first = prev
-        parts, end, number = [*before, message], start + len(message), line_no
+        end = self.text.find("\n", start) % (len(self.text) + 1)  # the raw line's end (-1: the text's end)
+        parts, number = [*before, message], line_no
         while parts[-1].rstrip().endswith("\\") and len(parts) < 120 and end < len(self.text):
             nxt = self.text.find("\n", end + 1)
             nxt = len(self.text) if nxt < 0 else nxt
-            parts.append(self.text[end + 1:nxt])
+            parts.append(clean_line(self.text[end + 1:nxt])[0])
             end, number = nxt, number + 1
             self._consumed.add(number)
         engine, found = command_settings("\n".join(parts), line_no=line_no - len(before))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["prepare", "decode", "normalise", "clean_line", "strip_wrappers", "MAX_LINE_CHARS"]
+__all__ = ["prepare", "decode", "normalise", "clean_line", "unquote_markdown", "strip_wrappers", "MAX_LINE_CHARS"]
 
 MAX_LINE_CHARS = 1 << 20
 """Longest line read in full; longer lines are clipped (the rest is reported in ``notes``)."""
@@ -127,11 +127,27 @@ def normalise(text: str) -> tuple[str, tuple[str, ...]]:
     return text, tuple(notes)
 
 
+_QUOTE = re.compile(r" {0,3}>(?: {0,4}>){0,15} ?")
+"""markdown's blockquote markers at a line's start (``> ``, nested ``> > ``)"""
+
+
+def unquote_markdown(line: str) -> str:
+    """A line of a log pasted into markdown (a GitHub issue, a README, notes) without the blockquote markers before
+    it (``> INFO … GPU KV cache size: …``): no SGLang / vLLM record starts with ``>``, and a shell's continuation
+    prompt (``> --tp 8``) goes the same way.  Inline-code backticks are dropped where a memory line is read
+    (``rules.apply_rules``), not here: around a command they end it (`` `vllm serve` without … ``)."""
+    if line.startswith((">", " >", "  >", "   >")):
+        line = _QUOTE.sub("", line, count=1)
+    return line
+
+
 def clean_line(line: str) -> tuple[str, int]:
-    """A line without colour codes (ESC-based, ``^[[`` caret text, or bare ``[0;36m``), and how many went.
+    """A line without colour codes (ESC-based, ``^[[`` caret text, or bare ``[0;36m``), and how many went; and
+    without markdown's blockquote markers (:func:`unquote_markdown`, not counted).
 
     Done per line read, not over the whole log: most lines of a big log are never read.
     """
+    line = unquote_markdown(line)
     count = 0
     if "\x1b" in line or "^[[" in line:
         line, n = _ANSI.subn("", line)

@@ -88,6 +88,10 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
                                                 "your draft: read yours from SGLang's decode log ('accept len') or "
                                                 "vLLM's 'Mean acceptance length' and pass it with --accept-length")
                  + ("; --accept-length sets it)." if req.accept_length else ")."))
+    most = 1 + min(req.spec.num_steps, req.spec.num_draft_tokens - 1)
+    if be > most:  # a newcomer reads "more than 7.34" as a target; no cycle of these settings yields that many
+        breakeven += (f" No draft can reach it: a cycle of {req.spec.num_steps} draft step(s) yields at most {most} "
+                      f"tokens (the verified token plus {most - 1} drafts).")
     lines = [head, breakeven, *_context_text(req, spec, *by_context), _cycle_text(req, base, spec),
              *_engine_text(runtime, spec, base),
              *_what_if_text(what_ifs, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)

@@ -146,7 +146,8 @@ def _transport(gpu: GpuSpec, full_nvlink: bool) -> str:
 def _capacity(gpu: GpuSpec, parallel: ParallelSpec, machine: MachineProfile | None):
     """(capacity line, rank label, warnings, the deciding GPU's state or None)."""
     if machine is None:
-        line = LineItem(item=f"{gpu.name} total", bytes=gpu.total_bytes, source=gpu.total_source, kind="capacity")
+        line = LineItem(item=f"{gpu.name} total", bytes=gpu.total_bytes, source=gpu.total_with_os_note(),
+                        kind="capacity")
         given = gpu.total_source.startswith("--gpu-memory")
         return line, "per GPU (--gpu-memory total)" if given else "per GPU (catalog total)", (), None
     from tpkit.startup.capacity import tightest_rank

@@ -182,7 +182,7 @@ def plan_baseline(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machin
     uses, after = _split(costs, rules, own)
     if tight is None:
         cap = LineItem(item="device memory", bytes=gpu.total_bytes, kind="capacity",
-                       source=f"{gpu.name} total as CUDA reports it ({gpu.total_source})")
+                       source=f"{gpu.name} total as CUDA reports it ({gpu.total_with_os_note()})")
         return Baseline(capacity=cap, pre_existing=None, uses=uses, after_snapshot=after,
                         total_bytes=gpu.total_bytes, rank_label="per GPU (every rank alike)" if parallel.pp < 2 else
                         "per GPU of the heaviest PP stage (the stages hold different layers: see the weights line)",
