@@ -146,3 +146,12 @@ def test_attention_k_eq_v_reads_like_every_config_flag():
     assert _small(attention_k_eq_v=1, num_global_key_value_heads=1) == _small(attention_k_eq_v=True,
                                                                               num_global_key_value_heads=1)
     assert _small(attention_k_eq_v=0) == _small(attention_k_eq_v=False)
+
+
+@pytest.mark.parametrize("key,value", [("vocab_size_per_layer_input", "abc"), ("vocab_size_per_layer_input", 0),
+                                       ("hidden_size_per_layer_input", 2.5), ("hidden_size_per_layer_input", True)])
+def test_per_layer_input_fields_must_be_whole_numbers(key, value):
+    # found by scripts/fuzz_plan.py --seed 5 (case 1533: vocab_size_per_layer_input "abc" raised a bare ValueError
+    # in models.params.global_parts); now a ConfigError naming the field and the value
+    with pytest.raises(ConfigError, match=rf"{key} must be a whole number.*got {value!r}"):
+        _small(**{key: value})

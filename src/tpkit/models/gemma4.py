@@ -109,6 +109,9 @@ def gemma4_attention(text: dict, kinds: tuple[str, ...], num_layers: int, head_d
     global_kv = optional_int(text, "num_global_key_value_heads", where, default=None, minimum=1,
                              maximum=MAX_DIM) if k_eq_v else None
     shared = optional_int(text, "num_kv_shared_layers", where, default=0, minimum=0, maximum=num_layers)
+    # the per-layer-input embedding (E2B/E4B; sized in models.params.global_parts): whole numbers when present
+    optional_int(text, "hidden_size_per_layer_input", where, default=None, minimum=0, maximum=MAX_DIM)
+    optional_int(text, "vocab_size_per_layer_input", where, default=None, minimum=1, maximum=MAX_DIM)
     if shared >= num_layers and shared:
         raise ConfigError(f"{where}: num_kv_shared_layers {shared} leaves no layer that owns a KV cache "
                           f"({num_layers} layers); it must be below num_hidden_layers")

@@ -89,11 +89,19 @@ def stage_layer_kinds(model: ModelSpec, pp: int, *, chunked_hybrid: bool = False
     ``get_kv_cache_spec`` skips a layer with a sharing target and points it at the target's cache): they are left
     out."""
     sizes = stage_sizes(model.num_layers, pp, split)
-    stage = max(range(pp), key=lambda s: sizes[s])
-    start = sum(sizes[:stage])
     owners = model.num_layers - model.kv_shared_layers  # Gemma 4: the last kv_shared_layers reuse an earlier layer's KV
-    kinds = model.kinds[start:min(start + sizes[stage], owners)]
-    kinds = tuple(k for k in kinds if k != "none")  # NemotronH MLP / MoE layers: no attention, no KV cache spec
+
+    def own(s: int) -> tuple[str, ...]:  # NemotronH MLP / MoE layers ("none"): no attention, no KV cache spec
+        start = sum(sizes[:s])
+        return tuple(k for k in model.kinds[start:min(start + sizes[s], owners)] if k != "none")
+
+    stage = max(range(pp), key=lambda s: sizes[s])
+    if not any(k != "linear" for k in own(stage)):
+        # a deep split can leave the largest stage without an attention layer that owns a KV cache (only
+        # KV-shared or linear-attention layers): such a worker's pool never limits; take the largest stage with one
+        stage = max((s for s in range(pp) if any(k != "linear" for k in own(s))), key=lambda s: sizes[s],
+                    default=stage)
+    kinds = own(stage)
     if model.mla is not None:
         kinds = tuple("mla" if k == "full" else k for k in kinds)
     if chunked_local_model(model):
