@@ -45,7 +45,7 @@ import pytest
 import harness
 
 REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch (targets: see the module doc)
-    "sglang": (0.005, 0.045, 0.88),  # 2026-12-03 merged main, 29 scored: median 0.32 %, p90 1.76 %, 28/29 inside;
+    "sglang": (0.005, 0.030, 0.89),  # 2026-12-03 merged main, 29 scored: median 0.32 %, p90 1.76 %, 28/29 inside;
                                      # before, helper npr's 28 scored: median 0.38 %, p90 2.27 %, 26/28 inside
                                      # (sg_037 MI300X, sg_044 RTX 3090 under WSL2 outside; gs_013 inside since the
                                      # pre-0.4.0 untied lm_head rule; §6.4); the load term is partly in-sample (§5).
@@ -76,6 +76,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # median 0.38 %, p90 6.77 %, 43/48 inside.  The aiter × 0.85 kept from 0.5.5
                                      # on (it moved to ServerArgs, engines.sglang.choices.rocm_aiter_factor):
                                      # +0.1, +0.1, +0.2, +0.0 %; median 0.31 %, p90 2.76 %, 47/48 (level unchanged)
+                                     # Lead, end of session 13 (2026-12-05): sgb13's gs_256-gs_258, q21s1's WSL2
+                                     # free memory (sg_044 inside), tot13's totals: 71 scored, median 0.32 %, p90
+                                     # 2.76 %, 64/71 inside: TIGHTENED p90 0.045 -> 0.030, inside 0.88 -> 0.89
     # helper scor (2026-12-04): vl_024, vp_024, vl_076 scored as printed: 54 scored, median 1.93 % (level 0.016 → 0.020)
     # lead, end of the second session of 2026-12-04: 65 scored, median 1.46 %, p90 13.2 %, 55/65 inside (tightened)
     # helper new7 (2026-12-04): vp_036 added as printed (−1.6 % blind, inside, no rule changed): 65 scored, median
@@ -243,7 +246,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.016, 0.101, 0.83),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.090, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -503,6 +506,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # Lead, end of session 12 (2026-12-05): v11a/v11b/v11c/lora12/mtp12 rules and
                                    # mv33/mv34's 15 blind cases: 250 scored, median 1.55 %, p90 10.03 %, 211/250
                                    # inside: TIGHTENED to (0.016, 0.101, 0.83)
+                                   # Lead, end of session 13 (2026-12-05): t4g4's Gemma 4 rules and T4 total, tot13's
+                                   # current-driver totals, q21s1's WSL2 / repeat-start facts, nc13, co13 and mv35's 12
+                                   # blind cases: 262 scored, median 1.40 %, p90 8.91 %, 225/262 inside: TIGHTENED to
+                                   # (0.015, 0.090, 0.85)
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
