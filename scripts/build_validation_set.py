@@ -875,6 +875,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # measured start (Qwen3-0.6B, RunPod RTX 4090, util 0.90, 8,192); release from the header's 'verified in v0.30.0'
     "vp_636": ("0.30.0", "the script's header 'both verified in v0.30.0 source' (the lab's install; not printed)", {},
                None),
+    # helper mv36 (2026-12-05), added blind: gateway-api-inference-extension PR #550's review thread quotes the V0
+    # memory lines of its gpu-deployment.yaml (Llama-2-7b-hf, --enable-lora, max-loras 4, image vllm-openai:latest) on
+    # an 80 GB H100 (printed total 79.19 GiB); 0.8.1 was the latest release on the log's date (03-21) and falls back to
+    # V0 for LoRA when VLLM_USE_V1 is unset (engine/arg_utils.py _warn_or_fallback('LORA'))
+    "vp_637": ("0.8.1:v0", "not printed: image vllm/vllm-openai:latest on 2025-03-21 (0.8.1; its worker.py:267 / "
+               "executor_base.py:111 / monitor.py:33 match the lines); V0 by the LoRA fallback",
+               {"gpu_total_gib": 79.19, "enable_lora": True, "max_loras": 4, "max_lora_rank": 16,
+                "max_cpu_loras": 12}, None),
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),

@@ -36,6 +36,9 @@ Helper mv35 (2026-12-05): vp_625-vp_636 added blind from new queries (12 public 
 vp_626-vp_630 outside; vp_627-vp_630, one runbook's unnamed 48 GB card, +8.6 to +58 %): vLLM 275
 listed, 262 scored, median 1.55 -> 1.56 %, p90 10.03 -> 10.03 %, 211/250 -> 218/262 inside (level unchanged;
 docs/accuracy.md §6.4, round mv35).
+Helper mv36 (2026-12-05): vp_637 (gateway-api-inference-extension#550's Llama-2-7b-hf with --enable-lora on an H100,
+vLLM 0.8.1 V0, +3.1 %, outside) added blind from new queries, no rule changed: vLLM 276 listed, 263 scored, median
+1.40 -> 1.41 %, p90 8.91 -> 8.89 %, 225/262 -> 225/263 inside (level unchanged; docs/accuracy.md §6.4, round mv36).
 """
 
 from pathlib import Path
