@@ -468,7 +468,9 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper nb13 (2026-12-05): a memory line quoted in markdown is read (backticks around the line or its value,
     blockquote markers): vl_862's 'GPU KV cache size: `418,304 tokens`' is now printed, so it moves n/a -> miss (its
     budget line 'Available KV cache memory (per GPU worker): `30.52 GiB`' carries the writer's words and stays
-    unread); no other row moves: 320 of the 355, the n/a rows 13 -> 12."""
+    unread); no other row moves: 320 of the 355, the n/a rows 13 -> 12.
+    Helper mv36 (2026-12-05): vl_866 (vp_637, vLLM 0.8.1 V0 with LoRA) prints the V0 memory-profile lines, not the
+    'Available KV cache memory' anchor, so it adds no row: 320 of the 355."""
     rows = _capacity_rows()
     assert len(rows) == 355
     sg402 = next(r for r in rows if r["id"] == "sg_402")
