@@ -183,3 +183,19 @@ def test_sglang_refuses_gpus_below_sm75():
     assert main(["plan", cfg, "--gpu", "V100", "--engine", "sglang"]) == 2
     assert main(["plan", cfg, "--gpu", "T4", "--engine", "sglang"]) == 0
     assert main(["plan", cfg, "--gpu", "V100", "--engine", "vllm"]) == 0
+
+
+def test_every_current_driver_total_names_a_catalog_gpu_and_is_in_the_catalog():
+    """Review q13 (2026-12-05): scripts/build_gpu_catalog.py ``CURRENT_DRIVER_TOTALS`` is keyed by canonical name and
+    read with ``.get(name)``, so a misspelt key would be dropped silently; each key must be one of ``NAMES``'
+    canonical names and the shipped catalog must hold its total and source (the catalog rebuilt after an edit)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_gpu_catalog_q13", ROOT / "scripts" / "build_gpu_catalog.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    canonical = {name for name, _ in module.NAMES.values()}
+    assert module.CURRENT_DRIVER_TOTALS and set(module.CURRENT_DRIVER_TOTALS) <= canonical
+    for name, (total, source) in module.CURRENT_DRIVER_TOTALS.items():
+        gpu = lookup_gpu(name)
+        assert gpu.total_bytes == Bytes(total) and gpu.total_source == source, name

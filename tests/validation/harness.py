@@ -125,7 +125,10 @@ def others_of(case: dict, gpu, parallel):
                          "memory as free_at_start")
     if case.get("free_at_start"):
         raise ValueError(f"{cid}: give other_processes or free_at_start, not both")
-    start, after = held["at_start_mib"], held.get("after_profile_mib")
+    if not isinstance(held, dict):
+        raise ValueError(f"{cid}: other_processes must be a mapping with at_start_mib, after_profile_mib, line and "
+                         f"evidence, got {held!r}")
+    start, after = held.get("at_start_mib"), held.get("after_profile_mib")
     n = parallel.num_gpus
     for name, values in (("at_start_mib", start), ("after_profile_mib", after)):
         if values is None and name == "after_profile_mib":

@@ -100,3 +100,14 @@ def test_a_malformed_field_is_refused_with_what_was_wrong():
     sg["other_processes"] = case["other_processes"]
     with pytest.raises(ValueError, match="free_at_start"):
         harness.others_of(sg, gpu, parallel)
+
+
+@pytest.mark.parametrize("held", [{"after_profile_mib": [0], "line": "l", "evidence": "e"}, [2048], "2048 MiB"])
+def test_a_missing_start_figure_or_a_non_mapping_is_refused_with_what_was_wrong(held):
+    """Review q13 (2026-12-05): a field without ``at_start_mib`` raised a bare KeyError, a list or a string an
+    AttributeError; the harness names the case, the field and what it received."""
+    case = copy.deepcopy(CASES["vp_102"])
+    case["other_processes"] = held
+    model, gpu, parallel, options = harness.inputs(case)
+    with pytest.raises(ValueError, match="vp_102: other_processes"):
+        harness.others_of(case, gpu, parallel)

@@ -172,8 +172,9 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     the applied CUDA-graph estimate: ``engines.vllm.budget.compute_budget``), and the log prints what is left:
     'Available KV cache memory'.  Where the plan runs the log's model at the log's layout and quantization (its
     measured weights kept), the log prints no peak activation of its own, and the flags change only what the profile
-    run does not see (``BUDGET_ONLY_FLAGS``), its non-KV memory is the log's: requested(log's utilization) − available − the log's applied graph estimate.  The
-    planner's activation peak is moved by the difference (it is the one estimated term of the sum), so the plan's
+    run does not see (``BUDGET_ONLY_FLAGS``), its non-KV memory is the log's: requested(log's utilization) −
+    available − the log's applied graph estimate.  The planner's activation peak is moved by the difference (it is
+    the one estimated term of the sum), so the plan's
     available KV is the log's plus requested(the plan's utilization) − requested(the log's) − the change of the
     applied graph estimate: the arithmetic ``tpkit explain`` re-plans its fixes with (``explain.vdiagnose``).  Without
     it a plan of the log's own settings missed the log's printed capacity (vl_455: 960 tokens planned, 7,664

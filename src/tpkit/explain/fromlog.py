@@ -139,9 +139,9 @@ def refused_quantization(model, value: str, engine: str | None = None) -> str | 
     """The note for a ``--quantization`` read from the log that the plan's checkpoint refuses
     (``models.quant.resolve_quant``: another MODEL than the log's, e.g. an fp8 run planned on an AWQ checkpoint;
     ``models.quant.check_quant_engine``: bitsandbytes on a mixture-of-experts model or under SGLang; a stored format
-whose scheme only the checkpoint's config gives, ``compressed-tensors`` on a config without ``quantization_config``:
-``models.quant._flag_only`` has no default for it, vl_342 with its base model's config), else None: the
-    plan then drops it, since the user gave no such flag, so it is no error either."""
+    whose scheme only the checkpoint's config gives, ``compressed-tensors`` on a config without
+    ``quantization_config``: ``models.quant._flag_only`` has no default for it, vl_342 with its base model's config),
+    else None: the plan then drops it, since the user gave no such flag, so it is no error either."""
     from tpkit.errors import ConfigError, PlanInputError
     from tpkit.models.quant import check_quant_engine, resolve_quant
 

@@ -138,7 +138,7 @@ def _ok(a, ctx, plan: _Replan, findings: list[str]) -> Diagnosis:
         findings.append(f"the KV pool holds {a.tokens_printed:,} tokens, less than one {int(context):,}-token "
                         "request")
     return Diagnosis(status="ok", phase=None, cause="", findings=tuple(findings),
-                     fixes=_sg_growth_fixes(a, ctx, plan.fix) if short_pool else ())
+                     fixes=_sg_growth_fixes(a, ctx, plan) if short_pool else ())
 
 
 def _oom(failure):
@@ -201,7 +201,7 @@ def _kv_pool_failure(failure, a, ctx, plan: _Replan, findings: list[str]):
         if finding:
             findings.append(finding)
             cause += "; " + finding
-    fixes += planned or _sg_growth_fixes(a, ctx, plan.fix)
+    fixes += planned or _sg_growth_fixes(a, ctx, plan)
     return cause, short, fixes
 
 
@@ -441,20 +441,16 @@ def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]
     return out
 
 
-def _sg_growth_fixes(a, ctx, fix) -> list[Fix]:
+def _sg_growth_fixes(a, ctx, plan: _Replan) -> list[Fix]:
     """Fixes that give the KV pool more room (fraction, tp, fp8 weights, fp8 KV, context)."""
     tp = int(ctx.get("tp", 1) or 1)
     out = []
-    pre = a.pre.mid.bytes if a.pre else None
-    stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
-    w = a.weights.mid.bytes if a.weights else None
-    context = ctx.get("context_length")
+    fix, pre, stream, w, context, factor = plan.fix, plan.pre, plan.stream, plan.w, plan.context, plan.factor
     if pre and w is not None:
         need = MARGIN.bytes + (int(a.cell_bytes * int(context)) if a.cell_bytes and context else 0)
         # the budget is (pre + stream pool) × f − weights − stream pool − the multimodal reservation − the RoPE
         # pre-expansion (engines.sglang.streams; explain.sgrelease._mm_reservation, _rope_reserve)
-        factor = float(getattr(a, "fraction_flag_factor", 1.0) or 1.0)  # SGLang runs a given F at F × factor
-        f2 = math.ceil((w + need + stream + _mm_bytes(a) + _rope_bytes(a)) / (pre + stream) / factor * 100) / 100
+        f2 = plan.flag((w + need + stream + plan.mm + plan.rope) / (pre + stream), up=True)
         if f2 <= _MAX_FRACTION:
             out.append(fix(f"--mem-fraction-static {f2:.2f}", f"f × pre-load memory must exceed the weights "
                            f"({a.weights.text()}) plus room for the pool", fraction=f2,

@@ -94,8 +94,8 @@ class GpuSpec:
                 or "total_windows" not in dict(self.sources)):
             return self.total_source
         mib = self.nvidia_smi_total_mib
-        return (f"{self.total_source}. This is the Linux total: under WSL2 or Windows CUDA reports about nvidia-smi's total, "
-                f"{mib:,} MiB ({mib / 1024:.2f} GiB); plan such a run with --gpu-memory {mib}MiB")
+        return (f"{self.total_source}. This is the Linux total: under WSL2 or Windows CUDA reports about "
+                f"nvidia-smi's total, {mib:,} MiB ({mib / 1024:.2f} GiB); plan such a run with --gpu-memory {mib}MiB")
 
     def dense_tflops(self, dtype: str) -> float | None:
         """Dense tensor throughput for ``dtype`` (``bf16``, ``fp8``, ``fp4``, ``int8``) in TFLOP/s (TOP/s for int8)."""

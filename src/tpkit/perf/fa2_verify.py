@@ -46,8 +46,8 @@ Read in the vLLM wheels and in vLLM's FlashAttention fork (helper aw13, 2026-12-
 Measured elsewhere, same mechanism: a vLLM fork's calibration on Turing FA2 (Peuqui/AIfred docs, 2026-08-30, "FA2
 paged varlen @31k … q=1: 0.134 ms — q>=2: 2.6 ms"), which turned MTP into a loss at long context until the split
 was enabled for q ≤ 64.  What a block costs (``forward.kernel_us``): the larger of its streamed bytes at
-``attention_cta_gbps`` (the existing per-block rate) and its tile's math above (nothing fitted).  Not modelled: SM 10.x with FLASH_ATTN asked for (FA4 or FA2
-by head size and release), TRITON_ATTN and FLEX_ATTENTION.
+``attention_cta_gbps`` (the existing per-block rate) and its tile's math above (nothing fitted).  Not modelled:
+SM 10.x with FLASH_ATTN asked for (FA4 or FA2 by head size and release), TRITON_ATTN and FLEX_ATTENTION.
 """
 
 from __future__ import annotations
