@@ -75,6 +75,9 @@ def test_a_signal_during_the_write_leaves_no_hidden_temporary(tmp_path, signame)
     code = textwrap.dedent(f"""
         import os, signal
         from tpkit import fileio
+        # the default disposition, whatever this test runner inherited (under `nohup` SIGHUP arrives ignored,
+        # and write_atomic rightly leaves an ignored signal ignored)
+        signal.signal(signal.{signame}, signal.SIG_DFL)
         real = os.fsync
         def fsync_then_signal(fd):
             real(fd)
