@@ -50,7 +50,7 @@ class _Replan:
     def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0,
                weights=None, stream=None) -> tuple[int | None, int | None]:
         """(KV budget bytes, tokens) with one knob changed, from the anchors; ``weights``: the load usage at another
-        layout in bytes (``_relayout``), in place of the measured one × ``weights_scale``; ``stream``: the stream
+        layout in bytes (``relayout``), in place of the measured one × ``weights_scale``; ``stream``: the stream
         pool at that layout (SGLang's pre sample stays the log's: a re-planned TP re-uses the measured start-up)."""
         if self.pre is None or self.w is None or (fraction or self.f) is None:
             return None, None
@@ -279,11 +279,11 @@ def _weights_failure(failure, a, ctx, plan: _Replan):
     if room is not None and pre is not None and free is not None:
         cause += f"; {_g(pre - free.value.bytes)} of weights were loaded out of {_g(pre)} free before the load"
     if plan.w is not None:
-        from tpkit.explain.sgreplan import _relayout
+        from tpkit.explain.sgreplan import relayout
 
         return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
                                        cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
-                                       **_relayout(ctx, a, tp=2 * tp))]
+                                       **relayout(ctx, a, tp=2 * tp))]
     return cause, short, _weights_fixes_from_model(ctx, tp, room, plan.f, a)
 
 
@@ -457,13 +457,13 @@ def _sg_growth_fixes(a, ctx, plan: _Replan) -> list[Fix]:
                            note=f"slack left {_g(int(pre * (1 - f2 * factor)))} for activations and CUDA graphs"
                            + ("" if factor == 1.0 else f"; SGLang runs --mem-fraction-static {f2:.2f} at "
                                                       f"{f2 * factor:.3f} (× {factor:g})")))
-    from tpkit.explain.sgreplan import _relayout
+    from tpkit.explain.sgreplan import relayout
 
     out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
-                   cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0, **_relayout(ctx, a, tp=2 * tp)))
+                   cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0, **relayout(ctx, a, tp=2 * tp)))
     if _fp8_could_halve_weights(ctx):
         out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights",
-                       **_relayout(ctx, a, tp=tp, quantization="fp8")))
+                       **relayout(ctx, a, tp=tp, quantization="fp8")))
     kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
     if "fp8" not in kv:
         out.append(fix("--kv-cache-dtype fp8_e4m3", "an fp8 cell is half a 16-bit cell", cell_scale=0.5,

@@ -1,4 +1,4 @@
-"""The load usage an SGLang fix at another layout (``--tp``, ``--quantization fp8``) re-plans with (``_relayout``);
+"""The load usage an SGLang fix at another layout (``--tp``, ``--quantization fp8``) re-plans with (``relayout``);
 split from ``explain.sgdiagnose`` and imported only where such a fix is offered (``tpkit explain``'s cold start)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from dataclasses import replace
 from tpkit.explain.diagnose import _g
 from tpkit.explain.refusals import REFUSED
 
-__all__ = ["_relayout"]
+__all__ = ["relayout"]
 
 
-def _relayout(ctx, a, *, tp: int, quantization: str | None = None) -> dict:
+def relayout(ctx, a, *, tp: int, quantization: str | None = None) -> dict:
     """The weights a fix at another layout (``--tp``, ``--quantization fp8``) re-plans with, as keywords of
     ``_Replan.fix``: the log's 'Load weight end. mem usage' holds per rank at its own tp, pp and quantization only,
     so where the model config and the GPU are known the load usage at the new layout is the one ``tpkit plan``
