@@ -132,3 +132,30 @@ def test_from_0_5_10_a_speculative_pass_above_the_graphs_is_left_alone_plain_dec
         assert graph_padding(req, rt, 32, True, "full") == (0, spec_graph)
         assert graph_padding(req, rt, 32, False, "full") == (0, "eager")
         assert graph_padding(req, rt, 24, True, "full") == (0, "full")
+
+
+def test_0_4_4_post2_and_post3_capture_odd_sizes_to_31_then_64_and_post4_takes_the_0_4_5_lists():
+    """Helper sp14 (2026-12-05): sglang 0.4.4.post2 / post3 ``get_batch_sizes_to_capture`` give speculation 1–8, the
+    odd sizes 9–31, then 64, 96, 128, 160 (post1: 1–32); post4 already has 0.4.5's lists, plain included.  The
+    pool rule adds the request pool's size, so a 48-request cap runs the 48 graph in post2, none in post1."""
+    post = {p: set(sglang_capture_sizes((0, 4, 4), speculative=True, max_bs=160, pool=None, post=p)) for p in range(5)}
+    assert post[0] == post[1] == set(range(1, 33))
+    assert post[2] == post[3] == {*range(1, 9), *range(9, 32, 2), 64, 96, 128, 160}
+    assert post[4] == spec((0, 4, 5))
+    assert set(sglang_capture_sizes((0, 4, 4), speculative=False, max_bs=160, pool=None, post=4)) == plain((0, 4, 5))
+    assert set(sglang_capture_sizes((0, 4, 4), speculative=False, max_bs=160, pool=None, post=3)) == plain((0, 4, 4))
+    assert sglang_graph_batch((0, 4, 4), 24, speculative=True, max_bs=160, pool=None, post=2) == 25
+    assert sglang_graph_batch((0, 4, 4), 48, speculative=True, max_bs=160, pool=48, post=2) == 48
+    assert sglang_graph_batch((0, 4, 4), 48, speculative=True, max_bs=160, pool=48, post=1) is None
+
+
+def test_the_post_release_reaches_plan_perf():
+    """``graph_padding`` reads the post number from ``--engine-version``: 48 EAGLE requests on 0.4.4.post2 replay a
+    graph, on 0.4.4.post1 (1–32 only) they run without one."""
+    eagle = SpecSettings(algorithm="EAGLE", num_steps=3, topk=1, num_draft_tokens=4)
+
+    def notes(version):
+        r = plan_perf(PerfRequest(model=LLAMA, gpu=lookup_gpu("H100"), tp=1, batch=48, context=512, engine="sglang",
+                                  spec=eagle, engine_version=version, max_running_requests=48))
+        return [a for a in r.assumptions if "without a graph" in a]
+    assert notes("0.4.4.post1") and not notes("0.4.4.post2")

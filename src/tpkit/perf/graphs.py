@@ -18,8 +18,10 @@ of EAGLE take the same list (0.4.7 and 0.5.6 ``eagle_draft_cuda_graph_runner.py`
 
     0.3.6–0.4.3    plain and speculation: 1, 2, 4, 8–160 step 8 (read 0.3.6, 0.4.1, 0.4.3; no list of its own for
                    speculation)
-    0.4.4          plain as above; speculation 1–32
-    0.4.5–0.4.6    plain 1, 2, 4, 8, 16–160 step 8; speculation 1–8, 10–32 step 2, 40–152 step 16
+    0.4.4–post1    plain as above; speculation 1–32
+    0.4.4.post2–3  plain as above; speculation 1–8, 9–31 odd, 64, 96, 128, 160 (read in the post2 and post3 wheels,
+                   helper sp14: "speculative decoding requires more cuda graph memory, we capture less")
+    0.4.4.post4–0.4.6  plain 1, 2, 4, 8, 16–160 step 8; speculation 1–8, 10–32 step 2, 40–152 step 16
     0.4.7–0.5.2    plain as 0.4.5; speculation 1–8, 10–32 step 2, 40, 48, 56, 80–160 step 16
     0.5.3–0.5.4    plain 1, 2, 4, 8, 12, 16–256 step 8, 272–496 step 16, 512 up step 32; speculation 1–8, 10–32
                    step 2, 40–60 step 4, 72–256 step 8, 272 up step 16 (both up to cuda_graph_max_bs)
@@ -37,6 +39,7 @@ largest size from 0.5.10 (``PREFILL_GRAPHS``: left at their graph mode) (``tpkit
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 
 __all__ = ["sglang_capture_sizes", "sglang_graph_batch", "graph_padding", "graph_notes", "PREFILL_GRAPHS"]
@@ -51,42 +54,44 @@ every release read"""
 _S = range
 
 
-def _plain_sizes(ver: tuple[int, int, int], max_bs: int) -> list[int]:
+def _plain_sizes(ver: tuple[int, int, int], max_bs: int, post: int = 0) -> list[int]:
     if ver >= (0, 5, 3):
         return [1, 2, 4, 8, 12, *_S(16, 257, 8), *_S(272, 512, 16), *_S(512, max_bs + 1, 32)]
-    if ver >= (0, 4, 5):
+    if ver >= (0, 4, 5) or (ver == (0, 4, 4) and post >= 4):
         return [1, 2, 4, 8, *_S(16, 161, 8)]
     return [1, 2, 4, *_S(8, 161, 8)]
 
 
-def _spec_sizes(ver: tuple[int, int, int], max_bs: int) -> list[int]:
+def _spec_sizes(ver: tuple[int, int, int], max_bs: int, post: int = 0) -> list[int]:
     if ver >= (0, 5, 3):
         mid = _S(40, 65, 4) if ver >= (0, 5, 5) else _S(40, 64, 4)
         return [*_S(1, 9), *_S(10, 33, 2), *mid, *_S(72, 257, 8), *_S(272, max_bs + 1, 16)]
     if ver >= (0, 4, 7):
         return [*_S(1, 9), *_S(10, 33, 2), 40, 48, 56, *_S(80, 161, 16)]
-    if ver >= (0, 4, 5):
+    if ver >= (0, 4, 5) or (ver == (0, 4, 4) and post >= 4):
         return [*_S(1, 9), *_S(10, 33, 2), *_S(40, 161, 16)]
+    if ver == (0, 4, 4) and post >= 2:
+        return [*_S(1, 9), *_S(9, 33, 2), 64, 96, 128, 160]
     if ver >= (0, 4, 4):
         return list(_S(1, 33))
     return _plain_sizes(ver, max_bs)
 
 
 def sglang_capture_sizes(ver: tuple[int, int, int], *, speculative: bool, max_bs: int,
-                         pool: int | None) -> tuple[int, ...]:
-    """The decode batch sizes SGLang ``ver`` captures (module docstring); ``pool``: max running requests (None:
-    the pool is larger than every size)."""
-    sizes = (_spec_sizes if speculative else _plain_sizes)(ver, max_bs)
+                         pool: int | None, post: int = 0) -> tuple[int, ...]:
+    """The decode batch sizes SGLang ``ver`` (post release ``post``: only 0.4.4's posts change the lists)
+    captures (module docstring); ``pool``: max running requests (None: the pool is larger than every size)."""
+    sizes = (_spec_sizes if speculative else _plain_sizes)(ver, max_bs, post)
     if pool is not None and max(sizes) > pool and ver >= (0, 4, 1):
         sizes += [pool - 1, pool] if ver < (0, 4, 7) else [pool]
     return tuple(sorted({s for s in sizes if 0 < s <= max_bs and (pool is None or s <= pool)}))
 
 
 def sglang_graph_batch(ver: tuple[int, int, int], batch: int, *, speculative: bool, max_bs: int,
-                       pool: int | None) -> int | None:
+                       pool: int | None, post: int = 0) -> int | None:
     """The captured batch size ``batch`` requests replay (≥ batch), or None when it is above every captured size
     (the pass runs without a graph)."""
-    sizes = sglang_capture_sizes(ver, speculative=speculative, max_bs=max_bs, pool=pool)
+    sizes = sglang_capture_sizes(ver, speculative=speculative, max_bs=max_bs, pool=pool, post=post)
     i = bisect_left(sizes, batch)
     return sizes[i] if i < len(sizes) else None
 
@@ -105,7 +110,9 @@ def graph_padding(req, rt, running: int, speculative: bool, graph: str) -> tuple
                                max_running_requests=req.max_running_requests).cuda_graph_max_bs
     algo = req.spec.algorithm if speculative and req.spec is not None else None
     pool = spec_running_requests(version, algo, req.max_running_requests, architecture=req.model.architecture)
-    padded = sglang_graph_batch(rt.version, running, speculative=speculative, max_bs=max_bs, pool=pool)
+    post = re.search(r"post(\d+)", str(req.engine_version or ""))    # 0.4.4's posts change the lists
+    padded = sglang_graph_batch(rt.version, running, speculative=speculative, max_bs=max_bs, pool=pool,
+                                post=int(post.group(1)) if post else 0)
     if padded is not None:
         return padded - running, graph
     if speculative and rt.version >= PREFILL_GRAPHS:

@@ -21,7 +21,7 @@ import re
 from tpkit.errors import PlanInputError
 from tpkit.perf.fa2_verify import multi_token_attention
 from tpkit.perf.mla_splits import decode_kv_splits
-from tpkit.perf.runtime_sglang import _sglang
+from tpkit.perf.runtime_sglang import _sglang, sglang_default_backend
 from tpkit.perf.runtime_sglang import sglang_spec_v2  # noqa: F401  (public: in __all__)
 from tpkit.records import dataclass
 
@@ -185,7 +185,7 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
         backend = attention_backend or auto_attention_backend(compute_capability=cc, head_dim=head_dim,
                                                               kv_quantized=kv_quantized, mla=mla)
     else:
-        backend = attention_backend or _default_backend(engine, cc, mla, topk)
+        backend = attention_backend or sglang_default_backend(ver, cc, mla, topk)
     _check_backend(engine, backend, mla, sparse=vllm_sparse, given=attention_backend is not None)
     if engine == "sglang":
         rt = _sglang(ver, backend, mla, topk, algorithm, spec_v2)
@@ -202,18 +202,6 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
               "facts": rt["facts"] + ("eager mode (SGLang --disable-cuda-graph / vLLM --enforce-eager): every "
                                       "kernel is launched from Python",)}
     return Runtime(engine=engine, version=ver, version_given=given, attention_backend=backend, **rt)
-
-
-def _default_backend(engine: str, cc: tuple[int, int], mla: bool, topk: int | None) -> str:
-    """SGLang's default backend (vLLM's is ``engines.vllm.backend_choice.auto_attention_backend``)."""
-    chain = topk is None or topk == 1
-    if mla:
-        return {9: "fa3", 10: "flashinfer"}.get(cc[0], "triton")
-    if cc[0] == 9 and chain:
-        return "fa3"
-    if cc[0] == 10 and chain:
-        return "trtllm_mha"
-    return "flashinfer"
 
 
 def _check_backend(engine: str, backend: str, mla: bool, *, sparse: bool = False, given: bool = True) -> None:

@@ -5,12 +5,13 @@ assembles them into its ``Runtime``).
     out: the ``Runtime`` fields for SGLang (overlap, verify kernel, graphs, spec v1/v2) with the facts' sources
 
 Facts read from SGLang's own sources (wheels in /work/data/wheels, 2026-12-01; the default attention backend is
-chosen in ``perf.runtime._default_backend``):
+``sglang_default_backend``):
 
     attention backend  ``_get_default_attn_backend`` (0.5.10 server_args.py; 0.5.23
                        arg_groups/model_override_base.py ``get_default_attn_backend``): MLA → fa3 on SM90,
                        flashinfer on SM100, triton elsewhere (SM120, SM80/86/89); MHA → fa3 on SM90 unless
-                       topk > 1, trtllm_mha on SM100 unless topk > 1, else flashinfer
+                       topk > 1, trtllm_mha on SM100 unless topk > 1, else flashinfer.  Before 0.4.6
+                       (``FA3_DEFAULT_FIRST``): MHA → flashinfer, MLA → triton (helper sp14)
     verify kernel      the triton backend runs target-verify and draft-extend through ``extend_attention_fwd``
                        whose grid is (batch, q heads, ⌈q/BLOCK_M⌉): no split over the KV cache, so one block
                        per (sequence, head) streams the whole context (0.5.10
@@ -32,9 +33,34 @@ from __future__ import annotations
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["sglang_spec_v2", "SPEC_V2_FLAG", "SPEC_V2_FIRST", "SPEC_V2_DEFAULT", "SPEC_V2_ONLY",
+__all__ = ["sglang_spec_v2", "sglang_default_backend", "FA3_DEFAULT_FIRST", "SPEC_V2_FLAG", "SPEC_V2_FIRST", "SPEC_V2_DEFAULT", "SPEC_V2_ONLY",
            "SKIP_LAST_DRAFT_FORWARD", "router_extra_kernels", "ROUTER_FALLBACK_KERNELS", "MOE_FUSED_GATE_FIRST",
            "KIMI_GATE_FIRST"]
+
+
+FA3_DEFAULT_FIRST = (0, 4, 6)
+"""first SGLang release whose automatic attention backend picks fa3 (0.4.6 ``model_runner.py``
+``model_specific_adjustment``: fa3 on Hopper for MLA, and for MHA with topk 1 on the listed architectures); before it
+an MHA model takes flashinfer (``server_args.py``: "flashinfer" if available, read in 0.4.3, 0.4.4.post2, 0.4.5) and
+an MLA model runs triton ("MLA optimization is turned on. Use triton backend": forced in 0.4.3–0.4.4.post2 unless
+--enable-flashinfer-mla (0.4.4.post2 also --enable-flashmla), the default in 0.4.5)"""
+
+
+def sglang_default_backend(ver: tuple[int, int, int], cc: tuple[int, int], mla: bool, topk: int | None) -> str:
+    """SGLang's attention backend when none is given (vLLM's is ``engines.vllm.backend_choice.auto_attention_backend``):
+    the module docstring's rule from 0.4.6, flashinfer (MHA) / triton (MLA) before ``FA3_DEFAULT_FIRST``.  Not
+    modelled: 0.4.6+'s list of architectures that get fa3 (``is_fa3_default_architecture``; the others take
+    flashinfer, which perf prices as it prices fa3: both split the KV) and ROCm's aiter."""
+    if ver < FA3_DEFAULT_FIRST:
+        return "triton" if mla else "flashinfer"
+    chain = topk is None or topk == 1
+    if mla:
+        return {9: "fa3", 10: "flashinfer"}.get(cc[0], "triton")
+    if cc[0] == 9 and chain:
+        return "fa3"
+    if cc[0] == 10 and chain:
+        return "trtllm_mha"
+    return "flashinfer"
 
 
 SKIP_LAST_DRAFT_FORWARD = (0, 4, 3)
