@@ -894,6 +894,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     **{cid: ("0.27.1", "the deployment's image vllm/vllm-openai:v0.27.1 (stock, digest-pinned)",
              {"limit_mm_per_prompt": '{"image": 16}', "enable_prefix_caching": True}, None)
        for cid in ("vp_671", "vp_672")},
+    # helper bl14b: kenrollins/gemma-forge (a Dell XR7620 with four L4): the image vllm/vllm-openai:latest of 2026-04-09
+    # (0.19.0, the repository's Dockerfile comment) with transformers upgraded; vp_673 nvidia/Gemma-4-31B-IT-NVFP4 at
+    # tp 2 (util 0.90, 4,096, the checkpoint's fp8 KV), vp_674 google/gemma-4-31B-it bf16 at tp 4 (util 0.92, 16,384,
+    # eager, 8 sequences); the figures are the author's (a gotcha page, a script header)
+    **{cid: ("0.19.0", "not printed: the image vllm/vllm-openai:latest, 'vLLM 0.19.0' in the repository's Dockerfile "
+             "comment and journal", {}, None)
+       for cid in ("vp_673", "vp_674")},
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),
