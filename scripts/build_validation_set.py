@@ -883,6 +883,24 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                "executor_base.py:111 / monitor.py:33 match the lines); V0 by the LoRA fallback",
                {"gpu_total_gib": 79.19, "enable_lora": True, "max_loras": 4, "max_lora_rank": 16,
                 "max_cpu_loras": 12}, None),
+    # helper bl14b (2026-12-05), added blind: vllm#5248's comment of 2024-06-12: deepseek-coder-6.7b-instruct in float16
+    # at tp 2 on two T4 (the demo api_server, defaults otherwise; 0.4.2 derives 16,384 x the linear rope factor 4 =
+    # 65,536 as the length, which the 507 blocks cannot hold, so the start fails after the sizing)
+    "vp_670": ("0.4.2", "not printed: the log's distributed_gpu_executor.py:45 and worker_base.py:145 are the 0.4.2 "
+               "wheel's lines (0.4.3: :56 / :146)", {}, None),
+    # helper bl14b: mitchross/talos-argocd-proxmox (a homelab GitOps repository): Qwen3.8-27B-FP8 at tp 2 on two RTX 3090
+    # with the stock v0.27.1 image, util 0.92, fp8_e4m3 KV, prefix caching, 8,192 batched, images 16; vp_671 the first
+    # boot (131,072, 2 sequences; PR #1995 quotes it), vp_672 Baseline A (262,144, 3 sequences; the benchmark README)
+    **{cid: ("0.27.1", "the deployment's image vllm/vllm-openai:v0.27.1 (stock, digest-pinned)",
+             {"limit_mm_per_prompt": '{"image": 16}', "enable_prefix_caching": True}, None)
+       for cid in ("vp_671", "vp_672")},
+    # helper bl14b: kenrollins/gemma-forge (a Dell XR7620 with four L4): the image vllm/vllm-openai:latest of 2026-04-09
+    # (0.19.0, the repository's Dockerfile comment) with transformers upgraded; vp_673 nvidia/Gemma-4-31B-IT-NVFP4 at
+    # tp 2 (util 0.90, 4,096, the checkpoint's fp8 KV), vp_674 google/gemma-4-31B-it bf16 at tp 4 (util 0.92, 16,384,
+    # eager, 8 sequences); the figures are the author's (a gotcha page, a script header)
+    **{cid: ("0.19.0", "not printed: the image vllm/vllm-openai:latest, 'vLLM 0.19.0' in the repository's Dockerfile "
+             "comment and journal", {}, None)
+       for cid in ("vp_673", "vp_674")},
     # helper mv26: a service capacity report (search-index file id 58113078588): vLLM 0.19.1rc1.dev71 MiniMax-M2.5 FP8
     # on 4x H100 80 GB, TP 4, util 0.95, 128,000, 10 sequences; config copied from the corpus (MiniMaxAI--MiniMax-M2.5.json)
     "vp_535": ("0.19.1", "the report's 'version v0.19.1rc1.dev71+gdd9342e6b'", {}, None),
