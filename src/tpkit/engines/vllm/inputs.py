@@ -8,7 +8,7 @@ last (its NVML reports no memory total, ``_nvml_has_no_memory_total``).  Before
 (A100-80GB included) 8192 / 1024; 0.8.4 only devices named H100/H200; 0.7.x V1 and 0.8.0–0.8.3 give the 8192
 tokens to H100/H200 by name and 1024 sequences to every device.  V0
 profiled ``max(max_model_len, 2048)`` tokens over 256 sequences, or with chunked prefill (on by default above 32K
-tokens without a sliding window) its budget: 512 tokens up to 0.6.4, 2048 from 0.6.5 (``config.py``
+tokens from 0.5.3 with exceptions: ``engines.vllm.v0chunk``) its budget: 512 tokens up to 0.6.4, 2048 from 0.6.5 (``config.py``
 ``SchedulerConfig``, vllm 0.5.4–0.6.4 wheels: 512; 0.6.5, 0.6.6, 0.7.0, 0.8.5: ``_DEFAULT_MAX_NUM_BATCHED_TOKENS``
 2048).  Multimodal models: the long-context default leaves chunked prefill off from 0.6.2 (``engine/arg_utils.py``
 ``create_engine_config`` / 0.8.5 ``_set_default_args_v0``; 0.6.0 and 0.6.1 still turn it on), and the budget is
@@ -32,6 +32,7 @@ from tpkit.engines.vllm.layout import resolve_dcp
 from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions, v2_runner_override
 from tpkit.engines.vllm.pages import pp_split, stage_layer_kinds
 from tpkit.engines.vllm.speculative import SpecConfig, check_method_release, parse_speculative_config
+from tpkit.engines.vllm.v0chunk import v0_auto_chunked_prefill
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
@@ -165,7 +166,7 @@ def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, mo
     ``max_num_seqs × max_model_len`` (either switch).  The profile run, the encoder budget and the graph sizes then
     follow the budget as they do for a chunked run."""
     if rules.engine == "V0":
-        return _v0_batch(options, rules, length, model), options.max_num_seqs or 256
+        return _v0_batch(options, rules, length, model, rocm=gpu.vendor == "AMD"), options.max_num_seqs or 256
     big_seqs = _large_batch_device(gpu, rules)[1]
     switch = rules.release >= V1_CHUNKED_PREFILL_SWITCH
     unchunked = switch and options.enable_chunked_prefill is False
@@ -257,9 +258,10 @@ def _nvml_has_no_memory_total(gpu: GpuSpec) -> bool:
     return gpu.compute_capability == (12, 1)
 
 
-def _v0_batch(options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec) -> int:
-    """V0's ``max_num_batched_tokens`` when not given (module docstring: chunked-prefill budget per release, the
-    multimodal exclusion from 0.6.2 and the multimodal minimum from 0.6.0).  ``--enable-chunked-prefill`` given
+def _v0_batch(options: VllmOptions, rules: VllmRules, length: int, model: ModelSpec, *, rocm: bool) -> int:
+    """V0's ``max_num_batched_tokens`` when not given (module docstring: chunked-prefill budget per release and the
+    multimodal minimum from 0.6.0; whether the long-context default turns chunked prefill on:
+    :func:`tpkit.engines.vllm.v0chunk.v0_auto_chunked_prefill`).  ``--enable-chunked-prefill`` given
     (True or False) replaces the long-context default: vLLM 0.6.3 ``engine/arg_utils.py create_engine_config``
     turns chunked prefill on for > 32K tokens only ``if self.enable_chunked_prefill is None`` (and then prints
     'The model has a long context length' when it stays off); ``config.py SchedulerConfig`` then sizes the budget
@@ -267,10 +269,11 @@ def _v0_batch(options: VllmOptions, rules: VllmRules, length: int, model: ModelS
     if options.max_num_batched_tokens:
         return options.max_num_batched_tokens
     release = rules.release
-    multimodal_unchunked = model.is_multimodal and release >= (0, 6, 2)
     chunked = options.enable_chunked_prefill
     if chunked is None:
-        chunked = length > 32768 and model.sliding_window is None and model.mla is None and not multimodal_unchunked
+        chunked = v0_auto_chunked_prefill(release=release, length=length, model=model, rocm=rocm,
+                                          speculative=bool(options.speculative_config), lora=bool(options.enable_lora),
+                                          prefix_caching=bool(options.enable_prefix_caching))
     tokens = (2048 if release >= (0, 6, 5) else 512) if chunked else max(length, 2048)
     if model.is_multimodal and release >= (0, 6, 0):
         tokens = max(tokens, 5120 if release >= (0, 6, 3) else 4096)
