@@ -470,18 +470,22 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     budget line 'Available KV cache memory (per GPU worker): `30.52 GiB`' carries the writer's words and stays
     unread); no other row moves: 320 of the 355, the n/a rows 13 -> 12.
     Helper mv36 (2026-12-05): vl_866 (vp_637, vLLM 0.8.1 V0 with LoRA) prints the V0 memory-profile lines, not the
-    'Available KV cache memory' anchor, so it adds no row: 320 of the 355."""
+    'Available KV cache memory' anchor, so it adds no row: 320 of the 355.
+    Helper cap14 (2026-12-05): a writer's '(per GPU worker)' between vLLM's label and its colon is read
+    (``logs.rules._PER``): vl_862 is rebuilt 411,872-418,464 around its 418,304 and hits; no other row moves: 321.
+    The DeepSeek-V4 rebuild adds the MTP drafter's SWA layer as the plan does (``explain.vdsv4``): vl_844 moves
+    -1.32 % -> -1.19 % (still a miss: the printed count needs the second node's worker 0.22 GiB lower)."""
     rows = _capacity_rows()
     assert len(rows) == 355
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "miss" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     assert sum(r["outcome"] == "n/a" for r in rows) <= 12
     vl862 = next(r for r in rows if r["id"] == "vl_862")
-    assert vl862["printed"] == 418304 and "available KV cache memory: not printed" in vl862["why"]
+    assert vl862["printed"] == 418304 and vl862["outcome"] == "hit"
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 320, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 321, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides

@@ -38,9 +38,12 @@ def test_a_quoted_memory_line_is_read(line, name, text):
 @pytest.mark.parametrize("line", [
     "We measured 267,842 tokens of KV cache on the L4.",
     "**Tokens: predicted 398,458, measured 267,842.**",
-    "Available KV cache memory (per GPU worker): `30.52 GiB`",   # the writer's words inside the engine's line
+    "Available KV cache memory (after we raised the utilization): 30.52 GiB",   # the writer's words, not a 'per'
+    "Available KV cache memory (per GPU 0 of 8): 30.52 GiB",   # a digit in the parenthesis: not the restated meaning
 ])
 def test_prose_stays_prose(line):
+    """Helper cap14 (2026-12-05): vl_862's '(per GPU worker)' is now read (test_per_worker_qualifier_is_read); a
+    parenthesis that does not restate the per-worker meaning stays prose."""
     assert "kv_tokens" not in _anchors(line) and "available_kv" not in _anchors(line)
 
 
@@ -72,3 +75,16 @@ def test_backticked_lines_give_the_same_anchors(case_id):
     text = _text(case_id)
     ticked = "\n".join("`" + line + "`" if line.strip() else line for line in text.split("\n"))
     assert _read(ticked)[0] == _read(text)[0]
+
+
+@pytest.mark.parametrize("line, text", [
+    ("    - Available KV cache memory (per GPU worker): `30.52 GiB`", "30.52 GiB"),   # vl_862's bullet
+    ("| Available KV cache memory (per GPU): 10.93 GiB |", "10.93 GiB"),
+    ("Available KV cache memory (per rank): 4.5 GiB", "4.5 GiB"),
+    ("Available KV cache memory (per card, post-profiling): 61.02 GiB", "61.02 GiB"),
+])
+def test_per_worker_qualifier_is_read(line, text):
+    """Helper cap14 (2026-12-05): notes that summarise vLLM's 'Available KV cache memory: X GiB' insert the
+    figure's meaning, 'per GPU' / 'per GPU worker' / 'per rank' / 'per card' (public notes, search-index file ids
+    68378441594, 56391744290, 70161627715, 55512011005): the number is still the engine's one-worker figure."""
+    assert _anchors(line + "\n").get("available_kv") == text

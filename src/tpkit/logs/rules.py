@@ -126,11 +126,17 @@ SGLANG_RULES = (
 )
 
 _GI = r" ?(GiB|GB|G)?"
+_PER = r"(?: \(per [A-Za-z][A-Za-z ,-]{0,38}\))?"
+"""a writer's 'per GPU' / 'per GPU worker' / 'per rank' / 'per card, post-profiling' between vLLM's label and its
+colon, as deployment notes summarise 'Available KV cache memory: X GiB' (public notes, search-index file ids
+68378441594, 56391744290, 70161627715, 55512011005): it restates what the engine's figure is (one worker's,
+``v1/worker/gpu_worker.py`` ``determine_available_memory``), so the number is the engine's; any other
+parenthesis (no 'per', a digit) stays prose.  Helper cap14 (2026-12-05)"""
 VLLM_RULES = (
     Rule(engine="vllm", needles=("Model loading took", "Loading model weights took"),
          fields=(_f("weights", r"took " + _N + _GI),)),
     Rule(engine="vllm", needles=("Available KV cache memory",),
-         fields=(_f("available_kv", r"Available KV cache memory: *" + _N + _GI, decimals=2),)),
+         fields=(_f("available_kv", r"Available KV cache memory" + _PER + r": *" + _N + _GI, decimals=2),)),
     Rule(engine="vllm", needles=("KV cache size:",), fields=(_count("kv_tokens", r"KV cache size: *", r" tokens"),)),
     Rule(engine="vllm", needles=("Maximum concurrency for",),
          fields=(_count("concurrency_len", r"Maximum concurrency for "),
