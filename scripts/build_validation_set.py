@@ -1240,6 +1240,15 @@ SGLANG_PUBLIC = {
                {"gpu_catalog": _A100_QWEN_MTP["gpu_catalog"]},
                "--enable-linear-replayssm-spec (ReplaySSM spec-verify: a per-slot raw-input window replaces the "
                "per-draft-token SSM snapshots) is not a tpkit input"),
+    # helper sgb14: a regime benchmark write-up (search-index id 55046645991): Qwen3-0.6B (mfs 0.7, default context) and
+    # Qwen3-30B-A3B-Instruct-2507 (mfs 0.85, 32,768) on one H200 each, TP 1, 32 running, chunked prefill off, 0.5.12.post1
+    **{cid: ("0.5.12", "'SGLang | 0.5.12.post1 (source: .../work/sglang)' (the write-up's environment table)", {}, None)
+       for cid in ("gs_273", "gs_274")},
+    # helper sgb14: two committed server logs of one RTX 4090 session (MuhammadHaseebUlHaqq/llm-inference-optimization,
+    # logs/sglang_cliff/): Qwen2.5-0.5B-Instruct, default flags, and the same with --cuda-graph-max-bs-decode 128
+    **{cid: ("0.5.20", "main 141febf3 logged 2026-09-08 (0.5.20 came 2026-09-18); its printed defaults (chunked prefill "
+                       "4096, decode graph max bs 48 below 35 GB: #37898) are 0.5.20's rules", over, None)
+       for cid, over in (("gs_275", {}), ("gs_276", {"cuda_graph_max_bs": 128}))},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

@@ -35,6 +35,8 @@ then gs_258 (the same GLM-5.2 deployment's HiCache boot, -2.4 %, inside): 90 lis
 Helper sgb14 (2026-12-05): gs_259-gs_272 added blind (13 boots of one 2x A100 80GB PCIe deployment, Qwen3.6/3.8-27B
 with EAGLE on the MTP head; 9 scored, -10.9 to -24.2 %, all outside; 4 not predicted: DFLASH, ReplaySSM), no rule
 changed: SGLang 103 listed, 80 scored, median 0.42 %, p90 11.25 %, 64/80 inside (levels loosened, see REACHED).
+Then gs_273-gs_276 (Qwen3-0.6B / Qwen3-30B-A3B on an H200, Qwen2.5-0.5B on an RTX 4090; -0.03 to -0.08 %, all
+inside): 107 listed, 84 scored, median 0.39 %, p90 9.51 %, 68/84 inside.
 Helper mv35 (2026-12-05): vp_625-vp_636 added blind from new queries (12 public vLLM start-ups, no rule changed;
 vp_626-vp_630 outside; vp_627-vp_630, one runbook's unnamed 48 GB card, +8.6 to +58 %): vLLM 275
 listed, 262 scored, median 1.55 -> 1.56 %, p90 10.03 -> 10.03 %, 211/250 -> 218/262 inside (level unchanged;
