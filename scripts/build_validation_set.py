@@ -990,6 +990,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                 "no_async_scheduling": True}, None),  # smoke_test.sh row dp4: async false (helper mv7's option)
 }
 
+_A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
+                  "speculative_num_draft_tokens": 6, "cuda_graph_max_bs": 4,
+                  "gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'2× A100 80GB PCIe (SM 8.0, TP=1, dense)' (the "
+                                  "deployment's Qwen3.8 upgrade note), one replica per card: the catalog's A100-PCIe-80GB"}}
+"""helper sgb14: the flags of the A100 deployment's EAGLE-on-MTP boots (gs_259-gs_267) that SglangOptions takes beside the
+raw records' fraction, context, page size, chunk and running cap: EAGLE 5/1/6 (its OPERATIONS rollback block) and decode
+CUDA graphs to 4 (--cuda-graph-max-bs-decode 4)"""
+_EAGLE_3_1_4 = {"speculative_num_steps": 3, "speculative_eagle_topk": 1, "speculative_num_draft_tokens": 4}
+"""the July boots' depth: steps 3 and draft tokens 4 (the results log), top-k 1 (SGLang's own choice for this target)"""
+
 SGLANG_PUBLIC = {
     "gs_001": ("0.4.10", "log dated 2025-08-08 (v0.4.10 era, guessed from the date)", {}, None),
     "gs_002": ("0.4.10", "image lmsysorg/sglang:v0.4.10.post1-cu128-b200, SGLang rebuilt from a source checkout of "
@@ -1225,6 +1235,38 @@ SGLANG_PUBLIC = {
     "gs_258": ("0.5.13", "the image glm52-dynamo-sglang:0.5.13post1 (the repository's Dockerfile: SGLang 0.5.13.post1)",
                {"speculative_algorithm": "EAGLE", "speculative_num_steps": 2, "speculative_eagle_topk": 1,
                 "speculative_num_draft_tokens": 3}, None),
+    # helper sgb14 (2026-12-05, session 14): one private 2x A100 80GB PCIe deployment's docs (Qwen3.6-27B, then
+    # Qwen3.8-27B, one TP-1 replica per card, EAGLE on the MTP head; search-index ids 68576807532, 68412966540,
+    # 60587723450, 68309342185, 68809995102, 68488034650): every boot its docs quote with the flags stated
+    **{cid: (ver, basis, {**_A100_QWEN_MTP, **extra}, None) for cid, ver, basis, extra in (
+        ("gs_259", "0.5.17", "the digest-pinned v0.5.17-cu130 image ('The engine digest (sha256:16aba892…, "
+                             "v0.5.17-cu130) is untouched')", {}),
+        ("gs_260", "0.5.18", "the v0.5.18 upgrade of 2026-08-24 (OPERATIONS)", {}),
+        ("gs_261", "0.5.16", "the dev build pinned before 2026-08-08, '0.0.0.dev1+ga358374ae … = v0.5.16 + 2 days of "
+                             "main' (the v0.5.17 note); rules 0.5.16", {**_EAGLE_3_1_4, "cuda_graph_max_bs": 2}),
+        ("gs_262", "0.5.16", "the same dev build (rules 0.5.16)", _EAGLE_3_1_4),
+        ("gs_263", "0.5.16", "the same dev build (rules 0.5.16)", _EAGLE_3_1_4),
+        ("gs_264", "0.5.17", "the v0.5.17-cu130 image (the upgrade note of 2026-08-08)", {}),
+        ("gs_265", "0.5.17", "the v0.5.17-cu130 image (the upgrade note of 2026-08-08)", {}),
+        ("gs_266", "0.5.16", "the dev build (rules 0.5.16), the EAGLE-depth roll of 2026-08-01", {}),
+        ("gs_267", "0.5.19", "the v0.5.19-cu130 image ('Engine unchanged' in the 2026-09-13 note)", {}))},
+    **{cid: ("0.5.19", "the v0.5.19-cu130 image ('Engine unchanged' in the 2026-09-13 note)",
+             {"gpu_catalog": _A100_QWEN_MTP["gpu_catalog"]},
+             "--speculative-algorithm DFLASH (a 5-layer DFlash2 drafter, incoai/Qwen3.8-27B-DFlash2) is not a tpkit "
+             "algorithm (engines.sglang.options SPEC_ALGORITHMS)") for cid in ("gs_268", "gs_269", "gs_271")},
+    "gs_272": ("0.5.17", "the v0.5.17-cu130 image (the phase was tried and reverted on 2026-08-19, before v0.5.18)",
+               {"gpu_catalog": _A100_QWEN_MTP["gpu_catalog"]},
+               "--enable-linear-replayssm-spec (ReplaySSM spec-verify: a per-slot raw-input window replaces the "
+               "per-draft-token SSM snapshots) is not a tpkit input"),
+    # helper sgb14: a regime benchmark write-up (search-index id 55046645991): Qwen3-0.6B (mfs 0.7, default context) and
+    # Qwen3-30B-A3B-Instruct-2507 (mfs 0.85, 32,768) on one H200 each, TP 1, 32 running, chunked prefill off, 0.5.12.post1
+    **{cid: ("0.5.12", "'SGLang | 0.5.12.post1 (source: .../work/sglang)' (the write-up's environment table)", {}, None)
+       for cid in ("gs_273", "gs_274")},
+    # helper sgb14: two committed server logs of one RTX 4090 session (MuhammadHaseebUlHaqq/llm-inference-optimization,
+    # logs/sglang_cliff/): Qwen2.5-0.5B-Instruct, default flags, and the same with --cuda-graph-max-bs-decode 128
+    **{cid: ("0.5.20", "main 141febf3 logged 2026-09-08 (0.5.20 came 2026-09-18); its printed defaults (chunked prefill "
+                       "4096, decode graph max bs 48 below 35 GB: #37898) are 0.5.20's rules", over, None)
+       for cid, over in (("gs_275", {}), ("gs_276", {"cuda_graph_max_bs": 128}))},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

@@ -15,7 +15,11 @@ CASES = {c["id"]: c for c in harness.load_cases("sglang")}
 
 
 def _numbers(lines: list[str]) -> set[int]:
-    return {int(m.replace(",", "")) for line in lines for m in re.findall(r"\d[\d,]*\d|\d", line)}
+    """Every integer the lines show, digits grouped by commas or not; a number grouped in threes by spaces
+    ('900 480', as a write-up's table prints it; helper sgb14) is read both as one and as its parts."""
+    found = {int(m.replace(",", "")) for line in lines for m in re.findall(r"\d[\d,]*\d|\d", line)}
+    spaced = r"(?<![\d.])\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?![\d.])"
+    return found | {int(re.sub(r"\D", "", m)) for line in lines for m in re.findall(spaced, line)}
 
 
 @pytest.mark.parametrize("raw", RAW, ids=[c["id"] for c in RAW])
