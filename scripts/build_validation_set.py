@@ -841,9 +841,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_626": ("0.28.0", "printed 'vLLM version 0.28.0'", {}, None),
     # helper mv35: a RAG service's runbook (search-index file id 62412218909): vLLM v0.8.5 image, Qwen3-8B-AWQ
     # (--quantization awq) and Qwen3-8B bf16 at 8,192 on 'GPU 7' of 49.1 GB, not named; vp_627 quotes the final
-    # profile's lines, vp_628-vp_630 the tuning table's rounded counts
+    # profile's lines, vp_628-vp_630 the tuning table's rounded counts. topk_topp_sampler 'flashinfer' (helper
+    # near14, 2026-12-05): the official vllm/vllm-openai:v0.8.5 image installs flashinfer_python 0.2.1.post2 and
+    # 0.8.5's V1 TopKTopPSampler takes it (VL056_FLAGS_NOTE, the same image as vl_056)
     **{cid: ("0.8.5", "the image vllm/vllm-openai:v0.8.5 (the runbook's docker run)",
-             {"gpu_assumed": {
+             {"topk_topp_sampler": "flashinfer", "gpu_assumed": {
                  "gpu": "RTX-A6000", "candidates": ["RTX-A6000", "RTX-6000-Ada"],
                  "note": "GPU not named (the runbook's 'GPU 7', nvidia-smi '41.1 GB / 49.1 GB'): a 49,140 MiB card, the "
                          "48 GB workstation class (RTX A6000 / RTX 6000 Ada: the same 47.99 GiB total; L40S / A40 are "

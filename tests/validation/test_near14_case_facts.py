@@ -5,11 +5,11 @@
   ``ampere-consumer``, no longer ``unknown``;
 * vp_122 (Qwen2.5-1.5B, vLLM 0.30.0, T4): its log prints "torch.compile took 0.24 s in total", below every cold
   compile of the explain corpus (9.85 s and up over the 60 logs that print a cold-cache line), so the compile cache
-  was warm and no cold-compile scratch is in its profile peak (``compile_cache`` "warm").
-
+  was warm and no cold-compile scratch is in its profile peak (``compile_cache`` "warm");
 * the Qwen3.5-family text configs (Qwen3.5-4B, Qwen3.5-9B, Qwen3.8-27B and its INT4 copy) carry the family's
   interleaved MRoPE ``rope_parameters``, and Qwen3.5-4B's vision tower is 1024 wide with a 4096 MLP (the official
-  contract), so the loads the plan derives match the printed 'Model loading took'.
+  contract), so the loads the plan derives match the printed 'Model loading took';
+* vp_627-vp_630 run the official vllm/vllm-openai:v0.8.5 image (FlashInfer sampler, as vl_056).
 
 None is a release rule (no version boundary): each pin fails when the fact is taken out.
 """
@@ -106,3 +106,16 @@ def test_qwen3_5_loads_match_their_prints(cid, printed):
     (4B, 0.23.0, with the official 1024-wide tower), vl_073 (Qwen3.8-27B, 0.29.0): within 0.02 GiB (they were 0.09-0.11
     GiB under with a plain RoPE cache; vp_534 0.04 over with a 1152-wide tower)."""
     assert _load_gib(cid) == pytest.approx(printed, abs=0.02)
+
+
+@pytest.mark.parametrize("cid", ["vp_627", "vp_628", "vp_629", "vp_630"])
+def test_the_v0_8_5_image_samples_with_flashinfer(cid):
+    """The runbook runs the official vllm/vllm-openai:v0.8.5 image, as vl_056 does: its Dockerfile installs
+    flashinfer_python 0.2.1.post2, which 0.8.5's V1 TopKTopPSampler takes (below 0.2.3), so the profile's sampler
+    phase is FlashInfer's 14 B per logit, not the native 38 B."""
+    case = _case(cid)
+    assert "vllm/vllm-openai:v0.8.5" in case["command"]
+    assert case["flags"]["topk_topp_sampler"] == _case("vl_056")["flags"]["topk_topp_sampler"] == "flashinfer"
+    native = copy.deepcopy(case)
+    del native["flags"]["topk_topp_sampler"]
+    assert harness.predict(case).predicted > harness.predict(native).predicted  # less charged, more KV
