@@ -347,7 +347,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # in tests/logs/data/vllm/ as vl_200-)
     "vp_120": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {}, None),
     "vp_121": ("0.19.0", "printed banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'", {}, None),
-    "vp_122": ("0.30.0", "printed banner 'version 0.30.0' and 'Initializing a V1 LLM engine (v0.30.0)'", {}, None),
+    # compile_cache "warm" (helper near14, 2026-12-05): vl_202 prints 'torch.compile took 0.24 s in total'
+    # (monitor.py monitor_torch_compile, 0.30.0: the AOT path's whole compile) and the model loaded 2 s before it.
+    # Every one of the 60 corpus logs that prints a cold-cache line ('Compiling a graph for', 'Cache the graph')
+    # spends 9.85-241 s there (settings._COMPILE_CACHE_LINES); 0.24 s is no Inductor compile, so no combo-kernel
+    # benchmark and no vocabulary x hidden scratch (profile_lines: cold-compile phase)
+    "vp_122": ("0.30.0", "printed banner 'version 0.30.0' and 'Initializing a V1 LLM engine (v0.30.0)'",
+               {"compile_cache": "warm"}, None),
     "vp_123": ("0.9.2", "printed 'vLLM API server version 0.9.2'",
                {"gpu_assumed": {
                    "gpu": "RTX-4090", "candidates": ["RTX-4090", "RTX-3090"],
@@ -835,9 +841,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_626": ("0.28.0", "printed 'vLLM version 0.28.0'", {}, None),
     # helper mv35: a RAG service's runbook (search-index file id 62412218909): vLLM v0.8.5 image, Qwen3-8B-AWQ
     # (--quantization awq) and Qwen3-8B bf16 at 8,192 on 'GPU 7' of 49.1 GB, not named; vp_627 quotes the final
-    # profile's lines, vp_628-vp_630 the tuning table's rounded counts
+    # profile's lines, vp_628-vp_630 the tuning table's rounded counts. topk_topp_sampler 'flashinfer' (helper
+    # near14, 2026-12-05): the official vllm/vllm-openai:v0.8.5 image installs flashinfer_python 0.2.1.post2 and
+    # 0.8.5's V1 TopKTopPSampler takes it (VL056_FLAGS_NOTE, the same image as vl_056)
     **{cid: ("0.8.5", "the image vllm/vllm-openai:v0.8.5 (the runbook's docker run)",
-             {"gpu_assumed": {
+             {"topk_topp_sampler": "flashinfer", "gpu_assumed": {
                  "gpu": "RTX-A6000", "candidates": ["RTX-A6000", "RTX-6000-Ada"],
                  "note": "GPU not named (the runbook's 'GPU 7', nvidia-smi '41.1 GB / 49.1 GB'): a 49,140 MiB card, the "
                          "48 GB workstation class (RTX A6000 / RTX 6000 Ada: the same 47.99 GiB total; L40S / A40 are "
@@ -1656,6 +1664,11 @@ VL071_OFF = (
     "(encoder_gemma3's live set, read for V1 0.11-0.29: about 2.0 GiB), and the case would go from -8.9 % to about "
     "+16 %: the printed run leaves 2.24 GiB for peak + non-torch beside the printed 17.61 GiB of weights. Neither "
     "the V0 row count nor a V0 Gemma 3 tower is applied; the derived weights are also 0.13 GiB short.")
+VL071_GPU_NOTE = (
+    "24 GB GPU, 21.99 GiB printed ('total_gpu_memory (21.99GiB)', worker.py:267; the issue says '24G GPU'): of the "
+    "catalog's 24 GB boards only the A10 and A10G print 21.98-21.99 GiB (nvidia-smi 23028 MiB); the L4 prints "
+    "22.03-22.05, the RTX 3090 / 4090 23.5-23.7. Both are SM 8.6, so the family is ampere-consumer (which "
+    "of the two is not printed; helper near14, 2026-12-05)")
 VL056_BASIS = (
     "helper near11 (2026-12-05): the log's source lines are vLLM 0.8.5's, all five: kv_cache_utils.py:634 'GPU KV "
     "cache size' and :637 'Maximum concurrency', fused_moe.py:668 'Using default MoE config', backends.py:136 'Cache "
@@ -1802,7 +1815,9 @@ COLLECTION_EDITS = {
     "vl_071": {"config_file": "gaunernst--gemma-3-27b-it-int4-awq.json", "config_confidence": VL071_CONFIDENCE,
                "tpkit_engine_version": "0.8.3:v0", "engine_version_basis": VL071_BASIS, "predict": True,
                "source_url": "https://github.com/vllm-project/vllm/issues/16199",
-               "why_not": None, "why_off": VL071_OFF},
+               "why_not": None, "why_off": VL071_OFF,
+               # helper near14 (2026-12-05): the card's family from its printed total (VL071_GPU_NOTE)
+               "gpu_family": "ampere-consumer", "gpu_note": VL071_GPU_NOTE},
     # helper near11 (2026-12-05): the release from the log's source lines, the sampler from the image (VL056_BASIS)
     "vl_056": {"tpkit_engine_version": "0.8.5", "engine_version_basis": VL056_BASIS,
                "flags": {"topk_topp_sampler": "flashinfer"}, "flags_note": VL056_FLAGS_NOTE, "why_off": VL056_OFF},

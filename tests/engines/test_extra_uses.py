@@ -68,19 +68,22 @@ def _total(lines) -> Bytes:
 # Regenerated 2026-12-05 (helper nc13): nccl[nvlink:4] is measured by two rows (1.36 GiB, was 1.38 interpolated between
 # worlds 2 and 8; startup/data/evidence.json sg_105, vllm-a800-tp4-lf): sglang 0.5.23 / 0.4.10 and vllm v0 columns on
 # H100 at tp 4 only (vLLM >= 0.11 creates NCCL before its init snapshot).
+# Regenerated 2026-12-05 (helper near14): vLLM >= 0.21 loads the weights under max_split_size_mb 20
+# (VllmRules.load_max_split_mib), so a tensor of >= 20 MiB keeps its whole 2 MiB-rounded segment: at tp 8 this model's
+# embedding and lm_head shards (250.5 MiB) count 1.5 MiB more each: vllm current column at tp 8 only (-80 tokens).
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 19_392, 1_328, 22_240),
     ("H100", 4): (396_039, 433_358, 456_624, 420_512, 453_344),
-    ("H100", 8): (1_196_222, 1_234_103, 1_343_936, 1_271_696, 1_292_672),
+    ("H100", 8): (1_196_222, 1_234_103, 1_343_856, 1_271_696, 1_292_672),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
     ("L40S", 4): (42_872, 0, 79_824, 74_944, 74_944),
-    ("L40S", 8): (502_480, 366_960, 588_752, 578_992, 578_992),
+    ("L40S", 8): (502_480, 366_960, 588_672, 578_992, 578_992),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
     ("RTX-PRO-6000", 2): (97_299, 101_565, 115_920, 94_656, 117_968),
     ("RTX-PRO-6000", 4): (616_890, 622_952, 663_952, 621_408, 668_336),
-    ("RTX-PRO-6000", 8): (1_650_719, 1_623_287, 1_757_024, 1_671_936, 1_765_776),
+    ("RTX-PRO-6000", 8): (1_650_719, 1_623_287, 1_756_944, 1_671_936, 1_765_776),
 }
 
 

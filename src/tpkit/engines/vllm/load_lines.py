@@ -367,21 +367,27 @@ ALLOCATOR_ITEM = "weight tensors: caching-allocator rounding"
 
 
 def allocator_rounding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
-                       w_plan) -> tuple[LineItem, ...]:
+                       w_plan, rules: VllmRules | None = None, *, rocm: bool = False) -> tuple[LineItem, ...]:
     """What torch's caching allocator counts beyond the weight tensors' own bytes inside 'Model loading took'
     (``engines.vllm.weight_blocks``): unquantised weights derived from the config only (not a figure given for the
-    run, not quantised checkpoints, DeepSeek-V4 or ``--cpu-offload-gb``)."""
+    run, not quantised checkpoints, DeepSeek-V4 or ``--cpu-offload-gb``).  ``rules.load_max_split_mib`` (≥ 0.21.0 on
+    CUDA; ROCm where ``rules.load_max_split_rocm``): the whole segment of every tensor of at least that size."""
     from tpkit.engines.vllm.weight_blocks import weight_block_rounding
     from tpkit.models.quant import resolve_quant
 
     if (getattr(w_plan, "method", "") != "derived from config" or resolve_quant(model.quant, options.quantization)
             or model.model_type == "deepseek_v4" or options.cpu_offload_gb):
         return ()
-    extra, n = weight_block_rounding(model, parallel, r.act_bytes, stage=w_plan.stage, pp_split=w_plan.pp_split)
+    mib = rules.load_max_split_mib if rules is not None and (not rocm or rules.load_max_split_rocm) else None
+    extra, n = weight_block_rounding(model, parallel, r.act_bytes, stage=w_plan.stage, pp_split=w_plan.pp_split,
+                                     max_split_bytes=mib << 20 if mib else None)
     if not extra.bytes:
         return ()
+    how = (f"of ≥ 10 MiB whose 2 MiB-rounded segment leaves ≤ 1 MiB, or of ≥ {mib} MiB (the weights load under "
+           f"max_split_size_mb {mib}: vLLM ≥ 0.21 gpu_worker.py load_model _scoped_allocator_max_split), "
+           if mib else "of ≥ 10 MiB whose 2 MiB-rounded segment leaves ≤ 1 MiB, ")
     return (LineItem(item=ALLOCATOR_ITEM, bytes=extra,
-                     source=f"{n} weight tensor(s) of ≥ 10 MiB whose 2 MiB-rounded segment leaves ≤ 1 MiB, "
+                     source=f"{n} weight tensor(s) {how}"
                             "which the allocator does not split off and counts as allocated (c10 CUDACachingAllocator "
                             "get_allocation_size / should_split; vLLM's fused qkv / gate_up / w13 / w2 tensors; in "
                             "the load delta)"),)

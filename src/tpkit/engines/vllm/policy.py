@@ -333,7 +333,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     mla_lines = _mla_absorbed(model, parallel, options, r, rules, w_plan) + _mxfp4_padding(model, parallel, options, r)
     mla_lines += _lora(model, parallel, options, r, rules) + gemma4_ple_buffer(model, r, rules)
     if weights is None:  # the allocator's rounding of the derived tensors (engines.vllm.weight_blocks)
-        mla_lines += allocator_rounding(model, parallel, options, r, w_plan)
+        mla_lines += allocator_rounding(model, parallel, options, r, w_plan, rules,
+                                        rocm=str(gpu.vendor).upper() == "AMD")
     # torch memory at the profile, outside the load delta
     ws_lines = _mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
     ws_lines += pinned_scratch_lines(model, parallel, options, r, rules)

@@ -110,6 +110,17 @@ class VllmRules:
     v2_runner_default: bool = False
     """Model Runner V2 is the default on CUDA for every model (≥ 0.29); 0.26–0.28 only for non-hybrid dense
     models (``_is_default_v2_model_runner_model``)"""
+    load_max_split_mib: int | None = None
+    """``max_split_size_mb`` of torch's caching allocator while the weights load on CUDA, None: torch's default
+    (no limit).  From 0.21.0 ``v1/worker/gpu_worker.py Worker.load_model`` wraps ``model_runner.load_model`` in
+    ``_scoped_allocator_max_split(max_split_size_mb=20)`` ("20 MiB is the minimum PyTorch allows"; read in the
+    0.21.0 … 0.31.0 and 0.33.0 wheels; absent from 0.20.0, where the limit stays torch's SIZE_MAX).  c10's
+    ``should_split`` then never splits a block for a request of ≥ 20 MiB, so every such weight tensor is counted
+    with its whole 2 MiB-rounded segment, not only those leaving ≤ 1 MiB (``engines.vllm.weight_blocks``).  The
+    0.21.0–0.30.0 wheels skip it off CUDA (``is_cuda()``); 0.31.0 and 0.33.0 apply it on ROCm too
+    (``is_cuda_alike()``)"""
+    load_max_split_rocm: bool = False
+    """``load_max_split_mib`` also holds on ROCm (≥ 0.31.0: ``is_cuda_alike()``, 0.31.0 and 0.33.0 wheels)"""
     weights_log: str = "format_gib"
     """"Model loading took" wording: ``"0.11"`` (%.4f GiB and), ``"0.12"`` (%.4f GiB memory and),
     ``"format_gib"`` (≥ 0.14), ``"v0"``"""

@@ -31,6 +31,10 @@ means first *released* version, the commit inside the interval before it is not 
       max_model_len) (a patch-release backport:                  (0.20.1, 0.20.2 and 0.21.0 identical; read by helper
       0.20.0 prints num_blocks // groups × block;                mv1)
       0.20.1 and 0.20.2 print 0.21.0's figure)
+    weights load under max_split_size_mb 20: a      0.21.0       v1/worker/gpu_worker.py Worker.load_model
+      weight tensor of ≥ 20 MiB keeps its whole    0.21.0 CUDA, _scoped_allocator_max_split (absent in 0.20.0;
+      2 MiB-rounded segment (weight_blocks)         0.31.0 ROCm  is_cuda() to 0.30.0, is_cuda_alike() in the
+                                                                 0.31.0 / 0.33.0 wheels)
     mm prefix-LM (Gemma 4): default batched tokens  0.22.0       engine/arg_utils.py _get_min_mm_batched_tokens
       ≥ the largest per-item multimodal token
       count
@@ -280,7 +284,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
                       mamba_blocks_check=True)),
     ((0, 20, 1), dict(tokens_rule="concurrency")),
     ((0, 21, 0), dict(era="0.33", tokens_rule="concurrency", dcp_log=None, flashinfer_sampler="yes",
-                      v1_native_sampler_warmup=True)),
+                      v1_native_sampler_warmup=True, load_max_split_mib=20)),
     ((0, 22, 0), dict(page_unify="pad", mm_prefix_batch_floor=True, gptq_explicit_exllama=False,
                       v2_vocab_hidden_peak=True)),
     ((0, 25, 0), dict(sliding_kernel_block=True)),
@@ -292,7 +296,7 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 28, 0), dict(one_line_log=True, hybrid_prefix_caching=True, huge_gpu_batch=True)),
     ((0, 29, 0), dict(fit_check_reserves_block=True, v2_runner_default=True)),
     ((0, 30, 0), dict(yarn_prescaled=True)),
-    ((0, 31, 0), dict(pinned_profile_scratch=False)),
+    ((0, 31, 0), dict(pinned_profile_scratch=False, load_max_split_rocm=True)),
     ((0, 32, 0), dict(mamba_all_mode=False, mamba_all_mode_spec=False, checkpoint_kinds=("mamba2",))),
     ((0, 33, 0), dict(cublas_after_snapshot=False, checkpoint_kinds=("mamba2", "gdn"),
                       v2_dummy_sampler="warmup_params", v2_vocab_hidden_peak=False, v1_vocab_hidden_peak=False)),

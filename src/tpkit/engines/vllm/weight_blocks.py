@@ -22,6 +22,15 @@ embedding and lm_head 1,039.5 MiB each), 21.5 MiB at tp 2, none for Llama-3.1-8B
 multiples.  The printed loads agree to the MiB: Qwen2-7B 'Model loading took 14.2488 GiB' (tp 1) and '7.1217 GiB'
 (tp 2) against 14.1930 / 7.1006 of tensors and rotary cache (vp_025, vp_027).
 
+From vLLM 0.21.0 the weights load with the allocator's ``max_split_size_mb`` at 20 (``VllmRules.load_max_split_mib``:
+``gpu_worker.py Worker.load_model`` → ``_scoped_allocator_max_split(20)``), and ``should_split`` also requires
+``size < max_split_size``: a tensor of ≥ 20 MiB is never split off its segment, so it is counted with its whole
+2 MiB-rounded segment whatever remains (helper near14, 2026-12-05).  Qwen2.5-1.5B: gate_up 52.5 → 54 MiB and down
+26.25 → 28 MiB in each of 28 layers, the embedding 445.1 → 446 MiB: 92 MiB more than without the limit, which is
+what its print moves by: 'Model loading took 2.8833 GiB' under 0.9.2 (vl_205) against 2.98 GiB under 0.28.0 and
+0.30.0 (vl_857, vl_202, vl_733).  Qwen2.5-0.5B (gate_up 16.6 MiB, under the limit) and Llama / Qwen3-8B (whole
+2 MiB multiples) do not move, as their 0.26–0.31 prints show.
+
 Left out: quantised checkpoints (packed values, scales and zeros are tensors of other shapes), DeepSeek-V4 (its own
 weights path), vision and audio towers, offloaded parameters, vLLM's fused MLA ``fused_qkv_a_proj`` (0.10.0 on;
 taken as two tensors) and tensors of 1–10 MiB (carved from 20 MiB segments, whose last split may keep ≤ 1 MiB).
@@ -46,13 +55,15 @@ _FUSED = ((("q_proj", "k_proj", "v_proj"), "qkv_proj"), (("gate_proj", "up_proj"
 """HF module names vLLM loads into one parameter (QKVParallelLinear, MergedColumnParallelLinear)"""
 
 
-def torch_block_bytes(size: int) -> int:
-    """Bytes torch's caching allocator counts as allocated for one fresh ``size``-byte tensor (module docstring)."""
+def torch_block_bytes(size: int, max_split_bytes: int | None = None) -> int:
+    """Bytes torch's caching allocator counts as allocated for one fresh ``size``-byte tensor (module docstring);
+    ``max_split_bytes``: the allocator's ``max_split_size`` (None: torch's default, no limit)."""
     size = max(_MIN_BLOCK, -(-size // _MIN_BLOCK) * _MIN_BLOCK)
     if size < _MIN_LARGE_ALLOC:
         return size
     segment = -(-size // _ROUND_LARGE) * _ROUND_LARGE
-    return segment if segment - size <= _SMALL else size
+    unsplit = max_split_bytes is not None and size >= max_split_bytes
+    return segment if unsplit or segment - size <= _SMALL else size
 
 
 def _vllm_name(part: Part) -> str:
@@ -98,11 +109,12 @@ def weight_tensors(spec: ModelSpec, parallel: ParallelSpec, elem_bytes: int, *, 
 
 
 def weight_block_rounding(spec: ModelSpec, parallel: ParallelSpec, elem_bytes: int, *, stage: int = 0,
-                          pp_split: str = "vllm") -> tuple[Bytes, int]:
-    """(bytes the allocator counts beyond the tensors, how many tensors are rounded up) on the rank."""
+                          pp_split: str = "vllm", max_split_bytes: int | None = None) -> tuple[Bytes, int]:
+    """(bytes the allocator counts beyond the tensors, how many tensors are rounded up) on the rank;
+    ``max_split_bytes``: the allocator's ``max_split_size`` while the weights load (None: no limit)."""
     extra, rounded = 0, 0
     for _, b, times in weight_tensors(spec, parallel, elem_bytes, stage=stage, pp_split=pp_split):
-        pad = torch_block_bytes(b) - b
+        pad = torch_block_bytes(b, max_split_bytes) - b
         extra += pad * times
         rounded += times if pad >= _MIN_BLOCK else 0
     return Bytes(extra), rounded
