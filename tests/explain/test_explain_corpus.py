@@ -15,8 +15,9 @@ MEMORY_KINDS = {"cuda_oom", "kv_too_small", "no_kv_memory", "kv_budget_non_posit
                 "startup_free_memory", "cpu_kv_space"}
 """failure kinds whose crash must get its phase and a fix that fits; helper blind12 (2026-12-05) added cpu_kv_space
 (vLLM's CPU backend refusing its KV space, vl_848): 91 memory crash logs, phase 91 / 91, a fitting fix 89 / 91 (sg_481 /
-sg_482 print no number: NO_NUMBERS).  Helper sgb14 (2026-12-05): 97 memory crash logs, phase 97 / 97, a fitting fix 93 / 97
-(sg_492 joins NO_NUMBERS; sg_490's failure came from a colocated trainer's memory: OTHER_TENANT)"""
+sg_482 print no number: NO_NUMBERS; since helper rt14 their diagnosis says so plainly and names what would fit).
+Helper sgb14 (2026-12-05): 97 memory crash logs, phase 97 / 97, a fitting fix 93 / 97 (sg_492 joins NO_NUMBERS;
+sg_490's failure came from a colocated trainer's memory: OTHER_TENANT)"""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -108,6 +109,8 @@ def test_crash_gets_its_phase_and_a_fix_that_fits(case_id):
     assert e.diagnosis.phase == PHASE_WORDS.get(label, label), e.diagnosis.cause
     if case_id in NO_NUMBERS:
         assert not any(f.fits and f.kv_tokens for f in e.diagnosis.fixes)
+        # helper rt14 (2026-12-05): the diagnosis says plainly that no fix can be shown to fit, and what would
+        assert "no fix can be shown to fit" in e.diagnosis.cause and "more GPUs" in e.diagnosis.cause
         return
     if case_id in OTHER_TENANT:
         assert not any(f.fits for f in e.diagnosis.fixes) and "does not reproduce" in e.diagnosis.cause

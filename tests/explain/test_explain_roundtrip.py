@@ -10,7 +10,11 @@ them; plan --from-log lost a world-size-1 distributed init and refused a quantiz
 config cannot take; a vLLM plan of the log's own settings did not charge the non-KV memory the log measured; vLLM
 fixes from an unprinted available memory, or whose pool holds no max_model_len request, were called fits.  What
 still differs is listed in ``OPEN`` by cause; a new mismatch fails, and so does an entry of ``OPEN`` that no longer
-differs (helper cfg13)."""
+differs (helper cfg13).  Helper rt14 (2026-12-05): a fix at another TP size or quantization (and a vLLM
+--max-model-len that moves the profile batch) takes its numbers from the one function plan --from-log uses
+(``explain.replan.relayout``; SGLang ``explain.replan.scaled_weights``): the 17 "vLLM layout" and 3 of the 4
+"planner weights" entries went, and vl_456's "profile" one (--max-num-seqs 64 --max-num-batched-tokens 4096, re-planned
+with the profile re-derived): 25 -> 46 of 60 match."""
 
 from __future__ import annotations
 
@@ -30,17 +34,10 @@ def report() -> dict:
 
 
 OPEN = {
-    # vLLM, another TP size or quantization: explain halves the measured weights and keeps the rest of the log's
-    # non-KV memory; plan --from-log derives the weights, the activation peak and the start-up terms at the new
-    # layout (nothing in the log measures them)
-    **{(i, "--tensor-parallel-size"): "vLLM layout" for i in (
-        "vl_106", "vl_107", "vl_159", "vl_224", "vl_342", "vl_430", "vl_454", "vl_455", "vl_456", "vl_785",
-        "vl_788")},
-    **{(i, "--quantization"): "vLLM layout" for i in ("vl_106", "vl_107", "vl_159", "vl_224", "vl_456", "vl_788")},
-    # SGLang, another TP size or quantization where tpkit's load usage does not reproduce the log's own load
-    # (an architecture planned as a standard decoder): explain scales the measurement, the plan derives
-    ("sg_045", "--tp"): "planner weights", ("sg_045", "--quantization"): "planner weights",
-    ("sg_061", "--tp"): "planner weights", ("sg_105", "--tp"): "planner weights",
+    # SGLang, another TP size: both re-plan the log's weights scaled by the planner's load usage at the two layouts
+    # (explain.replan.scaled_weights, helper rt14), but the run's fraction (0.690, read from the log's numbers) is
+    # not a flag the log prints: explain keeps it, the plan applies SGLang 0.4.8's default at tp 16 (0.812)
+    ("sg_061", "--tp"): "default fraction",
     # the config in tests/logs/data/models.json is not the checkpoint the log ran (its quantization_config missing:
     # FP8 / NVFP4 / AWQ builds planned from the base model's config): the plan drops the log's measured weights and
     # derives 16-bit ones.  Helper cfg13 (2026-12-05): no whole public config.json of QuantTrio/DeepSeek-V3.2-AWQ,
@@ -66,7 +63,6 @@ OPEN = {
     # vLLM's own estimate of the longest request (printed) is the fix; the plan's pool, at the middle of the printed
     # available memory's rounding, holds a few tokens less
     ("vl_455", "--max-model-len"): "print rounding",
-    ("vl_456", "--max-num-seqs"): "profile",
 }
 """fixes whose re-plan still differs, by (log, first flag): the cause in a word (docs/accuracy.md §7)"""
 
@@ -120,7 +116,8 @@ def test_every_other_fix_round_trips():
     # 30 on rev13's branch; 25 since the lead's merge of tot13 (2026-12-05): the A40's catalog total became a printed
     # one (44.34 GiB), so sg_070's arithmetic (44.10-45.45 GiB, no GPU named) fits both the L40S and the A40, explain
     # names no GPU and its five fixes are refused by the plan for the same reason (outcome "refused", not a mismatch)
-    assert sum(r["outcome"] == "match" for r in rows) >= 25
+    # 46 with helper rt14 (2026-12-05): layout and profile fixes and plan --from-log re-plan with one function
+    assert sum(r["outcome"] == "match" for r in rows) >= 46
 
 
 def test_every_open_entry_still_differs():
@@ -173,11 +170,13 @@ def test_tp_fix_uses_the_planned_load_where_it_reproduces_the_log():
     for case_id in ("sg_102",):
         row = _fix(case_id, "--tp")
         assert row["outcome"] == "match", row
-    # sg_045 (GLM-4.7-Flash, planned as a standard decoder: 55.84 GiB against 30.06 GiB measured): scaled, and said
+    # sg_045 (GLM-4.7-Flash, planned as a standard decoder: 55.84 GiB against 30.06 GiB measured): since helper rt14
+    # the measurement scaled by the planner's load usage at tp 2 / at tp 1, in the fix and in the plan, and said
     case = next(c for c in cases() if c["id"] == "sg_045")
     e = ROUNDTRIP.explained(case, ROUNDTRIP.model_map())[0]
     fix = next(f for f in e.diagnosis.fixes if f.flags == "--tp 2")
-    assert fix.fits and "does not reproduce the measured" in fix.note
+    assert fix.fits and "tpkit plan's load usage per rank at the new layout / at the log's" in fix.note
+    assert _fix("sg_045", "--tp")["outcome"] == "match"
 
 
 def test_plan_from_log_keeps_a_world_size_1_distributed_init(capsys):

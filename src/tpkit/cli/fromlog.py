@@ -85,7 +85,7 @@ def from_log(args):
     return e
 
 
-def measured_from_log(args, log, gpu, parallel) -> tuple[dict, dict, str, tuple[str, ...]]:
+def measured_from_log(args, log, gpu, parallel, model=None) -> tuple[dict, dict, str, tuple[str, ...]]:
     """(measured start-up terms, the measured weights term, where the weights were read, notes) a --from-log plan
     charges: terms the plan's flags make inapplicable (another torch.compile cache or model runner, another
     layout or quantization for the weights) are dropped, with a note saying why."""
@@ -125,11 +125,38 @@ def measured_from_log(args, log, gpu, parallel) -> tuple[dict, dict, str, tuple[
                   f"used{f' ({logged_backend})' if logged_backend else ''}, this plan gives --attention-backend "
                   f"{given_backend} (vLLM's FlashInfer workspace is captured with the graphs)",)
     if "weights" in terms and not same:
-        terms.pop("weights")
-        notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp {measured.layout['pp']}, "
-                  f"quantization {measured.layout['quantization'] or 'of the checkpoint'}",)
+        logged = terms.pop("weights")
+        scaled = _sglang_scaled(args, log, gpu, parallel, model, logged) if args.engine == "sglang" else None
+        if scaled is not None:  # the rule explain's SGLang layout fixes apply (explain.sgreplan.relayout)
+            terms["weights"] = scaled[0]
+            notes += (scaled[1],)
+        else:
+            quantized = measured.layout["quantization"] or "of the checkpoint"
+            notes += (f"weights not taken from the log: it ran tp {measured.layout['tp']}, pp "
+                      f"{measured.layout['pp']}, quantization {quantized}",)
     weights = {"weights": terms.pop("weights")} if "weights" in terms else {}
     return terms, weights, measured.weights_where, tuple(notes)
+
+
+def _sglang_scaled(args, log, gpu, parallel, model, logged) -> tuple[object, str] | None:
+    """(the log's SGLang 'Load weight end. mem usage' at this plan's tp, pp and quantization, the note):
+    ``explain.replan.scaled_weights`` of the planner's load usage at the two layouts (``explain.sgreplan.load_at``);
+    None where the model is not known here or the rules refuse either layout (the derived weights then)."""
+    if model is None:
+        return None
+    from tpkit.explain.refusals import REFUSED
+    from tpkit.explain.replan import scaled_weights
+    from tpkit.explain.sgreplan import load_at
+
+    try:
+        new, own = load_at(log.context, tp=parallel.tp, pp=parallel.pp,
+                           quantization=getattr(args, "quantization", None), model=model, gpu=gpu)
+        weights = scaled_weights(logged, own=own, new=new)
+    except REFUSED:
+        return None
+    return weights, (f"weights: the log's {logged.gib:.2f} GiB (tp {log.context.get('tp', 1)}, quantization "
+                     f"{log.context.get('quantization') or 'of the checkpoint'}) × {new.gib:.2f} / {own.gib:.2f} GiB "
+                     f"(tpkit's load usage at this plan's layout / at the log's) = {weights.gib:.2f} GiB")
 
 
 def read_from_log_notes(args, log, result) -> tuple[str, ...]:
@@ -157,7 +184,10 @@ def read_from_log_notes(args, log, result) -> tuple[str, ...]:
 
 BUDGET_ONLY_FLAGS = frozenset({"gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size"})
 """vLLM flags that do not enter the profile run (it runs before the KV cache is sized: ``gpu_worker.py``
-``determine_available_memory``, V1): a plan that changes only these keeps the log's non-KV memory"""
+``determine_available_memory``, V1): a plan that changes only these keeps the log's non-KV memory.
+``max_model_len`` only where the profile batch it resolves is the log's: V0 without chunked prefill sizes it
+``max(max_model_len, 2048)`` and V1 from 0.11.1 caps a default one at ``max_num_seqs × max_model_len`` (read in the
+0.11.1 wheel's ``engine/arg_utils.py``, absent from 0.11.0's), so there ``_reprofiles`` re-plans it first"""
 
 _CONTEXT_FLAGS = frozenset({"command", "func", "model", "from_log", "json", "engine", "engine_version", "gpu",
                             "gpu_memory", "num_gpus", "link", "no_p2p", "p2p", "nnodes", "list_gpus", "list_models"})
@@ -226,7 +256,10 @@ def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, ext
     vLLM, where ``non_kv_from_log`` applies, planned again with the log's non-KV memory."""
     from tpkit.memory.band import measured_terms, with_band
 
-    terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel)
+    terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel, model)
+    if _layout_changed(args, log, parallel, model) or _reprofiles(args, log, engine, model, gpu, parallel, options,
+                                                                  machine):
+        return _relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses)
 
     def planned(calibrated: dict):
         with measured_terms(terms, source=f"measured in {args.from_log}"), \
@@ -241,3 +274,64 @@ def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, ext
         result = planned({"activation_peak": non_kv[0]})
         notes += (non_kv[1],)
     return result, tuple(notes)
+
+
+def _layout_changed(args, log, parallel, model) -> bool:
+    """A vLLM plan at another tp, pp or quantization than the log ran (``explain.replan.relayout`` re-plans it)."""
+    if args.engine != "vllm" or log.context.engine != "vllm":
+        return False
+    from tpkit.explain.replan import log_quantization_planned
+    from tpkit.logs.settings import same_quantization
+
+    ctx = log.context
+    own_q = log_quantization_planned(ctx, model)
+    given_q = getattr(args, "quantization", None)
+    return (int(ctx.get("tp", 1) or 1) != parallel.tp or int(ctx.get("pp", 1) or 1) != parallel.pp
+            or not (given_q == own_q or (own_q is not None and same_quantization(own_q, given_q))))
+
+
+PROFILE_FLAGS = ("max_model_len", "max_num_seqs", "max_num_batched_tokens")
+"""the vLLM flags that can move the profile run's batch (``explain.replan.same_profile``)"""
+
+
+def _reprofiles(args, log, engine, model, gpu, parallel, options, machine) -> bool:
+    """A vLLM plan whose flags (``PROFILE_FLAGS`` given, not the log's) move the profile batch the planner resolves
+    (``explain.replan.same_profile``; ``--max-model-len`` does so in V0 without chunked prefill and in V1 ≥ 0.11.1
+    with a small max_num_seqs or chunked prefill off): the log's measured activation peak and non-KV memory do not
+    hold, and it is re-planned as at another layout (the weights measured, the profile re-derived).  The same test
+    picks the re-plan of ``tpkit explain``'s profile fixes (``explain.vreplan.reprofiled``)."""
+    given = [d for d in PROFILE_FLAGS if d in args.user_given]
+    if args.engine != "vllm" or log.context.engine != "vllm" or not given:
+        return False
+    from dataclasses import replace
+
+    from tpkit.explain.fromlog import log_flag_values
+    from tpkit.explain.refusals import REFUSED
+    from tpkit.explain.replan import same_profile
+
+    logged = {d: v for d, _, v in log_flag_values(log.context) if d in given}
+    try:
+        own = engine.plan(model, gpu, parallel, replace(options, **{d: logged.get(d) for d in given}),
+                          machine=machine)
+        planned = engine.plan(model, gpu, parallel, options, machine=machine)
+    except REFUSED:
+        return False
+    return not same_profile(own, planned)
+
+
+def _relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses) -> tuple[object, tuple]:
+    """The plan at another layout than the log's: ``explain.replan.relayout`` with this plan's inputs (the function
+    ``tpkit explain``'s layout fixes take their numbers from), the log's measured start-up terms not carried."""
+    from dataclasses import replace
+
+    from tpkit.explain.replan import relayout
+    from tpkit.memory.band import measured_terms, with_band
+
+    def plan(*, tp: int, pp: int, quantization, measured: dict):
+        with measured_terms(measured, source=f"the log's weights scaled to the new layout ({args.from_log})"):
+            return with_band(engine.plan, model, gpu, replace(parallel, tp=tp, pp=pp),
+                             replace(options, quantization=quantization), machine=machine, extra_uses=extra_uses)
+
+    done = relayout(log.context, log.anchored, tp=parallel.tp, pp=parallel.pp, quantization=options.quantization,
+                    plan=plan, model=model)
+    return done.result, tuple(getattr(args, "log_notes", ())) + (done.note,) + ((done.dropped,) if done.dropped else ())

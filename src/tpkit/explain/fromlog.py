@@ -20,7 +20,6 @@ little with peers).
 
 from __future__ import annotations
 
-from tpkit.explain.result import Explanation
 from tpkit.logs.settings import QUANTIZATION_NAMES, planned_quantization, same_quantization
 from tpkit.records import dataclass
 from tpkit.units import Bytes
@@ -169,7 +168,7 @@ class MeasuredStartup:
     --quantization), model: the conditions under which the weights were measured"""
 
 
-def _ranks_printed(e: Explanation) -> int:
+def _ranks_printed(e) -> int:
     """How many ranks of an SGLang log print 'Load weight begin/end' (the samples SGLang takes the MIN over)."""
     return len({a.rank.label for a in e.parsed.anchors
                 if a.name in ("load_begin_avail", "load_end_avail") and a.group is None})
@@ -179,8 +178,10 @@ def _mid(iv) -> Bytes | None:
     return None if iv is None else Bytes(max(iv.mid.bytes, 0))
 
 
-def measured_startup(e: Explanation, *, gpu_total: Bytes | None = None) -> MeasuredStartup:
-    """The start-up terms the log measured, for a plan on ``gpu_total`` (the plan's GPU)."""
+def measured_startup(e, *, gpu_total: Bytes | None = None) -> MeasuredStartup:
+    """The start-up terms the log measured (``e``: an ``explain.result.Explanation``, not imported here: the
+    explanation's layout fixes import this module through ``explain.replan``), for a plan on ``gpu_total`` (the
+    plan's GPU)."""
     a, ctx, terms, notes = e.anchored, e.context, {}, []
     layout = {"tp": ctx.get("tp", 1), "pp": ctx.get("pp", 1), "quantization": ctx.get("quantization"),
               "model": getattr(ctx.model, "name", None)}

@@ -202,6 +202,10 @@ def _kv_pool_failure(failure, a, ctx, plan: _Replan, findings: list[str]):
             findings.append(finding)
             cause += "; " + finding
     fixes += planned or _sg_growth_fixes(a, ctx, plan)
+    if rest is None and not any(fx.fits for fx in fixes) and not any(fx.kv_tokens for fx in fixes):
+        from tpkit.explain.sgreplan import no_replan_words
+
+        cause += "; " + no_replan_words(ctx)
     return cause, short, fixes
 
 

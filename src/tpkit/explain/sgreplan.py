@@ -8,50 +8,73 @@ from dataclasses import replace
 from tpkit.explain.diagnose import _g
 from tpkit.explain.refusals import REFUSED
 
-__all__ = ["relayout"]
+__all__ = ["relayout", "load_at", "no_replan_words"]
+
+
+def load_at(ctx, *, tp: int, pp: int | None = None, quantization: str | None = None, model=None,
+            gpu=None) -> tuple[object, object]:
+    """(load usage at tp ``tp`` and ``quantization``, load usage at the log's own layout) per rank, as ``tpkit
+    plan`` charges it (``engines.sglang.policy.load_usage``: the derived weights, the rotary cache, the load
+    allocations beyond them) under the release ``tpkit plan --from-log`` reads the log by (``sgrelease.log_release``),
+    on ``model`` and ``gpu`` (default: the context's).  Raises what the rules raise (``explain.refusals.REFUSED``)."""
+    from tpkit.engines.sglang.options import SglangOptions
+    from tpkit.engines.sglang.policy import load_usage
+    from tpkit.explain.sgrelease import log_release, offload_gb
+    from tpkit.parallel import ParallelSpec
+
+    model = model if model is not None else ctx.model
+    gpu = gpu if gpu is not None else ctx.gpu
+    context = ctx.get("context_length")
+    options = SglangOptions(engine_version=log_release(ctx)[0], quantization=quantization or ctx.get("quantization"),
+                            context_length=None if context is None else int(context), cpu_offload_gb=offload_gb(ctx))
+    pp = int(ctx.get("pp", 1) or 1) if pp is None else pp
+    nominal = load_usage(model, ParallelSpec(tp=tp, pp=pp), options, None, gpu)[0]
+    own = load_usage(model, ParallelSpec(tp=int(ctx.get("tp", 1) or 1), pp=int(ctx.get("pp", 1) or 1)),
+                     replace(options, quantization=ctx.get("quantization")), None, gpu)[0]
+    return nominal, own
 
 
 def relayout(ctx, a, *, tp: int, quantization: str | None = None) -> dict:
     """The weights a fix at another layout (``--tp``, ``--quantization fp8``) re-plans with, as keywords of
     ``_Replan.fix``: the log's 'Load weight end. mem usage' holds per rank at its own tp, pp and quantization only,
-    so where the model config and the GPU are known the load usage at the new layout is the one ``tpkit plan``
-    charges (``engines.sglang.policy.load_usage``: the derived weights, the rotary cache, the load allocations
-    beyond them), under the release ``tpkit plan --from-log`` reads the log by (``sgrelease.log_release``): the fix
-    and ``tpkit plan --from-log LOG <its flags>`` re-plan the same weights.  Else the measured weights scaled by
-    1/2 (replicated layers not split; 16-bit weights assumed for fp8)."""
+    so where the model config and the GPU are known it is scaled by the planner's load usage at the new layout over
+    its load usage at the log's (``explain.replan.scaled_weights``, ``load_at``), the rule ``tpkit plan --from-log
+    LOG <its flags>`` applies (``cli.fromlog.measured_from_log``): the fix and the plan re-plan the same weights,
+    also where the planner's absolute figure misses the log's own load (sg_045, GLM-4.7-Flash planned as a standard
+    decoder: 55.84 GiB against 30.06 GiB measured; until helper rt14 the fix scaled by 1/2 and the plan derived
+    55.84 / 2).  Else the measured weights scaled by 1/2 (replicated layers not split; 16-bit weights assumed for
+    fp8)."""
     scaled = dict(weights_scale=0.5, note="weights scaled by 1/2 " + ("(assumes 16-bit weights)" if quantization
                                                                      else "(replicated layers not split)"))
     if ctx.model is None or ctx.gpu is None or a.weights is None:
         return scaled
-    try:
-        from tpkit.engines.sglang.options import SglangOptions
-        from tpkit.engines.sglang.policy import load_usage
-        from tpkit.explain.sgrelease import log_release, offload_gb
-        from tpkit.parallel import ParallelSpec
+    from tpkit.explain.replan import scaled_weights
 
-        context = ctx.get("context_length")
-        options = SglangOptions(engine_version=log_release(ctx)[0],
-                                quantization=quantization or ctx.get("quantization"),
-                                context_length=None if context is None else int(context),
-                                cpu_offload_gb=offload_gb(ctx))
-        pp = int(ctx.get("pp", 1) or 1)
-        nominal, _, _ = load_usage(ctx.model, ParallelSpec(tp=tp, pp=pp), options, None, ctx.gpu)
-        own, unc, _ = load_usage(ctx.model, ParallelSpec(tp=int(ctx.get("tp", 1) or 1), pp=pp),
-                                 replace(options, quantization=ctx.get("quantization")), None, ctx.gpu)
+    try:
+        nominal, own = load_at(ctx, tp=tp, quantization=quantization)
+        weights = scaled_weights(a.weights.mid, own=own, new=nominal)
     except REFUSED:  # a layout or quantization the rules refuse: the measured weights, scaled
-        return scaled
-    measured = a.weights.mid.bytes
-    if abs(own.bytes - measured) > max(unc.bytes, 0.03 * measured) + (a.weights.high - a.weights.low).bytes:
-        # tpkit's rules do not reproduce this run's own load (an architecture they plan as a standard decoder,
-        # a checkpoint the config does not describe: sg_045, GLM-4.7-Flash, 55.84 GiB planned against 30.06 GiB
-        # measured): their weights at another layout are not taken either
-        scaled["note"] += (f"; tpkit's load usage at the log's own layout, {_g(own)}, does not reproduce the "
-                           f"measured {a.weights.text()}, so `tpkit plan --from-log`'s derived weights differ")
         return scaled
     changed = f"tp {tp}" if quantization is None else f"quantization {quantization}"
     from tpkit.explain.sgrelease import _stream_pool
 
     pool = _stream_pool(ctx, tp, int(ctx.get("pp", 1) or 1))[0]  # at world > 1 inside init_torch_distributed
-    return dict(weights=nominal.bytes, stream=pool.mid.bytes if pool is not None else 0,
-                note=f"re-planned with derived weights at {changed}: {_g(nominal)} per rank (tpkit plan's load "
-                     f"usage; the log's measured {a.weights.text()} hold at its own layout only)")
+    return dict(weights=weights.bytes, stream=pool.mid.bytes if pool is not None else 0,
+                note=f"re-planned at {changed}: the log's {a.weights.text()} × {_g(nominal)} / {_g(own)} "
+                     f"(tpkit plan's load usage per rank at the new layout / at the log's) = {_g(weights)}, as "
+                     "tpkit plan --from-log charges it")
+
+
+def no_replan_words(ctx) -> str:
+    """Why no fix of a KV-pool failure is called a fit, in plain words, and what would give one: the log prints none
+    of the numbers a fix is re-planned from ('Load weight begin/end', the KV budget, an OOM's sizes) and, without
+    the model config and the GPU, tpkit cannot plan the run either (sg_481: SGLang's bare 'Not enough memory. Please
+    try to increase --mem-fraction-static.'; sg_482: the weights-floor error with its numbers elided)."""
+    missing = [what for what, known in (("the model config (--model: its config.json)", ctx.model is not None),
+                                        ("the GPU (--gpu)", ctx.gpu is not None)) if not known]
+    need = (f"; give {' and '.join(missing)} to plan one" if missing else
+            "; tpkit's plan of the run at these settings does not reproduce the failure")
+    return ("no fix can be shown to fit: the log prints none of the numbers a fix is re-planned from (the "
+            "'Load weight begin/end' free memory, the weights, the KV budget or the OOM's sizes)" + need
+            + "; what would fit is more memory per GPU for the same weights: more GPUs (a larger --tp with the GPUs to "
+            "hold it), a GPU with more memory, fewer other processes on the GPU, or a smaller or quantized checkpoint")

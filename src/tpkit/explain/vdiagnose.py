@@ -89,7 +89,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     elif phase == "cuda_graph":
         cause, short, fixes = _graph_failure(failure, a, tokens_for)
     elif phase == "weights":
-        cause, short, fixes = _weights_failure(failure, ctx)
+        cause, short, fixes = _weights_failure(failure, ctx, a)
     elif phase == "first_request" and failure.kind == "cuda_oom":
         cause, short, fixes = _first_request_failure(failure, a, tokens_for)
     else:
@@ -217,8 +217,9 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
     tok_now = tokens_for(have_b, tb) if have_b is not None else None
     limit = int(need.est.value) if need.est else (int(need.kv_tokens.value) if need.kv_tokens else tok_now)
     if limit:
-        fixes.append(Fix(flags=f"--max-model-len {limit}", kv_tokens=tok_now if tok_now is not None else limit,
-                         fits=True, why="the longest request the KV cache holds (vLLM's own estimate when printed)"))
+        why = "the longest request the KV cache holds (vLLM's own estimate when printed)"
+        fixes.append(_vr().reprofiled(a, ctx, {"max_model_len": limit}, why) or Fix(
+            flags=f"--max-model-len {limit}", kv_tokens=tok_now if tok_now is not None else limit, fits=True, why=why))
     if short is not None and total and u is not None:
         u2 = math.ceil((u + (short.bytes + MiB(256).bytes) / total) * 100) / 100
         if u2 <= _MAX_FRACTION:
@@ -237,10 +238,18 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
         gain = w // 2
         ktb = (tb / 2 if _kv_heads_shard(ctx.model, tp) else tb) if tb else None
         need2 = needed.value.bytes / (2 if _kv_heads_shard(ctx.model, tp) else 1)
-        fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(have_b + gain, ktb),
-                         fits=need2 <= have_b + gain, why="half the weights per GPU free room for the KV cache",
-                         note="weights scaled by 1/2"))
+        why = "half the weights per GPU free room for the KV cache"
+        fixes.append(_vr().tp_fix(a, ctx, why=why, fallback=Fix(
+            flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(have_b + gain, ktb),
+            fits=need2 <= have_b + gain, why=why, note="weights scaled by 1/2")))
     return fixes
+
+
+def _vr():
+    """``explain.vreplan``, imported where a re-planned fix is offered (``tpkit explain``'s cold start)."""
+    from tpkit.explain import vreplan
+
+    return vreplan
 
 
 def _host_memory_read(ctx) -> bool | None:
@@ -370,17 +379,20 @@ def _no_kv_memory(a, ctx, tokens_for):
     if w is not None:
         room = (avail or 0) + w // 2
         one, words = _one_request(a, ctx, room, 2 * tp)
-        fixes.append(Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(room),
-                         fits=room > 0 and one, why="half the weights per GPU",
-                         note="; ".join(x for x in ("weights scaled by 1/2", bound, words) if x)))
+        fixes.append(_vr().tp_fix(a, ctx, why="half the weights per GPU", fallback=Fix(
+            flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(room), fits=room > 0 and one,
+            why="half the weights per GPU", note="; ".join(x for x in ("weights scaled by 1/2", bound, words) if x))))
         if _fp8_could_halve_weights(ctx):
             one, words = _one_request(a, ctx, room)
-            fixes.append(Fix(flags="--quantization fp8", kv_tokens=tokens_for(room),
-                             fits=room > 0 and one, why="fp8 weights are half of 16-bit weights",
-                             note="; ".join(x for x in ("assumes 16-bit weights", bound, words) if x)))
-    fixes.append(Fix(flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
-                     fits=bool(short is None or short < GiB(1)),
-                     why="a smaller profile run lowers the activation peak"))
+            why = "fp8 weights are half of 16-bit weights"
+            fixes.append(_vr().layout_fix(a, ctx, flags="--quantization fp8", tp=tp, quantization="fp8", why=why,
+                                     fallback=Fix(flags="--quantization fp8", kv_tokens=tokens_for(room),
+                                                  fits=room > 0 and one, why=why, note="; ".join(
+                                                      x for x in ("assumes 16-bit weights", bound, words) if x))))
+    why = "a smaller profile run lowers the activation peak"
+    fixes.append(_vr().reprofiled(a, ctx, {"max_num_seqs": 64, "max_num_batched_tokens": 4096}, why) or Fix(
+        flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
+        fits=bool(short is None or short < GiB(1)), why=why))
     return cause, short, fixes
 
 
@@ -409,7 +421,7 @@ def _graph_failure(failure, a, tokens_for):
     return cause, short, fixes
 
 
-def _weights_failure(failure, ctx):
+def _weights_failure(failure, ctx, a=None):
     """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, fp8 weights where the weights
     are 16-bit (``_fp8_could_halve_weights``, the test the KV-pool diagnosis applies: a checkpoint the log or the
     model config shows quantized has no 16-bit weights to halve; vl_785, Qwen3-235B-A22B-Instruct-2507-FP8, was
@@ -417,11 +429,13 @@ def _weights_failure(failure, ctx):
     tp = int(ctx.get("tp", 1) or 1)
     req, free, short = _oom_sizes(failure)
     cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
-    fixes = [Fix(flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=None, fits=True,
-                 why="half the weights per GPU")]
+    fixes = [_vr().tp_fix(a, ctx, why="half the weights per GPU", fallback=Fix(
+        flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=None, fits=True, why="half the weights per GPU"))]
     if _fp8_could_halve_weights(ctx):
-        fixes.append(Fix(flags="--quantization fp8", kv_tokens=None, fits=True, why="fp8 weights are half of 16-bit",
-                         note="assumes 16-bit weights"))
+        fixes.append(_vr().layout_fix(a, ctx, flags="--quantization fp8", tp=tp, quantization="fp8",
+                                 why="fp8 weights are half of 16-bit", fallback=Fix(
+                                     flags="--quantization fp8", kv_tokens=None, fits=True,
+                                     why="fp8 weights are half of 16-bit", note="assumes 16-bit weights")))
     return cause, short, fixes
 
 

@@ -1,0 +1,135 @@
+"""vLLM fixes re-planned by ``explain.replan.relayout``, the function ``tpkit plan --from-log LOG <the fix's flags>``
+takes its numbers from (another TP size or quantization, profile flags that move the profile batch); split from
+``explain.vdiagnose`` (helper rt14, 2026-12-05) and imported only where such a fix is offered."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from tpkit.explain.diagnose import _MAX_FRACTION, Fix
+from tpkit.explain.interval import mid_bytes
+from tpkit.explain.refusals import REFUSED
+
+__all__ = ["layout_fix", "tp_fix", "reprofiled", "log_quantization"]
+
+
+def layout_fix(a, ctx, *, flags: str, tp: int, quantization: str | None, why: str,
+                fallback: Fix | None, changes: dict | None = None) -> Fix | None:
+    """A fix at another layout (``--tensor-parallel-size``, ``--quantization``) re-planned by
+    ``explain.replan.relayout``, the function ``tpkit plan --from-log LOG <flags>`` takes its numbers from (the
+    log's weights scaled by the planner's sharding, the other terms planned at the new layout): its KV tokens and
+    verdict are the plan's.  ``fallback`` (the measured weights halved, the rest of the log's non-KV memory kept)
+    where the model config or the GPU is unknown or the planner refuses the layout (the plan is refused then too)."""
+    from tpkit.explain.replan import log_planner, relayout
+
+    plan = log_planner(ctx, band=False, **(changes or {}))  # the nominal plan: its tokens and verdict
+    if plan is None:
+        return fallback
+    try:
+        done = relayout(ctx, a, tp=tp, pp=int(ctx.get("pp", 1) or 1), quantization=quantization, plan=plan)
+    except REFUSED:
+        return fallback
+    result = done.result
+    fits = bool(result.verdict.fits)
+    return Fix(flags=flags, kv_tokens=int(result.kv_tokens), fits=fits, why=why,
+               note=done.note + ("" if fits else f"; the plan: {result.verdict.message[:160]}"))
+
+
+_TP_STEPS = (2, 4, 8)
+"""the TP sizes a tensor-parallel fix tries, as multiples of the log's: the first whose re-plan fits is offered"""
+
+
+def tp_fix(a, ctx, *, why: str, fallback: Fix) -> Fix:
+    """``--tensor-parallel-size`` at twice the log's tp, else the smallest of 4× and 8× whose re-plan
+    (``layout_fix``) fits: the weights of a model too large for two GPUs need more (vl_106, DeepSeek-R1-Distill-
+    Qwen-14B bf16 on a 16 GB card: 13.95 GiB per GPU at tp 2 against a 10.9 GiB budget; tp 4 fits).  A size the
+    planner refuses (heads not divisible) is skipped; where none fits, the 2× re-plan is offered, not a fit."""
+    tp = int(ctx.get("tp", 1) or 1)
+    first = None
+    for k in _TP_STEPS:
+        fix = layout_fix(a, ctx, flags=f"--tensor-parallel-size {k * tp}", tp=k * tp,
+                          quantization=log_quantization(ctx), fallback=fallback if k == 2 else None,
+                          why=why if k == 2 else f"1/{k} of the weights per GPU (at tp {2 * tp} the plan does "
+                                                 "not fit)")
+        if fix is None:
+            continue
+        if fix.fits or fix is fallback:
+            return fix
+        first = first or fix
+        more = _with_utilization(a, ctx, fix, tp=k * tp)
+        if more is not None:
+            return more
+    return first or fallback
+
+
+_UTILIZATION_STEPS = 5
+"""re-plans ``_with_utilization`` tries above the utilization that covers the shortfall (the rest is one request's KV
+and the rounding: a step or two; each try is a few plans, ``tpkit explain``'s run time)"""
+
+
+def _with_utilization(a, ctx, fix: Fix, *, tp: int) -> Fix | None:
+    """The layout ``fix`` that does not fit with the smallest higher ``--gpu-memory-utilization`` (vLLM's 0.01
+    grid, at most ``_MAX_FRACTION``) whose re-plan fits: where the weights at tp ``tp`` leave the budget short
+    (vl_224, Qwen2.5-7B fp16 on a 6 GiB card at 0.8: tp 4 is short by 0.37 GiB before any KV cache; 0.87 fits,
+    as the plan's own verdict says).  Starts at the utilization that covers the re-plan's shortfall and tries
+    ``_UTILIZATION_STEPS``; None when none of them fits or the shortfall is not known."""
+    u = a.utilization if a is not None else None
+    total = mid_bytes(a.total) if a is not None else None
+    if u is None or not total:
+        return None
+    from tpkit.explain.replan import log_planner, relayout
+
+    plan = log_planner(ctx, band=False)
+    try:
+        base = relayout(ctx, a, tp=tp, pp=int(ctx.get("pp", 1) or 1), quantization=log_quantization(ctx),
+                        plan=plan).result if plan is not None else None
+    except REFUSED:  # the layout was planned a moment ago; a refusal here offers nothing more
+        return None
+    available = (base.extra or {}).get("available_kv_bytes") if base is not None else None
+    if available is None:
+        return None
+    u2 = math.ceil((u + max(0, -int(available)) / total) * 100) / 100
+    for _ in range(_UTILIZATION_STEPS):
+        if u2 > _MAX_FRACTION + 1e-9:
+            return None
+        more = layout_fix(a, ctx, flags=f"--tensor-parallel-size {tp} --gpu-memory-utilization {u2:.2f}", tp=tp,
+                           quantization=log_quantization(ctx), fallback=None,
+                           why=f"the weights split over {tp} GPUs, and more of each device for vLLM",
+                           changes={"gpu_memory_utilization": u2})
+        if more is None:
+            return None
+        if more.fits:
+            return replace(more, note=more.note + "; assumes the devices have it free")
+        u2 = round(u2 + 0.01, 2)
+    return None
+
+
+def reprofiled(a, ctx, changes: dict, why: str) -> Fix | None:
+    """A fix of profile flags (``--max-model-len N``, ``--max-num-seqs`` / ``--max-num-batched-tokens``) re-planned
+    where they move the profile batch (``explain.replan.same_profile``: for the length, V0 without chunked prefill
+    and V1 ≥ 0.11.1 with a small max_num_seqs): the log's non-KV memory does not hold then, and the fix is the
+    re-plan ``tpkit plan --from-log LOG <its flags>`` makes (``cli.fromlog._reprofiles``: the weights measured, the
+    profile re-derived, ``explain.replan.relayout``); None where the batch is the same (the log's available memory
+    holds) or the planner cannot plan the run."""
+    from tpkit.explain.replan import log_planner, same_profile
+
+    own, given = log_planner(ctx, band=False), log_planner(ctx, band=False, **changes)
+    if own is None or given is None:
+        return None
+    tp, pp, q = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1), log_quantization(ctx)
+    try:
+        if same_profile(own(tp=tp, pp=pp, quantization=q, measured={}),
+                        given(tp=tp, pp=pp, quantization=q, measured={})):
+            return None
+    except REFUSED:
+        return None
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in changes.items())
+    return layout_fix(a, ctx, flags=flags, tp=tp, quantization=q, why=why, fallback=None, changes=changes)
+
+
+def log_quantization(ctx) -> str | None:
+    """The quantization a plan of the log's run takes (``explain.replan.log_quantization_planned``)."""
+    from tpkit.explain.replan import log_quantization_planned
+
+    return log_quantization_planned(ctx)
