@@ -143,7 +143,7 @@ def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
         ends = [forward_stream_pool(v, world=tp * pp, vendor=vendor) for v in (oldest, newest) if v]
         if oldest is not None and parse_version(oldest) > parse_version(newest):
             ends = [forward_stream_pool(newest, world=tp * pp, vendor=vendor)]
-    except Exception:  # noqa: BLE001 - a version string the rules cannot read: no charge
+    except REFUSED:  # a version string the rules cannot read: no charge
         return None, ""
     lo = Bytes(0) if oldest is None else min(ends)
     hi = max(ends)
@@ -187,7 +187,7 @@ def _mm_reservation(ctx: Context) -> tuple[Iv | None, str]:
         values = [mm_reservation(model, g, g.nvidia_smi_total_mib or g.total_bytes.bytes / 2**20, v,
                                  int(running) if running else None, language_model_only=lm_only)
                   for v in ends for g in gpus]
-    except Exception:  # noqa: BLE001 - a version or config the rules cannot read: no charge
+    except REFUSED:  # a version or config the rules cannot read: no charge
         return None, ""
     sizes = [b for b, _ in values]
     lo = Bytes(0) if oldest is None else min(sizes)

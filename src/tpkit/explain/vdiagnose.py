@@ -9,6 +9,7 @@ from functools import partial
 from tpkit.explain.diagnose import (_MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _fp8_could_halve_weights,
                                    capture_error_not_memory)
 from tpkit.explain.interval import mid_bytes
+from tpkit.explain.refusals import REFUSED
 from tpkit.units import Bytes, GiB, MiB
 
 __all__ = ["diagnose_vllm"]
@@ -121,7 +122,7 @@ def _one_request(a, ctx, available: int | None, tp: int | None = None) -> tuple[
             return True, ""
         in_flight = int(ctx.get("max_num_batched_tokens") or 2048) * max_concurrent_batches(rules, pp)
         longest = estimate_max_model_len(layout, Bytes(max(int(available), 0)), int(mml), in_flight, rules)
-    except Exception:  # noqa: BLE001 - a layout the rules cannot build: the check is not made
+    except REFUSED:  # a layout the rules refuse to build (user input): the check is not made; a bug raises
         return True, ""
     if longest >= int(mml):
         return True, ""
@@ -255,7 +256,7 @@ def _host_memory_read(ctx) -> bool | None:
 
     try:
         release = resolve_rules(ctx.version).release if ctx.version else None
-    except Exception:  # an unreadable printed version: say nothing about the release
+    except REFUSED:  # an unreadable printed version: say nothing about the release
         release = None
     return None if release is None else vllm_reads_host_available(release, gpu)
 
