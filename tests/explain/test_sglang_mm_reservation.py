@@ -4,7 +4,7 @@ From 0.5.18 ``mem_cache/kv_cache_configurator.py _profile_available_bytes`` subt
 ``mm_runtime_reservation_gb`` (``SGLANG_VLM_CACHE_SIZE_MB`` = 100, + ``SGLANG_MM_FEATURE_CACHE_MB`` with a GPU
 feature transport) from ``rest`` for a multimodal model; 0.5.16 and 0.5.17 have no such term (read in the wheels;
 sglang PR #34141).  The planner already charged it (``engines.sglang.multimodal.mm_reservation``); the log
-explanation now does too (``explain.sgrelease._mm_reservation``).  The synthetic log uses sg_100's numbers
+explanation now does too (``explain.sgrelease.mm_reservation_for``).  The synthetic log uses sg_100's numbers
 (Qwen3-VL-2B-Instruct on an RTX 5060 Ti, tp 1) with 'Load weight end. elapsed=' (0.5.9–0.5.23) only.
 """
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from tpkit.explain.diagnose import (MARGIN, _MAX_FRACTION, Diagnosis, Fix, _fp8_could_halve_weights, _g,
-                                   _kv_heads_shard, capture_error_not_memory, pool_error_not_memory)
+from tpkit.explain.diagnose import (MARGIN, MAX_FRACTION, Diagnosis, Fix, fp8_could_halve_weights, bytes_text,
+                                   kv_heads_shard, capture_error_not_memory, pool_error_not_memory)
 from tpkit.explain.refusals import REFUSED
 from tpkit.units import Bytes, GiB
 
@@ -21,8 +21,8 @@ def _sg_tokens(rest: int, cell: float | None, page: int) -> int | None:
 
 class _Replan:
     """The anchors a fix re-plans from, in bytes: SGLang's budget is (pre + stream pool) × f − weights − stream pool
-    − the multimodal reservation (0.5.18+, ``explain.sgrelease._mm_reservation``) − the RoPE cache pre-expansion
-    (``explain.sgrelease._rope_reserve``: the ledger's budget is sampled after it), with pre the 'Load weight begin'
+    − the multimodal reservation (0.5.18+, ``explain.sgrelease.mm_reservation_for``) − the RoPE cache pre-expansion
+    (``explain.sgrelease.rope_reserve_for``: the ledger's budget is sampled after it), with pre the 'Load weight begin'
     free memory (``engines.sglang.streams``) and f the flag's value × ``fraction_flag_factor``; ``a`` is the run's
     :class:`~tpkit.explain.sglang.SglangAnchored`, ``context`` the context length (None when unknown); a plain class: a
     dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
@@ -126,7 +126,7 @@ def _car_findings(a, ctx) -> list[str]:
         findings.append(_car_finding(a, ctx))
     if a.init_dist is not None and a.car_bytes:
         findings.append(f"distributed init took {a.init_dist.text()} (printed); SGLang's custom all-reduce buffers for "
-                        f"tp {tp} are {_g(a.car_bytes)} of it (tpkit's start-up model)")
+                        f"tp {tp} are {bytes_text(a.car_bytes)} of it (tpkit's start-up model)")
     return findings
 
 
@@ -163,7 +163,7 @@ def _imbalance(failure, plan: _Replan):
     fixes = [Fix(flags="free the other process's memory on the busy GPU (nvidia-smi), or "
                        "CUDA_VISIBLE_DEVICES=<idle GPUs>", kv_tokens=tokens, fits=True,
                  why="with every rank as free as the local one the balance check passes"
-                 + ("" if rest is None else f"; KV budget {_g(rest)}"))]
+                 + ("" if rest is None else f"; KV budget {bytes_text(rest)}"))]
     return cause, short, fixes
 
 
@@ -176,14 +176,14 @@ def _kv_pool_failure(failure, a, ctx, plan: _Replan, findings: list[str]):
     rest, _ = plan.budget()
     if rest is not None and rest <= 0:
         short = Bytes(-rest)
-        cause = (f"the KV budget is negative ({_g(rest)}): the weights ({a.weights.text()}) exceed "
-                 f"mem_fraction_static {f:.3f} × pre-load memory ({a.pre.text()}) = {_g(int(pre * f))}")
+        cause = (f"the KV budget is negative ({bytes_text(rest)}): the weights ({a.weights.text()}) exceed "
+                 f"mem_fraction_static {f:.3f} × pre-load memory ({a.pre.text()}) = {bytes_text(int(pre * f))}")
     elif rest is not None:
-        cause = (f"the KV pool did not fit: KV budget {_g(rest)} after weights {a.weights.text()} "
+        cause = (f"the KV pool did not fit: KV budget {bytes_text(rest)} after weights {a.weights.text()} "
                  f"and slack (1 − {f:.3f}) × {a.pre.text()}")
     elif oom and short is not None:
         cause = (f"out of memory allocating the KV pool: asked for {req.text}, {free.text} free (short by "
-                 f"{_g(short)}): memory taken after SGLang sized the pool (another process, or a pool sized "
+                 f"{bytes_text(short)}): memory taken after SGLang sized the pool (another process, or a pool sized "
                  "from a stale measurement)")
         fixes += _pool_oom_fraction(failure, plan, short)
     else:
@@ -242,7 +242,7 @@ def _pool_error(root: str, plan: _Replan):
     (cause, short, fixes) — no memory knob is offered; the budget the anchors give is reported when they give one."""
     rest, _ = plan.budget()
     cause = (f"creating the KV pool raised {root}, which is not a lack of memory"
-             + (f" (the KV budget the anchors give is {_g(rest)})" if rest is not None and rest > 0 else "")
+             + (f" (the KV budget the anchors give is {bytes_text(rest)})" if rest is not None and rest > 0 else "")
              + ": an option or build the pool code does not support (the raising check names it); a smaller "
                "--mem-fraction-static, more GPUs or fp8 weights would not help")
     return cause, None, []
@@ -261,7 +261,7 @@ def _pool_oom_fraction(failure, plan: _Replan, short: Bytes) -> list[Fix]:
         return []
     return [Fix(flags=f"--mem-fraction-static {f2:.2f}", kv_tokens=plan.budget(fraction=f2)[1],
                 fits=(f - f2 * plan.factor) * base >= short.bytes,
-                why=f"the pool shrinks by ({f:.3f} − {f2 * plan.factor:.3f}) × pre-load memory ≥ the {_g(short)} "
+                why=f"the pool shrinks by ({f:.3f} − {f2 * plan.factor:.3f}) × pre-load memory ≥ the {bytes_text(short)} "
                     "missing", note="" if pre is not None else
                 "pre-load memory not printed: taken as 90 % of the printed total")]
 
@@ -277,12 +277,12 @@ def _weights_failure(failure, a, ctx, plan: _Replan):
         cause += f": asked for {req.text} with {free.text} free"
     room = pre if pre is not None else _free_for_weights(failure)
     if room is not None and pre is not None and free is not None:
-        cause += f"; {_g(pre - free.value.bytes)} of weights were loaded out of {_g(pre)} free before the load"
+        cause += f"; {bytes_text(pre - free.value.bytes)} of weights were loaded out of {bytes_text(pre)} free before the load"
     if plan.w is not None:
         from tpkit.explain.sgreplan import relayout
 
         return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
-                                       cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
+                                       cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0,
                                        **relayout(ctx, a, tp=2 * tp))]
     return cause, short, _weights_fixes_from_model(ctx, tp, room, plan.f, a)
 
@@ -305,18 +305,18 @@ def _graph_failure(failure, a, ctx, plan: _Replan):
     fixes: list[Fix] = []
     cause = "out of memory while capturing CUDA graphs: the slack left after the KV pool was too small"
     if oom and req and free:
-        cause += f" (asked for {req.text}, {free.text} free: short by {_g(short)})"
+        cause += f" (asked for {req.text}, {free.text} free: short by {bytes_text(short)})"
     need = (short.bytes if short else 0) + MARGIN.bytes // 2
     if pre and f is not None:
         f2 = plan.flag(f - need / pre, up=False)
         if f2 > 0:
-            fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", f"keeps {_g(need)} more slack for the graphs",
+            fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", f"keeps {bytes_text(need)} more slack for the graphs",
                                   fraction=f2))
     fixes += _graph_batch_fixes(failure, a, ctx, oom, req, short)
     if a.car_bytes:
         fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
                          fits=short is not None and a.car_bytes >= short,
-                         why=f"frees SGLang's custom all-reduce buffers ({_g(a.car_bytes)})"))
+                         why=f"frees SGLang's custom all-reduce buffers ({bytes_text(a.car_bytes)})"))
     return cause, short, fixes
 
 
@@ -371,7 +371,7 @@ def _graph_batch_fix(a, bs, pools, req, short, k: int) -> Fix:
         graph_fits = need - need / k >= short.bytes
         graph_note = (f"graph memory scaled by 1/{k} (assumed ∝ the largest captured batch, not measured per batch "
                       f"size): the graph pools held {pools[1]} when the capture asked for {req.text}; 1/{k} of "
-                      f"{_g(need)} is {_g(need // k)}, freeing {_g(need - need // k)} against {_g(short)} missing")
+                      f"{bytes_text(need)} is {bytes_text(need // k)}, freeing {bytes_text(need - need // k)} against {bytes_text(short)} missing")
     else:
         graph_fits = (short is None or short.bytes <= 0 or (a.graph is not None and a.graph.mid.bytes / 2 >=
                                                              short.bytes) or short.bytes < GiB(1).bytes)
@@ -435,9 +435,9 @@ def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]
             continue
         frac = f if f is not None else 0.85
         rest = int(room * frac) - w - _mm_bytes(a) - _rope_bytes(a)
-        cell = a.cell_bytes * (0.5 if (t != tp and _kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
+        cell = a.cell_bytes * (0.5 if (t != tp and kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
         out.append(Fix(flags=flags, kv_tokens=_sg_tokens(rest, cell, a.page), fits=rest > 0, why=why,
-                       note=f"weights {_g(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {_g(rest)}"))
+                       note=f"weights {bytes_text(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {bytes_text(rest)}"))
     return out
 
 
@@ -449,19 +449,19 @@ def _sg_growth_fixes(a, ctx, plan: _Replan) -> list[Fix]:
     if pre and w is not None:
         need = MARGIN.bytes + (int(a.cell_bytes * int(context)) if a.cell_bytes and context else 0)
         # the budget is (pre + stream pool) × f − weights − stream pool − the multimodal reservation − the RoPE
-        # pre-expansion (engines.sglang.streams; explain.sgrelease._mm_reservation, _rope_reserve)
+        # pre-expansion (engines.sglang.streams; explain.sgrelease.mm_reservation_for, rope_reserve_for)
         f2 = plan.flag((w + need + stream + plan.mm + plan.rope) / (pre + stream), up=True)
-        if f2 <= _MAX_FRACTION:
+        if f2 <= MAX_FRACTION:
             out.append(fix(f"--mem-fraction-static {f2:.2f}", f"f × pre-load memory must exceed the weights "
                            f"({a.weights.text()}) plus room for the pool", fraction=f2,
-                           note=f"slack left {_g(int(pre * (1 - f2 * factor)))} for activations and CUDA graphs"
+                           note=f"slack left {bytes_text(int(pre * (1 - f2 * factor)))} for activations and CUDA graphs"
                            + ("" if factor == 1.0 else f"; SGLang runs --mem-fraction-static {f2:.2f} at "
                                                       f"{f2 * factor:.3f} (× {factor:g})")))
     from tpkit.explain.sgreplan import relayout
 
     out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
-                   cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0, **relayout(ctx, a, tp=2 * tp)))
-    if _fp8_could_halve_weights(ctx):
+                   cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0, **relayout(ctx, a, tp=2 * tp)))
+    if fp8_could_halve_weights(ctx):
         out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights",
                        **relayout(ctx, a, tp=tp, quantization="fp8")))
     kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
@@ -478,7 +478,7 @@ def _car_finding(a, ctx) -> str:
     car = a.car_bytes
     slack_free = a.slack_after_pool or a.free_after_graphs
     after = a.free_after_weights
-    parts = [f"custom all-reduce buffers: {_g(car)} per GPU ({a.car_source}), allocated during distributed init, "
+    parts = [f"custom all-reduce buffers: {bytes_text(car)} per GPU ({a.car_source}), allocated during distributed init, "
              "before the weights"]
     if after is not None:
         share = car.bytes / max(after.mid.bytes, 1)
