@@ -71,12 +71,12 @@ def test_qwen3_vl_on_a_large_hopper_gpu_from_0_5_20():
 
 def test_replanned_fixes_take_the_reservation_too():
     """The diagnosis re-plans its fixes from the same budget: 0.5.18's reservation comes off every re-planned
-    budget (``explain.sgdiagnose._Replan``), and the fraction a fix asks for covers it."""
-    from tpkit.explain.sgdiagnose import _Replan
+    budget (``explain.sgbudget.BudgetReplan``), and the fraction a fix asks for covers it."""
+    from tpkit.explain.sgbudget import BudgetReplan
 
     old, new = _explain(_VL, engine_version="0.5.17"), _explain(_VL, engine_version="0.5.18")
     assert new.anchored.mm_reservation is not None and old.anchored.mm_reservation is None
     for knobs in ({}, {"fraction": 0.7}, {"cell_scale": 0.5}):
-        rest_old, _ = _Replan(old.anchored, old.context).budget(**knobs)
-        rest_new, _ = _Replan(new.anchored, new.context).budget(**knobs)
+        rest_old, _ = BudgetReplan(old.anchored, old.context).budget(**knobs)
+        rest_new, _ = BudgetReplan(new.anchored, new.context).budget(**knobs)
         assert rest_old - rest_new == MiB(100).bytes

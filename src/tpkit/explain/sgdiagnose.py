@@ -1,5 +1,6 @@
 """SGLang diagnosis: the failed phase, the shortfall and fixes re-planned from the log's anchors (pre-load memory,
-weights, free after weights, the cell); the shared types and rules are ``explain.diagnose``."""
+weights, free after weights, the cell); the shared types and rules are ``explain.diagnose``, the budget model
+``explain.sgbudget``."""
 
 from __future__ import annotations
 
@@ -8,91 +9,17 @@ import math
 from tpkit.explain.diagnose import (MARGIN, MAX_FRACTION, Diagnosis, Fix, fp8_could_halve_weights, bytes_text,
                                    kv_heads_shard, capture_error_not_memory, pool_error_not_memory)
 from tpkit.explain.refusals import REFUSED
+from tpkit.explain.sgbudget import BudgetReplan, mm_bytes, pool_tokens, rope_bytes
 from tpkit.units import Bytes, GiB
 
 __all__ = ["diagnose_sglang"]
-
-
-def _sg_tokens(rest: int, cell: float | None, page: int) -> int | None:
-    if cell is None or cell <= 0:
-        return None
-    return max(0, int(rest // cell)) // page * page
-
-
-class _Replan:
-    """The anchors a fix re-plans from, in bytes: SGLang's budget is (pre + stream pool) × f − weights − stream pool
-    − the multimodal reservation (0.5.18+, ``explain.sgrelease.mm_reservation_for``) − the RoPE cache pre-expansion
-    (``explain.sgrelease.rope_reserve_for``: the ledger's budget is sampled after it), with pre the 'Load weight begin'
-    free memory (``engines.sglang.streams``) and f the flag's value × ``fraction_flag_factor``; ``a`` is the run's
-    :class:`~tpkit.explain.sglang.SglangAnchored`, ``context`` the context length (None when unknown); a plain class: a
-    dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
-
-    __slots__ = ("a", "pre", "stream", "mm", "w", "f", "context", "factor", "rope")
-
-    def __init__(self, a, ctx) -> None:
-        self.a = a
-        self.pre = a.pre.mid.bytes if a.pre else None
-        self.stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
-        self.mm = _mm_bytes(a)
-        self.rope = _rope_bytes(a)
-        self.w = a.weights.mid.bytes if a.weights else None
-        self.f = a.fraction
-        self.context = ctx.get("context_length")
-        # what SGLang multiplies a given --mem-fraction-static by (the ROCm aiter × 0.85, an old multimodal runner's
-        # factor): a fix's flag value F runs at F × factor, as the run's own fraction did (explain.sglang._fraction)
-        self.factor = float(getattr(a, "fraction_flag_factor", 1.0) or 1.0)
-
-    def flag(self, effective: float, *, up: bool) -> float:
-        """The ``--mem-fraction-static`` value (0.01 grid, rounded ``up`` or down) that SGLang runs at
-        ``effective``."""
-        return (math.ceil if up else math.floor)(effective / self.factor * 100) / 100
-
-    def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0,
-               weights=None, stream=None) -> tuple[int | None, int | None]:
-        """(KV budget bytes, tokens) with one knob changed, from the anchors; ``weights``: the load usage at another
-        layout in bytes (``relayout``), in place of the measured one × ``weights_scale``; ``stream``: the stream
-        pool at that layout (SGLang's pre sample stays the log's: a re-planned TP re-uses the measured start-up)."""
-        if self.pre is None or self.w is None or (fraction or self.f) is None:
-            return None, None
-        frac = fraction * self.factor if fraction is not None else self.f
-        # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
-        # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
-        p = self.pre + free_gain + self.stream
-        w = weights if weights is not None else self.w * weights_scale
-        rest = int(p * frac - w - (self.stream if stream is None else stream) - self.mm - self.rope)
-        cell = self.a.cell_bytes * cell_scale if self.a.cell_bytes else None
-        return rest, _sg_tokens(rest, cell, self.a.page)
-
-    def fix(self, flags, why, note="", *, need=0, **kw) -> Fix:
-        """The fix ``flags`` with its budget re-planned (``budget``'s knobs in ``kw``): it fits when the budget
-        exceeds ``need`` and holds a token; a pool below one full-context request is said."""
-        rest, tokens = self.budget(**kw)
-        fits = rest is not None and rest > need and (tokens is None or tokens > 0)
-        context = self.context
-        if tokens is not None and context and tokens < int(context) and kw.get("fraction") is None:
-            note = ((note + "; " if note else "")
-                    + f"holds {tokens:,} tokens, less than one {int(context):,}-token request")
-        return Fix(flags=flags, kv_tokens=tokens, fits=bool(fits), why=why, note=note)
-
-
-def _rope_bytes(a) -> int:
-    """The RoPE cache pre-expansion the anchored budget took, in bytes (its midpoint; 0 when none): the ledger's KV
-    budget is sampled after it (``explain.sglang._budget_rows``), so every re-planned budget is too."""
-    rope = getattr(a, "rope_reserve", None)
-    return rope.mid.bytes if rope is not None else 0
-
-
-def _mm_bytes(a) -> int:
-    """The multimodal reservation the anchored budget took, in bytes (its midpoint; 0 when none)."""
-    mm = getattr(a, "mm_reservation", None)
-    return mm.mid.bytes if mm is not None else 0
 
 
 def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     """``a``: :class:`~tpkit.explain.sglang.SglangAnchored`."""
     failure = parsed.primary_failure
     findings = _car_findings(a, ctx)
-    plan = _Replan(a, ctx)
+    plan = BudgetReplan(a, ctx)
     if failure is None:
         return _ok(a, ctx, plan, findings)
     phase = failure.phase
@@ -130,7 +57,7 @@ def _car_findings(a, ctx) -> list[str]:
     return findings
 
 
-def _ok(a, ctx, plan: _Replan, findings: list[str]) -> Diagnosis:
+def _ok(a, ctx, plan: BudgetReplan, findings: list[str]) -> Diagnosis:
     """A run that started: a pool below one full-context request is a finding, with the fixes that grow it."""
     context = plan.context
     short_pool = a.tokens_printed is not None and context and a.tokens_printed < int(context)
@@ -148,7 +75,7 @@ def _oom(failure):
     return oom, req, free, (req.value - free.value if oom and req and free else None)
 
 
-def _imbalance(failure, plan: _Replan):
+def _imbalance(failure, plan: BudgetReplan):
     """SGLang's rank-balance check failed: (cause, short, fixes)."""
     short = None
     sizes = dict(failure.sizes)
@@ -167,7 +94,7 @@ def _imbalance(failure, plan: _Replan):
     return cause, short, fixes
 
 
-def _kv_pool_failure(failure, a, ctx, plan: _Replan, findings: list[str]):
+def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
     """The KV pool could not be sized or allocated: (cause, short, fixes); tpkit's catalog plan where the anchors
     give no budget (its finding added to ``findings``)."""
     oom, req, free, short = _oom(failure)
@@ -237,7 +164,7 @@ def _weights_floor_fix(failure, f: float | None) -> tuple[str, Fix] | None:
                            "(1 − fraction) × pre-load memory for activations and CUDA graphs")
 
 
-def _pool_error(root: str, plan: _Replan):
+def _pool_error(root: str, plan: BudgetReplan):
     """Creating the KV pool raised an exception that is not a lack of memory (``diagnose.pool_error_not_memory``):
     (cause, short, fixes) — no memory knob is offered; the budget the anchors give is reported when they give one."""
     rest, _ = plan.budget()
@@ -248,7 +175,7 @@ def _pool_error(root: str, plan: _Replan):
     return cause, None, []
 
 
-def _pool_oom_fraction(failure, plan: _Replan, short: Bytes) -> list[Fix]:
+def _pool_oom_fraction(failure, plan: BudgetReplan, short: Bytes) -> list[Fix]:
     """The fraction that shrinks the pool by the missing bytes (+ half the margin) after an OOM allocating it;
     pre-load memory taken as 90 % of the printed total when not printed."""
     f, pre = plan.f, plan.pre
@@ -266,7 +193,7 @@ def _pool_oom_fraction(failure, plan: _Replan, short: Bytes) -> list[Fix]:
                 "pre-load memory not printed: taken as 90 % of the printed total")]
 
 
-def _weights_failure(failure, a, ctx, plan: _Replan):
+def _weights_failure(failure, a, ctx, plan: BudgetReplan):
     """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, or re-planned from the model
     config when the load never finished."""
     oom, req, free, short = _oom(failure)
@@ -297,7 +224,7 @@ def _graph_error(root: str, a):
                              why="no CUDA graph is captured (slower decode); the KV pool is unchanged")]
 
 
-def _graph_failure(failure, a, ctx, plan: _Replan):
+def _graph_failure(failure, a, ctx, plan: BudgetReplan):
     """Out of memory capturing the CUDA graphs: (cause, short, fixes) — more slack, a smaller captured batch, the
     custom all-reduce buffers off."""
     oom, req, free, short = _oom(failure)
@@ -382,7 +309,7 @@ def _graph_batch_fix(a, bs, pools, req, short, k: int) -> Fix:
                note=graph_note)
 
 
-def _first_request_failure(failure, a, ctx, plan: _Replan):
+def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
     """Out of memory after start-up: (cause, short, fixes) — more slack, smaller prefill chunks."""
     short = _oom(failure)[3]
     f, pre = plan.f, plan.pre
@@ -434,14 +361,14 @@ def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]
                                 "config is known (pass --model)"))
             continue
         frac = f if f is not None else 0.85
-        rest = int(room * frac) - w - _mm_bytes(a) - _rope_bytes(a)
+        rest = int(room * frac) - w - mm_bytes(a) - rope_bytes(a)
         cell = a.cell_bytes * (0.5 if (t != tp and kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
-        out.append(Fix(flags=flags, kv_tokens=_sg_tokens(rest, cell, a.page), fits=rest > 0, why=why,
+        out.append(Fix(flags=flags, kv_tokens=pool_tokens(rest, cell, a.page), fits=rest > 0, why=why,
                        note=f"weights {bytes_text(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {bytes_text(rest)}"))
     return out
 
 
-def _sg_growth_fixes(a, ctx, plan: _Replan) -> list[Fix]:
+def _sg_growth_fixes(a, ctx, plan: BudgetReplan) -> list[Fix]:
     """Fixes that give the KV pool more room (fraction, tp, fp8 weights, fp8 KV, context)."""
     tp = int(ctx.get("tp", 1) or 1)
     out = []
