@@ -317,6 +317,28 @@ def time_graph(graph, iters: int, repeats: int) -> list[float]:
     return out
 
 
+def warm_on_side_stream(fn, times: int) -> None:
+    """``fn`` called ``times`` times on a side stream, then joined to the current one: the warm-up torch asks for
+    before a CUDA-graph capture.  Shared by spec_reference.py and draft_breakdown.py (``capture``)."""
+    torch.cuda.synchronize()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(times):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+
+
+def capture(fn, warm: int = 1):
+    """``fn`` captured in a CUDA graph after ``warm`` side-stream calls (``warm_on_side_stream``): (graph, the
+    captured outputs)."""
+    warm_on_side_stream(fn, warm)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = fn()
+    return graph, out
+
+
 def run_config(wts, s, batch, context, device, args):
     gen = torch.Generator(device=device).manual_seed(batch)
     tokens = torch.randint(0, s["vocab"], (batch,), device=device, generator=gen)
@@ -326,13 +348,7 @@ def run_config(wts, s, batch, context, device, args):
     if device == "cpu":
         row.update(step_us=None, check_graph_vs_eager=0.0)
         return row
-    torch.cuda.synchronize()
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(2):
-            decode_step(tokens, wts, batch, context, rope, s)
-    torch.cuda.current_stream().wait_stream(side)
+    warm_on_side_stream(lambda: decode_step(tokens, wts, batch, context, rope, s), 2)
     if batch in (1, 64) and context == args.first_context:
         try:
             row["kernels"] = kernel_census(lambda: decode_step(tokens, wts, batch, context, rope, s))
@@ -508,18 +524,25 @@ def machine(device: str) -> dict:
     return info
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def run_args(description: str, *, batches, models_help: str = "comma list of dense, moe") -> argparse.ArgumentParser:
+    """The arguments every reference run takes (--out, --device, --models, --batches, --warmup, --iters, --repeats,
+    --tiny); each script adds its own.  Shared by spec_reference.py and draft_breakdown.py."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--out", required=True)
     ap.add_argument("--device", default="cuda")
-    ap.add_argument("--models", default="dense,moe", help="comma list of dense, moe")
-    ap.add_argument("--batches", default=",".join(map(str, BATCHES)))
-    ap.add_argument("--contexts", default=",".join(map(str, CONTEXTS)))
+    ap.add_argument("--models", default="dense,moe", help=models_help)
+    ap.add_argument("--batches", default=",".join(map(str, batches)))
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--iters", type=int, default=10)
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--smoke", action="store_true", help="batches 1,64 and context 512 only")
     ap.add_argument("--tiny", action="store_true", help="shrink the shapes (CPU logic check)")
+    return ap
+
+
+def main() -> int:
+    ap = run_args(__doc__.split("\n")[0], batches=BATCHES)
+    ap.add_argument("--contexts", default=",".join(map(str, CONTEXTS)))
+    ap.add_argument("--smoke", action="store_true", help="batches 1,64 and context 512 only")
     args = ap.parse_args()
     tp = int(os.environ.get("WORLD_SIZE", "1"))
     rank = 0

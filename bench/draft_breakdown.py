@@ -28,7 +28,6 @@ Keep ``NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -56,20 +55,6 @@ REF_PARTS = ("embed", "norms_cat", "qkv", "rope_kv", "attn_mask", "o_res", "mlp"
 
 
 # ----------------------------------------------------------------------------------------------- timing
-def capture(fn):
-    """``fn`` captured in a CUDA graph after one warm-up call on a side stream: (graph, the captured outputs)."""
-    torch.cuda.synchronize()
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        fn()
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        out = fn()
-    return graph, out
-
-
 def graph_us(fn, device: str, args) -> float | None:
     """µs per replay of ``fn`` captured alone in a CUDA graph: warm-up, then the median of ``repeats`` timings of
     ≥ ~2 ms of replays.  None on CPU."""
@@ -77,7 +62,7 @@ def graph_us(fn, device: str, args) -> float | None:
         fn()
         return None
     fn()
-    graph, _ = capture(fn)
+    graph, _ = dr.capture(fn)
     for _ in range(args.warmup):
         graph.replay()
     one = dr.time_graph(graph, 2, 1)[0]
@@ -233,7 +218,7 @@ def graph_vs_eager(fn, device: str) -> float:
     eager = fn()[0].float().clone()
     if device == "cpu":
         return 0.0
-    graph, out = capture(fn)
+    graph, out = dr.capture(fn)
     graph.replay()
     torch.cuda.synchronize()
     err = float((out[0].float() - eager).abs().max()) / max(float(eager.abs().max()), 1e-12)
@@ -294,17 +279,10 @@ def run_head(key: str, args, device: str, result: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--device", default="cuda")
-    ap.add_argument("--models", default="dense,moe", help="comma list of dense, moe (the heads of their targets)")
-    ap.add_argument("--batches", default=",".join(map(str, BATCHES)))
+    ap = dr.run_args(__doc__.split("\n")[0], batches=BATCHES,
+                     models_help="comma list of dense, moe (the heads of their targets)")
     ap.add_argument("--topks", default=",".join(map(str, TOPKS)))
     ap.add_argument("--context", type=int, default=CONTEXT)
-    ap.add_argument("--warmup", type=int, default=5)
-    ap.add_argument("--iters", type=int, default=10)
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--tiny", action="store_true", help="shrink the shapes (CPU logic check)")
     args = ap.parse_args(argv)
     args.batch_list = tuple(int(b) for b in args.batches.split(","))
     args.topk_list = tuple(int(k) for k in args.topks.split(","))

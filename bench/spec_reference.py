@@ -36,7 +36,6 @@ draft attention = an fp32 softmax reference with the causal mask.  Output: JSON 
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import statistics
@@ -248,16 +247,7 @@ def timed(fn, row: dict, device: str, args) -> dict:
     if device == "cpu":
         row.update(step_us=None, step_us_all=[], check_graph_vs_eager=0.0)
         return row
-    torch.cuda.synchronize()
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(2):
-            fn()
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        out = fn()
+    graph, out = dr.capture(fn, warm=2)
     graph.replay()
     torch.cuda.synchronize()
     diff = float((out[0].float() - eager).abs().max())
@@ -382,20 +372,12 @@ def emit(result: dict, row: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--device", default="cuda")
-    ap.add_argument("--models", default="dense,moe", help="comma list of dense, moe")
-    ap.add_argument("--batches", default=",".join(map(str, BATCHES)))
+    ap = dr.run_args(__doc__.split("\n")[0], batches=BATCHES)
     ap.add_argument("--draft-tokens", default=",".join(map(str, DRAFT_TOKENS)), help="D: verify tokens per request")
     ap.add_argument("--topks", default=",".join(map(str, TOPKS)), help="draft rows per request (tree step)")
     ap.add_argument("--context", type=int, default=CONTEXT)
     ap.add_argument("--kv-pool-gib", type=float, default=40.0)
-    ap.add_argument("--warmup", type=int, default=5)
-    ap.add_argument("--iters", type=int, default=10)
-    ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--smoke", action="store_true", help="B 1,16; D 2,4; topk 1,4 only")
-    ap.add_argument("--tiny", action="store_true", help="shrink the shapes (CPU logic check)")
     args = ap.parse_args(argv)
     args.batch_list = (1, 16) if args.smoke else tuple(int(b) for b in args.batches.split(","))
     args.draft_list = (2, 4) if args.smoke else tuple(int(t) for t in args.draft_tokens.split(","))

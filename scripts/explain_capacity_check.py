@@ -311,13 +311,13 @@ def pin_vllm_estimate(text: str, full, stripped) -> Pin | None:
     rng = None
     if a is not None and a.available is not None and ctx.model is not None:
         from tpkit.engines.vllm.capacity import estimate_max_model_len, max_concurrent_batches
-        from tpkit.explain.vlayout import _token_bytes
-        from tpkit.explain.vtokens import _rules
+        from tpkit.explain.vlayout import token_layout
+        from tpkit.explain.vtokens import log_rules
         from tpkit.units import Bytes
 
         tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
-        rules = _rules(ctx)
-        layout, _ = _token_bytes(ctx, tp, pp, int(ctx.get("page_size", 16) or 16), rules)
+        rules = log_rules(ctx)
+        layout, _ = token_layout(ctx, tp, pp, int(ctx.get("page_size", 16) or 16), rules)
         if layout is not None:
             in_flight = int(ctx.get("max_num_batched_tokens") or 2048) * max_concurrent_batches(rules, pp)
             ends = [estimate_max_model_len(layout, Bytes(max(end.bytes, 0)), 1 << 26, in_flight, rules)

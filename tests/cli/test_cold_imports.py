@@ -8,7 +8,9 @@ a new import on a command's path is a decision made here, not a silent cost.  Th
 cost: a module that must come in raises them with the reason written beside.  Helper draft13 (2026-12-05): the perf
 ceilings +1 for ``tpkit.perf.draft_terms`` (plan.py is at its line limit; the draft terms got their own module).
 Helper aw13 (2026-12-05): the perf ceilings +1 for ``tpkit.perf.fa2_verify`` (vLLM FA2's verify without KV split; its
-own module for the same reason).
+own module for the same reason).  Helper q14 (2026-12-05): +1 where ``models.config`` comes in, for
+``tpkit.models.classic`` (GPT-2 / OPT spellings, split from config.py at its line limit), and +1 on SGLang explain for
+``tpkit.explain.sgbudget`` (the KV budget re-plan, split from sgdiagnose.py at its line limit).
 """
 
 import contextlib
@@ -49,18 +51,19 @@ CASES = {
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
                          91),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 102),  # +1 backend_choice (be11)
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 103),  # +1 backend_choice (be11), +1 q14
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
-                         62),
-    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 62),
-    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 58),
+                         63),
+    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 63),
+    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 59),
     # 56: + tpkit.engines(.vllm) packages and backend_choice, the shared backend choice (SHARED; be11)
     # perf +1: tpkit.perf.draft_terms, the draft step's measured terms, imported by perf.spec (helper draft13)
     # perf +1: tpkit.perf.fa2_verify, the verify's attention mode, imported by perf.runtime and perf.work (aw13)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 92),
+    # perf +1, explain vllm +1: tpkit.models.classic; explain sglang +2: models.classic and explain.sgbudget (q14)
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 94),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            91),
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 87),
+                            93),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 88),
 }
 
 

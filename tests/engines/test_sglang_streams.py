@@ -74,13 +74,13 @@ def test_explain_slack_from_the_sample_both_sides_of_0_5_9():
 
 def test_explain_versions_straddling_0_5_9_give_zero_to_the_pool():
     from tpkit.explain.context import Context
-    from tpkit.explain.sglang import _stream_pool
+    from tpkit.explain.sglang import stream_pool_for
 
     ctx = Context(engine="sglang", version="0.5.3–0.5.10", values={}, sources={}, model=None, model_source="",
                   gpu=lookup_gpu("H100-SXM-80GB"), gpu_source="", contradictions=(), notes=())
-    iv, why = _stream_pool(ctx, 1, 1)
+    iv, why = stream_pool_for(ctx, 1, 1)
     assert iv.low == Bytes(0) and iv.high == MiB(70) and "0 … the pool" in why
-    assert _stream_pool(ctx, 2, 1) == (None, "")
+    assert stream_pool_for(ctx, 2, 1) == (None, "")
 
 
 def test_amd_distributed_init_uses_the_xgmi_cells_nvidia_unchanged():

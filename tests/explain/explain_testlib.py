@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from functools import lru_cache
 from pathlib import Path
+
+from tests.scripts_testlib import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "logs" / "data"
@@ -23,9 +23,5 @@ def log_bytes(case_id: str) -> bytes:
 
 
 def script(name: str):
-    """A module of scripts/ (capacity check, fuzz)."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    """A module of scripts/ (capacity check, fuzz): ``tests.scripts_testlib.load_script``."""
+    return load_script(name)

@@ -113,7 +113,7 @@ FLAG_TABLE = {
 when the command line names an engine flag"""
 PLAIN = {"sglang": {"tpkit.engines.sglang", "tpkit.engines.sglang.versions"}, "vllm": set()}
 """the other engine's modules a plain ``tpkit explain LOG`` of a vLLM / SGLang log may import: SGLang's release
-dates, which ``explain.runtp._sglang_tag_era`` reads for any log"""
+dates, which ``explain.runtp.sglang_tag_era`` reads for any log"""
 OWN_EXPLAIN = {"sglang": ("tpkit.explain.sglang", "tpkit.explain.sgdiagnose", "tpkit.explain.sgstate",
                           "tpkit.explain.sganchors", "tpkit.explain.sgpool", "tpkit.explain.sgrelease"),
                "vllm": ("tpkit.explain.vllm", "tpkit.explain.vdiagnose", "tpkit.explain.vlayout",

@@ -243,7 +243,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     (2026-12-04): the cross-rank spread measured (``startup.rankspread``, scripts/rank_spread.py): sg_055 (no rank
     named: 0.42 GiB), vl_021 / vl_078 / validation_case_020 (a capacity line of any worker: ± 0.47 GiB) hit: 124.  Lead (2026-12-04):
     vLLM V1 outside 0.8.2–0.11.0 prints the MIN over workers once; an excerpt with fewer workers' available memory
-    is widened down (``explain.vworkers._min_over_workers``): vl_206 (tp 2, rank 0's lines) hits: 125 of the 147.  Helper sgy (2026-12-04):
+    is widened down (``explain.vworkers.min_over_workers``): vl_206 (tp 2, rank 0's lines) hits: 125 of the 147.  Helper sgy (2026-12-04):
     sg_100 / sg_101 (committed engine logs: Qwen3-VL-2B-Instruct on an RTX 5060 Ti, a 0.5.9-0.5.10 main build and a
     0.5.15-era build with page 16) hit and sg_102 (Qwen3-VL-32B-Instruct on an H100, 'Not enough memory' at the
     default fraction, no config) is n/a: 122 of the 150; sg_103 (a committed server log: amd/GLM-5.1-MXFP4 tp 2 on

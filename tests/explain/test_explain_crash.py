@@ -161,7 +161,7 @@ WEIGHT_OOM = ("ERROR [gpu_model_runner.py:5403] Failed to load model - not enoug
 
 def test_a_weight_load_oom_offers_fp8_only_for_16_bit_weights():
     """The weights fix doubles the TP size; '--quantization fp8' is offered only while nothing shows the checkpoint
-    quantized (the KV-pool diagnosis's own test, diagnose._fp8_could_halve_weights): with an FP8 model config it is
+    quantized (the KV-pool diagnosis's own test, diagnose.fp8_could_halve_weights): with an FP8 model config it is
     not, with a 16-bit one it is."""
     fp8 = str(ROOT / "tests/validation/configs/Qwen--Qwen3-235B-A22B-Instruct-2507-FP8.json")
     blind = explain_log(WEIGHT_OOM.encode(), flags={"tp": 2}).diagnosis

@@ -99,14 +99,14 @@ def test_every_corpus_log_whose_model_is_found_with_no_flags_gets_its_labelled_g
     """Any way the model is found with no flags (the log's id as printed, a catalog entry named for it, a path read
     by its name), a log labelled in models.json gets the labelled config's KV geometry.  115 such logs of the 118
     found (of 290) on 2026-12-04 are the floor; scripts/model_by_name_check.py gives the whole count."""
-    from tpkit.explain.context import _resolve_model
+    from tpkit.explain.context import resolve_model
 
     checked = 0
     for case in cases():
         label = MODELS.get(case["id"], {}).get("config")
         if not label:
             continue
-        found, _ = _resolve_model(parse_log((DATA / case["file"]).read_bytes()), {}, [])
+        found, _ = resolve_model(parse_log((DATA / case["file"]).read_bytes()), {}, [])
         if found is None:
             continue
         labelled = load_model(label[len("catalog:"):] if label.startswith("catalog:") else str(ROOT / label))

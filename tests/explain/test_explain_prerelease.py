@@ -1,6 +1,6 @@
 """A vLLM log that prints a pre-release or development build of X.Y.Z (``0.20.1rc1.dev23+g…``): PEP 440 orders it
 before X.Y.Z, so the build may lack some of X.Y.Z's changes, and the printed tokens are rebuilt by the rules of the
-release before and of X.Y.Z (logs.engine.pre_release_ends, read by explain.vtokens._version_ends; helper gb10
+release before and of X.Y.Z (logs.engine.pre_release_ends, read by explain.vtokens.version_ends; helper gb10
 2026-12-05).  vl_720 (a DGX Spark compose log, eugr/spark-vllm-docker pull request 200) prints the V1 'blocks // groups × block' count that 0.20.0
 prints, not the 'int(concurrency × max_model_len)' of 0.20.1.
 
@@ -15,7 +15,7 @@ from explain_testlib import log_bytes, script
 
 from tpkit.explain import explain_log
 from tpkit.explain.context import Context
-from tpkit.explain.vtokens import _version_ends
+from tpkit.explain.vtokens import version_ends
 from tpkit.logs.engine import pre_release_ends
 
 CHECK = script("explain_capacity_check")
@@ -42,10 +42,10 @@ def _ctx(version: str) -> Context:
 
 
 def test_a_printed_range_still_wins():
-    assert _version_ends(_ctx("0.18–0.27")) == ("0.18", "0.27")
-    assert _version_ends(_ctx("0.20.1")) is None
-    assert _version_ends(_ctx("0.20.1rc1.dev23")) == ("0.20.0", "0.21.0")
-    assert _version_ends(_ctx("0.20.1rc1")) == ("0.20.0", "0.20.1")        # a tagged release candidate
+    assert version_ends(_ctx("0.18–0.27")) == ("0.18", "0.27")
+    assert version_ends(_ctx("0.20.1")) is None
+    assert version_ends(_ctx("0.20.1rc1.dev23")) == ("0.20.0", "0.21.0")
+    assert version_ends(_ctx("0.20.1rc1")) == ("0.20.0", "0.20.1")        # a tagged release candidate
 
 
 def _stripped(case_id: str, **extra):

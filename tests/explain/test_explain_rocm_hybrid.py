@@ -1,6 +1,6 @@
 """Two SGLang rules of ``tpkit explain`` pinned on the MI355X logs of round mv15 (docs/accuracy.md §6.4).
 
-* ROCm aiter × 0.85 on mem_fraction_static (``explain.sgrelease._aiter_factor``; ``engines.sglang.choices.
+* ROCm aiter × 0.85 on mem_fraction_static (``explain.sgrelease.aiter_factor``; ``engines.sglang.choices.
   rocm_aiter_factor``: ModelRunner in 0.4.7–0.5.4, ServerArgs from 0.5.5, read in the 0.5.5–0.5.23 wheels): a
   flag's fraction is multiplied on an AMD GPU when the log prints the aiter backend (or none); not when it prints
   another backend, and not for a fraction the log prints from 0.5.5 on (ServerArgs multiplied it before printing).

@@ -133,25 +133,25 @@ def test_sglang_tp0_tag_alone_pins_tp_only_before_0_4_7():
 
 
 def test_sglang_tag_era_from_the_release_range_and_the_date():
-    from tpkit.explain.context import _sglang_tag_era
+    from tpkit.explain.context import sglang_tag_era
 
-    assert _sglang_tag_era("0.4.6", None) == "tags_every_run"
-    assert _sglang_tag_era("0.4.7", None) == "tags_above_1"
-    assert _sglang_tag_era("0.5.10–0.5.15 (not in 0.5.3)", None) == "tags_above_1"
-    assert _sglang_tag_era("0.4.6–0.5.3", None) is None  # straddles the boundary
-    assert _sglang_tag_era("0.4.6–0.5.3", "2024-12-13") == "tags_every_run"  # dated before 0.4.7
-    assert _sglang_tag_era(None, "2024-12-13") is None
+    assert sglang_tag_era("0.4.6", None) == "tags_every_run"
+    assert sglang_tag_era("0.4.7", None) == "tags_above_1"
+    assert sglang_tag_era("0.5.10–0.5.15 (not in 0.5.3)", None) == "tags_above_1"
+    assert sglang_tag_era("0.4.6–0.5.3", None) is None  # straddles the boundary
+    assert sglang_tag_era("0.4.6–0.5.3", "2024-12-13") == "tags_every_run"  # dated before 0.4.7
+    assert sglang_tag_era(None, "2024-12-13") is None
 
 
 def test_version_readers_drop_a_local_label():
     """Every reader of the log's version text goes through logs.engine.releases_in, which drops a PEP 440 local
     label: '+….nv26.01' is no release 26.01 (before, the tag era straddled 0.4.7 and the compile-cache note took
     the newest rules)."""
-    from tpkit.explain.context import _compile_cache_note, _sglang_tag_era
+    from tpkit.explain.context import compile_cache_note, sglang_tag_era
 
-    assert _sglang_tag_era("0.4.6+abc.nv25.10", None) == "tags_every_run"
-    assert _compile_cache_note({}, {}, "0.27.1+faa43dbf.nv26.01") == _compile_cache_note({}, {}, "0.27.1") != []
-    assert _compile_cache_note({}, {}, "0.33.0+faa43dbf.nv26.01") == []
+    assert sglang_tag_era("0.4.6+abc.nv25.10", None) == "tags_every_run"
+    assert compile_cache_note({}, {}, "0.27.1+faa43dbf.nv26.01") == compile_cache_note({}, {}, "0.27.1") != []
+    assert compile_cache_note({}, {}, "0.33.0+faa43dbf.nv26.01") == []
 def test_free_form_fraction_in_the_flag_spelling_of_an_engine_message():
     """SGLang 0.5.23's KV-budget error prints the fraction it ran with as '--mem-fraction-static=0.88.' (a
     sentence's full stop after the number); a version-like '0.9.1' is still not a fraction."""
@@ -183,17 +183,17 @@ def test_tp_from_rank_prefixes_is_raised_to_divide_the_heads():
     a tp printed by the log itself is never changed."""
     from types import SimpleNamespace
 
-    from tpkit.explain.context import _tp_divides_heads
+    from tpkit.explain.context import tp_divides_heads
 
     model = SimpleNamespace(num_attention_heads=128)
     values, sources = {"tp": 6}, {"tp": "inferred from the rank prefixes TP0…TP5 (6 ranks): not printed"}
-    _tp_divides_heads(model, values, sources)
+    tp_divides_heads(model, values, sources)
     assert values["tp"] == 8 and "raised from 6 to 8" in sources["tp"]
     values, sources = {"tp": 4}, {"tp": "inferred from the rank prefixes TP0…TP3 (4 ranks): not printed"}
-    _tp_divides_heads(model, values, sources)
+    tp_divides_heads(model, values, sources)
     assert values["tp"] == 4 and "raised" not in sources["tp"]
     values, sources = {"tp": 6}, {"tp": "server_args dump"}
-    _tp_divides_heads(model, values, sources)
+    tp_divides_heads(model, values, sources)
     assert values["tp"] == 6
 
 
@@ -383,7 +383,7 @@ def test_a_release_not_printed_keeps_the_per_worker_caveat():
     """validation_case_020 (two lines, tp 4 from the source, no release): the line formats admit 0.8–0.27, which
     holds the per-worker releases 0.8.2–0.11.0, while the newest rules read the log; the explanation says the
     printed line may be another worker's.  A release given outside that span says instead that the one line is the
-    smallest worker's (``_min_over_workers``); one worker says nothing."""
+    smallest worker's (``min_over_workers``); one worker says nothing."""
     flags = {"model": "Qwen/Qwen3-8B", "gpu": "H100", "tp": 4}
     e = explain_log(_TWO_LINES, flags=flags)
     assert e.anchored.per_worker is not None and "release is not printed" in e.anchored.per_worker

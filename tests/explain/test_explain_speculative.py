@@ -259,7 +259,7 @@ def test_vl_074_dflash2_drafter_and_prefix_caching_from_the_compose():
 
 
 def test_a_prefix_caching_flag_fills_the_gap_and_the_log_wins():
-    """``--enable-prefix-caching`` reaches explain as the plan flag does (``explain.flagmerge._prefix_caching_flag``):
+    """``--enable-prefix-caching`` reaches explain as the plan flag does (``explain.flagmerge.prefix_caching_flag``):
     it sets the mamba mode of a hybrid when the log does not say; where the log prints the setting, the log's value
     stays and a different flag is a contradiction."""
     args = ("(APIServer pid=1) INFO 05-08 10:00:00 [utils.py:278] non-default args: {'model': '/m', "

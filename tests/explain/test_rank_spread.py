@@ -7,24 +7,18 @@ below rank 0 (SGLang, rank 0 printed; 0.05 until helper sgz's two MI355X tp-8 lo
 above the others), 0.42 GiB below any other rank (SGLang), 0.47 GiB either way (vLLM).
 """
 
-import importlib.util
-from pathlib import Path
 
 import pytest
+from tests.scripts_testlib import load_script
 
 from tpkit.explain import explain_log
 from tpkit.startup.rankspread import (SGLANG_BELOW_RANK0, SGLANG_RANGE, SPREAD_STATS, VLLM_BELOW_RANK0,
                                       VLLM_PRINT_STEP, VLLM_RANGE, VLLM_RANGE_WORLD2, sglang_rank_spread,
                                       vllm_min_below_printed, vllm_worker_spread)
 
-_ROOT = Path(__file__).resolve().parents[2]
-
 
 def _script():
-    spec = importlib.util.spec_from_file_location("rank_spread", _ROOT / "scripts" / "rank_spread.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("rank_spread")
 
 
 def test_the_allowances_are_what_the_corpus_measures():

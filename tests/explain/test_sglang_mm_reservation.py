@@ -4,7 +4,7 @@ From 0.5.18 ``mem_cache/kv_cache_configurator.py _profile_available_bytes`` subt
 ``mm_runtime_reservation_gb`` (``SGLANG_VLM_CACHE_SIZE_MB`` = 100, + ``SGLANG_MM_FEATURE_CACHE_MB`` with a GPU
 feature transport) from ``rest`` for a multimodal model; 0.5.16 and 0.5.17 have no such term (read in the wheels;
 sglang PR #34141).  The planner already charged it (``engines.sglang.multimodal.mm_reservation``); the log
-explanation now does too (``explain.sgrelease._mm_reservation``).  The synthetic log uses sg_100's numbers
+explanation now does too (``explain.sgrelease.mm_reservation_for``).  The synthetic log uses sg_100's numbers
 (Qwen3-VL-2B-Instruct on an RTX 5060 Ti, tp 1) with 'Load weight end. elapsed=' (0.5.9–0.5.23) only.
 """
 
@@ -71,12 +71,12 @@ def test_qwen3_vl_on_a_large_hopper_gpu_from_0_5_20():
 
 def test_replanned_fixes_take_the_reservation_too():
     """The diagnosis re-plans its fixes from the same budget: 0.5.18's reservation comes off every re-planned
-    budget (``explain.sgdiagnose._Replan``), and the fraction a fix asks for covers it."""
-    from tpkit.explain.sgdiagnose import _Replan
+    budget (``explain.sgbudget.BudgetReplan``), and the fraction a fix asks for covers it."""
+    from tpkit.explain.sgbudget import BudgetReplan
 
     old, new = _explain(_VL, engine_version="0.5.17"), _explain(_VL, engine_version="0.5.18")
     assert new.anchored.mm_reservation is not None and old.anchored.mm_reservation is None
     for knobs in ({}, {"fraction": 0.7}, {"cell_scale": 0.5}):
-        rest_old, _ = _Replan(old.anchored, old.context).budget(**knobs)
-        rest_new, _ = _Replan(new.anchored, new.context).budget(**knobs)
+        rest_old, _ = BudgetReplan(old.anchored, old.context).budget(**knobs)
+        rest_new, _ = BudgetReplan(new.anchored, new.context).budget(**knobs)
         assert rest_old - rest_new == MiB(100).bytes

@@ -14,7 +14,7 @@ import pytest
 from explain_testlib import log_bytes
 
 from tpkit.explain import explain_log
-from tpkit.explain.context import _sglang_tag_era
+from tpkit.explain.context import sglang_tag_era
 from tpkit.logs import parse_log
 
 _QWEN06 = str(Path(__file__).resolve().parents[2] / "tests/validation/configs/Qwen--Qwen3-0.6B.json")
@@ -49,16 +49,16 @@ def _log(tag: str = "", *, header: bool = True, bar: bool = True, k_gb: str = "5
     ("0.4.6–0.4.6", None),               # a range over 0.4.6's post releases straddles post2
 ])
 def test_tag_era_boundary_is_0_4_6_post2(version, era):
-    assert _sglang_tag_era(version, None) == era
+    assert sglang_tag_era(version, None) == era
 
 
 def test_a_line_format_raises_the_oldest_release_of_the_era():
     formats = ("format of 'Capture cuda graph end. Time elapsed': 0.4.6–0.5.10 (0.5.15 prints …)",
                "format of 'Load weight end. type=': 0.2.15–0.5.8 (0.5.9 prints 'Load weight end. elapsed=')")
     version = "0.4.6–0.5.10 (0.5.15 prints …)"
-    assert _sglang_tag_era(version, None, formats) is None
+    assert sglang_tag_era(version, None, formats) is None
     bar = formats + ("format of 'Capturing batches (bs=': 0.4.8.post1–0.5.23 (not in 0.4.8)",)
-    assert _sglang_tag_era(version, None, bar) == "tags_above_1"
+    assert sglang_tag_era(version, None, bar) == "tags_above_1"
 
 
 def test_capturing_batches_with_bs_is_a_format_of_0_4_8_post1_on():

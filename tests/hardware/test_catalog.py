@@ -5,6 +5,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from tests.scripts_testlib import load_script
 
 from tpkit.errors import PlanInputError, UnknownGpuError, is_user_error
 from tpkit.hardware.catalog import custom_gpu, list_gpus, lookup_gpu, normalise_gpu_name
@@ -189,11 +190,7 @@ def test_every_current_driver_total_names_a_catalog_gpu_and_is_in_the_catalog():
     """Review q13 (2026-12-05): scripts/build_gpu_catalog.py ``CURRENT_DRIVER_TOTALS`` is keyed by canonical name and
     read with ``.get(name)``, so a misspelt key would be dropped silently; each key must be one of ``NAMES``'
     canonical names and the shipped catalog must hold its total and source (the catalog rebuilt after an edit)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("build_gpu_catalog_q13", ROOT / "scripts" / "build_gpu_catalog.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("build_gpu_catalog", as_name="build_gpu_catalog_q13")
     canonical = {name for name, _ in module.NAMES.values()}
     assert module.CURRENT_DRIVER_TOTALS and set(module.CURRENT_DRIVER_TOTALS) <= canonical
     for name, (total, source) in module.CURRENT_DRIVER_TOTALS.items():

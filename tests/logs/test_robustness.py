@@ -1,25 +1,17 @@
 """The reader never crashes, and messy copies of a log read the same as the clean one."""
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logs_testlib import log_bytes
+from tests.scripts_testlib import load_script
 
 from tpkit.logs import parse_log
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def _fuzz_module():
-    spec = importlib.util.spec_from_file_location("fuzz_logs", ROOT / "scripts" / "fuzz_logs.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fuzz_logs"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("fuzz_logs")
 
 
 def _numbers(data) -> list[tuple]:

@@ -1,5 +1,5 @@
 """GPT-2 (``GPT2LMHeadModel``) and OPT (``OPTForCausalLM``) configs: their own key names mapped onto the standard
-fields (``models.config._classic_spellings``), and the weight layout vLLM builds for them (``models.config
+fields (``models.classic.classic_spellings``), and the weight layout vLLM builds for them (``models.classic
 .CLASSIC_MODEL_TYPES``: vLLM 0.10.1.1 ``models/gpt2.py`` / ``models/opt.py``); Phi-3-mini (``Phi3ForCausalLM``, the
 Llama layout).  Checked against what vLLM printed: tests/logs/data/vllm/vl_137.log (microsoft/DialoGPT-small, a
 GPT-2 small: 'Model loading took 0.2319 GiB', 'Available KV cache memory: 5.71 GiB', 'GPU KV cache size: 166,160

@@ -79,3 +79,69 @@ def test_the_shared_kernel_profile_groups_cuts_and_ranks_names(monkeypatch):
     assert spec == {"kernels": 4, "gpu_us": 8.5, "top": {"a" * 80: [2, 6.0], "b": [1, 2.0]}}
     every = dr.kernel_times(lambda: None, "cuda", top=None, name_chars=90, key="by_name")
     assert list(every["by_name"]) == ["a" * 90, "b", "c"]
+
+
+def test_the_shared_capture_warms_on_a_side_stream_then_captures_once(monkeypatch):
+    """decode_reference.capture, shared by spec_reference (``warm=2``) and draft_breakdown (one warm-up call), on a
+    fake torch.cuda (helper q14: one home for the idiom the three scripts each wrote out): the warm-up calls run on the
+    side stream, which the current stream then waits for, and the graph holds one more call whose outputs return."""
+    torch = pytest.importorskip("torch")
+    import contextlib
+
+    import decode_reference as dr
+
+    log = []
+
+    class Stream:
+        def __init__(self, name="side"):
+            self.name = name
+
+        def wait_stream(self, other):
+            log.append(f"{self.name} waits {other.name}")
+
+    class Graph:
+        pass
+
+    current = Stream("current")
+    on = {"stream": "current"}
+
+    @contextlib.contextmanager
+    def stream(s):
+        on["stream"] = s.name
+        yield
+        on["stream"] = "current"
+
+    @contextlib.contextmanager
+    def graph(g):
+        on["stream"] = "graph"
+        yield
+        on["stream"] = "current"
+
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: log.append("sync"))
+    monkeypatch.setattr(torch.cuda, "Stream", Stream)
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda: current)
+    monkeypatch.setattr(torch.cuda, "stream", stream)
+    monkeypatch.setattr(torch.cuda, "graph", graph)
+    monkeypatch.setattr(torch.cuda, "CUDAGraph", Graph)
+
+    def fn():
+        log.append(f"fn on {on['stream']}")
+        return ("out",)
+
+    g, out = dr.capture(fn, warm=2)
+    assert isinstance(g, Graph) and out == ("out",)
+    assert log == ["sync", "side waits current", "fn on side", "fn on side", "current waits side", "fn on graph"]
+    log.clear()
+    dr.capture(fn)
+    assert log.count("fn on side") == 1 and log[-1] == "fn on graph"
+
+
+@pytest.mark.parametrize("script, own", [("decode_reference", "--contexts"), ("spec_reference", "--draft-tokens"),
+                                         ("draft_breakdown", "--topks")])
+def test_the_reference_scripts_share_their_run_arguments(script, own):
+    """decode_reference.run_args: the arguments all three take, each script's own on top (helper q14)."""
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / f"{script}.py"), "--help"], capture_output=True,
+                          text=True, timeout=300, env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for flag in ("--out", "--device", "--models", "--batches", "--warmup", "--iters", "--repeats", "--tiny", own):
+        assert flag in proc.stdout, (script, flag)

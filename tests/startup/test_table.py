@@ -1,11 +1,10 @@
 """The start-up table: derived from its evidence by the build script, one cell per GPU family, fallbacks said."""
 
-import importlib.util
 import json
 import statistics
-from pathlib import Path
 
 import pytest
+from tests.scripts_testlib import load_script
 
 from tpkit.hardware.catalog import custom_gpu, lookup_gpu
 from tpkit.startup import SGLANG_PROCESS_OVERHEAD, cublas, cuda_context, gpu_family, nccl_costs
@@ -13,14 +12,9 @@ from tpkit.startup.families import FAMILIES
 from tpkit.startup.table import entry, table_path
 from tpkit.units import Bytes, GiB
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def _builder():
-    spec = importlib.util.spec_from_file_location("build_startup_table", ROOT / "scripts" / "build_startup_table.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("build_startup_table")
 
 
 def test_shipped_table_is_what_the_evidence_gives():

@@ -57,6 +57,7 @@ from pathlib import Path
 import pytest
 
 import harness
+from tests.scripts_testlib import load_script
 
 REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch (targets: see the module doc)
     "sglang": (0.005, 0.120, 0.80),  # 2026-12-03 merged main, 29 scored: median 0.32 %, p90 1.76 %, 28/29 inside;
@@ -612,17 +613,13 @@ def test_rebuilding_the_set_reproduces_the_committed_cases(tmp_path):
     """scripts/build_validation_set.py run on a copy of the repository's inputs (the data helpers' collection
     absent, as in the repository) writes cases/{sglang,vllm}.json byte for byte as committed: every hand edit
     is in the script, none only in the output."""
-    import importlib.util
     import shutil
 
     root = Path(__file__).resolve().parents[2]
     shutil.copytree(root / "scripts", tmp_path / "scripts")
     shutil.copytree(root / "tests" / "validation", tmp_path / "tests" / "validation",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    spec = importlib.util.spec_from_file_location("build_validation_set_copy",
-                                                  tmp_path / "scripts" / "build_validation_set.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("build_validation_set", as_name="build_validation_set_copy", root=tmp_path)
     module.DATA = tmp_path / "no-collection"
     assert module.main() == 0
     for engine in harness.ENGINES:

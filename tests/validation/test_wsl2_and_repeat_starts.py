@@ -12,23 +12,17 @@ Neither is a release rule (no version boundary): each pin below fails when the f
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
 import harness
+from tests.scripts_testlib import load_script
 from tpkit.hardware.catalog import lookup_gpu
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _build_module():
-    spec = importlib.util.spec_from_file_location("build_validation_set_q21", ROOT / "scripts" / "build_validation_set.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("build_validation_set", as_name="build_validation_set_q21")
 
 
 def _case(engine: str, cid: str) -> dict:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 import re
 
-__all__ = ["_whole", "_SUFFIXED", "SERVING_FLAGS", "add_serving_flags", "serving_flags_given"]
+__all__ = ["whole_number", "SERVING_FLAGS", "add_serving_flags", "serving_flags_given"]
 
 _SUFFIXED = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kKmM])i?\s*")
 
 
-def _whole(text: str) -> int:
+def whole_number(text: str) -> int:
     """A whole number; ``128k`` and the like are refused with both readings spelled out (no guessing k = 1000
     or 1024)."""
     try:

@@ -12,7 +12,7 @@ import argparse
 import re
 from dataclasses import fields
 
-from tpkit.cli.argtypes import _whole
+from tpkit.cli.argtypes import whole_number
 from tpkit.engines.engine import Engine, Flag
 from tpkit.engines.registry import all_engines
 from tpkit.errors import PlanInputError
@@ -78,7 +78,7 @@ def _readable(auto: bool):
                 "--max-model-len out (the model's maximum) and, if that does not fit, the verdict names the "
                 "largest --max-model-len that does")
         m = re.fullmatch(r"(\d+(?:\.\d+)?)k", t)
-        return int(float(m.group(1)) * 1000) if m else _whole(t)
+        return int(float(m.group(1)) * 1000) if m else whole_number(t)
 
     return parse
 
@@ -110,7 +110,7 @@ def _number(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number, e.g. 0.9, got {text!r}") from None
 
 
-_TYPES = {"str": str, "int": _whole, "fraction": _fraction, "size": str, "gib": _gib, "int_list": str,
+_TYPES = {"str": str, "int": whole_number, "fraction": _fraction, "size": str, "gib": _gib, "int_list": str,
           "number": _number}
 
 

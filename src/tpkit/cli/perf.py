@@ -43,7 +43,7 @@ def _kv_dtype(text: str) -> str:
 def register(sub, argv: list[str] | None = None) -> None:
     """Add ``tpkit perf MODEL --gpu NAME`` and its speculative-decoding and all-reduce flags."""
     from tpkit.cli import PARALLEL_ALIASES
-    from tpkit.cli.argtypes import _whole, add_serving_flags
+    from tpkit.cli.argtypes import whole_number, add_serving_flags
     p = sub.add_parser(
         "perf", help="predict decode tok/s with every all-reduce costed, and whether speculative decoding pays",
         description="Decode step time and tokens/s of one TP group on NVLink or PCIe, from a model of one forward "
@@ -65,8 +65,8 @@ def register(sub, argv: list[str] | None = None) -> None:
     p.add_argument("--link", choices=("nvlink", "xgmi", "pcie"), default=None,
                    help="interconnect of the TP group (default: NVLink if the GPU has it, the xGMI mesh on MI300X / "
                         "MI325X / MI355X, else PCIe); xgmi: the AMD Infinity Fabric full mesh of those platforms")
-    p.add_argument("--batch", type=_whole, default=1, help="sequences decoded together (default 1)")
-    p.add_argument("--context", type=_whole, default=1024, help="tokens in each sequence's KV cache (default 1024)")
+    p.add_argument("--batch", type=whole_number, default=1, help="sequences decoded together (default 1)")
+    p.add_argument("--context", type=whole_number, default=1024, help="tokens in each sequence's KV cache (default 1024)")
     p.add_argument("--engine", type=str.lower, choices=("sglang", "vllm"), default="sglang",
                    help="flags and kernel layout")
     p.add_argument("--kv-cache-dtype", type=_kv_dtype, choices=("auto", "bf16", "fp8"), default="auto",

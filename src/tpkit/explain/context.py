@@ -14,12 +14,12 @@ speculative config).  The names other modules and tests import from here are re-
 from __future__ import annotations
 
 from tpkit.explain.contradiction import Contradiction
-from tpkit.explain.flagmerge import (FLAG_SETTINGS, _apply_flags, _engine_and_version, _logged_values,
-                                     _prefix_caching_flag)
-from tpkit.explain.modelpath import _resolve_model
-from tpkit.explain.runfacts import _compile_cache_note, _links_from_log, _resolve_gpu, _runner_note, _sglang_gpu
-from tpkit.explain.runtp import (TP_CANDIDATES, _sglang_tag_era, _tag_era_basis, _tp_divides_heads,
-                                 _tp_from_numbers, _tp_from_ranks, tp_default_evidence)
+from tpkit.explain.flagmerge import (FLAG_SETTINGS, apply_flags, engine_and_version, logged_values,
+                                     prefix_caching_flag)
+from tpkit.explain.modelpath import resolve_model
+from tpkit.explain.runfacts import compile_cache_note, links_from_log, resolve_gpu, runner_note, sglang_gpu
+from tpkit.explain.runtp import (TP_CANDIDATES, sglang_tag_era, tag_era_basis, tp_divides_heads,
+                                 tp_from_numbers, tp_from_ranks, tp_default_evidence)
 from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
 from tpkit.records import dataclass
@@ -86,21 +86,21 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
     run = parsed.run
     contradictions, notes = [], []
-    values, sources = _logged_values(run, text_settings)
-    _apply_flags(flags, values, sources, contradictions)
-    _prefix_caching_flag(flags, values, sources, contradictions)
+    values, sources = logged_values(run, text_settings)
+    apply_flags(flags, values, sources, contradictions)
+    prefix_caching_flag(flags, values, sources, contradictions)
     if "tp" not in values:
         formats = () if parsed.engine.version_printed else tuple(
             e.claim for e in parsed.engine.evidence if e.claim.startswith("format "))
-        era = _sglang_tag_era(parsed.engine.version, values.get("log_date"), formats)
-        _tp_from_ranks(parsed, values, sources, notes, era, raw, _tag_era_basis(parsed.engine.version, formats))
+        era = sglang_tag_era(parsed.engine.version, values.get("log_date"), formats)
+        tp_from_ranks(parsed, values, sources, notes, era, raw, tag_era_basis(parsed.engine.version, formats))
     if "tp" not in values:
         why = tp_default_evidence(parsed)
         if why:
             values["tp"], sources["tp"] = 1, why
-    engine, version = _engine_and_version(parsed, flags, contradictions, notes)
-    model, model_source = _resolve_model(parsed, flags, notes)
-    _tp_divides_heads(model, values, sources)
+    engine, version = engine_and_version(parsed, flags, contradictions, notes)
+    model, model_source = resolve_model(parsed, flags, notes)
+    tp_divides_heads(model, values, sources)
     spec = spec_source = spec_missing = None
     if engine == "vllm" or (engine is None and flags.get("speculative_config") is not None):
         from tpkit.explain.vspec import vllm_speculative
@@ -111,15 +111,15 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                      "drafter comes from --speculative-algorithm / --speculative-draft-model-path)")
     tp_inferred = None
     if "tp" not in values and engine == "vllm":
-        tp_inferred = _tp_from_numbers(parsed, model, values, sources, raw, spec)
-    gpu, gpu_source = _resolve_gpu(parsed, flags, notes)
+        tp_inferred = tp_from_numbers(parsed, model, values, sources, raw, spec)
+    gpu, gpu_source = resolve_gpu(parsed, flags, notes)
     inferred = None
     if engine == "sglang":
-        gpu, gpu_source, inferred = _sglang_gpu(parsed, values, flags, gpu, gpu_source, contradictions, notes)
-    links = _links_from_log(raw, values, notes)
+        gpu, gpu_source, inferred = sglang_gpu(parsed, values, flags, gpu, gpu_source, contradictions, notes)
+    links = links_from_log(raw, values, notes)
     if engine == "vllm":
-        notes += _compile_cache_note(values, sources, version)
-        notes += _runner_note(values, sources)
+        notes += compile_cache_note(values, sources, version)
+        notes += runner_note(values, sources)
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
                                                                                    slack=gpu.total_bytes * 0.002):
         notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "

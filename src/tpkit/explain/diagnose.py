@@ -18,11 +18,12 @@ from dataclasses import field
 from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB, format_bytes
 
-__all__ = ["Fix", "Diagnosis", "MARGIN", "capture_error_not_memory", "pool_error_not_memory"]
+__all__ = ["Fix", "Diagnosis", "MARGIN", "capture_error_not_memory", "pool_error_not_memory",
+           "MAX_FRACTION", "fp8_could_halve_weights", "bytes_text", "kv_heads_shard"]
 
 MARGIN = GiB(1)
 """headroom a re-planned fraction leaves above the bare need (activations of the first batch)"""
-_MAX_FRACTION = 0.95
+MAX_FRACTION = 0.95
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -60,11 +61,12 @@ class Diagnosis:
                 "findings": list(self.findings)}
 
 
-def _g(b: Bytes | int | float) -> str:
+def bytes_text(b: Bytes | int | float) -> str:
+    """``b`` as tpkit prints a size (``units.format_bytes``), from Bytes or a plain byte count."""
     return format_bytes(b if isinstance(b, Bytes) else Bytes(int(b)))
 
 
-def _kv_heads_shard(model, tp: int) -> bool:
+def kv_heads_shard(model, tp: int) -> bool:
     """True when doubling TP halves the per-rank KV cell (GQA/MHA with ≥ 2·tp KV heads, not MLA)."""
     if model is None:
         return False
@@ -78,7 +80,7 @@ def _weights_16bit(model) -> bool:
     return model is not None and getattr(model, "quant", None) is None
 
 
-def _fp8_could_halve_weights(ctx) -> bool:
+def fp8_could_halve_weights(ctx) -> bool:
     """Whether '--quantization fp8' is a fix to offer: the log prints no quantization method (vLLM's engine config
     'quantization=…', SGLang's server args) and the model config, where known, carries none.  A checkpoint the engine
     already loads quantized (compressed-tensors FP8, AWQ, ModelOpt …) has no 16-bit weights to halve; the planned

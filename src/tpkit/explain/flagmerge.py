@@ -13,7 +13,8 @@ from tpkit.logs import ParsedLog
 from tpkit.logs.engine import pre_release_ends
 from tpkit.logs.settings import flag_settings, same_quantization
 
-__all__ = ["FLAG_SETTINGS"]
+__all__ = ["FLAG_SETTINGS",
+           "apply_flags", "engine_and_version", "logged_values", "prefix_caching_flag"]
 
 FLAG_SETTINGS = flag_settings((
     "tp", "pp", "dp", "ep", "mem_fraction_static", "gpu_memory_utilization", "context_length", "max_model_len",
@@ -51,7 +52,7 @@ def _same(a, b) -> bool:
         return str(a).strip().lower() == str(b).strip().lower()
 
 
-def _logged_values(run, text_settings: dict | None) -> tuple[dict, dict]:
+def logged_values(run, text_settings: dict | None) -> tuple[dict, dict]:
     """(values, sources) the log states: the reader's run settings, then the free-form ``text_settings`` where the
     reader found none."""
     values, sources = {}, {}
@@ -67,7 +68,7 @@ def _logged_values(run, text_settings: dict | None) -> tuple[dict, dict]:
     return values, sources
 
 
-def _apply_flags(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
+def apply_flags(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
     """The flags of ``FLAG_SETTINGS`` fill what the log leaves open; one that differs from the log's value is a
     contradiction (the log's value stays)."""
     for flag, name in FLAG_SETTINGS.items():
@@ -81,7 +82,7 @@ def _apply_flags(flags: dict, values: dict, sources: dict, contradictions: list)
             values[name], sources[name] = given, f"flag --{flag.replace('_', '-')}"
 
 
-def _prefix_caching_flag(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
+def prefix_caching_flag(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
     """``--enable-prefix-caching`` / ``--no-enable-prefix-caching`` (the vLLM option, ``engines.vllm.options``):
     the log's own statement (``result.free_form_settings``: the flag in a printed command, or
     ``enable_prefix_caching`` in the non-default args) wins and a different flag is a contradiction; otherwise the
@@ -115,7 +116,7 @@ def _engine_from_failures(parsed: ParsedLog) -> str | None:
     return None
 
 
-def _engine_and_version(parsed: ParsedLog, flags: dict, contradictions: list, notes: list):
+def engine_and_version(parsed: ParsedLog, flags: dict, contradictions: list, notes: list):
     """(engine, release) of the run: the reader's, else the engine an error message's wording names; --engine
     fills a gap (a different one is a contradiction); --engine-version replaces a release range inferred from the
     line formats or fills a missing one."""

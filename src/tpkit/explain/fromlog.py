@@ -20,6 +20,7 @@ little with peers).
 
 from __future__ import annotations
 
+from tpkit.explain.refusals import REFUSED
 from tpkit.logs.settings import QUANTIZATION_NAMES, planned_quantization, same_quantization
 from tpkit.records import dataclass
 from tpkit.units import Bytes
@@ -71,7 +72,7 @@ def _graph_flags(ctx, out: list) -> list:
         from tpkit.engines.vllm.versions import resolve_rules
 
         release = resolve_rules(ctx.rules_version).release if ctx.rules_version else None
-    except Exception:  # noqa: BLE001 - a release tpkit has no rules for: no graph flags from the log
+    except REFUSED:  # a release tpkit has no rules for: no graph flags from the log
         release = None
     kept = []
     has_list = any(dest == "cudagraph_capture_sizes" and value for dest, _, value in out)

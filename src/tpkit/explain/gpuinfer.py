@@ -57,10 +57,10 @@ class InferredTotal:
 
 def _context_high() -> tuple[Bytes, str]:
     """The highest band end of the CUDA context over the start-up table's families."""
-    from tpkit.startup.table import _table, entry
+    from tpkit.startup.table import read_table, entry
 
     best = max(((entry("cuda_context", k).bytes + entry("cuda_context", k).uncertainty), k)
-               for k in _table()["terms"]["cuda_context"])
+               for k in read_table()["terms"]["cuda_context"])
     return best[0], f"CUDA context ≤ {format_bytes(best[0])} (start-up table, highest band end: {best[1]})"
 
 

@@ -16,7 +16,8 @@ def _load_model(name: str):
     return load_model(name)
 
 
-def _resolve_model(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | None, str]:
+def resolve_model(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | None, str]:
+    """(the run's model config, where it came from): ``--model``, else the log's model path (locally, by its tail)."""
     given = flags.get("model")
     if given:
         return _load_model(given), f"--model {given}"  # a bad --model is the user's error (exit 2)

@@ -15,7 +15,8 @@ from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
 
 
-def _resolve_gpu(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | None, str]:
+def resolve_gpu(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | None, str]:
+    """(the run's GPU, where it came from): ``--gpu-memory`` / ``--gpu``, else the printed name or device total."""
     from tpkit.hardware.catalog import custom_gpu, lookup_gpu
     from tpkit.units import parse_bytes
 
@@ -58,7 +59,7 @@ def _flag_gpu_below_the_log(parsed: ParsedLog, values: dict, flags: dict, gpu, c
     return None
 
 
-def _sglang_gpu(parsed: ParsedLog, values: dict, flags: dict, gpu, gpu_source: str, contradictions: list,
+def sglang_gpu(parsed: ParsedLog, values: dict, flags: dict, gpu, gpu_source: str, contradictions: list,
                 notes: list):
     """(GPU, source, inference) of an SGLang run: a --gpu / --gpu-memory below what the log shows is dropped
     (``_flag_gpu_below_the_log``); without a GPU, the only catalog GPU whose total fits the memory arithmetic
@@ -83,7 +84,7 @@ def _sglang_gpu(parsed: ParsedLog, values: dict, flags: dict, gpu, gpu_source: s
 _LINK_NEEDLES = (b"is disabled because", b"Custom collectives are disabled")
 
 
-def _links_from_log(raw: bytes | None, values: dict, notes: list):
+def links_from_log(raw: bytes | None, values: dict, notes: list):
     """The ``LinkChoice`` the log's own lines give (``tpkit.logs.links``): 'lacks GPU P2P' → ``--no-p2p``,
     'more than two PCIe-only GPUs' → ``--link pcie``, 'spans across nodes' → ``--nnodes N`` (the TP group spread
     over N hosts); None when the log says nothing about the links."""
@@ -111,7 +112,7 @@ def _links_from_log(raw: bytes | None, values: dict, notes: list):
     return choice
 
 
-def _runner_note(values: dict, sources: dict) -> list[str]:
+def runner_note(values: dict, sources: dict) -> list[str]:
     """The model runner the log shows (``logs.settings.runner_settings``): Model Runner V2 or the V1 runner, which
     a plan of the run takes (``tpkit plan --from-log`` fills ``--vllm-use-v2-model-runner``)."""
     runner = values.get("vllm_use_v2_model_runner")
@@ -123,7 +124,7 @@ def _runner_note(values: dict, sources: dict) -> list[str]:
             "(tpkit plan --from-log reads it)"]
 
 
-def _compile_cache_note(values: dict, sources: dict, version: str | None) -> list[str]:
+def compile_cache_note(values: dict, sources: dict, version: str | None) -> list[str]:
     """What the log shows of vLLM's torch.compile cache (``logs.settings._COMPILE_CACHE_LINES``), and what a plan of
     the run does with it: runs with torch.compile on of 0.22-0.32 (Model Runner V2) or 0.11.1-0.32 (the V1 runner,
     ``VllmRules.v1_vocab_hidden_peak``) charge a cold compile's scratch

@@ -1,9 +1,9 @@
 """The tensor-parallel size of an explained run when no dump or flag prints it (``explain.context``).
 
-In the order ``build_context`` tries them: the rank prefixes of the log's lines (``_tp_from_ranks``, with SGLang's
-tagging era ``_sglang_tag_era``), the engines' default of 1 where a launch record shows it
-(``tp_default_evidence``), a rank-prefix bound raised to divide the attention heads (``_tp_divides_heads``), and
-for vLLM the log's numbers (``_tp_from_numbers``: ``explain.tpinfer``).
+In the order ``build_context`` tries them: the rank prefixes of the log's lines (``tp_from_ranks``, with SGLang's
+tagging era ``sglang_tag_era``), the engines' default of 1 where a launch record shows it
+(``tp_default_evidence``), a rank-prefix bound raised to divide the attention heads (``tp_divides_heads``), and
+for vLLM the log's numbers (``tp_from_numbers``: ``explain.tpinfer``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from tpkit.explain.refusals import REFUSED
 from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
 
-__all__ = ["TP_CANDIDATES", "SGLANG_TP_TAG_ONLY_ABOVE_1", "tp_default_evidence"]
+__all__ = ["TP_CANDIDATES", "SGLANG_TP_TAG_ONLY_ABOVE_1", "tp_default_evidence",
+           "sglang_tag_era", "tag_era_basis", "tp_divides_heads", "tp_from_numbers", "tp_from_ranks"]
 
 TP_CANDIDATES = (1, 2, 4, 8)
 """tensor-parallel sizes tried when a log does not say which one ran"""
@@ -46,7 +47,7 @@ def _release_keys(version: str | None) -> list[tuple[int, int, int, int]]:
     return keys if len(keys) == len(found) else [release_key(v) for v in found]
 
 
-def _sglang_tag_era(version: str | None, date: str | None, format_ranges: tuple[str, ...] = ()) -> str | None:
+def sglang_tag_era(version: str | None, date: str | None, format_ranges: tuple[str, ...] = ()) -> str | None:
     """"tags_every_run" (SGLang before 0.4.6.post2), "tags_above_1" (0.4.6.post2 and later) or None (the log's
     releases, capped by its date (``versions.newest_by_date``), straddle 0.4.6.post2 or are unknown).
 
@@ -98,8 +99,8 @@ def _untagged_scheduler_record(raw: bytes | None) -> str | None:
     return f"line {line_no}: '{text}'"
 
 
-def _tag_era_basis(version: str | None, format_ranges: tuple[str, ...] = ()) -> str:
-    """In words, what sets the oldest release ``_sglang_tag_era`` reads: the version text, or the line format
+def tag_era_basis(version: str | None, format_ranges: tuple[str, ...] = ()) -> str:
+    """In words, what sets the oldest release ``sglang_tag_era`` reads: the version text, or the line format
     (its claim, 'format of …: range') whose range starts latest when that is later than the version's first
     release."""
     def first(claim: str) -> tuple[int, int, int, int]:
@@ -112,7 +113,7 @@ def _tag_era_basis(version: str | None, format_ranges: tuple[str, ...] = ()) -> 
     return str(version)
 
 
-def _tp_from_ranks(parsed: ParsedLog, values: dict, sources: dict, notes: list, era: str | None = None,
+def tp_from_ranks(parsed: ParsedLog, values: dict, sources: dict, notes: list, era: str | None = None,
                    raw: bytes | None = None, era_basis: str | None = None) -> None:
     """tp from the rank prefixes when no dump or flag prints it: the highest TP index + 1 ('TP0' … 'TP7' → 8).
     A rank the excerpt leaves out would make it larger.  Rank 0 alone pins tp only where the engine tags every
@@ -179,7 +180,7 @@ def tp_default_evidence(parsed: ParsedLog) -> str | None:
     return None
 
 
-def _tp_divides_heads(model, values: dict, sources: dict) -> None:
+def tp_divides_heads(model, values: dict, sources: dict) -> None:
     """A tp read off the rank prefixes is a lower bound (a rank the excerpt leaves out makes it larger); both
     engines require tp to divide the attention heads (SGLang and vLLM assert it when they build the model), so the
     bound is raised to the smallest tp that does ('TP0…TP5' of a 128-head model → 8)."""
@@ -192,7 +193,7 @@ def _tp_divides_heads(model, values: dict, sources: dict) -> None:
     values["tp"] = raised
 
 
-def _tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw: bytes | None, spec=None):
+def tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw: bytes | None, spec=None):
     """vLLM: the tp from the log's text bounds and its 'Model loading took' (``explain.tpinfer``; with a
     speculative drafter, its weights too: ``explain.vspec.with_drafter``); set when exactly one of ``TP_CANDIDATES`` survives.
     Returns the ``TpInference`` (None when nothing bears on it)."""

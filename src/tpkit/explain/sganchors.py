@@ -13,7 +13,7 @@ from tpkit.logs import ParsedLog, RankView
 GIB_NOTE = "GiB (SGLang prints 'GB' but divides by 2^30)"
 
 
-def _min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
+def min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
     """The smallest last-printed value of ``name`` over the ranks (SGLang reduces it with a MIN all-reduce)."""
     last = {}
     for a in parsed.anchors:
@@ -24,13 +24,13 @@ def _min_over_ranks(parsed: ParsedLog, name: str, group: str | None = None):
     return min(last.values(), key=lambda a: a.size.value.bytes), len(last)
 
 
-def _target_last(view: RankView, name: str):
+def target_last(view: RankView, name: str):
     """The last anchor ``name`` of the target model on this rank (a draft model's loads are not the target's)."""
     found = [a for a in view.all(name) if a.group != "draft"]
     return found[-1] if found else None
 
 
-def _draft_before_pool(parsed: ParsedLog, draft_end) -> bool:
+def draft_before_pool(parsed: ParsedLog, draft_end) -> bool:
     """Whether the draft's weights were loaded before the target's KV pool was sized (then the target's budget
     sees the free memory after both loads); SGLang ≤ 0.4 sizes the target's pool first and loads the draft after
     its 'Memory pool end', so the draft's load does not enter the target's budget.
@@ -47,7 +47,7 @@ def _draft_before_pool(parsed: ParsedLog, draft_end) -> bool:
     return not pools or draft_end.line_no < min(pools)
 
 
-def _tokens_agreed(parsed: ParsedLog):
+def tokens_agreed(parsed: ParsedLog):
     """The target's printed token count when the explained rank printed none but the other ranks did and all
     agree (None otherwise): SGLang sizes the pool from the free memory MIN-all-reduced over the world group
     (``get_available_gpu_memory(distributed=True)``, sglang 0.3.0 / 0.4.3 / 0.4.8 ``profile_max_num_token``;
@@ -60,7 +60,7 @@ def _tokens_agreed(parsed: ParsedLog):
     return found[0]
 
 
-def _printed_floor(parsed: ParsedLog, tokens: int | None, page: int) -> tuple[int | None, int, str]:
+def printed_floor(parsed: ParsedLog, tokens: int | None, page: int) -> tuple[int | None, int, str]:
     """(tokens, step, what) that pin SGLang's floor(budget / cell): the printed pool (step: the page), else the
     'profiled value' of the max_total_tokens warning (``profile_max_num_token``'s raw floor, step 1, negative when
     the budget is); (None, 1, "") without either."""
@@ -73,13 +73,13 @@ def _printed_floor(parsed: ParsedLog, tokens: int | None, page: int) -> tuple[in
     return None, 1, ""
 
 
-def _unprinted_shortfall(tokens: int | None, step: int, what: str, rest: Iv | None, cell: float | None, f,
+def unprinted_shortfall(tokens: int | None, step: int, what: str, rest: Iv | None, cell: float | None, f,
                          world: int, printed_ranks: int, ctx: Context) -> str | None:
     """Why a printed pool below the rebuilt range can still be SGLang's own arithmetic: the pool is sized from the
     MIN over all ranks of the free memory before and after the weights (``get_available_gpu_memory(distributed=
     True)`` in ``init_torch_distributed`` and ``profile_max_num_token``, sglang 0.3.0–0.5.8; 0.5.23
     ``KVCacheConfigurator``), and a log that prints fewer ranks than the world does not show the smallest.  The
-    printed tokens pin the budget to [tokens × cell, (tokens + step) × cell) (``_printed_floor``: the pool, step the
+    printed tokens pin the budget to [tokens × cell, (tokens + step) × cell) (``printed_floor``: the pool, step the
     page; or the warning's profiled value, step 1); its distance Δ below the rebuilt
     budget is what an unprinted rank lacks: Δ when only its free memory after the weights is lower, Δ / f when it
     is lower by the same amount on both samples (the slack (1 − f) × pre shrinks with it).  None when the printed

@@ -1,98 +1,25 @@
 """SGLang diagnosis: the failed phase, the shortfall and fixes re-planned from the log's anchors (pre-load memory,
-weights, free after weights, the cell); the shared types and rules are ``explain.diagnose``."""
+weights, free after weights, the cell); the shared types and rules are ``explain.diagnose``, the budget model
+``explain.sgbudget``."""
 
 from __future__ import annotations
 
 import math
 
-from tpkit.explain.diagnose import (MARGIN, _MAX_FRACTION, Diagnosis, Fix, _fp8_could_halve_weights, _g,
-                                   _kv_heads_shard, capture_error_not_memory, pool_error_not_memory)
+from tpkit.explain.diagnose import (MARGIN, MAX_FRACTION, Diagnosis, Fix, fp8_could_halve_weights, bytes_text,
+                                   kv_heads_shard, capture_error_not_memory, pool_error_not_memory)
 from tpkit.explain.refusals import REFUSED
+from tpkit.explain.sgbudget import BudgetReplan, mm_bytes, pool_tokens, rope_bytes
 from tpkit.units import Bytes, GiB
 
 __all__ = ["diagnose_sglang"]
-
-
-def _sg_tokens(rest: int, cell: float | None, page: int) -> int | None:
-    if cell is None or cell <= 0:
-        return None
-    return max(0, int(rest // cell)) // page * page
-
-
-class _Replan:
-    """The anchors a fix re-plans from, in bytes: SGLang's budget is (pre + stream pool) × f − weights − stream pool
-    − the multimodal reservation (0.5.18+, ``explain.sgrelease._mm_reservation``) − the RoPE cache pre-expansion
-    (``explain.sgrelease._rope_reserve``: the ledger's budget is sampled after it), with pre the 'Load weight begin'
-    free memory (``engines.sglang.streams``) and f the flag's value × ``fraction_flag_factor``; ``a`` is the run's
-    :class:`~tpkit.explain.sglang.SglangAnchored`, ``context`` the context length (None when unknown); a plain class: a
-    dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
-
-    __slots__ = ("a", "pre", "stream", "mm", "w", "f", "context", "factor", "rope")
-
-    def __init__(self, a, ctx) -> None:
-        self.a = a
-        self.pre = a.pre.mid.bytes if a.pre else None
-        self.stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
-        self.mm = _mm_bytes(a)
-        self.rope = _rope_bytes(a)
-        self.w = a.weights.mid.bytes if a.weights else None
-        self.f = a.fraction
-        self.context = ctx.get("context_length")
-        # what SGLang multiplies a given --mem-fraction-static by (the ROCm aiter × 0.85, an old multimodal runner's
-        # factor): a fix's flag value F runs at F × factor, as the run's own fraction did (explain.sglang._fraction)
-        self.factor = float(getattr(a, "fraction_flag_factor", 1.0) or 1.0)
-
-    def flag(self, effective: float, *, up: bool) -> float:
-        """The ``--mem-fraction-static`` value (0.01 grid, rounded ``up`` or down) that SGLang runs at
-        ``effective``."""
-        return (math.ceil if up else math.floor)(effective / self.factor * 100) / 100
-
-    def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0,
-               weights=None, stream=None) -> tuple[int | None, int | None]:
-        """(KV budget bytes, tokens) with one knob changed, from the anchors; ``weights``: the load usage at another
-        layout in bytes (``relayout``), in place of the measured one × ``weights_scale``; ``stream``: the stream
-        pool at that layout (SGLang's pre sample stays the log's: a re-planned TP re-uses the measured start-up)."""
-        if self.pre is None or self.w is None or (fraction or self.f) is None:
-            return None, None
-        frac = fraction * self.factor if fraction is not None else self.f
-        # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
-        # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
-        p = self.pre + free_gain + self.stream
-        w = weights if weights is not None else self.w * weights_scale
-        rest = int(p * frac - w - (self.stream if stream is None else stream) - self.mm - self.rope)
-        cell = self.a.cell_bytes * cell_scale if self.a.cell_bytes else None
-        return rest, _sg_tokens(rest, cell, self.a.page)
-
-    def fix(self, flags, why, note="", *, need=0, **kw) -> Fix:
-        """The fix ``flags`` with its budget re-planned (``budget``'s knobs in ``kw``): it fits when the budget
-        exceeds ``need`` and holds a token; a pool below one full-context request is said."""
-        rest, tokens = self.budget(**kw)
-        fits = rest is not None and rest > need and (tokens is None or tokens > 0)
-        context = self.context
-        if tokens is not None and context and tokens < int(context) and kw.get("fraction") is None:
-            note = ((note + "; " if note else "")
-                    + f"holds {tokens:,} tokens, less than one {int(context):,}-token request")
-        return Fix(flags=flags, kv_tokens=tokens, fits=bool(fits), why=why, note=note)
-
-
-def _rope_bytes(a) -> int:
-    """The RoPE cache pre-expansion the anchored budget took, in bytes (its midpoint; 0 when none): the ledger's KV
-    budget is sampled after it (``explain.sglang._budget_rows``), so every re-planned budget is too."""
-    rope = getattr(a, "rope_reserve", None)
-    return rope.mid.bytes if rope is not None else 0
-
-
-def _mm_bytes(a) -> int:
-    """The multimodal reservation the anchored budget took, in bytes (its midpoint; 0 when none)."""
-    mm = getattr(a, "mm_reservation", None)
-    return mm.mid.bytes if mm is not None else 0
 
 
 def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     """``a``: :class:`~tpkit.explain.sglang.SglangAnchored`."""
     failure = parsed.primary_failure
     findings = _car_findings(a, ctx)
-    plan = _Replan(a, ctx)
+    plan = BudgetReplan(a, ctx)
     if failure is None:
         return _ok(a, ctx, plan, findings)
     phase = failure.phase
@@ -126,11 +53,11 @@ def _car_findings(a, ctx) -> list[str]:
         findings.append(_car_finding(a, ctx))
     if a.init_dist is not None and a.car_bytes:
         findings.append(f"distributed init took {a.init_dist.text()} (printed); SGLang's custom all-reduce buffers for "
-                        f"tp {tp} are {_g(a.car_bytes)} of it (tpkit's start-up model)")
+                        f"tp {tp} are {bytes_text(a.car_bytes)} of it (tpkit's start-up model)")
     return findings
 
 
-def _ok(a, ctx, plan: _Replan, findings: list[str]) -> Diagnosis:
+def _ok(a, ctx, plan: BudgetReplan, findings: list[str]) -> Diagnosis:
     """A run that started: a pool below one full-context request is a finding, with the fixes that grow it."""
     context = plan.context
     short_pool = a.tokens_printed is not None and context and a.tokens_printed < int(context)
@@ -148,7 +75,7 @@ def _oom(failure):
     return oom, req, free, (req.value - free.value if oom and req and free else None)
 
 
-def _imbalance(failure, plan: _Replan):
+def _imbalance(failure, plan: BudgetReplan):
     """SGLang's rank-balance check failed: (cause, short, fixes)."""
     short = None
     sizes = dict(failure.sizes)
@@ -163,11 +90,11 @@ def _imbalance(failure, plan: _Replan):
     fixes = [Fix(flags="free the other process's memory on the busy GPU (nvidia-smi), or "
                        "CUDA_VISIBLE_DEVICES=<idle GPUs>", kv_tokens=tokens, fits=True,
                  why="with every rank as free as the local one the balance check passes"
-                 + ("" if rest is None else f"; KV budget {_g(rest)}"))]
+                 + ("" if rest is None else f"; KV budget {bytes_text(rest)}"))]
     return cause, short, fixes
 
 
-def _kv_pool_failure(failure, a, ctx, plan: _Replan, findings: list[str]):
+def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
     """The KV pool could not be sized or allocated: (cause, short, fixes); tpkit's catalog plan where the anchors
     give no budget (its finding added to ``findings``)."""
     oom, req, free, short = _oom(failure)
@@ -176,14 +103,14 @@ def _kv_pool_failure(failure, a, ctx, plan: _Replan, findings: list[str]):
     rest, _ = plan.budget()
     if rest is not None and rest <= 0:
         short = Bytes(-rest)
-        cause = (f"the KV budget is negative ({_g(rest)}): the weights ({a.weights.text()}) exceed "
-                 f"mem_fraction_static {f:.3f} × pre-load memory ({a.pre.text()}) = {_g(int(pre * f))}")
+        cause = (f"the KV budget is negative ({bytes_text(rest)}): the weights ({a.weights.text()}) exceed "
+                 f"mem_fraction_static {f:.3f} × pre-load memory ({a.pre.text()}) = {bytes_text(int(pre * f))}")
     elif rest is not None:
-        cause = (f"the KV pool did not fit: KV budget {_g(rest)} after weights {a.weights.text()} "
+        cause = (f"the KV pool did not fit: KV budget {bytes_text(rest)} after weights {a.weights.text()} "
                  f"and slack (1 − {f:.3f}) × {a.pre.text()}")
     elif oom and short is not None:
         cause = (f"out of memory allocating the KV pool: asked for {req.text}, {free.text} free (short by "
-                 f"{_g(short)}): memory taken after SGLang sized the pool (another process, or a pool sized "
+                 f"{bytes_text(short)}): memory taken after SGLang sized the pool (another process, or a pool sized "
                  "from a stale measurement)")
         fixes += _pool_oom_fraction(failure, plan, short)
     else:
@@ -241,18 +168,18 @@ def _weights_floor_fix(failure, f: float | None) -> tuple[str, Fix] | None:
                            "(1 − fraction) × pre-load memory for activations and CUDA graphs")
 
 
-def _pool_error(root: str, plan: _Replan):
+def _pool_error(root: str, plan: BudgetReplan):
     """Creating the KV pool raised an exception that is not a lack of memory (``diagnose.pool_error_not_memory``):
     (cause, short, fixes) — no memory knob is offered; the budget the anchors give is reported when they give one."""
     rest, _ = plan.budget()
     cause = (f"creating the KV pool raised {root}, which is not a lack of memory"
-             + (f" (the KV budget the anchors give is {_g(rest)})" if rest is not None and rest > 0 else "")
+             + (f" (the KV budget the anchors give is {bytes_text(rest)})" if rest is not None and rest > 0 else "")
              + ": an option or build the pool code does not support (the raising check names it); a smaller "
                "--mem-fraction-static, more GPUs or fp8 weights would not help")
     return cause, None, []
 
 
-def _pool_oom_fraction(failure, plan: _Replan, short: Bytes) -> list[Fix]:
+def _pool_oom_fraction(failure, plan: BudgetReplan, short: Bytes) -> list[Fix]:
     """The fraction that shrinks the pool by the missing bytes (+ half the margin) after an OOM allocating it;
     pre-load memory taken as 90 % of the printed total when not printed."""
     f, pre = plan.f, plan.pre
@@ -265,12 +192,12 @@ def _pool_oom_fraction(failure, plan: _Replan, short: Bytes) -> list[Fix]:
         return []
     return [Fix(flags=f"--mem-fraction-static {f2:.2f}", kv_tokens=plan.budget(fraction=f2)[1],
                 fits=(f - f2 * plan.factor) * base >= short.bytes,
-                why=f"the pool shrinks by ({f:.3f} − {f2 * plan.factor:.3f}) × pre-load memory ≥ the {_g(short)} "
+                why=f"the pool shrinks by ({f:.3f} − {f2 * plan.factor:.3f}) × pre-load memory ≥ the {bytes_text(short)} "
                     "missing", note="" if pre is not None else
                 "pre-load memory not printed: taken as 90 % of the printed total")]
 
 
-def _weights_failure(failure, a, ctx, plan: _Replan):
+def _weights_failure(failure, a, ctx, plan: BudgetReplan):
     """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, or re-planned from the model
     config when the load never finished."""
     oom, req, free, short = _oom(failure)
@@ -281,12 +208,12 @@ def _weights_failure(failure, a, ctx, plan: _Replan):
         cause += f": asked for {req.text} with {free.text} free"
     room = pre if pre is not None else _free_for_weights(failure)
     if room is not None and pre is not None and free is not None:
-        cause += f"; {_g(pre - free.value.bytes)} of weights were loaded out of {_g(pre)} free before the load"
+        cause += f"; {bytes_text(pre - free.value.bytes)} of weights were loaded out of {bytes_text(pre)} free before the load"
     if plan.w is not None:
         from tpkit.explain.sgreplan import relayout
 
         return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
-                                       cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0,
+                                       cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0,
                                        **relayout(ctx, a, tp=2 * tp))]
     return cause, short, _weights_fixes_from_model(ctx, tp, room, plan.f, a)
 
@@ -301,7 +228,7 @@ def _graph_error(root: str, a):
                              why="no CUDA graph is captured (slower decode); the KV pool is unchanged")]
 
 
-def _graph_failure(failure, a, ctx, plan: _Replan):
+def _graph_failure(failure, a, ctx, plan: BudgetReplan):
     """Out of memory capturing the CUDA graphs: (cause, short, fixes) — more slack, a smaller captured batch, the
     custom all-reduce buffers off."""
     oom, req, free, short = _oom(failure)
@@ -309,18 +236,18 @@ def _graph_failure(failure, a, ctx, plan: _Replan):
     fixes: list[Fix] = []
     cause = "out of memory while capturing CUDA graphs: the slack left after the KV pool was too small"
     if oom and req and free:
-        cause += f" (asked for {req.text}, {free.text} free: short by {_g(short)})"
+        cause += f" (asked for {req.text}, {free.text} free: short by {bytes_text(short)})"
     need = (short.bytes if short else 0) + MARGIN.bytes // 2
     if pre and f is not None:
         f2 = plan.flag(f - need / pre, up=False)
         if f2 > 0:
-            fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", f"keeps {_g(need)} more slack for the graphs",
+            fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", f"keeps {bytes_text(need)} more slack for the graphs",
                                   fraction=f2))
     fixes += _graph_batch_fixes(failure, a, ctx, oom, req, short)
     if a.car_bytes:
         fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
                          fits=short is not None and a.car_bytes >= short,
-                         why=f"frees SGLang's custom all-reduce buffers ({_g(a.car_bytes)})"))
+                         why=f"frees SGLang's custom all-reduce buffers ({bytes_text(a.car_bytes)})"))
     return cause, short, fixes
 
 
@@ -375,7 +302,7 @@ def _graph_batch_fix(a, bs, pools, req, short, k: int) -> Fix:
         graph_fits = need - need / k >= short.bytes
         graph_note = (f"graph memory scaled by 1/{k} (assumed ∝ the largest captured batch, not measured per batch "
                       f"size): the graph pools held {pools[1]} when the capture asked for {req.text}; 1/{k} of "
-                      f"{_g(need)} is {_g(need // k)}, freeing {_g(need - need // k)} against {_g(short)} missing")
+                      f"{bytes_text(need)} is {bytes_text(need // k)}, freeing {bytes_text(need - need // k)} against {bytes_text(short)} missing")
     else:
         graph_fits = (short is None or short.bytes <= 0 or (a.graph is not None and a.graph.mid.bytes / 2 >=
                                                              short.bytes) or short.bytes < GiB(1).bytes)
@@ -386,7 +313,7 @@ def _graph_batch_fix(a, bs, pools, req, short, k: int) -> Fix:
                note=graph_note)
 
 
-def _first_request_failure(failure, a, ctx, plan: _Replan):
+def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
     """Out of memory after start-up: (cause, short, fixes) — more slack, smaller prefill chunks."""
     short = _oom(failure)[3]
     f, pre = plan.f, plan.pre
@@ -438,14 +365,14 @@ def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]
                                 "config is known (pass --model)"))
             continue
         frac = f if f is not None else 0.85
-        rest = int(room * frac) - w - _mm_bytes(a) - _rope_bytes(a)
-        cell = a.cell_bytes * (0.5 if (t != tp and _kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
-        out.append(Fix(flags=flags, kv_tokens=_sg_tokens(rest, cell, a.page), fits=rest > 0, why=why,
-                       note=f"weights {_g(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {_g(rest)}"))
+        rest = int(room * frac) - w - mm_bytes(a) - rope_bytes(a)
+        cell = a.cell_bytes * (0.5 if (t != tp and kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
+        out.append(Fix(flags=flags, kv_tokens=pool_tokens(rest, cell, a.page), fits=rest > 0, why=why,
+                       note=f"weights {bytes_text(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {bytes_text(rest)}"))
     return out
 
 
-def _sg_growth_fixes(a, ctx, plan: _Replan) -> list[Fix]:
+def _sg_growth_fixes(a, ctx, plan: BudgetReplan) -> list[Fix]:
     """Fixes that give the KV pool more room (fraction, tp, fp8 weights, fp8 KV, context)."""
     tp = int(ctx.get("tp", 1) or 1)
     out = []
@@ -453,19 +380,19 @@ def _sg_growth_fixes(a, ctx, plan: _Replan) -> list[Fix]:
     if pre and w is not None:
         need = MARGIN.bytes + (int(a.cell_bytes * int(context)) if a.cell_bytes and context else 0)
         # the budget is (pre + stream pool) × f − weights − stream pool − the multimodal reservation − the RoPE
-        # pre-expansion (engines.sglang.streams; explain.sgrelease._mm_reservation, _rope_reserve)
+        # pre-expansion (engines.sglang.streams; explain.sgrelease.mm_reservation_for, rope_reserve_for)
         f2 = plan.flag((w + need + stream + plan.mm + plan.rope) / (pre + stream), up=True)
-        if f2 <= _MAX_FRACTION:
+        if f2 <= MAX_FRACTION:
             out.append(fix(f"--mem-fraction-static {f2:.2f}", f"f × pre-load memory must exceed the weights "
                            f"({a.weights.text()}) plus room for the pool", fraction=f2,
-                           note=f"slack left {_g(int(pre * (1 - f2 * factor)))} for activations and CUDA graphs"
+                           note=f"slack left {bytes_text(int(pre * (1 - f2 * factor)))} for activations and CUDA graphs"
                            + ("" if factor == 1.0 else f"; SGLang runs --mem-fraction-static {f2:.2f} at "
                                                       f"{f2 * factor:.3f} (× {factor:g})")))
     from tpkit.explain.sgreplan import relayout
 
     out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
-                   cell_scale=0.5 if _kv_heads_shard(ctx.model, tp) else 1.0, **relayout(ctx, a, tp=2 * tp)))
-    if _fp8_could_halve_weights(ctx):
+                   cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0, **relayout(ctx, a, tp=2 * tp)))
+    if fp8_could_halve_weights(ctx):
         out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights",
                        **relayout(ctx, a, tp=tp, quantization="fp8")))
     kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
@@ -482,7 +409,7 @@ def _car_finding(a, ctx) -> str:
     car = a.car_bytes
     slack_free = a.slack_after_pool or a.free_after_graphs
     after = a.free_after_weights
-    parts = [f"custom all-reduce buffers: {_g(car)} per GPU ({a.car_source}), allocated during distributed init, "
+    parts = [f"custom all-reduce buffers: {bytes_text(car)} per GPU ({a.car_source}), allocated during distributed init, "
              "before the weights"]
     if after is not None:
         share = car.bytes / max(after.mid.bytes, 1)

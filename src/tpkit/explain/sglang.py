@@ -14,13 +14,13 @@ from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
-from tpkit.explain.sganchors import (GIB_NOTE, _draft_before_pool, _min_over_ranks, _printed_floor, _target_last,
-                                     _unprinted_shortfall)
-from tpkit.explain.sgpool import (_cell_of, _full_share, _pool_end_rows, _pool_row, _predict_tokens, _printed_pool,
-                                  _printed_tokens, _tokens_row)
-from tpkit.explain.sgrelease import (_aiter_factor, _car_bytes, _default_fraction, _pre_from_load_usage, _rope_reserve,
-                                     _mm_reservation, _runner_factor, _stream_pool)
-from tpkit.explain.sgstate import _split_rest, _state_pool, planned_state_rest
+from tpkit.explain.sganchors import (GIB_NOTE, draft_before_pool, min_over_ranks, printed_floor, target_last,
+                                     unprinted_shortfall)
+from tpkit.explain.sgpool import (cell_of, full_share, pool_end_rows, pool_row, predict_tokens, printed_pool,
+                                  printed_tokens, tokens_row)
+from tpkit.explain.sgrelease import (aiter_factor, car_bytes_for, default_fraction, pre_from_load_usage, rope_reserve_for,
+                                     mm_reservation_for, runner_factor, stream_pool_for)
+from tpkit.explain.sgstate import split_rest, state_pool_for, planned_state_rest
 from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.records import dataclass
 from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
@@ -81,19 +81,19 @@ class SglangAnchored:
     (``engines.sglang.streams``; None when the release and layout take none): SGLang's pre_model_load_memory is
     ``pre + stream_pool``"""
     mm_reservation: Iv | None = None
-    """the multimodal caches SGLang 0.5.18+ reserves out of the KV budget (``explain.sgrelease._mm_reservation``);
+    """the multimodal caches SGLang 0.5.18+ reserves out of the KV budget (``explain.sgrelease.mm_reservation_for``);
     None when nothing is reserved"""
     rope_reserve: Iv | None = None
     """what SGLang's RoPE cache pre-expansion takes after 'Load weight end', before the KV budget is sampled
-    (``sgrelease._rope_reserve``); None where the release takes none: a fix re-plans the budget less it"""
+    (``sgrelease.rope_reserve_for``); None where the release takes none: a fix re-plans the budget less it"""
     fraction_flag_factor: float = 1.0
     """what SGLang multiplies a ``--mem-fraction-static`` the user gives by before sizing (the multimodal runner
-    factor of old releases, the ROCm aiter × 0.85: ``sgrelease._runner_factor``, ``sgrelease._aiter_factor``); a fix
+    factor of old releases, the ROCm aiter × 0.85: ``sgrelease.runner_factor``, ``sgrelease.aiter_factor``); a fix
     that names a fraction re-plans at the flag's value × this, as ``tpkit plan`` does
     (``engines.sglang.choices.plan_fraction``)"""
     unprinted_ranks: str | None = None
     """where the printed pool lies below the budget rebuilt from the printed ranks and the log prints fewer ranks
-    than the world: the smallest unprinted rank's shortfall it implies, in words (``_unprinted_shortfall``)"""
+    than the world: the smallest unprinted rank's shortfall it implies, in words (``unprinted_shortfall``)"""
 
 
 class _Load:
@@ -135,17 +135,17 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     f = _fraction(parsed, ctx, tp, pp)
     slack, rest, mm, rope = _budget_rows(ctx, rows, load, f, tp, pp)
     state, rest = _state_rows(view, ctx, rows, rest)
-    pool = _printed_pool(view)
-    tokens_a, tokens_printed = _printed_tokens(parsed, view)
-    cell, cell_source, page, capped = _cell_of(ctx, tp, pp, pool.bytes, tokens_printed)
+    pool = printed_pool(view)
+    tokens_a, tokens_printed = printed_tokens(parsed, view)
+    cell, cell_source, page, capped = cell_of(ctx, tp, pp, pool.bytes, tokens_printed)
     if pool.bytes is not None:
-        rows.append(_pool_row(pool, cell, page, rest))
-    predicted = _predict_tokens(ctx, rest, cell, page, capped)
+        rows.append(pool_row(pool, cell, page, rest))
+    predicted = predict_tokens(ctx, rest, cell, page, capped)
     if tokens_a is not None or predicted is not None:
-        rows.append(_tokens_row(tokens_a, tokens_printed, predicted, cell, cell_source, page, capped))
-    pool_end = _pool_end_rows(view, rows, load.end, pool.bytes, state)
+        rows.append(tokens_row(tokens_a, tokens_printed, predicted, cell, cell_source, page, capped))
+    pool_end = pool_end_rows(view, rows, load.end, pool.bytes, state)
     graph, ge = _graph_rows(view, rows)
-    car, car_source = _car_bytes(ctx, tp, any(x.kind == "custom_allreduce_disabled" for x in parsed.failures))
+    car, car_source = car_bytes_for(ctx, tp, any(x.kind == "custom_allreduce_disabled" for x in parsed.failures))
     return SglangAnchored(rows=tuple(rows), fraction=None if f.value is None else float(f.value),
                           fraction_source=f.source, fraction_flag_factor=f.flag_factor,
                           rope_reserve=None if rope is None else rope[0], pre=load.pre, init_dist=init_iv, weights=load.weights,
@@ -157,8 +157,8 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           car_source=car_source, fraction_range=f.range, pre_estimated=load.pre_estimated,
                           state_pool=state.pool if state is not None else None,
                           state_charged=state.charged if state is not None else None, stream_pool=load.stream, mm_reservation=mm,
-                          unprinted_ranks=_unprinted_shortfall(*_printed_floor(parsed, tokens_printed, page),
-                                                               _full_share(rest, capped), cell, f.value, tp * pp,
+                          unprinted_ranks=unprinted_shortfall(*printed_floor(parsed, tokens_printed, page),
+                                                               full_share(rest, capped), cell, f.value, tp * pp,
                                                                max(load.n_after, load.n_pre), ctx))
 
 
@@ -184,20 +184,20 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
                total: Bytes | None, init_iv: Iv | None) -> _Load:
     """The load anchors and their rows: pre-load memory, the weights, the free memory after them (the draft's
     when it loads before the pool is sized), pre estimated from the config when not printed, the stream pool."""
-    stream, stream_why = _stream_pool(ctx, tp, pp)
+    stream, stream_why = stream_pool_for(ctx, tp, pp)
     pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, stream)
     weights = _weights_rows(view, rows)
     _offload_note(ctx, rows, tp, pp)
-    after_a, n_after = _min_over_ranks(parsed, "load_end_avail")
-    draft_end, _ = _min_over_ranks(parsed, "load_end_avail", "draft")
-    if draft_end is not None and not _draft_before_pool(parsed, draft_end):
+    after_a, n_after = min_over_ranks(parsed, "load_end_avail")
+    draft_end, _ = min_over_ranks(parsed, "load_end_avail", "draft")
+    if draft_end is not None and not draft_before_pool(parsed, draft_end):
         draft_end = None
     free_after = iv_of((draft_end or after_a).size) if (draft_end or after_a) else None
     if free_after is None and pre is not None and weights is not None:
         free_after = pre - weights
     pre_estimated = False
     if pre is None and free_after is not None and ctx.model is not None:
-        found = _pre_from_load_usage(ctx, tp, pp, free_after)
+        found = pre_from_load_usage(ctx, tp, pp, free_after)
         if found is not None:
             pre, pre_why = found
             pre_estimated = True
@@ -211,7 +211,7 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
                                 "memory before ModelRunner creates its forward stream"))
     rank0 = any(a.name in ("load_begin_avail", "load_end_avail") and a.rank.index(tp_size=tp) == 0
                 for a in parsed.anchors)
-    return _Load(pre=pre, n_pre=n_pre, end=_target_last(view, "load_end_avail"), weights=weights,
+    return _Load(pre=pre, n_pre=n_pre, end=target_last(view, "load_end_avail"), weights=weights,
                  free_after=free_after, n_after=n_after, pre_estimated=pre_estimated, sample=sample, stream=stream,
                  rank0=rank0)
 
@@ -220,10 +220,10 @@ def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes |
               stream: Iv | None) -> tuple[Iv | None, int]:
     """pre_model_load_memory (MIN over ranks of 'Load weight begin', else this rank's 'Load weight end' avail +
     mem usage) and the rows of the CUDA context, this rank's free memory before the weights and the pre."""
-    pre_a, n_pre = _min_over_ranks(parsed, "load_begin_avail")
-    begin = _target_last(view, "load_begin_avail")
-    end = _target_last(view, "load_end_avail")
-    wu = _target_last(view, "weights_mem_usage")
+    pre_a, n_pre = min_over_ranks(parsed, "load_begin_avail")
+    begin = target_last(view, "load_begin_avail")
+    end = target_last(view, "load_end_avail")
+    wu = target_last(view, "weights_mem_usage")
     pre = iv_of(pre_a.size) if pre_a else None
     if pre is None and end and wu:
         pre = iv_of(end.size) + iv_of(wu.size)
@@ -278,9 +278,9 @@ def _offload_note(ctx: Context, rows: list[Row], tp: int, pp: int) -> None:
 def _weights_rows(view: RankView, rows: list[Row]) -> Iv | None:
     """The weights (printed 'mem usage', else free before − after) and this rank's free memory after them, each
     checked against the other two prints."""
-    begin = _target_last(view, "load_begin_avail")
-    end = _target_last(view, "load_end_avail")
-    wu = _target_last(view, "weights_mem_usage")
+    begin = target_last(view, "load_begin_avail")
+    end = target_last(view, "load_end_avail")
+    wu = target_last(view, "weights_mem_usage")
     weights = None
     if wu:
         d = iv_of(begin.size) - iv_of(end.size) if begin and end else None
@@ -300,20 +300,20 @@ def _weights_rows(view: RankView, rows: list[Row]) -> Iv | None:
 
 def _fraction(parsed: ParsedLog, ctx: Context, tp: int, pp: int) -> _Fraction:
     """mem_fraction_static: the log's or the flags' (× the multimodal runner factor of the release, × the ROCm aiter
-    factor: ``sgrelease._aiter_factor``), else the
-    release's default for this run (``sgrelease._default_fraction``)."""
+    factor: ``sgrelease.aiter_factor``), else the
+    release's default for this run (``sgrelease.default_fraction``)."""
     f = ctx.get("mem_fraction")
     f_source = ctx.sources.get("mem_fraction", "")
     f_range = None
-    runner = _runner_factor(ctx, parsed)
+    runner = runner_factor(ctx, parsed)
     flag_factor = 1.0  # what SGLang multiplies a --mem-fraction-static the user gives by (a fix's value)
-    for factor in (runner, _aiter_factor(ctx, parsed, tp, flag=True)):
+    for factor in (runner, aiter_factor(ctx, parsed, tp, flag=True)):
         flag_factor *= factor[0] if factor is not None else 1.0
     if f is None and ctx.model is not None:
-        f_range, f_source = _default_fraction(ctx, tp, pp)
+        f_range, f_source = default_fraction(ctx, tp, pp)
         f = None if f_range is None else (f_range[0] + f_range[1]) / 2
     elif f is not None:
-        for factor in (runner, _aiter_factor(ctx, parsed, tp)):
+        for factor in (runner, aiter_factor(ctx, parsed, tp)):
             if factor is not None:
                 f, f_source = float(f) * factor[0], f"{f_source}, then {factor[1]}"
     return _Fraction(f, f_source, f_range, flag_factor)
@@ -326,7 +326,7 @@ def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: i
     rank spread when ranks are not printed."""
     slack = _slack_row(rows, load.sample, f)
     sampled = load.free_after
-    rope = _rope_reserve(ctx)
+    rope = rope_reserve_for(ctx)
     if rope is not None and load.free_after is not None:
         sampled = load.free_after - rope[0]
         from tpkit.engines.sglang.rope import ROPE_ITEM
@@ -334,7 +334,7 @@ def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: i
         rows.append(derived_row(ROPE_ITEM, rope[0], rope[1]))
         rows.append(derived_row("free when the KV budget is sampled", sampled,
                                 "free after weights − the RoPE pre-expansion"))
-    mm, mm_why = _mm_reservation(ctx)
+    mm, mm_why = mm_reservation_for(ctx)
     if slack is None or sampled is None:
         return slack, None, mm, rope
     rest = sampled - slack
@@ -390,7 +390,7 @@ def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world
 def _state_rows(view: RankView, ctx: Context, rows: list[Row], rest: Iv | None):
     """A hybrid's printed state pool (``explain.sgstate``) and the KV budget after it: (state or None, budget).
     The printed split pins the budget where it was solved rather than set."""
-    state = _state_pool(view, ctx)
+    state = state_pool_for(view, ctx)
     if state is None:
         planned = planned_state_rest(ctx, rest, int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1))
         if planned is None:
@@ -400,7 +400,7 @@ def _state_rows(view: RankView, ctx: Context, rows: list[Row], rest: Iv | None):
     rows.append(Row(item="state pool (mamba / linear attention)", value=state.pool, kind="printed",
                     meaning=f"'Mamba Cache is allocated' conv_state + ssm_state sizes, {GIB_NOTE}",
                     printed=state.printed, line_no=state.line_no))
-    split = _split_rest(state, ctx)
+    split = split_rest(state, ctx)
     if split is not None:
         pinned, why = split
         check = None

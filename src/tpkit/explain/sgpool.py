@@ -9,7 +9,7 @@ from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
-from tpkit.explain.sganchors import GIB_NOTE, _target_last, _tokens_agreed
+from tpkit.explain.sganchors import GIB_NOTE, target_last, tokens_agreed
 from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.units import Bytes
 
@@ -62,7 +62,7 @@ def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int
 class _Dsv4Fixed:
     """DeepSeek-V4 on SGLang: the pool is sized by ``engines.sglang.dsv4.dsv4_budget_tokens`` (the plan's formula:
     from 0.5.15 the per-request c128 states off the KV budget, then budget ÷ cell); plays the part of ``capped`` for
-    ``_full_share`` and ``_predict_tokens``."""
+    ``full_share`` and ``predict_tokens``."""
 
     __slots__ = ("fixed", "layout", "cell", "version", "running", "attn_dp")
 
@@ -143,7 +143,7 @@ def _tp_unknown_cell(ctx: Context, pp: int, cell: float, source: str) -> tuple[f
     return None, f"tp not printed and the KV cell depends on it ({each}): pass --tp"
 
 
-def _full_share(rest: Iv | None, capped) -> Iv | None:
+def full_share(rest: Iv | None, capped) -> Iv | None:
     """The KV budget left to the full pool: all of it, or less the fixed SWA pool when SGLang sizes that pool from
     the request cap (``engines.sglang.pool.size_tokens``), so budget ÷ full cell stays the full pool's tokens."""
     if rest is None or capped is None:
@@ -153,7 +153,7 @@ def _full_share(rest: Iv | None, capped) -> Iv | None:
 
 
 
-def _cell_of(ctx: Context, tp: int, pp: int, pool: Iv | None,
+def cell_of(ctx: Context, tp: int, pp: int, pool: Iv | None,
              tokens_printed: int | None) -> tuple[float | None, str, int, tuple | None]:
     """(cell bytes, source, page, capped) for the run: the config's (``_cell_capped``; with no TP size printed,
     only when every TP size gives the same cell), else measured from the printed pool and tokens."""
@@ -201,7 +201,7 @@ def _inferred_tp_by_pool(ctx: Context, pp: int, pool: Iv, tokens: int, page: int
     return None
 
 
-def _predict_tokens(ctx: Context, rest: Iv | None, cell: float | None, page: int,
+def predict_tokens(ctx: Context, rest: Iv | None, cell: float | None, page: int,
                     capped) -> tuple[int, int] | None:
     """(low, high) tokens rebuilt from the KV budget: floor(budget / cell) rounded down to the page and capped by
     ``--max-total-tokens``, or the plan's ``size_tokens`` for a request-capped SWA pool; None without both."""
@@ -235,11 +235,11 @@ class _PrintedPool:
         self.k, self.v, self.kv, self.both, self.bytes = k, v, kv, both, bytes
 
 
-def _printed_pool(view: RankView) -> _PrintedPool:
+def printed_pool(view: RankView) -> _PrintedPool:
     """The target's printed KV pool on this rank (a hybrid-SWA pool: 'SWAKVPool mem usage' holds both pools,
     each 'KV Cache is allocated' line one)."""
-    k, v, kv = _target_last(view, "kv_k_size"), _target_last(view, "kv_v_size"), _target_last(view, "kv_size")
-    both = _target_last(view, "swa_pool_mem_usage")
+    k, v, kv = target_last(view, "kv_k_size"), target_last(view, "kv_v_size"), target_last(view, "kv_size")
+    both = target_last(view, "swa_pool_mem_usage")
     if both:
         kv = both
     pool = None
@@ -250,17 +250,17 @@ def _printed_pool(view: RankView) -> _PrintedPool:
     return _PrintedPool(k, v, kv, both, pool)
 
 
-def _printed_tokens(parsed: ParsedLog, view: RankView):
+def printed_tokens(parsed: ParsedLog, view: RankView):
     """(the anchor of the printed token count, the count as an int or None): this rank's, else the one count
-    every rank agrees on (``sganchors._tokens_agreed``), else the 'full size' of this rank's 'SWAKVPool mem usage'
+    every rank agrees on (``sganchors.tokens_agreed``), else the 'full size' of this rank's 'SWAKVPool mem usage'
     line (the same count: a log that prints no 'KV Cache is allocated' / max_total_num_tokens line, sg_402)."""
-    tokens_a = (_target_last(view, "kv_tokens") or _target_last(view, "max_total_num_tokens")
-                or _tokens_agreed(parsed) or _target_last(view, "swa_pool_full_size"))
+    tokens_a = (target_last(view, "kv_tokens") or target_last(view, "max_total_num_tokens")
+                or tokens_agreed(parsed) or target_last(view, "swa_pool_full_size"))
     tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
     return tokens_a, tokens_printed
 
 
-def _pool_row(pool: _PrintedPool, cell: float | None, page: int, rest: Iv | None) -> Row:
+def pool_row(pool: _PrintedPool, cell: float | None, page: int, rest: Iv | None) -> Row:
     """The printed KV pool, checked against the budget within one page of cells (+ 1 MiB)."""
     slack_cell = Bytes(int((cell or 0) * page))
     anchor = pool.kv or pool.k
@@ -275,7 +275,7 @@ def _pool_row(pool: _PrintedPool, cell: float | None, page: int, rest: Iv | None
                note="within one page of cells of the budget" if rest is not None else "")
 
 
-def _tokens_row(tokens_a, tokens_printed: int | None, predicted: tuple[int, int] | None, cell: float | None,
+def tokens_row(tokens_a, tokens_printed: int | None, predicted: tuple[int, int] | None, cell: float | None,
                 cell_source: str, page: int, capped) -> Row:
     """The KV tokens: printed (checked against the range rebuilt from the anchors) or rebuilt."""
     check = None
@@ -300,9 +300,9 @@ def _tokens_row(tokens_a, tokens_printed: int | None, predicted: tuple[int, int]
                note="" if predicted is None else f"rebuilt from the anchors: {predicted[0]:,}–{predicted[1]:,}")
 
 
-def _pool_end_rows(view: RankView, rows: list[Row], end, pool: Iv | None, state):
+def pool_end_rows(view: RankView, rows: list[Row], end, pool: Iv | None, state):
     """'Memory pool end' and what the pools took beside the KV pool (req_to_token, metadata); its anchor."""
-    pool_end = _target_last(view, "pool_end_avail")
+    pool_end = target_last(view, "pool_end_avail")
     if not pool_end:
         return pool_end
     d = iv_of(end.size) - pool if end and pool is not None else None

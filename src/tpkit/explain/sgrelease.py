@@ -19,7 +19,7 @@ files in the release wheels (``pip download --no-deps sglang==0.4.5`` / ``==0.4.
 before a release cannot come from it."""
 
 
-def _runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
+def runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
     """The factor SGLang's ModelRunner applies to a multimodal model's mem_fraction_static, the user's included
     (× 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8, none from 0.4.9: ``engines.sglang.multimodal.
     multimodal_runner_factor``), for the newest release consistent with the log's formats and its date."""
@@ -41,7 +41,7 @@ def _runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
     return None if found is None else (found[0], f"{found[1]} (release {version}{why})")
 
 
-def _aiter_factor(ctx: Context, parsed: ParsedLog, tp: int, *, flag: bool = False) -> tuple[float, str] | None:
+def aiter_factor(ctx: Context, parsed: ParsedLog, tp: int, *, flag: bool = False) -> tuple[float, str] | None:
     """The × 0.85 SGLang applies to mem_fraction_static on an AMD GPU with the aiter attention backend and a context
     over 8192 tokens (``engines.sglang.choices.rocm_aiter_factor``: ModelRunner in 0.4.7–0.5.4, ServerArgs from
     0.5.5), for a fraction the log or the flags give.  From 0.5.5 ServerArgs multiplies before the 'server_args='
@@ -70,7 +70,7 @@ def _aiter_factor(ctx: Context, parsed: ParsedLog, tp: int, *, flag: bool = Fals
         return None
 
 
-def _car_bytes(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | None, str]:
+def car_bytes_for(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes | None, str]:
     """SGLang's custom all-reduce buffers per GPU for this layout (tpkit's start-up model) and their source."""
     if ctx.gpu is None or tp < 2 or ctx.get("disable_custom_all_reduce") or disabled_warning:
         return None, "off"
@@ -103,7 +103,7 @@ def log_release(ctx: Context) -> tuple[str, str]:
     return newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
 
 
-def _rope_reserve(ctx: Context) -> tuple[Iv, str] | None:
+def rope_reserve_for(ctx: Context) -> tuple[Iv, str] | None:
     """(0 … the allocator segment of SGLang's RoPE pre-expansion, why; None when no release the log allows has it):
     ``engines.sglang.rope.rope_reserve`` for the newest release consistent with the log's formats and its date
     (0.5.6+: ``load_model`` grows the cos/sin cache after printing 'Load weight end', before the KV budget samples
@@ -127,7 +127,7 @@ def _rope_reserve(ctx: Context) -> tuple[Iv, str] | None:
     return Iv(low=low, high=high), found.source + (f" ({capped})" if capped else "")
 
 
-def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
+def stream_pool_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     """(torch's stream pool taken between SGLang's pre sample and 'Load weight begin', why; None when none):
     ``engines.sglang.streams.forward_stream_pool`` at both ends of the releases the log allows — the oldest
     release its line formats admit and the newest one they and its date admit (``versions.newest_by_date``) —
@@ -143,7 +143,7 @@ def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
         ends = [forward_stream_pool(v, world=tp * pp, vendor=vendor) for v in (oldest, newest) if v]
         if oldest is not None and parse_version(oldest) > parse_version(newest):
             ends = [forward_stream_pool(newest, world=tp * pp, vendor=vendor)]
-    except Exception:  # noqa: BLE001 - a version string the rules cannot read: no charge
+    except REFUSED:  # a version string the rules cannot read: no charge
         return None, ""
     lo = Bytes(0) if oldest is None else min(ends)
     hi = max(ends)
@@ -155,14 +155,13 @@ def _stream_pool(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
         span += f": 0 before {FIRST_RELEASE}, so 0 … the pool"
     return Iv(low=lo, high=hi), f"{STREAM_POOL_SOURCE}; {span}; world size {tp * pp}"
 
-
-def _mm_reservation(ctx: Context) -> tuple[Iv | None, str]:
+def mm_reservation_for(ctx: Context) -> tuple[Iv | None, str]:
     """(what SGLang reserves out of the KV budget for a multimodal model's caches, why; None when nothing):
     ``engines.sglang.multimodal.mm_reservation`` — from 0.5.18 ``kv_cache_configurator.py
     _profile_available_bytes`` takes ``mm_runtime_reservation_gb`` (``SGLANG_VLM_CACHE_SIZE_MB``, + the feature
     cache with a GPU feature transport) from ``rest`` before the state split; 0.5.17 and older allocate those
     caches after the pool, out of the slack (read in the 0.5.16, 0.5.17 and 0.5.18 wheels).  Taken at both ends of
-    the releases the log allows, as ``_stream_pool``: a log whose releases straddle 0.5.18 gets 0 … the
+    the releases the log allows, as ``stream_pool_for``: a log whose releases straddle 0.5.18 gets 0 … the
     reservation.  With no GPU known, Qwen3-VL's 0.5.20+ Hopper override and the default both count."""
     model = ctx.model
     if model is None or not getattr(model, "is_multimodal", False):
@@ -187,7 +186,7 @@ def _mm_reservation(ctx: Context) -> tuple[Iv | None, str]:
         values = [mm_reservation(model, g, g.nvidia_smi_total_mib or g.total_bytes.bytes / 2**20, v,
                                  int(running) if running else None, language_model_only=lm_only)
                   for v in ends for g in gpus]
-    except Exception:  # noqa: BLE001 - a version or config the rules cannot read: no charge
+    except REFUSED:  # a version or config the rules cannot read: no charge
         return None, ""
     sizes = [b for b, _ in values]
     lo = Bytes(0) if oldest is None else min(sizes)
@@ -203,7 +202,7 @@ def _mm_reservation(ctx: Context) -> tuple[Iv | None, str]:
                         f"mm_runtime_reservation_gb, before the state split); {span}")
 
 
-def _default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float] | None, str]:
+def default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float] | None, str]:
     """SGLang's default mem_fraction_static for this run ((lowest, highest), source; None when not pinned):
     tpkit's engine rules (``engines.sglang.sizing.kv_budget``: ``engines.sglang.defaults`` by release, the
     multimodal and ROCm factors) for the newest release consistent with the log's formats and its date
@@ -291,7 +290,7 @@ def offload_gb(ctx: Context) -> int | None:
     return int(value) if value else None
 
 
-def _pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tuple[Iv, str] | None:
+def pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tuple[Iv, str] | None:
     """pre_model_load_memory when neither 'Load weight begin' nor the load's 'mem usage' is printed (SGLang ≤ 0.4.5
     prints no usage; an excerpt may start at 'Load weight end'): the free memory after the weights plus SGLang's
     load usage as tpkit computes it from the config (``engines.sglang.policy.load_usage``: weights, rotary cache,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tpkit.explain.diagnose import _g
+from tpkit.explain.diagnose import bytes_text as _g
 from tpkit.explain.refusals import REFUSED
 
 __all__ = ["relayout", "load_at", "no_replan_words"]
@@ -56,9 +56,9 @@ def relayout(ctx, a, *, tp: int, quantization: str | None = None) -> dict:
     except REFUSED:  # a layout or quantization the rules refuse: the measured weights, scaled
         return scaled
     changed = f"tp {tp}" if quantization is None else f"quantization {quantization}"
-    from tpkit.explain.sgrelease import _stream_pool
+    from tpkit.explain.sgrelease import stream_pool_for
 
-    pool = _stream_pool(ctx, tp, int(ctx.get("pp", 1) or 1))[0]  # at world > 1 inside init_torch_distributed
+    pool = stream_pool_for(ctx, tp, int(ctx.get("pp", 1) or 1))[0]  # at world > 1 inside init_torch_distributed
     return dict(weights=weights.bytes, stream=pool.mid.bytes if pool is not None else 0,
                 note=f"re-planned at {changed}: the log's {a.weights.text()} × {_g(nominal)} / {_g(own)} "
                      f"(tpkit plan's load usage per rank at the new layout / at the log's) = {_g(weights)}, as "

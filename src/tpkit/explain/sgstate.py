@@ -34,7 +34,8 @@ from tpkit.logs import RankView
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
-__all__ = ["StateFromLog", "state_from_anchors", "rest_from_split", "planned_state_rest"]
+__all__ = ["StateFromLog", "state_from_anchors", "rest_from_split", "planned_state_rest",
+           "split_rest", "state_pool_for"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -120,7 +121,7 @@ def rest_from_split(state: StateFromLog, version: str, *, ratio: float | None = 
         f"{allocated:,} slots (SGLang {version}; engines.sglang.mamba)")
 
 
-def _state_pool(view: RankView, ctx: Context):
+def state_pool_for(view: RankView, ctx: Context):
     """The hybrid state pool from the log's anchors (``state_from_anchors``), for the newest release consistent
     with the log's formats and its date; None without a 'Mamba Cache is allocated' line."""
     version, _ = log_release(ctx)
@@ -128,7 +129,7 @@ def _state_pool(view: RankView, ctx: Context):
     return state_from_anchors(view, version, int(mr) if mr else None)
 
 
-def _split_rest(state, ctx: Context):
+def split_rest(state, ctx: Context):
     """The KV budget pinned by the printed state split (``rest_from_split``), None when the slot count was set
     rather than solved."""
     from tpkit.engines.sglang.mamba import radix_off_slots

@@ -13,7 +13,7 @@ Used only where no dump, flag, command line, rank prefix or default rule (``expl
   - ``CUDA_VISIBLE_DEVICES=a,b,…`` in a command line quoted in the log: the ranks of one node use at most the
     GPUs it makes visible, so tp ≤ their count (an upper bound only: a run may use fewer).
   (``tensor_parallel_size=`` / ``--tensor-parallel-size`` / ``-tp`` are read by ``logs.settings`` and
-  ``explain.result.free_form_settings``; rank prefixes by ``explain.runtp._tp_from_ranks``.)
+  ``explain.result.free_form_settings``; rank prefixes by ``explain.runtp.tp_from_ranks``.)
 * The weights per rank: vLLM prints ``Model loading took X GiB`` (torch-allocated bytes after − before the load,
   ``vllm/v1/worker/gpu_model_runner.py load_model``), which is the planner's weight ledger for the rank
   (``models.weights.plan_weights`` with ``engine="vllm"`` plus the rotary cos/sin cache,

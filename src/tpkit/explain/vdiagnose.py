@@ -6,9 +6,10 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from tpkit.explain.diagnose import (_MAX_FRACTION, Diagnosis, Fix, _g, _kv_heads_shard, _fp8_could_halve_weights,
+from tpkit.explain.diagnose import (MAX_FRACTION, Diagnosis, Fix, bytes_text, kv_heads_shard, fp8_could_halve_weights,
                                    capture_error_not_memory)
 from tpkit.explain.interval import mid_bytes
+from tpkit.explain.refusals import REFUSED
 from tpkit.units import Bytes, GiB, MiB
 
 __all__ = ["diagnose_vllm"]
@@ -110,18 +111,18 @@ def _one_request(a, ctx, available: int | None, tp: int | None = None) -> tuple[
         return True, ""
     try:
         from tpkit.engines.vllm.capacity import estimate_max_model_len, max_concurrent_batches
-        from tpkit.explain.vlayout import _token_bytes
-        from tpkit.explain.vtokens import _rules
+        from tpkit.explain.vlayout import token_layout
+        from tpkit.explain.vtokens import log_rules
 
-        rules = _rules(ctx)
+        rules = log_rules(ctx)
         pp = int(ctx.get("pp", 1) or 1)
-        layout, _ = _token_bytes(ctx, tp or int(ctx.get("tp", 1) or 1), pp, int(ctx.get("page_size", 16) or 16),
+        layout, _ = token_layout(ctx, tp or int(ctx.get("tp", 1) or 1), pp, int(ctx.get("page_size", 16) or 16),
                                  rules)
         if layout is None:
             return True, ""
         in_flight = int(ctx.get("max_num_batched_tokens") or 2048) * max_concurrent_batches(rules, pp)
         longest = estimate_max_model_len(layout, Bytes(max(int(available), 0)), int(mml), in_flight, rules)
-    except Exception:  # noqa: BLE001 - a layout the rules cannot build: the check is not made
+    except REFUSED:  # a layout the rules refuse to build (user input): the check is not made; a bug raises
         return True, ""
     if longest >= int(mml):
         return True, ""
@@ -176,7 +177,7 @@ def _kv_too_small(parsed, failure, a, ctx, tokens_for, findings: list[str]):
     if needed and have_b is not None:
         short = Bytes(needed.value.bytes - have_b)
         cause = (f"one request of max_model_len {mml.text if mml else '?'} needs {needed.text} of KV cache, "
-                 f"{have.text if have else _g(have_b)} is available: short by {_g(short)}")
+                 f"{have.text if have else bytes_text(have_b)} is available: short by {bytes_text(short)}")
     elif mml and kv_tokens:
         cause = f"max_model_len {mml.text} is larger than the KV capacity of {kv_tokens.text} tokens (V0)"
         tb = a.token_bytes
@@ -222,7 +223,7 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
             flags=f"--max-model-len {limit}", kv_tokens=tok_now if tok_now is not None else limit, fits=True, why=why))
     if short is not None and total and u is not None:
         u2 = math.ceil((u + (short.bytes + MiB(256).bytes) / total) * 100) / 100
-        if u2 <= _MAX_FRACTION:
+        if u2 <= MAX_FRACTION:
             fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
                              kv_tokens=tokens_for(have_b + int((u2 - u) * total), tb), fits=True,
                              why="more of the device for the KV cache (requested grows by Δu × total)",
@@ -236,8 +237,8 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
     w = mid_bytes(a.weights)
     if w is not None:
         gain = w // 2
-        ktb = (tb / 2 if _kv_heads_shard(ctx.model, tp) else tb) if tb else None
-        need2 = needed.value.bytes / (2 if _kv_heads_shard(ctx.model, tp) else 1)
+        ktb = (tb / 2 if kv_heads_shard(ctx.model, tp) else tb) if tb else None
+        need2 = needed.value.bytes / (2 if kv_heads_shard(ctx.model, tp) else 1)
         why = "half the weights per GPU free room for the KV cache"
         fixes.append(_vr().tp_fix(a, ctx, why=why, fallback=Fix(
             flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(have_b + gain, ktb),
@@ -264,7 +265,7 @@ def _host_memory_read(ctx) -> bool | None:
 
     try:
         release = resolve_rules(ctx.version).release if ctx.version else None
-    except Exception:  # an unreadable printed version: say nothing about the release
+    except REFUSED:  # an unreadable printed version: say nothing about the release
         release = None
     return None if release is None else vllm_reads_host_available(release, gpu)
 
@@ -367,11 +368,11 @@ def _no_kv_memory(a, ctx, tokens_for):
         u2 = math.ceil((u + need / total) * 100) / 100
         room = (avail or 0) + int((u2 - u) * total)
         one, words = _one_request(a, ctx, room)
-        while not one and u2 + 0.01 <= _MAX_FRACTION + 1e-9:  # up to the utilization that holds one request
+        while not one and u2 + 0.01 <= MAX_FRACTION + 1e-9:  # up to the utilization that holds one request
             u2 = round(u2 + 0.01, 2)
             room = (avail or 0) + int((u2 - u) * total)
             one, words = _one_request(a, ctx, room)
-        if u2 <= _MAX_FRACTION:
+        if u2 <= MAX_FRACTION:
             fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=tokens_for(room), fits=one,
                              why="more of the device for vLLM",
                              note="; ".join(x for x in ("assumes the device has it free", bound, words) if x)))
@@ -382,7 +383,7 @@ def _no_kv_memory(a, ctx, tokens_for):
         fixes.append(_vr().tp_fix(a, ctx, why="half the weights per GPU", fallback=Fix(
             flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(room), fits=room > 0 and one,
             why="half the weights per GPU", note="; ".join(x for x in ("weights scaled by 1/2", bound, words) if x))))
-        if _fp8_could_halve_weights(ctx):
+        if fp8_could_halve_weights(ctx):
             one, words = _one_request(a, ctx, room)
             why = "fp8 weights are half of 16-bit weights"
             fixes.append(_vr().layout_fix(a, ctx, flags="--quantization fp8", tp=tp, quantization="fp8", why=why,
@@ -423,7 +424,7 @@ def _graph_failure(failure, a, tokens_for):
 
 def _weights_failure(failure, ctx, a=None):
     """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, fp8 weights where the weights
-    are 16-bit (``_fp8_could_halve_weights``, the test the KV-pool diagnosis applies: a checkpoint the log or the
+    are 16-bit (``fp8_could_halve_weights``, the test the KV-pool diagnosis applies: a checkpoint the log or the
     model config shows quantized has no 16-bit weights to halve; vl_785, Qwen3-235B-A22B-Instruct-2507-FP8, was
     offered '--quantization fp8', helper crash9 2026-12-05)."""
     tp = int(ctx.get("tp", 1) or 1)
@@ -431,7 +432,7 @@ def _weights_failure(failure, ctx, a=None):
     cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
     fixes = [_vr().tp_fix(a, ctx, why="half the weights per GPU", fallback=Fix(
         flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=None, fits=True, why="half the weights per GPU"))]
-    if _fp8_could_halve_weights(ctx):
+    if fp8_could_halve_weights(ctx):
         fixes.append(_vr().layout_fix(a, ctx, flags="--quantization fp8", tp=tp, quantization="fp8",
                                  why="fp8 weights are half of 16-bit", fallback=Fix(
                                      flags="--quantization fp8", kv_tokens=None, fits=True,
@@ -446,7 +447,7 @@ def _first_request_failure(failure, a, tokens_for):
     avail = mid_bytes(a.available)
     cause = "out of memory after start-up (first requests)"
     if short is not None:
-        cause += f": asked for {req.text}, {free.text} free (short by {_g(short)})"
+        cause += f": asked for {req.text}, {free.text} free (short by {bytes_text(short)})"
     fixes = _lower_utilisation(a.utilization, total, short, avail, tokens_for,
                                why="leaves room outside vLLM's budget for the activations")
     return cause, short, fixes

@@ -8,7 +8,7 @@ from tpkit.explain.context import Context
 from tpkit.explain.refusals import REFUSED
 
 
-def _token_bytes(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[object | None, str]:
+def token_layout(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[object | None, str]:
     """The KV layout of the limiting rank (``engines.vllm.pages.build_layout``), with the mamba mode of a hybrid
     (``engines.vllm.mamba.mamba_mode``: prefix caching as the log states it, else the release default)."""
     if ctx.model is None:

@@ -14,8 +14,8 @@ from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.explain.vpeak import GraphEstimateUse, graph_estimate_use
-from tpkit.explain.vtokens import _Rebuilt, _rebuilt, _rules
-from tpkit.explain.vworkers import _may_print_per_worker, _min_over_workers, _per_worker, _worker_spread
+from tpkit.explain.vtokens import Rebuilt, rebuild_tokens, log_rules
+from tpkit.explain.vworkers import may_print_per_worker, min_over_workers, per_worker_capacity, worker_spread
 from tpkit.logs import ParsedLog, RankView
 from tpkit.records import dataclass
 from tpkit.units import Bytes
@@ -69,30 +69,30 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     non-KV terms, the available KV memory, the KV tokens (printed and rebuilt), the maximum concurrency."""
     rows: list[Row] = []
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
-    rules = _rules(ctx)
+    rules = log_rules(ctx)
     total = _total_row(parsed, view, ctx, rows)
     u, requested = _requested_rows(view, ctx, rows, rules, total)
     use = graph_estimate_use(view, ctx.rules_version)
     weights, parts, activation = _profile_rows(view, rows, use)
     avail_a, available, non_kv = _available_rows(parsed, view, rows, requested, weights, parts, use)
     block = int(ctx.get("page_size", 16) or 16)
-    release_known = not _may_print_per_worker(ctx)
+    release_known = not may_print_per_worker(ctx)
     last_line = view.last("kv_tokens")
-    tok_a, per_worker = _per_worker(parsed, rules, tp, pp, last_line, avail_a,
+    tok_a, per_worker = per_worker_capacity(parsed, rules, tp, pp, last_line, avail_a,
                                     release_known=release_known, range_text=ctx.version)
-    line_available, spread_words = _worker_spread(parsed, rules, tp, pp, last_line, available, release_known)
+    line_available, spread_words = worker_spread(parsed, rules, tp, pp, last_line, available, release_known)
     if line_available is not None:
         rows.append(derived_row("available KV memory of the printed line's worker", line_available,
                                 spread_words))
         per_worker = f"{per_worker}; {spread_words}" if per_worker else spread_words
     else:
-        line_available, min_words = _min_over_workers(parsed, rules, tp, pp, available, release_known)
+        line_available, min_words = min_over_workers(parsed, rules, tp, pp, available, release_known)
         if line_available is not None:
             rows.append(derived_row("available KV memory of the smallest worker", line_available, min_words))
             per_worker = f"{per_worker}; {min_words}" if per_worker else min_words
     blocks_a = view.last("gpu_blocks")
     tokens_printed = _printed_tokens(tok_a, blocks_a, block)
-    rebuilt = _rebuilt(ctx, rules, tp, pp, block, line_available or available, tokens_printed)
+    rebuilt = rebuild_tokens(ctx, rules, tp, pp, block, line_available or available, tokens_printed)
     if tok_a or blocks_a or rebuilt.predicted:
         rows.append(_tokens_row(tok_a or blocks_a, tokens_printed, rebuilt, per_worker))
     mc = view.last("max_concurrency")
@@ -239,7 +239,7 @@ def _printed_tokens(tok_a, blocks_a, block: int) -> int | None:
     return None
 
 
-def _tokens_row(anchor, tokens_printed: int | None, rebuilt: _Rebuilt, per_worker: str | None) -> Row:
+def _tokens_row(anchor, tokens_printed: int | None, rebuilt: Rebuilt, per_worker: str | None) -> Row:
     """The KV tokens: printed (checked against the range rebuilt from the anchors) or rebuilt."""
     predicted = rebuilt.predicted
     check = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from tpkit.explain.diagnose import _MAX_FRACTION, Fix
+from tpkit.explain.diagnose import MAX_FRACTION, Fix
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import REFUSED
 
@@ -70,7 +70,7 @@ and the rounding: a step or two; each try is a few plans, ``tpkit explain``'s ru
 
 def _with_utilization(a, ctx, fix: Fix, *, tp: int) -> Fix | None:
     """The layout ``fix`` that does not fit with the smallest higher ``--gpu-memory-utilization`` (vLLM's 0.01
-    grid, at most ``_MAX_FRACTION``) whose re-plan fits: where the weights at tp ``tp`` leave the budget short
+    grid, at most ``MAX_FRACTION``) whose re-plan fits: where the weights at tp ``tp`` leave the budget short
     (vl_224, Qwen2.5-7B fp16 on a 6 GiB card at 0.8: tp 4 is short by 0.37 GiB before any KV cache; 0.87 fits,
     as the plan's own verdict says).  Starts at the utilization that covers the re-plan's shortfall and tries
     ``_UTILIZATION_STEPS``; None when none of them fits or the shortfall is not known."""
@@ -91,7 +91,7 @@ def _with_utilization(a, ctx, fix: Fix, *, tp: int) -> Fix | None:
         return None
     u2 = math.ceil((u + max(0, -int(available)) / total) * 100) / 100
     for _ in range(_UTILIZATION_STEPS):
-        if u2 > _MAX_FRACTION + 1e-9:
+        if u2 > MAX_FRACTION + 1e-9:
             return None
         more = layout_fix(a, ctx, flags=f"--tensor-parallel-size {tp} --gpu-memory-utilization {u2:.2f}", tp=tp,
                            quantization=log_quantization(ctx), fallback=None,

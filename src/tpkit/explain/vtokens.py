@@ -7,11 +7,12 @@ from __future__ import annotations
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv
 from tpkit.explain.refusals import REFUSED
-from tpkit.explain.vlayout import _token_bytes
+from tpkit.explain.vlayout import token_layout
 from tpkit.units import Bytes
 
 
-def _rules(ctx: Context):
+def log_rules(ctx: Context):
+    """The vLLM rules of the log's release (``ctx.rules_version``); 0.33's when it is unknown or unread."""
     from tpkit.engines.vllm.versions import RULES, resolve_rules
 
     try:
@@ -53,7 +54,7 @@ def _tp_unknown(ctx: Context, pp: int, block: int, rules, available: Iv, layout,
 
     seen: dict[tuple[int, int], list[int]] = {}
     for tp in TP_CANDIDATES:
-        cand, _ = _token_bytes(ctx, tp, pp, block, rules)
+        cand, _ = token_layout(ctx, tp, pp, block, rules)
         if cand is None:
             continue
         try:
@@ -70,7 +71,7 @@ def _tp_unknown(ctx: Context, pp: int, block: int, rules, available: Iv, layout,
     return None, f"tp not printed and the KV bytes per token depend on it ({each}; {why}): pass --tp"
 
 
-def _version_ends(ctx: Context) -> tuple[str, str] | None:
+def version_ends(ctx: Context) -> tuple[str, str] | None:
     """(oldest, newest) release of an inferred range: "0.18–0.27" (``logs.engine.intersect_ranges``: the releases
     every line format allows), "≥ 0.18" (newest: the current rules, ``versions.CURRENT``), a printed pre-release or
     development build (``logs.engine.pre_release_ends``); None for a printed release or none."""
@@ -138,7 +139,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
     from tpkit.engines.vllm.versions import resolve_rules
     from tpkit.logs.engine import pre_release_ends
 
-    ends = _version_ends(ctx)
+    ends = version_ends(ctx)
     if ends is None:
         return predicted, tb_source, ()
     seen = {_rule_key(ctx, rules)}
@@ -152,7 +153,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
             continue
         if _rule_key(ctx, other) in seen:
             continue
-        layout, _ = _token_bytes(ctx, tp, pp, block, other)
+        layout, _ = token_layout(ctx, tp, pp, block, other)
         if layout is None:
             continue
         try:
@@ -175,7 +176,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
 
 
 
-def _rebuilt_dsv4(ctx: Context, rules, available: Iv | None) -> "_Rebuilt":
+def _rebuilt_dsv4(ctx: Context, rules, available: Iv | None) -> "Rebuilt":
     """DeepSeek-V4 (``explain.vdsv4``): the batched tokens as printed, else the release's API-server default on the
     log's GPU (``engines.vllm.inputs.default_batched_tokens``; 2048 when the GPU is not known)."""
     from tpkit.engines.vllm.dsv4 import BLOCK
@@ -185,11 +186,11 @@ def _rebuilt_dsv4(ctx: Context, rules, available: Iv | None) -> "_Rebuilt":
     batched = ctx.get("max_num_batched_tokens")
     if not batched:
         batched = default_batched_tokens(ctx.gpu, rules) if ctx.gpu is not None else 2048
-    predicted, token_bytes, source, alternatives = rebuilt_dsv4(ctx, available, _version_ends(ctx), int(batched))
-    return _Rebuilt(predicted, token_bytes, source, BLOCK, alternatives)
+    predicted, token_bytes, source, alternatives = rebuilt_dsv4(ctx, available, version_ends(ctx), int(batched))
+    return Rebuilt(predicted, token_bytes, source, BLOCK, alternatives)
 
 
-class _Rebuilt:
+class Rebuilt:
     """The KV tokens rebuilt from the available memory: the range (``predicted``), the KV bytes per token and their
     source, the block size the layout uses; a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start,
     issue 12."""
@@ -204,23 +205,23 @@ class _Rebuilt:
         ``predicted`` is then their hull"""
 
 
-def _rebuilt(ctx: Context, rules, tp: int, pp: int, block: int, available: Iv | None,
-             tokens_printed: int | None) -> _Rebuilt:
-    """The tokens rebuilt from the layout (``_token_bytes``) over the available memory (``_tokens``; blocks ×
+def rebuild_tokens(ctx: Context, rules, tp: int, pp: int, block: int, available: Iv | None,
+             tokens_printed: int | None) -> Rebuilt:
+    """The tokens rebuilt from the layout (``token_layout``) over the available memory (``_tokens``; blocks ×
     block size where the rules refuse the length), widened over the TP sizes and releases the log leaves open;
     without a layout, the bytes per token measured as available / printed tokens."""
     from tpkit.explain.vdsv4 import is_dsv4
 
     if is_dsv4(ctx):  # its own groups and per-request count (explain.vdsv4, engines.vllm.dsv4)
         return _rebuilt_dsv4(ctx, rules, available)
-    layout, tb_source = _token_bytes(ctx, tp, pp, block, rules)
+    layout, tb_source = token_layout(ctx, tp, pp, block, rules)
     if layout is not None and ctx.get("tp") is None and available is not None:
         layout, tb_source = _tp_unknown(ctx, pp, block, rules, available, layout, tb_source)
     if layout is None:
         if tokens_printed and available is not None:
-            return _Rebuilt(None, available.mid.bytes / tokens_printed,
+            return Rebuilt(None, available.mid.bytes / tokens_printed,
                             "measured: available KV memory / printed tokens", block)
-        return _Rebuilt(None, None, tb_source, block)
+        return Rebuilt(None, None, tb_source, block)
     predicted = None
     if available is not None:
         try:
@@ -234,5 +235,5 @@ def _rebuilt(ctx: Context, rules, tp: int, pp: int, block: int, available: Iv | 
     alternatives = ()
     if predicted is not None and available is not None:
         predicted, tb_source, alternatives = _other_end(ctx, tp, pp, block, rules, available, predicted, tb_source)
-    return _Rebuilt(predicted, layout.bytes_per_block.bytes / layout.block_size, tb_source, layout.block_size,
+    return Rebuilt(predicted, layout.bytes_per_block.bytes / layout.block_size, tb_source, layout.block_size,
                     alternatives)

@@ -6,7 +6,7 @@ lines than workers may show another worker's line than the one whose available m
 from __future__ import annotations
 
 from tpkit.explain.context import Context
-from tpkit.explain.vtokens import _version_ends
+from tpkit.explain.vtokens import version_ends
 from tpkit.logs import ParsedLog
 
 
@@ -28,14 +28,14 @@ PER_WORKER_RELEASES = ((0, 8, 2), (0, 11, 0))
 (``VllmRules.capacity_per_worker``)"""
 
 
-def _may_print_per_worker(ctx: Context) -> bool:
+def may_print_per_worker(ctx: Context) -> bool:
     """Whether a release the log allows prints the capacity per worker while the rules that read it do not: no
-    release printed nor inferred, or an inferred range (``_version_ends``) that overlaps ``PER_WORKER_RELEASES``."""
+    release printed nor inferred, or an inferred range (``version_ends``) that overlaps ``PER_WORKER_RELEASES``."""
     import re
 
     if not (ctx.version or ctx.rules_version):
         return True
-    ends = _version_ends(ctx)
+    ends = version_ends(ctx)
     if ends is None:
         return False
 
@@ -47,7 +47,7 @@ def _may_print_per_worker(ctx: Context) -> bool:
     return lo <= PER_WORKER_RELEASES[1] and hi >= PER_WORKER_RELEASES[0]
 
 
-def _per_worker(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available_a,
+def per_worker_capacity(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available_a,
                 release_known: bool = True, range_text: str | None = None) -> tuple[object, str | None]:
     """vLLM 0.8.2–0.11.0 print one "GPU KV cache size" line per worker, each from that worker's own available
     memory, and only then give every worker the smallest block count (``VllmRules.capacity_per_worker``; the
@@ -57,7 +57,7 @@ def _per_worker(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available_a,
     printed line may be another worker's than the one whose 'Available KV cache memory' the log shows.
 
     ``release_known`` False (no release printed, or a range inferred from the line formats that holds such a
-    release while the rules reading the log are another's, ``_may_print_per_worker``): the rule is kept as a caveat in words when more than one worker runs and the log prints fewer capacity
+    release while the rules reading the log are another's, ``may_print_per_worker``): the rule is kept as a caveat in words when more than one worker runs and the log prints fewer capacity
     lines than workers — the pool is then not re-read from the lines (the release may print one line for all)."""
     world = tp * pp
     if tok_a is not None and not release_known and not rules.capacity_per_worker and world > 1:
@@ -89,7 +89,7 @@ def _per_worker(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available_a,
     return smallest, text
 
 
-def _worker_spread(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available, release_known: bool = True):
+def worker_spread(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available, release_known: bool = True):
     """The available KV memory of the worker whose 'GPU KV cache size' line the log prints, when that worker is
     not known: (interval, words), or (None, None) when every worker's line is printed, the rule does not apply,
     or one worker runs.  Without a capacity line (``tok_a`` None: a log cut short, or the capacity check's log with
@@ -97,7 +97,7 @@ def _worker_spread(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available,
     of fewer workers than run (the smallest, the pool, is then within it too).
 
     vLLM 0.8.2–0.11.0 print one line per worker from that worker's own 'Available KV cache memory'
-    (``_per_worker``); a log that prints fewer lines than workers may show any worker's.  When the log prints
+    (``per_worker_capacity``); a log that prints fewer lines than workers may show any worker's.  When the log prints
     every worker's available memory the line's lies between their smallest and largest; else it lies within
     ``startup.rankspread.vllm_worker_spread`` of the printed ones, either way (0.47 GiB beyond two workers, the
     measured p90 of largest − smallest over the 3 logs at tp 4 / 8 that print every worker; 0 at two, 4 logs).
@@ -134,7 +134,7 @@ def _worker_spread(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available,
         f"printed: another worker's lies within {spread.gib:.2f} GiB of it either way ({why})")
 
 
-def _min_over_workers(parsed: ParsedLog, rules, tp: int, pp: int, available, release_known: bool = True):
+def min_over_workers(parsed: ParsedLog, rules, tp: int, pp: int, available, release_known: bool = True):
     """The available KV memory of the smallest worker, when the rules reading the log size every worker from it
     (vLLM V1 outside 0.8.2–0.11.0 — 0.8.0–0.8.1, and 0.11.1 on: ``v1/core/kv_cache_utils.py
     get_kv_cache_configs`` sets each worker's block count to the smallest and prints that capacity once, read in

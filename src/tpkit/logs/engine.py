@@ -116,7 +116,7 @@ FORMAT_MARKERS = (
 """(engine, literal, version range it implies, vLLM generation).  SGLang's 'Capturing batches (bs=' (the CUDA-graph
 capture bar, model_executor cuda_graph_runner.py ``f"Capturing batches ({bs=} {avail_mem=:.2f} GB)"``) was read in
 0.4.8.post1, 0.4.9, 0.4.10, 0.5.4–0.5.12, 0.5.16–0.5.23; 0.4.6–0.4.8 print '(avail_mem=…)' without bs=.  Its
-first release is exact (0.4.8 and 0.4.8.post1 are adjacent); ``explain.runtp._sglang_tag_era`` reads it."""
+first release is exact (0.4.8 and 0.4.8.post1 are adjacent); ``explain.runtp.sglang_tag_era`` reads it."""
 
 FORMAT_PATTERNS = (
     ("vllm", lazy(r"GPU KV cache size: [\d,]+ tokens\W{0,3}$"), "the capacity line ending at 'N tokens'",

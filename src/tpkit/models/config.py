@@ -13,7 +13,7 @@ moe_intermediate_size, n_shared_experts / num_shared_experts, first_k_dense_repl
 layer_types, sliding_window(_pattern), linear_attn_config, num_nextn_predict_layers / mtp_num_hidden_layers
 (``mtp_layer_count``), quantization_config.  GPT-2 (``n_embd``, ``n_layer``, ``n_head``, ``n_positions``, ``n_inner``) and OPT
 (``ffn_dim``, ``word_embed_proj_dim``, ``do_layer_norm_before``, ``enable_bias``) spellings are mapped onto these
-(``_classic_spellings``).
+(``models.classic.classic_spellings``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pathlib import Path
 
 from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import ConfigError
+from tpkit.models.classic import CLASSIC_MODEL_TYPES, classic_extra, classic_spellings
 from tpkit.models.fields import MAX_DIM, grouped_kv_heads, optional_bool, optional_int
 from tpkit.models.gemma4 import Gemma4Attn, gemma4_attention, gemma4_defaults, is_gemma4
 from tpkit.models.layers import GATED_ATTN_ARCH, layer_kinds, moe_layer_ids
@@ -230,7 +231,7 @@ def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
     if text["model_type"] == "lfm2":
         _lfm2_spellings(text)
     if text["model_type"] in CLASSIC_MODEL_TYPES:
-        _classic_spellings(text, where)
+        classic_spellings(text, where)
     for key, value in _LIBRARY_DEFAULTS.get(text["model_type"], {}).items():
         if key not in text:
             text[key] = value
@@ -245,49 +246,6 @@ def _lfm2_spellings(text: dict) -> None:
         text["intermediate_size"] = text["block_ff_dim"]
     if text.get("tie_embedding") is not None:
         text["tie_word_embeddings"] = text["tie_embedding"]
-
-
-CLASSIC_MODEL_TYPES = frozenset({"gpt2", "opt"})
-"""Pre-LLaMA decoders newcomers try first (GPT-2 / DialoGPT / distilgpt2, OPT): LayerNorm with bias, learned
-position embeddings, a two-matrix MLP (fc1 → act → fc2) with biases, biased q/k/v/o, multi-head attention
-(num_kv_heads = heads, head_dim = hidden / heads).  vLLM ``models/gpt2.py`` (``GPT2Attention``: ``c_attn``
-QKVParallelLinear(bias=True), total_num_heads = n_head, head_dim = hidden / heads; ``GPT2MLP`` c_fc/c_proj with bias,
-inner = n_inner or 4·hidden; ``GPT2Model`` wte + wpe(n_positions) + ln_f; lm_head tied to wte when
-tie_word_embeddings) and ``models/opt.py`` (``OPTDecoderLayer`` fc1/fc2 of ffn_dim, biases per enable_bias;
-``OPTLearnedPositionalEmbedding`` max_position_embeddings + 2 rows; embed_tokens of word_embed_proj_dim with
-project_in/project_out when it differs from hidden_size; final_layer_norm only with do_layer_norm_before), read in
-the 0.10.1.1 wheel, same layout in 0.8.5 – 0.19.x."""
-
-
-def _classic_spellings(text: dict, where: str) -> None:
-    """GPT-2 / OPT config keys as transformers maps them (``GPT2Config.attribute_map``: hidden_size → n_embd,
-    num_hidden_layers → n_layer, num_attention_heads → n_head, max_position_embeddings → n_positions; the MLP is
-    n_inner or 4·n_embd; ``OPTConfig``: ffn_dim, enable_bias default true, do_layer_norm_before default true).
-    Both config classes default tie_word_embeddings to true (``PretrainedConfig``)."""
-    if text["model_type"] == "gpt2":
-        for hf, ours in (("n_embd", "hidden_size"), ("n_layer", "num_hidden_layers"),
-                         ("n_head", "num_attention_heads"), ("n_positions", "max_position_embeddings")):
-            if text.get(ours) is None and text.get(hf) is not None:
-                text[ours] = text[hf]
-            if text.get(ours) is None:
-                raise ConfigError(f"{where}: a GPT-2 config needs {hf!r} (its spelling of {ours}), which is missing or "
-                                  "null; add it as in the model's released config.json (GPT-2 small: n_embd 768, "
-                                  "n_layer 12, n_head 12, n_positions 1024)")
-        if text.get("intermediate_size") is None:
-            hidden = text.get("hidden_size")
-            inner = text.get("n_inner")
-            text["intermediate_size"] = inner if inner is not None else (
-                4 * hidden if isinstance(hidden, int) and not isinstance(hidden, bool) else None)
-        bias = True
-    else:
-        if text.get("intermediate_size") is None and text.get("ffn_dim") is not None:
-            text["intermediate_size"] = text["ffn_dim"]
-        bias = True if text.get("enable_bias") is None else optional_bool(text, "enable_bias", where)
-    text.setdefault("attention_bias", bias)
-    text["mlp_bias"] = bias
-    text.setdefault("tie_word_embeddings", True)
-    if text.get("num_key_value_heads") is None and text.get("num_attention_heads") is not None:
-        text["num_key_value_heads"] = text["num_attention_heads"]  # multi-head attention: one KV head per head
 
 
 def lfm2_ff_dim(text: dict, where: str) -> int:
@@ -436,21 +394,6 @@ def _is_grok(cfg: dict) -> bool:
     return isinstance(archs, list) and bool(GROK_ARCHS.intersection(a for a in archs if isinstance(a, str)))
 
 
-def _classic_extra(text: dict) -> dict:
-    """Layout facts of a GPT-2 / OPT decoder (see ``CLASSIC_MODEL_TYPES``) for the weight count."""
-    positions = text.get("max_position_embeddings")
-    opt = text["model_type"] == "opt"
-    pre_norm = text.get("do_layer_norm_before") is not False
-    proj = text.get("word_embed_proj_dim") if opt else None
-    return {
-        "classic_mlp": True, "mlp_bias": bool(text.get("mlp_bias")), "layernorm_bias": True,
-        # OPT offsets positions by 2 (vLLM opt.py OPTLearnedPositionalEmbedding: num_embeddings + 2)
-        "learned_positions": (positions + 2 if opt else positions) if isinstance(positions, int) else 0,
-        "final_norm": (pre_norm and not text.get("_remove_final_layer_norm")) if opt else True,
-        "word_embed_proj_dim": proj if isinstance(proj, int) and not isinstance(proj, bool) and proj > 0 else None,
-    }
-
-
 def _extra(cfg: dict, text: dict) -> dict:
     mt = text["model_type"]
     extra = {
@@ -471,7 +414,7 @@ def _extra(cfg: dict, text: dict) -> dict:
         extra["has_audio_tower"] = True
         extra["audio_config"] = cfg["audio_config"]  # sized by tpkit.models.audio (weights' "audio tower" line)
     if mt in CLASSIC_MODEL_TYPES:
-        extra.update(_classic_extra(text))
+        extra.update(classic_extra(text))
     if mt in GATED_ATTN_ARCH and text.get("attn_output_gate", True) is not False:
         extra["attn_output_gate"] = True  # q_proj also yields a per-head output gate (see GATED_ATTN_ARCH)
     labels = cfg.get("num_labels") or (len(cfg["id2label"]) if isinstance(cfg.get("id2label"), dict) else None)

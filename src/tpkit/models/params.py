@@ -100,7 +100,7 @@ def global_parts(spec: ModelSpec) -> list[Part]:
 
 
 def _classic_global_parts(spec: ModelSpec) -> list[Part]:
-    """GPT-2 / OPT (``models.config.CLASSIC_MODEL_TYPES``): token embedding (of ``word_embed_proj_dim`` for OPT-350m,
+    """GPT-2 / OPT (``models.classic.CLASSIC_MODEL_TYPES``): token embedding (of ``word_embed_proj_dim`` for OPT-350m,
     with replicated project_in / project_out), learned position embedding, final LayerNorm (weight + bias; OPT
     without ``do_layer_norm_before`` has none), lm_head tied unless the config unties it."""
     x, h = spec.extra, spec.hidden_size

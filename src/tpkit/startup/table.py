@@ -23,7 +23,8 @@ from pathlib import Path
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
-__all__ = ["ContextModel", "Entry", "context_model", "entry", "nccl_entry", "nccl_init_fraction", "own_samples", "table_path"]
+__all__ = ["ContextModel", "Entry", "context_model", "entry", "nccl_entry", "nccl_init_fraction", "own_samples", "table_path",
+           "read_table"]
 
 _NCCL_WORLDS = (2, 3, 4, 5, 6, 7, 8, 16, 32, 64)
 
@@ -48,13 +49,14 @@ def table_path() -> Path:
 
 
 @lru_cache(maxsize=1)
-def _table() -> dict:
+def read_table() -> dict:
+    """The shipped start-up table (``table_path``) as read from its JSON."""
     return json.loads(table_path().read_text())
 
 
 def entry(term: str, key: str) -> Entry:
     """The cell ``key`` of ``term`` (a family for the per-family terms; ``unknown`` exists for each)."""
-    cells = _table()["terms"][term]
+    cells = read_table()["terms"][term]
     raw = cells.get(key) or cells["unknown"]
     rows = ", ".join(raw["rows"][:6]) + (" …" if len(raw["rows"]) > 6 else "")
     where = key if key in cells else f"unknown (no cell for {key!r})"
@@ -74,7 +76,7 @@ def nccl_entry(transport: str, world: int) -> Entry:
 
 def nccl_init_fraction() -> float:
     """Share of the NCCL total taken by communicator init (the rest: the first collective), measured on 2× H200."""
-    return _table()["nccl_init_fraction"]
+    return read_table()["nccl_init_fraction"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -100,13 +102,13 @@ class ContextModel:
 def own_samples(term: str, key: str) -> int:
     """Samples of ``key``'s own behind the cell of ``term`` (0 for a cell taken from a neighbour, the pool, or a
     key without a cell)."""
-    raw = _table()["terms"][term].get(key)
+    raw = read_table()["terms"][term].get(key)
     return raw["n"] if raw is not None and raw["source"] == "evidence" else 0
 
 
 def context_model() -> ContextModel:
     """The start-up table's CUDA-context model by resident threads."""
-    m = _table()["cuda_context_model"]
+    m = read_table()["cuda_context_model"]
     source = (f"start-up table cuda_context_model: {m['source']}; {m['how']}; leave-one-family-out mean |error| "
               f"{m['loo_family_mae_gib']:.3f} GiB vs {m['loo_family_pooled_mae_gib']:.3f} GiB for the pooled cell "
               f"(src/tpkit/startup/data/table.json)")

@@ -19,7 +19,8 @@ from tpkit.models.spec import ModelSpec
 
 __all__ = ["kv_heads_per_rank", "dsa_indexer_token_bytes", "DSA_INDEXER_FIRST", "kda_state_bytes", "gdn_state_bytes",
            "short_conv_state_bytes", "nemotron_h_state_bytes", "ssm_state_bytes", "V0_MLA_ALIGN",
-           "v0_mla_aligned_token_bytes"]
+           "v0_mla_aligned_token_bytes",
+           "head_shape", "linear_state_bytes", "per_token_bytes"]
 
 
 def kv_heads_per_rank(model: ModelSpec, tp: int, kind: str = "sliding") -> int:
@@ -66,7 +67,7 @@ def dsa_indexer_token_bytes(model: ModelSpec, release: tuple[int, int, int]) -> 
     return d + d // 128 * 4
 
 
-def _head_shape(model: ModelSpec, kind: str, tp: int) -> tuple[int, int, int] | None:
+def head_shape(model: ModelSpec, kind: str, tp: int) -> tuple[int, int, int] | None:
     """(KV heads per rank, K head size, V head size) of the target's layers of ``kind`` (None for MLA), the
     attention-spec fields a drafter's layer must share to join their group (``DraftKv.shape``)."""
     if kind == "mla":
@@ -75,7 +76,7 @@ def _head_shape(model: ModelSpec, kind: str, tp: int) -> tuple[int, int, int] | 
     return kv_heads_per_rank(model, tp, kind), k_dim, v_dim
 
 
-def _per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int, kv_format: KvDtype | None = None,
+def per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int, kv_format: KvDtype | None = None,
                      indexer_bytes: int = 0) -> int:
     """Bytes one token costs in one layer of ``kind`` on one rank; ``kv_format`` (``engines.vllm.kvdtype``): the
     packed layouts (nvfp4: data + scales per head vector; fp8_ds_mla: a 656-byte MLA record); ``indexer_bytes``:
@@ -178,8 +179,9 @@ def ssm_state_bytes(model: ModelSpec, rules: VllmRules | None, dtype_bytes: int)
     return dtype_bytes
 
 
-def _linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, spec_tokens: int = 0,
+def linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, spec_tokens: int = 0,
                         rules: VllmRules | None = None) -> int:
+    """Bytes per request of a linear-attention (mamba / GDN / KDA / short-conv) layer's state at ``tp``, by model family."""
     spec = model.linear_attn
     lac = model.extra.get("linear_attn_config")
     if model.model_type == "lfm2":

@@ -68,7 +68,7 @@ def rotary_cache_bytes(model: ModelSpec, act_bytes: int, version: str | None = N
     return Bytes(total * copies)
 
 
-def _rope_line(model: ModelSpec, options: VllmOptions, r: Resolved, *, cuda_gpu: bool = True) -> LineItem:
+def rope_line(model: ModelSpec, options: VllmOptions, r: Resolved, *, cuda_gpu: bool = True) -> LineItem:
     """vLLM's rotary cos/sin cache as a load-delta line (``rotary_cache_bytes``)."""
     from tpkit.engines.vllm.rotary import rotary_caches
 
@@ -96,7 +96,7 @@ def tower_weights(model: ModelSpec, options: VllmOptions, plan):
     return without_tower(plan, tower_not_built(model, **flags))
 
 
-def _weights(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
+def weights_item(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, weights) -> LineItem:
     """The weights line of ``weights`` (``plan_vllm``'s planned ``WeightsPlan``, or a figure given for the run)."""
     method = getattr(weights, "method", "given")
     off = cpu_offload(model, parallel, options, weights)
@@ -228,7 +228,7 @@ def capability_v0_fallback(options: VllmOptions, rules: VllmRules,
         "without ':v1', or a 0.10.2+ release"))
 
 
-def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_weights,
+def offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_weights,
                   rules: VllmRules) -> tuple[LineItem, ...]:
     """The profile run's copy of one offloaded layer on the device where the release copies (``offload_copies``):
     the wrapped forward of each offloaded layer puts its parameters on the GPU until the call returns, so the torch
@@ -242,7 +242,7 @@ def _offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
                             "maybe_offload_to_cpu's wrapped forward, no UVA); in the profile's torch peak"),)
 
 
-def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+def mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
                   rules: VllmRules, w_weights=None) -> tuple[LineItem, ...]:
     """What the MLA backends build after loading (``tpkit.engines.vllm.mla``), a line only where it exists: the V0
     absorbed decode matrices of vLLM 0.7.1–0.7.3, and from 0.8.0 (V0 and V1) the activation-dtype copy of a
@@ -291,7 +291,7 @@ def _mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
     return tuple(lines)
 
 
-def _mla_workspace(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
+def mla_workspace(model: ModelSpec, options: VllmOptions, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
     """The V1 MLA chunked-prefill workspace of vLLM 0.8.0–0.8.5 (``tpkit.engines.vllm.mla``): allocated before the
     profile, so in its torch peak but not in "Model loading took"; a line only where it exists."""
     from tpkit.engines.vllm.mla import mla_prefill_workspace_bytes
@@ -334,7 +334,7 @@ def gemma4_ple_buffer(model: ModelSpec, r: Resolved, rules: VllmRules) -> tuple[
                             "per_layer_embeddings, made with the model: in the load delta)"),)
 
 
-def _mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
+def mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
                    r: Resolved) -> tuple[LineItem, ...]:
     """What vLLM's MXFP4 MoE backend adds to the expert tensors at load (``tpkit.engines.vllm.mxfp4``): the Marlin
     padding below compute capability 9.0 (and on Hopper for 0.10.2–0.11.x), the triton_kernels swizzled scales and float32 biases on Hopper; a line
@@ -393,11 +393,11 @@ def allocator_rounding(model: ModelSpec, parallel: ParallelSpec, options: VllmOp
                             "the load delta)"),)
 
 
-_LORA_ITEM = "LoRA adapter buffers (A/B stacks)"
+LORA_ITEM = "LoRA adapter buffers (A/B stacks)"
 _LORA_DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4}
 
 
-def _lora(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+def lora_items(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
           rules: VllmRules) -> tuple[LineItem, ...]:
     """``--enable-lora``: the stacked LoRA A/B buffers and punica metadata vLLM allocates inside the load delta
     (``engines.vllm.lora``: ``load_lora_model`` → ``create_lora_weights``, every release)."""
@@ -410,10 +410,11 @@ def _lora(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Res
                         lora_bytes=_LORA_DTYPE_BYTES.get(options.lora_dtype or "auto", r.act_bytes),
                         model_bytes=r.act_bytes, max_num_batched_tokens=r.max_num_batched_tokens,
                         max_num_seqs=r.max_num_seqs, extra_vocab=options.lora_extra_vocab_size)
-    return (LineItem(item=_LORA_ITEM, bytes=lora.bytes, source=lora.source),)
+    return (LineItem(item=LORA_ITEM, bytes=lora.bytes, source=lora.source),)
 
 
-def _lora_notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
+def lora_notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
+    """Plan notes on the LoRA flags: given without ``--enable-lora`` (no effect), or parts of the adapters not modelled."""
     if not options.enable_lora:
         given = [f"--{n.replace('_', '-')}" for n in ("max_loras", "max_lora_rank", "max_cpu_loras", "lora_dtype",
                                                      "lora_extra_vocab_size") if getattr(options, n) is not None]

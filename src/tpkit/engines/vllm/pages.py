@@ -28,7 +28,7 @@ from dataclasses import replace
 from tpkit.engines.vllm.blocksize import DEFAULT_BLOCK_SIZE
 from tpkit.engines.vllm.kvdtype import KvDtype
 from tpkit.engines.vllm.kvgroups import DraftKv, KvGroup, KvLayout, cdiv
-from tpkit.engines.vllm.layer_bytes import (V0_MLA_ALIGN, _head_shape, _linear_state_bytes, _per_token_bytes,
+from tpkit.engines.vllm.layer_bytes import (V0_MLA_ALIGN, head_shape, linear_state_bytes, per_token_bytes,
                                             dsa_indexer_token_bytes, v0_mla_aligned_token_bytes)
 from tpkit.engines.vllm.mamba import MambaMode
 from tpkit.engines.vllm.versions import RULES, VllmRules
@@ -144,7 +144,7 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
                               split=pp_split(rules.release))
     counts = _counts(kinds, era)
     indexer = dsa_indexer_token_bytes(model, rules.release)
-    tok = {k: _per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer) for k in counts if k != "linear"}
+    tok = {k: per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer) for k in counts if k != "linear"}
     if era == "v0" and "mla" in tok and V0_MLA_ALIGN[0] <= rules.release < V0_MLA_ALIGN[1]:
         tok["mla"] = v0_mla_aligned_token_bytes(model, dtype_bytes, act_bytes)  # 0.7.2–0.7.3 CacheEngine padding
     uniform_draft = draft is not None and len(counts) == 1 and next(iter(counts)) in ("full", "mla") \
@@ -153,7 +153,7 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     if draft is not None and not uniform_draft:
         same = tok.get(draft.kind) == draft.per_token_bytes and (draft.kind != "sliding"
                                                                   or draft.window == model.sliding_window) \
-            and (draft.shape is None or draft.kind not in counts or draft.shape == _head_shape(model, draft.kind,
+            and (draft.shape is None or draft.kind not in counts or draft.shape == head_shape(model, draft.kind,
                                                                                                parallel.tp))
         key = draft.kind if same else "draft"
         counts[key] = counts.get(key, 0) + draft.num_layers
@@ -164,7 +164,7 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     blocks = {k: SLIDING_KERNEL_BLOCK if k in own else block_size for k in tok}
     pages = {k: tok[k] * blocks[k] for k in tok}
     if "linear" in counts:
-        state = _linear_state_bytes(model, parallel.tp, act_bytes, spec_tokens, rules)
+        state = linear_state_bytes(model, parallel.tp, act_bytes, spec_tokens, rules)
         align = HYBRID_ALIGN_MLA.get(era, HYBRID_ALIGN) if model.mla is not None else HYBRID_ALIGN
         attn_tok = max(v for k, v in tok.items() if k != "draft")  # the target's attention (model_config)
         grown = align * cdiv(state, align * attn_tok)

@@ -27,8 +27,8 @@ from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
 from tpkit.engines.vllm.layout import resolve_parallel
-from tpkit.engines.vllm.load_lines import (_LORA_ITEM, _lora, _lora_notes, _mla_absorbed, _mla_workspace,
-                                           _mxfp4_padding, _offload_copy, _rope_line, _weights, allocator_rounding,
+from tpkit.engines.vllm.load_lines import (LORA_ITEM, lora_items, lora_notes, mla_absorbed, mla_workspace,
+                                           mxfp4_padding, offload_copy, rope_line, weights_item, allocator_rounding,
                                            cpu_offload,
                                            drafter_in_load_delta, gemma4_ple_buffer, inside_load_delta,
                                            lora_in_load_delta,
@@ -214,7 +214,7 @@ def _offload_notes(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
 def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
     # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
     notes = tuple(f"model: {a}" for a in model.assumptions)
-    notes += _lora_notes(model, options, rules)
+    notes += lora_notes(model, options, rules)
     from tpkit.engines.vllm.towers import tower_not_built
 
     tower = tower_not_built(model, release=rules.release, language_model_only=bool(options.language_model_only),
@@ -327,18 +327,18 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
             checkpoint_dir=options.checkpoint_dir, engine="vllm", pp_split=pp_split(rules.release)))
     else:
         w_plan = weights
-    w_line = _weights(model, parallel, options, r, w_plan)
-    rope = _rope_line(model, options, r, cuda_gpu=str(gpu.vendor).upper() != "AMD")
+    w_line = weights_item(model, parallel, options, r, w_plan)
+    rope = rope_line(model, options, r, cuda_gpu=str(gpu.vendor).upper() != "AMD")
     act_line, *parts = activation_lines(model, parallel, options, r, rules)
-    mla_lines = _mla_absorbed(model, parallel, options, r, rules, w_plan) + _mxfp4_padding(model, parallel, options, r)
-    mla_lines += _lora(model, parallel, options, r, rules) + gemma4_ple_buffer(model, r, rules)
+    mla_lines = mla_absorbed(model, parallel, options, r, rules, w_plan) + mxfp4_padding(model, parallel, options, r)
+    mla_lines += lora_items(model, parallel, options, r, rules) + gemma4_ple_buffer(model, r, rules)
     if weights is None:  # the allocator's rounding of the derived tensors (engines.vllm.weight_blocks)
         mla_lines += allocator_rounding(model, parallel, options, r, w_plan, rules,
                                         rocm=str(gpu.vendor).upper() == "AMD")
     # torch memory at the profile, outside the load delta
-    ws_lines = _mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
+    ws_lines = mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
     ws_lines += pinned_scratch_lines(model, parallel, options, r, rules)
-    ws_lines += _offload_copy(model, parallel, options, w_plan, rules)
+    ws_lines += offload_copy(model, parallel, options, w_plan, rules)
     g_line = graphs_line(model, parallel, options, r, rules, rocm=str(gpu.vendor).upper() == "AMD")
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
                                                                      links=options.links, machine=machine),
@@ -347,7 +347,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     if measured is not None:  # the log's 'Model loading took' already holds what the load allocates beside them
         where = measured[1]
         rope = inside_load_delta(rope, where) if rope.bytes else rope
-        mla_lines = tuple(inside_load_delta(l, where) if l.item != _LORA_ITEM or lora_in_load_delta(rules) else l
+        mla_lines = tuple(inside_load_delta(l, where) if l.item != LORA_ITEM or lora_in_load_delta(rules) else l
                           for l in mla_lines)
     draft_inside = measured is not None and drafter_in_load_delta(rules)
     draft_w = drafter.weights if drafter is not None and not draft_inside else Bytes(0)

@@ -161,9 +161,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
-__all__ = ["ActivationEstimate", "estimate_profile_peak", "drafter_compile_phase", "DRAFTER_PHASE", "V2_VOCAB_HIDDEN_EVIDENCE",
-           "SAMPLER_BYTES_PER_LOGIT", "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "TRITON_SAMPLER_BYTES_PER_LOGIT",
-           "SAMPLERS", "held_allreduce_bytes", "HELD_ALLREDUCE_SHARE", "v2_runner_state_bytes"]
+__all__ = ["ActivationEstimate", "estimate_profile_peak", "drafter_compile_phase", "DRAFTER_PHASE", "SAMPLERS",
+           "V2_VOCAB_HIDDEN_EVIDENCE", "SAMPLER_BYTES_PER_LOGIT", "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "HELD_ALLREDUCE_SHARE",
+           "TRITON_SAMPLER_BYTES_PER_LOGIT", "held_allreduce_bytes", "v2_runner_state_bytes", "vocab_hidden_scratch"]
 
 HELD_ALLREDUCE_SHARE = 0.25
 """± share of ``held_allreduce_bytes`` (the in-flight count is not measured; the activation estimate's share)"""
@@ -320,12 +320,12 @@ V2_VOCAB_HIDDEN_EVIDENCE: tuple[tuple[str, str, float, float], ...] = (
 less, against one vocabulary × hidden tensor in the activation dtype (module docstring, "cold compile scratch")."""
 
 
-def _vocab_hidden(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str]:
+def vocab_hidden_scratch(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Bytes, str]:
+    """The cold torch.compile scratch of ⌈V/tp⌉ × H activations in the profile window, and its source."""
     rows = -(-model.vocab_size // tp)
-    return (Bytes(rows * model.hidden_size * act_bytes),
-            f"⌈V/tp⌉ {rows:,} × H {model.hidden_size:,} × {act_bytes} B: a cold torch.compile's scratch inside the "
-            f"profile window (vLLM issue #54122; size from printed first-start peaks, 0.22–0.32), assuming a "
-            f"first start")
+    return (Bytes(rows * model.hidden_size * act_bytes), f"⌈V/tp⌉ {rows:,} × H {model.hidden_size:,} × {act_bytes} B: "
+            "a cold torch.compile's scratch inside the profile window (vLLM issue #54122; size from printed "
+            "first-start peaks, 0.22–0.32), assuming a first start")
 
 
 DRAFTER_PHASE = "drafter cold compile scratch ≈ vocab × hidden + target hidden states"
@@ -429,7 +429,7 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                 b, f = phases[p]
                 phases[p] = (Bytes(b.bytes + kept_ws.bytes), f + note)
     if vocab_hidden:
-        phases["cold compile scratch ≈ vocab × hidden"] = _vocab_hidden(model, parallel.tp, act_bytes)
+        phases["cold compile scratch ≈ vocab × hidden"] = vocab_hidden_scratch(model, parallel.tp, act_bytes)
     if drafter_vocab_hidden:
         phases[DRAFTER_PHASE] = drafter_compile_phase(model, parallel.tp, tokens, act_bytes)
     if encoder is not None:

@@ -77,7 +77,7 @@ def pinned_scratch_lines(model: ModelSpec, parallel: ParallelSpec, options: Vllm
     is called nowhere in the 0.29.0 wheel): a large-pool allocation made after the scratch is freed that outlives the
     profile, so the caching allocator can carve it out of the freed scratch block, and ``empty_cache()`` then cannot
     release that segment.  Model Runner V2's greedy dummy batch (0.26–0.32) runs no top-k/top-p and makes no such
-    allocation.  Size: the scratch itself (``profile._vocab_hidden``).  Evidence: the six study-28 probes (vp_210,
+    allocation.  Size: the scratch itself (``profile.vocab_hidden_scratch``).  Evidence: the six study-28 probes (vp_210,
     vp_211, vp_500–vp_503: 0.29.0 V1, Qwen3-8B-FP8, cold) print 1.28–1.31 GiB of "consumed" above the weights with
     any linear kernel, attention backend or KV dtype, and a transient peak of 1.14–1.16 GiB: the 1.16 GiB scratch
     twice; vp_440 (0.27.1 V1, Qwen3.8-27B on a GB10, cold) prints "consumed" 4.64 GiB above its weights against a
@@ -91,9 +91,9 @@ def pinned_scratch_lines(model: ModelSpec, parallel: ParallelSpec, options: Vllm
     sampler = profile_sampler(rules, r.compute_capability, options.topk_topp_sampler, v2_runner=False)
     if sampler != "triton" or r.sampler_rows < TRITON_MIN_ROWS:
         return ()
-    from tpkit.engines.vllm.profile import _vocab_hidden
+    from tpkit.engines.vllm.profile import vocab_hidden_scratch
 
-    nbytes, how = _vocab_hidden(model, parallel.tp, r.act_bytes)
+    nbytes, how = vocab_hidden_scratch(model, parallel.tp, r.act_bytes)
     source = (f"{how}; freed after the compile, then pinned by the Triton top-k/top-p buffer the V1 dummy sampler "
               "keeps (_TRITON_BUFFER_CACHE): vLLM 0.27.0–0.30.x count the reserved segment in 'consumed' "
               "(utils/mem_utils.py total_consumed; profile_run without the 0.31.0 split limit, "

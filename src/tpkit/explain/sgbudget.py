@@ -1,0 +1,87 @@
+"""SGLang's KV budget re-planned from a log's anchors: the one model every SGLang fix of ``explain.sgdiagnose`` is
+sized with (a flag's fraction, more free memory, other weights, another cell), and the tokens a budget holds."""
+
+from __future__ import annotations
+
+import math
+
+from tpkit.explain.diagnose import Fix
+
+__all__ = ["BudgetReplan", "pool_tokens", "rope_bytes", "mm_bytes"]
+
+
+def pool_tokens(rest: int, cell: float | None, page: int) -> int | None:
+    """The KV tokens ``rest`` bytes hold at ``cell`` bytes per token, in whole pages of ``page``; None without a
+    cell."""
+    if cell is None or cell <= 0:
+        return None
+    return max(0, int(rest // cell)) // page * page
+
+
+class BudgetReplan:
+    """The anchors a fix re-plans from, in bytes: SGLang's budget is (pre + stream pool) × f − weights − stream pool
+    − the multimodal reservation (0.5.18+, ``explain.sgrelease.mm_reservation_for``) − the RoPE cache pre-expansion
+    (``explain.sgrelease.rope_reserve_for``: the ledger's budget is sampled after it), with pre the 'Load weight begin'
+    free memory (``engines.sglang.streams``) and f the flag's value × ``fraction_flag_factor``; ``a`` is the run's
+    :class:`~tpkit.explain.sglang.SglangAnchored`, ``context`` the context length (None when unknown); a plain class: a
+    dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
+
+    __slots__ = ("a", "pre", "stream", "mm", "w", "f", "context", "factor", "rope")
+
+    def __init__(self, a, ctx) -> None:
+        self.a = a
+        self.pre = a.pre.mid.bytes if a.pre else None
+        self.stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
+        self.mm = mm_bytes(a)
+        self.rope = rope_bytes(a)
+        self.w = a.weights.mid.bytes if a.weights else None
+        self.f = a.fraction
+        self.context = ctx.get("context_length")
+        # what SGLang multiplies a given --mem-fraction-static by (the ROCm aiter × 0.85, an old multimodal runner's
+        # factor): a fix's flag value F runs at F × factor, as the run's own fraction did (explain.sglang._fraction)
+        self.factor = float(getattr(a, "fraction_flag_factor", 1.0) or 1.0)
+
+    def flag(self, effective: float, *, up: bool) -> float:
+        """The ``--mem-fraction-static`` value (0.01 grid, rounded ``up`` or down) that SGLang runs at
+        ``effective``."""
+        return (math.ceil if up else math.floor)(effective / self.factor * 100) / 100
+
+    def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0,
+               weights=None, stream=None) -> tuple[int | None, int | None]:
+        """(KV budget bytes, tokens) with one knob changed, from the anchors; ``weights``: the load usage at another
+        layout in bytes (``relayout``), in place of the measured one × ``weights_scale``; ``stream``: the stream
+        pool at that layout (SGLang's pre sample stays the log's: a re-planned TP re-uses the measured start-up)."""
+        if self.pre is None or self.w is None or (fraction or self.f) is None:
+            return None, None
+        frac = fraction * self.factor if fraction is not None else self.f
+        # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
+        # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
+        p = self.pre + free_gain + self.stream
+        w = weights if weights is not None else self.w * weights_scale
+        rest = int(p * frac - w - (self.stream if stream is None else stream) - self.mm - self.rope)
+        cell = self.a.cell_bytes * cell_scale if self.a.cell_bytes else None
+        return rest, pool_tokens(rest, cell, self.a.page)
+
+    def fix(self, flags, why, note="", *, need=0, **kw) -> Fix:
+        """The fix ``flags`` with its budget re-planned (``budget``'s knobs in ``kw``): it fits when the budget
+        exceeds ``need`` and holds a token; a pool below one full-context request is said."""
+        rest, tokens = self.budget(**kw)
+        fits = rest is not None and rest > need and (tokens is None or tokens > 0)
+        context = self.context
+        if tokens is not None and context and tokens < int(context) and kw.get("fraction") is None:
+            note = ((note + "; " if note else "")
+                    + f"holds {tokens:,} tokens, less than one {int(context):,}-token request")
+        return Fix(flags=flags, kv_tokens=tokens, fits=bool(fits), why=why, note=note)
+
+
+def rope_bytes(a) -> int:
+    """The RoPE cache pre-expansion the anchored budget took, in bytes (its midpoint; 0 when none): the ledger's KV
+    budget is sampled after it (``explain.sglang._budget_rows``), so every re-planned budget is too."""
+    rope = getattr(a, "rope_reserve", None)
+    return rope.mid.bytes if rope is not None else 0
+
+
+def mm_bytes(a) -> int:
+    """The multimodal reservation the anchored budget took, in bytes (its midpoint; 0 when none)."""
+    mm = getattr(a, "mm_reservation", None)
+    return mm.mid.bytes if mm is not None else 0
