@@ -970,6 +970,17 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_198": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
                {"enable_prefix_caching": False, "data_parallel_size": 4, "enforce_eager": True,
                 "no_async_scheduling": True}, None),  # smoke_test.sh row dp4: async false (helper mv7's option)
+    # helper bl14a (2026-12-05), added blind: a benchmarking repository's decisions log (search-index file id
+    # 63094958918): vllm==0.19.1 on an H200 pod, Qwen2.5-1.5B-Instruct at util 0.9, the model's 32,768
+    "vp_650": ("0.19.1", "not printed: the entry installs vllm==0.19.1 on the H200 pod (0.20+ wheels need CUDA 13) and "
+               "quotes that install's start-up", {}, None),
+    # helper bl14a: a Spanish lab README (search-index file id 69548423988): Qwen2.5-32B-Instruct-AWQ on one L40S-class
+    # card (printed total 44.43 GiB), image pinned to v0.6.6.post1 (driver 555), util 0.90, 32,768, fp8 KV, prefix caching
+    "vp_651": ("0.6.6", "not printed: the README pins vllm/vllm-openai:v0.6.6.post1 (the host's driver 555 cannot run "
+               "the CUDA 13 images)", {"gpu_total_gib": 44.43, "enable_prefix_caching": True}, None),
+    # helper bl14a: a Colab notebook's saved output (search-index file id 25017508238): vLLM 0.7.3 V0, a merged LoRA
+    # fine-tune of Phi-4-mini-instruct on an A100 40 GB (printed total 39.56 GiB), util 0.90, 2,048, float16
+    "vp_652": ("0.7.3", "printed 'Initializing a V0 LLM engine (v0.7.3)'", {"gpu_total_gib": 39.56}, None),
 }
 
 SGLANG_PUBLIC = {

@@ -39,6 +39,10 @@ docs/accuracy.md §6.4, round mv35).
 Helper mv36 (2026-12-05): vp_637 (gateway-api-inference-extension#550's Llama-2-7b-hf with --enable-lora on an H100,
 vLLM 0.8.1 V0, +3.1 %, outside) added blind from new queries, no rule changed: vLLM 276 listed, 263 scored, median
 1.40 -> 1.41 %, p90 8.91 -> 8.89 %, 225/262 -> 225/263 inside (level unchanged; docs/accuracy.md §6.4, round mv36).
+Helper bl14a (2026-12-05): vp_650-vp_652 added blind from new queries (Qwen2.5-1.5B on an H200 at 0.19.1 +0.1 %,
+Qwen2.5-32B-AWQ on an L40S-class card at 0.6.6 V0 +13.0 % inside its band, a Phi-4-mini fine-tune on an A100 40 GB at
+0.7.3 V0 -0.3 %), no rule changed: vLLM 279 listed, 266 scored, median 1.41 -> 1.40 %, p90 8.89 -> 9.08 %, 228/266
+inside (p90 level loosened 0.090 -> 0.091; docs/accuracy.md §6.4, round bl14a).
 """
 
 from pathlib import Path
@@ -249,7 +253,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.090, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.091, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -513,6 +517,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # current-driver totals, q21s1's WSL2 / repeat-start facts, nc13, co13 and mv35's 12
                                    # blind cases: 262 scored, median 1.40 %, p90 8.91 %, 225/262 inside: TIGHTENED to
                                    # (0.015, 0.090, 0.85)
+                                   # Helper bl14a (2026-12-05, session 14) added vp_650-vp_652 blind, no rule changed
+                                   # (docs/accuracy.md §6.4, round bl14a): vp_651 (Qwen2.5-32B-AWQ, 0.6.6 V0, +13.0 %)
+                                   # lifts the p90 8.89 -> 9.08 %: LOOSENED p90 0.090 -> 0.091
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
