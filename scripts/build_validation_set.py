@@ -981,6 +981,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper bl14a: a Colab notebook's saved output (search-index file id 25017508238): vLLM 0.7.3 V0, a merged LoRA
     # fine-tune of Phi-4-mini-instruct on an A100 40 GB (printed total 39.56 GiB), util 0.90, 2,048, float16
     "vp_652": ("0.7.3", "printed 'Initializing a V0 LLM engine (v0.7.3)'", {"gpu_total_gib": 39.56}, None),
+    # helper bl14a: Infrasys-AI/AIInfra's KV-cache notebook output (search-index file id 11223326262): vLLM 0.11.0,
+    # uer/gpt2-chinese-cluecorpussmall in float16 on an RTX 4090 (torch total 23.52 GiB printed), the serve defaults
+    "vp_653": ("0.11.0", "printed 'Initializing a V1 LLM engine (v0.11.0)'",
+               {"gpu_total_gib": 23.52, "topk_topp_sampler": "native"}, None),
 }
 
 SGLANG_PUBLIC = {
