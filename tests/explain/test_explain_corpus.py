@@ -470,9 +470,12 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     budget line 'Available KV cache memory (per GPU worker): `30.52 GiB`' carries the writer's words and stays
     unread); no other row moves: 320 of the 355, the n/a rows 13 -> 12.
     Helper mv36 (2026-12-05): vl_866 (vp_637, vLLM 0.8.1 V0 with LoRA) prints the V0 memory-profile lines, not the
-    'Available KV cache memory' anchor, so it adds no row: 320 of the 355."""
+    'Available KV cache memory' anchor, so it adds no row: 320 of the 355.
+    Helper bl14a (2026-12-05): vl_901 (vp_653, GPT-2 Chinese on an RTX 4090, vLLM 0.11.0, a notebook's saved output)
+    prints the anchor and hits blind (603,488 in 603,360-603,648); vl_900 (vp_652, vLLM 0.7.3 V0) prints the V0
+    memory-profile lines, not the anchor: 321 of the 356."""
     rows = _capacity_rows()
-    assert len(rows) == 355
+    assert len(rows) == 356
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "miss" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     assert sum(r["outcome"] == "n/a" for r in rows) <= 12
