@@ -985,6 +985,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # uer/gpt2-chinese-cluecorpussmall in float16 on an RTX 4090 (torch total 23.52 GiB printed), the serve defaults
     "vp_653": ("0.11.0", "printed 'Initializing a V1 LLM engine (v0.11.0)'",
                {"gpu_total_gib": 23.52, "topk_topp_sampler": "native"}, None),
+    # helper bl14a: a GRPO research log's terminal output (search-index file id 54021851790): vLLM 0.6.4.post1 V0,
+    # realtreetune/rho-1b-sft-GSM8K (TinyLlama-1.1B geometry) bf16 on one H200, util 0.90, 2,048, prefix caching on
+    "vp_654": ("0.6.4", "printed 'Initializing an LLM engine (v0.6.4.post1)'", {"enable_prefix_caching": True}, None),
 }
 
 SGLANG_PUBLIC = {

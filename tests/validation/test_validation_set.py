@@ -43,7 +43,8 @@ Helper bl14a (2026-12-05): vp_650-vp_652 added blind from new queries (Qwen2.5-1
 Qwen2.5-32B-AWQ on an L40S-class card at 0.6.6 V0 +13.0 % inside its band, a Phi-4-mini fine-tune on an A100 40 GB at
 0.7.3 V0 -0.3 %), no rule changed: vLLM 279 listed, 266 scored, median 1.41 -> 1.40 %, p90 8.89 -> 9.08 %, 228/266
 inside (p90 level loosened 0.090 -> 0.091; docs/accuracy.md §6.4, round bl14a); then vp_653 (GPT-2 Chinese on an RTX
-4090, vLLM 0.11.0, +0.2 %, inside): 280 listed, 267 scored, median 1.38 %, p90 9.05 %.
+4090, vLLM 0.11.0, +0.2 %, inside): 280 listed, 267 scored, median 1.38 %, p90 9.05 %; then vp_654 (rho-1b-sft-GSM8K
+on an H200, vLLM 0.6.4 V0, +0.0 %, inside): 281 listed, 268 scored, median 1.37 %, p90 9.02 %.
 """
 
 from pathlib import Path
