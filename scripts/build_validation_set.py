@@ -988,6 +988,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper bl14a: a GRPO research log's terminal output (search-index file id 54021851790): vLLM 0.6.4.post1 V0,
     # realtreetune/rho-1b-sft-GSM8K (TinyLlama-1.1B geometry) bf16 on one H200, util 0.90, 2,048, prefix caching on
     "vp_654": ("0.6.4", "printed 'Initializing an LLM engine (v0.6.4.post1)'", {"enable_prefix_caching": True}, None),
+    # helper bl14a: a lab's boot walkthrough (search-index file id 65863227652): vLLM 0.22.1, Qwen2.5-7B-Instruct-AWQ
+    # forced to the plain awq kernel, float16, util 0.9, 4,096, 8 sequences, on a Runpod RTX 3090; FlashInfer sampler
+    "vp_655": ("0.22.1", "printed banner 'version 0.22.1' (image vllm/vllm-openai:v0.22.1-cu129)",
+               {"quantization": "awq", "topk_topp_sampler": "flashinfer"}, None),
 }
 
 SGLANG_PUBLIC = {

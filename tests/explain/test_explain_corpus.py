@@ -473,9 +473,12 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     'Available KV cache memory' anchor, so it adds no row: 320 of the 355.
     Helper bl14a (2026-12-05): vl_901 (vp_653, GPT-2 Chinese on an RTX 4090, vLLM 0.11.0, a notebook's saved output)
     prints the anchor and hits blind (603,488 in 603,360-603,648); vl_900 (vp_652, vLLM 0.7.3 V0) prints the V0
-    memory-profile lines, not the anchor: 321 of the 356."""
+    memory-profile lines, not the anchor: 321 of the 356. vl_903 (vp_655, Qwen2.5-7B-Instruct-AWQ on an RTX 3090, vLLM
+    0.22.1, a walkthrough's quoted lines) missed blind (no tp printed, the banner's quantization=awq not read, so the
+    bf16 weights of the AWQ config contradicted the printed 5.29 GiB); with the tp and quantization its source states
+    (models.json flags) it hits: 322 of the 357."""
     rows = _capacity_rows()
-    assert len(rows) == 356
+    assert len(rows) == 357
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "miss" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     assert sum(r["outcome"] == "n/a" for r in rows) <= 12
