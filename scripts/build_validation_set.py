@@ -992,6 +992,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # forced to the plain awq kernel, float16, util 0.9, 4,096, 8 sequences, on a Runpod RTX 3090; FlashInfer sampler
     "vp_655": ("0.22.1", "printed banner 'version 0.22.1' (image vllm/vllm-openai:v0.22.1-cu129)",
                {"quantization": "awq", "topk_topp_sampler": "flashinfer"}, None),
+    # helper bl14a: 'Week 1 — Blackwell serving baseline' (search-index file id 59689113826): vLLM 0.26.0, Qwen3-8B on a
+    # 96 GB sm_120 card (RTX PRO 6000, inferred), util 0.90, 4,096, 128 sequences, 2,048 batched, no prefix caching,
+    # VLLM_USE_FLASHINFER_SAMPLER=0
+    "vp_656": ("0.26.0", "not printed in the quote: the write-up's 'Installed and verified: vLLM 0.26.0'",
+               {"topk_topp_sampler": "native", "enable_prefix_caching": False}, None),
 }
 
 SGLANG_PUBLIC = {

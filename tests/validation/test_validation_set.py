@@ -45,7 +45,9 @@ Qwen2.5-32B-AWQ on an L40S-class card at 0.6.6 V0 +13.0 % inside its band, a Phi
 inside (p90 level loosened 0.090 -> 0.091; docs/accuracy.md §6.4, round bl14a); then vp_653 (GPT-2 Chinese on an RTX
 4090, vLLM 0.11.0, +0.2 %, inside): 280 listed, 267 scored, median 1.38 %, p90 9.05 %; then vp_654 (rho-1b-sft-GSM8K
 on an H200, vLLM 0.6.4 V0, +0.0 %, inside): 281 listed, 268 scored, median 1.37 %, p90 9.02 %; then vp_655
-(Qwen2.5-7B-Instruct-AWQ on an RTX 3090, vLLM 0.22.1, +2.3 %, inside): 282 listed, 269 scored, median 1.38 %, p90 8.99 %.
+(Qwen2.5-7B-Instruct-AWQ on an RTX 3090, vLLM 0.22.1, +2.3 %, inside): 282 listed, 269 scored, median 1.38 %, p90 8.99 %;
+then vp_656 (Qwen3-8B on a 96 GB Blackwell card, vLLM 0.26.0, -1.5 %, outside): 283 listed, 270 scored, median 1.40 %,
+p90 8.96 %, 231/270 inside.
 """
 
 from pathlib import Path
