@@ -996,6 +996,33 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_198": ("0.29.0", "printed 'Initializing a V1 LLM engine (v0.29.0)'",
                {"enable_prefix_caching": False, "data_parallel_size": 4, "enforce_eager": True,
                 "no_async_scheduling": True}, None),  # smoke_test.sh row dp4: async false (helper mv7's option)
+    # helper bl14a (2026-12-05), added blind: a benchmarking repository's decisions log (search-index file id
+    # 63094958918): vllm==0.19.1 on an H200 pod, Qwen2.5-1.5B-Instruct at util 0.9, the model's 32,768
+    "vp_650": ("0.19.1", "not printed: the entry installs vllm==0.19.1 on the H200 pod (0.20+ wheels need CUDA 13) and "
+               "quotes that install's start-up", {}, None),
+    # helper bl14a: a Spanish lab README (search-index file id 69548423988): Qwen2.5-32B-Instruct-AWQ on one L40S-class
+    # card (printed total 44.43 GiB), image pinned to v0.6.6.post1 (driver 555), util 0.90, 32,768, fp8 KV, prefix caching
+    "vp_651": ("0.6.6", "not printed: the README pins vllm/vllm-openai:v0.6.6.post1 (the host's driver 555 cannot run "
+               "the CUDA 13 images)", {"gpu_total_gib": 44.43, "enable_prefix_caching": True}, None),
+    # helper bl14a: a Colab notebook's saved output (search-index file id 25017508238): vLLM 0.7.3 V0, a merged LoRA
+    # fine-tune of Phi-4-mini-instruct on an A100 40 GB (printed total 39.56 GiB), util 0.90, 2,048, float16
+    "vp_652": ("0.7.3", "printed 'Initializing a V0 LLM engine (v0.7.3)'", {"gpu_total_gib": 39.56}, None),
+    # helper bl14a: Infrasys-AI/AIInfra's KV-cache notebook output (search-index file id 11223326262): vLLM 0.11.0,
+    # uer/gpt2-chinese-cluecorpussmall in float16 on an RTX 4090 (torch total 23.52 GiB printed), the serve defaults
+    "vp_653": ("0.11.0", "printed 'Initializing a V1 LLM engine (v0.11.0)'",
+               {"gpu_total_gib": 23.52, "topk_topp_sampler": "native"}, None),
+    # helper bl14a: a GRPO research log's terminal output (search-index file id 54021851790): vLLM 0.6.4.post1 V0,
+    # realtreetune/rho-1b-sft-GSM8K (TinyLlama-1.1B geometry) bf16 on one H200, util 0.90, 2,048, prefix caching on
+    "vp_654": ("0.6.4", "printed 'Initializing an LLM engine (v0.6.4.post1)'", {"enable_prefix_caching": True}, None),
+    # helper bl14a: a lab's boot walkthrough (search-index file id 65863227652): vLLM 0.22.1, Qwen2.5-7B-Instruct-AWQ
+    # forced to the plain awq kernel, float16, util 0.9, 4,096, 8 sequences, on a Runpod RTX 3090; FlashInfer sampler
+    "vp_655": ("0.22.1", "printed banner 'version 0.22.1' (image vllm/vllm-openai:v0.22.1-cu129)",
+               {"quantization": "awq", "topk_topp_sampler": "flashinfer"}, None),
+    # helper bl14a: 'Week 1 — Blackwell serving baseline' (search-index file id 59689113826): vLLM 0.26.0, Qwen3-8B on a
+    # 96 GB sm_120 card (RTX PRO 6000, inferred), util 0.90, 4,096, 128 sequences, 2,048 batched, no prefix caching,
+    # VLLM_USE_FLASHINFER_SAMPLER=0
+    "vp_656": ("0.26.0", "not printed in the quote: the write-up's 'Installed and verified: vLLM 0.26.0'",
+               {"topk_topp_sampler": "native", "enable_prefix_caching": False}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -8,7 +8,10 @@ Helper rev10 (2026-12-05): with vl_793 out of the rows (63) those read 0.95 and 
 docs/accuracy.md §5; over the 58 fitted rows 0.82 and 1.07 (graphs.py's module docstring).
 Helper mv35 (2026-12-05): vl_860 (Qwen3.5-9B on an L40S, 0.18.0, 1.58 GiB printed, the mechanism 0.80 GiB off) and
 vl_863 (gemma-4-31B-it on a B300, 0.26.0, 0.76 GiB, 0.27 off), round mv35's blind logs, join the evidence outside
-the fit: 65 rows, the mechanism's p90 0.95 -> 0.92 GiB and the constant's 1.18 -> 1.14 GiB; no constant refitted."""
+the fit: 65 rows, the mechanism's p90 0.95 -> 0.92 GiB and the constant's 1.18 -> 1.14 GiB; no constant refitted.
+Helper bl14a (2026-12-05): vl_903 (Qwen2.5-7B-Instruct-AWQ on an RTX 3090, 0.22.1, 0.35 GiB printed, the mechanism 0.18
+GiB, 0.17 off), round bl14a's blind log, joins the evidence outside the fit: 66 rows, the mechanism's p90 0.92 -> 0.90 GiB
+and the constant's 1.14 -> 1.12 GiB; no constant refitted."""
 
 from dataclasses import replace
 
@@ -75,7 +78,7 @@ def test_evidence_is_every_printed_estimate_of_the_corpus():
                              p.read_text(errors="replace"))}
     present = {g.source for g in GRAPH_EVIDENCE if (logs / f"{g.source}.log").exists()}
     assert present | set(NOT_EVIDENCE) == printing and not present & set(NOT_EVIDENCE)
-    assert len(GRAPH_EVIDENCE) == 65  # vl_843 (mv29); vl_712, vl_743, vl_812, vl_813 (helper vcg10b); vl_860, vl_863 (mv35)
+    assert len(GRAPH_EVIDENCE) == 66  # vl_843 (mv29); vl_712, vl_743, vl_812, vl_813 (helper vcg10b); vl_860, vl_863 (mv35); vl_903 (bl14a)
     for g in GRAPH_EVIDENCE:
         if not g.derived and g.source in present:
             assert f"Estimated CUDA graph memory: {g.printed_gib:.2f} GiB" in (logs / f"{g.source}.log").read_text()

@@ -50,6 +50,15 @@ the issues corpus, no rule changed: vLLM 279 listed, 266 scored, median 1.41 -> 
 225/263 -> 227/266 inside (p90 level loosened 0.090 -> 0.101; docs/accuracy.md §6.4, round bl14b); then vp_673 /
 vp_674 (Gemma-4-31B NVFP4 at tp 2 and bf16 at tp 4 on L4, vLLM 0.19.0, +10.7 / +2.8 %, inside): 281 listed, 268 scored,
 median 1.48 %, p90 10.42 %, 229/268 inside (p90 level 0.101 -> 0.105).
+Helper bl14a (2026-12-05): vp_650-vp_652 added blind from new queries (Qwen2.5-1.5B on an H200 at 0.19.1 +0.1 %,
+Qwen2.5-32B-AWQ on an L40S-class card at 0.6.6 V0 +13.0 % inside its band, a Phi-4-mini fine-tune on an A100 40 GB at
+0.7.3 V0 -0.3 %), no rule changed: vLLM 279 listed, 266 scored, median 1.41 -> 1.40 %, p90 8.89 -> 9.08 %, 228/266
+inside (p90 level loosened 0.090 -> 0.091; docs/accuracy.md §6.4, round bl14a); then vp_653 (GPT-2 Chinese on an RTX
+4090, vLLM 0.11.0, +0.2 %, inside): 280 listed, 267 scored, median 1.38 %, p90 9.05 %; then vp_654 (rho-1b-sft-GSM8K
+on an H200, vLLM 0.6.4 V0, +0.0 %, inside): 281 listed, 268 scored, median 1.37 %, p90 9.02 %; then vp_655
+(Qwen2.5-7B-Instruct-AWQ on an RTX 3090, vLLM 0.22.1, +2.3 %, inside): 282 listed, 269 scored, median 1.38 %, p90 8.99 %;
+then vp_656 (Qwen3-8B on a 96 GB Blackwell card, vLLM 0.26.0, -1.5 %, outside): 283 listed, 270 scored, median 1.40 %,
+p90 8.96 %, 231/270 inside.
 """
 
 from pathlib import Path
@@ -269,7 +278,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.105, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.108, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -541,6 +550,13 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # p90 0.090 -> 0.101; then vp_673 / vp_674 (kenrollins/gemma-forge: Gemma-4-31B
                                    # NVFP4 at tp 2 and bf16 at tp 4 on L4, vLLM 0.19.0, +10.7 / +2.8 %, both inside):
                                    # 268 scored, median 1.48 %, p90 10.42 %, 229/268 inside: LOOSENED p90 0.101 -> 0.105
+                                   # Helper bl14a (2026-12-05, session 14) added vp_650-vp_652 blind, no rule changed
+                                   # (docs/accuracy.md §6.4, round bl14a): vp_651 (Qwen2.5-32B-AWQ, 0.6.6 V0, +13.0 %)
+                                   # lifts the p90 8.89 -> 9.08 %: LOOSENED p90 0.090 -> 0.091
+                                   # Merged (lead, session 14): bl14a + bl14b + the lead's V0 chunked-prefill rule
+                                   # (vp_670 +212 -> +24.5 %) + near14 (Qwen3.5 MRoPE configs, load max_split 20,
+                                   # vp_627-vp_630 on FlashInfer: +57.8 -> +78.0 %): 275 scored, median 1.41 %,
+                                   # p90 10.71 %: LOOSENED p90 -> 0.108
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"

@@ -155,6 +155,7 @@ def stream_pool_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
         span += f": 0 before {FIRST_RELEASE}, so 0 … the pool"
     return Iv(low=lo, high=hi), f"{STREAM_POOL_SOURCE}; {span}; world size {tp * pp}"
 
+
 def mm_reservation_for(ctx: Context) -> tuple[Iv | None, str]:
     """(what SGLang reserves out of the KV budget for a multimodal model's caches, why; None when nothing):
     ``engines.sglang.multimodal.mm_reservation`` — from 0.5.18 ``kv_cache_configurator.py

@@ -258,6 +258,9 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
     GraphSample(source="vl_863", study="search-index file id 63390294774", model="google/gemma-4-31B-it", gpu="B300",
                 release="0.26.0", tp=1, piecewise=51, full=51, layers=60, backend="TRITON_ATTN", printed_gib=0.76,
                 fitted=False),
+    GraphSample(source="vl_903", study="search-index file id 65863227652", model="Qwen/Qwen2.5-7B-Instruct-AWQ",
+                gpu="RTX 3090", release="0.22.1", tp=1, piecewise=5, full=4, layers=28, backend="FLASH_ATTN",
+                printed_gib=0.35, fitted=False),
 )
 """Every log of the explain corpus that prints the estimate or its equivalent utilisation (helper vcg10,
 2026-12-05), and vl_843 (Gemma-4-31B, added to lead10 by helper mv29 after this branch's base; not in the fit of the
@@ -268,7 +271,9 @@ fit like vl_843 (63 rows).  vl_812 / vl_813 print no capture sizes: their counts
 (``engine/arg_utils.py``: max_num_seqs 256 below 70 GiB, 1024 from 160 GiB; the printed 2048 / 16384 batched tokens
 agree) with the printed ``max_cudagraph_capture_size`` 512; Model Runner V2 captures FULL up to max_num_seqs
 (``v1/worker/gpu/cudagraph_utils.py _init_candidates``).  Helper mv35 (2026-12-05): vl_860 (Qwen3.5-9B, 0.18.0) and
-vl_863 (gemma-4-31B-it on a B300, 0.26.0), added blind, outside the fit (65 rows).  Not a row: ``NOT_EVIDENCE``."""
+vl_863 (gemma-4-31B-it on a B300, 0.26.0), added blind, outside the fit (65 rows).  Helper bl14a (2026-12-05): vl_903
+(Qwen2.5-7B-Instruct-AWQ on an RTX 3090, 0.22.1, 'PIECEWISE=5 (largest=16), FULL=4 (largest=8)', 0.35 GiB), added
+blind, outside the fit (66 rows).  Not a row: ``NOT_EVIDENCE``."""
 
 
 NOT_EVIDENCE: dict[str, str] = {
