@@ -370,11 +370,11 @@ def fp8_marlin_scales(model: ModelSpec, parallel: ParallelSpec, options: VllmOpt
                       rocm: bool = False) -> tuple[LineItem, ...]:
     """What vLLM's weight-only FP8 Marlin path adds to a block-FP8 checkpoint's scales below compute capability 8.9
     (``engines.vllm.fp8_marlin``; 0.9.0 on; in the load delta); a line only where it applies."""
-    from tpkit.engines.vllm.fp8_marlin import marlin_fp8_block_scale_bytes
-
     quant = getattr(w_plan, "quant", None)
-    if quant is None or getattr(w_plan, "method", "") == "given":
+    if quant is None or not quant.block_size or getattr(w_plan, "method", "") == "given":
         return ()
+    from tpkit.engines.vllm.fp8_marlin import marlin_fp8_block_scale_bytes  # only for a block-FP8 checkpoint
+
     extra = marlin_fp8_block_scale_bytes(model, parallel, quant, act_bytes=r.act_bytes,
                                          release=_release(options.engine_version),
                                          compute_capability=r.compute_capability, rocm=rocm,
