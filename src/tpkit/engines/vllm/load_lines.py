@@ -363,6 +363,34 @@ def mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
     return ()
 
 
+FP8_MARLIN_ITEM = "FP8 block scales as Marlin group scales"
+
+
+def fp8_marlin_scales(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved, w_plan, *,
+                      rocm: bool = False) -> tuple[LineItem, ...]:
+    """What vLLM's weight-only FP8 Marlin path adds to a block-FP8 checkpoint's scales below compute capability 8.9
+    (``engines.vllm.fp8_marlin``; 0.9.0 on; in the load delta); a line only where it applies."""
+    quant = getattr(w_plan, "quant", None)
+    if quant is None or not quant.block_size or getattr(w_plan, "method", "") == "given":
+        return ()
+    from tpkit.engines.vllm.fp8_marlin import marlin_fp8_block_scale_bytes  # only for a block-FP8 checkpoint
+
+    extra = marlin_fp8_block_scale_bytes(model, parallel, quant, act_bytes=r.act_bytes,
+                                         release=_release(options.engine_version),
+                                         compute_capability=r.compute_capability, rocm=rocm,
+                                         stage=getattr(w_plan, "stage", 0) or 0,
+                                         pp_split=getattr(w_plan, "pp_split", "vllm") or "vllm")
+    if not extra.bytes:
+        return ()
+    b0, b1 = quant.block_size
+    return (LineItem(item=FP8_MARLIN_ITEM, bytes=extra,
+                     source=f"compute capability {r.compute_capability[0]}.{r.compute_capability[1]} < 8.9: vLLM runs "
+                            f"the block-FP8 ({b0}×{b1}) linear layers weight-only through Marlin, whose "
+                            f"prepare_fp8_layer_for_marlin repeats each fp32 block scale {b0}× along N as "
+                            f"{r.act_bytes}-byte group scales (ceil(K/{b1}) × N per matrix, less the fp32 block "
+                            "scales it replaces; dense layers; in the load delta)"),)
+
+
 ALLOCATOR_ITEM = "weight tensors: caching-allocator rounding"
 
 

@@ -29,7 +29,7 @@ from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
 from tpkit.engines.vllm.layout import resolve_parallel
 from tpkit.engines.vllm.load_lines import (LORA_ITEM, lora_items, lora_notes, mla_absorbed, mla_workspace,
                                            mxfp4_padding, offload_copy, rope_line, weights_item, allocator_rounding,
-                                           cpu_offload,
+                                           cpu_offload, fp8_marlin_scales,
                                            drafter_in_load_delta, gemma4_ple_buffer, inside_load_delta,
                                            lora_in_load_delta,
                                            offload_copies, offload_v0_fallback, pp_v0_fallback,
@@ -332,6 +332,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     act_line, *parts = activation_lines(model, parallel, options, r, rules)
     mla_lines = mla_absorbed(model, parallel, options, r, rules, w_plan) + mxfp4_padding(model, parallel, options, r)
     mla_lines += lora_items(model, parallel, options, r, rules) + gemma4_ple_buffer(model, r, rules)
+    mla_lines += fp8_marlin_scales(model, parallel, options, r, w_plan, rocm=str(gpu.vendor).upper() == "AMD")
     if weights is None:  # the allocator's rounding of the derived tensors (engines.vllm.weight_blocks)
         mla_lines += allocator_rounding(model, parallel, options, r, w_plan, rules,
                                         rocm=str(gpu.vendor).upper() == "AMD")
