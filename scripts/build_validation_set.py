@@ -1453,6 +1453,12 @@ def _sglang_flags(case: dict, over: dict) -> dict:
     other = str(case.get("other_settings") or "")
     if "max_total_tokens=" in other:
         flags["max_total_tokens"] = int(other.split("max_total_tokens=")[1].split()[0])
+    ssm = re.search(r"--mamba-ssm-dtype[ =]+(float32|bfloat16|float16)\b", other)
+    if ssm:  # helper sgf14: the launch's --mamba-ssm-dtype (SglangOptions.mamba_ssm_dtype), for every case stating it
+        flags["mamba_ssm_dtype"] = ssm.group(1)
+    mmt = re.search(r"--mm-feature-transport[ =]+(cpu|cuda_ipc|cuda_vmm)\b", other)
+    if mmt:  # helper sgf14: the launch's --mm-feature-transport as given (SglangOptions.mm_feature_transport)
+        flags["mm_feature_transport"] = mmt.group(1)
     flags.update(over)
     return {k: v for k, v in flags.items() if v is not None}
 

@@ -23,6 +23,7 @@ PLAN_FLAGS = frozenset({
     "--speculative-num-steps", "--speculative-eagle-topk", "--speculative-num-draft-tokens", "--enable-dp-attention",
     "--moe-a2a-backend", "--disable-radix-cache", "--disable-overlap-schedule", "--swa-full-tokens-ratio",
     "--mamba-full-memory-ratio",
+    "--mamba-ssm-dtype", "--mm-feature-transport",  # helper sgf14: the SSM state dtype, the feature pool
     "--disable-cuda-graph",
     # vLLM
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",

@@ -97,9 +97,12 @@ def test_multimodal_default_is_x090_in_0_4_9_and_the_vision_factor_from_0_4_10(v
     assert f == pytest.approx(round((81559 - 10.5 * 1024) / 81559, 3) * factor)
 
 
-@pytest.mark.parametrize("version, reserved_mib", [("0.5.17", 0), ("0.5.18", 100), ("0.5.19", 100),
-                                                   ("0.5.20", 1024)])
+@pytest.mark.parametrize("version, reserved_mib", [("0.5.16", 0), ("0.5.17", 1024), ("0.5.18", 100),
+                                                   ("0.5.19", 100), ("0.5.20", 1024)])
 def test_multimodal_cache_comes_out_of_the_kv_budget_from_0_5_18(version, reserved_mib):
+    """Helper sgf14: 0.5.17 alone resolves the unset --mm-feature-transport to cuda_ipc on one CUDA node, whose
+    1024 MiB feature pool the tokenizer manager allocates before the pool is sized
+    (tests/engines/test_sglang_mm_feature_transport.py)."""
     qwen_vl = _model("Qwen/Qwen3-VL-8B-Instruct")
     assert mm_reservation(qwen_vl, H200, 143_771, version, None)[0] == MiB(reserved_mib)
 

@@ -6,6 +6,9 @@ feature transport) from ``rest`` for a multimodal model; 0.5.16 and 0.5.17 have 
 sglang PR #34141).  The planner already charged it (``engines.sglang.multimodal.mm_reservation``); the log
 explanation now does too (``explain.sgrelease.mm_reservation_for``).  The synthetic log uses sg_100's numbers
 (Qwen3-VL-2B-Instruct on an RTX 5060 Ti, tp 1) with 'Load weight end. elapsed=' (0.5.9–0.5.23) only.
+Helper sgf14 (2026-12-05): 0.5.17 resolves an unset --mm-feature-transport to cuda_ipc on one CUDA node and the
+tokenizer manager allocates the 1024 MiB feature pool before the KV pool is sized, so the "before" release here is
+0.5.16; 0.5.17 takes 1 GiB unless the log (or a flag) says cpu.
 """
 
 from pathlib import Path
@@ -38,8 +41,15 @@ def _rest(e):
     return next(r.value for r in e.rows if r.item == "KV budget (rest)")
 
 
-def test_reserved_from_0_5_18_not_in_0_5_17():
-    old, new = _explain(_VL, engine_version="0.5.17"), _explain(_VL, engine_version="0.5.18")
+def test_0_5_17_takes_the_feature_pool_unless_the_transport_is_cpu():
+    row = _row(_explain(_VL, engine_version="0.5.17"))
+    assert row is not None and row.value.low == row.value.high == MiB(1024)
+    assert "SGLANG_MM_FEATURE_CACHE_MB" in row.meaning
+    assert _row(_explain(_VL, engine_version="0.5.17", mm_feature_transport="cpu")) is None
+
+
+def test_reserved_from_0_5_18_not_in_0_5_16():
+    old, new = _explain(_VL, engine_version="0.5.16"), _explain(_VL, engine_version="0.5.18")
     assert _row(old) is None
     row = _row(new)
     assert row is not None and row.value.low == row.value.high == MiB(100)
@@ -74,7 +84,7 @@ def test_replanned_fixes_take_the_reservation_too():
     budget (``explain.sgbudget.BudgetReplan``), and the fraction a fix asks for covers it."""
     from tpkit.explain.sgbudget import BudgetReplan
 
-    old, new = _explain(_VL, engine_version="0.5.17"), _explain(_VL, engine_version="0.5.18")
+    old, new = _explain(_VL, engine_version="0.5.16"), _explain(_VL, engine_version="0.5.18")
     assert new.anchored.mm_reservation is not None and old.anchored.mm_reservation is None
     for knobs in ({}, {"fraction": 0.7}, {"cell_scale": 0.5}):
         rest_old, _ = BudgetReplan(old.anchored, old.context).budget(**knobs)

@@ -37,6 +37,9 @@ with EAGLE on the MTP head; 9 scored, -10.9 to -24.2 %, all outside; 4 not predi
 changed: SGLang 103 listed, 80 scored, median 0.42 %, p90 11.25 %, 64/80 inside (levels loosened, see REACHED).
 Then gs_273-gs_276 (Qwen3-0.6B / Qwen3-30B-A3B on an H200, Qwen2.5-0.5B on an RTX 4090; -0.03 to -0.08 %, all
 inside): 107 listed, 84 scored, median 0.39 %, p90 9.51 %, 68/84 inside.
+Helper sgf14 (2026-12-05): three SGLang rules read in the wheels (--mamba-ssm-dtype; 0.5.17's default CUDA-IPC feature
+pool; a path-less MTP draft leaves the target cell unscaled in 0.5.14-0.5.19) move gs_259-gs_267 into their bands:
+SGLang median 0.39 -> 0.35 %, p90 9.51 -> 2.72 %, 68/84 -> 77/84 inside (levels tightened, see REACHED).
 Helper mv35 (2026-12-05): vp_625-vp_636 added blind from new queries (12 public vLLM start-ups, no rule changed;
 vp_626-vp_630 outside; vp_627-vp_630, one runbook's unnamed 48 GB card, +8.6 to +58 %): vLLM 275
 listed, 262 scored, median 1.55 -> 1.56 %, p90 10.03 -> 10.03 %, 211/250 -> 218/262 inside (level unchanged;
@@ -69,7 +72,7 @@ import harness
 from tests.scripts_testlib import load_script
 
 REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch (targets: see the module doc)
-    "sglang": (0.005, 0.120, 0.80),  # 2026-12-03 merged main, 29 scored: median 0.32 %, p90 1.76 %, 28/29 inside;
+    "sglang": (0.005, 0.030, 0.90),  # 2026-12-03 merged main, 29 scored: median 0.32 %, p90 1.76 %, 28/29 inside;
                                      # before, helper npr's 28 scored: median 0.38 %, p90 2.27 %, 26/28 inside
                                      # (sg_037 MI300X, sg_044 RTX 3090 under WSL2 outside; gs_013 inside since the
                                      # pre-0.4.0 untied lm_head rule; §6.4); the load term is partly in-sample (§5).
@@ -263,6 +266,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                      # fp32): 103 listed, 80 scored, median 0.42 %, p90 11.25 %, 64/80 inside:
                                      # LOOSENED p90 0.030 -> 0.120, inside 0.89 -> 0.80 (no rule changed;
                                      # docs/accuracy.md §6.4, round sgb14)
+                                     # Helper sgf14 (2026-12-05): --mamba-ssm-dtype, 0.5.17's default CUDA-IPC
+                                     # feature pool and the path-less MTP draft's unscaled cell (0.5.14-0.5.19):
+                                     # gs_259-gs_267 -24.2...-10.9 % -> -1.0...+2.6 %, all inside: median 0.35 %,
+                                     # p90 2.72 %, 77/84 inside: TIGHTENED p90 0.120 -> 0.030, inside 0.80 -> 0.90
     # helper mv20 (2026-12-04): vp_370-vp_372 (lhl's MI300X notes: a vLLM 0.6.3.dev114 ROCm build, V0,
     # benchmark_throughput.py at the default util 0.9) added as printed, scored blind before any change:
     # Llama-2-7b-chat tp 1 +1.3 %, tp 8 +3.1 % (both just outside their bands), Llama-3.1-405B tp 8 at 131,072

@@ -34,7 +34,7 @@ LOG_FLAGS = {
     "sglang": ("mem_fraction_static", "context_length", "kv_cache_dtype", "page_size", "cuda_graph_max_bs",
                "chunked_prefill_size", "max_running_requests", "max_total_tokens", "disable_radix_cache",
                "disable_overlap_schedule", "swa_full_tokens_ratio", "cpu_offload_gb", "disable_cuda_graph",
-               "language_model_only"),
+               "language_model_only", "mamba_ssm_dtype", "mm_feature_transport"),
     "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
              "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
              "enforce_eager", "limit_mm_per_prompt", "vllm_use_v2_model_runner", "language_model_only",
@@ -54,7 +54,26 @@ def log_flag_values(ctx) -> list[tuple[str, str, object]]:
         value = ctx.get(setting)
         if value is not None and not (setting == "kv_cache_dtype" and str(value) == "auto"):
             out.append((dest, setting, value))
-    return _graph_flags(ctx, out) if ctx.engine == "vllm" else out
+    return _graph_flags(ctx, out) if ctx.engine == "vllm" else _sglang_release_flags(ctx, out)
+
+
+def _sglang_release_flags(ctx, out: list) -> list:
+    """SGLang settings a --from-log plan takes only where the log's release has the flag (helper sgf14):
+    ``mm_feature_transport`` from 0.5.16 (cuda_vmm from 0.5.18), ``mamba_ssm_dtype`` float16 from 0.5.9
+    (``SglangOptions`` refuses them before; a log of an earlier rule set keeps the default)."""
+    from tpkit.engines.sglang.versions import at_least
+
+    release = ctx.rules_version
+    if not release:
+        return out
+    try:
+        gates = {("mm_feature_transport", None): at_least(release, "0.5.16"),
+                 ("mm_feature_transport", "cuda_vmm"): at_least(release, "0.5.18"),
+                 ("mamba_ssm_dtype", "float16"): at_least(release, "0.5.9")}
+    except Exception:  # noqa: BLE001 - a release the rules cannot read: leave the settings to the options' check
+        return out
+    return [(d, s, v) for d, s, v in out
+            if gates.get((d, None), True) and gates.get((d, str(v)), True)]
 
 
 _GRAPH_FLAGS_FROM = {"max_cudagraph_capture_size": (0, 11, 1), "cudagraph_capture_sizes": (0, 11, 1),

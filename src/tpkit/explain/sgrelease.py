@@ -161,7 +161,10 @@ def mm_reservation_for(ctx: Context) -> tuple[Iv | None, str]:
     ``engines.sglang.multimodal.mm_reservation`` — from 0.5.18 ``kv_cache_configurator.py
     _profile_available_bytes`` takes ``mm_runtime_reservation_gb`` (``SGLANG_VLM_CACHE_SIZE_MB``, + the feature
     cache with a GPU feature transport) from ``rest`` before the state split; 0.5.17 and older allocate those
-    caches after the pool, out of the slack (read in the 0.5.16, 0.5.17 and 0.5.18 wheels).  Taken at both ends of
+    caches after the pool, out of the slack (read in the 0.5.16, 0.5.17 and 0.5.18 wheels) — but for the
+    CUDA-IPC feature pool (1024 MiB), which 0.5.16 – 0.5.17 allocate from the tokenizer manager before the pool is
+    sized, and 0.5.17 turns on by default on one CUDA node (helper sgf14; the log's printed, resolved
+    ``mm_feature_transport`` is passed on).  Taken at both ends of
     the releases the log allows, as ``stream_pool_for``: a log whose releases straddle 0.5.18 gets 0 … the
     reservation.  With no GPU known, Qwen3-VL's 0.5.20+ Hopper override and the default both count."""
     model = ctx.model
@@ -184,8 +187,11 @@ def mm_reservation_for(ctx: Context) -> tuple[Iv | None, str]:
         gpus = [ctx.gpu] if ctx.gpu is not None else other + hopper
         running = ctx.get("max_running_requests")
         lm_only = bool(ctx.get("language_model_only"))
+        transport = str(ctx.get("mm_feature_transport") or "").lower() or None  # the log's, as resolved (sgf14)
+        transport = transport if transport in ("cpu", "cuda_ipc", "cuda_vmm") else None
         values = [mm_reservation(model, g, g.nvidia_smi_total_mib or g.total_bytes.bytes / 2**20, v,
-                                 int(running) if running else None, language_model_only=lm_only)
+                                 int(running) if running else None, language_model_only=lm_only,
+                                 transport=transport)
                   for v in ends for g in gpus]
     except REFUSED:  # a version or config the rules cannot read: no charge
         return None, ""

@@ -159,7 +159,7 @@ def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple
     if ctx.get("spec_algorithm") not in (None, "", "None", "NONE"):
         return None
     ratio = ctx.get("mamba_full_memory_ratio")
-    from tpkit.engines.sglang.mamba import plan_mamba_pool
+    from tpkit.engines.sglang.mamba import SSM_DTYPE_BYTES, plan_mamba_pool, ssm_state_choice
     from tpkit.engines.sglang.pool import stage_layer_kinds
     from tpkit.explain.refusals import REFUSED
 
@@ -176,10 +176,12 @@ def planned_state_rest(ctx: Context, rest: Iv | None, tp: int, pp: int) -> tuple
             return None
         radix_off = bool(ctx.get("disable_radix_cache"))
         running = int(ctx.get("max_running_requests")) if ctx.get("max_running_requests") else None
+        ssm_flag = str(ctx.get("mamba_ssm_dtype") or "").lower() or None  # the log's --mamba-ssm-dtype (sgf14)
+        ssm = ssm_state_choice(ctx.model, version, ssm_flag if ssm_flag in SSM_DTYPE_BYTES else None)[0]
         low = plan_mamba_pool(ctx.model, tp, linear, rest.low, version, disable_radix_cache=radix_off,
-                              user_running=running, full_memory_ratio=ratio)
+                              user_running=running, full_memory_ratio=ratio, ssm_bytes=ssm)
         high = plan_mamba_pool(ctx.model, tp, linear, rest.high, version, disable_radix_cache=radix_off,
-                               user_running=running, full_memory_ratio=ratio)
+                               user_running=running, full_memory_ratio=ratio, ssm_bytes=ssm)
     except REFUSED:
         return None
     if low is None or high is None:

@@ -25,7 +25,7 @@ _FLOATS = ("mem_fraction", "swa_full_tokens_ratio", "cpu_offload_gb")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
           "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "async_scheduling")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
-         "compile_cache", "vllm_use_v2_model_runner", "cudagraph_mode")
+         "compile_cache", "vllm_use_v2_model_runner", "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
                 "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
@@ -35,7 +35,7 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
                 "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling",
                 "vllm_use_v2_model_runner", "language_model_only", "cudagraph_capture_sizes", "optimization_level",
-                "cudagraph_mode")
+                "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -103,6 +103,12 @@ class Run:
     disable_overlap_schedule: Setting | None = None
     swa_full_tokens_ratio: Setting | None = None
     """SGLang --swa-full-tokens-ratio"""
+    mamba_ssm_dtype: Setting | None = None
+    """SGLang --mamba-ssm-dtype as its ServerArgs dump prints it (0.5.3 – 0.5.8: 'float32' unless given; 0.5.9+: None
+    unless given; ``engines.sglang.mamba.ssm_state_choice``)"""
+    mm_feature_transport: Setting | None = None
+    """SGLang --mm-feature-transport as its ServerArgs dump prints it, resolved (0.5.16+; 0.5.17 prints cuda_ipc
+    where the unset flag resolved to it; ``engines.sglang.multimodal.resolved_transport``)"""
     topk_topp_sampler: Setting | None = None
     """vLLM V1's top-k/top-p sampler as its topk_topp_sampler.py line names it: ``"native"`` / ``"flashinfer"``"""
     skip_mm_profiling: Setting | None = None

@@ -68,6 +68,7 @@ KEYS: dict[str, str] = {
     "attention_backend": "attention_backend", "enable_ep_moe": "enable_ep_moe",
     "dcp_size": "dcp", "attn_cp_size": "attn_cp", "enable_torch_symm_mem": "enable_torch_symm_mem",
     "max_mamba_cache_size": "max_mamba_cache_size", "mamba_full_memory_ratio": "mamba_full_memory_ratio",
+    "mamba_ssm_dtype": "mamba_ssm_dtype", "mm_feature_transport": "mm_feature_transport",
     "disable_radix_cache": "disable_radix_cache", "swa_full_tokens_ratio": "swa_full_tokens_ratio",
     "disable_overlap_schedule": "disable_overlap_schedule",
     "enable_lora": "enable_lora", "max_lora_rank": "max_lora_rank", "max_loras_per_batch": "max_loras_per_batch",

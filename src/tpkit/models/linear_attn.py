@@ -39,7 +39,7 @@ def linear_attn_spec(text: dict, where: str) -> LinearAttnSpec | None:
     kernel = optional_int(lac, "short_conv_kernel_size", at, default=4, minimum=1)
     recurrent, conv = heads * dim * dim * 4, 3 * heads * dim * (kernel - 1) * 2
     return LinearAttnSpec(
-        state_bytes_per_layer=Bytes(recurrent + conv),
+        state_bytes_per_layer=Bytes(recurrent + conv), temporal_bytes_per_layer=Bytes(recurrent),
         description=f"Kimi Delta Attention per request per layer at TP 1: recurrent {heads}×{dim}×{dim} fp32 = "
                     f"{recurrent:,} B + short conv 3×{heads * dim}×({kernel}−1) bf16 = {conv:,} B "
                     "(state dtypes assumed: fp32 recurrent, bf16 conv)")
@@ -60,7 +60,7 @@ def _gdn(text: dict, where: str) -> LinearAttnSpec:
     conv_dim = 2 * n_k * d_k + n_v * d_v
     conv, temporal = conv_dim * (kernel - 1) * 2, n_v * d_v * d_k * 4
     return LinearAttnSpec(
-        state_bytes_per_layer=Bytes(conv + temporal),
+        state_bytes_per_layer=Bytes(conv + temporal), temporal_bytes_per_layer=Bytes(temporal),
         description=f"Gated DeltaNet per request per layer at TP 1: conv {conv_dim}×({kernel}−1) bf16 = {conv:,} B + "
                     f"temporal {n_v}×{d_v}×{d_k} fp32 = {temporal:,} B (SGLang default state dtypes)")
 
@@ -120,7 +120,7 @@ def _mamba2_state(d: dict, label: str) -> LinearAttnSpec:
     conv in bf16 (2 B), temporal in fp32 (4 B)."""
     conv, temporal = d["conv_dim"] * (d["d_conv"] - 1) * 2, d["n_heads"] * d["d_head"] * d["d_state"] * 4
     return LinearAttnSpec(
-        state_bytes_per_layer=Bytes(conv + temporal),
+        state_bytes_per_layer=Bytes(conv + temporal), temporal_bytes_per_layer=Bytes(temporal),
         description=f"{label} per request per layer at TP 1: conv {d['conv_dim']}×({d['d_conv']}−1) bf16 = {conv:,} B "
                     f"+ temporal {d['n_heads']}×{d['d_head']}×{d['d_state']} fp32 = {temporal:,} B (SGLang default "
                     "state dtypes)")

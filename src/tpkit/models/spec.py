@@ -80,6 +80,10 @@ class LinearAttnSpec:
 
     state_bytes_per_layer: Bytes | None = None
     """recurrent state bytes per request per layer at TP 1, when derivable"""
+    temporal_bytes_per_layer: Bytes | None = None
+    """the part of ``state_bytes_per_layer`` that is the SSM (temporal / recurrent) state, sized in fp32 (4 B per
+    element, SGLang's default ``mamba_ssm_dtype``); None where the layer has no such state.  SGLang's
+    ``--mamba-ssm-dtype`` rescales it (``engines.sglang.mamba.ssm_state_choice``)"""
     description: str = ""
 
 

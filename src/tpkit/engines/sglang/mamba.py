@@ -65,7 +65,8 @@ from tpkit.units import Bytes, format_bytes
 __all__ = ["MambaPool", "MAMBA_FULL_MEMORY_RATIO", "RADIX_SLOTS_PER_REQUEST", "slots_per_request",
            "plan_mamba_pool", "RATIO_SPLIT_FROM", "FIXED_SLOTS", "PADDING_CHARGED_FROM", "POOL_EXTRA_SLOTS",
            "charged_slots", "GRANITE_LFM2_HYBRID_FROM", "mamba2_state_bytes", "short_conv_state_bytes",
-           "CONV_STATE_BYTES", "SSM_STATE_BYTES", "RADIX_OFF_RUNNING_ONLY_FROM", "radix_off_slots"]
+           "CONV_STATE_BYTES", "SSM_STATE_BYTES", "RADIX_OFF_RUNNING_ONLY_FROM", "radix_off_slots",
+           "SSM_DTYPE_BYTES", "SSM_DTYPE_FROM_CONFIG_FROM", "SSM_FLOAT16_FROM", "ssm_state_choice"]
 
 MAMBA_FULL_MEMORY_RATIO = 0.9
 """``mamba_full_memory_ratio`` default: state pool : KV pool memory"""
@@ -141,6 +142,37 @@ SSM_STATE_BYTES = 4
 """SSM (temporal) state element size: float32 unless the config sets ``mamba_ssm_dtype`` (same function)"""
 
 
+SSM_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
+"""``--mamba-ssm-dtype`` choices and their element sizes (``configs/mamba_utils.py mamba2_state_dtype`` dtype_map)"""
+SSM_FLOAT16_FROM = "0.5.9"
+"""first release whose ``--mamba-ssm-dtype`` accepts float16 (``MAMBA_SSM_DTYPE_CHOICES``: float32 / bfloat16 in
+0.5.3 – 0.5.8, + float16 in 0.5.9; 0.5.16 – 0.5.19 the same three choices)"""
+SSM_DTYPE_FROM_CONFIG_FROM = "0.5.9"
+"""first release that reads the config's ``mamba_ssm_dtype`` when the flag is not given: 0.5.3 – 0.5.8
+``server_args.py`` default ``mamba_ssm_dtype: str = "float32"`` always exported as ``SGLANG_MAMBA_SSM_DTYPE``
+(0.5.4 – 0.5.8 ``mamba2_state_dtype()`` reads only that variable); 0.5.9 – 0.5.19 default None and
+``mamba2_state_dtype(config)``: the variable (set only by the flag), else ``config.text_config.mamba_ssm_dtype`` /
+``config.mamba_ssm_dtype``, else float32 — for the configs that pass themselves (``configs/qwen3_next.py``, which
+the Qwen3.5 text configs subclass, ``nemotron_h.py``, ``falcon_h1.py``, ``jet_nemotron.py``); Kimi-Linear's
+``KimiLinearCacheParams`` takes the default factory (``mamba2_state_dtype(None)``: the flag, else float32)"""
+_CONFIG_SSM_DTYPE_TYPES = frozenset({"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_moe",
+                                     "nemotron_h", "falcon_h1", "jet_nemotron"})
+
+
+def ssm_state_choice(model: ModelSpec, version: str, flag: str | None) -> tuple[int, str]:
+    """(bytes per SSM-state element, why) SGLang ``version`` gives the mamba / GDN temporal state:
+    ``--mamba-ssm-dtype`` (``flag``) when given; else from 0.5.9 the config's ``mamba_ssm_dtype`` for the
+    architectures whose cache params pass the config (``SSM_DTYPE_FROM_CONFIG_FROM``); else float32."""
+    if flag is not None:
+        return SSM_DTYPE_BYTES[flag], f"--mamba-ssm-dtype {flag}"
+    named = str(model.extra.get("mamba_ssm_dtype") or "").lower()
+    kinds = {model.model_type, str(model.extra.get("wrapper_model_type") or "")}
+    if (named in SSM_DTYPE_BYTES and at_least(version, SSM_DTYPE_FROM_CONFIG_FROM)
+            and kinds & _CONFIG_SSM_DTYPE_TYPES):
+        return SSM_DTYPE_BYTES[named], f"config mamba_ssm_dtype {named}"
+    return SSM_STATE_BYTES, "float32 (SGLang's default mamba_ssm_dtype)"
+
+
 def mamba2_state_bytes(*, n_heads: int, head_dim: int, d_state: int, n_groups: int, d_conv: int,
                        intermediate: int, tp: int = 1, ssm_bytes: int = SSM_STATE_BYTES) -> tuple[int, int]:
     """(conv, ssm) state bytes of one Mamba-2 layer per request on one of ``tp`` ranks (Granite-4.0-H, Nemotron-H,
@@ -190,7 +222,8 @@ def charged_slots(slots: int, version: str) -> int:
 def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, version: str, *,
                     draft_tokens: int | None = None, max_running: int | None = None,
                     disable_radix_cache: bool = False, user_running: int | None = None,
-                    attn_dp: int = 1, full_memory_ratio: float | None = None) -> MambaPool | None:
+                    attn_dp: int = 1, full_memory_ratio: float | None = None,
+                    ssm_bytes: int = SSM_STATE_BYTES) -> MambaPool | None:
     """The state pool carved from the KV budget ``rest``; None for models without linear layers.
 
     ``tp`` is the attention-TP size; ``draft_tokens`` and ``max_running`` (per attention-DP rank) only with
@@ -199,6 +232,10 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
     ``full_memory_ratio``: ``--mamba-full-memory-ratio`` ρ (None: the default 0.9); the split takes ρ/(1 + ρ) of the
     budget in every release that solves it (0.5.4+: ``ModelRunner.handle_max_mamba_cache`` 0.5.4 – 0.5.8,
     ``model_runner_kv_cache_mixin`` 0.5.9 – 0.5.15, ``kv_cache_configurator`` 0.5.16 – 0.5.23).
+    ``ssm_bytes``: bytes per SSM-state element (``ssm_state_choice``); the config's fp32 temporal state
+    (``LinearAttnSpec.temporal_bytes_per_layer``) is rescaled to it, as ``BaseLinearStateParams.mamba_cache_per_req``
+    sizes the slot (0.5.9 – 0.5.19), and so are the speculative intermediate states (``MambaPool`` allocates
+    ``intermediate_ssm_state_cache`` in the same ``ssm_dtype``, 0.5.17).
     """
     rho = MAMBA_FULL_MEMORY_RATIO if full_memory_ratio is None else float(full_memory_ratio)
     if model.model_type == "lfm2" and not at_least(version, GRANITE_LFM2_HYBRID_FROM):
@@ -211,6 +248,9 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
     if state is None:
         raise PlanInputError(f"{model.name}: {linear_layers} linear-attention layers but their per-request state "
                              "size is not derivable from the config; this model is not supported yet")
+    temporal = model.linear_attn.temporal_bytes_per_layer
+    if temporal is not None and ssm_bytes != SSM_STATE_BYTES:
+        state = Bytes(state.bytes - temporal.bytes + temporal.bytes * ssm_bytes // SSM_STATE_BYTES)
     per_slot = Bytes(state.bytes * linear_layers // tp)
     ratio, why = slots_per_request(model, version)
     if disable_radix_cache:

@@ -145,6 +145,21 @@ class SglangOptions:
     range; tpkit refuses ρ ≤ 0 (no state pool: a hybrid cannot run) and a value that is not a finite number.  Not
     modelled: 0.5.23's Inkling override of the default to 0.1 (``arg_groups/model_overrides/inkling.py``; tpkit
     plans no Inkling state pool)."""
+    mamba_ssm_dtype: str | None = flag(
+        choices=("float32", "bfloat16", "float16"), metavar="DTYPE", concept="SSM state dtype",
+        help="hybrid linear-attention (mamba / Gated DeltaNet) models: dtype of the per-request SSM state in "
+             "SGLang's state pool (default: the config's mamba_ssm_dtype from SGLang 0.5.9, else float32; "
+             "float16 from 0.5.9)")
+    """``--mamba-ssm-dtype``: element size of the temporal (SSM) state in the mamba pool and of the speculative
+    intermediate states (``engines.sglang.mamba.ssm_state_choice``); None = SGLang's default (0.5.3 – 0.5.8
+    float32; 0.5.9 – 0.5.19 the config's ``mamba_ssm_dtype``, else float32).  Choices float32 / bfloat16 in
+    0.5.3 – 0.5.8 ``server_args.py``, + float16 from 0.5.9 (0.5.16 – 0.5.19 the same three)."""
+    mm_feature_transport: str | None = flag(
+        choices=("cpu", "cuda_ipc", "cuda_vmm"), metavar="TRANSPORT", concept="multimodal feature transport",
+        help="multimodal models, SGLang ≥ 0.5.16: cpu, or a GPU pool of SGLANG_MM_FEATURE_CACHE_MB (1024 MiB) that "
+             "comes out of the KV budget (default: cuda_ipc on one node in 0.5.17, else cpu; cuda_vmm from 0.5.18)")
+    """``--mm-feature-transport`` (``engines.sglang.multimodal.resolved_transport`` / ``mm_reservation``); None =
+    SGLang's default.  The flag arrives in 0.5.16 (absent from 0.5.15); cuda_vmm from 0.5.18."""
     disable_cuda_graph: bool = flag(
         False, kind="bool", concept="CUDA graphs",
         help="as in SGLang: no CUDA graphs; from 0.5.14/0.5.15 SGLang's default --mem-fraction-static reserve "
@@ -209,6 +224,31 @@ class SglangOptions:
                 raise PlanInputError(f"--mamba-full-memory-ratio exists from SGLang 0.5.4 (server_args.py; absent "
                                      f"from 0.5.3), not in {self.engine_version}; leave it out or plan "
                                      "--engine-version 0.5.4 or later")
+        ssm = self.mamba_ssm_dtype
+        if ssm is not None:
+            from tpkit.engines.sglang.mamba import SSM_DTYPE_BYTES, SSM_FLOAT16_FROM
+
+            if ssm not in SSM_DTYPE_BYTES:
+                raise PlanInputError(f"--mamba-ssm-dtype must be one of {', '.join(SSM_DTYPE_BYTES)} (as in SGLang), "
+                                     f"got {ssm!r}")
+            if ssm == "float16" and not at_least(self.engine_version, SSM_FLOAT16_FROM):
+                raise PlanInputError(f"--mamba-ssm-dtype float16 is accepted from SGLang {SSM_FLOAT16_FROM} "
+                                     f"(server_args.py MAMBA_SSM_DTYPE_CHOICES; 0.5.8 offers float32 and bfloat16), "
+                                     f"not in {self.engine_version}; use bfloat16 or plan a later --engine-version")
+        mmt = self.mm_feature_transport
+        if mmt is not None:
+            from tpkit.engines.sglang.multimodal import CUDA_VMM_FROM, MM_TRANSPORT_FROM, MM_TRANSPORTS
+
+            if mmt not in MM_TRANSPORTS:
+                raise PlanInputError(f"--mm-feature-transport must be one of {', '.join(MM_TRANSPORTS)} (as in "
+                                     f"SGLang), got {mmt!r}")
+            if not at_least(self.engine_version, MM_TRANSPORT_FROM):
+                raise PlanInputError(f"--mm-feature-transport exists from SGLang {MM_TRANSPORT_FROM} (server_args.py; "
+                                     f"absent from 0.5.15), not in {self.engine_version}; leave it out or plan "
+                                     f"--engine-version {MM_TRANSPORT_FROM} or later")
+            if mmt == "cuda_vmm" and not at_least(self.engine_version, CUDA_VMM_FROM):
+                raise PlanInputError(f"--mm-feature-transport cuda_vmm exists from SGLang {CUDA_VMM_FROM} (0.5.17 "
+                                     f"offers cpu and cuda_ipc), not in {self.engine_version}; use cuda_ipc or cpu")
         for name in ("disable_radix_cache", "disable_overlap_schedule"):
             if not isinstance(getattr(self, name), bool):
                 raise PlanInputError(f"{name} must be True or False, got {getattr(self, name)!r}")

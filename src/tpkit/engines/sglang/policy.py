@@ -422,7 +422,8 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     retry = _retry(model, gpu, parallel, options, machine, weights, s.weights, uses_for or extra_uses,
                    draft_weights) if search_fixes else (lambda **change: None)
     ledger = build_ledger(s)
-    in_budget = s.draft_kv_bytes if s.spec is not None and s.spec.loaded_before_pool else Bytes(0)
+    in_budget = (s.draft_kv_bytes if s.spec is not None and s.spec.loaded_before_pool and s.draft_in_budget
+                 else Bytes(0))
     problems = ledger.check(s.rest - s.mamba_bytes - s.kv_bytes - in_budget)
     assert not problems, problems
     _, kv_source = resolve_kv_dtype(model, options)

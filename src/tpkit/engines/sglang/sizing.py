@@ -28,14 +28,15 @@ from tpkit.engines.sglang.choices import (capacity_in_effect, context_len, era_h
 from tpkit.engines.sglang.dsv4 import DEFAULT_RUNNING as DSV4_DEFAULT_RUNNING, dsv4_budget_tokens, dsv4_page_size
 from tpkit.models.dsv4_weights import is_dsv4
 from tpkit.engines.sglang.defaults import CapacityDefaults, FractionChoice, ReserveExtras, graph_reserve_mib
-from tpkit.engines.sglang.mamba import MambaPool, plan_mamba_pool
+from tpkit.engines.sglang.mamba import MambaPool, plan_mamba_pool, ssm_state_choice
 from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
 from tpkit.engines.sglang.multimodal import mm_reservation
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.pool import (CellSize, SwaPoolChoice, compute_cell, max_running_requests, nsa_model,
                                        pool_buffers, req_to_token_bytes, size_tokens, stage_layer_kinds,
                                        swa_pool_choice)
-from tpkit.engines.sglang.spec import (SpecPlan, budget_cell_growth, plan_speculative, spec_running_cap,
+from tpkit.engines.sglang.spec import (SpecPlan, budget_cell_growth, draft_cell_counted, plan_speculative,
+                                       spec_running_cap,
                                        spec_running_requests)
 from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_term
 from tpkit.engines.sglang.streams import forward_stream_pool
@@ -143,6 +144,10 @@ class KvBudget:
     draft_freed_after_pool: Bytes = Bytes(0)
     """the draft's own shared tensors (embedding, lm_head) charged in ``draft_weights_before`` that ``set_embed``
     frees after the target's pool is sized (``draft_weights_at_sizing``): they return to the slack (bytes)"""
+    draft_in_budget: bool = True
+    """whether the target's cell carries the draft layers (``spec.draft_cell_counted``): False for an EAGLE MTP draft
+    without ``--speculative-draft-model-path`` on an architecture SGLang does not fill it for; its draft KV pool then
+    comes from the slack after the target's pool"""
     swa_pool: SwaPoolChoice | None = None
     """the hybrid-SWA configurator SGLang picks and why (``pool.swa_pool_choice``); None for other layouts"""
     lora: Bytes = Bytes(0)
@@ -220,7 +225,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
         raise PlanInputError(f"{model.name}: DeepSeek-V4 with speculative decoding is not modelled; plan without it")
     swa_pool = plan_swa_pool(cell, model, parallel, options, cap, page)
     growth = 0.0
-    if spec is not None and spec.loaded_before_pool:
+    counted = spec is None or draft_cell_counted(options, model.architecture, spec.algorithm)[0]
+    if spec is not None and spec.loaded_before_pool and counted:
         if cell.layout == "swa":  # hybrid SWA: the draft layers join the full-attention term (F × d)
             growth = cell.n_kv_heads * (cell.k_dim + cell.v_dim) * cell.element_bytes * spec.draft_layers
         else:
@@ -231,7 +237,9 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     slack = max(pre, Bytes(0)) * (1.0 - fraction.value)
     draft_before = draft_weights_at_sizing(spec)
     mm, mm_source = mm_reservation(model, gpu, gpu_mem_mib, version, options.max_running_requests,
-                                   language_model_only=bool(options.language_model_only))
+                                   language_model_only=bool(options.language_model_only),
+                                   transport=options.mm_feature_transport,
+                                   nnodes=options.links.nnodes if options.links is not None else 1)
     stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
     found = _planned_rope(model, gpu, options, spec)
     rope = rope_reserve_term(found)
@@ -245,7 +253,11 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     mamba = plan_mamba_pool(model, parallel.attn_tp, linear, rest, version,
                             draft_tokens=spec.num_draft_tokens if spec else None, max_running=running_cap,
                             disable_radix_cache=bool(options.disable_radix_cache), user_running=set_running,
-                            attn_dp=parallel.attn_dp, full_memory_ratio=options.mamba_full_memory_ratio)
+                            attn_dp=parallel.attn_dp, full_memory_ratio=options.mamba_full_memory_ratio,
+                            ssm_bytes=ssm_state_choice(model, version, options.mamba_ssm_dtype)[0])
+    if mamba is not None:  # the SSM dtype behind the slot size (helper sgf14; configs/mamba_utils.py mamba2_state_dtype)
+        mamba = replace(mamba, source=f"{mamba.source}; SSM state: "
+                                      f"{ssm_state_choice(model, version, options.mamba_ssm_dtype)[1]}")
     mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
     budget_cell = replace(cell, bytes_per_token=cell.bytes_per_token + growth)
     if cell.layout == "dsv4":  # the formula tpkit explain uses (dsv4.dsv4_budget_tokens; 0.5.15+: c128 states first)
@@ -260,6 +272,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                     baseline=baseline, cell=cell, budget_cell=budget_cell.bytes_per_token, pre=pre, slack=slack,
                     spec=spec, draft_weights_before=draft_before,
                     draft_freed_after_pool=draft_before - spec.weights if draft_before else Bytes(0), mm_reserved=mm,
+                    draft_in_budget=counted,
                     mm_source=mm_source, rest=rest,
                     mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens,
                     attn_dp=parallel.attn_dp, stream_pool=stream, rope_reserve=rope,
@@ -389,10 +402,12 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     extra_cols = b.spec.num_draft_tokens if b.spec else 0
     req = req_to_token_bytes(rows, b.context_len, extra_cols) if b.tokens > 0 else Bytes(0)
     before = b.spec is None or b.spec.loaded_before_pool
-    in_budget = draft_kv if before else Bytes(0)
+    in_budget = draft_kv if before and b.draft_in_budget else Bytes(0)
     after = sum((u.bytes for u in b.baseline.after_pool), Bytes(0))
     if not before:
         after = after + b.spec.weights + draft_kv
+    elif not b.draft_in_budget:  # the draft pool follows the target's, from the slack (spec.draft_cell_counted)
+        after = after + draft_kv
     budget = {f.name: getattr(b, f.name) for f in fields(KvBudget)}
     return SglangSizing(
         **budget, weights=weights_bytes, weights_source=weights_source,

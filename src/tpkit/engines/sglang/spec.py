@@ -50,7 +50,43 @@ from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["SPEC_ALGORITHMS", "SpecPlan", "plan_speculative", "DEFAULT_SPEC_RUNNING_REQUESTS", "SpecRunningCap",
-           "spec_running_cap", "spec_running_requests"]
+           "spec_running_cap", "spec_running_requests", "DRAFT_PATH_FILLED_ARCHS", "draft_cell_counted"]
+
+DRAFT_PATH_FILLED_ARCHS = frozenset({
+    "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM",
+    "Glm4MoeLiteForCausalLM", "GlmMoeDsaForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM",
+    "BailingMoeV2_5ForCausalLM", "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration", "HYV3ForCausalLM"})
+"""target architectures for which SGLang fills an unset ``--speculative-draft-model-path`` with the model path under
+EAGLE (``arg_groups/speculative_hook.py _handle_eagle_family``; the same twelve in 0.5.14, 0.5.16, 0.5.17, 0.5.19)"""
+
+
+PATHLESS_DRAFT_COUNTED_FROM = "0.5.20"
+"""first release whose ``_resolve_eagle_aux_hidden_state`` reads a path-less draft's layers from the target's
+``ModelConfig.num_nextn_predict_layers`` (0.5.20, 0.5.23) instead of leaving ``eagle_draft_num_layers`` unset
+(0.5.14 – 0.5.19); tpkit keeps the cell scaled there (whether the target config yields the count is not modelled)"""
+
+
+def draft_cell_counted(options: SglangOptions, architecture: str, algorithm: str) -> tuple[bool, str]:
+    """(whether SGLang scales the target's cell by (1 + draft layers / target layers) when it sizes the pool, why).
+
+    0.5.14 – 0.5.19 (``model_executor/model_runner.py`` 0.5.14 / 0.5.15, ``model_runner_components/
+    spec_aux_hidden_state.py _resolve_eagle_aux_hidden_state`` 0.5.16 – 0.5.19) set ``eagle_draft_num_layers``, which
+    ``pool_configurator.py DefaultPoolConfigurator`` / ``HybridSWAPoolConfigurator`` add to the cell, only for
+    EAGLE / STANDALONE with ``speculative_draft_model_path`` set: given by the user, or filled with the model path
+    for ``DRAFT_PATH_FILLED_ARCHS``.  An MTP draft of another architecture (Qwen3.5 / Qwen3.6, Qwen3-Next, MiMo …)
+    launched without the flag leaves the cell unscaled; its draft KV pool is then allocated after the target's, from
+    the slack (helper sgf14).  From 0.5.20 (``PATHLESS_DRAFT_COUNTED_FROM``) the cell stays scaled."""
+    if algorithm not in ("EAGLE", "EAGLE3", "STANDALONE"):
+        return True, ""
+    if at_least(options.engine_version, PATHLESS_DRAFT_COUNTED_FROM):
+        return True, (f"SGLang {options.engine_version}: a path-less draft's layers come from the target config's "
+                      "num_nextn_predict_layers (spec_aux_hidden_state.py, 0.5.20 / 0.5.23; kept as counted)")
+    if options.speculative_draft_model_path is not None:
+        return True, "--speculative-draft-model-path given"
+    if architecture in DRAFT_PATH_FILLED_ARCHS:
+        return True, f"{architecture}: SGLang fills --speculative-draft-model-path with the model path"
+    return False, (f"no --speculative-draft-model-path and {architecture} is not one whose path SGLang fills: "
+                   "eagle_draft_num_layers unset, the target cell not scaled (spec_aux_hidden_state.py)")
 
 DEFAULT_SPEC_RUNNING_REQUESTS = 48
 """max_running_requests SGLang sets under speculation when the user leaves it unset, 0.4.4.post4–0.5.23 (the newest
