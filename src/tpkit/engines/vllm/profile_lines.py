@@ -347,6 +347,12 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 v0_eager=rules.engine == "V0",
                                 v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
     act = _with_mla_v0_workspace(act, model, parallel, options, r, rules)
+    if rules.engine == "V0":  # helper awq14: Marlin's (M, K) a_tmp (imported here: a V1 plan does not load it)
+        from tpkit.engines.vllm.marlin_v0 import v0_marlin_a_tmp, with_v0_marlin_a_tmp
+        if v0_marlin_a_tmp(model, options.quantization, rules.release, rules.engine, r.compute_capability):
+            act = with_v0_marlin_a_tmp(act, model, tp=parallel.tp, tokens=r.max_num_batched_tokens,
+                                       act_bytes=r.act_bytes, gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release),
+                                       out_of_place=rules.v0_allreduce_out_of_place and parallel.tp > 1)
     act = _with_sparse_indexer(act, model, r, rules)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
