@@ -12,12 +12,14 @@ from tpkit.explain.render import format_explanation
 IDS = [c["id"] for c in cases()]
 SCHEMA_KEYS = {"engine", "engine_version", "kv_tokens", "ledger", "diagnosis", "missing"}
 MEMORY_KINDS = {"cuda_oom", "kv_too_small", "no_kv_memory", "kv_budget_non_positive", "imbalance",
-                "startup_free_memory", "cpu_kv_space"}
+                "startup_free_memory", "cpu_kv_space", "hybrid_state_memory"}
 """failure kinds whose crash must get its phase and a fix that fits; helper blind12 (2026-12-05) added cpu_kv_space
 (vLLM's CPU backend refusing its KV space, vl_848): 91 memory crash logs, phase 91 / 91, a fitting fix 89 / 91 (sg_481 /
 sg_482 print no number: NO_NUMBERS; since helper rt14 their diagnosis says so plainly and names what would fit).
 Helper sgb14 (2026-12-05): 97 memory crash logs, phase 97 / 97, a fitting fix 93 / 97 (sg_492 joins NO_NUMBERS;
-sg_490's failure came from a colocated trainer's memory: OTHER_TENANT)"""
+sg_490's failure came from a colocated trainer's memory: OTHER_TENANT). Helper sgx14 (2026-12-05): hybrid_state_memory
+(SGLang's 'Not enough GPU memory for hybrid … state cache', kv_pool) joins; no corpus log has it as its primary failure
+(sg_488 shows it after the imbalance): still 97 / 97 and 93 / 97."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)

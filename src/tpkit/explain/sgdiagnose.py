@@ -25,7 +25,15 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     phase = failure.phase
     ev = f"line {failure.line_no}: {failure.evidence[:160]}"
     if failure.kind == "imbalance" or phase == "imbalance":
-        cause, short, fixes = _imbalance(failure, plan)
+        from tpkit.explain.sgbalance import imbalance
+        from tpkit.explain.sghybrid import later_hybrid_finding
+
+        cause, short, fixes = imbalance(failure, plan, ctx, parsed)
+        findings += later_hybrid_finding(parsed)
+    elif failure.kind == "hybrid_state_memory":
+        from tpkit.explain.sghybrid import hybrid_state
+
+        cause, short, fixes = hybrid_state(failure, ctx, plan)
     elif phase == "kv_pool" and (root := pool_error_not_memory(parsed)) is not None:
         cause, short, fixes = _pool_error(root, plan)
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
@@ -73,25 +81,6 @@ def _oom(failure):
     oom = failure.kind == "cuda_oom"
     req, free = failure.size("requested"), failure.size("free")
     return oom, req, free, (req.value - free.value if oom and req and free else None)
-
-
-def _imbalance(failure, plan: BudgetReplan):
-    """SGLang's rank-balance check failed: (cause, short, fixes)."""
-    short = None
-    sizes = dict(failure.sizes)
-    lo, loc = sizes.get("pre_model_load_memory"), sizes.get("local_gpu_memory")
-    cause = "rank memory imbalance: some GPU of the TP group has > 10 % less free memory than another " \
-            "(another process on the GPU)"
-    if lo and loc:
-        short = Bytes(int(loc.value.bytes * 0.9) - lo.value.bytes)
-        cause += f": min over ranks {lo.text} < 0.9 × local {loc.text}"
-    gain = 0 if not (lo and loc) else loc.value.bytes - lo.value.bytes
-    rest, tokens = plan.budget(free_gain=gain)
-    fixes = [Fix(flags="free the other process's memory on the busy GPU (nvidia-smi), or "
-                       "CUDA_VISIBLE_DEVICES=<idle GPUs>", kv_tokens=tokens, fits=True,
-                 why="with every rank as free as the local one the balance check passes"
-                 + ("" if rest is None else f"; KV budget {bytes_text(rest)}"))]
-    return cause, short, fixes
 
 
 def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):

@@ -29,9 +29,9 @@ __all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "marker", "mar
 
 PHASES = ("weights", "kv_pool", "cuda_graph", "first_request", "imbalance", "other")
 KINDS = ("cuda_oom", "kv_too_small", "no_kv_memory", "kv_budget_non_positive", "imbalance",
-         "startup_free_memory", "cuda_graph_capture_failed", "cpu_kv_space", "host_oom_killed", "nccl_error",
-         "custom_allreduce_disabled", "engine_start_failed", "exception")
-ROOT_KINDS = KINDS[:10]
+         "startup_free_memory", "cuda_graph_capture_failed", "cpu_kv_space", "host_oom_killed", "hybrid_state_memory",
+         "nccl_error", "custom_allreduce_disabled", "engine_start_failed", "exception")
+ROOT_KINDS = KINDS[:11]
 """kinds that name a cause; the others (a generic exception, "EngineCore failed to start") only say that
 something failed"""
 
@@ -100,8 +100,22 @@ _V1_TOO_SMALL = lazy(r"max seq len \((\d{1,24})\)")
 _V1_NEEDED = lazy(r"\(?(\d{1,24}(?:\.\d{1,12})?) ?GiB KV cache is needed")
 _V1_AVAILABLE = lazy(r"available KV cache memory \((-?\d{1,24}(?:\.\d{1,12})?) ?GiB\)")
 _V1_ESTIMATE = lazy(r"estimated maximum model length is (\d{1,24})")
-_IMBALANCE = lazy(r"(min_per_gpu_memory|pre_model_load_memory|local_gpu_memory|local_gpu_memory \* 0\.9)"
-                        r"=(-?\d{1,24}(?:\.\d{1,12})?(?:e-?\d{1,3})?)")
+_IMBALANCE = lazy(r"(min_per_gpu_memory|pre_model_load_memory|local_gpu_memory \* 0\.9|local_gpu_memory)"
+                  r"(?:=| (?:threshold )?(?:around|of|at|is) )(-?\d{1,24}(?:\.\d{1,12})?(?:e-?\d{1,3})?)")
+"""SGLang's 'pre_model_load_memory=…, local_gpu_memory=…, local_gpu_memory * 0.9=…' (GiB, unrounded), also as a
+report paraphrases it ('pre_model_load_memory around 147.9 GiB')"""
+_IMBALANCE_PAIR = lazy(r"\b(\d{1,6}(?:\.\d{1,6})?) ?(GiB|GB) vs\.? (\d{1,6}(?:\.\d{1,6})?) ?(GiB|GB)\b")
+"""a report's 'A GB vs B GB' beside the unbalanced-capacity error, when SGLang's key=value numbers are not quoted:
+the smaller is the minimum over the ranks, the larger the local rank (SGLang prints GB but divides by 2**30)"""
+_HYBRID_STATE = (
+    ("max_mamba_cache_size", lazy(r"max_mamba_cache_size=(-?\d{1,24})"), "count"),
+    ("total_rest_memory", lazy(r"total_rest_memory=(-?\d{1,24}(?:\.\d{1,12})?) ?GB"), "GiB"),
+    ("mamba_cache_per_req", lazy(r"mamba_cache_per_req=(\d{1,24}(?:\.\d{1,12})?) ?MB"), "MiB"),
+)
+"""SGLang's 'Not enough GPU memory for hybrid (mamba/linear-attention) state cache. Computed max_mamba_cache_size=K
+(total_rest_memory=R GB, mamba_cache_per_req=P MB). Try: …' (``_handle_max_mamba_cache``: model_runner_kv_cache_mixin
+.py 0.5.13–0.5.15, mem_cache/kv_cache_configurator.py 0.5.16–0.5.23, the same words; not in 0.5.9): R in GiB (divided by 1 << 30), P in MiB
+(divided by 1 << 20); K ≤ 0 raises it"""
 _NUM = r"(\d{1,24}(?:\.\d{1,12})?)"
 _STARTUP = lazy(r"\(" + _NUM + "/" + _NUM + r" GiB\).{0,80}utilization \(" + _NUM + ", "
                       r"(\d{1,24}(?:\.\d{1,12})?) GiB\)")
@@ -146,7 +160,8 @@ FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not e
                    "total capacity", "cudaErrorMemoryAllocation", "Available memory on node",
                    "max seq len",
                    "No available memory for the cache blocks", "Not enough memory", "leave no GPU memory",
-                   "memory capacity is unbalanced", "Free memory on device", "Capture cuda graph failed",
+                   "memory capacity is unbalanced", "GPU memory for hybrid", "Free memory on device",
+                   "Capture cuda graph failed",
                    "NCCL", "nccl", "DistBackendError", "OOM-killed", "OOM killed", "OOMKilled", "Killed process",
                    "Custom allreduce is disabled", "EngineCore failed",
                    "Engine core initialization failed", "Scheduler hit an exception", "sigquit",
@@ -201,7 +216,29 @@ def _imbalance(message: str) -> tuple[tuple, tuple, str]:
         size = _gib(number, f"SGLang imbalance check: {key} (GiB, unrounded)")
         if size is not None and all(n != name for n, _ in sizes):
             sizes.append((name, size))
+    if not sizes:
+        pair = _IMBALANCE_PAIR.search(message)
+        if pair:
+            a, b = _gib(pair.group(1), "a report's lower free memory beside the imbalance error"), \
+                _gib(pair.group(3), "a report's higher free memory beside the imbalance error")
+            if a is not None and b is not None:
+                low, high = sorted((a, b), key=lambda z: z.value.bytes)
+                sizes = [("pre_model_load_memory", low), ("local_gpu_memory", high)]
     return tuple(sizes), (), "some GPU has more than 10% less free memory than this one (other processes?)"
+
+
+def _hybrid_state(message: str) -> tuple[tuple, tuple, str]:
+    sizes, counts = [], []
+    for name, pattern, unit in _HYBRID_STATE:
+        m = pattern.search(message)
+        if not m:
+            continue
+        if unit == "count":
+            counts.append((name, count_from_text(m.group(1), meaning="SGLang's computed max_mamba_cache_size")))
+        else:
+            sizes.append((name, size_from_text(m.group(1), unit, meaning=f"SGLang hybrid state cache: {name} "
+                                                                        f"({unit}, printed GB/MB)")))
+    return tuple(sizes), tuple(counts), "no request slot of the hybrid (mamba / linear-attention) state pool fits"
 
 
 def _startup(message: str) -> tuple[tuple, tuple, str]:
@@ -274,6 +311,9 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
     at = message.find("memory capacity is unbalanced")
     if at >= 0:
         found.append(("imbalance", "error", *_imbalance(_flat(_region(message, after, at)))))
+    at = message.find("GPU memory for hybrid")
+    if at >= 0:
+        found.append(("hybrid_state_memory", "error", *_hybrid_state(_flat(_region(message, after, at)))))
     at = message.find("Free memory on device")
     near = _flat(_region(message, after, at)) if at >= 0 else ""
     if at >= 0 and "less than desired" in near[:500]:
@@ -307,12 +347,12 @@ def _notices(message: str, *, oom: bool) -> list[tuple]:
 
 
 KIND_ENGINE = {"kv_too_small": "vllm", "startup_free_memory": "vllm", "cpu_kv_space": "vllm", "imbalance": "sglang",
-               "cuda_graph_capture_failed": "sglang"}
+               "cuda_graph_capture_failed": "sglang", "hybrid_state_memory": "sglang"}
 """failures whose wording only one engine prints"""
 
 KIND_PHASE = {"kv_too_small": "kv_pool", "no_kv_memory": "kv_pool", "kv_budget_non_positive": "kv_pool",
               "imbalance": "imbalance", "startup_free_memory": "other", "cuda_graph_capture_failed": "cuda_graph",
-              "cpu_kv_space": "kv_pool", "host_oom_killed": "other"}
+              "cpu_kv_space": "kv_pool", "host_oom_killed": "other", "hybrid_state_memory": "kv_pool"}
 
 _FRAME_RULES = (
     ("cuda_graph", lazy(r"captur|cuda_?graph|cudagraph|graph_runner|init_device_graphs", re.I)),
