@@ -9,7 +9,8 @@ compilation (``CustomOp.default_on``):
 * ``qwen2_5_vl.py`` ``Qwen2_5_VisionTransformer.forward`` / ``Qwen2_5_VisionBlock`` (``RMSNorm.forward_native``
   with the residual) / ``Qwen2_5_VisionMLP`` (``SiluAndMul.forward_native``), with the window reorder.
 
-Lifetimes: the caller keeps the dummy pixels and the block input; ``forward``'s local keeps qkv; q, k and v are
+Lifetimes: the caller keeps the dummy pixels (and, 0.9.0–0.10.2, the model's concat copy of them) and the block
+input; ``forward``'s local keeps qkv; q, k and v are
 contiguous copies; ``apply_rotary_pos_emb_vision`` makes an fp32 copy, an fp32 output (flash-attn's Triton
 ``apply_rotary``, here a copy) and the cast back, with fp32 cos and sin.  Two blocks are replayed: the peak is one
 block's, whatever the depth.  The replay checks the accounting of the live set as read, not vLLM itself.
@@ -69,9 +70,12 @@ def _replay(vc: dict, qwen25: bool) -> int:
     base = torch.cuda.memory_allocated()
     torch.cuda.reset_peak_memory_stats()
     pixels = torch.randn(n, channels, device=dev, dtype=dt)  # the dummy batch, kept by profile_run
+    # the model's _validate_and_reshape_mm_tensor: torch.concat of the runner's (1, n, C) batch, held through the
+    # tower (0.9.0–0.10.2; helper vl14, encoder_qwen2vl_pixels)
+    copy = torch.cat(list(pixels.unsqueeze(0)))
     table = torch.randn(n, hd // 2, device=dev, dtype=torch.float32)  # rotary_pos_emb
     cached = table.clone() if qwen25 else None  # get_rope_by_thw's lru_cache keeps one, torch.cat copies it
-    hidden = F.linear(pixels, *wp)  # the Conv3d patch embed as a matmul
+    hidden = F.linear(copy, *wp)  # the Conv3d patch embed as a matmul
     if qwen25:
         order = torch.randperm(n // 4, device=dev)
         hidden = hidden.view(n // 4, 4, d)[order].reshape(n, d)  # the window reorder
@@ -109,7 +113,7 @@ def _replay(vc: dict, qwen25: bool) -> int:
             del down
         del x
     torch.cuda.synchronize()
-    del hidden, pixels, table, cached
+    del hidden, pixels, copy, table, cached
     return torch.cuda.max_memory_allocated() - base
 
 

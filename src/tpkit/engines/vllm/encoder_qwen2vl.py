@@ -108,7 +108,7 @@ def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
              f"{'max_num_batched_tokens' if dummy.encoded_tokens != dummy.tokens else 'max_model_len'})"
              if dummy.modality == "video" else "")
     pixels = ((" uint8 + normalised on the GPU" if live.normalised else " uint8, normalised in the tower")
-              if live.device_norm else "")
+              if live.device_norm else " and the model's copy of them" if live.copied else "")
     formula = (f"{items} {dummy.modality} item(s) × {dummy.tokens:,} tokens{video} ({dummy.patches:,} patches of "
                f"{p}×{p}; max_pixels {QWEN2_VL_PROCESSOR['max_pixels']:,}): held {live.held / 2**30:.2f} GiB (pixels"
                f"{pixels}, rotary) + block {phase} {max(live.attention, live.mlp) / 2**30:.2f} GiB (attention "

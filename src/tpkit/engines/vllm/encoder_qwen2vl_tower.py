@@ -23,7 +23,8 @@ release below (each release's paragraph names all the files read for it, the dum
                           activation and the down projection);
                           N·(4d + 3i/tp)·a 0.10.0 (separate gate and up projections, nn.SiLU)
     held       N·C·a + the rotary table N·(hd/2)·4, twice for Qwen2.5-VL (``get_rope_by_thw``'s lru_cache
-               keeps one on the GPU, ``torch.cat`` copies it)
+               keeps one on the GPU, ``torch.cat`` copies it); + N·C·a more in 0.9.0–0.10.2, the models' copy
+               of the runner's batched pixels (``encoder_qwen2vl_pixels``, helper vl14)
 
     encoder peak = held + max(attention, MLP)   (the outputs and what is kept: ``encoder_qwen2vl``)
 
@@ -221,6 +222,7 @@ release below (each release's paragraph names all the files read for it, the dum
 
 from __future__ import annotations
 
+from tpkit.engines.vllm.encoder_qwen2vl_pixels import copied_pixels
 from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
 
@@ -345,6 +347,8 @@ class Qwen2VLLiveSet:
     """one item's rotary table (what ``get_rope_by_thw``'s cache keeps for Qwen2.5-VL)"""
     device_norm: bool
     """the pixels are normalised on the GPU (0.28 on)"""
+    copied: int = 0
+    """the model's copy of the batched pixels, held through the blocks (0.9.0–0.10.2; ``encoder_qwen2vl_pixels``)"""
     rot_how: str
     """how the attention was counted, in words"""
 
@@ -391,6 +395,9 @@ def qwen2_vl_live_set(tower: Qwen2VLTower, *, release: tuple[int, int, int], tp:
         rotary, table = n * (hd // 2) * 4, patches * (hd // 2) * 4
     # Qwen2.5-VL: ``get_rope_by_thw``'s lru_cache keeps one item's table (all dummy items share the grid) and
     # ``torch.cat`` copies it per item
-    held = pixels + normalised + rotary + tower.cached * table
+    # 0.9.0–0.10.2: the model's torch.concat copy of the runner's batched (3-D) pixels (encoder_qwen2vl_pixels)
+    copy = copied_pixels(release=release, n=n, channels=channels, act_bytes=a)
+    held = pixels + copy + normalised + rotary + tower.cached * table
     return Qwen2VLLiveSet(held=held, attention=attention, mlp=mlp, norm_peak=norm_peak, pixels=pixels,
-                          normalised=normalised, table=table, device_norm=device_norm, rot_how=rot_how)
+                          normalised=normalised, table=table, device_norm=device_norm, rot_how=rot_how,
+                          copied=copy)
