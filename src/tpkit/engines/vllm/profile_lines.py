@@ -362,10 +362,11 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                            + (f"; multimodal encoder step first: {encoder.items} dummy {encoder.modality} item(s) of "
                               f"{encoder.tokens_per_item:,} tokens (engines/vllm/encoder.py, vLLM profile_run)"
                               if encoder is not None else ""))
+    line, kept = _with_v0_reserved(line, model, parallel, r, rules)
     held, how = (held_allreduce_bytes(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
                                       act_bytes=r.act_bytes) if rules.v0_allreduce_held else (Bytes(0), ""))
     if held.bytes == 0:
-        return (line,) + act.parts
+        return (line,) + act.parts + kept
     item = "profile phase: all-reduced activations held reserved (vLLM 0.2.5)"
     held = estimated_share(held, HELD_ALLREDUCE_SHARE, term="vllm_allreduce_held", item=item)
     line = replace(line, bytes=line.bytes + held,
@@ -375,6 +376,36 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
         "NCCL stream (TORCH_NCCL_AVOID_RECORD_STREAMS unset before 0.2.6), so the freed blocks stay reserved and "
         "0.2.5's total − free charges them (engines/vllm/profile.py)"))
     return (line,) + act.parts + (note,)
+
+
+V0_RESERVED_SHARE = 0.25
+"""± share of the caching-allocator term (``engines/vllm/v0_reserved.py``: an allocator model, not a measurement)"""
+
+
+def _with_v0_reserved(line: LineItem, model: ModelSpec, parallel: ParallelSpec, r: Resolved,
+                      rules: VllmRules) -> tuple[LineItem, tuple[LineItem, ...]]:
+    """``line`` (the activation peak) plus the segments V0 0.2.5–0.6.3 keep reserved after the profile run, and the
+    info line that shows them (helper v04: ``engines/vllm/v0_reserved.py``; none outside its scope)."""
+    if rules.engine != "V0":
+        return line, ()
+    from tpkit.engines.vllm.v0_reserved import applies, backend_output_copy, reserved_over_peak
+
+    if not applies(model, release=rules.release, engine=rules.engine) or (rules.v0_allreduce_held and parallel.tp > 1):
+        return line, ()  # 0.2.5 at tp > 1: the held all-reduced blocks stand for the reserved memory
+    extra, how = reserved_over_peak(model, tp=parallel.tp, tokens=r.max_num_batched_tokens, act_bytes=r.act_bytes,
+                                    copy=backend_output_copy(release=rules.release,
+                                                             compute_capability=r.compute_capability))
+    if extra == 0:
+        return line, ()
+    item = "profile phase: cached free segments counted as peak (V0 0.2.5–0.6.3)"
+    extra = estimated_share(Bytes(extra), V0_RESERVED_SHARE, term="vllm_v0_reserved", item=item)
+    line = replace(line, bytes=line.bytes + extra,
+                   source=line.source + " + the allocator's cached free segments (line below)")
+    note = LineItem(item=item, bytes=extra, kind="info", source=(
+        f"estimate ± {V0_RESERVED_SHARE:.0%}: {how}; worker.py determine_num_available_blocks reads "
+        "init_gpu_memory − free after the profile run with no empty_cache, so reserved memory counts "
+        "(engines/vllm/v0_reserved.py)"))
+    return line, (note,)
 
 
 def _with_mla_v0_workspace(act, model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
