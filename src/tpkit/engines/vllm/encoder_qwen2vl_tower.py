@@ -222,7 +222,6 @@ release below (each release's paragraph names all the files read for it, the dum
 
 from __future__ import annotations
 
-from tpkit.engines.vllm.encoder_qwen2vl_pixels import copied_pixels
 from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
 
@@ -396,6 +395,8 @@ def qwen2_vl_live_set(tower: Qwen2VLTower, *, release: tuple[int, int, int], tp:
     # Qwen2.5-VL: ``get_rope_by_thw``'s lru_cache keeps one item's table (all dummy items share the grid) and
     # ``torch.cat`` copies it per item
     # 0.9.0–0.10.2: the model's torch.concat copy of the runner's batched (3-D) pixels (encoder_qwen2vl_pixels)
+    from tpkit.engines.vllm.encoder_qwen2vl_pixels import copied_pixels  # only for a Qwen2-VL tower (cold imports)
+
     copy = copied_pixels(release=release, n=n, channels=channels, act_bytes=a)
     held = pixels + copy + normalised + rotary + tower.cached * table
     return Qwen2VLLiveSet(held=held, attention=attention, mlp=mlp, norm_peak=norm_peak, pixels=pixels,
