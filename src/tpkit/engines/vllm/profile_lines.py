@@ -367,15 +367,22 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                       act_bytes=r.act_bytes) if rules.v0_allreduce_held else (Bytes(0), ""))
     if held.bytes == 0:
         return (line,) + act.parts + kept
-    item = "profile phase: all-reduced activations held reserved (vLLM 0.2.5)"
-    held = estimated_share(held, HELD_ALLREDUCE_SHARE, term="vllm_allreduce_held", item=item)
-    line = replace(line, bytes=line.bytes + held,
-                   source=line.source + " + the all-reduced activations 0.2.5 keeps reserved (line below)")
-    note = LineItem(item=item, bytes=held, kind="info", source=(
-        f"estimate ± {HELD_ALLREDUCE_SHARE:.0%}: {how}; ProcessGroupNCCL records each collective's tensors on the "
-        "NCCL stream (TORCH_NCCL_AVOID_RECORD_STREAMS unset before 0.2.6), so the freed blocks stay reserved and "
-        "0.2.5's total − free charges them (engines/vllm/profile.py)"))
+    line, note = _charged(line, held, item="profile phase: all-reduced activations held reserved (vLLM 0.2.5)",
+                          share=HELD_ALLREDUCE_SHARE, term="vllm_allreduce_held",
+                          added="the all-reduced activations 0.2.5 keeps reserved", why=(
+        f"{how}; ProcessGroupNCCL records each collective's tensors on the NCCL stream "
+        "(TORCH_NCCL_AVOID_RECORD_STREAMS unset before 0.2.6), so the freed blocks stay reserved and 0.2.5's "
+        "total − free charges them "
+        "(engines/vllm/profile.py)"))
     return (line,) + act.parts + (note,)
+
+
+def _charged(line: LineItem, extra: Bytes, *, item: str, share: float, term: str, added: str,
+             why: str) -> tuple[LineItem, LineItem]:
+    """``line`` grown by ``extra`` (a banded estimate, ± ``share``), and the info line that shows the addition."""
+    extra = estimated_share(extra, share, term=term, item=item)
+    grown = replace(line, bytes=line.bytes + extra, source=line.source + f" + {added} (line below)")
+    return grown, LineItem(item=item, bytes=extra, kind="info", source=f"estimate ± {share:.0%}: {why}")
 
 
 V0_RESERVED_SHARE = 0.25
@@ -398,13 +405,11 @@ def _with_v0_reserved(line: LineItem, model: ModelSpec, parallel: ParallelSpec, 
     if extra == 0:
         return line, ()
     item = "profile phase: cached free segments counted as peak (V0 0.2.5–0.6.3)"
-    extra = estimated_share(Bytes(extra), V0_RESERVED_SHARE, term="vllm_v0_reserved", item=item)
-    line = replace(line, bytes=line.bytes + extra,
-                   source=line.source + " + the allocator's cached free segments (line below)")
-    note = LineItem(item=item, bytes=extra, kind="info", source=(
-        f"estimate ± {V0_RESERVED_SHARE:.0%}: {how}; worker.py determine_num_available_blocks reads "
-        "init_gpu_memory − free after the profile run with no empty_cache, so reserved memory counts "
-        "(engines/vllm/v0_reserved.py)"))
+    line, note = _charged(line, Bytes(extra), item=item, share=V0_RESERVED_SHARE, term="vllm_v0_reserved",
+                          added="the allocator's cached free segments",
+                          why=(f"{how}; worker.py determine_num_available_blocks reads init_gpu_memory − free after "
+                               "the profile run with no empty_cache, so reserved memory counts "
+                               "(engines/vllm/v0_reserved.py)"))
     return line, (note,)
 
 
