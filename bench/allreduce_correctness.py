@@ -11,7 +11,6 @@ A case passes when every element is within the bf16/fp16/fp32 rounding bound of 
 
 import argparse
 import collections
-import os
 import random
 import sys
 import time
@@ -20,7 +19,7 @@ import torch
 import torch.distributed as dist
 
 from tpkit.comm.allreduce import AllReduce
-from tpkit.comm.benchrun import check_once
+from tpkit.comm.benchrun import check_once, init_torchrun_nccl
 from tpkit.comm.dispatch import skip_reason
 from tpkit.comm.env import parse_env
 from tpkit.units import Bytes
@@ -85,12 +84,7 @@ def main() -> int:
     if (why := no_gpu_reason()) is not None:  # a GPU script on a CPU machine: say so, exit 2, no traceback
         print(f"bench/allreduce_correctness.py: needs a CUDA GPU: {why}; run it on a GPU machine", file=sys.stderr)
         raise SystemExit(2)
-    os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
-    os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
-    local = int(os.environ.get("LOCAL_RANK", 0))
-    torch.cuda.set_device(local)
-    dev = torch.device("cuda", local)
-    dist.init_process_group("nccl", device_id=dev)
+    dev = init_torchrun_nccl()
     rank = dist.get_rank()
     ar = AllReduce.create(max_bytes=Bytes(a.max_bytes), device=dev)
     if rank == 0:

@@ -16,6 +16,7 @@ impossible answer. Case ``i`` of seed ``s`` depends only on ``(s, i)``.
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import random
 from pathlib import Path
@@ -23,6 +24,21 @@ from pathlib import Path
 __all__ = ["make_case", "AREAS", "base_configs", "PLAN_FLAGS"]
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _models_testlib():
+    """tests/models/models_testlib.py, the home of the tiny Llama config and the safetensors layout of the models
+    tests, loaded from its path (neither scripts/ nor tests/ is a package)."""
+    spec = importlib.util.spec_from_file_location("models_testlib_for_fuzz",
+                                                  ROOT / "tests" / "models" / "models_testlib.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_TESTLIB = _models_testlib()
+tiny_llama, llama_tensors, safetensors_entries = (_TESTLIB.tiny_llama, _TESTLIB.llama_tensors,
+                                                  _TESTLIB.safetensors_entries)
 
 AREAS = (("flags", 0.545), ("config", 0.25), ("safetensors", 0.10), ("machine", 0.07), ("probe", 0.015),
          ("bench", 0.02))
@@ -363,34 +379,13 @@ def _config_case(rng: random.Random) -> dict:
 
 # ---- safetensors headers ----------------------------------------------------------------------------------
 
-def tiny_llama(**overrides) -> dict:
-    cfg = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 128,
-           "intermediate_size": 320, "num_hidden_layers": 4, "num_attention_heads": 8,
-           "num_key_value_heads": 2, "vocab_size": 1000, "max_position_embeddings": 4096,
-           "torch_dtype": "bfloat16", "tie_word_embeddings": False}
-    cfg.update(overrides)
-    return cfg
-
-
 def _tensors(cfg: dict) -> dict[str, dict]:
-    h, i, v = cfg["hidden_size"], cfg["intermediate_size"], cfg["vocab_size"]
-    kv = cfg["num_key_value_heads"] * h // cfg["num_attention_heads"]
-    shapes = {"model.embed_tokens.weight": [v, h], "model.norm.weight": [h], "lm_head.weight": [v, h]}
-    for n in range(cfg["num_hidden_layers"]):
-        p = f"model.layers.{n}"
-        shapes.update({f"{p}.self_attn.q_proj.weight": [h, h], f"{p}.self_attn.k_proj.weight": [kv, h],
-                       f"{p}.self_attn.v_proj.weight": [kv, h], f"{p}.self_attn.o_proj.weight": [h, h],
-                       f"{p}.mlp.gate_proj.weight": [i, h], f"{p}.mlp.up_proj.weight": [i, h],
-                       f"{p}.mlp.down_proj.weight": [h, i], f"{p}.input_layernorm.weight": [h],
-                       f"{p}.post_attention_layernorm.weight": [h]})
-    header, offset = {}, 0
-    for name, shape in shapes.items():
-        n = 2
-        for d in shape:
-            n *= d
-        header[name] = {"dtype": "BF16", "shape": shape, "data_offsets": [offset, offset + n]}
-        offset += n
-    return header
+    """The safetensors header entries of the tiny Llama ``cfg``, all BF16: embed, norm, lm_head, then each layer."""
+    h, v = cfg["hidden_size"], cfg["vocab_size"]
+    tensors = {"model.embed_tokens.weight": ("BF16", [v, h]), "model.norm.weight": ("BF16", [h]),
+               "lm_head.weight": ("BF16", [v, h])}
+    tensors.update(llama_tensors(cfg, range(cfg["num_hidden_layers"])))
+    return safetensors_entries(tensors)[0]
 
 
 def _data_len(header: dict) -> int:

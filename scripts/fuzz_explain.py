@@ -10,7 +10,6 @@ Exit code 0 when every case passed, 1 otherwise (the mutation chain, flags and t
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib.util
 import io
@@ -90,12 +89,7 @@ def run(*, count: int, seed: int, huge_line: int = 3 << 20) -> dict:
             "slowest_case": {"seconds": round(slowest[0], 3), "case": slowest[1]}}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--count", type=int, default=5000)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    report = run(count=args.count, seed=args.seed)
+def _show(report: dict) -> None:
     kinds = {}
     for error in report["errors"]:
         kinds.setdefault(error["traceback"].strip().splitlines()[-1], []).append(error["case"])
@@ -105,7 +99,10 @@ def main() -> int:
         print(f"case {error['case']} ({' → '.join(error['chain'])}; flags {error['flags']}):\n{error['traceback']}")
     print(f"{report['count']} cases, seed {report['seed']}: {len(report['errors'])} failed, exit codes "
           f"{report['exit_codes']}, {report['seconds']} s; slowest case {report['slowest_case']}")
-    return 1 if report["errors"] else 0
+
+
+def main() -> int:
+    return _fuzz_logs().fuzz_main(__doc__, run, _show)
 
 
 if __name__ == "__main__":

@@ -142,17 +142,27 @@ def run(*, count: int, seed: int, huge_line: int = 3 << 20) -> dict:
                                                           "chain": slowest[2]}}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def fuzz_main(doc: str, run, show) -> int:
+    """The command line of the log fuzzers (this script, scripts/fuzz_explain.py): ``--count`` and ``--seed``, then
+    ``run(count=, seed=)``; ``show(report)`` prints the report.  Exit code 1 when a case failed, else 0."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--count", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     report = run(count=args.count, seed=args.seed)
+    show(report)
+    return 1 if report["errors"] else 0
+
+
+def _show(report: dict) -> None:
     for error in report["errors"][:5]:
         print(f"case {error['case']} ({' → '.join(error['chain'])}):\n{error['traceback']}")
     print(f"{report['count']} cases from {report['corpus_logs']} real logs, seed {report['seed']}: "
           f"{len(report['errors'])} raised, {report['seconds']} s; slowest case {report['slowest_case']}")
-    return 1 if report["errors"] else 0
+
+
+def main() -> int:
+    return fuzz_main(__doc__, run, _show)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ Prints PASS/FAIL per check and exits 1 on a failure.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -26,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from tpkit.comm.allreduce import AllReduce  # noqa: E402
 from tpkit.comm.backends.error_flag import AllReduceTimeout  # noqa: E402
+from tpkit.comm.benchrun import init_torchrun_nccl  # noqa: E402
 from tpkit.units import MiB  # noqa: E402
 
 FAILED: list[str] = []
@@ -96,12 +96,7 @@ def main() -> int:
     ap.add_argument("--spin-limit", type=int, default=1 << 16, help="polls before a wait gives up")
     ap.add_argument("--skew-s", type=float, default=5.0, help="how late rank 1 calls")
     a = ap.parse_args()
-    os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
-    os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
-    local = int(os.environ.get("LOCAL_RANK", 0))
-    torch.cuda.set_device(local)
-    dev = torch.device("cuda", local)
-    dist.init_process_group("nccl", device_id=dev)
+    dev = init_torchrun_nccl()
     rank, world = dist.get_rank(), dist.get_world_size()
     for name in ("one_shot", "one_shot_pull", "two_shot"):
         try:

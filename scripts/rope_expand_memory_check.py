@@ -15,17 +15,9 @@ import json
 import os
 import sys
 
-os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
-os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
 os.environ.setdefault("NVSHMEM_DISABLE_NVLS", "1")
 
-import torch  # noqa: E402
-
-
-def free_mib() -> float:
-    torch.cuda.synchronize()
-    torch.cuda.empty_cache()
-    return torch.cuda.mem_get_info()[0] / 2**20
+from cuda_memory_lib import free_mib, torch  # noqa: E402  (NVLink multicast off, then torch)
 
 
 def main(mode: str) -> dict:

@@ -12,16 +12,7 @@ Run: python scripts/stream_pool_memory_check.py   (one CUDA GPU; writes JSON to 
 import json
 import os
 
-os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
-os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
-
-import torch  # noqa: E402
-
-
-def free_mib() -> float:
-    torch.cuda.synchronize()
-    torch.cuda.empty_cache()
-    return torch.cuda.mem_get_info()[0] / 2**20
+from cuda_memory_lib import free_mib, torch  # NVLink multicast off, then torch
 
 
 def main() -> dict:

@@ -11,34 +11,15 @@ Two layers are replayed (the peak is one layer's after the first, whatever the d
 the projector.  The replay checks the accounting of the live set as read, not vLLM itself.
 """
 
-import json
-from pathlib import Path
-
 import pytest
 
-from encoder_replay import cuda_torch, record_and_check
-
-from tpkit.engines.vllm.encoder import encoder_profile
-from tpkit.models import from_config_dict
+from encoder_replay import (batched_varlen_attention, bf16_layer_norm, bf16_linear, cuda_torch, encoder_estimate,
+                            peak_baseline, record_and_check)
 
 torch = cuda_torch()
 pytestmark = pytest.mark.gpu
 
 F = torch.nn.functional
-CONFIGS = Path(__file__).resolve().parents[1] / "validation" / "configs"
-
-
-def _attention(q, k, v, b: int, s: int, hd: int):
-    """FlashAttention varlen over ``b`` sequences of ``s`` tokens on (b·s, heads, hd) views (vLLM's ViT FA path);
-    SDPA per batch when the op is unavailable."""
-    cu = torch.arange(0, (b + 1) * s, s, dtype=torch.int32, device=q.device)
-    try:
-        return torch.ops.aten._flash_attention_forward(q, k, v, cu, cu, s, s, 0.0, False, False,
-                                                       scale=hd ** -0.5)[0]
-    except (RuntimeError, TypeError):  # pragma: no cover - torch without the varlen op
-        h = q.shape[1]
-        qq, kk, vv = (t.view(b, s, h, hd).transpose(1, 2) for t in (q, k, v))
-        return F.scaled_dot_product_attention(qq, kk, vv).transpose(1, 2).reshape(b * s, h, hd)
 
 
 def _replay(cfg: dict, items: int) -> tuple[int, int]:
@@ -48,16 +29,13 @@ def _replay(cfg: dict, items: int) -> tuple[int, int]:
     size, patch = vc["image_size"], vc["patch_size"]
     side = size // patch
     s, hd, text = side * side, d // heads, cfg["text_config"]["hidden_size"]
-    w = lambda o, k: (torch.randn(o, k, device=dev, dtype=dt) * 0.02, torch.zeros(o, device=dev, dtype=dt))  # noqa
+    w = bf16_linear
     conv = torch.randn(d, 3, patch, patch, device=dev, dtype=dt) * 0.02
     pos = torch.randn(1, s, d, device=dev, dtype=dt) * 0.02
     wqkv, wo, w1, w2 = w(3 * d, d), w(d, d), w(i, d), w(d, i)
-    ln = (torch.ones(d, device=dev, dtype=dt), torch.zeros(d, device=dev, dtype=dt))
+    ln = bf16_layer_norm(d)
     proj = torch.randn(d, text, device=dev, dtype=dt) * 0.02
-    F.linear(torch.randn(64, d, device=dev, dtype=dt), *wo)  # cuBLAS workspace before the baseline
-    torch.cuda.synchronize()
-    base = torch.cuda.memory_allocated()
-    torch.cuda.reset_peak_memory_stats()
+    base = peak_baseline(wo)  # cuBLAS workspace before the baseline
     pixels = torch.randn(items, 3, size, size, device=dev, dtype=dt)  # the dummy batch, kept by profile_run
     emb = F.conv2d(pixels, conv, stride=patch).flatten(2).transpose(1, 2)
     emb += pos
@@ -67,7 +45,7 @@ def _replay(cfg: dict, items: int) -> tuple[int, int]:
         h = F.layer_norm(x, (d,), *ln)
         qkv = F.linear(h, *wqkv)
         q, k, v = (t.view(items, s, heads, hd).flatten(0, 1) for t in qkv.chunk(3, dim=-1))
-        out = _attention(q, k, v, items, s, hd).view(items, s, d)
+        out = batched_varlen_attention(q, k, v, items, s, hd).view(items, s, d)
         del q, k, v, qkv
         attn = F.linear(out, *wo)
         del out, h
@@ -98,10 +76,7 @@ def _replay(cfg: dict, items: int) -> tuple[int, int]:
 
 
 def test_gemma3_encoder_peak_matches_the_estimate():
-    stem = "google--gemma-3-4b-it"
-    cfg = json.loads((CONFIGS / f"{stem}.json").read_text())
-    model = from_config_dict(cfg, name=stem, source="test")
-    est, _ = encoder_profile(model, release=(0, 23, 0), engine="V1", tp=1, max_num_batched_tokens=8192,
-                             max_num_seqs=256, max_model_len=8192, act_bytes=2, v2_runner=False)
+    cfg, est = encoder_estimate("google--gemma-3-4b-it", release=(0, 23, 0), max_num_batched_tokens=8192,
+                                max_num_seqs=256, max_model_len=8192)
     peak, kept = _replay(cfg, est.items)
     record_and_check("gemma3_encoder", peak, kept, est)

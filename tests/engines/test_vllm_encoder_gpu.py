@@ -16,22 +16,15 @@ FlashAttention varlen, as ``MMEncoderAttention._forward_fa`` calls it.  The allo
 at 2,224,030,208 B, against an estimate of 2,224,029,696 B.
 """
 
-import json
-import os
-from pathlib import Path
-
 import pytest
 
-from encoder_replay import cuda_torch, varlen_attention
-
-from tpkit.engines.vllm.encoder import encoder_profile
-from tpkit.models import from_config_dict
+from encoder_replay import (bf16_layer_norm, bf16_linear, cuda_torch, encoder_estimate, peak_baseline,
+                            record_and_check, varlen_attention)
 
 torch = cuda_torch()
 pytestmark = pytest.mark.gpu
 
 F = torch.nn.functional
-CONFIG = Path(__file__).resolve().parents[1] / "validation" / "configs" / "Qwen--Qwen3-VL-30B-A3B-Instruct-FP8.json"
 
 
 def _replay(vc: dict) -> int:
@@ -40,14 +33,11 @@ def _replay(vc: dict) -> int:
     hd, out, m, deep = d // heads, vc["out_hidden_size"], vc["spatial_merge_size"], vc["deepstack_visual_indexes"]
     channels = 3 * vc["temporal_patch_size"] * vc["patch_size"] ** 2
     n = 16384 * m * m  # the 4096 × 4096 dummy image
-    w = lambda o, k: (torch.randn(o, k, device=dev, dtype=dt) * 0.02, torch.zeros(o, device=dev, dtype=dt))  # noqa
+    w = bf16_linear
     wp, wqkv, wo, w1, w2 = w(d, channels), w(3 * d, d), w(d, d), w(i, d), w(d, i)
     wm1, wm2 = w(4 * d, 4 * d), w(out, 4 * d)
-    ln = (torch.ones(d, device=dev, dtype=dt), torch.zeros(d, device=dev, dtype=dt))
-    F.linear(torch.randn(64, d, device=dev, dtype=dt), *wo)  # cuBLAS workspace before the baseline
-    torch.cuda.synchronize()
-    base = torch.cuda.memory_allocated()
-    torch.cuda.reset_peak_memory_stats()
+    ln = bf16_layer_norm(d)
+    base = peak_baseline(wo)  # cuBLAS workspace before the baseline
     pixels = torch.randn(n, channels, device=dev, dtype=dt)  # the dummy batch, kept by profile_run
     pos = torch.randn(n, d, device=dev, dtype=dt)  # encoder_metadata["pos_embeds"]
     cos, sin = (torch.randn(n, hd // 2, device=dev, dtype=dt) for _ in range(2))
@@ -89,14 +79,7 @@ def _replay(vc: dict) -> int:
 
 
 def test_qwen3_vl_encoder_peak_matches_the_estimate():
-    cfg = json.loads(CONFIG.read_text())
-    model = from_config_dict(cfg, name="qwen3-vl", source="test")
-    est, _ = encoder_profile(model, release=(0, 20, 2), engine="V1", tp=1, max_num_batched_tokens=8192,
-                             max_num_seqs=4, max_model_len=32768, act_bytes=2, v2_runner=False)
+    cfg, est = encoder_estimate("Qwen--Qwen3-VL-30B-A3B-Instruct-FP8", name="qwen3-vl", release=(0, 20, 2),
+                                max_num_batched_tokens=8192, max_num_seqs=4, max_model_len=32768)
     peak = _replay(cfg["vision_config"])
-    out = os.environ.get("OUT")
-    if out:
-        with open(os.path.join(out, "qwen3_vl_encoder.json"), "w") as f:
-            json.dump({"peak_bytes": peak, "estimate_bytes": est.peak.bytes, "torch": torch.__version__,
-                       "gpu": torch.cuda.get_device_name()}, f)
-    assert abs(peak - est.peak.bytes) / est.peak.bytes < 0.10, (peak / 2**30, est.peak.bytes / 2**30)
+    record_and_check("qwen3_vl_encoder", peak, None, est)

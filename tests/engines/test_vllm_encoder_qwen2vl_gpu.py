@@ -16,22 +16,15 @@ contiguous copies; ``apply_rotary_pos_emb_vision`` makes an fp32 copy, an fp32 o
 block's, whatever the depth.  The replay checks the accounting of the live set as read, not vLLM itself.
 """
 
-import json
-import os
-from pathlib import Path
-
 import pytest
 
-from encoder_replay import cuda_torch, varlen_attention
-
-from tpkit.engines.vllm.encoder import encoder_profile
-from tpkit.models import from_config_dict
+from encoder_replay import (bf16_layer_norm, bf16_linear, cuda_torch, encoder_estimate, peak_baseline,
+                            record_and_check, varlen_attention)
 
 torch = cuda_torch()
 pytestmark = pytest.mark.gpu
 
 F = torch.nn.functional
-CONFIGS = Path(__file__).resolve().parents[1] / "validation" / "configs"
 
 
 def _rotate(t, cos, sin):
@@ -61,14 +54,11 @@ def _replay(vc: dict, qwen25: bool) -> int:
     hd = d // heads
     channels = 3 * vc["temporal_patch_size"] * vc["patch_size"] ** 2
     n = 16384 * 4  # the 3,584² dummy image
-    w = lambda o, k: (torch.randn(o, k, device=dev, dtype=dt) * 0.02, torch.zeros(o, device=dev, dtype=dt))  # noqa
+    w = bf16_linear
     wp, wqkv, wo = w(d, channels), w(3 * d, d), w(d, d)
     w1, w2 = (w(2 * i, d), w(d, i)) if qwen25 else (w(i, d), w(d, i))
-    ln = (torch.ones(d, device=dev, dtype=dt), torch.zeros(d, device=dev, dtype=dt))
-    F.linear(torch.randn(64, d, device=dev, dtype=dt), *wo)  # cuBLAS workspace before the baseline
-    torch.cuda.synchronize()
-    base = torch.cuda.memory_allocated()
-    torch.cuda.reset_peak_memory_stats()
+    ln = bf16_layer_norm(d)
+    base = peak_baseline(wo)  # cuBLAS workspace before the baseline
     pixels = torch.randn(n, channels, device=dev, dtype=dt)  # the dummy batch, kept by profile_run
     # the model's _validate_and_reshape_mm_tensor: torch.concat of the runner's (1, n, C) batch, held through the
     # tower (0.9.0–0.10.2; helper vl14, encoder_qwen2vl_pixels)
@@ -120,14 +110,7 @@ def _replay(vc: dict, qwen25: bool) -> int:
 @pytest.mark.parametrize("stem,qwen25", [("Qwen--Qwen2-VL-2B-Instruct", False),
                                          ("Qwen--Qwen2.5-VL-7B-Instruct", True)])
 def test_qwen2_vl_encoder_peak_matches_the_estimate(stem, qwen25):
-    cfg = json.loads((CONFIGS / f"{stem}.json").read_text())
-    model = from_config_dict(cfg, name=stem, source="test")
-    est, _ = encoder_profile(model, release=(0, 10, 2), engine="V1", tp=1, max_num_batched_tokens=2048,
-                             max_num_seqs=256, max_model_len=4096, act_bytes=2, v2_runner=False)
+    cfg, est = encoder_estimate(stem, release=(0, 10, 2), max_num_batched_tokens=2048, max_num_seqs=256,
+                                max_model_len=4096)
     peak = _replay(cfg["vision_config"], qwen25)
-    out = os.environ.get("OUT")
-    if out:
-        with open(os.path.join(out, f"qwen2_vl_encoder_{'25' if qwen25 else '2'}.json"), "w") as f:
-            json.dump({"peak_bytes": peak, "estimate_bytes": est.peak.bytes, "torch": torch.__version__,
-                       "gpu": torch.cuda.get_device_name()}, f)
-    assert abs(peak - est.peak.bytes) / est.peak.bytes < 0.10, (peak / 2**30, est.peak.bytes / 2**30)
+    record_and_check(f"qwen2_vl_encoder_{'25' if qwen25 else '2'}", peak, None, est)

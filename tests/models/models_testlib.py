@@ -11,7 +11,7 @@ VALIDATION = Path(__file__).resolve().parents[1] / "validation" / "data" / "conf
 
 
 def tiny_llama(**overrides) -> dict:
-    """A small Llama-style config.json dict (real HF key names)."""
+    """A small Llama-style config.json dict (real HF key names; also scripts/fuzz_cases.py's checkpoints)."""
     cfg = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 128,
            "intermediate_size": 320, "num_hidden_layers": 4, "num_attention_heads": 8,
            "num_key_value_heads": 2, "vocab_size": 1000, "max_position_embeddings": 4096,
@@ -25,17 +25,24 @@ def write_safetensors(path: Path, tensors: dict[str, tuple[str, list[int]]]) -> 
 
     ``tensors`` maps name → (dtype, shape). Returns the data bytes written.
     """
+    entries, offset = safetensors_entries(tensors)
+    raw = json.dumps({"__metadata__": {"format": "pt"}, **entries}).encode()
+    path.write_bytes(struct.pack("<Q", len(raw)) + raw + bytes(offset))
+    return offset
+
+
+def safetensors_entries(tensors: dict[str, tuple[str, list[int]]]) -> tuple[dict[str, dict], int]:
+    """The header entries of ``tensors`` (name → (dtype, shape)) laid out back to back in their order, without
+    ``__metadata__``, and the data bytes they span (also scripts/fuzz_cases.py's checkpoints)."""
     sizes = {"BF16": 2, "F16": 2, "F32": 4, "I32": 4, "U8": 1, "F8_E4M3": 1, "I8": 1}
-    header, offset = {"__metadata__": {"format": "pt"}}, 0
+    entries, offset = {}, 0
     for name, (dtype, shape) in tensors.items():
         n = sizes[dtype]
         for dim in shape:
             n *= dim
-        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + n]}
+        entries[name] = {"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + n]}
         offset += n
-    raw = json.dumps(header).encode()
-    path.write_bytes(struct.pack("<Q", len(raw)) + raw + bytes(offset))
-    return offset
+    return entries, offset
 
 
 def llama_tensors(cfg: dict, layers: range) -> dict[str, tuple[str, list[int]]]:

@@ -12,7 +12,7 @@ import socket
 import sys
 
 from tpkit.comm.benchreport import rows_path
-from tpkit.comm.benchrun import BenchConfig, env_rank, row_to_dict, worker
+from tpkit.comm.benchrun import BenchConfig, env_rank, multicast_off, row_to_dict, worker
 from tpkit.comm.profile import profile_to_dict
 from tpkit.errors import RuntimeSetupError, TpkitError
 from tpkit.fileio import write_atomic
@@ -90,8 +90,7 @@ def _rank_main(rank: int, world: int, opts: dict, init: str) -> None:
 
     from tpkit.comm.allreduce import AllReduce
 
-    os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
-    os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
+    multicast_off()
     logging.getLogger("tpkit.comm").setLevel(logging.ERROR)  # the report prints each skipped backend once
     device = _device_for(rank, world, opts)
     kwargs = {"device_id": device} if device.type == "cuda" else {}

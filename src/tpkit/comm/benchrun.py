@@ -23,7 +23,8 @@ from tpkit.dtypes import lookup_dtype
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
-__all__ = ["BenchConfig", "Row", "worker", "check_once", "tolerance", "bench_skip_reason", "row_to_dict"]
+__all__ = ["BenchConfig", "Row", "worker", "check_once", "tolerance", "bench_skip_reason", "row_to_dict",
+           "env_rank", "multicast_off", "init_torchrun_nccl"]
 
 _TORCH_DTYPES = {short: getattr(torch, lookup_dtype(short).torch_name) for short in ("bf16", "fp16", "fp32")}
 """the bench's dtypes (``tpkit.dtypes`` short spellings) → torch dtypes"""
@@ -248,3 +249,21 @@ def env_rank() -> tuple[int, int] | None:
     if "RANK" in os.environ and "WORLD_SIZE" in os.environ:
         return int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     return None
+
+
+def multicast_off() -> None:
+    """NVLink multicast off where the environment does not say otherwise (``NCCL_NVLS_ENABLE=0``,
+    ``TORCH_SYMM_MEM_DISABLE_MULTICAST=1``): set before the process group and symmetric memory start."""
+    os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
+    os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
+
+
+def init_torchrun_nccl() -> torch.device:
+    """The NCCL process group of one torchrun rank (``multicast_off`` first) on GPU ``LOCAL_RANK`` (0 when unset),
+    made the current device; returns that device (bench/allreduce_correctness.py, scripts/gpu_skew_check.py)."""
+    multicast_off()
+    local = int(os.environ.get("LOCAL_RANK", 0))
+    torch.cuda.set_device(local)
+    device = torch.device("cuda", local)
+    dist.init_process_group("nccl", device_id=device)
+    return device

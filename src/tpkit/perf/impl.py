@@ -54,6 +54,14 @@ class ImplProfile:
     """where the counts come from"""
 
 
+_SGLANG = ImplProfile(
+    name="sglang", attn_small_kernels=4, mlp_small_kernels=2, moe_small_kernels=6, qk_norm_kernels=2,
+    mla_small_kernels=5, global_small_kernels=5, split_kv=True,
+    grouped_efficiency=C["engine_moe_efficiency"].value, grouped_overhead_us=C["gemm_overhead_us"].value,
+    source="sglang 0.5.23 models/llama.py (qkv_proj, rotary_emb, attn, o_proj; gate_up_proj, act_fn, down_proj) "
+           "with fused add+RMSNorm, FlashInfer KV store + split-KV decode + merge, fused_moe (top-k, align, "
+           "2 GEMMs, SiluAndMul, moe_sum); approximate")
+
 IMPLS = {
     "reference": ImplProfile(
         name="reference", attn_small_kernels=16, mlp_small_kernels=5, moe_small_kernels=30, qk_norm_kernels=2,
@@ -62,17 +70,9 @@ IMPLS = {
         source="counted in bench/decode_reference.py (add, RMSNorm, 10 RoPE ops, 2 KV copies, memset, split-K reduce "
                "per attention block; add, RMSNorm, SiLU, mul, split-K reduce per MLP; routing/sort/gather/combine per "
                "MoE) and checked with torch.profiler: 21 small + 5 GEMM/attention kernels per Llama layer"),
-    "sglang": ImplProfile(
-        name="sglang", attn_small_kernels=4, mlp_small_kernels=2, moe_small_kernels=6, qk_norm_kernels=2,
-        mla_small_kernels=5, global_small_kernels=5, split_kv=True,
-        grouped_efficiency=C["engine_moe_efficiency"].value, grouped_overhead_us=C["gemm_overhead_us"].value,
-        source="sglang 0.5.23 models/llama.py (qkv_proj, rotary_emb, attn, o_proj; gate_up_proj, act_fn, down_proj) "
-               "with fused add+RMSNorm, FlashInfer KV store + split-KV decode + merge, fused_moe (top-k, align, "
-               "2 GEMMs, SiluAndMul, moe_sum); approximate"),
-    "vllm": ImplProfile(
-        name="vllm", attn_small_kernels=4, mlp_small_kernels=2, moe_small_kernels=6, qk_norm_kernels=2,
-        mla_small_kernels=5, global_small_kernels=5, split_kv=True,
-        grouped_efficiency=C["engine_moe_efficiency"].value, grouped_overhead_us=C["gemm_overhead_us"].value,
+    "sglang": _SGLANG,
+    "vllm": replace(  # the same kernel counts and expert-GEMM terms as SGLang's layout
+        _SGLANG, name="vllm",
         source="vLLM V1 decoder layout (fused add+RMSNorm, rotary, reshape_and_cache, split-KV attention, "
                "SiluAndMul, fused_moe); approximate"),
 }
