@@ -253,9 +253,11 @@ def env_rank() -> tuple[int, int] | None:
 
 def multicast_off() -> None:
     """NVLink multicast off where the environment does not say otherwise (``NCCL_NVLS_ENABLE=0``,
-    ``TORCH_SYMM_MEM_DISABLE_MULTICAST=1``): set before the process group and symmetric memory start."""
+    ``TORCH_SYMM_MEM_DISABLE_MULTICAST=1``, ``NVSHMEM_DISABLE_NVLS=1``): set before the process group and symmetric
+    memory start."""
     os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
     os.environ.setdefault("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1")
+    os.environ.setdefault("NVSHMEM_DISABLE_NVLS", "1")
 
 
 def init_torchrun_nccl() -> torch.device:
