@@ -147,3 +147,43 @@ def test_sglang_budget_sample_is_named_on_unified_memory_only():
     note = sglang_budget_sample_note("0.5.14", gb10)
     assert note.startswith("KV budget sample:") and "MemAvailable" in note
     assert sglang_budget_sample_note(None, gb10) == note
+
+
+def test_sglang_budget_sample_names_the_processor_of_a_multimodal_model():
+    """Helper cap15 (2026-12-05): from SGLang 0.5.14 the pool is sized (Scheduler.init_memory_pools) after
+    TpModelWorker.__init__ loads a multimodal model's HF processor (managers/tp_worker.py get_processor, read in the
+    0.5.9, 0.5.13, 0.5.14, 0.5.15 and 0.5.23 wheels); 0.5.13 sizes it in ModelRunner.initialize, before.  On a
+    unified-memory GPU that host memory comes off the pool: the note names it for a multimodal model only."""
+    from tpkit.engines.unified import sglang_budget_sample_note
+
+    gb10 = lookup_gpu("GB10")
+    text = sglang_budget_sample_note("0.5.15", gb10)
+    mm = sglang_budget_sample_note("0.5.15", gb10, multimodal=True)
+    assert "processor" not in text and mm.startswith(text) and "TpModelWorker" in mm and "0.5.14+" in mm
+    assert sglang_budget_sample_note("0.5.13", gb10, multimodal=True) == sglang_budget_sample_note("0.5.13", gb10)
+    assert sglang_budget_sample_note(None, gb10, multimodal=True) == mm
+    assert sglang_budget_sample_note("0.5.15", lookup_gpu("H100"), multimodal=True) is None
+
+
+def test_explain_names_the_processor_on_gb10_for_multimodal_logs_only():
+    """Helper cap15 (2026-12-05): sg_403 (Qwen3.8-27B, a Qwen3_5ForConditionalGeneration, SGLang 0.5.15 on a GB10)
+    gets the processor sentence in explain's missing list; sg_082 (LagunaForCausalLM, a text model on a GB10) keeps
+    the plain sample note."""
+    import json
+    from pathlib import Path
+
+    from tpkit.explain import explain_log
+
+    root = Path(__file__).resolve().parents[2]
+    data = root / "tests" / "logs" / "data"
+    models = {e["id"]: e for e in json.loads((data / "models.json").read_text(encoding="utf-8"))["cases"]}
+
+    def missing(case: str) -> list[str]:
+        entry = models[case]
+        flags = {"model": str(root / entry["config"]), "gpu": "GB10"}
+        return explain_log((data / entry["file"]).read_bytes(), flags=flags).missing
+
+    sg403 = [m for m in missing("sg_403") if m.startswith("KV budget sample:")]
+    assert len(sg403) == 1 and "second copy of the HF processor" in sg403[0]
+    sg082 = [m for m in missing("sg_082") if m.startswith("KV budget sample:")]
+    assert len(sg082) == 1 and "processor" not in sg082[0]

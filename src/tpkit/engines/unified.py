@@ -47,6 +47,16 @@ the OS keeps, and its "free" leaves out the page cache.  The catalog marks them 
   budget from 'Load weight end' and says so (``sglang_budget_sample_note``); it does not widen the range by an
   amount the source does not give (the four GB10 logs sg_290, sg_291, sg_402, sg_403 print pools 0.5–2.1 %
   below the rebuild).
+* SGLang, a multimodal model, 0.5.14 and later (helper cap15; read in the 0.5.9, 0.5.13, 0.5.14, 0.5.15 and 0.5.23
+  wheels): ``managers/tp_worker.py`` ``TpModelWorker.__init__`` calls ``get_processor`` (the HF processor:
+  tokenizer, image / video processors) right after ``_init_model_runner`` ('Load weight end'), and from 0.5.14 the
+  pool is sized afterwards (``ModelRunner.alloc_memory_pool`` from ``Scheduler.init_memory_pools``); 0.5.9 – 0.5.13
+  size it inside ``ModelRunner.initialize``, before that load.  The scheduler already loaded one processor
+  (``Scheduler.init_tokenizer``), so this is a second copy in the same process, in host memory: on a discrete GPU it
+  does not move cudaMemGetInfo, on a unified-memory GPU it comes off MemAvailable and so off the pool.  Its size
+  is the processor's, which no line prints and the source does not give: the note names it, nothing is charged.
+  The corpus agrees in sign: the five GB10 logs of multimodal models on 0.5.14+ (sg_290, sg_291, sg_402, sg_403,
+  sg_493) print pools 0.5–2.6 % below the rebuild, while the GB10 text model sg_082 is rebuilt exactly.
 
 tpkit plans with the catalog total and a host that uses nothing else; the note below says so in the plan, and
 gives the MemAvailable the start-up check needs (the plan's requested memory): no flag is needed for it, since the
@@ -57,7 +67,7 @@ from __future__ import annotations
 
 __all__ = ["unified_memory_note", "vllm_reads_host_available", "sglang_budget_sample_note", "VLLM_FIRST",
            "VLLM_IS_INTEGRATED",
-           "VLLM_UMA_CAPABILITIES", "SGLANG_FIRST_READ"]
+           "VLLM_UMA_CAPABILITIES", "SGLANG_FIRST_READ", "SGLANG_POOL_AFTER_PROCESSOR_FROM"]
 
 VLLM_FIRST = (0, 11, 1)
 """first vLLM release whose MemorySnapshot takes MemAvailable on unified memory (0.11.0 has no such branch)"""
@@ -67,6 +77,9 @@ VLLM_UMA_CAPABILITIES = frozenset({(8, 7), (11, 0), (12, 1)})
 """``shared_sysmem_device_mem_sms`` of 0.11.1–0.19.x (``utils/mem_utils.py``): Orin, Thor, Spark"""
 SGLANG_FIRST_READ = "0.5.9"
 """earliest SGLang release read with the is_integrated branch in get_available_gpu_memory"""
+SGLANG_POOL_AFTER_PROCESSOR_FROM = "0.5.14"
+"""first SGLang release that sizes the pool after ``TpModelWorker.__init__`` loads a multimodal model's processor
+(``Scheduler.init_memory_pools`` → ``ModelRunner.alloc_memory_pool``; 0.5.13 sizes it in ``ModelRunner.initialize``)"""
 
 
 def vllm_reads_host_available(release: tuple[int, int, int], gpu) -> bool:
@@ -120,17 +133,26 @@ def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -
     return (f"{head}. {tail}",)
 
 
-def sglang_budget_sample_note(version: str | None, gpu) -> str | None:
+def sglang_budget_sample_note(version: str | None, gpu, *, multimodal: bool = False) -> str | None:
     """What ``tpkit explain`` cannot see on a unified-memory GPU (module docstring): SGLang sizes the pool from the
     host's MemAvailable at ``_profile_available_bytes``, a sample no line prints; None on a discrete GPU and for
-    releases before :data:`SGLANG_FIRST_READ` (not read here)."""
+    releases before :data:`SGLANG_FIRST_READ` (not read here).  ``multimodal``: the model is (the config's
+    ``is_multimodal``); from :data:`SGLANG_POOL_AFTER_PROCESSOR_FROM` (``version``: the newest release the log
+    allows, None when unknown) the note names the processor this process loads in that window (module
+    docstring)."""
     if not getattr(gpu, "unified_memory", False):
         return None
     from tpkit.engines.sglang.versions import at_least
 
     if version is not None and not at_least(version, SGLANG_FIRST_READ):
         return None
-    return (f"KV budget sample: on the unified-memory {gpu.name} SGLang sizes the pool from the host's MemAvailable "
+    note = (f"KV budget sample: on the unified-memory {gpu.name} SGLang sizes the pool from the host's MemAvailable "
             "when the pool is sized (get_available_gpu_memory, is_integrated branch), a sample no line prints; host "
             "memory any process takes after 'Load weight end' comes off the pool and is not in the rebuilt budget, "
             "which takes 'Load weight end' avail mem")
+    if multimodal and (version is None or at_least(version, SGLANG_POOL_AFTER_PROCESSOR_FROM)):
+        note += (f"; for this multimodal model SGLang {SGLANG_POOL_AFTER_PROCESSOR_FROM}+ itself takes such memory "
+                 "there: TpModelWorker.__init__ loads a second copy of the HF processor (tokenizer, image processor; "
+                 "managers/tp_worker.py get_processor, after the weights) before Scheduler.init_memory_pools sizes the "
+                 "pool, and no line prints its size")
+    return note

@@ -204,7 +204,8 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
         else:
             from tpkit.engines.unified import sglang_budget_sample_note
 
-            sample_note = sglang_budget_sample_note(ctx.rules_version, ctx.gpu)
+            sample_note = sglang_budget_sample_note(ctx.rules_version, ctx.gpu,
+                                                    multimodal=bool(getattr(ctx.model, "is_multimodal", False)))
             if sample_note:
                 missing.append(sample_note)
         if anchored.cell_bytes is None:
