@@ -1023,6 +1023,31 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # VLLM_USE_FLASHINFER_SAMPLER=0
     "vp_656": ("0.26.0", "not printed in the quote: the write-up's 'Installed and verified: vLLM 0.26.0'",
                {"topk_topp_sampler": "native", "enable_prefix_caching": False}, None),
+    # helper bl15 (2026-12-05, session 15): vllm-project/vllm#2798, Llama-2-7b-chat in float16 on one H20 (eager, 4,096;
+    # the utilization is the LLM class default: the script is not shown)
+    "vp_675": ("0.2.7", "not printed: the log's llm_engine.py:70 / :275 are the 0.2.7 wheel's lines (0.2.6: :73 / :223; "
+                        "0.3.0: :72 / :322)", {}, None),
+    # helper bl15: vllm-project/vllm#2382, TheBloke/Mixtral-8x7B-Instruct-v0.1-AWQ at tp 2 on two A100 80GB, util 0.5,
+    # eager, the image vllm/vllm-openai:v0.2.7
+    "vp_676": ("0.2.7", "the image vllm/vllm-openai:v0.2.7 (the reporter's docker command)", {}, None),
+    # helper bl15: TickerTaka/TickerTaka-backend's Colab T4 report, Qwen2.5-3B-Instruct in float16, eager, 4,096, util 0.90,
+    # XFormers (env VLLM_ATTENTION_BACKEND)
+    "vp_677": ("0.6.6", "printed 'vLLM API server version 0.6.6.post1'", {}, None),
+    # helper bl15: an IPython note (search-index id 19513493048): facebook/opt-125m with the LLM class defaults on an 8 GB
+    # Turing-class card (7.92 GiB printed)
+    "vp_678": ("0.6.4", "printed 'Initializing an LLM engine (v0.6.4.post1)'", {}, None),
+    # helper bl15: a W7900 bring-up log's RTX 3090 reference runs (search-index id 43499199491): NousResearch/Meta-Llama-3-8B
+    # with benchmark_throughput.py's defaults (util 0.9, 8,192)
+    "vp_679": ("0.4.1", "printed 'Initializing an LLM engine (v0.4.1)'", {}, None),
+    # helper bl15: a serving-layer comparison (search-index ids 69849633891 / 69512487527) on one RTX 4080 Laptop GPU under
+    # WSL2: Qwen2.5-1.5B-Instruct, util 0.85, 4,096, 64 sequences; vp_680 vLLM 0.5.5 (the Triton 24.12 image's), vp_681
+    # the vllm/vllm-openai:v0.20.0 image
+    "vp_680": ("0.5.5", "the Triton 24.12 vllm-python-py3 image's vLLM 0.5.5 (the write-up's table)", {}, None),
+    "vp_681": ("0.20.0", "the image vllm/vllm-openai:v0.20.0 (KServe 0.20.0's runtime; the write-up's table)", {}, None),
+    # helper bl15: a Paperspace guide (search-index id 45886098371): mistralai/Mistral-7B-Instruct-v0.2 with the defaults of
+    # the image ghcr.io/mistralai/mistral-src/vllm:latest on one RTX A5000
+    "vp_682": ("0.2.4", "not printed: llm_engine.py:222 is the 0.2.3 / 0.2.4 wheels' line and the image lacks Mixtral (0.2.4's): "
+                        "vLLM 0.2.3, scored as 0.2.4 (the same memory code for Mistral)", {}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
