@@ -62,6 +62,10 @@ on an H200, vLLM 0.6.4 V0, +0.0 %, inside): 281 listed, 268 scored, median 1.37 
 (Qwen2.5-7B-Instruct-AWQ on an RTX 3090, vLLM 0.22.1, +2.3 %, inside): 282 listed, 269 scored, median 1.38 %, p90 8.99 %;
 then vp_656 (Qwen3-8B on a 96 GB Blackwell card, vLLM 0.26.0, -1.5 %, outside): 283 listed, 270 scored, median 1.40 %,
 p90 8.96 %, 231/270 inside.
+Helper bl15b (2026-12-05): vp_700 / vp_701 (club-3090's Qwen3.8-27B-FP8 with MTP-3 at tp 2, vLLM 0.27.1, on two RTX 5090
++1.1 % and two RTX 3090 +10.5 %, both inside) added blind from GitHub issue threads, no rule changed: vLLM 290 listed,
+277 scored, median 1.36 %, p90 9.63 -> 10.10 %, 237/275 -> 239/277 inside (p90 level loosened 0.097 -> 0.101;
+docs/accuracy.md §6.4, round bl15b).
 """
 
 from pathlib import Path
@@ -285,7 +289,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.097, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.101, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -569,6 +573,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # then vl14 (Qwen2-VL pixels twice, 0.9-0.10), enc14 (V1 inputs_embeds from 0.27)
                                    # and v04 (V0 <= 0.6.3 counts the allocator's cached segments): 275 scored, median
                                    # 1.36 %, p90 9.63 %, 237/275 inside: TIGHTENED p90 -> 0.097
+                                   # Helper bl15b (2026-12-05, session 15) added vp_700 / vp_701 blind from issue
+                                   # threads, no rule changed (docs/accuracy.md §6.4, round bl15b): vp_701 (Qwen3.8-27B-
+                                   # FP8 on two RTX 3090, 0.27.1, +10.5 %) lifts the p90 9.63 -> 10.10 %, 277 scored,
+                                   # 239/277 inside: LOOSENED p90 0.097 -> 0.101
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
