@@ -1048,6 +1048,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # the image ghcr.io/mistralai/mistral-src/vllm:latest on one RTX A5000
     "vp_682": ("0.2.4", "not printed: llm_engine.py:222 is the 0.2.3 / 0.2.4 wheels' line and the image lacks Mixtral (0.2.4's): "
                         "vLLM 0.2.3, scored as 0.2.4 (the same memory code for Mistral)", {}, None),
+    # helper bl15b (2026-12-05), added blind from GitHub issue threads: noonghunna/club-3090 bench reports of
+    # Qwen3.8-27B-FP8 at tp 2 (vLLM 0.27.1, util 0.92, 262,144, fp8 KV, prefix caching, 8,192 batched, 2 sequences,
+    # MTP-3); the worker line's 'Current kv cache memory in use' (the available KV bytes) is scored, with the CUDA
+    # total the line prints; vp_700 two RTX 5090 (#1087), vp_701 two RTX 3090 with async scheduling off (PR #1139)
+    "vp_700": ("0.27.1", "printed 'Initializing a V1 LLM engine (v0.27.1)'",
+               {"gpu_total_gib": 31.4, "enable_prefix_caching": True}, None),
+    "vp_701": ("0.27.1", "printed 'Initializing a V1 LLM engine (v0.27.1)'",
+               {"gpu_total_gib": 23.56, "enable_prefix_caching": True, "no_async_scheduling": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -67,6 +67,10 @@ AWQ at tp 2 on two A100 80GB, vLLM 0.2.7 V0, +260.8 %; vp_680, Qwen2.5-1.5B on a
 outside; vp_682, Mistral-7B-Instruct-v0.2 on an RTX A5000, 0.2.3 V0, +21.1 % inside its band; the others within
 ±6.5 %): vLLM 288 -> 296 listed, 275 -> 283 scored, median 1.36 -> 1.38 %, p90 9.63 -> 10.10 %, 243/283 inside (p90
 level loosened 0.097 -> 0.102; docs/accuracy.md §6.4, round bl15). SGLang unchanged (no unused SGLang start-up met).
+Helper bl15b (2026-12-05): vp_700 / vp_701 (club-3090's Qwen3.8-27B-FP8 with MTP-3 at tp 2, vLLM 0.27.1, on two RTX 5090
++1.1 % and two RTX 3090 +10.5 %, both inside) added blind from GitHub issue threads, no rule changed: vLLM 290 listed,
+277 scored, median 1.36 %, p90 9.63 -> 10.10 %, 237/275 -> 239/277 inside (p90 level loosened 0.097 -> 0.101;
+docs/accuracy.md §6.4, round bl15b). Both rounds merged (lead): 298 listed, 285 scored, median 1.38 %, p90 10.23 %.
 """
 
 from pathlib import Path
@@ -290,7 +294,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.102, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.103, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -579,6 +583,12 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # +260.8 %) and vp_682 (Mistral-7B-Instruct-v0.2 on an RTX A5000, 0.2.3 V0, +21.1 %,
                                    # inside its band) lift the p90 9.63 -> 10.10 %: 283 scored, median 1.38 %,
                                    # 243/283 inside: LOOSENED p90 0.097 -> 0.102
+                                   # Helper bl15b (2026-12-05, session 15) added vp_700 / vp_701 blind from issue
+                                   # threads, no rule changed (docs/accuracy.md §6.4, round bl15b): vp_701 (Qwen3.8-27B-
+                                   # FP8 on two RTX 3090, 0.27.1, +10.5 %) lifts the p90 9.63 -> 10.10 %, 277 scored,
+                                   # 239/277 inside: LOOSENED p90 0.097 -> 0.101
+                                   # Both rounds merged (lead, session 15): 298 listed, 285 scored, median 1.38 %,
+                                   # p90 10.23 %: LOOSENED p90 -> 0.103
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
