@@ -82,6 +82,8 @@ release below (each release's paragraph names all the files read for it, the dum
 
     attention  N·(3d + 8d/tp)·a   the input and its norm, qkv (3d), q‖k (2d), rotated q‖k (2d), the output (d),
                                   sharded; the all-reduced projection (d) — the Qwen3-VL attention's form
+                                  (+ N·d·a at tp > 1 in every form with this projection term, 0.11.1 on:
+                                  ``reduced_copy_bytes``, helper pcie15)
     MLP        as 0.10.2–0.11.2 (native ops under Inductor: ``custom_ops`` "none" when the mode is
                VLLM_COMPILE; ``--enforce-eager`` forces -O0 and "all"), which now beats the attention for both
                released towers at tp = 1
@@ -226,7 +228,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
 
 __all__ = ["QWEN2_VL_0_11_1", "QWEN2_VL_0_12", "Qwen2VLTower", "Qwen2VLLiveSet", "qwen2_vl_tower",
-           "qwen2_vl_live_set", "attention_0_11"]
+           "qwen2_vl_live_set", "attention_0_11", "reduced_copy_bytes", "qwen3_vl_mlp_bytes"]
 
 _QWEN2_VL_0_11 = (0, 11, 0)
 """0.11.0: q and k are rotated concatenated (module docstring)"""
@@ -315,12 +317,61 @@ def qwen2_vl_tower(model: ModelSpec, *, release: tuple[int, int, int], enforce_e
                         mlp_width=mlp_width, mlp_how=mlp_how)
 
 
+def reduced_copy_bytes(*, n: int, d: int, act_bytes: int, tp: int) -> int:
+    """The second (N, d) tensor alive at a row-parallel projection of the tower: the all-reduce's new output next to
+    the partial sum, 0 at tp = 1 (helper pcie15, 2026-12-05).
+
+    The encoder step of ``profile_run`` runs the tower eagerly (``compile_mm_encoder`` and ``cudagraph_mm_encoder`` are
+    off by default), sharded over the TP group (``mm_encoder_tp_mode="weights"``, the default of
+    ``config/multimodal.py``).  Its attention output projection (``proj``) and its MLP's second linear (``linear_fc2``)
+    are ``RowParallelLinear``.  Read in the vllm 0.27.1 wheel, the same in 0.19.0, 0.31.0 and 0.33.0 (the lines named
+    below also in the 0.13.0, 0.17.1 and 0.25.0 wheels; the all-reduce path in 0.10.0 and 0.29.0):
+
+    * ``layers/linear.py`` ``RowParallelLinear.forward``: ``output_parallel`` is the GEMM's full-width (N, d) partial
+      sum; with tp > 1 ``output = tensor_model_parallel_all_reduce(output_parallel)`` and the local keeps the partial
+      until ``forward`` returns.
+    * ``distributed/parallel_state.py`` ``GroupCoordinator.all_reduce`` (the ``vllm.all_reduce`` custom op, or the
+      direct call): ``_all_reduce_out_place`` → ``CudaCommunicator.all_reduce``.  Every path returns a new tensor:
+      ``PyNcclCommunicator.all_reduce`` allocates ``out_tensor = torch.empty_like(in_tensor)`` (the path of a
+      (N, d) activation of tens of MiB, above the custom all-reduce's 8 MiB and symmetric memory's size limits, and
+      the only path with ``--disable-custom-all-reduce`` or without peer access).  The docstring of
+      ``GroupCoordinator.all_reduce`` says so: "we always make the all-reduce operation out-of-place".
+    * ``qwen2_5_vl.py`` ``Qwen2_5_VisionAttention.forward`` (the Qwen3-VL / Qwen3.5 tower's attention too): qkv, the
+      q‖k copy, its rotated copy and the attention output are locals of ``forward`` while ``self.proj`` runs.
+    * ``qwen3_vl.py`` ``Qwen3_VisionMLP.forward``: ``self.linear_fc2(self.act_fn(self.linear_fc1(x)))``; the fc1
+      output is freed once the activation returns, the activation (i/tp) lives through fc2.
+
+    So at the projection the live set is the one tpkit already counts (the block input, its norm, the sharded
+    attention tensors and the projection's output) plus one more N·d·a: the partial sum and the all-reduced output
+    are both alive.  At tp = 1 there is no all-reduce (``RowParallelLinear`` returns the GEMM output).  The MLP's
+    fc2 moment is N·(4d + i/tp)·a (the block input held by the caller, the post-attention residual, the norm, the
+    activation, fc2's output) plus the same N·d·a at tp > 1; below fc1 + activation (3d + 2i/tp) at tp = 1, above it
+    at tp > 1 when 2d > i/tp.
+
+    Not modelled: the towers' merger (also row-parallel, on N/m² rows, below the blocks), the Qwen2-VL / Qwen2.5-VL MLP
+    forms (``qwen2_vl_tower``'s widths: their down projection's moment was not re-read) and the releases whose attention
+    term is the rotation moment (before 0.11.1), where the projection moment is not counted at all.
+    """
+    return n * d * act_bytes if tp > 1 else 0
+
+
+def qwen3_vl_mlp_bytes(*, n: int, d: int, i: int, act_bytes: int, tp: int) -> int:
+    """The Qwen3-VL / Qwen3.5 tower's MLP peak over the block's held set: fc1 and its activation
+    (N·(3d + 2i/tp)·a) or fc2's moment (N·(4d + i/tp)·a plus the reduced copy at tp > 1, ``reduced_copy_bytes``),
+    whichever is larger."""
+    act = n * (3 * d + -(-2 * i // tp)) * act_bytes
+    fc2 = n * (4 * d + -(-i // tp)) * act_bytes + reduced_copy_bytes(n=n, d=d, act_bytes=act_bytes, tp=tp)
+    return max(act, fc2)
+
+
 def attention_0_11(release: tuple[int, int, int], *, n: int, d: int, shard: int, hd: int,
-                    a: int) -> tuple[int, str]:
+                    a: int, reduced: int = 0) -> tuple[int, str]:
     """Peak bytes of vLLM 0.11.x's ``Qwen2_5_VisionAttention`` (Qwen2-VL's attention too) on ``n`` patches, without
-    0.11.0's tp > 1 all-gather (module docstring), and how it was counted."""
+    0.11.0's tp > 1 all-gather (module docstring), and how it was counted.  ``reduced``: the projection's
+    out-of-place all-reduce output at tp > 1 (``reduced_copy_bytes``), added to the projection moment (0.11.1 on;
+    0.11.0's term is the rotation moment)."""
     if release >= QWEN2_VL_0_11_1:  # q‖k copied once from the qkv views, rotated in fp32, cast back
-        projection = n * (3 * d + 8 * shard) * a
+        projection = n * (3 * d + 8 * shard) * a + reduced
         return (max(n * (2 * d + 7 * shard) * a + n * 2 * shard * 8 + n * hd * 4, projection),
                 "N·(2d + 7d/tp)·a + fp32 rotation of q‖k")
     # 0.11.0: q and k rotated together: the concat, its fp32 copy/output and cast
@@ -366,12 +417,14 @@ def qwen2_vl_live_set(tower: Qwen2VLTower, *, release: tuple[int, int, int], tp:
     gathered = tp > 1 and (release < QWEN2_VL_0_11_1 or (release >= _QWEN2_VL_0_13 and tower.wrapper == "qwen2_vl"))
     # after the kernel: the input and its norm, qkv, the q‖k copy and its rotated (cast) copy, the attention
     # output (sharded) and the all-reduced projection (d) — 0.11.1 and later
-    projection = n * (3 * d + 8 * shard) * a
+    # tp > 1: the projection's all-reduce returns a new (N, d) tensor next to the partial sum (reduced_copy_bytes)
+    reduced = reduced_copy_bytes(n=n, d=d, act_bytes=a, tp=tp)
+    projection = n * (3 * d + 8 * shard) * a + reduced
     if release >= QWEN2_VL_0_12:  # q‖k copied once, rotated in the activation dtype (no fp32 copy, no cast)
         attention = max(n * (2 * d + 7 * shard) * a, projection)
         rot_how = "N·(3d + 8d/tp)·a, q‖k rotated in the activation dtype"
     elif release >= _QWEN2_VL_0_11:
-        attention, rot_how = attention_0_11(release, n=n, d=d, shard=shard, hd=hd, a=a)
+        attention, rot_how = attention_0_11(release, n=n, d=d, shard=shard, hd=hd, a=a, reduced=reduced)
     else:
         attention = n * (2 * d + 7 * shard) * a + n * shard * 8 + n * hd * 4
         rot_how = "N·(2d + 7d/tp)·a + fp32 rotation of k"

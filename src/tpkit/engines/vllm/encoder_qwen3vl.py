@@ -46,8 +46,11 @@ i MLP width, a activation bytes, tp ranks with ``mm_encoder_tp_mode="weights"``,
     attention  N·(3d + 8d/tp)·a    the block input and its norm; qkv (3d), the contiguous q/k copy (2d), the
                                    rotated q/k (2d) and the attention output (d), all sharded; the all-reduced
                                    projection (d)
+                                   (+ N·d·a at tp > 1: the all-reduce's new output next to the partial sum,
+                                   ``encoder_qwen2vl_tower.reduced_copy_bytes``, helper pcie15)
     MLP        N·(3d + 2i/tp)·a    the block input, held by the caller, the post-attention residual, the norm,
-                                   fc1 and its activation (sharded)
+                                   fc1 and its activation (sharded); or fc2's moment N·(4d + i/tp)·a (+ N·d·a
+                                   at tp > 1), whichever is larger (``encoder_qwen2vl_tower.qwen3_vl_mlp_bytes``)
     held       N·C·a + N·d·a + N·hd·a + D·(N/m²)·o·a
                                    the dummy pixel values (C = 3·t·p²), the interpolated position embeddings and
                                    the rotary cos/sin (hd = head dim) of the encoder metadata, and the D deepstack
@@ -73,7 +76,8 @@ import math
 from collections.abc import Mapping
 
 from tpkit.engines.vllm.encoder_budget import EncoderProfile, items_per_batch, most_features, smart_resize_side
-from tpkit.engines.vllm.encoder_qwen2vl_tower import QWEN2_VL_0_11_1, QWEN2_VL_0_12, attention_0_11
+from tpkit.engines.vllm.encoder_qwen2vl_tower import (QWEN2_VL_0_11_1, QWEN2_VL_0_12, attention_0_11,
+                                                      qwen3_vl_mlp_bytes, reduced_copy_bytes)
 from tpkit.engines.vllm.mmlimits import mm_limit
 from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
@@ -184,14 +188,16 @@ def qwen3_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
     n, a = items * patches, act_bytes
     merged = n // (m * m)
     hd = d // heads
+    reduced = reduced_copy_bytes(n=n, d=d, act_bytes=a, tp=tp)  # proj's out-of-place all-reduce at tp > 1
     if release >= QWEN2_VL_0_12:  # cos and sin of ``get_rope``'s cache, hd/2 wide each, in the model dtype
-        attention, rot_how = n * (3 * d + -(-8 * d // tp)) * a, "N·(3d + 8d/tp)·a"
+        attention = n * (3 * d + -(-8 * d // tp)) * a + reduced
+        rot_how = "N·(3d + 8d/tp)·a" + (" + N·d·a all-reduced out of place" if reduced else "")
         rotary = n * hd * a
     else:  # 0.11.x: Qwen2_5_VisionAttention's 0.11 forms (+ 0.11.0's all-gather); the fp32 angle table
-        attention, rot_how = attention_0_11(release, n=n, d=d, shard=-(-d // tp), hd=hd, a=a)
+        attention, rot_how = attention_0_11(release, n=n, d=d, shard=-(-d // tp), hd=hd, a=a, reduced=reduced)
         attention += n * 3 * d * a if tp > 1 and release < QWEN2_VL_0_11_1 else 0
         rotary = n * (hd // 2) * 4
-    mlp = n * (3 * d + -(-2 * i // tp)) * a
+    mlp = qwen3_vl_mlp_bytes(n=n, d=d, i=i, act_bytes=a, tp=tp)
     pixels = n * channels * a
     held = pixels + n * d * a + rotary + deep * merged * out * a
     output = merged * out * (1 + deep) * a
@@ -205,7 +211,8 @@ def qwen3_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
     formula = (f"{items} {modality} item(s) × {shape} ({patches:,} patches of {p}×{p}; "
                f"max_pixels {QWEN3_VL_PROCESSOR[modality + '_longest_edge']:,}): held {held / 2**30:.2f} GiB "
                f"(pixels, position embeddings, rotary, {deep} deepstack) + block {phase} "
-               f"{max(attention, mlp) / 2**30:.2f} GiB (attention {rot_how} vs MLP N·(3d + 2i/tp)·a, d {d}, i {i}); "
+               f"{max(attention, mlp) / 2**30:.2f} GiB (attention {rot_how} vs MLP max(N·(3d + 2i/tp)·a, fc2's "
+               f"N·(4d + i/tp)·a{' + N·d·a' if reduced else ''}), d {d}, i {i}); "
                f"kept for the text run {kept / 2**30:.2f} GiB (outputs"
                f"{f' + {widened / 2**30:.2f} GiB widened to {rows:,} rows' if widened else ''}"
                f"{'' if v2_runner else ' + dummy pixels'})")
