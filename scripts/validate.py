@@ -137,8 +137,10 @@ def _weights_table() -> list[str]:
              "loading), next to tpkit's bytes derived from the config. This sets the weights' ± share in the band "
              "(`tpkit.memory.band`). For vLLM the derived figure is the weights plus the rotary cos/sin caches that "
              "vLLM builds at model init, which 'Model loading took' holds (0.38 GiB for Gemma-4-26B-A4B, a few MiB "
-             "for most models), and the caching allocator's rounding of the tensors (up to 1 MiB a tensor, "
-             "engines/vllm/weight_blocks.py).", "", "| case | model | quantization | printed GiB | derived GiB | derived − "
+             "for most models), the caching allocator's rounding of the tensors (up to 1 MiB a tensor, "
+             "engines/vllm/weight_blocks.py) and what an MLA backend builds inside the load (the absorbed decode "
+             "matrices of 0.7.1–0.7.3 V0, the dequantised kv_b_proj of a quantised checkpoint; "
+             "engines/vllm/mla.py).", "", "| case | model | quantization | printed GiB | derived GiB | derived − "
              "printed |", "|---|---|---|---|---|---|"]
     for engine in harness.ENGINES:
         for case in harness.load_cases(engine):
@@ -168,7 +170,8 @@ def _weights_table() -> list[str]:
                 try:
                     from tpkit.engines.registry import get_engine
 
-                    from tpkit.engines.vllm.load_lines import ALLOCATOR_ITEM, GEMMA4_PLE_BUFFER_ITEM
+                    from tpkit.engines.vllm.load_lines import (ALLOCATOR_ITEM, GEMMA4_PLE_BUFFER_ITEM,
+                                                               MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM)
 
                     ledger = get_engine("vllm").plan(model, harness.gpu_of(case), par, opts).ledger
                     rope = ledger.get("rotary cos/sin cache").bytes.gib
@@ -176,6 +179,10 @@ def _weights_table() -> list[str]:
                     rope += sum(l.bytes.gib for l in ledger.items if l.item == ALLOCATOR_ITEM)
                     # and Gemma 4's per-layer-embedding buffer, made with the model (helper t4g4)
                     rope += sum(l.bytes.gib for l in ledger.items if l.item == GEMMA4_PLE_BUFFER_ITEM)
+                    # and what the MLA backend builds inside the load (vllm 0.7.3 model_loader/loader.py
+                    # _process_weights_after_loading: absorbed decode matrices, dequantised kv_b_proj; helper mla15)
+                    rope += sum(l.bytes.gib for l in ledger.items
+                                if l.item in (MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM))
                 except Exception:  # noqa: BLE001 — a plan without the line: weights alone
                     rope = 0.0
             d = plan.bytes_per_rank.gib + rope

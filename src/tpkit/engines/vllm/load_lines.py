@@ -242,6 +242,14 @@ def offload_copy(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
                             "maybe_offload_to_cpu's wrapped forward, no UVA); in the profile's torch peak"),)
 
 
+MLA_ABSORBED_ITEM = "MLA absorbed decode matrices"
+MLA_KV_B_COPY_ITEM = "MLA kv_b_proj dequantised copy"
+"""the two load-delta lines of ``mla_absorbed``: built by the MLA attention's ``process_weights_after_loading``,
+which the loader runs inside the load (vllm 0.7.3 ``model_loader/loader.py _process_weights_after_loading``, called
+from ``DefaultModelLoader.load_model`` under ``ModelRunner.load_model``'s ``DeviceMemoryProfiler``), so "Model
+loading took" holds them (the §6.3 table of ``scripts/validate.py`` adds them, helper mla15)"""
+
+
 def mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
                   rules: VllmRules, w_weights=None) -> tuple[LineItem, ...]:
     """What the MLA backends build after loading (``tpkit.engines.vllm.mla``), a line only where it exists: the V0
@@ -277,13 +285,13 @@ def mla_absorbed(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
             note = (f"; the {off.layers_whole} of {off.layers_total} layers --cpu-offload-gb moved whole keep theirs "
                     "in CPU memory (built outside device_loading_context)")
         if extra.bytes:
-            lines.append(LineItem(item="MLA absorbed decode matrices", bytes=extra,
+            lines.append(LineItem(item=MLA_ABSORBED_ITEM, bytes=extra,
                                   source="W_QR + W_Q_UK + W_UV_O per MLA layer (vLLM 0.7.1–0.7.3 V0 MLA backend, "
                                          f"process_weights_after_loading; in the load delta){note}"))
     copy = mla_dequant_kv_b_bytes(model, parallel, release, act_bytes=r.act_bytes, quantization=options.quantization,
                                   engine=rules.engine)
     if copy.bytes:
-        lines.append(LineItem(item="MLA kv_b_proj dequantised copy", bytes=copy,
+        lines.append(LineItem(item=MLA_KV_B_COPY_ITEM, bytes=copy,
                               source="kv_lora_rank × heads/rank × (qk_nope + v_head) × dtype bytes per MLA layer "
                                      "with a quantised kv_b_proj: W_UK_T / W_UV (0.7.x V0: W_UK / W_UV; float32 in "
                                      "0.7.1–0.7.2) are views of it (vLLM ≥ 0.7.1 MLA process_weights_after_loading; "

@@ -66,7 +66,8 @@ from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
 __all__ = ["mla_absorbed_bytes", "mla_dequant_kv_b_bytes", "mla_prefill_workspace_bytes", "mla_v0_profile_workspace",
-           "ABSORPTION_RELEASES", "DEQUANT_KV_B_FROM", "V1_WORKSPACE_AT_INIT", "V0_WORKSPACE_FROM"]
+           "mla_v0_attention_width", "ABSORPTION_RELEASES", "DEQUANT_KV_B_FROM", "V1_WORKSPACE_AT_INIT",
+           "V0_WORKSPACE_FROM", "V0_PREFILL_READ", "V0_OUTPUT_BUFFER_FROM"]
 
 ABSORPTION_RELEASES = ((0, 7, 1), (0, 7, 3))
 """first and last vLLM release whose V0 MLA backend stores the absorbed decode matrices"""
@@ -81,6 +82,12 @@ V1_WORKSPACE_AT_INIT = ((0, 8, 0), (0, 8, 5))
 V0_WORKSPACE_FROM = (0, 8, 0)
 """first vLLM release whose V0 MLA backend allocates the context workspace and the simulated up-projection in the
 profile run (the V0 engine ends with 0.10)"""
+
+V0_PREFILL_READ = ((0, 7, 1), (0, 8, 4))
+"""first and last vLLM release whose V0 MLA prefill tensors ``mla_v0_attention_width`` counts (the wheels read)"""
+
+V0_OUTPUT_BUFFER_FROM = (0, 8, 0)
+"""first release whose V0 ``MLACommonImpl.forward`` allocates its (T, hidden) output before the prefill"""
 
 WORKSPACE_MAX_ROWS = 128 * 1024
 """the workspace's row cap (``MLACommonMetadataBuilder``: "limiting it to 64k tokens" in its comment, 128 Ki in code)"""
@@ -182,3 +189,49 @@ def mla_v0_profile_workspace(model: ModelSpec, parallel: ParallelSpec, release: 
     kept = rows * (m.kv_lora_rank + m.qk_rope_head_dim) * act_bytes
     simulated = rows * heads * (m.qk_nope_head_dim + m.v_head_dim) * act_bytes
     return Bytes(kept), Bytes(simulated), rows
+
+
+def mla_v0_attention_width(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None, *,
+                           engine: str, quantization: str | None = None) -> tuple[int, str] | None:
+    """Elements per token (activation dtype) the V0 MLA prefill keeps alive at the profile's attention peak, the
+    all-reduce of ``o_proj``, beyond what ``profile._attention`` counts for an MLA model (3H, q, kv_a's output,
+    kv_b's output, the attention output and the all-reduced copy); None outside ``V0_PREFILL_READ``, for V1, and
+    where 0.7.1–0.7.2 turn MLA off (a quantisation other than fp8).
+
+    Helper mla15 (2026-12-05), read in the 0.7.1, 0.7.2, 0.7.3, 0.8.0, 0.8.3 and 0.8.4 wheels (the eager V0 forward
+    of the profile run; 0.8.5 moved the padding into ``_flash_attn_varlen_diff_headdims``, which skips it for FA3 on
+    Hopper, and 0.9 moved the q projection into the model: not counted here).  Alive at that point, n = heads / tp:
+
+    * ``DeepseekV2MLAAttention.forward`` (``models/deepseek_v2.py``): ``ckq = q_a_proj(h)`` and its
+      ``q_a_layernorm`` output (q_lora_rank each, when the model has one), ``kv_a_proj_with_mqa``'s output
+      (kv_lora_rank + qk_rope_head_dim; ``k_pe`` stays a view of it), ``kv_c.contiguous()`` and ``kv_a_layernorm``'s
+      output (kv_lora_rank each), all locals until ``mla_attn`` returns;
+    * ``MLACommonImpl.forward`` (0.7.x ``attention/backends/mla/utils.py``, 0.8.x ``mla/common.py``): ``q_proj``'s
+      output n·(qk_nope + qk_rope); from 0.8.0 the (T, hidden) ``output`` it fills from the prefill;
+    * ``_forward_prefill`` (0.7.x ``_forward_prefill_flash``): ``kv_b_proj``'s output ``kv_nope`` n·(qk_nope +
+      v_head), ``k = cat(k_nope, k_pe)`` and ``v_padded`` (v padded to the q head dim) n·(qk_nope + qk_rope) each,
+      and the sliced attention output copied by ``reshape`` n·v_head (the flash output itself is freed when the
+      name is rebound), all alive while ``o_proj`` runs and reduces.
+
+    Beyond the generic count that is 2 × q_lora_rank + 2 × kv_lora_rank + 2 n·(qk_nope + qk_rope) (+ hidden from
+    0.8.0).  The model's ``fused_add_rms_norm`` normalises the layer input in place, so residual + layer input +
+    o_proj output are the generic 3H.  Printed check, vp_323 (0.8.3, DeepSeek-V2.5 tp 8 × pp 2, 8,192 tokens, prefix
+    caching on): the driver (stage 0) prints a 1.27 GiB peak; with the context workspace / simulated up-projection
+    of ``mla_v0_profile_workspace`` the attention phase gives 1.267 GiB."""
+    m = model.mla
+    if m is None or engine != "V0" or release is None or not V0_PREFILL_READ[0] <= release <= V0_PREFILL_READ[1]:
+        return None
+    if release < (0, 7, 3):
+        from tpkit.models.quant import resolve_quant
+
+        quant = resolve_quant(model.quant, quantization)
+        if quant is not None and quant.method != "fp8":
+            return None  # ModelConfig.use_mla is False: the non-MLA attention runs
+    n = max(1, model.num_attention_heads // parallel.attn_tp)
+    qk = n * (m.qk_nope_head_dim + m.qk_rope_head_dim)
+    q_lora = 2 * m.q_lora_rank if m.q_lora_rank else 0
+    output = model.hidden_size if release >= V0_OUTPUT_BUFFER_FROM else 0
+    extra = q_lora + 2 * m.kv_lora_rank + 2 * qk + output
+    note = ((f"q_a 2 × {m.q_lora_rank:,} + " if q_lora else "") + f"kv_c copies 2 × {m.kv_lora_rank:,} + k, "
+            f"v_padded 2 × {qk:,}" + (f" + output buffer H {output:,}" if output else ""))
+    return extra, f"V0 MLA prefill (vLLM {'.'.join(map(str, release))}): {note}"

@@ -18,7 +18,7 @@ from tpkit.engines.vllm.options import (VllmOptions, capture_size_list, cudagrap
 from tpkit.engines.vllm.profile import (HELD_ALLREDUCE_SHARE, TRITON_MIN_ROWS, estimate_profile_peak,
                                         held_allreduce_bytes)
 from tpkit.engines.vllm.towers import LANGUAGE_MODEL_ONLY_FROM
-from tpkit.engines.vllm.v0_forward import v0_mlp_keeps_gate_up
+from tpkit.engines.vllm.v0_forward import v0_mlp_keeps_gate_up, v0_pp_holds_received, with_phase_additions
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.memory.band import estimated_activation_peak, estimated_share, resolve
 from tpkit.memory.ledger import LineItem
@@ -346,6 +346,7 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 moe_shared_held=rules.moe_shared_output_held,
                                 v0_eager=rules.engine == "V0",
                                 v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
+    act = with_phase_additions(act, _v0_additions(model, parallel, options, r, rules))
     act = _with_mla_v0_workspace(act, model, parallel, options, r, rules)
     if rules.engine == "V0":  # helper awq14: Marlin's (M, K) a_tmp (imported here: a V1 plan does not load it)
         from tpkit.engines.vllm.marlin_v0 import v0_marlin_a_tmp, with_v0_marlin_a_tmp
@@ -411,6 +412,28 @@ def _with_v0_reserved(line: LineItem, model: ModelSpec, parallel: ParallelSpec, 
                                "the profile run with no empty_cache, so reserved memory counts "
                                "(engines/vllm/v0_reserved.py)"))
     return line, (note,)
+
+
+def _v0_additions(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+                  rules: VllmRules) -> dict[str, tuple[int, str]]:
+    """Bytes per phase the V0 forward adds (helper mla15): the MLA prefill's own tensors to the attention phase
+    (``engines.vllm.mla.mla_v0_attention_width``), a later PP stage's received tensors (``v0_pp_holds_received``)."""
+    out: dict[str, tuple[int, str]] = {}
+    a, th = r.act_bytes, r.max_num_batched_tokens * model.hidden_size * r.act_bytes
+    if v0_pp_holds_received(pp=parallel.pp, release=rules.release, engine=rules.engine):
+        held = f" + the received hidden states T × H × {a} B (V0 pp > 1, later stages)"
+        out = {p: (th, held) for p in ("attention", "dense MLP", "MoE layer")}
+        out["logits + sampler"] = (2 * th, f" + the received hidden states and residual, 2 × T × H × {a} B (V0 pp > 1)")
+    if model.mla is not None and rules.engine == "V0":
+        from tpkit.engines.vllm.mla import mla_v0_attention_width
+
+        got = mla_v0_attention_width(model, parallel, rules.release, engine=rules.engine,
+                                     quantization=options.quantization)
+        if got:
+            add, how = out.get("attention", (0, ""))
+            out["attention"] = (add + r.max_num_batched_tokens * got[0] * a,
+                                f" + {got[1]}: T × {got[0]:,} × {a} B" + how)
+    return out
 
 
 def _with_mla_v0_workspace(act, model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,

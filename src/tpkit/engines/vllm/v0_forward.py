@@ -34,7 +34,26 @@ from __future__ import annotations
 
 from tpkit.models.spec import ModelSpec
 
-__all__ = ["LLAMA_MLP_ARCHITECTURES", "LLAMA_MLP_RELEASES_GATE_UP_FROM", "v0_mlp_keeps_gate_up"]
+__all__ = ["LLAMA_MLP_ARCHITECTURES", "LLAMA_MLP_RELEASES_GATE_UP_FROM", "V0_PP_RECEIVED_READ", "v0_mlp_keeps_gate_up",
+           "v0_pp_holds_received", "with_phase_additions"]
+
+V0_PP_RECEIVED_READ = ((0, 7, 1), (0, 10, 2))
+"""first and last release read whose V0 dummy run hands a later pipeline stage zeroed intermediate tensors
+(``v0_pp_holds_received``)"""
+
+
+def v0_pp_holds_received(*, pp: int, release: tuple[int, int, int], engine: str) -> bool:
+    """Whether a later pipeline stage of the V0 profile run holds its received hidden states and residual (helper
+    mla15, 2026-12-05; ``worker/model_runner.py`` read in the 0.7.1, 0.7.3, 0.8.0, 0.8.3, 0.8.5, 0.9.2, 0.10.0 and
+    0.10.2 wheels): ``_dummy_run`` builds ``self.model.make_empty_intermediate_tensors(batch_size=T, …)`` when
+    ``not get_pp_group().is_first_rank`` (``models/utils.py``: one zeroed T × H tensor per key, "hidden_states" and
+    "residual" for the decoder models) and keeps it bound while ``execute_model`` runs the forward and the sampler.
+    The model takes both from it (``hidden_states = intermediate_tensors["hidden_states"]``, ``residual = …``); the
+    residual is normalised in place and stays the loop's residual, the hidden states stay a T × H tensor beside
+    the loop's own, and after the forward both outlive it under the sampler.  tpkit plans one composite rank, so the
+    extra charge applies to every plan with pp > 1: T × H on the forward phases, 2 × T × H on the sampler phase
+    (``profile_lines.activation_lines`` through ``with_phase_additions``)."""
+    return engine == "V0" and pp > 1 and V0_PP_RECEIVED_READ[0] <= release <= V0_PP_RECEIVED_READ[1]
 
 LLAMA_MLP_ARCHITECTURES = frozenset({
     "LlamaForCausalLM", "LLaMAForCausalLM", "MistralForCausalLM", "AquilaForCausalLM", "AquilaModel",
@@ -49,3 +68,18 @@ LLAMA_MLP_RELEASES_GATE_UP_FROM = (0, 6, 4)
 def v0_mlp_keeps_gate_up(model: ModelSpec, release: tuple[int, int, int]) -> bool:
     """Whether the V0 MLP keeps its gate_up output bound while ``down_proj`` runs (module docstring)."""
     return not (model.architecture in LLAMA_MLP_ARCHITECTURES and release >= LLAMA_MLP_RELEASES_GATE_UP_FROM)
+
+
+def with_phase_additions(act, additions: dict[str, tuple[int, str]]):
+    """``act`` (a ``profile.ActivationEstimate``) with bytes added to the named phases (``"profile phase: …"`` less
+    the prefix; phases it does not have are skipped), each with its formula, and the peak taken again."""
+    from dataclasses import replace
+
+    from tpkit.units import Bytes
+
+    parts = []
+    for part in act.parts:
+        add, how = additions.get(part.item.removeprefix("profile phase: "), (0, ""))
+        parts.append(replace(part, bytes=part.bytes + Bytes(add), source=part.source + how) if add else part)
+    top = max(parts, key=lambda part: part.bytes)
+    return replace(act, peak=top.bytes, parts=tuple(parts), limiting_phase=top.item.removeprefix("profile phase: "))
