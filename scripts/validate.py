@@ -8,7 +8,8 @@ Every case of ``tests/validation/cases/{sglang,vllm}.json`` is predicted from it
 alone (``tests/validation/harness.py``: the same code for every case), at the nominal and at both ends of its error
 band.  The section lists EVERY case: printed value, prediction, error, band, whether the printed value fell inside;
 median and p90 of |error| per engine over all scored cases; cases marked ``engine_anomaly`` are scored separately
-(and listed); cases tpkit cannot represent yet are listed with the reason.
+(and listed); cases tpkit cannot represent yet are listed with the reason; a case marked ``duplicate_of`` another
+(the same run recorded twice, ``tests/validation/same_run.py``) is listed as such and not scored.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ def _weights_table() -> list[str]:
     for engine in harness.ENGINES:
         for case in harness.load_cases(engine):
             w = case.get("printed_weights_gib")
-            if not case["predict"] or not w:
+            if not case["predict"] or not w or case.get("duplicate_of"):  # a run counted once (same_run.py)
                 continue
             try:
                 model, _, par, opts = harness.inputs(case)

@@ -62,6 +62,10 @@ on an H200, vLLM 0.6.4 V0, +0.0 %, inside): 281 listed, 268 scored, median 1.37 
 (Qwen2.5-7B-Instruct-AWQ on an RTX 3090, vLLM 0.22.1, +2.3 %, inside): 282 listed, 269 scored, median 1.38 %, p90 8.99 %;
 then vp_656 (Qwen3-8B on a 96 GB Blackwell card, vLLM 0.26.0, -1.5 %, outside): 283 listed, 270 scored, median 1.40 %,
 p90 8.96 %, 231/270 inside.
+Helper dedup15 (2026-12-05): a run recorded twice is scored once (tests/validation/same_run.py, test_same_run.py):
+vl_021 is listed as the duplicate of vp_020 and gs_007 of sg_067: vLLM 274 scored, median 1.36 -> 1.37 %, p90 9.63 ->
+9.74 % (p90 level loosened 0.097 -> 0.098), 237/275 -> 236/274 inside; SGLang 83 scored, median 0.35 -> 0.37 %, p90
+2.72 -> 2.73 %, 77/84 -> 76/83 inside (level unchanged; docs/accuracy.md §6.4, round dedup15).
 """
 
 from pathlib import Path
@@ -285,7 +289,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.097, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.098, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -569,6 +573,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # then vl14 (Qwen2-VL pixels twice, 0.9-0.10), enc14 (V1 inputs_embeds from 0.27)
                                    # and v04 (V0 <= 0.6.3 counts the allocator's cached segments): 275 scored, median
                                    # 1.36 %, p90 9.63 %, 237/275 inside: TIGHTENED p90 -> 0.097
+                                   # helper dedup15 (2026-12-05): vl_021 is vp_020's run (listed as its duplicate,
+                                   # not scored): 274 scored, median 1.37 %, p90 9.74 %, 236/274: LOOSENED p90 -> 0.098
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
