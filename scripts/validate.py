@@ -78,7 +78,9 @@ def section() -> tuple[str, dict]:
            "flags alone (`tests/validation/harness.py`, one code path for all), at the nominal and with every "
            "estimated term at its low and high end (the plan's band, §5). Error = (predicted − printed) / printed. "
            "Cases marked `engine_anomaly` (a patched or pre-fix engine) are scored separately; cases tpkit cannot "
-           "represent yet are listed with the reason and not scored.", ""]
+           "represent yet are listed with the reason and not scored; a run recorded twice (the same source and "
+           "printed run, `tests/validation/same_run.py`) is scored once and its other record listed as "
+           "\"duplicate of X\".", ""]
     stats = {}
     headline = ["| engine | scored | median \\|error\\| | p90 \\|error\\| | inside band | target (median / p90 / "
                 "inside) | scored apart | listed, not predicted |", "|---|---|---|---|---|---|---|---|"]
