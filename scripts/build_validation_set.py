@@ -2088,6 +2088,23 @@ COLLECTION_EDITS = {
 }
 
 
+DUPLICATE_OF = {
+    # helper dedup15 (2026-12-05): the same start-up recorded twice (tests/validation/same_run.py, listed by
+    # scripts/same_run_check.py); the record kept is the fuller one, the other is listed as "duplicate of X" and not
+    # scored (harness.score), so the run weighs once in the median / p90 / inside-band figures
+    "vl_021": ("vp_020",
+               "both read search-index file 38962983769 ('Hosting Qwen3-235B-A22B-Instruct-2507-FP8 on 8xL40S') and "
+               "share its time-stamped lines (09-24 20:53:41 'GPU KV cache size: 238,208 tokens'); vp_020 keeps the "
+               "run: its record holds the `vllm serve` command and the --enable-expert-parallel it ran with (vl_021's "
+               "longer excerpt stays in the explain corpus, tests/logs/data/vllm/vl_021.log)"),
+    "gs_007": ("sg_067",
+               "both read willxxy/sglang-play's README 'Current status' (search-index id 55068335887) and share its "
+               "time-stamped lines ('[2026-07-08 16:06:48] Load weight begin. avail mem=36.54 GB'); sg_067 keeps the "
+               "run: its record holds the repository URL, the launch command, page_size and the longer excerpt"),
+}
+"""case -> (the case that keeps the run, the note): each mark is checked by harness.score (same_run.check_duplicate_of)"""
+
+
 def _edited(rec: dict, table: dict | None = None) -> dict:
     """``rec`` with its COLLECTION_EDITS (or ``table``'s edits; flags merged); applying them twice gives the same
     record."""
@@ -2155,6 +2172,9 @@ def main() -> int:
             print(f"{engine}: {path} absent; {len(records)} records kept from cases/{engine}.json")
         records = [_edited(r) for r in records]
         records += rebuilt
+        for rec in records:  # the same run recorded twice: listed once as a duplicate (DUPLICATE_OF)
+            if rec["id"] in DUPLICATE_OF:
+                rec["duplicate_of"], rec["duplicate_note"] = DUPLICATE_OF[rec["id"]]
         records.sort(key=lambda r: r["id"])
         (OUT / f"{engine}.json").write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n")
         print(f"{engine}: {len(records)} cases, {sum(r['predict'] for r in records)} predicted")

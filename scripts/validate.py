@@ -8,7 +8,8 @@ Every case of ``tests/validation/cases/{sglang,vllm}.json`` is predicted from it
 alone (``tests/validation/harness.py``: the same code for every case), at the nominal and at both ends of its error
 band.  The section lists EVERY case: printed value, prediction, error, band, whether the printed value fell inside;
 median and p90 of |error| per engine over all scored cases; cases marked ``engine_anomaly`` are scored separately
-(and listed); cases tpkit cannot represent yet are listed with the reason.
+(and listed); cases tpkit cannot represent yet are listed with the reason; a case marked ``duplicate_of`` another
+(the same run recorded twice, ``tests/validation/same_run.py``) is listed as such and not scored.
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ def section() -> tuple[str, dict]:
            "flags alone (`tests/validation/harness.py`, one code path for all), at the nominal and with every "
            "estimated term at its low and high end (the plan's band, §5). Error = (predicted − printed) / printed. "
            "Cases marked `engine_anomaly` (a patched or pre-fix engine) are scored separately; cases tpkit cannot "
-           "represent yet are listed with the reason and not scored.", ""]
+           "represent yet are listed with the reason and not scored; a run recorded twice (the same source and "
+           "printed run, `tests/validation/same_run.py`) is scored once and its other record listed as "
+           "\"duplicate of X\".", ""]
     stats = {}
     headline = ["| engine | scored | median \\|error\\| | p90 \\|error\\| | inside band | target (median / p90 / "
                 "inside) | scored apart | listed, not predicted |", "|---|---|---|---|---|---|---|---|"]
@@ -145,7 +148,7 @@ def _weights_table() -> list[str]:
     for engine in harness.ENGINES:
         for case in harness.load_cases(engine):
             w = case.get("printed_weights_gib")
-            if not case["predict"] or not w:
+            if not case["predict"] or not w or case.get("duplicate_of"):  # a run counted once (same_run.py)
                 continue
             try:
                 model, _, par, opts = harness.inputs(case)

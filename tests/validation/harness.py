@@ -219,7 +219,11 @@ def score(engine: str) -> tuple[list[Row], list[dict]]:
     """(scored rows, cases not predicted) of one engine; a case tpkit refuses (``TpkitError``) is listed with the
     refusal as its reason."""
     rows, skipped = [], []
-    for case in load_cases(engine):
+    cases = load_cases(engine)
+    for case in cases:
+        if case.get("duplicate_of") is not None:  # the same run as a scored case: listed, counted once (same_run.py)
+            skipped.append({**case, "why_not": duplicate_reason(case, cases)})
+            continue
         if not case["predict"]:
             skipped.append(case)
             continue
@@ -228,6 +232,22 @@ def score(engine: str) -> tuple[list[Row], list[dict]]:
         except TpkitError as exc:
             skipped.append({**case, "why_not": f"tpkit refuses the inputs: {exc}"})
     return rows, skipped
+
+
+def duplicate_reason(case: dict, cases: list[dict]) -> str:
+    """The listed reason of a case marked ``duplicate_of`` another: the mark checked (``same_run.check_duplicate_of``:
+    another case of the engine, itself scored, the same printed run from a shared source) and its note (helper
+    dedup15, 2026-12-05).  Raises ``ValueError`` on a wrong mark."""
+    import same_run
+
+    other = same_run.check_duplicate_of(case, cases)
+    note = case.get("duplicate_note")
+    if not (isinstance(note, str) and note.strip()):
+        raise ValueError(f"{case['id']}: duplicate_of needs a duplicate_note saying which source the two records "
+                         f"share and why {other['id']} keeps the run, got {note!r}")
+    printed = case["printed"]
+    return (f"duplicate of {other['id']}: the same run (printed {printed['metric'].replace('_', ' ')} "
+            f"{printed['value']:,}), scored once as {other['id']}; {note}")
 
 
 def percentile(values: list[float], q: float) -> float:
