@@ -71,6 +71,9 @@ def _total(lines) -> Bytes:
 # Regenerated 2026-12-05 (helper near14): vLLM >= 0.21 loads the weights under max_split_size_mb 20
 # (VllmRules.load_max_split_mib), so a tensor of >= 20 MiB keeps its whole 2 MiB-rounded segment: at tp 8 this model's
 # embedding and lm_head shards (250.5 MiB) count 1.5 MiB more each: vllm current column at tp 8 only (-80 tokens).
+# Regenerated 2026-12-05 (helper ev15): rows mined from the explain corpus (scripts/mine_startup_evidence.py) move
+# nccl[pcie:8] 0.190 -> 0.265 GiB (vl_250) and nccl[pcie:2] 0.245 -> 0.240 (sglang_tp1_init[all] 0.00 -> 0.01):
+# every column on L40S and RTX-PRO-6000 at tp 8, and on RTX-PRO-6000 at tp 2.
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 19_392, 1_328, 22_240),
@@ -79,11 +82,11 @@ BEFORE_THE_FEATURE = {
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
     ("L40S", 4): (42_872, 0, 79_824, 74_944, 74_944),
-    ("L40S", 8): (502_480, 366_960, 588_672, 578_992, 578_992),
+    ("L40S", 8): (500_871, 365_584, 586_704, 577_024, 577_024),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (97_299, 101_565, 115_920, 94_656, 117_968),
+    ("RTX-PRO-6000", 2): (97_327, 101_593, 115_952, 94_688, 118_000),
     ("RTX-PRO-6000", 4): (616_890, 622_952, 663_952, 621_408, 668_336),
-    ("RTX-PRO-6000", 8): (1_650_719, 1_623_287, 1_756_944, 1_671_936, 1_765_776),
+    ("RTX-PRO-6000", 8): (1_649_060, 1_621_649, 1_754_976, 1_669_968, 1_763_808),
 }
 
 

@@ -1,5 +1,7 @@
 """The CUDA-context model by resident threads (SMs × max threads per SM): fitted across families, used only for a
-family with fewer than 3 samples of its own (helper smctx, docs/accuracy.md §5 "CUDA context by SM count")."""
+family with fewer than 3 samples of its own (helper smctx, docs/accuracy.md §5 "CUDA context by SM count").
+Helper ev15 (2026-12-05): pins moved by ≤ 2 MiB when the corpus rows moved sglang_tp1_init[all] 0.00 → 0.01 GiB
+(the A100 / L40S SGLang rows subtract it)."""
 
 import json
 
@@ -29,11 +31,11 @@ def test_threads_per_sm_by_compute_capability():
 def test_the_model_is_pinned_and_beats_the_pooled_cell_leaving_one_family_out():
     m = _model_json()
     assert m["n_gpus"] == 9 and m["n_samples"] == 25 and m["below_n"] == 3 and m["use"] is True
-    assert m["intercept_bytes"] / GIB == pytest.approx(0.169, abs=0.001)
-    assert m["bytes_per_resident_thread"] == pytest.approx(1567, abs=1)  # ≈ 1.5 KiB per resident thread
+    assert m["intercept_bytes"] / GIB == pytest.approx(0.167, abs=0.001)
+    assert m["bytes_per_resident_thread"] == pytest.approx(1570, abs=1)  # ≈ 1.5 KiB per resident thread
     assert m["uncertainty_bytes"] / GIB == pytest.approx(0.177, abs=0.001)
-    assert m["loo_family_mae_gib"] == pytest.approx(0.078, abs=0.001)
-    assert m["loo_family_pooled_mae_gib"] == pytest.approx(0.109, abs=0.001)
+    assert m["loo_family_mae_gib"] == pytest.approx(0.077, abs=0.001)
+    assert m["loo_family_pooled_mae_gib"] == pytest.approx(0.114, abs=0.001)
     # the public validation logs (gs_001, gs_050: RTX 5080 / 5060 Ti) stay out of the fit
     assert {p["gpu"] for p in m["points"]}.isdisjoint({"RTX-5080", "RTX-5060-Ti-16GB"})
     assert {x["row"] for x in m["leave_one_family_out"]}.isdisjoint({"gs_001", "gs_050"})
@@ -61,7 +63,7 @@ def test_a_family_with_fewer_than_three_samples_takes_the_model(name, family, n_
 
 def test_the_model_nominals_of_the_small_families():
     got = {n: round(cuda_context(lookup_gpu(n)).bytes.bytes / GIB, 3) for n in ("T4", "A100-SXM-80GB", "B200", "RTX-3090")}
-    assert got == {"T4": 0.229, "A100-SXM-80GB": 0.492, "B200": 0.611, "RTX-3090": 0.353}
+    assert got == {"T4": 0.227, "A100-SXM-80GB": 0.490, "B200": 0.610, "RTX-3090": 0.351}
 
 
 @pytest.mark.parametrize("name,family", [("H100", "hopper"), ("L4", "ada"), ("RTX-5060-Ti-16GB", "blackwell-consumer")])

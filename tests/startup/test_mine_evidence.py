@@ -1,0 +1,101 @@
+"""scripts/mine_startup_evidence.py: start-up evidence rows proposed from the explain corpus (helper ev15, 2026-12-05,
+docs/accuracy.md §5 "Start-up rows mined from the explain corpus")."""
+
+import json
+
+import pytest
+from tests.scripts_testlib import load_script
+
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.startup.table import table_path
+
+
+@pytest.fixture(scope="module")
+def miner():
+    return load_script("mine_startup_evidence")
+
+
+def _case(cid: str, engine: str, transport=None, how="test") -> dict:
+    return {"id": cid, "engine": engine, "file": f"{engine}/{cid}.log", "source": "synthetic", "source_url": None,
+            "status": "ok", "_transport": transport, "_transport_how": how, "reported": {"extra": {}}}
+
+
+H100 = lookup_gpu("H100-SXM-80GB")
+
+SG_TP8 = """[2025-09-11 10:24:20 TP0] Init torch distributed begin.
+[2025-09-11 10:24:23 TP1] Init torch distributed ends. mem usage=1.27 GB
+[2025-09-11 10:24:23 TP0] Init torch distributed ends. mem usage=1.25 GB
+[2025-09-11 10:24:23 TP0] Load weight begin. avail mem=77.43 GB
+"""
+
+
+def test_sglang_tp8_nvlink_gives_nccl_and_context_with_the_rank_spread(miner):
+    got, why = miner._sglang(_case("x", "sglang", "nvlink"), SG_TP8, H100, "hopper", 8, (0, 5, 2))
+    assert why is None
+    assert got["printed"] == {"init": 1.25, "car": miner.CAR_LEGACY_GIB, "total": 79.19, "avail": 77.43}
+    assert {(d["term"], d["key"], d["expr"]) for d in got["derive"]} == {
+        ("nccl", "nvlink:8", "init - car"), ("cuda_context", "hopper", "total - avail - init")}
+    assert got["resolution"] == pytest.approx(0.01 + 0.01)  # print rounding + half the TP0/TP1 spread
+
+
+def test_sglang_from_058_subtracts_the_init_term_and_at_world_1_gives_it(miner):
+    got, _ = miner._sglang(_case("x", "sglang", "nvlink"), SG_TP8, H100, "hopper", 8, (0, 5, 8))
+    assert [d["expr"] for d in got["derive"] if d["term"] == "nccl"] == ["init - car - nom('sglang_tp1_init', '>=0.5.8')"]
+    one = "[t TP0] Init torch distributed ends. elapsed=0.21 s, mem usage=0.09 GB\n[t TP0] Load weight begin. avail mem=78.48 GB\n"
+    got, _ = miner._sglang(_case("x", "sglang"), one, H100, "hopper", 1, (0, 5, 9))
+    assert {(d["term"], d["key"], d["expr"]) for d in got["derive"]} == {
+        ("sglang_tp1_init", "all", "init"), ("sglang_tp1_init", ">=0.5.8", "init"),
+        ("cuda_context", "hopper", "total - avail - init - 70 * 2**20 / GIB")}
+
+
+def test_refusals(miner):
+    # release unknown at world > 1: the custom all-reduce and the 0.5.8 term cannot be placed
+    got, why = miner._sglang(_case("x", "sglang", "nvlink"), SG_TP8, H100, "hopper", 8, None)
+    assert got is None and "release unknown" in why
+    # an all-reduce implementation tpkit does not size sits in the init line: no NCCL sample
+    aiter = SG_TP8 + "[t TP0] [AR] Using AiterCustomAllreduce (AMD default)\n"
+    got, why = miner._sglang(_case("x", "sglang", "nvlink"), aiter, H100, "hopper", 8, (0, 5, 2))
+    assert [d["term"] for d in got["derive"]] == ["cuda_context"] and "AiterCustomAllreduce" in got["note"]
+    # vLLM ≥ 0.26 'consumed memory' − 'Model loading took' counts torch memory too: no non-torch sample
+    consumed = ("(EngineCore pid=1) INFO [model_runner.py:407] Model loading took 2.98 GiB memory\n"
+                "(EngineCore pid=1) INFO Actual usage is 3.31 GiB for consumed memory (weights + non-torch), 0.79 GiB\n")
+    got, why = miner._vllm(_case("x", "vllm"), consumed, H100, "hopper", 1, (0, 31, 0))
+    assert got is None and "torch memory kept after the load" in why
+    # hosts: another process on the card, WSL2
+    busy = "ValueError: Free memory on device (0.49/79.32 GiB) on startup is less than desired GPU memory utilization"
+    assert "co-tenant" in miner._unusual(_case("x", "vllm"), busy)
+    assert "WSL2" in miner._unusual(_case("x", "vllm"), "Linux 5.15.167.4-microsoft-standard-WSL2")
+
+
+def test_vllm_v0_world_8_gives_nccl_and_v1_world_1_gives_cublas_and_context(miner):
+    v0 = "INFO 07-23 worker.py:241] model weights take 21.67GiB; non_torch_memory takes 0.36GiB; PyTorch activation\n"
+    got, why = miner._vllm(_case("x", "vllm", "pcie"), v0, lookup_gpu("L40S"), "ada", 8, (0, 6, 6))
+    assert why is None and got["derive"] == [{"term": "nccl", "key": "pcie:8", "expr": "nontorch - nom('cublas', 'ada')"}]
+    v1 = ("(EngineCore_DP0 pid=3021) INFO [gpu_worker.py:391] Free memory on device (78.66/79.19 GiB) on startup. "
+          "Desired GPU memory utilization is (0.9, 71.27 GiB). Actual usage is 14.08 GiB for weight, 1.97 GiB for peak "
+          "activation, 0.07 GiB for non-torch memory, and 0.67 GiB for CUDAGraph memory.\n")
+    got, _ = miner._vllm(_case("x", "vllm"), v1, H100, "hopper", 1, (0, 10, 2))
+    assert got["printed"] == {"total": 79.19, "free": 78.66, "nontorch": 0.07}
+    assert {(d["term"], d["expr"]) for d in got["derive"]} == {("cuda_context", "total - free"), ("cublas", "nontorch")}
+
+
+def test_corpus_rows_are_in_the_evidence_and_no_validation_log_is_used(miner):
+    evidence = json.loads(miner.EVIDENCE.read_text())
+    ours = {r["id"]: r for r in evidence["rows"] if "helper ev15" in (r.get("note") or "")}
+    base = {"rows": [r for r in evidence["rows"] if r["id"] not in ours], "schema": evidence["schema"]}
+    proposed = {r["id"]: r for r in miner.mine(base) if r["derive"]}
+    assert proposed == ours  # evidence.json holds exactly what the miner proposes (rerun it with --add)
+    used = sorted(r["id"] for r in ours.values() if r["use"])
+    assert used == ["sg_080", "sg_102", "sg_103", "sg_120", "vl_108", "vl_250"]
+    corpus = json.loads((miner.DATA / "cases.json").read_text())
+    texts = {c["id"]: (miner.DATA / c["file"]).read_text(errors="replace") for c in corpus}
+    val = miner.validation_logs(corpus, texts)
+    assert not set(used) & set(val) and {"vl_084", "vl_101", "vl_154"} <= set(val)  # vp_023, vp_041, vp_084
+    assert all(r["why_not"].startswith("a public validation case's own log") for r in ours.values()
+               if r["id"] in val)
+
+
+def test_the_table_follows_the_new_rows():
+    terms = json.loads(table_path().read_text())["terms"]
+    assert "vl_250" in terms["nccl"]["pcie:8"]["rows"] and terms["nccl"]["pcie:8"]["n"] == 2
+    assert {"sg_080", "sg_102"} <= set(terms["sglang_tp1_init"]["all"]["rows"])
