@@ -354,6 +354,12 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
             act = with_v0_marlin_a_tmp(act, model, tp=parallel.tp, tokens=r.max_num_batched_tokens,
                                        act_bytes=r.act_bytes, gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release),
                                        out_of_place=rules.v0_allreduce_out_of_place and parallel.tp > 1)
+    if rules.engine == "V0":  # helper old02: 0.2.5–0.3.0 Mixtral runs whole experts per rank (+ AWQ split-K < 0.3)
+        from tpkit.engines.vllm.mixtral_v0 import applies, awq_split_k, with_expert_parallel_moe
+        if applies(model, options.quantization, release=rules.release, engine=rules.engine):
+            act = with_expert_parallel_moe(act, model, tp=parallel.tp, tokens=r.max_num_batched_tokens,
+                                           act_bytes=r.act_bytes,
+                                           split_k=awq_split_k(model, release=rules.release, flag=options.quantization))
     act = _with_sparse_indexer(act, model, r, rules)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
@@ -363,7 +369,7 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                            + (f"; multimodal encoder step first: {encoder.items} dummy {encoder.modality} item(s) of "
                               f"{encoder.tokens_per_item:,} tokens (engines/vllm/encoder.py, vLLM profile_run)"
                               if encoder is not None else ""))
-    line, kept = _with_v0_reserved(line, model, parallel, r, rules)
+    line, kept = _with_v0_reserved(line, model, parallel, r, rules, options.quantization)
     held, how = (held_allreduce_bytes(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
                                       act_bytes=r.act_bytes) if rules.v0_allreduce_held else (Bytes(0), ""))
     if held.bytes == 0:
@@ -391,18 +397,31 @@ V0_RESERVED_SHARE = 0.25
 
 
 def _with_v0_reserved(line: LineItem, model: ModelSpec, parallel: ParallelSpec, r: Resolved,
-                      rules: VllmRules) -> tuple[LineItem, tuple[LineItem, ...]]:
+                      rules: VllmRules, options_quantization: str | None = None
+                      ) -> tuple[LineItem, tuple[LineItem, ...]]:
     """``line`` (the activation peak) plus the segments V0 0.2.5–0.6.3 keep reserved after the profile run, and the
     info line that shows them (helper v04: ``engines/vllm/v0_reserved.py``; none outside its scope)."""
     if rules.engine != "V0":
         return line, ()
     from tpkit.engines.vllm.v0_reserved import applies, backend_output_copy, reserved_over_peak
 
-    if not applies(model, release=rules.release, engine=rules.engine) or (rules.v0_allreduce_held and parallel.tp > 1):
+    from tpkit.engines.vllm import mixtral_v0
+    from tpkit.engines.vllm.v0_reserved import RESERVED_RELEASES
+
+    mixtral = (mixtral_v0.applies(model, options_quantization, release=rules.release, engine=rules.engine)
+               and RESERVED_RELEASES[0] <= tuple(rules.release) < RESERVED_RELEASES[1])
+    if not (mixtral or applies(model, release=rules.release, engine=rules.engine)) or (
+            rules.v0_allreduce_held and parallel.tp > 1):
         return line, ()  # 0.2.5 at tp > 1: the held all-reduced blocks stand for the reserved memory
-    extra, how = reserved_over_peak(model, tp=parallel.tp, tokens=r.max_num_batched_tokens, act_bytes=r.act_bytes,
-                                    copy=backend_output_copy(release=rules.release,
-                                                             compute_capability=r.compute_capability))
+    if mixtral:  # helper old02: the expert-parallel Mixtral's own replay (engines/vllm/mixtral_v0.py)
+        extra, how = mixtral_v0.reserved_over_peak(
+            model, tp=parallel.tp, tokens=r.max_num_batched_tokens, act_bytes=r.act_bytes,
+            split_k=mixtral_v0.awq_split_k(model, release=rules.release, flag=options_quantization))
+    else:
+        extra, how = reserved_over_peak(model, tp=parallel.tp, tokens=r.max_num_batched_tokens,
+                                        act_bytes=r.act_bytes,
+                                        copy=backend_output_copy(release=rules.release,
+                                                                 compute_capability=r.compute_capability))
     if extra == 0:
         return line, ()
     item = "profile phase: cached free segments counted as peak (V0 0.2.5–0.6.3)"

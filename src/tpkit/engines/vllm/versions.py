@@ -195,7 +195,9 @@ Custom all-reduce (``model_executor/parallel_utils/custom_all_reduce.py``, ``ini
 worker/worker.py ``Worker.init_model`` after the distributed init) first ships in 0.3.0 (world sizes 2, 4, 6, 8; 8 MiB
 meta + 8 MiB buffer + 8 MiB rank_data); the 0.2.6 and 0.2.7 wheels have no such module and all-reduce through
 ``torch.distributed.all_reduce`` only (``parallel_utils/communication_op.py``), so releases before 0.3.0 keep
-no custom all-reduce buffers.  ``era`` is only a label of the log wording family (``"v0"``,
+no custom all-reduce buffers.  Mixtral's MoE runs whole experts per rank on all profile tokens in 0.2.5–0.2.7 (and
+for a quantized Mixtral in 0.3.0, ``mixtral_quant.py``); AWQ GEMMs hold [8, T, N] split-K partial sums before 0.3.0
+(``engines/vllm/mixtral_v0.py``, helper old02).  ``era`` is only a label of the log wording family (``"v0"``,
 ``"0.11"`` for V1 before 0.21, ``"0.33"`` from 0.21); every rule above is its own field.
 
 Fused MoE before 0.8.0 (V0 and 0.7.x V1 alike, one ``fused_moe.py``): ``fused_experts_impl`` allocates the two GEMM

@@ -1,0 +1,101 @@
+"""Mixtral's expert-parallel MoE of vLLM 0.2.5–0.3.0 and the AWQ split-K temporary before 0.3.0
+(engines/vllm/mixtral_v0.py; vllm 0.2.4–0.2.7 and 0.3.0 wheels: models/mixtral.py MixtralMoE, mixtral_quant.py,
+layers/quantization/awq.py AWQLinearMethod.apply_weights).  Helper old02, 2026-12-05, session 15: vp_676 (Mixtral
+8x7B AWQ, tp 2, 0.2.7) +260.8 % → +145.4 %."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tpkit.engines.vllm import VllmOptions, plan_vllm
+from tpkit.engines.vllm.mixtral_v0 import awq_split_k, expert_parallel, replay
+from tpkit.hardware.catalog import lookup_gpu
+from tpkit.models.config import from_config_dict
+from tpkit.parallel import ParallelSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = ROOT / "tests/validation/configs/TheBloke--Mixtral-8x7B-Instruct-v0.1-AWQ.json"
+GIB = 2**30
+
+
+def _mixtral(awq: bool = True):
+    cfg = json.loads(CONFIG.read_text())
+    if not awq:
+        cfg.pop("quantization_config", None)
+    return from_config_dict(cfg, name="Mixtral-8x7B" + ("-AWQ" if awq else ""), source=str(CONFIG))
+
+
+def test_replay_by_hand_awq():
+    """T 32,768, tp 2, fp16, H 4,096, I 14,336, 4 experts per rank.  Allocated peak at w3's split-K sum: residual,
+    the loop-held layer input, the MoE input (o_proj output) and the first expert's output (4H), the activated w1
+    output (I), the [8, T, I] partial sums and w3's output (9I): T × (4H + 10I) × 2 B = 9.75 GiB.  Reserved: the
+    embedding and first norm (0.25 + 0.25), qkv's split-K (1.5) and output (0.1875), o_proj's split-K (2.0) and w1's
+    (7.0) segments = 11.1875 GiB."""
+    peak, reserved, _ = replay(_mixtral(), tp=2, tokens=32768, act_bytes=2, split_k=8)
+    assert peak == 32768 * (4 * 4096 + 10 * 14336) * 2
+    assert reserved == int(11.1875 * GIB)
+
+
+def test_replay_by_hand_unquantized():
+    """Without split-K the peak is at w2: 4H + its own output H + act, w3 and their product (3I)."""
+    peak, _, _ = replay(_mixtral(awq=False), tp=2, tokens=32768, act_bytes=2, split_k=0)
+    assert peak == 32768 * (5 * 4096 + 3 * 14336) * 2
+
+
+@pytest.mark.parametrize("version, awq, on", [
+    ("0.2.4", True, False), ("0.2.4", False, False),   # Megablocks BlockSparseMoE
+    ("0.2.5", True, True), ("0.2.5", False, True), ("0.2.7", True, True), ("0.2.7", False, True),
+    ("0.3.0", False, False),                           # unquantized: fused_moe
+    ("0.3.0", True, True),                             # quantized: mixtral_quant.py
+    ("0.3.1", True, False)])                           # not read: not charged
+def test_expert_parallel_boundaries(version, awq, on):
+    release = tuple(int(x) for x in version.split("."))
+    model = _mixtral(awq)
+    assert expert_parallel(model, release=release, engine="V0", flag="awq" if awq else None) is on
+
+
+def test_expert_parallel_only_mixtral_on_v0():
+    assert not expert_parallel(_mixtral(), release=(0, 2, 7), engine="V1", flag="awq")
+
+
+@pytest.mark.parametrize("version, awq, k", [("0.2.3", True, 8), ("0.2.7", True, 8), ("0.3.0", True, 0),
+                                             ("0.2.7", False, 0)])
+def test_awq_split_k_boundary(version, awq, k):
+    """0.2.3–0.2.7 call awq_gemm with split_k_iters = pack_factor 8 at every token count; 0.3.0 dequantises and
+    matmuls from 256 tokens."""
+    release = tuple(int(x) for x in version.split("."))
+    assert awq_split_k(_mixtral(awq), release=release, flag="awq" if awq else None) == k
+
+
+def _moe_line(version: str):
+    opts = VllmOptions(engine_version=version, max_model_len=32768, quantization="awq", gpu_memory_utilization=0.5,
+                       enforce_eager=True)
+    plan = plan_vllm(_mixtral(), lookup_gpu("A100-80GB"), ParallelSpec(tp=2), opts)
+    return next(line for line in plan.ledger.items if line.item == "profile phase: MoE layer"), plan
+
+
+def test_plan_on_both_sides():
+    """0.2.7: the replay with split-K; 0.3.0 (quantized: mixtral_quant.py) the replay without it; 0.2.4 and 0.3.1:
+    the fused-MoE formula."""
+    line, _ = _moe_line("0.2.7")
+    assert "expert-parallel" in line.source and "split-K" in line.source
+    assert line.bytes.bytes == 32768 * (4 * 4096 + 10 * 14336) * 2
+    line, _ = _moe_line("0.3.0")
+    assert "expert-parallel" in line.source and "split-K" not in line.source
+    for version in ("0.2.4", "0.3.1"):
+        line, _ = _moe_line(version)
+        assert "expert-parallel" not in line.source
+
+
+def test_vp_676_blocks():
+    sys.path.insert(0, str(ROOT / "tests/validation"))
+    import harness
+
+    case = next(c for c in harness.load_cases("vllm") if c["id"] == "vp_676")
+    row = harness.predict(case)
+    assert row.printed == 6487
+    assert row.predicted == 15917
