@@ -18,7 +18,8 @@ from tpkit.engines.vllm.options import (VllmOptions, capture_size_list, cudagrap
 from tpkit.engines.vllm.profile import (HELD_ALLREDUCE_SHARE, TRITON_MIN_ROWS, estimate_profile_peak,
                                         held_allreduce_bytes)
 from tpkit.engines.vllm.towers import LANGUAGE_MODEL_ONLY_FROM
-from tpkit.engines.vllm.v0_forward import v0_mlp_keeps_gate_up, v0_pp_holds_received, with_phase_additions
+from tpkit.engines.vllm.v0_forward import (v0_additions, v0_mlp_keeps_gate_up, with_mla_v0_workspace,
+                                           with_phase_additions)
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.memory.band import estimated_activation_peak, estimated_share, resolve
 from tpkit.memory.ledger import LineItem
@@ -346,8 +347,8 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 moe_shared_held=rules.moe_shared_output_held,
                                 v0_eager=rules.engine == "V0",
                                 v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
-    act = with_phase_additions(act, _v0_additions(model, parallel, options, r, rules))
-    act = _with_mla_v0_workspace(act, model, parallel, options, r, rules)
+    act = with_phase_additions(act, v0_additions(model, parallel, options, r, rules))
+    act = with_mla_v0_workspace(act, model, parallel, options, r, rules)
     if rules.engine == "V0":  # helper awq14: Marlin's (M, K) a_tmp (imported here: a V1 plan does not load it)
         from tpkit.engines.vllm.marlin_v0 import v0_marlin_a_tmp, with_v0_marlin_a_tmp
         if v0_marlin_a_tmp(model, options.quantization, rules.release, rules.engine, r.compute_capability):
@@ -431,56 +432,6 @@ def _with_v0_reserved(line: LineItem, model: ModelSpec, parallel: ParallelSpec, 
                                "the profile run with no empty_cache, so reserved memory counts "
                                "(engines/vllm/v0_reserved.py)"))
     return line, (note,)
-
-
-def _v0_additions(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
-                  rules: VllmRules) -> dict[str, tuple[int, str]]:
-    """Bytes per phase the V0 forward adds (helper mla15): the MLA prefill's own tensors to the attention phase
-    (``engines.vllm.mla.mla_v0_attention_width``), a later PP stage's received tensors (``v0_pp_holds_received``)."""
-    out: dict[str, tuple[int, str]] = {}
-    a, th = r.act_bytes, r.max_num_batched_tokens * model.hidden_size * r.act_bytes
-    if v0_pp_holds_received(pp=parallel.pp, release=rules.release, engine=rules.engine):
-        held = f" + the received hidden states T × H × {a} B (V0 pp > 1, later stages)"
-        out = {p: (th, held) for p in ("attention", "dense MLP", "MoE layer")}
-        out["logits + sampler"] = (2 * th, f" + the received hidden states and residual, 2 × T × H × {a} B (V0 pp > 1)")
-    if model.mla is not None and rules.engine == "V0":
-        from tpkit.engines.vllm.mla import mla_v0_attention_width
-
-        got = mla_v0_attention_width(model, parallel, rules.release, engine=rules.engine,
-                                     quantization=options.quantization)
-        if got:
-            add, how = out.get("attention", (0, ""))
-            out["attention"] = (add + r.max_num_batched_tokens * got[0] * a,
-                                f" + {got[1]}: T × {got[0]:,} × {a} B" + how)
-    return out
-
-
-def _with_mla_v0_workspace(act, model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
-                           rules: VllmRules):
-    """``act`` with the V0 MLA backend's profile-run allocations (``engines.vllm.mla.mla_v0_profile_workspace``,
-    vLLM 0.8.0–0.10 V0): the kept context workspace added to every phase, the simulated ``kv_b_proj`` output to the
-    attention phase, and the peak taken again.  Chunked prefill and prefix caching count only when given (V0 leaves
-    both off by default for MLA models, ``inputs._v0_batch``)."""
-    if model.mla is None or rules.engine != "V0":
-        return act
-    from tpkit.engines.vllm.mla import mla_v0_profile_workspace
-
-    kept, sim, rows = mla_v0_profile_workspace(
-        model, parallel, rules.release, engine=rules.engine, chunked_prefill=options.enable_chunked_prefill is True,
-        prefix_caching=options.enable_prefix_caching is True, max_model_len=r.max_model_len,
-        max_num_seqs=r.max_num_seqs, block_size=r.block_size, act_bytes=r.act_bytes)
-    if not rows:
-        return act
-    parts = []
-    for part in act.parts:
-        attention = part.item == "profile phase: attention"
-        note = (f" + V0 MLA's simulated kv_b_proj output {rows:,} rows × heads/rank × (qk_nope + v_head) × "
-                f"{r.act_bytes} B (profile run only)" if attention else "")
-        parts.append(replace(part, bytes=part.bytes + kept + (sim if attention else Bytes(0)),
-                             source=part.source + note + f" + V0 MLA context workspace {rows:,} rows × (kv_lora_rank"
-                                                         f" + qk_rope_head_dim) × {r.act_bytes} B"))
-    top = max(parts, key=lambda part: part.bytes)
-    return replace(act, peak=top.bytes, parts=tuple(parts), limiting_phase=top.item.removeprefix("profile phase: "))
 
 
 def _moe_workspace_experts(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> str | None:

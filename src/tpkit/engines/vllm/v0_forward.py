@@ -32,10 +32,20 @@ print 2.07 / 2.99 GiB above the weights, T × (3H + 3I) = 2.06 / 2.99 GiB.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tpkit.models.spec import ModelSpec
+from tpkit.units import Bytes
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
+if TYPE_CHECKING:
+    from tpkit.engines.vllm.inputs import Resolved
+    from tpkit.engines.vllm.options import VllmOptions
+    from tpkit.engines.vllm.versions import VllmRules
+    from tpkit.parallel import ParallelSpec
 
 __all__ = ["LLAMA_MLP_ARCHITECTURES", "LLAMA_MLP_RELEASES_GATE_UP_FROM", "V0_PP_RECEIVED_READ", "v0_mlp_keeps_gate_up",
-           "v0_pp_holds_received", "with_phase_additions"]
+           "v0_pp_holds_received", "with_phase_additions", "v0_additions", "with_mla_v0_workspace"]
 
 V0_PP_RECEIVED_READ = ((0, 7, 1), (0, 10, 2))
 """first and last release read whose V0 dummy run hands a later pipeline stage zeroed intermediate tensors
@@ -81,5 +91,55 @@ def with_phase_additions(act, additions: dict[str, tuple[int, str]]):
     for part in act.parts:
         add, how = additions.get(part.item.removeprefix("profile phase: "), (0, ""))
         parts.append(replace(part, bytes=part.bytes + Bytes(add), source=part.source + how) if add else part)
+    top = max(parts, key=lambda part: part.bytes)
+    return replace(act, peak=top.bytes, parts=tuple(parts), limiting_phase=top.item.removeprefix("profile phase: "))
+
+
+def v0_additions(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+                  rules: VllmRules) -> dict[str, tuple[int, str]]:
+    """Bytes per phase the V0 forward adds (helper mla15; moved here from profile_lines by the lead): the MLA prefill's own tensors to the attention phase
+    (``engines.vllm.mla.mla_v0_attention_width``), a later PP stage's received tensors (``v0_pp_holds_received``)."""
+    out: dict[str, tuple[int, str]] = {}
+    a, th = r.act_bytes, r.max_num_batched_tokens * model.hidden_size * r.act_bytes
+    if v0_pp_holds_received(pp=parallel.pp, release=rules.release, engine=rules.engine):
+        held = f" + the received hidden states T × H × {a} B (V0 pp > 1, later stages)"
+        out = {p: (th, held) for p in ("attention", "dense MLP", "MoE layer")}
+        out["logits + sampler"] = (2 * th, f" + the received hidden states and residual, 2 × T × H × {a} B (V0 pp > 1)")
+    if model.mla is not None and rules.engine == "V0":
+        from tpkit.engines.vllm.mla import mla_v0_attention_width
+
+        got = mla_v0_attention_width(model, parallel, rules.release, engine=rules.engine,
+                                     quantization=options.quantization)
+        if got:
+            add, how = out.get("attention", (0, ""))
+            out["attention"] = (add + r.max_num_batched_tokens * got[0] * a,
+                                f" + {got[1]}: T × {got[0]:,} × {a} B" + how)
+    return out
+
+
+def with_mla_v0_workspace(act, model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
+                           rules: VllmRules):
+    """``act`` with the V0 MLA backend's profile-run allocations (``engines.vllm.mla.mla_v0_profile_workspace``,
+    vLLM 0.8.0–0.10 V0): the kept context workspace added to every phase, the simulated ``kv_b_proj`` output to the
+    attention phase, and the peak taken again.  Chunked prefill and prefix caching count only when given (V0 leaves
+    both off by default for MLA models, ``inputs._v0_batch``)."""
+    if model.mla is None or rules.engine != "V0":
+        return act
+    from tpkit.engines.vllm.mla import mla_v0_profile_workspace
+
+    kept, sim, rows = mla_v0_profile_workspace(
+        model, parallel, rules.release, engine=rules.engine, chunked_prefill=options.enable_chunked_prefill is True,
+        prefix_caching=options.enable_prefix_caching is True, max_model_len=r.max_model_len,
+        max_num_seqs=r.max_num_seqs, block_size=r.block_size, act_bytes=r.act_bytes)
+    if not rows:
+        return act
+    parts = []
+    for part in act.parts:
+        attention = part.item == "profile phase: attention"
+        note = (f" + V0 MLA's simulated kv_b_proj output {rows:,} rows × heads/rank × (qk_nope + v_head) × "
+                f"{r.act_bytes} B (profile run only)" if attention else "")
+        parts.append(replace(part, bytes=part.bytes + kept + (sim if attention else Bytes(0)),
+                             source=part.source + note + f" + V0 MLA context workspace {rows:,} rows × (kv_lora_rank"
+                                                         f" + qk_rope_head_dim) × {r.act_bytes} B"))
     top = max(parts, key=lambda part: part.bytes)
     return replace(act, peak=top.bytes, parts=tuple(parts), limiting_phase=top.item.removeprefix("profile phase: "))
