@@ -187,3 +187,40 @@ def test_explain_names_the_processor_on_gb10_for_multimodal_logs_only():
     assert len(sg403) == 1 and "second copy of the HF processor" in sg403[0]
     sg082 = [m for m in missing("sg_082") if m.startswith("KV budget sample:")]
     assert len(sg082) == 1 and "processor" not in sg082[0]
+
+
+# Helper gb10g (2026-12-05): vLLM's CUDA-graph estimate on unified memory.  profile_cudagraph_memory
+# (v1/worker/gpu_model_runner.py; read in 0.18.1, 0.19.1, 0.20.0, 0.23.0, 0.27.1, 0.29.0, 0.33.0) samples
+# torch.cuda.mem_get_info / torch.accelerator.get_memory_info (cudaMemGetInfo) with no unified-memory branch, while
+# MemorySnapshot.measure (utils/mem_utils.py) replaces that reading by MemAvailable on these devices; the estimate is
+# printed from 0.18 and subtracted from 0.20 (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS default "1", envs.py).
+
+def test_graph_estimate_sentence_from_0_20_on_unified_memory_only():
+    gb10 = lookup_gpu("GB10")
+    for version in ("0.18.1", "0.19.1"):  # printed, not subtracted: nothing to say for the KV cache
+        assert "CUDA-graph estimate" not in unified_memory_note("vllm", version, gb10)[0]
+    for version in ("0.20.0", "0.27.1", None):
+        note = unified_memory_note("vllm", version, gb10)[0]
+        assert "CUDA-graph estimate" in note and "cudaMemGetInfo" in note
+        assert "1.00 GiB above tpkit's estimate (vl_345, vl_620) to 5.19 GiB below it (vl_720)" in note
+        assert "up to 1.00 GiB smaller or 5.19 GiB larger" in note and "± 0.41 GiB" in note
+    assert "vLLM 0.20.0 also subtracts" in unified_memory_note("vllm", "0.20.0", gb10)[0]
+    assert unified_memory_note("vllm", "0.27.1", lookup_gpu("H100")) == ()  # discrete: cudaMemGetInfo is the device's
+    assert "CUDA-graph estimate" not in unified_memory_note("sglang", "0.5.15", gb10)[0]
+
+
+def test_graph_estimate_spread_comes_from_the_unified_memory_rows_only():
+    """The spread is read off graphs.GRAPH_EVIDENCE (printed − mechanism), not fitted: the six GB10 rows run from
+    −5.19 (vl_720, a PIECEWISE-only speculative run that prints −4.74) to +1.00 (vl_345 at 0.18.1, vl_620 at 0.27.1,
+    51 + 35 graphs each).  vl_252 (A100-40GB, +1.75) is outside it: a discrete card's reading is device memory (its
+    own capture line, 2.44 GiB, agrees with its 2.35 estimate)."""
+    from tpkit.engines.unified import vllm_graph_estimate_spread
+    from tpkit.engines.vllm.graphs import GRAPH_EVIDENCE, mechanism_estimate
+
+    assert vllm_graph_estimate_spread() == (-5.19, 1.0, ("vl_720",), ("vl_345", "vl_620"))
+    gb10_rows = {g.source: g for g in GRAPH_EVIDENCE if g.gpu == "GB10"}
+    assert sorted(gb10_rows) == ["vl_345", "vl_404", "vl_523", "vl_524", "vl_620", "vl_720"]
+    a100 = next(g for g in GRAPH_EVIDENCE if g.source == "vl_252")
+    gap = a100.printed_gib - mechanism_estimate(piecewise=a100.piecewise, full=a100.full, layers=a100.layers,
+                                                attention_backend=a100.backend).gib
+    assert gap > 1.0  # would be the spread's top if discrete rows counted

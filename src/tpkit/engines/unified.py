@@ -29,10 +29,18 @@ the OS keeps, and its "free" leaves out the page cache.  The catalog marks them 
   not on the model config: tpkit does not plan it (GB10 logs beyond tpkit's plan: 0.5 GiB with a warm compile cache,
   1.1–2.3 GiB cold; about 8.5 GiB in vp_400, whose MemAvailable readings show 7–13 GiB of host memory still held
   after the checkpoint load; docs/accuracy.md "GB10 and LoRA misses" and "Unified-memory GPUs in vLLM").
-* vLLM's CUDA-graph memory estimate (``v1/worker/gpu_model_runner.py`` ``profile_cudagraph_memory``, read in 0.25.0,
-  0.27.1 and 0.33.0) takes its samples from ``torch.accelerator.get_memory_info`` (cudaMemGetInfo, whose free memory
-  on these devices leaves out the page cache), not from MemAvailable: page-cache growth or reclaim during the
-  capture moves the estimate, which a GB10 log prints negative (−4.74 GiB, vl_720).
+* vLLM's CUDA-graph memory estimate (``v1/worker/gpu_model_runner.py`` ``profile_cudagraph_memory``, read in 0.18.1,
+  0.19.1, 0.20.0, 0.23.0, 0.25.0, 0.27.1, 0.29.0 and 0.33.0; Model Runner V2's ``v1/worker/gpu/cudagraph_utils.py``
+  ``profile_cudagraph_memory`` in 0.29.0 and 0.33.0) takes its samples from ``torch.cuda.mem_get_info`` (0.18–0.23) or
+  ``torch.accelerator.get_memory_info`` (cudaMemGetInfo, whose free memory on these devices is the host's and leaves
+  out the page cache), with no unified-memory branch, not from MemAvailable: host memory that any process takes or
+  releases during a sampled capture (page cache, host allocations) moves the estimate, and the second sample of each
+  mode is multiplied by that mode's remaining graphs (50 + 34 at the default 51 + 35).  The estimate is printed from
+  0.18 and subtracted from the KV budget from 0.20 (``VllmRules.cudagraph_estimate``).  Helper gb10g (2026-12-05):
+  the GB10 logs of ``graphs.GRAPH_EVIDENCE`` print −5.19 to +1.00 GiB against tpkit's mechanism
+  (``vllm_graph_estimate_spread``); vl_620's own capture line ('took 0.94 GiB', read the same way) equals the plan's
+  0.94 while its estimate prints 1.94, and vl_345's capture 'took 0.04 GiB' for 86 graphs.  A host effect, not a
+  rule: the plan note gives the spread, the plan does not move.
 * SGLang, 0.5.9 and later read (``sglang/srt/utils/common.py`` ``get_available_gpu_memory``: when
   ``torch.cuda.get_device_properties(..).is_integrated``, free = MemAvailable; read in 0.5.9, 0.5.10.post1,
   0.5.11–0.5.13 and 0.5.23; releases before 0.5.9 were not read here).  SGLang's pool is the free memory after the
@@ -66,7 +74,7 @@ requirement follows from the catalog total and the utilisation, and ``tpkit expl
 from __future__ import annotations
 
 __all__ = ["unified_memory_note", "vllm_reads_host_available", "sglang_budget_sample_note", "VLLM_FIRST",
-           "VLLM_IS_INTEGRATED",
+           "VLLM_IS_INTEGRATED", "vllm_graph_estimate_spread",
            "VLLM_UMA_CAPABILITIES", "SGLANG_FIRST_READ", "SGLANG_POOL_AFTER_PROCESSOR_FROM"]
 
 VLLM_FIRST = (0, 11, 1)
@@ -93,6 +101,49 @@ def vllm_reads_host_available(release: tuple[int, int, int], gpu) -> bool:
     return bool(getattr(gpu, "unified_memory", False))
 
 
+def vllm_graph_estimate_spread() -> tuple[float, float, tuple[str, ...], tuple[str, ...]]:
+    """How far vLLM's printed CUDA-graph estimate strays from tpkit's mechanism on unified memory (module
+    docstring): (lowest, highest printed − ``graphs.mechanism_estimate`` in GiB, the rows giving each) over the rows
+    of ``graphs.GRAPH_EVIDENCE`` whose GPU the catalog marks ``unified_memory``.  Evidence, not a fit: nothing in the
+    plan uses it but the note."""
+    from tpkit.engines.vllm.graphs import GRAPH_EVIDENCE, mechanism_estimate
+    from tpkit.errors import UnknownGpuError
+    from tpkit.hardware.catalog import lookup_gpu
+
+    gaps = {}
+    for g in GRAPH_EVIDENCE:
+        try:
+            unified = lookup_gpu(g.gpu).unified_memory
+        except UnknownGpuError:  # "not named", a GPU the catalog does not hold
+            continue
+        if unified:
+            planned = mechanism_estimate(piecewise=g.piecewise, full=g.full, layers=g.layers,
+                                         attention_backend=g.backend)
+            gaps[g.source] = round(g.printed_gib - planned.gib, 2)
+    low, high = min(gaps.values()), max(gaps.values())
+    return (low, high, tuple(s for s, v in gaps.items() if v == low), tuple(s for s, v in gaps.items() if v == high))
+
+
+def _vllm_graph_estimate_note(rules) -> str:
+    """The sentence on the CUDA-graph estimate for ``rules`` (``VllmRules``) that subtract it (module docstring);
+    "" before 0.20, which print it only."""
+    if not rules.cudagraph_estimate:
+        return ""
+    from tpkit.engines.vllm.graphs import ESTIMATE_BAND_BYTES
+
+    release = rules.release
+    low, high, low_src, high_src = vllm_graph_estimate_spread()
+    return (f"; with CUDA graphs on, vLLM {'.'.join(map(str, release))} also subtracts its CUDA-graph estimate (V1 "
+            "runner; Model Runner V2 from 0.29), sampled from cudaMemGetInfo around its profiling captures with a "
+            "second capture's sample multiplied by the mode's other graphs (profile_cudagraph_memory, no "
+            "MemAvailable there), "
+            "so host memory taken or released during those captures moves it: on the unified-memory logs of "
+            f"tpkit's corpus it printed {high:.2f} GiB above tpkit's estimate ({', '.join(high_src)}) to "
+            f"{-low:.2f} GiB below it ({', '.join(low_src)}), i.e. a KV cache up to {high:.2f} GiB smaller or "
+            f"{-low:.2f} GiB larger than planned from this term alone (the plan's range carries ± "
+            f"{ESTIMATE_BAND_BYTES.gib:.2f} GiB for it)")
+
+
 def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -> tuple[str, ...]:
     """The plan warning for a unified-memory GPU (empty for a discrete one).  ``requested``: the plan's
     ``gpu_memory_utilization × total`` (Bytes or int), the MemAvailable vLLM's start-up check needs."""
@@ -104,7 +155,8 @@ def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -
     if engine == "vllm":
         from tpkit.engines.vllm.versions import CURRENT, resolve_rules
 
-        release = resolve_rules(version or CURRENT).release  # the release of an alias too ("current", "v0")
+        rules = resolve_rules(version or CURRENT)
+        release = rules.release  # the release of an alias too ("current", "v0")
         need = getattr(requested, "bytes", requested)
         if vllm_reads_host_available(release, gpu):
             tail = ("vLLM 0.11.1+ counts the host's MemAvailable as free (mem_utils MemorySnapshot): the KV budget "
@@ -113,7 +165,8 @@ def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -
                     "cache, by an amount the plan does not include; start-up fails when MemAvailable is below "
                     "gpu_memory_utilization × total"
                     + (f" (here {int(need) / 2**30:.2f} GiB: compare the 'available' column of free -b before the "
-                       "launch; dropping the page cache does not raise it)" if need else ""))
+                       "launch; dropping the page cache does not raise it)" if need else "")
+                    + _vllm_graph_estimate_note(rules))
         else:
             which = ("vLLM before 0.11.1 treats it as a discrete GPU" if release < VLLM_FIRST else
                      f"vLLM {'.'.join(map(str, release))} takes MemAvailable only for compute capability 8.7, 11.0 "

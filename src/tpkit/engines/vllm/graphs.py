@@ -273,7 +273,11 @@ agree) with the printed ``max_cudagraph_capture_size`` 512; Model Runner V2 capt
 (``v1/worker/gpu/cudagraph_utils.py _init_candidates``).  Helper mv35 (2026-12-05): vl_860 (Qwen3.5-9B, 0.18.0) and
 vl_863 (gemma-4-31B-it on a B300, 0.26.0), added blind, outside the fit (65 rows).  Helper bl14a (2026-12-05): vl_903
 (Qwen2.5-7B-Instruct-AWQ on an RTX 3090, 0.22.1, 'PIECEWISE=5 (largest=16), FULL=4 (largest=8)', 0.35 GiB), added
-blind, outside the fit (66 rows).  Not a row: ``NOT_EVIDENCE``."""
+blind, outside the fit (66 rows).  Not a row: ``NOT_EVIDENCE``.  Helper gb10g (2026-12-05): the six GB10 rows are
+unified-memory readings (``profile_cudagraph_memory`` samples cudaMemGetInfo, the host's free memory there), −5.19
+to +1.00 GiB from the mechanism; the plan's note quotes that spread (``engines.unified.vllm_graph_estimate_spread``).
+Left out of the fit they would move the optimum to 0.145 GiB / 155 KiB (8.984 against 8.988 GiB summed over the
+other 52 rows): kept, not refitted."""
 
 
 NOT_EVIDENCE: dict[str, str] = {
