@@ -96,9 +96,17 @@ def measured_from_log(args, log, gpu, parallel, model=None) -> tuple[dict, dict,
     terms = dict(measured.terms)
     # the measured load delta stands for the weights and every line allocated inside it (the planner charges
     # those 0: engines.vllm.policy.inside_load_delta), so a --quantization read from the log keeps it too
+    # a quantization read from the log that the plan's config cannot take (``explain.fromlog.refused_quantization``:
+    # the config is not the checkpoint that ran, e.g. its base model's) is still the run's: the user asked for no
+    # other, so the weights the log measured at its layout are the checkpoint's and stay, as ``tpkit explain`` sizes
+    # its fixes from them (helper rt15: vl_342, compressed-tensors planned on its base model's config)
+    kept = getattr(args, "quantization_refused", False) and "quantization" not in getattr(args, "user_given", ())
     same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
-            and same_quantization(measured.layout["quantization"], getattr(args, "quantization", None)))
+            and (kept or same_quantization(measured.layout["quantization"], getattr(args, "quantization", None))))
     notes = measured.notes + getattr(args, "log_notes", ())
+    if kept and "weights" in terms and same:
+        notes += (f"weights taken from the log ({measured.layout['quantization']}, as it ran), not derived from the "
+                  "config, which is not that checkpoint's",)
     logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
     if "activation_peak" in terms and logged_cache and args.compile_cache != logged_cache:
         terms.pop("activation_peak")
@@ -217,7 +225,11 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
         return None
     if measured_term("activation_peak") is not None or getattr(a, "activation", None) is not None:
         return None  # the log prints its peak activation: that term is measured, not moved
-    available = getattr(a, "available", None)
+    from tpkit.explain.vtokens import estimate_pins_available
+
+    # vLLM's printed estimate of the longest request narrows the two-decimal print, as explain's fixes take it
+    pinned = estimate_pins_available(a, log.parsed.primary_failure)
+    available = pinned or getattr(a, "available", None)
     extra = result.extra or {}
     if available is None or "available_kv_bytes" not in extra or extra.get("override"):
         return None
@@ -245,6 +257,9 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
     note = (f"non-KV memory from the log: {Bytes(non_kv).gib:.2f} GiB = requested at utilization {u_log:g} − "
             f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
+            + (f", narrowed by the log's 'estimated maximum model length is "
+               f"{log.parsed.primary_failure.count('estimated_max_len').text}' (vLLM's exact available memory holds "
+               "that many blocks)" if pinned is not None else "")
             + (f" − the applied CUDA-graph estimate {Bytes(graphs_log).gib:.2f} GiB" if graphs_log else "")
             + f"; the activation peak is charged {Bytes(peak).gib:.2f} GiB, the rest of it beside the weights and "
               "the planned lines (the flags change nothing the profile run sees)")

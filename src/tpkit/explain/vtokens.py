@@ -237,3 +237,27 @@ def rebuild_tokens(ctx: Context, rules, tp: int, pp: int, block: int, available:
         predicted, tb_source, alternatives = _other_end(ctx, tp, pp, block, rules, available, predicted, tb_source)
     return Rebuilt(predicted, layout.bytes_per_block.bytes / layout.block_size, tb_source, layout.block_size,
                     alternatives)
+
+
+def estimate_pins_available(a, failure) -> Iv | None:
+    """The available KV memory narrowed by vLLM's printed 'the estimated maximum model length is L' (V1's
+    one-request check, ``kv_cache_utils.estimate_max_model_len``, read in the 0.17.1 wheel; the same binary search
+    in 0.8.x–0.27): L is the largest length with ``cdiv(L, block) × bytes per block ≤ available`` (a full-attention
+    spec's ``max_memory_usage_bytes``), so vLLM's exact available memory lies in [n, n + 1) blocks' bytes, n =
+    cdiv(L, block), inside the two-decimal print.  None where no estimate is printed, the anchors lack the bytes per
+    token, or the interval misses the print (another spec: sliding window, hybrid, a pp stage's layers).  ``tpkit
+    explain``'s fixes of that check and ``tpkit plan --from-log`` (``cli.fromlog.non_kv_from_log``) both size from
+    it, so a fix of ``--max-model-len L`` re-plans to L tokens on both sides (vl_455: 0.41 GiB printed, L 7,760:
+    7,664 tokens at the print's middle, 7,760 pinned)."""
+    import math
+
+    est = failure.count("estimated_max_len") if failure is not None and failure.kind == "kv_too_small" else None
+    available, tb = getattr(a, "available", None), getattr(a, "token_bytes", None)
+    block = int(getattr(a, "block_size", 0) or 0)
+    if est is None or available is None or not tb or block <= 0 or int(est.value) <= 0:
+        return None
+    n = -(-int(est.value) // block)
+    per_block = tb * block
+    low = max(available.low, Bytes(math.ceil(n * per_block)))
+    high = min(available.high, Bytes(math.ceil((n + 1) * per_block) - 1))
+    return Iv(low=low, high=high) if low <= high else None
