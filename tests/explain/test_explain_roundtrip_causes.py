@@ -111,3 +111,19 @@ def test_plan_keeps_the_measured_weights_of_a_quantization_the_config_refuses(ca
     # a --quantization the user gives is a change of the run: the measured weights do not carry over
     plan = _plan(capsys, "vl_342", "--quantization", "fp8")
     assert not any(w.startswith("weights taken from the log") for w in plan["warnings"])
+
+
+def test_plan_from_a_v0_log_takes_the_v0_engine(capsys):
+    # vl_071: 'VLLM_USE_V1=0 vllm serve …' (0.8–0.10 by its formats; the V0 worker's 'the current vLLM instance can
+    # use'): planned by V1 0.10 rules, the plan failed V1's start-up free-memory check by 0.16 GiB, a check V0's
+    # worker.py init_device does not make (0.8.3 source); with the V0 rules it sizes a pool
+    from tpkit.cli.fromlog import v0_engine_release
+
+    e = _explained("vl_071")[0]
+    assert e.context.rules_version == "0.10" and v0_engine_release(e, "0.10") == "0.10:v0"
+    plan = _plan(capsys, "vl_071")
+    assert plan["kv_tokens"] > 0 and not any(li["item"].startswith("requested beyond the free memory (start-up check")
+                                             for li in plan["ledger"])
+    # a V1 log keeps its release (vl_455: 'Available KV cache memory', EngineCore)
+    e = _explained("vl_455")[0]
+    assert v0_engine_release(e, e.context.rules_version) == e.context.rules_version

@@ -44,6 +44,8 @@ def from_log(args):
         from tpkit.explain.sgrelease import log_release
 
         release, capped = log_release(ctx)
+    elif ctx.engine == "vllm":
+        release = v0_engine_release(e, release)
     if getattr(args, "engine_version", None) is None and (ctx.rules_version or capped):
         from tpkit.engines.registry import get_engine
 
@@ -83,6 +85,32 @@ def from_log(args):
         else:
             args.gpu = ctx.gpu.name
     return e
+
+
+def v0_engine_release(e, release: str | None) -> str | None:
+    """The rule set a --from-log plan of a vLLM log takes: ``"<release>:v0"`` where the log's line formats show the
+    V0 engine (``logs.engine``'s V0 formats: the V0 worker's 'the current vLLM instance can use', V0's model runner,
+    'Initializing a V0 LLM engine') and none of V1's, and the release lies in 0.8–0.10, whose V0 engine runs with
+    VLLM_USE_V1=0 (``engines.vllm.versions._engine_rules``); else ``release``.  The two engines size memory
+    differently, and V1's start-up free-memory check (``v1/worker/gpu_worker.py init_device``) is not in V0's worker
+    (``worker/worker.py init_device``, read in the 0.8.3 source), so a V0 log planned by V1 rules was refused by
+    a check it had passed (vl_071: 'VLLM_USE_V1=0 vllm serve … --gpu-memory-utilization 0.98').  V0's 'Model
+    loading took 17.6110 GiB and …' (four decimals, ``[model_runner.py]``: ``logs.settings._V0_LOAD``) shares V1's
+    words (and the V1 runner's four decimals) and tells neither engine."""
+    from tpkit.logs.settings import v0_or_v1_load_line
+
+    if not release or not e.parsed.engine or e.parsed.engine.engine_generation != "V0":
+        return release
+    tags = [ev for ev in e.parsed.engine.evidence if ev.claim.endswith("[V1]") and not v0_or_v1_load_line(ev.text)]
+    if tags:
+        return release
+    try:
+        from tpkit.engines.vllm.versions import parse_version
+
+        parsed = parse_version(release)
+    except Exception:  # noqa: BLE001 - a release the rules cannot read: leave it
+        return release
+    return f"{release}:v0" if (0, 8, 0) <= parsed < (0, 11, 0) else release
 
 
 def measured_from_log(args, log, gpu, parallel, model=None) -> tuple[dict, dict, str, tuple[str, ...]]:
