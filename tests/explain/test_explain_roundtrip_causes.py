@@ -127,3 +127,15 @@ def test_plan_from_a_v0_log_takes_the_v0_engine(capsys):
     # a V1 log keeps its release (vl_455: 'Available KV cache memory', EngineCore)
     e = _explained("vl_455")[0]
     assert v0_engine_release(e, e.context.rules_version) == e.context.rules_version
+
+
+def test_freeing_the_card_is_a_fit_only_where_the_run_fits_a_free_card():
+    # vl_115 (Qwen3-14B on a 93 GiB card at 0.8): with the other process gone the plan of the log's settings fits
+    e = _explained("vl_115")[0]
+    free = next(f for f in e.diagnosis.fixes if f.flags.startswith("free the other process"))
+    assert free.fits and free.kv_tokens and free.kv_tokens > 0
+    # vl_225 (Qwen3.6-35B-A3B bf16 on an 11.49 GiB card): the weights alone exceed the card; was called a fit
+    e = _explained("vl_225")[0]
+    free = next(f for f in e.diagnosis.fixes if f.flags.startswith("free the other process"))
+    assert not free.fits and "with the card free the run still does not fit" in free.note
+    assert not any(f.fits for f in e.diagnosis.fixes)

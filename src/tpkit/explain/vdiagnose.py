@@ -332,9 +332,29 @@ def _startup_free_memory(failure, ctx=None, a=None):
                          kv_tokens=None, fits=True, why="the page cache counts as used in cudaMemGetInfo's free "
                          "on unified memory before vLLM 0.11.1"))
     else:
-        fixes.append(Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
-                         kv_tokens=None, fits=True, why="the whole requested memory becomes free"))
+        fix = Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
+                  kv_tokens=None, fits=True, why="the whole requested memory becomes free")
+        fixes.append(_on_a_free_card(a, ctx, fix) if a is not None and ctx is not None else fix)
     return cause, short, fixes
+
+
+def _on_a_free_card(a, ctx, fix: Fix) -> Fix:
+    """The advice to free the GPU, with what follows the check once it passes: the run at the log's own settings
+    planned as ``tpkit plan --from-log LOG`` plans it (``explain.vreplan.layout_fix`` at the log's layout and
+    utilization; the log measured nothing before the check).  A fit only where that plan fits: freeing the card does
+    not help a model whose weights alone exceed it (vl_225: Qwen3.6-35B-A3B bf16, 65.5 GiB of weights, on an
+    11.49 GiB card).  The advice as it was where the model or the GPU is not known."""
+    planned = _vr().layout_fix(a, ctx, flags=fix.flags, tp=int(ctx.get("tp", 1) or 1),
+                               quantization=_vr().log_quantization(ctx), why=fix.why, fallback=None)
+    if planned is None:
+        return fix
+    if planned.fits and planned.kv_tokens:
+        return Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=True, why=fix.why,
+                   note=f"with the card free, the plan of the log's settings holds {planned.kv_tokens:,} KV tokens")
+    return Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=False, why=fix.why,
+               note="with the card free the run still does not fit (planned from the catalog, the log measured "
+                    f"nothing before the check): {planned.note.rsplit('; the plan: ', 1)[-1]}; a GPU with more "
+                    "memory, more GPUs or a smaller or quantized checkpoint would")
 
 
 def _cpu_kv_space(failure):
