@@ -57,12 +57,12 @@ OPEN = {
     # MIN over ranks after the load (85.41: 90.81 GiB)
     ("sg_106", "--disable-cuda-graph"): "rank rounding", ("sg_038", "--tp"): "unmeasured",
     ("sg_038", "--quantization"): "unmeasured",
-    # the log passed vLLM's start-up free-memory check at utilization 0.98; the plan's estimated CUDA context and
-    # start-up terms failed it by 0.16 GiB.  Helper rt15: the log runs the V0 engine (VLLM_USE_V1=0), which has no
-    # such check, and plan --from-log now takes the V0 rules (cli.fromlog.v0_engine_release): 2,704 -> 2,992 tokens
-    # against the printed 3,584; the rest is the plan's estimated activation peak (the log prints V0's capacity in
-    # tokens only, and explain reads the run by V1 0.10 rules: its hybrid layout, 81,920 B per token, not V0's 507,904)
-    ("vl_071", "--max-model-len"): "V0 activation estimate",
+    # vl_071 ran the V0 engine (VLLM_USE_V1=0, 0.8–0.10).  Helper rt15: explain reads and plan --from-log plans it by
+    # the V0 rules (explain.vtokens.v0_formats), and V0's printed KV capacity (3,584 tokens = 224 blocks) pins the
+    # available memory on both sides: the plan holds 3,584 tokens (was 2,704).  The verdict still differs: V0's
+    # budget, total × 0.98 = 21.55 GiB, is above the 21.39 GiB the plan leaves after its estimated CUDA context
+    # (0.60 GiB, no GPU family named), and the planner calls that an OOM at the KV allocation
+    ("vl_071", "--max-model-len"): "V0 context estimate",
 }
 """fixes whose re-plan still differs, by (log, first flag): the cause in a word (docs/accuracy.md §7)"""
 

@@ -124,6 +124,12 @@ def test_plan_from_a_v0_log_takes_the_v0_engine(capsys):
     plan = _plan(capsys, "vl_071")
     assert plan["kv_tokens"] > 0 and not any(li["item"].startswith("requested beyond the free memory (start-up check")
                                              for li in plan["ledger"])
+    # explain reads it by the V0 rules too: V0 allocates every layer's KV (gemma-3's sliding layers included),
+    # 8,126,464 B per 16-token block, not V1's hybrid layout (1,310,720 B)
+    assert e.context.get("vllm_v0_engine") and e.anchored.token_bytes * e.anchored.block_size == 8126464
+    # and the capacity V0 prints in its error (3,584 tokens = 224 blocks) pins the available memory, on both sides
+    assert plan["kv_tokens"] == 3584
+    assert any("that the log's KV capacity of 3584 tokens pins" in w for w in plan["warnings"])
     # a V1 log keeps its release (vl_455: 'Available KV cache memory', EngineCore)
     e = _explained("vl_455")[0]
     assert v0_engine_release(e, e.context.rules_version) == e.context.rules_version

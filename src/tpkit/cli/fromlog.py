@@ -97,20 +97,9 @@ def v0_engine_release(e, release: str | None) -> str | None:
     a check it had passed (vl_071: 'VLLM_USE_V1=0 vllm serve … --gpu-memory-utilization 0.98').  V0's 'Model
     loading took 17.6110 GiB and …' (four decimals, ``[model_runner.py]``: ``logs.settings._V0_LOAD``) shares V1's
     words (and the V1 runner's four decimals) and tells neither engine."""
-    from tpkit.logs.settings import v0_or_v1_load_line
+    from tpkit.explain.vtokens import v0_formats
 
-    if not release or not e.parsed.engine or e.parsed.engine.engine_generation != "V0":
-        return release
-    tags = [ev for ev in e.parsed.engine.evidence if ev.claim.endswith("[V1]") and not v0_or_v1_load_line(ev.text)]
-    if tags:
-        return release
-    try:
-        from tpkit.engines.vllm.versions import parse_version
-
-        parsed = parse_version(release)
-    except Exception:  # noqa: BLE001 - a release the rules cannot read: leave it
-        return release
-    return f"{release}:v0" if (0, 8, 0) <= parsed < (0, 11, 0) else release
+    return f"{release}:v0" if release and v0_formats(e.parsed, release) else release
 
 
 def measured_from_log(args, log, gpu, parallel, model=None) -> tuple[dict, dict, str, tuple[str, ...]]:
@@ -283,11 +272,17 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
         return None
     non_kv = round(requested * u_log / u_plan) - available.mid.bytes - graphs_log
     row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
-    note = (f"non-KV memory from the log: {Bytes(non_kv).gib:.2f} GiB = requested at utilization {u_log:g} − "
-            f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
-            + (f", narrowed by the log's 'estimated maximum model length is "
-               f"{log.parsed.primary_failure.count('estimated_max_len').text}' (vLLM's exact available memory holds "
-               "that many blocks)" if pinned is not None else "")
+    failure = log.parsed.primary_failure
+    est = failure.count("estimated_max_len") if failure is not None else None
+    kv = failure.count("kv_tokens") if failure is not None else None
+    if getattr(a, "available", None) is not None:
+        said = (f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
+                + (f", narrowed by the log's 'estimated maximum model length is {est.text}' (vLLM's exact available "
+                   "memory holds that many blocks)" if pinned is not None and est is not None else ""))
+    else:  # V0: the capacity the error prints pins the available memory to whole blocks
+        said = (f"the available KV memory {available.text()} that the log's KV capacity of {kv.text} tokens pins "
+                f"(line {failure.line_no})" if kv is not None else f"the available KV memory {available.text()}")
+    note = (f"non-KV memory from the log: {Bytes(non_kv).gib:.2f} GiB = requested at utilization {u_log:g} − {said}"
             + (f" − the applied CUDA-graph estimate {Bytes(graphs_log).gib:.2f} GiB" if graphs_log else "")
             + f"; the activation peak is charged {Bytes(peak).gib:.2f} GiB, the rest of it beside the weights and "
               "the planned lines (the flags change nothing the profile run sees)")

@@ -16,9 +16,35 @@ def log_rules(ctx: Context):
     from tpkit.engines.vllm.versions import RULES, resolve_rules
 
     try:
+        if ctx.rules_version and ctx.get("vllm_v0_engine"):
+            return resolve_rules(f"{ctx.rules_version}:v0")
         return resolve_rules(ctx.rules_version) if ctx.rules_version else RULES["0.33"]
     except REFUSED:
         return RULES["0.33"]
+
+
+def v0_formats(parsed, release: str | None) -> bool:
+    """Whether a vLLM log's line formats show the V0 engine and none of V1's (``logs.engine``'s V0 formats: the V0
+    worker's 'the current vLLM instance can use', V0's model runner, 'Initializing a V0 LLM engine'; V0's
+    four-decimal 'Model loading took' tells neither engine: ``logs.settings.v0_or_v1_load_line``), in a release
+    0.8–0.10, where both engines ship and VLLM_USE_V1=0 runs V0: the log is read (:func:`log_rules`) and planned
+    (``cli.fromlog.v0_engine_release``) by the V0 rules, ``"<release>:v0"`` (``engines.vllm.versions``)."""
+    from tpkit.logs.engine import releases_in
+    from tpkit.logs.settings import v0_or_v1_load_line
+
+    if not parsed.engine or parsed.engine.engine_generation != "V0":
+        return False
+    if any(ev.claim.endswith("[V1]") and not v0_or_v1_load_line(ev.text) for ev in parsed.engine.evidence):
+        return False
+    found = releases_in(release)
+    if not found:
+        return False
+    try:
+        from tpkit.engines.vllm.versions import parse_version
+
+        return (0, 8, 0) <= parse_version(found[-1]) < (0, 11, 0)
+    except Exception:  # noqa: BLE001 - a release the rules cannot read
+        return False
 
 
 def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, int]:
@@ -251,13 +277,23 @@ def estimate_pins_available(a, failure) -> Iv | None:
     7,664 tokens at the print's middle, 7,760 pinned)."""
     import math
 
-    est = failure.count("estimated_max_len") if failure is not None and failure.kind == "kv_too_small" else None
+    too_small = failure is not None and failure.kind == "kv_too_small"
+    est = failure.count("estimated_max_len") if too_small else None
+    capacity = failure.count("kv_tokens") if too_small and est is None else None
     available, tb = getattr(a, "available", None), getattr(a, "token_bytes", None)
     block = int(getattr(a, "block_size", 0) or 0)
-    if est is None or available is None or not tb or block <= 0 or int(est.value) <= 0:
+    if not tb or block <= 0:
         return None
-    n = -(-int(est.value) // block)
+    if est is not None and available is not None and int(est.value) > 0:
+        n = -(-int(est.value) // block)
+    elif capacity is not None and int(capacity.value) > 0 and int(capacity.value) % block == 0:
+        # V0's 'the maximum number of tokens that can be stored in KV cache (N)': N = num_gpu_blocks × block, with
+        # num_gpu_blocks = available // bytes per block (worker/worker.py determine_num_available_blocks, 0.8.3)
+        n = int(capacity.value) // block
+    else:
+        return None
     per_block = tb * block
-    low = max(available.low, Bytes(math.ceil(n * per_block)))
-    high = min(available.high, Bytes(math.ceil((n + 1) * per_block) - 1))
+    low, high = Bytes(math.ceil(n * per_block)), Bytes(math.ceil((n + 1) * per_block) - 1)
+    if available is not None:
+        low, high = max(available.low, low), min(available.high, high)
     return Iv(low=low, high=high) if low <= high else None
