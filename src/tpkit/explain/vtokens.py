@@ -23,30 +23,6 @@ def log_rules(ctx: Context):
         return RULES["0.33"]
 
 
-def v0_formats(parsed, release: str | None) -> bool:
-    """Whether a vLLM log's line formats show the V0 engine and none of V1's (``logs.engine``'s V0 formats: the V0
-    worker's 'the current vLLM instance can use', V0's model runner, 'Initializing a V0 LLM engine'; V0's
-    four-decimal 'Model loading took' tells neither engine: ``logs.settings.v0_or_v1_load_line``), in a release
-    0.8–0.10, where both engines ship and VLLM_USE_V1=0 runs V0: the log is read (:func:`log_rules`) and planned
-    (``cli.fromlog.v0_engine_release``) by the V0 rules, ``"<release>:v0"`` (``engines.vllm.versions``)."""
-    from tpkit.logs.engine import releases_in
-    from tpkit.logs.settings import v0_or_v1_load_line
-
-    if not parsed.engine or parsed.engine.engine_generation != "V0":
-        return False
-    if any(ev.claim.endswith("[V1]") and not v0_or_v1_load_line(ev.text) for ev in parsed.engine.evidence):
-        return False
-    found = releases_in(release)
-    if not found:
-        return False
-    try:
-        from tpkit.engines.vllm.versions import parse_version
-
-        return (0, 8, 0) <= parse_version(found[-1]) < (0, 11, 0)
-    except Exception:  # noqa: BLE001 - a release the rules cannot read
-        return False
-
-
 def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, int]:
     """The printed token count for the low and high end of ``available`` (``engines.vllm.capacity.plan_capacity``:
     ≥ 0.20.1 int(max_concurrency × max_model_len), V1 < 0.20.1 blocks // groups × block, V0 blocks × block)."""

@@ -324,14 +324,6 @@ _V0_LOAD = lazy(r"Model loading took \d+\.\d{4} Gi?B and")
 ``v1/worker/gpu/model_runner.py``, 0.14.1 / 0.27.1 wheels) never prints"""
 
 
-def v0_or_v1_load_line(line: str) -> bool:
-    """Whether a 'Model loading took' line may be V0's model runner's: four decimals and 'and' (:data:`_V0_LOAD`),
-    as V0's ``worker/model_runner.py`` and the V1 runner print it in 0.8–0.10, without a ``[gpu_model_runner.py]``
-    tag that would name the V1 runner (a line whose tag the record splitter dropped tells neither)."""
-    m = _RUNNER_FILE.search(line)
-    return bool(_V0_LOAD.search(line)) and not (m and m.group(1) == "gpu_model_runner")
-
-
 def runner_settings(line: str, *, line_no: int) -> list[Setting]:
     """The model runner a vLLM log line shows, as the ``vllm_use_v2_model_runner`` setting (``"1"``: Model Runner
     V2, ``"0"``: the V1 runner), read off the RAW line (the record splitter drops vLLM's ``[file.py:N]`` tag):
