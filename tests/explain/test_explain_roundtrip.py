@@ -58,7 +58,7 @@ OPEN = {
     ("sg_106", "--disable-cuda-graph"): "rank rounding", ("sg_038", "--tp"): "unmeasured",
     ("sg_038", "--quantization"): "unmeasured",
     # vl_071 ran the V0 engine (VLLM_USE_V1=0, 0.8–0.10).  Helper rt15: explain reads and plan --from-log plans it by
-    # the V0 rules (explain.vengine.v0_formats), and V0's printed KV capacity (3,584 tokens = 224 blocks) pins the
+    # the V0 rules (explain.runfacts.v0_formats), and V0's printed KV capacity (3,584 tokens = 224 blocks) pins the
     # available memory on both sides: the plan holds 3,584 tokens (was 2,704).  The verdict still differs: V0's
     # budget, total × 0.98 = 21.55 GiB, is above the 21.39 GiB the plan leaves after its estimated CUDA context
     # (0.60 GiB, no GPU family named), and the planner calls that an OOM at the KV allocation

@@ -97,7 +97,7 @@ def v0_engine_release(e, release: str | None) -> str | None:
     a check it had passed (vl_071: 'VLLM_USE_V1=0 vllm serve … --gpu-memory-utilization 0.98').  V0's 'Model
     loading took 17.6110 GiB and …' (four decimals, ``[model_runner.py]``: ``logs.settings._V0_LOAD``) shares V1's
     words (and the V1 runner's four decimals) and tells neither engine."""
-    from tpkit.explain.vengine import v0_formats
+    from tpkit.explain.runfacts import v0_formats
 
     return f"{release}:v0" if release and v0_formats(e.parsed, release) else release
 
