@@ -44,6 +44,8 @@ def from_log(args):
         from tpkit.explain.sgrelease import log_release
 
         release, capped = log_release(ctx)
+    elif ctx.engine == "vllm":
+        release = v0_engine_release(e, release)
     if getattr(args, "engine_version", None) is None and (ctx.rules_version or capped):
         from tpkit.engines.registry import get_engine
 
@@ -85,6 +87,21 @@ def from_log(args):
     return e
 
 
+def v0_engine_release(e, release: str | None) -> str | None:
+    """The rule set a --from-log plan of a vLLM log takes: ``"<release>:v0"`` where the log's line formats show the
+    V0 engine (``logs.engine``'s V0 formats: the V0 worker's 'the current vLLM instance can use', V0's model runner,
+    'Initializing a V0 LLM engine') and none of V1's, and the release lies in 0.8–0.10, whose V0 engine runs with
+    VLLM_USE_V1=0 (``engines.vllm.versions._engine_rules``); else ``release``.  The two engines size memory
+    differently, and V1's start-up free-memory check (``v1/worker/gpu_worker.py init_device``) is not in V0's worker
+    (``worker/worker.py init_device``, read in the 0.8.3 source), so a V0 log planned by V1 rules was refused by
+    a check it had passed (vl_071: 'VLLM_USE_V1=0 vllm serve … --gpu-memory-utilization 0.98').  V0's 'Model
+    loading took 17.6110 GiB and …' (four decimals, ``[model_runner.py]``: ``logs.settings._V0_LOAD``) shares V1's
+    words (and the V1 runner's four decimals) and tells neither engine."""
+    from tpkit.explain.runfacts import v0_formats
+
+    return f"{release}:v0" if release and v0_formats(e.parsed, release) else release
+
+
 def measured_from_log(args, log, gpu, parallel, model=None) -> tuple[dict, dict, str, tuple[str, ...]]:
     """(measured start-up terms, the measured weights term, where the weights were read, notes) a --from-log plan
     charges: terms the plan's flags make inapplicable (another torch.compile cache or model runner, another
@@ -96,9 +113,17 @@ def measured_from_log(args, log, gpu, parallel, model=None) -> tuple[dict, dict,
     terms = dict(measured.terms)
     # the measured load delta stands for the weights and every line allocated inside it (the planner charges
     # those 0: engines.vllm.policy.inside_load_delta), so a --quantization read from the log keeps it too
+    # a quantization read from the log that the plan's config cannot take (``explain.fromlog.refused_quantization``:
+    # the config is not the checkpoint that ran, e.g. its base model's) is still the run's: the user asked for no
+    # other, so the weights the log measured at its layout are the checkpoint's and stay, as ``tpkit explain`` sizes
+    # its fixes from them (helper rt15: vl_342, compressed-tensors planned on its base model's config)
+    kept = getattr(args, "quantization_refused", False) and "quantization" not in getattr(args, "user_given", ())
     same = (measured.layout["tp"] == parallel.tp and measured.layout["pp"] == parallel.pp
-            and same_quantization(measured.layout["quantization"], getattr(args, "quantization", None)))
+            and (kept or same_quantization(measured.layout["quantization"], getattr(args, "quantization", None))))
     notes = measured.notes + getattr(args, "log_notes", ())
+    if kept and "weights" in terms and same:
+        notes += (f"weights taken from the log ({measured.layout['quantization']}, as it ran), not derived from the "
+                  "config, which is not that checkpoint's",)
     logged_cache = log.context.get("compile_cache") if args.engine == "vllm" else None
     if "activation_peak" in terms and logged_cache and args.compile_cache != logged_cache:
         terms.pop("activation_peak")
@@ -217,7 +242,11 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
         return None
     if measured_term("activation_peak") is not None or getattr(a, "activation", None) is not None:
         return None  # the log prints its peak activation: that term is measured, not moved
-    available = getattr(a, "available", None)
+    from tpkit.explain.vtokens import estimate_pins_available
+
+    # vLLM's printed estimate of the longest request narrows the two-decimal print, as explain's fixes take it
+    pinned = estimate_pins_available(a, log.parsed.primary_failure)
+    available = pinned or getattr(a, "available", None)
     extra = result.extra or {}
     if available is None or "available_kv_bytes" not in extra or extra.get("override"):
         return None
@@ -243,8 +272,17 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
         return None
     non_kv = round(requested * u_log / u_plan) - available.mid.bytes - graphs_log
     row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
-    note = (f"non-KV memory from the log: {Bytes(non_kv).gib:.2f} GiB = requested at utilization {u_log:g} − "
-            f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
+    failure = log.parsed.primary_failure
+    est = failure.count("estimated_max_len") if failure is not None else None
+    kv = failure.count("kv_tokens") if failure is not None else None
+    if getattr(a, "available", None) is not None:
+        said = (f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
+                + (f", narrowed by the log's 'estimated maximum model length is {est.text}' (vLLM's exact available "
+                   "memory holds that many blocks)" if pinned is not None and est is not None else ""))
+    else:  # V0: the capacity the error prints pins the available memory to whole blocks
+        said = (f"the available KV memory {available.text()} that the log's KV capacity of {kv.text} tokens pins "
+                f"(line {failure.line_no})" if kv is not None else f"the available KV memory {available.text()}")
+    note = (f"non-KV memory from the log: {Bytes(non_kv).gib:.2f} GiB = requested at utilization {u_log:g} − {said}"
             + (f" − the applied CUDA-graph estimate {Bytes(graphs_log).gib:.2f} GiB" if graphs_log else "")
             + f"; the activation peak is charged {Bytes(peak).gib:.2f} GiB, the rest of it beside the weights and "
               "the planned lines (the flags change nothing the profile run sees)")

@@ -436,6 +436,7 @@ def plan(args):
         refused = refused_quantization(model, args.quantization, args.engine)
         if refused:
             args.log_notes, args.quantization = (refused,), None
+            args.quantization_refused = True  # the log's own: its measured weights stay (fromlog.measured_from_log)
             args.log_filled = tuple(n for n in args.log_filled if n != "quantization")
     options = options_from_args(engine, args)
     links = links_from_args(args, parallel)

@@ -118,6 +118,12 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         gpu, gpu_source, inferred = sglang_gpu(parsed, values, flags, gpu, gpu_source, contradictions, notes)
     links = links_from_log(raw, values, notes)
     if engine == "vllm":
+        from tpkit.explain.runfacts import v0_formats
+
+        if v0_formats(parsed, version):  # the V0 engine of a 0.8–0.10 release: read by its rules (vtokens.log_rules)
+            values["vllm_v0_engine"] = True
+            sources["vllm_v0_engine"] = "the log's line formats: V0's and none of V1's (explain.runfacts.v0_formats)"
+    if engine == "vllm":
         notes += compile_cache_note(values, sources, version)
         notes += runner_note(values, sources)
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,

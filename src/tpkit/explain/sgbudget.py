@@ -47,13 +47,16 @@ class BudgetReplan:
         return (math.ceil if up else math.floor)(effective / self.factor * 100) / 100
 
     def budget(self, *, fraction=None, free_gain=0, weights_scale=1.0, cell_scale=1.0,
-               weights=None, stream=None) -> tuple[int | None, int | None]:
+               weights=None, stream=None, default_fraction=None) -> tuple[int | None, int | None]:
         """(KV budget bytes, tokens) with one knob changed, from the anchors; ``weights``: the load usage at another
         layout in bytes (``relayout``), in place of the measured one × ``weights_scale``; ``stream``: the stream
-        pool at that layout (SGLang's pre sample stays the log's: a re-planned TP re-uses the measured start-up)."""
-        if self.pre is None or self.w is None or (fraction or self.f) is None:
+        pool at that layout (SGLang's pre sample stays the log's: a re-planned TP re-uses the measured start-up);
+        ``default_fraction``: the fraction SGLang runs at the new layout where the run's was its default (no flag
+        to keep: ``explain.sgreplan.relayout``), in place of the run's."""
+        if self.pre is None or self.w is None or (fraction or default_fraction or self.f) is None:
             return None, None
-        frac = fraction * self.factor if fraction is not None else self.f
+        frac = (fraction * self.factor if fraction is not None else
+                default_fraction if default_fraction is not None else self.f)
         # SGLang samples pre before its forward stream takes the stream pool (engines.sglang.streams): the
         # budget is (pre + pool) × f − weights − pool, with pre the 'Load weight begin' free memory
         p = self.pre + free_gain + self.stream

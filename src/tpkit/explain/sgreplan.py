@@ -44,10 +44,11 @@ def relayout(ctx, a, *, tp: int, quantization: str | None = None) -> dict:
     decoder: 55.84 GiB against 30.06 GiB measured; until helper rt14 the fix scaled by 1/2 and the plan derived
     55.84 / 2).  Else the measured weights scaled by 1/2 (replicated layers not split; 16-bit weights assumed for
     fp8)."""
+    default = _default_at(ctx, a, tp)
     scaled = dict(weights_scale=0.5, note="weights scaled by 1/2 " + ("(assumes 16-bit weights)" if quantization
                                                                      else "(replicated layers not split)"))
     if ctx.model is None or ctx.gpu is None or a.weights is None:
-        return scaled
+        return _with_default(scaled, default)
     from tpkit.explain.replan import scaled_weights
 
     try:
@@ -59,10 +60,39 @@ def relayout(ctx, a, *, tp: int, quantization: str | None = None) -> dict:
     from tpkit.explain.sgrelease import stream_pool_for
 
     pool = stream_pool_for(ctx, tp, int(ctx.get("pp", 1) or 1))[0]  # at world > 1 inside init_torch_distributed
-    return dict(weights=weights.bytes, stream=pool.mid.bytes if pool is not None else 0,
-                note=f"re-planned at {changed}: the log's {a.weights.text()} × {_g(nominal)} / {_g(own)} "
-                     f"(tpkit plan's load usage per rank at the new layout / at the log's) = {_g(weights)}, as "
-                     "tpkit plan --from-log charges it")
+    return _with_default(dict(weights=weights.bytes, stream=pool.mid.bytes if pool is not None else 0,
+                              note=f"re-planned at {changed}: the log's {a.weights.text()} × {_g(nominal)} / "
+                                   f"{_g(own)} (tpkit plan's load usage per rank at the new layout / at the log's) = "
+                                   f"{_g(weights)}, as tpkit plan --from-log charges it"), default)
+
+
+def _default_at(ctx, a, tp: int) -> tuple[float, str] | None:
+    """(SGLang's default mem_fraction_static at tp ``tp``, its source) where the run's fraction was SGLang's default
+    (the log prints none and no flag gives one) and the default at ``tp`` differs from it; else None.  A user who
+    re-runs with ``--tp N`` and no ``--mem-fraction-static`` gets the release's default for that layout: the
+    by-tp tables up to 0.4.5 and the ROCm aiter × 0.85, whose default backend follows the KV heads per rank (sglang
+    0.4.7–0.5.4 ``ModelRunner.model_specific_adjustment``, ``engines.sglang.choices.rocm_aiter_factor``), both
+    as ``explain.sgrelease.default_fraction`` computes them and ``tpkit plan`` applies them (sg_061, 0.4.8 on
+    MI300X: 0.690 at tp 8 with aiter, 0.812 at tp 16 where the default backend is triton)."""
+    if ctx.get("mem_fraction") is not None or a.fraction is None or ctx.model is None:
+        return None
+    from tpkit.explain.sgrelease import default_fraction
+
+    rng, source = default_fraction(ctx, tp, int(ctx.get("pp", 1) or 1))
+    if rng is None:
+        return None
+    value = (rng[0] + rng[1]) / 2
+    if abs(value - a.fraction) < 5e-5:
+        return None
+    return value, (f"mem_fraction_static {value:.3f}, SGLang's default at tp {tp} (the run's {a.fraction:.3f} was "
+                   f"its default at tp {int(ctx.get('tp', 1) or 1)}, not a flag to keep): "
+                   f"{source.removeprefix('not printed: ')}")
+
+
+def _with_default(kw: dict, default: tuple[float, str] | None) -> dict:
+    if default is None:
+        return kw
+    return dict(kw, default_fraction=default[0], note=f"{kw['note']}; {default[1]}")
 
 
 def no_replan_words(ctx) -> str:

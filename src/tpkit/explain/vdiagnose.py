@@ -77,7 +77,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
                          findings=tuple(findings))
     if failure.kind == "startup_free_memory":
-        cause, short, fixes = _startup_free_memory(failure, ctx)
+        cause, short, fixes = _startup_free_memory(failure, ctx, a)
     elif failure.kind == "cpu_kv_space":
         cause, short, fixes = _cpu_kv_space(failure)
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
@@ -186,6 +186,11 @@ def _kv_too_small(parsed, failure, a, ctx, tokens_for, findings: list[str]):
         cause = "one request of max_model_len does not fit the KV cache"
     if needed and have_b is not None:
         cause += _pp_cause(parsed, ctx, findings)
+    from tpkit.explain.vtokens import estimate_pins_available
+
+    pinned = estimate_pins_available(a, failure)
+    if pinned is not None:  # vLLM's estimate pins the available memory (and confirms the bytes per token)
+        have_b, tb = pinned.mid.bytes, a.token_bytes
     need = _KvNeed(needed, have_b, tb, short, failure.count("estimated_max_len"), kv_tokens)
     return cause, short, _kv_too_small_fixes(a, ctx, need, tokens_for)
 
@@ -270,7 +275,25 @@ def _host_memory_read(ctx) -> bool | None:
     return None if release is None else vllm_reads_host_available(release, gpu)
 
 
-def _startup_free_memory(failure, ctx=None):
+def _after_the_check(a, ctx, fix: Fix, u2: float) -> Fix:
+    """A utilization fix that passes vLLM's start-up free-memory check, with what follows the check: the run at
+    ``--gpu-memory-utilization u2`` planned by the function ``tpkit plan --from-log LOG --gpu-memory-utilization
+    u2`` takes its numbers from (``explain.vreplan.layout_fix`` at the log's layout: the log measured nothing
+    before the check, so the weights, the profile and the start-up terms are the planner's): its KV tokens, and a
+    fit only where the check passes and that pool holds a token (vl_115: 0.16 × 93 GiB passes the check, and
+    Qwen3-14B's weights alone exceed it).  The fix as it was where the model or the GPU is not known."""
+    planned = _vr().layout_fix(a, ctx, flags=fix.flags, tp=int(ctx.get("tp", 1) or 1),
+                               quantization=_vr().log_quantization(ctx), why=fix.why, fallback=None,
+                               changes={"gpu_memory_utilization": u2})
+    if planned is None:
+        return fix
+    fits = fix.fits and planned.fits and bool(planned.kv_tokens)
+    after = (f"passes the start-up check; after it, planned from the catalog (the log measured nothing before the "
+             f"check): {planned.kv_tokens:,} KV tokens, " + ("fits" if fits else "does not fit"))
+    return Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=fits, why=fix.why, note=f"{after}; {planned.note}")
+
+
+def _startup_free_memory(failure, ctx=None, a=None):
     """Free memory at start-up below u × total: (cause, short, fixes) — a utilisation that fits the free memory,
     or free the GPU.  On a unified-memory GPU (GB10, Jetson Thor / Orin) the free memory is the host's: from vLLM
     0.11.1 its MemAvailable (``utils/mem_utils.py`` ``MemorySnapshot.measure``, ``engines.unified``), so the
@@ -295,9 +318,10 @@ def _startup_free_memory(failure, ctx=None):
     if free and tot:
         u2 = math.floor((free.value.bytes - MiB(512).bytes) / tot.value.bytes * 100) / 100
         if u2 > 0:
-            fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=None, fits=u2 > 0.05,
-                             why=f"requested {u2:.2f} × {tot.text} ≤ the {free.text} free",
-                             note="KV tokens depend on the non-KV memory, not measured before this check"))
+            fix = Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=None, fits=u2 > 0.05,
+                      why=f"requested {u2:.2f} × {tot.text} ≤ the {free.text} free",
+                      note="KV tokens depend on the non-KV memory, not measured before this check")
+            fixes.append(_after_the_check(a, ctx, fix, u2) if a is not None and ctx is not None else fix)
     if host:
         need = f"the check passes once free -b shows {req.text} available: " if req else ""
         fixes.append(Fix(flags="stop other programs or containers on the host (free -b: 'available')", kv_tokens=None,
@@ -308,9 +332,29 @@ def _startup_free_memory(failure, ctx=None):
                          kv_tokens=None, fits=True, why="the page cache counts as used in cudaMemGetInfo's free "
                          "on unified memory before vLLM 0.11.1"))
     else:
-        fixes.append(Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
-                         kv_tokens=None, fits=True, why="the whole requested memory becomes free"))
+        fix = Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
+                  kv_tokens=None, fits=True, why="the whole requested memory becomes free")
+        fixes.append(_on_a_free_card(a, ctx, fix) if a is not None and ctx is not None else fix)
     return cause, short, fixes
+
+
+def _on_a_free_card(a, ctx, fix: Fix) -> Fix:
+    """The advice to free the GPU, with what follows the check once it passes: the run at the log's own settings
+    planned as ``tpkit plan --from-log LOG`` plans it (``explain.vreplan.layout_fix`` at the log's layout and
+    utilization; the log measured nothing before the check).  A fit only where that plan fits: freeing the card does
+    not help a model whose weights alone exceed it (vl_225: Qwen3.6-35B-A3B bf16, 65.5 GiB of weights, on an
+    11.49 GiB card).  The advice as it was where the model or the GPU is not known."""
+    planned = _vr().layout_fix(a, ctx, flags=fix.flags, tp=int(ctx.get("tp", 1) or 1),
+                               quantization=_vr().log_quantization(ctx), why=fix.why, fallback=None)
+    if planned is None:
+        return fix
+    if planned.fits and planned.kv_tokens:
+        return Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=True, why=fix.why,
+                   note=f"with the card free, the plan of the log's settings holds {planned.kv_tokens:,} KV tokens")
+    return Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=False, why=fix.why,
+               note="with the card free the run still does not fit (planned from the catalog, the log measured "
+                    f"nothing before the check): {planned.note.rsplit('; the plan: ', 1)[-1]}; a GPU with more "
+                    "memory, more GPUs or a smaller or quantized checkpoint would")
 
 
 def _cpu_kv_space(failure):

@@ -16,6 +16,8 @@ def log_rules(ctx: Context):
     from tpkit.engines.vllm.versions import RULES, resolve_rules
 
     try:
+        if ctx.rules_version and ctx.get("vllm_v0_engine"):
+            return resolve_rules(f"{ctx.rules_version}:v0")
         return resolve_rules(ctx.rules_version) if ctx.rules_version else RULES["0.33"]
     except REFUSED:
         return RULES["0.33"]
@@ -237,3 +239,37 @@ def rebuild_tokens(ctx: Context, rules, tp: int, pp: int, block: int, available:
         predicted, tb_source, alternatives = _other_end(ctx, tp, pp, block, rules, available, predicted, tb_source)
     return Rebuilt(predicted, layout.bytes_per_block.bytes / layout.block_size, tb_source, layout.block_size,
                     alternatives)
+
+
+def estimate_pins_available(a, failure) -> Iv | None:
+    """The available KV memory narrowed by vLLM's printed 'the estimated maximum model length is L' (V1's
+    one-request check, ``kv_cache_utils.estimate_max_model_len``, read in the 0.17.1 wheel; the same binary search
+    in 0.8.x–0.27): L is the largest length with ``cdiv(L, block) × bytes per block ≤ available`` (a full-attention
+    spec's ``max_memory_usage_bytes``), so vLLM's exact available memory lies in [n, n + 1) blocks' bytes, n =
+    cdiv(L, block), inside the two-decimal print.  None where no estimate is printed, the anchors lack the bytes per
+    token, or the interval misses the print (another spec: sliding window, hybrid, a pp stage's layers).  ``tpkit
+    explain``'s fixes of that check and ``tpkit plan --from-log`` (``cli.fromlog.non_kv_from_log``) both size from
+    it, so a fix of ``--max-model-len L`` re-plans to L tokens on both sides (vl_455: 0.41 GiB printed, L 7,760:
+    7,664 tokens at the print's middle, 7,760 pinned)."""
+    import math
+
+    too_small = failure is not None and failure.kind == "kv_too_small"
+    est = failure.count("estimated_max_len") if too_small else None
+    capacity = failure.count("kv_tokens") if too_small and est is None else None
+    available, tb = getattr(a, "available", None), getattr(a, "token_bytes", None)
+    block = int(getattr(a, "block_size", 0) or 0)
+    if not tb or block <= 0:
+        return None
+    if est is not None and available is not None and int(est.value) > 0:
+        n = -(-int(est.value) // block)
+    elif capacity is not None and int(capacity.value) > 0 and int(capacity.value) % block == 0:
+        # V0's 'the maximum number of tokens that can be stored in KV cache (N)': N = num_gpu_blocks × block, with
+        # num_gpu_blocks = available // bytes per block (worker/worker.py determine_num_available_blocks, 0.8.3)
+        n = int(capacity.value) // block
+    else:
+        return None
+    per_block = tb * block
+    low, high = Bytes(math.ceil(n * per_block)), Bytes(math.ceil((n + 1) * per_block) - 1)
+    if available is not None:
+        low, high = max(available.low, low), min(available.high, high)
+    return Iv(low=low, high=high) if low <= high else None
