@@ -1821,14 +1821,6 @@ VRES_OFF = {
         "phase 20.88. The same machine and build leave 2.0 GiB at tp 1 (vp_370) and 5.1 GiB at tp 8 with a 7B "
         "model (vp_371): a ROCm start-up of 0.6.x (RCCL at 8 ranks without custom all-reduce, rocBLAS with "
         "TORCH_BLAS_PREFER_HIPBLASLT=0) is missing, which no V0 ROCm log prints; no rule."),
-    "vp_417": (
-        f"{VRES}. Against vp_415 (same GPUs 1 and 7, same flags, 'vllm serve'): weights 74.35 vs 74.08 GiB printed "
-        "and KV 29.07 vs 32.08, so 2.74 GiB more non-weight memory inside the 0.78 budget; tpkit plans both runs "
-        "alike (74.26 weights, 32.38 KV). This run is the project's offline probe script (LLM class, its other "
-        "arguments not shown, PYTHONPATH with the project's own package) and its 'init engine (profile, create kv "
-        "cache, warmup model)' took 516.40 s against 9.38 / 9.90 s for vp_415 / vp_416: a first start that built "
-        "kernels inside the profile window (eager, so not torch.compile; DeepSeek-V4's JIT kernels are a candidate, "
-        "not read). The LLM class's 16,384 batched tokens would add about 0.07 GiB. Not an input tpkit has; no rule."),
     "vp_470": (
         f"{VRES} (vllm 0.9.2 wheel, model_executor/models/qwen2_5_vl.py). Printed vs planned, GiB: budget 0.9 x "
         "22.05 = 19.85; KV 1.81 vs 1.99; weights 15.63 vs 15.62 (15.45 + 0.12 MRoPE cache + 0.06 allocator rounding); "

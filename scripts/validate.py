@@ -173,6 +173,7 @@ def _weights_table() -> list[str]:
                 try:
                     from tpkit.engines.registry import get_engine
 
+                    from tpkit.engines.vllm.dsv4_profile import BUFFERS_ITEM as DSV4_BUFFERS_ITEM
                     from tpkit.engines.vllm.load_lines import (ALLOCATOR_ITEM, GEMMA4_PLE_BUFFER_ITEM,
                                                                MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM)
 
@@ -182,6 +183,8 @@ def _weights_table() -> list[str]:
                     rope += sum(l.bytes.gib for l in ledger.items if l.item == ALLOCATOR_ITEM)
                     # and Gemma 4's per-layer-embedding buffer, made with the model (helper t4g4)
                     rope += sum(l.bytes.gib for l in ledger.items if l.item == GEMMA4_PLE_BUFFER_ITEM)
+                    # and DeepSeek-V4's max_num_batched_tokens buffers, made with the model (helper v417)
+                    rope += sum(l.bytes.gib for l in ledger.items if l.item == DSV4_BUFFERS_ITEM)
                     # and what the MLA backend builds inside the load (vllm 0.7.3 model_loader/loader.py
                     # _process_weights_after_loading: absorbed decode matrices, dequantised kv_b_proj; helper mla15)
                     rope += sum(l.bytes.gib for l in ledger.items

@@ -232,14 +232,16 @@ IDX = "profile phase: sparse indexer profile reservation"
 
 def test_indexer_profile_reservation_is_the_gather_workspace_and_the_512_mib_dummy():
     # helper v11b: sparse_attn_indexer's profile branch (0.20.2-0.29.0): max_model_len x 40 / 4 entries x (128 + 4) B
-    # + 1 MiB radix top-k, plus the 512 MiB dummy logits block, on top of the attention phase's live tensors
-    p = _vp593_with("0.25.0")
+    # + 1 MiB radix top-k, plus the 512 MiB dummy logits block, on top of the attention phase's live tensors.
+    # Helper v417 (2026-12-05): pinned at 0.22.0; from 0.23.0 the phase is inside DeepSeek-V4's own attention phase
+    # (engines.vllm.dsv4_profile; tests/engines/test_vllm_dsv4_profile.py)
+    p = _vp593_with("0.22.0")
     items = {l.item: l.bytes.bytes for l in p.ledger.items}
     entries = 1048576 * 40 // 4
     reservation = entries * 128 + entries * 4 + 2**20 + 512 * 2**20
     assert items[IDX] == items["profile phase: attention"] + reservation
     assert items["activation peak (profile run, estimate)"] == items[IDX]  # vp_593's peak: 2.14 GiB (printed ~2.2)
-    short = {l.item: l.bytes.bytes for l in _vp593_with("0.25.0", max_model_len=4096).ledger.items}
+    short = {l.item: l.bytes.bytes for l in _vp593_with("0.22.0", max_model_len=4096).ledger.items}
     assert short[IDX] - short["profile phase: attention"] == 4096 * 10 * 132 + 2**20 + 512 * 2**20
 
 

@@ -435,6 +435,7 @@ def _extra(cfg: dict, text: dict) -> dict:
                 "mamba_n_groups", "conv_kernel", "mamba_d_conv", "mamba_ssm_cache_dtype", "use_conv_bias",
                 "conv_L_cache", "conv_bias", "conv_dim", "compress_ratios", "index_head_dim", "qk_rope_head_dim",
                 "q_lora_rank", "o_groups", "o_lora_rank", "hc_mult", "num_hash_layers", "index_n_heads", "expert_dtype",
+                "index_topk", "compress_rope_theta",
                 *_GDN_KEYS):
         if cfg.get(key) is not None or text.get(key) is not None:
             extra[key] = text.get(key, cfg.get(key))

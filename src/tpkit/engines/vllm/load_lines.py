@@ -342,6 +342,19 @@ def gemma4_ple_buffer(model: ModelSpec, r: Resolved, rules: VllmRules) -> tuple[
                             "per_layer_embeddings, made with the model: in the load delta)"),)
 
 
+def dsv4_batched_buffers(model: ModelSpec, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
+    """DeepSeek-V4's max_num_batched_tokens-sized buffers made with the model (``engines.vllm.dsv4_profile.
+    batched_buffers``, helper v417): in "Model loading took"; a line only where they exist."""
+    if model.model_type != "deepseek_v4":
+        return ()
+    from tpkit.engines.vllm.dsv4_profile import BUFFERS_ITEM, batched_buffers
+
+    nbytes, how = batched_buffers(model, r.max_num_batched_tokens, r.act_bytes, rules.release)
+    if not nbytes:
+        return ()
+    return (LineItem(item=BUFFERS_ITEM, bytes=Bytes(nbytes), source=how),)
+
+
 def mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
                    r: Resolved) -> tuple[LineItem, ...]:
     """What vLLM's MXFP4 MoE backend adds to the expert tensors at load (``tpkit.engines.vllm.mxfp4``): the Marlin

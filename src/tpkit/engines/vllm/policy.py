@@ -30,7 +30,8 @@ from tpkit.engines.vllm.layout import resolve_parallel
 from tpkit.engines.vllm.load_lines import (LORA_ITEM, lora_items, lora_notes, mla_absorbed, mla_workspace,
                                            mxfp4_padding, offload_copy, rope_line, weights_item, allocator_rounding,
                                            cpu_offload, fp8_marlin_scales,
-                                           drafter_in_load_delta, gemma4_ple_buffer, inside_load_delta,
+                                           drafter_in_load_delta, dsv4_batched_buffers, gemma4_ple_buffer,
+                                           inside_load_delta,
                                            lora_in_load_delta,
                                            offload_copies, offload_v0_fallback, pp_v0_fallback,
                                            capability_v0_fallback, rotary_cache_bytes, rotary_cache_positions,
@@ -332,6 +333,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     act_line, *parts = activation_lines(model, parallel, options, r, rules)
     mla_lines = mla_absorbed(model, parallel, options, r, rules, w_plan) + mxfp4_padding(model, parallel, options, r)
     mla_lines += lora_items(model, parallel, options, r, rules) + gemma4_ple_buffer(model, r, rules)
+    mla_lines += dsv4_batched_buffers(model, r, rules)
     mla_lines += fp8_marlin_scales(model, parallel, options, r, w_plan, rocm=str(gpu.vendor).upper() == "AMD")
     if weights is None:  # the allocator's rounding of the derived tensors (engines.vllm.weight_blocks)
         mla_lines += allocator_rounding(model, parallel, options, r, w_plan, rules,

@@ -362,6 +362,9 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                            act_bytes=r.act_bytes,
                                            split_k=awq_split_k(model, release=rules.release, flag=options.quantization))
     act = _with_sparse_indexer(act, model, r, rules)
+    if getattr(model, "model_type", None) == "deepseek_v4":  # helper v417 (the module only for DeepSeek-V4)
+        from tpkit.engines.vllm.dsv4_profile import with_dsv4_forward
+        act = with_dsv4_forward(act, model, parallel, r, rules)
     line = LineItem(item="activation peak (profile run, estimate)", bytes=estimated_activation_peak(act.peak),
                     source=f"max of the profile phases below ({act.limiting_phase}); "
                            f"T = {r.max_num_batched_tokens:,} tokens, {r.sampler_rows:,} sampler rows"

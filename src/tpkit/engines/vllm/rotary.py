@@ -158,6 +158,37 @@ def rotary_cache_positions(model: ModelSpec, release: tuple[int, int, int] | Non
     return mpe, "max_position_embeddings"
 
 
+DSV4_ROPE_RELEASE = (0, 20, 0)
+"""first vLLM release with DeepSeek-V4 (``DeepseekV4ScalingRotaryEmbedding``; read in 0.20.0, 0.22.0, 0.23.0, 0.25.0,
+0.26.0)"""
+
+
+def _dsv4_caches(model: ModelSpec, rel: tuple[int, int, int]) -> tuple[RotaryCache, ...]:
+    """DeepSeek-V4's caches (helper v417): each attention layer calls ``get_rope`` with ``rope_dim`` =
+    qk_rope_head_dim and ``is_deepseek_v4`` (vLLM 0.20.0–0.21.x ``model_executor/models/deepseek_v4.py``, 0.22.0+
+    ``models/deepseek_v4/common/rope.py build_deepseek_v4_rope``), with ``rope_theta`` on the uncompressed layers and
+    ``compress_rope_theta`` on the compressed ones.  ``get_rope`` (``rotary_embedding/__init__.py``) takes the width
+    from ``rope_dim`` and keys its cache on the rope parameters, so the two thetas build two caches; each is a
+    ``DeepseekV4ScalingRotaryEmbedding`` (``deepseek_scaling_rope.py``), whose cos/sin cache is float32 with
+    original_max_position_embeddings × factor rows whatever the model dtype.  The indexer and the compressors reuse
+    the layer's embedding."""
+    extra = model.extra or {}
+    dim = int(extra.get("qk_rope_head_dim") or rotary_dim(model))
+    rows, how = rotary_cache_positions(model, rel)
+    ratios = [int(r) for r in (extra.get("compress_ratios") or [])]
+    thetas = []
+    if not ratios or any(r <= 1 for r in ratios):
+        thetas.append(("rope_theta", rope_config(model).get("rope_theta") or extra.get("rope_theta")))
+    if any(r > 1 for r in ratios):
+        theta = extra.get("compress_rope_theta")
+        if theta is not None and all(theta != t for _, t in thetas):
+            thetas.append(("compress_rope_theta", theta))
+    return tuple(RotaryCache(rows=rows, dim=dim, elem=4,
+                             how=f"{how}; {name} {value}: DeepseekV4ScalingRotaryEmbedding, rope_dim = "
+                                 "qk_rope_head_dim, float32 (vLLM 0.20+)")
+                 for name, value in thetas)
+
+
 def rotary_caches(model: ModelSpec, act_bytes: int, release: tuple[int, int, int] | None = None, *,
                   custom_rope_op: bool = False, cuda: bool = True) -> tuple[RotaryCache, ...]:
     """The rotary caches vLLM ``release`` builds once for the model (one per distinct rope config; the per-layer
@@ -177,6 +208,8 @@ def rotary_caches(model: ModelSpec, act_bytes: int, release: tuple[int, int, int
                                    how=f"{lr.layer_type} layers' {kind} rope ({how}; head {lr.head_size}"
                                    + (", proportional: full head width" if kind == "proportional" else "") + ")"))
         return tuple(out)
+    if model.model_type == "deepseek_v4" and rel >= DSV4_ROPE_RELEASE:
+        return _dsv4_caches(model, rel)
     dim = rotary_dim(model)
     rows, how = rotary_cache_positions(model, rel)
     elem, why = act_bytes, ""
