@@ -1,10 +1,11 @@
-"""Predicted vs measured decode step on the H200 reference run (CPU only).
+"""Predicted vs measured decode step on a ``bench/decode_reference.py`` run (CPU only).
 
-    python bench/decode_compare.py [docs/runs/decode_h200_2026-12-01.json]
+    python bench/decode_compare.py [docs/runs/decode_h200_2026-12-01.json ...]
+    python bench/decode_compare.py docs/runs/decode_h100_dense_2026-12-05.json docs/runs/decode_h100_moe_2026-12-05.json
 
-Predicts every (model, context, batch) row of a ``bench/decode_reference.py`` JSON with tpkit's cost model
-(kernel layout ``reference``, GPU H200) and prints a markdown table: measured µs, predicted µs, error,
-and the attention part measured alone vs predicted.
+Predicts every (model, context, batch) row of one or more ``bench/decode_reference.py`` JSONs with tpkit's cost
+model (kernel layout ``reference``, the GPU the run names in ``machine.gpu``, looked up in the catalog) and prints a
+markdown table: measured µs, predicted µs, error, and the attention part measured alone vs predicted.
 """
 
 from __future__ import annotations
@@ -25,13 +26,19 @@ def main(argv: list[str]) -> int:
     from tpkit.perf.impl import impl_profile
     from tpkit.perf.work import Batch, Shard, forward_kernels
 
-    path = Path(argv[1]) if len(argv) > 1 else ROOT / "docs" / "runs" / "decode_h200_2026-12-01.json"
-    run = json.loads(path.read_text())
-    dev, impl = device_rates(lookup_gpu("H200")), impl_profile("reference")
+    paths = [Path(a) for a in argv[1:]] or [ROOT / "docs" / "runs" / "decode_h200_2026-12-01.json"]
+    runs = [json.loads(p.read_text()) for p in paths]
+    gpus = {run["machine"]["gpu"] for run in runs}
+    if len(gpus) != 1:
+        print(f"decode_compare: the runs name different GPUs {sorted(gpus)}; compare one GPU at a time", file=sys.stderr)
+        return 2
+    gpu = lookup_gpu(gpus.pop())
+    dev, impl = device_rates(gpu), impl_profile("reference")
+    print(f"GPU {gpu.name} (the runs' machine.gpu), kernel layout 'reference'\n")
     print("| model | context | batch | measured µs | predicted µs | error | attention measured / predicted µs |")
     print("|---|---:|---:|---:|---:|---:|---|")
     errors = []
-    for row in run["rows"]:
+    for row in (row for run in runs for row in run["rows"]):
         spec = load_model(row["model"])
         kernels = forward_kernels(spec, Shard(), Batch(sequences=row["batch"], context=row["context"] - 1), impl)
         pred = time_forward(kernels, dev, impl=impl).total_us

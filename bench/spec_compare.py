@@ -32,9 +32,14 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "docs" / "runs" / "spec_h200_2026-12-05.json"
 
 
+GPU = "H200"
+"""the catalog GPU the predictions are made for: the recorded run's (``bench/draft_compare.py`` sets it from its
+run's ``machine.gpu``)"""
+
+
 def _ctx(model_id: str, context: int, tokens: int, topk: int = 1, version: str | None = None):
     """perf's context for one row (plan._context of a PerfRequest with impl ``reference``; ``version``: the SGLang
-    release, newest when None)."""
+    release, newest when None) on ``GPU``."""
     from tpkit.hardware.catalog import lookup_gpu
     from tpkit.models import load_model
     from tpkit.perf import plan
@@ -44,7 +49,7 @@ def _ctx(model_id: str, context: int, tokens: int, topk: int = 1, version: str |
     steps = max(1, tokens - 1) if topk == 1 else 1
     drafts = steps + 1 if topk == 1 else 2
     spec = SpecSettings(algorithm="EAGLE3", num_steps=steps, topk=topk, num_draft_tokens=drafts)
-    req = PerfRequest(model=load_model(model_id), gpu=lookup_gpu("H200"), tp=1, batch=1, context=context,
+    req = PerfRequest(model=load_model(model_id), gpu=lookup_gpu(GPU), tp=1, batch=1, context=context,
                       engine="sglang", engine_version=version, impl="reference", spec=spec)
     ctx = plan._context(req)
     return ctx, spec, plan.default_policy(ctx.setup.link)
