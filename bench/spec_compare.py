@@ -3,7 +3,8 @@
     python bench/spec_compare.py [docs/runs/spec_h200_2026-12-05.json] [--kernel flash|mask]
 
 Reads a ``bench/spec_reference.py`` JSON and predicts each row with tpkit perf's own functions, kernel layout
-``reference`` (the profile ``bench/decode_compare.py`` uses), GPU H200, TP 1, engine sglang, EAGLE3:
+``reference`` (the profile ``bench/decode_compare.py`` uses), the run's GPU (``machine.gpu``; H200 for the recorded
+run), TP 1, engine sglang, EAGLE3:
 
     T_decode(B)     ``plan._forward`` of Batch(B sequences, 1 token, context C)
     T_verify(B, D)  ``plan._forward`` of Batch(B, D tokens, context C), attention ``decode`` (the reference
@@ -181,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot read the spec_reference JSON {args.path!r}: {exc}; give the path of a "
               "bench/spec_reference.py --out file", file=sys.stderr)
         return 2
+    global GPU
+    from tpkit.hardware.catalog import lookup_gpu
+
+    GPU = lookup_gpu(run.get("machine", {}).get("gpu") or "H200").name  # the run's GPU (the recorded H200 run's default)
+    print(f"GPU {GPU} (the run's machine.gpu)\n")
     lines, stats = tables(run, args.kernel)
     print("\n".join(lines))
     print()

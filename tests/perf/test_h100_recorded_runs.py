@@ -36,3 +36,9 @@ def test_runs_of_two_gpus_are_not_mixed():
                           capture_output=True, text=True, timeout=300,
                           env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 2 and "different GPUs" in proc.stderr
+
+
+def test_verify_over_decode_on_the_h100_llama_run():
+    out = _run(str(ROOT / "bench" / "spec_compare.py"), str(RUNS / "spec_h100_llama_2026-12-05.json"))
+    assert out.startswith("GPU H100-SXM-80GB")
+    assert "ratio: 12 rows, mean error -8.4 %, max |error| 12.8 %, within 15 %: 12/12" in out
