@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 from tpkit.engines.registry import get_engine
@@ -23,9 +25,12 @@ from tpkit.memory.band import at_band_end
 from tpkit.models.config import from_config_dict
 from tpkit.parallel import ParallelSpec
 from tpkit.startup.links import link_choice
+from tpkit.startup.table import swapped_table
 from tpkit.units import Bytes
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+EVIDENCE = ROOT / "src" / "tpkit" / "startup" / "data" / "evidence.json"
 CASES = HERE / "cases"
 CONFIGS = HERE / "configs"
 ENGINES = ("sglang", "vllm")
@@ -215,10 +220,67 @@ def predict(case: dict) -> Row:
     return Row(case=case, printed=case["printed"]["value"], predicted=values[0], low=min(values), high=max(values))
 
 
-def score(engine: str) -> tuple[list[Row], list[dict]]:
+def _scripts():
+    """(scripts/build_startup_table.py, scripts/mine_startup_evidence.py) as modules."""
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.insert(0, str(ROOT / "scripts"))
+    import build_startup_table
+    import mine_startup_evidence
+
+    return build_startup_table, mine_startup_evidence
+
+
+@lru_cache(maxsize=1)
+def _own_rows() -> dict[str, frozenset[str]]:
+    evidence = json.loads(EVIDENCE.read_text())
+    used = {r["id"] for r in evidence["rows"] if r["use"]}
+    out: dict[str, set[str]] = {}
+    for row, cases in _scripts()[1].evidence_validation_hits(evidence).items():
+        if row in used:
+            for cid in cases:
+                out.setdefault(cid, set()).add(row)
+    return {cid: frozenset(rows) for cid, rows in out.items()}
+
+
+def own_log_rows(case_id: str) -> frozenset[str]:
+    """The used start-up evidence rows (src/tpkit/startup/data/evidence.json) that are validation case
+    ``case_id``'s own log or run (``scripts/mine_startup_evidence.py`` ``evidence_validation_hits``: the row names
+    the case or a corpus log it quotes, or shares its source URL or search-index file id); empty for most cases."""
+    return _own_rows().get(case_id, frozenset())
+
+
+@lru_cache(maxsize=None)
+def table_without(rows: frozenset[str]) -> dict:
+    """The start-up table ``scripts/build_startup_table.py`` ``build`` gives from the evidence less ``rows``
+    (cached by the set left out: cases that share a log share the table)."""
+    evidence = json.loads(EVIDENCE.read_text())
+    missing = rows - {r["id"] for r in evidence["rows"]}
+    if missing:
+        raise ValueError(f"no evidence rows {sorted(missing)} in {EVIDENCE}")
+    return _scripts()[0].build({**evidence, "rows": [r for r in evidence["rows"] if r["id"] not in rows]})
+
+
+def predict_own_log_out(case: dict) -> Row:
+    """``predict`` with the start-up table built without the evidence rows that are ``case``'s own log
+    (``own_log_rows``; ``tpkit.startup.table.swapped_table``); a case without such rows is planned with the shipped
+    table, as ``predict`` does."""
+    rows = own_log_rows(case["id"])
+    if not rows:
+        return predict(case)
+    with swapped_table(table_without(rows)):
+        return predict(case)
+
+
+def score(engine: str, *, own_log_out: bool = False,
+          reuse: tuple[list[Row], list[dict]] | None = None) -> tuple[list[Row], list[dict]]:
     """(scored rows, cases not predicted) of one engine; a case tpkit refuses (``TpkitError``) is listed with the
-    refusal as its reason."""
+    refusal as its reason.  ``own_log_out``: each case planned with its own log left out of the start-up fit
+    (``predict_own_log_out``; the held-out figure of issue 11, helper loo15).  ``reuse``: this engine's
+    ``score(engine)``, whose rows the cases without own-log rows keep (they are planned with the shipped table
+    either way), so only the cases with such rows are planned again."""
     rows, skipped = [], []
+    kept = {r.case["id"]: r for r in reuse[0]} if (own_log_out and reuse) else {}
+    kept_skip = {c["id"]: c for c in reuse[1]} if (own_log_out and reuse) else {}
     cases = load_cases(engine)
     for case in cases:
         if case.get("duplicate_of") is not None:  # the same run as a scored case: listed, counted once (same_run.py)
@@ -227,8 +289,15 @@ def score(engine: str) -> tuple[list[Row], list[dict]]:
         if not case["predict"]:
             skipped.append(case)
             continue
+        if kept or kept_skip:
+            if not own_log_rows(case["id"]) and case["id"] in kept:
+                rows.append(kept[case["id"]])
+                continue
+            if not own_log_rows(case["id"]) and case["id"] in kept_skip:
+                skipped.append(kept_skip[case["id"]])
+                continue
         try:
-            rows.append(predict(case))
+            rows.append(predict_own_log_out(case) if own_log_out else predict(case))
         except TpkitError as exc:
             skipped.append({**case, "why_not": f"tpkit refuses the inputs: {exc}"})
     return rows, skipped

@@ -12,7 +12,16 @@ from functools import lru_cache, wraps
 
 from tpkit.memory.band import state_key
 
-__all__ = ["startup_cache"]
+__all__ = ["clear_startup_caches", "startup_cache"]
+
+_CLEARS: list[Callable[[], None]] = []
+"""``cache_clear`` of every function wrapped by ``startup_cache``"""
+
+
+def clear_startup_caches() -> None:
+    """Empty every ``startup_cache`` (``tpkit.startup.table.swapped_table`` calls it when the table changes)."""
+    for clear in _CLEARS:
+        clear()
 
 
 def startup_cache(maxsize: int = 128) -> Callable:
@@ -29,6 +38,7 @@ def startup_cache(maxsize: int = 128) -> Callable:
 
         call.cache_clear = keyed.cache_clear  # type: ignore[attr-defined]
         call.cache_info = keyed.cache_info  # type: ignore[attr-defined]
+        _CLEARS.append(keyed.cache_clear)
         return call
 
     return wrap

@@ -17,6 +17,8 @@ that the shipped table is what the evidence gives.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,7 +26,7 @@ from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["ContextModel", "Entry", "context_model", "entry", "nccl_entry", "nccl_init_fraction", "own_samples", "table_path",
-           "read_table"]
+           "read_table", "swapped_table"]
 
 _NCCL_WORLDS = (2, 3, 4, 5, 6, 7, 8, 16, 32, 64)
 
@@ -49,9 +51,46 @@ def table_path() -> Path:
 
 
 @lru_cache(maxsize=1)
-def read_table() -> dict:
-    """The shipped start-up table (``table_path``) as read from its JSON."""
+def _shipped_table() -> dict:
     return json.loads(table_path().read_text())
+
+
+_SWAPPED: list[dict] = []
+"""tables swapped in by ``swapped_table`` (innermost last); private: only that context manager pushes and pops"""
+
+
+def read_table() -> dict:
+    """The shipped start-up table (``table_path``) as read from its JSON, or the table a ``swapped_table`` block
+    has swapped in."""
+    return _SWAPPED[-1] if _SWAPPED else _shipped_table()
+
+
+read_table.cache_clear = _shipped_table.cache_clear  # type: ignore[attr-defined]
+
+
+@contextmanager
+def swapped_table(table: dict) -> Iterator[dict]:
+    """Plan with ``table`` (a dict as ``scripts/build_startup_table.py`` ``build`` returns) instead of the shipped
+    start-up table inside the ``with`` block; for tests/validation's leave-own-log-out scores only (each public
+    validation case planned with a table built without the evidence rows that are its own log, helper loo15).
+
+    The caches that hold planned start-up terms (``tpkit.startup.cache.startup_cache``) are cleared on entry and
+    on exit, so no term planned from one table is served under the other; the shipped table is restored on exit,
+    also when the block raises.  Nothing else reaches the swap: plan code only reads ``read_table``.  The module
+    constant ``tpkit.startup.terms.SGLANG_PROCESS_OVERHEAD`` (read at import, used by no plan) keeps the shipped
+    cell; the plans charge ``sglang_process_overhead``, which reads the swapped table."""
+    from tpkit.startup.cache import clear_startup_caches
+
+    if not (isinstance(table, dict) and isinstance(table.get("terms"), dict) and "cuda_context_model" in table):
+        raise ValueError("swapped_table needs a start-up table as scripts/build_startup_table.py build() returns "
+                         f"it (with 'terms' and 'cuda_context_model'), got {type(table).__name__}")
+    clear_startup_caches()
+    _SWAPPED.append(table)
+    try:
+        yield table
+    finally:
+        _SWAPPED.pop()
+        clear_startup_caches()
 
 
 def entry(term: str, key: str) -> Entry:
