@@ -1534,6 +1534,8 @@ def _vllm_flags(case: dict, over: dict) -> dict:
     est = re.search(r"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=([01])\b", cmd)  # the env the command sets (hyb11)
     if est:
         flags["vllm_memory_profiler_estimate_cudagraphs"] = est.group(1)
+    if case.get("entrypoint") == "llm":  # helper llmc: the offline LLM class's V1 batch defaults (VllmOptions)
+        flags["vllm_entrypoint"] = "llm"
     q = case.get("quantization") or ""
     if "--quantization" in cmd:
         flags["quantization"] = next((m for m in ("awq", "gptq", "fp8") if m in q), None)
@@ -1584,6 +1586,10 @@ def _record(engine: str, case: dict, sel) -> dict:
            "printed_weights_gib": _printed_weights(engine, case),
            "engine_anomaly": case.get("engine_anomaly"), "predict": why is None, "why_not": why,
            "notes": (case.get("notes") or "")[:400]}
+    if "entrypoint" in case:  # helper llmc: which vLLM entrypoint ran, and the quote that shows it
+        out["entrypoint"], out["entrypoint_evidence"] = case["entrypoint"], case.get("entrypoint_evidence")
+    if case.get("max_num_batched_tokens_note"):
+        out["max_num_batched_tokens_note"] = case["max_num_batched_tokens_note"]
     if gpu_note:
         out["gpu_note"] = gpu_note
     if printed_total:
@@ -2080,6 +2086,52 @@ COLLECTION_EDITS = {
 }
 
 
+ENTRYPOINTS = {  # helper llmc (2026-12-05): the vLLM entrypoint of the records not in data_public (corpus logs, the
+    # shared set), with its evidence; the public cases carry theirs in data_public/vllm_cases.json.  "llm" plans with
+    # --vllm-entrypoint llm (the LLM class's V1 batch defaults, engines.vllm.inputs.default_batched_tokens)
+    "case_020": ("serve", "command: 'vllm serve /path/to/Qwen3-235B-A22B-FP8 --tensor-parallel-size 4 --kv-transfer-config …'"),
+    "case_021": (None, "not stated"),
+    "case_022": (None, "not stated"),
+    "case_027": (None, "not stated"),
+    "case_032": (None, "not stated"),
+    "case_033": (None, "not stated"),
+    "case_063": ("serve", "command: 'python -m vllm.entrypoints.openai.api_server --model qwen/Qwen1.5-7B-Chat-GPTQ-Int4 …'"),
+    "case_064": (None, "not stated"),
+    "case_065": (None, "not stated"),
+    "vl_001": ("serve", "command: 'vllm serve meta-llama/Llama-3.2-11B-Vision --load-format dummy --max-model-len 65536 …'"),
+    "vl_002": (None, "not stated"),
+    "vl_003": (None, "not stated"),
+    "vl_004": ("serve", "command: 'vllm serve --trust-remote-code --tensor_parallel_size 2 --gpu_memory_utilization=0.98  …'"),
+    "vl_010": ("serve", "log vl_010.log: '(APIServer pid=1) INFO 06-01 09:20:16 [utils.py:278] non-default args: {'mode'"),
+    "vl_012": ("serve", "log vl_012.log: '(APIServer pid=1) INFO 07-06 22:50:34 [api_utils.py:273] non-default args: {''"),
+    "vl_021": ("serve", "log vl_021.log: 'vllm serve Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 \\'"),
+    "vl_022": ("serve", "command: 'vllm serve ~/models/Qwen2.5-7B-Instruct-AWQ --served-model-name qwen2.5-7b-awq …'"),
+    "vl_024": (None, "not stated"),
+    "vl_025": ("serve", "log vl_025.log: '[api_server.py:241] Started engine process with PID 1401'"),
+    "vl_030": (None, "not stated"),
+    "vl_031": ("llm", "log vl_031.log: '[llm.py:295] Supported_tasks: ['generate']'"),
+    "vl_033": ("serve", "command: 'vllm serve ... --served-model-name qwen3-235b --tensor-parallel-size 4 …'"),
+    "vl_039": (None, "not stated"),
+    "vl_044": ("serve", "log vl_044.log: 'INFO 02-13 15:01:59 api_server.py:756] Using supplied chat template:'"),
+    "vl_046": (None, "not stated"),
+    "vl_047": (None, "not stated"),
+    "vl_048": ("serve", "command: 'vllm serve ./Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8 --gpu-memory-utilization 0.9 …'"),
+    "vl_050": ("llm", "log vl_050.log: '[llm.py:306] Supported_tasks: ['generate']'"),
+    "vl_051": (None, "not stated"),
+    "vl_056": ("serve", "command: 'python3 -m vllm.entrypoints.openai.api_server --max-log-len=200 …'"),
+    "vl_057": ("serve", "command: 'vllm serve Qwen/Qwen3-14B --disable-log-stats'"),
+    "vl_058": (None, "not stated"),
+    "vl_059": (None, "not stated"),
+    "vl_060": ("serve", "command: 'vllm serve /root/.cache/huggingface/GLM-5.3-Flash --trust-remote-code …'"),
+    "vl_066": (None, "not stated"),
+    "vl_067": ("serve", "command: 'vllm serve openai/gpt-oss-20b --port 10000 --max-model-len 131072 --gpu-memory-utilization'"),
+    "vl_068": (None, "not stated"),
+    "vl_069": (None, "not stated"),
+    "vl_070": ("serve", "command: 'vllm/vllm-openai:v0.8.5'"),
+    "vl_071": ("serve", "command: 'vllm serve gaunernst/gemma-3-27b-it-int4-awq --max-model-len 4096 --gpu-memory-utilization'"),
+}
+
+
 DUPLICATE_OF = {
     # helper dedup15 (2026-12-05): the same start-up recorded twice (tests/validation/same_run.py, listed by
     # scripts/same_run_check.py); the record kept is the fuller one, the other is listed as "duplicate of X" and not
@@ -2164,6 +2216,11 @@ def main() -> int:
             print(f"{engine}: {path} absent; {len(records)} records kept from cases/{engine}.json")
         records = [_edited(r) for r in records]
         records += rebuilt
+        for rec in records:
+            if rec["id"] in ENTRYPOINTS:
+                rec["entrypoint"], rec["entrypoint_evidence"] = ENTRYPOINTS[rec["id"]]
+                if rec["entrypoint"] == "llm":
+                    rec["flags"]["vllm_entrypoint"] = "llm"
         for rec in records:  # the same run recorded twice: listed once as a duplicate (DUPLICATE_OF)
             if rec["id"] in DUPLICATE_OF:
                 rec["duplicate_of"], rec["duplicate_note"] = DUPLICATE_OF[rec["id"]]

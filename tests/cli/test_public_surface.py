@@ -36,6 +36,7 @@ PLAN_FLAGS = frozenset({
     "--enable-chunked-prefill",  # helper mv20: V0's profile budget when given (engines.vllm.inputs._v0_batch)
     "--no-async-scheduling",  # helper mv7: one batch in flight for the sliding-window need (engines.vllm.capacity)
     "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)
+    "--vllm-entrypoint",  # tpkit's own (helper llmc): vllm serve or the offline vllm.LLM class (not a vLLM flag)
     "--attention-backend",  # vLLM's --attention-backend (helper vcg10: FlashInfer's workspace in the graph estimate)
     "--max-cudagraph-capture-size",  # vLLM's flag (helper mcs10: the graph count of the CUDA-graph estimate)
     "--cudagraph-capture-sizes",  # vLLM's list flag (helper cap11: the graph count of the CUDA-graph estimate)

@@ -191,6 +191,8 @@ def read_from_log_notes(args, log, result) -> tuple[str, ...]:
             str(w).startswith("torch.compile cache assumed") for w in result.warnings):
         notes += (f"--compile-cache {args.compile_cache}: read from the log "
                   f"({where(log, 'compile_cache')})",)
+    if "vllm_entrypoint" in getattr(args, "log_filled", ()):
+        notes += (f"--vllm-entrypoint {args.vllm_entrypoint}: read from the log ({where(log, 'vllm_entrypoint')})",)
     if "vllm_use_v2_model_runner" in getattr(args, "log_filled", ()):
         notes += (f"--vllm-use-v2-model-runner {args.vllm_use_v2_model_runner}: read from the log "
                   f"({where(log, 'vllm_use_v2_model_runner')})",)

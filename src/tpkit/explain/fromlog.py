@@ -38,7 +38,8 @@ LOG_FLAGS = {
     "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
              "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
              "enforce_eager", "limit_mm_per_prompt", "vllm_use_v2_model_runner", "language_model_only",
-             "max_cudagraph_capture_size", "cudagraph_capture_sizes", "optimization_level", "cudagraph_mode")}
+             "max_cudagraph_capture_size", "cudagraph_capture_sizes", "optimization_level", "cudagraph_mode",
+             "vllm_entrypoint")}
 """the plan flags (dests) a --from-log plan fills from the log's settings (``logs.settings.flag_settings`` names the
 setting of each), unless the flag is given; the layout (tp, pp, dp, ep) and ``--quantization``
 (:func:`quantization_from_log`) apart"""

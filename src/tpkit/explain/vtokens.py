@@ -179,15 +179,18 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
 
 
 def _rebuilt_dsv4(ctx: Context, rules, available: Iv | None) -> "Rebuilt":
-    """DeepSeek-V4 (``explain.vdsv4``): the batched tokens as printed, else the release's API-server default on the
-    log's GPU (``engines.vllm.inputs.default_batched_tokens``; 2048 when the GPU is not known)."""
+    """DeepSeek-V4 (``explain.vdsv4``): the batched tokens as printed, else the release's default on the log's GPU
+    for the entrypoint the log shows (``engines.vllm.inputs.default_batched_tokens``; the API server's unless
+    ``logs.run.entrypoint_settings`` finds the offline LLM class; 2048 / 8192 when the GPU is not known)."""
     from tpkit.engines.vllm.dsv4 import BLOCK
     from tpkit.engines.vllm.inputs import default_batched_tokens
     from tpkit.explain.vdsv4 import rebuilt_dsv4
 
     batched = ctx.get("max_num_batched_tokens")
     if not batched:
-        batched = default_batched_tokens(ctx.gpu, rules) if ctx.gpu is not None else 2048
+        entrypoint = str(ctx.get("vllm_entrypoint") or "serve")
+        batched = (default_batched_tokens(ctx.gpu, rules, entrypoint) if ctx.gpu is not None
+                   else 8192 if entrypoint == "llm" else 2048)
     predicted, token_bytes, source, alternatives = rebuilt_dsv4(ctx, available, version_ends(ctx), int(batched))
     return Rebuilt(predicted, token_bytes, source, BLOCK, alternatives)
 

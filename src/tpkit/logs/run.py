@@ -12,10 +12,11 @@ from dataclasses import fields
 from tpkit.logs.dumps import balanced, read_value, split_pairs
 from tpkit.logs.engine import EngineGuess
 from tpkit.logs.printed import PrintedSize
-from tpkit.logs.settings import SOURCES, Setting
+from tpkit.logs.lazyre import lazy
+from tpkit.logs.settings import SOURCES, Setting, _clip, runner_settings
 from tpkit.records import dataclass
 
-__all__ = ["Run", "Conflict", "build_run", "RUN_SETTINGS"]
+__all__ = ["Run", "Conflict", "build_run", "RUN_SETTINGS", "entrypoint_settings", "raw_line_settings"]
 
 _INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_bs", "max_running_requests",
          "max_total_tokens",
@@ -25,7 +26,8 @@ _FLOATS = ("mem_fraction", "swa_full_tokens_ratio", "cpu_offload_gb")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
           "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "async_scheduling")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
-         "compile_cache", "vllm_use_v2_model_runner", "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport")
+         "compile_cache", "vllm_use_v2_model_runner", "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport",
+         "vllm_entrypoint")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
                 "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
@@ -35,7 +37,7 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
                 "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling",
                 "vllm_use_v2_model_runner", "language_model_only", "cudagraph_capture_sizes", "optimization_level",
-                "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport")
+                "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -120,6 +122,9 @@ class Run:
     vllm_use_v2_model_runner: Setting | None = None
     """vLLM's model runner as the log's lines show it: ``"1"`` Model Runner V2, ``"0"`` the V1 runner
     (``logs.settings.runner_settings``); None: no such line"""
+    vllm_entrypoint: Setting | None = None
+    """the vLLM entrypoint the log's lines show: ``"llm"`` the offline ``vllm.LLM`` class, ``"serve"`` the API
+    server (``logs.run.entrypoint_settings``); None: no such line"""
     language_model_only: Setting | None = None
     """vLLM --language-model-only as its non-default args print it (engines/vllm/towers.py)"""
     compile_cache: Setting | None = None
@@ -295,3 +300,45 @@ def build_run(settings: list[Setting], *, engine: EngineGuess, gpu: Setting | No
     fraction_key = {"sglang": "mem_fraction_static", "vllm": "gpu_memory_utilization"}.get(engine.engine or "")
     return Run(engine=engine, fraction_key=fraction_key, gpu=gpu, gpu_total=gpu_total, gpu_candidates=gpu_candidates,
                gpus_named=gpus_named, conflicts=tuple(conflicts), **chosen)
+
+
+# -- settings read off the RAW line (the record splitter drops vLLM's [file.py:N] tag) --------------------------
+_USAGE_CONTEXT = lazy(r"Setting max_num_batched_tokens to \d+ for (LLM_CLASS|OPENAI_API_SERVER) usage context")
+"""V1's default-budget line, which names the entrypoint's ``UsageContext`` (``engine/arg_utils.py``
+``_override_v1_engine_args`` 0.6.5–0.7.x: ``logger.warning``; ``_set_default_args_v1`` 0.8.x and
+``_set_default_max_num_seqs_and_batched_tokens_args`` later: ``logger.debug``, printed with
+``VLLM_LOGGING_LEVEL=DEBUG``); the ``UsageContext`` values (``usage/usage_lib.py``) are ``LLM_CLASS`` and
+``OPENAI_API_SERVER``"""
+_ENTRY_TAG = lazy(r"\[llm\.py:\d+\] Supported_tasks: |(?:^|[\s\[])api_server\.py:\d+\] ")
+"""lines that only one entrypoint's module logs, told apart by vLLM's ``file.py:N]`` tag: ``Supported_tasks: %s``,
+which 0.10.1–0.11.0 log from both ``entrypoints/llm.py`` (``LLM.__init__``) and ``entrypoints/openai/api_server.py``
+(read in the 0.10.1, 0.10.2 and 0.11.0 wheels; absent in 0.9.2, 0.10.0 and 0.11.1 on), and any line of
+``api_server.py`` (the OpenAI server's module: "vLLM API server version %s", "Using supplied chat template", …;
+``vllm/entrypoints/api_server.py``, the demo server, shares the name)"""
+
+
+def entrypoint_settings(line: str, *, line_no: int) -> list[Setting]:
+    """The entrypoint a vLLM log line shows, as the ``vllm_entrypoint`` setting (``"llm"``: the offline
+    ``vllm.LLM`` class, ``"serve"``: the OpenAI API server; ``VllmOptions.vllm_entrypoint``), read off the RAW line
+    (the tag of :data:`_ENTRY_TAG` is dropped by the record splitter) or the usage context :data:`_USAGE_CONTEXT`
+    names.  An "Initializing a V1 LLM engine" line says nothing: both entrypoints print it."""
+    m = _USAGE_CONTEXT.search(line)
+    if m:
+        return [Setting(name="vllm_entrypoint", value="llm" if m.group(1) == "LLM_CLASS" else "serve",
+                        key=f"UsageContext.{m.group(1)}", source="log_line", line_no=line_no, text=_clip(line))]
+    m = _ENTRY_TAG.search(line)
+    if m:
+        llm = m.group(0).startswith("[llm")
+        return [Setting(name="vllm_entrypoint", value="llm" if llm else "serve",
+                        key="llm.py" if llm else "api_server.py", source="log_line", line_no=line_no,
+                        text=_clip(line))]
+    return []
+
+
+def raw_line_settings(line: str, *, line_no: int) -> list[Setting]:
+    """The settings of one raw log line: the model runner, the entrypoint (each behind a cheap test)."""
+    out = runner_settings(line, line_no=line_no) if "odel" in line and ("unner" in line or "loading took" in line) \
+        else []
+    if "usage context" in line or "Supported_tasks" in line or "api_server.py:" in line:
+        out += entrypoint_settings(line, line_no=line_no)
+    return out

@@ -21,7 +21,8 @@ from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
 from tpkit.logs.rules import NEEDLES, apply_rules_wrapped, next_line
-from tpkit.logs.settings import Setting, command_settings, is_command, runner_settings, settings_from_record
+from tpkit.logs.run import raw_line_settings
+from tpkit.logs.settings import Setting, command_settings, is_command, settings_from_record
 from tpkit.logs.text import MAX_LINE_CHARS, clean_line
 from tpkit.records import dataclass
 
@@ -58,7 +59,7 @@ TRIGGERS = (
     # vLLM's DeepSeek-V4 KV layout (tpkit.logs.settings._DSV4_FP8_LINE)
     "Using DeepSeek's",  # no digit: the prefilter reads templates with digits as 0
     # vLLM's mixed-precision kernel for a weight-only quantised linear method (tpkit.logs.settings._KERNEL_LINE)
-    "Kernel for ",
+    "Kernel for ", "Setting max_num_batched_tokens", "Supported_tasks",  # + vLLM's entrypoint (logs.run)
     # vLLM's torch.compile cache: graphs loaded or compiled in this run (tpkit.logs.settings._COMPILE_CACHE_LINES)
     "Directly load the compiled", "Directly load AOT", "Compiling a graph", "Cache the graph", "Compiling model again",
     # failures and tracebacks
@@ -80,7 +81,7 @@ _SOURCE_TRIGGERS = ("_runner", "_worker", "_memory", "_max_num_token")
 """parts of the engine-specific source names of :data:`tpkit.logs.engine.SOURCE_NAMES`; they start with the rare
 ``_``, so they join the prefilter regex (one pass) rather than :data:`LOWER_TRIGGERS` (a pass each)"""
 LOWER_TRIGGERS = ("max_total_num_tokens", "non-default args", "sglang", "vllm", "--", "scheduler is dead",
-                  "torch.compile takes", "profiled value", "changing page_size")
+                  "torch.compile takes", "profiled value", "changing page_size", "api_server.py:")
 """Literals that start in lower case: tested with ``in``, which costs less than adding them to the regex."""
 
 
@@ -182,8 +183,7 @@ class Scan:
         if line.startswith(("(", "[")):
             self._prefix_formats(line_no, line)
         self._source_line_format(line_no, line)
-        if "odel" in line and ("unner" in line or "loading took" in line):
-            self.settings += runner_settings(line, line_no=line_no)
+        self.settings += raw_line_settings(line, line_no=line_no)
         owner = None
         records = split_records(line)
         for i, record in enumerate(records):

@@ -93,11 +93,11 @@ KEYS: dict[str, str] = {
 }
 """engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
 
-SETTING_FLAGS = ("tp", "pp", "dp", "ep", "topk_topp_sampler", "compile_cache", "vllm_use_v2_model_runner")
+SETTING_FLAGS = ("tp", "pp", "dp", "ep", "topk_topp_sampler", "compile_cache", "vllm_use_v2_model_runner",
+                 "vllm_entrypoint")
 """tpkit's own plan flags (argparse dests) that carry a run setting under the setting's name: ``--tp`` for SGLang's
-``tp_size`` and vLLM's ``tensor_parallel_size`` (likewise pp, dp, ep), ``--topk-topp-sampler`` and
-``--compile-cache`` (states a log line shows, no engine key), ``--vllm-use-v2-model-runner`` (the runner the log's
-lines show, :func:`runner_settings`)"""
+``tp_size`` and vLLM's ``tensor_parallel_size`` (likewise pp, dp, ep), ``--topk-topp-sampler``, ``--compile-cache``
+(states a log line shows, no engine key), ``--vllm-use-v2-model-runner`` and ``--vllm-entrypoint`` (``logs.run``)"""
 
 
 def flag_settings(dests) -> dict[str, str]:

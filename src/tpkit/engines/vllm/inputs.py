@@ -2,7 +2,9 @@
 ``vllm/config/cache.py`` ``CacheConfig``, ``vllm/engine/arg_utils.py`` ``get_batch_defaults``; 0.11 as noted).
 
 Default batch sizes (``engine/arg_utils.py get_batch_defaults``, API server): ≥ 160 GiB devices get
-16384 / 1024 from 0.28.0, ≥ 70 GiB devices other than A100 8192 / 1024, others 2048 / 256; GB10 always the
+16384 / 1024 from 0.28.0, ≥ 70 GiB devices other than A100 8192 / 1024, others 2048 / 256; the offline ``vllm.LLM``
+class (``--vllm-entrypoint llm``) gets 16384 tokens where the API server gets 8192 or 16384 and 8192 where it gets
+2048, with the same sequences (:func:`default_batched_tokens`); GB10 always the
 last (its NVML reports no memory total, ``_nvml_has_no_memory_total``).  Before
 0.9.0 (``_set_default_args_v1``, vllm 0.7.3, 0.8.0, 0.8.3, 0.8.4, 0.8.5 wheels): 0.8.5 gives every ≥ 70 GiB device
 (A100-80GB included) 8192 / 1024; 0.8.4 only devices named H100/H200; 0.7.x V1 and 0.8.0–0.8.3 give the 8192
@@ -83,6 +85,8 @@ class Resolved:
     attention_backend: str = "FLASH_ATTN"
     """the attention backend planned with (``AttentionBackendEnum`` name): ``--attention-backend``
     upper-cased, else vLLM's automatic choice (:func:`resolve_attention_backend`)"""
+    entrypoint: str = "serve"
+    """``--vllm-entrypoint`` planned with: ``"serve"`` (API server) or ``"llm"`` (offline ``vllm.LLM``)"""
     v2_runner: bool = False
     """Model Runner V2 runs the engine (:func:`uses_v2_runner`, ``--vllm-use-v2-model-runner`` first); V1-engine
     releases only"""
@@ -176,7 +180,7 @@ def _batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: int, mo
                              f"off: vLLM {rules.label} refuses it (config/scheduler.py verify_max_model_len: "
                              "'max_num_batched_tokens ... is smaller than max_model_len'); raise it to "
                              f"{length}, lower --max-model-len, or turn chunked prefill on")
-    tokens = given or default_batched_tokens(gpu, rules)
+    tokens = given or default_batched_tokens(gpu, rules, options.vllm_entrypoint)
     if not given:
         if unchunked:
             tokens = max(length, tokens)
@@ -221,11 +225,17 @@ def mm_prefix_batch_floor(model: ModelSpec) -> int | None:
     return max(image, GEMMA4_VIDEO_FRAMES * GEMMA4_FRAME_TOKENS, audio)
 
 
-def default_batched_tokens(gpu: GpuSpec, rules: VllmRules) -> int:
-    """V1's API-server default ``max_num_batched_tokens`` on ``gpu`` (module docstring): 16384 on ≥ 160 GiB devices
-    from 0.28.0, 8192 on the large-batch devices, else 2048."""
+def default_batched_tokens(gpu: GpuSpec, rules: VllmRules, entrypoint: str = "serve") -> int:
+    """V1's default ``max_num_batched_tokens`` on ``gpu`` for the entrypoint (``VllmOptions.vllm_entrypoint``).
+    ``serve``: 16384 on ≥ 160 GiB devices from 0.28.0, 8192 on the large-batch devices, else 2048.  ``llm``
+    (``UsageContext.LLM_CLASS``): 16384 on both, else 8192 (GB10 too), with the same device test in every V1 release
+    (``engine/arg_utils.py``, read in the 0.7.0, 0.7.3, 0.8.0, 0.8.3–0.8.5, 0.9.0, 0.9.2, 0.10.0, 0.11.0, 0.11.1,
+    0.19.0, 0.23.0, 0.28.0 and 0.33.0 wheels).  V0 has no per-entrypoint default (``_v0_batch``)."""
     huge = rules.huge_gpu_batch and gpu.total_bytes >= GiB(160) and not _nvml_has_no_memory_total(gpu)
-    return 16384 if huge else 8192 if _large_batch_device(gpu, rules)[0] else 2048
+    large = _large_batch_device(gpu, rules)[0]
+    if entrypoint == "llm":
+        return 16384 if huge or large else 8192
+    return 16384 if huge else 8192 if large else 2048
 
 
 def _large_batch_device(gpu: GpuSpec, rules: VllmRules) -> tuple[bool, bool]:
@@ -472,6 +482,9 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
     v2 = rules.engine == "V1" and uses_v2_runner(model, rules, spec, quantized=quantized, pp=parallel.pp,
                                                  override=override)
     notes = tuple(notes) + _runner_notes(model, rules, spec, parallel.pp, v2, override, quantized)
+    if options.vllm_entrypoint == "llm" and rules.engine == "V1" and not options.max_num_batched_tokens:
+        notes += (f"--vllm-entrypoint llm: max_num_batched_tokens {tokens:,}, the offline vllm.LLM class's default on "
+                  f"this GPU (the API server's: {default_batched_tokens(gpu, rules):,}; UsageContext.LLM_CLASS)",)
     return Resolved(
         max_model_len=length, utilization=options.gpu_memory_utilization or rules.default_utilization,
         act_dtype=act_name, act_bytes=act_bytes, kv_dtype=kv_name, kv_bytes=kv_bytes, block_size=block,
@@ -483,4 +496,4 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
                                               async_off=options.no_async_scheduling, v2=v2), kv_format=fmt,
         attention_backend=resolve_attention_backend(model, options, cap, kv_quantized=kv_bytes < act_bytes,
                                                     rocm=gpu.vendor == "AMD"),
-        v2_runner=v2)
+        v2_runner=v2, entrypoint=options.vllm_entrypoint)

@@ -12,7 +12,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.startup.links import LinkChoice
 
-__all__ = ["VllmOptions", "ATTENTION_BACKENDS", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES", "v2_runner_override",
+__all__ = ["VllmOptions", "ATTENTION_BACKENDS", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES", "ENTRYPOINTS", "v2_runner_override",
            "capture_size_list", "cudagraph_mode_of", "torch_compile_off",
            "cudagraph_estimate_applied"]
 
@@ -27,6 +27,10 @@ TOPK_TOPP_SAMPLERS = ("native", "flashinfer")
 """values of ``--topk-topp-sampler``"""
 COMPILE_CACHE_STATES = ("cold", "warm")
 """values of ``--compile-cache``"""
+ENTRYPOINTS = ("serve", "llm")
+"""values of ``--vllm-entrypoint``: ``serve`` (the OpenAI API server, ``UsageContext.OPENAI_API_SERVER``), ``llm``
+(the offline ``vllm.LLM`` class, ``UsageContext.LLM_CLASS``: python scripts, notebooks, benchmark_throughput.py /
+benchmark_latency.py)"""
 ATTENTION_BACKENDS = ("auto", "FLASH_ATTN", "FLASH_ATTN_DIFFKV", "TRITON_ATTN", "TRITON_ATTN_DIFFKV",
                       "TRITON_FLASH_ATTN", "TORCH_SDPA", "FLASHINFER", "TRITON_FLASHINFER", "FLASHINFER_MLA",
                       "FLASHINFER_MLA_SPARSE", "TRITON_MLA", "CUTLASS_MLA", "FLASHMLA", "FLASHMLA_SPARSE",
@@ -250,6 +254,17 @@ class VllmOptions:
     loaded from vLLM's cache).  Only Model Runner V2 runs of 0.22–0.32 and V1-runner runs of 0.11.1–0.32
     (``VllmRules.v1_vocab_hidden_peak``) with torch.compile on depend on it
     (``engines.vllm.profile``, "cold compile scratch"; ``profile_lines._cold_compile``)"""
+    vllm_entrypoint: str = flag(
+        "serve", choices=ENTRYPOINTS, tpkit=True,
+        help="how vLLM was started; a tpkit option, not a vLLM flag: serve (default: vllm serve / the OpenAI API "
+             "server) or llm (the offline vllm.LLM class: python scripts, notebooks, benchmark_throughput.py / "
+             "benchmark_latency.py), whose default --max-num-batched-tokens is larger on V1 (16384 on >= 70 GiB "
+             "devices other than A100, else 8192, against 8192 / 2048); --from-log reads it from the log")
+    """the entrypoint that built the engine, which picks V1's ``UsageContext`` batch defaults (``engine/arg_utils.py
+    _set_default_args_v1`` 0.8.x, ``get_batch_defaults`` 0.9.x–0.33; ``engines.vllm.inputs.default_batched_tokens``):
+    ``"serve"`` (``OPENAI_API_SERVER``) or ``"llm"`` (``LLM_CLASS``).  Only V1 releases read it, and only when
+    ``--max-num-batched-tokens`` is not given; ``max_num_seqs`` defaults are the same for both (read in the 0.8.0,
+    0.8.4, 0.8.5, 0.9.0, 0.9.2, 0.10.0, 0.11.0, 0.11.1, 0.19.0, 0.23.0, 0.28.0 and 0.33.0 wheels)"""
     enable_lora: bool = shared_flag("enable_lora")
     """``--enable-lora``: the LoRA manager wraps every linear layer (and embed_tokens / lm_head) with stacked A/B
     buffers inside the load delta (``engines.vllm.lora``)"""
@@ -383,6 +398,10 @@ class VllmOptions:
             raise PlanInputError(f"--compile-cache must be one of {', '.join(COMPILE_CACHE_STATES)}, got "
                                  f"{self.compile_cache!r}; cold: a first start (empty torch.compile cache), warm: a "
                                  "restart that loads the compiled graphs from vLLM's cache")
+        if self.vllm_entrypoint not in ENTRYPOINTS:
+            raise PlanInputError(f"--vllm-entrypoint must be one of {', '.join(ENTRYPOINTS)}, got "
+                                 f"{self.vllm_entrypoint!r}; serve: vllm serve / the OpenAI API server, llm: the "
+                                 "offline vllm.LLM class (python scripts, benchmark_throughput.py)")
         from tpkit.engines.vllm.lora import check_lora_flags
 
         check_lora_flags(self, rules.release, self.engine_version)

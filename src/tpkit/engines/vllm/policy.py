@@ -191,7 +191,7 @@ def _own_numbers(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved,
         "kv_groups": [{"kind": g.kind, "layers": g.num_layers, "page_bytes": g.page_bytes.bytes,
                        "block_size": g.block_size} for g in layout.groups],
         "padding_layers": layout.padding_layers, "cuda_graph_bytes": budget.graphs.bytes,
-        "attention_backend": r.attention_backend,
+        "attention_backend": r.attention_backend, "vllm_entrypoint": r.entrypoint,
         "rule_era": rules.era, "engine_generation": rules.engine,
         **({"decode_context_parallel_size": r.dcp} if r.dcp > 1 else {}),
     }

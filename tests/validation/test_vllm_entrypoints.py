@@ -1,0 +1,55 @@
+"""The vLLM entrypoint of every validation case (helper llmc, 2026-12-05): the offline ``vllm.LLM`` class
+(``UsageContext.LLM_CLASS``: python scripts, notebooks, ``benchmark_throughput.py`` / ``benchmark_latency.py``,
+``vllm bench throughput|latency``) gets other V1 batch defaults than ``vllm serve`` (``engine/arg_utils.py``;
+``engines.vllm.inputs.default_batched_tokens``).  Every case records ``entrypoint`` (llm, serve, engine_context or
+None) and the quote that shows it; an LLM-class case is planned with ``--vllm-entrypoint llm``; the eight cases whose
+batch budget was passed by hand without a printed number now take it from the entrypoint, at the same values."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import harness
+
+HERE = Path(__file__).resolve().parent
+CASES = {c["id"]: c for c in json.loads((HERE / "cases" / "vllm.json").read_text())}
+PUBLIC = {c["id"]: c for c in json.loads((HERE / "data_public" / "vllm_cases.json").read_text())}
+HAND = {"vp_417": 16384, "vp_613": 16384, "vp_609": 8192, "vp_610": 8192, "vp_611": 8192, "vp_622": 8192,
+        "vp_623": 8192, "vp_624": 8192}
+"""cases planned with a hand-passed budget until helper llmc (their sources print no batch budget): the LLM class's
+default on their GPUs"""
+
+
+def test_every_case_records_its_entrypoint_with_evidence():
+    for cid, case in CASES.items():
+        assert case.get("entrypoint", "missing") in ("llm", "serve", "engine_context", None), cid
+        assert case.get("entrypoint_evidence"), cid
+        assert (case["flags"].get("vllm_entrypoint") == "llm") == (case["entrypoint"] == "llm"), cid
+    assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 35
+    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 235
+
+
+@pytest.mark.parametrize("cid", sorted(PUBLIC))
+def test_public_evidence_is_a_quote_of_the_record(cid):
+    case = PUBLIC[cid]
+    m = re.match(r"(\w+): '(.*?)'(?: \(|$)", case["entrypoint_evidence"])
+    if case["entrypoint"] is None:
+        assert case["entrypoint_evidence"].startswith("none: ")
+        return
+    field, quote = m.group(1), m.group(2)
+    text = "\n".join(case["log"]) if field == "log" else str(case[field])
+    assert quote in text, cid
+
+
+@pytest.mark.parametrize("cid, tokens", HAND.items())
+def test_hand_passed_budgets_come_from_the_entrypoint(cid, tokens):
+    case = CASES[cid]
+    assert "max_num_batched_tokens" not in case["flags"] and case["flags"]["vllm_entrypoint"] == "llm"
+    from tpkit.engines.vllm.inputs import resolve_inputs
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    model, gpu, parallel, options = harness.inputs(case)
+    r = resolve_inputs(model, gpu, options, resolve_rules(case["tpkit_engine_version"]), parallel)
+    assert r.max_num_batched_tokens == tokens
