@@ -76,3 +76,29 @@ def test_qwen38_fp8_config_is_block_quantised():
     tp2 = marlin_fp8_block_scale_bytes(model, ParallelSpec(tp=2), model.quant, act_bytes=2, release=(0, 27, 1),
                                        compute_capability=(8, 6))
     assert 0.17 < tp2.bytes / 2**30 < 0.19
+
+
+def test_layers_are_grouped_unless_an_ignore_pattern_names_one(monkeypatch):
+    """The Marlin scales are summed once per run of alike layers, as ``plan_weights`` sums the weights; one group
+    per layer only where an ignore pattern can tell two layers apart (``models.weights.names_matter``).  Per-layer for
+    every model made a 30,000-layer config take 33 s (scripts/fuzz_plan.py --seed 9, case 6203, lead session 15)."""
+    import dataclasses
+
+    from tpkit.engines.vllm import fp8_marlin
+
+    seen = []
+    real = fp8_marlin.layer_groups
+
+    def spy(model, layers, *, by_name=False):
+        seen.append(by_name)
+        return real(model, layers, by_name=by_name)
+
+    monkeypatch.setattr(fp8_marlin, "layer_groups", spy)
+    model = _model()
+    grouped = marlin_fp8_block_scale_bytes(model, ParallelSpec(), model.quant, act_bytes=2, release=(0, 29, 0),
+                                           compute_capability=(8, 6))
+    named = dataclasses.replace(model.quant, ignored=(*model.quant.ignored, "model.layers.3.mlp.down_proj"))
+    one_off = marlin_fp8_block_scale_bytes(model, ParallelSpec(), named, act_bytes=2, release=(0, 29, 0),
+                                           compute_capability=(8, 6))
+    assert seen == [False, True]
+    assert grouped.bytes == 106_831_872 and one_off.bytes < grouped.bytes   # layer 3's down_proj stays unquantised

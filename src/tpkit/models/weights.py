@@ -37,7 +37,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
 __all__ = ["WeightLine", "WeightsPlan", "plan_weights", "plan_parts", "stage_layers", "padded_vocab", "local_shape",
-           "mtp_bytes", "without_tower"]
+           "mtp_bytes", "without_tower", "names_matter"]
 
 _ITEMS = {"embedding": "embedding", "attention": "attention", "linear_attention": "linear attention (KDA)",
           "dense_mlp": "dense MLP", "routed_experts": "routed experts", "shared_experts": "shared experts",
@@ -139,7 +139,7 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
                  *, pad_vocab: bool = True, engine: str | None = None, pp_split: str = "sglang") -> list[WeightLine]:
     first, last = stage == 0, stage == par.pp - 1
     sums: dict[str, list[int]] = {}
-    exact_names = quant is not None and _names_matter(quant)
+    exact_names = quant is not None and names_matter(quant)
     for layer, times, moe_layer in layer_groups(spec, stage_layers(spec.num_layers, par.pp, stage, pp_split),
                                                 by_name=exact_names):
         _accumulate(spec, par, layer_parts(spec, layer, moe_layer=moe_layer), elem, quant, pad_vocab, sums, times)
@@ -181,7 +181,7 @@ def _item(category: str, spec: ModelSpec) -> str:
     return _ITEMS[category]
 
 
-def _names_matter(quant: QuantSpec) -> bool:
+def names_matter(quant: QuantSpec) -> bool:
     """True when an ignore pattern could treat two decoder layers differently (it names a layer number,
     or is a regex / ``?`` / ``[…]`` glob); otherwise layers of one kind have the same bytes."""
     return any(p.startswith("re:") or any(c in p for c in "0123456789?[") for p in quant.ignored)
