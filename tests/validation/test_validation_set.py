@@ -301,7 +301,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.087, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.080, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -600,12 +600,15 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # tp > 1), mla15 (V0 MLA prefill tensors 0.7.1-0.8.4; later pp stages hold the
                                    # received hidden states) and dedup15 (vl_021 = vp_020 scored once): 284 scored,
                                    # median 1.38 %, p90 8.61 %: TIGHTENED p90 -> 0.087
+                                   # Then v417 (DeepSeek-V4 load buffers, rotary caches, attention phase; vp_417's
+                                   # LLM-class batch) and llmc (--vllm-entrypoint): 284 scored, median 1.38 %, p90
+                                   # 7.93 %, 245/284 inside: TIGHTENED p90 -> 0.080 (the issue's bar)
                                    # helper dedup15 (2026-12-05): vl_021 is vp_020's run (listed as its duplicate,
                                    # not scored): 274 scored, median 1.37 %, p90 9.74 %, 236/274: LOOSENED p90 -> 0.098
 }
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
     "sglang": (0.005, 0.030, 0.90),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
-    "vllm": (0.015, 0.081, 0.85),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
+    "vllm": (0.015, 0.080, 0.85),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
