@@ -331,8 +331,10 @@ def build_request(args):
     if num_gpus < 1 or parallel.num_gpus > num_gpus:
         shape = (f"tp×pp = {parallel.tp}×{parallel.pp} (--dp {parallel.dp} is attention DP inside the TP group)"
                  if parallel.dp_attention else f"tp×pp×dp = {parallel.tp}×{parallel.pp}×{parallel.dp}")
+        from tpkit.cli.parallel_hints import dp_inside_hint
+
         raise PlanInputError(f"{shape} = {parallel.num_gpus} GPUs but --num-gpus is {num_gpus}; raise --num-gpus "
-                             "or lower --tp/--pp/--dp")
+                             "or lower --tp/--pp/--dp" + dp_inside_hint(args, parallel, num_gpus))
     machine = None
     if args.machine:
         from tpkit.hardware.profile_io import load_machine_profile, select_gpus
