@@ -65,6 +65,13 @@ class Drafter:
     kv: DraftKv | None
     """the drafter's KV layers (None: ngram)"""
     num_speculative_tokens: int
+    hidden_states_width: int = 0
+    """elements per token of the proposer's persistent ``hidden_states`` buffer: the draft config's
+    ``get_hidden_size()`` (× ``hc_mult`` for DeepSeek-V4's MTP; ``v1/spec_decode/llm_base_proposer.py``
+    ``SpecDecodeBaseProposer.__init__``); 0 for a method without such a proposer (ngram)"""
+    inputs_embeds_width: int = 0
+    """elements per token of the proposer's ``inputs_embeds`` buffer (the draft config's
+    ``get_inputs_embeds_size()``, its hidden size); 0 without such a proposer"""
 
 
 def _draft_tp(spec: SpecConfig, parallel: ParallelSpec) -> int:
@@ -165,7 +172,9 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
     # a Qwen MTP fc is a ColumnParallelLinear, given the model's quant config from 0.11.0 (params.mtp_parts)
     tokens = spec.num_speculative_tokens or draft.num_layers
     shared = ", ".join(sorted(_SHARED[spec.method])) or "nothing"
-    return Drafter(method=spec.method, weights=plan.bytes_per_rank,
+    width = model.hidden_size if method == "mtp" else draft.spec.hidden_size  # the draft config's hidden size
+    return Drafter(method=spec.method, weights=plan.bytes_per_rank, hidden_states_width=width,
+                   inputs_embeds_width=width,
                    weights_source=f"{draft.source}: {draft.num_layers} layer(s) at TP {tp}, {plan.method}; shares "
                                   f"{shared} with the target (in vLLM's \"Model loading took\")",
                    kv=_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp",
@@ -189,7 +198,9 @@ def _dsv4_mtp(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, draft,
     window = model.sliding_window or 0
     kv = DraftKv(kind="sliding", num_layers=draft.num_layers, per_token_bytes=584, window=window,
                  label=f"DeepSeek-V4 MTP layer SWA cache(s) (window {window:,}; in the DeepSeek-V4 groups)")
-    return Drafter(method=spec.method, weights=nbytes,
+    hc = int(model.extra.get("hc_mult") or 1)  # llm_base_proposer.py widens hidden_states by hc_mult
+    return Drafter(method=spec.method, weights=nbytes, hidden_states_width=hc * model.hidden_size,
+                   inputs_embeds_width=model.hidden_size,
                    weights_source=f"{draft.source}: {draft.num_layers} DeepSeek-V4 MTP layer(s) at TP {tp}, "
                                   "FP8 linears / FP4 experts like the target, + e_proj / h_proj / hc_head "
                                   "(models.dsv4_weights.dsv4_mtp_weights); shares the embedding and lm_head with "

@@ -342,9 +342,10 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     ws_lines = mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
     ws_lines += pinned_scratch_lines(model, parallel, options, r, rules)
     if rules.engine == "V1" and not r.v2_runner and rules.memory_rule == "consumed":  # helper enc14
-        from tpkit.engines.vllm.runner_buffers import v1_inputs_embeds_lines  # lazy: cold-import budget
+        from tpkit.engines.vllm.runner_buffers import v1_inputs_embeds_lines, v1_proposer_buffer_lines  # lazy
 
         ws_lines += v1_inputs_embeds_lines(model, options, r, rules)
+        ws_lines += v1_proposer_buffer_lines(drafter, r, rules)  # helper q38
     ws_lines += offload_copy(model, parallel, options, w_plan, rules)
     g_line = graphs_line(model, parallel, options, r, rules, rocm=str(gpu.vendor).upper() == "AMD")
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,

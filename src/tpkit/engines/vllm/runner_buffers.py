@@ -17,6 +17,16 @@ Whether vLLM charges it to the KV budget depends on ``utils/mem_utils.py`` ``mem
   transient peak headroom, so the buffer, made after the snapshot, is charged like Model Runner V2's state
   (``profile_lines.v2_state_lines``).
 
+The speculative proposer's two activation-sized buffers, by the same rule (helper q38, 2026-12-05).
+``GPUModelRunner.__init__`` builds the drafter's proposer (``EagleProposer`` for eagle / eagle3 / mtp,
+``DraftModelProposer``, ``DFlashProposer``: all ``v1/spec_decode/llm_base_proposer.py SpecDecodeBaseProposer``), whose
+``__init__`` allocates on the GPU, for the engine's life, ``self.hidden_states`` (max_num_batched_tokens × the draft
+config's ``get_hidden_size()``, × ``hc_mult`` for DeepSeek-V4's MTP) and ``self.inputs_embeds``
+(max_num_batched_tokens × ``get_inputs_embeds_size()``), both in the model dtype, next to small integer tables
+(input ids, positions, slot mapping; not modelled).  Read in the 0.27.0, 0.27.1 and 0.33.0 wheels (0.31.0 too):
+the same two tensors, made after the init snapshot and outside 'Model loading took', so charged from 0.27.0 by
+``total_consumed`` and never up to 0.26.  ngram, suffix and Medusa proposers have no such buffers.
+
 Model Runner V2 has no such buffer in its ``InputBuffers`` (``profile.v2_runner_state_bytes``).  The runner's other
 GPU tables made in ``__init__`` (int32/int64 positions, query_start_loc, the initial ``InputBatch`` block table and
 sampling vectors) are max_num_batched_tokens- or max_num_seqs-sized integers, not modelled here.
@@ -31,9 +41,11 @@ from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
-__all__ = ["INPUTS_EMBEDS_ITEM", "inputs_embeds_bytes", "v1_inputs_embeds_lines"]
+__all__ = ["INPUTS_EMBEDS_ITEM", "PROPOSER_BUFFERS_ITEM", "inputs_embeds_bytes", "proposer_buffer_bytes",
+           "v1_inputs_embeds_lines", "v1_proposer_buffer_lines"]
 
 INPUTS_EMBEDS_ITEM = "V1 runner inputs_embeds buffer (counted as consumed)"
+PROPOSER_BUFFERS_ITEM = "drafter proposer hidden_states + inputs_embeds buffers (counted as consumed)"
 
 
 def inputs_embeds_bytes(*, max_num_batched_tokens: int, hidden_size: int, act_bytes: int) -> Bytes:
@@ -60,3 +72,33 @@ def v1_inputs_embeds_lines(model: ModelSpec, options: VllmOptions, r: Resolved,
                              "v1/worker/gpu_model_runner.py GPUModelRunner.__init__ self.inputs_embeds, made after "
                              "gpu_worker.init_device's init snapshot and outside the load delta, so in "
                              "utils/mem_utils.py memory_profiling's total_consumed")),)
+
+
+def proposer_buffer_bytes(*, max_num_batched_tokens: int, hidden_states_width: int, inputs_embeds_width: int,
+                          act_bytes: int) -> Bytes:
+    """``SpecDecodeBaseProposer.hidden_states`` + ``.inputs_embeds``: max_num_batched_tokens × (hidden-states width +
+    inputs-embeds width) × activation bytes (module docstring)."""
+    for name, value in (("max_num_batched_tokens", max_num_batched_tokens),
+                        ("hidden_states_width", hidden_states_width), ("inputs_embeds_width", inputs_embeds_width),
+                        ("act_bytes", act_bytes)):
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise ValueError(f"proposer_buffer_bytes: {name} must be a positive integer, got {value!r}")
+    return Bytes(max_num_batched_tokens * (hidden_states_width + inputs_embeds_width) * act_bytes)
+
+
+def v1_proposer_buffer_lines(drafter, r: Resolved, rules: VllmRules) -> tuple[LineItem, ...]:
+    """The proposer's two buffers as a line on a V1-engine run with the V1 model runner whose release charges
+    ``total_consumed`` (≥ 0.27.0) and a drafter with a ``SpecDecodeBaseProposer`` (``engines.vllm.drafter.Drafter``
+    widths > 0); () otherwise."""
+    if (drafter is None or rules.engine != "V1" or r.v2_runner or rules.memory_rule != "consumed"
+            or drafter.hidden_states_width <= 0 or drafter.inputs_embeds_width <= 0):
+        return ()
+    nbytes = proposer_buffer_bytes(max_num_batched_tokens=r.max_num_batched_tokens,
+                                   hidden_states_width=drafter.hidden_states_width,
+                                   inputs_embeds_width=drafter.inputs_embeds_width, act_bytes=r.act_bytes)
+    return (LineItem(item=PROPOSER_BUFFERS_ITEM, bytes=nbytes,
+                     source=(f"T {r.max_num_batched_tokens:,} × (hidden_states {drafter.hidden_states_width:,} + "
+                             f"inputs_embeds {drafter.inputs_embeds_width:,}) × {r.act_bytes} B ({drafter.method}): "
+                             "vLLM ≥ 0.27 v1/spec_decode/llm_base_proposer.py SpecDecodeBaseProposer.__init__, "
+                             "built in GPUModelRunner.__init__ after gpu_worker.init_device's init snapshot and "
+                             "outside the load delta, so in utils/mem_utils.py memory_profiling's total_consumed")),)
