@@ -22,6 +22,13 @@ by ``bench/decode_fit.py``) and for the held-out rest:
 
     sign right       predicted speed-up > 1 exactly when the measured one is
     within 25 %      |predicted / measured − 1| ≤ 0.25 (speed-up)
+
+A row with ``"measurement": "workload"`` measured a closed-loop benchmark's output tokens / wall time, not a decode
+step at ``batch`` (SpecForge's ``Benchmarker.run``: client threads = batch over a benchmark's multi-turn questions,
+prefills and the tail at falling concurrency inside the wall time).  It is scored with ``tpkit.perf.workload``: the
+source's workload (``workloads[source]`` in the data: prompt tokens per turn, the output tokens per turn derived
+from the source's totals, their distribution, the threads) run on both sides at the row's per-concurrency step and
+cycle; the table marks it "(workload)".  ``predict`` and ``--rows`` stay the decode step at ``batch``.
 """
 
 from __future__ import annotations
@@ -36,22 +43,83 @@ DATA = ROOT / "bench" / "data" / "published_spec.json"
 
 
 def predict(row: dict):
+    """``plan_perf`` of the row: the decode step at ``batch`` (what ``tpkit perf`` prints for ``perf_argv(row)``)."""
+    from tpkit.perf import plan_perf
+
+    return plan_perf(_request(row))
+
+
+def _request(row: dict):
     from tpkit.hardware.catalog import lookup_gpu
     from tpkit.models import load_model
-    from tpkit.perf import PerfRequest, SpecSettings, plan_perf
+    from tpkit.perf import PerfRequest, SpecSettings
 
     model = row["model"]
     spec = load_model(str(ROOT / model) if model.startswith("bench/") else model)
     settings = SpecSettings(algorithm=row["algorithm"], num_steps=row["num_steps"], topk=row["topk"],
                             num_draft_tokens=row["num_draft_tokens"])
-    return plan_perf(PerfRequest(model=spec, gpu=lookup_gpu(row["gpu"]), tp=row["tp"], batch=row["batch"],
-                                 context=row["context"], engine=row["engine"], spec=settings,
-                                 accept_length=row["accept_length"], kv_cache_dtype=row["kv_cache_dtype"],
-                                 engine_version=row.get("engine_version"),
-                                 attention_backend=row.get("attention_backend"),
-                                 sglang_spec_v2=row.get("sglang_spec_v2"),
-                                 max_running_requests=row.get("max_running_requests"),
-                                 backend=row.get("allreduce_backend")))
+    return PerfRequest(model=spec, gpu=lookup_gpu(row["gpu"]), tp=row["tp"], batch=row["batch"],
+                       context=row["context"], engine=row["engine"], spec=settings,
+                       accept_length=row["accept_length"], kv_cache_dtype=row["kv_cache_dtype"],
+                       engine_version=row.get("engine_version"), attention_backend=row.get("attention_backend"),
+                       sglang_spec_v2=row.get("sglang_spec_v2"),
+                       max_running_requests=row.get("max_running_requests"), backend=row.get("allreduce_backend"))
+
+
+def workload_orders(row: dict, workload: dict) -> list:
+    """The ``tpkit.perf.workload.Workload`` of each order of ``workload`` (the data's ``workloads[source]``) at the
+    row's thread count: the per-turn prompt tokens as given, the output lengths by the entry's distribution."""
+    import random
+
+    from tpkit.perf.workload import Turn, Workload, spread_lengths
+
+    turns = sum(len(p) for p in workload["prompt_tokens"])
+    mean, cap = workload["output_tokens_per_turn"], workload["max_new_tokens"]
+    if workload["distribution"] == "equal":
+        orders = [[mean] * turns]
+    elif workload["distribution"] == "maxent":
+        base = list(spread_lengths(mean, cap, turns))
+        orders = []
+        for seed in range(workload["orders"]):
+            lengths = list(base)
+            random.Random(seed).shuffle(lengths)
+            orders.append(lengths)
+    else:
+        raise ValueError(f"workload distribution must be 'equal' or 'maxent'; got {workload['distribution']!r}")
+    threads = row["batch"] if workload["threads"] == "batch" else int(workload["threads"])
+    out = []
+    for lengths in orders:
+        it = iter(lengths)
+        requests = tuple(tuple(Turn(prompt_tokens=p, output_tokens=next(it)) for p in prompts)
+                         for prompts in workload["prompt_tokens"])
+        out.append(Workload(requests=requests, threads=threads))
+    return out
+
+
+def workload_prediction(row: dict, workload: dict) -> float:
+    """The row's speed-up as the workload it measured: the mean over the workload's orders of speculative ÷ plain
+    tok/s (``tpkit.perf.workload.workload_speedup``), the costs priced once at the workload's mean context (every
+    turn at the mean output length)."""
+    from tpkit.perf.workload import workload_costs
+    from tpkit.perf.workload import Turn, Workload, workload_speedup
+
+    req = _request(row)
+    orders = workload_orders(row, workload)
+    prefix = workload.get("cached_prefix_tokens", 0)
+    equal = Workload(requests=tuple(tuple(Turn(prompt_tokens=t.prompt_tokens,
+                                               output_tokens=workload["output_tokens_per_turn"]) for t in r)
+                                    for r in orders[0].requests), threads=orders[0].threads)
+    costs = workload_costs(req, threads=equal.threads, context=equal.mean_context(prefix))
+    speedups = [workload_speedup(req, w, cached_prefix=prefix, costs=costs)[0] for w in orders]
+    return sum(speedups) / len(speedups)
+
+
+def scored_speedup(row: dict, data: dict, result=None) -> float:
+    """The predicted speed-up the row is scored on: the workload's where the row measured one, else the decode
+    step's at ``batch`` (``result``: ``predict(row)`` when already computed)."""
+    if row.get("measurement") == "workload":
+        return workload_prediction(row, data["workloads"][row["source"]])
+    return (result or predict(row)).speculative.speedup
 
 
 def perf_argv(row: dict) -> list[str]:
@@ -133,7 +201,7 @@ def table(data: dict) -> tuple[list[str], dict]:
     preds = []
     for i, row in enumerate(data["rows"], 1):
         r = predict(row)
-        meas, pred = measured_speedup(row), r.speculative.speedup
+        meas, pred = measured_speedup(row), scored_speedup(row, data, r)
         preds.append(pred)
         err = pred / meas - 1
         sign = (pred > 1) == (meas > 1)
@@ -143,12 +211,13 @@ def table(data: dict) -> tuple[list[str], dict]:
         spec = f"{row['spec_tok_s']:.1f} / {r.speculative.tok_s:.1f}" if row["spec_tok_s"] else \
             f"— / {r.speculative.tok_s:.1f}"
         name = row["model"].split("/")[-1].replace(".config.json", "")
+        workload = " (workload)" if row.get("measurement") == "workload" else ""
         engine = row["engine"] + (f" {row['engine_version']}" if row.get("engine_version") else "") + (
             {True: " (spec v2)", False: " (spec v1)"}.get(row.get("sglang_spec_v2"), ""))
         lines.append(f"| {i} | {row['source']} | {'train' if row['source'] in train else 'held out'} | {name} | "
                      f"{row['gpu']} × {row['tp']} | {engine} | {row['batch']} | "
                      f"{row['context']} | {row['algorithm']} {row['num_steps']}/{row['topk']}/{row['num_draft_tokens']} | "
-                     f"{tau} | {base} | {spec} | {meas:.2f}× | {pred:.2f}× | {err * 100:+.0f} % | "
+                     f"{tau} | {base} | {spec} | {meas:.2f}× | {pred:.2f}×{workload} | {err * 100:+.0f} % | "
                      f"{'ok' if sign else 'WRONG'} |")
     rows = data["rows"]
     held = [i for i, r in enumerate(rows) if r["source"] not in train]
@@ -178,10 +247,16 @@ def main() -> int:
             return 2
         for n in numbers:
             print("\n".join(itemise(n, data["rows"][n - 1])))
+            row = data["rows"][n - 1]
+            if row.get("measurement") == "workload":
+                print(f"  scored as a workload (tpkit.perf.workload, workloads[{row['source']!r}]): predicted speed-up "
+                      f"{scored_speedup(row, data):.3f}x; the lines above are the decode step at batch {row['batch']}")
         return 0
     lines, s = table(data)
-    summary = [summary_line("all", s["all"]), summary_line("training sources", s["train"]),
-               summary_line("held-out sources", s["held_out"])]
+    workload_rows = [str(i) for i, r in enumerate(data["rows"], 1) if r.get("measurement") == "workload"]
+    summary = ([f"scored as the workload they measured (tpkit.perf.workload): rows {', '.join(workload_rows)}"]
+               if workload_rows else []) + [summary_line("all", s["all"]), summary_line("training sources", s["train"]),
+                                            summary_line("held-out sources", s["held_out"])]
     text = "\n".join(lines + [""] + summary)
     print(text)
     if args.markdown:

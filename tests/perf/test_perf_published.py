@@ -19,6 +19,8 @@ rates added to the GPU catalog from NVIDIA's Blackwell technical brief, which un
 4 rows from two more held-out sources were added 2026-12-04 (helper spw5, model unchanged); same floors.
 68 rows from two more held-out sources were added 2026-12-05 (helper sp13, model unchanged; Qwen3.5-397B on
 4x RTX PRO 6000, ten of them AWQ slow-downs the model calls speed-ups); same floors.
+Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
+measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
 
 import json
@@ -48,11 +50,11 @@ def test_every_row_names_its_source_and_the_split_is_by_source():
 @pytest.fixture(scope="module")
 def scored():
     sys.path.insert(0, str(ROOT / "bench"))
-    from decode_published import predict, score
+    from decode_published import score, scored_speedup
 
     train = set(DATA["split"]["train"])
     rows = DATA["rows"]
-    preds = [predict(row).speculative.speedup for row in rows]
+    preds = [scored_speedup(row, DATA) for row in rows]
     held = [i for i, r in enumerate(rows) if r["source"] not in train]
     return score(rows, preds), score([rows[i] for i in held], [preds[i] for i in held])
 
@@ -442,3 +444,30 @@ def test_p13_qwen35_rows_carry_the_sources_numbers_blind():
     (slowest,) = [r for r in awq if r["batch"] == 1 and r["context"] == 131072 + 1024]
     assert (slowest["base_tok_s"], slowest["spec_tok_s"]) == (95.5, 39.8)
     assert all(r["source"] not in DATA["split"]["train"] for r in mat + mal)
+
+
+def test_as163_is_scored_as_the_workload_its_tool_measures():
+    """as163 ran SpecForge's Benchmarker.run: one run_batch with batch client threads over MT-bench's 80 two-turn
+    questions (the benchmark inferred, not named by the issue: ``benchmark_named_by_source`` false), tok/s = all
+    output tokens / wall time.  The per-turn output is the issue's own latency × throughput over 160 turns; the
+    workload's threads are the row's batch (helper sp16, 2026-12-05)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from decode_published import predict, scored_speedup, workload_orders
+
+    work = DATA["workloads"]["as163"]
+    assert work["benchmark"] == "mtbench" and work["benchmark_named_by_source"] is False
+    assert len(work["prompt_tokens"]) == work["questions"] == 80
+    assert all(len(p) == 2 and min(p) > 8 for p in work["prompt_tokens"])
+    runs = work["runs"]
+    assert work["output_tokens_per_turn"] == round(sum(r[4] * r[5] for r in runs) / len(runs) / 160)
+    rows = [r for r in DATA["rows"] if r["source"] == "as163"]
+    assert all(r["measurement"] == "workload" for r in rows)
+    assert {r["base_tok_s"] for r in rows} | {r["spec_tok_s"] for r in rows} <= {r[5] for r in runs}
+    assert not any(r.get("measurement") for r in DATA["rows"] if r["source"] != "as163")
+    for row in rows:
+        orders = workload_orders(row, work)
+        assert len(orders) == work["orders"] and all(w.threads == row["batch"] for w in orders)
+        assert all(w.output_tokens == orders[0].output_tokens for w in orders)
+    (b32,) = [r for r in rows if r["batch"] == 32]
+    # the tail at falling concurrency lowers the batch-32 speed-up; the row stays wrong-signed (measured 0.82x)
+    assert 1 < scored_speedup(b32, DATA) < predict(b32).speculative.speedup

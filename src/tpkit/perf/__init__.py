@@ -24,6 +24,8 @@ Modules, in call order:
     accept      acceptance length of a draft chain/tree
     spec        draft models and speculative settings
     plan        ``plan_perf(PerfRequest) -> PerfResult``
+    workload    a closed-loop benchmark's tok/s: client threads over multi-turn requests, prefills and the tail at
+                falling concurrency, on the plain step and the speculative cycle at every concurrency
     verdict     the answer in engine flags; confidence of each number
     result      frozen results and their JSON form
 
