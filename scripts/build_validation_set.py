@@ -1046,8 +1046,18 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_681": ("0.20.0", "the image vllm/vllm-openai:v0.20.0 (KServe 0.20.0's runtime; the write-up's table)", {}, None),
     # helper bl15: a Paperspace guide (search-index id 45886098371): mistralai/Mistral-7B-Instruct-v0.2 with the defaults of
     # the image ghcr.io/mistralai/mistral-src/vllm:latest on one RTX A5000
-    "vp_682": ("0.2.4", "not printed: llm_engine.py:222 is the 0.2.3 / 0.2.4 wheels' line and the image lacks Mixtral (0.2.4's): "
-                        "vLLM 0.2.3, scored as 0.2.4 (the same memory code for Mistral)", {}, None),
+    # helper old03 (2026-12-05, session 16): the image is vLLM git main of mid-December 2023, after PR #2031 (total -
+    # free profile): scored as 0.2.5 (was 0.2.4, +21.1 % -> -0.7 %); the basis below
+    "vp_682": ("0.2.5", "not printed: the image's deploy/Dockerfile (mistralai/mistral-src b46d6de, committed 2023-12-13 "
+                        "20:08 UTC; the earlier one pinned vllm==0.2.0, whose '# GPU blocks' line is llm_engine.py:205) "
+                        "installs torch 2.1.1 and vLLM git main at build time; the log's llm_engine.py:222 and its config "
+                        "fields without enforce_eager put that main before 'Optimize model execution with CUDA graph "
+                        "(#1926)' (merged 2023-12-17 05:12 UTC: line 224, enforce_eager printed), so it holds 'Fix peak "
+                        "memory profiling (#2031)' (merged 2023-12-13 06:01 UTC: total - free after the profile; git "
+                        "history of a vllm mirror). The 0.2.5 tag (31c1f32, 2023-12-14) lies in that window and worker.py, "
+                        "mistral.py, the layers and model_runner.py do not change for a bf16 Mistral without sliding window "
+                        "across it: scored as 0.2.5. (Helper bl15 had 0.2.3 from vllm#2076's Mixtral error with the "
+                        "image, filed before the Dockerfile gained git main and Megablocks.)", {}, None),
     # helper bl15b (2026-12-05), added blind from GitHub issue threads: noonghunna/club-3090 bench reports of
     # Qwen3.8-27B-FP8 at tp 2 (vLLM 0.27.1, util 0.92, 262,144, fp8 KV, prefix caching, 8,192 batched, 2 sequences,
     # MTP-3); the worker line's 'Current kv cache memory in use' (the available KV bytes) is scored, with the CUDA

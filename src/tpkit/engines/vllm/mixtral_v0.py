@@ -20,6 +20,19 @@ dequantises the weight and runs ``torch.matmul`` from 256 tokens (``FP16_MATMUL_
 temporary ends at 0.3.0 for the profile's token counts.  Only the Mixtral replay below charges it; the dense
 layers' replay (``v0_reserved``) does not (no dense AWQ case before 0.3.0 in the corpus to check it against).
 
+The split-K sum (helper old03, 2026-12-05, session 16).  ``_out_feats.sum(0)`` of fp16 partial sums runs PyTorch's
+``gpu_reduce_kernel<at::Half, at::Half>`` with ``sum_functor<at::Half, float, at::Half>`` (the instantiation named
+in the torch 2.1.2 wheel's ``libtorch_cuda.so``).  In ``aten/src/ATen/native/cuda/Reduce.cuh`` of torch 2.1.1 and
+2.1.2 (the wheels' headers, identical; vllm 0.2.5 asks torch >= 2.1.1, 0.2.6 / 0.2.7 / 0.3.0 pin 2.1.2) a Half-in,
+Half-out reduction may not accumulate in its output (``is_inp_out_type_half_or_chalf``); when the iterator cannot
+use 32-bit indexing (``TensorIteratorBase::can_use_32bit_indexing`` in ``aten/src/ATen/TensorIterator.cpp``, the
+same in every stored pytorch version read, search-index id 42011924: numel or an operand's largest byte offset,
+1 + Σ (size − 1) × stride bytes, above 2^31 − 1) it splits the reduction and allocates an ``AccumulationBuffer`` of
+output numel × sizeof(float) through ``c10::cuda::CUDACachingAllocator``, held until the sum returns.  For the
+[8, M, N] fp16 partial sums that is M × N > 2^27: w1 / w3 (N = I = 14,336) at T 32,768 get a 1.75 GiB buffer; w2
+and o_proj (N = 4,096: offset exactly 2^31 − 1) and qkv do not.  The replay allocates it after the sum's output
+and frees it before the partial sums.
+
 The forward is replayed through ``v0_reserved``'s best-fit allocator (attention as there, with the split-K buffer
 of ``qkv_proj`` and ``o_proj``; the router's T × E tensors not replayed): the MoE phase is the replay's allocated
 peak, and the reserved memory beyond it is what 0.2.5–0.3.0's total − free after the profile also charges
@@ -33,7 +46,8 @@ from tpkit.engines.vllm.v0_reserved import _Allocator
 from tpkit.models.spec import ModelSpec
 
 __all__ = ["AWQ_SPLIT_K_BEFORE", "EXPERT_PARALLEL_FROM", "EXPERT_PARALLEL_QUANT_LAST", "EXPERT_PARALLEL_UNQUANT_BEFORE",
-           "applies", "awq_split_k", "expert_parallel", "replay", "reserved_over_peak", "with_expert_parallel_moe"]
+           "INT32_MAX", "applies", "awq_split_k", "expert_parallel", "replay", "reserved_over_peak",
+           "split_k_accumulation_bytes", "with_expert_parallel_moe"]
 
 EXPERT_PARALLEL_FROM = (0, 2, 5)
 """first release whose ``mixtral.py`` gives each rank whole experts (0.2.4: Megablocks ``BlockSparseMoE``)"""
@@ -45,6 +59,12 @@ AWQ_SPLIT_K_BEFORE = (0, 3, 0)
 """first release whose AWQ ``apply_weights`` dequantises and matmuls from 256 tokens"""
 AWQ_PACK_FACTOR = 8
 """``AWQConfig.pack_factor`` = 32 // 4 bits, passed as ``split_k_iters``"""
+INT32_MAX = 2**31 - 1
+"""PyTorch ``TensorIteratorBase::can_use_32bit_indexing``: numel and every operand's largest byte offset ≤ this"""
+HALF_BYTES = 2
+"""the AWQ kernel's activation dtype (fp16; ``AWQConfig.get_supported_act_dtypes``)"""
+SUM_ACC_BYTES = 4
+"""``sum_functor<at::Half, float, at::Half>``: fp32 accumulation type of a half ``sum``"""
 
 
 def _quantized(model: ModelSpec, flag: str | None) -> bool:
@@ -69,6 +89,18 @@ def awq_split_k(model: ModelSpec, *, release: tuple[int, ...], flag: str | None)
     return AWQ_PACK_FACTOR
 
 
+def split_k_accumulation_bytes(*, split_k: int, tokens: int, width: int, act_bytes: int) -> int:
+    """Bytes of the fp32 ``AccumulationBuffer`` that PyTorch 2.1.x allocates for the AWQ kernel's ``sum(0)`` over
+    its [split_k, tokens, width] fp16 partial sums, or 0 (module docstring, "The split-K sum")."""
+    if not split_k or act_bytes != HALF_BYTES:
+        return 0
+    numel = split_k * tokens * width
+    max_offset = 1 + (numel - 1) * act_bytes  # contiguous input: 1 + sum((shape - 1) * stride_bytes)
+    if numel <= INT32_MAX and max_offset <= INT32_MAX:
+        return 0  # the reduction runs with 32-bit indexing and accumulates in registers
+    return tokens * width * SUM_ACC_BYTES
+
+
 def replay(model: ModelSpec, *, tp: int, tokens: int, act_bytes: int, split_k: int) -> tuple[int, int, str]:
     """(allocated peak, reserved, the formula) in bytes per rank of the expert-parallel eager forward of ``tokens``
     tokens (module docstring); ``split_k``: ``awq_split_k``."""
@@ -85,6 +117,10 @@ def replay(model: ModelSpec, *, tp: int, tokens: int, act_bytes: int, split_k: i
         if split_k:
             alloc.malloc(split_k * t * width * a, name + "_sk")
         alloc.malloc(t * width * a, name)
+        acc = split_k_accumulation_bytes(split_k=split_k, tokens=t, width=width, act_bytes=a)
+        if acc:  # the sum's fp32 AccumulationBuffer, after its output, freed before the partial sums
+            alloc.malloc(acc, name + "_acc")
+            alloc.free(name + "_acc")
         if split_k:
             alloc.free(name + "_sk")
 
@@ -121,7 +157,8 @@ def replay(model: ModelSpec, *, tp: int, tokens: int, act_bytes: int, split_k: i
         held = final
     how = (f"expert-parallel Mixtral replayed through a best-fit caching allocator: {local} whole experts per rank "
            f"on all T {tokens:,} tokens, w1/w3 {inter:,} and w2 {h:,} wide"
-           + (f", each AWQ GEMM with its [{split_k}, T, N] split-K partial sums" if split_k else "")
+           + (f", each AWQ GEMM with its [{split_k}, T, N] split-K partial sums (and their sum's fp32 accumulation "
+              "buffer where they pass int32 indexing)" if split_k else "")
            + f" × {act_bytes} B: allocated peak {alloc.peak / 2**30:.2f} GiB, reserved {alloc.reserved() / 2**30:.2f}"
              " GiB (engines/vllm/mixtral_v0.py)")
     return alloc.peak, alloc.reserved(), how
