@@ -21,7 +21,10 @@ sg_490's failure came from a colocated trainer's memory: OTHER_TENANT). Helper s
 (SGLang's 'Not enough GPU memory for hybrid … state cache', kv_pool) joins; no corpus log has it as its primary failure
 (sg_488 shows it after the imbalance): still 97 / 97 and 93 / 97. Helper rt15 (2026-12-05): the start-up check's
 advice to free the GPU is planned at the log's settings where the model and the GPU are known, and is a fit only where
-that plan fits: vl_225 (a 35B bf16 model on a 12 GB card) has no fitting fix (WEIGHTS_EXCEED_THE_CARD): 92 / 97."""
+that plan fits: vl_225 (a 35B bf16 model on a 12 GB card) has no fitting fix (WEIGHTS_EXCEED_THE_CARD): 92 / 97.
+Helper rt16 (2026-12-05): sg_038's pool OOM (no load anchor) plans its fixes from the catalog as plan --from-log does
+(--tp 2 fits, the shortfall's fraction does not); the five without a fitting fix are sg_481, sg_482, sg_492, sg_490
+and vl_225 (tp 2, 4, 8 on free 11.49 GiB cards do not fit either): still 97 / 97 and 92 / 97."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)

@@ -15,7 +15,10 @@ differs (helper cfg13).  Helper rt14 (2026-12-05): a fix at another TP size or q
 (``explain.replan.relayout``; SGLang ``explain.replan.scaled_weights``): the 17 "vLLM layout" and 3 of the 4
 "planner weights" entries went, and vl_456's "profile" one (--max-num-seqs 64 --max-num-batched-tokens 4096, re-planned
 with the profile re-derived): 25 -> 46 of 60 match.  Helper rt15 (2026-12-05): sg_061's "default fraction", vl_455's
-"print rounding" and the two "failed check only" entries went (test_explain_roundtrip_causes.py): 46 -> 50 of 60."""
+"print rounding" and the two "failed check only" entries went (test_explain_roundtrip_causes.py): 46 -> 50 of 60.
+Helper rt16 (2026-12-05): sg_106's "rank rounding", vl_071's "V0 context estimate" and sg_038's three
+"unmeasured" went; vl_048's two "config" entries are "pp layer partition" now that its own config is in the set
+(test_explain_roundtrip_rt16.py): 51 -> 56 of 60."""
 
 from __future__ import annotations
 
@@ -44,25 +47,18 @@ OPEN = {
     # measured weights (the run's checkpoint, as it ran): vl_342 matches; vl_038 / vl_041 / vl_048's configs take
     # the quantization the log names as another one, so their plans still derive the weights
     ("vl_038", "--gpu-memory-utilization"): "config",
-    ("vl_041", "--enforce-eager"): "config", ("vl_048", "--max-model-len"): "config",
-    ("vl_048", "--kv-cache-dtype"): "config",
-    # SGLang, a log that measures nothing before the pool (no 'Load weight' line, tp not printed): explain sizes its
-    # fixes from the OOM's shortfall (no KV tokens), the plan derives the weights (sg_038, gemma-3-12b-it bf16 on a
-    # 23.52 GiB card: 22.81 GiB against a 16.65 GiB budget, 0 tokens even at the log's own 0.717, where the engine
-    # reached the pool allocation); the plan's model was already the catalog's gemma-3-12b-it, so not "config"
-    ("sg_038", "--mem-fraction-static"): "unmeasured",
-    # sg_106 (QuantTrio/DeepSeek-V3.2-AWQ on its base config; was "config" until helper rt15 kept the measured
-    # weights): the plan of the log's own settings holds 446,272 tokens, the printed pool 446,016 (4 pages, 0.06 %):
-    # the plan subtracts rank 0's 'mem usage=90.80 GB' from the MIN over ranks of pre (176.22), SGLang sizes from the
-    # MIN over ranks after the load (85.41: 90.81 GiB)
-    ("sg_106", "--disable-cuda-graph"): "rank rounding", ("sg_038", "--tp"): "unmeasured",
-    ("sg_038", "--quantization"): "unmeasured",
-    # vl_071 ran the V0 engine (VLLM_USE_V1=0, 0.8–0.10).  Helper rt15: explain reads and plan --from-log plans it by
-    # the V0 rules (explain.runfacts.v0_formats), and V0's printed KV capacity (3,584 tokens = 224 blocks) pins the
-    # available memory on both sides: the plan holds 3,584 tokens (was 2,704).  The verdict still differs: V0's
-    # budget, total × 0.98 = 21.55 GiB, is above the 21.39 GiB the plan leaves after its estimated CUDA context
-    # (0.60 GiB, no GPU family named), and the planner calls that an OOM at the KV allocation
-    ("vl_071", "--max-model-len"): "V0 context estimate",
+    ("vl_041", "--enforce-eager"): "config",
+    # helper rt16 (2026-12-05): vl_048 now plans with its own config.json (Qwen3-Coder-30B-A3B-Instruct-FP8, block FP8,
+    # tests/logs/data/configs/…/SOURCE.md): the weights are 14.52 GiB per stage, not 28.44, but the run split its 48
+    # layers 16 / 32 (VLLM_PP_LAYER_PARTITION=16,32) over an RTX 5070 Ti and an RTX 5090 D; the planner splits them
+    # evenly on one GPU kind (models.layout: the variable is not read), so 24 layers do not load on the 16 GB card,
+    # while explain re-plans from vLLM's own printed estimate (3.18 GiB available, 34,736 tokens)
+    ("vl_048", "--max-model-len"): "pp layer partition", ("vl_048", "--kv-cache-dtype"): "pp layer partition",
+    # helper rt16 (2026-12-05): sg_106's "rank rounding" went (explain and plan --from-log both charge pre − the MIN
+    # over ranks of the free memory after the load: SglangAnchored.pool_load), and vl_071's "V0 context estimate"
+    # (V0 releases the profile's activation peak before it allocates the KV cache: engines.vllm.verdict.decide);
+    # sg_038's three "unmeasured" went (the pool OOM of a log with no load anchor: explain plans its fixes from the
+    # catalog as plan --from-log does, explain.planned.catalog_fixes_sglang, at the release the plan reads it by)
 }
 """fixes whose re-plan still differs, by (log, first flag): the cause in a word (docs/accuracy.md §7)"""
 
@@ -119,7 +115,9 @@ def test_every_other_fix_round_trips():
     # 46 with helper rt14 (2026-12-05): layout and profile fixes and plan --from-log re-plan with one function
     # 50 with helper rt15 (2026-12-05): sg_061's default fraction at tp 16, vl_455's pinned available memory, vl_115 /
     # vl_225's pool after the start-up check (tests/explain/test_explain_roundtrip_causes.py)
-    assert sum(r["outcome"] == "match" for r in rows) >= 50
+    # 56 with helper rt16 (2026-12-05): sg_106's rank rule, vl_071's V0 KV allocation, sg_038's catalog-planned
+    # fixes (test_explain_roundtrip_rt16.py)
+    assert sum(r["outcome"] == "match" for r in rows) >= 56
 
 
 def test_every_open_entry_still_differs():

@@ -229,8 +229,10 @@ def measured_startup(e, *, gpu_total: Bytes | None = None) -> MeasuredStartup:
             else:
                 notes.append("the log's pre-load memory is larger than this GPU's total: the log's start-up terms "
                              "are not used (another GPU?)")
-        if a.weights is not None:
-            terms["weights"] = _mid(a.weights)
+        from tpkit.explain.sgbudget import load_of
+
+        if load_of(a) is not None:  # what SGLang's budget sees: MIN before − MIN after over the ranks (pool_load)
+            terms["weights"] = _mid(load_of(a))
         world = int(ctx.get("tp", 1) or 1) * int(ctx.get("pp", 1) or 1)
         if world > 1 and _ranks_printed(e) >= world:
             terms["rank_spread"] = Bytes(0)

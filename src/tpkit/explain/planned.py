@@ -33,19 +33,21 @@ def _band(result) -> str:
     return f"{result.kv_tokens:,} tokens per rank (band {lo:,}–{hi:,})"
 
 
-def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
+def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None) -> tuple[list[dict], str | None]:
     """(fixes, finding): the SGLang fixes planned from the catalog at the log's settings, each as the keyword
     arguments of :class:`tpkit.explain.diagnose.Fix`; ([], None) when the model or the GPU is unknown or the planner
-    refuses the settings."""
+    refuses the settings.  ``fractions``: the ``--mem-fraction-static`` values to plan (default: the smallest of
+    ``_FRACTIONS`` above the run's that fits).  The release is the one ``tpkit plan --from-log`` reads the log by
+    (``explain.sgrelease.log_release``: the newest its formats allow, capped by its date), so a fix and the plan of
+    its flags are the same plan (helper rt16: sg_038 was planned by 0.5.23 here, 0.5.5 by the plan)."""
     if ctx.model is None or ctx.gpu is None:
         return [], None
     try:
         from tpkit.engines.sglang.options import SglangOptions
-        from tpkit.engines.sglang.versions import LATEST
-        from tpkit.explain.sgrelease import offload_gb
+        from tpkit.explain.sgrelease import log_release, offload_gb
         from tpkit.parallel import ParallelSpec
 
-        version = ctx.rules_version or LATEST
+        version, capped = log_release(ctx)
         dpa = bool(ctx.get("enable_dp_attention"))
         tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
         dp = int(ctx.get("dp", 1) or 1)
@@ -62,8 +64,8 @@ def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
     except REFUSED:  # settings the planner refuses: no planned fix, never a crash
         return [], None
     where = (f"planned from the catalog (tpkit plan: {ctx.model_source}, {ctx.gpu.name}, SGLang {version} rules"
-             + ("" if ctx.rules_version else ", the release is not printed: the latest examined") + "), not from the "
-             "log's numbers")
+             + ("" if ctx.rules_version or capped else ", the release is not printed: the latest examined")
+             + (f", {capped}" if capped else "") + "), not from the log's numbers")
     reproduced = not base.verdict.fits
     finding = (f"{where}: at the log's settings the planner says {base.verdict.message}"
                + ("" if reproduced else " — it does not reproduce the failure the log shows, so no planned fix is "
@@ -75,7 +77,7 @@ def catalog_fixes_sglang(ctx) -> tuple[list[dict], str | None]:
     now = (base.extra.get("sglang") or {}).get("mem_fraction_static") if isinstance(base.extra, dict) else None
     start = float(frac) if frac is not None else (float(now) if now else 0.0)
     fractions = [(f"--mem-fraction-static {f2:.2f}", parallel, replace(options, mem_fraction_static=f2))
-                 for f2 in _FRACTIONS if f2 > start + 1e-9]
+                 for f2 in (fractions if fractions is not None else [x for x in _FRACTIONS if x > start + 1e-9])]
     if getattr(ctx.model, "quant", None) is None and not ctx.get("quantization"):
         tries.append(("--quantization fp8", parallel, replace(options, quantization="fp8")))
     tries.append((f"--tp {2 * tp}", replace(parallel, tp=2 * tp, dp=min(dp, 2 * tp)), options))

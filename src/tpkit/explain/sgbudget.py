@@ -7,7 +7,15 @@ import math
 
 from tpkit.explain.diagnose import Fix
 
-__all__ = ["BudgetReplan", "pool_tokens", "rope_bytes", "mm_bytes"]
+__all__ = ["BudgetReplan", "pool_tokens", "rope_bytes", "mm_bytes", "load_of"]
+
+
+def load_of(a):
+    """The load usage (an interval) an SGLang re-plan charges from the anchors ``a``: ``pool_load`` (pre − the MIN
+    over ranks of the free memory after the weights: what SGLang's budget sees) where known, else the printed
+    'Load weight end. mem usage' (``weights``); None when neither."""
+    load = getattr(a, "pool_load", None)
+    return load if load is not None else getattr(a, "weights", None)
 
 
 def pool_tokens(rest: int, cell: float | None, page: int) -> int | None:
@@ -34,7 +42,10 @@ class BudgetReplan:
         self.stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
         self.mm = mm_bytes(a)
         self.rope = rope_bytes(a)
-        self.w = a.weights.mid.bytes if a.weights else None
+        # the load usage the budget sees (MIN before − MIN after over the ranks, as the ledger's budget), else the
+        # printed 'mem usage' (explain.sglang.SglangAnchored.pool_load)
+        load = load_of(a)
+        self.w = load.mid.bytes if load is not None else None
         self.f = a.fraction
         self.context = ctx.get("context_length")
         # what SGLang multiplies a given --mem-fraction-static by (the ROCm aiter × 0.85, an old multimodal runner's

@@ -5,6 +5,7 @@ weights, free after weights, the cell); the shared types and rules are ``explain
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from tpkit.explain.diagnose import (MARGIN, MAX_FRACTION, Diagnosis, Fix, fp8_could_halve_weights, bytes_text,
                                    kv_heads_shard, capture_error_not_memory, pool_error_not_memory)
@@ -109,11 +110,22 @@ def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
             cause = floor[0]
             fixes.append(floor[1])
     planned: list[Fix] = []
-    if rest is None and not (oom and short is not None):
+    if rest is None:
         from tpkit.explain.planned import catalog_fixes_sglang
 
-        found, finding = catalog_fixes_sglang(ctx)
+        # an OOM allocating a pool the log gives no budget for (no 'Load weight' line: sg_038): its shortfall says
+        # by how much the pool was too large, not what a smaller fraction or another layout holds; where the model and
+        # the GPU are known, every fix is planned from the catalog as ``tpkit plan --from-log`` plans it (the same
+        # terms, the same release), the shortfall's fraction included, and is a fit by the same rule (helper rt16)
+        shortfall = [fx for fx in fixes if fx.flags.startswith("--mem-fraction-static")] if oom and short else []
+        fractions = tuple(float(fx.flags.split()[1]) for fx in shortfall) or None
+        found, finding = catalog_fixes_sglang(ctx, fractions=fractions)
         planned = [Fix(**kw) for kw in found]
+        if planned and shortfall:
+            fixes = [fx for fx in fixes if fx not in shortfall]
+            planned = [replace(fx, note=f"{fx.note}; the OOM's {bytes_text(short)} shortfall alone is covered at "
+                                        "this fraction, but the log measured nothing the pool was sized from")
+                       if fx.flags == shortfall[0].flags else fx for fx in planned]
         if finding:
             findings.append(finding)
             cause += "; " + finding

@@ -91,6 +91,15 @@ class SglangAnchored:
     factor of old releases, the ROCm aiter × 0.85: ``sgrelease.runner_factor``, ``sgrelease.aiter_factor``); a fix
     that names a fraction re-plans at the flag's value × this, as ``tpkit plan`` does
     (``engines.sglang.choices.plan_fraction``)"""
+    pool_load: Iv | None = None
+    """the load usage the KV budget sees: pre_model_load_memory (MIN over ranks) − the MIN over ranks of the free
+    memory after the weights.  SGLang sizes the pool from the MIN after the load and the MIN before it
+    (``ModelRunner.profile_max_num_token``: ``get_available_gpu_memory(distributed=True)`` after the load, less
+    ``total_gpu_memory`` × (1 − f), ``total_gpu_memory`` the MIN from ``init_torch_distributed``; sglang 0.4.x–0.5.23
+    model_runner.py), not from one rank's 'mem usage': a fix and ``tpkit plan --from-log`` re-plan with it
+    (``explain.sgbudget.BudgetReplan``, ``explain.fromlog.measured_startup``) so that both agree with the ledger's
+    budget.  None where pre is estimated, a draft loads before the pool or either MIN is missing (the printed
+    'mem usage' then)"""
     unprinted_ranks: str | None = None
     """where the printed pool lies below the budget rebuilt from the printed ranks and the log prints fewer ranks
     than the world: the smallest unprinted rank's shortfall it implies, in words (``unprinted_shortfall``)"""
@@ -103,14 +112,14 @@ class _Load:
     ``stream``); a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
 
     __slots__ = ("pre", "n_pre", "end", "weights", "free_after", "n_after", "pre_estimated", "sample", "stream",
-                 "rank0")
+                 "rank0", "draft")
 
     def __init__(self, *, pre: Iv | None, n_pre: int, end: Anchor | None, weights: Iv | None, free_after: Iv | None,
                  n_after: int, pre_estimated: bool, sample: Iv | None, stream: Iv | None,
-                 rank0: bool = False) -> None:
+                 rank0: bool = False, draft: bool = False) -> None:
         self.pre, self.n_pre, self.end, self.weights = pre, n_pre, end, weights
         self.free_after, self.n_after, self.pre_estimated = free_after, n_after, pre_estimated
-        self.sample, self.stream, self.rank0 = sample, stream, rank0
+        self.sample, self.stream, self.rank0, self.draft = sample, stream, rank0, draft
 
 
 class _Fraction:
@@ -157,9 +166,18 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           car_source=car_source, fraction_range=f.range, pre_estimated=load.pre_estimated,
                           state_pool=state.pool if state is not None else None,
                           state_charged=state.charged if state is not None else None, stream_pool=load.stream, mm_reservation=mm,
+                          pool_load=_pool_load(load),
                           unprinted_ranks=unprinted_shortfall(*printed_floor(parsed, tokens_printed, page),
                                                                full_share(rest, capped), cell, f.value, tp * pp,
                                                                max(load.n_after, load.n_pre), ctx))
+
+
+def _pool_load(load: _Load) -> Iv | None:
+    """``SglangAnchored.pool_load``: pre (MIN over ranks) − the MIN over ranks of the free memory after the weights,
+    where both are printed (not estimated) and no draft loads before the pool."""
+    if load.pre is None or load.free_after is None or load.pre_estimated or load.draft or load.weights is None:
+        return None
+    return load.pre - load.free_after
 
 
 def _device_rows(view: RankView, ctx: Context, rows: list[Row]) -> tuple[Bytes | None, Iv | None]:
@@ -213,7 +231,7 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
                 for a in parsed.anchors)
     return _Load(pre=pre, n_pre=n_pre, end=target_last(view, "load_end_avail"), weights=weights,
                  free_after=free_after, n_after=n_after, pre_estimated=pre_estimated, sample=sample, stream=stream,
-                 rank0=rank0)
+                 rank0=rank0, draft=draft_end is not None)
 
 
 def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes | None, init_iv: Iv | None,

@@ -47,13 +47,16 @@ def relayout(ctx, a, *, tp: int, quantization: str | None = None) -> dict:
     default = _default_at(ctx, a, tp)
     scaled = dict(weights_scale=0.5, note="weights scaled by 1/2 " + ("(assumes 16-bit weights)" if quantization
                                                                      else "(replicated layers not split)"))
-    if ctx.model is None or ctx.gpu is None or a.weights is None:
+    from tpkit.explain.sgbudget import load_of
+
+    measured = load_of(a)
+    if ctx.model is None or ctx.gpu is None or measured is None:
         return _with_default(scaled, default)
     from tpkit.explain.replan import scaled_weights
 
     try:
         nominal, own = load_at(ctx, tp=tp, quantization=quantization)
-        weights = scaled_weights(a.weights.mid, own=own, new=nominal)
+        weights = scaled_weights(measured.mid, own=own, new=nominal)
     except REFUSED:  # a layout or quantization the rules refuse: the measured weights, scaled
         return scaled
     changed = f"tp {tp}" if quantization is None else f"quantization {quantization}"
@@ -61,7 +64,7 @@ def relayout(ctx, a, *, tp: int, quantization: str | None = None) -> dict:
 
     pool = stream_pool_for(ctx, tp, int(ctx.get("pp", 1) or 1))[0]  # at world > 1 inside init_torch_distributed
     return _with_default(dict(weights=weights.bytes, stream=pool.mid.bytes if pool is not None else 0,
-                              note=f"re-planned at {changed}: the log's {a.weights.text()} × {_g(nominal)} / "
+                              note=f"re-planned at {changed}: the log's {measured.text()} × {_g(nominal)} / "
                                    f"{_g(own)} (tpkit plan's load usage per rank at the new layout / at the log's) = "
                                    f"{_g(weights)}, as tpkit plan --from-log charges it"), default)
 

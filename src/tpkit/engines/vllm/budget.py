@@ -103,12 +103,17 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
             return lines + [LineItem(item=u.item, bytes=u.bytes, kind=u.kind, source=u.source + inside)
                             for u in baseline.uses]
         outside = v0_room(baseline) - budget.requested
-        lines.append(LineItem(item="outside the utilisation budget" if outside >= Bytes(0) else
-                              "requested beyond the free memory after the CUDA context", kind=(
-                                  "reserve" if outside >= Bytes(0) else "info"), bytes=outside,
-                              source=f"free after the CUDA context (init_device's init_gpu_memory) − total × "
-                                     f"gpu_memory_utilization {utilization} (V0 0.3.1–0.6.3 and ≥ 0.6.5: the "
-                                     "context and other processes sit outside the budget)"))
+        # the activation peak is released before the KV cache is allocated (engines.vllm.verdict.decide): a budget
+        # above the free memory by less than that peak allocates; the ledger then states no negative margin, the
+        # activation line says what the KV cache re-uses of it (helper rt16)
+        reused = outside < Bytes(0) and outside + budget.activation >= Bytes(0)
+        if not reused:
+            lines.append(LineItem(item="outside the utilisation budget" if outside >= Bytes(0) else
+                                  "requested beyond the free memory after the CUDA context", kind=(
+                                      "reserve" if outside >= Bytes(0) else "info"), bytes=outside,
+                                  source=f"free after the CUDA context (init_device's init_gpu_memory) − total × "
+                                         f"gpu_memory_utilization {utilization} (V0 0.3.1–0.6.3 and ≥ 0.6.5: the "
+                                         "context and other processes sit outside the budget)"))
         context_seen = False
         for u in baseline.uses:
             if not context_seen and u.bytes == baseline.context and u.item == "CUDA context":
@@ -157,6 +162,13 @@ def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utiliz
                  info: list[LineItem], draft_kv: LineItem | None = None) -> tuple[Ledger, Bytes]:
     """The ledger of the limiting rank and the remaining bytes it must add up to; ``draft_kv``: the speculative
     drafter's share of the ``kv_bytes`` pool, shown as its own line."""
+    over = budget.requested - v0_room(baseline) if rules.memory_rule == "v0_peak" and rules.v0_context_outside and \
+        not rules.v0_torch_peak_only else Bytes(0)
+    if Bytes(0) < over <= budget.activation:  # _budget_lines: the KV cache re-uses part of the released peak
+        activation_line = replace(activation_line, source=(
+            f"{activation_line.source}; released (gc + torch.cuda.empty_cache) before V0 allocates the KV cache, which "
+            f"re-uses {over.gib:.2f} GiB of it: the budget (total × {utilization}) lies that far above the free "
+            "memory after the CUDA context, so 'remaining' is negative by as much"))
     lines = _budget_lines(baseline, budget, rules, utilization) + weight_lines + [activation_line]
     if rules.engine == "V1":
         lines += list(growth_lines)  # with --kv-cache-memory-bytes too: the memory exists either way

@@ -43,8 +43,9 @@ def load_oom_message() -> str:
 def _highest_util(budget: Budget, total: Bytes, rules: VllmRules, room: Bytes | None = None) -> float:
     """The highest utilisation (0.01 grid) the start-up check accepts (``room``: V0's free memory after the CUDA
     context, which bounds its budget the same way); 1.0 where there is no bound."""
-    if room is not None:
-        return min(1.0, math.floor(room.bytes / total.bytes * 100) / 100)
+    if room is not None:  # V0: the KV allocation takes the budget less the released activation peak (decide)
+        released = Bytes(0) if rules.v0_torch_peak_only else budget.activation
+        return min(1.0, math.floor((room + released).bytes / total.bytes * 100) / 100)
     if rules.engine != "V1" or rules.memory_rule == "v0_peak":
         return 1.0
     return min(1.0, math.floor(budget.free_at_snapshot.bytes / total.bytes * 100) / 100)
@@ -226,12 +227,19 @@ def decide(budget: Budget, cap: KvCapacity, r: Resolved, rules: VllmRules, total
         return _startup(budget, total, r, rules, retry, tp, quantizable)
     if budget.weights > budget.free_at_snapshot:
         return _load_oom(budget, total, r, rules, retry, tp, quantizable)
-    if v0_room is not None and budget.requested > v0_room:
+    # V0 (no start-up check) releases the profile run's activation peak (gc.collect + torch.cuda.empty_cache: vllm
+    # 0.2.4 profile_num_available_blocks, 0.6.3 determine_num_available_blocks, 0.8.3 utils.memory_profiling) before
+    # the KV cache is allocated: what that allocation needs beside the weights and non-torch memory is the budget less
+    # that peak, so only a budget above the free memory by more than the peak runs out of memory there (vl_071: 0.98
+    # of 21.99 GiB allocated its KV cache on a card with ~0.6 GiB of CUDA context; helper rt16)
+    released = Bytes(0) if rules.v0_torch_peak_only else budget.activation  # 0.2.0–0.2.4: not re-read here
+    if v0_room is not None and budget.requested - released > v0_room:
         fixes = _fixes(retry, budget, total, r, rules, tp, lower=True, quantizable=quantizable, room=v0_room)
         return Verdict(fits=False, knob="--gpu-memory-utilization", message=(
-            f"vLLM V0 sizes its budget as total × {r.utilization} = {format_bytes(budget.requested)}, more than the "
-            f"{format_bytes(v0_room)} free after the CUDA context and other processes: the KV cache allocation runs "
-            f"out of memory. {_how(fixes, budget, total, tp)}")), load_oom_message().replace(
+            f"vLLM V0 sizes its budget as total × {r.utilization} = {format_bytes(budget.requested)}; less the "
+            f"activation peak it releases before the KV cache is allocated ({format_bytes(released)}) that "
+            f"is more than the {format_bytes(v0_room)} free after the CUDA context and other processes: the KV cache "
+            f"allocation runs out of memory. {_how(fixes, budget, total, tp)}")), load_oom_message().replace(
                 "while loading the model weights", "while allocating the KV cache")
     if budget.available <= Bytes(0) or cap.num_blocks == 0:
         return _no_memory(budget, total, cap, r, rules, retry, tp, quantizable)
