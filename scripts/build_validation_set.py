@@ -1066,6 +1066,30 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"gpu_total_gib": 31.4, "enable_prefix_caching": True}, None),
     "vp_701": ("0.27.1", "printed 'Initializing a V1 LLM engine (v0.27.1)'",
                {"gpu_total_gib": 23.56, "enable_prefix_caching": True, "no_async_scheduling": True}, None),
+    # helper bl16 (2026-12-05, session 16), added blind from find_string / search (code, pages) hits:
+    # a Chinese KV-cache note (search-index id 51774936285): DeepSeek-R1-Distill-Qwen-1.5B with the defaults on an
+    # RTX 4090 D, the native top-k/top-p sampler (FlashInfer not installed)
+    "vp_702": ("0.8.3", "printed 'Initializing a V1 LLM engine (v0.8.3)'",
+               {"topk_topp_sampler": "native", "enable_prefix_caching": True}, None),
+    # ray-project/ray's VLM batch-inference example (id 38879334099): Qwen2.5-VL-3B-Instruct on an L4 inside Ray Data,
+    # 8,192 / 2,048 batched, the native sampler
+    "vp_703": ("0.11.0", "printed 'Initializing a V1 LLM engine (v0.11.0)'",
+               {"topk_topp_sampler": "native", "enable_prefix_caching": True}, None),
+    # a Kaggle notebook summary (id 67282092037): Qwen3-8B-AWQ forced to the plain awq kernel, float16, eager, util 0.62,
+    # 3,072, 32 sequences, on a T4 (printed total 14.56 GiB), LLM class
+    "vp_704": ("0.20.0", "printed 'Initializing a V1 LLM engine (v0.20.0)' (quoted)",
+               {"gpu_total_gib": 14.56, "quantization": "awq"}, None),
+    # ozgurgulerx/inference-journal: Qwen2.5-1.5B-Instruct at util 0.6 on an RTX 2000 Ada (not in the catalog: Ada, the
+    # CUDA total assumed from the RTX 4080's 16,376 MiB card)
+    "vp_705": ("0.11.2", "printed 'vLLM API server version 0.11.2'", {"enable_prefix_caching": True}, None),
+    # a Chinese learning-lab day log (id 54872460357): Qwen2.5-0.5B-Instruct, util 0.85, 2,048 on an RTX 4090 (torch
+    # total 23.52 GiB printed by the lab's environment check, id 54963658971), FlashInfer sampler
+    "vp_706": ("0.24.0", "printed 'Initializing a V1 LLM engine (v0.24.0)' (quoted)",
+               {"gpu_total_gib": 23.52, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": True}, None),
+    # thealonemusk/InferStack: Qwen2.5-1.5B-Instruct float16 on a Kaggle T4 (printed total 14.56 GiB), 4,096, 8,192
+    # batched, util 0.9; vp_707 max_num_seqs 256 (Phase 1), vp_708-vp_711 the Phase 5 sweep's 32 / 64 / 96 / 128
+    **{cid: ("0.29.0", "the run's install step 'vllm_version: 0.29.0' (result.json / phase05.json)",
+             {"gpu_total_gib": 14.56}, None) for cid in ("vp_707", "vp_708", "vp_709", "vp_710", "vp_711")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -78,6 +78,9 @@ vl_021 is listed as the duplicate of vp_020 and gs_007 of sg_067: vLLM 274 score
 Helper loo15 (2026-12-05): ``REACHED_OWN_LOG_OUT`` holds the same figures with each case's own log left out of the
 start-up fit (``harness.predict_own_log_out``, tests/validation/test_own_log_out.py): SGLang 83 scored, median 0.37 %,
 p90 2.73 -> 2.76 %, 76/83 inside; vLLM 284 scored, median 1.38 -> 1.42 %, p90 7.93 % (unchanged), 245/284 inside.
+Helper bl16 (2026-12-05): vp_702-vp_711 (ten public vLLM start-ups, 0.8.3-0.29.0, on RTX 4090 (D), L4, T4, RTX 2000
+Ada) added blind, no rule changed, all inside their bands (-0.9 to +6.9 %): vLLM 298 -> 308 listed, 284 -> 294 scored,
+median 1.38 -> 1.34 %, p90 7.93 -> 7.84 % (levels unchanged; docs/accuracy.md §6.4, round bl16).
 """
 
 from pathlib import Path

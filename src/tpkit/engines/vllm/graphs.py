@@ -289,6 +289,13 @@ NOT_EVIDENCE: dict[str, str] = {
     "vl_852": "0.58 GiB for PIECEWISE=76 / FULL=60, but the GPU is not named (FlashInfer prints only sm90) and the "
               "model (LFM2.5-1.2B, a short-convolution hybrid) has no config in tests/: no layer count or device "
               "total for a row (helper blind12, added blind)",
+    "vl_907": "0.28 GiB 'Estimated CUDA graph memory' of Qwen2.5-0.5B-Instruct on an RTX 4090 (vLLM 0.24.0), but the "
+              "day log quotes 'Profiling CUDA graph memory' without its PIECEWISE / FULL counts: no row is read off it "
+              "in this round (helper bl16, added blind)",
+    **{vl: f"the utilisation note of InferStack's T4 sweep (Qwen2.5-1.5B-Instruct float16, vLLM 0.29.0, Model Runner "
+           f"V2, max_num_seqs {seqs}); its capture counts are not printed in the highlights, so no row is read off it in "
+           f"this round (helper bl16, added blind)"
+       for vl, seqs in (("vl_908", 256), ("vl_909", 32), ("vl_910", 64), ("vl_911", 96), ("vl_912", 128))},
 }
 """logs that print the estimate or its equivalent utilisation but cannot give a row, with the reason"""
 
