@@ -419,14 +419,34 @@ def allocator_rounding(model: ModelSpec, parallel: ParallelSpec, options: VllmOp
                        w_plan, rules: VllmRules | None = None, *, rocm: bool = False) -> tuple[LineItem, ...]:
     """What torch's caching allocator counts beyond the weight tensors' own bytes inside 'Model loading took'
     (``engines.vllm.weight_blocks``): unquantised weights derived from the config only (not a figure given for the
-    run, not quantised checkpoints, DeepSeek-V4 or ``--cpu-offload-gb``).  ``rules.load_max_split_mib`` (≥ 0.21.0 on
+    run, not quantised checkpoints, DeepSeek-V4 or ``--cpu-offload-gb``); of the quantised ones only NVFP4 weights
+    repacked by Marlin, from a best-fit replay of the repack (``engines.vllm.nvfp4_marlin``, vLLM 0.9.2–0.20.x,
+    compute capability 8.0–9.x, dense models; helper g4l4).  ``rules.load_max_split_mib`` (≥ 0.21.0 on
     CUDA; ROCm where ``rules.load_max_split_rocm``): the whole segment of every tensor of at least that size."""
     from tpkit.engines.vllm.weight_blocks import weight_block_rounding
     from tpkit.models.quant import resolve_quant
 
-    if (getattr(w_plan, "method", "") != "derived from config" or resolve_quant(model.quant, options.quantization)
-            or model.model_type == "deepseek_v4" or options.cpu_offload_gb):
+    if (getattr(w_plan, "method", "") != "derived from config" or model.model_type == "deepseek_v4"
+            or options.cpu_offload_gb):
         return ()
+    quant = resolve_quant(model.quant, options.quantization)
+    if quant is not None:  # only NVFP4 weights repacked by Marlin (lazy import: the cold-import budget)
+        from tpkit.engines.vllm.nvfp4_marlin import marlin_nvfp4_rounding_applies, marlin_repack_rounding
+
+        if not marlin_nvfp4_rounding_applies(quant, release=_release(options.engine_version),
+                                             compute_capability=r.compute_capability, rocm=rocm,
+                                             moe=model.moe is not None):
+            return ()
+
+        extra, n = marlin_repack_rounding(model, parallel, quant, r.act_bytes, stage=w_plan.stage,
+                                          pp_split=w_plan.pp_split)
+        if not extra.bytes:
+            return ()
+        return (LineItem(item=ALLOCATOR_ITEM, bytes=extra,
+                         source=f"{n} weight tensor(s) counted with more than their bytes after vLLM's Marlin repack "
+                                "of the NVFP4 weights (prepare_fp4_layer_for_marlin, compute capability < 10.0): a "
+                                "best-fit replay of the model's init and each module's repack through c10 "
+                                "CUDACachingAllocator's rules (engines.vllm.nvfp4_marlin; in the load delta)"),)
     mib = rules.load_max_split_mib if rules is not None and (not rocm or rules.load_max_split_rocm) else None
     extra, n = weight_block_rounding(model, parallel, r.act_bytes, stage=w_plan.stage, pp_split=w_plan.pp_split,
                                      max_split_bytes=mib << 20 if mib else None)

@@ -31,8 +31,8 @@ what its print moves by: 'Model loading took 2.8833 GiB' under 0.9.2 (vl_205) ag
 0.30.0 (vl_857, vl_202, vl_733).  Qwen2.5-0.5B (gate_up 16.6 MiB, under the limit) and Llama / Qwen3-8B (whole
 2 MiB multiples) do not move, as their 0.26–0.31 prints show.
 
-Left out: quantised checkpoints (packed values, scales and zeros are tensors of other shapes), DeepSeek-V4 (its own
-weights path), vision and audio towers, offloaded parameters, vLLM's fused MLA ``fused_qkv_a_proj`` (0.10.0 on;
+Left out: quantised checkpoints (packed values, scales and zeros are tensors of other shapes; NVFP4 weights that
+vLLM repacks for Marlin are replayed in ``engines.vllm.nvfp4_marlin``), DeepSeek-V4 (its own weights path), vision and audio towers, offloaded parameters, vLLM's fused MLA ``fused_qkv_a_proj`` (0.10.0 on;
 taken as two tensors) and tensors of 1–10 MiB (carved from 20 MiB segments, whose last split may keep ≤ 1 MiB).
 """
 
