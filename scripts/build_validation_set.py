@@ -1059,8 +1059,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper bl16b (2026-12-05, session 16), added blind from GitHub issue threads: ai-dynamo/dynamo#4580, Qwen3-0.6B
     # with Dynamo's KVBM connector at util 0.15, 512, eager, on one unnamed GPU printing a 47.53 GiB total; the
     # worker line's 'Current kv cache memory in use' (the available KV bytes) is scored
-    "vp_683": ("0.10.2", "not printed: gpu_worker.py:391 and core.py:218 are the 0.10.2 wheel's lines (as corpus logs "
-                         "vl_021 / vl_859)",
+    "vp_683": ("0.10.2", "not printed: gpu_worker.py:391 and core.py:218 are the 0.10.2 wheel's lines (those of the "
+                         "corpus's 0.10.2 logs)",
                {"gpu_total_gib": 47.53,
                 "gpu_assumed": {
                     "gpu": "RTX-A6000", "candidates": ["RTX-A6000"],
