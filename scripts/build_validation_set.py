@@ -1090,6 +1090,17 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # batched, util 0.9; vp_707 max_num_seqs 256 (Phase 1), vp_708-vp_711 the Phase 5 sweep's 32 / 64 / 96 / 128
     **{cid: ("0.29.0", "the run's install step 'vllm_version: 0.29.0' (result.json / phase05.json)",
              {"gpu_total_gib": 14.56}, None) for cid in ("vp_707", "vp_708", "vp_709", "vp_710", "vp_711")},
+    # helper bl16b (2026-12-05, session 16), added blind from GitHub issue threads: ai-dynamo/dynamo#4580, Qwen3-0.6B
+    # with Dynamo's KVBM connector at util 0.15, 512, eager, on one unnamed GPU printing a 47.53 GiB total; the
+    # worker line's 'Current kv cache memory in use' (the available KV bytes) is scored
+    "vp_683": ("0.10.2", "not printed: gpu_worker.py:391 and core.py:218 are the 0.10.2 wheel's lines (those of the "
+                         "corpus's 0.10.2 logs)",
+               {"gpu_total_gib": 47.53,
+                "gpu_assumed": {
+                    "gpu": "RTX-A6000", "candidates": ["RTX-A6000"],
+                    "note": "GPU not named; the printed CUDA total 47.53 GiB is an RTX A6000's (catalog 47.54; RTX 6000 "
+                            "Ada 47.37, L40/L40S 44.52, A40 44.35). Planned on the RTX-A6000 with the printed total"}},
+               None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
@@ -1369,6 +1380,15 @@ SGLANG_PUBLIC = {
     **{cid: ("0.5.20", "main 141febf3 logged 2026-09-08 (0.5.20 came 2026-09-18); its printed defaults (chunked prefill "
                        "4096, decode graph max bs 48 below 35 GB: #37898) are 0.5.20's rules", over, None)
        for cid, over in (("gs_275", {}), ("gs_276", {"cuda_graph_max_bs": 128}))},
+    # helper bl16b (2026-12-05, session 16), added blind from GitHub issue threads: sglang#11970, Qwen3-30B-A3B bf16 at TP 1
+    # with SGLang 0.5.3.post3's defaults on one unnamed 96 GB Hopper GPU; the pool from the leak check's error line
+    "gs_331": ("0.5.3", "the issue's 'sglang==0.5.3.post3' (title: 'since v0.5.3.post3'); rules 0.5.3",
+               {"gpu_assumed": {
+                   "gpu": "H20-96GB", "candidates": ["H20-96GB"],
+                   "note": "GPU not named; 'Load weight begin. avail mem=94.69 GB' exceeds an H100 NVL's 93.1 GiB CUDA "
+                           "total and fits the 96 GB class (H20 / GH200: 94.98 GiB); the reporter's fa3 run rules out "
+                           "the SM 12.0 RTX PRO 6000 (0.5.3.post3's FA3 backend needs SM 8.x / 9.x). Planned on the H20"}},
+               None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
