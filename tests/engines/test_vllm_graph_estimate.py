@@ -249,11 +249,12 @@ def test_rocm_per_graph_term_is_the_median_of_the_mi300x_logs():
 def test_the_formula_names_the_first_capture_the_estimate_charges():
     """The text and the sum share one rule: FlashInfer's workspace only when FULL graphs run (lead, session 10)."""
     from tpkit.engines.vllm.graphs import _first_capture
-    assert _first_capture("FLASHINFER", 35) == (FLASHINFER_WORKSPACE_BYTES, "FlashInfer workspace 394 MiB")
-    assert _first_capture("FLASHINFER", 0)[0] == FIRST_CAPTURE_BYTES      # PIECEWISE-only: no attention metadata
-    assert _first_capture("FLASH_ATTN", 35)[0] == FIRST_CAPTURE_BYTES
+    # helper g593: _first_capture takes the PIECEWISE count too (the sparse indexer's warm-up block)
+    assert _first_capture("FLASHINFER", 51, 35) == (FLASHINFER_WORKSPACE_BYTES, "FlashInfer workspace 394 MiB")
+    assert _first_capture("FLASHINFER", 51, 0)[0] == FIRST_CAPTURE_BYTES      # PIECEWISE-only: no attention metadata
+    assert _first_capture("FLASH_ATTN", 51, 35)[0] == FIRST_CAPTURE_BYTES
     many = mechanism_estimate(piecewise=51, full=0, layers=200, attention_backend="FLASHINFER")
-    assert many > FLASHINFER_WORKSPACE_BYTES and _first_capture("FLASHINFER", 0)[1].endswith("GiB")
+    assert many > FLASHINFER_WORKSPACE_BYTES and _first_capture("FLASHINFER", 51, 0)[1].endswith("GiB")
 
 
 def _tokens(version, model=None, **kw):

@@ -44,11 +44,12 @@ from __future__ import annotations
 
 from tpkit.engines.vllm.backend_choice import auto_attention_backend
 from tpkit.engines.vllm.versions import VllmRules
+from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB, KiB, MiB
 
 __all__ = ["GraphEstimate", "GraphSample", "GRAPH_EVIDENCE", "capture_sizes", "full_capture_sizes", "graph_counts",
-           "CUDAGRAPH_MODES",
+           "CUDAGRAPH_MODES", "spec_decode_rounding_applies", "spec_decode_rounded_sizes",
            "estimate_cudagraph_memory", "mechanism_estimate", "auto_attention_backend",
            "FIRST_CAPTURE_BYTES", "PER_GRAPH_LAYER_BYTES", "FLASHINFER_WORKSPACE_BYTES", "ESTIMATE_BAND_BYTES",
            "ROCM_GRAPH_EVIDENCE", "ROCM_PER_GRAPH_LAYER_BYTES"]
@@ -375,6 +376,39 @@ def full_capture_sizes(sizes: tuple[int, ...], max_num_seqs: int, decode_query_l
     return tuple(sorted(s for s in rounded if s <= top and s <= cap))
 
 
+def spec_decode_rounding_applies(release: tuple[int, int, int], *, v2_runner: bool, mode: str,
+                                 decode_query_len: int) -> bool:
+    """Whether vLLM rounds the capture sizes to multiples of ``decode_query_len`` (1 + speculative tokens)
+    (``CompilationConfig.adjust_cudagraph_sizes_for_spec_decode``; helper g593, wheels 0.15.0–0.33.0): called by the
+    V1 runner in 0.15.0–0.19.1 when FULL has a separate decode routine (FULL_AND_PIECEWISE, FULL_DECODE_ONLY), by
+    ``resolve_cudagraph_mode_and_sizes`` in 0.20.0–0.33.0 for any FULL decode mode, from 0.25.0 not for Model
+    Runner V2 (which sizes its own, ``full_capture_sizes``; before 0.29 its estimate is 0 anyway).  PIECEWISE-only
+    runs keep the plain ladder (vl_524 prints 9 unrounded graphs).  ``enable_sp`` (off by default) not modelled."""
+    if v2_runner or decode_query_len <= 1:
+        return False
+    full_decode = ("FULL_AND_PIECEWISE", "FULL_DECODE_ONLY") if release < (0, 20, 0) else \
+        ("FULL_AND_PIECEWISE", "FULL_DECODE_ONLY", "FULL")
+    return mode in full_decode
+
+
+def spec_decode_rounded_sizes(sizes: tuple[int, ...], decode_query_len: int) -> tuple[int, ...]:
+    """``adjust_cudagraph_sizes_for_spec_decode``: each size rounded up to a multiple of ``decode_query_len``,
+    those above the largest size dropped, de-duplicated; none left: ``decode_query_len`` when it fits, else vLLM
+    refuses (``PlanInputError``).  vp_593 (MTP 2, 64 sequences) prints the rounded 'PIECEWISE=42, FULL=26'."""
+    if decode_query_len <= 1 or not sizes:
+        return sizes
+    top = max(sizes)
+    rounded = sorted({r for r in (-(-s // decode_query_len) * decode_query_len for s in sizes) if r <= top})
+    if not rounded and decode_query_len <= top:
+        rounded = [decode_query_len]
+    if not rounded:
+        raise PlanInputError(f"vLLM rounds the CUDA-graph capture sizes up to multiples of 1 + speculative tokens "
+                             f"({decode_query_len}) and refuses the start when none is left: the largest capture size "
+                             f"is {top}. Pass a --max-cudagraph-capture-size or --cudagraph-capture-sizes of at least "
+                             f"{decode_query_len}, or fewer speculative tokens.")
+    return tuple(rounded)
+
+
 CUDAGRAPH_MODES = ("NONE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "FULL_AND_PIECEWISE")
 """vLLM's ``CUDAGraphMode`` names (``config/compilation.py``, 0.11.1–0.33.0)"""
 
@@ -390,21 +424,33 @@ def graph_counts(mode: str, sizes: tuple[int, ...], full: tuple[int, ...]) -> tu
 
 
 def mechanism_estimate(*, piecewise: int, full: int, layers: int, attention_backend: str,
-                       rocm: bool = False) -> Bytes:
+                       rocm: bool = False, piecewise_warmup: Bytes = Bytes(0)) -> Bytes:
     """vLLM's printed "Estimated CUDA graph memory" from its mechanism (``v1/worker/gpu_model_runner.py
     profile_cudagraph_memory``, 0.20.0–0.33.0; ``v1/worker/gpu/cudagraph_utils.py`` for Model Runner V2 from
     0.29.0): ``max(first PIECEWISE sample, first FULL sample) + Σ_mode (n_mode − 1) × second sample``, with the
     first sample ``FIRST_CAPTURE_BYTES`` or, for FlashInfer, its 394 MiB workspace created in the first FULL
-    capture, and the second sample ``PER_GRAPH_LAYER_BYTES`` × ``layers`` (``ROCM_PER_GRAPH_LAYER_BYTES`` on ROCm)."""
-    first, _ = _first_capture(attention_backend, full)
+    capture, and the second sample ``PER_GRAPH_LAYER_BYTES`` × ``layers`` (``ROCM_PER_GRAPH_LAYER_BYTES`` on ROCm).
+    ``piecewise_warmup``: memory the first PIECEWISE warm-up takes on top (``sparse_indexer.
+    indexer_graph_profile_bytes``: the sparse indexer's 512 MiB dummy logits block)."""
+    first, _ = _first_capture(attention_backend, piecewise, full, piecewise_warmup)
     return first + _per_graph_layer(rocm) * (_later_graphs(piecewise, full) * layers)
 
 
-def _first_capture(attention_backend: str, full: int) -> tuple[Bytes, str]:
-    """The first capture sample and its label: FlashInfer's workspace when FULL graphs run (created in the FULL
-    mode's first sample), else ``FIRST_CAPTURE_BYTES``."""
-    if attention_backend == "FLASHINFER" and full > 0 and FLASHINFER_WORKSPACE_BYTES > FIRST_CAPTURE_BYTES:
-        return FLASHINFER_WORKSPACE_BYTES, "FlashInfer workspace 394 MiB"
+def _first_capture(attention_backend: str, piecewise: int, full: int,
+                   piecewise_warmup: Bytes = Bytes(0)) -> tuple[Bytes, str]:
+    """The first capture sample and its label: the larger of the modes' first samples.  FULL: FlashInfer's
+    workspace when FULL graphs run (created in the FULL mode's first sample), else ``FIRST_CAPTURE_BYTES``.
+    PIECEWISE: ``FIRST_CAPTURE_BYTES`` + ``piecewise_warmup`` (allocated by the eager warm-up, which runs without
+    attention metadata; helper g593)."""
+    full_first = FLASHINFER_WORKSPACE_BYTES if attention_backend == "FLASHINFER" and full > 0 else FIRST_CAPTURE_BYTES
+    full_label = "FlashInfer workspace 394 MiB" if full_first == FLASHINFER_WORKSPACE_BYTES else \
+        f"{FIRST_CAPTURE_BYTES.gib:.3f} GiB"
+    pw_first = FIRST_CAPTURE_BYTES + piecewise_warmup
+    if piecewise > 0 and piecewise_warmup.bytes and pw_first > full_first:
+        return pw_first, (f"{FIRST_CAPTURE_BYTES.gib:.3f} GiB + the first PIECEWISE warm-up's "
+                          f"{piecewise_warmup.gib:.2f} GiB (sparse indexer dummy logits)")
+    if full > 0 or piecewise == 0:
+        return full_first, full_label
     return FIRST_CAPTURE_BYTES, f"{FIRST_CAPTURE_BYTES.gib:.3f} GiB"
 
 
@@ -422,16 +468,20 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
                               compute_capability: tuple[int, int] | None, layers: int,
                               attention_backend: str, rocm: bool = False,
                               max_capture_size: int | None = None, given_sizes: tuple[int, ...] | None = None,
-                              decode_query_len: int = 1, mode: str = "FULL_AND_PIECEWISE") -> GraphEstimate:
+                              decode_query_len: int = 1, mode: str = "FULL_AND_PIECEWISE",
+                              piecewise_warmup: Bytes = Bytes(0)) -> GraphEstimate:
     """The estimate vLLM subtracts before KV sizing, for one rank: ``mechanism_estimate`` ±
     ``ESTIMATE_BAND_BYTES``; ``attention_backend`` is the resolved one (``auto_attention_backend``); ``rocm``: an AMD
     GPU (``ROCM_PER_GRAPH_LAYER_BYTES``; the caller drops the estimate where the release skips it on ROCm);
     ``max_capture_size``: ``--max-cudagraph-capture-size``, ``given_sizes``: ``--cudagraph-capture-sizes`` (None:
     vLLM's default); ``decode_query_len``: 1 + speculative tokens; ``mode``: the ``CUDAGraphMode``
-    (``graph_counts``; the caller returns no estimate for NONE)."""
+    (``graph_counts``; the caller returns no estimate for NONE); ``piecewise_warmup``: what the first PIECEWISE
+    warm-up adds to its sample (``mechanism_estimate``)."""
     sizes = capture_sizes(max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
                           compute_capability=compute_capability, max_capture_size=max_capture_size,
                           given_sizes=given_sizes, decode_query_len=decode_query_len, release=rules.release)
+    if spec_decode_rounding_applies(rules.release, v2_runner=v2_runner, mode=mode, decode_query_len=decode_query_len):
+        sizes = spec_decode_rounded_sizes(sizes, decode_query_len)
     full = full_capture_sizes(sizes, max_num_seqs, decode_query_len, v2_runner=v2_runner)
     if v2_runner and rules.release < (0, 29, 0):
         return GraphEstimate(bytes=Bytes(0), uncertainty=Bytes(0), sizes=sizes, full_sizes=full,
@@ -439,10 +489,10 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
                                      "nothing subtracted")
     n_pw, n_full = graph_counts(mode, sizes, full)
     nominal = mechanism_estimate(piecewise=n_pw, full=n_full, layers=layers,
-                                 attention_backend=attention_backend, rocm=rocm)
+                                 attention_backend=attention_backend, rocm=rocm, piecewise_warmup=piecewise_warmup)
     per = _per_graph_layer(rocm)
     runner = "Model Runner V2" if v2_runner else "V1 runner"
-    _, first = _first_capture(attention_backend, n_full)
+    _, first = _first_capture(attention_backend, n_pw, n_full, piecewise_warmup)
     shown = "" if mode == "FULL_AND_PIECEWISE" else f" ({mode})"
     formula = (f"{runner}, {attention_backend}, {n_pw} PIECEWISE + {n_full} FULL graphs{shown}: first capture "
                f"{first} + {_later_graphs(n_pw, n_full)} graphs × {layers} layers × "

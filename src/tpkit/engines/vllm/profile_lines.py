@@ -262,13 +262,19 @@ def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, 
     if rocm and not rules.cudagraph_estimate_rocm:
         return None
     spec_tokens = r.spec.num_speculative_tokens if r.spec is not None else 0
-    est = estimate_cudagraph_memory(rules, v2_runner=_v2_runner(model, options, r, rules),
+    v2 = _v2_runner(model, options, r, rules)
+    warmup = Bytes(0)
+    if model.dsa is not None or getattr(model, "model_type", None) == "deepseek_v4":  # may build the indexer
+        from tpkit.engines.vllm.sparse_indexer import indexer_graph_profile_bytes
+        warmup = indexer_graph_profile_bytes(model, rules.release, v2_runner=v2, rocm=rocm)
+    est = estimate_cudagraph_memory(rules, v2_runner=v2,
                                     max_num_seqs=r.max_num_seqs, max_num_batched_tokens=r.max_num_batched_tokens,
                                     compute_capability=r.compute_capability, layers=model.num_layers,
                                     attention_backend=r.attention_backend, rocm=rocm,
                                     max_capture_size=options.max_cudagraph_capture_size,
                                     given_sizes=capture_size_list(options.cudagraph_capture_sizes),
-                                    decode_query_len=1 + (spec_tokens or 0), mode=mode)
+                                    decode_query_len=1 + (spec_tokens or 0), mode=mode,
+                                    piecewise_warmup=warmup)
     if not est.uncertainty.bytes:
         return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
     planned, _, source = resolve(est.bytes, est.uncertainty, term="cuda_graphs", item="CUDA graphs (estimate)",

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from tpkit.engines.vllm.dsv4 import FIRST as DSV4_FIRST  # first release with DeepSeek-V4
 from tpkit.models.spec import ModelSpec
+from tpkit.units import Bytes
 
 __all__ = ["SPARSE_INDEXER_FIRST", "INDEXER_WORKSPACE_FIRST", "INDEXER_LOGITS_DUMMY_FIRST", "INDEXER_RADIX_FIRST",
-           "INDEXER_FACTOR_FIRST", "indexer_entries", "indexer_profile_reservation"]
+           "INDEXER_FACTOR_FIRST", "indexer_entries", "indexer_profile_reservation", "indexer_graph_profile_bytes"]
 
 SPARSE_INDEXER_FIRST = (0, 11, 0)
 """first release whose DeepSeek-V2 model code builds the indexer (``is_v32``; absent from the 0.10.2 wheel)"""
@@ -108,3 +109,26 @@ def indexer_profile_reservation(model: ModelSpec, release: tuple[int, int, int],
         total += MAX_LOGITS_BYTES
         text += " + the 512 MiB dummy logits block"
     return total, text + " (sparse_attn_indexer's profile branch)"
+
+
+def indexer_graph_profile_bytes(model: ModelSpec, release: tuple[int, int, int], *, v2_runner: bool,
+                                rocm: bool = False) -> Bytes:
+    """What the sparse indexer adds to the first PIECEWISE sample of vLLM's CUDA-graph estimate (helper g593,
+    2026-12-05): the 512 MiB dummy logits block (``MAX_LOGITS_BYTES``), else 0.
+
+    ``v1/worker/gpu_model_runner.py profile_cudagraph_memory`` (V1 runner; 0.19.1, 0.20.0, 0.25.0, 0.27.1, 0.33.0
+    read) empties torch's cache, then reads the driver's free memory around ``_warmup_and_capture`` of the largest
+    PIECEWISE size.  Its eager warm-up ``_dummy_run`` builds attention metadata only for FULL
+    (``force_attention``), so ``sparse_attn_indexer`` (``model_executor/layers/sparse_attn_indexer.py``) takes its
+    profile branch and allocates the ``VLLM_SPARSE_INDEXER_MAX_LOGITS_MB`` block (512 MiB default, ``envs.py``
+    0.19.1–0.33.0) through torch's caching allocator.  The block was released by that ``empty_cache``, so it is
+    taken from the driver again and stays cached after the op returns: the first sample holds it, the later samples
+    reuse it.  The block exists from 0.19.0 (``INDEXER_LOGITS_DUMMY_FIRST``; the estimate is subtracted from
+    0.20).  Model Runner V2 builds attention metadata for its PIECEWISE captures too (``v1/worker/gpu/
+    cudagraph_utils.py prepare_inputs_to_capture``, 0.33.0), so no dummy there: 0.  Models without the indexer: 0.
+    DeepSeek-V4 takes it too: its attention (indexer included) runs eagerly between the breakable graph segments
+    (0.23.0+) and its warm-up is eager in every release.  ``rocm``: 0 (the op goes through AITER's
+    ``rocm_aiter_sparse_attn_indexer`` there, not read)."""
+    if v2_runner or rocm or release < INDEXER_LOGITS_DUMMY_FIRST or indexer_entries(model, release, 1) is None:
+        return Bytes(0)
+    return Bytes(MAX_LOGITS_BYTES)
