@@ -1101,6 +1101,23 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                     "note": "GPU not named; the printed CUDA total 47.53 GiB is an RTX A6000's (catalog 47.54; RTX 6000 "
                             "Ada 47.37, L40/L40S 44.52, A40 44.35). Planned on the RTX-A6000 with the printed total"}},
                None),
+    # helper bl16c (2026-12-05, session 16), added blind from the leads round bl16 listed and did not read:
+    # a GKE scale-to-zero reproduction (ids 69577081529 / 69391869869): Qwen2.5-1.5B-Instruct on one T4, util 0.8, 4,096,
+    # eager, vllm/vllm-openai:latest on 2026-09-25 (taken as 0.29.0), the native sampler (SM 7.5 fallback printed)
+    "vp_712": ("0.29.0", "not printed: vllm/vllm-openai:latest pulled 2026-09-25; 0.29.0 is what pip resolved that day "
+                         "(InferStack's result.json, vp_707)", {"topk_topp_sampler": "native"}, None),
+    # a hackathon BENCHMARKS.md (id 56724519265): Qwen2.5-72B-Instruct bf16, vLLM 0.19.1, 8,192; vp_713 one MI300X at
+    # util 0.92, vp_714 two H100 SXM at util 0.97 eager (the quoted concurrency), vp_715 two H100 SXM at util 0.92 (the
+    # start-up refusal's 4,368 tokens)
+    "vp_713": ("0.19.1", "stated 'vLLM 0.19.1 + ROCm 7.13'", {}, None),
+    "vp_714": ("0.19.1", "stated 'same vLLM version (0.19.1)'", {}, None),
+    "vp_715": ("0.19.1", "stated 'same vLLM version (0.19.1)'", {}, None),
+    # an inference bring-up README (id 65773950940): Qwen3.8-27B-FP8 on one H100 with the 0.27.1 wheel (vp_716); on
+    # MI355X with the rocm/verl image's 0.20.2rc1.dev253 at util 0.45: Qwen3-4B 8,192 at TP 1 / 2 (vp_717 / vp_718, AITER
+    # on), Qwen3.8-27B-FP8 32,768 at TP 1 / 2 (vp_719 / vp_720, AITER off)
+    "vp_716": ("0.27.1", "stated 'vLLM 0.27.1 (pip / CUDA 13.0)'", {}, None),
+    **{cid: ("0.20.2", "the image's vLLM 0.20.2rc1.dev253+g1ff9d3353 (a ROCm build between 0.20.1 and 0.20.2); rules "
+                       "0.20.2", {}, None) for cid in ("vp_717", "vp_718", "vp_719", "vp_720")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -86,6 +86,9 @@ and vp_683 (dynamo#4580, Qwen3-0.6B with the KVBM connector on an RTX A6000, vLL
 blind from GitHub issue threads, no rule changed: SGLang 108 listed, 84 scored, median 0.37 %, p90 2.72 %, 77/84
 inside (level unchanged); vLLM 299 listed, 285 scored, median 1.38 %, p90 7.93 -> 8.53 %, 246/285 inside, the same
 with own logs out (vLLM p90 levels loosened 0.080 -> 0.086; docs/accuracy.md §6.4, round bl16b).
+Helper bl16c (2026-12-05, session 16): vp_712-vp_720 (nine public vLLM start-ups, 0.19.1-0.29.0, on T4, MI300X, H100 and
+MI355X) added blind, no rule changed: vLLM 309 -> 318 listed, 295 -> 304 scored, median 1.38 %, p90 7.64 -> 7.67 %, the
+same with own logs out; vp_715 (a 72B tp 2 refusal at util 0.92) +240.7 % (levels unchanged; §6.4, round bl16c).
 """
 
 from pathlib import Path
