@@ -8,7 +8,7 @@ import math
 from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
 
-__all__ = ["ParallelSpec", "check_layout_size"]
+__all__ = ["ParallelSpec", "check_layout_size", "parse_partition"]
 
 
 MAX_SIZE = 1024
@@ -30,6 +30,27 @@ def check_layout_size(name: str, value: object) -> None:
         raise PlanInputError(f"--{name} {value:,} is more than tpkit plans ({MAX_SIZE:,} per dimension: no "
                              f"released model has more attention heads or layers to split); use "
                              f"--{name} ≤ {MAX_SIZE:,}")
+
+
+def parse_partition(text: object, pp: int | None = None, *, flag: str = "--pp-layer-partition") -> tuple[int, ...]:
+    """The layer count of each PP stage from a partition string such as "16,32" (``tpkit.models.layout.
+    PARTITION_ENV``), refused with what was received and how to fix it when a part is not a whole number, is
+    negative, or (``pp`` given) the count of parts is not ``pp``."""
+    raw = str(text).strip()
+    parts = [p.strip() for p in raw.split(",")]
+    try:
+        sizes = tuple(int(p) for p in parts)
+    except ValueError:
+        raise PlanInputError(f"{flag} {raw!r}: every part must be a whole number of decoder layers, comma-"
+                             f"separated, one per PP stage (e.g. {flag} 16,32 for --pp 2); the engines refuse it too "
+                             "('Invalid partition string')") from None
+    if any(n < 0 for n in sizes):
+        raise PlanInputError(f"{flag} {raw!r}: a stage cannot hold a negative number of layers; give each stage's "
+                             f"layer count (e.g. {flag} 16,32)")
+    if pp is not None and len(sizes) != pp:
+        raise PlanInputError(f"{flag} {raw!r} names {len(sizes)} stage(s) but --pp is {pp}: give one layer count "
+                             f"per pipeline stage ({pp} parts), or set --pp {len(sizes)}")
+    return sizes
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -59,6 +80,10 @@ class ParallelSpec:
     """GPUs each routed expert's matrices are split over when that differs from ``tp`` (None: ``tp``): vLLM's
     ``--data-parallel-size`` without ``--enable-expert-parallel`` shards the experts over tp × dp
     (``engines.vllm.layout.resolve_parallel``)"""
+    layer_partition: tuple[int, ...] | None = None
+    """decoder layers of each PP stage set by hand (``--pp-layer-partition``: vLLM's ``VLLM_PP_LAYER_PARTITION``,
+    SGLang's ``SGLANG_PP_LAYER_PARTITION``, ``tpkit.models.layout.PARTITION_ENV``); None: the engine's default
+    split.  One count per stage; their sum is checked against the model's layers when the stages are planned"""
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "ep"):
@@ -66,6 +91,10 @@ class ParallelSpec:
         if self.expert_tp is not None and (isinstance(self.expert_tp, bool) or not isinstance(self.expert_tp, int)
                                            or self.expert_tp < 1):
             raise PlanInputError(f"expert_tp must be a whole number ≥ 1 or None, got {self.expert_tp!r}")
+        if self.layer_partition is not None:
+            text = (",".join(map(str, self.layer_partition)) if isinstance(self.layer_partition, (tuple, list))
+                    else self.layer_partition)
+            object.__setattr__(self, "layer_partition", parse_partition(text, self.pp))
         if not isinstance(self.dp_attention, bool):
             raise PlanInputError(f"dp_attention must be True or False, got {self.dp_attention!r}")
         if self.dp_attention and self.tp % self.dp:
@@ -104,4 +133,6 @@ class ParallelSpec:
         out = {"tp": self.tp, "pp": self.pp, "dp": self.dp, "ep": self.ep}
         if self.dp_attention:
             out["dp_attention"] = True
+        if self.layer_partition is not None:
+            out["layer_partition"] = list(self.layer_partition)
         return out

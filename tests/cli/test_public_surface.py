@@ -59,8 +59,10 @@ PLAN_FLAGS = frozenset({
     "-tp", "-pp", "-dcp", "-dp", "-ep", "-sc",
     # vLLM's -O3 / -O 3 / -O=3 for --optimization-level (helper rev12)
     "-O",
+    # the layers of each pipeline stage (VLLM_PP_LAYER_PARTITION / SGLANG_PP_LAYER_PARTITION; helper ppl16)
+    "--pp-layer-partition",
 })
-EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log",
+EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log", "--pp-layer-partition",
                                 "--list-gpus", "--list-models", "--link", "--no-p2p", "--p2p", "--nnodes"}) | {"--rank", "--model"}
 """``tpkit explain LOG``: the plan flags that describe a run fill what the log does not print"""
 PROBE_FLAGS = frozenset({"-h", "--help", "--json", "--out", "--no-nvml"})

@@ -193,6 +193,10 @@ def read_from_log_notes(args, log, result) -> tuple[str, ...]:
                   f"({where(log, 'compile_cache')})",)
     if "vllm_entrypoint" in getattr(args, "log_filled", ()):
         notes += (f"--vllm-entrypoint {args.vllm_entrypoint}: read from the log ({where(log, 'vllm_entrypoint')})",)
+    if "pp_layer_partition" in getattr(args, "log_filled", ()):
+        notes += (f"--pp-layer-partition {args.pp_layer_partition}: read from the log "
+                  f"({where(log, 'pp_layer_partition')}: the launch sets the layers of each pipeline stage by hand)",)
+    notes += unlike_gpus_note(args, log)
     if "vllm_use_v2_model_runner" in getattr(args, "log_filled", ()):
         notes += (f"--vllm-use-v2-model-runner {args.vllm_use_v2_model_runner}: read from the log "
                   f"({where(log, 'vllm_use_v2_model_runner')})",)
@@ -207,6 +211,20 @@ def read_from_log_notes(args, log, result) -> tuple[str, ...]:
                 shown = " ".join(str(x) for x in value[:3]) + f" … {value[-1]} ({len(value)} sizes)"
             notes += (f"--{dest.replace('_', '-')} {shown}: read from the log ({where(log, setting)})",)
     return notes
+
+
+def unlike_gpus_note(args, log) -> tuple[str, ...]:
+    """A note where the log names GPUs of more than one model and the plan splits the run over several GPUs: tpkit
+    plans every GPU as the one ``--gpu`` (the same free memory on each), so a stage that ran on a larger card
+    gets less room in the plan than it had, and one on a smaller card more."""
+    named = list(dict.fromkeys(getattr(getattr(log.parsed, "run", None), "gpus_named", ()) or ()))
+    gpus = int(getattr(args, "tp", 1) or 1) * int(getattr(args, "pp", 1) or 1)
+    if len(named) < 2 or gpus < 2:
+        return ()
+    return (f"the log names unlike GPUs ({', '.join(named)}); tpkit plans every GPU of the run as one "
+            f"{getattr(args, 'gpu', None) or 'GPU'} (each pipeline stage and tensor rank on that card's memory): "
+            "a stage that ran on a larger card has more room than this plan gives it, so the verdict and KV "
+            "tokens hold for that card only",)
 
 
 BUDGET_ONLY_FLAGS = frozenset({"gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size"})

@@ -64,6 +64,9 @@ def register(sub, argv: list[str] | None = None) -> None:
     for name in ("tp", "pp", "dp", "ep"):
         p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None,
                        help=f"{name.upper()} size (default 1; with --from-log the log's)")
+    p.add_argument("--pp-layer-partition", dest="pp_layer_partition", default=None, metavar="N,N,…",
+                   help="decoder layers per pipeline stage as VLLM_PP_LAYER_PARTITION / SGLANG_PP_LAYER_PARTITION "
+                        "set them, e.g. 16,32 with --pp 2 (default: the engine's split; with --from-log the log's)")
     groups: dict = {}
     add_engine_flags(p, groups)
     _register_allreduce(groups.get("all-reduce") or p.add_argument_group("all-reduce"))
@@ -325,8 +328,10 @@ def build_request(args):
     from tpkit.parallel import ParallelSpec
 
     check_engine_flags(args, get_engine(args.engine), engine_from=getattr(args, "engine_from", None))
+    partition = getattr(args, "pp_layer_partition", None)
     parallel = ParallelSpec(tp=args.tp, pp=args.pp, dp=args.dp, ep=args.ep,
-                            dp_attention=bool(getattr(args, "enable_dp_attention", None)))
+                            dp_attention=bool(getattr(args, "enable_dp_attention", None)),
+                            layer_partition=None if partition in (None, "") else partition)
     num_gpus = args.num_gpus if args.num_gpus is not None else parallel.num_gpus
     if num_gpus < 1 or parallel.num_gpus > num_gpus:
         shape = (f"tp×pp = {parallel.tp}×{parallel.pp} (--dp {parallel.dp} is attention DP inside the TP group)"

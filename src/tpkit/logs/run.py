@@ -27,7 +27,7 @@ _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_redu
           "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "async_scheduling")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
          "compile_cache", "vllm_use_v2_model_runner", "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport",
-         "vllm_entrypoint")
+         "vllm_entrypoint", "pp_layer_partition")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
                 "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
@@ -37,7 +37,7 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
                 "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling",
                 "vllm_use_v2_model_runner", "language_model_only", "cudagraph_capture_sizes", "optimization_level",
-                "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint")
+                "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint", "pp_layer_partition")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -127,6 +127,9 @@ class Run:
     server (``logs.run.entrypoint_settings``); None: no such line"""
     language_model_only: Setting | None = None
     """vLLM --language-model-only as its non-default args print it (engines/vllm/towers.py)"""
+    pp_layer_partition: Setting | None = None
+    """the PP layer split the launch command sets by hand (``VLLM_PP_LAYER_PARTITION`` /
+    ``SGLANG_PP_LAYER_PARTITION``, ``logs.run.partition_settings``): "16,32"; None: the engine's default"""
     compile_cache: Setting | None = None
     """vLLM's torch.compile cache as the log shows it: ``"cold"`` (graphs compiled in this run, or the cache off) /
     ``"warm"`` (every graph loaded from the cache); None: unknown, no such line (``logs.settings.
@@ -342,3 +345,18 @@ def raw_line_settings(line: str, *, line_no: int) -> list[Setting]:
     if "usage context" in line or "Supported_tasks" in line or "api_server.py:" in line:
         out += entrypoint_settings(line, line_no=line_no)
     return out
+
+
+_PARTITION_ENV = lazy(r"\b(VLLM_PP_LAYER_PARTITION|SGLANG_PP_LAYER_PARTITION)=[\"']?([^\s\"']+)")
+"""an assignment of the hand-set PP layer split on a launch command line (``VAR=16,32 vllm serve …``, ``export``,
+``docker run -e``): ``tpkit.models.layout.PARTITION_ENV``"""
+
+
+def partition_settings(command: str, *, line_no: int) -> list[Setting]:
+    """The ``pp_layer_partition`` setting a launch command assigns (:data:`_PARTITION_ENV`), its value as written
+    ("16,32"; checked when a plan takes it)."""
+    m = _PARTITION_ENV.search(command)
+    if m is None:
+        return []
+    return [Setting(name="pp_layer_partition", value=m.group(2), key=m.group(1), source="command_line",
+                    line_no=line_no, text=_clip(command))]

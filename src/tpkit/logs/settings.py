@@ -94,10 +94,10 @@ KEYS: dict[str, str] = {
 """engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
 
 SETTING_FLAGS = ("tp", "pp", "dp", "ep", "topk_topp_sampler", "compile_cache", "vllm_use_v2_model_runner",
-                 "vllm_entrypoint")
+                 "vllm_entrypoint", "pp_layer_partition")
 """tpkit's own plan flags (argparse dests) that carry a run setting under the setting's name: ``--tp`` for SGLang's
 ``tp_size`` and vLLM's ``tensor_parallel_size`` (likewise pp, dp, ep), ``--topk-topp-sampler``, ``--compile-cache``
-(states a log line shows, no engine key), ``--vllm-use-v2-model-runner`` and ``--vllm-entrypoint`` (``logs.run``)"""
+(a log line's state), ``--vllm-use-v2-model-runner``, ``--vllm-entrypoint``, ``--pp-layer-partition`` (``logs.run``)"""
 
 
 def flag_settings(dests) -> dict[str, str]:
@@ -480,7 +480,7 @@ def _parse_flags(tokens: list[str], engine: str) -> tuple[list[tuple[str, str, o
 
 
 def command_settings(command: str, *, line_no: int) -> tuple[str | None, list[Setting]]:
-    """(engine, settings) of a launch command (continuation backslashes already joined)."""
+    """(engine, settings) of a launch command (continuation backslashes joined), with its PP layer partition."""
     tokens = _tokens(command.lstrip(" `$>"))
     start = next((i for i, t in enumerate(tokens) if _COMMAND.search(t) or t == "serve"), None)
     if start is None and tokens and tokens[0].startswith("--"):
@@ -497,4 +497,4 @@ def command_settings(command: str, *, line_no: int) -> tuple[str | None, list[Se
     if model and not any(s.name == "model" for s in out):
         out.append(Setting(name="model", value=model, key="(positional)", source="command_line", line_no=line_no,
                            text=text))
-    return engine, out
+    return engine, out + __import__("tpkit.logs.run").logs.run.partition_settings(command, line_no=line_no)

@@ -253,4 +253,6 @@ def plan_from_safetensors(spec: ModelSpec, par: ParallelSpec, directory: Path, *
                                        "not loaded unless MTP/EAGLE speculative decoding is on"))
     return WeightsPlan(bytes_per_rank=sum((l.bytes for l in lines), Bytes(0)), lines=tuple(lines),
                        total_bytes=Bytes(total), method="safetensors headers", dtype=dtype, quant=quant,
-                       stage=best, notes=spec.assumptions, mtp_bytes=Bytes(mtp), pp_split=pp_split)
+                       stage=best, notes=spec.assumptions, mtp_bytes=Bytes(mtp), pp_split=pp_split,
+                       stage_bytes=tuple(Bytes(sum(v[1] for v in st.values())) for st in per_stage)
+                       if par.pp > 1 else ())

@@ -77,7 +77,9 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
                        total_bytes=sum((l.bytes for l in whole if l.item != "vision tower"), Bytes(0))
                        + _vision_bytes(spec, 1, elem),
                        method="derived from config", dtype=elem, quant=quant, stage=best,
-                       notes=spec.assumptions, mtp_bytes=mtp_bytes(spec, elem, quant), pp_split=pp_split)
+                       notes=spec.assumptions, mtp_bytes=mtp_bytes(spec, elem, quant), pp_split=pp_split,
+                       stage_bytes=tuple(sum((l.bytes for l in st), Bytes(0)) for st in stages)
+                       if parallel.pp > 1 else ())
 
 
 def plan_parts(spec: ModelSpec, parallel: ParallelSpec, parts: list[Part], *, dtype: str | None = None,

@@ -55,6 +55,9 @@ class WeightsPlan:
     """MTP / nextn layers at TP 1 (not in ``total_bytes``; loaded only for MTP speculative decoding)"""
     pp_split: str = "sglang"
     """the engine's rule for decoder layers over PP stages (``tpkit.models.layout.PP_SPLITS``)"""
+    stage_bytes: tuple[Bytes, ...] = ()
+    """bytes per rank of every PP stage, stage 0 first (``stage`` is the largest); empty when not planned per
+    stage (weights given as a figure, pp 1)"""
 
     def to_dict(self) -> dict:
         """JSON-able form (bytes as ints)."""

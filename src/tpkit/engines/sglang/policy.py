@@ -16,7 +16,7 @@ from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, schedule
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
-from tpkit.engines.sglang.versions import LATEST, at_least, attention_dp_size, is_newer_than_latest
+from tpkit.engines.sglang.versions import LATEST, at_least, attention_dp_size, is_newer_than_latest, sglang_pp_split
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.band import (WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE, aside, estimated, measured_term,
@@ -75,14 +75,16 @@ def _planned_weights(model: ModelSpec, parallel: ParallelSpec, options: SglangOp
     """
     untie = loads_untied_lm_head(model, options.engine_version)
     key = (id(model), parallel.tp, parallel.pp, parallel.ep, parallel.attn_tp, options.dtype, options.quantization,
-           options.checkpoint_dir, untie, options.language_model_only)
+           options.checkpoint_dir, untie, options.language_model_only,
+           parallel.layer_partition, options.engine_version)
     hit = _WEIGHTS_CACHE.get(key)
     if hit is not None and hit[0] is model:
         return hit[1]
     from tpkit.models.weights import plan_weights
 
     plan = plan_weights(replace(model, tie_word_embeddings=False) if untie else model, parallel, dtype=options.dtype,
-                        quantization=options.quantization, checkpoint_dir=options.checkpoint_dir, engine="sglang")
+                        quantization=options.quantization, checkpoint_dir=options.checkpoint_dir, engine="sglang",
+                        pp_split=sglang_pp_split(options.engine_version or LATEST, parallel))
     from tpkit.engines.sglang.towers import tower_not_built
     from tpkit.models.weights import without_tower
 

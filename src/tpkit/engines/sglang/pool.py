@@ -24,8 +24,9 @@ from __future__ import annotations
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.dsv4 import dsv4_buffers, dsv4_cell_fields
 from tpkit.engines.sglang.swa import hybrid_swa
-from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least
+from tpkit.engines.sglang.versions import LATEST, PP_SPLIT_EACH_LAST, at_least, era_at_least, sglang_pp_split
 from tpkit.errors import PlanInputError
+from tpkit.models.layout import largest_stage
 from tpkit.models.kv import kv_heads_per_rank  # SGLang get_num_kv_heads: max(1, kv_heads // attn_tp)
 from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
@@ -38,7 +39,8 @@ if TYPE_CHECKING:
 __all__ = ["CellSize", "NSA_ARCHITECTURES", "nsa_model", "nsa_indexer_bytes_per_layer", "nsa_latent_store_bytes",
            "SWA_FULL_TOKENS_RATIO", "SWA_REQUEST_CAP_FIRST", "SwaPoolChoice", "swa_pool_choice", "kv_heads_per_rank",
            "GEMMA4_FIRST", "Gemma4Pools", "gemma4_pools", "compute_cell", "size_tokens",
-           "pool_buffers", "max_running_requests", "req_to_token_bytes", "stage_layer_kinds"]
+           "pool_buffers", "max_running_requests", "req_to_token_bytes", "stage_layer_kinds",
+           "PP_SPLIT_EACH_LAST", "sglang_pp_split"]
 
 SWA_FULL_TOKENS_RATIO = 0.8
 """``swa_full_tokens_ratio`` default (python/sglang/srt/arg_groups/fields/schedule.py)"""
@@ -147,14 +149,11 @@ class CellSize:
         return n * dims * self.element_bytes * self.swa_layers
 
 
-def stage_layer_kinds(model: ModelSpec, pp: int) -> tuple[str, ...]:
-    """Layer kinds of the largest pipeline stage (SGLang gives the last ``layers % pp`` stages one more), without
-    the layers that hold no cache (NemotronH MLP / MoE layers, kind "none": SGLang 0.5.11 ``configs/nemotron_h.py``
+def stage_layer_kinds(model: ModelSpec, pp: int, split: str = "sglang") -> tuple[str, ...]:
+    """Layer kinds of the stage with the most layers under ``split`` (``versions.sglang_pp_split``), without the
+    layers that hold no cache (NemotronH MLP / MoE layers, kind "none": SGLang 0.5.11 ``configs/nemotron_h.py``
     lists only the "M" layers in ``mamba_layer_ids`` and the "*" layers in ``full_attention_layer_ids``)."""
-    kinds = model.kinds
-    if pp > 1:
-        per_stage = -(-len(kinds) // pp)
-        kinds = kinds[len(kinds) - per_stage:]
+    kinds = largest_stage(model.kinds, pp, split)
     return tuple(k for k in kinds if k != "none") if "none" in kinds else kinds
 
 
@@ -225,7 +224,8 @@ def refuse_per_kind_kv(model: ModelSpec) -> None:
 
 
 def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_dim: bool = True,
-                 version: str = LATEST, swa_full_tokens_ratio: float | None = None) -> CellSize:
+                 version: str = LATEST, swa_full_tokens_ratio: float | None = None,
+                 split: str | None = None) -> CellSize:
     """The cell size SGLang profiles with (per rank, the stage's attention layers; linear layers hold no KV).
 
     ``tp`` is the attention-TP size (KV heads per rank).  ``split_v_dim=False`` reproduces releases ≤ 0.5.6
@@ -237,7 +237,7 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
     r = SWA_FULL_TOKENS_RATIO if swa_full_tokens_ratio is None else float(swa_full_tokens_ratio)
     element = DTYPES[kv_dtype].bytes
     refuse_per_kind_kv(model)
-    kinds = stage_layer_kinds(model, pp)
+    kinds = stage_layer_kinds(model, pp, split or sglang_pp_split(version))
     if model.mla is not None:
         dim = model.mla.kv_lora_rank + model.mla.qk_rope_head_dim
         layers = len(kinds) - kinds.count("linear")  # linear-attention layers keep state, not KV

@@ -33,8 +33,8 @@ from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
 from tpkit.engines.sglang.multimodal import mm_reservation
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.pool import (CellSize, SwaPoolChoice, compute_cell, max_running_requests, nsa_model,
-                                       pool_buffers, req_to_token_bytes, size_tokens, stage_layer_kinds,
-                                       swa_pool_choice)
+                                       pool_buffers, req_to_token_bytes, sglang_pp_split, size_tokens,
+                                       stage_layer_kinds, swa_pool_choice)
 from tpkit.engines.sglang.spec import (SpecPlan, budget_cell_growth, draft_cell_counted, plan_speculative,
                                        spec_running_cap,
                                        spec_running_requests)
@@ -220,7 +220,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
     split_v = parse_version(version) >= (0, 5, 7)  # model_runner_kv_cache_mixin.py of 0.5.7 (0.5.6: head_dim × 2)
     cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype, split_v_dim=split_v, version=version,
-                        swa_full_tokens_ratio=options.swa_full_tokens_ratio)
+                        swa_full_tokens_ratio=options.swa_full_tokens_ratio,
+                        split=sglang_pp_split(version, parallel))
     if spec is not None and cell.layout == "dsv4":  # 0.5.12 dsv4 rings 16 / 256 and × (L+1)/L: not wired here
         raise PlanInputError(f"{model.name}: DeepSeek-V4 with speculative decoding is not modelled; plan without it")
     swa_pool = plan_swa_pool(cell, model, parallel, options, cap, page)
@@ -245,7 +246,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     rope = rope_reserve_term(found)
     lora = _lora(model, parallel, options)
     rest = pre - stream - weights_bytes - rope - draft_before - lora.bytes - slack - mm
-    linear = stage_layer_kinds(model, parallel.pp).count("linear")
+    linear = stage_layer_kinds(model, parallel.pp, sglang_pp_split(version, parallel)).count("linear")
     running_cap = _spec_running(options, parallel, spec, model.architecture)
     set_running = options.max_running_requests  # as SGLang has set it: the user's, else the speculative default
     if set_running is None and spec is not None:

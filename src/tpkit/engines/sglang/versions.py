@@ -14,7 +14,7 @@ from functools import lru_cache
 from tpkit.errors import PlanInputError
 
 __all__ = ["LATEST", "ERAS", "RELEASE_DATES", "parse_version", "release_key", "rule_era", "is_newer_than_latest", "at_least",
-           "newest_by_date", "attention_dp_size"]
+           "newest_by_date", "attention_dp_size", "PP_SPLIT_EACH_LAST", "sglang_pp_split"]
 
 LATEST = "0.5.23"
 """the newest SGLang release whose rules were examined"""
@@ -127,3 +127,18 @@ def attention_dp_size(version: str, *, tp: int, dp: int, dp_attention: bool) -> 
     if dp_attention and not at_least(version, "0.4.5"):
         return tp
     return dp
+
+
+PP_SPLIT_EACH_LAST = "0.5.6"
+"""first SGLang release whose ``get_pp_indices`` (``srt/distributed/utils.py``) gives the last num_layers % pp
+stages one more layer each; 0.4.4.post2 – 0.5.5 give the last stage the whole remainder (read in the 0.4.4.post2,
+0.5.3.post3, 0.5.4, 0.5.5, 0.5.6 and 0.5.23 wheels; ``tpkit.models.layout.PP_SPLITS``; helper ppl16)"""
+
+
+def sglang_pp_split(version: str = LATEST, parallel=None) -> str:
+    """The name of SGLang ``version``'s layer split over PP stages (``tpkit.models.layout.PP_SPLITS``), or the
+    hand-set ``SGLANG_PP_LAYER_PARTITION`` a ``parallel`` carries (``layer_partition``; read by
+    ``get_pp_indices`` in 0.4.4.post2 – 0.5.23)."""
+    if parallel is not None and getattr(parallel, "layer_partition", None) is not None and parallel.pp > 1:
+        return ",".join(map(str, parallel.layer_partition))  # tpkit.models.layout.partition_split
+    return "sglang" if at_least(version, PP_SPLIT_EACH_LAST) else "sglang-last"

@@ -122,7 +122,27 @@ def _stage_words(model: ModelSpec, parallel: ParallelSpec, weights) -> str:
         return ""
     return (f"; PP stage {weights.stage} of {parallel.pp}, the heaviest (every worker sizes its KV cache for its own "
             f"stage and the executor takes the fewest blocks); "
-            f"{split_note(model.num_layers, parallel.pp, weights.pp_split)}")
+            f"{split_note(model.num_layers, parallel.pp, weights.pp_split)}{stage_table(model, parallel, weights)}")
+
+
+def stage_table(model: ModelSpec, parallel: ParallelSpec, weights) -> str:
+    """Each PP stage's decoder layers and weights per GPU, and which stage the plan binds on ("" without
+    per-stage weights).  The KV cache is sized for the stage with the most layers and the weights of the heaviest
+    stage; where those are two stages the plan charges both to one GPU, which is conservative (on like GPUs the
+    executor takes the fewest blocks over the workers, ``pp_split``)."""
+    sizes_b = getattr(weights, "stage_bytes", ()) or ()
+    if len(sizes_b) != parallel.pp:
+        return ""
+    from tpkit.models.layout import stage_sizes
+
+    layers = stage_sizes(model.num_layers, parallel.pp, weights.pp_split)
+    rows = ", ".join(f"{s}: {n} layers, {b.bytes / 2**30:.2f} GiB" for s, (n, b) in enumerate(zip(layers, sizes_b)))
+    most = max(range(parallel.pp), key=lambda s: (layers[s], s))
+    heavy = weights.stage
+    bind = (f"stage {heavy} binds (the heaviest weights and the most layers)" if layers[heavy] == layers[most]
+            else f"weights of stage {heavy} (the heaviest) with the KV cache of stage {most} (the most layers) on "
+                 f"one GPU: conservative, each GPU holds only one of them")
+    return f"; stages (decoder layers, weights per GPU) {rows}; {bind}"
 
 
 def lora_in_load_delta(rules: VllmRules) -> bool:

@@ -111,7 +111,7 @@ def mla_absorbed_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[
     from tpkit.engines.vllm.pages import pp_split
     from tpkit.models.layout import stage_sizes
 
-    layers = max(stage_sizes(model.num_layers, parallel.pp, pp_split(release)))  # the stage with the most layers
+    layers = max(stage_sizes(model.num_layers, parallel.pp, pp_split(release, parallel)))  # the most layers
     w_qr = q_in * n * m.qk_rope_head_dim * act_bytes
     q_uk = q_in * n * m.kv_lora_rank
     uv_o = n * m.kv_lora_rank * model.hidden_size

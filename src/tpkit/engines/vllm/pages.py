@@ -65,11 +65,17 @@ PP_SPLIT_BEFORE_LAST = (0, 8, 0)
 partitions[-2], [-3], …; read in the 0.6.4, 0.7.2, 0.7.3, 0.8.0, 0.8.3, 0.9.1 and 0.34.0 wheels)"""
 
 
-def pp_split(release: tuple[int, int, int]) -> str:
+def pp_split(release: tuple[int, int, int], parallel=None) -> str:
     """The name of vLLM ``release``'s layer split over PP stages (``tpkit.models.layout.PP_SPLITS``): ``"vllm"``
     from 0.8.0, ``"vllm-last"`` before (``PP_SPLIT_BEFORE_LAST``).  Every worker sizes its KV cache for its own
     stage's layers (0.8.3 ``config.py`` ``ModelConfig.get_num_layers`` → ``get_layers_start_end_indices`` →
-    ``get_pp_indices``) and the executor takes the fewest blocks over the workers."""
+    ``get_pp_indices``) and the executor takes the fewest blocks over the workers.  A ``parallel`` with a
+    ``layer_partition`` (``VLLM_PP_LAYER_PARTITION``, read by ``get_pp_indices`` from 0.5.4 to at least 0.33.0)
+    gives that partition instead (``tpkit.models.layout.partition_split``)."""
+    if parallel is not None and getattr(parallel, "layer_partition", None) is not None:
+        from tpkit.models.layout import partition_split
+
+        return partition_split(parallel.layer_partition)
     return "vllm" if tuple(release) >= PP_SPLIT_BEFORE_LAST else "vllm-last"
 
 
@@ -141,7 +147,7 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     ``--kv-cache-dtype`` layout (``engines.vllm.kvdtype``; None: dense ``dtype_bytes`` elements)."""
     rules = rules or RULES.get(era, RULES["0.33"])
     kinds = stage_layer_kinds(model, parallel.pp, chunked_hybrid=rules.chunked_local_hybrid and era != "v0",
-                              split=pp_split(rules.release))
+                              split=pp_split(rules.release, parallel))
     counts = _counts(kinds, era)
     indexer = dsa_indexer_token_bytes(model, rules.release)
     tok = {k: per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer) for k in counts if k != "linear"}

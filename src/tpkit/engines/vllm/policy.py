@@ -325,7 +325,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
 
         w_plan = tower_weights(model, options, plan_weights(
             model, parallel, dtype=r.act_dtype, quantization=options.quantization,
-            checkpoint_dir=options.checkpoint_dir, engine="vllm", pp_split=pp_split(rules.release)))
+            checkpoint_dir=options.checkpoint_dir, engine="vllm", pp_split=pp_split(rules.release, parallel)))
     else:
         w_plan = weights
     w_line = weights_item(model, parallel, options, r, w_plan)
