@@ -2259,6 +2259,39 @@ def _shared(engine: str) -> list[dict]:
     return out
 
 
+_STATED_SAMPLER_LINES = ("Using FlashInfer for top-p", "FlashInfer is not available", "FlashInfer is available, but",
+                         "Falling back to the PyTorch-native implementation of top-p",
+                         "FlashInfer version >= 0.2.3 required")
+"""the topk_topp_sampler.py lines that name the sampler (``tpkit.logs.settings._SAMPLER_LINES``): they win"""
+
+
+def _image_sampler(rec: dict, text: str) -> dict:
+    """Input rule (helper img16, 2026-12-05): a vLLM case whose source shows the official image
+    (``engines.vllm.versions.OFFICIAL_IMAGE_MARKERS``: /vllm-workspace, vllm/vllm-openai) on a release that leaves the
+    top-k/top-p sampler to the install (0.8.0–0.11.0 V1) gets the sampler that image runs, FlashInfer
+    (``engines.vllm.versions.image_sampler``: every such release's docker/Dockerfile installs flashinfer-python; not the
+    arm64 image before 0.10.0), unless a topk_topp_sampler line of its log names the sampler or its inputs already
+    give one.  Without such evidence the release's default (PyTorch-native, with a band) stays.  ``text``: the
+    record and its source record, as JSON."""
+    import sys
+    sys.path.insert(0, str(ROOT / "src"))
+    from tpkit.engines.vllm.versions import image_sampler, official_image_marker
+
+    version = rec.get("tpkit_engine_version")
+    flags = rec.get("flags")
+    if rec.get("engine") != "vllm" or not version or flags is None or flags.get("topk_topp_sampler"):
+        return rec
+    if any(line in text for line in _STATED_SAMPLER_LINES):
+        return rec
+    marker = official_image_marker(text)
+    sampler = image_sampler(version, rec.get("gpu")) if marker else None
+    if sampler:
+        flags["topk_topp_sampler"] = sampler
+        rec["sampler_note"] = (f"{sampler}: the source shows the official image ('{marker}'), whose docker/Dockerfile "
+                               f"installs flashinfer-python for {version} (input rule, helper img16)")
+    return rec
+
+
 def _public(engine: str) -> list[dict]:
     """The cases kept in the repository with their log excerpt (``tests/validation/data_public/``)."""
     path = PUBLIC.get(engine)
@@ -2268,6 +2301,7 @@ def _public(engine: str) -> list[dict]:
     out = []
     for case in json.loads(path.read_text()):
         rec = _edited(_record(engine, case, table[case["id"]]), PUBLIC_EDITS)
+        rec = _image_sampler(rec, json.dumps(case, ensure_ascii=False) + json.dumps(rec, ensure_ascii=False))
         rec["public_data"] = str(path.relative_to(ROOT))
         out.append(rec)
     return out
@@ -2287,6 +2321,7 @@ def main() -> int:
             print(f"{engine}: {path} absent; {len(records)} records kept from cases/{engine}.json")
         records = [_edited(r) for r in records]
         records += rebuilt
+        records = [_image_sampler(r, json.dumps(r, ensure_ascii=False)) for r in records]
         for rec in records:
             if rec["id"] in ENTRYPOINTS:
                 rec["entrypoint"], rec["entrypoint_evidence"] = ENTRYPOINTS[rec["id"]]

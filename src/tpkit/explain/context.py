@@ -77,6 +77,30 @@ class Context:
         return default if value is None else value
 
 
+def image_sampler_reading(raw: bytes | str, version: str | None, gpu, values: dict, sources: dict) -> None:
+    """A vLLM log with no topk_topp_sampler line that shows the official image (``engines.vllm.versions.
+    official_image_marker``: /vllm-workspace, vllm/vllm-openai) on a release that leaves the sampler to the install
+    (0.8.0–0.11.0 V1): the sampler that image runs, FlashInfer (``engines.vllm.versions.image_sampler``; helper img16).
+    Nothing without such a marker, outside that window, or where the release is unknown."""
+    from tpkit.engines.vllm.versions import image_sampler, official_image_marker
+    from tpkit.errors import PlanInputError
+
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    marker = official_image_marker(text)
+    found = releases_in(version) if marker else []
+    if not found:
+        return
+    try:
+        sampler = image_sampler(found[-1], getattr(gpu, "name", None))
+    except PlanInputError:  # a release tpkit has no rules for
+        return
+    if sampler:
+        values["topk_topp_sampler"] = sampler
+        sources["topk_topp_sampler"] = (f"the official vLLM image ('{marker}' in the log): its docker/Dockerfile "
+                                        f"installs FlashInfer for {found[-1]}, and no topk_topp_sampler line says "
+                                        "otherwise")
+
+
 def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom_allreduce: bool = False,
                   text_settings: dict | None = None, raw: bytes | None = None) -> Context:
     """The run from the log, gaps filled by ``flags`` (argparse dests → values; None = not given).
@@ -123,6 +147,9 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         if v0_formats(parsed, version):  # the V0 engine of a 0.8–0.10 release: read by its rules (vtokens.log_rules)
             values["vllm_v0_engine"] = True
             sources["vllm_v0_engine"] = "the log's line formats: V0's and none of V1's (explain.runfacts.v0_formats)"
+    if engine == "vllm" and raw is not None and "topk_topp_sampler" not in values \
+            and not values.get("vllm_v0_engine"):
+        image_sampler_reading(raw, version, gpu, values, sources)
     if engine == "vllm":
         notes += compile_cache_note(values, sources, version)
         notes += runner_note(values, sources)

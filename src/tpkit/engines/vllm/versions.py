@@ -216,7 +216,7 @@ from tpkit.engines.vllm.rules import VllmRules
 from tpkit.errors import PlanInputError
 
 __all__ = ["VllmRules", "RULES", "CURRENT", "CURRENT_RELEASE", "resolve_rules", "parse_version", "rules_for",
-           "is_newer_than_latest"]
+           "is_newer_than_latest", "OFFICIAL_IMAGE_MARKERS", "official_image_marker", "image_sampler"]
 
 CURRENT = "0.33"
 """the newest vLLM release whose rules were examined (0.33.0 = the latest on PyPI, 2026-12-01)"""
@@ -383,3 +383,42 @@ def _engine_rules(text: str, release: tuple[int, int, int], engine: str) -> Vllm
     raise PlanInputError(
         f"--engine-version {text}: the engine suffix must be ':v0' (releases 0.2–0.10) or ':v1' (0.7 on); "
         f"write e.g. '0.8.2:v0' or '0.7.3:v1'")
+
+
+# -- the official image (helper img16, 2026-12-05): which top-k/top-p sampler a 0.8.0–0.11.0 V1 run had ----------
+OFFICIAL_IMAGE_MARKERS = ("/vllm-workspace", "vllm/vllm-openai")
+"""text that shows a run inside vLLM's official image: its ``vllm-base`` stage's ``WORKDIR /vllm-workspace`` (a shell
+prompt, a traceback path, a mounted file) and the image name ``vllm/vllm-openai`` (docker/Dockerfile, vLLM 0.8.0,
+0.8.5, 0.9.2, 0.10.2 and 0.11.0 sdists: the ``vllm-openai`` target builds ``FROM vllm-openai-base`` ``FROM
+vllm-base``)"""
+IMAGE_FLASHINFER_ARM64_FROM = (0, 10, 0)
+"""the first release whose image installs FlashInfer on linux/arm64 too: docker/Dockerfile of 0.8.0–0.9.2 installs it
+only ``if [ "$TARGETPLATFORM" != "linux/arm64" ]`` (0.8.x: the flashinfer_python 0.2.1.post2 wheel; 0.9.0/0.9.1:
+0.2.5 for CUDA 12.8, else a git build; 0.9.2: 0.2.6.post1), 0.10.0–0.11.0 build it from source for every platform
+(FLASHINFER_GIT_REF v0.2.8rc1, v0.2.11, v0.3.0, v0.3.1; sdists read by helper img16)"""
+ARM64_GPUS = ("GH200", "GB200", "GB10")
+"""GPUs that only come on arm64 (Grace) hosts, so an official image there is the linux/arm64 build"""
+
+
+def official_image_marker(text: str) -> str | None:
+    """The first :data:`OFFICIAL_IMAGE_MARKERS` string ``text`` shows, None when it shows none."""
+    hits = [(text.find(m), m) for m in OFFICIAL_IMAGE_MARKERS if m in text]
+    return min(hits)[1] if hits else None
+
+
+def image_sampler(version: str, gpu: str | None = None) -> str | None:
+    """The top-k/top-p sampler a run in vLLM's official image uses where the release leaves it to the install
+    (``VllmRules.flashinfer_sampler == "if_installed"``, 0.8.0–0.11.0 V1): ``"flashinfer"``, as every such release's
+    image installs flashinfer-python in its ``vllm-base`` stage (docker/Dockerfile, read in the 0.8.0–0.11.0 sdists)
+    and ``TopKTopPSampler.__init__`` then takes FlashInfer (0.8.x: the image's 0.2.1.post2 is below 0.2.3, the
+    version the 0.8 code falls back from; 0.9.0+: the image's 0.2.5 … 0.3.1 meets its ≥ 0.2.3 floor).  None (keep the
+    release's default) outside that window, on the V0 engine, or on an arm64-only GPU (:data:`ARM64_GPUS`) before
+    :data:`IMAGE_FLASHINFER_ARM64_FROM`, whose image skips FlashInfer."""
+    rules = resolve_rules(version)
+    if rules.engine != "V1" or rules.flashinfer_sampler != "if_installed":
+        return None
+    name = (gpu or "").upper()
+    if any(name.startswith(g) for g in ARM64_GPUS) and \
+            parse_version(str(version).partition(":")[0]) < IMAGE_FLASHINFER_ARM64_FROM:
+        return None
+    return "flashinfer"
