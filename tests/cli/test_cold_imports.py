@@ -11,6 +11,8 @@ Helper aw13 (2026-12-05): the perf ceilings +1 for ``tpkit.perf.fa2_verify`` (vL
 own module for the same reason).  Helper q14 (2026-12-05): +1 where ``models.config`` comes in, for
 ``tpkit.models.classic`` (GPT-2 / OPT spellings, split from config.py at its line limit), and +1 on SGLang explain for
 ``tpkit.explain.sgbudget`` (the KV budget re-plan, split from sgdiagnose.py at its line limit).
+Lead (2026-12-05, session 16): the vLLM plan ceiling +1 for ``tpkit.engines.vllm.lora_lines`` (the LoRA lines, split
+from load_lines.py at its line limit).
 """
 
 import contextlib
@@ -51,7 +53,7 @@ CASES = {
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
                          91),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 104),  # +1 backend_choice (be11), +1 q14, +1 v0chunk
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 105),  # +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
                          63),
     "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 63),

@@ -18,7 +18,8 @@ from dataclasses import replace
 import pytest
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
-from tpkit.engines.vllm.graphs import NOT_EVIDENCE, ESTIMATE_BAND_BYTES, FIRST_CAPTURE_BYTES, FLASHINFER_WORKSPACE_BYTES, \
+from tpkit.engines.vllm.graphs_not_evidence import NOT_EVIDENCE
+from tpkit.engines.vllm.graphs import ESTIMATE_BAND_BYTES, FIRST_CAPTURE_BYTES, FLASHINFER_WORKSPACE_BYTES, \
     GRAPH_EVIDENCE, PER_GRAPH_LAYER_BYTES, auto_attention_backend, capture_sizes, estimate_cudagraph_memory, \
     full_capture_sizes, mechanism_estimate, median, ROCM_GRAPH_EVIDENCE, ROCM_PER_GRAPH_LAYER_BYTES
 from tpkit.errors import PlanInputError

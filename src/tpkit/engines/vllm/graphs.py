@@ -274,31 +274,13 @@ agree) with the printed ``max_cudagraph_capture_size`` 512; Model Runner V2 capt
 (``v1/worker/gpu/cudagraph_utils.py _init_candidates``).  Helper mv35 (2026-12-05): vl_860 (Qwen3.5-9B, 0.18.0) and
 vl_863 (gemma-4-31B-it on a B300, 0.26.0), added blind, outside the fit (65 rows).  Helper bl14a (2026-12-05): vl_903
 (Qwen2.5-7B-Instruct-AWQ on an RTX 3090, 0.22.1, 'PIECEWISE=5 (largest=16), FULL=4 (largest=8)', 0.35 GiB), added
-blind, outside the fit (66 rows).  Not a row: ``NOT_EVIDENCE``.  Helper gb10g (2026-12-05): the six GB10 rows are
+blind, outside the fit (66 rows).  Not a row: ``graphs_not_evidence.NOT_EVIDENCE``.  Helper gb10g (2026-12-05): the six GB10 rows are
 unified-memory readings (``profile_cudagraph_memory`` samples cudaMemGetInfo, the host's free memory there), −5.19
 to +1.00 GiB from the mechanism; the plan's note quotes that spread (``engines.unified.vllm_graph_estimate_spread``).
 Left out of the fit they would move the optimum to 0.145 GiB / 155 KiB (8.984 against 8.988 GiB summed over the
 other 52 rows): kept, not refitted."""
 
 
-NOT_EVIDENCE: dict[str, str] = {
-    "vl_793": "the excerpt prints only the utilisation note: its graph counts, backend and GPU total are not printed "
-              "for this boot (a two-node GB10 fork run), so no row can be read off the log (lead, session 10)",
-    "vl_844": "0.55 GiB for PIECEWISE=5 / FULL=3 of a DeepSeek-V4-Flash target with its MTP drafter at tp 2 over two "
-              "GB10 nodes: the estimate covers the drafter's graphs too and no row of the fit holds a drafter or "
-              "DeepSeek-V4's layer kinds, so its graph-layer count is not defined here (helper blind12, added blind)",
-    "vl_852": "0.58 GiB for PIECEWISE=76 / FULL=60, but the GPU is not named (FlashInfer prints only sm90) and the "
-              "model (LFM2.5-1.2B, a short-convolution hybrid) has no config in tests/: no layer count or device "
-              "total for a row (helper blind12, added blind)",
-    "vl_907": "0.28 GiB 'Estimated CUDA graph memory' of Qwen2.5-0.5B-Instruct on an RTX 4090 (vLLM 0.24.0), but the "
-              "day log quotes 'Profiling CUDA graph memory' without its PIECEWISE / FULL counts: no row is read off it "
-              "in this round (helper bl16, added blind)",
-    **{vl: f"the utilisation note of InferStack's T4 sweep (Qwen2.5-1.5B-Instruct float16, vLLM 0.29.0, Model Runner "
-           f"V2, max_num_seqs {seqs}); its capture counts are not printed in the highlights, so no row is read off it in "
-           f"this round (helper bl16, added blind)"
-       for vl, seqs in (("vl_908", 256), ("vl_909", 32), ("vl_910", 64), ("vl_911", 96), ("vl_912", 128))},
-}
-"""logs that print the estimate or its equivalent utilisation but cannot give a row, with the reason"""
 
 
 def median(values: list[float]) -> float:

@@ -27,15 +27,15 @@ from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
 from tpkit.engines.vllm.layout import resolve_parallel
-from tpkit.engines.vllm.load_lines import (LORA_ITEM, lora_items, lora_notes, mla_absorbed, mla_workspace,
+from tpkit.engines.vllm.load_lines import (mla_absorbed, mla_workspace,
                                            mxfp4_padding, offload_copy, rope_line, weights_item, allocator_rounding,
                                            cpu_offload, fp8_marlin_scales,
                                            drafter_in_load_delta, dsv4_batched_buffers, gemma4_ple_buffer,
                                            inside_load_delta,
-                                           lora_in_load_delta,
                                            offload_copies, offload_v0_fallback, pp_v0_fallback,
                                            capability_v0_fallback, rotary_cache_bytes, rotary_cache_positions,
                                            tower_weights)
+from tpkit.engines.vllm.lora_lines import LORA_ITEM, lora_in_load_delta, lora_items, lora_notes
 from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions, cudagraph_mode_of
