@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     from tpkit.hardware.machine import MachineProfile
 
 __all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost", "allreduce_costs", "profile_nontorch_growth",
-           "others_growth_line", "OTHERS_GROWTH_ITEM", "NAMES"]
+           "others_growth_line", "OTHERS_GROWTH_ITEM", "NAMES", "fi_allreduce_fusion_workspace",
+           "FI_AR_FUSION_RELEASES", "FI_AR_FUSION_MAX_SIZE_MIB"]
 
 NAMES = {"nccl_init": "NCCL communicator init", "nccl_warmup": "NCCL first all-reduce buffers",
          "cublas": "cuBLAS/cuBLASLt handles"}
@@ -289,3 +290,61 @@ def others_growth_line(growth: Bytes, rules: VllmRules) -> tuple[LineItem, ...]:
         return ()
     return (LineItem(item=OTHERS_GROWTH_ITEM, bytes=growth, kind="use",
                      source=OTHERS_GROWTH_SOURCE),)
+
+
+FI_AR_FUSION_RELEASES = ((0, 18, 1), (0, 20, 0))
+"""releases read for the FlashInfer all-reduce + RMSNorm fusion workspace (``fi_allreduce_fusion_workspace``):
+0.18.1, 0.19.0 and 0.19.1 wheels, each pinning flashinfer-python 0.6.6 (``Requires-Dist``), whose workspace sizes
+were read; 0.17.0, 0.20.0 and 0.21.0 turn the pass on the same way but pin flashinfer 0.6.4 / 0.6.8.post1, not read"""
+FI_AR_FUSION_MAX_SIZE_MIB = {(9, 0): {2: 64, 4: 2, 8: 1}, (10, 0): {2: 64, 4: 32, 8: 1}}
+"""``PassConfig.default_fi_allreduce_fusion_max_size_mb`` → ``FI_ALLREDUCE_FUSION_MAX_SIZE_MB`` (``config/
+compilation.py``, vllm 0.18.1–0.19.1), keyed by ``capability.to_int()``: 90 and 100 only (no entry, no workspace)"""
+
+
+def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *,
+                                  compile_on: bool, optimization_level: int | None, max_num_batched_tokens: int,
+                                  act_bytes: int) -> tuple[LineItem, ...]:
+    """The FlashInfer all-reduce + RMSNorm fusion workspace vLLM allocates outside torch when it compiles, as a line
+    (none where it does not).  Helper c715, vllm 0.18.1 / 0.19.0 / 0.19.1 wheels, flashinfer-python 0.6.6:
+
+    * ``config/vllm.py``: ``OPTIMIZATION_LEVEL_02`` / ``_03`` (the default level is O2) set ``pass_config.
+      fuse_allreduce_rms`` to ``enable_allreduce_rms_fusion``: tp > 1, CUDA, FlashInfer installed (a hard
+      requirement of these wheels), compute capability 9.0 or the 10.x family, dp 1 and pp 1.  ``--enforce-eager``
+      (and -O0) sets ``CompilationMode.NONE``, so no Inductor pass runs; -O1 sets the fusion off.
+    * ``compilation/passes/fusion/allreduce_rms_fusion.py AllReduceFusionPass.__init__``: max_token_num =
+      ``flashinfer_max_size(tp)`` // (hidden × dtype bytes), capped at ``max_num_batched_tokens``, then
+      ``distributed/device_communicators/flashinfer_all_reduce.py get_fi_ar_workspace`` → ``_create_workspace``
+      (backend ``trtllm`` on one node; the quant workspace reuses it) → flashinfer ``create_allreduce_fusion_
+      workspace`` → ``comm/trtllm_ar.py trtllm_create_ipc_workspace_for_all_reduce_fusion``: three buffers, each
+      rounded up to 2 MiB and cudaMalloc'd per rank (``cuda_ipc.create_shared_buffer``): tp × T × H × 2 B, the
+      barrier flags tp × 256 × 4 B, and the Lamport buffer 3 × tp × T × H × 2 B (× 4 B for float32 models).
+    * The pass is built when the model first compiles, after the init snapshot, and the buffers are not torch's,
+      so ``gpu_worker.determine_available_memory`` charges them as non-torch memory (``memory_profiling``:
+      non_torch_increase from the init snapshot).
+
+    Qwen2.5-72B at tp 2 on H100 (64 MiB → T 4,096): 128 + 2 + 384 MiB = 0.50 GiB a rank; at tp 4 (2 MiB) tens of
+    MiB.  Other releases keep the line off until read (``FI_AR_FUSION_RELEASES``)."""
+    lo, hi = FI_AR_FUSION_RELEASES
+    if rules.engine != "V1" or not (lo <= rules.release < hi) or not compile_on or optimization_level == 1:
+        return ()
+    if str(gpu.vendor).upper() == "AMD" or parallel.pp != 1 or parallel.dp != 1:
+        return ()
+    sizes = FI_AR_FUSION_MAX_SIZE_MIB.get(tuple(gpu.compute_capability or ()), {})
+    if parallel.tp not in sizes:
+        return ()
+    hidden, tp = model.hidden_size, parallel.tp
+    tokens = min(sizes[tp] * 2**20 // (hidden * act_bytes), max_num_batched_tokens)
+
+    def mib2(n: int) -> int:
+        return -(-n // (1 << 21)) * (1 << 21)
+
+    data = mib2(tp * tokens * hidden * 2)
+    flags = mib2(tp * 256 * 4)
+    lamport = mib2(3 * tp * tokens * hidden * (4 if act_bytes == 4 else 2))
+    return (LineItem(item="FlashInfer all-reduce fusion workspace", bytes=Bytes(data + flags + lamport),
+                     source=f"fuse_allreduce_rms on (O2 default, tp {tp}, SM {gpu.compute_capability[0]}"
+                            f"{gpu.compute_capability[1]}): T = min({sizes[tp]} MiB // (H {hidden:,} × {act_bytes} B), "
+                            f"{max_num_batched_tokens:,}) = {tokens:,}; tp × T × H × 2 B + flags + 3 × tp × T × H × 2 B, "
+                            f"each 2 MiB-rounded, cudaMalloc'd outside torch (flashinfer 0.6.6 trtllm_ar.py "
+                            f"trtllm_create_ipc_workspace_for_all_reduce_fusion; vLLM 0.18.1–0.19.1 "
+                            f"AllReduceFusionPass)"),)

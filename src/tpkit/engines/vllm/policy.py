@@ -21,7 +21,8 @@ from contextlib import nullcontext
 from dataclasses import replace
 from collections.abc import Callable
 
-from tpkit.engines.vllm.baseline import others_growth_line, plan_baseline, profile_nontorch_growth
+from tpkit.engines.vllm.baseline import (fi_allreduce_fusion_workspace, others_growth_line, plan_baseline,
+                                         profile_nontorch_growth)
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
@@ -38,7 +39,7 @@ from tpkit.engines.vllm.load_lines import (mla_absorbed, mla_workspace,
 from tpkit.engines.vllm.lora_lines import LORA_ITEM, lora_in_load_delta, lora_items, lora_notes
 from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
-from tpkit.engines.vllm.options import VllmOptions, cudagraph_mode_of
+from tpkit.engines.vllm.options import VllmOptions, cudagraph_mode_of, torch_compile_off
 from tpkit.engines.vllm.pages import KvLayout, build_layout, pp_split
 from tpkit.engines.vllm.encoder import all_limits_zero, not_modelled as encoder_not_modelled
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
@@ -350,7 +351,11 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     g_line = graphs_line(model, parallel, options, r, rules, rocm=str(gpu.vendor).upper() == "AMD")
     growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
                                                                      links=options.links, machine=machine),
-              *others_growth_line(others_growth, rules))
+              *others_growth_line(others_growth, rules),
+              *fi_allreduce_fusion_workspace(model, gpu, parallel, rules, compile_on=not torch_compile_off(options),
+                                             optimization_level=options.optimization_level,
+                                             max_num_batched_tokens=r.max_num_batched_tokens,
+                                             act_bytes=r.act_bytes))  # helper c715
     measured = measured_term("weights")
     if measured is not None:  # the log's 'Model loading took' already holds what the load allocates beside them
         where = measured[1]
