@@ -2,13 +2,21 @@
 ``fi_allreduce_fusion_workspace``): vLLM 0.18.1–0.19.1 with torch.compile on, tp 2/4/8 on SM 9.0 / 10.0, dp 1, pp 1
 cudaMalloc three buffers outside torch when the AllReduceFusionPass is built (config/vllm.py OPTIMIZATION_LEVEL_02
 ``enable_allreduce_rms_fusion``; flashinfer 0.6.6 comm/trtllm_ar.py), which the profile window charges as non-torch
-memory.  Both sides: eager, -O1, an A100, tp 1, other releases, and the size at tp 2 and tp 4."""
+memory.  Both sides: eager, -O1, an A100, tp 1, other releases, and the size at tp 2 and tp 4.
+
+Helper fi20 (2026-12-05): the range is 0.17.0–0.21.x (0.17.0/0.18.0/0.20.x/0.21.0 wheels; flashinfer 0.6.4 and
+0.6.8.post1 allocate as 0.6.6), each buffer is a flashinfer ``SymmDeviceMemory`` (buffer + 2 KiB signal pad rounded to
+2 MiB), SM 9.0 at tp 8 takes 0.5 MiB (the pass's table), SM 10.3 joins in 0.19.0 and 0.21.0 drops the dp/pp gates."""
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
+from tpkit.hardware.gpu import GpuSpec
+
 from vllm_fixtures import A100, H200, GivenWeights, llama3_8b
+
+B300 = GpuSpec(name="B300", total_bytes=Bytes(287_429_948_867), total_source="test", compute_capability=(10, 3))
 
 W = GivenWeights(Bytes(8_030_261_248 * 2 // 2))
 ITEM = "FlashInfer all-reduce fusion workspace"
@@ -24,15 +32,16 @@ def _line(plan):
 
 def test_tp2_hopper_compiled_charges_the_workspace():
     # H 4,096, bf16: T = min(64 MiB // (4,096 × 2), 8,192 batched tokens on H200) = 8,192;
-    # 2 × 8,192 × 4,096 × 2 = 128 MiB, flags 2 MiB (rounded), Lamport 3 × 128 = 384 MiB
+    # 2 × 8,192 × 4,096 × 2 = 128 MiB, flags 8 KiB, Lamport 3 × 128 = 384 MiB; each + 2 KiB signal pad, rounded
+    # up to 2 MiB (flashinfer mnnvl.py SymmDeviceMemory): 130 + 2 + 386 MiB
     line = _line(_plan())
-    assert line is not None and line.bytes == Bytes((128 + 2 + 384) * 2**20)
+    assert line is not None and line.bytes == Bytes((130 + 2 + 386) * 2**20)
     assert "trtllm_create_ipc_workspace_for_all_reduce_fusion" in line.source
 
 
 def test_tp4_hopper_uses_the_2_mib_limit():
-    # T = 2 MiB // 8,192 B = 256 tokens: 4 × 256 × 4,096 × 2 = 8 MiB, flags 2 MiB, Lamport 24 MiB
-    assert _line(_plan(tp=4)).bytes == Bytes((8 + 2 + 24) * 2**20)
+    # T = 2 MiB // 8,192 B = 256 tokens: 4 × 256 × 4,096 × 2 = 8 MiB, flags, Lamport 24 MiB (+ pad, 2 MiB rounding)
+    assert _line(_plan(tp=4)).bytes == Bytes((10 + 2 + 26) * 2**20)
 
 
 def test_the_workspace_lowers_the_kv_budget_by_its_size():
@@ -50,5 +59,27 @@ def test_no_workspace_without_the_pass():
 
 
 def test_only_the_releases_read():
-    assert _line(_plan(version="0.18.1")) is not None and _line(_plan(version="0.19.0")) is not None
-    assert _line(_plan(version="0.18.0")) is None and _line(_plan(version="0.20.0")) is None
+    for v in ("0.17.0", "0.17.1", "0.18.0", "0.18.1", "0.19.0", "0.20.0", "0.20.2", "0.21.0", "0.21.1"):
+        assert _line(_plan(version=v)) is not None, v
+    # 0.16: no -O2 fusion default; 0.22+: torch symmetric memory / mnnvl / standalone workspace, not charged
+    for v in ("0.16.0", "0.22.0", "0.25.0", "0.29.0", "0.33.0"):
+        assert _line(_plan(version=v)) is None, v
+
+
+def test_tp8_hopper_uses_the_pass_table_half_mib():
+    # FI_ALLREDUCE_FUSION_MAX_SIZE_MB[90][8] = 0.5: T = 524,288 // 8,192 = 64; 8 × 64 × 4,096 × 2 = 4 MiB → 6 MiB,
+    # flags 2 MiB, Lamport 12 MiB → 14 MiB (1 MiB would give T 128 and 10 + 2 + 26 = 38 MiB)
+    assert _line(_plan(tp=8)).bytes == Bytes((6 + 2 + 14) * 2**20)
+
+
+def test_dp_gate_dropped_in_0_21():
+    def plan_dp(version):
+        return plan_vllm(llama3_8b(), H200, ParallelSpec(tp=2, dp=2), VllmOptions(engine_version=version), weights=W)
+    assert _line(plan_dp("0.20.2")) is None  # enable_allreduce_rms_fusion: data_parallel_size == 1
+    assert _line(plan_dp("0.21.0")) is not None  # the gate is gone
+
+
+def test_sm103_from_0_19():
+    # 0.18: is_device_capability(100) (10.0 only); 0.19: the 10.x family, and the table gains 103 (tp 2: 64 MiB)
+    assert _line(_plan(version="0.18.1", gpu=B300)) is None
+    assert _line(_plan(version="0.19.0", gpu=B300)) is not None

@@ -292,59 +292,85 @@ def others_growth_line(growth: Bytes, rules: VllmRules) -> tuple[LineItem, ...]:
                      source=OTHERS_GROWTH_SOURCE),)
 
 
-FI_AR_FUSION_RELEASES = ((0, 18, 1), (0, 20, 0))
+FI_AR_FUSION_RELEASES = ((0, 17, 0), (0, 22, 0))
 """releases read for the FlashInfer all-reduce + RMSNorm fusion workspace (``fi_allreduce_fusion_workspace``):
-0.18.1, 0.19.0 and 0.19.1 wheels, each pinning flashinfer-python 0.6.6 (``Requires-Dist``), whose workspace sizes
-were read; 0.17.0, 0.20.0 and 0.21.0 turn the pass on the same way but pin flashinfer 0.6.4 / 0.6.8.post1, not read"""
-FI_AR_FUSION_MAX_SIZE_MIB = {(9, 0): {2: 64, 4: 2, 8: 1}, (10, 0): {2: 64, 4: 32, 8: 1}}
-"""``PassConfig.default_fi_allreduce_fusion_max_size_mb`` → ``FI_ALLREDUCE_FUSION_MAX_SIZE_MB`` (``config/
-compilation.py``, vllm 0.18.1–0.19.1), keyed by ``capability.to_int()``: 90 and 100 only (no entry, no workspace)"""
+0.17.0, 0.17.1, 0.18.0, 0.18.1, 0.19.0, 0.19.1, 0.20.0, 0.20.2 and 0.21.0 wheels (helpers c715, fi20), pinning
+flashinfer-python 0.6.4 (0.17), 0.6.6 (0.18–0.19) and 0.6.8.post1 (0.20–0.21), all read.  From 0.22.0 (flashinfer
+0.6.11.post2 and later) the trtllm buffers come from torch symmetric memory (``torch_symmetric_memory.py
+_alloc_symm_buffer_bytes``), from 0.25.0 one node defaults to the mnnvl backend, and from 0.29.0 the standalone
+FlashInfer all-reduce (``VLLM_ALLREDUCE_USE_FLASHINFER`` default 1) also builds a workspace: not charged (fi20)"""
+FI_AR_FUSION_MAX_SIZE_MIB = {(9, 0): {2: 64, 4: 2, 8: 0.5}, (10, 0): {2: 64, 4: 32, 8: 1},
+                             (10, 3): {2: 64, 4: 64, 8: 2}}
+"""``FI_ALLREDUCE_FUSION_MAX_SIZE_MB`` (``compilation/passes/fusion/allreduce_rms_fusion.py``, the table
+``PassConfig.default_fi_allreduce_fusion_max_size_mb`` returns; the ``compilation.py`` docstring's 1 MB at SM 9.0 /
+tp 8 is not the table's 0.5), keyed by ``capability.to_int()``: 90 and 100 in 0.17.0–0.18.x, 103 added in 0.19.0"""
+FI_AR_SIGNAL_PAD_BYTES = 2048
+"""flashinfer ``comm/mnnvl.py SIGNAL_PAD_SIZE``, added to each ``SymmDeviceMemory`` buffer before rounding"""
+FI_AR_GRANULARITY_BYTES = 1 << 21
+"""``cuMemCreate`` granularity (2 MiB on H100/H200, ``tpkit.comm.ledger.VMM_GRANULARITY``)"""
 
 
 def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *,
                                   compile_on: bool, optimization_level: int | None, max_num_batched_tokens: int,
                                   act_bytes: int) -> tuple[LineItem, ...]:
     """The FlashInfer all-reduce + RMSNorm fusion workspace vLLM allocates outside torch when it compiles, as a line
-    (none where it does not).  Helper c715, vllm 0.18.1 / 0.19.0 / 0.19.1 wheels, flashinfer-python 0.6.6:
+    (none where it does not).  Helper c715 (0.18.1–0.19.1), extended by helper fi20 to 0.17.0–0.21.x (wheels in
+    ``FI_AR_FUSION_RELEASES``):
 
     * ``config/vllm.py``: ``OPTIMIZATION_LEVEL_02`` / ``_03`` (the default level is O2) set ``pass_config.
       fuse_allreduce_rms`` to ``enable_allreduce_rms_fusion``: tp > 1, CUDA, FlashInfer installed (a hard
-      requirement of these wheels), compute capability 9.0 or the 10.x family, dp 1 and pp 1.  ``--enforce-eager``
-      (and -O0) sets ``CompilationMode.NONE``, so no Inductor pass runs; -O1 sets the fusion off.
-    * ``compilation/passes/fusion/allreduce_rms_fusion.py AllReduceFusionPass.__init__``: max_token_num =
-      ``flashinfer_max_size(tp)`` // (hidden × dtype bytes), capped at ``max_num_batched_tokens``, then
-      ``distributed/device_communicators/flashinfer_all_reduce.py get_fi_ar_workspace`` → ``_create_workspace``
-      (backend ``trtllm`` on one node; the quant workspace reuses it) → flashinfer ``create_allreduce_fusion_
-      workspace`` → ``comm/trtllm_ar.py trtllm_create_ipc_workspace_for_all_reduce_fusion``: three buffers, each
-      rounded up to 2 MiB and cudaMalloc'd per rank (``cuda_ipc.create_shared_buffer``): tp × T × H × 2 B, the
-      barrier flags tp × 256 × 4 B, and the Lamport buffer 3 × tp × T × H × 2 B (× 4 B for float32 models).
+      requirement of these wheels), compute capability exactly 10.0 or 9.0 (0.17.0–0.18.x,
+      ``is_device_capability(100)``) or the 10.x family or 9.0 (0.19.0+, ``is_device_capability_family(100)``),
+      and dp 1 and pp 1 up to 0.20.x (0.21.0 drops both gates).  ``--enforce-eager`` (and -O0) sets
+      ``CompilationMode.NONE``, so no Inductor pass runs; -O1 sets the fusion off.
+    * ``AllReduceFusionPass.__init__`` (same in 0.19.0–0.21.0): world size 2/4/8 only (``PassConfig.
+      flashinfer_max_size``), max_token_num = ``FI_ALLREDUCE_FUSION_MAX_SIZE_MB[cc][tp]`` MiB // (hidden × dtype
+      bytes), capped at ``max_num_batched_tokens``.  A capability the table lacks (10.x other than 10.0 / 10.3)
+      builds nothing.
+    * 0.19.0–0.21.x ``flashinfer_all_reduce.py get_fi_ar_workspace``: backend ``trtllm`` on one node (``auto``),
+      the quant workspace reuses it.  0.17.0–0.18.x pass ``auto`` to flashinfer, whose heuristic (0.6.4 / 0.6.6
+      ``allreduce.py _workspace_creation_heuristic``) picks mnnvl; the quant workspace is then a separate trtllm one.
+      Only the trtllm workspace is charged there (the mnnvl buffer is not sized: a lower bound).
+    * flashinfer 0.6.4 / 0.6.6 / 0.6.8.post1 ``TRTLLMAllReduceFusionWorkspace`` → ``trtllm_ar.py
+      trtllm_create_ipc_workspace_for_all_reduce_fusion(use_symm_dev_mem=True)``: three buffers, tp × T × H × 2 B,
+      flags tp × 256 × 4 B, Lamport 3 × tp × T × H × 2 B (× 4 B for float32 models; capped at 2^31 − 2 MiB per
+      third), each a ``mnnvl.py SymmDeviceMemory``: cuMemCreate of buffer + 2 KiB signal pad rounded to the
+      allocation granularity (2 MiB), then to the multicast granularity (``CU_MULTICAST_GRANULARITY_RECOMMENDED``),
+      which the source does not give and is not added (a lower bound).
     * The pass is built when the model first compiles, after the init snapshot, and the buffers are not torch's,
-      so ``gpu_worker.determine_available_memory`` charges them as non-torch memory (``memory_profiling``:
-      non_torch_increase from the init snapshot).
+      so ``determine_available_memory`` charges them as non-torch memory.
 
-    Qwen2.5-72B at tp 2 on H100 (64 MiB → T 4,096): 128 + 2 + 384 MiB = 0.50 GiB a rank; at tp 4 (2 MiB) tens of
-    MiB.  Other releases keep the line off until read (``FI_AR_FUSION_RELEASES``)."""
+    Qwen2.5-72B at tp 2 on H100 (64 MiB → T 4,096): 130 + 2 + 386 MiB a rank."""
     lo, hi = FI_AR_FUSION_RELEASES
     if rules.engine != "V1" or not (lo <= rules.release < hi) or not compile_on or optimization_level == 1:
         return ()
-    if str(gpu.vendor).upper() == "AMD" or parallel.pp != 1 or parallel.dp != 1:
+    if str(gpu.vendor).upper() == "AMD":
         return ()
-    sizes = FI_AR_FUSION_MAX_SIZE_MIB.get(tuple(gpu.compute_capability or ()), {})
+    if rules.release < (0, 21, 0) and (parallel.pp != 1 or parallel.dp != 1):
+        return ()
+    cc = tuple(gpu.compute_capability or ())
+    family = cc == (9, 0) or (cc[:1] == (10,) if rules.release >= (0, 19, 0) else cc == (10, 0))
+    if not family or (cc == (10, 3) and rules.release < (0, 19, 0)):
+        return ()
+    sizes = FI_AR_FUSION_MAX_SIZE_MIB.get(cc, {})
     if parallel.tp not in sizes:
         return ()
     hidden, tp = model.hidden_size, parallel.tp
-    tokens = min(sizes[tp] * 2**20 // (hidden * act_bytes), max_num_batched_tokens)
+    tokens = min(int(sizes[tp] * 2**20) // (hidden * act_bytes), max_num_batched_tokens)
 
-    def mib2(n: int) -> int:
-        return -(-n // (1 << 21)) * (1 << 21)
+    def symm(n: int) -> int:
+        g = FI_AR_GRANULARITY_BYTES
+        return -(-(n + FI_AR_SIGNAL_PAD_BYTES) // g) * g
 
-    data = mib2(tp * tokens * hidden * 2)
-    flags = mib2(tp * 256 * 4)
-    lamport = mib2(3 * tp * tokens * hidden * (4 if act_bytes == 4 else 2))
+    lamport_third = min(tp * tokens * hidden * (4 if act_bytes == 4 else 2), (2**31 - 1) & ~((1 << 21) - 1))
+    data = symm(tp * tokens * hidden * 2)
+    flags = symm(tp * 256 * 4)
+    lamport = symm(3 * lamport_third)
+    mnnvl = " (0.17–0.18: plus an mnnvl workspace, not sized)" if rules.release < (0, 19, 0) else ""
     return (LineItem(item="FlashInfer all-reduce fusion workspace", bytes=Bytes(data + flags + lamport),
-                     source=f"fuse_allreduce_rms on (O2 default, tp {tp}, SM {gpu.compute_capability[0]}"
-                            f"{gpu.compute_capability[1]}): T = min({sizes[tp]} MiB // (H {hidden:,} × {act_bytes} B), "
-                            f"{max_num_batched_tokens:,}) = {tokens:,}; tp × T × H × 2 B + flags + 3 × tp × T × H × 2 B, "
-                            f"each 2 MiB-rounded, cudaMalloc'd outside torch (flashinfer 0.6.6 trtllm_ar.py "
-                            f"trtllm_create_ipc_workspace_for_all_reduce_fusion; vLLM 0.18.1–0.19.1 "
-                            f"AllReduceFusionPass)"),)
+                     source=f"fuse_allreduce_rms on (O2 default, tp {tp}, SM {cc[0]}{cc[1]}): T = min({sizes[tp]} "
+                            f"MiB // (H {hidden:,} × {act_bytes} B), {max_num_batched_tokens:,}) = {tokens:,}; "
+                            f"tp × T × H × 2 B + flags + 3 × tp × T × H × 2 B, each + 2 KiB pad rounded to 2 MiB, "
+                            f"cuMemCreate'd outside torch (flashinfer 0.6.4–0.6.8 trtllm_ar.py "
+                            f"trtllm_create_ipc_workspace_for_all_reduce_fusion, mnnvl.py SymmDeviceMemory; multicast "
+                            f"granularity not added; vLLM 0.17.0–0.21.x AllReduceFusionPass){mnnvl}"),)
