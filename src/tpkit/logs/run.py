@@ -22,6 +22,9 @@ _INTS = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size", "cuda_graph_max_
          "max_total_tokens",
          "chunked_prefill_size", "max_num_batched_tokens", "context_length", "kv_cache_memory_bytes",
          "max_loras", "max_lora_rank", "max_loras_per_batch", "optimization_level")
+_POSITIVE = ("tp", "pp", "dp", "ep", "dcp", "attn_cp", "page_size")
+"""sizes an engine never prints below 1 (a group size, a page of tokens): a smaller number is a damaged line, not a
+setting (fuzz_explain seed 6 case 3683: ``page_size=-07`` with ``#tokens: 7`` divided by 7 + (−7))"""
 _FLOATS = ("mem_fraction", "swa_full_tokens_ratio", "cpu_offload_gb")
 _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_reduce", "enable_chunked_prefill",
           "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "async_scheduling")
@@ -180,7 +183,7 @@ def _normal(name: str, value):
         if isinstance(value, bool):
             raise ValueError(name)
         number = float(value) if isinstance(value, (int, float)) else float(str(value).replace(",", ""))
-        if number != int(number):
+        if number != int(number) or (name in _POSITIVE and number < 1):
             raise ValueError(name)
         return int(number)
     if name in _FLOATS:
