@@ -312,7 +312,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.086, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.080, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -619,11 +619,16 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # helper bl16b (2026-12-05, session 16): vp_683 added blind (-15.6 %, inside;
                                    # the FlashInfer sampler's activation peak, §6.4): 285 scored, median 1.38 %, p90
                                    # 8.53 %, 246/285 inside: LOOSENED p90 0.080 -> 0.086
+                                   # Session 16 merged (lead): bl16 / bl16c (19 more cases blind), old03, g4l4, q38,
+                                   # w38, g593, img16 (vp_683 -15.6 -> +0.3 %), c715 / fi20 (vp_715 +240.7 ->
+                                   # +164.5 %): 304 scored, median 1.34 %, p90 7.42 %, 264/304 inside: TIGHTENED p90
+                                   # -> 0.080 (the issue's bar)
 }
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
     "sglang": (0.005, 0.030, 0.90),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
-    "vllm": (0.015, 0.086, 0.85),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
+    "vllm": (0.015, 0.080, 0.85),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
     # helper bl16b (2026-12-05): vp_683 added blind: 285 scored, p90 8.53 %, 246/285 inside: LOOSENED p90 -> 0.086
+    # session 16 merged (lead): 304 scored, median 1.38 %, p90 7.42 %: TIGHTENED p90 -> 0.080
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
