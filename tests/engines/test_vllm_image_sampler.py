@@ -72,7 +72,7 @@ def test_build_rule_image_pip_none():
     mod = _build()
     image = mod._image_sampler(_rec(), "root@x:/vllm-workspace# vllm serve m")
     assert image["flags"]["topk_topp_sampler"] == "flashinfer" and "/vllm-workspace" in image["sampler_note"]
-    for text in ("pip install vllm==0.10.2", "/work/.venv/lib/python3.12/site-packages/vllm/x.py", "no evidence"):
+    for text in ("pip install vllm==0.10.2", "/home/me/.venv/lib/python3.12/site-packages/vllm/x.py", "no evidence"):
         assert "topk_topp_sampler" not in mod._image_sampler(_rec(), text)["flags"]
     # release outside the window, the log's own sampler line, or a sampler already given: unchanged
     assert "topk_topp_sampler" not in mod._image_sampler(_rec("0.12.0"), "/vllm-workspace")["flags"]

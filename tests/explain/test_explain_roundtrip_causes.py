@@ -12,34 +12,8 @@ re-planned as ``tpkit plan MODEL --from-log LOG <its flags>`` gives the fix's KV
 
 from __future__ import annotations
 
-import json
 
-from explain_testlib import cases, script
-
-ROUNDTRIP = script("explain_roundtrip_check")
-
-
-def _case(case_id: str) -> dict:
-    return next(c for c in cases() if c["id"] == case_id)
-
-
-def _explained(case_id: str):
-    return ROUNDTRIP.explained(_case(case_id), ROUNDTRIP.model_map())
-
-
-def _row(case_id: str, flags: str) -> dict:
-    e, model, given = _explained(case_id)
-    return next(r for r in ROUNDTRIP.roundtrip(_case(case_id), e, model, given) if r["flags"].startswith(flags))
-
-
-def _plan(capsys, case_id: str, *extra: str) -> dict:
-    from tpkit.cli import main
-
-    entry = ROUNDTRIP.model_map()[case_id]
-    argv = ["plan", ROUNDTRIP.model_flag(entry), "--from-log", str(ROUNDTRIP.DATA / _case(case_id)["file"]),
-            *ROUNDTRIP.flag_argv(ROUNDTRIP.source_flags(entry)), *extra, "--json"]
-    assert main(argv) in (0, 3)
-    return json.loads(capsys.readouterr().out)
+from roundtrip_testlib import explained as _explained, row as _row, plan as _plan
 
 
 def test_sglang_tp_fix_takes_the_default_fraction_of_the_new_layout():

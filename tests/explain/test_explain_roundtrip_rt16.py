@@ -11,36 +11,11 @@ re-planned as ``tpkit plan MODEL --from-log LOG <its flags>`` gives the fix's KV
 
 from __future__ import annotations
 
-import json
 from types import SimpleNamespace
 
-from explain_testlib import cases, script
+from roundtrip_testlib import ROUNDTRIP, explained as _explained, row as _row, plan as _plan
 
-ROUNDTRIP = script("explain_roundtrip_check")
 GIB = 2**30
-
-
-def _case(case_id: str) -> dict:
-    return next(c for c in cases() if c["id"] == case_id)
-
-
-def _explained(case_id: str):
-    return ROUNDTRIP.explained(_case(case_id), ROUNDTRIP.model_map())
-
-
-def _row(case_id: str, flags: str) -> dict:
-    e, model, given = _explained(case_id)
-    return next(r for r in ROUNDTRIP.roundtrip(_case(case_id), e, model, given) if r["flags"].startswith(flags))
-
-
-def _plan(capsys, case_id: str, *extra: str) -> dict:
-    from tpkit.cli import main
-
-    entry = ROUNDTRIP.model_map()[case_id]
-    argv = ["plan", ROUNDTRIP.model_flag(entry), "--from-log", str(ROUNDTRIP.DATA / _case(case_id)["file"]),
-            *ROUNDTRIP.flag_argv(ROUNDTRIP.source_flags(entry)), *extra, "--json"]
-    assert main(argv) in (0, 3)
-    return json.loads(capsys.readouterr().out)
 
 
 def test_sglang_replan_charges_the_load_the_min_over_ranks_sees():
