@@ -6,7 +6,11 @@ memory.  Both sides: eager, -O1, an A100, tp 1, other releases, and the size at 
 
 Helper fi20 (2026-12-05): the range is 0.17.0–0.21.x (0.17.0/0.18.0/0.20.x/0.21.0 wheels; flashinfer 0.6.4 and
 0.6.8.post1 allocate as 0.6.6), each buffer is a flashinfer ``SymmDeviceMemory`` (buffer + 2 KiB signal pad rounded to
-2 MiB), SM 9.0 at tp 8 takes 0.5 MiB (the pass's table), SM 10.3 joins in 0.19.0 and 0.21.0 drops the dp/pp gates."""
+2 MiB), SM 9.0 at tp 8 takes 0.5 MiB (the pass's table), SM 10.3 joins in 0.19.0 and 0.21.0 drops the dp/pp gates.
+
+Helper c715b (2026-12-05): on SM 9.0 each buffer is then rounded to the 512 MiB multicast granularity
+(``SymmDeviceMemory._get_allocation_prop``; ``baseline.FI_AR_MULTICAST_GRANULARITY_BYTES``, public evidence), so the
+2 MiB sizes are checked on SM 10.x GPUs, whose granularity is not known (2 MiB only)."""
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.parallel import ParallelSpec
@@ -17,6 +21,8 @@ from tpkit.hardware.gpu import GpuSpec
 from vllm_fixtures import A100, H200, GivenWeights, llama3_8b
 
 B300 = GpuSpec(name="B300", total_bytes=Bytes(287_429_948_867), total_source="test", compute_capability=(10, 3))
+B200 = GpuSpec(name="B200", total_bytes=Bytes(191_514_689_536), total_source="test", compute_capability=(10, 0))
+MC = 512 * 2**20
 
 W = GivenWeights(Bytes(8_030_261_248 * 2 // 2))
 ITEM = "FlashInfer all-reduce fusion workspace"
@@ -30,18 +36,28 @@ def _line(plan):
     return next((l for l in plan.ledger.items if l.item == ITEM), None)
 
 
-def test_tp2_hopper_compiled_charges_the_workspace():
-    # H 4,096, bf16: T = min(64 MiB // (4,096 × 2), 8,192 batched tokens on H200) = 8,192;
+def test_tp2_sm100_compiled_charges_the_workspace():
+    # H 4,096, bf16: T = min(64 MiB // (4,096 × 2), batched tokens) = 8,192;
     # 2 × 8,192 × 4,096 × 2 = 128 MiB, flags 8 KiB, Lamport 3 × 128 = 384 MiB; each + 2 KiB signal pad, rounded
-    # up to 2 MiB (flashinfer mnnvl.py SymmDeviceMemory): 130 + 2 + 386 MiB
-    line = _line(_plan())
+    # up to 2 MiB (flashinfer mnnvl.py SymmDeviceMemory): 130 + 2 + 386 MiB (SM 10.0: no multicast rounding known)
+    line = _line(_plan(gpu=B200, max_num_batched_tokens=8192))
     assert line is not None and line.bytes == Bytes((130 + 2 + 386) * 2**20)
     assert "trtllm_create_ipc_workspace_for_all_reduce_fusion" in line.source
+    assert "multicast granularity not known" in line.source
 
 
-def test_tp4_hopper_uses_the_2_mib_limit():
+def test_tp2_hopper_rounds_each_buffer_to_the_multicast_granularity():
+    # the same three buffers on SM 9.0: 130, 2 and 386 MiB each round up to 512 MiB (helper c715b)
+    line = _line(_plan())
+    assert line is not None and line.bytes == Bytes(3 * MC)
+    assert "512 MiB multicast granularity" in line.source
+
+
+def test_tp4_uses_the_2_mib_limit():
     # T = 2 MiB // 8,192 B = 256 tokens: 4 × 256 × 4,096 × 2 = 8 MiB, flags, Lamport 24 MiB (+ pad, 2 MiB rounding)
-    assert _line(_plan(tp=4)).bytes == Bytes((10 + 2 + 26) * 2**20)
+    # on SM 10.0 (32 MiB there: T 4,096), and on SM 9.0 the token count in the source, each buffer one granule
+    assert _line(_plan(tp=4)).bytes == Bytes(3 * MC)
+    assert ") = 256;" in _line(_plan(tp=4)).source
 
 
 def test_the_workspace_lowers_the_kv_budget_by_its_size():
@@ -69,7 +85,7 @@ def test_only_the_releases_read():
 def test_tp8_hopper_uses_the_pass_table_half_mib():
     # FI_ALLREDUCE_FUSION_MAX_SIZE_MB[90][8] = 0.5: T = 524,288 // 8,192 = 64; 8 × 64 × 4,096 × 2 = 4 MiB → 6 MiB,
     # flags 2 MiB, Lamport 12 MiB → 14 MiB (1 MiB would give T 128 and 10 + 2 + 26 = 38 MiB)
-    assert _line(_plan(tp=8)).bytes == Bytes((6 + 2 + 14) * 2**20)
+    assert ") = 64;" in _line(_plan(tp=8)).source and _line(_plan(tp=8)).bytes == Bytes(3 * MC)
 
 
 def test_dp_gate_dropped_in_0_21():

@@ -308,6 +308,18 @@ FI_AR_SIGNAL_PAD_BYTES = 2048
 """flashinfer ``comm/mnnvl.py SIGNAL_PAD_SIZE``, added to each ``SymmDeviceMemory`` buffer before rounding"""
 FI_AR_GRANULARITY_BYTES = 1 << 21
 """``cuMemCreate`` granularity (2 MiB on H100/H200, ``tpkit.comm.ledger.VMM_GRANULARITY``)"""
+FI_AR_MULTICAST_GRANULARITY_BYTES = {(9, 0): 1 << 29}
+"""``cuMulticastGetGranularity(…, CU_MULTICAST_GRANULARITY_RECOMMENDED)`` by compute capability, which flashinfer
+0.6.4–0.6.8.post1 ``comm/mnnvl.py SymmDeviceMemory._get_allocation_prop`` rounds every buffer up to (with
+``enable_multicast=False`` too; ``__init__`` raises first where ``CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED`` is 0, and
+vLLM's ``flashinfer_all_reduce._create_workspace`` then builds no workspace).  A driver value, not in any source
+read.  SM 9.0: 512 MiB, EVIDENCE (helper c715b): a public SGLang log of this allocation path at tp 2 (sgl-project/
+sglang PR #18341, 2026-02-07, gpt-oss-120b, FlashInfer all-reduce fusion, which SGLang then enabled on Hopper only,
+PR #17474) prints each buffer's peer pointers 0x20000000 apart (``uc_ptrs[i] = base + allocation_size × i``) for
+a 24 MiB, a 2 MiB and a 68 MiB buffer, so allocation_size = 512 MiB for all three; microsoft/mscclpp's
+``nvls.hpp`` (search-index id 357005700) keeps ``DefaultNvlsBufferSize = 1 << 29`` as "the recommended buffer size
+for NVLS, returned by cuMulticastGetGranularity".  The granularity is taken as the same at tp 4 and 8 (the log is
+tp 2).  Other capabilities: not known, so 2 MiB only (a lower bound)"""
 
 
 def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *,
@@ -335,12 +347,14 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
       trtllm_create_ipc_workspace_for_all_reduce_fusion(use_symm_dev_mem=True)``: three buffers, tp × T × H × 2 B,
       flags tp × 256 × 4 B, Lamport 3 × tp × T × H × 2 B (× 4 B for float32 models; capped at 2^31 − 2 MiB per
       third), each a ``mnnvl.py SymmDeviceMemory``: cuMemCreate of buffer + 2 KiB signal pad rounded to the
-      allocation granularity (2 MiB), then to the multicast granularity (``CU_MULTICAST_GRANULARITY_RECOMMENDED``),
-      which the source does not give and is not added (a lower bound).
+      allocation granularity (2 MiB), then to the multicast granularity (``CU_MULTICAST_GRANULARITY_RECOMMENDED``,
+      ``SymmDeviceMemory._get_allocation_prop``): 512 MiB on SM 9.0 from public evidence
+      (``FI_AR_MULTICAST_GRANULARITY_BYTES``, helper c715b), not added elsewhere (a lower bound).
     * The pass is built when the model first compiles, after the init snapshot, and the buffers are not torch's,
       so ``determine_available_memory`` charges them as non-torch memory.
 
-    Qwen2.5-72B at tp 2 on H100 (64 MiB → T 4,096): 130 + 2 + 386 MiB a rank."""
+    Qwen2.5-72B at tp 2 on H100 (64 MiB → T 4,096): 130 + 2 + 386 MiB a rank before the multicast rounding, 3 × 512
+    MiB after it."""
     lo, hi = FI_AR_FUSION_RELEASES
     if rules.engine != "V1" or not (lo <= rules.release < hi) or not compile_on or optimization_level == 1:
         return ()
@@ -358,9 +372,12 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
     hidden, tp = model.hidden_size, parallel.tp
     tokens = min(int(sizes[tp] * 2**20) // (hidden * act_bytes), max_num_batched_tokens)
 
+    mc = FI_AR_MULTICAST_GRANULARITY_BYTES.get(cc)
+
     def symm(n: int) -> int:
         g = FI_AR_GRANULARITY_BYTES
-        return -(-(n + FI_AR_SIGNAL_PAD_BYTES) // g) * g
+        n = -(-(n + FI_AR_SIGNAL_PAD_BYTES) // g) * g
+        return -(-n // mc) * mc if mc else n
 
     lamport_third = min(tp * tokens * hidden * (4 if act_bytes == 4 else 2), (2**31 - 1) & ~((1 << 21) - 1))
     data = symm(tp * tokens * hidden * 2)
@@ -370,7 +387,9 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
     return (LineItem(item="FlashInfer all-reduce fusion workspace", bytes=Bytes(data + flags + lamport),
                      source=f"fuse_allreduce_rms on (O2 default, tp {tp}, SM {cc[0]}{cc[1]}): T = min({sizes[tp]} "
                             f"MiB // (H {hidden:,} × {act_bytes} B), {max_num_batched_tokens:,}) = {tokens:,}; "
-                            f"tp × T × H × 2 B + flags + 3 × tp × T × H × 2 B, each + 2 KiB pad rounded to 2 MiB, "
+                            f"tp × T × H × 2 B + flags + 3 × tp × T × H × 2 B, each + 2 KiB pad rounded to 2 MiB"
+                            f"{f', then to the {mc >> 20} MiB multicast granularity (SM 9.0, public logs)' if mc else ''}, "
                             f"cuMemCreate'd outside torch (flashinfer 0.6.4–0.6.8 trtllm_ar.py "
-                            f"trtllm_create_ipc_workspace_for_all_reduce_fusion, mnnvl.py SymmDeviceMemory; multicast "
-                            f"granularity not added; vLLM 0.17.0–0.21.x AllReduceFusionPass){mnnvl}"),)
+                            f"trtllm_create_ipc_workspace_for_all_reduce_fusion, mnnvl.py SymmDeviceMemory"
+                            f"{'' if mc else '; multicast granularity not known here, not added'}; vLLM 0.17.0–0.21.x "
+                            f"AllReduceFusionPass){mnnvl}"),)
