@@ -84,6 +84,9 @@ class ParallelSpec:
     """decoder layers of each PP stage set by hand (``--pp-layer-partition``: vLLM's ``VLLM_PP_LAYER_PARTITION``,
     SGLang's ``SGLANG_PP_LAYER_PARTITION``, ``tpkit.models.layout.PARTITION_ENV``); None: the engine's default
     split.  One count per stage; their sum is checked against the model's layers when the stages are planned"""
+    stage: int | None = None
+    """the PP stage this plan is for (0-based; ``engines.vllm.stages``: one plan per stage when the stages run on
+    unlike GPUs, ``tpkit plan --gpu A,B``); None: the stage with the most layers / the heaviest weights"""
 
     def __post_init__(self) -> None:
         for name in ("tp", "pp", "dp", "ep"):
@@ -95,6 +98,9 @@ class ParallelSpec:
             text = (",".join(map(str, self.layer_partition)) if isinstance(self.layer_partition, (tuple, list))
                     else self.layer_partition)
             object.__setattr__(self, "layer_partition", parse_partition(text, self.pp))
+        if self.stage is not None and (isinstance(self.stage, bool) or not isinstance(self.stage, int)
+                                       or not 0 <= self.stage < self.pp):
+            raise PlanInputError(f"stage must be a whole number from 0 to pp - 1 = {self.pp - 1}, got {self.stage!r}")
         if not isinstance(self.dp_attention, bool):
             raise PlanInputError(f"dp_attention must be True or False, got {self.dp_attention!r}")
         if self.dp_attention and self.tp % self.dp:

@@ -130,7 +130,9 @@ def test_from_log_plan_reads_vl048s_partition_and_says_the_gpus_differ():
     text = " ".join(out.stdout.split())
     assert "decoder layers per PP stage 16/32: set by hand" in text
     assert "--pp-layer-partition 16,32: read from the log" in text
-    assert "the log names unlike GPUs (RTX-5070-Ti, RTX-5090)" in text
+    # helper pps16: the log numbers its two devices, so each stage is planned on its own GPU (was: a note that every
+    # GPU is planned as the RTX 5070 Ti)
+    assert "--gpu RTX-5070-Ti,RTX-5090: read from the log" in text
 
 
 # --- SGLang's default split by release --------------------------------------------------------------------------

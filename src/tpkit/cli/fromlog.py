@@ -79,6 +79,7 @@ def from_log(args):
         # the name explain loaded it by: the log's path, or that path's name where the path is not on this machine
         # (explain.modelpath._by_path_tail)
         args.model = getattr(ctx.model, "name", None) if ctx.model_source.startswith("the log") else None
+    stage_gpus_from_log(args, e)
     if args.gpu is None and args.gpu_memory is None and args.machine is None and ctx.gpu is not None:
         if ctx.gpu_source.startswith("printed device total"):
             args.gpu_memory = f"{ctx.gpu.total_bytes.bytes}B"
@@ -196,7 +197,13 @@ def read_from_log_notes(args, log, result) -> tuple[str, ...]:
     if "pp_layer_partition" in getattr(args, "log_filled", ()):
         notes += (f"--pp-layer-partition {args.pp_layer_partition}: read from the log "
                   f"({where(log, 'pp_layer_partition')}: the launch sets the layers of each pipeline stage by hand)",)
-    notes += unlike_gpus_note(args, log)
+    if getattr(args, "log_stage_gpus", None):
+        lines = args.log_stage_gpus
+        notes += (f"--gpu {','.join(g.name for g in args.stage_gpus)}: read from the log (log lines "
+                  f"{', '.join(map(str, lines))}: devices 0–{len(lines) - 1}, one per pipeline stage in rank order); "
+                  "each stage is planned on its own GPU",)
+    else:
+        notes += unlike_gpus_note(args, log)
     if "vllm_use_v2_model_runner" in getattr(args, "log_filled", ()):
         notes += (f"--vllm-use-v2-model-runner {args.vllm_use_v2_model_runner}: read from the log "
                   f"({where(log, 'vllm_use_v2_model_runner')})",)
@@ -211,6 +218,25 @@ def read_from_log_notes(args, log, result) -> tuple[str, ...]:
                 shown = " ".join(str(x) for x in value[:3]) + f" … {value[-1]} ({len(value)} sizes)"
             notes += (f"--{dest.replace('_', '-')} {shown}: read from the log ({where(log, setting)})",)
     return notes
+
+
+def stage_gpus_from_log(args, log) -> None:
+    """``--gpu A,B`` from a vLLM log that numbers exactly --pp devices of more than one model ("0: NVIDIA GeForce
+    RTX 5070 Ti …", "1: …": ``logs.run.Run.gpus_by_index``) for a --tp 1 --dp 1 run: PP rank r runs on local
+    device r, so stage r is planned on device r (``engines.vllm.stages``).  Sets ``args.log_stage_gpus`` (the
+    log lines) for the note.  Nothing where --gpu, --gpu-memory or --machine is given."""
+    by_index = getattr(getattr(log.parsed, "run", None), "gpus_by_index", ()) or ()
+    pp = int(getattr(args, "pp", 1) or 1)
+    if (args.gpu is not None or args.gpu_memory is not None or args.machine is not None or args.engine != "vllm"
+            or pp < 2 or len(by_index) != pp or int(getattr(args, "tp", 1) or 1) != 1
+            or int(getattr(args, "dp", 1) or 1) != 1 or len({n for n, _ in by_index}) < 2):
+        return
+    from tpkit.hardware.catalog import known_gpu
+
+    if not all(known_gpu(n) for n, _ in by_index):
+        return
+    args.gpu = ",".join(n for n, _ in by_index)
+    args.log_stage_gpus = tuple(line for _, line in by_index)
 
 
 def unlike_gpus_note(args, log) -> tuple[str, ...]:

@@ -53,7 +53,7 @@ def register(sub, argv: list[str] | None = None) -> None:
     p.add_argument("--from-log", default=None, metavar="LOG",
                    help="plan on the machine of this SGLang/vLLM log: its measured start-up terms (and weights, for "
                         "the same layout) replace the catalog's; other flags change the configuration")
-    p.add_argument("--gpu", default=None, help="GPU name, e.g. H100, H200, RTX-PRO-6000 (see --list-gpus)")
+    p.add_argument("--gpu", default=None, help="GPU name, e.g. H100, H200 (see --list-gpus); A,B,…: one per PP stage (vLLM)")
     p.add_argument("--gpu-memory", default=None, metavar="SIZE",
                    help="device memory as CUDA reports it, with a unit (e.g. 96GiB): for a GPU not in the catalog, or "
                         "with --gpu to replace the catalog's total when yours differs (an older driver; WSL2 and "
@@ -128,7 +128,7 @@ def links_from_args(args, parallel):
 
 
 def _resolve_gpu(args, machine):
-    from tpkit.hardware.catalog import custom_gpu, lookup_gpu
+    from tpkit.hardware.catalog import custom_gpu, known_gpu, lookup_gpu
     from tpkit.units import parse_bytes
 
     if args.gpu_memory is not None:
@@ -142,7 +142,7 @@ def _resolve_gpu(args, machine):
         return lookup_gpu(args.gpu)
     if machine is not None:
         low = machine.min_free
-        return lookup_gpu(low.name) if _known(low.name) else custom_gpu(
+        return lookup_gpu(low.name) if known_gpu(low.name) else custom_gpu(
             low.total_bytes, name=low.name, source=f"--machine {args.machine}: GPU {low.index} cudaMemGetInfo total")
     log = (f" (--from-log {args.from_log} names no GPU and prints no device total: give the GPU that ran it)"
            if getattr(args, "from_log", None) else "")
@@ -296,17 +296,6 @@ def quantization_note(args, model) -> tuple[str, ...]:
             "model and plan with its config.json for exact weights",)
 
 
-def _known(name: str) -> bool:
-    from tpkit.errors import UnknownGpuError
-    from tpkit.hardware.catalog import lookup_gpu
-
-    try:
-        lookup_gpu(name)
-        return True
-    except UnknownGpuError:
-        return False
-
-
 def _sglang_data_parallel(args) -> None:
     """SGLang spells its ``--dp-size`` ``--data-parallel-size`` too (srt/server_args.py ``add_cli_args``, read in
     0.4.4, 0.5.6 and 0.5.8), the flag tpkit keeps for vLLM's ``data_parallel_size``: with ``--engine sglang`` it is
@@ -332,6 +321,8 @@ def build_request(args):
     parallel = ParallelSpec(tp=args.tp, pp=args.pp, dp=args.dp, ep=args.ep,
                             dp_attention=bool(getattr(args, "enable_dp_attention", None)),
                             layer_partition=None if partition in (None, "") else partition)
+    if "," in (args.gpu or "") and parallel.pp > 1:  # --gpu A,B: a GPU per pipeline stage (imported only then)
+        __import__("tpkit.cli.stagegpus").cli.stagegpus.stage_gpu_names(args, parallel)
     num_gpus = args.num_gpus if args.num_gpus is not None else parallel.num_gpus
     if num_gpus < 1 or parallel.num_gpus > num_gpus:
         shape = (f"tp×pp = {parallel.tp}×{parallel.pp} (--dp {parallel.dp} is attention DP inside the TP group)"
@@ -437,6 +428,8 @@ def plan(args):
     _engine_and_model(args, log, given)
     engine = get_engine(args.engine)
     model, gpu, parallel, machine = build_request(args)
+    if getattr(args, "stage_gpus", None):  # --gpu A,B with --pp: each stage on its own GPU
+        engine = __import__("tpkit.cli.stagegpus").cli.stagegpus.stage_engine(args, engine)
     if "quantization" in getattr(args, "log_filled", ()):
         from tpkit.explain.fromlog import refused_quantization
 

@@ -20,7 +20,7 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.pkgdata import data_text
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["lookup_gpu", "custom_gpu", "list_gpus", "normalise_gpu_name"]
+__all__ = ["lookup_gpu", "known_gpu", "custom_gpu", "list_gpus", "normalise_gpu_name"]
 
 _FIELDS = {
     "name", "vendor", "aliases", "total_bytes", "total_source", "nvidia_smi_total_mib",
@@ -110,6 +110,15 @@ def lookup_gpu(name: str, *, by_memory: bool = True) -> GpuSpec:
         f"unknown GPU {name!r}; {hint}known GPUs: {', '.join(g.name for g in list_gpus())}. "
         + (_NOT_IN_CATALOG if by_memory else _NOT_IN_CATALOG_PERF)
     )
+
+
+def known_gpu(name: str) -> bool:
+    """Whether ``lookup_gpu`` knows ``name`` (a catalog name or alias)."""
+    try:
+        lookup_gpu(name)
+        return True
+    except UnknownGpuError:
+        return False
 
 
 def _refuse_a_size(name: str, *, by_memory: bool) -> None:

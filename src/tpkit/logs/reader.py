@@ -142,6 +142,21 @@ def _notes(scan: Scan, engine: str | None, anchors: list[Anchor]) -> list[str]:
     return notes
 
 
+def _by_index(gpu_names) -> tuple[tuple[str, int], ...]:
+    """(GPU, line) of the lines that number the devices "0: NAME", "1: NAME", … in order (``Run.gpus_by_index``)."""
+    import re
+
+    out = []
+    for text, name, line_no, message in gpu_names:
+        m = re.match(r"\s*(?:GPU\s*)?(\d+)\s*:", message)
+        if m is None:
+            continue
+        if int(m.group(1)) != len(out):
+            return ()
+        out.append((name or text, line_no))
+    return tuple(out[:16])
+
+
 def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -> ParsedLog:
     """Read an SGLang or vLLM start-up or crash log.  Never raises on content.
 
@@ -156,7 +171,7 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     gpu, total, candidates = _gpu(scan)
     named = tuple(dict.fromkeys(name or text for text, name, _, _ in scan.gpu_names))
     run = build_run(scan.settings + _printed_settings(anchors), engine=engine, gpu=gpu, gpu_total=total,
-                    gpu_candidates=candidates, gpus_named=named[:16])
+                    gpu_candidates=candidates, gpus_named=named[:16], gpus_by_index=_by_index(scan.gpu_names))
     if engine.engine == "sglang":
         anchors = _sglang_groups(anchors, speculative=bool(run.value("speculative")))
     failures = list(scan.failures)

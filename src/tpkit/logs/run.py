@@ -71,6 +71,9 @@ class Run:
     gpus_named: tuple[str, ...] = ()
     """every distinct GPU the log names, in order (catalog name, else the printed text): more than one is a
     machine of mixed GPUs (an nvidia-smi list, an issue's environment)"""
+    gpus_by_index: tuple[tuple[str, int], ...] = ()
+    """(GPU, log line) of a device list that numbers its GPUs "0: NAME", "1: NAME", … (``nvidia-smi -L`` style),
+    in index order: device i of the machine; empty where the log numbers none (or not 0, 1, … in order)"""
     model: Setting | None = None
     tp: Setting | None = None
     pp: Setting | None = None
@@ -167,6 +170,8 @@ class Run:
                "gpu": None if self.gpu is None else self.gpu.to_dict(),
                "gpu_total": None if self.gpu_total is None else self.gpu_total.to_dict(),
                "gpu_candidates": list(self.gpu_candidates), "gpus_named": list(self.gpus_named)}
+        if self.gpus_by_index:
+            out["gpus_by_index"] = [name for name, _ in self.gpus_by_index]
         for f in fields(self):
             if f.name in RUN_SETTINGS:
                 setting = getattr(self, f.name)
@@ -287,7 +292,8 @@ def _compile_cache(candidates: list[Setting]) -> Setting:
 
 
 def build_run(settings: list[Setting], *, engine: EngineGuess, gpu: Setting | None, gpu_total: PrintedSize | None,
-              gpu_candidates: tuple[str, ...], gpus_named: tuple[str, ...] = ()) -> Run:
+              gpu_candidates: tuple[str, ...], gpus_named: tuple[str, ...] = (),
+              gpus_by_index: tuple[tuple[str, int], ...] = ()) -> Run:
     """The run from every setting the pass read."""
     by_name = _normalised(settings)
     chosen: dict[str, Setting] = {}
@@ -305,7 +311,7 @@ def build_run(settings: list[Setting], *, engine: EngineGuess, gpu: Setting | No
     _expert_parallel(chosen, by_name)
     fraction_key = {"sglang": "mem_fraction_static", "vllm": "gpu_memory_utilization"}.get(engine.engine or "")
     return Run(engine=engine, fraction_key=fraction_key, gpu=gpu, gpu_total=gpu_total, gpu_candidates=gpu_candidates,
-               gpus_named=gpus_named, conflicts=tuple(conflicts), **chosen)
+               gpus_named=gpus_named, gpus_by_index=gpus_by_index, conflicts=tuple(conflicts), **chosen)
 
 
 # -- settings read off the RAW line (the record splitter drops vLLM's [file.py:N] tag) --------------------------

@@ -241,7 +241,8 @@ def plan_from_safetensors(spec: ModelSpec, par: ParallelSpec, directory: Path, *
         row = per_stage[_stage_of(item, idx, spec, par.pp, pp_split)].setdefault(item, [0, 0])
         row[0] += 1
         row[1] += _rank_bytes(t.nbytes, shard, spec, par)
-    best = max(range(par.pp), key=lambda s: sum(v[1] for v in per_stage[s].values()))
+    best = par.stage if getattr(par, "stage", None) is not None else max(
+        range(par.pp), key=lambda s: sum(v[1] for v in per_stage[s].values()))
     n_files = len(checkpoint_files(directory))
     lines = [WeightLine(item=item, bytes=Bytes(b),
                         source=f"{n} tensors in {n_files} safetensors headers ({directory}); "

@@ -70,7 +70,8 @@ def plan_weights(spec: ModelSpec, parallel: ParallelSpec, *, dtype: str | None =
                             shape=local_shape)
     stages = [_stage_lines(spec, parallel, s, elem, quant, engine=engine, pp_split=pp_split)
               for s in range(parallel.pp)]
-    best = max(range(parallel.pp), key=lambda s: sum(l.bytes.bytes for l in stages[s]))
+    best = parallel.stage if parallel.stage is not None else max(
+        range(parallel.pp), key=lambda s: sum(l.bytes.bytes for l in stages[s]))
     lines = tuple(stages[best])
     whole = _stage_lines(spec, ParallelSpec(), 0, elem, quant, pad_vocab=False)
     return WeightsPlan(bytes_per_rank=sum((l.bytes for l in lines), Bytes(0)), lines=lines,

@@ -475,7 +475,8 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
                              "--engine-version 0.11 or current")
     if spec is not None:
         check_method_release(spec, rules.release, rules.label)
-    kinds = stage_layer_kinds(model, parallel.pp, split=pp_split(rules.release, parallel))
+    kinds = stage_layer_kinds(model, parallel.pp, split=pp_split(rules.release, parallel),
+                              stage=getattr(parallel, "stage", None))
     dcp = resolve_dcp(options, parallel, kinds, rules)
     override = v2_runner_override(options)
     quantized = model.quant is not None or options.quantization is not None

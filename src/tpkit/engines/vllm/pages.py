@@ -80,7 +80,7 @@ def pp_split(release: tuple[int, int, int], parallel=None) -> str:
 
 
 def stage_layer_kinds(model: ModelSpec, pp: int, *, chunked_hybrid: bool = False,
-                      split: str = "vllm") -> tuple[str, ...]:
+                      split: str = "vllm", stage: int | None = None) -> tuple[str, ...]:
     """Layer kinds on the pipeline stage with the most layers under the release's ``split`` (``pp_split``:
     from 0.8.0 vLLM gives the remainder to the stages before the last one, before 0.8.0 all of it to the last).
 
@@ -93,7 +93,7 @@ def stage_layer_kinds(model: ModelSpec, pp: int, *, chunked_hybrid: bool = False
     KV-shared layers (Gemma 4 ``num_kv_shared_layers``: ``Attention(kv_sharing_target_layer_name=…)``, vLLM
     0.19.0 – 0.29.0 ``models/gemma4.py``) get no KV cache spec of their own (``gpu_model_runner.py``
     ``get_kv_cache_spec`` skips a layer with a sharing target and points it at the target's cache): they are left
-    out."""
+    out.  ``stage``: that stage's layers instead (``ParallelSpec.stage``, a plan per stage)."""
     sizes = stage_sizes(model.num_layers, pp, split)
     owners = model.num_layers - model.kv_shared_layers  # Gemma 4: the last kv_shared_layers reuse an earlier layer's KV
 
@@ -101,13 +101,18 @@ def stage_layer_kinds(model: ModelSpec, pp: int, *, chunked_hybrid: bool = False
         start = sum(sizes[:s])
         return tuple(k for k in model.kinds[start:min(start + sizes[s], owners)] if k != "none")
 
+    if stage is not None:
+        return _kinds_of(model, own(stage), chunked_hybrid)
     stage = max(range(pp), key=lambda s: sizes[s])
     if not any(k != "linear" for k in own(stage)):
         # a deep split can leave the largest stage without an attention layer that owns a KV cache (only
         # KV-shared or linear-attention layers): such a worker's pool never limits; take the largest stage with one
         stage = max((s for s in range(pp) if any(k != "linear" for k in own(s))), key=lambda s: sizes[s],
                     default=stage)
-    kinds = own(stage)
+    return _kinds_of(model, own(stage), chunked_hybrid)
+
+
+def _kinds_of(model: ModelSpec, kinds: tuple[str, ...], chunked_hybrid: bool) -> tuple[str, ...]:
     if model.mla is not None:
         kinds = tuple("mla" if k == "full" else k for k in kinds)
     if chunked_local_model(model):
@@ -147,7 +152,7 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     ``--kv-cache-dtype`` layout (``engines.vllm.kvdtype``; None: dense ``dtype_bytes`` elements)."""
     rules = rules or RULES.get(era, RULES["0.33"])
     kinds = stage_layer_kinds(model, parallel.pp, chunked_hybrid=rules.chunked_local_hybrid and era != "v0",
-                              split=pp_split(rules.release, parallel))
+                              split=pp_split(rules.release, parallel), stage=getattr(parallel, "stage", None))
     counts = _counts(kinds, era)
     indexer = dsa_indexer_token_bytes(model, rules.release)
     tok = {k: per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer) for k in counts if k != "linear"}
