@@ -31,3 +31,15 @@ def test_a_page_size_below_one_is_not_a_setting(capsys):
     assert main(["explain", str(log), "--engine", "sglang"]) == 0
     out = capsys.readouterr().out
     assert "rounded down to page 1" in out
+
+
+def test_a_negative_printed_token_count_is_not_printed(capsys):
+    """fuzz_explain seed 8, case 284 (lead, session 16): '#tokens: -1' with a page of 1 made explain divide by
+    tokens + page = 0.  A negative count is a damaged line: explain treats the count as not printed."""
+    from pathlib import Path
+
+    from tpkit.cli import main
+
+    log = Path(__file__).parent / "data" / "fuzz_seed8_case284.log"
+    assert main(["explain", str(log), "--engine", "vllm"]) == 0
+    assert "printed -1" not in capsys.readouterr().out

@@ -257,6 +257,8 @@ def printed_tokens(parsed: ParsedLog, view: RankView):
     tokens_a = (target_last(view, "kv_tokens") or target_last(view, "max_total_num_tokens")
                 or tokens_agreed(parsed) or target_last(view, "swa_pool_full_size"))
     tokens_printed = int(tokens_a.count.value) if tokens_a and isinstance(tokens_a.count.value, int) else None
+    if tokens_printed is not None and tokens_printed < 0:  # a damaged line (fuzz_explain seed 8, case 284: '#tokens: -1')
+        return None, None
     return tokens_a, tokens_printed
 
 
