@@ -172,6 +172,10 @@ def check(case: dict, models: dict[str, dict]) -> dict:
         unseen = [m for m in stripped.missing if m.startswith("KV budget sample:")]
         if unseen:  # a unified-memory GPU: the pool's own free-memory sample is not printed (engines.unified)
             row["why"] += f"; {unseen[0]}"
+            if off < 0 and printed < rng[0]:  # the log pins only the top: ``UNIFIED_BOUND``
+                row.update(outcome="bound", why=f"below the rebuilt range by {printed - rng[0]:+,} tokens from its low "
+                           f"end ({off:+,} from its middle, {off / max(printed, 1):+.2%}): {UNIFIED_BOUND}; "
+                           + row["why"].split("; ", 1)[1])
         pairing = getattr(full.anchored, "per_worker", None)
         if not pairing:  # with the source's flags (the TP size, the config's cell) the full log may say more
             flagged = explain_log(data, flags=flags).anchored
@@ -183,6 +187,20 @@ def check(case: dict, models: dict[str, dict]) -> dict:
         row["why"] += f" [source flags: {shown}" + (f"; {'; '.join(row['contradictions'])}" if row["contradictions"]
                                                      else "") + "]"
     return row
+
+
+UNIFIED_BOUND = ("the log pins only the rebuilt range's top here: the pool is sized from a MemAvailable sample no "
+                 "line prints, taken after 'Load weight end' (whose avail mem the rebuild uses), so host memory taken "
+                 "in between lowers the pool below the range and no printed number says by how much; the printed "
+                 "count respects the top (a count above it would be a miss)")
+"""Why a unified-memory SGLang row whose printed count lies below the rebuilt range is scored "bound", not hit or
+miss.  Source (sglang 0.5.9, 0.5.14 and 0.5.23 read: ``utils/common.py get_available_gpu_memory``, ``props.is_integrated`` branch):
+on an integrated GPU every free-memory sample is ``psutil.virtual_memory().available``, the host's MemAvailable,
+and ``ModelRunner.profile_max_num_token`` takes its own sample when the pool is sized, after 'Load weight end'
+(0.5.14+: ``Scheduler.init_memory_pools``, after ``TpModelWorker.__init__`` loaded the processor).  'Memory pool
+end' does not pin that sample: the pool comes out of the same MemAvailable, so that line checks the slack only.
+With the capacity lines removed, no printed number pins the pool's sample; 'Load weight end' bounds it from above
+as long as nothing frees host memory between the two samples.  The row counts apart (neither a hit nor a miss)."""
 
 
 def _in_alternatives(printed: int, stripped) -> bool:
@@ -407,7 +425,7 @@ def main(argv: list[str]) -> int:
     if "--json" in argv:
         json.dump(rows, sys.stdout, indent=1)
         return 0
-    scored = [r for r in rows if r["outcome"] in ("hit", "miss")]
+    scored = [r for r in rows if r["outcome"] in ("hit", "miss", "bound")]
     hits = sum(r["outcome"] == "hit" for r in scored)
     print("| case | engine | printed | rebuilt range | outcome | why |")
     print("|---|---|---|---|---|---|")
@@ -426,7 +444,9 @@ def main(argv: list[str]) -> int:
           f"pinned): {hits}/{len(scored)}; of those with a config: "
           f"{sum(r['outcome'] == 'hit' for r in withcfg if r['outcome'] != 'n/a')}/"
           f"{sum(r['outcome'] != 'n/a' for r in withcfg)}; hits on vLLM's no-blocks error (the anchor is the budget, "
-          f"its sign checked): {sum(r['outcome'] == 'hit' and r.get('pin') == 'vllm_no_cache_blocks' for r in rows)}")
+          f"its sign checked): {sum(r['outcome'] == 'hit' and r.get('pin') == 'vllm_no_cache_blocks' for r in rows)}; "
+          f"bound (unified memory, the pool's sample not printed: the printed count below the rebuilt range, only its "
+          f"top pinned; not counted as hits): {sum(r['outcome'] == 'bound' for r in rows)}")
     return 0
 
 

@@ -527,14 +527,18 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper bl16 (2026-12-05): vl_904-vl_912 (vp_703-vp_711) print the anchor; eight hit blind, vl_905 (vp_704, a
     notebook summary's quoted lines, tp not printed) missed blind and hits with the tp its source states: 332 of the 367.
     Helper bl16c (2026-12-05): vl_914 (vp_712, a GKE T4 boot log) prints the anchor and hits blind, vl_915 (vp_716) prints
-    none: 333 of the 368."""
+    none: 333 of the 368.
+    Helper cap17 (2026-12-05): the five GB10 multimodal rows, below the range rebuilt from 'Load weight end' while
+    SGLang sizes the pool from a later MemAvailable sample no line prints, are scored "bound" (only the range's top is
+    pinned; not hits, not misses): 333 hits of the 368, 5 bound, 30 misses or n/a."""
     rows = _capacity_rows()
     assert len(rows) == 368
     sg402 = next(r for r in rows if r["id"] == "sg_402")
-    assert sg402["outcome"] == "miss" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
+    assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
     assert set(gb10_mm) == {"sg_290", "sg_291", "sg_402", "sg_403", "sg_493"}
-    assert all(r["outcome"] == "miss" and "-" in r["why"].split("tokens (")[1][:2] for r in gb10_mm.values())
+    assert all(r["outcome"] == "bound" and r["printed"] < r["range"][0] for r in gb10_mm.values())
+    assert sum(r["outcome"] == "bound" for r in rows) == 5
     assert next(r for r in rows if r["id"] == "sg_082")["outcome"] == "hit"
     assert sum(r["outcome"] == "n/a" for r in rows) <= 12
     vl862 = next(r for r in rows if r["id"] == "vl_862")
@@ -544,7 +548,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
     assert len(hits) >= 333, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
-    assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a"))
+    assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides
     # it without a cell (SGLang's KV-budget error: free after weights − pre × (1 − f); vLLM's no-blocks error: the
     # printed available memory) may hit without one
@@ -553,6 +557,26 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     pinned = {r["id"]: r for r in rows if r.get("pin")}
     assert len(pinned) >= 12 and all(r["outcome"] in ("hit", "miss") for r in pinned.values())
     assert all(r["why"].startswith("no number pins the pool: ") for r in rows if r["outcome"] == "n/a")
+
+
+def _capacity_row(case_id):
+    check = script("explain_capacity_check")
+    return check.check(next(c for c in cases() if c["id"] == case_id), check.model_map())
+
+
+def test_unified_memory_row_below_the_rebuild_is_a_bound_not_a_miss():
+    """Helper cap17: on an integrated GPU SGLang's free-memory samples are the host's MemAvailable (0.5.9 / 0.5.14 /
+    0.5.23 utils/common.py get_available_gpu_memory, is_integrated branch) and the pool's own sample, taken after
+    'Load weight end', is never printed, so the stripped log pins only the rebuilt range's top.  Applies: sg_290
+    (GB10, Qwen3.5-9B, 0.5.14+, printed 268,319 below the range).  Does not apply: sg_082 (GB10, a text model
+    within its range: a hit) and sg_401 (a discrete H100 below its range: still a miss)."""
+    check = script("explain_capacity_check")
+    sg290 = _capacity_row("sg_290")
+    assert sg290["outcome"] == "bound" and sg290["printed"] == 268319 and sg290["printed"] < sg290["range"][0]
+    assert check.UNIFIED_BOUND in sg290["why"] and "KV budget sample:" in sg290["why"]
+    assert _capacity_row("sg_082")["outcome"] == "hit"
+    sg401 = _capacity_row("sg_401")
+    assert sg401["outcome"] == "miss" and sg401["printed"] < sg401["range"][0] and "KV budget sample" not in sg401["why"]
 
 
 def test_pool_end_pin_holds_the_printed_count_where_one_is_printed():
