@@ -172,16 +172,18 @@ def check(case: dict, models: dict[str, dict]) -> dict:
         unseen = [m for m in stripped.missing if m.startswith("KV budget sample:")]
         if unseen:  # a unified-memory GPU: the pool's own free-memory sample is not printed (engines.unified)
             row["why"] += f"; {unseen[0]}"
-            if off < 0 and printed < rng[0]:  # the log pins only the top: ``UNIFIED_BOUND``
-                row.update(outcome="bound", why=f"below the rebuilt range by {printed - rng[0]:+,} tokens from its low "
-                           f"end ({off:+,} from its middle, {off / max(printed, 1):+.2%}): {UNIFIED_BOUND}; "
-                           + row["why"].split("; ", 1)[1])
         pairing = getattr(full.anchored, "per_worker", None)
         if not pairing:  # with the source's flags (the TP size, the config's cell) the full log may say more
             flagged = explain_log(data, flags=flags).anchored
             pairing = getattr(flagged, "per_worker", None) or getattr(flagged, "unprinted_ranks", None)
         if pairing:
             row["why"] += f"; {pairing}"
+        unified = getattr(stripped.context.gpu, "unified_memory", False)
+        if printed < rng[0] and (unseen or (unified and pairing)):  # only the top is pinned: ``UNIFIED_BOUND``
+            reason = UNIFIED_BOUND if unseen else UNIFIED_WORKER_BOUND
+            row.update(outcome="bound", why=f"below the rebuilt range by {printed - rng[0]:+,} tokens from its low "
+                       f"end ({off:+,} from its middle, {off / max(printed, 1):+.2%}): {reason}; "
+                       + row["why"].split("; ", 1)[1])
     if row["flags"]:
         shown = ", ".join(f"--{k.replace('_', '-')}" + ("" if v is True else f" {v}") for k, v in row["flags"].items())
         row["why"] += f" [source flags: {shown}" + (f"; {'; '.join(row['contradictions'])}" if row["contradictions"]
@@ -193,6 +195,18 @@ UNIFIED_BOUND = ("the log pins only the rebuilt range's top here: the pool is si
                  "line prints, taken after 'Load weight end' (whose avail mem the rebuild uses), so host memory taken "
                  "in between lowers the pool below the range and no printed number says by how much; the printed "
                  "count respects the top (a count above it would be a miss)")
+UNIFIED_WORKER_BOUND = ("the log pins only the rebuilt range's top here: the engine gives every worker the smallest "
+                        "worker's capacity and the log prints the available memory of fewer workers than run, each on "
+                        "its own unified-memory host whose MemAvailable moves with that host's other use; the spread "
+                        "allowance below the printed worker was measured on discrete GPUs of one host and does not "
+                        "bound another host's sample, so no printed number says how far below the smallest lies; the "
+                        "printed count respects the top (a count above it would be a miss)")
+"""The same for vLLM (``explain.vworkers.min_over_workers``, 0.12+: ``v1/core/kv_cache_utils.py
+get_kv_cache_configs`` takes the smallest worker's block count) on a unified-memory GPU (``engines.unified``: 0.11.1+
+samples MemAvailable, host memory taken between the snapshots comes off the KV cache): one GB10 per host, so more
+than one worker means more than one host, and ``startup.rankspread``'s allowance (logs of discrete GPUs) does not
+cover it."""
+
 """Why a unified-memory SGLang row whose printed count lies below the rebuilt range is scored "bound", not hit or
 miss.  Source (sglang 0.5.9, 0.5.14 and 0.5.23 read: ``utils/common.py get_available_gpu_memory``, ``props.is_integrated`` branch):
 on an integrated GPU every free-memory sample is ``psutil.virtual_memory().available``, the host's MemAvailable,

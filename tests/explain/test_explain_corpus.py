@@ -538,7 +538,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
     assert set(gb10_mm) == {"sg_290", "sg_291", "sg_402", "sg_403", "sg_493"}
     assert all(r["outcome"] == "bound" and r["printed"] < r["range"][0] for r in gb10_mm.values())
-    assert sum(r["outcome"] == "bound" for r in rows) == 5
+    assert sum(r["outcome"] == "bound" for r in rows) == 6
     assert next(r for r in rows if r["id"] == "sg_082")["outcome"] == "hit"
     assert sum(r["outcome"] == "n/a" for r in rows) <= 12
     vl862 = next(r for r in rows if r["id"] == "vl_862")
@@ -569,12 +569,17 @@ def test_unified_memory_row_below_the_rebuild_is_a_bound_not_a_miss():
     0.5.23 utils/common.py get_available_gpu_memory, is_integrated branch) and the pool's own sample, taken after
     'Load weight end', is never printed, so the stripped log pins only the rebuilt range's top.  Applies: sg_290
     (GB10, Qwen3.5-9B, 0.5.14+, printed 268,319 below the range).  Does not apply: sg_082 (GB10, a text model
-    within its range: a hit) and sg_401 (a discrete H100 below its range: still a miss)."""
+    within its range: a hit) and sg_401 (a discrete H100 below its range: still a miss).  The same for vLLM's MIN
+    over workers on unified memory (vl_844: two GB10 hosts, one worker printed), not on discrete GPUs (sg_022)."""
     check = script("explain_capacity_check")
     sg290 = _capacity_row("sg_290")
     assert sg290["outcome"] == "bound" and sg290["printed"] == 268319 and sg290["printed"] < sg290["range"][0]
     assert check.UNIFIED_BOUND in sg290["why"] and "KV budget sample:" in sg290["why"]
     assert _capacity_row("sg_082")["outcome"] == "hit"
+    vl844 = _capacity_row("vl_844")  # vLLM on two GB10 hosts: the second worker's sample is not printed
+    assert vl844["outcome"] == "bound" and check.UNIFIED_WORKER_BOUND in vl844["why"]
+    sg022 = _capacity_row("sg_022")  # unprinted ranks on discrete GPUs: the measured spread applies, still a miss
+    assert sg022["outcome"] == "miss" and "MIN over all ranks" in sg022["why"]
     sg401 = _capacity_row("sg_401")
     assert sg401["outcome"] == "miss" and sg401["printed"] < sg401["range"][0] and "KV budget sample" not in sg401["why"]
 
