@@ -14,7 +14,10 @@ SGLang's 'KV Cache allocated. #tokens' written without 'is', the 'profiled value
 warning, the 'Loaded weights leave no GPU memory for the KV cache' / 'Not enough memory' errors, and 'Memory pool
 end' against 'Load weight end' on one rank; vLLM's 'estimated maximum model length' and 'No available memory for
 the cache blocks' errors (the crash pins: ``capacity_crash_pins``).  A log with none of them stays n/a, with what
-it lacks in words.  The summary counts apart the vLLM no-blocks pins, whose budget is the anchor itself.
+it lacks in words.  The summary counts apart the vLLM no-blocks pins, whose budget is the anchor itself.  A row on a
+unified-memory GPU whose printed count lies below the rebuilt range while the sample the pool is sized from (SGLang)
+or the smallest worker's (vLLM) is not printed is scored "bound", not hit or miss: the log pins only the range's top
+(``UNIFIED_BOUND``, ``UNIFIED_WORKER_BOUND``).
 
 The model is passed as a user would pass ``--model``: the config that tests/logs/data/models.json names for the
 log (a catalog id or a config path).  The plan flags a user of that run would pass from their own launch command
