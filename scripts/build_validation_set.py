@@ -1118,6 +1118,26 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_716": ("0.27.1", "stated 'vLLM 0.27.1 (pip / CUDA 13.0)'", {}, None),
     **{cid: ("0.20.2", "the image's vLLM 0.20.2rc1.dev253+g1ff9d3353 (a ROCm build between 0.20.1 and 0.20.2); rules "
                        "0.20.2", {}, None) for cid in ("vp_717", "vp_718", "vp_719", "vp_720")},
+    # helper bl17 (2026-12-05, session 17), added blind: psuri-github/vllm-rocm-inference-lab's session log (id
+    # 61531559398): Qwen2.5-0.5B-Instruct at util 0.6 on one MI350X (planned as the MI355X, the same 288 GB, with the
+    # 287.69 GiB total the droplet's earlier start-up refusal prints), vllm/vllm-openai-rocm:latest = 0.22.1 (printed)
+    "vp_721": ("0.22.1", "printed 'vLLM version observed in logs: 0.22.1' and system_fingerprint 'vllm-0.22.1-37ab569a'",
+               {"gpu_total_gib": 287.69,
+                "gpu_catalog": {"gpu": "MI355X", "note": "'GPU type: AMD MI350X', 'VRAM: 288 GB' (the session log): not "
+                                "in the catalog; the MI355X entry (the same 288 GB HBM3E) with the printed 287.69 GiB "
+                                "total ('Free memory on device cuda:0 (12.38/287.69 GiB)', Session 2)"}}, None),
+    # a machine note of a v0.18.1 source checkout (id 65862909583): Qwen3-0.6B through the LLM class at util 0.15, 256,
+    # one sequence, eager, on one RTX 4090 D (the catalog's RTX-4090)
+    "vp_722": ("0.18.1", "stated 'vLLM: 0.18.1' (tag v0.18.1 built from source)", {}, None),
+    # a long-generation case study (id 53309088475): neuralmagic/Mistral-7B-Instruct-v0.3-FP8 at util 0.85, 19,000 on an
+    # RTX 4070 Super 12 GB (not in the catalog: Ada, 11.67 GiB assumed), vllm/vllm-openai:latest = 0.15.1 (printed)
+    "vp_723": ("0.15.1", "printed 'version 0.15.1' (the startup-log table)", {"enable_prefix_caching": True}, None),
+    # a KV-placement paper's RTX 3090 run log (id 61952410282; the serve command from code/m3_baseline.py, id 62024007355):
+    # vLLM 0.28.0 (+cu129 wheel) at util 0.90 on one RTX 3090 per job; Llama-3.1-8B-Instruct (NousResearch mirror) and a
+    # no-DCA Qwen2.5-7B-Instruct-1M; M1 at 8,192 with bf16 / fp8 KV (vp_724-vp_727), M3's serial full_gpu starts at
+    # 33,824 / 66,592 (vp_728 / vp_729)
+    **{cid: ("0.28.0", "stated 'vllm 0.28.0' + 'torch 2.13.0+cu129' (the environment fingerprint table)", {}, None)
+       for cid in ("vp_724", "vp_725", "vp_726", "vp_727", "vp_728", "vp_729")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -89,6 +89,10 @@ with own logs out (vLLM p90 levels loosened 0.080 -> 0.086; docs/accuracy.md §6
 Helper bl16c (2026-12-05, session 16): vp_712-vp_720 (nine public vLLM start-ups, 0.19.1-0.29.0, on T4, MI300X, H100 and
 MI355X) added blind, no rule changed: vLLM 309 -> 318 listed, 295 -> 304 scored, median 1.38 %, p90 7.64 -> 7.67 %, the
 same with own logs out; vp_715 (a 72B tp 2 refusal at util 0.92) +240.7 % (levels unchanged; §6.4, round bl16c).
+Helper bl17 (2026-12-05, session 17): vp_721-vp_729 (nine public vLLM start-ups, 0.15.1-0.28.0, on an MI350X, an RTX
+4090 D, an RTX 4070 Super and RTX 3090s) added blind, no rule changed: vLLM 318 -> 327 listed, 304 -> 313 scored, median
+1.34 -> 1.31 %, p90 7.42 -> 7.48 %, the same with own logs out; vp_728 / vp_729 (warm compile-cache restarts) -13.6 /
+-12.5 % (levels unchanged; §6.4, round bl17).
 """
 
 from pathlib import Path
