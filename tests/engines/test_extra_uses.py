@@ -74,11 +74,14 @@ def _total(lines) -> Bytes:
 # Regenerated 2026-12-05 (helper ev15): rows mined from the explain corpus (scripts/mine_startup_evidence.py) move
 # nccl[pcie:8] 0.190 -> 0.265 GiB (vl_250) and nccl[pcie:2] 0.245 -> 0.240 (sglang_tp1_init[all] 0.00 -> 0.01):
 # every column on L40S and RTX-PRO-6000 at tp 8, and on RTX-PRO-6000 at tp 2.
+# Regenerated 2026-12-05 (helper v17): vLLM 0.26-0.33 build FlashInfer's mnnvl all-reduce fusion workspace when they
+# compile at tp > 1 on an NVSwitch board (engines/vllm/baseline.py fi_allreduce_fusion_workspace, FI_AR_MNNVL_RELEASES):
+# one buffer rounded to the 512 MiB multicast granularity on SM 9.0: vllm current column on H100 at tp 2, 4 and 8.
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
-    ("H100", 2): (0, 10_481, 19_392, 1_328, 22_240),
-    ("H100", 4): (396_039, 433_358, 456_624, 420_512, 453_344),
-    ("H100", 8): (1_196_222, 1_234_103, 1_343_856, 1_271_696, 1_292_672),
+    ("H100", 2): (0, 10_481, 16_112, 1_328, 22_240),
+    ("H100", 4): (396_039, 433_358, 450_080, 420_512, 453_344),
+    ("H100", 8): (1_196_222, 1_234_103, 1_330_752, 1_271_696, 1_292_672),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
     ("L40S", 4): (42_872, 0, 79_824, 74_944, 74_944),

@@ -10,7 +10,12 @@ Helper fi20 (2026-12-05): the range is 0.17.0–0.21.x (0.17.0/0.18.0/0.20.x/0.2
 
 Helper c715b (2026-12-05): on SM 9.0 each buffer is then rounded to the 512 MiB multicast granularity
 (``SymmDeviceMemory._get_allocation_prop``; ``baseline.FI_AR_MULTICAST_GRANULARITY_BYTES``, public evidence), so the
-2 MiB sizes are checked on SM 10.x GPUs, whose granularity is not known (2 MiB only)."""
+2 MiB sizes are checked on SM 10.x GPUs, whose granularity is not known (2 MiB only).
+
+Helper v17 (2026-12-05): only a TP group with multicast (an NVSwitch board: a full NVLink mesh in tpkit's links)
+gets it; flashinfer 0.6.4–0.6.8.post1 ``SymmDeviceMemory`` raises without multicast and vLLM 0.17–0.21 then builds
+no workspace ("expected on GPUs without NVSwitch (e.g., NVLink bridge-only or PCIe topologies)").  0.26.0–0.33.x
+charge FlashInfer's mnnvl workspace (one multicast buffer of three Lamport buffers), the one-node default there."""
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.parallel import ParallelSpec
@@ -18,10 +23,17 @@ from tpkit.units import Bytes
 
 from tpkit.hardware.gpu import GpuSpec
 
-from vllm_fixtures import A100, H200, GivenWeights, llama3_8b
+from dataclasses import replace
 
-B300 = GpuSpec(name="B300", total_bytes=Bytes(287_429_948_867), total_source="test", compute_capability=(10, 3))
-B200 = GpuSpec(name="B200", total_bytes=Bytes(191_514_689_536), total_source="test", compute_capability=(10, 0))
+from vllm_fixtures import A100, GivenWeights, llama3_8b
+from vllm_fixtures import H200 as _H200
+
+# the workspace needs multicast, i.e. an NVSwitch board (helper v17): the boards of these tests are NVLink-meshed
+H200 = replace(_H200, nvlink_gbps_per_direction=450.0)
+B300 = GpuSpec(name="B300", total_bytes=Bytes(287_429_948_867), total_source="test", compute_capability=(10, 3),
+               nvlink_gbps_per_direction=900.0)
+B200 = GpuSpec(name="B200", total_bytes=Bytes(191_514_689_536), total_source="test", compute_capability=(10, 0),
+               nvlink_gbps_per_direction=900.0)
 MC = 512 * 2**20
 
 W = GivenWeights(Bytes(8_030_261_248 * 2 // 2))
@@ -77,9 +89,12 @@ def test_no_workspace_without_the_pass():
 def test_only_the_releases_read():
     for v in ("0.17.0", "0.17.1", "0.18.0", "0.18.1", "0.19.0", "0.20.0", "0.20.2", "0.21.0", "0.21.1"):
         assert _line(_plan(version=v)) is not None, v
-    # 0.16: no -O2 fusion default; 0.22+: torch symmetric memory / mnnvl / standalone workspace, not charged
-    for v in ("0.16.0", "0.22.0", "0.25.0", "0.29.0", "0.33.0"):
+    # 0.16: no -O2 fusion default; 0.22-0.25: torch symmetric memory / a separate trtllm quant workspace, not
+    # charged; 0.26-0.33: the mnnvl workspace (helper v17)
+    for v in ("0.16.0", "0.22.0", "0.24.0", "0.25.0", "0.25.1"):
         assert _line(_plan(version=v)) is None, v
+    for v in ("0.26.0", "0.29.0", "0.30.0", "0.33.0"):
+        assert "mnnvl workspace" in _line(_plan(version=v)).source, v
 
 
 def test_tp8_hopper_uses_the_pass_table_half_mib():
@@ -99,3 +114,50 @@ def test_sm103_from_0_19():
     # 0.18: is_device_capability(100) (10.0 only); 0.19: the 10.x family, and the table gains 103 (tp 2: 64 MiB)
     assert _line(_plan(version="0.18.1", gpu=B300)) is None
     assert _line(_plan(version="0.19.0", gpu=B300)) is not None
+
+
+def test_no_workspace_without_nvswitch():
+    # flashinfer SymmDeviceMemory raises "Device does not support multicasting" (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED
+    # 0: PCIe boards, NVLink bridge pairs), vLLM 0.17-0.21 catch it and build none (helper v17)
+    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.startup.links import link_choice
+
+    for name in ("H100-PCIe-80GB", "H100-NVL-94GB"):  # no NVLink mesh in the catalog (a bridge at most)
+        for v in ("0.17.0", "0.18.1", "0.19.1", "0.21.0"):
+            assert _line(_plan(version=v, gpu=lookup_gpu(name))) is None, (name, v)
+    sxm = lookup_gpu("H100-SXM-80GB")  # the HGX board: an NVSwitch mesh
+    assert _line(_plan(gpu=sxm)).bytes == Bytes(3 * MC)
+    pcie = link_choice(link="pcie", no_p2p=False, nnodes=None, num_gpus=2)
+    assert _line(_plan(gpu=sxm, links=pcie)) is None  # --link pcie
+    nop2p = link_choice(link=None, no_p2p=True, nnodes=None, num_gpus=2)
+    assert _line(_plan(gpu=sxm, links=nop2p)) is None  # --no-p2p: NCCL's NVLink transport needs peer access
+    nvl = link_choice(link="nvlink", no_p2p=False, nnodes=None, num_gpus=2)
+    assert _line(_plan(gpu=sxm, links=nvl)).bytes == Bytes(3 * MC)
+    # the budget moves by the workspace: the SXM plan keeps 1.5 GiB less for the KV cache than the same GPU over PCIe
+    assert (_plan(gpu=sxm, links=pcie).extra["available_kv_bytes"] - _plan(gpu=sxm).extra["available_kv_bytes"]
+            >= 3 * MC - 2**20)
+
+
+def test_mnnvl_workspace_from_0_26():
+    # flashinfer trtllm_mnnvl_ar.py MNNVLAllReduceFusionWorkspace: H 4,096, tp 2, T = min(64 MiB // 8,192, 8,192) =
+    # 8,192; one-shot min(1 MiB // (2 × 2 × 4,096) = 64, T) × 4,096 × 2 × 2 = 1 MiB, two-shot 2 × 4,096 × 2 × 4,096
+    # × 2 = 128 MiB; 3 × 128 MiB in ONE SymmDeviceMemory: + 2 KiB pad → 386 MiB (SM 10.0), 512 MiB on SM 9.0
+    b200 = _line(_plan(version="0.30.0", gpu=B200, max_num_batched_tokens=8192))
+    assert b200.bytes == Bytes(386 * 2**20) and "McastGPUBuffer" in b200.source
+    assert _line(_plan(version="0.26.0", gpu=B200, max_num_batched_tokens=8192)).bytes == Bytes(386 * 2**20)
+    assert _line(_plan(version="0.30.0")).bytes == Bytes(MC)  # one granule, not three as 0.17-0.21's trtllm
+    # the token cap: 2,048 batched tokens → two-shot 2 × 1,024 × 2 × 4,096 × 2 = 32 MiB, × 3 + pad → 98 MiB
+    assert _line(_plan(version="0.30.0", gpu=B200, max_num_batched_tokens=2048)).bytes == Bytes(98 * 2**20)
+    # gates as before: eager, -O1, tp 1, SM 8.0, no NVSwitch
+    assert _line(_plan(version="0.30.0", enforce_eager=True)) is None
+    assert _line(_plan(version="0.30.0", optimization_level=1)) is None
+    assert _line(_plan(version="0.30.0", tp=1)) is None
+    assert _line(_plan(version="0.30.0", gpu=A100)) is None
+    from tpkit.hardware.catalog import lookup_gpu
+    assert _line(_plan(version="0.30.0", gpu=lookup_gpu("H100-PCIe-80GB"))) is None
+
+
+def test_sm103_tp8_table_from_0_29():
+    # FI_ALLREDUCE_FUSION_MAX_SIZE_MB[103][8]: 2 MiB up to 0.28, 4 MiB from 0.29 (T 256 → 512 at H 4,096)
+    assert ") = 256;" in _line(_plan(version="0.28.0", gpu=B300, tp=8)).source
+    assert ") = 512;" in _line(_plan(version="0.29.0", gpu=B300, tp=8)).source

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Baseline", "plan_baseline", "custom_allreduce_cost", "allreduce_costs", "profile_nontorch_growth",
            "others_growth_line", "OTHERS_GROWTH_ITEM", "NAMES", "fi_allreduce_fusion_workspace",
-           "FI_AR_FUSION_RELEASES", "FI_AR_FUSION_MAX_SIZE_MIB"]
+           "FI_AR_FUSION_RELEASES", "FI_AR_FUSION_MAX_SIZE_MIB", "FI_AR_MNNVL_RELEASES"]
 
 NAMES = {"nccl_init": "NCCL communicator init", "nccl_warmup": "NCCL first all-reduce buffers",
          "cublas": "cuBLAS/cuBLASLt handles"}
@@ -298,7 +298,18 @@ FI_AR_FUSION_RELEASES = ((0, 17, 0), (0, 22, 0))
 flashinfer-python 0.6.4 (0.17), 0.6.6 (0.18–0.19) and 0.6.8.post1 (0.20–0.21), all read.  From 0.22.0 (flashinfer
 0.6.11.post2 and later) the trtllm buffers come from torch symmetric memory (``torch_symmetric_memory.py
 _alloc_symm_buffer_bytes``), from 0.25.0 one node defaults to the mnnvl backend, and from 0.29.0 the standalone
-FlashInfer all-reduce (``VLLM_ALLREDUCE_USE_FLASHINFER`` default 1) also builds a workspace: not charged (fi20)"""
+FlashInfer all-reduce (``VLLM_ALLREDUCE_USE_FLASHINFER`` default 1) also builds a workspace: not charged (fi20;
+0.26.0–0.33.x are charged since helper v17, ``FI_AR_MNNVL_RELEASES``)"""
+FI_AR_MNNVL_RELEASES = ((0, 26, 0), (0, 34, 0))
+"""releases whose one-node default is FlashInfer's mnnvl workspace, charged by ``fi_allreduce_fusion_workspace``
+(helper v17): vllm 0.26.0, 0.27.0, 0.27.1, 0.28.0, 0.29.0, 0.30.0, 0.31.0, 0.32.0, 0.33.0 wheels (helper fi20's
+downloads) with the flashinfer-python they pin, 0.6.14, 0.6.16.post3, 0.6.18, 0.6.18.post1, 0.7.0.post1, 0.7.2.post1.
+``distributed/device_communicators/flashinfer_all_reduce.py _resolve_fi_ar_backend``: ``auto`` → mnnvl on one node
+(the quant workspace reuses it, ``get_fi_ar_quant_workspace``); where mnnvl cannot build (no multicast) one node
+falls back to trtllm (torch symmetric memory), not charged.  0.22.0–0.25.x are not charged (fi20: trtllm in torch
+symmetric memory, 0.25.0's separate trtllm quant workspace; sizes not read)"""
+FI_AR_MNNVL_ONE_SHOT_BYTES = 64 * 1024 * 8 * 2
+"""flashinfer ``comm/trtllm_mnnvl_ar.py MNNVL_ONE_SHOT_THRESHOLD`` (0.6.14–0.7.2.post1)"""
 FI_AR_FUSION_MAX_SIZE_MIB = {(9, 0): {2: 64, 4: 2, 8: 0.5}, (10, 0): {2: 64, 4: 32, 8: 1},
                              (10, 3): {2: 64, 4: 64, 8: 2}}
 """``FI_ALLREDUCE_FUSION_MAX_SIZE_MB`` (``compilation/passes/fusion/allreduce_rms_fusion.py``, the table
@@ -324,7 +335,8 @@ tp 2).  Other capabilities: not known, so 2 MiB only (a lower bound)"""
 
 def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *,
                                   compile_on: bool, optimization_level: int | None, max_num_batched_tokens: int,
-                                  act_bytes: int) -> tuple[LineItem, ...]:
+                                  act_bytes: int, links: LinkChoice | None = None,
+                                  machine: MachineProfile | None = None) -> tuple[LineItem, ...]:
     """The FlashInfer all-reduce + RMSNorm fusion workspace vLLM allocates outside torch when it compiles, as a line
     (none where it does not).  Helper c715 (0.18.1–0.19.1), extended by helper fi20 to 0.17.0–0.21.x (wheels in
     ``FI_AR_FUSION_RELEASES``):
@@ -352,11 +364,36 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
       (``FI_AR_MULTICAST_GRANULARITY_BYTES``, helper c715b), not added elsewhere (a lower bound).
     * The pass is built when the model first compiles, after the init snapshot, and the buffers are not torch's,
       so ``determine_available_memory`` charges them as non-torch memory.
+    * Only GPUs with multicast build it (helper v17): ``SymmDeviceMemory.__init__`` (flashinfer 0.6.4, 0.6.6,
+      0.6.8.post1 ``comm/mnnvl.py``) raises "Device does not support multicasting" where
+      ``CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED`` is 0, before any cuMemCreate.  vLLM catches it and builds no
+      workspace: 0.17.0–0.18.x in ``AllReduceFusionPass.__init__`` (the pass is then disabled), 0.19.0–0.21.0 in
+      ``flashinfer_all_reduce.py _create_workspace`` (returns None); both log that this "is expected on GPUs
+      without NVSwitch (e.g., NVLink bridge-only or PCIe topologies)".  tpkit reads multicast as a TP group whose
+      GPUs form a full NVLink mesh (``startup.links.group_links``: the catalog's NVLink GPUs, a probed
+      NVLink matrix, ``--link``), as ``startup.nvls`` does for NCCL's NVLS buffers; so H100 PCIe / H100 NVL (no
+      NVLink in the catalog, a bridge at most: ``--p2p``), ``--link pcie``, ``--no-p2p`` and a group spanning hosts
+      without an NVLink domain get none.
+
+    0.26.0–0.33.x (helper v17, ``FI_AR_MNNVL_RELEASES``): the same gates without dp/pp (0.24.0 on), the pass table
+    gains 10.7 (0.27.0: {2: 64, 4: 64, 8: 2}) and 10.3 at tp 8 becomes 4 MiB (0.29.0); the pass asks for the mnnvl
+    workspace (``_resolve_fi_ar_backend``: ``auto`` → mnnvl), and the quant patterns reuse it.  flashinfer
+    ``trtllm_mnnvl_ar.py MNNVLAllReduceFusionWorkspace.__init__``: per Lamport buffer max(one-shot: min(1 MiB //
+    (tp × B × H), T) × H × tp × B, two-shot: 2 × ⌈T / tp⌉ × tp × H × B), rounded to 32 B; one ``McastGPUBuffer``
+    (``SymmDeviceMemory`` with multicast) of 3 × that: + 2 KiB signal pad, rounded to 2 MiB, then to the multicast
+    granularity.  The standalone FlashInfer all-reduce (0.29.0 on, ``VLLM_ALLREDUCE_USE_FLASHINFER``) reuses the
+    workspace the pass made first (``get_fi_ar_workspace`` keeps one); the tuned standalone size
+    (``FI_MNNVL_ALLREDUCE_MAX_SIZE_MB``) exists for SM 10.3 at tp 4 / 8 only and is not added.  0.30.0's pass sizes
+    for the wider of target and draft hidden sizes (``_fused_ar_workspace_hidden_dim``); the target's is used.
+    Eager runs of 0.29+ build the standalone workspace lazily at the first all-reduce that fits it: not charged.
 
     Qwen2.5-72B at tp 2 on H100 (64 MiB → T 4,096): 130 + 2 + 386 MiB a rank before the multicast rounding, 3 × 512
-    MiB after it."""
+    MiB after it (0.17–0.21); one 386 MiB buffer, 512 MiB after the rounding (0.26–0.33)."""
     lo, hi = FI_AR_FUSION_RELEASES
-    if rules.engine != "V1" or not (lo <= rules.release < hi) or not compile_on or optimization_level == 1:
+    mlo, mhi = FI_AR_MNNVL_RELEASES
+    mnnvl_era = mlo <= rules.release < mhi
+    if rules.engine != "V1" or not (lo <= rules.release < hi or mnnvl_era) or not compile_on \
+            or optimization_level == 1:
         return ()
     if str(gpu.vendor).upper() == "AMD":
         return ()
@@ -367,7 +404,14 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
     if not family or (cc == (10, 3) and rules.release < (0, 19, 0)):
         return ()
     sizes = FI_AR_FUSION_MAX_SIZE_MIB.get(cc, {})
+    if mnnvl_era and cc == (10, 3) and rules.release >= (0, 29, 0):
+        sizes = {**sizes, 8: 4}
+    if mnnvl_era and cc == (10, 7) and rules.release >= (0, 27, 0):
+        sizes = {2: 64, 4: 64, 8: 2}
     if parallel.tp not in sizes:
+        return ()
+    group = group_links(gpu, machine, range(parallel.tp), links)
+    if not group.full_nvlink:  # no NVSwitch, no multicast: flashinfer raises, vLLM skips
         return ()
     hidden, tp = model.hidden_size, parallel.tp
     tokens = min(int(sizes[tp] * 2**20) // (hidden * act_bytes), max_num_batched_tokens)
@@ -379,6 +423,20 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
         n = -(-(n + FI_AR_SIGNAL_PAD_BYTES) // g) * g
         return -(-n // mc) * mc if mc else n
 
+    if mnnvl_era:
+        one_shot = min(FI_AR_MNNVL_ONE_SHOT_BYTES // (tp * act_bytes * hidden), tokens) * hidden * tp * act_bytes
+        two_shot = 2 * -(-tokens // tp) * tp * hidden * act_bytes
+        per = -(-max(one_shot, two_shot) // 32) * 32
+        return (LineItem(item="FlashInfer all-reduce fusion workspace", bytes=Bytes(symm(3 * per)),
+                         source=f"fuse_allreduce_rms on (O2 default, tp {tp}, SM {cc[0]}{cc[1]}): T = min({sizes[tp]} "
+                                f"MiB // (H {hidden:,} × {act_bytes} B), {max_num_batched_tokens:,}) = {tokens:,}; "
+                                f"mnnvl workspace (vLLM 0.26.0–0.33.x default on one node): 3 Lamport buffers of "
+                                f"max(one-shot, two-shot 2 × ⌈T / tp⌉ × tp × H × {act_bytes} B) = {per:,} B in one "
+                                f"buffer, + 2 KiB pad rounded to 2 MiB"
+                                f"{f', then to the {mc >> 20} MiB multicast granularity (SM 9.0, public logs)' if mc else ''}"
+                                f", cuMemCreate'd outside torch (flashinfer 0.6.14–0.7.2 trtllm_mnnvl_ar.py "
+                                f"MNNVLAllReduceFusionWorkspace, mnnvl.py McastGPUBuffer / SymmDeviceMemory"
+                                f"{'' if mc else '; multicast granularity not known here, not added'}; helper v17)"),)
     lamport_third = min(tp * tokens * hidden * (4 if act_bytes == 4 else 2), (2**31 - 1) & ~((1 << 21) - 1))
     data = symm(tp * tokens * hidden * 2)
     flags = symm(tp * 256 * 4)

@@ -355,7 +355,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
               *fi_allreduce_fusion_workspace(model, gpu, parallel, rules, compile_on=not torch_compile_off(options),
                                              optimization_level=options.optimization_level,
                                              max_num_batched_tokens=r.max_num_batched_tokens,
-                                             act_bytes=r.act_bytes))  # helper c715
+                                             act_bytes=r.act_bytes, links=options.links,
+                                             machine=machine))  # helper c715; links: helper v17
     measured = measured_term("weights")
     if measured is not None:  # the log's 'Model loading took' already holds what the load allocates beside them
         where = measured[1]
