@@ -24,6 +24,7 @@ __all__ = [
     "UnknownGpuError",
     "PlanInputError",
     "RuntimeSetupError",
+    "json_kind",
 ]
 
 
@@ -58,3 +59,22 @@ class RuntimeSetupError(TpkitError):
 def is_user_error(exc: BaseException) -> bool:
     """True for errors that the CLI reports as a message with exit code 2."""
     return isinstance(exc, TpkitError)
+
+
+def json_kind(value: object) -> str:
+    """What a parsed JSON value is, in JSON's words, for a message: ``null``, ``an array``, ``a string``, ``a number``,
+    ``true`` / ``false`` or ``an object`` (Python's ``NoneType`` / ``list`` / ``str`` mean little to a user who
+    wrote the file)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

@@ -260,6 +260,9 @@ def parse_bytes(text: str, *, what: str = "size") -> Bytes:
             "e.g. '80GiB' (binary, 2^30) or '80GB' (decimal, 10^9)"
         )
     number, unit = m.group(1).replace("_", "").replace(",", ""), m.group(2)
+    if not unit and number.startswith("-"):  # the advice '-1GiB' below would only be refused as negative next
+        raise UnitError(f"{what}: {text!r} is negative; a memory size must be ≥ 0, written with a unit, e.g. "
+                        "'80GiB' (= 80 × 2^30 bytes) or '80GB' (= 80 × 10^9 bytes)")
     if not unit:
         raise UnitError(
             f"{what}: {text!r} has no unit; say which you mean, e.g. '{number}GiB' "

@@ -176,7 +176,7 @@ def test_perf_mtp_on_a_model_without_mtp_layers_names_the_vllm_spelling_too(caps
 
 # --- a damaged machine profile says how to get a good one ------------------------------------------------------------------
 
-@pytest.mark.parametrize("content, says", [("[1, 2]", "expected a JSON object, got list"),
+@pytest.mark.parametrize("content, says", [("[1, 2]", "expected a JSON object, got an array"),
                                            ('{"profile_version": 1}', "missing required key")])
 def test_a_damaged_machine_profile_names_the_way_out(capsys, tmp_path, content, says):
     """Before: '--machine FILE: expected a JSON object, got list' and nothing about how to get a valid profile."""

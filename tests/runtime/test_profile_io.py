@@ -167,7 +167,7 @@ def test_unreadable_and_missing_files(tmp_path):
     with pytest.raises(PlanInputError, match="tpkit probe --out"):
         load_machine_profile(tmp_path / "absent.json")
     bad.write_text(json.dumps([1, 2]))
-    with pytest.raises(PlanInputError, match="expected a JSON object, got list"):
+    with pytest.raises(PlanInputError, match="expected a JSON object, got an array"):
         load_machine_profile(bad)
 
 

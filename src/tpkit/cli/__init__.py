@@ -134,9 +134,10 @@ class _Reparse(Exception):
         self.argv = argv
 
 
-_NEGATIVE = re.compile(r"-\.?\d")
-"""a word that is a negative value, not a flag: ``-80GiB``, ``-0.5%`` (argparse reads only plain negative numbers
-such as ``-2`` as values; ``--gpu-memory -80GiB`` reached the user as 'expected one argument')"""
+_NEGATIVE = re.compile(r"-(\.?\d|(inf|infinity|nan)$)", re.IGNORECASE)
+"""a word that is a negative value, not a flag: ``-80GiB``, ``-0.5%``, ``-inf``, ``-nan`` (argparse reads only plain
+negative numbers such as ``-2`` as values; ``--gpu-memory -80GiB`` and ``--batch -inf`` reached the user as 'expected
+one argument', without the value)"""
 
 
 def _negative_value(message: str, argv: list[str]) -> list[str] | None:
@@ -212,7 +213,7 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         return (f"unexpected argument {gpus[0]!r}: it is a GPU name, which {parser.prog} takes as --gpu "
                 f"{gpus[0]}; `{parser.prog} --help` shows what it takes")
     for word in extras:
-        if not word.startswith("-"):
+        if not word.startswith("-") or _NEGATIVE.match(word):  # `--gpu-memory -1`: -1 is the unknown flag's value
             continue
         name = word.split("=", 1)[0]
         if name == "--revision" and any(a.dest == "model" and not a.option_strings for a in parser._actions):

@@ -158,6 +158,75 @@ def _device(args, backends: tuple[str, ...] | None) -> str:
     return device
 
 
+def _host_available_bytes() -> int | None:
+    """Memory this process could still get on the host: /proc/meminfo's MemAvailable, capped by a cgroup v2 limit
+    (``memory.max`` − ``memory.current``) when the process runs in one; None where neither can be read."""
+    found = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    found.append(int(line.split()[1]) * 1024)
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as f:
+            limit = f.read().strip()
+        with open("/sys/fs/cgroup/memory.current", encoding="ascii") as f:
+            current = int(f.read().strip())
+        if limit.isdigit():
+            found.append(max(0, int(limit) - current))
+    except (OSError, ValueError):
+        pass
+    return min(found) if found else None
+
+
+def _size_flag(size) -> str:
+    """A size as a flag value: ``4GiB``, ``512MiB``, ``64KiB``, ``96B``."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if size.bytes % scale == 0:
+            return f"{size.bytes // scale}{unit}"
+    return f"{size.bytes}B"
+
+
+_CPU_PEAK_PER_MESSAGE = (11, 3)
+"""a CPU rank's peak memory ≈ (11 + 3 × world size) × its largest message: ``tpkit.comm.benchrun`` keeps the
+message, the ``world`` copies ``check_once`` gathers, their float32 stack, the reference and its absolute sum, and the
+output with its float32 difference.  Measured (helper nc17, 2026-12-05, torch 2.13 CPU, bf16, one size, --iters 1
+--repeats 1): 256 MiB on 1 rank peaked at 4.17 GB resident (14.3× the message with torch's ~0.5 GB), 128 MiB on 2
+ranks at 2.67 GB per rank (17.0×).  fp32 messages need less (their float32 copies are not larger)."""
+
+
+def _check_host_memory(args, sizes: tuple, device: str) -> None:
+    """CPU ranks: the largest message must fit the host, or the ranks start and the kernel's OOM killer ends them
+    with no message (``--max-size 80GB`` on a 23 GiB host).  Refused when the ranks' peak (``_CPU_PEAK_PER_MESSAGE``)
+    exceeds the memory the host has available."""
+    from tpkit.units import Bytes, format_bytes
+
+    if device != "cpu":
+        return
+    available = _host_available_bytes()
+    if available is None:
+        return
+    world = int(os.environ["WORLD_SIZE"]) if "RANK" in os.environ and "WORLD_SIZE" in os.environ else args.nproc
+    ranks = int(os.environ.get("LOCAL_WORLD_SIZE", world)) if "RANK" in os.environ else args.nproc
+    factor = _CPU_PEAK_PER_MESSAGE[0] + _CPU_PEAK_PER_MESSAGE[1] * world
+    largest = sizes[-1]
+    need = largest * (ranks * factor)
+    if need.bytes <= available:
+        return
+    fits = [s for s in sizes if s.bytes * ranks * factor <= available]
+    advice = (f"use --max-size {_size_flag(fits[-1])} or less" if fits else
+              f"this host cannot hold even --min-size {args.min_size}: free memory, or run on GPUs")
+    given = f"--max-size {args.max_size}" if args.max_size else f"--min-size {args.min_size}"
+    raise PlanInputError(
+        f"{given}: a CPU rank of a {world}-rank run peaks at about {factor}× its largest message (the message, the "
+        f"copies gathered to check it and their float32 sums), so {ranks} CPU rank{'s' if ranks != 1 else ''} at "
+        f"{format_bytes(largest)} need{'s' if ranks == 1 else ''} about {format_bytes(need)} and this host has "
+        f"{format_bytes(Bytes(available))} available; {advice}")
+
+
 def options_from_args(args) -> dict:
     """The bench's options as a plain (picklable) dict: every flag checked, torch only where it must be."""
     from tpkit.comm.env import parse_env
@@ -184,6 +253,7 @@ def options_from_args(args) -> dict:
         raise PlanInputError(f"--min-size {lo} is above the default --max-size on the {device.upper()} "
                              f"({default_hi}); give --max-size too, e.g. --max-size {args.min_size.strip()}")
     sizes = _sizes(lo, hi or default_hi, args.dtype)
+    _check_host_memory(args, sizes, device)
     return {
         "nproc": args.nproc, "backends": backends, "sizes": sizes, "dtype": args.dtype,
         "modes": tuple(args.modes) if args.modes else (("eager",) if device == "cpu" else _MODES),

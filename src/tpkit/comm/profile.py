@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tpkit.records import dataclass
 import tpkit.comm.registry as registry
-from tpkit.errors import ConfigError
+from tpkit.errors import ConfigError, json_kind
 from tpkit.units import Bytes
 
 __all__ = ["ProfileRow", "BenchProfile", "load_profile", "default_profile", "profile_to_dict",
@@ -97,7 +97,7 @@ def _row_from_dict(raw: dict, where: str) -> ProfileRow:
 def profile_from_dict(raw: dict, *, where: str = "profile") -> BenchProfile:
     """Validate and convert the JSON form; unknown keys and malformed values raise ConfigError."""
     if not isinstance(raw, dict):
-        raise ConfigError(f"{where}: a profile is a JSON object, got {type(raw).__name__}; re-run the bench")
+        raise ConfigError(f"{where}: a profile is a JSON object, got {json_kind(raw)}; re-run the bench")
     try:
         return _profile(raw, where)
     except (TypeError, ValueError, KeyError, AttributeError) as exc:

@@ -22,7 +22,7 @@ import os
 import re
 from pathlib import Path
 
-from tpkit.errors import PlanInputError
+from tpkit.errors import PlanInputError, json_kind
 from tpkit.fileio import write_atomic
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import PROFILE_VERSION, GpuState, MachineProfile
@@ -185,7 +185,7 @@ def _check_paths(path, links, where: str) -> None:
 
 def _keys(obj, required: set[str], optional: set[str], where: str) -> None:
     if not isinstance(obj, dict):
-        raise PlanInputError(f"{where}: expected a JSON object, got {type(obj).__name__}")
+        raise PlanInputError(f"{where}: expected a JSON object, got {json_kind(obj)}")
     unknown = sorted(set(obj) - required - optional)
     missing = sorted(required - set(obj))
     if unknown:

@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 
 from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
-from tpkit.errors import ConfigError
+from tpkit.errors import ConfigError, json_kind
 from tpkit.models.classic import CLASSIC_MODEL_TYPES, classic_extra, classic_spellings
 from tpkit.models.fields import MAX_DIM, grouped_kv_heads, optional_bool, optional_int
 from tpkit.models.gemma4 import Gemma4Attn, gemma4_attention, gemma4_defaults, is_gemma4
@@ -138,14 +138,14 @@ def read_config_file(path: str | Path) -> dict:
     except ValueError as exc:  # e.g. an integer literal longer than Python's 4,300-digit limit
         raise ConfigError(f"{path} is not a usable config.json: {exc}; fix the file") from None
     if not isinstance(cfg, dict):
-        raise ConfigError(f"{path}: a config.json holds a JSON object, got {type(cfg).__name__}")
+        raise ConfigError(f"{path}: a config.json holds a JSON object, got {json_kind(cfg)}")
     return cfg
 
 
 def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
     """Build a ``ModelSpec`` from an HF config dict (``source`` names the file for messages)."""
     if not isinstance(cfg, dict):
-        raise ConfigError(f"{source}: a model config is a JSON object, got {type(cfg).__name__}")
+        raise ConfigError(f"{source}: a model config is a JSON object, got {json_kind(cfg)}")
     assumptions: list[str] = []
     text = _text_config(cfg, source, assumptions)
     r = _Reader(text, source, assumptions)

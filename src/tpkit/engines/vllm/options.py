@@ -308,7 +308,8 @@ class VllmOptions:
                                  f"not in {self.engine_version}; leave it out or plan a later --engine-version")
         kv = self.kv_cache_memory_bytes
         if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
-            raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got {kv!r}")
+            raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got "
+                                 f"{f'{kv.bytes:,} bytes' if isinstance(kv, Bytes) else repr(kv)}")
         check_switches(self, ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling",
                               "language_model_only",
                               "no_async_scheduling"))
