@@ -482,6 +482,12 @@ def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
     if ctx.req.model.moe is not None:
         out.append("routed experts: uniform top-k routing, expected distinct experts E·(1−(1−k/E)^T) (an upper bound "
                    "for skewed routers)")
+        own = ctx.dev.grouped_mm
+        if ctx.impl.grouped_efficiency is None and own is not None:
+            out.append(f"expert GEMMs (torch._grouped_mm): {own.efficiency} of the copy rate + {own.overhead_us} µs a "
+                       f"launch, " + (f"measured on {own.measured_on}" if own.measured else
+                                       f"measured on {own.measured_on}, assumed for {ctx.dev.name} (band "
+                                       f"{own.band[0]:.2f}–{own.band[1]:.2f} over the GPUs measured)"))
     if ctx.req.spec is not None:
         out.append(ctx.rate_source)
         out.append("tree acceptance: the r-th candidate is right with probability a·(1−a)^(r−1); the best "
