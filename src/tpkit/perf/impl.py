@@ -22,7 +22,7 @@ from tpkit.errors import PlanInputError
 from tpkit.perf.constants import C
 from tpkit.records import dataclass
 
-__all__ = ["ImplProfile", "IMPLS", "impl_profile", "impl_for", "sglang_router_kernels"]
+__all__ = ["ImplProfile", "IMPLS", "grouped_mm_notes", "impl_profile", "impl_for", "sglang_router_kernels"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -98,6 +98,18 @@ def impl_for(req) -> ImplProfile:
     if not extra:
         return profile
     return replace(profile, moe_small_kernels=profile.moe_small_kernels + extra, source=f"{profile.source}; {why}")
+
+
+def grouped_mm_notes(impl: ImplProfile, dev) -> list[str]:
+    """The output's line on the expert GEMMs when ``impl`` runs ``torch._grouped_mm`` (the ``reference`` layout): the
+    line used on ``dev`` (a ``DeviceRates``), measured on that GPU or carried over from another with its band."""
+    own = dev.grouped_mm
+    if impl.grouped_efficiency is not None or own is None:
+        return []
+    where = (f"measured on {own.measured_on}" if own.measured else f"measured on {own.measured_on}, assumed for "
+             f"{dev.name} (band {own.band[0]:.2f}–{own.band[1]:.2f} over the GPUs measured)")
+    return [f"expert GEMMs (torch._grouped_mm): {own.efficiency} of the copy rate + {own.overhead_us} µs a launch, "
+            f"{where}"]
 
 
 def sglang_router_kernels(model, version: str | None, *, vendor: str = "NVIDIA") -> tuple[int, str]:
