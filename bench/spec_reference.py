@@ -27,9 +27,13 @@ draft    one EAGLE-3 step (sglang 0.5.6 models/llama_eagle3.py ``LlamaModel.forw
 decode   the plain decode step of ``decode_reference`` at B and at B·D sequences over C cached tokens (the
          baseline of the ratio T_verify / T_decode, measured in the same run).
 
-The KV cache is one pool of ``--kv-pool-gib`` shared round-robin by the layers (every layer still streams its own
-rows from HBM: a layer's K/V read is larger than the L2), so B·D = 512 decode rows at C = 2048 fit next to the
-weights.  Checks before timing, as decode_reference: graph replay = eager (same inputs), verify attention and
+The KV cache is one pool of at most ``--kv-pool-gib`` shared round-robin by the layers (every layer still streams its
+own rows from HBM: a layer's K/V read is larger than the L2), so B·D = 512 decode rows at C = 2048 fit next to the
+weights.  The pool is also capped by what the GPU has left (``size_plan``): the free memory after the weights, less
+the largest pass's activations (computed from the shapes) and a margin, in whole caches; the Qwen3-30B-A3B sweep
+(57 GiB of weights) stopped with a CUDA OOM on an H100 (79.18 GiB) when the pool was the fixed 40 GiB
+(docs/benchmarks.md §3.8).  ``--plan`` prints that plan for a GPU of ``--plan-total-bytes`` without allocating
+anything (CPU).  Checks before timing, as decode_reference: graph replay = eager (same inputs), verify attention and
 draft attention = an fp32 softmax reference with the causal mask.  Output: JSON with machine, checks and rows
 (``kind`` verify / decode / draft), each with the median µs of ``--repeats`` timings after ``--warmup`` replays.
 """
@@ -59,12 +63,104 @@ KEYS_ROW = ("model", "kind", "attention_kernel", "batch", "tokens", "context", "
             "check_graph_vs_eager", "attention_only_us")
 
 
+# ----------------------------------------------------------------------------------------------- memory plan
+GIB = 2**30
+H100_TOTAL_BYTES = 85_017_493_504
+"""CUDA total of the H100 80GB HBM3 the device tool lends (machine.total_bytes of
+docs/runs/decode_h100_moe_2026-12-05.json: 79.18 GiB)"""
+CONTEXT_BYTES = int(0.76 * GIB)
+"""memory the process holds outside PyTorch's allocator (CUDA context, cuBLAS/cuDNN handles): the session-15 OOM on
+that H100 (docs/runs/spec_h100_llama_2026-12-05.json errors): 78.30 GiB in use by the process − 75.98 allocated −
+1.56 reserved by PyTorch.  Only ``--plan`` uses it; on a GPU the plan reads ``torch.cuda.mem_get_info``"""
+MARGIN_BYTES = 1 * GIB
+"""left free beyond the computed activations, for what the free memory read after the weights does not count yet:
+the libraries loaded at the first GEMM / attention (cuBLAS, cuBLASLt, cuDNN, flash kernels), at most the 0.76 GiB
+everything outside PyTorch took at the end of session 15's H100 run (``CONTEXT_BYTES``, context included), and
+torch's cuBLAS + cuBLASLt workspaces, 32 MiB each per stream on Hopper, for the two streams of the graph warm-up
+(0.125 GiB): 0.89 GiB, rounded up (the run records its peak, ``peak_allocated_bytes``)"""
+
+
+def weight_bytes(s: dict) -> int:
+    """Bytes of ``decode_reference.Weights`` for shapes ``s`` (bf16), the 1 × 1 KV caches it starts with aside."""
+    h, hd, heads, kv = s["hidden"], s["head_dim"], s["heads"], s["kv_heads"]
+    per_layer = 2 * h + (heads + 2 * kv) * hd * h + h * heads * hd + (2 * hd if s["qk_norm"] else 0)
+    if s["experts"]:
+        per_layer += s["experts"] * (h + 3 * s["moe_inter"] * h)
+    else:
+        per_layer += 3 * s["inter"] * h
+    return 2 * (2 * s["vocab"] * h + h + s["layers"] * per_layer)
+
+
+def cache_bytes(s: dict, rows: int, positions: int) -> int:
+    """Bytes of one pool cache: K and V, rows × KV heads × positions × head_dim, bf16."""
+    return 2 * rows * s["kv_heads"] * positions * s["head_dim"] * 2
+
+
+def activation_bytes(s: dict, rows: int, context: int, tokens: int) -> int:
+    """An upper bound on the memory the largest pass (``rows`` = B·D query rows over ``context`` + ``tokens`` keys)
+    holds beside the weights and the pool: its logits as ``timed`` keeps them (the graph's bf16 output, the eager
+    call's bf16 logits and their fp32 copy, one warm-up call's bf16 logits: 10 bytes per logit), and twice (eager
+    call, graph pool) every intermediate of one layer added up without reuse: the hidden-wide tensors, qkv, the q/k
+    norms, RoPE's five temporaries per tensor, the attention output, the MoE's sorted rows, gate_up, activation,
+    down output, weighting and unsort (top-k rows each), and attention scores with their softmax in fp32 as SDPA's
+    math path would hold them (B · KV heads · G·D rows · keys); plus the per-layer outputs the attention-only graph
+    keeps (``attention_only``: layers × rows × heads·head_dim)."""
+    h, hd, heads, kv = s["hidden"], s["head_dim"], s["heads"], s["kv_heads"]
+    logits = 10 * rows * s["vocab"]
+    layer = 2 * rows * (4 * h + (heads + 2 * kv) * hd + 6 * (heads + kv) * hd + 2 * heads * hd)
+    if s["experts"]:
+        k, w = s["topk"], s["moe_inter"]
+        layer += 2 * rows * k * (4 * h + 2 * w + 3 * w) + 6 * rows * s["experts"]
+    else:
+        layer += 2 * rows * 4 * s["inter"]
+    batch = max(1, rows // max(tokens, 1))
+    scores = 2 * 4 * batch * kv * (heads // kv) * tokens * (context + tokens)
+    attention_only = 2 * s["layers"] * rows * heads * hd
+    return logits + 2 * (layer + scores) + attention_only
+
+
+def size_plan(s: dict, rows: int, positions: int, context: int, tokens: int, *, free_bytes: int,
+              pool_cap_bytes: float, margin_bytes: int = MARGIN_BYTES) -> dict:
+    """How many pool caches of ``rows`` × ``positions`` fit: ``free_bytes`` is the device memory left once the weights
+    are on it; the pool gets what remains after the largest pass's activations and the margin, at most
+    ``pool_cap_bytes``, in whole caches, at most one per layer.  ``caches`` 0: not even one fits (``fits`` False)."""
+    per = cache_bytes(s, rows, positions)
+    act = activation_bytes(s, rows, context, tokens)
+    room = free_bytes - act - margin_bytes
+    caches = max(0, min(s["layers"], int(min(room, pool_cap_bytes) // per)))
+    return {"free_after_weights_bytes": int(free_bytes), "cache_bytes": per, "activation_bytes": act,
+            "margin_bytes": margin_bytes, "pool_cap_bytes": int(pool_cap_bytes), "caches": caches,
+            "pool_bytes": caches * per, "left_bytes": int(free_bytes - act - caches * per), "fits": caches >= 1}
+
+
+def device_plan(s: dict, rows: int, positions: int, context: int, tokens: int, pool_cap_gib: float,
+                free_total: tuple[int, int]) -> dict:
+    """``size_plan`` on the GPU: ``free_total`` is ``torch.cuda.mem_get_info()`` read after the weights are built
+    (and the allocator's cache emptied).  Prints the plan; raises when not one cache fits (which batches to drop)."""
+    free, total = free_total
+    plan = dict(size_plan(s, rows, positions, context, tokens, free_bytes=free, pool_cap_bytes=pool_cap_gib * GIB),
+                total_bytes=int(total), weights_bytes=weight_bytes(s))
+    print(s["id"], "memory plan", json.dumps(plan), flush=True)
+    if not plan["fits"]:
+        raise RuntimeError(f"{s['id']}: not one KV cache of {gib(plan['cache_bytes'])} ({rows} rows × {positions} "
+                           f"positions) fits beside the weights ({gib(free)} free after them, "
+                           f"{gib(plan['activation_bytes'])} for the largest pass); pass fewer --batches or "
+                           f"--draft-tokens")
+    return plan
+
+
+def gib(n: float) -> str:
+    return f"{n / GIB:.2f} GiB"
+
+
 # ----------------------------------------------------------------------------------------------- KV pool
-def share_kv_pool(wts: dr.Weights, s: dict, rows: int, positions: int, pool_bytes: float, device: str) -> int:
+def share_kv_pool(wts: dr.Weights, s: dict, rows: int, positions: int, pool_bytes: float, device: str,
+                  caches: int | None = None) -> int:
     """Replace every layer's KV cache by one of ``n`` pool caches (rows × KV heads × positions × head_dim, round
-    robin over the layers), ``n`` as many as ``pool_bytes`` holds (≥ 1, ≤ layers).  Returns ``n``."""
-    per = 2 * rows * s["kv_heads"] * positions * s["head_dim"] * 2
-    n = max(1, min(s["layers"], int(pool_bytes // per)))
+    robin over the layers), ``n`` as many as ``pool_bytes`` holds (≥ 1, ≤ layers), or ``caches`` when given (the
+    memory plan's).  Returns ``n``."""
+    per = cache_bytes(s, rows, positions)
+    n = caches if caches is not None else max(1, min(s["layers"], int(pool_bytes // per)))
     g = torch.Generator(device=device).manual_seed(1)
     pool = []
     for _ in range(n):
@@ -281,11 +377,19 @@ def run_model(key: str, args, device: str, result: dict) -> None:
     s = dr.shapes_of(dr.MODELS[key], args.tiny)
     c, batches, dtoks = args.context, args.batch_list, args.draft_list
     rows_max = max(max(batches) * max(dtoks), max(batches))
+    positions = c + max(max(dtoks), max(args.topk_list)) + 1
     t0 = time.time()
     wts = dr.Weights(s, 1, 1, device)
-    pools = share_kv_pool(wts, s, rows_max, c + max(max(dtoks), max(args.topk_list)) + 1,
-                          args.kv_pool_gib * 2**30, device)
+    caches, plan = None, None
+    if device != "cpu":
+        torch.cuda.empty_cache()              # the fp32 temporaries of the weight build (1.5 GiB for a w13)
+        torch.cuda.reset_peak_memory_stats()
+        plan = device_plan(s, rows_max, positions, c, max(dtoks), args.kv_pool_gib, torch.cuda.mem_get_info())
+        caches = plan["caches"]
+    pools = share_kv_pool(wts, s, rows_max, positions, args.kv_pool_gib * GIB, device, caches)
     checks = {"kv_pool_caches": pools, "verify_attention_max_abs_err": check_verify_attention(wts.layers[0], s, device)}
+    if plan is not None:
+        checks["memory_plan"] = plan
     if s["experts"]:
         checks["moe_rel_err"] = dr.check_moe(wts, s, device)
     result["checks"][s["id"]] = checks
@@ -330,6 +434,8 @@ def run_model(key: str, args, device: str, result: dict) -> None:
                 if b == 1 and t == 4:
                     row["profile"] = kernel_times(lambda: verify_step(tokens, wts, b, t, c, rope, bias, sk), device)
                 emit(result, row)
+    if device != "cpu":
+        checks["peak_allocated_bytes"] = torch.cuda.max_memory_allocated()
     del wts
     if device != "cpu":
         torch.cuda.empty_cache()
@@ -366,6 +472,27 @@ def share_kv_pool_draft(dw: DraftWeights, d: dict, rows: int, positions: int, de
     return rows
 
 
+def print_plan(args) -> int:
+    """``--plan``: the memory plan of every model of ``--models`` on a GPU of ``--plan-total-bytes`` (CPU, nothing
+    allocated); exit 1 when a model does not fit."""
+    ok = True
+    for key in args.models.split(","):
+        s = dr.shapes_of(dr.MODELS[key], args.tiny)
+        rows = max(max(args.batch_list) * max(args.draft_list), max(args.batch_list))
+        positions = args.context + max(max(args.draft_list), max(args.topk_list)) + 1
+        wb = weight_bytes(s)
+        free = args.plan_total_bytes - CONTEXT_BYTES - wb
+        plan = size_plan(s, rows, positions, args.context, max(args.draft_list), free_bytes=free,
+                         pool_cap_bytes=args.kv_pool_gib * GIB)
+        ok = ok and plan["fits"]
+        print(f"{s['id']}: GPU {gib(args.plan_total_bytes)} − context {gib(CONTEXT_BYTES)} − weights {gib(wb)} = "
+              f"{gib(free)} free; largest pass {rows} rows: activations ≤ {gib(plan['activation_bytes'])}, margin "
+              f"{gib(plan['margin_bytes'])}; pool {plan['caches']} × {gib(plan['cache_bytes'])} = "
+              f"{gib(plan['pool_bytes'])} (cap {args.kv_pool_gib:g} GiB); left {gib(plan['left_bytes'])}"
+              + ("" if plan["fits"] else "  DOES NOT FIT"))
+    return 0 if ok else 1
+
+
 def emit(result: dict, row: dict) -> None:
     result["rows"].append(row)
     print(json.dumps({k: row.get(k) for k in KEYS_ROW if k != "step_us_all"}), flush=True)
@@ -376,8 +503,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--draft-tokens", default=",".join(map(str, DRAFT_TOKENS)), help="D: verify tokens per request")
     ap.add_argument("--topks", default=",".join(map(str, TOPKS)), help="draft rows per request (tree step)")
     ap.add_argument("--context", type=int, default=CONTEXT)
-    ap.add_argument("--kv-pool-gib", type=float, default=40.0)
+    ap.add_argument("--kv-pool-gib", type=float, default=40.0,
+                    help="most GiB for the shared KV pool (less where the GPU has less left: size_plan)")
     ap.add_argument("--smoke", action="store_true", help="B 1,16; D 2,4; topk 1,4 only")
+    ap.add_argument("--plan", action="store_true",
+                    help="print the memory plan of every model for a GPU of --plan-total-bytes and exit (no GPU)")
+    ap.add_argument("--plan-total-bytes", type=int, default=H100_TOTAL_BYTES,
+                    help="CUDA total of the GPU --plan sizes for (default: the H100 80GB HBM3, 79.18 GiB)")
     args = ap.parse_args(argv)
     args.batch_list = (1, 16) if args.smoke else tuple(int(b) for b in args.batches.split(","))
     args.draft_list = (2, 4) if args.smoke else tuple(int(t) for t in args.draft_tokens.split(","))
@@ -385,6 +517,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.tiny:
         args.context = min(args.context, 64)
         args.kv_pool_gib = min(args.kv_pool_gib, 0.01)
+    bad = [f"{flag} {v}" for flag, vals in (("--batches", args.batch_list), ("--draft-tokens", args.draft_list),
+                                            ("--topks", args.topk_list)) for v in vals if v < 1]
+    if bad or args.context < 1:
+        print(f"spec_reference: every batch, draft-token count, topk and the context must be ≥ 1; got "
+              f"{', '.join(bad) or f'--context {args.context}'}", file=sys.stderr)
+        return 2
+    if args.plan:
+        return print_plan(args)
     device = args.device
     torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = True
     result = {"command": " ".join(sys.argv if argv is None else ["bench/spec_reference.py", *argv]),

@@ -27,7 +27,12 @@ def test_decode_steps_on_the_h100_run():
     out = _run(str(ROOT / "bench" / "decode_compare.py"), str(RUNS / "decode_h100_dense_2026-12-05.json"),
                str(RUNS / "decode_h100_moe_2026-12-05.json"))
     assert out.startswith("GPU H100-SXM-80GB")
-    assert "28 rows: max |error| 16.7 %, mean 7.5 %" in out
+    # helper moe17 (session 17): the H100's own grouped_mm line (0.94 of copy, constants.GROUPED_MM_BY_GPU); with the
+    # H200's 0.70 it was max 16.7 %, mean 7.5 %, MoE 9/12 within 15 %
+    assert "28 rows: max |error| 11.2 %, mean 3.5 %" in out
+    errors = [float(line.split("|")[6].strip().rstrip(" %")) for line in out.splitlines() if line.startswith("| ")
+              and line.split("|")[6].strip().endswith("%")]
+    assert len(errors) == 28 and all(abs(e) <= 15 for e in errors)
 
 
 def test_runs_of_two_gpus_are_not_mixed():

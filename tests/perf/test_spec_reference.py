@@ -105,3 +105,56 @@ def test_compare_refuses_a_missing_file_clearly(capsys):
     assert spec_compare.main(["/nonexistent/spec.json"]) == 2
     err = capsys.readouterr().err
     assert "cannot read the spec_reference JSON" in err and "Traceback" not in err
+
+
+# ---- memory plan (helper moe17, 2026-12-05, session 17): the Qwen3-30B-A3B sweep OOMed on an H100 in session 15
+def _qwen():
+    import decode_reference as dr
+
+    return dr.shapes_of(dr.MODELS["moe"], False)
+
+
+def test_weight_and_cache_bytes_reproduce_the_session15_oom():
+    """The OOM (docs/runs/spec_h100_llama_2026-12-05.json errors): 75.98 GiB allocated when the V half (1.01 GiB) of
+    the 10th cache of the fixed 40 GiB pool did not fit: weights + 9 caches + one K half."""
+    pytest.importorskip("torch")
+    import spec_reference as sr
+
+    s = _qwen()
+    per = sr.cache_bytes(s, 512, 2048 + 8 + 1)
+    assert per / 2 / sr.GIB == pytest.approx(1.005, abs=0.005)                  # "Tried to allocate 1.01 GiB"
+    allocated = sr.weight_bytes(s) + 9 * per + per // 2
+    assert allocated / sr.GIB == pytest.approx(75.98, abs=0.05)
+    assert int(40 * sr.GIB // per) == 19                                          # what the fixed pool asked for
+
+
+def test_plan_fits_the_h100_and_keeps_the_h200_pool():
+    pytest.importorskip("torch")
+    import spec_reference as sr
+
+    s = _qwen()
+    free_h100 = sr.H100_TOTAL_BYTES - sr.CONTEXT_BYTES - sr.weight_bytes(s)
+    plan = sr.size_plan(s, 512, 2057, 2048, 8, free_bytes=free_h100, pool_cap_bytes=40 * sr.GIB)
+    assert plan["fits"] and plan["caches"] == 9
+    assert plan["pool_bytes"] + plan["activation_bytes"] + plan["margin_bytes"] <= free_h100
+    assert 0.5 * sr.GIB < plan["activation_bytes"] < 2 * sr.GIB
+    free_h200 = 150_109_880_320 - sr.CONTEXT_BYTES - sr.weight_bytes(s)         # the H200 run's 19 caches stay
+    assert sr.size_plan(s, 512, 2057, 2048, 8, free_bytes=free_h200, pool_cap_bytes=40 * sr.GIB)["caches"] == 19
+    with pytest.raises(RuntimeError, match="pass fewer --batches"):
+        sr.device_plan(s, 512, 2057, 2048, 8, 40.0, (int(2 * sr.GIB), sr.H100_TOTAL_BYTES))
+
+
+def test_plan_flag_prints_the_plan_without_a_gpu(tmp_path):
+    pytest.importorskip("torch")
+
+    def run(*extra):
+        return subprocess.run([sys.executable, str(ROOT / "bench" / "spec_reference.py"), "--models", "moe", "--plan",
+                               "--out", str(tmp_path / "x.json"), *extra], capture_output=True, text=True, timeout=300,
+                              env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+
+    ok = run()
+    assert ok.returncode == 0 and "pool 9 × 2.01 GiB" in ok.stdout and not (tmp_path / "x.json").exists()
+    small = run("--plan-total-bytes", str(60 * 2**30))
+    assert small.returncode == 1 and "DOES NOT FIT" in small.stdout
+    bad = run("--batches", "0,4")
+    assert bad.returncode == 2 and "must be ≥ 1" in bad.stderr and "Traceback" not in bad.stderr

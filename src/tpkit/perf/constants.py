@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from tpkit.records import dataclass
 
-__all__ = ["Const", "C", "all_constants"]
+__all__ = ["Const", "C", "GroupedMm", "GROUPED_MM_BY_GPU", "all_constants", "grouped_mm_terms"]
 
 _RUN = "bench/decode_reference.py micro-benchmarks, 1× H200 SXM, 2026-12-01 (docs/runs/decode_h200_2026-12-01.json)"
 
@@ -93,7 +93,9 @@ C = {
         confidence="measured"),
     "grouped_gemm_efficiency": Const(
         value=0.70, unit="fraction of the measured copy bandwidth",
-        source=f"slope of the same fit: 2.99 TB/s of expert weights / 4.273 TB/s; {_RUN}", confidence="measured"),
+        source=f"slope of the same fit: 2.99 TB/s of expert weights / 4.273 TB/s; {_RUN}; the default for a GPU "
+               "without its own grouped_mm micro-benchmark (GROUPED_MM_BY_GPU: band 0.70–0.94 over the GPUs "
+               "measured)", confidence="measured"),
     "engine_moe_efficiency": Const(
         value=1.0, unit="fraction of the dense-GEMM bandwidth for engine fused-MoE kernels",
         source="SGLang fused_moe (Triton, tuned per shape) and vLLM Marlin MoE stream expert weights like dense "
@@ -267,3 +269,62 @@ C = {
 def all_constants() -> dict[str, Const]:
     """A copy of every constant (for ``--json`` output and docs)."""
     return dict(C)
+
+
+# ---- torch._grouped_mm (the reference layout's expert GEMMs) per GPU (helper moe17, 2026-12-05, session 17)
+_H100_RUN = ("bench/decode_reference.py micro-benchmarks, 1× H100 80GB HBM3 SXM, 2026-12-05 "
+             "(docs/runs/decode_h100_moe_2026-12-05.json, micro.grouped_mm; docs/benchmarks.md §3.8)")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GroupedMm:
+    """The expert-GEMM terms of ``torch._grouped_mm`` on one GPU: a line through its micro-benchmark (Qwen3-30B-A3B
+    w13, 8 and 128 experts × 1 token), or the default for a GPU that has none."""
+
+    efficiency: float
+    """expert weights stream at this fraction of the GPU's copy bandwidth (fraction)"""
+    overhead_us: float
+    """fixed µs per grouped GEMM launch (the line's intercept)"""
+    measured_on: str
+    """catalog name of the GPU the two numbers were measured on"""
+    measured: bool
+    """True when ``measured_on`` is the GPU asked about; False: the default carried over (see ``band``)"""
+    band: tuple[float, float]
+    """(lowest, highest) efficiency over the GPUs measured: where an unmeasured GPU's value may lie"""
+    source: str
+    """run file and figures behind the numbers"""
+
+
+GROUPED_MM_BY_GPU = {
+    "H200-SXM-141GB": (C["grouped_gemm_efficiency"], C["grouped_gemm_overhead_us"]),
+    "H100-SXM-80GB": (
+        Const(value=0.94, unit="fraction of the measured copy bandwidth",
+              source=f"torch._grouped_mm 8 / 128 experts × 1 token: 30.31 / 296.07 µs; slope 120 × 6,291,456 B / "
+                     f"265.76 µs = 2.84 TB/s of expert weights / the run's copy 3.023 TB/s = 0.940 (128 experts "
+                     f"alone: 2.72 TB/s; 32 experts predicted 83.5, measured 81.9 µs; the dense run "
+                     f"decode_h100_dense_2026-12-05.json gives 0.941); {_H100_RUN}", confidence="measured"),
+        Const(value=12.6, unit="us per grouped expert GEMM",
+              source=f"intercept of the same line: 30.31 µs − 8 × 6,291,456 B / 2.84 TB/s (dense run: 12.4); "
+                     f"{_H100_RUN}", confidence="measured"),
+    ),
+}
+"""catalog GPU name → (efficiency, overhead) of ``torch._grouped_mm`` measured on that GPU.  The rule of
+docs/benchmarks.md §3.2 (constants from a run's micro-benchmarks, never from its decode steps) applied per GPU: the H100's expert GEMMs
+stream at 2.84 TB/s, 0.94 of its copy rate, where the H200's stream at 2.99 TB/s, 0.70 of a faster copy."""
+
+
+def grouped_mm_terms(gpu_name: str) -> GroupedMm:
+    """The ``torch._grouped_mm`` terms for the catalog GPU ``gpu_name``: its own micro-benchmark where
+    ``GROUPED_MM_BY_GPU`` has one, else the H200 value (``grouped_gemm_efficiency`` / ``grouped_gemm_overhead_us``)
+    with the band of the measured GPUs."""
+    effs = [eff.value for eff, _ in GROUPED_MM_BY_GPU.values()]
+    band = (min(effs), max(effs))
+    own = GROUPED_MM_BY_GPU.get(gpu_name)
+    measured_on = gpu_name if own else "H200-SXM-141GB"
+    eff, fixed = own or GROUPED_MM_BY_GPU[measured_on]
+    source = eff.source if own else (f"measured on {measured_on}, assumed for {gpu_name} (band {band[0]:.2f}–"
+                                     f"{band[1]:.2f} over the GPUs measured: {', '.join(GROUPED_MM_BY_GPU)}); "
+                                     f"{eff.source}")
+    return GroupedMm(efficiency=eff.value, overhead_us=fixed.value, measured_on=measured_on, measured=own is not None,
+                     band=band, source=source)
+

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
-from tpkit.perf.constants import C
+from tpkit.perf.constants import C, GroupedMm, grouped_mm_terms
 from tpkit.records import dataclass
 
 __all__ = ["DeviceRates", "device_rates"]
@@ -42,6 +42,10 @@ class DeviceRates:
     sm_flops: float | None = None
     """datasheet dense bf16 FLOP/s of one SM (bf16 TFLOP/s ÷ SM count, no efficiency: a ceiling for one block's math,
     ``perf.fa2_verify``); None where the catalog has no SM count"""
+    grouped_mm: GroupedMm | None = None
+    """``torch._grouped_mm``'s expert-GEMM terms on this GPU (``constants.grouped_mm_terms``: measured per GPU where a
+    micro-benchmark exists, else the H200 value with its band); used by the ``reference`` layout.  None: the H200
+    constants"""
 
     def flops_for(self, dtype: str) -> float:
         """Effective FLOP/s for a GEMM whose inputs are ``dtype`` (falls back to bf16)."""
@@ -79,4 +83,5 @@ def device_rates(gpu: GpuSpec) -> DeviceRates:
     return DeviceRates(name=gpu.name, hbm_bytes_per_s=hbm, flops=flops, compute_capability=gpu.compute_capability,
                        nvlink_gbps_per_direction=gpu.nvlink_gbps_per_direction,
                        pcie_gbps_per_direction=gpu.pcie_gbps_per_direction, notes=tuple(notes),
-                       sm_flops=gpu.bf16_dense_tflops * 1e12 / gpu.sm_count if gpu.sm_count else None)
+                       sm_flops=gpu.bf16_dense_tflops * 1e12 / gpu.sm_count if gpu.sm_count else None,
+                       grouped_mm=grouped_mm_terms(gpu.name))

@@ -4,7 +4,8 @@
                        gemm_overhead + min(K, gemv_k_latency_cap) · gemv_k_latency_ns)   (the second term only
                    for a GEMM of ≤ 16 tokens, ``Kernel.latency_k`` = K: a small-N GEMV is latency-bound along K,
                    measured on an H200, docs/runs/gemv_small_m_h200_2026-12-04.json)
-    t(grouped)   = smooth_max(bytes / (BW · grouped efficiency), FLOPs / F) + grouped overhead (per ``impl``)
+    t(grouped)   = smooth_max(bytes / (BW · grouped efficiency), FLOPs / F) + grouped overhead (per ``impl``; for
+                   torch._grouped_mm per GPU, ``DeviceRates.grouped_mm``)
     t(attention) = smooth_max(max(bytes / BW, bytes one block streams / per-block rate,
                                   bytes one row streams / triton_mla_row_gbps), FLOPs / F)
                    + attention_overhead   (the block term only for kernels without split-KV, the row term only
@@ -83,15 +84,19 @@ def gemv_floor_us(k_dim: int) -> float:
 
 
 def kernel_us(k: Kernel, dev: DeviceRates, impl: ImplProfile | None = None) -> float:
-    """µs of one launch of ``k`` on ``dev`` (``impl`` sets the expert-GEMM efficiency; default: measured torch)."""
+    """µs of one launch of ``k`` on ``dev`` (``impl`` sets the expert-GEMM efficiency; default, and the ``reference``
+    layout: torch._grouped_mm as measured on ``dev``'s GPU, ``DeviceRates.grouped_mm``)."""
     bw = dev.hbm_bytes_per_s
     flop_us = k.flops / dev.flops_for(k.dtype) * 1e6 if k.flops else 0.0
     if k.kind == "gemm":
         t = _smooth_max(k.bytes / bw * 1e6, flop_us) + C["gemm_overhead_us"].value
         return max(t, gemv_floor_us(k.latency_k)) if k.latency_k else t
     if k.kind == "grouped":
-        eff = impl.grouped_efficiency if impl else C["grouped_gemm_efficiency"].value
-        fixed = impl.grouped_overhead_us if impl else C["grouped_gemm_overhead_us"].value
+        eff, fixed = impl.grouped_efficiency if impl else None, impl.grouped_overhead_us if impl else None
+        if eff is None or fixed is None:   # torch._grouped_mm: the GPU's own micro-benchmark where there is one
+            own = dev.grouped_mm
+            eff = own.efficiency if own else C["grouped_gemm_efficiency"].value
+            fixed = own.overhead_us if own else C["grouped_gemm_overhead_us"].value
         return _smooth_max(k.bytes / (bw * eff) * 1e6, flop_us) + fixed
     if k.kind == "attention":
         mem_us = max(k.bytes / bw, k.cta_bytes / _cta_rate(k), k.row_bytes / (C["triton_mla_row_gbps"].value * 1e9),

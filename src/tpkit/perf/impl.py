@@ -22,7 +22,7 @@ from tpkit.errors import PlanInputError
 from tpkit.perf.constants import C
 from tpkit.records import dataclass
 
-__all__ = ["ImplProfile", "IMPLS", "impl_profile", "impl_for", "sglang_router_kernels"]
+__all__ = ["ImplProfile", "IMPLS", "grouped_mm_notes", "impl_profile", "impl_for", "sglang_router_kernels"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -43,10 +43,11 @@ class ImplProfile:
     """extra non-GEMM kernels of an MLA attention block (latent norms, rope, concat; count)"""
     global_small_kernels: int
     """embedding, final norm, sampling (count per forward)"""
-    grouped_efficiency: float
-    """expert GEMMs stream weights at this fraction of the dense-GEMM bandwidth"""
-    grouped_overhead_us: float
-    """fixed µs per grouped expert GEMM launch"""
+    grouped_efficiency: float | None
+    """expert GEMMs stream weights at this fraction of the dense-GEMM bandwidth; None: torch._grouped_mm's, measured
+    per GPU (``DeviceRates.grouped_mm``)"""
+    grouped_overhead_us: float | None
+    """fixed µs per grouped expert GEMM launch; None: torch._grouped_mm's, per GPU"""
     split_kv: bool
     """attention splits each sequence's KV over several blocks (FlashInfer/FA decode); False: one block per
     (sequence, KV head), which caps a small batch's attention bandwidth"""
@@ -66,7 +67,7 @@ IMPLS = {
     "reference": ImplProfile(
         name="reference", attn_small_kernels=16, mlp_small_kernels=5, moe_small_kernels=30, qk_norm_kernels=2,
         mla_small_kernels=6, global_small_kernels=6, split_kv=False,
-        grouped_efficiency=C["grouped_gemm_efficiency"].value, grouped_overhead_us=C["grouped_gemm_overhead_us"].value,
+        grouped_efficiency=None, grouped_overhead_us=None,   # torch._grouped_mm, per GPU (constants.GROUPED_MM_BY_GPU)
         source="counted in bench/decode_reference.py (add, RMSNorm, 10 RoPE ops, 2 KV copies, memset, split-K reduce "
                "per attention block; add, RMSNorm, SiLU, mul, split-K reduce per MLP; routing/sort/gather/combine per "
                "MoE) and checked with torch.profiler: 21 small + 5 GEMM/attention kernels per Llama layer"),
@@ -97,6 +98,18 @@ def impl_for(req) -> ImplProfile:
     if not extra:
         return profile
     return replace(profile, moe_small_kernels=profile.moe_small_kernels + extra, source=f"{profile.source}; {why}")
+
+
+def grouped_mm_notes(impl: ImplProfile, dev) -> list[str]:
+    """The output's line on the expert GEMMs when ``impl`` runs ``torch._grouped_mm`` (the ``reference`` layout): the
+    line used on ``dev`` (a ``DeviceRates``), measured on that GPU or carried over from another with its band."""
+    own = dev.grouped_mm
+    if impl.grouped_efficiency is not None or own is None:
+        return []
+    where = (f"measured on {own.measured_on}" if own.measured else f"measured on {own.measured_on}, assumed for "
+             f"{dev.name} (band {own.band[0]:.2f}–{own.band[1]:.2f} over the GPUs measured)")
+    return [f"expert GEMMs (torch._grouped_mm): {own.efficiency} of the copy rate + {own.overhead_us} µs a launch, "
+            f"{where}"]
 
 
 def sglang_router_kernels(model, version: str | None, *, vendor: str = "NVIDIA") -> tuple[int, str]:

@@ -22,7 +22,7 @@ from tpkit.perf.device import DeviceRates, device_rates
 from tpkit.perf.forward import ForwardTime, queued_behind, time_forward
 from tpkit.perf.fa2_verify import split_kv_alternative
 from tpkit.perf.graphs import graph_notes, graph_padding
-from tpkit.perf.impl import ImplProfile, impl_for
+from tpkit.perf.impl import ImplProfile, grouped_mm_notes, impl_for
 from tpkit.perf.mla_splits import splits_note, verify_attention_mode
 from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
@@ -482,6 +482,7 @@ def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
     if ctx.req.model.moe is not None:
         out.append("routed experts: uniform top-k routing, expected distinct experts E·(1−(1−k/E)^T) (an upper bound "
                    "for skewed routers)")
+        out += grouped_mm_notes(ctx.impl, ctx.dev)
     if ctx.req.spec is not None:
         out.append(ctx.rate_source)
         out.append("tree acceptance: the r-th candidate is right with probability a·(1−a)^(r−1); the best "
