@@ -1136,8 +1136,20 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # vLLM 0.28.0 (+cu129 wheel) at util 0.90 on one RTX 3090 per job; Llama-3.1-8B-Instruct (NousResearch mirror) and a
     # no-DCA Qwen2.5-7B-Instruct-1M; M1 at 8,192 with bf16 / fp8 KV (vp_724-vp_727), M3's serial full_gpu starts at
     # 33,824 / 66,592 (vp_728 / vp_729)
-    **{cid: ("0.28.0", "stated 'vllm 0.28.0' + 'torch 2.13.0+cu129' (the environment fingerprint table)", {}, None)
+    **{cid: ("0.28.0", "stated 'vllm 0.28.0' + 'torch 2.13.0+cu129' (the environment fingerprint table)",
+             {"compile_cache": "warm"} if cid in ("vp_728", "vp_729") else {}, None)
        for cid in ("vp_724", "vp_725", "vp_726", "vp_727", "vp_728", "vp_729")},
+    # compile_cache "warm" for vp_728 / vp_729 (helper w17, 2026-12-05, post-blind; docs/accuracy.md §6.4 "round bl17"
+    # and w17): vLLM 0.28.0 keys its torch.compile cache by VllmConfig.compute_hash (config/vllm.py: max_model_len and
+    # the KV cache dtype enter, gpu_memory_utilization and the KV connector's config do not) and the env factors
+    # (envs.compile_factors: VLLM_CACHE_ROOT and CUDA_VISIBLE_DEVICES ignored), under VLLM_CACHE_ROOT/torch_compile_cache
+    # (compilation/backends.py VllmBackend.__call__; decorators.py for the AOT artifact). The M3 serial pass restarted,
+    # one at a time on GPU 0, the very commands (max_model_len 33,824 / 66,592, the project's one VLLM_CACHE_ROOT) that
+    # the M3 parallel pass had started and compiled before it, so every serial start loaded its graphs. The log prints
+    # both pools of one command: Qwen full_gpu at 66,592 'parallel 時 KV pool 讀到 106,512、serial 時 121,072', and the
+    # M2 precision-tier run's repeated starts of one command 'fp8 有 83,312 與 96,272 兩個值、int4 有 156,832 與
+    # 181,216' (the same 0.79 GiB step as 41,648 -> 48,128). vp_724-vp_727 are M1's first starts of their hashes
+    # (cold, the default).
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
