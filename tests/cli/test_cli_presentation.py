@@ -222,7 +222,7 @@ def test_help_documents_the_exit_statuses(capsys):
 
 def test_vllm_states_its_rules_in_the_header_not_in_a_warning(capsys):
     code, out, err = run(capsys, "plan", LLAMA_8B, "--gpu", "H100", "--engine", "vllm")
-    assert out.splitlines()[0].startswith("tpkit plan · vllm 0.33 rules")
+    assert out.splitlines()[0].startswith("tpkit plan · vllm 0.34 rules")  # helper cur17: current = 0.34
     assert "'current' means" not in out
     code, out, err = run(capsys, "plan", LLAMA_8B, "--gpu", "H100", "--engine", "vllm", "--json")
     assert json.loads(out)["warnings"] == []

@@ -181,7 +181,8 @@ def test_a_stored_quantisation_on_an_unquantised_checkpoint_is_warned(capsys):
     assert not any("quantization_config" in w for w in json.loads(out)["warnings"])
 
 
-@pytest.mark.parametrize("version,warned", [("0.33", False), ("0.33.0", False), ("0.34.0", True), ("0.99", True)])
+@pytest.mark.parametrize("version,warned", [("0.34", False), ("0.34.0", False), ("0.33.0", False), ("0.35.0", True),
+                                            ("0.99", True)])  # helper cur17: newest read is 0.34.0
 def test_a_vllm_release_newer_than_the_newest_read_is_warned(capsys, version, warned):
     """Before: 'vllm 0.99 rules' in the header, no warning (SGLang's plan already warned)."""
     code, out, err = cli(capsys, "plan", LLAMA, "--gpu", "H100", "--engine", "vllm", "--engine-version", version,

@@ -23,8 +23,12 @@ def test_the_flag_it_names_plans(capsys):
 def test_vllm_names_the_layout_that_fits(capsys):
     refused(capsys, "plan", *V3, "--tp", "8", "--dp", "8", "--engine", "vllm",
             says=("multiplies the GPUs", "on 8 GPUs use --tp 1 --dp 8"))
-    code, _, _ = cli(capsys, "plan", *V3, "--tp", "1", "--dp", "8", "--engine", "vllm")
+    # 0.33: fits; vLLM 0.34's extensible KV cache keeps 0.75 × this MoE profile peak free beside it (helper cur17),
+    # which leaves less than one 163,840-token request (exit 3, DOES NOT FIT, but planned)
+    code, _, _ = cli(capsys, "plan", *V3, "--tp", "1", "--dp", "8", "--engine", "vllm", "--engine-version", "0.33")
     assert code == 0
+    code, _, _ = cli(capsys, "plan", *V3, "--tp", "1", "--dp", "8", "--engine", "vllm")
+    assert code == 3
 
 
 def test_no_hint_where_no_layout_fits(capsys):

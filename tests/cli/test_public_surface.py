@@ -35,6 +35,7 @@ PLAN_FLAGS = frozenset({
     "--enable-prefix-caching",  # helper mv5: a hybrid's mamba cache mode (engines.vllm.mamba)
     "--enable-chunked-prefill",  # helper mv20: V0's profile budget when given (engines.vllm.inputs._v0_batch)
     "--no-async-scheduling",  # helper mv7: one batch in flight for the sliding-window need (engines.vllm.capacity)
+    "--no-enable-extensible-kv-cache",  # helper cur17: vLLM >= 0.34 sizes the KV cache after warm-up unless given
     "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)
     "--vllm-entrypoint",  # tpkit's own (helper llmc): vllm serve or the offline vllm.LLM class (not a vLLM flag)
     "--attention-backend",  # vLLM's --attention-backend (helper vcg10: FlashInfer's workspace in the graph estimate)

@@ -77,6 +77,8 @@ def _total(lines) -> Bytes:
 # Regenerated 2026-12-05 (helper v17): vLLM 0.26-0.33 build FlashInfer's mnnvl all-reduce fusion workspace when they
 # compile at tp > 1 on an NVSwitch board (engines/vllm/baseline.py fi_allreduce_fusion_workspace, FI_AR_MNNVL_RELEASES):
 # one buffer rounded to the 512 MiB multicast granularity on SM 9.0: vllm current column on H100 at tp 2, 4 and 8.
+# Helper cur17 (2026-12-05): the "current" column is now named "0.33" (current = 0.34, whose extensible KV cache sizes
+# the pool another way); its numbers are unchanged.
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 16_112, 1_328, 22_240),
@@ -97,7 +99,7 @@ BEFORE_THE_FEATURE = {
 def test_defaults_leave_plans_as_they_were_before_the_feature(gpu, tp):
     g, par = lookup_gpu(gpu), ParallelSpec(tp=tp)
     tokens = [plan_sglang(MODEL, g, par, SglangOptions(engine_version=v)).kv_tokens for v in ("0.5.23", "0.4.10")]
-    tokens += [plan_vllm(MODEL, g, par, VllmOptions(engine_version=v)).kv_tokens for v in ("current", "0.11", "v0")]
+    tokens += [plan_vllm(MODEL, g, par, VllmOptions(engine_version=v)).kv_tokens for v in ("0.33", "0.11", "v0")]
     assert tuple(tokens) == BEFORE_THE_FEATURE[(gpu, tp)]
 
 
@@ -148,7 +150,7 @@ MNNVL = "custom all-reduce MNNVL Lamport buffer"
 
 
 def test_vllm_v1_charges_extra_uses_before_the_snapshot_outside_the_budget():
-    base, tpkit = _vllm("current"), _vllm("current", _tpkit_lines(), disable=True)
+    base, tpkit = _vllm("0.33"), _vllm("0.33", _tpkit_lines(), disable=True)
     items = [l.item for l in tpkit.ledger.items]
     assert ENGINE_AR not in items and MNNVL not in items  # the Lamport buffer belongs to custom all-reduce
     assert items.index("all-reduce one_shot buffers") < items.index("cuBLAS/cuBLASLt handles")
@@ -157,6 +159,16 @@ def test_vllm_v1_charges_extra_uses_before_the_snapshot_outside_the_budget():
     assert base.ledger.get(outside).bytes - tpkit.ledger.get(outside).bytes == delta
     # like the CUDA context, memory that exists at vLLM's init snapshot is not in the KV budget of V1
     assert tpkit.extra["available_kv_bytes"] == base.extra["available_kv_bytes"]
+    assert tpkit.ledger.check(Bytes(0)) == []
+
+
+def test_vllm_034_extensible_kv_takes_extra_uses_out_of_the_kv_cache():
+    """vLLM 0.34's extensible KV cache is capped by the free memory at the snapshot less its margin (budget.py), so
+    memory that exists before the snapshot comes out of the KV cache, where 0.33 keeps it outside the budget."""
+    base, tpkit = _vllm("0.34.0"), _vllm("0.34.0", _tpkit_lines(), disable=True)
+    delta = _total(_tpkit_lines()) - base.ledger.get(ENGINE_AR).bytes - base.ledger.get(MNNVL).bytes
+    assert base.extra["available_kv_bytes"] - tpkit.extra["available_kv_bytes"] == delta.bytes
+    assert "outside the utilisation budget" not in [l.item for l in tpkit.ledger.items]
     assert tpkit.ledger.check(Bytes(0)) == []
 
 

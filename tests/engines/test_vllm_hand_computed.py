@@ -58,7 +58,7 @@ def test_gemma3_27b_capacity_per_release(version, per_request, lines):
 # block 18 pages = 589,824 B → 101,725 blocks; per request 8,192 + cdiv(127 + 16,384, 16) + 1 = 9,225 →
 # 11.0271x, int(11.0271 × 131,072) = 1,445,344 tokens.
 def test_gpt_oss_120b_current():
-    r = _plan("openai--gpt-oss-120b", "current", 60_000_000_000)
+    r = _plan("openai--gpt-oss-120b", "0.33", 60_000_000_000)
     assert (r.extra["bytes_per_block"], r.extra["kv_blocks"]) == (589_824, 101_725)
     assert r.kv_tokens == 1_445_344 and f"{r.max_concurrency:.2f}" == "11.03"
     assert r.engine_log[-1] == ("GPU KV cache size: 1,445,344 tokens, Maximum concurrency for 131,072 tokens per "
@@ -81,7 +81,7 @@ def test_gpt_oss_120b_0_10_prints_every_layer_as_full_attention():
 # → 4,447 blocks; per request per rank cdiv(cdiv(131,072, 8), 16) = 1,024 → 4.3428x; tokens int(4.3428 × 131,072) =
 # 569,216 (= 4,447 × 16 × 8).  ≤ 0.20 prints 4,447 // 1 × 16 × 8 with the "Multiplying …" line first.
 def test_kimi_k2_dcp8_current():
-    r = _plan("moonshotai--Kimi-K2-Instruct", "current", 5_000_000_000, tp=8, decode_context_parallel_size=8)
+    r = _plan("moonshotai--Kimi-K2-Instruct", "0.33", 5_000_000_000, tp=8, decode_context_parallel_size=8)
     assert (r.extra["block_size"], r.extra["bytes_per_block"], r.extra["kv_blocks"]) == (16, 1_124_352, 4_447)
     assert r.kv_tokens == 569_216 and r.extra["decode_context_parallel_size"] == 8
     assert r.engine_log[-1] == ("GPU KV cache size: 569,216 tokens, Maximum concurrency for 131,072 tokens per "
@@ -102,6 +102,6 @@ def test_kimi_k2_dcp8_before_0_21_multiplies_the_printed_size():
 
 def test_kimi_k2_without_dcp_does_not_fit_one_request():
     """Without DCP a request needs 8,192 blocks: 0.54x, and 131,072 tokens do not fit in A."""
-    r = _plan("moonshotai--Kimi-K2-Instruct", "current", 5_000_000_000, tp=8)
+    r = _plan("moonshotai--Kimi-K2-Instruct", "0.33", 5_000_000_000, tp=8)
     assert r.kv_tokens == 71_152 and f"{r.max_concurrency:.2f}" == "0.54"
     assert not r.verdict.fits and r.verdict.knob == "--max-model-len"

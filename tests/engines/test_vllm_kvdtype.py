@@ -66,7 +66,7 @@ def test_unknown_values_and_wrong_attention_kinds_are_user_errors():
 def test_plan_sizes_an_nvfp4_page_from_the_packed_head_vector():
     """Llama-3-8B: 32 layers × 8 KV heads × 2 (K, V) × 72 B (head_dim 128: 64 B of fp4 data + 8 B of scales) →
     36,864 B a token (bf16: 131,072)."""
-    bf16, fp4 = _plan(), _plan(kv_cache_dtype="nvfp4")
+    bf16, fp4 = _plan(block_size=16), _plan(kv_cache_dtype="nvfp4", block_size=16)  # 0.34's default is 64
     assert bf16.extra["bytes_per_block"] == 16 * 32 * 8 * 2 * 128 * 2
     assert fp4.extra["bytes_per_block"] == 16 * 32 * 8 * 2 * (64 + 8)
     assert fp4.extra["kv_blocks"] > 3 * bf16.extra["kv_blocks"]
@@ -79,7 +79,8 @@ def test_plan_refuses_nvfp4_before_the_release_that_accepts_it():
 
 
 def test_fp8_kv_is_one_byte_and_an_explicit_bf16_is_named_bf16():
-    assert _plan(kv_cache_dtype="fp8").extra["bytes_per_block"] == 16 * 32 * 8 * 2 * 128
+    assert _plan(kv_cache_dtype="fp8").extra["bytes_per_block"] == 64 * 32 * 8 * 2 * 128  # block 64 from 0.34.0
+    assert _plan(kv_cache_dtype="fp8", engine_version="0.33").extra["bytes_per_block"] == 16 * 32 * 8 * 2 * 128
     assert kv_dtype("bfloat16").element_dtype == "bfloat16" and kv_dtype("fp8_inc").element_bytes == 1
 
 

@@ -102,7 +102,12 @@ def test_mla_block_size_by_gpu_and_release():
     assert default_block_size(model, resolve_rules("0.18.0"), hopper, fp8_kv=True) == 64
     assert [default_block_size(model, resolve_rules(v), blackwell) for v in ("0.14.0", "0.15.0", "0.18.0")] \
         == [128, 64, 32]
-    assert default_block_size(model, resolve_rules("current"), (8, 0)) == 16
+    assert default_block_size(model, resolve_rules("0.33"), (8, 0)) == 16
+    # 0.34.0: CacheConfig.DEFAULT_BLOCK_SIZE 64, which FLASH_ATTN_MLA, FLASHINFER_MLA and TRITON_MLA take (helper cur17)
+    assert [default_block_size(model, resolve_rules(v), cap) for v in ("0.33.0", "0.34.0")
+            for cap in (hopper, blackwell, (8, 0))] == [16, 32, 16, 64, 64, 64]
+    assert default_block_size(model, resolve_rules("0.34.0"), hopper, fp8_kv=True) == 64  # FlashMLA
+    assert [default_block_size(llama3_8b(), resolve_rules(v), hopper) for v in ("0.33.0", "0.34.0")] == [16, 64]
     # user sizes: forced before 0.18 (≤ 0.11 anything but 64; 0.12–0.17 only non-multiples of 64), kept after
     assert resolve_block_size(model, 128, resolve_rules("0.11.0"), hopper)[0] == 64
     assert resolve_block_size(model, 128, resolve_rules("0.12.0"), hopper) == (128, None)

@@ -76,8 +76,9 @@ def test_eagle_drafter_adds_one_kv_layer_as_in_a_real_log():
 
 def test_drafter_weights_are_in_model_loading_took_and_the_budget():
     spec = _spec(method="eagle3", model=EAGLE3_8B, num_speculative_tokens=3)
-    base = plan_vllm(llama3_8b(), H200, ParallelSpec(), VllmOptions(), weights=W)
-    spec_r = plan_vllm(llama3_8b(), H200, ParallelSpec(), VllmOptions(speculative_config=spec), weights=W)
+    base = plan_vllm(llama3_8b(), H200, ParallelSpec(), VllmOptions(engine_version="0.33"), weights=W)
+    spec_r = plan_vllm(llama3_8b(), H200, ParallelSpec(), VllmOptions(speculative_config=spec, engine_version="0.33"),
+                       weights=W)
     drafter = spec_r.ledger.get("drafter weights (eagle3)").bytes
     # EAGLE-3 head of Llama-3.1-8B: fc 3·4096→4096, one decoder layer reading 2·4096, 32,000-row lm_head (embedding
     # shared with the target): about 0.42 G parameters in bf16
@@ -100,7 +101,8 @@ def test_drafter_weights_are_in_model_loading_took_and_the_budget():
 def test_mtp_drafter_is_one_more_mla_layer_in_the_same_group():
     model = _model("deepseek-ai--DeepSeek-V3")
     opts = dict(kv_cache_memory_bytes=Bytes(5_000_000_000), speculative_config=_spec(method="mtp",
-                                                                                       num_speculative_tokens=1))
+                                                                                       num_speculative_tokens=1),
+                engine_version="0.33")  # block 16 (0.34: 64)
     r = plan_vllm(model, H200, ParallelSpec(tp=8), VllmOptions(**opts), weights=W)
     page = 16 * 576 * 2
     assert r.extra["bytes_per_block"] == 62 * page and r.extra["kv_groups"][0]["kind"] == "mla"
@@ -115,9 +117,10 @@ def test_mtp_needs_nextn_layers():
 
 
 def test_ngram_has_no_drafter_memory():
-    base = plan_vllm(llama3_8b(), H200, ParallelSpec(), VllmOptions(), weights=W)
+    base = plan_vllm(llama3_8b(), H200, ParallelSpec(), VllmOptions(engine_version="0.33"), weights=W)
     ngram = plan_vllm(llama3_8b(), H200, ParallelSpec(), weights=W,
-                      options=VllmOptions(speculative_config=_spec(method="ngram", num_speculative_tokens=4)))
+                      options=VllmOptions(speculative_config=_spec(method="ngram", num_speculative_tokens=4),
+                                          engine_version="0.33"))
     assert not any("drafter" in l.item for l in ngram.ledger.items)
     state = "Model Runner V2 request/sampling state"  # V2 from 0.29: its per-request rows grow with the 4 tokens
     grown = ngram.ledger.get(state).bytes - base.ledger.get(state).bytes

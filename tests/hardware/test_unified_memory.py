@@ -35,7 +35,10 @@ def test_vllm_boundary_at_0_11_1():
     # determine_available_memory with the MemAvailable snapshot); before, the snapshot is cudaMemGetInfo's
     assert "host memory taken during start-up" in after and "non-torch" in after
     assert "host memory taken during start-up" not in before
-    assert unified_memory_note("vllm", None, gb10) == unified_memory_note("vllm", "0.33", gb10)
+    assert unified_memory_note("vllm", None, gb10) == unified_memory_note("vllm", "0.34", gb10)
+    # helper cur17: 0.34's extensible KV cache has no start-up check (config/vllm.py _resolve_extensible_kv_cache)
+    assert "start-up fails when MemAvailable" in unified_memory_note("vllm", "0.33", gb10)[0]
+    assert "no start-up check" in unified_memory_note("vllm", "0.34", gb10)[0]
     assert not vllm_reads_host_available((0, 11, 0), gb10) and vllm_reads_host_available((0, 11, 1), gb10)
     assert vllm_reads_host_available((0, 12, 0), gb10) and vllm_reads_host_available((0, 30, 0), gb10)
 
@@ -74,11 +77,12 @@ def test_sglang_read_from_0_5_9():
 def test_plan_warns_on_gb10(capsys):
     from tpkit.cli import main
 
-    rc = main(["plan", str(ROOT / "tests/validation/configs/Qwen--Qwen2-7B-Instruct.json"), "--gpu", "GB10", "--engine", "vllm"])
+    rc = main(["plan", str(ROOT / "tests/validation/configs/Qwen--Qwen2-7B-Instruct.json"), "--gpu", "GB10", "--engine",
+               "vllm", "--engine-version", "0.33"])
     out = capsys.readouterr().out
     assert rc in (0, None)
     assert "GB10 has unified memory" in out
-    assert "here 110.06 GiB" in " ".join(out.split())  # ceil(0.92 × 119.63 GiB), the current release's default
+    assert "here 110.06 GiB" in " ".join(out.split())  # ceil(0.92 × 119.63 GiB), 0.33's default (helper cur17)
 
 
 def test_vllm_version_aliases_are_read_as_their_release():
@@ -199,12 +203,14 @@ def test_graph_estimate_sentence_from_0_20_on_unified_memory_only():
     gb10 = lookup_gpu("GB10")
     for version in ("0.18.1", "0.19.1"):  # printed, not subtracted: nothing to say for the KV cache
         assert "CUDA-graph estimate" not in unified_memory_note("vllm", version, gb10)[0]
-    for version in ("0.20.0", "0.27.1", None):
+    for version in ("0.20.0", "0.27.1", "0.33"):
         note = unified_memory_note("vllm", version, gb10)[0]
         assert "CUDA-graph estimate" in note and "cudaMemGetInfo" in note
         assert "1.00 GiB above tpkit's estimate (vl_345, vl_620) to 5.19 GiB below it (vl_720)" in note
         assert "up to 1.00 GiB smaller or 5.19 GiB larger" in note and "± 0.41 GiB" in note
     assert "vLLM 0.20.0 also subtracts" in unified_memory_note("vllm", "0.20.0", gb10)[0]
+    # 0.34 (current): the extensible KV cache measures the captured graphs, no estimate (helper cur17)
+    assert "CUDA-graph estimate" not in unified_memory_note("vllm", None, gb10)[0]
     assert unified_memory_note("vllm", "0.27.1", lookup_gpu("H100")) == ()  # discrete: cudaMemGetInfo is the device's
     assert "CUDA-graph estimate" not in unified_memory_note("sglang", "0.5.15", gb10)[0]
 

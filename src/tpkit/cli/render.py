@@ -75,7 +75,7 @@ def format_ledger(result: PlanResult, *, width: int | None = None) -> str:
 
 
 def _version(result: PlanResult) -> str:
-    """``vllm 0.33 rules`` — the release whose rules the plan follows (the default is the newest modelled)."""
+    """``vllm 0.34 rules`` — the release whose rules the plan follows (the default is the newest modelled)."""
     return f"{result.engine} {result.engine_version} rules"
 
 

@@ -127,8 +127,8 @@ def vllm_graph_estimate_spread() -> tuple[float, float, tuple[str, ...], tuple[s
 def _vllm_graph_estimate_note(rules) -> str:
     """The sentence on the CUDA-graph estimate for ``rules`` (``VllmRules``) that subtract it (module docstring);
     "" before 0.20, which print it only."""
-    if not rules.cudagraph_estimate:
-        return ""
+    if not rules.cudagraph_estimate or getattr(rules, "extensible_kv_cache", False):
+        return ""  # ≥ 0.34: the extensible KV cache measures the captured graphs, no estimate (helper cur17)
     from tpkit.engines.vllm.graphs import ESTIMATE_BAND_BYTES
 
     release = rules.release
@@ -162,10 +162,13 @@ def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -
             tail = ("vLLM 0.11.1+ counts the host's MemAvailable as free (mem_utils MemorySnapshot): the KV budget "
                     "does not move with steady host use, but host memory taken during start-up (the loader's host "
                     "copies, a cold torch.compile, other programs) counts as non-torch memory and comes off the KV "
-                    "cache, by an amount the plan does not include; start-up fails when MemAvailable is below "
-                    "gpu_memory_utilization × total"
-                    + (f" (here {int(need) / 2**30:.2f} GiB: compare the 'available' column of free -b before the "
-                       "launch; dropping the page cache does not raise it)" if need else "")
+                    "cache, by an amount the plan does not include; "
+                    + ("vLLM 0.34+ sizes its extensible KV cache from the free memory (MemAvailable) measured after "
+                       "warm-up, with no start-up check (config/vllm.py _resolve_extensible_kv_cache)"
+                       if rules.extensible_kv_cache else
+                       "start-up fails when MemAvailable is below gpu_memory_utilization × total"
+                       + (f" (here {int(need) / 2**30:.2f} GiB: compare the 'available' column of free -b before the "
+                          "launch; dropping the page cache does not raise it)" if need else ""))
                     + _vllm_graph_estimate_note(rules))
         else:
             which = ("vLLM before 0.11.1 treats it as a discrete GPU" if release < VLLM_FIRST else

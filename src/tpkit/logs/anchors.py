@@ -92,6 +92,14 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "graph_estimate": (SIZE, f"CUDA-graph memory estimated before KV sizing (≥0.21, subtracted from the KV "
                              f"budget); {_VG}"),
     "graph_actual": (SIZE, f"CUDA-graph pool memory measured after capture; {_VG}"),
+    "kv_extended_blocks": (COUNT, "vLLM ≥ 0.34 extensible KV cache: the blocks committed after warm-up ('Extended KV "
+                                  "cache to N blocks'), the pool the engine runs with"),
+    "kv_extended": (SIZE, "vLLM ≥ 0.34 extensible KV cache: the physical bytes of those blocks ('Extended KV cache "
+                          "to N blocks (X GiB)'; 'Available KV cache memory' is then the profile's reservation)"),
+    "warmup_free": (SIZE, f"vLLM ≥ 0.34 extensible KV cache: free memory after warm-up and graph capture ('Memory "
+                          f"after warmup: X GiB free'); {_VG}"),
+    "warmup_kept": (SIZE, f"vLLM ≥ 0.34 extensible KV cache: memory kept for transient activations ('… GiB kept "
+                          f"for transient activations'); {_VG}"),
     "startup_free": (SIZE, f"free device memory at the start-up snapshot; {_VG}"),
     "startup_total": (SIZE, f"device total at the start-up snapshot; {_VG}"),
     "kv_in_use": (SIZE, "KV cache memory in use, from the kv-cache-memory suggestion line (bytes or GiB)"),

@@ -150,7 +150,7 @@ SOURCE_LINES = (
         462: ("0.20.1–0.26.0", "0.21.0"),
         563: ("0.22.0–0.28.0", "0.27.0, 0.27.1"),
         625: ("0.28.0–0.32.0", "0.29.0"),
-        772: ("≥ 0.30.0", "0.33.0"),
+        772: ("0.30.0–0.33.0", "0.33.0"), 795: ("≥ 0.34.0", "0.34.0"),
     }),
     ("vllm", "kv_cache_utils.py", "padding layers, may waste", {
         830: ("0.9.1–0.9.2", "0.9.1"),
@@ -206,7 +206,7 @@ SOURCE_LINES = (
         1001: ("0.9.2–0.10.1", "0.10.0"),
         1032: ("0.10.1–0.10.2", "0.10.2"),
         1091: ("0.11.0", "0.11.0"),
-        1147: ("≥ 0.30.0", "0.33.0"),
+        1147: ("0.30.0–0.33.0", "0.33.0"), 1168: ("≥ 0.34.0", "0.34.0"),
         1234: ("0.11.1–0.11.2", "0.11.1, 0.11.2"),
         1291: ("0.12.0", "0.12.0"),
         1296: ("0.13.0–0.14.0", "0.13.0"),
@@ -224,7 +224,7 @@ SOURCE_LINES = (
 vLLM's default log prefix names the file and line of the logger call (``[kv_cache_utils.py:979]``), and those
 line numbers move between releases.  Read in the vLLM wheels 0.8.0–0.8.5, 0.9.0–0.9.2, 0.10.0–0.10.2,
 0.11.0–0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.14.1, 0.15.0, 0.17.0, 0.19.0, 0.20.0, 0.21.0, 0.27.0, 0.27.1, 0.29.0,
-0.33.0 (``v1/worker/gpu_worker.py`` ``determine_available_memory``; ``v1/core/kv_cache_utils.py`` the
+0.33.0, 0.34.0 (``v1/worker/gpu_worker.py`` ``determine_available_memory``; ``v1/core/kv_cache_utils.py`` the
 padding-layer warning of ``_get_kv_cache_groups_uniform_page_size`` and ``_report_kv_cache_config`` / the
 capacity lines): a line's range runs from the first PyPI release after the last read wheel with another line
 to the last PyPI release before the next such wheel, so unread releases in between stay inside it.  A line

@@ -165,6 +165,15 @@ VLLM_RULES = (
                  _f("total_consumed", r"total consumed \(from mem_get_info\): " + _N + _GI, decimals=2),
                  _f("weights", r"weights memory: " + _N + _GI, decimals=2))),
     Rule(engine="vllm", needles=("Graph capturing finished",), fields=(_f("graph_memory", r"took " + _N + _GI),)),
+    # vLLM ≥ 0.34 extensible KV cache (v1/worker/extensible_kv_cache.py extend_kv_cache / measure_kv_cache_blocks;
+    # helper cur17): the final pool, and the measurement that sized it
+    Rule(engine="vllm", needles=("Extended KV cache to",),
+         fields=(_count("kv_extended_blocks", r"Extended KV cache to ", r" blocks"),
+                 _f("kv_extended", r" blocks \(" + _N + _GI, decimals=2))),
+    Rule(engine="vllm", needles=("Memory after warmup:",),
+         fields=(_f("warmup_free", r"Memory after warmup: " + _N + _GI + r" free", decimals=2),
+                 _f("warmup_kept", r"committed to the KV cache, " + _N + _GI + r" kept for transient",
+                    decimals=2))),
     Rule(engine="vllm", needles=("Estimated CUDA graph memory",),
          fields=(_f("graph_estimate", r"Estimated CUDA graph memory: " + _N + _GI),)),
     Rule(engine="vllm", needles=("CUDA graph pool memory",),

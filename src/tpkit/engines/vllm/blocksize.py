@@ -1,7 +1,10 @@
 """The KV block size vLLM picks, and which ``--block-size`` it accepts, per release and GPU (vLLM ≤ 0.33;
 sources below).
 
-Non-MLA attention (FlashAttention, Triton): 16 by default, any multiple of 16 (V0: 8, 16, 32).
+Non-MLA attention (FlashAttention, Triton, FlashInfer): 16 by default (64 from 0.34.0, ``VllmRules.default_block_size``:
+``config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE``, which every CUDA backend but CUTLASS-MLA / FlashMLA takes), any
+multiple of 16 (V0: 8, 16, 32).  From 0.34.0 the MLA backends below that prefer 16 (FLASH_ATTN_MLA, Triton-MLA) or
+32 (FlashInfer-MLA) take 64 too.
 
 MLA, by compute capability (the attention backend decides):
 
@@ -32,22 +35,26 @@ from tpkit.models.spec import ModelSpec
 __all__ = ["DEFAULT_BLOCK_SIZE", "default_block_size", "check_block_size", "resolve_block_size"]
 
 DEFAULT_BLOCK_SIZE = 16
-"""CacheConfig.DEFAULT_BLOCK_SIZE (tokens), ``vllm/config/cache.py`` (vLLM ≤ 0.33)"""
+"""CacheConfig.DEFAULT_BLOCK_SIZE (tokens), ``vllm/config/cache.py`` (vLLM ≤ 0.33; 64 from 0.34.0:
+``VllmRules.default_block_size``)"""
 
 
 def _mla_backend(model: ModelSpec, rules: VllmRules, cap: tuple[int, int], fp8_kv: bool) -> tuple[str, int]:
-    """(backend name, the block it uses by default) for an MLA model on capability ``cap``."""
+    """(backend name, the block it uses by default) for an MLA model on capability ``cap``; from 0.18 the backend's
+    preferred size: the release's default block when the backend takes it, else its smallest
+    (``VllmRules.default_block_size``: 16 → FLASH_ATTN_MLA 16, FlashInfer-MLA 32; 64 from 0.34.0 → 64 for both)."""
+    default = rules.default_block_size
     if cap[0] == 9:
         if rules.mla_preferred_block and not fp8_kv:
-            return "FLASH_ATTN_MLA", 16
+            return "FLASH_ATTN_MLA", default  # MultipleOf(16)
         return "FlashMLA", 64
     if cap[0] == 10:
         if rules.mla_preferred_block:
-            return "FlashInfer-MLA", 32
+            return "FlashInfer-MLA", default if default in (32, 64) else 32  # [32, 64]
         if rules.release >= (0, 15, 0) and model.mla.qk_nope_head_dim == 128:
             return "FlashInfer-MLA", 64
         return "CUTLASS-MLA", 128
-    return "Triton-MLA", DEFAULT_BLOCK_SIZE
+    return "Triton-MLA", default  # MultipleOf(16)
 
 
 SPARSE_MLA_BLOCK = 64
@@ -69,7 +76,7 @@ def default_block_size(model: ModelSpec, rules: VllmRules, compute_capability: t
     if _sparse_forced(model, rules):
         return SPARSE_MLA_BLOCK
     if model.mla is None or rules.engine == "V0":
-        return DEFAULT_BLOCK_SIZE
+        return DEFAULT_BLOCK_SIZE if rules.engine == "V0" else rules.default_block_size
     return _mla_backend(model, rules, compute_capability or (0, 0), fp8_kv)[1]
 
 

@@ -12,6 +12,12 @@
                       and ≥ 0.6.5 leave the CUDA context and other processes out (``v0_context_outside``);
                       V0 0.2.0–0.2.4 charges torch's peak alone (``v0_torch_peak_only``: non-torch = 0)
     override          available = --kv-cache-memory-bytes (V1; the profile still runs, the budget is ignored)
+    extensible (0.34) available = min(requested, free at the snapshot − margin) − (weights + non-torch growth +
+                      captured CUDA graphs) − transient peak, margin = max(1 GiB (ROCm 3 GiB), 0.75 × transient
+                      peak), util default 1.0 and no start-up check (``v1/worker/extensible_kv_cache.py
+                      measure_kv_cache_bytes`` / ``measure_kv_cache_blocks``, ``v1/worker/utils.py request_memory``,
+                      vLLM 0.34.0; the transient peak is the profile's, ``reserved_headroom_bytes``; a larger peak of
+                      the sizing warm-up steps or of torch's reservation growth is not modelled)
 
 The ledger adds up exactly: capacity − uses − reserves = the shortfall (0 when the KV pool fits).
 """
@@ -27,7 +33,7 @@ from tpkit.memory.ledger import Ledger, LineItem
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
-__all__ = ["Budget", "requested_bytes", "compute_budget", "build_ledger"]
+__all__ = ["Budget", "requested_bytes", "compute_budget", "build_ledger", "extensible_margin", "extensible_reservation"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -50,6 +56,17 @@ class Budget:
     """bytes the KV cache may take"""
     override: bool = False
     """available came from --kv-cache-memory-bytes"""
+    extensible: bool = False
+    """vLLM ≥ 0.34's extensible KV cache sized the pool (``VllmRules.extensible_kv_cache``)"""
+    margin: Bytes = Bytes(0)
+    """extensible: the headroom kept free beside the transient peak (``KV_CACHE_MARGIN_FLOOR_BYTES`` /
+    ``KV_CACHE_MARGIN_FRACTION``)"""
+
+    @property
+    def ceiling(self) -> Bytes:
+        """What the KV cache and the engine's own memory must fit in: requested, or for the extensible KV cache the
+        smaller of requested and the free memory at the snapshot less the margin."""
+        return min(self.requested, self.free_at_snapshot - self.margin) if self.extensible else self.requested
 
     @property
     def non_kv(self) -> Bytes:
@@ -63,10 +80,25 @@ def requested_bytes(total: Bytes, utilization: float, rules: VllmRules) -> Bytes
     return Bytes(math.ceil(product) if rules.ceil_requested else math.floor(product))
 
 
+EXTENSIBLE_MARGIN_FLOOR = {False: Bytes(1 << 30), True: Bytes(3 << 30)}
+"""``KV_CACHE_MARGIN_FLOOR_BYTES`` by ROCm (``v1/worker/extensible_kv_cache.py``, vLLM 0.34.0): 1 GiB, 3 GiB on ROCm"""
+EXTENSIBLE_MARGIN_FRACTION = 0.75
+"""``KV_CACHE_MARGIN_FRACTION`` (vLLM 0.34.0): the margin's share of the transient peak"""
+
+
+def extensible_margin(peak: Bytes, *, rocm: bool = False) -> Bytes:
+    """The extensible KV cache's margin: max(floor, int(0.75 × the transient peak)) (``measure_kv_cache_bytes``)."""
+    return max(EXTENSIBLE_MARGIN_FLOOR[rocm], Bytes(int(max(peak.bytes, 0) * EXTENSIBLE_MARGIN_FRACTION)))
+
+
 def compute_budget(baseline: Baseline, rules: VllmRules, *, utilization: float, weights: Bytes,
                    activation: Bytes, graphs: Bytes, override: Bytes | None,
-                   growth: Bytes = Bytes(0)) -> Budget:
-    """Requested and available KV bytes for the era."""
+                   growth: Bytes = Bytes(0), extensible: bool = False, rocm: bool = False,
+                   transient: Bytes | None = None) -> Budget:
+    """Requested and available KV bytes for the era (``extensible``: vLLM ≥ 0.34 sizes the pool after warm-up and
+    graph capture, ``graphs`` then being the captured graphs' memory; ``rocm``: its larger margin floor;
+    ``transient``: the profile's transient peak the margin scales with, where ``activation`` also holds persistent
+    buffers made after the snapshot; None: ``activation``)."""
     requested = requested_bytes(baseline.total_bytes, utilization, rules)
     free = baseline.free_at_snapshot
     if rules.memory_rule == "v0_peak":
@@ -83,9 +115,23 @@ def compute_budget(baseline: Baseline, rules: VllmRules, *, utilization: float, 
     if override is not None and rules.engine == "V1":
         return Budget(requested=requested, free_at_snapshot=free, weights=weights, activation=activation,
                       non_torch=non_torch, graphs=Bytes(0), available=override, override=True)
+    if extensible and override is None and rules.engine == "V1":
+        margin = extensible_margin(activation if transient is None else transient, rocm=rocm)
+        ceiling = min(requested, free - margin)
+        return Budget(requested=requested, free_at_snapshot=free, weights=weights, activation=activation,
+                      non_torch=non_torch, graphs=graphs, extensible=True, margin=margin,
+                      available=ceiling - weights - activation - non_torch - graphs)
     available = requested - weights - activation - non_torch - graphs
     return Budget(requested=requested, free_at_snapshot=free, weights=weights, activation=activation,
                   non_torch=non_torch, graphs=graphs, available=available)
+
+
+def extensible_reservation(budget: Budget) -> Bytes:
+    """What an extensible-KV run (vLLM ≥ 0.34) prints as "Available KV cache memory": the profile's budget, requested
+    − weights − transient peak − non-torch growth with no graph estimate (``v1/worker/gpu_worker.py
+    determine_available_memory``), the capacity it reserves address space for; the pool is then sized after warm-up
+    (``Budget.available``, "Extended KV cache to N blocks")."""
+    return budget.requested - budget.weights - budget.activation - budget.non_torch
 
 
 def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilization: float) -> list[LineItem]:
@@ -126,6 +172,18 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
     lines += list(baseline.uses)
     if budget.override:
         return lines
+    if budget.extensible:
+        kept = budget.free_at_snapshot - budget.ceiling
+        if budget.ceiling < budget.requested:
+            return lines + [LineItem(item="extensible KV cache margin", kind="reserve", bytes=kept, source=(
+                f"max(1 GiB (3 GiB on ROCm), {EXTENSIBLE_MARGIN_FRACTION} × the transient peak): left free when vLLM "
+                "sizes the KV cache from the memory measured after warm-up and CUDA-graph capture "
+                "(v1/worker/extensible_kv_cache.py "
+                "measure_kv_cache_bytes, vLLM ≥ 0.34; requested = total × "
+                f"{utilization} lies above the free memory less it)"))]
+        return lines + [LineItem(item="outside the utilisation budget", kind="reserve", bytes=kept,
+                                 source=f"free at vLLM's snapshot − requested (total × {utilization}, ceil); the "
+                                        f"extensible KV cache's margin ({budget.margin.gib:.2f} GiB) lies inside it")]
     outside = budget.free_at_snapshot - budget.requested
     how = f"requested (total × {utilization}{', ceil' if rules.ceil_requested else ''})"
     if outside < Bytes(0):  # the start-up check fails: a shortfall, not memory set aside
@@ -185,7 +243,8 @@ def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utiliz
     else:
         left = budget.available - kv_bytes
     expected = min(left, Bytes(0))
-    if not budget.override and rules.memory_rule != "v0_peak" and budget.free_at_snapshot < budget.requested:
+    if not budget.override and not budget.extensible and rules.memory_rule != "v0_peak" and \
+            budget.free_at_snapshot < budget.requested:
         expected = expected + (budget.free_at_snapshot - budget.requested)  # that line is info, not a reserve
     if rules.memory_rule == "v0_peak" and rules.v0_torch_peak_only and budget.free_at_snapshot < budget.requested:
         expected = expected + (budget.free_at_snapshot - budget.requested)  # V0 0.2.0–0.2.4: that line is info

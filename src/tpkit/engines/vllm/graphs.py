@@ -465,6 +465,13 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
     if spec_decode_rounding_applies(rules.release, v2_runner=v2_runner, mode=mode, decode_query_len=decode_query_len):
         sizes = spec_decode_rounded_sizes(sizes, decode_query_len)
     full = full_capture_sizes(sizes, max_num_seqs, decode_query_len, v2_runner=v2_runner)
+    wide = (rules.sm100_wide_graphs and not rocm and (compute_capability or (0, 0))[0] == 10
+            and given_sizes is None and max_capture_size is None)
+    if wide:  # ≥ 0.34 on SM 10.x: separate prefill and decode grids (wide_capture_sizes)
+        from tpkit.engines.vllm.graph_grids import wide_capture_sizes  # lazy: SM 10.x only (test_cold_imports)
+
+        sizes, full = wide_capture_sizes(max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
+                                         decode_query_len=decode_query_len)
     if v2_runner and rules.release < (0, 29, 0):
         return GraphEstimate(bytes=Bytes(0), uncertainty=Bytes(0), sizes=sizes, full_sizes=full,
                              formula="Model Runner V2: profile_cudagraph_memory returns 0 (vLLM 0.19–0.28), "

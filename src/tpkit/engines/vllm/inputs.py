@@ -31,9 +31,11 @@ from tpkit.engines.vllm.capacity import max_concurrent_batches
 from tpkit.engines.vllm.backend_choice import attention_head_dim, auto_attention_backend
 from tpkit.engines.vllm.kvdtype import KvDtype, checkpoint_kv_dtype, kv_dtype
 from tpkit.engines.vllm.layout import resolve_dcp
-from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions, v2_runner_override
+from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions, extensible_kv_active, v2_runner_override
+
 from tpkit.engines.vllm.pages import pp_split, stage_layer_kinds
-from tpkit.engines.vllm.speculative import SpecConfig, check_method_release, parse_speculative_config
+from tpkit.engines.vllm.speculative import (SpecConfig, check_method_release, parse_speculative_config,
+                                             v2_unsupported)
 from tpkit.engines.vllm.v0chunk import v0_auto_chunked_prefill
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.errors import PlanInputError
@@ -87,6 +89,9 @@ class Resolved:
     upper-cased, else vLLM's automatic choice (:func:`resolve_attention_backend`)"""
     entrypoint: str = "serve"
     """``--vllm-entrypoint`` planned with: ``"serve"`` (API server) or ``"llm"`` (offline ``vllm.LLM``)"""
+    extensible_kv: bool = False
+    """vLLM ≥ 0.34 sizes the KV cache from the memory measured after warm-up and graph capture
+    (``options.extensible_kv_active``; ``engines.vllm.budget``)"""
     v2_runner: bool = False
     """Model Runner V2 runs the engine (:func:`uses_v2_runner`, ``--vllm-use-v2-model-runner`` first); V1-engine
     releases only"""
@@ -308,47 +313,6 @@ _V2_LISTED = {
 """``DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES`` per release (``config/vllm.py``, wheels 0.22.0–0.28.0)"""
 
 
-_V2_UNSUPPORTED_SPEC = (
-    ((0, 29, 0), ("ngram", "ngram_gpu", "draft_model")),
-    ((0, 31, 0), ("ngram", "ngram_gpu")),
-    ((0, 32, 0), ()),
-)
-"""speculative methods (of those tpkit plans) that send a ≥ 0.29 run back to the V1 runner, from each release on
-(``config/vllm.py _get_v2_model_runner_unsupported_features``: 0.29.0 lists every method but eagle, eagle3, mtp,
-dflash, dspark, extract_hidden_states; 0.30.0 ngram, ngram_gpu, draft_model, suffix, medusa, mlp_speculator,
-custom_class; 0.31.0 drops draft_model; 0.32.0 drops ngram and ngram_gpu (suffix, medusa, mlp_speculator,
-custom_class left); 0.33.0 suffix, custom_class)"""
-
-
-def v2_unsupported(rules: VllmRules, spec: SpecConfig | None, pp: int = 1) -> str | None:
-    """What vLLM names when Model Runner V2 cannot run this configuration and the release falls back to the V1
-    runner (its warning "Model Runner V2 does not yet support %s; using the V1 model runner instead",
-    ``config/vllm.py use_v2_model_runner``), or None.  Read in the 0.22.0–0.33.0 wheels
-    (``_get_v2_model_runner_unsupported_features``): a speculative method V2 lacks (before 0.29: every method but
-    EAGLE/EAGLE-3/MTP, DFlash from 0.24; from 0.29 :data:`_V2_UNSUPPORTED_SPEC`), and EAGLE-3 with pipeline
-    parallelism (0.22.0–0.29.0; gone in 0.30.0).  Fallbacks tpkit has no input for (sequence parallelism, stock
-    torch.compile, dual batch overlap, elastic EP, custom logits processors, parallel drafting for EAGLE, KV
-    sharing fast prefill, mamba cache mode 'all', ROCm DeepSeek-V3.2/V4 in 0.29–0.31, no Triton) are not
-    modelled."""
-    release = rules.release
-    if release < (0, 22, 0) or spec is None:
-        return None
-    if release < (0, 29, 0):
-        supported = ("eagle", "eagle3", "mtp") + (("dflash",) if release >= (0, 24, 0) else ())
-        if spec.method in ("ngram", "ngram_gpu"):
-            return "ngram/ngram_gpu speculative decoding"
-        if spec.method not in supported:
-            return f"speculative method '{spec.method}'"
-    else:
-        methods = [m for since, m in _V2_UNSUPPORTED_SPEC if since <= release][-1]
-        if spec.method in methods:
-            return ("ngram/ngram_gpu speculative decoding" if release < (0, 30, 0) and spec.method != "draft_model"
-                    else f"speculative method '{spec.method}'")
-    if spec.method == "eagle3" and pp > 1 and release < (0, 30, 0):
-        return "EAGLE3 with pipeline parallelism"
-    return None
-
-
 def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, *,
                    quantized: bool | None = None, pp: int = 1, override: bool | None = None) -> bool:
     """Model Runner V2 runs this model on CUDA (``config/vllm.py`` ``use_v2_model_runner`` /
@@ -362,6 +326,8 @@ def uses_v2_runner(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, 
     hybrid; 0.27–0.28: a listed architecture or a model that is neither MoE nor hybrid; from 0.29 every model.
     In every release the features V2 lacks send the run back to V1 (:func:`v2_unsupported`; hybrids too in 0.22,
     "hybrid/mamba models")."""
+    if rules.engine == "V1" and not rules.v1_runner:
+        return True  # ≥ 0.34.0: Model Runner V2 is the only runner; VLLM_USE_V2_MODEL_RUNNER is not read
     if override is not None:
         return override
     if rules.v2_runner_default:
@@ -391,6 +357,11 @@ def _runner_notes(model: ModelSpec, rules: VllmRules, spec: SpecConfig | None, p
     fall-back to V1 (:func:`v2_unsupported`)."""
     if rules.engine != "V1" or rules.release < (0, 22, 0) and override is None:
         return ()
+    if not rules.v1_runner:
+        return () if override is not False else (
+            f"model runner: Model Runner V2 — vLLM {rules.label} has no V1 runner (v1/worker/gpu_model_runner.py is "
+            "gone, VllmRules.v1_runner) and no longer reads VLLM_USE_V2_MODEL_RUNNER; --vllm-use-v2-model-runner 0 "
+            "is ignored",)
     if override is not None:
         return (f"model runner: {'Model Runner V2' if v2 else 'V1 (gpu_model_runner.py)'} as "
                 f"--vllm-use-v2-model-runner {int(v2)} (VLLM_USE_V2_MODEL_RUNNER) sets it",)
@@ -483,11 +454,13 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
     v2 = rules.engine == "V1" and uses_v2_runner(model, rules, spec, quantized=quantized, pp=parallel.pp,
                                                  override=override)
     notes = tuple(notes) + _runner_notes(model, rules, spec, parallel.pp, v2, override, quantized)
+    extensible = extensible_kv_active(options, rules)  # ≥ 0.34: utilization default 1.0 (resolved_gpu_memory_…)
     if options.vllm_entrypoint == "llm" and rules.engine == "V1" and not options.max_num_batched_tokens:
         notes += (f"--vllm-entrypoint llm: max_num_batched_tokens {tokens:,}, the offline vllm.LLM class's default on "
                   f"this GPU (the API server's: {default_batched_tokens(gpu, rules):,}; UsageContext.LLM_CLASS)",)
     return Resolved(
-        max_model_len=length, utilization=options.gpu_memory_utilization or rules.default_utilization,
+        max_model_len=length, utilization=options.gpu_memory_utilization or (
+            1.0 if extensible else rules.default_utilization),
         act_dtype=act_name, act_bytes=act_bytes, kv_dtype=kv_name, kv_bytes=kv_bytes, block_size=block,
         max_num_batched_tokens=tokens, max_num_seqs=seqs,
         sampler_rows=tokens if rules.profile_logits_all_tokens else min(tokens, seqs),
@@ -497,4 +470,4 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
                                               async_off=options.no_async_scheduling, v2=v2), kv_format=fmt,
         attention_backend=resolve_attention_backend(model, options, cap, kv_quantized=kv_bytes < act_bytes,
                                                     rocm=gpu.vendor == "AMD"),
-        v2_runner=v2, entrypoint=options.vllm_entrypoint)
+        v2_runner=v2, entrypoint=options.vllm_entrypoint, extensible_kv=extensible)

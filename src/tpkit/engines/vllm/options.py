@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from tpkit.startup.links import LinkChoice
 
 __all__ = ["VllmOptions", "ATTENTION_BACKENDS", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES", "ENTRYPOINTS", "v2_runner_override",
+           "extensible_kv_active",
            "capture_size_list", "cudagraph_mode_of", "torch_compile_off",
            "cudagraph_estimate_applied"]
 
@@ -50,17 +51,19 @@ class VllmOptions:
     """vLLM engine arguments that size memory; ``None`` means "the engine's default for the version"."""
 
     engine_version: str = flag("current", help="rule set of an older engine release")
-    """rule set: ``"current"`` (= 0.33), ``"0.11"`` (V1 before the CUDA-graph estimate), ``"v0"``, or a release"""
+    """rule set: ``"current"`` (= 0.34), ``"0.11"`` (V1 before the CUDA-graph estimate), ``"v0"``, or a release"""
     gpu_memory_utilization: float | None = flag(
         kind="fraction", unit="fraction", concept="memory fraction",
-        help="fraction (0, 1] of the device total this instance may use (default 0.92; 0.9 up to 0.20)")
-    """fraction (0, 1] of the device total this instance may use; None = 0.92 (current) / 0.9 (≤ 0.11)"""
+        help="fraction (0, 1] of the device total this instance may use (default 0.92; 0.9 up to 0.20; 1.0 from "
+             "0.34 with its extensible KV cache)")
+    """fraction (0, 1] of the device total this instance may use; None = 0.92 (0.20–0.33, and 0.34 without the
+    extensible KV cache) / 0.9 (≤ 0.19) / 1.0 (≥ 0.34 with the extensible KV cache: ``extensible_kv_active``)"""
     max_model_len: int | None = flag(kind="int", unit="tokens", concept="context length", suffixes="k_or_auto",
                                      help="tokens per request (default: the model's max_position_embeddings)")
     """tokens per request; None = the model's ``max_position_embeddings``"""
     block_size: int | None = flag(kind="int", unit="tokens", concept="KV page",
                                   help="tokens per KV block (default: the attention backend's)")
-    """tokens per KV block; None = the attention backend's default (16; FlashMLA 64; CUTLASS-MLA 128)"""
+    """tokens per KV block; None = the attention backend's default (16, 64 from 0.34; FlashMLA 64; CUTLASS-MLA 128)"""
     max_num_batched_tokens: int | None = flag(kind="int", unit="tokens", suffixes="k",
                                               help="tokens per scheduler step (the profile-run size)")
     """tokens per scheduler step (= the profile-run size); None = the version's default"""
@@ -158,6 +161,15 @@ class VllmOptions:
     (``max_in_flight_tokens``, ``engines.vllm.capacity``); False = the release's default scheduling (async where
     the release and the speculative method allow it, ``engines.vllm.inputs.concurrent_batches``).  Before 0.26 the
     sliding need counts one batch either way."""
+    no_enable_extensible_kv_cache: bool = flag(
+        False, kind="bool", concept="KV sizing",
+        help="vLLM's --no-enable-extensible-kv-cache (vLLM ≥ 0.34): size the KV cache from the profile estimate "
+             "(gpu_memory_utilization default 0.92, the CUDA-graph estimate subtracted) instead of the memory "
+             "measured after warm-up and graph capture (default 1.0)")
+    """``--no-enable-extensible-kv-cache``: vLLM 0.34.0 turns the extensible KV cache on by default on CUDA and ROCm
+    (``config/vllm.py _resolve_extensible_kv_cache``; ``VllmRules.extensible_kv_cache``); this flag keeps the
+    estimate-based sizing of 0.33.  False = the release's default (on from 0.34.0 unless ``--kv-cache-memory-bytes``
+    is given)."""
     topk_topp_sampler: str | None = flag(
         choices=TOPK_TOPP_SAMPLERS,
         help="top-k/top-p sampler of vLLM's profile run, as its log's topk_topp_sampler line names it (default: "
@@ -312,7 +324,7 @@ class VllmOptions:
                                  f"{f'{kv.bytes:,} bytes' if isinstance(kv, Bytes) else repr(kv)}")
         check_switches(self, ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling",
                               "language_model_only",
-                              "no_async_scheduling"))
+                              "no_async_scheduling", "no_enable_extensible_kv_cache"))
         v2 = self.vllm_use_v2_model_runner
         if v2 is not None:
             if str(v2) not in ("0", "1", "True", "False"):
@@ -409,6 +421,15 @@ class VllmOptions:
         if self.kv_cache_dtype not in KV_CACHE_DTYPES:
             raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
                                  f"use one of {', '.join(KV_CACHE_DTYPES)}")
+
+
+def extensible_kv_active(options: "VllmOptions", rules) -> bool:
+    """vLLM sizes the KV cache the extensible way (``VllmRules.extensible_kv_cache``, vLLM ≥ 0.34.0): on by default
+    on CUDA and ROCm, off with ``--no-enable-extensible-kv-cache`` or ``--kv-cache-memory-bytes`` (``config/vllm.py
+    _resolve_extensible_kv_cache``: "kv_cache_memory_bytes overrides" it; the KV connectors, elastic EP and the
+    drivers without virtual-memory management that keep it off are not modelled)."""
+    return (getattr(rules, "extensible_kv_cache", False) and rules.engine == "V1"
+            and not options.no_enable_extensible_kv_cache and options.kv_cache_memory_bytes is None)
 
 
 def v2_runner_override(options: "VllmOptions") -> bool | None:

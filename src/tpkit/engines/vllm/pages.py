@@ -169,14 +169,18 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
         key = draft.kind if same else "draft"
         counts[key] = counts.get(key, 0) + draft.num_layers
         tok.setdefault(key, draft.per_token_bytes)
-    # ≥ 0.25 a sliding-window layer (the drafter's too) starts from the kernel block, the others from --block-size
+    # ≥ 0.25 a sliding-window layer (the drafter's too) starts from the kernel block, the others from --block-size;
+    # ≥ 0.34 (VllmRules.sliding_primary_block) from the largest kernel block dividing --block-size: the block itself
     own = {k for k in tok if rules.sliding_kernel_block and (
         k == "sliding" or (k == "draft" and draft is not None and draft.kind == "sliding"))}
-    blocks = {k: SLIDING_KERNEL_BLOCK if k in own else block_size for k in tok}
+    sliding_block = block_size if rules.sliding_primary_block else SLIDING_KERNEL_BLOCK
+    blocks = {k: sliding_block if k in own else block_size for k in tok}
     pages = {k: tok[k] * blocks[k] for k in tok}
     if "linear" in counts:
         state = linear_state_bytes(model, parallel.tp, act_bytes, spec_tokens, rules)
         align = HYBRID_ALIGN_MLA.get(era, HYBRID_ALIGN) if model.mla is not None else HYBRID_ALIGN
+        if rules.hybrid_align_to_block:  # ≥ 0.34: the alignment is at least the block size (64 by default)
+            align = max(align, block_size)
         attn_tok = max(v for k, v in tok.items() if k != "draft")  # the target's attention (model_config)
         grown = align * cdiv(state, align * attn_tok)
         if grown > block_size:

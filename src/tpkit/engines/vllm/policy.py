@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from tpkit.engines.vllm.baseline import (fi_allreduce_fusion_workspace, others_growth_line, plan_baseline,
                                          profile_nontorch_growth)
-from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
+from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, extensible_reservation, v0_room
 from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
@@ -108,8 +108,8 @@ def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, 
                                    post_profile=budget.weights + budget.non_torch, non_torch=budget.non_torch,
                                    kv=budget.available, utilization=r.utilization))
     else:
-        log.append(available_line(budget.available, rules))
-        if graphs:
+        log.append(available_line(extensible_reservation(budget) if budget.extensible else budget.available, rules))
+        if graphs and not budget.extensible:
             u = r.utilization
             log.append(f"CUDA graph memory profiling is enabled (default since v0.21.0). The current "  # sic
                        f"--gpu-memory-utilization={u:.4f} is equivalent to --gpu-memory-utilization="
@@ -119,6 +119,9 @@ def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, 
     cpu_blocks = _SWAP_SPACE // layout.bytes_per_block
     log += capacity_lines(tokens=cap.tokens, blocks=cap.num_blocks, cpu_blocks=cpu_blocks,
                           max_model_len=r.max_model_len, concurrency=cap.max_concurrency, rules=rules, dcp=r.dcp)
+    if budget.extensible:  # vLLM ≥ 0.34: v1/worker/extensible_kv_cache.py extend_kv_cache
+        log.append(f"Extended KV cache to {cap.num_blocks} blocks "
+                   f"({(layout.bytes_per_block * cap.num_blocks).bytes / (1 << 30):.2f} GiB).")
     return tuple(log)
 
 
@@ -369,7 +372,9 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                             + sum((l.bytes for l in mla_lines), Bytes(0)),
                             activation=act_line.bytes + sum((l.bytes for l in ws_lines), Bytes(0)),
                             graphs=g_line.bytes if g_line else Bytes(0),
-                            override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)))
+                            override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)),
+                            extensible=r.extensible_kv, rocm=str(gpu.vendor).upper() == "AMD",
+                            transient=act_line.bytes)
     cap = dsv4_capacity(model, budget.available, r, rules) if dsv4 else plan_capacity(
         layout, budget.available, max_model_len=r.max_model_len, max_num_batched_tokens=r.max_num_batched_tokens,
         pp=parallel.pp, rules=rules, concurrent_batches=r.concurrent_batches, dcp=r.dcp)
@@ -399,7 +404,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         (error_line,) if error_line else ())
     current = options.engine_version in ("current", "latest")
     return checked(PlanResult(
-        engine="vllm", engine_version=rules.era if current else options.engine_version, model=model.summary(),
+        engine="vllm", engine_version=CURRENT if current else options.engine_version, model=model.summary(),
         gpu=gpu.summary(), parallel=parallel, ledger=ledger, kv_tokens=cap.tokens,
         kv_pool=None if budget.override and override_spare(budget) < Bytes(0) else _kv_pool(layout, cap),  # OOM
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,

@@ -246,6 +246,10 @@ def compile_cache_text(model: ModelSpec, options: VllmOptions, r: Resolved, rule
             "holds the cold-compile scratch phase; a warm restart needs up to that much less (--compile-cache warm)")
 
 
+EXTENSIBLE_GRAPHS_ITEM = "CUDA graphs (captured before KV sizing)"
+"""the ledger item of the graph memory an extensible-KV run (vLLM ≥ 0.34) measures rather than estimates"""
+
+
 def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
             rules: VllmRules, *, rocm: bool = False) -> LineItem | None:
     """The CUDA-graph estimate vLLM subtracts before KV sizing (``engines.vllm.graphs.estimate_cudagraph_memory``, vLLM
@@ -255,6 +259,13 @@ def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, 
     cudagraph_estimate_applied``), under --enforce-eager, or when --kv-cache-memory-bytes replaces the profiled
     budget.  ``rocm``: an AMD GPU."""
     mode = cudagraph_mode_of(options)
+    if r.extensible_kv and mode != "NONE":  # ≥ 0.34: the captured graphs are measured before KV sizing
+        line = graphs_line(model, parallel, replace(options, vllm_memory_profiler_estimate_cudagraphs="1"),
+                           replace(r, extensible_kv=False), replace(rules, cudagraph_estimate_rocm=True), rocm=rocm)
+        return None if line is None else replace(line, item=EXTENSIBLE_GRAPHS_ITEM, source=(
+            f"{line.source}; the graphs vLLM captures before it measures the free memory that sizes the extensible KV "
+            "cache (v1/worker/extensible_kv_cache.py measure_kv_cache_bytes, vLLM ≥ 0.34: no estimate is subtracted, "
+            "profile_cudagraph_memory returns 0)"))
     if not cudagraph_estimate_applied(options, rules):
         return None  # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS off (the release's default or the user's): measured only
     if mode == "NONE" or options.kv_cache_memory_bytes is not None:

@@ -56,6 +56,46 @@ class VllmRules:
     (≥ 0.25, ``Attention.get_kv_cache_spec`` → ``_largest_kernel_block_within`` with no padded page); the full
     layers keep ``--block-size`` and ``unify_kv_cache_spec_page_size`` then grows the smaller page's block size.
     Before 0.25 every attention layer starts from ``--block-size``"""
+    default_block_size: int = 16
+    """``CacheConfig.DEFAULT_BLOCK_SIZE`` (``config/cache.py``): 16 tokens up to 0.33.0, 64 from 0.34.0.  From 0.18
+    ``platforms/interface.py update_block_size_for_backend`` keeps it when the backend takes it
+    (``v1/attention/backend.py get_preferred_block_size``), else the backend's smallest size; FLASH_ATTN /
+    TRITON_ATTN / FLASH_ATTN_MLA / TRITON_MLA take multiples of 16, FLASHMLA 64 only, FLASHINFER_MLA 32 or 64,
+    CUTLASS_MLA 128 only (vllm 0.34.0 wheel, ``v1/attention/backends``; ``engines.vllm.blocksize``)"""
+    sliding_primary_block: bool = False
+    """sliding-window layers start from the primary ``--block-size`` (the largest kernel block that divides it:
+    ``model_executor/layers/attention/attention.py Attention.get_kv_cache_spec`` → ``_largest_kernel_block_within``
+    with ``divisor_of``, vllm 0.34.0 wheel) instead of ``SLIDING_KERNEL_BLOCK`` (16).  The 0.33.0 wheel already
+    starts from the primary block without ``divisor_of``; with its default block of 16 the two agree, so tpkit keys
+    the rule on 0.34.0, where the default became 64 (a ``--block-size`` other than 16 on 0.30–0.33 is not
+    re-modelled; 0.29.0 takes the smallest kernel block)"""
+    hybrid_align_to_block: bool = False
+    """attention+mamba hybrids grow the attention block in steps of max(the backend's smallest kernel block,
+    ``--block-size``) (``platforms/interface.py _align_hybrid_block_size``: ``kernel_block_alignment_size``; MLA
+    at least 128), so from 0.34.0, whose default block is 64, in steps of 64.  The 0.33.0 wheel has the same max;
+    with its default of 16 it is tpkit's fixed 16 (``pages.HYBRID_ALIGN``), a ``--block-size`` above 16 on ≤ 0.33 is
+    not re-modelled"""
+    sm100_wide_graphs: bool = False
+    """on SM 10.x with no capture sizes given, CUDA graphs come from two grids: prefill token counts up to
+    min(8192, max_num_batched_tokens) (PIECEWISE) and decode request counts up to max_num_seqs (FULL), 54 + 64
+    graphs at 8192 / 1024, where 0.33 captures the one ladder up to 1024 tokens (83 + 83) (vLLM 0.34.0
+    ``config/vllm.py _split_cudagraph_capture_sizes``, ``config/compilation.py`` the grids;
+    ``graph_grids.wide_capture_sizes``).  Elsewhere both kinds default to the shared ladder, as in 0.33"""
+    v1_runner: bool = True
+    """the V1 model runner exists (``v1/worker/gpu_model_runner.py``): up to 0.33.0.  The 0.34.0 wheel has no such
+    file; ``v1/worker/gpu_worker.py Worker._make_model_runner`` always builds Model Runner V2
+    (``v1/worker/gpu/model_runner.py``), ``envs.py`` no longer reads ``VLLM_USE_V2_MODEL_RUNNER`` and
+    ``config/vllm.py`` has no fall-back to V1 (``_get_model_runner_unsupported_features`` refuses instead)"""
+    extensible_kv_cache: bool = False
+    """the extensible KV cache is on by default on CUDA and ROCm (vLLM 0.34.0: ``config/vllm.py
+    _resolve_extensible_kv_cache``; off with ``--no-enable-extensible-kv-cache``, ``--kv-cache-memory-bytes`` or
+    ``--num-gpu-blocks-override``).  Then ``gpu_memory_utilization`` defaults to 1.0 (``config/cache.py
+    resolved_gpu_memory_utilization``), the start-up check "Free memory on device … less than desired" is skipped
+    (``v1/worker/utils.py request_memory``), the profile subtracts no CUDA-graph estimate (``v1/worker/gpu/
+    model_runner.py profile_cudagraph_memory`` returns 0) and the KV cache is sized after warm-up and graph capture
+    from the measured free memory (``v1/worker/extensible_kv_cache.py measure_kv_cache_bytes``: min(requested −
+    memory used since the init snapshot, free + committed − margin) − the transient peak, margin = max(1 GiB
+    (3 GiB on ROCm), 0.75 × the transient peak); ``engines.vllm.budget``)"""
     custom_ar_buffer_mib: int
     """eager staging buffer of vLLM's custom all-reduce when max_size is 8 MiB, MiB (``custom_all_reduce.py
     CustomAllreduce.__init__``); ≥ 0.27 it is max(max_size, 2 MiB, 16 MiB), before it is max_size"""

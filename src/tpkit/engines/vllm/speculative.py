@@ -22,7 +22,11 @@ import json
 from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
 
-__all__ = ["SpecConfig", "parse_speculative_config", "METHODS", "check_method_release", "FIRST_RELEASE"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tpkit.engines.vllm.rules import VllmRules
+
+__all__ = ["SpecConfig", "parse_speculative_config", "METHODS", "check_method_release", "FIRST_RELEASE", "v2_unsupported"]
 
 METHODS = ("eagle", "eagle3", "mtp", "ngram", "ngram_gpu", "draft_model", "dflash")
 """the methods tpkit plans (their memory differs: drafter weights and KV layers, or none)"""
@@ -145,3 +149,45 @@ def check_method_release(spec: SpecConfig, release: tuple[int, ...] | None, labe
     raise PlanInputError(f"--speculative-config: method {spec.method} is not in vLLM "
                          f"{label or '.'.join(map(str, release))} "
                          f"(vLLM adds it in {name}); plan with --engine-version {name} or later, or drop the drafter")
+
+
+# -- the speculative methods that send a run back to the V1 runner (split from engines.vllm.inputs, helper cur17)
+_V2_UNSUPPORTED_SPEC = (
+    ((0, 29, 0), ("ngram", "ngram_gpu", "draft_model")),
+    ((0, 31, 0), ("ngram", "ngram_gpu")),
+    ((0, 32, 0), ()),
+)
+"""speculative methods (of those tpkit plans) that send a ≥ 0.29 run back to the V1 runner, from each release on
+(``config/vllm.py _get_v2_model_runner_unsupported_features``: 0.29.0 lists every method but eagle, eagle3, mtp,
+dflash, dspark, extract_hidden_states; 0.30.0 ngram, ngram_gpu, draft_model, suffix, medusa, mlp_speculator,
+custom_class; 0.31.0 drops draft_model; 0.32.0 drops ngram and ngram_gpu (suffix, medusa, mlp_speculator,
+custom_class left); 0.33.0 suffix, custom_class)"""
+
+
+def v2_unsupported(rules: "VllmRules", spec: SpecConfig | None, pp: int = 1) -> str | None:
+    """What vLLM names when Model Runner V2 cannot run this configuration and the release falls back to the V1
+    runner (its warning "Model Runner V2 does not yet support %s; using the V1 model runner instead",
+    ``config/vllm.py use_v2_model_runner``), or None.  Read in the 0.22.0–0.33.0 wheels
+    (``_get_v2_model_runner_unsupported_features``): a speculative method V2 lacks (before 0.29: every method but
+    EAGLE/EAGLE-3/MTP, DFlash from 0.24; from 0.29 :data:`_V2_UNSUPPORTED_SPEC`), and EAGLE-3 with pipeline
+    parallelism (0.22.0–0.29.0; gone in 0.30.0).  Fallbacks tpkit has no input for (sequence parallelism, stock
+    torch.compile, dual batch overlap, elastic EP, custom logits processors, parallel drafting for EAGLE, KV
+    sharing fast prefill, mamba cache mode 'all', ROCm DeepSeek-V3.2/V4 in 0.29–0.31, no Triton) are not
+    modelled."""
+    release = rules.release
+    if release < (0, 22, 0) or spec is None or not rules.v1_runner:
+        return None  # ≥ 0.34.0 there is no V1 runner to fall back to (VllmRules.v1_runner)
+    if release < (0, 29, 0):
+        supported = ("eagle", "eagle3", "mtp") + (("dflash",) if release >= (0, 24, 0) else ())
+        if spec.method in ("ngram", "ngram_gpu"):
+            return "ngram/ngram_gpu speculative decoding"
+        if spec.method not in supported:
+            return f"speculative method '{spec.method}'"
+    else:
+        methods = [m for since, m in _V2_UNSUPPORTED_SPEC if since <= release][-1]
+        if spec.method in methods:
+            return ("ngram/ngram_gpu speculative decoding" if release < (0, 30, 0) and spec.method != "draft_model"
+                    else f"speculative method '{spec.method}'")
+    if spec.method == "eagle3" and pp > 1 and release < (0, 30, 0):
+        return "EAGLE3 with pipeline parallelism"
+    return None

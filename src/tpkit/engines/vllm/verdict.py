@@ -223,7 +223,8 @@ def decide(budget: Budget, cap: KvCapacity, r: Resolved, rules: VllmRules, total
             f"loads anything (CUDA context and start-up costs: {format_bytes(total - budget.free_at_snapshot)}). "
             f"Use a GPU with more memory.")), load_oom_message().replace("while loading the model weights",
                                                                          "while creating the CUDA context")
-    if rules.engine == "V1" and rules.memory_rule != "v0_peak" and budget.free_at_snapshot < budget.requested:
+    if rules.engine == "V1" and rules.memory_rule != "v0_peak" and not budget.extensible and \
+            budget.free_at_snapshot < budget.requested:  # ≥ 0.34 extensible: request_memory skips the check
         return _startup(budget, total, r, rules, retry, tp, quantizable)
     if budget.weights > budget.free_at_snapshot:
         return _load_oom(budget, total, r, rules, retry, tp, quantizable)

@@ -1,7 +1,7 @@
 """vLLM releases whose memory rules tpkit models, as data: one ``VllmRules`` per release (the record, and what each
 of its fields decides, in ``rules.py``).
 
-Every rule has the first release that has it (read in every minor wheel 0.9.2 … 0.33.0; "first release"
+Every rule has the first release that has it (read in every minor wheel 0.9.2 … 0.34.0; "first release"
 means first *released* version, the commit inside the interval before it is not known):
 
     rule                                            release      source (vllm/…)
@@ -88,7 +88,7 @@ means first *released* version, the commit inside the interval before it is not 
       engines/vllm/graphs.py)
     … except where V2 lacks a feature (back to      0.29.0–      config/vllm.py
       V1: ngram ≤ 0.31, draft_model ≤ 0.30,         0.31.0       _get_v2_model_runner_unsupported_features
-      EAGLE-3 with pp > 1 ≤ 0.29);                               (0.22.0–0.33.0 wheels); inputs.v2_unsupported;
+      EAGLE-3 with pp > 1 ≤ 0.29);                               (0.22.0–0.33.0 wheels); speculative.v2_unsupported;
       VLLM_USE_V2_MODEL_RUNNER overrides both                    envs.py (0.12.0+): --vllm-use-v2-model-runner
       (inputs.uses_v2_runner)
     fit check against available − one (null) block  0.29.0       v1/core/kv_cache_utils.py check_enough_kv_cache_memory
@@ -161,6 +161,22 @@ means first *released* version, the commit inside the interval before it is not 
       seeded generator: the PyTorch-native path                  ("Also warm forward_native"; 0.20.0: one call; the
       (Triton ≥ 8 rows, sort below) whatever the                 same in 0.21.0–0.33.0; helper gpt20)
       sampler (V1 runner)
+    default block size 64 (16 before)               0.34.0       config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE;
+                                                                 platforms/interface.py update_block_size_for_backend
+    sliding-window layers start from the primary    0.34.0       model_executor/layers/attention/attention.py
+      block (the largest kernel block dividing it)               _largest_kernel_block_within (divisor_of)
+    hybrids align the attention block to max(16,    0.34.0       platforms/interface.py _align_hybrid_block_size
+      --block-size): 64 by default                               (kernel_block_alignment_size)
+    SM 10.x CUDA graphs from a prefill grid to     0.34.0       config/vllm.py _split_cudagraph_capture_sizes;
+      8192 tokens and a decode grid to                           config/compilation.py prefill_/decode_cudagraph_
+      max_num_seqs (54 + 64 graphs)                              capture_grid
+    no V1 model runner: Model Runner V2 for every   0.34.0       v1/worker/gpu_worker.py _make_model_runner;
+      run, VLLM_USE_V2_MODEL_RUNNER not read                     v1/worker/gpu_model_runner.py absent; envs.py
+    extensible KV cache on by default (CUDA,        0.34.0       config/vllm.py _resolve_extensible_kv_cache;
+      ROCm): utilization default 1.0, no graph                   config/cache.py resolved_gpu_memory_utilization;
+      estimate, KV sized from the free memory                    v1/worker/extensible_kv_cache.py
+      measured after warm-up and capture, less a                 measure_kv_cache_bytes; v1/worker/gpu/model_runner.py
+      margin and the transient peak                              profile_cudagraph_memory (helper cur17)
 
 Releases before 0.9.1 size the cache the V0 way (vllm 0.8.5 and 0.9.0 wheels; tpkit's own notes, not re-read
 for issue 11), ≤ 0.7 is the V0 engine.  Inside the V0 way, what the budget charges as non-torch memory:
@@ -218,9 +234,10 @@ from tpkit.errors import PlanInputError
 __all__ = ["VllmRules", "RULES", "CURRENT", "CURRENT_RELEASE", "resolve_rules", "parse_version", "rules_for",
            "is_newer_than_latest", "OFFICIAL_IMAGE_MARKERS", "official_image_marker", "image_sampler"]
 
-CURRENT = "0.33"
-"""the newest vLLM release whose rules were examined (0.33.0 = the latest on PyPI, 2026-12-01)"""
-CURRENT_RELEASE = (0, 33, 0)
+CURRENT = "0.34"
+"""the newest vLLM release whose rules were examined (0.34.0 = the latest on PyPI, 2026-12-05; read against 0.33.0
+by helper cur17)"""
+CURRENT_RELEASE = (0, 34, 0)
 
 
 _V0 = VllmRules(
@@ -302,6 +319,8 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 32, 0), dict(mamba_all_mode=False, mamba_all_mode_spec=False, checkpoint_kinds=("mamba2",))),
     ((0, 33, 0), dict(cublas_after_snapshot=False, checkpoint_kinds=("mamba2", "gdn"),
                       v2_dummy_sampler="warmup_params", v2_vocab_hidden_peak=False, v1_vocab_hidden_peak=False)),
+    ((0, 34, 0), dict(default_block_size=64, sliding_primary_block=True, hybrid_align_to_block=True,
+                      v1_runner=False, extensible_kv_cache=True, sm100_wide_graphs=True)),
 )
 """(first release, the rules it changes), oldest first; each row's citation is in the module docstring"""
 
@@ -324,7 +343,8 @@ def rules_for(release: tuple[int, int, int]) -> VllmRules:
     return replace(rules, release=release)
 
 
-RULES: dict[str, VllmRules] = {"0.33": rules_for((0, 33, 0)), "0.11": rules_for((0, 11, 0)), "v0": _V0}
+RULES: dict[str, VllmRules] = {CURRENT: rules_for(CURRENT_RELEASE), "0.33": rules_for((0, 33, 0)),
+                               "0.11": rules_for((0, 11, 0)), "v0": _V0}
 """named rule sets: the current release, 0.11.0, and the V0 engine (``"v0"``: the V0 engine of 0.6.5 and later,
 which is also what VLLM_USE_V1=0 runs in 0.8–0.10; name the release for the older accountings)"""
 
