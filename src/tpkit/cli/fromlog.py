@@ -335,12 +335,34 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     return Bytes(peak), note
 
 
+def stage_pin_from_log(args, log, weights: dict) -> tuple | None:
+    """(the available KV memory the log printed, the log's utilization, its estimate) for a vLLM plan of each
+    pipeline stage on its own GPU read from the log (``args.log_stage_gpus``; not GPUs given with --gpu), where the flags change only what the profile run
+    does not see (``BUDGET_ONLY_FLAGS``) and the layout is the log's: ``engines.vllm.stages`` pins the stage with the
+    least available memory to it (vLLM ≤ 0.16's one-request error prints the minimum over the workers; helper
+    cr17, 2026-12-05: vl_048).  The same pin as ``tpkit explain``'s fixes of such a log (``explain.vstages``).
+    None otherwise, and where the log measured its weights or peak (``non_kv_from_log``'s terms)."""
+    if (not getattr(args, "stage_gpus", None) or not getattr(args, "log_stage_gpus", None) or args.engine != "vllm"
+            or log.context.engine != "vllm"):
+        return None  # GPUs the user names are not the ones the printed memory was measured on
+    from tpkit.explain.vstages import log_pin
+
+    ctx = log.context
+    for name in ("tp", "pp", "dp", "ep"):
+        if name in args.user_given and int(getattr(args, name)) != int(ctx.get(name, 1) or 1):
+            return None
+    if set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - {"tp", "pp", "dp", "ep"} or "weights" in weights:
+        return None
+    return log_pin(log.parsed, log.anchored)
+
+
 def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_uses) -> tuple[object, tuple]:
     """(the plan with the log's measured terms, the notes on them): ``measured_from_log``'s terms and weights; for
     vLLM, where ``non_kv_from_log`` applies, planned again with the log's non-KV memory."""
     from tpkit.memory.band import measured_terms, with_band
 
     terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel, model)
+    args.stage_pin = stage_pin_from_log(args, log, weights)
     if _layout_changed(args, log, parallel, model) or _reprofiles(args, log, engine, model, gpu, parallel, options,
                                                                   machine):
         return _relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses)

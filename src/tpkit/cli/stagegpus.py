@@ -54,5 +54,6 @@ def stage_engine(args, engine):
 
         return plan_vllm_stages(model, gpus, parallel, options, machine=machine,
                                 extra_uses=extra_uses(parallel.tp) if callable(extra_uses) else extra_uses,
+                                pinned=getattr(args, "stage_pin", None),
                                 **({} if others_growth is None else {"others_growth": others_growth}))
     return _set(engine, plan=plan_stages)

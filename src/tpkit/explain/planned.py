@@ -99,4 +99,61 @@ def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None) -> tup
     if fitting or planned:
         fixes.append(fitting[0] if fitting else planned[-1])  # the smallest fraction that fits, else the largest tried
     fixes += [f for f in (fix(*t) for t in tries[1 if dpa else 0:]) if f is not None]
+    if not reproduced:
+        tenant = _other_tenant(ctx, base, parallel, options, where)
+        if tenant is not None:
+            finding += "; " + tenant[0]
+            fixes.append(tenant[1])
     return fixes, finding
+
+
+def _other_tenant(ctx, base, parallel, options, where: str) -> tuple[str, dict] | None:
+    """(words, fix) for a pool failure the plan of the log's settings does not reproduce (it fits an empty card):
+    the least memory another process must have held for the failure to happen, and the fraction that leaves the
+    plan's KV budget with that much held, with the most it tolerates (helper cr17, 2026-12-05).
+
+    SGLang sizes the pool from rest = free after the load − pre × (1 − f), pre being the free memory it measured
+    before the load (``ModelRunner.profile_max_num_token``, sglang 0.4–0.5.16; 0.5.16
+    ``mem_cache/kv_cache_configurator.py`` ``_profile_available_bytes``), and fails when no token fits ('Not enough
+    memory', or the weights-floor error).  Memory X held by another process from before the start lowers both free
+    readings by X, so rest falls by f × X: the planned budget K fails once X ≥ K / f (memory taken during the load
+    lowers only the second reading: X ≥ K).  At a fraction f2, with X held, the plan's static budget is
+    f2 × (pre − X) and holds the same non-KV memory N = f × pre − K; the pool is empty once X ≥ pre − N / f2.  The
+    fix is the smallest f2 (0.01 grid) that gives back the plan's KV budget with X = K / f, re-planned by the same
+    planner on the card less X.  It is not called a fit: the log does not say how much the other process held, only
+    the least."""
+    from dataclasses import replace as dc_replace
+
+    from tpkit.units import Bytes
+
+    sg = (base.extra or {}).get("sglang") if isinstance(base.extra, dict) else None
+    if not sg or not sg.get("pre_model_load_bytes") or not sg.get("kv_budget_bytes"):
+        return None
+    f = float(sg.get("mem_fraction_static") or 0)
+    pre, k = int(sg["pre_model_load_bytes"]), int(sg["kv_budget_bytes"])
+    if not 0 < f < 1 or k <= 0:
+        return None
+    held = k / f
+    non_kv = f * pre - k
+    import math
+
+    f2 = math.ceil(f * pre / (pre - held) * 100 - 1e-9) / 100
+    if not f < f2 < 1:
+        return None
+    tolerates = pre - non_kv / f2
+    gib = 2**30
+    try:
+        less = dc_replace(ctx.gpu, total_bytes=Bytes(int(ctx.gpu.total_bytes.bytes - held)))
+        result = _plan(ctx.model, less, parallel, replace(options, mem_fraction_static=f2))
+    except (REFUSED, TypeError, ValueError):
+        return None
+    words = (f"for the pool to fail, another process (a colocated trainer, another engine) must have held at least "
+             f"{k / gib:.2f} GiB / {f:.2f} = {held / gib:.2f} GiB per GPU from before the start-up ({k / gib:.2f} GiB "
+             f"if it allocated during the load); freeing it, or --mem-fraction-static {f2:.2f}, which tolerates up to "
+             f"{tolerates / gib:.2f} GiB held, would start the run")
+    return words, dict(flags=f"--mem-fraction-static {f2:.2f}", kv_tokens=result.kv_tokens if result.verdict.fits else 0,
+                       fits=False, why=f"with {held / gib:.2f} GiB held by another process (the least that makes the "
+                                       f"log's fraction fail) the plan holds {result.kv_tokens:,} tokens; the pool is "
+                                       f"empty once more than {tolerates / gib:.2f} GiB is held",
+                       note=f"{where}, on the card less {held / gib:.2f} GiB; {_band(result)}; not called a fit: the "
+                            "log does not say how much the other process held, only the least")

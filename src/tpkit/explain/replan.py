@@ -177,6 +177,32 @@ def _log_planner(ctx, *, band: bool = True, **changes) -> Plan | None:
     ``async_scheduling``, its quantization, its links) on the context's model and GPU, with the option ``changes``
     a fix adds (``gpu_memory_utilization=0.87``: the flag given beside the layout's); None where the model or the
     GPU is unknown (the plan is refused for the same reason)."""
+    inputs = log_options(ctx, **changes)
+    if inputs is None:
+        return None
+    options, parallel = inputs
+    from dataclasses import replace
+
+    done: dict = {}
+
+    def plan(*, tp: int, pp: int, quantization: str | None, measured: dict):
+        from tpkit.engines.vllm.policy import plan_vllm
+        from tpkit.memory.band import measured_terms, with_band
+
+        key = (tp, pp, quantization, tuple(sorted((k, v.bytes) for k, v in measured.items())))
+        if key not in done:
+            with measured_terms(measured, source="the log, scaled to the new layout"):
+                # the verdict's own fix search is not needed: its fits and tokens are the same without it
+                args = (ctx.model, ctx.gpu, replace(parallel, tp=tp, pp=pp), replace(options, quantization=quantization))
+                done[key] = (with_band(plan_vllm, *args, search_fixes=False) if band
+                             else plan_vllm(*args, search_fixes=False))
+        return done[key]
+    return plan
+
+
+def log_options(ctx, **changes):
+    """(the vLLM options, the parallel layout) ``tpkit plan --from-log`` fills from the log, with ``changes``; None
+    where the model or the GPU is unknown or the options are refused (split out of ``_log_planner``, helper cr17)."""
     if ctx.engine != "vllm" or ctx.model is None or ctx.gpu is None:
         return None
     from dataclasses import fields, replace
@@ -206,19 +232,4 @@ def _log_planner(ctx, *, band: bool = True, **changes) -> Plan | None:
         options = replace(options, links=ctx.links)
     parallel = ParallelSpec(tp=int(ctx.get("tp", 1) or 1), pp=int(ctx.get("pp", 1) or 1),
                             dp=int(ctx.get("dp", 1) or 1), ep=int(ctx.get("ep", 1) or 1))
-
-    done: dict = {}
-
-    def plan(*, tp: int, pp: int, quantization: str | None, measured: dict):
-        from tpkit.engines.vllm.policy import plan_vllm
-        from tpkit.memory.band import measured_terms, with_band
-
-        key = (tp, pp, quantization, tuple(sorted((k, v.bytes) for k, v in measured.items())))
-        if key not in done:
-            with measured_terms(measured, source="the log, scaled to the new layout"):
-                # the verdict's own fix search is not needed: its fits and tokens are the same without it
-                args = (ctx.model, ctx.gpu, replace(parallel, tp=tp, pp=pp), replace(options, quantization=quantization))
-                done[key] = (with_band(plan_vllm, *args, search_fixes=False) if band
-                             else plan_vllm(*args, search_fixes=False))
-        return done[key]
-    return plan
+    return options, parallel

@@ -192,7 +192,7 @@ def _kv_too_small(parsed, failure, a, ctx, tokens_for, findings: list[str]):
     if pinned is not None:  # vLLM's estimate pins the available memory (and confirms the bytes per token)
         have_b, tb = pinned.mid.bytes, a.token_bytes
     need = _KvNeed(needed, have_b, tb, short, failure.count("estimated_max_len"), kv_tokens)
-    return cause, short, _kv_too_small_fixes(a, ctx, need, tokens_for)
+    return cause, short, _vr().per_stage_fixes(parsed, a, ctx, _kv_too_small_fixes(a, ctx, need, tokens_for))
 
 
 def _pp_cause(parsed, ctx, findings: list[str]) -> str:
@@ -334,7 +334,8 @@ def _startup_free_memory(failure, ctx=None, a=None):
     else:
         fix = Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
                   kv_tokens=None, fits=True, why="the whole requested memory becomes free")
-        fixes.append(_on_a_free_card(a, ctx, fix) if a is not None and ctx is not None else fix)
+        fixes.append(free_card := _on_a_free_card(a, ctx, fix) if a is not None and ctx is not None else fix)
+        cause = _vr().more_gpus(a, ctx, cause, fixes, free_card is not fix)  # helper cr17: explain.vgpus
     return cause, short, fixes
 
 

@@ -11,7 +11,7 @@ from tpkit.explain.diagnose import MAX_FRACTION, Fix
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import REFUSED
 
-__all__ = ["layout_fix", "tp_fix", "reprofiled", "log_quantization"]
+__all__ = ["layout_fix", "tp_fix", "reprofiled", "log_quantization", "more_gpus", "per_stage_fixes"]
 
 
 def layout_fix(a, ctx, *, flags: str, tp: int, quantization: str | None, why: str,
@@ -133,3 +133,41 @@ def log_quantization(ctx) -> str | None:
     from tpkit.explain.replan import log_quantization_planned
 
     return log_quantization_planned(ctx)
+
+
+def more_gpus(a, ctx, cause: str, fixes: list, planned: bool) -> str:
+    """Where the start-up check's advice to free the card was planned (``planned``) and does not fit: the outcome
+    "does not fit on N × GPU at any setting" with the fewest GPUs that fit (``explain.vgpus``, helper cr17), its
+    fixes appended to ``fixes``; the cause, with the outcome where it applies."""
+    if not planned or fixes[-1].fits:
+        return cause
+    from tpkit.explain.vgpus import fewest_gpus
+
+    count = fewest_gpus(a, ctx)
+    if count is None:
+        return cause
+    fixes.extend(count.fixes)
+    return f"{cause}; {count.text}"
+
+
+_BUDGET_FLAGS = {"--max-model-len": ("max_model_len", int), "--kv-cache-dtype": ("kv_cache_dtype", str),
+                 "--gpu-memory-utilization": ("gpu_memory_utilization", float)}
+"""a fix's flags that change only what the profile run does not see (``cli.fromlog.BUDGET_ONLY_FLAGS``)"""
+
+
+def per_stage_fixes(parsed, a, ctx, fixes: list) -> list:
+    """A pipeline-parallel log's budget-only fixes planned per stage on the log's unlike GPUs (``explain.vstages``,
+    helper cr17); any other fix, or any fix of a log without pp, as it is."""
+    if int(ctx.get("pp", 1) or 1) < 2:
+        return fixes
+    from tpkit.explain.vstages import stage_fix
+
+    out = []
+    for fix in fixes:
+        words = fix.flags.split()
+        dest, kind = _BUDGET_FLAGS.get(words[0], (None, None)) if len(words) == 2 else (None, None)
+        try:
+            out.append(stage_fix(parsed, a, ctx, fix, {dest: kind(words[1])}) if dest else fix)
+        except ValueError:
+            out.append(fix)
+    return out

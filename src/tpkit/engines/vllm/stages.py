@@ -69,8 +69,61 @@ def _stage_need(model, gpu, parallel, options) -> tuple[callable, int]:
     return (lambda n: needed_bytes(layout, n, in_flight, rules, r.dcp)), r.max_model_len
 
 
+def _pinned(plans, gpus, stages, model, options, pinned, *, machine, extra_uses, others_growth):
+    """The stage with the least available KV memory re-planned so that it has the ``pinned`` (bytes, utilization,
+    the estimate the error printed or None) the log printed (helper cr17, 2026-12-05): vLLM ≤ 0.16's one-request error prints ``min(available_memory)``
+    over the workers (``get_kv_cache_configs``), the one measured number of such a log.  As for one stage
+    (``cli.fromlog.non_kv_from_log``), the planner's activation peak, its one estimated term, is moved by the
+    difference, and a utilization other than the log's moves the target by Δu × that GPU's total.  (plans, the
+    note), or (plans, None) where the peak would go negative."""
+    from tpkit.engines.vllm.policy import plan_vllm
+    from tpkit.memory.band import measured_terms
+
+    if any(not p.verdict.fits and not _kv_short(p) for p in plans):
+        return plans, None  # a stage that does not start has no available memory to pin
+    avail = [p.extra.get("available_kv_bytes", 0) for p in plans]
+    s = min(range(len(plans)), key=lambda i: (avail[i], i))
+    line = next((x for x in plans[s].ledger.items if x.item.startswith("activation peak (profile run")), None)
+    printed, u_log, est = (tuple(pinned) + (None,))[:3]
+    printed = _narrowed(printed, est, gpus, stages, model, options)
+    u_plan = float(plans[s].extra.get("gpu_memory_utilization") or u_log)
+    target = int(printed.bytes) + round(gpus[s].total_bytes.bytes * (u_plan - u_log))
+    if line is None:
+        return plans, None
+    peak = abs(line.bytes.bytes) + int(avail[s]) - target
+    if peak < 0:
+        return plans, None
+    with measured_terms({"activation_peak": Bytes(peak)}, source="the smallest worker's available KV memory the "
+                                                                 "log printed, less the other lines"):
+        plans = list(plans)
+        plans[s] = plan_vllm(model, gpus[s], stages[s], options, machine=machine, extra_uses=extra_uses,
+                             others_growth=others_growth)
+    return plans, (f"PP stage {s} on {gpus[s].name} (the least available KV memory planned) pinned to the "
+                   f"{format_bytes(printed)} the log printed at utilization {u_log:g} (the minimum over the workers): "
+                   f"its activation peak is charged {format_bytes(Bytes(peak))}")
+
+
+def _narrowed(printed: Bytes, est: int | None, gpus, stages, model, options) -> Bytes:
+    """The printed minimum available memory (two decimals of GiB) narrowed by vLLM's estimate of the longest request
+    in the same error, where the release checks all layers (``ALL_LAYER_CHECK``): the estimate is the largest L whose
+    all-layer need fits (``kv_cache_utils.estimate_max_model_len``), so the memory lies in [need(L), need(L + 1)); the
+    middle of that interval where it meets the print's rounding (± 0.005 GiB), else the print."""
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    if est is None or not (resolve_rules(options.engine_version).engine == "V1"
+                           and all_layer_check_applies(options.engine_version)):
+        return printed
+    needs = [_stage_need(model, g, st, options)[0] for g, st in zip(gpus, stages)]
+    lo = sum(int(need(est).bytes) for need in needs)
+    hi = sum(int(need(est + 1).bytes) for need in needs)
+    half = 2**30 // 200
+    if hi <= lo or hi <= printed.bytes - half or lo > printed.bytes + half:
+        return printed
+    return Bytes((max(lo, printed.bytes - half) + min(hi, printed.bytes + half)) // 2)
+
+
 def plan_vllm_stages(model, gpus, parallel, options, *, machine=None, extra_uses=(),
-                     others_growth: Bytes = Bytes(0)) -> PlanResult:
+                     others_growth: Bytes = Bytes(0), pinned: tuple | None = None) -> PlanResult:
     """One vLLM plan per PP stage, stage s on ``gpus[s]`` (``ParallelSpec.stage``), combined as the engine does:
     the fewest KV blocks over the stages is what every worker keeps and what the engine prints; a stage that does not
     start stops the run; in ``ALL_LAYER_CHECK`` releases the smallest stage's available KV memory must also hold one
@@ -87,6 +140,10 @@ def plan_vllm_stages(model, gpus, parallel, options, *, machine=None, extra_uses
     stages = [replace(parallel, stage=s) for s in range(parallel.pp)]
     plans = [plan_vllm(model, g, st, options, machine=machine, extra_uses=extra_uses, others_growth=others_growth)
              for g, st in zip(gpus, stages)]
+    pin_note = None
+    if pinned is not None:
+        plans, pin_note = _pinned(plans, gpus, stages, model, options, pinned, machine=machine,
+                                  extra_uses=extra_uses, others_growth=others_growth)
     blocks = [p.extra.get("kv_blocks", 0) for p in plans]
     avail = [Bytes(p.extra.get("available_kv_bytes", 0)) for p in plans]
     rules = resolve_rules(options.engine_version)
@@ -101,6 +158,7 @@ def plan_vllm_stages(model, gpus, parallel, options, *, machine=None, extra_uses
     notes += (f"vLLM keeps the fewest blocks over the workers ({blocks[limiting]:,}, stage {limiting} on "
               f"{gpus[limiting].name}: kv_cache_utils.get_kv_cache_configs min_num_blocks); the capacity shown is "
               "that stage's",)
+    notes += (pin_note,) if pin_note else ()
     result = plans[limiting]
     verdict, log = result.verdict, result.engine_log
     if whole_check:
