@@ -1150,6 +1150,20 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # M2 precision-tier run's repeated starts of one command 'fp8 有 83,312 與 96,272 兩個值、int4 有 156,832 與
     # 181,216' (the same 0.79 GiB step as 41,648 -> 48,128). vp_724-vp_727 are M1's first starts of their hashes
     # (cold, the default).
+    # helper bl17b (2026-12-05, session 17), added blind from the leads round bl17 did not read: a Qwen3.6-27B-AWQ
+    # deployment README on one RTX 5090 (id 51887792854; nightly 0.19.2rc1.dev21, between 0.19.1 and 0.20.0: 0.19.1's
+    # rules), util 0.92, 65,536, 4 sequences, 8,192 batched, prefix caching, images 2 / video 1 (vp_730); Gemma-3-1B-it
+    # on a GKE A100 MIG 1g.5gb partition (gbrayut/cloud-examples, id 47197774778; v0.10.1.1 image), util 0.86 (vp_731)
+    "vp_730": ("0.19.1", "stated image build '0.19.2rc1.dev21+g893611813' (a nightly after 0.19.1, before 0.20.0)",
+               {"enable_prefix_caching": True, "limit_mm_per_prompt": '{"image": 2, "video": 1, "audio": 0}'}, None),
+    "vp_731": ("0.10.1", "the deployment's image vllm/vllm-openai:v0.10.1.1 (vllm-3-1b-it.yaml)", {}, None),
+    # the same project's earlier README (id 51910320717): RedHatAI/Qwen3.6-35B-A3B-NVFP4 on one RTX 5090, the same nightly,
+    # util 0.92, 131,072, 4 sequences, 8,192 batched, prefix caching: images 2 / video 1 (vp_732), every modality 0
+    # (vp_733), images 2 / video 1 with MTP 1 token (vp_734)
+    **{cid: ("0.19.1", "stated image nightly-89361181 ('0.19.2rc1.dev21+g893611813', after 0.19.1, before 0.20.0)",
+             {"enable_prefix_caching": True, "limit_mm_per_prompt": mm}, None)
+       for cid, mm in (("vp_732", '{"image": 2, "video": 1, "audio": 0}'), ("vp_733", '{"image": 0, "video": 0, "audio": 0}'),
+                       ("vp_734", '{"image": 2, "video": 1, "audio": 0}'))},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -93,6 +93,10 @@ Helper bl17 (2026-12-05, session 17): vp_721-vp_729 (nine public vLLM start-ups,
 4090 D, an RTX 4070 Super and RTX 3090s) added blind, no rule changed: vLLM 318 -> 327 listed, 304 -> 313 scored, median
 1.34 -> 1.31 %, p90 7.42 -> 7.48 %, the same with own logs out; vp_728 / vp_729 (warm compile-cache restarts) -13.6 /
 -12.5 % (levels unchanged; §6.4, round bl17).
+Helper bl17b (2026-12-05, session 17): vp_730-vp_734 (five public vLLM start-ups, 0.10.1.1 and a 0.19.2rc1 nightly, on an
+A100 MIG 1g.5gb slice and RTX 5090s) added blind, no rule changed: vLLM 327 -> 332 listed, 313 -> 318 scored, median 1.29
+-> 1.30 %, p90 7.37 -> 7.44 %, the same with own logs out; vp_734 (MTP on an NVFP4 checkpoint) +32.4 %, vp_731 -14.5 %
+(levels unchanged; §6.4, round bl17b).
 """
 
 from pathlib import Path
