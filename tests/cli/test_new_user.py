@@ -198,6 +198,15 @@ def test_perf_says_when_the_version_is_newer_than_the_newest_read(capsys):
     assert "newer than" not in out
 
 
+@pytest.mark.parametrize("version,warned", [("0.33.0", False), ("0.34.0", False), ("0.35.0", True)])
+def test_perf_on_vllm_says_when_the_version_is_newer_than_0_34_0(capsys, version, warned):
+    """Helper perf17 (2026-12-05): perf's newest vLLM read is 0.34.0 (was 0.33.0: 0.34.0 was flagged)."""
+    code, out, err = cli(capsys, "perf", LLAMA, "--gpu", "H100", "--engine", "vllm", "--engine-version", version)
+    assert code == 0, err
+    assert ("newer than" in out) is warned
+    assert not warned or "newer than 0.34.0, the newest version tpkit read" in out
+
+
 def test_bench_on_a_cpu_machine_says_it_falls_back_to_gloo_before_the_rows(capsys):
     """Before: the CPU rows came with only '2× CPU' in their header to say these were not GPU numbers."""
     pytest.importorskip("torch")

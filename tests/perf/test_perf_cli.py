@@ -99,7 +99,7 @@ def test_engine_version_backend_and_eager_flags(capsys):
     assert d["speculative"]["speedup"] < 1.0 < d["speculative"]["breakeven_accept_length"]
     assert d["verdict"]["message"].split("\n")[1].startswith("Break-even accept length")
     code, out, _ = run(KIMI + ["--engine", "vllm", "--attention-backend", "TRITON_MLA", "--enforce-eager"], capsys)
-    assert code == 0 and "engine           vllm 0.33.0" in out and "graphs: plain eager" in out
+    assert code == 0 and "engine           vllm 0.34.0" in out and "graphs: plain eager" in out
 
 
 @pytest.mark.parametrize("flags, match", [

@@ -104,7 +104,7 @@ def test_vllm_triton_mla_before_0_31_verifies_through_the_prefill_path():
     assert old.speculative.speedup < 1.0 < new.speculative.speedup
     assert old.inputs["runtime"]["verify_attention"] == "mla_prefill"
     assert old.inputs["runtime"]["graphs"]["plain"] == "piecewise"
-    assert "prefill path" in old.verdict.message and "vllm 0.33.0" in old.verdict.message
+    assert "prefill path" in old.verdict.message and "vllm 0.34.0" in old.verdict.message
 
 
 def test_eager_mode_makes_a_small_model_launch_bound():
@@ -139,7 +139,7 @@ def test_vllm_v1_runner_drafter_never_gets_full_graphs(version, draft):
         r = rt("vllm", version, algorithm=algorithm, architecture="Qwen3MoeForCausalLM", moe=True)
         assert (r.draft_graph, r.extend_graph) == (draft, draft)
         assert r.target_graph == ("full" if parse_version(version, "vllm")[0] >= (0, 11, 0) else "piecewise")
-    assert rt("vllm", None, algorithm="STANDALONE").draft_graph == "piecewise"   # draft_model: V1 in every release
+    assert rt("vllm", "0.30.0", algorithm="STANDALONE").draft_graph == "piecewise"   # draft_model: V1 before 0.31
 
 
 @pytest.mark.parametrize("version, arch, moe, quantized, hybrid, draft", [
@@ -164,8 +164,9 @@ def test_vllm_v1_runner_drafter_never_gets_full_graphs(version, draft):
 def test_vllm_model_runner_v2_default_gives_the_drafter_full_graphs(version, arch, moe, quantized, hybrid, draft):
     r = rt("vllm", version, architecture=arch, moe=moe, quantized=quantized, hybrid=hybrid)
     assert (r.draft_graph, r.extend_graph) == (draft, draft)
+    # draft_model: V1 before 0.31 whatever the model; V2 without graphs 0.31–0.33, FULL from 0.34 (helper perf17)
     assert rt("vllm", version, algorithm="STANDALONE", architecture=arch, moe=moe, quantized=quantized,
-              hybrid=hybrid).draft_graph == "piecewise"
+              hybrid=hybrid).draft_graph == ("full" if version is None else "piecewise")
 
 
 def test_vllm_v2_drafter_without_full_target_graphs_runs_eagerly():

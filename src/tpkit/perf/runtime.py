@@ -27,7 +27,7 @@ from tpkit.records import dataclass
 
 __all__ = ["Runtime", "runtime_for", "parse_version", "sglang_spec_v2", "NEWEST", "ATTENTION_BACKENDS"]
 
-NEWEST = {"sglang": (0, 5, 23), "vllm": (0, 33, 0)}
+NEWEST = {"sglang": (0, 5, 23), "vllm": (0, 34, 0)}
 """the newest version whose sources tpkit read; ``--engine-version`` omitted means this one"""
 OLDEST = {"sglang": (0, 2, 15), "vllm": (0, 2, 0)}
 """the oldest release of each engine tpkit models: ``tpkit plan`` refuses older ones (SGLang: the first rule era,
@@ -177,8 +177,7 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
         attention_backend = None if attention_backend == "AUTO" else attention_backend
     if engine == "vllm":  # the vLLM tables load for a vLLM run only (cold start of `tpkit perf`)
         from tpkit.engines.vllm.backend_choice import auto_attention_backend
-        from tpkit.perf.runtime_vllm import (_V2_METHODS, _vllm, _vllm_runner_v2_default, _vllm_sparse,
-                                             _vllm_sparse_backend)
+        from tpkit.perf.runtime_vllm import _vllm, _vllm_runner_v2, _vllm_sparse, _vllm_sparse_backend
     if vllm_sparse:
         backend = attention_backend or _vllm_sparse_backend(cc, ver)
     elif engine == "vllm":
@@ -193,8 +192,7 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
         if spec_v2 is not None:
             raise PlanInputError("--sglang-spec-v2 is an SGLang setting (SGLANG_ENABLE_SPEC_V2); vLLM has no spec "
                                  "v1/v2 switch: drop it or use --engine sglang")
-        v2 = algorithm in _V2_METHODS and _vllm_runner_v2_default(ver, architecture, moe=moe, quantized=quantized,
-                                                                   hybrid=hybrid)
+        v2 = _vllm_runner_v2(ver, algorithm, architecture, moe=moe, quantized=quantized, hybrid=hybrid)
         rt = (_vllm_sparse(ver, backend, cc, algorithm, runner_v2=v2) if vllm_sparse
               else _vllm(ver, backend, mla, topk, algorithm, runner_v2=v2, cc=cc))
     if eager:

@@ -38,7 +38,8 @@ chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with pl
                        decode): no TRITON_MLA rule applies
     overlap            async scheduling off by default up to 0.13 ("we won't reach here until async scheduling
                        is enabled by default", 0.12 config/vllm.py); from 0.14 on by default, EAGLE/MTP
-                       speculation included, draft_model (STANDALONE) excluded
+                       speculation included; draft_model (STANDALONE) excluded up to 0.27, included from 0.28
+                       (``DRAFT_MODEL_ASYNC_FIRST``)
     graphs             FULL_AND_PIECEWISE default from 0.11 (PIECEWISE before: attention eager between
                        pieces) for the target model.  The drafter (every EAGLE/EAGLE-3/MTP head) never follows
                        it into FULL graphs in the V1 model runner:
@@ -66,6 +67,11 @@ chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with pl
                        Llama/MistralForCausalLM (both unquantised, non-MoE only); 0.24 a list of six
                        architectures; 0.25–0.28 every non-MoE model plus a few listed MoE architectures
                        (hybrid models excluded unless listed: 0.25–0.26 always); every model from 0.29
+                       A draft model (STANDALONE) runs the V1 runner (PIECEWISE drafter) up to 0.30, Model
+                       Runner V2 from 0.31 (``DRAFT_MODEL_V2_FIRST``), whose draft-model speculator captures no
+                       graph before 0.34 (eager) and FULL draft decodes from 0.34 (``DRAFT_MODEL_V2_GRAPHS``).
+                       0.34.0 has no V1 runner at all (``v1/worker/gpu_model_runner.py`` and ``v1/spec_decode``
+                       gone); the V1 facts below stop at 0.33
     proposer loop      ``EagleProposer.propose`` (v1/spec_decode/eagle.py) runs every draft step after the first
                        from a Python loop whose bookkeeping is one eager torch op each: 0.8.3–0.8.4 positions += 1,
                        seq_lens += 1, // block_size, block_table.gather, *, %, + (7); 0.8.5 adds the max-model-len
@@ -100,6 +106,29 @@ FLASHINFER_MLA_SPARSE (SM10x) are the only ones"""
 
 
 _V2_METHODS = ("EAGLE", "EAGLE3", "NEXTN", "MTP")
+
+DRAFT_MODEL_ASYNC_FIRST = (0, 28, 0)
+"""first vLLM release whose async scheduling stays on by default with a draft model (``--speculative-config``
+method ``draft_model``, tpkit STANDALONE) (helper perf17): config/vllm.py, the ``async_scheduling is None`` branch,
+disables it for a method not in EagleModelTypes / NgramGPUTypes and not dspark in 0.16.0–0.27.0 (read 0.16.0,
+0.27.0: draft_model is only in the explicit-flag branch's allowed list), adds ``!= "draft_model"`` in 0.28.0
+(read 0.28.0–0.32.0), 0.33.0 names it in ``v1_async_sched_incompat``'s allowed tuple, 0.34.0 has no V1-runner
+incompatibility at all (only pooling, the executor, ROCm DeepEP HT DBO turn it off)"""
+
+DRAFT_MODEL_V2_FIRST = (0, 31, 0)
+"""first vLLM release whose default runner for a draft model is Model Runner V2 (helper perf17; plan's
+``engines.vllm.speculative._V2_UNSUPPORTED_SPEC``): ``_get_v2_model_runner_unsupported_features`` lists
+draft_model in 0.29.0 (every method but eagle, eagle3, mtp, dflash, dspark, extract_hidden_states) and 0.30.0,
+not in 0.31.0–0.33.0; 0.34.0 has no V1 runner (``gpu_model_runner.py`` gone)"""
+
+DRAFT_MODEL_V2_GRAPHS = (0, 34, 0)
+"""first vLLM release whose Model Runner V2 draft-model speculator captures CUDA graphs (helper perf17):
+0.31.0 ``draft_model/speculator.py`` ``PlainDraftModelSpeculator.init_cudagraph_manager`` and 0.32.0–0.33.0
+``standalone_ar/speculator.py`` ``StandaloneARSpeculator.init_cudagraph_manager`` are ``pass`` ("CUDA graph not yet
+supported"): every draft forward is launched from Python.  0.34.0 ``StandaloneARSpeculator`` derives from
+``autoregressive/speculator.py`` ``AutoRegressiveSpeculator``: its expanded first step gets a graph manager in the
+target's cudagraph mode, and the later one-token steps FULL_DECODE_ONLY when the target's decode mode is FULL
+(else none), as the EAGLE/MTP speculators already did"""
 
 DRAFTER_QUEUED = (0, 11, 1)
 """first vLLM release whose V1 model runner launches the EAGLE drafter straight after sampling with no blocking CPU
@@ -155,24 +184,39 @@ def _vllm_runner_v2_default(ver: tuple[int, int, int], architecture: str | None,
 
 def _vllm_async_scheduling(ver: tuple, algorithm: str | None, facts: list[str]) -> tuple[bool, bool]:
     """(plain decoding overlapped, speculation overlapped) under vLLM's async scheduling: the default from 0.14 for
-    plain decoding and EAGLE / MTP, off before (``config/vllm.py``), off for draft-model speculation; the fact is
-    said when speculating."""
-    spec_ok = algorithm in (None, "EAGLE", "EAGLE3", "NEXTN", "MTP")
+    plain decoding and EAGLE / MTP, off before (``config/vllm.py``); draft-model speculation turns it off by default
+    before 0.28 (``DRAFT_MODEL_ASYNC_FIRST``); the fact is said when speculating."""
+    spec_ok = algorithm in (None, "EAGLE", "EAGLE3", "NEXTN", "MTP") or (
+        algorithm == "STANDALONE" and ver >= DRAFT_MODEL_ASYNC_FIRST)
     plain_overlap = ver >= (0, 14, 0)
     spec_overlap = plain_overlap and spec_ok
     if algorithm is not None:
         facts.append("async scheduling " + ("on" if spec_overlap else "off") + (
-            " (default from 0.14 for plain decoding and EAGLE/MTP)" if plain_overlap else
-            " (off by default before 0.14, config/vllm.py)") + (
-            "; draft_model speculation disables it" if plain_overlap and not spec_ok else ""))
+            (" (default from 0.14 for plain decoding and EAGLE/MTP, from 0.28 for draft_model)"
+             if algorithm == "STANDALONE" else " (default from 0.14 for plain decoding and EAGLE/MTP)")
+            if plain_overlap else " (off by default before 0.14, config/vllm.py)") + (
+            "; draft_model speculation disables it before 0.28" if plain_overlap and not spec_ok else ""))
     return plain_overlap, spec_overlap
 
 
-def _vllm_draft_graph(ver: tuple[int, int, int], target: str, runner_v2: bool) -> str:
+def _vllm_runner_v2(ver: tuple[int, int, int], algorithm: str | None, architecture: str | None, *, moe: bool,
+                    quantized: bool, hybrid: bool) -> bool:
+    """Whether the speculative deployment runs on Model Runner V2: EAGLE/EAGLE-3/MTP per
+    ``_vllm_runner_v2_default``; a draft model (STANDALONE) from 0.31 (``DRAFT_MODEL_V2_FIRST``); from 0.34 there
+    is no other runner (``gpu_model_runner.py`` gone)."""
+    if algorithm in _V2_METHODS:
+        return _vllm_runner_v2_default(ver, architecture, moe=moe, quantized=quantized, hybrid=hybrid)
+    return algorithm == "STANDALONE" and ver >= DRAFT_MODEL_V2_FIRST
+
+
+def _vllm_draft_graph(ver: tuple[int, int, int], target: str, runner_v2: bool, algorithm: str | None = None) -> str:
     """The graph mode of vLLM's draft steps (module docstring, 'graphs'): V1 runner eager < 0.9, piecewise
     0.9.0–0.10.0, eager 0.10.1–0.11.0 (no runtime mode passed after the dispatcher), piecewise from 0.11.1 even
-    when the target runs FULL_AND_PIECEWISE; Model Runner V2 full when the target's decode graphs are full."""
+    when the target runs FULL_AND_PIECEWISE; Model Runner V2 full when the target's decode graphs are full, except
+    its draft-model speculator before 0.34, which captures none (``DRAFT_MODEL_V2_GRAPHS``)."""
     if runner_v2:
+        if algorithm == "STANDALONE" and ver < DRAFT_MODEL_V2_GRAPHS:
+            return "eager"
         return "full" if target == "full" else "eager"
     if ver < (0, 9, 0) or (0, 10, 1) <= ver < (0, 11, 1):
         return "eager"
@@ -218,9 +262,13 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tu
                      "'Only apply split-k for decoding'): the verify and the drafter's first step stream each "
                      "request's whole cache through one block per query head (perf.fa2_verify)")
     plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
-    draft = _vllm_draft_graph(ver, graph, runner_v2)
+    draft = _vllm_draft_graph(ver, graph, runner_v2, algorithm)
     if algorithm is not None:
-        if runner_v2:
+        if runner_v2 and algorithm == "STANDALONE" and ver < DRAFT_MODEL_V2_GRAPHS:
+            facts.append("Model Runner V2 (the default for a draft model from 0.31): its draft-model speculator "
+                         "captures no CUDA graph before 0.34 (draft_model / standalone_ar speculator.py "
+                         "init_cudagraph_manager: 'CUDA graph not yet supported'): every draft forward is eager")
+        elif runner_v2:
             facts.append("Model Runner V2 (the default for this model and method in this release): draft steps "
                          + ("under FULL CUDA graphs" if draft == "full" else "without CUDA graph (no full decode "
                             "graphs for the target)")
@@ -301,7 +349,7 @@ def _vllm_sparse(ver, backend, cc, algorithm, *, runner_v2: bool = False) -> dic
         facts.append("no sparse-MLA backend before vLLM 0.11.0 (flashmla_sparse.py first in 0.11.0): costed as 0.11")
     graph = "full"
     plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
-    draft = _vllm_draft_graph(ver, graph, runner_v2)
+    draft = _vllm_draft_graph(ver, graph, runner_v2, algorithm)
     loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
     queued = _drafter_queued(ver, algorithm, runner_v2, facts)
     if loop:
