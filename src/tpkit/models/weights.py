@@ -115,10 +115,13 @@ def without_tower(plan: WeightsPlan, why: str, *, item: str = "vision tower") ->
 
 
 def mtp_bytes(spec: ModelSpec, elem: str, quant: QuantSpec | None) -> Bytes:
-    """Bytes of the MTP / nextn layers at TP 1 (quantised like the decoder layers)."""
+    """Bytes of the MTP / nextn layers at TP 1, quantised as the checkpoint's quantisation config says for each
+    layer's own module names (``params.mtp_parts``: an ignore list that names the head keeps it unquantised)."""
     sums: dict[str, list[int]] = {}
-    if spec.num_nextn_layers:
-        _accumulate(spec, ParallelSpec(), mtp_parts(spec), elem, quant, False, sums, spec.num_nextn_layers)
+    by_name = quant is not None and names_matter(quant)
+    for index in range(spec.num_nextn_layers if by_name else min(spec.num_nextn_layers, 1)):
+        _accumulate(spec, ParallelSpec(), mtp_parts(spec, index=index), elem, quant, False, sums,
+                    1 if by_name else spec.num_nextn_layers)
     return Bytes(sum(b for _, b in sums.values()))
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 
 from tpkit.errors import PlanInputError
+from tpkit.models.params import LAYER0_NAME_KEY, mtp_layer_name
 from tpkit.models.spec import ModelSpec
 from tpkit.perf.constants import C
 from tpkit.perf.draft_terms import eagle3_midlayer_kernels, sampling_bw_fraction
@@ -131,14 +132,16 @@ def _given_head(draft: ModelSpec) -> ModelSpec:
 def _mtp_layer(target: ModelSpec) -> ModelSpec:
     """The nextn layer as a one-layer model shaped like the target's last MoE layer.  Its attention is the
     target's last layer's kind, full when that is a linear-attention layer: the MTP layer of Qwen3-Next / Qwen3.5
-    is full attention and holds no linear-attention state (``models.params.mtp_parts``)."""
+    is full attention and holds no linear-attention state (``models.params.mtp_parts``).  Its layer keeps the MTP
+    layer's module name (``models.params.mtp_layer_name``), so the target's quantisation ignore list reads it as the
+    engine does (a checkpoint that keeps the head in BF16, e.g. ``re:^mtp.*``, streams BF16 weights)."""
     moe = target.moe
     if moe is not None:
         moe = dataclasses.replace(moe, num_dense_layers=0, moe_layer_ids=(0,))
     last = target.kinds[-1] if target.layer_kinds else None
     kinds = ("full" if last == "linear" else last,) if last is not None else ()
     return dataclasses.replace(target, name=f"MTP layer of {target.name}", num_layers=1, moe=moe, layer_kinds=kinds,
-                               num_nextn_layers=0)
+                               num_nextn_layers=0, extra={**target.extra, LAYER0_NAME_KEY: mtp_layer_name(target)})
 
 
 def extra_draft_kernels(target: ModelSpec, settings: SpecSettings, tokens: int, tp: int, *,

@@ -168,8 +168,7 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
                          quant, tp)
     plan = plan_draft_weights(draft, parallel if tp == parallel.tp else ParallelSpec(tp=tp),
                               shared=_SHARED[spec.method], dtype=act_dtype, quantization=quant, fc_split=True,
-                              fc_quantised=release is None or tuple(release[:3]) >= (0, 11, 0))
-    # a Qwen MTP fc is a ColumnParallelLinear, given the model's quant config from 0.11.0 (params.mtp_parts)
+                              fc_quantised=_mtp_fc_quantised(model, quant, release))
     tokens = spec.num_speculative_tokens or draft.num_layers
     shared = ", ".join(sorted(_SHARED[spec.method])) or "nothing"
     width = model.hidden_size if method == "mtp" else draft.spec.hidden_size  # the draft config's hidden size
@@ -180,6 +179,22 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
                    kv=_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp",
                           _dflash_window(draft.spec, release) if method == "dflash" else None),
                    num_speculative_tokens=tokens)
+
+
+def _mtp_fc_quantised(model: ModelSpec, quantization: str | None, release: tuple[int, ...] | None) -> bool:
+    """Whether vLLM builds a Qwen MTP ``fc`` (a ``ColumnParallelLinear``, ``models.params.mtp_parts``) with the
+    model's quant config: from 0.11.0, except a ModelOpt NVFP4 checkpoint's from 0.20.0 (``qwen3_5_mtp.py``
+    ``Qwen3_5MultiTokenPredictor.__init__``: ``fc_quant = None`` when ``quant_config.get_name() == "modelopt_fp4"``,
+    'mtp.fc is stored as BF16 in NVFP4 checkpoints'; absent in 0.19.1, present 0.20.0 – 0.34.0). Whether a
+    quantised ``fc`` is then kept BF16 by the ignore list is ``models.quant.is_ignored``'s (named ``mtp.fc``)."""
+    from tpkit.models.quant import resolve_quant
+
+    at = tuple(release[:3]) if release is not None else None
+    if at is not None and at < (0, 11, 0):
+        return False
+    quant = resolve_quant(model.quant, quantization)
+    modelopt_fp4 = quant is not None and quant.method == "fp4" and quant.raw_method in ("modelopt", "modelopt_fp4")
+    return not (modelopt_fp4 and (at is None or at >= (0, 20, 0)))
 
 
 def _dsv4_mtp(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, draft, act_dtype: str,
