@@ -13,7 +13,6 @@ from __future__ import annotations
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
-from tpkit.explain.vextensible import extensible_pool, is_extensible_log
 from tpkit.explain.vpeak import GraphEstimateUse, graph_estimate_use
 from tpkit.explain.vtokens import Rebuilt, rebuild_tokens, log_rules
 from tpkit.explain.vworkers import may_print_per_worker, min_over_workers, per_worker_capacity, worker_spread
@@ -78,7 +77,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     u, requested = _requested_rows(view, ctx, rows, rules, total)
     use = graph_estimate_use(view, ctx.rules_version)
     weights, parts, activation = _profile_rows(view, rows, use)
-    extensible = is_extensible_log(parsed)
+    # vLLM ≥ 0.34's warm-up measurement (only an extensible KV cache prints it; explain.vextensible, imported then)
+    extensible = any(a.name in ("warmup_free", "kv_extended_blocks") for a in parsed.anchors)
     avail_a, available, non_kv = _available_rows(parsed, view, rows, requested, weights, parts, use,
                                                  extensible=extensible)
     # the release's default block where the log prints none (vLLM 0.34: 64, CacheConfig.DEFAULT_BLOCK_SIZE)
@@ -90,6 +90,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     line_available, spread_words = worker_spread(parsed, rules, tp, pp, last_line, available, release_known)
     pool = None
     if extensible:  # vLLM ≥ 0.34: the pool is the warm-up measurement, 'Available' the reservation (helper cur17b)
+        from tpkit.explain.vextensible import extensible_pool  # lazy: logs of other releases never need it
+
         model = ctx.model
         segments = int(getattr(model, "num_layers", 0) or 0) // max(pp, 1) if model is not None else 0
         pool = extensible_pool(parsed, view, rows, requested=requested, reservation=available, segments=segments,
