@@ -15,7 +15,10 @@ Helper c715b (2026-12-05): on SM 9.0 each buffer is then rounded to the 512 MiB 
 Helper v17 (2026-12-05): only a TP group with multicast (an NVSwitch board: a full NVLink mesh in tpkit's links)
 gets it; flashinfer 0.6.4–0.6.8.post1 ``SymmDeviceMemory`` raises without multicast and vLLM 0.17–0.21 then builds
 no workspace ("expected on GPUs without NVSwitch (e.g., NVLink bridge-only or PCIe topologies)").  0.26.0–0.33.x
-charge FlashInfer's mnnvl workspace (one multicast buffer of three Lamport buffers), the one-node default there."""
+charge FlashInfer's mnnvl workspace (one multicast buffer of three Lamport buffers), the one-node default there.
+
+Helper cur17b (2026-12-05): 0.34.x too (same pass, gates, table and backend); under its extensible KV cache the
+workspace is non-torch growth in both the printed reservation and the final pool."""
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.parallel import ParallelSpec
@@ -161,3 +164,37 @@ def test_sm103_tp8_table_from_0_29():
     # FI_ALLREDUCE_FUSION_MAX_SIZE_MB[103][8]: 2 MiB up to 0.28, 4 MiB from 0.29 (T 256 → 512 at H 4,096)
     assert ") = 256;" in _line(_plan(version="0.28.0", gpu=B300, tp=8)).source
     assert ") = 512;" in _line(_plan(version="0.29.0", gpu=B300, tp=8)).source
+
+
+def test_0_34_keeps_the_mnnvl_workspace_and_charges_it_as_non_torch_growth(monkeypatch):
+    # helper cur17b: vLLM 0.34.0's pass, gates, table and _resolve_fi_ar_backend (auto -> mnnvl on one node) are those
+    # of 0.33.0; flashinfer 0.7.2.post1 / 0.7.4 size the mnnvl workspace alike.  Under the extensible KV cache it is
+    # resident at measure_kv_cache_blocks' free-memory read (non_kv_used), so it is non-torch growth: the final pool
+    # and the printed reservation both lose its 512 MiB (one multicast buffer on SM 9.0), the margin does not move.
+    from tpkit.engines.vllm import baseline
+
+    for v in ("0.33.0", "0.34.0"):
+        assert _line(_plan(version=v)).bytes == Bytes(MC), v
+    on = _plan(version="0.34.0")
+    assert "0.26.0–0.34.x" in _line(on).source
+    monkeypatch.setattr(baseline, "FI_AR_MNNVL_RELEASES", ((0, 26, 0), (0, 34, 0)))  # the rule before cur17b
+    off = _plan(version="0.34.0")
+    assert _line(off) is None and _line(_plan(version="0.33.0")) is not None
+    assert off.extra["available_kv_bytes"] - on.extra["available_kv_bytes"] == MC
+    margin = [l.bytes for p in (on, off) for l in p.ledger.items if l.item == "extensible KV cache margin"]
+    assert len(margin) in (0, 2) and len(set(margin)) <= 1
+
+
+def test_0_34_printed_reservation_loses_the_workspace_too(monkeypatch):
+    # determine_available_memory's profile_run compiles inside memory_profiling: the "Available KV cache memory" a 0.34
+    # run prints (the reservation, budget.extensible_reservation) counts the workspace as non-torch growth as well
+    from tpkit.engines.vllm import baseline
+
+    def printed(plan):
+        line = next(l for l in plan.engine_log if "Available KV cache memory" in l)
+        return float(line.split("Available KV cache memory: ")[1].split(" GiB")[0])
+
+    on = _plan(version="0.34.0")
+    monkeypatch.setattr(baseline, "FI_AR_MNNVL_RELEASES", ((0, 26, 0), (0, 34, 0)))
+    off = _plan(version="0.34.0")
+    assert abs((printed(off) - printed(on)) - 0.5) < 0.011

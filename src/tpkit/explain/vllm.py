@@ -51,6 +51,9 @@ class VllmAnchored:
     it holds (``explain.vpeak``), None where no peak activation is printed"""
     graph_use: GraphEstimateUse | None = None
     """the CUDA-graph estimate: printed, applied or not, inside the printed peak activation or not"""
+    pool: Iv | None = None
+    """vLLM ≥ 0.34 with the extensible KV cache (the log prints 'Memory after warmup'): the KV bytes measured after
+    warm-up (``explain.vextensible``); ``available`` is then the profile's reservation, an upper bound"""
     per_worker: str | None = None
     """vLLM 0.8.2–0.11.0 (``VllmRules.capacity_per_worker``) with more than one worker: how the printed capacity
     line(s) pair with the workers whose available memory the log prints, in words (None otherwise)"""
@@ -74,14 +77,37 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     u, requested = _requested_rows(view, ctx, rows, rules, total)
     use = graph_estimate_use(view, ctx.rules_version)
     weights, parts, activation = _profile_rows(view, rows, use)
-    avail_a, available, non_kv = _available_rows(parsed, view, rows, requested, weights, parts, use)
-    block = int(ctx.get("page_size", 16) or 16)
+    # vLLM ≥ 0.34's warm-up measurement (only an extensible KV cache prints it; explain.vextensible, imported then)
+    extensible = any(a.name in ("warmup_free", "kv_extended_blocks") for a in parsed.anchors)
+    avail_a, available, non_kv = _available_rows(parsed, view, rows, requested, weights, parts, use,
+                                                 extensible=extensible)
+    # the release's default block where the log prints none (vLLM 0.34: 64, CacheConfig.DEFAULT_BLOCK_SIZE)
+    block = int(ctx.get("page_size") or getattr(rules, "default_block_size", 16) or 16)
     release_known = not may_print_per_worker(ctx)
     last_line = view.last("kv_tokens")
     tok_a, per_worker = per_worker_capacity(parsed, rules, tp, pp, last_line, avail_a,
                                     release_known=release_known, range_text=ctx.version)
     line_available, spread_words = worker_spread(parsed, rules, tp, pp, last_line, available, release_known)
-    if line_available is not None:
+    pool = None
+    if extensible:  # vLLM ≥ 0.34: the pool is the warm-up measurement, 'Available' the reservation (helper cur17b)
+        from tpkit.explain.vextensible import extensible_pool  # lazy: logs of other releases never need it
+
+        model = ctx.model
+        segments = int(getattr(model, "num_layers", 0) or 0) // max(pp, 1) if model is not None else 0
+        pool = extensible_pool(parsed, view, rows, requested=requested, reservation=available, segments=segments,
+                               rocm=str(getattr(ctx.gpu, "vendor", "")).upper() == "AMD")
+        ext = view.last("kv_extended")
+        ext_n = view.last("kv_extended_blocks")
+        if ext:
+            rows.append(printed_row("KV pool after warm-up (printed)", ext,
+                                    f"'Extended KV cache to {ext_n.count.text if ext_n else 'N'} blocks': the "
+                                    f"physical bytes of the final block count, each segment rounded to 2 MiB "
+                                    f"(extend_kv_cache); {_G}"))
+    if pool is not None:
+        line_available, spread_words = pool.capped, pool.words
+        rows.append(derived_row("KV pool the tokens are rebuilt from", pool.capped, pool.words))
+        per_worker = None
+    elif line_available is not None:
         rows.append(derived_row("available KV memory of the printed line's worker", line_available,
                                 spread_words))
         per_worker = f"{per_worker}; {spread_words}" if per_worker else spread_words
@@ -94,7 +120,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     tokens_printed = _printed_tokens(tok_a, blocks_a, block)
     rebuilt = rebuild_tokens(ctx, rules, tp, pp, block, line_available or available, tokens_printed)
     if tok_a or blocks_a or rebuilt.predicted:
-        rows.append(_tokens_row(tok_a or blocks_a, tokens_printed, rebuilt, per_worker))
+        rows.append(_tokens_row(tok_a or blocks_a, tokens_printed, rebuilt, per_worker or (
+            pool.words if pool is not None else None)))
     mc = view.last("max_concurrency")
     if mc:
         rows.append(Row(item="maximum concurrency", value=None, count=mc.count.value, kind="printed",
@@ -104,7 +131,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
                         activation=activation, graph_use=use,
                         tokens_printed=tokens_printed, tokens_predicted=rebuilt.predicted,
                         token_bytes=rebuilt.token_bytes, token_bytes_source=rebuilt.source, block_size=rebuilt.block,
-                        tokens_alternatives=rebuilt.alternatives, per_worker=per_worker)
+                        tokens_alternatives=rebuilt.alternatives, per_worker=per_worker,
+                        pool=pool.pool if pool is not None else None)
 
 
 def _total_row(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row]) -> Iv | None:
@@ -190,7 +218,7 @@ def _profile_rows(view: RankView, rows: list[Row], use: GraphEstimateUse) -> tup
 
 
 def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requested: Iv | None, weights: Iv | None,
-                    parts: list[Iv], use: GraphEstimateUse):
+                    parts: list[Iv], use: GraphEstimateUse, *, extensible: bool = False):
     """(the smallest worker's 'Available KV cache memory' anchor, its interval, the non-KV residual) and their
     rows: available checked against requested − the printed terms (the ≥ 0.27 print: requested − consumed − the
     printed peak activation, which holds the applied CUDA-graph estimate); the residual against the DEBUG print.
@@ -212,9 +240,11 @@ def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requeste
                         "consumed (weights + non-torch) − the printed peak activation, which holds")
         elif requested is not None and weights is not None and len(parts) >= 2:
             d = requested - weights - sum(parts, zero) - graphs
+        what = ("; with the extensible KV cache (vLLM ≥ 0.34) the reservation: the block capacity the pool may grow "
+                "to, sized again after warm-up (explain.vextensible)" if extensible else "")
         rows.append(printed_row("available KV cache memory", avail_a,
                                 f"requested − {terms} the applied CUDA-graph estimate, the "
-                                f"smallest over workers; {_G}", derived=d,
+                                f"smallest over workers{what}; {_G}", derived=d,
                                 derived_from="requested − the printed non-KV terms", slack=Bytes(2**24)))
     if non_kv is not None:
         inside = (" (+ the applied CUDA-graph estimate, inside the printed peak activation: not printed alone)"

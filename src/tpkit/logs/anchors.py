@@ -100,6 +100,17 @@ MEANINGS: dict[str, tuple[str, str]] = {
                           f"after warmup: X GiB free'); {_VG}"),
     "warmup_kept": (SIZE, f"vLLM ≥ 0.34 extensible KV cache: memory kept for transient activations ('… GiB kept "
                           f"for transient activations'); {_VG}"),
+    "warmup_committed": (SIZE, f"vLLM ≥ 0.34 extensible KV cache: KV blocks already committed when the free memory "
+                               f"after warm-up is read ('… GiB committed to the KV cache'); {_VG}"),
+    "warmup_peak": (SIZE, f"vLLM ≥ 0.34 extensible KV cache: the transient peak of the profile and sizing steps "
+                          f"('… GiB allocated at peak'; the margin is max(1 GiB, 0.75 × it)); {_VG}"),
+    "warmup_growth": (SIZE, f"vLLM ≥ 0.34 extensible KV cache: torch's reservation growth over a sizing step ('… GiB "
+                            f"of torch reservation growth'); {_VG}"),
+    "warmup_fit_blocks": (COUNT, "vLLM ≥ 0.34 extensible KV cache: the KV blocks this worker's measurement fits ('N KV "
+                                 "cache blocks (X GiB) fit within the requested'; the engine takes the smallest over "
+                                 "workers, capped at the reservation)"),
+    "warmup_requested": (SIZE, f"vLLM ≥ 0.34 extensible KV cache: the requested memory (total × "
+                               f"gpu_memory_utilization, default 1.0) the measurement is bound by; {_VG}"),
     "startup_free": (SIZE, f"free device memory at the start-up snapshot; {_VG}"),
     "startup_total": (SIZE, f"device total at the start-up snapshot; {_VG}"),
     "kv_in_use": (SIZE, "KV cache memory in use, from the kv-cache-memory suggestion line (bytes or GiB)"),

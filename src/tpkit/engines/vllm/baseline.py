@@ -300,14 +300,27 @@ flashinfer-python 0.6.4 (0.17), 0.6.6 (0.18–0.19) and 0.6.8.post1 (0.20–0.21
 _alloc_symm_buffer_bytes``), from 0.25.0 one node defaults to the mnnvl backend, and from 0.29.0 the standalone
 FlashInfer all-reduce (``VLLM_ALLREDUCE_USE_FLASHINFER`` default 1) also builds a workspace: not charged (fi20;
 0.26.0–0.33.x are charged since helper v17, ``FI_AR_MNNVL_RELEASES``)"""
-FI_AR_MNNVL_RELEASES = ((0, 26, 0), (0, 34, 0))
+FI_AR_MNNVL_RELEASES = ((0, 26, 0), (0, 35, 0))
 """releases whose one-node default is FlashInfer's mnnvl workspace, charged by ``fi_allreduce_fusion_workspace``
 (helper v17): vllm 0.26.0, 0.27.0, 0.27.1, 0.28.0, 0.29.0, 0.30.0, 0.31.0, 0.32.0, 0.33.0 wheels (helper fi20's
 downloads) with the flashinfer-python they pin, 0.6.14, 0.6.16.post3, 0.6.18, 0.6.18.post1, 0.7.0.post1, 0.7.2.post1.
 ``distributed/device_communicators/flashinfer_all_reduce.py _resolve_fi_ar_backend``: ``auto`` → mnnvl on one node
 (the quant workspace reuses it, ``get_fi_ar_quant_workspace``); where mnnvl cannot build (no multicast) one node
 falls back to trtllm (torch symmetric memory), not charged.  0.22.0–0.25.x are not charged (fi20: trtllm in torch
-symmetric memory, 0.25.0's separate trtllm quant workspace; sizes not read)"""
+symmetric memory, 0.25.0's separate trtllm quant workspace; sizes not read).
+
+0.34.0 (helper cur17b, vllm 0.33.0 / 0.34.0 wheels): ``compilation/passes/fusion/allreduce_rms_fusion.py`` is the
+same file, ``config/vllm.py enable_allreduce_rms_fusion`` keeps its gates (the same body as 0.33.0), the pass table ``FI_ALLREDUCE_FUSION_MAX_SIZE_MB`` is unchanged, and ``_resolve_fi_ar_backend``
+still maps ``auto`` to mnnvl on one node, except with a HiSparse attention config (``attention_config.
+hisparse_config``: trtllm, not charged; tpkit has no such option).  0.34 pins flashinfer-python 0.7.3, which PyPI does
+not serve; 0.7.2.post1 and 0.7.4 size the workspace alike (``trtllm_mnnvl_ar.py MNNVLAllReduceFusionWorkspace.
+__init__``, ``MNNVL_ONE_SHOT_THRESHOLD``; ``mnnvl.py SIGNAL_PAD_SIZE``, ``McastGPUBuffer._get_allocation_prop``
+rounding), so 0.7.3 is taken as the same.  Under the extensible KV cache (0.34 default) the pass is built when
+``profile_run`` first compiles inside ``memory_profiling`` (so the printed reservation counts it as non-torch growth)
+and it stays allocated when ``extensible_kv_cache.py measure_kv_cache_blocks`` reads the free memory after warm-up:
+``measure_kv_cache_bytes``'s ``non_kv_used`` (init free − free − committed KV) holds it, and ``headroom`` (free +
+committed) is read after it, so both sides of the min lose it: the non-torch growth term of ``budget.compute_budget``'s
+extensible formula, not the margin"""
 FI_AR_MNNVL_ONE_SHOT_BYTES = 64 * 1024 * 8 * 2
 """flashinfer ``comm/trtllm_mnnvl_ar.py MNNVL_ONE_SHOT_THRESHOLD`` (0.6.14–0.7.2.post1)"""
 FI_AR_FUSION_MAX_SIZE_MIB = {(9, 0): {2: 64, 4: 2, 8: 0.5}, (10, 0): {2: 64, 4: 32, 8: 1},
@@ -388,7 +401,10 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
     Eager runs of 0.29+ build the standalone workspace lazily at the first all-reduce that fits it: not charged.
 
     Qwen2.5-72B at tp 2 on H100 (64 MiB → T 4,096): 130 + 2 + 386 MiB a rank before the multicast rounding, 3 × 512
-    MiB after it (0.17–0.21); one 386 MiB buffer, 512 MiB after the rounding (0.26–0.33)."""
+    MiB after it (0.17–0.21); one 386 MiB buffer, 512 MiB after the rounding (0.26–0.34).
+
+    0.34.x (helper cur17b, ``FI_AR_MNNVL_RELEASES``): the same pass, gates, table and backend; under the extensible KV
+    cache the workspace is resident at the after-warm-up free-memory read, so it is non-torch growth there too."""
     lo, hi = FI_AR_FUSION_RELEASES
     mlo, mhi = FI_AR_MNNVL_RELEASES
     mnnvl_era = mlo <= rules.release < mhi
@@ -430,11 +446,11 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
         return (LineItem(item="FlashInfer all-reduce fusion workspace", bytes=Bytes(symm(3 * per)),
                          source=f"fuse_allreduce_rms on (O2 default, tp {tp}, SM {cc[0]}{cc[1]}): T = min({sizes[tp]} "
                                 f"MiB // (H {hidden:,} × {act_bytes} B), {max_num_batched_tokens:,}) = {tokens:,}; "
-                                f"mnnvl workspace (vLLM 0.26.0–0.33.x default on one node): 3 Lamport buffers of "
+                                f"mnnvl workspace (vLLM 0.26.0–0.34.x default on one node): 3 Lamport buffers of "
                                 f"max(one-shot, two-shot 2 × ⌈T / tp⌉ × tp × H × {act_bytes} B) = {per:,} B in one "
                                 f"buffer, + 2 KiB pad rounded to 2 MiB"
                                 f"{f', then to the {mc >> 20} MiB multicast granularity (SM 9.0, public logs)' if mc else ''}"
-                                f", cuMemCreate'd outside torch (flashinfer 0.6.14–0.7.2 trtllm_mnnvl_ar.py "
+                                f", cuMemCreate'd outside torch (flashinfer 0.6.14–0.7.4 trtllm_mnnvl_ar.py "
                                 f"MNNVLAllReduceFusionWorkspace, mnnvl.py McastGPUBuffer / SymmDeviceMemory"
                                 f"{'' if mc else '; multicast granularity not known here, not added'}; helper v17)"),)
     lamport_third = min(tp * tokens * hidden * (4 if act_bytes == 4 else 2), (2**31 - 1) & ~((1 << 21) - 1))
