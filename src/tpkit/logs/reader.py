@@ -157,6 +157,23 @@ def _by_index(gpu_names) -> tuple[tuple[str, int], ...]:
     return tuple(out[:16])
 
 
+def _tokens_rule_evidence(anchors):
+    """``logs.engine.tokens_rule_evidence`` for the first vLLM 'GPU KV cache size' and 'Maximum concurrency for L
+    tokens' the log prints (on one rank: the main one where the log names none)."""
+    from tpkit.logs.engine import tokens_rule_evidence
+
+    first: dict = {}
+    for engine, a in anchors:
+        if engine == "vllm" and a.count is not None and a.name in ("kv_tokens", "max_concurrency", "concurrency_len"):
+            first.setdefault(a.name, a)
+    tokens, conc, length = first.get("kv_tokens"), first.get("max_concurrency"), first.get("concurrency_len")
+    if tokens is None or conc is None or length is None:
+        return None
+    return tokens_rule_evidence((int(tokens.count.value), tokens.line_no),
+                                (float(conc.count.value), float(conc.count.rounding or 0.0),
+                                 int(length.count.value)))
+
+
 def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -> ParsedLog:
     """Read an SGLang or vLLM start-up or crash log.  Never raises on content.
 
@@ -166,6 +183,9 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     scan = scan_text(text, raw=raw, every_line=read_every_line)
     scan.notes[:0] = list(prepare_notes)
     formats = [scan.formats[i] for i in sorted(scan.formats)]
+    pair = _tokens_rule_evidence(scan.anchors)
+    if pair is not None:
+        formats.append(pair)
     engine = decide_engine(dict(scan.votes), scan.evidence + formats + list(scan.sources.values()))
     anchors = [a for e, a in scan.anchors if engine.engine is None or e == engine.engine]
     gpu, total, candidates = _gpu(scan)
