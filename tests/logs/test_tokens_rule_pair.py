@@ -1,11 +1,12 @@
 """vLLM's printed pair 'GPU KV cache size' / 'Maximum concurrency' as release evidence (helper v920, 2026-12-05):
 from 0.20.1 the tokens are int(concurrency × max_model_len); a pair that disagrees beyond the concurrency's
 two-decimal rounding was printed by the older num_blocks // groups × block rule, so the release is 0.8–0.20.0
-(``logs.engine.tokens_rule_evidence``)."""
+(``logs.reader.tokens_rule_evidence``)."""
 
 from pathlib import Path
 
-from tpkit.logs.engine import release_range, tokens_rule_evidence
+from tpkit.logs.engine import release_range
+from tpkit.logs.reader import tokens_rule_evidence
 from tpkit.logs.reader import parse_log
 
 DATA = Path(__file__).resolve().parent / "data"
