@@ -232,7 +232,7 @@ def _alternatives_note(stripped) -> str:
     if not alternatives:
         return ""
     shown = " or ".join(f"{lo:,}–{hi:,}" for lo, hi in alternatives)
-    return f" (the release is open: the range is {shown} by the rules of its ends, and the printed count is in one)"
+    return f" (the release is open: the range is {shown} by the rule sets its range spans, and the printed count is in one)"
 
 
 _TRANSCRIBED = re.compile(r"KV Cache allocated\. #tokens: ?(\d+)")

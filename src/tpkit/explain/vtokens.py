@@ -130,6 +130,20 @@ def _rule_words(ctx: Context, rules) -> str:
         "" if not ssm else f", SSM state {ssm} B per element from the config")
 
 
+def _inner_releases(ends: tuple[str, str]) -> tuple[str, ...]:
+    """The releases strictly between the two ends of a range where a vLLM rule changes (``versions._BOUNDARIES``),
+    oldest first: a rule set that holds only inside the range (vl_920's 0.19.2rc1 nightly, read as ≥ 0.8: the groups
+    tokens rule with Qwen3.5's config-read SSM dtype holds from 0.17.0 to 0.20.0, at neither end) is rebuilt too
+    (helper v920, 2026-12-05).  Empty where an end does not parse."""
+    from tpkit.engines.vllm.versions import _BOUNDARIES, PlanInputError, parse_version
+
+    try:
+        low, high = parse_version(ends[0]), parse_version(ends[1])
+    except PlanInputError:
+        return ()
+    return tuple(".".join(map(str, first)) for first, _ in _BOUNDARIES if low < first < high)
+
+
 def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv, predicted: tuple[int, int],
                tb_source: str) -> tuple[tuple[int, int], str, tuple[tuple[int, int], ...]]:
     """Where the log's release is only known as a range and a release at the other end of it counts the KV cache
@@ -148,7 +162,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
     parts = [f"vLLM {rules.label} rules give {predicted[0]:,}–{predicted[1]:,} tokens ({_rule_words(ctx, rules)})"]
     low, high = predicted
     alternatives = [predicted]
-    for end in ends:
+    for end in (*ends, *_inner_releases(ends)):
         try:
             other = resolve_rules(end)
         except REFUSED:

@@ -6,7 +6,7 @@ import dataclasses
 import re
 
 from tpkit.logs.anchors import Anchor
-from tpkit.logs.engine import decide_engine
+from tpkit.logs.engine import Evidence, decide_engine
 from tpkit.logs.failures import ROOT_KINDS, Failure
 from tpkit.logs.gpu_names import gpus_with_total
 from tpkit.logs.missing import with_missing
@@ -157,6 +157,54 @@ def _by_index(gpu_names) -> tuple[tuple[str, int], ...]:
     return tuple(out[:16])
 
 
+CONCURRENCY_RULE_FIRST = "0.20.1"
+"""the first release whose 'GPU KV cache size' prints int(max_concurrency × max_model_len)
+(``engines.vllm.versions``: v1/core/kv_cache_utils.py ``_report_kv_cache_config``, 0.20.1 on; 0.8.0–0.20.0 print
+num_blocks // groups × block)"""
+
+
+def tokens_rule_evidence(tokens: tuple[int, int] | None, concurrency: tuple[float, float, int] | None) \
+        -> Evidence | None:
+    """What vLLM's printed pair 'GPU KV cache size: T tokens' / 'Maximum concurrency for L tokens per request: Cx'
+    says of the release (helper v920, 2026-12-05).  From 0.20.1 on T = int(concurrency × L) with the concurrency
+    vLLM prints to two decimals (``_report_kv_cache_config``), so T lies in [int((C − 0.005) × L), int((C + 0.005) × L)];
+    a pair outside that span was printed by the older rule (T = num_blocks // groups × block, the concurrency from the
+    blocks per request: a hybrid's groups make them disagree) and the release is 0.8–0.20.0.  A pair inside it
+    allows both rules (one KV group: num_blocks × block ≈ concurrency × L), so it says nothing here; ``tpkit
+    explain`` tells the rules apart with the layout (``explain.vtokens``).  ``tokens`` is (value, line), ``concurrency``
+    (value, rounding, L, line) as printed; None where either is missing."""
+    if tokens is None or concurrency is None:
+        return None
+    (value, line_no), (conc, rounding, length) = tokens, concurrency
+    if length <= 0 or value <= 0:
+        return None
+    rounding = max(float(rounding), 0.005)
+    low, high = int((conc - rounding) * length), int((conc + rounding) * length) + 1
+    if low <= value <= high:
+        return None
+    claim = (f"format of the printed pair of 'GPU KV cache size' ({value:,} tokens) and 'Maximum concurrency' "
+             f"({conc:g}x for {length:,} tokens per request): 0.8–0.20.0 ({value:,} lies outside int(({conc:g} ± "
+             f"{rounding:g}) × {length:,}) = {low:,}–{high:,}, which {CONCURRENCY_RULE_FIRST} and later print; "
+             "0.20.0 and older print num_blocks // groups × block) [V1]")
+    return Evidence(engine="vllm", claim=claim, line_no=line_no,
+                    text=f"GPU KV cache size: {value:,} tokens; Maximum concurrency for {length:,} tokens: {conc:g}x")
+
+
+def _tokens_rule_evidence(anchors):
+    """``logs.engine.tokens_rule_evidence`` for the first vLLM 'GPU KV cache size' and 'Maximum concurrency for L
+    tokens' the log prints (on one rank: the main one where the log names none)."""
+    first: dict = {}
+    for engine, a in anchors:
+        if engine == "vllm" and a.count is not None and a.name in ("kv_tokens", "max_concurrency", "concurrency_len"):
+            first.setdefault(a.name, a)
+    tokens, conc, length = first.get("kv_tokens"), first.get("max_concurrency"), first.get("concurrency_len")
+    if tokens is None or conc is None or length is None:
+        return None
+    return tokens_rule_evidence((int(tokens.count.value), tokens.line_no),
+                                (float(conc.count.value), float(conc.count.rounding or 0.0),
+                                 int(length.count.value)))
+
+
 def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -> ParsedLog:
     """Read an SGLang or vLLM start-up or crash log.  Never raises on content.
 
@@ -166,6 +214,9 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     scan = scan_text(text, raw=raw, every_line=read_every_line)
     scan.notes[:0] = list(prepare_notes)
     formats = [scan.formats[i] for i in sorted(scan.formats)]
+    pair = _tokens_rule_evidence(scan.anchors)
+    if pair is not None:
+        formats.append(pair)
     engine = decide_engine(dict(scan.votes), scan.evidence + formats + list(scan.sources.values()))
     anchors = [a for e, a in scan.anchors if engine.engine is None or e == engine.engine]
     gpu, total, candidates = _gpu(scan)

@@ -1,0 +1,78 @@
+"""vLLM's printed pair 'GPU KV cache size' / 'Maximum concurrency' as release evidence (helper v920, 2026-12-05):
+from 0.20.1 the tokens are int(concurrency × max_model_len); a pair that disagrees beyond the concurrency's
+two-decimal rounding was printed by the older num_blocks // groups × block rule, so the release is 0.8–0.20.0
+(``logs.reader.tokens_rule_evidence``)."""
+
+from pathlib import Path
+
+from tpkit.logs.engine import release_range
+from tpkit.logs.reader import tokens_rule_evidence
+from tpkit.logs.reader import parse_log
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_vl_920_pair_bounds_the_release_below_the_concurrency_rule():
+    parsed = parse_log((DATA / "vllm" / "vl_920.log").read_bytes())
+    assert parsed.engine.version == "0.8–0.20.0"
+    assert not parsed.engine.version_printed
+    assert any("printed pair" in e.claim and "63,360" in e.claim for e in parsed.engine.evidence)
+
+
+def test_vl_920_explain_rebuilds_the_older_rule_in_range():
+    from tpkit.explain import explain_log
+
+    config = DATA.parents[1] / "validation" / "configs" / "RedHatAI--Qwen3.6-35B-A3B-NVFP4.json"
+    flags = {"model": str(config), "tp": 1, "gpu": "RTX-5090", "gpu_memory_utilization": 0.92,
+             "max_model_len": 131072, "max_num_seqs": 4, "max_num_batched_tokens": 8192,
+             "enable_prefix_caching": True}
+    report = explain_log((DATA / "vllm" / "vl_920.log").read_bytes(), flags=flags)
+    assert any(lo <= 63_360 <= hi for lo, hi in report.kv_predicted_alternatives)
+    assert all(hi < 100_000 for lo, hi in report.kv_predicted_alternatives)  # 0.34's 242,133 is ruled out
+
+
+_NEWER = """INFO 12-05 10:00:00 [gpu_worker.py:300] Available KV cache memory: 20.00 GiB
+INFO 12-05 10:00:00 [kv_cache_utils.py:1200] GPU KV cache size: 242,133 tokens
+INFO 12-05 10:00:00 [kv_cache_utils.py:1201] Maximum concurrency for 131,072 tokens per request: 1.85x
+"""
+
+
+def test_a_pair_the_concurrency_rule_prints_leaves_the_newer_rule_open():
+    parsed = parse_log(_NEWER)
+    first, last = release_range(parsed.engine.version)  # the two-line format's 0.8–0.27, 0.20.1+ kept
+    assert first <= (0, 8, 0) and last >= (0, 20, 1)
+    assert not any("printed pair" in e.claim for e in parsed.engine.evidence)
+
+
+def test_tokens_rule_evidence_bounds():
+    length = 131_072
+    # int(1.845 × L) … int(1.855 × L) + 1 is the newer rule's span: no evidence inside it
+    assert tokens_rule_evidence((int(1.845 * length), 1), (1.85, 0.005, length)) is None
+    assert tokens_rule_evidence((int(1.855 * length) + 1, 1), (1.85, 0.005, length)) is None
+    outside = tokens_rule_evidence((int(1.855 * length) + 2, 1), (1.85, 0.005, length))
+    assert outside is not None and ": 0.8–0.20.0 (" in outside.claim
+    assert tokens_rule_evidence(None, (1.85, 0.005, length)) is None
+    assert tokens_rule_evidence((63_360, 1), None) is None
+
+
+_OPEN = """INFO 12-05 10:00:00 [core.py:70] Initializing a V1 LLM engine with config: model='RedHatAI/Qwen3.6-35B-A3B-NVFP4'
+INFO 12-05 10:00:10 [gpu_worker.py:300] Available KV cache memory: 4.88 GiB
+"""
+
+
+def test_a_rule_set_inside_the_release_range_is_rebuilt_too():
+    """Read as ≥ 0.8 (no pair printed), vl_920's run is rebuilt by the 0.17.0–0.20.0 rules as well (groups rule, the
+    config's SSM dtype): neither end of the range (0.8.0: 63,648; 0.34: 242,133) counts its 63,360."""
+    from tpkit.explain import explain_log
+    from tpkit.explain.vtokens import _inner_releases
+
+    assert "0.17.0" in _inner_releases(("0.8", "0.34")) and "0.20.1" in _inner_releases(("0.8", "0.34"))
+    assert "0.8.0" not in _inner_releases(("0.8", "0.34")) and "0.34.0" not in _inner_releases(("0.8", "0.34"))
+    config = DATA.parents[1] / "validation" / "configs" / "RedHatAI--Qwen3.6-35B-A3B-NVFP4.json"
+    flags = {"model": str(config), "tp": 1, "gpu": "RTX-5090", "gpu_memory_utilization": 0.92,
+             "max_model_len": 131072, "max_num_seqs": 4, "max_num_batched_tokens": 8192,
+             "enable_prefix_caching": True}
+    report = explain_log(_OPEN, flags=flags)
+    assert report.context.version.startswith("≥ 0.8")
+    alternatives = report.kv_predicted_alternatives
+    assert (63_360, 63_360) in alternatives and (242_133, 242_133) in alternatives
