@@ -51,6 +51,15 @@ class ExtensiblePool:
     """the pool the tokens are rebuilt from: the measured bytes less one granule per segment at the low end
     (``blocks_within``), capped at the reservation (``finalize_extensible_kv_cache``)"""
     words: str
+    snapshot_free: Iv | None = None
+    """the worker's free memory at the start-up snapshot ("Free memory on device (F/T GiB)"), None where not printed"""
+    used: Iv | None = None
+    """non-KV memory used since the snapshot: F − free after warm-up − committed (weights, non-torch growth, the
+    captured graphs, what torch keeps)"""
+    kept: Iv | None = None
+    """kept for transient activations: max(allocated peak, torch reservation growth)"""
+    peak: Iv | None = None
+    """the allocated transient peak the margin scales with"""
 
 
 def is_extensible_log(parsed: ParsedLog) -> bool:
@@ -151,4 +160,6 @@ def extensible_pool(parsed: ParsedLog, view: RankView, rows: list[Row], *, reque
         capped = _min(capped, reservation)
     words = (f"pool measured after warm-up (extensible KV cache, vLLM ≥ 0.34): {pool.text()}, less up to "
              f"{segments} × 2 MiB of granule rounding (blocks_within), capped at the reservation")
-    return ExtensiblePool(pool=pool, capped=capped, words=words)
+    init = got.get("startup_free") or start
+    return ExtensiblePool(pool=pool, capped=capped, words=words, used=got["_used"], kept=got["_kept"],
+                          peak=got["_peak"], snapshot_free=iv_of(init.size) if init is not None else None)

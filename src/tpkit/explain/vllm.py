@@ -54,6 +54,9 @@ class VllmAnchored:
     pool: Iv | None = None
     """vLLM ≥ 0.34 with the extensible KV cache (the log prints 'Memory after warmup'): the KV bytes measured after
     warm-up (``explain.vextensible``); ``available`` is then the profile's reservation, an upper bound"""
+    warmup: object | None = None
+    """the ``explain.vextensible.ExtensiblePool`` the pool was rebuilt from (its snapshot free, non-KV used, kept and
+    peak terms: ``tpkit plan --from-log`` re-plans the extensible sizing with them, helper fl34), None otherwise"""
     per_worker: str | None = None
     """vLLM 0.8.2–0.11.0 (``VllmRules.capacity_per_worker``) with more than one worker: how the printed capacity
     line(s) pair with the workers whose available memory the log prints, in words (None otherwise)"""
@@ -132,7 +135,7 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
                         tokens_printed=tokens_printed, tokens_predicted=rebuilt.predicted,
                         token_bytes=rebuilt.token_bytes, token_bytes_source=rebuilt.source, block_size=rebuilt.block,
                         tokens_alternatives=rebuilt.alternatives, per_worker=per_worker,
-                        pool=pool.pool if pool is not None else None)
+                        pool=pool.pool if pool is not None else None, warmup=pool)
 
 
 def _total_row(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row]) -> Iv | None:

@@ -198,6 +198,8 @@ def _own_numbers(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved,
         "attention_backend": r.attention_backend, "vllm_entrypoint": r.entrypoint,
         "rule_era": rules.era, "engine_generation": rules.engine,
         **({"decode_context_parallel_size": r.dcp} if r.dcp > 1 else {}),
+        **({"extensible_kv": True, "free_at_snapshot_bytes": budget.free_at_snapshot.bytes,
+            "extensible_margin_bytes": budget.margin.bytes} if budget.extensible else {}),
     }
 
 
