@@ -3,8 +3,8 @@
 0.34.0 sizes the pool after warm-up (``v1/worker/extensible_kv_cache.py measure_kv_cache_bytes``): min(requested,
 F − margin) − used − kept, F the snapshot's free memory, used = F − free after warm-up − committed, margin =
 max(1 GiB, 0.75 × peak).  The plan takes F, used, kept and peak from the "Memory after warmup" line
-(``cli.fromlog._extensible_from_log``).  The log is SYNTHETIC (tests/explain/data/vllm034_synthetic_qwen3_8b.log,
-helper cur17b): 484,864 tokens printed (7,576 blocks of 64).  Before this helper the plan of the log's own settings
+(``cli.fromlog_extensible.extensible_from_log``).  The log is SYNTHETIC
+(tests/explain/data/vllm034_synthetic_qwen3_8b.log, helper cur17b): 484,864 tokens printed (7,576 blocks of 64).  Before this helper the plan of the log's own settings
 gave 486,656 (the planner's context, sampler peak and graph estimate instead of the log's numbers)."""
 
 from __future__ import annotations

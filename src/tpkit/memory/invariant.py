@@ -32,8 +32,11 @@ if TYPE_CHECKING:
 
 __all__ = ["problems", "checked", "numbers", "SIGNED", "SENTINELS"]
 
-SIGNED = ("available_kv_bytes", "kv_budget_bytes", "mem_fraction_static", "pre_model_load_bytes")
-"""JSON keys whose value may be negative on a plan that does not fit (a shortfall, or the engine's own number)"""
+SIGNED = ("available_kv_bytes", "kv_budget_bytes", "mem_fraction_static", "pre_model_load_bytes",
+          "free_at_snapshot_bytes")
+"""JSON keys whose value may be negative on a plan that does not fit (a shortfall, or the engine's own number;
+``free_at_snapshot_bytes``: a vLLM ≥ 0.34 extensible plan's snapshot free memory, below 0 where the start-up terms
+exceed the GPU, helper fl34)"""
 
 SENTINELS = {"chunked_prefill_size": -1}
 """key → the negative value that means "off" (SGLang ``--chunked-prefill-size -1`` disables chunking)"""
