@@ -71,7 +71,7 @@ def from_log(args):
         filled.append("async_scheduling")
     from tpkit.cli.fromlog_extensible import extensible_default_utilization
 
-    if "mem_fraction" in filled and extensible_default_utilization(args, e, text):
+    if "mem_fraction" in filled and extensible_default_utilization(args, e):
         args.gpu_memory_utilization = None  # vLLM 0.34 resolves its non-extensible default then (helper fl34)
         filled.remove("mem_fraction")
     quantization, args.log_notes = quantization_from_log(ctx, getattr(args, "quantization", None))

@@ -6,20 +6,18 @@ from __future__ import annotations
 __all__ = ["extensible_from_log", "reserved_from_log", "extensible_default_utilization"]
 
 
-def extensible_default_utilization(args, e, text: str) -> bool:
+def extensible_default_utilization(args, e) -> bool:
     """The log's utilisation is vLLM 0.34's extensible default (1.0), which ``--no-enable-extensible-kv-cache``
     does not keep: ``config/cache.py`` / ``resolved_gpu_memory_utilization`` (0.34.0) default to 1.0 only with the
     extensible KV cache on, 0.92 without it.  True where the plan turns it off, the log is an extensible one (it
-    prints the warm-up line: ``explain.vextensible``) and its 'non-default args' line does not name
-    gpu_memory_utilization (the launch left it at the default)."""
+    prints the warm-up line: ``explain.vextensible``) and its 'non-default args' dict (the parsed settings of that
+    source) does not name gpu_memory_utilization (the launch left it at the default)."""
     if not getattr(args, "no_enable_extensible_kv_cache", False) or e.context.engine != "vllm":
         return False
     from tpkit.explain.vextensible import is_extensible_log
 
-    if isinstance(text, bytes):  # read_log: the log's bytes
-        text = text.decode("utf-8", "replace")
-    lines = [line for line in text.splitlines() if "non-default args:" in line]
-    return bool(lines) and is_extensible_log(e.parsed) and not any("gpu_memory_utilization" in x for x in lines)
+    launch = [s for s in e.parsed.settings if s.source == "non_default_args"]
+    return bool(launch) and is_extensible_log(e.parsed) and not any(s.name == "mem_fraction" for s in launch)
 
 
 _DEFAULT = {"kv_cache_dtype": "auto"}

@@ -41,7 +41,9 @@ class GpuCount:
     at_least: int
     """the fewest GPUs of this size that can hold the weights (the lightest weights an engine flag gives)"""
     text: str
+    """the diagnosis sentence (the GPU sizes in GiB, named as such)"""
     fixes: tuple[Fix, ...]
+    """the layouts on more GPUs that fit, each re-planned (tokens per rank)"""
 
 
 def _weights_bytes(result) -> int | None:
