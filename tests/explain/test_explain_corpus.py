@@ -539,7 +539,10 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper bl17 (2026-12-05): vl_916-vl_918 (vp_721-vp_723: an MI350X boot, a 0.18.1 LLM-class smoke test, a quoted
     0.15.1 log table) print the anchor and hit blind: 336 of the 371.
     Helper bl17b (2026-12-05): vl_919 (vp_731, a MIG 1g.5gb boot log) hits blind and vl_920 (vp_732, a README's quoted
-    boot lines of a 0.19.2rc1 nightly, no release printed) misses blind: 337 of the 373."""
+    boot lines of a 0.19.2rc1 nightly, no release printed) misses blind: 337 of the 373.
+    Helper cap18 (2026-12-05): vl_741 (gemma-4-26B-A4B-it NVFP4 with RedHat's EAGLE-3 drafter) hits with the drafter's
+    geometry assembled from public files (tests/logs/data/configs/RedHatAI__gemma-4-26B-A4B-it-speculator.eagle3):
+    338 of the 373; no other row moves."""
     rows = _capacity_rows()
     assert len(rows) == 373
     sg402 = next(r for r in rows if r["id"] == "sg_402")
@@ -555,7 +558,8 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 337, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 338, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert "vl_741" in hits
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))
     # a log the map has no config for never scores a hit by accident: only a crash pin whose budget's sign decides
@@ -591,6 +595,23 @@ def test_unified_memory_row_below_the_rebuild_is_a_bound_not_a_miss():
     assert sg022["outcome"] == "miss" and "MIN over all ranks" in sg022["why"]
     sg401 = _capacity_row("sg_401")
     assert sg401["outcome"] == "miss" and sg401["printed"] < sg401["range"][0] and "KV budget sample" not in sg401["why"]
+
+
+def test_an_eagle3_drafter_config_sizes_the_shared_pool():
+    """Helper cap18: vl_741's engine config names an EAGLE-3 drafter (RedHatAI/gemma-4-26B-A4B-it-speculator.eagle3,
+    Eagle3LlamaForCausalLM) whose layer shares the target's KV pool.  Applies: with the drafter's geometry (one
+    Llama layer, 8 KV heads x 256; SOURCE.md beside the config) given as --speculative-config the printed 65,696
+    tokens lie in the rebuilt range.  Does not apply: without it the drafter cannot be sized and the row names what
+    is missing instead of a number."""
+    check = script("explain_capacity_check")
+    case = next(c for c in cases() if c["id"] == "vl_741")
+    models = check.model_map()
+    row = check.check(case, models)
+    assert row["outcome"] == "hit" and row["printed"] == 65696
+    assert row["range"][0] <= 65696 <= row["range"][1] and row["range"][1] - row["range"][0] < 200
+    bare = {**models, "vl_741": {k: v for k, v in models["vl_741"].items() if not k.startswith("flags")}}
+    row = check.check(case, bare)
+    assert row["outcome"] == "miss" and "cannot be sized" in row["why"]
 
 
 def test_pool_end_pin_holds_the_printed_count_where_one_is_printed():
