@@ -1164,6 +1164,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
              {"enable_prefix_caching": True, "limit_mm_per_prompt": mm}, None)
        for cid, mm in (("vp_732", '{"image": 2, "video": 1, "audio": 0}'), ("vp_733", '{"image": 0, "video": 0, "audio": 0}'),
                        ("vp_734", '{"image": 2, "video": 1, "audio": 0}'))},
+    # helper bl18b (2026-12-05, session 18), added blind: a Ray multi-node `vllm bench throughput` README's sample log
+    # (id 31259794699): Qwen3-30B-A3B-Instruct-2507 bf16 at TP 4 x PP 2 on two Isambard-AI nodes of four GH200 120GB
+    # (not in the catalog: the total assumed, see the record), a v0.10.1.1 source build, the LLM class, 16,384 batched
+    # (printed), the model's 262,144; the torch.compile cache printed warm ('Directly load the compiled graph(s)')
+    "vp_761": ("0.10.1.1", "printed 'v0.10.1.2.dev0+g1da94e673.d20250903': the v0.10.1.1 tag at distance 0 with local edits",
+               {"compile_cache": "warm"}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -27,7 +27,10 @@ Helper rt16 (2026-12-05): sg_038's pool OOM (no load anchor) plans its fixes fro
 and vl_225 (tp 2, 4, 8 on free 11.49 GiB cards do not fit either): still 97 / 97 and 92 / 97. Helper cr17 (2026-12-05):
 vl_225 gets its own outcome, "does not fit on 1 × 11.49 GiB GPU at any setting … needs ≥ 6 GPUs of this size", with
 the fewest tp × pp the plan fits (10 GPUs bf16, 6 fp8); counted apart: a fitting fix on the log's own GPUs 92 / 97,
-plus 1 shown to need more GPUs than the log ran on; sg_490's diagnosis bounds the other process's memory."""
+plus 1 shown to need more GPUs than the log ran on; sg_490's diagnosis bounds the other process's memory.
+Helper bl18b (2026-12-05): five crash logs added blind (vl_946-vl_949, sg_494): 102 memory crash logs, phase 102 / 102,
+a fitting fix 97 / 102 on the log's own GPUs (sg_494 with its source's card, model and fraction in FLAGS_FOR; blind,
+without them, it names no fitting fix)."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -63,6 +66,7 @@ FLAGS_FOR = {
     "sg_489": {"gpu": "H20", "model": "deepseek-ai/DeepSeek-R1", "engine_version": "0.4.4"},
     "sg_490": {"gpu": "A800", "tp": 2, "model": "Qwen/Qwen3-8B", "mem_fraction_static": 0.12},
     "sg_491": {"gpu": "RTX-3090", "tp": 1, "model": "Qwen/Qwen2.5-1.5B-Instruct", "mem_fraction_static": 0.10},
+    "sg_494": {"gpu": "A100-80GB", "tp": 1, "model": "Qwen/Qwen3-32B", "mem_fraction_static": 0.55},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in
@@ -76,7 +80,8 @@ vl_785 (helper crash9): the quoted error names no parallelism; the post states t
 and the release (Qwen3-8B bf16, 0.5.10.post1): the fixes are planned from the catalog (fp8 weights fit, as the author
 found).  Helper sgb14 (2026-12-05): sg_489's notes name the H20 machine (their vLLM log), DeepSeek-R1 and a run of
 2025-03-29 (0.4.4 series); sg_490 / sg_491 state the card, the model, the rollout engine's TP and the fraction, written
-as the trainers' own settings (GRPO_GPU_MEMORY_UTILIZATION, --sglang-mem-fraction-static)."""
+as the trainers' own settings (GRPO_GPU_MEMORY_UTILIZATION, --sglang-mem-fraction-static). Helper bl18b (2026-12-05):
+sg_494's summary names the card (8 x A100-SXM4-80GB, one per PD worker), the model (Qwen3-32B) and the fraction (0.55)."""
 
 
 @pytest.mark.parametrize("case_id", IDS)
@@ -542,9 +547,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     boot lines of a 0.19.2rc1 nightly, no release printed) misses blind: 337 of the 373.
     Helper cap18 (2026-12-05): vl_741 (gemma-4-26B-A4B-it NVFP4 with RedHat's EAGLE-3 drafter) hits with the drafter's
     geometry assembled from public files (tests/logs/data/configs/RedHatAI__gemma-4-26B-A4B-it-speculator.eagle3):
-    338 of the 373; no other row moves."""
+    338 of the 373; no other row moves.
+    Helper bl18b (2026-12-05): sg_494 (a quoted SGLang 'Not enough memory' with the weights only, no 'Load weight
+    begin' free memory) pins 0 tokens and misses blind, also with its source's flags (anchors incomplete): 337 of the 374;
+    vl_950 (vp_761, a Ray TP 4 x PP 2 boot on eight GH200, the smallest worker's line) hits blind: 339 of the 375
+    with cap18's vl_741."""
     rows = _capacity_rows()
-    assert len(rows) == 373
+    assert len(rows) == 375
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -558,7 +567,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 338, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 339, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))

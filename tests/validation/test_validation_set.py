@@ -97,6 +97,9 @@ Helper bl17b (2026-12-05, session 17): vp_730-vp_734 (five public vLLM start-ups
 A100 MIG 1g.5gb slice and RTX 5090s) added blind, no rule changed: vLLM 327 -> 332 listed, 313 -> 318 scored, median 1.29
 -> 1.30 %, p90 7.37 -> 7.44 %, the same with own logs out; vp_734 (MTP on an NVFP4 checkpoint) +32.4 %, vp_731 -14.5 %
 (levels unchanged; §6.4, round bl17b).
+Helper bl18b (2026-12-05, session 18): vp_761 (a Ray multi-node `vllm bench throughput` log, Qwen3-30B-A3B-Instruct-2507
+at TP 4 x PP 2 on eight GH200 120GB, a v0.10.1.1 source build; the GH200 total assumed) added blind, no rule changed:
+vLLM 332 -> 333 listed, 318 -> 319 scored, median 1.29 %, p90 7.42 %, +2.5 % (levels unchanged; §6.4, round bl18b).
 """
 
 from pathlib import Path
