@@ -10,9 +10,10 @@ Why: issue 11's bar is on held-back logs; the public set's score is measured aft
 flatters. The best proxy for held-back accuracy is the error each case had when it was first scored (blind).
 
 Data: ``tests/validation/blind_scores.json`` (helper bh18, 2026-12-05, session 18), one record per public case
-(``tests/validation/data_public``) whose first score docs/accuracy.md records, taken from the round tables of §6.4
-("blind error", "blind", "blind result", "error" columns of rounds that added cases before scoring) and a few places
-elsewhere (§2 dsw, §7.5 helper new, §11.8 v2gap, §11.15 g3v, prose of cfg3, sgx, new5, new7):
+(``tests/validation/data_public``) whose first score docs/accuracy.md records: the round tables of §6.4 ("blind
+error", "blind", "blind result" columns; the "error" column of rounds new2, new5, new7, mv2, mv3, sgx, whose text says
+the cases were added before tpkit's number was looked at), akam's out-of-sample probes vp_504–vp_507, §2 dsw, §7.5
+helper new's "outcome", §11.8 v2gap's "before", §11.15 g3v and cfg3's prose; never an "after" column:
 
 - ``case``, ``engine`` (sglang / vllm), ``round`` (the round or helper that added or first scored it), ``session``,
   ``where`` (the doc place), ``session_from`` ("heading" where the doc's heading names the session; else the date of
@@ -23,8 +24,8 @@ elsewhere (§2 dsw, §7.5 helper new, §11.8 v2gap, §11.15 g3v, prose of cfg3, 
   was changed as the refusal asked (vp_231, vp_606, gs_257).
 
 Absent on purpose: cases never scored blind — the shared set (case_0xx, sg_0xx / vl_0xx of ``tests/validation/data``),
-the first public collections used to build the rules (gs_001–gs_016, vp_001–vp_006), and cases added together with
-their fix. Unknown keys raise.  A round's own "after" column is not a blind number and is not used.
+the first public collections of 2026-12-01 (gs_001–gs_016, vp_001–vp_006: no blind number recorded), and cases
+added together with their fix. Unknown keys raise.  A round's own "after" column is not a blind number and is not used.
 
 Today's error of the same cases comes from ``tests/validation/harness.py`` ``score`` (what scripts/validate.py uses),
 one import, one pass per engine.  Pure Python, no torch.
