@@ -11,9 +11,9 @@ flatters. The best proxy for held-back accuracy is the error each case had when 
 
 Data: ``tests/validation/blind_scores.json`` (helper bh18, 2026-12-05, session 18), one record per public case
 (``tests/validation/data_public``) whose first score docs/accuracy.md records: the round tables of §6.4 ("blind
-error", "blind", "blind result" columns; the "error" column of rounds new2, new5, new7, mv2, mv3, sgx, whose text says
-the cases were added before tpkit's number was looked at), akam's out-of-sample probes vp_504–vp_507, §2 dsw, §7.5
-helper new's "outcome", §11.8 v2gap's "before", §11.15 g3v and cfg3's prose; never an "after" column:
+error", "blind", "blind result" columns; the "error" column of rounds new2, new3, new5, new7, mv2, mv3, sgx, whose
+text says the cases were added before tpkit's number was looked at), akam's out-of-sample probes vp_504–vp_507,
+§2 dsw, §7.5 helper new's "outcome", §11.8 v2gap's "before", §11.15 g3v and cfg3's prose; never an "after" column:
 
 - ``case``, ``engine`` (sglang / vllm), ``round`` (the round or helper that added or first scored it), ``session``,
   ``where`` (the doc place), ``session_from`` ("heading" where the doc's heading names the session; else the date of
