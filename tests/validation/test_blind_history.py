@@ -1,0 +1,115 @@
+"""tests/validation/blind_scores.json and scripts/blind_history.py (helper bh18, 2026-12-05, session 18): the
+blind-first history of the public cases, read when the file is loaded, and the figures docs/accuracy.md prints."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import blind_history  # noqa: E402
+
+DOC = ROOT / "docs" / "accuracy.md"
+
+
+def _raw() -> list[dict]:
+    return json.loads(blind_history.DATA.read_text())
+
+
+@lru_cache(maxsize=1)
+def _summary() -> dict:
+    return blind_history.summary(blind_history.load())
+
+
+def test_every_record_names_a_public_case_of_its_engine():
+    known = blind_history.public_ids()
+    records = blind_history.load()
+    assert len(records) == 347
+    for r in records:
+        assert known[r["case"]] == r["engine"], r
+
+
+def test_no_case_twice_and_no_shared_set_or_fit_case():
+    ids = [r["case"] for r in _raw()]
+    assert [c for c, n in Counter(ids).items() if n > 1] == []
+    # never scored blind: the shared set and the first public collections the rules were built on
+    assert not [c for c in ids if c.startswith("case_")]
+    assert not {f"gs_{i:03d}" for i in range(1, 17)} & set(ids)
+    assert not {f"vp_{i:03d}" for i in range(1, 7)} & set(ids)
+
+
+def test_records_as_the_doc_gives_them():
+    by_id = {r["case"]: r for r in _raw()}
+    assert by_id["vp_731"] == {**by_id["vp_731"], "round": "bl17b", "session": 17, "blind_error_pct": -14.5}
+    assert by_id["vp_734"]["blind_error_pct"] == 32.4
+    assert by_id["vp_728"]["round"] == "bl17" and by_id["vp_728"]["blind_error_pct"] == -13.6
+    assert by_id["gs_240"]["blind_error_pct"] == -37.9
+    assert by_id["gs_268"].get("listed_not_scored") is True and "blind_error_pct" not in by_id["gs_268"]
+    assert by_id["vp_606"].get("first_refused") is True
+
+
+def test_script_counts_match_the_file():
+    records = _raw()
+    s = blind_history.blind_summary(blind_history.load())
+    for engine in blind_history.ENGINES:
+        mine = [r for r in records if r["engine"] == engine]
+        scored = [r for r in mine if "blind_error_pct" in r]
+        assert s[engine]["records"] == len(mine)
+        assert s[engine]["listed_not_scored"] == sum(bool(r.get("listed_not_scored")) for r in mine)
+        assert s[engine]["blind"]["n"] == len(scored)
+        assert s[engine]["blind"]["within_8"] == sum(abs(r["blind_error_pct"]) <= 8 for r in scored)
+        assert sum(f["n"] for f in s[engine]["by_session"].values() if f.get("n")) == len(scored)
+
+
+def _write(tmp_path: Path, records: list[dict]) -> Path:
+    path = tmp_path / "blind.json"
+    path.write_text(json.dumps(records))
+    return path
+
+
+def test_unknown_key_raises(tmp_path):
+    rec = {**_raw()[0], "blind_eror_pct": 1.0}
+    with pytest.raises(blind_history.BlindDataError, match="unknown key.*blind_eror_pct"):
+        blind_history.load(_write(tmp_path, [rec]))
+
+
+def test_case_not_in_data_public_is_a_clear_error(tmp_path, capsys):
+    rec = {**_raw()[0], "case": "vp_999"}
+    path = _write(tmp_path, [rec])
+    with pytest.raises(blind_history.BlindDataError, match="vp_999 is not in tests/validation/data_public"):
+        blind_history.load(path)
+    assert blind_history.main(["--blind-only", "--data", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "vp_999 is not in" in err and "Traceback" not in err
+
+
+def test_duplicate_and_half_records_raise(tmp_path):
+    rec = _raw()[-1]
+    with pytest.raises(blind_history.BlindDataError, match="appears twice"):
+        blind_history.load(_write(tmp_path, [rec, rec]))
+    both = {**rec, "listed_not_scored": True}
+    with pytest.raises(blind_history.BlindDataError, match="either blind_error_pct or listed_not_scored"):
+        blind_history.load(_write(tmp_path, [both]))
+
+
+def test_doc_carries_the_scripts_table_and_figures():
+    """The subsection's table is `scripts/blind_history.py --markdown` line for line, and the summary row quotes the
+    same figures: a change to the file, the rules or the doc that moves a number fails here."""
+    doc = DOC.read_text()
+    part = doc.split("#### Blind-first history (helper bh18, 2026-12-05, session 18)", 1)[1].split("\n## ", 1)[0]
+    for line in blind_history.doc_table(_summary()):
+        assert line in part, line
+    v, g = _summary()["vllm"], _summary()["sglang"]
+    row = next(line for line in doc.splitlines()[:40] if line.startswith("| vLLM/SGLang capacity, first score"))
+    for text in (f"median {v['blind']['median']:.2f} %", f"p90 {v['blind']['p90']:.2f} %",
+                 f"{v['blind']['within_8']}/{v['blind']['n']}", f"median {g['blind']['median']:.2f} %",
+                 f"p90 {g['blind']['p90']:.2f} %", f"{g['blind']['within_5']}/{g['blind']['n']}",
+                 f"p90 {v['recent']['p90']:.2f} %", f"{v['recent']['within_8']}/{v['recent']['n']}"):
+        assert text in row, text
