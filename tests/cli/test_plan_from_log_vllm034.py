@@ -79,3 +79,31 @@ def test_a_pre_0_34_log_is_planned_as_before(capsys, tmp_path):
     log.write_text("\n".join(l for l in text.splitlines() if "extensible_kv_cache.py" not in l) + "\n")
     plan = _plan(capsys, log=log)
     assert plan["kv_tokens"] == 499_056 and not any("Memory after warmup" in w for w in plan["warnings"])
+
+
+# --- helper g34 (2026-12-05): a relayout (another --tp) of the 0.34 log, anchored on its warm-up line ---------------
+
+F_LOG = 78.68 * GIB                                        # 'Free memory on device (78.68/79.19 GiB)'
+
+
+def test_a_tp_relayout_keeps_the_logs_snapshot_and_re_plans_the_sharded_terms(capsys):
+    own, tp2 = _plan(capsys), _plan(capsys, "--tp", "2")
+    note = next(w for w in tp2["warnings"] if "re-planned at tp 2 from the log's 'Memory after warmup'" in w)
+    assert "carried: the CUDA context and cuBLAS of the log's snapshot" in note and "weights 4.44 GiB" in note
+    # F is the log's less what tp 2 adds before vLLM's snapshot (gpu_worker.py init_device: NCCL, custom all-reduce);
+    # the margin is the printed peak's (max(1 GiB, 0.75 × 1.21 GiB))
+    before = sum(i["bytes"] for i in tp2["ledger"] if i["item"].startswith(("NCCL", "custom all-reduce")))
+    assert 0 < before < 0.5 * GIB and abs(tp2["free_at_snapshot_bytes"] + before - F_LOG) < 0.006 * GIB
+    assert tp2["extensible_margin_bytes"] == GIB
+    # the pool grows by the weights halved (8.88 → 4.44 GiB) less what tp 2 adds (NCCL, custom all-reduce, graphs)
+    grown = (tp2["available_kv_bytes"] - own["available_kv_bytes"]) / GIB
+    assert 3.5 < grown < 4.44
+    lo, hi = tp2["kv_tokens_range"]
+    assert lo < tp2["kv_tokens"] < hi and (hi - lo) / tp2["kv_tokens"] < 0.02  # only the re-planned lines' band
+
+
+def test_a_relayout_on_another_gpu_or_without_the_extensible_cache_keeps_the_old_path(capsys):
+    for argv in (("--tp", "2", "--gpu", "H200"), ("--tp", "2", "--no-enable-extensible-kv-cache")):
+        plan = _plan(capsys, *argv)
+        assert not any("'Memory after warmup' (same GPU" in w for w in plan["warnings"])
+        assert any("explain.replan.relayout" in w for w in plan["warnings"])

@@ -217,3 +217,102 @@ def test_sm100_graphs_come_from_the_prefill_and_decode_grids_from_0_34():
     assert graphs(b200, "0.34.0").endswith("54 PIECEWISE + 64 FULL graphs")
     assert graphs(h200, "0.33.0").endswith("51 PIECEWISE + 51 FULL graphs")
     assert graphs(h200, "0.34.0").endswith("51 PIECEWISE + 51 FULL graphs")
+
+
+# --- helper g34 (2026-12-05): the extensible pool's 2 MiB granule per layer segment (capacity.granule_floor) -------
+
+from tpkit.engines.vllm.capacity import (KV_COMMIT_GRANULE, blocks_within, physical_bytes_for,  # noqa: E402
+                                        segment_strides)
+
+MIB = 2**20
+
+
+def test_blocks_within_drops_the_blocks_whose_granules_do_not_fit():
+    """vllm 0.34.0 ``ExtensibleKVCache.blocks_within``: 32 segments of 256 KiB a block (Llama-3-8B at block 64):
+    9 blocks map 32 × 4 MiB (2.25 MiB rounded up), so 9 × 8 MiB + 1 byte holds only 8 blocks; 10 × 8 MiB holds 9."""
+    strides = (256 * 1024,) * 32
+    assert physical_bytes_for(8, strides) == Bytes(8 * 8 * MIB)
+    assert physical_bytes_for(9, strides) == Bytes(32 * 4 * MIB)
+    assert blocks_within(Bytes(9 * 8 * MIB + 1), strides) == 8
+    assert blocks_within(Bytes(128 * MIB), strides) == 16 and blocks_within(Bytes(127 * MIB), strides) == 8
+    assert KV_COMMIT_GRANULE == Bytes(2 * MIB)
+    # one segment (block-outermost) loses at most a granule: the count is the plain quotient whenever it fits
+    assert blocks_within(Bytes(100 * MIB), (8 * MIB,)) == 12
+
+
+def test_segments_are_the_layer_regions():
+    """``get_kv_cache_config_from_groups``: one region per layer of a one-kind model; a hybrid's groups alias from
+    byte 0, so ``group_size`` regions of the unified page (Qwen3-Next tp 4: 12 full + 36 linear → 12 slots)."""
+    model = llama3_8b()
+    rules = rules_for(NEW)
+    layout = build_layout(model, ParallelSpec(), block_size=64, era=rules.era, dtype_bytes=2,
+                          dtype_name="bfloat16", rules=rules)
+    assert segment_strides(layout) == (64 * 8 * 128 * 2 * 2,) * 32 and sum(segment_strides(layout)) == \
+        layout.bytes_per_block.bytes
+    nxt = from_config_dict(json.loads(QWEN3_NEXT.read_text()), name=QWEN3_NEXT.stem, source=str(QWEN3_NEXT))
+    hybrid = build_layout(nxt, ParallelSpec(tp=4), block_size=64, era=rules.era, dtype_bytes=2,
+                          dtype_name="bfloat16", rules=rules)
+    strides = segment_strides(hybrid)
+    assert len(strides) == hybrid.group_size == 12 and sum(strides) == hybrid.bytes_per_block.bytes
+
+
+def test_the_0_34_pool_counts_whole_granules_and_0_33_does_not():
+    """Llama-3-8B on an H200, block 64: 0.34's pool of 128,684,530,401 B is 15,340.39 blocks of 8 MiB; 15,340 would
+    map 32 × ⌈15,340 × 256 KiB / 2 MiB⌉ granules = 15,344 blocks' worth, so vLLM commits 15,336 (a multiple of 8).
+    0.33.0 (and 0.34 without the extensible cache) allocate num_blocks × bytes_per_block with no rounding of the
+    count (``v1/worker/utils.py allocate_kv_cache``): the plain quotient."""
+    r = _plan("0.34.0")
+    e = r.extra
+    strides = (e["bytes_per_block"] // 32,) * 32
+    assert e["kv_blocks"] == blocks_within(Bytes(e["available_kv_bytes"]), strides)
+    assert e["kv_blocks"] < e["available_kv_bytes"] // e["bytes_per_block"]  # the granule costs blocks here
+    assert physical_bytes_for(e["kv_blocks"], strides).bytes <= e["available_kv_bytes"]
+    unused = next(l for l in r.ledger.items if l.item.startswith("unused"))
+    assert "32 per-layer segments" in unused.source and r.ledger.check(Bytes(0)) == []
+    for old in (_plan("0.33.0", block_size=64), _plan("0.34.0", no_enable_extensible_kv_cache=True)):
+        o = old.extra
+        assert o["kv_blocks"] == o["available_kv_bytes"] // o["bytes_per_block"]
+        assert "segments" not in next(l for l in old.ledger.items if l.item.startswith("unused")).source
+
+
+def test_the_extended_line_prints_the_physical_bytes():
+    """``extend_kv_cache`` prints ``physical_bytes`` (granules mapped), not blocks × bytes per block: a DeepSeek-V3-like
+    MLA model at tp 8 on an H200 (61 segments of 64 × 576 × 2 = 73,728 B a block): 29,284 blocks fit the bytes, 29,269
+    their granules, which map 122.60 GiB (29,269 × 4,497,408 B = 122.59 GiB)."""
+    from vllm_fixtures import deepseek_v3_like
+
+    r = plan_vllm(deepseek_v3_like(), H200, ParallelSpec(tp=8), VllmOptions(engine_version="0.34.0"))
+    e = r.extra
+    strides = (73_728,) * 61
+    assert e["bytes_per_block"] == sum(strides)
+    assert e["kv_blocks"] == blocks_within(Bytes(e["available_kv_bytes"]), strides) == 29_269
+    assert e["available_kv_bytes"] // e["bytes_per_block"] == 29_284
+    assert "Extended KV cache to 29269 blocks (122.60 GiB)." in r.engine_log
+
+
+def test_every_term_of_the_0_34_sizing_on_both_sides_of_the_boundary():
+    """Each term vllm 0.34.0 ``measure_kv_cache_bytes`` / ``measure_kv_cache_blocks`` subtracts, against 0.33.0's
+    ``determine_available_memory`` (docs/accuracy.md §2, helper g34): requested (``request_memory``: ceil(total ×
+    util), util 1.0 under the extensible cache, 0.92 before); F − margin (0.34 only: another process's memory comes
+    off the pool byte for byte, where 0.33 refuses); the margin max(1 GiB, 0.75 × the profile's transient peak);
+    the captured graphs (0.34) for the estimate (0.33), subtracted from the pool but not from the printed
+    reservation; kept = max(transient peak, torch reservation growth) with the growth not modelled (0), so the
+    peak is subtracted once on both sides; the reservation caps the count (``finalize_extensible_kv_cache``)."""
+    old, new = _plan("0.33.0"), _plan("0.34.0")
+    total = H200.total_bytes.bytes
+    assert old.extra["requested_bytes"] == math.ceil(total * 0.92) and new.extra["requested_bytes"] == total
+    held = _plan("0.34.0", machine=_machine(H200.total_bytes - GiB(40)))
+    assert new.extra["available_kv_bytes"] - held.extra["available_kv_bytes"] == GiB(40).bytes
+    assert not _plan("0.33.0", machine=_machine(H200.total_bytes - GiB(40))).verdict.fits
+    peak = _line(new, "activation peak (profile run, estimate)")
+    assert _line(new, "extensible KV cache margin") == max(GiB(1), Bytes(int(peak.bytes * 0.75)))
+    assert "extensible KV cache margin" not in [l.item for l in old.ledger.items]
+    graphs = _line(new, "CUDA graphs (captured before KV sizing)")
+    assert _line(old, "CUDA graphs (estimate)") == graphs  # the same capture, estimated before 0.34
+    printed = float(next(l for l in new.engine_log if l.startswith("Available KV cache memory: ")).split()[4])
+    reservation = new.extra["requested_bytes"] - sum(_line(new, i).bytes for i in (  # the start-up lines: before F
+        "model weights", "rotary cos/sin cache", "Model Runner V2 request/sampling state",
+        "activation peak (profile run, estimate)", "non-torch growth during profiling"))
+    assert abs(printed - reservation / 2**30) < 0.006  # no graph term in the printed reservation
+    assert [l.item for l in new.ledger.items].count("activation peak (profile run, estimate)") == 1
+    assert new.extra["kv_blocks"] <= int(printed * 2**30) // new.extra["bytes_per_block"]

@@ -376,6 +376,13 @@ def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, ext
                                    weights, weights_where, PROFILE_FLAGS)
         if done is not None:
             return done[0], tuple(notes) + (done[1],)
+    if _layout_changed(args, log, parallel, model):
+        from tpkit.cli.fromlog_extensible import extensible_relayout
+
+        done = extensible_relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses,
+                                   PROFILE_FLAGS)  # a vLLM ≥ 0.34 extensible log on its GPU (helper g34)
+        if done is not None:
+            return done[0], tuple(getattr(args, "log_notes", ())) + (done[1],)
     if _layout_changed(args, log, parallel, model) or _reprofiles(args, log, engine, model, gpu, parallel, options,
                                                                   machine):
         return _relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses)

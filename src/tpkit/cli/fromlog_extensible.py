@@ -3,7 +3,7 @@ re-planned from the log's "Memory after warmup" line (``explain.vextensible``), 
 
 from __future__ import annotations
 
-__all__ = ["extensible_from_log", "reserved_from_log", "extensible_default_utilization"]
+__all__ = ["extensible_from_log", "extensible_relayout", "reserved_from_log", "extensible_default_utilization"]
 
 
 def extensible_default_utilization(args, e) -> bool:
@@ -81,22 +81,11 @@ def extensible_from_log(args, log, engine, model, gpu, parallel, options, machin
     if not en.get("extensible_kv"):
         return reserved_from_log(log, new, eo, en, plan, options)
 
-    def line(result, prefix: str) -> int:
-        got = next((x for x in result.ledger.items if x.item.startswith(prefix)), None)
-        return abs(got.bytes.bytes) if got is not None else 0
-
-    ctx_own, act_own, act_new = line(own, "CUDA context"), line(own, "activation peak"), line(new, "activation peak")
-    g_own, g_new = int(eo.get("cuda_graph_bytes") or 0), int(en.get("cuda_graph_bytes") or 0)
-    f_own, f_log = int(eo["free_at_snapshot_bytes"]), w.snapshot_free.mid.bytes
-    ceiling = min(int(eo["requested_bytes"]), f_own - int(eo["extensible_margin_bytes"]))
-    rest_own = ceiling - int(eo["available_kv_bytes"]) - act_own - g_own  # weights + planned lines + growth
-    used, kept, peak = w.used.mid.bytes, w.kept.mid.bytes, w.peak.mid.bytes
-    context = ctx_own + f_own - f_log
-    activation = round(peak * act_new / act_own) if act_own else peak
-    graphs = used + kept - peak - rest_own + g_new - g_own
-    if min(context, activation, graphs) < 0:
+    got = _calibrate(own, new, w)
+    if got is None:
         return None
-    cal = {"cuda_context": Bytes(context), "activation_peak": Bytes(activation), "cuda_graphs": Bytes(graphs)}
+    cal, act_own, act_new = got
+    f_log, used, kept, peak = w.snapshot_free.mid.bytes, w.used.mid.bytes, w.kept.mid.bytes, w.peak.mid.bytes
     # what else is estimated lies inside the measured F, used and kept: held at its nominal, it carries no band
     with collecting() as seen:
         plan(options, cal, band=False)
@@ -139,3 +128,117 @@ def reserved_from_log(log, new, eo: dict, en: dict, plan, options) -> tuple[obje
                     f"requested at the log's {eo['gpu_memory_utilization']:g} − the planned CUDA-graph estimate "
                     f"{Bytes(int(en.get('cuda_graph_bytes') or 0)).gib:.2f} GiB (determine_available_memory); the "
                     f"activation peak is charged {Bytes(peak).gib:.2f} GiB to give it")
+
+
+def _line(result, prefix: str) -> int:
+    got = next((x for x in result.ledger.items if x.item.startswith(prefix)), None)
+    return abs(got.bytes.bytes) if got is not None else 0
+
+
+def _calibrate(own, new, w) -> tuple[dict, int, int] | None:
+    """(the three measured terms that make the planner's extensible budget the log's, the planner's activation peak
+    at the log's settings, at the plan's) from the log's run planned (``own``), the plan (``new``) and the log's
+    warm-up line ``w`` (helper fl34; split out by helper g34 for the relayout).  The CUDA context moves the plan's
+    snapshot free to the log's F; the activation peak is the printed allocated peak × the planner's ratio new / own;
+    the CUDA-graph line holds the rest of used + kept beside the planned lines at the log's settings, moved by the
+    planner's graph difference.  None where a term would be negative."""
+    from tpkit.units import Bytes
+
+    eo, en = own.extra or {}, new.extra or {}
+    ctx_own, act_own, act_new = _line(own, "CUDA context"), _line(own, "activation peak"), _line(new, "activation peak")
+    g_own, g_new = int(eo.get("cuda_graph_bytes") or 0), int(en.get("cuda_graph_bytes") or 0)
+    f_own, f_log = int(eo["free_at_snapshot_bytes"]), w.snapshot_free.mid.bytes
+    ceiling = min(int(eo["requested_bytes"]), f_own - int(eo["extensible_margin_bytes"]))
+    rest_own = ceiling - int(eo["available_kv_bytes"]) - act_own - g_own  # weights + planned lines + growth
+    used, kept, peak = w.used.mid.bytes, w.kept.mid.bytes, w.peak.mid.bytes
+    context = ctx_own + f_own - f_log
+    activation = round(peak * act_new / act_own) if act_own else peak
+    graphs = used + kept - peak - rest_own + g_new - g_own
+    if min(context, activation, graphs) < 0:
+        return None
+    return ({"cuda_context": Bytes(context), "activation_peak": Bytes(activation), "cuda_graphs": Bytes(graphs)},
+            act_own, act_new)
+
+
+def extensible_relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses,
+                        profile_flags: tuple) -> tuple[object, str] | None:
+    """(the plan, its note) of a vLLM ≥ 0.34 extensible log re-planned at another tp, pp or quantization (helper
+    g34): ``extensible_from_log``'s rule with the log's run planned at its own layout.  What the warm-up line
+    measured holds where the GPU and the engine are the log's: F, the free memory at vLLM's snapshot, is the
+    device less the CUDA context and the cuBLAS handles (per GPU: carried) and what the world size creates before
+    the snapshot (vllm 0.34.0 ``v1/worker/gpu_worker.py init_device``: ``init_worker_distributed_environment``'s
+    NCCL and custom all-reduce buffers, then the snapshot: the planner's at the new world size); requested = total
+    × utilisation is per GPU.  Re-planned: the weights (the log's 'Model loading took' ×
+    the planner's weights at the new layout / at the log's: ``explain.replan.scaled_weights``, as the 0.33 relayout
+    does), the activation peak (the printed allocated peak × the planner's ratio, so the margin max(1 GiB,
+    0.75 × peak) follows), the captured CUDA graphs (the log's rest of used + kept, moved by the planner's graph
+    difference), the non-torch growth (NCCL, custom all-reduce: the planner's lines at the new world size) and the
+    KV layout.  The plan keeps the band of those planned lines.  None where the log prints no warm-up line or no
+    weights, the plan's GPU total is not the log's, the config refuses the log's quantization, or either plan is not
+    extensible (``--no-enable-extensible-kv-cache``: ``cli.fromlog._relayout``)."""
+    from dataclasses import replace
+
+    from tpkit.explain.fromlog import log_flag_values, quantization_from_log
+    from tpkit.explain.refusals import REFUSED
+    from tpkit.explain.replan import log_quantization_planned, planned_weights, scaled_weights
+    from tpkit.memory.band import measured_terms, with_band
+    from tpkit.units import Bytes
+
+    a, ctx = log.anchored, log.context
+    w, measured = getattr(a, "warmup", None), getattr(a, "weights", None)
+    total = getattr(getattr(log.parsed, "run", None), "gpu_total", None)
+    if (args.engine != "vllm" or ctx.engine != "vllm" or w is None or w.used is None or w.snapshot_free is None
+            or w.kept is None or w.peak is None or measured is None or measured.mid.bytes <= 0 or total is None
+            or abs(total.value.bytes - gpu.total_bytes.bytes) > total.rounding.bytes + 1):
+        return None
+    own_q = log_quantization_planned(ctx, model)
+    if quantization_from_log(ctx, None)[0] is not None and own_q is None:
+        return None  # the config refuses the quantization the log ran: another checkpoint than the one measured
+    log_tp, log_pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
+    own_flags = [d for d in (*profile_flags, "gpu_memory_utilization", "kv_cache_dtype", "block_size")
+                 if d in args.user_given]
+    logged = {d: v for d, _, v in log_flag_values(ctx) if d in own_flags}
+    own_parallel = replace(parallel, tp=log_tp, pp=log_pp)
+    own_options = replace(options, quantization=own_q, no_enable_extensible_kv_cache=False,
+                          **{d: logged.get(d, _DEFAULT.get(d)) for d in own_flags})
+    src = f"the extensible KV sizing {args.from_log} printed ('Memory after warmup'), re-planned at the new layout"
+
+    def plan(par, opts, terms: dict, band: bool = False):
+        with measured_terms(terms, source=src):
+            if band:
+                return with_band(engine.plan, model, gpu, par, opts, machine=machine, extra_uses=extra_uses)
+            return engine.plan(model, gpu, par, opts, machine=machine, extra_uses=extra_uses)
+
+    try:
+        w_own = planned_weights(plan(own_parallel, own_options, {}))
+        w_new = planned_weights(plan(parallel, options, {}))
+        if w_own is None or w_new is None or w_own.bytes <= 0:
+            return None
+        weights = scaled_weights(measured.mid, own=w_own, new=w_new)
+        own = plan(own_parallel, own_options, {"weights": measured.mid})
+        new = plan(parallel, options, {"weights": weights})
+    except REFUSED:
+        return None
+    if not (own.extra or {}).get("extensible_kv") or not (new.extra or {}).get("extensible_kv"):
+        return None
+    got = _calibrate(own, new, w)
+    if got is None:
+        return None
+    cal, act_own, act_new = got
+    result = plan(parallel, options, {"weights": weights, **cal}, band=True)
+    q = options.quantization
+    changed = ", ".join(x for x in (f"tp {parallel.tp}" if parallel.tp != log_tp else "",
+                                    f"pp {parallel.pp}" if parallel.pp != log_pp else "",
+                                    f"quantization {q}" if q != own_q else "") if x) or "the log's layout"
+    note = (f"vLLM ≥ 0.34 extensible KV sizing re-planned at {changed} from the log's 'Memory after warmup' (same GPU "
+            f"and engine): carried: the CUDA context and cuBLAS of the log's snapshot (free "
+            f"{w.snapshot_free.mid.gib:.2f} GiB at tp {log_tp}) and requested; re-planned: the NCCL / custom "
+            f"all-reduce lines before the snapshot, weights {weights.gib:.2f} GiB = the log's {measured.text()} × "
+            f"{w_new.gib:.2f} / "
+            f"{w_own.gib:.2f} GiB (planned per rank at the new layout / at the log's), activation peak "
+            f"{Bytes(cal['activation_peak'].bytes).gib:.2f} GiB = the printed {w.peak.mid.gib:.2f} GiB × the planner's "
+            f"ratio ({act_own / 2**30:.2f} → {act_new / 2**30:.2f} GiB; the margin follows), CUDA graphs "
+            f"{cal['cuda_graphs'].gib:.2f} GiB (the log's used + kept beside the planned lines, moved by the planner's "
+            f"graph difference), the non-torch growth and the KV layout (planner's at the new layout); pool = "
+            f"min(requested, free − margin) − used − kept (measure_kv_cache_bytes)")
+    return result, note

@@ -217,9 +217,12 @@ def v0_room(baseline: Baseline) -> Bytes:
 def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utilization: float,
                  weight_lines: list[LineItem], activation_line: LineItem, graph_line: LineItem | None,
                  growth_lines: tuple[LineItem, ...], kv_bytes: Bytes, kv_source: str,
-                 info: list[LineItem], draft_kv: LineItem | None = None) -> tuple[Ledger, Bytes]:
+                 info: list[LineItem], draft_kv: LineItem | None = None,
+                 granule_segments: int = 0) -> tuple[Ledger, Bytes]:
     """The ledger of the limiting rank and the remaining bytes it must add up to; ``draft_kv``: the speculative
-    drafter's share of the ``kv_bytes`` pool, shown as its own line."""
+    drafter's share of the ``kv_bytes`` pool, shown as its own line; ``granule_segments``: the extensible KV
+    cache's per-layer segments whose 2 MiB granules the block count left room for
+    (``engines.vllm.capacity.granule_floor``)."""
     over = budget.requested - v0_room(baseline) if rules.memory_rule == "v0_peak" and rules.v0_context_outside and \
         not rules.v0_torch_peak_only else Bytes(0)
     if Bytes(0) < over <= budget.activation:  # _budget_lines: the KV cache re-uses part of the released peak
@@ -253,7 +256,11 @@ def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utiliz
     if left > Bytes(0):
         lines.append(LineItem(item="unused (rounding to whole blocks)" if not budget.override else
                               "left free (outside --kv-cache-memory-bytes)", kind="reserve", bytes=left,
-                              source="available − num_blocks × bytes_per_block" if not budget.override
+                              source=("available − num_blocks × bytes_per_block" + (
+                                  f"; num_blocks = blocks_within(available): each of the {granule_segments} per-layer "
+                                  "segments is committed in whole 2 MiB granules (v1/worker/extensible_kv_cache.py "
+                                  "physical_bytes_for, vLLM ≥ 0.34)" if granule_segments else ""))
+                              if not budget.override
                               else "free at snapshot − weights − activation peak − KV override"))
     ledger = Ledger(items=tuple(lines + info), rank_label=baseline.rank_label)
     return ledger, expected

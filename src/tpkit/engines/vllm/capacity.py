@@ -22,7 +22,33 @@ ngram-GPU) it is ``pp + 1`` on Model Runner V2 and 2 on the V1 runner at pp = 1;
 Decode context parallel (``--decode-context-parallel-size D``, ≥ 0.10.2): each rank stores every D-th token,
 so full/MLA groups need ``cdiv(cdiv(max_model_len, D), block)`` blocks per request
 (``FullAttentionSpec.max_memory_usage_bytes``).
-"""
+
+The extensible KV cache's commit granule (vLLM ≥ 0.34; helper g34, 2026-12-05): the pool measured after warm-up
+becomes a block count only where every per-layer segment, rounded up to 2 MiB, fits (``granule_floor``).
+vLLM 0.34.0, read in the wheel:
+
+* ``v1/worker/extensible_kv_cache.py measure_kv_cache_blocks``: ``num_blocks = kv_cache.blocks_within(bytes)``,
+  ``blocks_within`` = the most blocks N with ``physical_bytes_for(N) <= bytes``, ``physical_bytes_for(N)`` =
+  Σ over segments of ceil(N × stride / granule) × granule.
+* ``ExtensibleKVCache._segments``: one segment per layer region (offset ``tensor.offset + l × layer_stride``) for a
+  block-compact layer-outermost layout, of stride that layer's page; one segment for a block-outermost layout.  The
+  default layout is layer-outermost (``v1/attention/backends/utils.py _DEFAULT_LAYOUT_PREFERENCE``: LBNHC first;
+  FlashInfer on SM 10.x LBHNC first); only DeepSeek-V4's indexer (``DeepseekV4IndexerBackend``) and the optional
+  ``KPOOL_TAIL`` backend require block-outermost (BLHNC).
+* ``v1/core/kv_cache_planning.py get_kv_cache_config_from_groups``: the groups alias from byte 0 and each layer of a
+  group owns a region, so a hybrid has ``group_size`` regions (the largest group's layers; padding slots own none);
+  ``layers_by_spec`` gives every spec its own regions (a DeepSeek-V3.2 indexer cache is a layer of its own,
+  ``DeepseekV32IndexerCache``, beside the MLA latent: two regions per layer).
+* ``utils/extensible_tensor.py granule_size``: max(driver granularity, 2 MiB) rounded up to the driver's (CUDA
+  2 MiB; ROCm reports 4 KiB, so 2 MiB too).
+
+So N is ``available // bytes_per_block`` less up to ⌈segments × 2 MiB / bytes_per_block⌉ blocks.  0.33.0 and earlier
+do not round the count: 0.33.0 ``v1/worker/utils.py allocate_kv_cache`` allocates one ``torch.zeros`` of
+num_blocks × bytes_per_block, 0.28.0 ``gpu_model_runner.py _allocate_kv_cache_tensors`` one ``torch.zeros`` per
+layer of num_blocks × page; the caching allocator rounds each segment up (≤ 2 MiB) outside the count, so the
+block count stays ``available // bytes_per_block`` there and the granule applies to the extensible pool only.
+DeepSeek-V4 (block-outermost, one segment: at most one block less) keeps its own capacity path and is not
+rounded here."""
 
 from __future__ import annotations
 
@@ -31,7 +57,8 @@ from tpkit.engines.vllm.versions import VllmRules
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
-__all__ = ["KvCapacity", "plan_capacity", "needed_bytes", "estimate_max_model_len", "max_concurrent_batches"]
+__all__ = ["KvCapacity", "plan_capacity", "needed_bytes", "estimate_max_model_len", "max_concurrent_batches",
+           "KV_COMMIT_GRANULE", "segment_strides", "physical_bytes_for", "blocks_within", "granule_floor"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -137,3 +164,60 @@ def plan_capacity(layout: KvLayout, available: Bytes, *, max_model_len: int, max
                                                             dcp)
     return KvCapacity(num_blocks=blocks, tokens=tokens, max_concurrency=concurrency, blocks_per_request=per_request,
                       needed=need, fits=fits, estimated_max_model_len=est)
+
+
+KV_COMMIT_GRANULE = Bytes(2 << 20)
+"""``utils/extensible_tensor.py _MIN_GRANULARITY`` / ``granule_size`` (vLLM 0.34.0): 2 MiB on CUDA and ROCm"""
+
+
+def segment_strides(layout: KvLayout, *, indexer_page: int = 0) -> tuple[int, ...]:
+    """The block stride of every segment of the extensible KV cache on the limiting rank (one per layer region).
+
+    One kind of layer: one region per layer of its page (a uniform-type drafter's layers at theirs); a hybrid:
+    ``group_size`` regions of the unified page.  ``indexer_page``: bytes of one block of a DeepSeek-V3.2 indexer
+    cache per MLA layer, which vLLM registers as a layer of its own (tpkit folds it into the MLA page)."""
+    if len({g.kind for g in layout.groups}) > 1 or len(layout.groups) > 1:
+        page = layout.bytes_per_block.bytes // max(layout.group_size, 1)
+        return (page,) * layout.group_size
+    strides: list[int] = []
+    for g in layout.groups:
+        if indexer_page and g.kind == "mla" and 0 < indexer_page < g.page_bytes.bytes:
+            strides += [g.page_bytes.bytes - indexer_page, indexer_page] * g.num_layers
+        else:
+            strides += [g.page_bytes.bytes] * g.num_layers
+    if not layout.draft_in_groups and layout.draft_layers:
+        strides += [layout.draft_page_bytes.bytes] * layout.draft_layers
+    return tuple(s for s in strides if s > 0)
+
+
+def physical_bytes_for(num_blocks: int, strides: tuple[int, ...], granule: Bytes = KV_COMMIT_GRANULE) -> Bytes:
+    """``ExtensibleKVCache.physical_bytes_for``: the bytes a commit of ``num_blocks`` maps, each segment rounded up
+    to the granule."""
+    g = granule.bytes
+    return Bytes(sum(-(-num_blocks * s // g) * g for s in strides))
+
+
+def blocks_within(num_bytes: Bytes, strides: tuple[int, ...], granule: Bytes = KV_COMMIT_GRANULE) -> int:
+    """``ExtensibleKVCache.blocks_within``: the most blocks whose physical footprint fits in ``num_bytes``."""
+    per_block = sum(strides)
+    if num_bytes.bytes <= 0 or per_block <= 0:
+        return 0
+    hi = num_bytes.bytes // per_block
+    lo = max((num_bytes.bytes - len(strides) * granule.bytes) // per_block, 0)  # fits: each segment loses < 1 granule
+    while lo < hi:  # the footprint grows with the count: the largest fitting count by bisection
+        mid = (lo + hi + 1) // 2
+        if physical_bytes_for(mid, strides, granule) <= num_bytes:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def granule_floor(available: Bytes, layout: KvLayout, *, indexer_page: int = 0) -> tuple[Bytes, int]:
+    """(the KV bytes the block count takes after ``blocks_within``: its blocks × ``layout.bytes_per_block``, the
+    number of segments).  Where tpkit's segments do not add up to its bytes per block (a layout it cannot split
+    by region) the available bytes are returned unrounded."""
+    strides = segment_strides(layout, indexer_page=indexer_page)
+    if available.bytes <= 0 or sum(strides) != layout.bytes_per_block.bytes:
+        return available, 0
+    return layout.bytes_per_block * blocks_within(available, strides), len(strides)

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from tpkit.engines.vllm.baseline import (fi_allreduce_fusion_workspace, others_growth_line, plan_baseline,
                                          profile_nontorch_growth)
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, extensible_reservation, v0_room
-from tpkit.engines.vllm.capacity import KvCapacity, plan_capacity
+from tpkit.engines.vllm.capacity import (KvCapacity, granule_floor, physical_bytes_for, plan_capacity,
+                                        segment_strides)
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
 from tpkit.engines.vllm.layout import resolve_parallel
@@ -40,7 +41,7 @@ from tpkit.engines.vllm.lora_lines import LORA_ITEM, lora_in_load_delta, lora_it
 from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions, cudagraph_mode_of, torch_compile_off
-from tpkit.engines.vllm.pages import KvLayout, build_layout, pp_split
+from tpkit.engines.vllm.pages import KvLayout, build_layout, dsa_indexer_token_bytes, pp_split
 from tpkit.engines.vllm.encoder import all_limits_zero, not_modelled as encoder_not_modelled
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.profile_lines import (activation_lines, compile_cache_text, graphs_line,
@@ -120,8 +121,10 @@ def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, 
     log += capacity_lines(tokens=cap.tokens, blocks=cap.num_blocks, cpu_blocks=cpu_blocks,
                           max_model_len=r.max_model_len, concurrency=cap.max_concurrency, rules=rules, dcp=r.dcp)
     if budget.extensible:  # vLLM ≥ 0.34: v1/worker/extensible_kv_cache.py extend_kv_cache
-        log.append(f"Extended KV cache to {cap.num_blocks} blocks "
-                   f"({(layout.bytes_per_block * cap.num_blocks).bytes / (1 << 30):.2f} GiB).")
+        strides = segment_strides(layout)  # the physical bytes: each segment in whole 2 MiB granules (granule_floor)
+        shown = physical_bytes_for(cap.num_blocks, strides) if sum(strides) == layout.bytes_per_block.bytes \
+            else layout.bytes_per_block * cap.num_blocks
+        log.append(f"Extended KV cache to {cap.num_blocks} blocks ({shown.bytes / (1 << 30):.2f} GiB).")
     return tuple(log)
 
 
@@ -377,8 +380,10 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                             override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)),
                             extensible=r.extensible_kv, rocm=str(gpu.vendor).upper() == "AMD",
                             transient=act_line.bytes)
+    kv_room, segments = (granule_floor(budget.available, layout, indexer_page=dsa_indexer_token_bytes(
+        model, rules.release) * layout.block_size) if budget.extensible and not dsv4 else (budget.available, 0))
     cap = dsv4_capacity(model, budget.available, r, rules) if dsv4 else plan_capacity(
-        layout, budget.available, max_model_len=r.max_model_len, max_num_batched_tokens=r.max_num_batched_tokens,
+        layout, kv_room, max_model_len=r.max_model_len, max_num_batched_tokens=r.max_num_batched_tokens,
         pp=parallel.pp, rules=rules, concurrent_batches=r.concurrent_batches, dcp=r.dcp)
     draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r)
     if dsv4 and draft_kv is not None:  # the MTP layer's SWA pages are inside the DeepSeek-V4 groups' pool line
@@ -391,7 +396,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                                     graph_line=g_line, growth_lines=growth,
                                     kv_bytes=layout.bytes_per_block * cap.num_blocks,
                                     kv_source=dsv4_kv_source(layout, cap) if dsv4 else _kv_source(layout, cap),
-                                    info=parts, draft_kv=draft_kv)
+                                    info=parts, draft_kv=draft_kv, granule_segments=segments)
     problems = ledger.check(expected)
     assert not problems, problems
     retry = _retry(model, gpu, given, options, machine, weights, uses_for or extra_uses) if search_fixes else None
