@@ -81,6 +81,25 @@ def predict_draft(model_id: str, batch: int, topk: int, context: int, *, fc: boo
     return plan._draft_forward(ctx, spec, batch, topk, policy, target_hidden=fc, sample_rows=batch * topk).total_us
 
 
+def draft_kernels(model_id: str, batch: int, topk: int, context: int, *, fc: bool = False):
+    """(kernels, DeviceRates, ImplProfile) of the step ``predict_draft`` times, on ``GPU``: the draft's layers as
+    ``plan._forward`` lists them (``perf.forward.forward_kernels``, decode attention, unquantised EAGLE-3 head) and
+    ``spec.draft_step_kernels`` (tests/perf/test_draft_by_gpu.py checks they sum to ``predict_draft``): what
+    ``bench/draft_by_gpu.py`` splits into terms."""
+    from tpkit.perf import plan
+    from tpkit.perf.work import forward_kernels
+    from tpkit.perf.spec import draft_step_kernels
+
+    ctx, spec, _ = _ctx(model_id, context, 2, topk, DRAFT_RELEASE)
+    extra, _ = draft_step_kernels(ctx.req, ctx.draft, spec, batch, topk, ctx.runtime(spec).version, target_hidden=fc,
+                                  sample_rows=batch * topk)
+    b = plan._batch(ctx, batch, topk)
+    splits = ctx.runtime(None).mla_kv_splits(ctx.draft, b.context + b.tokens_per_sequence, ctx.req.gpu.sm_count)
+    layers = forward_kernels(ctx.draft, ctx.shard, b, ctx.impl, quant=None, kv_bytes=ctx.kv_bytes, attention="decode",
+                             kv_splits=splits)
+    return layers + list(extra), ctx.dev, ctx.impl
+
+
 def reference_topk1_us(model_id: str, batch: int, context: int) -> float:
     """µs perf charges for the sampling the reference runs at topk 1 minus what SGLang runs there: the reference
     calls ``torch.topk(probs, 1)`` (radix select: 13 kernels, ``perf.spec.draft_topk_kernels`` of a topk > 1
