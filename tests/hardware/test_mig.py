@@ -124,3 +124,15 @@ def test_cuda_context_of_a_slice_is_sized_for_its_sms():
     assert "cuda_context[hopper]" in card.source and "a MIG slice" in part.source
     assert part.bytes.bytes < card.bytes.bytes / 2
     assert cuda_context(lookup_gpu("H200-MIG-7g.141gb")).bytes.bytes > part.bytes.bytes
+
+
+def test_a_log_that_names_a_slice_is_read_as_the_slice():
+    """torch / nvidia-smi -L print 'NVIDIA A100-SXM4-40GB MIG 1g.5gb': the log reader names the slice, not the card."""
+    from tpkit.logs.gpu_names import gpu_in
+
+    assert gpu_in("GPU 0: NVIDIA A100-SXM4-40GB MIG 1g.5gb (UUID: MIG-1)") == (
+        "NVIDIA A100-SXM4-40GB MIG 1g.5gb", "A100-SXM-40GB-MIG-1g.5gb")
+    assert gpu_in("device NVIDIA H100 80GB HBM3 MIG 1g.10gb")[1] == "H100-SXM-80GB-MIG-1g.10gb"
+    assert gpu_in("NVIDIA A100-SXM4-40GB MIG 1g.6gb") == ("NVIDIA A100-SXM4-40GB MIG 1g.6gb", None)
+    assert gpu_in("|   0  NVIDIA A100-SXM4-40GB          On  | 00000000:00:04.0 Off |") == (
+        "NVIDIA A100-SXM4-40GB", "A100-SXM-40GB")
