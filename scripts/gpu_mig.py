@@ -75,7 +75,7 @@ PROFILES: dict[str, tuple[tuple[str, ...], list[tuple]]] = {
         ("4g.40gb", 39.25, (39.25, 39.25), 4, 56, S_A100_80),
         ("7g.80gb", 79.00, (79.00, 79.00), 8, 98, S_A100_80),
     ]),
-    "H100-SXM-80GB": (("H100-SXM-80GB", "H800"), [
+    "H100-SXM-80GB": (("H100-SXM-80GB",), [
         ("1g.10gb", 9.75, (9.62, 9.75), 1, 16, S_H100_SXM),
         ("1g.20gb", 19.62, (19.50, 19.62), 2, 26, S_H100_SXM),
         ("2g.20gb", 19.62, (19.50, 19.62), 2, 32, S_H100_SXM),
@@ -110,8 +110,8 @@ PROFILES: dict[str, tuple[tuple[str, ...], list[tuple]]] = {
 }
 """The boards whose -lgip output was found in public text.  Not here (no -lgip print or SM count found, 2026-12-05):
 H20 (1g.12gb … 7g.96gb), H20-141GB, B200 / GB200 (1g.23gb … 7g.180gb / 7g.186gb), RTX PRO 6000 / 4500 / 5000
-Blackwell (1g.24gb …, 1g.16gb …), A30, A800: pass such a slice by its total, ``--gpu-memory <GiB>``.  H800 takes the
-H100 SXM table (the same GH100 board with NVLink cut; the MIG guide does not list it separately: an assumption)."""
+Blackwell (1g.24gb …, 1g.16gb …), A30, and H800 / A800 (not in the MIG user guide's list of supported GPUs): pass
+such a slice by its total, ``--gpu-memory <GiB>``."""
 
 
 def _derived(rows: list[tuple], profile: str, eighths: int) -> tuple[float, str]:

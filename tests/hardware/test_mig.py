@@ -64,7 +64,7 @@ def test_packaged_table_is_the_scripts_output():
     for row in packaged["profiles"]:
         low, high = row["total_band_gib"]
         assert low <= row["total_gib"] <= high, row["profile"]
-    assert len(list_mig_profiles()) == 54 and "H200-SXM-141GB-MIG-7g.141gb" in list_mig_profiles()
+    assert len(list_mig_profiles()) == 48 and "H200-SXM-141GB-MIG-7g.141gb" in list_mig_profiles()
 
 
 def test_tp_or_pp_above_one_is_refused_on_a_slice():
@@ -136,3 +136,11 @@ def test_a_log_that_names_a_slice_is_read_as_the_slice():
     assert gpu_in("NVIDIA A100-SXM4-40GB MIG 1g.6gb") == ("NVIDIA A100-SXM4-40GB MIG 1g.6gb", None)
     assert gpu_in("|   0  NVIDIA A100-SXM4-40GB          On  | 00000000:00:04.0 Off |") == (
         "NVIDIA A100-SXM4-40GB", "A100-SXM-40GB")
+
+
+def test_list_gpus_lists_the_slices(capsys):
+    assert main(["plan", "--list-gpus", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [m["name"] for m in doc["mig_slices"]] == list(list_mig_profiles())
+    assert main(["plan", "--list-gpus"]) == 0
+    assert "MIG slices (--gpu <GPU>-MIG-<profile>" in capsys.readouterr().out
