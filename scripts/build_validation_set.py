@@ -1156,6 +1156,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # on a GKE A100 MIG 1g.5gb partition (gbrayut/cloud-examples, id 47197774778; v0.10.1.1 image), util 0.86 (vp_731)
     "vp_730": ("0.19.1", "stated image build '0.19.2rc1.dev21+g893611813' (a nightly after 0.19.1, before 0.20.0)",
                {"enable_prefix_caching": True, "limit_mm_per_prompt": '{"image": 2, "video": 1, "audio": 0}'}, None),
+    # helper mig18 (2026-12-05): vp_731 re-pointed from the assumed 4.75 GiB total to the catalog's MIG slice
+    # A100-40GB-MIG-1g.5gb (the same 4.75 GiB: -lgip's 'Memory GiB', scripts/gpu_mig.py; the prediction does not move)
     "vp_731": ("0.10.1", "the deployment's image vllm/vllm-openai:v0.10.1.1 (vllm-3-1b-it.yaml)", {}, None),
     # the same project's earlier README (id 51910320717): RedHatAI/Qwen3.6-35B-A3B-NVFP4 on one RTX 5090, the same nightly,
     # util 0.92, 131,072, 4 sequences, 8,192 batched, prefix caching: images 2 / video 1 (vp_732), every modality 0
@@ -1533,6 +1535,8 @@ def _gpu(case: dict) -> dict:
              "MI355X", "H20-96GB", "T4", "RTX-5080")
     if name in known:
         return {"gpu": name}
+    if re.fullmatch(r"\S+-MIG-\d+g\.\d+gb", name):  # a MIG slice of a catalog GPU (helper mig18, 2026-12-05)
+        return {"gpu": name, "gpu_note": case.get("gpu_variant_note") or name}
     if name.startswith("H800"):  # catalog entries added by helper gpux, 2026-12-04
         return {"gpu": "H800", "gpu_note": "H800 catalog entry (helper gpux, 2026-12-04): the H100 SXM total and rates, "
                                           "NVLink 400 GB/s; torch's name 'NVIDIA H800' has no 'h100' for vLLM <= 0.8.4"}

@@ -6,7 +6,7 @@ import json
 import sys
 import textwrap
 
-__all__ = ["gpu_rows", "model_rows", "format_rows", "print_catalogs"]
+__all__ = ["gpu_rows", "mig_rows", "model_rows", "format_rows", "print_catalogs"]
 
 
 def gpu_rows() -> list[dict]:
@@ -19,6 +19,20 @@ def gpu_rows() -> list[dict]:
              "compute_capability": ".".join(map(str, g.compute_capability)) if g.compute_capability else None,
              "nvlink": g.nvlink_gbps_per_direction is not None, "pcie_p2p": g.pcie_p2p,
              "aliases": list(g.aliases)} for g in list_gpus()]
+
+
+def mig_rows() -> list[dict]:
+    """One dict per MIG slice tpkit knows (``--gpu <GPU>-MIG-<profile>``): name, the card it is cut from, profile,
+    CUDA total, SMs (``hardware/data/mig.json``, helper mig18)."""
+    from tpkit.hardware.catalog import list_mig_profiles, lookup_gpu
+
+    rows = []
+    for name in list_mig_profiles():
+        g = lookup_gpu(name)
+        rows.append({"name": g.name, "parent": g.mig_parent, "profile": g.mig_profile,
+                     "total_bytes": g.total_bytes.bytes, "total_gib": round(g.total_bytes.gib, 2),
+                     "sm_count": g.sm_count})
+    return rows
 
 
 def _params(facts: dict) -> str:
@@ -66,6 +80,7 @@ def print_catalogs(*, gpus: bool, models: bool, as_json: bool) -> int:
     data = {}
     if gpus:
         data["gpus"] = gpu_rows()
+        data["mig_slices"] = mig_rows()
     if models:
         data["models"] = model_rows()
     if as_json:
@@ -80,6 +95,13 @@ def print_catalogs(*, gpus: bool, models: bool, as_json: bool) -> int:
         parts.append(format_rows(f"GPUs in the catalog ({len(rows)}; --gpu takes a name or alias, any case; "
                                  "another card: --gpu-memory SIZE)",
                                  ("name", "memory (CUDA)", "cc", "aliases"), rows, width))
+        cards: dict[str, list[str]] = {}
+        for m in data["mig_slices"]:
+            cards.setdefault(m["parent"], []).append(f"{m['profile']} {m['total_gib']:.2f}")
+        parts.append("\n".join(textwrap.wrap(
+            "MIG slices (--gpu <GPU>-MIG-<profile>, e.g. A100-40GB-MIG-1g.5gb; one GPU each, tp 1; GiB as CUDA "
+            "reports): " + "; ".join(f"{card}: {', '.join(p)}" for card, p in cards.items()),
+            width, subsequent_indent="  ")) + "\n")
     if models:
         idw = max(len(m["id"]) for m in data["models"])
         lines = textwrap.wrap(f"Models in the embedded catalog ({len(data['models'])}; MODEL takes the id or the "

@@ -239,7 +239,7 @@ def _engine_allreduce_flags(args) -> None:
 
 def build_perf_request(args):
     """Flags → PerfRequest, every check before any prediction."""
-    from tpkit.hardware.catalog import lookup_gpu
+    from tpkit.hardware.catalog import lookup_gpu, refuse_mig_layout
     from tpkit.models import load_model
     from tpkit.parallel import check_layout_size
     from tpkit.perf.plan import PerfRequest
@@ -261,7 +261,9 @@ def build_perf_request(args):
     if settings is not None and settings.family == "STANDALONE" and draft is None:
         raise PlanInputError(f"--speculative-draft-model-path {args.speculative_draft_model_path!r}: no config found "
                              "(path, HF cache or catalog); STANDALONE needs the draft's config")
-    return PerfRequest(model=load_model(args.model), gpu=lookup_gpu(args.gpu, by_memory=False), tp=args.tp, ep=args.ep,
+    gpu = lookup_gpu(args.gpu, by_memory=False)
+    refuse_mig_layout(gpu, tp=args.tp, num_gpus=args.num_gpus, command="perf")
+    return PerfRequest(model=load_model(args.model), gpu=gpu, tp=args.tp, ep=args.ep,
                        dp_attention=args.dp, num_gpus=args.num_gpus, link=args.link, batch=args.batch,
                        context=args.context, engine=args.engine, impl=args.impl, spec=settings, draft=draft,
                        draft_path=args.speculative_draft_model_path, accept_length=args.accept_length,

@@ -340,6 +340,10 @@ def build_request(args):
         chosen = select_gpus(machine, num_gpus=parallel.num_gpus, gpu=flag_gpu if args.gpu else None)
         machine = machine.first(len(chosen))
     gpu = _resolve_gpu(args, machine)
+    from tpkit.hardware.catalog import refuse_mig_layout
+
+    refuse_mig_layout(gpu, tp=parallel.tp, pp=parallel.pp, dp=1 if parallel.dp_attention else parallel.dp,
+                      num_gpus=num_gpus, command="plan")
     model = load_model(args.model)
     return model, gpu, parallel, machine
 

@@ -20,7 +20,8 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.pkgdata import data_text
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["lookup_gpu", "known_gpu", "custom_gpu", "list_gpus", "normalise_gpu_name"]
+__all__ = ["lookup_gpu", "known_gpu", "custom_gpu", "list_gpus", "normalise_gpu_name", "list_mig_profiles",
+           "refuse_mig_layout"]
 
 _FIELDS = {
     "name", "vendor", "aliases", "total_bytes", "total_source", "nvidia_smi_total_mib",
@@ -93,6 +94,9 @@ def lookup_gpu(name: str, *, by_memory: bool = True) -> GpuSpec:
     if not isinstance(name, str) or not name.strip():
         raise UnknownGpuError(f"GPU name must be a non-empty string, got {name!r}; "
                               f"known GPUs: {', '.join(g.name for g in list_gpus())}")
+    mig = _MIG_NAME.fullmatch(name)
+    if mig:
+        return _mig_slice(name, mig.group("board"), mig.group("profile"), by_memory=by_memory)
     _, index = _catalog()
     key = normalise_gpu_name(name)
     spec = index.get(key) or index.get(re.sub(r"(\d)g$", r"\1gb", key))
@@ -181,3 +185,112 @@ def custom_gpu(total: Bytes, name: str = "custom", *, source: str | None = None)
     if total.bytes <= 0:
         raise PlanInputError(f"--gpu-memory must be > 0, got {format_bytes(total)}; e.g. --gpu-memory 96GiB")
     return GpuSpec(name=name, total_bytes=total, total_source=source or f"--gpu-memory {format_bytes(total)}")
+
+
+# --- MIG slices (helper mig18, 2026-12-05) ----------------------------------------------------------------------
+
+_MIG_NAME = re.compile(r"\s*(?P<board>\S.*?)[\s_-]*\bMIG\b[\s_-]*(?P<profile>\S*)\s*", flags=re.I)
+"""``<catalog GPU>-MIG-<profile>``: ``A100-40GB-MIG-1g.5gb``, ``H100-MIG-1g.10gb``, or the name torch prints for a
+slice, ``NVIDIA A100-SXM4-40GB MIG 1g.5gb``"""
+
+
+@lru_cache(maxsize=1)
+def _mig_profiles() -> tuple[dict, ...]:
+    """The rows of ``hardware/data/mig.json`` (written by ``scripts/gpu_mig.py``)."""
+    return tuple(json.loads(data_text(__file__, __package__, "mig.json"))["profiles"])
+
+
+def list_mig_profiles(gpu: str | None = None) -> tuple[str, ...]:
+    """Every MIG slice tpkit knows, as ``--gpu`` takes it (``A100-SXM-40GB-MIG-1g.5gb`` …); only ``gpu``'s with a
+    catalog GPU name."""
+    parents = None if gpu is None else {lookup_gpu(gpu).name}
+    return tuple(f"{parent}-MIG-{row['profile']}" for row in _mig_profiles() for parent in row["parents"]
+                 if parents is None or parent in parents)
+
+
+def _mig_summary() -> str:
+    """``A100-SXM-40GB / A100-PCIe-40GB: 1g.5gb, 1g.10gb …; …`` for refusals."""
+    tables: dict[str, list[str]] = {}
+    for row in _mig_profiles():
+        tables.setdefault(" / ".join(row["parents"]), []).append(row["profile"])
+    return "; ".join(f"{parents}: {', '.join(profiles)}" for parents, profiles in tables.items())
+
+
+def _mig_slice(name: str, board: str, profile: str, *, by_memory: bool) -> GpuSpec:
+    """The MIG slice ``profile`` of the catalog GPU ``board``: the card's facts with the slice's CUDA total, SMs,
+    compute (SM share) and memory bandwidth (memory-slice share), no NVLink and no peer access (``scripts/gpu_mig.py``
+    says where each number comes from)."""
+    from dataclasses import replace
+
+    try:
+        parent = lookup_gpu(board, by_memory=by_memory)
+    except UnknownGpuError as exc:
+        raise UnknownGpuError(f"--gpu {name!r}: the GPU before 'MIG' is not in the catalog ({exc}); MIG profiles tpkit "
+                              f"knows, written <GPU>-MIG-<profile>: {_mig_summary()}") from None
+    m = re.fullmatch(r"(\d+)g[.\-_]?(\d+)gb(?:\+me)?", profile.strip().lower())
+    key = f"{m.group(1)}g.{m.group(2)}gb" if m else profile
+    rows = [r for r in _mig_profiles() if parent.name in r["parents"]]
+    row = next((r for r in rows if r["profile"] == key), None)
+    if row is None:
+        elsewhere = [p for r in _mig_profiles() if r["profile"] == key for p in r["parents"]]
+        known = (f"{parent.name}'s MIG profiles: {', '.join(r['profile'] for r in rows)}" if rows else
+                 f"tpkit knows no MIG profile of {parent.name}; MIG profiles it knows: {_mig_summary()}")
+        if elsewhere:
+            known += f" ({key} is a profile of {' / '.join(elsewhere)}: --gpu {elsewhere[0]}-MIG-{key})"
+        escape = (f"; for another slice pass its CUDA total (the 'Memory GiB' column of `nvidia-smi mig -lgip`), "
+                  f"e.g. --gpu-memory {rows[0]['total_gib'] if rows else 10}GiB, and plan it with --tp 1"
+                  if by_memory else "")
+        raise UnknownGpuError(f"unknown MIG profile {profile!r} in --gpu {name!r}; {known}{escape}")
+    total = Bytes(round(row["total_gib"] * 2**30))
+    low, high = row["total_band_gib"]
+    band = "" if low == high else f"; {low:.2f}-{high:.2f} GiB across driver branches (pass --gpu-memory if yours differs)"
+    how = "" if row["total_how"] == "printed" else f" ({row['total_how']})"
+    fraction = row["memory_eighths"] / 8
+    compute = row["sm_count"] / parent.sm_count if parent.sm_count else None
+
+    def scaled(value: float | None, share: float | None) -> float | None:
+        return None if value is None or share is None else round(value * share, 4)
+
+    shares = (f"MIG {key}: {row['sm_count']} of {parent.sm_count} SMs" if compute else f"MIG {key}: SM share unknown")
+    note = (f"{parent.name}'s figure × the slice's share ({shares}; {row['memory_eighths']}/8 of the memory slices); "
+            f"{row['source']}")
+    sources = {**dict(parent.sources), "memory_bandwidth_tbps": note, "bf16_dense_tflops": note, "sm_count": note,
+               "fp8_dense_tflops": note, "fp4_dense_tflops": note, "int8_dense_tops": note,
+               "mig": ("no peer access and no NVLink between MIG instances: -lgip prints P2P 'No' for every profile; "
+                       "CUDA IPC across instances is unsupported (RAPIDS deployment docs, 'Multi-Instance GPU'); vLLM "
+                       "tp across two MIG partitions fails at start-up (vllm-project/vllm#7211)")}
+    return replace(
+        parent, name=f"{parent.name}-MIG-{key}", aliases=(), total_bytes=total, total_printed=False,
+        total_source=(f"{row['total_gib']:.2f} GiB, the MIG {key} instance's memory as `nvidia-smi mig -lgip` prints it "
+                      f"(2 decimals: ±5 MiB), which CUDA reports as the slice's total{how}{band}; {row['source']}"),
+        nvidia_smi_total_mib=None, sm_count=row["sm_count"],
+        memory_bandwidth_tbps=scaled(parent.memory_bandwidth_tbps, fraction),
+        bf16_dense_tflops=scaled(parent.bf16_dense_tflops, compute),
+        fp8_dense_tflops=scaled(parent.fp8_dense_tflops, compute),
+        fp4_dense_tflops=scaled(parent.fp4_dense_tflops, compute),
+        int8_dense_tops=scaled(parent.int8_dense_tops, compute),
+        nvlink_gbps_per_direction=None, pcie_p2p=False, xgmi_gbps_per_link=None, xgmi_links=None,
+        sources=tuple(sorted(sources.items())), mig_parent=parent.name, mig_profile=key,
+        mig_memory_fraction=fraction)
+
+
+def refuse_mig_layout(gpu: GpuSpec, *, tp: int = 1, pp: int = 1, dp: int = 1, num_gpus: int | None = None,
+                      command: str = "plan") -> None:
+    """A layout of more than one GPU on a MIG slice: refused.  MIG instances have no peer access and no NVLink
+    (``GpuSpec.source_of("mig")``), and no engine tpkit plans documents NCCL across MIG instances (vLLM's tp across
+    two partitions fails at start-up, vllm-project/vllm#7211), so tp / pp / dp > 1 is not planned: a whole card, or
+    one server per slice with --tp 1."""
+    if gpu.mig_profile is None:
+        return
+    wide = [f"--{flag} {value}" for flag, value in (("tp", tp), ("pp", pp), ("dp", dp)) if value > 1]
+    if num_gpus is not None and num_gpus > 1 and not wide:
+        wide = [f"--num-gpus {num_gpus}"]
+    if not wide:
+        return
+    raise PlanInputError(
+        f"tpkit {command} --gpu {gpu.name} with {' '.join(wide)}: a MIG slice has no peer access and no NVLink to "
+        "another slice or GPU (nvidia-smi mig -lgip prints P2P 'No'; CUDA IPC across MIG instances is unsupported), "
+        "and tensor / pipeline parallelism across MIG instances is not supported by vLLM or SGLang (vLLM: "
+        "vllm-project/vllm#7211). Plan whole GPUs for a sharded model (e.g. --gpu "
+        f"{gpu.mig_parent} {' '.join(wide)}), or one server per slice: --gpu {gpu.name} --tp 1 (a replica per slice "
+        "behind a load balancer)")

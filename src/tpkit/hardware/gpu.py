@@ -82,6 +82,16 @@ class GpuSpec:
     """xGMI links per GPU (count): the 8-GPU MI300X / MI325X / MI355X platforms link every GPU directly to the other
     seven (a full mesh, no switch)"""
 
+    mig_parent: str | None = None
+    """the catalog GPU this MIG slice is cut from (``A100-SXM-40GB``); None for a whole card.  A slice has no peer
+    access and no NVLink to any other GPU (``hardware.catalog.refuse_mig_layout``)"""
+
+    mig_profile: str | None = None
+    """the MIG profile (``1g.5gb``); None for a whole card"""
+
+    mig_memory_fraction: float | None = None
+    """the slice's share of the card's memory slices (MIG user guide, eighths): its share of the memory bandwidth"""
+
     def source_of(self, field: str) -> str:
         """Where the value of ``field`` came from (``"not recorded"`` when the catalog says nothing)."""
         return dict(self.sources).get(field, "not recorded")

@@ -14,6 +14,9 @@ __all__ = ["gpu_in", "gpus_with_total", "GPU_NEEDLES"]
 GPU_NEEDLES = ("NVIDIA", "Tesla", "GeForce", "Instinct", "device_name=")
 _NAME = re.compile(r"(?:device_name=)?\b(NVIDIA|Tesla|Quadro|AMD Instinct|AMD)[ _]"
                    r"((?:GeForce[ _])?(?:RTX[ _])?(?:PRO[ _])?[A-Z]{0,3}\d{1,4}[A-Za-z]{0,3}(?:[ _-][\w-]{1,12}){0,4})")
+_MIG_AFTER = re.compile(r"[ _-]MIG[ _-](\d+g[.\-_]\d+gb(?:\+me)?)", re.I)
+"""a MIG profile printed after the board's name, as torch and nvidia-smi -L name a slice ('NVIDIA A100-SXM4-40GB MIG
+1g.5gb'): the GPU is the slice, not the card (``hardware.catalog`` MIG slices, helper mig18)"""
 _STOP = {"On", "Off", "Default", "N/A", "Driver", "with", "is", "has", "GPU", "and", "on", "for", "P0", "Version"}
 
 
@@ -35,9 +38,17 @@ def gpu_in(message: str) -> tuple[str, str | None] | None:
         first = first or (names[0] if names else None)
         for name in names:
             try:
-                return name, lookup_gpu(name).name
+                card = lookup_gpu(name).name
             except TpkitError:
                 continue
+            mig = _MIG_AFTER.search(message, m.start() + len(name) - 1, m.end() + 16)
+            if mig:
+                text = f"{name} MIG {mig.group(1)}"
+                try:
+                    return text, lookup_gpu(text).name
+                except TpkitError:  # a profile tpkit does not know: a slice all the same, never the whole card
+                    return text, None
+            return name, card
     return (first, None) if first else None
 
 

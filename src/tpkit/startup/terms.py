@@ -83,7 +83,12 @@ def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
     context's local memory (per-thread stack) as max threads per SM × SMs × the per-thread size (NVIDIA developer
     forum "Local memory management", t/289339; ``cuCtxSetLimit`` CU_LIMIT_STACK_SIZE), so the context grows with
     the GPU's resident threads across families.  Families with ≥ 3 samples keep their measured cell; AMD GPUs and a
-    GPU without an SM count or listed compute capability keep the family / pooled cell."""
+    GPU without an SM count or listed compute capability keep the family / pooled cell.
+
+    A MIG slice (``gpu.mig_profile``) always takes the model with the slice's own SMs: every family cell was
+    measured on whole cards, and the slice's local memory is sized for its SMs only (helper mig18, 2026-12-05: an
+    RTX PRO 4500 Blackwell MIG 1g.16gb slice prints 'Free memory on device (15.46/15.66 GiB) on startup', 0.20 GiB
+    in use, vp_210 / vp_500-vp_507, against the blackwell-consumer whole-card cell of 0.52 GiB)."""
     own = state.used_by_this_process_bytes if state is not None else Bytes(0)
     if own > Bytes(0):
         return Cost(key="cuda_context", item="CUDA context", bytes=own,
@@ -93,11 +98,14 @@ def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
     n_own = own_samples("cuda_context", family) if family != "unknown" else 0
     nvidia = gpu is not None and gpu.vendor == "NVIDIA"
     threads = resident_threads(gpu.sm_count, gpu.compute_capability) if nvidia else None
-    if model.use and threads is not None and n_own < model.below_n:
+    mig = gpu is not None and gpu.mig_profile is not None
+    if model.use and threads is not None and (n_own < model.below_n or mig):
+        why = (f"a MIG slice: the family's {n_own} sample(s) are whole cards" if mig and n_own >= model.below_n else
+               f"family {family} has {n_own} sample(s) of its own (< {model.below_n})")
         return Cost(key="cuda_context", item="CUDA context", bytes=model.predict(threads),
                     uncertainty=model.uncertainty,
-                    source=(f"{gpu.name}: {gpu.sm_count} SMs × {threads // gpu.sm_count} threads per SM; family "
-                            f"{family} has {n_own} sample(s) of its own (< {model.below_n}); " + model.source)
+                    source=(f"{gpu.name}: {gpu.sm_count} SMs × {threads // gpu.sm_count} threads per SM; {why}; "
+                            + model.source)
                     ).resolved()
     return table_cost("cuda_context", "cuda_context", family, item="CUDA context")
 
