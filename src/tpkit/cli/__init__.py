@@ -22,7 +22,7 @@ import sys
 
 from tpkit import __version__
 
-__all__ = ["main", "build_parser", "COMMANDS", "PARALLEL_ALIASES", "TpkitArgumentParser"]
+__all__ = ["main", "build_parser", "COMMANDS", "PARALLEL_ALIASES", "TpkitArgumentParser", "unicode_stream"]
 
 COMMANDS = {
     "plan": "predict per-GPU memory and KV-cache capacity before launch",
@@ -118,7 +118,7 @@ def _refuse(parser: argparse.ArgumentParser, message: str, exc: Exception | None
         body = {"schema": ERROR_SCHEMA, "command": parser.prog, "exit_code": 2,
                 "error": {"type": type(exc).__name__ if exc is not None else "usage", "message": message}}
         try:
-            print(json.dumps(body, ensure_ascii=False), flush=True)
+            print(json.dumps(body, ensure_ascii=not unicode_stream()), flush=True)
         except BrokenPipeError:
             pass
     if leave:
@@ -338,9 +338,67 @@ def _subparser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> arg
     return parser
 
 
+ASCII_SPELLING = {
+    "±": "+/-", "∓": "-/+", "×": "x", "·": "-", "–": "-", "—": "-", "−": "-", "…": "...", "≥": ">=", "≤": "<=",
+    "≠": "!=", "≈": "~", "→": "->", "←": "<-", "↳": "->", "⇒": "=>", "⇄": "<->", "↑": "up", "✓": "ok", "✗": "X",
+    "─": "-", "│": "|", "├": "|", "└": "`", "µ": "u", "²": "^2", "½": "1/2", "÷": "/", "§": "S", "⌈": "ceil(",
+    "⌉": ")", "‖": "||", "’": "'", "′": "'", "∝": "~", "∈": "in", "Σ": "sum ", "Δ": "delta ", "α": "alpha",
+    "β": "beta", "ρ": "rho", "τ": "tau", "⏎": "\\n", "ᵀ": "^T",
+}
+"""how a standard stream whose encoding lacks a character tpkit prints spells it (an ASCII locale: ``LC_ALL=C`` with
+Python's UTF-8 mode off, as in minimal containers; ``PYTHONIOENCODING=ascii``); "·" between words is "-", in a
+product ("(n-1)·S") "*"; another letter loses its accents (``é`` → ``e``), anything else is "?"."""
+
+
+def _ascii_spelling(exc: UnicodeError) -> tuple[str, int]:
+    """The ``tpkit-ascii`` codec error handler: ``ASCII_SPELLING`` for what the stream cannot encode."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for at in range(exc.start, exc.end):
+        ch = exc.object[at]
+        spelled = ASCII_SPELLING.get(ch)
+        if ch == "·" and at and exc.object[at - 1] != " ":  # "(n-1)·S", "24·1024²": a product, not a separator
+            spelled = "*"
+        if spelled is None:
+            import unicodedata
+
+            plain = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
+            spelled = plain if plain and unicodedata.category(ch).startswith("L") else "?"
+        out.append(spelled)
+    return "".join(out), exc.end
+
+
+def unicode_stream(stream=None) -> bool:
+    """Whether ``stream`` (default ``sys.stdout``) encodes the symbols tpkit prints ("±", "→", "×", "↳", "…")."""
+    stream = sys.stdout if stream is None else stream
+    try:
+        "±→×↳…".encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def _usable_streams() -> None:
+    """Standard streams every command can write to, in any environment: a closed one (``tpkit plan … >&-``: Python
+    sets it to None) becomes os.devnull, so the command runs and keeps its exit status; one whose encoding lacks
+    tpkit's symbols spells them in ASCII (``ASCII_SPELLING``) instead of raising UnicodeEncodeError.  ``--json`` then
+    escapes them (``unicode_stream``), so the JSON keeps the exact text."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
+        elif not unicode_stream(stream) and hasattr(stream, "reconfigure"):
+            import codecs
+
+            codecs.register_error("tpkit-ascii", _ascii_spelling)
+            stream.reconfigure(errors="tpkit-ascii")
+
+
 def main(argv: list[str] | None = None) -> int:
     """``tpkit ARGV``: parse, run the command, and map a user error to one line on stderr and exit 2 (see the module
     docstring for the exit codes); ``argv`` None reads ``sys.argv``."""
+    _usable_streams()
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         return _main(argv)
