@@ -17,6 +17,9 @@ Failed before their fix (each test says "Before:"):
 - ``tpkit explain - <&-`` (stdin closed) ended in an AttributeError traceback: now exit 2 with a message.
 - ``COLUMNS=99999999999999999999 tpkit plan …``: a ValueError traceback ("Too many decimal digits"), and
   ``COLUMNS=1000000`` wrote 19 MB of padding: the table's width is now capped at 500 columns.
+- ``tpkit plan … > /dev/full`` (stdout on a full disk): an OSError traceback (exit 1), or "Exception ignored" at the
+  exit's flush: now one line, "cannot write the output: No space left on device", exit 2.
+- MODEL ``/dev/null`` (a device): "path /dev/null: does not exist"; it now says the path is a device or a pipe.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import SYNTHETIC_KIMI, cli
+from clirun import SYNTHETIC_KIMI, cli, refused
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 KIMI_PLAN = ("plan", "moonshotai/Kimi-K2.5", "--engine", "sglang", "--gpu", "RTX-PRO-6000", "--tp", "8",
@@ -149,6 +152,20 @@ def test_a_closed_stdout_keeps_the_exit_status(argv, status, tmp_path):
     assert ("error:" in err) == (status == 2)
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("argv", [KIMI_PLAN, (*KIMI_PLAN, "--json"), EXPLAIN, (*KIMI_PERF, "--json")])
+def test_a_full_disk_under_stdout_is_a_message(argv, tmp_path):
+    """Before: ``tpkit plan … > /dev/full`` (stdout redirected onto a full disk) — OSError: [Errno 28] No space left
+    on device, a traceback and exit 1."""
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    with open("/dev/full", "w") as full:
+        got = subprocess.run([sys.executable, "-m", "tpkit", *argv], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE,
+                             env={**env, "PYTHONPATH": str(SRC)}, stdin=subprocess.DEVNULL, timeout=120)
+    err = got.stderr.decode()
+    assert got.returncode == 2 and "Traceback" not in err and "Exception ignored" not in err, err[-2000:]
+    assert err.count("\n") == 1 and "error: cannot write the output: No space left on device" in err
+
+
 def test_explain_from_a_closed_stdin_says_so(tmp_path):
     """Before: ``tpkit explain - <&-`` — AttributeError: 'NoneType' object has no attribute 'isatty' (exit 1)."""
     code, out, err = tpkit("explain", "-", tmp_path=tmp_path, close=(0,), stdin=None)
@@ -171,6 +188,13 @@ def test_head_1_reads_one_line_and_no_traceback(argv, tmp_path):
     err = proc.stderr.read().decode("utf-8", "replace")
     code = proc.wait(timeout=120)
     assert first and code in (0, 141) and "Traceback" not in err and "Error" not in err, (code, err[-2000:])
+
+
+def test_a_model_path_that_is_a_device_is_not_called_missing(capsys):
+    """Before: ``tpkit plan /dev/null --gpu H100`` said "path /dev/null: does not exist"."""
+    refused(capsys, "plan", "/dev/null", "--gpu", "H100", says=("not found",))
+    err = cli(capsys, "plan", "/dev/null", "--gpu", "H100")[2]
+    assert "path /dev/null: is not a regular file or folder (a device or a pipe)" in err and "does not exist" not in err
 
 
 # --- the environment: HOME, HF_HOME, TMPDIR, COLUMNS, NO_COLOR --------------------------------------------------

@@ -425,15 +425,41 @@ def _main(argv: list[str]) -> int:
         return 2
     _note_serving_flags(_subparser(parser, args), args)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a full disk under stdout fails here, with a message, not at the exit's flush
+        return code
     except BrokenPipeError:  # `tpkit plan … | head`: the reader left; say nothing more
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as exc:  # noqa: BLE001 - user errors become messages
+        if _disk_full(exc):
+            return _cannot_write(_subparser(parser, args).prog, exc)
         if is_user_error(exc):
             _refuse(_subparser(parser, args), str(exc), exc, leave=False)  # `tpkit bench allreduce`
             return 2
         raise
+
+
+def _disk_full(exc: Exception) -> bool:
+    """An OSError of a write that found no room: ENOSPC, EDQUOT (quota), EFBIG (file size limit)."""
+    import errno
+
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def _cannot_write(prog: str, exc: OSError) -> int:
+    """``tpkit plan … > /dev/full`` (stdout, or a file being written, on a full disk): one line on stderr and exit 2,
+    not a traceback; stdout's unwritten rest goes to os.devnull, so the exit's flush does not fail again."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    try:
+        print(f"{prog}: error: cannot write the output: {exc.strerror}; free space on that disk or send the output "
+              "elsewhere", file=sys.stderr, flush=True)
+    except OSError:  # stderr on the full disk too
+        pass
+    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover
