@@ -72,6 +72,9 @@ def register(sub, argv: list[str] | None = None) -> None:
 def read_log(path: str) -> bytes:
     """The log's bytes; a path that cannot be read is the user's error."""
     if path == "-":
+        if sys.stdin is None:  # `tpkit explain - <&-`: Python sets a closed stdin to None
+            raise PlanInputError("LOG is - but standard input is closed; pipe the log in (cat server.log | tpkit "
+                                 "explain -) or give its path")
         if sys.stdin.isatty():  # `tpkit explain -` typed at a terminal would wait without a word
             print("tpkit explain: reading the log from standard input: paste it, then Ctrl-D (or pipe it: "
                   "cat server.log | tpkit explain -)", file=sys.stderr)
@@ -313,7 +316,9 @@ def run_explain(args) -> int:
         check_engine_flags(args, get_engine(logged), engine_from="read from the log")
         _check_deferred(args, get_engine(logged))
     if args.json:
-        json.dump(explanation.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
+        from tpkit.cli import unicode_stream  # an ASCII locale gets \u escapes, not "?"
+
+        json.dump(explanation.to_dict(), sys.stdout, indent=2, ensure_ascii=not unicode_stream())
         sys.stdout.write("\n")
     else:
         from tpkit.explain.render import format_explanation

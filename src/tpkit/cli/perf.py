@@ -281,7 +281,9 @@ def run_perf(args) -> int:
 
     result = plan_perf(build_perf_request(args))
     if args.json:
-        json.dump(result.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
+        from tpkit.cli import unicode_stream  # an ASCII locale gets \u escapes, not "?"
+
+        json.dump(result.to_dict(), sys.stdout, indent=2, ensure_ascii=not unicode_stream())
         sys.stdout.write("\n")
     else:
         sys.stdout.write(format_perf(result.to_dict(rounded=False)))

@@ -14,7 +14,7 @@ import textwrap
 from tpkit.memory.result import PlanResult
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["format_plan", "format_ledger", "terminal_width", "signed_bytes", "signed_gib", "MIN_WIDTH"]
+__all__ = ["format_plan", "format_ledger", "terminal_width", "signed_bytes", "signed_gib", "MIN_WIDTH", "MAX_WIDTH"]
 
 MIN_WIDTH = 60
 """narrowest layout rendered (a narrower terminal gets this width)"""
@@ -24,9 +24,14 @@ _SOURCE_MARK = "↳ "
 _ITEM_INDENT = "  "
 
 
+MAX_WIDTH = 500
+"""widest layout rendered: a wider ``COLUMNS`` (``COLUMNS=1000000`` padded every ledger row to a million columns; 20
+digits raised ValueError in the format spec) gets this width"""
+
+
 def terminal_width() -> int:
-    """Columns of the terminal (``COLUMNS`` wins), 80 when unknown, at least ``MIN_WIDTH``."""
-    return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
+    """Columns of the terminal (``COLUMNS`` wins), 80 when unknown, between ``MIN_WIDTH`` and ``MAX_WIDTH``."""
+    return min(MAX_WIDTH, max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns))
 
 
 def signed_bytes(value: int) -> str:

@@ -147,7 +147,7 @@ def load_profile(path: str | Path) -> BenchProfile:
     """Read a profile JSON written by ``tpkit bench allreduce --json``."""
     p = Path(path)
     try:
-        raw = json.loads(p.read_text())
+        raw = json.loads(p.read_text(encoding="utf-8"))  # JSON is UTF-8 (RFC 8259), whatever the locale
     except FileNotFoundError:
         raise ConfigError(f"all-reduce profile {str(p)!r} does not exist; write one with "
                           "`tpkit bench allreduce --json FILE`") from None
@@ -159,5 +159,5 @@ def load_profile(path: str | Path) -> BenchProfile:
 
 def default_profile() -> BenchProfile:
     """The shipped H100/H200-class NVLink defaults."""
-    text = resources.files("tpkit.comm").joinpath("data", DEFAULT_PROFILE_FILE).read_text()
+    text = resources.files("tpkit.comm").joinpath("data", DEFAULT_PROFILE_FILE).read_text(encoding="utf-8")
     return profile_from_dict(json.loads(text), where=DEFAULT_PROFILE_FILE)

@@ -74,7 +74,7 @@ def load_machine_profile(path: str | os.PathLike) -> MachineProfile:
     """Read and validate a profile written by ``tpkit probe --out``."""
     p = Path(path)
     try:
-        data = json.loads(p.read_text())
+        data = json.loads(p.read_text(encoding="utf-8"))  # JSON is UTF-8 (RFC 8259), whatever the locale
     except FileNotFoundError:
         raise PlanInputError(f"--machine {p}: no such file; write one with `tpkit probe --out {p}`") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, an int of > 4300 digits

@@ -100,7 +100,7 @@ def _without_hub(root: Path, repo_id: str) -> tuple[Path | None, str]:
     folder = root / _folder(repo_id)
     ref = folder / "refs" / "main"
     try:
-        commit = ref.read_text().strip() if ref.is_file() else None
+        commit = ref.read_text(encoding="utf-8", errors="replace").strip() if ref.is_file() else None
         found = folder / "snapshots" / commit / "config.json" if commit else None
         if found is None or not found.is_file():
             configs = sorted((folder / "snapshots").glob("*/config.json"))

@@ -102,6 +102,8 @@ def _path_kind(path: Path) -> tuple[str | None, str]:
             return "file", ""
         if path.is_dir():
             return "dir", ""
+        if path.exists():  # /dev/null, a pipe such as bash's <(cat config.json)
+            return None, "is not a regular file or folder (a device or a pipe); save the config.json to a file"
     except OSError as exc:
         return None, f"cannot be used as a path ({exc.strerror or exc})"
     return None, "does not exist"

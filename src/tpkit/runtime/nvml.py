@@ -89,7 +89,7 @@ def _process_name(nvml, pid: int) -> str:
         return os.path.basename(name) or "?"
     except Exception:  # noqa: BLE001
         try:
-            with open(f"/proc/{pid}/comm") as fh:
+            with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as fh:  # any locale
                 return fh.read().strip() or "?"
         except OSError:
             return "?"

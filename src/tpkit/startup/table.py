@@ -52,7 +52,9 @@ def table_path() -> Path:
 
 @lru_cache(maxsize=1)
 def _shipped_table() -> dict:
-    return json.loads(table_path().read_text())
+    from tpkit.pkgdata import data_text  # UTF-8 whatever the locale (the table quotes "±", "×", "–")
+
+    return json.loads(data_text(__file__, __package__, "table.json"))
 
 
 _SWAPPED: list[dict] = []
@@ -100,7 +102,7 @@ def entry(term: str, key: str) -> Entry:
     rows = ", ".join(raw["rows"][:6]) + (" …" if len(raw["rows"]) > 6 else "")
     where = key if key in cells else f"unknown (no cell for {key!r})"
     source = (f"start-up table {term}[{where}]: {raw['source']}; {raw['n']} sample(s) ({rows}); {raw['how']} "
-              f"(src/tpkit/startup/data/table.json)")
+              f"(tpkit/startup/data/table.json)")
     return Entry(bytes=Bytes(raw["bytes"]), uncertainty=Bytes(raw["uncertainty_bytes"]), samples=raw["n"],
                  source=source)
 
@@ -150,6 +152,6 @@ def context_model() -> ContextModel:
     m = read_table()["cuda_context_model"]
     source = (f"start-up table cuda_context_model: {m['source']}; {m['how']}; leave-one-family-out mean |error| "
               f"{m['loo_family_mae_gib']:.3f} GiB vs {m['loo_family_pooled_mae_gib']:.3f} GiB for the pooled cell "
-              f"(src/tpkit/startup/data/table.json)")
+              f"(tpkit/startup/data/table.json)")
     return ContextModel(intercept=Bytes(m["intercept_bytes"]), bytes_per_resident_thread=m["bytes_per_resident_thread"],
                         uncertainty=Bytes(m["uncertainty_bytes"]), below_n=m["below_n"], use=m["use"], source=source)
