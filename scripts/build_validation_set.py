@@ -1164,6 +1164,27 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
              {"enable_prefix_caching": True, "limit_mm_per_prompt": mm}, None)
        for cid, mm in (("vp_732", '{"image": 2, "video": 1, "audio": 0}'), ("vp_733", '{"image": 0, "video": 0, "audio": 0}'),
                        ("vp_734", '{"image": 2, "video": 1, "audio": 0}'))},
+    # helper bl18 (2026-12-05, session 18), added blind: Burbanit0/Vote-App's vLLM 0.30.0 bump check (id 68516711290):
+    # Qwen3-8B-AWQ on one RTX 5070 Ti (native Ubuntu) at util 0.80, 16,384 (vp_735); a Korean lab note on one RTX 4090
+    # under WSL2, vLLM 0.27.1 (id 61464053627): Qwen3-8B-FP8 at 2,048 (vp_736) and Qwen3-14B-FP8 at 8,192 (vp_737), util
+    # 0.90; danielesalpietro/vllm-granite (v0.8.5 image): granite-3.3-8b-instruct on a 24 GB RTX 3090 at util 0.90,
+    # 16,384, the WSL2 total its README's log warning implies (vp_738); a TurboQuant learning repo's baseline probe
+    # (ids 70436763134 / 70154504527): Qwen3-4B through the LLM class, eager, native sampler (VLLM_USE_FLASHINFER_SAMPLER
+    # =0), util 0.85, 8,192 on an RTX 5080 under WSL2, vLLM 0.25.0 (vp_739); a Korean serving-book walkthrough (id
+    # 59672764378): Mistral-7B-Instruct (JumpStart prepack) with vLLM 0.9.0.1 on an A10G (g5.xlarge), util 0.92, 8,192
+    # (vp_740)
+    "vp_735": ("0.30.0", "printed 'Initializing a V1 LLM engine (v0.30.0)' (the bump check's table; image v0.30.0)",
+               {"gpu_catalog": {"gpu": "RTX-5070-Ti", "note": "'the RTX 5070 Ti' ('16.3GB card (RTX 5070 Ti)') on native "
+                                "Ubuntu: the catalog's RTX-5070-Ti"}}, None),
+    **{cid: ("0.27.1", "the note's venvs: 'vLLM 0.27.1 (venv)' and 'vllm==0.27.1 lmcache' (0.27.1)", {"wsl2": True}, None)
+       for cid in ("vp_736", "vp_737")},
+    "vp_738": ("0.8.5", "the README version that first quotes the lines builds on vllm/vllm-openai:v0.8.5",
+               {"wsl2": True, "enable_prefix_caching": True}, None),
+    "vp_739": ("0.25.0", "stated 'vLLM 0.25.0' (the worked example; verify.py 'verified on 0.25.0')",
+               {"wsl2": True, "topk_topp_sampler": "native"}, None),
+    "vp_740": ("0.9.0", "stated 'pip install \"vllm==0.9.0.1\"' (0.9.0's rules)",
+               {"gpu_catalog": {"gpu": "A10G", "note": "g5.xlarge's A10G (nvidia-smi '23,028 MiB'): the catalog's A10G"}},
+               None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
