@@ -1185,6 +1185,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_740": ("0.9.0", "stated 'pip install \"vllm==0.9.0.1\"' (0.9.0's rules)",
                {"gpu_catalog": {"gpu": "A10G", "note": "g5.xlarge's A10G (nvidia-smi '23,028 MiB'): the catalog's A10G"}},
                None),
+    # helper bl18: a Korean RTX 5070 Ti blog (id 56155919944): vllm/vllm-openai v0.23.0 in a k3s pod on WSL2, util 0.90,
+    # 8,192: RedHatAI's Qwen3-8B NVFP4 (vp_741, a quoted log), Qwen3-8B FP8-dynamic (vp_742) and Qwen3-14B NVFP4 (vp_743)
+    **{cid: ("0.23.0", "stated 'vLLM v0.23.0 (vllm/vllm-openai:latest)'",
+             {"wsl2": True, "gpu_catalog": {"gpu": "RTX-5070-Ti", "note": "'RTX 5070 Ti(Blackwell, SM120, 16GB) + WSL2': "
+                                             "the catalog's RTX-5070-Ti"}}, None)
+       for cid in ("vp_741", "vp_742", "vp_743")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -97,10 +97,10 @@ Helper bl17b (2026-12-05, session 17): vp_730-vp_734 (five public vLLM start-ups
 A100 MIG 1g.5gb slice and RTX 5090s) added blind, no rule changed: vLLM 327 -> 332 listed, 313 -> 318 scored, median 1.29
 -> 1.30 %, p90 7.37 -> 7.44 %, the same with own logs out; vp_734 (MTP on an NVFP4 checkpoint) +32.4 %, vp_731 -14.5 %
 (levels unchanged; §6.4, round bl17b).
-Helper bl18 (2026-12-05, session 18): vp_735-vp_740 (six public vLLM start-ups, 0.8.5-0.30.0, on an RTX 5070 Ti, RTX
-4090 / 5080 / 3090 cards under WSL2 and an A10G) added blind, no rule changed: vLLM 332 -> 338 listed, 318 -> 324 scored,
-median 1.29 -> 1.34 %, p90 7.42 -> 7.47 %, own logs out median 1.30 -> 1.42 %; vp_735 +22.8 %, vp_738 +27.9 % (levels
-unchanged; §6.4, round bl18).
+Helper bl18 (2026-12-05, session 18): vp_735-vp_743 (nine public vLLM start-ups, 0.8.5-0.30.0, on RTX 5070 Ti, RTX
+4090 / 5080 / 3090 cards, mostly under WSL2, and an A10G) added blind, no rule changed: vLLM 332 -> 341 listed, 318 -> 327
+scored, median 1.29 -> 1.38 %, p90 7.42 -> 7.80 %, own logs out median 1.30 -> 1.45 %; vp_735 +22.8 %, vp_738 +27.9 %,
+vp_742 -10.4 %, vp_743 -11.9 % (levels unchanged; §6.4, round bl18).
 """
 
 from pathlib import Path
