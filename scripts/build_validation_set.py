@@ -1191,6 +1191,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
              {"wsl2": True, "gpu_catalog": {"gpu": "RTX-5070-Ti", "note": "'RTX 5070 Ti(Blackwell, SM120, 16GB) + WSL2': "
                                              "the catalog's RTX-5070-Ti"}}, None)
        for cid in ("vp_741", "vp_742", "vp_743")},
+    # helper bl18: Drolsey/syslab-server's docs/models.md (id 69451098589): vllm/vllm-openai:v0.28.0 (digest-pinned in
+    # docker-compose.yml) on an RTX 5090 that prints 31.36 GiB: Qwen3-32B-AWQ at 8,192 with util 0.70 / 0.85 (vp_744 /
+    # vp_745), Qwen3-14B-AWQ at util 0.70 with 16,384 / 32,768 (vp_746 / vp_747)
+    **{cid: ("0.28.0", "docker-compose.yml's image vllm/vllm-openai:v0.28.0@sha256:61fc8a89 (digest of v0.28.0)",
+             {"gpu_total_gib": 31.36}, None) for cid in ("vp_744", "vp_745", "vp_746", "vp_747")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
