@@ -1172,6 +1172,38 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # (printed), the model's 262,144; the torch.compile cache printed warm ('Directly load the compiled graph(s)')
     "vp_761": ("0.10.1.1", "printed 'v0.10.1.2.dev0+g1da94e673.d20250903': the v0.10.1.1 tag at distance 0 with local edits",
                {"compile_cache": "warm"}, None),
+    # helper bl18 (2026-12-05, session 18), added blind: Burbanit0/Vote-App's vLLM 0.30.0 bump check (id 68516711290):
+    # Qwen3-8B-AWQ on one RTX 5070 Ti (native Ubuntu) at util 0.80, 16,384 (vp_735); a Korean lab note on one RTX 4090
+    # under WSL2, vLLM 0.27.1 (id 61464053627): Qwen3-8B-FP8 at 2,048 (vp_736) and Qwen3-14B-FP8 at 8,192 (vp_737), util
+    # 0.90; danielesalpietro/vllm-granite (v0.8.5 image): granite-3.3-8b-instruct on a 24 GB RTX 3090 at util 0.90,
+    # 16,384, the WSL2 total its README's log warning implies (vp_738); a TurboQuant learning repo's baseline probe
+    # (ids 70436763134 / 70154504527): Qwen3-4B through the LLM class, eager, native sampler (VLLM_USE_FLASHINFER_SAMPLER
+    # =0), util 0.85, 8,192 on an RTX 5080 under WSL2, vLLM 0.25.0 (vp_739); a Korean serving-book walkthrough (id
+    # 59672764378): Mistral-7B-Instruct (JumpStart prepack) with vLLM 0.9.0.1 on an A10G (g5.xlarge), util 0.92, 8,192
+    # (vp_740)
+    "vp_735": ("0.30.0", "printed 'Initializing a V1 LLM engine (v0.30.0)' (the bump check's table; image v0.30.0)",
+               {"gpu_catalog": {"gpu": "RTX-5070-Ti", "note": "'the RTX 5070 Ti' ('16.3GB card (RTX 5070 Ti)') on native "
+                                "Ubuntu: the catalog's RTX-5070-Ti"}}, None),
+    **{cid: ("0.27.1", "the note's venvs: 'vLLM 0.27.1 (venv)' and 'vllm==0.27.1 lmcache' (0.27.1)", {"wsl2": True}, None)
+       for cid in ("vp_736", "vp_737")},
+    "vp_738": ("0.8.5", "the README version that first quotes the lines builds on vllm/vllm-openai:v0.8.5",
+               {"wsl2": True, "enable_prefix_caching": True}, None),
+    "vp_739": ("0.25.0", "stated 'vLLM 0.25.0' (the worked example; verify.py 'verified on 0.25.0')",
+               {"wsl2": True, "topk_topp_sampler": "native"}, None),
+    "vp_740": ("0.9.0", "stated 'pip install \"vllm==0.9.0.1\"' (0.9.0's rules)",
+               {"gpu_catalog": {"gpu": "A10G", "note": "g5.xlarge's A10G (nvidia-smi '23,028 MiB'): the catalog's A10G"}},
+               None),
+    # helper bl18: a Korean RTX 5070 Ti blog (id 56155919944): vllm/vllm-openai v0.23.0 in a k3s pod on WSL2, util 0.90,
+    # 8,192: RedHatAI's Qwen3-8B NVFP4 (vp_741, a quoted log), Qwen3-8B FP8-dynamic (vp_742) and Qwen3-14B NVFP4 (vp_743)
+    **{cid: ("0.23.0", "stated 'vLLM v0.23.0 (vllm/vllm-openai:latest)'",
+             {"wsl2": True, "gpu_catalog": {"gpu": "RTX-5070-Ti", "note": "'RTX 5070 Ti(Blackwell, SM120, 16GB) + WSL2': "
+                                             "the catalog's RTX-5070-Ti"}}, None)
+       for cid in ("vp_741", "vp_742", "vp_743")},
+    # helper bl18: Drolsey/syslab-server's docs/models.md (id 69451098589): vllm/vllm-openai:v0.28.0 (digest-pinned in
+    # docker-compose.yml) on an RTX 5090 that prints 31.36 GiB: Qwen3-32B-AWQ at 8,192 with util 0.70 / 0.85 (vp_744 /
+    # vp_745), Qwen3-14B-AWQ at util 0.70 with 16,384 / 32,768 (vp_746 / vp_747)
+    **{cid: ("0.28.0", "docker-compose.yml's image vllm/vllm-openai:v0.28.0@sha256:61fc8a89 (digest of v0.28.0)",
+             {"gpu_total_gib": 31.36}, None) for cid in ("vp_744", "vp_745", "vp_746", "vp_747")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

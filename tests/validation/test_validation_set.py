@@ -100,6 +100,11 @@ A100 MIG 1g.5gb slice and RTX 5090s) added blind, no rule changed: vLLM 327 -> 3
 Helper bl18b (2026-12-05, session 18): vp_761 (a Ray multi-node `vllm bench throughput` log, Qwen3-30B-A3B-Instruct-2507
 at TP 4 x PP 2 on eight GH200 120GB, a v0.10.1.1 source build; the GH200 total assumed) added blind, no rule changed:
 vLLM 332 -> 333 listed, 318 -> 319 scored, median 1.29 %, p90 7.42 %, +2.5 % (levels unchanged; §6.4, round bl18b).
+Helper bl18 (2026-12-05, session 18): vp_735-vp_747 (thirteen public vLLM start-ups, 0.8.5-0.30.0, on RTX 5070 Ti, RTX
+4090 / 5080 / 3090 / 5090 cards and an A10G) added blind, no rule changed: vLLM 332 -> 345 listed, 318 -> 331 scored,
+median 1.29 -> 1.45 %, p90 7.42 -> 10.37 %, own logs out median 1.30 -> 1.48 %, p90 7.42 -> 10.37 %; vp_735 +22.8 %,
+vp_738 +27.9 %, vp_742 -10.4 %, vp_743 -11.9 %, vp_744 -31.0 %, vp_745 +31.3 %, vp_746 / vp_747 +16.2 % (vLLM p90 levels
+loosened 0.080 -> 0.104; §6.4, round bl18).
 """
 
 from pathlib import Path
@@ -323,7 +328,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.080, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.104, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -634,12 +639,17 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # w38, g593, img16 (vp_683 -15.6 -> +0.3 %), c715 / fi20 (vp_715 +240.7 ->
                                    # +164.5 %): 304 scored, median 1.34 %, p90 7.42 %, 264/304 inside: TIGHTENED p90
                                    # -> 0.080 (the issue's bar)
+                                   # helper bl18 (2026-12-05, session 18): vp_735-vp_747 added blind, no rule changed
+                                   # (docs/accuracy.md §6.4, round bl18): four AWQ starts on an RTX 5090 with vLLM
+                                   # 0.28.0 (vp_744 -31.0 %, vp_745 +31.3 %, vp_746 / vp_747 +16.2 %) lift the p90
+                                   # 7.80 -> 10.37 %: 331 scored, median 1.45 %, 283/331 inside: LOOSENED p90 0.080 -> 0.104
 }
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
     "sglang": (0.005, 0.030, 0.90),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
-    "vllm": (0.015, 0.080, 0.85),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
+    "vllm": (0.015, 0.104, 0.85),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
     # helper bl16b (2026-12-05): vp_683 added blind: 285 scored, p90 8.53 %, 246/285 inside: LOOSENED p90 -> 0.086
     # session 16 merged (lead): 304 scored, median 1.38 %, p90 7.42 %: TIGHTENED p90 -> 0.080
+    # helper bl18 (2026-12-05): vp_735-vp_747 added blind: 331 scored, median 1.48 %, p90 10.37 %: LOOSENED p90 -> 0.104
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
