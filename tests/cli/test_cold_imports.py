@@ -13,6 +13,8 @@ own module for the same reason).  Helper q14 (2026-12-05): +1 where ``models.con
 ``tpkit.explain.sgbudget`` (the KV budget re-plan, split from sgdiagnose.py at its line limit).
 Lead (2026-12-05, session 16): the vLLM plan ceiling +1 for ``tpkit.engines.vllm.lora_lines`` (the LoRA lines, split
 from load_lines.py at its line limit).
+Helper tri18 (2026-12-05): the perf ceilings +1 for ``tpkit.perf.triton_verify`` (vLLM Triton attention's verify without
+KV split and the drafter's own backend; its own module, as fa2_verify).
 """
 
 import contextlib
@@ -55,12 +57,13 @@ CASES = {
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
                        PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 105),  # +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
-                         63),
-    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 63),
-    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 59),
+                         64),
+    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 64),
+    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 60),
     # 56: + tpkit.engines(.vllm) packages and backend_choice, the shared backend choice (SHARED; be11)
     # perf +1: tpkit.perf.draft_terms, the draft step's measured terms, imported by perf.spec (helper draft13)
     # perf +1: tpkit.perf.fa2_verify, the verify's attention mode, imported by perf.runtime and perf.work (aw13)
+    # perf +1: tpkit.perf.triton_verify, Triton attention's verify and the drafter's backend, imported by perf.work (tri18)
     # perf +1, explain vllm +1: tpkit.models.classic; explain sglang +2: models.classic and explain.sgbudget (q14)
     # plan vllm +1, explain vllm +1: tpkit.engines.vllm.v0chunk, V0's chunked-prefill default per release (lead, session 14)
     "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 94),

@@ -69,9 +69,11 @@ def test_speedup_within_25_percent_in_at_least_60_percent_of_held_out_rows(score
 
 
 def test_sign_of_the_speedup_on_held_out_rows_does_not_regress(scored):
+    """Helper tri18 (2026-12-05): vLLM TRITON_ATTN's verify without KV split (``perf.triton_verify``) turns ten of
+    sp18's RTX 3090 rows right (held out 286 -> 296 of 316, all 316 -> 326 of 352): floors raised to 0.93 / 0.92."""
     everything, held = scored
-    assert held["sign_ok"] / held["rows"] >= 0.80
-    assert everything["sign_ok"] / everything["rows"] >= 0.84
+    assert held["sign_ok"] / held["rows"] >= 0.93
+    assert everything["sign_ok"] / everything["rows"] >= 0.92
 
 
 def test_k26v1_contexts_are_the_actual_prompt_lengths_its_page_gives():

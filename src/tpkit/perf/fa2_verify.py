@@ -47,7 +47,8 @@ Measured elsewhere, same mechanism: a vLLM fork's calibration on Turing FA2 (Peu
 paged varlen @31k … q=1: 0.134 ms — q>=2: 2.6 ms"), which turned MTP into a loss at long context until the split
 was enabled for q ≤ 64.  What a block costs (``forward.kernel_us``): the larger of its streamed bytes at
 ``attention_cta_gbps`` (the existing per-block rate) and its tile's math above (nothing fitted).  Not modelled:
-SM 10.x with FLASH_ATTN asked for (FA4 or FA2 by head size and release), TRITON_ATTN and FLEX_ATTENTION.
+SM 10.x with FLASH_ATTN asked for (FA4 or FA2 by head size and release), FLEX_ATTENTION (TRITON_ATTN:
+``perf.triton_verify``, helper tri18).
 """
 
 from __future__ import annotations
@@ -76,13 +77,19 @@ def fa2_block_flops(context: int, head_dim: int) -> float:
     return 4.0 * FA2_BLOCK_M * head_dim * context
 
 
-def multi_token_attention(runtime) -> str:
+def multi_token_attention(runtime, *, draft: bool = False) -> str:
     """``perf.work`` attention mode of a pass with 1 + k query tokens per request (the verify, vLLM's first draft
     step, SGLang's draft extend) under ``runtime`` (a ``perf.runtime.Runtime``): ``decode`` where the backend splits
-    the KV for it, ``fa2_nosplit`` for vLLM FLASH_ATTN on FA2 (above), else ``extend_nosplit`` (SGLang triton)."""
-    if runtime.verify_split_kv:
+    the KV for it, ``fa2_nosplit`` for vLLM FLASH_ATTN on FA2 (above), ``triton_nosplit`` for vLLM TRITON_ATTN's 2D
+    kernel (``perf.triton_verify``), else ``extend_nosplit`` (SGLang triton).  ``draft``: a drafter pass, on the
+    drafter's own backend where vLLM gives it one (``Runtime.draft_backend``)."""
+    own = draft and bool(runtime.draft_backend)
+    backend = runtime.draft_backend if own else runtime.attention_backend
+    if (runtime.draft_split_kv if own else runtime.verify_split_kv):
         return "decode"
-    return "fa2_nosplit" if runtime.engine == "vllm" and runtime.attention_backend == "FLASH_ATTN" else "extend_nosplit"
+    if runtime.engine == "vllm" and backend in ("FLASH_ATTN", "TRITON_ATTN"):
+        return "fa2_nosplit" if backend == "FLASH_ATTN" else "triton_nosplit"
+    return "extend_nosplit"
 
 
 def split_kv_alternative(engine: str) -> tuple[str, dict, tuple[str, ...]]:

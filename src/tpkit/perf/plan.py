@@ -61,8 +61,8 @@ class _Ctx:
     """forward results already computed in this call: (model, batch shape, policy, extra) → result"""
 
     def runtime(self, settings: SpecSettings | None) -> Runtime:
-        """Engine facts for plain decoding (None) or for one speculative setting (memoised by topk)."""
-        key = ("runtime", settings.topk if settings else None, settings.algorithm if settings else None)
+        """Engine facts for plain decoding (None) or for one speculative setting (memoised by its settings)."""
+        key = ("runtime", settings and (settings.topk, settings.algorithm, settings.num_draft_tokens))
         if key not in self.memo:
             r = self.req
             head_dim = r.model.head_dim
@@ -73,9 +73,9 @@ class _Ctx:
                 r.engine, r.engine_version, compute_capability=r.gpu.compute_capability, mla=r.model.mla is not None,
                 topk=settings.topk if settings else None, algorithm=settings.family if settings else None,
                 attention_backend=r.attention_backend, eager=r.eager, architecture=r.model.architecture,
-                moe=r.model.moe is not None, quantized=r.model.quant is not None,
+                moe=r.model.moe is not None, quantized=r.model.quant is not None, sparse=r.model.dsa is not None,
                 hybrid=r.model.linear_attn is not None, spec_v2=r.sglang_spec_v2 if settings else None,
-                sparse=r.model.dsa is not None, head_dim=head_dim, kv_quantized=self.kv_bytes == 1)
+                head_dim=head_dim, kv_quantized=self.kv_bytes == 1, verify_tokens=getattr(settings, "num_draft_tokens", 2))
         return self.memo[key]
 
 

@@ -101,6 +101,12 @@ class Runtime:
     verify_rows_per_token: bool = False
     """the verify runs each query token as its own decode row that reads the request's whole cached latent (vLLM
     TRITON_MLA from 0.31, ``perf.mla_splits``): 1 + k reads of the context per request"""
+    draft_backend: str = ""
+    """the attention backend of vLLM's drafter where it differs from the target's forced one (its own automatic
+    choice: ``perf.triton_verify.draft_backend_independent``); "" = the target's"""
+    draft_split_kv: bool = True
+    """the drafter's first step (1 + k query tokens per request) splits the KV on ``draft_backend`` (read only when
+    ``draft_backend`` is set)"""
     sparse_mla: bool = False
     """the attention is DeepSeek sparse attention through a sparse-MLA implementation: every token, the verify's
     included, attends decode-style (MQA over the latents) to the indexer's top-k tokens"""
@@ -122,13 +128,15 @@ class Runtime:
                            "draft_extend": self.extend_graph},
                 "draft_loop_kernels": self.draft_loop_kernels, "draft_logits_eager": self.draft_logits_eager,
                 "sparse_mla": self.sparse_mla, "drafter_queued": self.drafter_queued,
+                "draft_attention_backend": self.draft_backend or self.attention_backend,
                 "spec_v2": self.spec_v2, "spec_v2_source": self.spec_v2_source or None,
                 "facts": list(self.facts)}
 
     @property
     def multi_token_attention(self) -> str:
-        """``perf.work`` attention mode of a draft pass with 1 + k query tokens per request (``perf.fa2_verify``)."""
-        return multi_token_attention(self)
+        """``perf.work`` attention mode of a draft pass with 1 + k query tokens per request (``perf.fa2_verify``; the
+        drafter's own backend where it has one, ``perf.triton_verify``)."""
+        return multi_token_attention(self, draft=True)
 
     def mla_kv_splits(self, model, max_seq_len: int, sm_count: int | None) -> int:
         """KV splits of one MLA decode row of ``model`` whose fp32 partial outputs pass through memory
@@ -160,14 +168,16 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
                 topk: int | None, algorithm: str | None, attention_backend: str | None = None,
                 eager: bool = False, architecture: str | None = None, moe: bool = False, quantized: bool = False,
                 hybrid: bool = False, spec_v2: bool | None = None, sparse: bool = False, head_dim: int = 128,
-                kv_quantized: bool = False) -> Runtime:
+                kv_quantized: bool = False, verify_tokens: int = 2) -> Runtime:
     """The engine facts for one deployment (see module docstring).  ``architecture`` (``architectures[0]``),
     ``moe``, ``quantized`` (weight quantisation) and ``hybrid`` (linear-attention / mamba layers) pick vLLM's
     default model runner; an unknown architecture counts as not listed.  ``spec_v2``: SGLang's
     SGLANG_ENABLE_SPEC_V2 (None = the release's default; a setting the release cannot run is refused).  ``sparse``:
     the model has DeepSeek sparse attention (an indexer's ``index_topk``; vLLM then runs a sparse-MLA backend).
     ``head_dim`` (``engines.vllm.backend_choice.attention_head_dim``) and ``kv_quantized`` (an fp8 KV cache) feed vLLM's
-    automatic backend choice, which plan and perf share (``engines.vllm.backend_choice.auto_attention_backend``)."""
+    automatic backend choice, which plan and perf share (``engines.vllm.backend_choice.auto_attention_backend``), and
+    the drafter's own choice where vLLM's drafter does not inherit a forced backend (``perf.triton_verify``).
+    ``verify_tokens``: query tokens per request of the verify (1 + k; Triton attention splits up to 8 from 0.33)."""
     ver, given = parse_version(version, engine)
     ver = tuple(ver)
     cc = compute_capability or (9, 0)
@@ -178,6 +188,7 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
     if engine == "vllm":  # the vLLM tables load for a vLLM run only (cold start of `tpkit perf`)
         from tpkit.engines.vllm.backend_choice import auto_attention_backend
         from tpkit.perf.runtime_vllm import _vllm, _vllm_runner_v2, _vllm_sparse, _vllm_sparse_backend
+        from tpkit.perf.triton_verify import draft_backend_independent
     if vllm_sparse:
         backend = attention_backend or _vllm_sparse_backend(cc, ver)
     elif engine == "vllm":
@@ -193,8 +204,14 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
             raise PlanInputError("--sglang-spec-v2 is an SGLang setting (SGLANG_ENABLE_SPEC_V2); vLLM has no spec "
                                  "v1/v2 switch: drop it or use --engine sglang")
         v2 = _vllm_runner_v2(ver, algorithm, architecture, moe=moe, quantized=quantized, hybrid=hybrid)
+        draft = ""
+        if (attention_backend is not None and algorithm in ("EAGLE", "EAGLE3", "NEXTN", "MTP") and not mla
+                and draft_backend_independent(ver, v2)):
+            own = auto_attention_backend(compute_capability=cc, head_dim=head_dim, kv_quantized=kv_quantized, mla=mla)
+            draft = own if own != backend else ""
         rt = (_vllm_sparse(ver, backend, cc, algorithm, runner_v2=v2) if vllm_sparse
-              else _vllm(ver, backend, mla, topk, algorithm, runner_v2=v2, cc=cc))
+              else _vllm(ver, backend, mla, topk, algorithm, runner_v2=v2, cc=cc, query_tokens=verify_tokens,
+                         draft_backend=draft))
     if eager:
         rt = {**rt, "target_graph": "eager", "verify_graph": "eager", "draft_graph": "eager", "extend_graph": "eager",
               "facts": rt["facts"] + ("eager mode (SGLang --disable-cuda-graph / vLLM --enforce-eager): every "

@@ -15,6 +15,9 @@ chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with pl
                        TRITON_MLA; MHA: FLASH_ATTN (FLASHINFER on SM100)
     FLASH_ATTN (FA2)   on SM8x/SM12x (FA3 on SM9x, FA4 on SM10x): KV split only at one query token per request,
                        so the verify and the drafter's first step run without it (``perf.fa2_verify``, helper aw13)
+    TRITON_ATTN        Triton unified attention splits the KV only at one query token per request before 0.33
+                       (≤ 8 tokens from 0.33); the V1 drafter (0.21–0.33) picks its own backend when the target's
+                       was forced (``perf.triton_verify``, helper tri18)
     CUTLASS_MLA        (never a default: SM10x lists FLASHINFER_MLA first) reorder_batch_threshold 1 /
                        SINGLE_ONLY and UNIFORM_SINGLE_TOKEN_DECODE graphs in every release read (0.10.2–0.33
                        cutlass_mla.py): chosen with --attention-backend, its verify takes the prefill path, piecewise
@@ -93,6 +96,7 @@ chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with pl
 from __future__ import annotations
 
 from tpkit.perf.fa2_verify import fa2_verify_without_split
+from tpkit.perf.triton_verify import triton_verify_without_split
 from tpkit.perf.mla_splits import HEURISTIC_FROM, verify_rows_per_token
 
 __all__ = ["SPARSE_CUSTOM", "VLLM_SPARSE_FIRST", "VLLM_SPARSE_SM120_FIRST"]
@@ -223,7 +227,8 @@ def _vllm_draft_graph(ver: tuple[int, int, int], target: str, runner_v2: bool, a
     return "piecewise"
 
 
-def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tuple[int, int] | None = None) -> dict:
+def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tuple[int, int] | None = None,
+          query_tokens: int = 2, draft_backend: str = "") -> dict:
     facts = [f"attention backend {backend} (vllm platforms/cuda.py backend priorities filtered by compute capability)"]
     graph = "full" if ver >= (0, 11, 0) else "piecewise"
     if graph == "piecewise":
@@ -255,12 +260,25 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tu
         facts.append("TRITON_MLA from 0.31 runs the verify's 1 + k query tokens as 1 + k decode rows, each reading "
                      "the request's whole cached latent (triton_mla.py forward_mqa: block_table.repeat_interleave; "
                      "perf.mla_splits)")
-    split = not (algorithm is not None and fa2_verify_without_split(backend, cc))
-    if not split:
+    split = not (algorithm is not None and _no_split(backend, cc, ver, query_tokens))
+    if not split and backend == "FLASH_ATTN":
         facts.append("FLASH_ATTN runs FlashAttention 2 on this GPU (fa_utils.py get_flash_attn_version), which splits "
                      "the KV only for one query token per request (vllm-flash-attn flash_api.cpp mha_varlen_fwd: "
                      "'Only apply split-k for decoding'): the verify and the drafter's first step stream each "
                      "request's whole cache through one block per query head (perf.fa2_verify)")
+    elif not split:
+        facts.append("TRITON_ATTN (Triton unified attention) splits the KV only for one query token per request "
+                     + ("before 0.33" if ver < (0, 33, 0) else "or up to 8 (MAX_3D_QUERY_LEN)")
+                     + " (triton_unified_attention.py unified_attention: max_seqlen_q > 1 takes the 2D kernel): the "
+                     "verify streams each request's whole cache through one program per (query block, KV head) "
+                     "(perf.triton_verify)")
+    draft_split = True
+    if algorithm is not None and draft_backend:
+        draft_split = not _no_split(draft_backend, cc, ver, query_tokens)
+        facts.append(f"the drafter does not inherit the forced backend: it runs {draft_backend}, vLLM's own choice "
+                     "(v1/spec_decode/llm_base_proposer.py _create_draft_vllm_config, 0.21–0.33: 'Never inherit the "
+                     "attention backend from base'; perf.triton_verify)"
+                     + ("" if draft_split else ", whose first step (1 + k tokens) reads the KV without a split"))
     plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
     draft = _vllm_draft_graph(ver, graph, runner_v2, algorithm)
     if algorithm is not None:
@@ -294,7 +312,14 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tu
                 verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
                 extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
                 draft_loop_kernels=loop, draft_logits_eager=bool(loop), drafter_queued=queued,
-                verify_rows_per_token=rows)
+                verify_rows_per_token=rows, draft_backend=draft_backend if algorithm is not None else "",
+                draft_split_kv=draft_split)
+
+
+def _no_split(backend: str, cc, ver: tuple, query_tokens: int) -> bool:
+    """A pass of ``query_tokens`` > 1 per request reads the KV without a split on ``backend``: FlashAttention 2
+    (``perf.fa2_verify``) or Triton unified attention (``perf.triton_verify``)."""
+    return fa2_verify_without_split(backend, cc) or triton_verify_without_split(backend, ver, query_tokens)
 
 
 def _drafter_queued(ver: tuple, algorithm: str | None, runner_v2: bool, facts: list[str]) -> bool:

@@ -27,17 +27,18 @@ from tpkit.models.quant import is_quantised, matrix_bytes
 from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.weights import local_shape
 from tpkit.perf.experts import expected_distinct_experts
-from tpkit.perf.fa2_verify import fa2_block_flops
 from tpkit.perf.impl import ImplProfile
 from tpkit.perf.mla_splits import partial_bytes
+from tpkit.perf.triton_verify import nosplit_block_flops
 from tpkit.records import dataclass
 
 __all__ = ["Kernel", "Shard", "Batch", "forward_kernels", "weight_bytes_read",
            "ATTENTION_MODES", "GEMV_MAX_TOKENS"]
 
-ATTENTION_MODES = ("decode", "extend_nosplit", "fa2_nosplit", "mla_prefill", "decode_rows")
+ATTENTION_MODES = ("decode", "extend_nosplit", "fa2_nosplit", "triton_nosplit", "mla_prefill", "decode_rows")
 """how a pass reads the KV cache: ``decode`` (the implementation's decode kernel), ``extend_nosplit`` (one block per
-(sequence, query head), no KV split: SGLang's triton backend; ``fa2_nosplit``: FlashAttention 2, ``perf.fa2_verify``),
+(sequence, query head), no KV split: SGLang's triton; ``fa2_nosplit``: FA2; ``triton_nosplit``: vLLM Triton, per KV
+head: ``perf.fa2_verify``, ``perf.triton_verify``),
 ``mla_prefill`` (MLA through the prefill path: the cached latents are up-projected to per-head K/V every layer,
 then a prefill attention without KV split: vLLM TRITON_MLA before 0.31), ``decode_rows`` (MLA decode with every
 query token its own row that reads the whole cached latent: vLLM TRITON_MLA's verify, ``perf.mla_splits``)"""
@@ -379,10 +380,10 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode", kv_split
         ctas, cta_row = seqs * kv_heads, 2 * spec.head_dim * kv_bytes
     rows = t if mode == "decode_rows" and spec.mla is not None else seqs   # perf.mla_splits: a read per row
     total = float(rows * ctx * per_token)
-    if mode in ("extend_nosplit", "fa2_nosplit"):  # one block per (sequence, query head), each streams the whole cache
-        return [Kernel(kind="attention", name="attention (verify, no KV split)", bytes=total, flops=flops,
-                       cta_bytes=float(ctx * cta_row), cta_row_bytes=float(cta_row),
-                       cta_flops=fa2_block_flops(ctx, spec.head_dim) if mode == "fa2_nosplit" else 0.0)]
+    if mode in ("extend_nosplit", "fa2_nosplit", "triton_nosplit"):  # one block per (sequence, query head or KV
+        return [Kernel(kind="attention", name="attention (verify, no KV split)", bytes=total, flops=flops,  # head)
+                       cta_bytes=float(ctx * cta_row), cta_row_bytes=float(cta_row),  # streams the whole cache
+                       cta_flops=nosplit_block_flops(mode, ctx, spec.head_dim, spec.num_attention_heads, spec.num_kv_heads))]
     if mode == "mla_prefill" or impl.split_kv:  # partials: 0 except for a split MLA decode (perf.mla_splits)
         return [Kernel(kind="attention", name="attention", bytes=total + partials, flops=flops,
                        row_bytes=float(ctx * per_token) if partials else 0.0)]
