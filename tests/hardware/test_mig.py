@@ -144,3 +144,62 @@ def test_list_gpus_lists_the_slices(capsys):
     assert [m["name"] for m in doc["mig_slices"]] == list(list_mig_profiles())
     assert main(["plan", "--list-gpus"]) == 0
     assert "MIG slices (--gpu <GPU>-MIG-<profile>" in capsys.readouterr().out
+
+
+# --- helper mig18b (2026-12-05): no multi-GPU fix on a slice; vLLM 0.34's log of an empty extensible pool --------
+
+
+def test_planner_refuses_tp_on_a_slice_so_no_replan_can_offer_it():
+    """The refusal lives in the planners too (not only the CLI), so a fix re-planned at --tp 2 on a slice is refused
+    like the re-run would be."""
+    from tpkit.engines.sglang.options import SglangOptions
+    from tpkit.engines.sglang.policy import plan_sglang
+    from tpkit.engines.vllm.options import VllmOptions
+    from tpkit.engines.vllm.policy import plan_vllm
+
+    gpu, model = lookup_gpu("A100-40GB-MIG-1g.5gb"), load_model("google/gemma-3-1b-it")
+    with pytest.raises(PlanInputError, match="MIG"):
+        plan_vllm(model, gpu, ParallelSpec(tp=2), VllmOptions())
+    with pytest.raises(PlanInputError, match="MIG"):
+        plan_sglang(model, gpu, ParallelSpec(tp=2), SglangOptions())
+
+
+def test_larger_slices_then_the_whole_card():
+    from tpkit.engines.layoutfix import larger_gpus, tp_candidates
+
+    names = [g.name for g in larger_gpus(lookup_gpu("A100-40GB-MIG-1g.5gb"))]
+    assert names == ["A100-SXM-40GB-MIG-1g.10gb", "A100-SXM-40GB-MIG-2g.10gb", "A100-SXM-40GB-MIG-3g.20gb",
+                     "A100-SXM-40GB-MIG-4g.20gb", "A100-SXM-40GB-MIG-7g.40gb", "A100-SXM-40GB"]
+    assert larger_gpus(lookup_gpu("A100-SXM-40GB")) == ()
+    assert tp_candidates(lookup_gpu("H100-MIG-3g.40gb"), 1) == () and tp_candidates(lookup_gpu("H100"), 1)[0] == 2
+
+
+@pytest.mark.parametrize("engine", ["vllm", "sglang"])
+def test_slice_verdict_names_a_larger_slice_not_tp(capsys, engine):
+    code = main(["plan", "google/gemma-3-1b-it", "--engine", engine, "--gpu", "A100-40GB-MIG-1g.5gb", "--json"])
+    verdict = json.loads(capsys.readouterr().out)["verdict"]
+    assert code == 3 and not verdict["fits"]
+    assert not any(f.startswith("--tp") for f in verdict["fixes"]) and "--tp" not in verdict["message"]
+    assert "--gpu A100-SXM-40GB-MIG-1g.10gb" in verdict["fixes"] and "--gpu A100-SXM-40GB" in verdict["fixes"]
+    assert "tensor parallelism across MIG instances is not supported" in verdict["message"]
+
+
+def test_vllm_034_empty_extensible_pool_log_lines():
+    """vLLM 0.34.0 wheel, read by helper mig18b: ``v1/engine/core.py`` ``_initialize_kv_caches`` groups the layers
+    (``get_global_kv_cache_groups``: "Add N padding layers") before ``determine_available_memory`` ("Available KV
+    cache memory", the reservation); with 0 blocks measured after warm-up ``finalize_extensible_kv_cache`` →
+    ``shrink_kv_cache_configs`` → ``_check_enough_kv_cache_memory`` raises 'No available memory for the cache
+    blocks' with the extensible hint before "GPU KV cache size" (``update_kv_cache_capacity``) or "Extended KV
+    cache" (``extend_kv_cache``) is printed."""
+    from tpkit.engines.vllm.options import VllmOptions
+    from tpkit.engines.vllm.policy import plan_vllm
+
+    result = plan_vllm(load_model("google/gemma-3-1b-it"), lookup_gpu("A100-40GB-MIG-1g.5gb"), ParallelSpec(),
+                       VllmOptions(engine_version="0.34.0"))
+    log = list(result.engine_log)
+    assert result.kv_tokens == 0 and not result.verdict.fits
+    assert [line.split(":")[0].split(" ")[0] for line in log] == ["Model", "Add", "Available", "No"], log
+    assert log[-1].startswith("No available memory for the cache blocks. The extensible KV cache already takes all "
+                              "device memory left after the model, its activations, CUDA graphs and warmup")
+    assert not any(line.startswith(("GPU KV cache size", "Extended KV cache")) for line in log)
+    assert "negative 'Available KV cache memory'" not in result.verdict.message

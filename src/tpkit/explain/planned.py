@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from tpkit.explain.refusals import REFUSED
 
-__all__ = ["catalog_fixes_sglang"]
+__all__ = ["catalog_fixes_sglang", "log_settings_sglang"]
 
 _FRACTIONS = (0.85, 0.88, 0.9, 0.92, 0.94)
 
@@ -33,6 +33,28 @@ def _band(result) -> str:
     return f"{result.kv_tokens:,} tokens per rank (band {lo:,}–{hi:,})"
 
 
+def log_settings_sglang(ctx):
+    """(release, capped, parallel, options): the log's SGLang settings as the catalog plan takes them (split out of
+    ``catalog_fixes_sglang`` for ``explain.migfix``, helper mig18b); raises what the planner refuses."""
+    from tpkit.engines.sglang.options import SglangOptions
+    from tpkit.explain.sgrelease import log_release, offload_gb
+    from tpkit.parallel import ParallelSpec
+
+    version, capped = log_release(ctx)
+    dpa = bool(ctx.get("enable_dp_attention"))
+    tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
+    dp = int(ctx.get("dp", 1) or 1)
+    frac = ctx.get("mem_fraction")
+    kv = str(ctx.get("kv_cache_dtype", "auto") or "auto")
+    options = SglangOptions(engine_version=version, mem_fraction_static=None if frac is None else float(frac),
+                            context_length=ctx.get("context_length"), kv_cache_dtype=kv,
+                            quantization=ctx.get("quantization"), enable_dp_attention=dpa,
+                            cpu_offload_gb=offload_gb(ctx),
+                            disable_cuda_graph=ctx.get("cuda_graph_disabled") is True,
+                            links=getattr(ctx, "links", None))
+    return version, capped, ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa), options
+
+
 def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None) -> tuple[list[dict], str | None]:
     """(fixes, finding): the SGLang fixes planned from the catalog at the log's settings, each as the keyword
     arguments of :class:`tpkit.explain.diagnose.Fix`; ([], None) when the model or the GPU is unknown or the planner
@@ -43,26 +65,12 @@ def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None) -> tup
     if ctx.model is None or ctx.gpu is None:
         return [], None
     try:
-        from tpkit.engines.sglang.options import SglangOptions
-        from tpkit.explain.sgrelease import log_release, offload_gb
-        from tpkit.parallel import ParallelSpec
-
-        version, capped = log_release(ctx)
-        dpa = bool(ctx.get("enable_dp_attention"))
-        tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
-        dp = int(ctx.get("dp", 1) or 1)
-        frac = ctx.get("mem_fraction")
-        kv = str(ctx.get("kv_cache_dtype", "auto") or "auto")
-        options = SglangOptions(engine_version=version, mem_fraction_static=None if frac is None else float(frac),
-                                context_length=ctx.get("context_length"), kv_cache_dtype=kv,
-                                quantization=ctx.get("quantization"), enable_dp_attention=dpa,
-                                cpu_offload_gb=offload_gb(ctx),
-                                disable_cuda_graph=ctx.get("cuda_graph_disabled") is True,
-                                links=getattr(ctx, "links", None))
-        parallel = ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa)
+        version, capped, parallel, options = log_settings_sglang(ctx)
         base = _plan(ctx.model, ctx.gpu, parallel, options)
     except REFUSED:  # settings the planner refuses: no planned fix, never a crash
         return [], None
+    dpa, tp, dp = parallel.dp_attention, parallel.tp, parallel.dp
+    frac = ctx.get("mem_fraction")
     where = (f"planned from the catalog (tpkit plan: {ctx.model_source}, {ctx.gpu.name}, SGLang {version} rules"
              + ("" if ctx.rules_version or capped else ", the release is not printed: the latest examined")
              + (f", {capped}" if capped else "") + "), not from the log's numbers")

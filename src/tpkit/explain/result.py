@@ -167,6 +167,15 @@ def _in_use(what: str, ctx: Context) -> str:
     return f"; in use: {what}={value} ({how})"
 
 
+def _mig(diagnosis, ctx, anchored):
+    """On a MIG slice, no fix with more GPUs (``explain.migfix``); imported only there."""
+    if getattr(getattr(ctx, "gpu", None), "mig_profile", None) is None:
+        return diagnosis
+    from tpkit.explain.migfix import mig_fixes
+
+    return mig_fixes(diagnosis, ctx, anchored)
+
+
 def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: dict | None = None,
                    forced_custom_allreduce: bool = False, text_settings: dict | None = None,
                    raw: bytes | None = None) -> Explanation:
@@ -187,6 +196,7 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
 
         anchored = anchor_sglang(parsed, view, ctx)
         diagnosis = diagnose_sglang(parsed, anchored, ctx)
+        diagnosis = _mig(diagnosis, ctx, anchored)
         rows, printed, rng = anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
         kv_source = anchored.cell_source
         if ctx.gpu_inferred is not None:
@@ -218,6 +228,7 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
 
         anchored = anchor_vllm(parsed, view, ctx)
         diagnosis = diagnose_vllm(parsed, anchored, ctx)
+        diagnosis = _mig(diagnosis, ctx, anchored)
         rows, printed, rng = anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
         kv_source = anchored.token_bytes_source
         if anchored.available is None:

@@ -34,7 +34,8 @@ ledger_rank           which GPU the ledger is for (e.g. "per GPU (catalog total)
 ===================== ============================================================
 
 Additions since schema 1 (no key changed meaning, so ``schema_version`` stays 1): ``uncertainty_bytes`` on
-ledger lines, ``kv_tokens_range``, ``kv_blocks_range``, ``band``, the ``vllm`` block.
+ledger lines, ``kv_tokens_range``, ``kv_blocks_range``, ``band``, the ``vllm`` block, ``verdict.fixes`` (the flags of
+each fix the verdict names).
 """
 
 from __future__ import annotations
@@ -64,9 +65,12 @@ class Verdict:
     message: str
     knob: str | None = None
     """the flag to turn (e.g. ``"--mem-fraction-static"``), when it does not fit"""
+    fixes: tuple[str, ...] = ()
+    """the flags of each fix the message names, as a re-run of the same command takes them (``"--tp 2"``,
+    ``"--gpu A100-SXM-40GB-MIG-2g.10gb"``): each re-planned and found to fit (helper mig18b)"""
 
     def to_dict(self) -> dict:
-        return {"fits": self.fits, "message": self.message, "knob": self.knob}
+        return {"fits": self.fits, "message": self.message, "knob": self.knob, "fixes": list(self.fixes)}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

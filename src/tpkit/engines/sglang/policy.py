@@ -342,15 +342,17 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
         return None
 
     def retry(*, tp: int, quantization: str | None = None, mem_fraction_static: float | None = None,
-              full: bool = True) -> int | None:
+              full: bool = True, gpu=gpu) -> int | None:
         derived, _ = replan_weights(tp=parallel.tp, pp=parallel.pp, changed=changed(tp, quantization))
         with unmeasured("weights") if derived else nullcontext():
-            return _replan(tp=tp, quantization=quantization, mem_fraction_static=mem_fraction_static, full=full)
+            return _replan(tp=tp, quantization=quantization, mem_fraction_static=mem_fraction_static, full=full,
+                           gpu=gpu)
 
     def note(*, tp: int, quantization: str | None = None) -> str:
         return replan_weights(tp=parallel.tp, pp=parallel.pp, changed=changed(tp, quantization))[1]
 
-    def _replan(*, tp: int, quantization: str | None, mem_fraction_static: float | None, full: bool) -> int | None:
+    def _replan(*, tp: int, quantization: str | None, mem_fraction_static: float | None, full: bool,
+                gpu=gpu) -> int | None:
         """KV tokens of the same plan with another TP, quantisation and/or fraction when it fits, else 0
         (None: unknown).  ``full=False``: only the KV budget (a page and the state slots), which grows with the
         fraction — the monotone half the fraction search bisects on; the whole plan also needs slack after the
@@ -412,6 +414,10 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     ``search_fixes``: re-plan every fix the verdict could name and name only those that fit (False: name none).
     """
     _check_sm75(gpu)
+    from tpkit.hardware.catalog import refuse_mig_layout
+
+    # the planner refuses what the CLI refuses (helper mig18b): no re-plan of a fix names a layout a re-run refuses
+    refuse_mig_layout(gpu, tp=parallel.tp, pp=parallel.pp, dp=1 if parallel.dp_attention else parallel.dp)
     uses_for = extra_uses if callable(extra_uses) else None
     extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
     extra_uses = use_lines(extra_uses) if extra_uses else ()
@@ -435,7 +441,7 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         kv_pool=s.pool if s.pool.num_tokens > 0 else None,  # SGLang allocates no pool it refuses to start with
         max_running_requests=s.max_running_requests, max_concurrency=s.pool.num_tokens / s.context_len,
         context_length=s.context_len,
-        verdict=make_verdict(s, model, parallel.tp, retry, s.baseline.warnings),
+        verdict=make_verdict(s, model, parallel.tp, retry, s.baseline.warnings, gpu=gpu),
         warnings=_warnings(s, model, options) + _offload_notes(model, parallel, options, weights),
         engine_log=engine_log_lines(pool=s.pool, swa_tokens=s.swa_tokens, free_before_weights=s.pre,
                                     weights=s.weights, pool_end_free=s.pool_end_free, model_class=model.architecture,

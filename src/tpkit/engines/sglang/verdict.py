@@ -43,17 +43,22 @@ def next_tp(tp: int, retry: Retry) -> int | None:
     return next((t for t in TP_CANDIDATES if t > tp and _fits(retry, tp=t)), None)
 
 
-def _fixes(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry) -> list[str]:
-    fixes = []
-    better_tp = next_tp(tp, retry)
-    if better_tp is not None:
-        fixes.append(f"--tp {better_tp}" + _note(retry, tp=better_tp))
+def _fixes(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry, gpu=None) -> list[tuple[str, str]]:
+    """(flags, words) of every fix that re-plans to fit; the layout fix (more GPUs, or on a MIG slice a larger
+    slice or the whole card) from ``engines.layoutfix.layout_fixes``, the one generator of them."""
+    from tpkit.engines.layoutfix import layout_fixes
+
+    def fits(*, tp: int = tp, gpu=None) -> bool:
+        return _fits(retry, tp=tp) if gpu is None else _fits(retry, tp=tp, gpu=gpu)
+
+    fixes = layout_fixes(gpu, tp, fits, lambda *, tp: _note(retry, tp=tp))
     unquantised = model.quant is None or model.quant.weight_bits >= 16
     if unquantised and _fits(retry, tp=tp, quantization="fp8"):
-        fixes.append("fp8 weights (--quantization fp8)" + _note(retry, tp=tp, quantization="fp8"))
+        fixes.append(("--quantization fp8", "fp8 weights (--quantization fp8)" + _note(retry, tp=tp,
+                                                                                      quantization="fp8")))
     f_min = replanned_fraction(min_fraction(s), tp, retry)
     if f_min is not None:
-        fixes.append(f"--mem-fraction-static ≥ {f_min:.3f}")
+        fixes.append((f"--mem-fraction-static {f_min:.3f}", f"--mem-fraction-static ≥ {f_min:.3f}"))
     return fixes
 
 
@@ -91,8 +96,9 @@ def replanned_fraction(lowest: float, tp: int, retry: Retry) -> float | None:
 
 
 def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
-                 imbalance: tuple[str, ...] = ()) -> Verdict:
-    """Fits, or the reason it does not with the knob to turn."""
+                 imbalance: tuple[str, ...] = (), gpu=None) -> Verdict:
+    """Fits, or the reason it does not with the knob to turn (``gpu``: the GPU planned, for the layout fixes of
+    ``engines.layoutfix``; ``retry(gpu=GpuSpec)`` re-plans on another GPU)."""
     if imbalance:
         return Verdict(fits=False, message=imbalance[0], knob="SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK")
     if s.pre <= Bytes(0):
@@ -140,11 +146,17 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
     if capped:
         return Verdict(fits=False, knob="--max-total-tokens", message=(
             f"--max-total-tokens leaves no whole page of {s.page_size} token(s); raise it to ≥ {s.page_size}"))
-    fixes = _fixes(s, model, tp, retry)
-    how = ("use " + ", ".join(fixes[:-1]) + (" or " if len(fixes) > 1 else "") + fixes[-1]) if fixes else (
-        f"nothing tried fits (--tp up to {TP_CANDIDATES[-1]}, fp8 weights, --mem-fraction-static up to 1): the "
+    from tpkit.engines.layoutfix import NO_TP_ON_MIG, on_mig
+
+    fixes = _fixes(s, model, tp, retry, gpu)
+    texts = [text for _, text in fixes]
+    layout = (f"a larger MIG slice or the whole card ({NO_TP_ON_MIG})" if on_mig(gpu)
+              else f"--tp up to {TP_CANDIDATES[-1]}")
+    how = ("use " + ", ".join(texts[:-1]) + (" or " if len(texts) > 1 else "") + texts[-1]) if texts else (
+        f"nothing tried fits ({layout}, fp8 weights, --mem-fraction-static up to 1): the "
         f"weights alone need {format_bytes(s.weights)} per GPU of the {format_bytes(s.pre)} free before them")
-    knob = "--tp" if fixes and fixes[0].startswith("--tp") else "--mem-fraction-static"
+    knob = ("--tp" if fixes and fixes[0][0].startswith("--tp") else
+            "--gpu" if fixes and fixes[0][0].startswith("--gpu") else "--mem-fraction-static")
     if f <= 0:
         what = (f"SGLang's default --mem-fraction-static for this GPU comes out at {f:.3f} (its reserve of "
                 f"{s.fraction.reserved_mib or 0:,.0f} MiB for activations and CUDA graphs is more than the GPU's "
@@ -156,4 +168,4 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
     else:
         what = (f"after weights {format_bytes(s.weights)} the KV budget {format_bytes(s.rest)} holds less than one "
                 f"page ({s.page_size} token(s) × {s.cell.bytes_per_token:,.0f} B)")
-    return Verdict(fits=False, message=f"{what}: {how}", knob=knob)
+    return Verdict(fits=False, message=f"{what}: {how}", knob=knob, fixes=tuple(flags for flags, _ in fixes))

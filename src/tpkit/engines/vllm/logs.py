@@ -102,8 +102,27 @@ def startup_message(*, free: Bytes, total: Bytes, utilization: float, requested:
             "utilization or reduce GPU memory used by other processes.")
 
 
-def no_memory_message() -> str:
+def no_memory_message(*, extensible: bool = False, utilization: float = 1.0, after_warmup: bool = True) -> str:
     """vLLM's error when the available KV memory buys no block (the check before the cache is sized,
-    ``v1/core/kv_cache_utils.py``)."""
-    return ("No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
-            "initializing the engine.")
+    ``v1/core/kv_cache_utils.py``).
+
+    ``extensible`` (vLLM ≥ 0.34, the extensible KV cache): the same ValueError with another hint, read in the 0.34.0
+    wheel (``v1/core/kv_cache_planning.py`` ``_check_enough_kv_cache_memory`` with ``_more_kv_cache_memory_hint``):
+    raised by ``shrink_kv_cache_configs`` (from ``finalize_extensible_kv_cache``, ``after_warmup``) when the blocks
+    measured after warm-up less the null block hold no memory, i.e. 0 or 1 block; the hint differs below
+    utilisation 1.0 (helper mig18b)."""
+    if not extensible:
+        return ("No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+                "initializing the engine.")
+    used_by = "the model, its activations, CUDA graphs and warmup" if after_warmup else "the model and its activations"
+    graphs = (" CUDA graphs take less with fewer or smaller capture sizes in the compilation config."
+              if after_warmup else "")
+    if utilization < 1.0:
+        hint = (f"The KV cache gets what is left after {used_by} within `gpu_memory_utilization`={utilization}; "
+                "increase it (with the extensible KV cache it defaults to 1.0) or decrease `max_model_len` or "
+                f"`max_num_seqs`.{graphs}")
+    else:
+        hint = (f"The extensible KV cache already takes all device memory left after {used_by}; decrease "
+                f"`max_model_len` or `max_num_seqs`, or the model needs a device with more memory.{graphs}")
+    return (f"No available memory for the cache blocks. {hint} See "
+            "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details.")

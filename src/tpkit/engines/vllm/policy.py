@@ -98,11 +98,20 @@ def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
 
 
 def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules,
-                total: Bytes, graphs: Bytes) -> tuple[str, ...]:
+                total: Bytes, graphs: Bytes, stopped: bool = False) -> tuple[str, ...]:
+    """The memory lines vLLM prints, in its order.  ``stopped``: an extensible-KV run (≥ 0.34) that stops at the
+    KV check after warm-up: ``finalize_extensible_kv_cache`` → ``shrink_kv_cache_configs`` raises before
+    ``update_kv_cache_capacity`` ("GPU KV cache size") and before ``extend_kv_cache`` ("Extended KV cache"), so
+    neither is printed (``v1/engine/core.py`` ``_initialize_kv_caches``, 0.34.0 wheel; helper mig18b)."""
+    from tpkit.engines.vllm.versions import GROUPS_BEFORE_PROFILE
+
     if budget.weights > budget.free_at_snapshot or budget.free_at_snapshot <= Bytes(0):
         # loading (or the CUDA context) runs out of memory: nothing after it is printed
         return tuple([r.block_log] if r.block_log else [])
     log = ([r.block_log] if r.block_log else []) + [weights_line(budget.weights, rules)]
+    groups_first = rules.engine == "V1" and rules.release >= GROUPS_BEFORE_PROFILE
+    if groups_first:  # the padding warning comes from the grouping, before the profile
+        log += list(layout.warnings)
     if rules.engine == "V0":
         peak = budget.weights + budget.activation
         log.append(v0_profile_line(total=total, initial=budget.weights + budget.non_torch, peak_torch=peak,
@@ -116,7 +125,10 @@ def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, 
                        f"--gpu-memory-utilization={u:.4f} is equivalent to --gpu-memory-utilization="
                        f"{u - graphs / total:.4f} without it; to keep the same KV cache, raise it to "
                        f"{min(u + graphs / total, 1.0):.4f}")
-    log += list(layout.warnings)
+    if not groups_first:
+        log += list(layout.warnings)
+    if stopped:
+        return tuple(log)
     cpu_blocks = _SWAP_SPACE // layout.bytes_per_block
     log += capacity_lines(tokens=cap.tokens, blocks=cap.num_blocks, cpu_blocks=cpu_blocks,
                           max_model_len=r.max_model_len, concurrency=cap.max_concurrency, rules=rules, dcp=r.dcp)
@@ -268,7 +280,7 @@ def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: Vllm
             return f"quantization {changes['quantization']}"
         return None
 
-    def retry(*, tp: int | None = None, **changes) -> bool:
+    def retry(*, tp: int | None = None, gpu: GpuSpec = gpu, **changes) -> bool:
         if weights is not None and (tp is not None or "quantization" in changes):
             return False  # weights were given for this layout and quantisation only
         derived, _ = replan_weights(tp=parallel.tp, pp=parallel.pp, changed=changed(tp, changes))
@@ -281,7 +293,7 @@ def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: Vllm
             return False
         return again.verdict.fits
 
-    def note(*, tp: int | None = None, **changes) -> str:
+    def note(*, tp: int | None = None, gpu: GpuSpec | None = None, **changes) -> str:
         return replan_weights(tp=parallel.tp, pp=parallel.pp, changed=changed(tp, changes))[1]
 
     retry.note = note
@@ -320,6 +332,11 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     if cc_fallback is not None:
         options, rules = cc_fallback, resolve_rules(cc_fallback.engine_version)
     given = parallel
+    from tpkit.hardware.catalog import refuse_mig_layout
+
+    # the planner refuses what the CLI refuses, so no re-plan of a fix can name a layout a re-run would refuse
+    # (helper mig18b: a MIG slice was offered --tp 2)
+    refuse_mig_layout(gpu, tp=parallel.tp, pp=parallel.pp, dp=parallel.dp)
     parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
     r = resolve_inputs(model, gpu, options, rules, parallel)
     drafter = _drafter(model, parallel, options, r, rules)
@@ -406,8 +423,10 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     mamba_graphs = "linear" in model.kinds and cudagraph_mode_of(options) in ("FULL", "FULL_DECODE_ONLY",
                                                                            "FULL_AND_PIECEWISE")
     verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes, retry=retry, tp=parallel.tp,
-                                 quantizable=quantizable, v0_room=room, mamba_decode_graphs=mamba_graphs)
-    log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs) + (
+                                 quantizable=quantizable, v0_room=room, mamba_decode_graphs=mamba_graphs, gpu=gpu)
+    stopped = budget.extensible and error_line is not None and not verdict.fits and (
+        error_line.startswith(("No available memory", "To serve at least one request")))
+    log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs, stopped) + (
         (error_line,) if error_line else ())
     current = options.engine_version in ("current", "latest")
     return checked(PlanResult(

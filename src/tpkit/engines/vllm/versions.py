@@ -343,6 +343,13 @@ def rules_for(release: tuple[int, int, int]) -> VllmRules:
     return replace(rules, release=release)
 
 
+GROUPS_BEFORE_PROFILE = (0, 33, 0)
+"""first release read whose engine core groups the KV cache layers (``get_global_kv_cache_groups``, where the "Add N
+padding layers" warning is printed) before ``determine_available_memory`` ("Available KV cache memory"):
+``v1/engine/core.py`` ``_initialize_kv_caches`` in the 0.33.0 and 0.34.0 wheels; 0.29.0 groups inside
+``get_kv_cache_configs``, after the profile.  0.30–0.32 not read: the earlier order is kept for them (helper mig18b)"""
+
+
 RULES: dict[str, VllmRules] = {CURRENT: rules_for(CURRENT_RELEASE), "0.33": rules_for((0, 33, 0)),
                                "0.11": rules_for((0, 11, 0)), "v0": _V0}
 """named rule sets: the current release, 0.11.0, and the V0 engine (``"v0"``: the V0 engine of 0.6.5 and later,

@@ -1,0 +1,74 @@
+"""The layout fixes a verdict may offer: more GPUs (``--tp``) on a whole card, a larger MIG slice or the whole card
+on a MIG slice (helper mig18b, 2026-12-05).
+
+One generator for every command that names a fix (``tpkit plan``'s vLLM and SGLang verdicts, ``tpkit explain``'s
+diagnoses, ``tpkit plan --from-log``): a fix is only named when a re-run with its flags is accepted by the same CLI
+and re-planned to fit.  A MIG slice refuses tp / pp / dp > 1 (``hardware.catalog.refuse_mig_layout``: MIG instances
+have no peer access and no NVLink, vLLM's tp across two partitions fails at start-up, vllm-project/vllm#7211), so on
+a slice no ``--tp`` fix is offered; in its place the smallest larger slice of the same card
+(``hardware/data/mig.json``) and the whole card, each re-planned through the same planner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tpkit.hardware.gpu import GpuSpec
+
+__all__ = ["TP_CANDIDATES", "tp_candidates", "larger_gpus", "layout_fixes", "NO_TP_ON_MIG", "on_mig"]
+
+TP_CANDIDATES = (2, 4, 8, 16, 32)
+
+NO_TP_ON_MIG = "tensor parallelism across MIG instances is not supported"
+
+
+def on_mig(gpu) -> bool:
+    """Whether ``gpu`` is a MIG slice (``GpuSpec.mig_profile``)."""
+    return getattr(gpu, "mig_profile", None) is not None
+
+
+def tp_candidates(gpu, tp: int, candidates: tuple[int, ...] = TP_CANDIDATES) -> tuple[int, ...]:
+    """The TP sizes above ``tp`` a fix may name on ``gpu``: none on a MIG slice (``refuse_mig_layout``)."""
+    if on_mig(gpu):
+        return ()
+    return tuple(t for t in candidates if t > tp)
+
+
+def larger_gpus(gpu) -> tuple["GpuSpec", ...]:
+    """For a MIG slice: the larger slices of the same card (by CUDA total, then SMs), then the whole card; () for a
+    whole card."""
+    if not on_mig(gpu):
+        return ()
+    from tpkit.hardware.catalog import list_mig_profiles, lookup_gpu
+
+    slices = []
+    for name in list_mig_profiles(gpu.mig_parent):
+        s = lookup_gpu(name)
+        if (s.total_bytes.bytes, s.sm_count or 0) > (gpu.total_bytes.bytes, gpu.sm_count or 0):
+            slices.append(s)
+    slices.sort(key=lambda s: (s.total_bytes.bytes, s.sm_count or 0))
+    return (*slices, lookup_gpu(gpu.mig_parent))
+
+
+def layout_fixes(gpu, tp: int, fits: Callable[..., bool], note: Callable[..., str] | None = None) -> list[tuple[str, str]]:
+    """The layout fixes that re-plan to fit, as (flags, text): ``fits(tp=…)`` / ``fits(gpu=GpuSpec)`` re-plans the
+    same run with that change.  A whole card: the smallest larger ``--tp`` that fits.  A MIG slice: the smallest
+    larger slice of the same card that fits, and the whole card (when it fits and is not that slice), each saying
+    that tp across MIG instances is not supported."""
+    if not on_mig(gpu):
+        t = next((t for t in tp_candidates(gpu, tp) if fits(tp=t)), None)
+        if t is None:
+            return []
+        return [(f"--tp {t}", f"--tp {t}" + (note(tp=t) if note is not None else ""))]
+    out: list[tuple[str, str]] = []
+    alternatives = larger_gpus(gpu)
+    whole = alternatives[-1]
+    fitting_slice = next((s for s in alternatives[:-1] if fits(gpu=s)), None)
+    if fitting_slice is not None:
+        out.append((f"--gpu {fitting_slice.name}",
+                    f"--gpu {fitting_slice.name} (a larger MIG slice of the same card; {NO_TP_ON_MIG})"))
+    if fits(gpu=whole):
+        out.append((f"--gpu {whole.name}", f"--gpu {whole.name} (the whole card, MIG off; {NO_TP_ON_MIG})"))
+    return out
