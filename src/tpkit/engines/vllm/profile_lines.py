@@ -365,6 +365,11 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 v0_eager=rules.engine == "V0",
                                 v0_gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release))
     act = with_phase_additions(act, v0_additions(model, parallel, options, r, rules))
+    if parallel.pp > 1:  # helper pp18: what differs per stage (imported here: a pp 1 plan does not load it)
+        from tpkit.engines.vllm.pp_stage import with_stage_phases
+        act = with_stage_phases(act, parallel, engine=rules.engine, tokens=r.max_num_batched_tokens,
+                                hidden_size=model.hidden_size, act_bytes=r.act_bytes,
+                                v2_runner=_v2_runner(model, options, r, rules), memory_rule=rules.memory_rule)
     act = with_mla_v0_workspace(act, model, parallel, options, r, rules)
     if rules.engine == "V0":  # helper awq14: Marlin's (M, K) a_tmp (imported here: a V1 plan does not load it)
         from tpkit.engines.vllm.marlin_v0 import v0_marlin_a_tmp, with_v0_marlin_a_tmp

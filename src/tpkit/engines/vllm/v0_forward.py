@@ -101,10 +101,17 @@ def v0_additions(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
     (``engines.vllm.mla.mla_v0_attention_width``), a later PP stage's received tensors (``v0_pp_holds_received``)."""
     out: dict[str, tuple[int, str]] = {}
     a, th = r.act_bytes, r.max_num_batched_tokens * model.hidden_size * r.act_bytes
-    if v0_pp_holds_received(pp=parallel.pp, release=rules.release, engine=rules.engine):
+    pp_held = v0_pp_holds_received(pp=parallel.pp, release=rules.release, engine=rules.engine)
+    if pp_held:  # helper pp18: a plan of the first stage holds none (pp_stage; imported only at pp > 1)
+        from tpkit.engines.vllm.pp_stage import holds_received, runs_sampler
+
+        pp_held = holds_received(parallel)
+    if pp_held:
         held = f" + the received hidden states T × H × {a} B (V0 pp > 1, later stages)"
         out = {p: (th, held) for p in ("attention", "dense MLP", "MoE layer")}
-        out["logits + sampler"] = (2 * th, f" + the received hidden states and residual, 2 × T × H × {a} B (V0 pp > 1)")
+        if runs_sampler(parallel):  # helper pp18: only the last stage computes logits (pp_stage)
+            out["logits + sampler"] = (2 * th,
+                                       f" + the received hidden states and residual, 2 × T × H × {a} B (V0 pp > 1)")
     if model.mla is not None and rules.engine == "V0":
         from tpkit.engines.vllm.mla import mla_v0_attention_width
 
