@@ -330,8 +330,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_060": ("0.13.0", "printed 'vLLM API server version 0.13.0'", {}, None),
     "vp_061": ("0.10.0", "printed 'vLLM API server version 0.10.0'", {}, None),
     "vp_062": ("0.13.0", "printed 'vLLM API server version 0.13.0'",
-               {"gpu_note": "RTX A5000 (the repository's docs; not in the catalog): torch's total 24138 MiB of "
-                            "another A5000 (search-index id 29278846479), Ampere (sm_86)"}, None),
+               {"gpu_note": "RTX A5000 (the repository's docs): the catalog's RTX-A5000 since helper gh18 "
+                            "(2026-12-05), torch's total 24138 MiB of another A5000 (search-index id 29278846479), "
+                            "Ampere (sm_86)"},
+               None),
     "vp_063": ("0.22.1", "printed banner 'version 0.22.1'", {}, None),
     "vp_064": ("0.10.2", "printed 'vLLM API server version 0.10.2'", {"gpu_total_gib": 79.18}, None),
     **{cid: ("0.7.2", "printed 'vLLM API server version 0.7.2' (V0 engine)", {}, None)
@@ -1168,7 +1170,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                        ("vp_734", '{"image": 2, "video": 1, "audio": 0}'))},
     # helper bl18b (2026-12-05, session 18), added blind: a Ray multi-node `vllm bench throughput` README's sample log
     # (id 31259794699): Qwen3-30B-A3B-Instruct-2507 bf16 at TP 4 x PP 2 on two Isambard-AI nodes of four GH200 120GB
-    # (not in the catalog: the total assumed, see the record), a v0.10.1.1 source build, the LLM class, 16,384 batched
+    # (the total assumed blind; helper gh18 re-pointed it to the catalog's GH200-96GB, 95.00 GiB), a v0.10.1.1 source
+    # build, the LLM class, 16,384 batched
     # (printed), the model's 262,144; the torch.compile cache printed warm ('Directly load the compiled graph(s)')
     "vp_761": ("0.10.1.1", "printed 'v0.10.1.2.dev0+g1da94e673.d20250903': the v0.10.1.1 tag at distance 0 with local edits",
                {"compile_cache": "warm"}, None),
@@ -1424,10 +1427,11 @@ SGLANG_PUBLIC = {
     # lmsysorg/sglang:v0.5.2-cu126 image at mfs 0.7 and 0.8 on one unnamed ~95 GiB Hopper GPU
     **{cid: ("0.5.2", "the container image lmsysorg/sglang:v0.5.2-cu126",
              {"gpu_assumed": {
-                 "gpu": "H20-96GB", "candidates": ["H20-96GB"],
+                 "gpu": "H20-96GB", "candidates": ["H20-96GB", "GH200-96GB"],
                  "note": "GPU not named (the report guesses 'A100 80GB or H100'); its 'Total GPU Memory: ~94.76 GB' "
-                         "exceeds an H100 NVL's 93.1 GiB CUDA total and fits the 96 GB class (H20 / GH200: 94.98 "
-                         "GiB); FlashAttention 3 auto-selected and the cu126 image say Hopper. Planned on the H20"}},
+                         "exceeds an H100 NVL's 93.1 GiB CUDA total and fits the 96 GB class (H20: 94.98 GiB "
+                         "derived; GH200-96GB: 95.00 GiB printed, helper gh18); FlashAttention 3 auto-selected and "
+                         "the cu126 image say Hopper. Planned on the H20"}},
              None) for cid in ("gs_252", "gs_253")},
     # helper mv32: a one-GPU multi-instance demo (search-index id 60425974148): Qwen3-0.6B, instance A (first on the
     # empty H200) at mfs 0.42 and 0.44, sglang 0.5.18 image
@@ -1487,9 +1491,10 @@ SGLANG_PUBLIC = {
     # with SGLang 0.5.3.post3's defaults on one unnamed 96 GB Hopper GPU; the pool from the leak check's error line
     "gs_331": ("0.5.3", "the issue's 'sglang==0.5.3.post3' (title: 'since v0.5.3.post3'); rules 0.5.3",
                {"gpu_assumed": {
-                   "gpu": "H20-96GB", "candidates": ["H20-96GB"],
+                   "gpu": "H20-96GB", "candidates": ["H20-96GB", "GH200-96GB"],
                    "note": "GPU not named; 'Load weight begin. avail mem=94.69 GB' exceeds an H100 NVL's 93.1 GiB CUDA "
-                           "total and fits the 96 GB class (H20 / GH200: 94.98 GiB); the reporter's fa3 run rules out "
+                           "total and fits the 96 GB class (H20: 94.98 GiB derived; GH200-96GB: 95.00 GiB printed, "
+                           "helper gh18); the reporter's fa3 run rules out "
                            "the SM 12.0 RTX PRO 6000 (0.5.3.post3's FA3 backend needs SM 8.x / 9.x). Planned on the H20"}},
                None),
 }
@@ -1564,7 +1569,8 @@ def _gpu(case: dict) -> dict:
     rep = (case.get("reported") or {}).get("extra") or {}
     known = ("H100-SXM-80GB", "H100-80GB", "H20-141GB", "H200-SXM-141GB", "B200", "GB200", "L4", "L40S", "RTX-4090", "RTX-5090",
              "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB",
-             "MI355X", "H20-96GB", "T4", "RTX-5080")
+             "MI355X", "H20-96GB", "T4", "RTX-5080",
+             "GH200-96GB", "GH200-144GB", "RTX-A5000")  # GH200, RTX-A5000: helper gh18, 2026-12-05
     if name in known:
         return {"gpu": name}
     if re.fullmatch(r"\S+-MIG-\d+g\.\d+gb", name):  # a MIG slice of a catalog GPU (helper mig18, 2026-12-05)

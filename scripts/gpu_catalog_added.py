@@ -44,6 +44,99 @@ def _gib(x: float) -> int:
 A6000_RESERVED_MIB = 49140 - 47.54 * 1024
 """RTX A6000: nvidia-smi 49140 MiB − CUDA 47.54 GiB (OOM messages) ≈ 459 MiB (GA102 professional board, ECC off)"""
 
+GH200_NAMES = ("PCI device ids: 0x2342 'GH200 120GB / 480GB', 0x2348 'GH200 144G HBM3e' (a public device-id table, "
+               "code-search id 56908000193). Both the '480GB' name (Lambda, CoreWeave: 96 GB HBM3 + 480 GB LPDDR5X) "
+               "and the '120GB' name (Isambard-AI, CSCS Alps: 96 GB HBM3 + 120 GB LPDDR5X) are the 96 GB HBM3 part: "
+               "nvidia-smi 97871 MiB for 'NVIDIA GH200 480GB' (ids 63088167599, 70251699437, 21145329640) and for "
+               "'NVIDIA GH200 120GB' (ids 56775069589, 27227423299); DCGM names the same part 'NVIDIA GH200 96GB "
+               "HBM3' (id 1624910371). The HBM3e part prints 'NVIDIA GH200 144G HBM3e'. The LPDDR5X figure in the "
+               "name is the Grace CPU's memory, not the GPU's")
+"""which marketing name is which HBM size (helper gh18, 2026-12-05)"""
+
+GH200_96_TOTAL = (
+    "97280 MiB (95.00 GiB), printed for the 96 GB HBM3 GH200 ('GH200 480GB' / 'GH200 120GB'; which name is which: "
+    "sources['names']): OpenCL-Benchmark '97280 MB VRAM' (whole MiB) on 'NVIDIA GH200 480GB', driver 555.42.06 "
+    "(github.com/mredenti/PowerCapping configuration/OpenCL_benchmark.md); PyTorch 'GPU 3 has a total capacity of "
+    "95.00 GiB' on Isambard-AI's GH200 nodes (code-search id 61879620124). nvidia-smi 97871 MiB: the driver keeps "
+    "591 MiB (helper gh18, 2026-12-05)")
+
+GH200_96_NOT_MATCHED = (
+    "total_printed False although the total is printed: GH200-96GB is kept out of matching a log's total to a GPU "
+    "(logs.gpu_names.gpus_with_total, explain.gpuinfer), as MIG slices are. Its 95.00 GiB lies 31 MiB from the "
+    "RTX PRO 6000's printed 94.97 GiB: no 2-decimal print or start-up bound separates them, and a match would make "
+    "every unnamed RTX PRO 6000 log ambiguous (the seed scenario's among them). GH200 logs name their GPU (torch's "
+    "'NVIDIA GH200 480GB', vLLM's device_name=NVIDIA_GH200_120GB config paths), which the log reader maps")
+
+GH200_144_TOTAL = (
+    "153008209920 bytes (145920 MiB, 142.50 GiB), printed for 'NVIDIA GH200 144G HBM3e': a recorded snapshot of a "
+    "real device's cuDeviceTotalMem_v2, CUDA driver 13.2 (code-search id 71545924480), and the same project's torch "
+    "check total_memory == 153008209920 (id 71276350143). One host, one driver: pass --gpu-memory with the total yours "
+    "prints if it differs. nvidia-smi 146831 MiB (a test fixture, id 71515830599): about 911 MiB kept by the driver "
+    "(helper gh18, 2026-12-05)")
+
+GH200_96_BANDWIDTH = (
+    f"NVIDIA GH200 datasheet: 96 GB HBM3 at 4 TB/s [{_RECALLED}]; 'a GH200 96GB HBM3 part with a 4.0 TB/s nominal "
+    "peak and a measured 3.6 TB/s achieved copy rate' (id 57479413698); OpenCL-Benchmark on 'NVIDIA GH200 480GB': "
+    "coalesced read 3614.60 GB/s, write 3704.77 GB/s (mredenti/PowerCapping)")
+
+GH200_144_BANDWIDTH = (
+    f"NVIDIA GH200 datasheet: 144 GB HBM3e at 4.9 TB/s [{_RECALLED}]; the device snapshot (id 71545924480) gives a "
+    "memory clock of 3,201,000 kHz on a 6144-bit bus: 2 x 3.201 GHz x 768 B = 4.92 TB/s")
+
+GH200_COMMON = {
+    "bf16_dense_tflops": ("as H100 SXM5: the GH200 datasheet's Hopper GPU lists FP16/BF16 1,979* and FP8 3,958* "
+                          f"TFLOPS (*sparsity; dense = half: 989.4 / 1,978.9), the H100 SXM5 figures [{_RECALLED}]"),
+    "fp8_dense_tflops": f"as H100 SXM5: GH200 datasheet FP8 3,958* TFLOPS (*sparsity; dense 1,978.9) [{_RECALLED}]",
+    "int8_dense_tops": "derived: = dense FP8 (Hopper datasheets list INT8 TOPS equal to FP8 TFLOPS)",
+    "sm_count": ("132 SMs: OpenCL-Benchmark 'Compute Units | 132 at 1980 MHz (16896 cores)' on 'NVIDIA GH200 480GB' "
+                 "(mredenti/PowerCapping); CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 132 in the 'NVIDIA GH200 144G "
+                 "HBM3e' snapshot (id 71545924480); 'GH200 144G HBM3e, 132 SMs' (id 70157782105)"),
+    "compute_capability": ("9.0: attributes 75/76 (major/minor) 9 / 0 in the GH200 144G HBM3e snapshot (id "
+                           "71545924480); 'NVIDIA GH200 480GB | 9.0' (id 57374765967)"),
+    "nvlink": ("NVLink 4, 18 links, 900 GB/s bidirectional per GPU (450 per direction), as H100 SXM5, between "
+               "superchips: GH200 NVL2 pairs two over NVLink ('Two NVIDIA GH200 144G HBM3e GPUs … nvidia-smi topo -m "
+               "reports NV18 between the GPUs', id 70402585252), GH200 NVL32 joins 32 through NVLink switches "
+               f"[{_RECALLED}], and an Isambard-AI / Alps node (HPE Cray EX254n: 4 GH200 per node, "
+               "glennklockwood.com/garden/systems/Isambard-AI) runs TP inside the node over NVLink ('TP 2: Tensor "
+               "parallel (node-local NVLink)', 'a single node (NVLink-only)', id 52901019904; with 4 GPUs the 18 links "
+               "are shared by 3 peers: about 150 GB/s per direction per pair, inferred, not printed). Caveats: a "
+               "1x GH200 cloud instance has one GPU; some 2x GH200 MGX servers have no GPU-to-GPU NVLink ('The two "
+               "GH200 modules are connected through the CPU side. There is no GPU peer path between the two "
+               "Hoppers', id 56803091566): plan such a host with --link pcie --no-p2p"),
+    "nvlink_c2c": ("NVLink-C2C to the Grace CPU: 900 GB/s bidirectional, 450 GB/s per direction ('NVIDIA's published "
+                   "NVLink-C2C link peak', id 71545924480; 'NVLINK C2C interface with data rates upto 450GB/s per "
+                   "direction', DGX-GH200 notes). Not a PCIe host link: pcie left null, as GB200"),
+    "unified_memory": (
+        "not unified in the catalog's sense (False): CUDA's total and free memory are the HBM only (95.00 / 142.50 "
+        "GiB, not HBM + LPDDR5X); CU_DEVICE_ATTRIBUTE_INTEGRATED is 0 in the GH200 144G HBM3e snapshot (attribute 18, "
+        "id 71545924480; PAGEABLE_MEMORY_ACCESS 1: the GPU reads host memory through ATS, which no engine's KV sizing "
+        "uses). So the engines' unified-memory branches are not taken (read in the wheels, helper gh18): vLLM 0.11.1-"
+        "0.19 test the compute capability against (8,7) / (11,0) / (12,1) (utils/mem_utils.py "
+        "shared_sysmem_device_mem_sms; GH200 is (9,0)), vLLM 0.20+ ask torch's is_integrated (platforms/cuda.py "
+        "is_integrated_gpu, read in 0.33.0; its docstring names GH200 among UMA systems, but the test is "
+        "is_integrated, 0 on GH200), SGLang get_available_gpu_memory asks props.is_integrated (read in 0.5.20), vLLM "
+        "before 0.11.1 has no such branch. GB10 (is_integrated 1, no HBM) is the unified one. A GH200 caveat the "
+        "engines do not model: drivers before R570 let the Linux page cache migrate into GPU memory and not be "
+        "evicted, which lowers the free memory at start-up (CSCS known issues, eth-cscs/cscs-docs "
+        "docs/running/known-issues.md, driver R550.54.15)"),
+    "pcie": "None: the GPU's host link is NVLink-C2C, not PCIe",
+    "names": GH200_NAMES,
+    "total_evidence": (
+        "GH200-96GB: '95GB usable' for the Isambard 'NVIDIA GH200 120GB' (id 52901019904); further unnamed '95.00 GiB "
+        "total capacity' OOMs (ids 69680186473, 68731773155, 67652956043). Until 2026-12-05 vp_761 assumed 94.98 GiB "
+        "(nvidia-smi 97871 MiB less H200's 616 MiB, the H20-96GB derivation); the printed 95.00 is 20 MiB more. "
+        "GH200-144GB: one snapshot only; band unknown across drivers"),
+    "nvlink_multicast": (
+        "False: CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED (attribute 132) is 0 in the 'NVIDIA GH200 144G HBM3e' snapshot "
+        "(id 71545924480, a 1-GPU host; attributes 126 MEM_SYNC_DOMAIN_COUNT 4 and 128 HANDLE_TYPE_FABRIC_SUPPORTED "
+        "1 read as expected, so the enum is aligned). Multicast objects need an NVSwitch; the GH200 hosts tpkit "
+        "plans (1x, NVL2 pairs, the 4-superchip Isambard-AI / Alps nodes) join their GPUs by direct NVLink, so "
+        "NCCL's NVLS stays off (src/transport/nvls.cc ncclNvlsInit) and startup.nvls plans no NVLS buffers. Inferred "
+        "for the 4-GPU nodes from the missing NVSwitch, not printed there; a GH200 NVL32 (NVLink switches) would "
+        "have multicast: not modelled"),
+}
+"""facts shared by both GH200 entries (helper gh18, 2026-12-05)"""
+
 ADDED = [
     _gpu("T4", ["Tesla T4", "NVIDIA T4", "T4-16GB", "Tesla-T4"], _gib(14.56),
          "14.56 GiB, the total of current drivers (helper t4g4, 2026-12-05): 'GPU 0: Tesla T4; free=14.46 GiB / "
@@ -315,6 +408,30 @@ ADDED = [
                                 "58604305896)",
           "sm_count": "None: not printed in the evidence found",
           "nvidia_smi_total_mib": "None: unified memory, nvidia-smi prints no total"}),
+    # helper gh18 (2026-12-05): the two GH200 Grace Hopper superchips (the Hopper GPU of each; issue 11, newcomer)
+    _gpu("GH200-96GB", ["GH200", "NVIDIA GH200 480GB", "GH200 480GB", "GH200-480GB", "NVIDIA GH200 120GB",
+                        "GH200 120GB", "GH200-120GB", "NVIDIA GH200 96GB HBM3", "GH200 96GB HBM3", "GH200-HBM3"],
+         97280 * MIB, GH200_96_TOTAL, 97871, (9, 0), 132, 4.0, 989.4, 1978.9, 1978.9, 450.0, None,
+         {**GH200_COMMON, "memory_bandwidth_tbps": GH200_96_BANDWIDTH,
+          "total_matching": GH200_96_NOT_MATCHED}) | {"nvlink_multicast": False, "total_printed": False},
+    _gpu("GH200-144GB", ["NVIDIA GH200 144G HBM3e", "GH200 144G HBM3e", "GH200 144G", "GH200-HBM3e",
+                         "GH200 HBM3e"],
+         153008209920, GH200_144_TOTAL, 146831, (9, 0), 132, 4.9, 989.4, 1978.9, 1978.9, 450.0, None,
+         {**GH200_COMMON, "memory_bandwidth_tbps": GH200_144_BANDWIDTH}) | {"nvlink_multicast": False},
+    # helper gh18 (2026-12-05): a board the validation set named but planned as a custom GPU (vp_062, vp_682)
+    _gpu("RTX-A5000", ["NVIDIA RTX A5000", "RTX A5000", "A5000", "RTX-A5000-24GB"], 24138 * MIB,
+         "24138 MiB (23.57 GiB): torch '_CudaDeviceProperties(name='NVIDIA RTX A5000', major=8, minor=6, "
+         "total_memory=24138MB, multi_processor_count=64' on a rented pod (code-search ids 29664974753, 29278846479); "
+         "vLLM prints 23.57 GiB on RTX A5000 hosts (validation cases vp_062, vp_682); another host prints "
+         "total_memory=24114MB (23.55 GiB, id 36903445345: band 24114-24138 MiB). nvidia-smi 24564 MiB ('NVIDIA RTX "
+         "A5000, 24564 MiB', ids 55783893242, 68394956307, 39219605614) (helper gh18, 2026-12-05)",
+         24564, (8, 6), 64, 0.768, None, None, None, None, 4,
+         {"memory_bandwidth_tbps": "NVIDIA RTX A5000 datasheet: 24 GB GDDR6 ECC, 384-bit, 768 GB/s, 230 W "
+                                   f"[{_RECALLED}]",
+          "bf16_dense_tflops": "None: the A5000's tensor rate was not checked",
+          "sm_count": "64 SMs: torch prints multi_processor_count=64 (ids 29664974753, 36903445345)",
+          "compute_capability": "8.6: torch prints major=8, minor=6 (id 29664974753)",
+          "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as RTX A6000"}),
     # helper gb11 (2026-12-05): Jetson AGX Thor, the other unified-memory device vLLM's MemorySnapshot names
     # ((11, 0) "Thor" in 0.11.1-0.19 utils/mem_utils.py; is_integrated from 0.20: engines/unified.py)
     _gpu("Jetson-AGX-Thor", ["NVIDIA Thor", "Jetson AGX Thor", "Jetson Thor", "Thor"], 131_900_000_000,

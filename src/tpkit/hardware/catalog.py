@@ -29,7 +29,7 @@ _FIELDS = {
     "nvlink_gbps_per_direction", "pcie_gbps_per_direction",
     "fp8_dense_tflops", "fp4_dense_tflops", "int8_dense_tops", "pcie_generation", "pcie_lanes", "sources",
     "total_printed", "unified_memory", "pcie_p2p", "hbm_efficiency", "hbm_efficiency_band",
-    "xgmi_gbps_per_link", "xgmi_links",
+    "xgmi_gbps_per_link", "xgmi_links", "nvlink_multicast",
 }
 
 
@@ -60,6 +60,7 @@ def _spec(raw: dict) -> GpuSpec:
         hbm_efficiency=raw.get("hbm_efficiency"),
         hbm_efficiency_band=tuple(raw["hbm_efficiency_band"]) if raw.get("hbm_efficiency_band") else None,
         xgmi_gbps_per_link=raw.get("xgmi_gbps_per_link"), xgmi_links=raw.get("xgmi_links"),
+        nvlink_multicast=raw.get("nvlink_multicast"),
     )
 
 

@@ -51,7 +51,9 @@ class GpuSpec:
     total_printed: bool = True
     """``total_bytes`` was printed for this GPU (measured, PyTorch OOMs, engine logs); False where it is derived from
     nvidia-smi or assumed equal to a sibling board's: such a total is not matched against a log's numbers
-    (``logs.gpu_names.gpus_with_total``, ``explain.gpuinfer``), so a sibling never makes a printed match ambiguous"""
+    (``logs.gpu_names.gpus_with_total``, ``explain.gpuinfer``), so a sibling never makes a printed match ambiguous.
+    Also False for a printed total kept out of that matching, with the reason in ``source_of("total_matching")``
+    (GH200-96GB, 31 MiB from the RTX PRO 6000; helper gh18) and for MIG slices"""
 
     unified_memory: bool = False
     """the GPU shares the host's memory (GB10 / DGX Spark, Jetson Thor and Orin): cudaMemGetInfo reports the system
@@ -81,6 +83,12 @@ class GpuSpec:
     xgmi_links: int | None = None
     """xGMI links per GPU (count): the 8-GPU MI300X / MI325X / MI355X platforms link every GPU directly to the other
     seven (a full mesh, no switch)"""
+
+    nvlink_multicast: bool | None = None
+    """CUDA's ``CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED`` on the GPU's usual hosts, which NCCL's NVLink SHARP (NVLS)
+    needs (``startup.nvls``): False where it is recorded as 0 (GH200 hosts of 1-4 superchips with direct NVLink and no
+    NVSwitch); None where not recorded: an NVLink GPU of compute capability 9.0+ is then taken to sit on an NVSwitch
+    board, as before.  Source: ``source_of("nvlink_multicast")`` (helper gh18, 2026-12-05)"""
 
     mig_parent: str | None = None
     """the catalog GPU this MIG slice is cut from (``A100-SXM-40GB``); None for a whole card.  A slice has no peer

@@ -5,7 +5,8 @@ Facts (NVIDIA/nccl, read at tags v2.20.5-1, v2.21.5-1, v2.26.2-1, v2.27.5-1; src
 * ``ncclNvlsInit``: NVLS is on by default (``NCCL_NVLS_ENABLE`` 2) and stays off when the communicator's topology
   holds two GPUs or fewer (``gpuCount <= 2``, single node) or the device lacks
   ``CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED`` (NVSwitch boards of compute capability 9.0 and later; A100 has none:
-  NVIDIA/nccl-tests#228).
+  NVIDIA/nccl-tests#228).  A catalog GPU whose hosts report the attribute as 0 (``GpuSpec.nvlink_multicast`` False:
+  GH200, whose 1-4-superchip hosts join the GPUs by direct NVLink without an NVSwitch) gets no term (helper gh18).
 * Buffer size per rank is ``nChannels x 2 x slot x nHeads``, one unicast allocation bound to the multicast object
   (``cuMemCreate`` of that size in ``nvlsGroupBindMem`` / ``nvlsAllocateMem``; the multicast mapping adds no
   physical memory), nHeads = the ranks on the node.
@@ -86,6 +87,8 @@ def vllm_nvls_cost(gpu: GpuSpec, tp: int, release: tuple[int, int, int], *, full
     nccl = nccl_for_vllm(release)
     cc = gpu.compute_capability
     if nccl is None or cc is None or not full_nvlink or nodes != 1 or not 2 < tp <= BOARD_GPUS:
+        return None
+    if gpu.nvlink_multicast is False:  # no multicast object, no NVLS (ncclNvlsInit); GH200 hosts without NVSwitch
         return None
     one = nvls_bytes_per_communicator(nccl, tp, cc)
     if not one:
