@@ -136,8 +136,13 @@ def test_bad_layer_lists_are_config_errors(overrides, match):
 
 
 def test_absurd_layer_counts_are_refused_with_the_limit():
-    with pytest.raises(ConfigError, match="num_hidden_layers must be a whole number from 1 to 100,000"):
+    """Lead, session 18: the limit is 1,024 layers (it was 100,000): an FP8 MoE whose ignore list names layers is
+    planned layer by layer, and 30,000 such layers took minutes (fuzz seed 15, case 5374)."""
+    with pytest.raises(ConfigError, match="num_hidden_layers must be a whole number from 1 to 1,024"):
         _load(num_hidden_layers=2**31)
+    with pytest.raises(ConfigError, match="num_hidden_layers must be a whole number from 1 to 1,024, got 1025"):
+        _load(num_hidden_layers=1_025)
+    assert _load(num_hidden_layers=1_024).num_layers == 1_024
 
 
 def test_weights_cost_does_not_grow_with_alike_layers(monkeypatch):
@@ -147,7 +152,7 @@ def test_weights_cost_does_not_grow_with_alike_layers(monkeypatch):
     real = params_module.layer_parts
     monkeypatch.setattr(weights_module, "layer_parts", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
     monkeypatch.setattr(params_module, "layer_parts", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
-    spec = _load(num_hidden_layers=100_000, **_MOE, mlp_only_layers=[0, 7])
+    spec = _load(num_hidden_layers=1_024, **_MOE, mlp_only_layers=[0, 7])
     plan = plan_weights(spec, ParallelSpec(tp=2, pp=4))
     assert len(calls) < 50
     assert 0 < plan.bytes_per_rank.bytes < plan.total_bytes.bytes  # tp 2 × pp 4: each rank holds a share
@@ -157,10 +162,10 @@ def test_weights_cost_does_not_grow_with_alike_layers(monkeypatch):
 def test_many_mtp_layers_cost_one_layer_of_work():
     """num_nextn_predict_layers = 10^5 rebuilt every MTP layer (a fuzz timeout); they are alike."""
     one = plan_weights(_load(num_nextn_predict_layers=1), ParallelSpec())
-    many = plan_weights(_load(num_nextn_predict_layers=100_000), ParallelSpec())
-    assert many.mtp_bytes.bytes == 100_000 * one.mtp_bytes.bytes > 0
+    many = plan_weights(_load(num_nextn_predict_layers=1_024), ParallelSpec())
+    assert many.mtp_bytes.bytes == 1_024 * one.mtp_bytes.bytes > 0
     with pytest.raises(ConfigError, match="num_nextn_predict_layers"):
-        _load(num_nextn_predict_layers=10**6)
+        _load(num_nextn_predict_layers=1_025)
 
 
 @pytest.mark.parametrize("name", ["deepseek-ai/DeepSeek-V3", "google/gemma-3-27b-it", "openai/gpt-oss-120b",
