@@ -189,9 +189,11 @@ def test_unknown_architecture_is_planned_with_its_assumptions_shown(tmp_path):
         assert all(f"model: {a}" in plan["warnings"] for a in said)
 
 
-def test_a_model_of_100000_layers_plans_fast(tmp_path):
+def test_a_model_at_the_layer_limit_plans_fast(tmp_path):
+    """Lead, session 18: the limit went from 100,000 to 1,024 layers (models.config.MAX_LAYERS; test_robust pins the
+    refusal above it)."""
     cfg = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 512, "torch_dtype": "bfloat16",
-           "num_hidden_layers": 100_000, "num_attention_heads": 8, "num_key_value_heads": 8,
+           "num_hidden_layers": 1_024, "num_attention_heads": 8, "num_key_value_heads": 8,
            "intermediate_size": 1024, "vocab_size": 32000, "max_position_embeddings": 4096}
     (tmp_path / "config.json").write_text(json.dumps(cfg))
     for engine in ("sglang", "vllm"):
