@@ -47,6 +47,8 @@ SPEC_ALGORITHMS = ("EAGLE", "EAGLE3", "NEXTN", "STANDALONE")
 A2A_BACKENDS = ("none", "deepep")
 """``--moe-a2a-backend`` values tpkit sizes"""
 
+MAX_PAGE_SIZE = 65_536
+"""largest ``--page-size`` tpkit plans (tokens); above it the padding page alone may exceed a GPU (fuzz seed 16)"""
 _POSITIVE_INTS = ("context_length", "page_size", "max_total_tokens", "cuda_graph_max_bs", "max_running_requests",
                   "speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens")
 
@@ -193,6 +195,11 @@ class SglangOptions:
                        "SGLang keeps this fraction of the free memory before weight load for weights + KV cache "
                        "(e.g. 0.88)")
         check_whole_numbers(self, _POSITIVE_INTS)
+        if self.page_size is not None and self.page_size > MAX_PAGE_SIZE:
+            raise PlanInputError(f"--page-size {self.page_size:,} tokens is larger than tpkit plans ({MAX_PAGE_SIZE:,}): "
+                                 f"SGLang allocates one padding page beside the pool, so such a page alone can exceed "
+                                 f"the GPU; attention backends use pages of 1-128 tokens (e.g. 64 for FlashMLA); pass "
+                                 f"one of those")
         from tpkit.engines.offload import check_cpu_offload_gb
 
         check_cpu_offload_gb(self.cpu_offload_gb, whole=True, engine="SGLang")

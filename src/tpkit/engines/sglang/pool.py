@@ -437,6 +437,11 @@ def pool_buffers(cell: CellSize, tokens: int, swa_tokens: int, page_size: int) -
     """Every buffer SGLang allocates for the KV pool of one rank (rows = tokens + page_size)."""
     from tpkit.memory.kvpool import KVBuffer, KVPoolPlan  # not at import: explain reads the cell only
 
+    if tokens <= 0:  # the engine raises 'Not enough memory' on max_total_num_tokens <= 0, before any buffer
+        # (model_runner init_memory_pool, every release read); a padding page alone could exceed the GPU (a huge
+        # --page-size: fuzz plan seed 16, case 1437)
+        return KVPoolPlan(num_tokens=max(tokens, 0), padded_tokens=0, cell_bytes=Bytes(round(cell.bytes_per_token)),
+                          buffers=(), page_size=page_size, dtype=cell.kv_dtype)
     e, n, rows = cell.element_bytes, cell.n_kv_heads, tokens + page_size
     if cell.layout == "dsv4":
         return dsv4_buffers(cell, tokens, page_size)
