@@ -17,7 +17,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tpkit.hardware.gpu import GpuSpec
 
-__all__ = ["TP_CANDIDATES", "tp_candidates", "larger_gpus", "layout_fixes", "NO_TP_ON_MIG", "on_mig"]
+__all__ = ["TP_CANDIDATES", "tp_candidates", "larger_gpus", "slice_then_whole", "layout_fixes", "NO_TP_ON_MIG",
+           "on_mig"]
 
 TP_CANDIDATES = (2, 4, 8, 16, 32)
 
@@ -52,6 +53,25 @@ def larger_gpus(gpu) -> tuple["GpuSpec", ...]:
     return (*slices, lookup_gpu(gpu.mig_parent))
 
 
+def slice_then_whole(gpu, plan: Callable[["GpuSpec"], tuple[object, bool] | None]) -> list[tuple["GpuSpec", object, bool]]:
+    """For a MIG slice: the smallest larger slice of the same card whose re-plan fits, then the whole card, as
+    (GPU, re-plan, fits); ``plan(GpuSpec)`` re-plans the run there ((result, fits), or None where it cannot be
+    planned).  The one rule ``layout_fixes`` and ``explain.migfix`` share; [] off a slice."""
+    alternatives = larger_gpus(gpu)
+    if not alternatives:
+        return []
+    out = []
+    for s in alternatives[:-1]:
+        planned = plan(s)
+        if planned is not None and planned[1]:
+            out.append((s, *planned))
+            break
+    whole = plan(alternatives[-1])
+    if whole is not None:
+        out.append((alternatives[-1], *whole))
+    return out
+
+
 def layout_fixes(gpu, tp: int, fits: Callable[..., bool], note: Callable[..., str] | None = None) -> list[tuple[str, str]]:
     """The layout fixes that re-plan to fit, as (flags, text): ``fits(tp=…)`` / ``fits(gpu=GpuSpec)`` re-plans the
     same run with that change.  A whole card: the smallest larger ``--tp`` that fits.  A MIG slice: the smallest
@@ -63,12 +83,8 @@ def layout_fixes(gpu, tp: int, fits: Callable[..., bool], note: Callable[..., st
             return []
         return [(f"--tp {t}", f"--tp {t}" + (note(tp=t) if note is not None else ""))]
     out: list[tuple[str, str]] = []
-    alternatives = larger_gpus(gpu)
-    whole = alternatives[-1]
-    fitting_slice = next((s for s in alternatives[:-1] if fits(gpu=s)), None)
-    if fitting_slice is not None:
-        out.append((f"--gpu {fitting_slice.name}",
-                    f"--gpu {fitting_slice.name} (a larger MIG slice of the same card; {NO_TP_ON_MIG})"))
-    if fits(gpu=whole):
-        out.append((f"--gpu {whole.name}", f"--gpu {whole.name} (the whole card, MIG off; {NO_TP_ON_MIG})"))
+    for spec, _, ok in slice_then_whole(gpu, lambda s: (None, fits(gpu=s))):
+        if ok:
+            what = "the whole card, MIG off" if not on_mig(spec) else "a larger MIG slice of the same card"
+            out.append((f"--gpu {spec.name}", f"--gpu {spec.name} ({what}; {NO_TP_ON_MIG})"))
     return out

@@ -29,22 +29,19 @@ def needs_more_gpus(flags: str) -> bool:
 def mig_fixes(diagnosis, ctx, a):
     """``diagnosis`` with its multi-GPU fixes replaced by the larger slices / whole card (unchanged off a slice or
     where no fix asks for more GPUs)."""
-    from tpkit.engines.layoutfix import NO_TP_ON_MIG, larger_gpus, on_mig
+    from tpkit.engines.layoutfix import NO_TP_ON_MIG, on_mig, slice_then_whole
 
     gpu = getattr(ctx, "gpu", None)
     if not on_mig(gpu) or not any(needs_more_gpus(f.flags) for f in diagnosis.fixes):
         return diagnosis
     kept = [f for f in diagnosis.fixes if not needs_more_gpus(f.flags)]
-    alternatives = larger_gpus(gpu)
-    added = []
-    for alt in alternatives[:-1]:
-        fix = _on(ctx, a, alt, f"a larger MIG slice of the same card ({NO_TP_ON_MIG})")
-        if fix is not None and fix.fits:
-            added.append(fix)
-            break
-    whole = _on(ctx, a, alternatives[-1], f"the whole card, MIG off ({NO_TP_ON_MIG})")
-    if whole is not None:
-        added.append(whole)
+
+    def plan(alt):
+        what = "the whole card, MIG off" if not on_mig(alt) else "a larger MIG slice of the same card"
+        fix = _on(ctx, a, alt, f"{what} ({NO_TP_ON_MIG})")
+        return None if fix is None else (fix, fix.fits)
+
+    added = [fix for _, fix, _ in slice_then_whole(gpu, plan)]
     findings = diagnosis.findings + (f"{gpu.name} is a MIG slice: no fix with more GPUs is offered ({NO_TP_ON_MIG}; "
                                      "vllm-project/vllm#7211)",)
     return replace(diagnosis, fixes=tuple(kept + added), findings=findings)
