@@ -2031,6 +2031,40 @@ PUBLIC_EDITS["vp_066"]["why_off"] += (
     "in all; "
     "planned 13.93 GiB as printed, +7.8 -> +6.9 %.")
 
+O19C = "Helper o19c, 2026-12-05 (vllm 0.7.3, 0.8.4, 0.8.5, 0.9.0, 0.9.1 wheels; docs/accuracy.md section 2)"
+O19C_V1_08 = (
+    "0.8.5 V1's v1/worker/gpu_worker.py determine_available_memory (the same code in 0.7.3, 0.8.4 and 0.9.0) sizes "
+    "the pool as total x utilisation - (torch's allocated peak + (total - free) - torch's allocated bytes, read after "
+    "empty_cache): everything another process holds on the card is charged 1:1 (from 0.9.1, memory_profiling "
+    "leaves it out). The slack the expression also charges (reserved - allocated after empty_cache) is small for "
+    "these weights: their < 10 MiB tensors come to under 1 MiB in all, and the split remainders of their >= 10 MiB "
+    "tensors to ")
+O19C_RUNBOOK = (
+    "0 MiB for Qwen3-8B and its AWQ copy. The runbook's four starts (AWQ at 0.30 / 0.85, bf16 at 0.50 / 0.85) leave 3.37 / 3.48 / "
+    "3.36 / 2.97 GiB of non-KV memory beyond the plan (+-0.07 where the author rounded the tokens): a fixed term at "
+    "every utilisation and with both checkpoints, not one that scales with the budget, the weights or the sampler. "
+    "The runbook shares 'GPU 7' with companion services (CosyVoice2, Qwen2-VL) and gives no figure for them at these "
+    "starts; its nvidia-smi totals cannot size them (others cancel out of used = budget - transient + graphs). "
+    "--quantization awq runs AWQLinearMethod, which from 256 tokens dequantises each weight into a K x N fp16 "
+    "temporary before torch.matmul (awq.py apply; gate_up 4,096 x 24,576 x 2 B = 192 MiB at T 2,048): about "
+    "0.33 GiB at the gate_up GEMM, under the 0.52 GiB FlashInfer sampler phase, so not the peak. No rule: a "
+    "co-tenant's memory is given with tpkit plan --machine FILE (used_by_others_bytes), which 0.8.5 charges 1:1.")
+O19C_OFF = {
+    "vp_627": f"{O19C}. {O19C_V1_08}{O19C_RUNBOOK}",
+    "vp_628": f"{O19C}. {O19C_V1_08}{O19C_RUNBOOK}",
+    "vp_629": f"{O19C}. {O19C_V1_08}{O19C_RUNBOOK}",
+    "vp_630": f"{O19C}. {O19C_V1_08}{O19C_RUNBOOK}",
+    "vp_738": (
+        f"{O19C}. {O19C_V1_08}1.5 MiB for granite-3.3-8b. Printed 29,696 tokens = 4.53 GiB at 160 KiB per token "
+        "against 5.80 GiB planned: 1.26 GiB of non-KV memory beyond the plan. The host is Docker Desktop on WSL2 "
+        "(the README's 'pin_memory=False as WSL is detected' warning), where the Windows desktop and its "
+        "applications on the card are other processes that total - free counts; the source states no figure "
+        "(sg_044, another RTX 3090 under WSL2, starts SGLang with 22.76 of 24.0 GiB free after its own context). "
+        "No rule: tpkit plan --machine FILE carries a measured figure."),
+}
+for _cid, _why in O19C_OFF.items():
+    PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
+
 COLLECTION_EDITS = {
     # helper q21s1 (2026-12-05): an RTX 3090 under WSL2 (Docker Desktop): nvidia-smi's total (_wsl2_total), and the
     # free memory SGLang prints before the weights as the start (the Windows desktop holds part of the card)
