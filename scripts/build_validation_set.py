@@ -1206,7 +1206,18 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # docker-compose.yml) on an RTX 5090 that prints 31.36 GiB: Qwen3-32B-AWQ at 8,192 with util 0.70 / 0.85 (vp_744 /
     # vp_745), Qwen3-14B-AWQ at util 0.70 with 16,384 / 32,768 (vp_746 / vp_747)
     **{cid: ("0.28.0", "docker-compose.yml's image vllm/vllm-openai:v0.28.0@sha256:61fc8a89 (digest of v0.28.0)",
-             {"gpu_total_gib": 31.36}, None) for cid in ("vp_744", "vp_745", "vp_746", "vp_747")},
+             {"gpu_total_gib": 31.36, **({"compile_cache": "warm"} if cid == "vp_744" else {})}, None)
+       for cid in ("vp_744", "vp_745", "vp_746", "vp_747")},
+    # compile_cache "warm" for vp_744 (helper o19a, 2026-12-05, session 19, post-blind; blind -31.0 % in docs/accuracy.md
+    # §6.4 round bl18; §2 "The syslab-server RTX 5090 pair"): the same file records that the first boot of the 0.70
+    # container failed with 'Available KV cache memory: 0.45 GiB' and that `restart: unless-stopped` brought it up 28 s
+    # later with the 3.0 GiB. 21.95 - 0.45 = 21.50 GiB = 20.04 + 1.46, the consumed memory and peak the cold 0.85 start
+    # prints: the failed boot was a cold start, and the profile that sized it had compiled and saved the graphs
+    # (compilation/backends.py VllmBackend.__call__ save_to_file, decorators.py save_aot_compiled_function, 0.28.0: both
+    # right after the compile, inside profile_run) under VLLM_CACHE_ROOT = ~/.cache/vllm (envs.py), which
+    # docker-compose.yml (id 69648555761) does not mount (only /root/.cache/huggingface): a restart of the same container
+    # keeps it, a recreate (`docker compose up -d` after a command change: vp_745-vp_747) does not. vp_744's printed
+    # 0.33 GiB peak is the warm one.
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

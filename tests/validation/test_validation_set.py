@@ -105,6 +105,9 @@ Helper bl18 (2026-12-05, session 18): vp_735-vp_747 (thirteen public vLLM start-
 median 1.29 -> 1.45 %, p90 7.42 -> 10.37 %, own logs out median 1.30 -> 1.48 %, p90 7.42 -> 10.37 %; vp_735 +22.8 %,
 vp_738 +27.9 %, vp_742 -10.4 %, vp_743 -11.9 %, vp_744 -31.0 %, vp_745 +31.3 %, vp_746 / vp_747 +16.2 % (vLLM p90 levels
 loosened 0.080 -> 0.104; §6.4, round bl18).
+Helper o19a (2026-12-05): vp_744 takes compile_cache "warm" (a container restart after a failed cold first boot, the
+source's own record; docs/accuracy.md §2): -31.0 -> +5.6 %, no rule changed, nothing else moves: vLLM 332 scored, median
+1.43 %, p90 10.36 -> 10.17 %, 284 -> 285/332 inside, the same with own logs out (levels unchanged).
 """
 
 from pathlib import Path
