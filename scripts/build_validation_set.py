@@ -1220,6 +1220,15 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_764": ("0.11.0", "the manifest's image vllm/vllm-openai:v0.11.0", {"enable_prefix_caching": True}, None),
     **{cid: ("0.23.0", "the environment table: image vllm/vllm-openai:v0.23.0 for every experiment", {}, None)
        for cid in ("vp_765", "vp_766", "vp_767", "vp_768")},
+    # helper bl19: a Chinese run book (id 70376054105): Qwen3-0.6B with vLLM 0.29.0 on an RTX 5060 Ti under WSL2, util
+    # 0.85, 8,192, native sampler (vp_769); a Korean study log (id 61510271682): Qwen2.5-7B-Instruct bf16 / GPTQ-Int4 /
+    # RedHatAI FP8-dynamic with vLLM 0.27.1 on an RTX 4090 under WSL2, util 0.92, 8,192, native sampler (vp_770-vp_772)
+    "vp_769": ("0.29.0", "the run book's version check 'vllm : 0.29.0'",
+               {"wsl2": True, "topk_topp_sampler": "native",
+                "gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "'NVIDIA GeForce RTX 5060 Ti, 15.9 GB' (sm_120) under "
+                                "WSL2: the catalog's RTX-5060-Ti-16GB"}}, None),
+    **{cid: ("0.27.1", "stated 'WSL2 + 4090 + vLLM 0.27.1' (the study log's FP8 section)",
+             {"wsl2": True, "topk_topp_sampler": "native"}, None) for cid in ("vp_770", "vp_771", "vp_772")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -105,10 +105,10 @@ Helper bl18 (2026-12-05, session 18): vp_735-vp_747 (thirteen public vLLM start-
 median 1.29 -> 1.45 %, p90 7.42 -> 10.37 %, own logs out median 1.30 -> 1.48 %, p90 7.42 -> 10.37 %; vp_735 +22.8 %,
 vp_738 +27.9 %, vp_742 -10.4 %, vp_743 -11.9 %, vp_744 -31.0 %, vp_745 +31.3 %, vp_746 / vp_747 +16.2 % (vLLM p90 levels
 loosened 0.080 -> 0.104; §6.4, round bl18).
-Helper bl19 (2026-12-05, session 19): vp_762-vp_768 (seven public vLLM start-ups, 0.11.0-0.23.0, on an A100-SXM4-40GB,
-an H100, an L4 and the RTX 4080 Laptop box of vp_680 / vp_681) added blind, no rule changed: vLLM 346 -> 353 listed,
-332 -> 339 scored, median 1.43 -> 1.41 %, p90 10.36 -> 10.32 %, every new case within 3.6 % (levels unchanged; §6.4,
-round bl19).
+Helper bl19 (2026-12-05, session 19): vp_762-vp_772 (eleven public vLLM start-ups, 0.11.0-0.29.0, on an A100-SXM4-40GB,
+an H100, an L4, the RTX 4080 Laptop box of vp_680 / vp_681, an RTX 5060 Ti and an RTX 4090 under WSL2) added blind, no
+rule changed: vLLM 346 -> 357 listed, 332 -> 343 scored, median 1.43 -> 1.45 %, p90 10.36 -> 10.36 %; vp_770
+(Qwen2.5-7B-Instruct bf16 on the RTX 4090, 0.27.1) +20.3 % (levels unchanged; §6.4, round bl19).
 """
 
 from pathlib import Path
