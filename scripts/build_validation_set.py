@@ -1218,6 +1218,28 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # docker-compose.yml (id 69648555761) does not mount (only /root/.cache/huggingface): a restart of the same container
     # keeps it, a recreate (`docker compose up -d` after a command change: vp_745-vp_747) does not. vp_744's printed
     # 0.33 GiB peak is the warm one.
+    # helper bl19: a lane note's surviving tp1 pool lines (id 59252261280; launcher run_mse_sweep.sh, id 59123495992):
+    # Llama-3.1-8B-Instruct on one A100-SXM4-40GB, vLLM 0.19.0, util 0.85, 32,768, prefix caching (vp_762); a simulator
+    # report (id 62071304591): Qwen2.5-14B-Instruct on one H100-80GB-HBM3, vLLM 0.21.0, util 0.90, 4,096, 256 sequences
+    # (vp_763); a Korean gateway study on g6.12xlarge (id 69380228259): Qwen3-0.6B-FP8 on one L4, the v0.11.0 image,
+    # util 0.85, 8,192, block 16, prefix caching (vp_764); a Korean FP8 study (ids 69415599131 / 69701526975) on the RTX
+    # 4080 Laptop box of vp_680 / vp_681 (WSL2, v0.23.0 image, 4,096, 64 sequences): util 0.85 / 0.45 / 0.33 in bf16
+    # (vp_765-vp_767) and util 0.85 with --quantization fp8 (vp_768)
+    "vp_762": ("0.19.0", "the note: 'both v0.19.0, util 0.85' (the host's install 'vllm 0.19.0 g2a69949bd')",
+               {"enable_prefix_caching": True}, None),
+    "vp_763": ("0.21.0", "stated 'vLLM v0.21.0'", {}, None),
+    "vp_764": ("0.11.0", "the manifest's image vllm/vllm-openai:v0.11.0", {"enable_prefix_caching": True}, None),
+    **{cid: ("0.23.0", "the environment table: image vllm/vllm-openai:v0.23.0 for every experiment", {}, None)
+       for cid in ("vp_765", "vp_766", "vp_767", "vp_768")},
+    # helper bl19: a Chinese run book (id 70376054105): Qwen3-0.6B with vLLM 0.29.0 on an RTX 5060 Ti under WSL2, util
+    # 0.85, 8,192, native sampler (vp_769); a Korean study log (id 61510271682): Qwen2.5-7B-Instruct bf16 / GPTQ-Int4 /
+    # RedHatAI FP8-dynamic with vLLM 0.27.1 on an RTX 4090 under WSL2, util 0.92, 8,192, native sampler (vp_770-vp_772)
+    "vp_769": ("0.29.0", "the run book's version check 'vllm : 0.29.0'",
+               {"wsl2": True, "topk_topp_sampler": "native",
+                "gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "'NVIDIA GeForce RTX 5060 Ti, 15.9 GB' (sm_120) under "
+                                "WSL2: the catalog's RTX-5060-Ti-16GB"}}, None),
+    **{cid: ("0.27.1", "stated 'WSL2 + 4090 + vLLM 0.27.1' (the study log's FP8 section)",
+             {"wsl2": True, "topk_topp_sampler": "native"}, None) for cid in ("vp_770", "vp_771", "vp_772")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -555,9 +555,12 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper bl18 (2026-12-05): of vl_921-vl_926 (vp_736-vp_741) only vl_924 (vp_739, a quoted 0.25.0 LLM-class probe on
     an RTX 5080 under WSL2), vl_926 (vp_741, a 0.23.0 NVFP4 start on an RTX 5070 Ti) and vl_927 / vl_928 (vp_746 / vp_747,
     Qwen3-14B-AWQ with 0.28.0 on an RTX 5090) print the anchor; all four hit blind: 341 of the 377.
-    Lead merge (session 18): with cap18's vl_741 and bl18b's two rows: 343 of the 379."""
+    Lead merge (session 18): with cap18's vl_741 and bl18b's two rows: 343 of the 379.
+    Helper bl19 (2026-12-05): vl_929 / vl_930 (vp_762 / vp_763, quoted 0.19.0 / 0.21.0 pool lines on an A100-SXM4-40GB
+    and an H100) print the anchor and hit blind (vl_931, vp_764, prints no anchor): 345 of the 381; vl_932 (vp_769, a
+    0.29.0 start on an RTX 5060 Ti under WSL2) hits blind (vl_933-vl_935, vp_770-vp_772, print no anchor): 346 of the 382."""
     rows = _capacity_rows()
-    assert len(rows) == 379
+    assert len(rows) == 382
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -571,7 +574,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 343, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 346, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))

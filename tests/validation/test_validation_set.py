@@ -108,6 +108,10 @@ loosened 0.080 -> 0.104; §6.4, round bl18).
 Helper o19a (2026-12-05): vp_744 takes compile_cache "warm" (a container restart after a failed cold first boot, the
 source's own record; docs/accuracy.md §2): -31.0 -> +5.6 %, no rule changed, nothing else moves: vLLM 332 scored, median
 1.43 %, p90 10.36 -> 10.17 %, 284 -> 285/332 inside, the same with own logs out (levels unchanged).
+Helper bl19 (2026-12-05, session 19): vp_762-vp_772 (eleven public vLLM start-ups, 0.11.0-0.29.0, on an A100-SXM4-40GB,
+an H100, an L4, the RTX 4080 Laptop box of vp_680 / vp_681, an RTX 5060 Ti and an RTX 4090 under WSL2) added blind, no
+rule changed: vLLM 346 -> 357 listed, 332 -> 343 scored, median 1.43 -> 1.45 %, p90 10.36 -> 10.36 %; vp_770
+(Qwen2.5-7B-Instruct bf16 on the RTX 4090, 0.27.1) +20.3 % (levels unchanged; §6.4, round bl19).
 """
 
 from pathlib import Path

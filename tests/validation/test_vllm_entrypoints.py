@@ -30,13 +30,14 @@ def test_every_case_records_its_entrypoint_with_evidence():
     and 261. Helper bl17b (2026-12-05): vp_730-vp_734 are five 'vllm serve' starts (vp_731 through the OpenAI API server
     module): 38 and 266. Helper bl18b (2026-12-05): vp_761 is a `vllm bench throughput` run (the LLM class): 39 and 266.
     Helper bl18 (2026-12-05):
-    vp_739 is an LLM-class probe, vp_735-vp_738 and vp_740-vp_747 twelve 'vllm serve' starts: 39 and 278; merged (lead, session 18): 40 and 278."""
+    vp_739 is an LLM-class probe, vp_735-vp_738 and vp_740-vp_747 twelve 'vllm serve' starts: 39 and 278; merged (lead, session 18): 40 and 278.
+    Helper bl19 (2026-12-05): vp_762-vp_772 are eleven 'vllm serve' / API-server starts: 40 and 289."""
     for cid, case in CASES.items():
         assert case.get("entrypoint", "missing") in ("llm", "serve", "engine_context", None), cid
         assert case.get("entrypoint_evidence"), cid
         assert (case["flags"].get("vllm_entrypoint") == "llm") == (case["entrypoint"] == "llm"), cid
     assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 40
-    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 278
+    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 289
 
 
 @pytest.mark.parametrize("cid", sorted(PUBLIC))
