@@ -259,6 +259,14 @@ C = {
                "published_spec.json (grid 0–10 ms, best 3.0 ms); corroborated by sglang PR #11398 (Llama-3.1-8B EAGLE 5/1/6: v1 246.8 tok/s at "
                "accept length 2.99 vs v2 273.4 at 3.01, i.e. v2's overlap hides 1.1 ms of a 12.1 ms cycle) and PR "
                "#9588 (overlap worth 5–10 %)", confidence="fitted"),
+    "sglang_spec_v1_host_per_request_us": Const(
+        value=6.2, unit="us per running request per speculative cycle of host work the GPU waits for (SGLang spec v1)",
+        source="bench/sglang_host_per_request.py (docs/benchmarks.md §3.10, helper sp19b, 2026-12-05): sglang "
+               "0.4.4.post2's own EagleVerifyInput.verify per-token calls, process_batch_result_decode's "
+               "check_finished and stream_output_generation (BatchTokenIDOut pickled) timed on an Intel Xeon VM, "
+               "each cycle the fastest of 9 runs: 6.2 us per request (512-token outputs, accept length 2.18); 0.4.9 "
+               "4.6 us; a lower bound (GPU->CPU copies, tensor iteration, ZMQ send not timed)",
+        confidence="measured"),
     "step_overhead_kernels": Const(
         value=4, unit="kernels per forward (sampling/argmax, logits processing, position update)",
         source="order of SGLang/vLLM sampler kernels after the lm_head", confidence="assumption"),

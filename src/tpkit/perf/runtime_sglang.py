@@ -32,6 +32,7 @@ Facts read from SGLang's own sources (wheels in /work/data/wheels, 2026-12-01; t
 from __future__ import annotations
 
 from tpkit.errors import PlanInputError
+from tpkit.perf.constants import C
 
 __all__ = ["sglang_spec_v2", "sglang_default_backend", "FA3_DEFAULT_FIRST", "SPEC_V2_FLAG", "SPEC_V2_FIRST", "SPEC_V2_DEFAULT", "SPEC_V2_ONLY",
            "SKIP_LAST_DRAFT_FORWARD", "router_extra_kernels", "ROUTER_FALLBACK_KERNELS", "MOE_FUSED_GATE_FIRST",
@@ -226,3 +227,34 @@ def router_extra_kernels(*, num_experts: int, n_group: int, release: tuple[int, 
     return ROUTER_FALLBACK_KERNELS, (f"SGLang {label} router: {why}, so biased_grouped_topk_impl (torch.compile) "
                                      f"runs: +{ROUTER_FALLBACK_KERNELS} small kernels per MoE layer "
                                      "(layers/moe/topk.py)")
+
+
+def spec_v1_request_host_us(rt, running: int) -> float:
+    """µs per speculative cycle of per-request host work the GPU waits for: SGLang without spec overlap only
+    (``rt``: a ``perf.runtime.Runtime``; cost ``sglang_spec_v1_host_per_request_us`` × ``running``; helper sp19b).
+
+        in:  the cycle's runtime (engine, whether speculation overlaps the host), the running requests
+        out: µs of host time per cycle the GPU waits for, on top of the fixed ``sglang_spec_v1_host_us``
+
+    Read in the sglang 0.4.4.post2 wheel (and the same loops in 0.4.9): speculation runs without the overlap scheduler
+    (spec v1), so what the scheduler does per request after every cycle is exposed, where plain decoding hides it
+    behind the next step:
+
+        ``speculative/eagle_utils.py``  ``EagleVerifyInput.verify``: per request and accepted token
+                                        ``req.output_ids.append`` and ``req.check_finished()``
+        ``managers/scheduler_output_processor_mixin.py``  ``process_batch_result_decode``: per request
+                                        ``req.check_finished()``; then ``stream_output_generation``: per streamed
+                                        request ``req.init_incremental_detokenize()`` (prompt + output list, sliced) and
+                                        one entry in each list of the ``BatchTokenIDOut`` that ``send_pyobj`` pickles
+                                        (0.4.4.post2 sends the whole output so far every cycle; 0.4.9 only the new ids,
+                                        ``send_decode_id_offset``)
+
+    Size: ``sglang_spec_v1_host_per_request_us``, these calls of the release's own code timed on a CPU by
+    ``bench/sglang_host_per_request.py`` (docs/benchmarks.md §3.10): 6.2 µs per running request per cycle (0.4.4.post2,
+    512-token outputs, accept length 2.18), 4.6 µs (0.4.9).  A lower bound: the GPU→CPU copies, the tensor iteration
+    and ZMQ's send are not timed.  Spec v2 (overlap) and vLLM: 0 here (their host share is ``spec_host_fraction``).
+    """
+    if rt.engine != "sglang" or rt.spec_overlap:
+        return 0.0
+    return C["sglang_spec_v1_host_per_request_us"].value * max(0, running)
+
