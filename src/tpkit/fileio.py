@@ -28,6 +28,17 @@ def check_writable(path: str | os.PathLike, *, what: str, example: str = "allred
     """
     target = Path(path)
     folder = target.parent
+    try:
+        _check_writable(target, folder, path, what=what, example=example)
+    except OSError as exc:  # a name the file system refuses: too long (ENAMETOOLONG), a NUL … (helper nc19)
+        shown = str(path) if len(str(path)) <= 80 else f"{str(path)[:60]}… ({len(str(path)):,} characters)"
+        raise TpkitError(f"{what} {shown}: not a usable file name ({exc.strerror or exc}); pass a shorter path, "
+                         f"e.g. {example}") from None
+    except ValueError as exc:  # an embedded NUL byte
+        raise TpkitError(f"{what} {str(path)[:80]!r}: not a usable file name ({exc}); e.g. {example}") from None
+
+
+def _check_writable(target: Path, folder: Path, path, *, what: str, example: str) -> None:
     if target.is_dir():
         raise TpkitError(f"{what} {path}: is a directory; pass a file name inside it, e.g. "
                          f"{target / example}")

@@ -11,6 +11,9 @@ import re
 
 __all__ = ["whole_number", "SERVING_FLAGS", "add_serving_flags", "serving_flags_given"]
 
+INT64_MAX = 2**63 - 1
+"""the largest whole number a flag takes"""
+
 _SUFFIXED = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kKmM])i?\s*")
 
 
@@ -18,9 +21,16 @@ def whole_number(text: str) -> int:
     """A whole number; ``128k`` and the like are refused with both readings spelled out (no guessing k = 1000
     or 1024)."""
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
         pass
+    else:
+        if abs(value) > INT64_MAX:  # helper nc19: 400 digits ended in an OverflowError traceback deep in a plan
+            shown = text.strip() if len(text.strip()) <= 30 else f"{text.strip()[:20]}… ({len(text.strip())} digits)"
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number of at most {INT64_MAX:,} (a 64-bit integer, the largest count the engines' "
+                f"torch and C code hold), got {shown}")
+        return value
     m = _SUFFIXED.fullmatch(text)
     if m:
         n, big = float(m.group(1)), m.group(2).lower() == "m"

@@ -21,6 +21,7 @@ from tpkit.explain.runfacts import compile_cache_note, links_from_log, resolve_g
 from tpkit.explain.runtp import (TP_CANDIDATES, sglang_tag_era, tag_era_basis, tp_divides_heads,
                                  tp_from_numbers, tp_from_ranks, tp_default_evidence)
 from tpkit.logs import ParsedLog
+from tpkit.logs.gpu_names import mig_slice_named
 from tpkit.logs.engine import releases_in
 from tpkit.records import dataclass
 
@@ -59,6 +60,8 @@ class Context:
     """where ``spec`` comes from (log line and record, or the flag)"""
     spec_missing: str | None = None
     """vLLM: the log shows speculative decoding ran but prints no speculative config (what is missing, in words)"""
+    printed_mig: str | None = None
+    """the printed GPU name when it names a MIG slice (``logs.gpu_names.mig_slice_named``), else None"""
     links: object | None = None
     """``tpkit.startup.links.LinkChoice`` of what the log prints about the TP group's links (no GPU P2P, no NVLink
     mesh, hosts spanned: ``tpkit.logs.links``), for a re-plan; None when it prints nothing about them"""
@@ -161,4 +164,4 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                    model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
                    tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing,
-                   links=links)
+                   links=links, printed_mig=mig_slice_named(parsed))

@@ -47,9 +47,11 @@ def _same(a, b) -> bool:
             return sorted(set(capture_size_list(a) or ())) == sorted(set(capture_size_list(b) or ()))
         except PlanInputError:
             return False
+    if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
+        return a == b  # exact: an int beyond float's range (--context-length 10**400) is not an OverflowError
     try:
         return abs(float(a) - float(b)) < 1e-9
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return str(a).strip().lower() == str(b).strip().lower()
 
 

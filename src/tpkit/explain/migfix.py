@@ -15,7 +15,24 @@ from dataclasses import replace
 
 from tpkit.explain.refusals import REFUSED
 
-__all__ = ["mig_fixes", "needs_more_gpus"]
+__all__ = ["mig_fixes", "needs_more_gpus", "drop_wide_fixes"]
+
+
+def drop_wide_fixes(diagnosis, printed: str):
+    """A log that names a MIG slice but whose GPU is unknown (no total printed, no --gpu-memory): the fixes that ask
+    for more GPUs dropped, and the finding says what to pass."""
+    if not any(needs_more_gpus(f.flags) for f in diagnosis.fixes):
+        return diagnosis
+    kept = tuple(f for f in diagnosis.fixes if not needs_more_gpus(f.flags))
+    return replace(diagnosis, fixes=kept, findings=diagnosis.findings + (
+        f"{printed} is a MIG slice: no fix with more GPUs is offered ({_no_tp()}; vllm-project/vllm#7211); pass "
+        "its CUDA total with --gpu-memory to have the single-GPU fixes re-planned",))
+
+
+def _no_tp() -> str:
+    from tpkit.engines.layoutfix import NO_TP_ON_MIG
+
+    return NO_TP_ON_MIG
 
 _WIDE = re.compile(r"--(?:tp|tensor-parallel-size|pp|pipeline-parallel-size|dp|data-parallel-size|num-gpus)"
                    r"(?:\s+|=)(\d+)")

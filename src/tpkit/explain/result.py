@@ -170,6 +170,10 @@ def _in_use(what: str, ctx: Context) -> str:
 def _mig(diagnosis, ctx, anchored):
     """On a MIG slice, no fix with more GPUs (``explain.migfix``); imported only there."""
     if getattr(getattr(ctx, "gpu", None), "mig_profile", None) is None:
+        if getattr(ctx, "gpu", None) is None and getattr(ctx, "printed_mig", None):
+            from tpkit.explain.migfix import drop_wide_fixes
+
+            return drop_wide_fixes(diagnosis, ctx.printed_mig)
         return diagnosis
     from tpkit.explain.migfix import mig_fixes
 

@@ -15,27 +15,59 @@ from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
 
 
+def as_slice(gpu, printed: str | None):
+    """``gpu`` (a GPU known by its total: ``--gpu-memory`` or the log's printed total) marked as the MIG slice the
+    log names, so that no re-plan offers tp / pp / dp > 1 on it (``hardware.catalog.refuse_mig_layout``; helper nc19:
+    a log of an RTX PRO 4500 Blackwell 1g.16gb slice, not in ``hardware/data/mig.json``, was offered
+    --tensor-parallel-size 2).  The card it is cut from stays unknown (``mig_parent`` None): no larger slice is
+    offered."""
+    from tpkit.logs.gpu_names import mig_profile_of
+
+    if printed is None or gpu is None or gpu.mig_profile is not None:
+        return gpu
+    from dataclasses import replace
+
+    return replace(gpu, mig_profile=mig_profile_of(printed))
+
+
+def unknown_slice_hint(printed: str, line_no: int | None = None) -> str:
+    """What to pass for a MIG slice tpkit's MIG table does not hold."""
+    where = f" (line {line_no})" if line_no else ""
+    return (f"the printed GPU {printed!r}{where} is a MIG slice tpkit's MIG table does not hold "
+            "(`tpkit plan --list-gpus` lists the slices it knows): pass the slice's CUDA total with --gpu-memory, the "
+            "'Memory GiB' column of `nvidia-smi mig -lgip` for that profile (or torch's 'total capacity' of the "
+            "slice), written with its unit (--gpu-memory 15.66GiB); tensor / pipeline parallelism across MIG instances "
+            "is not supported, so no fix with more GPUs is offered")
+
+
 def resolve_gpu(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | None, str]:
     """(the run's GPU, where it came from): ``--gpu-memory`` / ``--gpu``, else the printed name or device total."""
     from tpkit.hardware.catalog import custom_gpu, lookup_gpu
     from tpkit.units import parse_bytes
 
+    from tpkit.logs.gpu_names import mig_slice_named
+
+    run = parsed.run
+    mig = mig_slice_named(parsed) if not flags.get("gpu") else None
     if flags.get("gpu_memory"):
         total = parse_bytes(flags["gpu_memory"], what="--gpu-memory")
-        return custom_gpu(total, name=flags.get("gpu") or "custom"), f"--gpu-memory {flags['gpu_memory']}"
+        gpu = custom_gpu(total, name=flags.get("gpu") or mig or "custom")
+        return as_slice(gpu, mig), f"--gpu-memory {flags['gpu_memory']}"
     if flags.get("gpu"):
         return lookup_gpu(flags["gpu"]), f"--gpu {flags['gpu']}"
-    run = parsed.run
     if run.gpu is not None:
         try:
             return lookup_gpu(str(run.gpu.value)), f"printed GPU name (line {run.gpu.line_no})"
         except TpkitError:
-            notes.append(f"the printed GPU {run.gpu.value!r} is not in the catalog")
+            if mig is None:
+                notes.append(f"the printed GPU {run.gpu.value!r} is not in the catalog")
+            else:
+                notes.append(unknown_slice_hint(mig, run.gpu.line_no))
     if run.gpu_total is not None:
-        if len(run.gpu_candidates) == 1:
+        if len(run.gpu_candidates) == 1 and mig is None:
             return lookup_gpu(run.gpu_candidates[0]), f"the only catalog GPU whose total prints as {run.gpu_total.text}"
-        return (custom_gpu(run.gpu_total.value, name="GPU of the log", source=f"printed total {run.gpu_total.text}"),
-                f"printed device total {run.gpu_total.text}")
+        gpu = custom_gpu(run.gpu_total.value, name=mig or "GPU of the log", source=f"printed total {run.gpu_total.text}")
+        return as_slice(gpu, mig), f"printed device total {run.gpu_total.text}"
     return None, "unknown"
 
 

@@ -293,5 +293,5 @@ def refuse_mig_layout(gpu: GpuSpec, *, tp: int = 1, pp: int = 1, dp: int = 1, nu
         "another slice or GPU (nvidia-smi mig -lgip prints P2P 'No'; CUDA IPC across MIG instances is unsupported), "
         "and tensor / pipeline parallelism across MIG instances is not supported by vLLM or SGLang (vLLM: "
         "vllm-project/vllm#7211). Plan whole GPUs for a sharded model (e.g. --gpu "
-        f"{gpu.mig_parent} {' '.join(wide)}), or one server per slice: --gpu {gpu.name} --tp 1 (a replica per slice "
+        f"{gpu.mig_parent or '<the whole card>'} {' '.join(wide)}), or one server per slice: --gpu {gpu.name} --tp 1 (a replica per slice "
         "behind a load balancer)")

@@ -9,7 +9,7 @@ from tpkit.errors import TpkitError
 from tpkit.hardware.catalog import list_gpus, lookup_gpu
 from tpkit.logs.printed import PrintedSize
 
-__all__ = ["gpu_in", "gpus_with_total", "GPU_NEEDLES"]
+__all__ = ["gpu_in", "gpus_with_total", "GPU_NEEDLES", "mig_slice_named"]
 
 GPU_NEEDLES = ("NVIDIA", "Tesla", "GeForce", "Instinct", "device_name=")
 _NAME = re.compile(r"(?:device_name=)?\b(NVIDIA|Tesla|Quadro|AMD Instinct|AMD)[ _]"
@@ -35,7 +35,6 @@ def gpu_in(message: str) -> tuple[str, str | None] | None:
     first = None
     for m in _NAME.finditer(message[:4000]):
         names = _candidates(m.group(1), m.group(2))
-        first = first or (names[0] if names else None)
         for name in names:
             try:
                 card = lookup_gpu(name).name
@@ -49,7 +48,30 @@ def gpu_in(message: str) -> tuple[str, str | None] | None:
                 except TpkitError:  # a profile tpkit does not know: a slice all the same, never the whole card
                     return text, None
             return name, card
+        if first is None and names:
+            first = names[0]
+            mig = _MIG_AFTER.search(message, m.start(), m.end() + 16)
+            if mig:  # a slice of a board the catalog does not hold: still a slice, named in full (helper nc19:
+                # 'NVIDIA RTX PRO 4500 Blackwell MIG 1g.16gb' was read as 'NVIDIA RTX PRO 4500 Blackwell MIG 1g')
+                board = " ".join(re.split(r"[ _]+", message[m.start():mig.start()].removeprefix("device_name=")))
+                first = f"{board} MIG {mig.group(1)}"
     return (first, None) if first else None
+
+
+_PRINTED_MIG = re.compile(r"\bMIG[ _-](\d+g[.\-_]\d+gb(?:\+me)?)$", re.I)
+"""the profile at the end of a GPU name ``gpu_in`` read as a slice"""
+
+
+def mig_slice_named(parsed) -> str | None:
+    """The log's printed GPU name when it names a MIG slice (known to tpkit or not, ``gpu_in``), else None."""
+    gpu = getattr(getattr(parsed, "run", None), "gpu", None)
+    text = str(gpu.key or gpu.value) if gpu is not None else ""
+    return text if _PRINTED_MIG.search(text) else None
+
+
+def mig_profile_of(name: str) -> str:
+    """The profile at the end of a name ``mig_slice_named`` gave ('1g.16gb')."""
+    return _PRINTED_MIG.search(name).group(1)
 
 
 def gpus_with_total(total: PrintedSize) -> tuple[str, ...]:

@@ -14,6 +14,11 @@ __all__ = ["build_ledger", "graph_room"]
 
 def _pool_lines(s: SglangSizing) -> list[LineItem]:
     rows = s.pool.padded_tokens
+    if s.kv_pool_refused:
+        return [LineItem(item="KV pool", bytes=s.kv_bytes,
+                         source=f"not allocated: {s.tokens:,} tokens + {s.page_size:,} padding rows × cell "
+                                f"{s.cell.bytes_per_token:,.0f} B ask for {s.kv_pool_refused.bytes:,} B, more than is "
+                                f"free (CUDA out of memory)")]
     if s.cell.layout == "swa" and s.cell.full_layers and s.cell.swa_layers:
         full = sum((b.total_bytes for b in s.pool.buffers if b.name in ("k", "v")), Bytes(0))
         swa = s.kv_bytes - full
@@ -22,6 +27,10 @@ def _pool_lines(s: SglangSizing) -> list[LineItem]:
                 LineItem(item="KV pool, sliding-window layers", bytes=swa,
                          source=f"{s.cell.swa_layers} layers × K,V × ({s.swa_tokens:,} + {s.page_size}) rows "
                                 f"({_swa_pool_text(s)})")]
+    if not s.pool.buffers:  # no token: SGLang stops with 'Not enough memory' before it allocates (pool.pool_buffers)
+        return [LineItem(item="KV pool", bytes=s.kv_bytes,
+                         source=f"not allocated: the budget holds no page of {s.page_size:,} token(s) × cell "
+                                f"{s.cell.bytes_per_token:,.0f} B ({s.cell.source})")]
     return [LineItem(item="KV pool", bytes=s.kv_bytes,
                      source=f"{s.pool.num_tokens:,} tokens + {s.page_size} padding = {rows:,} rows × cell "
                             f"{s.cell.bytes_per_token:,.0f} B ({s.cell.source})")]

@@ -187,6 +187,11 @@ class SglangSizing(KvBudget):
     """the max_running_requests rule, in words"""
     pool_end_free: Bytes
     """free memory after the pools ("Memory pool end. avail mem" of the target worker)"""
+    kv_pool_refused: Bytes = Bytes(0)
+    """bytes the target's KV pool asked for when they exceed all the memory left after the weights (CUDA out of
+    memory in the pool's buffers: the pool is then not allocated and ``pool`` is empty); 0 otherwise"""
+    kv_pool_refused_free: Bytes = Bytes(0)
+    """what was free for that pool (bytes)"""
     after_pool: Bytes
     """taken from the slack after that line: cuBLAS, and before 0.5.14 the draft's weights and KV pool"""
 
@@ -397,11 +402,25 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
                   extra_uses=extra_uses, draft_weights=draft_weights)
     pool = pool_buffers(b.cell, b.tokens, b.swa_tokens, b.page_size)
     draft_pool = _draft_pool(b)
-    draft_kv = draft_pool.total_bytes if draft_pool else Bytes(0)
     running, rows, rule = _running(b, options, model.architecture)
-    kv_bytes = pool.total_bytes
     extra_cols = b.spec.num_draft_tokens if b.spec else 0
     req = req_to_token_bytes(rows, b.context_len, extra_cols) if b.tokens > 0 else Bytes(0)
+    # SGLang sizes the tokens from the budget, then allocates the KV buffers of tokens + page_size rows
+    # (memory_pool.py MHATokenToKVPool._create_buffers, sglang 0.5.21): the padding page comes out of the slack,
+    # and a pool larger than all the memory left after the weights is a CUDA out of memory in torch.zeros whatever
+    # else is allocated beside it.  The pool then never exists (helper nc19: --page-size 32768 on 2 GiB planned a
+    # pool larger than the GPU).  A pool that fits alone but not beside the req_to_token table keeps the verdict
+    # that names that table (``verdict.make_verdict``, pool_end_free).
+    free_for_kv = (b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora
+                   - b.mamba_bytes)
+    refused = Bytes(0)
+    if b.tokens > 0 and pool.total_bytes > free_for_kv:
+        refused = pool.total_bytes
+        pool = KVPoolPlan(num_tokens=0, padded_tokens=0, cell_bytes=pool.cell_bytes, buffers=(),
+                          page_size=pool.page_size, dtype=pool.dtype)
+        draft_pool = None
+    draft_kv = draft_pool.total_bytes if draft_pool else Bytes(0)
+    kv_bytes = pool.total_bytes
     before = b.spec is None or b.spec.loaded_before_pool
     in_budget = draft_kv if before and b.draft_in_budget else Bytes(0)
     after = sum((u.bytes for u in b.baseline.after_pool), Bytes(0))
@@ -414,7 +433,7 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         **budget, weights=weights_bytes, weights_source=weights_source,
         pool=pool, kv_bytes=kv_bytes, draft_pool=draft_pool, draft_kv_bytes=draft_kv, max_running_requests=running,
         req_to_token_rows=rows, req_to_token_cols=b.context_len + 4 + extra_cols, req_to_token=req,
-        running_rule=rule, after_pool=after,
+        running_rule=rule, after_pool=after, kv_pool_refused=refused, kv_pool_refused_free=free_for_kv,
         pool_end_free=(b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora
                        - b.mamba_bytes - kv_bytes - in_budget - req))
 

@@ -142,6 +142,13 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
             f"fits: {s.pool.num_tokens:,} KV tokens per rank ({format_bytes(s.kv_bytes)}), "
             f"{s.pool.num_tokens / s.context_len:.2f}× a {s.context_len:,}-token context; "
             f"weights {format_bytes(s.weights)} of the {format_bytes(static)} static budget"))
+    if s.kv_pool_refused:  # the padding page is what does not fit: the tokens came out of the budget
+        page = Bytes(round(s.cell.bytes_per_token * s.page_size))
+        return Verdict(fits=False, knob="--page-size", message=(
+            f"SGLang sizes {s.tokens:,} KV tokens from the budget, then allocates them plus one padding page of "
+            f"{s.page_size:,} token(s) ({format_bytes(page)}): a KV pool of {format_bytes(s.kv_pool_refused)}, more "
+            f"than the {format_bytes(Bytes(max(s.kv_pool_refused_free.bytes, 0)))} left after the weights: CUDA out "
+            f"of memory allocating the KV pool; lower --page-size, or plan a GPU with more memory"))
     capped = (s.rest - s.mamba_bytes).bytes >= s.cell.bytes_per_token * s.page_size  # a page fit: the cap cut it
     if capped:
         return Verdict(fits=False, knob="--max-total-tokens", message=(
