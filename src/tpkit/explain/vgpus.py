@@ -77,12 +77,13 @@ def _gib(b: int) -> str:
     return f"{b / 2**30:.2f} GiB"
 
 
-def offload_fix(a, ctx, *, weights_bytes: int, utilization: float | None = None) -> Fix | None:
+def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0, utilization: float | None = None) -> Fix | None:
     """The smallest whole ``--cpu-offload-gb`` (1 … the rank's weights in GiB, rounded up) at which the log's settings
     re-planned at its own layout and quantization fit with KV tokens (``explain.replan.relayout``, the re-plan
     ``tpkit plan --from-log LOG <the flags>`` makes), with ``--gpu-memory-utilization utilization`` beside it where
     given; None where even the largest does not fit (the embedding and lm_head stay on the GPU) or the planner
-    refuses the flag.  More offload only lowers the GPU's weights, so the search halves the interval.
+    refuses the flag.  More offload only lowers the GPU's weights, so the search halves the interval; it starts
+    above the offload that leaves more weights than the card's ``total_bytes`` where that one is planned not to fit.
 
     Where the plan at an offload stops only at vLLM's mamba-blocks check (a hybrid model with FULL decode graphs and
     fewer KV blocks than ``--max-num-seqs``: ``engines.vllm.verdict._mamba_blocks``, vLLM ≥ 0.20
@@ -126,7 +127,12 @@ def offload_fix(a, ctx, *, weights_bytes: int, utilization: float | None = None)
     best = tried(hi)
     if best is None:
         return None
-    lo = 0  # lo does not fit (no offload: the caller's plan failed), hi does
+    # lo does not fit (no offload: the caller's plan failed), hi does; an offload that leaves more weights than the
+    # card is a likely lower end, taken only once planned not to fit (the last parameter moved may overshoot the cap)
+    lo = 0
+    under = int((weights_bytes - total_bytes) // 2**30) if total_bytes else 0
+    if 0 < under < hi and tried(under) is None:
+        lo = under
     while hi - lo > 1:
         mid = (lo + hi) // 2
         got = tried(mid)
@@ -139,7 +145,7 @@ def offload_fix(a, ctx, *, weights_bytes: int, utilization: float | None = None)
                      f"--{k.replace('_', '-')} {int(v)}" for k, v in {**base, **changes}.items())
     seqs = (f"; --max-num-seqs {changes['max_num_seqs']}: vLLM's FULL decode graphs need a KV block per sequence "
             "(the mamba-blocks check)") if "max_num_seqs" in changes else ""
-    why = (f"{hi} GiB of each GPU's weights kept in host memory (vLLM's UVA offloader reads them over the bus in "
+    why = (f"{hi} GiB of each GPU's weights kept in host memory (vLLM reads them from host memory in "
            f"every forward: slower decoding); {hi - 1} GiB does not fit when planned the same way{seqs}")
     note = (f"fits the GPU when re-planned; needs {hi} GiB of free host memory (pinned where the platform allows), "
             f"which the log does not show; {done.note}")
@@ -198,7 +204,7 @@ def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
                              note=f"the fewest GPUs of this size at which tpkit's plan fits (tp a power of two, any "
                                   f"stage count, up to {MAX_GPUS}; planned from the catalog): {r.verdict.message[:120]}"))
             break
-    offload = offload_fix(a, ctx, weights_bytes=_weights_bytes(own) or 0, utilization=utilization)
+    offload = offload_fix(a, ctx, weights_bytes=_weights_bytes(own) or 0, total_bytes=total, utilization=utilization)
     m, q, w_all = bounds[0]
     text = (f"does not fit on {n0} × {_gib(total)} GPU at any setting that keeps the weights on the GPU: the weights "
             f"alone need {_gib(w_all)}" + (f" ({_gib(bounds[1][2])} with --quantization fp8)" if len(bounds) > 1 else "")
