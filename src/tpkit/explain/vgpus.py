@@ -90,11 +90,10 @@ def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0, utilization
     ``CompilationConfig.resolve_cudagraph_mode_and_sizes``), ``--max-num-seqs`` at that plan's block count is added
     and the run re-planned with it: a fit only where that re-plan fits (vl_225: 190 blocks at 66 GiB against the
     default 256 sequences)."""
-    from tpkit.explain.replan import log_planner, relayout
-    from tpkit.explain.vreplan import log_quantization
+    from tpkit.explain.replan import log_planner, log_quantization_planned, relayout
 
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
-    q = log_quantization(ctx)
+    q = log_quantization_planned(ctx)
     base = {"gpu_memory_utilization": utilization} if utilization is not None else {}
 
     def run(changes: dict):
