@@ -30,7 +30,11 @@ the fewest tp × pp the plan fits (10 GPUs bf16, 6 fp8); counted apart: a fittin
 plus 1 shown to need more GPUs than the log ran on; sg_490's diagnosis bounds the other process's memory.
 Helper bl18b (2026-12-05): five crash logs added blind (vl_946-vl_949, sg_494): 102 memory crash logs, phase 102 / 102,
 a fitting fix 97 / 102 on the log's own GPUs (sg_494 with its source's card, model and fraction in FLAGS_FOR; blind,
-without them, it names no fitting fix)."""
+without them, it names no fitting fix). Helper cr19 (2026-12-05): vl_225 also gets, on its own GPU, the smallest whole
+--cpu-offload-gb at which the plan fits (vLLM 0.17+ UVA offloader; with the utilization that passes its start-up
+check and --max-num-seqs at the plan's block count: '--gpu-memory-utilization 0.81 --cpu-offload-gb 60 --max-num-seqs
+87', 94,559 tokens), a fit on the GPU that names the 60 GiB of host memory it needs (the log does not show the host):
+a fitting fix on the log's own GPUs 97 / 102 -> 98 / 102; the four left are NO_NUMBERS (3) and OTHER_TENANT (1)."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -137,7 +141,11 @@ def test_crash_gets_its_phase_and_a_fix_that_fits(case_id):
         assert any("with the card free the run still does not fit" in f.note for f in e.diagnosis.fixes)
         # helper cr17: its own outcome; what fits needs more GPUs than the log ran on (explain.vgpus)
         assert "at any setting" in e.diagnosis.cause and "needs ≥" in e.diagnosis.cause
-        assert all("GPUs of" in f.why and "(the log ran on " in f.why for f in e.diagnosis.fixes if f.fits)
+        assert all("GPUs of" in f.why and "(the log ran on " in f.why for f in e.diagnosis.fixes
+                   if f.fits and "--cpu-offload-gb" not in f.flags)
+        # helper cr19: on the log's own GPU, the weights kept in host memory fit (the host memory it needs named)
+        assert any(f.fits and "--cpu-offload-gb" in f.flags and "GiB of free host memory" in f.note
+                   for f in e.diagnosis.fixes)
         return
     if case_id in OTHER_TENANT:
         assert not any(f.fits for f in e.diagnosis.fixes) and "does not reproduce" in e.diagnosis.cause
@@ -169,6 +177,17 @@ def _capacity_rows():
     return [check.check(c, models) for c in cases()
             if ("Load weight end" if c["engine"] == "sglang" else "Available KV cache memory")
             in log_bytes(c["id"]).decode("utf-8", "replace")]
+
+
+KNOWN_MISSES = {
+    # the capacity check's misses and their reasons (docs/accuracy.md §7.2, cap17 and cr19): stream-pool size (sg_063,
+    # sg_200, sg_253, sg_331), an unprinted rank of SGLang's MIN (sg_022, sg_061), a default fraction one step off
+    # (sg_220), MI355X hybrids low (sg_224, sg_225), a fork (sg_401), an unreleased configurator (sg_019), a fraction
+    # not stated (sg_031, sg_333), the KV dtype not stated (vl_042), no config or model (vl_060, vl_845), no release
+    # left once stripped (vl_920), anchors incomplete (sg_494)
+    "sg_019", "sg_022", "sg_031", "sg_061", "sg_063", "vl_042", "vl_060", "sg_200", "sg_220", "sg_224", "sg_225",
+    "sg_253", "sg_331", "sg_333", "sg_401", "vl_845", "vl_920", "sg_494",
+}
 
 
 def test_capacity_rebuilt_without_the_capacity_lines():
@@ -558,8 +577,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Lead merge (session 18): with cap18's vl_741 and bl18b's two rows: 343 of the 379.
     Helper bl19 (2026-12-05): vl_929 / vl_930 (vp_762 / vp_763, quoted 0.19.0 / 0.21.0 pool lines on an A100-SXM4-40GB
     and an H100) print the anchor and hit blind (vl_931, vp_764, prints no anchor): 345 of the 381; vl_932 (vp_769, a
-    0.29.0 start on an RTX 5060 Ti under WSL2) hits blind (vl_933-vl_935, vp_770-vp_772, print no anchor): 346 of the 382."""
+    0.29.0 start on an RTX 5060 Ti under WSL2) hits blind (vl_933-vl_935, vp_770-vp_772, print no anchor): 346 of the 382.
+    Helper cr19 (2026-12-05): the 18 misses re-read against the code and the SGLang 0.5.16-0.5.23 wheels (sg_333's
+    checkout pins sglang-kernel 0.4.5, the 0.5.16-0.5.17 releases: neither release's rules hit, and their
+    post-capture KV sizing is off by default); none moves: 343 of the 379 (346 of the 382 with bl19), and a row
+    outside ``KNOWN_MISSES`` that misses fails."""
     rows = _capacity_rows()
+    misses = {r["id"] for r in rows if r["outcome"] == "miss"}
+    assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
     assert len(rows) == 382
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]

@@ -35,12 +35,13 @@ def test_weights_above_the_card_at_every_setting_get_their_own_outcome():
     assert "does not fit on 1 × 11.49 GiB GPU at any setting" in cause, cause
     # the whole bf16 weights, 65.39 GiB, over 11.49 GiB cards: at least 6; fp8 weights (34.20 GiB): at least 3
     assert "needs ≥ 6 GPUs of this size (≥ 3 with fp8 weights)" in cause, cause
-    fitting = [f for f in e.diagnosis.fixes if f.fits]
+    fitting = [f for f in e.diagnosis.fixes if f.fits and "--cpu-offload-gb" not in f.flags]  # cr19: the offload
     assert [f.flags for f in fitting] == ["--tensor-parallel-size 2 --pipeline-parallel-size 5",
                                           "--tensor-parallel-size 2 --pipeline-parallel-size 3 --quantization fp8"]
     assert all(f.kv_tokens and _gpus(f.flags) >= 3 for f in fitting)
-    # nothing on the log's one GPU is called a fit
-    assert not any(f.fits for f in e.diagnosis.fixes if _gpus(f.flags) == 1)
+    # nothing on the log's one GPU is called a fit, but the weights kept in host memory (helper cr19:
+    # test_explain_cr19.py; the fix names the host memory it needs)
+    assert not any(f.fits for f in e.diagnosis.fixes if _gpus(f.flags) == 1 and "--cpu-offload-gb" not in f.flags)
 
 
 def test_the_fewest_gpus_are_the_fewest_the_plan_fits(monkeypatch):

@@ -299,7 +299,7 @@ def _startup_free_memory(failure, ctx=None, a=None):
     0.11.1 its MemAvailable (``utils/mem_utils.py`` ``MemorySnapshot.measure``, ``engines.unified``), so the
     memory to free is host memory (other programs, containers, another engine), and the page cache is already
     counted as free; before 0.11.1 cudaMemGetInfo's free, which the page cache lowers."""
-    short = None
+    short = u_passes = None  # u_passes: the utilization that passes the check (helper cr19: the offload fix)
     fixes: list[Fix] = []
     free, tot, req = failure.size("free"), failure.size("total"), failure.size("requested")
     host = _host_memory_read(ctx) if ctx is not None else None
@@ -318,6 +318,7 @@ def _startup_free_memory(failure, ctx=None, a=None):
     if free and tot:
         u2 = math.floor((free.value.bytes - MiB(512).bytes) / tot.value.bytes * 100) / 100
         if u2 > 0:
+            u_passes = u2
             fix = Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=None, fits=u2 > 0.05,
                       why=f"requested {u2:.2f} × {tot.text} ≤ the {free.text} free",
                       note="KV tokens depend on the non-KV memory, not measured before this check")
@@ -335,7 +336,7 @@ def _startup_free_memory(failure, ctx=None, a=None):
         fix = Fix(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
                   kv_tokens=None, fits=True, why="the whole requested memory becomes free")
         fixes.append(free_card := _on_a_free_card(a, ctx, fix) if a is not None and ctx is not None else fix)
-        cause = _vr().more_gpus(a, ctx, cause, fixes, free_card is not fix)  # helper cr17: explain.vgpus
+        cause = _vr().more_gpus(a, ctx, cause, fixes, free_card is not fix, utilization=u_passes)  # cr17: vgpus
     return cause, short, fixes
 
 

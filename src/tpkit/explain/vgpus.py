@@ -7,8 +7,8 @@ lightest weights an engine flag gives (the log's quantization, or ``--quantizati
 no engine flag on the log's GPUs makes room: ``--gpu-memory-utilization`` is at most the card, and
 ``--max-model-len``, ``--kv-cache-dtype``, ``--enforce-eager`` and ``--max-num-seqs`` change what comes after the
 weights (vLLM loads every weight of a rank before it sizes anything: ``v1/worker/gpu_worker.py`` ``load_model``
-before ``determine_available_memory``, 0.9–0.33).  ``--cpu-offload-gb`` keeps weights in host memory, which the log
-does not show, so it is named, not planned.
+before ``determine_available_memory``, 0.9–0.33).  ``--cpu-offload-gb`` keeps weights in host memory (helper cr19,
+below).
 
 Two numbers are given, each from the planner, none set by hand:
 
@@ -16,7 +16,15 @@ Two numbers are given, each from the planner, none set by hand:
   Sharding never shrinks the sum of the shards below the whole (replicated layers make it larger), and no GPU holds
   more than its total, so fewer GPUs of this size cannot hold the weights;
 - the fewest GPUs at which the log's settings re-planned at tp × pp fit (``explain.replan.relayout``, tp a power of
-  two, pp any stage count): the fix offered, one per weight kind (the checkpoint as run, and fp8 where it applies).
+  two, pp any stage count): the fix offered, one per weight kind (the checkpoint as run, and fp8 where it applies);
+- on the log's own GPUs (helper cr19, 2026-12-05): the smallest whole ``--cpu-offload-gb`` at which the plan of the
+  log's settings fits (``offload_fix``), with the utilization that passes the start-up check where the caller gives
+  one.  vLLM has the flag in every release these rules cover from 0.17 (0.19.1 and 0.21.0 read: ``engine/arg_utils.py``
+  ``--cpu-offload-gb``, ``model_executor/offloader/base.py`` ``create_offloader`` → ``offloader/uva.py``
+  ``UVAOffloader``: GiB per GPU, the rank's decoder layers' parameters moved whole, in order, to host memory, pinned
+  where the platform allows, read by the GPU through UVA in each forward); the planner charges it
+  (``engines.offload``, helper cpo).  The fit is the GPU's: the host must hold the offloaded bytes, which the log does
+  not show, and the fix says how many.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from tpkit.records import dataclass
 from tpkit.explain.diagnose import Fix, fp8_could_halve_weights
 from tpkit.explain.refusals import REFUSED
 
-__all__ = ["GpuCount", "fewest_gpus"]
+__all__ = ["GpuCount", "fewest_gpus", "offload_fix"]
 
 MAX_GPUS = 64
 """the largest tp × pp the search plans (eight nodes of eight)"""
@@ -69,9 +77,85 @@ def _gib(b: int) -> str:
     return f"{b / 2**30:.2f} GiB"
 
 
-def fewest_gpus(a, ctx) -> GpuCount | None:
+def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0, utilization: float | None = None) -> Fix | None:
+    """The smallest whole ``--cpu-offload-gb`` (1 … the rank's weights in GiB, rounded up) at which the log's settings
+    re-planned at its own layout and quantization fit with KV tokens (``explain.replan.relayout``, the re-plan
+    ``tpkit plan --from-log LOG <the flags>`` makes), with ``--gpu-memory-utilization utilization`` beside it where
+    given; None where even the largest does not fit (the embedding and lm_head stay on the GPU) or the planner
+    refuses the flag.  More offload only lowers the GPU's weights, so the search halves the interval; it starts
+    above the offload that leaves more weights than the card's ``total_bytes`` where that one is planned not to fit.
+
+    Where the plan at an offload stops only at vLLM's mamba-blocks check (a hybrid model with FULL decode graphs and
+    fewer KV blocks than ``--max-num-seqs``: ``engines.vllm.verdict._mamba_blocks``, vLLM ≥ 0.20
+    ``CompilationConfig.resolve_cudagraph_mode_and_sizes``), ``--max-num-seqs`` at that plan's block count is added
+    and the run re-planned with it: a fit only where that re-plan fits (vl_225: 190 blocks at 66 GiB against the
+    default 256 sequences)."""
+    from tpkit.explain.replan import log_planner, log_quantization_planned, relayout
+
+    tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
+    q = log_quantization_planned(ctx)
+    base = {"gpu_memory_utilization": utilization} if utilization is not None else {}
+
+    def run(changes: dict):
+        plan = log_planner(ctx, band=False, **base, **changes)
+        if plan is None:
+            return None
+        try:
+            return relayout(ctx, a, tp=tp, pp=pp, quantization=q, plan=plan)
+        except REFUSED:
+            return None
+
+    def tried(gib: int):
+        """(changes, relayout) of the fit at ``gib``, or None."""
+        changes = {"cpu_offload_gb": float(gib)}
+        done = run(changes)
+        if done is None:
+            return None
+        r = done.result
+        if r.verdict.fits and r.kv_tokens:
+            return changes, done
+        blocks = int((r.extra or {}).get("kv_blocks") or 0)
+        if r.verdict.knob == "--max-num-seqs" and blocks >= 1:
+            changes = {**changes, "max_num_seqs": blocks}
+            done = run(changes)
+            if done is not None and done.result.verdict.fits and done.result.kv_tokens:
+                return changes, done
+        return None
+
+    hi = max(1, math.ceil(weights_bytes / 2**30))
+    best = tried(hi)
+    if best is None:
+        return None
+    # lo does not fit (no offload: the caller's plan failed), hi does; an offload that leaves more weights than the
+    # card is a likely lower end, taken only once planned not to fit (the last parameter moved may overshoot the cap)
+    lo = 0
+    under = int((weights_bytes - total_bytes) // 2**30) if total_bytes else 0
+    if 0 < under < hi and tried(under) is None:
+        lo = under
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        got = tried(mid)
+        if got is None:
+            lo = mid
+        else:
+            hi, best = mid, got
+    changes, done = best
+    flags = " ".join(f"--{k.replace('_', '-')} {v:.2f}" if k == "gpu_memory_utilization" else
+                     f"--{k.replace('_', '-')} {int(v)}" for k, v in {**base, **changes}.items())
+    seqs = (f"; --max-num-seqs {changes['max_num_seqs']}: vLLM's FULL decode graphs need a KV block per sequence "
+            "(the mamba-blocks check)") if "max_num_seqs" in changes else ""
+    why = (f"{hi} GiB of each GPU's weights kept in host memory (vLLM reads them from host memory in "
+           f"every forward: slower decoding); {hi - 1} GiB does not fit when planned the same way{seqs}")
+    note = (f"fits the GPU when re-planned; needs {hi} GiB of free host memory (pinned where the platform allows), "
+            f"which the log does not show; {done.note}")
+    return Fix(flags=flags, kv_tokens=int(done.result.kv_tokens), fits=True, why=why, note=note)
+
+
+def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
     """The outcome for the log's run (anchors ``a``, context ``ctx``), or None where the model or the GPU is not
-    known, the plan of the log's own layout fits, or the lightest weights fit one card (some setting may then)."""
+    known, the plan of the log's own layout fits, or the lightest weights fit one card (some setting may then).
+    ``utilization``: the ``--gpu-memory-utilization`` that passes the log's start-up check, given to the offload fix
+    (the other process stays on the card)."""
     from tpkit.explain.replan import log_planner, log_quantization_planned, relayout
 
     if ctx.model is None or ctx.gpu is None or ctx.engine != "vllm":
@@ -119,6 +203,7 @@ def fewest_gpus(a, ctx) -> GpuCount | None:
                              note=f"the fewest GPUs of this size at which tpkit's plan fits (tp a power of two, any "
                                   f"stage count, up to {MAX_GPUS}; planned from the catalog): {r.verdict.message[:120]}"))
             break
+    offload = offload_fix(a, ctx, weights_bytes=_weights_bytes(own) or 0, total_bytes=total, utilization=utilization)
     m, q, w_all = bounds[0]
     text = (f"does not fit on {n0} × {_gib(total)} GPU at any setting that keeps the weights on the GPU: the weights "
             f"alone need {_gib(w_all)}" + (f" ({_gib(bounds[1][2])} with --quantization fp8)" if len(bounds) > 1 else "")
@@ -127,5 +212,11 @@ def fewest_gpus(a, ctx) -> GpuCount | None:
     if fixes:
         text += "; the fewest at which tpkit's plan fits: " + ", ".join(
             f"{f.why.split(' GPUs')[0]} ({f.flags})" for f in fixes)
-    text += "; --cpu-offload-gb (weights in host memory) is not planned: the log does not show the host"
+    if offload is not None:
+        gib = offload.flags.split("--cpu-offload-gb ")[1].split()[0]
+        text += (f"; on the log's GPU{'s' if n0 > 1 else ''}, {offload.flags} fits ({offload.kv_tokens:,} KV "
+                 f"tokens) if the host has {gib} GiB free for the weights: the log does not show the host")
+        fixes.append(offload)
+    else:
+        text += "; no --cpu-offload-gb up to the rank's weights fits when planned"
     return GpuCount(gpus=n0, at_least=min(b[0] for b in bounds), text=text, fixes=tuple(fixes))

@@ -135,15 +135,16 @@ def log_quantization(ctx) -> str | None:
     return log_quantization_planned(ctx)
 
 
-def more_gpus(a, ctx, cause: str, fixes: list, planned: bool) -> str:
+def more_gpus(a, ctx, cause: str, fixes: list, planned: bool, utilization: float | None = None) -> str:
     """Where the start-up check's advice to free the card was planned (``planned``) and does not fit: the outcome
     "does not fit on N × GPU at any setting" with the fewest GPUs that fit (``explain.vgpus``, helper cr17), its
-    fixes appended to ``fixes``; the cause, with the outcome where it applies."""
+    fixes appended to ``fixes``; the cause, with the outcome where it applies.  ``utilization``: the one that passes
+    the start-up check, for the ``--cpu-offload-gb`` fix on the log's GPUs (helper cr19)."""
     if not planned or fixes[-1].fits:
         return cause
     from tpkit.explain.vgpus import fewest_gpus
 
-    count = fewest_gpus(a, ctx)
+    count = fewest_gpus(a, ctx, utilization=utilization)
     if count is None:
         return cause
     fixes.extend(count.fixes)
