@@ -180,6 +180,14 @@ def _mig(diagnosis, ctx, anchored):
     return mig_fixes(diagnosis, ctx, anchored)
 
 
+def _anchor(anchor, diagnose, parsed, view, ctx):
+    """One engine's anchoring and diagnosis (``anchor_sglang`` / ``diagnose_sglang`` or the vLLM pair), with the MIG
+    fixes: (anchored, diagnosis, rows, printed tokens, predicted token range)."""
+    anchored = anchor(parsed, view, ctx)
+    diagnosis = _mig(diagnose(parsed, anchored, ctx), ctx, anchored)
+    return anchored, diagnosis, anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
+
+
 def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: dict | None = None,
                    forced_custom_allreduce: bool = False, text_settings: dict | None = None,
                    raw: bytes | None = None) -> Explanation:
@@ -198,10 +206,7 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
         from tpkit.explain.sgdiagnose import diagnose_sglang
         from tpkit.explain.sglang import anchor_sglang
 
-        anchored = anchor_sglang(parsed, view, ctx)
-        diagnosis = diagnose_sglang(parsed, anchored, ctx)
-        diagnosis = _mig(diagnosis, ctx, anchored)
-        rows, printed, rng = anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
+        anchored, diagnosis, rows, printed, rng = _anchor(anchor_sglang, diagnose_sglang, parsed, view, ctx)
         kv_source = anchored.cell_source
         if ctx.gpu_inferred is not None:
             missing.append(f"gpu name: not printed; {ctx.gpu_inferred.text()}")
@@ -230,10 +235,7 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
         from tpkit.explain.vdiagnose import diagnose_vllm
         from tpkit.explain.vllm import anchor_vllm
 
-        anchored = anchor_vllm(parsed, view, ctx)
-        diagnosis = diagnose_vllm(parsed, anchored, ctx)
-        diagnosis = _mig(diagnosis, ctx, anchored)
-        rows, printed, rng = anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
+        anchored, diagnosis, rows, printed, rng = _anchor(anchor_vllm, diagnose_vllm, parsed, view, ctx)
         kv_source = anchored.token_bytes_source
         if anchored.available is None:
             missing.append("available KV cache memory: not printed")
