@@ -412,7 +412,7 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     # pool larger than the GPU).  A pool that fits alone but not beside the req_to_token table keeps the verdict
     # that names that table (``verdict.make_verdict``, pool_end_free).
     free_for_kv = (b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora
-                   - b.mamba_bytes)
+                   - b.mamba_bytes)   # the memory left after the weights (and the pool_end_free line below)
     refused = Bytes(0)
     if b.tokens > 0 and pool.total_bytes > free_for_kv:
         refused = pool.total_bytes
@@ -434,8 +434,7 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         pool=pool, kv_bytes=kv_bytes, draft_pool=draft_pool, draft_kv_bytes=draft_kv, max_running_requests=running,
         req_to_token_rows=rows, req_to_token_cols=b.context_len + 4 + extra_cols, req_to_token=req,
         running_rule=rule, after_pool=after, kv_pool_refused=refused, kv_pool_refused_free=free_for_kv,
-        pool_end_free=(b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora
-                       - b.mamba_bytes - kv_bytes - in_budget - req))
+        pool_end_free=free_for_kv - kv_bytes - in_budget - req)
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:
