@@ -88,8 +88,8 @@ def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0, utilization
     Where the plan at an offload stops only at vLLM's mamba-blocks check (a hybrid model with FULL decode graphs and
     fewer KV blocks than ``--max-num-seqs``: ``engines.vllm.verdict._mamba_blocks``, vLLM ≥ 0.20
     ``CompilationConfig.resolve_cudagraph_mode_and_sizes``), ``--max-num-seqs`` at that plan's block count is added
-    and the run re-planned with it: a fit only where that re-plan fits (vl_225: 190 blocks at 66 GiB against the
-    default 256 sequences)."""
+    and the run re-planned with it: a fit only where that re-plan fits (a hybrid MoE checkpoint larger than its
+    card: 190 blocks at 66 GiB offloaded against the default 256 sequences; tests/explain/test_explain_cr19.py)."""
     from tpkit.explain.replan import log_planner, log_quantization_planned, relayout
 
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
