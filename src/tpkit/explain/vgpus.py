@@ -77,11 +77,12 @@ def _gib(b: int) -> str:
     return f"{b / 2**30:.2f} GiB"
 
 
-def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0, utilization: float | None = None) -> Fix | None:
-    """The smallest whole ``--cpu-offload-gb`` (1 … the rank's weights in GiB, rounded up) at which the log's settings
-    re-planned at its own layout and quantization fit with KV tokens (``explain.replan.relayout``, the re-plan
-    ``tpkit plan --from-log LOG <the flags>`` makes), with ``--gpu-memory-utilization utilization`` beside it where
-    given; None where even the largest does not fit (the embedding and lm_head stay on the GPU) or the planner
+def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0,
+                utilization: float | None = None) -> tuple[int, Fix] | None:
+    """(GiB, fix): the smallest whole ``--cpu-offload-gb`` (1 … the rank's weights in GiB, rounded up) at which the
+    log's settings re-planned at its own layout and quantization fit with KV tokens (``explain.replan.relayout``,
+    the re-plan ``tpkit plan --from-log LOG <the flags>`` makes), with ``--gpu-memory-utilization utilization``
+    beside it where given; None where even the largest does not fit (the embedding and lm_head stay on the GPU) or the planner
     refuses the flag.  More offload only lowers the GPU's weights, so the search halves the interval; it starts
     above the offload that leaves more weights than the card's ``total_bytes`` where that one is planned not to fit.
 
@@ -148,7 +149,7 @@ def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0, utilization
            f"every forward: slower decoding); {hi - 1} GiB does not fit when planned the same way{seqs}")
     note = (f"fits the GPU when re-planned; needs {hi} GiB of free host memory (pinned where the platform allows), "
             f"which the log does not show; {done.note}")
-    return Fix(flags=flags, kv_tokens=int(done.result.kv_tokens), fits=True, why=why, note=note)
+    return hi, Fix(flags=flags, kv_tokens=int(done.result.kv_tokens), fits=True, why=why, note=note)
 
 
 def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
@@ -203,7 +204,7 @@ def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
                              note=f"the fewest GPUs of this size at which tpkit's plan fits (tp a power of two, any "
                                   f"stage count, up to {MAX_GPUS}; planned from the catalog): {r.verdict.message[:120]}"))
             break
-    offload = offload_fix(a, ctx, weights_bytes=_weights_bytes(own) or 0, total_bytes=total, utilization=utilization)
+    found = offload_fix(a, ctx, weights_bytes=_weights_bytes(own) or 0, total_bytes=total, utilization=utilization)
     m, q, w_all = bounds[0]
     text = (f"does not fit on {n0} × {_gib(total)} GPU at any setting that keeps the weights on the GPU: the weights "
             f"alone need {_gib(w_all)}" + (f" ({_gib(bounds[1][2])} with --quantization fp8)" if len(bounds) > 1 else "")
@@ -212,8 +213,8 @@ def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
     if fixes:
         text += "; the fewest at which tpkit's plan fits: " + ", ".join(
             f"{f.why.split(' GPUs')[0]} ({f.flags})" for f in fixes)
-    if offload is not None:
-        gib = offload.flags.split("--cpu-offload-gb ")[1].split()[0]
+    if found is not None:
+        gib, offload = found
         text += (f"; on the log's GPU{'s' if n0 > 1 else ''}, {offload.flags} fits ({offload.kv_tokens:,} KV "
                  f"tokens) if the host has {gib} GiB free for the weights: the log does not show the host")
         fixes.append(offload)
