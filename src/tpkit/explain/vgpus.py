@@ -82,9 +82,10 @@ def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0,
     """(GiB, fix): the smallest whole ``--cpu-offload-gb`` (1 … the rank's weights in GiB, rounded up) at which the
     log's settings re-planned at its own layout and quantization fit with KV tokens (``explain.replan.relayout``,
     the re-plan ``tpkit plan --from-log LOG <the flags>`` makes), with ``--gpu-memory-utilization utilization``
-    beside it where given; None where even the largest does not fit (the embedding and lm_head stay on the GPU) or the planner
-    refuses the flag.  More offload only lowers the GPU's weights, so the search halves the interval; it starts
-    above the offload that leaves more weights than the card's ``total_bytes`` where that one is planned not to fit.
+    beside it where given; None where even the largest does not fit (the embedding and lm_head stay on the GPU) or
+    the planner refuses the flag.  More offload only lowers the GPU's weights, so the search halves the interval; it
+    starts above the offload that leaves more weights than the card's ``total_bytes`` where that one is planned not to
+    fit.
 
     Where the plan at an offload stops only at vLLM's mamba-blocks check (a hybrid model with FULL decode graphs and
     fewer KV blocks than ``--max-num-seqs``: ``engines.vllm.verdict._mamba_blocks``, vLLM ≥ 0.20
