@@ -6,6 +6,7 @@ temporary file is removed, then delivered as before: no hidden ``.NAME.*.tmp`` i
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import tempfile
@@ -30,9 +31,10 @@ def check_writable(path: str | os.PathLike, *, what: str, example: str = "allred
     folder = target.parent
     try:
         _check_writable(target, folder, path, what=what, example=example)
-    except OSError as exc:  # a name the file system refuses: too long (ENAMETOOLONG), a NUL … (helper nc19)
+    except OSError as exc:  # a name the file system refuses: too long (ENAMETOOLONG) … (helper nc19)
         shown = str(path) if len(str(path)) <= 80 else f"{str(path)[:60]}… ({len(str(path)):,} characters)"
-        raise TpkitError(f"{what} {shown}: not a usable file name ({exc.strerror or exc}); pass a shorter path, "
+        how = "pass a shorter path" if exc.errno == errno.ENAMETOOLONG else "pass a path this user can write"
+        raise TpkitError(f"{what} {shown}: not a usable file name ({exc.strerror or exc}); {how}, "
                          f"e.g. {example}") from None
     except ValueError as exc:  # an embedded NUL byte
         raise TpkitError(f"{what} {str(path)[:80]!r}: not a usable file name ({exc}); e.g. {example}") from None

@@ -181,3 +181,14 @@ def test_the_largest_64_bit_number_is_still_taken():
     from tpkit.cli.argtypes import INT64_MAX, whole_number
 
     assert whole_number(str(INT64_MAX)) == INT64_MAX and whole_number(str(-INT64_MAX)) == -INT64_MAX
+
+
+@pytest.mark.parametrize("argv", [("plan", "Qwen/Qwen3-8B", "--gpu", "H100", "--engine", "vllm", "--max-model-len"),
+                                  ("plan", "Qwen/Qwen3-8B", "--gpu", "H100", "--engine", "vllm", "--max-num-seqs")])
+@pytest.mark.parametrize("value", ["9" * 400 + "k", "1" * 20 + "k"])
+def test_a_suffixed_number_beyond_64_bits_is_refused(capsys, argv, value):
+    """Helper rev19 (2026-12-06). Before: '9'*400 + 'k' ended in OverflowError 'cannot convert float infinity to
+    integer' (argtypes.whole_number's suffix readings, engine_flags' vLLM 'k' = 1000 for --max-model-len), a
+    traceback; and '1'*20 + 'k' was taken as 1.1e22 tokens by --max-model-len, past the 64-bit bound."""
+    line = refused(capsys, *argv, value, says=("a 64-bit integer", argv[-1]))
+    assert len(line) < 400

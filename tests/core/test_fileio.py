@@ -105,3 +105,21 @@ def test_a_signal_handler_of_the_caller_is_left_alone(tmp_path):
         assert seen == [signal.SIGTERM]
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def test_a_name_refused_for_another_reason_is_not_told_to_be_shorter(tmp_path, monkeypatch):
+    """Helper rev19 (2026-12-06): nc19's OSError branch told every refused name to be shorter, also a stat refused
+    for permission (EACCES, which ``Path.is_dir`` raises); only ENAMETOOLONG is a length problem."""
+    import errno
+    from pathlib import Path
+
+    def denied(self):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(Path, "is_dir", denied)
+    with pytest.raises(TpkitError, match="Permission denied") as info:
+        check_writable(tmp_path / "out.json", what="--json")
+    assert "shorter" not in str(info.value) and "can write" in str(info.value)
+    monkeypatch.undo()
+    with pytest.raises(TpkitError, match="pass a shorter path"):
+        check_writable(tmp_path / ("m" * 400), what="--json")

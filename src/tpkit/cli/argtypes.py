@@ -9,12 +9,24 @@ from __future__ import annotations
 import argparse
 import re
 
-__all__ = ["whole_number", "SERVING_FLAGS", "add_serving_flags", "serving_flags_given"]
+__all__ = ["whole_number", "within_int64", "SERVING_FLAGS", "add_serving_flags", "serving_flags_given"]
 
 INT64_MAX = 2**63 - 1
 """the largest whole number a flag takes"""
 
 _SUFFIXED = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kKmM])i?\s*")
+
+
+def within_int64(value: int, text: str) -> int:
+    """``value`` (read from ``text``) where it is a 64-bit integer; else the refusal that names the bound (helper
+    nc19: 400 digits ended in an OverflowError traceback deep in a plan)."""
+    if abs(value) > INT64_MAX:
+        t = text.strip()
+        shown = t if len(t) <= 30 else f"{t[:20]}… ({len(t)} characters)"
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of at most {INT64_MAX:,} (a 64-bit integer, the largest count the engines' "
+            f"torch and C code hold), got {shown}; pass a smaller number")
+    return value
 
 
 def whole_number(text: str) -> int:
@@ -25,15 +37,11 @@ def whole_number(text: str) -> int:
     except ValueError:
         pass
     else:
-        if abs(value) > INT64_MAX:  # helper nc19: 400 digits ended in an OverflowError traceback deep in a plan
-            shown = text.strip() if len(text.strip()) <= 30 else f"{text.strip()[:20]}… ({len(text.strip())} digits)"
-            raise argparse.ArgumentTypeError(
-                f"expected a whole number of at most {INT64_MAX:,} (a 64-bit integer, the largest count the engines' "
-                f"torch and C code hold), got {shown}")
-        return value
+        return within_int64(value, text)
     m = _SUFFIXED.fullmatch(text)
     if m:
         n, big = float(m.group(1)), m.group(2).lower() == "m"
+        within_int64(int(m.group(1).split(".")[0]) * (2**20 if big else 2**10), text)  # 400 digits + k: no inf
         dec, binary = int(n * (10**6 if big else 10**3)), int(n * (2**20 if big else 2**10))
         unit = "M" if big else "k"
         raise argparse.ArgumentTypeError(

@@ -12,7 +12,7 @@ import argparse
 import re
 from dataclasses import fields
 
-from tpkit.cli.argtypes import whole_number
+from tpkit.cli.argtypes import whole_number, within_int64
 from tpkit.engines.engine import Engine, Flag
 from tpkit.engines.registry import all_engines
 from tpkit.errors import PlanInputError
@@ -78,7 +78,10 @@ def _readable(auto: bool):
                 "--max-model-len out (the model's maximum) and, if that does not fit, the verdict names the "
                 "largest --max-model-len that does")
         m = re.fullmatch(r"(\d+(?:\.\d+)?)k", t)
-        return int(float(m.group(1)) * 1000) if m else whole_number(t)
+        if m is None:
+            return whole_number(t)
+        within_int64(int(m.group(1).split(".")[0]) * 1000, t)  # before float(): 400 digits + k is inf
+        return int(float(m.group(1)) * 1000)
 
     return parse
 

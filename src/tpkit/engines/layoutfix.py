@@ -40,7 +40,7 @@ def tp_candidates(gpu, tp: int, candidates: tuple[int, ...] = TP_CANDIDATES) -> 
 def larger_gpus(gpu) -> tuple["GpuSpec", ...]:
     """For a MIG slice: the larger slices of the same card (by CUDA total, then SMs), then the whole card; () for a
     whole card."""
-    if not on_mig(gpu) or not gpu.mig_parent:  # a slice of a card tpkit does not know (explain.migfix.as_slice)
+    if not on_mig(gpu) or not gpu.mig_parent:  # a slice of a card tpkit does not know (explain.runfacts.as_slice)
         return ()
     from tpkit.hardware.catalog import list_mig_profiles, lookup_gpu
 

@@ -168,16 +168,19 @@ def _in_use(what: str, ctx: Context) -> str:
 
 
 def _mig(diagnosis, ctx, anchored):
-    """On a MIG slice, no fix with more GPUs (``explain.migfix``); imported only there."""
-    if getattr(getattr(ctx, "gpu", None), "mig_profile", None) is None:
-        if getattr(ctx, "gpu", None) is None and getattr(ctx, "printed_mig", None):
-            from tpkit.explain.migfix import drop_wide_fixes
+    """On a MIG slice, no fix with more GPUs (``explain.migfix``, imported only there): a slice the GPU is known as
+    (the catalog's, or one ``--gpu-memory`` sized: ``explain.runfacts.as_slice``) gets ``mig_fixes``; a slice the log
+    names whose GPU is unknown gets its wide fixes dropped (``drop_wide_fixes``)."""
+    gpu = getattr(ctx, "gpu", None)
+    if getattr(gpu, "mig_profile", None) is not None:
+        from tpkit.explain.migfix import mig_fixes
 
-            return drop_wide_fixes(diagnosis, ctx.printed_mig)
-        return diagnosis
-    from tpkit.explain.migfix import mig_fixes
+        return mig_fixes(diagnosis, ctx, anchored)
+    if gpu is None and getattr(ctx, "printed_mig", None):
+        from tpkit.explain.migfix import drop_wide_fixes
 
-    return mig_fixes(diagnosis, ctx, anchored)
+        return drop_wide_fixes(diagnosis, ctx.printed_mig)
+    return diagnosis
 
 
 def _anchor(anchor, diagnose, parsed, view, ctx):

@@ -77,19 +77,21 @@ def _gib(b: int) -> str:
     return f"{b / 2**30:.2f} GiB"
 
 
-def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0, utilization: float | None = None) -> Fix | None:
-    """The smallest whole ``--cpu-offload-gb`` (1 … the rank's weights in GiB, rounded up) at which the log's settings
-    re-planned at its own layout and quantization fit with KV tokens (``explain.replan.relayout``, the re-plan
-    ``tpkit plan --from-log LOG <the flags>`` makes), with ``--gpu-memory-utilization utilization`` beside it where
-    given; None where even the largest does not fit (the embedding and lm_head stay on the GPU) or the planner
-    refuses the flag.  More offload only lowers the GPU's weights, so the search halves the interval; it starts
-    above the offload that leaves more weights than the card's ``total_bytes`` where that one is planned not to fit.
+def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0,
+                utilization: float | None = None) -> tuple[int, Fix] | None:
+    """(GiB, fix): the smallest whole ``--cpu-offload-gb`` (1 … the rank's weights in GiB, rounded up) at which the
+    log's settings re-planned at its own layout and quantization fit with KV tokens (``explain.replan.relayout``,
+    the re-plan ``tpkit plan --from-log LOG <the flags>`` makes), with ``--gpu-memory-utilization utilization``
+    beside it where given; None where even the largest does not fit (the embedding and lm_head stay on the GPU) or
+    the planner refuses the flag.  More offload only lowers the GPU's weights, so the search halves the interval; it
+    starts above the offload that leaves more weights than the card's ``total_bytes`` where that one is planned not to
+    fit.
 
     Where the plan at an offload stops only at vLLM's mamba-blocks check (a hybrid model with FULL decode graphs and
     fewer KV blocks than ``--max-num-seqs``: ``engines.vllm.verdict._mamba_blocks``, vLLM ≥ 0.20
     ``CompilationConfig.resolve_cudagraph_mode_and_sizes``), ``--max-num-seqs`` at that plan's block count is added
-    and the run re-planned with it: a fit only where that re-plan fits (vl_225: 190 blocks at 66 GiB against the
-    default 256 sequences)."""
+    and the run re-planned with it: a fit only where that re-plan fits (a hybrid MoE checkpoint larger than its
+    card: 190 blocks at 66 GiB offloaded against the default 256 sequences; tests/explain/test_explain_cr19.py)."""
     from tpkit.explain.replan import log_planner, log_quantization_planned, relayout
 
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
@@ -148,7 +150,7 @@ def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0, utilization
            f"every forward: slower decoding); {hi - 1} GiB does not fit when planned the same way{seqs}")
     note = (f"fits the GPU when re-planned; needs {hi} GiB of free host memory (pinned where the platform allows), "
             f"which the log does not show; {done.note}")
-    return Fix(flags=flags, kv_tokens=int(done.result.kv_tokens), fits=True, why=why, note=note)
+    return hi, Fix(flags=flags, kv_tokens=int(done.result.kv_tokens), fits=True, why=why, note=note)
 
 
 def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
@@ -203,7 +205,7 @@ def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
                              note=f"the fewest GPUs of this size at which tpkit's plan fits (tp a power of two, any "
                                   f"stage count, up to {MAX_GPUS}; planned from the catalog): {r.verdict.message[:120]}"))
             break
-    offload = offload_fix(a, ctx, weights_bytes=_weights_bytes(own) or 0, total_bytes=total, utilization=utilization)
+    found = offload_fix(a, ctx, weights_bytes=_weights_bytes(own) or 0, total_bytes=total, utilization=utilization)
     m, q, w_all = bounds[0]
     text = (f"does not fit on {n0} × {_gib(total)} GPU at any setting that keeps the weights on the GPU: the weights "
             f"alone need {_gib(w_all)}" + (f" ({_gib(bounds[1][2])} with --quantization fp8)" if len(bounds) > 1 else "")
@@ -212,8 +214,8 @@ def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
     if fixes:
         text += "; the fewest at which tpkit's plan fits: " + ", ".join(
             f"{f.why.split(' GPUs')[0]} ({f.flags})" for f in fixes)
-    if offload is not None:
-        gib = offload.flags.split("--cpu-offload-gb ")[1].split()[0]
+    if found is not None:
+        gib, offload = found
         text += (f"; on the log's GPU{'s' if n0 > 1 else ''}, {offload.flags} fits ({offload.kv_tokens:,} KV "
                  f"tokens) if the host has {gib} GiB free for the weights: the log does not show the host")
         fixes.append(offload)

@@ -9,7 +9,7 @@ from tpkit.errors import TpkitError
 from tpkit.hardware.catalog import list_gpus, lookup_gpu
 from tpkit.logs.printed import PrintedSize
 
-__all__ = ["gpu_in", "gpus_with_total", "GPU_NEEDLES", "mig_slice_named"]
+__all__ = ["gpu_in", "gpus_with_total", "GPU_NEEDLES", "mig_slice_named", "mig_profile_of"]
 
 GPU_NEEDLES = ("NVIDIA", "Tesla", "GeForce", "Instinct", "device_name=")
 _NAME = re.compile(r"(?:device_name=)?\b(NVIDIA|Tesla|Quadro|AMD Instinct|AMD)[ _]"

@@ -28,7 +28,8 @@ from tpkit.perf.policy import CommSetup, available_policies, collectives_us, def
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
 from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
-from tpkit.perf.runtime_sglang import SPEC_V2_FLAG, sglang_spec_v2, spec_v1_request_host_us
+from tpkit.perf.runtime_sglang import (SPEC_V2_FLAG, sglang_spec_v2, spec_v1_request_host_us,
+                                      spec_v1_sync_host_us)
 from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, draft_step_kernels, running_requests, sglang_extend_logit_rows
 from tpkit.perf.verdict import confidence_of, resident_note, verdict_for
 from tpkit.perf.work import Batch, Shard, forward_kernels
@@ -222,13 +223,6 @@ def _base_step(ctx: _Ctx, batch: int, policy: str) -> tuple[ForwardTime, object]
                                               padded=pad), policy, graph=graph)
 
 
-def _sync_host_us(rt: Runtime) -> float:
-    """Host work per speculative cycle that the GPU waits for when the engine does not overlap it.  SGLang
-    spec v1 only: vLLM before async scheduling (< 0.14) exposes its host work in plain decoding and in
-    speculation alike, and a constant for it fitted to zero on the training rows (bench/decode_fit.py)."""
-    return C["sglang_spec_v1_host_us"].value if rt.engine == "sglang" and not rt.spec_overlap else 0.0
-
-
 def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: float) -> SpecPoint:
     """One cycle.  SGLang: num_steps draft forwards of batch × topk tokens (num_steps − 1 from 0.4.3,
     ``Runtime.draft_skips_last_forward``), the verify, then a draft extend on
@@ -263,8 +257,9 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
                                    sample_rows=batch, logit_rows=sglang_extend_logit_rows(batch, pad, rt.spec_overlap)).total_us
     draft_us = sum(f.total_us for f in steps) if queued_us is None else queued_us
     gpu = draft_us + verify.total_us + extend_us + C["spec_small_kernels"].value * C["small_kernel_us"].value
-    if _sync_host_us(rt):   # + the per-request host work, measured (perf.runtime_sglang.spec_v1_request_host_us)
-        cycle = gpu + C["spec_host_sync_us"].value + _sync_host_us(rt) + spec_v1_request_host_us(rt, batch)
+    host_us, per_request_us = spec_v1_sync_host_us(rt), spec_v1_request_host_us(rt, batch)  # perf.runtime_sglang
+    if host_us:
+        cycle = gpu + C["spec_host_sync_us"].value + host_us + per_request_us
     else:
         cycle = (gpu + C["spec_host_sync_us"].value) / (1.0 - C["spec_host_fraction"].value)
     overhead = cycle - draft_us - verify.total_us - extend_us
@@ -277,7 +272,7 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
              ("verify launch-bound (in verify)", max(0.0, verify.host_us - verify.gpu_us)),
              ("verify attention (in verify)", dict(verify.by_kind_us).get("attention", 0.0)),
              ("draft extend", extend_us), ("overhead", overhead),
-             ("host not overlapped (in overhead)", _sync_host_us(rt)), ("host per running request (in overhead)", spec_v1_request_host_us(rt, batch)))
+             ("host not overlapped (in overhead)", host_us), ("host per running request (in overhead)", per_request_us))
     plain_tok_s = _plain_running(ctx, offered) / base_us * 1e6
     return SpecPoint(cycle_us=cycle, tok_s=tok_s, accept_length=tau, speedup=tok_s / plain_tok_s, parts_us=parts,
                      running=batch, cap_source=cap_source)

@@ -36,7 +36,7 @@ from tpkit.perf.constants import C
 
 __all__ = ["sglang_spec_v2", "sglang_default_backend", "FA3_DEFAULT_FIRST", "SPEC_V2_FLAG", "SPEC_V2_FIRST", "SPEC_V2_DEFAULT", "SPEC_V2_ONLY",
            "SKIP_LAST_DRAFT_FORWARD", "router_extra_kernels", "ROUTER_FALLBACK_KERNELS", "MOE_FUSED_GATE_FIRST",
-           "KIMI_GATE_FIRST"]
+           "KIMI_GATE_FIRST", "spec_v1_sync_host_us", "spec_v1_request_host_us"]
 
 
 FA3_DEFAULT_FIRST = (0, 4, 6)
@@ -229,6 +229,19 @@ def router_extra_kernels(*, num_experts: int, n_group: int, release: tuple[int, 
                                      "(layers/moe/topk.py)")
 
 
+def _spec_v1(rt) -> bool:
+    """SGLang speculation without the overlap scheduler (spec v1): its host work each cycle is exposed."""
+    return rt.engine == "sglang" and not rt.spec_overlap
+
+
+def spec_v1_sync_host_us(rt) -> float:
+    """Host work per speculative cycle that the GPU waits for when the engine does not overlap it
+    (``sglang_spec_v1_host_us``; ``rt``: a ``perf.runtime.Runtime``).  SGLang spec v1 only: vLLM before async
+    scheduling (< 0.14) exposes its host work in plain decoding and in speculation alike, and a constant for it fitted
+    to zero on the training rows (bench/decode_fit.py)."""
+    return C["sglang_spec_v1_host_us"].value if _spec_v1(rt) else 0.0
+
+
 def spec_v1_request_host_us(rt, running: int) -> float:
     """µs per speculative cycle of per-request host work the GPU waits for: SGLang without spec overlap only
     (``rt``: a ``perf.runtime.Runtime``; cost ``sglang_spec_v1_host_per_request_us`` × ``running``; helper sp19b).
@@ -254,7 +267,4 @@ def spec_v1_request_host_us(rt, running: int) -> float:
     512-token outputs, accept length 2.18), 4.6 µs (0.4.9).  A lower bound: the GPU→CPU copies, the tensor iteration
     and ZMQ's send are not timed.  Spec v2 (overlap) and vLLM: 0 here (their host share is ``spec_host_fraction``).
     """
-    if rt.engine != "sglang" or rt.spec_overlap:
-        return 0.0
-    return C["sglang_spec_v1_host_per_request_us"].value * max(0, running)
-
+    return C["sglang_spec_v1_host_per_request_us"].value * max(0, running) if _spec_v1(rt) else 0.0

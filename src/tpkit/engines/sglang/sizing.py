@@ -394,6 +394,24 @@ def _draft_pool(b: KvBudget) -> KVPoolPlan | None:
                       buffers=buffers, page_size=b.page_size, dtype=b.spec.draft_kv_dtype)
 
 
+def _allocated_pools(pool: KVPoolPlan, draft_pool, tokens: int, free_for_kv: Bytes):
+    """(target pool, draft pool, bytes refused): the pools as allocated, or none where the target's does not fit.
+
+    SGLang sizes the tokens from the budget, then allocates the KV buffers of tokens + page_size rows
+    (``mem_cache/memory_pool.py`` ``MHATokenToKVPool._create_buffers``, ``self.size + self.page_size``; read in
+    sglang 0.4.4.post2, 0.4.9, 0.5.6 and 0.5.21): the padding page comes out of the slack, and a pool larger than all
+    the memory left after the weights (``free_for_kv``) is a CUDA out of memory in torch.zeros whatever else is
+    allocated beside it.  The pool then never exists (helper nc19: --page-size 32768 on 2 GiB planned a pool larger
+    than the GPU): the target's pool comes back empty, no draft pool, and the bytes it asked for.  A pool that fits
+    alone but not beside the req_to_token table keeps the verdict that names that table (``verdict.make_verdict``,
+    pool_end_free)."""
+    if tokens <= 0 or pool.total_bytes <= free_for_kv:
+        return pool, draft_pool, Bytes(0)
+    empty = KVPoolPlan(num_tokens=0, padded_tokens=0, cell_bytes=pool.cell_bytes, buffers=(),
+                       page_size=pool.page_size, dtype=pool.dtype)
+    return empty, None, pool.total_bytes
+
+
 def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
                 machine: MachineProfile | None, weights_bytes: Bytes, weights_source: str,
                 extra_uses: tuple[LineItem, ...] = (), draft_weights: Bytes | None = None) -> SglangSizing:
@@ -405,20 +423,9 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     running, rows, rule = _running(b, options, model.architecture)
     extra_cols = b.spec.num_draft_tokens if b.spec else 0
     req = req_to_token_bytes(rows, b.context_len, extra_cols) if b.tokens > 0 else Bytes(0)
-    # SGLang sizes the tokens from the budget, then allocates the KV buffers of tokens + page_size rows
-    # (memory_pool.py MHATokenToKVPool._create_buffers, sglang 0.5.21): the padding page comes out of the slack,
-    # and a pool larger than all the memory left after the weights is a CUDA out of memory in torch.zeros whatever
-    # else is allocated beside it.  The pool then never exists (helper nc19: --page-size 32768 on 2 GiB planned a
-    # pool larger than the GPU).  A pool that fits alone but not beside the req_to_token table keeps the verdict
-    # that names that table (``verdict.make_verdict``, pool_end_free).
     free_for_kv = (b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora
-                   - b.mamba_bytes)
-    refused = Bytes(0)
-    if b.tokens > 0 and pool.total_bytes > free_for_kv:
-        refused = pool.total_bytes
-        pool = KVPoolPlan(num_tokens=0, padded_tokens=0, cell_bytes=pool.cell_bytes, buffers=(),
-                          page_size=pool.page_size, dtype=pool.dtype)
-        draft_pool = None
+                   - b.mamba_bytes)   # the memory left after the weights (and the pool_end_free line below)
+    pool, draft_pool, refused = _allocated_pools(pool, draft_pool, b.tokens, free_for_kv)
     draft_kv = draft_pool.total_bytes if draft_pool else Bytes(0)
     kv_bytes = pool.total_bytes
     before = b.spec is None or b.spec.loaded_before_pool
@@ -434,8 +441,7 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         pool=pool, kv_bytes=kv_bytes, draft_pool=draft_pool, draft_kv_bytes=draft_kv, max_running_requests=running,
         req_to_token_rows=rows, req_to_token_cols=b.context_len + 4 + extra_cols, req_to_token=req,
         running_rule=rule, after_pool=after, kv_pool_refused=refused, kv_pool_refused_free=free_for_kv,
-        pool_end_free=(b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora
-                       - b.mamba_bytes - kv_bytes - in_budget - req))
+        pool_end_free=free_for_kv - kv_bytes - in_budget - req)
 
 
 def graph_slack_need(s: SglangSizing) -> Bytes:
