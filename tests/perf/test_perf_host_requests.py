@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LLAMA = load_model("meta-llama/Llama-3.1-8B-Instruct")
 EAGLE = SpecSettings(algorithm="EAGLE", num_steps=3, topk=1, num_draft_tokens=4)
 KEY = "sglang_spec_v1_host_per_request_us"
+NEW_IDS = "sglang_spec_v1_host_per_request_new_ids_us"
 PART = "host per running request (in overhead)"
 
 
@@ -34,9 +35,9 @@ def llama(batch, **kw):
 
 
 def test_only_sglang_without_spec_overlap_pays_per_running_request():
-    h = C[KEY].value
+    h, new = C[KEY].value, C[NEW_IDS].value
     assert spec_v1_request_host_us(rt("sglang", "0.4.4.post2"), 24) == pytest.approx(24 * h)
-    assert spec_v1_request_host_us(rt("sglang", "0.5.10"), 1) == pytest.approx(h)        # spec v1 (no overlap)
+    assert spec_v1_request_host_us(rt("sglang", "0.5.10"), 1) == pytest.approx(new)      # spec v1 (no overlap)
     assert spec_v1_request_host_us(rt("sglang", "0.5.13", topk=4), 64) == 0.0           # spec v2 overlaps
     assert spec_v1_request_host_us(rt("vllm", "0.34.0"), 64) == 0.0
 
@@ -52,12 +53,25 @@ def test_the_cycle_grows_by_the_measured_cost_per_running_request(monkeypatch):
         assert with_term[b].speedup < without[b].speedup
 
 
-def test_the_constant_is_the_recorded_measurement():
+def test_the_constants_are_the_recorded_measurements():
     run = json.loads((ROOT / "docs/runs/sglang_host_per_request_0.4.4.post2_2026-12-05.json").read_text())
     assert run["output"] == 512 and run["accept"] == 2.18
     assert C[KEY].value == pytest.approx(run["slope_us"], abs=0.05)
     later = json.loads((ROOT / "docs/runs/sglang_host_per_request_0.4.9_2026-12-05.json").read_text())
+    assert later["output"] == 512 and later["accept"] == 2.18
+    assert C[NEW_IDS].value == pytest.approx(later["slope_us"], abs=0.05)
     assert 0 < later["slope_us"] < run["slope_us"]        # 0.4.9 sends only the new ids
+
+
+@pytest.mark.parametrize("version, key", [("0.4.4.post2", KEY), ("0.4.6", KEY), ("0.4.6.post3", KEY),
+                                          ("0.4.6.post4", NEW_IDS), ("0.4.7", NEW_IDS), ("0.4.9", NEW_IDS)])
+def test_the_cost_per_request_follows_the_release_that_sends_only_new_ids(version, key):
+    """stream_output_generation sends decode_ids[req.send_decode_id_offset:] from 0.4.6.post4 (read in the
+    0.4.6.post3 and 0.4.6.post4 wheels): the 0.4.9 measurement from there, the 0.4.4.post2 one before."""
+    r = rt("sglang", version)
+    assert r.stream_new_ids_only == (key == NEW_IDS)
+    assert spec_v1_request_host_us(r, 8) == pytest.approx(8 * C[key].value)
+    assert C[KEY].value != C[NEW_IDS].value
 
 
 def test_the_script_extracts_decorated_classes_and_methods(tmp_path):

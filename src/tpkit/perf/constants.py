@@ -265,7 +265,19 @@ C = {
                "0.4.4.post2's own EagleVerifyInput.verify per-token calls, process_batch_result_decode's "
                "check_finished and stream_output_generation (BatchTokenIDOut pickled) timed on an Intel Xeon VM, "
                "each cycle the fastest of 9 runs: 6.2 us per request (512-token outputs, accept length 2.18); 0.4.9 "
-               "4.6 us; a lower bound (GPU->CPU copies, tensor iteration, ZMQ send not timed)",
+               "4.6 us (sglang_spec_v1_host_per_request_new_ids_us); a lower bound (GPU->CPU copies, tensor "
+               "iteration, ZMQ send not timed).  Releases before 0.4.6.post4, whose stream_output_generation resends "
+               "the whole output every cycle (read in 0.4.4.post2, 0.4.5, 0.4.6, 0.4.6.post3 wheels; helper tidy19)",
+        confidence="measured"),
+    "sglang_spec_v1_host_per_request_new_ids_us": Const(
+        value=4.6, unit="us per running request per speculative cycle of host work the GPU waits for (SGLang spec v1, "
+                        "0.4.6.post4 and later)",
+        source="bench/sglang_host_per_request.py on the sglang 0.4.9 wheel (docs/benchmarks.md §3.10, "
+               "docs/runs/sglang_host_per_request_0.4.9_2026-12-05.json, helper sp19b): the same calls as "
+               "sglang_spec_v1_host_per_request_us, 4.6 us per request (512-token outputs, accept length 2.18); "
+               "from 0.4.6.post4 managers/scheduler_output_processor_mixin.py stream_output_generation sends only "
+               "the ids new since the last send (decode_ids[req.send_decode_id_offset:]; read in 0.4.6.post4, "
+               "0.4.6.post5, 0.4.7, 0.4.8, 0.4.9 wheels; absent in 0.4.6.post3; helper tidy19)",
         confidence="measured"),
     "step_overhead_kernels": Const(
         value=4, unit="kernels per forward (sampling/argmax, logits processing, position update)",

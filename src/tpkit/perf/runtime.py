@@ -21,7 +21,7 @@ import re
 from tpkit.errors import PlanInputError
 from tpkit.perf.fa2_verify import multi_token_attention
 from tpkit.perf.mla_splits import decode_kv_splits
-from tpkit.perf.runtime_sglang import _sglang, sglang_default_backend
+from tpkit.perf.runtime_sglang import _sglang, sglang_default_backend, streams_new_ids_only
 from tpkit.perf.runtime_sglang import sglang_spec_v2  # noqa: F401  (public: in __all__)
 from tpkit.records import dataclass
 
@@ -110,6 +110,10 @@ class Runtime:
     sparse_mla: bool = False
     """the attention is DeepSeek sparse attention through a sparse-MLA implementation: every token, the verify's
     included, attends decode-style (MQA over the latents) to the indexer's top-k tokens"""
+    stream_new_ids_only: bool = True
+    """SGLang's scheduler streams each request only the output ids new since its last send
+    (``scheduler_output_processor_mixin.py`` ``stream_output_generation``: ``decode_ids[req.send_decode_id_offset:]``,
+    from 0.4.6.post4; before it the whole output every cycle, read in 0.4.4.post2–0.4.6.post3)"""
 
     @property
     def label(self) -> str:
@@ -198,7 +202,8 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
         backend = attention_backend or sglang_default_backend(ver, cc, mla, topk)
     _check_backend(engine, backend, mla, sparse=vllm_sparse, given=attention_backend is not None)
     if engine == "sglang":
-        rt = _sglang(ver, backend, mla, topk, algorithm, spec_v2)
+        rt = {**_sglang(ver, backend, mla, topk, algorithm, spec_v2),
+              "stream_new_ids_only": streams_new_ids_only(version, ver)}
     else:
         if spec_v2 is not None:
             raise PlanInputError("--sglang-spec-v2 is an SGLang setting (SGLANG_ENABLE_SPEC_V2); vLLM has no spec "

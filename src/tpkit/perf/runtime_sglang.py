@@ -31,12 +31,15 @@ Facts read from SGLang's own sources (wheels in /work/data/wheels, 2026-12-01; t
 
 from __future__ import annotations
 
+import re
+
 from tpkit.errors import PlanInputError
 from tpkit.perf.constants import C
 
 __all__ = ["sglang_spec_v2", "sglang_default_backend", "FA3_DEFAULT_FIRST", "SPEC_V2_FLAG", "SPEC_V2_FIRST", "SPEC_V2_DEFAULT", "SPEC_V2_ONLY",
            "SKIP_LAST_DRAFT_FORWARD", "router_extra_kernels", "ROUTER_FALLBACK_KERNELS", "MOE_FUSED_GATE_FIRST",
-           "KIMI_GATE_FIRST", "spec_v1_sync_host_us", "spec_v1_request_host_us"]
+           "KIMI_GATE_FIRST", "spec_v1_sync_host_us", "spec_v1_request_host_us", "STREAM_NEW_IDS_FROM",
+           "streams_new_ids_only"]
 
 
 FA3_DEFAULT_FIRST = (0, 4, 6)
@@ -242,9 +245,25 @@ def spec_v1_sync_host_us(rt) -> float:
     return C["sglang_spec_v1_host_us"].value if _spec_v1(rt) else 0.0
 
 
+STREAM_NEW_IDS_FROM = (0, 4, 6, 4)
+"""``release_key`` of the first SGLang release whose ``stream_output_generation`` sends only the new output ids
+(``decode_ids[req.send_decode_id_offset:]`` in ``managers/scheduler_output_processor_mixin.py``: present in the
+0.4.6.post4, 0.4.6.post5, 0.4.7, 0.4.8 and 0.4.9 wheels, absent in 0.4.4.post2, 0.4.5, 0.4.6 and 0.4.6.post3)"""
+
+
+def streams_new_ids_only(version: str | None, ver: tuple[int, int, int]) -> bool:
+    """The release (``version`` as given, ``ver`` its parsed (major, minor, patch); None: the newest) is at or after
+    ``STREAM_NEW_IDS_FROM``.  The post number is read here because ``perf`` does not import the engine rules
+    (``engines.sglang.versions.release_key`` reads it the same way)."""
+    if version is None:
+        return True
+    post = re.search(r"post(\d+)", str(version))
+    return (*ver, int(post.group(1)) if post else 0) >= STREAM_NEW_IDS_FROM
+
+
 def spec_v1_request_host_us(rt, running: int) -> float:
     """µs per speculative cycle of per-request host work the GPU waits for: SGLang without spec overlap only
-    (``rt``: a ``perf.runtime.Runtime``; cost ``sglang_spec_v1_host_per_request_us`` × ``running``; helper sp19b).
+    (``rt``: a ``perf.runtime.Runtime``; cost per request × ``running``; helper sp19b, the release split helper tidy19).
 
         in:  the cycle's runtime (engine, whether speculation overlaps the host), the running requests
         out: µs of host time per cycle the GPU waits for, on top of the fixed ``sglang_spec_v1_host_us``
@@ -264,7 +283,13 @@ def spec_v1_request_host_us(rt, running: int) -> float:
 
     Size: ``sglang_spec_v1_host_per_request_us``, these calls of the release's own code timed on a CPU by
     ``bench/sglang_host_per_request.py`` (docs/benchmarks.md §3.10): 6.2 µs per running request per cycle (0.4.4.post2,
-    512-token outputs, accept length 2.18), 4.6 µs (0.4.9).  A lower bound: the GPU→CPU copies, the tensor iteration
-    and ZMQ's send are not timed.  Spec v2 (overlap) and vLLM: 0 here (their host share is ``spec_host_fraction``).
+    512-token outputs, accept length 2.18), 4.6 µs (0.4.9: ``sglang_spec_v1_host_per_request_new_ids_us``).  The
+    per-request cost follows the release: from 0.4.6.post4 (``STREAM_NEW_IDS_FROM``, ``rt.stream_new_ids_only``) the
+    0.4.9 figure, before it the 0.4.4.post2 one.  A lower bound: the GPU→CPU copies, the tensor iteration and ZMQ's
+    send are not timed.  Spec v2 (overlap) and vLLM: 0 here (their host share is ``spec_host_fraction``).
     """
-    return C["sglang_spec_v1_host_per_request_us"].value * max(0, running) if _spec_v1(rt) else 0.0
+    if not _spec_v1(rt):
+        return 0.0
+    key = ("sglang_spec_v1_host_per_request_new_ids_us" if rt.stream_new_ids_only
+           else "sglang_spec_v1_host_per_request_us")
+    return C[key].value * max(0, running)
