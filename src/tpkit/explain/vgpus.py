@@ -29,6 +29,7 @@ Two numbers are given, each from the planner, none set by hand:
 
 from __future__ import annotations
 
+import functools
 import math
 from tpkit.records import dataclass
 
@@ -92,38 +93,55 @@ def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0,
     ``CompilationConfig.resolve_cudagraph_mode_and_sizes``), ``--max-num-seqs`` at that plan's block count is added
     and the run re-planned with it: a fit only where that re-plan fits (a hybrid MoE checkpoint larger than its
     card: 190 blocks at 66 GiB offloaded against the default 256 sequences; tests/explain/test_explain_cr19.py)."""
-    from tpkit.explain.replan import log_planner, log_quantization_planned, relayout
+    from tpkit.explain.replan import log_quantization_planned
 
-    tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
-    q = log_quantization_planned(ctx)
     base = {"gpu_memory_utilization": utilization} if utilization is not None else {}
+    at = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1), log_quantization_planned(ctx)
+    tried = functools.partial(_offload_tried, a, ctx, base, at)
+    found = _offload_search(tried, weights_bytes, total_bytes)
+    if found is None:
+        return None
+    hi, (changes, done) = found
+    return hi, _offload_as_fix(hi, base, changes, done)
 
-    def run(changes: dict):
-        plan = log_planner(ctx, band=False, **base, **changes)
-        if plan is None:
-            return None
-        try:
-            return relayout(ctx, a, tp=tp, pp=pp, quantization=q, plan=plan)
-        except REFUSED:
-            return None
 
-    def tried(gib: int):
-        """(changes, relayout) of the fit at ``gib``, or None."""
-        changes = {"cpu_offload_gb": float(gib)}
-        done = run(changes)
-        if done is None:
-            return None
-        r = done.result
-        if r.verdict.fits and r.kv_tokens:
-            return changes, done
-        blocks = int((r.extra or {}).get("kv_blocks") or 0)
-        if r.verdict.knob == "--max-num-seqs" and blocks >= 1:
-            changes = {**changes, "max_num_seqs": blocks}
-            done = run(changes)
-            if done is not None and done.result.verdict.fits and done.result.kv_tokens:
-                return changes, done
+def _offload_run(a, ctx, base: dict, at: tuple, changes: dict):
+    """The re-plan of the log at its own layout and quantization ``at`` (tp, pp, quantization) with ``base`` and
+    ``changes``; None where the planner refuses it."""
+    from tpkit.explain.replan import log_planner, relayout
+
+    plan = log_planner(ctx, band=False, **base, **changes)
+    if plan is None:
+        return None
+    tp, pp, q = at
+    try:
+        return relayout(ctx, a, tp=tp, pp=pp, quantization=q, plan=plan)
+    except REFUSED:
         return None
 
+
+def _offload_tried(a, ctx, base: dict, at: tuple, gib: int):
+    """(changes, relayout) of the fit at ``gib`` GiB offloaded (with ``--max-num-seqs`` at the plan's KV blocks where
+    only the mamba-blocks check stops it), or None."""
+    changes = {"cpu_offload_gb": float(gib)}
+    done = _offload_run(a, ctx, base, at, changes)
+    if done is None:
+        return None
+    r = done.result
+    if r.verdict.fits and r.kv_tokens:
+        return changes, done
+    blocks = int((r.extra or {}).get("kv_blocks") or 0)
+    if r.verdict.knob == "--max-num-seqs" and blocks >= 1:
+        changes = {**changes, "max_num_seqs": blocks}
+        done = _offload_run(a, ctx, base, at, changes)
+        if done is not None and done.result.verdict.fits and done.result.kv_tokens:
+            return changes, done
+    return None
+
+
+def _offload_search(tried, weights_bytes: int, total_bytes: int):
+    """(smallest fitting GiB, its ``tried`` result) by halving between no offload and the rank's weights; None where
+    even the whole weights offloaded do not fit."""
     hi = max(1, math.ceil(weights_bytes / 2**30))
     best = tried(hi)
     if best is None:
@@ -141,7 +159,11 @@ def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0,
             lo = mid
         else:
             hi, best = mid, got
-    changes, done = best
+    return hi, best
+
+
+def _offload_as_fix(hi: int, base: dict, changes: dict, done) -> Fix:
+    """The fix of ``hi`` GiB offloaded: its flags, why and the host-memory note."""
     flags = " ".join(f"--{k.replace('_', '-')} {v:.2f}" if k == "gpu_memory_utilization" else
                      f"--{k.replace('_', '-')} {int(v)}" for k, v in {**base, **changes}.items())
     seqs = (f"; --max-num-seqs {changes['max_num_seqs']}: vLLM's FULL decode graphs need a KV block per sequence "
@@ -150,7 +172,7 @@ def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0,
            f"every forward: slower decoding); {hi - 1} GiB does not fit when planned the same way{seqs}")
     note = (f"fits the GPU when re-planned; needs {hi} GiB of free host memory (pinned where the platform allows), "
             f"which the log does not show; {done.note}")
-    return hi, Fix(flags=flags, kv_tokens=int(done.result.kv_tokens), fits=True, why=why, note=note)
+    return Fix(flags=flags, kv_tokens=int(done.result.kv_tokens), fits=True, why=why, note=note)
 
 
 def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
@@ -158,7 +180,7 @@ def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
     known, the plan of the log's own layout fits, or the lightest weights fit one card (some setting may then).
     ``utilization``: the ``--gpu-memory-utilization`` that passes the log's start-up check, given to the offload fix
     (the other process stays on the card)."""
-    from tpkit.explain.replan import log_planner, log_quantization_planned, relayout
+    from tpkit.explain.replan import log_planner, log_quantization_planned
 
     if ctx.model is None or ctx.gpu is None or ctx.engine != "vllm":
         return None
@@ -170,42 +192,69 @@ def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
     total = int(ctx.gpu.total_bytes.bytes)
     q0 = log_quantization_planned(ctx)
     kinds = [(q0, "")] + ([("fp8", " --quantization fp8")] if fp8_could_halve_weights(ctx) and q0 is None else [])
-
-    def planned(tp, pp, q):
-        try:
-            return relayout(ctx, a, tp=tp, pp=pp, quantization=q, plan=plan).result
-        except REFUSED:
-            return None
-
+    planned = functools.partial(_planned, a, ctx, plan)
     own = planned(tp0, pp0, q0)
     if own is None or own.verdict.fits:
         return None
     bounds, fixes = [], []
     for q, flag in kinds:
-        at_log = planned(tp0, pp0, q)
-        whole = planned(1, 1, q)
-        w_log = _weights_bytes(at_log) if at_log is not None else None
-        w_all = _weights_bytes(whole) if whole is not None else None
-        if w_log is None or w_all is None:
+        bound = _weights_bound(planned, tp0, pp0, q, total)
+        if bound is None:
             return None
-        if w_log <= total:
-            return None  # these weights fit one card: a setting on the log's GPUs may fit
-        m = max(n0 + 1, math.ceil(w_all / total))
-        bounds.append((m, q, w_all))
-        for n in range(m, MAX_GPUS + 1):
-            hit = next(((tp, pp, r) for tp, pp in _layouts(n)
-                        if (r := planned(tp, pp, q)) is not None and r.verdict.fits and r.kv_tokens), None)
-            if hit is None:
-                continue
-            tp, pp, r = hit
-            layout = f"--tensor-parallel-size {tp}" + (f" --pipeline-parallel-size {pp}" if pp > 1 else "")
-            fixes.append(Fix(flags=layout + flag, kv_tokens=int(r.kv_tokens), fits=True,
-                             why=f"{n} GPUs of {_gib(total)} (the log ran on {n0}): the log's settings re-planned at "
-                                 f"tp {tp} × pp {pp}" + (", fp8 weights" if flag else ""),
-                             note=f"the fewest GPUs of this size at which tpkit's plan fits (tp a power of two, any "
-                                  f"stage count, up to {MAX_GPUS}; planned from the catalog): {r.verdict.message[:120]}"))
-            break
+        bounds.append(bound)
+        fix = _fewest_layout_fix(planned, bound[0], q, flag, n0, total)
+        if fix is not None:
+            fixes.append(fix)
     found = offload_fix(a, ctx, weights_bytes=_weights_bytes(own) or 0, total_bytes=total, utilization=utilization)
+    text = _fewest_text(n0, total, bounds, fixes, found)
+    if found is not None:
+        fixes.append(found[1])
+    return GpuCount(gpus=n0, at_least=min(b[0] for b in bounds), text=text, fixes=tuple(fixes))
+
+
+def _planned(a, ctx, plan, tp: int, pp: int, q):
+    """The log re-planned at ``tp`` × ``pp`` with quantization ``q`` (its result), or None where refused."""
+    from tpkit.explain.replan import relayout
+
+    try:
+        return relayout(ctx, a, tp=tp, pp=pp, quantization=q, plan=plan).result
+    except REFUSED:
+        return None
+
+
+def _weights_bound(planned, tp0: int, pp0: int, q, total: int) -> tuple[int, object, int] | None:
+    """(fewest GPUs the whole weights need, ``q``, the whole weights' bytes) for one weight kind; None where a plan
+    is refused or the rank's weights at the log's layout fit one card (a setting on the log's GPUs may fit)."""
+    at_log = planned(tp0, pp0, q)
+    whole = planned(1, 1, q)
+    w_log = _weights_bytes(at_log) if at_log is not None else None
+    w_all = _weights_bytes(whole) if whole is not None else None
+    if w_log is None or w_all is None or w_log <= total:
+        return None
+    return max(tp0 * pp0 + 1, math.ceil(w_all / total)), q, w_all
+
+
+def _fewest_layout_fix(planned, m: int, q, flag: str, n0: int, total: int) -> Fix | None:
+    """The fix at the fewest GPUs from ``m`` up to ``MAX_GPUS`` at which some layout (``_layouts``) fits with KV
+    tokens; None where none does."""
+    for n in range(m, MAX_GPUS + 1):
+        hit = next(((tp, pp, r) for tp, pp in _layouts(n)
+                    if (r := planned(tp, pp, q)) is not None and r.verdict.fits and r.kv_tokens), None)
+        if hit is None:
+            continue
+        tp, pp, r = hit
+        layout = f"--tensor-parallel-size {tp}" + (f" --pipeline-parallel-size {pp}" if pp > 1 else "")
+        return Fix(flags=layout + flag, kv_tokens=int(r.kv_tokens), fits=True,
+                   why=f"{n} GPUs of {_gib(total)} (the log ran on {n0}): the log's settings re-planned at "
+                       f"tp {tp} × pp {pp}" + (", fp8 weights" if flag else ""),
+                   note=f"the fewest GPUs of this size at which tpkit's plan fits (tp a power of two, any "
+                        f"stage count, up to {MAX_GPUS}; planned from the catalog): {r.verdict.message[:120]}")
+    return None
+
+
+def _fewest_text(n0: int, total: int, bounds: list, fixes: list[Fix], found) -> str:
+    """The outcome's sentence: the weights' bound, the layouts that fit (``fixes``) and the offload fix ``found``
+    (or that none fits)."""
     m, q, w_all = bounds[0]
     text = (f"does not fit on {n0} × {_gib(total)} GPU at any setting that keeps the weights on the GPU: the weights "
             f"alone need {_gib(w_all)}" + (f" ({_gib(bounds[1][2])} with --quantization fp8)" if len(bounds) > 1 else "")
@@ -218,7 +267,6 @@ def fewest_gpus(a, ctx, utilization: float | None = None) -> GpuCount | None:
         gib, offload = found
         text += (f"; on the log's GPU{'s' if n0 > 1 else ''}, {offload.flags} fits ({offload.kv_tokens:,} KV "
                  f"tokens) if the host has {gib} GiB free for the weights: the log does not show the host")
-        fixes.append(offload)
     else:
         text += "; no --cpu-offload-gb up to the rank's weights fits when planned"
-    return GpuCount(gpus=n0, at_least=min(b[0] for b in bounds), text=text, fixes=tuple(fixes))
+    return text

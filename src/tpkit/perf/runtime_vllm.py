@@ -262,7 +262,39 @@ def _vllm_draft_graph(ver: tuple[int, int, int], target: str, runner_v2: bool, a
 
 def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tuple[int, int] | None = None,
           query_tokens: int = 2, draft_backend: str = "") -> dict:
+    """The vLLM facts for one deployment (``perf.runtime.runtime_for``): graph modes, the verify's attention, the
+    draft steps and the host overlap, each step appending its sourced lines to ``facts`` in this order."""
     facts = [f"attention backend {backend} (vllm platforms/cuda.py backend priorities filtered by compute capability)"]
+    graph, verify_graph, spec_graph, prefill = _vllm_graph_modes(ver, backend, mla, algorithm, cc, facts)
+    rows = verify_rows_per_token("vllm", backend, ver, mla=mla, speculative=algorithm is not None, prefill=prefill)
+    if rows:
+        facts.append("TRITON_MLA from 0.31 runs the verify's 1 + k query tokens as 1 + k decode rows, each reading "
+                     "the request's whole cached latent (triton_mla.py forward_mqa: block_table.repeat_interleave; "
+                     "perf.mla_splits)")
+    split = _vllm_verify_split(ver, backend, algorithm, cc, query_tokens, facts)
+    draft_split = _vllm_draft_split(ver, algorithm, cc, query_tokens, draft_backend, facts)
+    plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
+    draft = _vllm_draft_graph(ver, spec_graph, runner_v2, algorithm)
+    _vllm_draft_graph_fact(ver, algorithm, runner_v2, draft, spec_graph, facts)
+    loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
+    queued = _drafter_queued(ver, algorithm, runner_v2, facts)
+    if loop:
+        facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
+                     + ("and EAGLE-3 vocab remap " if algorithm == "EAGLE3" else "")
+                     + "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop; "
+                     "llama_eagle3.py compute_logits): "
+                     + ("issued while the GPU runs the verify" if queued else "a small draft step waits for them"))
+    return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=split,
+                verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
+                extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
+                draft_loop_kernels=loop, draft_logits_eager=bool(loop), drafter_queued=queued,
+                verify_rows_per_token=rows, draft_backend=draft_backend if algorithm is not None else "",
+                draft_split_kv=draft_split)
+
+
+def _vllm_graph_modes(ver, backend, mla, algorithm, cc, facts: list[str]) -> tuple[str, str, str, bool]:
+    """(plain decode graph, verify graph, the speculative server's decode graph, verify takes the MLA prefill path):
+    the release's default graph mode, FlashInfer below SM 9.0 under speculation and the MLA backends' limits."""
     graph = "full" if ver >= (0, 11, 0) else "piecewise"
     if graph == "piecewise":
         facts.append("PIECEWISE CUDA graphs before 0.11 (FULL_AND_PIECEWISE default from 0.11): attention eager "
@@ -295,11 +327,12 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tu
         facts.append("CUTLASS_MLA takes single-token decode queries only in every release read (reorder_batch_"
                      "threshold 1, query_len_support SINGLE_ONLY from 0.13; graphs UNIFORM_SINGLE_TOKEN_DECODE, "
                      "cutlass_mla.py 0.10.2–0.33): the verify batch takes the MLA prefill path under piecewise graphs")
-    rows = verify_rows_per_token("vllm", backend, ver, mla=mla, speculative=algorithm is not None, prefill=prefill)
-    if rows:
-        facts.append("TRITON_MLA from 0.31 runs the verify's 1 + k query tokens as 1 + k decode rows, each reading "
-                     "the request's whole cached latent (triton_mla.py forward_mqa: block_table.repeat_interleave; "
-                     "perf.mla_splits)")
+    return graph, verify_graph, spec_graph, prefill
+
+
+def _vllm_verify_split(ver, backend, algorithm, cc, query_tokens: int, facts: list[str]) -> bool:
+    """The verify's attention splits each request's KV over several blocks (False: FlashAttention 2 or Triton
+    unified attention with more query tokens than they split for)."""
     split = not (algorithm is not None and _no_split(backend, cc, ver, query_tokens))
     if not split and backend == "FLASH_ATTN":
         facts.append("FLASH_ATTN runs FlashAttention 2 on this GPU (fa_utils.py get_flash_attn_version), which splits "
@@ -312,48 +345,44 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tu
                      + " (triton_unified_attention.py unified_attention: max_seqlen_q > 1 takes the 2D kernel): the "
                      "verify streams each request's whole cache through one program per (query block, KV head) "
                      "(perf.triton_verify)")
-    draft_split = True
-    if algorithm is not None and draft_backend:
-        draft_split = not _no_split(draft_backend, cc, ver, query_tokens)
-        facts.append(f"the drafter does not inherit the forced backend: it runs {draft_backend}, vLLM's own choice "
-                     "(v1/spec_decode/llm_base_proposer.py _create_draft_vllm_config, 0.21–0.33: 'Never inherit the "
-                     "attention backend from base'; perf.triton_verify)"
-                     + ("" if draft_split else ", whose first step (1 + k tokens) reads the KV without a split"))
-    plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
-    draft = _vllm_draft_graph(ver, spec_graph, runner_v2, algorithm)
-    if algorithm is not None:
-        if runner_v2 and algorithm == "STANDALONE" and ver < DRAFT_MODEL_V2_GRAPHS:
-            facts.append("Model Runner V2 (the default for a draft model from 0.31): its draft-model speculator "
-                         "captures no CUDA graph before 0.34 (draft_model / standalone_ar speculator.py "
-                         "init_cudagraph_manager: 'CUDA graph not yet supported'): every draft forward is eager")
-        elif runner_v2:
-            facts.append("Model Runner V2 (the default for this model and method in this release): draft steps "
-                         + ("under FULL CUDA graphs" if draft == "full" else "without CUDA graph (no full decode "
-                            "graphs for the target)")
-                         + " (v1/worker/gpu/spec_decode speculator init_cudagraph_manager)")
-        elif ver < (0, 9, 0):
-            facts.append("the EAGLE proposer runs without CUDA graph before 0.9 (vllm PR #17211/#17504)")
-        elif draft == "eager":
-            facts.append("the EAGLE proposer runs without CUDA graph in 0.10.1–0.11.0: it sets no cudagraph runtime "
-                         "mode after the CUDA-graph dispatcher (vllm PR #20059; restored as PIECEWISE by PR #25109)")
-        elif spec_graph == "full":
-            facts.append("the drafter runs PIECEWISE CUDA graphs only (v1/spec_decode EagleProposer: 'Eagle only "
-                         "supports PIECEWISE cudagraphs'), attention eager between pieces, while the target runs "
-                         "FULL graphs")
-    loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
-    queued = _drafter_queued(ver, algorithm, runner_v2, facts)
-    if loop:
-        facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
-                     + ("and EAGLE-3 vocab remap " if algorithm == "EAGLE3" else "")
-                     + "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop; "
-                     "llama_eagle3.py compute_logits): "
-                     + ("issued while the GPU runs the verify" if queued else "a small draft step waits for them"))
-    return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=split,
-                verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
-                extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
-                draft_loop_kernels=loop, draft_logits_eager=bool(loop), drafter_queued=queued,
-                verify_rows_per_token=rows, draft_backend=draft_backend if algorithm is not None else "",
-                draft_split_kv=draft_split)
+    return split
+
+
+def _vllm_draft_split(ver, algorithm, cc, query_tokens: int, draft_backend: str, facts: list[str]) -> bool:
+    """The drafter's first step splits the KV on its own backend (``draft_backend``, where it does not inherit the
+    target's forced one); True when it inherits."""
+    if algorithm is None or not draft_backend:
+        return True
+    draft_split = not _no_split(draft_backend, cc, ver, query_tokens)
+    facts.append(f"the drafter does not inherit the forced backend: it runs {draft_backend}, vLLM's own choice "
+                 "(v1/spec_decode/llm_base_proposer.py _create_draft_vllm_config, 0.21–0.33: 'Never inherit the "
+                 "attention backend from base'; perf.triton_verify)"
+                 + ("" if draft_split else ", whose first step (1 + k tokens) reads the KV without a split"))
+    return draft_split
+
+
+def _vllm_draft_graph_fact(ver, algorithm, runner_v2: bool, draft: str, spec_graph: str, facts: list[str]) -> None:
+    """The sourced line for the draft steps' graph mode (``_vllm_draft_graph``), if speculation runs."""
+    if algorithm is None:
+        return
+    if runner_v2 and algorithm == "STANDALONE" and ver < DRAFT_MODEL_V2_GRAPHS:
+        facts.append("Model Runner V2 (the default for a draft model from 0.31): its draft-model speculator "
+                     "captures no CUDA graph before 0.34 (draft_model / standalone_ar speculator.py "
+                     "init_cudagraph_manager: 'CUDA graph not yet supported'): every draft forward is eager")
+    elif runner_v2:
+        facts.append("Model Runner V2 (the default for this model and method in this release): draft steps "
+                     + ("under FULL CUDA graphs" if draft == "full" else "without CUDA graph (no full decode "
+                        "graphs for the target)")
+                     + " (v1/worker/gpu/spec_decode speculator init_cudagraph_manager)")
+    elif ver < (0, 9, 0):
+        facts.append("the EAGLE proposer runs without CUDA graph before 0.9 (vllm PR #17211/#17504)")
+    elif draft == "eager":
+        facts.append("the EAGLE proposer runs without CUDA graph in 0.10.1–0.11.0: it sets no cudagraph runtime "
+                     "mode after the CUDA-graph dispatcher (vllm PR #20059; restored as PIECEWISE by PR #25109)")
+    elif spec_graph == "full":
+        facts.append("the drafter runs PIECEWISE CUDA graphs only (v1/spec_decode EagleProposer: 'Eagle only "
+                     "supports PIECEWISE cudagraphs'), attention eager between pieces, while the target runs "
+                     "FULL graphs")
 
 
 def _no_split(backend: str, cc, ver: tuple, query_tokens: int) -> bool:
