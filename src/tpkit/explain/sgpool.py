@@ -29,7 +29,7 @@ def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int
         from tpkit.engines.sglang.options import UNMODELLED_KV_DTYPES, SglangOptions, unmodelled_kv_error
         from tpkit.engines.sglang.pool import compute_cell
         from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
-        from tpkit.engines.sglang.versions import LATEST, parse_version
+        from tpkit.engines.sglang.versions import parse_version
 
         from tpkit.explain.sgrelease import log_release
 
