@@ -112,6 +112,9 @@ Helper bl19 (2026-12-05, session 19): vp_762-vp_772 (eleven public vLLM start-up
 an H100, an L4, the RTX 4080 Laptop box of vp_680 / vp_681, an RTX 5060 Ti and an RTX 4090 under WSL2) added blind, no
 rule changed: vLLM 346 -> 357 listed, 332 -> 343 scored, median 1.43 -> 1.45 %, p90 10.36 -> 10.36 %; vp_770
 (Qwen2.5-7B-Instruct bf16 on the RTX 4090, 0.27.1) +20.3 % (levels unchanged; §6.4, round bl19).
+Helper bl19b (2026-12-06, session 19): vp_773 / vp_774 (Qwen3-0.6B eager on an RTX 3060 12GB, vLLM 0.19.0) added blind,
+no rule changed: vLLM 357 -> 359 listed, 343 -> 345 scored, median 1.45 %, p90 10.03 -> 10.35 %; vp_773 -12.0 %
+(levels unchanged; §6.4, round bl19b).
 """
 
 from pathlib import Path
