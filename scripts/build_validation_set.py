@@ -1249,6 +1249,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
               "gpu_catalog": {"gpu": "RTX-3060-12GB", "note": "'NVIDIA GeForce RTX 3060 12GB' on native Linux: the "
                               "catalog's RTX-3060-12GB with the CUDA total the host prints ('Free memory on device "
                               "cuda:0 (9.02/11.63 GiB) on startup')"}}, None) for cid in ("vp_773", "vp_774")},
+    # helper bl19b: a project's verified ROCm run (id 55785433807): Qwen3-14B with a ROCm 7.2 build of vLLM main after
+    # 0.16.0 on one AMD gfx1100 48 GB card (rocm-smi total 51,522,830,336 bytes), defaults (vp_775)
+    "vp_775": ("0.16.0", "printed 'version 0.16.1.dev0+g89a77b108.d20260318' (main after v0.16.0, before v0.16.1)", {},
+               None),
+    # helper bl19b: the vp_706 lab's Day49 log (id 54570340937): Qwen2.5-7B-Instruct on the same RTX 4090 (printed total
+    # 23.52 GiB), vLLM 0.24.0, util 0.85, 2,048 (vp_776); FlashInfer sampler and prefix caching as vp_706's start script
+    "vp_776": ("0.24.0", "the log's setup block 'vLLM: 0.24.0' (the lab's install of vp_706)",
+               {"gpu_total_gib": 23.52, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
