@@ -1240,6 +1240,23 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                                 "WSL2: the catalog's RTX-5060-Ti-16GB"}}, None),
     **{cid: ("0.27.1", "stated 'WSL2 + 4090 + vLLM 0.27.1' (the study log's FP8 section)",
              {"wsl2": True, "topk_topp_sampler": "native"}, None) for cid in ("vp_770", "vp_771", "vp_772")},
+    # helper bl19b (2026-12-06): a project write-up (id 62571909065): Qwen3-0.6B with the vllm/vllm-openai:latest image
+    # (printed 0.19.0) on one RTX 3060 12GB under native Linux (printed total 11.63 GiB), --enforce-eager: util 0.75,
+    # 8,192 (vp_773, pool printed, then a sampler warm-up failure) and util 0.60, 4,096, 8 sequences, 1,024 batched
+    # tokens (vp_774)
+    **{cid: ("0.19.0", "printed banner 'version 0.19.0' (image vllm/vllm-openai:latest)",
+             {"gpu_total_gib": 11.63,
+              "gpu_catalog": {"gpu": "RTX-3060-12GB", "note": "'NVIDIA GeForce RTX 3060 12GB' on native Linux: the "
+                              "catalog's RTX-3060-12GB with the CUDA total the host prints ('Free memory on device "
+                              "cuda:0 (9.02/11.63 GiB) on startup')"}}, None) for cid in ("vp_773", "vp_774")},
+    # helper bl19b: a project's verified ROCm run (id 55785433807): Qwen3-14B with a ROCm 7.2 build of vLLM main after
+    # 0.16.0 on one AMD gfx1100 48 GB card (rocm-smi total 51,522,830,336 bytes), defaults (vp_775)
+    "vp_775": ("0.16.0", "printed 'version 0.16.1.dev0+g89a77b108.d20260318' (main after v0.16.0, before v0.16.1)", {},
+               None),
+    # helper bl19b: the vp_706 lab's Day49 log (id 54570340937): Qwen2.5-7B-Instruct on the same RTX 4090 (printed total
+    # 23.52 GiB), vLLM 0.24.0, util 0.85, 2,048 (vp_776); FlashInfer sampler and prefix caching as vp_706's start script
+    "vp_776": ("0.24.0", "the log's setup block 'vLLM: 0.24.0' (the lab's install of vp_706)",
+               {"gpu_total_gib": 23.52, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

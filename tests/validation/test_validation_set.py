@@ -112,6 +112,10 @@ Helper bl19 (2026-12-05, session 19): vp_762-vp_772 (eleven public vLLM start-up
 an H100, an L4, the RTX 4080 Laptop box of vp_680 / vp_681, an RTX 5060 Ti and an RTX 4090 under WSL2) added blind, no
 rule changed: vLLM 346 -> 357 listed, 332 -> 343 scored, median 1.43 -> 1.45 %, p90 10.36 -> 10.36 %; vp_770
 (Qwen2.5-7B-Instruct bf16 on the RTX 4090, 0.27.1) +20.3 % (levels unchanged; §6.4, round bl19).
+Helper bl19b (2026-12-06, session 19): vp_773-vp_776 (Qwen3-0.6B eager on an RTX 3060 12GB at 0.19.0, Qwen3-14B on an
+AMD gfx1100 48 GB at a 0.16.1 dev ROCm build, Qwen2.5-7B-Instruct on an RTX 4090 at 0.24.0) added blind, no rule
+changed: vLLM 357 -> 361 listed, 343 -> 347 scored, median 1.45 -> 1.47 %, p90 10.03 -> 10.34 %; vp_773 -12.0 %
+(own-log-out median level loosened 0.015 -> 0.016: 1.50 %; §6.4, round bl19b).
 """
 
 from pathlib import Path
@@ -653,10 +657,11 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
 }
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
     "sglang": (0.005, 0.030, 0.90),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
-    "vllm": (0.015, 0.104, 0.85),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
+    "vllm": (0.016, 0.104, 0.85),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
     # helper bl16b (2026-12-05): vp_683 added blind: 285 scored, p90 8.53 %, 246/285 inside: LOOSENED p90 -> 0.086
     # session 16 merged (lead): 304 scored, median 1.38 %, p90 7.42 %: TIGHTENED p90 -> 0.080
     # helper bl18 (2026-12-05): vp_735-vp_747 added blind: 331 scored, median 1.48 %, p90 10.37 %: LOOSENED p90 -> 0.104
+    # helper bl19b (2026-12-06): vp_773-vp_776 added blind: 347 scored, median 1.50 %, p90 10.34 %: LOOSENED median -> 0.016
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
