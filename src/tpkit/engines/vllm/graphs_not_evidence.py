@@ -16,6 +16,9 @@ NOT_EVIDENCE: dict[str, str] = {
     "vl_907": "0.28 GiB 'Estimated CUDA graph memory' of Qwen2.5-0.5B-Instruct on an RTX 4090 (vLLM 0.24.0), but the "
               "day log quotes 'Profiling CUDA graph memory' without its PIECEWISE / FULL counts: no row is read off it "
               "in this round (helper bl16, added blind)",
+    "vl_954": "0.53 GiB 'Estimated CUDA graph memory' of Qwen2.5-7B-Instruct on an RTX 4090 (vLLM 0.24.0, the Day49 log "
+              "of vl_907's lab), again without its PIECEWISE / FULL capture counts: no row is read off it (lead, "
+              "session 19, after bl19b added it blind)",
     **{vl: f"the utilisation note of InferStack's T4 sweep (Qwen2.5-1.5B-Instruct float16, vLLM 0.29.0, Model Runner "
            f"V2, max_num_seqs {seqs}); its capture counts are not printed in the highlights, so no row is read off it in "
            f"this round (helper bl16, added blind)"
