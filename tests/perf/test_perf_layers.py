@@ -3,7 +3,8 @@ engine rules it shares with the planner, each kept once in the engine layer (pur
 ``tpkit.engines.sglang.spec`` (SGLang's speculative running-request cap) and ``tpkit.engines.sglang.defaults``
 (SGLang's default ``cuda_graph_max_bs``, which ends the decode CUDA-graph list of ``perf.graphs``).  Helper be11
 (2026-12-05): a third, ``tpkit.engines.vllm.backend_choice`` (vLLM's automatic attention backend, which perf chose
-apart from the planner before)."""
+apart from the planner before).  Lead (2026-12-06, session 19): a fourth, ``tpkit.engines.sglang.versions`` (its
+``release_key`` reads SGLang's post releases once, for perf's spec v1 streaming boundary)."""
 
 import ast
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 PERF = Path(__file__).resolve().parents[2] / "src" / "tpkit" / "perf"
 ALLOWED = ("tpkit.units", "tpkit.errors", "tpkit.hardware", "tpkit.models", "tpkit.parallel", "tpkit.comm.profile",
            "tpkit.perf", "tpkit.engines.sglang.spec", "tpkit.engines.sglang.defaults", "tpkit.records",
-           "tpkit.engines.vllm.backend_choice")
+           "tpkit.engines.vllm.backend_choice", "tpkit.engines.sglang.versions")
 
 
 @pytest.mark.parametrize("path", sorted(PERF.glob("*.py")), ids=lambda p: p.name)

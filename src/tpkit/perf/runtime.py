@@ -203,7 +203,7 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
     _check_backend(engine, backend, mla, sparse=vllm_sparse, given=attention_backend is not None)
     if engine == "sglang":
         rt = {**_sglang(ver, backend, mla, topk, algorithm, spec_v2),
-              "stream_new_ids_only": streams_new_ids_only(version, ver)}
+              "stream_new_ids_only": streams_new_ids_only(version)}
     else:
         if spec_v2 is not None:
             raise PlanInputError("--sglang-spec-v2 is an SGLang setting (SGLANG_ENABLE_SPEC_V2); vLLM has no spec "

@@ -31,7 +31,6 @@ Facts read from SGLang's own sources (wheels in /work/data/wheels, 2026-12-01; t
 
 from __future__ import annotations
 
-import re
 
 from tpkit.errors import PlanInputError
 from tpkit.perf.constants import C
@@ -251,14 +250,13 @@ STREAM_NEW_IDS_FROM = (0, 4, 6, 4)
 0.4.6.post4, 0.4.6.post5, 0.4.7, 0.4.8 and 0.4.9 wheels, absent in 0.4.4.post2, 0.4.5, 0.4.6 and 0.4.6.post3)"""
 
 
-def streams_new_ids_only(version: str | None, ver: tuple[int, int, int]) -> bool:
-    """The release (``version`` as given, ``ver`` its parsed (major, minor, patch); None: the newest) is at or after
-    ``STREAM_NEW_IDS_FROM``.  The post number is read here because ``perf`` does not import the engine rules
-    (``engines.sglang.versions.release_key`` reads it the same way)."""
+def streams_new_ids_only(version: str | None) -> bool:
+    """The release (``version`` as given; None: the newest) is at or after ``STREAM_NEW_IDS_FROM``; its post number is
+    read by ``engines.sglang.versions.release_key``, the one reader of SGLang's post releases."""
     if version is None:
         return True
-    post = re.search(r"post(\d+)", str(version))
-    return (*ver, int(post.group(1)) if post else 0) >= STREAM_NEW_IDS_FROM
+    from tpkit.engines.sglang.versions import release_key
+    return release_key(version) >= STREAM_NEW_IDS_FROM
 
 
 def spec_v1_request_host_us(rt, running: int) -> float:
