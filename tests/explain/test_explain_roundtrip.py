@@ -21,7 +21,9 @@ Helper rt16 (2026-12-05): sg_106's "rank rounding", vl_071's "V0 context estimat
 (test_explain_roundtrip_rt16.py): 51 -> 56 of 60. Helper cr17 (2026-12-05): vl_048's two "pp layer partition" entries
 went (per-stage fixes, test_explain_cr17.py) and vl_225's two new fixes match: 56 of 60 -> 60 of 62. Helper cr19
 (2026-12-05): vl_225's new --cpu-offload-gb fix (test_explain_cr19.py) matches: 64 of 66 -> 65 of 67. Helper bl19b
-(2026-12-06): vl_951's four fixes, added blind, differ (OPEN, a negative non-KV charge in the run): 65 of 71."""
+(2026-12-06): vl_951's four fixes, added blind, differ (OPEN, a negative non-KV charge in the run): 65 of 71. Lead
+(2026-12-06, session 19): vl_951's cut traceback keeps only the dummy sampler run's frame, logged after the KV size, so
+it is the warm-up (first_request, tests/logs/test_dummy_run_phase.py), not the pool: no memory fixes, 65 of 67."""
 
 from __future__ import annotations
 
@@ -63,15 +65,6 @@ OPEN = {
     # (V0 releases the profile's activation peak before it allocates the KV cache: engines.vllm.verdict.decide);
     # sg_038's three "unmeasured" went (the pool OOM of a log with no load anchor: explain plans its fixes from the
     # catalog as plan --from-log does, explain.planned.catalog_fixes_sglang, at the release the plan reads it by)
-    # helper bl19b (2026-12-06), added blind: vl_951 (vp_773, Qwen3-0.6B eager on an RTX 3060 12GB, vLLM 0.19.0, a
-    # sampler warm-up failure after the pool) prints 8.03 GiB of KV and 1.12 GiB of weights, 9.15 GiB, above util 0.75
-    # x the host's printed 11.63 GiB (8.72 GiB): the run's non-KV charge came out below zero (the desktop's memory on
-    # the card moved during the profile, as vp_773's -12.0 % shows); explain's fixes start from the printed budget, plan
-    # --from-log from util x total less the log's weights and its own profile, so its four re-planned fixes differ
-    ("vl_951", "--gpu-memory-utilization"): "negative non-KV charge",
-    ("vl_951", "--tensor-parallel-size"): "negative non-KV charge",
-    ("vl_951", "--quantization"): "negative non-KV charge",
-    ("vl_951", "--max-num-seqs"): "negative non-KV charge",
 }
 """fixes whose re-plan still differs, by (log, first flag): the cause in a word (docs/accuracy.md §7)"""
 

@@ -16,10 +16,6 @@ ABSENT_WORDS = ("title", "past the", "not in excerpt", "not in the excerpt", "af
 """a crash label whose failing line is not in the excerpt says so (the issue title named the error)"""
 KNOWN = {
     "vl_042": "the excerpt is the author's abridged prose ('→ estimated maximum model length'), not vLLM's wording",
-    "vl_951": "the excerpt's one frame is gpu_model_runner.py _dummy_sampler_run, the sampler warm-up that "
-              "gpu_worker.compile_or_warm_up_model runs after the KV tensors (first_request); the reader's frame table "
-              "names compile_or_warm_up_model / warmup_kernels, not this frame, so it reads the last step, kv_done "
-              "(helper bl19b, 2026-12-06: left for a reader change, no rule changed in a blind round)",
 }
 PHASE_WORDS = {"weight_load": "weights"}
 """label words outside the schema's phase names, as written in the data"""

@@ -449,6 +449,26 @@ _WARMUP_OOM = lazy(r"occurred when warming up (?:sampler|pooler)")
 _AFTER_KV = ("kv_done", "graph", "graph_done", "serving")
 
 
+_DUMMY_RUN = lazy(r"_dummy_sampler_run|_dummy_pooler_run")
+
+
+def dummy_run_phase(frames: list[str], state: str | None) -> tuple[str, str] | None:
+    """The phase of a traceback whose only placing frame is vLLM V1's dummy sampler / pooler run.
+
+    ``_dummy_sampler_run`` / ``_dummy_pooler_run`` (v1/worker/gpu_model_runner.py, 0.17.1 and 0.19.0 wheels) have two
+    callers: ``profile_run``, inside ``determine_available_memory`` before the KV cache is sized (``kv_pool``), and
+    ``compile_or_warm_up_model`` (v1/worker/gpu_worker.py), after ``initialize_from_config`` allocated the KV
+    tensors (``first_request``).  A full traceback names the caller and ``frame_phase`` places it; a cut one that
+    keeps only this frame is placed by the rank's last start-up step, as ``warmup_phase`` does for the message."""
+    frame = next((f for f in reversed(frames) if _DUMMY_RUN.search(f)), None)
+    if frame is None:
+        return None
+    if state in _AFTER_KV:
+        return ("first_request", f"traceback frame {frame}, logged after the KV cache was sized (last start-up step "
+                                 f"{state}): compile_or_warm_up_model's warm-up")
+    return ("kv_pool", f"traceback frame {frame}, logged before the KV cache was sized: profile_run's dummy run")
+
+
 def warmup_phase(message: str, state: str | None) -> tuple[str, str] | None:
     """The phase of vLLM's sampler / pooler warm-up error when no traceback frame places it.
 

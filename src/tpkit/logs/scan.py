@@ -355,11 +355,11 @@ class Scan:
         if loading:
             return loading
         tb = self._traceback_for(rank, line_no)
+        state = self._state.get(rank.label) or self._state.get("*")
         if tb is not None:
-            found = fl.frame_phase(tb.frames)
+            found = fl.frame_phase(tb.frames) or fl.dummy_run_phase(tb.frames, state)
             if found:
                 return found
-        state = self._state.get(rank.label) or self._state.get("*")
         return fl.warmup_phase(message, state) or (fl.marker_phase(state),
                                                    f"last start-up step logged before it: {state or 'none'}")
 
@@ -408,7 +408,10 @@ class Scan:
                 continue
             after = [tb for tb in self._tracebacks.values()
                      if tb.frames and f.line_no < tb.start <= f.line_no + _TB_REACH]
-            found = fl.frame_phase(min(after, key=lambda tb: tb.start).frames) if after else None
+            frames = min(after, key=lambda tb: tb.start).frames if after else []
+            # the step logged before the header (its phase evidence) places a cut traceback's dummy run
+            state = f.phase_evidence.rpartition(": ")[2] if after_header else None
+            found = (fl.frame_phase(frames) or fl.dummy_run_phase(frames, state)) if frames else None
             if found:
                 self.failures[i] = replace(f, phase=found[0], phase_evidence=f"{found[1]}, quoted after the error")
         if any(f.severity == "error" for f in self.failures):
