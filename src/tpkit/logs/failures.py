@@ -24,8 +24,8 @@ from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import PrintedCount, PrintedSize, count_from_text, size_from_text
 from tpkit.records import dataclass
 
-__all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "marker", "marker_phase", "FAILURE_NEEDLES",
-           "ROOT_KINDS"]
+__all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "traceback_phase", "dummy_run_phase", "marker",
+           "marker_phase", "FAILURE_NEEDLES", "ROOT_KINDS"]
 
 PHASES = ("weights", "kv_pool", "cuda_graph", "first_request", "imbalance", "other")
 KINDS = ("cuda_oom", "kv_too_small", "no_kv_memory", "kv_budget_non_positive", "imbalance",
@@ -467,6 +467,11 @@ def dummy_run_phase(frames: list[str], state: str | None) -> tuple[str, str] | N
         return ("first_request", f"traceback frame {frame}, logged after the KV cache was sized (last start-up step "
                                  f"{state}): compile_or_warm_up_model's warm-up")
     return ("kv_pool", f"traceback frame {frame}, logged before the KV cache was sized: profile_run's dummy run")
+
+
+def traceback_phase(frames: list[str], state: str | None) -> tuple[str, str] | None:
+    """``frame_phase``, then a lone dummy-run frame placed by ``state``, the rank's last start-up step."""
+    return frame_phase(frames) or dummy_run_phase(frames, state)
 
 
 def warmup_phase(message: str, state: str | None) -> tuple[str, str] | None:

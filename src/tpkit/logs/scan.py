@@ -357,7 +357,7 @@ class Scan:
         tb = self._traceback_for(rank, line_no)
         state = self._state.get(rank.label) or self._state.get("*")
         if tb is not None:
-            found = fl.frame_phase(tb.frames) or fl.dummy_run_phase(tb.frames, state)
+            found = fl.traceback_phase(tb.frames, state)
             if found:
                 return found
         return fl.warmup_phase(message, state) or (fl.marker_phase(state),
@@ -400,8 +400,7 @@ class Scan:
         for i, f in enumerate(self.failures):
             # vLLM V1 logs "EngineCore failed to start." with logger.exception (v1/engine/core.py run_engine_core,
             # 0.10.0 wheel; vl_208's 0.19.1 prints it from core.py:1108): the message comes first and its traceback
-            # below, so the start-up step
-            # logged before it does not place it; the traceback quoted right after it does (helper mv4: vl_208)
+            # below, which places it, not the step logged before it (helper mv4: vl_208; that step places a dummy run)
             after_header = f.evidence.startswith("EngineCore failed to start") and \
                 f.phase_evidence.startswith("last start-up step logged before it")
             if f.severity != "error" or (f.phase_evidence != _NO_STEP and not after_header):
@@ -409,9 +408,7 @@ class Scan:
             after = [tb for tb in self._tracebacks.values()
                      if tb.frames and f.line_no < tb.start <= f.line_no + _TB_REACH]
             frames = min(after, key=lambda tb: tb.start).frames if after else []
-            # the step logged before the header (its phase evidence) places a cut traceback's dummy run
-            state = f.phase_evidence.rpartition(": ")[2] if after_header else None
-            found = (fl.frame_phase(frames) or fl.dummy_run_phase(frames, state)) if frames else None
+            found = fl.traceback_phase(frames, f.phase_evidence.rpartition(": ")[2] if after_header else None)
             if found:
                 self.failures[i] = replace(f, phase=found[0], phase_evidence=f"{found[1]}, quoted after the error")
         if any(f.severity == "error" for f in self.failures):
