@@ -2073,13 +2073,6 @@ VRES_OFF = {
         "kv_b_proj as the views W_UK / W_UV (61 x 512 x 16 heads x 256 x 2 B = 0.24 GiB here): weights 83.54 -> "
         "83.78 of the printed 83.88, +17.6 -> +16.5 %."),
 }
-for _cid, _why in VRES_OFF.items():
-    PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
-PUBLIC_EDITS["vp_066"]["why_off"] += (
-    f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
-    "Qwen2.5-14B tensors of >= 10 MiB that leave <= 1 MiB of their 2 MiB-rounded segment are counted with it, 168 MiB "
-    "in all; "
-    "planned 13.93 GiB as printed, +7.8 -> +6.9 %.")
 
 O19C = "Helper o19c, 2026-12-05 (vllm 0.7.3, 0.8.4, 0.8.5, 0.9.0, 0.9.1 wheels; docs/accuracy.md section 2)"
 O19C_V1_08 = (
@@ -2112,8 +2105,13 @@ O19C_OFF = {
         "(sg_044, another RTX 3090 under WSL2, starts SGLang with 22.76 of 24.0 GiB free after its own context). "
         "No rule: tpkit plan --machine FILE carries a measured figure."),
 }
-for _cid, _why in O19C_OFF.items():
+for _cid, _why in {**VRES_OFF, **O19C_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
+PUBLIC_EDITS["vp_066"]["why_off"] += (
+    f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
+    "Qwen2.5-14B tensors of >= 10 MiB that leave <= 1 MiB of their 2 MiB-rounded segment are counted with it, 168 MiB "
+    "in all; "
+    "planned 13.93 GiB as printed, +7.8 -> +6.9 %.")
 
 COLLECTION_EDITS = {
     # helper q21s1 (2026-12-05): an RTX 3090 under WSL2 (Docker Desktop): nvidia-smi's total (_wsl2_total), and the
