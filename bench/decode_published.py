@@ -29,6 +29,11 @@ prefills and the tail at falling concurrency inside the wall time).  It is score
 source's workload (``workloads[source]`` in the data: prompt tokens per turn, the output tokens per turn derived
 from the source's totals, their distribution, the threads) run on both sides at the row's per-concurrency step and
 cycle; the table marks it "(workload)".  ``predict`` and ``--rows`` stay the decode step at ``batch``.
+
+A row with ``"not_comparable"`` (the source's own words on why the point is not a steady decode, e.g. a server's
+first request that compiles the decode path's kernels inside the timed decode; helper sp20b) stays in the table with
+its prediction and error, its sign column reads "n/c", and it is left out of the three score lines; a fourth line
+names those rows and gives the scores with them counted, so every row is still reported.
 """
 
 from __future__ import annotations
@@ -177,6 +182,11 @@ def measured_speedup(row: dict) -> float:
     return row["measured_speedup"] or row["spec_tok_s"] / row["base_tok_s"]
 
 
+def comparable(row: dict) -> bool:
+    """Whether the row is scored: False where the data mark it ``not_comparable`` (with the source's reason)."""
+    return not row.get("not_comparable")
+
+
 def score(rows: list[dict], speedups: list[float]) -> dict:
     """sign right / within 25 % / median |error| of predicted ``speedups`` against ``rows``."""
     errs = [p / measured_speedup(r) - 1 for r, p in zip(rows, speedups)]
@@ -218,14 +228,24 @@ def table(data: dict) -> tuple[list[str], dict]:
                      f"{row['gpu']} × {row['tp']} | {engine} | {row['batch']} | "
                      f"{row['context']} | {row['algorithm']} {row['num_steps']}/{row['topk']}/{row['num_draft_tokens']} | "
                      f"{tau} | {base} | {spec} | {meas:.2f}× | {pred:.2f}×{workload} | {err * 100:+.0f} % | "
-                     f"{'ok' if sign else 'WRONG'} |")
+                     f"{('ok' if sign else 'WRONG') if comparable(row) else 'n/c (' + ('ok' if sign else 'WRONG') + ')'} |")
+    return lines, scores(data, preds)
+
+
+def scores(data: dict, preds: list[float]) -> dict:
+    """all / train / held_out scores over the comparable rows, and the same with every row counted
+    (``all_rows``, ``held_out_all_rows``)."""
+    train = set(data.get("split", {}).get("train", ()))
     rows = data["rows"]
-    held = [i for i, r in enumerate(rows) if r["source"] not in train]
-    fit = [i for i, r in enumerate(rows) if r["source"] in train]
-    stats = {"all": score(rows, preds),
-             "train": score([rows[i] for i in fit], [preds[i] for i in fit]),
-             "held_out": score([rows[i] for i in held], [preds[i] for i in held])}
-    return lines, stats
+    ok = [i for i, r in enumerate(rows) if comparable(r)]
+    held = [i for i in ok if rows[i]["source"] not in train]
+    fit = [i for i in ok if rows[i]["source"] in train]
+    every_held = [i for i, r in enumerate(rows) if r["source"] not in train]
+    return {"all": score([rows[i] for i in ok], [preds[i] for i in ok]),
+            "train": score([rows[i] for i in fit], [preds[i] for i in fit]),
+            "held_out": score([rows[i] for i in held], [preds[i] for i in held]),
+            "all_rows": score(rows, preds),
+            "held_out_all_rows": score([rows[i] for i in every_held], [preds[i] for i in every_held])}
 
 
 def main() -> int:
@@ -251,12 +271,20 @@ def main() -> int:
             if row.get("measurement") == "workload":
                 print(f"  scored as a workload (tpkit.perf.workload, workloads[{row['source']!r}]): predicted speed-up "
                       f"{scored_speedup(row, data):.3f}x; the lines above are the decode step at batch {row['batch']}")
+            if not comparable(row):
+                print(f"  not comparable, left out of the scores: {row['not_comparable']}")
         return 0
     lines, s = table(data)
     workload_rows = [str(i) for i, r in enumerate(data["rows"], 1) if r.get("measurement") == "workload"]
+    nc_rows = [str(i) for i, r in enumerate(data["rows"], 1) if not comparable(r)]
     summary = ([f"scored as the workload they measured (tpkit.perf.workload): rows {', '.join(workload_rows)}"]
                if workload_rows else []) + [summary_line("all", s["all"]), summary_line("training sources", s["train"]),
                                             summary_line("held-out sources", s["held_out"])]
+    if nc_rows:
+        summary.append(f"not comparable (the row's not_comparable, the source's words): rows {', '.join(nc_rows)}; "
+                       f"with them counted: all {s['all_rows']['sign_ok']}/{s['all_rows']['rows']} sign right, "
+                       f"{s['all_rows']['within_25']} within 25 %; held-out {s['held_out_all_rows']['sign_ok']}/"
+                       f"{s['held_out_all_rows']['rows']} sign right, {s['held_out_all_rows']['within_25']} within 25 %")
     text = "\n".join(lines + [""] + summary)
     print(text)
     if args.markdown:

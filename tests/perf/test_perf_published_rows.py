@@ -100,3 +100,14 @@ def test_rows_out_of_range_or_not_numbers_exit_2(arg):
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "decode_published.py"), "--rows", arg],
                           capture_output=True, text=True, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
     assert proc.returncode == 2 and "--rows" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_itemised_not_comparable_row_prints_the_source_reason():
+    """Helper sp20b (2026-12-06): ``--rows 336`` prints the row (prediction kept) and the reason it is left out of
+    the scores, quoted from the source; a comparable row prints no such line."""
+    import subprocess
+
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "decode_published.py"), "--rows", "336,335"],
+                         capture_output=True, text=True, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""}).stdout
+    assert out.count("not comparable, left out of the scores") == 1
+    assert "row 336 (p18_q38_4x3090)" in out and "config warmup disabled for resume" in out
