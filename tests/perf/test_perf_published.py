@@ -19,6 +19,8 @@ rates added to the GPU catalog from NVIDIA's Blackwell technical brief, which un
 4 rows from two more held-out sources were added 2026-12-04 (helper spw5, model unchanged); same floors.
 68 rows from two more held-out sources were added 2026-12-05 (helper sp13, model unchanged; Qwen3.5-397B on
 4x RTX PRO 6000, ten of them AWQ slow-downs the model calls speed-ups); same floors.
+11 rows from three more held-out sources were added 2026-12-06 (helper sp20, model unchanged; Qwen3-8B EAGLE-3 at 8
+requests on an H100, vLLM 0.20.0 / 0.24.0, and Llama-3.1-8B EAGLE-3 trees on an H200, SGLang 0.5.9): same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -89,15 +91,17 @@ def test_held_out_rows_are_not_dropped():
     helper spy's three, 131 after helper spz's two, 156 after helper spw's three, 166 after helper spw2's one, 168 after helper spw3's two, 176 after helper spw4's one, 180 after helper spw5's two (2026-12-04).
     Helper pub11 (2026-12-05): 182 after one more source (p11_qwen38_rtx6k, two rows).
     Helper sp13 (2026-12-05): 250 after two more sources (p13_q35_malaiwah, 6 rows; p13_q35_rtx6k_matrix, 62 rows).
-    Helper sp18 (2026-12-05): 316 after two more sources (p18_q38_4x3090, 64 rows; p18_q36_3090_mtp, 2 rows)."""
+    Helper sp18 (2026-12-05): 316 after two more sources (p18_q38_4x3090, 64 rows; p18_q36_3090_mtp, 2 rows).
+    Helper sp20 (2026-12-06): 327 after three more (p20_dcstang_h100, 5 rows; p20_hwref_h100, 2; p20_yandex_h200_sgl, 4)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 316
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 327
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
             "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3",
             "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k", "vllm_blog_amd_e3",
             "vllm_blog_aa_dsv32", "glm5_oneshot_rtx6k", "tw_glm47f_h200", "dogacel_goss120",
             "dogacel_goss20", "p11_qwen38_rtx6k", "p13_q35_malaiwah",
-            "p13_q35_rtx6k_matrix", "p18_q38_4x3090", "p18_q36_3090_mtp"} <= set(DATA["sources"]) - train
+            "p13_q35_rtx6k_matrix", "p18_q38_4x3090", "p18_q36_3090_mtp", "p20_dcstang_h100",
+            "p20_hwref_h100", "p20_yandex_h200_sgl"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -541,3 +545,22 @@ def test_not_comparable_rows_stay_in_the_table_and_out_of_the_scores():
     assert (s["all_rows"]["rows"], s["all_rows"]["sign_ok"]) == (3, 2)
     assert (s["held_out_all_rows"]["rows"], s["held_out_all_rows"]["sign_ok"]) == (2, 1)
     assert comparable(rows[0]) and not comparable(rows[2])
+
+
+def test_sp20_rows_carry_the_sources_settings_and_tpot_rates():
+    """Helper sp20 (2026-12-06): the dcstang / course-reference rows are 8 requests on one H100 (MT-bench, 80 prompts,
+    --max-concurrency 8) with tok/s = 8000 / mean TPOT as printed by vllm bench serve, vLLM 0.24.0 printed in the
+    server logs and 0.20.0 the assignment's required release; the SGLang 0.5.9 rows are speed-up only at batch 1 with
+    the source's tree, its --attention-backend triton and its printed tau."""
+    rows = [r for r in DATA["rows"] if r["source"] in ("p20_dcstang_h100", "p20_hwref_h100")]
+    assert len(rows) == 7 and {(r["gpu"], r["tp"], r["batch"], r["engine"]) for r in rows} == {("H100", 1, 8, "vllm")}
+    assert {r["engine_version"] for r in rows if r["source"] == "p20_dcstang_h100"} == {"0.24.0"}
+    assert {r["engine_version"] for r in rows if r["source"] == "p20_hwref_h100"} == {"0.20.0"}
+    first = rows[0]
+    assert (first["base_tok_s"], first["spec_tok_s"], first["accept_length"]) == (1166.2, 1446.7, 1.53)  # 6.86 / 5.53 ms
+    assert all(r["num_draft_tokens"] == r["num_steps"] + 1 and r["topk"] == 1 for r in rows)
+    sgl = [r for r in DATA["rows"] if r["source"] == "p20_yandex_h200_sgl"]
+    assert [(r["num_steps"], r["topk"], r["num_draft_tokens"], r["measured_speedup"], r["accept_length"]) for r in sgl] == [
+        (8, 10, 60, 2.96, 6.11), (6, 10, 60, 2.83, 5.45), (5, 8, 32, 2.67, 4.83), (3, 1, 4, 1.89, 2.95)]
+    assert all(r["attention_backend"] == "triton" and r["engine_version"] == "0.5.9" and r["base_tok_s"] is None
+               for r in sgl)
