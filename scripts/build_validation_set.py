@@ -1547,6 +1547,18 @@ SGLANG_PUBLIC = {
                            "helper gh18); the reporter's fa3 run rules out "
                            "the SM 12.0 RTX PRO 6000 (0.5.3.post3's FA3 backend needs SM 8.x / 9.x). Planned on the H20"}},
                None),
+    # helper bl20s (2026-12-06, session 20), added blind: one benchmark repository's DeepSeek-R1-0528 MTP runs (search-index
+    # ids 70331247796 / 70190506126 on 8x B200, 70149788602 / 70410972929 on 8x MI355X): TP 8, EAGLE 3/1/4 on the
+    # checkpoint's MTP layer, fp8 KV, radix cache off, decode graphs to 128; the pools the run notes quote
+    "gs_332": ("0.5.21", "the run note: 'all flags exist in local sglang 0.5.21' (2026-10-05)",
+               {"speculative_algorithm": "EAGLE", **_EAGLE_3_1_4, "disable_radix_cache": True,
+                "cuda_graph_max_bs": 128}, None),
+    "gs_333": ("0.5.21", "the run note: 'this sglang build (0.5.21.dev20261004, affa261e3d)' (rules 0.5.21, as gs_142)",
+               {"speculative_algorithm": "EAGLE", **_EAGLE_3_1_4, "disable_radix_cache": True,
+                "cuda_graph_max_bs": 128}, None),
+    # helper bl20s: a cancellation-audit data manifest (search-index id 69415794630): Qwen3-8B bf16 on one RTX 5090 at mfs
+    # 0.60, triton attention, CUDA graphs off, sglang 0.5.19 (the wheel with Python trace hooks on the cancellation path)
+    "gs_334": ("0.5.19", "the manifest's runtime table: 'sglang | 0.5.19'", {"disable_cuda_graph": True}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
