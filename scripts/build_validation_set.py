@@ -1257,6 +1257,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # 23.52 GiB), vLLM 0.24.0, util 0.85, 2,048 (vp_776); FlashInfer sampler and prefix caching as vp_706's start script
     "vp_776": ("0.24.0", "the log's setup block 'vLLM: 0.24.0' (the lab's install of vp_706)",
                {"gpu_total_gib": 23.52, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": True}, None),
+    # helper bl20: chiragn28/FXAssist_Lite's Kaggle GPU lab (results/BENCHMARKS.md, id 70525231493): Qwen2.5-3B-Instruct
+    # float16 / its AWQ build on Kaggle T4s (14.56 GiB), vLLM 0.31.0, the lab's BASE_SERVER (0.9, 4,096, 32 sequences,
+    # prefix caching off) and its knobs; compile cache cold or warm as the report's start-up table says per start
+    **{cid: ("0.31.0", "the run's install stage 'versions 0.31.0 2.13.0+cu130 13.0' (stages.jsonl)",
+             {"gpu_total_gib": 14.56, "enable_prefix_caching": False,
+              **({"compile_cache": "warm"} if cid in ("vp_778", "vp_781") else {})}, None)
+       for cid in ("vp_777", "vp_778", "vp_779", "vp_780", "vp_781", "vp_782", "vp_783")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
