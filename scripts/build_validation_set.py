@@ -1264,6 +1264,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
              {"gpu_total_gib": 14.56, "enable_prefix_caching": False,
               **({"compile_cache": "warm"} if cid in ("vp_778", "vp_781") else {})}, None)
        for cid in ("vp_777", "vp_778", "vp_779", "vp_780", "vp_781", "vp_782", "vp_783")},
+    # helper bl20: cezarc1/decodebench's smoke-r2-2 (tests/vllm_logs.py, id 70402968748): Qwen3-32B W4A4 NVFP4 (vp_784)
+    # and MXFP4 (vp_785) llm-compressor checkpoints on one B200, vLLM 0.31.0, util 0.90, 4,096, 512 sequences, 16,384
+    # batched, bf16 KV, prefix caching off; the torch.compile cache warm (printed 'Directly load AOT compilation')
+    **{cid: ("0.31.0", "printed 'Initializing a V1 LLM engine (v0.31.0)'",
+             {"enable_prefix_caching": False, "compile_cache": "warm"}, None) for cid in ("vp_784", "vp_785")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
