@@ -1269,6 +1269,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # batched, bf16 KV, prefix caching off; the torch.compile cache warm (printed 'Directly load AOT compilation')
     **{cid: ("0.31.0", "printed 'Initializing a V1 LLM engine (v0.31.0)'",
              {"enable_prefix_caching": False, "compile_cache": "warm"}, None) for cid in ("vp_784", "vp_785")},
+    # helper bl20: xbill9/sagemaker-gemma, Gemma 4 on a SageMaker ml.g6.xlarge (one L4) with AWS's vLLM 0.30.0 image,
+    # SM_VLLM_MAX_MODEL_LEN 8192 and SM_VLLM_GPU_MEMORY_UTILIZATION 0.9 only: E2B-it bf16 / QAT w4a16 (2026-09-25,
+    # vp_786 / vp_787) and E4B-it bf16 / QAT w4a16 (2026-09-27, vp_788 / vp_789); fresh instances (cold compile)
+    **{cid: ("0.30.0", "the image 'vllm:0.30.0-gpu-py312-cu130-ubuntu24.04-sagemaker-v1.1' (docs/DEPLOY.md)", {}, None)
+       for cid in ("vp_786", "vp_787", "vp_788", "vp_789")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
@@ -2117,7 +2122,18 @@ O19C_OFF = {
         "(sg_044, another RTX 3090 under WSL2, starts SGLang with 22.76 of 24.0 GiB free after its own context). "
         "No rule: tpkit plan --machine FILE carries a measured figure."),
 }
-for _cid, _why in {**VRES_OFF, **O19C_OFF}.items():
+BL20 = "Helper bl20, 2026-12-06 (blind round bl20)"
+BL20_OFF = {
+    "vp_789": (
+        f"{BL20}: +20.8 % blind. The input, not a rule: the config is assembled (the E4B-it geometry with the Gemma-4 "
+        "QAT w4a16 block the set carries for the E2B build, whose ignore list keeps only lm_head and the vision / "
+        "audio towers and embedders in 16-bit), and it plans 9.73 GiB of weights where the source's table prints "
+        "11.04 GiB: the E4B QAT checkpoint keeps about 1.3 GiB more of its body in 16-bit than that block says. The "
+        "other three starts of the same recipe on the same image (vp_786-vp_788, each with the checkpoint's own or a "
+        "matching config) land within 1.8 %. The weights are taken from the config, not from a vLLM rule, so no wheel "
+        "rule applies; the checkpoint's own config.json (not in the index) would settle it."),
+}
+for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
