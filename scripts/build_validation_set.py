@@ -1274,6 +1274,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # vp_786 / vp_787) and E4B-it bf16 / QAT w4a16 (2026-09-27, vp_788 / vp_789); fresh instances (cold compile)
     **{cid: ("0.30.0", "the image 'vllm:0.30.0-gpu-py312-cu130-ubuntu24.04-sagemaker-v1.1' (docs/DEPLOY.md)", {}, None)
        for cid in ("vp_786", "vp_787", "vp_788", "vp_789")},
+    # helper bl20: a Stage B lab report (id 71080932958): Qwen2.5-7B-Instruct with vllm/vllm-openai:v0.11.0 on an EKS
+    # g6.xlarge (one L4), util 0.90, 8,192, prefix caching on (vp_790)
+    "vp_790": ("0.11.0", "the manifest's image 'vllm/vllm-openai:v0.11.0'", {}, None),
+    # helper bl20: a self-hosted product report (id 68723798051): Qwen2.5-3B-Instruct-AWQ (awq_marlin, fp16) with
+    # vllm/vllm-openai:v0.11.0 on an RTX 3050 Laptop 4 GB under WSL2, util 0.78, 4,096, 8 sequences, 2,048 batched
+    # (vp_791); the compile cache on no volume (cold every launch)
+    "vp_791": ("0.11.0", "the pinned image 'vllm/vllm-openai:v0.11.0'", {"enable_prefix_caching": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
