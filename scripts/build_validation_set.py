@@ -1281,6 +1281,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # vllm/vllm-openai:v0.11.0 on an RTX 3050 Laptop 4 GB under WSL2, util 0.78, 4,096, 8 sequences, 2,048 batched
     # (vp_791); the compile cache on no volume (cold every launch)
     "vp_791": ("0.11.0", "the pinned image 'vllm/vllm-openai:v0.11.0'", {"enable_prefix_caching": True}, None),
+    # helper bl20: a Wulver (NJIT) KV-pressure report (id 57438014420): Qwen2.5-7B-Instruct bf16 with vLLM 0.24.0 on one
+    # A100-SXM4-80GB, 16,384, prefix caching off; vp_792 util 0.82 / 8 sequences / 2,048 batched, vp_793 0.35 / 32 / 4,096
+    **{cid: ("0.24.0", "§1 'vLLM | 0.24.0'", {"enable_prefix_caching": False}, None) for cid in ("vp_792", "vp_793")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
