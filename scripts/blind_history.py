@@ -188,7 +188,7 @@ def doc_table(s: dict) -> list[str]:
             groups += [("the same cases scored today, blind-first", e["same_cases"]["blind"]),
                        ("the same cases scored today, today's error", e["same_cases"]["now"])]
         groups += [(f"blind-first, session {k}", f) for k, f in e["by_session"].items() if f.get("n")]
-        for name, f in groups:
+        for name, f in (g for g in groups if g[1].get("n")):  # an engine without records in the recent sessions
             out.append(f"| {LABEL[engine]} | {name} | {f['n']} | {_cell(f, 'median')} | {_cell(f, 'p90')} | "
                        f"{_cell(f, 'within_8')} | {_cell(f, 'within_5')} |")
     return out

@@ -1257,6 +1257,33 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # 23.52 GiB), vLLM 0.24.0, util 0.85, 2,048 (vp_776); FlashInfer sampler and prefix caching as vp_706's start script
     "vp_776": ("0.24.0", "the log's setup block 'vLLM: 0.24.0' (the lab's install of vp_706)",
                {"gpu_total_gib": 23.52, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": True}, None),
+    # helper bl20: chiragn28/FXAssist_Lite's Kaggle GPU lab (results/BENCHMARKS.md, id 70525231493): Qwen2.5-3B-Instruct
+    # float16 / its AWQ build on Kaggle T4s (14.56 GiB), vLLM 0.31.0, the lab's BASE_SERVER (0.9, 4,096, 32 sequences,
+    # prefix caching off) and its knobs; compile cache cold or warm as the report's start-up table says per start
+    **{cid: ("0.31.0", "the run's install stage 'versions 0.31.0 2.13.0+cu130 13.0' (stages.jsonl)",
+             {"gpu_total_gib": 14.56, "enable_prefix_caching": False,
+              **({"compile_cache": "warm"} if cid in ("vp_778", "vp_781") else {})}, None)
+       for cid in ("vp_777", "vp_778", "vp_779", "vp_780", "vp_781", "vp_782", "vp_783")},
+    # helper bl20: cezarc1/decodebench's smoke-r2-2 (tests/vllm_logs.py, id 70402968748): Qwen3-32B W4A4 NVFP4 (vp_784)
+    # and MXFP4 (vp_785) llm-compressor checkpoints on one B200, vLLM 0.31.0, util 0.90, 4,096, 512 sequences, 16,384
+    # batched, bf16 KV, prefix caching off; the torch.compile cache warm (printed 'Directly load AOT compilation')
+    **{cid: ("0.31.0", "printed 'Initializing a V1 LLM engine (v0.31.0)'",
+             {"enable_prefix_caching": False, "compile_cache": "warm"}, None) for cid in ("vp_784", "vp_785")},
+    # helper bl20: xbill9/sagemaker-gemma, Gemma 4 on a SageMaker ml.g6.xlarge (one L4) with AWS's vLLM 0.30.0 image,
+    # SM_VLLM_MAX_MODEL_LEN 8192 and SM_VLLM_GPU_MEMORY_UTILIZATION 0.9 only: E2B-it bf16 / QAT w4a16 (2026-09-25,
+    # vp_786 / vp_787) and E4B-it bf16 / QAT w4a16 (2026-09-27, vp_788 / vp_789); fresh instances (cold compile)
+    **{cid: ("0.30.0", "the image 'vllm:0.30.0-gpu-py312-cu130-ubuntu24.04-sagemaker-v1.1' (docs/DEPLOY.md)", {}, None)
+       for cid in ("vp_786", "vp_787", "vp_788", "vp_789")},
+    # helper bl20: a Stage B lab report (id 71080932958): Qwen2.5-7B-Instruct with vllm/vllm-openai:v0.11.0 on an EKS
+    # g6.xlarge (one L4), util 0.90, 8,192, prefix caching on (vp_790)
+    "vp_790": ("0.11.0", "the manifest's image 'vllm/vllm-openai:v0.11.0'", {}, None),
+    # helper bl20: a self-hosted product report (id 68723798051): Qwen2.5-3B-Instruct-AWQ (awq_marlin, fp16) with
+    # vllm/vllm-openai:v0.11.0 on an RTX 3050 Laptop 4 GB under WSL2, util 0.78, 4,096, 8 sequences, 2,048 batched
+    # (vp_791); the compile cache on no volume (cold every launch)
+    "vp_791": ("0.11.0", "the pinned image 'vllm/vllm-openai:v0.11.0'", {"enable_prefix_caching": True}, None),
+    # helper bl20: a Wulver (NJIT) KV-pressure report (id 57438014420): Qwen2.5-7B-Instruct bf16 with vLLM 0.24.0 on one
+    # A100-SXM4-80GB, 16,384, prefix caching off; vp_792 util 0.82 / 8 sequences / 2,048 batched, vp_793 0.35 / 32 / 4,096
+    **{cid: ("0.24.0", "§1 'vLLM | 0.24.0'", {"enable_prefix_caching": False}, None) for cid in ("vp_792", "vp_793")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
@@ -2117,7 +2144,18 @@ O19C_OFF = {
         "(sg_044, another RTX 3090 under WSL2, starts SGLang with 22.76 of 24.0 GiB free after its own context). "
         "No rule: tpkit plan --machine FILE carries a measured figure."),
 }
-for _cid, _why in {**VRES_OFF, **O19C_OFF}.items():
+BL20 = "Helper bl20, 2026-12-06 (blind round bl20)"
+BL20_OFF = {
+    "vp_789": (
+        f"{BL20}: +20.8 % blind. The input, not a rule: the config is assembled (the E4B-it geometry with the Gemma-4 "
+        "QAT w4a16 block the set carries for the E2B build, whose ignore list keeps only lm_head and the vision / "
+        "audio towers and embedders in 16-bit), and it plans 9.73 GiB of weights where the source's table prints "
+        "11.04 GiB: the E4B QAT checkpoint keeps about 1.3 GiB more of its body in 16-bit than that block says. The "
+        "other three starts of the same recipe on the same image (vp_786-vp_788, each with the checkpoint's own or a "
+        "matching config) land within 1.8 %. The weights are taken from the config, not from a vLLM rule, so no wheel "
+        "rule applies; the checkpoint's own config.json (not in the index) would settle it."),
+}
+for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

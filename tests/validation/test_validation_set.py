@@ -116,6 +116,9 @@ Helper bl19b (2026-12-06, session 19): vp_773-vp_776 (Qwen3-0.6B eager on an RTX
 AMD gfx1100 48 GB at a 0.16.1 dev ROCm build, Qwen2.5-7B-Instruct on an RTX 4090 at 0.24.0) added blind, no rule
 changed: vLLM 357 -> 361 listed, 343 -> 347 scored, median 1.45 -> 1.47 %, p90 10.03 -> 10.34 %; vp_773 -12.0 %
 (own-log-out median level loosened 0.015 -> 0.016: 1.50 %; §6.4, round bl19b).
+Helper bl20 (2026-12-06, session 20): vp_777-vp_783 (Qwen2.5-3B-Instruct fp16 / AWQ on Kaggle T4s, vLLM 0.31.0, seven
+starts of one lab run) added blind, no rule changed: vLLM 361 -> 368 listed, 347 -> 354 scored, median 1.47 -> 1.40 %,
+p90 10.34 -> 9.90 %, all seven within 1.3 % (levels unchanged; §6.4, round bl20).
 """
 
 from pathlib import Path
