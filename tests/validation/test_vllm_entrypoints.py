@@ -33,13 +33,14 @@ def test_every_case_records_its_entrypoint_with_evidence():
     vp_739 is an LLM-class probe, vp_735-vp_738 and vp_740-vp_747 twelve 'vllm serve' starts: 39 and 278; merged (lead, session 18): 40 and 278.
     Helper bl19 (2026-12-05): vp_762-vp_772 are eleven 'vllm serve' / API-server starts: 40 and 289.
     Helper bl19b (2026-12-06): vp_773 / vp_774 (two 'vllm serve' starts of the official image), vp_775 (an API-server
-    start on ROCm) and vp_776 (a 'vllm serve' start script): 40 and 293."""
+    start on ROCm) and vp_776 (a 'vllm serve' start script): 40 and 293.
+    Helper cat20 (2026-12-06): vp_800 (the official image's API server) and vp_801 (a 'vllm serve' start): 40 and 295."""
     for cid, case in CASES.items():
         assert case.get("entrypoint", "missing") in ("llm", "serve", "engine_context", None), cid
         assert case.get("entrypoint_evidence"), cid
         assert (case["flags"].get("vllm_entrypoint") == "llm") == (case["entrypoint"] == "llm"), cid
     assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 40
-    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 293
+    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 295
 
 
 @pytest.mark.parametrize("cid", sorted(PUBLIC))
