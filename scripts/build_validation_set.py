@@ -1645,7 +1645,7 @@ def _gpu(case: dict) -> dict:
              "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB",
              "MI355X", "H20-96GB", "T4", "RTX-5080",
              "GH200-96GB", "GH200-144GB", "RTX-A5000",  # GH200, RTX-A5000: helper gh18, 2026-12-05
-             "Quadro-RTX-6000", "RTX-PRO-4000-Blackwell", "RTX-5090-Laptop")  # helper cat20, 2026-12-06
+             "Quadro-RTX-6000", "RTX-PRO-4000", "RTX-5090-Laptop")  # helper cat20, 2026-12-06
     if name in known:
         return {"gpu": name}
     if re.fullmatch(r"\S+-MIG-\d+g\.\d+gb", name):  # a MIG slice of a catalog GPU (helper mig18, 2026-12-05)

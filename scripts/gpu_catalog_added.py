@@ -495,8 +495,8 @@ ADDED = [
           "compute_capability": "7.5: TensorFlow prints 'computeCapability: 7.5' (id 30987391085)",
           "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as RTX A6000",
           "ecc": QUADRO_RTX_6000_ECC}),
-    _gpu("RTX-PRO-4000-Blackwell", ["NVIDIA RTX PRO 4000 Blackwell", "RTX PRO 4000 Blackwell", "RTX-PRO-4000",
-                                    "RTX PRO 4000", "RTX-PRO-4000-24GB"],
+    _gpu("RTX-PRO-4000", ["NVIDIA RTX PRO 4000 Blackwell", "RTX PRO 4000 Blackwell", "RTX-PRO-4000-Blackwell",
+                          "RTX PRO 4000", "RTX-PRO-4000-24GB"],
          25_150_000_000, RTX_PRO_4000_TOTAL, 24467, (12, 0), 70, 0.672, None, None, None, None, 5,
          {"memory_bandwidth_tbps": "24 GB GDDR7 ECC, 192-bit, 672.0 GB/s (spec database cputronic.com, 'RTX PRO 4000 "
                                    f"Blackwell vs RTX PRO 2000 Blackwell'; GB203, PCIe 5.0 x16, 140 W) [{_RECALLED}]",

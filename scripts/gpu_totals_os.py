@@ -70,7 +70,7 @@ TOTALS_BY_OS: dict[str, tuple[str, str]] = {
         "24463 MiB = 23.89 GiB (= nvidia-smi): 'cuda:0 NVIDIA GeForce RTX 5090 Laptop GPU (23.9GiB vram) "
         "backend=vllm:cuda' under WSL2 (code-search id 69444620476); torch 'GPU VRAM Total/Free: 23.89GB / 23.41GB' "
         "(id 48941765225); '23.86 GiB total' (id 70257664549, OS not shown). vp_031 (WSL2) is planned with 24463 MiB"),
-    "RTX-PRO-4000-Blackwell": (
+    "RTX-PRO-4000": (
         "25.1 / 25.2 GB (10^9 B, one decimal) on Linux hosts (ids 55782846507, 53994408445): 25.15e9 B",
         "not traced; about 23.89 GiB (= nvidia-smi 24467 MiB) expected under Windows/WSL2"),
     "Quadro-RTX-6000": (

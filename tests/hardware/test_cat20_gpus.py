@@ -19,7 +19,7 @@ from tpkit.logs.gpu_names import gpu_in, gpus_with_total
 from tpkit.logs.printed import size_from_text
 from tpkit.units import GiB, MiB
 
-LAPTOP, QUADRO, PRO4000 = "RTX-5090-Laptop", "Quadro-RTX-6000", "RTX-PRO-4000-Blackwell"
+LAPTOP, QUADRO, PRO4000 = "RTX-5090-Laptop", "Quadro-RTX-6000", "RTX-PRO-4000"
 
 
 @pytest.mark.parametrize("name, canonical", [

@@ -116,7 +116,7 @@ Helper bl19b (2026-12-06, session 19): vp_773-vp_776 (Qwen3-0.6B eager on an RTX
 AMD gfx1100 48 GB at a 0.16.1 dev ROCm build, Qwen2.5-7B-Instruct on an RTX 4090 at 0.24.0) added blind, no rule
 changed: vLLM 357 -> 361 listed, 343 -> 347 scored, median 1.45 -> 1.47 %, p90 10.03 -> 10.34 %; vp_773 -12.0 %
 (own-log-out median level loosened 0.015 -> 0.016: 1.50 %; §6.4, round bl19b).
-Helper cat20 (2026-12-06, session 20): the GPU catalog gains Quadro-RTX-6000, RTX-PRO-4000-Blackwell and RTX-5090-Laptop;
+Helper cat20 (2026-12-06, session 20): the GPU catalog gains Quadro-RTX-6000, RTX-PRO-4000 and RTX-5090-Laptop;
 vp_031 (listed since session 2, its laptop RTX 5090 not in the catalog) is scored under WSL2, and vp_800 (two Quadro RTX
 6000, 0.27.1) and vp_801 (an RTX PRO 4000 Blackwell, 0.28.0) are added, all three blind, no rule changed: vLLM 361 -> 363
 listed, 347 -> 350 scored, median 1.47 -> 1.48 %, p90 10.34 -> 10.40 %, 297/350 inside; vp_031 -90.7 %, vp_800 +84.7 %,
