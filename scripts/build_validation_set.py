@@ -273,13 +273,20 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_029": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)'",
                {"topk_topp_sampler": "flashinfer", "nnodes": 4}, None),
     "vp_030": ("0.15.1", "the note: vLLM v0.15.1 built from source (tag v0.15.1, sm_120 kernels)", {}, None),
-    "vp_031": (None, "", {"config_file": "Qwen--Qwen2.5-32B-Instruct-GPTQ-Int4.json",  # helper cfg3, 2026-12-04
-                          "config_confidence": "verbatim values (a public script's literal of the HF config.json)"},
-               "laptop RTX 5090 (24 GB) under WSL2: not in the GPU catalog and the log prints no CUDA total (WSL2 "
-               "reports its own; no public CUDA total of this laptop GPU found: nvidia-smi's 24,463 MiB is not what "
-               "torch sees under WSL2); a 0.21.1 development build. The Qwen2.5-32B-Instruct-GPTQ-Int4 config is in "
-               "the set since helper cfg3 (weights 18.02 GiB derived, 18.02 printed; KV 131,072 B per token at fp8, "
-               "the log's 1.17 GiB / 9,584 tokens)"),
+    # helper cat20 (2026-12-06): the laptop RTX 5090 is in the catalog now (RTX-5090-Laptop, nvidia-smi 24,463 MiB);
+    # under WSL2 CUDA reports that whole total (a WSL2 print of this card: '(23.9GiB vram) backend=vllm:cuda',
+    # code-search id 69444620476; _wsl2_total). Until 2026-12-06 listed, not predicted: 'laptop RTX 5090 (24 GB) under
+    # WSL2: not in the GPU catalog and the log prints no CUDA total'. Its first score is blind (round cat20)
+    "vp_031": ("0.21.1", "printed 'Initializing a V1 LLM engine (v0.21.1rc1.dev76+ga2c8fc665.d20260518)': a 0.21.1 "
+                         "pre-release built from source (as vp_535's 0.19.1rc1.dev71 and vp_569's 0.31.1rc1.dev23)",
+               {"config_file": "Qwen--Qwen2.5-32B-Instruct-GPTQ-Int4.json",  # helper cfg3, 2026-12-04
+                "config_confidence": "verbatim values (a public script's literal of the HF config.json)",
+                "wsl2": True,
+                "gpu_catalog": {"gpu": "RTX-5090-Laptop",
+                                "note": "'NVIDIA GeForce RTX 5090' in an MSI laptop with '24GB VRAM' (the README), "
+                                        "WSL2 ('Using pin_memory=False as WSL is detected'): the catalog's "
+                                        "RTX-5090-Laptop"}},
+               None),
     # helper new6 (2026-12-04): kaggle-vllm/kaggle-vllm's milestone-4 compatibility runs on Kaggle's 2 x T4 (logs also
     # in tests/logs/data/vllm/ as vl_090-vl_093). The build prints 0.18.2.dev0+ga26e8dc7f.d20260822, so the 0.18.1 rules apply
     # (next-version form for a modified tree at the v0.18.1 tag). The tp-2 runs' two T4s have no CUDA peer access: the
@@ -1284,6 +1291,17 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper bl20: a Wulver (NJIT) KV-pressure report (id 57438014420): Qwen2.5-7B-Instruct bf16 with vLLM 0.24.0 on one
     # A100-SXM4-80GB, 16,384, prefix caching off; vp_792 util 0.82 / 8 sequences / 2,048 batched, vp_793 0.35 / 32 / 4,096
     **{cid: ("0.24.0", "§1 'vLLM | 0.24.0'", {"enable_prefix_caching": False}, None) for cid in ("vp_792", "vp_793")},
+    # helper cat20 (2026-12-06, session 20): two leads session 19 judged but could not plan because their GPUs were not
+    # in the catalog (docs/accuracy.md §6.4 round cat20); added blind with the new catalog entries. vp_800: an
+    # on-premises cluster's compat deployment, Qwen3.8-27B-FP8 at tp 2 on two Quadro RTX 6000 (sm_75: weight-only FP8
+    # through Marlin), the stock v0.27.1 image, --dtype half --enforce-eager, util 0.90, 16,384, 1 sequence
+    # (id 67640673364); vp_801: a RunPod study's Qwen2.5-7B-Instruct-AWQ on an RTX PRO 4000 Blackwell, util 0.90,
+    # 8,192, --quantization awq, prefix caching printed on (id 67410870495)
+    "vp_800": ("0.27.1", "the report's 'vLLM v0.27.1 in use (digest 0a51ea5b…)' and the completion's system_fingerprint "
+                         "'vllm-0.27.1-tp2-19fcd1d7'", {}, None),
+    "vp_801": ("0.28.0", "not printed in the transcribed lines: the notes read the server's defaults from '0.28.0's "
+                         "defaults in the local clone' and run `vllm bench serve` 0.28.0 in the same pod",
+               {"enable_prefix_caching": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
@@ -1345,7 +1363,13 @@ SGLANG_PUBLIC = {
                "GPU not named (the log says only 'SM100 GPUs'): 275.75 GiB free before load exceeds the "
                              "B200's 178.35 GiB and the 267.69 GiB CUDA total of the 288 GB Blackwell parts (B300/GB300; "
                              "public CUDA OOM messages, GitHub code-search index file ids 66974703316, 66068615294), so "
-                             "no known GPU fits and its total is unknown"),
+                             "no known GPU fits and its total is unknown. Re-read by helper cat20 (2026-12-06): the GB300 "
+                             "of NVL72 trays prints a larger nvidia-smi total, 284,208 MiB = 277.55 GiB ('4x NVIDIA "
+                             "GB300, 284208 MiB each', code-search id 61984871060; id 71480380592), which 275.75 GiB "
+                             "free fits (the DGX Station's GB300 prints 256,703 MiB, ids 58760980110, 58521305024); no "
+                             "CUDA total of that GB300 was found, so it is not in the catalog, and the release (main of "
+                             "2026-05, guessed) and mem_fraction_static (the default, sized by the GPU's memory) are "
+                             "not printed: still not predicted"),
     # docs-CI builds of other release eras (helper val, 2026-12-01; read from the Stars1233 fork's history)
     "gs_013": ("0.3.5", "docs build 2024-11-06 (v0.3.5 era)", {}, None),
     "gs_014": ("0.3.4.post2", "docs build 2024-10-31 (main after v0.3.4.post2, before v0.3.5)", {}, None),
@@ -1659,7 +1683,8 @@ def _gpu(case: dict) -> dict:
     known = ("H100-SXM-80GB", "H100-80GB", "H20-141GB", "H200-SXM-141GB", "B200", "GB200", "L4", "L40S", "RTX-4090", "RTX-5090",
              "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB",
              "MI355X", "H20-96GB", "T4", "RTX-5080",
-             "GH200-96GB", "GH200-144GB", "RTX-A5000")  # GH200, RTX-A5000: helper gh18, 2026-12-05
+             "GH200-96GB", "GH200-144GB", "RTX-A5000",  # GH200, RTX-A5000: helper gh18, 2026-12-05
+             "Quadro-RTX-6000", "RTX-PRO-4000", "RTX-5090-Laptop")  # helper cat20, 2026-12-06
     if name in known:
         return {"gpu": name}
     if re.fullmatch(r"\S+-MIG-\d+g\.\d+gb", name):  # a MIG slice of a catalog GPU (helper mig18, 2026-12-05)
@@ -2155,7 +2180,31 @@ BL20_OFF = {
         "matching config) land within 1.8 %. The weights are taken from the config, not from a vLLM rule, so no wheel "
         "rule applies; the checkpoint's own config.json (not in the index) would settle it."),
 }
-for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF}.items():
+CAT20_OFF = {  # helper cat20 (2026-12-06, session 20): first scored this session (blind: round cat20, §6.4)
+    "vp_031": (
+        "Blind −90.7 % (896 tokens planned, 9,584 printed), no rule changed (helper cat20, 2026-12-06). The pool is 1.17 "
+        "GiB of a 21.02 GiB budget (0.88 x 23.89 GiB), so 1.06 GiB of overhead planned beyond the log (5 % of the "
+        "budget) removes 91 % of it. The total is confirmed by the log itself: 'the current --gpu-memory-utilization="
+        "0.8800 is equivalent to --gpu-memory-utilization=0.8596 without CUDA graph memory profiling' gives 0.49 GiB / "
+        "(0.88 − 0.8596) = 24.0 GiB (23.7–24.3 with the rounding), the WSL2 total 23.89 GiB and not a native-Linux "
+        "23.42. Weights planned as printed (18.02 GiB). The gap: vLLM printed 'Estimated CUDA graph memory: 0.49 GiB' "
+        "where tpkit plans 1.17 GiB (FLASHINFER, 51 PIECEWISE + 35 FULL graphs: the 394 MiB FlashInfer workspace in "
+        "the first capture + 84 graphs x 64 layers x 153 KiB, graphs.mechanism_estimate), and the log's remainder for "
+        "activation and non-torch memory is 1.34 GiB against 1.72 planned (1.45 cold-compile phase + 0.27 cuBLAS). "
+        "The capture itself took 0.95 GiB ('CUDA graph pool memory: 0.95 GiB (actual), 0.49 GiB (estimated)'), "
+        "nearer tpkit's figure than vLLM's own estimate; the Linux samples of the fit print 0.81 GiB for the same 86 "
+        "graphs on a 36-layer Qwen3-8B (vl_291, vl_700). One WSL2 source-built 0.21.1 pre-release; not a rule"),
+    "vp_800": (
+        "Blind +84.7 % (139,946 tokens planned, 75,776 printed), no rule changed (helper cat20, 2026-12-06). Weights "
+        "planned as printed (14.45 GiB with the MRoPE cache and the Marlin group scales of the sm_75 weight-only FP8 "
+        "path, 14.46 printed), so 2.2 GiB of non-KV memory lies beyond the plan: the budget 0.9 x 23.48 GiB less the "
+        "weights leaves 6.67 GiB, the log's KV takes 2.67. Not read: which attention paths vLLM 0.27.1 takes on "
+        "Turing (no FlashAttention on sm_75) for the vision tower's 16,384-token dummy image and the Gated DeltaNet "
+        "layers, and the node's ECC state (not printed; ECC on would lower the total to about 22 GiB, 1.3 GiB less: "
+        "the catalog's Quadro-RTX-6000 sources['ecc']). The same checkpoint at 0.27.1 on two RTX 3090 is +10.5 to "
+        "+14.9 % (vp_671, vp_672, vp_701). One source, key lines only"),
+}
+for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **CAT20_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

@@ -53,6 +53,39 @@ GH200_NAMES = ("PCI device ids: 0x2342 'GH200 120GB / 480GB', 0x2348 'GH200 144G
                "name is the Grace CPU's memory, not the GPU's")
 """which marketing name is which HBM size (helper gh18, 2026-12-05)"""
 
+QUADRO_RTX_6000_TOTAL = (
+    "derived: 23.48 GiB, the value the current drivers' public prints bound, not one print (helper cat20, 2026-12-06): "
+    "'Quadro RTX 6000 (25.2 GB VRAM), CUDA 12.1' on Chameleon Cloud in a pytorch 2.3.1 container (torch total_memory / "
+    "1e9 to one decimal, code-search id 53943975161: 25.15-25.25e9 B = 23.42-23.52 GiB) and 'Quadro RTX 6000 (23.5 "
+    "GB)' (id 53737208711; read as GiB, 23.45-23.55: as 10^9 B it would be 21.9 GiB, below even the ECC total) leave "
+    "23.45-23.52 GiB; the midpoint is taken (+-0.04 GiB). An older driver printed more: TensorFlow 'deviceMemorySize: "
+    "23.65GiB' (CUDA 10.1, 2021, id 30987391085), as the T4's total fell from 14.75 to 14.56 GiB across drivers. "
+    "nvidia-smi 24576 MiB ('Quadro RTX 6000, 24576 MiB', ids 24772025572, 62464896316, 57664220311): about 530 MiB "
+    "kept by current drivers. total_printed False: no 2-decimal print, so a log's printed total is not matched to it")
+QUADRO_RTX_6000_ECC = (
+    "ECC on (GDDR6 ECC takes 1/16 of the memory): TensorFlow 'totalMemory: 22.17GiB' for 'Quadro RTX 6000' on hosts "
+    "with ECC enabled (2020, ids 23092698863, 22295764174), nvidia-smi 23040 MiB expected; pass --gpu-memory with the "
+    "total such a host prints. The catalog total is the ECC-off board (nvidia-smi 24576 MiB)")
+RTX_PRO_4000_TOTAL = (
+    "derived: 25.15e9 B (23.42 GiB), where two public one-decimal prints of torch's total meet (helper cat20, "
+    "2026-12-06): 'NVIDIA RTX PRO 4000 Blackwell (25.1 GB)' on Linux 7.0.0, PyTorch 2.10.0+cu128 (code-search id "
+    "55782846507: 25.05-25.15e9 B) and '2x NVIDIA RTX PRO 4000 Blackwell (25.2 GB each)', driver 580.126.20, CUDA 12.8 "
+    "(id 53994408445: 25.15-25.25e9 B); 'NVIDIA RTX PRO 4000 Blackwell (23.4 GB)' (id 58288009175, read as GiB: "
+    "23.35-23.45) agrees. +-0.05 GiB across drivers. nvidia-smi 24467 MiB ('NVIDIA RTX PRO 4000 Blackwell, 24467 "
+    "MiB', ids 58724219395, 69530223407, 70333623464): about 480 MiB kept by the driver, as the 16 GB GeForce RTX 50 "
+    "cards' 462 and the RTX 5090's 497. total_printed False: no 2-decimal print")
+RTX_5090_LAPTOP_LINUX_MIB = 24463 - round(24467 - 25_150_000_000 / MIB)
+"""the laptop's nvidia-smi total less the RTX PRO 4000 Blackwell's driver reservation (RTX_5090_LAPTOP_TOTAL)"""
+RTX_5090_LAPTOP_TOTAL = (
+    "assumed: 23,981 MiB (23.42 GiB) on native Linux, the laptop's nvidia-smi total less the driver reservation of the "
+    "RTX PRO 4000 Blackwell (the same GB203 die with 24 GB GDDR7, per spec databases: sources['sm_count'] of both; "
+    "nvidia-smi 24467 MiB against "
+    "25.15e9 B: about 482 MiB); no native-Linux CUDA total of the laptop part was found (helper cat20, 2026-12-06). "
+    "nvidia-smi 24463 MiB ('NVIDIA GeForce RTX 5090 Laptop GPU, 24463 MiB', native Linux driver 595.84, code-search "
+    "id 63394556998; WSL2, id 70087897011; Windows, id 70097303325). Under Windows and WSL2 CUDA reports that whole "
+    "24463 MiB (23.89 GiB): sources['total_windows']; a laptop that drives its display holds about 1.25 GiB more "
+    "before an engine starts (id 69300623191)")
+
 GH200_96_TOTAL = (
     "97280 MiB (95.00 GiB), printed for the 96 GB HBM3 GH200 ('GH200 480GB' / 'GH200 120GB'; which name is which: "
     "sources['names']): OpenCL-Benchmark '97280 MB VRAM' (whole MiB) on 'NVIDIA GH200 480GB', driver 555.42.06 "
@@ -450,4 +483,43 @@ ADDED = [
                                 "kernel' in vllm-project/vllm#43969 (index id 56695054620)",
           "sm_count": "20: 'GPU: NVIDIA Thor (20 SMs)' (code-search id 60815229375)",
           "nvidia_smi_total_mib": "None: unified memory, not recorded"}),
+    # helper cat20 (2026-12-06): three cards public vLLM start-ups ran on that the catalog lacked (session 19's gaps)
+    _gpu("Quadro-RTX-6000", ["Quadro RTX 6000", "NVIDIA Quadro RTX 6000", "Quadro-RTX-6000-24GB", "QuadroRTX6000"],
+         _gib(23.48), QUADRO_RTX_6000_TOTAL, 24576, (7, 5), 72, 0.672, None, None, None, None, 3,
+         {"memory_bandwidth_tbps": ("672 GB/s: TensorFlow prints 'deviceMemoryBandwidth: 625.94GiB/s' (= 672.1 GB/s) "
+                                    "for 'Quadro RTX 6000 computeCapability: 7.5' (code-search id 30987391085); "
+                                    f"datasheet 24 GB GDDR6, 384-bit, 672 GB/s [{_RECALLED}]"),
+          "bf16_dense_tflops": "None: Turing has no BF16 tensor cores; engines run it in float16 (--dtype half), "
+                               "which the perf model does not rate",
+          "sm_count": "72 SMs: TensorFlow prints 'coreCount: 72' (id 30987391085)",
+          "compute_capability": "7.5: TensorFlow prints 'computeCapability: 7.5' (id 30987391085)",
+          "nvlink": "NVLink bridge joins two boards only: left null (no NVLink mesh assumed), as RTX A6000",
+          "ecc": QUADRO_RTX_6000_ECC}),
+    _gpu("RTX-PRO-4000", ["NVIDIA RTX PRO 4000 Blackwell", "RTX PRO 4000 Blackwell", "RTX-PRO-4000-Blackwell",
+                          "RTX PRO 4000", "RTX-PRO-4000-24GB"],
+         25_150_000_000, RTX_PRO_4000_TOTAL, 24467, (12, 0), 70, 0.672, None, None, None, None, 5,
+         {"memory_bandwidth_tbps": "24 GB GDDR7 ECC, 192-bit, 672.0 GB/s (spec database cputronic.com, 'RTX PRO 4000 "
+                                   f"Blackwell vs RTX PRO 2000 Blackwell'; GB203, PCIe 5.0 x16, 140 W) [{_RECALLED}]",
+          "bf16_dense_tflops": "None: NVIDIA's figure for this board was not checked (a spec database gives only the "
+                               "70 W SFF Edition's clocks)",
+          "sm_count": "70 SMs (8,960 CUDA cores = 128 x 70; GB203: technical.city 'RTX PRO 4000 Blackwell vs RTX PRO "
+                      "5000 72 GB Blackwell', hmc-tech.com's SFF Edition page: '70 SMs') [spec databases, not printed]",
+          "compute_capability": "12.0: 'NVIDIA RTX PRO 4000 Blackwell, 24467 MiB, driver 575.64.03 … 12.0 (sm_120)' "
+                                "(code-search id 69530223407)",
+          "names": "not the 'RTX PRO 4000 Blackwell Laptop GPU' (16 GB, code-search id 67644978144) nor the 'RTX PRO "
+                   "4000 Blackwell SFF Edition': neither is an alias"}),
+    _gpu("RTX-5090-Laptop", ["NVIDIA GeForce RTX 5090 Laptop GPU", "GeForce RTX 5090 Laptop GPU", "RTX 5090 Laptop GPU",
+                             "GeForce RTX 5090 Laptop", "RTX 5090 Laptop", "RTX-5090-Laptop-24GB", "RTX 5090 Mobile"],
+         RTX_5090_LAPTOP_LINUX_MIB * MIB, RTX_5090_LAPTOP_TOTAL, 24463, (12, 0), 82, 0.896, None, None, None, None, 5,
+         {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 5090 Laptop GPU: 24 GB GDDR7, 256-bit, 28 Gbps = 896 GB/s "
+                                   f"[{_RECALLED}]",
+          "bf16_dense_tflops": "None: the laptop part's tensor rate (and its power limit, 95-175 W by design) was not "
+                               "checked",
+          "sm_count": "82 SMs (10,496 shaders = 128 x 82: hmc-tech.com 'GeForce RTX 5090 Laptop 150W' spec page; the "
+                      "GB203 die with 3 GB GDDR7 modules on a 256-bit bus: multiplayer.it, tweaktown.com 100874) "
+                      "[spec databases, not printed]",
+          "compute_capability": "12.0: 'NVIDIA GeForce RTX 5090 Laptop GPU, 24463 MiB, compute capability 12.0 "
+                                "(sm_120)' (code-search id 70087897011)",
+          "names": "a different card from the desktop RTX 5090 (32 GB): torch and nvidia-smi print 'NVIDIA GeForce RTX "
+                   "5090 Laptop GPU', which the log reader must not shorten to 'RTX 5090' (logs.gpu_names.gpu_in)"}),
 ]

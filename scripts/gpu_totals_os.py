@@ -63,5 +63,19 @@ TOTALS_BY_OS: dict[str, tuple[str, str]] = {
     "RTX-3060-12GB": (
         "12044MB (11.76 GiB): torch _CudaDeviceProperties on a Linux host (id 31224020222)",
         "not traced; about 12.00 GiB (= nvidia-smi 12288 MiB) expected under Windows/WSL2"),
+    # helper cat20 (2026-12-06)
+    "RTX-5090-Laptop": (
+        "not printed: 23,981 MiB (23.42 GiB) assumed from the RTX PRO 4000 Blackwell's reservation (catalog "
+        "total_source)",
+        "24463 MiB = 23.89 GiB (= nvidia-smi): 'cuda:0 NVIDIA GeForce RTX 5090 Laptop GPU (23.9GiB vram) "
+        "backend=vllm:cuda' under WSL2 (code-search id 69444620476); torch 'GPU VRAM Total/Free: 23.89GB / 23.41GB' "
+        "(id 48941765225); '23.86 GiB total' (id 70257664549, OS not shown). vp_031 (WSL2) is planned with 24463 MiB"),
+    "RTX-PRO-4000": (
+        "25.1 / 25.2 GB (10^9 B, one decimal) on Linux hosts (ids 55782846507, 53994408445): 25.15e9 B",
+        "not traced; about 23.89 GiB (= nvidia-smi 24467 MiB) expected under Windows/WSL2"),
+    "Quadro-RTX-6000": (
+        "25.2 GB (10^9 B) under CUDA 12.1 (id 53943975161) and 23.5 GB (id 53737208711): 23.48 GiB; 23.65 GiB on a "
+        "2021 driver (id 30987391085)",
+        "not traced; about 24.00 GiB (= nvidia-smi 24576 MiB) expected under Windows/WSL2"),
 }
 """catalog name → (the Linux total's evidence, what Windows / WSL2 reports)"""

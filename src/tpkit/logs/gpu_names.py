@@ -27,7 +27,10 @@ def _candidates(vendor: str, rest: str) -> list[str]:
         if word in _STOP or word.endswith(("MiB", "W")) and word[:-3].isdigit():
             break
         kept.append(word)
-    return [f"{vendor} {' '.join(kept[:n])}" for n in range(len(kept), 0, -1)]
+    # a laptop part is its own card ('NVIDIA GeForce RTX 5090 Laptop GPU': 24 GB, the desktop RTX 5090 32 GB): never
+    # shortened past the word 'Laptop' to the desktop board's name (helper cat20, 2026-12-06)
+    shortest = next((i + 1 for i, w in enumerate(kept) if w.lower() == "laptop"), 1)
+    return [f"{vendor} {' '.join(kept[:n])}" for n in range(len(kept), shortest - 1, -1)]
 
 
 def gpu_in(message: str) -> tuple[str, str | None] | None:
