@@ -21,6 +21,7 @@ Failed or read badly before their fix (each test says "Before:"):
 - ``tpkit perf``'s "crossover batch  93" and ``tpkit plan``'s "page 64", "block size: 64": numbers without a unit
   (the crossover also read as "speculation pays up to here" where it means the smallest batch at which it loses).
 - ``tpkit perf --dp 2`` at tp 1: "--dp 2 must divide --tp 1 for DP attention", no way out named.
+- ``tpkit explain KIMI_LOG --model deepseek-ai/DeepSeek-V3``: the other model used without a word.
 """
 
 from __future__ import annotations
@@ -185,3 +186,14 @@ def test_counts_carry_their_unit(capsys):
                        "--speculative-algorithm", "EAGLE3")
     line = next(x for x in out.splitlines() if x.startswith("crossover batch"))
     assert line.split()[3] == "requests" and "the smallest batch at which speculation is slower" in line
+
+
+def test_a_model_flag_that_is_not_the_logs_model_is_said(capsys):
+    """Before: `explain KIMI_LOG --model deepseek-ai/DeepSeek-V3` used DeepSeek-V3's config without a word, though
+    the log names moonshotai/Kimi-K2.5 (the README: a flag that contradicts the log is reported)."""
+    code, out, _ = cli(capsys, "explain", str(SYNTHETIC_KIMI), "--model", "deepseek-ai/DeepSeek-V3")
+    text = " ".join(out.split())
+    assert code == 0 and "--model deepseek-ai/DeepSeek-V3 is not the model the log names" in text
+    assert "the catalog's moonshotai/Kimi-K2.5" in text
+    code, out, _ = cli(capsys, "explain", str(SYNTHETIC_KIMI), "--model", "moonshotai/Kimi-K2.5")
+    assert code == 0 and "is not the model the log names" not in out
