@@ -22,6 +22,7 @@ Failed or read badly before their fix (each test says "Before:"):
   (the crossover also read as "speculation pays up to here" where it means the smallest batch at which it loses).
 - ``tpkit perf --dp 2`` at tp 1: "--dp 2 must divide --tp 1 for DP attention", no way out named.
 - ``tpkit explain KIMI_LOG --model deepseek-ai/DeepSeek-V3``: the other model used without a word.
+- ``tpkit perf … --gpu MI300X --link nvlink``: "use --link pcie" (its own link is the xGMI mesh).
 """
 
 from __future__ import annotations
@@ -197,3 +198,10 @@ def test_a_model_flag_that_is_not_the_logs_model_is_said(capsys):
     assert "the catalog's moonshotai/Kimi-K2.5" in text
     code, out, _ = cli(capsys, "explain", str(SYNTHETIC_KIMI), "--model", "moonshotai/Kimi-K2.5")
     assert code == 0 and "is not the model the log names" not in out
+
+
+def test_perf_nvlink_on_an_amd_mesh_names_xgmi(capsys):
+    """Before: `perf … --gpu MI300X --link nvlink` said "use --link pcie", though MI300X's own link is the xGMI mesh."""
+    refused(capsys, "perf", LLAMA_8B, "--gpu", "MI300X", "--tp", "8", "--link", "nvlink",
+            says=("use --link xgmi (its AMD Infinity Fabric mesh) or --link pcie",))
+    refused(capsys, "perf", LLAMA_8B, "--gpu", "RTX-4090", "--tp", "2", "--link", "nvlink", says=("use --link pcie",))
