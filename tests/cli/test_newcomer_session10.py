@@ -71,11 +71,11 @@ def test_a_broken_config_json_is_not_explained_as_a_log(capsys, tmp_path, text):
 
 
 def test_json_that_is_no_config_is_still_explained(capsys, tmp_path):
-    """A broken JSON with no config key is not called a config: it is read as a log (nothing recognised, exit 0)."""
+    """A broken JSON with no config key is not called a config: it is read as a log, in which nothing is recognised
+    (session 20: refused as not an engine log, exit 2; before, exit 0 and 'nothing to diagnose')."""
     path = tmp_path / "x.txt"
     path.write_text('{"a": 1,\n')
-    code, out, _ = cli(capsys, "explain", str(path))
-    assert code == 0 and "nothing to diagnose" in out
+    refused(capsys, "explain", str(path), says=("is not an SGLang or vLLM log",))
 
 
 def test_an_unreadable_config_says_how_to_fix(capsys, tmp_path, monkeypatch):

@@ -168,18 +168,20 @@ def test_a_json_list_given_as_the_log_is_refused(capsys, tmp_path):
 
 
 def test_text_with_no_engine_line_says_nothing_was_recognised(capsys, tmp_path):
-    """Before: 'Diagnosis   ok' (and 'rebuilt from the anchors — ()') with no word on why, which reads as a healthy
-    start-up. Now the cause says nothing was recognised; still exit 0, as any readable text is, and the status
-    stays one of the issue's two values ('ok' / 'failed'), which scripts test."""
+    """Session 7: 'Diagnosis   ok' (and 'rebuilt from the anchors — ()') with no word on why, which read as a healthy
+    start-up; the cause then said nothing was recognised, still with exit 0.  Session 20 (helper nc20): a text with
+    no SGLang or vLLM line is refused as not an engine log (exit 2, the tpkit.error/1 object with --json), so a
+    script can test it; tpkit.explain/1 keeps its keys and its two status values for real logs."""
     import json
 
     path = tmp_path / "notes.txt"
     path.write_text("started the server on node 3\nit did not come up\n")
-    code, out, err = cli(capsys, "explain", str(path))
-    assert code == 0 and "Diagnosis   ok" in out and "nothing to diagnose" in out and "— ()" not in out
+    refused(capsys, "explain", str(path), says=("is not an SGLang or vLLM log", "none of its 2 lines",
+                                                "give the server's own log"))
     code, out, err = cli(capsys, "explain", str(path), "--json")
-    diagnosis = json.loads(out)["diagnosis"]
-    assert code == 0 and diagnosis["status"] == "ok" and diagnosis["cause"].startswith("nothing to diagnose")
+    doc = json.loads(out)
+    assert code == 2 and doc["schema"] == "tpkit.error/1" and doc["exit_code"] == 2
+    assert "not an SGLang or vLLM log" in doc["error"]["message"]
 
 
 # --- bench and probe on a machine without a GPU --------------------------------------------------------------------

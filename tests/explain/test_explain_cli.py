@@ -44,11 +44,12 @@ def test_user_errors_exit_2_without_traceback(args):
     assert r.returncode == 2 and b"Traceback" not in r.stderr and b"error" in r.stderr
 
 
-def test_garbage_logs_exit_0_and_empty_ones_2():
-    """A log with nothing tpkit recognises is still a log (exit 0, 'unknown'); an empty one is a wrong path or a
-    log not written yet (exit 2, a message)."""
+def test_garbage_logs_exit_2_and_empty_ones_2():
+    """A text with nothing tpkit recognises is not an engine log (session 20: exit 2 and a message that says so;
+    before, exit 0 and 'unknown'); an empty one is a wrong path or a log not written yet (exit 2, a message)."""
     r = _run(["explain", "-"], stdin=b"\xff\xfe\x00garbage\n" * 50)
-    assert r.returncode == 0 and b"Traceback" not in r.stderr
+    assert r.returncode == 2 and b"Traceback" not in r.stderr
+    assert b"standard input is not an SGLang or vLLM log" in r.stderr
     for data in (b"", b"\n  \n"):
         r = _run(["explain", "-"], stdin=data)
         assert r.returncode == 2 and b"Traceback" not in r.stderr and b"standard input is empty" in r.stderr

@@ -6,6 +6,7 @@ import json
 import pytest
 from explain_testlib import ROOT, cases, log_bytes, script
 
+from tpkit.cli.explain import not_an_engine_log
 from tpkit.explain import explain_log
 from tpkit.explain.render import format_explanation
 
@@ -98,6 +99,7 @@ def test_every_log_explains(case_id):
     assert out["diagnosis"]["status"] in ("ok", "failed")
     nothing_read = e.context.engine is None and not (e.parsed.anchors or e.parsed.failures or e.parsed.settings)
     assert out["diagnosis"]["cause"].startswith("nothing to diagnose") == nothing_read  # vl_177/vl_178: prose tables
+    assert (not_an_engine_log(e.parsed, case_id) is not None) == nothing_read  # the CLI refuses exactly these (exit 2)
     assert out["diagnosis"]["phase"] in (None, "weights", "kv_pool", "cuda_graph", "first_request", "imbalance",
                                          "other")
     for fix in out["diagnosis"]["fixes"]:

@@ -184,6 +184,9 @@ def _plainer(message: str) -> str:
             written = "upper" if same and same[0].isupper() else "lower"
             case = f" (the engine spells it in {written} case)" if same and value != same[0] else ""
             return f"{message}; did you mean {' or '.join(repr(c) for c in close)}?{case}"
+        v = re.fullmatch(r"([a-z]+)[-_=:@ ]*v?(\d+(?:\.\d+)+\S*)", value.strip().lower())
+        if flag == "--engine" and v and v.group(1) in choices:  # `--engine sglang-0.5.2` (helper nc20, session 20)
+            return f"{message}; the release goes to its own flag: --engine {v.group(1)} --engine-version {v.group(2)}"
     return message
 
 
@@ -420,8 +423,12 @@ def _main(argv: list[str]) -> int:
     if extras:
         sub = _subparser(parser, args)
         _refuse(sub, unknown_flags_message(sub, extras))
-    if not getattr(args, "func", None):
-        parser.print_help()
+    if not getattr(args, "func", None):  # `tpkit` or `tpkit bench` alone: the usage and one error line, on stderr
+        sub = _subparser(parser, args)  # (before: the help on stdout and exit 2 with no word on what was wrong)
+        sub.print_help(sys.stderr)
+        example = " e.g. `tpkit plan MODEL --gpu NAME`;" if sub is parser else ""
+        print(f"{sub.prog}: error: no command given; pick one of the commands listed above,{example} "
+              f"`{sub.prog} COMMAND --help` describes each", file=sys.stderr)
         return 2
     _note_serving_flags(_subparser(parser, args), args)
     try:

@@ -47,7 +47,20 @@ def whole_number(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"expected a whole number, got {text!r}; write it out: {dec} (with {unit} = {'10^6' if big else '1000'}) "
             f"or {binary} (with {unit} = {'2^20' if big else '1024'})")
-    raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}{comma_hint(text, whole=True)}")
+
+
+def comma_hint(text: str, *, whole: bool) -> str:
+    """How to write a number typed with a comma (helper nc20, session 20: '32,768' and '0,9' were refused with no
+    word on why): a count takes no thousands separator, a fraction takes a decimal point; "" for anything else."""
+    import re
+
+    text = str(text).strip()
+    if whole and re.fullmatch(r"\d{1,3}(?:,\d{3})+", text):
+        return f"; write it without the thousands separator: {text.replace(',', '')}"
+    if not whole and re.fullmatch(r"\d+,\d+", text):
+        return f"; write it with a decimal point: {text.replace(',', '.')}"
+    return ""
 
 
 SERVING_FLAGS = (

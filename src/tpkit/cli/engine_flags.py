@@ -12,7 +12,7 @@ import argparse
 import re
 from dataclasses import fields
 
-from tpkit.cli.argtypes import whole_number, within_int64
+from tpkit.cli.argtypes import comma_hint, whole_number, within_int64
 from tpkit.engines.engine import Engine, Flag
 from tpkit.engines.registry import all_engines
 from tpkit.errors import PlanInputError
@@ -62,7 +62,8 @@ def _fraction(text: str) -> float:
     except ValueError:
         pass
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*%\s*", text)
-    hint = f": {m.group(1)} % is {float(m.group(1)) / 100:g}, write {float(m.group(1)) / 100:g}" if m else ""
+    hint = f": {m.group(1)} % is {float(m.group(1)) / 100:g}, write {float(m.group(1)) / 100:g}" if m else \
+        comma_hint(text, whole=False)
     raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}{hint}") from None
 
 
@@ -215,5 +216,10 @@ def size_flag(value: str, option: str):
 
     text = value.strip() if isinstance(value, str) else value
     if isinstance(text, str) and text.isascii() and text.isdigit():
+        if 0 < int(text) < 1 << 20:  # '40' meant 40 GiB: as bytes it holds no KV block (helper nc20, session 20)
+            raise PlanInputError(f"{option} {text!r} is {int(text):,} bytes (a plain number is bytes, as vLLM reads "
+                                 f"it): less than one KV block, so vLLM would stop with 'No available memory for the "
+                                 f"cache blocks'; write the unit, e.g. {option} {int(text)}GiB (= {int(text)} × 2^30 "
+                                 f"bytes) or {int(text)}GB (= {int(text)} × 10^9 bytes)")
         return Bytes(int(text))
     return parse_bytes(value, what=option)

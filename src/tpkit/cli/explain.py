@@ -9,10 +9,16 @@ import sys
 
 from tpkit.errors import PlanInputError
 
-__all__ = ["register", "run_explain", "read_log", "HELP", "flag_values", "check_flag_values", "engine_flags_given"]
+__all__ = ["register", "run_explain", "read_log", "not_an_engine_log", "HELP", "flag_values", "check_flag_values", "engine_flags_given"]
 
 HELP = "explain an SGLang/vLLM log: the ledger from its printed numbers, the failure and re-planned fixes"
 """one line for ``tpkit --help``"""
+
+EPILOG = ("exit status: 0 an SGLang or vLLM log was read (a crash log too: its diagnosis says failed); 2 a user "
+          "error: no such file, an empty file, a file that is not text or a model config.json, a text with no SGLang "
+          "or vLLM line (not an engine log), a flag value no engine accepts (a message, no traceback; with --json "
+          "the tpkit.error/1 object); 1 a bug.")
+"""the end of ``tpkit explain --help``: what each exit status means, for scripts"""
 
 MAX_LOG_BYTES = 2 * 2**30
 """a larger file is refused (read into memory whole)"""
@@ -48,7 +54,8 @@ def register(sub, argv: list[str] | None = None) -> None:
     from tpkit.engines.registry import engine_names
 
     p = sub.add_parser("explain", help=HELP, description=HELP + ". LOG is a file path or '-' for standard input. "
-                       "Plan flags fill what the log does not print; a flag that contradicts the log is reported.")
+                       "Plan flags fill what the log does not print; a flag that contradicts the log is reported.",
+                       epilog=EPILOG)
     p.add_argument("log", metavar="LOG", help="the log file, or - to read standard input")
     p.add_argument("--rank", default=None, help="rank to explain: a TP/worker rank number or a label such as "
                                                 "'TP3' (default: the tightest rank)")
@@ -115,7 +122,7 @@ def _not_empty(data: bytes, what: str) -> bytes:
         if len(data) > MAX_LOG_BYTES:
             raise PlanInputError(f"{what} decompresses to {len(data):,} bytes, more than the 2 GiB tpkit reads; "
                                  "cut the start-up part out (zcat … | head -c 100M) and pass that")
-    if not data.strip():
+    if not data.replace(b"\xef\xbb\xbf", b"").strip():  # a UTF-8 byte-order mark alone is no text either
         raise PlanInputError(f"{what} is empty ({len(data):,} bytes); give the server's log after it started (or "
                              "crashed), e.g. the file its stdout/stderr went to")
     binary, advice, signature = _not_text(data)
@@ -287,6 +294,28 @@ def flag_values(args) -> dict:
     return {k: v for k, v in vars(args).items() if k not in skip and v is not None}
 
 
+def not_an_engine_log(parsed, what: str) -> PlanInputError | None:
+    """The user error for a readable text in which the reader found no SGLang or vLLM line at all (no start-up,
+    memory, setting or failure line, and no line that names either engine), None for an engine log.
+
+    Such a text (a note, another program's log, a prose table) was explained with exit 0 and ``Diagnosis ok``
+    ("nothing to diagnose"), which a script could not tell from a healthy start-up; with ``--engine`` the cause
+    line was empty as well.  It is refused like a config.json or a binary passed for a log: exit 2, one message
+    (with ``--json``, the ``tpkit.error/1`` object), so ``tpkit.explain/1`` keeps its keys and its two status values
+    for logs.  The flags do not count: they fill what a log leaves out, they are not read from it.  A log that
+    names its engine (a version line, a launch command) is explained as before, with its ``missing`` list."""
+    if parsed.anchors or parsed.failures or parsed.settings or parsed.engine.engine or parsed.engine.evidence:
+        return None
+    lines = parsed.line_count
+    return PlanInputError(
+        f"{what} is not an SGLang or vLLM log: none of its {lines:,} line{'s' if lines != 1 else ''} is a start-up, "
+        "memory, setting or failure line either engine prints ('Load weight end', 'KV Cache is allocated', "
+        "'Available KV cache memory', 'GPU KV cache size', a server-args dump, a launch command, a CUDA "
+        "out-of-memory traceback …); give the server's own log, from the launch command on (the file its "
+        "stdout/stderr went to, or docker logs CONTAINER 2>&1 | tpkit explain -); to plan without a log: "
+        "tpkit plan MODEL --gpu NAME")
+
+
 def _rank(text):
     if text is None:
         return None
@@ -294,7 +323,7 @@ def _rank(text):
 
 
 def run_explain(args) -> int:
-    """Read the log (a file, ``-`` or a .gz), explain it with the given flags and print text or JSON; 0 for any readable
+    """Read the log (a file, ``-`` or a .gz), explain it with the given flags and print text or JSON; 0 for any SGLang or vLLM
     log."""
     from tpkit.explain import explain_log
 
@@ -306,6 +335,9 @@ def run_explain(args) -> int:
 
         check_engine_flags(args, get_engine(flags["engine"]))
     explanation = explain_log(read_log(args.log), rank=_rank(args.rank), flags=flags)
+    refusal = not_an_engine_log(explanation.parsed, "standard input" if args.log == "-" else f"LOG {args.log!r}")
+    if refusal is not None:
+        raise refusal
     logged = explanation.context.engine
     if not flags.get("engine") and logged and engine_flags_given(args):
         # the engine came from the log: a flag of the other engine would be recorded and never used (an SGLang

@@ -20,7 +20,9 @@ def _positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        from tpkit.cli.argtypes import comma_hint
+
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}{comma_hint(text, whole=False)}") from None
     if not 0 < value < float("inf"):  # nan and inf are floats too ('--pcie-fabric-gbps inf' was planned)
         raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
     return value
@@ -49,7 +51,9 @@ def register(sub, argv: list[str] | None = None) -> None:
         description="Decode step time and tokens/s of one TP group on NVLink or PCIe, from a model of one forward "
         "pass per rank (weights, experts hit, KV, activations, FLOPs, kernel overheads) plus every all-reduce; "
         "speculative decoding (EAGLE, EAGLE3, NEXTN/MTP, STANDALONE): speed-up by batch, crossover batch, best "
-        "settings and all-reduce backend, and a verdict in the engine's flags.")
+        "settings and all-reduce backend, and a verdict in the engine's flags.",
+        epilog="exit status: 0 the prediction is printed (whether speculation pays or not); 2 a user error (a "
+        "message, no traceback; with --json the tpkit.error/1 object); 1 a bug.")
     p.add_argument("model", help="HF id (local HF cache or embedded catalog), model dir or config.json path")
     p.add_argument("--gpu", required=True, help="catalog GPU, e.g. H200, H100, RTX-PRO-6000")
     p.add_argument("--tp", *PARALLEL_ALIASES["tp"], dest="tp", type=int, default=1,
@@ -191,16 +195,23 @@ def _settings(args):
 
 
 def _draft(path: str | None):
-    """The draft model's spec if its config can be found locally, else None (modelled from the target)."""
+    """The draft model's spec if its config can be found locally, else None (modelled from the target).  An HF id
+    (``org/name``) that is neither cached nor in the catalog is modelled from the target's shape, as the help says;
+    a file-system path that does not exist (``/models/eagle3``, ``./draft/config.json``) is a typo, refused with
+    where tpkit looked (as ``tpkit plan`` does; before, perf modelled it silently and exited 0)."""
     if path is None:
         return None
     from tpkit.errors import UnknownModelError
     from tpkit.models import load_model
+    from tpkit.models.hf_cache import looks_like_repo_id
 
     try:
         return load_model(path)
-    except UnknownModelError:
-        return None
+    except UnknownModelError as exc:
+        if looks_like_repo_id(path.strip()):
+            return None
+        raise PlanInputError(f"the draft model (--speculative-draft-model-path / the speculative config's "
+                             f'"model"): {exc}') from None
 
 
 def _profile(path: str | None):
@@ -341,7 +352,9 @@ def format_perf(d: dict) -> str:
             lines.append(f"running cap      speculative side decodes {sp['running_requests']} of {d['batch']} requests "
                          f"at a time ({sp['running_cap_source']}); --max-running-requests lifts it")
         cross = d["crossover_batch"]
-        lines.append(f"crossover batch  {cross if cross else 'none up to 1024'}")
+        lines.append("crossover batch  " + (f"{cross:,} request{'s' if cross != 1 else ''} (the smallest batch at "
+                                             "which speculation is slower)" if cross
+                                             else "none up to 1,024 requests (speculation is faster at every batch up to it)"))
         cc, longest = d["crossover_context"], d["by_context"][-1]["context"]
         lines.append(f"crossover context {f'{cc:,} tokens' if cc is not None else f'none up to {longest:,} tokens'} "
                      f"(at batch {d['batch']})")

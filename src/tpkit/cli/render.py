@@ -131,11 +131,12 @@ def _capacity(result: PlanResult) -> list[str]:
     lines = [f"KV cache: {_tokens(result)} per rank"]
     pool = result.kv_pool
     if pool is not None:
-        lines[0] += (f" · {pool.cell_bytes.bytes:,} B/token · page {pool.page_size} · "
+        page = pool.page_size  # every count with its unit (helper nc20, session 20: "page 64", "block size: 64")
+        lines[0] += (f" · {pool.cell_bytes.bytes:,} B/token · page {page:,} token{'s' if page != 1 else ''} · "
                      f"pool {format_bytes(pool.total_bytes)} ({pool.dtype})")
-    for key in ("kv_blocks", "block_size"):
+    for key, unit in (("kv_blocks", " per rank"), ("block_size", " tokens")):
         if key in result.extra:
-            lines.append(f"{key.replace('_', ' ')}: {result.extra[key]:,}")
+            lines.append(f"{key.replace('_', ' ')}: {result.extra[key]:,}{unit}")
             if key == "kv_blocks" and result.band is not None and result.band.kv_blocks is not None:
                 lo, hi = result.band.kv_blocks
                 lines[-1] += f" ({lo:,}–{hi:,})"

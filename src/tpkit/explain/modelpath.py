@@ -19,9 +19,11 @@ def _load_model(name: str):
 def resolve_model(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object | None, str]:
     """(the run's model config, where it came from): ``--model``, else the log's model path (locally, by its tail)."""
     given = flags.get("model")
-    if given:
-        return _load_model(given), f"--model {given}"  # a bad --model is the user's error (exit 2)
     logged = parsed.run.value("model")
+    if given:
+        model = _load_model(given)  # a bad --model is the user's error (exit 2)
+        _other_model_note(str(given), logged, notes)
+        return model, f"--model {given}"
     if logged:
         try:
             return _load_model(str(logged)), f"the log's model path {logged!r}"
@@ -34,6 +36,22 @@ def resolve_model(parsed: ParsedLog, flags: dict, notes: list) -> tuple[object |
         except READ_FAILED as exc:  # a log path must never crash the explanation
             notes.append(f"the log's model {logged!r} could not be read ({type(exc).__name__})")
     return None, "unknown"
+
+
+def _other_model_note(given: str, logged, notes: list) -> None:
+    """A note when ``--model`` and the log's model path are two different catalog models (helper nc20, session 20:
+    ``--model deepseek-ai/DeepSeek-V3`` on a Kimi-K2.5 log replaced it without a word).  Only catalog ids are
+    compared: a local copy (``/models/kimi``) of the logged model is what ``--model`` is for."""
+    if not logged:
+        return
+    from tpkit.models.catalog import find_entry
+
+    parts = [p for p in str(logged).replace("\\", "/").rstrip("/").split("/") if p]
+    ours = find_entry(given)
+    theirs = next((e for e in (find_entry(t) for t in (str(logged), *_path_tails(parts)) if t) if e is not None), None)
+    if ours is not None and theirs is not None and ours.id != theirs.id:
+        notes.append(f"--model {given} is not the model the log names ({logged!r}, the catalog's {theirs.id}): "
+                     f"{ours.id}'s config is used; leave --model out to explain the run as logged")
 
 
 def _by_path_tail(logged: str, notes: list) -> tuple[object, str] | None:

@@ -94,7 +94,8 @@ def make_link(*, kind: str, world: int, gpu_name: str, nvlink_gbps: float | None
     ll_max = C["nccl_ll_max_bw_hopper_gbps"].value * (2 if cc_major >= 10 else 1) if cc_major >= 9 else 87.7
     if kind == "nvlink":
         if not nvlink_gbps:
-            raise PlanInputError(f"--link nvlink: {gpu_name} has no NVLink in the catalog; use --link pcie")
+            mesh = "xgmi (its AMD Infinity Fabric mesh) or --link pcie" if xgmi_gbps_per_link else "pcie"
+            raise PlanInputError(f"--link nvlink: {gpu_name} has no NVLink in the catalog; use --link {mesh}")
         eff = C["nvlink_efficiency"].value * nvlink_gbps
         return Link(kind="nvlink", world=world, link_gbps=eff, nccl_busbw_gbps=eff, ll_max_gbps=ll_max, gpu=gpu_name,
                     notes=(f"NVLink {nvlink_gbps:g} GB/s per direction × {C['nvlink_efficiency'].value} "

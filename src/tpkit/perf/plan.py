@@ -485,7 +485,9 @@ def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
         if ctx.req.spec.family in ("EAGLE", "EAGLE3") and ctx.req.draft is None:
             out.append(f"draft: {ctx.draft.name}: 1 Llama-style layer, hidden {ctx.draft.hidden_size}, MLP "
                        f"{ctx.draft.intermediate_size}, {ctx.draft.num_kv_heads} KV heads, vocab {ctx.draft.vocab_size}, "
-                       "bf16, at the target's TP")
+                       "bf16, at the target's TP" + (f" (--speculative-draft-model-path {ctx.req.draft_path!r} has no "
+                                                     "config on this machine: HF cache, catalog; its shape assumed)"
+                                                     if ctx.req.draft_path else ""))
         host = (f"{C['spec_host_fraction'].value:.1%} exposed host time ({C['spec_host_fraction'].source})"
                 if ctx.runtime(ctx.req.spec).spec_overlap else
                 f"{C['sglang_spec_v1_host_us'].value / 1e3:g} ms of host work per cycle without overlap "

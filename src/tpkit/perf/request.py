@@ -102,7 +102,10 @@ def check_request(req: PerfRequest) -> None:
         raise PlanInputError(f"--context {req.context} exceeds {req.model.name}'s limit of "
                              f"{req.model.max_position_embeddings} tokens; use a smaller --context")
     if req.tp % req.dp_attention:
-        raise PlanInputError(f"--dp {req.dp_attention} must divide --tp {req.tp} for DP attention")
+        raise PlanInputError(f"--dp {req.dp_attention} must divide --tp {req.tp}: perf models one TP group, and --dp "
+                             f"is SGLang's DP-attention groups inside it (each of --tp/--dp GPUs); use e.g. --tp "
+                             f"{req.tp * req.dp_attention} --dp {req.dp_attention}, or leave --dp out for data-parallel "
+                             "replicas (each replica decodes its own batch at the speed perf gives for one)")
     if req.tp % req.ep:  # perf models one TP group: its tp GPUs hold the experts (as ParallelSpec checks for plan)
         ok = " or ".join(str(e) for e in range(1, req.tp + 1) if req.tp % e == 0) if req.tp <= 64 else "1"
         raise PlanInputError(f"--ep {req.ep} must divide the {req.tp} GPU(s) of --tp {req.tp} that hold the experts "

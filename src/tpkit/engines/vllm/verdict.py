@@ -116,6 +116,24 @@ def _fixes(retry: Retry | None, budget: Budget, total: Bytes, r: Resolved, rules
     return out
 
 
+def _override_fix(retry: Retry | None, cap: KvCapacity) -> Fix | None:
+    """The smallest ``--kv-cache-memory-bytes`` that holds one request of max_model_len and fits when re-planned:
+    one request's KV (``cap.needed``), then one and two blocks more (vLLM ≥ 0.29 keeps one block out of the fit check:
+    ``capacity._budget_for_check``), each rounded up to a whole MiB.  Before (helper nc20, session 20) only
+    ``cap.needed`` itself was tried, which the fit check refuses by that block, and the verdict then said that one
+    request's KV "would not fit in the free memory either" on a GPU with tens of GiB free."""
+    if retry is None or cap.blocks_per_request <= 0:
+        return None
+    block = cap.needed // cap.blocks_per_request
+    for extra in range(3):
+        size = Bytes(-(-(cap.needed + block * extra).bytes // (1 << 20)) << 20)
+        if retry(kv_cache_memory_bytes=size):
+            return (f"--kv-cache-memory-bytes {size.bytes}",
+                    f"--kv-cache-memory-bytes {size.bytes} ({format_bytes(size)}: one request of the max_model_len"
+                    + (" and the block vLLM keeps out of its fit check" if extra else "") + ") or more")
+    return None
+
+
 def _note(retry: Retry | None, **change) -> str:
     """What a fix's re-plan changed beyond its knob (``retry.note``: derived weights in place of the log's measured
     ones at another layout or quantisation, ``memory.band.replan_weights``); "" when nothing."""
@@ -175,12 +193,12 @@ def _no_memory(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved, rules
     "Available KV cache memory" without clamping it, then start-up stops with the no-memory error; the verdict
     says so and gives the shortfall."""
     if budget.override:
-        ok = retry is not None and retry(kv_cache_memory_bytes=cap.needed)
-        how = (f"Fix: pass a --kv-cache-memory-bytes of at least {format_bytes(cap.needed)}." if ok else
+        fix = _override_fix(retry, cap)
+        how = (f"Fix: {fix[1]}." if fix else
                f"A --kv-cache-memory-bytes of {format_bytes(cap.needed)} (one request) would not fit in the free "
                f"memory either: {_nothing(budget, total, tp, gpu)}.")
         return Verdict(fits=False, knob="--kv-cache-memory-bytes", message=f"{no_memory_message()} {how}",
-                       fixes=(f"--kv-cache-memory-bytes {cap.needed.bytes}",) if ok else ()), \
+                       fixes=(fix[0],) if fix else ()), \
             no_memory_message()
     short = cap.needed - budget.available
     fixes = _fixes(retry, budget, total, r, rules, tp, quantizable=quantizable, gpu=gpu)
@@ -225,6 +243,8 @@ def _too_long(budget: Budget, total: Bytes, cap: KvCapacity, r: Resolved, rules:
     msg = too_long_message(max_model_len=r.max_model_len, needed=cap.needed, available=budget.available,
                            estimated=cap.estimated_max_model_len, tokens=cap.tokens, rules=rules)
     fixes = _fixes(retry, budget, total, r, rules, tp, max_model_len=cap.estimated_max_model_len, gpu=gpu)
+    fix = _override_fix(retry, cap) if budget.override else None
+    fixes = fixes + [fix] if fix else fixes  # the user's own KV size, raised to hold one request
     return Verdict(fits=False, knob="--max-model-len", fixes=_flags(fixes),
                    message=f"vLLM will fail: {msg} {_how(fixes, budget, total, tp, gpu)}"), msg
 
