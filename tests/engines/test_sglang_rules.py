@@ -399,17 +399,20 @@ def test_padding_slot_charged_to_the_kv_budget_from_0_5_17(version, charged):
 def test_mamba2_and_short_conv_state_bytes_match_the_printed_pools():
     """sg_014 (granite-4.0-h-micro: 36 Mamba-2 layers, 64 heads × 64, d_state 128, 1 group, d_conv 4, intermediate
     4096) prints 'max_mamba_cache_size: 38, conv_state size: 0.03GB, ssm_state size: 2.74GB' (39 slots); sg_015
-    (LFM2-700M: 10 short-conv layers, hidden 1536, conv_L_cache 3) prints 85,292 slots and conv 4.88 GB, ssm 0.00."""
-    from tpkit.engines.sglang.mamba import mamba2_state_bytes, short_conv_state_bytes
+    (LFM2-700M: 10 short-conv layers, hidden 1536, conv_L_cache 3) prints 85,292 slots and conv 4.88 GB, ssm 0.00.
+    The state per request and layer has one home, ``models.linear_attn`` (``ModelSpec.linear_attn``), which
+    ``plan_mamba_pool`` divides by tp (helper rev20: a copy here in engines.sglang.mamba was never called)."""
+    from tpkit.models.linear_attn import linear_attn_spec
 
-    conv, ssm = mamba2_state_bytes(n_heads=64, head_dim=64, d_state=128, n_groups=1, d_conv=4, intermediate=4096)
+    granite = linear_attn_spec({"mamba_n_heads": 64, "mamba_d_head": 64, "mamba_d_state": 128, "mamba_n_groups": 1,
+                                "mamba_d_conv": 4, "mamba_expand": 2, "hidden_size": 2048}, "granite")
+    ssm = granite.temporal_bytes_per_layer.bytes
+    conv = granite.state_bytes_per_layer.bytes - ssm
     assert (conv, ssm) == (4352 * 3 * 2, 64 * 64 * 128 * 4)
     assert round(conv * 36 * 39 / 2**30, 2) == 0.03 and round(ssm * 36 * 39 / 2**30, 2) == 2.74
-    assert round(short_conv_state_bytes(hidden=1536, conv_l_cache=3) * 10 * 85_293 / 2**30, 2) == 4.88
-    # tp 2: heads and conv channels split; one group is padded to two so each rank holds its heads' group
-    conv2, ssm2 = mamba2_state_bytes(n_heads=64, head_dim=64, d_state=128, n_groups=1, d_conv=4, intermediate=4096,
-                                     tp=2)
-    assert (conv2, ssm2) == ((4096 + 2 * 2 * 128) // 2 * 3 * 2, ssm // 2)
+    lfm2 = linear_attn_spec({"model_type": "lfm2", "hidden_size": 1536, "conv_L_cache": 3}, "lfm2")
+    assert lfm2.temporal_bytes_per_layer is None
+    assert round(lfm2.state_bytes_per_layer.bytes * 10 * 85_293 / 2**30, 2) == 4.88
 
 
 # rule: before 0.4.0 Llama / Qwen2 hold a separate lm_head even when the config ties it -----------------------

@@ -55,3 +55,71 @@ def test_a_bug_in_the_check_raises_instead_of_becoming_a_fit(monkeypatch):
     _failing_in_one_request(monkeypatch, TypeError("unsupported operand type(s) for +: 'NoneType' and 'int'"))
     with pytest.raises(TypeError, match="NoneType"):
         _vl_788_utilization_fix()
+
+
+# --- the release a --from-log plan takes (helper rev20, 2026-12-06, session 20: both were ``except Exception``) ---
+
+def _vllm_context(case_id: str):
+    """The explain ``Context`` of a corpus log (captured where ``explain_parsed`` builds it)."""
+    import tpkit.explain.result as result
+    from explain_testlib import log_bytes
+
+    from tpkit.explain import explain_log
+
+    seen, real = {}, result.build_context
+    mp = pytest.MonkeyPatch()
+    mp.setattr(result, "build_context", lambda *a, **k: seen.setdefault("ctx", real(*a, **k)))
+    try:
+        explain_log(log_bytes(case_id))
+    finally:
+        mp.undo()
+    return seen["ctx"]
+
+
+def test_log_options_keep_the_default_rules_for_a_release_the_engine_refuses():
+    from dataclasses import replace
+
+    from tpkit.explain.replan import log_options
+
+    ctx = _vllm_context("vl_225")  # vLLM 0.20.1
+    assert log_options(ctx)[0].engine_version == "0.20.1"
+    old = replace(ctx, version="0.1.0")  # before the oldest release modelled: VllmOptions refuses it
+    assert old.rules_version == "0.1.0"
+    assert log_options(old)[0].engine_version == log_options(replace(ctx, version=None))[0].engine_version
+
+
+def test_log_options_let_a_bug_in_the_options_raise(monkeypatch):
+    import tpkit.engines.vllm.options as vopts
+
+    from tpkit.explain.replan import log_options
+
+    ctx = _vllm_context("vl_225")
+    real, calls = vopts.VllmOptions.__post_init__, []
+
+    def broken_once(self):  # the release probe meets a bug; a later build would work
+        calls.append(1)
+        if len(calls) == 1:
+            raise TypeError("a bug, not a refusal")
+        real(self)
+
+    monkeypatch.setattr(vopts.VllmOptions, "__post_init__", broken_once)
+    with pytest.raises(TypeError, match="a bug"):
+        log_options(ctx)
+
+
+def test_sglang_release_gates_leave_an_unreadable_release_to_the_options_and_raise_on_a_bug(monkeypatch):
+    from types import SimpleNamespace
+
+    import tpkit.engines.sglang.versions as sv
+    from tpkit.explain.fromlog import _sglang_release_flags
+
+    out = [("mm_feature_transport", "--mm-feature-transport", "cuda_vmm"), ("mamba_ssm_dtype", "x", "float16")]
+    assert _sglang_release_flags(SimpleNamespace(rules_version="0.5.9"), out) == [out[1]]
+    assert _sglang_release_flags(SimpleNamespace(rules_version="not a release"), out) == out
+
+    def broken(version, first):
+        raise TypeError("a bug, not a refusal")
+
+    monkeypatch.setattr(sv, "at_least", broken)
+    with pytest.raises(TypeError, match="a bug"):
+        _sglang_release_flags(SimpleNamespace(rules_version="0.5.9"), out)

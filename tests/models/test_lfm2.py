@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tpkit.engines.sglang.mamba import plan_mamba_pool, short_conv_state_bytes
+from tpkit.engines.sglang.mamba import plan_mamba_pool
 from tpkit.engines.sglang.policy import loads_untied_lm_head
 from tpkit.engines.vllm import layer_bytes as vllm_layer_bytes
 from tpkit.errors import ConfigError, PlanInputError
@@ -70,7 +70,7 @@ def test_tie_embedding_spelling_wins_and_the_default_ties():
 
 def test_state_per_request_reproduces_sglangs_printed_conv_pool():
     state = _spec().linear_attn.state_bytes_per_layer.bytes
-    assert state == 1536 * (3 - 1) * 2 == short_conv_state_bytes(hidden=1536, conv_l_cache=3)
+    assert state == 1536 * (3 - 1) * 2  # hidden × (conv_L_cache − 1) in bf16, no SSM state
     slots = 85_292 + 1  # max_mamba_cache_size + the pool's padding slot
     assert round(slots * 10 * state / GIB, 2) == 4.88
 

@@ -71,7 +71,7 @@ def _sglang_release_flags(ctx, out: list) -> list:
         gates = {("mm_feature_transport", None): at_least(release, "0.5.16"),
                  ("mm_feature_transport", "cuda_vmm"): at_least(release, "0.5.18"),
                  ("mamba_ssm_dtype", "float16"): at_least(release, "0.5.9")}
-    except Exception:  # noqa: BLE001 - a release the rules cannot read: leave the settings to the options' check
+    except REFUSED:  # a release the rules cannot read: leave the settings to the options' check
         return out
     return [(d, s, v) for d, s, v in out
             if gates.get((d, None), True) and gates.get((d, str(v)), True)]

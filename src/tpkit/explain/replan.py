@@ -222,7 +222,7 @@ def log_options(ctx, **changes):
         try:
             engine.options(engine_version=release)
             values["engine_version"] = release
-        except Exception:  # noqa: BLE001 - a release the engine has no rules for: its default rules, as the plan
+        except REFUSED:  # a release the engine has no rules for: its default rules, as the plan
             pass
     try:
         options = engine.options(**values)

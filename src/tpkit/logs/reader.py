@@ -191,7 +191,7 @@ def tokens_rule_evidence(tokens: tuple[int, int] | None, concurrency: tuple[floa
 
 
 def _tokens_rule_evidence(anchors):
-    """``logs.engine.tokens_rule_evidence`` for the first vLLM 'GPU KV cache size' and 'Maximum concurrency for L
+    """``tokens_rule_evidence`` (above) for the first vLLM 'GPU KV cache size' and 'Maximum concurrency for L
     tokens' the log prints (on one rank: the main one where the log names none)."""
     first: dict = {}
     for engine, a in anchors:

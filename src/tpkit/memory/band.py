@@ -38,11 +38,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["Estimate", "Band", "band_end", "at_band_end", "estimated", "resolve", "estimated_weights",
-           "estimated_share", "estimated_activation_peak", "estimated_cuda_graphs", "measured_terms", "measured_term",
-           "state_key",
+           "estimated_share", "estimated_activation_peak", "measured_terms", "measured_term", "state_key",
            "with_band", "collecting", "aside", "unmeasured", "replan_weights", "WEIGHTS_DERIVED_SHARE",
-           "WEIGHTS_DERIVED_QUANTIZED_SHARE",
-           "ACTIVATION_PEAK_SHARE", "CUDA_GRAPHS_SHARE"]
+           "WEIGHTS_DERIVED_QUANTIZED_SHARE", "ACTIVATION_PEAK_SHARE"]
 
 WEIGHTS_DERIVED_SHARE = 0.01
 """± share of weights derived from a config (unquantised): vLLM's printed weights of 10 validation cases lie 0.1–1.4 %
@@ -52,9 +50,6 @@ WEIGHTS_DERIVED_QUANTIZED_SHARE = 0.02
 two FP8 cases are within 0.2 %, int4/AWQ/GPTQ have no printed evidence yet, hence twice the unquantised share"""
 ACTIVATION_PEAK_SHARE = 0.25
 """± share of vLLM's profile-run activation peak estimated analytically (engines/vllm/profile.py)"""
-CUDA_GRAPHS_SHARE = 0.30
-"""± share of vLLM's CUDA-graph memory estimate (vLLM's own estimate overshot the captured graphs by 0.86 GiB of
-4.99 on GB200 and 0.34 of 0.58 on a 16 GB card: data/vllm_logs/startup_evidence.json)"""
 
 _END: ContextVar[int] = ContextVar("tpkit_band_end", default=0)
 _MEASURED: ContextVar[Mapping[str, tuple[Bytes, str]]] = ContextVar("tpkit_measured_terms", default={})
@@ -224,11 +219,6 @@ def estimated_activation_peak(nominal: Bytes) -> Bytes:
     """vLLM's profile-run activation peak, estimated analytically: ± ``ACTIVATION_PEAK_SHARE``."""
     return estimated_share(nominal, ACTIVATION_PEAK_SHARE, term="activation_peak",
                            item="activation peak (profile run, estimate)")
-
-
-def estimated_cuda_graphs(nominal: Bytes) -> Bytes:
-    """vLLM's CUDA-graph memory estimate, as tpkit replicates it: ± ``CUDA_GRAPHS_SHARE``."""
-    return estimated_share(nominal, CUDA_GRAPHS_SHARE, term="cuda_graphs", item="CUDA graphs (estimate)")
 
 
 def estimated_weights(weights: Any, *, item: str = "weights") -> Bytes:

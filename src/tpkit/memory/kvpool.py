@@ -1,7 +1,7 @@
 """The KV-cache pool as a frozen plan: sized by a pure function, allocated by ``runtime``.
 
 A plan lists every buffer the engine would allocate on one rank (per layer K and V, or
-the MLA latent), with its shape and element size, so that ``runtime.allocate_kv_pool`` can
+the MLA latent), with its shape and element size, so that ``runtime.kv_alloc.allocate_kv_pool`` can
 create exactly these tensors and nothing else decides a size.
 """
 

@@ -138,8 +138,8 @@ def short_conv_dims(text: dict, where: str) -> tuple[int, int]:
 def _short_conv(text: dict, where: str) -> LinearAttnSpec:
     """LFM2 short-convolution state per request per layer at TP 1 (sglang 0.5.9 – 0.5.23 ``configs/lfm2.py``
     ``Lfm2Config.mamba2_cache_params``: a Mamba-2 state shape of intermediate = hidden_size, one group and
-    state_size 0, i.e. conv ``hidden × (conv_L_cache − 1)`` in the conv dtype, bf16 by default, and no SSM state;
-    ``engines.sglang.mamba.short_conv_state_bytes``)."""
+    state_size 0, i.e. conv ``hidden × (conv_L_cache − 1)`` in the conv dtype, bf16 by default, and no SSM state).
+    vLLM sizes its own page from ``conv_dim`` (``engines.vllm.layer_bytes.short_conv_state_bytes``)."""
     kernel, _ = short_conv_dims(text, where)
     hidden = text["hidden_size"]
     conv = hidden * (kernel - 1) * 2

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from tpkit.records import dataclass
 
-__all__ = ["Const", "C", "GroupedMm", "GROUPED_MM_BY_GPU", "all_constants", "grouped_mm_terms"]
+__all__ = ["Const", "C", "GroupedMm", "GROUPED_MM_BY_GPU", "grouped_mm_terms"]
 
 _RUN = "bench/decode_reference.py micro-benchmarks, 1× H200 SXM, 2026-12-01 (docs/runs/decode_h200_2026-12-01.json)"
 
@@ -284,11 +284,6 @@ C = {
         source="order of SGLang/vLLM sampler kernels after the lm_head", confidence="assumption"),
 }
 """name → constant"""
-
-
-def all_constants() -> dict[str, Const]:
-    """A copy of every constant (for ``--json`` output and docs)."""
-    return dict(C)
 
 
 # ---- torch._grouped_mm (the reference layout's expert GEMMs) per GPU (helper moe17, 2026-12-05, session 17)

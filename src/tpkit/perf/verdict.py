@@ -76,23 +76,8 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
     top = max(usable, key=lambda b: b.spec_tok_s)
     ar_flags = _backend_flags(req.engine, top.policy, policy) if top.spec_tok_s > 1.03 * spec.tok_s else []
     name = req.spec.algorithm
-    engine = f", {runtime.label}" if runtime is not None else ""
-    head = f"{name} at batch {req.batch}, context {req.context:,} tokens, tp {req.tp} over {link.kind}{engine}: " \
-           f"plain decoding {base_tok:.1f} tok/s, {name} {spec.tok_s:.1f} tok/s ({spec.speedup:.2f}×, accept length " \
-           f"{spec.accept_length:.2f})."
-    be = spec.breakeven_accept_length
-    breakeven = (f"Break-even accept length {be:.2f}: {name} pays here only if the draft averages more than {be:.2f} "
-                 f"accepted tokens per cycle (this run {'was given' if req.accept_length else 'assumes'} "
-                 f"{spec.accept_length:.2f}" + ("" if req.accept_length else
-                                                f", the {req.spec.family} family default, not a measurement of "
-                                                "your draft: read yours from SGLang's decode log ('accept len') or "
-                                                "vLLM's 'Mean acceptance length' and pass it with --accept-length")
-                 + ("; --accept-length sets it)." if req.accept_length else ")."))
-    most = 1 + min(req.spec.num_steps, req.spec.num_draft_tokens - 1)
-    if be > most:  # a newcomer reads "more than 7.34" as a target; no cycle of these settings yields that many
-        breakeven += (f" No draft can reach it: a cycle of {req.spec.num_steps} draft step(s) yields at most {most} "
-                      f"tokens (the verified token plus {most - 1} drafts).")
-    lines = [head, breakeven, *_context_text(req, spec, *by_context), _cycle_text(req, base, spec),
+    lines = [_head_text(req, link, spec, base_tok, runtime), _breakeven_text(req, spec),
+             *_context_text(req, spec, *by_context), _cycle_text(req, base, spec),
              *_engine_text(runtime, spec, base),
              *_what_if_text(what_ifs, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)
     lift = _cap_lift(req, spec, what_ifs)
@@ -115,25 +100,64 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
         return Verdict(message="\n".join(lines), flags=tuple([flag] + spec_flags(req.engine, req.spec.to_dict(), name,
                                                                                  req.draft_path) + ar_flags))
     if spec.speedup >= 1.05:
-        use = best if best and best["speedup"] > 1.05 * spec.speedup else req.spec.to_dict()
-        stop = (f"It stops paying at batch ≥ {crossover}." if crossover else
-                "It still pays at batch 1024.")
-        if crossover and any(p.batch >= crossover and p.spec is not None and p.spec.speedup >= 1.05
-                             for p in by_batch):  # it pays again further up: name where it loses instead
-            losing = [f"{p.batch:,}" for p in by_batch if p.spec is not None and p.spec.speedup < 1.0]
-            stop = f"Of the batches swept it loses (below 1.00×) at batch {', '.join(losing)}."
-        lines.insert(2, f"Speculation pays here. {stop}" + (
-            f" Best grid settings: steps {best['num_steps']}, topk {best['topk']}, draft tokens "
-            f"{best['num_draft_tokens']} ({best['speedup']:.2f}×)." if best else ""))
-        flags = ([env[0]] if env else []) + spec_flags(req.engine, use, name, req.draft_path) + ar_flags
-        if lift and lift[1] > 1.03 * spec.speedup:
-            flags.insert(0, lift[0])
-        if env:
-            lines.insert(3, f"Keep spec v2 ({env[0]}): this release's default spec v1 reaches {env[1]:.2f}×.")
-        return Verdict(message="\n".join(lines), flags=tuple(flags))
+        return _paying_verdict(req, spec, crossover, best, by_batch, lift, env, lines, ar_flags)
     if spec.speedup >= 1.0:
         lines.insert(2, f"About break-even: not worth the draft model's memory at batch {req.batch}.")
         return Verdict(message="\n".join(lines), flags=tuple(ar_flags))
+    return _slowing_verdict(req, link, crossover, best, by_batch, lines, ar_flags)
+
+
+def _head_text(req, link: Link, spec, base_tok: float, runtime) -> str:
+    """The first line: the request, plain decoding's and the speculative side's tok/s, the speed-up."""
+    name = req.spec.algorithm
+    engine = f", {runtime.label}" if runtime is not None else ""
+    return f"{name} at batch {req.batch}, context {req.context:,} tokens, tp {req.tp} over {link.kind}{engine}: " \
+           f"plain decoding {base_tok:.1f} tok/s, {name} {spec.tok_s:.1f} tok/s ({spec.speedup:.2f}×, accept length " \
+           f"{spec.accept_length:.2f})."
+
+
+def _breakeven_text(req, spec) -> str:
+    """The break-even accept length, where the accept length came from, and whether any draft can reach it."""
+    name = req.spec.algorithm
+    be = spec.breakeven_accept_length
+    breakeven = (f"Break-even accept length {be:.2f}: {name} pays here only if the draft averages more than {be:.2f} "
+                 f"accepted tokens per cycle (this run {'was given' if req.accept_length else 'assumes'} "
+                 f"{spec.accept_length:.2f}" + ("" if req.accept_length else
+                                                f", the {req.spec.family} family default, not a measurement of "
+                                                "your draft: read yours from SGLang's decode log ('accept len') or "
+                                                "vLLM's 'Mean acceptance length' and pass it with --accept-length")
+                 + ("; --accept-length sets it)." if req.accept_length else ")."))
+    most = 1 + min(req.spec.num_steps, req.spec.num_draft_tokens - 1)
+    if be > most:  # a newcomer reads "more than 7.34" as a target; no cycle of these settings yields that many
+        breakeven += (f" No draft can reach it: a cycle of {req.spec.num_steps} draft step(s) yields at most {most} "
+                      f"tokens (the verified token plus {most - 1} drafts).")
+    return breakeven
+
+
+def _paying_verdict(req, spec, crossover, best, by_batch, lift, env, lines: list[str], ar_flags) -> Verdict:
+    """Speculation pays (≥ 1.05×): where it stops paying, the grid's best settings, and the flags to run it."""
+    use = best if best and best["speedup"] > 1.05 * spec.speedup else req.spec.to_dict()
+    stop = (f"It stops paying at batch ≥ {crossover}." if crossover else
+            "It still pays at batch 1024.")
+    if crossover and any(p.batch >= crossover and p.spec is not None and p.spec.speedup >= 1.05
+                         for p in by_batch):  # it pays again further up: name where it loses instead
+        losing = [f"{p.batch:,}" for p in by_batch if p.spec is not None and p.spec.speedup < 1.0]
+        stop = f"Of the batches swept it loses (below 1.00×) at batch {', '.join(losing)}."
+    lines.insert(2, f"Speculation pays here. {stop}" + (
+        f" Best grid settings: steps {best['num_steps']}, topk {best['topk']}, draft tokens "
+        f"{best['num_draft_tokens']} ({best['speedup']:.2f}×)." if best else ""))
+    flags = ([env[0]] if env else []) + spec_flags(req.engine, use, req.spec.algorithm, req.draft_path) + ar_flags
+    if lift and lift[1] > 1.03 * spec.speedup:
+        flags.insert(0, lift[0])
+    if env:
+        lines.insert(3, f"Keep spec v2 ({env[0]}): this release's default spec v1 reaches {env[1]:.2f}×.")
+    return Verdict(message="\n".join(lines), flags=tuple(flags))
+
+
+def _slowing_verdict(req, link: Link, crossover, best, by_batch, lines: list[str], ar_flags) -> Verdict:
+    """Speculation slows decoding (< 1.00×): the grid's better settings, else the swept batches where it pays, else
+    "do not speculate at batch ≥ N" (never one the batch sweep contradicts)."""
+    name = req.spec.algorithm
     at = 1 if crossover == 1 else crossover or req.batch
     if best and best["speedup"] >= 1.05:
         lines.insert(2, f"{name} with these settings slows decoding on this {link.kind} link. The grid's best, "

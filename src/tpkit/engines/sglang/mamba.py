@@ -64,8 +64,8 @@ from tpkit.units import Bytes, format_bytes
 
 __all__ = ["MambaPool", "MAMBA_FULL_MEMORY_RATIO", "RADIX_SLOTS_PER_REQUEST", "slots_per_request",
            "plan_mamba_pool", "RATIO_SPLIT_FROM", "FIXED_SLOTS", "PADDING_CHARGED_FROM", "POOL_EXTRA_SLOTS",
-           "charged_slots", "GRANITE_LFM2_HYBRID_FROM", "mamba2_state_bytes", "short_conv_state_bytes",
-           "CONV_STATE_BYTES", "SSM_STATE_BYTES", "RADIX_OFF_RUNNING_ONLY_FROM", "radix_off_slots",
+           "charged_slots", "GRANITE_LFM2_HYBRID_FROM", "SSM_STATE_BYTES",
+           "RADIX_OFF_RUNNING_ONLY_FROM", "radix_off_slots",
            "SSM_DTYPE_BYTES", "SSM_DTYPE_FROM_CONFIG_FROM", "SSM_FLOAT16_FROM", "ssm_state_choice"]
 
 MAMBA_FULL_MEMORY_RATIO = 0.9
@@ -135,11 +135,9 @@ def slots_per_request(model: ModelSpec, version: str) -> tuple[int, str]:
     return RADIX_SLOTS_PER_REQUEST, "no_buffer strategy: 3 slots per request"
 
 
-CONV_STATE_BYTES = 2
-"""conv-state element size: bfloat16 (``configs/mamba_utils.py mamba2_state_dtype``, ``SGLANG_MAMBA_CONV_DTYPE``
-default; 0.5.9 – 0.5.23)"""
 SSM_STATE_BYTES = 4
-"""SSM (temporal) state element size: float32 unless the config sets ``mamba_ssm_dtype`` (same function)"""
+"""SSM (temporal) state element size: float32 unless the config sets ``mamba_ssm_dtype`` (``configs/mamba_utils.py
+mamba2_state_dtype``, 0.5.9 – 0.5.23); the conv state stays bf16, as ``models.linear_attn`` sizes it"""
 
 
 SSM_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
@@ -171,23 +169,6 @@ def ssm_state_choice(model: ModelSpec, version: str, flag: str | None) -> tuple[
             and kinds & _CONFIG_SSM_DTYPE_TYPES):
         return SSM_DTYPE_BYTES[named], f"config mamba_ssm_dtype {named}"
     return SSM_STATE_BYTES, "float32 (SGLang's default mamba_ssm_dtype)"
-
-
-def mamba2_state_bytes(*, n_heads: int, head_dim: int, d_state: int, n_groups: int, d_conv: int,
-                       intermediate: int, tp: int = 1, ssm_bytes: int = SSM_STATE_BYTES) -> tuple[int, int]:
-    """(conv, ssm) state bytes of one Mamba-2 layer per request on one of ``tp`` ranks (Granite-4.0-H, Nemotron-H,
-    Falcon-H1; ``configs/mamba_utils.py Mamba2StateShape.create``, 0.5.9): conv ``(intermediate + 2·groups·d_state)
-    / tp × (d_conv − 1)`` bf16, the groups raised to ``tp`` when ``tp`` does not divide them
-    (``extra_groups_for_head_shards`` adds ``tp − groups``); ssm ``heads / tp × head_dim × d_state``."""
-    groups = n_groups if n_groups % tp == 0 else tp
-    conv_dim = intermediate + 2 * groups * d_state
-    return conv_dim // tp * (d_conv - 1) * CONV_STATE_BYTES, n_heads // tp * head_dim * d_state * ssm_bytes
-
-
-def short_conv_state_bytes(*, hidden: int, conv_l_cache: int, tp: int = 1) -> int:
-    """Conv state bytes of one LFM2 short-conv layer per request on one of ``tp`` ranks: ``hidden / tp ×
-    (conv_L_cache − 1)`` bf16, no SSM state (``configs/lfm2.py Lfm2Config.mamba2_cache_params``, 0.5.9)."""
-    return hidden // tp * (conv_l_cache - 1) * CONV_STATE_BYTES
 
 
 def radix_off_slots(version: str, *, max_running: int | None, attn_dp: int = 1,

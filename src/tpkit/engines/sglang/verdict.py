@@ -13,8 +13,6 @@ from tpkit.units import Bytes, format_bytes
 
 __all__ = ["make_verdict", "min_fraction"]
 
-TP_CANDIDATES = (2, 4, 8, 16, 32)
-
 
 def min_fraction(s: SglangSizing) -> float:
     """Smallest ``mem_fraction_static`` (3 decimals) that leaves one page of KV after the weights (and the stream
@@ -36,11 +34,6 @@ def _fits(retry: Retry, **change) -> bool:
     except PlanInputError:
         return False
     return tokens is not None and tokens > 0
-
-
-def next_tp(tp: int, retry: Retry) -> int | None:
-    """The smallest larger TP size (power of two) at which the KV pool gets at least one page."""
-    return next((t for t in TP_CANDIDATES if t > tp and _fits(retry, tp=t)), None)
 
 
 def _fixes(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry, gpu=None) -> list[tuple[str, str]]:
@@ -153,7 +146,7 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
     if capped:
         return Verdict(fits=False, knob="--max-total-tokens", message=(
             f"--max-total-tokens leaves no whole page of {s.page_size} token(s); raise it to ≥ {s.page_size}"))
-    from tpkit.engines.layoutfix import NO_TP_ON_MIG, on_mig
+    from tpkit.engines.layoutfix import NO_TP_ON_MIG, TP_CANDIDATES, on_mig
 
     fixes = _fixes(s, model, tp, retry, gpu)
     texts = [text for _, text in fixes]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from tpkit.engines import release_tuple
 from tpkit.errors import PlanInputError
 
 __all__ = ["LATEST", "ERAS", "RELEASE_DATES", "parse_version", "release_key", "rule_era", "is_newer_than_latest", "at_least",
@@ -32,17 +33,14 @@ ERAS: tuple[tuple[tuple[int, int, int], str], ...] = (
 )
 """(first release, era name): each era keeps its rules until the next one starts"""
 
-_VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?(?:[.\-+]?(?:rc|post|dev|a|b)?\d*.*)?$")
-
-
 @lru_cache(maxsize=256)
 def parse_version(text: str) -> tuple[int, int, int]:
     """``"0.5.23"`` → ``(0, 5, 23)``; ``"0.5.0rc0"`` → ``(0, 5, 0)``; ``"0.4.9.post2"`` → ``(0, 4, 9)``."""
-    m = _VERSION_RE.match(str(text))
-    if not m:
+    release = release_tuple(text)
+    if release is None:
         raise PlanInputError(f"--engine-version: cannot read {text!r} as an SGLang version; "
                              f"write it like {LATEST!r} or '0.4.10'")
-    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    return release
 
 
 def release_key(text: str) -> tuple[int, int, int, int]:

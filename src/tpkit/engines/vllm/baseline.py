@@ -405,65 +405,91 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
 
     0.34.x (helper cur17b, ``FI_AR_MNNVL_RELEASES``): the same pass, gates, table and backend; under the extensible KV
     cache the workspace is resident at the after-warm-up free-memory read, so it is non-torch growth there too."""
+    sizes = _fusion_sizes_mib(gpu, parallel, rules, compile_on=compile_on, optimization_level=optimization_level)
+    if sizes is None:
+        return ()
+    group = group_links(gpu, machine, range(parallel.tp), links)
+    if not group.full_nvlink:  # no NVSwitch, no multicast: flashinfer raises, vLLM skips
+        return ()
+    hidden, tp, cc = model.hidden_size, parallel.tp, tuple(gpu.compute_capability or ())
+    tokens = min(int(sizes[tp] * 2**20) // (hidden * act_bytes), max_num_batched_tokens)
+    mc = FI_AR_MULTICAST_GRANULARITY_BYTES.get(cc)
+    head = (f"fuse_allreduce_rms on (O2 default, tp {tp}, SM {cc[0]}{cc[1]}): T = min({sizes[tp]} MiB // (H "
+            f"{hidden:,} × {act_bytes} B), {max_num_batched_tokens:,}) = {tokens:,}; ")
+    if _mnnvl_era(rules):
+        return (_mnnvl_workspace(tp=tp, hidden=hidden, act_bytes=act_bytes, tokens=tokens, mc=mc, head=head),)
+    return (_trtllm_workspace(tp=tp, hidden=hidden, act_bytes=act_bytes, tokens=tokens, mc=mc, head=head,
+                              release=rules.release),)
+
+
+def _mnnvl_era(rules: VllmRules) -> bool:
+    """Whether ``rules``' release builds FlashInfer's mnnvl workspace (``FI_AR_MNNVL_RELEASES``)."""
+    return FI_AR_MNNVL_RELEASES[0] <= rules.release < FI_AR_MNNVL_RELEASES[1]
+
+
+def _fusion_sizes_mib(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *, compile_on: bool,
+                      optimization_level: int | None) -> dict | None:
+    """The pass's size table (tp → MiB) on ``gpu`` under ``rules``, or None where vLLM builds no fusion pass at this
+    layout: the release, compile and -O gates, AMD, dp/pp before 0.21.0, the compute capability, the tp sizes the
+    table holds (``fi_allreduce_fusion_workspace``'s docstring; the NVLink gate is the caller's)."""
     lo, hi = FI_AR_FUSION_RELEASES
-    mlo, mhi = FI_AR_MNNVL_RELEASES
-    mnnvl_era = mlo <= rules.release < mhi
+    mnnvl_era = _mnnvl_era(rules)
     if rules.engine != "V1" or not (lo <= rules.release < hi or mnnvl_era) or not compile_on \
             or optimization_level == 1:
-        return ()
+        return None
     if str(gpu.vendor).upper() == "AMD":
-        return ()
+        return None
     if rules.release < (0, 21, 0) and (parallel.pp != 1 or parallel.dp != 1):
-        return ()
+        return None
     cc = tuple(gpu.compute_capability or ())
     family = cc == (9, 0) or (cc[:1] == (10,) if rules.release >= (0, 19, 0) else cc == (10, 0))
     if not family or (cc == (10, 3) and rules.release < (0, 19, 0)):
-        return ()
+        return None
     sizes = FI_AR_FUSION_MAX_SIZE_MIB.get(cc, {})
     if mnnvl_era and cc == (10, 3) and rules.release >= (0, 29, 0):
         sizes = {**sizes, 8: 4}
     if mnnvl_era and cc == (10, 7) and rules.release >= (0, 27, 0):
         sizes = {2: 64, 4: 64, 8: 2}
-    if parallel.tp not in sizes:
-        return ()
-    group = group_links(gpu, machine, range(parallel.tp), links)
-    if not group.full_nvlink:  # no NVSwitch, no multicast: flashinfer raises, vLLM skips
-        return ()
-    hidden, tp = model.hidden_size, parallel.tp
-    tokens = min(int(sizes[tp] * 2**20) // (hidden * act_bytes), max_num_batched_tokens)
+    return sizes if parallel.tp in sizes else None
 
-    mc = FI_AR_MULTICAST_GRANULARITY_BYTES.get(cc)
 
-    def symm(n: int) -> int:
-        g = FI_AR_GRANULARITY_BYTES
-        n = -(-(n + FI_AR_SIGNAL_PAD_BYTES) // g) * g
-        return -(-n // mc) * mc if mc else n
+def _symm_bytes(n: int, mc: int | None) -> int:
+    """One ``SymmDeviceMemory`` buffer of ``n`` bytes: + the signal pad, rounded to the allocation granularity, then
+    to the multicast granularity ``mc`` where it is known."""
+    g = FI_AR_GRANULARITY_BYTES
+    n = -(-(n + FI_AR_SIGNAL_PAD_BYTES) // g) * g
+    return -(-n // mc) * mc if mc else n
 
-    if mnnvl_era:
-        one_shot = min(FI_AR_MNNVL_ONE_SHOT_BYTES // (tp * act_bytes * hidden), tokens) * hidden * tp * act_bytes
-        two_shot = 2 * -(-tokens // tp) * tp * hidden * act_bytes
-        per = -(-max(one_shot, two_shot) // 32) * 32
-        return (LineItem(item="FlashInfer all-reduce fusion workspace", bytes=Bytes(symm(3 * per)),
-                         source=f"fuse_allreduce_rms on (O2 default, tp {tp}, SM {cc[0]}{cc[1]}): T = min({sizes[tp]} "
-                                f"MiB // (H {hidden:,} × {act_bytes} B), {max_num_batched_tokens:,}) = {tokens:,}; "
-                                f"mnnvl workspace (vLLM 0.26.0–0.34.x default on one node): 3 Lamport buffers of "
-                                f"max(one-shot, two-shot 2 × ⌈T / tp⌉ × tp × H × {act_bytes} B) = {per:,} B in one "
-                                f"buffer, + 2 KiB pad rounded to 2 MiB"
-                                f"{f', then to the {mc >> 20} MiB multicast granularity (SM 9.0, public logs)' if mc else ''}"
-                                f", cuMemCreate'd outside torch (flashinfer 0.6.14–0.7.4 trtllm_mnnvl_ar.py "
-                                f"MNNVLAllReduceFusionWorkspace, mnnvl.py McastGPUBuffer / SymmDeviceMemory"
-                                f"{'' if mc else '; multicast granularity not known here, not added'}; helper v17)"),)
+
+def _multicast_note(mc: int | None) -> str:
+    return f", then to the {mc >> 20} MiB multicast granularity (SM 9.0, public logs)" if mc else ""
+
+
+def _mnnvl_workspace(*, tp: int, hidden: int, act_bytes: int, tokens: int, mc: int | None, head: str) -> LineItem:
+    """0.26.0–0.34.x: one mnnvl ``McastGPUBuffer`` of three Lamport buffers (the docstring above)."""
+    one_shot = min(FI_AR_MNNVL_ONE_SHOT_BYTES // (tp * act_bytes * hidden), tokens) * hidden * tp * act_bytes
+    two_shot = 2 * -(-tokens // tp) * tp * hidden * act_bytes
+    per = -(-max(one_shot, two_shot) // 32) * 32
+    return LineItem(item="FlashInfer all-reduce fusion workspace", bytes=Bytes(_symm_bytes(3 * per, mc)),
+                    source=f"{head}mnnvl workspace (vLLM 0.26.0–0.34.x default on one node): 3 Lamport buffers of "
+                           f"max(one-shot, two-shot 2 × ⌈T / tp⌉ × tp × H × {act_bytes} B) = {per:,} B in one "
+                           f"buffer, + 2 KiB pad rounded to 2 MiB{_multicast_note(mc)}, cuMemCreate'd outside torch "
+                           f"(flashinfer 0.6.14–0.7.4 trtllm_mnnvl_ar.py MNNVLAllReduceFusionWorkspace, mnnvl.py "
+                           f"McastGPUBuffer / SymmDeviceMemory"
+                           f"{'' if mc else '; multicast granularity not known here, not added'}; helper v17)")
+
+
+def _trtllm_workspace(*, tp: int, hidden: int, act_bytes: int, tokens: int, mc: int | None, head: str,
+                      release: tuple[int, int, int]) -> LineItem:
+    """0.17.0–0.21.x: the trtllm IPC workspace's data, flag and Lamport buffers (the docstring above)."""
     lamport_third = min(tp * tokens * hidden * (4 if act_bytes == 4 else 2), (2**31 - 1) & ~((1 << 21) - 1))
-    data = symm(tp * tokens * hidden * 2)
-    flags = symm(tp * 256 * 4)
-    lamport = symm(3 * lamport_third)
-    mnnvl = " (0.17–0.18: plus an mnnvl workspace, not sized)" if rules.release < (0, 19, 0) else ""
-    return (LineItem(item="FlashInfer all-reduce fusion workspace", bytes=Bytes(data + flags + lamport),
-                     source=f"fuse_allreduce_rms on (O2 default, tp {tp}, SM {cc[0]}{cc[1]}): T = min({sizes[tp]} "
-                            f"MiB // (H {hidden:,} × {act_bytes} B), {max_num_batched_tokens:,}) = {tokens:,}; "
-                            f"tp × T × H × 2 B + flags + 3 × tp × T × H × 2 B, each + 2 KiB pad rounded to 2 MiB"
-                            f"{f', then to the {mc >> 20} MiB multicast granularity (SM 9.0, public logs)' if mc else ''}, "
-                            f"cuMemCreate'd outside torch (flashinfer 0.6.4–0.6.8 trtllm_ar.py "
-                            f"trtllm_create_ipc_workspace_for_all_reduce_fusion, mnnvl.py SymmDeviceMemory"
-                            f"{'' if mc else '; multicast granularity not known here, not added'}; vLLM 0.17.0–0.21.x "
-                            f"AllReduceFusionPass){mnnvl}"),)
+    data = _symm_bytes(tp * tokens * hidden * 2, mc)
+    flags = _symm_bytes(tp * 256 * 4, mc)
+    lamport = _symm_bytes(3 * lamport_third, mc)
+    mnnvl = " (0.17–0.18: plus an mnnvl workspace, not sized)" if release < (0, 19, 0) else ""
+    return LineItem(item="FlashInfer all-reduce fusion workspace", bytes=Bytes(data + flags + lamport),
+                    source=f"{head}tp × T × H × 2 B + flags + 3 × tp × T × H × 2 B, each + 2 KiB pad rounded to 2 "
+                           f"MiB{_multicast_note(mc)}, cuMemCreate'd outside torch (flashinfer 0.6.4–0.6.8 "
+                           f"trtllm_ar.py trtllm_create_ipc_workspace_for_all_reduce_fusion, mnnvl.py "
+                           f"SymmDeviceMemory{'' if mc else '; multicast granularity not known here, not added'}; "
+                           f"vLLM 0.17.0–0.21.x AllReduceFusionPass){mnnvl}")

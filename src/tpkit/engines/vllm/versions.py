@@ -225,9 +225,9 @@ experts run first and their output stays alive through the routed experts (``moe
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
+from tpkit.engines import release_tuple
 from tpkit.engines.vllm.rules import VllmRules
 from tpkit.errors import PlanInputError
 
@@ -356,17 +356,16 @@ RULES: dict[str, VllmRules] = {CURRENT: rules_for(CURRENT_RELEASE), "0.33": rule
 which is also what VLLM_USE_V1=0 runs in 0.8–0.10; name the release for the older accountings)"""
 
 _ALIASES = {"current": CURRENT, "latest": CURRENT, "v1": "0.11", "v0": "v0", "V0": "v0", "V1": "0.11"}
-_VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?(?:[.\-+]?(?:rc|post|dev|a|b)?\d*.*)?$")
 
 
 def parse_version(text: str) -> tuple[int, int, int]:
     """``"0.10.1.dev101+gbda9d0535"`` → ``(0, 10, 1)``; raises ``PlanInputError`` when unreadable."""
-    m = _VERSION_RE.match(str(text))
-    if not m:
+    release = release_tuple(text)
+    if release is None:
         raise PlanInputError(
             f"--engine-version: cannot read {text!r} as a vLLM version; write it like '0.11', "
             f"'0.10.1', '{CURRENT}', 'current' or 'v0'")
-    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    return release
 
 
 def is_newer_than_latest(version: str) -> bool:

@@ -1,0 +1,29 @@
+"""One reader of an engine's version text (``tpkit.engines.release_tuple``, helper rev20, 2026-12-06): both
+engines' ``parse_version`` read through it and refuse an unreadable text in their own words."""
+
+from __future__ import annotations
+
+import pytest
+
+from tpkit.engines import release_tuple
+from tpkit.engines.sglang.versions import parse_version as sglang_version
+from tpkit.engines.vllm.versions import parse_version as vllm_version
+from tpkit.errors import PlanInputError
+
+READ = [("0.5.23", (0, 5, 23)), ("0.11", (0, 11, 0)), ("v0.21.0", (0, 21, 0)), (" 0.6.3", (0, 6, 3)),
+        ("0.5.0rc0", (0, 5, 0)), ("0.4.9.post2", (0, 4, 9)), ("0.10.1.dev101+gbda9d0535", (0, 10, 1)),
+        ("0.23.1rc1.dev5+g1234", (0, 23, 1)), ("0.24.0+rhaiv.9", (0, 24, 0))]
+
+
+@pytest.mark.parametrize("text, release", READ)
+def test_both_engines_read_a_version_text_alike(text, release):
+    assert release_tuple(text) == sglang_version(text) == vllm_version(text) == release
+
+
+@pytest.mark.parametrize("text", ["", "x", "0", "0.", "V0.5.1", "1e5", "latest"])
+def test_an_unreadable_text_is_none_and_each_engine_refuses_it_in_its_words(text):
+    assert release_tuple(text) is None
+    with pytest.raises(PlanInputError, match="as an SGLang version"):
+        sglang_version(text)
+    with pytest.raises(PlanInputError, match="as a vLLM version"):
+        vllm_version(text)
