@@ -1311,6 +1311,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # the command's --speculative-config) and no MTP (vp_805)
     **{cid: ("0.24.0", "docs/config.md: 'vLLM 0.24.0（容器 vllm/vllm-openai:latest）'",
              {"enable_prefix_caching": True, "language_model_only": True}, None) for cid in ("vp_804", "vp_805")},
+    # helper bl20b: a Korean KV-quantisation plan's Phase 0 (id 55614136848, driver id 55774755375): Llama-3.1-8B through the
+    # offline LLM class with vLLM 0.23.0 on an RTX PRO 4000 Blackwell, the driver's defaults (util 0.90, 65,536, eager);
+    # bf16 KV (vp_806) and fp8 KV (vp_807)
+    **{cid: ("0.23.0", "the plan: 'vLLM 0.23.0(V1)'", {}, None) for cid in ("vp_806", "vp_807")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

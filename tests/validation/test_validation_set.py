@@ -126,9 +126,10 @@ listed, 347 -> 350 scored, median 1.47 -> 1.48 %, p90 10.34 -> 10.40 %, 297/350 
 vp_801 +7.4 % (vLLM p90 level loosened 0.104 -> 0.105 and inside 0.85 -> 0.84, both with and without own logs;
 §6.4, round cat20).
 Helper bl20b (2026-12-06, session 20): vp_802 / vp_803 (Qwen3-Coder-Next-FP8 on an MI300X, vLLM 0.17.1 ROCm, +4.1 /
-+4.8 %) and vp_804 / vp_805 (Qwen3.6-27B-FP8 on an L40S, 0.24.0, MTP k=3 +15.0 % and no MTP +5.9 %) added blind, no
-rule changed: vLLM 380 -> 384 listed, 367 -> 371 scored, median 1.45 %, p90 10.37 %, 315/371 inside (inside level
-loosened 0.85 -> 0.84, with and without own logs); gs_335 (Qwen3-Coder-30B-A3B TP 2 on H200, SGLang 0.5.13, -0.3 %,
++4.8 %), vp_804 / vp_805 (Qwen3.6-27B-FP8 on an L40S, 0.24.0, MTP k=3 +15.0 % and no MTP +5.9 %) and vp_806 / vp_807
+(Llama-3.1-8B through the LLM class on an RTX PRO 4000 Blackwell, 0.23.0, bf16 / fp8 KV, -2.6 / -2.5 %) added blind, no
+rule changed: vLLM 380 -> 386 listed, 367 -> 373 scored, median 1.41 -> 1.47 %, p90 10.37 %, 317/373 inside (inside
+level loosened 0.85 -> 0.84, with and without own logs); gs_335 (Qwen3-Coder-30B-A3B TP 2 on H200, SGLang 0.5.13, -0.3 %,
 inside): SGLang 88 scored, median 0.37 %, p90 2.70 % (levels unchanged; §6.4, round bl20b).
 """
 
@@ -672,9 +673,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # blind, no rule changed: 350 scored, median 1.48 %, p90 10.40 %, 297/350 inside:
                                    # loosened p90 0.104 -> 0.105, inside 0.85 -> 0.84 on its branch; merged after bl20 (lead): 367 scored,
                                    # p90 10.37 %, 85 % inside: the levels stay 0.104 / 0.85
-                                   # helper bl20b (2026-12-06, session 20): vp_802-vp_805 added blind, no rule changed
+                                   # helper bl20b (2026-12-06, session 20): vp_802-vp_807 added blind, no rule changed
                                    # (vp_802 / vp_803 +4.1 / +4.8 % just outside their narrow bands, vp_804 +15.0 %):
-                                   # 371 scored, median 1.45 %, p90 10.37 %, 315/371 inside: LOOSENED inside 0.85 -> 0.84
+                                   # 373 scored, median 1.47 %, p90 10.37 %, 317/373 inside: LOOSENED inside 0.85 -> 0.84
 }
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
     "sglang": (0.005, 0.030, 0.90),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
@@ -685,7 +686,7 @@ REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each c
     # helper bl19b (2026-12-06): vp_773-vp_776 added blind: 347 scored, median 1.50 %, p90 10.34 %: LOOSENED median -> 0.016
     # helper cat20 (2026-12-06): vp_031, vp_800, vp_801 scored blind: 350 scored, median 1.50 %, p90 10.40 %, 297/350
     # inside (loosened on its branch; merged after bl20, lead: 367 scored, p90 10.37 %, the levels stay 0.104 / 0.85)
-    # helper bl20b (2026-12-06, session 20): vp_802-vp_805 added blind: 371 scored, median 1.48 %, p90 10.37 %, 315/371
+    # helper bl20b (2026-12-06, session 20): vp_802-vp_807 added blind: 373 scored, median 1.50 %, p90 10.37 %, 317/373
     # inside: LOOSENED inside 0.85 -> 0.84
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
