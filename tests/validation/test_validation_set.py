@@ -125,6 +125,12 @@ vp_031 (listed since session 2, its laptop RTX 5090 not in the catalog) is score
 listed, 347 -> 350 scored, median 1.47 -> 1.48 %, p90 10.34 -> 10.40 %, 297/350 inside; vp_031 -90.7 %, vp_800 +84.7 %,
 vp_801 +7.4 % (vLLM p90 level loosened 0.104 -> 0.105 and inside 0.85 -> 0.84, both with and without own logs;
 §6.4, round cat20).
+Helper bl20b (2026-12-06, session 20): vp_802 / vp_803 (Qwen3-Coder-Next-FP8 on an MI300X, vLLM 0.17.1 ROCm, +4.1 /
++4.8 %), vp_804 / vp_805 (Qwen3.6-27B-FP8 on an L40S, 0.24.0, MTP k=3 +15.0 % and no MTP +5.9 %) and vp_806 / vp_807
+(Llama-3.1-8B through the LLM class on an RTX PRO 4000 Blackwell, 0.23.0, bf16 / fp8 KV, -2.6 / -2.5 %) added blind, no
+rule changed: vLLM 380 -> 386 listed, 367 -> 373 scored, median 1.41 -> 1.47 %, p90 10.37 %, 317/373 inside (inside
+level loosened 0.85 -> 0.84, with and without own logs); gs_335 (Qwen3-Coder-30B-A3B TP 2 on H200, SGLang 0.5.13, -0.3 %,
+inside): SGLang 88 scored, median 0.37 %, p90 2.70 % (levels unchanged; §6.4, round bl20b).
 """
 
 from pathlib import Path
@@ -348,7 +354,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.104, 0.85),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.104, 0.84),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -667,16 +673,21 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # blind, no rule changed: 350 scored, median 1.48 %, p90 10.40 %, 297/350 inside:
                                    # loosened p90 0.104 -> 0.105, inside 0.85 -> 0.84 on its branch; merged after bl20 (lead): 367 scored,
                                    # p90 10.37 %, 85 % inside: the levels stay 0.104 / 0.85
+                                   # helper bl20b (2026-12-06, session 20): vp_802-vp_807 added blind, no rule changed
+                                   # (vp_802 / vp_803 +4.1 / +4.8 % just outside their narrow bands, vp_804 +15.0 %):
+                                   # 373 scored, median 1.47 %, p90 10.37 %, 317/373 inside: LOOSENED inside 0.85 -> 0.84
 }
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
     "sglang": (0.005, 0.030, 0.90),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
-    "vllm": (0.016, 0.104, 0.85),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
+    "vllm": (0.016, 0.104, 0.84),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
     # helper bl16b (2026-12-05): vp_683 added blind: 285 scored, p90 8.53 %, 246/285 inside: LOOSENED p90 -> 0.086
     # session 16 merged (lead): 304 scored, median 1.38 %, p90 7.42 %: TIGHTENED p90 -> 0.080
     # helper bl18 (2026-12-05): vp_735-vp_747 added blind: 331 scored, median 1.48 %, p90 10.37 %: LOOSENED p90 -> 0.104
     # helper bl19b (2026-12-06): vp_773-vp_776 added blind: 347 scored, median 1.50 %, p90 10.34 %: LOOSENED median -> 0.016
     # helper cat20 (2026-12-06): vp_031, vp_800, vp_801 scored blind: 350 scored, median 1.50 %, p90 10.40 %, 297/350
     # inside (loosened on its branch; merged after bl20, lead: 367 scored, p90 10.37 %, the levels stay 0.104 / 0.85)
+    # helper bl20b (2026-12-06, session 20): vp_802-vp_807 added blind: 373 scored, median 1.50 %, p90 10.37 %, 317/373
+    # inside: LOOSENED inside 0.85 -> 0.84
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"

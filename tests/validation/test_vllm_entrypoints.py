@@ -37,13 +37,16 @@ def test_every_case_records_its_entrypoint_with_evidence():
     Helper bl20 (2026-12-06): vp_777-vp_783 are seven 'vllm serve' starts of a Kaggle GPU lab, vp_784 / vp_785 two
     'vllm serve' starts of a B200 benchmark, vp_786-vp_789 four SageMaker vLLM container starts,
     vp_790 / vp_791 two 'vllm serve' starts of the v0.11.0 image, vp_792 / vp_793 two audit-harness servers: 40 and 310.
-    Helper cat20 (2026-12-06): vp_800 (the official image's API server) and vp_801 (a 'vllm serve' start): 40 and 312."""
+    Helper cat20 (2026-12-06): vp_800 (the official image's API server) and vp_801 (a 'vllm serve' start): 40 and 312.
+    Helper bl20b (2026-12-06): vp_802 / vp_803 (two 'vllm serve' starts on an MI300X) and vp_804 / vp_805 (two starts of
+    the vllm/vllm-openai image's compose command) and vp_806 / vp_807 (two offline LLM-class inits of a capacity driver):
+    42 and 316."""
     for cid, case in CASES.items():
         assert case.get("entrypoint", "missing") in ("llm", "serve", "engine_context", None), cid
         assert case.get("entrypoint_evidence"), cid
         assert (case["flags"].get("vllm_entrypoint") == "llm") == (case["entrypoint"] == "llm"), cid
-    assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 40
-    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 312
+    assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 42
+    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 316
 
 
 @pytest.mark.parametrize("cid", sorted(PUBLIC))
