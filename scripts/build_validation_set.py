@@ -2212,7 +2212,8 @@ O20_AWQ = (
     "4000 Blackwell), vp_735 0.83 (Qwen3-8B-AWQ, 1.16 GiB block, RTX 5070 Ti). The same checkpoints and release on "
     "SM 8.9 keep 0.20 (vp_102 / vp_103, Qwen2.5-7B-AWQ, L4) and -0.09 to 0.38 GiB (vp_420-vp_423, Qwen3-14B-AWQ), a "
     "warm 0.28.0 start on the 5090 0.17 (vp_744), and cold non-AWQ starts on SM 12.0 none (vl_073 bf16 0.29.0 -0.12; "
-    "vp_210 / vp_500-vp_507 FP8 0.29.0 -0.04 to -0.18). 0.28.0 gives the card no separate AWQ path: "
+    "vp_210 / vp_500-vp_507 FP8 0.29.0 -0.04 to -0.18); outside AWQ, cold18's pair of cold V2 FP8 starts on one L40S "
+    "(vl_271 / vl_272, 0.29.0) splits one each way, so neither the card nor AWQ is the whole story. 0.28.0 gives the card no separate AWQ path: "
     "auto_awq.py AutoAWQConfig.override_quantization_method maps --quantization awq (vp_801) and the checkpoint's "
     "awq alike to auto_awq, get_quant_method takes AutoAWQMarlinLinearMethod wherever check_marlin_supported holds "
     "(SM 7.5 up), choose_mp_linear_kernel (kernels/linear/__init__.py) picks MarlinLinearKernel on SM 8.9 and 12.0 "
@@ -2223,7 +2224,7 @@ O20_AWQ = (
     "Where the block comes from is not in the wheels read; a torch.cuda.memory_snapshot() after profile_run on an "
     "SM 12.0 card would settle it")
 O20_OFF = {
-    "vp_745": O20_AWQ, "vp_746": O20_AWQ, "vp_747": O20_AWQ,
+    "vp_735": O20_AWQ, "vp_745": O20_AWQ, "vp_746": O20_AWQ, "vp_747": O20_AWQ,
     "vp_801": (
         f"Blind +7.4 % (269,952 tokens planned, 251,344 printed; 0.99 GiB of non-KV memory beyond the plan at 56 KiB "
         f"per fp16 token). {O20_AWQ}"),
