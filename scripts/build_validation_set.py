@@ -2233,7 +2233,64 @@ CAT20_OFF = {  # helper cat20 (2026-12-06, session 20): first scored this sessio
         "the catalog's Quadro-RTX-6000 sources['ecc']). The same checkpoint at 0.27.1 on two RTX 3090 is +10.5 to "
         "+14.9 % (vp_671, vp_672, vp_701). One source, key lines only"),
 }
-for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF}.items():
+O20 = "Helper o20, 2026-12-06 (vllm 0.21.0, 0.22.0, 0.27.1, 0.28.0 wheels; docs/accuracy.md section 6.4, round o20)"
+O20_AWQ = (
+    f"{O20}: no rule. The planned non-KV memory falls short by about one vocab x hidden x 2 B block on every cold "
+    "0.28.0 / 0.30.0 AWQ start on SM 12.0 in the set, on three cards: vp_745 1.61 GiB and vp_746 / vp_747 1.50 "
+    "(Qwen3-32B / 14B-AWQ, 1.45 GiB block, RTX 5090), vp_801 0.99 (Qwen2.5-7B-Instruct-AWQ, 1.02 GiB block, RTX PRO "
+    "4000 Blackwell), vp_735 0.83 (Qwen3-8B-AWQ, 1.16 GiB block, RTX 5070 Ti). The same checkpoints and release on "
+    "SM 8.9 keep 0.20 (vp_102 / vp_103, Qwen2.5-7B-AWQ, L4) and -0.09 to 0.38 GiB (vp_420-vp_423, Qwen3-14B-AWQ), a "
+    "warm 0.28.0 start on the 5090 0.17 (vp_744), and cold non-AWQ starts on SM 12.0 none (vl_073 bf16 0.29.0 -0.12; "
+    "vp_210 / vp_500-vp_507 FP8 0.29.0 -0.04 to -0.18); outside AWQ, cold18's pair of cold V2 FP8 starts on one L40S "
+    "(vl_271 / vl_272, 0.29.0) splits one each way, so neither the card nor AWQ is the whole story. 0.28.0 gives the card no separate AWQ path: "
+    "auto_awq.py AutoAWQConfig.override_quantization_method maps --quantization awq (vp_801) and the checkpoint's "
+    "awq alike to auto_awq, get_quant_method takes AutoAWQMarlinLinearMethod wherever check_marlin_supported holds "
+    "(SM 7.5 up), choose_mp_linear_kernel (kernels/linear/__init__.py) picks MarlinLinearKernel on SM 8.9 and 12.0 "
+    "alike, and get_marlin_input_dtype changes the input dtype only under VLLM_MARLIN_INPUT_DTYPE; the load-time "
+    "conversion _convert_awq_to_standard_format (int32 K x N unpack temporaries, about 0.5 GB at a 7B gate_up) runs "
+    "inside load_model's 20 MiB max-split scope, so its freed segments go back at memory_profiling's empty_cache; "
+    "the plain AWQ dequantise-then-matmul path (AutoAWQLinearMethod.apply, T >= 256) is not taken on CUDA. "
+    "Where the block comes from is not in the wheels read; a torch.cuda.memory_snapshot() after profile_run on an "
+    "SM 12.0 card would settle it")
+O20_OFF = {
+    "vp_735": O20_AWQ, "vp_745": O20_AWQ, "vp_746": O20_AWQ, "vp_747": O20_AWQ,
+    "vp_801": (
+        f"Blind +7.4 % (269,952 tokens planned, 251,344 printed; 0.99 GiB of non-KV memory beyond the plan at 56 KiB "
+        f"per fp16 token). {O20_AWQ}"),
+}
+CAT20_OFF["vp_800"] += (
+    f". {O20} (0.27.1 wheel): the decoder runs TRITON_ATTN (platforms/cuda.py _get_backend_priorities lists "
+    "FLASH_ATTN, FLASHINFER, TRITON_ATTN; flash_attn.py supports_compute_capability needs SM 8.0, flashinfer.py "
+    "raises its floor to SM 8.0 while FlashInfer is broken on Turing), as tpkit plans; the vision tower takes "
+    "TORCH_SDPA (get_supported_vit_attn_backends below SM 8.0 lists FLASH_ATTN first, then TORCH_SDPA, which "
+    "get_vit_attn_backend returns without a check), whose torch_sdpa_wrapper calls F.scaled_dot_product_attention "
+    "per image with no mask: a memory-efficient kernel in fp16 on SM 7.5 (O(N) memory), not a materialised N x N "
+    "score (65,536 patches x 16 heads would need 128 GiB, an OOM, not a smaller pool); tpkit's encoder phase is "
+    "1.46 GiB. The Marlin workspace is marlin_make_workspace_new's per-SM int32 counters (KiB). The Gated DeltaNet "
+    "layers take Triton/FLA (mamba/gdn/qwen_gdn_linear_attn.py _resolve_gdn_prefill_backend: FlashInfer only on SM "
+    "9.0 and 10.x), the same path as on the RTX 3090 starts of this checkpoint and release (vp_671 / vp_672: 0.24 / "
+    "0.25 GiB beyond the plan per rank, against 1.96 here in whole blocks), so the sm_75 start holds about 1.7 GiB "
+    "that the 3090 starts do not, and what differs there is the ViT's TORCH_SDPA, the decoder's TRITON_ATTN, fp16 "
+    "and eager mode, none of which the wheel sizes beyond the plan. The log's 'expandable_segments: memory mapping failed with OOM' warnings "
+    "say the card was full at some moment of the start, consistent with a larger transient peak; still no rule")
+CAT20_OFF["vp_031"] += (
+    f". {O20} (0.21.0 and 0.22.0 wheels bracket 0.21.1rc1.dev76): determine_available_memory subtracts the "
+    "estimate, not the capture's actual pool (gpu_worker.py: cudagraph_memory_estimate_applied when "
+    "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, default 1 in envs.py); profile_cudagraph_memory measures it as the "
+    "larger mode's first-capture free-memory drop + (n - 1) x the second capture's drop per mode. tpkit's graph "
+    "term follows that rule (graphs.mechanism_estimate: the same formula, 50 + 34 later graphs); its inputs are "
+    "what differ: the FlashInfer workspace in the first FULL sample and 153 KiB per layer per later graph give "
+    "1.17 GiB where this start measured 0.49 (one sample; the estimate prints 0.13-0.53 GiB on the other consumer "
+    "logs where tpkit plans 0.18-0.68, both ways). With the printed 0.49 the case is still about -32 %: 0.38 GiB of "
+    "the 1.06 lies in the activation and non-torch terms")
+BL20_OFF["vp_789"] += (
+    f" {O20}: the checkpoint's own config.json was searched for again (code: find_string "
+    "'gemma-4-E4B-it-qat-w4a16', '\"re:.*embed_audio.*\"'; docs / pages: 'google/gemma-4-E4B-it-qat-w4a16-ct "
+    "compressed-tensors config ignore', '... model card files size'): not found, so the input stays as it is. The "
+    "hits describe its ignore list only second-hand (id 55218563188: the bf16 lm_head in the quant ignore list; id "
+    "59891586584: a third party's reading adds embed_tokens, per_layer and multi_modal_projector modules); the "
+    "per-layer linears of E4B come to about 0.15 GiB in 16-bit, far from the 1.3 GiB gap.")
+for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
