@@ -11,7 +11,8 @@ Facts read from SGLang's own sources (wheels in /work/data/wheels, 2026-12-01; t
                        arg_groups/model_override_base.py ``get_default_attn_backend``): MLA → fa3 on SM90,
                        flashinfer on SM100, triton elsewhere (SM120, SM80/86/89); MHA → fa3 on SM90 unless
                        topk > 1, trtllm_mha on SM100 unless topk > 1, else flashinfer.  Before 0.4.6
-                       (``FA3_DEFAULT_FIRST``): MHA → flashinfer, MLA → triton (helper sp14)
+                       (``FA3_DEFAULT_FIRST``): MHA → flashinfer, MLA → triton (helper sp14).  On ROCm (the GPU
+                       catalog's vendor, not the compute capability): ``sglang_rocm_backend`` (helper mi20)
     verify kernel      the triton backend runs target-verify and draft-extend through ``extend_attention_fwd``
                        whose grid is (batch, q heads, ⌈q/BLOCK_M⌉): no split over the KV cache, so one block
                        per (sequence, head) streams the whole context (0.5.10
