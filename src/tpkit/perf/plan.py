@@ -76,7 +76,8 @@ class _Ctx:
                 attention_backend=r.attention_backend, eager=r.eager, architecture=r.model.architecture,
                 moe=r.model.moe is not None, quantized=r.model.quant is not None, sparse=r.model.dsa is not None,
                 hybrid=r.model.linear_attn is not None, spec_v2=r.sglang_spec_v2 if settings else None,
-                head_dim=head_dim, kv_quantized=self.kv_bytes == 1, verify_tokens=getattr(settings, "num_draft_tokens", 2))
+                head_dim=head_dim, kv_quantized=self.kv_bytes == 1, verify_tokens=getattr(settings, "num_draft_tokens", 2),
+                vendor=r.gpu.vendor, kv_heads_per_rank=max(1, r.model.num_kv_heads // r.tp))
         return self.memo[key]
 
 
@@ -438,8 +439,8 @@ def _what_ifs(ctx: _Ctx, policy: str) -> tuple[tuple[str, float, float, tuple[st
         newest = ".".join(map(str, NEWEST[req.engine]))
         alts.append((f"{req.engine} {newest}", {"engine_version": None, "sglang_spec_v2": None}, ()))
     alts += _spec_v2_alts(req, rt)
-    if not rt.verify_split_kv:  # SGLang triton; vLLM FLASH_ATTN on FA2 (perf.fa2_verify)
-        alts.append(split_kv_alternative(req.engine))
+    if not rt.verify_split_kv and str(req.gpu.vendor).upper() != "AMD":  # SGLang triton; vLLM FLASH_ATTN on FA2
+        alts.append(split_kv_alternative(req.engine))  # (perf.fa2_verify); its FlashInfer has no ROCm build
     if req.eager:
         alts.append(("with CUDA graphs", {"eager": False}, ()))
     running, why = running_requests(req, req.batch, True)

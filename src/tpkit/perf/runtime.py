@@ -36,7 +36,7 @@ refuses the same, so the two commands take the same ``--engine-version`` values"
 _VERSION = re.compile(r"^[vV]?(\d+)\.(\d+)(?:\.(\d+))?(?:\D.*)?$")
 
 ATTENTION_BACKENDS = {
-    "sglang": ("fa3", "fa4", "flashinfer", "triton", "trtllm_mha", "trtllm_mla", "flashmla", "cutlass_mla"),
+    "sglang": ("fa3", "fa4", "flashinfer", "triton", "trtllm_mha", "trtllm_mla", "flashmla", "cutlass_mla", "aiter"),
     "vllm": ("FLASH_ATTN", "FLASHINFER", "TRITON_ATTN", "FLASH_ATTN_MLA", "FLASHMLA", "FLASHINFER_MLA",
              "CUTLASS_MLA", "TRITON_MLA", "FLASHMLA_SPARSE", "FLASHINFER_MLA_SPARSE", "FLASHINFER_MLA_SPARSE_SM120"),
 }
@@ -172,7 +172,8 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
                 topk: int | None, algorithm: str | None, attention_backend: str | None = None,
                 eager: bool = False, architecture: str | None = None, moe: bool = False, quantized: bool = False,
                 hybrid: bool = False, spec_v2: bool | None = None, sparse: bool = False, head_dim: int = 128,
-                kv_quantized: bool = False, verify_tokens: int = 2) -> Runtime:
+                kv_quantized: bool = False, verify_tokens: int = 2, vendor: str = "NVIDIA",
+                kv_heads_per_rank: int | None = None) -> Runtime:
     """The engine facts for one deployment (see module docstring).  ``architecture`` (``architectures[0]``),
     ``moe``, ``quantized`` (weight quantisation) and ``hybrid`` (linear-attention / mamba layers) pick vLLM's
     default model runner; an unknown architecture counts as not listed.  ``spec_v2``: SGLang's
@@ -181,7 +182,9 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
     ``head_dim`` (``engines.vllm.backend_choice.attention_head_dim``) and ``kv_quantized`` (an fp8 KV cache) feed vLLM's
     automatic backend choice, which plan and perf share (``engines.vllm.backend_choice.auto_attention_backend``), and
     the drafter's own choice where vLLM's drafter does not inherit a forced backend (``perf.triton_verify``).
-    ``verify_tokens``: query tokens per request of the verify (1 + k; Triton attention splits up to 8 from 0.33)."""
+    ``verify_tokens``: query tokens per request of the verify (1 + k; Triton attention splits up to 8 from 0.33).
+    ``vendor`` (the GPU catalog's) and ``kv_heads_per_rank``: SGLang's default backend on ROCm
+    (``runtime_sglang.sglang_rocm_backend``); NVIDIA GPUs are read by compute capability as before."""
     ver, given = parse_version(version, engine)
     ver = tuple(ver)
     cc = compute_capability or (9, 0)
@@ -199,10 +202,16 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
         backend = attention_backend or auto_attention_backend(compute_capability=cc, head_dim=head_dim,
                                                               kv_quantized=kv_quantized, mla=mla)
     else:
-        backend = attention_backend or sglang_default_backend(ver, cc, mla, topk)
+        backend = attention_backend or sglang_default_backend(ver, cc, mla, topk, vendor=vendor,
+                                                              kv_heads_per_rank=kv_heads_per_rank,
+                                                              speculative=algorithm is not None)
     _check_backend(engine, backend, mla, sparse=vllm_sparse, given=attention_backend is not None)
+    if engine == "sglang" and backend == "aiter" and str(vendor).upper() != "AMD":
+        raise PlanInputError(f"--attention-backend aiter is SGLang's ROCm backend (AMD aiter kernels) and the GPU is "
+                             f"{vendor}; use one of {', '.join(b for b in ATTENTION_BACKENDS['sglang'] if b != 'aiter')}, "
+                             "or leave --attention-backend out")
     if engine == "sglang":
-        rt = {**_sglang(ver, backend, mla, topk, algorithm, spec_v2),
+        rt = {**_sglang(ver, backend, mla, topk, algorithm, spec_v2, rocm=str(vendor).upper() == "AMD"),
               "stream_new_ids_only": streams_new_ids_only(version)}
     else:
         if spec_v2 is not None:

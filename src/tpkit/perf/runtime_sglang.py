@@ -11,7 +11,8 @@ Facts read from SGLang's own sources (wheels in /work/data/wheels, 2026-12-01; t
                        arg_groups/model_override_base.py ``get_default_attn_backend``): MLA → fa3 on SM90,
                        flashinfer on SM100, triton elsewhere (SM120, SM80/86/89); MHA → fa3 on SM90 unless
                        topk > 1, trtllm_mha on SM100 unless topk > 1, else flashinfer.  Before 0.4.6
-                       (``FA3_DEFAULT_FIRST``): MHA → flashinfer, MLA → triton (helper sp14)
+                       (``FA3_DEFAULT_FIRST``): MHA → flashinfer, MLA → triton (helper sp14).  On ROCm (the GPU
+                       catalog's vendor, not the compute capability): ``sglang_rocm_backend`` (helper mi20)
     verify kernel      the triton backend runs target-verify and draft-extend through ``extend_attention_fwd``
                        whose grid is (batch, q heads, ⌈q/BLOCK_M⌉): no split over the KV cache, so one block
                        per (sequence, head) streams the whole context (0.5.10
@@ -35,7 +36,9 @@ from __future__ import annotations
 from tpkit.errors import PlanInputError
 from tpkit.perf.constants import C
 
-__all__ = ["sglang_spec_v2", "sglang_default_backend", "FA3_DEFAULT_FIRST", "SPEC_V2_FLAG", "SPEC_V2_FIRST", "SPEC_V2_DEFAULT", "SPEC_V2_ONLY",
+__all__ = ["sglang_spec_v2", "sglang_default_backend", "sglang_rocm_backend", "FA3_DEFAULT_FIRST", "AITER_DEFAULT_FIRST",
+           "AITER_MLA_SPEC_FIRST", "AITER_MLA_HEADS",
+           "AITER_MLA_VERIFY_FIRST", "SPEC_V2_FLAG", "SPEC_V2_FIRST", "SPEC_V2_DEFAULT", "SPEC_V2_ONLY",
            "SKIP_LAST_DRAFT_FORWARD", "router_extra_kernels", "ROUTER_FALLBACK_KERNELS", "MOE_FUSED_GATE_FIRST",
            "KIMI_GATE_FIRST", "spec_v1_sync_host_us", "spec_v1_request_host_us", "STREAM_NEW_IDS_FROM",
            "streams_new_ids_only"]
@@ -49,11 +52,17 @@ an MLA model runs triton ("MLA optimization is turned on. Use triton backend": f
 --enable-flashinfer-mla (0.4.4.post2 also --enable-flashmla), the default in 0.4.5)"""
 
 
-def sglang_default_backend(ver: tuple[int, int, int], cc: tuple[int, int], mla: bool, topk: int | None) -> str:
+def sglang_default_backend(ver: tuple[int, int, int], cc: tuple[int, int], mla: bool, topk: int | None, *,
+                           vendor: str = "NVIDIA", kv_heads_per_rank: int | None = None,
+                           speculative: bool = False) -> str:
     """SGLang's attention backend when none is given (vLLM's is ``engines.vllm.backend_choice.auto_attention_backend``):
     the module docstring's rule from 0.4.6, flashinfer (MHA) / triton (MLA) before ``FA3_DEFAULT_FIRST``.  Not
     modelled: 0.4.6+'s list of architectures that get fa3 (``is_fa3_default_architecture``; the others take
-    flashinfer, which perf prices as it prices fa3: both split the KV) and ROCm's aiter."""
+    flashinfer, which perf prices as it prices fa3: both split the KV).  ``vendor`` (the GPU catalog's) "AMD": the
+    ROCm rule, ``sglang_rocm_backend`` (``kv_heads_per_rank`` and ``speculative`` are read there only); the compute
+    capability is not read for it (MI300X reports 9.4, which is not Hopper)."""
+    if str(vendor).upper() == "AMD":
+        return sglang_rocm_backend(ver, mla, kv_heads_per_rank=kv_heads_per_rank, speculative=speculative)
     if ver < FA3_DEFAULT_FIRST:
         return "triton" if mla else "flashinfer"
     chain = topk is None or topk == 1
@@ -64,6 +73,50 @@ def sglang_default_backend(ver: tuple[int, int, int], cc: tuple[int, int], mla: 
     if cc[0] == 10 and chain:
         return "trtllm_mha"
     return "flashinfer"
+
+
+AITER_DEFAULT_FIRST = (0, 4, 7)
+"""first SGLang release (as tpkit reads versions: post releases fold into their base) whose automatic backend on
+ROCm (``is_hip()``) is ``aiter``: MHA → aiter unconditionally; MLA → aiter when ``get_num_kv_heads(tp_size)`` is
+16 or 128 ("current aiter only support head number 16 or 128"), else triton (0.4.7 ``model_runner.py``
+``model_specific_adjustment``).  The MHA branch is already in 0.4.6.post5 (absent from 0.4.6.post3); 0.4.6 and
+older run triton on ROCm: neither fa3 (``is_hopper_with_cuda_12_3`` needs ``is_cuda()``) nor flashinfer
+(``is_flashinfer_available`` needs ``is_cuda()``; 0.4.5 / 0.4.6 ``utils.py``) is picked there"""
+AITER_MLA_SPEC_FIRST = (0, 5, 3)
+"""first release whose ROCm MLA rule no longer also asks for no speculation: 0.4.7–0.5.2 take aiter for MLA only
+with ``self.spec_algorithm.is_none()`` (read in 0.4.7, 0.4.8, 0.4.10, 0.5.2), so an EAGLE/NEXTN deployment runs
+triton; 0.5.3 (``model_runner.py``), 0.5.5–0.5.10 (``server_args.py``), 0.5.15 (``_get_default_attn_backend``) and
+0.5.23 (``arg_groups/model_override_base.py`` ``get_default_attn_backend``) drop that condition"""
+AITER_MLA_VERIFY_FIRST = (0, 5, 0)
+"""first release (0.5.0rc2, read; tpkit folds pre-releases into 0.5.0) whose aiter backend has an MLA target-verify
+branch: ``forward_extend``'s ``is_target_verify()`` runs ``mla_decode_fwd`` (absorbed, split-KV decode; also read
+in 0.5.1, 0.5.2, 0.5.6, 0.5.10, 0.5.23, which pass num_kv_splits from 0.5.10).  The 0.4.7 and 0.5.0rc0 wheels have
+none: DeepSeek's absorbed verify (qk_head_dim = kv_lora_rank + rope) falls through both MLA branches of
+``forward_extend`` (the auto rule's no-speculation condition keeps those releases on triton).  A given
+``--attention-backend aiter`` with speculation is priced with the 0.5.0rc2 kernel for every release, since a run
+that worked must have had it (the rocm_dsv3_mtp source ran it on the v0.5.0rc0 ROCm image)"""
+AITER_MLA_HEADS = (16, 128)
+"""KV heads per rank (``model_config.get_num_kv_heads(tp_size)``: the config's num_key_value_heads // tp, at
+least 1) for which the ROCm rule gives an MLA model aiter (every release from 0.4.7 to 0.5.23)"""
+
+
+def sglang_rocm_backend(ver: tuple[int, int, int], mla: bool, *, kv_heads_per_rank: int | None,
+                        speculative: bool) -> str:
+    """SGLang's automatic attention backend on ROCm (an AMD GPU of the catalog), by release: triton before
+    ``AITER_DEFAULT_FIRST``; from it aiter for MHA, and for MLA aiter when the KV heads per rank are in
+    ``AITER_MLA_HEADS`` (and, before ``AITER_MLA_SPEC_FIRST``, no speculative algorithm is set), else triton.
+    ``kv_heads_per_rank`` None (not known) counts as not in the list.  SGLANG_USE_AITER is not read by this
+    choice in any release read (0.4.6–0.5.23: it gates aiter's MoE / GEMM / norm paths, e.g. GPT-OSS's MoE runner
+    in 0.5.10 ``server_args.py`` and 0.5.23 ``model_overrides/gpt_oss.py``).  Not modelled: model-specific
+    overrides on ROCm (0.5.15+ ``arg_groups/overrides.py``: DeepSeek sparse attention's paged-MQA fallback, GPT-OSS,
+    Llama 4's allowed list) and out-of-tree platforms."""
+    if ver < AITER_DEFAULT_FIRST:
+        return "triton"
+    if not mla:
+        return "aiter"
+    if speculative and ver < AITER_MLA_SPEC_FIRST:
+        return "triton"
+    return "aiter" if kv_heads_per_rank in AITER_MLA_HEADS else "triton"
 
 
 SKIP_LAST_DRAFT_FORWARD = (0, 4, 3)
@@ -80,10 +133,23 @@ SPEC_V2_ONLY = (0, 5, 13)
 """first release without the spec-v1 worker (``eagle_worker.py`` absent from the 0.5.13 wheel)"""
 
 
-def _sglang(ver, backend, mla, topk, algorithm, spec_v2=None) -> dict:
-    facts = [f"attention backend {backend} (sglang get_default_attn_backend: MLA → fa3 on SM90, flashinfer on "
+def _sglang(ver, backend, mla, topk, algorithm, spec_v2=None, rocm=False) -> dict:
+    facts = [f"attention backend {backend} (sglang get_default_attn_backend on ROCm: MHA → aiter from 0.4.7, MLA → "
+             "aiter with 16 or 128 KV heads per rank (0.4.7–0.5.2: and no speculation), else triton)" if rocm else
+             f"attention backend {backend} (sglang get_default_attn_backend: MLA → fa3 on SM90, flashinfer on "
              "SM100, triton elsewhere)"]
-    split = backend != "triton"
+    split = backend != "triton" and not (backend == "aiter" and not mla)
+    if backend == "aiter" and mla and algorithm is not None and ver < AITER_MLA_VERIFY_FIRST:
+        facts.append("aiter backend (ROCm): the 0.4.7–0.5.0rc0 wheels have no MLA target-verify branch "
+                     "(aiter_backend.py forward_extend); priced as 0.5.0rc2's mla_decode_fwd verify")
+    if backend == "aiter":
+        facts.append("aiter backend (ROCm): " + (
+            "the MLA verify runs aiter's mla_decode_fwd, which splits the KV (0.5.10–0.5.23 pass num_kv_splits), "
+            "priced as a split-KV decode, the draft extend alike" if mla else
+            "the MHA verify and draft extend run without a KV split (read in 0.4.7, 0.5.2, 0.5.6: "
+            "mha_batch_prefill_func, CK FMHA; 0.5.10, 0.5.15, 0.5.23: triton extend_attention_fwd, unless 0.5.15+ "
+            "runs unified_attention at topk 1 under SGLANG_USE_AITER_UNIFIED_ATTN=1 or a sliding-window KV pool), "
+            "priced as the triton verify below (sglang layers/attention/aiter_backend.py forward_extend)"))
     if not split:
         facts.append("triton backend: target verify and draft extend run extend_attention_fwd, grid (batch, heads, "
                      "⌈q/BLOCK_M⌉) with no KV split: one block per (sequence, head) streams the whole context "
