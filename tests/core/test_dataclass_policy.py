@@ -30,3 +30,18 @@ def test_every_dataclass_is_keyword_only_and_frozen_but_the_scanner_accumulators
     assert all(found[name].get("kw_only") is not True for name in POSITIONAL)  # the list stays exact
     assert not [name for name, kw in found.items() if kw.get("frozen") is not True and name not in MUTABLE]
     assert all(found[name].get("frozen") is not True for name in MUTABLE)  # the list stays exact
+
+
+def test_memory_fields_of_the_rev20_leftovers_carry_their_unit():
+    """RULES.md "Units": a memory quantity is a ``Bytes`` or a name with its unit.  The two classes helper rev20
+    found with bare byte counts (docs/accuracy.md §8) now name the unit in every numeric memory field."""
+    from dataclasses import fields
+
+    from tpkit.engines.sglang.sizing import KvBudget
+    from tpkit.engines.vllm.encoder_qwen2vl_tower import Qwen2VLLiveSet
+
+    live = {f.name: f.type for f in fields(Qwen2VLLiveSet)}
+    assert [n for n, t in live.items() if t in ("int", int) and not n.endswith("_bytes")] == []
+    assert sum(t in ("int", int) for t in live.values()) == 8 and isinstance(Qwen2VLLiveSet.peak_bytes, property)
+    budget = {f.name: f.type for f in fields(KvBudget)}
+    assert "budget_cell" not in budget and budget["budget_cell_bytes_per_token"] in ("float", float)

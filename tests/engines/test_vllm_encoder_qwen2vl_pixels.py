@@ -48,8 +48,8 @@ def test_held_set_has_the_pixels_twice_before_0_11(stem):
     for release in ((0, 10, 2), (0, 11, 0)):
         tower = qwen2_vl_tower(model, release=release, enforce_eager=False)
         live = qwen2_vl_live_set(tower, release=release, tp=1, n=N, patches=N, act_bytes=2, enforce_eager=False)
-        held[release] = live.held
-        assert live.pixels == COPY and live.copied == (COPY if release < (0, 11, 0) else 0)
+        held[release] = live.held_bytes
+        assert live.pixels_bytes == COPY and live.copied_bytes == (COPY if release < (0, 11, 0) else 0)
     assert held[(0, 10, 2)] - held[(0, 11, 0)] == COPY
 
 

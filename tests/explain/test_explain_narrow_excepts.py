@@ -123,3 +123,54 @@ def test_sglang_release_gates_leave_an_unreadable_release_to_the_options_and_rai
     monkeypatch.setattr(sv, "at_least", broken)
     with pytest.raises(TypeError, match="a bug"):
         _sglang_release_flags(SimpleNamespace(rules_version="0.5.9"), out)
+
+
+# --- the release probe of ``plan --from-log`` (cli.fromlog.from_log; helper lf20, 2026-12-06, session 20: it caught
+# ``except Exception`` as the two probes above did) ---
+
+def _from_log_args(monkeypatch, exc: Exception | None):
+    """``plan --from-log`` of vl_225 (vLLM 0.20.1) through ``cli.fromlog.from_log``; with ``exc``, the release probe
+    (and only it: armed after the log is explained) meets an engine whose options raise ``exc``."""
+    from types import SimpleNamespace
+
+    import tpkit.cli.fromlog as fromlog
+    import tpkit.engines.registry as registry
+    from explain_testlib import DATA, cases
+
+    from tpkit.cli import build_parser
+
+    if exc is not None:
+        real_release, real_engine, armed = fromlog.v0_engine_release, registry.get_engine, []
+
+        def refusing(**kwargs):
+            raise exc
+
+        def once(name):  # the first engine asked for after explain: the probe's
+            if armed:
+                return real_engine(name)
+            armed.append(name)
+            return SimpleNamespace(options=refusing)
+
+        def arm(e, release):
+            monkeypatch.setattr(registry, "get_engine", once)
+            return real_release(e, release)
+
+        monkeypatch.setattr(fromlog, "v0_engine_release", arm)
+    path = DATA / next(c for c in cases() if c["id"] == "vl_225")["file"]
+    argv = ["plan", "--from-log", str(path)]
+    args = build_parser(argv).parse_args(argv)
+    fromlog.from_log(args)
+    return args
+
+
+def test_from_log_takes_the_logs_release_and_keeps_the_default_rules_where_the_engine_refuses_it(monkeypatch):
+    from tpkit.errors import PlanInputError
+
+    assert _from_log_args(monkeypatch, None).engine_version == "0.20.1"
+    args = _from_log_args(monkeypatch, PlanInputError("vLLM 0.20.1: no rules for this release"))
+    assert args.engine_version is None and args.engine == "vllm" and args.log_release_note == ""
+
+
+def test_from_log_lets_a_bug_in_the_release_probe_raise(monkeypatch):
+    with pytest.raises(TypeError, match="a bug"):
+        _from_log_args(monkeypatch, TypeError("a bug, not a refusal"))

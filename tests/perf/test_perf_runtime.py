@@ -249,3 +249,39 @@ def test_sglang_draft_loop_skips_its_last_forward_from_0_4_3(version, skips):
     b = dict(kimi(gpu="H200", spec=five, engine_version=version, accept_length=2.0).speculative.parts_us)
     per_step = (b["draft steps"] - a["draft steps"]) / 2      # the step's shape does not depend on num_steps
     assert a["draft steps"] == pytest.approx(per_step * (2 if skips else 3), rel=1e-9)
+
+
+def test_perf_reads_versions_as_its_old_pattern_did_through_the_engines_reader():
+    """``parse_version`` reads through ``tpkit.engines.release_tuple`` (helper lf20, 2026-12-06, session 20; it had
+    its own pattern).  Over random texts of version-like characters it agrees with that pattern on every text but
+    one kind: a line break right after the number with more text behind it (``'0.5.10\\nx'``), which the old pattern
+    read as 0.5.10 and the engines (and so ``tpkit perf``'s own option check) refuse."""
+    import random
+    import re
+
+    old = re.compile(r"^[vV]?(\d+)\.(\d+)(?:\.(\d+))?(?:\D.*)?$")
+
+    def before(text):
+        m = old.match(text.strip())
+        return None if m is None else (int(m[1]), int(m[2]), int(m[3] or 0))
+
+    def now(text):
+        try:
+            return parse_version(text, "sglang")[0]
+        except PlanInputError as exc:
+            assert "not a version" in str(exc) or "are not modelled" in str(exc)
+            return None
+
+    rng = random.Random(20)
+    texts = ["0.5.10", " v0.21.0 ", "V0.5.10", "0.5.10.post1", "0.5.0rc0", "0.10.1.dev101+gbda9d0535", "0.11",
+             "0.5.", "latest", "v 0.5.10", "vv0.5.1", "0.5.10\n", "\t0.5.10x\n", "0.5.10\nx\ny", "1.2.3.4"]
+    texts += ["".join(rng.choice("0159.vV \nrcpost-+x") for _ in range(rng.randint(1, 9))) for _ in range(20_000)]
+    differ = []
+    for text in texts:
+        want = before(text)
+        if want is not None and want < (0, 2, 15):
+            want = None  # older than SGLang's oldest modelled release: refused after the reading, as before
+        if now(text) != want:
+            differ.append(text)
+    assert now("V0.5.10") == (0, 5, 10) and now(" 0.5.10.post1\n") == (0, 5, 10) and now("0.5.10\nx") is None
+    assert differ and all(re.fullmatch(r"[vV]?\d+\.\d+(\.\d+)?\n[^\n]*", t.strip()) for t in differ), differ[:5]

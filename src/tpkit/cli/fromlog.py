@@ -49,11 +49,12 @@ def from_log(args):
         release = v0_engine_release(e, release)
     if getattr(args, "engine_version", None) is None and (ctx.rules_version or capped):
         from tpkit.engines.registry import get_engine
+        from tpkit.explain.refusals import REFUSED
 
         try:  # the log's release when the engine has rules for it
             get_engine(args.engine).options(engine_version=release)
             args.engine_version = release
-        except Exception:  # noqa: BLE001 - a release the engine does not know: its default rules
+        except REFUSED:  # a release the engine does not know: its default rules (a bug raises)
             capped = ""
     else:
         capped = ""

@@ -16,8 +16,7 @@ sources in the engine modules) and the ``--attention-backend`` checks.
 
 from __future__ import annotations
 
-import re
-
+from tpkit.engines import release_tuple
 from tpkit.errors import PlanInputError
 from tpkit.perf.fa2_verify import multi_token_attention
 from tpkit.perf.mla_splits import decode_kv_splits
@@ -33,7 +32,6 @@ OLDEST = {"sglang": (0, 2, 15), "vllm": (0, 2, 0)}
 """the oldest release of each engine tpkit models: ``tpkit plan`` refuses older ones (SGLang: the first rule era,
 ``engines/sglang/versions.py`` ERAS; vLLM: ``engines/vllm/versions.py`` rules_for_version), and ``tpkit perf``
 refuses the same, so the two commands take the same ``--engine-version`` values"""
-_VERSION = re.compile(r"^[vV]?(\d+)\.(\d+)(?:\.(\d+))?(?:\D.*)?$")
 
 ATTENTION_BACKENDS = {
     "sglang": ("fa3", "fa4", "flashinfer", "triton", "trtllm_mha", "trtllm_mla", "flashmla", "cutlass_mla", "aiter"),
@@ -149,14 +147,16 @@ class Runtime:
 
 
 def parse_version(text: str | None, engine: str) -> tuple[tuple[int, int, int], bool]:
-    """(version, given) from ``0.5.10``, ``v0.21.0``, ``0.5.10.post1``; None → the newest known."""
+    """(version, given) from ``0.5.10``, ``v0.21.0``, ``0.5.10.post1``; None → the newest known.  Read by the
+    engines' one reader, ``tpkit.engines.release_tuple``, on the stripped text; a leading ``V`` reads as ``v``, as
+    perf's own pattern read it before (the CLI refuses it earlier, in the engine's options check)."""
     if text is None:
         return NEWEST[engine], False
-    m = _VERSION.match(str(text).strip())
-    if m is None:
+    stripped = str(text).strip()
+    version = release_tuple("v" + stripped[1:] if stripped[:1] == "V" else stripped)
+    if version is None:
         raise PlanInputError(f"--engine-version {text!r} is not a version; give it as MAJOR.MINOR[.PATCH], e.g. "
                              "0.5.10 or 0.21.0")
-    version = (int(m[1]), int(m[2]), int(m[3] or 0))
     oldest = OLDEST.get(engine)
     if oldest is not None and version < oldest:
         first = ".".join(map(str, oldest[:2] if oldest[2] == 0 else oldest))

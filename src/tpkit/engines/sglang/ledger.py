@@ -75,11 +75,12 @@ def _draft_lines(s: SglangSizing, *, before: bool) -> list[LineItem]:
         heads, k_dim, v_dim = spec.draft_kv_dims
         if before and not s.draft_in_budget:  # the cell did not carry the draft (spec.draft_cell_counted)
             where, kind = " (after the target's pool, from the slack)", "info"
+        aside = s.budget_cell_bytes_per_token - s.cell.bytes_per_token
         lines.append(LineItem(
             item=f"draft KV pool{where}", bytes=s.draft_kv_bytes, kind=kind,
             source=f"{spec.draft_layers} draft layer(s) × {heads} head(s) × ({k_dim} + {v_dim}) × "
                    f"{s.draft_pool.buffers[0].element_bytes} B × ({s.pool.num_tokens:,} + {s.page_size}) rows"
-                   + (f"; the budget set aside {s.budget_cell - s.cell.bytes_per_token:,.0f} B/token for it "
+                   + (f"; the budget set aside {aside:,.0f} B/token for it "
                       "(int(cell × draft layers / target layers))" if before and s.draft_in_budget else "")
                    + ("; the target's cell does not carry the draft layers: no --speculative-draft-model-path and an "
                       "architecture SGLang does not fill it for (spec_aux_hidden_state.py, 0.5.14–0.5.19; "

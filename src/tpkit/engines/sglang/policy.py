@@ -279,7 +279,8 @@ def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tupl
                    f"{s.attn_dp * s.max_running_requests:,} requests over the TP group); SGLang prints rank 0's "
                    "numbers")
     if s.spec is not None and s.spec.draft.method != "mtp" and s.spec.loaded_before_pool and s.draft_pool is not None \
-            and s.draft_kv_bytes.bytes < (s.budget_cell - s.cell.bytes_per_token) * s.pool.num_tokens:
+            and s.draft_kv_bytes.bytes < ((s.budget_cell_bytes_per_token - s.cell.bytes_per_token)
+                                          * s.pool.num_tokens):
         out.append("speculative decoding: SGLang sizes the draft pool as if the draft had the target's per-layer KV; "
                    "this draft's pool is smaller, the difference stays unused")
     return tuple(out)
@@ -305,8 +306,9 @@ def _spec_json(s: SglangSizing) -> dict | None:
 
 
 def _extra(s: SglangSizing, kv_source: str) -> dict:
-    new = {"prefill_cuda_graphs": s.prefill_graphs[0], "budget_cell_bytes_per_token": s.budget_cell,
-           "mm_reserved_bytes": s.mm_reserved.bytes, "stream_pool_bytes": s.stream_pool.bytes,
+    new = {"prefill_cuda_graphs": s.prefill_graphs[0],
+           "budget_cell_bytes_per_token": s.budget_cell_bytes_per_token, "mm_reserved_bytes": s.mm_reserved.bytes,
+           "stream_pool_bytes": s.stream_pool.bytes,
            "rope_reserve_bytes": s.rope_reserve.bytes, "speculative": _spec_json(s), "attn_dp_size": s.attn_dp,
            "after_pool_bytes": s.after_pool.bytes, "scheduler_log_line": _scheduler(s) if s.pool.num_tokens else None}
     return {"sglang": {**_extra_base(s, kv_source), **new}}

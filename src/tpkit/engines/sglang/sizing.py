@@ -106,7 +106,7 @@ class KvBudget:
     """capacity and pre-weight uses of the tightest rank"""
     cell: CellSize
     """KV bytes per token per rank of the target's pool"""
-    budget_cell: float
+    budget_cell_bytes_per_token: float
     """bytes per token the budget is divided by (the target cell + the draft's share, 0.5.14+)"""
     pre: Bytes
     """predicted pre_model_load_memory (bytes)"""
@@ -275,7 +275,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     return KvBudget(era=era, version=version, context_len=context_len(model, options), page_size=page,
                     gpu_mem_mib=gpu_mem_mib, capacity=cap, prefill_graphs=graphs,
                     cuda_graphs=not options.disable_cuda_graph, fraction=fraction,
-                    baseline=baseline, cell=cell, budget_cell=budget_cell.bytes_per_token, pre=pre, slack=slack,
+                    baseline=baseline, cell=cell, budget_cell_bytes_per_token=budget_cell.bytes_per_token, pre=pre,
+                    slack=slack,
                     spec=spec, draft_weights_before=draft_before,
                     draft_freed_after_pool=draft_before - spec.weights if draft_before else Bytes(0), mm_reserved=mm,
                     draft_in_budget=counted,

@@ -102,18 +102,19 @@ def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
     widened = _WIDENED_FROM <= release < QWEN2_VL_0_12 and dummy.encoded_tokens < budget
     if widened:  # each output copied into a (budget, o) buffer; the loop variable keeps the split's storage
         output += items * budget * tower.out * a
-    kept = output + tower.cached * live.table + (0 if v2_runner else live.pixels)
-    phase = "attention" if live.attention >= live.mlp else "MLP"
+    kept = output + tower.cached * live.table_bytes + (0 if v2_runner else live.pixels_bytes)
+    phase = "attention" if live.attention_bytes >= live.mlp_bytes else "MLP"
     video = (f", {dummy.encoded_tokens:,} tokens encoded (the dummy video's frames follow "
              f"{'max_num_batched_tokens' if dummy.encoded_tokens != dummy.tokens else 'max_model_len'})"
              if dummy.modality == "video" else "")
-    pixels = ((" uint8 + normalised on the GPU" if live.normalised else " uint8, normalised in the tower")
-              if live.device_norm else " and the model's copy of them" if live.copied else "")
+    pixels = ((" uint8 + normalised on the GPU" if live.normalised_bytes else " uint8, normalised in the tower")
+              if live.device_norm else " and the model's copy of them" if live.copied_bytes else "")
+    block = max(live.attention_bytes, live.mlp_bytes)
     formula = (f"{items} {dummy.modality} item(s) × {dummy.tokens:,} tokens{video} ({dummy.patches:,} patches of "
-               f"{p}×{p}; max_pixels {QWEN2_VL_PROCESSOR['max_pixels']:,}): held {live.held / 2**30:.2f} GiB (pixels"
-               f"{pixels}, rotary) + block {phase} {max(live.attention, live.mlp) / 2**30:.2f} GiB (attention "
+               f"{p}×{p}; max_pixels {QWEN2_VL_PROCESSOR['max_pixels']:,}): held {live.held_bytes / 2**30:.2f} GiB "
+               f"(pixels{pixels}, rotary) + block {phase} {block / 2**30:.2f} GiB (attention "
                f"{live.rot_how} vs MLP {tower.mlp_how}, d {tower.d}, i {tower.i}); kept for the text run "
                f"{kept / 2**30:.2f} GiB (outputs{f' widened to the {budget:,}-token budget' if widened else ''}"
                f"{'' if v2_runner else ' + dummy pixels'})")
-    return EncoderProfile(peak=Bytes(live.peak), kept=Bytes(kept), items=items, modality=dummy.modality,
+    return EncoderProfile(peak=Bytes(live.peak_bytes), kept=Bytes(kept), items=items, modality=dummy.modality,
                           tokens_per_item=dummy.tokens, formula=formula), ""

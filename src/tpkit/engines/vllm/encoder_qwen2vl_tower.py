@@ -380,32 +380,32 @@ def attention_0_11(release: tuple[int, int, int], *, n: int, d: int, shard: int,
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Qwen2VLLiveSet:
-    """The towers' live set on the dummy batch (bytes; module docstring)."""
+    """The towers' live set on the dummy batch (module docstring); every ``*_bytes`` field is in bytes."""
 
-    held: int
+    held_bytes: int
     """through every block: the pixels (uint8 and normalised where they stay), the rotary tables"""
-    attention: int
-    mlp: int
-    """the attention's and the MLP's peaks above ``held``"""
-    norm_peak: int
+    attention_bytes: int
+    mlp_bytes: int
+    """the attention's and the MLP's peaks above ``held_bytes``"""
+    norm_peak_bytes: int
     """the on-GPU pixel normalisation's peak, before the blocks (0 before 0.28)"""
-    pixels: int
+    pixels_bytes: int
     """the pixel batch the runner moved to the GPU (uint8 from 0.28)"""
-    normalised: int
+    normalised_bytes: int
     """the normalised pixels held through the blocks (0.28–0.29; else 0)"""
-    table: int
+    table_bytes: int
     """one item's rotary table (what ``get_rope_by_thw``'s cache keeps for Qwen2.5-VL)"""
     device_norm: bool
     """the pixels are normalised on the GPU (0.28 on)"""
-    copied: int = 0
+    copied_bytes: int = 0
     """the model's copy of the batched pixels, held through the blocks (0.9.0–0.10.2; ``encoder_qwen2vl_pixels``)"""
     rot_how: str
     """how the attention was counted, in words"""
 
     @property
-    def peak(self) -> int:
+    def peak_bytes(self) -> int:
         """held + the larger block phase, or the normalisation's transient where larger"""
-        return max(self.held + max(self.attention, self.mlp), self.norm_peak)
+        return max(self.held_bytes + max(self.attention_bytes, self.mlp_bytes), self.norm_peak_bytes)
 
 
 def qwen2_vl_live_set(tower: Qwen2VLTower, *, release: tuple[int, int, int], tp: int, n: int, patches: int,
@@ -452,6 +452,6 @@ def qwen2_vl_live_set(tower: Qwen2VLTower, *, release: tuple[int, int, int], tp:
 
     copy = copied_pixels(release=release, n=n, channels=channels, act_bytes=a)
     held = pixels + copy + normalised + rotary + tower.cached * table
-    return Qwen2VLLiveSet(held=held, attention=attention, mlp=mlp, norm_peak=norm_peak, pixels=pixels,
-                          normalised=normalised, table=table, device_norm=device_norm, rot_how=rot_how,
-                          copied=copy)
+    return Qwen2VLLiveSet(held_bytes=held, attention_bytes=attention, mlp_bytes=mlp, norm_peak_bytes=norm_peak,
+                          pixels_bytes=pixels, normalised_bytes=normalised, table_bytes=table,
+                          device_norm=device_norm, rot_how=rot_how, copied_bytes=copy)
