@@ -1291,6 +1291,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper bl20: a Wulver (NJIT) KV-pressure report (id 57438014420): Qwen2.5-7B-Instruct bf16 with vLLM 0.24.0 on one
     # A100-SXM4-80GB, 16,384, prefix caching off; vp_792 util 0.82 / 8 sequences / 2,048 batched, vp_793 0.35 / 32 / 4,096
     **{cid: ("0.24.0", "§1 'vLLM | 0.24.0'", {"enable_prefix_caching": False}, None) for cid in ("vp_792", "vp_793")},
+    # helper bl20c (2026-12-06, session 21): a learning project's M2 gate report (id 70213625301): vLLM 0.30.0's serve
+    # defaults on one L4 (Modal) with prefix caching off, Qwen3-0.6B (vp_808) and Qwen3-1.7B (vp_809), bf16
+    **{cid: ("0.30.0", "'vLLM 0.30.0 in its own image (infra/serving.lock)'", {"enable_prefix_caching": False}, None)
+       for cid in ("vp_808", "vp_809")},
     # helper cat20 (2026-12-06, session 20): two leads session 19 judged but could not plan because their GPUs were not
     # in the catalog (docs/accuracy.md §6.4 round cat20); added blind with the new catalog entries. vp_800: an
     # on-premises cluster's compat deployment, Qwen3.8-27B-FP8 at tp 2 on two Quadro RTX 6000 (sm_75: weight-only FP8
