@@ -187,88 +187,118 @@ class SglangOptions:
     """``--lora-target-modules`` (space- or comma-separated, or ``all``); None = q/k/v/o/gate/up/down"""
 
     def __post_init__(self) -> None:
-        parse_version(self.engine_version)
-        if self.language_model_only is True and not at_least(self.engine_version, "0.5.18"):
-            raise PlanInputError(f"--language-model-only exists from SGLang 0.5.18 (server_args.py), not in "
-                                 f"{self.engine_version}; leave it out or plan a later --engine-version")
-        check_fraction("mem-fraction-static", self.mem_fraction_static,
-                       "SGLang keeps this fraction of the free memory before weight load for weights + KV cache "
-                       "(e.g. 0.88)")
-        check_whole_numbers(self, _POSITIVE_INTS)
-        if self.page_size is not None and self.page_size > MAX_PAGE_SIZE:
-            raise PlanInputError(f"--page-size {self.page_size:,} tokens is larger than tpkit plans ({MAX_PAGE_SIZE:,}): "
-                                 f"SGLang allocates one padding page beside the pool, so such a page alone can exceed "
-                                 f"the GPU; attention backends use pages of 1-128 tokens (e.g. 64 for FlashMLA); pass "
-                                 f"one of those")
-        from tpkit.engines.offload import check_cpu_offload_gb
+        """Refuse a bad flag (exit 2 at the CLI): the steps below, in this order (the first bad flag's error)."""
+        _check_release_and_sizes(self)
+        _check_speculative(self)
+        _check_hybrid_pools(self)
+        _check_multimodal(self)
+        _check_scheduling_and_kv(self)
 
-        check_cpu_offload_gb(self.cpu_offload_gb, whole=True, engine="SGLang")
-        if self.cpu_offload_gb and not at_least(self.engine_version, "0.4.0"):
-            raise PlanInputError(f"--cpu-offload-gb exists from SGLang 0.4.0 (server_args.py; absent in 0.3.6), not "
-                                 f"in {self.engine_version}; leave it out or plan --engine-version 0.4.0 or later")
-        cpp = self.chunked_prefill_size
-        if cpp is not None and (isinstance(cpp, bool) or not isinstance(cpp, int) or (cpp < 1 and cpp != -1)):
-            raise PlanInputError(f"--chunked-prefill-size must be a whole number ≥ 1, or -1 to disable chunked "
-                                 f"prefill (as in SGLang), got {cpp!r}")
-        check_switches(self, ("disable_custom_all_reduce", "disable_cuda_graph", "language_model_only"))
-        if self.speculative_algorithm is not None and self.speculative_algorithm not in SPEC_ALGORITHMS:
-            raise PlanInputError(f"--speculative-algorithm {self.speculative_algorithm!r} is not sized by tpkit; use "
-                                 f"one of {', '.join(SPEC_ALGORITHMS)}")
-        spec_flags = [n for n in ("speculative_draft_model_path", "speculative_num_steps", "speculative_eagle_topk",
-                                  "speculative_num_draft_tokens") if getattr(self, n) is not None]
-        if spec_flags and self.speculative_algorithm is None:
-            raise PlanInputError(f"--{spec_flags[0].replace('_', '-')} needs --speculative-algorithm (e.g. EAGLE3)")
-        r = self.swa_full_tokens_ratio
-        if r is not None and (isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 < r <= 1):
-            raise PlanInputError(f"--swa-full-tokens-ratio must be in the range (0, 1] (as in SGLang), got {r!r}; it "
-                                 "is the SWA pool's tokens over the full pool's (e.g. 0.8)")
-        rho = self.mamba_full_memory_ratio
-        if rho is not None:
-            if isinstance(rho, bool) or not isinstance(rho, (int, float)) or not math.isfinite(rho) or rho <= 0:
-                raise PlanInputError(f"--mamba-full-memory-ratio must be a number > 0 (as SGLang divides the KV budget "
-                                     f"by it: state pool = ρ/(1 + ρ) of it), got {rho!r}; e.g. 0.9 (the default)")
-            if not at_least(self.engine_version, "0.5.4"):
-                raise PlanInputError(f"--mamba-full-memory-ratio exists from SGLang 0.5.4 (server_args.py; absent "
-                                     f"from 0.5.3), not in {self.engine_version}; leave it out or plan "
-                                     "--engine-version 0.5.4 or later")
-        ssm = self.mamba_ssm_dtype
-        if ssm is not None:
-            from tpkit.engines.sglang.mamba import SSM_DTYPE_BYTES, SSM_FLOAT16_FROM
 
-            if ssm not in SSM_DTYPE_BYTES:
-                raise PlanInputError(f"--mamba-ssm-dtype must be one of {', '.join(SSM_DTYPE_BYTES)} (as in SGLang), "
-                                     f"got {ssm!r}")
-            if ssm == "float16" and not at_least(self.engine_version, SSM_FLOAT16_FROM):
-                raise PlanInputError(f"--mamba-ssm-dtype float16 is accepted from SGLang {SSM_FLOAT16_FROM} "
-                                     f"(server_args.py MAMBA_SSM_DTYPE_CHOICES; 0.5.8 offers float32 and bfloat16), "
-                                     f"not in {self.engine_version}; use bfloat16 or plan a later --engine-version")
-        mmt = self.mm_feature_transport
-        if mmt is not None:
-            from tpkit.engines.sglang.multimodal import CUDA_VMM_FROM, MM_TRANSPORT_FROM, MM_TRANSPORTS
+def _check_release_and_sizes(o: SglangOptions) -> None:
+    """The release, then the sizes and switches: ``--language-model-only`` from 0.5.18, ``--mem-fraction-static``,
+    the whole numbers, ``--page-size``, ``--cpu-offload-gb`` (from 0.4.0) and ``--chunked-prefill-size``."""
+    parse_version(o.engine_version)
+    if o.language_model_only is True and not at_least(o.engine_version, "0.5.18"):
+        raise PlanInputError(f"--language-model-only exists from SGLang 0.5.18 (server_args.py), not in "
+                             f"{o.engine_version}; leave it out or plan a later --engine-version")
+    check_fraction("mem-fraction-static", o.mem_fraction_static,
+                   "SGLang keeps this fraction of the free memory before weight load for weights + KV cache "
+                   "(e.g. 0.88)")
+    check_whole_numbers(o, _POSITIVE_INTS)
+    if o.page_size is not None and o.page_size > MAX_PAGE_SIZE:
+        raise PlanInputError(f"--page-size {o.page_size:,} tokens is larger than tpkit plans ({MAX_PAGE_SIZE:,}): "
+                             f"SGLang allocates one padding page beside the pool, so such a page alone can exceed "
+                             f"the GPU; attention backends use pages of 1-128 tokens (e.g. 64 for FlashMLA); pass "
+                             f"one of those")
+    from tpkit.engines.offload import check_cpu_offload_gb
 
-            if mmt not in MM_TRANSPORTS:
-                raise PlanInputError(f"--mm-feature-transport must be one of {', '.join(MM_TRANSPORTS)} (as in "
-                                     f"SGLang), got {mmt!r}")
-            if not at_least(self.engine_version, MM_TRANSPORT_FROM):
-                raise PlanInputError(f"--mm-feature-transport exists from SGLang {MM_TRANSPORT_FROM} (server_args.py; "
-                                     f"absent from 0.5.15), not in {self.engine_version}; leave it out or plan "
-                                     f"--engine-version {MM_TRANSPORT_FROM} or later")
-            if mmt == "cuda_vmm" and not at_least(self.engine_version, CUDA_VMM_FROM):
-                raise PlanInputError(f"--mm-feature-transport cuda_vmm exists from SGLang {CUDA_VMM_FROM} (0.5.17 "
-                                     f"offers cpu and cuda_ipc), not in {self.engine_version}; use cuda_ipc or cpu")
-        for name in ("disable_radix_cache", "disable_overlap_schedule"):
-            if not isinstance(getattr(self, name), bool):
-                raise PlanInputError(f"{name} must be True or False, got {getattr(self, name)!r}")
-        if not isinstance(self.enable_dp_attention, bool):
-            raise PlanInputError(f"enable_dp_attention must be True or False, got {self.enable_dp_attention!r}")
-        if self.moe_a2a_backend not in A2A_BACKENDS:
-            raise PlanInputError(f"--moe-a2a-backend {self.moe_a2a_backend!r} is not sized by tpkit; use one of "
-                                 f"{', '.join(A2A_BACKENDS)}")
-        from tpkit.engines.sglang.lora import check_lora_flags
+    check_cpu_offload_gb(o.cpu_offload_gb, whole=True, engine="SGLang")
+    if o.cpu_offload_gb and not at_least(o.engine_version, "0.4.0"):
+        raise PlanInputError(f"--cpu-offload-gb exists from SGLang 0.4.0 (server_args.py; absent in 0.3.6), not "
+                             f"in {o.engine_version}; leave it out or plan --engine-version 0.4.0 or later")
+    cpp = o.chunked_prefill_size
+    if cpp is not None and (isinstance(cpp, bool) or not isinstance(cpp, int) or (cpp < 1 and cpp != -1)):
+        raise PlanInputError(f"--chunked-prefill-size must be a whole number ≥ 1, or -1 to disable chunked "
+                             f"prefill (as in SGLang), got {cpp!r}")
+    check_switches(o, ("disable_custom_all_reduce", "disable_cuda_graph", "language_model_only"))
 
-        check_lora_flags(self, parse_version(self.engine_version))
-        if self.kv_cache_dtype in UNMODELLED_KV_DTYPES:
-            raise unmodelled_kv_error(self.kv_cache_dtype)
-        if self.kv_cache_dtype not in KV_CACHE_DTYPES:
-            raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
-                                 f"use one of {', '.join(KV_CACHE_DTYPES)}")
+
+def _check_speculative(o: SglangOptions) -> None:
+    """``--speculative-algorithm`` is one tpkit sizes, and the other speculative flags come with it."""
+    if o.speculative_algorithm is not None and o.speculative_algorithm not in SPEC_ALGORITHMS:
+        raise PlanInputError(f"--speculative-algorithm {o.speculative_algorithm!r} is not sized by tpkit; use "
+                             f"one of {', '.join(SPEC_ALGORITHMS)}")
+    spec_flags = [n for n in ("speculative_draft_model_path", "speculative_num_steps", "speculative_eagle_topk",
+                              "speculative_num_draft_tokens") if getattr(o, n) is not None]
+    if spec_flags and o.speculative_algorithm is None:
+        raise PlanInputError(f"--{spec_flags[0].replace('_', '-')} needs --speculative-algorithm (e.g. EAGLE3)")
+
+
+def _check_hybrid_pools(o: SglangOptions) -> None:
+    """The SWA and mamba pools' flags: their ratios' ranges, ``--mamba-full-memory-ratio`` from 0.5.4 and
+    ``--mamba-ssm-dtype`` (float16 from ``mamba.SSM_FLOAT16_FROM``)."""
+    r = o.swa_full_tokens_ratio
+    if r is not None and (isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 < r <= 1):
+        raise PlanInputError(f"--swa-full-tokens-ratio must be in the range (0, 1] (as in SGLang), got {r!r}; it "
+                             "is the SWA pool's tokens over the full pool's (e.g. 0.8)")
+    rho = o.mamba_full_memory_ratio
+    if rho is not None:
+        if isinstance(rho, bool) or not isinstance(rho, (int, float)) or not math.isfinite(rho) or rho <= 0:
+            raise PlanInputError(f"--mamba-full-memory-ratio must be a number > 0 (as SGLang divides the KV budget "
+                                 f"by it: state pool = ρ/(1 + ρ) of it), got {rho!r}; e.g. 0.9 (the default)")
+        if not at_least(o.engine_version, "0.5.4"):
+            raise PlanInputError(f"--mamba-full-memory-ratio exists from SGLang 0.5.4 (server_args.py; absent "
+                                 f"from 0.5.3), not in {o.engine_version}; leave it out or plan "
+                                 "--engine-version 0.5.4 or later")
+    ssm = o.mamba_ssm_dtype
+    if ssm is not None:
+        from tpkit.engines.sglang.mamba import SSM_DTYPE_BYTES, SSM_FLOAT16_FROM
+
+        if ssm not in SSM_DTYPE_BYTES:
+            raise PlanInputError(f"--mamba-ssm-dtype must be one of {', '.join(SSM_DTYPE_BYTES)} (as in SGLang), "
+                                 f"got {ssm!r}")
+        if ssm == "float16" and not at_least(o.engine_version, SSM_FLOAT16_FROM):
+            raise PlanInputError(f"--mamba-ssm-dtype float16 is accepted from SGLang {SSM_FLOAT16_FROM} "
+                                 f"(server_args.py MAMBA_SSM_DTYPE_CHOICES; 0.5.8 offers float32 and bfloat16), "
+                                 f"not in {o.engine_version}; use bfloat16 or plan a later --engine-version")
+
+
+def _check_multimodal(o: SglangOptions) -> None:
+    """``--mm-feature-transport``: a known transport, in a release that has it (``multimodal.MM_TRANSPORT_FROM``;
+    cuda_vmm from ``CUDA_VMM_FROM``)."""
+    mmt = o.mm_feature_transport
+    if mmt is not None:
+        from tpkit.engines.sglang.multimodal import CUDA_VMM_FROM, MM_TRANSPORT_FROM, MM_TRANSPORTS
+
+        if mmt not in MM_TRANSPORTS:
+            raise PlanInputError(f"--mm-feature-transport must be one of {', '.join(MM_TRANSPORTS)} (as in "
+                                 f"SGLang), got {mmt!r}")
+        if not at_least(o.engine_version, MM_TRANSPORT_FROM):
+            raise PlanInputError(f"--mm-feature-transport exists from SGLang {MM_TRANSPORT_FROM} (server_args.py; "
+                                 f"absent from 0.5.15), not in {o.engine_version}; leave it out or plan "
+                                 f"--engine-version {MM_TRANSPORT_FROM} or later")
+        if mmt == "cuda_vmm" and not at_least(o.engine_version, CUDA_VMM_FROM):
+            raise PlanInputError(f"--mm-feature-transport cuda_vmm exists from SGLang {CUDA_VMM_FROM} (0.5.17 "
+                                 f"offers cpu and cuda_ipc), not in {o.engine_version}; use cuda_ipc or cpu")
+
+
+def _check_scheduling_and_kv(o: SglangOptions) -> None:
+    """The scheduling switches, ``--moe-a2a-backend``, the LoRA flags (``lora.check_lora_flags``) and
+    ``--kv-cache-dtype`` last (an unmodelled spelling gets its own error)."""
+    for name in ("disable_radix_cache", "disable_overlap_schedule"):
+        if not isinstance(getattr(o, name), bool):
+            raise PlanInputError(f"{name} must be True or False, got {getattr(o, name)!r}")
+    if not isinstance(o.enable_dp_attention, bool):
+        raise PlanInputError(f"enable_dp_attention must be True or False, got {o.enable_dp_attention!r}")
+    if o.moe_a2a_backend not in A2A_BACKENDS:
+        raise PlanInputError(f"--moe-a2a-backend {o.moe_a2a_backend!r} is not sized by tpkit; use one of "
+                             f"{', '.join(A2A_BACKENDS)}")
+    from tpkit.engines.sglang.lora import check_lora_flags
+
+    check_lora_flags(o, parse_version(o.engine_version))
+    if o.kv_cache_dtype in UNMODELLED_KV_DTYPES:
+        raise unmodelled_kv_error(o.kv_cache_dtype)
+    if o.kv_cache_dtype not in KV_CACHE_DTYPES:
+        raise PlanInputError(f"--kv-cache-dtype {o.kv_cache_dtype!r} is not supported; "
+                             f"use one of {', '.join(KV_CACHE_DTYPES)}")

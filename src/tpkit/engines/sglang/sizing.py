@@ -199,6 +199,49 @@ def _target_kv_layers(cell: CellSize) -> int:
     return cell.full_layers + cell.swa_layers
 
 
+def _kv_dtype_and_page(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -> tuple[str, int]:
+    """The KV dtype and page size SGLang runs with: the flags', else NSA's defaults (``nsa_kv_defaults``) or the
+    DeepSeek-V4 backend's own page (``dsv4.dsv4_page_size``; the note: policy._warnings)."""
+    page, version = options.page_size or 1, options.engine_version
+    kv_dtype = resolve_kv_dtype(model, options)[0]
+    if nsa_model(model):
+        kv_dtype, page = nsa_kv_defaults(gpu, options, kv_dtype, page, version)
+    elif is_dsv4(model):
+        page = dsv4_page_size(version, options.page_size)[0]
+    return kv_dtype, page
+
+
+def _draft_cell_growth(model: ModelSpec, options: SglangOptions, cell: CellSize, spec) -> tuple[float, bool]:
+    """``(bytes per token the draft's KV layers add to the budget's cell, whether the draft cell is counted)``:
+    0 without a drafter, one loaded after the pool, or one the release does not count (``draft_cell_counted``)."""
+    counted = spec is None or draft_cell_counted(options, model.architecture, spec.algorithm)[0]
+    if spec is None or not spec.loaded_before_pool or not counted:
+        return 0.0, counted
+    if cell.layout == "swa":  # hybrid SWA: the draft layers join the full-attention term (F × d)
+        return cell.n_kv_heads * (cell.k_dim + cell.v_dim) * cell.element_bytes * spec.draft_layers, counted
+    return budget_cell_growth(cell.bytes_per_token, _target_kv_layers(cell), spec), counted
+
+
+def _mamba_pool(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, spec, rest: Bytes):
+    """The mamba state pool carved from ``rest`` (``plan_mamba_pool``; None without linear-attention layers), with
+    the running-request caps SGLang has set (the user's, else the speculative default) and the SSM dtype."""
+    version = options.engine_version
+    linear = stage_layer_kinds(model, parallel.pp, sglang_pp_split(version, parallel)).count("linear")
+    running_cap = _spec_running(options, parallel, spec, model.architecture)
+    set_running = options.max_running_requests  # as SGLang has set it: the user's, else the speculative default
+    if set_running is None and spec is not None:
+        set_running = spec_running_cap(version, spec.algorithm, architecture=model.architecture).requests
+    mamba = plan_mamba_pool(model, parallel.attn_tp, linear, rest, version,
+                            draft_tokens=spec.num_draft_tokens if spec else None, max_running=running_cap,
+                            disable_radix_cache=bool(options.disable_radix_cache), user_running=set_running,
+                            attn_dp=parallel.attn_dp, full_memory_ratio=options.mamba_full_memory_ratio,
+                            ssm_bytes=ssm_state_choice(model, version, options.mamba_ssm_dtype)[0])
+    if mamba is not None:  # the SSM dtype behind the slot size (helper sgf14; configs/mamba_utils.py mamba2_state_dtype)
+        mamba = replace(mamba, source=f"{mamba.source}; SSM state: "
+                                      f"{ssm_state_choice(model, version, options.mamba_ssm_dtype)[1]}")
+    return mamba
+
+
 def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
               machine: MachineProfile | None, weights_bytes: Bytes,
               extra_uses: tuple[LineItem, ...] = (), draft_weights: Bytes | None = None) -> KvBudget:
@@ -210,14 +253,9 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     """
     validate_layout(model, parallel)
     version, era = options.engine_version, rule_era(options.engine_version)
-    page = options.page_size or 1
     gpu_mem_mib = gpu.nvidia_smi_total_mib or gpu.total_bytes.bytes / 2**20
     cap = capacity_in_effect(model, gpu, gpu_mem_mib, parallel, era, options)
-    kv_dtype = resolve_kv_dtype(model, options)[0]
-    if nsa_model(model):
-        kv_dtype, page = nsa_kv_defaults(gpu, options, kv_dtype, page, version)
-    elif is_dsv4(model):  # the dsv4 backend sets its own page (dsv4.dsv4_page_size; the note: policy._warnings)
-        page = dsv4_page_size(version, options.page_size)[0]
+    kv_dtype, page = _kv_dtype_and_page(model, gpu, options)
     spec = plan_speculative(model, parallel, options, kv_dtype=kv_dtype, weights=draft_weights)
     extras, graphs = reserve_extras(model, gpu, parallel, options, spec)
     fraction = plan_fraction(model, gpu, parallel, options, era=era, gpu_mem_mib=gpu_mem_mib, cap=cap, extras=extras)
@@ -230,13 +268,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     if spec is not None and cell.layout == "dsv4":  # 0.5.12 dsv4 rings 16 / 256 and × (L+1)/L: not wired here
         raise PlanInputError(f"{model.name}: DeepSeek-V4 with speculative decoding is not modelled; plan without it")
     swa_pool = plan_swa_pool(cell, model, parallel, options, cap, page)
-    growth = 0.0
-    counted = spec is None or draft_cell_counted(options, model.architecture, spec.algorithm)[0]
-    if spec is not None and spec.loaded_before_pool and counted:
-        if cell.layout == "swa":  # hybrid SWA: the draft layers join the full-attention term (F × d)
-            growth = cell.n_kv_heads * (cell.k_dim + cell.v_dim) * cell.element_bytes * spec.draft_layers
-        else:
-            growth = budget_cell_growth(cell.bytes_per_token, _target_kv_layers(cell), spec)
+    growth, counted = _draft_cell_growth(model, options, cell, spec)
     pre = baseline.free_before_weights
     # SGLang measures the free memory, which is never below 0: a GPU smaller than the start-up costs leaves
     # no slack to reserve (and a negative default fraction must not turn a negative free into a budget)
@@ -251,19 +283,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     rope = rope_reserve_term(found)
     lora = _lora(model, parallel, options)
     rest = pre - stream - weights_bytes - rope - draft_before - lora.bytes - slack - mm
-    linear = stage_layer_kinds(model, parallel.pp, sglang_pp_split(version, parallel)).count("linear")
-    running_cap = _spec_running(options, parallel, spec, model.architecture)
-    set_running = options.max_running_requests  # as SGLang has set it: the user's, else the speculative default
-    if set_running is None and spec is not None:
-        set_running = spec_running_cap(version, spec.algorithm, architecture=model.architecture).requests
-    mamba = plan_mamba_pool(model, parallel.attn_tp, linear, rest, version,
-                            draft_tokens=spec.num_draft_tokens if spec else None, max_running=running_cap,
-                            disable_radix_cache=bool(options.disable_radix_cache), user_running=set_running,
-                            attn_dp=parallel.attn_dp, full_memory_ratio=options.mamba_full_memory_ratio,
-                            ssm_bytes=ssm_state_choice(model, version, options.mamba_ssm_dtype)[0])
-    if mamba is not None:  # the SSM dtype behind the slot size (helper sgf14; configs/mamba_utils.py mamba2_state_dtype)
-        mamba = replace(mamba, source=f"{mamba.source}; SSM state: "
-                                      f"{ssm_state_choice(model, version, options.mamba_ssm_dtype)[1]}")
+    mamba = _mamba_pool(model, parallel, options, spec, rest)
     mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
     budget_cell = replace(cell, bytes_per_token=cell.bytes_per_token + growth)
     if cell.layout == "dsv4":  # the formula tpkit explain uses (dsv4.dsv4_budget_tokens; 0.5.15+: c128 states first)

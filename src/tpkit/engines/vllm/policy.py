@@ -300,6 +300,109 @@ def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: Vllm
     return retry
 
 
+def _release_rules(options: VllmOptions, parallel: ParallelSpec, gpu: GpuSpec):
+    """Step 0: the release's rules after the V0 fallbacks (``load_lines``: CPU offload, PP, compute capability).
+
+    Returns ``(options, rules, (offload, pp, cc))``: what is planned with, and each fallback's options or None."""
+    rules = resolve_rules(options.engine_version)
+    fallback = offload_v0_fallback(options, rules)
+    if fallback is not None:
+        options, rules = fallback, resolve_rules(fallback.engine_version)
+    pp_fallback = pp_v0_fallback(options, rules, parallel.pp)
+    if pp_fallback is not None:
+        options, rules = pp_fallback, resolve_rules(pp_fallback.engine_version)
+    cc_fallback = capability_v0_fallback(options, rules, gpu.compute_capability)
+    if cc_fallback is not None:
+        options, rules = cc_fallback, resolve_rules(cc_fallback.engine_version)
+    return options, rules, (fallback, pp_fallback, cc_fallback)
+
+
+def _load_lines(model, gpu, parallel, options, r, rules, drafter, weights):
+    """Step 2 (sizes only): ``(w_plan, w_line, rope, mla_lines, ws_lines)``: the weights, the rotary cache, the
+    extras inside the load delta (MLA, MXFP4, LoRA, PLE, FP8-Marlin scales, the allocator's rounding: not when
+    ``weights`` is given) and the torch memory at the profile outside it (workspaces, runner buffers, offload copy)."""
+    rocm = str(gpu.vendor).upper() == "AMD"
+    if weights is None:
+        from tpkit.models.weights import plan_weights
+
+        w_plan = tower_weights(model, options, plan_weights(
+            model, parallel, dtype=r.act_dtype, quantization=options.quantization,
+            checkpoint_dir=options.checkpoint_dir, engine="vllm", pp_split=pp_split(rules.release, parallel)))
+    else:
+        w_plan = weights
+    w_line = weights_item(model, parallel, options, r, w_plan)
+    rope = rope_line(model, options, r, cuda_gpu=not rocm)
+    mla_lines = mla_absorbed(model, parallel, options, r, rules, w_plan) + mxfp4_padding(model, parallel, options, r)
+    mla_lines += lora_items(model, parallel, options, r, rules) + gemma4_ple_buffer(model, r, rules)
+    mla_lines += dsv4_batched_buffers(model, r, rules)
+    mla_lines += fp8_marlin_scales(model, parallel, options, r, w_plan, rocm=rocm)
+    if weights is None:  # the allocator's rounding of the derived tensors (engines.vllm.weight_blocks)
+        mla_lines += allocator_rounding(model, parallel, options, r, w_plan, rules, rocm=rocm)
+    # torch memory at the profile, outside the load delta
+    ws_lines = mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
+    ws_lines += pinned_scratch_lines(model, parallel, options, r, rules)
+    if rules.engine == "V1" and not r.v2_runner and rules.memory_rule == "consumed":  # helper enc14
+        from tpkit.engines.vllm.runner_buffers import v1_inputs_embeds_lines, v1_proposer_buffer_lines  # lazy
+
+        ws_lines += v1_inputs_embeds_lines(model, options, r, rules)
+        ws_lines += v1_proposer_buffer_lines(drafter, r, rules)  # helper q38
+    ws_lines += offload_copy(model, parallel, options, w_plan, rules)
+    return w_plan, w_line, rope, mla_lines, ws_lines
+
+
+def _growth_lines(model, gpu, parallel, options, r, rules, baseline, machine, others_growth):
+    """Step 1's second half, non-torch growth after the init snapshot: the baseline's after-snapshot lines, the
+    profile's, other processes' and FlashInfer's all-reduce fusion workspace (helper c715; links: helper v17)."""
+    return (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
+                                                               links=options.links, machine=machine),
+            *others_growth_line(others_growth, rules),
+            *fi_allreduce_fusion_workspace(model, gpu, parallel, rules, compile_on=not torch_compile_off(options),
+                                           optimization_level=options.optimization_level,
+                                           max_num_batched_tokens=r.max_num_batched_tokens,
+                                           act_bytes=r.act_bytes, links=options.links, machine=machine))
+
+
+def _plan_warnings(model, gpu, parallel, options, r, rules, layout, w_plan, fallbacks) -> tuple[str, ...]:
+    """The plan's warnings: the layout's and inputs' notes, the release's, offload, and each V0 fallback taken."""
+    fallback, pp_fallback, cc_fallback = fallbacks
+    return (layout.warnings + r.notes + _notes(model, options, rules) + _newer(options)
+            + _offload_notes(model, parallel, options, w_plan, fallback is not None)
+            + (("--pipeline-parallel-size > 1: vLLM 0.8.0–0.9.0 fall back to the V0 engine unless the launch names "
+                "an executor backend V1 takes (engine/arg_utils.py _is_v1_supported_oracle); planned with the "
+                "release's V0 rules (plan with ':v1' for a --distributed-executor-backend ray launch)",)
+               if pp_fallback else ())
+            + ((f"compute capability {gpu.compute_capability[0]}.{gpu.compute_capability[1]}: vLLM 0.8.0–0.10.1 "
+                "fall back to the V0 engine below 8.0 (engine/arg_utils.py _is_v1_supported_oracle); planned with "
+                "the release's V0 rules",) if cc_fallback else ())
+            + tuple(t for t in (compile_cache_text(model, options, r, rules),) if t))
+
+
+def _capacity(model, parallel, r, rules, layout, budget, dsv4: bool) -> tuple[KvCapacity, int]:
+    """Step 4: the KV bytes the budget leaves (an extensible pool floored to whole granules) → ``(capacity,
+    granule segments)``: blocks, printed tokens, concurrency; DeepSeek-V4's groups by ``dsv4_plan.dsv4_capacity``."""
+    if dsv4:  # imported for this model only (tests/cli/test_cold_imports.py)
+        from tpkit.engines.vllm.dsv4_plan import dsv4_capacity
+
+        return dsv4_capacity(model, budget.available, r, rules), 0
+    kv_room, segments = (granule_floor(budget.available, layout, indexer_page=dsa_indexer_token_bytes(
+        model, rules.release) * layout.block_size) if budget.extensible else (budget.available, 0))
+    return plan_capacity(layout, kv_room, max_model_len=r.max_model_len,
+                         max_num_batched_tokens=r.max_num_batched_tokens, pp=parallel.pp, rules=rules,
+                         concurrent_batches=r.concurrent_batches, dcp=r.dcp), segments
+
+
+def _decide(model, gpu, parallel, options, r, rules, baseline, budget, cap, retry):
+    """Step 4's fit check (``verdict.decide``) → ``(verdict, error line or None)``; with it whether a quantisation
+    fix applies, the V0 peak rule's room and whether a hybrid model captures full decode graphs."""
+    quantizable = (model.quant is None or model.quant.weight_bits >= 16) and not options.quantization
+    room = v0_room(baseline) if rules.memory_rule == "v0_peak" and rules.v0_context_outside else (
+        baseline.free_at_snapshot if rules.memory_rule == "v0_peak" and rules.v0_torch_peak_only else None)
+    mamba_graphs = "linear" in model.kinds and cudagraph_mode_of(options) in ("FULL", "FULL_DECODE_ONLY",
+                                                                           "FULL_AND_PIECEWISE")
+    return decide(budget, cap, r, rules, baseline.total_bytes, retry=retry, tp=parallel.tp,
+                  quantizable=quantizable, v0_room=room, mamba_decode_graphs=mamba_graphs, gpu=gpu)
+
+
 def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions, *,
               machine: MachineProfile | None = None, weights=None,
               extra_uses: "tuple[LineItem, ...] | Callable[[int], tuple[LineItem, ...]]" = (),
@@ -321,16 +424,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     """
     uses_for = extra_uses if callable(extra_uses) else None  # tp -> lines: re-plans at another TP get their own
     extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
-    rules = resolve_rules(options.engine_version)
-    fallback = offload_v0_fallback(options, rules)
-    if fallback is not None:
-        options, rules = fallback, resolve_rules(fallback.engine_version)
-    pp_fallback = pp_v0_fallback(options, rules, parallel.pp)
-    if pp_fallback is not None:
-        options, rules = pp_fallback, resolve_rules(pp_fallback.engine_version)
-    cc_fallback = capability_v0_fallback(options, rules, gpu.compute_capability)
-    if cc_fallback is not None:
-        options, rules = cc_fallback, resolve_rules(cc_fallback.engine_version)
+    options, rules, fallbacks = _release_rules(options, parallel, gpu)
     given = parallel
     from tpkit.hardware.catalog import refuse_mig_layout
 
@@ -342,46 +436,14 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     drafter = _drafter(model, parallel, options, r, rules)
     dsv4 = getattr(model, "model_type", None) == "deepseek_v4"  # vLLM's DeepSeek-V4 groups (engines.vllm.dsv4_plan)
     if dsv4:  # imported for this model only (tests/cli/test_cold_imports.py)
-        from tpkit.engines.vllm.dsv4_plan import dsv4_capacity, dsv4_kv_source, dsv4_layout
+        from tpkit.engines.vllm.dsv4_plan import dsv4_kv_source, dsv4_layout
     layout = dsv4_layout(model, parallel, r, rules) if dsv4 else _layout(model, parallel, r, rules, drafter)
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
-    if weights is None:
-        from tpkit.models.weights import plan_weights
-
-        w_plan = tower_weights(model, options, plan_weights(
-            model, parallel, dtype=r.act_dtype, quantization=options.quantization,
-            checkpoint_dir=options.checkpoint_dir, engine="vllm", pp_split=pp_split(rules.release, parallel)))
-    else:
-        w_plan = weights
-    w_line = weights_item(model, parallel, options, r, w_plan)
-    rope = rope_line(model, options, r, cuda_gpu=str(gpu.vendor).upper() != "AMD")
+    w_plan, w_line, rope, mla_lines, ws_lines = _load_lines(model, gpu, parallel, options, r, rules, drafter, weights)
     act_line, *parts = activation_lines(model, parallel, options, r, rules)
-    mla_lines = mla_absorbed(model, parallel, options, r, rules, w_plan) + mxfp4_padding(model, parallel, options, r)
-    mla_lines += lora_items(model, parallel, options, r, rules) + gemma4_ple_buffer(model, r, rules)
-    mla_lines += dsv4_batched_buffers(model, r, rules)
-    mla_lines += fp8_marlin_scales(model, parallel, options, r, w_plan, rocm=str(gpu.vendor).upper() == "AMD")
-    if weights is None:  # the allocator's rounding of the derived tensors (engines.vllm.weight_blocks)
-        mla_lines += allocator_rounding(model, parallel, options, r, w_plan, rules,
-                                        rocm=str(gpu.vendor).upper() == "AMD")
-    # torch memory at the profile, outside the load delta
-    ws_lines = mla_workspace(model, options, r, rules) + v2_state_lines(model, options, r, rules)
-    ws_lines += pinned_scratch_lines(model, parallel, options, r, rules)
-    if rules.engine == "V1" and not r.v2_runner and rules.memory_rule == "consumed":  # helper enc14
-        from tpkit.engines.vllm.runner_buffers import v1_inputs_embeds_lines, v1_proposer_buffer_lines  # lazy
-
-        ws_lines += v1_inputs_embeds_lines(model, options, r, rules)
-        ws_lines += v1_proposer_buffer_lines(drafter, r, rules)  # helper q38
-    ws_lines += offload_copy(model, parallel, options, w_plan, rules)
     g_line = graphs_line(model, parallel, options, r, rules, rocm=str(gpu.vendor).upper() == "AMD")
-    growth = (*baseline.after_snapshot, *profile_nontorch_growth(gpu, parallel, rules, moe=model.moe is not None,
-                                                                     links=options.links, machine=machine),
-              *others_growth_line(others_growth, rules),
-              *fi_allreduce_fusion_workspace(model, gpu, parallel, rules, compile_on=not torch_compile_off(options),
-                                             optimization_level=options.optimization_level,
-                                             max_num_batched_tokens=r.max_num_batched_tokens,
-                                             act_bytes=r.act_bytes, links=options.links,
-                                             machine=machine))  # helper c715; links: helper v17
+    growth = _growth_lines(model, gpu, parallel, options, r, rules, baseline, machine, others_growth)
     measured = measured_term("weights")
     if measured is not None:  # the log's 'Model loading took' already holds what the load allocates beside them
         where = measured[1]
@@ -390,6 +452,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                           for l in mla_lines)
     draft_inside = measured is not None and drafter_in_load_delta(rules)
     draft_w = drafter.weights if drafter is not None and not draft_inside else Bytes(0)
+    # allocate last: the budget, the KV pool it leaves, the drafter's share, the ledger
     budget = compute_budget(baseline, rules, utilization=r.utilization, weights=w_line.bytes + rope.bytes + draft_w
                             + sum((l.bytes for l in mla_lines), Bytes(0)),
                             activation=act_line.bytes + sum((l.bytes for l in ws_lines), Bytes(0)),
@@ -397,11 +460,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                             override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)),
                             extensible=r.extensible_kv, rocm=str(gpu.vendor).upper() == "AMD",
                             transient=act_line.bytes)
-    kv_room, segments = (granule_floor(budget.available, layout, indexer_page=dsa_indexer_token_bytes(
-        model, rules.release) * layout.block_size) if budget.extensible and not dsv4 else (budget.available, 0))
-    cap = dsv4_capacity(model, budget.available, r, rules) if dsv4 else plan_capacity(
-        layout, kv_room, max_model_len=r.max_model_len, max_num_batched_tokens=r.max_num_batched_tokens,
-        pp=parallel.pp, rules=rules, concurrent_batches=r.concurrent_batches, dcp=r.dcp)
+    cap, segments = _capacity(model, parallel, r, rules, layout, budget, dsv4)
     draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r)
     if dsv4 and draft_kv is not None:  # the MTP layer's SWA pages are inside the DeepSeek-V4 groups' pool line
         draft_kv = None
@@ -417,13 +476,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     problems = ledger.check(expected)
     assert not problems, problems
     retry = _retry(model, gpu, given, options, machine, weights, uses_for or extra_uses) if search_fixes else None
-    quantizable = (model.quant is None or model.quant.weight_bits >= 16) and not options.quantization
-    room = v0_room(baseline) if rules.memory_rule == "v0_peak" and rules.v0_context_outside else (
-        baseline.free_at_snapshot if rules.memory_rule == "v0_peak" and rules.v0_torch_peak_only else None)
-    mamba_graphs = "linear" in model.kinds and cudagraph_mode_of(options) in ("FULL", "FULL_DECODE_ONLY",
-                                                                           "FULL_AND_PIECEWISE")
-    verdict, error_line = decide(budget, cap, r, rules, baseline.total_bytes, retry=retry, tp=parallel.tp,
-                                 quantizable=quantizable, v0_room=room, mamba_decode_graphs=mamba_graphs, gpu=gpu)
+    verdict, error_line = _decide(model, gpu, parallel, options, r, rules, baseline, budget, cap, retry)
     stopped = budget.extensible and error_line is not None and not verdict.fits and (
         error_line.startswith(("No available memory", "To serve at least one request")))
     log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs, stopped) + (
@@ -435,12 +488,4 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         kv_pool=None if budget.override and override_spare(budget) < Bytes(0) else _kv_pool(layout, cap),  # OOM
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=layout.warnings + r.notes + _notes(model, options, rules) + _newer(options)
-        + _offload_notes(model, parallel, options, w_plan, fallback is not None)
-        + (("--pipeline-parallel-size > 1: vLLM 0.8.0–0.9.0 fall back to the V0 engine unless the launch names an "
-            "executor backend V1 takes (engine/arg_utils.py _is_v1_supported_oracle); planned with the release's V0 "
-            "rules (plan with ':v1' for a --distributed-executor-backend ray launch)",) if pp_fallback else ())
-        + ((f"compute capability {gpu.compute_capability[0]}.{gpu.compute_capability[1]}: vLLM 0.8.0–0.10.1 fall "
-            "back to the V0 engine below 8.0 (engine/arg_utils.py _is_v1_supported_oracle); planned with the "
-            "release's V0 rules",) if cc_fallback else ())
-        + tuple(t for t in (compile_cache_text(model, options, r, rules),) if t)))
+        warnings=_plan_warnings(model, gpu, parallel, options, r, rules, layout, w_plan, fallbacks)))
