@@ -17,7 +17,8 @@ refuses to mix units silently::
     Bytes / Bytes  -> float          Bytes // Bytes -> int
     Bytes < Bytes  -> bool           Bytes < int   -> TypeError
 
-Conversion to GiB/GB happens only at the display edge (:meth:`Bytes.gib`, :func:`format_bytes`).
+Conversion to GiB/GB happens only at the display edge (:meth:`Bytes.gib`, :func:`format_bytes`, which picks
+the unit by size, and :func:`gib_text` / :func:`mib_text`, which keep one fixed unit: ``'0.50 GiB'``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ __all__ = [
     "UNITS",
     "parse_bytes",
     "format_bytes",
+    "unit_text",
+    "gib_text",
+    "mib_text",
     "UnitError",
 ]
 
@@ -307,3 +311,37 @@ def format_bytes(n: Bytes, *, binary: bool = True, digits: int = 2) -> str:
         if abs(value) >= size:
             return f"{value / size:.{digits}f} {name}"
     return f"{value} B"
+
+
+def unit_text(n: Bytes, unit: str, *, digits: int | None = 2, label: str | None = None) -> str:
+    """``n`` in one fixed ``unit`` (any of :data:`UNITS`), whatever its size: ``'0.50 GiB'``, ``'81.00 GiB'``.
+
+    ``digits`` decimals (``None``: Python's ``:g``, e.g. ``'8 MiB'``, ``'0.5 MiB'``).  ``label`` is the word
+    printed after the number (default: ``unit``; ``""``: the number alone, for ``'1.20–1.40 GiB'`` ranges; an
+    engine's own word where its printed line is mirrored verbatim, e.g. SGLang's ``'GB'`` that means GiB).
+    Takes :class:`Bytes` only: a bare int raises ``TypeError``, so a count in another unit cannot slip in.
+    """
+    if not isinstance(n, Bytes):
+        raise TypeError(f"unit_text takes Bytes, got {type(n).__name__} {n!r}; wrap a byte count as Bytes(n)")
+    if unit not in UNITS:
+        raise UnitError(f"unknown unit {unit!r}; expected one of {', '.join(UNITS)}")
+    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int) or digits < 0):
+        raise TypeError(f"digits must be an int ≥ 0 or None, got {digits!r}")
+    value = n.bytes / UNITS[unit]
+    number = f"{value:g}" if digits is None else f"{value:.{digits}f}"
+    label = unit if label is None else label
+    return f"{number} {label}" if label else number
+
+
+def gib_text(n: Bytes, digits: int | None = 2, *, label: str | None = None) -> str:
+    """``n`` in GiB (2**30 B) with ``digits`` decimals: ``'0.50 GiB'`` (see :func:`unit_text`)."""
+    if not isinstance(n, Bytes):
+        raise TypeError(f"gib_text takes Bytes, got {type(n).__name__} {n!r}; wrap a byte count as Bytes(n)")
+    return unit_text(n, "GiB", digits=digits, label=label)
+
+
+def mib_text(n: Bytes, digits: int | None = 2, *, label: str | None = None) -> str:
+    """``n`` in MiB (2**20 B) with ``digits`` decimals: ``'512.00 MiB'`` (see :func:`unit_text`)."""
+    if not isinstance(n, Bytes):
+        raise TypeError(f"mib_text takes Bytes, got {type(n).__name__} {n!r}; wrap a byte count as Bytes(n)")
+    return unit_text(n, "MiB", digits=digits, label=label)

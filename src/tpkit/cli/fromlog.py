@@ -6,6 +6,7 @@ start-up terms the plan charges (``measured_from_log``) and the notes on flags r
 from __future__ import annotations
 
 from tpkit.errors import PlanInputError
+from tpkit.units import gib_text
 
 __all__ = ["from_log", "where", "FILLED", "measured_from_log", "read_from_log_notes", "non_kv_from_log",
            "BUDGET_ONLY_FLAGS", "plan_from_log"]
@@ -187,9 +188,9 @@ def _sglang_scaled(args, log, gpu, parallel, model, logged) -> tuple[object, str
         weights = scaled_weights(logged, own=own, new=new)
     except REFUSED:
         return None
-    return weights, (f"weights: the log's {logged.gib:.2f} GiB (tp {log.context.get('tp', 1)}, quantization "
-                     f"{log.context.get('quantization') or 'of the checkpoint'}) × {new.gib:.2f} / {own.gib:.2f} GiB "
-                     f"(tpkit's load usage at this plan's layout / at the log's) = {weights.gib:.2f} GiB")
+    return weights, (f"weights: the log's {gib_text(logged)} (tp {log.context.get('tp', 1)}, quantization "
+                     f"{log.context.get('quantization') or 'of the checkpoint'}) × {new.gib:.2f} / {gib_text(own)} "
+                     f"(tpkit's load usage at this plan's layout / at the log's) = {gib_text(weights)}")
 
 
 def read_from_log_notes(args, log, result) -> tuple[str, ...]:
@@ -335,9 +336,9 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     else:  # V0: the capacity the error prints pins the available memory to whole blocks
         said = (f"the available KV memory {available.text()} that the log's KV capacity of {kv.text} tokens pins "
                 f"(line {failure.line_no})" if kv is not None else f"the available KV memory {available.text()}")
-    note = (f"non-KV memory from the log: {Bytes(non_kv).gib:.2f} GiB = requested at utilization {u_log:g} − {said}"
-            + (f" − the applied CUDA-graph estimate {Bytes(graphs_log).gib:.2f} GiB" if graphs_log else "")
-            + f"; the activation peak is charged {Bytes(peak).gib:.2f} GiB, the rest of it beside the weights and "
+    note = (f"non-KV memory from the log: {gib_text(Bytes(non_kv))} = requested at utilization {u_log:g} − {said}"
+            + (f" − the applied CUDA-graph estimate {gib_text(Bytes(graphs_log))}" if graphs_log else "")
+            + f"; the activation peak is charged {gib_text(Bytes(peak))}, the rest of it beside the weights and "
               "the planned lines (the flags change nothing the profile run sees)")
     return Bytes(peak), note
 

@@ -3,6 +3,8 @@ re-planned from the log's "Memory after warmup" line (``explain.vextensible``), 
 
 from __future__ import annotations
 
+from tpkit.units import gib_text
+
 __all__ = ["extensible_from_log", "extensible_relayout", "reserved_from_log", "extensible_default_utilization"]
 
 
@@ -97,8 +99,8 @@ def extensible_from_log(args, log, engine, model, gpu, parallel, options, machin
     moved = (f"; {', '.join(given)} scaled the peak by the planner's ratio ({act_own / 2**30:.2f} → "
              f"{act_new / 2**30:.2f} GiB) and moved the graphs by its difference" if given else "")
     note = (f"vLLM ≥ 0.34 extensible KV sizing re-planned from the log's 'Memory after warmup': free at the snapshot "
-            f"{Bytes(f_log).gib:.2f} GiB, non-KV used since it {Bytes(used).gib:.2f} GiB, kept {Bytes(kept).gib:.2f} "
-            f"GiB (peak {Bytes(peak).gib:.2f} GiB: the margin); pool = min(requested, free − margin) − used − kept "
+            f"{gib_text(Bytes(f_log))}, non-KV used since it {gib_text(Bytes(used))}, kept {Bytes(kept).gib:.2f} "
+            f"GiB (peak {gib_text(Bytes(peak))}: the margin); pool = min(requested, free − margin) − used − kept "
             f"(measure_kv_cache_bytes); the CUDA-graph line holds the used memory beside the weights and the planned "
             f"lines{moved}")
     return result, note
@@ -126,8 +128,8 @@ def reserved_from_log(log, new, eo: dict, en: dict, plan, options) -> tuple[obje
     return result, (f"--no-enable-extensible-kv-cache on a vLLM ≥ 0.34 extensible log: available = the log's "
                     f"reservation {available.text()} + requested at utilization {en['gpu_memory_utilization']:g} − "
                     f"requested at the log's {eo['gpu_memory_utilization']:g} − the planned CUDA-graph estimate "
-                    f"{Bytes(int(en.get('cuda_graph_bytes') or 0)).gib:.2f} GiB (determine_available_memory); the "
-                    f"activation peak is charged {Bytes(peak).gib:.2f} GiB to give it")
+                    f"{gib_text(Bytes(int(en.get('cuda_graph_bytes') or 0)))} (determine_available_memory); the "
+                    f"activation peak is charged {gib_text(Bytes(peak))} to give it")
 
 
 def _line(result, prefix: str) -> int:
@@ -232,13 +234,13 @@ def extensible_relayout(args, log, engine, model, gpu, parallel, options, machin
                                     f"quantization {q}" if q != own_q else "") if x) or "the log's layout"
     note = (f"vLLM ≥ 0.34 extensible KV sizing re-planned at {changed} from the log's 'Memory after warmup' (same GPU "
             f"and engine): carried: the CUDA context and cuBLAS of the log's snapshot (free "
-            f"{w.snapshot_free.mid.gib:.2f} GiB at tp {log_tp}) and requested; re-planned: the NCCL / custom "
-            f"all-reduce lines before the snapshot, weights {weights.gib:.2f} GiB = the log's {measured.text()} × "
+            f"{gib_text(w.snapshot_free.mid)} at tp {log_tp}) and requested; re-planned: the NCCL / custom "
+            f"all-reduce lines before the snapshot, weights {gib_text(weights)} = the log's {measured.text()} × "
             f"{w_new.gib:.2f} / "
-            f"{w_own.gib:.2f} GiB (planned per rank at the new layout / at the log's), activation peak "
-            f"{Bytes(cal['activation_peak'].bytes).gib:.2f} GiB = the printed {w.peak.mid.gib:.2f} GiB × the planner's "
+            f"{gib_text(w_own)} (planned per rank at the new layout / at the log's), activation peak "
+            f"{gib_text(Bytes(cal['activation_peak'].bytes))} = the printed {gib_text(w.peak.mid)} × the planner's "
             f"ratio ({act_own / 2**30:.2f} → {act_new / 2**30:.2f} GiB; the margin follows), CUDA graphs "
-            f"{cal['cuda_graphs'].gib:.2f} GiB (the log's used + kept beside the planned lines, moved by the planner's "
+            f"{gib_text(cal['cuda_graphs'])} (the log's used + kept beside the planned lines, moved by the planner's "
             f"graph difference), the non-torch growth and the KV layout (planner's at the new layout); pool = "
             f"min(requested, free − margin) − used − kept (measure_kv_cache_bytes)")
     return result, note

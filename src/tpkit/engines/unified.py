@@ -73,6 +73,8 @@ requirement follows from the catalog total and the utilisation, and ``tpkit expl
 
 from __future__ import annotations
 
+from tpkit.units import gib_text
+
 __all__ = ["unified_memory_note", "vllm_reads_host_available", "sglang_budget_sample_note", "VLLM_FIRST",
            "VLLM_IS_INTEGRATED", "vllm_graph_estimate_spread",
            "VLLM_UMA_CAPABILITIES", "SGLANG_FIRST_READ", "SGLANG_POOL_AFTER_PROCESSOR_FROM"]
@@ -141,7 +143,7 @@ def _vllm_graph_estimate_note(rules) -> str:
             f"tpkit's corpus it printed {high:.2f} GiB above tpkit's estimate ({', '.join(high_src)}) to "
             f"{-low:.2f} GiB below it ({', '.join(low_src)}), i.e. a KV cache up to {high:.2f} GiB smaller or "
             f"{-low:.2f} GiB larger than planned from this term alone (the plan's range carries ± "
-            f"{ESTIMATE_BAND_BYTES.gib:.2f} GiB for it)")
+            f"{gib_text(ESTIMATE_BAND_BYTES)} for it)")
 
 
 def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -> tuple[str, ...]:

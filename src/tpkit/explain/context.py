@@ -24,6 +24,7 @@ from tpkit.logs import ParsedLog
 from tpkit.logs.gpu_names import mig_slice_named
 from tpkit.logs.engine import releases_in
 from tpkit.records import dataclass
+from tpkit.units import gib_text
 
 __all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
 
@@ -159,7 +160,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
                                                                                    slack=gpu.total_bytes * 0.002):
         notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "
-                     f"{gpu.total_bytes.gib:.2f} GiB: the printed total is used where the engine reads it")
+                     f"{gib_text(gpu.total_bytes)}: the printed total is used where the engine reads it")
     return Context(engine=engine, version=version, values=values, sources=sources, model=model,
                    model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,

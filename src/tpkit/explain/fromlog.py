@@ -23,7 +23,7 @@ from __future__ import annotations
 from tpkit.explain.refusals import REFUSED
 from tpkit.logs.settings import QUANTIZATION_NAMES, planned_quantization, same_quantization
 from tpkit.records import dataclass
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["MeasuredStartup", "measured_startup", "LOG_FLAGS", "log_flag_values", "QUANTIZATION_NAMES",
            "planned_quantization", "log_quantization", "quantization_from_log", "refused_quantization",
@@ -223,9 +223,9 @@ def measured_startup(e, *, gpu_total: Bytes | None = None) -> MeasuredStartup:
             elif context.bytes >= 0:
                 terms.update(cuda_context=context, nccl_init=init, nccl_warmup=Bytes(0),
                              custom_allreduce=Bytes(0), process_overhead=Bytes(0))
-                notes.append(f"start-up terms measured in the log: CUDA context + process {context.gib:.2f} GiB "
+                notes.append(f"start-up terms measured in the log: CUDA context + process {gib_text(context)} "
                              f"(device total − pre_model_load_memory − distributed init), distributed init "
-                             f"{init.gib:.2f} GiB at tp {layout['tp']}")
+                             f"{gib_text(init)} at tp {layout['tp']}")
             else:
                 notes.append("the log's pre-load memory is larger than this GPU's total: the log's start-up terms "
                              "are not used (another GPU?)")
@@ -259,8 +259,8 @@ def measured_startup(e, *, gpu_total: Bytes | None = None) -> MeasuredStartup:
                              "print alone: both are charged as the activation peak, the CUDA-graph line 0 "
                              f"({use.peak_why})")
             elif use.applied is not None and use.applied.high.bytes > 0:
-                notes.append(f"activation peak {a.activation.mid.gib:.2f} GiB = the printed peak activation less the "
-                             f"applied CUDA-graph estimate {use.applied.mid.gib:.2f} GiB it holds ({use.peak_why})")
+                notes.append(f"activation peak {gib_text(a.activation.mid)} = the printed peak activation less the "
+                             f"applied CUDA-graph estimate {gib_text(use.applied.mid)} it holds ({use.peak_why})")
     in_peak = bool(ctx.engine == "vllm" and a is not None and getattr(a, "graph_use", None) is not None
                    and a.graph_use.graphs_in_peak and "activation_peak" in terms)
     return MeasuredStartup(terms={k: v for k, v in terms.items() if v is not None}, notes=tuple(notes), layout=layout,

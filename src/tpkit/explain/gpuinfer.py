@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from tpkit.logs import ParsedLog
 from tpkit.records import dataclass
-from tpkit.units import Bytes, format_bytes
+from tpkit.units import Bytes, format_bytes, gib_text
 
 __all__ = ["InferredTotal", "infer_sglang_total"]
 
@@ -44,8 +44,8 @@ class InferredTotal:
     """catalog GPUs whose CUDA total lies in [low, high]"""
 
     def text(self) -> str:
-        rng = (f"{self.low.gib:.2f}–{self.high.gib:.2f} GiB" if self.high is not None
-               else f"≥ {self.low.gib:.2f} GiB (no upper bound)")
+        rng = (f"{self.low.gib:.2f}–{gib_text(self.high)}" if self.high is not None
+               else f"≥ {gib_text(self.low)} (no upper bound)")
         fits = (f"; catalog GPUs in the interval: {', '.join(self.candidates)}" if self.candidates
                 else "; no catalog GPU in the interval")
         return f"device total inferred from the memory arithmetic: {rng} ({'; '.join(self.evidence)}){fits}"
@@ -116,13 +116,13 @@ def infer_sglang_total(parsed: ParsedLog, tp: int) -> InferredTotal | None:
         return None
     low, low_why = max(lows, key=lambda x: x[0].bytes)
     high, high_why = min(uppers, key=lambda x: x[0].bytes) if uppers else (None, "")
-    evidence = [f"total ≥ {low.gib:.2f} GiB from {low_why}"]
+    evidence = [f"total ≥ {gib_text(low)} from {low_why}"]
     if high is not None and high < low:
-        evidence.append(f"the per-rank upper bound {high.gib:.2f} GiB lies below it: another process on a GPU? "
+        evidence.append(f"the per-rank upper bound {gib_text(high)} lies below it: another process on a GPU? "
                         "no upper bound used")
         high = None
     elif high is not None:
-        evidence.append(f"≤ {high.gib:.2f} GiB if the process is alone on its GPU ({high_why})")
+        evidence.append(f"≤ {gib_text(high)} if the process is alone on its GPU ({high_why})")
     from tpkit.engines.sglang.support import sglang_runs_on
     from tpkit.hardware.catalog import list_gpus
 

@@ -12,7 +12,7 @@ from typing import Callable
 
 from tpkit.explain.refusals import REFUSED
 from tpkit.records import dataclass
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["Relayout", "relayout", "scaled_weights", "planned_weights", "log_planner", "log_quantization_planned",
            "same_profile"]
@@ -142,7 +142,7 @@ def relayout(ctx, a, *, tp: int, pp: int, quantization: str | None, plan: Plan, 
         if own is not None and new is not None and own.bytes > 0:
             scaled = scaled_weights(measured.mid, own=own, new=new)
             terms["weights"] = scaled
-            note += (f"; weights {scaled.gib:.2f} GiB = the log's {measured.text()} × {new.gib:.2f} / {own.gib:.2f} "
+            note += (f"; weights {gib_text(scaled)} = the log's {measured.text()} × {new.gib:.2f} / {own.gib:.2f} "
                      "GiB (planned weights per rank at the new layout / at the log's); activation peak, CUDA-graph "
                      "estimate and start-up terms planned at the new layout")
         else:

@@ -13,6 +13,7 @@ from tpkit.errors import TpkitError
 from tpkit.explain.contradiction import Contradiction
 from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
+from tpkit.units import gib_text
 
 
 def as_slice(gpu, printed: str | None):
@@ -84,9 +85,9 @@ def _flag_gpu_below_the_log(parsed: ParsedLog, values: dict, flags: dict, gpu, c
     flag = "gpu_memory" if flags.get("gpu_memory") else "gpu"
     contradictions.append(Contradiction(
         flag=flag, given=flags[flag],
-        logged=f"device total ≥ {bound.low.gib:.2f} GiB, more than "
-               + (f"{gpu.name}'s {gpu.total_bytes.gib:.2f} GiB" if flag == "gpu" else
-                  f"the {gpu.total_bytes.gib:.2f} GiB given"),
+        logged=f"device total ≥ {gib_text(bound.low)}, more than "
+               + (f"{gpu.name}'s {gib_text(gpu.total_bytes)}" if flag == "gpu" else
+                  f"the {gib_text(gpu.total_bytes)} given"),
         source=bound.evidence[0].partition(" from ")[2]))
     return None
 
@@ -109,7 +110,7 @@ def sglang_gpu(parsed: ParsedLog, values: dict, flags: dict, gpu, gpu_source: st
         if inferred is not None and len(inferred.candidates) == 1:
             gpu = lookup_gpu(inferred.candidates[0])
             gpu_source = (f"inferred: the only catalog GPU whose total lies in {inferred.low.gib:.2f}–"
-                          f"{inferred.high.gib:.2f} GiB, the memory arithmetic's bounds (no GPU name printed)")
+                          f"{gib_text(inferred.high)}, the memory arithmetic's bounds (no GPU name printed)")
     return gpu, gpu_source, inferred
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv
 from tpkit.logs import ParsedLog, RankView
+from tpkit.units import gib_text
 
 GIB_NOTE = "GiB (SGLang prints 'GB' but divides by 2^30)"
 
@@ -93,7 +94,7 @@ def unprinted_shortfall(tokens: int | None, step: int, what: str, rest: Iv | Non
     if short <= 0:
         return None
     return (f"{what} ({tokens:,} tokens) needs a KV budget below {need_high / 2**30:.3f} GiB, "
-            f"{short:.3f} GiB under the low end ({rest.low.gib:.3f} GiB) of the budget rebuilt from the {printed_ranks} "
+            f"{short:.3f} GiB under the low end ({gib_text(rest.low, 3)}) of the budget rebuilt from the {printed_ranks} "
             f"printed rank(s) of {world}: SGLang sizes every rank's pool from the MIN over all ranks of the free memory before and after "
             f"the weights (get_available_gpu_memory(distributed=True)), so an unprinted rank had {short:.2f}–"
             f"{short / max(float(f), 1e-9):.2f} GiB less free memory than that low end assumes (after the weights only … "

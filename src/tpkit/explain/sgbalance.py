@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tpkit.explain.diagnose import Fix, bytes_text
 from tpkit.explain.sgbudget import BudgetReplan
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["imbalance"]
 
@@ -105,7 +105,7 @@ def imbalance(failure, plan: BudgetReplan, ctx, parsed=None):
     small, big = mixed
     tp = int(ctx.get("tp", 1) or 1)
     tp = tp if tp > 1 else "N"
-    names = lambda gs: " / ".join(f"{g.name} ({g.total_bytes.gib:.2f} GiB)" for g in gs[:3])
+    names = lambda gs: " / ".join(f"{g.name} ({gib_text(g.total_bytes)})" for g in gs[:3])
     if lo and loc_bytes:
         cause = (f"rank memory imbalance from mixed card sizes: the smallest rank has {lo.text} free, what an idle "
                  f"{names(small)} has at start-up, the local rank {bytes_text(loc_bytes)}, an idle {names(big)}; the "

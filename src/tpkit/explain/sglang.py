@@ -24,7 +24,7 @@ from tpkit.explain.sgstate import split_rest, state_pool_for, planned_state_rest
 from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.records import dataclass
 from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text, mib_text
 
 __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
 
@@ -400,8 +400,8 @@ def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world
     rows.append(derived_row("KV budget (rest), ranks not printed", rest, (
         f"{printed} of the {world} ranks print 'Load weight begin/end': SGLang's MIN over all "
         f"ranks (get_available_gpu_memory(distributed=True) in init_torch_distributed and "
-        f"profile_max_num_token) may lie up to {allowance.gib:.2f} GiB below the printed ranks on both "
-        f"samples ({why}), which lowers the budget by up to f × that = {spread.mib:.1f} MiB")))
+        f"profile_max_num_token) may lie up to {gib_text(allowance)} below the printed ranks on both "
+        f"samples ({why}), which lowers the budget by up to f × that = {mib_text(spread, 1)}")))
     return rest
 
 

@@ -10,7 +10,7 @@ from tpkit.explain.interval import Iv
 from tpkit.explain.refusals import REFUSED
 from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 
 _RUNNER_RULE_RELEASED = (("0.4.5", "0.4.4", "2025-04-07"), ("0.4.9", "0.4.8", "2025-07-06"))
@@ -242,7 +242,7 @@ def default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float
         lo_mib, hi_mib = inferred.low.bytes / 2**20, inferred.high.bytes / 2**20 * ratio
         points = [lo_mib, hi_mib] + [b + d for b in GPU_MEMORY_BOUNDARIES_MIB for d in (0, 1) if lo_mib < b + d < hi_mib]
         gpus = [replace(custom_gpu(Bytes(int(m * 2**20)), name="inferred"), nvidia_smi_total_mib=m) for m in points]
-        on = (f" over the inferred total {inferred.low.gib:.2f}–{inferred.high.gib:.2f} GiB (SGLang's nvidia-smi "
+        on = (f" over the inferred total {inferred.low.gib:.2f}–{gib_text(inferred.high)} (SGLang's nvidia-smi "
               f"MiB {lo_mib:,.0f}–{hi_mib:,.0f})")
     else:
         gpus, on = list(list_gpus()), " (GPU not known: the same on every catalog GPU)"
@@ -256,7 +256,7 @@ def default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float
     lo, hi = min(values), max(values)
     if ctx.gpu is None and inferred is not None and inferred.high is None and lo != hi:
         return None, (f"not printed: SGLang {version}'s default depends on the GPU's memory ({lo:.3f}–{hi:.3f} over "
-                      f"the catalog) and the log bounds the total only from below ({inferred.low.gib:.2f} GiB){why}")
+                      f"the catalog) and the log bounds the total only from below ({gib_text(inferred.low)}){why}")
     if ctx.gpu is None and inferred is None and lo != hi:
         return None, (f"not printed: SGLang {version}'s default depends on the GPU's memory ({lo:.3f}–{hi:.3f} over "
                       f"the catalog) and no GPU is named nor inferred{why}")

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from tpkit.records import dataclass
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 from tpkit.explain.refusals import REFUSED
 
 __all__ = ["TpHint", "TpInference", "tp_hints", "infer_tp", "predicted_weights"]
@@ -152,10 +152,6 @@ def predicted_weights(model, tp: int, *, pp: int = 1, dtype: str | None = None,
     return nominal, nominal - spread, nominal + spread
 
 
-def _gib(b: Bytes) -> str:
-    return f"{b.bytes / 2**30:.2f}"
-
-
 def infer_tp(*, model, weights=None, hints: tuple[TpHint, ...] = (), candidates: tuple[int, ...] = (1, 2, 4, 8),
              pp: int = 1, dtype: str | None = None, quantization: str | None = None,
              predict=predicted_weights) -> TpInference | None:
@@ -191,16 +187,18 @@ def infer_tp(*, model, weights=None, hints: tuple[TpHint, ...] = (), candidates:
                 fits.append(t)
         if rows:
             used = True
-            others = ", ".join(f"tp {t} → {_gib(n)} GiB" for t, n, _, _, ok in rows if not ok)
+            others = ", ".join(f"tp {t} → {gib_text(n)}" for t, n, _, _, ok in rows if not ok)
             if len(fits) == 1:
                 t, n, lo, hi = next((t, n, lo, hi) for t, n, lo, hi, ok in rows if ok)
                 evidence.insert(0, f"line {line_no}: Model loading took {size.text} matches the tp {t} weights "
-                                   f"{_gib(n)} GiB ({_gib(lo)}–{_gib(hi)} with the weights band)"
+                                   f"{gib_text(n)} ({gib_text(lo, label='')}–{gib_text(hi, label='')} "
+                                   "with the weights band)"
                                 + (f"; {others}" if others else ""))
             else:
-                each = "; ".join(f"tp {t} → {_gib(n)} GiB ({_gib(lo)}–{_gib(hi)})" for t, n, lo, hi, _ in rows)
+                each = "; ".join(f"tp {t} → {gib_text(n)} ({gib_text(lo, label='')}–{gib_text(hi, label='')})"
+                                 for t, n, lo, hi, _ in rows)
                 evidence.insert(0, f"line {line_no}: Model loading took {size.text} (its print rounding "
-                                   f"{_gib(size.low)}–{_gib(size.high)} GiB); predicted weights {each}")
+                                   f"{gib_text(size.low, label='')}–{gib_text(size.high)}); predicted weights {each}")
             left = fits
     elif weights is None:
         evidence.append("no 'Model loading took' line to compare the weights per rank with")

@@ -29,7 +29,7 @@ from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.logs import ParsedLog, RankView
 from tpkit.records import dataclass
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["ExtensiblePool", "extensible_pool", "is_extensible_log"]
 
@@ -139,7 +139,7 @@ def extensible_pool(parsed: ParsedLog, view: RankView, rows: list[Row], *, reque
                                 f"sizing steps (record_transient_peak), kept free beside the pool; {_G}",
                                 derived=derived, derived_from="max(peak, reservation growth) as printed"))
     rows.append(derived_row("extensible KV cache margin", got["_margin"],
-                            f"max({MARGIN_FLOOR[rocm].gib:.0f} GiB, {MARGIN_FRACTION} × the printed transient peak) "
+                            f"max({gib_text(MARGIN_FLOOR[rocm], 0)}, {MARGIN_FRACTION} × the printed transient peak) "
                             "left free below the headroom (measure_kv_cache_bytes)"))
     if got["_used"] is not None:
         rows.append(derived_row("non-KV memory used since the snapshot", got["_used"],

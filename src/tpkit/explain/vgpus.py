@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import math
 from tpkit.records import dataclass
+from tpkit.units import Bytes, gib_text
 
 from tpkit.explain.diagnose import Fix, fp8_could_halve_weights
 from tpkit.explain.refusals import REFUSED
@@ -72,10 +73,6 @@ def _layouts(n: int):
             out.append((tp, n // tp))
         tp *= 2
     return sorted(out, key=lambda x: x[1])
-
-
-def _gib(b: int) -> str:
-    return f"{b / 2**30:.2f} GiB"
 
 
 def offload_fix(a, ctx, *, weights_bytes: int, total_bytes: int = 0,
@@ -245,7 +242,7 @@ def _fewest_layout_fix(planned, m: int, q, flag: str, n0: int, total: int) -> Fi
         tp, pp, r = hit
         layout = f"--tensor-parallel-size {tp}" + (f" --pipeline-parallel-size {pp}" if pp > 1 else "")
         return Fix(flags=layout + flag, kv_tokens=int(r.kv_tokens), fits=True,
-                   why=f"{n} GPUs of {_gib(total)} (the log ran on {n0}): the log's settings re-planned at "
+                   why=f"{n} GPUs of {gib_text(Bytes(total))} (the log ran on {n0}): the log's settings re-planned at "
                        f"tp {tp} × pp {pp}" + (", fp8 weights" if flag else ""),
                    note=f"the fewest GPUs of this size at which tpkit's plan fits (tp a power of two, any "
                         f"stage count, up to {MAX_GPUS}; planned from the catalog): {r.verdict.message[:120]}")
@@ -256,8 +253,9 @@ def _fewest_text(n0: int, total: int, bounds: list, fixes: list[Fix], found) -> 
     """The outcome's sentence: the weights' bound, the layouts that fit (``fixes``) and the offload fix ``found``
     (or that none fits)."""
     m, q, w_all = bounds[0]
-    text = (f"does not fit on {n0} × {_gib(total)} GPU at any setting that keeps the weights on the GPU: the weights "
-            f"alone need {_gib(w_all)}" + (f" ({_gib(bounds[1][2])} with --quantization fp8)" if len(bounds) > 1 else "")
+    fp8 = f" ({gib_text(Bytes(bounds[1][2]))} with --quantization fp8)" if len(bounds) > 1 else ""
+    text = (f"does not fit on {n0} × {gib_text(Bytes(total))} GPU at any setting that keeps the weights on the GPU: "
+            f"the weights alone need {gib_text(Bytes(w_all))}" + fp8
             + f", so it needs ≥ {m} GPUs of this size" + (f" (≥ {bounds[1][0]} with fp8 weights)" if len(bounds) > 1
                                                           else ""))
     if fixes:

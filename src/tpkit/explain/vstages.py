@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from tpkit.explain.diagnose import Fix
 from tpkit.explain.refusals import REFUSED
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["log_pin", "stage_gpus", "stage_fix"]
 
@@ -80,6 +80,6 @@ def stage_fix(parsed, a, ctx, fix: Fix, changes: dict) -> Fix:
     fits = bool(result.verdict.fits)
     return Fix(flags=fix.flags, kv_tokens=int(result.kv_tokens), fits=fits, why=fix.why,
                note=(f"planned per pipeline stage on the log's GPUs ({', '.join(g.name for g in gpus)}), the stage "
-                     f"with the least available memory pinned to the printed {pin[0].gib:.2f} GiB; the fewest "
+                     f"with the least available memory pinned to the printed {gib_text(pin[0])}; the fewest "
                      "blocks over the stages, as vLLM keeps and prints them"
                      + ("" if fits else f"; the plan: {result.verdict.message[:160]}")))

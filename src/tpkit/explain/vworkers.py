@@ -8,6 +8,7 @@ from __future__ import annotations
 from tpkit.explain.context import Context
 from tpkit.explain.vtokens import version_ends
 from tpkit.logs import ParsedLog
+from tpkit.units import gib_text
 
 
 def _report_block(parsed: ParsedLog, last) -> list:
@@ -131,7 +132,7 @@ def worker_spread(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available, 
         return None, None
     return Iv(low=Bytes(max(0, lo.bytes - spread.bytes)), high=hi + spread), (
         f"the line printed may be any worker's, and {len(seen)} of the {world} workers' available memory is "
-        f"printed: another worker's lies within {spread.gib:.2f} GiB of it either way ({why})")
+        f"printed: another worker's lies within {gib_text(spread)} of it either way ({why})")
 
 
 def min_over_workers(parsed: ParsedLog, rules, tp: int, pp: int, available, release_known: bool = True):
@@ -158,4 +159,4 @@ def min_over_workers(parsed: ParsedLog, rules, tp: int, pp: int, available, rele
     return Iv(low=low, high=available.high), (
         f"vLLM {rules.label} gives every worker the smallest worker's block count and prints that capacity once "
         f"(v1/core/kv_cache_utils.py get_kv_cache_configs); the log prints the available memory of "
-        f"{len(printed)} of the {world} workers, so the smallest may lie up to {allowance.gib:.2f} GiB below it ({why})")
+        f"{len(printed)} of the {world} workers, so the smallest may lie up to {gib_text(allowance)} below it ({why})")

@@ -34,7 +34,7 @@ from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.vision import SHARDABLE, TOWER_TP_SHARDED, tower_params_per_rank, vision_tower
 from tpkit.models.weights_plan import WeightLine, WeightsPlan
 from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["WeightLine", "WeightsPlan", "plan_weights", "plan_parts", "stage_layers", "padded_vocab", "local_shape",
            "mtp_bytes", "without_tower", "names_matter"]
@@ -107,7 +107,7 @@ def without_tower(plan: WeightsPlan, why: str, *, item: str = "vision tower") ->
         return plan
     dropped = sum((l.bytes for l in plan.lines if l.item == item), Bytes(0))
     lines = tuple(WeightLine(item=item, bytes=Bytes(0),
-                             source=f"{item} not loaded: {why} ({l.bytes.bytes / 2**30:.2f} GiB not counted)")
+                             source=f"{item} not loaded: {why} ({gib_text(l.bytes)} not counted)")
                   if l.item == item else l for l in plan.lines)
     from dataclasses import replace
 

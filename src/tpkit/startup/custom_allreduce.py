@@ -53,7 +53,7 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.records import dataclass
 from tpkit.startup.cost import Cost
 from tpkit.hardware.topology import GroupTopology
-from tpkit.units import Bytes, KiB, MiB, format_bytes
+from tpkit.units import Bytes, KiB, MiB, format_bytes, mib_text
 
 __all__ = ["sglang_custom_allreduce", "VllmAllreduceRelease", "vllm_allreduce_costs", "multicast_group",
            "SYMM_MEM_SIZES", "CUSTOM_AR_SIZES"]
@@ -131,8 +131,7 @@ _MNNVL = MiB(16) * 6
 
 
 def _mib(amount: Bytes) -> str:
-    mib = amount.bytes / 2**20
-    return f"{mib:g} MiB" if mib >= 1 else f"{amount.bytes // 1024} KiB"
+    return mib_text(amount, None) if amount >= MiB(1) else f"{amount.bytes // 1024} KiB"
 
 
 def _cap(gpu: GpuSpec, links: GroupTopology) -> str | None:

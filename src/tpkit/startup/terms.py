@@ -26,7 +26,7 @@ from tpkit.startup.cost import Cost
 from tpkit.startup.families import gpu_family
 from tpkit.hardware.sm import resident_threads
 from tpkit.startup.table import context_model, entry, nccl_entry, nccl_init_fraction, own_samples
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
@@ -197,7 +197,7 @@ def vllm_nontorch_growth(world: int, *, transport: str | None = None) -> Cost:
     return Cost(key="extra", item=item, bytes=nccl.bytes,
                 uncertainty=nccl.uncertainty,
                 source=(f"bounded by NCCL's whole footprint over PCIe at world {world} ({nccl.source}), below the "
-                        f"vllm_nontorch_growth[{key}] row ({row.bytes.gib:.2f} GiB, its samples mostly NVLink): "
+                        f"vllm_nontorch_growth[{key}] row ({gib_text(row.bytes)}, its samples mostly NVLink): "
                         "before 0.11 the init snapshot precedes the distributed init, so the non-torch lines behind "
                         "the PCIe cells hold NCCL's init, warm-up and every connection the profile made; from 0.11 "
                         "only the part made after the snapshot grows, so it cannot exceed them")).resolved()

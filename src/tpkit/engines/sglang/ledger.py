@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tpkit.engines.sglang.sizing import SglangSizing
 from tpkit.memory.ledger import Ledger, LineItem
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["build_ledger", "graph_room"]
 
@@ -59,7 +59,7 @@ def _draft_lines(s: SglangSizing, *, before: bool) -> list[LineItem]:
     d = spec.draft
     peak = ""
     if spec.weights_at_load.bytes > spec.weights.bytes:
-        peak = (f"; {spec.weights_at_load.gib:.2f} GiB while the draft loads (its own shared tensors, freed by "
+        peak = (f"; {gib_text(spec.weights_at_load)} while the draft loads (its own shared tensors, freed by "
                 "set_embed: the draft's 'Load weight end' mem usage prints this)")
     lines = [LineItem(item=f"draft weights ({spec.algorithm}){where}", bytes=spec.weights, kind=kind,
                       source=f"{spec.weights_source}; {d.source}{peak}")]

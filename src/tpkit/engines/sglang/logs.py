@@ -8,20 +8,17 @@ from __future__ import annotations
 
 from tpkit.engines.sglang.versions import at_least
 from tpkit.memory.kvpool import KVPoolPlan
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["engine_log_lines", "scheduler_line", "GB_IS_GIB_NOTE"]
 
 GB_IS_GIB_NOTE = "SGLang prints 'GB' but divides by 2**30: these values are GiB"
 
 
-def _g(amount: Bytes) -> str:
-    return f"{amount.bytes / 2**30:.2f} GB"
-
-
 def _kv_line(pool: KVPoolPlan, tokens: int, names: tuple[str, str]) -> str:
     sizes = {b.name: b.total_bytes for b in pool.buffers}
-    return f"KV Cache is allocated. #tokens: {tokens}, K size: {_g(sizes[names[0]])}, V size: {_g(sizes[names[1]])}"
+    k, v = (gib_text(sizes[name], label="GB") for name in names)
+    return f"KV Cache is allocated. #tokens: {tokens}, K size: {k}, V size: {v}"
 
 
 def scheduler_line(*, tokens: int, chunked_prefill_size: int, max_running_requests: int, context_len: int) -> str:
@@ -47,12 +44,14 @@ def engine_log_lines(*, pool: KVPoolPlan, swa_tokens: int, free_before_weights: 
     ``swa_memory_pool.py`` 0.5.8 – 0.5.23; 0.5.4 – 0.5.6 print the GB unrounded, not reproduced).
     """
     quant = f"quant={quant_method}, " if quant_method else ""
-    lines = [f"Load weight end. type={model_class}, {quant}avail mem={_g(free_before_weights - weights)}, "
-             f"mem usage={_g(weights)}."]
+    avail = gib_text(free_before_weights - weights, label="GB")
+    lines = [f"Load weight end. type={model_class}, {quant}avail mem={avail}, "
+             f"mem usage={gib_text(weights, label='GB')}."]
     names = {b.name for b in pool.buffers}
     if "kv_latent" in names:
         latent = next(b for b in pool.buffers if b.name == "kv_latent")
-        lines.append(f"KV Cache is allocated. #tokens: {pool.num_tokens}, KV size: {_g(latent.total_bytes)}")
+        kv = gib_text(latent.total_bytes, label="GB")
+        lines.append(f"KV Cache is allocated. #tokens: {pool.num_tokens}, KV size: {kv}")
     elif "swa_k" in names and "k" in names:
         if swa_pool is None or swa_pool[0] == "HybridSWAPoolConfigurator":
             lines.append(f"Use sliding window memory pool. full_layer_tokens={pool.num_tokens}, "
@@ -61,7 +60,7 @@ def engine_log_lines(*, pool: KVPoolPlan, swa_tokens: int, free_before_weights: 
         lines.append(_kv_line(pool, pool.num_tokens, ("k", "v")))
         sizes = (f", swa size: {swa_tokens}, full size: {pool.num_tokens}"
                  if version is not None and at_least(version, "0.5.7") else "")
-        lines.append(f"SWAKVPool mem usage: {_g(pool.total_bytes)}{sizes}")
+        lines.append(f"SWAKVPool mem usage: {gib_text(pool.total_bytes, label='GB')}{sizes}")
     elif "swa_k" in names:
         lines.append(_kv_line(pool, pool.num_tokens, ("swa_k", "swa_v")))
     elif "swa_kv" in names:  # DeepSeek-V4 (engines.sglang.dsv4; 0.5.12 DSV4PoolConfigurator.calculate_pool_sizes)
@@ -76,7 +75,7 @@ def engine_log_lines(*, pool: KVPoolPlan, swa_tokens: int, free_before_weights: 
         lines.append(_kv_line(pool, pool.num_tokens, ("k", "v")))
     if swa_pool is not None:
         lines.append(f"# (tpkit) SWA pools sized by {swa_pool[0]}: {swa_pool[1]}")
-    lines.append(f"Memory pool end. avail mem={_g(pool_end_free)}")
+    lines.append(f"Memory pool end. avail mem={gib_text(pool_end_free, label='GB')}")
     if scheduler:
         lines.append(scheduler)
     return tuple(lines)

@@ -31,7 +31,7 @@ from tpkit.engines.vllm.baseline import OTHERS_GROWTH_ITEM, Baseline
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.memory.ledger import Ledger, LineItem
 from tpkit.records import dataclass
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["Budget", "requested_bytes", "compute_budget", "build_ledger", "extensible_margin", "extensible_reservation"]
 
@@ -183,7 +183,7 @@ def _budget_lines(baseline: Baseline, budget: Budget, rules: VllmRules, utilizat
                 f"{utilization} lies above the free memory less it)"))]
         return lines + [LineItem(item="outside the utilisation budget", kind="reserve", bytes=kept,
                                  source=f"free at vLLM's snapshot − requested (total × {utilization}, ceil); the "
-                                        f"extensible KV cache's margin ({budget.margin.gib:.2f} GiB) lies inside it")]
+                                        f"extensible KV cache's margin ({gib_text(budget.margin)}) lies inside it")]
     outside = budget.free_at_snapshot - budget.requested
     how = f"requested (total × {utilization}{', ceil' if rules.ceil_requested else ''})"
     if outside < Bytes(0):  # the start-up check fails: a shortfall, not memory set aside
@@ -228,7 +228,7 @@ def build_ledger(baseline: Baseline, budget: Budget, rules: VllmRules, *, utiliz
     if Bytes(0) < over <= budget.activation:  # _budget_lines: the KV cache re-uses part of the released peak
         activation_line = replace(activation_line, source=(
             f"{activation_line.source}; released (gc + torch.cuda.empty_cache) before V0 allocates the KV cache, which "
-            f"re-uses {over.gib:.2f} GiB of it: the budget (total × {utilization}) lies that far above the free "
+            f"re-uses {gib_text(over)} of it: the budget (total × {utilization}) lies that far above the free "
             "memory after the CUDA context, so 'remaining' is negative by as much"))
     lines = _budget_lines(baseline, budget, rules, utilization) + weight_lines + [activation_line]
     if rules.engine == "V1":

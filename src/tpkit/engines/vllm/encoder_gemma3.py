@@ -51,7 +51,7 @@ Releases outside 0.11.0–0.29.0 keep the plan's warning (0.10.x's ``profile_run
 from __future__ import annotations
 
 from tpkit.models.spec import ModelSpec
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["GEMMA3_WRAPPERS", "gemma3_not_modelled", "gemma3_tokens_per_item", "gemma3_profile"]
 
@@ -112,9 +112,9 @@ def gemma3_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, 
     kept = output + widened + (0 if v2_runner else pixels)
     phase = "MLP" if mlp >= attention else "attention"
     formula = (f"{items} image item(s) × {t} tokens ({patches:,} patches of {patch}×{patch}, {soft} soft tokens; "
-               f"pan-and-scan off): held {held / 2**30:.2f} GiB (pixels, patch embeddings) + block {phase} "
-               f"{max(mlp, attention) / 2**30:.2f} GiB (MLP N·(3d + 2i/tp)·a, d {d}, i {i}); kept for the text run "
-               f"{kept / 2**30:.2f} GiB (outputs"
-               f"{f' + {widened / 2**30:.2f} GiB widened to {rows:,} rows' if widened else ''}"
+               f"pan-and-scan off): held {gib_text(Bytes(held))} (pixels, patch embeddings) + block {phase} "
+               f"{gib_text(Bytes(max(mlp, attention)))} (MLP N·(3d + 2i/tp)·a, d {d}, i {i}); kept for the text run "
+               f"{gib_text(Bytes(kept))} (outputs"
+               f"{f' + {gib_text(Bytes(widened))} widened to {rows:,} rows' if widened else ''}"
                f"{'' if v2_runner else ' + dummy pixels'})")
     return Bytes(held + max(mlp, attention)), Bytes(kept), formula

@@ -89,7 +89,7 @@ from __future__ import annotations
 
 from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["LLAVA_WRAPPERS", "LLAVA_FROM", "LLAVA_TO", "LlavaDummy", "llava_dummy", "llava_not_modelled",
            "llava_profile", "select_best_resolution"]
@@ -239,8 +239,8 @@ def llava_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int, i
         "projector" if peak == projector else "merge" if peak == merge else "widening")
     formula = (f"{items} image item(s) × {dummy.tokens:,} tokens ({dummy.crops} crop(s) of {size}² px, "
                f"{grid * grid + 1} CLIP tokens each, {layers} layers): peak at the {phase} "
-               f"{peak / 2**30:.2f} GiB (tower: pixels + embeddings + MLP N·(3d + {k}i/tp)·a, d {d}, i {i}); kept "
-               f"for the text run {kept / 2**30:.2f} GiB (outputs"
+               f"{gib_text(Bytes(peak))} (tower: pixels + embeddings + MLP N·(3d + {k}i/tp)·a, d {d}, i {i}); kept "
+               f"for the text run {gib_text(Bytes(kept))} (outputs"
                f"{f' + widened to the {budget:,}-token budget' if widened else ''}"
                f"{'' if v2_runner else ' + dummy pixels'})")
     return Bytes(peak), Bytes(kept), formula

@@ -62,7 +62,7 @@ from tpkit.engines.vllm.encoder_qwen2vl_tower import (QWEN2_VL_0_11_1, QWEN2_VL_
                                                       qwen2_vl_live_set, qwen2_vl_tower)
 from tpkit.engines.vllm.mmlimits import mm_limit
 from tpkit.models.spec import ModelSpec
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["QWEN2_VL_PROCESSOR", "QWEN2_VL_WRAPPERS", "QWEN2_VL_FROM", "QWEN2_VL_TO", "qwen2_vl_dummy",
            "qwen2_vl_profile", "attention_0_11", "QWEN2_VL_0_11_1", "QWEN2_VL_0_12"]
@@ -111,10 +111,10 @@ def qwen2_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
               if live.device_norm else " and the model's copy of them" if live.copied_bytes else "")
     block = max(live.attention_bytes, live.mlp_bytes)
     formula = (f"{items} {dummy.modality} item(s) × {dummy.tokens:,} tokens{video} ({dummy.patches:,} patches of "
-               f"{p}×{p}; max_pixels {QWEN2_VL_PROCESSOR['max_pixels']:,}): held {live.held_bytes / 2**30:.2f} GiB "
-               f"(pixels{pixels}, rotary) + block {phase} {block / 2**30:.2f} GiB (attention "
+               f"{p}×{p}; max_pixels {QWEN2_VL_PROCESSOR['max_pixels']:,}): held {gib_text(Bytes(live.held_bytes))} "
+               f"(pixels{pixels}, rotary) + block {phase} {gib_text(Bytes(block))} (attention "
                f"{live.rot_how} vs MLP {tower.mlp_how}, d {tower.d}, i {tower.i}); kept for the text run "
-               f"{kept / 2**30:.2f} GiB (outputs{f' widened to the {budget:,}-token budget' if widened else ''}"
+               f"{gib_text(Bytes(kept))} (outputs{f' widened to the {budget:,}-token budget' if widened else ''}"
                f"{'' if v2_runner else ' + dummy pixels'})")
     return EncoderProfile(peak=Bytes(live.peak_bytes), kept=Bytes(kept), items=items, modality=dummy.modality,
                           tokens_per_item=dummy.tokens, formula=formula), ""

@@ -81,7 +81,7 @@ from tpkit.engines.vllm.encoder_qwen2vl_tower import (QWEN2_VL_0_11_1, QWEN2_VL_
 from tpkit.engines.vllm.mmlimits import mm_limit
 from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["QWEN3_VL_PROCESSOR", "QWEN3_VL_WRAPPERS", "QWEN3_VL_FROM", "qwen3_vl_profile"]
 
@@ -209,12 +209,12 @@ def qwen3_vl_profile(model: ModelSpec, *, release: tuple[int, int, int], tp: int
     shape = (f"{dummy.merged:,} merged tokens counted as {tokens:,} (12.5 text tokens each)"
              if dummy.merged != tokens else f"{tokens:,} tokens")
     formula = (f"{items} {modality} item(s) × {shape} ({patches:,} patches of {p}×{p}; "
-               f"max_pixels {QWEN3_VL_PROCESSOR[modality + '_longest_edge']:,}): held {held / 2**30:.2f} GiB "
+               f"max_pixels {QWEN3_VL_PROCESSOR[modality + '_longest_edge']:,}): held {gib_text(Bytes(held))} "
                f"(pixels, position embeddings, rotary, {deep} deepstack) + block {phase} "
-               f"{max(attention, mlp) / 2**30:.2f} GiB (attention {rot_how} vs MLP max(N·(3d + 2i/tp)·a, fc2's "
+               f"{gib_text(Bytes(max(attention, mlp)))} (attention {rot_how} vs MLP max(N·(3d + 2i/tp)·a, fc2's "
                f"N·(4d + i/tp)·a{' + N·d·a' if reduced else ''}), d {d}, i {i}); "
-               f"kept for the text run {kept / 2**30:.2f} GiB (outputs"
-               f"{f' + {widened / 2**30:.2f} GiB widened to {rows:,} rows' if widened else ''}"
+               f"kept for the text run {gib_text(Bytes(kept))} (outputs"
+               f"{f' + {gib_text(Bytes(widened))} widened to {rows:,} rows' if widened else ''}"
                f"{'' if v2_runner else ' + dummy pixels'})")
     return EncoderProfile(peak=Bytes(held + max(attention, mlp)), kept=Bytes(kept), items=items, modality=modality,
                           tokens_per_item=tokens, formula=formula), ""

@@ -46,7 +46,7 @@ from tpkit.engines.vllm.backend_choice import auto_attention_backend
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
-from tpkit.units import Bytes, GiB, KiB, MiB
+from tpkit.units import Bytes, GiB, KiB, MiB, gib_text
 
 __all__ = ["GraphEstimate", "GraphSample", "GRAPH_EVIDENCE", "capture_sizes", "full_capture_sizes", "graph_counts",
            "CUDAGRAPH_MODES", "spec_decode_rounding_applies", "spec_decode_rounded_sizes",
@@ -426,14 +426,14 @@ def _first_capture(attention_backend: str, piecewise: int, full: int,
     attention metadata; helper g593)."""
     full_first = FLASHINFER_WORKSPACE_BYTES if attention_backend == "FLASHINFER" and full > 0 else FIRST_CAPTURE_BYTES
     full_label = "FlashInfer workspace 394 MiB" if full_first == FLASHINFER_WORKSPACE_BYTES else \
-        f"{FIRST_CAPTURE_BYTES.gib:.3f} GiB"
+        f"{gib_text(FIRST_CAPTURE_BYTES, 3)}"
     pw_first = FIRST_CAPTURE_BYTES + piecewise_warmup
     if piecewise > 0 and piecewise_warmup.bytes and pw_first > full_first:
-        return pw_first, (f"{FIRST_CAPTURE_BYTES.gib:.3f} GiB + the first PIECEWISE warm-up's "
-                          f"{piecewise_warmup.gib:.2f} GiB (sparse indexer dummy logits)")
+        return pw_first, (f"{gib_text(FIRST_CAPTURE_BYTES, 3)} + the first PIECEWISE warm-up's "
+                          f"{gib_text(piecewise_warmup)} (sparse indexer dummy logits)")
     if full > 0 or piecewise == 0:
         return full_first, full_label
-    return FIRST_CAPTURE_BYTES, f"{FIRST_CAPTURE_BYTES.gib:.3f} GiB"
+    return FIRST_CAPTURE_BYTES, f"{gib_text(FIRST_CAPTURE_BYTES, 3)}"
 
 
 def _later_graphs(piecewise: int, full: int) -> int:
@@ -485,7 +485,7 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
     shown = "" if mode == "FULL_AND_PIECEWISE" else f" ({mode})"
     formula = (f"{runner}, {attention_backend}, {n_pw} PIECEWISE + {n_full} FULL graphs{shown}: first capture "
                f"{first} + {_later_graphs(n_pw, n_full)} graphs × {layers} layers × "
-               f"{per.bytes // 1024} KiB = {nominal.gib:.2f} GiB ± {ESTIMATE_BAND_BYTES.gib:.2f} "
+               f"{per.bytes // 1024} KiB = {gib_text(nominal)} ± {ESTIMATE_BAND_BYTES.gib:.2f} "
                + (f"(graphs.mechanism_estimate; ROCm: the per-graph term from {len(ROCM_GRAPH_EVIDENCE)} MI300X "
                   f"logs, graphs.ROCM_GRAPH_EVIDENCE)" if rocm else
                   f"(graphs.mechanism_estimate; constants fitted on "

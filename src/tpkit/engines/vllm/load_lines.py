@@ -22,7 +22,7 @@ from tpkit.models.layout import split_note
 from tpkit.models.params import per_layer_input_width
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes, format_bytes
+from tpkit.units import Bytes, format_bytes, gib_text
 
 _PER_LAYER_ROPE = frozenset({"gemma", "gemma2"})
 """model types whose attention built its own rotary embedding per layer in vLLM ≤ 0.5.4 (``GemmaRotaryEmbedding(...)``
@@ -136,7 +136,7 @@ def stage_table(model: ModelSpec, parallel: ParallelSpec, weights) -> str:
     from tpkit.models.layout import stage_sizes
 
     layers = stage_sizes(model.num_layers, parallel.pp, weights.pp_split)
-    rows = ", ".join(f"{s}: {n} layers, {b.bytes / 2**30:.2f} GiB" for s, (n, b) in enumerate(zip(layers, sizes_b)))
+    rows = ", ".join(f"{s}: {n} layers, {gib_text(b)}" for s, (n, b) in enumerate(zip(layers, sizes_b)))
     most = max(range(parallel.pp), key=lambda s: (layers[s], s))
     heavy = weights.stage
     bind = (f"stage {heavy} binds (the heaviest weights and the most layers)" if layers[heavy] == layers[most]

@@ -14,13 +14,13 @@ adds "Multiplying the GPU KV cache size by the dcp_world_size N." (0.10.2–0.11
 from __future__ import annotations
 
 from tpkit.engines.vllm.versions import VllmRules
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
-__all__ = ["gib_text", "weights_line", "available_line", "capacity_lines", "v0_profile_line",
+__all__ = ["printed_gib", "weights_line", "available_line", "capacity_lines", "v0_profile_line",
            "too_long_message", "startup_message", "no_memory_message"]
 
 
-def gib_text(amount: Bytes, rules: VllmRules) -> str:
+def printed_gib(amount: Bytes, rules: VllmRules) -> str:
     """A GiB figure as the release prints it."""
     value = amount.bytes / 2**30
     return str(round(value, 2)) if rules.weights_log == "format_gib" else f"{value:.2f}"
@@ -29,17 +29,17 @@ def gib_text(amount: Bytes, rules: VllmRules) -> str:
 def weights_line(weights: Bytes, rules: VllmRules) -> str:
     """"Model loading took …" (load time is not predicted and is left as "…")."""
     if rules.weights_log == "format_gib":
-        return f"Model loading took {gib_text(weights, rules)} GiB memory and … seconds"
+        return f"Model loading took {printed_gib(weights, rules)} GiB memory and … seconds"
     if rules.weights_log == "0.12":
-        return f"Model loading took {weights.bytes / 2**30:.4f} GiB memory and … seconds"
+        return f"Model loading took {gib_text(weights, 4)} memory and … seconds"
     if rules.weights_log == "0.11":
-        return f"Model loading took {weights.bytes / 2**30:.4f} GiB and … seconds"
+        return f"Model loading took {gib_text(weights, 4)} and … seconds"
     return f"Loading model weights took {weights.bytes / 2**30:.4f} GB"
 
 
 def available_line(available: Bytes, rules: VllmRules) -> str:
-    """"Available KV cache memory: X GiB" as V1 prints it (``v1/worker/gpu_worker.py``; the size as ``gib_text``)."""
-    return f"Available KV cache memory: {gib_text(available, rules)} GiB"
+    """"Available KV cache memory: X GiB" as V1 prints it (``v1/worker/gpu_worker.py``; the size as ``printed_gib``)."""
+    return f"Available KV cache memory: {printed_gib(available, rules)} GiB"
 
 
 def _dcp_line(dcp: int, rules: VllmRules) -> list[str]:
@@ -83,8 +83,8 @@ def too_long_message(*, max_model_len: int, needed: Bytes, available: Bytes, est
     estimate = (f" Based on the available memory, the estimated maximum model length is {estimated}."
                 if estimated > 0 else "")
     return (f"To serve at least one request with the models's max seq len ({max_model_len}), "
-            f"({needed.bytes / 2**30:.2f} GiB KV cache is needed, which is larger than the available KV cache "
-            f"memory ({available.bytes / 2**30:.2f} GiB).{estimate} Try increasing `gpu_memory_utilization` or "
+            f"({gib_text(needed)} KV cache is needed, which is larger than the available KV cache "
+            f"memory ({gib_text(available)}).{estimate} Try increasing `gpu_memory_utilization` or "
             "decreasing `max_model_len` when initializing the engine.")
 
 
@@ -97,8 +97,8 @@ def mamba_blocks_message(*, max_num_seqs: int, num_blocks: int) -> str:
 
 def startup_message(*, free: Bytes, total: Bytes, utilization: float, requested: Bytes) -> str:
     """V1's start-up check failure."""
-    return (f"Free memory on device ({free.bytes / 2**30:.2f}/{total.bytes / 2**30:.2f} GiB) on startup is less than "
-            f"desired GPU memory utilization ({utilization}, {requested.bytes / 2**30:.2f} GiB). Decrease GPU memory "
+    return (f"Free memory on device ({free.bytes / 2**30:.2f}/{gib_text(total)}) on startup is less than "
+            f"desired GPU memory utilization ({utilization}, {gib_text(requested)}). Decrease GPU memory "
             "utilization or reduce GPU memory used by other processes.")
 
 

@@ -155,7 +155,7 @@ from tpkit.models.params import per_layer_input_width, widest_dense_mlp
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.records import dataclass
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
@@ -422,7 +422,7 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
                                                                                 sm_count)
     if kept_ws.bytes:  # helper v11a: the WorkspaceManager's MoE workspace stays under every later phase of the pass
-        note = (f" + the MoE workspace kept from the first MoE layer on, {kept_ws.bytes / 2**30:.2f} GiB "
+        note = (f" + the MoE workspace kept from the first MoE layer on, {gib_text(kept_ws)} "
                 f"(v1/worker/workspace.py: it only grows)")
         for p in ("attention", "logits", "logits + sampler"):
             if p in phases:
@@ -434,7 +434,7 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         phases[DRAFTER_PHASE] = drafter_compile_phase(model, parallel.tp, tokens, act_bytes)
     if encoder is not None:
         kept = encoder.kept
-        phases = {p: (b + kept, f + f" + encoder outputs kept {kept.bytes / 2**30:.2f} GiB") for p, (b, f) in
+        phases = {p: (b + kept, f + f" + encoder outputs kept {gib_text(kept)}") for p, (b, f) in
                   phases.items()}
         phases["vision encoder (dummy items)"] = (encoder.peak, encoder.formula)
     name = max(phases, key=lambda p: phases[p][0])
