@@ -313,6 +313,12 @@ def format_bytes(n: Bytes, *, binary: bool = True, digits: int = 2) -> str:
     return f"{value} B"
 
 
+def _need_bytes(n, name: str) -> None:
+    """The fixed-unit formatters take :class:`Bytes` only (a bare number could be in any unit)."""
+    if not isinstance(n, Bytes):
+        raise TypeError(f"{name} takes Bytes, got {type(n).__name__} {n!r}; wrap a byte count as Bytes(n)")
+
+
 def unit_text(n: Bytes, unit: str, *, digits: int | None = 2, label: str | None = None) -> str:
     """``n`` in one fixed ``unit`` (any of :data:`UNITS`), whatever its size: ``'0.50 GiB'``, ``'81.00 GiB'``.
 
@@ -321,8 +327,7 @@ def unit_text(n: Bytes, unit: str, *, digits: int | None = 2, label: str | None 
     engine's own word where its printed line is mirrored verbatim, e.g. SGLang's ``'GB'`` that means GiB).
     Takes :class:`Bytes` only: a bare int raises ``TypeError``, so a count in another unit cannot slip in.
     """
-    if not isinstance(n, Bytes):
-        raise TypeError(f"unit_text takes Bytes, got {type(n).__name__} {n!r}; wrap a byte count as Bytes(n)")
+    _need_bytes(n, "unit_text")
     if unit not in UNITS:
         raise UnitError(f"unknown unit {unit!r}; expected one of {', '.join(UNITS)}")
     if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int) or digits < 0):
@@ -335,13 +340,11 @@ def unit_text(n: Bytes, unit: str, *, digits: int | None = 2, label: str | None 
 
 def gib_text(n: Bytes, digits: int | None = 2, *, label: str | None = None) -> str:
     """``n`` in GiB (2**30 B) with ``digits`` decimals: ``'0.50 GiB'`` (see :func:`unit_text`)."""
-    if not isinstance(n, Bytes):
-        raise TypeError(f"gib_text takes Bytes, got {type(n).__name__} {n!r}; wrap a byte count as Bytes(n)")
+    _need_bytes(n, "gib_text")
     return unit_text(n, "GiB", digits=digits, label=label)
 
 
 def mib_text(n: Bytes, digits: int | None = 2, *, label: str | None = None) -> str:
     """``n`` in MiB (2**20 B) with ``digits`` decimals: ``'512.00 MiB'`` (see :func:`unit_text`)."""
-    if not isinstance(n, Bytes):
-        raise TypeError(f"mib_text takes Bytes, got {type(n).__name__} {n!r}; wrap a byte count as Bytes(n)")
+    _need_bytes(n, "mib_text")
     return unit_text(n, "MiB", digits=digits, label=label)
