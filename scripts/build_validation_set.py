@@ -2294,7 +2294,214 @@ BL20_OFF["vp_789"] += (
     "hits describe its ignore list only second-hand (id 55218563188: the bf16 lm_head in the quant ignore list; id "
     "59891586584: a third party's reading adds embed_tokens, per_layer and multi_modal_projector modules); the "
     "per-layer linears of E4B come to about 0.15 GiB in 16-bit, far from the 1.3 GiB gap.")
-for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF}.items():
+# helper why21 (2026-12-06, session 21): every headline case above its engine's p90 bar (vLLM 8 %, SGLang 5 %) that
+# had no why_off gets the reading docs/accuracy.md already holds, with the section it comes from; "no reading yet"
+# where the docs hold none, with what would settle it. No rule changed, no score moved (docs/accuracy.md section
+# 6.4, "Every case above its bar carries its reason (helper why21, 2026-12-06, session 21)";
+# tests/validation/test_why_off.py fails on a headline case above its bar without one).
+WHY21 = "Helper why21, 2026-12-06 (session 21), the docs' reading copied into the record, no rule changed"
+WHY21_GPT_OSS_L4 = (
+    "gpt-oss-20b on one L4, vLLM 0.29.0 Model Runner V2 (Marlin MXFP4 experts, TRITON_ATTN). The whole miss is "
+    "non-KV memory that vLLM charged beyond the plan (docs/accuracy.md section 2, 'Re-read: vp_194-vp_196, "
+    "vp_602-vp_604, vp_715, vp_623 / vp_624', helper o19b, session 19). Read and not the cause (section 2, "
+    "'gpt-oss-20b on an L4: the nvidia-smi lead', helper goss11): the log's nvidia-smi line (read after V2's sampler "
+    "warm-up, allocator residue after the sizing), the MXFP4 repacking (freed under load_model's 20 MiB max-split "
+    "scope), the Marlin lock workspace, the V2 profile's state, the request size; and the kept Marlin MoE workspace, "
+    "0.27 GiB at T 4,096, under the 1.08 GiB cold-compile scratch (section 2, 'Recent-vLLM cases above 8 %', helper "
+    "v11a). The gap is 0.75-0.96 GiB per rank at tp 1 and at tp 2 + EP (vp_197, +7.5 %) alike and does not grow "
+    "with the FULL-graph count. Two readings fit part of it and were not applied, each failing a neighbour: a pinned "
+    "cold-compile scratch (goss11: vp_194 / vp_196 to about -4.9 %, vp_195 to about -14 %; cold18's blanket V2 "
+    "what-if made 18 cases better and 31 worse) and WorkspaceManager cutting the scratch segment (o19b: 0.81 / 0.54 "
+    "GiB at T 4,096 / 8,192, but about 0 for vp_197, which shows 0.73). No reading yet of which allocation holds it: "
+    "one 0.29.0 V2 start of gpt-oss-20b with Marlin MXFP4 and TRITON_ATTN, cold then warm, with "
+    "VLLM_LOGGING_LEVEL=DEBUG (the profiling result and 'CUDA graph pool memory' lines) would settle it (goss11)")
+WHY21_GB10 = (
+    "GB10 (unified memory): from vLLM 0.11.1 MemorySnapshot.measure takes the host's MemAvailable as the free memory, "
+    "so host memory taken between the worker's init snapshot and the end of profile_run (loader host copies, page "
+    "cache, a cold torch.compile, other programs) is charged as non-torch memory and comes off the KV cache; nothing "
+    "in the model config sizes it, and a constant for it would be a fit to these cases (docs/accuracy.md section 2, "
+    "'Unified-memory GPUs in vLLM: GB10 and Jetson Thor', helper gb11, session 11; section 6.4, 'GB10 and LoRA "
+    "misses', helper gb10; upstream vllm-project/vllm#35920)")
+WHY21_CO_TENANT = (
+    "A GLM-5.3 server shared the B200s and was still growing: 145,944 MiB per worker right after its start, 148,854 "
+    "MiB after its first requests (2.84 GiB), at a time the notes do not relate to this profile (section 2, 'Other "
+    "processes on the GPU as a case fact', helper co13)")
+WHY21_OFF = {
+    "vp_194": f"{WHY21}: +39.9 % (115,842 tokens planned, 82,819 printed; 0.95 GiB beyond the plan). {WHY21_GPT_OSS_L4}",
+    "vp_196": f"{WHY21}: +39.8 % (115,297 tokens planned, 82,453 printed; 0.95 GiB beyond the plan). {WHY21_GPT_OSS_L4}",
+    "vp_195": f"{WHY21}: +33.1 % (174,380 tokens planned, 130,986 printed; 0.75 GiB beyond the plan). {WHY21_GPT_OSS_L4}",
+    "vp_261": (
+        f"{WHY21}: +28.6 % (113,392 tokens planned, 88,176 printed; Qwen3-30B-A3B-FP8, 0.13.0, outside its band). "
+        f"{WHY21_GB10}. This start compiled cold ('Cache the graph of compile range (1, 2048)'): its non-KV, "
+        "non-weight memory is 2.81 GiB against 1.66 planned, where the same host and container loading its graphs "
+        "warm (vp_260) shows 2.17 against 1.67 and is +1.5 %, inside its band; the cold logs of that host hold 1.1-2.3 "
+        "GiB more (section 6.4, 'vLLM cases outside 8 %, session 8', helper vp92; 'Committed log files, round mv11'). "
+        "The MoE path (Triton block-FP8 fused MoE, about 0.12 GiB of intermediates under the 1.38 GiB sampler) comes "
+        "nowhere near (vp92). No reading of the term's size: the host's MemAvailable through the cold compile, or a "
+        "printed profile split, on this host would settle it"),
+    "vp_400": (
+        f"{WHY21}: +647.8 % (290,510 tokens planned, 38,847 printed; gemma-4-26b-a4b-it with four LoRA slots, 0.25.0, "
+        f"util 0.55). {WHY21_GB10}. Itemised from the source's results file (gb10, then at 253,201 planned tokens): "
+        "the load delta (weights, rotary, the LoRA stacks) is planned within 0.3 % of the printed 53.62 GiB and the "
+        "printed tokens follow from the printed 1.54 GiB (tpkit explain rebuilds 38,693-38,955), so about 8.3 GiB of "
+        "non-KV memory lies beyond the device-side terms. The file's own free -g readings show host memory held after "
+        "the load: 113 GB available before the launch, 44-50 GB about ten seconds after the second shard, where a "
+        "torch-only load of 53.62 GiB would leave about 57-58 GB (7-13 GiB held; which process is not stated). No "
+        "rule: the size depends on the loader, the compile cache and the host"),
+    "vp_440": (
+        f"{WHY21}: +10.7 % (907,481 tokens planned, 820,013 printed; Qwen3.8-27B bf16, 0.27.1, outside its band). "
+        f"{WHY21_GB10}. The activation matches the print (encoder phase 1.88 vs the printed 1.84 GiB peak less the "
+        "graph estimate; section 2, 'The cold-compile scratch explained', helper v11b); the rest is GB10's 4.64 GiB "
+        "'consumed' above the weights (the log's 'Available RAM: 56.30 GiB' at the weight load is 4.6 GiB below what "
+        "the weights leave: host memory taken after the init snapshot, gb10) and a printed graph estimate of 1.94 "
+        "GiB against tpkit's 0.94, while the log's own capture of all 86 graphs took 0.94: profile_cudagraph_memory "
+        "samples cudaMemGetInfo, which on unified memory moves with the page cache (section 2, 'vLLM's CUDA-graph "
+        "estimate on GB10', helper gb10g). Both are host effects, not derivable from the inputs"),
+    "vp_599": (
+        f"{WHY21}: +287.2 % (4,278,751 tokens planned, 1,105,096 printed; DeepSeek-V4-Flash on two GB10 nodes, the "
+        f"community image aidendle94/sparkrun-vllm-ds4-gb10:production-v2, 0.21.1 with patches). {WHY21_GB10}. Each "
+        "node reads all 46 shards (the source's SETUP-NOTES: about 470 GB of model files in page cache on the head). "
+        "Only the token count is quoted, no 'Available KV cache memory'; with vp_600 (the other profile of the same "
+        "image) the two implied budgets differ by 2.36 GiB where tpkit's differ by 0.08, so the image holds something "
+        "sized by the context or the batch that stock vLLM does not; the per-token layout is unlikely to be the cause "
+        "(stock 0.25.0 on SM 12.0, vp_593: 193.7 K tokens/GiB against tpkit's 220 K here) (gb11). No reading yet of "
+        "the image's term: its patch set and a start-up log with 'Available KV cache memory' would settle it"),
+    "vp_600": (
+        f"{WHY21}: +173.5 % (11.54x planned, 4.22x printed concurrency; DeepSeek-V4-Flash on two GB10 nodes, the "
+        f"community image aidendle94/sparkrun-vllm-ds4-gb10:production-v2, 0.21.1 with patches). {WHY21_GB10}. Each "
+        "node reads all 46 shards (about 470 GB of model files in page cache on the head). Only the concurrency line "
+        "is quoted; with vp_599 (the other profile of the same image) the two implied budgets differ by 2.36 GiB where "
+        "tpkit's differ by 0.08, so the image holds something sized by the context or the batch that stock vLLM does "
+        "not (gb11). No reading yet of the image's term: its patch set and a start-up log with 'Available KV cache "
+        "memory' would settle it"),
+    "vp_605": (
+        f"{WHY21}: +16.7 % (52,608 tokens planned, 45,088 printed; Qwen3-8B, 0.27.1, outside its band): about 1.04 "
+        f"GiB of KV memory less than planned (7.23 planned, 6.19 implied; gb11). {WHY21_GB10}. The figure is the "
+        "control run of a KVBM launcher, quoted in prose, whose other runs (an 8 GB KVBM host tier) reuse the same "
+        "container name; whether anything else ran on the box, and the compile-cache state, are not stated (gb11). No "
+        "reading yet: the run's own log (the source repository's results/logs) with its profile line, or the host's "
+        "MemAvailable over the start, would settle it"),
+    "vp_602": (
+        f"{WHY21}: +46.6 % (254,134 tokens planned, 173,306 printed; Qwen3.8-27B-FP8, B200 tp 2, 0.30.0 V2, util "
+        "0.14). The KV layout is right (30,351 printed tokens per GiB, 30,370 planned); the whole miss is 2.66 GiB of "
+        "non-KV memory beyond the plan (o19b), with weights 14.09 printed against 13.84 planned. "
+        f"{WHY21_CO_TENANT}. The notes call this start 'deflated, probably because GLM was still growing during its "
+        "profiling' (a guess, not a reading), and a restart at 0.14 with MTP-2 printed 7.48 GiB / 200,791 tokens, "
+        "not 5.71 (section 2, 'Recent-vLLM cases above 8 %', helper v11a); had all of GLM's 2,910 MiB gain fallen "
+        "inside the profile, the case would have moved from +55.0 % to +5.0 % at co13's plan. A co-tenant effect "
+        "tpkit cannot know; the co-tenant's memory over this profile window would settle it (v11a left marking the "
+        "case not predicted to the lead)"),
+    "vp_603": (
+        f"{WHY21}: +61.8 % (581,319 tokens planned, 359,197 printed; Qwen3.5-4B, B200 tp 1, 0.30.0 V2, util 0.16). "
+        "The KV layout is right (31,019 printed tokens per GiB, 31,038 planned). The printed CUDA-graph estimate, 7.12 "
+        "GiB against 0.49 planned, is most of the miss, while the real capture of the same 24 graphs took 0.07 GiB; "
+        "the rest, 1.85 GiB for peak and non-torch, is 0.43 over tpkit's 1.42. 0.30.0's profile_cudagraph_memory "
+        "reads device-wide free memory (torch.accelerator.get_memory_info) around the sampled captures and takes "
+        "first + 8 x second FULL sample, so any other allocation during the second sample counts 8 times; the source "
+        "has no 7 GiB term (section 2, 'Re-read: vp_194-vp_196, vp_602-vp_604, ...', helper o19b; 'Recent-vLLM cases "
+        f"above 8 %', helper v11a). {WHY21_CO_TENANT}; GLM's own estimate, made alone, was 1.77 GiB for a capture of "
+        "0.42. Co-tenant growth or lazy first-capture allocations, neither derivable from the inputs; the same command "
+        "started alone on the GPU would settle which"),
+    "vp_623": (
+        f"{WHY21}: +8.9 % (152,397 tokens planned, 139,914 printed; Qwen3.5-9B, one RTX 4090, 0.21.0, a repeat start "
+        "planned warm), inside its band. With vp_624 (the same project's start at another util, max_model_len and "
+        "dtype) tpkit plans 0.388 / 0.389 GiB less non-KV memory than vLLM charged: the two gaps agree within 0.001 "
+        "GiB, weights exact (16.8). Read in the 0.21.0 wheel and not the cause (section 2, 'Re-read: vp_194-vp_196, "
+        "vp_602-vp_604, vp_715, vp_623 / vp_624', helper o19b): the backend is FLASH_ATTN (supports_block_size(528), "
+        "head 256), so FlashInfer's 394 MiB workspace, which equals the gap to 3 MiB, is not on this path; the GDN "
+        "prefill is Triton/FLA; the V1 graph estimate measures warm-up and capture together, and the records quote no "
+        "'Estimated CUDA graph memory' line, so tpkit's 0.16 GiB cannot be checked. No reading yet: a log of a 0.21 "
+        "text-only Qwen3.5 run that prints the graph estimate or the debug profile line would settle it (o19b)"),
+    "vp_624": (
+        f"{WHY21}: +17.5 % (69,416 tokens planned, 59,068 printed; Qwen3.5-9B, one RTX 4090, 0.21.0, a repeat start "
+        "planned warm), inside its band. With vp_623 (the same project's start at another util, max_model_len and "
+        "dtype) tpkit plans 0.389 / 0.388 GiB less non-KV memory than vLLM charged: the two gaps agree within 0.001 "
+        "GiB, weights exact (16.8); this pool is 2.22 GiB printed, so the same bytes weigh twice as much. Read in the "
+        "0.21.0 wheel and not the cause (section 2, 'Re-read: vp_194-vp_196, vp_602-vp_604, vp_715, vp_623 / "
+        "vp_624', helper o19b): FLASH_ATTN, not FlashInfer's 394 MiB workspace (which equals the gap to 3 MiB); the "
+        "GDN prefill is Triton/FLA; no 'Estimated CUDA graph memory' line quoted to check tpkit's 0.16 GiB. No reading "
+        "yet: a log of a 0.21 text-only Qwen3.5 run that prints the graph estimate or the debug profile line would "
+        "settle it (o19b)"),
+    "vp_676": (
+        f"{WHY21}: +117.8 % (14,126 blocks planned, 6,487 printed; TheBloke Mixtral-8x7B-Instruct AWQ at tp 2 on two "
+        "A100-80GB, 0.2.7 V0, util 0.5, eager, 32,768). tpkit replays 0.2.x's expert-parallel Mixtral MoE and AWQ's "
+        "split-K fp32 accumulation buffer (engines/vllm/mixtral_v0.py; section 2, 'Mixtral's expert-parallel MoE in "
+        "0.2.5-0.3.0', helper old02, and 'vLLM 0.2.x: the split-K sum's fp32 buffer (vp_676)', helper old03); the "
+        "printed blocks still imply about 33.3 GiB outside the KV cache per rank against 25.9 planned, about 7.4 GiB "
+        "more reserved. Read and ruled out (old02, old03): the weights (nvidia-smi's 20,238 MiB after the start fits "
+        "11.5 GiB of weights), the router and expert-weight tensors, mul_ by the fp32 expert weights, AWQ's reshape, "
+        "profile_run's T (32,768), the sampler, xformers' GQA expand, NCCL's held blocks. No reading yet: the 0.2.7 "
+        "profile's max_memory_reserved / a torch.cuda.memory_snapshot() of this checkpoint at tp 2 would settle it"),
+    "vp_715": (
+        f"{WHY21}: +15.4 % (5,040 tokens planned, 4,368 printed; Qwen2.5-72B bf16 at tp 2 on two H100 SXM, 0.19.1, "
+        "util 0.92, graphs on; the figure is the start-up refusal's 'caps context at 4,368', paraphrased in a table), "
+        "inside its band (0-14,496). The pool is 0.67 GiB printed against 0.77 planned: 0.10 GiB on a 78 GiB budget, "
+        "smaller than the band of the one-sample nccl[nvlink:2] cell it uses, so a 0.7 GiB pool turns it into 15 % "
+        "(section 2, 'Re-read: ...', helper o19b: nothing to read). The large terms are read in the 0.19.1 wheel: the "
+        "FlashInfer all-reduce fusion workspace, one 512 MiB multicast granule per buffer on SM 9.0 (section 2, "
+        "helpers c715, c715b, fi20; engines/vllm/baseline.py). A start that prints its full profile lines would place "
+        "the last 0.10 GiB"),
+    "vp_731": (
+        f"{WHY21}: -14.5 % (44,976 tokens planned, 52,608 printed; gemma-3-1b-it on an A100-40GB MIG 1g.5gb slice, "
+        "0.10.1.1 V1, util 0.86, 32,768), inside its band (35,200-54,752). The slice's total is not printed; the "
+        "catalog's 4.75 GiB (torch's figure for such a slice) is assumed. Printed 1.40 GiB available: 0.86 x 4.75 - "
+        "1.9147 - 1.40 = 0.770 GiB beyond the weights, where tpkit plans an activation peak of 0.879 (the sampler, 256 "
+        "x 262,144 x 14 B) and cuBLAS 0.090 = 0.969, 0.199 GiB more (section 5, 'MIG slices', helper mig18; section "
+        "6.4, round bl17b). 0.10.1 prints no split of that gap and has no graph estimate; the RTX PRO 4500 slices' "
+        "-2.2 ... -7.7 % share its sign. No reading yet: the slice's printed total and a debug profile line (torch "
+        "peak, non-torch) would settle it"),
+    "vp_742": (
+        f"{WHY21}: -10.4 % (3.11x planned, 3.47x printed concurrency; Qwen3-8B FP8-dynamic on one RTX 5070 Ti under "
+        "WSL2, 0.23.0 V1 runner, util 0.90), inside its band. The post's table rounds weights and KV to 0.1 GiB: "
+        "printed overhead 1.63 GiB (weights 8.8, KV 3.9) against 2.03 planned (cold-compile peak 1.16, graph "
+        "estimate 0.60, cuBLAS 0.27), so tpkit over-plans 0.40 GiB, as it does 0.43 for vp_743 and 0.30 for vp_741 "
+        "(-4.4 %) of the same post (section 2, 'Consumer Blackwell outliers, AWQ / FP8 / NVFP4 at 0.23-0.30', helper "
+        "o19a). A warm start for the three would give +4.0 / +22.7 / +4.0 %, so no one compile state fits the three "
+        "rounded rows, and the post does not say which starts were first. WSL2 adds no GPU-memory term in 0.23.0 "
+        "(in_wsl: host pinning and spawn only). The start order (which start compiled cold) or the full logs' profile "
+        "lines would settle it"),
+    "vp_743": (
+        f"{WHY21}: -11.9 % (1.71x planned, 1.94x printed concurrency; Qwen3-14B NVFP4 on one RTX 5070 Ti under WSL2, "
+        "0.23.0 V1 runner, util 0.90), inside its band. The post's table rounds weights and KV to 0.1 GiB: printed "
+        "overhead 1.93 GiB (weights 9.97, KV 2.43) against 2.36 planned (cold-compile peak 1.45, graph estimate "
+        "0.65), so tpkit over-plans 0.43 GiB, and its weights are 0.15 GiB short (9.82), as it over-plans 0.40 for "
+        "vp_742 and 0.30 for vp_741 (-4.4 %) of the same post (section 2, 'Consumer Blackwell outliers, AWQ / FP8 / "
+        "NVFP4 at 0.23-0.30', helper o19a). A warm start for the three would give +4.0 / +22.7 / +4.0 %, so no one "
+        "compile state fits the three rounded rows, and the post does not say which starts were first. WSL2 adds no "
+        "GPU-memory term in 0.23.0. The start order or the full logs' profile lines would settle it"),
+    "vp_770": (
+        f"{WHY21}: +20.3 % (123,312 tokens planned, 102,544 printed; Qwen2.5-7B-Instruct bf16 on one RTX 4090 under "
+        "WSL2, 0.27.1, util 0.92, 8,192, outside its band): 5.48 GiB of KV printed at 56 KiB per token against 6.59 "
+        "planned, 1.11 GiB of non-KV memory beyond the plan. The same script's next two starts on the same card land "
+        "close (GPTQ-Int4 vp_771 +1.7 %, FP8-dynamic vp_772 +3.7 %), so the card's WSL2 total and the desktop are not "
+        "the cause alone. The log's nvidia-smi while serving prints 22,951 MiB for this start against 23,859 / 23,792 "
+        "for the other two: the bf16 engine held about 0.9 GiB less once serving while its pool is smaller, i.e. "
+        "memory counted in the profile (peak or non-torch) and released after, of the size of the bf16 LM head "
+        "(152,064 x 3,584 x 2 B = 1.02 GiB) (section 6.4, round bl19, helper bl19). It is the script's first start (a "
+        "cold compile likely; the other two may have been cold too), so the cold-compile scratch tpkit plans does not "
+        "explain it alone. No reading yet: the start's profile lines (torch peak, non-torch) would settle which term"),
+    "vp_773": (
+        f"{WHY21}: -12.0 % (66,144 tokens planned, 75,152 printed; Qwen3-0.6B eager on one RTX 3060 12GB, native "
+        "Linux, 0.19.0, util 0.75, 8,192, outside its band). Printed 8.03 GiB of KV and 1.12 GiB of weights, 9.15 GiB, "
+        "more than util x the printed total (0.75 x 11.63 = 8.72 GiB): the run's non-KV charge came out near -0.4 GiB. "
+        "vLLM 0.19 reads the non-torch increase from the device's free memory (gpu_worker.determine_available_memory, "
+        "utils.memory_profiling), and the desktop that held about 2.6 GiB of the card at 15:05 (free 9.02 of 11.63) "
+        "must have released some during the 12-minute download and profile; tpkit plans a non-negative charge "
+        "(section 6.4, round bl19b, helper bl19b). The same host's next start (vp_774, util 0.60, weights cached) is "
+        "+2.5 %. Not a rule gap tpkit can close from the flags: the input would be the other processes' memory over "
+        "time (free_at_start covers only the start)"),
+    "gs_011": (
+        f"{WHY21}: +6.3 % (1,036,544 tokens planned, 975,424 printed; DeepSeek-V3.2-Exp, B200 tp 8 dp 8 with DP "
+        "attention, SGLang 0.5.4 rules for PR #11309's branch), inside its band (973,056-1,098,688), above SGLang's "
+        "5 % bar. The pool's per-token cell (the MLA latent plus 128 fp8 indexer keys and one fp32 scale) is read in "
+        "the 0.5.3-0.5.10 wheels; the PR's two runs (f 0.8: 1,462,784 tokens; the default f: 975,424) imply about 93 "
+        "GiB of weights per GPU against tpkit's 90.3 GiB, so the gap is the weights, not the pool (docs/accuracy.md "
+        "section 1, 'DeepSeek sparse attention pools', helper dsa). The config is assumed (DeepSeek-V3.2's whole "
+        "config.json for V3.2-Exp, the same DeepseekV32ForCausalLM geometry). No reading yet of the 2.7 GiB: "
+        "V3.2-Exp's own config.json and safetensors index, or a log of the run printing 'Load weight end ... mem "
+        "usage', would settle it"),
+}
+for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
