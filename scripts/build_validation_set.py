@@ -1631,6 +1631,14 @@ SGLANG_PUBLIC = {
     # Qwen3-Coder-30B-A3B-Instruct, TP 2 on two cards of an 8x H200 host, mfs 0.85, context 262,144, 0.5.13 (its launch
     # script, id 56706735933, and /get_server_info capture, id 56856600245)
     "gs_335": ("0.5.13", "the server's /get_server_info 'version': '0.5.13'", {}, None),
+    # helper gs21 (2026-12-06, session 21), added blind: bowenwan6/sglang-vllm-profiler (the repository of gs_250's
+    # snapshot), Qwen3-VL-8B-Instruct bf16 on one card of its 8x H200 host: run 2's environment snapshot (main
+    # 0c8049d9b of 2026-05-21, id 62304934542) and the PCG debug case D4 (main 62c505a196 of 2026-06-08, id 62079226025,
+    # --enforce-piecewise-cuda-graph, a flag tpkit does not take)
+    "gs_336": ("0.5.12", "'0.0.0.dev1+g0c8049d9b' (#25826), snapshot of 2026-05-21: after 0.5.12 (2026-05-16), before "
+                         "0.5.13 (2026-06-11): tpkit's 0.5.12 rules", {}, None),
+    "gs_337": ("0.5.12", "main 62c505a196 pulled and run 2026-06-08: after 0.5.12 (2026-05-16), before 0.5.13 "
+                         "(2026-06-11): tpkit's 0.5.12 rules", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
