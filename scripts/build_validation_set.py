@@ -1639,6 +1639,15 @@ SGLANG_PUBLIC = {
                          "0.5.13 (2026-06-11): tpkit's 0.5.12 rules", {}, None),
     "gs_337": ("0.5.12", "main 62c505a196 pulled and run 2026-06-08: after 0.5.12 (2026-05-16), before 0.5.13 "
                          "(2026-06-11): tpkit's 0.5.12 rules", {}, None),
+    # helper gs21: an inference-benchmark project's pin-verification note (search-index id 68480202264, 2026-09-18):
+    # Qwen2.5-3B-Instruct-AWQ on one RTX 4050 Laptop GPU (6,141 MiB, WSL2), SGLang 0.5.20 image, context 2,048, 32
+    # running, chunk 2,048; awq at mfs 0.80 / 0.60, awq_marlin at 0.80, and STANDALONE with a Qwen2.5-0.5B-Instruct draft
+    **{cid: ("0.5.20", "image lmsysorg/sglang:v0.5.20-runtime ('sglang 0.5.20' inside it)", over, None)
+       for cid, over in (("gs_338", {}), ("gs_339", {}), ("gs_340", {}),
+                         ("gs_341", {"speculative_algorithm": "STANDALONE",
+                                     "speculative_draft_model_path": "Qwen--Qwen2.5-0.5B-Instruct.json",
+                                     "speculative_num_steps": 3, "speculative_eagle_topk": 1,
+                                     "speculative_num_draft_tokens": 4, "cuda_graph_max_bs": 32}))},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
