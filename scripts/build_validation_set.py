@@ -1631,6 +1631,23 @@ SGLANG_PUBLIC = {
     # Qwen3-Coder-30B-A3B-Instruct, TP 2 on two cards of an 8x H200 host, mfs 0.85, context 262,144, 0.5.13 (its launch
     # script, id 56706735933, and /get_server_info capture, id 56856600245)
     "gs_335": ("0.5.13", "the server's /get_server_info 'version': '0.5.13'", {}, None),
+    # helper gs21 (2026-12-06, session 21), added blind: bowenwan6/sglang-vllm-profiler (the repository of gs_250's
+    # snapshot), Qwen3-VL-8B-Instruct bf16 on one card of its 8x H200 host: run 2's environment snapshot (main
+    # 0c8049d9b of 2026-05-21, id 62304934542) and the PCG debug case D4 (main 62c505a196 of 2026-06-08, id 62079226025,
+    # --enforce-piecewise-cuda-graph, a flag tpkit does not take)
+    "gs_336": ("0.5.12", "'0.0.0.dev1+g0c8049d9b' (#25826), snapshot of 2026-05-21: after 0.5.12 (2026-05-16), before "
+                         "0.5.13 (2026-06-11): tpkit's 0.5.12 rules", {}, None),
+    "gs_337": ("0.5.12", "main 62c505a196 pulled and run 2026-06-08: after 0.5.12 (2026-05-16), before 0.5.13 "
+                         "(2026-06-11): tpkit's 0.5.12 rules", {}, None),
+    # helper gs21: an inference-benchmark project's pin-verification note (search-index id 68480202264, 2026-09-18):
+    # Qwen2.5-3B-Instruct-AWQ on one RTX 4050 Laptop GPU (6,141 MiB, WSL2), SGLang 0.5.20 image, context 2,048, 32
+    # running, chunk 2,048; awq at mfs 0.80 / 0.60, awq_marlin at 0.80, and STANDALONE with a Qwen2.5-0.5B-Instruct draft
+    **{cid: ("0.5.20", "image lmsysorg/sglang:v0.5.20-runtime ('sglang 0.5.20' inside it)", over, None)
+       for cid, over in (("gs_338", {}), ("gs_339", {}), ("gs_340", {}),
+                         ("gs_341", {"speculative_algorithm": "STANDALONE",
+                                     "speculative_draft_model_path": "Qwen--Qwen2.5-0.5B-Instruct.json",
+                                     "speculative_num_steps": 3, "speculative_eagle_topk": 1,
+                                     "speculative_num_draft_tokens": 4, "cuda_graph_max_bs": 32}))},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
@@ -2501,7 +2518,29 @@ WHY21_OFF = {
         "V3.2-Exp's own config.json and safetensors index, or a log of the run printing 'Load weight end ... mem "
         "usage', would settle it"),
 }
-for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF}.items():
+_GS21_WSL2 = (
+    "no rule changed (helper gs21, 2026-12-06). SGLang 0.5.20 sizes the pool from the free memory it measures "
+    "before the weights (torch.cuda.mem_get_info in utils/common.py get_available_gpu_memory; the slack is "
+    "pre_model_load_memory x (1 - mem_fraction_static), mem_cache/kv_cache_configurator.py), with no WSL2 branch. "
+    "tpkit plans that free memory as the card's WSL2 total (6,141 MiB = 5.997 GiB) less the Ada CUDA context and "
+    "init (0.58 GiB): 5.42 GiB. The source prints no 'Load weight begin. avail mem', but its two awq starts at "
+    "0.80 and 0.60 (57,014 and 28,239 tokens of 36,864 B, the same weights) give it: 0.2 x F = 1.957 - 0.970 GiB, "
+    "F = 4.94 GiB, 1.06 GiB below the total and 0.48 GiB below the plan (the WSL2 SGLang cases that print it, with "
+    "a desktop on the card, sit 1.2-1.3 GiB below theirs: sg_044 24.00 -> 22.76, gs_030 15.99 -> 14.70 GiB). With F = 4.94 GiB the plan lands within +1.3 % "
+    "(gs_338 +0.9, gs_339 +0.6, gs_340 +1.3 %). The free memory at start is a machine input (tpkit plan "
+    "--machine), not an engine rule")
+GS21_OFF = {  # helper gs21 (2026-12-06, session 21): blind misses above 8 % (round gs21, docs/accuracy.md §6.4)
+    "gs_338": "Blind +17.8 % (67,188 planned, 57,014 printed), " + _GS21_WSL2 + ".",
+    "gs_339": "Blind +26.2 % (35,632 planned, 28,239 printed), " + _GS21_WSL2 + ".",
+    "gs_340": "Blind +18.3 % (67,188 planned, 56,786 printed), " + _GS21_WSL2 + "; awq_marlin prints 228 tokens "
+              "(8 MiB) fewer than awq, a kernel-side buffer tpkit does not separate.",
+    "gs_341": "Blind +41.4 % (24,231 planned, 17,142 printed), " + _GS21_WSL2 + "; with F = 4.94 GiB the STANDALONE "
+              "start is still +7.6 %: the draft's printed load usage is 0.98 GB where tpkit plans 0.92 GiB for "
+              "Qwen2.5-0.5B-Instruct's parameters, and 0.06 GiB of budget at 61,440 B per token (the target's 36,864 "
+              "plus the draft's 24,576 set aside) is the remaining 1,300 tokens; one case, so no rule.",
+}
+for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
+                   **GS21_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

@@ -131,6 +131,11 @@ Helper bl20b (2026-12-06, session 20): vp_802 / vp_803 (Qwen3-Coder-Next-FP8 on 
 rule changed: vLLM 380 -> 386 listed, 367 -> 373 scored, median 1.41 -> 1.47 %, p90 10.37 %, 317/373 inside (inside
 level loosened 0.85 -> 0.84, with and without own logs); gs_335 (Qwen3-Coder-30B-A3B TP 2 on H200, SGLang 0.5.13, -0.3 %,
 inside): SGLang 88 scored, median 0.37 %, p90 2.70 % (levels unchanged; §6.4, round bl20b).
+Helper gs21 (2026-12-06, session 21): gs_336 / gs_337 (Qwen3-VL-8B on an H200, main builds of May / June 2026, the
+second with --enforce-piecewise-cuda-graph: +0.0 / +0.6 %) and gs_338-gs_341 (Qwen2.5-3B-Instruct-AWQ on an RTX 4050
+Laptop under WSL2, SGLang 0.5.20: +17.8 / +26.2 / +18.3 / +41.4 %, the WSL2 free memory at start) added blind, no rule
+changed: SGLang 112 -> 118 listed, 88 -> 94 scored, median 0.37 -> 0.40 %, p90 2.70 -> 2.81 %, 81/88 -> 83/94 inside
+(inside level loosened 0.90 -> 0.88, with and without own logs; §6.4, round gs21).
 """
 
 from pathlib import Path
@@ -141,7 +146,7 @@ import harness
 from tests.scripts_testlib import load_script
 
 REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch (targets: see the module doc)
-    "sglang": (0.005, 0.030, 0.90),  # 2026-12-03 merged main, 29 scored: median 0.32 %, p90 1.76 %, 28/29 inside;
+    "sglang": (0.005, 0.030, 0.88),  # helper gs21 (2026-12-06): gs_336-gs_341 blind, 94 scored, 83/94 inside: 0.90 -> 0.88  # 2026-12-03 merged main, 29 scored: median 0.32 %, p90 1.76 %, 28/29 inside;
                                      # before, helper npr's 28 scored: median 0.38 %, p90 2.27 %, 26/28 inside
                                      # (sg_037 MI300X, sg_044 RTX 3090 under WSL2 outside; gs_013 inside since the
                                      # pre-0.4.0 untied lm_head rule; §6.4); the load term is partly in-sample (§5).
@@ -678,7 +683,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # 373 scored, median 1.47 %, p90 10.37 %, 317/373 inside: LOOSENED inside 0.85 -> 0.84
 }
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
-    "sglang": (0.005, 0.030, 0.90),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
+    "sglang": (0.005, 0.030, 0.88),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
+    # helper gs21 (2026-12-06): gs_336-gs_341 blind: 94 scored, median 0.42 %, p90 2.87 %, 83/94 inside: inside -> 0.88
     "vllm": (0.016, 0.104, 0.84),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
     # helper bl16b (2026-12-05): vp_683 added blind: 285 scored, p90 8.53 %, 246/285 inside: LOOSENED p90 -> 0.086
     # session 16 merged (lead): 304 scored, median 1.38 %, p90 7.42 %: TIGHTENED p90 -> 0.080
