@@ -38,8 +38,8 @@ def prepare(data: bytes | bytearray | str) -> tuple[str, bytes | None, tuple[str
     raw = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
     notes: list[str] = []
     if b"\r" in raw:
-        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        notes.append("CR / CRLF line ends read as line breaks")
+        raw, cr_notes = _line_ends(raw)
+        notes += cr_notes
     if b"\x00" in raw:
         raw = raw.replace(b"\x00", b"")
         notes.append("NUL characters removed")
@@ -98,6 +98,33 @@ def strip_wrappers(text: str | bytes) -> tuple[str | bytes, tuple[str, ...]]:
     return text, tuple(notes)
 
 
+_REDRAWN = re.compile(r"(?m)^(?:[^\r\n]*\r)+(?=[^\r\n])")
+_TRAILING_CR = re.compile(r"\r+(?=\n|\Z)")
+_REDRAWN_B = re.compile(_REDRAWN.pattern.encode())
+_TRAILING_CR_B = re.compile(_TRAILING_CR.pattern.encode())
+
+
+def _line_ends(text):
+    """(text with Unix line ends, notes), for ``str`` or ``bytes``.  CRLF is a line end.  A bare CR inside a line is a
+    progress bar redrawing itself (tqdm: ``\\rLoading … 25%\\rLoading … 50%``): the line is read as a terminal shows
+    it, its last state, so the line numbers stay the file's (what ``grep -n`` and ``sed -n`` count).  A text with CRs
+    and no LF at all (old Mac line ends) reads every CR as a line end."""
+    cr, lf = ("\r", "\n") if isinstance(text, str) else (b"\r", b"\n")
+    redrawn, trailing = (_REDRAWN, _TRAILING_CR) if isinstance(text, str) else (_REDRAWN_B, _TRAILING_CR_B)
+    if lf not in text:
+        return text.replace(cr, lf), ("CR line ends read as line breaks",)
+    notes = []
+    if cr + lf in text:
+        text = text.replace(cr + lf, lf)
+        notes.append("CRLF line ends read as line breaks")
+    text = trailing.sub(text[:0], text)
+    text, count = redrawn.subn(text[:0], text)
+    if count:
+        notes.append(f"{count:,} line(s) redrawn with a bare CR (progress bars) read as a terminal shows them, "
+                     "their last state")
+    return text, tuple(notes)
+
+
 def decode(data: bytes | bytearray | str) -> tuple[str, tuple[str, ...]]:
     """Text of a log and notes on what decoding had to repair (never raises)."""
     if isinstance(data, str):
@@ -119,8 +146,8 @@ def normalise(text: str) -> tuple[str, tuple[str, ...]]:
     """Unix line ends and no NUL bytes; notes say what was changed (colour codes: :func:`clean_line`)."""
     notes: list[str] = []
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        notes.append("CR / CRLF line ends read as line breaks")
+        text, cr_notes = _line_ends(text)
+        notes += cr_notes
     if "\x00" in text:
         text = text.replace("\x00", "")
         notes.append("NUL characters removed")
