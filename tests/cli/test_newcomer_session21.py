@@ -85,7 +85,7 @@ def test_one_start_gives_no_note_and_data_parallel_cores_are_one_start(capsys, t
     """The rule does not split a single start: vLLM's data-parallel engine cores each print 'Initializing a V1 LLM
     engine' (EngineCore_DP0, EngineCore_DP1) under one API server."""
     assert not _starts_note(_explain(capsys, VLLM_OK)) and not _starts_note(_explain(capsys, SYNTHETIC_KIMI))
-    from tpkit.logs.starts import last_start
+    from tpkit.logs.text import last_start
 
     dp = ("(APIServer pid=1) INFO 06-18 09:16:00 [api_server.py:1] vLLM API server version 0.22.1\n"
           "(EngineCore_DP0 pid=7) INFO 06-18 09:16:27 [core.py:112] Initializing a V1 LLM engine (v0.22.1) with config\n"

@@ -16,8 +16,7 @@ from tpkit.logs.printed import PrintedSize
 from tpkit.logs.run import build_run
 from tpkit.logs.scan import Scan, scan_text
 from tpkit.logs.settings import Setting
-from tpkit.logs.starts import last_start
-from tpkit.logs.text import prepare
+from tpkit.logs.text import last_start, prepare
 
 __all__ = ["parse_log"]
 

@@ -389,8 +389,8 @@ def _dtype(text: dict, where: str, assumptions: list[str]) -> str:
         return "bfloat16"
     found = lookup_dtype(str(value))
     if found is None or found.name not in WEIGHT_DTYPES:
-        raise ConfigError(f"{where}: torch_dtype {value!r} is not one of {sorted(WEIGHT_DTYPES)}; set it in the "
-                          "config.json to the dtype the checkpoint's weights are stored in (the safetensors headers' "
+        raise ConfigError(f"{where}: torch_dtype {value!r} is not one of {sorted(WEIGHT_DTYPES)}; fix the config.json: "
+                          "set it to the dtype the checkpoint's weights are stored in (the safetensors headers' "
                           "dtype, e.g. \"bfloat16\"), or delete the key and tpkit assumes "
                           "bfloat16 and says so")
     return found.name
