@@ -26,7 +26,8 @@ def _verdict(capsys, *argv) -> str:
 
 
 def test_vllm_tp_fix_is_replanned_with_derived_weights(capsys):
-    # vl_125: vLLM 0.13.0, Qwen2.5-Coder-32B-Instruct-AWQ at tp 1, 'Model loading took 18.1425 GiB' (log line 33).
+    # vl_125: vLLM 0.13.0, Qwen2.5-Coder-32B-Instruct-AWQ at tp 1, 'Model loading took 18.1425 GiB' (log line 23
+    # of the file; 33 before session 21, when tqdm's CR redraws counted as lines).
     # At utilisation 0.45 of an A100-40GB the measured weights alone exceed the budget.  Before the fix the tp 2
     # re-plan reused the 18.14 GiB (the tp 1 figure) and failed, so only the utilisation fix was named.
     message = _verdict(capsys, str(CONFIGS / "Qwen--Qwen2.5-Coder-32B-Instruct-AWQ.json"), "--from-log",
@@ -38,7 +39,7 @@ def test_vllm_tp_fix_is_replanned_with_derived_weights(capsys):
     # .non_kv_from_log), where the planned activation peak had 0.15 GiB more
     # and since helper tot13 (2026-12-05) the A100 40GB total is current drivers' 39.49 GiB (was 39.39)
     assert "--gpu-memory-utilization 0.6;" in message
-    assert ("--tp 2 (re-planned with derived weights at tp 2: the log's measured weights, log line 33 of "
+    assert ("--tp 2 (re-planned with derived weights at tp 2: the log's measured weights, log line 23 of "
             in message)
     assert "hold per rank at its own tp 1, pp 1 and quantization only)" in message
 

@@ -4,6 +4,7 @@ speculative decoding pays (no GPU, no torch)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -286,11 +287,26 @@ def build_perf_request(args):
                        max_running_requests=args.max_running_requests)
 
 
+def _dp_without_attention(args) -> str:
+    """The note for SGLang's ``--dp N`` without ``--enable-dp-attention``: SGLang starts N replicas of the TP group
+    then (its data-parallel controller launches one TP group per DP rank unless ``enable_dp_attention``: sglang
+    managers/data_parallel_controller.py), while perf's ``--dp`` is the DP-attention size; say which was modelled."""
+    if args.engine != "sglang" or args.dp <= 1 or args.enable_dp_attention:
+        return ""
+    return (f"--dp {args.dp} without --enable-dp-attention: SGLang would start {args.dp} replicas of the tp {args.tp} "
+            f"server ({args.dp * args.tp} GPUs), each decoding as this command without --dp; these numbers are DP "
+            f"attention inside one tp {args.tp} group, as --enable-dp-attention --dp {args.dp} runs (add that flag "
+            "to say so, or drop --dp for one replica)")
+
+
 def run_perf(args) -> int:
     """Predict decode speed for the flags (``tpkit.perf.plan.plan_perf``) and print text or JSON; 0."""
     from tpkit.perf.plan import plan_perf
 
     result = plan_perf(build_perf_request(args))
+    replicas = _dp_without_attention(args)
+    if replicas:
+        result = dataclasses.replace(result, assumptions=(replicas, *result.assumptions))
     if args.json:
         from tpkit.cli import unicode_stream  # an ASCII locale gets \u escapes, not "?"
 
@@ -325,8 +341,10 @@ def _spec_mode(rt: dict) -> str:
 
 def format_perf(d: dict) -> str:
     """Text form of ``PerfResult.to_dict(rounded=False)`` (pure): each number is rounded once, here."""
-    lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}), {d['engine']}, batch {d['batch']}, "
-             f"context {d['context']:,} tokens", ""]
+    dp = f", DP attention {d['dp_attention']}" if (d.get("dp_attention") or 1) > 1 else ""
+    lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}){dp}, {d['engine']}, batch "
+             f"{d['batch']}, context {d['context']:,} tokens", ""]
+    lines += [f"note: {a}" for a in d["assumptions"] if a.startswith("--dp ")]
     b, ar, rt = d["baseline"], d["allreduce"], d["runtime"]
     given = "" if rt["version_given"] else " (newest known; --engine-version to change)"
     newest = _newest(d["engine"])

@@ -20,7 +20,7 @@ from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
 
 __all__ = ["Engine", "Flag", "flag", "shared_flag", "FLAG_KINDS", "percent_hint", "check_fraction",
-           "check_whole_numbers", "check_switches"]
+           "check_whole_numbers", "check_switches", "check_plan_arguments"]
 
 FLAG_KINDS = ("str", "int", "fraction", "size", "bool", "gib", "int_list", "number")
 """how a flag's text becomes the field's value: as is, a whole number, a number in (0, 1], a size with a
@@ -150,3 +150,22 @@ class Engine:
     """``plan(model, gpu, parallel, options, *, machine=None, extra_uses=()) -> PlanResult``"""
     summary: str = ""
     """one line for ``--help``"""
+
+
+def check_plan_arguments(entry: str, model, gpu, parallel, options, options_type: type) -> None:
+    """Refuse, with ``TypeError``, a positional argument of ``plan_sglang`` / ``plan_vllm`` of the wrong type (a GPU
+    name where a ``GpuSpec`` goes, ``2`` for ``ParallelSpec(tp=2)``, a model id for a ``ModelSpec``): said with what
+    was passed and the call that makes the right value, instead of an ``AttributeError`` deep in the planner."""
+    from tpkit.hardware.gpu import GpuSpec
+    from tpkit.models.spec import ModelSpec
+    from tpkit.parallel import ParallelSpec
+
+    wanted = (("model", model, ModelSpec, "tpkit.load_model('Qwen/Qwen3-32B') (an HF id, checkpoint directory or "
+               "config.json path)"),
+              ("gpu", gpu, GpuSpec, "tpkit.lookup_gpu('H200')"),
+              ("parallel", parallel, ParallelSpec, "tpkit.ParallelSpec(tp=2)"),
+              ("options", options, options_type, f"tpkit.{options_type.__name__}() (the engine's defaults)"))
+    for name, value, kind, make in wanted:
+        if not isinstance(value, kind):
+            raise TypeError(f"{entry}: {name} must be a {kind.__name__}, got {type(value).__name__} {value!r:.60}; "
+                            f"make one with {make}")

@@ -96,9 +96,16 @@ def load_machine_profile(path: str | os.PathLike) -> MachineProfile:
 def profile_from_dict(data, *, where: str = "machine profile") -> MachineProfile:
     """Validate a decoded profile and build the value."""
     _keys(data, _TOP_REQUIRED, _TOP_OPTIONAL, where)
-    if data["profile_version"] != PROFILE_VERSION:
+    version = data["profile_version"]
+    if type(version) is not int:  # "1" or 1.0 or true: a hand edit or another writer, not tpkit probe
         raise PlanInputError(
-            f"{where}: profile_version {data['profile_version']!r} is not supported (this tpkit reads "
+            f"{where}: profile_version must be the integer {PROFILE_VERSION}, got {type(version).__name__} "
+            f"{version!r:.40}; write \"profile_version\": {PROFILE_VERSION} or re-create the file with "
+            "`tpkit probe --out`"
+        )
+    if version != PROFILE_VERSION:
+        raise PlanInputError(
+            f"{where}: profile_version {version!r} is not supported (this tpkit reads "
             f"{PROFILE_VERSION}); re-create the file with this tpkit's `tpkit probe --out`"
         )
     raw = data["gpus"]

@@ -16,7 +16,7 @@ from tpkit.logs.printed import PrintedSize
 from tpkit.logs.run import build_run
 from tpkit.logs.scan import Scan, scan_text
 from tpkit.logs.settings import Setting
-from tpkit.logs.text import prepare
+from tpkit.logs.text import last_start, prepare
 
 __all__ = ["parse_log"]
 
@@ -211,8 +211,11 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     ``read_every_line`` skips the keyword prefilter (slow; the reference the prefilter is tested against).
     """
     text, raw, prepare_notes = prepare(data)
+    text, start_notes = last_start(text)
+    if start_notes and raw is not None:
+        raw = text.encode("utf-8")
     scan = scan_text(text, raw=raw, every_line=read_every_line)
-    scan.notes[:0] = list(prepare_notes)
+    scan.notes[:0] = list(start_notes) + list(prepare_notes)
     formats = [scan.formats[i] for i in sorted(scan.formats)]
     pair = _tokens_rule_evidence(scan.anchors)
     if pair is not None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["prepare", "decode", "normalise", "clean_line", "unquote_markdown", "strip_wrappers", "MAX_LINE_CHARS"]
+__all__ = ["prepare", "decode", "normalise", "clean_line", "unquote_markdown", "strip_wrappers", "last_start",
+           "MAX_LINE_CHARS"]
 
 MAX_LINE_CHARS = 1 << 20
 """Longest line read in full; longer lines are clipped (the rest is reported in ``notes``)."""
@@ -38,8 +39,8 @@ def prepare(data: bytes | bytearray | str) -> tuple[str, bytes | None, tuple[str
     raw = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
     notes: list[str] = []
     if b"\r" in raw:
-        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        notes.append("CR / CRLF line ends read as line breaks")
+        raw, cr_notes = _line_ends(raw)
+        notes += cr_notes
     if b"\x00" in raw:
         raw = raw.replace(b"\x00", b"")
         notes.append("NUL characters removed")
@@ -98,6 +99,48 @@ def strip_wrappers(text: str | bytes) -> tuple[str | bytes, tuple[str, ...]]:
     return text, tuple(notes)
 
 
+_REDRAWN = re.compile(r"(?m)^[^\n\r]*\r[^\n]*")
+_TRAILING_CR = re.compile(r"\r+(?=\n|\Z)")
+_RECORD = re.compile(r"\b(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|^\s*\[20[0-9]{2}-[^\]]*\] ?\S")
+"""a log record (a level word, or SGLang's ``[2026-… TP0] text``): a progress bar, or the bare process tag vLLM
+writes before one (``(EngineCore pid=203) \\rLoading …``), has none"""
+_REDRAWN_B = re.compile(_REDRAWN.pattern.encode())
+_TRAILING_CR_B = re.compile(_TRAILING_CR.pattern.encode())
+_RECORD_B = re.compile(_RECORD.pattern.encode())
+
+
+def _line_ends(text):
+    """(text with Unix line ends, notes), for ``str`` or ``bytes``.  CRLF is a line end.  A bare CR inside a line is a
+    progress bar redrawing itself (tqdm: ``\\rLoading … 25%\\rLoading … 50%``): the line is read as a terminal shows
+    it, its last state, so the line numbers stay the file's (what ``grep -n`` and ``sed -n`` count); a redrawn part
+    that is a log record (a level word or an engine's record header) is kept as a line of its own.  A text with CRs
+    and no LF at all (old Mac line ends) reads every CR as a line end."""
+    is_str = isinstance(text, str)
+    cr, lf = ("\r", "\n") if is_str else (b"\r", b"\n")
+    redrawn, trailing, record = (_REDRAWN, _TRAILING_CR, _RECORD) if is_str else (_REDRAWN_B, _TRAILING_CR_B, _RECORD_B)
+    if lf not in text:
+        return text.replace(cr, lf), ("CR line ends read as line breaks",)
+    notes = []
+    if cr + lf in text:
+        text = text.replace(cr + lf, lf)
+        notes.append("CRLF line ends read as line breaks")
+    text = trailing.sub(text[:0], text)
+    split = [0]
+
+    def last_state(m):
+        parts = [p for p in m.group(0).split(cr) if p.strip()]
+        kept = [p for p in parts[:-1] if record.search(p)] + parts[-1:]
+        split[0] += len(kept) > 1
+        return lf.join(kept)
+
+    text, count = redrawn.subn(last_state, text)
+    if count:
+        notes.append(f"{count:,} line(s) redrawn with a bare CR (progress bars) read as a terminal shows them, their "
+                     "last state" + (f"; {split[0]:,} of them also held log records, read as lines of their own (line "
+                                     "numbers after them run ahead of the file's)" if split[0] else ""))
+    return text, tuple(notes)
+
+
 def decode(data: bytes | bytearray | str) -> tuple[str, tuple[str, ...]]:
     """Text of a log and notes on what decoding had to repair (never raises)."""
     if isinstance(data, str):
@@ -119,8 +162,8 @@ def normalise(text: str) -> tuple[str, tuple[str, ...]]:
     """Unix line ends and no NUL bytes; notes say what was changed (colour codes: :func:`clean_line`)."""
     notes: list[str] = []
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        notes.append("CR / CRLF line ends read as line breaks")
+        text, cr_notes = _line_ends(text)
+        notes += cr_notes
     if "\x00" in text:
         text = text.replace("\x00", "")
         notes.append("NUL characters removed")
@@ -156,3 +199,76 @@ def clean_line(line: str) -> tuple[str, int]:
         line, n = _BARE_SGR.subn("", line)
         count += n
     return line, count
+
+
+# --- several engine starts in one file -------------------------------------------------------------------------------
+
+_MARK = re.compile(r"(?P<sglang>server_args=ServerArgs\()|(?P<api>vLLM API server version|█ +version)[: ]*v?(?P<v>[\w.+-]*)"
+                   r"|(?P<args>non-default args:)|Initializing an? (?:V1 )?LLM engine \(v?(?P<init>[^)\s]*)\)")
+_PROCESS = re.compile(r"\((?P<name>[A-Za-z_][\w]*)(?: [^)]*)?\)")
+
+
+def _process(text: str, start: int) -> str:
+    """The process tag before the marker on its line (``EngineCore_DP1`` of ``(EngineCore_DP1 pid=7) INFO …``)."""
+    head = text[text.rfind("\n", 0, start) + 1:start]
+    m = _PROCESS.search(head)
+    return m.group("name") if m else ""
+
+
+def _starts(text: str) -> list[int]:
+    """Offsets of the lines that open a start."""
+    opened: list[int] = []
+    engine, version, seen = None, None, set()
+    for m in _MARK.finditer(text):
+        line = text.rfind("\n", 0, m.start()) + 1
+        if m.group("sglang"):
+            opened.append(line)
+            engine, version, seen = "sglang", None, set()
+            continue
+        kind = "api" if m.group("api") else "args" if m.group("args") else "core:" + _process(text, m.start())
+        printed = (m.group("v") if m.group("api") else m.group("init")) or None
+        core_seen = any(k.startswith("core:") for k in seen)
+        new = (engine != "vllm" or kind in seen or (version and printed and printed != version)
+               or (not kind.startswith("core:") and core_seen))
+        if new:
+            opened.append(line)
+            engine, version, seen = "vllm", None, set()
+        seen.add(kind)
+        version = printed or version
+    return opened
+
+
+def last_start(text: str) -> tuple[str, tuple[str, ...]]:
+    """(the text with every line before the last start blanked, notes); the text unchanged with one start or none.
+
+    A log that holds several engine starts: keep the last one.
+
+    ``docker logs`` of a container that restarted, a file appended to by every start (``>> server.log``) or two runs
+    pasted one after the other hold more than one start.  Read as one, their numbers mix: the version of one start,
+    the flags of another, a crash of the first beside the KV cache of the second.  The server that runs now is the last
+    start, so only its lines are read; the lines before it are blanked (line numbers stay the file's) and a note says
+    which starts were found and how to read an earlier one.
+
+    A start opens at a line that each engine prints once per launch:
+
+        SGLang   ``server_args=ServerArgs(``                       launch_server, before it starts its processes
+        vLLM     the banner's ``█  version X`` line,               the API server, once each (also with
+                 ``vLLM API server version X``, ``non-default      --api-server-count), before any engine core starts
+                 args:``
+        vLLM     ``Initializing a V1 LLM engine (vX)`` /           each engine core; with data parallelism each DP rank
+                 ``Initializing an LLM engine (vX)``               prints one (``EngineCore_DP0``, ``EngineCore_DP1`` …)
+
+    An API-server line opens a new start when the current start already holds a line of its kind or an engine-core
+    line; an engine-core line, when its process name was already seen in the current start (the same core again: a
+    restart), its version differs from the current start's, or the current start is the other engine's.  None of the
+    581 corpus logs (tests/logs/data) holds two starts by this rule (tests/cli/test_newcomer_session21.py).
+    """
+    opened = _starts(text)
+    if len(opened) < 2:
+        return text, ()
+    lines = [text.count("\n", 0, offset) + 1 for offset in opened]
+    cut = opened[-1]
+    shown = ", ".join(str(n) for n in lines[:8]) + (", …" if len(lines) > 8 else "")
+    note = (f"the log holds {len(lines)} engine starts (lines {shown}): only the last one, from line {lines[-1]}, "
+            f"is read (the server that runs now); to explain an earlier start, pass its part of the log alone")
+    return "\n" * text.count("\n", 0, cut) + text[cut:], (note,)

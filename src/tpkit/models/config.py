@@ -104,9 +104,19 @@ _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".gguf")
 """file endings of weights, not configs: a user who passes one gets pointed at the checkpoint directory"""
 
 
+def gguf_refusal(what: str) -> str:
+    """Why a GGUF file is no MODEL, and what to pass: the layout comes from the config of the model it was made from."""
+    return (f"{what} is a GGUF file, which tpkit does not read (no config.json, and its quantised weight sizes are in "
+            "GGUF's own header); pass the config.json or HF id of the model it was quantised from (the config vLLM "
+            "takes with --hf-config-path): the plan then has that model's layout, and its weights line counts that "
+            "checkpoint's dtype, more than a quantised GGUF holds")
+
+
 def read_config_file(path: str | Path) -> dict:
     """Read a config.json; malformed JSON raises ``ConfigError`` with file, line and column."""
     path = Path(path)
+    if path.suffix.lower() == ".gguf":
+        raise ConfigError(gguf_refusal(str(path)))
     if path.suffix.lower() in _WEIGHT_SUFFIXES:
         raise ConfigError(f"{path} is a weights file, not a config.json; pass the checkpoint directory that holds it "
                           "and its config.json (tpkit reads the weight sizes from the safetensors headers there), or "
@@ -379,7 +389,10 @@ def _dtype(text: dict, where: str, assumptions: list[str]) -> str:
         return "bfloat16"
     found = lookup_dtype(str(value))
     if found is None or found.name not in WEIGHT_DTYPES:
-        raise ConfigError(f"{where}: torch_dtype {value!r} is not one of {sorted(WEIGHT_DTYPES)}; fix the config.json")
+        raise ConfigError(f"{where}: torch_dtype {value!r} is not one of {sorted(WEIGHT_DTYPES)}; fix the config.json: "
+                          "set it to the dtype the checkpoint's weights are stored in (the safetensors headers' "
+                          "dtype, e.g. \"bfloat16\"), or delete the key and tpkit assumes "
+                          "bfloat16 and says so")
     return found.name
 
 

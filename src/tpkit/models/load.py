@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tpkit.errors import ConfigError, UnknownModelError
 from tpkit.models.catalog import close_matches, find_entry
-from tpkit.models.config import from_config_dict, read_config_file
+from tpkit.models.config import from_config_dict, gguf_refusal, read_config_file
 from tpkit.models.hf_cache import expand_user, find_cached_config
 from tpkit.models.spec import ModelSpec
 
@@ -60,8 +60,20 @@ def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSp
     raise UnknownModelError(
         f"model {_short(name_or_path)!r} not found. Looked at:\n  - " + "\n  - ".join(looked)
         + "\nPass a config.json path, a checkpoint directory, or a catalog name (e.g. meta-llama/Llama-3.1-8B-Instruct;"
-        " `tpkit plan --list-models` lists them)."
+        " `tpkit plan --list-models` lists them)." + _download_hint(name_or_path)
     )
+
+
+def _download_hint(name: str) -> str:
+    """For a name shaped like an HF id (``org/model``): tpkit never downloads, so say how to fetch the one file it reads."""
+    m = re.fullmatch(r"\s*([A-Za-z0-9][\w.\-]*)/([A-Za-z0-9][\w.\-]*)\s*", name)
+    if not m:
+        return ""
+    org, model = m.groups()
+    return (f"\ntpkit reads no network: for a model outside the catalog, fetch its config once, e.g. "
+            f"`hf download {org}/{model} config.json --local-dir {model}` (older huggingface_hub: "
+            f"`huggingface-cli download …`; a gated model needs your HF login), then pass the folder: "
+            f"`tpkit plan {model} …`")
 
 
 _HUB_URL = re.compile(r"^(?:https?://)?(?:www\.)?(?:huggingface\.co|hf\.co)/(?:models/)?"
@@ -119,11 +131,24 @@ def _from_dir(directory: Path, name: str) -> ModelSpec:
         raise ConfigError(f"{config} is a directory, not a file; pass the checkpoint directory whose config.json is "
                           "the model's JSON config file, or that file itself")
     if not config.is_file():
-        raise ConfigError(f"directory {directory} has no config.json; pass the checkpoint directory "
-                          "that holds config.json (and *.safetensors), or the config file itself")
+        raise ConfigError(_no_config(directory))
     spec = from_config_dict(read_config_file(config), name=name, source=str(config))
     files = sorted(p.name for p in directory.glob("*.safetensors"))
     return _with_extra(spec, checkpoint_dir=str(directory), safetensors_files=files)
+
+
+def _no_config(directory: Path) -> str:
+    """Why a directory without config.json is no MODEL: a GGUF download and a diffusers pipeline are named as such."""
+    ggufs = sorted(p.name for p in directory.glob("*.gguf"))
+    if ggufs:
+        return gguf_refusal(f"directory {directory} has no config.json; its {ggufs[0]!r}"
+                            + (f" (and {len(ggufs) - 1} more)" if len(ggufs) > 1 else ""))
+    if (directory / "model_index.json").is_file():
+        return (f"directory {directory} has no config.json but a model_index.json: a diffusers pipeline (image or "
+                "video generation), not a text model SGLang or vLLM serves; pass an LLM's checkpoint directory, "
+                "config.json or HF id")
+    return (f"directory {directory} has no config.json; pass the checkpoint directory that holds config.json "
+            "(and *.safetensors), or the config file itself")
 
 
 def _with_extra(spec: ModelSpec, **items) -> ModelSpec:

@@ -14,6 +14,7 @@ from tpkit.engines.sglang.dsv4 import dsv4_page_size
 from tpkit.engines.sglang.ledger import build_ledger, graph_room
 from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, scheduler_line
 from tpkit.engines.sglang.options import SglangOptions
+from tpkit.engines.engine import check_plan_arguments
 from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, at_least, attention_dp_size, is_newer_than_latest, sglang_pp_split
@@ -415,6 +416,7 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     function of the TP size that gives them (``tp -> lines``; ``tpkit plan --tpkit-allreduce`` passes one).
     ``search_fixes``: re-plan every fix the verdict could name and name only those that fit (False: name none).
     """
+    check_plan_arguments("plan_sglang", model, gpu, parallel, options, SglangOptions)
     _check_sm75(gpu)
     from tpkit.hardware.catalog import refuse_mig_layout
 

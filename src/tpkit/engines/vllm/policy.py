@@ -41,6 +41,7 @@ from tpkit.engines.vllm.lora_lines import LORA_ITEM, lora_in_load_delta, lora_it
 from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
 from tpkit.engines.vllm.options import VllmOptions, cudagraph_mode_of, torch_compile_off
+from tpkit.engines.engine import check_plan_arguments
 from tpkit.engines.vllm.pages import KvLayout, build_layout, dsa_indexer_token_bytes, pp_split
 from tpkit.engines.vllm.encoder import all_limits_zero, not_modelled as encoder_not_modelled
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
@@ -422,6 +423,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     ``others_growth_line`` says how each release charges it.  Memory they already held at the start is the
     ``machine`` profile's ``used_by_others``.
     """
+    check_plan_arguments("plan_vllm", model, gpu, parallel, options, VllmOptions)
     uses_for = extra_uses if callable(extra_uses) else None  # tp -> lines: re-plans at another TP get their own
     extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
     options, rules, fallbacks = _release_rules(options, parallel, gpu)
