@@ -15,7 +15,8 @@ per-family default; the attention backend where the source forced one with ``--a
 spec v1/v2 (``sglang_spec_v2``) where the source set SGLANG_ENABLE_SPEC_V2; ``max_running_requests`` where the
 source set SGLang's --max-running-requests, else the release's speculative running-request cap applies; the
 all-reduce backend, ``allreduce_backend``, where the source's launch fixed it, e.g. --disable-custom-all-reduce →
-nccl) and
+nccl; the draft head's config, ``draft_model``, where the source's own logs give its shape, e.g. a head trained
+with the full vocabulary, passed as ``--speculative-draft-model-path``; helper s13) and
 prints a markdown table with the measured and predicted speed-up and the error, then the scores for all
 rows, for the training sources (``split.train``: the only rows the constants marked ``fitted`` were set on,
 by ``bench/decode_fit.py``) and for the held-out rest:
@@ -61,6 +62,8 @@ def _request(row: dict):
 
     model = row["model"]
     spec = load_model(str(ROOT / model) if model.startswith("bench/") else model)
+    draft_path = row.get("draft_model")
+    draft = load_model(str(ROOT / draft_path)) if draft_path else None
     settings = SpecSettings(algorithm=row["algorithm"], num_steps=row["num_steps"], topk=row["topk"],
                             num_draft_tokens=row["num_draft_tokens"])
     return PerfRequest(model=spec, gpu=lookup_gpu(row["gpu"]), tp=row["tp"], batch=row["batch"],
@@ -68,7 +71,8 @@ def _request(row: dict):
                        accept_length=row["accept_length"], kv_cache_dtype=row["kv_cache_dtype"],
                        engine_version=row.get("engine_version"), attention_backend=row.get("attention_backend"),
                        sglang_spec_v2=row.get("sglang_spec_v2"),
-                       max_running_requests=row.get("max_running_requests"), backend=row.get("allreduce_backend"))
+                       max_running_requests=row.get("max_running_requests"), backend=row.get("allreduce_backend"),
+                       draft=draft, draft_path=draft_path)
 
 
 def workload_orders(row: dict, workload: dict) -> list:
@@ -130,7 +134,7 @@ def scored_speedup(row: dict, data: dict, result=None) -> float:
 def perf_argv(row: dict) -> list[str]:
     """The ``tpkit perf`` arguments that make the prediction ``predict(row)`` makes (model, GPU, TP, engine and
     release, batch, context, speculative settings, accept length, KV dtype, backend, spec v1/v2, running cap,
-    all-reduce backend)."""
+    all-reduce backend, draft head config)."""
     argv = ["perf", row["model"], "--gpu", row["gpu"], "--tp", str(row["tp"]), "--engine", row["engine"],
             "--batch", str(row["batch"]), "--context", str(row["context"]),
             "--kv-cache-dtype", row["kv_cache_dtype"],
@@ -149,6 +153,8 @@ def perf_argv(row: dict) -> list[str]:
         argv += ["--max-running-requests", str(row["max_running_requests"])]
     if row.get("allreduce_backend"):
         argv += ["--allreduce-backend", row["allreduce_backend"]]
+    if row.get("draft_model"):
+        argv += ["--speculative-draft-model-path", row["draft_model"]]
     return argv
 
 

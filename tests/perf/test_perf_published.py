@@ -564,3 +564,30 @@ def test_sp20_rows_carry_the_sources_settings_and_tpot_rates():
         (8, 10, 60, 2.96, 6.11), (6, 10, 60, 2.83, 5.45), (5, 8, 32, 2.67, 4.83), (3, 1, 4, 1.89, 2.95)]
     assert all(r["attention_backend"] == "triton" and r["engine_version"] == "0.5.9" and r["base_tok_s"] is None
                for r in sgl)
+
+
+def test_dcstang_rows_run_the_sources_full_vocabulary_head():
+    """Helper s13 (2026-12-06): the p20_dcstang_h100 rows ran the source's own EAGLE-3 head (output/checkpoints/4),
+    trained with no vocabulary mapping (its training log: "Using full verifier vocab"); its serving logs print a
+    2.82 GiB checkpoint, which only a 151,936-row lm_head (plus the embedding and one layer) fills.  The rows carry
+    that head as ``draft_model`` and the prediction runs its lm_head, not the 32,000-row default of public heads."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from decode_published import predict
+
+    from tpkit.models import load_model
+
+    rows = [r for r in DATA["rows"] if r["source"] == "p20_dcstang_h100"]
+    assert len(rows) == 5
+    assert {r["draft_model"] for r in rows} == {"tests/validation/configs/dcstang--eagle3-spec-dec-Qwen3-8B-head.json"}
+    assert not any(r.get("draft_model") for r in DATA["rows"] if r["source"] != "p20_dcstang_h100")
+    head = load_model(str(ROOT / rows[0]["draft_model"]))
+    assert (head.vocab_size, head.extra.get("draft_vocab_size"), head.num_layers) == (151936, 151936, 1)
+    # 2.82 GiB of bf16: embedding + lm_head over the full vocabulary, one 2h-input layer and the 3h -> h fc
+    h, kv, ffn, vocab = 4096, 1024, 12288, 151936
+    params = 2 * vocab * h + (2 * h * (h + 2 * kv) + h * h + 3 * h * ffn) + 3 * h * h
+    assert params * 2 / 2**30 == pytest.approx(2.82, abs=0.01)
+    n3 = next(r for r in rows if r["num_steps"] == 3)
+    with_head = predict(n3).speculative
+    without = predict({k: v for k, v in n3.items() if k != "draft_model"}).speculative
+    assert with_head.cycle_us > without.cycle_us + 0.9e3   # three draft steps, each ~0.33 ms more lm_head
+    assert with_head.speedup < 1.0 < without.speedup        # the measured 0.98x

@@ -36,8 +36,9 @@ def _first_row_of_each_source() -> list[int]:
 
 
 # one row of every source, the rows carrying the rarer settings (attention backend, spec v2, running cap, a
-# config file as the model), and the held-out wrong-sign rows of 2026-12-05
-ROWS = sorted(set(_first_row_of_each_source()) | {25, 26, 59, 67, 71, 74, 135, 136, 147, 148, 165, 166, 181, 186})
+# config file as the model, a draft head config: 357), and the held-out wrong-sign rows of 2026-12-05
+ROWS = sorted(set(_first_row_of_each_source()) | {25, 26, 59, 67, 71, 74, 135, 136, 147, 148, 165, 166, 181, 186,
+                                                  357})
 
 
 @pytest.mark.parametrize("number", ROWS)
@@ -71,6 +72,10 @@ def test_every_setting_a_row_carries_reaches_the_command(bench):
     argv = bench.perf_argv(with_ar)
     assert (with_ar["source"], argv[argv.index("--allreduce-backend") + 1]) == ("mb3090_coder", "nccl")
     assert bench.predict(with_ar).allreduce["backend"] == "nccl"
+    # helper s13 (2026-12-06): the draft head a source's logs size (p20_dcstang_h100: its full-vocabulary head)
+    with_head = next(r for r in rows if r.get("draft_model"))
+    argv = bench.perf_argv(with_head)
+    assert argv[argv.index("--speculative-draft-model-path") + 1] == with_head["draft_model"]
 
 
 def test_itemised_row_reads_the_measured_step_and_cycle_off_the_source(bench):
