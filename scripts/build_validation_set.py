@@ -1295,6 +1295,17 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # defaults on one L4 (Modal) with prefix caching off, Qwen3-0.6B (vp_808) and Qwen3-1.7B (vp_809), bf16
     **{cid: ("0.30.0", "'vLLM 0.30.0 in its own image (infra/serving.lock)'", {"enable_prefix_caching": False}, None)
        for cid in ("vp_808", "vp_809")},
+    # helper bl21 (2026-12-06, session 21): a GKE A3 Mega guide's GLM-5.1 run (id 53523624431): vLLM 0.19.0, the bf16
+    # checkpoint with online fp8 weights and fp8 KV, tp 8 x pp 2 over two a3-megagpu-8g nodes (Ray), 202,752 context;
+    # the manifest is not in the index, so utilization and the scheduler limits are vLLM's defaults (vp_810)
+    "vp_810": ("0.19.0", "the README's Software Versions table 'vLLM | 0.19.0 (V1 engine)'", {"nnodes": 2}, None),
+    # helper bl21: a research project's E0 probe record (id 58653435936): vLLM 0.7.3 V0 (VLLM_USE_V1=0), Qwen3-32B bf16
+    # on one A100 80GB PCIe, util 0.82, 8,192, one sequence, 8,192 batched, prefix caching, eager (vp_811)
+    "vp_811": ("0.7.3", "the record's 'vLLM version/backend | vLLM 0.7.3; Qwen3 falls back to the Transformers backend'",
+               {"enable_prefix_caching": True,
+                "gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "named by the project's KV plan ('3× NVIDIA A100 80GB "
+                                                                 "PCIe', id 58701294585): the catalog's A100-PCIe-80GB"}},
+               None),
     # helper cat20 (2026-12-06, session 20): two leads session 19 judged but could not plan because their GPUs were not
     # in the catalog (docs/accuracy.md §6.4 round cat20); added blind with the new catalog entries. vp_800: an
     # on-premises cluster's compat deployment, Qwen3.8-27B-FP8 at tp 2 on two Quadro RTX 6000 (sm_75: weight-only FP8

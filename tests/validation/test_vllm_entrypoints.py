@@ -46,7 +46,7 @@ def test_every_case_records_its_entrypoint_with_evidence():
         assert case.get("entrypoint_evidence"), cid
         assert (case["flags"].get("vllm_entrypoint") == "llm") == (case["entrypoint"] == "llm"), cid
     assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 42
-    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 318  # + bl20c vp_808, vp_809
+    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 320  # + bl20c vp_808, vp_809; bl21 vp_810, vp_811
 
 
 @pytest.mark.parametrize("cid", sorted(PUBLIC))
