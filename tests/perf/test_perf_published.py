@@ -21,6 +21,9 @@ rates added to the GPU catalog from NVIDIA's Blackwell technical brief, which un
 4x RTX PRO 6000, ten of them AWQ slow-downs the model calls speed-ups); same floors.
 11 rows from three more held-out sources were added 2026-12-06 (helper sp20, model unchanged; Qwen3-8B EAGLE-3 at 8
 requests on an H100, vLLM 0.20.0 / 0.24.0, and Llama-3.1-8B EAGLE-3 trees on an H200, SGLang 0.5.9): same floors.
+5 rows from four more held-out sources were added 2026-12-06 (helper sp21, model unchanged; Qwen3.5-9B / 35B-A3B MTP
+at 20-27 requests in flight on an H100 / H200, gpt-oss-20b EAGLE-3 at 128 on an H100, gpt-oss-120b at 1,024 on an
+MI300X, vLLM 0.17.1-0.19.0): all five sign right, two within 25 %; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -92,16 +95,19 @@ def test_held_out_rows_are_not_dropped():
     Helper pub11 (2026-12-05): 182 after one more source (p11_qwen38_rtx6k, two rows).
     Helper sp13 (2026-12-05): 250 after two more sources (p13_q35_malaiwah, 6 rows; p13_q35_rtx6k_matrix, 62 rows).
     Helper sp18 (2026-12-05): 316 after two more sources (p18_q38_4x3090, 64 rows; p18_q36_3090_mtp, 2 rows).
-    Helper sp20 (2026-12-06): 327 after three more (p20_dcstang_h100, 5 rows; p20_hwref_h100, 2; p20_yandex_h200_sgl, 4)."""
+    Helper sp20 (2026-12-06): 327 after three more (p20_dcstang_h100, 5 rows; p20_hwref_h100, 2; p20_yandex_h200_sgl, 4).
+    Helper sp21 (2026-12-06): 332 after four more (p21_gpustack_q35_9b, 1; p21_gpustack_q35_35b, 1;
+    p21_vtune_goss20_h100, 2; p21_vtune_goss120_mi300x, 1)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 327
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 332
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
             "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3",
             "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k", "vllm_blog_amd_e3",
             "vllm_blog_aa_dsv32", "glm5_oneshot_rtx6k", "tw_glm47f_h200", "dogacel_goss120",
             "dogacel_goss20", "p11_qwen38_rtx6k", "p13_q35_malaiwah",
             "p13_q35_rtx6k_matrix", "p18_q38_4x3090", "p18_q36_3090_mtp", "p20_dcstang_h100",
-            "p20_hwref_h100", "p20_yandex_h200_sgl"} <= set(DATA["sources"]) - train
+            "p20_hwref_h100", "p20_yandex_h200_sgl", "p21_gpustack_q35_9b", "p21_gpustack_q35_35b",
+            "p21_vtune_goss20_h100", "p21_vtune_goss120_mi300x"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -591,3 +597,30 @@ def test_dcstang_rows_run_the_sources_full_vocabulary_head():
     without = predict({k: v for k, v in n3.items() if k != "draft_model"}).speculative
     assert with_head.cycle_us > without.cycle_us + 0.9e3   # three draft steps, each ~0.33 ms more lm_head
     assert with_head.speedup < 1.0 < without.speedup        # the measured 0.98x
+
+
+def test_sp21_rows_carry_the_sources_settings_as_given():
+    """Helper sp21 (2026-12-06): the gpustack rows are open-loop ShareGPT at 8 requests/s, speed-up = the mean-latency
+    ratio of a pair that differs only by MTP n=1 (2.62 / 2.39 s; FP8 3.53 / 3.28 s), batch = the plain run's requests
+    in flight by Little's law (7.68 req/s x 2.62 s = 20.1; x 3.53 s = 27.1), context 342.1 + 281.4/2 per request;
+    the vllm-tune rows are the source's output tok/s at the concurrency it names, per GPU (the MI300X pair ran two
+    TP=1 servers), with the k = 3 run's per-position acceptance 1 + 0.91 + 0.79 (+ 0.68)."""
+    rows = {(r["source"], r["num_steps"]): r for r in DATA["rows"] if r["source"].startswith("p21_")}
+    assert len(rows) == 5
+    q9, q35 = rows[("p21_gpustack_q35_9b", 1)], rows[("p21_gpustack_q35_35b", 1)]
+    assert (q9["measured_speedup"], q9["batch"], q9["context"], q9["gpu"]) == (1.096, 20, 483, "H100")
+    assert (q35["measured_speedup"], q35["batch"], q35["gpu"]) == (1.076, 27, "H200")
+    assert round(2.62 / 2.39, 3) == 1.096 and round(3.53 / 3.28, 3) == 1.076
+    assert int(7.68 * 2.62) == 20 and int(7.68 * 3.53) == 27 and round(342_058 / 1000 + 281_412 / 2000) == 483
+    assert all(r["algorithm"] == "NEXTN" and r["num_draft_tokens"] == 2 and r["accept_length"] is None
+               and r["engine_version"] == "0.17.1" for r in (q9, q35))
+    cfg = json.loads((ROOT / q35["model"]).read_text())
+    assert cfg["quantization_config"]["weight_block_size"] == [128, 128]
+    k3, k2 = rows[("p21_vtune_goss20_h100", 3)], rows[("p21_vtune_goss20_h100", 2)]
+    assert (k3["base_tok_s"], k3["spec_tok_s"], k3["accept_length"]) == (11288.0, 14897.0, 3.38)
+    assert (k2["base_tok_s"], k2["spec_tok_s"], k2["accept_length"]) == (11288.0, 14652.0, 2.70)
+    assert {(r["batch"], r["context"], r["kv_cache_dtype"], r["engine_version"]) for r in (k3, k2)} == {
+        (128, 2304, "fp8", "0.19.0")}
+    mi = rows[("p21_vtune_goss120_mi300x", 3)]
+    assert (mi["gpu"], mi["tp"], mi["batch"], mi["engine_version"]) == ("MI300X", 1, 1024, "0.18.0")
+    assert (mi["base_tok_s"] * 2, mi["spec_tok_s"] * 2) == (21497.0, 27778.0)
