@@ -169,8 +169,12 @@ def test_a_negative_remaining_is_signed_like_every_other_number():
 def test_signed_gib_rounds_to_an_unsigned_zero():
     from tpkit.cli.render import signed_gib
 
-    assert signed_gib(-1_370_896) == "0.00" and signed_gib(0) == "0.00"
-    assert signed_gib(-2**30) == "-1.00" and signed_gib(5 * 2**28) == "1.25"
+    from tpkit.units import Bytes
+
+    assert signed_gib(Bytes(-1_370_896)) == "0.00" and signed_gib(Bytes(0)) == "0.00"
+    assert signed_gib(Bytes(-2**30)) == "-1.00" and signed_gib(Bytes(5 * 2**28)) == "1.25"
+    with pytest.raises(TypeError):
+        signed_gib(2**30)  # a bare count could be in any unit
 
 
 # ---- --gpu with --gpu-memory, and the ledger's header

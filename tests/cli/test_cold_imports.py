@@ -55,7 +55,7 @@ CASES = {
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
                          91),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 105),  # +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 106),  # +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
                          64),
     "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 64),
@@ -66,6 +66,8 @@ CASES = {
     # perf +1: tpkit.perf.triton_verify, Triton attention's verify and the drafter's backend, imported by perf.work (tri18)
     # perf +1, explain vllm +1: tpkit.models.classic; explain sglang +2: models.classic and explain.sgbudget (q14)
     # plan vllm +1, explain vllm +1: tpkit.engines.vllm.v0chunk, V0's chunked-prefill default per release (lead, session 14)
+    # plan vllm +1: tpkit.engines.vllm.option_checks, VllmOptions' validators (split from options.py at its line limit,
+    # opt21, session 21); imported when options are built (not by the flag table), so the other cases stay as they were
     "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 94),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
                             93),

@@ -215,7 +215,7 @@ def test_plan_and_explain_give_the_same_tokens_for_sg_484(capsys):
     cell = compute_cell(model, 4, 1, "fp8_e4m3", version="0.5.19", swa_full_tokens_ratio=0.1)
     layout, dcell = cell.dsv4
     fixed = c128_state_fixed_bytes(layout, dcell, "0.5.19", max_running_requests=8)
-    same = _Dsv4Fixed(fixed, layout, dcell, "0.5.19", 8, 1).tokens(Bytes(plan["sglang"]["kv_budget_bytes"]), 128, None)
+    same = _Dsv4Fixed(Bytes(fixed), layout, dcell, "0.5.19", 8, 1).tokens(Bytes(plan["sglang"]["kv_budget_bytes"]), 128, None)
     assert same == plan["kv_tokens"]
 
 

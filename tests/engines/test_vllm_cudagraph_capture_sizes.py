@@ -21,7 +21,8 @@ import pytest
 from tpkit.cli import main
 from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.engines.vllm.graphs import capture_sizes, full_capture_sizes, graph_counts, mechanism_estimate
-from tpkit.engines.vllm.options import capture_size_list, cudagraph_mode_of
+from tpkit.engines.vllm.option_checks import capture_size_list
+from tpkit.engines.vllm.options import cudagraph_mode_of
 from tpkit.errors import PlanInputError
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes

@@ -16,6 +16,7 @@ from tpkit.errors import PlanInputError
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models.config import from_config_dict
 from tpkit.parallel import ParallelSpec
+from tpkit.units import Bytes
 
 CONFIG = Path(__file__).resolve().parents[1] / "validation" / "configs" / "deepseek-ai--DeepSeek-V4-Flash.json"
 GIB = 2 ** 30
@@ -101,12 +102,12 @@ def test_hand_computed_phase_at_tp2():
     indexer = base + 64 * 128 + 64 * 4
     assert padded == 262_272 and indexer == 172_416
     ws = 16384 * 6 * (4096 + 4096) * 2  # Marlin / Triton: M·k·max(N, K) + M·k·max(2N, K), N 1,024
-    nbytes, how = attention_phase(_model(), 2, 16384, 2, max_model_len=4096, moe_workspace=ws,
-                                  indexer_workspace=40960 * 132)
+    nbytes, how = attention_phase(_model(), 2, 16384, 2, max_model_len=4096, moe_workspace=Bytes(ws),
+                                  indexer_workspace=Bytes(40960 * 132))
     assert nbytes.bytes == 16384 * padded + ws  # the padded-q moment, over the indexer's 16,384 × 172,416 + 512 MiB
     assert "q and its padded copy" in how
-    small, how = attention_phase(_model(), 2, 1024, 2, max_model_len=4096, moe_workspace=1024 * 6 * 8192 * 2,
-                                 indexer_workspace=40960 * 132)
+    small, how = attention_phase(_model(), 2, 1024, 2, max_model_len=4096,
+                                 moe_workspace=Bytes(1024 * 6 * 8192 * 2), indexer_workspace=Bytes(40960 * 132))
     assert small.bytes == 1024 * indexer + 512 * 2**20 + 1024 * 6 * 8192 * 2  # few tokens: the logits block wins
     assert "512 MiB dummy logits" in how
 
@@ -114,11 +115,11 @@ def test_hand_computed_phase_at_tp2():
 def test_kept_buffer_is_the_largest_request_not_the_sum():
     # vp_593's shape: 1,048,576 max_model_len, 4,096 batched tokens
     flash = flashmla_dummy_workspace(_model(), 4096, 1048576)
-    assert flash == 4 * (262144 + 128 + 4096) * 512 * 2
+    assert flash == Bytes(4 * (262144 + 128 + 4096) * 512 * 2)
     idx = 1048576 * 40 // 4 * 132 + 2**20
     moe = 4096 * 6 * 8192 * 2
-    nbytes, how = attention_phase(_model(), 2, 4096, 2, max_model_len=1048576, moe_workspace=moe,
-                                  indexer_workspace=idx)
+    nbytes, how = attention_phase(_model(), 2, 4096, 2, max_model_len=1048576, moe_workspace=Bytes(moe),
+                                  indexer_workspace=Bytes(idx))
     live = max(4096 * 172_416 + 512 * 2**20, 4096 * 262_272)
     assert nbytes.bytes == live + idx
     assert "the indexer's K-gather workspace" in how

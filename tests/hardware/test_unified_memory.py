@@ -4,8 +4,11 @@ from pathlib import Path
 
 from dataclasses import replace
 
+import pytest
+
 from tpkit.engines.unified import unified_memory_note, vllm_reads_host_available
 from tpkit.hardware.catalog import list_gpus, lookup_gpu
+from tpkit.units import Bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,11 +62,13 @@ def test_vllm_picks_the_device_by_capability_until_0_20():
 
 def test_note_gives_the_memavailable_the_start_up_check_needs():
     gb10 = lookup_gpu("GB10")
-    need = int(0.9 * gb10.total_bytes.bytes)
+    need = Bytes(int(0.9 * gb10.total_bytes.bytes))
     after = unified_memory_note("vllm", "0.13.0", gb10, requested=need)[0]
-    assert f"here {need / 2**30:.2f} GiB" in after and "free -b" in after
+    assert f"here {need.bytes / 2**30:.2f} GiB" in after and "free -b" in after
     before = unified_memory_note("vllm", "0.11.0", gb10, requested=need)[0]
-    assert f"{need / 2**30:.2f} GiB free by cudaMemGetInfo" in before
+    assert f"{need.bytes / 2**30:.2f} GiB free by cudaMemGetInfo" in before
+    with pytest.raises(TypeError):  # a bare count of bytes is refused, not printed in some unit
+        unified_memory_note("vllm", "0.13.0", gb10, requested=int(need))
     assert "GiB" not in unified_memory_note("vllm", "0.13.0", gb10)[0].split("MemAvailable is below")[1]
 
 

@@ -189,7 +189,8 @@ def _sglang_scaled(args, log, gpu, parallel, model, logged) -> tuple[object, str
     except REFUSED:
         return None
     return weights, (f"weights: the log's {gib_text(logged)} (tp {log.context.get('tp', 1)}, quantization "
-                     f"{log.context.get('quantization') or 'of the checkpoint'}) × {new.gib:.2f} / {gib_text(own)} "
+                     f"{log.context.get('quantization') or 'of the checkpoint'}) × {gib_text(new, label='')} / "
+                     f"{gib_text(own)} "
                      f"(tpkit's load usage at this plan's layout / at the log's) = {gib_text(weights)}")
 
 

@@ -87,7 +87,7 @@ def extensible_from_log(args, log, engine, model, gpu, parallel, options, machin
     if got is None:
         return None
     cal, act_own, act_new = got
-    f_log, used, kept, peak = w.snapshot_free.mid.bytes, w.used.mid.bytes, w.kept.mid.bytes, w.peak.mid.bytes
+    f_log, used, kept, peak = w.snapshot_free.mid, w.used.mid, w.kept.mid, w.peak.mid
     # what else is estimated lies inside the measured F, used and kept: held at its nominal, it carries no band
     with collecting() as seen:
         plan(options, cal, band=False)
@@ -96,11 +96,11 @@ def extensible_from_log(args, log, engine, model, gpu, parallel, options, machin
         if term not in cal and est.uncertainty.bytes:
             held.setdefault(term, set()).add(est.nominal.bytes)
     result = plan(options, {**{t: Bytes(v.pop()) for t, v in held.items() if len(v) == 1}, **cal})
-    moved = (f"; {', '.join(given)} scaled the peak by the planner's ratio ({act_own / 2**30:.2f} → "
-             f"{act_new / 2**30:.2f} GiB) and moved the graphs by its difference" if given else "")
+    moved = (f"; {', '.join(given)} scaled the peak by the planner's ratio ({gib_text(act_own, label='')} → "
+             f"{gib_text(act_new)}) and moved the graphs by its difference" if given else "")
     note = (f"vLLM ≥ 0.34 extensible KV sizing re-planned from the log's 'Memory after warmup': free at the snapshot "
-            f"{gib_text(Bytes(f_log))}, non-KV used since it {gib_text(Bytes(used))}, kept {Bytes(kept).gib:.2f} "
-            f"GiB (peak {gib_text(Bytes(peak))}: the margin); pool = min(requested, free − margin) − used − kept "
+            f"{gib_text(f_log)}, non-KV used since it {gib_text(used)}, kept {gib_text(kept)} "
+            f"(peak {gib_text(peak)}: the margin); pool = min(requested, free − margin) − used − kept "
             f"(measure_kv_cache_bytes); the CUDA-graph line holds the used memory beside the weights and the planned "
             f"lines{moved}")
     return result, note
@@ -137,7 +137,7 @@ def _line(result, prefix: str) -> int:
     return abs(got.bytes.bytes) if got is not None else 0
 
 
-def _calibrate(own, new, w) -> tuple[dict, int, int] | None:
+def _calibrate(own, new, w) -> tuple[dict, Bytes, Bytes] | None:
     """(the three measured terms that make the planner's extensible budget the log's, the planner's activation peak
     at the log's settings, at the plan's) from the log's run planned (``own``), the plan (``new``) and the log's
     warm-up line ``w`` (helper fl34; split out by helper g34 for the relayout).  The CUDA context moves the plan's
@@ -159,7 +159,7 @@ def _calibrate(own, new, w) -> tuple[dict, int, int] | None:
     if min(context, activation, graphs) < 0:
         return None
     return ({"cuda_context": Bytes(context), "activation_peak": Bytes(activation), "cuda_graphs": Bytes(graphs)},
-            act_own, act_new)
+            Bytes(act_own), Bytes(act_new))
 
 
 def extensible_relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses,
@@ -236,10 +236,9 @@ def extensible_relayout(args, log, engine, model, gpu, parallel, options, machin
             f"and engine): carried: the CUDA context and cuBLAS of the log's snapshot (free "
             f"{gib_text(w.snapshot_free.mid)} at tp {log_tp}) and requested; re-planned: the NCCL / custom "
             f"all-reduce lines before the snapshot, weights {gib_text(weights)} = the log's {measured.text()} × "
-            f"{w_new.gib:.2f} / "
-            f"{gib_text(w_own)} (planned per rank at the new layout / at the log's), activation peak "
-            f"{gib_text(Bytes(cal['activation_peak'].bytes))} = the printed {gib_text(w.peak.mid)} × the planner's "
-            f"ratio ({act_own / 2**30:.2f} → {act_new / 2**30:.2f} GiB; the margin follows), CUDA graphs "
+            f"{gib_text(w_new, label='')} / {gib_text(w_own)} (planned per rank at the new layout / at the log's), activation peak "
+            f"{gib_text(cal['activation_peak'])} = the printed {gib_text(w.peak.mid)} × the planner's "
+            f"ratio ({gib_text(act_own, label='')} → {gib_text(act_new)}; the margin follows), CUDA graphs "
             f"{gib_text(cal['cuda_graphs'])} (the log's used + kept beside the planned lines, moved by the planner's "
             f"graph difference), the non-torch growth and the KV layout (planner's at the new layout); pool = "
             f"min(requested, free − margin) − used − kept (measure_kv_cache_bytes)")

@@ -460,15 +460,16 @@ def plan(args):
     if log is not None:
         notes = tuple(notes) + read_from_log_notes(args, log, result)
     from tpkit.engines.unified import unified_memory_note
-
     from tpkit.startup.links import catalog_p2p_note
+    from tpkit.units import Bytes
 
+    requested = (result.extra or {}).get("requested_bytes")  # the --json key: an int count of bytes
     notes = (gpu_memory_note(args, gpu) + memory_size_note(args, gpu) + board_note(args, gpu, parallel)
              + mnnvl_note(args, parallel)
              + catalog_p2p_note(gpu, parallel.tp * parallel.pp, machine, links)
              + quantization_note(args, model)
              + unified_memory_note(args.engine, getattr(args, "engine_version", None), gpu,
-                                   requested=(result.extra or {}).get("requested_bytes")) + tuple(notes))
+                                   requested=None if requested is None else Bytes(requested)) + tuple(notes))
     if notes:
         from dataclasses import replace
 

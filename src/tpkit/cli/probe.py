@@ -12,7 +12,7 @@ import json
 from tpkit.errors import RuntimeSetupError
 from tpkit.hardware.machine import MachineProfile
 from tpkit.hardware.topology import Topology
-from tpkit.units import format_bytes
+from tpkit.units import Bytes, format_bytes, gib_text
 
 __all__ = ["register", "run_probe", "format_profile"]
 
@@ -71,8 +71,8 @@ def format_profile(profile: MachineProfile) -> str:
     for g in profile.gpus:
         cc = ".".join(map(str, g.compute_capability)) if g.compute_capability else "?"
         lines.append(
-            f"{g.index:>3}  {g.name[:24]:<24} {cc:>4} {g.total_bytes.gib:>10.2f} {g.free_bytes.gib:>10.2f} "
-            f"{(g.total_bytes - g.free_bytes).gib:>10.2f} {g.used_by_others_bytes.gib:>10.2f}"
+            f"{g.index:>3}  {g.name[:24]:<24} {cc:>4} {_gib(g.total_bytes):>10} {_gib(g.free_bytes):>10} "
+            f"{_gib(g.total_bytes - g.free_bytes):>10} {_gib(g.used_by_others_bytes):>10}"
         )
     low = profile.min_free
     lines.append(f"min free: GPU {low.index}, {format_bytes(low.free_bytes)} ({low.free_bytes.bytes:,} B)")
@@ -92,6 +92,11 @@ def format_profile(profile: MachineProfile) -> str:
     return "\n".join(lines)
 
 
+def _gib(n: Bytes) -> str:
+    """a table cell: the number of GiB alone (the column head names the unit)"""
+    return gib_text(n, label="")
+
+
 def _users(processes) -> str:
     if not processes:
         return "none listed"
@@ -99,7 +104,7 @@ def _users(processes) -> str:
     for p in processes:
         used = p.get("used_bytes")
         parts.append(f"pid {p['pid']} ({p.get('name', '?')}) "
-                     + (f"{used / 2**30:.2f} GiB" if used is not None else "?"))
+                     + (gib_text(Bytes(used)) if used is not None else "?"))
     return ", ".join(parts)
 
 

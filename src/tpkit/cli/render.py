@@ -12,7 +12,7 @@ import shutil
 import textwrap
 
 from tpkit.memory.result import PlanResult
-from tpkit.units import Bytes, format_bytes
+from tpkit.units import Bytes, format_bytes, gib_text
 
 __all__ = ["format_plan", "format_ledger", "terminal_width", "signed_bytes", "signed_gib", "MIN_WIDTH", "MAX_WIDTH"]
 
@@ -39,9 +39,10 @@ def signed_bytes(value: int) -> str:
     return f"{value:,}" if value else "0"
 
 
-def signed_gib(value: int, digits: int = 2) -> str:
-    """GiB with ``digits`` decimals; a value that rounds to zero prints as ``0.00``, never ``-0.00``."""
-    text = f"{value / 2**30:.{digits}f}"
+def signed_gib(value: Bytes, digits: int = 2) -> str:
+    """GiB with ``digits`` decimals, the number alone; a value that rounds to zero prints as ``0.00``, never
+    ``-0.00``."""
+    text = gib_text(value, digits, label="")
     return text.lstrip("-") if float(text) == 0 else text
 
 
@@ -54,12 +55,12 @@ def format_ledger(result: PlanResult, *, width: int | None = None) -> str:
     width = max(MIN_WIDTH, width or terminal_width())
     rows = []
     for line in result.ledger.items:
-        value = _SIGN[line.kind] * line.bytes.bytes
+        value = line.bytes * _SIGN[line.kind]
         name = line.item if line.kind != "info" else f"({line.item})"
-        gib = signed_gib(value) + (f" ± {line.uncertainty.gib:.2f}" if line.uncertainty.bytes else "")
-        rows.append((name, signed_bytes(value), gib, line.source))
-    remaining = result.ledger.remaining.bytes
-    rows.append(("= remaining", signed_bytes(remaining), signed_gib(remaining),
+        gib = signed_gib(value) + (f" ± {gib_text(line.uncertainty, label='')}" if line.uncertainty.bytes else "")
+        rows.append((name, signed_bytes(value.bytes), gib, line.source))
+    remaining = result.ledger.remaining
+    rows.append(("= remaining", signed_bytes(remaining.bytes), signed_gib(remaining),
                  "capacity − uses − reserves: budget the pool could not use (under one token or block; "
                  "negative when the padding page comes out of the slack)"))
     bytes_w = max(len("bytes"), *(len(r[1]) for r in rows))

@@ -47,7 +47,7 @@ from tpkit.models.quant import is_quantised, matrix_bytes
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.records import dataclass
-from tpkit.units import Bytes, format_bytes
+from tpkit.units import Bytes, format_bytes, gib_text
 
 __all__ = ["CpuOffload", "plan_offload", "offload_of", "check_cpu_offload_gb", "offload_cap_bytes"]
 
@@ -80,12 +80,11 @@ class CpuOffload:
 
     def describe(self) -> str:
         """One phrase for a ledger source."""
-        gib = self.asked.bytes / 2**30
         what = (f"all {self.layers_total} decoder layers" if self.layers_whole == self.layers_total else
                 f"{self.layers_whole} of {self.layers_total} decoder layers whole"
                 + (" + part of the next (per parameter)" if self.offloaded.bytes > 0 and
                    self.layers_whole < self.layers_total else ""))
-        text = f"--cpu-offload-gb {gib:g} (GiB per GPU) moves {format_bytes(self.offloaded)} to CPU: {what}"
+        text = f"--cpu-offload-gb {gib_text(self.asked, None, label='')} (GiB per GPU) moves {format_bytes(self.offloaded)} to CPU: {what}"
         if self.capped:
             text += (f"; the cap is above the {format_bytes(self.eligible)} of decoder layers on this GPU, the rest "
                      "stays (embedding, norm, lm_head are never offloaded)")

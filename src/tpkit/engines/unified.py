@@ -73,7 +73,7 @@ requirement follows from the catalog total and the utilisation, and ``tpkit expl
 
 from __future__ import annotations
 
-from tpkit.units import gib_text
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["unified_memory_note", "vllm_reads_host_available", "sglang_budget_sample_note", "VLLM_FIRST",
            "VLLM_IS_INTEGRATED", "vllm_graph_estimate_spread",
@@ -146,9 +146,9 @@ def _vllm_graph_estimate_note(rules) -> str:
             f"{gib_text(ESTIMATE_BAND_BYTES)} for it)")
 
 
-def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -> tuple[str, ...]:
+def unified_memory_note(engine: str, version: str | None, gpu, requested: Bytes | None = None) -> tuple[str, ...]:
     """The plan warning for a unified-memory GPU (empty for a discrete one).  ``requested``: the plan's
-    ``gpu_memory_utilization × total`` (Bytes or int), the MemAvailable vLLM's start-up check needs."""
+    ``gpu_memory_utilization × total`` (``Bytes``), the MemAvailable vLLM's start-up check needs."""
     if not getattr(gpu, "unified_memory", False):
         return ()
     head = (f"{gpu.name} has unified memory: its CUDA total and the free memory at start-up vary with what the host "
@@ -159,7 +159,6 @@ def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -
 
         rules = resolve_rules(version or CURRENT)
         release = rules.release  # the release of an alias too ("current", "v0")
-        need = getattr(requested, "bytes", requested)
         if vllm_reads_host_available(release, gpu):
             tail = ("vLLM 0.11.1+ counts the host's MemAvailable as free (mem_utils MemorySnapshot): the KV budget "
                     "does not move with steady host use, but host memory taken during start-up (the loader's host "
@@ -169,8 +168,8 @@ def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -
                        "warm-up, with no start-up check (config/vllm.py _resolve_extensible_kv_cache)"
                        if rules.extensible_kv_cache else
                        "start-up fails when MemAvailable is below gpu_memory_utilization × total"
-                       + (f" (here {int(need) / 2**30:.2f} GiB: compare the 'available' column of free -b before the "
-                          "launch; dropping the page cache does not raise it)" if need else ""))
+                       + (f" (here {gib_text(requested)}: compare the 'available' column of free -b before the "
+                          "launch; dropping the page cache does not raise it)" if requested else ""))
                     + _vllm_graph_estimate_note(rules))
         else:
             which = ("vLLM before 0.11.1 treats it as a discrete GPU" if release < VLLM_FIRST else
@@ -178,7 +177,7 @@ def unified_memory_note(engine: str, version: str | None, gpu, requested=None) -
                      "and 12.1 (until 0.20), so it treats this one as a discrete GPU")
             tail = (f"{which}: cudaMemGetInfo's free leaves out the page cache, so start-up can fail its free-memory "
                     "check (drop caches or lower gpu_memory_utilization)"
-                    + (f"; it needs {int(need) / 2**30:.2f} GiB free by cudaMemGetInfo" if need else ""))
+                    + (f"; it needs {gib_text(requested)} free by cudaMemGetInfo" if requested else ""))
     else:
         from tpkit.engines.sglang.versions import at_least
 

@@ -40,7 +40,7 @@ _LOGGED = ("tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_d
 
 def _same(a, b) -> bool:
     if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):  # vLLM's capture sizes, as printed or given
-        from tpkit.engines.vllm.options import capture_size_list
+        from tpkit.engines.vllm.option_checks import capture_size_list
         from tpkit.errors import PlanInputError
 
         try:

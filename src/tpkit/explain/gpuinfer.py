@@ -44,7 +44,7 @@ class InferredTotal:
     """catalog GPUs whose CUDA total lies in [low, high]"""
 
     def text(self) -> str:
-        rng = (f"{self.low.gib:.2f}–{gib_text(self.high)}" if self.high is not None
+        rng = (f"{gib_text(self.low, label='')}–{gib_text(self.high)}" if self.high is not None
                else f"≥ {gib_text(self.low)} (no upper bound)")
         fits = (f"; catalog GPUs in the interval: {', '.join(self.candidates)}" if self.candidates
                 else "; no catalog GPU in the interval")

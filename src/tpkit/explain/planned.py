@@ -132,7 +132,7 @@ def _other_tenant(ctx, base, parallel, options, where: str) -> tuple[str, dict] 
     the least."""
     from dataclasses import replace as dc_replace
 
-    from tpkit.units import Bytes
+    from tpkit.units import Bytes, gib_text
 
     sg = (base.extra or {}).get("sglang") if isinstance(base.extra, dict) else None
     if not sg or not sg.get("pre_model_load_bytes") or not sg.get("kv_budget_bytes"):
@@ -149,19 +149,20 @@ def _other_tenant(ctx, base, parallel, options, where: str) -> tuple[str, dict] 
     if not f < f2 < 1:
         return None
     tolerates = pre - non_kv / f2
-    gib = 2**30
+    budget = Bytes(k)
+    held_gib, tolerates_gib = held / 2**30, tolerates / 2**30  # floats: k / f is not a whole count of bytes
     try:
         less = dc_replace(ctx.gpu, total_bytes=Bytes(int(ctx.gpu.total_bytes.bytes - held)))
         result = _plan(ctx.model, less, parallel, replace(options, mem_fraction_static=f2))
     except (REFUSED, TypeError, ValueError):
         return None
     words = (f"for the pool to fail, another process (a colocated trainer, another engine) must have held at least "
-             f"{k / gib:.2f} GiB / {f:.2f} = {held / gib:.2f} GiB per GPU from before the start-up ({k / gib:.2f} GiB "
+             f"{gib_text(budget)} / {f:.2f} = {held_gib:.2f} GiB per GPU from before the start-up ({gib_text(budget)} "
              f"if it allocated during the load); freeing it, or --mem-fraction-static {f2:.2f}, which tolerates up to "
-             f"{tolerates / gib:.2f} GiB held, would start the run")
+             f"{tolerates_gib:.2f} GiB held, would start the run")
     return words, dict(flags=f"--mem-fraction-static {f2:.2f}", kv_tokens=result.kv_tokens if result.verdict.fits else 0,
-                       fits=False, why=f"with {held / gib:.2f} GiB held by another process (the least that makes the "
+                       fits=False, why=f"with {held_gib:.2f} GiB held by another process (the least that makes the "
                                        f"log's fraction fail) the plan holds {result.kv_tokens:,} tokens; the pool is "
-                                       f"empty once more than {tolerates / gib:.2f} GiB is held",
-                       note=f"{where}, on the card less {held / gib:.2f} GiB; {_band(result)}; not called a fit: the "
+                                       f"empty once more than {tolerates_gib:.2f} GiB is held",
+                       note=f"{where}, on the card less {held_gib:.2f} GiB; {_band(result)}; not called a fit: the "
                             "log does not say how much the other process held, only the least")

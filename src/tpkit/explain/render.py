@@ -26,9 +26,23 @@ def _short(value) -> str:
         return "(" + ", ".join(str(x) for x in value[:3]) + f", …, {value[-1]}: {len(value)} sizes)"
     return str(value)
 
+
 def format_explanation(e: Explanation) -> str:
     """The text of ``tpkit explain``: the run, the anchored ledger, the KV tokens, the diagnosis, notes and what was not
     found."""
+    out = _run_lines(e) + [""] + _ledger_lines(e) + [""] + _kv_lines(e) + [""] + _diagnosis_lines(e.diagnosis)
+    notes = list(e.context.notes) + list(e.parsed.notes)
+    if notes or e.missing:
+        out.append("")
+    for n in notes:
+        out.append(f"note: {n}")
+    for m in e.missing:
+        out.append(f"missing: {m}")
+    return "\n".join(out) + "\n"
+
+
+def _run_lines(e: Explanation) -> list[str]:
+    """The run: engine and its evidence, model, GPU, settings, speculative decoding, rank, contradictions."""
     ctx, out = e.context, []
     version = f" {ctx.version}" if ctx.version else " (version not printed)"
     out.append(f"engine      {ctx.engine or 'unknown'}{version}")
@@ -48,6 +62,16 @@ def format_explanation(e: Explanation) -> str:
             out.append(f"            {k}: {src}")
     if ctx.tp_inferred is not None:
         out.append(f"            tp from the memory arithmetic: {ctx.tp_inferred.text()}")
+    out += _spec_lines(ctx)
+    out.append(f"rank        {e.rank} ({e.rank_reason})")
+    for c in ctx.contradictions:
+        out.append(f"! {c.text()}")
+    return out
+
+
+def _spec_lines(ctx) -> list[str]:
+    """Speculative decoding as read (method, draft model, tokens, draft tp), as the run line printed it, or missing."""
+    out = []
     if ctx.spec is not None:
         sp = ctx.spec
         shown = ", ".join(f"{k}={v}" for k, v in (("method", sp.method), ("model", sp.model),
@@ -62,11 +86,12 @@ def format_explanation(e: Explanation) -> str:
         out.append(f"speculative {shown}")
     if ctx.spec_missing:
         out.append(f"speculative ? {ctx.spec_missing}")
-    out.append(f"rank        {e.rank} ({e.rank_reason})")
-    for c in ctx.contradictions:
-        out.append(f"! {c.text()}")
-    out.append("")
-    out.append("Ledger of one GPU, anchored on the printed numbers (GiB = 2^30 B)")
+    return out
+
+
+def _ledger_lines(e: Explanation) -> list[str]:
+    """The anchored ledger: each row's value and printed line, its meaning, then its derivation or check."""
+    out = ["Ledger of one GPU, anchored on the printed numbers (GiB = 2^30 B)"]
     for r in e.rows:
         printed = f'"{r.printed}" line {r.line_no}' if r.printed else r.kind
         out.append(f"  {r.item:<46} {_value(r):>14}   {printed}")
@@ -78,14 +103,20 @@ def format_explanation(e: Explanation) -> str:
             out.append(f"  {'':<46} {'':>14}   {_MARK.get(r.check, r.check)} {r.note}")
         elif r.note:
             out.append(f"  {'':<46} {'':>14}   {r.note}")
-    out.append("")
+    return out
+
+
+def _kv_lines(e: Explanation) -> list[str]:
+    """The printed KV tokens beside the range rebuilt from the anchors."""
     kv = e.kv_predicted_range
-    out.append("KV tokens   printed " + (f"{e.kv_printed:,}" if e.kv_printed is not None else "—")
-               + "   rebuilt from the anchors " + (f"{kv[0]:,}–{kv[1]:,}" if kv else "—"
-                                                          + (f" ({e.kv_source})" if e.kv_source else "")))
-    d = e.diagnosis
-    out.append("")
-    out.append(f"Diagnosis   {d.status}" + (f", phase {d.phase}" if d.phase else ""))
+    return ["KV tokens   printed " + (f"{e.kv_printed:,}" if e.kv_printed is not None else "—")
+            + "   rebuilt from the anchors " + (f"{kv[0]:,}–{kv[1]:,}" if kv else "—"
+                                                   + (f" ({e.kv_source})" if e.kv_source else ""))]
+
+
+def _diagnosis_lines(d) -> list[str]:
+    """The diagnosis: status and phase, cause, shortfall, evidence, findings and the fixes with their KV tokens."""
+    out = [f"Diagnosis   {d.status}" + (f", phase {d.phase}" if d.phase else "")]
     if d.cause:
         out.append(f"  cause: {d.cause}")
     if d.short_by is not None:
@@ -102,11 +133,4 @@ def format_explanation(e: Explanation) -> str:
             tokens = f"{f.kv_tokens:,} KV tokens" if f.kv_tokens is not None else "KV tokens not computable"
             out.append(f"    {'fits ' if f.fits else 'NO   '} {f.flags:<44} {tokens}; {f.why}"
                        + (f" ({f.note})" if f.note else ""))
-    notes = list(ctx.notes) + list(e.parsed.notes)
-    if notes or e.missing:
-        out.append("")
-    for n in notes:
-        out.append(f"note: {n}")
-    for m in e.missing:
-        out.append(f"missing: {m}")
-    return "\n".join(out) + "\n"
+    return out

@@ -142,9 +142,9 @@ def relayout(ctx, a, *, tp: int, pp: int, quantization: str | None, plan: Plan, 
         if own is not None and new is not None and own.bytes > 0:
             scaled = scaled_weights(measured.mid, own=own, new=new)
             terms["weights"] = scaled
-            note += (f"; weights {gib_text(scaled)} = the log's {measured.text()} × {new.gib:.2f} / {own.gib:.2f} "
-                     "GiB (planned weights per rank at the new layout / at the log's); activation peak, CUDA-graph "
-                     "estimate and start-up terms planned at the new layout")
+            note += (f"; weights {gib_text(scaled)} = the log's {measured.text()} × {gib_text(new, label='')} / "
+                     f"{gib_text(own)} (planned weights per rank at the new layout / at the log's); activation peak, "
+                     "CUDA-graph estimate and start-up terms planned at the new layout")
         else:
             note += "; the log's layout does not plan: the planner's derived weights"
     else:

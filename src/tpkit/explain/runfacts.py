@@ -109,7 +109,7 @@ def sglang_gpu(parsed: ParsedLog, values: dict, flags: dict, gpu, gpu_source: st
         inferred = infer_sglang_total(parsed, int(values.get("tp") or 1))
         if inferred is not None and len(inferred.candidates) == 1:
             gpu = lookup_gpu(inferred.candidates[0])
-            gpu_source = (f"inferred: the only catalog GPU whose total lies in {inferred.low.gib:.2f}–"
+            gpu_source = (f"inferred: the only catalog GPU whose total lies in {gib_text(inferred.low, label='')}–"
                           f"{gib_text(inferred.high)}, the memory arithmetic's bounds (no GPU name printed)")
     return gpu, gpu_source, inferred
 

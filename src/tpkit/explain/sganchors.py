@@ -89,13 +89,14 @@ def unprinted_shortfall(tokens: int | None, step: int, what: str, rest: Iv | Non
         return None
     if world <= 1 or printed_ranks >= world or (ctx.get("max_total_tokens") and step != 1):
         return None
-    need_high = (tokens + step) * cell
-    short = (rest.low.bytes - need_high) / 2**30
-    if short <= 0:
+    need_high_bytes = (tokens + step) * cell  # a float: the cell is bytes per token, not always whole
+    need_high_gib = need_high_bytes / 2**30
+    short_gib = (rest.low.bytes - need_high_bytes) / 2**30
+    if short_gib <= 0:
         return None
-    return (f"{what} ({tokens:,} tokens) needs a KV budget below {need_high / 2**30:.3f} GiB, "
-            f"{short:.3f} GiB under the low end ({gib_text(rest.low, 3)}) of the budget rebuilt from the {printed_ranks} "
-            f"printed rank(s) of {world}: SGLang sizes every rank's pool from the MIN over all ranks of the free memory before and after "
-            f"the weights (get_available_gpu_memory(distributed=True)), so an unprinted rank had {short:.2f}–"
-            f"{short / max(float(f), 1e-9):.2f} GiB less free memory than that low end assumes (after the weights only … "
-            "on both samples); the log does not show it")
+    return (f"{what} ({tokens:,} tokens) needs a KV budget below {need_high_gib:.3f} GiB, "
+            f"{short_gib:.3f} GiB under the low end ({gib_text(rest.low, 3)}) of the budget rebuilt from the "
+            f"{printed_ranks} printed rank(s) of {world}: SGLang sizes every rank's pool from the MIN over all ranks "
+            f"of the free memory before and after the weights (get_available_gpu_memory(distributed=True)), so an "
+            f"unprinted rank had {short_gib:.2f}–{short_gib / max(float(f), 1e-9):.2f} GiB less free memory than that low "
+            "end assumes (after the weights only … on both samples); the log does not show it")

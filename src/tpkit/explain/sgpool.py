@@ -11,7 +11,7 @@ from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.explain.sganchors import GIB_NOTE, target_last, tokens_agreed
 from tpkit.logs import Anchor, ParsedLog, RankView
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 
 def _cell(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int]:
@@ -66,7 +66,7 @@ class _Dsv4Fixed:
 
     __slots__ = ("fixed", "layout", "cell", "version", "running", "attn_dp")
 
-    def __init__(self, fixed: int, layout, cell, version: str, running: int | None, attn_dp: int) -> None:
+    def __init__(self, fixed: Bytes, layout, cell, version: str, running: int | None, attn_dp: int) -> None:
         self.fixed, self.layout, self.cell, self.version = fixed, layout, cell, version
         self.running, self.attn_dp = running, attn_dp
 
@@ -90,13 +90,14 @@ def _dsv4_fixed(ctx: Context, cell, version: str, page: int, attn_dp: int):
         running = int(running) if running is not None and not isinstance(running, bool) else None
     except (TypeError, ValueError):
         running = None
-    fixed = c128_state_fixed_bytes(layout, dcell, version, max_running_requests=running, attn_dp=max(1, attn_dp))
+    fixed = Bytes(c128_state_fixed_bytes(layout, dcell, version, max_running_requests=running,
+                                         attn_dp=max(1, attn_dp)))
     if not dcell.c128_per_request:  # before 0.5.15 the c128 states ride in the cell
         return (float(cell.bytes_per_token), f"{cell.source} ({ctx.model_source})", page,
-                _Dsv4Fixed(0, layout, dcell, version, running, max(1, attn_dp)))
+                _Dsv4Fixed(Bytes(0), layout, dcell, version, running, max(1, attn_dp)))
     said = (f"max_running_requests {running}" if running is not None
             else f"max_running_requests {DEFAULT_RUNNING} (deepseek_v4_hook default)")
-    return (float(cell.bytes_per_token), f"{cell.source}; minus c128 states per request {fixed / 2**30:.3f} GiB "
+    return (float(cell.bytes_per_token), f"{cell.source}; minus c128 states per request {gib_text(fixed, 3)} "
             f"({said}; DSV4PoolConfigurator._get_c128_state_fixed_bytes, 0.5.15 – 0.5.19) ({ctx.model_source})",
             page, _Dsv4Fixed(fixed, layout, dcell, version, running, max(1, attn_dp)))
 
@@ -148,7 +149,7 @@ def full_share(rest: Iv | None, capped) -> Iv | None:
     the request cap (``engines.sglang.pool.size_tokens``), so budget ÷ full cell stays the full pool's tokens."""
     if rest is None or capped is None:
         return rest
-    fixed = Bytes(capped.fixed) if isinstance(capped, _Dsv4Fixed) else Bytes(capped[1].swa_cap * capped[0].swa_bytes())
+    fixed = capped.fixed if isinstance(capped, _Dsv4Fixed) else Bytes(capped[1].swa_cap * capped[0].swa_bytes())
     return rest - Iv(low=fixed, high=fixed)
 
 

@@ -242,8 +242,8 @@ def default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float
         lo_mib, hi_mib = inferred.low.bytes / 2**20, inferred.high.bytes / 2**20 * ratio
         points = [lo_mib, hi_mib] + [b + d for b in GPU_MEMORY_BOUNDARIES_MIB for d in (0, 1) if lo_mib < b + d < hi_mib]
         gpus = [replace(custom_gpu(Bytes(int(m * 2**20)), name="inferred"), nvidia_smi_total_mib=m) for m in points]
-        on = (f" over the inferred total {inferred.low.gib:.2f}–{gib_text(inferred.high)} (SGLang's nvidia-smi "
-              f"MiB {lo_mib:,.0f}–{hi_mib:,.0f})")
+        on = (f" over the inferred total {gib_text(inferred.low, label='')}–{gib_text(inferred.high)} (SGLang's "
+              f"nvidia-smi MiB {lo_mib:,.0f}–{hi_mib:,.0f})")
     else:
         gpus, on = list(list_gpus()), " (GPU not known: the same on every catalog GPU)"
     values, sources = set(), []

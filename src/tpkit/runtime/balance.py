@@ -14,7 +14,7 @@ from tpkit.errors import RuntimeSetupError
 from tpkit.hardware.machine import MachineProfile
 from tpkit.records import dataclass
 from tpkit.runtime.probe import MemorySnapshot
-from tpkit.units import Bytes, format_bytes
+from tpkit.units import Bytes, format_bytes, gib_text
 
 __all__ = [
     "ALLOW_IMBALANCE_ENV",
@@ -129,11 +129,12 @@ def format_group_table(group: GroupMemory) -> str:
     header = (f"{'rank':>4}  {'host':<16} {'gpu':<22} {'total GiB':>10} {'free GiB':>10} {'ours GiB':>9} "
               f"{'others GiB':>10}")
     rows = [header]
+    gib = lambda n: gib_text(n, label="")  # noqa: E731  (a cell: the column head names the unit)
     for r in group.ranks:
         s = r.snapshot
         rows.append(
-            f"{r.rank:>4}  {r.hostname[:16]:<16} {s.device_name[:22]:<22} {s.total_bytes.gib:>10.2f} "
-            f"{s.free_bytes.gib:>10.2f} {s.used_by_this_process_bytes.gib:>9.2f} {s.used_by_others_bytes.gib:>10.2f}"
+            f"{r.rank:>4}  {r.hostname[:16]:<16} {s.device_name[:22]:<22} {gib(s.total_bytes):>10} "
+            f"{gib(s.free_bytes):>10} {gib(s.used_by_this_process_bytes):>9} {gib(s.used_by_others_bytes):>10}"
             + ("  ← min" if r.rank == low else "")
         )
     rows.append(f"min free: rank {low}, {format_bytes(group.min_free_bytes)} ({group.min_free_bytes.bytes:,} B)")

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.startup.cost import Cost
-from tpkit.units import UNITS, Bytes
+from tpkit.units import UNITS, Bytes, gib_text
 
 __all__ = ["BOARD_GPUS", "COMMUNICATORS", "nccl_for_vllm", "nvls_bytes_per_communicator", "vllm_nvls_cost"]
 
@@ -94,9 +94,9 @@ def vllm_nvls_cost(gpu: GpuSpec, tp: int, release: tuple[int, int, int], *, full
     if not one:
         return None
     when = "at communicator init" if nccl != "2.22+" else "at the first NVLS collective (the profile run)"
-    return Cost(key="nccl_nvls", item="NCCL NVLink SHARP buffers", bytes=Bytes(COMMUNICATORS * int(one)),
-                uncertainty=Bytes(int(one)),
+    return Cost(key="nccl_nvls", item="NCCL NVLink SHARP buffers", bytes=one * COMMUNICATORS,
+                uncertainty=one,
                 source=(f"NCCL {nccl} (the torch pinned by vLLM {'.'.join(map(str, release))}) on {tp} NVSwitch GPUs "
                         f"of compute capability {cc[0]}.{cc[1]}: {COMMUNICATORS} tp communicators (PyNccl, torch's "
-                        f"device group) x {int(one) / 2**30:.3f} GiB allocated {when} (src/transport/nvls.cc; band: one "
+                        f"device group) x {gib_text(one, 3)} allocated {when} (src/transport/nvls.cc; band: one "
                         f"communicator more or less)"))

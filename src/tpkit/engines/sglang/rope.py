@@ -66,7 +66,7 @@ import math
 from tpkit.engines.sglang.versions import at_least
 from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
-from tpkit.units import Bytes, MiB
+from tpkit.units import Bytes, MiB, mib_text
 
 __all__ = ["FIRST_RELEASE", "OWN_ROPE_RELEASE", "RopeReserve", "RotaryModule", "cache_positions", "rope_reserve",
            "rotary_dim", "rotary_modules", "rope_reserve_term"]
@@ -297,16 +297,16 @@ def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = No
     if not grown:
         return None
     growths = [(m.rows * m.dim * elem, rows * m.dim * elem) for m in grown]
-    tensor = sum(new for _, new in growths)
-    seg = _grow_all(growths)
+    tensor = Bytes(sum(new for _, new in growths))
+    seg = Bytes(_grow_all(growths))
     dims = " + ".join(f"{m.dim}" for m in grown)
-    return RopeReserve(tensor=Bytes(tensor), high=Bytes(seg), rows=rows, source=(
+    return RopeReserve(tensor=tensor, high=seg, rows=rows, source=(
         f"SGLang {version} reserve_rope_cache_for_long_sequences after 'Load weight end' (0.5.6+ model_runner.py "
         f"load_model): {len(grown)} new cos/sin cache{'s' if len(grown) > 1 else ''} of {rows:,} rows "
         f"(ceil_128(context {base:,} + 256"
         + (f" + {spec_steps}×{spec_draft_tokens}×2 speculative" if spec_steps and spec_draft_tokens else "")
-        + f")) × ({dims}) × {elem} B = {tensor / 2**20:.2f} MiB, each allocated while its old one lives: 0 … "
-        + f"{seg / 2**20:.0f} MiB (new allocator segments less the old caches' own segments that empty_cache "
+        + f")) × ({dims}) × {elem} B = {mib_text(tensor)}, each allocated while its old one lives: 0 … "
+        + f"{mib_text(seg, 0)} (new allocator segments less the old caches' own segments that empty_cache "
           "returns) leaves the free memory the KV budget samples"
         + ("; an old cache left more than 1 MiB of its segment, split off at model init for a parameter to take, "
            "so its segment may not come back" if any(old >= MIN_LARGE_ALLOC.bytes and _rest_shared(old)

@@ -48,7 +48,7 @@ from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.records import dataclass
-from tpkit.units import Bytes, MiB
+from tpkit.units import Bytes, MiB, gib_text
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
@@ -317,7 +317,7 @@ def _dsv4_tokens(cell: CellSize, budget: Bytes, options: SglangOptions, parallel
                                max_total_tokens=options.max_total_tokens)
     if sized.c128_fixed_bytes:
         cell = replace(cell, dsv4=(layout, sized.cell), source=f"{cell.source}; c128 states per request "
-                       f"{sized.c128_fixed_bytes / 2**30:.3f} GiB off the budget first (max_running_requests "
+                       f"{gib_text(Bytes(sized.c128_fixed_bytes), 3)} off the budget first (max_running_requests "
                        f"{sized.running}{'' if options.max_running_requests else ', the deepseek_v4_hook default'}; "
                        "DSV4PoolConfigurator._get_c128_state_fixed_bytes, 0.5.15 – 0.5.19)")
     return cell, cell, sized.full_tokens, 0

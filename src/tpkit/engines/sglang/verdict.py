@@ -101,28 +101,35 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
             f"{format_bytes(s.baseline.capacity.bytes - s.pre)}); use a GPU with more memory"))
     f = s.fraction.value
     static = s.pre * f
-    if s.mamba is not None and s.pool.num_tokens > 0 and s.max_running_requests < 1:
+    if s.pool.num_tokens > 0:
+        return _pool_verdict(s, static)
+    return _no_pool_verdict(s, model, tp, retry, gpu, f, static)
+
+
+def _pool_verdict(s: SglangSizing, static: Bytes) -> Verdict:
+    """A pool of at least one token was sized: fits, or the start-up step after the pool that fails (no running
+    request, the req_to_token pool, the draft worker, what SGLang allocates after the pool)."""
+    if s.mamba is not None and s.max_running_requests < 1:
         return Verdict(fits=False, knob="--mem-fraction-static", message=(
             f"the linear-attention state pool holds {s.mamba.slots} slot(s) of {format_bytes(s.mamba.per_slot)}, "
             f"fewer than the {s.mamba.ratio} one running request needs: raise --mem-fraction-static or --tp"))
-    if s.pool.num_tokens > 0 and s.max_running_requests < 1:
+    if s.max_running_requests < 1:
         return Verdict(fits=False, knob="--max-total-tokens", message=(
             f"SGLang stops at start-up with 'max_running_request is zero' (an assert in TpModelWorker.__init__, "
             f"managers/tp_worker.py, sglang 0.4.10): its rule {s.running_rule} gives 0 running requests for a pool "
             f"of {s.pool.num_tokens:,} token(s); raise --max-total-tokens above {s.pool.num_tokens:,} or "
             f"--max-running-requests"))
-    if s.pool.num_tokens > 0 and s.pool_end_free < Bytes(0):
+    if s.pool_end_free < Bytes(0):
         return Verdict(fits=False, knob="--context-length", message=(
             f"the req_to_token pool ({s.req_to_token_rows:,} requests × ({s.context_len:,} + 4) tokens × 4 B = "
             f"{format_bytes(s.req_to_token)}) does not fit in the {format_bytes(s.slack)} slack left after the "
             f"KV pool: lower --context-length or --max-running-requests"))
-    if s.pool.num_tokens > 0 and s.spec is not None and not s.spec.loaded_before_pool \
-            and s.pool_end_free < s.after_pool:
+    if s.spec is not None and not s.spec.loaded_before_pool and s.pool_end_free < s.after_pool:
         return Verdict(fits=False, knob="--mem-fraction-static", message=(
             f"the draft's weights and KV pool and cuBLAS ({format_bytes(s.after_pool)}) come out of the slack after "
             f"the target's pool (SGLang {s.version} builds the draft worker then), but only "
             f"{format_bytes(s.pool_end_free)} is left: lower --mem-fraction-static or --max-total-tokens"))
-    if s.pool.num_tokens > 0 and s.pool_end_free + s.draft_freed_after_pool < s.after_pool:
+    if s.pool_end_free + s.draft_freed_after_pool < s.after_pool:
         # 0.5.14+: set_embed frees the draft's own shared tensors right after the target's pool is sized
         after = ", ".join(u.item for u in s.baseline.after_pool) or "what SGLang allocates after the pool"
         return Verdict(fits=False, knob="--mem-fraction-static", message=(
@@ -130,11 +137,16 @@ def make_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry,
             f"{format_bytes(s.pool_end_free + s.draft_freed_after_pool)} is left: CUDA out of memory at the first "
             f"forward pass; lower "
             f"--mem-fraction-static or --max-total-tokens"))
-    if s.pool.num_tokens > 0:
-        return Verdict(fits=True, message=(
-            f"fits: {s.pool.num_tokens:,} KV tokens per rank ({format_bytes(s.kv_bytes)}), "
-            f"{s.pool.num_tokens / s.context_len:.2f}× a {s.context_len:,}-token context; "
-            f"weights {format_bytes(s.weights)} of the {format_bytes(static)} static budget"))
+    return Verdict(fits=True, message=(
+        f"fits: {s.pool.num_tokens:,} KV tokens per rank ({format_bytes(s.kv_bytes)}), "
+        f"{s.pool.num_tokens / s.context_len:.2f}× a {s.context_len:,}-token context; "
+        f"weights {format_bytes(s.weights)} of the {format_bytes(static)} static budget"))
+
+
+def _no_pool_verdict(s: SglangSizing, model: ModelSpec, tp: int, retry: Retry, gpu, f: float,
+                     static: Bytes) -> Verdict:
+    """No KV token was sized: the padding page that does not fit, a --max-total-tokens below one page, or the budget
+    itself, with the fixes that re-plan to a fit."""
     if s.kv_pool_refused:  # the padding page is what does not fit: the tokens came out of the budget
         page = Bytes(round(s.cell.bytes_per_token * s.page_size))
         return Verdict(fits=False, knob="--page-size", message=(

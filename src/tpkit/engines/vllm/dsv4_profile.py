@@ -51,7 +51,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tpkit.models.spec import ModelSpec
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["BUFFERS_FROM", "BUFFERS_UNTIL", "FORWARD_FROM", "FORWARD_UNTIL", "PREFILL_CHUNK_SIZE", "BUFFERS_ITEM",
            "batched_buffers", "padded_heads", "flashmla_dummy_workspace", "attention_phase", "forward_applies",
@@ -109,14 +109,14 @@ def padded_heads(heads_per_rank: int) -> int:
     return 64 if heads_per_rank <= 64 else 128
 
 
-def flashmla_dummy_workspace(model: ModelSpec, tokens: int, max_model_len: int) -> int:
+def flashmla_dummy_workspace(model: ModelSpec, tokens: int, max_model_len: int) -> Bytes:
     """Bytes FlashMLA's dummy run asks the workspace manager for, the largest over the layers
     (``forward_mqa`` with no metadata): 4 × (N + window + max_num_batched_tokens) × D × 2 B, N = ⌈max_model_len / r⌉
     for a compressed layer (ratio r), 0 for a sliding-window-only one."""
     window = int(model.sliding_window or 0)
     compressed = [r for r in _ratios(model) if r > 1]
     n = -(-max_model_len // min(compressed)) if compressed else 0
-    return PREFILL_CHUNK_SIZE * (n + window + tokens) * model.head_dim * 2
+    return Bytes(PREFILL_CHUNK_SIZE * (n + window + tokens) * model.head_dim * 2)
 
 
 def forward_applies(model: ModelSpec, release: tuple[int, int, int], engine: str) -> bool:
@@ -125,7 +125,7 @@ def forward_applies(model: ModelSpec, release: tuple[int, int, int], engine: str
 
 
 def attention_phase(model: ModelSpec, tp: int, tokens: int, act_bytes: int, *, max_model_len: int,
-                    moe_workspace: int, indexer_workspace: int) -> tuple[Bytes, str]:
+                    moe_workspace: Bytes, indexer_workspace: Bytes) -> tuple[Bytes, str]:
     """(bytes, formula) of the profile's attention phase at a ratio-4 layer (module docstring): the larger of its two
     moments (the indexer's logits block, the padded query) plus the kept workspace buffer, max(MoE, indexer,
     FlashMLA requests)."""
@@ -157,10 +157,11 @@ def attention_phase(model: ModelSpec, tp: int, tokens: int, act_bytes: int, *, m
     else:
         moment = (f"T {tokens:,} × {padded:,} B (decoder-held residual streams and outputs, o_padded, q/kv inputs, "
                   "scores, q and its padded copy)")
-    return Bytes(max(m1, m2) + kept), (
+    return Bytes(max(m1, m2)) + kept, (
         f"DeepSeek-V4 attention (vLLM 0.23–0.25 DeepseekV4Attention / FlashMLA dummy run, engines.vllm.dsv4_profile): "
-        f"{moment} + the kept WorkspaceManager buffer {kept / 2**30:.2f} GiB ({which}; MoE "
-        f"{moe_workspace / 2**30:.2f}, indexer {indexer_workspace / 2**30:.2f}, FlashMLA {flash / 2**30:.2f} GiB)")
+        f"{moment} + the kept WorkspaceManager buffer {gib_text(kept)} ({which}; MoE "
+        f"{gib_text(moe_workspace, label='')}, indexer {gib_text(indexer_workspace, label='')}, FlashMLA "
+        f"{gib_text(flash)})")
 
 
 def with_dsv4_forward(act, model: ModelSpec, parallel, r, rules):
@@ -174,10 +175,10 @@ def with_dsv4_forward(act, model: ModelSpec, parallel, r, rules):
     if not forward_applies(model, rules.release, rules.engine):
         return act
     tokens = r.max_num_batched_tokens
-    moe_ws = (moe_workspace_bytes(model, parallel, tokens, r.act_bytes).bytes
-              if model.moe is not None and rules.moe_unchunked_workspace else 0)
+    moe_ws = (moe_workspace_bytes(model, parallel, tokens, r.act_bytes)
+              if model.moe is not None and rules.moe_unchunked_workspace else Bytes(0))
     got = indexer_profile_reservation(model, rules.release, max_model_len=r.max_model_len)
-    idx_ws = max(0, got[0] - LOGITS_BLOCK) if got is not None else 0
+    idx_ws = Bytes(max(0, got[0] - LOGITS_BLOCK)) if got is not None else Bytes(0)
     nbytes, formula = attention_phase(model, parallel.tp, tokens, r.act_bytes, max_model_len=r.max_model_len,
                                       moe_workspace=moe_ws, indexer_workspace=idx_ws)
     kept = max(moe_ws, idx_ws, flashmla_dummy_workspace(model, tokens, r.max_model_len))
@@ -188,8 +189,8 @@ def with_dsv4_forward(act, model: ModelSpec, parallel, r, rules):
         if part.item == "profile phase: attention":
             part = replace(part, bytes=nbytes, source=f"estimate: {formula}")
         elif part.item in ("profile phase: logits + sampler", "profile phase: logits"):
-            part = replace(part, bytes=Bytes(part.bytes.bytes + kept),
-                           source=part.source + f" + the kept WorkspaceManager buffer {kept / 2**30:.2f} GiB "
+            part = replace(part, bytes=part.bytes + kept,
+                           source=part.source + f" + the kept WorkspaceManager buffer {gib_text(kept)} "
                                                 "(DeepSeek-V4: max of the MoE, indexer and FlashMLA requests)")
         parts.append(part)
     top = max(parts, key=lambda p: p.bytes.bytes)

@@ -485,7 +485,7 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
     shown = "" if mode == "FULL_AND_PIECEWISE" else f" ({mode})"
     formula = (f"{runner}, {attention_backend}, {n_pw} PIECEWISE + {n_full} FULL graphs{shown}: first capture "
                f"{first} + {_later_graphs(n_pw, n_full)} graphs × {layers} layers × "
-               f"{per.bytes // 1024} KiB = {gib_text(nominal)} ± {ESTIMATE_BAND_BYTES.gib:.2f} "
+               f"{per.bytes // 1024} KiB = {gib_text(nominal)} ± {gib_text(ESTIMATE_BAND_BYTES, label='')} "
                + (f"(graphs.mechanism_estimate; ROCm: the per-graph term from {len(ROCM_GRAPH_EVIDENCE)} MI300X "
                   f"logs, graphs.ROCM_GRAPH_EVIDENCE)" if rocm else
                   f"(graphs.mechanism_estimate; constants fitted on "

@@ -34,7 +34,7 @@ def weights_line(weights: Bytes, rules: VllmRules) -> str:
         return f"Model loading took {gib_text(weights, 4)} memory and … seconds"
     if rules.weights_log == "0.11":
         return f"Model loading took {gib_text(weights, 4)} and … seconds"
-    return f"Loading model weights took {weights.bytes / 2**30:.4f} GB"
+    return f"Loading model weights took {gib_text(weights, 4, label='GB')}"  # V0's word, for GiB
 
 
 def available_line(available: Bytes, rules: VllmRules) -> str:
@@ -66,10 +66,10 @@ def capacity_lines(*, tokens: int, blocks: int, cpu_blocks: int, max_model_len: 
 def v0_profile_line(*, total: Bytes, initial: Bytes, peak_torch: Bytes, post_profile: Bytes,
                     non_torch: Bytes, kv: Bytes, utilization: float) -> str:
     """V0's "Memory profiling results" line (late 2024 layout)."""
-    g = lambda b: b.bytes / 2**30  # noqa: E731
-    return (f"Memory profiling results: total_gpu_memory={g(total):.2f}GiB initial_memory_usage={g(initial):.2f}GiB "
-            f"peak_torch_memory={g(peak_torch):.2f}GiB memory_usage_post_profile={g(post_profile):.2f}GiB "
-            f"non_torch_memory={g(non_torch):.2f}GiB kv_cache_size={g(kv):.2f}GiB "
+    g = lambda b: gib_text(b, label="") + "GiB"  # noqa: E731  (V0 writes no space before the unit)
+    return (f"Memory profiling results: total_gpu_memory={g(total)} initial_memory_usage={g(initial)} "
+            f"peak_torch_memory={g(peak_torch)} memory_usage_post_profile={g(post_profile)} "
+            f"non_torch_memory={g(non_torch)} kv_cache_size={g(kv)} "
             f"gpu_memory_utilization={utilization:.2f}")
 
 
@@ -97,7 +97,7 @@ def mamba_blocks_message(*, max_num_seqs: int, num_blocks: int) -> str:
 
 def startup_message(*, free: Bytes, total: Bytes, utilization: float, requested: Bytes) -> str:
     """V1's start-up check failure."""
-    return (f"Free memory on device ({free.bytes / 2**30:.2f}/{gib_text(total)}) on startup is less than "
+    return (f"Free memory on device ({gib_text(free, label='')}/{gib_text(total)}) on startup is less than "
             f"desired GPU memory utilization ({utilization}, {gib_text(requested)}). Decrease GPU memory "
             "utilization or reduce GPU memory used by other processes.")
 

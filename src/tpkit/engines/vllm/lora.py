@@ -48,7 +48,7 @@ from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.records import dataclass
-from tpkit.units import Bytes
+from tpkit.units import Bytes, mib_text
 
 __all__ = ["VllmLora", "allowed_ranks", "check_lora_flags", "lora_buffers"]
 
@@ -183,11 +183,11 @@ def lora_buffers(model: ModelSpec, parallel: ParallelSpec, *, release: tuple[int
     if parallel.pp > 1:
         emb_bytes //= 2  # embed_tokens on the first stage, lm_head on the last (either one per GPU)
     t8 = math.ceil(max_num_batched_tokens / 8) * 8
-    punica = t8 * PUNICA_BYTES_PER_TOKEN + 3 * 8 * max_num_seqs
-    total = n * per_layer_bytes + emb_bytes + punica
+    punica = Bytes(t8 * PUNICA_BYTES_PER_TOKEN + 3 * 8 * max_num_seqs)
+    total = n * per_layer_bytes + emb_bytes + punica.bytes
     source = (f"vLLM --enable-lora: max_loras {n} × rank {r} × {lora_bytes} B: {how} (A: rank × in, B: out/tp × "
               f"rank{', fully sharded' if fully_sharded else ''}) + embed_tokens/lm_head A/B over vocab {v:,}"
               + (f" + {extra} extra-vocab rows (≤ 0.11)" if extra else "")
-              + f" + punica metadata {punica / 2**20:.2f} MiB; in the load delta "
+              + f" + punica metadata {mib_text(punica)}; in the load delta "
               "(load_lora_model → create_lora_weights, engines/vllm/lora.py)")
     return VllmLora(bytes=Bytes(total), source=source, notes=tuple(notes))

@@ -35,7 +35,7 @@ from dataclasses import replace
 
 from tpkit.models.params import widest_dense_mlp
 from tpkit.models.spec import ModelSpec
-from tpkit.units import Bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["AWQ_MARLIN_FROM", "GPTQ_MARLIN_FROM", "MARLIN_A_TMP_BEFORE", "MARLIN_GROUP_SIZES",
            "MARLIN_MIN_CAPABILITY", "marlin_kernel", "v0_marlin_a_tmp", "with_v0_marlin_a_tmp"]
@@ -95,10 +95,10 @@ def with_v0_marlin_a_tmp(act, model: ModelSpec, *, tp: int, tokens: int, act_byt
     parts = []
     for part in act.parts:
         if part.item == "profile phase: dense MLP":
-            down = tokens * down_w * act_bytes
-            part = replace(part, bytes=Bytes(down) if down > part.bytes.bytes else part.bytes,
+            down = Bytes(tokens * down_w * act_bytes)
+            part = replace(part, bytes=down if down > part.bytes else part.bytes,
                            source=part.source + f"; with Marlin's a_tmp (T × I/tp) at down_proj: T × {down_w:,} × "
-                                                f"{act_bytes} B = {down / 2**30:.2f} GiB (engines/vllm/marlin_v0.py)")
+                                                f"{act_bytes} B = {gib_text(down)} (engines/vllm/marlin_v0.py)")
         elif part.item == "profile phase: attention":
             part = replace(part, bytes=part.bytes + Bytes(tokens * q * act_bytes),
                            source=part.source + f" + Marlin a_tmp at o_proj T × q {q:,} × {act_bytes} B")

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from tpkit.engines.vllm.v0_reserved import _Allocator
 from tpkit.models.spec import ModelSpec
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["AWQ_SPLIT_K_BEFORE", "EXPERT_PARALLEL_FROM", "EXPERT_PARALLEL_QUANT_LAST", "EXPERT_PARALLEL_UNQUANT_BEFORE",
            "INT32_MAX", "applies", "awq_split_k", "expert_parallel", "replay", "reserved_over_peak",
@@ -159,9 +160,9 @@ def replay(model: ModelSpec, *, tp: int, tokens: int, act_bytes: int, split_k: i
            f"on all T {tokens:,} tokens, w1/w3 {inter:,} and w2 {h:,} wide"
            + (f", each AWQ GEMM with its [{split_k}, T, N] split-K partial sums (and their sum's fp32 accumulation "
               "buffer where they pass int32 indexing)" if split_k else "")
-           + f" × {act_bytes} B: allocated peak {alloc.peak / 2**30:.2f} GiB, reserved {alloc.reserved() / 2**30:.2f}"
-             " GiB (engines/vllm/mixtral_v0.py)")
-    return alloc.peak, alloc.reserved(), how
+           + f" × {act_bytes} B: allocated peak {gib_text(Bytes(alloc.peak_bytes))}, reserved "
+             f"{gib_text(Bytes(alloc.reserved_bytes()))} (engines/vllm/mixtral_v0.py)")
+    return alloc.peak_bytes, alloc.reserved_bytes(), how
 
 
 def applies(model: ModelSpec, options_quantization: str | None, *, release: tuple[int, ...], engine: str) -> bool:
@@ -173,8 +174,6 @@ def with_expert_parallel_moe(act, model: ModelSpec, *, tp: int, tokens: int, act
     """``act`` (``profile.ActivationEstimate`` of a V0 run with the expert-parallel Mixtral) with its MoE phase
     replaced by the replay's allocated peak, and the peak taken again."""
     from dataclasses import replace
-
-    from tpkit.units import Bytes
 
     peak, _, how = replay(model, tp=tp, tokens=tokens, act_bytes=act_bytes, split_k=split_k)
     parts = tuple(replace(part, bytes=Bytes(peak), source=f"estimate: {how}")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tpkit.engines.engine import check_fraction, check_switches, check_whole_numbers, flag, shared_flag
+from tpkit.engines.engine import flag, shared_flag
 from tpkit.engines.vllm.kvdtype import KV_DTYPES
-from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
@@ -14,7 +13,7 @@ if TYPE_CHECKING:
 
 __all__ = ["VllmOptions", "ATTENTION_BACKENDS", "KV_CACHE_DTYPES", "DTYPES_ACCEPTED", "COMPILE_CACHE_STATES", "ENTRYPOINTS", "v2_runner_override",
            "extensible_kv_active",
-           "capture_size_list", "cudagraph_mode_of", "torch_compile_off",
+           "cudagraph_mode_of", "torch_compile_off",
            "cudagraph_estimate_applied"]
 
 KV_CACHE_DTYPES = tuple(KV_DTYPES)
@@ -41,9 +40,6 @@ ATTENTION_BACKENDS = ("auto", "FLASH_ATTN", "FLASH_ATTN_DIFFKV", "TRITON_ATTN", 
 ``AttentionBackendEnum`` (``v1/attention/backends/registry.py``, 0.20.0–0.33.0; a member of one release only is
 accepted for every release; any case, as vLLM upper-cases it: ``config/attention.py validate_backend_before``,
 0.29.0, 0.33.0)"""
-
-_POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_num_seqs", "max_cudagraph_capture_size",
-                  "decode_context_parallel_size", "data_parallel_size")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -213,7 +209,7 @@ class VllmOptions:
     0.11.1–0.33.0): the sizes themselves, de-duplicated and sorted, those above ``max_num_batched_tokens`` dropped
     (``config/vllm.py _set_cudagraph_sizes``); with ``--max-cudagraph-capture-size`` too, vLLM refuses a top that
     differs from the largest size.  Text ("1 2 4", "1,2,4", "[1, 2, 4]") or a sequence of ints
-    (``capture_size_list``); None = vLLM's ladder (``graphs.capture_sizes``)."""
+    (``option_checks.capture_size_list``); None = vLLM's ladder (``graphs.capture_sizes``)."""
     optimization_level: int | None = flag(
         kind="int", unit="level", concept="optimization level", aliases=("-O",),
         help="vLLM's --optimization-level / -O (vLLM 0.15+): 0 = no torch.compile and no CUDA graphs (as "
@@ -299,128 +295,12 @@ class VllmOptions:
     """``--lora-extra-vocab-size`` (vLLM ≤ 0.11.x): extra embedding rows; None = 256"""
 
     def __post_init__(self) -> None:
+        """Refuse a flag value or a flag the release does not have (``engines.vllm.option_checks``: one named
+        validator per rule, in the order they have always run)."""
+        from tpkit.engines.vllm.option_checks import check_options  # not at import: the flag table needs no checks
         from tpkit.engines.vllm.versions import resolve_rules  # not at import: the flag table needs no rules
 
-        rules = resolve_rules(self.engine_version)
-        if self.skip_mm_profiling is True and rules.release < (0, 10, 1):
-            raise PlanInputError(f"--skip-mm-profiling exists from vLLM 0.10.1 (engine/arg_utils.py), not in "
-                                 f"{self.engine_version}; leave it out or plan a later --engine-version")
-        if self.language_model_only is True and rules.release < (0, 17, 0):
-            raise PlanInputError(f"--language-model-only exists from vLLM 0.17.0 (config/multimodal.py), not in "
-                                 f"{self.engine_version}; use --limit-mm-per-prompt with every modality at 0, or "
-                                 "plan a later --engine-version")
-        check_fraction("gpu-memory-utilization", self.gpu_memory_utilization,
-                       "it is the fraction of the device total this vLLM instance may use (e.g. 0.9)")
-        check_whole_numbers(self, _POSITIVE_INTS)
-        from tpkit.engines.offload import check_cpu_offload_gb
-
-        check_cpu_offload_gb(self.cpu_offload_gb, whole=False, engine="vLLM")
-        if self.cpu_offload_gb and rules.release <= (0, 4, 1):  # 0.4.1 has no such flag, 0.5.4 has; between not read
-            raise PlanInputError(f"--cpu-offload-gb is not a flag of vLLM 0.4.1 and earlier (engine/arg_utils.py), "
-                                 f"not in {self.engine_version}; leave it out or plan a later --engine-version")
-        kv = self.kv_cache_memory_bytes
-        if kv is not None and (not isinstance(kv, Bytes) or kv.bytes <= 0):
-            raise PlanInputError(f"--kv-cache-memory-bytes must be a size > 0 such as '40GiB', got "
-                                 f"{f'{kv.bytes:,} bytes' if isinstance(kv, Bytes) else repr(kv)}")
-        check_switches(self, ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling",
-                              "language_model_only",
-                              "no_async_scheduling", "no_enable_extensible_kv_cache"))
-        v2 = self.vllm_use_v2_model_runner
-        if v2 is not None:
-            if str(v2) not in ("0", "1", "True", "False"):
-                raise PlanInputError(f"--vllm-use-v2-model-runner must be 0 or 1 (the VLLM_USE_V2_MODEL_RUNNER "
-                                     f"value the server ran with), got {v2!r}; leave it out for the release's "
-                                     "choice")
-            if str(v2) in ("1", "True") and (rules.engine != "V1" or rules.release < (0, 12, 0)):
-                raise PlanInputError(f"--vllm-use-v2-model-runner 1: Model Runner V2 (VLLM_USE_V2_MODEL_RUNNER) "
-                                     f"exists from vLLM 0.12.0 (envs.py, v1/worker/gpu/), not in "
-                                     f"{self.engine_version}; leave it out (0 = the only runner there) or plan a "
-                                     "later --engine-version")
-        est = self.vllm_memory_profiler_estimate_cudagraphs
-        if est is not None:
-            if str(est) not in ("0", "1", "True", "False"):
-                raise PlanInputError(f"--vllm-memory-profiler-estimate-cudagraphs must be 0 or 1 (the "
-                                     f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS value the server ran with), got "
-                                     f"{est!r}; leave it out for the release's default")
-            if rules.engine != "V1" or rules.release < (0, 18, 0):
-                raise PlanInputError(f"--vllm-memory-profiler-estimate-cudagraphs: the variable "
-                                     f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS exists from vLLM 0.18.0 (envs.py), "
-                                     f"not in {self.engine_version}, which subtracts no CUDA-graph estimate; leave "
-                                     "it out or plan a later --engine-version")
-        if self.enable_prefix_caching is not None and not isinstance(self.enable_prefix_caching, bool):
-            raise PlanInputError(f"enable_prefix_caching must be True, False or None (the release's default), got "
-                                 f"{self.enable_prefix_caching!r}")
-        chunked = self.enable_chunked_prefill
-        if chunked is not None and not isinstance(chunked, bool):
-            raise PlanInputError(f"enable_chunked_prefill must be True, False or None (the release's default), got "
-                                 f"{chunked!r}")
-        if self.limit_mm_per_prompt is not None:
-            from tpkit.engines.vllm.mmlimits import parse_mm_limits
-
-            parse_mm_limits(self.limit_mm_per_prompt, rules.release)
-        if self.speculative_config is not None:
-            from tpkit.engines.vllm.speculative import parse_speculative_config
-
-            parse_speculative_config(self.speculative_config)
-        if self.topk_topp_sampler is not None and self.topk_topp_sampler not in TOPK_TOPP_SAMPLERS:
-            raise PlanInputError(f"--topk-topp-sampler must be one of {', '.join(TOPK_TOPP_SAMPLERS)}, got "
-                                 f"{self.topk_topp_sampler!r}; it names the sampler the vLLM log reports (leave it "
-                                 "out for the release's default)")
-        if self.attention_backend is not None and str(self.attention_backend).upper() not in \
-                {b.upper() for b in ATTENTION_BACKENDS}:
-            raise PlanInputError(f"--attention-backend must be one of {', '.join(ATTENTION_BACKENDS)}, got "
-                                 f"{self.attention_backend!r} (vLLM's AttentionBackendEnum names; leave it out for "
-                                 "vLLM's automatic choice)")
-        if self.max_cudagraph_capture_size is not None and rules.release < (0, 11, 1):
-            raise PlanInputError(f"--max-cudagraph-capture-size exists from vLLM 0.11.1 (engine/arg_utils.py), not in "
-                                 f"{self.engine_version} (got {self.max_cudagraph_capture_size}); releases up to "
-                                 "0.11.0 take --cuda-graph-sizes, which tpkit does not read (they subtract no "
-                                 "CUDA-graph estimate): leave it out or plan a later --engine-version")
-        sizes = capture_size_list(self.cudagraph_capture_sizes)
-        if sizes is not None and rules.release < (0, 11, 1):
-            raise PlanInputError(f"--cudagraph-capture-sizes exists from vLLM 0.11.1 (engine/arg_utils.py), not in "
-                                 f"{self.engine_version}; releases up to 0.11.0 take --cuda-graph-sizes, which tpkit "
-                                 "does not read (they subtract no CUDA-graph estimate): leave it out or plan a later "
-                                 "--engine-version")
-        if sizes is not None and self.max_cudagraph_capture_size is not None \
-                and self.max_cudagraph_capture_size != max(sizes):
-            raise PlanInputError(f"--max-cudagraph-capture-size {self.max_cudagraph_capture_size} differs from the "
-                                 f"largest of --cudagraph-capture-sizes ({max(sizes)}): vLLM refuses the pair "
-                                 "(config/vllm.py _set_cudagraph_sizes, 'should be consistent'); give one of the two")
-        level = self.optimization_level
-        if level is not None:
-            if isinstance(level, bool) or not isinstance(level, int) or level not in (0, 1, 2, 3):
-                raise PlanInputError(f"--optimization-level must be 0, 1, 2 or 3 (vLLM's -O levels), got {level!r}")
-            if rules.release < (0, 15, 0):
-                raise PlanInputError(f"--optimization-level is read by tpkit from vLLM 0.15.0 (config/vllm.py "
-                                     f"OptimizationLevel; the earliest wheel read), not for {self.engine_version}; "
-                                     "leave it out (use --enforce-eager for no CUDA graphs) or plan a later "
-                                     "--engine-version")
-        mode = self.cudagraph_mode
-        if mode is not None:
-            from tpkit.engines.vllm.graphs import CUDAGRAPH_MODES
-
-            if str(mode).upper() not in CUDAGRAPH_MODES:
-                raise PlanInputError(f"--cudagraph-mode must be one of {', '.join(CUDAGRAPH_MODES)} (vLLM's "
-                                     f"CUDAGraphMode names), got {mode!r}")
-            if rules.release < (0, 11, 1):
-                raise PlanInputError(f"--cudagraph-mode: tpkit reads vLLM's cudagraph_mode from 0.11.1 "
-                                     f"(config/compilation.py), not for {self.engine_version} (those releases "
-                                     "subtract no CUDA-graph estimate): leave it out or plan a later --engine-version")
-        if self.compile_cache not in COMPILE_CACHE_STATES:
-            raise PlanInputError(f"--compile-cache must be one of {', '.join(COMPILE_CACHE_STATES)}, got "
-                                 f"{self.compile_cache!r}; cold: a first start (empty torch.compile cache), warm: a "
-                                 "restart that loads the compiled graphs from vLLM's cache")
-        if self.vllm_entrypoint not in ENTRYPOINTS:
-            raise PlanInputError(f"--vllm-entrypoint must be one of {', '.join(ENTRYPOINTS)}, got "
-                                 f"{self.vllm_entrypoint!r}; serve: vllm serve / the OpenAI API server, llm: the "
-                                 "offline vllm.LLM class (python scripts, benchmark_throughput.py)")
-        from tpkit.engines.vllm.lora import check_lora_flags
-
-        check_lora_flags(self, rules.release, self.engine_version)
-        if self.kv_cache_dtype not in KV_CACHE_DTYPES:
-            raise PlanInputError(f"--kv-cache-dtype {self.kv_cache_dtype!r} is not supported; "
-                                 f"use one of {', '.join(KV_CACHE_DTYPES)}")
+        check_options(self, resolve_rules(self.engine_version))
 
 
 def extensible_kv_active(options: "VllmOptions", rules) -> bool:
@@ -446,37 +326,6 @@ def cudagraph_estimate_applied(options: "VllmOptions", rules) -> bool:
     (``VllmRules.cudagraph_estimate``: envs.py "0" in 0.18–0.19, "1" from 0.20.0)."""
     given = options.vllm_memory_profiler_estimate_cudagraphs
     return rules.cudagraph_estimate if given is None else str(given) in ("1", "True")
-
-
-def capture_size_list(value) -> tuple[int, ...] | None:
-    """``--cudagraph-capture-sizes`` as a tuple of whole numbers ≥ 1 (None where not given): text with the sizes
-    separated by spaces or commas, optionally in brackets, or a sequence of ints (a list of such texts from the
-    command line).  Anything else is refused with what was received."""
-    if value is None:
-        return None
-    how = ("give whole numbers ≥ 1 separated by spaces or commas, e.g. --cudagraph-capture-sizes 1 2 4 8 16 "
-           "(vLLM's --cudagraph-capture-sizes)")
-    items = [value] if isinstance(value, str) else value
-    if not isinstance(items, (list, tuple)):
-        raise PlanInputError(f"--cudagraph-capture-sizes must be a list of sizes, got {value!r}; {how}")
-    parts = []
-    for item in items:
-        if isinstance(item, str):
-            parts += [p for p in item.replace("[", " ").replace("]", " ").replace(",", " ").split() if p]
-        else:
-            parts.append(item)
-    if not parts:
-        raise PlanInputError(f"--cudagraph-capture-sizes is empty (got {value!r}); {how}; leave the flag out for "
-                             "vLLM's own sizes")
-    sizes = []
-    for p in parts:
-        n = p
-        if isinstance(p, str):
-            n = int(p) if p.strip().lstrip("+").isdigit() else None
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise PlanInputError(f"--cudagraph-capture-sizes: {p!r} is not a whole number ≥ 1 (got {value!r}); {how}")
-        sizes.append(n)
-    return tuple(sizes)
 
 
 def cudagraph_mode_of(options: "VllmOptions") -> str:

@@ -58,7 +58,7 @@ from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes, GiB, format_bytes
+from tpkit.units import Bytes, GiB, format_bytes, gib_text
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, 
         strides = segment_strides(layout)  # the physical bytes: each segment in whole 2 MiB granules (granule_floor)
         shown = physical_bytes_for(cap.num_blocks, strides) if sum(strides) == layout.bytes_per_block.bytes \
             else layout.bytes_per_block * cap.num_blocks
-        log.append(f"Extended KV cache to {cap.num_blocks} blocks ({shown.bytes / (1 << 30):.2f} GiB).")
+        log.append(f"Extended KV cache to {cap.num_blocks} blocks ({gib_text(shown)}).")
     return tuple(log)
 
 

@@ -13,8 +13,8 @@ from tpkit.engines.vllm.encoder import all_limits_zero, encoder_profile
 from tpkit.engines.vllm.graphs import estimate_cudagraph_memory
 from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
-from tpkit.engines.vllm.options import (VllmOptions, capture_size_list, cudagraph_estimate_applied, cudagraph_mode_of,
-                                       torch_compile_off)
+from tpkit.engines.vllm.option_checks import capture_size_list
+from tpkit.engines.vllm.options import VllmOptions, cudagraph_estimate_applied, cudagraph_mode_of, torch_compile_off
 from tpkit.engines.vllm.profile import (HELD_ALLREDUCE_SHARE, TRITON_MIN_ROWS, estimate_profile_peak,
                                         held_allreduce_bytes)
 from tpkit.engines.vllm.towers import LANGUAGE_MODEL_ONLY_FROM

@@ -44,6 +44,7 @@ from __future__ import annotations
 from tpkit.engines.vllm.v0_forward import LLAMA_MLP_ARCHITECTURES
 from tpkit.models.params import widest_dense_mlp
 from tpkit.models.spec import ModelSpec
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["RESERVED_RELEASES", "V0_RESERVED_ARCHITECTURES", "applies", "backend_output_copy", "reserved_over_peak"]
 
@@ -83,10 +84,10 @@ class _Allocator:
 
     def __init__(self) -> None:
         self.segments: list[list[list]] = []  # each block: [free, size, name]
-        self.allocated = 0
-        self.peak = 0
+        self.allocated_bytes = 0
+        self.peak_bytes = 0
 
-    def reserved(self) -> int:
+    def reserved_bytes(self) -> int:
         return sum(block[1] for segment in self.segments for block in segment)
 
     def malloc(self, size: int, name: str) -> None:
@@ -107,15 +108,15 @@ class _Allocator:
             else:
                 segment[b] = [False, have, name]
                 size = have
-        self.allocated += size
-        self.peak = max(self.peak, self.allocated)
+        self.allocated_bytes += size
+        self.peak_bytes = max(self.peak_bytes, self.allocated_bytes)
 
     def free(self, name: str) -> None:
         for segment in self.segments:
             for block in segment:
                 if not block[0] and block[2] == name:
                     block[0], block[2] = True, None
-                    self.allocated -= block[1]
+                    self.allocated_bytes -= block[1]
                     i = 0
                     while i < len(segment) - 1:
                         if segment[i][0] and segment[i + 1][0]:
@@ -165,8 +166,8 @@ def reserved_over_peak(model: ModelSpec, *, tp: int, tokens: int, act_bytes: int
         if held is not None:
             a.free(held)
         held = f"down{layer}"
-    extra = max(0, a.reserved() - a.peak)
-    return extra, (f"reserved {a.reserved() / 2**30:.2f} GiB − allocated peak {a.peak / 2**30:.2f} GiB of the eager "
-                   f"layer replayed through a best-fit caching allocator (T {tokens:,}: qkv {qkv:,}, attention output "
+    extra = max(0, a.reserved_bytes() - a.peak_bytes)
+    return extra, (f"reserved {gib_text(Bytes(a.reserved_bytes()))} − allocated peak {gib_text(Bytes(a.peak_bytes))} "
+                   f"of the eager layer replayed through a best-fit caching allocator (T {tokens:,}: qkv {qkv:,}, attention output "
                    f"{out:,}{' + the backend output copied' if copy else ''}, gate_up {2 * inter:,}, act {inter:,}, "
                    f"H {h:,} wide × {act_bytes} B)")
