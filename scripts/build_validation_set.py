@@ -1295,6 +1295,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # defaults on one L4 (Modal) with prefix caching off, Qwen3-0.6B (vp_808) and Qwen3-1.7B (vp_809), bf16
     **{cid: ("0.30.0", "'vLLM 0.30.0 in its own image (infra/serving.lock)'", {"enable_prefix_caching": False}, None)
        for cid in ("vp_808", "vp_809")},
+    # helper bl21b (2026-12-06, session 21): guardkit's GB10 host (search-index id 55195690679, the vp_260 author):
+    # Qwen/Qwen3.5-35B-A3B-FP8 with a 0.18.1rc1.dev147 build, util 0.8, 262,144, prefix caching; whole log
+    "vp_748": ("0.18.1", "printed 'v0.18.1rc1.dev147+g290809456' (after the v0.18.1rc0 tag), and the log's own 'In v0.19, "
+                         "CUDA graph memory profiling will be enabled by default' (the pre-0.19 sizing)",
+               {"enable_prefix_caching": True,
+                "gpu_catalog": {"gpu": "GB10", "note": "printed 'Found GPU0 NVIDIA GB10 which is of cuda capability "
+                                "12.1' (host 'promaxgb10-41b1', as vp_260): the catalog's GB10"}}, None),
     # helper cat20 (2026-12-06, session 20): two leads session 19 judged but could not plan because their GPUs were not
     # in the catalog (docs/accuracy.md §6.4 round cat20); added blind with the new catalog entries. vp_800: an
     # on-premises cluster's compat deployment, Qwen3.8-27B-FP8 at tp 2 on two Quadro RTX 6000 (sm_75: weight-only FP8
