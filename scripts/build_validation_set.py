@@ -1302,6 +1302,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"enable_prefix_caching": True,
                 "gpu_catalog": {"gpu": "GB10", "note": "printed 'Found GPU0 NVIDIA GB10 which is of cuda capability "
                                 "12.1' (host 'promaxgb10-41b1', as vp_260): the catalog's GB10"}}, None),
+    # helper bl21b: vllm#10360 (paulcx, 2024-11-30): the 0.6.4.post1 image, Qwen2.5-32B-Instruct-AWQ on an RTX A6000,
+    # 4,096, prefix caching, util default; the V0 profile line's kv_cache_size
+    "vp_749": ("0.6.4", "stated 'IMAGE: `0.6.4.post1`' (the vllm/vllm-openai image)",
+               {"enable_prefix_caching": True,
+                "gpu_catalog": {"gpu": "RTX-A6000", "note": "'A6000 (48G)' (the comment) and the printed "
+                                "total_gpu_memory=47.54GiB: the catalog's RTX-A6000"}}, None),
     # helper cat20 (2026-12-06, session 20): two leads session 19 judged but could not plan because their GPUs were not
     # in the catalog (docs/accuracy.md §6.4 round cat20); added blind with the new catalog entries. vp_800: an
     # on-premises cluster's compat deployment, Qwen3.8-27B-FP8 at tp 2 on two Quadro RTX 6000 (sm_75: weight-only FP8
