@@ -1295,13 +1295,6 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # defaults on one L4 (Modal) with prefix caching off, Qwen3-0.6B (vp_808) and Qwen3-1.7B (vp_809), bf16
     **{cid: ("0.30.0", "'vLLM 0.30.0 in its own image (infra/serving.lock)'", {"enable_prefix_caching": False}, None)
        for cid in ("vp_808", "vp_809")},
-    # helper bl21b (2026-12-06, session 21): guardkit's GB10 host (search-index id 55195690679, the vp_260 author):
-    # Qwen/Qwen3.5-35B-A3B-FP8 with a 0.18.1rc1.dev147 build, util 0.8, 262,144, prefix caching; whole log
-    "vp_748": ("0.18.1", "printed 'v0.18.1rc1.dev147+g290809456' (after the v0.18.1rc0 tag), and the log's own 'In v0.19, "
-                         "CUDA graph memory profiling will be enabled by default' (the pre-0.19 sizing)",
-               {"enable_prefix_caching": True,
-                "gpu_catalog": {"gpu": "GB10", "note": "printed 'Found GPU0 NVIDIA GB10 which is of cuda capability "
-                                "12.1' (host 'promaxgb10-41b1', as vp_260): the catalog's GB10"}}, None),
     # helper bl21b: vllm#10360 (paulcx, 2024-11-30): the 0.6.4.post1 image, Qwen2.5-32B-Instruct-AWQ on an RTX A6000,
     # 4,096, prefix caching, util default; the V0 profile line's kv_cache_size
     "vp_749": ("0.6.4", "stated 'IMAGE: `0.6.4.post1`' (the vllm/vllm-openai image)",
