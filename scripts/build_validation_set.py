@@ -1305,6 +1305,17 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"enable_prefix_caching": True,
                 "gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "named by the project's KV plan ('3× NVIDIA A100 80GB "
                                                                  "PCIe', id 58701294585): the catalog's A100-PCIe-80GB"}},
+                None),
+    # helper bl21b: vllm#10360 (paulcx, 2024-11-30): the 0.6.4.post1 image, Qwen2.5-32B-Instruct-AWQ on an RTX A6000,
+    # 4,096, prefix caching, util default; the V0 profile line's kv_cache_size
+    "vp_749": ("0.6.4", "stated 'IMAGE: `0.6.4.post1`' (the vllm/vllm-openai image)",
+               {"enable_prefix_caching": True,
+                "gpu_catalog": {"gpu": "RTX-A6000", "note": "'A6000 (48G)' (the comment) and the printed "
+                                "total_gpu_memory=47.54GiB: the catalog's RTX-A6000"}}, None),
+    # helper bl21b: oracle-quickstart/oci-ai-blueprints' sample vLLM recipe (search-index id 44537508297): Llama-3.1-8B-
+    # Instruct at tp 2 on a VM.GPU.A10.2, image vllmv0.6.6.post1, the server defaults; /metrics num_gpu_blocks
+    "vp_750": ("0.6.6", "the recipe's image 'vllmv0.6.6.pos1' (a pre-0.7 V0 CacheConfig label set in the metric)",
+               {"gpu_catalog": {"gpu": "A10", "note": "'recipe_node_shape': 'VM.GPU.A10.2', 2 GPUs: the catalog's A10"}},
                None),
     # helper cat20 (2026-12-06, session 20): two leads session 19 judged but could not plan because their GPUs were not
     # in the catalog (docs/accuracy.md §6.4 round cat20); added blind with the new catalog entries. vp_800: an

@@ -40,13 +40,15 @@ def test_every_case_records_its_entrypoint_with_evidence():
     Helper cat20 (2026-12-06): vp_800 (the official image's API server) and vp_801 (a 'vllm serve' start): 40 and 312.
     Helper bl20b (2026-12-06): vp_802 / vp_803 (two 'vllm serve' starts on an MI300X) and vp_804 / vp_805 (two starts of
     the vllm/vllm-openai image's compose command) and vp_806 / vp_807 (two offline LLM-class inits of a capacity driver):
-    42 and 316."""
+    42 and 316.
+    Helper bl21b (2026-12-06, session 21): vp_749 / vp_750 (two starts of the vllm/vllm-openai image's OpenAI API server,
+    0.6.4.post1 and 0.6.6.post1): 42 and 320 with bl20c's vp_808 / vp_809."""
     for cid, case in CASES.items():
         assert case.get("entrypoint", "missing") in ("llm", "serve", "engine_context", None), cid
         assert case.get("entrypoint_evidence"), cid
         assert (case["flags"].get("vllm_entrypoint") == "llm") == (case["entrypoint"] == "llm"), cid
     assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 42
-    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 320  # + bl20c vp_808, vp_809; bl21 vp_810, vp_811
+    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 322  # + bl20c vp_808, 809; bl21 vp_810, 811; bl21b vp_749, 750
 
 
 @pytest.mark.parametrize("cid", sorted(PUBLIC))
