@@ -275,6 +275,7 @@ def build_perf_request(args):
                              "(path, HF cache or catalog); STANDALONE needs the draft's config")
     gpu = lookup_gpu(args.gpu, by_memory=False)
     refuse_mig_layout(gpu, tp=args.tp, num_gpus=args.num_gpus, command="perf")
+    __import__("tpkit.engines").engines.refuse_unsupported_gpu(args.engine, gpu, verb="model")  # helper cc21
     return PerfRequest(model=load_model(args.model), gpu=gpu, tp=args.tp, ep=args.ep,
                        dp_attention=args.dp, num_gpus=args.num_gpus, link=args.link, batch=args.batch,
                        context=args.context, engine=args.engine, impl=args.impl, spec=settings, draft=draft,

@@ -79,7 +79,7 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
     lines = [_head_text(req, link, spec, base_tok, runtime), _breakeven_text(req, spec),
              *_context_text(req, spec, *by_context), _cycle_text(req, base, spec),
              *_engine_text(runtime, spec, base),
-             *_what_if_text(what_ifs, spec), _backend_text(backends, policy)] + _oneshot_text(link, backends)
+             *_what_if_text(what_ifs, spec), _backend_text(backends, policy, req.tp)] + _oneshot_text(link, backends)
     lift = _cap_lift(req, spec, what_ifs)
     if spec.running and spec.running < req.batch:
         lines.insert(1, f"Cap-limited: {spec.cap_source}. The {name} side decodes {spec.running} of the {req.batch} "
@@ -287,7 +287,7 @@ def _plain_verdict(req, link, policy, base, base_tok, backends) -> Verdict:
     flags = _backend_flags(req.engine, top.policy, policy) if top.base_tok_s > 1.03 * base_tok else []
     msg = (f"Plain decoding at batch {req.batch}, context {req.context:,} tokens, tp {req.tp} over {link.kind}: "
            f"{base_tok:.1f} tok/s (step {base.total_us / 1e3:.2f} ms, of which {base.allreduce_us / 1e3:.2f} ms collectives).\n"
-           + _backend_text(backends, policy))
+           + _backend_text(backends, policy, req.tp))
     return Verdict(message=msg, flags=tuple(flags))
 
 
@@ -313,7 +313,13 @@ def _cycle_text(req, base, spec) -> str:
     return text
 
 
-def _backend_text(backends, policy) -> str:
+def _backend_text(backends, policy, tp: int) -> str:
+    """Each backend's cost and speed; at tp 1, where no rank talks to another and every backend costs nothing,
+    one sentence saying so instead of a row of "0.0 µs" per backend (helper cc21; the JSON rows keep their
+    ``us_per_call`` 0.0 with ``source`` "no collectives at tp 1")."""
+    if tp == 1 and not any(b.us_per_call for b in backends if b.base_tok_s is not None):
+        return ("All-reduce backends: none needed at tp 1 (a single GPU runs no all-reduce, so the backend choice "
+                "does not change the step).")
     rows = []
     for b in backends:
         if b.base_tok_s is None:

@@ -389,16 +389,12 @@ def _retry(model, gpu, parallel, options, machine, weights, s_weights, extra_use
     return retry
 
 
-def _check_sm75(gpu: GpuSpec) -> None:
-    """No plan for a GPU SGLang refuses (``support.sglang_runs_on``: below SM75, e.g. a V100)."""
-    from tpkit.engines.sglang.support import SGLANG_MIN_COMPUTE_CAPABILITY, sglang_runs_on
+def _check_sm75(gpu: GpuSpec, machine: MachineProfile | None = None) -> None:
+    """No plan for a GPU SGLang refuses (``tpkit.engines.MIN_COMPUTE_CAPABILITY``: below SM75, e.g. a V100), be it
+    the planned GPU or a probed GPU of ``machine`` the catalog does not name (helper cc21)."""
+    from tpkit.engines import refuse_unsupported_gpu
 
-    if not sglang_runs_on(gpu.vendor, gpu.compute_capability):
-        cc, low = gpu.compute_capability, SGLANG_MIN_COMPUTE_CAPABILITY
-        raise PlanInputError(
-            f"SGLang does not run on {gpu.name} (compute capability {cc[0]}.{cc[1]}): it stops at the weight load "
-            f"with 'SGLang only supports sm{low[0]}{low[1]} and above.'; plan it with --engine vllm, or pick a GPU "
-            f"of SM{low[0]}{low[1]} or newer")
+    refuse_unsupported_gpu("sglang", gpu, machine)
 
 
 def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: SglangOptions, *,
@@ -417,7 +413,7 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     ``search_fixes``: re-plan every fix the verdict could name and name only those that fit (False: name none).
     """
     check_plan_arguments("plan_sglang", model, gpu, parallel, options, SglangOptions)
-    _check_sm75(gpu)
+    _check_sm75(gpu, machine)
     from tpkit.hardware.catalog import refuse_mig_layout
 
     # the planner refuses what the CLI refuses (helper mig18b): no re-plan of a fix names a layout a re-run refuses

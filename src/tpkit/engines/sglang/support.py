@@ -1,13 +1,15 @@
-"""Which GPUs SGLang runs on at all (pure, no imports: read on `tpkit explain`'s cold path)."""
+"""Which GPUs SGLang runs on at all (pure; imports only its parent package: read on `tpkit explain`'s cold path)."""
 
 from __future__ import annotations
 
+from tpkit.engines import MIN_COMPUTE_CAPABILITY
+
 __all__ = ["SGLANG_MIN_COMPUTE_CAPABILITY", "sglang_runs_on"]
 
-
-SGLANG_MIN_COMPUTE_CAPABILITY = (7, 5)
+SGLANG_MIN_COMPUTE_CAPABILITY = MIN_COMPUTE_CAPABILITY["sglang"]
 """SGLang refuses an NVIDIA GPU below SM75 at its weight load: ``RuntimeError("SGLang only supports sm75 and
-above.")`` (sglang 0.4.2–0.5.20 ``model_executor/model_runner.py`` ``ModelRunner.load_model``; 0.5.23
+above.")`` (value in ``tpkit.engines.MIN_COMPUTE_CAPABILITY``; sglang 0.4.2–0.5.20 ``model_executor/model_runner.py``
+``ModelRunner.load_model``; 0.5.23
 ``model_executor/model_runner_components/load_model_utils.py``); below SM80 it also loads in float16."""
 
 

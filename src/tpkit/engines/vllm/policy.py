@@ -424,6 +424,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     ``machine`` profile's ``used_by_others``.
     """
     check_plan_arguments("plan_vllm", model, gpu, parallel, options, VllmOptions)
+    __import__("tpkit.engines").engines.refuse_unsupported_gpu("vllm", gpu, machine)  # below SM70 (helper cc21)
     uses_for = extra_uses if callable(extra_uses) else None  # tp -> lines: re-plans at another TP get their own
     extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
     options, rules, fallbacks = _release_rules(options, parallel, gpu)
