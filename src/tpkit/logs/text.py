@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["prepare", "decode", "normalise", "clean_line", "unquote_markdown", "strip_wrappers", "last_start",
-           "MAX_LINE_CHARS"]
+           "starts_read", "MAX_LINE_CHARS"]
 
 MAX_LINE_CHARS = 1 << 20
 """Longest line read in full; longer lines are clipped (the rest is reported in ``notes``)."""
@@ -283,7 +283,20 @@ def last_start(text: str) -> tuple[str, tuple[str, ...]]:
     lines = [text.count("\n", 0, offset) + 1 for offset in opened]
     cut = opened[-1]
     shown = ", ".join(str(n) for n in lines[:8]) + (", …" if len(lines) > 8 else "")
-    note = (f"the log holds {len(lines)} engine starts (lines {shown}): only the last one, from line {lines[-1]}, "
+    note = (f"{_STARTS_HEAD} {len(lines)} engine starts (lines {shown}): only the last one, from line {lines[-1]}, "
             f"is read (the server that runs now); to explain an earlier start, pass its part of the log alone")
     return "\n" * text.count("\n", 0, cut) + text[cut:], (note,)
 
+
+_STARTS_HEAD = "the log holds"
+_STARTS_NOTE = re.compile(re.escape(_STARTS_HEAD) + r" (?P<count>[0-9]+) engine starts \(lines (?P<lines>[^)]*)\)")
+
+
+def starts_read(notes) -> tuple[int, str]:
+    """(how many engine starts the log holds, the first lines of the starts as the note lists them) from
+    :func:`last_start`'s note among a parse's ``notes``; (1, "") without it."""
+    for note in notes:
+        m = _STARTS_NOTE.match(note)
+        if m:
+            return int(m.group("count")), m.group("lines")
+    return 1, ""
