@@ -153,11 +153,18 @@ class ParsedLog:
             if number == 0:
                 # rank 0 prints without a prefix (vLLM V0 driver, single process) or as the engine core
                 return next((r for r in self.ranks if r.role == "engine"), MAIN)
+        from tpkit.logs.text import starts_read
+
         known = ", ".join(r.label for r in self.ranks) or "none"
+        starts, lines = starts_read(self.notes)
+        where = "the log" if starts == 1 else (f"the log holds {starts} engine starts (lines {lines}) and only the "
+                                               "last is read; it")
+        earlier = "" if starts == 1 else (" A rank of an earlier start: pass that start's lines alone (sed -n "
+                                          "FIRST,LASTp LOG | tpkit explain - --rank …).")
         raise RankNotFoundError(
-            f"--rank {rank}: the log shows no such rank; ranks in the log: {known}. "
+            f"--rank {rank}: {where} shows no such rank; ranks in {'the log' if starts == 1 else 'it'}: {known}. "
             "Give a rank number (TP rank or vLLM worker rank) or one of these labels, or leave --rank out "
-            "to use the tightest rank.")
+            f"to use the tightest rank.{earlier}")
 
     def to_dict(self, *, rank: int | str | None = None) -> dict:
         """JSON-able, stable keys (``schema`` names the layout)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["prepare", "decode", "normalise", "clean_line", "unquote_markdown", "strip_wrappers", "last_start",
-           "MAX_LINE_CHARS"]
+           "starts_read", "MAX_LINE_CHARS"]
 
 MAX_LINE_CHARS = 1 << 20
 """Longest line read in full; longer lines are clipped (the rest is reported in ``notes``)."""
@@ -205,6 +205,9 @@ def clean_line(line: str) -> tuple[str, int]:
 
 _MARK = re.compile(r"(?P<sglang>server_args=ServerArgs\()|(?P<api>vLLM API server version|█ +version)[: ]*v?(?P<v>[\w.+-]*)"
                    r"|(?P<args>non-default args:)|Initializing an? (?:V1 )?LLM engine \(v?(?P<init>[^)\s]*)\)")
+_RAN = re.compile(r"(?m)^[^\n]*(?:\[20[0-9]{2}-[^\]\n]* (?:TP|DP|PP|EP|CP)[0-9]+[^\]\n]*\]|Traceback)")
+"""a line that shows a launch went past its server-args dump: an SGLang scheduler's record (``[2026-… TP0] …``) or a
+traceback"""
 _PROCESS = re.compile(r"\((?P<name>[A-Za-z_][\w]*)(?: [^)]*)?\)")
 
 
@@ -218,17 +221,22 @@ def _process(text: str, start: int) -> str:
 def _starts(text: str) -> list[int]:
     """Offsets of the lines that open a start."""
     opened: list[int] = []
-    engine, version, seen = None, None, set()
+    engine, version, seen, last_dump, last_end = None, None, set(), None, 0
     for m in _MARK.finditer(text):
         line = text.rfind("\n", 0, m.start()) + 1
         if m.group("sglang"):
-            opened.append(line)
-            engine, version, seen = "sglang", None, set()
+            end = text.find("\n", m.start())
+            dump = text[m.start():end if end >= 0 else len(text)]
+            if not (engine == "sglang" and dump == last_dump and not _RAN.search(text, last_end, line)):
+                opened.append(line)
+            engine, version, seen, last_dump, last_end = "sglang", None, set(), dump, m.end()
             continue
         kind = "api" if m.group("api") else "args" if m.group("args") else "core:" + _process(text, m.start())
         printed = (m.group("v") if m.group("api") else m.group("init")) or None
         core_seen = any(k.startswith("core:") for k in seen)
-        new = (engine != "vllm" or kind in seen or (version and printed and printed != version)
+        api_seen = any(not k.startswith("core:") for k in seen)
+        sibling = kind.startswith("core:") and api_seen
+        new = (engine != "vllm" or (kind in seen and not sibling) or (version and printed and printed != version)
                or (not kind.startswith("core:") and core_seen))
         if new:
             opened.append(line)
@@ -249,7 +257,9 @@ def last_start(text: str) -> tuple[str, tuple[str, ...]]:
     start, so only its lines are read; the lines before it are blanked (line numbers stay the file's) and a note says
     which starts were found and how to read an earlier one.
 
-    A start opens at a line that each engine prints once per launch:
+    A start opens at a line that each engine prints once per launch (SGLang's offline ``sgl.Engine`` logs its dump
+    twice, in ``Engine.__init__`` and in ``_launch_subprocesses``, sglang 0.5.23 ``srt/entrypoints/engine.py``: the
+    same dump again, with no scheduler record or traceback between, is the same launch):
 
         SGLang   ``server_args=ServerArgs(``                       launch_server, before it starts its processes
         vLLM     the banner's ``█  version X`` line,               the API server, once each (also with
@@ -259,8 +269,12 @@ def last_start(text: str) -> tuple[str, tuple[str, ...]]:
                  ``Initializing an LLM engine (vX)``               prints one (``EngineCore_DP0``, ``EngineCore_DP1`` …)
 
     An API-server line opens a new start when the current start already holds a line of its kind or an engine-core
-    line; an engine-core line, when its process name was already seen in the current start (the same core again: a
-    restart), its version differs from the current start's, or the current start is the other engine's.  None of the
+    line; an engine-core line, when its process name was already seen in a start that holds no API-server line (the
+    same core again: an offline ``LLM(...)`` run twice), its version differs from the current start's, or the current
+    start is the other engine's.  Under an API server a repeated core name is a sibling, not a restart: Ray's data
+    parallel backend prefixes every rank's core with the same ``(DPEngineCoreActor pid=N)`` (vLLM V1
+    ``vllm/v1/engine/core.py`` ``DPEngineCoreActor``, 0.10 on), and a restarted server prints its API-server lines
+    again before its cores.  None of the
     581 corpus logs (tests/logs/data) holds two starts by this rule (tests/cli/test_newcomer_session21.py).
     """
     opened = _starts(text)
@@ -269,6 +283,20 @@ def last_start(text: str) -> tuple[str, tuple[str, ...]]:
     lines = [text.count("\n", 0, offset) + 1 for offset in opened]
     cut = opened[-1]
     shown = ", ".join(str(n) for n in lines[:8]) + (", …" if len(lines) > 8 else "")
-    note = (f"the log holds {len(lines)} engine starts (lines {shown}): only the last one, from line {lines[-1]}, "
+    note = (f"{_STARTS_HEAD} {len(lines)} engine starts (lines {shown}): only the last one, from line {lines[-1]}, "
             f"is read (the server that runs now); to explain an earlier start, pass its part of the log alone")
     return "\n" * text.count("\n", 0, cut) + text[cut:], (note,)
+
+
+_STARTS_HEAD = "the log holds"
+_STARTS_NOTE = re.compile(re.escape(_STARTS_HEAD) + r" (?P<count>[0-9]+) engine starts \(lines (?P<lines>[^)]*)\)")
+
+
+def starts_read(notes) -> tuple[int, str]:
+    """(how many engine starts the log holds, the first lines of the starts as the note lists them) from
+    :func:`last_start`'s note among a parse's ``notes``; (1, "") without it."""
+    for note in notes:
+        m = _STARTS_NOTE.match(note)
+        if m:
+            return int(m.group("count")), m.group("lines")
+    return 1, ""
