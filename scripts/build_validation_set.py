@@ -1317,6 +1317,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_750": ("0.6.6", "the recipe's image 'vllmv0.6.6.pos1' (a pre-0.7 V0 CacheConfig label set in the metric)",
                {"gpu_catalog": {"gpu": "A10", "note": "'recipe_node_shape': 'VM.GPU.A10.2', 2 GPUs: the catalog's A10"}},
                None),
+    # helper bl21c (2026-12-06, session 21): the leads gs21 left. vp_751 / vp_752: bowenwan6/sglang-vllm-profiler's
+    # Qwen3-VL-8B starts on one H200 (run 1 vLLM 0.19.0, run 2 vLLM 0.21.0, default flags); vp_753-vp_756: the vLLM
+    # 0.29.0 arms of search-index id 68480202264 (Qwen2.5-3B-AWQ on an RTX 4050 Laptop under WSL2, gs_338's page)
+    "vp_751": ("0.19.0", "the snapshot's 'Version: 0.19.0'", {}, None),
+    "vp_752": ("0.21.0", "the report's '0.21.0 (V1 engine)' and the run's meta file", {}, None),
+    "vp_753": ("0.29.0", "image vllm/vllm-openai:v0.29.0, GET /version 0.29.0", {}, None),
+    "vp_754": ("0.29.0", "image vllm/vllm-openai:v0.29.0, GET /version 0.29.0",
+               {"vllm_use_v2_model_runner": "0"}, None),
+    "vp_755": ("0.29.0", "image vllm/vllm-openai:v0.29.0, GET /version 0.29.0", {}, None),
+    "vp_756": ("0.29.0", "image vllm/vllm-openai:v0.29.0, GET /version 0.29.0", {}, None),
     # helper cat20 (2026-12-06, session 20): two leads session 19 judged but could not plan because their GPUs were not
     # in the catalog (docs/accuracy.md §6.4 round cat20); added blind with the new catalog entries. vp_800: an
     # on-premises cluster's compat deployment, Qwen3.8-27B-FP8 at tp 2 on two Quadro RTX 6000 (sm_75: weight-only FP8
