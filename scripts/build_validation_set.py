@@ -1317,6 +1317,23 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_750": ("0.6.6", "the recipe's image 'vllmv0.6.6.pos1' (a pre-0.7 V0 CacheConfig label set in the metric)",
                {"gpu_catalog": {"gpu": "A10", "note": "'recipe_node_shape': 'VM.GPU.A10.2', 2 GPUs: the catalog's A10"}},
                None),
+    # helper bl21c (2026-12-06, session 21): the leads gs21 left. vp_751 / vp_752: bowenwan6/sglang-vllm-profiler's
+    # Qwen3-VL-8B starts on one H200 (run 1 vLLM 0.19.0, run 2 vLLM 0.21.0, default flags); vp_753-vp_756: the vLLM
+    # 0.29.0 arms of search-index id 68480202264 (Qwen2.5-3B-AWQ on an RTX 4050 Laptop under WSL2, gs_338's page)
+    "vp_751": ("0.19.0", "the snapshot's 'Version: 0.19.0'", {}, None),
+    "vp_752": ("0.21.0", "the report's '0.21.0 (V1 engine)' and the run's meta file", {}, None),
+    "vp_753": ("0.29.0", "image vllm/vllm-openai:v0.29.0, GET /version 0.29.0", {}, None),
+    "vp_754": ("0.29.0", "image vllm/vllm-openai:v0.29.0, GET /version 0.29.0",
+               {"vllm_use_v2_model_runner": "0"}, None),
+    "vp_755": ("0.29.0", "image vllm/vllm-openai:v0.29.0, GET /version 0.29.0", {}, None),
+    "vp_756": ("0.29.0", "image vllm/vllm-openai:v0.29.0, GET /version 0.29.0", {}, None),
+    # vp_757: NOT blind, the explain corpus's vl_345 (guardkit's GB10 host, search-index id 55195690679; helper bl21b's
+    # withdrawn vp_748, inputs as that branch entered them), added as a non-blind validation case
+    "vp_757": ("0.18.1", "printed 'v0.18.1rc1.dev147+g290809456' (after the v0.18.1rc0 tag), and the log's own 'In v0.19, "
+                         "CUDA graph memory profiling will be enabled by default' (the pre-0.19 sizing)",
+               {"enable_prefix_caching": True,
+                "gpu_catalog": {"gpu": "GB10", "note": "printed 'Found GPU0 NVIDIA GB10 which is of cuda capability "
+                                "12.1' (host 'promaxgb10-41b1', as vp_260): the catalog's GB10"}}, None),
     # helper cat20 (2026-12-06, session 20): two leads session 19 judged but could not plan because their GPUs were not
     # in the catalog (docs/accuracy.md §6.4 round cat20); added blind with the new catalog entries. vp_800: an
     # on-premises cluster's compat deployment, Qwen3.8-27B-FP8 at tp 2 on two Quadro RTX 6000 (sm_75: weight-only FP8
@@ -2561,8 +2578,30 @@ GS21_OFF = {  # helper gs21 (2026-12-06, session 21): blind misses above 8 % (ro
               "Qwen2.5-0.5B-Instruct's parameters, and 0.06 GiB of budget at 61,440 B per token (the target's 36,864 "
               "plus the draft's 24,576 set aside) is the remaining 1,300 tokens; one case, so no rule.",
 }
+BL21C_OFF = {  # helper bl21c (2026-12-06, session 21): blind misses above 8 % (round bl21c, docs/accuracy.md §6.4)
+    "vp_753": ("Blind +38.0 % (58,496 planned, 42,384 printed): the plan's budget is 2.01 GiB of KV, the source's 1.46 GiB "
+               "(weights 1.93 vs 1.95, graphs 0.24 vs 0.14 GiB: not the gap). The same laptop's V1-runner arm (vp_754, "
+               "-2.8 %) consumes the same ~1.6 GiB outside weights and KV (1.51 GiB KV + 0.06 graphs vs 1.46 + 0.14), "
+               "which tpkit reaches there only through the V1 pinned cold-compile scratch line (0.58 GiB, "
+               "engines/vllm/profile_lines.py pinned_scratch_lines). On Model Runner V2 the 0.29.0 wheel's dummy "
+               "sampler builds InputBatch.make_dummy slots with the default states (top_k = vocab, top_p = 1.0: "
+               "v1/worker/gpu/model_runner.py _dummy_sampler_run, sample/sampler.py), so the Triton top-k/top-p "
+               "buffer that pins the scratch on V1 is not made, and the 0.29.0 V2 cold runs vp_190-vp_200 show no "
+               "second copy. No reading yet: the source quotes no 'Memory profiling takes' breakdown (torch peak, "
+               "non-torch increase) for the arm; that line, or a V2 start with a warm compile cache on the same WSL2 "
+               "laptop, would settle whether the 0.55 GiB is a second scratch copy or a WSL2 non-torch term "
+               "(VLLM_WSL2_ENABLE_PIN_MEMORY=1, the UVA buffers of v1/worker/gpu/buffer_utils.py are host memory). "
+               "One machine, so no rule."),
+    "vp_755": ("Blind -31.2 % (7,552 planned, 10,976 printed): 0.15 GiB of budget. The per-token cost is right (49,152 B: "
+               "target 36,864 + draft 12,288; 10,976 tokens = 686 blocks = 0.50 GiB, the printed 'KV available 0.5 "
+               "GiB'), weights 2.85 vs 2.88 GiB and graphs 0.41 vs 0.42 GiB agree; the plan holds 0.15 GiB more "
+               "outside them than the run did, inside the pinned-scratch line's +/- half (0.29 GiB; the printed figure "
+               "is inside the band 0-27,216). A 0.5 GiB pool makes 0.15 GiB (3 % of the 4.80 GiB budget) a 31 % "
+               "error. No reading yet: the arm's 'Memory profiling takes' breakdown would settle which of the scratch "
+               "copy (V1 runner forced for draft_model) and the drafter's profile share is smaller on this run."),
+}
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
-                   **GS21_OFF}.items():
+                   **GS21_OFF, **BL21C_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
