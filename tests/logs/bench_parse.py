@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 from tpkit.logs import parse_log  # noqa: E402
 from tpkit.logs.scan import KEYWORDS, LOWER_TRIGGERS  # noqa: E402
+from tpkit.logs.text import _MARK as START_MARK  # noqa: E402
 
 _WORDS = ("the of and to in is you that it he was for on are as with his they at be this have from or one had by "
           "word but not what all were we when your can said there use an each which she do how their if will up "
@@ -39,7 +40,10 @@ def _quiet_lines() -> list[str]:
     lines = set()
     for path in sorted((HERE / "data").glob("*/*.log")):
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            if 20 < len(line) < 400 and not KEYWORDS.search(line) and not any(w in line for w in LOWER_TRIGGERS):
+            # no keyword, and no line that opens an engine start (a long-running server's traffic holds none; a filler
+            # line that did would make the log a chain of starts, logs.text.last_start)
+            if (20 < len(line) < 400 and not KEYWORDS.search(line) and not any(w in line for w in LOWER_TRIGGERS)
+                    and not START_MARK.search(line)):
                 lines.add(line)
     return sorted(lines)
 
