@@ -247,22 +247,23 @@ def cudagraph_mode_exists(o, rules) -> None:
                              "subtract no CUDA-graph estimate): leave it out or plan a later --engine-version")
 
 
+def _one_of(o, field: str, flag: str, meaning: str) -> None:
+    """Refuse a value of a choice field that is not among the flag table's choices (what, received, what each means)."""
+    choices, value = _choices(o, field), getattr(o, field)
+    if value not in choices:
+        raise PlanInputError(f"{flag} must be one of {', '.join(choices)}, got {value!r}; {meaning}")
+
+
 def compile_cache_is_known(o, rules) -> None:
     """tpkit's ``--compile-cache``: cold (an empty torch.compile cache) or warm (vLLM loads its compiled graphs)."""
-    states = _choices(o, "compile_cache")
-    if o.compile_cache not in states:
-        raise PlanInputError(f"--compile-cache must be one of {', '.join(states)}, got "
-                             f"{o.compile_cache!r}; cold: a first start (empty torch.compile cache), warm: a "
-                             "restart that loads the compiled graphs from vLLM's cache")
+    _one_of(o, "compile_cache", "--compile-cache", "cold: a first start (empty torch.compile cache), warm: a restart "
+            "that loads the compiled graphs from vLLM's cache")
 
 
 def entrypoint_is_known(o, rules) -> None:
     """tpkit's ``--vllm-entrypoint``: vLLM's ``UsageContext.OPENAI_API_SERVER`` (serve) or ``LLM_CLASS`` (llm)."""
-    entrypoints = _choices(o, "vllm_entrypoint")
-    if o.vllm_entrypoint not in entrypoints:
-        raise PlanInputError(f"--vllm-entrypoint must be one of {', '.join(entrypoints)}, got "
-                             f"{o.vllm_entrypoint!r}; serve: vllm serve / the OpenAI API server, llm: the "
-                             "offline vllm.LLM class (python scripts, benchmark_throughput.py)")
+    _one_of(o, "vllm_entrypoint", "--vllm-entrypoint", "serve: vllm serve / the OpenAI API server, llm: the offline "
+            "vllm.LLM class (python scripts, benchmark_throughput.py)")
 
 
 def lora_flags_exist(o, rules) -> None:
