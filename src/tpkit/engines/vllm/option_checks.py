@@ -112,16 +112,20 @@ def switches_are_bools(o, rules) -> None:
     check_switches(o, _SWITCHES)
 
 
+def _env_bool(value, flag: str, variable: str, unset: str) -> None:
+    """Refuse an environment-variable flag that is not 0 or 1 (what, received, how to fix)."""
+    if str(value) not in _ENV_BOOLS:
+        raise PlanInputError(f"{flag} must be 0 or 1 (the {variable} value the server ran with), got {value!r}; "
+                             f"leave it out for the release's {unset}")
+
+
 def v2_runner_exists(o, rules) -> None:
     """``VLLM_USE_V2_MODEL_RUNNER`` is 0 or 1, and Model Runner V2 exists from vLLM 0.12.0 on the V1 engine
     (``envs.py``, ``v1/worker/gpu/``)."""
     v2 = o.vllm_use_v2_model_runner
     if v2 is None:
         return
-    if str(v2) not in _ENV_BOOLS:
-        raise PlanInputError(f"--vllm-use-v2-model-runner must be 0 or 1 (the VLLM_USE_V2_MODEL_RUNNER "
-                             f"value the server ran with), got {v2!r}; leave it out for the release's "
-                             "choice")
+    _env_bool(v2, "--vllm-use-v2-model-runner", "VLLM_USE_V2_MODEL_RUNNER", "choice")
     if str(v2) in ("1", "True") and (rules.engine != "V1" or rules.release < (0, 12, 0)):
         raise PlanInputError(f"--vllm-use-v2-model-runner 1: Model Runner V2 (VLLM_USE_V2_MODEL_RUNNER) "
                              f"exists from vLLM 0.12.0 (envs.py, v1/worker/gpu/), not in "
@@ -135,10 +139,7 @@ def cudagraph_estimate_env_exists(o, rules) -> None:
     est = o.vllm_memory_profiler_estimate_cudagraphs
     if est is None:
         return
-    if str(est) not in _ENV_BOOLS:
-        raise PlanInputError(f"--vllm-memory-profiler-estimate-cudagraphs must be 0 or 1 (the "
-                             f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS value the server ran with), got "
-                             f"{est!r}; leave it out for the release's default")
+    _env_bool(est, "--vllm-memory-profiler-estimate-cudagraphs", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", "default")
     if rules.engine != "V1" or rules.release < (0, 18, 0):
         raise PlanInputError(f"--vllm-memory-profiler-estimate-cudagraphs: the variable "
                              f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS exists from vLLM 0.18.0 (envs.py), "
