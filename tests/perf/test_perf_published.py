@@ -24,6 +24,10 @@ requests on an H100, vLLM 0.20.0 / 0.24.0, and Llama-3.1-8B EAGLE-3 trees on an 
 5 rows from four more held-out sources were added 2026-12-06 (helper sp21, model unchanged; Qwen3.5-9B / 35B-A3B MTP
 at 20-27 requests in flight on an H100 / H200, gpt-oss-20b EAGLE-3 at 128 on an H100, gpt-oss-120b at 1,024 on an
 MI300X, vLLM 0.17.1-0.19.0): all five sign right, two within 25 %; same floors.
+23 rows from four more held-out sources were added 2026-12-06 (helper sp22, model unchanged; Qwen3.6-27B-FP8 MTP on one L40S,
+GLM-5 NVFP4 MTP on 8x RTX PRO 6000 under a patched SGLang build (all 16 not comparable), Qwen3.6-35B-A3B AWQ MTP on
+2x A100 TP 2, Qwen3.5-9B-class MTP on one RTX PRO 6000): of the 7 comparable rows 5 sign right (the two A100 slow-downs
+are called speed-ups), 5 within 25 %; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -97,9 +101,11 @@ def test_held_out_rows_are_not_dropped():
     Helper sp18 (2026-12-05): 316 after two more sources (p18_q38_4x3090, 64 rows; p18_q36_3090_mtp, 2 rows).
     Helper sp20 (2026-12-06): 327 after three more (p20_dcstang_h100, 5 rows; p20_hwref_h100, 2; p20_yandex_h200_sgl, 4).
     Helper sp21 (2026-12-06): 332 after four more (p21_gpustack_q35_9b, 1; p21_gpustack_q35_35b, 1;
-    p21_vtune_goss20_h100, 2; p21_vtune_goss120_mi300x, 1)."""
+    p21_vtune_goss20_h100, 2; p21_vtune_goss120_mi300x, 1).
+    Helper sp22 (2026-12-06): 355 after four more (p22_l40s_q36_fp8, 3; p22_glm5_sgl_rtx6k, 16, not comparable;
+    p22_a100_q36_35b_awq, 2; p22_ornith9b_rtx6k, 2)."""
     train = set(DATA["split"]["train"])
-    assert sum(r["source"] not in train for r in DATA["rows"]) >= 332
+    assert sum(r["source"] not in train for r in DATA["rows"]) >= 355
     assert {"gpustack_q8", "amd_k25_hf", "rocm_k25", "jiang_q8", "tengyunw_q8", "sbundle",
             "eagle3_t3", "specter_a40", "llmib_q8", "aimo_goss", "glm47f_e3",
             "rocm_dsv3_mtp", "mb3090_coder", "glm51v2_rtx6k", "vllm_blog_amd_e3",
@@ -107,7 +113,8 @@ def test_held_out_rows_are_not_dropped():
             "dogacel_goss20", "p11_qwen38_rtx6k", "p13_q35_malaiwah",
             "p13_q35_rtx6k_matrix", "p18_q38_4x3090", "p18_q36_3090_mtp", "p20_dcstang_h100",
             "p20_hwref_h100", "p20_yandex_h200_sgl", "p21_gpustack_q35_9b", "p21_gpustack_q35_35b",
-            "p21_vtune_goss20_h100", "p21_vtune_goss120_mi300x"} <= set(DATA["sources"]) - train
+            "p21_vtune_goss20_h100", "p21_vtune_goss120_mi300x", "p22_l40s_q36_fp8", "p22_glm5_sgl_rtx6k",
+            "p22_a100_q36_35b_awq", "p22_ornith9b_rtx6k"} <= set(DATA["sources"]) - train
 
 
 def test_spx_rows_are_scored_blind_with_the_sources_settings():
@@ -395,10 +402,11 @@ def test_specforge_bench_rows_carry_the_launch_the_tool_itself_makes():
     assert all("'--max-running-requests'" in DATA["sources"][s] for s in ("sf339", "as163", "sbundle"))
     # dogacel_goss120 / dogacel_goss20 (helper spw5): the cards' own launch command sets --max-running-requests 64;
     # eagle3_t3 (helper sg13): SGLang's scripts/playground/bench_speculative.py sets it to the batch size;
-    # p18_q38_4x3090 (helper sp18): its SGLang launch manifests set --max-running-requests 16
+    # p18_q38_4x3090 (helper sp18): its SGLang launch manifests set --max-running-requests 16;
+    # p22_glm5_sgl_rtx6k (helper sp22): the page's launch command sets --max-running-requests 64
     assert not any("max_running_requests" in r for r in DATA["rows"]
                    if r["source"] not in ("sf339", "as163", "sbundle", "dogacel_goss120", "dogacel_goss20", "eagle3_t3",
-                                          "p18_q38_4x3090"))
+                                          "p18_q38_4x3090", "p22_glm5_sgl_rtx6k"))
     (b64,) = [r for r in rows if r["source"] == "as163" and r["batch"] == 64 and r["num_steps"] == 4]
     lifted = predict(b64).speculative
     capped = predict({**b64, "max_running_requests": None}).speculative
@@ -523,9 +531,10 @@ def test_only_the_p18_first_requests_that_compile_are_not_comparable():
     """Helper sp20b (2026-12-06): rows 292, 302, 326, 336 (p18_q38_4x3090, FLASHINFER MTP at depth 8,192) are each
     the only request of a server the source's runner started with 'config warmup disabled for resume' (run.log), and
     that server's log prints vLLM's own 'Triton kernel JIT compilation during inference' for the decode path's
-    kernels inside the timed decode: the reason is quoted from the source, no tpkit number."""
+    kernels inside the timed decode: the reason is quoted from the source, no tpkit number.  Helper sp22 (2026-12-06):
+    the p22_glm5_sgl_rtx6k rows are also marked (a patched build, test below); no other source's row is."""
     marked = [i for i, r in enumerate(DATA["rows"], 1) if r.get("not_comparable")]
-    assert marked == list(COLD_POINTS)
+    assert [n for n in marked if DATA["rows"][n - 1]["source"] != "p22_glm5_sgl_rtx6k"] == list(COLD_POINTS)
     for n in COLD_POINTS:
         row = DATA["rows"][n - 1]
         assert row["source"] == "p18_q38_4x3090" and row["attention_backend"] == "FLASHINFER" and row["context"] == 8256
@@ -624,3 +633,40 @@ def test_sp21_rows_carry_the_sources_settings_as_given():
     mi = rows[("p21_vtune_goss120_mi300x", 3)]
     assert (mi["gpu"], mi["tp"], mi["batch"], mi["engine_version"]) == ("MI300X", 1, 1024, "0.18.0")
     assert (mi["base_tok_s"] * 2, mi["spec_tok_s"] * 2) == (21497.0, 27778.0)
+
+
+def test_sp22_rows_carry_the_sources_settings_as_given():
+    """Helper sp22 (2026-12-06): the L40S rows are the source's own no-MTP vs MTP k=3 table (output_tps at concurrency
+    1 / 5 / 10, thinking on in both runs) with the per-position acceptance 1 + 0.735 + 0.529 + 0.356; the GLM-5 rows are
+    the cutlass MoE matrices of models/glm5.md (commit b13bf21), NEXTN 4/1/6 as launched and run as 4/1/5 (SGLang sets
+    the draft tokens to steps + 1 at topk 1), spec v2, all-reduce nccl (--disable-custom-all-reduce), context = nominal
+    + 1,000; the A100 rows are the two per-prompt decode-only pairs the source calls clean; the RTX PRO 6000 rows are
+    the card's approximate ~75 / ~117 / ~121 tok/s with accept length 1 + the mean of its two acceptances."""
+    rows = [r for r in DATA["rows"] if r["source"].startswith("p22_")]
+    assert len(rows) == 23
+    l40s = [r for r in rows if r["source"] == "p22_l40s_q36_fp8"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"]) for r in l40s] == [
+        (1, 16.9, 36.8), (5, 97.1, 169.2), (10, 182.7, 309.4)]
+    assert {(r["gpu"], r["tp"], r["engine_version"], r["accept_length"], r["kv_cache_dtype"], r["context"])
+            for r in l40s} == {("L40S", 1, "0.24.0", 2.62, "fp8", 1168)}
+    assert round(1 + 0.735 + 0.529 + 0.356, 2) == 2.62
+    glm = [r for r in rows if r["source"] == "p22_glm5_sgl_rtx6k"]
+    assert len(glm) == 16 and all(r["not_comparable"] for r in glm)
+    assert {(r["num_steps"], r["topk"], r["num_draft_tokens"], r["sglang_spec_v2"], r["allreduce_backend"],
+             r["attention_backend"], r["engine_version"], r["tp"]) for r in glm} == {
+        (4, 1, 5, True, "nccl", "flashinfer", "0.5.9", 8)}
+    assert sorted({r["context"] - 1000 for r in glm}) == [0, 16384, 32768, 65536, 131072]
+    first = next(r for r in glm if r["batch"] == 32)
+    assert (first["base_tok_s"], first["spec_tok_s"], first["context"]) == (659.7, 961.6, 1000)
+    assert "Pre-built image with all SM120 patches" in first["not_comparable"]
+    a100 = [r for r in rows if r["source"] == "p22_a100_q36_35b_awq"]
+    assert [(r["base_tok_s"], r["spec_tok_s"]) for r in a100] == [(134.8, 119.5), (130.5, 117.4)]
+    assert {(r["gpu"], r["tp"], r["batch"], r["num_steps"], r["engine_version"], r["accept_length"]) for r in a100} == {
+        ("A100-80GB", 2, 1, 1, "0.19.1", None)}
+    ornith = [r for r in rows if r["source"] == "p22_ornith9b_rtx6k"]
+    assert [(r["base_tok_s"], r["spec_tok_s"], r["accept_length"]) for r in ornith] == [(75.0, 117.0, 1.75),
+                                                                                      (75.0, 121.0, 1.76)]
+    assert round(1 + (0.763 + 0.742) / 2, 2) == 1.75 and round(1 + (0.765 + 0.762) / 2, 2) == 1.76
+    for path in ("bench/data/qwen3.6-27b-fp8.config.json", "bench/data/qwen3.6-35b-a3b-awq.config.json"):
+        cfg = json.loads((ROOT / path).read_text())
+        assert "sp22" in cfg["_assembled_note"] and cfg["quantization_config"]["quant_method"] in ("fp8", "awq")
