@@ -1358,6 +1358,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # offline LLM class with vLLM 0.23.0 on an RTX PRO 4000 Blackwell, the driver's defaults (util 0.90, 65,536, eager);
     # bf16 KV (vp_806) and fp8 KV (vp_807)
     **{cid: ("0.23.0", "the plan: 'vLLM 0.23.0(V1)'", {}, None) for cid in ("vp_806", "vp_807")},
+    # helper bl22 (2026-12-06, session 22), added blind: pjordanandrsn/experts4bit-qlora's lane p37 (id 57676316864, driver
+    # p37_vllm.py id 57400672868): Qwen3-30B-A3B-GPTQ-Int4 through the offline LLM class of vLLM 0.28.0 on one RTX 5090,
+    # util 0.90, 2,048, prefix caching off; the graph arm (vp_812), the eager arm (vp_813), the fp8-KV arm (vp_814)
+    **{cid: ("0.28.0", "the report's version block 'vllm 0.28.0'", {"enable_prefix_caching": False}, None)
+       for cid in ("vp_812", "vp_813", "vp_814")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
