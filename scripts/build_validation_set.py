@@ -1373,6 +1373,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
        for cid in ("vp_819", "vp_820", "vp_821")},
     **{cid: ("0.19.1", "REPORT.md: 'vLLM | v0.19.1+rhaiv.6' (Red Hat AI's build of 0.19.1)", {}, None)
        for cid in ("vp_822", "vp_823", "vp_824")},
+    # helper bl22: vp_791's report (id 68723798051) §7.3, the Qwen2.5-1.5B-Instruct-AWQ swap on the same v1 stack (vp_825)
+    "vp_825": ("0.11.0", "the pinned image 'vllm/vllm-openai:v0.11.0' (vp_791's stack)", {"enable_prefix_caching": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
