@@ -1358,6 +1358,23 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # offline LLM class with vLLM 0.23.0 on an RTX PRO 4000 Blackwell, the driver's defaults (util 0.90, 65,536, eager);
     # bf16 KV (vp_806) and fp8 KV (vp_807)
     **{cid: ("0.23.0", "the plan: 'vLLM 0.23.0(V1)'", {}, None) for cid in ("vp_806", "vp_807")},
+    # helper bl22 (2026-12-06, session 22), added blind: pjordanandrsn/experts4bit-qlora's lane p37 (id 57676316864, driver
+    # p37_vllm.py id 57400672868): Qwen3-30B-A3B-GPTQ-Int4 through the offline LLM class of vLLM 0.28.0 on one RTX 5090,
+    # util 0.90, 2,048, prefix caching off; the graph arm (vp_812), the eager arm (vp_813), the fp8-KV arm (vp_814)
+    **{cid: ("0.28.0", "the report's version block 'vllm 0.28.0'", {"enable_prefix_caching": False}, None)
+       for cid in ("vp_812", "vp_813", "vp_814")},
+    # helper bl22: natoscott/benchmarks (38330c1e). vp_815-vp_818: llm-d v0.4.0's no-offload start-ups (vLLM 0.11.2,
+    # `vllm serve M --tensor-parallel-size 2 --max-num-seq 1024`, 2x L40S, default gmu 0.9; REPORT-v0.4.0.md's table);
+    # vp_819-vp_821: the llm-d v0.7.0 suite's block counts (vLLM 0.19.1, the same flags and gmu 0.9; storage-offload-eval);
+    # vp_822-vp_824: the RHOAI 3.5 batch evaluation on H200 (vLLM 0.19.1+rhaiv.6, gmu 0.90, --max-num-seq 1024; TP 1/2/4)
+    **{cid: ("0.11.2", "REPORT-v0.4.0.md: 'vLLM: v0.11.2 (bundled with llm-d v0.4.0)'", {}, None)
+       for cid in ("vp_815", "vp_816", "vp_817", "vp_818")},
+    **{cid: ("0.19.1", "storage-offload-eval's 'vLLM 0.19' on 2x L40S at gmu 0.9: the llm-d v0.7.0 suite (vLLM 0.19.1)", {}, None)
+       for cid in ("vp_819", "vp_820", "vp_821")},
+    **{cid: ("0.19.1", "REPORT.md: 'vLLM | v0.19.1+rhaiv.6' (Red Hat AI's build of 0.19.1)", {}, None)
+       for cid in ("vp_822", "vp_823", "vp_824")},
+    # helper bl22: vp_791's report (id 68723798051) §7.3, the Qwen2.5-1.5B-Instruct-AWQ swap on the same v1 stack (vp_825)
+    "vp_825": ("0.11.0", "the pinned image 'vllm/vllm-openai:v0.11.0' (vp_791's stack)", {"enable_prefix_caching": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -42,13 +42,15 @@ def test_every_case_records_its_entrypoint_with_evidence():
     the vllm/vllm-openai image's compose command) and vp_806 / vp_807 (two offline LLM-class inits of a capacity driver):
     42 and 316.
     Helper bl21b (2026-12-06, session 21): vp_749 / vp_750 (two starts of the vllm/vllm-openai image's OpenAI API server,
-    0.6.4.post1 and 0.6.6.post1): 42 and 320 with bl20c's vp_808 / vp_809."""
+    0.6.4.post1 and 0.6.6.post1): 42 and 320 with bl20c's vp_808 / vp_809.
+    Helper bl22 (2026-12-06, session 22): vp_812-vp_814 (three offline LLM-class inits of a head-to-head driver) and
+    vp_815-vp_825 (eleven 'vllm serve' starts: llm-d / RHOAI services and a compose stack): 45 and 340."""
     for cid, case in CASES.items():
         assert case.get("entrypoint", "missing") in ("llm", "serve", "engine_context", None), cid
         assert case.get("entrypoint_evidence"), cid
         assert (case["flags"].get("vllm_entrypoint") == "llm") == (case["entrypoint"] == "llm"), cid
-    assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 42
-    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 329  # + bl20c vp_808, 809; bl21 vp_810, 811; bl21b vp_749, 750; bl21c vp_751-757
+    assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 45
+    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 340  # + bl20c vp_808, 809; bl21 vp_810, 811; bl21b vp_749, 750; bl21c vp_751-757; bl22 vp_815-825
 
 
 @pytest.mark.parametrize("cid", sorted(PUBLIC))
