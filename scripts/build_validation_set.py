@@ -1387,6 +1387,7 @@ CUDA graphs to 4 (--cuda-graph-max-bs-decode 4)"""
 _EAGLE_3_1_4 = {"speculative_num_steps": 3, "speculative_eagle_topk": 1, "speculative_num_draft_tokens": 4}
 """the July boots' depth: steps 3 and draft tokens 4 (the results log), top-k 1 (SGLang's own choice for this target)"""
 
+GS22_HAMI_SLICE_GIB = 38000 / 1024  # a HAMi slice of nvidia.com/gpumem 38000 (MiB), in GiB (gs_342-gs_344)
 SGLANG_PUBLIC = {
     "gs_001": ("0.4.10", "log dated 2025-08-08 (v0.4.10 era, guessed from the date)", {}, None),
     "gs_002": ("0.4.10", "image lmsysorg/sglang:v0.4.10.post1-cu128-b200, SGLang rebuilt from a source checkout of "
@@ -1704,6 +1705,21 @@ SGLANG_PUBLIC = {
                                      "speculative_draft_model_path": "Qwen--Qwen2.5-0.5B-Instruct.json",
                                      "speculative_num_steps": 3, "speculative_eagle_topk": 1,
                                      "speculative_num_draft_tokens": 4, "cuda_graph_max_bs": 32}))},
+    # helper gs22 (2026-12-06, session 22), added blind: markat1/course-assistant, a k3s StatefulSet of two SGLang
+    # 0.5.20 replicas of Qwen3-8B bf16 sharing one Lambda GPU through HAMi slices of 38,000 MiB (nvidia.com/gpumem);
+    # HAMi shows the slice as the device total inside the pod (its gpu-check pod: 'GPU memory: 29.3 GiB' for 30,000
+    # MiB), so each replica is planned on the catalog card with that total (as a WSL2 total, gpu_total_gib).  Flags:
+    # context 8192, mfs 0.85, 8 running, chunk 2048 (cluster/workers/sglang.yaml)
+    **{cid: ("0.5.20", "image lmsysorg/sglang:v0.5.20-cu130 pinned by digest; 'SGLang: 0.5.20' printed in it", over, None)
+       for cid, over in (
+           ("gs_342", {"gpu_total_gib": GS22_HAMI_SLICE_GIB, "gpu_note": "H100 80GB HBM3 (SXM5): the catalog's "
+                       "H100-SXM-80GB, with the HAMi slice's 38,000 MiB as the total the pod sees"}),
+           ("gs_343", {"gpu_total_gib": GS22_HAMI_SLICE_GIB, "gpu_note": "A100-SXM4-80GB: the catalog's A100-SXM-80GB, "
+                       "with the HAMi slice's 38,000 MiB as the total the pod sees"}),
+           ("gs_344", {"gpu_total_gib": GS22_HAMI_SLICE_GIB,
+                       "gpu_catalog": {"gpu": "H100-PCIe-80GB",
+                                       "note": "'NVIDIA H100 PCIe, 81559 MiB' (nvidia-smi): the catalog's H100-PCIe-80GB, "
+                                               "with the HAMi slice's 38,000 MiB as the total the pod sees"}}))},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

@@ -186,9 +186,11 @@ KNOWN_MISSES = {
     # sg_200, sg_253, sg_331), an unprinted rank of SGLang's MIN (sg_022, sg_061), a default fraction one step off
     # (sg_220), MI355X hybrids low (sg_224, sg_225), a fork (sg_401), an unreleased configurator (sg_019), a fraction
     # not stated (sg_031, sg_333), the KV dtype not stated (vl_042), no config or model (vl_060, vl_845), no release
-    # left once stripped (vl_920), anchors incomplete (sg_494)
+    # left once stripped (vl_920), anchors incomplete (sg_494); helper gs22 (2026-12-06): sg_495 / sg_496 (SGLang 0.5.20
+    # in a HAMi slice, torch 2.13) rebuilt 104 / 82 tokens short, about 15 / 12 MiB: the 70 MiB stream pool the ledger
+    # adds to the printed 'Load weight begin' (measured on torch 2.11) is the size in question (docs/accuracy.md §6.4 gs22)
     "sg_019", "sg_022", "sg_031", "sg_061", "sg_063", "vl_042", "vl_060", "sg_200", "sg_220", "sg_224", "sg_225",
-    "sg_253", "sg_331", "sg_333", "sg_401", "vl_845", "vl_920", "sg_494",
+    "sg_253", "sg_331", "sg_333", "sg_401", "vl_845", "vl_920", "sg_494", "sg_495", "sg_496",
 }
 
 
@@ -587,11 +589,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper bl19b (2026-12-06): vl_951-vl_954 (vp_773-vp_776: two 0.19.0 eager starts on an RTX 3060 12GB, a 0.16.1 dev
     ROCm start on an AMD gfx1100 48 GB, a 0.24.0 start on an RTX 4090) print the anchor and hit blind: 350 of the 386.
     Helper bl20 (2026-12-06): vl_955 / vl_956 (vp_784 / vp_785: Qwen3-32B W4A4 NVFP4 / MXFP4 on a B200, vLLM 0.31.0)
-    print the anchor and hit blind: 352 of the 388."""
+    print the anchor and hit blind: 352 of the 388.
+    Helper gs22 (2026-12-06): sg_495 / sg_496 (gs_342 / gs_344: SGLang 0.5.20, Qwen3-8B in a 38,000 MiB HAMi slice of
+    an H100 SXM5 / PCIe) print the anchor and miss blind by +104 / +82 tokens (+0.09 / +0.07 %, ``KNOWN_MISSES``): 352
+    of the 390."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(rows) == 388
+    assert len(rows) == 390
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
