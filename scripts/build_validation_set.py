@@ -1345,6 +1345,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_801": ("0.28.0", "not printed in the transcribed lines: the notes read the server's defaults from '0.28.0's "
                          "defaults in the local clone' and run `vllm bench serve` 0.28.0 in the same pod",
                {"enable_prefix_caching": True}, None),
+    # helper bl22b (2026-12-06, session 22): vllm-project/vllm PR #4454's comment (mgoin, 2024-04-29): one-line LLM()
+    # starts on one RTX A6000 at main 73c8d677 (after v0.4.1, V0, torch 2.2.1), every LLM() default (vp_831 opt-125m,
+    # vp_832 Meta-Llama-3-8B-Instruct)
+    **{cid: ("0.4.1", "main at 73c8d677 (the PR comment's 'main's current HEAD', 2024-04-29): after the v0.4.1 tag, "
+                      "before v0.4.2; gpu_executor.py:118 (V0)",
+             {"gpu_catalog": {"gpu": "RTX-A6000", "note": "'kv cache block allocation using an A6000' (the comment): "
+                                                          "the catalog's RTX-A6000"}}, None)
+       for cid in ("vp_831", "vp_832")},
     # helper bl20b (2026-12-06, session 20), added blind: SRKRZ23/repomind's Qwen3-Coder-Next-FP8 on one MI300X with the
     # vLLM 0.17.1+rocm700 Quick Start image, util 0.92, 262,144, fp8 KV (ids 62004925019 / 62278752052): the smoke-test
     # start (vp_802) and the stress-test session's start (vp_803)
