@@ -1356,6 +1356,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper bl22b: a README 'll3.1_test' (search-index id 8887326767): Llama 3.1 405B (Meta's MP16 checkpoint, 16 KV
     # heads) at tp 8 on AMD Instinct GPUs (ROCm, Ray workers), a ROCm v0.4.3 build, eager, 8,192, util default (vp_833)
     "vp_833": ("0.4.3", "printed 'Initializing an LLM engine (v0.4.3)' (a ROCm build; distributed_gpu_executor.py:56)", {}, None),
+    # helper bl22b: brando90/snap-cluster-setup README (search-index id 23744917045): vLLM's quick-start LLM("facebook/opt-125m")
+    # on a Stanford SNAP node's A100-SXM4-80GB, vLLM 0.4.0.post1 (vp_834)
+    "vp_834": ("0.4.0", "printed 'Initializing an LLM engine (v0.4.0.post1)' (gpu_executor.py:94, V0)", {}, None),
     # helper bl20b (2026-12-06, session 20), added blind: SRKRZ23/repomind's Qwen3-Coder-Next-FP8 on one MI300X with the
     # vLLM 0.17.1+rocm700 Quick Start image, util 0.92, 262,144, fp8 KV (ids 62004925019 / 62278752052): the smoke-test
     # start (vp_802) and the stress-test session's start (vp_803)
