@@ -142,9 +142,10 @@ draft_model -31.2 %, ngram -2.8 %) added blind, and vp_757 (the explain corpus's
 GB10, +6.4 %) added NOT blind, no rule changed: vLLM 392 -> 399 listed, 379 -> 386 scored, median 1.47 -> 1.48 %, p90
 10.37 -> 10.52 % (vLLM p90 level loosened 0.104 -> 0.106, with and without own logs; §6.4, round bl21c).
 Helper bl22b (2026-12-06, session 22): vp_831 / vp_832 (opt-125m and Meta-Llama-3-8B-Instruct through LLM() on an RTX
-A6000, vLLM main after 0.4.1: +0.9 / +2.4 %) and vp_833 (Llama 3.1 405B MP16 at tp 8 on 8 x MI300X, a ROCm 0.4.3
-build: +13.5 %) added blind, no rule changed: vLLM 399 -> 402 listed, 386 -> 389 scored, median 1.48 %, p90 10.52 ->
-10.83 % (vLLM p90 level loosened 0.106 -> 0.109, with and without own logs; §6.4, round bl22b).
+A6000, vLLM main after 0.4.1: +0.9 / +2.4 %), vp_833 (Llama 3.1 405B MP16 at tp 8 on 8 x MI300X, a ROCm 0.4.3 build:
++13.5 %) and vp_834 (opt-125m on an A100-SXM4-80GB, 0.4.0.post1: +0.3 %) added blind, no rule changed: vLLM 399 -> 403
+listed, 386 -> 390 scored, median 1.48 %, p90 10.52 -> 10.75 % (vLLM p90 level loosened 0.106 -> 0.108, with and
+without own logs; §6.4, round bl22b).
 """
 
 from pathlib import Path
@@ -368,7 +369,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.109, 0.84),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.108, 0.84),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -693,14 +694,14 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # helper bl21c (2026-12-06, session 21): vp_751-vp_756 added blind, no rule changed
                                    # (vp_753 +38.0 %, vp_755 -31.2 %), vp_757 non-blind (+6.4 %): 386 scored, median
                                    # 1.48 %, p90 10.52 %, 85 % inside: LOOSENED p90 0.104 -> 0.106
-                                   # helper bl22b (2026-12-06, session 22): vp_831-vp_833 added blind, no rule changed
-                                   # (vp_833 +13.5 %, ROCm V0 tp 8): 389 scored, median 1.48 %, p90 10.83 %, 84 % inside:
-                                   # LOOSENED p90 0.106 -> 0.109
+                                   # helper bl22b (2026-12-06, session 22): vp_831-vp_834 added blind, no rule changed
+                                   # (vp_833 +13.5 %, ROCm V0 tp 8), vp_834: 390 scored, median 1.48 %, p90 10.75 %, 84 % inside:
+                                   # LOOSENED p90 0.106 -> 0.108
 }
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
     "sglang": (0.005, 0.030, 0.88),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
     # helper gs21 (2026-12-06): gs_336-gs_341 blind: 94 scored, median 0.42 %, p90 2.87 %, 83/94 inside: inside -> 0.88
-    "vllm": (0.016, 0.109, 0.84),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
+    "vllm": (0.016, 0.108, 0.84),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
     # helper bl16b (2026-12-05): vp_683 added blind: 285 scored, p90 8.53 %, 246/285 inside: LOOSENED p90 -> 0.086
     # session 16 merged (lead): 304 scored, median 1.38 %, p90 7.42 %: TIGHTENED p90 -> 0.080
     # helper bl18 (2026-12-05): vp_735-vp_747 added blind: 331 scored, median 1.48 %, p90 10.37 %: LOOSENED p90 -> 0.104
@@ -711,8 +712,8 @@ REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each c
     # inside: LOOSENED inside 0.85 -> 0.84
     # helper bl21c (2026-12-06, session 21): vp_751-vp_756 blind, vp_757 not: 386 scored, median 1.50 %, p90 10.52 %:
     # LOOSENED p90 0.104 -> 0.106
-    # helper bl22b (2026-12-06, session 22): vp_831-vp_833 blind: 389 scored, median 1.51 %, p90 10.83 %: LOOSENED p90
-    # 0.106 -> 0.109
+    # helper bl22b (2026-12-06, session 22): vp_831-vp_834 blind: 390 scored, median 1.50 %, p90 10.75 %: LOOSENED p90
+    # 0.106 -> 0.108
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
