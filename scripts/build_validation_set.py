@@ -1345,6 +1345,20 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_801": ("0.28.0", "not printed in the transcribed lines: the notes read the server's defaults from '0.28.0's "
                          "defaults in the local clone' and run `vllm bench serve` 0.28.0 in the same pod",
                {"enable_prefix_caching": True}, None),
+    # helper bl22b (2026-12-06, session 22): vllm-project/vllm PR #4454's comment (mgoin, 2024-04-29): one-line LLM()
+    # starts on one RTX A6000 at main 73c8d677 (after v0.4.1, V0, torch 2.2.1), every LLM() default (vp_831 opt-125m,
+    # vp_832 Meta-Llama-3-8B-Instruct)
+    **{cid: ("0.4.1", "main at 73c8d677 (the PR comment's 'main's current HEAD', 2024-04-29): after the v0.4.1 tag, "
+                      "before v0.4.2; gpu_executor.py:118 (V0)",
+             {"gpu_catalog": {"gpu": "RTX-A6000", "note": "'kv cache block allocation using an A6000' (the comment): "
+                                                          "the catalog's RTX-A6000"}}, None)
+       for cid in ("vp_831", "vp_832")},
+    # helper bl22b: a README 'll3.1_test' (search-index id 8887326767): Llama 3.1 405B (Meta's MP16 checkpoint, 16 KV
+    # heads) at tp 8 on AMD Instinct GPUs (ROCm, Ray workers), a ROCm v0.4.3 build, eager, 8,192, util default (vp_833)
+    "vp_833": ("0.4.3", "printed 'Initializing an LLM engine (v0.4.3)' (a ROCm build; distributed_gpu_executor.py:56)", {}, None),
+    # helper bl22b: brando90/snap-cluster-setup README (search-index id 23744917045): vLLM's quick-start LLM("facebook/opt-125m")
+    # on a Stanford SNAP node's A100-SXM4-80GB, vLLM 0.4.0.post1 (vp_834)
+    "vp_834": ("0.4.0", "printed 'Initializing an LLM engine (v0.4.0.post1)' (gpu_executor.py:94, V0)", {}, None),
     # helper bl20b (2026-12-06, session 20), added blind: SRKRZ23/repomind's Qwen3-Coder-Next-FP8 on one MI300X with the
     # vLLM 0.17.1+rocm700 Quick Start image, util 0.92, 262,144, fp8 KV (ids 62004925019 / 62278752052): the smoke-test
     # start (vp_802) and the stress-test session's start (vp_803)
@@ -2633,8 +2647,28 @@ BL21C_OFF = {  # helper bl21c (2026-12-06, session 21): blind misses above 8 % (
                "error. No reading yet: the arm's 'Memory profiling takes' breakdown would settle which of the scratch "
                "copy (V1 runner forced for draft_model) and the drafter's profile share is smaller on this run."),
 }
+BL22B_OFF = {  # helper bl22b (2026-12-06, session 22): blind misses above 8 % (round bl22b, docs/accuracy.md §6.4)
+    "vp_833": ("Blind +13.5 % (39,174 blocks planned, 34,501 printed; 2,064,384 B per 16-token block per rank): 66.33 GiB "
+               "of KV printed against 75.32 planned, so 8.99 GiB more non-KV memory per rank than the plan's 1.94 GiB "
+               "inside the budget (RCCL 0.27, BLAS handles 0.10, the 8,192-token profile 1.56, custom all-reduce "
+               "0.02). Weights agree (95.52 printed, 95.49 + 0.03 rotary planned), and the 2,080 CPU blocks confirm "
+               "the 16-KV-head MP16 geometry. The vLLM 0.4.3 wheel (worker/worker.py) reads init_gpu_memory in "
+               "init_device before init_worker_distributed_environment, and determine_num_available_blocks takes "
+               "peak = init_gpu_memory - free after profile_run (no empty_cache between), so everything RCCL, the "
+               "pynccl TP communicator (parallel_state.py) and the HIP runtime allocate at 8 ranks is in the peak; "
+               "config.py ParallelConfig._verify_args turns custom all-reduce off under is_hip (0.02 GiB, not the "
+               "gap). The profile itself is small (model_runner.py profile_run: 256 sequences of 32 tokens, the "
+               "sampler's 256 x 128,256 rows). The same family misses the same way: ROCm V0 at tp 8 on 8 x MI300X "
+               "keeps 5.1 GiB (vp_371, Llama-2-7B, 0.6.3) and 7.5 GiB (vp_372, Llama-3.1-405B, 0.6.3) beyond the "
+               "plan (helper vres). Three starts, two builds, three amounts, and no V0 ROCm log before 0.6.4 prints "
+               "the non-torch share: no rule. No reading yet of which allocation it is; a ROCm V0 tp 8 start that "
+               "prints 'Memory profiling results' (0.6.4+: non_torch_memory) on 8 x MI300X, or torch.cuda.mem_get_info "
+               "read before and after init_distributed_environment on such a host, would settle it. The GPU is "
+               "inferred (ROCm, 95.52 GiB of weights per rank in July 2024) and the build is an AMD image "
+               "(srjung/ll3.1_release_retune, tuned-GEMM file), so a fork-specific allocation is possible."),
+}
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
-                   **GS21_OFF, **BL21C_OFF}.items():
+                   **GS21_OFF, **BL21C_OFF, **BL22B_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

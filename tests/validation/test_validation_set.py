@@ -141,6 +141,12 @@ and vp_753-vp_756 (Qwen2.5-3B-Instruct-AWQ on an RTX 4050 Laptop under WSL2, vLL
 draft_model -31.2 %, ngram -2.8 %) added blind, and vp_757 (the explain corpus's vl_345, Qwen3.5-35B-A3B-FP8 on a
 GB10, +6.4 %) added NOT blind, no rule changed: vLLM 392 -> 399 listed, 379 -> 386 scored, median 1.47 -> 1.48 %, p90
 10.37 -> 10.52 % (vLLM p90 level loosened 0.104 -> 0.106, with and without own logs; §6.4, round bl21c).
+Helper bl22b (2026-12-06, session 22): vp_831 / vp_832 (opt-125m and Meta-Llama-3-8B-Instruct through LLM() on an RTX
+A6000, vLLM main after 0.4.1: +0.9 / +2.4 %), vp_833 (Llama 3.1 405B MP16 at tp 8 on 8 x MI300X, a ROCm 0.4.3 build:
++13.5 %) and vp_834 (opt-125m on an A100-SXM4-80GB, 0.4.0.post1: +0.3 %) added blind, no rule changed: vLLM 399 -> 403
+listed, 386 -> 390 scored, median 1.48 %, p90 10.52 -> 10.75 % (vLLM p90 level loosened 0.106 -> 0.108, with and
+without own logs; §6.4, round bl22b). Merged by the lead with helper bl22's vp_812-vp_825 (fourteen blind cases, all
+within 8 %) and gs22's SGLang cases: vLLM 417 listed, 404 scored, median 1.45 %, p90 10.37 % (the level back to 0.106).
 """
 
 from pathlib import Path
@@ -689,6 +695,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
                                    # helper bl21c (2026-12-06, session 21): vp_751-vp_756 added blind, no rule changed
                                    # (vp_753 +38.0 %, vp_755 -31.2 %), vp_757 non-blind (+6.4 %): 386 scored, median
                                    # 1.48 %, p90 10.52 %, 85 % inside: LOOSENED p90 0.104 -> 0.106
+                                   # helper bl22b (2026-12-06, session 22): vp_831-vp_834 added blind, no rule changed
+                                   # (vp_833 +13.5 %, ROCm V0 tp 8), vp_834: 390 scored, median 1.48 %, p90 10.75 %, 84 % inside:
+                                   # LOOSENED p90 0.106 -> 0.108; merged with bl22's vp_812-vp_825 (lead):
+                                   # 404 scored, median 1.45 %, p90 10.37 %, 85 % inside: p90 back to 0.106
 }
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
     "sglang": (0.005, 0.030, 0.88),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
@@ -704,6 +714,8 @@ REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each c
     # inside: LOOSENED inside 0.85 -> 0.84
     # helper bl21c (2026-12-06, session 21): vp_751-vp_756 blind, vp_757 not: 386 scored, median 1.50 %, p90 10.52 %:
     # LOOSENED p90 0.104 -> 0.106
+    # helper bl22b (2026-12-06, session 22): vp_831-vp_834 blind: 390 scored, median 1.50 %, p90 10.75 %: LOOSENED p90
+    # 0.106 -> 0.108; merged with bl22 (lead): 404 scored, median 1.47 %, p90 10.37 %: p90 back to 0.106
 }
 TARGET = {"sglang": (0.02, 0.05, 0.80), "vllm": (0.03, 0.08, 0.80)}
 DOC = Path(__file__).resolve().parents[2] / "docs" / "accuracy.md"
