@@ -46,7 +46,7 @@ def extensible_from_log(args, log, engine, model, gpu, parallel, options, machin
     from dataclasses import replace
 
     from tpkit.explain.refusals import REFUSED
-    from tpkit.memory.band import measured_terms, with_band
+    from tpkit.memory.band import measured_terms
 
     w = _warmup(log)
     if args.engine != "vllm" or log.context.engine != "vllm" or w is None or "weights" not in weights:
@@ -59,9 +59,7 @@ def extensible_from_log(args, log, engine, model, gpu, parallel, options, machin
                 measured_terms(weights, source=f"{weights_where} of {args.from_log}"), \
                 measured_terms(calibrated, source=f"the extensible KV sizing {args.from_log} printed ('Memory after "
                                                   "warmup'), less the other lines"):
-            if band:
-                return with_band(engine.plan, model, gpu, parallel, opts, machine=machine, extra_uses=extra_uses)
-            return engine.plan(model, gpu, parallel, opts, machine=machine, extra_uses=extra_uses)
+            return _plan_once(engine, model, gpu, parallel, opts, machine, extra_uses, band)
 
     try:
         own = plan(replace(options, no_enable_extensible_kv_cache=False,
@@ -83,6 +81,15 @@ def extensible_from_log(args, log, engine, model, gpu, parallel, options, machin
     cal, act_own, act_new = got
     result = plan(options, {**_held_terms(plan, options, cal), **cal})
     return result, _extensible_note(w, given, act_own, act_new)
+
+
+def _plan_once(engine, model, gpu, parallel, options, machine, extra_uses, band: bool):
+    """One plan under the measured terms in force; with ``band`` its band too (``memory.band.with_band``)."""
+    if band:
+        from tpkit.memory.band import with_band
+
+        return with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_uses)
+    return engine.plan(model, gpu, parallel, options, machine=machine, extra_uses=extra_uses)
 
 
 def _warmup(log):
@@ -210,7 +217,7 @@ def extensible_relayout(args, log, engine, model, gpu, parallel, options, machin
     from tpkit.explain.fromlog import quantization_from_log
     from tpkit.explain.refusals import REFUSED
     from tpkit.explain.replan import log_quantization_planned, planned_weights, scaled_weights
-    from tpkit.memory.band import measured_terms, with_band
+    from tpkit.memory.band import measured_terms
 
     ctx, w, measured = log.context, _warmup(log), getattr(log.anchored, "weights", None)
     if (args.engine != "vllm" or ctx.engine != "vllm" or w is None or measured is None or measured.mid.bytes <= 0
@@ -226,9 +233,7 @@ def extensible_relayout(args, log, engine, model, gpu, parallel, options, machin
 
     def plan(par, opts, terms: dict, band: bool = False):
         with measured_terms(terms, source=src):
-            if band:
-                return with_band(engine.plan, model, gpu, par, opts, machine=machine, extra_uses=extra_uses)
-            return engine.plan(model, gpu, par, opts, machine=machine, extra_uses=extra_uses)
+            return _plan_once(engine, model, gpu, par, opts, machine, extra_uses, band)
 
     try:
         w_own = planned_weights(plan(own_parallel, own_options, {}))
